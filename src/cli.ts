@@ -1,0 +1,90 @@
+/**
+ * Command-line wiring only: commander declarations, lazy loading of one module per command, and the
+ * mapping of errors to exit codes. Each command module exports `run(options, io): Promise<number>`.
+ */
+import { Command, CommanderError, Option } from "commander";
+import { InternalError, isUserError } from "./errors.js";
+import type { Io } from "./io.js";
+import { processIo } from "./process-io.js";
+
+type CommandModule = { run: (options: Record<string, unknown>, io: Io) => Promise<number> };
+type Loader = () => Promise<CommandModule>;
+
+const VERSION = "0.1.0";
+
+function connectionOptions(cmd: Command): Command {
+  return cmd
+    .option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)")
+    .option("--project <id>", "project id (env POSTHOG_PROJECT_ID; a file's `project:` wins)")
+    .option("--concurrency <n>", "parallel requests (default 4)")
+    .option("--verbose", "log each request (method, path, status, ms, retries) to stderr");
+}
+
+export function buildProgram(io: Io, setExit: (code: number) => void): Command {
+  const program = new Command("posthog-gitops")
+    .description("Keep PostHog dashboards and batch exports in Git as YAML, and reconcile the service to them.")
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+
+  const action = (load: Loader) =>
+    async function (this: Command, ...args: unknown[]) {
+      const cmd = args[args.length - 1] as Command;
+      const options = { ...cmd.opts(), args: cmd.args };
+      const mod = await load();
+      setExit(await mod.run(options, io));
+    };
+
+  program
+    .command("validate")
+    .description("check configuration files offline (no network, no key)")
+    .argument("[paths...]", "files or folders (default posthog/)")
+    .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
+    .action(action(() => import("./commands/validate.js")));
+
+  program
+    .command("emulator")
+    .description("run a local stand-in of the service API on loopback")
+    .option("--port <n>", "port to listen on (0 picks a free one)", "8010")
+    .option("--host <address>", "address to bind", "127.0.0.1")
+    .option("--seed <file>", "JSON seed: organizations, projects, users, objects")
+    .option("--state <file>", "persist the store to this file between runs")
+    .option("--api-key <key>", "personal API key accepted with every scope", "phx_emulator")
+    .option("--latency-ms <n>", "latency added to every API request", "0")
+    .option("--error-rate <rate>", "fraction of API requests answered with an error (0..1)", "0")
+    .option("--error-status <status>", "status of injected errors", "502")
+    .option("--rate-limit <spec>", "per-key limits, e.g. 480/minute,4800/hour")
+    .action(action(() => import("./commands/emulator.js")));
+
+  void connectionOptions;
+  return program;
+}
+
+/** Runs the CLI; returns the exit code. Only this function and bin/ touch `process`. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io = processIo(env)): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram(io, (code) => {
+    exitCode = code;
+  });
+  try {
+    await program.parseAsync(argv);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? 0 : 1;
+    }
+    if (isUserError(error)) {
+      io.stderr.write(`error: ${error.message}\n`);
+      return error.exitCode;
+    }
+    const internal = error instanceof Error ? error : new InternalError(String(error));
+    io.stderr.write(
+      `internal error (this is a bug in posthog-gitops, please report it):\n${internal.stack ?? internal.message}\n`,
+    );
+    return 1;
+  }
+}

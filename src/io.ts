@@ -1,0 +1,41 @@
+/**
+ * Everything a command may touch outside its own memory, passed in so tests can run commands directly.
+ * Only the entry point (`src/cli.ts` via `bin/`) builds an `Io` from `process`.
+ */
+export interface Output {
+  write(text: string): void;
+  /** True when the stream is an interactive terminal (colour and prompts are allowed). */
+  readonly isTTY?: boolean;
+}
+
+export interface Io {
+  stdout: Output;
+  stderr: Output;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  /** Asks a yes/no question on the terminal; absent when stdin is not a TTY. */
+  confirm?: (question: string) => Promise<boolean>;
+  /** Clock, injectable for tests. */
+  now?: () => Date;
+}
+
+/** An `Io` that records what was written, for tests. */
+export function memoryIo(env: Record<string, string | undefined> = {}, cwd = process.cwd()) {
+  let out = "";
+  let err = "";
+  const io: Io = {
+    stdout: { write: (t) => void (out += t) },
+    stderr: { write: (t) => void (err += t) },
+    env,
+    cwd,
+  };
+  return {
+    io,
+    get stdout() {
+      return out;
+    },
+    get stderr() {
+      return err;
+    },
+  };
+}

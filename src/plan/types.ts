@@ -1,0 +1,161 @@
+/**
+ * The plan is a value: built once by the pure planner (`buildPlan`), then rendered (text, markdown, json)
+ * and executed (`applyPlan`), or saved with `plan --out` and applied later. The JSON output format
+ * (`schemas/plan.schema.json`) is this type serialised; renderers read only this type.
+ *
+ * A plan never holds a secret value: secret fields appear as `SecretRef`s and are resolved from the
+ * environment only when a request body is built during apply.
+ */
+import type { SourceRef } from "../config/types.js";
+
+export const PLAN_FORMAT_VERSION = "1";
+
+export type ResourceKind = "dashboard" | "batch_export";
+
+/** Stable action names, used in every output format. */
+export type ActionKind =
+  | "create"
+  | "update"
+  | "soft_delete"
+  | "restore"
+  | "delete"
+  | "pause"
+  | "unpause"
+  | "add_collaborator"
+  | "remove_collaborator"
+  | "enable_sharing"
+  | "disable_sharing";
+
+export const ACTION_KINDS: readonly ActionKind[] = [
+  "create",
+  "restore",
+  "update",
+  "remove_collaborator",
+  "add_collaborator",
+  "enable_sharing",
+  "disable_sharing",
+  "pause",
+  "unpause",
+  "soft_delete",
+  "delete",
+];
+
+/** Actions that lose data or access, shown first and guarded. */
+export const DESTRUCTIVE_ACTIONS: ReadonlySet<ActionKind> = new Set([
+  "soft_delete",
+  "delete",
+  "pause",
+  "remove_collaborator",
+  "disable_sharing",
+]);
+
+/** A secret in a plan: where its value comes from, never the value. Renders as `(secret from $NAME)`. */
+export interface SecretRef {
+  $secret: string;
+  /** Environment variables it is interpolated from. */
+  variables: string[];
+}
+
+/** Which object an action is about. */
+export interface ObjectRef {
+  kind: ResourceKind;
+  project: number;
+  /** The declared name (or, for a pruned object, the live name). */
+  name: string;
+  /** The live id when the object exists (number for dashboards, UUID for batch exports). */
+  id?: number | string;
+  /** Where the object is declared; absent for a pruned object no file declares. */
+  source?: SourceRef;
+}
+
+/** One field that differs. `before` is the live value, `after` the desired one. */
+export interface FieldChange {
+  /** Dotted path, e.g. `description`, `tags`, `destination.config.bucket_name`. */
+  path: string;
+  /** Absent when the field is new (unset live) or write-only. */
+  before?: unknown;
+  /** Absent when the field is removed. A secret is a `SecretRef`. */
+  after?: unknown;
+  /** Unified diff, for long text (descriptions, HogQL). */
+  diff?: string;
+  /** True for write-only fields (secrets): never compared, sent on create / rotation / destination change. */
+  secret?: boolean;
+}
+
+/**
+ * One step. Which side is absent for which action:
+ * - create: `before` absent, `after` is the full body to send.
+ * - update: both present, holding only the changed fields; `changes` lists them.
+ * - restore: `before` = { deleted: true }, `after` = { deleted: false }.
+ * - soft_delete / delete: `before` is the live object summary, `after` absent.
+ * - pause / unpause: `before` = { paused }, `after` = { paused } (unpause may carry `backfill: true`).
+ * - add_collaborator: `after` = { user_uuid, level }; remove_collaborator: `before` = { user_uuid, level }.
+ * - enable_sharing / disable_sharing: `before` = { enabled }, `after` = { enabled }.
+ */
+export interface Action {
+  action: ActionKind;
+  object: ObjectRef;
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+  changes: FieldChange[];
+  destructive: boolean;
+  /** Things a reviewer should know about this action (e.g. the paused gap an unpause leaves unexported). */
+  warnings: string[];
+}
+
+/** A plan-wide observation that is not an action (e.g. tags the service ignores). */
+export interface PlanNote {
+  severity: "warning" | "note";
+  message: string;
+  object?: ObjectRef;
+}
+
+export interface PlanSummary {
+  /** Count per action kind present in the plan. */
+  counts: Partial<Record<ActionKind, number>>;
+  total: number;
+  destructive: boolean;
+}
+
+export interface Plan {
+  format_version: typeof PLAN_FORMAT_VERSION;
+  /** When the live state was read (ISO-8601). */
+  created_at: string;
+  projects: number[];
+  /** Sorted once by `sortActions`: every output and fingerprint sees this order. */
+  actions: Action[];
+  notes: PlanNote[];
+  /**
+   * Fingerprint of each touched object's live state, keyed by `objectKey(ref)`; `apply --plan` refuses
+   * when one no longer matches. An object absent live (create) is fingerprinted as absent.
+   */
+  fingerprints: Record<string, string>;
+  summary: PlanSummary;
+}
+
+/** The key of an object in fingerprints and in sorting: `project/kind/name`. */
+export function objectKey(ref: Pick<ObjectRef, "project" | "kind" | "name">): string {
+  return `${ref.project}/${ref.kind}/${ref.name}`;
+}
+
+/**
+ * Live state of one project, as read by `fetchLiveState` (the only effectful read stage) and consumed
+ * by the pure planner. Plain data, so planner tests build it with builders and no network.
+ */
+export interface LiveProject {
+  project: number;
+  /** Every live, non-deleted dashboard (from the list endpoint). */
+  dashboards: import("../service/types.js").DashboardBasic[];
+  /** Collaborators by dashboard id, fetched only for dashboards whose `collaborators` are declared. */
+  collaborators: Record<number, import("../service/types.js").Collaborator[]>;
+  /** Sharing by dashboard id, fetched only for dashboards whose `sharing` is declared. */
+  sharing: Record<number, import("../service/types.js").SharingConfiguration>;
+  /** Every live, non-deleted batch export (from the list endpoint). */
+  batchExports: import("../service/types.js").BatchExport[];
+  /**
+   * Paid features of the project's organization, when they were looked up (only when the plan would
+   * otherwise change tags): lets the planner say "the service ignores tags here" instead of planning
+   * the same tag change forever.
+   */
+  features?: { tagging: boolean; advanced_permissions: boolean };
+}
