@@ -1,0 +1,75 @@
+/**
+ * GitHub Actions workflow commands (`::error file=…,line=…::message`): validation diagnostics and plan
+ * actions become annotations on the YAML lines they come from. Pure: returns text for stdout.
+ *
+ * Escaping follows the runner's parser for `::` commands: data escapes `%`, `\r`, `\n`; property values
+ * also escape `:` and `,` (the property separators). `%` is escaped first so escapes never double up.
+ * `;` is deliberately left alone: the runner does not unescape `%3B` in `::` properties (only the legacy
+ * `##[` syntax did), so escaping it would corrupt a file name that contains one.
+ */
+import type { Diagnostic, Severity } from "../config/types.js";
+import type { Plan } from "../plan/types.js";
+import { type ObjectGroup, objectGroups } from "./group.js";
+import { actionSentence } from "./labels.js";
+
+export type AnnotationLevel = "error" | "warning" | "notice";
+
+export interface AnnotationTarget {
+  file: string;
+  line?: number;
+  col?: number;
+}
+
+export function escapeData(text: string): string {
+  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+}
+
+export function escapeProperty(text: string): string {
+  return escapeData(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
+}
+
+/** One workflow command line, newline-terminated. A line/col that is not a positive integer is left out. */
+export function annotation(level: AnnotationLevel, where: AnnotationTarget, message: string): string {
+  const props: string[] = [];
+  if (where.file !== "") props.push(`file=${escapeProperty(where.file)}`);
+  if (isPosition(where.line)) {
+    props.push(`line=${where.line}`);
+    if (isPosition(where.col)) props.push(`col=${where.col}`);
+  }
+  const head = props.length > 0 ? `::${level} ${props.join(",")}` : `::${level}`;
+  return `${head}::${escapeData(message)}\n`;
+}
+
+function isPosition(n: number | undefined): n is number {
+  return n !== undefined && Number.isInteger(n) && n > 0;
+}
+
+const LEVEL: Record<Severity, AnnotationLevel> = { error: "error", warning: "warning", note: "notice" };
+
+/** One annotation per diagnostic, in the order given. */
+export function diagnosticAnnotations(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics
+    .map((d) => annotation(LEVEL[d.severity], { file: d.file, line: d.line, col: d.column }, d.message))
+    .join("");
+}
+
+/**
+ * One annotation per object that will change, on the line that declares it: `::warning` when any of its
+ * actions is destructive, else `::notice` (fewer lines matter: GitHub shows only a few annotations per
+ * step). Objects with no source (pruned objects no file declares) have no line to point at and are
+ * skipped; they are in the plan itself.
+ */
+export function planAnnotations(plan: Plan): string {
+  return objectGroups(plan.actions).map(objectAnnotation).join("");
+}
+
+function objectAnnotation(group: ObjectGroup): string {
+  const source = group.object.source;
+  if (source === undefined) return "";
+  const destructive = group.actions.some((a) => a.destructive);
+  const level: AnnotationLevel = destructive ? "warning" : "notice";
+  const sentences = group.actions.map(actionSentence);
+  const warnings = group.actions.flatMap((a) => a.warnings);
+  const message = `posthog-gitops plan: ${[...sentences, ...warnings].join("\n")}`;
+  return annotation(level, { file: source.file, line: source.line, col: source.column }, message);
+}

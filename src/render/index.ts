@@ -1,0 +1,32 @@
+/**
+ * The renderers behind one entry point, for commands that take `--format`. Each format is pure
+ * `Plan → string`; the text format's colour is decided by the caller (see `colorEnabled`).
+ */
+import type { Plan } from "../plan/types.js";
+import { renderJson } from "./json.js";
+import { type MarkdownOptions, renderMarkdown } from "./markdown.js";
+import { renderText } from "./text.js";
+
+export type PlanFormat = "text" | "markdown" | "json";
+export const PLAN_FORMATS: readonly PlanFormat[] = ["text", "markdown", "json"];
+
+export interface RenderOptions extends MarkdownOptions {
+  /** Text format only. */
+  color?: boolean;
+}
+
+export function renderPlan(plan: Plan, format: PlanFormat, options: RenderOptions = {}): string {
+  switch (format) {
+    case "text":
+      return renderText(plan, { color: options.color ?? false });
+    case "markdown":
+      return renderMarkdown(plan, options);
+    case "json":
+      return renderJson(plan);
+  }
+}
+
+export { annotation, diagnosticAnnotations, planAnnotations } from "./github.js";
+export { renderJson } from "./json.js";
+export { GITHUB_COMMENT_LIMIT, renderMarkdown } from "./markdown.js";
+export { colorEnabled, NO_CHANGES, renderText } from "./text.js";

@@ -1,0 +1,135 @@
+/**
+ * The terminal plan: terraform-like symbols, grouped by project and kind, one block per object with its
+ * actions, field changes (`path: before → after`, unified diffs for long text), warnings, then the plan's
+ * notes and a summary line. Pure; colour is plain ANSI and only when the caller asks for it.
+ */
+import type { Action, ActionKind, FieldChange, Plan } from "../plan/types.js";
+import type { ObjectGroup } from "./group.js";
+import { projectGroups } from "./group.js";
+import {
+  ACTION_SYMBOL,
+  ACTION_WORDS,
+  changeText,
+  diffHunks,
+  KIND_PLURAL,
+  objectLabel,
+  shownChanges,
+  sourceText,
+  summarySentence,
+  visible,
+} from "./labels.js";
+
+export const NO_CHANGES = "No changes. The live service matches the configuration.";
+
+export interface TextOptions {
+  color: boolean;
+}
+
+/**
+ * Colour only on a TTY; never when NO_COLOR is set to anything non-empty (it wins over everything);
+ * FORCE_COLOR set to anything but "0" turns it on without a TTY; TERM=dumb turns it off.
+ */
+export function colorEnabled(env: Readonly<Record<string, string | undefined>>, isTTY: boolean): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0";
+  return isTTY && env.TERM !== "dumb";
+}
+
+type Style = "green" | "red" | "yellow" | "cyan" | "bold" | "dim";
+const ANSI: Record<Style, string> = { green: "32", red: "31", yellow: "33", cyan: "36", bold: "1", dim: "2" };
+type Paint = (style: Style, text: string) => string;
+
+const ACTION_STYLE: Record<ActionKind, Style> = {
+  create: "green",
+  restore: "green",
+  update: "yellow",
+  add_collaborator: "green",
+  enable_sharing: "green",
+  unpause: "green",
+  remove_collaborator: "red",
+  disable_sharing: "red",
+  pause: "red",
+  soft_delete: "red",
+  delete: "red",
+};
+
+export function renderText(plan: Plan, options: TextOptions): string {
+  const paint: Paint = options.color ? (s, t) => `\u001b[${ANSI[s]}m${t}\u001b[0m` : (_s, t) => t;
+  if (plan.actions.length === 0 && plan.notes.length === 0) return `${NO_CHANGES}\n`;
+  const out: string[] = [];
+  for (const project of projectGroups(plan)) {
+    for (const kind of project.kinds) {
+      out.push(paint("bold", `Project ${project.project} · ${KIND_PLURAL[kind.kind]}`), "");
+      for (const group of kind.objects) out.push(...objectBlock(group, paint), "");
+    }
+  }
+  if (plan.notes.length > 0) {
+    out.push(paint("bold", "Notes:"));
+    for (const note of plan.notes) {
+      const about = note.object === undefined ? "" : ` (${objectLabel(note.object)})`;
+      const mark = note.severity === "warning" ? paint("yellow", "! warning:") : paint("cyan", "· note:");
+      out.push(`  ${mark} ${visible(note.message)}${visible(about)}`);
+    }
+    out.push("");
+  }
+  out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions)));
+  return `${out.join("\n")}\n`;
+}
+
+function objectBlock(group: ObjectGroup, paint: Paint): string[] {
+  const kinds = new Set(group.actions.map((a) => ACTION_SYMBOL[a.action]));
+  const first = group.actions[0]?.action ?? "update";
+  const symbol = kinds.size === 1 ? ACTION_SYMBOL[first] : "~";
+  const style = kinds.size === 1 ? ACTION_STYLE[first] : "yellow";
+  const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object)))}`;
+  const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group.object.source))}`)}`];
+  for (const action of group.actions) lines.push(...actionBlock(action, paint));
+  return lines;
+}
+
+function actionBlock(action: Action, paint: Paint): string[] {
+  const style = ACTION_STYLE[action.action];
+  const lines = [`      ${paint(style, `${ACTION_SYMBOL[action.action]} ${actionDetail(action)}`)}`];
+  const created = action.action === "create";
+  for (const change of shownChanges(action)) lines.push(...changeLines(change, created, paint));
+  for (const warning of action.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);
+  return lines;
+}
+
+function actionDetail(action: Action): string {
+  switch (action.action) {
+    case "add_collaborator":
+      return `collaborator ${collaborator(action.after)}`;
+    case "remove_collaborator":
+      return `collaborator ${collaborator(action.before)}`;
+    case "unpause":
+      return action.after?.backfill === true ? "unpause (with backfill of the paused gap)" : "unpause";
+    default:
+      return ACTION_WORDS[action.action];
+  }
+}
+
+function collaborator(side: Record<string, unknown> | undefined): string {
+  const uuid = visible(String(side?.user_uuid ?? "?"));
+  return side?.level === 37 ? `${uuid} (can edit)` : `${uuid} (level ${String(side?.level ?? "?")})`;
+}
+
+function changeLines(change: FieldChange, created: boolean, paint: Paint): string[] {
+  const path = visible(change.path);
+  if (change.diff === undefined || change.secret === true) {
+    return [`          ${path}: ${visible(changeText(change, created))}`];
+  }
+  const lines = [`          ${path}:`];
+  for (const line of diffHunks(change.diff)) {
+    const style: Style | undefined = line.startsWith("+")
+      ? "green"
+      : line.startsWith("-")
+        ? "red"
+        : line.startsWith("@@")
+          ? "cyan"
+          : undefined;
+    const text = visible(line);
+    lines.push(`            ${style === undefined ? text : paint(style, text)}`);
+  }
+  return lines;
+}

@@ -1,0 +1,187 @@
+/**
+ * Builders for plans, so renderer tests do not depend on the planner. `buildPlan` derives the summary
+ * and fingerprints the way the planner's contract says it must.
+ */
+import { createPatch } from "diff";
+import type { Action, ActionKind, ObjectRef, Plan, PlanNote } from "../../src/plan/types.js";
+import { ACTION_KINDS, DESTRUCTIVE_ACTIONS, objectKey, PLAN_FORMAT_VERSION } from "../../src/plan/types.js";
+
+export const CREATED_AT = "2026-11-21T06:00:00.000Z";
+
+export function dashboard(name: string, over: Partial<ObjectRef> = {}): ObjectRef {
+  return { kind: "dashboard", project: 12345, name, ...over };
+}
+
+export function batchExport(name: string, over: Partial<ObjectRef> = {}): ObjectRef {
+  return { kind: "batch_export", project: 12345, name, ...over };
+}
+
+export function at(file: string, line: number, column = 3): { source: ObjectRef["source"] } {
+  return { source: { file, line, column } };
+}
+
+export function act(action: ActionKind, object: ObjectRef, over: Partial<Action> = {}): Action {
+  return { action, object, changes: [], destructive: DESTRUCTIVE_ACTIONS.has(action), warnings: [], ...over };
+}
+
+export function buildPlan(actions: Action[], notes: PlanNote[] = [], projects?: number[]): Plan {
+  const counts: Partial<Record<ActionKind, number>> = {};
+  for (const a of actions) counts[a.action] = (counts[a.action] ?? 0) + 1;
+  const fingerprints: Record<string, string> = {};
+  for (const a of actions)
+    fingerprints[objectKey(a.object)] = a.before === undefined ? "absent" : "sha256:0f1e";
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    created_at: CREATED_AT,
+    projects: projects ?? [...new Set(actions.map((a) => a.object.project))].sort((a, b) => a - b),
+    actions,
+    notes,
+    fingerprints,
+    summary: { counts, total: actions.length, destructive: actions.some((a) => a.destructive) },
+  };
+}
+
+export function emptyPlan(): Plan {
+  return buildPlan([], [], [12345]);
+}
+
+export const SECRET_VARIABLE = "ZQX_SEEDED_S3_SECRET_ACCESS_KEY";
+const SECRET = { $secret: `\${${SECRET_VARIABLE}}`, variables: [SECRET_VARIABLE] };
+
+const KPI_BEFORE = "Weekly KPIs for the leadership meeting.\nOwner: growth team.\nRefreshed every Monday.\n";
+const KPI_AFTER =
+  "Weekly KPIs for the leadership meeting.\nOwner: product analytics.\nRefreshed every Monday.\n";
+const HOGQL_BEFORE = "SELECT event, timestamp\nFROM events\nWHERE event != '$feature_flag_called'\n";
+const HOGQL_AFTER =
+  "SELECT event, timestamp, distinct_id\nFROM events\nWHERE event != '$feature_flag_called'\n";
+
+/** Every action kind, two projects, a long-text diff, secret changes, warnings and notes. */
+export function mixedPlan(): Plan {
+  const kpis = dashboard("Weekly KPIs", { id: 42, ...at("dashboards/kpis.yaml", 4) });
+  const deck = dashboard("Board deck", { id: 60, ...at("dashboards/board.yaml", 2) });
+  const churn = dashboard("Churn", { id: 51, ...at("dashboards/churn.yaml", 2) });
+  const s3 = batchExport("Events to S3", at("exports/s3.yaml", 3));
+  const snowflake = batchExport("Nightly Snowflake", {
+    id: "018f2c3e-0000-7000-8000-00000000000a",
+    ...at("exports/snowflake.yaml", 3),
+  });
+  const bigquery = batchExport("Hourly BigQuery", {
+    id: "018f2c3e-0000-7000-8000-00000000000b",
+    ...at("exports/bq.yaml", 3),
+  });
+  const legacy = batchExport("Legacy S3", {
+    id: "018f2c3e-0000-7000-8000-00000000000c",
+    ...at("exports/legacy.yaml", 3),
+  });
+  const postgres = batchExport("Old Postgres", { id: "018f2c3e-0000-7000-8000-00000000000d" });
+  const uuidAdd = "0190f3a2-7c1d-7000-8000-000000000001";
+  const uuidRemove = "0190f3a2-7c1d-7000-8000-000000000002";
+  return buildPlan(
+    [
+      act("create", dashboard("Revenue", at("dashboards/revenue.yaml", 2)), {
+        after: { name: "Revenue", description: "Money in, money out.", pinned: true, tags: ["finance"] },
+      }),
+      act("restore", churn, { before: { deleted: true }, after: { deleted: false } }),
+      act("update", churn, {
+        before: { pinned: false },
+        after: { pinned: true },
+        changes: [{ path: "pinned", before: false, after: true }],
+      }),
+      act("update", kpis, {
+        before: { description: KPI_BEFORE, tags: ["kpi"] },
+        after: { description: KPI_AFTER, tags: ["kpi", "weekly"] },
+        changes: [
+          {
+            path: "description",
+            before: KPI_BEFORE,
+            after: KPI_AFTER,
+            diff: createPatch("description", KPI_BEFORE, KPI_AFTER),
+          },
+          { path: "tags", before: ["kpi"], after: ["kpi", "weekly"] },
+        ],
+      }),
+      act("remove_collaborator", kpis, { before: { user_uuid: uuidRemove, level: 37 } }),
+      act("add_collaborator", kpis, { after: { user_uuid: uuidAdd, level: 37 } }),
+      act("enable_sharing", kpis, { before: { enabled: false }, after: { enabled: true } }),
+      act("disable_sharing", deck, {
+        before: { enabled: true },
+        after: { enabled: false },
+        warnings: ["Anyone holding the current share link loses access."],
+      }),
+      act("create", s3, {
+        after: {
+          name: "Events to S3",
+          model: "events",
+          interval: "hour",
+          destination: { type: "S3", config: { bucket_name: "acme-events", aws_secret_access_key: SECRET } },
+        },
+      }),
+      act("update", snowflake, {
+        before: { hogql_query: HOGQL_BEFORE },
+        after: { hogql_query: HOGQL_AFTER, destination: { config: { password: SECRET } } },
+        changes: [
+          {
+            path: "hogql_query",
+            before: HOGQL_BEFORE,
+            after: HOGQL_AFTER,
+            diff: createPatch("hogql_query", HOGQL_BEFORE, HOGQL_AFTER),
+          },
+          { path: "destination.config.password", after: SECRET, secret: true },
+        ],
+      }),
+      act("pause", legacy, { before: { paused: false }, after: { paused: true } }),
+      act("unpause", bigquery, {
+        before: { paused: true },
+        after: { paused: false, backfill: true },
+        warnings: ["Paused since 2026-11-14T00:00:00Z: the gap will be backfilled."],
+      }),
+      act("soft_delete", dashboard("Old experiments", { id: 7 }), {
+        before: { name: "Old experiments", pinned: false },
+      }),
+      act("delete", postgres, {
+        before: { name: "Old Postgres", model: "events" },
+        warnings: ["Its run history is deleted with it."],
+      }),
+      act("create", dashboard("Staging smoke", { project: 12346, ...at("staging/dashboards.yaml", 3) }), {
+        after: { name: "Staging smoke" },
+      }),
+    ],
+    [
+      {
+        severity: "warning",
+        message: "The organization has no tagging feature: tags are kept out of the plan.",
+        object: dashboard("Staging smoke", { project: 12346 }),
+      },
+      { severity: "note", message: "2 dashboards matched `ignore:` globs and are left alone." },
+    ],
+    [12345, 12346],
+  );
+}
+
+/** A plan of `n` updates to distinct dashboards, every `destructiveEvery`-th one a soft delete instead. */
+export function bigPlan(n: number, destructiveEvery = 20): Plan {
+  const actions: Action[] = [];
+  for (let i = 0; i < n; i++) {
+    const object = dashboard(`Dashboard ${String(i).padStart(4, "0")}`, {
+      id: 1000 + i,
+      ...at(`dashboards/d${i}.yaml`, 2),
+    });
+    if (i % destructiveEvery === destructiveEvery - 1) {
+      actions.push(act("soft_delete", object, { before: { name: object.name } }));
+    } else {
+      actions.push(
+        act("update", object, {
+          before: { description: "old text" },
+          after: { description: `new text for dashboard ${i}` },
+          changes: [{ path: "description", before: "old text", after: `new text for dashboard ${i}` }],
+        }),
+      );
+    }
+  }
+  return buildPlan(actions);
+}
+
+/** Sanity for the fixtures themselves: the mixed plan really holds every action kind. */
+export function kindsIn(plan: Plan): ActionKind[] {
+  return ACTION_KINDS.filter((k) => plan.actions.some((a) => a.action === k));
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from "vitest";
+import type { ActionKind } from "../../src/plan/types.js";
+import { ACTION_KINDS } from "../../src/plan/types.js";
+import { colorEnabled, NO_CHANGES, renderText } from "../../src/render/text.js";
+import { act, at, buildPlan, dashboard, emptyPlan, mixedPlan } from "./fixtures.js";
+
+describe("colorEnabled", () => {
+  it.each([
+    [{}, true, true],
+    [{}, false, false],
+    [{ NO_COLOR: "1" }, true, false],
+    [{ NO_COLOR: "" }, true, true],
+    [{ NO_COLOR: "1", FORCE_COLOR: "1" }, true, false],
+    [{ FORCE_COLOR: "1" }, false, true],
+    [{ FORCE_COLOR: "3" }, false, true],
+    [{ FORCE_COLOR: "0" }, true, false],
+    [{ TERM: "dumb" }, true, false],
+  ])("env %j on a TTY=%s → %s", (env, tty, expected) => {
+    expect(colorEnabled(env, tty)).toBe(expected);
+  });
+});
+
+describe("renderText", () => {
+  it("says there is nothing to do for an empty plan", () => {
+    expect(renderText(emptyPlan(), { color: false })).toBe(`${NO_CHANGES}\n`);
+  });
+
+  it("ends with the summary line", () => {
+    const lines = renderText(mixedPlan(), { color: false }).trimEnd().split("\n");
+    expect(lines.at(-1)).toBe(
+      "Plan: 3 to create, 1 to restore, 3 to update, 1 collaborator to remove, 1 collaborator to add, " +
+        "1 to share, 1 to stop sharing, 1 to pause, 1 to unpause, 1 to soft-delete, 1 to delete.",
+    );
+  });
+
+  it("uses ANSI colour only when asked", () => {
+    expect(renderText(mixedPlan(), { color: false })).not.toContain("\u001b[");
+    expect(renderText(mixedPlan(), { color: true })).toContain("\u001b[31m- soft delete\u001b[0m");
+  });
+
+  const expectedLine: Record<ActionKind, string> = {
+    create: "+ create",
+    update: "~ update",
+    soft_delete: "- soft delete",
+    delete: "- delete",
+    restore: "↺ restore",
+    pause: "⏸ pause",
+    unpause: "▶ unpause",
+    add_collaborator: "+ collaborator 0190-add (can edit)",
+    remove_collaborator: "- collaborator 0190-rm (can edit)",
+    enable_sharing: "+ sharing on",
+    disable_sharing: "- sharing off",
+  };
+  it.each(ACTION_KINDS)("shows %s with its symbol under the object's name, id and source", (kind) => {
+    const object = dashboard("Ops", { id: 8, ...at("ops.yaml", 5) });
+    const sides = {
+      before: kind === "remove_collaborator" ? { user_uuid: "0190-rm", level: 37 } : {},
+      after: kind === "add_collaborator" ? { user_uuid: "0190-add", level: 37 } : {},
+    };
+    const out = renderText(buildPlan([act(kind, object, sides)]), { color: false });
+    expect(out).toContain(`Project 12345 · dashboards\n\n  `);
+    expect(out).toContain(`dashboard "Ops" (id 8) · ops.yaml:5\n      ${expectedLine[kind]}\n`);
+  });
+
+  it("shows field changes as path: before → after and long text as its diff hunks", () => {
+    const out = renderText(mixedPlan(), { color: false });
+    expect(out).toContain('          tags: ["kpi"] → ["kpi","weekly"]\n');
+    expect(out).toContain("          description:\n            @@ -1,3 +1,3 @@\n");
+    expect(out).toContain("            -Owner: growth team.\n            +Owner: product analytics.\n");
+    expect(out).not.toContain("Index: description");
+    expect(out).not.toContain("+++ description");
+  });
+
+  it("shows warnings under their action and the plan's notes", () => {
+    const out = renderText(mixedPlan(), { color: false });
+    expect(out).toContain("      - delete\n          ! Its run history is deleted with it.\n");
+    expect(out).toContain("Notes:\n  ! warning: The organization has no tagging feature");
+    expect(out).toContain("  · note: 2 dashboards matched `ignore:` globs");
+  });
+
+  it("groups by project, then kind", () => {
+    const out = renderText(mixedPlan(), { color: false });
+    const headings = out.split("\n").filter((l) => l.startsWith("Project "));
+    expect(headings).toEqual([
+      "Project 12345 · dashboards",
+      "Project 12345 · batch exports",
+      "Project 12346 · dashboards",
+    ]);
+  });
+
+  it("makes control characters in user text visible, so a name cannot drive the terminal", () => {
+    const name = "evil\u001b[2J\u001b]0;pwned\u0007";
+    const plan = buildPlan([act("create", dashboard(name, at("e.yaml", 1)), { warnings: ["x\u001by"] })]);
+    const out = renderText(plan, { color: false });
+    expect(out).not.toContain("\u001b");
+    expect(out).not.toContain("\u0007");
+    expect(out).toContain('dashboard "evil\\u001b[2J\\u001b]0;pwned\\u0007"');
+  });
+
+  it("prints notes of a plan without actions, then says there are no changes", () => {
+    const plan = buildPlan([], [{ severity: "note", message: "tags are ignored here" }], [1]);
+    expect(renderText(plan, { color: false })).toBe(
+      `Notes:\n  · note: tags are ignored here\n\n${NO_CHANGES}\n`,
+    );
+  });
+});
