@@ -1,0 +1,14 @@
+import { createTwoFilesPatch } from "diff";
+
+/** Fields whose changes are shown as a unified diff rather than two values. */
+export const LONG_TEXT_FIELDS: ReadonlySet<string> = new Set(["description", "hogql_query"]);
+
+/** A unified diff of two texts, headed `--- before` / `+++ after`, without the index banner. */
+export function unifiedDiff(before: string, after: string): string {
+  const withEol = (t: string) => (t === "" || t.endsWith("\n") ? t : `${t}\n`);
+  const patch = createTwoFilesPatch("before", "after", withEol(before), withEol(after), "", "", {
+    context: 3,
+  });
+  const start = patch.indexOf("--- before");
+  return (start >= 0 ? patch.slice(start) : patch).replace(/\t$/gm, "");
+}

@@ -1,0 +1,64 @@
+/**
+ * The planner's own types (kept out of the fixed contract in types.ts): its options, its errors, and the
+ * accumulator each per-kind planner writes into.
+ */
+import type { SourceRef } from "../config/types.js";
+import type { Action, ActionKind, FieldChange, ObjectRef, PlanNote } from "./types.js";
+import { DESTRUCTIVE_ACTIONS } from "./types.js";
+
+export interface BuildOptions {
+  /** Delete live objects that no file declares (kinds the project manages, minus `ignore` globs). */
+  prune: boolean;
+  /** Allow what is otherwise refused: replacing a batch export (delete + create). */
+  force: boolean;
+  /** `dashboard/NAME` or `batch_export/NAME`: narrow the plan to these objects. */
+  targets?: string[];
+  /** Send every declared secret again in an update. */
+  rotateSecrets: boolean;
+  /** When the live state was read; used for `created_at` and unpause gap warnings. */
+  now: Date;
+}
+
+/** A reason the plan cannot be made; the command prints all of them and exits 1. */
+export interface PlanError {
+  message: string;
+  source?: SourceRef;
+}
+
+/** Where per-kind planners put what they find. */
+export interface PlanSink {
+  actions: Action[];
+  notes: PlanNote[];
+  errors: PlanError[];
+}
+
+export function newSink(): PlanSink {
+  return { actions: [], notes: [], errors: [] };
+}
+
+export function makeAction(
+  action: ActionKind,
+  object: ObjectRef,
+  parts: {
+    before?: Record<string, unknown>;
+    after?: Record<string, unknown>;
+    changes?: FieldChange[];
+    warnings?: string[];
+  } = {},
+): Action {
+  const result: Action = {
+    action,
+    object,
+    changes: parts.changes ?? [],
+    destructive: DESTRUCTIVE_ACTIONS.has(action),
+    warnings: parts.warnings ?? [],
+  };
+  if (parts.before !== undefined) result.before = parts.before;
+  if (parts.after !== undefined) result.after = parts.after;
+  return result;
+}
+
+/** `dashboard "Weekly KPIs"` — how messages name an object. */
+export function describeObject(ref: Pick<ObjectRef, "kind" | "name">): string {
+  return `${ref.kind === "dashboard" ? "dashboard" : "batch export"} "${ref.name}"`;
+}

@@ -1,0 +1,174 @@
+/**
+ * Plans one project's declared dashboards against the live ones: create, update (including rename
+ * through a pin), soft delete of tombstones, restore of a pinned dashboard missing from the live list,
+ * collaborator removes / adds and the sharing switch.
+ */
+import type { DesiredDashboard } from "../config/types.js";
+import { type DashboardState, dashboardHandler } from "../kinds/dashboard.js";
+import { normaliseTags, normaliseText } from "../kinds/normalise.js";
+import type { DashboardBasic } from "../service/types.js";
+import { makeAction, type PlanSink } from "./context.js";
+import type { Matching } from "./match.js";
+import type { FieldChange, LiveProject, ObjectRef } from "./types.js";
+
+const TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
+const COLLABORATORS_IGNORED =
+  "collaborators are not reconciled: the organization lacks the advanced permissions feature, so the dashboard's effective restriction level stays everyone (21)";
+
+export function planDashboards(
+  matching: Matching<DesiredDashboard, DashboardBasic>,
+  live: LiveProject,
+  sink: PlanSink,
+): void {
+  for (const { desired, live: current } of matching.pairs) {
+    const ref: ObjectRef = {
+      kind: "dashboard",
+      project: live.project,
+      name: desired.name,
+      source: desired.source,
+    };
+    const id = current?.id ?? desired.id;
+    if (id !== undefined) ref.id = id;
+    if (desired.deleted) {
+      if (current) {
+        sink.actions.push(
+          makeAction("soft_delete", ref, { before: { ...dashboardHandler.normaliseLive(current) } }),
+        );
+      }
+    } else if (current) planExisting(desired, current, ref, live, sink);
+    else if (desired.id !== undefined) planRestore(desired, ref, sink);
+    else planCreate(desired, ref, live, sink);
+  }
+}
+
+function declaredFields(desired: DesiredDashboard): Record<string, unknown> {
+  const fields: Record<string, unknown> = { name: desired.name };
+  if (desired.description !== undefined) fields.description = normaliseText(desired.description);
+  if (desired.pinned !== undefined) fields.pinned = desired.pinned;
+  if (desired.tags !== undefined) fields.tags = normaliseTags(desired.tags);
+  if (desired.restriction_level !== undefined) fields.restriction_level = desired.restriction_level;
+  return fields;
+}
+
+function asChanges(fields: Record<string, unknown>): FieldChange[] {
+  return Object.entries(fields).map(([path, after]) => ({ path, after }));
+}
+
+function planCreate(desired: DesiredDashboard, ref: ObjectRef, live: LiveProject, sink: PlanSink): void {
+  const after = declaredFields(desired);
+  sink.actions.push(makeAction("create", ref, { after, changes: asChanges(after) }));
+  if (desired.tags && desired.tags.length > 0 && live.features?.tagging === false) {
+    sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
+  }
+  for (const c of desired.collaborators ?? []) {
+    sink.actions.push(
+      makeAction("add_collaborator", ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
+    );
+  }
+  if (desired.sharing?.enabled) {
+    sink.actions.push(
+      makeAction("enable_sharing", ref, { before: { enabled: false }, after: { enabled: true } }),
+    );
+  }
+}
+
+function planRestore(desired: DesiredDashboard, ref: ObjectRef, sink: PlanSink): void {
+  sink.actions.push(
+    makeAction("restore", ref, {
+      before: { deleted: true },
+      after: { deleted: false },
+      changes: [{ path: "deleted", before: true, after: false }],
+      warnings: [
+        `id ${desired.id} is not in the live list: restored if soft-deleted; apply fails if it never existed`,
+      ],
+    }),
+  );
+  const after = declaredFields(desired);
+  sink.actions.push(
+    makeAction("update", ref, {
+      before: {},
+      after,
+      changes: asChanges(after),
+      warnings: ["the live values are unknown while the dashboard is deleted: every declared field is sent"],
+    }),
+  );
+  if (desired.sharing) {
+    const enabled = desired.sharing.enabled;
+    const kind = enabled ? "enable_sharing" : "disable_sharing";
+    sink.actions.push(makeAction(kind, ref, { before: { enabled: !enabled }, after: { enabled } }));
+  }
+  if (desired.collaborators) {
+    sink.notes.push({
+      severity: "note",
+      message: "collaborators of a restored dashboard are reconciled by the next plan",
+      object: ref,
+    });
+  }
+}
+
+function planExisting(
+  desired: DesiredDashboard,
+  current: DashboardBasic,
+  ref: ObjectRef,
+  live: LiveProject,
+  sink: PlanSink,
+): void {
+  const state = dashboardHandler.normaliseLive(current);
+  let changes = dashboardHandler.compare(desired, state);
+  if (live.features?.tagging === false && changes.some((c) => c.path === "tags")) {
+    changes = changes.filter((c) => c.path !== "tags");
+    sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
+  }
+  if (changes.length > 0) {
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    for (const c of changes) {
+      before[c.path] = c.before;
+      after[c.path] = c.after;
+    }
+    sink.actions.push(makeAction("update", ref, { before, after, changes }));
+  }
+  if (desired.collaborators) planCollaborators(desired, current, state, ref, live, sink);
+  if (desired.sharing) {
+    const enabled = live.sharing[current.id]?.enabled ?? current.is_shared;
+    if (enabled !== desired.sharing.enabled) {
+      const kind = desired.sharing.enabled ? "enable_sharing" : "disable_sharing";
+      sink.actions.push(
+        makeAction(kind, ref, { before: { enabled }, after: { enabled: desired.sharing.enabled } }),
+      );
+    }
+  }
+}
+
+function planCollaborators(
+  desired: DesiredDashboard,
+  current: DashboardBasic,
+  state: DashboardState,
+  ref: ObjectRef,
+  live: LiveProject,
+  sink: PlanSink,
+): void {
+  const liveList = (live.collaborators[current.id] ?? []).map((c) => ({
+    user_uuid: c.user.uuid,
+    level: c.level,
+  }));
+  const wanted = desired.collaborators ?? [];
+  const liveIds = new Set(liveList.map((c) => c.user_uuid));
+  const wantedIds = new Set(wanted.map((c) => c.user_uuid));
+  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid));
+  const adds = wanted.filter((c) => !liveIds.has(c.user_uuid));
+  if (removes.length === 0 && adds.length === 0) return;
+  // The service refuses collaborator writes while the effective level is 21: planning them would fail
+  // on every apply, so say why instead.
+  const storedButIneffective = state.restriction_level === 37 && current.effective_restriction_level === 21;
+  if (storedButIneffective || live.features?.advanced_permissions === false) {
+    sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
+    return;
+  }
+  for (const c of removes) sink.actions.push(makeAction("remove_collaborator", ref, { before: c }));
+  for (const c of adds) {
+    sink.actions.push(
+      makeAction("add_collaborator", ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
+    );
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The prune guard: a plan that deletes more than max(5, 20%) of a project's live objects of one kind is
+ * refused unless --force. Deletes are counted whatever asked for them (prune, tombstones, replacement).
+ */
+import type { LiveProject, Plan, ResourceKind } from "./types.js";
+
+export const DELETE_FLOOR = 5;
+export const DELETE_RATIO = 0.2;
+
+/** The largest number of deletes of one kind allowed without --force, given the live count. */
+export function deleteLimit(liveCount: number): number {
+  return Math.max(DELETE_FLOOR, Math.floor(liveCount * DELETE_RATIO));
+}
+
+/** An error message naming the counts when the plan deletes too much, else undefined. */
+export function checkSafety(
+  plan: Pick<Plan, "actions">,
+  live: readonly LiveProject[],
+  options: { force: boolean },
+): string | undefined {
+  if (options.force) return undefined;
+  const deletes = new Map<string, { project: number; kind: ResourceKind; count: number }>();
+  for (const action of plan.actions) {
+    if (action.action !== "soft_delete" && action.action !== "delete") continue;
+    const key = `${action.object.project}/${action.object.kind}`;
+    const entry = deletes.get(key) ?? { project: action.object.project, kind: action.object.kind, count: 0 };
+    entry.count += 1;
+    deletes.set(key, entry);
+  }
+  const problems: string[] = [];
+  for (const { project, kind, count } of deletes.values()) {
+    const liveProject = live.find((p) => p.project === project);
+    const liveCount =
+      kind === "dashboard" ? liveProject?.dashboards.length : liveProject?.batchExports.length;
+    const limit = deleteLimit(liveCount ?? 0);
+    if (count > limit) {
+      const label = kind === "dashboard" ? "dashboards" : "batch exports";
+      problems.push(`${count} of ${liveCount ?? 0} ${label} in project ${project} (limit ${limit})`);
+    }
+  }
+  if (problems.length === 0) return undefined;
+  return `refusing a plan that deletes ${problems.join(" and ")}: more than max(${DELETE_FLOOR}, ${DELETE_RATIO * 100}%) of the live objects; check the plan and rerun with --force if it is intended`;
+}
