@@ -1,0 +1,58 @@
+/**
+ * `posthog-gitops validate [PATH...]`: checks the files offline (no key, no network), so it works on pull
+ * requests from forks. Diagnostics go to stdout (text, or one JSON document with --format json), a
+ * one-line summary to stderr; in GitHub Actions each diagnostic is also an annotation on its YAML line.
+ * Exit 1 when any error, else 0 (warnings and notes do not fail).
+ */
+import { countBySeverity, formatDiagnostic, loadConfig } from "../config/index.js";
+import type { Diagnostic } from "../config/types.js";
+import type { Io } from "../io.js";
+import { diagnosticAnnotations } from "../render/github.js";
+
+export interface ValidateOptions {
+  args: string[];
+  format?: "text" | "json";
+}
+
+export async function run(options: ValidateOptions, io: Io): Promise<number> {
+  const result = await loadConfig(options.args, {
+    env: io.env,
+    cwd: io.cwd,
+    mode: "validate",
+    defaultProject: projectFromEnv(io.env.POSTHOG_PROJECT_ID),
+  });
+  const diagnostics = result.diagnostics;
+  const counts = countBySeverity(diagnostics);
+  if (options.format === "json") {
+    const document = {
+      valid: counts.error === 0,
+      files: result.files,
+      objects: result.objects,
+      diagnostics: diagnostics.map((d) => ({ ...d })),
+    };
+    io.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+  } else {
+    for (const d of diagnostics) io.stdout.write(`${formatDiagnostic(d)}\n`);
+  }
+  if (io.env.GITHUB_ACTIONS === "true") io.stdout.write(diagnosticAnnotations(diagnostics));
+  io.stderr.write(`${summary(result.files.length, result.objects, diagnostics)}\n`);
+  return counts.error > 0 ? 1 : 0;
+}
+
+/** `3 files, 12 objects: 2 errors, 1 note` or `3 files, 12 objects: valid`. */
+export function summary(files: number, objects: number, diagnostics: readonly Diagnostic[]): string {
+  const counts = countBySeverity(diagnostics);
+  const parts = (["error", "warning", "note"] as const)
+    .filter((s) => counts[s] > 0)
+    .map((s) => plural(counts[s], s));
+  return `${plural(files, "file")}, ${plural(objects, "object")}: ${parts.length > 0 ? parts.join(", ") : "valid"}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** A project id from the environment; anything but a positive integer is ignored here (validate needs none). */
+function projectFromEnv(value: string | undefined): number | undefined {
+  return value !== undefined && /^[1-9]\d*$/.test(value.trim()) ? Number(value.trim()) : undefined;
+}

@@ -1,0 +1,128 @@
+/**
+ * One declared batch export (already schema-valid) → `DesiredBatchExport`. Semantic rules: timestamps
+ * carry a timezone and start_at is before end_at; HTTP destinations export events only; secret
+ * destination fields are exactly one `${NAME}` reference and become `SecretValue`s keyed by dotted path,
+ * never part of `config`. A missing secret variable is a note for validate/plan and an error for apply.
+ */
+import type { ObjectContext } from "./context.js";
+import { secretReference } from "./interpolate.js";
+import { secretPaths } from "./schema.js";
+import { SecretValue } from "./secret.js";
+import type { DesiredBatchExport, DesiredDestination, DestinationType, Interval, Model } from "./types.js";
+
+export interface BatchExportInput {
+  name: string;
+  id?: string;
+  model?: Model;
+  interval?: Interval;
+  paused?: boolean;
+  backfill_on_unpause?: boolean;
+  start_at?: string | null;
+  end_at?: string | null;
+  hogql_query?: string;
+  filters?: Record<string, unknown>[];
+  destination?: { type: DestinationType; config?: Record<string, unknown> };
+  deleted?: boolean;
+}
+
+const WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+const WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
+
+export function normaliseBatchExport(input: BatchExportInput, ctx: ObjectContext): DesiredBatchExport {
+  const out: DesiredBatchExport = {
+    kind: "batch_export",
+    name: ctx.text("/name", input.name),
+    deleted: input.deleted ?? false,
+    source: ctx.source(),
+  };
+  if (input.id !== undefined) out.id = input.id.toLowerCase();
+  if (input.model !== undefined) out.model = input.model;
+  if (input.interval !== undefined) out.interval = input.interval;
+  if (input.paused !== undefined) out.paused = input.paused;
+  if (input.backfill_on_unpause !== undefined) out.backfill_on_unpause = input.backfill_on_unpause;
+  if (input.start_at !== undefined) out.start_at = instant("start_at", input.start_at, ctx);
+  if (input.end_at !== undefined) out.end_at = instant("end_at", input.end_at, ctx);
+  if (typeof out.start_at === "string" && typeof out.end_at === "string" && out.start_at >= out.end_at) {
+    ctx.error(
+      "/start_at",
+      `start_at of ${ctx.owner} (${out.start_at}) must be before its end_at (${out.end_at})`,
+    );
+  }
+  if (input.hogql_query !== undefined) out.hogql_query = ctx.text("/hogql_query", input.hogql_query);
+  if (input.filters !== undefined) out.filters = ctx.deep("/filters", input.filters) as unknown[];
+  if (input.destination !== undefined) {
+    out.destination = destination(input.destination, ctx);
+    if (input.destination.type === "HTTP" && input.model !== undefined && input.model !== "events") {
+      ctx.error("/model", `${ctx.owner} has an HTTP destination, which only supports model: events`);
+    }
+  }
+  return out;
+}
+
+/** ISO-8601 with a timezone → UTC instant (`…Z`); undefined after reporting when it is not one. */
+function instant(key: string, value: string | null, ctx: ObjectContext): string | null | undefined {
+  if (value === null) return null;
+  const text = ctx.text(`/${key}`, value).trim();
+  if (WITHOUT_ZONE.test(text)) {
+    ctx.error(`/${key}`, `${key} of ${ctx.owner} has no timezone: write it like 2026-01-01T00:00:00Z`);
+    return undefined;
+  }
+  const ms = WITH_ZONE.test(text) ? Date.parse(text.replace(" ", "T")) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    ctx.error(
+      `/${key}`,
+      `${key} of ${ctx.owner} is not an ISO-8601 date-time: write it like 2026-01-01T00:00:00Z`,
+    );
+    return undefined;
+  }
+  return new Date(ms).toISOString();
+}
+
+function destination(
+  input: NonNullable<BatchExportInput["destination"]>,
+  ctx: ObjectContext,
+): DesiredDestination {
+  const config = input.config ?? {};
+  const secrets: Record<string, SecretValue> = {};
+  const skip = new Set<string>();
+  for (const path of secretPaths(input.type)) {
+    const pointer = `/destination/config/${path.split(".").join("/")}`;
+    const value = lookup(config, path.split("."));
+    if (value === undefined) continue;
+    skip.add(pointer);
+    const field = `destination.config.${path}`;
+    const name = secretReference(value);
+    if (name === undefined) {
+      ctx.error(
+        pointer,
+        `${field} of ${ctx.owner} is a secret: write it as a \${NAME} reference to an environment variable, not a literal value`,
+      );
+      continue;
+    }
+    const set = ctx.run.env[name];
+    const available = set !== undefined && set !== "";
+    if (!available) {
+      ctx.run.missingSecrets.add(name);
+      const severity = ctx.run.mode === "apply" ? "error" : "note";
+      const tail = ctx.run.mode === "apply" ? "" : "; apply will need it";
+      ctx.report(
+        severity,
+        pointer,
+        `environment variable ${name} is not set (secret ${field} of ${ctx.owner})${tail}`,
+      );
+    }
+    secrets[path] = new SecretValue(value as string, [name], available ? set : undefined);
+  }
+  const plain = ctx.deep("/destination/config", config, skip) as Record<string, unknown>;
+  return { type: input.type, config: plain, secrets };
+}
+
+function lookup(value: unknown, keys: readonly string[]): unknown {
+  let current = value;
+  for (const key of keys) {
+    if (current === null || typeof current !== "object" || Array.isArray(current)) return undefined;
+    if (!Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
+}

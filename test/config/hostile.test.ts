@@ -1,0 +1,111 @@
+/**
+ * Hostile input: every case ends in diagnostics, never an exception, a hang or a polluted prototype.
+ * (The golden suite pins the exact messages; this checks the properties that matter for safety.)
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Diagnostics } from "../../src/config/diagnostics.js";
+import { loadConfig } from "../../src/config/index.js";
+import { parseYaml } from "../../src/config/parse.js";
+import { tree } from "./helpers.js";
+
+const load = (cwd: string, paths: string[]) =>
+  loadConfig(paths, { env: {}, cwd, mode: "apply", defaultProject: 1 });
+
+describe("hostile input", () => {
+  it("refuses files over 5 MB before reading them", async () => {
+    const root = tree({ "big.yaml": `project: 1\n# ${"x".repeat(5 * 1024 * 1024)}\n` });
+    const result = await load(root, ["big.yaml"]);
+    expect(result.diagnostics).toHaveLength(1);
+    expect(result.diagnostics[0]!.message).toMatch(/^file is larger than 5 MB/);
+  });
+
+  it("refuses deep flow nesting that would exhaust the parser's stack", async () => {
+    const root = tree({ "deep.yaml": `project: 1\nx: ${"[".repeat(50_000)}${"]".repeat(50_000)}\n` });
+    const result = await load(root, ["deep.yaml"]);
+    expect(result.diagnostics.map((d) => d.message)).toEqual(["nesting deeper than 64 levels"]);
+  });
+
+  it("refuses an alias bomb quickly", async () => {
+    const levels = ["a: &a [x,x,x,x,x,x,x,x,x]"];
+    for (let i = 1; i < 12; i++) {
+      const prev = String.fromCharCode(96 + i);
+      levels.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${prev}`).join(",")}]`,
+      );
+    }
+    const root = tree({ "bomb.yaml": `${levels.join("\n")}\n` });
+    const started = Date.now();
+    const result = await load(root, ["bomb.yaml"]);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(result.diagnostics[0]!.message).toMatch(/alias/);
+  });
+
+  it("never lets __proto__, constructor or prototype reach an object", async () => {
+    const root = tree({
+      "a.yaml": "project: 1\n__proto__: {polluted: true}\n",
+      "b.yaml": 'project: 1\ndashboards:\n  - name: x\n    "__proto__": {polluted: true}\n',
+      "c.yaml":
+        "project: 1\nbatch_exports:\n  - name: x\n    destination:\n      type: NoOp\n      config: {constructor: {prototype: {polluted: true}}}\n",
+      "d.yaml": '{"project": 1, "__proto__": {"polluted": true}}\n',
+    });
+    const result = await load(root, ["."]);
+    expect(result.diagnostics.map((d) => `${d.file}:${d.message}`)).toEqual([
+      'a.yaml:key "__proto__" is not allowed',
+      'b.yaml:key "__proto__" is not allowed',
+      'c.yaml:key "constructor" is not allowed',
+      'd.yaml:key "__proto__" is not allowed',
+    ]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+    expect(Object.getOwnPropertyNames(Object.prototype)).not.toContain("polluted");
+  });
+
+  it("reports the line of the first byte that is not UTF-8", async () => {
+    const bytes = new Uint8Array([...Buffer.from("project: 1\nx: ok\ny: "), 0xff, 0x0a]);
+    const root = tree({ "bad.yaml": bytes });
+    const result = await load(root, ["bad.yaml"]);
+    expect(result.diagnostics).toEqual([
+      { severity: "error", file: "bad.yaml", line: 3, column: 4, message: "file is not valid UTF-8 text" },
+    ]);
+  });
+
+  it("refuses an empty file, a folder without YAML and a missing path", async () => {
+    const root = tree({ "empty.yaml": "", "docs/readme.md": "hi" });
+    const result = await load(root, ["empty.yaml", "docs", "missing"]);
+    expect(result.diagnostics.map((d) => d.file)).toEqual(["docs", "empty.yaml", "missing"]);
+    expect(result.projects).toEqual([]);
+  });
+
+  it("never throws on random YAML-ish text", () => {
+    const alphabet = fc.constantFrom(
+      ..."abc: -[]{}&*!|>'\"#%@`\n  \t,?0123.~$_".split(""),
+      "project: ",
+      "dashboards:\n  - name: ",
+      "batch_exports:\n  - name: e\n    destination: {type: S3, config: {",
+      "__proto__",
+      "${X}",
+      "&a ",
+      "*a",
+      "\n    ",
+    );
+    fc.assert(
+      fc.property(fc.array(alphabet, { maxLength: 60 }), (parts) => {
+        const diags = new Diagnostics();
+        expect(() => parseYaml("x.yaml", parts.join(""), diags)).not.toThrow();
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never throws out of loadConfig on random text either", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.string({ maxLength: 200 }), async (text) => {
+        const root = tree({ "r.yaml": `project: 1\ndashboards:\n  - name: ${text}\n` });
+        const result = await load(root, ["r.yaml"]);
+        expect(Array.isArray(result.diagnostics)).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

@@ -1,0 +1,102 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../../src/commands/validate.js";
+import { memoryIo } from "../../src/io.js";
+import { tree } from "./helpers.js";
+
+const repo = join(import.meta.dirname, "../..");
+
+const bad = `project: 12345
+dashboards:
+  - name: Weekly KPIs
+    pinnned: true
+batch_exports:
+  - name: pg
+    destination:
+      type: Postgres
+      config:
+        host: db.example.com
+        database: analytics
+        password: \${PG_PASSWORD}
+`;
+
+describe("validate", () => {
+  it("accepts both example environments, offline and without secrets (they are notes)", async () => {
+    const out = memoryIo({}, repo);
+    const code = await run({ args: ["examples/production", "examples/staging"] }, out.io);
+    expect(out.stdout).not.toMatch(/: (error|warning): /);
+    expect(out.stderr).toBe("4 files, 9 objects: 8 notes\n");
+    expect(code).toBe(0);
+  });
+
+  it.each([
+    ["examples/production", "2 files, 5 objects: valid\n"],
+    ["examples/staging", "2 files, 4 objects: valid\n"],
+  ])("%s validates without any diagnostic when its secrets are set", async (folder, summary) => {
+    const names = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "PG_USER", "PG_PASSWORD"];
+    const env = Object.fromEntries(
+      names.flatMap((n) => [
+        [n, "set"],
+        [`STAGING_${n}`, "set"],
+      ]),
+    );
+    const out = memoryIo(env, repo);
+    expect(await run({ args: [folder] }, out.io)).toBe(0);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toBe(summary);
+  });
+
+  it("prints diagnostics relative to cwd on stdout and a summary on stderr, exit 1 on errors", async () => {
+    const root = tree({ "posthog/main.yaml": bad });
+    const out = memoryIo({}, root);
+    expect(await run({ args: [] }, out.io)).toBe(1);
+    expect(out.stdout).toBe(
+      'posthog/main.yaml:4:5: error: unknown key "pinnned" in dashboard "Weekly KPIs" (did you mean "pinned"?)\n' +
+        'posthog/main.yaml:12:19: note: environment variable PG_PASSWORD is not set (secret destination.config.password of batch export "pg"); apply will need it\n',
+    );
+    expect(out.stderr).toBe("1 file, 2 objects: 1 error, 1 note\n");
+  });
+
+  it("prints one JSON document with --format json", async () => {
+    const root = tree({ "posthog/main.yaml": bad });
+    const out = memoryIo({}, root);
+    expect(await run({ args: ["posthog"], format: "json" }, out.io)).toBe(1);
+    const doc = JSON.parse(out.stdout);
+    expect(doc).toEqual({
+      valid: false,
+      files: ["posthog/main.yaml"],
+      objects: 2,
+      diagnostics: [
+        expect.objectContaining({ severity: "error", file: "posthog/main.yaml", line: 4, column: 5 }),
+        expect.objectContaining({ severity: "note", file: "posthog/main.yaml", line: 12, column: 19 }),
+      ],
+    });
+  });
+
+  it("adds GitHub annotations under GITHUB_ACTIONS=true", async () => {
+    const root = tree({ "posthog/main.yaml": bad });
+    const out = memoryIo({ GITHUB_ACTIONS: "true" }, root);
+    await run({ args: [] }, out.io);
+    expect(out.stdout).toContain(
+      '::error file=posthog/main.yaml,line=4,col=5::unknown key "pinnned" in dashboard "Weekly KPIs" (did you mean "pinned"?)\n',
+    );
+    expect(out.stdout).toContain(
+      "::notice file=posthog/main.yaml,line=12,col=19::environment variable PG_PASSWORD",
+    );
+    const plain = memoryIo({}, root);
+    await run({ args: [] }, plain.io);
+    expect(plain.stdout).not.toContain("::");
+  });
+
+  it("never prints a literal secret", async () => {
+    const root = tree({
+      "s.yaml":
+        "project: 1\nbatch_exports:\n  - name: s\n    destination:\n      type: S3\n      config: {bucket_name: b, region: r, prefix: p, aws_secret_access_key: wJalrXUtnFEMI, aws_access_key_id: [AKIA123]}\n",
+    });
+    for (const format of ["text", "json"] as const) {
+      const out = memoryIo({ GITHUB_ACTIONS: "true" }, root);
+      expect(await run({ args: ["s.yaml"], format }, out.io)).toBe(1);
+      expect(out.stdout + out.stderr).not.toMatch(/wJalrXUtnFEMI|AKIA123/);
+    }
+  });
+});
