@@ -7,7 +7,8 @@ import { InternalError, isUserError } from "./errors.js";
 import type { Io } from "./io.js";
 import { processIo } from "./process-io.js";
 
-type CommandModule = { run: (options: Record<string, unknown>, io: Io) => Promise<number> };
+// Each command declares its own typed options; commander's parsed options are handed over as they are.
+type CommandModule = { run: (options: never, io: Io) => Promise<number> };
 type Loader = () => Promise<CommandModule>;
 
 const VERSION = "0.1.0";
@@ -22,7 +23,9 @@ function connectionOptions(cmd: Command): Command {
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("posthog-gitops")
-    .description("Keep PostHog dashboards and batch exports in Git as YAML, and reconcile the service to them.")
+    .description(
+      "Keep PostHog dashboards and batch exports in Git as YAML, and reconcile the service to them.",
+    )
     .version(VERSION)
     .showHelpAfterError()
     .exitOverride()
@@ -36,7 +39,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const cmd = args[args.length - 1] as Command;
       const options = { ...cmd.opts(), args: cmd.args };
       const mod = await load();
-      setExit(await mod.run(options, io));
+      setExit(await mod.run(options as never, io));
     };
 
   program
@@ -60,7 +63,45 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--rate-limit <spec>", "per-key limits, e.g. 480/minute,4800/hour")
     .action(action(() => import("./commands/emulator.js")));
 
-  void connectionOptions;
+  connectionOptions(
+    program
+      .command("plan")
+      .description("read live state and print what apply would change (sends only GET requests)")
+      .argument("[paths...]", "files or folders (default posthog/)")
+      .addOption(
+        new Option("--format <format>", "output format")
+          .choices(["text", "markdown", "json"])
+          .default("text"),
+      )
+      .option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`")
+      .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are")
+      .option("--prune", "delete live objects that no file declares (kinds the files list)")
+      .option("--force", "allow a prune above the safety threshold, and destination type or model changes")
+      .option("--rotate-secrets", "send secret fields again even when nothing else changes")
+      .option("--target <kind/name...>", "only these objects, e.g. dashboard/Weekly KPIs"),
+  ).action(action(() => import("./commands/plan.js")));
+
+  connectionOptions(
+    program
+      .command("apply")
+      .description("make the planned changes; idempotent")
+      .argument("[paths...]", "files or folders (default posthog/)")
+      .option("--plan <file>", "apply exactly this saved plan (refused if live state changed since)")
+      .option("--auto-approve", "do not ask for confirmation (required without a terminal)")
+      .option("--prune", "delete live objects that no file declares (kinds the files list)")
+      .option("--force", "allow a prune above the safety threshold, and destination type or model changes")
+      .option("--rotate-secrets", "send secret fields again even when nothing else changes")
+      .option("--target <kind/name...>", "only these objects, e.g. batch_export/events-to-s3"),
+  ).action(action(() => import("./commands/apply.js")));
+
+  connectionOptions(
+    program
+      .command("pull")
+      .description("write YAML for the project's live objects, so existing projects can be adopted")
+      .option("--out <dir>", "folder to write into", "posthog")
+      .addOption(new Option("--kind <kind>", "only one kind").choices(["dashboards", "batch_exports"])),
+  ).action(action(() => import("./commands/pull.js")));
+
   return program;
 }
 

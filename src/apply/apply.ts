@@ -1,0 +1,105 @@
+/**
+ * Executes a plan. Actions of one object run in plan order (create/restore, update, collaborator
+ * removes then adds, sharing, pause/unpause); independent objects run concurrently (bounded); deletes
+ * run last, and a delete is skipped when other work on an object of the same name failed (a replace must
+ * not remove the old export when the new one was not created). After a failure the object's remaining
+ * actions are skipped, other objects carry on, and every action gets exactly one result.
+ */
+import { isUserError } from "../errors.js";
+import type { Env } from "../kinds/index.js";
+import { type Action, objectKey, type Plan } from "../plan/types.js";
+import type { ServiceClient } from "../service/index.js";
+import { executeAction } from "./execute.js";
+
+export type Outcome = "ok" | "failed" | "skipped";
+
+export interface ActionResult {
+  action: Action;
+  outcome: Outcome;
+  /** The object's id after the action (set by creates). */
+  id?: number | string;
+  /** Why it failed or was skipped. */
+  error?: string;
+  notes: string[];
+}
+
+export interface ApplyDeps {
+  client: ServiceClient;
+  env: Env;
+  /** Objects worked on at once; default 4. */
+  concurrency?: number;
+  /** Called once per action, as soon as its outcome is known. */
+  onResult?: (result: ActionResult) => void;
+}
+
+const isDelete = (a: Action) => a.action === "delete" || a.action === "soft_delete";
+
+export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResult[]> {
+  const results: ActionResult[] = [];
+  const report = (result: ActionResult) => {
+    results.push(result);
+    deps.onResult?.(result);
+  };
+  const groups = new Map<string, Action[]>();
+  const knownIds = new Map<string, Set<number | string>>();
+  for (const action of plan.actions) {
+    const key = objectKey(action.object);
+    if (action.object.id !== undefined) {
+      knownIds.set(key, (knownIds.get(key) ?? new Set()).add(action.object.id));
+    }
+    if (isDelete(action)) continue;
+    groups.set(key, [...(groups.get(key) ?? []), action]);
+  }
+  const failedKeys = new Set<string>();
+  const runGroup = async (key: string, actions: readonly Action[]) => {
+    let id = actions[0]?.object.id;
+    let failure: string | undefined;
+    for (const action of actions) {
+      if (failure !== undefined) {
+        report({ action, outcome: "skipped", error: `skipped: ${failure}`, notes: [] });
+        continue;
+      }
+      try {
+        const done = await executeAction(action, id, {
+          client: deps.client,
+          env: deps.env,
+          knownIds: knownIds.get(key) ?? new Set(),
+        });
+        id = done.id ?? id;
+        report({ action, outcome: "ok", ...(id !== undefined ? { id } : {}), notes: done.notes });
+      } catch (error) {
+        failure = `${action.action} of ${action.object.kind} "${action.object.name}" failed`;
+        failedKeys.add(key);
+        report({ action, outcome: "failed", error: messageOf(error), notes: [] });
+      }
+    }
+  };
+  const limit = deps.concurrency ?? 4;
+  await runPool([...groups], limit, ([key, actions]) => runGroup(key, actions));
+  const deletes = plan.actions.filter(isDelete).map((a) => [objectKey(a.object), a] as const);
+  await runPool(deletes, limit, async ([key, action]) => {
+    if (failedKeys.has(key)) {
+      report({ action, outcome: "skipped", error: "skipped: other work on this object failed", notes: [] });
+      return;
+    }
+    await runGroup(`${key}#delete`, [action]);
+  });
+  return results;
+}
+
+/** Runs `task` over `items` with at most `limit` in flight. */
+async function runPool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await task(item);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+}
+
+function messageOf(error: unknown): string {
+  if (isUserError(error)) return error.message;
+  return error instanceof Error ? `internal error: ${error.message}` : String(error);
+}

@@ -1,0 +1,84 @@
+/**
+ * Saved plans (`plan --out FILE`, `apply --plan FILE`). The file holds the plan exactly as the JSON
+ * format shows it (no secret values: secrets stay SecretRefs), plus what was read to make it, so apply
+ * reads the same things again and refuses, naming the objects, when any touched object changed since.
+ */
+import { readFileSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { UserError } from "../errors.js";
+import type { ReadSet } from "../live/fetch.js";
+import { describeObject } from "../plan/context.js";
+import { fingerprintLive } from "../plan/index.js";
+import { type LiveProject, type ObjectRef, objectKey, type Plan } from "../plan/types.js";
+
+const SAVED_PLAN_VERSION = 1;
+
+export interface SavedPlan {
+  saved_plan_version: typeof SAVED_PLAN_VERSION;
+  plan: Plan;
+  reads: ReadSet[];
+}
+
+export async function writeSavedPlan(file: string, plan: Plan, reads: readonly ReadSet[]): Promise<void> {
+  const saved: SavedPlan = { saved_plan_version: SAVED_PLAN_VERSION, plan, reads: [...reads] };
+  await writeFile(file, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
+}
+
+let validatePlan: ((data: unknown) => boolean) | undefined;
+
+function planValidator() {
+  if (!validatePlan) {
+    const schema = JSON.parse(
+      readFileSync(new URL("../../schemas/plan.schema.json", import.meta.url), "utf8"),
+    );
+    const ajv = new Ajv2020({ allErrors: false, strict: false });
+    addFormats.default(ajv);
+    validatePlan = ajv.compile(schema);
+  }
+  return validatePlan;
+}
+
+export async function readSavedPlan(file: string): Promise<SavedPlan> {
+  let data: unknown;
+  try {
+    data = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? "it is not JSON" : (error as NodeJS.ErrnoException).code;
+    throw new UserError(`cannot read the saved plan ${file}: ${reason}`);
+  }
+  const saved = data as Partial<SavedPlan> | null;
+  if (
+    !saved ||
+    saved.saved_plan_version !== SAVED_PLAN_VERSION ||
+    !Array.isArray(saved.reads) ||
+    !planValidator()(saved.plan)
+  ) {
+    throw new UserError(`${file} is not a plan saved by this version of posthog-gitops (plan --out)`);
+  }
+  return saved as SavedPlan;
+}
+
+/** The objects whose live state no longer matches the fingerprint the plan was made with. */
+export function staleObjects(plan: Plan, live: readonly LiveProject[]): ObjectRef[] {
+  const byProject = new Map(live.map((p) => [p.project, p]));
+  const seen = new Set<string>();
+  const stale: ObjectRef[] = [];
+  for (const action of plan.actions) {
+    const key = objectKey(action.object);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (fingerprintLive(byProject.get(action.object.project), action.object) !== plan.fingerprints[key]) {
+      stale.push(action.object);
+    }
+  }
+  return stale;
+}
+
+export function staleError(stale: readonly ObjectRef[]): UserError {
+  const names = stale.map((o) => `${describeObject(o)} (project ${o.project})`).join(", ");
+  return new UserError(
+    `the live state changed since the plan was made: ${names}; nothing was applied. Make a new plan.`,
+  );
+}

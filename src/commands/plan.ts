@@ -1,0 +1,37 @@
+/**
+ * `posthog-gitops plan [PATH...]`: reads live state (GET requests only) and prints what apply would
+ * change. Exit 0, or with --detailed-exitcode 0 (no changes) / 2 (changes); 1 on any error or refused plan.
+ */
+import { writeSavedPlan } from "../apply/saved-plan.js";
+import type { Io } from "../io.js";
+import { colorEnabled, type PlanFormat, planAnnotations, renderPlan } from "../render/index.js";
+import { loadDesired, withConnection } from "./common.js";
+import { appendStepSummary, failIfUnsafe, planOrFail, type ReconcileFlags } from "./reconcile.js";
+
+export interface PlanFlags extends ReconcileFlags {
+  format?: PlanFormat;
+  out?: string;
+  detailedExitcode?: boolean;
+}
+
+export async function run(flags: PlanFlags, io: Io): Promise<number> {
+  const desired = await loadDesired(flags.args, flags, io, "plan");
+  const made = await withConnection(flags, io, ({ client }) => planOrFail(client, desired, flags, io));
+  const { plan } = made;
+  const format = flags.format ?? "text";
+  io.stdout.write(
+    renderPlan(plan, format, {
+      color: format === "text" && colorEnabled(io.env, io.stdout.isTTY === true),
+    }),
+  );
+  if (io.env.GITHUB_ACTIONS === "true") io.stderr.write(planAnnotations(plan));
+  await appendStepSummary(plan, io);
+  failIfUnsafe(made, flags);
+  if (flags.out) {
+    await writeSavedPlan(flags.out, plan, made.reads);
+    io.stderr.write(
+      `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}\n`,
+    );
+  }
+  return flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0;
+}
