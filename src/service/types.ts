@@ -209,3 +209,47 @@ export interface EventItem {
   elements: unknown[];
   elements_chain: string;
 }
+
+/* ---- Added by the service client (src/service) ---- */
+
+/** An organization (GET /api/organizations/{id}/); only what the tool reads is typed. */
+export interface Organization {
+  id: string;
+  name: string;
+  /** Newer servers: the paid features the organization has, e.g. `{ key: "tagging" }`. */
+  available_product_features?: Array<{ key: string; name?: string; [k: string]: unknown }> | null;
+  /** Older servers: the same as plain keys. */
+  available_features?: string[];
+  [k: string]: unknown;
+}
+
+/** A project (GET /api/projects/{id}/); `organization` is the organization's id. */
+export interface Project {
+  id: number;
+  uuid?: string;
+  organization: string;
+  name: string;
+  [k: string]: unknown;
+}
+
+/** A backfill as GET .../batch_exports/{id}/backfills/ lists it (cursor pages). */
+export interface BatchExportBackfill {
+  id: string;
+  progress: { total_runs: number | null; finished_runs: number | null; progress: number | null } | null;
+  start_at: string | null;
+  end_at: string | null;
+  status: RunStatus;
+  created_at: string;
+  finished_at: string | null;
+  last_updated_at: string;
+  total_records_count: number | null;
+  adjusted_start_at: string | null;
+  team: number;
+  batch_export: string;
+}
+
+/** One value of GET /events/values/. */
+export interface EventPropertyValue {
+  name: unknown;
+  count?: number;
+}

@@ -1,0 +1,120 @@
+/**
+ * Batch exports in project and organization scope, their runs, backfills and logs (service-api.md §4).
+ * pause / unpause are idempotent on the service (pausing a paused export is a no-op), so they are
+ * retried like PATCH; create, backfill, run retry and cancel are never repeated after they may have
+ * reached the service.
+ */
+import { type ProjectId, projectPath } from "./dashboards.js";
+import { paginate } from "./pages.js";
+import { type Query, segment as seg } from "./query.js";
+import type { Transport } from "./transport.js";
+import type {
+  BackfillResponse,
+  BatchExport,
+  BatchExportBackfill,
+  BatchExportRun,
+  BatchExportWrite,
+  LogEntry,
+} from "./types.js";
+
+export function batchExportsApi(t: Transport) {
+  const path = (project: ProjectId, rest = "") => projectPath(project, `batch_exports/${rest}`);
+  return {
+    list(project: ProjectId, query: Query = {}, max?: number): AsyncIterable<BatchExport> {
+      return paginate<BatchExport>(t, { method: "GET", path: path(project), query }, max);
+    },
+    /** Exports of every project in the organization. */
+    listForOrganization(orgId: string, query: Query = {}, max?: number): AsyncIterable<BatchExport> {
+      const orgPath = `/api/organizations/${seg(orgId)}/batch_exports/`;
+      return paginate<BatchExport>(t, { method: "GET", path: orgPath, query }, max);
+    },
+    get(project: ProjectId, id: string): Promise<BatchExport> {
+      return t.send({ method: "GET", path: path(project, `${seg(id)}/`) });
+    },
+    create(project: ProjectId, body: BatchExportWrite): Promise<BatchExport> {
+      return t.send({ method: "POST", path: path(project), body });
+    },
+    update(project: ProjectId, id: string, body: BatchExportWrite): Promise<BatchExport> {
+      return t.send({ method: "PATCH", path: path(project, `${seg(id)}/`), body });
+    },
+    /** 204. A retry that finds it already gone (404 after a lost answer) counts as done. */
+    async delete(project: ProjectId, id: string): Promise<void> {
+      await t.send({ method: "DELETE", path: path(project, `${seg(id)}/`) });
+    },
+    pause(project: ProjectId, id: string): Promise<{ paused: boolean }> {
+      return t.send({ method: "POST", path: path(project, `${seg(id)}/pause/`), retrySafe: true });
+    },
+    unpause(project: ProjectId, id: string, body: { backfill?: boolean } = {}): Promise<{ paused: boolean }> {
+      const spec = {
+        method: "POST",
+        path: path(project, `${seg(id)}/unpause/`),
+        body,
+        retrySafe: true,
+      } as const;
+      return t.send(spec);
+    },
+    backfill(
+      project: ProjectId,
+      id: string,
+      body: { start_at: string; end_at: string },
+    ): Promise<BackfillResponse> {
+      return t.send({ method: "POST", path: path(project, `${seg(id)}/backfills/`), body });
+    },
+    /** Cursor pages, newest first. */
+    backfills(
+      project: ProjectId,
+      id: string,
+      query: Query = {},
+      max?: number,
+    ): AsyncIterable<BatchExportBackfill> {
+      return paginate<BatchExportBackfill>(
+        t,
+        { method: "GET", path: path(project, `${seg(id)}/backfills/`), query },
+        max,
+      );
+    },
+    /** Newest first; `limit` 1–500 per page. */
+    logs(project: ProjectId, id: string, query: Query = {}, max?: number): AsyncIterable<LogEntry> {
+      return paginate<LogEntry>(t, { method: "GET", path: path(project, `${seg(id)}/logs/`), query }, max);
+    },
+  };
+}
+
+export function runsApi(t: Transport) {
+  const path = (project: ProjectId, exportId: string, rest = "") =>
+    projectPath(project, `batch_exports/${seg(exportId)}/runs/${rest}`);
+  return {
+    /** Cursor pages, newest first; the service only returns the last 7 days unless `after` is given. */
+    list(
+      project: ProjectId,
+      exportId: string,
+      query: Query = {},
+      max?: number,
+    ): AsyncIterable<BatchExportRun> {
+      return paginate<BatchExportRun>(t, { method: "GET", path: path(project, exportId), query }, max);
+    },
+    get(project: ProjectId, exportId: string, runId: string): Promise<BatchExportRun> {
+      return t.send({ method: "GET", path: path(project, exportId, `${seg(runId)}/`) });
+    },
+    /** Starts a backfill of the run's interval. */
+    retry(project: ProjectId, exportId: string, runId: string): Promise<BackfillResponse> {
+      return t.send({ method: "POST", path: path(project, exportId, `${seg(runId)}/retry/`) });
+    },
+    cancel(project: ProjectId, exportId: string, runId: string): Promise<{ cancelled: boolean }> {
+      return t.send({ method: "POST", path: path(project, exportId, `${seg(runId)}/cancel/`) });
+    },
+    logs(
+      project: ProjectId,
+      exportId: string,
+      runId: string,
+      query: Query = {},
+      max?: number,
+    ): AsyncIterable<LogEntry> {
+      return paginate<LogEntry>(
+        t,
+        { method: "GET", path: path(project, exportId, `${seg(runId)}/logs/`), query },
+        max,
+      );
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Client-side pacing: a sliding-window budget per key and a small semaphore bounding concurrency.
+ *
+ * The budget counts a request from the moment it is sent until `window` after its answer arrived:
+ * the service counts it somewhere in between, so no window the service can draw holds more requests
+ * than the limit (the service may count fixed or sliding windows, or refill a token bucket; a sliding
+ * window on the client's side is at least as strict as each). A 429 despite that (another process using
+ * the same key) pauses the whole budget until `Retry-After` has passed.
+ */
+
+export interface RateWindow {
+  limit: number;
+  ms: number;
+}
+
+export interface Clock {
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** One slot: `end` is Infinity while the request is in flight, then the time its answer arrived. */
+interface Slot {
+  end: number;
+}
+
+export class RateBudget {
+  readonly #windows: RateWindow[];
+  readonly #clock: Clock;
+  #slots: Slot[] = [];
+  #pausedUntil = 0;
+  #queue: Promise<void> = Promise.resolve();
+  #released: Array<() => void> = [];
+
+  constructor(windows: RateWindow[], clock: Clock) {
+    for (const w of windows) {
+      if (!(w.limit >= 1 && w.ms > 0)) throw new RangeError(`invalid rate window ${w.limit}/${w.ms}ms`);
+    }
+    this.#windows = windows;
+    this.#clock = clock;
+  }
+
+  /**
+   * Waits (first come, first served) until one more request fits every window; returns a function to
+   * call when the answer arrived (or the attempt failed) and the time spent waiting.
+   */
+  acquire(): Promise<{ done: () => void; waitedMs: number }> {
+    const turn = this.#queue.then(() => this.#take());
+    this.#queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
+  }
+
+  /** Stops every new request until `until` (a clock time), e.g. after a 429 with Retry-After. */
+  pauseUntil(until: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, until);
+  }
+
+  async #take(): Promise<{ done: () => void; waitedMs: number }> {
+    const started = this.#clock.now();
+    for (;;) {
+      const wait = this.#waitNeeded(this.#clock.now());
+      if (wait === 0) break;
+      if (Number.isFinite(wait)) await this.#clock.sleep(wait);
+      else await new Promise<void>((resolve) => this.#released.push(resolve));
+    }
+    const slot: Slot = { end: Number.POSITIVE_INFINITY };
+    this.#slots.push(slot);
+    const done = () => {
+      if (slot.end !== Number.POSITIVE_INFINITY) return;
+      slot.end = this.#clock.now();
+      const waiters = this.#released;
+      this.#released = [];
+      for (const wake of waiters) wake();
+    };
+    return { done, waitedMs: this.#clock.now() - started };
+  }
+
+  /** 0 when a request may go now; Infinity when only an in-flight request finishing can make room. */
+  #waitNeeded(now: number): number {
+    const longest = Math.max(0, ...this.#windows.map((w) => w.ms));
+    this.#slots = this.#slots.filter((s) => s.end === Number.POSITIVE_INFINITY || s.end + longest > now);
+    let wait = Math.max(0, this.#pausedUntil - now);
+    for (const w of this.#windows) {
+      const live = this.#slots.filter((s) => s.end + w.ms > now);
+      if (live.length < w.limit) continue;
+      // Room opens when enough of the oldest answered slots leave this window.
+      const ends = live
+        .map((s) => s.end)
+        .filter(Number.isFinite)
+        .sort((a, b) => a - b);
+      const needed = live.length - w.limit + 1;
+      const end = ends[needed - 1];
+      wait = Math.max(wait, end === undefined ? Number.POSITIVE_INFINITY : end + w.ms - now);
+    }
+    return wait;
+  }
+}
+
+/** A counting semaphore; `run` holds one permit for the duration of `task`. */
+export class Semaphore {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(permits: number) {
+    if (!(Number.isInteger(permits) && permits >= 1)) throw new RangeError(`invalid concurrency ${permits}`);
+    this.#free = permits;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    }
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * `ServiceClient`: typed access to every endpoint the tool uses, sharing one paced, bounded, retrying
+ * transport. One client per API key: the budget is the key's, so every caller in a run must share it.
+ * The key lives in a private field only: util.inspect, JSON.stringify, stats and errors never show it.
+ */
+import { Agent, type Dispatcher } from "undici";
+import { batchExportsApi, runsApi } from "./batch-exports.js";
+import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
+import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
+import { eventsApi, organizationsApi } from "./events.js";
+import { type ClientStats, Transport } from "./transport.js";
+
+export type { ProjectId } from "./dashboards.js";
+export { collect } from "./pages.js";
+export type { ClientStats } from "./transport.js";
+
+export interface ClientOptions {
+  /** e.g. https://us.posthog.com or http://127.0.0.1:PORT (origin only). */
+  host: string;
+  apiKey: string;
+  /** Injectable for tests; default: one pooled keep-alive Agent owned (and closed) by the client. */
+  dispatcher?: Dispatcher;
+  /** Requests in flight at once; default 4. */
+  concurrency?: number;
+  /** Default 480/minute, 4800/hour. */
+  rateLimit?: { perMinute: number; perHour: number };
+  /** Events endpoints; default 240/minute, 1200/hour. */
+  eventsRateLimit?: { perMinute: number; perHour: number };
+  /** Arbitrary windows (e.g. 20 per 2 s in tests, or POSTHOG_RATE_LIMIT); win over `rateLimit`. */
+  rateWindows?: { general?: RateWindow[]; events?: RateWindow[] };
+  /** Retries after the first attempt; default 5. */
+  maxRetries?: number;
+  /**
+   * connectMs applies to the default dispatcher only; headersMs / bodyMs are undici's inactivity
+   * timeouts; totalMs bounds one attempt from send to the last body byte. Defaults 10 s / 30 s / 30 s / 120 s.
+   */
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; totalMs?: number };
+  /** One line per attempt: method, path, status, ms, retries. Never the key. */
+  log?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+  /** Jitter source in [0, 1). */
+  random?: () => number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+
+export class ServiceClient {
+  readonly dashboards;
+  readonly collaborators;
+  readonly sharing;
+  readonly batchExports;
+  readonly runs;
+  readonly events;
+  readonly organizations;
+  readonly host: string;
+  readonly #transport: Transport;
+  readonly #ownAgent: Agent | undefined;
+
+  constructor(options: ClientOptions) {
+    const host = new URL(options.host);
+    if (host.protocol !== "https:" && host.protocol !== "http:") {
+      throw new TypeError(`unsupported host protocol ${host.protocol}`);
+    }
+    this.host = host.origin;
+    const concurrency = options.concurrency ?? 4;
+    const timeouts = {
+      connectMs: 10_000,
+      headersMs: 30_000,
+      bodyMs: 30_000,
+      totalMs: 120_000,
+      ...options.timeouts,
+    };
+    this.#ownAgent = options.dispatcher
+      ? undefined
+      : new Agent({
+          connections: concurrency,
+          keepAliveTimeout: 10_000,
+          connect: { timeout: timeouts.connectMs },
+        });
+    const clock = {
+      now: options.now ?? (() => performance.now()),
+      sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    };
+    const windows = (limit: { perMinute: number; perHour: number }): RateWindow[] => [
+      { limit: limit.perMinute, ms: MINUTE },
+      { limit: limit.perHour, ms: HOUR },
+    ];
+    const budgets = {
+      general: new RateBudget(
+        options.rateWindows?.general ?? windows(options.rateLimit ?? { perMinute: 480, perHour: 4800 }),
+        clock,
+      ),
+      events: new RateBudget(
+        options.rateWindows?.events ?? windows(options.eventsRateLimit ?? { perMinute: 240, perHour: 1200 }),
+        clock,
+      ),
+    };
+    const t = new Transport({
+      origin: this.host,
+      apiKey: options.apiKey,
+      dispatcher: options.dispatcher ?? (this.#ownAgent as Dispatcher),
+      budgets,
+      semaphore: new Semaphore(concurrency),
+      maxRetries: options.maxRetries ?? 5,
+      timeouts,
+      clock,
+      random: options.random ?? Math.random,
+      log: options.log,
+    });
+    this.#transport = t;
+    this.dashboards = dashboardsApi(t);
+    this.collaborators = collaboratorsApi(t);
+    this.sharing = sharingApi(t);
+    this.batchExports = batchExportsApi(t);
+    this.runs = runsApi(t);
+    this.events = eventsApi(t);
+    this.organizations = organizationsApi(t);
+  }
+
+  get stats(): ClientStats {
+    return this.#transport.stats;
+  }
+
+  /** One line for `--verbose`: requests by method, retries, 429s, time waited. */
+  describeStats(): string {
+    const s = this.stats;
+    const byMethod = Object.entries(s.requests)
+      .map(([m, n]) => `${m} ${n}`)
+      .join(", ");
+    return `requests: ${byMethod || "none"}; retries ${s.retries}; 429s ${s.throttled429}; waited ${Math.round(s.waitedMs)} ms`;
+  }
+
+  /** Closes the client's own connection pool (an injected dispatcher is left to its owner). */
+  async close(): Promise<void> {
+    await this.#ownAgent?.close();
+  }
+}

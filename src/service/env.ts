@@ -1,0 +1,97 @@
+/**
+ * Builds the client from the environment and command-line overrides:
+ * - POSTHOG_HOST (default https://us.posthog.com), `--host` wins; `http://` only for loopback hosts
+ *   (127.0.0.0/8, ::1, localhost), since the key would otherwise cross the network in clear text.
+ * - POSTHOG_API_KEY, required; a missing key is a UserError naming the variable.
+ * - POSTHOG_PROJECT_ID, `--project` wins (a file's `project:` wins over both, decided by the caller).
+ * - POSTHOG_RATE_LIMIT, e.g. `480/minute,4800/hour` (units second, minute, hour or `Ns`): the budget of
+ *   the general endpoints; events keep their own lower defaults.
+ */
+import { isIP } from "node:net";
+import { UserError } from "../errors.js";
+import type { RateWindow } from "./budget.js";
+import { ServiceClient } from "./client.js";
+
+export interface ConnectionOverrides {
+  host?: string | undefined;
+  project?: string | number | undefined;
+  concurrency?: string | number | undefined;
+  verbose?: boolean | undefined;
+}
+
+export interface Connection {
+  client: ServiceClient;
+  host: string;
+  /** From `--project` or POSTHOG_PROJECT_ID; undefined when neither is set. */
+  project: string | undefined;
+}
+
+export function clientFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  overrides: ConnectionOverrides = {},
+  log?: (line: string) => void,
+): Connection {
+  const host = checkHost(overrides.host ?? env.POSTHOG_HOST ?? "https://us.posthog.com");
+  const apiKey = env.POSTHOG_API_KEY;
+  if (!apiKey?.trim()) {
+    throw new UserError(
+      "POSTHOG_API_KEY is not set: export a personal API key (phx_...) to reach the service",
+    );
+  }
+  const concurrency = Number(overrides.concurrency ?? 4);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
+    throw new UserError(`--concurrency must be a whole number from 1 to 64, got ${overrides.concurrency}`);
+  }
+  const rate = env.POSTHOG_RATE_LIMIT;
+  const client = new ServiceClient({
+    host,
+    apiKey: apiKey.trim(),
+    concurrency,
+    ...(rate ? { rateWindows: { general: parseRateLimit(rate, "POSTHOG_RATE_LIMIT") } } : {}),
+    ...(overrides.verbose && log ? { log } : {}),
+  });
+  const project = overrides.project ?? env.POSTHOG_PROJECT_ID;
+  return { client, host, project: project === undefined || project === "" ? undefined : String(project) };
+}
+
+/** Validates a host URL and refuses clear-text HTTP to anything but loopback. Returns the origin. */
+export function checkHost(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UserError(`POSTHOG_HOST / --host is not a URL: ${raw}`);
+  }
+  if (url.protocol === "https:") return url.origin;
+  if (url.protocol !== "http:") throw new UserError(`host must use https:// (got ${url.protocol}//)`);
+  if (!isLoopback(url.hostname)) {
+    throw new UserError(
+      `refusing http:// for ${url.hostname}: the API key would travel unencrypted; use https://`,
+    );
+  }
+  return url.origin;
+}
+
+export function isLoopback(hostname: string): boolean {
+  const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  if (isIP(name) === 4) return name.startsWith("127.");
+  if (isIP(name) === 6) return name === "::1" || name === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(name);
+  return false;
+}
+
+const UNITS: Record<string, number> = { second: 1_000, minute: 60_000, hour: 3_600_000 };
+
+/** `480/minute,4800/hour` or `20/2s` → windows; a UserError naming `source` when unreadable. */
+export function parseRateLimit(text: string, source: string): RateWindow[] {
+  const windows = text.split(",").map((part) => {
+    const match = part.trim().match(/^(\d+)\s*\/\s*(?:(second|minute|hour)s?|(\d+(?:\.\d+)?)\s*s)$/);
+    const limit = Number(match?.[1]);
+    const ms = match?.[2] ? UNITS[match[2]] : Number(match?.[3]) * 1000;
+    if (!match || !(limit >= 1) || !ms || !(ms > 0)) {
+      throw new UserError(`${source} must look like 480/minute,4800/hour (got "${text}")`);
+    }
+    return { limit, ms };
+  });
+  return windows;
+}

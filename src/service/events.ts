@@ -1,0 +1,44 @@
+/**
+ * The legacy events list (service-api.md §5), which draws from the lower events budget, and the
+ * organization / project lookups used to learn which paid features are on.
+ */
+import { type ProjectId, projectPath } from "./dashboards.js";
+import { paginate } from "./pages.js";
+import { type Query, segment as seg } from "./query.js";
+import type { Transport } from "./transport.js";
+import type { EventItem, EventPropertyValue, Organization, Project } from "./types.js";
+
+export function eventsApi(t: Transport) {
+  const path = (project: ProjectId, rest = "") => projectPath(project, `events/${rest}`);
+  return {
+    /** Newest first by default; pages follow `next` (`before=` the last timestamp). */
+    list(project: ProjectId, query: Query = {}, max?: number): AsyncIterable<EventItem> {
+      return paginate<EventItem>(t, { method: "GET", path: path(project), query, budget: "events" }, max);
+    },
+    get(project: ProjectId, id: string): Promise<EventItem> {
+      return t.send({ method: "GET", path: path(project, `${seg(id)}/`), budget: "events" });
+    },
+    /** Values of a property (`key`); a personal API key must also pass `event_name`. */
+    values(project: ProjectId, query: Query): Promise<EventPropertyValue[]> {
+      return t.send({ method: "GET", path: path(project, "values/"), query, budget: "events" });
+    },
+  };
+}
+
+export function organizationsApi(t: Transport) {
+  return {
+    get(orgId: string): Promise<Organization> {
+      return t.send({ method: "GET", path: `/api/organizations/${seg(orgId)}/` });
+    },
+    getProject(project: ProjectId): Promise<Project> {
+      return t.send({ method: "GET", path: projectPath(project, "") });
+    },
+  };
+}
+
+/** The organization's paid feature keys (e.g. `tagging`, `advanced_permissions`), old or new shape. */
+export function featureKeys(org: Organization): Set<string> {
+  const keys = new Set<string>(org.available_features ?? []);
+  for (const f of org.available_product_features ?? []) keys.add(f.key);
+  return keys;
+}

@@ -1,0 +1,226 @@
+/**
+ * One HTTP exchange with the service, paced, bounded and retried; every failure becomes a ServiceError.
+ *
+ * Retry contract:
+ * - 429 is retried for every method (the service refused before doing anything), after at least
+ *   `Retry-After`, and the whole budget pauses meanwhile.
+ * - A connection that could not be opened (refused, connect timeout) is retried for every method.
+ * - 502/503/504, resets, timeouts and lost answers are retried only for retry-safe requests (GET, PUT,
+ *   PATCH, DELETE and the POSTs marked `retrySafe`). Any other POST may have been carried out, so it
+ *   fails with UnknownOutcomeError and is never sent twice.
+ * - A DELETE answered 404 after an earlier attempt may have reached the service counts as done.
+ * Backoff is exponential with full jitter; `maxRetries` bounds the attempts.
+ */
+
+import type { Dispatcher } from "undici";
+import { request } from "undici";
+import type { Clock, RateBudget, Semaphore } from "./budget.js";
+import { ServiceError, UnknownOutcomeError } from "./errors.js";
+import { buildError, classifyFailure, MAX_RETRY_AFTER_MS, type Outcome, parseRetryAfter } from "./outcome.js";
+import { type Query, queryString } from "./query.js";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RequestSpec {
+  method: Method;
+  /** Path from the host root, e.g. `/api/projects/1/dashboards/`; or an absolute same-origin URL. */
+  path: string;
+  query?: Query;
+  body?: unknown;
+  /** A POST that is safe to repeat (pause, unpause). GET, PUT, PATCH and DELETE always are. */
+  retrySafe?: boolean;
+  /** Which budget the request draws from; events endpoints have their own, lower limits. */
+  budget?: "general" | "events";
+}
+
+export interface ClientStats {
+  /** Attempts sent, by method (retries included). */
+  requests: Record<string, number>;
+  retries: number;
+  throttled429: number;
+  /** Time spent waiting for the budget, for a permit or in backoff. */
+  waitedMs: number;
+  failures: number;
+  unknownOutcomes: number;
+}
+
+export interface TransportOptions {
+  origin: string;
+  apiKey: string;
+  dispatcher: Dispatcher;
+  budgets: { general: RateBudget; events: RateBudget };
+  semaphore: Semaphore;
+  maxRetries: number;
+  timeouts: { headersMs: number; bodyMs: number; totalMs: number };
+  clock: Clock;
+  random: () => number;
+  log?: ((line: string) => void) | undefined;
+}
+
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_CAP_MS = 10_000;
+export class Transport {
+  readonly stats: ClientStats = {
+    requests: {},
+    retries: 0,
+    throttled429: 0,
+    waitedMs: 0,
+    failures: 0,
+    unknownOutcomes: 0,
+  };
+  readonly #o: TransportOptions;
+
+  constructor(options: TransportOptions) {
+    this.#o = options;
+  }
+
+  async send<T>(spec: RequestSpec): Promise<T> {
+    const url = this.#url(spec);
+    const path = url.pathname;
+    const retrySafe = spec.method !== "POST" || spec.retrySafe === true;
+    const budget = this.#o.budgets[spec.budget ?? "general"];
+    const queued = this.#o.clock.now();
+    return this.#o.semaphore.run(async () => {
+      this.stats.waitedMs += this.#o.clock.now() - queued;
+      let mayHaveArrived = false;
+      for (let attempt = 0; ; attempt++) {
+        const permit = await budget.acquire();
+        this.stats.waitedMs += permit.waitedMs;
+        const started = this.#o.clock.now();
+        this.stats.requests[spec.method] = (this.stats.requests[spec.method] ?? 0) + 1;
+        const outcome = await this.#attempt(spec, url).finally(permit.done);
+        const ms = Math.round(this.#o.clock.now() - started);
+        const label = `${spec.method} ${path}${url.search}`;
+        const fail = (error: ServiceError): never => {
+          this.stats.failures++;
+          if (error instanceof UnknownOutcomeError) this.stats.unknownOutcomes++;
+          this.#log(`${label} ${outcome.kind === "answer" ? outcome.status : outcome.what} ${ms}ms: failed`);
+          throw error;
+        };
+
+        if (outcome.kind === "answer" && outcome.status < 400) {
+          this.#log(`${label} ${outcome.status} ${ms}ms${attempt ? ` (after ${attempt} retries)` : ""}`);
+          return this.#parse<T>(spec.method, path, outcome.text, fail);
+        }
+        if (
+          outcome.kind === "answer" &&
+          outcome.status === 404 &&
+          spec.method === "DELETE" &&
+          mayHaveArrived
+        ) {
+          this.#log(`${label} 404 ${ms}ms: already gone after a lost answer, counted as done`);
+          return undefined as T;
+        }
+
+        const retry = this.#retryDecision(outcome, retrySafe, attempt);
+        if (retry.kind === "fail")
+          return fail(
+            buildError(spec.method, path, outcome, retry.unknown, this.#o.origin, (t) => this.#scrub(t)),
+          );
+        if (outcome.kind === "failure" && outcome.sent) mayHaveArrived = true;
+        if (outcome.kind === "answer" && outcome.status !== 429) mayHaveArrived = true;
+        const status = outcome.kind === "answer" ? outcome.status : outcome.what;
+        this.#log(
+          `${label} ${status} ${ms}ms: retry ${attempt + 1}/${this.#o.maxRetries} in ${retry.waitMs}ms`,
+        );
+        this.stats.retries++;
+        this.stats.waitedMs += retry.waitMs;
+        await this.#o.clock.sleep(retry.waitMs);
+      }
+    });
+  }
+
+  #retryDecision(
+    outcome: Outcome,
+    retrySafe: boolean,
+    attempt: number,
+  ): { kind: "fail"; unknown: boolean } | { kind: "retry"; waitMs: number } {
+    const backoff = Math.round(this.#o.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
+    const exhausted = attempt >= this.#o.maxRetries;
+    if (outcome.kind === "answer") {
+      const { status, retryAfterMs } = outcome;
+      if (status === 429) {
+        this.stats.throttled429++;
+        const after = retryAfterMs ?? 0;
+        if (exhausted || after > MAX_RETRY_AFTER_MS) return { kind: "fail", unknown: false };
+        this.#o.budgets.general.pauseUntil(this.#o.clock.now() + after);
+        this.#o.budgets.events.pauseUntil(this.#o.clock.now() + after);
+        return { kind: "retry", waitMs: after + backoff };
+      }
+      if (status === 502 || status === 503 || status === 504) {
+        if (!retrySafe) return { kind: "fail", unknown: true };
+        return exhausted ? { kind: "fail", unknown: false } : { kind: "retry", waitMs: backoff };
+      }
+      return { kind: "fail", unknown: false };
+    }
+    if (outcome.fatal) return { kind: "fail", unknown: false };
+    if (outcome.sent && !retrySafe) return { kind: "fail", unknown: true };
+    return exhausted ? { kind: "fail", unknown: false } : { kind: "retry", waitMs: backoff };
+  }
+
+  async #attempt(spec: RequestSpec, url: URL): Promise<Outcome> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#o.apiKey}`,
+      accept: "application/json",
+    };
+    let body: string | undefined;
+    if (spec.body !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(spec.body);
+    }
+    const { headersMs, bodyMs, totalMs } = this.#o.timeouts;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new Error("total deadline passed")), totalMs);
+    let answered = false;
+    try {
+      const res = await request(url, {
+        dispatcher: this.#o.dispatcher,
+        method: spec.method,
+        headers,
+        body,
+        headersTimeout: headersMs,
+        bodyTimeout: bodyMs,
+        signal: deadline.signal,
+      });
+      answered = true;
+      const text = await res.body.text();
+      const retryAfter = res.headers["retry-after"];
+      return { kind: "answer", status: res.statusCode, text, retryAfterMs: parseRetryAfter(retryAfter) };
+    } catch (raw) {
+      return classifyFailure(raw, answered, deadline.signal.aborted, (text) => this.#scrub(text));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #parse<T>(method: string, path: string, text: string, fail: (e: ServiceError) => never): T {
+    if (!text.trim()) return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      return fail(new ServiceError({ method, path, status: 200, summary: "the answer is not JSON" }));
+    }
+  }
+
+  #url(spec: RequestSpec): URL {
+    const url = /^https?:\/\//.test(spec.path) ? new URL(spec.path) : new URL(this.#o.origin + spec.path);
+    if (url.origin !== new URL(this.#o.origin).origin) {
+      throw new ServiceError({
+        method: spec.method,
+        path: url.pathname,
+        status: 0,
+        summary: `refusing to follow a link to another origin (${url.origin})`,
+      });
+    }
+    if (spec.query && Object.keys(spec.query).length > 0) url.search = queryString(spec.query);
+    return url;
+  }
+
+  #scrub(text: string): string {
+    return this.#o.apiKey ? text.split(this.#o.apiKey).join("[redacted]") : text;
+  }
+
+  #log(line: string): void {
+    this.#o.log?.(this.#scrub(line));
+  }
+}

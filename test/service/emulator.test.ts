@@ -1,0 +1,236 @@
+/**
+ * The client against the emulator over loopback: a round trip through every area, each fault the
+ * emulator injects, lost creates not repeated (from the emulator's request log), and the budget
+ * keeping a burst under the emulator's limit.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startEmulator } from "../../src/emulator/index.js";
+import { collect, ServiceClient } from "../../src/service/client.js";
+import { UnknownOutcomeError } from "../../src/service/errors.js";
+
+const P = 12345;
+let emulator: { url: string; close(): Promise<void> };
+let clients: ServiceClient[] = [];
+
+async function control<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${emulator.url}/_emulator/${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+type Logged = { method: string; path: string; status: number };
+const requests = async () => (await control<{ requests: Logged[] }>("GET", "requests")).requests;
+
+let slept: number[] = [];
+let clock = 0;
+function client(options: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}): ServiceClient {
+  const c = new ServiceClient({
+    host: emulator.url,
+    apiKey: "phx_emulator",
+    sleep: async (ms) => {
+      slept.push(ms);
+      clock += ms;
+    },
+    now: () => clock,
+    ...options,
+  });
+  clients.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+});
+beforeEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  clients = [];
+  slept = [];
+  await control("POST", "reset");
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await emulator.close();
+});
+
+describe("round trip", () => {
+  it("dashboards, sharing and collaborators", async () => {
+    const c = client();
+    const created = await c.dashboards.create(P, { name: "Client test", restriction_level: 37, tags: ["A"] });
+    expect(created.name).toBe("Client test");
+    expect((await c.dashboards.get(P, created.id)).id).toBe(created.id);
+    const updated = await c.dashboards.update(P, created.id, { description: "d" });
+    expect(updated.description).toBe("d");
+    const listed = await collect(c.dashboards.list(P, { limit: 1 }));
+    expect(listed.some((d) => d.id === created.id)).toBe(true);
+
+    const sharing = await c.sharing.update(P, created.id, { enabled: true });
+    expect(sharing.enabled).toBe(true);
+    expect((await c.sharing.get(P, created.id)).access_token).toBe(sharing.access_token);
+
+    const state = await control<{
+      users: Array<{ id: number; uuid: string }>;
+      api_keys: Array<{ key: string; user: number }>;
+    }>("GET", "state");
+    const me = state.api_keys.find((k) => k.key === "phx_emulator")?.user;
+    const other = state.users.find((u) => u.id !== me);
+    expect(other).toBeDefined();
+    const added = await c.collaborators.add(P, created.id, { user_uuid: other!.uuid, level: 37 });
+    expect(added.level).toBe(37);
+    expect((await c.collaborators.list(P, created.id)).map((x) => x.user.uuid)).toContain(other!.uuid);
+    await c.collaborators.remove(P, created.id, other!.uuid);
+    expect(await c.collaborators.list(P, created.id)).toEqual([]);
+
+    const org = await c.organizations.get("@current");
+    expect(org.available_product_features?.map((f) => f.key)).toContain("tagging");
+    expect((await c.organizations.getProject(P)).id).toBe(P);
+  });
+
+  it("batch exports, runs, backfills, logs and events", async () => {
+    const c = client();
+    const created = await c.batchExports.create(P, {
+      name: "noop",
+      destination: { type: "NoOp", config: {} },
+      interval: "hour",
+    });
+    expect((await c.batchExports.pause(P, created.id)).paused).toBe(true);
+    expect((await c.batchExports.pause(P, created.id)).paused).toBe(true);
+    expect((await c.batchExports.unpause(P, created.id)).paused).toBe(false);
+    const end = new Date(Date.now() - 3_600_000);
+    end.setUTCMinutes(0, 0, 0);
+    const start = new Date(end.getTime() - 3 * 3_600_000);
+    const backfill = await c.batchExports.backfill(P, created.id, {
+      start_at: start.toISOString(),
+      end_at: end.toISOString(),
+    });
+    expect(typeof backfill.backfill_id).toBe("string");
+    expect((await collect(c.batchExports.backfills(P, created.id))).length).toBeGreaterThan(0);
+    await collect(c.batchExports.logs(P, created.id));
+    expect(
+      (await collect(c.batchExports.listForOrganization("@current"))).some((b) => b.id === created.id),
+    ).toBe(true);
+    await c.batchExports.delete(P, created.id);
+    await expect(c.batchExports.get(P, created.id)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("cursor pages for runs and before= pages for events", async () => {
+    const c = client();
+    const exports = await collect(c.batchExports.list(P));
+    const seeded = exports.find((b) => b.name === "Events to S3") ?? exports[0]!;
+    const all = await collect(c.runs.list(P, seeded.id));
+    expect(all.length).toBeGreaterThan(2);
+    // Run pages have a fixed size of 100 (no `limit`); multi-page cursors are covered in pagination.test.ts.
+    expect(all.length).toBeLessThanOrEqual(100);
+    const run = all[0]!;
+    expect((await c.runs.get(P, seeded.id, run.id)).id).toBe(run.id);
+    await collect(c.runs.logs(P, seeded.id, run.id));
+    expect(typeof (await c.runs.retry(P, seeded.id, run.id)).backfill_id).toBe("string");
+
+    await control("DELETE", "requests");
+    const events = await collect(c.events.list(P, { limit: 5 }), 12);
+    expect(events).toHaveLength(12);
+    const eventPages = await requests();
+    expect(eventPages).toHaveLength(3);
+    expect(eventPages[1]?.path).toBe(`/api/projects/${P}/events/`);
+    expect(new Set(events.map((e) => e.id)).size).toBe(12);
+  });
+});
+
+describe("faults", () => {
+  it("retries 502 and resets on GET", async () => {
+    await control("POST", "faults", {
+      rules: [
+        { method: "GET", path: "/dashboards/?$", status: 502, times: 2 },
+        { method: "GET", path: "/dashboards/?$", reset: true, times: 1 },
+      ],
+    });
+    const c = client();
+    await collect(c.dashboards.list(P));
+    expect((await requests()).map((r) => r.status)).toEqual([502, 502, 0, 200]);
+    expect(c.stats.retries).toBe(3);
+  });
+
+  it("waits Retry-After on 429", async () => {
+    await control("POST", "faults", {
+      rules: [{ method: "GET", path: "/batch_exports", status: 429, retry_after: 2, times: 2 }],
+    });
+    const c = client();
+    await collect(c.batchExports.list(P));
+    expect(slept.filter((ms) => ms >= 2000)).toHaveLength(2);
+    expect(c.stats.throttled429).toBe(2);
+    expect((await requests()).map((r) => r.status)).toEqual([429, 429, 200]);
+  });
+
+  it("reports a lost create as an unknown outcome and never repeats it", async () => {
+    await control("POST", "faults", {
+      rules: [{ method: "POST", path: "/dashboards/?$", lose_response: true, times: 1 }],
+    });
+    const c = client();
+    const error = await c.dashboards.create(P, { name: "Lost" }).catch((e) => e);
+    expect(error).toBeInstanceOf(UnknownOutcomeError);
+    expect((await requests()).filter((r) => r.method === "POST")).toHaveLength(1);
+    const found = await collect(c.dashboards.list(P, { search: "Lost" }));
+    expect(found.map((d) => d.name)).toEqual(["Lost"]);
+  });
+
+  it("retries a lost answer on PATCH (idempotent)", async () => {
+    const c = client();
+    const d = await c.dashboards.create(P, { name: "x" });
+    await control("POST", "faults", {
+      rules: [{ method: "PATCH", path: "/dashboards/", lose_response: true, times: 1 }],
+    });
+    expect((await c.dashboards.update(P, d.id, { name: "y" })).name).toBe("y");
+  });
+});
+
+describe("refusals", () => {
+  it("a refused key gives a 401 that names POSTHOG_API_KEY and not the key", async () => {
+    const key = "phx_NotTheRightKey_9f8e7d6c5b4a";
+    const c = client({ apiKey: key });
+    const error = await c.dashboards.get(P, 1).catch((e) => e);
+    expect(error.status).toBe(401);
+    expect(error.message).toMatch(
+      /^GET dashboards\/1: 401: the service refused the API key \(check POSTHOG_API_KEY\)/,
+    );
+    expect(JSON.stringify(error) + error.message + String(error.stack)).not.toContain(key);
+  });
+
+  it("a 400 names the field", async () => {
+    const c = client();
+    const error = await c.batchExports
+      .create(P, { name: "x", destination: { type: "NoOp", config: { nope: 1 } } })
+      .catch((e) => e);
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/^POST batch_exports: 400( on [a-z_]+)?: .+/);
+  });
+});
+
+describe("budget", () => {
+  const burst = (c: ServiceClient) =>
+    Promise.all(Array.from({ length: 25 }, () => c.organizations.getProject(P)));
+
+  it("keeps a burst under the emulator's limit with zero 429s", async () => {
+    await control("POST", "faults", { rate_limit: { requests: 10, window_seconds: 1 } });
+    const c = new ServiceClient({
+      host: emulator.url,
+      apiKey: "phx_emulator",
+      rateWindows: { general: [{ limit: 10, ms: 1000 }] },
+    });
+    clients.push(c);
+    const started = performance.now();
+    await burst(c);
+    expect(performance.now() - started).toBeGreaterThan(1900);
+    expect(c.stats.throttled429).toBe(0);
+    expect((await requests()).filter((r) => r.status === 429)).toHaveLength(0);
+  });
+
+  it("(control) without a matching budget the same burst is throttled", async () => {
+    await control("POST", "faults", { rate_limit: { requests: 10, window_seconds: 1 } });
+    const c = client({ maxRetries: 0 });
+    await burst(c).catch(() => undefined);
+    expect((await requests()).filter((r) => r.status === 429).length).toBeGreaterThan(0);
+  });
+});

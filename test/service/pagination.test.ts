@@ -1,0 +1,107 @@
+/** The three paging styles, lazy fetching, the cap, and refusing a `next` on another origin. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { collect, ServiceClient } from "../../src/service/client.js";
+import { ServiceError } from "../../src/service/errors.js";
+import { type FakeServer, json, startFakeServer } from "./fake-server.js";
+
+let server: FakeServer;
+let client: ServiceClient;
+const items = Array.from({ length: 25 }, (_, i) => ({ id: i }));
+
+beforeAll(async () => {
+  server = await startFakeServer();
+  client = new ServiceClient({ host: server.url, apiKey: "phx_test" });
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+describe("pagination", () => {
+  it("follows absolute offset `next` links until null", async () => {
+    server.setHandler((req, res) => {
+      const limit = Number(req.query.get("limit") ?? 10);
+      const offset = Number(req.query.get("offset") ?? 0);
+      const more = offset + limit < items.length;
+      const next = more ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
+      json(res, 200, {
+        count: items.length,
+        next,
+        previous: null,
+        results: items.slice(offset, offset + limit),
+      });
+    });
+    const before = server.seen.length;
+    const all = await collect(client.dashboards.list(1, { limit: 10 }));
+    expect(all.map((d) => d.id)).toEqual(items.map((d) => d.id));
+    expect(server.seen.length - before).toBe(3);
+  });
+
+  it("fetches only the pages needed for `max`", async () => {
+    const before = server.seen.length;
+    const some = await collect(client.dashboards.list(1, { limit: 10 }), 12);
+    expect(some).toHaveLength(12);
+    expect(server.seen.length - before).toBe(2);
+    const capped = await collect(client.dashboards.list(1, { limit: 10 }, 5));
+    expect(capped).toHaveLength(5);
+    expect(server.seen.length - before).toBe(3);
+  });
+
+  it("follows opaque cursors for runs", async () => {
+    server.setHandler((req, res) => {
+      const at = Number(Buffer.from(req.query.get("cursor") ?? "MA==", "base64").toString());
+      const next =
+        at + 10 < items.length
+          ? `${server.url}${req.path}?cursor=${Buffer.from(String(at + 10)).toString("base64")}`
+          : null;
+      json(res, 200, { next, previous: null, results: items.slice(at, at + 10) });
+    });
+    const runs = await collect(client.runs.list(1, "e"));
+    expect(runs).toHaveLength(25);
+    expect(server.seen.at(-1)?.query.get("cursor")).toBe(Buffer.from("20").toString("base64"));
+  });
+
+  it("follows `before=` pages for events, keeping the filters", async () => {
+    const stamps = Array.from({ length: 7 }, (_, i) => `2026-01-01T00:00:0${7 - i}Z`);
+    server.setHandler((req, res) => {
+      const before = req.query.get("before");
+      const rest = before ? stamps.filter((s) => s < before) : stamps;
+      const page = rest.slice(0, 3);
+      const q = new URLSearchParams(req.query);
+      q.set("before", page.at(-1) ?? "");
+      const next = rest.length > 3 ? `${server.url}${req.path}?${q}` : null;
+      json(res, 200, { next, results: page.map((timestamp) => ({ timestamp })) });
+    });
+    const events = await collect(client.events.list(1, { event: "$pageview" }));
+    expect(events.map((e) => e.timestamp)).toEqual(stamps);
+    expect(server.seen.at(-1)?.query.get("event")).toBe("$pageview");
+  });
+
+  it("refuses a `next` link on another origin without requesting it", async () => {
+    server.setHandler((_req, res) =>
+      json(res, 200, {
+        next: "https://evil.example/api/projects/1/dashboards/?offset=1",
+        results: [{ id: 1 }],
+      }),
+    );
+    const before = server.seen.length;
+    const error = await collect(client.dashboards.list(1)).catch((e) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error.message).toContain("another origin (https://evil.example)");
+    expect(server.seen.length - before).toBe(1);
+  });
+
+  it("stops with an error when the service repeats a `next` link", async () => {
+    server.setHandler((req, res) =>
+      json(res, 200, { next: `${server.url}${req.path}?offset=1`, results: [{ id: 1 }] }),
+    );
+    await expect(collect(client.dashboards.list(1))).rejects.toThrow(/same next page twice/);
+  });
+
+  it("does not request anything until iterated", async () => {
+    const before = server.seen.length;
+    client.dashboards.list(1);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(server.seen.length).toBe(before);
+  });
+});
