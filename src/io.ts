@@ -17,6 +17,11 @@ export interface Io {
   confirm?: (question: string) => Promise<boolean>;
   /** Clock, injectable for tests. */
   now?: () => Date;
+  /**
+   * Runs `handler` once when the user asks the program to stop (SIGINT / SIGTERM), for long-running
+   * commands such as `emulator`; returns a function that removes it.
+   */
+  onTerminate?: (handler: () => void) => () => void;
 }
 
 /** An `Io` that records what was written, for tests. */

@@ -9,6 +9,14 @@ export function processIo(env: NodeJS.ProcessEnv): Io {
     env,
     cwd: process.cwd(),
     now: () => new Date(),
+    onTerminate: (handler) => {
+      process.once("SIGINT", handler);
+      process.once("SIGTERM", handler);
+      return () => {
+        process.off("SIGINT", handler);
+        process.off("SIGTERM", handler);
+      };
+    },
   };
   if (process.stdin.isTTY) {
     io.confirm = async (question) => {

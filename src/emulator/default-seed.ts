@@ -1,0 +1,221 @@
+/**
+ * The default seed: organization "Acme" (tagging and advanced permissions on) with projects 12345
+ * "Production" and 12346 "Staging", users alice (admin, owner of the key `phx_emulator`), bob and carol
+ * (members), dave (another organization only), erin (inactive); sample dashboards, an S3 and a Postgres
+ * batch export with secrets, runs (one Failed, one Running), log entries and a few hundred events.
+ * Generated relative to `now` and deterministic for a given `now`.
+ */
+import { POSTGRES_EXPORT_ID, runsAndLogs, S3_EXPORT_ID, sampleEvents, uuid } from "./sample-activity.js";
+import type { StoreData } from "./types.js";
+
+export { POSTGRES_EXPORT_ID, S3_EXPORT_ID };
+
+export const ACME_ID = "0190f1d2-7b4e-7c3a-9d1f-00000000ac3e";
+export const GLOBEX_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000061b0";
+export const USER_UUIDS = {
+  alice: "0190f1d2-7b4e-7c3a-9d1f-000000000001",
+  bob: "0190f1d2-7b4e-7c3a-9d1f-000000000002",
+  carol: "0190f1d2-7b4e-7c3a-9d1f-000000000003",
+  dave: "0190f1d2-7b4e-7c3a-9d1f-000000000004",
+  erin: "0190f1d2-7b4e-7c3a-9d1f-000000000005",
+} as const;
+
+const DAY = 86_400_000;
+
+function user(
+  id: number,
+  name: keyof typeof USER_UUIDS,
+  orgs: StoreData["users"][number]["organizations"],
+  active = true,
+) {
+  const first = name[0]?.toUpperCase() + name.slice(1);
+  return {
+    id,
+    uuid: USER_UUIDS[name],
+    email: `${name}@example.com`,
+    first_name: first,
+    last_name: "",
+    is_active: active,
+    organizations: orgs,
+  };
+}
+
+function dashboards(): StoreData["dashboards"] {
+  const base = {
+    description: "",
+    pinned: false,
+    created_by: 1,
+    last_accessed_at: null,
+    last_refresh: null,
+    deleted: false,
+    creation_mode: "default" as const,
+    tags: [] as string[],
+    restriction_level: 21 as const,
+    filters: {},
+    variables: {},
+    breakdown_colors: [],
+    data_color_theme_id: null,
+    quick_filter_ids: [],
+    tiles: [],
+  };
+  const text = (id: number, body: string) => ({
+    id,
+    text: { body },
+    insight: null,
+    layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } },
+    color: null,
+  });
+  return [
+    {
+      ...base,
+      id: 1,
+      team_id: 12345,
+      name: "Product KPIs",
+      description: "Weekly product health",
+      pinned: true,
+      tags: ["kpi", "product"],
+      created_at: "2025-03-01T09:00:00.000Z",
+      tiles: [text(1, "Activation and retention")],
+    },
+    {
+      ...base,
+      id: 2,
+      team_id: 12345,
+      name: "Marketing Overview",
+      tags: ["marketing"],
+      created_at: "2025-03-02T09:00:00.000Z",
+      tiles: [text(2, "Campaigns")],
+    },
+    {
+      ...base,
+      id: 3,
+      team_id: 12345,
+      name: "Revenue",
+      description: "Finance only",
+      restriction_level: 37,
+      tags: ["finance"],
+      created_at: "2025-03-03T09:00:00.000Z",
+    },
+    {
+      ...base,
+      id: 4,
+      team_id: 12345,
+      name: "Onboarding Funnel",
+      created_by: 2,
+      filters: { date_from: "-30d" },
+      created_at: "2025-03-04T09:00:00.000Z",
+    },
+    { ...base, id: 5, team_id: 12346, name: "Staging Smoke Tests", created_at: "2025-03-05T09:00:00.000Z" },
+  ];
+}
+
+export function defaultSeed(now = new Date()): StoreData {
+  const at = now.getTime();
+  const pausedAt = new Date(Math.floor(at / DAY) * DAY - 2 * DAY).toISOString();
+  return {
+    organizations: [
+      { id: ACME_ID, name: "Acme", features: { tagging: true, advanced_permissions: true } },
+      { id: GLOBEX_ID, name: "Globex", features: { tagging: true, advanced_permissions: true } },
+    ],
+    projects: [
+      { id: 12345, name: "Production", organization: ACME_ID },
+      { id: 12346, name: "Staging", organization: ACME_ID },
+      { id: 22222, name: "Globex Main", organization: GLOBEX_ID },
+    ],
+    users: [
+      user(1, "alice", [{ id: ACME_ID, level: "admin" }]),
+      user(2, "bob", [{ id: ACME_ID, level: "member" }]),
+      user(3, "carol", [{ id: ACME_ID, level: "member" }]),
+      user(4, "dave", [{ id: GLOBEX_ID, level: "admin" }]),
+      user(5, "erin", [{ id: ACME_ID, level: "member" }], false),
+    ],
+    api_keys: [{ key: "phx_emulator", user: 1, scopes: ["*"] }],
+    dashboards: dashboards(),
+    collaborators: [
+      {
+        id: uuid("7b52", 1),
+        dashboard_id: 3,
+        user: 3,
+        level: 37,
+        added_at: "2025-03-03T10:00:00.000Z",
+        updated_at: "2025-03-03T10:00:00.000Z",
+      },
+    ],
+    sharing: [
+      {
+        dashboard_id: 1,
+        enabled: true,
+        access_token: "emulatorShareToken0000000000001",
+        created_at: "2025-03-01T10:00:00.000Z",
+        settings: null,
+        password_required: false,
+      },
+    ],
+    batch_exports: [
+      {
+        id: S3_EXPORT_ID,
+        team_id: 12345,
+        name: "Events to S3",
+        model: "events",
+        destination: {
+          type: "S3",
+          integration: null,
+          config: {
+            bucket_name: "acme-events",
+            region: "us-east-1",
+            prefix: "posthog/events/",
+            file_format: "Parquet",
+            compression: "zstd",
+            aws_access_key_id: "AKIAEMULATOR000000",
+            aws_secret_access_key: "emulator-secret-access-key",
+          },
+        },
+        interval: "hour",
+        paused: false,
+        deleted: false,
+        created_at: "2025-04-01T12:00:00.000Z",
+        last_updated_at: "2025-04-01T12:00:00.000Z",
+        last_paused_at: null,
+        start_at: null,
+        end_at: null,
+        hogql_query: null,
+        schema: null,
+        filters: null,
+      },
+      {
+        id: POSTGRES_EXPORT_ID,
+        team_id: 12345,
+        name: "Persons to Postgres",
+        model: "persons",
+        destination: {
+          type: "Postgres",
+          integration: null,
+          config: {
+            user: "posthog",
+            password: "emulator-db-password",
+            host: "db.example.com",
+            port: 5432,
+            database: "analytics",
+            schema: "public",
+            table_name: "persons",
+          },
+        },
+        interval: "day",
+        paused: true,
+        deleted: false,
+        created_at: "2025-04-02T12:00:00.000Z",
+        last_updated_at: pausedAt,
+        last_paused_at: pausedAt,
+        start_at: null,
+        end_at: null,
+        hogql_query: null,
+        schema: null,
+        filters: null,
+      },
+    ],
+    ...runsAndLogs(at),
+    backfills: [],
+    events: sampleEvents(at),
+    sequences: { dashboard: 6, tile: 3 },
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Transport helpers: read a request body with the 1 MiB cap, parse JSON the way the service's parser
+ * reports failures, and write replies (JSON, text, or an empty body).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ApiError, errorBody, parseError, type Reply } from "./errors.js";
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+/** Past this many bytes an oversized body is no longer drained: the socket is dropped. */
+const MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
+
+export type BodyResult = { kind: "ok"; raw: Buffer } | { kind: "too_large" } | { kind: "aborted" };
+
+export function readBody(req: IncomingMessage): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_DRAIN_BYTES) {
+        req.destroy();
+        resolve({ kind: "aborted" });
+      } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on("end", () =>
+      resolve(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) }),
+    );
+    req.on("error", () => resolve({ kind: "aborted" }));
+    req.on("close", () => resolve({ kind: "aborted" }));
+  });
+}
+
+export function tooLarge(): ApiError {
+  return new ApiError(
+    413,
+    errorBody("invalid_request", "request_too_large", `Request body exceeded ${MAX_BODY_BYTES} bytes.`),
+  );
+}
+
+/** Parses a JSON body; an empty body is `undefined`. Non-JSON content types are refused with 415. */
+export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
+  if (raw.length === 0) return undefined;
+  const media = (contentType ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (media !== "" && !media.endsWith("json")) {
+    throw new ApiError(
+      415,
+      errorBody("invalid_request", "unsupported_media_type", `Unsupported media type "${media}" in request.`),
+    );
+  }
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch (error) {
+    throw parseError(error instanceof Error ? error.message : "invalid JSON");
+  }
+}
+
+export function sendReply(res: ServerResponse, reply: Reply): void {
+  const headers: Record<string, string | number> = { ...reply.headers };
+  let payload: string | undefined;
+  if (reply.text !== undefined) {
+    payload = reply.text;
+  } else if (reply.body !== undefined) {
+    payload = JSON.stringify(reply.body);
+    headers["Content-Type"] = "application/json";
+  }
+  headers["Content-Length"] = payload === undefined ? 0 : Buffer.byteLength(payload);
+  res.writeHead(reply.status, headers);
+  res.end(payload);
+}

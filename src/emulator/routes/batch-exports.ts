@@ -1,0 +1,124 @@
+/**
+ * Batch exports in project scope (`/api/projects/:project/batch_exports`) and organization scope
+ * (`/api/organizations/:org/batch_exports`, every project of the organization, no runs routes):
+ * list (`-created_at`), create 201, retrieve, PATCH / PUT, soft DELETE 204, pause / unpause.
+ */
+import { randomUUID } from "node:crypto";
+import { invalid } from "../errors.js";
+import { asBody, parseBool } from "../fields.js";
+import { offsetPage } from "../pagination.js";
+import type { Ctx, Router } from "../router.js";
+import type { BatchExportRecord } from "../types.js";
+import { createBackfill } from "./backfills.js";
+import { findExport, renderExport, visibleExports } from "./batch-export-view.js";
+import { applyExportBody, type WriteMode } from "./batch-export-write.js";
+
+function list(ctx: Ctx) {
+  const items = visibleExports(ctx).sort((a, b) =>
+    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id),
+  );
+  return { status: 200, body: offsetPage(ctx, items, (b) => renderExport(ctx, b)) };
+}
+
+function create(ctx: Ctx) {
+  if (ctx.params.project === undefined) {
+    throw invalid(
+      "Batch exports can only be created in a project: use /api/projects/{project_id}/batch_exports/.",
+    );
+  }
+  const body = asBody(ctx.body);
+  const now = ctx.now.toISOString();
+  const b: BatchExportRecord = {
+    id: randomUUID(),
+    team_id: ctx.project.id,
+    name: "",
+    model: "events",
+    destination: { type: "", config: {}, integration: null },
+    interval: "",
+    paused: false,
+    deleted: false,
+    created_at: now,
+    last_updated_at: now,
+    last_paused_at: null,
+    start_at: null,
+    end_at: null,
+    hogql_query: null,
+    schema: null,
+    filters: null,
+  };
+  applyExportBody(b, body, "create");
+  ctx.store.data.batch_exports.push(b);
+  return { status: 201, body: renderExport(ctx, b) };
+}
+
+function retrieve(ctx: Ctx) {
+  return { status: 200, body: renderExport(ctx, findExport(ctx, ctx.params.id)) };
+}
+
+function update(ctx: Ctx, mode: WriteMode) {
+  const b = findExport(ctx, ctx.params.id);
+  const draft = structuredClone(b);
+  applyExportBody(draft, asBody(ctx.body), mode);
+  draft.last_updated_at = ctx.now.toISOString();
+  Object.assign(b, draft);
+  return { status: 200, body: renderExport(ctx, b) };
+}
+
+function destroy(ctx: Ctx) {
+  const b = findExport(ctx, ctx.params.id);
+  b.deleted = true;
+  b.paused = true;
+  b.last_updated_at = ctx.now.toISOString();
+  for (const run of ctx.store.data.runs) {
+    if (run.batch_export === b.id && (run.status === "Running" || run.status === "Starting")) {
+      run.status = "Cancelled";
+      run.last_updated_at = b.last_updated_at;
+    }
+  }
+  return { status: 204 };
+}
+
+function pause(ctx: Ctx) {
+  const b = findExport(ctx, ctx.params.id);
+  if (!b.paused) {
+    const now = ctx.now.toISOString();
+    b.paused = true;
+    b.last_paused_at = now;
+    b.last_updated_at = now;
+  }
+  return { status: 200, body: { paused: true } };
+}
+
+function unpause(ctx: Ctx) {
+  const b = findExport(ctx, ctx.params.id);
+  const body = asBody(ctx.body);
+  const backfill = body.backfill === undefined ? false : parseBool(body.backfill, "backfill");
+  if (b.paused) {
+    b.paused = false;
+    b.last_updated_at = ctx.now.toISOString();
+    if (backfill && b.last_paused_at !== null) {
+      createBackfill(ctx, b, Date.parse(b.last_paused_at), ctx.now.getTime());
+    }
+  }
+  return { status: 200, body: { paused: false } };
+}
+
+export function registerBatchExports(router: Router): void {
+  const read = "batch_export:read";
+  const write = "batch_export:write";
+  for (const base of ["/api/projects/:project/batch_exports", "/api/organizations/:org/batch_exports"]) {
+    router.add({ method: "GET", pattern: base, scope: read, handler: list });
+    router.add({ method: "POST", pattern: base, scope: write, handler: create });
+    router.add({ method: "GET", pattern: `${base}/:id`, scope: read, handler: retrieve });
+    router.add({
+      method: "PATCH",
+      pattern: `${base}/:id`,
+      scope: write,
+      handler: (ctx) => update(ctx, "patch"),
+    });
+    router.add({ method: "PUT", pattern: `${base}/:id`, scope: write, handler: (ctx) => update(ctx, "put") });
+    router.add({ method: "DELETE", pattern: `${base}/:id`, scope: write, handler: destroy });
+    router.add({ method: "POST", pattern: `${base}/:id/pause`, scope: write, handler: pause });
+    router.add({ method: "POST", pattern: `${base}/:id/unpause`, scope: write, handler: unpause });
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * How dashboards look from the outside: the Basic (list) and full (retrieve/create/update) shapes, and
+ * the permission rules they depend on (effective restriction needs `advanced_permissions`; creator and
+ * project admins have inherent access; otherwise explicit collaborators with level 37 may edit).
+ */
+import { forbidden, notFound } from "../errors.js";
+import type { Ctx } from "../router.js";
+import type { DashboardRecord, UserRecord } from "../types.js";
+
+export function userBasic(user: UserRecord) {
+  return {
+    id: user.id,
+    uuid: user.uuid,
+    distinct_id: user.uuid,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    is_email_verified: true,
+    hedgehog_config: null,
+    role_at_organization: null,
+  };
+}
+
+export function effectiveRestriction(ctx: Ctx, d: DashboardRecord): 21 | 37 {
+  return ctx.org.features.advanced_permissions ? d.restriction_level : 21;
+}
+
+/** Creator or project admin: may change restriction level and is never a collaborator. */
+export function canRestrict(ctx: Ctx, d: DashboardRecord, user: UserRecord = ctx.user): boolean {
+  return d.created_by === user.id || ctx.store.isProjectAdmin(user, ctx.project);
+}
+
+export function privilegeLevel(ctx: Ctx, d: DashboardRecord): 21 | 37 {
+  if (effectiveRestriction(ctx, d) === 21 || canRestrict(ctx, d)) return 37;
+  const explicit = ctx.store.data.collaborators.find(
+    (c) => c.dashboard_id === d.id && c.user === ctx.user.id,
+  );
+  return explicit?.level ?? 21;
+}
+
+export function requireEdit(ctx: Ctx, d: DashboardRecord): void {
+  if (privilegeLevel(ctx, d) < 37) throw forbidden("You don't have edit permissions for this dashboard.");
+}
+
+/** A live dashboard of the current project, or 404 with the given detail. */
+export function findDashboard(ctx: Ctx, rawId: string | undefined, detail = "Not found."): DashboardRecord {
+  const id = rawId !== undefined && /^\d+$/.test(rawId) ? Number(rawId) : Number.NaN;
+  const d = ctx.store.dashboard(ctx.project.id, id);
+  if (!d) throw notFound(detail);
+  return d;
+}
+
+export function isShared(ctx: Ctx, d: DashboardRecord): boolean {
+  return ctx.store.data.sharing.some((s) => s.dashboard_id === d.id && s.enabled);
+}
+
+export function renderBasic(ctx: Ctx, d: DashboardRecord) {
+  const creator = ctx.store.user(d.created_by);
+  const privilege = privilegeLevel(ctx, d);
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    pinned: d.pinned,
+    created_at: d.created_at,
+    created_by: creator ? userBasic(creator) : null,
+    last_accessed_at: d.last_accessed_at,
+    last_viewed_at: null,
+    is_shared: isShared(ctx, d),
+    deleted: d.deleted,
+    creation_mode: d.creation_mode,
+    tags: ctx.org.features.tagging ? [...d.tags] : [],
+    restriction_level: d.restriction_level,
+    effective_restriction_level: effectiveRestriction(ctx, d),
+    effective_privilege_level: privilege,
+    user_access_level: privilege === 37 ? "editor" : "viewer",
+    access_control_version: d.restriction_level > 21 ? "v1" : "v2",
+    last_refresh: d.last_refresh,
+    team_id: d.team_id,
+  };
+}
+
+export function renderDashboard(ctx: Ctx, d: DashboardRecord) {
+  return {
+    ...renderBasic(ctx, d),
+    filters: structuredClone(d.filters),
+    variables: structuredClone(d.variables),
+    breakdown_colors: structuredClone(d.breakdown_colors),
+    data_color_theme_id: d.data_color_theme_id,
+    persisted_filters: structuredClone(d.filters),
+    persisted_variables: structuredClone(d.variables),
+    quick_filter_ids: [...d.quick_filter_ids],
+    tiles: d.tiles
+      .filter((t) => !t.deleted)
+      .map((t) => ({
+        id: t.id,
+        insight: t.insight ?? null,
+        text: t.text ?? null,
+        layouts: t.layouts,
+        color: t.color,
+        deleted: false,
+        is_cached: false,
+      })),
+  };
+}

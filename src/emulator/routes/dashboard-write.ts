@@ -1,0 +1,79 @@
+/**
+ * Applies a create / PATCH / PUT body to a dashboard record with the service's rules: DRF field
+ * coercions, tags normalised (or dropped without `tagging`), `filters`/`variables` must be objects and an
+ * empty object is ignored on update, restriction changes only by the creator or a project admin.
+ */
+import { forbidden, invalid } from "../errors.js";
+import {
+  type Body,
+  isDict,
+  parseBool,
+  parseChoice,
+  parseDateTime,
+  parseInteger,
+  parseList,
+  parseString,
+} from "../fields.js";
+import type { Ctx } from "../router.js";
+import type { DashboardRecord } from "../types.js";
+import { canRestrict } from "./dashboard-view.js";
+
+export function normaliseTags(value: unknown): string[] {
+  const list = parseList(value, "tags") ?? [];
+  const tags = list.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
+  return [...new Set(tags)];
+}
+
+export function applyDashboardBody(ctx: Ctx, d: DashboardRecord, body: Body, creating: boolean): void {
+  if ("name" in body) d.name = parseString(body.name, "name", { nullable: true, maxLength: 400 });
+  if ("description" in body) d.description = parseString(body.description, "description") ?? "";
+  if ("pinned" in body) d.pinned = parseBool(body.pinned, "pinned") ?? false;
+  if ("deleted" in body) d.deleted = parseBool(body.deleted, "deleted") ?? false;
+  if ("restriction_level" in body) {
+    const level = parseChoice(body.restriction_level, "restriction_level", [21, 37] as const);
+    if (!creating && level !== d.restriction_level && !canRestrict(ctx, d)) {
+      throw forbidden(
+        "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level.",
+      );
+    }
+    d.restriction_level = level;
+  }
+  if ("tags" in body) {
+    const tags = normaliseTags(body.tags);
+    if (ctx.org.features.tagging) d.tags = tags;
+  }
+  if ("breakdown_colors" in body) d.breakdown_colors = structuredClone(body.breakdown_colors ?? []);
+  if ("data_color_theme_id" in body)
+    d.data_color_theme_id = parseInteger(body.data_color_theme_id, "data_color_theme_id", true);
+  if ("quick_filter_ids" in body) {
+    const ids = (parseList(body.quick_filter_ids, "quick_filter_ids", true) ?? []).map(String);
+    if (ids.length > 0) throw invalid(`Quick filters not found: ${ids.join(", ")}`, "quick_filter_ids");
+    d.quick_filter_ids = [];
+  }
+  if ("last_accessed_at" in body)
+    d.last_accessed_at = parseDateTime(body.last_accessed_at, "last_accessed_at");
+  if ("last_refresh" in body) d.last_refresh = parseDateTime(body.last_refresh, "last_refresh");
+  for (const [key, label] of [
+    ["filters", "Filters"],
+    ["variables", "Variables"],
+  ] as const) {
+    if (!(key in body)) continue;
+    const value = body[key];
+    if (!isDict(value)) throw invalid(`${label} must be a dictionary`, creating ? key : null);
+    // Update quirk: an empty object is ignored, so filters cannot be cleared.
+    if (creating || Object.keys(value).length > 0) d[key] = structuredClone(value);
+  }
+  if (!creating && "tiles" in body) applyTiles(d, body.tiles);
+}
+
+function applyTiles(d: DashboardRecord, value: unknown): void {
+  const tiles = parseList(value, "tiles", true) ?? [];
+  for (const raw of tiles) {
+    if (!isDict(raw)) throw invalid("Tiles must be a list of objects", "tiles");
+    const tile = d.tiles.find((t) => t.id === raw.id);
+    if (!tile) continue;
+    if (isDict(raw.layouts)) tile.layouts = structuredClone(raw.layouts);
+    if (typeof raw.color === "string" || raw.color === null) tile.color = raw.color;
+    if (raw.deleted === true) tile.deleted = true;
+  }
+}

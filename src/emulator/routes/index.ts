@@ -1,0 +1,25 @@
+/** Every API route of the emulator, in matching order (literal segments before `:id` captures). */
+import { Router } from "../router.js";
+import { registerBackfills } from "./backfills.js";
+import { registerBatchExports } from "./batch-exports.js";
+import { registerCollaborators } from "./collaborators.js";
+import { registerDashboards } from "./dashboards.js";
+import { registerEvents } from "./events.js";
+import { registerLogs } from "./logs.js";
+import { registerOrganizations } from "./organizations.js";
+import { registerRuns } from "./runs.js";
+import { registerSharing } from "./sharing.js";
+
+export function buildRouter(): Router {
+  const router = new Router();
+  registerDashboards(router);
+  registerCollaborators(router);
+  registerSharing(router);
+  registerBatchExports(router);
+  registerBackfills(router);
+  registerRuns(router);
+  registerLogs(router);
+  registerEvents(router);
+  registerOrganizations(router);
+  return router;
+}

@@ -1,0 +1,68 @@
+/**
+ * Defaults for the activity records of a seed (collaborators, sharing, runs, logs, events), so a
+ * hand-written seed may give only the fields it cares about. Identity fields stay required.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import type { StoreData } from "./types.js";
+
+type Raw = Record<string, unknown>;
+
+const str = (v: unknown, fallback: string): string => (typeof v === "string" ? v : fallback);
+const strOrNull = (v: unknown): string | null => (typeof v === "string" ? v : null);
+const intOrNull = (v: unknown): number | null => (Number.isInteger(v) ? (v as number) : null);
+
+export function normaliseActivity(list: (key: string) => Raw[], at: string) {
+  const collaborators: StoreData["collaborators"] = list("collaborators").map((c) => ({
+    id: str(c.id, randomUUID()),
+    dashboard_id: Number(c.dashboard_id),
+    user: Number(c.user),
+    level: c.level === 21 ? 21 : 37,
+    added_at: str(c.added_at, at),
+    updated_at: str(c.updated_at, at),
+  }));
+  const sharing: StoreData["sharing"] = list("sharing").map((s) => ({
+    dashboard_id: Number(s.dashboard_id),
+    enabled: s.enabled === true,
+    access_token: str(s.access_token, randomBytes(22).toString("base64url")),
+    created_at: str(s.created_at, at),
+    settings: (s.settings as Raw) ?? null,
+    password_required: s.password_required === true,
+  }));
+  const runs: StoreData["runs"] = list("runs").map((r) => ({
+    id: str(r.id, randomUUID()),
+    batch_export: str(r.batch_export, ""),
+    status: str(r.status, "Completed"),
+    records_completed: intOrNull(r.records_completed),
+    records_failed: intOrNull(r.records_failed),
+    latest_error: strOrNull(r.latest_error),
+    data_interval_start: strOrNull(r.data_interval_start),
+    data_interval_end: str(r.data_interval_end, at),
+    cursor: strOrNull(r.cursor),
+    created_at: str(r.created_at, at),
+    finished_at: strOrNull(r.finished_at),
+    last_updated_at: str(r.last_updated_at, str(r.created_at, at)),
+    records_total_count: intOrNull(r.records_total_count),
+    bytes_exported: intOrNull(r.bytes_exported),
+    backfill: strOrNull(r.backfill),
+  }));
+  const logs: StoreData["logs"] = list("logs").map((l) => ({
+    team_id: Number(l.team_id),
+    batch_export: str(l.batch_export, ""),
+    run: str(l.run, ""),
+    timestamp: str(l.timestamp, at),
+    level: str(l.level, "INFO").toUpperCase(),
+    message: str(l.message, ""),
+  }));
+  const events: StoreData["events"] = list("events").map((e) => ({
+    id: str(e.id, randomUUID()),
+    team_id: Number(e.team_id),
+    distinct_id: str(e.distinct_id, "anonymous"),
+    person_id: strOrNull(e.person_id),
+    event: str(e.event, "$pageview"),
+    timestamp: str(e.timestamp, at),
+    properties: typeof e.properties === "object" && e.properties !== null ? (e.properties as Raw) : {},
+    elements_chain: str(e.elements_chain, ""),
+  }));
+  const backfills = list("backfills") as unknown as StoreData["backfills"];
+  return { collaborators, sharing, runs, backfills, logs, events };
+}

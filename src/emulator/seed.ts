@@ -1,0 +1,159 @@
+/**
+ * Turns a seed (any subset of the store, records possibly partial) into a complete `StoreData`, filling
+ * the defaults the service would have stored. Throws `SeedError` naming the first bad record.
+ */
+import { randomUUID } from "node:crypto";
+import { normaliseActivity } from "./seed-activity.js";
+import type {
+  ApiKeyRecord,
+  BatchExportRecord,
+  DashboardRecord,
+  MembershipRecord,
+  OrganizationRecord,
+  StoreData,
+  UserRecord,
+} from "./types.js";
+
+export class SeedError extends Error {
+  override name = "SeedError";
+}
+
+type Raw = Record<string, unknown>;
+
+function list(seed: Raw, key: string): Raw[] {
+  const value = seed[key];
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((v) => typeof v !== "object" || v === null || Array.isArray(v))) {
+    throw new SeedError(`seed: "${key}" must be a list of objects`);
+  }
+  return value as Raw[];
+}
+
+function need<T>(record: Raw, key: string, kind: string, check: (v: unknown) => boolean): T {
+  const value = record[key];
+  if (!check(value)) throw new SeedError(`seed: a ${kind} has a missing or invalid "${key}"`);
+  return value as T;
+}
+
+const isStr = (v: unknown) => typeof v === "string" && v !== "";
+const isInt = (v: unknown) => Number.isInteger(v);
+
+function membership(value: unknown): MembershipRecord {
+  if (typeof value === "string") return { id: value, level: "member" };
+  const m = value as Raw;
+  if (typeof m?.id !== "string") throw new SeedError('seed: a user membership needs an organization "id"');
+  const level = m.level === "admin" || m.level === "owner" ? m.level : "member";
+  return { id: m.id, level };
+}
+
+export function normaliseSeed(input: unknown, now = new Date()): StoreData {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) {
+    throw new SeedError("seed: must be a JSON object");
+  }
+  const seed = input as Raw;
+  const at = now.toISOString();
+  const organizations: OrganizationRecord[] = list(seed, "organizations").map((o) => {
+    const features = (o.features ?? {}) as Raw;
+    return {
+      id: need<string>(o, "id", "organization", isStr),
+      name: typeof o.name === "string" ? o.name : "Organization",
+      features: {
+        tagging: features.tagging !== false,
+        advanced_permissions: features.advanced_permissions !== false,
+      },
+    };
+  });
+  const projects = list(seed, "projects").map((p) => ({
+    id: need<number>(p, "id", "project", isInt),
+    name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
+    organization: need<string>(p, "organization", "project", isStr),
+  }));
+  const users: UserRecord[] = list(seed, "users").map((u) => ({
+    id: need<number>(u, "id", "user", isInt),
+    uuid: need<string>(u, "uuid", "user", isStr),
+    email: need<string>(u, "email", "user", isStr),
+    first_name: typeof u.first_name === "string" ? u.first_name : "",
+    last_name: typeof u.last_name === "string" ? u.last_name : "",
+    is_active: u.is_active !== false,
+    organizations: Array.isArray(u.organizations) ? u.organizations.map(membership) : [],
+  }));
+  const api_keys: ApiKeyRecord[] = list(seed, "api_keys").map((k) => ({
+    key: need<string>(k, "key", "api key", isStr),
+    user: need<number>(k, "user", "api key", isInt),
+    scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : ["*"],
+    ...(Array.isArray(k.scoped_teams) ? { scoped_teams: k.scoped_teams.map(Number) } : {}),
+  }));
+  let tileId = 1;
+  const dashboards: DashboardRecord[] = list(seed, "dashboards").map((d) => ({
+    id: need<number>(d, "id", "dashboard", isInt),
+    team_id: need<number>(d, "team_id", "dashboard", isInt),
+    name: typeof d.name === "string" || d.name === null ? (d.name as string | null) : "",
+    description: typeof d.description === "string" ? d.description : "",
+    pinned: d.pinned === true,
+    created_at: typeof d.created_at === "string" ? d.created_at : at,
+    created_by: isInt(d.created_by) ? (d.created_by as number) : null,
+    last_accessed_at: typeof d.last_accessed_at === "string" ? d.last_accessed_at : null,
+    last_refresh: typeof d.last_refresh === "string" ? d.last_refresh : null,
+    deleted: d.deleted === true,
+    creation_mode: (d.creation_mode as DashboardRecord["creation_mode"]) ?? "default",
+    tags: Array.isArray(d.tags) ? d.tags.map((t) => String(t).trim().toLowerCase()) : [],
+    restriction_level: d.restriction_level === 37 ? 37 : 21,
+    filters: (d.filters as Raw) ?? {},
+    variables: (d.variables as Raw) ?? {},
+    breakdown_colors: d.breakdown_colors ?? [],
+    data_color_theme_id: isInt(d.data_color_theme_id) ? (d.data_color_theme_id as number) : null,
+    quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
+    tiles: Array.isArray(d.tiles)
+      ? (d.tiles as Raw[]).map((t) => ({
+          id: isInt(t.id) ? (t.id as number) : tileId++,
+          insight: (t.insight as Raw) ?? null,
+          text: (t.text as Raw) ?? null,
+          layouts: (t.layouts as Raw) ?? {},
+          color: typeof t.color === "string" ? t.color : null,
+        }))
+      : [],
+  }));
+  const batch_exports: BatchExportRecord[] = list(seed, "batch_exports").map((b) => {
+    const destination = (b.destination ?? {}) as Raw;
+    return {
+      id: typeof b.id === "string" ? b.id : randomUUID(),
+      team_id: need<number>(b, "team_id", "batch export", isInt),
+      name: need<string>(b, "name", "batch export", isStr),
+      model: typeof b.model === "string" ? b.model : "events",
+      destination: {
+        type: need<string>(destination, "type", "batch export destination", isStr),
+        config: (destination.config as Raw) ?? {},
+        integration: isInt(destination.integration) ? (destination.integration as number) : null,
+      },
+      interval: typeof b.interval === "string" ? b.interval : "hour",
+      paused: b.paused === true,
+      deleted: b.deleted === true,
+      created_at: typeof b.created_at === "string" ? b.created_at : at,
+      last_updated_at: typeof b.last_updated_at === "string" ? b.last_updated_at : at,
+      last_paused_at: typeof b.last_paused_at === "string" ? b.last_paused_at : null,
+      start_at: typeof b.start_at === "string" ? b.start_at : null,
+      end_at: typeof b.end_at === "string" ? b.end_at : null,
+      hogql_query: typeof b.hogql_query === "string" ? b.hogql_query : null,
+      schema: b.schema ?? null,
+      filters: Array.isArray(b.filters) ? b.filters : null,
+    };
+  });
+  const maxTile = Math.max(0, ...dashboards.flatMap((d) => d.tiles.map((t) => t.id)));
+  const sequences = (seed.sequences ?? {}) as Raw;
+  return {
+    organizations,
+    projects,
+    users,
+    api_keys,
+    dashboards,
+    batch_exports,
+    ...normaliseActivity((key) => list(seed, key), at),
+    sequences: {
+      dashboard: Math.max(
+        isInt(sequences.dashboard) ? (sequences.dashboard as number) : 1,
+        ...dashboards.map((d) => d.id + 1),
+      ),
+      tile: Math.max(isInt(sequences.tile) ? (sequences.tile as number) : 1, maxTile + 1),
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The in-memory store: the `StoreData` plus lookups shared by the routes. Every mutation goes through a
+ * route that calls `touch()`, which is how `--state` persistence knows to write.
+ */
+import type { DashboardRecord, OrganizationRecord, ProjectRecord, StoreData, UserRecord } from "./types.js";
+
+export class Store {
+  private listeners: Array<() => void> = [];
+
+  constructor(public data: StoreData) {}
+
+  replace(data: StoreData): void {
+    this.data = data;
+    this.touch();
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  touch(): void {
+    for (const listener of this.listeners) listener();
+  }
+
+  project(id: number): ProjectRecord | undefined {
+    return this.data.projects.find((p) => p.id === id);
+  }
+
+  organization(id: string): OrganizationRecord | undefined {
+    return this.data.organizations.find((o) => o.id === id);
+  }
+
+  user(id: number | null): UserRecord | undefined {
+    return id === null ? undefined : this.data.users.find((u) => u.id === id);
+  }
+
+  userByUuid(uuid: string): UserRecord | undefined {
+    return this.data.users.find((u) => u.uuid === uuid);
+  }
+
+  isMember(user: UserRecord, orgId: string): boolean {
+    return user.organizations.some((m) => m.id === orgId);
+  }
+
+  /** Organization admins and owners administer every project of the organization. */
+  isProjectAdmin(user: UserRecord, project: ProjectRecord): boolean {
+    return user.organizations.some((m) => m.id === project.organization && m.level !== "member");
+  }
+
+  /** A live (not soft-deleted) dashboard of the project. */
+  dashboard(projectId: number, id: number): DashboardRecord | undefined {
+    return this.data.dashboards.find((d) => d.id === id && d.team_id === projectId && !d.deleted);
+  }
+
+  nextDashboardId(): number {
+    return this.data.sequences.dashboard++;
+  }
+
+  nextTileId(): number {
+    return this.data.sequences.tile++;
+  }
+}

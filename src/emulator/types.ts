@@ -1,0 +1,182 @@
+/**
+ * The emulator's memory. A seed, the `--state` file, `GET /_emulator/state` and `POST /_emulator/seed`
+ * all use this one JSON shape (seed records may omit fields; `normaliseSeed` fills defaults).
+ * Records hold what the service stores (secrets included); routes render them into response shapes.
+ */
+
+export interface OrganizationRecord {
+  id: string;
+  name: string;
+  /** Paid features: `tagging` (tags kept) and `advanced_permissions` (restriction level 37 effective). */
+  features: { tagging: boolean; advanced_permissions: boolean };
+}
+
+export interface ProjectRecord {
+  id: number;
+  name: string;
+  organization: string;
+}
+
+export interface MembershipRecord {
+  id: string;
+  /** `admin` (or `owner`) members are project admins: inherent access to every dashboard. */
+  level: "member" | "admin" | "owner";
+}
+
+export interface UserRecord {
+  id: number;
+  uuid: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  is_active: boolean;
+  organizations: MembershipRecord[];
+}
+
+export interface ApiKeyRecord {
+  key: string;
+  /** The owning user's numeric id. */
+  user: number;
+  /** `["*"]` or `object:access` entries; an empty list (legacy key) means full access. */
+  scopes: string[];
+  scoped_teams?: number[];
+}
+
+export interface TileRecord {
+  id: number;
+  insight?: Record<string, unknown> | null;
+  text?: Record<string, unknown> | null;
+  layouts: Record<string, unknown>;
+  color: string | null;
+  deleted?: boolean;
+}
+
+export interface DashboardRecord {
+  id: number;
+  team_id: number;
+  name: string | null;
+  description: string;
+  pinned: boolean;
+  created_at: string;
+  created_by: number | null;
+  last_accessed_at: string | null;
+  last_refresh: string | null;
+  deleted: boolean;
+  creation_mode: "default" | "template" | "duplicate" | "unlisted";
+  tags: string[];
+  restriction_level: 21 | 37;
+  filters: Record<string, unknown>;
+  variables: Record<string, unknown>;
+  breakdown_colors: unknown;
+  data_color_theme_id: number | null;
+  quick_filter_ids: string[];
+  tiles: TileRecord[];
+}
+
+export interface CollaboratorRecord {
+  id: string;
+  dashboard_id: number;
+  user: number;
+  level: 21 | 37;
+  added_at: string;
+  updated_at: string;
+}
+
+export interface SharingRecord {
+  dashboard_id: number;
+  enabled: boolean;
+  access_token: string;
+  created_at: string;
+  settings: Record<string, unknown> | null;
+  password_required: boolean;
+}
+
+export interface BatchExportRecord {
+  id: string;
+  team_id: number;
+  name: string;
+  model: string | null;
+  destination: { type: string; config: Record<string, unknown>; integration: number | null };
+  interval: string;
+  paused: boolean;
+  deleted: boolean;
+  created_at: string;
+  last_updated_at: string;
+  last_paused_at: string | null;
+  start_at: string | null;
+  end_at: string | null;
+  hogql_query: string | null;
+  schema: unknown;
+  filters: unknown[] | null;
+}
+
+export interface RunRecord {
+  id: string;
+  batch_export: string;
+  status: string;
+  records_completed: number | null;
+  records_failed: number | null;
+  latest_error: string | null;
+  data_interval_start: string | null;
+  data_interval_end: string;
+  cursor: string | null;
+  created_at: string;
+  finished_at: string | null;
+  last_updated_at: string;
+  records_total_count: number | null;
+  bytes_exported: number | null;
+  backfill: string | null;
+}
+
+export interface BackfillRecord {
+  id: string;
+  batch_export: string;
+  team_id: number;
+  start_at: string | null;
+  end_at: string | null;
+  status: string;
+  created_at: string;
+  finished_at: string | null;
+  last_updated_at: string;
+  total_records_count: number | null;
+}
+
+export interface LogRecord {
+  team_id: number;
+  batch_export: string;
+  run: string;
+  timestamp: string;
+  level: string;
+  message: string;
+}
+
+export interface EventRecord {
+  id: string;
+  team_id: number;
+  distinct_id: string;
+  person_id: string | null;
+  event: string;
+  timestamp: string;
+  properties: Record<string, unknown>;
+  elements_chain: string;
+}
+
+export interface StoreData {
+  organizations: OrganizationRecord[];
+  projects: ProjectRecord[];
+  users: UserRecord[];
+  api_keys: ApiKeyRecord[];
+  dashboards: DashboardRecord[];
+  collaborators: CollaboratorRecord[];
+  sharing: SharingRecord[];
+  batch_exports: BatchExportRecord[];
+  runs: RunRecord[];
+  backfills: BackfillRecord[];
+  logs: LogRecord[];
+  events: EventRecord[];
+  /** Next integer ids (dashboards, tiles). */
+  sequences: { dashboard: number; tile: number };
+}
+
+/** A seed: any subset of the store, records possibly partial. */
+export type Seed = { [K in keyof StoreData]?: unknown };
