@@ -29,8 +29,16 @@ export function memoryIo(env: Record<string, string | undefined> = {}, cwd = pro
   let out = "";
   let err = "";
   const io: Io = {
-    stdout: { write: (t) => void (out += t) },
-    stderr: { write: (t) => void (err += t) },
+    stdout: {
+      write: (t) => {
+        out += t;
+      },
+    },
+    stderr: {
+      write: (t) => {
+        err += t;
+      },
+    },
     env,
     cwd,
   };

@@ -131,12 +131,24 @@ async function restoreDashboard(action: Action, id: number, deps: ExecuteDeps): 
   return { id, notes: [] };
 }
 
-/** Runs a request whose particular refusal means the goal is already reached. */
+/**
+ * Runs a request whose particular refusal means the goal is already reached. Such a request is safe to
+ * send again after an unknown outcome (e.g. a 502 after a collaborator POST): a repeat that finds the
+ * work done is answered with that refusal, so one repeat settles it.
+ */
 async function alreadyDone(request: () => Promise<unknown>, done: (e: ServiceError) => boolean) {
+  const attempt = async () => {
+    try {
+      await request();
+    } catch (error) {
+      if (!(error instanceof ServiceError && done(error))) throw error;
+    }
+  };
   try {
-    await request();
+    await attempt();
   } catch (error) {
-    if (!(error instanceof ServiceError && done(error))) throw error;
+    if (!(error instanceof UnknownOutcomeError)) throw error;
+    await attempt();
   }
 }
 

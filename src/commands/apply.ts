@@ -4,6 +4,7 @@
  * changed since. Prints one line per action and a summary; exit 1 when anything failed (independent work
  * is still done, and the next apply converges).
  */
+import { resolve } from "node:path";
 import { applyPlan } from "../apply/apply.js";
 import { formatResult, formatSummary } from "../apply/report.js";
 import { readSavedPlan, staleError, staleObjects } from "../apply/saved-plan.js";
@@ -29,7 +30,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   if (flags.plan !== undefined && flags.args.length > 0) {
     throw new UserError("apply --plan FILE applies the saved plan only: give no paths with it");
   }
-  const saved = flags.plan !== undefined ? await readSavedPlan(flags.plan) : undefined;
+  const saved = flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan)) : undefined;
   const desired = saved ? undefined : await loadDesired(flags.args, flags, io, "plan");
   return withConnection(flags, io, async ({ client }) => {
     let plan: Plan;

@@ -2,6 +2,7 @@
  * `posthog-gitops plan [PATH...]`: reads live state (GET requests only) and prints what apply would
  * change. Exit 0, or with --detailed-exitcode 0 (no changes) / 2 (changes); 1 on any error or refused plan.
  */
+import { resolve } from "node:path";
 import { writeSavedPlan } from "../apply/saved-plan.js";
 import type { Io } from "../io.js";
 import { colorEnabled, type PlanFormat, planAnnotations, renderPlan } from "../render/index.js";
@@ -28,7 +29,8 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
   await appendStepSummary(plan, io);
   failIfUnsafe(made, flags);
   if (flags.out) {
-    await writeSavedPlan(flags.out, plan, made.reads);
+    // Relative to the command's working folder (io.cwd), like the configuration paths.
+    await writeSavedPlan(resolve(io.cwd, flags.out), plan, made.reads);
     io.stderr.write(
       `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}\n`,
     );
