@@ -1,7 +1,8 @@
 /**
  * `posthog-gitops validate [PATH...]`: checks the files offline (no key, no network), so it works on pull
  * requests from forks. Diagnostics go to stdout (text, or one JSON document with --format json), a
- * one-line summary to stderr; in GitHub Actions each diagnostic is also an annotation on its YAML line.
+ * one-line summary to stderr; in GitHub Actions each diagnostic is also an annotation on its YAML line
+ * (on stderr).
  * Exit 1 when any error, else 0 (warnings and notes do not fail).
  */
 import { countBySeverity, formatDiagnostic, loadConfig } from "../config/index.js";
@@ -34,7 +35,8 @@ export async function run(options: ValidateOptions, io: Io): Promise<number> {
   } else {
     for (const d of diagnostics) io.stdout.write(`${formatDiagnostic(d)}\n`);
   }
-  if (io.env.GITHUB_ACTIONS === "true") io.stdout.write(diagnosticAnnotations(diagnostics));
+  // On stderr, so `--format json` stays parseable; the runner reads workflow commands from both streams.
+  if (io.env.GITHUB_ACTIONS === "true") io.stderr.write(diagnosticAnnotations(diagnostics));
   io.stderr.write(`${summary(result.files.length, result.objects, diagnostics)}\n`);
   return counts.error > 0 ? 1 : 0;
 }

@@ -77,15 +77,16 @@ describe("validate", () => {
     const root = tree({ "posthog/main.yaml": bad });
     const out = memoryIo({ GITHUB_ACTIONS: "true" }, root);
     await run({ args: [] }, out.io);
-    expect(out.stdout).toContain(
+    expect(out.stdout).not.toContain("::");
+    expect(out.stderr).toContain(
       '::error file=posthog/main.yaml,line=4,col=5::unknown key "pinnned" in dashboard "Weekly KPIs" (did you mean "pinned"?)\n',
     );
-    expect(out.stdout).toContain(
+    expect(out.stderr).toContain(
       "::notice file=posthog/main.yaml,line=12,col=19::environment variable PG_PASSWORD",
     );
     const plain = memoryIo({}, root);
     await run({ args: [] }, plain.io);
-    expect(plain.stdout).not.toContain("::");
+    expect(plain.stdout + plain.stderr).not.toContain("::");
   });
 
   it("never prints a literal secret", async () => {
