@@ -2,6 +2,7 @@
  * What plan, apply, pull and the operations commands share: reading the files (stopping before the
  * network on any error), connecting with the key from the environment, and option parsing.
  */
+import { relative, resolve, sep } from "node:path";
 import {
   countBySeverity,
   formatDiagnostic,
@@ -11,7 +12,7 @@ import {
 } from "../config/index.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import { diagnosticAnnotations } from "../render/github.js";
+import { type AnnotationPath, diagnosticAnnotations } from "../render/github.js";
 import { type Connection, clientFromEnv } from "../service/index.js";
 
 export interface ConnectionFlags {
@@ -55,12 +56,24 @@ export async function loadDesired(
     ...(project !== undefined ? { defaultProject: project } : {}),
   });
   for (const d of result.diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
-  if (io.env.GITHUB_ACTIONS === "true") io.stderr.write(diagnosticAnnotations(result.diagnostics));
+  if (io.env.GITHUB_ACTIONS === "true") {
+    io.stderr.write(diagnosticAnnotations(result.diagnostics, workspacePath(io)));
+  }
   const errors = countBySeverity(result.diagnostics).error;
   if (errors > 0) {
     throw new UserError(`the configuration has ${errors} error${errors === 1 ? "" : "s"}; nothing was sent`);
   }
   return result;
+}
+
+/**
+ * Annotation paths relative to the repository root (GITHUB_WORKSPACE), where GitHub resolves them,
+ * whatever folder the step runs in; as they are when no workspace is known.
+ */
+export function workspacePath(io: Io): AnnotationPath {
+  const root = io.env.GITHUB_WORKSPACE;
+  if (!root) return (file) => file;
+  return (file) => relative(root, resolve(io.cwd, file)).split(sep).join("/");
 }
 
 /** The client, from POSTHOG_HOST / POSTHOG_API_KEY and the flags; `--verbose` logs requests to stderr. */

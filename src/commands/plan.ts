@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { writeSavedPlan } from "../apply/saved-plan.js";
 import type { Io } from "../io.js";
 import { colorEnabled, type PlanFormat, planAnnotations, renderPlan } from "../render/index.js";
-import { loadDesired, withConnection } from "./common.js";
+import { loadDesired, withConnection, workspacePath } from "./common.js";
 import { appendStepSummary, failIfUnsafe, planOrFail, type ReconcileFlags } from "./reconcile.js";
 
 export interface PlanFlags extends ReconcileFlags {
@@ -25,7 +25,7 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
       color: format === "text" && colorEnabled(io.env, io.stdout.isTTY === true),
     }),
   );
-  if (io.env.GITHUB_ACTIONS === "true") io.stderr.write(planAnnotations(plan));
+  if (io.env.GITHUB_ACTIONS === "true") io.stderr.write(planAnnotations(plan, workspacePath(io)));
   await appendStepSummary(plan, io);
   failIfUnsafe(made, flags);
   if (flags.out) {

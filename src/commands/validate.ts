@@ -9,6 +9,7 @@ import { countBySeverity, formatDiagnostic, loadConfig } from "../config/index.j
 import type { Diagnostic } from "../config/types.js";
 import type { Io } from "../io.js";
 import { diagnosticAnnotations } from "../render/github.js";
+import { workspacePath } from "./common.js";
 
 export interface ValidateOptions {
   args: string[];
@@ -36,7 +37,8 @@ export async function run(options: ValidateOptions, io: Io): Promise<number> {
     for (const d of diagnostics) io.stdout.write(`${formatDiagnostic(d)}\n`);
   }
   // On stderr, so `--format json` stays parseable; the runner reads workflow commands from both streams.
-  if (io.env.GITHUB_ACTIONS === "true") io.stderr.write(diagnosticAnnotations(diagnostics));
+  if (io.env.GITHUB_ACTIONS === "true")
+    io.stderr.write(diagnosticAnnotations(diagnostics, workspacePath(io)));
   io.stderr.write(`${summary(result.files.length, result.objects, diagnostics)}\n`);
   return counts.error > 0 ? 1 : 0;
 }

@@ -46,10 +46,27 @@ function isPosition(n: number | undefined): n is number {
 
 const LEVEL: Record<Severity, AnnotationLevel> = { error: "error", warning: "warning", note: "notice" };
 
+/**
+ * How a file path is shown in an annotation. GitHub resolves `file=` against the repository root, so a
+ * command run from a sub-folder passes a mapping from its own relative paths to root-relative ones.
+ */
+export type AnnotationPath = (file: string) => string;
+
+const asIs: AnnotationPath = (file) => file;
+
 /** One annotation per diagnostic, in the order given. */
-export function diagnosticAnnotations(diagnostics: readonly Diagnostic[]): string {
+export function diagnosticAnnotations(
+  diagnostics: readonly Diagnostic[],
+  path: AnnotationPath = asIs,
+): string {
   return diagnostics
-    .map((d) => annotation(LEVEL[d.severity], { file: d.file, line: d.line, col: d.column }, d.message))
+    .map((d) =>
+      annotation(
+        LEVEL[d.severity],
+        { file: d.file === "" ? "" : path(d.file), line: d.line, col: d.column },
+        d.message,
+      ),
+    )
     .join("");
 }
 
@@ -59,11 +76,13 @@ export function diagnosticAnnotations(diagnostics: readonly Diagnostic[]): strin
  * step). Objects with no source (pruned objects no file declares) have no line to point at and are
  * skipped; they are in the plan itself.
  */
-export function planAnnotations(plan: Plan): string {
-  return objectGroups(plan.actions).map(objectAnnotation).join("");
+export function planAnnotations(plan: Plan, path: AnnotationPath = asIs): string {
+  return objectGroups(plan.actions)
+    .map((group) => objectAnnotation(group, path))
+    .join("");
 }
 
-function objectAnnotation(group: ObjectGroup): string {
+function objectAnnotation(group: ObjectGroup, path: AnnotationPath): string {
   const source = group.object.source;
   if (source === undefined) return "";
   const destructive = group.actions.some((a) => a.destructive);
@@ -71,5 +90,5 @@ function objectAnnotation(group: ObjectGroup): string {
   const sentences = group.actions.map(actionSentence);
   const warnings = group.actions.flatMap((a) => a.warnings);
   const message = `posthog-gitops plan: ${[...sentences, ...warnings].join("\n")}`;
-  return annotation(level, { file: source.file, line: source.line, col: source.column }, message);
+  return annotation(level, { file: path(source.file), line: source.line, col: source.column }, message);
 }

@@ -89,6 +89,14 @@ describe("validate", () => {
     expect(plain.stdout + plain.stderr).not.toContain("::");
   });
 
+  it("points annotations at repository-relative paths when run from a sub-folder of GITHUB_WORKSPACE", async () => {
+    const root = tree({ "infra/posthog/main.yaml": bad });
+    const out = memoryIo({ GITHUB_ACTIONS: "true", GITHUB_WORKSPACE: root }, join(root, "infra"));
+    await run({ args: [] }, out.io);
+    expect(out.stdout).toContain("posthog/main.yaml:4:5: error:");
+    expect(out.stderr).toContain("::error file=infra/posthog/main.yaml,line=4,col=5::");
+  });
+
   it("never prints a literal secret", async () => {
     const root = tree({
       "s.yaml":

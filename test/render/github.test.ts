@@ -108,3 +108,15 @@ describe("planAnnotations", () => {
     expect(planAnnotations(buildPlan([]))).toBe("");
   });
 });
+
+describe("annotation paths", () => {
+  it("maps file paths through the caller's mapping (repository-relative in a sub-folder step)", () => {
+    const toRoot = (file: string) => `sub/${file}`;
+    const diagnostics = [
+      { severity: "error" as const, file: "posthog/a.yaml", line: 3, column: 5, message: "bad" },
+    ];
+    expect(diagnosticAnnotations(diagnostics, toRoot)).toBe(
+      "::error file=sub/posthog/a.yaml,line=3,col=5::bad\n",
+    );
+  });
+});
