@@ -102,6 +102,91 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .addOption(new Option("--kind <kind>", "only one kind").choices(["dashboards", "batch_exports"])),
   ).action(action(() => import("./commands/pull.js")));
 
+  connectionOptions(
+    program
+      .command("status")
+      .description("batch exports at a glance: latest run, failures and records of the last 7 days")
+      .argument("[paths...]", "only the exports these files or folders declare")
+      .option("--organization <id>", "every project of the organization (organization endpoint)")
+      .option("--fail-on-error", "exit 1 when the latest run of some export failed")
+      .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text")),
+  ).action(action(() => import("./commands/status.js")));
+
+  connectionOptions(
+    program
+      .command("runs")
+      .description("list a batch export's runs, newest first")
+      .argument("<name>", "batch export name (from the files or the live list) or id")
+      .option("--status <statuses>", "only these statuses, comma-separated (e.g. Failed,FailedRetryable)")
+      .option("--since <time>", "runs created after this time (ISO-8601 with timezone, or -7d, -12h)", "-7d")
+      .option("--limit <n>", "at most this many runs", "50")
+      .option("--config <path>", "YAML file or folder to resolve NAME (default posthog/ when present)")
+      .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text")),
+  ).action(action(() => import("./commands/runs.js")));
+
+  connectionOptions(
+    program
+      .command("retry")
+      .description("retry a run, or every failed run since a time (starts backfills)")
+      .argument("<name>", "batch export name (from the files or the live list) or id")
+      .argument("[run_id]", "the run to retry")
+      .option("--failed", "retry the failed runs created since --since")
+      .option(
+        "--since <time>",
+        "with --failed: runs created after this time (ISO-8601 with timezone, or -24h)",
+      )
+      .option("--auto-approve", "do not ask for confirmation (required without a terminal)")
+      .option("--config <path>", "YAML file or folder to resolve NAME (default posthog/ when present)"),
+  ).action(action(() => import("./commands/retry.js")));
+
+  connectionOptions(
+    program
+      .command("backfill")
+      .description("export a past window of a batch export (e.g. the gap while it was paused)")
+      .argument("<name>", "batch export name (from the files or the live list) or id")
+      .requiredOption(
+        "--start <time>",
+        "window start: ISO-8601 with timezone, -7d, or YYYY-MM-DD for daily/weekly exports",
+      )
+      .requiredOption("--end <time>", "window end (not in the future), same forms as --start")
+      .option("--config <path>", "YAML file or folder to resolve NAME (default posthog/ when present)")
+      .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text")),
+  ).action(action(() => import("./commands/backfill.js")));
+
+  connectionOptions(
+    program
+      .command("logs")
+      .description("show a batch export's log entries, newest first")
+      .argument("<name>", "batch export name (from the files or the live list) or id")
+      .option("--run <id>", "only this run's entries")
+      .option("--level <levels>", "only these levels, comma-separated (DEBUG, LOG, INFO, WARNING, ERROR)")
+      .option("--search <text>", "only entries whose message contains this (any case)")
+      .option("--since <time>", "entries after this time (ISO-8601 with timezone, or -24h)")
+      .option("--limit <n>", "at most this many entries", "50")
+      .option("--config <path>", "YAML file or folder to resolve NAME (default posthog/ when present)")
+      .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text")),
+  ).action(action(() => import("./commands/logs.js")));
+
+  connectionOptions(
+    program
+      .command("events")
+      .description("list recent events (legacy events endpoint), to check that events flow")
+      .option("--event <name>", "only this event, e.g. $pageview")
+      .option("--distinct-id <id>", "only this person's distinct id")
+      .option("--after <time>", "events after this time (ISO-8601 with timezone, or -1d)")
+      .option("--before <time>", "events before this time")
+      .option(
+        "--where <key=value>",
+        "exact match on an event property (repeatable)",
+        (v: string, all: string[]) => [...all, v],
+        [] as string[],
+      )
+      .option("--limit <n>", "at most this many events", "100")
+      .addOption(
+        new Option("--format <format>", "output format").choices(["text", "json", "csv"]).default("text"),
+      ),
+  ).action(action(() => import("./commands/events.js")));
+
   return program;
 }
 

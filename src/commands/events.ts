@@ -1,0 +1,78 @@
+/**
+ * `posthog-gitops events`: the project's events, newest first, through the legacy events list (paged
+ * with `before=`), to check that events flow before and after an export is created. Filters: `--event`,
+ * `--distinct-id`, `--after` / `--before` (exclusive, ISO-8601 with timezone or -1d) and `--where
+ * key=value` (exact match on an event property, repeatable). Table, JSON (schemas/events.schema.json)
+ * or CSV on stdout; the count on stderr. The events endpoints have their own lower rate limit.
+ */
+import { UserError } from "../errors.js";
+import type { Io } from "../io.js";
+import { type ConnectionOptions, withService } from "../ops/connect.js";
+import { type EventsDocument, eventRow, renderEventsCsv, renderEventsText } from "../ops/events-format.js";
+import { parseFormat, parseLimit } from "../ops/options.js";
+import { painter } from "../ops/table.js";
+import { parseInstant } from "../ops/time.js";
+import { parseWhere } from "../ops/where.js";
+import { collect } from "../service/index.js";
+
+export interface EventsOptions extends ConnectionOptions {
+  args?: string[];
+  event?: string;
+  distinctId?: string;
+  after?: string;
+  before?: string;
+  where?: string | string[];
+  limit?: string | number;
+  format?: string;
+}
+
+/** The service's largest page of events (newest servers). */
+const PAGE = 1000;
+
+export async function run(options: EventsOptions, io: Io): Promise<number> {
+  return withService(options, io, async (ctx) => {
+    const format = parseFormat(options.format, ["text", "json", "csv"] as const, "text");
+    const limit = parseLimit(options.limit, "--limit", 100, 100_000);
+    const after = options.after ? parseInstant(options.after, "--after", ctx.now) : null;
+    const before = options.before ? parseInstant(options.before, "--before", ctx.now) : null;
+    if (after && before && Date.parse(after) >= Date.parse(before)) {
+      throw new UserError(`--after ${options.after} must be before --before ${options.before}`);
+    }
+    const properties = parseWhere(options.where);
+    if (ctx.project === undefined)
+      throw new UserError("no project: pass --project or set POSTHOG_PROJECT_ID");
+    const query = {
+      event: options.event || undefined,
+      distinct_id: options.distinctId || undefined,
+      after: after ?? undefined,
+      before: before ?? undefined,
+      properties: properties.length > 0 ? JSON.stringify(properties) : undefined,
+      limit: Math.min(limit, PAGE),
+    };
+    const events = (await collect(ctx.client.events.list(ctx.project, query, limit), limit)).map(eventRow);
+    const doc: EventsDocument = {
+      format_version: "1",
+      generated_at: ctx.now.toISOString(),
+      project: ctx.project,
+      filters: {
+        event: options.event ?? null,
+        distinct_id: options.distinctId ?? null,
+        after,
+        before,
+        properties,
+      },
+      events,
+    };
+    const out =
+      format === "json"
+        ? `${JSON.stringify(doc, null, 2)}\n`
+        : format === "csv"
+          ? renderEventsCsv(events)
+          : renderEventsText(doc, painter(io));
+    io.stdout.write(out);
+    io.stderr.write(
+      `${events.length} event${events.length === 1 ? "" : "s"}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
+    );
+    return 0;
+  });
+}

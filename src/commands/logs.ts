@@ -1,0 +1,66 @@
+/**
+ * `posthog-gitops logs NAME [--run ID]`: the export's log entries (or one run's), newest first, up to
+ * `--limit`, filtered by `--level` (comma-separated), `--search` and `--since` on the service.
+ * Lines or JSON (schemas/logs.schema.json) on stdout.
+ */
+import type { Io } from "../io.js";
+import { type ConnectionOptions, withService } from "../ops/connect.js";
+import { type LogsDocument, renderLogsText } from "../ops/logs-format.js";
+import { parseFormat, parseLevels, parseLimit } from "../ops/options.js";
+import { resolveExport } from "../ops/resolve.js";
+import { exportRef } from "../ops/runs-format.js";
+import { painter } from "../ops/table.js";
+import { parseInstant } from "../ops/time.js";
+import { collect } from "../service/index.js";
+
+export interface LogsOptions extends ConnectionOptions {
+  args?: string[];
+  run?: string;
+  level?: string | string[];
+  search?: string;
+  since?: string;
+  limit?: string | number;
+  config?: string;
+  format?: string;
+}
+
+/** The service's largest page of log entries. */
+const PAGE = 500;
+
+export async function run(options: LogsOptions, io: Io): Promise<number> {
+  return withService(options, io, async (ctx) => {
+    const format = parseFormat(options.format, ["text", "json"] as const, "text");
+    const levels = parseLevels(options.level);
+    const limit = parseLimit(options.limit, "--limit", 50, 100_000);
+    const since = options.since ? parseInstant(options.since, "--since", ctx.now) : null;
+    const { project, export: b } = await resolveExport(ctx, options.args?.[0], options.config);
+    const query = {
+      limit: Math.min(limit, PAGE),
+      level: levels.length > 0 ? levels.join(",") : undefined,
+      search: options.search || undefined,
+      after: since ?? undefined,
+    };
+    const source = options.run
+      ? ctx.client.runs.logs(project, b.id, options.run, query, limit)
+      : ctx.client.batchExports.logs(project, b.id, query, limit);
+    const entries = (await collect(source, limit)).map((e) => ({
+      log_source_id: e.log_source_id,
+      instance_id: e.instance_id,
+      timestamp: e.timestamp,
+      level: e.level,
+      message: e.message,
+    }));
+    const doc: LogsDocument = {
+      format_version: "1",
+      generated_at: ctx.now.toISOString(),
+      export: exportRef(project, b),
+      filters: { run: options.run ?? null, level: levels, search: options.search ?? null, since },
+      entries,
+    };
+    io.stdout.write(
+      format === "json" ? `${JSON.stringify(doc, null, 2)}\n` : renderLogsText(doc, painter(io)),
+    );
+    io.stderr.write(`${entries.length} log entr${entries.length === 1 ? "y" : "ies"} of "${b.name}"\n`);
+    return 0;
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * `posthog-gitops retry NAME RUN_ID` and `retry NAME --failed --since T`: start a backfill of each run's
+ * interval (the service's run retry). `--failed` picks the failed runs created since T whose interval
+ * no later run completed. Asks for confirmation on a terminal; without one, `--auto-approve` is
+ * required and nothing is sent without it. Retries are never repeated automatically (each starts a
+ * backfill); one failure does not stop the others, and the exit code is 1 if any failed.
+ * The runs to retry are listed on stderr; one result line per run on stdout.
+ */
+import { UserError } from "../errors.js";
+import type { Io } from "../io.js";
+import { type ConnectionOptions, withService } from "../ops/connect.js";
+import { resolveExport } from "../ops/resolve.js";
+import { failedRunsToRetry } from "../ops/retry-targets.js";
+import { dataInterval } from "../ops/runs-format.js";
+import { checkRunsHint } from "../ops/shell.js";
+import { parseInstant } from "../ops/time.js";
+import { collect, ServiceError, UnknownOutcomeError } from "../service/index.js";
+import type { BatchExportRun } from "../service/types.js";
+
+export interface RetryOptions extends ConnectionOptions {
+  args?: string[];
+  failed?: boolean;
+  since?: string;
+  autoApprove?: boolean;
+  config?: string;
+}
+
+/** Bound on the runs read to find failures (30 days of 5-minute runs is 8,640). */
+const MAX_RUNS = 20_000;
+
+export async function run(options: RetryOptions, io: Io): Promise<number> {
+  return withService(options, io, async (ctx) => {
+    const [name, runId] = options.args ?? [];
+    if (runId && options.failed) throw new UserError("give either RUN_ID or --failed, not both");
+    if (!runId && !options.failed) {
+      throw new UserError("say which runs: retry NAME RUN_ID, or retry NAME --failed --since -24h");
+    }
+    if (options.failed && !options.since) throw new UserError("--failed needs --since (e.g. --since -24h)");
+    const since = options.since ? parseInstant(options.since, "--since", ctx.now) : undefined;
+    if (!options.autoApprove && !io.confirm) {
+      throw new UserError("retry starts backfills: pass --auto-approve to confirm (no terminal to ask on)");
+    }
+    const { project, export: b } = await resolveExport(ctx, name, options.config);
+    let targets: BatchExportRun[];
+    if (runId) {
+      targets = [await ctx.client.runs.get(project, b.id, runId)];
+    } else {
+      const runs = await collect(ctx.client.runs.list(project, b.id, { after: since }), MAX_RUNS);
+      const picked = failedRunsToRetry(runs);
+      if (picked.alreadyDone.length > 0) {
+        io.stderr.write(
+          `${picked.alreadyDone.length} failed run${picked.alreadyDone.length === 1 ? " was" : "s were"} already exported again by a later run; skipped\n`,
+        );
+      }
+      targets = picked.retry;
+    }
+    if (targets.length === 0) {
+      io.stdout.write(`No failed runs of "${b.name}" to retry since ${since}.\n`);
+      return 0;
+    }
+    io.stderr.write(`Runs of "${b.name}" (project ${project}) to retry:\n`);
+    for (const r of targets) io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}\n`);
+    if (!options.autoApprove) {
+      const question = `Retry ${targets.length} run${targets.length === 1 ? "" : "s"} of "${b.name}"?`;
+      if (!(await io.confirm?.(question))) {
+        io.stderr.write("Retry cancelled; nothing was sent.\n");
+        return 1;
+      }
+    }
+    let failures = 0;
+    for (const r of targets) {
+      try {
+        const { backfill_id } = await ctx.client.runs.retry(project, b.id, r.id);
+        io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}\n`);
+      } catch (error) {
+        if (!(error instanceof ServiceError)) throw error;
+        failures++;
+        const hint = error instanceof UnknownOutcomeError ? `; ${checkRunsHint(b.name)}` : "";
+        io.stderr.write(`error: run ${r.id}: ${error.message}${hint}\n`);
+      }
+    }
+    io.stderr.write(
+      `${targets.length - failures} of ${targets.length} run${targets.length === 1 ? "" : "s"} retried\n`,
+    );
+    return failures > 0 ? 1 : 0;
+  });
+}

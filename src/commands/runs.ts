@@ -1,0 +1,54 @@
+/**
+ * `posthog-gitops runs NAME`: the export's runs, newest first, following the service's cursor pages
+ * until `--limit`. `--since` defaults to the service's own window (7 days); `--status` filters
+ * (sent to the service and applied again here, for servers that ignore the filter).
+ * Table or JSON (schemas/runs.schema.json) on stdout.
+ */
+import type { Io } from "../io.js";
+import { type ConnectionOptions, withService } from "../ops/connect.js";
+import { parseFormat, parseLimit, parseStatuses } from "../ops/options.js";
+import { resolveExport } from "../ops/resolve.js";
+import { exportRef, type RunsDocument, renderRunsText, runItem } from "../ops/runs-format.js";
+import { painter } from "../ops/table.js";
+import { parseInstant } from "../ops/time.js";
+import type { BatchExportRun } from "../service/types.js";
+
+export interface RunsOptions extends ConnectionOptions {
+  args?: string[];
+  status?: string | string[];
+  since?: string;
+  limit?: string | number;
+  config?: string;
+  format?: string;
+}
+
+export async function run(options: RunsOptions, io: Io): Promise<number> {
+  return withService(options, io, async (ctx) => {
+    const format = parseFormat(options.format, ["text", "json"] as const, "text");
+    const statuses = parseStatuses(options.status);
+    const limit = parseLimit(options.limit, "--limit", 50, 100_000);
+    const since = parseInstant(options.since ?? "-7d", "--since", ctx.now);
+    const { project, export: b } = await resolveExport(ctx, options.args?.[0], options.config);
+    const query = { after: since, ...(statuses.length > 0 ? { status: statuses } : {}) };
+    const runs: BatchExportRun[] = [];
+    for await (const r of ctx.client.runs.list(project, b.id, query)) {
+      if (statuses.length > 0 && !statuses.includes(r.status)) continue;
+      runs.push(r);
+      if (runs.length >= limit) break;
+    }
+    const doc: RunsDocument = {
+      format_version: "1",
+      generated_at: ctx.now.toISOString(),
+      export: exportRef(project, b),
+      filters: { status: statuses, since },
+      runs: runs.map(runItem),
+    };
+    io.stdout.write(
+      format === "json" ? `${JSON.stringify(doc, null, 2)}\n` : renderRunsText(doc, ctx.now, painter(io)),
+    );
+    io.stderr.write(
+      `${runs.length} run${runs.length === 1 ? "" : "s"} of "${b.name}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
+    );
+    return 0;
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * The real CLI end to end: `node bin/posthog-gitops.js status|runs|backfill ...` against the emulator,
+ * checking exit codes, stdout/stderr separation and that the key never shows. Needs `npm run build`
+ * (`npm test` builds first).
+ */
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { KEY, useOpsEmulator, validJson } from "./helpers.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+const h = useOpsEmulator();
+
+function cli(args: string[], env: Record<string, string | undefined> = {}) {
+  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      [`${root}bin/posthog-gitops.js`, ...args],
+      { env: { PATH: process.env.PATH, ...h.env(env) } as NodeJS.ProcessEnv, timeout: 20_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe("the built CLI", () => {
+  it("status --format json --fail-on-error: valid JSON on stdout, summary on stderr, exit by outcome", async () => {
+    const ok = await cli(["status", "--format", "json", "--fail-on-error"]);
+    expect(ok.stderr).toBe("2 batch exports: 0 failing, 1 paused, 1 failed run in 7 days\n");
+    expect(ok.code).toBe(0);
+    expect(validJson("status", ok.stdout).summary.exports).toBe(2);
+    await h.control("POST", "faults", { rules: [{ method: "GET", path: "/batch_exports/?$", status: 403 }] });
+    const refused = await cli(["status"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/^error: GET batch_exports: 403/);
+    for (const out of [ok, refused]) expect(out.stdout + out.stderr).not.toContain(KEY);
+  });
+
+  it("backfill refuses a naive time with exit 1 and sends nothing", async () => {
+    await h.clearRequests();
+    const out = await cli(["backfill", "Events to S3", "--start", "2026-01-01T00:00:00", "--end", "-1h"]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("error: --start 2026-01-01T00:00:00 has no timezone");
+    expect(await h.requests()).toEqual([]);
+  });
+
+  it("runs and events pass options through commander", async () => {
+    const runs = await cli(["runs", "Events to S3", "--status", "Failed", "--format", "json"]);
+    expect(runs.code).toBe(0);
+    expect(validJson("runs", runs.stdout).runs).toHaveLength(1);
+    const events = await cli([
+      "events",
+      "--where",
+      "$browser=Safari",
+      "--where",
+      "$os=Windows",
+      "--limit",
+      "5",
+      "--format",
+      "csv",
+    ]);
+    expect(events.code).toBe(0);
+    const rows = events.stdout.trimEnd().split("\r\n");
+    expect(rows).toHaveLength(6);
+    for (const row of rows.slice(1)) expect(row).toMatch(/""\$browser"":""Safari""/);
+  });
+});
