@@ -106,7 +106,7 @@ describe("backfills", () => {
       "Input 2025-01-01T00:00:00 is naive.",
     );
     expect(await post({ start_at: "2025-01-02T00:00:00Z", end_at: "2025-01-01T00:00:00Z" })).toBe(
-      "The initial backfill datetime 'start_at' happens after 'end_at'",
+      "The initial backfill datetime 'start_at' must be before 'end_at'",
     );
     expect(await post({ start_at: "2025-01-01T00:00:00Z", end_at: "2999-01-01T00:00:00Z" })).toBe(
       "The provided 'end_at' (2999-01-01T00:00:00+00:00) is in the future",
@@ -114,6 +114,12 @@ describe("backfills", () => {
     expect(await post({ start_at: "2025-01-01T00:00:00Z" })).toBe(
       "Backfilling a BatchExport with no end date is not allowed",
     );
+    const daily = `${P}/batch_exports/${POSTGRES_EXPORT_ID}/backfills/`;
+    const postDaily = async (body: unknown) => h.api("POST", daily, body);
+    expect((await postDaily({ start_at: "2025-01-01T00:00:00Z", end_at: "2025-01-03" })).body.detail).toBe(
+      "Input '2025-01-01T00:00:00Z' is not a valid ISO formatted date. Daily or weekly batch export backfills expect only the date component, but a time was included.",
+    );
+    expect((await postDaily({ start_at: "2025-01-01", end_at: "2025-01-03" })).status).toBe(201);
     const missing = await h.api(
       "POST",
       `${P}/batch_exports/0190f1d2-0000-7c3a-9d1f-000000000000/backfills/`,

@@ -16,12 +16,28 @@ import { findExport, isUuid, renderBackfill } from "./batch-export-view.js";
 /** Upper bound on runs created by one backfill, to keep the emulator's memory bounded. */
 const MAX_RUNS = 10_000;
 
-/** Python's `datetime.fromisoformat` acceptance, roughly: a date, optionally a time and an offset. */
-function parseInput(value: unknown): number {
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A backfill bound as the newest service reads it: daily and weekly exports take a date only (their
+ * schedule fixes the time of day), other intervals an ISO datetime with a timezone (Python's
+ * `fromisoformat` acceptance, roughly).
+ */
+function parseInput(value: unknown, interval: string): number {
   const text = typeof value === "string" ? value.trim() : String(value);
-  const m = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.exec(
-    text,
-  );
+  if (interval === "day" || interval === "week") {
+    if (typeof value === "string" && DATE_ONLY.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`))) {
+      return Date.parse(`${text}T00:00:00Z`);
+    }
+    if (typeof value === "string" && DATE_TIME.test(text)) {
+      throw invalid(
+        `Input '${text}' is not a valid ISO formatted date. Daily or weekly batch export backfills expect only the date component, but a time was included.`,
+      );
+    }
+    throw invalid(`Input '${String(value)}' is not a valid ISO formatted date.`);
+  }
+  const m = DATE_TIME.exec(text);
   const ms = m
     ? Date.parse((m[1] ? text : `${text}${text.length === 10 ? "T00:00:00" : ""}Z`).replace(" ", "T"))
     : Number.NaN;
@@ -94,10 +110,12 @@ export function createBackfill(
 function create(ctx: Ctx) {
   const b = findExport(ctx, ctx.params.id, "BatchExport not found.");
   const body = asBody(ctx.body);
-  const start = body.start_at === undefined || body.start_at === null ? null : parseInput(body.start_at);
-  const end = body.end_at === undefined || body.end_at === null ? null : parseInput(body.end_at);
+  const bound = (value: unknown) =>
+    value === undefined || value === null ? null : parseInput(value, b.interval);
+  const start = bound(body.start_at);
+  const end = bound(body.end_at);
   if (start !== null && end !== null) {
-    if (start >= end) throw invalid("The initial backfill datetime 'start_at' happens after 'end_at'");
+    if (start >= end) throw invalid("The initial backfill datetime 'start_at' must be before 'end_at'");
     if (end > ctx.now.getTime()) throw invalid(`The provided 'end_at' (${pyIso(end)}) is in the future`);
   }
   if (end === null && b.destination.type !== "HTTP" && b.destination.type !== "NoOp") {
