@@ -11,6 +11,7 @@ import {
   secretChanges,
   updateSides,
 } from "../kinds/batch-export.js";
+import { gapBackfillCommand } from "../ops/shell.js";
 import type { BatchExport } from "../service/types.js";
 import { type BuildOptions, describeObject, makeAction, type PlanSink } from "./context.js";
 import type { Matching } from "./match.js";
@@ -132,10 +133,20 @@ function planPause(
       object: ref,
     });
   } else if (since) {
-    const now = options.now.toISOString();
-    warnings.push(
-      `exports for [${since}, ${now}) will not be exported; run: posthog-gitops backfill ${desired.name} --start ${since} --end ${now}`,
+    // The exact command, in the window form `backfill` accepts for this interval (dates for daily and
+    // weekly exports); none when the pause missed no whole interval.
+    const command = gapBackfillCommand(
+      desired.name,
+      current.interval,
+      since,
+      options.now,
+      current.offset_day ?? 0,
     );
+    if (command) {
+      warnings.push(
+        `exports for [${since}, ${options.now.toISOString()}) will not be exported; to export them, run: ${command}`,
+      );
+    }
   }
   sink.actions.push(makeAction("unpause", ref, { before: { paused: true }, after, warnings }));
 }

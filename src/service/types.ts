@@ -166,6 +166,10 @@ export interface BatchExport {
   hogql_query?: string;
   schema: unknown;
   filters: unknown[] | null;
+  /** Newest servers: the schedule's timezone and offsets (weekly exports run on `offset_day`, 0 = Sunday). */
+  timezone?: string | null;
+  offset_day?: number | null;
+  offset_hour?: number | null;
 }
 
 /** Body accepted by batch export create / PATCH. */

@@ -119,9 +119,32 @@ describe("batch exports", () => {
       { batchExports: [desiredBatchExport({ paused: false })] },
       { batchExports: [liveBatchExport({ paused: true, last_paused_at: since })] },
     );
+    // Hourly: whole hours from the paused one up to the current one, as UTC instants.
     expect(plan.actions[0]?.warnings).toEqual([
-      `exports for [${since}, ${NOW.toISOString()}) will not be exported; run: posthog-gitops backfill ${NAME} --start ${since} --end ${NOW.toISOString()}`,
+      `exports for [${since}, ${NOW.toISOString()}) will not be exported; to export them, run: posthog-gitops backfill ${NAME} --start 2026-02-20T08:00:00Z --end 2026-03-01T12:00:00Z`,
     ]);
+  });
+
+  it("gives daily exports a backfill command with dates, the form the service requires", () => {
+    const { plan } = planOne(
+      { batchExports: [desiredBatchExport({ paused: false, interval: "day" })] },
+      {
+        batchExports: [
+          liveBatchExport({ paused: true, interval: "day", last_paused_at: "2026-02-20T08:00:00Z" }),
+        ],
+      },
+    );
+    expect(plan.actions.map((a) => a.action)).toEqual(["unpause"]);
+    expect(plan.actions[0]?.warnings[0]).toMatch(/--start 2026-02-20 --end 2026-03-01$/);
+  });
+
+  it("does not warn when the pause missed no whole interval", () => {
+    const { plan } = planOne(
+      { batchExports: [desiredBatchExport({ paused: false })] },
+      { batchExports: [liveBatchExport({ paused: true, last_paused_at: "2026-03-01T12:00:00Z" })] },
+    );
+    expect(plan.actions[0]?.action).toBe("unpause");
+    expect(plan.actions[0]?.warnings).toEqual([]);
   });
 
   it("backfills the gap on unpause when asked to, and notes it", () => {
