@@ -60,10 +60,16 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, live: LiveProject
   if (desired.tags && desired.tags.length > 0 && live.features?.tagging === false) {
     sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
   }
-  for (const c of desired.collaborators ?? []) {
-    sink.actions.push(
-      makeAction("add_collaborator", ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
-    );
+  const collaborators = desired.collaborators ?? [];
+  if (collaborators.length > 0 && live.features?.advanced_permissions === false) {
+    // The new dashboard's effective level stays 21, where the service refuses collaborator writes.
+    sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
+  } else {
+    for (const c of collaborators) {
+      sink.actions.push(
+        makeAction("add_collaborator", ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
+      );
+    }
   }
   if (desired.sharing?.enabled) {
     sink.actions.push(

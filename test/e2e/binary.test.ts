@@ -1,0 +1,71 @@
+/**
+ * The built binary (`bin/posthog-gitops.js` → dist/, so `npm run build` first; `npm test` does) against
+ * the emulator over loopback, and the README's first command, `npm run demo` (scripts/demo.js).
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { KEY, ROOT, runNode, spawnCli, useE2E } from "./helpers.js";
+
+const h = useE2E();
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, "dist/cli.js"))) throw new Error("dist/ is missing: run `npm run build` first");
+});
+
+const CONFIG = `project: 12345
+dashboards:
+  - name: From the binary
+    description: made by bin/posthog-gitops.js
+    sharing:
+      enabled: true
+`;
+
+describe("bin/posthog-gitops.js", () => {
+  it("validate, plan, apply, plan: exit codes 0, 2, 0, 0", async () => {
+    h.write("posthog/d.yaml", CONFIG);
+    const env = { POSTHOG_HOST: h.url, POSTHOG_API_KEY: KEY };
+    const validate = await spawnCli(["validate"], {}, h.dir);
+    expect(validate.code, validate.stderr).toBe(0);
+    const plan = await spawnCli(["plan", "--detailed-exitcode"], env, h.dir);
+    expect(plan.stdout, plan.stderr).toContain('+ dashboard "From the binary"');
+    expect(plan.code, plan.stderr).toBe(2);
+    const apply = await spawnCli(["apply", "--auto-approve"], env, h.dir);
+    expect(apply.stdout, apply.stderr).toContain("Apply complete: 2 succeeded, 0 failed, 0 skipped.");
+    expect(apply.code, apply.stderr).toBe(0);
+    const again = await spawnCli(["plan", "--detailed-exitcode"], env, h.dir);
+    expect(again.stdout, again.stderr).toContain("No changes");
+    expect(again.code, again.stderr).toBe(0);
+    const made = (await h.state()).dashboards.filter((d: { name: string }) => d.name === "From the binary");
+    expect(made).toHaveLength(1);
+  });
+
+  it("refuses without a key, and apply without a terminal needs --auto-approve; nothing is sent", async () => {
+    h.write("posthog/d.yaml", CONFIG);
+    const noKey = await spawnCli(["plan"], { POSTHOG_HOST: h.url }, h.dir);
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/POSTHOG_API_KEY is not set/);
+    const noApprove = await spawnCli(["apply"], { POSTHOG_HOST: h.url, POSTHOG_API_KEY: KEY }, h.dir);
+    expect(noApprove.code).toBe(1);
+    expect(noApprove.stderr).toMatch(/--auto-approve/);
+    expect(await h.requests()).toEqual([]);
+  });
+
+  it("pull writes files that plan finds unchanged", async () => {
+    const env = { POSTHOG_HOST: h.url, POSTHOG_API_KEY: KEY, POSTHOG_PROJECT_ID: "12345" };
+    expect((await spawnCli(["pull", "--out", "adopted"], env, h.dir)).code).toBe(0);
+    const plan = await spawnCli(["plan", "--detailed-exitcode", "adopted"], env, h.dir);
+    expect(plan.stdout).toContain("No changes");
+    expect(plan.code).toBe(0);
+  });
+});
+
+describe("npm run demo", () => {
+  it("starts the emulator, plans and applies examples/, and plans again with no changes", async () => {
+    const demo = await runNode([join(ROOT, "scripts/demo.js")], {}, ROOT, 30_000);
+    expect(demo.stderr).not.toMatch(/not idempotent|error/i);
+    expect(demo.stdout).toContain("Apply complete");
+    expect(demo.stdout).toMatch(/No changes\. The live service matches the configuration\.\s*$/);
+    expect(demo.code).toBe(0);
+  });
+});

@@ -1,0 +1,193 @@
+/**
+ * Round trips of the fields and flows most likely to plan forever or to do more than asked: tag case,
+ * timestamps, HogQL and filters, secret rotation, a destination type change (replace), unpause with
+ * backfill, --target, and a batch export renamed through its pin.
+ */
+import { describe, expect, it } from "vitest";
+import { type Json, POSTGRES_EXPORT_ID, recordingProxy, S3_EXPORT_ID, useE2E } from "./helpers.js";
+
+const h = useE2E();
+const SECRETS = { E_AK: "SECRET_VALUE_zq9x_edge_ak", E_SK: "SECRET_VALUE_zq9x_edge_sk" };
+
+const converges = async (paths: string[], env: Record<string, string> = SECRETS, extra: string[] = []) => {
+  const apply = await h.cli(["apply", "--auto-approve", ...extra, ...paths], env);
+  expect(apply.stdout).not.toContain("✗");
+  expect(apply.code).toBe(0);
+  const plan = await h.cli(["plan", "--detailed-exitcode", ...paths], env);
+  expect(plan.stdout).toContain("No changes");
+  expect(plan.code).toBe(0);
+  return apply;
+};
+
+const exportYaml = (body: string) => `project: 12345\nbatch_exports:\n${body}`;
+
+describe("fields that must not plan forever", () => {
+  it("tags compare as a case-insensitive set; timestamps as instants", async () => {
+    h.write("p/d.yaml", "project: 12345\ndashboards:\n  - name: Product KPIs\n    tags: [Product, KPI]\n");
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+    h.write(
+      "p/d.yaml",
+      exportYaml("  - name: Events to S3\n    start_at: 2026-03-01T01:00:00+01:00\n    end_at: null\n"),
+    );
+    await converges(["p"]);
+    h.write("p/d.yaml", exportYaml("  - name: Events to S3\n    start_at: 2026-03-01T00:00:00Z\n"));
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+
+  it("hogql_query and property filters round-trip", async () => {
+    h.write(
+      "p/b.yaml",
+      exportYaml(
+        [
+          "  - name: Events to S3",
+          "    hogql_query: |",
+          "      SELECT event, timestamp, distinct_id",
+          "      FROM events",
+          "    filters:",
+          "      - key: $browser",
+          "        operator: exact",
+          "        type: event",
+          "        value: [Firefox]",
+          "",
+        ].join("\n"),
+      ),
+    );
+    await converges(["p"]);
+  });
+
+  it("an empty filters list is a note, not a change planned forever", async () => {
+    h.write("p/b.yaml", exportYaml("  - name: Events to S3\n    filters: []\n"));
+    const apply = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(apply.code).toBe(0);
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+});
+
+describe("secrets and destinations", () => {
+  const s3 = (prefix: string) =>
+    exportYaml(
+      [
+        "  - name: Events to S3",
+        "    destination:",
+        "      type: S3",
+        "      config:",
+        "        bucket_name: acme-events",
+        "        region: us-east-1",
+        `        prefix: ${prefix}`,
+        `        aws_access_key_id: \${E_AK}`,
+        `        aws_secret_access_key: \${E_SK}`,
+        "",
+      ].join("\n"),
+    );
+
+  it("--rotate-secrets sends the secrets again; without it, unchanged secrets are not sent", async () => {
+    h.write("p/b.yaml", s3("posthog/events/"));
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+    const rotated = { E_AK: "SECRET_VALUE_zq9x_rot_ak", E_SK: "SECRET_VALUE_zq9x_rot_sk" };
+    expect((await h.cli(["plan", "--detailed-exitcode", "--rotate-secrets", "p"], rotated)).code).toBe(2);
+    await converges(["p"], rotated, ["--rotate-secrets"].slice(0, 1));
+    const config = (await h.state()).batch_exports.find((b: Json) => b.id === S3_EXPORT_ID).destination
+      .config;
+    expect([config.aws_access_key_id, config.aws_secret_access_key]).toEqual([rotated.E_AK, rotated.E_SK]);
+  });
+
+  it("secrets are sent only on create, rotation or a destination change; apply needs them only then", async () => {
+    const proxy = await recordingProxy(() => h.url);
+    try {
+      const via = { POSTHOG_HOST: proxy.url };
+      h.write(
+        "p/b.yaml",
+        s3("posthog/events/").replace("    destination:", "    interval: day\n    destination:"),
+      );
+      const noSecrets = await h.cli(["apply", "--auto-approve", "p"], via);
+      expect(noSecrets.code).toBe(0);
+      const first = proxy.recorded.filter((r) => r.method === "PATCH").map((r) => JSON.parse(r.body));
+      expect(first).toEqual([{ interval: "day" }]);
+
+      h.write("p/b.yaml", s3("changed/"));
+      expect((await h.cli(["apply", "--auto-approve", "p"], via)).code).toBe(1);
+      expect((await h.cli(["apply", "--auto-approve", "p"], { ...via, ...SECRETS })).code).toBe(0);
+      const second = proxy.recorded.filter((r) => r.method === "PATCH").map((r) => JSON.parse(r.body));
+      expect(second).toHaveLength(2);
+      expect(second[1].destination.config).toMatchObject({
+        prefix: "changed/",
+        aws_access_key_id: SECRETS.E_AK,
+        aws_secret_access_key: SECRETS.E_SK,
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a destination type change needs --force and replaces the export: create, then delete", async () => {
+    h.write(
+      "p/b.yaml",
+      exportYaml(
+        "  - name: Persons to Postgres\n    model: persons\n    interval: day\n    paused: true\n    destination:\n      type: NoOp\n",
+      ),
+    );
+    const refused = await h.cli(["plan", "p"]);
+    expect(refused.code).toBe(1);
+    const plan = JSON.parse((await h.cli(["plan", "--force", "--format", "json", "p"])).stdout);
+    expect(plan.actions.map((a: Json) => a.action)).toEqual(["create", "delete"]);
+    await converges(["p"], SECRETS, ["--force"]);
+    const state = await h.state();
+    const live = state.batch_exports.filter((b: Json) => b.name === "Persons to Postgres" && !b.deleted);
+    expect(live).toHaveLength(1);
+    expect(live[0].id).not.toBe(POSTGRES_EXPORT_ID);
+    expect(live[0].destination.type).toBe("NoOp");
+  });
+});
+
+describe("flows", () => {
+  it("unpause with backfill_on_unpause, then no changes", async () => {
+    h.write(
+      "p/b.yaml",
+      exportYaml("  - name: Persons to Postgres\n    paused: false\n    backfill_on_unpause: true\n"),
+    );
+    await converges(["p"]);
+    const live = (await h.state()).batch_exports.find((b: Json) => b.id === POSTGRES_EXPORT_ID);
+    expect(live.paused).toBe(false);
+  });
+
+  it("--target narrows the plan and the apply to the named objects", async () => {
+    h.write(
+      "p/d.yaml",
+      "project: 12345\ndashboards:\n  - name: Product KPIs\n    pinned: false\n  - name: Revenue\n    pinned: true\n",
+    );
+    // `--target` is variadic: paths go first (or use --target=KIND/NAME).
+    const apply = await h.cli(["apply", "p", "--auto-approve", "--target", "dashboard/Revenue"]);
+    expect(apply.stderr).toBe("");
+    expect(apply.code).toBe(0);
+    const state = await h.state();
+    expect(state.dashboards.find((d: Json) => d.id === 3).pinned).toBe(true);
+    expect(state.dashboards.find((d: Json) => d.id === 1).pinned).toBe(true);
+    expect((await h.cli(["plan", "p", "--detailed-exitcode", "--target=dashboard/Revenue"])).code).toBe(0);
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(2);
+  });
+
+  it("a batch export renamed through its id pin is updated in place", async () => {
+    h.write("p/b.yaml", exportYaml(`  - id: ${S3_EXPORT_ID}\n    name: Events to S3 (renamed)\n`));
+    await converges(["p"]);
+    const names = (await h.state()).batch_exports.map((b: Json) => b.name);
+    expect(names).toContain("Events to S3 (renamed)");
+    expect(names).not.toContain("Events to S3");
+  });
+
+  it("collaborators without the advanced permissions feature are a note, not planned forever", async () => {
+    const state = await h.state();
+    for (const org of state.organizations) org.features.advanced_permissions = false;
+    await h.seed(state);
+    h.write(
+      "p/d.yaml",
+      "project: 12345\ndashboards:\n  - name: Locked\n    restriction_level: only_collaborators\n    collaborators:\n      - user_uuid: 0190f1d2-7b4e-7c3a-9d1f-000000000002\n",
+    );
+    const first = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(first.stdout).toContain("advanced permissions");
+    expect(first.stdout).not.toContain("✗");
+    expect(first.code).toBe(0);
+    const again = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(again.code).toBe(0);
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+});

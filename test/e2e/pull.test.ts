@@ -1,0 +1,95 @@
+/**
+ * Adoption: `pull` writes YAML from live state, and `plan --detailed-exitcode` on the pulled files exits
+ * 0, on the default seed and on a seed of 500 objects (restricted dashboards with collaborators, shared
+ * ones, exports of four destination types with secrets). Pulled files hold placeholders, never secrets.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type E2E, useE2E } from "./helpers.js";
+import { bigSeed, SEED_SECRET } from "./seeds.js";
+
+const h = useE2E();
+
+function pulledText(e: E2E, dir: string): string {
+  return readdirSync(join(e.dir, dir))
+    .map((f) => readFileSync(join(e.dir, dir, f), "utf8"))
+    .join("\n");
+}
+
+/** The `${NAME}` variables pull listed on stderr. */
+function listedVariables(stderr: string): string[] {
+  const line = stderr.split("\n").find((l) => l.includes("set these secret variables"));
+  return line
+    ? line
+        .slice(line.indexOf(":") + 1)
+        .split(",")
+        .map((v) => v.trim())
+    : [];
+}
+
+describe("pull then plan", () => {
+  it("reports no changes on the default seed, for both projects", async () => {
+    for (const project of ["12345", "12346"]) {
+      const pull = await h.cli(["pull", "--project", project, "--out", `pulled-${project}`]);
+      expect(pull.code).toBe(0);
+      expect(pull.stderr).toMatch(/wrote pulled-\d+\/dashboards\.yaml/);
+      const plan = await h.cli(["plan", "--detailed-exitcode", `pulled-${project}`]);
+      expect(plan.stderr).not.toMatch(/error/);
+      expect(plan.stdout).toContain("No changes");
+      expect(plan.code).toBe(0);
+    }
+    const text = pulledText(h, "pulled-12345");
+    expect(text).toMatch(/^# yaml-language-server: \$schema=/);
+    expect(text).toContain("id: 3");
+    expect(text).toContain("${");
+    for (const secret of ["emulator-secret-access-key", "AKIAEMULATOR000000", "emulator-db-password"]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it("reports no changes on a seed of 500 objects, with and without the secret variables", async () => {
+    const seed = bigSeed(await h.state(), {
+      dashboards: 400,
+      exports: 100,
+      restrictedEvery: 10,
+      sharedEvery: 8,
+    });
+    await h.seed(seed);
+    const pull = await h.cli(["pull", "--project", "12345", "--out", "big"]);
+    expect(pull.code).toBe(0);
+    expect(pull.stderr).toContain("400 dashboards");
+    expect(pull.stderr).toContain("100 batch exports");
+    const variables = listedVariables(pull.stderr);
+    expect(variables.length).toBeGreaterThan(0);
+    const text = pulledText(h, "big");
+    expect(text).not.toContain(SEED_SECRET);
+    expect(text).toContain("collaborators:");
+    expect(text).toContain("enabled: true");
+    for (const v of variables) expect(text).toContain(`\${${v}}`);
+
+    await h.clearRequests();
+    const plan = await h.cli(["plan", "--detailed-exitcode", "big"]);
+    expect(plan.stderr).not.toMatch(/error/);
+    expect(plan.stdout).toContain("No changes");
+    expect(plan.code).toBe(0);
+    const requests = (await h.requests()).filter((r) => r.path.startsWith("/api/"));
+    // 4 + 1 list pages, 40 restricted dashboards' collaborators, 50 shared dashboards' sharing.
+    expect(requests.every((r) => r.method === "GET")).toBe(true);
+    expect(requests.length).toBeLessThanOrEqual(4 + 1 + 40 + 50);
+    process.stderr.write(`pull 500: plan sent ${requests.length} requests (bound ${4 + 1 + 40 + 50})\n`);
+
+    const env = Object.fromEntries(variables.map((v, i) => [v, `${SEED_SECRET}_env${i}`]));
+    const withSecrets = await h.cli(["apply", "--auto-approve", "big"], env);
+    expect(withSecrets.stdout).toContain("No changes");
+    expect(withSecrets.code).toBe(0);
+    expect(withSecrets.stdout + withSecrets.stderr).not.toContain(SEED_SECRET);
+  });
+
+  it("never overwrites: a second pull into the same folder is refused", async () => {
+    expect((await h.cli(["pull", "--project", "12345", "--out", "x"])).code).toBe(0);
+    const again = await h.cli(["pull", "--project", "12345", "--out", "x"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/already exists/);
+  });
+});

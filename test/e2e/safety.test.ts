@@ -1,0 +1,145 @@
+/**
+ * The reconciler's guards through the real CLI: the prune threshold, `ignore:` globs and unlisted kinds,
+ * ambiguous names, and secrets missing at apply time. Each asserts on the emulator's
+ * state or request log that nothing was written when the command refused.
+ */
+import { describe, expect, it } from "vitest";
+import { type E2E, type Json, useE2E } from "./helpers.js";
+import { bigSeed } from "./seeds.js";
+
+const h = useE2E();
+const P = "/api/projects/12345";
+
+const writes = async (e: E2E) =>
+  (await e.requests()).filter((r) => r.method !== "GET" && r.path.startsWith("/api/"));
+
+/** 30 live dashboards (Dashboard 0000..0029) and 3 exports in project 12345. */
+async function seedThirty(e: E2E) {
+  await e.seed(
+    bigSeed(await e.state(), { dashboards: 30, exports: 3, restrictedEvery: 1000, sharedEvery: 1000 }),
+  );
+  await e.clearRequests();
+}
+
+const names = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => `  - name: Dashboard ${String(from + i).padStart(4, "0")}`);
+
+describe("prune guard", () => {
+  it("refuses more than max(5, 20%) deletes without --force: exit 1 and nothing sent", async () => {
+    await seedThirty(h);
+    // 30 live, limit max(5, 6) = 6: declaring 23 prunes 7.
+    h.write("p/d.yaml", ["project: 12345", "dashboards:", ...names(0, 23), ""].join("\n"));
+    const plan = await h.cli(["plan", "--prune", "p"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toMatch(
+      /refusing a plan that deletes 7 of 30 dashboards in project 12345 \(limit 6\)/,
+    );
+    const apply = await h.cli(["apply", "--prune", "--auto-approve", "p"]);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toMatch(/refusing/);
+    expect(await writes(h)).toEqual([]);
+  });
+
+  it("allows exactly the limit without --force, and more with --force", async () => {
+    await seedThirty(h);
+    h.write("p/d.yaml", ["project: 12345", "dashboards:", ...names(0, 24), ""].join("\n"));
+    expect((await h.cli(["apply", "--prune", "--auto-approve", "p"])).code).toBe(0);
+    expect((await writes(h)).filter((r) => r.method === "PATCH")).toHaveLength(6);
+
+    h.write("p/d.yaml", ["project: 12345", "dashboards:", ...names(0, 10), ""].join("\n"));
+    expect((await h.cli(["apply", "--prune", "--auto-approve", "p"])).code).toBe(1);
+    const forced = await h.cli(["apply", "--prune", "--force", "--auto-approve", "p"]);
+    expect(forced.code).toBe(0);
+    const live = (await h.state()).dashboards.filter((d: Json) => d.team_id === 12345 && !d.deleted);
+    expect(live.map((d: Json) => d.name).sort()).toEqual(names(0, 10).map((n) => n.slice(10)));
+    expect((await h.cli(["plan", "--prune", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+
+  it("never prunes names matching `ignore:` nor kinds the files do not list", async () => {
+    await seedThirty(h);
+    const before = await h.state();
+    h.write(
+      "p/d.yaml",
+      [
+        "project: 12345",
+        "ignore:",
+        '  dashboards: ["Dashboard 001*", "Dashboard 002?"]',
+        "dashboards:",
+        ...names(0, 5),
+        "",
+      ].join("\n"),
+    );
+    const plan = JSON.parse((await h.cli(["plan", "--prune", "--format", "json", "p"])).stdout);
+    const pruned = plan.actions.map((a: Json) => `${a.action} ${a.object.name}`).sort();
+    expect(pruned).toEqual(names(5, 10).map((n) => `soft_delete ${n.slice(10)}`));
+    expect((await h.cli(["apply", "--prune", "--auto-approve", "p"])).code).toBe(0);
+    const after = await h.state();
+    expect(after.batch_exports).toEqual(before.batch_exports);
+    const alive = after.dashboards.filter((d: Json) => d.team_id === 12345 && !d.deleted).length;
+    expect(alive).toBe(25);
+    expect((await h.cli(["plan", "--prune", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+});
+
+describe("ambiguous names", () => {
+  it("two live dashboards with the declared name: an error naming both ids, exit 1, nothing sent", async () => {
+    const a = await h.api("POST", `${P}/dashboards/`, { name: "Twin" });
+    const b = await h.api("POST", `${P}/dashboards/`, { name: "Twin" });
+    await h.clearRequests();
+    h.write("p/d.yaml", "project: 12345\ndashboards:\n  - name: Twin\n    pinned: true\n");
+    for (const args of [
+      ["plan", "p"],
+      ["apply", "--auto-approve", "p"],
+    ]) {
+      const result = await h.cli(args);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`ids ${a.body.id}, ${b.body.id}`);
+      expect(result.stderr).toContain("p/d.yaml:3:");
+    }
+    expect(await writes(h)).toEqual([]);
+    // A pin resolves it.
+    h.write(
+      "p/d.yaml",
+      `project: 12345\ndashboards:\n  - name: Twin\n    id: ${b.body.id}\n    pinned: true\n`,
+    );
+    expect((await h.cli(["apply", "--auto-approve", "p"])).code).toBe(0);
+    const twins = (await h.state()).dashboards.filter((d: Json) => d.name === "Twin");
+    expect(twins.map((d: Json) => [d.id, d.pinned])).toEqual([
+      [a.body.id, false],
+      [b.body.id, true],
+    ]);
+  });
+});
+
+describe("secrets at apply time", () => {
+  it("fails before any write when a needed secret variable is missing", async () => {
+    h.write(
+      "p/b.yaml",
+      [
+        "project: 12345",
+        "dashboards:",
+        "  - name: Written only if secrets are there",
+        "batch_exports:",
+        "  - name: needs-secrets",
+        "    model: events",
+        "    interval: day",
+        "    destination:",
+        "      type: S3",
+        "      config:",
+        "        bucket_name: b",
+        "        region: us-east-1",
+        "        prefix: p/",
+        `        aws_access_key_id: \${E2E_AK}`,
+        `        aws_secret_access_key: \${E2E_SK}`,
+        "",
+      ].join("\n"),
+    );
+    expect((await h.cli(["plan", "p"])).code).toBe(0);
+    const apply = await h.cli(["apply", "--auto-approve", "p"], { E2E_AK: "SECRET_VALUE_zq9x_ak" });
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain("$E2E_SK");
+    expect(apply.stderr).not.toContain("$E2E_AK");
+    expect(apply.stdout + apply.stderr).not.toContain("SECRET_VALUE_zq9x_ak");
+    expect(await writes(h)).toEqual([]);
+  });
+});
