@@ -13,6 +13,9 @@ type Loader = () => Promise<CommandModule>;
 
 const VERSION = "0.1.0";
 
+/** A repeatable option: one value per occurrence, so paths after it stay paths. */
+const repeat = (value: string, previous: string[]) => [...previous, value];
+
 function connectionOptions(cmd: Command): Command {
   return cmd
     .option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)")
@@ -78,7 +81,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option("--prune", "delete live objects that no file declares (kinds the files list)")
       .option("--force", "allow a prune above the safety threshold, and destination type or model changes")
       .option("--rotate-secrets", "send secret fields again even when nothing else changes")
-      .option("--target <kind/name...>", "only these objects, e.g. dashboard/Weekly KPIs"),
+      .option(
+        "--target <kind/name>",
+        "only this object, e.g. dashboard/Weekly KPIs (repeatable)",
+        repeat,
+        [],
+      ),
   ).action(action(() => import("./commands/plan.js")));
 
   connectionOptions(
@@ -91,7 +99,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option("--prune", "delete live objects that no file declares (kinds the files list)")
       .option("--force", "allow a prune above the safety threshold, and destination type or model changes")
       .option("--rotate-secrets", "send secret fields again even when nothing else changes")
-      .option("--target <kind/name...>", "only these objects, e.g. batch_export/events-to-s3"),
+      .option(
+        "--target <kind/name>",
+        "only this object, e.g. batch_export/events-to-s3 (repeatable)",
+        repeat,
+        [],
+      ),
   ).action(action(() => import("./commands/apply.js")));
 
   connectionOptions(

@@ -155,14 +155,24 @@ describe("flows", () => {
       "p/d.yaml",
       "project: 12345\ndashboards:\n  - name: Product KPIs\n    pinned: false\n  - name: Revenue\n    pinned: true\n",
     );
-    // `--target` is variadic: paths go first (or use --target=KIND/NAME).
-    const apply = await h.cli(["apply", "p", "--auto-approve", "--target", "dashboard/Revenue"]);
+    // One value per --target: paths after it are still paths.
+    const apply = await h.cli(["apply", "--auto-approve", "--target", "dashboard/Revenue", "p"]);
     expect(apply.stderr).toBe("");
     expect(apply.code).toBe(0);
     const state = await h.state();
     expect(state.dashboards.find((d: Json) => d.id === 3).pinned).toBe(true);
     expect(state.dashboards.find((d: Json) => d.id === 1).pinned).toBe(true);
     expect((await h.cli(["plan", "p", "--detailed-exitcode", "--target=dashboard/Revenue"])).code).toBe(0);
+    const two = await h.cli([
+      "plan",
+      "--target",
+      "dashboard/Revenue",
+      "--target",
+      "dashboard/Product KPIs",
+      "p",
+    ]);
+    expect(two.code, two.stderr).toBe(0);
+    expect(two.stdout).toContain("Product KPIs");
     expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(2);
   });
 
