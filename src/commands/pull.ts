@@ -2,8 +2,8 @@
  * `posthog-gitops pull [--out DIR] [--kind K]`: writes YAML for the project's live objects, with `id`
  * pins and secrets as `${NAME}` placeholders, so an existing project can be adopted: `plan` on the
  * written files reports no changes. Reads collaborators only of dashboards restricted to collaborators
- * (the others cannot have any) and takes sharing from the list's `is_shared` (no request per dashboard);
- * refuses to overwrite files.
+ * (the others cannot have any) and takes sharing from the list's `is_shared` (no request per dashboard).
+ * Every managed field is written, so later edits in the UI show up as drift. Refuses to overwrite files.
  */
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -68,7 +68,7 @@ async function pullDashboards(client: ServiceClient, project: number) {
     const extras: Parameters<typeof dashboardHandler.toInput>[1] = {};
     const list = collaborators.get(d.id);
     if (list) extras.collaborators = list;
-    if (d.is_shared) extras.sharing = sharedFromList(d);
+    extras.sharing = sharedFromList(d);
     return dashboardHandler.toInput(d, extras).input;
   });
   return { items, variables: [] as string[] };

@@ -191,10 +191,12 @@ export const batchExportHandler: KindHandler<
   },
 
   toInput(live, extras): PulledObject {
+    // model, interval and paused are written even at their defaults, so that a pause or a change made
+    // in the UI shows up as drift in the next plan.
     const input: Record<string, unknown> = { name: live.name, id: live.id };
-    if (live.model !== null && live.model !== "events") input.model = live.model;
+    input.model = live.model ?? "events";
     input.interval = live.interval;
-    if (live.paused) input.paused = true;
+    input.paused = live.paused;
     if (live.start_at) input.start_at = normaliseInstant(live.start_at)?.replace(".000000Z", "Z");
     if (live.end_at) input.end_at = normaliseInstant(live.end_at)?.replace(".000000Z", "Z");
     if (live.hogql_query && live.hogql_query.trim() !== "") input.hogql_query = live.hogql_query;

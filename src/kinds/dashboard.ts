@@ -117,18 +117,17 @@ export const dashboardHandler: KindHandler<
   },
 
   toInput(live, extras): PulledObject {
+    // Every managed field is written, defaults included: a field left out is not managed, so a later
+    // edit in the UI (pinning, tagging, restricting) would never show up as drift.
     const input: Record<string, unknown> = { name: live.name ?? "", id: live.id };
-    if (normaliseText(live.description) !== "") input.description = live.description;
-    if (live.pinned) input.pinned = true;
-    const tags = normaliseTags(live.tags);
-    if (tags.length > 0) input.tags = tags;
-    if (live.restriction_level === 37) {
-      input.restriction_level = "only_collaborators";
-      if (extras.collaborators) {
-        input.collaborators = extras.collaborators
-          .map((c) => ({ user_uuid: c.user.uuid, level: c.level === 37 ? "can_edit" : "can_view" }))
-          .sort((a, b) => compareText(a.user_uuid, b.user_uuid));
-      }
+    input.description = live.description;
+    input.pinned = live.pinned;
+    input.tags = normaliseTags(live.tags);
+    input.restriction_level = live.restriction_level === 37 ? "only_collaborators" : "everyone";
+    if (live.restriction_level === 37 && extras.collaborators) {
+      input.collaborators = extras.collaborators
+        .map((c) => ({ user_uuid: c.user.uuid, level: c.level === 37 ? "can_edit" : "can_view" }))
+        .sort((a, b) => compareText(a.user_uuid, b.user_uuid));
     }
     if (extras.sharing) input.sharing = { enabled: extras.sharing.enabled };
     return { input, variables: [] };

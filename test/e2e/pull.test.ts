@@ -48,6 +48,28 @@ describe("pull then plan", () => {
     }
   });
 
+  it("writes defaults too, so edits made later in the UI show up as drift", async () => {
+    const pull = await h.cli(["pull", "--project", "12345", "--out", "adopted"]);
+    expect(pull.code).toBe(0);
+    const state = await h.state();
+    const running = state.batch_exports.find(
+      (b: { paused: boolean; team_id: number }) => !b.paused && b.team_id === 12345,
+    );
+    const unshared = state.dashboards.find(
+      (d: { team_id: number; id: number }) => d.team_id === 12345 && d.id === 1,
+    );
+    expect(running).toBeDefined();
+    expect((await h.api("POST", `/api/projects/12345/batch_exports/${running.id}/pause/`)).status).toBe(200);
+    expect(
+      (await h.api("PATCH", `/api/projects/12345/dashboards/${unshared.id}/`, { pinned: !unshared.pinned }))
+        .status,
+    ).toBe(200);
+    const plan = await h.cli(["plan", "--detailed-exitcode", "adopted"]);
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toMatch(/unpause/);
+    expect(plan.stdout).toMatch(/pinned/);
+  });
+
   it("reports no changes on a seed of 500 objects, with and without the secret variables", async () => {
     const seed = bigSeed(await h.state(), {
       dashboards: 400,

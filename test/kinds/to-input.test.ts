@@ -101,10 +101,15 @@ describe("toInput (pull)", () => {
     expect(plan.actions).toEqual([]);
   });
 
-  it("leaves defaults out", () => {
-    expect(dashboardHandler.toInput(liveDashboard({ id: 1, name: "Plain" }), {}).input).toEqual({
+  it("writes every managed field, defaults included, so later UI edits show up as drift", () => {
+    const input = dashboardHandler.toInput(liveDashboard({ id: 1, name: "Plain", description: "" }), {}).input;
+    expect(input).toEqual({
       name: "Plain",
       id: 1,
+      description: "",
+      pinned: false,
+      tags: [],
+      restriction_level: "everyone",
     });
   });
 
@@ -167,7 +172,8 @@ describe("toInput (pull)", () => {
     const live = liveBatchExport({ start_at: "2026-01-01T00:00:00.000000+00:00", model: null });
     const { input } = batchExportHandler.toInput(live, {});
     expect(input.start_at).toBe("2026-01-01T00:00:00Z");
-    expect(input).not.toHaveProperty("model");
-    expect(input).not.toHaveProperty("paused");
+    // A null model is the service's default, events; paused is written even when false.
+    expect(input.model).toBe("events");
+    expect(input.paused).toBe(false);
   });
 });
