@@ -8,22 +8,15 @@
 import { collect } from "../service/index.js";
 import type { BatchExport, BatchExportRun } from "../service/types.js";
 import type { OpsContext } from "./connect.js";
+import { type RunItem, runItem } from "./runs-format.js";
 import { FAILED_STATUSES } from "./table.js";
 
 export const WINDOW_DAYS = 7;
 /** Bound on runs read per export (7 days of 5-minute runs is 2,016). */
 const MAX_RUNS = 5_000;
 
-export interface RunSummary {
-  id: string;
-  status: string;
-  created_at: string;
-  finished_at: string | null;
-  data_interval_start: string | null;
-  data_interval_end: string;
-  records_completed: number | null;
-  latest_error: string | null;
-}
+/** The latest run as status shows it: the run list's item, less the counters only `runs` shows. */
+export type RunSummary = Omit<RunItem, "records_total_count" | "bytes_exported" | "backfill">;
 
 export interface StatusRow {
   project: number;
@@ -88,16 +81,8 @@ function rowOf(b: BatchExport, windowRuns: readonly BatchExportRun[], after: str
 }
 
 function summarise(r: BatchExportRun): RunSummary {
-  return {
-    id: r.id,
-    status: r.status,
-    created_at: r.created_at,
-    finished_at: r.finished_at ?? null,
-    data_interval_start: r.data_interval_start ?? null,
-    data_interval_end: r.data_interval_end,
-    records_completed: r.records_completed ?? null,
-    latest_error: r.latest_error ?? null,
-  };
+  const { records_total_count: _total, bytes_exported: _bytes, backfill: _backfill, ...summary } = runItem(r);
+  return summary;
 }
 
 /** Rows in a stable order: project, then name. */

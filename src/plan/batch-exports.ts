@@ -13,7 +13,7 @@ import {
 } from "../kinds/batch-export.js";
 import { gapBackfillCommand } from "../ops/shell.js";
 import type { BatchExport } from "../service/types.js";
-import { type BuildOptions, describeObject, makeAction, type PlanSink } from "./context.js";
+import { type BuildOptions, declaredRef, describeObject, makeAction, type PlanSink } from "./context.js";
 import type { Matching } from "./match.js";
 import type { FieldChange, LiveProject, ObjectRef } from "./types.js";
 
@@ -24,14 +24,7 @@ export function planBatchExports(
   sink: PlanSink,
 ): void {
   for (const { desired, live: current } of matching.pairs) {
-    const ref: ObjectRef = {
-      kind: "batch_export",
-      project: live.project,
-      name: desired.name,
-      source: desired.source,
-    };
-    const id = current?.id ?? desired.id;
-    if (id !== undefined) ref.id = id;
+    const ref = declaredRef("batch_export", live.project, desired, current);
     if (desired.deleted) {
       if (current) sink.actions.push(deleteAction(ref, batchExportHandler.normaliseLive(current)));
     } else if (current) planExisting(desired, current, ref, options, sink);

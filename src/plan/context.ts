@@ -3,7 +3,7 @@
  * accumulator each per-kind planner writes into.
  */
 import type { SourceRef } from "../config/types.js";
-import type { Action, ActionKind, FieldChange, ObjectRef, PlanNote } from "./types.js";
+import type { Action, ActionKind, FieldChange, ObjectRef, PlanNote, ResourceKind } from "./types.js";
 import { DESTRUCTIVE_ACTIONS } from "./types.js";
 
 export interface BuildOptions {
@@ -61,4 +61,17 @@ export function makeAction(
 /** `dashboard "Weekly KPIs"` — how messages name an object. */
 export function describeObject(ref: Pick<ObjectRef, "kind" | "name">): string {
   return `${ref.kind === "dashboard" ? "dashboard" : "batch export"} "${ref.name}"`;
+}
+
+/** The identity of a declared object: its name and source, and the live id (else its pinned id). */
+export function declaredRef(
+  kind: ResourceKind,
+  project: number,
+  desired: { name: string; id?: number | string; source: SourceRef },
+  live: { id: number | string } | undefined,
+): ObjectRef {
+  const ref: ObjectRef = { kind, project, name: desired.name, source: desired.source };
+  const id = live?.id ?? desired.id;
+  if (id !== undefined) ref.id = id;
+  return ref;
 }

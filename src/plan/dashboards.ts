@@ -7,7 +7,7 @@ import type { DesiredDashboard } from "../config/types.js";
 import { type DashboardState, dashboardHandler } from "../kinds/dashboard.js";
 import { normaliseTags, normaliseText } from "../kinds/normalise.js";
 import type { DashboardBasic } from "../service/types.js";
-import { makeAction, type PlanSink } from "./context.js";
+import { declaredRef, makeAction, type PlanSink } from "./context.js";
 import type { Matching } from "./match.js";
 import type { FieldChange, LiveProject, ObjectRef } from "./types.js";
 
@@ -21,14 +21,7 @@ export function planDashboards(
   sink: PlanSink,
 ): void {
   for (const { desired, live: current } of matching.pairs) {
-    const ref: ObjectRef = {
-      kind: "dashboard",
-      project: live.project,
-      name: desired.name,
-      source: desired.source,
-    };
-    const id = current?.id ?? desired.id;
-    if (id !== undefined) ref.id = id;
+    const ref = declaredRef("dashboard", live.project, desired, current);
     if (desired.deleted) {
       if (current) {
         sink.actions.push(
