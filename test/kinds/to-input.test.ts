@@ -102,7 +102,10 @@ describe("toInput (pull)", () => {
   });
 
   it("writes every managed field, defaults included, so later UI edits show up as drift", () => {
-    const input = dashboardHandler.toInput(liveDashboard({ id: 1, name: "Plain", description: "" }), {}).input;
+    const input = dashboardHandler.toInput(
+      liveDashboard({ id: 1, name: "Plain", description: "" }),
+      {},
+    ).input;
     expect(input).toEqual({
       name: "Plain",
       id: 1,

@@ -90,9 +90,7 @@ describe("NAME resolution", () => {
       "error: no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`\n",
     );
     const bad = await h.run(runs, { args: ["Events to S3"], project: "prod" });
-    expect(bad.stderr).toContain(
-      '--project must be a project id (a positive integer), got "prod"',
-    );
+    expect(bad.stderr).toContain('--project must be a project id (a positive integer), got "prod"');
     const noName = await h.run(runs, { args: [] });
     expect(noName.code).toBe(1);
     expect(noName.stderr).toBe("error: give the batch export's NAME (or its id)\n");
