@@ -93,10 +93,7 @@ function destination(
     const field = `destination.config.${path}`;
     const name = secretReference(value);
     if (name === undefined) {
-      ctx.error(
-        pointer,
-        `${field} of ${ctx.owner} is a secret: write it as a \${NAME} reference to an environment variable, not a literal value`,
-      );
+      literalSecret(pointer, field, ctx);
       continue;
     }
     const set = ctx.run.env[name];
@@ -115,6 +112,29 @@ function destination(
   }
   const plain = ctx.deep("/destination/config", config, skip) as Record<string, unknown>;
   return { type: input.type, config: plain, secrets };
+}
+
+function literalSecret(pointer: string, field: string, ctx: ObjectContext): void {
+  ctx.error(
+    pointer,
+    `${field} of ${ctx.owner} is a secret: write it as a \${NAME} reference to an environment variable, not a literal value`,
+  );
+}
+
+/**
+ * For an export left out of the desired state because of a schema error: a literal secret in Git is
+ * still reported in the same run, since it must be removed from the history whatever else is wrong.
+ */
+export function checkSecretLiterals(input: unknown, ctx: ObjectContext): void {
+  const dest = (input as { destination?: { type?: unknown; config?: unknown } } | null)?.destination;
+  if (typeof dest?.type !== "string" || typeof dest.config !== "object" || dest.config === null) return;
+  for (const path of secretPaths(dest.type as DestinationType)) {
+    const value = lookup(dest.config, path.split("."));
+    // A non-string value already has its own schema error at the same place.
+    if (typeof value === "string" && secretReference(value) === undefined) {
+      literalSecret(`/destination/config/${path.split(".").join("/")}`, `destination.config.${path}`, ctx);
+    }
+  }
 }
 
 function lookup(value: unknown, keys: readonly string[]): unknown {

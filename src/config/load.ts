@@ -5,7 +5,7 @@
  * with a schema error is left out of the desired state but the rest of its file still loads.
  */
 
-import { type BatchExportInput, normaliseBatchExport } from "./batch-export.js";
+import { type BatchExportInput, checkSecretLiterals, normaliseBatchExport } from "./batch-export.js";
 import { type LoadMode, ObjectContext, type RunContext } from "./context.js";
 import { type DashboardInput, normaliseDashboard } from "./dashboard.js";
 import { Diagnostics } from "./diagnostics.js";
@@ -120,9 +120,9 @@ export async function loadConfig(paths: readonly string[], options: LoadOptions)
       desired.dashboards.push(normaliseDashboard(input, c));
     });
     data.batch_exports?.forEach((input, i) => {
-      if (broken.has(`batch_exports/${i}`)) return;
       const c = new ObjectContext(ctx, file, `/batch_exports/${i}`, `batch export "${input.name}"`);
-      desired.batchExports.push(normaliseBatchExport(input, c));
+      if (broken.has(`batch_exports/${i}`)) checkSecretLiterals(input, c);
+      else desired.batchExports.push(normaliseBatchExport(input, c));
     });
   }
 }
