@@ -1,0 +1,95 @@
+/**
+ * `npm run bench`: every benchmark of issue 8 in one run, printed as one table (Markdown, ready for
+ * BENCHMARKS.md) with the machine it ran on. BENCH_REPEAT=n runs each fleet scenario n times and keeps
+ * the fastest (default 1); BENCH_SKIP_SERIAL_FULL=1 leaves out the slowest scenario (the whole fleet
+ * from empty at concurrency 1, about half a minute).
+ *
+ * Columns: requests the emulator received (its request log; 429s included), the fewest requests the
+ * scenario can need, wall time, CPU time (user + system, all threads) and peak RSS of the measured
+ * process, and 429 answers. Fleet and rate scenarios measure the built CLI as a child process, start-up
+ * included; the offline plan measures loadConfig + buildPlan in a fresh process (see bench/offline.ts).
+ */
+import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { offlinePlan } from "./offline.js";
+import { pacedApply } from "./rate.js";
+import { type Figures, fleetScenarios } from "./scenarios.js";
+
+const rows: string[][] = [];
+const notes: string[] = [];
+const ms = (n: number) => (n >= 10_000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);
+const mb = (n: number) => `${Math.round(n)} MB`;
+
+function row(f: Figures): void {
+  rows.push([
+    f.scenario,
+    String(f.requests),
+    String(f.minimum),
+    ms(f.wallMs),
+    ms(f.cpuMs),
+    mb(f.peakRssMb),
+    String(f.throttled),
+  ]);
+  if (f.problem) notes.push(`PROBLEM in "${f.scenario}": ${f.problem}`);
+}
+
+function machine(): string {
+  const model =
+    /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? cpus()[0]?.model ?? "unknown";
+  const load = loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+  return `${cpus().length} CPUs (${model}), Node ${process.version}, load average at start ${load}`;
+}
+
+process.stdout.write(`machine: ${machine()}\n\n`);
+
+const fleet = await fleetScenarios({
+  serialFull: process.env.BENCH_SKIP_SERIAL_FULL !== "1",
+  repeat: Number(process.env.BENCH_REPEAT ?? "1"),
+});
+for (const f of fleet) row(f);
+const wall = (name: string) => fleet.find((f) => f.scenario === name)?.wallMs ?? Number.NaN;
+for (const kind of ["no-op plan", "apply 10% change", "apply whole fleet from empty"]) {
+  const ratio = wall(`${kind}, concurrency 1`) / wall(`${kind}, concurrency 4`);
+  if (Number.isFinite(ratio))
+    notes.push(`${kind}: concurrency 4 is ${ratio.toFixed(2)}x faster than concurrency 1 (wall time)`);
+}
+
+const paced = await pacedApply({ limit: 40, windowSeconds: 5, changes: 200, latencyMs: 20 });
+rows.push([
+  "apply 200 changes, budget 40 per 5 s",
+  String(paced.requests),
+  String(paced.requests - paced.throttled),
+  ms(paced.wallMs),
+  ms(paced.cpuMs ?? Number.NaN),
+  mb(paced.peakRssMb ?? Number.NaN),
+  String(paced.throttled),
+]);
+const over = (paced.spanMs / paced.budgetMs - 1) * 100;
+notes.push(
+  `paced apply: the budget requires ${ms(paced.budgetMs)} for ${paced.requests - paced.throttled} requests; ` +
+    `first request to last answer took ${ms(paced.spanMs)} (${over.toFixed(1)}% over; target 15%), ` +
+    `whole process ${ms(paced.wallMs)}, exit ${paced.code}`,
+);
+
+const offline = await offlinePlan();
+rows.push([
+  `offline plan, ${offline.objects} objects (${offline.actions} changes), cold`,
+  "0",
+  "0",
+  ms(offline.wallMs),
+  `${ms(offline.loadCpuMs + offline.planCpuMs)} (load ${ms(offline.loadCpuMs)}, plan ${ms(offline.planCpuMs)})`,
+  mb(offline.peakRssMb),
+  "0",
+]);
+notes.push(
+  `offline plan, second run in the same process: load ${ms(offline.warmLoadCpuMs)} + plan ${ms(offline.warmPlanCpuMs)} CPU ` +
+    "(target: under 1 s of CPU and 300 MB)",
+);
+
+const header = ["scenario", "requests", "minimum", "wall", "CPU", "peak RSS", "429s"];
+const lines = [header, header.map(() => "---"), ...rows].map((r) => `| ${r.join(" | ")} |`);
+process.stdout.write(`${lines.join("\n")}\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`);
+if (notes.some((n) => n.startsWith("PROBLEM")) || paced.throttled > 0 || paced.code !== 0)
+  process.exitCode = 1;

@@ -1,0 +1,201 @@
+/**
+ * One seeded world for a fault run: the live objects to seed, the files that declare part of them, and
+ * the fault mix. Same seed, same world; the random choices cover every plan action the fault campaign
+ * exercises (create, update, restore-free soft delete, collaborators, sharing, pause) plus objects no
+ * file declares, which must come out of every run untouched.
+ */
+import type { EmulatorState } from "../../bench/control.js";
+
+export const PROJECT = 12345;
+export const OTHER_PROJECT = 12346;
+const USERS = [
+  { id: 2, uuid: "0190f1d2-7b4e-7c3a-9d1f-000000000002" },
+  { id: 3, uuid: "0190f1d2-7b4e-7c3a-9d1f-000000000003" },
+];
+const STAMP = "2026-01-01T00:00:00.000Z";
+
+/** A small deterministic PRNG (xorshift32 after a murmur3 finaliser, so nearby seeds diverge at once). */
+export function prng(seed: number): { int: (n: number) => number; chance: (p: number) => boolean } {
+  let x = seed >>> 0;
+  x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
+  x = Math.imul(x ^ (x >>> 13), 0xc2b2ae35);
+  x = (x ^ (x >>> 16)) >>> 0 || 0x9e3779b9;
+  const next = () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 2 ** 32;
+  };
+  return { int: (n) => Math.floor(next() * n), chance: (p) => next() < p };
+}
+
+export interface World {
+  objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing">;
+  /** File name → YAML text. */
+  files: Record<string, string>;
+  /** Live ids no file declares: they must be identical after the run. */
+  undeclared: { dashboards: number[]; batchExports: string[] };
+  faults: Record<string, unknown>;
+}
+
+export function makeWorld(seed: number): World {
+  const r = prng(seed);
+  const dashboards: EmulatorState["dashboards"] = [];
+  const collaborators: EmulatorState["collaborators"] = [];
+  const batchExports: EmulatorState["batch_exports"] = [];
+  const yamlDashboards: string[] = [];
+  let id = 100;
+  const addDashboard = (team: number, name: string, extra: Record<string, unknown> = {}) => {
+    id++;
+    dashboards.push({
+      id,
+      team_id: team,
+      name,
+      description: `live ${name}`,
+      tags: [],
+      restriction_level: 21,
+      created_by: 1,
+      ...extra,
+    });
+    return id;
+  };
+
+  const count = 3 + r.int(5);
+  for (let i = 0; i < count; i++) {
+    const name = `Managed ${seed}-${i}`;
+    const withCollaborators = r.chance(0.4);
+    const lines = [`  - name: ${name}`, `    description: wanted ${i}`];
+    if (withCollaborators) {
+      lines.push("    restriction_level: only_collaborators", "    collaborators:");
+      lines.push(`      - user_uuid: ${USERS[0]?.uuid}`, "        level: can_edit");
+      // The service only accepts can_edit (37) for explicit collaborators.
+      if (r.chance(0.5)) lines.push(`      - user_uuid: ${USERS[1]?.uuid}`, "        level: can_edit");
+    }
+    if (r.chance(0.25)) lines.push(`    sharing: {enabled: ${r.chance(0.7)}}`);
+    yamlDashboards.push(...lines);
+    const live = r.int(3); // 0 absent, 1 as declared (description), 2 different
+    if (live === 0) continue;
+    const dashboardId = addDashboard(PROJECT, name, {
+      description: live === 1 ? `wanted ${i}` : `stale ${i}`,
+      restriction_level: r.chance(0.5) ? 37 : 21,
+    });
+    for (const user of USERS) {
+      if (r.chance(0.4)) {
+        collaborators.push({
+          id: `c${seed}-${dashboardId}-${user.id}`,
+          dashboard_id: dashboardId,
+          user: user.id,
+          level: r.chance(0.5) ? 37 : 21,
+          added_at: STAMP,
+          updated_at: STAMP,
+        });
+      }
+    }
+  }
+  if (r.chance(0.5)) {
+    const name = `Retired ${seed}`;
+    yamlDashboards.push(`  - name: ${name}`, "    deleted: true");
+    addDashboard(PROJECT, name);
+  }
+
+  const yamlExports: string[] = [];
+  const exportCount = 1 + r.int(3);
+  for (let i = 0; i < exportCount; i++) {
+    const name = `export-${seed}-${i}`;
+    const paused = r.chance(0.3);
+    yamlExports.push(
+      `  - name: ${name}`,
+      "    model: events",
+      "    interval: hour",
+      `    paused: ${paused}`,
+      "    destination:",
+      "      type: S3",
+      "      config:",
+      "        bucket_name: acme",
+      "        region: us-east-1",
+      "        prefix: p/",
+      "        aws_access_key_id: $" + "{AWS_ACCESS_KEY_ID}",
+      "        aws_secret_access_key: $" + "{AWS_SECRET_ACCESS_KEY}",
+    );
+    const live = r.int(3);
+    if (live === 0) continue;
+    batchExports.push({
+      id: `00000000-0000-4000-8000-${String(seed % 1e6).padStart(6, "0")}${String(i).padStart(6, "0")}`,
+      team_id: PROJECT,
+      name,
+      model: "events",
+      interval: live === 1 ? "hour" : "day",
+      paused: live === 1 ? paused : !paused,
+      destination: {
+        type: "S3",
+        config: {
+          bucket_name: "acme",
+          region: "us-east-1",
+          prefix: "p/",
+          aws_access_key_id: "x",
+          aws_secret_access_key: "y",
+        },
+      },
+    });
+  }
+
+  // Objects outside every file: two dashboards of the managed project, one of a project no file names,
+  // and one export; `apply` without --prune must leave all of them exactly as they are.
+  const undeclaredDashboards = [
+    addDashboard(PROJECT, `Hand-made ${seed}-a`, { description: "keep" }),
+    addDashboard(PROJECT, `Hand-made ${seed}-b`, { description: "keep", restriction_level: 37 }),
+    addDashboard(OTHER_PROJECT, `Managed ${seed}-0`, { description: "same name, other project" }),
+  ];
+  const strayExport = `00000000-0000-4000-8000-ffffff${String(seed % 1e6).padStart(6, "0")}`;
+  batchExports.push({
+    id: strayExport,
+    team_id: PROJECT,
+    name: `hand-made-export-${seed}`,
+    model: "events",
+    interval: "day",
+    paused: true,
+    destination: { type: "S3", config: { bucket_name: "other", region: "eu-west-1", prefix: "x/" } },
+  });
+
+  return {
+    objects: { dashboards, collaborators, batch_exports: batchExports, sharing: [] },
+    files: {
+      "dashboards.yaml": `project: ${PROJECT}\ndashboards:\n${yamlDashboards.join("\n")}\n`,
+      "exports.yaml": `project: ${PROJECT}\nbatch_exports:\n${yamlExports.join("\n")}\n`,
+    },
+    undeclared: { dashboards: undeclaredDashboards, batchExports: [strayExport] },
+    faults: faultMix(seed, r),
+  };
+}
+
+/** 502/503s at a random rate, 429s with a short Retry-After, lost responses, resets and a latency level. */
+function faultMix(seed: number, r: ReturnType<typeof prng>): Record<string, unknown> {
+  const candidates: Array<Record<string, unknown>> = [
+    { method: "POST", path: "/dashboards/?$", lose_response: true, times: 1 + r.int(2) },
+    { method: "PATCH", path: "/dashboards/\\d+/?$", lose_response: true, times: 1 },
+    { method: "POST", path: "/collaborators/?$", lose_response: true, times: 1 },
+    { method: "POST", path: "/batch_exports/?$", lose_response: true, times: 1 },
+    { method: "POST", path: "/(pause|unpause)/?$", lose_response: true, times: 1 },
+    { method: "DELETE", path: "/batch_exports/", lose_response: true, times: 1 },
+    { method: "DELETE", path: "/collaborators/", lose_response: true, times: 1 },
+    { method: "PATCH", path: "/sharing/?$", lose_response: true, times: 1 },
+    { path: ".*", status: 429, retry_after: r.int(2), times: 1 + r.int(3) },
+    { method: "GET", path: "/dashboards", reset: true, times: 1 },
+    { path: ".*", status: 502, times: 1 + r.int(2) },
+  ];
+  const rules = candidates.filter(() => r.chance(0.45));
+  for (let i = rules.length - 1; i > 0; i--) {
+    const j = r.int(i + 1);
+    [rules[i], rules[j]] = [rules[j] as Record<string, unknown>, rules[i] as Record<string, unknown>];
+  }
+  return {
+    // A quarter of the runs are slow throughout (60-150 ms a request); spikes come from the proxy.
+    latency_ms: r.chance(0.25) ? 60 + r.int(90) : r.int(15),
+    error_rate: r.int(25) / 100,
+    error_status: r.chance(0.5) ? 502 : 503,
+    seed,
+    rules,
+  };
+}

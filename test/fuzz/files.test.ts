@@ -1,0 +1,62 @@
+/**
+ * Hostile file systems around the configuration (SPEC §6: huge files, and the walk must end): a file
+ * over the size limit, a folder symlinked into itself, a FIFO and a link to /dev/zero named *.yaml.
+ * Each load ends quickly with at most a diagnostic, and never reads an endless stream.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/index.js";
+
+let root: string;
+const VALID = "project: 12345\ndashboards:\n  - name: Fine\n";
+
+beforeAll(() => {
+  root = mkdtempSync(join(tmpdir(), "phgo-fuzz-files-"));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+async function load(dir: string, paths: string[] = ["."]) {
+  const started = performance.now();
+  const result = await loadConfig(paths, { env: {}, cwd: dir, mode: "validate" });
+  expect(performance.now() - started).toBeLessThan(5_000);
+  return result;
+}
+
+describe("hostile files and folders", () => {
+  it("refuses a file over the size limit without parsing it", async () => {
+    const dir = join(root, "huge");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "huge.yaml"), `${VALID}${"  - name: x\n".repeat(600_000)}`);
+    const result = await load(dir);
+    expect(result.diagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/larger than 5 MB/)]);
+    expect(result.projects).toEqual([]);
+  });
+
+  it("ends a walk through a folder linked into itself", async () => {
+    const dir = join(root, "loop");
+    mkdirSync(join(dir, "a"), { recursive: true });
+    writeFileSync(join(dir, "a", "ok.yaml"), VALID);
+    symlinkSync("..", join(dir, "a", "up"));
+    const result = await load(dir);
+    expect(result.files).toEqual(["a/ok.yaml"]);
+    expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  });
+
+  it("does not read a FIFO or an endless device named *.yaml inside a folder", async () => {
+    const dir = join(root, "devices");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "ok.yaml"), VALID);
+    symlinkSync("/dev/zero", join(dir, "zero.yaml"));
+    execFileSync("mkfifo", [join(dir, "fifo.yaml")]);
+    const result = await load(dir);
+    expect(result.files).toEqual(["ok.yaml"]);
+  });
+
+  it("refuses an endless device given by name", async () => {
+    const result = await load(root, ["/dev/zero"]);
+    expect(result.diagnostics.map((d) => d.message)).toEqual(["not a regular file or folder"]);
+  });
+});
