@@ -13,7 +13,7 @@ import { stringify } from "yaml";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { batchExportHandler, dashboardHandler } from "../kinds/index.js";
-import { collect, type ServiceClient } from "../service/index.js";
+import type { ServiceClient } from "../service/index.js";
 import type { DashboardBasic, SharingConfiguration } from "../service/types.js";
 import { type ConnectionFlags, defaultProject, withConnection } from "./common.js";
 
@@ -57,7 +57,7 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
 }
 
 async function pullDashboards(client: ServiceClient, project: number) {
-  const dashboards = await collect(client.dashboards.list(project, { limit: 100 }));
+  const dashboards = await client.dashboards.listAll(project);
   const restricted = dashboards.filter((d) => d.restriction_level === 37);
   const collaborators = new Map(
     await Promise.all(
@@ -75,7 +75,7 @@ async function pullDashboards(client: ServiceClient, project: number) {
 }
 
 async function pullBatchExports(client: ServiceClient, project: number) {
-  const exports = await collect(client.batchExports.list(project, { limit: 100 }));
+  const exports = await client.batchExports.listAll(project);
   const variables: string[] = [];
   const items = sortByName(exports).map((b) => {
     const pulled = batchExportHandler.toInput(b, {});

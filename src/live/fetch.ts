@@ -1,16 +1,14 @@
 /**
  * The read stage: live state for the projects the files declare, with the fewest requests (SPEC §6):
- * one list walk per managed kind (100 per page), collaborators and sharing only for dashboards that
+ * one list read per managed kind (100 per page, the pages after the first in parallel), collaborators and sharing only for dashboards that
  * declare them, and the organization's features only when the plan would otherwise depend on them.
  * Sends GET requests only.
  */
 import type { DesiredProject } from "../config/types.js";
 import { detailRequests } from "../plan/index.js";
 import type { LiveProject } from "../plan/types.js";
-import { collect, featureKeys, type ServiceClient } from "../service/index.js";
+import { featureKeys, type ServiceClient } from "../service/index.js";
 import type { Collaborator, DashboardBasic, SharingConfiguration } from "../service/types.js";
-
-const PAGE = { limit: 100 };
 
 /**
  * What was read for one project. Saved with a plan, so `apply --plan` reads exactly the same things
@@ -64,8 +62,8 @@ async function fetchProject(
   details: (dashboards: DashboardBasic[]) => { collaborators: number[]; sharing: number[] },
 ): Promise<{ live: LiveProject; read: ReadSet }> {
   const [dashboards, batchExports] = await Promise.all([
-    manages.dashboards ? collect(client.dashboards.list(project, PAGE)) : [],
-    manages.batch_exports ? collect(client.batchExports.list(project, PAGE)) : [],
+    manages.dashboards ? client.dashboards.listAll(project) : [],
+    manages.batch_exports ? client.batchExports.listAll(project) : [],
   ]);
   const wanted = details(dashboards);
   const collaborators: Record<number, Collaborator[]> = {};

@@ -5,7 +5,7 @@
  * reached the service.
  */
 import { type ProjectId, projectPath } from "./dashboards.js";
-import { paginate } from "./pages.js";
+import { collectOffsetPages, paginate } from "./pages.js";
 import { type Query, segment as seg } from "./query.js";
 import type { Transport } from "./transport.js";
 import type {
@@ -22,6 +22,10 @@ export function batchExportsApi(t: Transport) {
   return {
     list(project: ProjectId, query: Query = {}, max?: number): AsyncIterable<BatchExport> {
       return paginate<BatchExport>(t, { method: "GET", path: path(project), query }, max);
+    },
+    /** Every export of the project, pages after the first read concurrently (see `collectOffsetPages`). */
+    listAll(project: ProjectId, query: Query = {}): Promise<BatchExport[]> {
+      return collectOffsetPages<BatchExport>(t, { method: "GET", path: path(project), query });
     },
     /** Exports of every project in the organization. */
     listForOrganization(orgId: string, query: Query = {}, max?: number): AsyncIterable<BatchExport> {

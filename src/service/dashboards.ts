@@ -4,7 +4,7 @@
  * service; PATCHes and DELETEs are retried. Dashboards have no DELETE: soft-delete with
  * `update(project, id, { deleted: true })`.
  */
-import { paginate } from "./pages.js";
+import { collectOffsetPages, paginate } from "./pages.js";
 import { type Query, segment as seg } from "./query.js";
 import type { Transport } from "./transport.js";
 import type {
@@ -31,6 +31,10 @@ export function dashboardsApi(t: Transport) {
   return {
     list(project: ProjectId, query: Query = {}, max?: number): AsyncIterable<DashboardBasic> {
       return paginate<DashboardBasic>(t, { method: "GET", path: path(project), query }, max);
+    },
+    /** Every dashboard, pages after the first read concurrently (see `collectOffsetPages`). */
+    listAll(project: ProjectId, query: Query = {}): Promise<DashboardBasic[]> {
+      return collectOffsetPages<DashboardBasic>(t, { method: "GET", path: path(project), query });
     },
     get(project: ProjectId, id: number): Promise<Dashboard> {
       return t.send({ method: "GET", path: path(project, `${seg(id)}/`) });

@@ -55,3 +55,49 @@ export async function collect<T>(items: AsyncIterable<T>, max = Number.POSITIVE_
   }
   return out;
 }
+
+interface OffsetEnvelope<T> {
+  count?: number;
+  next?: string | null;
+  results?: T[];
+}
+
+/**
+ * Every item of a limit/offset list, with the pages after the first fetched concurrently: the first
+ * page's `count` tells which offsets remain, so a list of N items takes one round trip plus
+ * ceil(N/limit) - 1 requests in parallel (the transport's semaphore bounds them) instead of a chain of
+ * N/limit. Without a `count`, or when the list grew while it was read (the last page still has a
+ * `next`), the rest is read by following `next`. Items are de-duplicated by id, since a list that shifts
+ * between pages can repeat one.
+ */
+export async function collectOffsetPages<T extends { id: unknown }>(
+  transport: Transport,
+  first: RequestSpec,
+  limit = 100,
+): Promise<T[]> {
+  const query = { ...first.query, limit };
+  const head = await transport.send<OffsetEnvelope<T>>({ ...first, query });
+  const pages: OffsetEnvelope<T>[] = [head];
+  if (typeof head.count === "number" && head.next) {
+    const offsets: number[] = [];
+    for (let offset = limit; offset < head.count; offset += limit) offsets.push(offset);
+    pages.push(
+      ...(await Promise.all(
+        offsets.map((offset) => transport.send<OffsetEnvelope<T>>({ ...first, query: { ...query, offset } })),
+      )),
+    );
+  }
+  const items: T[] = pages.flatMap((p) => p.results ?? []);
+  const last = pages[pages.length - 1];
+  if (last?.next && (last.results?.length ?? 0) > 0) {
+    for await (const item of paginate<T>(transport, {
+      method: first.method,
+      path: last.next,
+      budget: first.budget ?? "general",
+    })) {
+      items.push(item);
+    }
+  }
+  const seen = new Set<unknown>();
+  return items.filter((item) => !seen.has(item.id) && seen.add(item.id));
+}

@@ -37,6 +37,48 @@ describe("pagination", () => {
     expect(server.seen.length - before).toBe(3);
   });
 
+  it("listAll reads the pages after the first in parallel, in order, once the count is known", async () => {
+    let inFlight = 0;
+    let most = 0;
+    server.setHandler(async (req, res) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight -= 1;
+      const limit = Number(req.query.get("limit"));
+      const offset = Number(req.query.get("offset") ?? 0);
+      const next =
+        offset + limit < 250 ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
+      const page = Array.from({ length: Math.max(0, Math.min(limit, 250 - offset)) }, (_, i) => ({
+        id: offset + i,
+      }));
+      json(res, 200, { count: 250, next, previous: null, results: page });
+    });
+    const before = server.seen.length;
+    const all = await client.dashboards.listAll(1);
+    expect(all.map((d) => d.id)).toEqual(Array.from({ length: 250 }, (_, i) => i));
+    expect(server.seen.length - before).toBe(3);
+    expect(most).toBe(2);
+  });
+
+  it("listAll follows `next` when the list grew while it was read, without repeating an item", async () => {
+    let size = 150;
+    server.setHandler((req, res) => {
+      const limit = Number(req.query.get("limit"));
+      const offset = Number(req.query.get("offset") ?? 0);
+      const count = size;
+      size = 220; // an object appears after the first page was read
+      const next =
+        offset + limit < size ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
+      const page = Array.from({ length: Math.max(0, Math.min(limit, size - offset)) }, (_, i) => ({
+        id: offset + i,
+      }));
+      json(res, 200, { count, next, previous: null, results: page });
+    });
+    const all = await client.batchExports.listAll(1);
+    expect(all.map((b) => b.id)).toEqual(Array.from({ length: 220 }, (_, i) => i));
+  });
+
   it("fetches only the pages needed for `max`", async () => {
     const before = server.seen.length;
     const some = await collect(client.dashboards.list(1, { limit: 10 }), 12);
