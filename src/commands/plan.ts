@@ -7,7 +7,13 @@ import { writeSavedPlan } from "../apply/saved-plan.js";
 import type { Io } from "../io.js";
 import { colorEnabled, type PlanFormat, planAnnotations, renderPlan } from "../render/index.js";
 import { loadDesired, withConnection, workspacePath } from "./common.js";
-import { appendStepSummary, failIfUnsafe, planOrFail, type ReconcileFlags } from "./reconcile.js";
+import {
+  appendStepSummary,
+  failIfUnsafe,
+  fullPlanHint,
+  planOrFail,
+  type ReconcileFlags,
+} from "./reconcile.js";
 
 export interface PlanFlags extends ReconcileFlags {
   format?: PlanFormat;
@@ -23,6 +29,7 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
   io.stdout.write(
     renderPlan(plan, format, {
       color: format === "text" && colorEnabled(io.env, io.stdout.isTTY === true),
+      ...fullPlanHint(io),
     }),
   );
   if (io.env.GITHUB_ACTIONS === "true") io.stderr.write(planAnnotations(plan, workspacePath(io)));

@@ -60,9 +60,31 @@ export function failIfUnsafe(made: Pick<MadePlan, "plan" | "live">, flags: Recon
   if (unsafe) throw new UserError(unsafe);
 }
 
-/** In GitHub Actions, the markdown plan also goes to the job summary. */
+/** GitHub accepts up to 1 MiB of job summary per step: room for far more of a plan than a comment. */
+const STEP_SUMMARY_LIMIT = 1_000_000;
+
+/**
+ * In GitHub Actions, the markdown plan also goes to the job summary, which holds much more than a
+ * pull-request comment.
+ */
 export async function appendStepSummary(plan: Plan, io: Io): Promise<void> {
   const file = io.env.GITHUB_STEP_SUMMARY;
   if (io.env.GITHUB_ACTIONS !== "true" || !file) return;
-  await appendFile(file, `${renderMarkdown(plan, { fullPlanHint: "see the job log for the full plan" })}\n`);
+  const markdown = renderMarkdown(plan, {
+    maxLength: STEP_SUMMARY_LIMIT,
+    fullPlanHint: "run `posthog-gitops plan` (text format) for the full plan",
+  });
+  await appendFile(file, `${markdown}\n`);
+}
+
+/**
+ * Where a markdown plan cut to fit a comment tells readers to look: in GitHub Actions, the run's job
+ * summary (which has room for the rest); elsewhere the renderer's default.
+ */
+export function fullPlanHint(io: Io): { fullPlanHint?: string } {
+  const { GITHUB_ACTIONS, GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID } = io.env;
+  if (GITHUB_ACTIONS !== "true" || !GITHUB_SERVER_URL || !GITHUB_REPOSITORY || !GITHUB_RUN_ID) return {};
+  return {
+    fullPlanHint: `the full plan is in the [job summary of this run](${GITHUB_SERVER_URL}/${GITHUB_REPOSITORY}/actions/runs/${GITHUB_RUN_ID})`,
+  };
 }
