@@ -2,10 +2,12 @@
  * One declared batch export (already schema-valid) → `DesiredBatchExport`. Semantic rules: timestamps
  * carry a timezone and start_at is before end_at; HTTP destinations export events only; secret
  * destination fields are exactly one `${NAME}` reference and become `SecretValue`s keyed by dotted path,
- * never part of `config`. A missing secret variable is a note for validate/plan and an error for apply.
+ * never part of `config`. A missing secret variable is collected (missing-secrets.ts): one note for
+ * validate/plan, or one error for apply, per variable.
  */
 import type { ObjectContext } from "./context.js";
 import { secretReference } from "./interpolate.js";
+import { noteMissingSecret } from "./missing-secrets.js";
 import { secretPaths } from "./schema.js";
 import { SecretValue } from "./secret.js";
 import type { DesiredBatchExport, DesiredDestination, DestinationType, Interval, Model } from "./types.js";
@@ -98,16 +100,7 @@ function destination(
     }
     const set = ctx.run.env[name];
     const available = set !== undefined && set !== "";
-    if (!available) {
-      ctx.run.missingSecrets.add(name);
-      const severity = ctx.run.mode === "apply" ? "error" : "note";
-      const tail = ctx.run.mode === "apply" ? "" : "; apply will need it";
-      ctx.report(
-        severity,
-        pointer,
-        `environment variable ${name} is not set (secret ${field} of ${ctx.owner})${tail}`,
-      );
-    }
+    if (!available) noteMissingSecret(ctx, name, pointer, field);
     secrets[path] = new SecretValue(value as string, [name], available ? set : undefined);
   }
   const plain = ctx.deep("/destination/config", config, skip) as Record<string, unknown>;

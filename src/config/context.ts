@@ -4,7 +4,8 @@
  */
 import type { Diagnostics } from "./diagnostics.js";
 import { interpolate } from "./interpolate.js";
-import { type ParsedFile, position } from "./parse.js";
+import type { FirstUse } from "./missing-secrets.js";
+import type { ParsedFile } from "./parse.js";
 import type { Severity, SourceRef } from "./types.js";
 
 export type LoadMode = "validate" | "plan" | "apply";
@@ -15,6 +16,8 @@ export interface RunContext {
   diags: Diagnostics;
   /** Variables that secrets refer to but that are unset (or empty). */
   missingSecrets: Set<string>;
+  /** Per unset variable, its first use and how many secret fields use it (see missing-secrets.ts). */
+  missingSecretUses: Map<string, FirstUse>;
 }
 
 export class ObjectContext {
@@ -33,7 +36,7 @@ export class ObjectContext {
   at(path: string, which: "key" | "value" = "value"): SourceRef {
     const place = this.file.place(this.base + path) ?? this.file.place(this.base);
     const offset = which === "key" ? (place?.key ?? place?.value ?? 0) : (place?.value ?? 0);
-    const { line, column } = position(this.file.lines, offset);
+    const { line, column } = this.file.position(offset);
     return { file: this.file.path, line, column };
   }
 
@@ -85,8 +88,8 @@ export class ObjectContext {
     return value;
   }
 
-  /** Where the object is declared: its `name` node (or the object itself when it has none). */
+  /** Where the object is declared: the start of its mapping (its first key). */
   source(): SourceRef {
-    return this.at("/name");
+    return this.at("");
   }
 }

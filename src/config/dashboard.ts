@@ -77,7 +77,8 @@ function collaborators(
       );
       return;
     }
-    const source = ctx.at(`/collaborators/${i}/user_uuid`);
+    // The collaborator's mapping (its first key): recorded by the fast parse path, no scalar lookup.
+    const source = ctx.at(`/collaborators/${i}`);
     seen.set(uuid, `${source.file}:${source.line}:${source.column}`);
     out.push({ user_uuid: uuid, level: 37, source });
   });

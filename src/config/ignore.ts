@@ -4,11 +4,11 @@
  */
 import picomatch from "picomatch";
 import type { Diagnostics } from "./diagnostics.js";
-import { type ParsedFile, position } from "./parse.js";
+import type { ParsedFile } from "./parse.js";
 
 /** True when the glob is usable; otherwise reports why at its node. */
 export function checkGlob(glob: string, pointer: string, file: ParsedFile, diags: Diagnostics): boolean {
-  const at = position(file.lines, file.place(pointer)?.value ?? 0);
+  const at = file.position(file.place(pointer)?.value ?? 0);
   if (glob.trim() === "") {
     diags.error(file.path, at.line, at.column, "ignore glob is empty and can never match a name");
     return false;

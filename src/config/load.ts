@@ -10,6 +10,7 @@ import { type LoadMode, ObjectContext, type RunContext } from "./context.js";
 import { type DashboardInput, normaliseDashboard } from "./dashboard.js";
 import { Diagnostics } from "./diagnostics.js";
 import { checkGlob } from "./ignore.js";
+import { reportMissingSecrets } from "./missing-secrets.js";
 import { type ParsedFile, parseYaml } from "./parse.js";
 import { readSources } from "./read.js";
 import { validateSchema } from "./schema.js";
@@ -46,7 +47,14 @@ const KINDS = [
 
 export async function loadConfig(paths: readonly string[], options: LoadOptions): Promise<LoadResult> {
   const diags = new Diagnostics();
-  const run: RunContext = { env: options.env, mode: options.mode, diags, missingSecrets: new Set() };
+  const run: RunContext = {
+    // A snapshot: every `${NAME}` looks a variable up, and each read of the live process.env is costly.
+    env: { ...options.env },
+    mode: options.mode,
+    diags,
+    missingSecrets: new Set(),
+    missingSecretUses: new Map(),
+  };
   const sources = await readSources(paths, options.cwd, diags);
   const projects = new Map<number | undefined, DesiredProject>();
   let objects = 0;
@@ -72,6 +80,7 @@ export async function loadConfig(paths: readonly string[], options: LoadOptions)
     const project = projectOf(data, file, options, diags);
     addFile(project, file, data, broken, run);
   }
+  reportMissingSecrets(run);
   checkDuplicates([...projects.values()], diags);
   const ordered = [...projects.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {

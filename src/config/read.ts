@@ -80,8 +80,17 @@ async function walk(
     if (entry.isDirectory()) {
       if (!entry.name.startsWith(".")) await walk(full, cwd, found, depth + 1, diags);
     } else if (/\.ya?ml$/i.test(entry.name) && (entry.isFile() || entry.isSymbolicLink())) {
-      const info = await stat(full).catch(() => undefined);
-      if (info?.isFile()) found.set(full, displayPath(full, cwd));
+      let info: Awaited<ReturnType<typeof stat>>;
+      try {
+        info = await stat(full);
+      } catch (error) {
+        // A config file whose link leads nowhere would otherwise vanish from the desired state unnoticed.
+        const code = (error as NodeJS.ErrnoException).code;
+        const why = code === "ENOENT" ? "broken link" : code === "ELOOP" ? "link loop" : "not accessible";
+        diags.error(displayPath(full, cwd), 0, 0, `cannot read file: ${why}`);
+        continue;
+      }
+      if (info.isFile()) found.set(full, displayPath(full, cwd));
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { ErrorObject } from "ajv";
 import type { Diagnostics } from "./diagnostics.js";
-import { type ParsedFile, position } from "./parse.js";
+import type { ParsedFile } from "./parse.js";
 import type { SchemaNode } from "./schema.js";
 import { closest, didYouMean } from "./suggest.js";
 
@@ -87,7 +87,7 @@ export function reportSchemaErrors(
       default:
         message = `${what.subject} ${error.message ?? "is invalid"}`;
     }
-    const at = position(file.lines, offset);
+    const at = file.position(offset);
     diags.error(file.path, at.line, at.column, message);
   }
 }

@@ -83,22 +83,22 @@ describe("loadConfig", () => {
         {
           user_uuid: "0190f1d2-7b4e-7c3a-9d1f-000000000002",
           level: 37,
-          source: { file: "d.yaml", line: 11, column: 20 },
+          source: { file: "d.yaml", line: 11, column: 9 },
         },
         {
           user_uuid: "0190f1d2-7b4e-7c3a-9d1f-000000000003",
           level: 37,
-          source: { file: "d.yaml", line: 10, column: 20 },
+          source: { file: "d.yaml", line: 10, column: 9 },
         },
       ],
       sharing: { enabled: true },
-      source: { file: "d.yaml", line: 3, column: 11 },
+      source: { file: "d.yaml", line: 3, column: 5 },
     });
     expect(old).toEqual({
       kind: "dashboard",
       name: "Old funnel",
       deleted: true,
-      source: { file: "d.yaml", line: 14, column: 11 },
+      source: { file: "d.yaml", line: 14, column: 5 },
     });
   });
 
@@ -172,7 +172,7 @@ describe("loadConfig", () => {
     });
     const result = await load(root, ["prod", "staging"]);
     expect(messages(result)).toEqual([
-      'prod/b.yaml:3:11: error: duplicate dashboard name "KPIs" in project 1: also declared at prod/a.yaml:2:21',
+      'prod/b.yaml:3:5: error: duplicate dashboard name "KPIs" in project 1: also declared at prod/a.yaml:2:14',
     ]);
   });
 

@@ -1,0 +1,21 @@
+/** What parsing one YAML file yields, and the limits both parse paths enforce. */
+
+export const MAX_DEPTH = 64;
+export const MAX_ALIAS_COUNT = 100;
+export const MAX_NODES = 1_000_000;
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** Offsets into the file's text; `key` is absent for the document root and list items. */
+export interface NodePlace {
+  key?: number;
+  value: number;
+}
+
+export interface ParsedFile {
+  path: string;
+  data: unknown;
+  /** Where the node at a JSON pointer was written (looked up on demand: only diagnostics and sources need it). */
+  place(pointer: string): NodePlace | undefined;
+  /** 1-based line and column of an offset into the file's text. */
+  position(offset: number): { line: number; column: number };
+}
