@@ -5,9 +5,10 @@
  * Sends GET requests only.
  */
 import type { DesiredProject } from "../config/types.js";
+import { UserError } from "../errors.js";
 import { detailRequests } from "../plan/index.js";
 import type { LiveProject } from "../plan/types.js";
-import { featureKeys, type ServiceClient } from "../service/index.js";
+import { featureKeys, type ServiceClient, ServiceError } from "../service/index.js";
 import type { Collaborator, DashboardBasic, SharingConfiguration } from "../service/types.js";
 
 /**
@@ -36,7 +37,9 @@ export async function fetchLiveState(
   const projects = desired.filter((p): p is DesiredProject & { project: number } => p.project !== undefined);
   const read = await Promise.all(
     projects.map((p) =>
-      fetchProject(client, p.project, p.manages, (dashboards) => detailRequests(p, dashboards)),
+      inProject(p.project, () =>
+        fetchProject(client, p.project, p.manages, (dashboards) => detailRequests(p, dashboards)),
+      ),
     ),
   );
   return { live: read.map((r) => r.live), reads: read.map((r) => r.read) };
@@ -49,10 +52,30 @@ export async function refetchLiveState(
 ): Promise<LiveProject[]> {
   const read = await Promise.all(
     reads.map((r) =>
-      fetchProject(client, r.project, { dashboards: r.dashboards, batch_exports: r.batch_exports }, () => r),
+      inProject(r.project, () =>
+        fetchProject(
+          client,
+          r.project,
+          { dashboards: r.dashboards, batch_exports: r.batch_exports },
+          () => r,
+        ),
+      ),
     ),
   );
   return read.map((r) => r.live);
+}
+
+/**
+ * Names the project in a service error: "Project not found." or a 403 on one of several projects says
+ * nothing about which one without it.
+ */
+async function inProject<T>(project: number, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ServiceError) throw new UserError(`reading project ${project}: ${error.message}`);
+    throw error;
+  }
 }
 
 async function fetchProject(

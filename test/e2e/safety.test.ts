@@ -143,3 +143,12 @@ describe("secrets at apply time", () => {
     expect(await writes(h)).toEqual([]);
   });
 });
+
+describe("service refusals while reading", () => {
+  it("names the project when the service does not know it", async () => {
+    h.write("p/d.yaml", "project: 99999\ndashboards:\n  - name: Anything\n");
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toBe("error: reading project 99999: GET dashboards: 404: Project not found.\n");
+  });
+});
