@@ -51,7 +51,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
         `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${missing.length === 1 ? "is" : "are"} not set; nothing was applied`,
       );
     }
-    if (!flags.autoApprove && !(await io.confirm!(`Apply these ${plan.actions.length} changes?`))) {
+    if (!flags.autoApprove && !(await io.confirm!(question(plan.actions.length)))) {
       io.stderr.write("Apply cancelled; nothing was changed.\n");
       return 1;
     }
@@ -69,4 +69,8 @@ async function execute(plan: Plan, client: ServiceClient, flags: ApplyFlags, io:
   });
   io.stdout.write(`\n${formatSummary(results)}\n`);
   return results.some((r) => r.outcome === "failed") ? 1 : 0;
+}
+
+function question(changes: number): string {
+  return changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`;
 }

@@ -3,7 +3,10 @@
  * ambiguous names, and secrets missing at apply time. Each asserts on the emulator's
  * state or request log that nothing was written when the command refused.
  */
+
 import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli.js";
+import { memoryIo } from "../../src/io.js";
 import { type E2E, type Json, useE2E } from "./helpers.js";
 import { bigSeed } from "./seeds.js";
 
@@ -150,5 +153,40 @@ describe("service refusals while reading", () => {
     const plan = await h.cli(["plan", "p"]);
     expect(plan.code).toBe(1);
     expect(plan.stderr).toBe("error: reading project 99999: GET dashboards: 404: Project not found.\n");
+  });
+});
+
+describe("confirmation", () => {
+  async function applyAnswering(answer: boolean) {
+    const mem = memoryIo(h.env(), h.dir);
+    const questions: string[] = [];
+    mem.io.confirm = async (question) => {
+      questions.push(question);
+      return answer;
+    };
+    const code = await main(["node", "posthog-gitops", "apply", "p"], mem.io.env, mem.io);
+    return { code, questions, stderr: mem.stderr };
+  }
+
+  it("asks on a terminal; 'no' changes nothing, 'yes' applies", async () => {
+    h.write("p/d.yaml", "project: 12345\ndashboards:\n  - name: Asked first\n");
+    await h.clearRequests();
+    const declined = await applyAnswering(false);
+    expect(declined.questions).toEqual(["Apply this change?"]);
+    expect(declined.code).toBe(1);
+    expect(declined.stderr).toContain("Apply cancelled; nothing was changed.");
+    expect((await h.requests()).filter((r) => r.method !== "GET")).toEqual([]);
+    const accepted = await applyAnswering(true);
+    expect(accepted.code).toBe(0);
+    expect((await h.state()).dashboards.some((d: { name: string }) => d.name === "Asked first")).toBe(true);
+  });
+
+  it("refuses without a terminal unless --auto-approve, before any request", async () => {
+    h.write("p/d.yaml", "project: 12345\ndashboards:\n  - name: Not asked\n");
+    await h.clearRequests();
+    const result = await h.cli(["apply", "p"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("pass --auto-approve");
+    expect(await h.requests()).toEqual([]);
   });
 });
