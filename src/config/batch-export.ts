@@ -1,6 +1,8 @@
 /**
  * One declared batch export (already schema-valid) → `DesiredBatchExport`. Semantic rules: timestamps
- * carry a timezone and start_at is before end_at; HTTP destinations export events only; secret
+ * carry a timezone and start_at is before end_at; HTTP destinations export events only; Databricks and
+ * AzureBlob destinations name the Integration that holds their credentials (the service refuses them
+ * without one, so a plan without it could never be applied); secret
  * destination fields are exactly one `${NAME}` reference and become `SecretValue`s keyed by dotted path,
  * never part of `config`. A missing secret variable is collected (missing-secrets.ts): one note for
  * validate/plan, or one error for apply, per variable.
@@ -23,9 +25,12 @@ export interface BatchExportInput {
   end_at?: string | null;
   hogql_query?: string;
   filters?: Record<string, unknown>[];
-  destination?: { type: DestinationType; config?: Record<string, unknown> };
+  destination?: { type: DestinationType; config?: Record<string, unknown>; integration_id?: number };
   deleted?: boolean;
 }
+
+/** Destination types whose credentials live only in a PostHog Integration. */
+const NEEDS_INTEGRATION: ReadonlySet<DestinationType> = new Set(["Databricks", "AzureBlob"]);
 
 const WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 const WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
@@ -104,7 +109,16 @@ function destination(
     secrets[path] = new SecretValue(value as string, [name], available ? set : undefined);
   }
   const plain = ctx.deep("/destination/config", config, skip) as Record<string, unknown>;
-  return { type: input.type, config: plain, secrets };
+  const out: DesiredDestination = { type: input.type, config: plain, secrets };
+  if (input.integration_id !== undefined) out.integration_id = input.integration_id;
+  else if (NEEDS_INTEGRATION.has(input.type)) {
+    ctx.error(
+      "/destination",
+      `${ctx.owner} has destination type ${input.type}, whose credentials live in a PostHog Integration: create the integration in PostHog and set destination.integration_id to its id`,
+      "key",
+    );
+  }
+  return out;
 }
 
 function literalSecret(pointer: string, field: string, ctx: ObjectContext): void {

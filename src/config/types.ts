@@ -73,6 +73,11 @@ export interface DesiredDestination {
    */
   config: Record<string, unknown>;
   secrets: Record<string, SecretValue>;
+  /**
+   * The PostHog Integration holding the credentials (required for Databricks and AzureBlob). Sent as
+   * write-only `destination.integration_id`; the service shows it as `destination.integration`.
+   */
+  integration_id?: number;
 }
 
 export interface DesiredBatchExport {

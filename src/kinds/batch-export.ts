@@ -1,7 +1,9 @@
 /**
  * Batch exports. Managed fields: name (through an id pin), model, interval, start_at, end_at,
- * hogql_query, filters and the declared non-secret keys of destination.config. `paused` is reconciled by
- * the pause / unpause endpoints, never in a body after create. Secrets are write-only (`SecretRef`s).
+ * hogql_query, filters, the declared non-secret keys of destination.config and a declared
+ * destination.integration_id (write-only; compared with the live `destination.integration`). `paused` is
+ * reconciled by the pause / unpause endpoints, never in a body after create. Secrets are write-only
+ * (`SecretRef`s).
  */
 import type { DesiredBatchExport } from "../config/types.js";
 import type { Action, FieldChange } from "../plan/types.js";
@@ -37,7 +39,7 @@ export interface BatchExportState {
   end_at: string | null;
   hogql_query: string;
   filters: unknown[];
-  destination: { type: string; config: Record<string, unknown> };
+  destination: { type: string; config: Record<string, unknown>; integration: number | null };
 }
 
 export interface BatchExportExtras {
@@ -92,23 +94,31 @@ export function createSide(desired: DesiredBatchExport): Record<string, unknown>
     for (const change of secretChanges(desired)) {
       setPath(config, change.path.slice(CONFIG_PREFIX.length), change.after);
     }
-    body.destination = { type: desired.destination.type, config };
+    const destination: Record<string, unknown> = { type: desired.destination.type, config };
+    if (desired.destination.integration_id !== undefined) {
+      destination.integration_id = desired.destination.integration_id;
+    }
+    body.destination = destination;
   }
   return body;
 }
 
 /**
- * `before` / `after` of an update: only the changed fields, nested as the PATCH body nests them; a
- * destination always carries its `type` (the service requires it in a PATCH).
+ * `before` / `after` of an update: only the changed fields, nested as the PATCH body nests them. A
+ * destination always carries its `type` (the service requires it in a PATCH) and the declared
+ * `integration_id` (the service refuses a Databricks / AzureBlob destination write without one).
  */
-export function updateSides(changes: FieldChange[], type: string | undefined) {
+export function updateSides(changes: FieldChange[], type: string | undefined, integrationId?: number) {
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const c of changes) {
     if (!c.secret) setPath(before, c.path, c.before ?? null);
     setPath(after, c.path, c.after);
   }
-  if (isPlainObject(after.destination) && type !== undefined) after.destination.type = type;
+  if (isPlainObject(after.destination)) {
+    if (type !== undefined) after.destination.type = type;
+    if (integrationId !== undefined) after.destination.integration_id = integrationId;
+  }
   return { before, after };
 }
 
@@ -141,7 +151,11 @@ export const batchExportHandler: KindHandler<
       end_at: normaliseInstant(live.end_at),
       hogql_query: normaliseQuery(live.hogql_query),
       filters: live.filters ?? [],
-      destination: { type: live.destination.type, config: live.destination.config ?? {} },
+      destination: {
+        type: live.destination.type,
+        config: live.destination.config ?? {},
+        integration: live.destination.integration ?? null,
+      },
     };
   },
 
@@ -167,6 +181,9 @@ export const batchExportHandler: KindHandler<
     if (destination) {
       const type = destination.type;
       scalar("destination.type", type, live.destination.type, type === live.destination.type);
+      const integration = destination.integration_id;
+      const liveIntegration = live.destination.integration;
+      scalar("destination.integration_id", integration, liveIntegration, integration === liveIntegration);
       for (const path of leafPaths(destination.config)) {
         if (isSecretPath(type, path)) continue;
         const after = getPath(destination.config, path);
@@ -208,7 +225,11 @@ export const batchExportHandler: KindHandler<
       setPath(config, path, `\${${variable}}`);
       variables.push(variable);
     }
-    input.destination = { type: live.destination.type, config };
+    const destination: Record<string, unknown> = { type: live.destination.type };
+    const integration = live.destination.integration;
+    if (integration !== undefined && integration !== null) destination.integration_id = integration;
+    destination.config = config;
+    input.destination = destination;
     return { input, variables };
   },
 };

@@ -54,6 +54,8 @@ function planCreate(desired: DesiredBatchExport, ref: ObjectRef, sink: PlanSink,
     .filter(([path]) => path !== "destination")
     .map(([path, value]) => ({ path, after: value }));
   changes.push({ path: "destination.type", after: desired.destination.type });
+  const integration = desired.destination.integration_id;
+  if (integration !== undefined) changes.push({ path: "destination.integration_id", after: integration });
   for (const [key, value] of Object.entries(desired.destination.config)) {
     changes.push({ path: `destination.config.${key}`, after: value });
   }
@@ -97,7 +99,11 @@ function planExisting(
         `the interval changes from ${String(interval.before)} to ${String(interval.after)}: the schedule and the size of each exported batch change`,
       );
     }
-    const { before, after } = updateSides(changes, desired.destination?.type ?? state.destination.type);
+    const { before, after } = updateSides(
+      changes,
+      desired.destination?.type ?? state.destination.type,
+      desired.destination?.integration_id,
+    );
     sink.actions.push(makeAction("update", ref, { before, after, changes, warnings }));
   }
   planPause(desired, current, ref, options, sink);

@@ -133,6 +133,27 @@ describe("loadConfig", () => {
     expect(JSON.stringify(exp)).toContain("(secret from $RS_USER)");
   });
 
+  it("keeps a destination's integration_id apart from its config", async () => {
+    const root = tree({
+      "e.yaml": `project: 1
+batch_exports:
+  - name: to-databricks
+    destination:
+      type: Databricks
+      integration_id: 7
+      config: {http_path: /sql/1.0/w, catalog: main, schema: ph, table_name: events}
+  - name: to-s3
+    destination: {type: S3, config: {bucket_name: b, region: r, prefix: p}}
+`,
+    });
+    const result = await load(root, ["e.yaml"]);
+    expect(messages(result)).toEqual([]);
+    const [databricks, s3] = result.projects[0]!.batchExports;
+    expect(databricks!.destination!.integration_id).toBe(7);
+    expect(databricks!.destination!.config).not.toHaveProperty("integration_id");
+    expect(s3!.destination).not.toHaveProperty("integration_id");
+  });
+
   it("makes a missing secret variable an error in apply mode", async () => {
     const root = tree({ "e.yaml": exports });
     const result = await load(root, ["e.yaml"], { env: { DB_HOST: "h" }, mode: "apply" });

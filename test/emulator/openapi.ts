@@ -49,6 +49,10 @@ const KNOWN_MISTAKES: Record<string, (s: Json) => void> = {
   BatchExportBackfill: (s) => {
     (s.properties as Json).progress = { anyOf: [{ type: "object" }, { type: "null" }] };
   },
+  // §4: AzureBlob is a destination type of the service's model choices, missing from the published enum.
+  BatchExportDestinationTypeEnum: (s) => {
+    s.enum = [...(s.enum as string[]), "AzureBlob"];
+  },
   // §4: "every 15 minutes" is a model choice missing from the published enum.
   IntervalEnum: (s) => {
     s.enum = [...(s.enum as string[]), "every 15 minutes"];

@@ -65,6 +65,38 @@ describe("request bodies", () => {
     expect(batchExportHandler.requestBody(pause, ENV)).toBeUndefined();
   });
 
+  it("sends the declared integration_id in create bodies and in every destination PATCH", () => {
+    const config = { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" };
+    const databricks = (table: string, integration_id: number) =>
+      desiredBatchExport({
+        name: "lake",
+        destination: {
+          type: "Databricks",
+          config: { ...config, table_name: table },
+          secrets: {},
+          integration_id,
+        },
+      });
+    const created = planOne({ batchExports: [databricks("events", 7)] }, {}).plan.actions[0];
+    if (!created) throw new Error("no create");
+    expect(batchExportHandler.requestBody(created, ENV)?.destination).toEqual({
+      type: "Databricks",
+      config,
+      integration_id: 7,
+    });
+    const live = liveBatchExport({
+      name: "lake",
+      destination: { type: "Databricks", config, integration: 7 },
+    });
+    // A config change alone still names the integration: the service requires it in the PATCH.
+    const moved = planOne({ batchExports: [databricks("events_v2", 7)] }, { batchExports: [live] });
+    const update = moved.plan.actions[0];
+    if (!update) throw new Error("no update");
+    expect(batchExportHandler.requestBody(update, ENV)).toEqual({
+      destination: { type: "Databricks", config: { table_name: "events_v2" }, integration_id: 7 },
+    });
+  });
+
   it("sends backfill on unpause only when asked", () => {
     const live = {
       batchExports: [liveBatchExport({ paused: true, last_paused_at: "2026-02-01T00:00:00Z" })],

@@ -54,7 +54,11 @@ export function echoDashboard(create: Action): DashboardBasic {
 
 export function echoBatchExport(create: Action): BatchExport {
   const body = batchExportHandler.requestBody(create, ENV) ?? {};
-  const destination = body.destination as { type: string; config: Record<string, unknown> };
+  const destination = body.destination as {
+    type: string;
+    config: Record<string, unknown>;
+    integration_id?: number;
+  };
   const config = stringify(stripSecrets(destination.type, destination.config)) as Record<string, unknown>;
   config.legacy_parquet_extension = false;
   config.exclude_events = config.exclude_events ?? [];
@@ -67,6 +71,6 @@ export function echoBatchExport(create: Action): BatchExport {
     end_at: echoInstant(body.end_at),
     hogql_query: typeof body.hogql_query === "string" ? `  ${body.hogql_query.trim()}  ` : "",
     filters: Array.isArray(body.filters) && body.filters.length > 0 ? body.filters : null,
-    destination: { type: destination.type, config, integration: null },
+    destination: { type: destination.type, config, integration: destination.integration_id ?? null },
   });
 }

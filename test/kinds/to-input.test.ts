@@ -58,9 +58,11 @@ function exportFromInput(input: Record<string, unknown>): DesiredBatchExport {
   const destination = input.destination as {
     type: DesiredDestination["type"];
     config: Record<string, unknown>;
+    integration_id?: number;
   };
   const secrets: DesiredDestination["secrets"] = {};
   d.destination = { type: destination.type, config: splitSecrets(destination.config, secrets), secrets };
+  if (destination.integration_id !== undefined) d.destination.integration_id = destination.integration_id;
   return d;
 }
 
@@ -170,6 +172,39 @@ describe("toInput (pull)", () => {
       expect(plan.actions).toEqual([]);
     },
   );
+
+  it("writes the live integration as integration_id, and round-trips", () => {
+    const live = liveBatchExport({
+      name: "lake",
+      destination: {
+        type: "Databricks",
+        config: { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" },
+        integration: 7,
+      },
+    });
+    const { input, variables } = batchExportHandler.toInput(live, {});
+    expect(variables).toEqual([]);
+    expect(input.destination).toEqual({
+      type: "Databricks",
+      integration_id: 7,
+      config: { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" },
+    });
+    const { plan, errors } = buildPlan(
+      [desiredProject({ batchExports: [exportFromInput(input)] })],
+      [liveProject({ batchExports: [live] })],
+      options(),
+    );
+    expect(errors).toEqual([]);
+    expect(plan.actions).toEqual([]);
+  });
+
+  it("writes no integration_id when the live destination has none", () => {
+    const { input } = batchExportHandler.toInput(
+      liveBatchExport({ destination: { type: "NoOp", config: {}, integration: null } }),
+      {},
+    );
+    expect(input.destination).toEqual({ type: "NoOp", config: {} });
+  });
 
   it("writes the start instant compactly", () => {
     const live = liveBatchExport({ start_at: "2026-01-01T00:00:00.000000+00:00", model: null });

@@ -211,4 +211,50 @@ describe("batch exports", () => {
     const { plan } = planOne({ batchExports: [desired] }, { batchExports: [live] });
     expect(plan.actions[0]?.changes[0]?.diff).toContain("+SELECT event, timestamp FROM events");
   });
+
+  describe("integrations", () => {
+    const config = { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" };
+    const desired = (integration_id?: number) =>
+      desiredBatchExport({
+        name: "lake",
+        destination: {
+          type: "Databricks",
+          config,
+          secrets: {},
+          ...(integration_id === undefined ? {} : { integration_id }),
+        },
+      });
+    const live = (integration: number | null) =>
+      liveBatchExport({ name: "lake", destination: { type: "Databricks", config, integration } });
+
+    it("creates with the integration_id, shown as a change", () => {
+      const { plan } = planOne({ batchExports: [desired(7)] }, {});
+      expect(steps(plan.actions)).toEqual(["create:lake"]);
+      expect(plan.actions[0]?.after?.destination).toEqual({ type: "Databricks", config, integration_id: 7 });
+      expect(plan.actions[0]?.changes).toContainEqual({ path: "destination.integration_id", after: 7 });
+    });
+
+    it("plans nothing when the live integration is the declared one", () => {
+      expect(planOne({ batchExports: [desired(7)] }, { batchExports: [live(7)] }).plan.actions).toEqual([]);
+    });
+
+    it.each([
+      ["another integration", 3],
+      ["no integration", null],
+    ])("updates a destination with %s to the declared one", (_label, current) => {
+      const { plan } = planOne({ batchExports: [desired(7)] }, { batchExports: [live(current)] });
+      expect(steps(plan.actions)).toEqual(["update:lake"]);
+      const update = plan.actions[0];
+      expect(update?.changes).toEqual([{ path: "destination.integration_id", before: current, after: 7 }]);
+      expect(update?.after).toEqual({ destination: { type: "Databricks", integration_id: 7 } });
+      expect(update?.before).toEqual({ destination: { integration_id: current } });
+    });
+
+    it("leaves the integration alone when none is declared", () => {
+      const s3 = liveBatchExport({ destination: { ...liveBatchExport().destination, integration: 9 } });
+      expect(planOne({ batchExports: [desiredBatchExport()] }, { batchExports: [s3] }).plan.actions).toEqual(
+        [],
+      );
+    });
+  });
 });

@@ -2,6 +2,10 @@
  * Applies a create / PUT / PATCH body to a batch export record with the service's validation: required
  * fields on POST/PUT, destination type enum and per-type config rules, PATCH deep-merges the config
  * (omitted secrets are kept) and refuses type or model changes, HTTP only with the events model.
+ * `integration_id` (write-only, shown as `destination.integration`) is kept when a write omits it, but
+ * like the service, a Databricks / AzureBlob destination write without one is refused (the service
+ * validates the submitted destination alone, so this holds for PATCH too). Any positive id is taken
+ * as an existing Integration of the team.
  */
 import { ApiError, errorBody, invalid, required } from "../errors.js";
 import {
@@ -10,13 +14,12 @@ import {
   parseBool,
   parseChoice,
   parseDateTime,
-  parseInteger,
   parseList,
   parseString,
   pyType,
 } from "../fields.js";
 import type { BatchExportRecord } from "../types.js";
-import { DESTINATION_TYPES, deepMerge, validateConfig } from "./destinations.js";
+import { DESTINATION_TYPES, deepMerge, INTEGRATION_REQUIRED, validateConfig } from "./destinations.js";
 
 export type WriteMode = "create" | "put" | "patch";
 
@@ -79,6 +82,7 @@ function applyDestination(b: BatchExportRecord, value: unknown, mode: WriteMode)
       `Cannot change destination type from '${b.destination.type}' to '${type}'. Delete this batch export and create a new one with the new destination type.`,
     );
   }
+  const integration = "integration_id" in value ? parseIntegration(value.integration_id) : undefined;
   const rawConfig = value.config === undefined ? {} : value.config;
   if (!isDict(rawConfig)) {
     throw invalid(
@@ -88,9 +92,23 @@ function applyDestination(b: BatchExportRecord, value: unknown, mode: WriteMode)
   }
   const config = structuredClone(rawConfig);
   validateConfig(type, config, mode !== "patch");
+  const needs = INTEGRATION_REQUIRED[type];
+  if (needs !== undefined && (integration === undefined || integration === null)) {
+    throw invalid(needs, "destination");
+  }
   b.destination.type = type;
   b.destination.config = mode === "create" ? config : deepMerge(b.destination.config, config);
-  if ("integration_id" in value) {
-    b.destination.integration = parseInteger(value.integration_id, "destination__integration_id", true);
+  if (integration !== undefined) b.destination.integration = integration;
+}
+
+/** An Integration primary key as the service's related field takes it: null, an int or a digit string. */
+function parseIntegration(value: unknown): number | null {
+  const attr = "destination__integration_id";
+  if (value === null) return null;
+  const id = typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof id !== "number" || !Number.isInteger(id)) {
+    throw invalid(`Incorrect type. Expected pk value, received ${pyType(value)}.`, attr, "incorrect_type");
   }
+  if (id < 1) throw invalid(`Invalid pk "${id}" - object does not exist.`, attr, "does_not_exist");
+  return id;
 }

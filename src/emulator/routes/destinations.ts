@@ -1,6 +1,8 @@
 /**
- * Batch export destination types: accepted config keys, required keys, declared scalar types and the
- * secret keys that are removed from every response (service-api.md §4 "Config fields" and "Secrets").
+ * Batch export destination types: accepted config keys, required keys, declared scalar types, the
+ * secret keys that are removed from every response (service-api.md §4 "Config fields" and "Secrets")
+ * and the types that need an Integration. AzureBlob is accepted although the published OpenAPI enum
+ * omits it: the service's model choices include it.
  */
 import { invalid } from "../errors.js";
 import { isDict, pyType } from "../fields.js";
@@ -99,11 +101,29 @@ export const DESTINATIONS: Record<string, DestinationSpec> = {
     },
     secrets: [],
   },
+  AzureBlob: {
+    required: ["container_name"],
+    fields: {
+      container_name: "str",
+      prefix: "str",
+      compression: "str",
+      file_format: "str",
+      max_file_size_mb: "int",
+      legacy_parquet_extension: "bool",
+    },
+    secrets: [],
+  },
   HTTP: { required: ["url", "token"], fields: { url: "str", token: "str" }, secrets: ["token"] },
   NoOp: { required: [], fields: { arg: "str" }, secrets: [] },
 };
 
 export const DESTINATION_TYPES = Object.keys(DESTINATIONS);
+
+/** Types whose credentials live in an Integration: every destination write must name one. */
+export const INTEGRATION_REQUIRED: Record<string, string> = {
+  Databricks: "Integration is required for Databricks batch exports",
+  AzureBlob: "Integration is required for Azure Blob batch exports",
+};
 
 const COMPRESSIONS: Record<string, string[]> = {
   Parquet: ["zstd", "lz4", "snappy", "gzip", "brotli"],
@@ -139,7 +159,7 @@ export function validateConfig(type: string, config: Record<string, unknown>, co
     }
     config[key] = coerced;
   }
-  if (type === "S3" && typeof config.compression === "string") {
+  if ((type === "S3" || type === "AzureBlob") && typeof config.compression === "string") {
     const format = typeof config.file_format === "string" ? config.file_format : "JSONLines";
     const allowed = COMPRESSIONS[format] ?? [];
     if (!allowed.includes(config.compression)) {
