@@ -37,7 +37,9 @@ export function runsAndLogs(now: number): Pick<StoreData, "runs" | "logs"> {
     error: string | null,
     n: number,
   ) => {
-    const created = end + 60_000;
+    // A minute after the interval ends, but never in the future: in the first minute of an hour the
+    // newest run would otherwise fall outside every list's default `before=now` window.
+    const created = Math.min(end + 60_000, now - 2_000);
     const records = status === "Completed" ? 1000 + ((n * 7919) % 5000) : null;
     const id = uuid("7b4f", runs.length + 1);
     runs.push({

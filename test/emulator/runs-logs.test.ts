@@ -166,3 +166,16 @@ describe("logs", () => {
     expect(org.body.count).toBe(6);
   });
 });
+
+describe("the default seed's activity", () => {
+  it("never dates a run in the future, even in the first minute of an hour", async () => {
+    const { runsAndLogs } = await import("../../src/emulator/sample-activity.js");
+    for (const at of ["2026-11-21T07:00:16Z", "2026-11-21T07:00:59Z", "2026-11-21T07:30:00Z"]) {
+      const now = Date.parse(at);
+      const { runs, logs } = runsAndLogs(now);
+      expect(runs.filter((r) => Date.parse(r.created_at) > now)).toEqual([]);
+      expect(logs.filter((l) => Date.parse(l.timestamp) > now)).toEqual([]);
+      expect(runs.filter((r) => Date.parse(r.created_at) > now - 7 * 86_400_000)).toHaveLength(48 + 3);
+    }
+  });
+});
