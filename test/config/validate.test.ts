@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/commands/validate.js";
@@ -95,6 +96,16 @@ describe("validate", () => {
     await run({ args: [] }, out.io);
     expect(out.stdout).toContain("posthog/main.yaml:4:5: error:");
     expect(out.stderr).toContain("::error file=infra/posthog/main.yaml,line=4,col=5::");
+  });
+
+  it("accepts the configuration example in the README", async () => {
+    const readme = readFileSync(join(repo, "README.md"), "utf8");
+    const example = /## Configuration[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toContain("batch_exports:");
+    const root = tree({ "posthog/readme.yaml": example ?? "" });
+    const out = memoryIo({ AWS_ACCESS_KEY_ID: "set", AWS_SECRET_ACCESS_KEY: "set" }, root);
+    expect(await run({ args: [] }, out.io)).toBe(0);
+    expect(out.stderr).toBe("1 file, 3 objects: valid\n");
   });
 
   it("never prints a literal secret", async () => {
