@@ -5,8 +5,10 @@
  * batch export with secrets, runs (one Failed, one Running), log entries and a few hundred events.
  * Generated relative to `now` and deterministic for a given `now`.
  */
+
+import { batchExportRecord, dashboardRecord } from "./records.js";
 import { POSTGRES_EXPORT_ID, runsAndLogs, S3_EXPORT_ID, sampleEvents, uuid } from "./sample-activity.js";
-import type { StoreData } from "./types.js";
+import type { DashboardRecord, StoreData } from "./types.js";
 
 export { POSTGRES_EXPORT_ID, S3_EXPORT_ID };
 
@@ -41,23 +43,6 @@ function user(
 }
 
 function dashboards(): StoreData["dashboards"] {
-  const base = {
-    description: "",
-    pinned: false,
-    created_by: 1,
-    last_accessed_at: null,
-    last_refresh: null,
-    deleted: false,
-    creation_mode: "default" as const,
-    tags: [] as string[],
-    restriction_level: 21 as const,
-    filters: {},
-    variables: {},
-    breakdown_colors: [],
-    data_color_theme_id: null,
-    quick_filter_ids: [],
-    tiles: [],
-  };
   const text = (id: number, body: string) => ({
     id,
     text: { body },
@@ -65,9 +50,8 @@ function dashboards(): StoreData["dashboards"] {
     layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } },
     color: null,
   });
-  return [
+  const rows: Array<Partial<DashboardRecord> & Pick<DashboardRecord, "id" | "team_id" | "created_at">> = [
     {
-      ...base,
       id: 1,
       team_id: 12345,
       name: "Product KPIs",
@@ -78,7 +62,6 @@ function dashboards(): StoreData["dashboards"] {
       tiles: [text(1, "Activation and retention")],
     },
     {
-      ...base,
       id: 2,
       team_id: 12345,
       name: "Marketing Overview",
@@ -87,7 +70,6 @@ function dashboards(): StoreData["dashboards"] {
       tiles: [text(2, "Campaigns")],
     },
     {
-      ...base,
       id: 3,
       team_id: 12345,
       name: "Revenue",
@@ -97,7 +79,6 @@ function dashboards(): StoreData["dashboards"] {
       created_at: "2025-03-03T09:00:00.000Z",
     },
     {
-      ...base,
       id: 4,
       team_id: 12345,
       name: "Onboarding Funnel",
@@ -105,8 +86,9 @@ function dashboards(): StoreData["dashboards"] {
       filters: { date_from: "-30d" },
       created_at: "2025-03-04T09:00:00.000Z",
     },
-    { ...base, id: 5, team_id: 12346, name: "Staging Smoke Tests", created_at: "2025-03-05T09:00:00.000Z" },
+    { id: 5, team_id: 12346, name: "Staging Smoke Tests", created_at: "2025-03-05T09:00:00.000Z" },
   ];
+  return rows.map((d) => dashboardRecord({ created_by: 1, ...d }));
 }
 
 export function defaultSeed(now = new Date()): StoreData {
@@ -152,7 +134,7 @@ export function defaultSeed(now = new Date()): StoreData {
       },
     ],
     batch_exports: [
-      {
+      batchExportRecord({
         id: S3_EXPORT_ID,
         team_id: 12345,
         name: "Events to S3",
@@ -171,18 +153,10 @@ export function defaultSeed(now = new Date()): StoreData {
           },
         },
         interval: "hour",
-        paused: false,
-        deleted: false,
         created_at: "2025-04-01T12:00:00.000Z",
         last_updated_at: "2025-04-01T12:00:00.000Z",
-        last_paused_at: null,
-        start_at: null,
-        end_at: null,
-        hogql_query: null,
-        schema: null,
-        filters: null,
-      },
-      {
+      }),
+      batchExportRecord({
         id: POSTGRES_EXPORT_ID,
         team_id: 12345,
         name: "Persons to Postgres",
@@ -202,16 +176,10 @@ export function defaultSeed(now = new Date()): StoreData {
         },
         interval: "day",
         paused: true,
-        deleted: false,
         created_at: "2025-04-02T12:00:00.000Z",
         last_updated_at: pausedAt,
         last_paused_at: pausedAt,
-        start_at: null,
-        end_at: null,
-        hogql_query: null,
-        schema: null,
-        filters: null,
-      },
+      }),
     ],
     ...runsAndLogs(at),
     backfills: [],

@@ -3,12 +3,13 @@
  * (`/api/organizations/:org/batch_exports`, every project of the organization, no runs routes):
  * list (`-created_at`), create 201, retrieve, PATCH / PUT, soft DELETE 204, pause / unpause.
  */
+
 import { randomUUID } from "node:crypto";
 import { invalid } from "../errors.js";
 import { asBody, parseBool } from "../fields.js";
 import { offsetPage } from "../pagination.js";
+import { batchExportRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
-import type { BatchExportRecord } from "../types.js";
 import { createBackfill } from "./backfills.js";
 import { findExport, renderExport, visibleExports } from "./batch-export-view.js";
 import { applyExportBody, type WriteMode } from "./batch-export-write.js";
@@ -27,25 +28,11 @@ function create(ctx: Ctx) {
     );
   }
   const body = asBody(ctx.body);
-  const now = ctx.now.toISOString();
-  const b: BatchExportRecord = {
+  const b = batchExportRecord({
     id: randomUUID(),
     team_id: ctx.project.id,
-    name: "",
-    model: "events",
-    destination: { type: "", config: {}, integration: null },
-    interval: "",
-    paused: false,
-    deleted: false,
-    created_at: now,
-    last_updated_at: now,
-    last_paused_at: null,
-    start_at: null,
-    end_at: null,
-    hogql_query: null,
-    schema: null,
-    filters: null,
-  };
+    created_at: ctx.now.toISOString(),
+  });
   applyExportBody(b, body, "create");
   ctx.store.data.batch_exports.push(b);
   return { status: 201, body: renderExport(ctx, b) };

@@ -3,9 +3,11 @@
  * PATCH / PUT, soft delete by PATCH `deleted: true`, restore only by a body of exactly
  * `{"deleted": false}`, DELETE → 405 with an empty body, `move_tile` and `create_from_template_json`.
  */
+
 import { invalid, notFound } from "../errors.js";
 import { asBody, isDict, parseString } from "../fields.js";
 import { offsetPage } from "../pagination.js";
+import { dashboardRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
 import type { DashboardRecord } from "../types.js";
 import { findDashboard, renderBasic, renderDashboard, requireEdit } from "./dashboard-view.js";
@@ -58,27 +60,12 @@ function list(ctx: Ctx) {
 }
 
 function newDashboard(ctx: Ctx): DashboardRecord {
-  return {
+  return dashboardRecord({
     id: 0,
     team_id: ctx.project.id,
-    name: null,
-    description: "",
-    pinned: false,
     created_at: ctx.now.toISOString(),
     created_by: ctx.user.id,
-    last_accessed_at: null,
-    last_refresh: null,
-    deleted: false,
-    creation_mode: "default",
-    tags: [],
-    restriction_level: 21,
-    filters: {},
-    variables: {},
-    breakdown_colors: [],
-    data_color_theme_id: null,
-    quick_filter_ids: [],
-    tiles: [],
-  };
+  });
 }
 
 function create(ctx: Ctx) {

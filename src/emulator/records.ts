@@ -1,0 +1,51 @@
+/**
+ * New store records with the service's defaults, for the routes that create objects and for the
+ * default seed: one place knows what a fresh dashboard or batch export holds.
+ */
+import type { BatchExportRecord, DashboardRecord } from "./types.js";
+
+type WithRequired<T, K extends keyof T> = Pick<T, K> & Partial<T>;
+
+export function dashboardRecord(
+  fields: WithRequired<DashboardRecord, "id" | "team_id" | "created_at" | "created_by">,
+): DashboardRecord {
+  return {
+    name: null,
+    description: "",
+    pinned: false,
+    last_accessed_at: null,
+    last_refresh: null,
+    deleted: false,
+    creation_mode: "default",
+    tags: [],
+    restriction_level: 21,
+    filters: {},
+    variables: {},
+    breakdown_colors: [],
+    data_color_theme_id: null,
+    quick_filter_ids: [],
+    tiles: [],
+    ...fields,
+  };
+}
+
+export function batchExportRecord(
+  fields: WithRequired<BatchExportRecord, "id" | "team_id" | "created_at">,
+): BatchExportRecord {
+  return {
+    name: "",
+    model: "events",
+    destination: { type: "", config: {}, integration: null },
+    interval: "",
+    paused: false,
+    deleted: false,
+    last_updated_at: fields.created_at,
+    last_paused_at: null,
+    start_at: null,
+    end_at: null,
+    hogql_query: null,
+    schema: null,
+    filters: null,
+    ...fields,
+  };
+}
