@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { main } from "../src/cli.js";
 import { startEmulator } from "../src/emulator/index.js";
-import { memoryIo } from "../src/io.js";
+import { memoryIo } from "../test/support/io.js";
 import { getState, requestLog, seedObjects } from "./control.js";
 import { fleetRecords, writeFleetYaml } from "./fleet.js";
 import { runTool, type ToolRun } from "./tool.js";

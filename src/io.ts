@@ -2,6 +2,8 @@
  * Everything a command may touch outside its own memory, passed in so tests can run commands directly.
  * Only the entry point (`src/cli.ts` via `bin/`) builds an `Io` from `process`.
  */
+import type { Clock } from "./clock.js";
+
 export interface Output {
   write(text: string): void;
   /** True when the stream is an interactive terminal (colour and prompts are allowed). */
@@ -13,42 +15,13 @@ export interface Io {
   stderr: Output;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** The one clock of the run: every "now" of a command comes from here. */
+  clock: Clock;
   /** Asks a yes/no question on the terminal; absent when stdin is not a TTY. */
   confirm?: (question: string) => Promise<boolean>;
-  /** Clock, injectable for tests. */
-  now?: () => Date;
   /**
    * Runs `handler` once when the user asks the program to stop (SIGINT / SIGTERM), for long-running
    * commands such as `emulator`; returns a function that removes it.
    */
   onTerminate?: (handler: () => void) => () => void;
-}
-
-/** An `Io` that records what was written, for tests. */
-export function memoryIo(env: Record<string, string | undefined> = {}, cwd = process.cwd()) {
-  let out = "";
-  let err = "";
-  const io: Io = {
-    stdout: {
-      write: (t) => {
-        out += t;
-      },
-    },
-    stderr: {
-      write: (t) => {
-        err += t;
-      },
-    },
-    env,
-    cwd,
-  };
-  return {
-    io,
-    get stdout() {
-      return out;
-    },
-    get stderr() {
-      return err;
-    },
-  };
 }

@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline/promises";
+import { systemClock } from "./clock.js";
 import type { Io } from "./io.js";
 
 /** The real terminal. Used only by the entry point. */
@@ -8,7 +9,7 @@ export function processIo(env: NodeJS.ProcessEnv): Io {
     stderr: { write: (t) => void process.stderr.write(t), isTTY: process.stderr.isTTY === true },
     env,
     cwd: process.cwd(),
-    now: () => new Date(),
+    clock: systemClock,
     onTerminate: (handler) => {
       process.once("SIGINT", handler);
       process.once("SIGTERM", handler);

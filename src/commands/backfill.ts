@@ -7,6 +7,7 @@
  * is sent. The backfill is sent once (never repeated automatically: it is a create).
  */
 
+import { nowDate } from "../clock.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { checkWindowForInterval, checkWindowSyntax } from "../ops/backfill-window.js";
@@ -25,7 +26,7 @@ export interface BackfillOptions extends ConnectionOptions {
 }
 
 export async function run(options: BackfillOptions, io: Io): Promise<number> {
-  const now = io.now?.() ?? new Date();
+  const now = nowDate(io.clock);
   // Checked before the client exists: a refused window needs no key and sends nothing.
   const checked = await guarded(io, async () => {
     parseFormat(options.format, ["text", "json"] as const, "text");

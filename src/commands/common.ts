@@ -78,7 +78,7 @@ export function workspacePath(io: Io): AnnotationPath {
 
 /** The client, from POSTHOG_HOST / POSTHOG_API_KEY and the flags; `--verbose` logs requests to stderr. */
 export function connect(flags: ConnectionFlags, io: Io): Connection {
-  return clientFromEnv(io.env, flags, (line) => io.stderr.write(`${line}\n`));
+  return clientFromEnv(io.env, flags, (line) => io.stderr.write(`${line}\n`), io.clock);
 }
 
 /** Runs `work` with a connection and always closes it; with --verbose, prints the request statistics. */

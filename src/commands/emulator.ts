@@ -57,6 +57,7 @@ export async function run(options: EmulatorCommandOptions, io: Io): Promise<numb
       errorRate: number(options.errorRate, "error-rate", 0, 1, false),
       errorStatus: number(options.errorStatus, "error-status", 400, 599),
       rateLimit: options.rateLimit,
+      clock: io.clock,
     });
   } catch (error) {
     if (error instanceof UserError) throw error;

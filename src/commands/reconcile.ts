@@ -3,7 +3,9 @@
  * plan, and reporting the planner's errors and the safety guard. Output of the plan itself is left to
  * each command.
  */
+
 import { appendFile } from "node:fs/promises";
+import { nowDate } from "../clock.js";
 import type { LoadResult } from "../config/index.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
@@ -27,7 +29,7 @@ export function buildOptions(flags: ReconcileFlags, io: Io): BuildOptions {
     prune: flags.prune === true,
     force: flags.force === true,
     rotateSecrets: flags.rotateSecrets === true,
-    now: io.now?.() ?? new Date(),
+    now: nowDate(io.clock),
   };
   if (flags.target && flags.target.length > 0) options.targets = flags.target;
   return options;

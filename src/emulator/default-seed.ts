@@ -91,7 +91,7 @@ function dashboards(): StoreData["dashboards"] {
   return rows.map((d) => dashboardRecord({ created_by: 1, ...d }));
 }
 
-export function defaultSeed(now = new Date()): StoreData {
+export function defaultSeed(now: Date): StoreData {
   const at = now.getTime();
   const pausedAt = new Date(Math.floor(at / DAY) * DAY - 2 * DAY).toISOString();
   return {

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type Clock, systemClock } from "../clock.js";
 import { handleControl } from "./control.js";
 import { defaultSeed } from "./default-seed.js";
 import { FaultState, type Faults } from "./faults.js";
@@ -35,6 +36,11 @@ export interface EmulatorOptions {
   errorStatus?: number;
   /** `480/minute,4800/hour` style, `none` to disable, or windows. Default: the service's limits. */
   rateLimit?: string | Window[];
+  /**
+   * Where the emulator's time comes from: each request's "now", the default seed's dates, throttling.
+   * Default: the system clock. Tests pass the clock their CLI runs use.
+   */
+  clock?: Clock;
   /** Called with unexpected handler errors (answered as 500). */
   onError?: (error: unknown) => void;
 }
@@ -79,10 +85,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   if (!isLoopback(host) && !options.allowNonLoopback) {
     throw new Error(`refusing to bind the emulator to non-loopback address ${host}`);
   }
-  const seedJson = JSON.stringify(loadSeed(options, new Date()));
+  const clock = options.clock ?? systemClock;
+  const seedJson = JSON.stringify(loadSeed(options, new Date(clock.now())));
   const fresh = () => JSON.parse(seedJson) as StoreData;
   const saved = options.stateFile ? readStateFile(options.stateFile) : undefined;
-  const store = new Store(saved === undefined ? fresh() : normaliseSeed(saved));
+  const store = new Store(saved === undefined ? fresh() : normaliseSeed(saved, new Date(clock.now())));
   const persister = options.stateFile ? new StatePersister(options.stateFile, store) : undefined;
 
   const baseline: Faults = {};
@@ -97,6 +104,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   const state: ServerState = {
     store,
+    clock,
     router: buildRouter(),
     limiter,
     faults: () => faults,
@@ -120,7 +128,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           },
           state: () => store.data,
           loadSeed: (seed) => {
-            store.replace(withApiKey(normaliseSeed(seed), options.apiKey ?? "phx_emulator"));
+            store.replace(
+              withApiKey(normaliseSeed(seed, new Date(clock.now())), options.apiKey ?? "phx_emulator"),
+            );
             limiter.clear();
           },
         },

@@ -46,7 +46,7 @@ function membership(value: unknown): MembershipRecord {
   return { id: m.id, level };
 }
 
-export function normaliseSeed(input: unknown, now = new Date()): StoreData {
+export function normaliseSeed(input: unknown, now: Date): StoreData {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new SeedError("seed: must be a JSON object");
   }

@@ -4,7 +4,9 @@
  * then the handler. Every failure becomes the service's error body; nothing escapes as a crash.
  * Control endpoints (`/_emulator/`) bypass faults, throttling and the request log.
  */
+
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Clock } from "../clock.js";
 import { authenticate, authorizeOrganization, authorizeProject, checkScope } from "./auth.js";
 import {
   ApiError,
@@ -33,6 +35,8 @@ export interface LogEntry {
 
 export interface ServerState {
   store: Store;
+  /** The emulator's one source of time. */
+  clock: Clock;
   router: Router;
   limiter: RateLimiter;
   faults: () => FaultState;
@@ -60,7 +64,7 @@ export async function handleRequest(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const started = performance.now();
+  const started = state.clock.now();
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   if (url.pathname.startsWith("/_emulator/") || url.pathname === "/_emulator") {
     return state.control(req, res, url);
@@ -69,7 +73,7 @@ export async function handleRequest(
   const entry: LogEntry = { method, path: url.pathname, query: loggedQuery(url), status: 0, ms: 0 };
   const record = (status: number, fault?: LogEntry["fault"]) => {
     entry.status = status;
-    entry.ms = Math.round((performance.now() - started) * 10) / 10;
+    entry.ms = state.clock.now() - started;
     if (fault) entry.fault = fault;
     if (state.log.length >= MAX_LOG) state.log.splice(0, MAX_LOG / 10);
     state.log.push(entry);
@@ -158,7 +162,7 @@ async function dispatch(
   ctx.user = principal.user;
   ctx.key = principal.key;
   ctx.origin = `http://${req.headers.host ?? "127.0.0.1"}`;
-  ctx.now = new Date();
+  ctx.now = new Date(state.clock.now());
   if (params.project !== undefined) {
     const access = authorizeProject(store, principal, params.project, route.scope);
     ctx.project = access.project;
@@ -170,7 +174,7 @@ async function dispatch(
   }
   const bucket: Bucket = route.bucket ?? "default";
   const windows = state.faults().rateLimit ?? state.optionLimits ?? DEFAULT_LIMITS[bucket];
-  const wait = state.limiter.check(principal.key.key, bucket, windows, Date.now());
+  const wait = state.limiter.check(principal.key.key, bucket, windows, state.clock.now());
   if (wait > 0) throw throttled(wait);
   if (bodyError !== undefined) throw bodyError;
   const reply = await route.handler(ctx);

@@ -3,6 +3,7 @@
  * options, the project id, and one place that turns a `UserError` (a `ServiceError` included) into one
  * line on stderr and its exit code. The client is always closed, also on error.
  */
+import { nowDate } from "../clock.js";
 import { type ConnectionFlags, defaultProject, withConnection } from "../commands/common.js";
 import { isUserError } from "../errors.js";
 import type { Io } from "../io.js";
@@ -26,9 +27,7 @@ export async function withService(
 ): Promise<number> {
   return guarded(io, async () => {
     const project = defaultProject(options, io);
-    return withConnection(options, io, ({ client }) =>
-      body({ client, project, now: io.now?.() ?? new Date(), io }),
-    );
+    return withConnection(options, io, ({ client }) => body({ client, project, now: nowDate(io.clock), io }));
   });
 }
 

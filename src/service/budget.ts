@@ -8,14 +8,11 @@
  * the same key) pauses the whole budget until `Retry-After` has passed.
  */
 
+import type { Clock } from "../clock.js";
+
 export interface RateWindow {
   limit: number;
   ms: number;
-}
-
-export interface Clock {
-  now: () => number;
-  sleep: (ms: number) => Promise<void>;
 }
 
 /** One slot: `end` is Infinity while the request is in flight, then the time its answer arrived. */

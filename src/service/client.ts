@@ -4,6 +4,7 @@
  * The key lives in a private field only: util.inspect, JSON.stringify, stats and errors never show it.
  */
 import { Agent, type Dispatcher } from "undici";
+import { type Clock, systemClock } from "../clock.js";
 import { batchExportsApi, runsApi } from "./batch-exports.js";
 import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
@@ -37,8 +38,8 @@ export interface ClientOptions {
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number; totalMs?: number };
   /** One line per attempt: method, path, status, ms, retries. Never the key. */
   log?: (line: string) => void;
-  sleep?: (ms: number) => Promise<void>;
-  now?: () => number;
+  /** Time for pacing, backoff and Retry-After dates; default the system clock. */
+  clock?: Clock;
   /** Jitter source in [0, 1). */
   random?: () => number;
 }
@@ -79,10 +80,7 @@ export class ServiceClient {
           keepAliveTimeout: 10_000,
           connect: { timeout: timeouts.connectMs },
         });
-    const clock = {
-      now: options.now ?? (() => performance.now()),
-      sleep: options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
-    };
+    const clock = options.clock ?? systemClock;
     const windows = (limit: { perMinute: number; perHour: number }): RateWindow[] => [
       { limit: limit.perMinute, ms: MINUTE },
       { limit: limit.perHour, ms: HOUR },

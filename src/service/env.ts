@@ -8,6 +8,7 @@
  *   the general endpoints; events keep their own lower defaults.
  */
 import { isIP } from "node:net";
+import type { Clock } from "../clock.js";
 import { UserError } from "../errors.js";
 import type { RateWindow } from "./budget.js";
 import { ServiceClient } from "./client.js";
@@ -30,6 +31,7 @@ export function clientFromEnv(
   env: Readonly<Record<string, string | undefined>>,
   overrides: ConnectionOverrides = {},
   log?: (line: string) => void,
+  clock?: Clock,
 ): Connection {
   const host = checkHost(overrides.host ?? env.POSTHOG_HOST ?? "https://us.posthog.com");
   const apiKey = env.POSTHOG_API_KEY;
@@ -49,6 +51,7 @@ export function clientFromEnv(
     concurrency,
     ...(rate ? { rateWindows: { general: parseRateLimit(rate, "POSTHOG_RATE_LIMIT") } } : {}),
     ...(overrides.verbose && log ? { log } : {}),
+    ...(clock ? { clock } : {}),
   });
   const project = overrides.project ?? env.POSTHOG_PROJECT_ID;
   return { client, host, project: project === undefined || project === "" ? undefined : String(project) };

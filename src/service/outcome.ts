@@ -76,10 +76,7 @@ export function buildError(
 }
 
 /** `Retry-After` as seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(
-  value: string | string[] | undefined,
-  nowMs = Date.now(),
-): number | undefined {
+export function parseRetryAfter(value: string | string[] | undefined, nowMs: number): number | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined || text.trim() === "") return undefined;
   if (/^\d+(\.\d+)?$/.test(text.trim())) return Math.round(Number(text) * 1000);

@@ -14,7 +14,8 @@
 
 import type { Dispatcher } from "undici";
 import { request } from "undici";
-import type { Clock, RateBudget, Semaphore } from "./budget.js";
+import type { Clock } from "../clock.js";
+import type { RateBudget, Semaphore } from "./budget.js";
 import { ServiceError, UnknownOutcomeError } from "./errors.js";
 import { buildError, classifyFailure, MAX_RETRY_AFTER_MS, type Outcome, parseRetryAfter } from "./outcome.js";
 import { type Query, queryString } from "./query.js";
@@ -185,7 +186,12 @@ export class Transport {
       answered = true;
       const text = await res.body.text();
       const retryAfter = res.headers["retry-after"];
-      return { kind: "answer", status: res.statusCode, text, retryAfterMs: parseRetryAfter(retryAfter) };
+      return {
+        kind: "answer",
+        status: res.statusCode,
+        text,
+        retryAfterMs: parseRetryAfter(retryAfter, this.#o.clock.now()),
+      };
     } catch (raw) {
       return classifyFailure(raw, answered, deadline.signal.aborted, (text) => this.#scrub(text));
     } finally {

@@ -35,11 +35,10 @@ describe("hostile input", () => {
       );
     }
     const root = tree({ "bomb.yaml": `${levels.join("\n")}\n` });
-    const started = Date.now();
+    // 9^12 nodes if expanded: only a bounded refusal finishes within the test's timeout.
     const result = await load(root, ["bomb.yaml"]);
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(result.diagnostics[0]!.message).toMatch(/alias/);
-  });
+  }, 10_000);
 
   it("never lets __proto__, constructor or prototype reach an object", async () => {
     const root = tree({

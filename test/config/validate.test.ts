@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run } from "../../src/commands/validate.js";
-import { memoryIo } from "../../src/io.js";
+import { memoryIo } from "../support/io.js";
 import { tree } from "./helpers.js";
 
 const repo = join(import.meta.dirname, "../..");

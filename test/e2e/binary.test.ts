@@ -5,9 +5,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/clock.js";
 import { KEY, ROOT, runNode, spawnCli, useE2E } from "./helpers.js";
 
-const h = useE2E();
+// The spawned CLI reads the system clock, so the emulator does too: both agree on "now" at any date.
+const h = useE2E({ clock: systemClock });
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, "dist/cli.js"))) throw new Error("dist/ is missing: run `npm run build` first");

@@ -12,8 +12,10 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { main } from "../../src/cli.js";
+import type { Clock } from "../../src/clock.js";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { memoryIo } from "../../src/io.js";
+import { childEnv } from "../support/child-env.js";
+import { memoryIo, testClock } from "../support/io.js";
 
 export { POSTGRES_EXPORT_ID, S3_EXPORT_ID, USER_UUIDS } from "../../src/emulator/default-seed.js";
 
@@ -39,6 +41,8 @@ export type Json = any;
 
 export interface E2E {
   url: string;
+  /** The clock the emulator and every in-process CLI run of this file share. */
+  clock: Clock;
   /** The temp folder of the current test (the CLI's cwd). */
   dir: string;
   /** Writes a file (relative to `dir`) and returns its path relative to `dir`. */
@@ -74,8 +78,10 @@ async function call(url: string, method: string, body: unknown, headers: Record<
 
 export function useE2E(options: EmulatorOptions = {}): E2E {
   let emulator: RunningEmulator | undefined;
+  const clock = options.clock ?? testClock();
   const h: E2E = {
     url: "",
+    clock,
     dir: "",
     write(name, text) {
       const file = join(h.dir, name);
@@ -85,7 +91,7 @@ export function useE2E(options: EmulatorOptions = {}): E2E {
     },
     env: (extra = {}) => ({ POSTHOG_HOST: h.url, POSTHOG_API_KEY: KEY, ...extra }),
     async cli(args, env = {}) {
-      const mem = memoryIo(h.env(env), h.dir);
+      const mem = memoryIo(h.env(env), h.dir, clock);
       const code = await main(["node", "posthog-gitops", ...args], mem.io.env, mem.io);
       return { code, stdout: mem.stdout, stderr: mem.stderr };
     },
@@ -105,7 +111,7 @@ export function useE2E(options: EmulatorOptions = {}): E2E {
     },
   };
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, ...options });
+    emulator = await startEmulator({ port: 0, ...options, clock });
     h.url = emulator.url;
   });
   afterAll(async () => {
@@ -142,7 +148,7 @@ export function runNode(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, {
       cwd,
-      env: { PATH: process.env.PATH, NO_COLOR: "1", ...env },
+      env: childEnv({ NO_COLOR: "1", ...env }),
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -6,7 +6,7 @@
 
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { memoryIo } from "../../src/io.js";
+import { memoryIo } from "../support/io.js";
 import { type E2E, type Json, useE2E } from "./helpers.js";
 import { bigSeed } from "./seeds.js";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { run } from "../../src/commands/emulator.js";
-import { memoryIo } from "../../src/io.js";
+import { memoryIo } from "../support/io.js";
 
 const BIN = new URL("../../bin/posthog-gitops.js", import.meta.url).pathname;
 const children: ChildProcess[] = [];

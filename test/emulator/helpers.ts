@@ -3,7 +3,9 @@
  * with the default key, control calls, and ids from the default seed.
  */
 import { afterAll, beforeAll, beforeEach } from "vitest";
+import type { Clock } from "../../src/clock.js";
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { testClock } from "../support/io.js";
 
 export { POSTGRES_EXPORT_ID, S3_EXPORT_ID, USER_UUIDS } from "../../src/emulator/default-seed.js";
 
@@ -20,6 +22,8 @@ export interface ApiResponse {
 
 export interface Harness {
   url: string;
+  /** The emulator's clock: requests are answered as of this time. */
+  clock: Clock;
   api(
     method: string,
     path: string,
@@ -54,8 +58,10 @@ async function call(
 /** Starts one emulator for the file and resets it before each test. */
 export function useEmulator(options: EmulatorOptions = {}): Harness {
   let emulator: RunningEmulator | undefined;
+  const clock = options.clock ?? testClock();
   const harness: Harness = {
     url: "",
+    clock,
     api: (method, path, body, init = {}) => {
       const headers: Record<string, string> = { ...init.headers };
       const key = init.key === undefined ? KEY : init.key;
@@ -65,7 +71,7 @@ export function useEmulator(options: EmulatorOptions = {}): Harness {
     control: (method, path, body) => call(`${harness.url}/_emulator/${path}`, method, body, {}),
   };
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, ...options });
+    emulator = await startEmulator({ port: 0, ...options, clock });
     harness.url = emulator.url;
   });
   afterAll(async () => {

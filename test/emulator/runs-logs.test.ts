@@ -76,7 +76,7 @@ describe("backfills", () => {
   const BF = `${P}/batch_exports/${S3_EXPORT_ID}/backfills/`;
 
   it("creates one run per interval and answers 201 {backfill_id}", async () => {
-    const end = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 24 * 3_600_000);
+    const end = new Date(Math.floor(h.clock.now() / 3_600_000) * 3_600_000 - 24 * 3_600_000);
     const start = new Date(end.getTime() - 5 * 3_600_000);
     const res = await h.api("POST", BF, { start_at: start.toISOString(), end_at: end.toISOString() });
     expect(res.status).toBe(201);

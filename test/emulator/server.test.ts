@@ -7,6 +7,7 @@ import { RateLimiter } from "../../src/emulator/rate-limit.js";
 import { Router } from "../../src/emulator/router.js";
 import { handleRequest, type ServerState } from "../../src/emulator/server.js";
 import { Store } from "../../src/emulator/store.js";
+import { TEST_NOW, testClock } from "../support/io.js";
 
 describe("handleRequest", () => {
   it("answers 500 server_error when a handler throws, reports it, and keeps serving", async () => {
@@ -27,7 +28,8 @@ describe("handleRequest", () => {
     });
     const errors: unknown[] = [];
     const state: ServerState = {
-      store: new Store(defaultSeed()),
+      store: new Store(defaultSeed(new Date(TEST_NOW))),
+      clock: testClock(),
       router,
       limiter: new RateLimiter(),
       faults: () => new FaultState({}),

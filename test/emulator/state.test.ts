@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
 import { normaliseSeed, SeedError } from "../../src/emulator/seed.js";
+import { TEST_NOW } from "../support/io.js";
 
 const auth = { Authorization: "Bearer phx_emulator", "Content-Type": "application/json" };
 
@@ -75,16 +76,19 @@ describe("state file", () => {
 
 describe("normaliseSeed", () => {
   it("fills defaults for partial records and names the first bad one", () => {
-    const data = normaliseSeed({
-      dashboards: [{ id: 3, team_id: 1 }],
-      runs: [{ batch_export: "x", data_interval_end: "2025-01-01T00:00:00Z" }],
-      events: [{ team_id: 1, event: "e" }],
-    });
+    const data = normaliseSeed(
+      {
+        dashboards: [{ id: 3, team_id: 1 }],
+        runs: [{ batch_export: "x", data_interval_end: "2025-01-01T00:00:00Z" }],
+        events: [{ team_id: 1, event: "e" }],
+      },
+      new Date(TEST_NOW),
+    );
     expect(data.dashboards[0]).toMatchObject({ name: "", restriction_level: 21, tags: [], deleted: false });
     expect(data.runs[0]?.status).toBe("Completed");
     expect(data.events[0]?.properties).toEqual({});
     expect(data.sequences.dashboard).toBe(4);
-    expect(() => normaliseSeed({ projects: [{ name: "no id" }] })).toThrow(SeedError);
-    expect(() => normaliseSeed([])).toThrow(/must be a JSON object/);
+    expect(() => normaliseSeed({ projects: [{ name: "no id" }] }, new Date(TEST_NOW))).toThrow(SeedError);
+    expect(() => normaliseSeed([], new Date(TEST_NOW))).toThrow(/must be a JSON object/);
   });
 });

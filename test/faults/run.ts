@@ -19,7 +19,7 @@ import {
 } from "../../bench/control.js";
 import { main } from "../../src/cli.js";
 import { startEmulator } from "../../src/emulator/index.js";
-import { memoryIo } from "../../src/io.js";
+import { memoryIo } from "../support/io.js";
 import { startSpikeProxy } from "./spike-proxy.js";
 import { makeWorld, PROJECT, prng } from "./world.js";
 

@@ -19,10 +19,8 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function load(dir: string, paths: string[] = ["."]) {
-  const started = performance.now();
-  const result = await loadConfig(paths, { env: {}, cwd: dir, mode: "validate" });
-  expect(performance.now() - started).toBeLessThan(5_000);
-  return result;
+  // A hang is caught by the test's own timeout; nothing here reads the clock.
+  return loadConfig(paths, { env: {}, cwd: dir, mode: "validate" });
 }
 
 describe("hostile files and folders", () => {

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { loadConfig } from "../../src/config/index.js";
-import { memoryIo } from "../../src/io.js";
+import { memoryIo } from "../support/io.js";
 import { hostileFile } from "./arbitraries.js";
 import { foreignPrototypes, guardNetwork, type NetworkGuard, prototypeSnapshot } from "./guard.js";
 
@@ -53,9 +53,8 @@ describe(`hostile configuration files (${RUNS} runs)`, () => {
           fc.constantFrom("validate" as const, "plan" as const, "apply" as const),
           async (files, mode) => {
             const dir = writeRun(files);
-            const started = performance.now();
+            // fast-check's `timeout` below fails a run that hangs; no wall-clock assertion here.
             const result = await loadConfig(["."], { env: ENV, cwd: dir, mode });
-            expect(performance.now() - started).toBeLessThan(PER_RUN_MS);
             for (const d of result.diagnostics) {
               expect(["error", "warning", "note"]).toContain(d.severity);
               expect(d.file).toMatch(/^file-\d\.yaml$/);

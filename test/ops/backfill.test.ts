@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { run as backfill } from "../../src/commands/backfill.js";
 import { run as runs } from "../../src/commands/runs.js";
+import { testClock } from "../support/io.js";
 import { S3_EXPORT_ID, useOpsEmulator, validJson } from "./helpers.js";
 
 const h = useOpsEmulator();
@@ -42,7 +43,11 @@ describe("backfill window checks", () => {
   for (const [label, window, message] of refused) {
     it(`refuses ${label} before any request, with one file-less line`, async () => {
       await h.clearRequests();
-      const out = await h.run(backfill, { args: [S3], ...window }, { io: { now: () => NOW } });
+      const out = await h.run(
+        backfill,
+        { args: [S3], ...window },
+        { io: { clock: testClock(NOW.getTime()) } },
+      );
       expect(out.code).toBe(1);
       expect(out.stdout).toBe("");
       expect(out.stderr.split("\n").filter(Boolean)).toHaveLength(1);

@@ -6,18 +6,21 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { systemClock } from "../../src/clock.js";
+import { childEnv } from "../support/child-env.js";
 import { KEY, useOpsEmulator, validJson } from "./helpers.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
-const h = useOpsEmulator();
+// The spawned CLI reads the system clock, so the emulator does too: both agree on "now" at any date.
+const h = useOpsEmulator({ clock: systemClock });
 
 function cli(args: string[], env: Record<string, string | undefined> = {}) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
       [`${root}bin/posthog-gitops.js`, ...args],
-      { env: { PATH: process.env.PATH, ...h.env(env) } as NodeJS.ProcessEnv, timeout: 20_000 },
+      { env: childEnv(h.env(env)), timeout: 20_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr });

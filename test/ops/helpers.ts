@@ -7,8 +7,10 @@ import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import type { Clock } from "../../src/clock.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { type Io, memoryIo } from "../../src/io.js";
+import type { Io } from "../../src/io.js";
+import { memoryIo, testClock } from "../support/io.js";
 
 export { POSTGRES_EXPORT_ID, S3_EXPORT_ID } from "../../src/emulator/default-seed.js";
 
@@ -31,6 +33,8 @@ export type RunFn<O> = (options: O, io: Io) => Promise<number>;
 
 export interface OpsHarness {
   readonly url: string;
+  /** The clock the emulator and every command of this file share. */
+  readonly clock: Clock;
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
   run<O>(
     command: RunFn<O>,
@@ -44,8 +48,9 @@ export interface OpsHarness {
   reseed(mutate: (state: Record<string, unknown[]>) => void): Promise<void>;
 }
 
-export function useOpsEmulator(): OpsHarness {
+export function useOpsEmulator(options: { clock?: Clock } = {}): OpsHarness {
   let emulator: RunningEmulator | undefined;
+  const clock = options.clock ?? testClock();
   const url = () => emulator?.url ?? "";
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${url()}/_emulator/${path}`, {
@@ -62,6 +67,7 @@ export function useOpsEmulator(): OpsHarness {
     get url() {
       return url();
     },
+    clock,
     env: (extra = {}) => ({
       POSTHOG_HOST: url(),
       POSTHOG_API_KEY: KEY,
@@ -70,7 +76,7 @@ export function useOpsEmulator(): OpsHarness {
       ...extra,
     }),
     async run(command, options, extra = {}) {
-      const mem = memoryIo(harness.env(extra.env), extra.cwd ?? "/nonexistent-ops-test-dir");
+      const mem = memoryIo(harness.env(extra.env), extra.cwd ?? "/nonexistent-ops-test-dir", clock);
       Object.assign(mem.io, extra.io ?? {});
       const code = await command(options, mem.io);
       const result = { code, stdout: mem.stdout, stderr: mem.stderr };
@@ -92,7 +98,7 @@ export function useOpsEmulator(): OpsHarness {
     },
   };
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
+    emulator = await startEmulator({ port: 0, clock });
   });
   afterAll(async () => {
     await emulator?.close();

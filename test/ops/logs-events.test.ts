@@ -75,7 +75,7 @@ describe("events", () => {
     expect(out.code).toBe(0);
     const doc = validJson("events", out.stdout);
     expect(doc.events.length).toBeGreaterThan(0);
-    const cutoff = Date.now() - 3 * 86_400_000;
+    const cutoff = h.clock.now() - 3 * 86_400_000;
     for (const e of doc.events) {
       expect(e.event).toBe("purchase");
       expect(e.properties.plan).toBe("pro");
@@ -88,7 +88,7 @@ describe("events", () => {
 
   it("follows pages (before=) beyond the service's largest page of 1000", async () => {
     await h.reseed((state) => {
-      const base = Date.now() - 3_600_000;
+      const base = h.clock.now() - 3_600_000;
       for (let i = 0; i < 1100; i++) {
         state.events?.push({
           id: `0190f1d2-7b60-7c3a-9d1f-${String(i).padStart(12, "0")}`,

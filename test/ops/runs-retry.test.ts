@@ -35,11 +35,10 @@ describe("runs", () => {
     expect(failed.runs.map((r: { id: string }) => r.id)).toEqual([FAILED_RUN]);
     expect(failed.runs[0].latest_error).toContain("NoSuchBucket");
     expect((await runsJson({ since: "-30d" })).runs).toHaveLength(50);
-    // Hourly runs are created a minute past each hour: three in the last 3 h, four during the first
-    // minute of an hour; never the 47 others.
+    // The clock starts at 12:00 UTC: hourly runs created at 09:01, 10:01 and 11:01, and the newest one
+    // (its interval ends at 12:00) two seconds before the seed was made; never the 46 others.
     const recent = (await runsJson({ since: "-3h" })).runs.length;
-    expect(recent).toBeGreaterThanOrEqual(3);
-    expect(recent).toBeLessThanOrEqual(4);
+    expect(recent).toBe(4);
     // 150 more runs from a backfill: two cursor pages of 100.
     const start = new Date(Date.UTC(2026, 0, 1)).toISOString();
     const end = new Date(Date.UTC(2026, 0, 1) + 150 * 3_600_000).toISOString();

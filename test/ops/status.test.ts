@@ -11,7 +11,7 @@ const h = useOpsEmulator();
 /** Adds a run of the S3 export created `minutesAgo` minutes ago with `status`. */
 async function addS3Run(status: string, minutesAgo: number, error: string | null = null) {
   await h.reseed((state) => {
-    const created = new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const created = new Date(h.clock.now() - minutesAgo * 60_000).toISOString();
     state.runs?.push({
       id: `0190f1d2-7b4f-7c3a-9d1f-${String(900_000_000_000 + minutesAgo).padStart(12, "0")}`,
       batch_export: S3_EXPORT_ID,
@@ -19,7 +19,7 @@ async function addS3Run(status: string, minutesAgo: number, error: string | null
       records_completed: null,
       records_failed: 0,
       latest_error: error,
-      data_interval_start: new Date(Date.now() - (minutesAgo + 60) * 60_000).toISOString(),
+      data_interval_start: new Date(h.clock.now() - (minutesAgo + 60) * 60_000).toISOString(),
       data_interval_end: created,
       cursor: null,
       created_at: created,
@@ -42,7 +42,7 @@ describe("status", () => {
       /^Events to S3\s+S3\s+hour\s+no\s+Completed .*ago \(a run in progress\)\s+1\s+[\d,]+$/,
     );
     expect(lines[2]).toMatch(
-      /^Persons to Postgres\s+Postgres\s+day\s+since 2d ago\s+Completed 3d ago\s+0\s+[\d,]+$/,
+      /^Persons to Postgres\s+Postgres\s+day\s+since 3d ago\s+Completed 3d ago\s+0\s+[\d,]+$/,
     );
     expect(out.stdout).not.toContain("\u001b[");
     expect(out.stderr).toBe("2 batch exports: 0 failing, 1 paused, 1 failed run in 7 days\n");

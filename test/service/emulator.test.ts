@@ -5,6 +5,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startEmulator } from "../../src/emulator/index.js";
+import { testClock } from "../support/io.js";
+
+/** The emulator answers as of this clock (backfill windows are checked against it). */
+const emulatorClock = testClock();
+
 import { collect, ServiceClient } from "../../src/service/client.js";
 import { UnknownOutcomeError } from "../../src/service/errors.js";
 
@@ -31,11 +36,13 @@ function client(options: Partial<ConstructorParameters<typeof ServiceClient>[0]>
   const c = new ServiceClient({
     host: emulator.url,
     apiKey: "phx_emulator",
-    sleep: async (ms) => {
-      slept.push(ms);
-      clock += ms;
+    clock: {
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+      now: () => clock,
     },
-    now: () => clock,
     ...options,
   });
   clients.push(c);
@@ -43,7 +50,7 @@ function client(options: Partial<ConstructorParameters<typeof ServiceClient>[0]>
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
+  emulator = await startEmulator({ port: 0, clock: emulatorClock });
 });
 beforeEach(async () => {
   await Promise.all(clients.map((c) => c.close()));
@@ -99,7 +106,7 @@ describe("round trip", () => {
     expect((await c.batchExports.pause(P, created.id)).paused).toBe(true);
     expect((await c.batchExports.pause(P, created.id)).paused).toBe(true);
     expect((await c.batchExports.unpause(P, created.id)).paused).toBe(false);
-    const end = new Date(Date.now() - 3_600_000);
+    const end = new Date(emulatorClock.now() - 3_600_000);
     end.setUTCMinutes(0, 0, 0);
     const start = new Date(end.getTime() - 3 * 3_600_000);
     const backfill = await c.batchExports.backfill(P, created.id, {

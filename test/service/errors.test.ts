@@ -18,7 +18,7 @@ function client(log?: (line: string) => void) {
     host: server.url,
     apiKey: KEY,
     maxRetries: 1,
-    sleep: async () => {},
+    clock: { now: () => 0, sleep: async () => {} },
     ...(log ? { log } : {}),
   });
 }

@@ -7,11 +7,11 @@ import { json, startFakeServer } from "./fake-server.js";
 
 describe("parseRetryAfter", () => {
   it("reads seconds and HTTP dates", () => {
-    expect(parseRetryAfter("3")).toBe(3000);
-    expect(parseRetryAfter(["1.5"])).toBe(1500);
+    expect(parseRetryAfter("3", 0)).toBe(3000);
+    expect(parseRetryAfter(["1.5"], 0)).toBe(1500);
     expect(parseRetryAfter("Thu, 01 Jan 2026 00:00:10 GMT", Date.parse("2026-01-01T00:00:00Z"))).toBe(10_000);
-    expect(parseRetryAfter(undefined)).toBeUndefined();
-    expect(parseRetryAfter("soon")).toBeUndefined();
+    expect(parseRetryAfter(undefined, 0)).toBeUndefined();
+    expect(parseRetryAfter("soon", 0)).toBeUndefined();
   });
 });
 
@@ -52,7 +52,7 @@ describe("a Retry-After longer than two minutes", () => {
     const client = new ServiceClient({
       host: server.url,
       apiKey: "phx_k",
-      sleep: async (ms) => void slept.push(ms),
+      clock: { now: () => 0, sleep: async (ms) => void slept.push(ms) },
     });
     const error = await client.dashboards.get(1, 1).catch((e) => e);
     await client.close();

@@ -17,11 +17,13 @@ function makeClient(extra: Partial<ConstructorParameters<typeof ServiceClient>[0
   const client = new ServiceClient({
     host: server.url,
     apiKey: "phx_test",
-    sleep: async (ms) => {
-      slept.push(ms);
-      clock += ms;
+    clock: {
+      sleep: async (ms) => {
+        slept.push(ms);
+        clock += ms;
+      },
+      now: () => clock,
     },
-    now: () => clock,
     random: () => 0.5,
     ...extra,
   });
@@ -131,7 +133,7 @@ describe("retry-safe requests", () => {
       host: "http://127.0.0.1:1",
       apiKey: "phx_test",
       maxRetries: 2,
-      sleep: async (ms) => void slept.push(ms),
+      clock: { now: () => clock, sleep: async (ms) => void slept.push(ms) },
     });
     clients.push(client);
     const error = await client.dashboards.create(1, { name: "x" }).catch((e) => e);
