@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../src/config/index.js";
+import { loadConfig } from "../src/index.js";
 
 const FILES = 100;
 const PER_FILE = 100;
@@ -83,7 +83,10 @@ export async function benchConfig(
     const cpu = process.cpuUsage(before);
     const errors = result.diagnostics.filter((d) => d.severity === "error");
     if (errors.length > 0) throw new Error(`benchmark input has errors: ${errors[0]!.message}`);
-    const objects = result.projects.reduce((n, p) => n + p.dashboards.length + p.batchExports.length, 0);
+    const objects = result.projects.reduce(
+      (n, p) => n + Object.values(p.objects).reduce((m, list) => m + list.length, 0),
+      0,
+    );
     return {
       cpuMs: (cpu.user + cpu.system) / 1000,
       peakRssMb: process.resourceUsage().maxRSS / 1024,

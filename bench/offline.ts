@@ -30,7 +30,8 @@ export interface OfflineFigures {
   warmPlanCpuMs: number;
 }
 
-type Config = typeof import("../src/config/index.js");
+type Config = typeof import("../src/index.js");
+type Kinds = typeof import("../src/kinds/index.js");
 type Planner = typeof import("../src/plan/index.js");
 const dist = (path: string) => new URL(`../dist/${path}`, import.meta.url).href;
 
@@ -89,20 +90,27 @@ export function syntheticLive(size: FleetSize): LiveProject {
       filters: null,
     };
   });
-  return { project: PROJECT, dashboards, collaborators, sharing: {}, batchExports };
+  return {
+    project: PROJECT,
+    kinds: {
+      dashboard: { objects: dashboards, collaborators, sharing: {} },
+      batch_export: { objects: batchExports },
+    },
+  } as LiveProject;
 }
 
 async function measureOnce(root: string, live: LiveProject[]) {
   const started = performance.now();
-  const { loadConfig } = (await import(dist("config/index.js"))) as Config;
+  const { loadConfig } = (await import(dist("index.js"))) as Config;
   const { buildPlan } = (await import(dist("plan/index.js"))) as Planner;
+  const { KINDS } = (await import(dist("kinds/index.js"))) as Kinds;
   const before = process.cpuUsage();
   const loaded = await loadConfig([], { env: { ...SECRETS }, cwd: root, mode: "plan" });
   const loadCpu = process.cpuUsage(before);
   const errors = loaded.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new Error(`offline benchmark input has errors: ${errors[0]?.message}`);
   const planBefore = process.cpuUsage();
-  const { plan, errors: planErrors } = buildPlan(loaded.projects, live, {
+  const { plan, errors: planErrors } = buildPlan(KINDS, loaded.projects, live, {
     prune: false,
     force: false,
     rotateSecrets: false,
@@ -111,7 +119,10 @@ async function measureOnce(root: string, live: LiveProject[]) {
   const planCpu = process.cpuUsage(planBefore);
   if (planErrors.length > 0) throw new Error(`offline plan failed: ${planErrors[0]?.message}`);
   return {
-    objects: loaded.projects.reduce((n, p) => n + p.dashboards.length + p.batchExports.length, 0),
+    objects: loaded.projects.reduce(
+      (n, p) => n + Object.values(p.objects).reduce((m, list) => m + list.length, 0),
+      0,
+    ),
     actions: plan.actions.length,
     loadCpuMs: (loadCpu.user + loadCpu.system) / 1000,
     planCpuMs: (planCpu.user + planCpu.system) / 1000,

@@ -1,28 +1,68 @@
 /**
- * Command-line wiring only: commander declarations, lazy loading of one module per command, and the
- * mapping of errors to exit codes. Each command module exports `run(options, io): Promise<number>`.
+ * Command-line wiring only: commander declarations, lazy loading of one module per command, help texts,
+ * and the one mapping of failures to a line on stderr and an exit code (`runCommand`). Each command
+ * module exports `run(options, io): Promise<number>`.
  */
+import { createRequire } from "node:module";
 import { Command, CommanderError, Option } from "commander";
-import { InternalError, isUserError } from "./errors.js";
+import { describeFailure, exitCodeOf } from "./errors.js";
 import type { Io } from "./io.js";
 import { processIo } from "./process-io.js";
 
 // Each command declares its own typed options; commander's parsed options are handed over as they are.
-type CommandModule = { run: (options: never, io: Io) => Promise<number> };
-type Loader = () => Promise<CommandModule>;
+type RunFn = (options: never, io: Io) => Promise<number>;
+type Loader = () => Promise<{ run: RunFn }>;
 
-const VERSION = "0.1.0";
+const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
+/**
+ * Runs a command and maps any failure to one line on stderr (API key scrubbed) and its exit code.
+ * The only place errors become exit codes; tests that call a command's `run` go through it too.
+ */
+export async function runCommand<O>(
+  run: (options: O, io: Io) => Promise<number>,
+  options: O,
+  io: Io,
+): Promise<number> {
+  try {
+    return await run(options, io);
+  } catch (error) {
+    const line = describeFailure(error, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) });
+    io.stderr.write(`${scrub(line, io.env.POSTHOG_API_KEY)}\n`);
+    return exitCodeOf(error);
+  }
+}
+
+/** The key never reaches output, even if some message were to carry it. */
+function scrub(text: string, key: string | undefined): string {
+  const k = key?.trim();
+  return k && k.length >= 4 ? text.split(k).join("[api key]") : text;
+}
 
 /** A repeatable option: one value per occurrence, so paths after it stay paths. */
 const repeat = (value: string, previous: string[]) => [...previous, value];
 
+const CONNECTION_ENV = [
+  "  POSTHOG_HOST        service URL (default https://us.posthog.com; --host wins)",
+  "  POSTHOG_API_KEY     personal API key (phx_...), sent only as Authorization: Bearer; never printed",
+  "  POSTHOG_PROJECT_ID  project for files without `project:` (--project wins; a file's own project governs it)",
+  "  POSTHOG_RATE_LIMIT  request budget, e.g. 480/minute,4800/hour (default: the service's limits)",
+];
+
+function help(env: string[], example: string): string {
+  return `\nEnvironment variables:\n${env.join("\n")}\n\nExample:\n  $ ${example}\n`;
+}
+
 function connectionOptions(cmd: Command): Command {
   return cmd
     .option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)")
-    .option("--project <id>", "project id (env POSTHOG_PROJECT_ID; a file's `project:` wins)")
+    .option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)")
     .option("--concurrency <n>", "parallel requests (default 4)")
     .option("--verbose", "log each request (method, path, status, ms, retries) to stderr");
 }
+
+const formatOption = (choices: string[]) =>
+  new Option("--format <format>", "output format").choices(choices).default("text");
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("posthog-gitops")
@@ -42,14 +82,26 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       const cmd = args[args.length - 1] as Command;
       const options = { ...cmd.opts(), args: cmd.args };
       const mod = await load();
-      setExit(await mod.run(options as never, io));
+      setExit(await runCommand(mod.run as (options: unknown, io: Io) => Promise<number>, options, io));
     };
 
   program
     .command("validate")
     .description("check configuration files offline (no network, no key)")
     .argument("[paths...]", "files or folders (default posthog/)")
-    .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text"))
+    .option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)")
+    .addOption(formatOption(["text", "json"]))
+    .addHelpText(
+      "after",
+      help(
+        [
+          "  POSTHOG_PROJECT_ID  project for files without `project:`",
+          "  NAME                any variable a file lists under `variables:` or a secret field refers to",
+          "  GITHUB_ACTIONS      when true, diagnostics are also ::error annotations (paths from GITHUB_WORKSPACE)",
+        ],
+        "posthog-gitops validate posthog/",
+      ),
+    )
     .action(action(() => import("./commands/validate.js")));
 
   program
@@ -64,6 +116,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option("--error-rate <rate>", "fraction of API requests answered with an error (0..1)", "0")
     .option("--error-status <status>", "status of injected errors", "502")
     .option("--rate-limit <spec>", "per-key limits, e.g. 480/minute,4800/hour")
+    .addHelpText(
+      "after",
+      help(
+        ["  (none: the emulator is configured by its options and seed)"],
+        "posthog-gitops emulator --port 8010 &  POSTHOG_HOST=http://127.0.0.1:8010 POSTHOG_API_KEY=phx_emulator posthog-gitops plan",
+      ),
+    )
     .action(action(() => import("./commands/emulator.js")));
 
   connectionOptions(
@@ -71,11 +130,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .command("plan")
       .description("read live state and print what apply would change (sends only GET requests)")
       .argument("[paths...]", "files or folders (default posthog/)")
-      .addOption(
-        new Option("--format <format>", "output format")
-          .choices(["text", "markdown", "json"])
-          .default("text"),
-      )
+      .addOption(formatOption(["text", "markdown", "json"]))
       .option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`")
       .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are")
       .option("--prune", "delete live objects that no file declares (kinds the files list)")
@@ -87,7 +142,20 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         repeat,
         [],
       ),
-  ).action(action(() => import("./commands/plan.js")));
+  )
+    .addHelpText(
+      "after",
+      help(
+        [
+          ...CONNECTION_ENV,
+          "  NAME                variables the files list under `variables:` (secret variables are not needed to plan)",
+          "  GITHUB_ACTIONS      when true: annotations, and the markdown plan appended to GITHUB_STEP_SUMMARY",
+          "  NO_COLOR            no colour (colour is used only on a terminal)",
+        ],
+        "posthog-gitops plan posthog/ --format markdown --out plan.json",
+      ),
+    )
+    .action(action(() => import("./commands/plan.js")));
 
   connectionOptions(
     program
@@ -105,7 +173,19 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         repeat,
         [],
       ),
-  ).action(action(() => import("./commands/apply.js")));
+  )
+    .addHelpText(
+      "after",
+      help(
+        [
+          ...CONNECTION_ENV,
+          "  NAME                variables the files list, and every secret variable the plan sends (apply fails before any write when one is unset)",
+          "  NO_COLOR            no colour (colour is used only on a terminal)",
+        ],
+        "posthog-gitops apply posthog/ --auto-approve",
+      ),
+    )
+    .action(action(() => import("./commands/apply.js")));
 
   connectionOptions(
     program
@@ -113,17 +193,29 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .description("write YAML for the project's live objects, so existing projects can be adopted")
       .option("--out <dir>", "folder to write into", "posthog")
       .addOption(new Option("--kind <kind>", "only one kind").choices(["dashboards", "batch_exports"])),
-  ).action(action(() => import("./commands/pull.js")));
+  )
+    .addHelpText(
+      "after",
+      help(CONNECTION_ENV, "posthog-gitops pull --project 12345 --out posthog/production"),
+    )
+    .action(action(() => import("./commands/pull.js")));
 
   connectionOptions(
     program
       .command("status")
       .description("batch exports at a glance: latest run, failures and records of the last 7 days")
-      .argument("[paths...]", "only the exports these files or folders declare")
+      .argument(
+        "[paths...]",
+        "only the exports these files or folders declare (default posthog/ when present)",
+      )
       .option("--organization <id>", "every project of the organization (organization endpoint)")
       .option("--fail-on-error", "exit 1 when the latest run of some export failed")
-      .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text")),
-  ).action(action(() => import("./commands/status.js")));
+      .addOption(formatOption(["text", "json"])),
+  )
+    .addHelpText("after", help(CONNECTION_ENV, "posthog-gitops status --fail-on-error"))
+    .action(action(() => import("./commands/status.js")));
+
+  const configOption = "YAML file or folder to resolve NAME (default posthog/ when present)";
 
   connectionOptions(
     program
@@ -133,9 +225,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option("--status <statuses>", "only these statuses, comma-separated (e.g. Failed,FailedRetryable)")
       .option("--since <time>", "runs created after this time (ISO-8601 with timezone, or -7d, -12h)", "-7d")
       .option("--limit <n>", "at most this many runs", "50")
-      .option("--config <path>", "YAML file or folder to resolve NAME (default posthog/ when present)")
-      .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text")),
-  ).action(action(() => import("./commands/runs.js")));
+      .option("--config <path>", configOption)
+      .addOption(formatOption(["text", "json"])),
+  )
+    .addHelpText(
+      "after",
+      help(CONNECTION_ENV, "posthog-gitops runs events-to-s3 --status Failed --since -2d"),
+    )
+    .action(action(() => import("./commands/runs.js")));
 
   connectionOptions(
     program
@@ -149,8 +246,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "with --failed: runs created after this time (ISO-8601 with timezone, or -24h)",
       )
       .option("--auto-approve", "do not ask for confirmation (required without a terminal)")
-      .option("--config <path>", "YAML file or folder to resolve NAME (default posthog/ when present)"),
-  ).action(action(() => import("./commands/retry.js")));
+      .option("--config <path>", configOption),
+  )
+    .addHelpText("after", help(CONNECTION_ENV, "posthog-gitops retry events-to-s3 --failed --since -24h"))
+    .action(action(() => import("./commands/retry.js")));
 
   connectionOptions(
     program
@@ -162,9 +261,17 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "window start: ISO-8601 with timezone, -7d, or YYYY-MM-DD for daily/weekly exports",
       )
       .requiredOption("--end <time>", "window end (not in the future), same forms as --start")
-      .option("--config <path>", "YAML file or folder to resolve NAME (default posthog/ when present)")
-      .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text")),
-  ).action(action(() => import("./commands/backfill.js")));
+      .option("--config <path>", configOption)
+      .addOption(formatOption(["text", "json"])),
+  )
+    .addHelpText(
+      "after",
+      help(
+        CONNECTION_ENV,
+        "posthog-gitops backfill events-to-s3 --start 2026-11-20T00:00:00Z --end 2026-11-20T06:00:00Z",
+      ),
+    )
+    .action(action(() => import("./commands/backfill.js")));
 
   connectionOptions(
     program
@@ -176,9 +283,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option("--search <text>", "only entries whose message contains this (any case)")
       .option("--since <time>", "entries after this time (ISO-8601 with timezone, or -24h)")
       .option("--limit <n>", "at most this many entries", "50")
-      .option("--config <path>", "YAML file or folder to resolve NAME (default posthog/ when present)")
-      .addOption(new Option("--format <format>", "output format").choices(["text", "json"]).default("text")),
-  ).action(action(() => import("./commands/logs.js")));
+      .option("--config <path>", configOption)
+      .addOption(formatOption(["text", "json"])),
+  )
+    .addHelpText(
+      "after",
+      help(CONNECTION_ENV, "posthog-gitops logs events-to-s3 --level error,warning --since -1d"),
+    )
+    .action(action(() => import("./commands/logs.js")));
 
   connectionOptions(
     program
@@ -195,10 +307,14 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         [] as string[],
       )
       .option("--limit <n>", "at most this many events", "100")
-      .addOption(
-        new Option("--format <format>", "output format").choices(["text", "json", "csv"]).default("text"),
-      ),
-  ).action(action(() => import("./commands/events.js")));
+      .option("--config <path>", "YAML file or folder naming the project (default posthog/ when present)")
+      .addOption(formatOption(["text", "json", "csv"])),
+  )
+    .addHelpText(
+      "after",
+      help(CONNECTION_ENV, "posthog-gitops events --event '$pageview' --after -1h --limit 20"),
+    )
+    .action(action(() => import("./commands/events.js")));
 
   return program;
 }
@@ -213,17 +329,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io = proc
     await program.parseAsync(argv);
     return exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? 0 : 1;
-    }
-    if (isUserError(error)) {
-      io.stderr.write(`error: ${error.message}\n`);
-      return error.exitCode;
-    }
-    const internal = error instanceof Error ? error : new InternalError(String(error));
-    io.stderr.write(
-      `internal error (this is a bug in posthog-gitops, please report it):\n${internal.stack ?? internal.message}\n`,
-    );
-    return 1;
+    // Commander has printed its own message (unknown option, missing argument, --help, --version).
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
+    io.stderr.write(`${describeFailure(error, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}\n`);
+    return exitCodeOf(error);
   }
 }

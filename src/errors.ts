@@ -1,23 +1,70 @@
 /**
- * The error taxonomy. A `UserError` is something the user can fix (bad input, refused plan, service
- * refusal): the CLI prints its message as one line, no stack, and exits with its code. Anything else
- * reaching the entry point is an `InternalError` (a bug): printed with its stack and a request to report.
+ * The error taxonomy. A `UserError` is something the user can act on (bad input, a refused plan, a
+ * service refusal, a path that cannot be written): it carries a stable `code` for code that branches on
+ * it and the exit code the CLI ends with; the CLI prints its message as one line. Anything else that
+ * reaches the entry point is a bug: `describeFailure` still gives one line (the stack only on request).
  * Messages never contain secrets or the API key.
  */
+
+/** Stable codes, part of the library's contract. */
+export type ErrorCode =
+  /** Bad command-line input or options. */
+  | "invalid_input"
+  /** The configuration files have errors (diagnostics were reported). */
+  | "invalid_config"
+  /** The plan cannot be made or is refused (planning errors, the prune guard, a stale saved plan). */
+  | "plan_refused"
+  /** A secret the plan sends comes from an unset environment variable. */
+  | "missing_secret"
+  /** The service answered with an error. */
+  | "service_error"
+  /** No answer from the service. */
+  | "network_error"
+  /** A write whose answer was lost: it may or may not have happened. */
+  | "unknown_outcome"
+  /** A 2xx answer whose body is not what the tool needs. */
+  | "unexpected_answer"
+  /** A file or folder cannot be read or written. */
+  | "file_error"
+  /** The user declined, or input ended, at a prompt. */
+  | "cancelled"
+  /** SIGINT / SIGTERM stopped the command. */
+  | "interrupted";
+
 export class UserError extends Error {
   override name = "UserError";
+  readonly code: ErrorCode;
+  readonly exitCode: number;
+
   constructor(
     message: string,
-    readonly exitCode = 1,
+    code: ErrorCode = "invalid_input",
+    options: { exitCode?: number; cause?: unknown } = {},
   ) {
-    super(message);
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.exitCode = options.exitCode ?? 1;
   }
-}
-
-export class InternalError extends Error {
-  override name = "InternalError";
 }
 
 export function isUserError(error: unknown): error is UserError {
   return error instanceof UserError;
+}
+
+/** The exit code of a command that failed with `error`: a user error's own, else 1. */
+export function exitCodeOf(error: unknown): number {
+  return isUserError(error) ? error.exitCode : 1;
+}
+
+/**
+ * The one line the CLI prints for a failure: `error: …` for a user error; for anything else, that it is
+ * a bug and how to see the stack (`POSTHOG_GITOPS_DEBUG=1`), which `stack` adds when asked for.
+ */
+export function describeFailure(error: unknown, options: { stack?: boolean } = {}): string {
+  if (isUserError(error)) return `error: ${error.message}`;
+  const internal = error instanceof Error ? error : new Error(String(error));
+  const head = `internal error (a bug in posthog-gitops, please report it): ${internal.message}`;
+  return options.stack && internal.stack
+    ? `${head}\n${internal.stack}`
+    : `${head} (set POSTHOG_GITOPS_DEBUG=1 to see where)`;
 }

@@ -3,15 +3,14 @@
  * Each takes overrides; defaults describe a small, valid, in-sync object.
  */
 import { SecretValue } from "../src/config/secret.js";
+import type { DesiredProject, SourceRef } from "../src/config/types.js";
 import type {
   DesiredBatchExport,
-  DesiredCollaborator,
-  DesiredDashboard,
   DesiredDestination,
-  DesiredProject,
-  SourceRef,
-} from "../src/config/types.js";
-import type { LiveProject } from "../src/plan/types.js";
+  LiveBatchExports,
+} from "../src/kinds/batch-export/index.js";
+import type { DesiredCollaborator, DesiredDashboard, LiveDashboards } from "../src/kinds/dashboard/index.js";
+import type { Features, LiveProject } from "../src/plan/types.js";
 import type {
   BatchExport,
   Collaborator,
@@ -141,33 +140,67 @@ export function liveBatchExport(overrides: Partial<BatchExport> = {}): BatchExpo
   };
 }
 
-export function desiredProject(overrides: Partial<DesiredProject> = {}): DesiredProject {
-  const dashboards = overrides.dashboards ?? [];
-  const batchExports = overrides.batchExports ?? [];
+/** What a test says about a desired project: the declared objects per kind, in the old flat shape. */
+export interface DesiredProjectSpec {
+  project?: number | undefined;
+  files?: string[];
+  dashboards?: DesiredDashboard[];
+  batchExports?: DesiredBatchExport[];
+  ignore?: { dashboards?: string[]; batch_exports?: string[] };
+  manages?: { dashboards?: boolean; batch_exports?: boolean };
+}
+
+export function desiredProject(spec: DesiredProjectSpec = {}): DesiredProject {
+  const manages = { dashboards: true, batch_exports: true, ...spec.manages };
   return {
-    project: PROJECT,
-    files: ["posthog/project.yaml"],
-    ignore: { dashboards: [], batch_exports: [] },
-    manages: { dashboards: true, batch_exports: true },
-    ...overrides,
-    dashboards,
-    batchExports,
+    project: "project" in spec ? spec.project : PROJECT,
+    files: spec.files ?? ["posthog/project.yaml"],
+    ignore: { dashboard: spec.ignore?.dashboards ?? [], batch_export: spec.ignore?.batch_exports ?? [] },
+    manages: [
+      ...(manages.dashboards ? ["dashboard"] : []),
+      ...(manages.batch_exports ? ["batch_export"] : []),
+    ],
+    objects: { dashboard: spec.dashboards ?? [], batch_export: spec.batchExports ?? [] },
   };
 }
 
-export function liveProject(overrides: Partial<LiveProject> = {}): LiveProject {
-  return {
-    project: PROJECT,
-    dashboards: [],
-    collaborators: {},
-    sharing: {},
-    batchExports: [],
-    ...overrides,
+/** What a test says about a live project, in the old flat shape. */
+export interface LiveProjectSpec {
+  project?: number;
+  dashboards?: DashboardBasic[];
+  collaborators?: LiveDashboards["collaborators"];
+  sharing?: LiveDashboards["sharing"];
+  batchExports?: BatchExport[];
+  features?: Features;
+}
+
+export function liveProject(spec: LiveProjectSpec = {}): LiveProject {
+  const dashboards: LiveDashboards = {
+    objects: spec.dashboards ?? [],
+    collaborators: spec.collaborators ?? {},
+    sharing: spec.sharing ?? {},
   };
+  const batchExports: LiveBatchExports = { objects: spec.batchExports ?? [] };
+  const live: LiveProject = {
+    project: spec.project ?? PROJECT,
+    kinds: { dashboard: dashboards, batch_export: batchExports },
+  };
+  if (spec.features) live.features = spec.features;
+  return live;
 }
 
 export const NOW = new Date("2026-03-01T12:00:00.000Z");
 
 export function options(overrides: Partial<import("../src/plan/context.js").BuildOptions> = {}) {
   return { prune: false, force: false, rotateSecrets: false, now: NOW, ...overrides };
+}
+
+/** The declared dashboards of a loaded project. */
+export function dashboardsOf(project: DesiredProject | undefined): DesiredDashboard[] {
+  return (project?.objects.dashboard ?? []) as DesiredDashboard[];
+}
+
+/** The declared batch exports of a loaded project. */
+export function exportsOf(project: DesiredProject | undefined): DesiredBatchExport[] {
+  return (project?.objects.batch_export ?? []) as DesiredBatchExport[];
 }

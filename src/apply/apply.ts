@@ -5,11 +5,12 @@
  * not remove the old export when the new one was not created). After a failure the object's remaining
  * actions are skipped, other objects carry on, and every action gets exactly one result.
  */
-import { isUserError } from "../errors.js";
-import type { Env } from "../kinds/index.js";
+import { isUserError, UserError } from "../errors.js";
+import type { Env } from "../plan/secrets.js";
 import { type Action, objectKey, type Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
 import { executeAction } from "./execute.js";
+import type { ApplyKind } from "./kinds.js";
 
 export type Outcome = "ok" | "failed" | "skipped";
 
@@ -24,6 +25,8 @@ export interface ActionResult {
 }
 
 export interface ApplyDeps {
+  /** The kinds the plan's actions belong to. */
+  kinds: readonly ApplyKind[];
   client: ServiceClient;
   env: Env;
   /** Objects worked on at once; default 4. */
@@ -60,7 +63,9 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
         continue;
       }
       try {
-        const done = await executeAction(action, id, {
+        const kind = deps.kinds.find((k) => k.name === action.object.kind);
+        if (kind === undefined) throw new UserError(`unknown kind "${action.object.kind}" in the plan`);
+        const done = await executeAction(kind, action, id, {
           client: deps.client,
           env: deps.env,
           knownIds: knownIds.get(key) ?? new Set(),

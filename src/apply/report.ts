@@ -1,17 +1,18 @@
 /** One line per action result and the closing summary of an apply. */
-import { describeObject } from "../plan/context.js";
+import type { RenderKind } from "../render/kinds.js";
 import type { ActionResult } from "./apply.js";
 
 const MARK = { ok: "✓", failed: "✗", skipped: "-" } as const;
 
-export function formatResult(result: ActionResult): string {
+export function formatResult(result: ActionResult, kinds: readonly RenderKind[]): string {
   const { action } = result;
   const who = action.action.includes("collaborator")
     ? ` ${String(action.after?.user_uuid ?? action.before?.user_uuid ?? "")}`
     : "";
   const id = result.id !== undefined ? `, id ${result.id}` : "";
   const where = ` (project ${action.object.project}${id})`;
-  const head = `${MARK[result.outcome]} ${action.action}${who} ${describeObject(action.object)}${where}`;
+  const word = kinds.find((k) => k.name === action.object.kind)?.words.one ?? action.object.kind;
+  const head = `${MARK[result.outcome]} ${action.action}${who} ${word} "${action.object.name}"${where}`;
   const tail = result.error ? `: ${result.error}` : "";
   const notes = result.notes.map((n) => `\n    note: ${n}`).join("");
   return `${head}${tail}${notes}`;

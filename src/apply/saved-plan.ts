@@ -3,17 +3,17 @@
  * format shows it (no secret values: secrets stay SecretRefs), plus what was read to make it, so apply
  * reads the same things again and refuses, naming the objects, when any touched object changed since.
  */
-import { readFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { UserError } from "../errors.js";
-import type { ReadSet } from "../live/fetch.js";
-import { describeObject } from "../plan/context.js";
 import { fingerprintLive } from "../plan/index.js";
+import type { PlanKind } from "../plan/kinds.js";
+import { planSchema } from "../plan/schema.js";
 import { type LiveProject, type ObjectRef, objectKey, type Plan } from "../plan/types.js";
+import type { ReadSet } from "../read/fetch.js";
 
-const SAVED_PLAN_VERSION = 1;
+const SAVED_PLAN_VERSION = 2;
 
 export interface SavedPlan {
   saved_plan_version: typeof SAVED_PLAN_VERSION;
@@ -30,12 +30,9 @@ let validatePlan: ((data: unknown) => boolean) | undefined;
 
 function planValidator() {
   if (!validatePlan) {
-    const schema = JSON.parse(
-      readFileSync(new URL("../../schemas/plan.schema.json", import.meta.url), "utf8"),
-    );
     const ajv = new Ajv2020({ allErrors: false, strict: false });
     addFormats.default(ajv);
-    validatePlan = ajv.compile(schema);
+    validatePlan = ajv.compile(planSchema);
   }
   return validatePlan;
 }
@@ -61,7 +58,11 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
 }
 
 /** The objects whose live state no longer matches the fingerprint the plan was made with. */
-export function staleObjects(plan: Plan, live: readonly LiveProject[]): ObjectRef[] {
+export function staleObjects(
+  kinds: readonly PlanKind[],
+  plan: Plan,
+  live: readonly LiveProject[],
+): ObjectRef[] {
   const byProject = new Map(live.map((p) => [p.project, p]));
   const seen = new Set<string>();
   const stale: ObjectRef[] = [];
@@ -69,15 +70,18 @@ export function staleObjects(plan: Plan, live: readonly LiveProject[]): ObjectRe
     const key = objectKey(action.object);
     if (seen.has(key)) continue;
     seen.add(key);
-    if (fingerprintLive(byProject.get(action.object.project), action.object) !== plan.fingerprints[key]) {
+    if (
+      fingerprintLive(kinds, byProject.get(action.object.project), action.object) !== plan.fingerprints[key]
+    ) {
       stale.push(action.object);
     }
   }
   return stale;
 }
 
-export function staleError(stale: readonly ObjectRef[]): UserError {
-  const names = stale.map((o) => `${describeObject(o)} (project ${o.project})`).join(", ");
+export function staleError(kinds: readonly PlanKind[], stale: readonly ObjectRef[]): UserError {
+  const word = (o: ObjectRef) => kinds.find((k) => k.name === o.kind)?.words.one ?? o.kind;
+  const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project})`).join(", ");
   return new UserError(
     `the live state changed since the plan was made: ${names}; nothing was applied. Make a new plan.`,
   );

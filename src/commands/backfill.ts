@@ -10,14 +10,14 @@
 import { nowDate } from "../clock.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import { checkWindowForInterval, checkWindowSyntax } from "../ops/backfill-window.js";
-import { type ConnectionOptions, guarded, withService } from "../ops/connect.js";
-import { parseFormat } from "../ops/options.js";
-import { resolveExport } from "../ops/resolve.js";
-import { checkRunsHint, quoteArg } from "../ops/shell.js";
+import { checkWindowForInterval, checkWindowSyntax } from "../kinds/batch-export/backfill-window.js";
+import { checkRunsHint, quoteArg } from "../kinds/batch-export/schedule.js";
 import { UnknownOutcomeError } from "../service/index.js";
+import { type ConnectionFlags, withService } from "./connect.js";
+import { parseFormat } from "./options.js";
+import { resolveExport } from "./resolve-export.js";
 
-export interface BackfillOptions extends ConnectionOptions {
+export interface BackfillOptions extends ConnectionFlags {
   args?: string[];
   start?: string;
   end?: string;
@@ -28,16 +28,10 @@ export interface BackfillOptions extends ConnectionOptions {
 export async function run(options: BackfillOptions, io: Io): Promise<number> {
   const now = nowDate(io.clock);
   // Checked before the client exists: a refused window needs no key and sends nothing.
-  const checked = await guarded(io, async () => {
-    parseFormat(options.format, ["text", "json"] as const, "text");
-    checkWindowSyntax(options.start, options.end, now);
-    return 0;
-  });
-  if (checked !== 0) return checked;
+  const format = parseFormat(options.format, ["text", "json"] as const, "text");
+  const window = checkWindowSyntax(options.start, options.end, now);
   return withService(options, io, async (ctx) => {
-    const format = parseFormat(options.format, ["text", "json"] as const, "text");
-    const window = checkWindowSyntax(options.start, options.end, now);
-    const { project, export: b } = await resolveExport(ctx, options.args?.[0], options.config);
+    const { project, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const body = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
     const { backfill_id } = await ctx.client.batchExports.backfill(project, b.id, body).catch((error) => {
       if (error instanceof UnknownOutcomeError)

@@ -7,15 +7,17 @@
  */
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import { type ConnectionOptions, withService } from "../ops/connect.js";
-import { type EventsDocument, eventRow, renderEventsCsv, renderEventsText } from "../ops/events-format.js";
-import { parseFormat, parseLimit } from "../ops/options.js";
-import { painter } from "../ops/table.js";
-import { parseInstant } from "../ops/time.js";
-import { parseWhere } from "../ops/where.js";
+import { type EventsDocument, eventRow, renderEventsCsv, renderEventsText } from "../render/events.js";
+import { painter } from "../render/table.js";
+import { colorEnabled } from "../render/text.js";
 import { collect } from "../service/index.js";
+import { parseInstant } from "../time.js";
+import { readOptionalConfig } from "./config.js";
+import { type ConnectionFlags, projectChoice, withService } from "./connect.js";
+import { parseFormat, parseLimit } from "./options.js";
+import { parseWhere } from "./where.js";
 
-export interface EventsOptions extends ConnectionOptions {
+export interface EventsOptions extends ConnectionFlags {
   args?: string[];
   event?: string;
   distinctId?: string;
@@ -24,6 +26,7 @@ export interface EventsOptions extends ConnectionOptions {
   where?: string | string[];
   limit?: string | number;
   format?: string;
+  config?: string;
 }
 
 /** The service's largest page of events (newest servers). */
@@ -39,8 +42,7 @@ export async function run(options: EventsOptions, io: Io): Promise<number> {
       throw new UserError(`--after ${options.after} must be before --before ${options.before}`);
     }
     const properties = parseWhere(options.where);
-    if (ctx.project === undefined)
-      throw new UserError("no project: pass --project or set POSTHOG_PROJECT_ID");
+    const project = await eventsProject(options, io);
     const query = {
       event: options.event || undefined,
       distinct_id: options.distinctId || undefined,
@@ -49,11 +51,11 @@ export async function run(options: EventsOptions, io: Io): Promise<number> {
       properties: properties.length > 0 ? JSON.stringify(properties) : undefined,
       limit: Math.min(limit, PAGE),
     };
-    const events = (await collect(ctx.client.events.list(ctx.project, query, limit), limit)).map(eventRow);
+    const events = (await collect(ctx.client.events.list(project, query, limit), limit)).map(eventRow);
     const doc: EventsDocument = {
       format_version: "1",
       generated_at: ctx.now.toISOString(),
-      project: ctx.project,
+      project,
       filters: {
         event: options.event ?? null,
         distinct_id: options.distinctId ?? null,
@@ -68,11 +70,27 @@ export async function run(options: EventsOptions, io: Io): Promise<number> {
         ? `${JSON.stringify(doc, null, 2)}\n`
         : format === "csv"
           ? renderEventsCsv(events)
-          : renderEventsText(doc, painter(io));
+          : renderEventsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
     io.stdout.write(out);
     io.stderr.write(
       `${events.length} event${events.length === 1 ? "" : "s"}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
     );
     return 0;
   });
+}
+
+/** --project, else POSTHOG_PROJECT_ID, else the one project the files in `posthog/` (or --config) name. */
+async function eventsProject(options: EventsOptions, io: Io): Promise<number> {
+  const choice = projectChoice(options, io);
+  if (choice.project !== undefined) return choice.project;
+  const loaded = await readOptionalConfig(options.config, options, io);
+  const projects = [
+    ...new Set(loaded?.projects.flatMap((p) => (p.project === undefined ? [] : [p.project]))),
+  ];
+  if (projects.length === 1 && projects[0] !== undefined) return projects[0];
+  throw new UserError(
+    projects.length > 1
+      ? `the files name projects ${projects.join(", ")}: pick one with --project`
+      : "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one",
+  );
 }

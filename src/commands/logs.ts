@@ -4,16 +4,17 @@
  * Lines or JSON (schemas/logs.schema.json) on stdout.
  */
 import type { Io } from "../io.js";
-import { type ConnectionOptions, withService } from "../ops/connect.js";
-import { type LogsDocument, renderLogsText } from "../ops/logs-format.js";
-import { parseFormat, parseLevels, parseLimit } from "../ops/options.js";
-import { resolveExport } from "../ops/resolve.js";
-import { exportRef } from "../ops/runs-format.js";
-import { painter } from "../ops/table.js";
-import { parseInstant } from "../ops/time.js";
+import { type LogsDocument, renderLogsText } from "../render/logs.js";
+import { exportRef } from "../render/runs.js";
+import { painter } from "../render/table.js";
+import { colorEnabled } from "../render/text.js";
 import { collect } from "../service/index.js";
+import { parseInstant } from "../time.js";
+import { type ConnectionFlags, withService } from "./connect.js";
+import { parseFormat, parseLevels, parseLimit } from "./options.js";
+import { resolveExport } from "./resolve-export.js";
 
-export interface LogsOptions extends ConnectionOptions {
+export interface LogsOptions extends ConnectionFlags {
   args?: string[];
   run?: string;
   level?: string | string[];
@@ -33,7 +34,7 @@ export async function run(options: LogsOptions, io: Io): Promise<number> {
     const levels = parseLevels(options.level);
     const limit = parseLimit(options.limit, "--limit", 50, 100_000);
     const since = options.since ? parseInstant(options.since, "--since", ctx.now) : null;
-    const { project, export: b } = await resolveExport(ctx, options.args?.[0], options.config);
+    const { project, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const query = {
       limit: Math.min(limit, PAGE),
       level: levels.length > 0 ? levels.join(",") : undefined,
@@ -58,7 +59,9 @@ export async function run(options: LogsOptions, io: Io): Promise<number> {
       entries,
     };
     io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}\n` : renderLogsText(doc, painter(io)),
+      format === "json"
+        ? `${JSON.stringify(doc, null, 2)}\n`
+        : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     io.stderr.write(`${entries.length} log entr${entries.length === 1 ? "y" : "ies"} of "${b.name}"\n`);
     return 0;

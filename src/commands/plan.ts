@@ -5,15 +5,12 @@
 import { resolve } from "node:path";
 import { writeSavedPlan } from "../apply/saved-plan.js";
 import type { Io } from "../io.js";
-import { colorEnabled, type PlanFormat, planAnnotations, renderPlan } from "../render/index.js";
-import { loadDesired, withConnection, workspacePath } from "./common.js";
-import {
-  appendStepSummary,
-  failIfUnsafe,
-  fullPlanHint,
-  planOrFail,
-  type ReconcileFlags,
-} from "./reconcile.js";
+import { KINDS } from "../kinds/index.js";
+import { colorEnabled, type PlanFormat, planAnnotations, renderPlan, vocabulary } from "../render/index.js";
+import { readConfig } from "./config.js";
+import { withConnection } from "./connect.js";
+import { appendStepSummary, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
+import { failIfUnsafe, planOrFail, type ReconcileFlags } from "./reconcile.js";
 
 export interface PlanFlags extends ReconcileFlags {
   format?: PlanFormat;
@@ -22,18 +19,19 @@ export interface PlanFlags extends ReconcileFlags {
 }
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
-  const desired = await loadDesired(flags.args, flags, io, "plan");
+  const desired = await readConfig(flags.args, flags, io, "plan");
   const made = await withConnection(flags, io, ({ client }) => planOrFail(client, desired, flags, io));
   const { plan } = made;
   const format = flags.format ?? "text";
   io.stdout.write(
     renderPlan(plan, format, {
+      kinds: KINDS,
       color: format === "text" && colorEnabled(io.env, io.stdout.isTTY === true),
       ...fullPlanHint(io),
     }),
   );
-  if (io.env.GITHUB_ACTIONS === "true") io.stderr.write(planAnnotations(plan, workspacePath(io)));
-  await appendStepSummary(plan, io);
+  if (inGitHubActions(io)) io.stderr.write(planAnnotations(plan, vocabulary(KINDS), workspacePath(io)));
+  await appendStepSummary(plan, KINDS, io);
   failIfUnsafe(made, flags);
   if (flags.out) {
     // Relative to the command's working folder (io.cwd), like the configuration paths.

@@ -8,16 +8,16 @@
  */
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import { type ConnectionOptions, withService } from "../ops/connect.js";
-import { resolveExport } from "../ops/resolve.js";
-import { failedRunsToRetry } from "../ops/retry-targets.js";
-import { dataInterval } from "../ops/runs-format.js";
-import { checkRunsHint } from "../ops/shell.js";
-import { parseInstant } from "../ops/time.js";
+import { failedRunsToRetry } from "../kinds/batch-export/runs.js";
+import { checkRunsHint } from "../kinds/batch-export/schedule.js";
+import { dataInterval } from "../render/runs.js";
 import { collect, ServiceError, UnknownOutcomeError } from "../service/index.js";
 import type { BatchExportRun } from "../service/types.js";
+import { parseInstant } from "../time.js";
+import { type ConnectionFlags, withService } from "./connect.js";
+import { resolveExport } from "./resolve-export.js";
 
-export interface RetryOptions extends ConnectionOptions {
+export interface RetryOptions extends ConnectionFlags {
   args?: string[];
   failed?: boolean;
   since?: string;
@@ -40,7 +40,7 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
     if (!options.autoApprove && !io.confirm) {
       throw new UserError("retry starts backfills: pass --auto-approve to confirm (no terminal to ask on)");
     }
-    const { project, export: b } = await resolveExport(ctx, name, options.config);
+    const { project, export: b } = await resolveExport(ctx, options, name, options.config);
     let targets: BatchExportRun[];
     if (runId) {
       targets = [await ctx.client.runs.get(project, b.id, runId)];

@@ -5,15 +5,16 @@
  * Table or JSON (schemas/runs.schema.json) on stdout.
  */
 import type { Io } from "../io.js";
-import { type ConnectionOptions, withService } from "../ops/connect.js";
-import { parseFormat, parseLimit, parseStatuses } from "../ops/options.js";
-import { resolveExport } from "../ops/resolve.js";
-import { exportRef, type RunsDocument, renderRunsText, runItem } from "../ops/runs-format.js";
-import { painter } from "../ops/table.js";
-import { parseInstant } from "../ops/time.js";
+import { exportRef, type RunsDocument, renderRunsText, runItem } from "../render/runs.js";
+import { painter } from "../render/table.js";
+import { colorEnabled } from "../render/text.js";
 import type { BatchExportRun } from "../service/types.js";
+import { parseInstant } from "../time.js";
+import { type ConnectionFlags, withService } from "./connect.js";
+import { parseFormat, parseLimit, parseStatuses } from "./options.js";
+import { resolveExport } from "./resolve-export.js";
 
-export interface RunsOptions extends ConnectionOptions {
+export interface RunsOptions extends ConnectionFlags {
   args?: string[];
   status?: string | string[];
   since?: string;
@@ -28,7 +29,7 @@ export async function run(options: RunsOptions, io: Io): Promise<number> {
     const statuses = parseStatuses(options.status);
     const limit = parseLimit(options.limit, "--limit", 50, 100_000);
     const since = parseInstant(options.since ?? "-7d", "--since", ctx.now);
-    const { project, export: b } = await resolveExport(ctx, options.args?.[0], options.config);
+    const { project, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const query = { after: since, ...(statuses.length > 0 ? { status: statuses } : {}) };
     const runs: BatchExportRun[] = [];
     for await (const r of ctx.client.runs.list(project, b.id, query)) {
@@ -44,7 +45,9 @@ export async function run(options: RunsOptions, io: Io): Promise<number> {
       runs: runs.map(runItem),
     };
     io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}\n` : renderRunsText(doc, ctx.now, painter(io)),
+      format === "json"
+        ? `${JSON.stringify(doc, null, 2)}\n`
+        : renderRunsText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     io.stderr.write(
       `${runs.length} run${runs.length === 1 ? "" : "s"} of "${b.name}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,

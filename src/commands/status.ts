@@ -1,24 +1,27 @@
 /**
  * `posthog-gitops status [PATH...]`: one row per batch export with its latest run, failures and
- * records of the last 7 days. Scope: the exports the files in PATH declare; else every export of
- * `--organization ID` (all its projects); else every export of the project (--project /
- * POSTHOG_PROJECT_ID); else the files in `posthog/` when that folder exists.
+ * records of the last 7 days. Scope: the exports the files in PATH (else `posthog/`, when it exists)
+ * declare; else every export of `--organization ID` (all its projects); else every export of the
+ * project (--project / POSTHOG_PROJECT_ID).
  * Result on stdout (table, or JSON per schemas/status.schema.json), summary on stderr.
  * `--fail-on-error` exits 1 when some export's latest run failed (for cron alerting).
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { loadConfig } from "../config/index.js";
+import { declaredOf } from "../config/types.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import { type ConnectionOptions, type OpsContext, withService } from "../ops/connect.js";
-import { isFailed, type MissingExport, sortRows, statusRows } from "../ops/status.js";
-import { renderStatusText, statusDocument } from "../ops/status-format.js";
-import { painter } from "../ops/table.js";
+import type { DesiredBatchExport } from "../kinds/batch-export/index.js";
+import { statusRows } from "../kinds/batch-export/runs.js";
+import { type MissingExport, renderStatusText, statusDocument } from "../render/status.js";
+import { isFailed, painter } from "../render/table.js";
+import { colorEnabled } from "../render/text.js";
 import { collect } from "../service/index.js";
 import type { BatchExport } from "../service/types.js";
+import { readConfig } from "./config.js";
+import { type ConnectionFlags, type OpsContext, projectChoice, withService } from "./connect.js";
 
-export interface StatusOptions extends ConnectionOptions {
+export interface StatusOptions extends ConnectionFlags {
   args?: string[];
   organization?: string;
   failOnError?: boolean;
@@ -38,7 +41,7 @@ export async function run(options: StatusOptions, io: Io): Promise<number> {
     if (format !== "text" && format !== "json")
       throw new UserError(`--format must be text or json, got "${format}"`);
     const selection = await select(ctx, options);
-    const rows = sortRows(await statusRows(ctx, selection.exports));
+    const rows = await statusRows(ctx.client, selection.exports, ctx.now);
     const doc = statusDocument(
       rows,
       selection.missing,
@@ -49,7 +52,9 @@ export async function run(options: StatusOptions, io: Io): Promise<number> {
       ctx.now,
     );
     io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}\n` : renderStatusText(doc, ctx.now, painter(io)),
+      format === "json"
+        ? `${JSON.stringify(doc, null, 2)}\n`
+        : renderStatusText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     const s = doc.summary;
     io.stderr.write(
@@ -59,51 +64,45 @@ export async function run(options: StatusOptions, io: Io): Promise<number> {
   });
 }
 
+/**
+ * Which exports: those the files declare (PATH, else `posthog/` when it exists, with the project
+ * precedence of `plan`); else every export of `--organization ID`; else every export of the project
+ * (--project / POSTHOG_PROJECT_ID).
+ */
 async function select(ctx: OpsContext, options: StatusOptions): Promise<Selection> {
   const paths = options.args ?? [];
-  if (paths.length === 0 && options.organization) {
+  if (paths.length > 0 && options.organization)
+    throw new UserError("give either PATH or --organization, not both");
+  if (paths.length > 0) return fromFiles(ctx, options, paths);
+  if (options.organization) {
     const exports = await collect(ctx.client.batchExports.listForOrganization(options.organization));
     const projects = [...new Set(exports.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports, missing: [], organization: options.organization, projects };
   }
-  if (paths.length === 0 && ctx.project !== undefined) {
-    const exports = await collect(ctx.client.batchExports.list(ctx.project));
-    return { exports, missing: [], organization: null, projects: [ctx.project] };
-  }
-  if (paths.length === 0 && !existsSync(resolve(ctx.io.cwd, "posthog"))) {
+  if (existsSync(resolve(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  const { project } = projectChoice(options, ctx.io);
+  if (project === undefined) {
     throw new UserError(
       "status needs a scope: pass --project, set POSTHOG_PROJECT_ID, use --organization ID, or give config files (PATH)",
     );
   }
-  if (options.organization) {
-    throw new UserError("give either PATH or --organization, not both");
-  }
-  return fromFiles(ctx, paths.length > 0 ? paths : ["posthog"]);
+  const exports = await collect(ctx.client.batchExports.list(project));
+  return { exports, missing: [], organization: null, projects: [project] };
 }
 
 /** The exports the files declare, matched to live ones by `id` pin, else by name. */
-async function fromFiles(ctx: OpsContext, paths: string[]): Promise<Selection> {
-  const loaded = await loadConfig(paths, {
-    env: ctx.io.env,
-    cwd: ctx.io.cwd,
-    mode: "plan",
-    ...(ctx.project === undefined ? {} : { defaultProject: ctx.project }),
-  });
-  const errors = loaded.diagnostics.filter((d) => d.severity === "error");
-  if (errors.length > 0) {
-    throw new UserError(
-      `${errors.length} error${errors.length === 1 ? "" : "s"} in the configuration (run validate): ${errors[0]?.file}:${errors[0]?.line}:${errors[0]?.column}: ${errors[0]?.message}`,
-    );
-  }
+async function fromFiles(ctx: OpsContext, options: StatusOptions, paths: string[]): Promise<Selection> {
+  const loaded = await readConfig(paths, options, ctx.io, "plan");
   const exports: BatchExport[] = [];
   const missing: MissingExport[] = [];
   const projects: number[] = [];
   for (const p of loaded.projects) {
-    if (p.project === undefined || p.batchExports.length === 0) continue;
+    const declared = declaredOf<DesiredBatchExport>(p, "batch_export");
+    if (p.project === undefined || declared.length === 0) continue;
     const project = p.project;
     projects.push(project);
     const live = await collect(ctx.client.batchExports.list(project));
-    for (const d of p.batchExports) {
+    for (const d of declared) {
       if (d.deleted) continue;
       const hit = d.id ? live.find((b) => b.id === d.id) : live.find((b) => b.name === d.name);
       if (hit) exports.push(hit);

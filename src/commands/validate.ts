@@ -5,24 +5,21 @@
  * (on stderr).
  * Exit 1 when any error, else 0 (warnings and notes do not fail).
  */
-import { countBySeverity, formatDiagnostic, loadConfig } from "../config/index.js";
+import { countBySeverity, formatDiagnostic } from "../config/index.js";
 import type { Diagnostic } from "../config/types.js";
 import type { Io } from "../io.js";
 import { diagnosticAnnotations } from "../render/github.js";
-import { workspacePath } from "./common.js";
+import { loadFiles } from "./config.js";
+import type { ConnectionFlags } from "./connect.js";
+import { inGitHubActions, workspacePath } from "./github.js";
 
-export interface ValidateOptions {
+export interface ValidateOptions extends Pick<ConnectionFlags, "project"> {
   args: string[];
   format?: "text" | "json";
 }
 
 export async function run(options: ValidateOptions, io: Io): Promise<number> {
-  const result = await loadConfig(options.args, {
-    env: io.env,
-    cwd: io.cwd,
-    mode: "validate",
-    defaultProject: projectFromEnv(io.env.POSTHOG_PROJECT_ID),
-  });
+  const result = await loadFiles(options.args, options, io, "validate");
   const diagnostics = result.diagnostics;
   const counts = countBySeverity(diagnostics);
   if (options.format === "json") {
@@ -37,8 +34,7 @@ export async function run(options: ValidateOptions, io: Io): Promise<number> {
     for (const d of diagnostics) io.stdout.write(`${formatDiagnostic(d)}\n`);
   }
   // On stderr, so `--format json` stays parseable; the runner reads workflow commands from both streams.
-  if (io.env.GITHUB_ACTIONS === "true")
-    io.stderr.write(diagnosticAnnotations(diagnostics, workspacePath(io)));
+  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(diagnostics, workspacePath(io)));
   io.stderr.write(`${summary(result.files.length, result.objects, diagnostics)}\n`);
   return counts.error > 0 ? 1 : 0;
 }
@@ -54,9 +50,4 @@ export function summary(files: number, objects: number, diagnostics: readonly Di
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
-}
-
-/** A project id from the environment; anything but a positive integer is ignored here (validate needs none). */
-function projectFromEnv(value: string | undefined): number | undefined {
-  return value !== undefined && /^[1-9]\d*$/.test(value.trim()) ? Number(value.trim()) : undefined;
 }

@@ -4,7 +4,6 @@
  */
 import type { Diagnostics } from "./diagnostics.js";
 import { interpolate } from "./interpolate.js";
-import type { FirstUse } from "./missing-secrets.js";
 import type { ParsedFile } from "./parse.js";
 import type { Severity, SourceRef } from "./types.js";
 
@@ -18,6 +17,14 @@ export interface RunContext {
   missingSecrets: Set<string>;
   /** Per unset variable, its first use and how many secret fields use it (see missing-secrets.ts). */
   missingSecretUses: Map<string, FirstUse>;
+}
+
+/** The first use of an unset secret variable, and how many secret fields use it. */
+export interface FirstUse {
+  ctx: ObjectContext;
+  pointer: string;
+  field: string;
+  count: number;
 }
 
 export class ObjectContext {

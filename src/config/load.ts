@@ -1,30 +1,44 @@
 /**
- * `loadConfig`: files and folders → `LoadedConfig`. Stages: read (size, UTF-8), parse (positions,
- * hostile YAML refused), schema (ajv), then per object semantic rules and normalisation, then the rules
- * that span files (duplicate names and ids per project and kind). Every problem is collected; an object
- * with a schema error is left out of the desired state but the rest of its file still loads.
+ * `loadConfig`: files and folders (or in-memory files) → desired state. Stages: read (size, UTF-8),
+ * parse (positions, hostile YAML refused), schema (ajv, composed from the kinds), then each item through
+ * its kind's `declare` (semantic rules and normalisation), then the rules that span files (duplicate
+ * names and ids per project and kind). Every problem is collected; an item with a schema error is left
+ * out of the desired state but the rest of its file still loads. The loader never branches on a kind.
  */
-
-import { type BatchExportInput, checkSecretLiterals, normaliseBatchExport } from "./batch-export.js";
 import { type LoadMode, ObjectContext, type RunContext } from "./context.js";
-import { type DashboardInput, normaliseDashboard } from "./dashboard.js";
 import { Diagnostics } from "./diagnostics.js";
 import { checkGlob } from "./ignore.js";
+import type { ConfigKind } from "./kinds.js";
 import { reportMissingSecrets } from "./missing-secrets.js";
 import { type ParsedFile, parseYaml } from "./parse.js";
-import { readSources } from "./read.js";
+import { readSources, type SourceFile } from "./read.js";
 import { validateSchema } from "./schema.js";
 import { parsePointer, reportSchemaErrors } from "./schema-errors.js";
-import type { DesiredObject, DesiredProject, LoadedConfig, SourceRef } from "./types.js";
+import type { DesiredProject, LoadedConfig, SourceRef } from "./types.js";
 
 export type { LoadMode } from "./context.js";
 
 export interface LoadOptions {
+  /** Where `${NAME}` references are looked up; nothing else of the environment is read. */
   env: Readonly<Record<string, string | undefined>>;
+  /** Paths are resolved from here and shown relative to it. */
   cwd: string;
-  /** From --project / POSTHOG_PROJECT_ID, for files without `project:`. */
+  /** The resource kinds the files may declare. */
+  kinds: readonly ConfigKind[];
+  /**
+   * The project for files without `project:` (--project, else POSTHOG_PROJECT_ID). A file's own
+   * `project:` governs that file; when `defaultProjectFrom` names a command-line option and the file
+   * says otherwise, that is an error naming both (an environment variable only fills in).
+   */
   defaultProject?: number;
+  /** Where `defaultProject` came from, e.g. `--project`; set only for an explicit command-line choice. */
+  defaultProjectFrom?: string;
   mode: LoadMode;
+}
+
+/** Files given as text instead of paths (the library's `loadConfig({ files })`). */
+export interface InMemoryFiles {
+  files: readonly SourceFile[];
 }
 
 /** `LoadedConfig` plus what `validate` reports: every file read and the number of objects declared. */
@@ -33,19 +47,13 @@ export interface LoadResult extends LoadedConfig {
   objects: number;
 }
 
-interface FileInput {
-  project?: number;
-  ignore?: { dashboards?: string[]; batch_exports?: string[] };
-  dashboards?: DashboardInput[] | null;
-  batch_exports?: BatchExportInput[] | null;
-}
+type FileInput = Record<string, unknown> & { project?: number; ignore?: Record<string, string[]> };
 
-const KINDS = [
-  { key: "dashboards", label: "dashboard", list: "dashboards" },
-  { key: "batch_exports", label: "batch export", list: "batchExports" },
-] as const;
-
-export async function loadConfig(paths: readonly string[], options: LoadOptions): Promise<LoadResult> {
+export async function loadConfig(
+  input: readonly string[] | InMemoryFiles,
+  options: LoadOptions,
+): Promise<LoadResult> {
+  const { kinds } = options;
   const diags = new Diagnostics();
   const run: RunContext = {
     // A snapshot: every `${NAME}` looks a variable up, and each read of the live process.env is costly.
@@ -55,33 +63,34 @@ export async function loadConfig(paths: readonly string[], options: LoadOptions)
     missingSecrets: new Set(),
     missingSecretUses: new Map(),
   };
-  const sources = await readSources(paths, options.cwd, diags);
+  const sources = "files" in input ? [...input.files] : await readSources(input, options.cwd, diags);
   const projects = new Map<number | undefined, DesiredProject>();
   let objects = 0;
   for (const source of sources) {
     const file = parseYaml(source.path, source.text, diags);
     if (file === undefined) continue;
-    const errors = validateSchema(file.data);
-    reportSchemaErrors(file, errors, diags);
+    const errors = validateSchema(kinds, file.data);
+    reportSchemaErrors(file, errors, diags, kinds);
     const data = file.data as FileInput;
     if (data !== null && typeof data === "object" && !Array.isArray(data)) {
-      objects +=
-        (Array.isArray(data.dashboards) ? data.dashboards.length : 0) +
-        (Array.isArray(data.batch_exports) ? data.batch_exports.length : 0);
+      for (const kind of kinds) {
+        const list = data[kind.key];
+        if (Array.isArray(list)) objects += list.length;
+      }
     }
-    // An object with a wrong value is left out of the desired state; unknown keys do not count (the
-    // normalisers read known keys only), so the semantic rules still check the rest of that object.
+    // An item with a wrong value is left out of the desired state; unknown keys do not count (the
+    // kinds read known keys only), so the semantic rules still check the rest of that item.
     const broken = new Set(
       errors
         .filter((e) => e.keyword !== "additionalProperties")
         .map((e) => parsePointer(e.instancePath).slice(0, 2).join("/")),
     );
-    if (["", "project", "dashboards", "batch_exports"].some((p) => broken.has(p))) continue;
+    if (["", "project", ...kinds.map((k) => k.key)].some((p) => broken.has(p))) continue;
     const project = projectOf(data, file, options, diags);
-    addFile(project, file, data, broken, run);
+    addFile(project, file, data, broken);
   }
   reportMissingSecrets(run);
-  checkDuplicates([...projects.values()], diags);
+  checkDuplicates([...projects.values()], kinds, diags);
   const ordered = [...projects.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
@@ -91,48 +100,37 @@ export async function loadConfig(paths: readonly string[], options: LoadOptions)
     objects,
   };
 
-  function addFile(
-    project: number | undefined,
-    file: ParsedFile,
-    data: FileInput,
-    broken: Set<string>,
-    ctx: RunContext,
-  ) {
+  function addFile(project: number | undefined, file: ParsedFile, data: FileInput, broken: Set<string>) {
     let desired = projects.get(project);
     if (desired === undefined) {
-      desired = {
-        project,
-        files: [],
-        ignore: { dashboards: [], batch_exports: [] },
-        manages: { dashboards: false, batch_exports: false },
-        dashboards: [],
-        batchExports: [],
-      };
+      desired = { project, files: [], ignore: {}, manages: [], objects: {} };
+      for (const kind of kinds) {
+        desired.ignore[kind.name] = [];
+        desired.objects[kind.name] = [];
+      }
       projects.set(project, desired);
     }
     desired.files.push(file.path);
-    for (const kind of KINDS) {
-      if (Object.hasOwn(data, kind.key)) desired.manages[kind.key] = true;
-      const globs = [...broken].some((p) => p.startsWith("ignore")) ? undefined : data.ignore?.[kind.key];
+    const ignoreBroken = [...broken].some((p) => p.startsWith("ignore"));
+    for (const kind of kinds) {
+      if (Object.hasOwn(data, kind.key) && !desired.manages.includes(kind.name)) {
+        desired.manages.push(kind.name);
+      }
+      const globs = ignoreBroken ? undefined : data.ignore?.[kind.key];
+      const kept = desired.ignore[kind.name] as string[];
       globs?.forEach((glob, i) => {
-        if (
-          checkGlob(glob, `/ignore/${kind.key}/${i}`, file, diags) &&
-          !desired.ignore[kind.key].includes(glob)
-        ) {
-          desired.ignore[kind.key].push(glob);
-        }
+        if (checkGlob(glob, `/ignore/${kind.key}/${i}`, file, diags) && !kept.includes(glob)) kept.push(glob);
+      });
+      const items = data[kind.key];
+      if (!Array.isArray(items)) continue;
+      const declared = desired.objects[kind.name] as DesiredProject["objects"][string];
+      items.forEach((item: Record<string, unknown>, i) => {
+        const owner = `${kind.words.one} "${String(item?.name)}"`;
+        const ctx = new ObjectContext(run, file, `/${kind.key}/${i}`, owner);
+        if (broken.has(`${kind.key}/${i}`)) kind.checkBroken?.(item, ctx);
+        else declared.push(kind.declare(item, ctx));
       });
     }
-    data.dashboards?.forEach((input, i) => {
-      if (broken.has(`dashboards/${i}`)) return;
-      const c = new ObjectContext(ctx, file, `/dashboards/${i}`, `dashboard "${input.name}"`);
-      desired.dashboards.push(normaliseDashboard(input, c));
-    });
-    data.batch_exports?.forEach((input, i) => {
-      const c = new ObjectContext(ctx, file, `/batch_exports/${i}`, `batch export "${input.name}"`);
-      if (broken.has(`batch_exports/${i}`)) checkSecretLiterals(input, c);
-      else desired.batchExports.push(normaliseBatchExport(input, c));
-    });
   }
 }
 
@@ -142,7 +140,17 @@ function projectOf(
   options: LoadOptions,
   diags: Diagnostics,
 ): number | undefined {
-  const project = data.project ?? options.defaultProject;
+  const { defaultProject, defaultProjectFrom } = options;
+  if (data.project !== undefined && defaultProjectFrom !== undefined && defaultProject !== data.project) {
+    const at = file.position(file.place("/project")?.value ?? 0);
+    diags.error(
+      file.path,
+      at.line,
+      at.column,
+      `this file is for project ${data.project} but ${defaultProjectFrom} ${defaultProject} was given: a file's \`project:\` governs it; drop ${defaultProjectFrom} or change the file`,
+    );
+  }
+  const project = data.project ?? defaultProject;
   if (project === undefined && options.mode !== "validate") {
     diags.error(
       file.path,
@@ -155,13 +163,17 @@ function projectOf(
 }
 
 /** Names and pinned ids are unique per project and kind, across files; the second place cites the first. */
-function checkDuplicates(projects: readonly DesiredProject[], diags: Diagnostics): void {
+function checkDuplicates(
+  projects: readonly DesiredProject[],
+  kinds: readonly ConfigKind[],
+  diags: Diagnostics,
+): void {
   for (const project of projects) {
     const where = project.project === undefined ? "" : ` in project ${project.project}`;
-    for (const kind of KINDS) {
+    for (const kind of kinds) {
       const byName = new Map<string, SourceRef>();
       const byId = new Map<string, SourceRef>();
-      for (const object of project[kind.list] as DesiredObject[]) {
+      for (const object of project.objects[kind.name] ?? []) {
         const s = object.source;
         const firstName = byName.get(object.name);
         if (firstName === undefined) byName.set(object.name, s);
@@ -170,7 +182,7 @@ function checkDuplicates(projects: readonly DesiredProject[], diags: Diagnostics
             s.file,
             s.line,
             s.column,
-            `duplicate ${kind.label} name "${object.name}"${where}: also declared at ${cite(firstName)}`,
+            `duplicate ${kind.words.one} name "${object.name}"${where}: also declared at ${cite(firstName)}`,
           );
         }
         if (object.id === undefined) continue;
@@ -181,7 +193,7 @@ function checkDuplicates(projects: readonly DesiredProject[], diags: Diagnostics
             s.file,
             s.line,
             s.column,
-            `duplicate ${kind.label} id ${object.id}${where}: also pinned at ${cite(firstId)}`,
+            `duplicate ${kind.words.one} id ${object.id}${where}: also pinned at ${cite(firstId)}`,
           );
         }
       }

@@ -6,13 +6,6 @@
  */
 import type { ObjectContext, RunContext } from "./context.js";
 
-export interface FirstUse {
-  ctx: ObjectContext;
-  pointer: string;
-  field: string;
-  count: number;
-}
-
 /** Records that the secret at `pointer` (relative to the object) refers to the unset variable `name`. */
 export function noteMissingSecret(ctx: ObjectContext, name: string, pointer: string, field: string): void {
   ctx.run.missingSecrets.add(name);

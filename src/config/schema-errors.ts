@@ -5,8 +5,8 @@
  */
 import type { ErrorObject } from "ajv";
 import type { Diagnostics } from "./diagnostics.js";
+import type { ConfigKind, SchemaNode } from "./kinds.js";
 import type { ParsedFile } from "./parse.js";
-import type { SchemaNode } from "./schema.js";
 import { closest, didYouMean } from "./suggest.js";
 
 /** Keywords that only repeat what a more precise error under them already says. */
@@ -16,6 +16,7 @@ export function reportSchemaErrors(
   file: ParsedFile,
   errors: readonly ErrorObject[],
   diags: Diagnostics,
+  kinds: readonly ConfigKind[],
 ): void {
   // A misspelt required key is one mistake: "unknown key … (did you mean "k"?)" says it all, so the
   // "missing required key k" error at the same object is dropped.
@@ -32,13 +33,13 @@ export function reportSchemaErrors(
     const missing = (error.params as { missingProperty?: string }).missingProperty;
     if (error.keyword === "required" && misspelt.has(`${error.instancePath}\0${missing}`)) continue;
     const segments = parsePointer(error.instancePath);
-    const what = describe(file.data, segments);
+    const what = describe(file.data, segments, kinds);
     const place = file.place(error.instancePath) ?? { value: 0 };
     let offset = place.value;
     let message: string;
     const schema = (error.parentSchema ?? {}) as SchemaNode;
-    // Destination config values may be secrets written by mistake: never echo them.
-    const secretish = schema["x-secret"] === true || /\/destination\/config(\/|$)/.test(error.instancePath);
+    // Values that may be secrets written by mistake are never echoed.
+    const secretish = schema["x-secret"] === true || isQuiet(kinds, segments);
     const got = secretish ? "" : `; got ${shown(error.data)}`;
     switch (error.keyword) {
       case "additionalProperties": {
@@ -100,16 +101,26 @@ export function parsePointer(instancePath: string): string[] {
     .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"));
 }
 
-const KINDS: Record<string, string> = { dashboards: "dashboard", batch_exports: "batch export" };
+/** True when the kind of the item at `segments` keeps the value there out of messages. */
+function isQuiet(kinds: readonly ConfigKind[], segments: readonly string[]): boolean {
+  const [top, index, ...rest] = segments;
+  const kind = kinds.find((k) => k.key === top);
+  if (kind?.quiet === undefined || index === undefined) return false;
+  return kind.quiet(rest.map((s) => `/${s.replaceAll("~", "~0").replaceAll("/", "~1")}`).join(""));
+}
 
 /**
  * Names the node at `segments` for a message: `subject` reads "pinned of dashboard \"X\"", `inside`
  * reads "in sharing of dashboard \"X\"" (or "in dashboard \"X\"" for the object itself).
  */
-export function describe(data: unknown, segments: readonly string[]): { subject: string; inside: string } {
+export function describe(
+  data: unknown,
+  segments: readonly string[],
+  kinds: readonly ConfigKind[],
+): { subject: string; inside: string } {
   const [top, index, ...rest] = segments;
   if (top === undefined) return { subject: "the file", inside: "at the top level" };
-  const kind = KINDS[top];
+  const kind = kinds.find((k) => k.key === top)?.words.one;
   if (kind === undefined || index === undefined) {
     const field = fieldName(segments);
     return { subject: field, inside: `in ${field}` };

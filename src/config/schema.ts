@@ -1,29 +1,63 @@
 /**
- * The JSON Schema (schemas/config.schema.json) is the single source of the format: ajv validates with it,
- * editors show its descriptions, and the secret destination fields are read from its `x-secret` marks.
- * Compiled once per process, on first use.
+ * The configuration's JSON Schema, composed from the kinds: the file's own keys (`project`, `ignore`)
+ * plus, for each kind, its list key and its item schema. ajv validates with it; editors read the same
+ * schema from schemas/config.schema.json, which `npm run schemas` writes from the built-in kinds (a
+ * test keeps the committed file equal to it). Compiled once per list of kinds, on first use.
  */
-import { readFileSync } from "node:fs";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import type { DestinationType } from "./types.js";
+import type { ConfigKind, SchemaNode } from "./kinds.js";
 
-export type SchemaNode = {
-  type?: string | string[];
-  properties?: Record<string, SchemaNode>;
-  enum?: unknown[];
-  description?: string;
-  "x-secret"?: boolean;
-  "x-expect"?: string;
-  $defs?: Record<string, SchemaNode>;
-};
+export type { SchemaNode } from "./kinds.js";
 
-const SCHEMA_URL = new URL("../../schemas/config.schema.json", import.meta.url);
+export function composeSchema(kinds: readonly ConfigKind[]): SchemaNode {
+  const ignore: Record<string, SchemaNode> = {};
+  const lists: Record<string, SchemaNode> = {};
+  const defs: Record<string, SchemaNode> = {};
+  for (const kind of kinds) {
+    ignore[kind.key] = {
+      type: "array",
+      items: { type: "string", description: "A name glob (* and ?, picomatch syntax)." },
+      description: `${capitalise(kind.words.one)} name globs.`,
+    };
+    lists[kind.key] = {
+      type: ["array", "null"],
+      items: kind.schema.item,
+      description: kind.schema.description,
+    };
+    for (const [name, def] of Object.entries(kind.schema.defs)) {
+      if (name in defs) throw new Error(`schema definition "${name}" is declared by two kinds`);
+      defs[name] = def;
+    }
+  }
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "posthog-gitops configuration (version 1)",
+    description: `PostHog ${kinds.map((k) => k.words.many).join(" and ")} kept in Git.`,
+    type: "object",
+    additionalProperties: false,
+    properties: {
+      project: {
+        type: "integer",
+        description: "Project id. Default: --project or POSTHOG_PROJECT_ID.",
+        minimum: 1,
+      },
+      ignore: {
+        type: "object",
+        description: "Live objects that --prune must never touch, by name glob.",
+        additionalProperties: false,
+        properties: ignore,
+      },
+      ...lists,
+    },
+    $defs: defs,
+  };
+}
 
-let cached: { schema: SchemaNode; validate: ValidateFunction } | undefined;
+const compiledFor = new WeakMap<readonly ConfigKind[], ValidateFunction>();
 
-function compiled(): { schema: SchemaNode; validate: ValidateFunction } {
-  if (cached === undefined) {
-    const schema = JSON.parse(readFileSync(SCHEMA_URL, "utf8")) as SchemaNode;
+function validator(kinds: readonly ConfigKind[]): ValidateFunction {
+  let validate = compiledFor.get(kinds);
+  if (validate === undefined) {
     // Unoptimised code compiles about 60 ms faster; validating a whole config is a few ms either way.
     const ajv = new Ajv2020({
       allErrors: true,
@@ -34,37 +68,17 @@ function compiled(): { schema: SchemaNode; validate: ValidateFunction } {
     });
     ajv.addKeyword({ keyword: "x-secret", schemaType: "boolean" });
     ajv.addKeyword({ keyword: "x-expect", schemaType: "string" });
-    cached = { schema, validate: ajv.compile(schema) };
+    validate = ajv.compile(composeSchema(kinds));
+    compiledFor.set(kinds, validate);
   }
-  return cached;
+  return validate;
 }
 
-export function validateSchema(data: unknown): ErrorObject[] {
-  const { validate } = compiled();
+export function validateSchema(kinds: readonly ConfigKind[], data: unknown): ErrorObject[] {
+  const validate = validator(kinds);
   return validate(data) ? [] : [...(validate.errors ?? [])];
 }
 
-const secretCache = new Map<string, string[]>();
-
-/**
- * Dotted paths of the secret fields of a destination type's config, e.g. `password` or
- * `copy_inputs.authorization.aws_access_key_id`. Empty for types without secrets.
- */
-export function secretPaths(type: DestinationType): string[] {
-  let paths = secretCache.get(type);
-  if (paths === undefined) {
-    paths = [];
-    const config = compiled().schema.$defs?.[`config${type}`];
-    if (config !== undefined) collectSecrets(config, "", paths);
-    secretCache.set(type, paths);
-  }
-  return paths;
-}
-
-function collectSecrets(node: SchemaNode, prefix: string, out: string[]): void {
-  for (const [key, child] of Object.entries(node.properties ?? {})) {
-    const path = prefix === "" ? key : `${prefix}.${key}`;
-    if (child["x-secret"] === true) out.push(path);
-    else if (child.properties !== undefined) collectSecrets(child, path, out);
-  }
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

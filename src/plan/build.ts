@@ -1,23 +1,24 @@
 /**
  * The pure planner: desired projects + live projects → one sorted `Plan`, with every error collected
  * (the command prints them all and exits 1). No I/O: the read stage hands in live state, the apply stage
- * executes the result.
+ * executes the result. Identity, prune, targets, order and fingerprints are the same for every kind;
+ * what differs (fields, actions, notes) is each kind's `plan`.
  */
-import type { DesiredProject } from "../config/types.js";
-import { planBatchExports } from "./batch-exports.js";
-import { type BuildOptions, newSink, type PlanError, type PlanSink } from "./context.js";
-import { planDashboards } from "./dashboards.js";
+import { type DesiredProject, declaredOf } from "../config/types.js";
+import { type BuildOptions, declaredRef, newSink, type PlanError, type PlanSink } from "./context.js";
 import { fingerprintActions } from "./fingerprint.js";
+import type { KindPlanContext, PlanKind } from "./kinds.js";
 import { matchObjects } from "./match.js";
 import { planPrune } from "./prune.js";
-import { sortActions, sortNotes } from "./sort.js";
+import { kindOrder, sortActions, sortNotes } from "./sort.js";
 import { summarise } from "./summary.js";
 import { narrowToTargets } from "./targets.js";
-import { type LiveProject, PLAN_FORMAT_VERSION, type Plan } from "./types.js";
+import { type LiveProject, liveOf, PLAN_FORMAT_VERSION, type Plan } from "./types.js";
 
 export type { BuildOptions, PlanError } from "./context.js";
 
 export function buildPlan(
+  kinds: readonly PlanKind[],
   desired: readonly DesiredProject[],
   live: readonly LiveProject[],
   options: BuildOptions,
@@ -40,38 +41,55 @@ export function buildPlan(
       continue;
     }
     projects.add(project.project);
-    planProject(project, liveProject, options, sink);
+    planProject(kinds, project, liveProject, options, sink);
   }
   let actions = sink.actions;
   let notes = sink.notes;
   if (options.targets !== undefined) {
-    ({ actions, notes } = narrowToTargets(sink, desired, live, options.targets));
+    ({ actions, notes } = narrowToTargets(kinds, sink, desired, live, options.targets));
   }
-  actions = sortActions(actions);
-  notes = sortNotes(notes);
+  const order = kindOrder(kinds);
+  actions = sortActions(actions, order);
+  notes = sortNotes(notes, order);
   const plan: Plan = {
     format_version: PLAN_FORMAT_VERSION,
     created_at: options.now.toISOString(),
     projects: [...projects].sort((a, b) => a - b),
     actions,
     notes,
-    fingerprints: fingerprintActions(actions, live),
+    fingerprints: fingerprintActions(kinds, actions, live),
     summary: summarise(actions),
   };
   return { plan, errors: sink.errors };
 }
 
 function planProject(
+  kinds: readonly PlanKind[],
   project: DesiredProject,
   live: LiveProject,
   options: BuildOptions,
   sink: PlanSink,
 ): void {
-  const dashboards = matchObjects(project.dashboards, live.dashboards, "dashboard", sink.errors);
-  const exports = matchObjects(project.batchExports, live.batchExports, "batch export", sink.errors);
-  planDashboards(dashboards, live, sink);
-  planBatchExports(exports, live, options, sink);
-  if (options.prune) {
-    planPrune(project, live, { dashboards: dashboards.claimed, batchExports: exports.claimed }, sink);
+  for (const kind of kinds) {
+    const kindLive = liveOf(live, kind.name);
+    const matching = matchObjects(
+      declaredOf(project, kind.name),
+      kindLive.objects,
+      kind.words.one,
+      sink.errors,
+    );
+    const ctx: KindPlanContext = {
+      project: live.project,
+      live: kindLive,
+      features: live.features,
+      options,
+      sink,
+    };
+    for (const pair of matching.pairs) {
+      kind.plan(pair.desired, pair.live, declaredRef(kind.name, live.project, pair.desired, pair.live), ctx);
+    }
+    if (options.prune && project.manages.includes(kind.name)) {
+      planPrune(kind, project.ignore[kind.name] ?? [], ctx, matching.claimed);
+    }
   }
 }

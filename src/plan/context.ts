@@ -11,7 +11,7 @@ export interface BuildOptions {
   prune: boolean;
   /** Allow what is otherwise refused: replacing a batch export (delete + create). */
   force: boolean;
-  /** `dashboard/NAME` or `batch_export/NAME`: narrow the plan to these objects. */
+  /** `KIND/NAME` (e.g. `dashboard/Weekly KPIs`): narrow the plan to these objects. */
   targets?: string[];
   /** Send every declared secret again in an update. */
   rotateSecrets: boolean;
@@ -56,11 +56,6 @@ export function makeAction(
   if (parts.before !== undefined) result.before = parts.before;
   if (parts.after !== undefined) result.after = parts.after;
   return result;
-}
-
-/** `dashboard "Weekly KPIs"` — how messages name an object. */
-export function describeObject(ref: Pick<ObjectRef, "kind" | "name">): string {
-  return `${ref.kind === "dashboard" ? "dashboard" : "batch export"} "${ref.name}"`;
 }
 
 /** The identity of a declared object: its name and source, and the live id (else its pinned id). */

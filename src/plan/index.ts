@@ -1,8 +1,11 @@
-/** The planner's public surface, for the commands and the apply stage. */
+/** The planner's public surface, for the read and apply stages, the kinds and the commands. */
 export { type BuildOptions, buildPlan, type PlanError } from "./build.js";
-export { detailRequests } from "./details.js";
+export { declaredRef, makeAction, type PlanSink } from "./context.js";
 export { ABSENT, fingerprintActions, fingerprintLive } from "./fingerprint.js";
+export type { KindPlanContext, PlanKind } from "./kinds.js";
+export { matchObjects } from "./match.js";
 export { checkSafety, deleteLimit } from "./safety.js";
-export { compareActions, sortActions } from "./sort.js";
-export { featureLookupNeeded, summarise, tagChangesPresent } from "./summary.js";
+export { compareActions, kindOrder, sortActions } from "./sort.js";
+export { featureLookupNeeded, summarise } from "./summary.js";
 export { parseTarget } from "./targets.js";
+export * from "./types.js";

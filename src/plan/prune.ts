@@ -1,66 +1,40 @@
 /**
  * --prune: live objects of a project that no file declares (by id or name; tombstones count as
  * declared) are deleted, only for the kinds the project's files list, never those whose name matches
- * the project's `ignore` globs.
+ * the project's `ignore` globs for that kind. How an object is deleted is its kind's business.
  */
 import picomatch from "picomatch";
-import type { DesiredProject } from "../config/types.js";
-import { batchExportHandler } from "../kinds/batch-export.js";
-import { dashboardHandler } from "../kinds/dashboard.js";
-import { makeAction, type PlanSink } from "./context.js";
-import type { LiveProject, ObjectRef, ResourceKind } from "./types.js";
-
-interface Claimed {
-  dashboards: Set<number | string>;
-  batchExports: Set<number | string>;
-}
+import type { KindPlanContext, PlanKind } from "./kinds.js";
+import type { ObjectRef } from "./types.js";
 
 export function planPrune(
-  desired: DesiredProject,
-  live: LiveProject,
-  claimed: Claimed,
-  sink: PlanSink,
+  kind: PlanKind,
+  globs: readonly string[],
+  ctx: KindPlanContext,
+  claimed: ReadonlySet<number | string>,
 ): void {
-  if (desired.manages.dashboards) {
-    const ignored = matcher(desired.ignore.dashboards);
-    const names = nameCounts(live.dashboards.map((d) => d.name ?? ""));
-    for (const d of live.dashboards) {
-      const name = d.name ?? "";
-      if (claimed.dashboards.has(d.id) || ignored(name)) continue;
-      const ref = pruneRef("dashboard", live.project, name, d.id, names);
-      sink.actions.push(makeAction("soft_delete", ref, { before: { ...dashboardHandler.normaliseLive(d) } }));
-    }
-  }
-  if (desired.manages.batch_exports) {
-    const ignored = matcher(desired.ignore.batch_exports);
-    const names = nameCounts(live.batchExports.map((b) => b.name));
-    for (const b of live.batchExports) {
-      if (claimed.batchExports.has(b.id) || ignored(b.name)) continue;
-      const ref = pruneRef("batch_export", live.project, b.name, b.id, names);
-      sink.actions.push(makeAction("delete", ref, { before: { ...batchExportHandler.normaliseLive(b) } }));
-    }
-  }
-}
-
-function matcher(globs: string[]): (name: string) => boolean {
-  if (globs.length === 0) return () => false;
-  return picomatch(globs, { dot: true });
-}
-
-function nameCounts(names: string[]): Map<string, number> {
+  const ignored = matcher(globs);
   const counts = new Map<string, number>();
-  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return counts;
+  for (const object of ctx.live.objects) {
+    const name = object.name ?? "";
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  for (const object of ctx.live.objects) {
+    const name = object.name ?? "";
+    if (claimed.has(object.id) || ignored(name)) continue;
+    // A live name shared by several pruned objects gets its id appended, so each has its own key.
+    const unique = (counts.get(name) ?? 0) <= 1;
+    const ref: ObjectRef = {
+      kind: kind.name,
+      project: ctx.project,
+      name: unique ? name : `${name} (id ${object.id})`,
+      id: object.id,
+    };
+    ctx.sink.actions.push(kind.prune(object, ref, ctx));
+  }
 }
 
-/** A live name shared by several pruned objects gets its id appended so that each has its own key. */
-function pruneRef(
-  kind: ResourceKind,
-  project: number,
-  name: string,
-  id: number | string,
-  counts: Map<string, number>,
-): ObjectRef {
-  const unique = (counts.get(name) ?? 0) <= 1;
-  return { kind, project, name: unique ? name : `${name} (id ${id})`, id };
+function matcher(globs: readonly string[]): (name: string) => boolean {
+  if (globs.length === 0) return () => false;
+  return picomatch([...globs], { dot: true });
 }

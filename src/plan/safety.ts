@@ -2,7 +2,8 @@
  * The prune guard: a plan that deletes more than max(5, 20%) of a project's live objects of one kind is
  * refused unless --force. Deletes are counted whatever asked for them (prune, tombstones, replacement).
  */
-import type { LiveProject, Plan, ResourceKind } from "./types.js";
+import type { PlanKind } from "./kinds.js";
+import { type LiveProject, liveOf, type Plan } from "./types.js";
 
 export const DELETE_FLOOR = 5;
 export const DELETE_RATIO = 0.2;
@@ -14,12 +15,13 @@ export function deleteLimit(liveCount: number): number {
 
 /** An error message naming the counts when the plan deletes too much, else undefined. */
 export function checkSafety(
+  kinds: readonly Pick<PlanKind, "name" | "words">[],
   plan: Pick<Plan, "actions">,
   live: readonly LiveProject[],
   options: { force: boolean },
 ): string | undefined {
   if (options.force) return undefined;
-  const deletes = new Map<string, { project: number; kind: ResourceKind; count: number }>();
+  const deletes = new Map<string, { project: number; kind: string; count: number }>();
   for (const action of plan.actions) {
     if (action.action !== "soft_delete" && action.action !== "delete") continue;
     const key = `${action.object.project}/${action.object.kind}`;
@@ -30,12 +32,11 @@ export function checkSafety(
   const problems: string[] = [];
   for (const { project, kind, count } of deletes.values()) {
     const liveProject = live.find((p) => p.project === project);
-    const liveCount =
-      kind === "dashboard" ? liveProject?.dashboards.length : liveProject?.batchExports.length;
-    const limit = deleteLimit(liveCount ?? 0);
+    const liveCount = liveProject ? liveOf(liveProject, kind).objects.length : 0;
+    const limit = deleteLimit(liveCount);
     if (count > limit) {
-      const label = kind === "dashboard" ? "dashboards" : "batch exports";
-      problems.push(`${count} of ${liveCount ?? 0} ${label} in project ${project} (limit ${limit})`);
+      const label = kinds.find((k) => k.name === kind)?.words.many ?? kind;
+      problems.push(`${count} of ${liveCount} ${label} in project ${project} (limit ${limit})`);
     }
   }
   if (problems.length === 0) return undefined;

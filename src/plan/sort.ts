@@ -1,10 +1,11 @@
 /**
- * The one order of a plan, used by every output and by fingerprints: objects by project, kind, name;
- * per object create/restore, update, collaborator removes then adds, sharing, pause/unpause; deletes
- * (soft_delete / delete) of every object after all the rest.
+ * The one order of a plan, used by every output and by fingerprints: objects by project, kind (the
+ * registry's order), name; per object create/restore, update, collaborator removes then adds, sharing,
+ * pause/unpause; deletes (soft_delete / delete) of every object after all the rest.
  */
-import { compareText } from "../kinds/normalise.js";
-import type { Action, ActionKind, PlanNote, ResourceKind } from "./types.js";
+import type { PlanKind } from "./kinds.js";
+import type { Action, ActionKind, PlanNote } from "./types.js";
+import { compareText } from "./values.js";
 
 const STEP: Record<ActionKind, number> = {
   create: 0,
@@ -20,7 +21,13 @@ const STEP: Record<ActionKind, number> = {
   delete: 6,
 };
 
-const KIND_ORDER: Record<ResourceKind, number> = { dashboard: 0, batch_export: 1 };
+/** A kind's place among the kinds: its index in the registry (unknown kinds last). */
+export type KindOrder = (kind: string) => number;
+
+export function kindOrder(kinds: readonly Pick<PlanKind, "name">[]): KindOrder {
+  const index = new Map(kinds.map((k, i) => [k.name, i]));
+  return (kind) => index.get(kind) ?? kinds.length;
+}
 
 function isDelete(action: Action): boolean {
   return action.action === "soft_delete" || action.action === "delete";
@@ -31,11 +38,11 @@ function collaboratorOf(action: Action): string {
   return typeof side?.user_uuid === "string" ? side.user_uuid : "";
 }
 
-export function compareActions(a: Action, b: Action): number {
+export function compareActions(a: Action, b: Action, order: KindOrder): number {
   return (
     Number(isDelete(a)) - Number(isDelete(b)) ||
     a.object.project - b.object.project ||
-    KIND_ORDER[a.object.kind] - KIND_ORDER[b.object.kind] ||
+    order(a.object.kind) - order(b.object.kind) ||
     compareText(a.object.name, b.object.name) ||
     STEP[a.action] - STEP[b.action] ||
     compareText(collaboratorOf(a), collaboratorOf(b))
@@ -43,17 +50,17 @@ export function compareActions(a: Action, b: Action): number {
 }
 
 /** A sorted copy; the sort is stable, so equal keys keep the order the planner produced. */
-export function sortActions(actions: readonly Action[]): Action[] {
-  return [...actions].sort(compareActions);
+export function sortActions(actions: readonly Action[], order: KindOrder): Action[] {
+  return [...actions].sort((a, b) => compareActions(a, b, order));
 }
 
 /** Notes in object order (plan-wide notes first), so outputs do not depend on file order. */
-export function sortNotes(notes: readonly PlanNote[]): PlanNote[] {
-  const key = (n: PlanNote) =>
-    n.object ? [n.object.project, KIND_ORDER[n.object.kind], n.object.name] : [0, -1, ""];
+export function sortNotes(notes: readonly PlanNote[], order: KindOrder): PlanNote[] {
+  const key = (n: PlanNote): [number, number, string] =>
+    n.object ? [n.object.project, order(n.object.kind), n.object.name] : [0, -1, ""];
   return [...notes].sort((a, b) => {
-    const [pa, ka, na] = key(a) as [number, number, string];
-    const [pb, kb, nb] = key(b) as [number, number, string];
+    const [pa, ka, na] = key(a);
+    const [pb, kb, nb] = key(b);
     return pa - pb || ka - kb || compareText(na, nb);
   });
 }

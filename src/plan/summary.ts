@@ -1,4 +1,5 @@
-import type { Action, Plan, PlanSummary } from "./types.js";
+import type { PlanKind } from "./kinds.js";
+import type { Action, PlanSummary } from "./types.js";
 
 /** Counts per action kind, the total, and whether anything destructive is planned. */
 export function summarise(actions: readonly Action[]): PlanSummary {
@@ -8,20 +9,13 @@ export function summarise(actions: readonly Action[]): PlanSummary {
 }
 
 /**
- * True when the plan writes tags (an update changing them, or a create declaring some): the read stage
- * then looks up the organization's features and plans again, so tags the service would ignore become a
- * note instead of a change planned forever.
+ * True when the organization's paid features could change the plan (some kind says so of its actions):
+ * the read stage then looks them up and plans again, so writes the service would silently ignore become
+ * notes instead of changes planned forever.
  */
-export function tagChangesPresent(plan: Pick<Plan, "actions">): boolean {
-  return plan.actions.some(
-    (a) =>
-      a.object.kind === "dashboard" &&
-      ((a.action === "update" && a.changes.some((c) => c.path === "tags")) ||
-        (a.action === "create" && Array.isArray(a.after?.tags) && a.after.tags.length > 0)),
-  );
-}
-
-/** True when the organization's features could change the plan: tags (above) or collaborator adds. */
-export function featureLookupNeeded(plan: Pick<Plan, "actions">): boolean {
-  return tagChangesPresent(plan) || plan.actions.some((a) => a.action === "add_collaborator");
+export function featureLookupNeeded(kinds: readonly PlanKind[], actions: readonly Action[]): boolean {
+  return kinds.some((kind) => {
+    const own = actions.filter((a) => a.object.kind === kind.name);
+    return own.length > 0 && kind.needsFeatures?.(own) === true;
+  });
 }

@@ -10,7 +10,8 @@ import type { SourceRef } from "../config/types.js";
 
 export const PLAN_FORMAT_VERSION = "1";
 
-export type ResourceKind = "dashboard" | "batch_export";
+/** A kind's stable name (`dashboard`, `batch_export`, …): the registry in src/kinds says which exist. */
+export type ResourceKind = string;
 
 /** Stable action names, used in every output format. */
 export type ActionKind =
@@ -138,24 +139,45 @@ export function objectKey(ref: Pick<ObjectRef, "project" | "kind" | "name">): st
   return `${ref.project}/${ref.kind}/${ref.name}`;
 }
 
+/** What every live object has, whatever its kind. */
+export interface LiveObject {
+  id: number | string;
+  name: string | null;
+}
+
+/**
+ * The live state of one kind in one project: every live, non-deleted object from the kind's list, plus
+ * whatever details the kind read for some of them (a dashboard's collaborators and sharing). Each kind
+ * extends this with its own shape; the generic planner only reads `objects`.
+ */
+export interface LiveKind {
+  objects: LiveObject[];
+}
+
+/** Paid features of a project's organization, when they were looked up. */
+export interface Features {
+  /** Tags are kept (without it the service drops them silently). */
+  tagging: boolean;
+  /** Restriction levels take effect (`ACCESS_CONTROL`; older organizations: advanced permissions). */
+  access_control: boolean;
+}
+
 /**
  * Live state of one project, as read by `fetchLiveState` (the only effectful read stage) and consumed
  * by the pure planner. Plain data, so planner tests build it with builders and no network.
  */
 export interface LiveProject {
   project: number;
-  /** Every live, non-deleted dashboard (from the list endpoint). */
-  dashboards: import("../service/types.js").DashboardBasic[];
-  /** Collaborators by dashboard id, fetched only for dashboards whose `collaborators` are declared. */
-  collaborators: Record<number, import("../service/types.js").Collaborator[]>;
-  /** Sharing by dashboard id, fetched only for dashboards whose `sharing` is declared. */
-  sharing: Record<number, import("../service/types.js").SharingConfiguration>;
-  /** Every live, non-deleted batch export (from the list endpoint). */
-  batchExports: import("../service/types.js").BatchExport[];
+  /** Per kind name: the kinds the project's files manage. */
+  kinds: Record<string, LiveKind>;
   /**
-   * Paid features of the project's organization, when they were looked up (only when the plan would
-   * otherwise change tags): lets the planner say "the service ignores tags here" instead of planning
-   * the same tag change forever.
+   * The organization's paid features, when they were looked up (only when some kind's plan depends on
+   * them): lets a kind say "the service ignores tags here" instead of planning the same change forever.
    */
-  features?: { tagging: boolean; advanced_permissions: boolean };
+  features?: Features;
+}
+
+/** The live state of one kind (empty when it was not read). */
+export function liveOf<K extends LiveKind = LiveKind>(project: LiveProject, kind: string): K {
+  return (project.kinds[kind] ?? { objects: [] }) as K;
 }

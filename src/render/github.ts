@@ -10,6 +10,7 @@
 import type { Diagnostic, Severity } from "../config/types.js";
 import type { Plan } from "../plan/types.js";
 import { type ObjectGroup, objectGroups } from "./group.js";
+import type { Vocabulary } from "./kinds.js";
 import { actionSentence } from "./labels.js";
 
 export type AnnotationLevel = "error" | "warning" | "notice";
@@ -76,18 +77,18 @@ export function diagnosticAnnotations(
  * step). Objects with no source (pruned objects no file declares) have no line to point at and are
  * skipped; they are in the plan itself.
  */
-export function planAnnotations(plan: Plan, path: AnnotationPath = asIs): string {
+export function planAnnotations(plan: Plan, vocab: Vocabulary, path: AnnotationPath = asIs): string {
   return objectGroups(plan.actions)
-    .map((group) => objectAnnotation(group, path))
+    .map((group) => objectAnnotation(group, path, vocab))
     .join("");
 }
 
-function objectAnnotation(group: ObjectGroup, path: AnnotationPath): string {
+function objectAnnotation(group: ObjectGroup, path: AnnotationPath, vocab: Vocabulary): string {
   const source = group.object.source;
   if (source === undefined) return "";
   const destructive = group.actions.some((a) => a.destructive);
   const level: AnnotationLevel = destructive ? "warning" : "notice";
-  const sentences = group.actions.map(actionSentence);
+  const sentences = group.actions.map((a) => actionSentence(a, vocab));
   const warnings = group.actions.flatMap((a) => a.warnings);
   const message = `posthog-gitops plan: ${[...sentences, ...warnings].join("\n")}`;
   return annotation(level, { file: path(source.file), line: source.line, col: source.column }, message);

@@ -2,8 +2,9 @@
  * Groups a plan's actions by project, then kind, then object, keeping the plan's order within each
  * group (the planner sorts once; renderers never re-sort actions of one object).
  */
-import type { Action, ObjectRef, Plan, ResourceKind } from "../plan/types.js";
+import type { Action, ObjectRef, Plan } from "../plan/types.js";
 import { objectKey } from "../plan/types.js";
+import type { Vocabulary } from "./kinds.js";
 
 export interface ObjectGroup {
   object: ObjectRef;
@@ -11,7 +12,7 @@ export interface ObjectGroup {
 }
 
 export interface KindGroup {
-  kind: ResourceKind;
+  kind: string;
   objects: ObjectGroup[];
 }
 
@@ -19,8 +20,6 @@ export interface ProjectGroup {
   project: number;
   kinds: KindGroup[];
 }
-
-const KIND_ORDER: readonly ResourceKind[] = ["dashboard", "batch_export"];
 
 /** The object sections, in plan order of each object's first action. */
 export function objectGroups(actions: readonly Action[]): ObjectGroup[] {
@@ -34,14 +33,17 @@ export function objectGroups(actions: readonly Action[]): ObjectGroup[] {
   return [...byKey.values()];
 }
 
-/** Projects in `plan.projects` order (then any other project an action names), kinds in a fixed order. */
-export function projectGroups(plan: Plan): ProjectGroup[] {
+/** Projects in `plan.projects` order (then any other project an action names), kinds in registry order. */
+export function projectGroups(plan: Plan, vocab: Vocabulary): ProjectGroup[] {
   const objects = objectGroups(plan.actions);
   const projects = [...new Set([...plan.projects, ...objects.map((o) => o.object.project)])];
+  const kindNames = [...new Set(objects.map((o) => o.object.kind))].sort(
+    (a, b) => vocab.order(a) - vocab.order(b),
+  );
   const out: ProjectGroup[] = [];
   for (const project of projects) {
     const kinds: KindGroup[] = [];
-    for (const kind of KIND_ORDER) {
+    for (const kind of kindNames) {
       const inKind = objects.filter((o) => o.object.project === project && o.object.kind === kind);
       if (inKind.length > 0) kinds.push({ kind, objects: inKind });
     }

@@ -8,8 +8,10 @@
  */
 import { SecretValue } from "../config/secret.js";
 import type { SourceRef } from "../config/types.js";
+import { isSecretRef } from "../plan/secrets.js";
 import type { Action, ActionKind, FieldChange, ObjectRef, SecretRef } from "../plan/types.js";
 import { ACTION_KINDS } from "../plan/types.js";
+import type { Vocabulary } from "./kinds.js";
 
 /** Symbols in the terraform style; destructive actions read as `-` or `⏸`. */
 export const ACTION_SYMBOL: Record<ActionKind, string> = {
@@ -56,9 +58,6 @@ const SUMMARY_PHRASE: Record<ActionKind, (n: number) => string> = {
   delete: (n) => `${n} to delete`,
 };
 
-export const KIND_WORDS = { dashboard: "dashboard", batch_export: "batch export" } as const;
-export const KIND_PLURAL = { dashboard: "dashboards", batch_export: "batch exports" } as const;
-
 export function plural(n: number, word: string): string {
   return n === 1 ? word : `${word}s`;
 }
@@ -74,12 +73,6 @@ export function actionCounts(actions: readonly Action[]): Array<[ActionKind, num
 export function summarySentence(actions: readonly Action[]): string {
   const parts = actionCounts(actions).map(([kind, n]) => SUMMARY_PHRASE[kind](n));
   return `Plan: ${parts.join(", ")}.`;
-}
-
-export function isSecretRef(value: unknown): value is SecretRef {
-  if (typeof value !== "object" || value === null) return false;
-  const v = value as Record<string, unknown>;
-  return typeof v.$secret === "string" && Array.isArray(v.variables);
 }
 
 /** A secret in either form: a plan's `SecretRef`, or a config `SecretValue` that should not be here. */
@@ -164,14 +157,14 @@ export function sourceText(source: SourceRef | undefined): string {
 }
 
 /** `dashboard "Weekly KPIs" (id 42)`; the name is quoted as JSON so control characters stay visible. */
-export function objectLabel(ref: ObjectRef): string {
+export function objectLabel(ref: ObjectRef, vocab: Vocabulary): string {
   const id = ref.id === undefined ? "" : ` (id ${ref.id})`;
-  return `${KIND_WORDS[ref.kind]} ${JSON.stringify(ref.name)}${id}`;
+  return `${vocab.words(ref.kind).one} ${JSON.stringify(ref.name)}${id}`;
 }
 
 /** What the action does, as one line of prose (used in annotations and the destructive list). */
-export function actionSentence(action: Action): string {
-  const target = `${objectLabel(action.object)} in project ${action.object.project}`;
+export function actionSentence(action: Action, vocab: Vocabulary): string {
+  const target = `${objectLabel(action.object, vocab)} in project ${action.object.project}`;
   switch (action.action) {
     case "add_collaborator":
       return `add collaborator ${String(action.after?.user_uuid ?? "?")} to ${target}`;

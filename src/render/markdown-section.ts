@@ -5,13 +5,14 @@
  */
 import type { Action, FieldChange, PlanNote } from "../plan/types.js";
 import type { ObjectGroup } from "./group.js";
-import { ACTION_SYMBOL, ACTION_WORDS, changeSides, diffHunks, KIND_WORDS, shownChanges } from "./labels.js";
+import type { Vocabulary } from "./kinds.js";
+import { ACTION_SYMBOL, ACTION_WORDS, changeSides, diffHunks, shownChanges } from "./labels.js";
 import { clip, codeBlock, codeSpan, escapeInline } from "./markdown-escape.js";
 
 /** `dashboard **Name** (id 42)` with the name escaped. */
-function objectName(ref: ObjectGroup["object"]): string {
+function objectName(ref: ObjectGroup["object"], vocab: Vocabulary): string {
   const id = ref.id === undefined ? "" : ` (id ${escapeInline(String(ref.id))})`;
-  return `${KIND_WORDS[ref.kind]} <b>${escapeInline(clip(ref.name, 200))}</b>${id}`;
+  return `${escapeInline(vocab.words(ref.kind).one)} <b>${escapeInline(clip(ref.name, 200))}</b>${id}`;
 }
 
 function where(ref: ObjectGroup["object"]): string {
@@ -21,11 +22,11 @@ function where(ref: ObjectGroup["object"]): string {
   return `project ${ref.project} · ${declared}`;
 }
 
-export function objectSection(group: ObjectGroup): string {
+export function objectSection(group: ObjectGroup, vocab: Vocabulary): string {
   const words = group.actions.map((a) => ACTION_WORDS[a.action]);
   const symbols = new Set(group.actions.map((a) => ACTION_SYMBOL[a.action]));
   const symbol = symbols.size === 1 ? [...symbols][0] : "~";
-  const summary = `<code>${symbol}</code> ${objectName(group.object)}: ${[...new Set(words)].join(", ")}`;
+  const summary = `<code>${symbol}</code> ${objectName(group.object, vocab)}: ${[...new Set(words)].join(", ")}`;
   const parts = [`<details><summary>${summary}</summary>`, "", `In ${where(group.object)}.`];
   for (const action of group.actions) parts.push("", ...actionBody(action));
   parts.push("", "</details>");
@@ -69,14 +70,14 @@ function changeLines(change: FieldChange, created: boolean): string[] {
 }
 
 /** One item of the destructive list, with the action's warnings after it. */
-export function destructiveLine(action: Action): string {
+export function destructiveLine(action: Action, vocab: Vocabulary): string {
   const warnings = action.warnings.map((w) => ` ⚠️ ${escapeInline(clip(w))}`).join("");
   const detail = actionDetail(action);
-  return `- **${ACTION_WORDS[action.action]}**${detail} ${objectName(action.object)} in ${where(action.object)}${warnings}`;
+  return `- **${ACTION_WORDS[action.action]}**${detail} ${objectName(action.object, vocab)} in ${where(action.object)}${warnings}`;
 }
 
-export function noteLine(note: PlanNote): string {
+export function noteLine(note: PlanNote, vocab: Vocabulary): string {
   const mark = note.severity === "warning" ? "⚠️ **warning:**" : "ℹ️ **note:**";
-  const about = note.object === undefined ? "" : ` (${objectName(note.object)})`;
+  const about = note.object === undefined ? "" : ` (${objectName(note.object, vocab)})`;
   return `- ${mark} ${escapeInline(note.message)}${about}`;
 }

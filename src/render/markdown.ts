@@ -7,12 +7,14 @@
  */
 import type { Action, Plan } from "../plan/types.js";
 import { objectGroups } from "./group.js";
-import { ACTION_WORDS, actionCounts, KIND_PLURAL, summarySentence } from "./labels.js";
+import type { Vocabulary } from "./kinds.js";
+import { ACTION_WORDS, actionCounts, summarySentence } from "./labels.js";
 import { destructiveLine, noteLine, objectSection } from "./markdown-section.js";
 
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
 export interface MarkdownOptions {
+  vocab: Vocabulary;
   maxLength?: number;
   /** Where the full plan is, e.g. "the full plan is in the job summary and the artifact `plan.txt`". */
   fullPlanHint?: string;
@@ -25,28 +27,29 @@ interface Piece {
   kind: string;
 }
 
-export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+export function renderMarkdown(plan: Plan, options: MarkdownOptions): string {
+  const { vocab } = options;
   const maxLength = options.maxLength ?? GITHUB_COMMENT_LIMIT;
   const hint = options.fullPlanHint ?? "run `posthog-gitops plan` for the full plan";
   const head = headPart(plan, options.projectLabel);
   const destructive = plan.actions.filter((a) => a.destructive);
   const sections: Piece[] = objectGroups(plan.actions).map((g) => ({
-    text: objectSection(g),
-    kind: KIND_PLURAL[g.object.kind],
+    text: objectSection(g, vocab),
+    kind: vocab.words(g.object.kind).many,
   }));
-  const notes: Piece[] = plan.notes.map((n) => ({ text: noteLine(n), kind: "notes" }));
+  const notes: Piece[] = plan.notes.map((n) => ({ text: noteLine(n, vocab), kind: "notes" }));
 
-  const whole = assemble(head, destructiveBlock(destructive, destructive.length), sections, notes, "");
+  const whole = assemble(head, destructiveBlock(destructive, destructive.length, vocab), sections, notes, "");
   if (whole.length <= maxLength) return whole;
 
   // Too long: reserve room for the cut note (sized for the worst counts), keep the destructive list
   // (shortened only if it alone cannot fit), then add notes and sections while they fit.
   const reserve = cutNote([...sections, ...notes], sections.length + notes.length, hint).length + 64;
   let shown = destructive.length;
-  let block = destructiveBlock(destructive, shown);
+  let block = destructiveBlock(destructive, shown, vocab);
   while (shown > 0 && head.length + block.length + reserve > maxLength) {
     shown = Math.max(0, shown - Math.max(1, Math.ceil(shown / 10)));
-    block = destructiveBlock(destructive, shown);
+    block = destructiveBlock(destructive, shown, vocab);
   }
   let budget =
     maxLength - head.length - block.length - reserve - CHANGES_HEADING.length - NOTES_HEADING.length;
@@ -105,14 +108,14 @@ function headPart(plan: Plan, label: string | undefined): string {
 }
 
 /** The warning block listing the first `shown` destructive actions and how many more there are. */
-function destructiveBlock(destructive: readonly Action[], shown: number): string {
+function destructiveBlock(destructive: readonly Action[], shown: number, vocab: Vocabulary): string {
   if (destructive.length === 0) return "";
   const n = destructive.length;
   const lines = [
     "> [!WARNING]",
     `> **${n} destructive ${n === 1 ? "action" : "actions"}**: review ${n === 1 ? "it" : "them"} before merging.`,
     ">",
-    ...destructive.slice(0, shown).map((a) => `> ${destructiveLine(a)}`),
+    ...destructive.slice(0, shown).map((a) => `> ${destructiveLine(a, vocab)}`),
   ];
   if (shown < n) lines.push(`> - …and ${n - shown} more, listed in the full plan.`);
   return lines.join("\n");

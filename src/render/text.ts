@@ -6,12 +6,12 @@
 import type { Action, ActionKind, FieldChange, Plan } from "../plan/types.js";
 import type { ObjectGroup } from "./group.js";
 import { projectGroups } from "./group.js";
+import type { Vocabulary } from "./kinds.js";
 import {
   ACTION_SYMBOL,
   ACTION_WORDS,
   changeText,
   diffHunks,
-  KIND_PLURAL,
   objectLabel,
   shownChanges,
   sourceText,
@@ -23,6 +23,7 @@ export const NO_CHANGES = "No changes. The live service matches the configuratio
 
 export interface TextOptions {
   color: boolean;
+  vocab: Vocabulary;
 }
 
 /**
@@ -57,16 +58,17 @@ export function renderText(plan: Plan, options: TextOptions): string {
   const paint: Paint = options.color ? (s, t) => `\u001b[${ANSI[s]}m${t}\u001b[0m` : (_s, t) => t;
   if (plan.actions.length === 0 && plan.notes.length === 0) return `${NO_CHANGES}\n`;
   const out: string[] = [];
-  for (const project of projectGroups(plan)) {
+  const { vocab } = options;
+  for (const project of projectGroups(plan, vocab)) {
     for (const kind of project.kinds) {
-      out.push(paint("bold", `Project ${project.project} · ${KIND_PLURAL[kind.kind]}`), "");
-      for (const group of kind.objects) out.push(...objectBlock(group, paint), "");
+      out.push(paint("bold", `Project ${project.project} · ${vocab.words(kind.kind).many}`), "");
+      for (const group of kind.objects) out.push(...objectBlock(group, paint, vocab), "");
     }
   }
   if (plan.notes.length > 0) {
     out.push(paint("bold", "Notes:"));
     for (const note of plan.notes) {
-      const about = note.object === undefined ? "" : ` (${objectLabel(note.object)})`;
+      const about = note.object === undefined ? "" : ` (${objectLabel(note.object, vocab)})`;
       const mark = note.severity === "warning" ? paint("yellow", "! warning:") : paint("cyan", "· note:");
       out.push(`  ${mark} ${visible(note.message)}${visible(about)}`);
     }
@@ -76,12 +78,12 @@ export function renderText(plan: Plan, options: TextOptions): string {
   return `${out.join("\n")}\n`;
 }
 
-function objectBlock(group: ObjectGroup, paint: Paint): string[] {
+function objectBlock(group: ObjectGroup, paint: Paint, vocab: Vocabulary): string[] {
   const kinds = new Set(group.actions.map((a) => ACTION_SYMBOL[a.action]));
   const first = group.actions[0]?.action ?? "update";
   const symbol = kinds.size === 1 ? ACTION_SYMBOL[first] : "~";
   const style = kinds.size === 1 ? ACTION_STYLE[first] : "yellow";
-  const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object)))}`;
+  const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object, vocab)))}`;
   const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group.object.source))}`)}`];
   for (const action of group.actions) lines.push(...actionBlock(action, paint));
   return lines;

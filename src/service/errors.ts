@@ -13,7 +13,7 @@
  * `Error` carrying the name, code and message of the low-level failure, never the original object
  * (undici errors can reference the request and its headers).
  */
-import { UserError } from "../errors.js";
+import { type ErrorCode, UserError } from "../errors.js";
 import type { ServiceErrorBody } from "./types.js";
 
 export interface ServiceErrorInit {
@@ -32,19 +32,21 @@ export class ServiceError extends UserError {
   readonly path: string;
   readonly status: number;
   readonly type: string | undefined;
-  readonly code: string | undefined;
+  /** The service's own error code (e.g. `throttled`); `code` is this tool's stable code. */
+  readonly serviceCode: string | undefined;
   readonly detail: string | undefined;
   readonly attr: string | null | undefined;
 
-  constructor(init: ServiceErrorInit) {
+  constructor(init: ServiceErrorInit, code: ErrorCode = "service_error") {
     super(
       `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`,
+      code,
     );
     this.method = init.method;
     this.path = init.path;
     this.status = init.status;
     this.type = init.body?.type;
-    this.code = init.body?.code;
+    this.serviceCode = init.body?.code;
     this.detail = init.body?.detail;
     this.attr = init.body?.attr;
     if (init.cause) this.cause = init.cause;
@@ -54,11 +56,19 @@ export class ServiceError extends UserError {
 /** No HTTP answer at all (refused, reset, timed out, DNS). `status` is 0. */
 export class NetworkError extends ServiceError {
   override name = "NetworkError";
+
+  constructor(init: ServiceErrorInit) {
+    super(init, "network_error");
+  }
 }
 
 /** A create whose answer was lost: the object may or may not exist now. Never retried automatically. */
 export class UnknownOutcomeError extends ServiceError {
   override name = "UnknownOutcomeError";
+
+  constructor(init: ServiceErrorInit) {
+    super(init, "unknown_outcome");
+  }
 }
 
 /** `/api/projects/12345/dashboards/42/` → `dashboards/42`; other API paths lose only `/api/`. */

@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic, loadConfig } from "../../src/config/index.js";
+import { formatDiagnostic } from "../../src/config/index.js";
+import { loadConfig } from "../../src/index.js";
 
 const folder = join(import.meta.dirname, "../golden/config");
 const cases = readdirSync(folder)

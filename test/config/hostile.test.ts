@@ -5,8 +5,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Diagnostics } from "../../src/config/diagnostics.js";
-import { loadConfig } from "../../src/config/index.js";
 import { parseYaml } from "../../src/config/parse.js";
+import { loadConfig } from "../../src/index.js";
 import { tree } from "./helpers.js";
 
 const load = (cwd: string, paths: string[]) =>

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic, loadConfig } from "../../src/config/index.js";
-import type { LoadOptions } from "../../src/config/load.js";
+import { formatDiagnostic } from "../../src/config/index.js";
 import { SecretValue } from "../../src/config/secret.js";
+import type { LoadConfigOptions as LoadOptions } from "../../src/index.js";
+import { loadConfig } from "../../src/index.js";
+import { dashboardsOf, exportsOf } from "../builders.js";
 import { tree } from "./helpers.js";
 
 const load = (cwd: string, paths: string[] = [], extra: Partial<LoadOptions> = {}) =>
@@ -62,14 +64,14 @@ describe("loadConfig", () => {
     const result = await load(root);
     expect(result.diagnostics).toEqual([]);
     expect(result.files).toEqual(["posthog/b.yml", "posthog/sub/a.yaml"]);
-    expect(result.projects[0]!.dashboards.map((d) => d.name)).toEqual(["B", "A"]);
+    expect(dashboardsOf(result.projects[0]).map((d) => d.name)).toEqual(["B", "A"]);
   });
 
   it("normalises dashboards: levels, tags, collaborators, interpolation and sources", async () => {
     const root = tree({ "d.yaml": dashboards });
     const result = await load(root, ["d.yaml"], { env: { TEAM: "growth" } });
     expect(messages(result)).toEqual([]);
-    const [weekly, old] = result.projects[0]!.dashboards;
+    const [weekly, old] = dashboardsOf(result.projects[0]);
     expect(weekly).toEqual({
       kind: "dashboard",
       name: "Weekly KPIs",
@@ -110,7 +112,7 @@ describe("loadConfig", () => {
       'e.yaml:19:19: note: environment variable RS_PASSWORD is not set (secret destination.config.password of batch export "events-to-s3"); apply will need it',
     ]);
     expect(result.missingSecretVariables).toEqual(["RS_PASSWORD"]);
-    const exp = result.projects[0]!.batchExports[0]!;
+    const exp = exportsOf(result.projects[0])[0]!;
     expect(exp.id).toBe("0190f1d2-7b4e-7c3a-9d1f-00000000aaaa");
     expect(exp.start_at).toBe("2026-01-01T00:00:00.000Z");
     expect(exp.end_at).toBeNull();
@@ -148,7 +150,7 @@ batch_exports:
     });
     const result = await load(root, ["e.yaml"]);
     expect(messages(result)).toEqual([]);
-    const [databricks, s3] = result.projects[0]!.batchExports;
+    const [databricks, s3] = exportsOf(result.projects[0]);
     expect(databricks!.destination!.integration_id).toBe(7);
     expect(databricks!.destination!.config).not.toHaveProperty("integration_id");
     expect(s3!.destination).not.toHaveProperty("integration_id");
@@ -170,18 +172,8 @@ batch_exports:
     const result = await load(root, ["."], { defaultProject: 1 });
     expect(result.diagnostics).toEqual([]);
     expect(result.projects.map((p) => [p.project, p.files, p.manages, p.ignore])).toEqual([
-      [
-        1,
-        ["b.yaml", "c.yaml"],
-        { dashboards: true, batch_exports: false },
-        { dashboards: ["Generated *"], batch_exports: [] },
-      ],
-      [
-        2,
-        ["a.yaml"],
-        { dashboards: false, batch_exports: true },
-        { dashboards: [], batch_exports: ["tmp-*"] },
-      ],
+      [1, ["b.yaml", "c.yaml"], ["dashboard"], { dashboard: ["Generated *"], batch_export: [] }],
+      [2, ["a.yaml"], ["batch_export"], { dashboard: [], batch_export: ["tmp-*"] }],
     ]);
   });
 

@@ -1,7 +1,9 @@
 /** Unset secret variables: one diagnostic per variable at its first use, naming how many fields use it. */
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic, loadConfig } from "../../src/config/index.js";
+import { formatDiagnostic } from "../../src/config/index.js";
 import type { LoadMode } from "../../src/config/load.js";
+import { loadConfig } from "../../src/index.js";
+import { exportsOf } from "../builders.js";
 import { tree } from "./helpers.js";
 
 function exportsFile(from: number, count: number): string {
@@ -36,7 +38,7 @@ describe("missing secret variables", () => {
       'a.yaml:11:32: note: environment variable AWS_SECRET_ACCESS_KEY is not set (used by 5 secret fields, first here: destination.config.aws_secret_access_key of batch export "export-0"); apply will need it',
     ]);
     expect(result.missingSecretVariables).toEqual(["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
-    expect(result.projects[0]!.batchExports).toHaveLength(5);
+    expect(exportsOf(result.projects[0])).toHaveLength(5);
   });
 
   it("gives one error per variable in apply mode", async () => {

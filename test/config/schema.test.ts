@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { secretPaths } from "../../src/config/schema.js";
+import { GENERATED, schemaText } from "../../scripts/write-schemas.js";
+import { secretPaths } from "../../src/kinds/batch-export/destinations.js";
 
 const schema = JSON.parse(
   readFileSync(join(import.meta.dirname, "../../schemas/config.schema.json"), "utf8"),
@@ -40,7 +41,7 @@ describe("config.schema.json", () => {
     expect(secretPaths("S3")).toEqual(["aws_access_key_id", "aws_secret_access_key"]);
     expect(secretPaths("Postgres")).toEqual(["user", "password"]);
     expect(secretPaths("Snowflake")).toEqual(["user", "password", "private_key", "private_key_passphrase"]);
-    expect(secretPaths("BigQuery").sort()).toEqual([
+    expect([...secretPaths("BigQuery")].sort()).toEqual([
       "client_email",
       "private_key",
       "private_key_id",
@@ -49,5 +50,14 @@ describe("config.schema.json", () => {
     expect(secretPaths("HTTP")).toEqual(["token"]);
     expect(secretPaths("Redshift")).toContain("copy_inputs.bucket_credentials.aws_secret_access_key");
     expect(secretPaths("Databricks")).toEqual([]);
+  });
+});
+
+describe("the published schemas", () => {
+  it("are exactly what the code defines (run `npm run schemas` after changing a kind's schema)", () => {
+    for (const [path, schema] of Object.entries(GENERATED)) {
+      const committed = JSON.parse(readFileSync(join(import.meta.dirname, "../..", path), "utf8"));
+      expect(committed, path).toEqual(JSON.parse(schemaText(schema)));
+    }
   });
 });

@@ -184,7 +184,7 @@ describe("flows", () => {
     expect(names).not.toContain("Events to S3");
   });
 
-  it("collaborators without the advanced permissions feature are a note, not planned forever", async () => {
+  it("collaborators without the access control feature are a note, not planned forever", async () => {
     const state = await h.state();
     for (const org of state.organizations) org.features.advanced_permissions = false;
     await h.seed(state);
@@ -193,7 +193,7 @@ describe("flows", () => {
       "project: 12345\ndashboards:\n  - name: Locked\n    restriction_level: only_collaborators\n    collaborators:\n      - user_uuid: 0190f1d2-7b4e-7c3a-9d1f-000000000002\n",
     );
     const first = await h.cli(["apply", "--auto-approve", "p"]);
-    expect(first.stdout).toContain("advanced permissions");
+    expect(first.stdout).toContain("access control feature");
     expect(first.stdout).not.toContain("✗");
     expect(first.code).toBe(0);
     const again = await h.cli(["apply", "--auto-approve", "p"]);

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { loadConfig } from "../../src/config/index.js";
+import { loadConfig } from "../../src/index.js";
 import { memoryIo } from "../support/io.js";
 import { hostileFile } from "./arbitraries.js";
 import { foreignPrototypes, guardNetwork, type NetworkGuard, prototypeSnapshot } from "./guard.js";

@@ -11,7 +11,7 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { loadConfig } from "../../src/config/index.js";
+import { loadConfig } from "../../src/index.js";
 import { type ActionStep, loadAction } from "./runner.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
-import { batchExportHandler } from "../../src/kinds/batch-export.js";
-import { dashboardHandler } from "../../src/kinds/dashboard.js";
-import { missingSecretVariables } from "../../src/kinds/secrets.js";
+import { batchExportBody } from "../../src/kinds/batch-export/send.js";
+import { dashboardBody } from "../../src/kinds/dashboard/send.js";
+import { missingSecretVariables } from "../../src/plan/secrets.js";
 import {
   desiredBatchExport,
   desiredDashboard,
@@ -21,7 +21,7 @@ describe("request bodies", () => {
     if (!create) throw new Error("no create");
     expect(missingSecretVariables(create.after, {})).toEqual(["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
     expect(missingSecretVariables(create.after, ENV)).toEqual([]);
-    const body = batchExportHandler.requestBody(create, ENV);
+    const body = batchExportBody(create, ENV);
     expect(body?.destination).toEqual({
       type: "S3",
       config: {
@@ -39,7 +39,7 @@ describe("request bodies", () => {
     const { plan } = planOne({ batchExports: [desiredBatchExport()] }, {});
     const create = plan.actions[0];
     if (!create) throw new Error("no create");
-    const attempt = () => batchExportHandler.requestBody(create, { AWS_ACCESS_KEY_ID: "AKIA-1" });
+    const attempt = () => batchExportBody(create, { AWS_ACCESS_KEY_ID: "AKIA-1" });
     expect(attempt).toThrow(UserError);
     expect(attempt).toThrow(
       'batch export "events-to-s3": the secret variable $AWS_SECRET_ACCESS_KEY is not set',
@@ -55,14 +55,14 @@ describe("request bodies", () => {
     const { plan } = planOne({ batchExports: [desired] }, { batchExports: [liveBatchExport()] });
     const [update, pause] = plan.actions;
     if (!update || !pause) throw new Error("missing actions");
-    expect(batchExportHandler.requestBody(update, ENV)).toEqual({
+    expect(batchExportBody(update, ENV)).toEqual({
       interval: "day",
       destination: {
         type: "S3",
         config: { bucket_name: "b2", aws_access_key_id: "AKIA-1", aws_secret_access_key: "shh-42" },
       },
     });
-    expect(batchExportHandler.requestBody(pause, ENV)).toBeUndefined();
+    expect(batchExportBody(pause, ENV)).toBeUndefined();
   });
 
   it("sends the declared integration_id in create bodies and in every destination PATCH", () => {
@@ -79,7 +79,7 @@ describe("request bodies", () => {
       });
     const created = planOne({ batchExports: [databricks("events", 7)] }, {}).plan.actions[0];
     if (!created) throw new Error("no create");
-    expect(batchExportHandler.requestBody(created, ENV)?.destination).toEqual({
+    expect(batchExportBody(created, ENV)?.destination).toEqual({
       type: "Databricks",
       config,
       integration_id: 7,
@@ -92,7 +92,7 @@ describe("request bodies", () => {
     const moved = planOne({ batchExports: [databricks("events_v2", 7)] }, { batchExports: [live] });
     const update = moved.plan.actions[0];
     if (!update) throw new Error("no update");
-    expect(batchExportHandler.requestBody(update, ENV)).toEqual({
+    expect(batchExportBody(update, ENV)).toEqual({
       destination: { type: "Databricks", config: { table_name: "events_v2" }, integration_id: 7 },
     });
   });
@@ -107,8 +107,8 @@ describe("request bodies", () => {
       live,
     ).plan.actions[0];
     if (!plain || !backfill) throw new Error("missing actions");
-    expect(batchExportHandler.requestBody(plain, {})).toBeUndefined();
-    expect(batchExportHandler.requestBody(backfill, {})).toEqual({ backfill: true });
+    expect(batchExportBody(plain, {})).toBeUndefined();
+    expect(batchExportBody(backfill, {})).toEqual({ backfill: true });
   });
 
   it("restores with exactly {deleted: false} and soft-deletes with {deleted: true}", () => {
@@ -118,8 +118,8 @@ describe("request bodies", () => {
       { dashboards: [liveDashboard()] },
     ).plan.actions[0];
     if (!restore || !soft) throw new Error("missing actions");
-    expect(dashboardHandler.requestBody(restore, {})).toEqual({ deleted: false });
-    expect(dashboardHandler.requestBody(soft, {})).toEqual({ deleted: true });
+    expect(dashboardBody(restore, {})).toEqual({ deleted: false });
+    expect(dashboardBody(soft, {})).toEqual({ deleted: true });
   });
 
   it("builds dashboard, collaborator and sharing bodies", () => {
@@ -137,7 +137,7 @@ describe("request bodies", () => {
       },
       {},
     );
-    expect(plan.actions.map((a) => dashboardHandler.requestBody(a, {}))).toEqual([
+    expect(plan.actions.map((a) => dashboardBody(a, {}))).toEqual([
       { name: "Weekly KPIs", tags: ["a", "b"], restriction_level: 37 },
       { user_uuid: uuid, level: 37 },
       { enabled: true },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { DesiredBatchExport, DesiredDashboard } from "../../src/config/types.js";
+import type { DesiredBatchExport } from "../../src/kinds/batch-export/index.js";
+import type { DesiredDashboard } from "../../src/kinds/dashboard/index.js";
+import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
 import {
   desiredBatchExport,
@@ -15,14 +17,14 @@ import { echoBatchExport, echoDashboard } from "./service-echo.js";
 
 /** Plans X from nothing, "applies" it through the service echo, and plans X again: no action. */
 function roundTrip(desired: { dashboards?: DesiredDashboard[]; batchExports?: DesiredBatchExport[] }) {
-  const first = buildPlan([desiredProject(desired)], [liveProject()], options()).plan;
+  const first = buildPlan(KINDS, [desiredProject(desired)], [liveProject()], options()).plan;
   const creates = first.actions.filter((a) => a.action === "create");
   expect(creates.length).toBeGreaterThan(0);
   const live = liveProject({
     dashboards: creates.filter((a) => a.object.kind === "dashboard").map(echoDashboard),
     batchExports: creates.filter((a) => a.object.kind === "batch_export").map(echoBatchExport),
   });
-  return buildPlan([desiredProject(desired)], [live], options());
+  return buildPlan(KINDS, [desiredProject(desired)], [live], options());
 }
 
 describe("no perpetual diff after apply", () => {
@@ -94,6 +96,7 @@ describe("no perpetual diff after apply", () => {
   it("still sees a real change behind a normalised one", () => {
     const live = liveDashboard({ tags: ["KPI"] });
     const { plan } = buildPlan(
+      KINDS,
       [desiredProject({ dashboards: [desiredDashboard({ tags: ["kpi", "new"] })] })],
       [liveProject({ dashboards: [live] })],
       options(),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson, looseEqual, normaliseInstant, normaliseTags } from "../../src/kinds/normalise.js";
-import { secretVariableName } from "../../src/kinds/secrets.js";
-import { unifiedDiff } from "../../src/kinds/text-diff.js";
+import { secretVariableName } from "../../src/kinds/batch-export/destinations.js";
+import { looseEqual, normaliseInstant, normaliseTags } from "../../src/kinds/shared/normalise.js";
+import { unifiedDiff } from "../../src/kinds/shared/text-diff.js";
+import { canonicalJson } from "../../src/plan/values.js";
 
 describe("normalisers", () => {
   it.each([

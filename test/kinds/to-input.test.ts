@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { SecretValue } from "../../src/config/secret.js";
-import type { DesiredBatchExport, DesiredDashboard, DesiredDestination } from "../../src/config/types.js";
-import { batchExportHandler } from "../../src/kinds/batch-export.js";
-import { dashboardHandler } from "../../src/kinds/dashboard.js";
+import type { DesiredBatchExport, DesiredDestination } from "../../src/kinds/batch-export/index.js";
+import { batchExportItem } from "../../src/kinds/batch-export/pull.js";
+import type { DesiredDashboard } from "../../src/kinds/dashboard/index.js";
+import { dashboardItem } from "../../src/kinds/dashboard/pull.js";
+import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
 import type { BatchExport } from "../../src/service/types.js";
 import {
@@ -77,7 +79,7 @@ describe("toInput (pull)", () => {
       restriction_level: 37,
     });
     const extras = { collaborators: [liveCollaborator(42, uuid)], sharing: sharingConfig(true) };
-    const { input, variables } = dashboardHandler.toInput(live, extras);
+    const input = dashboardItem({ ...live, is_shared: true }, extras.collaborators);
     expect(input).toEqual({
       name: "Weekly KPIs",
       id: 42,
@@ -88,8 +90,8 @@ describe("toInput (pull)", () => {
       collaborators: [{ user_uuid: uuid, level: "can_edit" }],
       sharing: { enabled: true },
     });
-    expect(variables).toEqual([]);
     const { plan } = buildPlan(
+      KINDS,
       [desiredProject({ dashboards: [dashboardFromInput(input)] })],
       [
         liveProject({
@@ -104,10 +106,7 @@ describe("toInput (pull)", () => {
   });
 
   it("writes every managed field, defaults included, so later UI edits show up as drift", () => {
-    const input = dashboardHandler.toInput(
-      liveDashboard({ id: 1, name: "Plain", description: "" }),
-      {},
-    ).input;
+    const input = dashboardItem(liveDashboard({ id: 1, name: "Plain", description: "" }));
     expect(input).toEqual({
       name: "Plain",
       id: 1,
@@ -115,6 +114,7 @@ describe("toInput (pull)", () => {
       pinned: false,
       tags: [],
       restriction_level: "everyone",
+      sharing: { enabled: false },
     });
   });
 
@@ -156,7 +156,7 @@ describe("toInput (pull)", () => {
     "writes a %s export with secret placeholders, and round-trips",
     (_type, overrides, expected) => {
       const live = liveBatchExport(overrides);
-      const { input, variables } = batchExportHandler.toInput(live, {});
+      const { item: input, variables } = batchExportItem(live);
       expect(variables).toEqual(expected);
       const config = (input.destination as { config: Record<string, unknown> }).config;
       expect(JSON.stringify(config)).toContain(`\${${expected[0]}}`);
@@ -164,6 +164,7 @@ describe("toInput (pull)", () => {
       const desired = exportFromInput(input);
       expect(Object.keys(desired.destination?.secrets ?? {}).length).toBe(expected.length);
       const { plan, errors } = buildPlan(
+        KINDS,
         [desiredProject({ batchExports: [desired] })],
         [liveProject({ batchExports: [live] })],
         options(),
@@ -182,7 +183,7 @@ describe("toInput (pull)", () => {
         integration: 7,
       },
     });
-    const { input, variables } = batchExportHandler.toInput(live, {});
+    const { item: input, variables } = batchExportItem(live);
     expect(variables).toEqual([]);
     expect(input.destination).toEqual({
       type: "Databricks",
@@ -190,6 +191,7 @@ describe("toInput (pull)", () => {
       config: { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" },
     });
     const { plan, errors } = buildPlan(
+      KINDS,
       [desiredProject({ batchExports: [exportFromInput(input)] })],
       [liveProject({ batchExports: [live] })],
       options(),
@@ -199,16 +201,15 @@ describe("toInput (pull)", () => {
   });
 
   it("writes no integration_id when the live destination has none", () => {
-    const { input } = batchExportHandler.toInput(
+    const { item: input } = batchExportItem(
       liveBatchExport({ destination: { type: "NoOp", config: {}, integration: null } }),
-      {},
     );
     expect(input.destination).toEqual({ type: "NoOp", config: {} });
   });
 
   it("writes the start instant compactly", () => {
     const live = liveBatchExport({ start_at: "2026-01-01T00:00:00.000000+00:00", model: null });
-    const { input } = batchExportHandler.toInput(live, {});
+    const { item: input } = batchExportItem(live);
     expect(input.start_at).toBe("2026-01-01T00:00:00Z");
     // A null model is the service's default, events; paused is written even when false.
     expect(input.model).toBe("events");

@@ -80,7 +80,9 @@ describe("backfill window checks", () => {
 
   it("refuses a weekly window off the export's schedule day", async () => {
     // Newer servers report offset_day on weekly exports; the window must fall on it.
-    const { checkWindowForInterval, checkWindowSyntax } = await import("../../src/ops/backfill-window.js");
+    const { checkWindowForInterval, checkWindowSyntax } = await import(
+      "../../src/kinds/batch-export/backfill-window.js"
+    );
     const window = checkWindowSyntax("2026-11-02", "2026-11-16", NOW); // Mondays
     expect(checkWindowForInterval(window, "w", "week", 1)).toEqual({
       start_at: "2026-11-02",

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import { runCommand } from "../../src/cli.js";
 import type { Clock } from "../../src/clock.js";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
 import type { Io } from "../../src/io.js";
@@ -78,7 +79,7 @@ export function useOpsEmulator(options: { clock?: Clock } = {}): OpsHarness {
     async run(command, options, extra = {}) {
       const mem = memoryIo(harness.env(extra.env), extra.cwd ?? "/nonexistent-ops-test-dir", clock);
       Object.assign(mem.io, extra.io ?? {});
-      const code = await command(options, mem.io);
+      const code = await runCommand(command, options, mem.io);
       const result = { code, stdout: mem.stdout, stderr: mem.stderr };
       expect(`${result.stdout}${result.stderr}`).not.toContain(KEY);
       return result;

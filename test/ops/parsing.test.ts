@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { checkWindowForInterval, checkWindowSyntax } from "../../src/ops/backfill-window.js";
-import { csvField, renderEventsCsv } from "../../src/ops/events-format.js";
-import { failedRunsToRetry } from "../../src/ops/retry-targets.js";
-import { backfillCommand, gapBackfillCommand, quoteArg } from "../../src/ops/shell.js";
-import { ago, parseCliTime } from "../../src/ops/time.js";
-import { parseWhere } from "../../src/ops/where.js";
+import { parseWhere } from "../../src/commands/where.js";
+import { checkWindowForInterval, checkWindowSyntax } from "../../src/kinds/batch-export/backfill-window.js";
+import { failedRunsToRetry } from "../../src/kinds/batch-export/runs.js";
+import { backfillCommand, gapBackfillCommand, quoteArg } from "../../src/kinds/batch-export/schedule.js";
+import { csvField, renderEventsCsv } from "../../src/render/events.js";
 import type { BatchExportRun } from "../../src/service/types.js";
+import { ago, parseCliTime } from "../../src/time.js";
 
 const NOW = new Date("2026-11-21T06:30:00Z");
 

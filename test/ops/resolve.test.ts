@@ -46,7 +46,7 @@ describe("NAME resolution", () => {
     expect(exportsOf(validJson("runs", byId.stdout)).id).toBe(POSTGRES_EXPORT_ID);
   });
 
-  it("asks for --project when NAME is declared in several projects", async () => {
+  it("follows the files' projects like plan: several projects need --config, and --project cannot overrule a file", async () => {
     const dir = configDir({
       "a.yaml": "project: 12345\nbatch_exports:\n  - name: Events to S3\n",
       "b.yaml": "project: 12346\nbatch_exports:\n  - name: Events to S3\n",
@@ -58,11 +58,17 @@ describe("NAME resolution", () => {
     );
     expect(out.code).toBe(1);
     expect(out.stderr).toBe(
-      'error: "Events to S3" is declared in projects 12345, 12346: pick one with --project\n',
+      'error: "Events to S3" is declared in projects 12345, 12346: point --config at one project\'s files\n',
     );
+    const overruled = await h.run(runs, { args: ["Events to S3"], project: "12345" }, { cwd: dir });
+    expect(overruled.code).toBe(1);
+    expect(overruled.stderr).toContain(
+      "posthog/b.yaml:1:10: error: this file is for project 12346 but --project 12345 was given",
+    );
+    expect(overruled.stderr).toMatch(/error: the configuration has 1 error; nothing was sent\n$/);
     const picked = await h.run(
       runs,
-      { args: ["Events to S3"], project: "12345", format: "json", limit: "1" },
+      { args: ["Events to S3"], config: "posthog/a.yaml", format: "json", limit: "1" },
       { cwd: dir },
     );
     expect(exportsOf(validJson("runs", picked.stdout)).id).toBe(S3_EXPORT_ID);
@@ -96,13 +102,16 @@ describe("NAME resolution", () => {
     expect(noName.stderr).toBe("error: give the batch export's NAME (or its id)\n");
   });
 
-  it("warns about broken files but still resolves through the live list", async () => {
+  it("stops on broken files like plan does, before any request", async () => {
     const dir = configDir({
       "broken.yaml": "project: 12345\nbatch_exports:\n  - name: x\n    interval: fortnightly\n",
     });
+    await h.clearRequests();
     const out = await h.run(runs, { args: ["Events to S3"], format: "json", limit: "1" }, { cwd: dir });
-    expect(out.code).toBe(0);
-    expect(out.stderr).toMatch(/^warning: 1 error in posthog \(run validate\)/);
-    expect(exportsOf(validJson("runs", out.stdout)).id).toBe(S3_EXPORT_ID);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toMatch(/^posthog\/broken\.yaml:4:15: error: /);
+    expect(out.stderr).toMatch(/error: the configuration has 1 error; nothing was sent\n$/);
+    expect(await h.requests()).toEqual([]);
   });
 });

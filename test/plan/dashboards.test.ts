@@ -149,7 +149,7 @@ describe("dashboards", () => {
     const desired = desiredDashboard({ restriction_level: 37, collaborators: [desiredCollaborator(BOB)] });
     const { plan } = planOne({ dashboards: [desired] }, { dashboards: [live] });
     expect(plan.actions).toEqual([]);
-    expect(plan.notes[0]?.message).toMatch(/advanced permissions/);
+    expect(plan.notes[0]?.message).toMatch(/access control feature/);
   });
 
   it.each([
@@ -185,7 +185,7 @@ describe("dashboards", () => {
   it("does not plan tags the service ignores without the tagging feature, and says so", () => {
     const live = liveDashboard({ tags: [] });
     const desired = desiredDashboard({ tags: ["kpi"], pinned: true });
-    const features = { tagging: false, advanced_permissions: true };
+    const features = { tagging: false, access_control: true };
     const onlyTags = planOne(
       { dashboards: [desiredDashboard({ tags: ["kpi"] })] },
       { dashboards: [live], features },
@@ -208,16 +208,16 @@ describe("dashboards", () => {
     ]);
   });
 
-  it("notes instead of adding collaborators when the organization lacks advanced permissions", () => {
+  it("notes instead of adding collaborators when the organization lacks access control", () => {
     const live = liveDashboard({ id: 8, restriction_level: 21 });
     const desired = desiredDashboard({ restriction_level: 37, collaborators: [desiredCollaborator(BOB)] });
-    const features = { tagging: true, advanced_permissions: false };
+    const features = { tagging: true, access_control: false };
     const { plan } = planOne({ dashboards: [desired] }, { dashboards: [live], features });
     expect(plan.actions.map((a) => a.action)).toEqual(["update"]);
     expect(plan.notes).toHaveLength(1);
     const withFeature = planOne(
       { dashboards: [desired] },
-      { dashboards: [live], features: { ...features, advanced_permissions: true } },
+      { dashboards: [live], features: { ...features, access_control: true } },
     );
     expect(withFeature.plan.actions.map((a) => a.action)).toEqual(["update", "add_collaborator"]);
   });

@@ -1,16 +1,22 @@
-import type { DesiredProject } from "../../src/config/types.js";
+import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
 import type { BuildOptions } from "../../src/plan/context.js";
-import type { Action, LiveProject } from "../../src/plan/types.js";
-import { desiredProject, liveProject, options } from "../builders.js";
+import type { Action } from "../../src/plan/types.js";
+import {
+  type DesiredProjectSpec,
+  desiredProject,
+  type LiveProjectSpec,
+  liveProject,
+  options,
+} from "../builders.js";
 
 /** Plans one desired project against one live project. */
 export function planOne(
-  desired: Partial<DesiredProject>,
-  live: Partial<LiveProject>,
+  desired: DesiredProjectSpec,
+  live: LiveProjectSpec,
   opts: Partial<BuildOptions> = {},
 ) {
-  return buildPlan([desiredProject(desired)], [liveProject(live)], options(opts));
+  return buildPlan(KINDS, [desiredProject(desired)], [liveProject(live)], options(opts));
 }
 
 /** `action:name` per action, in plan order: compact expectations for table tests. */

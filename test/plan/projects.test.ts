@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { detailReads } from "../../src/kinds/dashboard/live.js";
+import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
-import { detailRequests } from "../../src/plan/details.js";
 import { desiredDashboard, desiredProject, liveDashboard, liveProject, NOW, options } from "../builders.js";
 
 describe("projects", () => {
   it("collects every error at once: no project id, no live state, ambiguous names", () => {
     const { errors } = buildPlan(
+      KINDS,
       [
         desiredProject({ project: undefined, files: ["a.yaml"] }),
         desiredProject({ project: 999 }),
@@ -27,7 +29,7 @@ describe("projects", () => {
   });
 
   it("stamps the plan and keeps an empty plan well-formed", () => {
-    const { plan, errors } = buildPlan([desiredProject()], [liveProject()], options());
+    const { plan, errors } = buildPlan(KINDS, [desiredProject()], [liveProject()], options());
     expect(errors).toEqual([]);
     expect(plan).toEqual({
       format_version: "1",
@@ -41,7 +43,7 @@ describe("projects", () => {
   });
 });
 
-describe("detailRequests", () => {
+describe("detailReads", () => {
   it("asks for collaborators and sharing only where they are declared and live", () => {
     const desired = desiredProject({
       dashboards: [
@@ -53,6 +55,9 @@ describe("detailRequests", () => {
       ],
     });
     const live = ["a", "b", "c", "d"].map((name, i) => liveDashboard({ id: i + 1, name }));
-    expect(detailRequests(desired, live)).toEqual({ collaborators: [1], sharing: [2] });
+    expect(detailReads(desired.objects.dashboard as never, live)).toEqual({
+      collaborators: [1],
+      sharing: [2],
+    });
   });
 });

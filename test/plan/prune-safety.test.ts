@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { KINDS } from "../../src/kinds/index.js";
 import { checkSafety, deleteLimit } from "../../src/plan/safety.js";
 import {
   desiredBatchExport,
@@ -92,7 +93,7 @@ describe("checkSafety", () => {
   function pruneAll(count: number, force = false) {
     const dashboards = Array.from({ length: count }, (_, i) => liveDashboard({ id: i + 1, name: `d${i}` }));
     const { plan } = planOne({}, { dashboards }, { prune: true });
-    return checkSafety(plan, [liveProject({ dashboards })], { force });
+    return checkSafety(KINDS, plan, [liveProject({ dashboards })], { force });
   }
 
   it("allows deleting up to the limit", () => {
@@ -109,7 +110,7 @@ describe("checkSafety", () => {
     const batchExports = Array.from({ length: 6 }, (_, i) => liveBatchExport({ name: `b${i}` }));
     const keep = dashboards.slice(0, 40).map((d) => desiredDashboard({ name: d.name ?? "" }));
     const { plan } = planOne({ dashboards: keep }, { dashboards, batchExports }, { prune: true });
-    expect(checkSafety(plan, [liveProject({ dashboards, batchExports })], { force: false })).toMatch(
+    expect(checkSafety(KINDS, plan, [liveProject({ dashboards, batchExports })], { force: false })).toMatch(
       /^refusing a plan that deletes 6 of 6 batch exports/,
     );
   });

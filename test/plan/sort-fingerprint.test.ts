@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
 import { fingerprintLive } from "../../src/plan/fingerprint.js";
-import { sortActions } from "../../src/plan/sort.js";
-import { tagChangesPresent } from "../../src/plan/summary.js";
+import { kindOrder, sortActions } from "../../src/plan/sort.js";
+import { featureLookupNeeded } from "../../src/plan/summary.js";
 import {
   desiredBatchExport,
   desiredCollaborator,
@@ -57,7 +58,7 @@ describe("sortActions", () => {
         batchExports: [liveBatchExport({ name: "a-export" }), liveBatchExport({ name: "gone" })],
       }),
     ];
-    const { plan } = buildPlan(desired, live, options());
+    const { plan } = buildPlan(KINDS, desired, live, options());
     expect(steps(plan.actions)).toEqual([
       "update:b",
       "remove_collaborator:b",
@@ -70,7 +71,7 @@ describe("sortActions", () => {
       "soft_delete:a",
       "delete:gone",
     ]);
-    expect(sortActions([...plan.actions].reverse())).toEqual(plan.actions);
+    expect(sortActions([...plan.actions].reverse(), kindOrder(KINDS))).toEqual(plan.actions);
     expect(plan.projects).toEqual([1, 2]);
     expect(plan.summary).toEqual({
       counts: {
@@ -107,7 +108,7 @@ describe("fingerprints", () => {
 
   it("change when a managed field, a collaborator or the sharing switch changes", () => {
     const ref = { kind: "dashboard" as const, project: 12345, name: "Weekly KPIs", id: 3 };
-    const base = fingerprintLive(liveProject({ dashboards: [dashboard] }), ref);
+    const base = fingerprintLive(KINDS, liveProject({ dashboards: [dashboard] }), ref);
     const variants = [
       liveProject({ dashboards: [{ ...dashboard, description: "z" }] }),
       liveProject({ dashboards: [{ ...dashboard, tags: ["new"] }] }),
@@ -118,7 +119,7 @@ describe("fingerprints", () => {
       }),
       liveProject({}),
     ];
-    const prints = variants.map((v) => fingerprintLive(v, ref));
+    const prints = variants.map((v) => fingerprintLive(KINDS, v, ref));
     expect(new Set([base, ...prints]).size).toBe(variants.length + 1);
     expect(prints.at(-1)).toBe("absent");
   });
@@ -126,10 +127,15 @@ describe("fingerprints", () => {
   it("cover batch exports by id and name", () => {
     const live = liveBatchExport({ name: "e" });
     const project = liveProject({ batchExports: [live] });
-    const byId = fingerprintLive(project, { kind: "batch_export", project: 12345, name: "e", id: live.id });
-    const byName = fingerprintLive(project, { kind: "batch_export", project: 12345, name: "e" });
+    const byId = fingerprintLive(KINDS, project, {
+      kind: "batch_export",
+      project: 12345,
+      name: "e",
+      id: live.id,
+    });
+    const byName = fingerprintLive(KINDS, project, { kind: "batch_export", project: 12345, name: "e" });
     expect(byId).toBe(byName);
-    const paused = fingerprintLive(liveProject({ batchExports: [{ ...live, paused: true }] }), {
+    const paused = fingerprintLive(KINDS, liveProject({ batchExports: [{ ...live, paused: true }] }), {
       kind: "batch_export",
       project: 12345,
       name: "e",
@@ -138,20 +144,32 @@ describe("fingerprints", () => {
   });
 });
 
-describe("tagChangesPresent", () => {
+describe("featureLookupNeeded", () => {
   it("is true only when the plan writes tags", () => {
     const live = { dashboards: [liveDashboard({ tags: ["a"] })] };
-    expect(tagChangesPresent(planOne({ dashboards: [desiredDashboard({ tags: ["b"] })] }, live).plan)).toBe(
-      true,
-    );
-    expect(tagChangesPresent(planOne({ dashboards: [desiredDashboard({ tags: ["A"] })] }, live).plan)).toBe(
-      false,
-    );
-    expect(tagChangesPresent(planOne({ dashboards: [desiredDashboard({ pinned: true })] }, live).plan)).toBe(
-      false,
-    );
     expect(
-      tagChangesPresent(planOne({ dashboards: [desiredDashboard({ name: "n", tags: ["x"] })] }, live).plan),
+      featureLookupNeeded(
+        KINDS,
+        planOne({ dashboards: [desiredDashboard({ tags: ["b"] })] }, live).plan.actions,
+      ),
+    ).toBe(true);
+    expect(
+      featureLookupNeeded(
+        KINDS,
+        planOne({ dashboards: [desiredDashboard({ tags: ["A"] })] }, live).plan.actions,
+      ),
+    ).toBe(false);
+    expect(
+      featureLookupNeeded(
+        KINDS,
+        planOne({ dashboards: [desiredDashboard({ pinned: true })] }, live).plan.actions,
+      ),
+    ).toBe(false);
+    expect(
+      featureLookupNeeded(
+        KINDS,
+        planOne({ dashboards: [desiredDashboard({ name: "n", tags: ["x"] })] }, live).plan.actions,
+      ),
     ).toBe(true);
   });
 });

@@ -7,7 +7,7 @@ import {
   escapeProperty,
   planAnnotations,
 } from "../../src/render/github.js";
-import { act, at, batchExport, buildPlan, dashboard, mixedPlan } from "./fixtures.js";
+import { act, at, batchExport, buildPlan, dashboard, mixedPlan, VOCAB } from "./fixtures.js";
 
 /** The runner's own unescaping for `::` commands, to prove the round trip. */
 function unescapeProperty(text: string): string {
@@ -83,7 +83,7 @@ describe("diagnosticAnnotations", () => {
 
 describe("planAnnotations", () => {
   it("puts one notice per changing object on its line and a warning on destructive ones", () => {
-    const lines = planAnnotations(mixedPlan()).split("\n").filter(Boolean).map(parse);
+    const lines = planAnnotations(mixedPlan(), VOCAB).split("\n").filter(Boolean).map(parse);
     const kpis = lines.find((l) => l.props.file === "dashboards/kpis.yaml");
     expect(kpis?.level).toBe("warning"); // it loses a collaborator
     expect(kpis?.props).toEqual({ file: "dashboards/kpis.yaml", line: "4", col: "3" });
@@ -99,13 +99,13 @@ describe("planAnnotations", () => {
       act("soft_delete", dashboard("Pruned", { id: 9 }), { before: {} }),
       act("delete", batchExport("Gone", at("x.yaml", 2)), { before: {} }),
     ]);
-    expect(planAnnotations(plan)).toBe(
+    expect(planAnnotations(plan, VOCAB)).toBe(
       '::warning file=x.yaml,line=2,col=3::posthog-gitops plan: delete batch export "Gone" in project 12345\n',
     );
   });
 
   it("is empty for an empty plan", () => {
-    expect(planAnnotations(buildPlan([]))).toBe("");
+    expect(planAnnotations(buildPlan([]), VOCAB)).toBe("");
   });
 });
 

@@ -6,13 +6,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { KINDS } from "../../src/kinds/index.js";
 import type { Plan } from "../../src/plan/types.js";
 import { planAnnotations } from "../../src/render/github.js";
 import { renderPlan } from "../../src/render/index.js";
 import { renderJson } from "../../src/render/json.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { renderText } from "../../src/render/text.js";
-import { emptyPlan, mixedPlan } from "./fixtures.js";
+import { emptyPlan, mixedPlan, VOCAB } from "./fixtures.js";
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), "..", "golden", "render");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
@@ -34,16 +35,20 @@ const CASES: Array<[string, () => Plan]> = [
 ];
 
 describe.each(CASES)("golden: %s plan", (name, build) => {
-  it("text, plain", () => golden(`${name}.txt`, renderText(build(), { color: false })));
-  it("text, coloured", () => golden(`${name}.color.txt`, renderText(build(), { color: true })));
+  it("text, plain", () => golden(`${name}.txt`, renderText(build(), { color: false, vocab: VOCAB })));
+  it("text, coloured", () => golden(`${name}.color.txt`, renderText(build(), { color: true, vocab: VOCAB })));
   it("markdown", () =>
-    golden(`${name}.md`, renderMarkdown(build(), { fullPlanHint: "the full plan is in the job summary" })));
+    golden(
+      `${name}.md`,
+      renderMarkdown(build(), { vocab: VOCAB, fullPlanHint: "the full plan is in the job summary" }),
+    ));
   it("json", () => golden(`${name}.json`, renderJson(build())));
-  it("annotations", () => golden(`${name}.annotations.txt`, planAnnotations(build())));
+  it("annotations", () => golden(`${name}.annotations.txt`, planAnnotations(build(), VOCAB)));
 });
 
 it("golden: the mixed plan's markdown cut to 4,000 characters", () => {
   const md = renderMarkdown(mixedPlan(), {
+    vocab: VOCAB,
     maxLength: 4000,
     fullPlanHint: "the full plan is in the job summary",
   });
@@ -51,10 +56,12 @@ it("golden: the mixed plan's markdown cut to 4,000 characters", () => {
   golden("mixed.cut.md", md);
 });
 
-it("renderPlan dispatches to each format", () => {
+it("renderPlan gives each format's golden output", () => {
   const plan = mixedPlan();
-  expect(renderPlan(plan, "text")).toBe(renderText(plan, { color: false }));
-  expect(renderPlan(plan, "text", { color: true })).toBe(renderText(plan, { color: true }));
-  expect(renderPlan(plan, "markdown", { maxLength: 4000 })).toBe(renderMarkdown(plan, { maxLength: 4000 }));
-  expect(renderPlan(plan, "json")).toBe(renderJson(plan));
+  const file = (name: string) => readFileSync(join(GOLDEN, name), "utf8");
+  expect(renderPlan(plan, "text", { kinds: KINDS })).toBe(file("mixed.txt"));
+  expect(renderPlan(plan, "text", { kinds: KINDS, color: true })).toBe(file("mixed.color.txt"));
+  const cut = { kinds: KINDS, maxLength: 4000, fullPlanHint: "the full plan is in the job summary" };
+  expect(renderPlan(plan, "markdown", cut)).toBe(file("mixed.cut.md"));
+  expect(renderPlan(plan, "json", { kinds: KINDS })).toBe(file("mixed.json"));
 });

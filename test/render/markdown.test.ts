@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { GITHUB_COMMENT_LIMIT, renderMarkdown } from "../../src/render/markdown.js";
-import { act, at, bigPlan, buildPlan, dashboard, mixedPlan } from "./fixtures.js";
+import { act, at, bigPlan, buildPlan, dashboard, mixedPlan, VOCAB } from "./fixtures.js";
 
 const HINT = "the full plan is in the job summary and the artifact `plan.txt`";
 
@@ -10,11 +10,13 @@ function sections(md: string): number {
 
 describe("renderMarkdown: layout", () => {
   it("starts with the hidden marker naming the projects", () => {
-    expect(renderMarkdown(mixedPlan()).split("\n")[0]).toBe("<!-- posthog-gitops plan: 12345,12346 -->");
+    expect(renderMarkdown(mixedPlan(), { vocab: VOCAB }).split("\n")[0]).toBe(
+      "<!-- posthog-gitops plan: 12345,12346 -->",
+    );
   });
 
   it("lists destructive actions under a warning before any object section", () => {
-    const md = renderMarkdown(mixedPlan());
+    const md = renderMarkdown(mixedPlan(), { vocab: VOCAB });
     const warning = md.indexOf("> [!WARNING]");
     expect(warning).toBeGreaterThan(md.indexOf("| Action | Count |"));
     expect(warning).toBeLessThan(md.indexOf("<details>"));
@@ -38,14 +40,14 @@ describe("renderMarkdown: layout", () => {
       }),
       act("soft_delete", dashboard("C", { id: 3 }), { before: { name: "C" } }),
     ]);
-    const md = renderMarkdown(plan, { fullPlanHint: HINT });
+    const md = renderMarkdown(plan, { vocab: VOCAB, fullPlanHint: HINT });
     expect(sections(md)).toBe(3);
     expect(md).not.toContain("[!NOTE]");
     expect(md).toContain("- `pinned`: `false` → `true`");
   });
 
   it("puts a unified diff in a diff block", () => {
-    expect(renderMarkdown(mixedPlan())).toContain(
+    expect(renderMarkdown(mixedPlan(), { vocab: VOCAB })).toContain(
       "```diff\n@@ -1,3 +1,3 @@\n Weekly KPIs for the leadership meeting.\n-Owner: growth team.\n",
     );
   });
@@ -53,10 +55,12 @@ describe("renderMarkdown: layout", () => {
 
 describe("renderMarkdown: the comment cap", () => {
   const plan = bigPlan(2000);
-  const md = renderMarkdown(plan, { fullPlanHint: HINT });
+  const md = renderMarkdown(plan, { vocab: VOCAB, fullPlanHint: HINT });
 
   it("keeps a 2,000-change plan under 65,536 characters", () => {
-    expect(renderMarkdown(plan, { maxLength: 10_000_000 }).length).toBeGreaterThan(GITHUB_COMMENT_LIMIT);
+    expect(renderMarkdown(plan, { vocab: VOCAB, maxLength: 10_000_000 }).length).toBeGreaterThan(
+      GITHUB_COMMENT_LIMIT,
+    );
     expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
     expect(md.startsWith("<!-- posthog-gitops plan: 12345 -->\n")).toBe(true);
     expect(md).toContain("**Plan: 1900 to update, 100 to soft-delete.**");
@@ -79,7 +83,7 @@ describe("renderMarkdown: the comment cap", () => {
   });
 
   it("honours a smaller maxLength, and shortens the destructive list only when it alone cannot fit", () => {
-    const small = renderMarkdown(plan, { maxLength: 6000, fullPlanHint: HINT });
+    const small = renderMarkdown(plan, { vocab: VOCAB, maxLength: 6000, fullPlanHint: HINT });
     expect(small.length).toBeLessThanOrEqual(6000);
     expect(small).toMatch(/> - …and \d+ more, listed in the full plan\./);
     expect(small).toContain("**100 destructive actions**");
@@ -94,7 +98,7 @@ describe("renderMarkdown: the comment cap", () => {
       changes: [{ path: "description", before: "", after: huge, diff: `@@ -0,0 +1,400 @@\n+${huge}` }],
     });
     const small = act("create", dashboard("Small", at("s.yaml", 2)), { after: { name: "Small" } });
-    const out = renderMarkdown(buildPlan([big, small]), { maxLength: 20_000 });
+    const out = renderMarkdown(buildPlan([big, small]), { vocab: VOCAB, maxLength: 20_000 });
     expect(out.length).toBeLessThanOrEqual(20_000);
     expect(out).toContain("<b>Small</b>");
     expect(out).not.toContain("<b>Huge</b>");
@@ -119,7 +123,7 @@ describe("renderMarkdown: escaping user text", () => {
     ],
     [{ severity: "warning", message: hostile, object: dashboard(hostile) }],
   );
-  const md = renderMarkdown(plan);
+  const md = renderMarkdown(plan, { vocab: VOCAB });
   // What markdown parses as markup: the text without code spans (CommonMark: a backtick run closes
   // only on a run of the same length) and without fenced blocks.
   const outsideCode = md

@@ -9,7 +9,7 @@ import { planAnnotations } from "../../src/render/github.js";
 import { renderJson } from "../../src/render/json.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { renderText } from "../../src/render/text.js";
-import { act, at, batchExport, buildPlan, mixedPlan, SECRET_VARIABLE } from "./fixtures.js";
+import { act, at, batchExport, buildPlan, mixedPlan, SECRET_VARIABLE, VOCAB } from "./fixtures.js";
 
 const VALUE = "sk-live-ZQX-9f3a77c1d0e2-do-not-print";
 
@@ -17,11 +17,11 @@ type Format = "text" | "color" | "markdown" | "smallMarkdown" | "annotations" | 
 
 function outputs(plan: Plan): Record<Format, string> {
   return {
-    text: renderText(plan, { color: false }),
-    color: renderText(plan, { color: true }),
-    markdown: renderMarkdown(plan),
-    smallMarkdown: renderMarkdown(plan, { maxLength: 3000 }),
-    annotations: planAnnotations(plan),
+    text: renderText(plan, { color: false, vocab: VOCAB }),
+    color: renderText(plan, { color: true, vocab: VOCAB }),
+    markdown: renderMarkdown(plan, { vocab: VOCAB }),
+    smallMarkdown: renderMarkdown(plan, { vocab: VOCAB, maxLength: 3000 }),
+    annotations: planAnnotations(plan, VOCAB),
     json: renderJson(plan),
   };
 }
@@ -65,7 +65,7 @@ describe("secrets in every format", () => {
     for (const [format, text] of Object.entries(outputs(leakyPlan()))) {
       expect([format, text.includes(VALUE), text.includes("ZQX-9f3a")]).toEqual([format, false, false]);
     }
-    const text = renderText(leakyPlan(), { color: false });
+    const text = renderText(leakyPlan(), { color: false, vocab: VOCAB });
     expect(text).toContain(`destination.config.token: (secret from $${SECRET_VARIABLE})`);
     expect(text).toContain(`destination.config.aws_secret_access_key: (secret from $${SECRET_VARIABLE})`);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ActionKind } from "../../src/plan/types.js";
 import { ACTION_KINDS } from "../../src/plan/types.js";
 import { colorEnabled, NO_CHANGES, renderText } from "../../src/render/text.js";
-import { act, at, buildPlan, dashboard, emptyPlan, mixedPlan } from "./fixtures.js";
+import { act, at, buildPlan, dashboard, emptyPlan, mixedPlan, VOCAB } from "./fixtures.js";
 
 describe("colorEnabled", () => {
   it.each([
@@ -22,11 +22,11 @@ describe("colorEnabled", () => {
 
 describe("renderText", () => {
   it("says there is nothing to do for an empty plan", () => {
-    expect(renderText(emptyPlan(), { color: false })).toBe(`${NO_CHANGES}\n`);
+    expect(renderText(emptyPlan(), { color: false, vocab: VOCAB })).toBe(`${NO_CHANGES}\n`);
   });
 
   it("ends with the summary line", () => {
-    const lines = renderText(mixedPlan(), { color: false }).trimEnd().split("\n");
+    const lines = renderText(mixedPlan(), { color: false, vocab: VOCAB }).trimEnd().split("\n");
     expect(lines.at(-1)).toBe(
       "Plan: 3 to create, 1 to restore, 3 to update, 1 collaborator to remove, 1 collaborator to add, " +
         "1 to share, 1 to stop sharing, 1 to pause, 1 to unpause, 1 to soft-delete, 1 to delete.",
@@ -34,8 +34,10 @@ describe("renderText", () => {
   });
 
   it("uses ANSI colour only when asked", () => {
-    expect(renderText(mixedPlan(), { color: false })).not.toContain("\u001b[");
-    expect(renderText(mixedPlan(), { color: true })).toContain("\u001b[31m- soft delete\u001b[0m");
+    expect(renderText(mixedPlan(), { color: false, vocab: VOCAB })).not.toContain("\u001b[");
+    expect(renderText(mixedPlan(), { color: true, vocab: VOCAB })).toContain(
+      "\u001b[31m- soft delete\u001b[0m",
+    );
   });
 
   const expectedLine: Record<ActionKind, string> = {
@@ -57,13 +59,13 @@ describe("renderText", () => {
       before: kind === "remove_collaborator" ? { user_uuid: "0190-rm", level: 37 } : {},
       after: kind === "add_collaborator" ? { user_uuid: "0190-add", level: 37 } : {},
     };
-    const out = renderText(buildPlan([act(kind, object, sides)]), { color: false });
+    const out = renderText(buildPlan([act(kind, object, sides)]), { color: false, vocab: VOCAB });
     expect(out).toContain(`Project 12345 · dashboards\n\n  `);
     expect(out).toContain(`dashboard "Ops" (id 8) · ops.yaml:5\n      ${expectedLine[kind]}\n`);
   });
 
   it("shows field changes as path: before → after and long text as its diff hunks", () => {
-    const out = renderText(mixedPlan(), { color: false });
+    const out = renderText(mixedPlan(), { color: false, vocab: VOCAB });
     expect(out).toContain('          tags: ["kpi"] → ["kpi","weekly"]\n');
     expect(out).toContain("          description:\n            @@ -1,3 +1,3 @@\n");
     expect(out).toContain("            -Owner: growth team.\n            +Owner: product analytics.\n");
@@ -72,14 +74,14 @@ describe("renderText", () => {
   });
 
   it("shows warnings under their action and the plan's notes", () => {
-    const out = renderText(mixedPlan(), { color: false });
+    const out = renderText(mixedPlan(), { color: false, vocab: VOCAB });
     expect(out).toContain("      - delete\n          ! Its run history is deleted with it.\n");
     expect(out).toContain("Notes:\n  ! warning: The organization has no tagging feature");
     expect(out).toContain("  · note: 2 dashboards matched `ignore:` globs");
   });
 
   it("groups by project, then kind", () => {
-    const out = renderText(mixedPlan(), { color: false });
+    const out = renderText(mixedPlan(), { color: false, vocab: VOCAB });
     const headings = out.split("\n").filter((l) => l.startsWith("Project "));
     expect(headings).toEqual([
       "Project 12345 · dashboards",
@@ -91,7 +93,7 @@ describe("renderText", () => {
   it("makes control characters in user text visible, so a name cannot drive the terminal", () => {
     const name = "evil\u001b[2J\u001b]0;pwned\u0007";
     const plan = buildPlan([act("create", dashboard(name, at("e.yaml", 1)), { warnings: ["x\u001by"] })]);
-    const out = renderText(plan, { color: false });
+    const out = renderText(plan, { color: false, vocab: VOCAB });
     expect(out).not.toContain("\u001b");
     expect(out).not.toContain("\u0007");
     expect(out).toContain('dashboard "evil\\u001b[2J\\u001b]0;pwned\\u0007"');
@@ -99,7 +101,7 @@ describe("renderText", () => {
 
   it("prints notes of a plan without actions, then says there are no changes", () => {
     const plan = buildPlan([], [{ severity: "note", message: "tags are ignored here" }], [1]);
-    expect(renderText(plan, { color: false })).toBe(
+    expect(renderText(plan, { color: false, vocab: VOCAB })).toBe(
       `Notes:\n  · note: tags are ignored here\n\n${NO_CHANGES}\n`,
     );
   });

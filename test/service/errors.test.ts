@@ -88,7 +88,8 @@ describe("error messages", () => {
     await c.close();
     expect(error).toMatchObject({
       type: "validation_error",
-      code: "invalid_input",
+      serviceCode: "invalid_input",
+      code: "service_error",
       detail: "Bad.",
       attr: "destination__config",
     });

@@ -1,0 +1,25 @@
+/**
+ * Writes the published JSON Schemas from the code that defines them: schemas/config.schema.json
+ * (composed from the registry's kinds) and schemas/plan.schema.json. `npm run schemas`; a test keeps the
+ * committed files equal to what this writes.
+ */
+import { writeFileSync } from "node:fs";
+import { composeSchema } from "../src/config/schema.js";
+import { KINDS } from "../src/kinds/index.js";
+import { planSchema } from "../src/plan/schema.js";
+
+export const GENERATED: Record<string, unknown> = {
+  "schemas/config.schema.json": composeSchema(KINDS),
+  "schemas/plan.schema.json": planSchema,
+};
+
+export function schemaText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+if (process.argv[1]?.endsWith("write-schemas.ts")) {
+  for (const [path, schema] of Object.entries(GENERATED)) {
+    writeFileSync(new URL(`../${path}`, import.meta.url), schemaText(schema));
+    console.log(`wrote ${path}`);
+  }
+}

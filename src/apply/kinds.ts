@@ -1,0 +1,40 @@
+/**
+ * What the apply stage needs of a resource kind: the body an action sends (secrets resolved at that
+ * moment), the request(s) that carry it out, and a name lookup for creates whose answer was lost. The
+ * executor orders, parallelises, recovers and reports the same way for every kind.
+ */
+import type { KindWords } from "../config/kinds.js";
+import type { Env } from "../plan/secrets.js";
+import type { Action } from "../plan/types.js";
+import type { ServiceClient } from "../service/index.js";
+
+/** What one executed action learnt: the object's id (after a create) and things the user should know. */
+export interface Executed {
+  id?: number | string;
+  notes: string[];
+}
+
+export interface ApplyKind {
+  readonly name: string;
+  readonly words: KindWords;
+  /**
+   * The JSON body an action sends (undefined when its request has none), with every `SecretRef`
+   * resolved from `env`; a missing variable is a `UserError`.
+   */
+  requestBody(action: Action, env: Env): Record<string, unknown> | undefined;
+  /** Creates the object; resolves to its new id. Never retried by the client: its answer may be lost. */
+  create(client: ServiceClient, project: number, body: Record<string, unknown>): Promise<Executed>;
+  /**
+   * Carries out any other action on the live object `id`. Answers that mean the goal is already
+   * reached (a collaborator already added, an export already deleted) count as success, so an apply
+   * after a partial failure converges.
+   */
+  send(
+    client: ServiceClient,
+    action: Action,
+    id: number | string,
+    body: Record<string, unknown> | undefined,
+  ): Promise<Executed>;
+  /** Ids of the live objects named exactly `name` in `project`. */
+  findByName(client: ServiceClient, project: number, name: string): Promise<Array<number | string>>;
+}

@@ -1,0 +1,78 @@
+/**
+ * The one way commands read the configuration: the files given (default `posthog/`), the kinds of the
+ * registry, the environment for `${NAME}`, and the project precedence (connect.ts). Diagnostics go to
+ * stderr (and become annotations in GitHub Actions); any error stops the command before the network
+ * (`invalid_config`, exit 1). `validate` reports the same diagnostics as its result instead.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  countBySeverity,
+  formatDiagnostic,
+  type LoadMode,
+  type LoadResult,
+  loadConfig,
+} from "../config/index.js";
+import type { Diagnostic } from "../config/types.js";
+import { UserError } from "../errors.js";
+import type { Io } from "../io.js";
+import { KINDS } from "../kinds/index.js";
+import { diagnosticAnnotations } from "../render/github.js";
+import { type ConnectionFlags, projectChoice } from "./connect.js";
+import { inGitHubActions, workspacePath } from "./github.js";
+
+/** Loads the files with the registry's kinds and the project precedence; reports nothing itself. */
+export function loadFiles(
+  paths: readonly string[],
+  flags: ConnectionFlags,
+  io: Io,
+  mode: LoadMode,
+): Promise<LoadResult> {
+  const choice = projectChoice(flags, io);
+  return loadConfig(paths, {
+    env: io.env,
+    cwd: io.cwd,
+    kinds: KINDS,
+    mode,
+    ...(choice.project !== undefined ? { defaultProject: choice.project } : {}),
+    ...(choice.from !== undefined ? { defaultProjectFrom: choice.from } : {}),
+  });
+}
+
+/** Every diagnostic on stderr, and as annotations in GitHub Actions. */
+export function reportDiagnostics(diagnostics: readonly Diagnostic[], io: Io): void {
+  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(diagnostics, workspacePath(io)));
+}
+
+/** Loads and reports; throws `invalid_config` when any diagnostic is an error, so nothing is ever sent. */
+export async function readConfig(
+  paths: readonly string[],
+  flags: ConnectionFlags,
+  io: Io,
+  mode: LoadMode,
+): Promise<LoadResult> {
+  const result = await loadFiles(paths, flags, io, mode);
+  reportDiagnostics(result.diagnostics, io);
+  const errors = countBySeverity(result.diagnostics).error;
+  if (errors > 0) {
+    throw new UserError(
+      `the configuration has ${errors} error${errors === 1 ? "" : "s"}; nothing was sent`,
+      "invalid_config",
+    );
+  }
+  return result;
+}
+
+/**
+ * For the operations commands: the files of `--config PATH`, else of `posthog/` when that folder
+ * exists, else none (they then work from the live list and --project alone).
+ */
+export async function readOptionalConfig(
+  configPath: string | undefined,
+  flags: ConnectionFlags,
+  io: Io,
+): Promise<LoadResult | undefined> {
+  if (configPath === undefined && !existsSync(resolve(io.cwd, "posthog"))) return undefined;
+  return readConfig([configPath ?? "posthog"], flags, io, "plan");
+}

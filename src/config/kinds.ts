@@ -1,0 +1,58 @@
+/**
+ * What the loader needs of a resource kind: its YAML key, its words for messages, the JSON Schema of
+ * one item (the config schema is composed from these, see schema.ts), and `declare`, which turns one
+ * schema-valid item into the kind's desired object with the rules a schema cannot express. The loader
+ * never branches on a kind's name.
+ */
+import type { ObjectContext } from "./context.js";
+import type { Declared } from "./types.js";
+
+/** A JSON Schema node, as far as the loader reads one. */
+export type SchemaNode = {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  items?: SchemaNode;
+  enum?: unknown[];
+  description?: string;
+  "x-secret"?: boolean;
+  "x-expect"?: string;
+  $defs?: Record<string, SchemaNode>;
+  [keyword: string]: unknown;
+};
+
+/** How messages and outputs name a kind: `dashboard` / `dashboards`. */
+export interface KindWords {
+  one: string;
+  many: string;
+}
+
+export interface ConfigKind {
+  /** Stable name in plans and outputs, e.g. `batch_export`. */
+  readonly name: string;
+  /** The file's list key, e.g. `batch_exports`; also its key under `ignore:`. */
+  readonly key: string;
+  readonly words: KindWords;
+  readonly schema: {
+    /** Describes the list in editors. */
+    description: string;
+    /** Schema of one item; may refer to `#/$defs/…`. */
+    item: SchemaNode;
+    /** Definitions the item refers to; names must not clash with other kinds'. */
+    defs: Record<string, SchemaNode>;
+  };
+  /**
+   * One schema-valid item → the kind's desired object. Problems go to `ctx` (never thrown); `ctx.text`
+   * interpolates non-secret strings.
+   */
+  declare(input: Record<string, unknown>, ctx: ObjectContext): Declared;
+  /**
+   * For an item left out of the desired state because of schema errors: checks that must still be
+   * reported in the same run (a literal secret must leave Git whatever else is wrong).
+   */
+  checkBroken?(input: unknown, ctx: ObjectContext): void;
+  /**
+   * True for a JSON pointer inside an item (e.g. `/destination/config/password`) whose value must never
+   * be echoed in a message, because it may be a secret written by mistake.
+   */
+  quiet?(pointer: string): boolean;
+}

@@ -1,0 +1,113 @@
+/**
+ * Dashboard requests: the body each action sends, and the request that carries it out. Dashboards have
+ * no DELETE (405): a soft delete and a restore are PATCHes of `deleted`. Collaborator and sharing
+ * actions have their own endpoints.
+ */
+import { alreadyDone, type Executed } from "../../apply/execute.js";
+import { UserError } from "../../errors.js";
+import type { Env } from "../../plan/secrets.js";
+import type { Action } from "../../plan/types.js";
+import { collect, type ServiceClient, ServiceError } from "../../service/index.js";
+import type { DashboardWrite } from "../../service/types.js";
+
+export function dashboardBody(action: Action, _env: Env): Record<string, unknown> | undefined {
+  switch (action.action) {
+    case "create":
+    case "update":
+      return { ...action.after };
+    case "restore":
+      return { deleted: false };
+    case "soft_delete":
+      return { deleted: true };
+    case "add_collaborator":
+      return { user_uuid: action.after?.user_uuid, level: action.after?.level ?? 37 };
+    case "enable_sharing":
+      return { enabled: true };
+    case "disable_sharing":
+      return { enabled: false };
+    default:
+      return undefined;
+  }
+}
+
+export async function createDashboard(
+  client: ServiceClient,
+  project: number,
+  body: Record<string, unknown>,
+): Promise<Executed> {
+  const created = await client.dashboards.create(project, body as DashboardWrite);
+  return { id: created.id, notes: ignoredTags(body, created.tags) };
+}
+
+export async function sendDashboard(
+  client: ServiceClient,
+  action: Action,
+  id: number | string,
+  body: Record<string, unknown> | undefined,
+): Promise<Executed> {
+  const { project } = action.object;
+  const dashboardId = Number(id);
+  switch (action.action) {
+    case "update": {
+      const result = await client.dashboards.update(project, dashboardId, body as DashboardWrite);
+      return { id, notes: ignoredTags(body, result.tags) };
+    }
+    case "restore":
+      await restore(client, action, dashboardId);
+      return { id, notes: [] };
+    case "soft_delete":
+      await client.dashboards.update(project, dashboardId, { deleted: true });
+      return { id, notes: [] };
+    case "add_collaborator":
+      await alreadyDone(
+        () => client.collaborators.add(project, dashboardId, body as { user_uuid: string; level: 37 }),
+        (e) => e.status === 400 && /already is a collaborator/i.test(e.detail ?? ""),
+      );
+      return { id, notes: [] };
+    case "remove_collaborator":
+      await alreadyDone(
+        () => client.collaborators.remove(project, dashboardId, String(action.before?.user_uuid)),
+        (e) => e.status === 404,
+      );
+      return { id, notes: [] };
+    case "enable_sharing":
+    case "disable_sharing":
+      await client.sharing.update(project, dashboardId, { enabled: action.action === "enable_sharing" });
+      return { id, notes: [] };
+    default:
+      throw new UserError(`${action.action} does not apply to a dashboard`);
+  }
+}
+
+/** Live dashboards named exactly `name` (the list's search narrows the read). */
+export async function findDashboards(
+  client: ServiceClient,
+  project: number,
+  name: string,
+): Promise<Array<number | string>> {
+  const live = await collect(client.dashboards.list(project, { search: name.slice(0, 200), limit: 100 }));
+  return live.filter((d) => d.name === name).map((d) => d.id);
+}
+
+async function restore(client: ServiceClient, action: Action, id: number): Promise<void> {
+  try {
+    // Older services refuse any other key on a deleted dashboard: the body is exactly {"deleted": false}.
+    await client.dashboards.update(action.object.project, id, { deleted: false });
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) {
+      throw new UserError(
+        `restore of dashboard "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`,
+      );
+    }
+    throw error;
+  }
+}
+
+/** The service drops tags without the tagging feature; say so rather than report success silently. */
+function ignoredTags(body: Record<string, unknown> | undefined, returned: readonly string[] | undefined) {
+  const sent = body?.tags;
+  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
+    return ["the service ignored the tags (the organization lacks the tagging feature)"];
+  }
+  return [];
+}

@@ -1,0 +1,41 @@
+/**
+ * What the planner needs of a resource kind. The generic planner matches declared objects to live ones
+ * (by pinned id, else by name), then hands each pair to its kind; prune, targets, safety, sorting and
+ * fingerprints are generic and ask the kind only for its words, its deletes and its normalised state.
+ */
+import type { KindWords } from "../config/kinds.js";
+import type { Declared } from "../config/types.js";
+import type { BuildOptions, PlanSink } from "./context.js";
+import type { Action, Features, LiveKind, LiveObject, ObjectRef } from "./types.js";
+
+/** What a kind's planner sees besides the pair it plans. */
+export interface KindPlanContext {
+  project: number;
+  /** This kind's live state in the project. */
+  live: LiveKind;
+  features: Features | undefined;
+  options: BuildOptions;
+  sink: PlanSink;
+}
+
+export interface PlanKind {
+  readonly name: string;
+  readonly words: KindWords;
+  /**
+   * Plans one declared object against its live match (undefined when there is none): pushes actions,
+   * notes and errors into `ctx.sink`. `ref` is the object's identity as every output shows it.
+   */
+  plan(desired: Declared, live: LiveObject | undefined, ref: ObjectRef, ctx: KindPlanContext): void;
+  /** The delete of a live object no file declares (--prune), e.g. a soft delete. */
+  prune(live: LiveObject, ref: ObjectRef, ctx: KindPlanContext): Action;
+  /**
+   * The comparable state of one live object (server-owned fields dropped, values normalised, with the
+   * details that were read): the `before` of deletes and the input of saved-plan fingerprints.
+   */
+  state(live: LiveObject, kindLive: LiveKind): Record<string, unknown>;
+  /**
+   * True when the organization's paid features could change these actions of this kind (the read stage
+   * then looks them up and plans again). Absent: never.
+   */
+  needsFeatures?(actions: readonly Action[]): boolean;
+}

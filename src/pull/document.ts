@@ -1,0 +1,28 @@
+/**
+ * The YAML file `pull` writes for one kind of one project: a schema modeline, a header saying where it
+ * came from and which secret variables it needs, then `project:` and the kind's items sorted by name.
+ */
+import { stringify } from "yaml";
+import { compareText } from "../plan/values.js";
+import type { Pulled, PullKind } from "./kinds.js";
+
+export function pullDocument(
+  kind: PullKind,
+  project: number,
+  pulled: Pulled,
+  schemaLocation: string,
+): string {
+  const items = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? "")));
+  const variables = [...new Set(pulled.variables)];
+  const header = [
+    `# yaml-language-server: $schema=${schemaLocation}`,
+    `# Pulled from project ${project} by posthog-gitops pull. The id pins keep identity across renames.`,
+    ...(variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []),
+  ];
+  return `${header.join("\n")}\n${stringify({ project, [kind.key]: items }, { lineWidth: 0 })}`;
+}
+
+/** The file name a kind's items are pulled into: `batch_exports` → `batch-exports.yaml`. */
+export function pullFileName(kind: PullKind): string {
+  return `${kind.key.replaceAll("_", "-")}.yaml`;
+}

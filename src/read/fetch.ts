@@ -1,0 +1,103 @@
+/**
+ * The read stage: live state for the projects the files declare, with the fewest requests (SPEC §6):
+ * each kind reads its list (100 per page, the pages after the first in parallel) and only the details
+ * its declarations need; the organization's features only when the plan depends on them. Sends GET
+ * requests only.
+ */
+import { type DesiredProject, declaredOf } from "../config/types.js";
+import { UserError } from "../errors.js";
+import type { Features, LiveKind, LiveProject } from "../plan/types.js";
+import { featureKeys, type ServiceClient, ServiceError } from "../service/index.js";
+import type { ReadKind } from "./kinds.js";
+
+/**
+ * What was read for one project, per kind (each kind's own record). Saved with a plan, so `apply --plan`
+ * reads exactly the same things again and its fingerprints compare like with like.
+ */
+export interface ReadSet {
+  project: number;
+  kinds: Record<string, unknown>;
+}
+
+export interface LiveRead {
+  live: LiveProject[];
+  reads: ReadSet[];
+}
+
+/** Live state for what the files declare: the kinds each project's files manage. */
+export async function fetchLiveState(
+  kinds: readonly ReadKind[],
+  client: ServiceClient,
+  desired: readonly DesiredProject[],
+): Promise<LiveRead> {
+  const projects = desired.filter((p): p is DesiredProject & { project: number } => p.project !== undefined);
+  const read = await Promise.all(
+    projects.map((p) =>
+      inProject(p.project, async () => {
+        const managed = kinds.filter((k) => p.manages.includes(k.name));
+        const results = await Promise.all(
+          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name))),
+        );
+        const live: LiveProject = { project: p.project, kinds: {} };
+        const reads: ReadSet = { project: p.project, kinds: {} };
+        managed.forEach((k, i) => {
+          live.kinds[k.name] = results[i]?.live as LiveKind;
+          reads.kinds[k.name] = results[i]?.read;
+        });
+        return { live, reads };
+      }),
+    ),
+  );
+  return { live: read.map((r) => r.live), reads: read.map((r) => r.reads) };
+}
+
+/** Live state read again exactly as recorded (for a saved plan). */
+export async function refetchLiveState(
+  kinds: readonly ReadKind[],
+  client: ServiceClient,
+  reads: readonly ReadSet[],
+): Promise<LiveProject[]> {
+  return Promise.all(
+    reads.map((r) =>
+      inProject(r.project, async () => {
+        const live: LiveProject = { project: r.project, kinds: {} };
+        const names = Object.keys(r.kinds);
+        const unknown = names.find((name) => !kinds.some((k) => k.name === name));
+        if (unknown !== undefined) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
+        const results = await Promise.all(
+          names.map((name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name])),
+        );
+        names.forEach((name, i) => {
+          live.kinds[name] = results[i] as LiveKind;
+        });
+        return live;
+      }),
+    ),
+  );
+}
+
+/**
+ * Names the project in a service error: "Project not found." or a 403 on one of several projects says
+ * nothing about which one without it.
+ */
+async function inProject<T>(project: number, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof ServiceError) throw new UserError(`reading project ${project}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * The organization's paid features for a project: two GETs (project → organization), made only when a
+ * plan depends on them, so a no-op plan never pays for them.
+ */
+export async function fetchFeatures(client: ServiceClient, project: number): Promise<Features> {
+  const { organization } = await client.organizations.getProject(project);
+  const keys = featureKeys(await client.organizations.get(String(organization)));
+  return {
+    tagging: keys.has("tagging"),
+    access_control: keys.has("access_control") || keys.has("advanced_permissions"),
+  };
+}

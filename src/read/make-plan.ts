@@ -1,0 +1,39 @@
+/**
+ * Read live state, then plan. When some kind's plan depends on the organization's paid features (tags,
+ * collaborators), they are looked up and the plan is made again, so writes the service would silently
+ * ignore become notes instead of changes planned forever (no perpetual diffs).
+ */
+import type { DesiredProject } from "../config/types.js";
+import { type BuildOptions, buildPlan, featureLookupNeeded, type PlanError } from "../plan/index.js";
+import type { PlanKind } from "../plan/kinds.js";
+import type { LiveProject, Plan } from "../plan/types.js";
+import type { ServiceClient } from "../service/index.js";
+import { fetchFeatures, fetchLiveState, type ReadSet } from "./fetch.js";
+import type { ReadKind } from "./kinds.js";
+
+export interface MadePlan {
+  plan: Plan;
+  errors: PlanError[];
+  live: LiveProject[];
+  reads: ReadSet[];
+}
+
+export async function readAndPlan(
+  kinds: readonly (PlanKind & ReadKind)[],
+  client: ServiceClient,
+  desired: readonly DesiredProject[],
+  options: BuildOptions,
+): Promise<MadePlan> {
+  const { live, reads } = await fetchLiveState(kinds, client, desired);
+  const first = buildPlan(kinds, desired, live, options);
+  if (!featureLookupNeeded(kinds, first.plan.actions)) return { ...first, live, reads };
+  const projects = new Set(first.plan.actions.map((a) => a.object.project));
+  await Promise.all(
+    live
+      .filter((p) => projects.has(p.project))
+      .map(async (p) => {
+        p.features = await fetchFeatures(client, p.project);
+      }),
+  );
+  return { ...buildPlan(kinds, desired, live, options), live, reads };
+}

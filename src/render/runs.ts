@@ -1,0 +1,81 @@
+/**
+ * `runs` output: the JSON document (schemas/runs.schema.json) and the terminal table. Pure.
+ * The table keeps one line per run (errors cut to one line); JSON keeps every field the tool reads.
+ */
+import type { BatchExport, BatchExportRun } from "../service/types.js";
+import { ago } from "../time.js";
+import { formatCount, type Paint, type Row, renderTable, statusStyle } from "./table.js";
+
+export interface ExportRef {
+  project: number;
+  id: string;
+  name: string;
+  interval: string;
+}
+
+export function exportRef(project: number, b: BatchExport): ExportRef {
+  return { project, id: b.id, name: b.name, interval: b.interval };
+}
+
+export interface RunsDocument {
+  format_version: "1";
+  generated_at: string;
+  export: ExportRef;
+  filters: { status: string[]; since: string };
+  runs: RunItem[];
+}
+
+export interface RunItem {
+  id: string;
+  status: string;
+  created_at: string;
+  finished_at: string | null;
+  data_interval_start: string | null;
+  data_interval_end: string;
+  records_completed: number | null;
+  records_total_count: number | null;
+  bytes_exported: number | null;
+  latest_error: string | null;
+  backfill: string | null;
+}
+
+export function runItem(r: BatchExportRun): RunItem {
+  return {
+    id: r.id,
+    status: r.status,
+    created_at: r.created_at,
+    finished_at: r.finished_at ?? null,
+    data_interval_start: r.data_interval_start ?? null,
+    data_interval_end: r.data_interval_end,
+    records_completed: r.records_completed ?? null,
+    records_total_count: r.records_total_count ?? null,
+    bytes_exported: r.bytes_exported ?? null,
+    latest_error: r.latest_error ?? null,
+    backfill: r.backfill ?? null,
+  };
+}
+
+export function renderRunsText(doc: RunsDocument, now: Date, paint: Paint): string {
+  if (doc.runs.length === 0) {
+    return `No runs of "${doc.export.name}" since ${doc.filters.since}${doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : ""}.\n`;
+  }
+  const rows: Row[] = doc.runs.map((r) => [
+    `${r.created_at.slice(0, 16).replace("T", " ")} (${ago(r.created_at, now)})`,
+    { text: r.status, style: statusStyle(r.status) },
+    dataInterval(r),
+    r.records_completed === null ? "-" : formatCount(r.records_completed),
+    r.id,
+    cut(r.latest_error ?? (r.backfill ? "from a backfill" : ""), 80),
+  ]);
+  return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
+}
+
+export function dataInterval(r: { data_interval_start: string | null; data_interval_end: string }): string {
+  const start = r.data_interval_start ? r.data_interval_start.slice(0, 16).replace("T", " ") : "beginning";
+  return `${start} → ${r.data_interval_end.slice(0, 16).replace("T", " ")}`;
+}
+
+function cut(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
