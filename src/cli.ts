@@ -3,17 +3,16 @@
  * and the one mapping of failures to a line on stderr and an exit code (`runCommand`). Each command
  * module exports `run(options, io): Promise<number>`.
  */
-import { createRequire } from "node:module";
 import { Command, CommanderError, Option } from "commander";
 import { describeFailure, exitCodeOf } from "./errors.js";
 import type { Io } from "./io.js";
 import { processIo } from "./process-io.js";
+import { VERSION } from "./version.js";
 
 // Each command declares its own typed options; commander's parsed options are handed over as they are.
 type RunFn = (options: never, io: Io) => Promise<number>;
 type Loader = () => Promise<{ run: RunFn }>;
 
-const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
 /**
  * Runs a command and maps any failure to one line on stderr (API key scrubbed) and its exit code.

@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
-import { pullDocument, pullFileName } from "../pull/document.js";
+import { pullFileName } from "../pull/document.js";
+import { pullFiles } from "../pull/pull.js";
 import { type ConnectionFlags, projectChoice, withConnection } from "./connect.js";
 
 export interface PullFlags extends ConnectionFlags {
@@ -31,24 +32,28 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`,
     );
   }
-  const targets = kinds.map((kind) => ({ kind, file: resolve(dir, pullFileName(kind)) }));
-  const existing = targets.filter((t) => existsSync(t.file));
+  const existing = kinds.map((kind) => resolve(dir, pullFileName(kind))).filter((file) => existsSync(file));
   if (existing.length > 0) {
     throw new UserError(
-      `${existing.map((t) => relative(io.cwd, t.file)).join(", ")} already exists; pull never overwrites: choose another --out`,
+      `${existing.map((file) => relative(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`,
     );
   }
-  await withConnection(flags, io, async ({ client }) => {
-    for (const { kind, file } of targets) {
-      const pulled = await kind.pull(client, project);
-      const schema = relative(dirname(file), SCHEMA).split("\\").join("/");
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, pullDocument(kind, project, pulled, schema));
-      io.stderr.write(`wrote ${relative(io.cwd, file)}: ${pulled.items.length} ${kind.words.many}\n`);
-      if (pulled.variables.length > 0) {
-        io.stderr.write(`  set these secret variables before apply: ${pulled.variables.join(", ")}\n`);
-      }
+  const schema = (name: string) =>
+    relative(dirname(resolve(dir, name)), SCHEMA)
+      .split("\\")
+      .join("/");
+  const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project, schema));
+  await mkdir(dir, { recursive: true });
+  for (const pulled of files) {
+    const file = resolve(dir, pulled.name);
+    await writeFile(file, pulled.text);
+    const words = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
+    io.stderr.write(
+      `wrote ${relative(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words.one : words.many}\n`,
+    );
+    if (pulled.variables.length > 0) {
+      io.stderr.write(`  set these secret variables before apply: ${pulled.variables.join(", ")}\n`);
     }
-  });
+  }
   return 0;
 }

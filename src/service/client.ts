@@ -9,7 +9,9 @@ import { batchExportsApi, runsApi } from "./batch-exports.js";
 import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
 import { eventsApi, organizationsApi } from "./events.js";
-import { type ClientStats, Transport } from "./transport.js";
+import { collectOffsetPages } from "./pages.js";
+import type { Query } from "./query.js";
+import { type ClientStats, type RequestSpec, Transport } from "./transport.js";
 
 export type { ProjectId } from "./dashboards.js";
 export { collect } from "./pages.js";
@@ -115,6 +117,19 @@ export class ServiceClient {
     this.runs = runsApi(t);
     this.events = eventsApi(t);
     this.organizations = organizationsApi(t);
+  }
+
+  /**
+   * Any endpoint, paced, retried and turned into errors like every other: for a kind whose endpoints
+   * have no namespace here. `path` is from the host root (`/api/projects/1/notes/`).
+   */
+  request<T>(spec: RequestSpec): Promise<T> {
+    return this.#transport.send<T>(spec);
+  }
+
+  /** Every item of a limit/offset list at `path` (pages after the first read concurrently). */
+  listAll<T extends { id: unknown }>(path: string, query: Query = {}): Promise<T[]> {
+    return collectOffsetPages<T>(this.#transport, { method: "GET", path, query });
   }
 
   get stats(): ClientStats {

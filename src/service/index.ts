@@ -4,3 +4,4 @@ export { type Connection, checkHost, clientFromEnv, isLoopback, parseRateLimit }
 export { NetworkError, ServiceError, UnknownOutcomeError } from "./errors.js";
 export { featureKeys } from "./events.js";
 export type { Query } from "./query.js";
+export type { Method, RequestSpec } from "./transport.js";

@@ -1,0 +1,39 @@
+/**
+ * Pull: every live object of a project, one YAML file per kind, such that planning the files against
+ * the same live state gives no action. Kinds are read one after the other (each reads its own list).
+ */
+import type { ServiceClient } from "../service/index.js";
+import { pullDocument, pullFileName } from "./document.js";
+import type { PullKind } from "./kinds.js";
+
+export interface PulledFile {
+  kind: string;
+  /** File name, e.g. `batch-exports.yaml`. */
+  name: string;
+  text: string;
+  /** How many objects it declares. */
+  objects: number;
+  /** Environment variables its secret placeholders name. */
+  variables: string[];
+}
+
+export async function pullFiles(
+  kinds: readonly PullKind[],
+  client: ServiceClient,
+  project: number,
+  schemaLocation: (fileName: string) => string,
+): Promise<PulledFile[]> {
+  const files: PulledFile[] = [];
+  for (const kind of kinds) {
+    const pulled = await kind.pull(client, project);
+    const name = pullFileName(kind);
+    files.push({
+      kind: kind.name,
+      name,
+      text: pullDocument(kind, project, pulled, schemaLocation(name)),
+      objects: pulled.items.length,
+      variables: [...new Set(pulled.variables)],
+    });
+  }
+  return files;
+}
