@@ -13,7 +13,6 @@ import { VERSION } from "./version.js";
 type RunFn = (options: never, io: Io) => Promise<number>;
 type Loader = () => Promise<{ run: RunFn }>;
 
-
 /**
  * Runs a command and maps any failure to one line on stderr (API key scrubbed) and its exit code.
  * The only place errors become exit codes; tests that call a command's `run` go through it too.

@@ -6,7 +6,8 @@
 import { UserError } from "../errors.js";
 import type { Env } from "../plan/secrets.js";
 import type { Action } from "../plan/types.js";
-import { type ServiceClient, ServiceError, UnknownOutcomeError } from "../service/index.js";
+import type { ServiceClient } from "../service/client.js";
+import { ServiceError, UnknownOutcomeError } from "../service/errors.js";
 import type { ApplyKind, Executed } from "./kinds.js";
 
 export type { Executed } from "./kinds.js";

@@ -18,8 +18,9 @@ import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { diagnosticAnnotations } from "../render/github.js";
-import { type ConnectionFlags, projectChoice } from "./connect.js";
+import type { ConnectionFlags } from "./connect.js";
 import { inGitHubActions, workspacePath } from "./github.js";
+import { projectChoice } from "./project.js";
 
 /** Loads the files with the registry's kinds and the project precedence; reports nothing itself. */
 export function loadFiles(

@@ -13,8 +13,9 @@ import { colorEnabled } from "../render/text.js";
 import { collect } from "../service/index.js";
 import { parseInstant } from "../time.js";
 import { readOptionalConfig } from "./config.js";
-import { type ConnectionFlags, projectChoice, withService } from "./connect.js";
+import { type ConnectionFlags, withService } from "./connect.js";
 import { parseFormat, parseLimit } from "./options.js";
+import { projectChoice } from "./project.js";
 import { parseWhere } from "./where.js";
 
 export interface EventsOptions extends ConnectionFlags {

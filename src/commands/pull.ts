@@ -13,7 +13,8 @@ import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { pullFileName } from "../pull/document.js";
 import { pullFiles } from "../pull/pull.js";
-import { type ConnectionFlags, projectChoice, withConnection } from "./connect.js";
+import { type ConnectionFlags, withConnection } from "./connect.js";
+import { projectChoice } from "./project.js";
 
 export interface PullFlags extends ConnectionFlags {
   out?: string;

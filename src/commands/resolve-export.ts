@@ -11,7 +11,8 @@ import type { DesiredBatchExport } from "../kinds/batch-export/index.js";
 import { collect } from "../service/index.js";
 import type { BatchExport } from "../service/types.js";
 import { readOptionalConfig } from "./config.js";
-import { type ConnectionFlags, type OpsContext, projectChoice } from "./connect.js";
+import type { ConnectionFlags, OpsContext } from "./connect.js";
+import { projectChoice } from "./project.js";
 
 export interface ResolvedExport {
   project: number;

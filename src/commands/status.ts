@@ -19,7 +19,8 @@ import { colorEnabled } from "../render/text.js";
 import { collect } from "../service/index.js";
 import type { BatchExport } from "../service/types.js";
 import { readConfig } from "./config.js";
-import { type ConnectionFlags, type OpsContext, projectChoice, withService } from "./connect.js";
+import { type ConnectionFlags, type OpsContext, withService } from "./connect.js";
+import { projectChoice } from "./project.js";
 
 export interface StatusOptions extends ConnectionFlags {
   args?: string[];

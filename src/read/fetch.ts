@@ -7,7 +7,9 @@
 import { type DesiredProject, declaredOf } from "../config/types.js";
 import { UserError } from "../errors.js";
 import type { Features, LiveKind, LiveProject } from "../plan/types.js";
-import { featureKeys, type ServiceClient, ServiceError } from "../service/index.js";
+import type { ServiceClient } from "../service/client.js";
+import { ServiceError } from "../service/errors.js";
+import { featureKeys } from "../service/events.js";
 import type { ReadKind } from "./kinds.js";
 
 /**

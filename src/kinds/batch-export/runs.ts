@@ -7,7 +7,8 @@
 import { runItem } from "../../render/runs.js";
 import { type RunSummary, type StatusRow, WINDOW_DAYS } from "../../render/status.js";
 import { isFailed } from "../../render/table.js";
-import { collect, type ServiceClient } from "../../service/index.js";
+import type { ServiceClient } from "../../service/client.js";
+import { collect } from "../../service/pages.js";
 import type { BatchExport, BatchExportRun } from "../../service/types.js";
 
 /** Bound on runs read per export (7 days of 5-minute runs is 2,016). */

@@ -7,7 +7,8 @@ import { alreadyDone, type Executed } from "../../apply/execute.js";
 import { UserError } from "../../errors.js";
 import { type Env, resolveSecrets } from "../../plan/secrets.js";
 import type { Action } from "../../plan/types.js";
-import { collect, type ServiceClient } from "../../service/index.js";
+import type { ServiceClient } from "../../service/client.js";
+import { collect } from "../../service/pages.js";
 import type { BatchExportWrite } from "../../service/types.js";
 
 export function batchExportBody(action: Action, env: Env): Record<string, unknown> | undefined {

@@ -7,7 +7,9 @@ import { alreadyDone, type Executed } from "../../apply/execute.js";
 import { UserError } from "../../errors.js";
 import type { Env } from "../../plan/secrets.js";
 import type { Action } from "../../plan/types.js";
-import { collect, type ServiceClient, ServiceError } from "../../service/index.js";
+import type { ServiceClient } from "../../service/client.js";
+import { ServiceError } from "../../service/errors.js";
+import { collect } from "../../service/pages.js";
 import type { DashboardWrite } from "../../service/types.js";
 
 export function dashboardBody(action: Action, _env: Env): Record<string, unknown> | undefined {

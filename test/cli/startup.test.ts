@@ -1,0 +1,54 @@
+/**
+ * Start-up cost is decided by what a command's modules import before it runs. This walks the static
+ * imports of the built files (dynamic `import()` is lazy and not followed) and checks that `--help`
+ * loads no heavy module and that `validate`, which never touches the network, loads no HTTP client
+ * and no emulator. Needs `npm run build` (`npm test` builds first).
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
+const STATIC = /^\s*(?:import|export)\s+(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/gm;
+
+/** Every package and dist file reachable from `entry` through static imports. */
+function graph(entry: string): { packages: Set<string>; files: Set<string> } {
+  const packages = new Set<string>();
+  const files = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const [, spec] of readFileSync(file, "utf8").matchAll(STATIC)) {
+      if (!spec) continue;
+      if (spec.startsWith(".")) visit(join(dirname(file), spec));
+      else if (!spec.startsWith("node:"))
+        packages.add(
+          spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : (spec.split("/")[0] ?? spec),
+        );
+    }
+  };
+  visit(join(DIST, entry));
+  return { packages, files: new Set([...files].map((f) => relative(DIST, f))) };
+}
+
+describe("what each entry loads before it runs", () => {
+  it("--help and --version: commander only", () => {
+    const { packages, files } = graph("cli.js");
+    expect([...packages].sort()).toEqual(["commander"]);
+    expect([...files].filter((f) => f.startsWith("commands/"))).toEqual([]);
+  });
+
+  it("validate: the loader and its schema, no HTTP client, no emulator", () => {
+    // The walk does find the client where it belongs.
+    expect(graph("commands/plan.js").packages).toContain("undici");
+    const { packages, files } = graph("commands/validate.js");
+    expect(packages).not.toContain("undici");
+    expect([...files].filter((f) => f.startsWith("emulator/") || f === "service/client.js")).toEqual([]);
+  });
+
+  it("the library entry does not load the emulator (it has its own entry)", () => {
+    const { files } = graph("index.js");
+    expect([...files].filter((f) => f.startsWith("emulator/"))).toEqual([]);
+  });
+});
