@@ -1,10 +1,23 @@
 #!/usr/bin/env node
 // Entry point installed as the `posthog-gitops` command. The TypeScript sources are compiled to dist/
-// by `npm run build` (run automatically by `npm ci` / `npm install` through the prepare script).
+// by `npm run build` (the published package ships dist/; a git checkout builds it once).
 // A plain copy of the environment: the YAML parser reads process.env while tokenising, and reads of
 // the live process.env are slow enough to cost a third of the load time of a large configuration.
 process.env = { ...process.env };
 
-const { main } = await import("../dist/cli.js");
+let cli;
+try {
+  cli = await import("../dist/cli.js");
+} catch (error) {
+  if (error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+  // One clear line instead of a stack: the checkout was not built, or its dependencies not installed.
+  const unbuilt = /Cannot find module '[^']*dist[\\/]cli\.js'/.test(String(error.message));
+  process.stderr.write(
+    unbuilt
+      ? "posthog-gitops: dist/ is missing in this checkout; run `npm run build` first\n"
+      : `posthog-gitops: a dependency is missing (${String(error.message).split("\n")[0]}); run \`npm ci\`\n`,
+  );
+  process.exit(1);
+}
 
-process.exitCode = await main(process.argv, process.env);
+process.exitCode = await cli.main(process.argv, process.env);

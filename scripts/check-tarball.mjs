@@ -11,7 +11,8 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "posthog-gitops-tarball-"));
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
 
 const EXAMPLE = `
 import { applyPlan, createClient, loadConfig, makePlan, renderPlan } from "posthog-gitops";
@@ -37,14 +38,26 @@ try {
 
 try {
   const tarball = run("npm", ["pack", "--silent", "--pack-destination", work], root).trim().split("\n").pop();
-  writeFileSync(join(work, "package.json"), JSON.stringify({ name: "tarball-check", private: true, type: "module" }));
-  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", join(work, tarball)], work);
+  writeFileSync(
+    join(work, "package.json"),
+    JSON.stringify({ name: "tarball-check", private: true, type: "module" }),
+  );
+  run(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", join(work, tarball)],
+    work,
+  );
   writeFileSync(join(work, "example.mjs"), EXAMPLE);
-  const out = spawnSync(process.execPath, ["example.mjs"], { cwd: work, encoding: "utf8", env: { PATH: process.env.PATH } });
+  const out = spawnSync(process.execPath, ["example.mjs"], {
+    cwd: work,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH },
+  });
   const problems = [];
   if (out.status !== 0) problems.push(`the example exited ${out.status}`);
   if (out.stderr !== "") problems.push(`the package printed on stderr: ${out.stderr.slice(0, 500)}`);
-  if (!out.stdout.includes("posthog-gitops plan for project 12345")) problems.push("no markdown plan on stdout");
+  if (!out.stdout.includes("posthog-gitops plan for project 12345"))
+    problems.push("no markdown plan on stdout");
   if (!out.stdout.includes("applied: true create:ok")) problems.push("the apply did not succeed");
   if (!out.stdout.includes("actions after apply: 0")) problems.push("the second plan was not empty");
   if (problems.length > 0) {

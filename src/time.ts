@@ -57,20 +57,28 @@ function badTime(raw: string, flag: string): UserError {
   );
 }
 
-/** `3m ago`, `5h ago`, `2d ago`; `in 4m` for the future. For tables only (JSON keeps ISO instants). */
+const RELATIVE_TIME = new Intl.RelativeTimeFormat("en", { style: "narrow", numeric: "always" });
+
+/**
+ * `3m ago`, `5h ago`, `2d ago`; `in 4m` for the future (Intl's narrow English form). The unit is the
+ * largest that reads well: seconds under a minute, minutes under an hour, hours under two days. For
+ * tables only (JSON keeps ISO instants).
+ */
 export function ago(iso: string | null | undefined, now: Date): string {
   if (!iso) return "-";
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
-  const diff = now.getTime() - ms;
+  const diff = ms - now.getTime();
   const abs = Math.abs(diff);
-  const unit =
+  const [size, unit]: [number, Intl.RelativeTimeFormatUnit] =
     abs < 60_000
-      ? `${Math.round(abs / 1000)}s`
+      ? [1000, "second"]
       : abs < 3_600_000
-        ? `${Math.round(abs / 60_000)}m`
+        ? [60_000, "minute"]
         : abs < 172_800_000
-          ? `${Math.round(abs / 3_600_000)}h`
-          : `${Math.round(abs / 86_400_000)}d`;
-  return diff >= 0 ? `${unit} ago` : `in ${unit}`;
+          ? [3_600_000, "hour"]
+          : [86_400_000, "day"];
+  const n = Math.round(abs / size);
+  // Intl reads -0 as the past ("0s ago"), 0 as the future.
+  return RELATIVE_TIME.format(diff > 0 ? n : -n, unit);
 }

@@ -5,6 +5,7 @@
  * not remove the old export when the new one was not created). After a failure the object's remaining
  * actions are skipped, other objects carry on, and every action gets exactly one result.
  */
+import pLimit from "p-limit";
 import { isUserError, UserError } from "../errors.js";
 import type { Env } from "../plan/secrets.js";
 import { type Action, objectKey, type Plan } from "../plan/types.js";
@@ -79,29 +80,26 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
       }
     }
   };
-  const limit = deps.concurrency ?? 4;
-  await runPool([...groups], limit, ([key, actions]) => runGroup(key, actions));
+  const limit = pLimit(Math.max(1, deps.concurrency ?? 4));
+  await Promise.all([...groups].map(([key, actions]) => limit(() => runGroup(key, actions))));
   const deletes = plan.actions.filter(isDelete).map((a) => [objectKey(a.object), a] as const);
-  await runPool(deletes, limit, async ([key, action]) => {
-    if (failedKeys.has(key)) {
-      report({ action, outcome: "skipped", error: "skipped: other work on this object failed", notes: [] });
-      return;
-    }
-    await runGroup(`${key}#delete`, [action]);
-  });
+  await Promise.all(
+    deletes.map(([key, action]) =>
+      limit(async () => {
+        if (failedKeys.has(key)) {
+          report({
+            action,
+            outcome: "skipped",
+            error: "skipped: other work on this object failed",
+            notes: [],
+          });
+          return;
+        }
+        await runGroup(`${key}#delete`, [action]);
+      }),
+    ),
+  );
   return results;
-}
-
-/** Runs `task` over `items` with at most `limit` in flight. */
-async function runPool<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>) {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await task(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }
 
 function messageOf(error: unknown): string {

@@ -4,15 +4,10 @@
  * caller's `paint` and only when the caller enabled it (TTY, no NO_COLOR): see `colorEnabled`.
  */
 
-export type Style = "green" | "red" | "yellow" | "dim" | "bold";
-const ANSI: Record<Style, string> = { green: "32", red: "31", yellow: "33", dim: "2", bold: "1" };
+import stringWidth from "string-width";
+import type { Paint, Style } from "./paint.js";
 
-export type Paint = (style: Style | undefined, text: string) => string;
-
-/** Paints cells when `on` (the caller decides: a TTY and no NO_COLOR, see `colorEnabled`). */
-export function painter(on: boolean): Paint {
-  return (style, text) => (on && style ? `\u001b[${ANSI[style]}m${text}\u001b[0m` : text);
-}
+export { type Paint, painter, type Style } from "./paint.js";
 
 export interface Cell {
   text: string;
@@ -41,8 +36,9 @@ export function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, " ");
 }
 
+/** Columns a cell takes on a terminal: wide (East Asian) characters and emoji count twice. */
 function width(text: string): number {
-  return [...oneLine(text)].length;
+  return stringWidth(oneLine(text));
 }
 
 /** Status words coloured by outcome. */

@@ -1,7 +1,7 @@
 /**
  * The terminal plan: terraform-like symbols, grouped by project and kind, one block per object with its
  * actions, field changes (`path: before → after`, unified diffs for long text), warnings, then the plan's
- * notes and a summary line. Pure; colour is plain ANSI and only when the caller asks for it.
+ * notes and a summary line. Pure; colour only when the caller asks for it (paint.ts).
  */
 import type { Action, ActionKind, FieldChange, Plan } from "../plan/types.js";
 import type { ObjectGroup } from "./group.js";
@@ -18,6 +18,7 @@ import {
   summarySentence,
   visible,
 } from "./labels.js";
+import { type Paint, painter, type Style } from "./paint.js";
 
 export const NO_CHANGES = "No changes. The live service matches the configuration.";
 
@@ -26,19 +27,7 @@ export interface TextOptions {
   vocab: Vocabulary;
 }
 
-/**
- * Colour only on a TTY; never when NO_COLOR is set to anything non-empty (it wins over everything);
- * FORCE_COLOR set to anything but "0" turns it on without a TTY; TERM=dumb turns it off.
- */
-export function colorEnabled(env: Readonly<Record<string, string | undefined>>, isTTY: boolean): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
-  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== "0";
-  return isTTY && env.TERM !== "dumb";
-}
-
-type Style = "green" | "red" | "yellow" | "cyan" | "bold" | "dim";
-const ANSI: Record<Style, string> = { green: "32", red: "31", yellow: "33", cyan: "36", bold: "1", dim: "2" };
-type Paint = (style: Style, text: string) => string;
+export { colorEnabled } from "./paint.js";
 
 const ACTION_STYLE: Record<ActionKind, Style> = {
   create: "green",
@@ -55,7 +44,7 @@ const ACTION_STYLE: Record<ActionKind, Style> = {
 };
 
 export function renderText(plan: Plan, options: TextOptions): string {
-  const paint: Paint = options.color ? (s, t) => `\u001b[${ANSI[s]}m${t}\u001b[0m` : (_s, t) => t;
+  const paint = painter(options.color);
   if (plan.actions.length === 0 && plan.notes.length === 0) return `${NO_CHANGES}\n`;
   const out: string[] = [];
   const { vocab } = options;

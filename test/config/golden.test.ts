@@ -16,9 +16,14 @@ const cases = readdirSync(folder)
   .sort();
 const env = { REGION: "us-east-1" };
 
+/** Adding or removing a case changes this on purpose: a case lost by accident fails here. */
+const CASES = 56;
+
 describe("golden bad inputs", () => {
-  it("has at least 25 cases", () => {
-    expect(cases.length).toBeGreaterThanOrEqual(25);
+  it(`has exactly ${CASES} cases, each with its expected diagnostics`, () => {
+    expect(cases).toHaveLength(CASES);
+    const expected = readdirSync(folder).filter((f) => f.endsWith(".expected"));
+    expect(expected.map((f) => f.slice(0, -".expected".length)).sort()).toEqual(cases);
   });
 
   it.each(cases)("%s", async (name) => {
@@ -26,8 +31,10 @@ describe("golden bad inputs", () => {
     const actual = result.diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("");
     const expectedPath = join(folder, `${name}.expected`);
     if (process.env.UPDATE_GOLDEN === "1") writeFileSync(expectedPath, actual);
-    expect(actual).toBe(readFileSync(expectedPath, "utf8"));
-    // Every case is a bad input: it must produce at least one diagnostic.
+    const golden = readFileSync(expectedPath, "utf8");
+    expect(actual).toBe(golden);
+    // Every case is a bad input, with exactly as many diagnostics as its golden file has lines.
+    expect(result.diagnostics).toHaveLength(golden.split("\n").filter(Boolean).length);
     expect(result.diagnostics.length).toBeGreaterThan(0);
   });
 });

@@ -36,7 +36,7 @@ describe("renderText", () => {
   it("uses ANSI colour only when asked", () => {
     expect(renderText(mixedPlan(), { color: false, vocab: VOCAB })).not.toContain("\u001b[");
     expect(renderText(mixedPlan(), { color: true, vocab: VOCAB })).toContain(
-      "\u001b[31m- soft delete\u001b[0m",
+      "\u001b[31m- soft delete\u001b[39m",
     );
   });
 
