@@ -6,7 +6,7 @@
  * `next` must stay on the client's origin (checked by the transport), and a `next` seen before ends
  * the walk with an error instead of looping.
  */
-import { ServiceError } from "./errors.js";
+import { ServiceError, UnexpectedAnswerError } from "./errors.js";
 import type { RequestSpec, Transport } from "./transport.js";
 
 interface Envelope<T> {
@@ -24,13 +24,15 @@ export async function* paginate<T>(
   let spec: RequestSpec = first;
   const seen = new Set<string>();
   for (;;) {
-    const page = await transport.send<Envelope<T> | T[]>(spec);
-    const results = Array.isArray(page) ? page : (page?.results ?? []);
+    const page = await transport.send<Envelope<T>>(spec);
+    // The transport checked the shape when the request named one; a list without results is never empty.
+    if (!Array.isArray(page?.results)) throw notAList(first);
+    const results = page.results;
     for (const item of results) {
       yield item;
       if (++yielded >= max) return;
     }
-    const next = Array.isArray(page) ? null : page?.next;
+    const next = page.next;
     if (!next || results.length === 0) return;
     if (seen.has(next)) {
       throw new ServiceError({
@@ -42,7 +44,17 @@ export async function* paginate<T>(
     }
     seen.add(next);
     spec = { method: first.method, path: next, budget: first.budget ?? "general" };
+    if (first.expect) spec.expect = first.expect;
   }
+}
+
+function notAList(first: RequestSpec): UnexpectedAnswerError {
+  return new UnexpectedAnswerError({
+    method: first.method,
+    path: first.path,
+    status: 200,
+    problem: "results is not a list",
+  });
 }
 
 /** Reads an async iterable into an array, stopping after `max` items. */
@@ -77,6 +89,7 @@ export async function collectOffsetPages<T extends { id: unknown }>(
 ): Promise<T[]> {
   const query = { ...first.query, limit };
   const head = await transport.send<OffsetEnvelope<T>>({ ...first, query });
+  if (!Array.isArray(head?.results)) throw notAList(first);
   const pages: OffsetEnvelope<T>[] = [head];
   if (typeof head.count === "number" && head.next) {
     const offsets: number[] = [];
@@ -90,11 +103,9 @@ export async function collectOffsetPages<T extends { id: unknown }>(
   const items: T[] = pages.flatMap((p) => p.results ?? []);
   const last = pages[pages.length - 1];
   if (last?.next && (last.results?.length ?? 0) > 0) {
-    for await (const item of paginate<T>(transport, {
-      method: first.method,
-      path: last.next,
-      budget: first.budget ?? "general",
-    })) {
+    const rest: RequestSpec = { method: first.method, path: last.next, budget: first.budget ?? "general" };
+    if (first.expect) rest.expect = first.expect;
+    for await (const item of paginate<T>(transport, rest)) {
       items.push(item);
     }
   }

@@ -16,9 +16,10 @@ import type { Dispatcher } from "undici";
 import { request } from "undici";
 import type { Clock } from "../clock.js";
 import type { RateBudget, Semaphore } from "./budget.js";
-import { ServiceError, UnknownOutcomeError } from "./errors.js";
+import { ServiceError, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
 import { buildError, classifyFailure, MAX_RETRY_AFTER_MS, type Outcome, parseRetryAfter } from "./outcome.js";
 import { type Query, queryString } from "./query.js";
+import type { Shape } from "./shapes.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -32,6 +33,11 @@ export interface RequestSpec {
   retrySafe?: boolean;
   /** Which budget the request draws from; events endpoints have their own, lower limits. */
   budget?: "general" | "events";
+  /**
+   * The shape a 2xx answer must have (shapes.ts); a body without it is an UnexpectedAnswerError.
+   * Without `expect` (DELETE, endpoints whose answer nothing reads) an empty body is accepted.
+   */
+  expect?: Shape;
 }
 
 export interface ClientStats {
@@ -57,6 +63,14 @@ export interface TransportOptions {
   random: () => number;
   log?: ((line: string) => void) | undefined;
 }
+
+type Answers = typeof import("./answers.js");
+let answers: Promise<Answers> | undefined;
+/** The shape checker, loaded with the first answer that needs it (start-up of offline commands). */
+const loadAnswers = (): Promise<Answers> => {
+  answers ??= import("./answers.js");
+  return answers;
+};
 
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 10_000;
@@ -101,7 +115,7 @@ export class Transport {
 
         if (outcome.kind === "answer" && outcome.status < 400) {
           this.#log(`${label} ${outcome.status} ${ms}ms${attempt ? ` (after ${attempt} retries)` : ""}`);
-          return this.#parse<T>(spec.method, path, outcome.text, fail);
+          return (await this.#read(spec, path, outcome.status, outcome.text, fail)) as T;
         }
         if (
           outcome.kind === "answer" &&
@@ -199,13 +213,28 @@ export class Transport {
     }
   }
 
-  #parse<T>(method: string, path: string, text: string, fail: (e: ServiceError) => never): T {
-    if (!text.trim()) return undefined as T;
+  /** Parses a 2xx body and checks it against `spec.expect`: never a guess, never "nothing there". */
+  async #read(
+    spec: RequestSpec,
+    path: string,
+    status: number,
+    text: string,
+    fail: (e: ServiceError) => never,
+  ): Promise<unknown> {
+    const unexpected = (problem: string) =>
+      fail(new UnexpectedAnswerError({ method: spec.method, path, status, problem }));
+    if (!text.trim()) return spec.expect ? unexpected("the answer is empty") : undefined;
+    let value: unknown;
     try {
-      return JSON.parse(text) as T;
+      value = JSON.parse(text);
     } catch {
-      return fail(new ServiceError({ method, path, status: 200, summary: "the answer is not JSON" }));
+      return unexpected("the answer is not JSON");
     }
+    if (spec.expect) {
+      const problem = (await loadAnswers()).checkAnswer(spec.expect, value);
+      if (problem !== undefined) return unexpected(this.#scrub(problem));
+    }
+    return value;
   }
 
   #url(spec: RequestSpec): URL {

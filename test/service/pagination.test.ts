@@ -2,11 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, ServiceClient } from "../../src/service/client.js";
 import { ServiceError } from "../../src/service/errors.js";
-import { type FakeServer, json, startFakeServer } from "./fake-server.js";
+import { type FakeServer, type Handler, json, startFakeServer } from "./fake-server.js";
+import { batchExport, dashboard, event, offsetPage, run } from "./samples.js";
 
 let server: FakeServer;
 let client: ServiceClient;
-const items = Array.from({ length: 25 }, (_, i) => ({ id: i }));
+const items = Array.from({ length: 25 }, (_, i) => dashboard(i));
 
 beforeAll(async () => {
   server = await startFakeServer();
@@ -17,20 +18,18 @@ afterAll(async () => {
   await server.close();
 });
 
+/** An honest limit/offset list of `items`, like DRF's. */
+const offsetList: Handler = (req, res) => {
+  const limit = Number(req.query.get("limit") ?? 10);
+  const offset = Number(req.query.get("offset") ?? 0);
+  const more = offset + limit < items.length;
+  const next = more ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
+  json(res, 200, { count: items.length, next, previous: null, results: items.slice(offset, offset + limit) });
+};
+
 describe("pagination", () => {
   it("follows absolute offset `next` links until null", async () => {
-    server.setHandler((req, res) => {
-      const limit = Number(req.query.get("limit") ?? 10);
-      const offset = Number(req.query.get("offset") ?? 0);
-      const more = offset + limit < items.length;
-      const next = more ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
-      json(res, 200, {
-        count: items.length,
-        next,
-        previous: null,
-        results: items.slice(offset, offset + limit),
-      });
-    });
+    server.setHandler(offsetList);
     const before = server.seen.length;
     const all = await collect(client.dashboards.list(1, { limit: 10 }));
     expect(all.map((d) => d.id)).toEqual(items.map((d) => d.id));
@@ -49,9 +48,9 @@ describe("pagination", () => {
       const offset = Number(req.query.get("offset") ?? 0);
       const next =
         offset + limit < 250 ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
-      const page = Array.from({ length: Math.max(0, Math.min(limit, 250 - offset)) }, (_, i) => ({
-        id: offset + i,
-      }));
+      const page = Array.from({ length: Math.max(0, Math.min(limit, 250 - offset)) }, (_, i) =>
+        dashboard(offset + i),
+      );
       json(res, 200, { count: 250, next, previous: null, results: page });
     });
     const before = server.seen.length;
@@ -70,16 +69,17 @@ describe("pagination", () => {
       size = 220; // an object appears after the first page was read
       const next =
         offset + limit < size ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
-      const page = Array.from({ length: Math.max(0, Math.min(limit, size - offset)) }, (_, i) => ({
-        id: offset + i,
-      }));
+      const page = Array.from({ length: Math.max(0, Math.min(limit, size - offset)) }, (_, i) =>
+        batchExport(String(offset + i)),
+      );
       json(res, 200, { count, next, previous: null, results: page });
     });
     const all = await client.batchExports.listAll(1);
-    expect(all.map((b) => b.id)).toEqual(Array.from({ length: 220 }, (_, i) => i));
+    expect(all.map((b) => b.id)).toEqual(Array.from({ length: 220 }, (_, i) => String(i)));
   });
 
   it("fetches only the pages needed for `max`", async () => {
+    server.setHandler(offsetList);
     const before = server.seen.length;
     const some = await collect(client.dashboards.list(1, { limit: 10 }), 12);
     expect(some).toHaveLength(12);
@@ -96,7 +96,11 @@ describe("pagination", () => {
         at + 10 < items.length
           ? `${server.url}${req.path}?cursor=${Buffer.from(String(at + 10)).toString("base64")}`
           : null;
-      json(res, 200, { next, previous: null, results: items.slice(at, at + 10) });
+      json(res, 200, {
+        next,
+        previous: null,
+        results: items.slice(at, at + 10).map((d) => run(String(d.id))),
+      });
     });
     const runs = await collect(client.runs.list(1, "e"));
     expect(runs).toHaveLength(25);
@@ -112,7 +116,7 @@ describe("pagination", () => {
       const q = new URLSearchParams(req.query);
       q.set("before", page.at(-1) ?? "");
       const next = rest.length > 3 ? `${server.url}${req.path}?${q}` : null;
-      json(res, 200, { next, results: page.map((timestamp) => ({ timestamp })) });
+      json(res, 200, { next, results: page.map((timestamp) => event(`e-${timestamp}`, timestamp)) });
     });
     const events = await collect(client.events.list(1, { event: "$pageview" }));
     expect(events.map((e) => e.timestamp)).toEqual(stamps);
@@ -121,10 +125,11 @@ describe("pagination", () => {
 
   it("refuses a `next` link on another origin without requesting it", async () => {
     server.setHandler((_req, res) =>
-      json(res, 200, {
-        next: "https://evil.example/api/projects/1/dashboards/?offset=1",
-        results: [{ id: 1 }],
-      }),
+      json(
+        res,
+        200,
+        offsetPage([dashboard(1)], 2, "https://evil.example/api/projects/1/dashboards/?offset=1"),
+      ),
     );
     const before = server.seen.length;
     const error = await collect(client.dashboards.list(1)).catch((e) => e);
@@ -135,7 +140,7 @@ describe("pagination", () => {
 
   it("stops with an error when the service repeats a `next` link", async () => {
     server.setHandler((req, res) =>
-      json(res, 200, { next: `${server.url}${req.path}?offset=1`, results: [{ id: 1 }] }),
+      json(res, 200, offsetPage([dashboard(1)], 10, `${server.url}${req.path}?offset=1`)),
     );
     await expect(collect(client.dashboards.list(1))).rejects.toThrow(/same next page twice/);
   });
