@@ -9,11 +9,11 @@ import { batchExportsApi, runsApi } from "./batch-exports.js";
 import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
 import { eventsApi, organizationsApi } from "./events.js";
-import { type ClientStats, Transport } from "./transport.js";
+import { type ClientStats, type PageLimits, Transport } from "./transport.js";
 
 export type { ProjectId } from "./dashboards.js";
 export { collect } from "./pages.js";
-export type { ClientStats } from "./transport.js";
+export type { ClientStats, PageLimits } from "./transport.js";
 
 export interface ClientOptions {
   /** e.g. https://us.posthog.com or http://127.0.0.1:PORT (origin only). */
@@ -42,6 +42,11 @@ export interface ClientOptions {
   clock?: Clock;
   /** Jitter source in [0, 1). */
   random?: () => number;
+  /**
+   * Bounds on one list walk, beyond which the list is refused as an unexpected answer (SPEC §8):
+   * default 10,000 pages and 1,000,000 objects (a larger `count` is refused before reading on).
+   */
+  pageLimits?: Partial<PageLimits>;
 }
 
 const MINUTE = 60_000;
@@ -106,6 +111,7 @@ export class ServiceClient {
       clock,
       random: options.random ?? Math.random,
       log: options.log,
+      pageLimits: { maxPages: 10_000, maxObjects: 1_000_000, ...options.pageLimits },
     });
     this.#transport = t;
     this.dashboards = dashboardsApi(t);

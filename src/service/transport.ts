@@ -40,6 +40,14 @@ export interface RequestSpec {
   expect?: Shape;
 }
 
+/** Bounds on one list walk (pages.ts). */
+export interface PageLimits {
+  /** Pages one list may take; default 10,000 (a million objects at 100 a page). */
+  maxPages: number;
+  /** Objects one list may hold, and the largest `count` believed; default 1,000,000. */
+  maxObjects: number;
+}
+
 export interface ClientStats {
   /** Attempts sent, by method (retries included). */
   requests: Record<string, number>;
@@ -62,6 +70,7 @@ export interface TransportOptions {
   clock: Clock;
   random: () => number;
   log?: ((line: string) => void) | undefined;
+  pageLimits: PageLimits;
 }
 
 type Answers = typeof import("./answers.js");
@@ -87,6 +96,10 @@ export class Transport {
 
   constructor(options: TransportOptions) {
     this.#o = options;
+  }
+
+  get pageLimits(): PageLimits {
+    return this.#o.pageLimits;
   }
 
   async send<T>(spec: RequestSpec): Promise<T> {
@@ -235,6 +248,11 @@ export class Transport {
       if (problem !== undefined) return unexpected(this.#scrub(problem));
     }
     return value;
+  }
+
+  /** The absolute URL a spec addresses (refusing another origin), e.g. to recognise a repeated page. */
+  urlOf(spec: RequestSpec): URL {
+    return this.#url(spec);
   }
 
   #url(spec: RequestSpec): URL {

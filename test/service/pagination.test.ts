@@ -1,7 +1,7 @@
 /** The three paging styles, lazy fetching, the cap, and refusing a `next` on another origin. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, ServiceClient } from "../../src/service/client.js";
-import { ServiceError } from "../../src/service/errors.js";
+import { ServiceError, UnexpectedAnswerError } from "../../src/service/errors.js";
 import { type FakeServer, type Handler, json, startFakeServer } from "./fake-server.js";
 import { batchExport, dashboard, event, offsetPage, run } from "./samples.js";
 
@@ -142,7 +142,7 @@ describe("pagination", () => {
     server.setHandler((req, res) =>
       json(res, 200, offsetPage([dashboard(1)], 10, `${server.url}${req.path}?offset=1`)),
     );
-    await expect(collect(client.dashboards.list(1))).rejects.toThrow(/same next page twice/);
+    await expect(collect(client.dashboards.list(1))).rejects.toThrow(/same next page came twice/);
   });
 
   it("does not request anything until iterated", async () => {
@@ -150,5 +150,139 @@ describe("pagination", () => {
     client.dashboards.list(1);
     await new Promise((r) => setTimeout(r, 20));
     expect(server.seen.length).toBe(before);
+  });
+});
+
+describe("a list that does not end by itself (SPEC §8)", () => {
+  const refused = async (run: () => Promise<unknown>, message: string, requests: number) => {
+    const before = server.seen.length;
+    const error = await run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect((error as Error).message).toBe(message);
+    expect(server.seen.length - before).toBe(requests);
+  };
+
+  it("stops when `next` loops back to the first page", async () => {
+    server.setHandler((req, res) => {
+      const second = req.query.get("page") === "2";
+      const next = second ? `${server.url}${req.path}` : `${server.url}${req.path}?page=2`;
+      json(res, 200, offsetPage([dashboard(second ? 2 : 1)], 100, next));
+    });
+    const message =
+      "unexpected answer from the service for GET dashboards: the same next page came twice; stopped paging";
+    await refused(() => collect(client.dashboards.list(1)), message, 2);
+    // ?page=2&limit=100, then the first page, then ?page=2 again (the query differs from the head's).
+    await refused(() => client.dashboards.listAll(1, { page: 2 }), message, 3);
+  });
+
+  it("refuses a cross-origin `next` in the rest of a full read too, without requesting it", async () => {
+    server.setHandler((_req, res) =>
+      json(
+        res,
+        200,
+        offsetPage([dashboard(1)], 2, "https://evil.example/api/projects/1/dashboards/?offset=1"),
+      ),
+    );
+    const before = server.seen.length;
+    const error = await client.dashboards.listAll(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as Error).message).toBe(
+      "GET dashboards: refusing to follow a link to another origin (https://evil.example)",
+    );
+    expect(server.seen.length - before).toBe(1);
+  });
+
+  it("stops when the pages outrun their count (a lying count)", async () => {
+    server.setHandler((req, res) => {
+      const offset = Number(req.query.get("offset") ?? 0);
+      const next = `${server.url}${req.path}?limit=2&offset=${offset + 2}`;
+      json(res, 200, offsetPage([dashboard(offset), dashboard(offset + 1)], 5, next));
+    });
+    const message =
+      "unexpected answer from the service for GET dashboards: more pages than its count of 5 allows";
+    await refused(() => collect(client.dashboards.list(1, { limit: 2 })), message, 3);
+    // listAll: the first page (limit 100) holds 2 of 5, the offsets 100.. are past the count, so the
+    // rest is read by `next`: two more pages reach the count while `next` goes on.
+    await refused(() => client.dashboards.listAll(1), message, 3);
+  });
+
+  it("refuses an absurd count before reading any further page", async () => {
+    server.setHandler((req, res) =>
+      json(res, 200, offsetPage([dashboard(1)], 1e12, `${server.url}${req.path}?offset=100`)),
+    );
+    const message =
+      "unexpected answer from the service for GET dashboards: count 1000000000000 is beyond the 1,000,000 objects one list may hold";
+    await refused(() => client.dashboards.listAll(1), message, 1);
+    await refused(() => collect(client.dashboards.list(1)), message, 1);
+    server.setHandler((req, res) =>
+      json(res, 200, offsetPage([batchExport("e")], 1_000_001, `${server.url}${req.path}?offset=100`)),
+    );
+    await refused(
+      () => client.batchExports.listAll(1),
+      "unexpected answer from the service for GET batch_exports: count 1000001 is beyond the 1,000,000 objects one list may hold",
+      1,
+    );
+  });
+
+  it("believes a count at the cap", async () => {
+    server.setHandler((req, res) =>
+      json(res, 200, offsetPage([dashboard(1)], 1_000_000, `${server.url}${req.path}?offset=100`)),
+    );
+    await expect(collect(client.dashboards.list(1), 1)).resolves.toHaveLength(1);
+  });
+
+  describe("with small limits", () => {
+    let fewPages: ServiceClient;
+    let fewObjects: ServiceClient;
+    beforeAll(() => {
+      fewPages = new ServiceClient({ host: server.url, apiKey: "phx_test", pageLimits: { maxPages: 50 } });
+      fewObjects = new ServiceClient({
+        host: server.url,
+        apiKey: "phx_test",
+        pageLimits: { maxObjects: 30 },
+      });
+    });
+    afterAll(() => Promise.all([fewPages.close(), fewObjects.close()]));
+
+    it("ends an endless cursor chain after maxPages pages", async () => {
+      let n = 0;
+      server.setHandler((req, res) =>
+        json(res, 200, {
+          next: `${server.url}${req.path}?cursor=${++n}`,
+          previous: null,
+          results: [run(`r${n}`)],
+        }),
+      );
+      await refused(
+        () => collect(fewPages.runs.list(1, "e")),
+        "unexpected answer from the service for GET batch_exports/e/runs: the list goes on past 50 pages",
+        50,
+      );
+    });
+
+    it("ends a chain after maxObjects items, whatever the pages claim", async () => {
+      let n = 0;
+      server.setHandler((req, res) => {
+        n += 1;
+        const results = Array.from({ length: 10 }, (_, i) => event(`e${n}-${i}`));
+        json(res, 200, { next: `${server.url}${req.path}?before=${n}`, results });
+      });
+      await refused(
+        () => collect(fewObjects.events.list(1)),
+        "unexpected answer from the service for GET events: the list holds more than 30 objects",
+        4,
+      );
+    });
+
+    it("refuses a count beyond maxObjects", async () => {
+      server.setHandler((req, res) =>
+        json(res, 200, offsetPage([dashboard(1)], 31, `${server.url}${req.path}?offset=100`)),
+      );
+      await refused(
+        () => fewObjects.dashboards.listAll(1),
+        "unexpected answer from the service for GET dashboards: count 31 is beyond the 30 objects one list may hold",
+        1,
+      );
+    });
   });
 });
