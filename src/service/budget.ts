@@ -15,6 +15,10 @@ export interface RateWindow {
   ms: number;
 }
 
+/** Why a request waits: the client's own windows, or a pause the service asked for (429 Retry-After). */
+export type WaitReason = "rate-limit" | "retry-after";
+export type WaitListener = (ms: number, reason: WaitReason) => void;
+
 /** One slot: `end` is Infinity while the request is in flight, then the time its answer arrived. */
 interface Slot {
   end: number;
@@ -38,10 +42,11 @@ export class RateBudget {
 
   /**
    * Waits (first come, first served) until one more request fits every window; returns a function to
-   * call when the answer arrived (or the attempt failed) and the time spent waiting.
+   * call when the answer arrived (or the attempt failed) and the time spent waiting. `onWait` hears
+   * of each timed wait before it starts (not of waits for an answer in flight, whose length is unknown).
    */
-  acquire(): Promise<{ done: () => void; waitedMs: number }> {
-    const turn = this.#queue.then(() => this.#take());
+  acquire(onWait?: WaitListener): Promise<{ done: () => void; waitedMs: number }> {
+    const turn = this.#queue.then(() => this.#take(onWait));
     this.#queue = turn.then(
       () => undefined,
       () => undefined,
@@ -54,13 +59,15 @@ export class RateBudget {
     this.#pausedUntil = Math.max(this.#pausedUntil, until);
   }
 
-  async #take(): Promise<{ done: () => void; waitedMs: number }> {
+  async #take(onWait: WaitListener | undefined): Promise<{ done: () => void; waitedMs: number }> {
     const started = this.#clock.now();
     for (;;) {
-      const wait = this.#waitNeeded(this.#clock.now());
+      const { ms: wait, reason } = this.#waitNeeded(this.#clock.now());
       if (wait === 0) break;
-      if (Number.isFinite(wait)) await this.#clock.sleep(wait);
-      else await new Promise<void>((resolve) => this.#released.push(resolve));
+      if (Number.isFinite(wait)) {
+        onWait?.(wait, reason);
+        await this.#clock.sleep(wait);
+      } else await new Promise<void>((resolve) => this.#released.push(resolve));
     }
     const slot: Slot = { end: Number.POSITIVE_INFINITY };
     this.#slots.push(slot);
@@ -74,11 +81,15 @@ export class RateBudget {
     return { done, waitedMs: this.#clock.now() - started };
   }
 
-  /** 0 when a request may go now; Infinity when only an in-flight request finishing can make room. */
-  #waitNeeded(now: number): number {
+  /**
+   * 0 when a request may go now; Infinity when only an in-flight request finishing can make room.
+   * `reason` says what binds: a pause after a 429, or the windows.
+   */
+  #waitNeeded(now: number): { ms: number; reason: WaitReason } {
     const longest = Math.max(0, ...this.#windows.map((w) => w.ms));
     this.#slots = this.#slots.filter((s) => s.end === Number.POSITIVE_INFINITY || s.end + longest > now);
-    let wait = Math.max(0, this.#pausedUntil - now);
+    const paused = Math.max(0, this.#pausedUntil - now);
+    let wait = 0;
     for (const w of this.#windows) {
       const live = this.#slots.filter((s) => s.end + w.ms > now);
       if (live.length < w.limit) continue;
@@ -91,7 +102,7 @@ export class RateBudget {
       const end = ends[needed - 1];
       wait = Math.max(wait, end === undefined ? Number.POSITIVE_INFINITY : end + w.ms - now);
     }
-    return wait;
+    return paused >= wait ? { ms: paused, reason: "retry-after" } : { ms: wait, reason: "rate-limit" };
   }
 }
 

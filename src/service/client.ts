@@ -7,10 +7,20 @@ import { Agent, type Dispatcher } from "undici";
 import { type Clock, systemClock } from "../clock.js";
 import { batchExportsApi, runsApi } from "./batch-exports.js";
 import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
+import { type ClientEvent, type NoticeOptions, Notifier, type Timers } from "./client-events.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
 import { eventsApi, organizationsApi } from "./events.js";
 import { type ClientStats, type PageLimits, Transport } from "./transport.js";
 
+export type {
+  AnswerEvent,
+  ClientEvent,
+  NoticeOptions,
+  RetryEvent,
+  SlowEvent,
+  Timers,
+  WaitEvent,
+} from "./client-events.js";
 export type { ProjectId } from "./dashboards.js";
 export { collect } from "./pages.js";
 export type { ClientStats, PageLimits } from "./transport.js";
@@ -47,6 +57,15 @@ export interface ClientOptions {
    * default 10,000 pages and 1,000,000 objects (a larger `count` is refused before reading on).
    */
   pageLimits?: Partial<PageLimits>;
+  /**
+   * Hears what takes time, for progress on stderr: noticeable waits (rate limit, Retry-After),
+   * retries, slow answers and each completed request (client-events.ts). Never holds the key.
+   */
+  onEvent?: (event: ClientEvent) => void;
+  /** When waits and slow answers become events; default 1 s and 5 s. */
+  notice?: NoticeOptions;
+  /** Timers behind `slow` events; default Node's (unref'd). Tests inject fake ones. */
+  timers?: Timers;
 }
 
 const MINUTE = 60_000;
@@ -112,6 +131,7 @@ export class ServiceClient {
       random: options.random ?? Math.random,
       log: options.log,
       pageLimits: { maxPages: 10_000, maxObjects: 1_000_000, ...options.pageLimits },
+      notifier: new Notifier(options.onEvent, options.notice, options.timers),
     });
     this.#transport = t;
     this.dashboards = dashboardsApi(t);

@@ -16,7 +16,8 @@ import type { Dispatcher } from "undici";
 import { request } from "undici";
 import type { Clock } from "../clock.js";
 import type { RateBudget, Semaphore } from "./budget.js";
-import { ServiceError, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
+import type { Notifier } from "./client-events.js";
+import { ServiceError, shortPath, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
 import { buildError, classifyFailure, MAX_RETRY_AFTER_MS, type Outcome, parseRetryAfter } from "./outcome.js";
 import { type Query, queryString } from "./query.js";
 import type { Shape } from "./shapes.js";
@@ -71,6 +72,8 @@ export interface TransportOptions {
   random: () => number;
   log?: ((line: string) => void) | undefined;
   pageLimits: PageLimits;
+  /** Where wait, retry, slow and answer events go (client-events.ts). */
+  notifier: Notifier;
 }
 
 type Answers = typeof import("./answers.js");
@@ -110,33 +113,53 @@ export class Transport {
     const queued = this.#o.clock.now();
     return this.#o.semaphore.run(async () => {
       this.stats.waitedMs += this.#o.clock.now() - queued;
+      const { notifier, clock } = this.#o;
+      const { method } = spec;
+      const onWait = (ms: number, reason: "rate-limit" | "retry-after") =>
+        notifier.wait(reason, ms, clock.now(), method, path);
       let mayHaveArrived = false;
       for (let attempt = 0; ; attempt++) {
-        const permit = await budget.acquire();
+        const permit = await budget.acquire(onWait);
         this.stats.waitedMs += permit.waitedMs;
-        const started = this.#o.clock.now();
-        this.stats.requests[spec.method] = (this.stats.requests[spec.method] ?? 0) + 1;
-        const outcome = await this.#attempt(spec, url).finally(permit.done);
-        const ms = Math.round(this.#o.clock.now() - started);
-        const label = `${spec.method} ${path}${url.search}`;
+        const started = clock.now();
+        this.stats.requests[method] = (this.stats.requests[method] ?? 0) + 1;
+        const stopWatching = notifier.watch(method, path);
+        const outcome = await this.#attempt(spec, url).finally(() => {
+          stopWatching();
+          permit.done();
+        });
+        const ms = Math.round(clock.now() - started);
+        const label = `${method} ${path}${url.search}`;
+        const answered = (status: number, items?: number) =>
+          notifier.emit({
+            type: "answer",
+            method,
+            path: shortPath(path),
+            status,
+            ms,
+            ...(items === undefined ? {} : { items }),
+          });
         const fail = (error: ServiceError): never => {
           this.stats.failures++;
           if (error instanceof UnknownOutcomeError) this.stats.unknownOutcomes++;
           this.#log(`${label} ${outcome.kind === "answer" ? outcome.status : outcome.what} ${ms}ms: failed`);
+          if (outcome.kind === "answer" && !(error instanceof UnexpectedAnswerError))
+            answered(outcome.status);
           throw error;
         };
 
         if (outcome.kind === "answer" && outcome.status < 400) {
           this.#log(`${label} ${outcome.status} ${ms}ms${attempt ? ` (after ${attempt} retries)` : ""}`);
-          return (await this.#read(spec, path, outcome.status, outcome.text, fail)) as T;
+          const value = await this.#read(spec, path, outcome.status, outcome.text, fail);
+          if (notifier.active) {
+            const items = spec.expect ? (await loadAnswers()).itemCount(spec.expect, value) : undefined;
+            answered(outcome.status, items);
+          }
+          return value as T;
         }
-        if (
-          outcome.kind === "answer" &&
-          outcome.status === 404 &&
-          spec.method === "DELETE" &&
-          mayHaveArrived
-        ) {
+        if (outcome.kind === "answer" && outcome.status === 404 && method === "DELETE" && mayHaveArrived) {
           this.#log(`${label} 404 ${ms}ms: already gone after a lost answer, counted as done`);
+          answered(404);
           return undefined as T;
         }
 
@@ -151,9 +174,19 @@ export class Transport {
         this.#log(
           `${label} ${status} ${ms}ms: retry ${attempt + 1}/${this.#o.maxRetries} in ${retry.waitMs}ms`,
         );
+        notifier.emit({
+          type: "retry",
+          method,
+          path: shortPath(path),
+          ...(outcome.kind === "answer" ? { status: outcome.status } : { what: outcome.what }),
+          attempt: attempt + 1,
+          of: this.#o.maxRetries,
+          inMs: retry.waitMs,
+        });
+        if (outcome.kind === "answer" && outcome.status === 429) onWait(retry.waitMs, "retry-after");
         this.stats.retries++;
         this.stats.waitedMs += retry.waitMs;
-        await this.#o.clock.sleep(retry.waitMs);
+        await clock.sleep(retry.waitMs);
       }
     });
   }
