@@ -5,7 +5,8 @@
  * the service counts it somewhere in between, so no window the service can draw holds more requests
  * than the limit (the service may count fixed or sliding windows, or refill a token bucket; a sliding
  * window on the client's side is at least as strict as each). A 429 despite that (another process using
- * the same key) pauses the whole budget until `Retry-After` has passed.
+ * the same key) pauses the whole budget until `Retry-After` has passed. A run can start from what
+ * earlier runs spent (`seed`, `snapshot`; budget-file.ts keeps them between processes).
  */
 
 import type { Clock } from "../clock.js";
@@ -57,6 +58,38 @@ export class RateBudget {
   /** Stops every new request until `until` (a clock time), e.g. after a 429 with Retry-After. */
   pauseUntil(until: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, until);
+  }
+
+  /** The longest window: how far back an answer can still matter. */
+  get horizonMs(): number {
+    return Math.max(...this.#windows.map((w) => w.ms));
+  }
+
+  /**
+   * Counts the answers of earlier runs with the same key (epoch ms, from a budget file) as if this
+   * budget had sent them: those still inside a window take room in it. Only the newest `limit` of
+   * the largest window can matter, so no more are kept; times ahead of the clock count as now.
+   */
+  seed(answers: readonly number[], pausedUntil = 0): void {
+    const now = this.#clock.now();
+    const keep = Math.max(...this.#windows.map((w) => w.limit));
+    const recent = answers
+      .filter((t) => Number.isFinite(t) && t > now - this.horizonMs)
+      .map((t) => Math.min(t, now))
+      .sort((a, b) => a - b)
+      .slice(-keep);
+    this.#slots.push(...recent.map((end) => ({ end })));
+    if (pausedUntil > now) this.pauseUntil(pausedUntil);
+  }
+
+  /** What a later run needs to know: answer times still inside the longest window, and any pause. */
+  snapshot(): { answers: number[]; pausedUntil: number } {
+    const now = this.#clock.now();
+    const answers = this.#slots
+      .map((s) => (s.end === Number.POSITIVE_INFINITY ? now : s.end))
+      .filter((t) => t > now - this.horizonMs)
+      .sort((a, b) => a - b);
+    return { answers, pausedUntil: this.#pausedUntil > now ? this.#pausedUntil : 0 };
   }
 
   async #take(onWait: WaitListener | undefined): Promise<{ done: () => void; waitedMs: number }> {

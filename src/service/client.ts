@@ -7,6 +7,7 @@ import { Agent, type Dispatcher } from "undici";
 import { type Clock, systemClock } from "../clock.js";
 import { batchExportsApi, runsApi } from "./batch-exports.js";
 import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
+import { type BudgetName, budgetFileId, readBudgetFile, writeBudgetFile } from "./budget-file.js";
 import { type ClientEvent, type NoticeOptions, Notifier, type Timers } from "./client-events.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
 import { eventsApi, organizationsApi } from "./events.js";
@@ -66,6 +67,11 @@ export interface ClientOptions {
   notice?: NoticeOptions;
   /** Timers behind `slow` events; default Node's (unref'd). Tests inject fake ones. */
   timers?: Timers;
+  /**
+   * Where to remember the spent budget between runs (budget-file.ts): read when the client starts,
+   * written on `close()`. See `defaultBudgetFile` (env.ts) for the user's cache; none by default.
+   */
+  budgetFile?: string;
 }
 
 const MINUTE = 60_000;
@@ -82,6 +88,10 @@ export class ServiceClient {
   readonly host: string;
   readonly #transport: Transport;
   readonly #ownAgent: Agent | undefined;
+  readonly #budgets: Record<BudgetName, RateBudget>;
+  readonly #clock: Clock;
+  readonly #budgetFile: { path: string; id: string } | undefined;
+  #closed: Promise<void> | undefined;
 
   constructor(options: ClientOptions) {
     const host = new URL(options.host);
@@ -119,6 +129,15 @@ export class ServiceClient {
         clock,
       ),
     };
+    this.#budgets = budgets;
+    this.#clock = clock;
+    if (options.budgetFile) {
+      this.#budgetFile = { path: options.budgetFile, id: budgetFileId(this.host, options.apiKey) };
+      const saved = readBudgetFile(this.#budgetFile.path, this.#budgetFile.id, clock.now());
+      for (const [name, budget] of Object.entries(budgets) as Array<[BudgetName, RateBudget]>) {
+        if (saved) budget.seed(saved[name].answers, saved[name].pausedUntil);
+      }
+    }
     const t = new Transport({
       origin: this.host,
       apiKey: options.apiKey,
@@ -156,8 +175,26 @@ export class ServiceClient {
     return `requests: ${byMethod || "none"}; retries ${s.retries}; 429s ${s.throttled429}; waited ${Math.round(s.waitedMs)} ms`;
   }
 
-  /** Closes the client's own connection pool (an injected dispatcher is left to its owner). */
-  async close(): Promise<void> {
+  /**
+   * Closes the client's own connection pool (an injected dispatcher is left to its owner) and, with
+   * a `budgetFile`, writes the spent budget there for the next run. Calling it again is harmless.
+   */
+  close(): Promise<void> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<void> {
+    if (this.#budgetFile) {
+      const b = this.#budgets;
+      writeBudgetFile(
+        this.#budgetFile.path,
+        this.#budgetFile.id,
+        this.#clock.now(),
+        { general: b.general.snapshot(), events: b.events.snapshot() },
+        { general: b.general.horizonMs, events: b.events.horizonMs },
+      );
+    }
     await this.#ownAgent?.close();
   }
 }

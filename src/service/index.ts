@@ -14,7 +14,14 @@ export {
   type Timers,
   type WaitEvent,
 } from "./client.js";
-export { type Connection, checkHost, clientFromEnv, isLoopback, parseRateLimit } from "./env.js";
+export {
+  type Connection,
+  checkHost,
+  clientFromEnv,
+  defaultBudgetFile,
+  isLoopback,
+  parseRateLimit,
+} from "./env.js";
 export { NetworkError, ServiceError, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
 export { featureKeys } from "./events.js";
 export type { Query } from "./query.js";

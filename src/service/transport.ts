@@ -203,9 +203,12 @@ export class Transport {
       if (status === 429) {
         this.stats.throttled429++;
         const after = retryAfterMs ?? 0;
-        if (exhausted || after > MAX_RETRY_AFTER_MS) return { kind: "fail", unknown: false };
+        if (after > MAX_RETRY_AFTER_MS) return { kind: "fail", unknown: false };
+        // Every request of the key waits, this one's retries exhausted or not (and a budget file
+        // hands the pause to the next run).
         this.#o.budgets.general.pauseUntil(this.#o.clock.now() + after);
         this.#o.budgets.events.pauseUntil(this.#o.clock.now() + after);
+        if (exhausted) return { kind: "fail", unknown: false };
         return { kind: "retry", waitMs: after + backoff };
       }
       if (status === 502 || status === 503 || status === 504) {
