@@ -124,14 +124,15 @@ export class Notifier {
   }
 
   /**
-   * A wait of `ms` starting at `now`. Reported when noticeable and when it ends later than every
-   * wait reported before (requests queued behind one wait, or a 429's pause seen by the budget after
-   * the request that got the 429 announced it, stay quiet).
+   * A wait of `ms` starting at `now`. Reported when noticeable and when it ends noticeably (by
+   * `waitMs`) later than every wait reported before: requests queued behind one wait, a 429's pause
+   * seen by the budget after the request that got the 429 announced it, or the 429s of requests that
+   * were in flight together (each asking for about the same wait) stay quiet.
    */
   wait(reason: WaitReason, ms: number, now: number, method: string, path: string): void {
     if (!this.#listener || ms < this.#waitMs) return;
     const until = now + ms;
-    if (until <= this.#announcedUntil) return;
+    if (until < this.#announcedUntil + this.#waitMs) return;
     this.#announcedUntil = until;
     this.emit({ type: "wait", reason, ms: Math.round(ms), method, path: shortPath(path) });
   }

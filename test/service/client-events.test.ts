@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Clock } from "../../src/clock.js";
 import type { ClientEvent, Timers } from "../../src/service/client.js";
 import { collect, ServiceClient } from "../../src/service/client.js";
+import { Notifier } from "../../src/service/client-events.js";
 import { type FakeServer, type Handler, json, startFakeServer } from "./fake-server.js";
 import { collaborator, dashboard, offsetPage } from "./samples.js";
 
@@ -199,6 +200,21 @@ describe("waits", () => {
     await told.c.dashboards.get(1, 2);
     expect(told.events.map((e) => e.type)).toEqual(["answer", "wait", "answer"]);
     expect(told.events[1]).toMatchObject({ reason: "rate-limit", ms: 800 });
+  });
+});
+
+describe("the notifier", () => {
+  it("announces a wait only when it ends noticeably later than the last one announced", () => {
+    const heard: ClientEvent[] = [];
+    const notifier = new Notifier((e) => heard.push(e), { waitMs: 1_000 });
+    notifier.wait("retry-after", 9_000, 0, "GET", "/api/projects/1/dashboards/"); // until 9 s
+    notifier.wait("retry-after", 9_100, 50, "GET", "/api/projects/1/dashboards/"); // until 9.15 s: same wait
+    notifier.wait("rate-limit", 900, 8_500, "GET", "/api/projects/1/dashboards/"); // too short to mention
+    notifier.wait("rate-limit", 5_000, 9_000, "GET", "/api/projects/1/batch_exports/"); // until 14 s: new
+    expect(heard).toEqual([
+      { type: "wait", reason: "retry-after", ms: 9_000, method: "GET", path: "dashboards" },
+      { type: "wait", reason: "rate-limit", ms: 5_000, method: "GET", path: "batch_exports" },
+    ]);
   });
 });
 
