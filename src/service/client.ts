@@ -72,6 +72,8 @@ export interface ClientOptions {
    * written on `close()`. See `defaultBudgetFile` (env.ts) for the user's cache; none by default.
    */
   budgetFile?: string;
+  /** The longest answer body read, default 64 MB; a longer one is an UnexpectedAnswerError. */
+  maxAnswerBytes?: number;
 }
 
 const MINUTE = 60_000;
@@ -151,6 +153,7 @@ export class ServiceClient {
       log: options.log,
       pageLimits: { maxPages: 10_000, maxObjects: 1_000_000, ...options.pageLimits },
       notifier: new Notifier(options.onEvent, options.notice, options.timers),
+      maxAnswerBytes: options.maxAnswerBytes ?? 64 * 1_048_576,
     });
     this.#transport = t;
     this.dashboards = dashboardsApi(t);

@@ -10,6 +10,11 @@
  *   fails with UnknownOutcomeError and is never sent twice.
  * - A DELETE answered 404 after an earlier attempt may have reached the service counts as done.
  * Backoff is exponential with full jitter; `maxRetries` bounds the attempts.
+ *
+ * A 2xx body is parsed and checked against the shape the request names (`expect`, shapes.ts) before
+ * anyone reads it; a body of the wrong shape, not JSON, empty where a body is needed, or longer than
+ * `maxAnswerBytes` is an UnexpectedAnswerError, never retried and never read as "nothing there".
+ * Waits, retries, slow attempts and completed requests are reported through the Notifier.
  */
 
 import type { Dispatcher } from "undici";
@@ -74,6 +79,8 @@ export interface TransportOptions {
   pageLimits: PageLimits;
   /** Where wait, retry, slow and answer events go (client-events.ts). */
   notifier: Notifier;
+  /** The longest body read; a longer one is refused, not buffered. */
+  maxAnswerBytes: number;
 }
 
 type Answers = typeof import("./answers.js");
@@ -83,6 +90,26 @@ const loadAnswers = (): Promise<Answers> => {
   answers ??= import("./answers.js");
   return answers;
 };
+
+/** The body as text, or undefined (the rest left unread, the connection dropped) past `max` bytes. */
+async function readAtMost(body: AsyncIterable<Buffer> & { destroy(): void }, max: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const describeBytes = (n: number) =>
+  n >= 1_048_576
+    ? `${Math.round(n / 1_048_576).toLocaleString("en-US")} MB`
+    : `${n.toLocaleString("en-US")} bytes`;
 
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 10_000;
@@ -148,6 +175,10 @@ export class Transport {
           throw error;
         };
 
+        if (outcome.kind === "answer" && outcome.tooLarge) {
+          const problem = `the answer is longer than ${describeBytes(this.#o.maxAnswerBytes)}`;
+          return fail(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
+        }
         if (outcome.kind === "answer" && outcome.status < 400) {
           this.#log(`${label} ${outcome.status} ${ms}ms${attempt ? ` (after ${attempt} retries)` : ""}`);
           const value = await this.#read(spec, path, outcome.status, outcome.text, fail);
@@ -247,13 +278,14 @@ export class Transport {
         signal: deadline.signal,
       });
       answered = true;
-      const text = await res.body.text();
+      const text = await readAtMost(res.body, this.#o.maxAnswerBytes);
       const retryAfter = res.headers["retry-after"];
       return {
         kind: "answer",
         status: res.statusCode,
-        text,
+        text: text ?? "",
         retryAfterMs: parseRetryAfter(retryAfter, this.#o.clock.now()),
+        ...(text === undefined ? { tooLarge: true } : {}),
       };
     } catch (raw) {
       return classifyFailure(raw, answered, deadline.signal.aborted, (text) => this.#scrub(text));

@@ -240,3 +240,21 @@ describe("every other answer the tool reads", () => {
     await expect(client.collaborators.remove(1, 2, "u")).resolves.toBeUndefined();
   });
 });
+
+describe("an answer too long to read", () => {
+  it("is refused once it passes maxAnswerBytes, not buffered whole", async () => {
+    const small = new ServiceClient({
+      host: server.url,
+      apiKey: KEY,
+      maxAnswerBytes: 1_048_576,
+      clock: { now: () => 0, sleep: async () => {} },
+    });
+    const many = Array.from({ length: 12_000 }, (_, i) => dashboard(i, { description: "x".repeat(200) }));
+    answer(offsetPage(many));
+    const error = await failure(() => small.dashboards.listAll(1));
+    expect(error.message).toBe(`${PREFIX}the answer is longer than 1 MB`);
+    answer(offsetPage(many.slice(0, 100)));
+    await expect(small.dashboards.listAll(1)).resolves.toHaveLength(100);
+    await small.close();
+  });
+});
