@@ -4,8 +4,9 @@
  * carrying every parameter the following page needs, so one walker follows `next` for all of them.
  * Pages are fetched only as the caller iterates; `max` stops early without fetching more.
  *
- * A list is never trusted to end by itself (SPEC §8). Each walk stops with an UnexpectedAnswerError:
- * - when `next` leads to another origin (the transport refuses it before sending anything);
+ * A list is never trusted to end by itself (SPEC §8). Each walk stops with a one-line error:
+ * - when `next` leads to another origin (a ServiceError: the transport refuses it before sending);
+ * and with an UnexpectedAnswerError:
  * - when `next` repeats a URL already read (the first page's included);
  * - when a page claims a `count` beyond `maxObjects` (default 1,000,000), before any further page;
  * - when a page still has a `next` although the items read already reach its `count` (a lying

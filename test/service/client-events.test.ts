@@ -103,7 +103,7 @@ const reset: Handler = (_req, res) => void res.socket?.destroy();
 const okDashboard: Handler = (req, res) => json(res, 200, dashboard(Number(req.path.split("/")[5] ?? 1)));
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !condition(); i++) await new Promise((r) => setTimeout(r, 2));
+  for (let i = 0; i < 2500 && !condition(); i++) await new Promise((r) => setTimeout(r, 2));
   expect(condition()).toBe(true);
 }
 
