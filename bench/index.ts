@@ -2,7 +2,8 @@
  * `npm run bench`: every benchmark of issue 8 in one run, printed as one table (Markdown, ready for
  * BENCHMARKS.md) with the machine it ran on. BENCH_REPEAT=n runs each fleet scenario n times and keeps
  * the fastest (default 1); BENCH_SKIP_SERIAL_FULL=1 leaves out the slowest scenario (the whole fleet
- * from empty at concurrency 1, about half a minute).
+ * from empty at concurrency 1, about half a minute). The back-to-back runs use the scaled-down size
+ * (bench/back-to-back.ts; `npm run bench:back-to-back` runs the service-size one).
  *
  * Columns: requests the emulator received (its request log; 429s included), the fewest requests the
  * scenario can need, wall time, CPU time (user + system, all threads) and peak RSS of the measured
@@ -11,6 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { backToBack, SIZES } from "./back-to-back.js";
 import { offlinePlan } from "./offline.js";
 import { pacedApply } from "./rate.js";
 import { type Figures, fleetScenarios } from "./scenarios.js";
@@ -72,6 +74,25 @@ notes.push(
     `first request to last answer took ${ms(paced.spanMs)} (${over.toFixed(1)}% over; target 15%), ` +
     `whole process ${ms(paced.wallMs)}, exit ${paced.code}`,
 );
+
+const b2b = await backToBack(SIZES.small);
+for (const [label, m] of [
+  ["without", b2b.withoutFile],
+  ["with", b2b.withFile],
+] as const) {
+  rows.push([
+    `second of two back-to-back reads, 60 per 10 s, ${label} the budget file`,
+    String(m.second.requests),
+    String(b2b.readsPerRun),
+    ms(m.second.wallMs),
+    "-",
+    "-",
+    String(m.emulator429s),
+  ]);
+}
+if (b2b.withFile.emulator429s > 0) {
+  notes.push(`PROBLEM in "back to back": ${b2b.withFile.emulator429s} 429s with the budget file`);
+}
 
 const offline = await offlinePlan();
 rows.push([

@@ -17,36 +17,39 @@ import type {
   LogEntry,
 } from "./types.js";
 
+const PAGE = "batchExportPage" as const;
+
 export function batchExportsApi(t: Transport) {
   const path = (project: ProjectId, rest = "") => projectPath(project, `batch_exports/${rest}`);
   return {
     list(project: ProjectId, query: Query = {}, max?: number): AsyncIterable<BatchExport> {
-      return paginate<BatchExport>(t, { method: "GET", path: path(project), query }, max);
+      return paginate<BatchExport>(t, { method: "GET", path: path(project), query, expect: PAGE }, max);
     },
     /** Every export of the project, pages after the first read concurrently (see `collectOffsetPages`). */
     listAll(project: ProjectId, query: Query = {}): Promise<BatchExport[]> {
-      return collectOffsetPages<BatchExport>(t, { method: "GET", path: path(project), query });
+      return collectOffsetPages<BatchExport>(t, { method: "GET", path: path(project), query, expect: PAGE });
     },
     /** Exports of every project in the organization. */
     listForOrganization(orgId: string, query: Query = {}, max?: number): AsyncIterable<BatchExport> {
       const orgPath = `/api/organizations/${seg(orgId)}/batch_exports/`;
-      return paginate<BatchExport>(t, { method: "GET", path: orgPath, query }, max);
+      return paginate<BatchExport>(t, { method: "GET", path: orgPath, query, expect: PAGE }, max);
     },
     get(project: ProjectId, id: string): Promise<BatchExport> {
-      return t.send({ method: "GET", path: path(project, `${seg(id)}/`) });
+      return t.send({ method: "GET", path: path(project, `${seg(id)}/`), expect: "batchExport" });
     },
     create(project: ProjectId, body: BatchExportWrite): Promise<BatchExport> {
-      return t.send({ method: "POST", path: path(project), body });
+      return t.send({ method: "POST", path: path(project), body, expect: "batchExport" });
     },
     update(project: ProjectId, id: string, body: BatchExportWrite): Promise<BatchExport> {
-      return t.send({ method: "PATCH", path: path(project, `${seg(id)}/`), body });
+      return t.send({ method: "PATCH", path: path(project, `${seg(id)}/`), body, expect: "batchExport" });
     },
     /** 204. A retry that finds it already gone (404 after a lost answer) counts as done. */
     async delete(project: ProjectId, id: string): Promise<void> {
       await t.send({ method: "DELETE", path: path(project, `${seg(id)}/`) });
     },
     pause(project: ProjectId, id: string): Promise<{ paused: boolean }> {
-      return t.send({ method: "POST", path: path(project, `${seg(id)}/pause/`), retrySafe: true });
+      const spec = { method: "POST", path: path(project, `${seg(id)}/pause/`), retrySafe: true } as const;
+      return t.send({ ...spec, expect: "paused" });
     },
     unpause(project: ProjectId, id: string, body: { backfill?: boolean } = {}): Promise<{ paused: boolean }> {
       const spec = {
@@ -54,6 +57,7 @@ export function batchExportsApi(t: Transport) {
         path: path(project, `${seg(id)}/unpause/`),
         body,
         retrySafe: true,
+        expect: "paused",
       } as const;
       return t.send(spec);
     },
@@ -62,7 +66,12 @@ export function batchExportsApi(t: Transport) {
       id: string,
       body: { start_at: string; end_at: string },
     ): Promise<BackfillResponse> {
-      return t.send({ method: "POST", path: path(project, `${seg(id)}/backfills/`), body });
+      return t.send({
+        method: "POST",
+        path: path(project, `${seg(id)}/backfills/`),
+        body,
+        expect: "backfillCreated",
+      });
     },
     /** Cursor pages, newest first. */
     backfills(
@@ -73,13 +82,19 @@ export function batchExportsApi(t: Transport) {
     ): AsyncIterable<BatchExportBackfill> {
       return paginate<BatchExportBackfill>(
         t,
-        { method: "GET", path: path(project, `${seg(id)}/backfills/`), query },
+        { method: "GET", path: path(project, `${seg(id)}/backfills/`), query, expect: "backfillPage" },
         max,
       );
     },
     /** Newest first; `limit` 1–500 per page. */
     logs(project: ProjectId, id: string, query: Query = {}, max?: number): AsyncIterable<LogEntry> {
-      return paginate<LogEntry>(t, { method: "GET", path: path(project, `${seg(id)}/logs/`), query }, max);
+      const spec = {
+        method: "GET",
+        path: path(project, `${seg(id)}/logs/`),
+        query,
+        expect: "logPage",
+      } as const;
+      return paginate<LogEntry>(t, spec, max);
     },
   };
 }
@@ -95,17 +110,20 @@ export function runsApi(t: Transport) {
       query: Query = {},
       max?: number,
     ): AsyncIterable<BatchExportRun> {
-      return paginate<BatchExportRun>(t, { method: "GET", path: path(project, exportId), query }, max);
+      const spec = { method: "GET", path: path(project, exportId), query, expect: "runPage" } as const;
+      return paginate<BatchExportRun>(t, spec, max);
     },
     get(project: ProjectId, exportId: string, runId: string): Promise<BatchExportRun> {
-      return t.send({ method: "GET", path: path(project, exportId, `${seg(runId)}/`) });
+      return t.send({ method: "GET", path: path(project, exportId, `${seg(runId)}/`), expect: "run" });
     },
     /** Starts a backfill of the run's interval. */
     retry(project: ProjectId, exportId: string, runId: string): Promise<BackfillResponse> {
-      return t.send({ method: "POST", path: path(project, exportId, `${seg(runId)}/retry/`) });
+      const spec = { method: "POST", path: path(project, exportId, `${seg(runId)}/retry/`) } as const;
+      return t.send({ ...spec, expect: "backfillCreated" });
     },
     cancel(project: ProjectId, exportId: string, runId: string): Promise<{ cancelled: boolean }> {
-      return t.send({ method: "POST", path: path(project, exportId, `${seg(runId)}/cancel/`) });
+      const spec = { method: "POST", path: path(project, exportId, `${seg(runId)}/cancel/`) } as const;
+      return t.send({ ...spec, expect: "cancelled" });
     },
     logs(
       project: ProjectId,
@@ -116,7 +134,7 @@ export function runsApi(t: Transport) {
     ): AsyncIterable<LogEntry> {
       return paginate<LogEntry>(
         t,
-        { method: "GET", path: path(project, exportId, `${seg(runId)}/logs/`), query },
+        { method: "GET", path: path(project, exportId, `${seg(runId)}/logs/`), query, expect: "logPage" },
         max,
       );
     },

@@ -5,7 +5,8 @@
  * the service counts it somewhere in between, so no window the service can draw holds more requests
  * than the limit (the service may count fixed or sliding windows, or refill a token bucket; a sliding
  * window on the client's side is at least as strict as each). A 429 despite that (another process using
- * the same key) pauses the whole budget until `Retry-After` has passed.
+ * the same key) pauses the whole budget until `Retry-After` has passed. A run can start from what
+ * earlier runs spent (`seed`, `snapshot`; budget-file.ts keeps them between processes).
  */
 
 import type { Clock } from "../clock.js";
@@ -14,6 +15,10 @@ export interface RateWindow {
   limit: number;
   ms: number;
 }
+
+/** Why a request waits: the client's own windows, or a pause the service asked for (429 Retry-After). */
+export type WaitReason = "rate-limit" | "retry-after";
+export type WaitListener = (ms: number, reason: WaitReason) => void;
 
 /** One slot: `end` is Infinity while the request is in flight, then the time its answer arrived. */
 interface Slot {
@@ -38,10 +43,11 @@ export class RateBudget {
 
   /**
    * Waits (first come, first served) until one more request fits every window; returns a function to
-   * call when the answer arrived (or the attempt failed) and the time spent waiting.
+   * call when the answer arrived (or the attempt failed) and the time spent waiting. `onWait` hears
+   * of each timed wait before it starts (not of waits for an answer in flight, whose length is unknown).
    */
-  acquire(): Promise<{ done: () => void; waitedMs: number }> {
-    const turn = this.#queue.then(() => this.#take());
+  acquire(onWait?: WaitListener): Promise<{ done: () => void; waitedMs: number }> {
+    const turn = this.#queue.then(() => this.#take(onWait));
     this.#queue = turn.then(
       () => undefined,
       () => undefined,
@@ -54,13 +60,47 @@ export class RateBudget {
     this.#pausedUntil = Math.max(this.#pausedUntil, until);
   }
 
-  async #take(): Promise<{ done: () => void; waitedMs: number }> {
+  /** The longest window: how far back an answer can still matter. */
+  get horizonMs(): number {
+    return Math.max(...this.#windows.map((w) => w.ms));
+  }
+
+  /**
+   * Counts the answers of earlier runs with the same key (epoch ms, from a budget file) as if this
+   * budget had sent them: those still inside a window take room in it. Only the newest `limit` of
+   * the largest window can matter, so no more are kept; times ahead of the clock count as now.
+   */
+  seed(answers: readonly number[], pausedUntil = 0): void {
+    const now = this.#clock.now();
+    const keep = Math.max(...this.#windows.map((w) => w.limit));
+    const recent = answers
+      .filter((t) => Number.isFinite(t) && t > now - this.horizonMs)
+      .map((t) => Math.min(t, now))
+      .sort((a, b) => a - b)
+      .slice(-keep);
+    this.#slots.push(...recent.map((end) => ({ end })));
+    if (pausedUntil > now) this.pauseUntil(pausedUntil);
+  }
+
+  /** What a later run needs to know: answer times still inside the longest window, and any pause. */
+  snapshot(): { answers: number[]; pausedUntil: number } {
+    const now = this.#clock.now();
+    const answers = this.#slots
+      .map((s) => (s.end === Number.POSITIVE_INFINITY ? now : s.end))
+      .filter((t) => t > now - this.horizonMs)
+      .sort((a, b) => a - b);
+    return { answers, pausedUntil: this.#pausedUntil > now ? this.#pausedUntil : 0 };
+  }
+
+  async #take(onWait: WaitListener | undefined): Promise<{ done: () => void; waitedMs: number }> {
     const started = this.#clock.now();
     for (;;) {
-      const wait = this.#waitNeeded(this.#clock.now());
+      const { ms: wait, reason } = this.#waitNeeded(this.#clock.now());
       if (wait === 0) break;
-      if (Number.isFinite(wait)) await this.#clock.sleep(wait);
-      else await new Promise<void>((resolve) => this.#released.push(resolve));
+      if (Number.isFinite(wait)) {
+        onWait?.(wait, reason);
+        await this.#clock.sleep(wait);
+      } else await new Promise<void>((resolve) => this.#released.push(resolve));
     }
     const slot: Slot = { end: Number.POSITIVE_INFINITY };
     this.#slots.push(slot);
@@ -74,11 +114,15 @@ export class RateBudget {
     return { done, waitedMs: this.#clock.now() - started };
   }
 
-  /** 0 when a request may go now; Infinity when only an in-flight request finishing can make room. */
-  #waitNeeded(now: number): number {
+  /**
+   * 0 when a request may go now; Infinity when only an in-flight request finishing can make room.
+   * `reason` says what binds: a pause after a 429, or the windows.
+   */
+  #waitNeeded(now: number): { ms: number; reason: WaitReason } {
     const longest = Math.max(0, ...this.#windows.map((w) => w.ms));
     this.#slots = this.#slots.filter((s) => s.end === Number.POSITIVE_INFINITY || s.end + longest > now);
-    let wait = Math.max(0, this.#pausedUntil - now);
+    const paused = Math.max(0, this.#pausedUntil - now);
+    let wait = 0;
     for (const w of this.#windows) {
       const live = this.#slots.filter((s) => s.end + w.ms > now);
       if (live.length < w.limit) continue;
@@ -91,7 +135,7 @@ export class RateBudget {
       const end = ends[needed - 1];
       wait = Math.max(wait, end === undefined ? Number.POSITIVE_INFINITY : end + w.ms - now);
     }
-    return wait;
+    return paused >= wait ? { ms: paused, reason: "retry-after" } : { ms: wait, reason: "rate-limit" };
   }
 }
 

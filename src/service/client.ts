@@ -7,15 +7,26 @@ import { Agent, type Dispatcher } from "undici";
 import { type Clock, systemClock } from "../clock.js";
 import { batchExportsApi, runsApi } from "./batch-exports.js";
 import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
+import { type BudgetName, budgetFileId, readBudgetFile, writeBudgetFile } from "./budget-file.js";
+import { type ClientEvent, type NoticeOptions, Notifier, type Timers } from "./client-events.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
 import { eventsApi, organizationsApi } from "./events.js";
 import { collectOffsetPages } from "./pages.js";
 import type { Query } from "./query.js";
-import { type ClientStats, type RequestSpec, Transport } from "./transport.js";
+import { type ClientStats, type PageLimits, type RequestSpec, Transport } from "./transport.js";
 
+export type {
+  AnswerEvent,
+  ClientEvent,
+  NoticeOptions,
+  RetryEvent,
+  SlowEvent,
+  Timers,
+  WaitEvent,
+} from "./client-events.js";
 export type { ProjectId } from "./dashboards.js";
 export { collect } from "./pages.js";
-export type { ClientStats } from "./transport.js";
+export type { ClientStats, PageLimits } from "./transport.js";
 
 export interface ClientOptions {
   /** e.g. https://us.posthog.com or http://127.0.0.1:PORT (origin only). */
@@ -44,6 +55,27 @@ export interface ClientOptions {
   clock?: Clock;
   /** Jitter source in [0, 1). */
   random?: () => number;
+  /**
+   * Bounds on one list walk, beyond which the list is refused as an unexpected answer (SPEC §8):
+   * default 10,000 pages and 1,000,000 objects (a larger `count` is refused before reading on).
+   */
+  pageLimits?: Partial<PageLimits>;
+  /**
+   * Hears what takes time, for progress on stderr: noticeable waits (rate limit, Retry-After),
+   * retries, slow answers and each completed request (client-events.ts). Never holds the key.
+   */
+  onEvent?: (event: ClientEvent) => void;
+  /** When waits and slow answers become events; default 1 s and 5 s. */
+  notice?: NoticeOptions;
+  /** Timers behind `slow` events; default Node's (unref'd). Tests inject fake ones. */
+  timers?: Timers;
+  /**
+   * Where to remember the spent budget between runs (budget-file.ts): read when the client starts,
+   * written on `close()`. See `defaultBudgetFile` (env.ts) for the user's cache; none by default.
+   */
+  budgetFile?: string;
+  /** The longest answer body read, default 64 MB; a longer one is an UnexpectedAnswerError. */
+  maxAnswerBytes?: number;
 }
 
 const MINUTE = 60_000;
@@ -60,6 +92,10 @@ export class ServiceClient {
   readonly host: string;
   readonly #transport: Transport;
   readonly #ownAgent: Agent | undefined;
+  readonly #budgets: Record<BudgetName, RateBudget>;
+  readonly #clock: Clock;
+  readonly #budgetFile: { path: string; id: string } | undefined;
+  #closed: Promise<void> | undefined;
 
   constructor(options: ClientOptions) {
     const host = new URL(options.host);
@@ -97,6 +133,15 @@ export class ServiceClient {
         clock,
       ),
     };
+    this.#budgets = budgets;
+    this.#clock = clock;
+    if (options.budgetFile) {
+      this.#budgetFile = { path: options.budgetFile, id: budgetFileId(this.host, options.apiKey) };
+      const saved = readBudgetFile(this.#budgetFile.path, this.#budgetFile.id, clock.now());
+      for (const [name, budget] of Object.entries(budgets) as Array<[BudgetName, RateBudget]>) {
+        if (saved) budget.seed(saved[name].answers, saved[name].pausedUntil);
+      }
+    }
     const t = new Transport({
       origin: this.host,
       apiKey: options.apiKey,
@@ -108,6 +153,9 @@ export class ServiceClient {
       clock,
       random: options.random ?? Math.random,
       log: options.log,
+      pageLimits: { maxPages: 10_000, maxObjects: 1_000_000, ...options.pageLimits },
+      notifier: new Notifier(options.onEvent, options.notice, options.timers),
+      maxAnswerBytes: options.maxAnswerBytes ?? 64 * 1_048_576,
     });
     this.#transport = t;
     this.dashboards = dashboardsApi(t);
@@ -145,8 +193,26 @@ export class ServiceClient {
     return `requests: ${byMethod || "none"}; retries ${s.retries}; 429s ${s.throttled429}; waited ${Math.round(s.waitedMs)} ms`;
   }
 
-  /** Closes the client's own connection pool (an injected dispatcher is left to its owner). */
-  async close(): Promise<void> {
+  /**
+   * Closes the client's own connection pool (an injected dispatcher is left to its owner) and, with
+   * a `budgetFile`, writes the spent budget there for the next run. Calling it again is harmless.
+   */
+  close(): Promise<void> {
+    this.#closed ??= this.#close();
+    return this.#closed;
+  }
+
+  async #close(): Promise<void> {
+    if (this.#budgetFile) {
+      const b = this.#budgets;
+      writeBudgetFile(
+        this.#budgetFile.path,
+        this.#budgetFile.id,
+        this.#clock.now(),
+        { general: b.general.snapshot(), events: b.events.snapshot() },
+        { general: b.general.horizonMs, events: b.events.horizonMs },
+      );
+    }
     await this.#ownAgent?.close();
   }
 }

@@ -17,6 +17,8 @@ import type {
 
 export type ProjectId = number | string;
 
+const PAGE = "dashboardPage" as const;
+
 export function projectPath(project: ProjectId, rest: string): string {
   return `/api/projects/${seg(project)}/${rest}`;
 }
@@ -30,29 +32,40 @@ export function dashboardsApi(t: Transport) {
   const path = (project: ProjectId, rest = "") => projectPath(project, `dashboards/${rest}`);
   return {
     list(project: ProjectId, query: Query = {}, max?: number): AsyncIterable<DashboardBasic> {
-      return paginate<DashboardBasic>(t, { method: "GET", path: path(project), query }, max);
+      return paginate<DashboardBasic>(t, { method: "GET", path: path(project), query, expect: PAGE }, max);
     },
     /** Every dashboard, pages after the first read concurrently (see `collectOffsetPages`). */
     listAll(project: ProjectId, query: Query = {}): Promise<DashboardBasic[]> {
-      return collectOffsetPages<DashboardBasic>(t, { method: "GET", path: path(project), query });
+      return collectOffsetPages<DashboardBasic>(t, {
+        method: "GET",
+        path: path(project),
+        query,
+        expect: PAGE,
+      });
     },
     get(project: ProjectId, id: number): Promise<Dashboard> {
-      return t.send({ method: "GET", path: path(project, `${seg(id)}/`) });
+      return t.send({ method: "GET", path: path(project, `${seg(id)}/`), expect: "dashboard" });
     },
     create(project: ProjectId, body: DashboardWrite): Promise<Dashboard> {
-      return t.send({ method: "POST", path: path(project), body });
+      return t.send({ method: "POST", path: path(project), body, expect: "dashboard" });
     },
     update(project: ProjectId, id: number, body: DashboardWrite): Promise<Dashboard> {
-      return t.send({ method: "PATCH", path: path(project, `${seg(id)}/`), body });
+      return t.send({ method: "PATCH", path: path(project, `${seg(id)}/`), body, expect: "dashboard" });
     },
     moveTile(project: ProjectId, id: number, body: MoveTileBody): Promise<Dashboard> {
-      return t.send({ method: "PATCH", path: path(project, `${seg(id)}/move_tile/`), body });
+      return t.send({
+        method: "PATCH",
+        path: path(project, `${seg(id)}/move_tile/`),
+        body,
+        expect: "dashboard",
+      });
     },
     createFromTemplateJson(
       project: ProjectId,
       body: { template: Record<string, unknown> },
     ): Promise<Dashboard> {
-      return t.send({ method: "POST", path: path(project, "create_from_template_json/"), body });
+      const spec = { method: "POST", path: path(project, "create_from_template_json/"), body } as const;
+      return t.send({ ...spec, expect: "dashboard" });
     },
   };
 }
@@ -63,14 +76,14 @@ export function collaboratorsApi(t: Transport) {
   return {
     /** A plain array: this endpoint is not paginated. */
     list(project: ProjectId, dashboardId: number): Promise<Collaborator[]> {
-      return t.send({ method: "GET", path: path(project, dashboardId) });
+      return t.send({ method: "GET", path: path(project, dashboardId), expect: "collaborators" });
     },
     add(
       project: ProjectId,
       dashboardId: number,
       body: { user_uuid: string; level: 21 | 37 },
     ): Promise<Collaborator> {
-      return t.send({ method: "POST", path: path(project, dashboardId), body });
+      return t.send({ method: "POST", path: path(project, dashboardId), body, expect: "collaborator" });
     },
     /** By the user's uuid. */
     async remove(project: ProjectId, dashboardId: number, userUuid: string): Promise<void> {
@@ -91,14 +104,14 @@ export function sharingApi(t: Transport) {
   return {
     /** Until sharing is first written, `access_token` is a fresh random value on every call. */
     get(project: ProjectId, dashboardId: number): Promise<SharingConfiguration> {
-      return t.send({ method: "GET", path: path(project, dashboardId) });
+      return t.send({ method: "GET", path: path(project, dashboardId), expect: "sharing" });
     },
     update(project: ProjectId, dashboardId: number, body: SharingWrite): Promise<SharingConfiguration> {
-      return t.send({ method: "PATCH", path: path(project, dashboardId), body });
+      return t.send({ method: "PATCH", path: path(project, dashboardId), body, expect: "sharing" });
     },
     /** Rotates the access token; not repeated after a lost answer (it would rotate twice). */
     refresh(project: ProjectId, dashboardId: number): Promise<SharingConfiguration> {
-      return t.send({ method: "POST", path: path(project, dashboardId, "refresh/") });
+      return t.send({ method: "POST", path: path(project, dashboardId, "refresh/"), expect: "sharing" });
     },
   };
 }

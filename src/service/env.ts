@@ -6,12 +6,16 @@
  * - POSTHOG_PROJECT_ID, `--project` wins (a file's `project:` wins over both, decided by the caller).
  * - POSTHOG_RATE_LIMIT, e.g. `480/minute,4800/hour` (units second, minute, hour or `Ns`): the budget of
  *   the general endpoints; events keep their own lower defaults.
+ * - The spent budget is remembered between runs in the user's cache (`defaultBudgetFile`), unless
+ *   POSTHOG_GITOPS_NO_CACHE=1.
  */
 import { isIP } from "node:net";
+import { isAbsolute, join } from "node:path";
 import type { Clock } from "../clock.js";
 import { UserError } from "../errors.js";
 import type { RateWindow } from "./budget.js";
-import { ServiceClient } from "./client.js";
+import { budgetFileId } from "./budget-file.js";
+import { type ClientOptions, ServiceClient } from "./client.js";
 
 export interface ConnectionOverrides {
   host?: string | undefined;
@@ -32,6 +36,8 @@ export function clientFromEnv(
   overrides: ConnectionOverrides = {},
   log?: (line: string) => void,
   clock?: Clock,
+  /** Progress events for stderr (SPEC §4) and their thresholds. */
+  progress: Pick<ClientOptions, "onEvent" | "notice"> = {},
 ): Connection {
   const host = checkHost(overrides.host ?? env.POSTHOG_HOST ?? "https://us.posthog.com");
   const apiKey = env.POSTHOG_API_KEY;
@@ -45,16 +51,41 @@ export function clientFromEnv(
     throw new UserError(`--concurrency must be a whole number from 1 to 64, got ${overrides.concurrency}`);
   }
   const rate = env.POSTHOG_RATE_LIMIT;
+  const budgetFile =
+    env.POSTHOG_GITOPS_NO_CACHE === "1" ? undefined : defaultBudgetFile(env, host, apiKey.trim());
   const client = new ServiceClient({
     host,
     apiKey: apiKey.trim(),
     concurrency,
+    ...(budgetFile ? { budgetFile } : {}),
+    ...progress,
     ...(rate ? { rateWindows: { general: parseRateLimit(rate, "POSTHOG_RATE_LIMIT") } } : {}),
     ...(overrides.verbose && log ? { log } : {}),
     ...(clock ? { clock } : {}),
   });
   const project = overrides.project ?? env.POSTHOG_PROJECT_ID;
   return { client, host, project: project === undefined || project === "" ? undefined : String(project) };
+}
+
+/**
+ * Where the spent rate budget of `host` and `apiKey` is remembered between runs (budget-file.ts):
+ * `$XDG_CACHE_HOME/posthog-gitops/rate-budget-<hash>.json`, else under `$HOME/.cache`; the name holds
+ * a hash of host and key, never the key. Undefined (nothing remembered) when neither variable is an
+ * absolute path, and for loopback hosts: the emulator starts on a new port and with empty limits
+ * each run, so its files would only pile up (and test runs must not write into a user's cache).
+ */
+export function defaultBudgetFile(
+  env: Readonly<Record<string, string | undefined>>,
+  host: string,
+  apiKey: string,
+): string | undefined {
+  const url = new URL(host);
+  if (isLoopback(url.hostname)) return undefined;
+  const xdg = env.XDG_CACHE_HOME;
+  const home = env.HOME;
+  const cache = xdg && isAbsolute(xdg) ? xdg : home && isAbsolute(home) ? join(home, ".cache") : undefined;
+  if (cache === undefined) return undefined;
+  return join(cache, "posthog-gitops", `rate-budget-${budgetFileId(url.origin, apiKey)}.json`);
 }
 
 /** Validates a host URL and refuses clear-text HTTP to anything but loopback. Returns the origin. */

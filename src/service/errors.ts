@@ -23,6 +23,8 @@ export interface ServiceErrorInit {
   body?: Partial<ServiceErrorBody> | undefined;
   /** Replaces the message built from status and body (network failures, exhausted retries). */
   summary?: string;
+  /** Replaces the whole message, `METHOD path:` prefix included. */
+  message?: string;
   cause?: Error;
 }
 
@@ -39,7 +41,8 @@ export class ServiceError extends UserError {
 
   constructor(init: ServiceErrorInit, code: ErrorCode = "service_error") {
     super(
-      `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`,
+      init.message ??
+        `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`,
       code,
     );
     this.method = init.method;
@@ -71,10 +74,38 @@ export class UnknownOutcomeError extends ServiceError {
   }
 }
 
-/** `/api/projects/12345/dashboards/42/` → `dashboards/42`; other API paths lose only `/api/`. */
+/**
+ * A 2xx answer whose body does not have the shape the tool relies on (not JSON, empty, a list where an
+ * envelope belongs, `results` missing, an item without `id`, a `count` beyond the cap, a `next` chain
+ * that does not end, ...). Never read as "nothing there": an empty live list would make `apply`
+ * create duplicates. `status` is the answer's HTTP status; `problem` is the short phrase.
+ */
+export class UnexpectedAnswerError extends ServiceError {
+  override name = "UnexpectedAnswerError";
+  readonly problem: string;
+
+  constructor(init: { method: string; path: string; status: number; problem: string }) {
+    super(
+      {
+        method: init.method,
+        path: init.path,
+        status: init.status,
+        message: `unexpected answer from the service for ${init.method} ${shortPath(init.path)}: ${init.problem}`,
+      },
+      "unexpected_answer",
+    );
+    this.problem = init.problem;
+  }
+}
+
+/**
+ * `/api/projects/12345/dashboards/42/` → `dashboards/42`; `/api/projects/12345/` → `projects/12345`;
+ * other API paths lose only `/api/`.
+ */
 export function shortPath(path: string): string {
   const trimmed = path.replace(/^\/api\/(projects|environments)\/[^/]+\//, "").replace(/^\/api\//, "");
-  return trimmed.replace(/\/+$/, "") || path;
+  // The project itself (`/api/projects/1/`) keeps its name: `projects/1`.
+  return trimmed.replace(/\/+$/, "") || path.replace(/^\/api\//, "").replace(/\/+$/, "") || path;
 }
 
 function describeStatus(status: number, body: Partial<ServiceErrorBody> | undefined): string {

@@ -13,14 +13,22 @@ export function eventsApi(t: Transport) {
   return {
     /** Newest first by default; pages follow `next` (`before=` the last timestamp). */
     list(project: ProjectId, query: Query = {}, max?: number): AsyncIterable<EventItem> {
-      return paginate<EventItem>(t, { method: "GET", path: path(project), query, budget: "events" }, max);
+      const spec = {
+        method: "GET",
+        path: path(project),
+        query,
+        budget: "events",
+        expect: "eventPage",
+      } as const;
+      return paginate<EventItem>(t, spec, max);
     },
     get(project: ProjectId, id: string): Promise<EventItem> {
-      return t.send({ method: "GET", path: path(project, `${seg(id)}/`), budget: "events" });
+      return t.send({ method: "GET", path: path(project, `${seg(id)}/`), budget: "events", expect: "event" });
     },
     /** Values of a property (`key`); a personal API key must also pass `event_name`. */
     values(project: ProjectId, query: Query): Promise<EventPropertyValue[]> {
-      return t.send({ method: "GET", path: path(project, "values/"), query, budget: "events" });
+      const spec = { method: "GET", path: path(project, "values/"), query, budget: "events" } as const;
+      return t.send({ ...spec, expect: "eventValues" });
     },
   };
 }
@@ -28,10 +36,10 @@ export function eventsApi(t: Transport) {
 export function organizationsApi(t: Transport) {
   return {
     get(orgId: string): Promise<Organization> {
-      return t.send({ method: "GET", path: `/api/organizations/${seg(orgId)}/` });
+      return t.send({ method: "GET", path: `/api/organizations/${seg(orgId)}/`, expect: "organization" });
     },
     getProject(project: ProjectId): Promise<Project> {
-      return t.send({ method: "GET", path: projectPath(project, "") });
+      return t.send({ method: "GET", path: projectPath(project, ""), expect: "project" });
     },
   };
 }

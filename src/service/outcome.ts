@@ -6,7 +6,14 @@
 import { NetworkError, parseErrorBody, ServiceError, UnknownOutcomeError } from "./errors.js";
 
 export type Outcome =
-  | { kind: "answer"; status: number; text: string; retryAfterMs: number | undefined }
+  | {
+      kind: "answer";
+      status: number;
+      text: string;
+      retryAfterMs: number | undefined;
+      /** The body was longer than the client reads (`maxAnswerBytes`); `text` is empty. */
+      tooLarge?: boolean;
+    }
   | { kind: "failure"; sent: boolean; fatal: boolean; cause: Error; what: string };
 
 /** A longer Retry-After means the hourly budget is spent: waiting in CI would look like a hang. */

@@ -3,46 +3,122 @@
  * and backfills, `before=` pages for events) answer `{ next, results }` with `next` an absolute URL
  * carrying every parameter the following page needs, so one walker follows `next` for all of them.
  * Pages are fetched only as the caller iterates; `max` stops early without fetching more.
- * `next` must stay on the client's origin (checked by the transport), and a `next` seen before ends
- * the walk with an error instead of looping.
+ *
+ * A list is never trusted to end by itself (SPEC §8). Each walk stops with a one-line error:
+ * - when `next` leads to another origin (a ServiceError: the transport refuses it before sending);
+ * and with an UnexpectedAnswerError:
+ * - when `next` repeats a URL already read (the first page's included);
+ * - when a page claims a `count` beyond `maxObjects` (default 1,000,000), before any further page;
+ * - when a page still has a `next` although the items read already reach its `count` (a lying
+ *   count; an honest limit/offset list sends `next` only while offset + limit < count);
+ * - after `maxPages` pages (default 10,000) or `maxObjects` items, whatever the pages claim.
+ * So an endless chain ends with a clear one-line error after a bounded number of requests, never a
+ * hang or an out-of-memory crash.
  */
-import { ServiceError } from "./errors.js";
+import { UnexpectedAnswerError } from "./errors.js";
 import type { RequestSpec, Transport } from "./transport.js";
 
 interface Envelope<T> {
+  count?: number;
   next?: string | null;
-  results?: T[];
+  results: T[];
 }
 
-export async function* paginate<T>(
+/** Counts pages and items of one list walk against the limits and the claimed `count`. */
+class Walk {
+  pages = 0;
+  items = 0;
+  readonly #seen = new Set<string>();
+  readonly #transport: Transport;
+  readonly #method: string;
+  readonly #path: string;
+
+  constructor(transport: Transport, first: RequestSpec) {
+    this.#transport = transport;
+    this.#method = first.method;
+    this.#path = pathOf(first.path);
+  }
+
+  fail(problem: string): never {
+    throw new UnexpectedAnswerError({ method: this.#method, path: this.#path, status: 200, problem });
+  }
+
+  /** Records a URL about to be read; a URL read before ends the walk. */
+  visit(spec: RequestSpec): void {
+    const url = this.#transport.urlOf(spec).href;
+    if (this.#seen.has(url)) this.fail("the same next page came twice; stopped paging");
+    this.#seen.add(url);
+  }
+
+  /** The page, when its `results` is a list (the transport checked it when the request named a shape). */
+  results<T>(page: Envelope<T> | undefined): Envelope<T> {
+    if (!Array.isArray(page?.results)) this.fail("results is not a list");
+    return page as Envelope<T>;
+  }
+
+  /** Checks a page just read; returns the URL of the next page, or undefined at the end. */
+  page(page: Envelope<unknown>): string | undefined {
+    const { maxPages, maxObjects } = this.#transport.pageLimits;
+    const received = page.results.length;
+    this.pages++;
+    this.items += received;
+    this.checkCount(page.count);
+    if (this.items > maxObjects) this.fail(`the list holds more than ${grouped(maxObjects)} objects`);
+    const next = page.next ?? undefined;
+    if (next === undefined || received === 0) return undefined;
+    if (page.count !== undefined && this.items >= page.count) {
+      this.fail(`more pages than its count of ${grouped(page.count)} allows`);
+    }
+    if (this.pages >= maxPages) this.fail(`the list goes on past ${grouped(maxPages)} pages`);
+    return next;
+  }
+
+  checkCount(count: number | undefined): void {
+    const { maxObjects } = this.#transport.pageLimits;
+    if (count !== undefined && count > maxObjects) {
+      this.fail(`count ${count} is beyond the ${grouped(maxObjects)} objects one list may hold`);
+    }
+  }
+}
+
+const grouped = (n: number) => n.toLocaleString("en-US");
+const pathOf = (path: string) => (/^https?:\/\//.test(path) ? new URL(path).pathname : path);
+
+export function paginate<T>(
   transport: Transport,
   first: RequestSpec,
   max = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<T, void, undefined> {
+  return follow<T>(transport, first, new Walk(transport, first), max);
+}
+
+/** Reads `spec` and the pages its `next` links lead to, counted by `walk`. */
+async function* follow<T>(
+  transport: Transport,
+  spec: RequestSpec,
+  walk: Walk,
+  max = Number.POSITIVE_INFINITY,
+): AsyncGenerator<T, void, undefined> {
   if (max <= 0) return;
   let yielded = 0;
-  let spec: RequestSpec = first;
-  const seen = new Set<string>();
   for (;;) {
-    const page = await transport.send<Envelope<T> | T[]>(spec);
-    const results = Array.isArray(page) ? page : (page?.results ?? []);
-    for (const item of results) {
+    walk.visit(spec);
+    const page = walk.results(await transport.send<Envelope<T>>(spec));
+    // Checked before any item is handed out: a page with an absurd count yields nothing.
+    const next = walk.page(page);
+    for (const item of page.results) {
       yield item;
       if (++yielded >= max) return;
     }
-    const next = Array.isArray(page) ? null : page?.next;
-    if (!next || results.length === 0) return;
-    if (seen.has(next)) {
-      throw new ServiceError({
-        method: first.method,
-        path: first.path,
-        status: 0,
-        summary: "the service sent the same next page twice; stopped paging",
-      });
-    }
-    seen.add(next);
-    spec = { method: first.method, path: next, budget: first.budget ?? "general" };
+    if (next === undefined) return;
+    spec = nextSpec(spec, next);
   }
+}
+
+function nextSpec(first: RequestSpec, next: string): RequestSpec {
+  const spec: RequestSpec = { method: first.method, path: next, budget: first.budget ?? "general" };
+  if (first.expect) spec.expect = first.expect;
+  return spec;
 }
 
 /** Reads an async iterable into an array, stopping after `max` items. */
@@ -56,18 +132,13 @@ export async function collect<T>(items: AsyncIterable<T>, max = Number.POSITIVE_
   return out;
 }
 
-interface OffsetEnvelope<T> {
-  count?: number;
-  next?: string | null;
-  results?: T[];
-}
-
 /**
  * Every item of a limit/offset list, with the pages after the first fetched concurrently: the first
  * page's `count` tells which offsets remain, so a list of N items takes one round trip plus
  * ceil(N/limit) - 1 requests in parallel (the transport's semaphore bounds them) instead of a chain of
- * N/limit. Without a `count`, or when the list grew while it was read (the last page still has a
- * `next`), the rest is read by following `next`. Items are de-duplicated by id, since a list that shifts
+ * N/limit. A `count` beyond `maxObjects` is refused before any of them is sent. Without a `count`, or
+ * when the list grew while it was read (the last page still has a `next`), the rest is read by
+ * following `next`, under the same limits. Items are de-duplicated by id, since a list that shifts
  * between pages can repeat one.
  */
 export async function collectOffsetPages<T extends { id: unknown }>(
@@ -76,27 +147,32 @@ export async function collectOffsetPages<T extends { id: unknown }>(
   limit = 100,
 ): Promise<T[]> {
   const query = { ...first.query, limit };
-  const head = await transport.send<OffsetEnvelope<T>>({ ...first, query });
-  const pages: OffsetEnvelope<T>[] = [head];
-  if (typeof head.count === "number" && head.next) {
+  const walk = new Walk(transport, first);
+  const headSpec: RequestSpec = { ...first, query };
+  walk.visit(headSpec);
+  const head = walk.results(await transport.send<Envelope<T>>(headSpec));
+  const headNext = walk.page(head);
+  const pages: Envelope<T>[] = [head];
+  if (typeof head.count === "number" && headNext !== undefined) {
     const offsets: number[] = [];
     for (let offset = limit; offset < head.count; offset += limit) offsets.push(offset);
-    pages.push(
-      ...(await Promise.all(
-        offsets.map((offset) => transport.send<OffsetEnvelope<T>>({ ...first, query: { ...query, offset } })),
-      )),
-    );
-  }
-  const items: T[] = pages.flatMap((p) => p.results ?? []);
-  const last = pages[pages.length - 1];
-  if (last?.next && (last.results?.length ?? 0) > 0) {
-    for await (const item of paginate<T>(transport, {
-      method: first.method,
-      path: last.next,
-      budget: first.budget ?? "general",
-    })) {
-      items.push(item);
+    const { maxPages } = transport.pageLimits;
+    if (offsets.length + 1 > maxPages) walk.fail(`the list goes on past ${grouped(maxPages)} pages`);
+    const specs = offsets.map((offset): RequestSpec => ({ ...first, query: { ...query, offset } }));
+    for (const spec of specs) walk.visit(spec);
+    const rest = await Promise.all(specs.map((spec) => transport.send<Envelope<T>>(spec)));
+    for (const page of rest) {
+      walk.results(page);
+      walk.checkCount(page.count);
+      walk.pages++;
+      walk.items += page.results.length;
     }
+    pages.push(...rest);
+  }
+  const items: T[] = pages.flatMap((p) => p.results);
+  const last = pages[pages.length - 1];
+  if (headNext !== undefined && last?.next && last.results.length > 0) {
+    for await (const item of follow<T>(transport, nextSpec(first, last.next), walk)) items.push(item);
   }
   const seen = new Set<unknown>();
   return items.filter((item) => !seen.has(item.id) && seen.add(item.id));

@@ -10,15 +10,22 @@
  *   fails with UnknownOutcomeError and is never sent twice.
  * - A DELETE answered 404 after an earlier attempt may have reached the service counts as done.
  * Backoff is exponential with full jitter; `maxRetries` bounds the attempts.
+ *
+ * A 2xx body is parsed and checked against the shape the request names (`expect`, shapes.ts) before
+ * anyone reads it; a body of the wrong shape, not JSON, empty where a body is needed, or longer than
+ * `maxAnswerBytes` is an UnexpectedAnswerError, never retried and never read as "nothing there".
+ * Waits, retries, slow attempts and completed requests are reported through the Notifier.
  */
 
 import type { Dispatcher } from "undici";
 import { request } from "undici";
 import type { Clock } from "../clock.js";
 import type { RateBudget, Semaphore } from "./budget.js";
-import { ServiceError, UnknownOutcomeError } from "./errors.js";
+import type { Notifier } from "./client-events.js";
+import { ServiceError, shortPath, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
 import { buildError, classifyFailure, MAX_RETRY_AFTER_MS, type Outcome, parseRetryAfter } from "./outcome.js";
 import { type Query, queryString } from "./query.js";
+import type { Shape } from "./shapes.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -32,6 +39,19 @@ export interface RequestSpec {
   retrySafe?: boolean;
   /** Which budget the request draws from; events endpoints have their own, lower limits. */
   budget?: "general" | "events";
+  /**
+   * The shape a 2xx answer must have (shapes.ts); a body without it is an UnexpectedAnswerError.
+   * Without `expect` (DELETE, endpoints whose answer nothing reads) an empty body is accepted.
+   */
+  expect?: Shape;
+}
+
+/** Bounds on one list walk (pages.ts). */
+export interface PageLimits {
+  /** Pages one list may take; default 10,000 (a million objects at 100 a page). */
+  maxPages: number;
+  /** Objects one list may hold, and the largest `count` believed; default 1,000,000. */
+  maxObjects: number;
 }
 
 export interface ClientStats {
@@ -56,7 +76,40 @@ export interface TransportOptions {
   clock: Clock;
   random: () => number;
   log?: ((line: string) => void) | undefined;
+  pageLimits: PageLimits;
+  /** Where wait, retry, slow and answer events go (client-events.ts). */
+  notifier: Notifier;
+  /** The longest body read; a longer one is refused, not buffered. */
+  maxAnswerBytes: number;
 }
+
+type Answers = typeof import("./answers.js");
+let answers: Promise<Answers> | undefined;
+/** The shape checker, loaded with the first answer that needs it (start-up of offline commands). */
+const loadAnswers = (): Promise<Answers> => {
+  answers ??= import("./answers.js");
+  return answers;
+};
+
+/** The body as text, or undefined (the rest left unread, the connection dropped) past `max` bytes. */
+async function readAtMost(body: AsyncIterable<Buffer> & { destroy(): void }, max: number) {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > max) {
+      body.destroy();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+const describeBytes = (n: number) =>
+  n >= 1_048_576
+    ? `${Math.round(n / 1_048_576).toLocaleString("en-US")} MB`
+    : `${n.toLocaleString("en-US")} bytes`;
 
 const BACKOFF_BASE_MS = 250;
 const BACKOFF_CAP_MS = 10_000;
@@ -75,6 +128,10 @@ export class Transport {
     this.#o = options;
   }
 
+  get pageLimits(): PageLimits {
+    return this.#o.pageLimits;
+  }
+
   async send<T>(spec: RequestSpec): Promise<T> {
     const url = this.#url(spec);
     const path = url.pathname;
@@ -83,33 +140,57 @@ export class Transport {
     const queued = this.#o.clock.now();
     return this.#o.semaphore.run(async () => {
       this.stats.waitedMs += this.#o.clock.now() - queued;
+      const { notifier, clock } = this.#o;
+      const { method } = spec;
+      const onWait = (ms: number, reason: "rate-limit" | "retry-after") =>
+        notifier.wait(reason, ms, clock.now(), method, path);
       let mayHaveArrived = false;
       for (let attempt = 0; ; attempt++) {
-        const permit = await budget.acquire();
+        const permit = await budget.acquire(onWait);
         this.stats.waitedMs += permit.waitedMs;
-        const started = this.#o.clock.now();
-        this.stats.requests[spec.method] = (this.stats.requests[spec.method] ?? 0) + 1;
-        const outcome = await this.#attempt(spec, url).finally(permit.done);
-        const ms = Math.round(this.#o.clock.now() - started);
-        const label = `${spec.method} ${path}${url.search}`;
+        const started = clock.now();
+        this.stats.requests[method] = (this.stats.requests[method] ?? 0) + 1;
+        const stopWatching = notifier.watch(method, path);
+        const outcome = await this.#attempt(spec, url).finally(() => {
+          stopWatching();
+          permit.done();
+        });
+        const ms = Math.round(clock.now() - started);
+        const label = `${method} ${path}${url.search}`;
+        const answered = (status: number, items?: number) =>
+          notifier.emit({
+            type: "answer",
+            method,
+            path: shortPath(path),
+            status,
+            ms,
+            ...(items === undefined ? {} : { items }),
+          });
         const fail = (error: ServiceError): never => {
           this.stats.failures++;
           if (error instanceof UnknownOutcomeError) this.stats.unknownOutcomes++;
           this.#log(`${label} ${outcome.kind === "answer" ? outcome.status : outcome.what} ${ms}ms: failed`);
+          if (outcome.kind === "answer" && !(error instanceof UnexpectedAnswerError))
+            answered(outcome.status);
           throw error;
         };
 
+        if (outcome.kind === "answer" && outcome.tooLarge) {
+          const problem = `the answer is longer than ${describeBytes(this.#o.maxAnswerBytes)}`;
+          return fail(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
+        }
         if (outcome.kind === "answer" && outcome.status < 400) {
           this.#log(`${label} ${outcome.status} ${ms}ms${attempt ? ` (after ${attempt} retries)` : ""}`);
-          return this.#parse<T>(spec.method, path, outcome.text, fail);
+          const value = await this.#read(spec, path, outcome.status, outcome.text, fail);
+          if (notifier.active) {
+            const items = spec.expect ? (await loadAnswers()).itemCount(spec.expect, value) : undefined;
+            answered(outcome.status, items);
+          }
+          return value as T;
         }
-        if (
-          outcome.kind === "answer" &&
-          outcome.status === 404 &&
-          spec.method === "DELETE" &&
-          mayHaveArrived
-        ) {
+        if (outcome.kind === "answer" && outcome.status === 404 && method === "DELETE" && mayHaveArrived) {
           this.#log(`${label} 404 ${ms}ms: already gone after a lost answer, counted as done`);
+          answered(404);
           return undefined as T;
         }
 
@@ -124,9 +205,19 @@ export class Transport {
         this.#log(
           `${label} ${status} ${ms}ms: retry ${attempt + 1}/${this.#o.maxRetries} in ${retry.waitMs}ms`,
         );
+        notifier.emit({
+          type: "retry",
+          method,
+          path: shortPath(path),
+          ...(outcome.kind === "answer" ? { status: outcome.status } : { what: outcome.what }),
+          attempt: attempt + 1,
+          of: this.#o.maxRetries,
+          inMs: retry.waitMs,
+        });
+        if (outcome.kind === "answer" && outcome.status === 429) onWait(retry.waitMs, "retry-after");
         this.stats.retries++;
         this.stats.waitedMs += retry.waitMs;
-        await this.#o.clock.sleep(retry.waitMs);
+        await clock.sleep(retry.waitMs);
       }
     });
   }
@@ -143,9 +234,12 @@ export class Transport {
       if (status === 429) {
         this.stats.throttled429++;
         const after = retryAfterMs ?? 0;
-        if (exhausted || after > MAX_RETRY_AFTER_MS) return { kind: "fail", unknown: false };
+        if (after > MAX_RETRY_AFTER_MS) return { kind: "fail", unknown: false };
+        // Every request of the key waits, this one's retries exhausted or not (and a budget file
+        // hands the pause to the next run).
         this.#o.budgets.general.pauseUntil(this.#o.clock.now() + after);
         this.#o.budgets.events.pauseUntil(this.#o.clock.now() + after);
+        if (exhausted) return { kind: "fail", unknown: false };
         return { kind: "retry", waitMs: after + backoff };
       }
       if (status === 502 || status === 503 || status === 504) {
@@ -184,13 +278,14 @@ export class Transport {
         signal: deadline.signal,
       });
       answered = true;
-      const text = await res.body.text();
+      const text = await readAtMost(res.body, this.#o.maxAnswerBytes);
       const retryAfter = res.headers["retry-after"];
       return {
         kind: "answer",
         status: res.statusCode,
-        text,
+        text: text ?? "",
         retryAfterMs: parseRetryAfter(retryAfter, this.#o.clock.now()),
+        ...(text === undefined ? { tooLarge: true } : {}),
       };
     } catch (raw) {
       return classifyFailure(raw, answered, deadline.signal.aborted, (text) => this.#scrub(text));
@@ -199,13 +294,33 @@ export class Transport {
     }
   }
 
-  #parse<T>(method: string, path: string, text: string, fail: (e: ServiceError) => never): T {
-    if (!text.trim()) return undefined as T;
+  /** Parses a 2xx body and checks it against `spec.expect`: never a guess, never "nothing there". */
+  async #read(
+    spec: RequestSpec,
+    path: string,
+    status: number,
+    text: string,
+    fail: (e: ServiceError) => never,
+  ): Promise<unknown> {
+    const unexpected = (problem: string) =>
+      fail(new UnexpectedAnswerError({ method: spec.method, path, status, problem }));
+    if (!text.trim()) return spec.expect ? unexpected("the answer is empty") : undefined;
+    let value: unknown;
     try {
-      return JSON.parse(text) as T;
+      value = JSON.parse(text);
     } catch {
-      return fail(new ServiceError({ method, path, status: 200, summary: "the answer is not JSON" }));
+      return unexpected("the answer is not JSON");
     }
+    if (spec.expect) {
+      const problem = (await loadAnswers()).checkAnswer(spec.expect, value);
+      if (problem !== undefined) return unexpected(this.#scrub(problem));
+    }
+    return value;
+  }
+
+  /** The absolute URL a spec addresses (refusing another origin), e.g. to recognise a repeated page. */
+  urlOf(spec: RequestSpec): URL {
+    return this.#url(spec);
   }
 
   #url(spec: RequestSpec): URL {

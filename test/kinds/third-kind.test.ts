@@ -28,31 +28,32 @@ let nextId = 1;
 
 /** The fake service's notes endpoints: a limit/offset list, create, PATCH and DELETE. */
 function notesService(req: Seen, res: ServerResponse): void {
+  const [status, body] = answer(req);
+  json(res, status, body);
+}
+
+function answer(req: Seen): [number, unknown] {
+  const notFound = { type: "invalid_request", code: "not_found", detail: "Not found.", attr: null };
   const match = /^\/api\/projects\/7\/notes\/(?:(\d+)\/)?$/.exec(req.path);
-  if (!match)
-    return json(res, 404, { type: "invalid_request", code: "not_found", detail: "Not found.", attr: null });
+  if (!match) return [404, notFound];
   const id = match[1] === undefined ? undefined : Number(match[1]);
-  const found = notes.find((n) => n.id === id);
-  if (req.method === "GET" && id === undefined) {
-    return json(res, 200, { count: notes.length, next: null, previous: null, results: notes });
+  if (id === undefined && req.method === "GET") {
+    return [200, { count: notes.length, next: null, previous: null, results: notes }];
   }
-  if (req.method === "POST" && id === undefined) {
+  if (id === undefined && req.method === "POST") {
     const body = req.body as { name: string; text: string };
     const note = { id: nextId++, name: body.name, text: body.text };
     notes.push(note);
-    return json(res, 201, note);
+    return [201, note];
   }
-  if (!found)
-    return json(res, 404, { type: "invalid_request", code: "not_found", detail: "Not found.", attr: null });
-  if (req.method === "PATCH") {
-    Object.assign(found, req.body);
-    return json(res, 200, found);
-  }
+  const found = notes.find((n) => n.id === id);
+  if (!found) return [404, notFound];
+  if (req.method === "PATCH") return [200, Object.assign(found, req.body)];
   if (req.method === "DELETE") {
     notes = notes.filter((n) => n !== found);
-    return json(res, 204, undefined);
+    return [204, undefined];
   }
-  return json(res, 405, { type: "invalid_request", code: "method_not_allowed", detail: "No.", attr: null });
+  return [405, { type: "invalid_request", code: "method_not_allowed", detail: "No.", attr: null }];
 }
 
 const config = (text: string) =>

@@ -65,6 +65,21 @@ describe("RateBudget", () => {
     expect(clock.t).toBe(1000);
   });
 
+  it("tells the waiter how long and why, before the wait", async () => {
+    const clock = fakeClock();
+    const budget = new RateBudget([{ limit: 1, ms: 1000 }], clock);
+    const heard: Array<[number, string, number]> = [];
+    const onWait = (ms: number, reason: string) => heard.push([ms, reason, clock.t]);
+    (await budget.acquire(onWait)).done();
+    (await budget.acquire(onWait)).done();
+    budget.pauseUntil(clock.t + 5000);
+    (await budget.acquire(onWait)).done();
+    expect(heard).toEqual([
+      [1000, "rate-limit", 0],
+      [5000, "retry-after", 1000],
+    ]);
+  });
+
   it("pauses everyone after a 429", async () => {
     const clock = fakeClock();
     const budget = new RateBudget([{ limit: 100, ms: 1000 }], clock);

@@ -1,20 +1,14 @@
-/** Every client method sends the right method, path and body, and returns the parsed answer. */
+/** Every client method sends the right method, path and body, and returns the parsed, checked answer. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, ServiceClient } from "../../src/service/client.js";
-import { type FakeServer, json, startFakeServer } from "./fake-server.js";
+import { type FakeServer, startFakeServer } from "./fake-server.js";
+import { answerEverything } from "./samples.js";
 
 let server: FakeServer;
 let client: ServiceClient;
 
 beforeAll(async () => {
-  server = await startFakeServer((req, res) => {
-    if (req.method === "DELETE") return json(res, 204, undefined);
-    if (req.path.endsWith("/collaborators/") && req.method === "GET") return json(res, 200, [{ id: "c1" }]);
-    if (req.method === "GET" && /\/(dashboards|batch_exports|runs|logs|events|backfills)\/$/.test(req.path)) {
-      return json(res, 200, { next: null, results: [{ echo: req.path }] });
-    }
-    json(res, 200, { echo: `${req.method} ${req.path}` });
-  });
+  server = await startFakeServer(answerEverything);
   client = new ServiceClient({ host: server.url, apiKey: "phx_test" });
 });
 afterAll(async () => {

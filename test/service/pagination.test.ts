@@ -1,12 +1,13 @@
 /** The three paging styles, lazy fetching, the cap, and refusing a `next` on another origin. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { collect, ServiceClient } from "../../src/service/client.js";
-import { ServiceError } from "../../src/service/errors.js";
-import { type FakeServer, json, startFakeServer } from "./fake-server.js";
+import { ServiceError, UnexpectedAnswerError } from "../../src/service/errors.js";
+import { type FakeServer, type Handler, json, startFakeServer } from "./fake-server.js";
+import { batchExport, dashboard, event, offsetPage, run } from "./samples.js";
 
 let server: FakeServer;
 let client: ServiceClient;
-const items = Array.from({ length: 25 }, (_, i) => ({ id: i }));
+const items = Array.from({ length: 25 }, (_, i) => dashboard(i));
 
 beforeAll(async () => {
   server = await startFakeServer();
@@ -17,20 +18,18 @@ afterAll(async () => {
   await server.close();
 });
 
+/** An honest limit/offset list of `items`, like DRF's. */
+const offsetList: Handler = (req, res) => {
+  const limit = Number(req.query.get("limit") ?? 10);
+  const offset = Number(req.query.get("offset") ?? 0);
+  const more = offset + limit < items.length;
+  const next = more ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
+  json(res, 200, { count: items.length, next, previous: null, results: items.slice(offset, offset + limit) });
+};
+
 describe("pagination", () => {
   it("follows absolute offset `next` links until null", async () => {
-    server.setHandler((req, res) => {
-      const limit = Number(req.query.get("limit") ?? 10);
-      const offset = Number(req.query.get("offset") ?? 0);
-      const more = offset + limit < items.length;
-      const next = more ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
-      json(res, 200, {
-        count: items.length,
-        next,
-        previous: null,
-        results: items.slice(offset, offset + limit),
-      });
-    });
+    server.setHandler(offsetList);
     const before = server.seen.length;
     const all = await collect(client.dashboards.list(1, { limit: 10 }));
     expect(all.map((d) => d.id)).toEqual(items.map((d) => d.id));
@@ -49,9 +48,9 @@ describe("pagination", () => {
       const offset = Number(req.query.get("offset") ?? 0);
       const next =
         offset + limit < 250 ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
-      const page = Array.from({ length: Math.max(0, Math.min(limit, 250 - offset)) }, (_, i) => ({
-        id: offset + i,
-      }));
+      const page = Array.from({ length: Math.max(0, Math.min(limit, 250 - offset)) }, (_, i) =>
+        dashboard(offset + i),
+      );
       json(res, 200, { count: 250, next, previous: null, results: page });
     });
     const before = server.seen.length;
@@ -70,16 +69,17 @@ describe("pagination", () => {
       size = 220; // an object appears after the first page was read
       const next =
         offset + limit < size ? `${server.url}${req.path}?limit=${limit}&offset=${offset + limit}` : null;
-      const page = Array.from({ length: Math.max(0, Math.min(limit, size - offset)) }, (_, i) => ({
-        id: offset + i,
-      }));
+      const page = Array.from({ length: Math.max(0, Math.min(limit, size - offset)) }, (_, i) =>
+        batchExport(String(offset + i)),
+      );
       json(res, 200, { count, next, previous: null, results: page });
     });
     const all = await client.batchExports.listAll(1);
-    expect(all.map((b) => b.id)).toEqual(Array.from({ length: 220 }, (_, i) => i));
+    expect(all.map((b) => b.id)).toEqual(Array.from({ length: 220 }, (_, i) => String(i)));
   });
 
   it("fetches only the pages needed for `max`", async () => {
+    server.setHandler(offsetList);
     const before = server.seen.length;
     const some = await collect(client.dashboards.list(1, { limit: 10 }), 12);
     expect(some).toHaveLength(12);
@@ -96,7 +96,11 @@ describe("pagination", () => {
         at + 10 < items.length
           ? `${server.url}${req.path}?cursor=${Buffer.from(String(at + 10)).toString("base64")}`
           : null;
-      json(res, 200, { next, previous: null, results: items.slice(at, at + 10) });
+      json(res, 200, {
+        next,
+        previous: null,
+        results: items.slice(at, at + 10).map((d) => run(String(d.id))),
+      });
     });
     const runs = await collect(client.runs.list(1, "e"));
     expect(runs).toHaveLength(25);
@@ -112,7 +116,7 @@ describe("pagination", () => {
       const q = new URLSearchParams(req.query);
       q.set("before", page.at(-1) ?? "");
       const next = rest.length > 3 ? `${server.url}${req.path}?${q}` : null;
-      json(res, 200, { next, results: page.map((timestamp) => ({ timestamp })) });
+      json(res, 200, { next, results: page.map((timestamp) => event(`e-${timestamp}`, timestamp)) });
     });
     const events = await collect(client.events.list(1, { event: "$pageview" }));
     expect(events.map((e) => e.timestamp)).toEqual(stamps);
@@ -121,10 +125,11 @@ describe("pagination", () => {
 
   it("refuses a `next` link on another origin without requesting it", async () => {
     server.setHandler((_req, res) =>
-      json(res, 200, {
-        next: "https://evil.example/api/projects/1/dashboards/?offset=1",
-        results: [{ id: 1 }],
-      }),
+      json(
+        res,
+        200,
+        offsetPage([dashboard(1)], 2, "https://evil.example/api/projects/1/dashboards/?offset=1"),
+      ),
     );
     const before = server.seen.length;
     const error = await collect(client.dashboards.list(1)).catch((e) => e);
@@ -135,9 +140,9 @@ describe("pagination", () => {
 
   it("stops with an error when the service repeats a `next` link", async () => {
     server.setHandler((req, res) =>
-      json(res, 200, { next: `${server.url}${req.path}?offset=1`, results: [{ id: 1 }] }),
+      json(res, 200, offsetPage([dashboard(1)], 10, `${server.url}${req.path}?offset=1`)),
     );
-    await expect(collect(client.dashboards.list(1))).rejects.toThrow(/same next page twice/);
+    await expect(collect(client.dashboards.list(1))).rejects.toThrow(/same next page came twice/);
   });
 
   it("does not request anything until iterated", async () => {
@@ -145,5 +150,139 @@ describe("pagination", () => {
     client.dashboards.list(1);
     await new Promise((r) => setTimeout(r, 20));
     expect(server.seen.length).toBe(before);
+  });
+});
+
+describe("a list that does not end by itself (SPEC §8)", () => {
+  const refused = async (run: () => Promise<unknown>, message: string, requests: number) => {
+    const before = server.seen.length;
+    const error = await run().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect((error as Error).message).toBe(message);
+    expect(server.seen.length - before).toBe(requests);
+  };
+
+  it("stops when `next` loops back to the first page", async () => {
+    server.setHandler((req, res) => {
+      const second = req.query.get("page") === "2";
+      const next = second ? `${server.url}${req.path}` : `${server.url}${req.path}?page=2`;
+      json(res, 200, offsetPage([dashboard(second ? 2 : 1)], 100, next));
+    });
+    const message =
+      "unexpected answer from the service for GET dashboards: the same next page came twice; stopped paging";
+    await refused(() => collect(client.dashboards.list(1)), message, 2);
+    // ?page=2&limit=100, then the first page, then ?page=2 again (the query differs from the head's).
+    await refused(() => client.dashboards.listAll(1, { page: 2 }), message, 3);
+  });
+
+  it("refuses a cross-origin `next` in the rest of a full read too, without requesting it", async () => {
+    server.setHandler((_req, res) =>
+      json(
+        res,
+        200,
+        offsetPage([dashboard(1)], 2, "https://evil.example/api/projects/1/dashboards/?offset=1"),
+      ),
+    );
+    const before = server.seen.length;
+    const error = await client.dashboards.listAll(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    expect((error as Error).message).toBe(
+      "GET dashboards: refusing to follow a link to another origin (https://evil.example)",
+    );
+    expect(server.seen.length - before).toBe(1);
+  });
+
+  it("stops when the pages outrun their count (a lying count)", async () => {
+    server.setHandler((req, res) => {
+      const offset = Number(req.query.get("offset") ?? 0);
+      const next = `${server.url}${req.path}?limit=2&offset=${offset + 2}`;
+      json(res, 200, offsetPage([dashboard(offset), dashboard(offset + 1)], 5, next));
+    });
+    const message =
+      "unexpected answer from the service for GET dashboards: more pages than its count of 5 allows";
+    await refused(() => collect(client.dashboards.list(1, { limit: 2 })), message, 3);
+    // listAll: the first page (limit 100) holds 2 of 5, the offsets 100.. are past the count, so the
+    // rest is read by `next`: two more pages reach the count while `next` goes on.
+    await refused(() => client.dashboards.listAll(1), message, 3);
+  });
+
+  it("refuses an absurd count before reading any further page", async () => {
+    server.setHandler((req, res) =>
+      json(res, 200, offsetPage([dashboard(1)], 1e12, `${server.url}${req.path}?offset=100`)),
+    );
+    const message =
+      "unexpected answer from the service for GET dashboards: count 1000000000000 is beyond the 1,000,000 objects one list may hold";
+    await refused(() => client.dashboards.listAll(1), message, 1);
+    await refused(() => collect(client.dashboards.list(1)), message, 1);
+    server.setHandler((req, res) =>
+      json(res, 200, offsetPage([batchExport("e")], 1_000_001, `${server.url}${req.path}?offset=100`)),
+    );
+    await refused(
+      () => client.batchExports.listAll(1),
+      "unexpected answer from the service for GET batch_exports: count 1000001 is beyond the 1,000,000 objects one list may hold",
+      1,
+    );
+  });
+
+  it("believes a count at the cap", async () => {
+    server.setHandler((req, res) =>
+      json(res, 200, offsetPage([dashboard(1)], 1_000_000, `${server.url}${req.path}?offset=100`)),
+    );
+    await expect(collect(client.dashboards.list(1), 1)).resolves.toHaveLength(1);
+  });
+
+  describe("with small limits", () => {
+    let fewPages: ServiceClient;
+    let fewObjects: ServiceClient;
+    beforeAll(() => {
+      fewPages = new ServiceClient({ host: server.url, apiKey: "phx_test", pageLimits: { maxPages: 50 } });
+      fewObjects = new ServiceClient({
+        host: server.url,
+        apiKey: "phx_test",
+        pageLimits: { maxObjects: 30 },
+      });
+    });
+    afterAll(() => Promise.all([fewPages.close(), fewObjects.close()]));
+
+    it("ends an endless cursor chain after maxPages pages", async () => {
+      let n = 0;
+      server.setHandler((req, res) =>
+        json(res, 200, {
+          next: `${server.url}${req.path}?cursor=${++n}`,
+          previous: null,
+          results: [run(`r${n}`)],
+        }),
+      );
+      await refused(
+        () => collect(fewPages.runs.list(1, "e")),
+        "unexpected answer from the service for GET batch_exports/e/runs: the list goes on past 50 pages",
+        50,
+      );
+    });
+
+    it("ends a chain after maxObjects items, whatever the pages claim", async () => {
+      let n = 0;
+      server.setHandler((req, res) => {
+        n += 1;
+        const results = Array.from({ length: 10 }, (_, i) => event(`e${n}-${i}`));
+        json(res, 200, { next: `${server.url}${req.path}?before=${n}`, results });
+      });
+      await refused(
+        () => collect(fewObjects.events.list(1)),
+        "unexpected answer from the service for GET events: the list holds more than 30 objects",
+        4,
+      );
+    });
+
+    it("refuses a count beyond maxObjects", async () => {
+      server.setHandler((req, res) =>
+        json(res, 200, offsetPage([dashboard(1)], 31, `${server.url}${req.path}?offset=100`)),
+      );
+      await refused(
+        () => fewObjects.dashboards.listAll(1),
+        "unexpected answer from the service for GET dashboards: count 31 is beyond the 30 objects one list may hold",
+        1,
+      );
+    });
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ServiceClient } from "../../src/service/client.js";
 import { NetworkError, ServiceError, UnknownOutcomeError } from "../../src/service/errors.js";
 import { type FakeServer, type Handler, json, startFakeServer } from "./fake-server.js";
+import { batchExport, sharing } from "./samples.js";
 
 let server: FakeServer;
 let slept: number[] = [];
@@ -87,16 +88,20 @@ describe("retry-safe requests", () => {
 
   it("retries after a headers timeout", async () => {
     // undici checks its timeouts about once a second, so the late answer must come well after that.
-    script([(_req, res) => void setTimeout(() => json(res, 200, { late: true }), 2500)]);
+    script([(_req, res) => void setTimeout(() => json(res, 200, { late: true }), 2500)], (_req, res) =>
+      json(res, 200, sharing),
+    );
     const client = makeClient({ timeouts: { headersMs: 100 } });
-    await expect(client.sharing.get(1, 1)).resolves.toEqual({ id: 1, paused: true });
+    await expect(client.sharing.get(1, 1)).resolves.toEqual(sharing);
     expect(server.seen).toHaveLength(2);
   });
 
   it("retries after the total deadline of an attempt", async () => {
-    script([(_req, res) => void setTimeout(() => json(res, 200, {}), 300)]);
+    script([(_req, res) => void setTimeout(() => json(res, 200, {}), 300)], (_req, res) =>
+      json(res, 200, batchExport("e")),
+    );
     const client = makeClient({ timeouts: { totalMs: 50 } });
-    await expect(client.batchExports.get(1, "e")).resolves.toEqual({ id: 1, paused: true });
+    await expect(client.batchExports.get(1, "e")).resolves.toEqual(batchExport("e"));
     expect(server.seen).toHaveLength(2);
   });
 
