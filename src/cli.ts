@@ -56,7 +56,8 @@ function connectionOptions(cmd: Command): Command {
     .option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)")
     .option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)")
     .option("--concurrency <n>", "parallel requests (default 4)")
-    .option("--verbose", "log each request (method, path, status, ms, retries) to stderr");
+    .option("--verbose", "log each request (method, path, status, ms, retries) to stderr")
+    .option("--quiet", "no progress line and no wait or retry lines on stderr (errors still print)");
 }
 
 const formatOption = (choices: string[]) =>

@@ -4,16 +4,23 @@
  * choosing, so no result depends on the time of day or the date the suite runs at.
  *
  * `now()` is wall-clock time in epoch milliseconds; `sleep` waits real time (a fake clock in unit tests
- * may advance itself instead).
+ * may advance itself instead), or less: it ends, and lets go of its timer, when `signal` aborts.
  */
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-const realSleep = (ms: number) =>
+const realSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    setTimeout(resolve, Math.max(0, ms));
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal?.addEventListener("abort", done, { once: true });
   });
 
 /** The machine's clock. Only entry points (bin, the emulator command, `startEmulator`'s default) use it. */

@@ -6,9 +6,19 @@ import type { Clock } from "./clock.js";
 
 export interface Output {
   write(text: string): void;
-  /** True when the stream is an interactive terminal (colour and prompts are allowed). */
+  /** True when the stream is an interactive terminal (colour, prompts and live lines are allowed). */
   readonly isTTY?: boolean;
+  /** The terminal's width, when it is one. */
+  readonly columns?: number;
 }
+
+/**
+ * What the user answered at a prompt: `yes` only for the word yes; `no` for anything else; `eof` when
+ * input ended (Ctrl-D); `interrupt` for Ctrl-C.
+ */
+export type Answer = "yes" | "no" | "eof" | "interrupt";
+
+export type StopSignalName = "SIGINT" | "SIGTERM";
 
 export interface Io {
   stdout: Output;
@@ -18,10 +28,16 @@ export interface Io {
   /** The one clock of the run: every "now" of a command comes from here. */
   clock: Clock;
   /** Asks a yes/no question on the terminal; absent when stdin is not a TTY. */
-  confirm?: (question: string) => Promise<boolean>;
+  confirm?: (question: string) => Promise<Answer>;
   /**
-   * Runs `handler` once when the user asks the program to stop (SIGINT / SIGTERM), for long-running
-   * commands such as `emulator`; returns a function that removes it.
+   * Runs `handler` when the user asks the program to stop (SIGINT / SIGTERM); a second request ends the
+   * process at once (130 / 143). Returns a function that removes the handler. Without a handler the
+   * signal ends the process as usual.
    */
-  onTerminate?: (handler: () => void) => () => void;
+  onTerminate?: (handler: (signal: StopSignalName) => void) => () => void;
+}
+
+/** The exit code of a command stopped by `signal`: 128 + the signal's number. */
+export function exitCodeForSignal(signal: StopSignalName): number {
+  return signal === "SIGTERM" ? 143 : 130;
 }

@@ -9,11 +9,16 @@ import pLimit from "p-limit";
 import { isUserError, UserError } from "../errors.js";
 import type { Env } from "../plan/secrets.js";
 import { type Action, objectKey, type Plan } from "../plan/types.js";
-import type { ServiceClient } from "../service/index.js";
+import type { ServiceClient } from "../service/client.js";
+import { StoppedError } from "../service/stop.js";
 import { executeAction } from "./execute.js";
 import type { ApplyKind } from "./kinds.js";
 
-export type Outcome = "ok" | "failed" | "skipped";
+/**
+ * `skipped`: not tried because other work on the object failed; `not_started`: not tried because the
+ * run was stopping (Ctrl-C / SIGTERM): nothing was sent for it.
+ */
+export type Outcome = "ok" | "failed" | "skipped" | "not_started";
 
 export interface ActionResult {
   action: Action;
@@ -34,7 +39,11 @@ export interface ApplyDeps {
   concurrency?: number;
   /** Called once per action, as soon as its outcome is known. */
   onResult?: (result: ActionResult) => void;
+  /** Aborted when the run must stop: no further action starts (requests in flight finish). */
+  signal?: AbortSignal;
 }
+
+const NOT_STARTED = "not started: the run was stopped";
 
 const isDelete = (a: Action) => a.action === "delete" || a.action === "soft_delete";
 
@@ -58,7 +67,12 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
   const runGroup = async (key: string, actions: readonly Action[]) => {
     let id = actions[0]?.object.id;
     let failure: string | undefined;
+    let stopped = false;
     for (const action of actions) {
+      if (stopped || deps.signal?.aborted) {
+        report({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
+        continue;
+      }
       if (failure !== undefined) {
         report({ action, outcome: "skipped", error: `skipped: ${failure}`, notes: [] });
         continue;
@@ -74,8 +88,14 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
         id = done.id ?? id;
         report({ action, outcome: "ok", ...(id !== undefined ? { id } : {}), notes: done.notes });
       } catch (error) {
-        failure = `${action.action} of ${action.object.kind} "${action.object.name}" failed`;
         failedKeys.add(key);
+        if (error instanceof StoppedError) {
+          // Its request was never sent: the object is as it was before.
+          report({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
+          stopped = true;
+          continue;
+        }
+        failure = `${action.action} of ${action.object.kind} "${action.object.name}" failed`;
         report({ action, outcome: "failed", error: messageOf(error), notes: [] });
       }
     }
@@ -86,6 +106,10 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
   await Promise.all(
     deletes.map(([key, action]) =>
       limit(async () => {
+        if (deps.signal?.aborted) {
+          report({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
+          return;
+        }
         if (failedKeys.has(key)) {
           report({
             action,

@@ -2,7 +2,7 @@
 import type { RenderKind } from "../render/kinds.js";
 import type { ActionResult } from "./apply.js";
 
-const MARK = { ok: "✓", failed: "✗", skipped: "-" } as const;
+const MARK = { ok: "✓", failed: "✗", skipped: "-", not_started: "·" } as const;
 
 export function formatResult(result: ActionResult, kinds: readonly RenderKind[]): string {
   const { action } = result;
@@ -21,6 +21,8 @@ export function formatResult(result: ActionResult, kinds: readonly RenderKind[])
 export function formatSummary(results: readonly ActionResult[]): string {
   const count = (o: ActionResult["outcome"]) => results.filter((r) => r.outcome === o).length;
   const failed = count("failed");
-  const head = failed > 0 ? "Apply failed" : "Apply complete";
-  return `${head}: ${count("ok")} succeeded, ${failed} failed, ${count("skipped")} skipped.`;
+  const notStarted = count("not_started");
+  const head = notStarted > 0 ? "Apply stopped" : failed > 0 ? "Apply failed" : "Apply complete";
+  const tail = notStarted > 0 ? `, ${notStarted} not started (run apply again to finish)` : "";
+  return `${head}: ${count("ok")} succeeded, ${failed} failed, ${count("skipped")} skipped${tail}.`;
 }

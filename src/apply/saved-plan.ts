@@ -7,6 +7,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { UserError } from "../errors.js";
+import { fileError } from "../files.js";
 import { fingerprintLive } from "../plan/index.js";
 import type { PlanKind } from "../plan/kinds.js";
 import { planSchema } from "../plan/schema.js";
@@ -42,8 +43,8 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
   try {
     data = JSON.parse(await readFile(file, "utf8"));
   } catch (error) {
-    const reason = error instanceof SyntaxError ? "it is not JSON" : (error as NodeJS.ErrnoException).code;
-    throw new UserError(`cannot read the saved plan ${file}: ${reason}`);
+    if (!(error instanceof SyntaxError)) throw fileError("read the saved plan", file, error);
+    throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
   }
   const saved = data as Partial<SavedPlan> | null;
   if (

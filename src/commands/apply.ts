@@ -3,21 +3,24 @@
  * make exactly those changes; or `--plan FILE` to apply a saved plan, refused when any object it touches
  * changed since. Prints one line per action and a summary; exit 1 when anything failed (independent work
  * is still done, and the next apply converges).
+ *
+ * Ctrl-C or SIGTERM: no new request starts, requests already sent finish, every action gets its line
+ * (those not started say so), and the exit code is 130 / 143; a second Ctrl-C ends it at once.
  */
 import { resolve } from "node:path";
 import { applyPlan } from "../apply/apply.js";
 import { formatResult, formatSummary } from "../apply/report.js";
 import { readSavedPlan, staleError, staleObjects } from "../apply/saved-plan.js";
 import { UserError } from "../errors.js";
-import type { Io } from "../io.js";
+import { exitCodeForSignal, type Io, type StopSignalName } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { missingSecretVariables } from "../plan/secrets.js";
 import type { Plan } from "../plan/types.js";
 import { refetchLiveState } from "../read/fetch.js";
 import { colorEnabled, renderText, vocabulary } from "../render/index.js";
-import type { ServiceClient } from "../service/index.js";
 import { readConfig } from "./config.js";
-import { withConnection } from "./connect.js";
+import { confirmOrCancel } from "./confirm.js";
+import { type Session, withConnection } from "./connect.js";
 import { failIfUnsafe, planOrFail, type ReconcileFlags } from "./reconcile.js";
 
 export interface ApplyFlags extends ReconcileFlags {
@@ -34,19 +37,50 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   }
   const saved = flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan)) : undefined;
   const desired = saved ? undefined : await readConfig(flags.args, flags, io, "plan");
-  return withConnection(flags, io, async ({ client }) => {
+  return withConnection(flags, io, async (session) => {
+    const stop = new AbortController();
+    let signal: StopSignalName | undefined;
+    const unsubscribe = io.onTerminate?.((received) => {
+      signal = received;
+      stop.abort();
+      session.client.stop();
+      session.io.stderr.write(
+        "\nStopping: no new request is sent; waiting for those already sent (press Ctrl-C again to quit at once).\n",
+      );
+    });
+    try {
+      return await plannedApply(session, flags, stop.signal, () => signal);
+    } catch (error) {
+      // Stopped before any change: nothing was applied, so there is nothing to report but that.
+      if (signal === undefined) throw error;
+      session.io.stderr.write("Apply stopped before any change was made.\n");
+      return exitCodeForSignal(signal);
+    } finally {
+      unsubscribe?.();
+    }
+  });
+
+  async function plannedApply(
+    session: Session,
+    flags: ApplyFlags,
+    stopped: AbortSignal,
+    signal: () => StopSignalName | undefined,
+  ): Promise<number> {
+    const { client, progress, io: out } = session;
     let plan: Plan;
+    progress.step("reading live state");
     if (saved) {
       const stale = staleObjects(KINDS, saved.plan, await refetchLiveState(KINDS, client, saved.reads));
       if (stale.length > 0) throw staleError(KINDS, stale);
       plan = saved.plan;
     } else {
-      const made = await planOrFail(client, desired!, flags, io);
+      const made = await planOrFail(client, desired!, flags, out);
       failIfUnsafe(made, flags);
       plan = made.plan;
     }
+    progress.stop();
     const vocab = vocabulary(KINDS);
-    io.stdout.write(renderText(plan, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
+    out.stdout.write(renderText(plan, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
     if (plan.actions.length === 0) return 0;
     const missing = missingSecretVariables(plan.actions, io.env);
     if (missing.length > 0) {
@@ -55,25 +89,35 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
         "missing_secret",
       );
     }
-    if (!flags.autoApprove && !(await io.confirm!(question(plan.actions.length)))) {
-      io.stderr.write("Apply cancelled; nothing was changed.\n");
-      return 1;
+    if (!flags.autoApprove) {
+      const cancelled = await confirmOrCancel(
+        io,
+        question(plan.actions.length),
+        "Apply",
+        "Nothing was changed.",
+      );
+      if (cancelled !== undefined) return cancelled;
     }
-    return execute(plan, client, flags, io);
-  });
-}
-
-async function execute(plan: Plan, client: ServiceClient, flags: ApplyFlags, io: Io): Promise<number> {
-  io.stdout.write("\n");
-  const results = await applyPlan(plan, {
-    kinds: KINDS,
-    client,
-    env: io.env,
-    concurrency: Number(flags.concurrency ?? 4),
-    onResult: (result) => io.stdout.write(`${formatResult(result, KINDS)}\n`),
-  });
-  io.stdout.write(`\n${formatSummary(results)}\n`);
-  return results.some((r) => r.outcome === "failed") ? 1 : 0;
+    if (stopped.aborted) throw new UserError("stopped", "interrupted");
+    out.stdout.write("\n");
+    progress.step("applying", plan.actions.length);
+    const results = await applyPlan(plan, {
+      kinds: KINDS,
+      client,
+      env: io.env,
+      concurrency: Number(flags.concurrency ?? 4),
+      signal: stopped,
+      onResult: (result) => {
+        progress.advance();
+        out.stdout.write(`${formatResult(result, KINDS)}\n`);
+      },
+    });
+    progress.stop();
+    out.stdout.write(`\n${formatSummary(results)}\n`);
+    const received = signal();
+    if (received !== undefined) return exitCodeForSignal(received);
+    return results.some((r) => r.outcome === "failed") ? 1 : 0;
+  }
 }
 
 function question(changes: number): string {

@@ -40,11 +40,13 @@ export async function run(options: BackfillOptions, io: Io): Promise<number> {
     });
     if (format === "json") {
       const doc = { format_version: "1", project, export: { id: b.id, name: b.name }, backfill_id, ...body };
-      io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
+      ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
-      io.stdout.write(`backfill ${backfill_id} started for "${b.name}": ${body.start_at} → ${body.end_at}\n`);
+      ctx.io.stdout.write(
+        `backfill ${backfill_id} started for "${b.name}": ${body.start_at} → ${body.end_at}\n`,
+      );
     }
-    io.stderr.write(`follow it with: posthog-gitops runs ${quoteArg(b.name)} --since -1h\n`);
+    ctx.io.stderr.write(`follow it with: posthog-gitops runs ${quoteArg(b.name)} --since -1h\n`);
     return 0;
   });
 }

@@ -72,26 +72,34 @@ export async function run(options: EventsOptions, io: Io): Promise<number> {
         : format === "csv"
           ? renderEventsCsv(events)
           : renderEventsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
-    io.stdout.write(out);
-    io.stderr.write(
+    ctx.io.stdout.write(out);
+    ctx.io.stderr.write(
       `${events.length} event${events.length === 1 ? "" : "s"}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
     );
     return 0;
   });
 }
 
-/** --project, else POSTHOG_PROJECT_ID, else the one project the files in `posthog/` (or --config) name. */
+/**
+ * The project, with the precedence of every command: the files in `posthog/` (or --config) read like
+ * plan reads them (a file's `project:` governs it; an explicit --project that disagrees is an error),
+ * and they must name one project; without files, --project, else POSTHOG_PROJECT_ID.
+ */
 async function eventsProject(options: EventsOptions, io: Io): Promise<number> {
-  const choice = projectChoice(options, io);
-  if (choice.project !== undefined) return choice.project;
   const loaded = await readOptionalConfig(options.config, options, io);
   const projects = [
     ...new Set(loaded?.projects.flatMap((p) => (p.project === undefined ? [] : [p.project]))),
   ];
-  if (projects.length === 1 && projects[0] !== undefined) return projects[0];
-  throw new UserError(
-    projects.length > 1
-      ? `the files name projects ${projects.join(", ")}: pick one with --project`
-      : "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one",
-  );
+  if (projects.length > 1) {
+    throw new UserError(
+      `the files name projects ${projects.join(", ")}: point --config at one project's files`,
+    );
+  }
+  const project = projects[0] ?? projectChoice(options, io).project;
+  if (project === undefined) {
+    throw new UserError(
+      "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one",
+    );
+  }
+  return project;
 }

@@ -4,7 +4,7 @@
  */
 import { appendFile } from "node:fs/promises";
 import { relative, resolve, sep } from "node:path";
-import { UserError } from "../errors.js";
+import { withFile } from "../files.js";
 import type { Io } from "../io.js";
 import type { Plan } from "../plan/types.js";
 import type { AnnotationPath } from "../render/github.js";
@@ -36,15 +36,9 @@ export async function appendStepSummary(plan: Plan, kinds: readonly RenderKind[]
     maxLength: STEP_SUMMARY_LIMIT,
     fullPlanHint: "run `posthog-gitops plan` (text format) for the full plan",
   });
-  try {
-    await appendFile(file, `${markdown}\n`);
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-    throw new UserError(
-      `cannot write the job summary to ${file} (GITHUB_STEP_SUMMARY): ${reason}`,
-      "file_error",
-    );
-  }
+  await withFile("append the plan to the job summary (GITHUB_STEP_SUMMARY)", file, () =>
+    appendFile(file, `${markdown}\n`),
+  );
 }
 
 /**

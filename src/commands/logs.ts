@@ -58,12 +58,12 @@ export async function run(options: LogsOptions, io: Io): Promise<number> {
       filters: { run: options.run ?? null, level: levels, search: options.search ?? null, since },
       entries,
     };
-    io.stdout.write(
+    ctx.io.stdout.write(
       format === "json"
         ? `${JSON.stringify(doc, null, 2)}\n`
         : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
-    io.stderr.write(`${entries.length} log entr${entries.length === 1 ? "y" : "ies"} of "${b.name}"\n`);
+    ctx.io.stderr.write(`${entries.length} log entr${entries.length === 1 ? "y" : "ies"} of "${b.name}"\n`);
     return 0;
   });
 }

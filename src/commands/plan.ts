@@ -4,6 +4,7 @@
  */
 import { resolve } from "node:path";
 import { writeSavedPlan } from "../apply/saved-plan.js";
+import { withFile } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { colorEnabled, type PlanFormat, planAnnotations, renderPlan, vocabulary } from "../render/index.js";
@@ -20,7 +21,10 @@ export interface PlanFlags extends ReconcileFlags {
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
   const desired = await readConfig(flags.args, flags, io, "plan");
-  const made = await withConnection(flags, io, ({ client }) => planOrFail(client, desired, flags, io));
+  const made = await withConnection(flags, io, ({ client, progress, io: out }) => {
+    progress.step("reading live state");
+    return planOrFail(client, desired, flags, out);
+  });
   const { plan } = made;
   const format = flags.format ?? "text";
   io.stdout.write(
@@ -35,7 +39,9 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
   failIfUnsafe(made, flags);
   if (flags.out) {
     // Relative to the command's working folder (io.cwd), like the configuration paths.
-    await writeSavedPlan(resolve(io.cwd, flags.out), plan, made.reads);
+    await withFile("write the plan to", flags.out, () =>
+      writeSavedPlan(resolve(io.cwd, flags.out!), plan, made.reads),
+    );
     io.stderr.write(
       `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}\n`,
     );

@@ -9,6 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../errors.js";
+import { withFile } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { pullFileName } from "../pull/document.js";
@@ -44,10 +45,11 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
       .split("\\")
       .join("/");
   const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project, schema));
-  await mkdir(dir, { recursive: true });
+  const shown = relative(io.cwd, dir) || ".";
+  await withFile("create the folder", shown, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
     const file = resolve(dir, pulled.name);
-    await writeFile(file, pulled.text);
+    await withFile("write", relative(io.cwd, file), () => writeFile(file, pulled.text));
     const words = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
       `wrote ${relative(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words.one : words.many}\n`,

@@ -14,6 +14,7 @@ import { dataInterval } from "../render/runs.js";
 import { collect, ServiceError, UnknownOutcomeError } from "../service/index.js";
 import type { BatchExportRun } from "../service/types.js";
 import { parseInstant } from "../time.js";
+import { confirmOrCancel } from "./confirm.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { resolveExport } from "./resolve-export.js";
 
@@ -48,38 +49,37 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
       const runs = await collect(ctx.client.runs.list(project, b.id, { after: since }), MAX_RUNS);
       const picked = failedRunsToRetry(runs);
       if (picked.alreadyDone.length > 0) {
-        io.stderr.write(
+        ctx.io.stderr.write(
           `${picked.alreadyDone.length} failed run${picked.alreadyDone.length === 1 ? " was" : "s were"} already exported again by a later run; skipped\n`,
         );
       }
       targets = picked.retry;
     }
     if (targets.length === 0) {
-      io.stdout.write(`No failed runs of "${b.name}" to retry since ${since}.\n`);
+      ctx.io.stdout.write(`No failed runs of "${b.name}" to retry since ${since}.\n`);
       return 0;
     }
-    io.stderr.write(`Runs of "${b.name}" (project ${project}) to retry:\n`);
-    for (const r of targets) io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}\n`);
+    ctx.io.stderr.write(`Runs of "${b.name}" (project ${project}) to retry:\n`);
+    for (const r of targets) ctx.io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}\n`);
     if (!options.autoApprove) {
+      ctx.progress.stop();
       const question = `Retry ${targets.length} run${targets.length === 1 ? "" : "s"} of "${b.name}"?`;
-      if (!(await io.confirm?.(question))) {
-        io.stderr.write("Retry cancelled; nothing was sent.\n");
-        return 1;
-      }
+      const cancelled = await confirmOrCancel(io, question, "Retry", "Nothing was sent.");
+      if (cancelled !== undefined) return cancelled;
     }
     let failures = 0;
     for (const r of targets) {
       try {
         const { backfill_id } = await ctx.client.runs.retry(project, b.id, r.id);
-        io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}\n`);
+        ctx.io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}\n`);
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;
         failures++;
         const hint = error instanceof UnknownOutcomeError ? `; ${checkRunsHint(b.name)}` : "";
-        io.stderr.write(`error: run ${r.id}: ${error.message}${hint}\n`);
+        ctx.io.stderr.write(`error: run ${r.id}: ${error.message}${hint}\n`);
       }
     }
-    io.stderr.write(
+    ctx.io.stderr.write(
       `${targets.length - failures} of ${targets.length} run${targets.length === 1 ? "" : "s"} retried\n`,
     );
     return failures > 0 ? 1 : 0;

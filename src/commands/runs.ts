@@ -44,12 +44,12 @@ export async function run(options: RunsOptions, io: Io): Promise<number> {
       filters: { status: statuses, since },
       runs: runs.map(runItem),
     };
-    io.stdout.write(
+    ctx.io.stdout.write(
       format === "json"
         ? `${JSON.stringify(doc, null, 2)}\n`
         : renderRunsText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
-    io.stderr.write(
+    ctx.io.stderr.write(
       `${runs.length} run${runs.length === 1 ? "" : "s"} of "${b.name}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
     );
     return 0;

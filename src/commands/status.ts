@@ -52,13 +52,13 @@ export async function run(options: StatusOptions, io: Io): Promise<number> {
       },
       ctx.now,
     );
-    io.stdout.write(
+    ctx.io.stdout.write(
       format === "json"
         ? `${JSON.stringify(doc, null, 2)}\n`
         : renderStatusText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     const s = doc.summary;
-    io.stderr.write(
+    ctx.io.stderr.write(
       `${s.exports} batch export${s.exports === 1 ? "" : "s"}: ${s.failing} failing, ${s.paused} paused, ${s.failed_runs} failed run${s.failed_runs === 1 ? "" : "s"} in ${doc.window_days} days\n`,
     );
     return options.failOnError && rows.some((r) => isFailed(r.latest_run?.status)) ? 1 : 0;

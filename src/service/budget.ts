@@ -10,6 +10,7 @@
  */
 
 import type { Clock } from "../clock.js";
+import { StoppedError, type StopSignal } from "./stop.js";
 
 export interface RateWindow {
   limit: number;
@@ -32,13 +33,15 @@ export class RateBudget {
   #pausedUntil = 0;
   #queue: Promise<void> = Promise.resolve();
   #released: Array<() => void> = [];
+  readonly #stop: StopSignal | undefined;
 
-  constructor(windows: RateWindow[], clock: Clock) {
+  constructor(windows: RateWindow[], clock: Clock, stop?: StopSignal) {
     for (const w of windows) {
       if (!(w.limit >= 1 && w.ms > 0)) throw new RangeError(`invalid rate window ${w.limit}/${w.ms}ms`);
     }
     this.#windows = windows;
     this.#clock = clock;
+    this.#stop = stop;
   }
 
   /**
@@ -95,12 +98,17 @@ export class RateBudget {
   async #take(onWait: WaitListener | undefined): Promise<{ done: () => void; waitedMs: number }> {
     const started = this.#clock.now();
     for (;;) {
+      // A stopping client sends nothing more: the caller names the request in the error.
+      if (this.#stop?.stopped) throw new StoppedError("", "");
       const { ms: wait, reason } = this.#waitNeeded(this.#clock.now());
       if (wait === 0) break;
       if (Number.isFinite(wait)) {
         onWait?.(wait, reason);
-        await this.#clock.sleep(wait);
-      } else await new Promise<void>((resolve) => this.#released.push(resolve));
+        await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
+      } else {
+        const released = new Promise<void>((resolve) => this.#released.push(resolve));
+        await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
+      }
     }
     const slot: Slot = { end: Number.POSITIVE_INFINITY };
     this.#slots.push(slot);

@@ -13,6 +13,7 @@ import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
 import { eventsApi, organizationsApi } from "./events.js";
 import { collectOffsetPages } from "./pages.js";
 import type { Query } from "./query.js";
+import { StopSignal } from "./stop.js";
 import { type ClientStats, type PageLimits, type RequestSpec, Transport } from "./transport.js";
 
 export type {
@@ -93,6 +94,7 @@ export class ServiceClient {
   readonly #transport: Transport;
   readonly #ownAgent: Agent | undefined;
   readonly #budgets: Record<BudgetName, RateBudget>;
+  readonly #stop = new StopSignal();
   readonly #clock: Clock;
   readonly #budgetFile: { path: string; id: string } | undefined;
   #closed: Promise<void> | undefined;
@@ -119,6 +121,7 @@ export class ServiceClient {
           connect: { timeout: timeouts.connectMs },
         });
     const clock = options.clock ?? systemClock;
+    const stop = this.#stop;
     const windows = (limit: { perMinute: number; perHour: number }): RateWindow[] => [
       { limit: limit.perMinute, ms: MINUTE },
       { limit: limit.perHour, ms: HOUR },
@@ -127,10 +130,12 @@ export class ServiceClient {
       general: new RateBudget(
         options.rateWindows?.general ?? windows(options.rateLimit ?? { perMinute: 480, perHour: 4800 }),
         clock,
+        stop,
       ),
       events: new RateBudget(
         options.rateWindows?.events ?? windows(options.eventsRateLimit ?? { perMinute: 240, perHour: 1200 }),
         clock,
+        stop,
       ),
     };
     this.#budgets = budgets;
@@ -156,6 +161,7 @@ export class ServiceClient {
       pageLimits: { maxPages: 10_000, maxObjects: 1_000_000, ...options.pageLimits },
       notifier: new Notifier(options.onEvent, options.notice, options.timers),
       maxAnswerBytes: options.maxAnswerBytes ?? 64 * 1_048_576,
+      stop,
     });
     this.#transport = t;
     this.dashboards = dashboardsApi(t);
@@ -178,6 +184,18 @@ export class ServiceClient {
   /** Every item of a limit/offset list at `path` (pages after the first read concurrently). */
   listAll<T extends { id: unknown }>(path: string, query: Query = {}): Promise<T[]> {
     return collectOffsetPages<T>(this.#transport, { method: "GET", path, query });
+  }
+
+  /**
+   * Stops the client for an interrupt: no request starts from now on (each fails with a StoppedError,
+   * code `interrupted`), requests already sent finish, and every wait ends at once.
+   */
+  stop(): void {
+    this.#stop.stop();
+  }
+
+  get stopped(): boolean {
+    return this.#stop.stopped;
   }
 
   get stats(): ClientStats {

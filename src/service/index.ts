@@ -25,4 +25,5 @@ export {
 export { NetworkError, ServiceError, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
 export { featureKeys } from "./events.js";
 export type { Query } from "./query.js";
+export { StoppedError } from "./stop.js";
 export type { Method, RequestSpec } from "./transport.js";

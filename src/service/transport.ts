@@ -26,6 +26,7 @@ import { ServiceError, shortPath, UnexpectedAnswerError, UnknownOutcomeError } f
 import { buildError, classifyFailure, MAX_RETRY_AFTER_MS, type Outcome, parseRetryAfter } from "./outcome.js";
 import { type Query, queryString } from "./query.js";
 import type { Shape } from "./shapes.js";
+import { StoppedError, type StopSignal } from "./stop.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -81,6 +82,8 @@ export interface TransportOptions {
   notifier: Notifier;
   /** The longest body read; a longer one is refused, not buffered. */
   maxAnswerBytes: number;
+  /** Set when the run stops: no request starts after it, waits end (stop.ts). */
+  stop: StopSignal;
 }
 
 type Answers = typeof import("./answers.js");
@@ -140,13 +143,20 @@ export class Transport {
     const queued = this.#o.clock.now();
     return this.#o.semaphore.run(async () => {
       this.stats.waitedMs += this.#o.clock.now() - queued;
-      const { notifier, clock } = this.#o;
+      const { notifier, clock, stop } = this.#o;
       const { method } = spec;
       const onWait = (ms: number, reason: "rate-limit" | "retry-after") =>
         notifier.wait(reason, ms, clock.now(), method, path);
       let mayHaveArrived = false;
       for (let attempt = 0; ; attempt++) {
-        const permit = await budget.acquire(onWait);
+        stop.check(method, path);
+        const permit = await budget.acquire(onWait).catch((error: unknown) => {
+          throw error instanceof StoppedError ? new StoppedError(method, path) : error;
+        });
+        if (stop.stopped) {
+          permit.done();
+          stop.check(method, path);
+        }
         this.stats.waitedMs += permit.waitedMs;
         const started = clock.now();
         this.stats.requests[method] = (this.stats.requests[method] ?? 0) + 1;
@@ -217,7 +227,7 @@ export class Transport {
         if (outcome.kind === "answer" && outcome.status === 429) onWait(retry.waitMs, "retry-after");
         this.stats.retries++;
         this.stats.waitedMs += retry.waitMs;
-        await clock.sleep(retry.waitMs);
+        await stop.sleep(clock, retry.waitMs);
       }
     });
   }

@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
+import type { Answer } from "../../src/io.js";
 import { memoryIo } from "../support/io.js";
 import { type E2E, type Json, useE2E } from "./helpers.js";
 import { bigSeed } from "./seeds.js";
@@ -157,7 +158,7 @@ describe("service refusals while reading", () => {
 });
 
 describe("confirmation", () => {
-  async function applyAnswering(answer: boolean) {
+  async function applyAnswering(answer: Answer) {
     const mem = memoryIo(h.env(), h.dir);
     const questions: string[] = [];
     mem.io.confirm = async (question) => {
@@ -171,12 +172,12 @@ describe("confirmation", () => {
   it("asks on a terminal; 'no' changes nothing, 'yes' applies", async () => {
     h.write("p/d.yaml", "project: 12345\ndashboards:\n  - name: Asked first\n");
     await h.clearRequests();
-    const declined = await applyAnswering(false);
+    const declined = await applyAnswering("no");
     expect(declined.questions).toEqual(["Apply this change?"]);
     expect(declined.code).toBe(1);
-    expect(declined.stderr).toContain("Apply cancelled; nothing was changed.");
+    expect(declined.stderr).toContain("Apply cancelled. Nothing was changed.");
     expect((await h.requests()).filter((r) => r.method !== "GET")).toEqual([]);
-    const accepted = await applyAnswering(true);
+    const accepted = await applyAnswering("yes");
     expect(accepted.code).toBe(0);
     expect((await h.state()).dashboards.some((d: { name: string }) => d.name === "Asked first")).toBe(true);
   });

@@ -131,7 +131,7 @@ describe("retry", () => {
         io: {
           confirm: async (q) => {
             questions.push(q);
-            return false;
+            return "no";
           },
         },
       },
@@ -140,7 +140,7 @@ describe("retry", () => {
     expect(questions).toEqual([`Retry 1 run of "${S3}"?`]);
     expect(declined.stderr).toContain(`${FAILED_RUN}  Failed`);
     expect(await posts()).toEqual([]);
-    const accepted = await h.run(retry, { args: [S3, FAILED_RUN] }, { io: { confirm: async () => true } });
+    const accepted = await h.run(retry, { args: [S3, FAILED_RUN] }, { io: { confirm: async () => "yes" } });
     expect(accepted.code).toBe(0);
     expect((await posts()).map((r) => r.path)).toEqual([
       `/api/projects/12345/batch_exports/${S3_EXPORT_ID}/runs/${FAILED_RUN}/retry/`,
