@@ -1,9 +1,10 @@
 /**
  * What normalising one declared object needs: where its nodes are (for diagnostics), the environment
- * for `${NAME}` references, and the run's mode (a missing secret variable is fatal only for apply).
+ * for `${NAME}` references with the names its file may read (`variables:`), and the run's mode (a
+ * missing secret variable is fatal only for apply).
  */
 import type { Diagnostics } from "./diagnostics.js";
-import { interpolate } from "./interpolate.js";
+import { envLookup, interpolate, isCredentialName, scan } from "./interpolate.js";
 import type { ParsedFile } from "./parse.js";
 import type { Severity, SourceRef } from "./types.js";
 
@@ -37,6 +38,8 @@ export class ObjectContext {
     readonly file: ParsedFile,
     readonly base: string,
     readonly owner: string,
+    /** The names this file lists under `variables:` and may use in non-secret strings. */
+    readonly variables: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Position of a node under the object (`/tags/0`); `key` for the key of a mapping entry. */
@@ -65,12 +68,15 @@ export class ObjectContext {
   }
 
   /** A non-secret string with its `${NAME}` references replaced; a missing variable is an error. */
+  /**
+   * A non-secret string with its `${NAME}` references replaced. Only names the file lists under
+   * `variables:` are read, never a credential-looking one; anything else is an error at the value, and
+   * the value is kept as written (nothing of the environment reaches it).
+   */
   text(path: string, value: string): string {
-    const result = interpolate(value, this.run.env);
-    if (!result.ok) {
-      this.error(path, `${result.problem} (in ${this.field(path)} of ${this.owner})`);
-      return value;
-    }
+    if (!this.checkReferences(path, value)) return value;
+    const result = interpolate(value, envLookup(this.run.env));
+    if (!result.ok) return value;
     for (const name of result.missing) {
       this.error(
         path,
@@ -78,6 +84,49 @@ export class ObjectContext {
       );
     }
     return result.value;
+  }
+
+  /** Reports every reference in a non-secret string that may not be read; true when there is none. */
+  checkReferences(path: string, value: string): boolean {
+    const scanned = scan(value);
+    const where = `${this.field(path)} of ${this.owner}`;
+    if (!scanned.ok) {
+      this.error(path, `${scanned.problem} (in ${where})`);
+      return false;
+    }
+    let allowed = true;
+    for (const { name } of scanned.references) {
+      if (isCredentialName(name)) {
+        this.error(
+          path,
+          `\${${name}} in ${where} may never be used outside a secret field: POSTHOG_* variables and names that look like credentials stay out of plans and of the service (write $\${ for a literal \${)`,
+        );
+        allowed = false;
+      } else if (!this.variables.has(name)) {
+        this.error(
+          path,
+          `\${${name}} in ${where} is not read from the environment: list ${name} under \`variables:\` in this file to use it (or write $\${ for a literal \${)`,
+        );
+        allowed = false;
+      }
+    }
+    return allowed;
+  }
+
+  /**
+   * For an item left out because of schema errors: its references are still checked (every problem is
+   * reported at once), except in the fields `skip` names (secret fields, which follow their own rule).
+   */
+  checkAllReferences(path: string, value: unknown, skip: ReadonlySet<string>): void {
+    if (skip.has(path)) return;
+    if (typeof value === "string") this.checkReferences(path, value);
+    else if (Array.isArray(value))
+      value.forEach((item, i) => this.checkAllReferences(`${path}/${i}`, item, skip));
+    else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        this.checkAllReferences(`${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, item, skip);
+      }
+    }
   }
 
   /** Strings anywhere inside a value interpolated; `skip` lists pointers (relative to base) left out. */

@@ -51,6 +51,11 @@ export interface ConfigKind {
    */
   checkBroken?(input: unknown, ctx: ObjectContext): void;
   /**
+   * JSON pointers inside an item (e.g. `/destination/config/password`) of its secret fields: `${NAME}`
+   * there follows the secret rule, not the `variables:` one. Absent: the kind has no secret fields.
+   */
+  secretPointers?(input: unknown): string[];
+  /**
    * True for a JSON pointer inside an item (e.g. `/destination/config/password`) whose value must never
    * be echoed in a message, because it may be a secret written by mistake.
    */

@@ -8,6 +8,7 @@
 import { type LoadMode, ObjectContext, type RunContext } from "./context.js";
 import { Diagnostics } from "./diagnostics.js";
 import { checkGlob } from "./ignore.js";
+import { isCredentialName } from "./interpolate.js";
 import type { ConfigKind } from "./kinds.js";
 import { reportMissingSecrets } from "./missing-secrets.js";
 import { type ParsedFile, parseYaml } from "./parse.js";
@@ -47,7 +48,11 @@ export interface LoadResult extends LoadedConfig {
   objects: number;
 }
 
-type FileInput = Record<string, unknown> & { project?: number; ignore?: Record<string, string[]> };
+type FileInput = Record<string, unknown> & {
+  project?: number;
+  ignore?: Record<string, string[]>;
+  variables?: string[];
+};
 
 export async function loadConfig(
   input: readonly string[] | InMemoryFiles,
@@ -112,6 +117,7 @@ export async function loadConfig(
     }
     desired.files.push(file.path);
     const ignoreBroken = [...broken].some((p) => p.startsWith("ignore"));
+    const variables = broken.has("variables") ? new Set<string>() : fileVariables(data, file, diags);
     for (const kind of kinds) {
       if (Object.hasOwn(data, kind.key) && !desired.manages.includes(kind.name)) {
         desired.manages.push(kind.name);
@@ -126,12 +132,36 @@ export async function loadConfig(
       const declared = desired.objects[kind.name] as DesiredProject["objects"][string];
       items.forEach((item: Record<string, unknown>, i) => {
         const owner = `${kind.words.one} "${String(item?.name)}"`;
-        const ctx = new ObjectContext(run, file, `/${kind.key}/${i}`, owner);
-        if (broken.has(`${kind.key}/${i}`)) kind.checkBroken?.(item, ctx);
-        else declared.push(kind.declare(item, ctx));
+        const ctx = new ObjectContext(run, file, `/${kind.key}/${i}`, owner, variables);
+        if (broken.has(`${kind.key}/${i}`)) {
+          kind.checkBroken?.(item, ctx);
+          ctx.checkAllReferences("", item, new Set(kind.secretPointers?.(item) ?? []));
+        } else declared.push(kind.declare(item, ctx));
       });
     }
   }
+}
+
+/**
+ * The environment variables a file's non-secret strings may read. A listed name that may never be
+ * used there (POSTHOG_*, credential-looking names) is an error at its entry (SPEC §8), and is left out.
+ */
+function fileVariables(data: FileInput, file: ParsedFile, diags: Diagnostics): Set<string> {
+  const names = new Set<string>();
+  (data.variables ?? []).forEach((name, i) => {
+    if (!isCredentialName(name)) {
+      names.add(name);
+      return;
+    }
+    const at = file.position(file.place(`/variables/${i}`)?.value ?? 0);
+    diags.error(
+      file.path,
+      at.line,
+      at.column,
+      `variables: ${name} may never be used outside a secret field (POSTHOG_* variables and names that look like credentials stay out of plans and of the service); reference it from a secret destination field instead`,
+    );
+  });
+  return names;
 }
 
 function projectOf(

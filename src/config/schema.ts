@@ -41,6 +41,17 @@ export function composeSchema(kinds: readonly ConfigKind[]): SchemaNode {
         description: "Project id. Default: --project or POSTHOG_PROJECT_ID.",
         minimum: 1,
       },
+      variables: {
+        type: "array",
+        description:
+          "Environment variables that non-secret string values may use as ${NAME} (secret destination fields need no listing). POSTHOG_* and credential-looking names are refused.",
+        items: {
+          type: "string",
+          pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
+          description: "An environment variable's name.",
+        },
+        uniqueItems: true,
+      },
       ignore: {
         type: "object",
         description: "Live objects that --prune must never touch, by name glob.",

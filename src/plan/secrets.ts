@@ -2,6 +2,7 @@
  * Write-only secrets in a plan. A secret is a `SecretRef` (where the value comes from, never the value);
  * the value is read from the environment only when apply builds a request body, at that moment.
  */
+import { envLookup, interpolate } from "../config/interpolate.js";
 import type { SecretValue } from "../config/secret.js";
 import { UserError } from "../errors.js";
 import type { SecretRef } from "./types.js";
@@ -23,8 +24,9 @@ export function isSecretRef(value: unknown): value is SecretRef {
  */
 export function missingSecretVariables(value: unknown, env: Env): string[] {
   const missing = new Set<string>();
+  const lookup = envLookup(env);
   visit(value, (ref) => {
-    for (const name of ref.variables) if (!env[name]) missing.add(name);
+    for (const name of ref.variables) if (lookup(name) === undefined) missing.add(name);
   });
   return [...missing].sort();
 }
@@ -40,7 +42,7 @@ function visit(value: unknown, onRef: (ref: SecretRef) => void): void {
  * empty variable is a `UserError` naming the variable (never a value). `$${` in a template is a literal `${`.
  */
 export function resolveSecrets<T>(value: T, env: Env, where: string): T {
-  if (isSecretRef(value)) return interpolate(value, env, where) as T;
+  if (isSecretRef(value)) return resolve(value, env, where) as T;
   if (Array.isArray(value)) return value.map((item) => resolveSecrets(item, env, where)) as T;
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
@@ -50,13 +52,16 @@ export function resolveSecrets<T>(value: T, env: Env, where: string): T {
   return value;
 }
 
-function interpolate(ref: SecretRef, env: Env, where: string): string {
-  return ref.$secret.replace(/\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string | undefined) => {
-    if (name === undefined) return "${";
-    const found = env[name];
-    if (found === undefined || found === "") {
-      throw new UserError(`${where}: the secret variable $${name} is not set; set it before apply`);
-    }
-    return found;
-  });
+/** The secret's value, through the one interpolator the files are read with. */
+function resolve(ref: SecretRef, env: Env, where: string): string {
+  const result = interpolate(ref.$secret, envLookup(env));
+  if (!result.ok) throw new UserError(`${where}: ${result.problem}`, "invalid_input");
+  const [missing] = result.missing;
+  if (missing !== undefined) {
+    throw new UserError(
+      `${where}: the secret variable $${missing} is not set; set it before apply`,
+      "missing_secret",
+    );
+  }
+  return result.value;
 }

@@ -26,6 +26,7 @@ dashboards:
     sharing: {enabled: true}
   - name: Old funnel
     deleted: true
+variables: [TEAM]
 `;
 
 const exports = `project: 12345
@@ -51,6 +52,7 @@ batch_exports:
           s3_bucket: staging
           authorization:
             aws_access_key_id: \${RS_KEY}
+variables: [DB_HOST]
 `;
 
 describe("loadConfig", () => {

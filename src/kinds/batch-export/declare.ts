@@ -8,7 +8,7 @@
  * validate/plan, or one error for apply, per variable.
  */
 import type { ObjectContext } from "../../config/context.js";
-import { secretReference } from "../../config/interpolate.js";
+import { envLookup, isToolVariable, secretReference } from "../../config/interpolate.js";
 import { noteMissingSecret } from "../../config/missing-secrets.js";
 import { SecretValue } from "../../config/secret.js";
 import type { Declared } from "../../config/types.js";
@@ -135,8 +135,15 @@ function destination(
       literalSecret(pointer, field, ctx);
       continue;
     }
-    const set = ctx.run.env[name];
-    const available = set !== undefined && set !== "";
+    if (isToolVariable(name)) {
+      ctx.error(
+        pointer,
+        `${field} of ${ctx.owner} refers to ${name}: this tool's own variables (POSTHOG_*) never go into a field; use a variable of the destination's own credentials`,
+      );
+      continue;
+    }
+    const set = envLookup(ctx.run.env)(name);
+    const available = set !== undefined;
     if (!available) noteMissingSecret(ctx, name, pointer, field);
     secrets[path] = new SecretValue(value as string, [name], available ? set : undefined);
   }
@@ -189,4 +196,11 @@ function lookup(value: unknown, keys: readonly string[]): unknown {
 /** Destination config values may be secrets written by mistake: messages never echo them. */
 export function quietBatchExportValue(pointer: string): boolean {
   return /^\/destination\/config(\/|$)/.test(pointer);
+}
+
+/** Pointers of the secret fields of an item's destination type (they follow the secret rule). */
+export function batchExportSecretPointers(input: unknown): string[] {
+  const type = (input as { destination?: { type?: unknown } } | null)?.destination?.type;
+  if (typeof type !== "string") return [];
+  return secretPaths(type).map((path) => `/destination/config/${path.split(".").join("/")}`);
 }

@@ -8,6 +8,7 @@ import type { BatchExport } from "../../service/types.js";
 import type { Kind } from "../kind.js";
 import {
   type BatchExportInput,
+  batchExportSecretPointers,
   checkSecretLiterals,
   declareBatchExport,
   quietBatchExportValue,
@@ -25,6 +26,7 @@ export const batchExportKind: Kind = {
   schema: batchExportSchema,
   declare: (input, ctx) => declareBatchExport(input as unknown as BatchExportInput, ctx),
   checkBroken: checkSecretLiterals,
+  secretPointers: batchExportSecretPointers,
   quiet: quietBatchExportValue,
   read: readBatchExports,
   reread: rereadBatchExports,
