@@ -8,6 +8,7 @@
 
 import { batchExportRecord, dashboardRecord } from "./records.js";
 import { POSTGRES_EXPORT_ID, runsAndLogs, S3_EXPORT_ID, sampleEvents, uuid } from "./sample-activity.js";
+import { defaultService, type ServiceSettings } from "./service.js";
 import type { DashboardRecord, StoreData } from "./types.js";
 
 export { POSTGRES_EXPORT_ID, S3_EXPORT_ID };
@@ -91,13 +92,16 @@ function dashboards(): StoreData["dashboards"] {
   return rows.map((d) => dashboardRecord({ created_by: 1, ...d }));
 }
 
-export function defaultSeed(now: Date): StoreData {
+const ALL_FEATURES = { tagging: true, access_control: true, advanced_permissions: true };
+
+export function defaultSeed(now: Date, service: ServiceSettings = defaultService()): StoreData {
   const at = now.getTime();
   const pausedAt = new Date(Math.floor(at / DAY) * DAY - 2 * DAY).toISOString();
   return {
+    service,
     organizations: [
-      { id: ACME_ID, name: "Acme", features: { tagging: true, advanced_permissions: true } },
-      { id: GLOBEX_ID, name: "Globex", features: { tagging: true, advanced_permissions: true } },
+      { id: ACME_ID, name: "Acme", features: { ...ALL_FEATURES } },
+      { id: GLOBEX_ID, name: "Globex", features: { ...ALL_FEATURES } },
     ],
     projects: [
       { id: 12345, name: "Production", organization: ACME_ID },

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { normaliseActivity } from "./seed-activity.js";
+import { defaultService, mergeService, type ServiceSettings } from "./service.js";
 import type {
   ApiKeyRecord,
   BatchExportRecord,
@@ -46,23 +47,39 @@ function membership(value: unknown): MembershipRecord {
   return { id: m.id, level };
 }
 
-export function normaliseSeed(input: unknown, now: Date): StoreData {
+/** A feature switch: on unless false; `access_control` and `advanced_permissions` stand in for each other. */
+function features(raw: Raw): OrganizationRecord["features"] {
+  const flag = (v: unknown) => (typeof v === "boolean" ? v : undefined);
+  const access = flag(raw.access_control);
+  const advanced = flag(raw.advanced_permissions);
+  return {
+    tagging: raw.tagging !== false,
+    access_control: access ?? advanced ?? true,
+    advanced_permissions: advanced ?? access ?? true,
+  };
+}
+
+/**
+ * `serviceBase` is what a seed without a `service` key gets (the defaults, or the `service` option of
+ * `startEmulator`); the seed's own `service` keys win.
+ */
+export function normaliseSeed(
+  input: unknown,
+  now: Date,
+  serviceBase: ServiceSettings = defaultService(),
+): StoreData {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new SeedError("seed: must be a JSON object");
   }
   const seed = input as Raw;
   const at = now.toISOString();
-  const organizations: OrganizationRecord[] = list(seed, "organizations").map((o) => {
-    const features = (o.features ?? {}) as Raw;
-    return {
-      id: need<string>(o, "id", "organization", isStr),
-      name: typeof o.name === "string" ? o.name : "Organization",
-      features: {
-        tagging: features.tagging !== false,
-        advanced_permissions: features.advanced_permissions !== false,
-      },
-    };
-  });
+  const service = mergeService(serviceBase, seed.service);
+  if (typeof service === "string") throw new SeedError(`seed: ${service}`);
+  const organizations: OrganizationRecord[] = list(seed, "organizations").map((o) => ({
+    id: need<string>(o, "id", "organization", isStr),
+    name: typeof o.name === "string" ? o.name : "Organization",
+    features: features((o.features ?? {}) as Raw),
+  }));
   const projects = list(seed, "projects").map((p) => ({
     id: need<number>(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
@@ -81,6 +98,8 @@ export function normaliseSeed(input: unknown, now: Date): StoreData {
     key: need<string>(k, "key", "api key", isStr),
     user: need<number>(k, "user", "api key", isInt),
     scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : ["*"],
+    ...(typeof k.label === "string" ? { label: k.label } : {}),
+    ...(typeof k.created_at === "string" ? { created_at: k.created_at } : {}),
     ...(Array.isArray(k.scoped_teams) ? { scoped_teams: k.scoped_teams.map(Number) } : {}),
   }));
   let tileId = 1;
@@ -141,6 +160,7 @@ export function normaliseSeed(input: unknown, now: Date): StoreData {
   const maxTile = Math.max(0, ...dashboards.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = (seed.sequences ?? {}) as Raw;
   return {
+    service,
     organizations,
     projects,
     users,

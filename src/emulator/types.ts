@@ -4,12 +4,18 @@
  * Records hold what the service stores (secrets included); routes render them into response shapes.
  */
 import type { BatchExportRun } from "../service/types.js";
+import type { ServiceSettings } from "./service.js";
 
 export interface OrganizationRecord {
   id: string;
   name: string;
-  /** Paid features: `tagging` (tags kept) and `advanced_permissions` (restriction level 37 effective). */
-  features: { tagging: boolean; advanced_permissions: boolean };
+  /**
+   * Paid features: `tagging` (tags kept); `access_control` (newest: restriction level 37 effective);
+   * `advanced_permissions` (sharing passwords; under the 2025 rules also what makes level 37
+   * effective). A seed that gives only one of the last two sets both (old seeds name only
+   * `advanced_permissions`).
+   */
+  features: { tagging: boolean; access_control: boolean; advanced_permissions: boolean };
 }
 
 export interface ProjectRecord {
@@ -36,6 +42,9 @@ export interface UserRecord {
 
 export interface ApiKeyRecord {
   key: string;
+  /** Shown by `GET /api/personal_api_keys/@current/`. */
+  label?: string;
+  created_at?: string;
   /** The owning user's numeric id. */
   user: number;
   /** `["*"]` or `object:access` entries; an empty list (legacy key) means full access. */
@@ -151,6 +160,8 @@ export interface EventRecord {
 }
 
 export interface StoreData {
+  /** Which service's rules apply (see service.ts). */
+  service: ServiceSettings;
   organizations: OrganizationRecord[];
   projects: ProjectRecord[];
   users: UserRecord[];

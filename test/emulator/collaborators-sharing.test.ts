@@ -81,9 +81,15 @@ describe("collaborators", () => {
     expect(denied.body.detail).toBe("You don't have edit permissions for this dashboard.");
   });
 
-  it("treats a stored level 37 as lowest when advanced permissions are off", async () => {
+  it("treats a stored level 37 as lowest without the organization's access control feature", async () => {
+    // Newest: ACCESS_CONTROL decides; ADVANCED_PERMISSIONS alone no longer makes level 37 effective.
     await reseed(h, (s) => {
       for (const o of s.organizations) o.features.advanced_permissions = false;
+    });
+    const still = await h.api("POST", C, { user_uuid: USER_UUIDS.bob, level: 37 });
+    expect(still.status).toBe(201);
+    await reseed(h, (s) => {
+      for (const o of s.organizations) o.features.access_control = false;
     });
     const res = await h.api("POST", C, { user_uuid: USER_UUIDS.bob, level: 37 });
     expect(res.body.detail).toBe("Cannot add collaborators to a dashboard on the lowest restriction level.");

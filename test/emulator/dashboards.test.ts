@@ -173,7 +173,8 @@ describe("dashboard create / retrieve / update", () => {
 describe("organization switches", () => {
   it("drops tags silently and keeps effective restriction at 21 without the paid features", async () => {
     await reseed(h, (s) => {
-      for (const o of s.organizations) o.features = { tagging: false, advanced_permissions: false };
+      for (const o of s.organizations)
+        o.features = { tagging: false, access_control: false, advanced_permissions: false };
     });
     const list = await h.api("GET", `${P}/dashboards/`);
     expect(list.body.results.every((d: { tags: string[] }) => d.tags.length === 0)).toBe(true);
@@ -194,6 +195,7 @@ describe("organization switches", () => {
     expect(org.body.available_product_features.map((f: { key: string }) => f.key)).toEqual([
       "tagging",
       "advanced_permissions",
+      "access_control",
     ]);
     const byId = await h.api("GET", `/api/organizations/${org.body.id}/`);
     expect(byId.body.name).toBe("Acme");

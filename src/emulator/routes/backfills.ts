@@ -171,8 +171,8 @@ export function registerBackfills(router: Router): void {
     scope: write,
     handler: cancel,
   });
-  // Deprecated alias, also in organization scope; it answers like the newest service (201).
+  // Deprecated alias, also in organization scope; gone from the newest service (`service.legacy_routes`).
   for (const base of [project, "/api/organizations/:org/batch_exports/:id"]) {
-    router.add({ method: "POST", pattern: `${base}/backfill`, scope: write, handler: create });
+    router.add({ method: "POST", pattern: `${base}/backfill`, scope: write, handler: create, legacy: true });
   }
 }

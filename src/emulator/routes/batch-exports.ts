@@ -9,7 +9,7 @@ import { invalid } from "../errors.js";
 import { asBody, parseBool } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import { batchExportRecord } from "../records.js";
-import type { Ctx, Router } from "../router.js";
+import type { Ctx, Handler, Router } from "../router.js";
 import { createBackfill } from "./backfills.js";
 import { findExport, renderExport, visibleExports } from "./batch-export-view.js";
 import { applyExportBody, type WriteMode } from "./batch-export-write.js";
@@ -94,18 +94,17 @@ export function registerBatchExports(router: Router): void {
   const read = "batch_export:read";
   const write = "batch_export:write";
   for (const base of ["/api/projects/:project/batch_exports", "/api/organizations/:org/batch_exports"]) {
-    router.add({ method: "GET", pattern: base, scope: read, handler: list });
-    router.add({ method: "POST", pattern: base, scope: write, handler: create });
-    router.add({ method: "GET", pattern: `${base}/:id`, scope: read, handler: retrieve });
-    router.add({
-      method: "PATCH",
-      pattern: `${base}/:id`,
-      scope: write,
-      handler: (ctx) => update(ctx, "patch"),
-    });
-    router.add({ method: "PUT", pattern: `${base}/:id`, scope: write, handler: (ctx) => update(ctx, "put") });
-    router.add({ method: "DELETE", pattern: `${base}/:id`, scope: write, handler: destroy });
-    router.add({ method: "POST", pattern: `${base}/:id/pause`, scope: write, handler: pause });
-    router.add({ method: "POST", pattern: `${base}/:id/unpause`, scope: write, handler: unpause });
+    // The organization routes are gone from the newest service; `service.legacy_routes` keeps them.
+    const legacy = base.startsWith("/api/organizations/");
+    const add = (method: string, pattern: string, scope: string, handler: Handler) =>
+      router.add({ method, pattern, scope, handler, legacy });
+    add("GET", base, read, list);
+    add("POST", base, write, create);
+    add("GET", `${base}/:id`, read, retrieve);
+    add("PATCH", `${base}/:id`, write, (ctx) => update(ctx, "patch"));
+    add("PUT", `${base}/:id`, write, (ctx) => update(ctx, "put"));
+    add("DELETE", `${base}/:id`, write, destroy);
+    add("POST", `${base}/:id/pause`, write, pause);
+    add("POST", `${base}/:id/unpause`, write, unpause);
   }
 }

@@ -7,6 +7,7 @@ import { registerDashboards } from "./dashboards.js";
 import { registerEvents } from "./events.js";
 import { registerLogs } from "./logs.js";
 import { registerOrganizations } from "./organizations.js";
+import { registerPersonalApiKeys } from "./personal-api-keys.js";
 import { registerRuns } from "./runs.js";
 import { registerSharing } from "./sharing.js";
 
@@ -21,5 +22,6 @@ export function buildRouter(): Router {
   registerLogs(router);
   registerEvents(router);
   registerOrganizations(router);
+  registerPersonalApiKeys(router);
   return router;
 }

@@ -75,6 +75,7 @@ export function registerLogs(router: Router): void {
       pattern: `${base}/logs`,
       scope: "batch_export:read",
       handler: (ctx) => logs(ctx, false),
+      legacy: base.startsWith("/api/organizations/"),
     });
   }
   router.add({
