@@ -46,6 +46,12 @@ export function batchExportRecord(
     hogql_query: null,
     schema: null,
     filters: null,
+    timezone: "UTC",
+    interval_offset: null,
+    hogql_modifiers: null,
+    primary_key: null,
+    version_key: null,
+    incremental_mode: "APPEND",
     ...fields,
   };
 }

@@ -52,6 +52,22 @@ export interface ApiKeyRecord {
   scoped_teams?: number[];
 }
 
+/**
+ * A PostHog Integration of a project (credentials holder for batch export destinations). Only the
+ * non-secret `config` is kept; the service never returns `sensitive_config`.
+ */
+export interface IntegrationRecord {
+  id: number;
+  team_id: number;
+  /** e.g. `aws-s3`, `s3-compatible`, `snowflake`, `postgresql`, `databricks`, `azure-blob`. */
+  kind: string;
+  display_name: string;
+  config: Record<string, unknown>;
+  created_at: string;
+  created_by: number | null;
+  errors: string;
+}
+
 export interface TileRecord {
   id: number;
   insight?: Record<string, unknown> | null;
@@ -118,6 +134,15 @@ export interface BatchExportRecord {
   hogql_query: string | null;
   schema: unknown;
   filters: unknown[] | null;
+  /** Newest: IANA zone of daily/weekly boundaries ("UTC" default). */
+  timezone: string;
+  /** Newest: seconds after the interval's default start (day: hour×3600; week: day×86400 + hour×3600). */
+  interval_offset: number | null;
+  /** Newest, model `hogql` only. */
+  hogql_modifiers: Record<string, unknown> | null;
+  primary_key: string[] | null;
+  version_key: string[] | null;
+  incremental_mode: "APPEND" | "MERGE";
 }
 
 /** A run as the service sends it; the store keeps any status string a seed gives. */
@@ -166,6 +191,7 @@ export interface StoreData {
   projects: ProjectRecord[];
   users: UserRecord[];
   api_keys: ApiKeyRecord[];
+  integrations: IntegrationRecord[];
   dashboards: DashboardRecord[];
   collaborators: CollaboratorRecord[];
   sharing: SharingRecord[];

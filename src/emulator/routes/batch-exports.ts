@@ -33,7 +33,7 @@ function create(ctx: Ctx) {
     team_id: ctx.project.id,
     created_at: ctx.now.toISOString(),
   });
-  applyExportBody(b, body, "create");
+  applyExportBody(ctx, b, body, "create", null);
   ctx.store.data.batch_exports.push(b);
   return { status: 201, body: renderExport(ctx, b) };
 }
@@ -45,7 +45,9 @@ function retrieve(ctx: Ctx) {
 function update(ctx: Ctx, mode: WriteMode) {
   const b = findExport(ctx, ctx.params.id);
   const draft = structuredClone(b);
-  applyExportBody(draft, asBody(ctx.body), mode);
+  // In organization scope the export's own project resolves integrations and team-wide checks.
+  const project = ctx.params.project === undefined ? ctx.store.project(b.team_id) : ctx.project;
+  applyExportBody(project ? { ...ctx, project } : ctx, draft, asBody(ctx.body), mode, b);
   draft.last_updated_at = ctx.now.toISOString();
   Object.assign(b, draft);
   return { status: 200, body: renderExport(ctx, b) };

@@ -5,6 +5,7 @@ import { registerBatchExports } from "./batch-exports.js";
 import { registerCollaborators } from "./collaborators.js";
 import { registerDashboards } from "./dashboards.js";
 import { registerEvents } from "./events.js";
+import { registerIntegrations } from "./integrations.js";
 import { registerLogs } from "./logs.js";
 import { registerOrganizations } from "./organizations.js";
 import { registerPersonalApiKeys } from "./personal-api-keys.js";
@@ -20,6 +21,7 @@ export function buildRouter(): Router {
   registerBackfills(router);
   registerRuns(router);
   registerLogs(router);
+  registerIntegrations(router);
   registerEvents(router);
   registerOrganizations(router);
   registerPersonalApiKeys(router);
