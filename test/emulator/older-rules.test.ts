@@ -4,6 +4,7 @@
  * older answers the newest service changed. Each test pins one older behaviour.
  */
 import { describe, expect, it } from "vitest";
+import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
 import { P, POSTGRES_EXPORT_ID, reseed, S3_EXPORT_ID, USER_UUIDS, useEmulator } from "./helpers.js";
 import { schemaErrors } from "./openapi.js";
 
@@ -172,5 +173,47 @@ describe("access under the 2025 rules", () => {
     expect(res.body.detail).toBe("Cannot add collaborators to a dashboard on the lowest restriction level.");
     const org = await h.api("GET", "/api/organizations/@current/");
     expect(org.body.available_product_features.map((f: { key: string }) => f.key)).toEqual(["tagging"]);
+  });
+});
+
+describe("runs, backfills and logs under the 2025 rules", () => {
+  const R = `${B}${S3_EXPORT_ID}/runs/`;
+
+  it("bound only the runs list by the 7-day window, with no status filter", async () => {
+    expect((await h.api("GET", R)).body.results).toHaveLength(48);
+    expect((await h.api("GET", `${R}?status=Failed`)).body.results).toHaveLength(48);
+    const old = await h.api("GET", `${R}${OLD_RUN_ID}/`);
+    expect(old.status).toBe(200);
+    const logs = await h.api("GET", `${R}${OLD_RUN_ID}/logs/`);
+    expect(logs.status).toBe(200);
+    expect(logs.body.results.every((e: { instance_id: string }) => e.instance_id === OLD_RUN_ID)).toBe(true);
+    const retry = await h.api("POST", `${R}${OLD_RUN_ID}/retry/`);
+    expect(retry.status).toBe(200);
+    expect(retry.body.backfill_id).toMatch(new RegExp(`^${S3_EXPORT_ID}-Backfill-.*\\+00:00-.*\\+00:00$`));
+  });
+
+  it("take datetimes for every interval, refuse a missing end with 400, answer 200 with the workflow id", async () => {
+    const daily = `${B}${POSTGRES_EXPORT_ID}/backfills/`;
+    const res = await h.api("POST", daily, {
+      start_at: "2025-01-01T00:00:00Z",
+      end_at: "2025-01-03T00:00:00Z",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      backfill_id: `${POSTGRES_EXPORT_ID}-Backfill-2025-01-01T00:00:00+00:00-2025-01-03T00:00:00+00:00`,
+    });
+    const noEnd = await h.api("POST", daily, { start_at: "2025-01-01T00:00:00Z" });
+    expect(noEnd.body).toEqual({
+      type: "validation_error",
+      code: "invalid_input",
+      detail: "Backfilling a BatchExport with no end date is not allowed",
+      attr: null,
+    });
+  });
+
+  it("take log levels as a list (repeat the parameter)", async () => {
+    const L = `${B}${S3_EXPORT_ID}/logs/?limit=500&level=ERROR&level=warning`;
+    const levels = new Set((await h.api("GET", L)).body.results.map((e: { level: string }) => e.level));
+    expect(levels).toEqual(new Set(["ERROR", "WARNING"]));
   });
 });

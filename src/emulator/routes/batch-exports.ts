@@ -78,15 +78,22 @@ function pause(ctx: Ctx) {
   return { status: 200, body: { paused: true } };
 }
 
+/**
+ * Unpause; with `backfill: true` the service backfills from `last_paused_at` to the unpause. An export
+ * paused without `/pause/` (by `paused: true` on a write) has no `last_paused_at`: the service then starts
+ * an earliest backfill (`start_at` null, from the beginning of the data), skipping the backfill
+ * endpoint's checks. The body is validated before the export is looked up.
+ */
 function unpause(ctx: Ctx) {
-  const b = findExport(ctx, ctx.params.id);
   const body = asBody(ctx.body);
   const backfill = body.backfill === undefined ? false : parseBool(body.backfill, "backfill");
+  const b = findExport(ctx, ctx.params.id);
   if (b.paused) {
     b.paused = false;
     b.last_updated_at = ctx.now.toISOString();
-    if (backfill && b.last_paused_at !== null) {
-      createBackfill(ctx, b, Date.parse(b.last_paused_at), ctx.now.getTime());
+    if (backfill) {
+      const start = b.last_paused_at === null ? null : Date.parse(b.last_paused_at);
+      createBackfill(ctx, b, start, ctx.now.getTime());
     }
   }
   return { status: 200, body: { paused: false } };
