@@ -3,6 +3,7 @@
  * the defaults the service would have stored. Throws `SeedError` naming the first bad record.
  */
 import { randomUUID } from "node:crypto";
+import { DEFAULT_FOLDER } from "./records.js";
 import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
 import { normaliseActivity } from "./seed-activity.js";
 import { defaultService, mergeService, type ServiceSettings } from "./service.js";
@@ -193,6 +194,7 @@ export function normaliseSeed(
     breakdown_colors: d.breakdown_colors ?? [],
     data_color_theme_id: isInt(d.data_color_theme_id) ? (d.data_color_theme_id as number) : null,
     quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
+    folder: typeof d.folder === "string" || d.folder === null ? (d.folder as string | null) : DEFAULT_FOLDER,
     tiles: Array.isArray(d.tiles)
       ? (d.tiles as Raw[]).map((t) => ({
           id: isInt(t.id) ? (t.id as number) : tileId++,

@@ -97,6 +97,8 @@ export interface DashboardRecord {
   data_color_theme_id: number | null;
   quick_filter_ids: string[];
   tiles: TileRecord[];
+  /** Newest: the project-tree folder it is filed in (`""` = root, null = no entry). */
+  folder: string | null;
 }
 
 export interface CollaboratorRecord {

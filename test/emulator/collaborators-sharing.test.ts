@@ -125,6 +125,32 @@ describe("sharing", () => {
     expect((await h.api("GET", `${P}/dashboards/2/`)).body.is_shared).toBe(false);
   });
 
+  it("keeps is_shared, settings and password protection across token refreshes, which keep working", async () => {
+    await h.api("PATCH", S, { enabled: true, settings: { noHeader: true }, password_required: true });
+    const tokens = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const refreshed = await h.api("POST", `${S}refresh/`);
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body).toMatchObject({
+        enabled: true,
+        settings: { noHeader: true },
+        password_required: true,
+      });
+      tokens.add(refreshed.body.access_token);
+      expect((await h.api("GET", S)).body.access_token).toBe(refreshed.body.access_token);
+      expect((await h.api("GET", `${P}/dashboards/2/`)).body.is_shared).toBe(true);
+    }
+    expect(tokens.size).toBe(3);
+    // Refreshing a configuration never saved creates one, still disabled.
+    const fresh = await h.api("POST", `${P}/dashboards/4/sharing/refresh/`);
+    expect(fresh.body.enabled).toBe(false);
+    expect(fresh.body.created_at).not.toBeNull();
+    expect((await h.api("GET", `${P}/dashboards/4/sharing/`)).body.access_token).toBe(
+      fresh.body.access_token,
+    );
+    expect((await h.api("GET", `${P}/dashboards/4/`)).body.is_shared).toBe(false);
+  });
+
   it("refuses bad settings and password protection without advanced permissions", async () => {
     const bad = await h.api("PATCH", S, { settings: "x" });
     expect(bad.status).toBe(400);

@@ -217,3 +217,15 @@ describe("runs, backfills and logs under the 2025 rules", () => {
     expect(levels).toEqual(new Set(["ERROR", "WARNING"]));
   });
 });
+
+describe("dashboards under the 2025 rules", () => {
+  it("restore only by a PATCH whose body is exactly one false-ish deleted, and show no folder", async () => {
+    await h.api("PATCH", `${P}/dashboards/2/`, { deleted: true });
+    expect((await h.api("PATCH", `${P}/dashboards/2/`, { deleted: false, name: "x" })).status).toBe(404);
+    expect((await h.api("PUT", `${P}/dashboards/2/`, { deleted: false })).status).toBe(404);
+    const restore = await h.api("PATCH", `${P}/dashboards/2/`, { deleted: false });
+    expect(restore.status).toBe(200);
+    expect(restore.body.name).toBe("Marketing Overview");
+    expect(restore.body).not.toHaveProperty("folder");
+  });
+});

@@ -84,6 +84,7 @@ export function renderBasic(ctx: Ctx, d: DashboardRecord) {
     access_control_version: d.restriction_level > 21 ? "v1" : "v2",
     last_refresh: d.last_refresh,
     team_id: d.team_id,
+    ...(isNewest(ctx.store) ? { folder: d.folder } : {}),
   };
 }
 
