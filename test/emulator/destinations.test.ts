@@ -237,6 +237,22 @@ describe("AwsS3 and S3Compatible", () => {
   });
 });
 
+describe("Workflows", () => {
+  it("is behind its flag, and hidden from the list but retrievable", async () => {
+    const body = exportOf("Workflows", { hog_function_id: "0190f1d2-0000-7000-8000-00000000f001" });
+    const refused = await h.api("POST", B, body);
+    expect(refused.status).toBe(403);
+    expect(refused.body.detail).toBe("Backfilling Workflows is not enabled for this team.");
+    await reseed(h, (s) => {
+      s.service.feature_flags["backfill-workflows-destination"] = true;
+    });
+    const made = await h.api("POST", B, body);
+    expect(made.status).toBe(201);
+    expect((await h.api("GET", B)).body.results.map((b: { id: string }) => b.id)).not.toContain(made.body.id);
+    expect((await h.api("GET", `${B}${made.body.id}/`)).status).toBe(200);
+  });
+});
+
 describe("other types' newest keys", () => {
   it("Snowflake keeps account, user and password in its integration", async () => {
     const inline = await h.api(

@@ -15,9 +15,12 @@ import { findExport, renderExport, visibleExports } from "./batch-export-view.js
 import { applyExportBody, type WriteMode } from "./batch-export-write.js";
 
 function list(ctx: Ctx) {
-  const items = visibleExports(ctx).sort((a, b) =>
-    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id),
-  );
+  // The service hides Workflows exports from the list (they stay retrievable by id).
+  const items = visibleExports(ctx)
+    .filter((b) => b.destination.type !== "Workflows")
+    .sort((a, b) =>
+      a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id),
+    );
   return { status: 200, body: offsetPage(ctx, items, (b) => renderExport(ctx, b)) };
 }
 
