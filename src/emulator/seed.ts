@@ -3,6 +3,7 @@
  * the defaults the service would have stored. Throws `SeedError` naming the first bad record.
  */
 import { randomUUID } from "node:crypto";
+import { defaultSeed } from "./default-seed.js";
 import { DEFAULT_FOLDER } from "./records.js";
 import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
 import { normaliseActivity } from "./seed-activity.js";
@@ -131,6 +132,12 @@ export function normaliseSeed(
   const at = now.toISOString();
   const service = mergeService(serviceBase, seed.service);
   if (typeof service === "string") throw new SeedError(`seed: ${service}`);
+  if (seed.base !== undefined) {
+    // `"base": "default"`: the default seed for this service, with the lists the seed gives replacing its own.
+    if (seed.base !== "default") throw new SeedError('seed: "base" must be "default"');
+    const { base: _base, ...rest } = seed;
+    return normaliseSeed({ ...defaultSeed(now, service), ...rest }, now, serviceBase);
+  }
   const organizations: OrganizationRecord[] = list(seed, "organizations").map((o) => ({
     id: need<string>(o, "id", "organization", isStr),
     name: typeof o.name === "string" ? o.name : "Organization",

@@ -206,5 +206,8 @@ export interface StoreData {
   sequences: { dashboard: number; tile: number };
 }
 
-/** A seed: any subset of the store, records possibly partial. */
-export type Seed = { [K in keyof StoreData]?: unknown };
+/**
+ * A seed: any subset of the store, records possibly partial; `base: "default"` starts from the default
+ * seed (for the seed's service) and replaces only the lists given.
+ */
+export type Seed = { [K in keyof StoreData]?: unknown } & { base?: "default" };

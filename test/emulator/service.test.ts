@@ -63,6 +63,19 @@ describe("the service key of a seed", () => {
   });
 });
 
+describe("a seed based on the default one", () => {
+  it("keeps the default seed for the seed's service and replaces only the lists given", () => {
+    const older = normaliseSeed({ base: "default", service: { rules: "2025" } }, now);
+    expect(older.service.rules).toBe("2025");
+    expect(older.batch_exports.map((b) => b.destination.type)).toEqual(["S3", "Postgres"]);
+    expect(older.integrations).toHaveLength(11);
+    const noDashboards = normaliseSeed({ base: "default", dashboards: [] }, now);
+    expect(noDashboards.dashboards).toEqual([]);
+    expect(noDashboards.batch_exports.map((b) => b.destination.type)).toEqual(["AwsS3", "Postgres"]);
+    expect(() => normaliseSeed({ base: "empty" }, now)).toThrow('seed: "base" must be "default"');
+  });
+});
+
 describe("the service option of startEmulator", () => {
   it("applies to the default seed and to posted seeds without their own service keys", async () => {
     const emulator = await startEmulator({ clock: testClock(), service: { rules: "2025" } });
