@@ -2,8 +2,11 @@
  * Personal API key authentication and authorization, in the service's order (service-api.md §8):
  * key lookup (Bearer header, then `personal_api_key` in the body, then in the query) → 401;
  * project existence → 404; scope → 403; key's scoped projects → 403; membership → 403.
+ * Newest rules: a key with no scopes fails every scope check (older: a legacy key may do anything),
+ * and actions without a scope mapping answer "This action does not support personal API key access".
  */
 import { authenticationFailed, forbidden, notAuthenticated, notFound } from "./errors.js";
+import { isNewest } from "./service.js";
 import type { Store } from "./store.js";
 import type { ApiKeyRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./types.js";
 
@@ -35,18 +38,24 @@ export function authenticate(
   return { key, user };
 }
 
-/** `x:write` implies `x:read`; `*` and the empty (legacy) list grant everything. */
-export function hasScope(key: ApiKeyRecord, needed: string): boolean {
-  if (key.scopes.length === 0 || key.scopes.includes("*")) return true;
+/** `x:write` implies `x:read`; `*` grants everything, and so does the empty (legacy) list unless newest. */
+export function hasScope(key: ApiKeyRecord, needed: string, newest: boolean): boolean {
+  if (key.scopes.includes("*") || (key.scopes.length === 0 && !newest)) return true;
   if (key.scopes.includes(needed)) return true;
   const [object, access] = needed.split(":");
   return access === "read" && key.scopes.includes(`${object}:write`);
 }
 
-export function checkScope(key: ApiKeyRecord, needed: string | null): void {
-  if (key.scopes.length === 0 || key.scopes.includes("*")) return;
-  if (needed === null) throw forbidden("This action does not support Personal API Key access");
-  if (!hasScope(key, needed)) throw forbidden(`API key missing required scope '${needed}'`);
+/** Newest wording; the older service (and the personal API keys viewset, still) capitalise it. */
+export const NO_KEY_ACCESS = "This action does not support personal API key access";
+export const NO_KEY_ACCESS_OLD = "This action does not support Personal API Key access";
+
+export function checkScope(store: Store, key: ApiKeyRecord, needed: string | null | false): void {
+  if (needed === false) return;
+  const newest = isNewest(store);
+  if (key.scopes.includes("*") || (key.scopes.length === 0 && !newest)) return;
+  if (needed === null) throw forbidden(newest ? NO_KEY_ACCESS : NO_KEY_ACCESS_OLD);
+  if (!hasScope(key, needed, newest)) throw forbidden(`API key missing required scope '${needed}'`);
 }
 
 /** Resolves `:project` (a number or `@current`) and checks the principal may use it. */
@@ -54,7 +63,7 @@ export function authorizeProject(
   store: Store,
   principal: Principal,
   rawId: string,
-  scope: string | null,
+  scope: string | null | false,
 ): { project: ProjectRecord; org: OrganizationRecord } {
   const project =
     rawId === "@current"
@@ -64,7 +73,7 @@ export function authorizeProject(
         : undefined;
   const org = project ? store.organization(project.organization) : undefined;
   if (!project || !org) throw notFound("Project not found.");
-  checkScope(principal.key, scope);
+  checkScope(store, principal.key, scope);
   const scoped = principal.key.scoped_teams;
   if (scoped && scoped.length > 0 && !scoped.includes(project.id)) {
     throw forbidden(`API key does not have access to the requested project: ID ${project.id}.`);
@@ -78,12 +87,12 @@ export function authorizeOrganization(
   store: Store,
   principal: Principal,
   rawId: string,
-  scope: string | null,
+  scope: string | null | false,
 ): OrganizationRecord {
   const id = rawId === "@current" ? principal.user.organizations[0]?.id : rawId;
   const org = id === undefined ? undefined : store.organization(id);
   if (!org) throw notFound();
-  checkScope(principal.key, scope);
+  checkScope(store, principal.key, scope);
   if (principal.key.scoped_teams && principal.key.scoped_teams.length > 0) {
     throw forbidden("API keys with scoped projects are only supported on project-based endpoints.");
   }

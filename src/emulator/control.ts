@@ -1,6 +1,9 @@
 /**
  * Control endpoints under `/_emulator/` (docs/architecture.md): no auth, never faulted, throttled or
  * logged. `GET/DELETE requests`, `GET/POST faults`, `POST reset`, `GET state`, `POST seed`.
+ * They refuse browsers (SPEC §8): a request whose `Origin` is not the emulator's own, or whose
+ * `Sec-Fetch-Site` says another site sent it, gets a 403, so a web page cannot reconfigure or read a
+ * developer's local emulator. Tools (curl, the test helpers, the CLI) send neither header.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "./errors.js";
@@ -17,6 +20,38 @@ export interface ControlTarget {
   loadSeed(seed: unknown): void;
 }
 
+/** Hostnames a DNS-rebinding page cannot take over: IP literals and `localhost`. */
+function isAddressLiteral(hostname: string): boolean {
+  return (
+    hostname === "localhost" ||
+    /^\d{1,3}(?:\.\d{1,3}){3}$/.test(hostname) ||
+    (hostname.startsWith("[") && hostname.endsWith("]"))
+  );
+}
+
+/**
+ * Why a control request looks like it came from a browser page of another origin, or undefined.
+ * The own origin is `http://` plus the Host the request was sent to, accepted only when that host is
+ * an address literal or `localhost`: a rebound DNS name (evil.example resolving to 127.0.0.1) sends
+ * a matching Host and Origin, so names are never trusted.
+ */
+export function browserRefusal(req: IncomingMessage): string | undefined {
+  const site = req.headers["sec-fetch-site"];
+  if (site === "cross-site" || site === "same-site") return `Sec-Fetch-Site: ${site}`;
+  const origin = req.headers.origin;
+  if (origin === undefined) return undefined;
+  const host = req.headers.host;
+  let own = false;
+  if (host !== undefined && origin === `http://${host}`) {
+    try {
+      own = isAddressLiteral(new URL(origin).hostname);
+    } catch {
+      own = false;
+    }
+  }
+  return own ? undefined : `Origin: ${origin}`;
+}
+
 function bad(res: ServerResponse, detail: string): void {
   sendReply(res, { status: 400, body: errorBody("validation_error", "invalid_input", detail) });
 }
@@ -27,6 +62,18 @@ export async function handleControl(
   res: ServerResponse,
   url: URL,
 ) {
+  const refusal = browserRefusal(req);
+  if (refusal !== undefined) {
+    req.resume();
+    return sendReply(res, {
+      status: 403,
+      body: errorBody(
+        "authentication_error",
+        "permission_denied",
+        `Control endpoints refuse requests from web pages of other origins (${refusal}); call them from a tool, not a browser.`,
+      ),
+    });
+  }
   const body = await readBody(req);
   if (body.kind === "aborted") return;
   if (body.kind === "too_large") return bad(res, "body too large");

@@ -1,16 +1,27 @@
 /**
- * The default seed: organization "Acme" (tagging and advanced permissions on) with projects 12345
- * "Production" and 12346 "Staging", users alice (admin, owner of the key `phx_emulator`), bob and carol
- * (members), dave (another organization only), erin (inactive); sample dashboards, an S3 and a Postgres
- * batch export with secrets, runs (one Failed, one Running), log entries and a few hundred events.
+ * The default seed: organization "Acme" (tagging, access control and advanced permissions on) with
+ * projects 12345 "Production" and 12346 "Staging", users alice (admin, owner of the key `phx_emulator`),
+ * bob (member, key `phx_emulator_bob`, creator of dashboard 4 only) and carol (members), dave (another
+ * organization only), erin (inactive); integrations of every destination kind; sample dashboards, an
+ * S3 export (AwsS3 with an integration under the newest rules, legacy S3 with inline keys under 2025)
+ * and a Postgres export with inline secrets (created before integrations), runs (one Failed, one
+ * Running, two older than the 7-day window), log entries and a few hundred events.
  * Generated relative to `now` and deterministic for a given `now`.
  */
 
 import { batchExportRecord, dashboardRecord } from "./records.js";
-import { POSTGRES_EXPORT_ID, runsAndLogs, S3_EXPORT_ID, sampleEvents, uuid } from "./sample-activity.js";
-import type { DashboardRecord, StoreData } from "./types.js";
+import {
+  OLD_RUN_ID,
+  POSTGRES_EXPORT_ID,
+  runsAndLogs,
+  S3_EXPORT_ID,
+  sampleEvents,
+  uuid,
+} from "./sample-activity.js";
+import { defaultService, type ServiceSettings } from "./service.js";
+import type { BatchExportRecord, DashboardRecord, StoreData } from "./types.js";
 
-export { POSTGRES_EXPORT_ID, S3_EXPORT_ID };
+export { OLD_RUN_ID, POSTGRES_EXPORT_ID, S3_EXPORT_ID };
 
 export const ACME_ID = "0190f1d2-7b4e-7c3a-9d1f-00000000ac3e";
 export const GLOBEX_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000061b0";
@@ -91,13 +102,111 @@ function dashboards(): StoreData["dashboards"] {
   return rows.map((d) => dashboardRecord({ created_by: 1, ...d }));
 }
 
-export function defaultSeed(now: Date): StoreData {
+/** Integration ids of the default seed (project 12345 unless named). */
+export const INTEGRATION_IDS = {
+  awsS3: 1,
+  s3Compatible: 2,
+  postgresql: 3,
+  snowflake: 4,
+  bigquery: 5,
+  azureBlob: 6,
+  databricks: 7,
+  databricksSecond: 8,
+  redshift: 9,
+  /** aws-s3 of project 12346 (Staging): another project's id, so "does not exist" from 12345. */
+  stagingAwsS3: 10,
+  /** aws-s3 of project 22222 (Globex, another organization). */
+  globexAwsS3: 11,
+} as const;
+
+function integrations(): StoreData["integrations"] {
+  const row = (
+    id: number,
+    team_id: number,
+    kind: string,
+    display_name: string,
+    config: Record<string, unknown>,
+    created_by = 1,
+  ) => ({
+    id,
+    team_id,
+    kind,
+    display_name,
+    config,
+    created_at: `2025-02-${String(id).padStart(2, "0")}T09:00:00.000Z`,
+    created_by,
+    errors: "",
+  });
+  const role = "arn:aws:iam::123456789012:role/posthog-batch-exports";
+  return [
+    row(1, 12345, "aws-s3", `acme-prod (AWS role '${role}')`, { role_arn: role }),
+    row(2, 12345, "s3-compatible", "r2 (access key, https://acme.r2.cloudflarestorage.com)", {
+      endpoint_url: "https://acme.r2.cloudflarestorage.com",
+    }),
+    row(3, 12345, "postgresql", "ID: 3", {
+      host: "warehouse.example.com",
+      port: 5432,
+      database: "analytics",
+    }),
+    row(4, 12345, "snowflake", "acme (account: xy12345, password auth)", {
+      account: "xy12345",
+      user: "POSTHOG_EXPORTS",
+      authentication_type: "password",
+    }),
+    row(5, 12345, "google-cloud-service-account", "5", {
+      project_id: "acme-analytics",
+      client_email: "posthog@acme-analytics.iam.gserviceaccount.com",
+    }),
+    row(6, 12345, "azure-blob", "ID: 6", { account_name: "acmeexports" }),
+    row(7, 12345, "databricks", "7", { server_hostname: "dbc-1234.cloud.databricks.com" }),
+    row(8, 12345, "databricks", "8", { server_hostname: "dbc-5678.cloud.databricks.com" }),
+    row(9, 12345, "aws-redshift", "ID: 9", { region: "us-east-1" }),
+    row(10, 12346, "aws-s3", "staging (access key)", {}),
+    row(11, 22222, "aws-s3", "globex (AWS account 999999999999)", { aws_account_id: "999999999999" }, 4),
+  ];
+}
+
+const S3_CONFIG = {
+  bucket_name: "acme-events",
+  region: "us-east-1",
+  prefix: "posthog/events/",
+  file_format: "Parquet",
+  compression: "zstd",
+};
+
+/**
+ * The sample S3 export: newest, an AwsS3 export using the aws-s3 integration, as the service migrated
+ * every legacy S3 export (its file names keep the codec: it predates `legacy_parquet_extension`);
+ * under the 2025 rules the legacy `S3` type with inline keys.
+ */
+function s3Destination(service: ServiceSettings): BatchExportRecord["destination"] {
+  if (service.rules === "newest") {
+    return { type: "AwsS3", integration: INTEGRATION_IDS.awsS3, config: { ...S3_CONFIG } };
+  }
+  return {
+    type: "S3",
+    integration: null,
+    config: {
+      ...S3_CONFIG,
+      aws_access_key_id: "AKIAEMULATOR000000",
+      aws_secret_access_key: "emulator-secret-access-key",
+    },
+  };
+}
+
+/** bob's key (a member who created only dashboard 4): for tests of who may do what. */
+export const BOB_KEY = "phx_emulator_bob";
+
+const ALL_FEATURES = { tagging: true, access_control: true, advanced_permissions: true };
+
+export function defaultSeed(now: Date, service: ServiceSettings = defaultService()): StoreData {
   const at = now.getTime();
   const pausedAt = new Date(Math.floor(at / DAY) * DAY - 2 * DAY).toISOString();
   return {
+    service,
     organizations: [
-      { id: ACME_ID, name: "Acme", features: { tagging: true, advanced_permissions: true } },
-      { id: GLOBEX_ID, name: "Globex", features: { tagging: true, advanced_permissions: true } },
+      { id: ACME_ID, name: "Acme", features: { ...ALL_FEATURES } },
+      { id: GLOBEX_ID, name: "Globex", features: { ...ALL_FEATURES } },
     ],
     projects: [
       { id: 12345, name: "Production", organization: ACME_ID },
@@ -111,7 +220,11 @@ export function defaultSeed(now: Date): StoreData {
       user(4, "dave", [{ id: GLOBEX_ID, level: "admin" }]),
       user(5, "erin", [{ id: ACME_ID, level: "member" }], false),
     ],
-    api_keys: [{ key: "phx_emulator", user: 1, scopes: ["*"] }],
+    api_keys: [
+      { key: "phx_emulator", user: 1, scopes: ["*"] },
+      { key: BOB_KEY, user: 2, scopes: ["*"], label: "bob" },
+    ],
+    integrations: integrations(),
     dashboards: dashboards(),
     collaborators: [
       {
@@ -139,19 +252,7 @@ export function defaultSeed(now: Date): StoreData {
         team_id: 12345,
         name: "Events to S3",
         model: "events",
-        destination: {
-          type: "S3",
-          integration: null,
-          config: {
-            bucket_name: "acme-events",
-            region: "us-east-1",
-            prefix: "posthog/events/",
-            file_format: "Parquet",
-            compression: "zstd",
-            aws_access_key_id: "AKIAEMULATOR000000",
-            aws_secret_access_key: "emulator-secret-access-key",
-          },
-        },
+        destination: s3Destination(service),
         interval: "hour",
         created_at: "2025-04-01T12:00:00.000Z",
         last_updated_at: "2025-04-01T12:00:00.000Z",

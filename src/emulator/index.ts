@@ -16,6 +16,7 @@ import { parseRateLimit, RateLimiter, type Window } from "./rate-limit.js";
 import { buildRouter } from "./routes/index.js";
 import { normaliseSeed } from "./seed.js";
 import { handleRequest, type LogEntry, type ServerState } from "./server.js";
+import { defaultService, mergeService, type ServiceOptions, type ServiceSettings } from "./service.js";
 import { Store } from "./store.js";
 import type { StoreData } from "./types.js";
 
@@ -41,6 +42,13 @@ export interface EmulatorOptions {
    * Default: the system clock. Tests pass the clock their CLI runs use.
    */
   clock?: Clock;
+  /**
+   * Which service to behave like (see src/emulator/README.md, "The service switch"): e.g.
+   * `{ rules: "2025" }` for the older rules, `{ legacy_routes: false }` to drop the routes the newest
+   * service removed, `{ feature_flags: { "high-frequency-batch-exports": true } }`. Applies to the
+   * default seed and to every seed without its own `service` keys (start seed, `POST /_emulator/seed`).
+   */
+  service?: ServiceOptions;
   /** Called with unexpected handler errors (answered as 500). */
   onError?: (error: unknown) => void;
 }
@@ -57,10 +65,17 @@ export function isLoopback(host: string): boolean {
   return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+function serviceBase(options: EmulatorOptions): ServiceSettings {
+  const merged = mergeService(defaultService(), options.service);
+  if (typeof merged === "string") throw new Error(`invalid service option: ${merged}`);
+  return merged;
+}
+
 function loadSeed(options: EmulatorOptions, now: Date): StoreData {
   let seed: unknown = options.seed;
   if (typeof seed === "string") seed = JSON.parse(readFileSync(seed, "utf8"));
-  const data = seed === undefined ? defaultSeed(now) : normaliseSeed(seed, now);
+  const base = serviceBase(options);
+  const data = seed === undefined ? defaultSeed(now, base) : normaliseSeed(seed, now, base);
   return withApiKey(data, options.apiKey ?? "phx_emulator");
 }
 
@@ -89,7 +104,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const seedJson = JSON.stringify(loadSeed(options, new Date(clock.now())));
   const fresh = () => JSON.parse(seedJson) as StoreData;
   const saved = options.stateFile ? readStateFile(options.stateFile) : undefined;
-  const store = new Store(saved === undefined ? fresh() : normaliseSeed(saved, new Date(clock.now())));
+  const base = serviceBase(options);
+  const store = new Store(saved === undefined ? fresh() : normaliseSeed(saved, new Date(clock.now()), base));
   const persister = options.stateFile ? new StatePersister(options.stateFile, store) : undefined;
 
   const baseline: Faults = {};
@@ -129,7 +145,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           state: () => store.data,
           loadSeed: (seed) => {
             store.replace(
-              withApiKey(normaliseSeed(seed, new Date(clock.now())), options.apiKey ?? "phx_emulator"),
+              withApiKey(normaliseSeed(seed, new Date(clock.now()), base), options.apiKey ?? "phx_emulator"),
             );
             limiter.clear();
           },
@@ -180,4 +196,5 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 export { defaultSeed } from "./default-seed.js";
+export type { FeatureFlag, Rules, ServiceOptions, ServiceSettings } from "./service.js";
 export type { Seed, StoreData } from "./types.js";

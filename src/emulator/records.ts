@@ -6,6 +6,9 @@ import type { BatchExportRecord, DashboardRecord } from "./types.js";
 
 type WithRequired<T, K extends keyof T> = Pick<T, K> & Partial<T>;
 
+/** Where the service files a dashboard created without `_create_in_folder`. */
+export const DEFAULT_FOLDER = "Unfiled/Dashboards";
+
 export function dashboardRecord(
   fields: WithRequired<DashboardRecord, "id" | "team_id" | "created_at" | "created_by">,
 ): DashboardRecord {
@@ -25,6 +28,7 @@ export function dashboardRecord(
     data_color_theme_id: null,
     quick_filter_ids: [],
     tiles: [],
+    folder: DEFAULT_FOLDER,
     ...fields,
   };
 }
@@ -46,6 +50,12 @@ export function batchExportRecord(
     hogql_query: null,
     schema: null,
     filters: null,
+    timezone: "UTC",
+    interval_offset: null,
+    hogql_modifiers: null,
+    primary_key: null,
+    version_key: null,
+    incremental_mode: "APPEND",
     ...fields,
   };
 }

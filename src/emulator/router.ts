@@ -33,8 +33,13 @@ export type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
 export interface RouteSpec {
   method: string;
   pattern: string;
-  /** e.g. `dashboard:write`; null: no personal-API-key scope mapping. */
-  scope: string | null;
+  /**
+   * e.g. `dashboard:write`; null: no personal-API-key scope mapping (403 for scoped keys); false: any
+   * key passes (e.g. `GET /api/personal_api_keys/@current/`).
+   */
+  scope: string | null | false;
+  /** A route the newest service removed; `service.legacy_routes: false` makes it answer 404. */
+  legacy?: boolean;
   /** Throttle bucket: events endpoints have their own, lower limits. */
   bucket?: "default" | "events";
   handler: Handler;

@@ -7,6 +7,8 @@ import type { StoreData } from "./types.js";
 
 export const S3_EXPORT_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000e0001";
 export const POSTGRES_EXPORT_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000e0002";
+/** The S3 export's run created about 10 days ago: outside every run action's default 7-day window. */
+export const OLD_RUN_ID = "0190f1d2-7b4f-7c3a-9d1f-000000000031";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -3,11 +3,16 @@
  * the defaults the service would have stored. Throws `SeedError` naming the first bad record.
  */
 import { randomUUID } from "node:crypto";
+import { defaultSeed } from "./default-seed.js";
+import { DEFAULT_FOLDER } from "./records.js";
+import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
 import { normaliseActivity } from "./seed-activity.js";
+import { defaultService, mergeService, type ServiceSettings } from "./service.js";
 import type {
   ApiKeyRecord,
   BatchExportRecord,
   DashboardRecord,
+  IntegrationRecord,
   MembershipRecord,
   OrganizationRecord,
   StoreData,
@@ -37,6 +42,59 @@ function need<T>(record: Raw, key: string, kind: string, check: (v: unknown) => 
 
 const isStr = (v: unknown) => typeof v === "string" && v !== "";
 const isInt = (v: unknown) => Number.isInteger(v);
+const isDict = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The newest service has no `S3` type: its migration moved every legacy S3 export to AwsS3 (or
+ * S3Compatible when it had an `endpoint_url`) with an integration holding the credentials. A seed's
+ * legacy S3 export is migrated the same way on load: a new integration of the export's project (the
+ * inline keys are dropped, like sensitive config the API never shows) unless the export already names
+ * one, and the config keeps only the keys its new type accepts.
+ */
+function migrateLegacyS3(exports: BatchExportRecord[], integrations: IntegrationRecord[], at: string): void {
+  let next = Math.max(0, ...integrations.map((i) => i.id)) + 1;
+  for (const b of exports) {
+    if (b.destination.type !== "S3") continue;
+    const config = b.destination.config;
+    const endpoint =
+      typeof config.endpoint_url === "string" && config.endpoint_url !== "" ? config.endpoint_url : "";
+    const type = endpoint ? "S3Compatible" : "AwsS3";
+    if (b.destination.integration === null) {
+      const id = next++;
+      integrations.push({
+        id,
+        team_id: b.team_id,
+        kind: endpoint ? "s3-compatible" : "aws-s3",
+        display_name: endpoint ? `${b.name} (access key, ${endpoint})` : `${b.name} (access key)`,
+        config: endpoint ? { endpoint_url: endpoint } : {},
+        created_at: at,
+        created_by: null,
+        errors: "",
+      });
+      b.destination.integration = id;
+    }
+    const accepted = NEWEST_DESTINATIONS[type]?.fields ?? {};
+    b.destination = {
+      type,
+      integration: b.destination.integration,
+      config: Object.fromEntries(Object.entries(config).filter(([k]) => k in accepted)),
+    };
+  }
+}
+
+/** `interval_offset` as given, or built from a seed's `offset_day` / `offset_hour` convenience keys. */
+function intervalOffset(b: Raw): number | null {
+  if (isInt(b.interval_offset)) return b.interval_offset as number;
+  const day = isInt(b.offset_day) ? (b.offset_day as number) : 0;
+  const hour = isInt(b.offset_hour) ? (b.offset_hour as number) : 0;
+  if (!isInt(b.offset_day) && !isInt(b.offset_hour)) return null;
+  return b.interval === "week" ? day * 86_400 + hour * 3600 : hour * 3600;
+}
+
+/** The service's display name when a seed gives none: the id for some kinds, `ID: <id>` for others. */
+function defaultDisplayName(kind: string, id: number): string {
+  return kind === "databricks" || kind === "google-cloud-service-account" ? String(id) : `ID: ${id}`;
+}
 
 function membership(value: unknown): MembershipRecord {
   if (typeof value === "string") return { id: value, level: "member" };
@@ -46,23 +104,45 @@ function membership(value: unknown): MembershipRecord {
   return { id: m.id, level };
 }
 
-export function normaliseSeed(input: unknown, now: Date): StoreData {
+/** A feature switch: on unless false; `access_control` and `advanced_permissions` stand in for each other. */
+function features(raw: Raw): OrganizationRecord["features"] {
+  const flag = (v: unknown) => (typeof v === "boolean" ? v : undefined);
+  const access = flag(raw.access_control);
+  const advanced = flag(raw.advanced_permissions);
+  return {
+    tagging: raw.tagging !== false,
+    access_control: access ?? advanced ?? true,
+    advanced_permissions: advanced ?? access ?? true,
+  };
+}
+
+/**
+ * `serviceBase` is what a seed without a `service` key gets (the defaults, or the `service` option of
+ * `startEmulator`); the seed's own `service` keys win.
+ */
+export function normaliseSeed(
+  input: unknown,
+  now: Date,
+  serviceBase: ServiceSettings = defaultService(),
+): StoreData {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new SeedError("seed: must be a JSON object");
   }
   const seed = input as Raw;
   const at = now.toISOString();
-  const organizations: OrganizationRecord[] = list(seed, "organizations").map((o) => {
-    const features = (o.features ?? {}) as Raw;
-    return {
-      id: need<string>(o, "id", "organization", isStr),
-      name: typeof o.name === "string" ? o.name : "Organization",
-      features: {
-        tagging: features.tagging !== false,
-        advanced_permissions: features.advanced_permissions !== false,
-      },
-    };
-  });
+  const service = mergeService(serviceBase, seed.service);
+  if (typeof service === "string") throw new SeedError(`seed: ${service}`);
+  if (seed.base !== undefined) {
+    // `"base": "default"`: the default seed for this service, with the lists the seed gives replacing its own.
+    if (seed.base !== "default") throw new SeedError('seed: "base" must be "default"');
+    const { base: _base, ...rest } = seed;
+    return normaliseSeed({ ...defaultSeed(now, service), ...rest }, now, serviceBase);
+  }
+  const organizations: OrganizationRecord[] = list(seed, "organizations").map((o) => ({
+    id: need<string>(o, "id", "organization", isStr),
+    name: typeof o.name === "string" ? o.name : "Organization",
+    features: features((o.features ?? {}) as Raw),
+  }));
   const projects = list(seed, "projects").map((p) => ({
     id: need<number>(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
@@ -81,8 +161,26 @@ export function normaliseSeed(input: unknown, now: Date): StoreData {
     key: need<string>(k, "key", "api key", isStr),
     user: need<number>(k, "user", "api key", isInt),
     scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : ["*"],
+    ...(typeof k.label === "string" ? { label: k.label } : {}),
+    ...(typeof k.created_at === "string" ? { created_at: k.created_at } : {}),
     ...(Array.isArray(k.scoped_teams) ? { scoped_teams: k.scoped_teams.map(Number) } : {}),
   }));
+  const integrations: IntegrationRecord[] = list(seed, "integrations").map((i) => {
+    const id = need<number>(i, "id", "integration", isInt);
+    const kind = need<string>(i, "kind", "integration", isStr);
+    const team = i.team_id ?? i.project;
+    if (!isInt(team)) throw new SeedError('seed: an integration has a missing or invalid "team_id"');
+    return {
+      id,
+      team_id: team as number,
+      kind,
+      display_name: typeof i.display_name === "string" ? i.display_name : defaultDisplayName(kind, id),
+      config: isDict(i.config) ? (i.config as Raw) : {},
+      created_at: typeof i.created_at === "string" ? i.created_at : at,
+      created_by: isInt(i.created_by) ? (i.created_by as number) : null,
+      errors: typeof i.errors === "string" ? i.errors : "",
+    };
+  });
   let tileId = 1;
   const dashboards: DashboardRecord[] = list(seed, "dashboards").map((d) => ({
     id: need<number>(d, "id", "dashboard", isInt),
@@ -103,6 +201,7 @@ export function normaliseSeed(input: unknown, now: Date): StoreData {
     breakdown_colors: d.breakdown_colors ?? [],
     data_color_theme_id: isInt(d.data_color_theme_id) ? (d.data_color_theme_id as number) : null,
     quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
+    folder: typeof d.folder === "string" || d.folder === null ? (d.folder as string | null) : DEFAULT_FOLDER,
     tiles: Array.isArray(d.tiles)
       ? (d.tiles as Raw[]).map((t) => ({
           id: isInt(t.id) ? (t.id as number) : tileId++,
@@ -136,15 +235,24 @@ export function normaliseSeed(input: unknown, now: Date): StoreData {
       hogql_query: typeof b.hogql_query === "string" ? b.hogql_query : null,
       schema: b.schema ?? null,
       filters: Array.isArray(b.filters) ? b.filters : null,
+      timezone: typeof b.timezone === "string" ? b.timezone : "UTC",
+      interval_offset: intervalOffset(b),
+      hogql_modifiers: isDict(b.hogql_modifiers) ? (b.hogql_modifiers as Raw) : null,
+      primary_key: Array.isArray(b.primary_key) ? b.primary_key.map(String) : null,
+      version_key: Array.isArray(b.version_key) ? b.version_key.map(String) : null,
+      incremental_mode: b.incremental_mode === "MERGE" ? "MERGE" : "APPEND",
     };
   });
+  if (service.rules === "newest") migrateLegacyS3(batch_exports, integrations, at);
   const maxTile = Math.max(0, ...dashboards.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = (seed.sequences ?? {}) as Raw;
   return {
+    service,
     organizations,
     projects,
     users,
     api_keys,
+    integrations,
     dashboards,
     batch_exports,
     ...normaliseActivity((key) => list(seed, key), at),

@@ -142,6 +142,9 @@ async function dispatch(
     bodyError = error;
   }
   // URL resolution precedes the view (no auth needed for a 404); 405 comes from the view, after auth.
+  // Routes the newest service removed answer like any unknown route once the seed drops them.
+  if (match.kind === "found" && match.route.legacy && !store.data.service.legacy_routes)
+    match = { kind: "none" };
   if (match.kind === "none")
     throw url.pathname.startsWith("/api/") ? notFound("Endpoint not found.") : notFound();
   const principal = authenticate(store, req.headers.authorization, body, url.searchParams);
@@ -170,7 +173,7 @@ async function dispatch(
   } else if (params.org !== undefined) {
     ctx.org = authorizeOrganization(store, principal, params.org, route.scope);
   } else {
-    checkScope(principal.key, route.scope);
+    checkScope(store, principal.key, route.scope);
   }
   const bucket: Bucket = route.bucket ?? "default";
   const windows = state.faults().rateLimit ?? state.optionLimits ?? DEFAULT_LIMITS[bucket];

@@ -2,7 +2,14 @@
  * The in-memory store: the `StoreData` plus lookups shared by the routes. Every mutation goes through a
  * route that calls `touch()`, which is how `--state` persistence knows to write.
  */
-import type { DashboardRecord, OrganizationRecord, ProjectRecord, StoreData, UserRecord } from "./types.js";
+import type {
+  DashboardRecord,
+  IntegrationRecord,
+  OrganizationRecord,
+  ProjectRecord,
+  StoreData,
+  UserRecord,
+} from "./types.js";
 
 export class Store {
   private listeners: Array<() => void> = [];
@@ -50,6 +57,11 @@ export class Store {
   /** A live (not soft-deleted) dashboard of the project. */
   dashboard(projectId: number, id: number): DashboardRecord | undefined {
     return this.data.dashboards.find((d) => d.id === id && d.team_id === projectId && !d.deleted);
+  }
+
+  /** An integration of the project (the service's team-scoped lookup: other projects' ids do not exist). */
+  integration(projectId: number, id: number): IntegrationRecord | undefined {
+    return this.data.integrations.find((i) => i.id === id && i.team_id === projectId);
   }
 
   nextDashboardId(): number {

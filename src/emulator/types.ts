@@ -4,12 +4,18 @@
  * Records hold what the service stores (secrets included); routes render them into response shapes.
  */
 import type { BatchExportRun } from "../service/types.js";
+import type { ServiceSettings } from "./service.js";
 
 export interface OrganizationRecord {
   id: string;
   name: string;
-  /** Paid features: `tagging` (tags kept) and `advanced_permissions` (restriction level 37 effective). */
-  features: { tagging: boolean; advanced_permissions: boolean };
+  /**
+   * Paid features: `tagging` (tags kept); `access_control` (newest: restriction level 37 effective);
+   * `advanced_permissions` (sharing passwords; under the 2025 rules also what makes level 37
+   * effective). A seed that gives only one of the last two sets both (old seeds name only
+   * `advanced_permissions`).
+   */
+  features: { tagging: boolean; access_control: boolean; advanced_permissions: boolean };
 }
 
 export interface ProjectRecord {
@@ -36,11 +42,30 @@ export interface UserRecord {
 
 export interface ApiKeyRecord {
   key: string;
+  /** Shown by `GET /api/personal_api_keys/@current/`. */
+  label?: string;
+  created_at?: string;
   /** The owning user's numeric id. */
   user: number;
   /** `["*"]` or `object:access` entries; an empty list (legacy key) means full access. */
   scopes: string[];
   scoped_teams?: number[];
+}
+
+/**
+ * A PostHog Integration of a project (credentials holder for batch export destinations). Only the
+ * non-secret `config` is kept; the service never returns `sensitive_config`.
+ */
+export interface IntegrationRecord {
+  id: number;
+  team_id: number;
+  /** e.g. `aws-s3`, `s3-compatible`, `snowflake`, `postgresql`, `databricks`, `azure-blob`. */
+  kind: string;
+  display_name: string;
+  config: Record<string, unknown>;
+  created_at: string;
+  created_by: number | null;
+  errors: string;
 }
 
 export interface TileRecord {
@@ -72,6 +97,8 @@ export interface DashboardRecord {
   data_color_theme_id: number | null;
   quick_filter_ids: string[];
   tiles: TileRecord[];
+  /** Newest: the project-tree folder it is filed in (`""` = root, null = no entry). */
+  folder: string | null;
 }
 
 export interface CollaboratorRecord {
@@ -109,6 +136,15 @@ export interface BatchExportRecord {
   hogql_query: string | null;
   schema: unknown;
   filters: unknown[] | null;
+  /** Newest: IANA zone of daily/weekly boundaries ("UTC" default). */
+  timezone: string;
+  /** Newest: seconds after the interval's default start (day: hour×3600; week: day×86400 + hour×3600). */
+  interval_offset: number | null;
+  /** Newest, model `hogql` only. */
+  hogql_modifiers: Record<string, unknown> | null;
+  primary_key: string[] | null;
+  version_key: string[] | null;
+  incremental_mode: "APPEND" | "MERGE";
 }
 
 /** A run as the service sends it; the store keeps any status string a seed gives. */
@@ -151,10 +187,13 @@ export interface EventRecord {
 }
 
 export interface StoreData {
+  /** Which service's rules apply (see service.ts). */
+  service: ServiceSettings;
   organizations: OrganizationRecord[];
   projects: ProjectRecord[];
   users: UserRecord[];
   api_keys: ApiKeyRecord[];
+  integrations: IntegrationRecord[];
   dashboards: DashboardRecord[];
   collaborators: CollaboratorRecord[];
   sharing: SharingRecord[];
@@ -167,5 +206,8 @@ export interface StoreData {
   sequences: { dashboard: number; tile: number };
 }
 
-/** A seed: any subset of the store, records possibly partial. */
-export type Seed = { [K in keyof StoreData]?: unknown };
+/**
+ * A seed: any subset of the store, records possibly partial; `base: "default"` starts from the default
+ * seed (for the seed's service) and replaces only the lists given.
+ */
+export type Seed = { [K in keyof StoreData]?: unknown } & { base?: "default" };

@@ -1,4 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { checkScope } from "../../src/emulator/auth.js";
+import { defaultSeed } from "../../src/emulator/default-seed.js";
+import { Store } from "../../src/emulator/store.js";
+import { TEST_NOW } from "../support/io.js";
 import { P, reseed, S3_EXPORT_ID, useEmulator } from "./helpers.js";
 
 const h = useEmulator();
@@ -62,7 +66,52 @@ describe("authentication", () => {
     expect(org.body.detail).toBe(
       "API keys with scoped projects are only supported on project-based endpoints.",
     );
-    expect((await h.api("POST", `${P}/dashboards/`, { name: "x" }, { key: "phx_legacy" })).status).toBe(201);
+    // Newest: a key with no scopes fails every scope check (the 2025 rules let it do anything).
+    const legacy = await h.api("POST", `${P}/dashboards/`, { name: "x" }, { key: "phx_legacy" });
+    expect(legacy.status).toBe(403);
+    expect(legacy.body.detail).toBe("API key missing required scope 'dashboard:write'");
+  });
+
+  it("shows any key its own record at personal_api_keys/@current without a scope, and nothing else", async () => {
+    await reseed(h, (s) => {
+      s.api_keys.push({ key: "phx_narrow_key", user: 2, scopes: ["dashboard:read"], scoped_teams: [12345] });
+      s.api_keys.push({ key: "phx_legacy", user: 1, scopes: [] });
+    });
+    const me = await h.api("GET", "/api/personal_api_keys/@current/", undefined, { key: "phx_narrow_key" });
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({
+      value: null,
+      mask_value: "phx_..._key",
+      user_id: 2,
+      scopes: ["dashboard:read"],
+      scoped_teams: [12345],
+      scoped_organizations: [],
+    });
+    expect(me.text).not.toContain("phx_narrow_key");
+    const legacy = await h.api("GET", "/api/personal_api_keys/@current", undefined, { key: "phx_legacy" });
+    expect(legacy.body.scopes).toEqual(["*"]);
+    // The viewset's other actions refuse keys, in its own (older) capitalisation.
+    for (const path of ["/api/personal_api_keys/", "/api/personal_api_keys/abc/"]) {
+      const res = await h.api("GET", path);
+      expect(res.status).toBe(403);
+      expect(res.body.detail).toBe("This action does not support Personal API Key access");
+    }
+    expect((await h.api("GET", "/api/personal_api_keys/@current/", undefined, { key: null })).status).toBe(
+      401,
+    );
+  });
+
+  it("refuses scoped keys on actions without a scope mapping, in the newest wording", async () => {
+    const store = new Store(defaultSeed(new Date(TEST_NOW)));
+    const key = { key: "k", user: 1, scopes: ["dashboard:read"] };
+    expect(() => checkScope(store, key, null)).toThrow(
+      "This action does not support personal API key access",
+    );
+    store.data.service.rules = "2025";
+    expect(() => checkScope(store, key, null)).toThrow(
+      "This action does not support Personal API Key access",
+    );
+    expect(() => checkScope(store, { ...key, scopes: [] }, "dashboard:write")).not.toThrow();
   });
 
   it("answers 404 for unknown projects and 403 for other organizations' projects", async () => {

@@ -81,9 +81,15 @@ describe("collaborators", () => {
     expect(denied.body.detail).toBe("You don't have edit permissions for this dashboard.");
   });
 
-  it("treats a stored level 37 as lowest when advanced permissions are off", async () => {
+  it("treats a stored level 37 as lowest without the organization's access control feature", async () => {
+    // Newest: ACCESS_CONTROL decides; ADVANCED_PERMISSIONS alone no longer makes level 37 effective.
     await reseed(h, (s) => {
       for (const o of s.organizations) o.features.advanced_permissions = false;
+    });
+    const still = await h.api("POST", C, { user_uuid: USER_UUIDS.bob, level: 37 });
+    expect(still.status).toBe(201);
+    await reseed(h, (s) => {
+      for (const o of s.organizations) o.features.access_control = false;
     });
     const res = await h.api("POST", C, { user_uuid: USER_UUIDS.bob, level: 37 });
     expect(res.body.detail).toBe("Cannot add collaborators to a dashboard on the lowest restriction level.");
@@ -117,6 +123,32 @@ describe("sharing", () => {
     expect(refreshed.body.enabled).toBe(true);
     await h.api("PATCH", S, { enabled: false });
     expect((await h.api("GET", `${P}/dashboards/2/`)).body.is_shared).toBe(false);
+  });
+
+  it("keeps is_shared, settings and password protection across token refreshes, which keep working", async () => {
+    await h.api("PATCH", S, { enabled: true, settings: { noHeader: true }, password_required: true });
+    const tokens = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      const refreshed = await h.api("POST", `${S}refresh/`);
+      expect(refreshed.status).toBe(200);
+      expect(refreshed.body).toMatchObject({
+        enabled: true,
+        settings: { noHeader: true },
+        password_required: true,
+      });
+      tokens.add(refreshed.body.access_token);
+      expect((await h.api("GET", S)).body.access_token).toBe(refreshed.body.access_token);
+      expect((await h.api("GET", `${P}/dashboards/2/`)).body.is_shared).toBe(true);
+    }
+    expect(tokens.size).toBe(3);
+    // Refreshing a configuration never saved creates one, still disabled.
+    const fresh = await h.api("POST", `${P}/dashboards/4/sharing/refresh/`);
+    expect(fresh.body.enabled).toBe(false);
+    expect(fresh.body.created_at).not.toBeNull();
+    expect((await h.api("GET", `${P}/dashboards/4/sharing/`)).body.access_token).toBe(
+      fresh.body.access_token,
+    );
+    expect((await h.api("GET", `${P}/dashboards/4/`)).body.is_shared).toBe(false);
   });
 
   it("refuses bad settings and password protection without advanced permissions", async () => {

@@ -1,5 +1,6 @@
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
+import { BOB_KEY } from "../../src/emulator/default-seed.js";
 import { P, reseed, useEmulator } from "./helpers.js";
 import { schemaErrors } from "./openapi.js";
 
@@ -127,19 +128,48 @@ describe("dashboard create / retrieve / update", () => {
     expect((await h.api("GET", `${P}/dashboards/1/`)).status).toBe(200);
   });
 
-  it("soft-deletes with PATCH deleted:true and restores only with exactly {deleted:false}", async () => {
+  it("soft-deletes with PATCH deleted:true, tiles included; restores with any false-ish deleted (newest)", async () => {
     const del = await h.api("PATCH", `${P}/dashboards/2/`, { deleted: true });
     expect(del.status).toBe(200);
     expect(del.body.deleted).toBe(true);
     expect((await h.api("GET", `${P}/dashboards/2/`)).status).toBe(404);
     expect((await h.api("GET", `${P}/dashboards/`)).body.count).toBe(3);
-    expect((await h.api("PATCH", `${P}/dashboards/2/`, { deleted: false, name: "x" })).status).toBe(404);
-    expect((await h.api("PATCH", `${P}/dashboards/2/`, { name: "x" })).status).toBe(404);
-    expect((await h.api("PUT", `${P}/dashboards/2/`, { deleted: false })).status).toBe(404);
-    const restore = await h.api("PATCH", `${P}/dashboards/2/`, { deleted: false });
+    // Without a false-ish deleted (or with null) the dashboard stays out of reach.
+    for (const body of [{ name: "x" }, { deleted: null, name: "x" }, { deleted: "yes" }]) {
+      expect((await h.api("PATCH", `${P}/dashboards/2/`, body)).status).toBe(404);
+    }
+    // Newest: other keys may come along, "false" and 0 are false-ish, PUT restores too.
+    const restore = await h.api("PATCH", `${P}/dashboards/2/`, { deleted: "false", name: "Marketing" });
     expect(restore.status).toBe(200);
-    expect(restore.body.name).toBe("Marketing Overview");
+    expect(restore.body).toMatchObject({ deleted: false, name: "Marketing" });
+    expect(restore.body.tiles.map((t: { id: number }) => t.id)).toEqual([2]);
     expect((await h.api("GET", `${P}/dashboards/`)).body.count).toBe(4);
+    await h.api("PATCH", `${P}/dashboards/2/`, { deleted: true });
+    const put = await h.api("PUT", `${P}/dashboards/2/`, { deleted: 0, description: "back" });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ deleted: false, description: "back" });
+    // A false-ish value that is not a boolean reaches the dashboard, then fails validation.
+    await h.api("PATCH", `${P}/dashboards/2/`, { deleted: true });
+    const bad = await h.api("PATCH", `${P}/dashboards/2/`, { deleted: "nope" });
+    expect(bad.body).toEqual({
+      type: "validation_error",
+      code: "invalid_input",
+      detail: "Must be a valid boolean.",
+      attr: "deleted",
+    });
+  });
+
+  it("shows the project-tree folder and lists a folder's direct children (newest)", async () => {
+    const made = await h.api("POST", `${P}/dashboards/`, { name: "Filed", _create_in_folder: "Team/Growth" });
+    expect(made.body.folder).toBe("Team/Growth");
+    const plain = await h.api("POST", `${P}/dashboards/`, { name: "Plain" });
+    expect(plain.body.folder).toBe("Unfiled/Dashboards");
+    const growth = await h.api("GET", `${P}/dashboards/?folder=Team/Growth`);
+    expect(growth.body.results.map((d: { name: string; folder: string }) => [d.name, d.folder])).toEqual([
+      ["Filed", "Team/Growth"],
+    ]);
+    expect((await h.api("GET", `${P}/dashboards/?folder=Team`)).body.count).toBe(0);
+    expect((await h.api("GET", `${P}/dashboards/?folder=Unfiled/Dashboards`)).body.count).toBe(5);
   });
 
   it("returns 404 for unknown ids and other projects' dashboards", async () => {
@@ -173,7 +203,8 @@ describe("dashboard create / retrieve / update", () => {
 describe("organization switches", () => {
   it("drops tags silently and keeps effective restriction at 21 without the paid features", async () => {
     await reseed(h, (s) => {
-      for (const o of s.organizations) o.features = { tagging: false, advanced_permissions: false };
+      for (const o of s.organizations)
+        o.features = { tagging: false, access_control: false, advanced_permissions: false };
     });
     const list = await h.api("GET", `${P}/dashboards/`);
     expect(list.body.results.every((d: { tags: string[] }) => d.tags.length === 0)).toBe(true);
@@ -194,6 +225,7 @@ describe("organization switches", () => {
     expect(org.body.available_product_features.map((f: { key: string }) => f.key)).toEqual([
       "tagging",
       "advanced_permissions",
+      "access_control",
     ]);
     const byId = await h.api("GET", `/api/organizations/${org.body.id}/`);
     expect(byId.body.name).toBe("Acme");
@@ -203,17 +235,47 @@ describe("organization switches", () => {
 });
 
 describe("dashboard permissions", () => {
-  it("lets only the creator or an admin change the restriction level, and only editors edit level-37 dashboards", async () => {
-    await reseed(h, (s) => {
-      s.api_keys.push({ key: "phx_bob", user: 2, scopes: ["*"] });
-      s.api_keys.push({ key: "phx_carol", user: 3, scopes: ["*"] });
-    });
-    const bob = { key: "phx_bob" };
-    const restrict = await h.api("PATCH", `${P}/dashboards/1/`, { restriction_level: 37 }, bob);
-    expect(restrict.status).toBe(403);
-    expect(restrict.body.detail).toBe(
-      "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level.",
+  const RESTRICT =
+    "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level.";
+  const bob = { key: BOB_KEY };
+
+  it("refuse any body containing restriction_level, even unchanged, from a non-admin who did not create it", async () => {
+    // The default seed: alice (admin) created dashboards 1-3 and 5, bob (member) only dashboard 4.
+    for (const level of [21, 37]) {
+      const res = await h.api("PATCH", `${P}/dashboards/1/`, { restriction_level: level }, bob);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        type: "authentication_error",
+        code: "permission_denied",
+        detail: RESTRICT,
+        attr: null,
+      });
+    }
+    const put = await h.api("PUT", `${P}/dashboards/1/`, { name: "KPIs", restriction_level: 21 }, bob);
+    expect(put.status).toBe(403);
+    // The same edit without the key goes through; bob may restrict his own dashboard; alice any.
+    expect((await h.api("PATCH", `${P}/dashboards/1/`, { name: "KPIs" }, bob)).status).toBe(200);
+    expect((await h.api("PATCH", `${P}/dashboards/4/`, { restriction_level: 21 }, bob)).status).toBe(200);
+    expect((await h.api("PATCH", `${P}/dashboards/4/`, { restriction_level: 37 })).status).toBe(200);
+    // Checked after field validation, before filters are read.
+    const invalid = await h.api(
+      "PATCH",
+      `${P}/dashboards/1/`,
+      { restriction_level: 21, pinned: "maybe" },
+      bob,
     );
+    expect(invalid.body.attr).toBe("pinned");
+    const filters = await h.api("PATCH", `${P}/dashboards/1/`, { restriction_level: 21, filters: [1] }, bob);
+    expect(filters.status).toBe(403);
+    // Whatever the organization's features.
+    await reseed(h, (s) => {
+      for (const o of s.organizations) o.features.access_control = false;
+    });
+    expect((await h.api("PATCH", `${P}/dashboards/2/`, { restriction_level: 21 }, bob)).status).toBe(403);
+  });
+
+  it("let only editors edit level-37 dashboards; a collaborator still cannot send restriction_level", async () => {
+    await reseed(h, (s) => s.api_keys.push({ key: "phx_carol", user: 3, scopes: ["*"] }));
     const edit = await h.api("PATCH", `${P}/dashboards/3/`, { name: "mine" }, bob);
     expect(edit.status).toBe(403);
     expect(edit.body.detail).toBe("You don't have edit permissions for this dashboard.");
@@ -222,7 +284,13 @@ describe("dashboard permissions", () => {
     const carol = await h.api("PATCH", `${P}/dashboards/3/`, { name: "ok" }, { key: "phx_carol" });
     expect(carol.status).toBe(200);
     expect(carol.body.effective_privilege_level).toBe(37);
-    const own = await h.api("PATCH", `${P}/dashboards/4/`, { restriction_level: 37 }, bob);
-    expect(own.status).toBe(200);
+    const unchanged = await h.api(
+      "PATCH",
+      `${P}/dashboards/3/`,
+      { restriction_level: 37 },
+      { key: "phx_carol" },
+    );
+    expect(unchanged.status).toBe(403);
+    expect(unchanged.body.detail).toBe(RESTRICT);
   });
 });

@@ -27,6 +27,14 @@ function convert(node: unknown): unknown {
   return nullable === true ? { anyOf: [out, { type: "null" }] } : out;
 }
 
+function newestBatchExport(s: Json): void {
+  const props = s.properties as Json;
+  props.hogql_query = { anyOf: [{ type: "string" }, { type: "null" }] };
+  const model = props.model as Json;
+  const inner = (model.anyOf as Json[] | undefined)?.[0] ?? model;
+  inner.enum = [...(inner.enum as unknown[]), "hogql"];
+}
+
 /**
  * Corrections to the published schema, each a behaviour of the real service (service-api.md §9 and
  * the sections cited).
@@ -50,9 +58,15 @@ const KNOWN_MISTAKES: Record<string, (s: Json) => void> = {
     (s.properties as Json).progress = { anyOf: [{ type: "object" }, { type: "null" }] };
   },
   // §4: AzureBlob is a destination type of the service's model choices, missing from the published enum.
+  // §0: the newest choices (migration 0010, after the Nov-2025 schema) add AwsS3, S3Compatible and
+  // list Workflows and FileDownload; legacy S3 stays in the enum for exports read under the 2025 rules.
   BatchExportDestinationTypeEnum: (s) => {
-    s.enum = [...(s.enum as string[]), "AzureBlob"];
+    s.enum = [...(s.enum as string[]), "AzureBlob", "AwsS3", "S3Compatible", "Workflows", "FileDownload"];
   },
+  // §0/§4: the newest serializer declares hogql_query with allow_null (null when there is none) and
+  // adds the model `hogql`; the published schema predates both.
+  BatchExport: (s) => newestBatchExport(s),
+  PatchedBatchExport: (s) => newestBatchExport(s),
   // §4: "every 15 minutes" is a model choice missing from the published enum.
   IntervalEnum: (s) => {
     s.enum = [...(s.enum as string[]), "every 15 minutes"];

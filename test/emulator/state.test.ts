@@ -65,7 +65,7 @@ describe("state file", () => {
         (
           (await org.json()) as { available_product_features: { key: string }[] }
         ).available_product_features.map((f) => f.key),
-      ).toEqual(["advanced_permissions"]);
+      ).toEqual(["advanced_permissions", "access_control"]);
       await emulator.close();
       await expect(startEmulator({ host: "0.0.0.0" })).rejects.toThrow(/non-loopback/);
     } finally {

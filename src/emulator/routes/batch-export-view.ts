@@ -4,6 +4,8 @@
  */
 import { notFound } from "../errors.js";
 import type { Ctx } from "../router.js";
+import { offsetDay, offsetHour } from "../schedule.js";
+import { isNewest } from "../service.js";
 import type { BackfillRecord, BatchExportRecord, RunRecord } from "../types.js";
 import { stripSecrets } from "./destinations.js";
 
@@ -41,6 +43,7 @@ export function renderRun(r: RunRecord) {
 }
 
 export function renderExport(ctx: Ctx, b: BatchExportRecord) {
+  const newest = isNewest(ctx.store);
   const out: Record<string, unknown> = {
     id: b.id,
     team_id: b.team_id,
@@ -48,7 +51,7 @@ export function renderExport(ctx: Ctx, b: BatchExportRecord) {
     model: b.model,
     destination: {
       type: b.destination.type,
-      config: stripSecrets(b.destination.type, b.destination.config),
+      config: stripSecrets(b.destination.type, b.destination.config, newest),
       integration: b.destination.integration,
     },
     interval: b.interval,
@@ -62,7 +65,16 @@ export function renderExport(ctx: Ctx, b: BatchExportRecord) {
     schema: b.schema,
     filters: b.filters,
   };
-  if (b.hogql_query !== null) out.hogql_query = b.hogql_query;
+  if (newest) {
+    out.hogql_query = b.hogql_query;
+    out.hogql_modifiers = b.hogql_modifiers;
+    out.primary_key = b.primary_key;
+    out.version_key = b.version_key;
+    out.incremental_mode = b.incremental_mode;
+    out.timezone = b.timezone;
+    out.offset_day = offsetDay(b.interval, b.interval_offset);
+    out.offset_hour = offsetHour(b.interval, b.interval_offset);
+  } else if (b.hogql_query !== null) out.hogql_query = b.hogql_query;
   return out;
 }
 

@@ -9,15 +9,18 @@ import { invalid } from "../errors.js";
 import { asBody, parseBool } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import { batchExportRecord } from "../records.js";
-import type { Ctx, Router } from "../router.js";
+import type { Ctx, Handler, Router } from "../router.js";
 import { createBackfill } from "./backfills.js";
 import { findExport, renderExport, visibleExports } from "./batch-export-view.js";
 import { applyExportBody, type WriteMode } from "./batch-export-write.js";
 
 function list(ctx: Ctx) {
-  const items = visibleExports(ctx).sort((a, b) =>
-    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id),
-  );
+  // The service hides Workflows exports from the list (they stay retrievable by id).
+  const items = visibleExports(ctx)
+    .filter((b) => b.destination.type !== "Workflows")
+    .sort((a, b) =>
+      a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id),
+    );
   return { status: 200, body: offsetPage(ctx, items, (b) => renderExport(ctx, b)) };
 }
 
@@ -33,7 +36,7 @@ function create(ctx: Ctx) {
     team_id: ctx.project.id,
     created_at: ctx.now.toISOString(),
   });
-  applyExportBody(b, body, "create");
+  applyExportBody(ctx, b, body, "create", null);
   ctx.store.data.batch_exports.push(b);
   return { status: 201, body: renderExport(ctx, b) };
 }
@@ -45,7 +48,9 @@ function retrieve(ctx: Ctx) {
 function update(ctx: Ctx, mode: WriteMode) {
   const b = findExport(ctx, ctx.params.id);
   const draft = structuredClone(b);
-  applyExportBody(draft, asBody(ctx.body), mode);
+  // In organization scope the export's own project resolves integrations and team-wide checks.
+  const project = ctx.params.project === undefined ? ctx.store.project(b.team_id) : ctx.project;
+  applyExportBody(project ? { ...ctx, project } : ctx, draft, asBody(ctx.body), mode, b);
   draft.last_updated_at = ctx.now.toISOString();
   Object.assign(b, draft);
   return { status: 200, body: renderExport(ctx, b) };
@@ -76,15 +81,22 @@ function pause(ctx: Ctx) {
   return { status: 200, body: { paused: true } };
 }
 
+/**
+ * Unpause; with `backfill: true` the service backfills from `last_paused_at` to the unpause. An export
+ * paused without `/pause/` (by `paused: true` on a write) has no `last_paused_at`: the service then starts
+ * an earliest backfill (`start_at` null, from the beginning of the data), skipping the backfill
+ * endpoint's checks. The body is validated before the export is looked up.
+ */
 function unpause(ctx: Ctx) {
-  const b = findExport(ctx, ctx.params.id);
   const body = asBody(ctx.body);
   const backfill = body.backfill === undefined ? false : parseBool(body.backfill, "backfill");
+  const b = findExport(ctx, ctx.params.id);
   if (b.paused) {
     b.paused = false;
     b.last_updated_at = ctx.now.toISOString();
-    if (backfill && b.last_paused_at !== null) {
-      createBackfill(ctx, b, Date.parse(b.last_paused_at), ctx.now.getTime());
+    if (backfill) {
+      const start = b.last_paused_at === null ? null : Date.parse(b.last_paused_at);
+      createBackfill(ctx, b, start, ctx.now.getTime());
     }
   }
   return { status: 200, body: { paused: false } };
@@ -94,18 +106,17 @@ export function registerBatchExports(router: Router): void {
   const read = "batch_export:read";
   const write = "batch_export:write";
   for (const base of ["/api/projects/:project/batch_exports", "/api/organizations/:org/batch_exports"]) {
-    router.add({ method: "GET", pattern: base, scope: read, handler: list });
-    router.add({ method: "POST", pattern: base, scope: write, handler: create });
-    router.add({ method: "GET", pattern: `${base}/:id`, scope: read, handler: retrieve });
-    router.add({
-      method: "PATCH",
-      pattern: `${base}/:id`,
-      scope: write,
-      handler: (ctx) => update(ctx, "patch"),
-    });
-    router.add({ method: "PUT", pattern: `${base}/:id`, scope: write, handler: (ctx) => update(ctx, "put") });
-    router.add({ method: "DELETE", pattern: `${base}/:id`, scope: write, handler: destroy });
-    router.add({ method: "POST", pattern: `${base}/:id/pause`, scope: write, handler: pause });
-    router.add({ method: "POST", pattern: `${base}/:id/unpause`, scope: write, handler: unpause });
+    // The organization routes are gone from the newest service; `service.legacy_routes` keeps them.
+    const legacy = base.startsWith("/api/organizations/");
+    const add = (method: string, pattern: string, scope: string, handler: Handler) =>
+      router.add({ method, pattern, scope, handler, legacy });
+    add("GET", base, read, list);
+    add("POST", base, write, create);
+    add("GET", `${base}/:id`, read, retrieve);
+    add("PATCH", `${base}/:id`, write, (ctx) => update(ctx, "patch"));
+    add("PUT", `${base}/:id`, write, (ctx) => update(ctx, "put"));
+    add("DELETE", `${base}/:id`, write, destroy);
+    add("POST", `${base}/:id/pause`, write, pause);
+    add("POST", `${base}/:id/unpause`, write, unpause);
   }
 }

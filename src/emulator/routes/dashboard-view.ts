@@ -1,10 +1,12 @@
 /**
  * How dashboards look from the outside: the Basic (list) and full (retrieve/create/update) shapes, and
- * the permission rules they depend on (effective restriction needs `advanced_permissions`; creator and
- * project admins have inherent access; otherwise explicit collaborators with level 37 may edit).
+ * the permission rules they depend on (effective restriction needs the organization feature
+ * `access_control`, or `advanced_permissions` under the 2025 rules; creator and project admins have
+ * inherent access; otherwise explicit collaborators with level 37 may edit).
  */
 import { forbidden, notFound } from "../errors.js";
 import type { Ctx } from "../router.js";
+import { isNewest } from "../service.js";
 import type { DashboardRecord, UserRecord } from "../types.js";
 
 export function userBasic(user: UserRecord) {
@@ -21,8 +23,13 @@ export function userBasic(user: UserRecord) {
   };
 }
 
+/** The feature that makes restriction level 37 effective: ACCESS_CONTROL newest, ADVANCED_PERMISSIONS older. */
+export function restrictionFeature(ctx: Ctx): boolean {
+  return isNewest(ctx.store) ? ctx.org.features.access_control : ctx.org.features.advanced_permissions;
+}
+
 export function effectiveRestriction(ctx: Ctx, d: DashboardRecord): 21 | 37 {
-  return ctx.org.features.advanced_permissions ? d.restriction_level : 21;
+  return restrictionFeature(ctx) ? d.restriction_level : 21;
 }
 
 /** Creator or project admin: may change restriction level and is never a collaborator. */
@@ -77,6 +84,7 @@ export function renderBasic(ctx: Ctx, d: DashboardRecord) {
     access_control_version: d.restriction_level > 21 ? "v1" : "v2",
     last_refresh: d.last_refresh,
     team_id: d.team_id,
+    ...(isNewest(ctx.store) ? { folder: d.folder } : {}),
   };
 }
 

@@ -1,7 +1,10 @@
 /**
  * Applies a create / PATCH / PUT body to a dashboard record with the service's rules: DRF field
  * coercions, tags normalised (or dropped without `tagging`), `filters`/`variables` must be objects and an
- * empty object is ignored on update, restriction changes only by the creator or a project admin.
+ * empty object is ignored on update. On update, a body that so much as contains `restriction_level`
+ * (even unchanged) is refused with 403 unless the caller is the creator or a project admin: the
+ * service checks `"restriction_level" in validated_data` after field validation and before
+ * `filters` / `variables` / `tiles` are read from the raw body.
  */
 import { forbidden, invalid } from "../errors.js";
 import {
@@ -30,13 +33,7 @@ export function applyDashboardBody(ctx: Ctx, d: DashboardRecord, body: Body, cre
   if ("pinned" in body) d.pinned = parseBool(body.pinned, "pinned") ?? false;
   if ("deleted" in body) d.deleted = parseBool(body.deleted, "deleted") ?? false;
   if ("restriction_level" in body) {
-    const level = parseChoice(body.restriction_level, "restriction_level", [21, 37] as const);
-    if (!creating && level !== d.restriction_level && !canRestrict(ctx, d)) {
-      throw forbidden(
-        "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level.",
-      );
-    }
-    d.restriction_level = level;
+    d.restriction_level = parseChoice(body.restriction_level, "restriction_level", [21, 37] as const);
   }
   if ("tags" in body) {
     const tags = normaliseTags(body.tags);
@@ -53,6 +50,11 @@ export function applyDashboardBody(ctx: Ctx, d: DashboardRecord, body: Body, cre
   if ("last_accessed_at" in body)
     d.last_accessed_at = parseDateTime(body.last_accessed_at, "last_accessed_at");
   if ("last_refresh" in body) d.last_refresh = parseDateTime(body.last_refresh, "last_refresh");
+  if (!creating && "restriction_level" in body && !canRestrict(ctx, d)) {
+    throw forbidden(
+      "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level.",
+    );
+  }
   for (const [key, label] of [
     ["filters", "Filters"],
     ["variables", "Variables"],

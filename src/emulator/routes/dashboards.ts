@@ -1,17 +1,24 @@
 /**
  * `/api/projects/:project/dashboards/...`: list (Basic shape, `-pinned, name`), create, retrieve,
- * PATCH / PUT, soft delete by PATCH `deleted: true`, restore only by a body of exactly
- * `{"deleted": false}`, DELETE → 405 with an empty body, `move_tile` and `create_from_template_json`.
+ * PATCH / PUT, soft delete by PATCH `deleted: true`, DELETE → 405 with an empty body, `move_tile` and
+ * `create_from_template_json`.
+ *
+ * Restore: newest, a PATCH or PUT whose `deleted` is present, not null and false-ish by `str_to_bool`
+ * (false, "false", 0, ...) reaches a deleted dashboard, other keys allowed in the same body. Under the
+ * 2025 rules only a PATCH whose body is exactly one false-ish (Python) `deleted` key does; anything
+ * else is a 404. Newest dashboards also show `folder` (`?folder=` lists a folder's direct children).
  */
 
 import { invalid, notFound } from "../errors.js";
 import { asBody, isDict, parseString } from "../fields.js";
 import { offsetPage } from "../pagination.js";
-import { dashboardRecord } from "../records.js";
+import { DEFAULT_FOLDER, dashboardRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
+import { isNewest } from "../service.js";
 import type { DashboardRecord } from "../types.js";
 import { findDashboard, renderBasic, renderDashboard, requireEdit } from "./dashboard-view.js";
 import { applyDashboardBody, normaliseTags } from "./dashboard-write.js";
+import { strToBool } from "./destinations.js";
 
 const BASE = "/api/projects/:project/dashboards";
 
@@ -37,6 +44,7 @@ function list(ctx: Ctx) {
     .map((t) => t.trim().toLowerCase())
     .filter(Boolean);
   const mode = ctx.query.get("creation_mode");
+  const folder = isNewest(ctx.store) ? ctx.query.get("folder") : null;
   const needle = search?.toLowerCase() ?? "";
   const items = ctx.store.data.dashboards.filter(
     (d) =>
@@ -44,6 +52,7 @@ function list(ctx: Ctx) {
       !d.deleted &&
       (mode !== null ? d.creation_mode === mode : d.creation_mode !== "unlisted") &&
       (tags.length === 0 || d.tags.some((t) => tags.includes(t))) &&
+      (folder === null || d.folder === folder) &&
       (needle === "" ||
         (d.name ?? "").toLowerCase().includes(needle) ||
         d.description.toLowerCase().includes(needle)),
@@ -59,12 +68,13 @@ function list(ctx: Ctx) {
   return { status: 200, body: offsetPage(ctx, items, (d) => renderBasic(ctx, d)) };
 }
 
-function newDashboard(ctx: Ctx): DashboardRecord {
+function newDashboard(ctx: Ctx, folder: unknown = undefined): DashboardRecord {
   return dashboardRecord({
     id: 0,
     team_id: ctx.project.id,
     created_at: ctx.now.toISOString(),
     created_by: ctx.user.id,
+    folder: typeof folder === "string" && folder !== "" ? folder : DEFAULT_FOLDER,
   });
 }
 
@@ -73,7 +83,7 @@ function create(ctx: Ctx) {
   if (body.use_template !== undefined && body.use_dashboard !== undefined) {
     throw invalid("`use_dashboard` and `use_template` cannot be used together");
   }
-  const d = newDashboard(ctx);
+  const d = newDashboard(ctx, body._create_in_folder);
   applyDashboardBody(ctx, d, body, true);
   if (body.use_dashboard !== undefined && body.use_dashboard !== null) {
     const source = ctx.store.dashboard(ctx.project.id, Number(body.use_dashboard));
@@ -95,21 +105,33 @@ function retrieve(ctx: Ctx) {
   return { status: 200, body: renderDashboard(ctx, findDashboard(ctx, ctx.params.id)) };
 }
 
+/** Python's truthiness of a JSON value. */
+function pyTruthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (isDict(value)) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+
+/** Whether the body may reach a soft-deleted dashboard (a restore). */
+function reachesDeleted(ctx: Ctx, body: Record<string, unknown>, partial: boolean): boolean {
+  if (!("deleted" in body)) return false;
+  if (isNewest(ctx.store)) return body.deleted !== null && !strToBool(body.deleted);
+  return partial && Object.keys(body).length === 1 && !pyTruthy(body.deleted);
+}
+
 function update(ctx: Ctx, partial: boolean) {
   const body = asBody(ctx.body);
   const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
   const d = ctx.store.data.dashboards.find((x) => x.id === id && x.team_id === ctx.project.id);
-  if (!d) throw notFound();
-  if (d.deleted) {
-    // Only a body of exactly {"deleted": false} may reach a deleted dashboard (restore).
-    const keys = Object.keys(body);
-    if (!partial || keys.length !== 1 || keys[0] !== "deleted" || body.deleted !== false) throw notFound();
-  }
+  if (!d || (d.deleted && !reachesDeleted(ctx, body, partial))) throw notFound();
   requireEdit(ctx, d);
   const draft = structuredClone(d);
   applyDashboardBody(ctx, draft, body, false);
-  if (draft.deleted && !d.deleted && body.delete_insights === true) {
+  if (draft.deleted && !d.deleted) {
+    // Soft delete: the tiles go with the dashboard (and come back on restore).
     for (const tile of draft.tiles) tile.deleted = true;
+  } else if (!draft.deleted && d.deleted) {
+    for (const tile of draft.tiles) tile.deleted = false;
   }
   Object.assign(d, draft);
   return { status: 200, body: renderDashboard(ctx, d) };

@@ -5,8 +5,10 @@ import { registerBatchExports } from "./batch-exports.js";
 import { registerCollaborators } from "./collaborators.js";
 import { registerDashboards } from "./dashboards.js";
 import { registerEvents } from "./events.js";
+import { registerIntegrations } from "./integrations.js";
 import { registerLogs } from "./logs.js";
 import { registerOrganizations } from "./organizations.js";
+import { registerPersonalApiKeys } from "./personal-api-keys.js";
 import { registerRuns } from "./runs.js";
 import { registerSharing } from "./sharing.js";
 
@@ -19,7 +21,9 @@ export function buildRouter(): Router {
   registerBackfills(router);
   registerRuns(router);
   registerLogs(router);
+  registerIntegrations(router);
   registerEvents(router);
   registerOrganizations(router);
+  registerPersonalApiKeys(router);
   return router;
 }

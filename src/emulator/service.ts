@@ -1,0 +1,105 @@
+/**
+ * Which service the emulator behaves like: the seed's top-level `service` key (also the `service` option
+ * of `startEmulator`). By default the newest service (PostHog Cloud today, service-api.md §0); `rules:
+ * "2025"` keeps the older rules for tests of exports that predate them. The organization-scope batch
+ * export routes and the deprecated `POST .../backfill/` alias stay on in both modes (SPEC §5) until
+ * `legacy_routes: false` removes them as the newest service has. Feature flags gate what the service
+ * gates per team; all are off unless a seed turns them on.
+ */
+import type { Store } from "./store.js";
+
+/** `newest`: the service as of 2026 (service-api.md §0). `2025`: the rules before those changes. */
+export type Rules = "newest" | "2025";
+
+export const RULES: readonly Rules[] = ["newest", "2025"];
+
+/** The service's per-team feature flags that the batch export endpoints consult. */
+export const FEATURE_FLAGS = [
+  "high-frequency-batch-exports",
+  "hogql-batch-exports",
+  "batch-export-earliest-backfill",
+  "backfill-workflows-destination",
+] as const;
+
+export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
+
+export interface ServiceSettings {
+  rules: Rules;
+  /** Org-scope `/api/organizations/{id}/batch_exports/...` and `POST .../batch_exports/{id}/backfill/`. */
+  legacy_routes: boolean;
+  feature_flags: Record<FeatureFlag, boolean>;
+  /**
+   * Running or starting backfills a team may have before `POST .../backfills/` answers 429 (newest).
+   * The service's setting value was not found; 10 is the emulator's choice.
+   */
+  max_concurrent_backfills: number;
+}
+
+/** Settings a seed or the `service` option may give: any subset, flags one by one. */
+export type ServiceOptions = Partial<Omit<ServiceSettings, "feature_flags">> & {
+  feature_flags?: Partial<Record<FeatureFlag, boolean>>;
+};
+
+export function defaultService(): ServiceSettings {
+  return {
+    rules: "newest",
+    legacy_routes: true,
+    feature_flags: Object.fromEntries(FEATURE_FLAGS.map((f) => [f, false])) as Record<FeatureFlag, boolean>,
+    max_concurrent_backfills: 10,
+  };
+}
+
+/**
+ * `base` overlaid with `value` (a seed's `service` key or the `service` option). Returns an error message
+ * for the first bad entry instead of throwing, so callers can raise their own error type.
+ */
+export function mergeService(base: ServiceSettings, value: unknown): ServiceSettings | string {
+  if (value === undefined) return base;
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return '"service" must be an object';
+  const raw = value as Record<string, unknown>;
+  const out: ServiceSettings = { ...base, feature_flags: { ...base.feature_flags } };
+  for (const [key, v] of Object.entries(raw)) {
+    switch (key) {
+      case "rules":
+        if (!RULES.includes(v as Rules)) return `"service.rules" must be one of ${RULES.join(", ")}`;
+        out.rules = v as Rules;
+        break;
+      case "legacy_routes":
+        if (typeof v !== "boolean") return '"service.legacy_routes" must be true or false';
+        out.legacy_routes = v;
+        break;
+      case "max_concurrent_backfills":
+        if (!Number.isInteger(v) || (v as number) < 0) {
+          return '"service.max_concurrent_backfills" must be a whole number';
+        }
+        out.max_concurrent_backfills = v as number;
+        break;
+      case "feature_flags": {
+        if (typeof v !== "object" || v === null || Array.isArray(v)) {
+          return '"service.feature_flags" must be an object';
+        }
+        for (const [flag, on] of Object.entries(v)) {
+          if (!FEATURE_FLAGS.includes(flag as FeatureFlag)) {
+            return `unknown feature flag "${flag}" (known: ${FEATURE_FLAGS.join(", ")})`;
+          }
+          if (typeof on !== "boolean") return `feature flag "${flag}" must be true or false`;
+          out.feature_flags[flag as FeatureFlag] = on;
+        }
+        break;
+      }
+      default:
+        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills)`;
+    }
+  }
+  return out;
+}
+
+/** True when the store follows the newest service's rules. */
+export function isNewest(store: Store): boolean {
+  return store.data.service.rules === "newest";
+}
+
+export function flagOn(store: Store, flag: FeatureFlag): boolean {
+  return store.data.service.feature_flags[flag];
+}
