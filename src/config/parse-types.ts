@@ -1,7 +1,13 @@
-/** What parsing one YAML file yields, and the limits both parse paths enforce. */
+/** What parsing one YAML file yields, and the limits the parse enforces. */
 
+/** Deeper nesting is refused (a config needs about six levels). */
 export const MAX_DEPTH = 64;
+/** Alias resolutions per file; a config needs none, YAML's anchors are allowed for convenience only. */
 export const MAX_ALIAS_COUNT = 100;
+/**
+ * Values (mappings, lists and scalars) one file may expand to, aliases expanded: far more than a
+ * config holds, few enough that the expanded data stays well under the memory budget.
+ */
 export const MAX_NODES = 1_000_000;
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 

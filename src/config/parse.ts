@@ -1,24 +1,78 @@
 /**
  * YAML text → plain data, plus a lookup from the JSON pointers ajv reports (`/dashboards/0/name`) to
- * the source offset of that key and value. Two paths give the same result: a fast one (js-yaml,
- * parse-fast.ts) for the common clean file, and the reference one (the `yaml` library, parse-slow.ts)
- * for everything else: any file the fast path is unsure about, and every file with a YAML problem, so
- * that each diagnostic about YAML itself keeps one wording and one position.
+ * the source offset of that key and value. One parser, the `yaml` library: its Parser runs once per
+ * file (with its LineCounter, the source of every line and column), and its tokens become data in
+ * one of two ways that give the same result:
+ *
+ * - directly (parse-fast.ts), for the common clean file: no document tree is built, positions come
+ *   from the tokens;
+ * - through the library's Composer (parse-slow.ts), for everything else: any file the direct path is
+ *   unsure about, and every file with a YAML problem, so that each diagnostic about YAML itself keeps
+ *   one wording and one position.
  */
+import { type CST, LineCounter, Parser } from "yaml";
 import type { Diagnostics } from "./diagnostics.js";
-import { parseFast } from "./parse-fast.js";
-import { parseSlow } from "./parse-slow.js";
-import type { ParsedFile } from "./parse-types.js";
+import { convertTokens } from "./parse-fast.js";
+import { composeFile } from "./parse-slow.js";
+import { MAX_DEPTH, type ParsedFile } from "./parse-types.js";
 
 export {
   FORBIDDEN_KEYS,
   MAX_ALIAS_COUNT,
   MAX_DEPTH,
+  MAX_NODES,
   type NodePlace,
   type ParsedFile,
 } from "./parse-types.js";
 
+interface Tokens {
+  tokens: CST.Token[];
+  position: ParsedFile["position"];
+}
+
+/** The library's parse of the whole text, and line/column lookup from what it counted. */
+function tokenize(text: string): Tokens {
+  const lines = new LineCounter();
+  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  const position = (offset: number) => {
+    const { line, col } = lines.linePos(offset);
+    return { line, column: col };
+  };
+  return { tokens, position };
+}
+
+type Route = "either" | "direct" | "composed";
+
 /** Returns undefined (with diagnostics) when the file cannot be used at all. */
 export function parseYaml(path: string, text: string, diags: Diagnostics): ParsedFile | undefined {
-  return parseFast(path, text) ?? parseSlow(path, text, diags);
+  return parseBy("either", path, text, diags);
+}
+
+/**
+ * One route alone, for the differential tests: "direct" gives undefined where it would hand over,
+ * "composed" is the reference result for any file.
+ */
+export function parseBy(
+  route: Route,
+  path: string,
+  text: string,
+  diags: Diagnostics,
+): ParsedFile | undefined {
+  let parsed: Tokens;
+  try {
+    parsed = tokenize(text);
+  } catch (error) {
+    if (route === "direct") return undefined;
+    const message =
+      error instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
+    diags.error(path, 1, 1, message);
+    return undefined;
+  }
+  const { tokens, position } = parsed;
+  if (route !== "composed") {
+    const direct = convertTokens(tokens, text);
+    if (direct !== undefined) return { path, data: direct.data, position, place: direct.place };
+    if (route === "direct") return undefined;
+  }
+  return composeFile(path, text, tokens, position, diags);
 }
