@@ -4,7 +4,8 @@
  * refusing what a config never needs and an attacker might send: `__proto__` / `constructor` /
  * `prototype` keys (no object is ever given such an own key, so nothing downstream can pollute a
  * prototype), non-scalar keys, nesting deeper than MAX_DEPTH, and alias expansion beyond
- * MAX_ALIAS_COUNT resolutions or MAX_NODES values (alias bombs). Every diagnostic about YAML itself comes from here:
+ * MAX_ALIAS_COUNT resolutions, MAX_NODES values or MAX_EXPANDED_CHARS characters of text (alias bombs,
+ * bounded by the size of what they expand to). Every diagnostic about YAML itself comes from here:
  * the direct path (parse-fast.ts) hands any file it is unsure about to this one.
  */
 import {
@@ -21,10 +22,12 @@ import {
   YAMLParseError,
 } from "yaml";
 import type { Diagnostics } from "./diagnostics.js";
+import { excerpt } from "./excerpt.js";
 import {
   FORBIDDEN_KEYS,
   MAX_ALIAS_COUNT,
   MAX_DEPTH,
+  MAX_EXPANDED_CHARS,
   MAX_NODES,
   type NodePlace,
   type ParsedFile,
@@ -92,25 +95,37 @@ export function composeFile(
   const targets = aliasTargets(doc);
   let aliases = 0;
   let nodes = 0;
-  const convert = (node: Node, depth: number): unknown => {
+  let chars = 0;
+  // Past these limits, the refusal points at the alias being expanded (what the author wrote there).
+  const count = (node: Node, text: string, via: Node | undefined) => {
+    chars += text.length;
+    if (chars > MAX_EXPANDED_CHARS) {
+      throw new Refusal(offsetOf(via ?? node), "document expands to too much text (an alias bomb?)");
+    }
+  };
+  const convert = (node: Node, depth: number, via: Node | undefined): unknown => {
     if (depth > MAX_DEPTH) throw new Refusal(offsetOf(node), `nesting deeper than ${MAX_DEPTH} levels`);
     nodes += 1;
-    if (nodes > MAX_NODES) throw new Refusal(offsetOf(node), "document expands to too many values");
+    if (nodes > MAX_NODES) {
+      throw new Refusal(offsetOf(via ?? node), "document expands to too many values (an alias bomb?)");
+    }
     if (isAlias(node)) {
       aliases += 1;
       if (aliases > MAX_ALIAS_COUNT) {
         throw new Refusal(offsetOf(node), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
       }
       const target = targets().get(node);
-      if (target === undefined) throw new Refusal(offsetOf(node), `unknown alias *${node.source}`);
-      return convert(target, depth + 1);
+      if (target === undefined)
+        throw new Refusal(offsetOf(node), `unknown alias *${excerpt(node.source, 60)}`);
+      return convert(target, depth + 1, node);
     }
     if (isScalar(node)) {
+      if (typeof node.value === "string") count(node, node.value, via);
       return node.value;
     }
     if (isSeq(node)) {
       const list: unknown[] = [];
-      for (const item of node.items) list.push(convert(item as Node, depth + 1));
+      for (const item of node.items) list.push(convert(item as Node, depth + 1, via));
       return list;
     }
     if (isMap(node)) {
@@ -123,15 +138,16 @@ export function composeFile(
         }
         const key = String(keyNode.value);
         if (FORBIDDEN_KEYS.has(key)) throw new Refusal(keyAt, `key "${key}" is not allowed`);
+        count(keyNode, key, via);
         const valueNode = pair.value as Node | null;
-        object[key] = valueNode === null ? null : convert(valueNode, depth + 1);
+        object[key] = valueNode === null ? null : convert(valueNode, depth + 1, via);
       }
       return object;
     }
     throw new Refusal(0, "unsupported YAML node");
   };
   try {
-    const data = convert(root, 0);
+    const data = convert(root, 0, undefined);
     return { path, data, position, place: (at) => locate(root, targets, at) };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
@@ -194,15 +210,18 @@ function locate(root: Node, targets: Targets, at: string): NodePlace | undefined
   return place;
 }
 
-/** The parser's message without its "at line …" tail, with a friendlier wording for the usual cases. */
+/**
+ * The parser's message with a friendlier wording for the usual cases. Messages that quote the source
+ * (an unexpected token, a duplicate key) quote at most one line, cut short (excerpt.ts).
+ */
 function yamlMessage(e: YAMLError, text: string): string {
   if (e.code === "DUPLICATE_KEY") {
     const key = /^[^\n:#]*/.exec(text.slice(e.pos[0], e.pos[0] + 200))?.[0]?.trim();
-    return key ? `duplicate key "${key.replace(/^["']|["']$/g, "")}"` : "duplicate key";
+    return key ? `duplicate key "${excerpt(key.replace(/^["']|["']$/g, ""), 60)}"` : "duplicate key";
   }
   if (e.code === "MULTIPLE_DOCS")
     return "a file holds one YAML document: remove the --- separator or split the file";
   if (e.message.includes("call stack")) return `nesting deeper than ${MAX_DEPTH} levels`;
   const first = e.message.split("\n")[0] ?? e.message;
-  return `YAML syntax error: ${first.replace(/ at line \d+, column \d+:?$/, "")}`;
+  return `YAML syntax error: ${excerpt(first.replace(/ at line \d+, column \d+:?$/, ""))}`;
 }

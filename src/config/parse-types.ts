@@ -9,6 +9,12 @@ export const MAX_ALIAS_COUNT = 100;
  * config holds, few enough that the expanded data stays well under the memory budget.
  */
 export const MAX_NODES = 1_000_000;
+/**
+ * Characters of text (keys and string values) one file may expand to, aliases expanded. A file
+ * without aliases can never reach it (its text is at most MAX_FILE_BYTES); an alias bomb made of a
+ * few aliases to a huge string does, and is refused at the alias that crosses it.
+ */
+export const MAX_EXPANDED_CHARS = 10 * 1024 * 1024;
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
 
 /** Offsets into the file's text; `key` is absent for the document root and list items. */

@@ -20,6 +20,7 @@ export {
   FORBIDDEN_KEYS,
   MAX_ALIAS_COUNT,
   MAX_DEPTH,
+  MAX_EXPANDED_CHARS,
   MAX_NODES,
   type NodePlace,
   type ParsedFile,
