@@ -11,14 +11,15 @@
  * key that is not a one-line scalar, a key the reference path refuses or spells differently (empty,
  * null, `__proto__` and the like, a repeat), a mapping entry without `:`, a comment not preceded by
  * white space, a flow collection over several lines, nesting deeper than MAX_DEPTH, more than
- * MAX_NODES values, and any scalar the library reports a problem for. Scalars are resolved by the
+ * MAX_NODES values or MAX_MAP_ENTRIES entries in a mapping, and any scalar the library reports a
+ * problem for. Scalars are resolved by the
  * library's own `CST.resolveAsScalar` (the function the Composer uses) and plain ones typed by the
  * YAML 1.2 core schema restated in yaml-core.ts. Both paths are held equal by the differential tests
  * (test/config/parse-fast.test.ts).
  */
 import { CST } from "yaml";
 import { Places } from "./fast-place.js";
-import { FORBIDDEN_KEYS, MAX_DEPTH, MAX_NODES, type NodePlace } from "./parse-types.js";
+import { FORBIDDEN_KEYS, MAX_DEPTH, MAX_MAP_ENTRIES, MAX_NODES, type NodePlace } from "./parse-types.js";
 import { PLAIN_STRING, resolvePlain } from "./yaml-core.js";
 
 /** The library refuses implicit keys whose `:` is further than this from their start. */
@@ -138,6 +139,7 @@ class Walk {
     const object: Record<string, unknown> = {};
     const keys: string[] = [];
     const at: number[] = [];
+    if (map.items.length > MAX_MAP_ENTRIES) unsure();
     const last = map.items.length - 1;
     for (const [i, { start, key, sep, value }] of map.items.entries()) {
       for (const t of start) this.filler(t);
@@ -183,6 +185,7 @@ class Walk {
 
   flow(collection: CST.FlowCollection, depth: number): unknown {
     const isMap = collection.start.source === "{";
+    if (isMap && collection.items.length > MAX_MAP_ENTRIES) unsure();
     const [close, ...rest] = collection.end;
     if (close?.source !== (isMap ? "}" : "]")) unsure();
     if (this.text.lastIndexOf("\n", close!.offset) > collection.offset) unsure();

@@ -28,6 +28,7 @@ import {
   MAX_ALIAS_COUNT,
   MAX_DEPTH,
   MAX_EXPANDED_CHARS,
+  MAX_MAP_ENTRIES,
   MAX_NODES,
   type NodePlace,
   type ParsedFile,
@@ -70,6 +71,12 @@ export function composeFile(
   position: ParsedFile["position"],
   diags: Diagnostics,
 ): ParsedFile | undefined {
+  const crowded = crowdedMapping(tokens);
+  if (crowded !== undefined) {
+    const at = position(crowded);
+    diags.error(path, at.line, at.column, `a mapping with more than ${MAX_MAP_ENTRIES} keys is not read`);
+    return undefined;
+  }
   let doc: Document.Parsed;
   try {
     doc = composeDocument(tokens, text.length);
@@ -158,6 +165,33 @@ export function composeFile(
 }
 
 const offsetOf = (node: Node) => node.range?.[0] ?? 0;
+
+/**
+ * Where the first mapping with more than MAX_MAP_ENTRIES entries starts, if any: the Composer checks
+ * every key against all earlier ones, so such a mapping must be refused before composing. An explicit
+ * stack, not recursion: the tokens may nest tens of thousands deep.
+ */
+function crowdedMapping(tokens: readonly CST.Token[]): number | undefined {
+  let first: number | undefined;
+  const stack: (CST.Token | null | undefined)[] = [...tokens];
+  while (stack.length > 0) {
+    const token = stack.pop();
+    if (token === undefined || token === null) continue;
+    if (token.type === "document") stack.push(token.value);
+    else if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+      let entries = 0;
+      for (const item of token.items) {
+        if (item.key !== undefined || item.sep !== undefined) entries += 1;
+        stack.push(item.key, item.value);
+      }
+      const isMap =
+        token.type === "block-map" || (token.type === "flow-collection" && token.start.source === "{");
+      if (isMap && entries > MAX_MAP_ENTRIES && (first === undefined || token.offset < first))
+        first = token.offset;
+    }
+  }
+  return first;
+}
 
 type Targets = () => ReadonlyMap<Node, Node>;
 

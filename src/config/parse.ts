@@ -10,11 +10,11 @@
  *   unsure about, and every file with a YAML problem, so that each diagnostic about YAML itself keeps
  *   one wording and one position.
  */
-import { type CST, LineCounter, Parser } from "yaml";
+import { type CST, Lexer, LineCounter, Parser } from "yaml";
 import type { Diagnostics } from "./diagnostics.js";
 import { convertTokens } from "./parse-fast.js";
 import { composeFile } from "./parse-slow.js";
-import { MAX_DEPTH, type ParsedFile } from "./parse-types.js";
+import { MAX_DEPTH, MAX_TOKENS, type ParsedFile } from "./parse-types.js";
 
 export {
   FORBIDDEN_KEYS,
@@ -22,23 +22,38 @@ export {
   MAX_DEPTH,
   MAX_EXPANDED_CHARS,
   MAX_NODES,
+  MAX_TOKENS,
   type NodePlace,
   type ParsedFile,
 } from "./parse-types.js";
+
+const TOO_MANY_TOKENS = `file holds more than ${MAX_TOKENS / 1_000_000} million YAML tokens (keys, values, indicators, line breaks): split it into smaller files`;
 
 interface Tokens {
   tokens: CST.Token[];
   position: ParsedFile["position"];
 }
 
-/** The library's parse of the whole text, and line/column lookup from what it counted. */
-function tokenize(text: string): Tokens {
+/**
+ * The library's parse of the whole text (its Lexer and Parser, as its own `Parser.parse` drives
+ * them), and line/column lookup from what it counted; or, past MAX_TOKENS, where it stopped.
+ */
+function tokenize(text: string): Tokens | { stoppedAt: number; position: ParsedFile["position"] } {
   const lines = new LineCounter();
-  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
   const position = (offset: number) => {
     const { line, col } = lines.linePos(offset);
     return { line, column: col };
   };
+  const parser = new Parser(lines.addNewLine);
+  lines.addNewLine(0);
+  const tokens: CST.Token[] = [];
+  let count = 0;
+  for (const lexeme of new Lexer().lex(text)) {
+    count += 1;
+    if (count > MAX_TOKENS) return { stoppedAt: parser.offset, position };
+    for (const token of parser.next(lexeme)) tokens.push(token);
+  }
+  for (const token of parser.end()) tokens.push(token);
   return { tokens, position };
 }
 
@@ -59,7 +74,7 @@ export function parseBy(
   text: string,
   diags: Diagnostics,
 ): ParsedFile | undefined {
-  let parsed: Tokens;
+  let parsed: ReturnType<typeof tokenize>;
   try {
     parsed = tokenize(text);
   } catch (error) {
@@ -67,6 +82,12 @@ export function parseBy(
     const message =
       error instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
     diags.error(path, 1, 1, message);
+    return undefined;
+  }
+  if ("stoppedAt" in parsed) {
+    if (route === "direct") return undefined;
+    const at = parsed.position(parsed.stoppedAt);
+    diags.error(path, at.line, at.column, TOO_MANY_TOKENS);
     return undefined;
   }
   const { tokens, position } = parsed;

@@ -73,6 +73,31 @@ describe("hostile input", () => {
     });
   }, 20_000);
 
+  it("stops parsing a file dense with tokens partway, before it costs gigabytes", async () => {
+    // Under 5 MB, but 7.5 million tokens: the parser would need about 2 GB for it.
+    const root = tree({ "dense.yaml": `project: 1\nx: [${"1,".repeat(2_400_000)}1]\n` });
+    const result = await load(root, ["dense.yaml"]);
+    expect(result.diagnostics.map((d) => `${d.line}:${d.message}`)).toEqual([
+      "2:file holds more than 1.5 million YAML tokens (keys, values, indicators, line breaks): split it into smaller files",
+    ]);
+  }, 30_000);
+
+  it("refuses a mapping of 100,000 keys without composing it (the library checks keys pairwise)", async () => {
+    const keys = Array.from({ length: 100_000 }, (_, i) => `  k${i}: v`).join("\n");
+    // The anchor sends the file to the Composer, where 100,000 keys would take minutes.
+    const root = tree({ "wide.yaml": `project: &p 1\nx:\n${keys}\n` });
+    const result = await load(root, ["wide.yaml"]);
+    expect(result.diagnostics).toEqual([
+      {
+        severity: "error",
+        file: "wide.yaml",
+        line: 3,
+        column: 3,
+        message: "a mapping with more than 1000 keys is not read",
+      },
+    ]);
+  }, 30_000);
+
   it("quotes at most a cut line of a file made of one huge line", async () => {
     const line = `project: 1\n]${"a".repeat(4 * 1024 * 1024)}`;
     const root = tree({ "long.yaml": `${line}\n`, "tag.yaml": `x: !${"t".repeat(100_000)} 1\n` });
