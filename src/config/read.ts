@@ -108,12 +108,12 @@ export async function readSources(
       diags.error(file.shown, 0, 0, `file is larger than ${MAX_FILE_BYTES / MB} MB${size}`);
     } else {
       const rest = entries.length - 1 - i;
-      const after = rest === 0 ? "" : ` and the ${rest} after it`;
+      const which = rest === 0 ? "this file is" : `this file and the ${rest} after it are`;
       diags.error(
         file.shown,
         0,
         0,
-        `configuration files together are larger than ${MAX_TOTAL_BYTES / MB} MB: this file${after} not read`,
+        `configuration files together are larger than ${MAX_TOTAL_BYTES / MB} MB: ${which} not read`,
       );
       break;
     }

@@ -124,7 +124,7 @@ describe("reading config folders", () => {
     const result = await validate(root, ["many"]);
     expect(Math.floor(MAX_TOTAL_BYTES / Buffer.byteLength(near))).toBe(10);
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
-      "many/f10.yaml: error: configuration files together are larger than 50 MB: this file and the 1 after it not read",
+      "many/f10.yaml: error: configuration files together are larger than 50 MB: this file and the 1 after it are not read",
     ]);
     expect(result.files).toHaveLength(10);
   }, 30_000);
