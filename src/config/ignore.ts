@@ -15,9 +15,10 @@
  * POSIX classes (`[[:alpha:]]`), braces (`{a,b}`), extglobs (`+(…)`, `*(…)`, `?(…)`, `@(…)`, `!(…)`:
  * write `\(` for a parenthesis after one of those), a leading `!` (negation), a trailing `\`.
  *
- * Matching runs the glob as a bit-parallel automaton over the name, one step per character: time
- * O(length of name × ⌈(length of glob + 1) / 32⌉), at most 9 word operations a character, whatever
- * the glob and the name; there is no backtracking to blow up.
+ * Matching runs the glob as a bit-parallel automaton over the name (the set of glob positions reached
+ * so far, one bit each), one step per character of the name: time O(length of name × ⌈(length of glob
+ * + 1) / 32⌉), for the longest glob two passes over nine 32-bit words per character, whatever the glob
+ * and the name. There is no backtracking to blow up.
  */
 import type { Diagnostics } from "./diagnostics.js";
 import { excerpt } from "./excerpt.js";
