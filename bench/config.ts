@@ -16,7 +16,7 @@ const PER_FILE = 100;
  * The typical profile: 90 dashboards per file (name, description, tags, pinned; every fifth also with
  * restriction, a collaborator and sharing) and 10 batch exports with a full S3 destination. The heavy
  * profile (`--heavy`) gives every dashboard collaborators and sharing and makes 30% batch exports:
- * twice the bytes, to show how the YAML parsing cost (fast path: js-yaml, about 10 MB/s) grows with size.
+ * twice the bytes, to show how the YAML parsing cost (the `yaml` library's parser, about 4 MB/s) grows with size.
  */
 function fileText(f: number, heavy: boolean): string {
   const dashboards = heavy ? 70 : 90;

@@ -5,7 +5,11 @@
  * (`--child`) so its peak RSS is its own. It runs the built code (dist/, as the CLI does, so no tsx
  * transpiling is measured); CPU (all threads, GC included) is measured around loadConfig and buildPlan:
  * "cold" is the first call in the process (module loading, schema compilation, unoptimised code),
- * "warm" a second call on the same files.
+ * "warm" a second call on the same files. Module loading (the config and plan modules and what they
+ * import, the YAML library included) is measured apart, as importCpuMs.
+ *
+ * Alone: `npm run build && npx tsx bench/offline.ts [--runs N]` runs N fresh processes (default 5)
+ * and prints each run and the median of each figure.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -23,6 +27,8 @@ export interface OfflineFigures {
   actions: number;
   loadCpuMs: number;
   planCpuMs: number;
+  /** Importing the config and plan modules (cold run only). */
+  importCpuMs: number;
   /** Peak RSS after the cold run (the CLI's case). */
   peakRssMb: number;
   wallMs: number;
@@ -101,9 +107,11 @@ export function syntheticLive(size: FleetSize): LiveProject {
 
 async function measureOnce(root: string, live: LiveProject[]) {
   const started = performance.now();
+  const imports = process.cpuUsage();
   const { loadConfig } = (await import(dist("index.js"))) as Config;
   const { buildPlan } = (await import(dist("plan/index.js"))) as Planner;
   const { KINDS } = (await import(dist("kinds/index.js"))) as Kinds;
+  const importCpu = process.cpuUsage(imports);
   const before = process.cpuUsage();
   const loaded = await loadConfig([], { env: { ...SECRETS }, cwd: root, mode: "plan" });
   const loadCpu = process.cpuUsage(before);
@@ -126,6 +134,7 @@ async function measureOnce(root: string, live: LiveProject[]) {
     actions: plan.actions.length,
     loadCpuMs: (loadCpu.user + loadCpu.system) / 1000,
     planCpuMs: (planCpu.user + planCpu.system) / 1000,
+    importCpuMs: (importCpu.user + importCpu.system) / 1000,
     wallMs: performance.now() - started,
   };
 }
@@ -161,4 +170,30 @@ if (process.argv.includes("--child")) {
   // As bin/posthog-gitops.js does: a plain copy, since the YAML parser reads process.env per token.
   process.env = { ...process.env };
   process.stdout.write(JSON.stringify(await measureHere()));
+} else if (import.meta.url === `file://${process.argv[1]}`) {
+  const at = process.argv.indexOf("--runs");
+  const runs = at === -1 ? 5 : Number(process.argv[at + 1]);
+  const all: OfflineFigures[] = [];
+  for (let i = 0; i < runs; i++) {
+    const f = await offlinePlan();
+    all.push(f);
+    process.stdout.write(`run ${i + 1}: ${line(f)}\n`);
+  }
+  const median = (pick: (f: OfflineFigures) => number) => {
+    const sorted = all.map(pick).sort((a, b) => a - b);
+    return sorted[Math.floor(sorted.length / 2)]!;
+  };
+  process.stdout.write(
+    `median of ${runs}: load + plan ${median((f) => f.loadCpuMs + f.planCpuMs).toFixed(0)} ms CPU ` +
+      `(load ${median((f) => f.loadCpuMs).toFixed(0)}, plan ${median((f) => f.planCpuMs).toFixed(0)}), ` +
+      `imports ${median((f) => f.importCpuMs).toFixed(0)} ms, peak RSS ${median((f) => f.peakRssMb).toFixed(0)} MB\n`,
+  );
+}
+
+function line(f: OfflineFigures): string {
+  return (
+    `load ${f.loadCpuMs.toFixed(0)} + plan ${f.planCpuMs.toFixed(0)} = ${(f.loadCpuMs + f.planCpuMs).toFixed(0)} ms CPU, ` +
+    `imports ${f.importCpuMs.toFixed(0)} ms, peak RSS ${f.peakRssMb.toFixed(0)} MB, ` +
+    `warm load ${f.warmLoadCpuMs.toFixed(0)} + plan ${f.warmPlanCpuMs.toFixed(0)} ms`
+  );
 }

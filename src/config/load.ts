@@ -7,6 +7,7 @@
  */
 import { type LoadMode, ObjectContext, type RunContext } from "./context.js";
 import { Diagnostics } from "./diagnostics.js";
+import { excerpt } from "./excerpt.js";
 import { checkGlob } from "./ignore.js";
 import { isCredentialName } from "./interpolate.js";
 import type { ConfigKind } from "./kinds.js";
@@ -131,7 +132,7 @@ export async function loadConfig(
       if (!Array.isArray(items)) continue;
       const declared = desired.objects[kind.name] as DesiredProject["objects"][string];
       items.forEach((item: Record<string, unknown>, i) => {
-        const owner = `${kind.words.one} "${String(item?.name)}"`;
+        const owner = `${kind.words.one} "${ownerName(item?.name)}"`;
         const ctx = new ObjectContext(run, file, `/${kind.key}/${i}`, owner, variables);
         if (broken.has(`${kind.key}/${i}`)) {
           kind.checkBroken?.(item, ctx);
@@ -140,6 +141,15 @@ export async function loadConfig(
       });
     }
   }
+}
+
+/**
+ * How messages name an item: its name, cut short; a name that is not text (a schema error says so) is
+ * shown as JSON, never converted by its own `toString`.
+ */
+function ownerName(name: unknown): string {
+  const text = typeof name === "string" ? name : (JSON.stringify(name) ?? String(name));
+  return excerpt(text, 60);
 }
 
 /**

@@ -1,153 +1,287 @@
 /**
- * The fast YAML path: js-yaml (several times faster than the `yaml` library on large files) for the
- * common clean file. It answers only when it is sure to give exactly what parse-slow.ts would: the
- * same data, no diagnostics. It returns undefined, and the caller takes the slow path, on any js-yaml
- * error (syntax, duplicate keys, several documents, depth), any anchor, alias or explicit tag, any key
- * the slow path would refuse or spell differently, any refusal of the safety walk, an empty document,
- * and text whose offsets, warnings or values could differ (a BOM, a lone CR, tabs, directives, `?`
- * keys, block scalar indentation indicators, a `#` right after a quote or bracket, flow collections
- * over several lines).
+ * The direct path: plain data straight from the `yaml` library's parse tokens (its CST), without
+ * building the library's document tree. That tree is what costs time and memory on large files; the
+ * tokens already hold every value's text and offset.
  *
- * Positions: js-yaml's `listener` (not in its README, hence the exact version pin and the differential
- * tests) reports where each node opens; mappings and sequences keep that offset (the first `-`, `[`,
- * `{` or key) and those of their children (fast-place.ts). What that cannot answer asks a `yaml`
- * parse of the file, built once on first need.
+ * Contract: it answers only for a file in which the library's Composer (parse-slow.ts) would find
+ * nothing to report and would build the same data, and then gives exactly that data and the same
+ * place for every JSON pointer. It declines (returns undefined; the caller composes the same tokens)
+ * on anything else: any error token, anchor, alias, tag, directive, `?` key, `---` followed by a
+ * block collection on its line, several documents, an empty document, a tab or lone CR anywhere, a
+ * key that is not a one-line scalar, a key the reference path refuses or spells differently (empty,
+ * null, `__proto__` and the like, a repeat), a mapping entry without `:`, a comment not preceded by
+ * white space, a flow collection over several lines, nesting deeper than MAX_DEPTH, more than
+ * MAX_NODES values or MAX_MAP_ENTRIES entries in a mapping, and any scalar the library reports a
+ * problem for. Scalars are resolved by the
+ * library's own `CST.resolveAsScalar` (the function the Composer uses) and plain ones typed by the
+ * YAML 1.2 core schema restated in yaml-core.ts. Both paths are held equal by the differential tests
+ * (test/config/parse-fast.test.ts).
  */
-import { FAILSAFE_SCHEMA, load, type State, Type } from "js-yaml";
-import { fastPlace, nodeStart, type Recorded } from "./fast-place.js";
-import { LineIndex } from "./lines.js";
-import { slowPlaces } from "./parse-slow.js";
-import { FORBIDDEN_KEYS, MAX_DEPTH, MAX_NODES, type NodePlace, type ParsedFile } from "./parse-types.js";
+import { CST } from "yaml";
+import { Places } from "./fast-place.js";
+import { FORBIDDEN_KEYS, MAX_DEPTH, MAX_MAP_ENTRIES, MAX_NODES, type NodePlace } from "./parse-types.js";
 import { PLAIN_STRING, resolvePlain } from "./yaml-core.js";
 
-/** Longer implicit keys are an error for the `yaml` library. */
-const MAX_KEY_LENGTH = 1024;
-const PLAIN_TAG = "tag:posthog-gitops,2026:plain";
+/** The library refuses implicit keys whose `:` is further than this from their start. */
+const MAX_KEY_SPAN = 1024;
+/** Text shapes left to the Composer: tabs (indentation rules), a lone CR (line counting). */
+const UNSURE_TEXT = /[\t\uFEFF]|\r(?!\n)/;
 
-/**
- * Plain scalars resolve exactly as in the `yaml` library's YAML 1.2 core schema (js-yaml's own core
- * schema differs, e.g. on `0b101` and `-0x1F`); quoted and block scalars stay strings.
- */
-const SCHEMA = FAILSAFE_SCHEMA.extend({
-  implicit: [
-    new Type(PLAIN_TAG, {
-      kind: "scalar",
-      resolve: (text: string) => resolvePlain(text) !== PLAIN_STRING,
-      construct: (text: string) => resolvePlain(text),
-    }),
-  ],
-});
+type Token = CST.Token;
+type SourceToken = CST.SourceToken;
+type FlowScalar = CST.FlowScalar;
 
-/** Text shapes left to the slow path: they are rare in configs and where the two parsers could differ. */
-const UNSURE_TEXT = /^\uFEFF|\r(?!\n)|\t|^%|(?:^|[\s[{,])\?(?:\s|$)|[|>][-+]?[1-9]|["'\]}]#/m;
-
-interface ListenerState extends State {
-  tag: string | null;
-  anchor: string | null;
+export interface Converted {
+  data: unknown;
+  place(pointer: string): NodePlace | undefined;
 }
 
 class Unsure extends Error {}
 
-export function parseFast(path: string, text: string): ParsedFile | undefined {
+const unsure = (): never => {
+  throw new Unsure();
+};
+
+export function convertTokens(tokens: readonly Token[], text: string): Converted | undefined {
   if (UNSURE_TEXT.test(text)) return undefined;
-  const starts = new Map<object, Recorded>();
-  const opened: number[] = [];
-  // Per open node, where its children were opened (created on its first child).
-  const children: (number[] | undefined)[] = [];
-  let raw: unknown;
+  const places = new Places();
   try {
-    raw = load(text, {
-      schema: SCHEMA,
-      onWarning: () => {
-        throw new Unsure();
-      },
-      listener: (event, state) => {
-        if (event === "open") {
-          opened.push(state.position);
-          children.push(undefined);
-          return;
-        }
-        const start = opened.pop() ?? 0;
-        const own = children.pop();
-        const top = children.length - 1;
-        if (top >= 0) {
-          const siblings = children[top];
-          if (siblings === undefined) children[top] = [start];
-          else siblings.push(start);
-        }
-        const s = state as ListenerState;
-        if (s.anchor !== null || (s.tag !== null && s.tag !== "?" && s.tag !== PLAIN_TAG)) throw new Unsure();
-        if (s.kind === null && s.result !== null && s.result !== undefined) throw new Unsure(); // an alias
-        const result: unknown = s.result;
-        if (result === null || typeof result !== "object" || starts.has(result)) return;
-        const at = nodeStart(text, start);
-        const first = text.charCodeAt(at);
-        if (first === 0x5b || first === 0x7b) {
-          // Over several lines, indentation warnings differ; followed by `:`, it is a key the slow path refuses.
-          if (text.lastIndexOf("\n", state.position - 1) >= at) throw new Unsure();
-          let next = state.position;
-          while (text.charCodeAt(next) === 0x20) next += 1;
-          if (text.charCodeAt(next) === 0x3a) throw new Unsure();
-          // A lone key in a flow mapping (`{[a], b}`): js-yaml turns it into text.
-          let before = at - 1;
-          while (text.charCodeAt(before) === 0x20) before -= 1;
-          const previous = text.charCodeAt(before);
-          const parent = opened[opened.length - 1];
-          if ((previous === 0x7b || previous === 0x2c) && parent !== undefined) {
-            if (text.charCodeAt(nodeStart(text, parent)) === 0x7b) throw new Unsure();
-          }
-        }
-        starts.set(result, { start: at, children: own ?? [] });
-      },
-    });
+    const data = new Walk(text, places).stream(tokens);
+    return { data, place: (pointer) => places.place(data, pointer) };
   } catch {
+    // Unsure, or anything unforeseen: the reference path decides (the walk recurses at most MAX_DEPTH
+    // levels, so this is never a stack overflow).
     return undefined;
   }
-  if (raw === null || raw === undefined) return undefined;
-  const copied = new Map<object, Recorded>();
-  let nodes = 0;
-  const copy = (value: unknown, depth: number): unknown => {
-    nodes += 1;
-    if (depth > MAX_DEPTH || nodes > MAX_NODES) throw new Unsure();
-    if (value === null || typeof value === "string" || typeof value === "boolean") return value;
-    if (typeof value === "number") return value;
-    if (Array.isArray(value)) {
-      const list: unknown[] = new Array(value.length);
-      for (let i = 0; i < value.length; i++) list[i] = copy(value[i], depth + 1);
-      remember(value, list);
-      return list;
+}
+
+class Walk {
+  #nodes = 0;
+
+  constructor(
+    readonly text: string,
+    readonly places: Places,
+  ) {}
+
+  stream(tokens: readonly Token[]): unknown {
+    let document: CST.Document | undefined;
+    for (const token of tokens) {
+      if (token.type === "document" && document === undefined) document = token;
+      else if (token.type === "comment") this.comment(token);
+      else if (token.type !== "newline" && token.type !== "space") unsure();
     }
-    if (typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) throw new Unsure();
+    if (document?.value === undefined) return unsure();
+    let docStart = false;
+    let newline = false;
+    for (const t of document.start) {
+      if (t.type === "doc-start" && !docStart) docStart = true;
+      else if (t.type === "newline") newline = true;
+      else this.filler(t);
+    }
+    const value = document.value;
+    if (docStart && !newline && (value.type === "block-map" || value.type === "block-seq")) unsure();
+    for (const t of document.end ?? []) this.filler(t);
+    const data = this.node(value, 0);
+    if (data === null) unsure(); // an empty file: the reference path says so
+    this.places.setRoot(value.offset);
+    return data;
+  }
+
+  node(token: Token, depth: number): unknown {
+    this.enter(depth);
+    switch (token.type) {
+      case "scalar":
+      case "single-quoted-scalar":
+      case "double-quoted-scalar":
+      case "block-scalar":
+        return this.scalar(token);
+      case "block-map":
+        return this.blockMap(token, depth);
+      case "block-seq":
+        return this.blockSeq(token, depth);
+      case "flow-collection":
+        return this.flow(token, depth);
+      default:
+        return unsure();
+    }
+  }
+
+  /** Every value counts, as in the reference conversion, an empty one included. */
+  enter(depth: number): void {
+    this.#nodes += 1;
+    if (depth > MAX_DEPTH || this.#nodes > MAX_NODES) unsure();
+  }
+
+  scalar(token: FlowScalar | CST.BlockScalar): unknown {
+    const { value } = CST.resolveAsScalar(token, true, unsure);
+    if (token.type !== "scalar") return value;
+    const typed = resolvePlain(value);
+    return typed === PLAIN_STRING ? value : typed;
+  }
+
+  key(token: Token | null | undefined): string {
+    if (
+      token?.type !== "scalar" &&
+      token?.type !== "single-quoted-scalar" &&
+      token?.type !== "double-quoted-scalar"
+    )
+      return unsure();
+    // A key over several lines is an error for the library; a null key is refused by the reference path.
+    if (token.source.includes("\n") || token.end?.some((t) => t.type === "newline")) unsure();
+    const value = this.scalar(token);
+    if (value === null) unsure();
+    const key = String(value);
+    if (FORBIDDEN_KEYS.has(key)) unsure();
+    return key;
+  }
+
+  blockMap(map: CST.BlockMap, depth: number): Record<string, unknown> {
     const object: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      // "null" may have been `~:` or `null:`, which the slow path refuses as a key.
-      if (FORBIDDEN_KEYS.has(key) || key === "null" || key.length > MAX_KEY_LENGTH) throw new Unsure();
-      object[key] = copy((value as Record<string, unknown>)[key], depth + 1);
+    const keys: string[] = [];
+    const at: number[] = [];
+    if (map.items.length > MAX_MAP_ENTRIES) unsure();
+    const last = map.items.length - 1;
+    for (const [i, { start, key, sep, value }] of map.items.entries()) {
+      for (const t of start) this.filler(t);
+      // An item of only comments: fine at the end; before another entry the library reports it.
+      if (key === undefined && sep === undefined) {
+        if (i < last) unsure();
+        continue;
+      }
+      if (key === null || key === undefined || sep === undefined) return unsure();
+      if ("indent" in key && key.indent !== map.indent) unsure();
+      const name = this.key(key);
+      if (Object.hasOwn(object, name)) unsure();
+      const { found, newline } = this.separator(sep);
+      if (found.offset - key.offset > MAX_KEY_SPAN) unsure();
+      if (value?.type === "block-map" && !newline) unsure(); // `a: b: c`
+      object[name] = this.entry(value, depth);
+      keys.push(name);
+      at.push(key.offset, this.valueAt(value, sep));
     }
-    remember(value, object);
+    this.places.record(object, { keys, at });
     return object;
-  };
-  const remember = (from: object, to: object) => {
-    const at = starts.get(from);
-    if (at === undefined) throw new Unsure();
-    copied.set(to, at);
-  };
-  let data: unknown;
-  try {
-    data = copy(raw, 0);
-  } catch {
-    return undefined;
   }
-  const lines = new LineIndex(text);
-  let slow: ((pointer: string) => NodePlace | undefined) | undefined;
-  const slowPlace = (pointer: string) => {
-    slow ??= slowPlaces(text);
-    return slow(pointer);
-  };
-  return {
-    path,
-    data,
-    position: (offset) => lines.position(offset),
-    place: (pointer) => fastPlace(text, data, copied, pointer) ?? slowPlace(pointer),
-  };
+
+  blockSeq(seq: CST.BlockSequence, depth: number): unknown[] {
+    const list: unknown[] = [];
+    const at: number[] = [];
+    for (const { start, value } of seq.items) {
+      let found = false;
+      for (const t of start) {
+        if (t.type === "seq-item-ind" && !found) found = true;
+        else this.filler(t);
+      }
+      if (!found) {
+        if (value !== undefined) unsure();
+        continue; // only comments
+      }
+      list.push(this.entry(value, depth));
+      at.push(this.valueAt(value, start));
+    }
+    this.places.record(list, { at });
+    return list;
+  }
+
+  flow(collection: CST.FlowCollection, depth: number): unknown {
+    const isMap = collection.start.source === "{";
+    if (isMap && collection.items.length > MAX_MAP_ENTRIES) unsure();
+    const [close, ...rest] = collection.end;
+    if (close?.source !== (isMap ? "}" : "]")) unsure();
+    if (this.text.lastIndexOf("\n", close!.offset) > collection.offset) unsure();
+    for (const t of rest) this.filler(t);
+    const object: Record<string, unknown> = {};
+    const list: unknown[] = [];
+    const keys: string[] = [];
+    const at: number[] = [];
+    const last = collection.items.length - 1;
+    for (const [i, { start, key, sep, value }] of collection.items.entries()) {
+      let comma = false;
+      for (const t of start) {
+        if (t.type === "comma" && !comma) comma = true;
+        else if (t.type !== "space") unsure();
+      }
+      if (comma !== i > 0) unsure();
+      if (key === undefined && sep === undefined && value === undefined) {
+        // A trailing comma; an empty item anywhere else is an error.
+        if (i < last) unsure();
+        continue;
+      }
+      if (value?.type === "block-map" || value?.type === "block-seq") unsure();
+      if (!isMap) {
+        if (key !== undefined || sep !== undefined || value === undefined) unsure();
+        list.push(this.node(value!, depth + 1));
+        at.push(value!.offset);
+        continue;
+      }
+      if (sep === undefined) unsure();
+      const name = this.key(key);
+      if (Object.hasOwn(object, name)) unsure();
+      this.separator(sep!);
+      object[name] = this.entry(value, depth);
+      keys.push(name);
+      at.push(key!.offset, this.valueAt(value, sep!));
+    }
+    if (isMap) this.places.record(object, { keys, at });
+    else this.places.record(list, { at });
+    return isMap ? object : list;
+  }
+
+  /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
+  entry(value: Token | undefined, depth: number): unknown {
+    if (value !== undefined) return this.node(value, depth + 1);
+    this.enter(depth + 1);
+    return null;
+  }
+
+  valueAt(value: Token | undefined, before: readonly SourceToken[]): number {
+    if (value !== undefined) return value.offset;
+    const last = before[before.length - 1]!;
+    return emptyScalarPosition(last.offset + last.source.length, before);
+  }
+
+  /** A mapping's `:` with only spaces before it, and spaces, line breaks and comments after it. */
+  separator(sep: readonly SourceToken[]): { found: SourceToken; newline: boolean } {
+    let found: SourceToken | undefined;
+    let newline = false;
+    for (const t of sep) {
+      if (t.type === "map-value-ind" && found === undefined) found = t;
+      else if (t.type === "space") continue;
+      else if (found === undefined) unsure();
+      else if (t.type === "newline") newline = true;
+      else this.filler(t);
+    }
+    return { found: found ?? unsure(), newline };
+  }
+
+  /** Space, line breaks and comments, which carry nothing; anything else is left to the Composer. */
+  filler(t: SourceToken): void {
+    if (t.type === "comment") this.comment(t);
+    else if (t.type !== "space" && t.type !== "newline") unsure();
+  }
+
+  /** The library wants white space before a comment (`a: "x"#c` is an error). */
+  comment(t: SourceToken): void {
+    const before = this.text.charCodeAt(t.offset - 1);
+    if (t.offset > 0 && before !== 0x20 && before !== 0x0a) unsure();
+  }
+}
+
+/**
+ * Where the library places an empty value: after the tokens before it, back over trailing spaces,
+ * comments and line breaks, then forward over the spaces that follow the last other token
+ * (`emptyScalarPosition` in the library's composer, which this restates).
+ */
+function emptyScalarPosition(end: number, before: readonly SourceToken[]): number {
+  let offset = end;
+  for (let i = before.length - 1; i >= 0; --i) {
+    const t = before[i]!;
+    if (t.type === "space" || t.type === "comment" || t.type === "newline") {
+      offset -= t.source.length;
+      continue;
+    }
+    for (let j = i + 1; before[j]?.type === "space"; j++) offset += before[j]!.source.length;
+    break;
+  }
+  return offset;
 }

@@ -1,33 +1,40 @@
 /**
- * The reference YAML path: the `yaml` library's document tree, converted by our own walk that refuses
- * what a config never needs and an attacker might send: `__proto__` / `constructor` / `prototype` keys
- * (no object is ever given such an own key, so nothing downstream can pollute a prototype), non-scalar
- * keys, nesting deeper than MAX_DEPTH, and alias expansion beyond MAX_ALIAS_COUNT resolutions or
- * MAX_NODES nodes (alias bombs). Every diagnostic about YAML itself comes from here: the fast path
- * (parse-fast.ts) hands any file it is unsure about to this one.
+ * The reference path: the `yaml` library's Composer builds its document tree from the parse's tokens
+ * (exactly what `parseDocument` does, without parsing again), and our own walk converts that tree,
+ * refusing what a config never needs and an attacker might send: `__proto__` / `constructor` /
+ * `prototype` keys (no object is ever given such an own key, so nothing downstream can pollute a
+ * prototype), non-scalar keys, nesting deeper than MAX_DEPTH, and alias expansion beyond
+ * MAX_ALIAS_COUNT resolutions, MAX_NODES values or MAX_EXPANDED_CHARS characters of text (alias bombs,
+ * bounded by the size of what they expand to). Every diagnostic about YAML itself comes from here:
+ * the direct path (parse-fast.ts) hands any file it is unsure about to this one.
  */
-import { createRequire } from "node:module";
-import type { Document, Node, YAMLError } from "yaml";
+import {
+  Composer,
+  type CST,
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type Node,
+  visit,
+  type YAMLError,
+  YAMLParseError,
+} from "yaml";
 import type { Diagnostics } from "./diagnostics.js";
+import { excerpt } from "./excerpt.js";
 import {
   FORBIDDEN_KEYS,
   MAX_ALIAS_COUNT,
   MAX_DEPTH,
+  MAX_EXPANDED_CHARS,
+  MAX_MAP_ENTRIES,
   MAX_NODES,
   type NodePlace,
   type ParsedFile,
 } from "./parse-types.js";
 
 const OPTIONS = { uniqueKeys: true, prettyErrors: false, version: "1.2" } as const;
-
-type Yaml = typeof import("yaml");
-let loaded: Yaml | undefined;
-
-/** The `yaml` library, loaded on first need: a run whose files all take the fast path never pays for it. */
-function yaml(): Yaml {
-  loaded ??= createRequire(import.meta.url)("yaml") as Yaml;
-  return loaded;
-}
 
 class Refusal extends Error {
   constructor(
@@ -38,19 +45,43 @@ class Refusal extends Error {
   }
 }
 
+/**
+ * The first document composed from the tokens, with the error `parseDocument` adds when there are
+ * more (the Composer sees the tokens in the same order either way, so the result is the same).
+ */
+function composeDocument(tokens: readonly CST.Token[], length: number): Document.Parsed {
+  const composer = new Composer(OPTIONS);
+  let doc: Document.Parsed | undefined;
+  for (const next of composer.compose(tokens, true, length)) {
+    if (doc === undefined) doc = next;
+    else {
+      const at = next.range.slice(0, 2) as [number, number];
+      doc.errors.push(new YAMLParseError(at, "MULTIPLE_DOCS", "Source contains multiple documents"));
+      break;
+    }
+  }
+  return doc!;
+}
+
 /** Returns undefined (with diagnostics) when the file cannot be used at all. */
-export function parseSlow(path: string, text: string, diags: Diagnostics): ParsedFile | undefined {
-  const { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml();
-  const lines = new LineCounter();
-  const position = (offset: number) => {
-    const { line, col } = lines.linePos(offset);
-    return { line, column: col };
-  };
+export function composeFile(
+  path: string,
+  text: string,
+  tokens: readonly CST.Token[],
+  position: ParsedFile["position"],
+  diags: Diagnostics,
+): ParsedFile | undefined {
+  const crowded = crowdedMapping(tokens);
+  if (crowded !== undefined) {
+    const at = position(crowded);
+    diags.error(path, at.line, at.column, `a mapping with more than ${MAX_MAP_ENTRIES} keys is not read`);
+    return undefined;
+  }
   let doc: Document.Parsed;
   try {
-    doc = parseDocument(text, { ...OPTIONS, lineCounter: lines });
+    doc = composeDocument(tokens, text.length);
   } catch (error) {
-    // The parser recurses on nesting; absurd depth exhausts the stack before our own check can run.
+    // The Composer recurses on nesting; absurd depth exhausts the stack before our own check can run.
     const message =
       error instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
     diags.error(path, 1, 1, message);
@@ -67,51 +98,64 @@ export function parseSlow(path: string, text: string, diags: Diagnostics): Parse
     diags.error(path, 1, 1, "file is empty: expected a mapping with project, dashboards or batch_exports");
     return undefined;
   }
+  const root = doc.contents as Node;
+  const targets = aliasTargets(doc);
   let aliases = 0;
   let nodes = 0;
-  const convert = (node: Node, depth: number): unknown => {
-    if (depth > MAX_DEPTH) throw new Refusal(node.range?.[0] ?? 0, `nesting deeper than ${MAX_DEPTH} levels`);
+  let chars = 0;
+  // Past these limits, the refusal points at the alias being expanded (what the author wrote there).
+  const count = (node: Node, text: string, via: Node | undefined) => {
+    chars += text.length;
+    if (chars > MAX_EXPANDED_CHARS) {
+      throw new Refusal(offsetOf(via ?? node), "document expands to too much text (an alias bomb?)");
+    }
+  };
+  const convert = (node: Node, depth: number, via: Node | undefined): unknown => {
+    if (depth > MAX_DEPTH) throw new Refusal(offsetOf(node), `nesting deeper than ${MAX_DEPTH} levels`);
     nodes += 1;
-    if (nodes > MAX_NODES) throw new Refusal(node.range?.[0] ?? 0, "document expands to too many values");
+    if (nodes > MAX_NODES) {
+      throw new Refusal(offsetOf(via ?? node), "document expands to too many values (an alias bomb?)");
+    }
     if (isAlias(node)) {
       aliases += 1;
       if (aliases > MAX_ALIAS_COUNT) {
-        throw new Refusal(
-          node.range?.[0] ?? 0,
-          `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`,
-        );
+        throw new Refusal(offsetOf(node), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
       }
-      const target = node.resolve(doc);
-      if (target === undefined) throw new Refusal(node.range?.[0] ?? 0, `unknown alias *${node.source}`);
-      return convert(target, depth + 1);
+      const target = targets().get(node);
+      if (target === undefined)
+        throw new Refusal(offsetOf(node), `unknown alias *${excerpt(node.source, 60)}`);
+      return convert(target, depth + 1, node);
     }
-    if (isScalar(node)) return node.value;
+    if (isScalar(node)) {
+      if (typeof node.value === "string") count(node, node.value, via);
+      return node.value;
+    }
     if (isSeq(node)) {
       const list: unknown[] = [];
-      for (const item of node.items) list.push(convert(item as Node, depth + 1));
+      for (const item of node.items) list.push(convert(item as Node, depth + 1, via));
       return list;
     }
     if (isMap(node)) {
       const object: Record<string, unknown> = {};
       for (const pair of node.items) {
         const keyNode = pair.key as Node | null;
-        const keyAt = keyNode?.range?.[0] ?? node.range?.[0] ?? 0;
+        const keyAt = keyNode?.range?.[0] ?? offsetOf(node);
         if (!isScalar(keyNode) || keyNode.value === null || typeof keyNode.value === "object") {
           throw new Refusal(keyAt, "mapping keys must be plain text");
         }
         const key = String(keyNode.value);
         if (FORBIDDEN_KEYS.has(key)) throw new Refusal(keyAt, `key "${key}" is not allowed`);
+        count(keyNode, key, via);
         const valueNode = pair.value as Node | null;
-        object[key] = valueNode === null ? null : convert(valueNode, depth + 1);
+        object[key] = valueNode === null ? null : convert(valueNode, depth + 1, via);
       }
       return object;
     }
     throw new Refusal(0, "unsupported YAML node");
   };
   try {
-    const data = convert(doc.contents as Node, 0);
-    const root = doc.contents as Node;
-    return { path, data, position, place: (at) => locate(doc, root, at) };
+    const data = convert(root, 0, undefined);
+    return { path, data, position, place: (at) => locate(root, targets, at) };
   } catch (error) {
     if (!(error instanceof Refusal)) throw error;
     const at = position(error.offset);
@@ -120,25 +164,68 @@ export function parseSlow(path: string, text: string, diags: Diagnostics): Parse
   }
 }
 
+const offsetOf = (node: Node) => node.range?.[0] ?? 0;
+
 /**
- * Where the node at a pointer was written, from a fresh parse of text that already parsed cleanly
- * (the fast path asks this for keys and scalars, which it does not record).
+ * Where the first mapping with more than MAX_MAP_ENTRIES entries starts, if any: the Composer checks
+ * every key against all earlier ones, so such a mapping must be refused before composing. An explicit
+ * stack, not recursion: the tokens may nest tens of thousands deep.
  */
-export function slowPlaces(text: string): (pointer: string) => NodePlace | undefined {
-  const doc = yaml().parseDocument(text, OPTIONS);
-  const root = doc.contents as Node | null;
-  return (pointer) => (root === null ? undefined : locate(doc, root, pointer));
+function crowdedMapping(tokens: readonly CST.Token[]): number | undefined {
+  let first: number | undefined;
+  const stack: (CST.Token | null | undefined)[] = [...tokens];
+  while (stack.length > 0) {
+    const token = stack.pop();
+    if (token === undefined || token === null) continue;
+    if (token.type === "document") stack.push(token.value);
+    else if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+      let entries = 0;
+      for (const item of token.items) {
+        if (item.key !== undefined || item.sep !== undefined) entries += 1;
+        stack.push(item.key, item.value);
+      }
+      const isMap =
+        token.type === "block-map" || (token.type === "flow-collection" && token.start.source === "{");
+      if (isMap && entries > MAX_MAP_ENTRIES && (first === undefined || token.offset < first))
+        first = token.offset;
+    }
+  }
+  return first;
+}
+
+type Targets = () => ReadonlyMap<Node, Node>;
+
+/**
+ * Each alias's anchored node: the last node before it with that anchor (as `Alias.resolve` finds it,
+ * but in one pass over the document instead of one per alias). Built on the first alias met.
+ */
+function aliasTargets(doc: Document): Targets {
+  let map: Map<Node, Node> | undefined;
+  return () => {
+    if (map !== undefined) return map;
+    const found = new Map<Node, Node>();
+    const anchors = new Map<string, Node>();
+    visit(doc, {
+      Node: (_key, node) => {
+        if (isAlias(node)) {
+          const target = anchors.get(node.source);
+          if (target !== undefined) found.set(node, target);
+        } else if (node.anchor) anchors.set(node.anchor, node);
+      },
+    });
+    map = found;
+    return map;
+  };
 }
 
 /** Walks the YAML tree along a JSON pointer (through aliases: the conversion already bounded them). */
-function locate(doc: Document, root: Node, at: string): NodePlace | undefined {
-  const { isAlias, isMap, isScalar, isSeq } = yaml();
+function locate(root: Node, targets: Targets, at: string): NodePlace | undefined {
   let node: Node | null | undefined = root;
   let place: NodePlace = { value: root.range?.[0] ?? 0 };
   if (at === "") return place;
   for (const raw of at.slice(1).split("/")) {
     const segment = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    for (let hops = 0; isAlias(node) && hops < MAX_ALIAS_COUNT; hops++) node = node.resolve(doc);
+    for (let hops = 0; isAlias(node) && hops < MAX_ALIAS_COUNT; hops++) node = targets().get(node);
     if (isMap(node)) {
       const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === segment);
       if (pair === undefined) return undefined;
@@ -157,15 +244,18 @@ function locate(doc: Document, root: Node, at: string): NodePlace | undefined {
   return place;
 }
 
-/** The parser's message without its "at line …" tail and source excerpt, with a friendlier wording for the usual cases. */
+/**
+ * The parser's message with a friendlier wording for the usual cases. Messages that quote the source
+ * (an unexpected token, a duplicate key) quote at most one line, cut short (excerpt.ts).
+ */
 function yamlMessage(e: YAMLError, text: string): string {
   if (e.code === "DUPLICATE_KEY") {
     const key = /^[^\n:#]*/.exec(text.slice(e.pos[0], e.pos[0] + 200))?.[0]?.trim();
-    return key ? `duplicate key "${key.replace(/^["']|["']$/g, "")}"` : "duplicate key";
+    return key ? `duplicate key "${excerpt(key.replace(/^["']|["']$/g, ""), 60)}"` : "duplicate key";
   }
   if (e.code === "MULTIPLE_DOCS")
     return "a file holds one YAML document: remove the --- separator or split the file";
   if (e.message.includes("call stack")) return `nesting deeper than ${MAX_DEPTH} levels`;
   const first = e.message.split("\n")[0] ?? e.message;
-  return `YAML syntax error: ${first.replace(/ at line \d+, column \d+:?$/, "")}`;
+  return `YAML syntax error: ${excerpt(first.replace(/ at line \d+, column \d+:?$/, ""))}`;
 }

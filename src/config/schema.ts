@@ -16,7 +16,11 @@ export function composeSchema(kinds: readonly ConfigKind[]): SchemaNode {
   for (const kind of kinds) {
     ignore[kind.key] = {
       type: "array",
-      items: { type: "string", description: "A name glob (* and ?, picomatch syntax)." },
+      items: {
+        type: "string",
+        description:
+          "A name glob: * any run of characters, ? one character, [abc] [a-z] [!a] a class, \\ escapes; case-sensitive.",
+      },
       description: `${capitalise(kind.words.one)} name globs.`,
     };
     lists[kind.key] = {

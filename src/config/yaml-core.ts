@@ -1,9 +1,10 @@
 /**
  * How the `yaml` library resolves a plain (unquoted, untagged) scalar under the YAML 1.2 core schema,
- * restated so the fast path (parse-fast.ts) gives the very same values: the tests and their order are
- * those of `yaml`'s core schema (null, bool, octal, decimal and hex int, nan/inf, exponent and plain
- * float), with the same conversions. Anything else is a string. `2026-01-01` stays a string, `yes` and
- * `on` stay strings, and there are no merge keys.
+ * restated so the direct path (parse-fast.ts), which reads the library's tokens without its document
+ * tree, gives the very same values: the tests and their order are those of `yaml`'s core schema (null,
+ * bool, octal, decimal and hex int, nan/inf, exponent and plain float), with the same conversions.
+ * Anything else is a string. `2026-01-01` stays a string, `yes` and `on` stay strings, and there are
+ * no merge keys.
  */
 
 /** Returned for a plain scalar that is just a string. */

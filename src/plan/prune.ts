@@ -3,7 +3,7 @@
  * declared) are deleted, only for the kinds the project's files list, never those whose name matches
  * the project's `ignore` globs for that kind. How an object is deleted is its kind's business.
  */
-import picomatch from "picomatch";
+import { globMatcher } from "../config/ignore.js";
 import type { KindPlanContext, PlanKind } from "./kinds.js";
 import type { ObjectRef } from "./types.js";
 
@@ -35,6 +35,5 @@ export function planPrune(
 }
 
 function matcher(globs: readonly string[]): (name: string) => boolean {
-  if (globs.length === 0) return () => false;
-  return picomatch([...globs], { dot: true });
+  return globs.length === 0 ? () => false : globMatcher(globs);
 }

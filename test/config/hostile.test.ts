@@ -40,6 +40,76 @@ describe("hostile input", () => {
     expect(result.diagnostics[0]!.message).toMatch(/alias/);
   }, 10_000);
 
+  it("refuses an alias bomb by the size of its output: a few aliases to a huge string", async () => {
+    // 12 aliases (far below the alias count limit) to a 1 MB string: 12 MB of text once expanded.
+    const aliases = Array(12).fill("*big").join(", ");
+    const root = tree({
+      "bomb.yaml": `project: 1\nbig: &big "${"x".repeat(1024 * 1024)}"\nlist: [${aliases}]\n`,
+    });
+    const result = await load(root, ["bomb.yaml"]);
+    // The 9th expansion crosses 10 MB (the anchored string counts once itself): the error points at
+    // that alias, on line 3.
+    expect(result.diagnostics).toEqual([
+      {
+        severity: "error",
+        file: "bomb.yaml",
+        line: 3,
+        column: 8 + 6 * 8,
+        message: "document expands to too much text (an alias bomb?)",
+      },
+    ]);
+  }, 20_000);
+
+  it("refuses an alias bomb by the number of values it expands to", async () => {
+    // 40 aliases to a list of 30,000 numbers: 1.2 million values.
+    const numbers = Array.from({ length: 30_000 }, (_, i) => i).join(",");
+    const aliases = Array(40).fill("*n").join(",");
+    const root = tree({ "bomb.yaml": `project: 1\nn: &n [${numbers}]\nx: [${aliases}]\n` });
+    const result = await load(root, ["bomb.yaml"]);
+    expect(result.diagnostics).toHaveLength(1);
+    expect(result.diagnostics[0]).toMatchObject({
+      line: 3,
+      message: "document expands to too many values (an alias bomb?)",
+    });
+  }, 20_000);
+
+  it("stops parsing a file dense with tokens partway, before it costs gigabytes", async () => {
+    // Under 5 MB, but 7.5 million tokens: the parser would need about 2 GB for it.
+    const root = tree({ "dense.yaml": `project: 1\nx: [${"1,".repeat(2_400_000)}1]\n` });
+    const result = await load(root, ["dense.yaml"]);
+    expect(result.diagnostics.map((d) => `${d.line}:${d.message}`)).toEqual([
+      "2:file holds more than 1.5 million YAML tokens (keys, values, indicators, line breaks): split it into smaller files",
+    ]);
+  }, 30_000);
+
+  it("refuses a mapping of 100,000 keys without composing it (the library checks keys pairwise)", async () => {
+    const keys = Array.from({ length: 100_000 }, (_, i) => `  k${i}: v`).join("\n");
+    // The anchor sends the file to the Composer, where 100,000 keys would take minutes.
+    const root = tree({ "wide.yaml": `project: &p 1\nx:\n${keys}\n` });
+    const result = await load(root, ["wide.yaml"]);
+    expect(result.diagnostics).toEqual([
+      {
+        severity: "error",
+        file: "wide.yaml",
+        line: 3,
+        column: 3,
+        message: "a mapping with more than 1000 keys is not read",
+      },
+    ]);
+  }, 30_000);
+
+  it("quotes at most a cut line of a file made of one huge line", async () => {
+    const line = `project: 1\n]${"a".repeat(4 * 1024 * 1024)}`;
+    const root = tree({ "long.yaml": `${line}\n`, "tag.yaml": `x: !${"t".repeat(100_000)} 1\n` });
+    const result = await load(root, ["long.yaml", "tag.yaml"]);
+    expect(result.diagnostics.length).toBeGreaterThan(0);
+    for (const d of result.diagnostics) {
+      expect(d.line).toBeGreaterThan(0);
+      expect(d.message.length, d.message.slice(0, 200)).toBeLessThanOrEqual(160);
+    }
+    expect(result.diagnostics.map((d) => d.message).join("\n")).toMatch(/aaaa…/);
+  }, 20_000);
+
   it("never lets __proto__, constructor or prototype reach an object", async () => {
     const root = tree({
       "a.yaml": "project: 1\n__proto__: {polluted: true}\n",

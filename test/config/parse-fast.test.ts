@@ -1,25 +1,29 @@
 /**
- * The fast YAML path (js-yaml) must be indistinguishable from the reference path (`yaml`): wherever it
- * answers, the data deep-equals the slow path's, the slow path reports nothing, and every pointer is
- * placed at the same offset and line/column. Checked on the golden inputs, the examples, documents
- * shaped like the benchmark's, and generated hostile documents; plus the scalars where js-yaml's own
- * core schema would differ. This is also what catches drift in js-yaml's undocumented `listener`.
+ * The direct YAML path (tokens → data, parse-fast.ts) must be indistinguishable from the reference
+ * path (the `yaml` library's Composer, parse-slow.ts): wherever it answers, the data deep-equals the
+ * reference's, the reference reports nothing, and every pointer is placed at the same offset and
+ * line/column. Checked on the golden inputs, the examples, documents shaped like the benchmark's, and
+ * generated hostile documents; plus the scalars and shapes where a restatement could drift from the
+ * library (core schema values, empty values, comments, flow collections, keys).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { Diagnostics } from "../../src/config/diagnostics.js";
-import { parseFast } from "../../src/config/parse-fast.js";
-import { parseSlow, slowPlaces } from "../../src/config/parse-slow.js";
+import { parseBy, parseYaml } from "../../src/config/parse.js";
+import { composeFile } from "../../src/config/parse-slow.js";
 import { aliasBomb, deepNesting, mutated, nearValid } from "../fuzz/arbitraries.js";
-import { benchLike, cleanDoc, pointers } from "./yaml-docs.js";
+import { benchLike, cleanDoc, pointers, yamlMutated } from "./yaml-docs.js";
 
-// The same function, observed: a clean file's positions must not need the slow parse.
+// The same function, observed: a clean file must never need the document tree.
 vi.mock("../../src/config/parse-slow.js", async (original) => {
   const actual = await original<typeof import("../../src/config/parse-slow.js")>();
-  return { ...actual, slowPlaces: vi.fn(actual.slowPlaces) };
+  return { ...actual, composeFile: vi.fn(actual.composeFile) };
 });
+
+const parseFast = (path: string, text: string) => parseBy("direct", path, text, new Diagnostics());
+const parseSlow = (path: string, text: string, diags: Diagnostics) => parseBy("composed", path, text, diags);
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? "300");
 const repo = join(import.meta.dirname, "../..");
@@ -55,7 +59,7 @@ function agrees(text: string): boolean {
   return true;
 }
 
-describe("fast YAML path", () => {
+describe("direct YAML path", () => {
   it("agrees with the slow path on the golden inputs and examples, and takes the examples", () => {
     const files = [...yamlFiles(join(repo, "test/golden/config")), ...yamlFiles(join(repo, "examples"))];
     expect(files.length).toBeGreaterThan(40);
@@ -78,14 +82,15 @@ describe("fast YAML path", () => {
     expect(at("/dashboards/0/tags")).toBe("[Growth, kpi, team-0]");
   });
 
-  it("places every node of a clean file without the slow parse", () => {
+  it("loads and places every node of a clean file without composing a document tree", () => {
     const text = benchLike(20);
-    const file = parseFast("f.yaml", text)!;
-    vi.mocked(slowPlaces).mockClear();
+    vi.mocked(composeFile).mockClear();
+    const file = parseYaml("f.yaml", text, new Diagnostics())!;
     for (const pointer of pointers(file.data)) expect(file.place(pointer), pointer).toBeDefined();
-    expect(slowPlaces).not.toHaveBeenCalled();
-    file.place("/dashboards/0/nope");
-    expect(slowPlaces).toHaveBeenCalledTimes(1);
+    expect(file.place("/dashboards/0/nope")).toBeUndefined();
+    expect(composeFile).not.toHaveBeenCalled();
+    parseYaml("f.yaml", "a: &x 1\nb: *x\n", new Diagnostics());
+    expect(composeFile).toHaveBeenCalledTimes(1);
   });
 
   it("agrees on generated documents (or leaves them to the slow path)", () => {
@@ -120,8 +125,22 @@ describe("fast YAML path", () => {
     expect(fast).toBeGreaterThan(RUNS / 2);
   });
 
-  // Where js-yaml's own schema, or its handling of anchors, tags and keys, differs from the `yaml`
-  // library's YAML 1.2 core: the fast path gives the slow path's value, or steps aside.
+  it("agrees on clean documents with YAML syntax inserted, deleted or re-indented", () => {
+    const bases = fc.oneof(cleanDoc, fc.constant(benchLike(3)));
+    let answered = 0;
+    fc.assert(
+      fc.property(bases.chain(yamlMutated), (text) => {
+        if (agrees(text)) answered += 1;
+      }),
+      { numRuns: RUNS * 2 },
+    );
+    // Most mutations break the file; enough of them must still reach the direct path.
+    expect(answered).toBeGreaterThan(RUNS / 5);
+  });
+
+  // Where a restatement of the library could drift (core schema values, empty values and their
+  // places, comments, keys, flow collections): the direct path gives the reference's value and
+  // place, or steps aside.
   it.each([
     "on: yes\noff: no\ny: Y",
     "a: 0o14\nb: 014\nc: 0x1F\nd: -0x1F\ne: 0b101\nf: 1_000\ng: +12\nh: -0\ni: 9007199254740993",

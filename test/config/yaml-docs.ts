@@ -140,3 +140,56 @@ export const cleanDoc: fc.Arbitrary<string> = fc
         : `v:${block(root, "  ")}\n`;
     }),
   );
+
+/** Pieces of YAML syntax: what a mutation inserts where an indentation, comment or indicator matters. */
+const SYNTAX = [
+  " ",
+  "  ",
+  "\n",
+  "\n  ",
+  "\r\n",
+  "-",
+  "- ",
+  ":",
+  ": ",
+  "#",
+  " #",
+  " # c",
+  "[",
+  "]",
+  "{",
+  "}",
+  ",",
+  ", ",
+  "'",
+  '"',
+  "---\n",
+  "--- ",
+  "...\n",
+  "~",
+  "x",
+  "|",
+  ">-",
+  "? ",
+  "&a ",
+  "*a",
+  "!!str ",
+  "\\",
+];
+
+/** `base` with a few pieces of YAML syntax inserted, characters deleted, or lines re-indented. */
+export function yamlMutated(base: string): fc.Arbitrary<string> {
+  return fc
+    .array(fc.tuple(fc.nat(base.length), fc.nat(2), fc.constantFrom(...SYNTAX)), {
+      minLength: 1,
+      maxLength: 4,
+    })
+    .map((edits) => {
+      let text = base;
+      for (const [at, drop, insert] of edits) {
+        const i = at % (text.length + 1);
+        text = text.slice(0, i) + insert + text.slice(i + drop);
+      }
+      return text;
+    });
+}

@@ -1,7 +1,7 @@
 /**
- * Hostile file systems around the configuration (SPEC §6: huge files, and the walk must end): a file
- * over the size limit, a folder symlinked into itself, a FIFO and a link to /dev/zero named *.yaml.
- * Each load ends quickly with at most a diagnostic, and never reads an endless stream.
+ * Hostile file systems around the configuration (SPEC §6 and §8: huge files, and the walk must end): a
+ * file over the size limit, a folder symlinked into itself, a FIFO and a link to /dev/zero named
+ * *.yaml. Each load ends quickly with a diagnostic per refused file, and never reads an endless stream.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -51,10 +51,16 @@ describe("hostile files and folders", () => {
     execFileSync("mkfifo", [join(dir, "fifo.yaml")]);
     const result = await load(dir);
     expect(result.files).toEqual(["ok.yaml"]);
+    expect(result.diagnostics.map((d) => `${d.file}: ${d.message}`)).toEqual([
+      "fifo.yaml: not a regular file (a FIFO): not read",
+      "zero.yaml: link leads to /dev/zero; files under /proc, /sys and /dev are never read as configuration",
+    ]);
   });
 
   it("refuses an endless device given by name", async () => {
     const result = await load(root, ["/dev/zero"]);
-    expect(result.diagnostics.map((d) => d.message)).toEqual(["not a regular file or folder"]);
+    expect(result.diagnostics.map((d) => d.message)).toEqual([
+      "files under /proc, /sys and /dev are never read as configuration",
+    ]);
   });
 });
