@@ -13,6 +13,7 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { commentMarker } from "../../src/action/comment.js";
 import { INPUT_NAMES } from "../../src/action/inputs.js";
 import { loadConfig } from "../../src/index.js";
 import { type ActionStep, loadAction } from "./runner.js";
@@ -139,6 +140,18 @@ describe.each(workflows)("workflow %s", (_name, workflow) => {
     }
     for (const step of steps.filter((s) => s.uses)) expect(step.uses).toMatch(/@v\d+$/);
   });
+
+  it("runs the action with nothing installed first: only a checkout precedes it", () => {
+    for (const job of Object.values(workflow.jobs as Record<string, Yaml>)) {
+      const steps = job.steps as ActionStep[];
+      const at = steps.findIndex((s) => ACTION_REF.test(s.uses ?? ""));
+      if (at < 0) continue;
+      expect(steps.slice(0, at).map((s) => s.uses ?? s.run)).toEqual([
+        expect.stringMatching(/^actions\/checkout@/),
+      ]);
+      expect(JSON.stringify(steps)).not.toMatch(/setup-node|npm (ci|install)/);
+    }
+  });
 });
 
 describe("the three workflows", () => {
@@ -198,7 +211,20 @@ describe("the README", () => {
     for (const name of workflowNames) expect(section).toContain(`\`${name}\``);
   });
 
-  it("shows a sample comment that starts with the renderer's marker line", () => {
-    expect(section).toMatch(/```markdown\n<!-- posthog-gitops plan: [\d,]+ -->\n### posthog-gitops plan/);
+  it("shows a sample comment: the action's marker line, then the renderer's", () => {
+    expect(section).toContain(
+      [
+        "```markdown",
+        commentMarker("posthog-gitops"),
+        "<!-- posthog-gitops plan: 12345,12346 -->",
+        "### posthog-gitops plan",
+      ].join("\n"),
+    );
+  });
+
+  it("says how the action runs now: the committed bundle, nothing installed", () => {
+    expect(section).toContain(`\`${action.runs.main}\``);
+    expect(section).toContain("`npm run build:action`");
+    expect(section).not.toMatch(/npm ci|composite/);
   });
 });
