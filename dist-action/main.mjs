@@ -62347,7 +62347,7 @@ async function start() {
   process.chdir(cwd);
   const temp = runnerEnv.RUNNER_TEMP || tmpdir();
   const cli = await chooseCli(inputs, runnerEnv, cwd, temp);
-  info(`Running ${cli.label}.`);
+  info(`Running ${cli.label}, on Node.js ${process.version}.`);
   const runUrl = `${runnerEnv.GITHUB_SERVER_URL || "https://github.com"}/${runnerEnv.GITHUB_REPOSITORY || ""}/actions/runs/${runnerEnv.GITHUB_RUN_ID || ""}`;
   const comment = commentOn(inputs, runnerEnv);
   return runAction({

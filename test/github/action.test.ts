@@ -3,6 +3,7 @@
  * emulator: outputs, job summary, annotations, the markdown in the log with commands stopped, failures,
  * and no API key or secret anywhere a runner would show or keep (harness.ts checks every run).
  */
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,7 +48,12 @@ describe("the action against the emulator", () => {
     const r = await run({ command: "validate", paths: BOTH });
     expect(r.stdout.split("\n").slice(0, 2)).toEqual([`::add-mask::${KEY}`, `::add-mask::${GITHUB_TOKEN}`]);
     expect(r.masks).toEqual([KEY, GITHUB_TOKEN]);
-    expect(r.stdout).toContain(`Running posthog-gitops ${VERSION}, bundled with the action.`);
+    const node = process.env.ACTION_TEST_NODE
+      ? execFileSync(process.env.ACTION_TEST_NODE, ["--version"], { encoding: "utf8" }).trim()
+      : process.version;
+    expect(r.stdout).toContain(
+      `Running posthog-gitops ${VERSION}, bundled with the action, on Node.js ${node}.`,
+    );
   });
 
   it("validate: checks the files offline and reports no changes", async () => {

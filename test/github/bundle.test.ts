@@ -76,7 +76,7 @@ describe("the action from a folder without node_modules", () => {
   it("validates, and reports a YAML error through the lazily loaded parser", async () => {
     const ok = await act({ dir, actionDir, workspace, inputs: { command: "validate" } });
     expect(ok.code, ok.stderr).toBe(0);
-    expect(ok.stdout).toContain(`Running posthog-gitops ${pkg.version}, bundled with the action.`);
+    expect(ok.stdout).toContain(`Running posthog-gitops ${pkg.version}, bundled with the action, on Node.js`);
 
     const broken = join(workspace, "posthog/broken.yaml");
     writeFileSync(broken, "project: 12345\ndashboards:\n  - name: [unclosed\n");

@@ -208,14 +208,21 @@ function expandDefault(text: string, token: string): string {
   });
 }
 
-/** Runs the action's entry with this Node.js; asynchronous, so an in-process emulator or fake API answers. */
+/**
+ * Runs the action's entry with this Node.js, or the one ACTION_TEST_NODE names (to try the bundle on
+ * each runtime it must run on: 20, 22, 24); asynchronous, so an in-process emulator or fake API answers.
+ */
 function node(
   main: string,
   cwd: string,
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [main], { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.env.ACTION_TEST_NODE || process.execPath, [main], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

@@ -131,7 +131,7 @@ describe("the version input", () => {
   it("installs that release into RUNNER_TEMP and runs its CLI for plan and apply", async () => {
     const r = await run({ command: "apply", version: RELEASE, prune: "true" });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`Running posthog-gitops ${RELEASE}, installed from npm.`);
+    expect(r.stdout).toContain(`Running posthog-gitops ${RELEASE}, installed from npm, on Node.js`);
     expect(r.stdout).toContain(`::group::Install posthog-gitops@${RELEASE} from the npm registry`);
     expect(seen).toEqual(["GET /posthog-gitops ", `GET /posthog-gitops/-/posthog-gitops-${RELEASE}.tgz `]);
     const planFile = r.outputs["plan-file"] ?? "";
@@ -168,7 +168,7 @@ describe("the version input", () => {
   it("accepts a range", async () => {
     const r = await run({ command: "plan", version: "^9.9" });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`Running posthog-gitops ${RELEASE}, installed from npm.`);
+    expect(r.stdout).toContain(`Running posthog-gitops ${RELEASE}, installed from npm, on Node.js`);
   });
 
   it("fails the step when npm cannot install it", async () => {
