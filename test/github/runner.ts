@@ -1,15 +1,15 @@
 /**
- * A small stand-in for the GitHub runner executing a composite action: it fills `${{ }}` expressions in
- * each step's `run` and `env` from the inputs (with action.yml's defaults), `github.*` and earlier
- * steps' outputs, runs the `run` steps in order with `bash --noprofile --norc -eo pipefail` (as the
- * runner's `shell: bash` does) in a runner-like environment, reads each step's own GITHUB_OUTPUT file,
- * and stops at the first failing step. `uses:` steps are not run: they are returned with their `with`
- * filled in, so tests can check what would be handed to them. An expression outside that small language
- * is an error, never silently empty.
+ * A small stand-in for the GitHub runner executing a JavaScript action (`runs.using: node24`): it runs
+ * `node <action folder>/<runs.main>` in the workspace with the runner's environment: every declared
+ * input as `INPUT_<NAME>` (name upper-cased, spaces to `_`, dashes kept; action.yml's defaults filled in,
+ * `${{ github.token }}` the only expression), GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_EVENT_PATH and
+ * GITHUB_EVENT_NAME, GITHUB_WORKSPACE, RUNNER_TEMP, GITHUB_ACTIONS=true. It reads GITHUB_OUTPUT (both
+ * `name=value` and heredoc forms) and the workflow commands in the log as the runner does, honouring
+ * `::stop-commands::`. GitHub's API defaults to a closed loopback port, so a test never reaches GitHub.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { parse } from "yaml";
 
 export interface ActionInput {
@@ -18,6 +18,7 @@ export interface ActionInput {
   default?: string;
 }
 
+/** A workflow or composite step, as written in YAML. */
 export interface ActionStep {
   id?: string;
   name?: string;
@@ -30,63 +31,67 @@ export interface ActionStep {
 }
 
 export interface ActionFile {
+  name: string;
+  description: string;
   inputs: Record<string, ActionInput>;
-  outputs: Record<string, { value: string }>;
-  runs: { using: string; steps: ActionStep[] };
+  outputs: Record<string, { description?: string; value?: string }>;
+  runs: { using: string; main: string; steps?: ActionStep[] };
 }
 
 export interface RunnerSetup {
-  /** The action's folder (`github.action_path`). */
-  actionPath: string;
+  /** The action's folder (`github.action_path`): action.yml and the bundle. */
+  actionDir: string;
   /** `with:` of the calling step. */
   inputs: Record<string, string>;
   /** Job and step `env:` of the calling workflow. */
-  env: Record<string, string>;
+  env?: Record<string, string>;
   workspace: string;
-  /** Holds RUNNER_TEMP and the per-step GITHUB_OUTPUT files. */
+  /** Holds RUNNER_TEMP, the event payload and the GITHUB_OUTPUT file. */
   runnerDir: string;
   /** Shared by the steps, as a job's summary is. */
   summaryFile: string;
+  /** `github.token`. */
   token?: string;
+  /** The triggering event; default a push. */
+  event?: { name: string; payload: unknown };
 }
 
-export interface UsesCall {
-  uses: string;
-  if?: string;
-  with: Record<string, string>;
+export interface WorkflowCommand {
+  command: string;
+  properties: Record<string, string>;
+  value: string;
+  stream: "stdout" | "stderr";
 }
 
 export interface ActionRun {
-  /** Exit code of the first failing step, else 0. */
   code: number;
   stdout: string;
   stderr: string;
-  /** Every GITHUB_OUTPUT file, as written. */
-  outputFiles: string;
+  /** GITHUB_OUTPUT, as written. */
+  outputFile: string;
   outputs: Record<string, string>;
-  steps: Record<string, Record<string, string>>;
-  usesCalls: UsesCall[];
+  /** The workflow commands the runner acted on, in order (stdout's, then stderr's). */
+  commands: WorkflowCommand[];
+  /** Values the action asked the runner to mask (`::add-mask::`). */
+  masks: string[];
+  runnerTemp: string;
 }
+
+export const GITHUB_TOKEN = "ghs_runner_token_Zr81Qm";
 
 export function loadAction(file: string): ActionFile {
   return parse(readFileSync(file, "utf8")) as ActionFile;
 }
 
-const EXPRESSION = /\$\{\{\s*(.*?)\s*\}\}/g;
-
-/** Fills every `${{ name }}`; `lookup` returns undefined for a name it does not know, which throws. */
-export function expand(text: string, lookup: (name: string) => string | undefined): string {
-  return text.replace(EXPRESSION, (_, name: string) => {
-    const value = lookup(name);
-    if (value === undefined) throw new Error(`the test runner cannot evaluate \${{ ${name} }}`);
-    return value;
-  });
+/** The runner's name for an input's variable. */
+export function inputVariable(name: string): string {
+  return `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
 }
 
 /** `name=value` lines and `name<<DELIMITER` blocks, as the runner reads GITHUB_OUTPUT. */
 export function parseOutputFile(text: string): Record<string, string> {
   const out: Record<string, string> = {};
-  const lines = text.split("\n");
+  const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? "";
     const block = /^([^=<]+)<<(.+)$/.exec(line);
@@ -105,94 +110,119 @@ export function parseOutputFile(text: string): Record<string, string> {
   return out;
 }
 
+const unescapeData = (s: string) => s.replace(/%0D/g, "\r").replace(/%0A/g, "\n").replace(/%25/g, "%");
+const unescapeProperty = (s: string) => unescapeData(s.replace(/%3A/g, ":").replace(/%2C/g, ","));
+
+/** The workflow commands in one stream, as the runner reads them: none between stop-commands and its token. */
+export function workflowCommands(text: string, stream: "stdout" | "stderr"): WorkflowCommand[] {
+  const commands: WorkflowCommand[] = [];
+  let stoppedUntil: string | undefined;
+  for (const line of text.split(/\r?\n/)) {
+    if (stoppedUntil !== undefined) {
+      if (line === `::${stoppedUntil}::`) stoppedUntil = undefined;
+      continue;
+    }
+    const match = /^::([A-Za-z-]+)(?: ([^:]*))?::(.*)$/.exec(line);
+    if (!match?.[1]) continue;
+    const properties: Record<string, string> = {};
+    for (const pair of (match[2] ?? "").split(",").filter(Boolean)) {
+      const at = pair.indexOf("=");
+      if (at > 0) properties[pair.slice(0, at)] = unescapeProperty(pair.slice(at + 1));
+    }
+    const command = { command: match[1], properties, value: unescapeData(match[3] ?? ""), stream };
+    if (command.command === "stop-commands") stoppedUntil = command.value;
+    commands.push(command);
+  }
+  return commands;
+}
+
+/** Every file under `dir`, read as text (what a run leaves behind). */
+export function filesUnder(dir: string): { path: string; text: string }[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile())
+    .map((path) => ({ path, text: readFileSync(path, "utf8") }));
+}
+
+let runs = 0;
+
 export async function runAction(action: ActionFile, setup: RunnerSetup): Promise<ActionRun> {
+  if (!["node20", "node24"].includes(action.runs.using)) {
+    throw new Error(`the test runner runs JavaScript actions only, not ${action.runs.using}`);
+  }
   for (const name of Object.keys(setup.inputs)) {
     if (!(name in action.inputs)) throw new Error(`unexpected input ${name}`);
   }
-  const github: Record<string, string> = {
-    action_path: setup.actionPath,
-    token: setup.token ?? "ghs_runner_token",
-  };
-  const githubLookup = (name: string) => (name.startsWith("github.") ? github[name.slice(7)] : undefined);
-  const inputs: Record<string, string> = {};
+  const token = setup.token ?? GITHUB_TOKEN;
+  const inputEnv: Record<string, string> = {};
   for (const [name, spec] of Object.entries(action.inputs)) {
-    const given = setup.inputs[name] ?? expand(spec.default ?? "", githubLookup);
+    const given = setup.inputs[name] ?? expandDefault(spec.default ?? "", token);
     if (spec.required && given === "") throw new Error(`input ${name} is required`);
-    inputs[name] = given;
+    inputEnv[inputVariable(name)] = given;
   }
-  const steps: Record<string, Record<string, string>> = {};
-  const lookup = (name: string): string | undefined => {
-    if (name.startsWith("inputs.")) return inputs[name.slice(7)];
-    const step = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(name);
-    if (step?.[1] && step[2]) return steps[step[1]]?.[step[2]] ?? "";
-    return githubLookup(name);
-  };
-
-  const result: ActionRun = {
-    code: 0,
-    stdout: "",
-    stderr: "",
-    outputFiles: "",
-    outputs: {},
-    steps,
-    usesCalls: [],
-  };
+  const id = ++runs;
   const runnerTemp = mkdtempSync(join(setup.runnerDir, "temp-"));
-  for (const [index, step] of action.runs.steps.entries()) {
-    if (result.code !== 0) break;
-    if (step.uses) {
-      const withValues = Object.fromEntries(
-        Object.entries(step.with ?? {}).map(([k, v]) => [k, expand(String(v), lookup)]),
-      );
-      result.usesCalls.push({ uses: step.uses, ...(step.if ? { if: step.if } : {}), with: withValues });
-      continue;
-    }
-    if (step.if) throw new Error(`the test runner does not evaluate if: on run steps (${step.name})`);
-    if (step.shell !== "bash") throw new Error(`step ${step.name ?? index} must use shell: bash`);
-    const outputFile = join(setup.runnerDir, `output-${index}`);
-    writeFileSync(outputFile, "");
-    const script = join(setup.runnerDir, `step-${index}.sh`);
-    writeFileSync(script, expand(step.run ?? "", lookup));
-    const stepEnv = Object.fromEntries(
-      Object.entries(step.env ?? {}).map(([k, v]) => [k, expand(String(v), lookup)]),
-    );
-    const run = await bash(script, setup.workspace, {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? setup.runnerDir,
-      CI: "true",
-      GITHUB_ACTIONS: "true",
-      GITHUB_WORKSPACE: setup.workspace,
-      GITHUB_ACTION_PATH: setup.actionPath,
-      GITHUB_OUTPUT: outputFile,
-      GITHUB_STEP_SUMMARY: setup.summaryFile,
-      GITHUB_SERVER_URL: "https://github.com",
-      GITHUB_REPOSITORY: "acme/analytics-config",
-      GITHUB_RUN_ID: "4242",
-      RUNNER_TEMP: runnerTemp,
-      ...setup.env,
-      ...stepEnv,
-    });
-    result.stdout += run.stdout;
-    result.stderr += run.stderr;
-    const written = readFileSync(outputFile, "utf8");
-    result.outputFiles += written;
-    if (step.id) steps[step.id] = parseOutputFile(written);
-    result.code = run.code;
-  }
-  for (const [name, spec] of Object.entries(action.outputs)) {
-    result.outputs[name] = expand(spec.value, lookup);
-  }
-  return result;
+  const outputFile = join(setup.runnerDir, `output-${id}`);
+  writeFileSync(outputFile, "");
+  const event = setup.event ?? { name: "push", payload: { ref: "refs/heads/main" } };
+  const eventFile = join(setup.runnerDir, `event-${id}.json`);
+  writeFileSync(eventFile, JSON.stringify(event.payload));
+
+  const main = resolve(setup.actionDir, action.runs.main);
+  const run = await node(main, setup.workspace, {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? setup.runnerDir,
+    CI: "true",
+    GITHUB_ACTIONS: "true",
+    GITHUB_WORKSPACE: setup.workspace,
+    GITHUB_ACTION_PATH: setup.actionDir,
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: setup.summaryFile,
+    GITHUB_EVENT_NAME: event.name,
+    GITHUB_EVENT_PATH: eventFile,
+    GITHUB_SERVER_URL: "https://github.com",
+    GITHUB_API_URL: "http://127.0.0.1:9",
+    GITHUB_GRAPHQL_URL: "http://127.0.0.1:9/graphql",
+    GITHUB_REPOSITORY: "acme/analytics-config",
+    GITHUB_RUN_ID: "4242",
+    RUNNER_TEMP: runnerTemp,
+    ...setup.env,
+    ...inputEnv,
+  });
+  const written = readFileSync(outputFile, "utf8");
+  const commands = [...workflowCommands(run.stdout, "stdout"), ...workflowCommands(run.stderr, "stderr")];
+  return {
+    ...run,
+    outputFile: written,
+    outputs: parseOutputFile(written),
+    commands,
+    masks: commands.filter((c) => c.command === "add-mask").map((c) => c.value),
+    runnerTemp,
+  };
 }
 
-/** Runs a script file with bash as `shell: bash` does; asynchronous, so an in-process emulator answers. */
-function bash(
-  script: string,
+function expandDefault(text: string, token: string): string {
+  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, name: string) => {
+    if (name === "github.token") return token;
+    throw new Error(`the test runner cannot evaluate \${{ ${name} }}`);
+  });
+}
+
+/**
+ * Runs the action's entry with this Node.js, or the one ACTION_TEST_NODE names (to try the bundle on
+ * each runtime it must run on: 20, 22, 24); asynchronous, so an in-process emulator or fake API answers.
+ */
+function node(
+  main: string,
   cwd: string,
   env: Record<string, string>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["--noprofile", "--norc", "-eo", "pipefail", script], { cwd, env });
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.env.ACTION_TEST_NODE || process.execPath, [main], {
+      cwd,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -205,7 +235,7 @@ function bash(
     child.once("error", reject);
     child.once("close", (code) => {
       clearTimeout(timer);
-      resolve({ code: code ?? 1, stdout, stderr });
+      resolvePromise({ code: code ?? 1, stdout, stderr });
     });
   });
 }

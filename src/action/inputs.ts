@@ -1,0 +1,121 @@
+/**
+ * The action's inputs (action.yml), read and checked before anything runs, and the environment the CLI
+ * gets from them. Pure: the entry point hands in how to read an input and the runner's environment.
+ */
+
+export type ActionCommand = "validate" | "plan" | "apply";
+
+export interface ActionInputs {
+  command: ActionCommand;
+  /** Configuration files or folders, relative to `workingDirectory`; none means the CLI's default. */
+  paths: string[];
+  /** Connection settings: empty means "keep the job's own POSTHOG_* variable". */
+  host: string;
+  project: string;
+  apiKey: string;
+  prune: boolean;
+  comment: boolean;
+  commentHeader: string;
+  githubToken: string;
+  workingDirectory: string;
+  /** Empty: the CLI bundled with the action; else an npm version, range or dist-tag of posthog-gitops. */
+  version: string;
+}
+
+/** Every input action.yml declares, in its order (a test holds the two together). */
+export const INPUT_NAMES = [
+  "command",
+  "paths",
+  "host",
+  "project",
+  "api-key",
+  "prune",
+  "comment",
+  "comment-header",
+  "github-token",
+  "working-directory",
+  "version",
+] as const;
+
+export type InputName = (typeof INPUT_NAMES)[number];
+
+/** An input the action cannot run with; the message names the input and stands alone. */
+export class InputError extends Error {
+  override name = "InputError";
+}
+
+/**
+ * Reads the inputs. `read(name, trim)` returns the raw value ("" when not given), trimmed unless
+ * `trim` is false. Throws InputError for the first input that is not usable.
+ */
+export function readInputs(read: (name: InputName, trim: boolean) => string): ActionInputs {
+  const get = (name: InputName) => read(name, true);
+  const command = get("command");
+  if (command !== "validate" && command !== "plan" && command !== "apply") {
+    throw new InputError("input command must be validate, plan or apply");
+  }
+  const prune = get("prune");
+  if (prune !== "true" && prune !== "false" && prune !== "") {
+    throw new InputError("input prune must be true or false");
+  }
+  // Untrimmed: one path followed by a newline still means "one path per line" (it may hold spaces).
+  const paths = splitPaths(read("paths", false));
+  const version = get("version");
+  if (version !== "" && !VERSION_SPEC.test(version)) {
+    throw new InputError(
+      'input version must be an npm version, range or tag of posthog-gitops (e.g. "0.1.0" or "^0.1"), or empty',
+    );
+  }
+  return {
+    command,
+    paths,
+    host: get("host"),
+    project: get("project"),
+    apiKey: get("api-key"),
+    prune: prune === "true",
+    // As the composite action's `inputs.comment == 'true'`: GitHub compares strings ignoring case.
+    comment: get("comment").toLowerCase() === "true",
+    commentHeader: get("comment-header"),
+    githubToken: get("github-token"),
+    workingDirectory: get("working-directory") || ".",
+    version,
+  };
+}
+
+/**
+ * A version, a range (`^0.1`, `>=0.1.0 <0.2`, `0.1.x || 0.2.x`) or a dist-tag: never a URL, a path or a
+ * git spec (no `:`, `/`, `@` or quotes), so `posthog-gitops@VERSION` can only name a registry release.
+ */
+const VERSION_SPEC = /^[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=|*+ -]{0,99}$/;
+
+/**
+ * Paths as the composite action split them: one per line when the value has several lines (blank lines
+ * skipped, each line trimmed, so paths may hold spaces), else separated by blanks.
+ */
+export function splitPaths(text: string): string[] {
+  const parts = text.includes("\n") ? text.split("\n").map((line) => line.trim()) : text.split(/[ \t]+/);
+  return parts.filter((part) => part !== "");
+}
+
+/**
+ * The CLI's environment: the runner's, without the action's own INPUT_* variables (the CLI is not the
+ * action), and with each connection setting only when given, so the job's own POSTHOG_* values stay in
+ * force otherwise. The API key goes to the CLI here and nowhere else.
+ */
+export function cliEnv(
+  runner: Readonly<Record<string, string | undefined>>,
+  inputs: Pick<ActionInputs, "host" | "project" | "apiKey">,
+): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = withoutInputs(runner);
+  if (inputs.host !== "") env.POSTHOG_HOST = inputs.host;
+  if (inputs.project !== "") env.POSTHOG_PROJECT_ID = inputs.project;
+  if (inputs.apiKey !== "") env.POSTHOG_API_KEY = inputs.apiKey;
+  return env;
+}
+
+/** The runner's environment without INPUT_* (where the runner hands the action its inputs, the key too). */
+export function withoutInputs(
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !name.toUpperCase().startsWith("INPUT_")));
+}

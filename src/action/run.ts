@@ -1,0 +1,133 @@
+/**
+ * What the action does, in the order the composite action did it: validate; or plan (markdown to a
+ * file, the plan saved with --out, --detailed-exitcode), the outputs, the markdown in the log with
+ * workflow commands stopped, then for apply exactly the saved plan when it has changes; and last the
+ * sticky comment, also after a failed plan or apply. Returns the step's exit code.
+ */
+import { randomUUID } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Cli } from "./cli-runner.js";
+import type { ActionInputs } from "./inputs.js";
+
+export type OutputName = "has-changes" | "destructive" | "plan-file" | "markdown-file";
+
+/** What the action tells the runner (the entry point wires it to @actions/core). */
+export interface Reporter {
+  info(text: string): void;
+  /** An error annotation titled posthog-gitops. */
+  error(text: string): void;
+  setOutput(name: OutputName, value: string): void;
+  startGroup(name: string): void;
+  endGroup(): void;
+}
+
+export interface ActionContext {
+  inputs: ActionInputs;
+  cli: Cli;
+  /** A new folder (under RUNNER_TEMP) for the saved plan and its markdown. */
+  outDir: string;
+  /** This run's page, where a failed plan's comment points. */
+  runUrl: string;
+  report: Reporter;
+  /** Keeps the sticky comment; absent when none is wanted (not asked for, or not a pull request). */
+  comment?: (markdown: string) => Promise<void>;
+}
+
+export async function runAction(ctx: ActionContext): Promise<number> {
+  const { inputs, cli, report } = ctx;
+  const paths = ["--", ...inputs.paths];
+  if (inputs.command === "validate") {
+    const { code } = await cli.run(["validate", ...paths]);
+    if (code === 0) {
+      for (const [name, value] of Object.entries(NO_PLAN)) report.setOutput(name as OutputName, value);
+    }
+    return code;
+  }
+
+  const planFile = join(ctx.outDir, "plan.json");
+  const markdownFile = join(ctx.outDir, "plan.md");
+  // The CLI prints the annotations (stderr) and appends the markdown plan to the job summary itself.
+  const plan = await cli.run(
+    [
+      "plan",
+      "--format",
+      "markdown",
+      "--out",
+      planFile,
+      "--detailed-exitcode",
+      ...(inputs.prune ? ["--prune"] : []),
+      ...paths,
+    ],
+    { captureStdout: true },
+  );
+  if (plan.code !== 0 && plan.code !== 2) {
+    // Replace a stale comment rather than leave it: say the plan failed and where to look.
+    const note = failedPlanMarkdown(plan.code, ctx.runUrl);
+    writeFileSync(markdownFile, note);
+    report.setOutput("plan-file", "");
+    report.setOutput("markdown-file", markdownFile);
+    return keepComment(ctx, note, plan.code);
+  }
+
+  writeFileSync(markdownFile, plan.stdout);
+  const summary = planSummary(planFile);
+  report.setOutput("has-changes", String(summary.total > 0));
+  report.setOutput("destructive", String(summary.destructive));
+  report.setOutput("plan-file", planFile);
+  report.setOutput("markdown-file", markdownFile);
+  report.info(`has-changes=${summary.total > 0} destructive=${summary.destructive}`);
+  showMarkdown(report, plan.stdout);
+
+  let code = 0;
+  if (inputs.command === "apply") {
+    if (plan.code === 2) {
+      // Exactly the plan shown above; refused if any object it touches changed since.
+      code = (await cli.run(["apply", "--auto-approve", "--plan", planFile])).code;
+    } else {
+      report.info("No changes: nothing to apply.");
+    }
+  }
+  return keepComment(ctx, plan.stdout, code);
+}
+
+const NO_PLAN: Record<OutputName, string> = {
+  "has-changes": "false",
+  destructive: "false",
+  "plan-file": "",
+  "markdown-file": "",
+};
+
+export function failedPlanMarkdown(code: number, runUrl: string): string {
+  return `### posthog-gitops plan failed\n\nThe plan could not be made (exit ${code}): see the [job log](${runUrl}).\n`;
+}
+
+/** The saved plan's summary (`.plan.summary`, schemas/plan.schema.json). */
+function planSummary(file: string): { total: number; destructive: boolean } {
+  const saved = JSON.parse(readFileSync(file, "utf8")) as { plan?: { summary?: Record<string, unknown> } };
+  const summary = saved.plan?.summary;
+  if (typeof summary?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
+  return { total: summary.total, destructive: summary.destructive === true };
+}
+
+/** The markdown in the log, with workflow commands off: object names must not act as commands. */
+function showMarkdown(report: Reporter, markdown: string): void {
+  const token = `posthog-gitops-${randomUUID()}`;
+  report.startGroup("Plan (markdown)");
+  report.info(`::stop-commands::${token}`);
+  report.info(markdown.replace(/\n$/, ""));
+  report.info(`::${token}::`);
+  report.endGroup();
+}
+
+/** Runs the comment, if any; a comment that fails fails the step, but never hides an earlier failure. */
+async function keepComment(ctx: ActionContext, markdown: string, code: number): Promise<number> {
+  if (!ctx.comment) return code;
+  try {
+    await ctx.comment(markdown);
+    return code;
+  } catch (error) {
+    ctx.report.error(`could not keep the pull-request comment: ${(error as Error).message}`);
+    return code === 0 ? 1 : code;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * The action's inputs, read as the composite action read them: paths split on blanks or one per line,
+ * command and prune checked, a version that can only name a registry release, and the CLI's environment
+ * with connection settings only when given and none of the action's INPUT_* variables.
+ */
+import { describe, expect, it } from "vitest";
+import { cliEnv, InputError, type InputName, readInputs, splitPaths } from "../../src/action/inputs.js";
+
+function inputs(given: Partial<Record<InputName, string>>) {
+  const defaults: Record<InputName, string> = {
+    command: "plan",
+    paths: "posthog",
+    host: "",
+    project: "",
+    "api-key": "",
+    prune: "false",
+    comment: "false",
+    "comment-header": "posthog-gitops",
+    "github-token": "ghs_x",
+    "working-directory": ".",
+    version: "",
+  };
+  const all = { ...defaults, ...given };
+  return readInputs((name, trim) => (trim ? all[name].trim() : all[name]));
+}
+
+describe("the inputs", () => {
+  it("have today's meanings by default", () => {
+    expect(inputs({})).toEqual({
+      command: "plan",
+      paths: ["posthog"],
+      host: "",
+      project: "",
+      apiKey: "",
+      prune: false,
+      comment: false,
+      commentHeader: "posthog-gitops",
+      githubToken: "ghs_x",
+      workingDirectory: ".",
+      version: "",
+    });
+    expect(inputs({ prune: "true", comment: "TRUE", "working-directory": "" })).toMatchObject({
+      prune: true,
+      comment: true,
+      workingDirectory: ".",
+    });
+  });
+
+  it("split paths on blanks, or one per line when there are several lines", () => {
+    expect(splitPaths("a  b\tc")).toEqual(["a", "b", "c"]);
+    expect(splitPaths("production\n  staging\n")).toEqual(["production", "staging"]);
+    expect(splitPaths("my config\n\n  other one  \n")).toEqual(["my config", "other one"]);
+    expect(splitPaths("one folder with spaces\n")).toEqual(["one folder with spaces"]);
+    expect(splitPaths("")).toEqual([]);
+    expect(inputs({ paths: "one folder with spaces\n" }).paths).toEqual(["one folder with spaces"]);
+  });
+
+  it("refuse an unknown command or prune value", () => {
+    expect(() => inputs({ command: "destroy" })).toThrow(
+      new InputError("input command must be validate, plan or apply"),
+    );
+    expect(() => inputs({ command: "Plan" })).toThrow(InputError);
+    expect(() => inputs({ prune: "yes" })).toThrow("input prune must be true or false");
+  });
+
+  it("take a version, range or tag of the registry, nothing else", () => {
+    for (const ok of [
+      "0.1.0",
+      "^0.1",
+      "~0.1.2",
+      ">=0.1.0 <0.2.0",
+      "0.1.x || 0.2.x",
+      "latest",
+      "1.0.0-rc.1",
+      "*",
+    ]) {
+      expect(inputs({ version: ok }).version, ok).toBe(ok);
+    }
+    for (const bad of [
+      "file:../x",
+      "git+https://x/y.git",
+      "owner/repo",
+      "npm:other@1",
+      "-v",
+      "1;rm",
+      '1"',
+      "1`x`",
+    ]) {
+      expect(() => inputs({ version: bad }), bad).toThrow(InputError);
+    }
+  });
+});
+
+describe("the CLI's environment", () => {
+  const runner = {
+    PATH: "/bin",
+    POSTHOG_HOST: "https://eu.posthog.com",
+    "INPUT_API-KEY": "k",
+    INPUT_PATHS: "p",
+  };
+
+  it("keeps the job's POSTHOG_* settings unless an input gives one", () => {
+    expect(cliEnv(runner, { host: "", project: "", apiKey: "" })).toEqual({
+      PATH: "/bin",
+      POSTHOG_HOST: "https://eu.posthog.com",
+    });
+    expect(cliEnv(runner, { host: "http://127.0.0.1:8010", project: "12", apiKey: "phx_1" })).toEqual({
+      PATH: "/bin",
+      POSTHOG_HOST: "http://127.0.0.1:8010",
+      POSTHOG_PROJECT_ID: "12",
+      POSTHOG_API_KEY: "phx_1",
+    });
+  });
+});
