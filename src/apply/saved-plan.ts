@@ -1,7 +1,10 @@
 /**
- * Saved plans (`plan --out FILE`, `apply --plan FILE`). The file holds the plan exactly as the JSON
- * format shows it (no secret values: secrets stay SecretRefs), plus what was read to make it, so apply
- * reads the same things again and refuses, naming the objects, when any touched object changed since.
+ * Saved plans (`plan --out FILE`, `apply --plan FILE`, SPEC §3). The file holds the plan exactly as the
+ * JSON format shows it (no secret values: secrets stay SecretRefs), bound to what made it: the tool's
+ * version, the host, the projects, the options, a digest of every configuration file, and what was read
+ * of the live state. `apply --plan` refuses, naming what differs, when any of these changed; and it sends
+ * only what the planner derives again from the same files and the same live state at the plan's own
+ * instant, so a plan file edited by hand cannot carry a write that its rendering hides.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -11,31 +14,88 @@ import { fileError } from "../files.js";
 import { fingerprintLive } from "../plan/index.js";
 import type { PlanKind } from "../plan/kinds.js";
 import { planSchema } from "../plan/schema.js";
-import { type LiveProject, type ObjectRef, objectKey, type Plan } from "../plan/types.js";
+import { type Action, type LiveProject, type ObjectRef, objectKey, type Plan } from "../plan/types.js";
+import { canonicalJson } from "../plan/values.js";
 import type { ReadSet } from "../read/fetch.js";
 
-const SAVED_PLAN_VERSION = 2;
+const SAVED_PLAN_VERSION = 3;
+
+/** The planner's options a saved plan was made with; apply plans again with the same. */
+export interface SavedOptions {
+  prune: boolean;
+  force: boolean;
+  rotateSecrets: boolean;
+  targets?: string[];
+}
 
 export interface SavedPlan {
   saved_plan_version: typeof SAVED_PLAN_VERSION;
+  /** The version of posthog-gitops that made it: another version may plan differently. */
+  tool_version: string;
+  /** The service it was made against (origin). */
+  host: string;
+  options: SavedOptions;
+  /** The configuration it came from: the paths given to `plan`, and sha256 of each file read. */
+  config: { paths: string[]; digests: Record<string, string> };
   plan: Plan;
   reads: ReadSet[];
 }
 
-export async function writeSavedPlan(file: string, plan: Plan, reads: readonly ReadSet[]): Promise<void> {
-  const saved: SavedPlan = { saved_plan_version: SAVED_PLAN_VERSION, plan, reads: [...reads] };
-  await writeFile(file, `${JSON.stringify(saved, null, 2)}\n`, { mode: 0o600 });
+export async function writeSavedPlan(
+  file: string,
+  saved: Omit<SavedPlan, "saved_plan_version">,
+): Promise<void> {
+  const content: SavedPlan = { saved_plan_version: SAVED_PLAN_VERSION, ...saved };
+  await writeFile(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
 }
 
-let validatePlan: ((data: unknown) => boolean) | undefined;
+let validateSaved: ((data: unknown) => boolean) | undefined;
 
-function planValidator() {
-  if (!validatePlan) {
+/** The saved plan's own shape (strings, booleans), with the plan checked against the plan schema. */
+function savedValidator() {
+  if (!validateSaved) {
     const ajv = new Ajv2020({ allErrors: false, strict: false });
     addFormats.default(ajv);
-    validatePlan = ajv.compile(planSchema);
+    ajv.addSchema({ ...planSchema, $id: "posthog-gitops:plan" });
+    const strings = { type: "array", items: { type: "string" } };
+    validateSaved = ajv.compile({
+      type: "object",
+      required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
+      properties: {
+        saved_plan_version: { const: SAVED_PLAN_VERSION },
+        tool_version: { type: "string" },
+        host: { type: "string" },
+        options: {
+          type: "object",
+          required: ["prune", "force", "rotateSecrets"],
+          properties: {
+            prune: { type: "boolean" },
+            force: { type: "boolean" },
+            rotateSecrets: { type: "boolean" },
+            targets: strings,
+          },
+        },
+        config: {
+          type: "object",
+          required: ["paths", "digests"],
+          properties: {
+            paths: strings,
+            digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } },
+          },
+        },
+        plan: { $ref: "posthog-gitops:plan" },
+        reads: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["project", "kinds"],
+            properties: { project: { type: "integer", minimum: 1 }, kinds: { type: "object" } },
+          },
+        },
+      },
+    });
   }
-  return validatePlan;
+  return validateSaved;
 }
 
 export async function readSavedPlan(file: string): Promise<SavedPlan> {
@@ -46,16 +106,44 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
     if (!(error instanceof SyntaxError)) throw fileError("read the saved plan", file, error);
     throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
   }
-  const saved = data as Partial<SavedPlan> | null;
-  if (
-    !saved ||
-    saved.saved_plan_version !== SAVED_PLAN_VERSION ||
-    !Array.isArray(saved.reads) ||
-    !planValidator()(saved.plan)
-  ) {
-    throw new UserError(`${file} is not a plan saved by this version of posthog-gitops (plan --out)`);
+  const version = (data as { saved_plan_version?: unknown } | null)?.saved_plan_version;
+  if (version !== SAVED_PLAN_VERSION || !savedValidator()(data)) {
+    throw new UserError(
+      `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
+      "plan_refused",
+    );
   }
-  return saved as SavedPlan;
+  return data as SavedPlan;
+}
+
+/**
+ * What binds a saved plan: the tool's version, the host, the projects (an explicit --project must be
+ * one of them), and the configuration files (none added, removed or changed). A UserError naming each
+ * difference, code `plan_refused`.
+ */
+export function checkBinding(
+  saved: SavedPlan,
+  now: { version: string; host: string; project: number | undefined; digests: Record<string, string> },
+): void {
+  const problems: string[] = [];
+  if (saved.tool_version !== now.version) {
+    problems.push(`it was made by posthog-gitops ${saved.tool_version}, this is ${now.version}`);
+  }
+  if (saved.host !== now.host) problems.push(`it was made against ${saved.host}, not ${now.host}`);
+  if (now.project !== undefined && !saved.plan.projects.includes(now.project)) {
+    problems.push(`it is for project ${saved.plan.projects.join(", ")}, not ${now.project}`);
+  }
+  const files = new Set([...Object.keys(saved.config.digests), ...Object.keys(now.digests)]);
+  const changed = [...files].sort().flatMap((path) => {
+    const before = saved.config.digests[path];
+    const after = now.digests[path];
+    if (before === after) return [];
+    return [before === undefined ? `${path} (new)` : after === undefined ? `${path} (gone)` : path];
+  });
+  if (changed.length > 0) problems.push(`the configuration changed since: ${changed.join(", ")}`);
+  if (problems.length > 0) {
+    throw new UserError(`refusing the saved plan: ${problems.join("; ")}. Make a new plan.`, "plan_refused");
+  }
 }
 
 /** The objects whose live state no longer matches the fingerprint the plan was made with. */
@@ -71,6 +159,8 @@ export function staleObjects(
     const key = objectKey(action.object);
     if (seen.has(key)) continue;
     seen.add(key);
+    // An object the plan never fingerprinted was not planned: the check against the derived plan names it.
+    if (!(key in plan.fingerprints)) continue;
     if (
       fingerprintLive(kinds, byProject.get(action.object.project), action.object) !== plan.fingerprints[key]
     ) {
@@ -85,5 +175,35 @@ export function staleError(kinds: readonly PlanKind[], stale: readonly ObjectRef
   const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project})`).join(", ");
   return new UserError(
     `the live state changed since the plan was made: ${names}; nothing was applied. Make a new plan.`,
+    "plan_refused",
   );
+}
+
+/**
+ * The saved plan must be what the planner derives again from the same files and live state: any
+ * difference in its actions or notes (a body, an action or an object edited by hand) refuses it,
+ * naming the first difference. Returns nothing; apply then sends the plan derived again.
+ */
+export function checkDerived(saved: Plan, derived: Plan): void {
+  const describe = (a: Action | undefined) =>
+    a === undefined
+      ? "nothing"
+      : `${a.action} of ${a.object.kind} "${a.object.name}" (project ${a.object.project})`;
+  const count = Math.max(saved.actions.length, derived.actions.length);
+  for (let i = 0; i < count; i++) {
+    const s = saved.actions[i];
+    const d = derived.actions[i];
+    if (canonicalJson(s) !== canonicalJson(d)) {
+      throw new UserError(
+        `refusing the saved plan: its action ${i + 1} (${describe(s)}) is not what the files and the live state give (${describe(d)}); was it edited? Make a new plan.`,
+        "plan_refused",
+      );
+    }
+  }
+  if (canonicalJson(saved.notes) !== canonicalJson(derived.notes)) {
+    throw new UserError(
+      "refusing the saved plan: its notes differ from what the files and the live state give; make a new plan",
+      "plan_refused",
+    );
+  }
 }

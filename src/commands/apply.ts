@@ -10,18 +10,30 @@
 import { resolve } from "node:path";
 import { applyPlan } from "../apply/apply.js";
 import { formatResult, formatSummary } from "../apply/report.js";
-import { readSavedPlan, staleError, staleObjects } from "../apply/saved-plan.js";
+import {
+  checkBinding,
+  checkDerived,
+  readSavedPlan,
+  type SavedPlan,
+  staleError,
+  staleObjects,
+} from "../apply/saved-plan.js";
+import { nowDate } from "../clock.js";
 import { UserError } from "../errors.js";
 import { exitCodeForSignal, type Io, type StopSignalName } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { missingSecretVariables } from "../plan/secrets.js";
 import type { Plan } from "../plan/types.js";
 import { refetchLiveState } from "../read/fetch.js";
+import { planFromLive } from "../read/make-plan.js";
 import { colorEnabled, renderText, vocabulary } from "../render/index.js";
+import { ago } from "../time.js";
+import { VERSION } from "../version.js";
 import { readConfig } from "./config.js";
 import { confirmOrCancel } from "./confirm.js";
 import { type Session, withConnection } from "./connect.js";
-import { failIfUnsafe, planOrFail, type ReconcileFlags } from "./reconcile.js";
+import { parseProjectId } from "./project.js";
+import { failIfUnsafe, failOnErrors, planOrFail, type ReconcileFlags } from "./reconcile.js";
 
 export interface ApplyFlags extends ReconcileFlags {
   plan?: string;
@@ -36,7 +48,8 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     throw new UserError("apply --plan FILE applies the saved plan only: give no paths with it");
   }
   const saved = flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan)) : undefined;
-  const desired = saved ? undefined : await readConfig(flags.args, flags, io, "plan");
+  // A saved plan is planned again from the files it was made from, which must not have changed.
+  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
     let signal: StopSignalName | undefined;
@@ -70,11 +83,14 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     let plan: Plan;
     progress.step("reading live state");
     if (saved) {
-      const stale = staleObjects(KINDS, saved.plan, await refetchLiveState(KINDS, client, saved.reads));
-      if (stale.length > 0) throw staleError(KINDS, stale);
-      plan = saved.plan;
+      plan = await savedPlanAgain(session, saved);
+      const made = Date.parse(plan.created_at);
+      const projects = plan.projects.length === 1 ? "project" : "projects";
+      out.stderr.write(
+        `Applying the plan made ${ago(plan.created_at, nowDate(io.clock))} (${new Date(made).toISOString()}) against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
+      );
     } else {
-      const made = await planOrFail(client, desired!, flags, out);
+      const made = await planOrFail(client, desired, flags, out);
       failIfUnsafe(made, flags);
       plan = made.plan;
     }
@@ -117,6 +133,28 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     const received = signal();
     if (received !== undefined) return exitCodeForSignal(received);
     return results.some((r) => r.outcome === "failed") ? 1 : 0;
+  }
+
+  /**
+   * The saved plan, checked against everything that made it, then derived again from the same files and
+   * live state at its own instant: what is sent is what the planner derives, never what the file says.
+   */
+  async function savedPlanAgain(session: Session, saved: SavedPlan): Promise<Plan> {
+    const explicit = flags.project === undefined ? undefined : parseProjectId(flags.project, "--project");
+    checkBinding(saved, {
+      version: VERSION,
+      host: session.host,
+      project: explicit,
+      digests: desired.digests,
+    });
+    const live = await refetchLiveState(KINDS, session.client, saved.reads);
+    const stale = staleObjects(KINDS, saved.plan, live);
+    if (stale.length > 0) throw staleError(KINDS, stale);
+    const options = { ...saved.options, now: new Date(Date.parse(saved.plan.created_at)) };
+    const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
+    failOnErrors(derived.errors, session.io);
+    checkDerived(saved.plan, derived.plan);
+    return derived.plan;
   }
 }
 

@@ -8,10 +8,11 @@ import { withFile } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { colorEnabled, type PlanFormat, planAnnotations, renderPlan, vocabulary } from "../render/index.js";
+import { VERSION } from "../version.js";
 import { readConfig } from "./config.js";
 import { withConnection } from "./connect.js";
 import { appendStepSummary, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
-import { failIfUnsafe, planOrFail, type ReconcileFlags } from "./reconcile.js";
+import { failIfUnsafe, planOrFail, type ReconcileFlags, savedOptions } from "./reconcile.js";
 
 export interface PlanFlags extends ReconcileFlags {
   format?: PlanFormat;
@@ -21,9 +22,9 @@ export interface PlanFlags extends ReconcileFlags {
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
   const desired = await readConfig(flags.args, flags, io, "plan");
-  const made = await withConnection(flags, io, ({ client, progress, io: out }) => {
+  const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");
-    return planOrFail(client, desired, flags, out);
+    return { made: await planOrFail(client, desired, flags, out), host };
   });
   const { plan } = made;
   const format = flags.format ?? "text";
@@ -39,9 +40,15 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
   failIfUnsafe(made, flags);
   if (flags.out) {
     // Relative to the command's working folder (io.cwd), like the configuration paths.
-    await withFile("write the plan to", flags.out, () =>
-      writeSavedPlan(resolve(io.cwd, flags.out!), plan, made.reads),
-    );
+    const saved = {
+      tool_version: VERSION,
+      host,
+      options: savedOptions(flags),
+      config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
+      plan,
+      reads: made.reads,
+    };
+    await withFile("write the plan to", flags.out, () => writeSavedPlan(resolve(io.cwd, flags.out!), saved));
     io.stderr.write(
       `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}\n`,
     );

@@ -3,6 +3,7 @@
  * plan, and reporting the planner's errors and the safety guard. Output of the plan itself is left to
  * each command.
  */
+import type { SavedOptions } from "../apply/saved-plan.js";
 import { nowDate } from "../clock.js";
 import type { LoadResult } from "../config/index.js";
 import { UserError } from "../errors.js";
@@ -29,6 +30,17 @@ export function buildOptions(flags: ReconcileFlags, io: Io): BuildOptions {
     now: nowDate(io.clock),
   };
   if (flags.target && flags.target.length > 0) options.targets = flags.target;
+  return options;
+}
+
+/** The options a saved plan records, so `apply --plan` plans again with the same. */
+export function savedOptions(flags: ReconcileFlags): SavedOptions {
+  const options: SavedOptions = {
+    prune: flags.prune === true,
+    force: flags.force === true,
+    rotateSecrets: flags.rotateSecrets === true,
+  };
+  if (flags.target && flags.target.length > 0) options.targets = [...flags.target];
   return options;
 }
 

@@ -5,6 +5,7 @@
  * names and ids per project and kind). Every problem is collected; an item with a schema error is left
  * out of the desired state but the rest of its file still loads. The loader never branches on a kind.
  */
+import { createHash } from "node:crypto";
 import { type LoadMode, ObjectContext, type RunContext } from "./context.js";
 import { Diagnostics } from "./diagnostics.js";
 import { excerpt } from "./excerpt.js";
@@ -46,6 +47,8 @@ export interface InMemoryFiles {
 /** `LoadedConfig` plus what `validate` reports: every file read and the number of objects declared. */
 export interface LoadResult extends LoadedConfig {
   files: string[];
+  /** sha256 (hex) of each file's text, by path: a saved plan is bound to them. */
+  digests: Record<string, string>;
   objects: number;
 }
 
@@ -103,6 +106,9 @@ export async function loadConfig(
     diagnostics: diags.sorted(),
     missingSecretVariables: [...run.missingSecrets].sort(),
     files: sources.map((s) => s.path),
+    digests: Object.fromEntries(
+      sources.map((s) => [s.path, createHash("sha256").update(s.text).digest("hex")]),
+    ),
     objects,
   };
 

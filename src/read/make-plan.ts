@@ -25,15 +25,29 @@ export async function readAndPlan(
   options: BuildOptions,
 ): Promise<MadePlan> {
   const { live, reads } = await fetchLiveState(kinds, client, desired);
+  return { ...(await planFromLive(kinds, client, desired, live, options)), live, reads };
+}
+
+/**
+ * Plans against live state already read, looking the organizations' features up (and planning again)
+ * only when some kind's plan depends on them. `live` gains the features it looked up.
+ */
+export async function planFromLive(
+  kinds: readonly PlanKind[],
+  client: ServiceClient,
+  desired: readonly DesiredProject[],
+  live: LiveProject[],
+  options: BuildOptions,
+): Promise<{ plan: Plan; errors: PlanError[] }> {
   const first = buildPlan(kinds, desired, live, options);
-  if (!featureLookupNeeded(kinds, first.plan.actions)) return { ...first, live, reads };
+  if (!featureLookupNeeded(kinds, first.plan.actions)) return first;
   const projects = new Set(first.plan.actions.map((a) => a.object.project));
   await Promise.all(
     live
-      .filter((p) => projects.has(p.project))
+      .filter((p) => projects.has(p.project) && p.features === undefined)
       .map(async (p) => {
         p.features = await fetchFeatures(client, p.project);
       }),
   );
-  return { ...buildPlan(kinds, desired, live, options), live, reads };
+  return buildPlan(kinds, desired, live, options);
 }

@@ -3,7 +3,7 @@
  * refused (exit 1, naming the objects, nothing written) when anything did, including a namesake created
  * after a planned create, a collaborator changed, or the same plan applied twice.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type E2E, type Json, USER_UUIDS, useE2E } from "./helpers.js";
@@ -93,5 +93,100 @@ describe("saved plans: what makes them stale", () => {
     expect(apply.code).toBe(1);
     expect(apply.stderr).toMatch(/not a plan saved by this version/);
     expect(await h.requests()).toEqual([]);
+  });
+});
+
+describe("a saved plan is bound to what made it (SPEC §3)", () => {
+  const yaml =
+    "project: 12345\ndashboards:\n  - name: Product KPIs\n    description: Bound description\n  - name: Bound new board\n";
+  const file = () => join(h.dir, "plan.json");
+  const edit = (change: (saved: Json) => void) => {
+    const saved = JSON.parse(readFileSync(file(), "utf8"));
+    change(saved);
+    writeFileSync(file(), JSON.stringify(saved));
+  };
+  async function saved() {
+    h.write("p/d.yaml", yaml);
+    expect((await h.cli(["plan", "--out", "plan.json", "p"])).code).toBe(0);
+    await h.clearRequests();
+  }
+  async function refused(message: RegExp, extra: string[] = [], env: Record<string, string> = {}) {
+    const apply = await h.cli(["apply", "--auto-approve", "--plan", "plan.json", ...extra], env);
+    expect(apply.code, apply.stderr).toBe(1);
+    expect(apply.stderr).toMatch(message);
+    expect(await writes(h)).toEqual([]);
+  }
+
+  it("says what it applies: when it was made, against which host and project", async () => {
+    await saved();
+    const apply = await h.cli(["apply", "--auto-approve", "--plan", "plan.json"]);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stderr).toMatch(
+      /^Applying the plan made \d+s ago \(\d{4}-\d\d-\d\dT[\d:.]+Z\) against http:\/\/127\.0\.0\.1:\d+, project 12345\.$/m,
+    );
+  });
+
+  it("a body edited by hand (deleted: true slipped into an update) is refused, nothing is sent", async () => {
+    await saved();
+    edit((s) => {
+      const update = s.plan.actions.find((a: Json) => a.action === "update");
+      update.after.deleted = true;
+    });
+    await refused(
+      /refusing the saved plan: its action \d \(update of dashboard "Product KPIs" \(project 12345\)\) is not what the files and the live state give/,
+    );
+  });
+
+  it("an action flipped by hand (update → soft_delete) is refused", async () => {
+    await saved();
+    edit((s) => {
+      const update = s.plan.actions.find((a: Json) => a.action === "update");
+      update.action = "soft_delete";
+      update.destructive = true;
+      s.plan.summary.destructive = true;
+    });
+    await refused(/is not a plan saved by this version of posthog-gitops, or it was edited by hand/);
+  });
+
+  it("an object added by hand is refused", async () => {
+    await saved();
+    edit((s) => {
+      const extra = structuredClone(s.plan.actions[0]);
+      extra.object.name = "Smuggled";
+      s.plan.actions.push(extra);
+    });
+    await refused(/is not what the files and the live state give \(nothing\)/);
+  });
+
+  it("another host is refused", async () => {
+    await saved();
+    const other = h.url.replace("127.0.0.1", "localhost");
+    await refused(/it was made against http:\/\/127\.0\.0\.1:\d+, not http:\/\/localhost:\d+/, [], {
+      POSTHOG_HOST: other,
+    });
+  });
+
+  it("another project is refused", async () => {
+    h.write("p/d.yaml", "dashboards:\n  - name: Product KPIs\n    description: Bound description\n");
+    expect((await h.cli(["plan", "--out", "plan.json", "p"], { POSTHOG_PROJECT_ID: "12345" })).code).toBe(0);
+    await h.clearRequests();
+    await refused(/it is for project 12345, not 12346/, ["--project", "12346"]);
+  });
+
+  it("another version of the tool is refused", async () => {
+    await saved();
+    edit((s) => {
+      s.tool_version = "0.0.1";
+    });
+    await refused(/it was made by posthog-gitops 0\.0\.1, this is /);
+  });
+
+  it("changed, added or removed configuration files are refused, naming them", async () => {
+    await saved();
+    h.write("p/d.yaml", `${yaml}  - name: One more\n`);
+    await refused(/the configuration changed since: p\/d\.yaml\. Make a new plan\./);
+    h.write("p/d.yaml", yaml);
+    h.write("p/extra.yaml", "project: 12345\ndashboards: []\n");
+    await refused(/the configuration changed since: p\/extra\.yaml \(new\)/);
   });
 });
