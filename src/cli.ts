@@ -189,8 +189,15 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   connectionOptions(
     program
       .command("pull")
-      .description("write YAML for the project's live objects, so existing projects can be adopted")
-      .option("--out <dir>", "folder to write into", "posthog")
+      .description(
+        "write YAML for the project's live objects (new files in --out), or refresh the live values in files you have (--refresh)",
+      )
+      .argument("[paths...]", "with --refresh: the files or folders to refresh (default posthog/)")
+      .option("--out <dir>", "folder to write new files into", "posthog")
+      .option(
+        "--refresh",
+        "update the live values of the objects the files declare, keeping comments and ${NAME}",
+      )
       .addOption(new Option("--kind <kind>", "only one kind").choices(["dashboards", "batch_exports"])),
   )
     .addHelpText(

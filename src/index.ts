@@ -22,6 +22,7 @@ import { UserError } from "./errors.js";
 import { KINDS, type Kind } from "./kinds/index.js";
 import { checkSafety } from "./plan/index.js";
 import type { Plan } from "./plan/types.js";
+import { type PulledFile, pullFiles } from "./pull/pull.js";
 import { readAndPlan } from "./read/make-plan.js";
 import { type PlanFormat, renderPlan as render } from "./render/index.js";
 import { type ClientOptions, checkHost, ServiceClient } from "./service/index.js";
@@ -41,6 +42,7 @@ export type {
   PlanSummary,
   SecretRef,
 } from "./plan/types.js";
+export type { PulledFile } from "./pull/pull.js";
 export type { PlanFormat } from "./render/index.js";
 export { NetworkError, ServiceClient, ServiceError, UnknownOutcomeError } from "./service/index.js";
 
@@ -178,4 +180,20 @@ export async function applyPlan(
     ...(options.onResult !== undefined ? { onResult: options.onResult } : {}),
   });
   return { ok: results.every((r) => r.outcome !== "failed"), results };
+}
+
+export interface PullProjectOptions {
+  project: number;
+  kinds?: readonly Kind[];
+  /** What each file's schema modeline names; default the published schema of this version. */
+  schemaLocation?: string;
+}
+
+/**
+ * Every live object of a project as configuration files (one per kind), text that plans to no
+ * change against the same live state; live `${` is written as `$${`.
+ */
+export function pullProject(client: ServiceClient, options: PullProjectOptions): Promise<PulledFile[]> {
+  const location = options.schemaLocation ?? PUBLISHED_SCHEMA;
+  return pullFiles(options.kinds ?? KINDS, client, options.project, () => location);
 }

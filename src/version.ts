@@ -10,3 +10,6 @@ export const VERSION: string =
   typeof __POSTHOG_GITOPS_VERSION__ === "string"
     ? __POSTHOG_GITOPS_VERSION__
     : (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
+/** Where this version's configuration schema is published (the npm package's file, through a CDN). */
+export const PUBLISHED_SCHEMA = `https://unpkg.com/posthog-gitops@${VERSION}/schemas/config.schema.json`;

@@ -6,7 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
-import { dirname, relative, resolve } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../errors.js";
 import { withFile } from "../files.js";
@@ -14,17 +14,50 @@ import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { pullFileName } from "../pull/document.js";
 import { pullFiles } from "../pull/pull.js";
+import { PUBLISHED_SCHEMA } from "../version.js";
 import { type ConnectionFlags, withConnection } from "./connect.js";
 import { projectChoice } from "./project.js";
+import { refresh } from "./pull-refresh.js";
 
 export interface PullFlags extends ConnectionFlags {
+  args?: string[];
   out?: string;
   kind?: string;
+  /** Refresh the live values in the files at `args` (default posthog/) instead of writing new ones. */
+  refresh?: boolean;
 }
 
+/** The schema of the running package: `schemas/` beside `dist/` in the package or the checkout. */
 const SCHEMA = fileURLToPath(new URL("../../schemas/config.schema.json", import.meta.url));
 
+/**
+ * What a pulled file's modeline names: a path inside the repository (the working folder) to the running
+ * package's schema when it is installed there (node_modules, or this tool's own checkout), else the
+ * published schema of this version. Never a path of the machine outside the repository.
+ */
+function schemaLocation(cwd: string, dir: string): (name: string) => string {
+  const fromRepo = relative(cwd, SCHEMA);
+  const inside = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute(fromRepo);
+  return (name) =>
+    inside
+      ? relative(dirname(resolve(dir, name)), SCHEMA)
+          .split(sep)
+          .join("/")
+      : PUBLISHED_SCHEMA;
+}
+
 export async function run(flags: PullFlags, io: Io): Promise<number> {
+  const paths = flags.args ?? [];
+  if (flags.refresh) {
+    if (flags.out !== undefined && flags.out !== "posthog") {
+      throw new UserError("pull --refresh rewrites the files it is given: give them as PATH, not --out");
+    }
+    return refresh(paths, flags, io);
+  }
+  if (paths.length > 0)
+    throw new UserError(
+      "pull writes new files into --out; to update files you have, use pull --refresh PATH",
+    );
   const { project } = projectChoice(flags, io);
   if (project === undefined) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
   const dir = resolve(io.cwd, flags.out ?? "posthog");
@@ -40,10 +73,7 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
       `${existing.map((file) => relative(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`,
     );
   }
-  const schema = (name: string) =>
-    relative(dirname(resolve(dir, name)), SCHEMA)
-      .split("\\")
-      .join("/");
+  const schema = schemaLocation(io.cwd, dir);
   const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project, schema));
   const shown = relative(io.cwd, dir) || ".";
   await withFile("create the folder", shown, () => mkdir(dir, { recursive: true }));

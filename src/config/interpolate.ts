@@ -79,7 +79,7 @@ export function interpolate(text: string, lookup: (name: string) => string | und
 
 /** Text between references: only `$${` changes (to `${`). */
 function literal(text: string): string {
-  return text.replaceAll("$${", "${");
+  return text.replaceAll("$${", () => "${");
 }
 
 /** A lookup in `env`: own, non-empty string values only (never anything of Object.prototype). */

@@ -4,6 +4,7 @@
  */
 import { stringify } from "yaml";
 import { compareText } from "../plan/values.js";
+import { escapeItem } from "./escape.js";
 import type { Pulled, PullKind } from "./kinds.js";
 
 export function pullDocument(
@@ -12,7 +13,9 @@ export function pullDocument(
   pulled: Pulled,
   schemaLocation: string,
 ): string {
-  const items = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? "")));
+  const items = [...pulled.items]
+    .sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? "")))
+    .map((item) => escapeItem(item));
   const variables = [...new Set(pulled.variables)];
   const header = [
     `# yaml-language-server: $schema=${schemaLocation}`,

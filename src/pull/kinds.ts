@@ -5,8 +5,17 @@
 import type { KindWords } from "../config/kinds.js";
 import type { ServiceClient } from "../service/index.js";
 
+/**
+ * A `${NAME}` reference a kind writes on purpose (a secret field's placeholder). Every other `${` in a
+ * pulled item is live text and is written as `$${`, so adopting a project never turns service text
+ * into a variable lookup.
+ */
+export class Placeholder {
+  constructor(readonly variable: string) {}
+}
+
 export interface Pulled {
-  /** YAML-level items (symbolic levels, `${NAME}` placeholders for secrets, id pins). */
+  /** YAML-level items (symbolic levels, `Placeholder`s for secrets, id pins). */
   items: Record<string, unknown>[];
   /** Environment variables the placeholders name, in order of first appearance. */
   variables: string[];

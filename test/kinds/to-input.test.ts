@@ -6,6 +6,7 @@ import type { DesiredDashboard } from "../../src/kinds/dashboard/index.js";
 import { dashboardItem } from "../../src/kinds/dashboard/pull.js";
 import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
+import { escapeItem } from "../../src/pull/escape.js";
 import type { BatchExport } from "../../src/service/types.js";
 import {
   desiredProject,
@@ -156,7 +157,8 @@ describe("toInput (pull)", () => {
     "writes a %s export with secret placeholders, and round-trips",
     (_type, overrides, expected) => {
       const live = liveBatchExport(overrides);
-      const { item: input, variables } = batchExportItem(live);
+      const { item, variables } = batchExportItem(live);
+      const input = escapeItem(item) as Record<string, unknown>;
       expect(variables).toEqual(expected);
       const config = (input.destination as { config: Record<string, unknown> }).config;
       expect(JSON.stringify(config)).toContain(`\${${expected[0]}}`);
@@ -183,7 +185,8 @@ describe("toInput (pull)", () => {
         integration: 7,
       },
     });
-    const { item: input, variables } = batchExportItem(live);
+    const { item, variables } = batchExportItem(live);
+    const input = escapeItem(item) as Record<string, unknown>;
     expect(variables).toEqual([]);
     expect(input.destination).toEqual({
       type: "Databricks",

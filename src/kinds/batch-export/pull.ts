@@ -4,7 +4,7 @@
  * which the service never returns, become `${NAME}` placeholders named after the export.
  */
 import { setPath } from "../../plan/values.js";
-import type { Pulled } from "../../pull/kinds.js";
+import { Placeholder, type Pulled } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { BatchExport } from "../../service/types.js";
 import { normaliseInstant } from "../shared/normalise.js";
@@ -27,7 +27,7 @@ export function batchExportItem(
   const variables: string[] = [];
   for (const path of pullSecretPaths(live.destination.type, config)) {
     const variable = secretVariableName(variablePrefix, path);
-    setPath(config, path, `\${${variable}}`);
+    setPath(config, path, new Placeholder(variable));
     variables.push(variable);
   }
   const destination: Record<string, unknown> = { type: live.destination.type };

@@ -1,0 +1,139 @@
+/**
+ * `posthog-gitops pull --refresh [PATH...]`: the files' declared objects get the live values of the
+ * fields that differ (what a plan would change back), edited in place so comments, order,
+ * `variables:`, `${NAME}` references and unrelated keys stay as written (src/pull/refresh.ts). Objects
+ * the files declare that are not live, and fields written with a reference, are left alone and said so.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { withFile } from "../files.js";
+import type { Io } from "../io.js";
+import { KINDS, type Kind } from "../kinds/index.js";
+import type { Action } from "../plan/types.js";
+import { getPath, isPlainObject } from "../plan/values.js";
+import { escapeItem } from "../pull/escape.js";
+import { type FieldRefresh, refreshText } from "../pull/refresh.js";
+import { readAndPlan } from "../read/make-plan.js";
+import type { ServiceClient } from "../service/index.js";
+import { readConfig } from "./config.js";
+import { type ConnectionFlags, withConnection } from "./connect.js";
+import { buildOptions, failOnErrors } from "./reconcile.js";
+
+/** The fields of a declared item an action says differ from live. */
+function fieldsOf(action: Action): string[][] {
+  switch (action.action) {
+    case "update":
+      return action.changes.filter((c) => !c.secret).map((c) => c.path.split("."));
+    case "add_collaborator":
+    case "remove_collaborator":
+      return [["collaborators"]];
+    case "enable_sharing":
+    case "disable_sharing":
+      return [["sharing", "enabled"]];
+    case "pause":
+    case "unpause":
+      return [["paused"]];
+    default:
+      return [];
+  }
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export async function refresh(paths: readonly string[], flags: ConnectionFlags, io: Io): Promise<number> {
+  const desired = await readConfig(paths, flags, io, "plan");
+  const perFile = new Map<string, FieldRefresh[]>();
+  const absent: string[] = [];
+  await withConnection(flags, io, async ({ client, progress, io: out }) => {
+    progress.step("reading live state");
+    const made = await readAndPlan(KINDS, client, desired.projects, buildOptions({ args: [...paths] }, io));
+    failOnErrors(made.errors, out);
+    const pulled = new Map<string, Map<number | string, Record<string, unknown>>>();
+    for (const action of made.plan.actions) {
+      const { object } = action;
+      const kind = KINDS.find((k) => k.name === object.kind) as Kind;
+      const owner = `${kind.words.one} "${object.name}"`;
+      if (object.source === undefined) continue;
+      if (action.action === "create" || action.action === "restore") {
+        absent.push(`${owner} is not live (apply would ${action.action} it)`);
+        continue;
+      }
+      const fields = fieldsOf(action);
+      if (fields.length === 0 || object.id === undefined) continue;
+      const items = await livePulled(pulled, kind, client, object.project);
+      const item = items.get(object.id);
+      if (!item) continue;
+      for (const path of fields) {
+        const value = valueAt(item, path);
+        if (value === undefined) continue;
+        const list = perFile.get(object.source.file) ?? [];
+        list.push({
+          key: kind.key,
+          line: object.source.line,
+          column: object.source.column,
+          path,
+          value,
+          owner,
+        });
+        perFile.set(object.source.file, list);
+      }
+    }
+  });
+  let changedFiles = 0;
+  for (const [file, fields] of perFile) {
+    const path = resolve(io.cwd, file);
+    const text = await withFile("read", file, () => readFile(path, "utf8"));
+    const refreshed = refreshText(text, dedupe(fields));
+    for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}\n`);
+    if (refreshed.changed.length === 0) continue;
+    await withFile("write", file, () => writeFile(path, refreshed.text));
+    changedFiles += 1;
+    io.stderr.write(
+      `refreshed ${file}: ${plural(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})\n`,
+    );
+  }
+  for (const line of absent) io.stderr.write(`${line}\n`);
+  if (changedFiles === 0) io.stderr.write("Nothing to refresh: the files declare what is live.\n");
+  return 0;
+}
+
+/** The kind's pulled items of a project, by id, escaped as pull writes them; read once per kind. */
+async function livePulled(
+  cache: Map<string, Map<number | string, Record<string, unknown>>>,
+  kind: Kind,
+  client: ServiceClient,
+  project: number,
+): Promise<Map<number | string, Record<string, unknown>>> {
+  const key = `${project}/${kind.name}`;
+  let items = cache.get(key);
+  if (!items) {
+    const pulled = await kind.pull(client, project);
+    items = new Map(
+      pulled.items.map((item) => [item.id as number | string, escapeItem(item) as Record<string, unknown>]),
+    );
+    cache.set(key, items);
+  }
+  return items;
+}
+
+/** The pulled value at a field's path; an integration id may be written `integration` or `integration_id`. */
+function valueAt(item: Record<string, unknown>, path: readonly string[]): unknown {
+  const value = getPath(item, path.join("."));
+  if (value !== undefined) return value;
+  const last = path.at(-1);
+  const alias =
+    last === "integration_id" ? "integration" : last === "integration" ? "integration_id" : undefined;
+  if (alias === undefined) return undefined;
+  const parent = getPath(item, path.slice(0, -1).join("."));
+  return isPlainObject(parent) ? parent[alias] : undefined;
+}
+
+function dedupe(fields: readonly FieldRefresh[]): FieldRefresh[] {
+  const seen = new Set<string>();
+  return fields.filter((f) => {
+    const key = `${f.line}:${f.column}:${f.path.join(".")}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
