@@ -26,6 +26,7 @@ import { type PulledFile, pullFiles } from "./pull/pull.js";
 import { readAndPlan } from "./read/make-plan.js";
 import { type PlanFormat, renderPlan as render } from "./render/index.js";
 import { type ClientOptions, checkHost, ServiceClient } from "./service/index.js";
+import { PUBLISHED_SCHEMA } from "./version.js";
 
 export type { ActionResult, Outcome } from "./apply/apply.js";
 export type { Clock } from "./clock.js";
