@@ -63,13 +63,13 @@ describe("no perpetual diff after apply", () => {
     ["HogQL whitespace", { hogql_query: "SELECT event\n  FROM events\n" }],
     ["paused on create", { paused: true }],
     [
-      "integration_id shown as destination.integration",
+      "the integration shown as destination.integration",
       {
         destination: {
           type: "Databricks" as const,
           config: { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" },
           secrets: {},
-          integration_id: 7,
+          integration: 7,
         },
       },
     ],

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { desiredBatchExport, liveBatchExport, NOW, SECRET_VALUE, s3Destination } from "../builders.js";
+import {
+  desiredBatchExport,
+  liveBatchExport,
+  NOW,
+  SECRET_VALUE,
+  s3Destination,
+  secret,
+} from "../builders.js";
 import { planOne, steps } from "./helpers.js";
 
 const NAME = "events-to-s3";
@@ -90,7 +97,17 @@ describe("batch exports", () => {
         { rotateSecrets: true },
       ),
       planOne(
-        { batchExports: [desiredBatchExport({ destination: s3Destination({ type: "Postgres" }) })] },
+        {
+          batchExports: [
+            desiredBatchExport({
+              destination: s3Destination({
+                type: "Postgres",
+                config: { host: "h", database: "d" },
+                secrets: { user: secret("PG_USER"), password: secret("AWS_SECRET_ACCESS_KEY") },
+              }),
+            }),
+          ],
+        },
         { batchExports: [liveBatchExport()] },
         { force: true },
       ),
@@ -158,7 +175,10 @@ describe("batch exports", () => {
   });
 
   it.each([
-    ["destination type", { destination: s3Destination({ type: "Postgres" }) }],
+    [
+      "destination type",
+      { destination: s3Destination({ type: "Postgres", config: { host: "h", database: "d" } }) },
+    ],
     ["model", { model: "persons" as const }],
   ])("refuses a %s change without --force and replaces with it", (what, overrides) => {
     const live = liveBatchExport();
@@ -214,24 +234,24 @@ describe("batch exports", () => {
 
   describe("integrations", () => {
     const config = { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" };
-    const desired = (integration_id?: number) =>
+    const desired = (integration?: number) =>
       desiredBatchExport({
         name: "lake",
         destination: {
           type: "Databricks",
           config,
           secrets: {},
-          ...(integration_id === undefined ? {} : { integration_id }),
+          ...(integration === undefined ? {} : { integration }),
         },
       });
     const live = (integration: number | null) =>
       liveBatchExport({ name: "lake", destination: { type: "Databricks", config, integration } });
 
-    it("creates with the integration_id, shown as a change", () => {
+    it("creates with the integration, sent as integration_id and shown as destination.integration", () => {
       const { plan } = planOne({ batchExports: [desired(7)] }, {});
       expect(steps(plan.actions)).toEqual(["create:lake"]);
       expect(plan.actions[0]?.after?.destination).toEqual({ type: "Databricks", config, integration_id: 7 });
-      expect(plan.actions[0]?.changes).toContainEqual({ path: "destination.integration_id", after: 7 });
+      expect(plan.actions[0]?.changes).toContainEqual({ path: "destination.integration", after: 7 });
     });
 
     it("plans nothing when the live integration is the declared one", () => {
@@ -245,9 +265,10 @@ describe("batch exports", () => {
       const { plan } = planOne({ batchExports: [desired(7)] }, { batchExports: [live(current)] });
       expect(steps(plan.actions)).toEqual(["update:lake"]);
       const update = plan.actions[0];
-      expect(update?.changes).toEqual([{ path: "destination.integration_id", before: current, after: 7 }]);
-      expect(update?.after).toEqual({ destination: { type: "Databricks", integration_id: 7 } });
-      expect(update?.before).toEqual({ destination: { integration_id: current } });
+      expect(update?.changes).toEqual([{ path: "destination.integration", before: current, after: 7 }]);
+      // The newest service answers 500 to a destination without config: an empty one is always sent.
+      expect(update?.after).toEqual({ destination: { type: "Databricks", config: {}, integration_id: 7 } });
+      expect(update?.before).toEqual({ destination: { integration: current } });
     });
 
     it("leaves the integration alone when none is declared", () => {
