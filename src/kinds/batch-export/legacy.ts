@@ -50,5 +50,5 @@ function flow(value: unknown): string {
 
 /** `an aws-s3`, `a snowflake`. */
 export function withArticle(word: string): string {
-  return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
+  return `${/^(?:[aeio]|s3)/i.test(word) ? "an" : "a"} ${word}`;
 }
