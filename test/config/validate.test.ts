@@ -98,9 +98,9 @@ describe("validate", () => {
     const example = /## Configuration[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toContain("batch_exports:");
     const root = tree({ "posthog/readme.yaml": example ?? "" });
-    const out = memoryIo({ AWS_ACCESS_KEY_ID: "set", AWS_SECRET_ACCESS_KEY: "set" }, root);
+    const out = memoryIo({ PARTNER_PROJECT_TOKEN: "set" }, root);
     expect(await run({ args: [] }, out.io)).toBe(0);
-    expect(out.stderr).toBe("1 file, 3 objects: valid\n");
+    expect(out.stderr).toBe("1 file, 4 objects: valid\n");
   });
 
   it("never prints a literal secret", async () => {
