@@ -390,7 +390,7 @@ function literalSecret(pointer: string, field: string, ctx: ObjectContext): void
 export function checkSecretLiterals(input: unknown, ctx: ObjectContext): void {
   const dest = (input as { destination?: { type?: unknown; config?: unknown } } | null)?.destination;
   if (typeof dest?.type !== "string" || typeof dest.config !== "object" || dest.config === null) return;
-  for (const path of secretPaths(dest.type)) {
+  for (const path of writtenSecretPaths(dest.type)) {
     const value = lookup(dest.config, path.split("."));
     // A non-string value already has its own schema error at the same place.
     if (typeof value === "string" && secretReference(value) === undefined) {
@@ -414,9 +414,18 @@ export function quietBatchExportValue(pointer: string): boolean {
   return /^\/destination\/config(\/|$)/.test(pointer);
 }
 
-/** Pointers of the secret fields of an item's destination type (they follow the secret rule). */
+/**
+ * Pointers of the secret fields of an item's destination type (they follow the secret rule). AwsS3 and
+ * S3Compatible take no inline keys (a schema error says so), but the service still counts the AWS key
+ * fields as their secrets: a reference written there is not also reported as a stray `${NAME}`.
+ */
 export function batchExportSecretPointers(input: unknown): string[] {
   const type = (input as { destination?: { type?: unknown } } | null)?.destination?.type;
   if (typeof type !== "string") return [];
-  return secretPaths(type).map((path) => `/destination/config/${path.split(".").join("/")}`);
+  return writtenSecretPaths(type).map((path) => `/destination/config/${path.split(".").join("/")}`);
+}
+
+/** The secret paths a file may hold for a type: its own, and the AWS keys for the S3 family. */
+function writtenSecretPaths(type: string): readonly string[] {
+  return type === "AwsS3" || type === "S3Compatible" ? secretPaths("S3") : secretPaths(type);
 }
