@@ -48,13 +48,18 @@ export async function getState(url: string): Promise<EmulatorState> {
   return (await control(url, "state")) as EmulatorState;
 }
 
-/** Seeds the store: the current organizations, projects, users and keys, with the given objects only. */
+/**
+ * Seeds the store: the current service rules, organizations, projects, users, keys and integrations
+ * (batch exports of the newest service name them), with the given objects only.
+ */
 export async function seedObjects(
   url: string,
   base: EmulatorState,
   objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing">,
 ): Promise<void> {
   await control(url, "seed", "POST", {
+    service: base.service,
+    integrations: base.integrations,
     organizations: base.organizations,
     projects: base.projects,
     users: base.users,

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The newcomer's first command (`npm run demo`): start the built-in emulator on loopback, then run
-// plan, apply and plan again on examples/ against it. The last plan must report no changes
-// (`--detailed-exitcode` exits 0), which is what makes the demo a check as well as a show.
+// The newcomer's first command (`npm run demo`): start the built-in emulator on loopback (the newest
+// PostHog service's rules), then run plan, apply and plan again on examples/ against it. The last plan
+// must report no changes (`--detailed-exitcode` exits 0) and the emulator must have refused nothing
+// (no 4xx or 5xx in its request log), which is what makes the demo a check as well as a show.
+// Colour only on a terminal and never with NO_COLOR (https://no-color.org), like the CLI itself.
 import { spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -10,17 +12,28 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = fileURLToPath(new URL("../bin/posthog-gitops.js", import.meta.url));
 const paths = ["examples/production", "examples/staging"];
 
-// Stand-in credentials for the example exports: the emulator accepts anything, and the tool never prints them.
+// Stand-in secrets for the example exports (most credentials live in the emulator's integrations); the
+// tool never prints them.
 const demoSecrets = {
   AWS_ACCESS_KEY_ID: "AKIADEMOEXAMPLE00000",
   AWS_SECRET_ACCESS_KEY: "demo-secret-access-key-not-real",
-  PG_USER: "exporter",
-  PG_PASSWORD: "demo-password-not-real",
-  STAGING_AWS_ACCESS_KEY_ID: "AKIADEMOEXAMPLE00001",
-  STAGING_AWS_SECRET_ACCESS_KEY: "demo-staging-secret-not-real",
-  STAGING_PG_USER: "exporter",
-  STAGING_PG_PASSWORD: "demo-staging-password-not-real",
+  PRODUCTION_PROJECT_TOKEN: "phc_demo_token_not_real",
 };
+
+const colour = process.stdout.isTTY === true && !("NO_COLOR" in process.env && process.env.NO_COLOR !== "");
+const bold = (text) => (colour ? `\x1b[1m${text}\x1b[0m` : text);
+
+/** The emulator's request log: every API request it answered; a refused one fails the demo. */
+async function checkRequestLog(url) {
+  const res = await fetch(`${url}/_emulator/requests`);
+  const { requests } = await res.json();
+  const refused = requests.filter((r) => r.status >= 400);
+  process.stdout.write(
+    `\nemulator: ${requests.length} requests, ${refused.length} answered with an error (4xx/5xx)\n`,
+  );
+  for (const r of refused) process.stderr.write(`refused: ${r.method} ${r.path} → ${r.status}\n`);
+  return refused.length === 0;
+}
 
 async function startEmulator() {
   const child = spawn(process.execPath, [cli, "emulator", "--port", "0"], {
@@ -40,7 +53,7 @@ async function startEmulator() {
 }
 
 function run(title, args, env) {
-  process.stdout.write(`\n\x1b[1m$ posthog-gitops ${args.join(" ")}\x1b[0m   # ${title}\n`);
+  process.stdout.write(`\n${bold(`$ posthog-gitops ${args.join(" ")}`)}   # ${title}\n`);
   const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, env, stdio: "inherit" });
   return result.status ?? 1;
 }
@@ -63,6 +76,7 @@ try {
     process.stderr.write(`\nthe second plan still shows changes (exit ${again}): apply is not idempotent\n`);
     failed = true;
   }
+  failed = !(await checkRequestLog(emulator.url)) || failed;
 } finally {
   emulator.stop();
 }

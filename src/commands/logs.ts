@@ -1,14 +1,17 @@
 /**
  * `posthog-gitops logs NAME [--run ID]`: the export's log entries (or one run's), newest first, up to
  * `--limit`, filtered by `--level` (comma-separated), `--search` and `--since` on the service.
- * Lines or JSON (schemas/logs.schema.json) on stdout.
+ * Lines or JSON (schemas/logs.schema.json) on stdout. A run's entries are the export's entries of that
+ * run (`instance_id`), after the run is looked up however old it is (run-lookup.ts); the service
+ * returns at most 500 entries a request, so a larger `--limit` pages back with `before=`, and stderr
+ * says when older entries may exist beyond what is shown.
  */
 import type { Io } from "../io.js";
+import { getRun, LOG_PAGE, readLogs } from "../kinds/batch-export/run-lookup.js";
 import { type LogsDocument, renderLogsText } from "../render/logs.js";
 import { exportRef } from "../render/runs.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
-import { collect } from "../service/index.js";
 import { parseInstant } from "../time.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { parseFormat, parseLevels, parseLimit } from "./options.js";
@@ -25,9 +28,6 @@ export interface LogsOptions extends ConnectionFlags {
   format?: string;
 }
 
-/** The service's largest page of log entries. */
-const PAGE = 500;
-
 export async function run(options: LogsOptions, io: Io): Promise<number> {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json"] as const, "text");
@@ -35,16 +35,20 @@ export async function run(options: LogsOptions, io: Io): Promise<number> {
     const limit = parseLimit(options.limit, "--limit", 50, 100_000);
     const since = options.since ? parseInstant(options.since, "--since", ctx.now) : null;
     const { project, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
-    const query = {
-      limit: Math.min(limit, PAGE),
-      level: levels.length > 0 ? levels.join(",") : undefined,
-      search: options.search || undefined,
-      after: since ?? undefined,
-    };
-    const source = options.run
-      ? ctx.client.runs.logs(project, b.id, options.run, query, limit)
-      : ctx.client.batchExports.logs(project, b.id, query, limit);
-    const entries = (await collect(source, limit)).map((e) => ({
+    if (options.run) await getRun(ctx.client, project, b, options.run);
+    const read = await readLogs(
+      ctx.client,
+      project,
+      b.id,
+      {
+        level: levels.length > 0 ? levels.join(",") : undefined,
+        search: options.search || undefined,
+        after: since ?? undefined,
+        instanceId: options.run,
+      },
+      limit,
+    );
+    const entries = read.entries.map((e) => ({
       log_source_id: e.log_source_id,
       instance_id: e.instance_id,
       timestamp: e.timestamp,
@@ -63,7 +67,15 @@ export async function run(options: LogsOptions, io: Io): Promise<number> {
         ? `${JSON.stringify(doc, null, 2)}\n`
         : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
-    ctx.io.stderr.write(`${entries.length} log entr${entries.length === 1 ? "y" : "ies"} of "${b.name}"\n`);
+    const more = read.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
+    ctx.io.stderr.write(
+      `${entries.length} log entr${entries.length === 1 ? "y" : "ies"} of "${b.name}"${more}\n`,
+    );
+    if (read.stalledAt !== undefined) {
+      ctx.io.stderr.write(
+        `warning: over ${LOG_PAGE} entries share the timestamp ${read.stalledAt}, which the service cannot page past: older entries are not shown\n`,
+      );
+    }
     return 0;
   });
 }

@@ -4,10 +4,12 @@
  * no later run completed. Asks for confirmation on a terminal; without one, `--auto-approve` is
  * required and nothing is sent without it. Retries are never repeated automatically (each starts a
  * backfill); one failure does not stop the others, and the exit code is 1 if any failed.
- * The runs to retry are listed on stderr; one result line per run on stdout.
+ * The runs to retry are listed on stderr; one result line per run on stdout. Runs older than the
+ * service's 7-day window are reached by widening it (run-lookup.ts).
  */
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
+import { allRunsWindow, getRun } from "../kinds/batch-export/run-lookup.js";
 import { failedRunsToRetry } from "../kinds/batch-export/runs.js";
 import { checkRunsHint } from "../kinds/batch-export/schedule.js";
 import { dataInterval } from "../render/runs.js";
@@ -44,7 +46,7 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
     const { project, export: b } = await resolveExport(ctx, options, name, options.config);
     let targets: BatchExportRun[];
     if (runId) {
-      targets = [await ctx.client.runs.get(project, b.id, runId)];
+      targets = [await getRun(ctx.client, project, b, runId)];
     } else {
       const runs = await collect(ctx.client.runs.list(project, b.id, { after: since }), MAX_RUNS);
       const picked = failedRunsToRetry(runs);
@@ -70,7 +72,7 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
     let failures = 0;
     for (const r of targets) {
       try {
-        const { backfill_id } = await ctx.client.runs.retry(project, b.id, r.id);
+        const { backfill_id } = await ctx.client.runs.retry(project, b.id, r.id, allRunsWindow(b));
         ctx.io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}\n`);
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;

@@ -113,18 +113,32 @@ export function runsApi(t: Transport) {
       const spec = { method: "GET", path: path(project, exportId), query, expect: "runPage" } as const;
       return paginate<BatchExportRun>(t, spec, max);
     },
-    get(project: ProjectId, exportId: string, runId: string): Promise<BatchExportRun> {
-      return t.send({ method: "GET", path: path(project, exportId, `${seg(runId)}/`), expect: "run" });
+    /**
+     * One run. Newest services look single runs up through the list's 7-day window: pass
+     * `{ after: <ISO instant> }` to reach an older run (the same for retry, cancel and logs).
+     */
+    get(project: ProjectId, exportId: string, runId: string, query: Query = {}): Promise<BatchExportRun> {
+      const spec = { method: "GET", path: path(project, exportId, `${seg(runId)}/`), query } as const;
+      return t.send({ ...spec, expect: "run" });
     },
     /** Starts a backfill of the run's interval. */
-    retry(project: ProjectId, exportId: string, runId: string): Promise<BackfillResponse> {
-      const spec = { method: "POST", path: path(project, exportId, `${seg(runId)}/retry/`) } as const;
+    retry(project: ProjectId, exportId: string, runId: string, query: Query = {}): Promise<BackfillResponse> {
+      const spec = { method: "POST", path: path(project, exportId, `${seg(runId)}/retry/`), query } as const;
       return t.send({ ...spec, expect: "backfillCreated" });
     },
-    cancel(project: ProjectId, exportId: string, runId: string): Promise<{ cancelled: boolean }> {
-      const spec = { method: "POST", path: path(project, exportId, `${seg(runId)}/cancel/`) } as const;
+    cancel(
+      project: ProjectId,
+      exportId: string,
+      runId: string,
+      query: Query = {},
+    ): Promise<{ cancelled: boolean }> {
+      const spec = { method: "POST", path: path(project, exportId, `${seg(runId)}/cancel/`), query } as const;
       return t.send({ ...spec, expect: "cancelled" });
     },
+    /**
+     * Older services only: the newest one answers 500 on this route (service-api.md §4 "Logs"); read
+     * the export's logs with `instance_id` = the run instead, as `logs --run` does.
+     */
     logs(
       project: ProjectId,
       exportId: string,

@@ -11,6 +11,7 @@ import { type BudgetName, budgetFileId, readBudgetFile, writeBudgetFile } from "
 import { type ClientEvent, type NoticeOptions, Notifier, type Timers } from "./client-events.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
 import { eventsApi, organizationsApi } from "./events.js";
+import { integrationsApi } from "./integrations.js";
 import { collectOffsetPages } from "./pages.js";
 import type { Query } from "./query.js";
 import { StopSignal } from "./stop.js";
@@ -26,6 +27,7 @@ export type {
   WaitEvent,
 } from "./client-events.js";
 export type { ProjectId } from "./dashboards.js";
+export type { Integration } from "./integrations.js";
 export { collect } from "./pages.js";
 export type { ClientStats, PageLimits } from "./transport.js";
 
@@ -90,6 +92,7 @@ export class ServiceClient {
   readonly runs;
   readonly events;
   readonly organizations;
+  readonly integrations;
   readonly host: string;
   readonly #transport: Transport;
   readonly #ownAgent: Agent | undefined;
@@ -171,6 +174,7 @@ export class ServiceClient {
     this.runs = runsApi(t);
     this.events = eventsApi(t);
     this.organizations = organizationsApi(t);
+    this.integrations = integrationsApi(t);
   }
 
   /**

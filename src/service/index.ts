@@ -5,6 +5,7 @@ export {
   type ClientOptions,
   type ClientStats,
   collect,
+  type Integration,
   type NoticeOptions,
   type PageLimits,
   type ProjectId,

@@ -153,6 +153,9 @@ const event = obj(
   ["id", "event", "timestamp"],
 );
 
+/** Integrations list items (not in the subset; service-api.md §4 "Integrations"): id and kind. */
+const integration = obj({ id: int, kind: str, display_name: strOrNull }, ["id", "kind"]);
+
 /** Organization retrieve (not in the subset): the id and the paid features, old or new shape. */
 const organization = obj(
   {
@@ -196,6 +199,7 @@ export const SHAPES = {
   eventPage: { schema: cursorPage(event), list: "results" },
   event: { schema: event },
   eventValues: { schema: list(obj({ name: {} }, ["name"])), list: "array" },
+  integrationPage: { schema: offsetPage(integration), list: "results" },
   organization: { schema: organization },
   project: { schema: project },
   /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */

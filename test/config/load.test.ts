@@ -137,7 +137,7 @@ describe("loadConfig", () => {
     expect(JSON.stringify(exp)).toContain("(secret from $RS_USER)");
   });
 
-  it("keeps a destination's integration_id apart from its config", async () => {
+  it("keeps a destination's integration (or its alias integration_id) apart from its config", async () => {
     const root = tree({
       "e.yaml": `project: 1
 batch_exports:
@@ -153,9 +153,9 @@ batch_exports:
     const result = await load(root, ["e.yaml"]);
     expect(messages(result)).toEqual([]);
     const [databricks, s3] = exportsOf(result.projects[0]);
-    expect(databricks!.destination!.integration_id).toBe(7);
+    expect(databricks!.destination!.integration).toBe(7);
     expect(databricks!.destination!.config).not.toHaveProperty("integration_id");
-    expect(s3!.destination).not.toHaveProperty("integration_id");
+    expect(s3!.destination).not.toHaveProperty("integration");
   });
 
   it("makes a missing secret variable an error in apply mode", async () => {

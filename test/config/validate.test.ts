@@ -26,21 +26,16 @@ describe("validate", () => {
     const out = memoryIo({}, repo);
     const code = await run({ args: ["examples/production", "examples/staging"] }, out.io);
     expect(out.stdout).not.toMatch(/: (error|warning): /);
-    expect(out.stderr).toBe("4 files, 9 objects: 8 notes\n");
+    expect(out.stderr).toBe("4 files, 11 objects: 3 notes\n");
     expect(code).toBe(0);
   });
 
   it.each([
-    ["examples/production", "2 files, 5 objects: valid\n"],
+    ["examples/production", "2 files, 7 objects: valid\n"],
     ["examples/staging", "2 files, 4 objects: valid\n"],
   ])("%s validates without any diagnostic when its secrets are set", async (folder, summary) => {
-    const names = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "PG_USER", "PG_PASSWORD"];
-    const env = Object.fromEntries(
-      names.flatMap((n) => [
-        [n, "set"],
-        [`STAGING_${n}`, "set"],
-      ]),
-    );
+    const names = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "PRODUCTION_PROJECT_TOKEN"];
+    const env = Object.fromEntries(names.map((n) => [n, "set"]));
     const out = memoryIo(env, repo);
     expect(await run({ args: [folder] }, out.io)).toBe(0);
     expect(out.stdout).toBe("");
@@ -103,9 +98,9 @@ describe("validate", () => {
     const example = /## Configuration[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toContain("batch_exports:");
     const root = tree({ "posthog/readme.yaml": example ?? "" });
-    const out = memoryIo({ AWS_ACCESS_KEY_ID: "set", AWS_SECRET_ACCESS_KEY: "set" }, root);
+    const out = memoryIo({ PARTNER_PROJECT_TOKEN: "set" }, root);
     expect(await run({ args: [] }, out.io)).toBe(0);
-    expect(out.stderr).toBe("1 file, 3 objects: valid\n");
+    expect(out.stderr).toBe("1 file, 4 objects: valid\n");
   });
 
   it("never prints a literal secret", async () => {

@@ -66,7 +66,11 @@ describe("every action kind round-trips", () => {
     expect(exp(noopId) === undefined || exp(noopId).deleted === true).toBe(true);
     const fresh = state.batch_exports.filter((b: Json) => b.name === "New S3 export" && !b.deleted);
     expect(fresh).toHaveLength(1);
-    expect(fresh[0].destination.config.aws_secret_access_key).toBe(SECRETS.NEW_SECRET_KEY);
+    expect([fresh[0].destination.type, fresh[0].destination.integration]).toEqual(["AwsS3", 1]);
+    const http = state.batch_exports.filter((b: Json) => b.name === "New HTTP export" && !b.deleted);
+    expect(http.map((b: Json) => b.destination.config.token)).toEqual([SECRETS.NEW_TOKEN]);
+    // The newest service refuses nothing the plan showed.
+    expect((await h.requests()).filter((r) => r.status >= 400)).toEqual([]);
 
     // Pause and unpause go through their endpoints, soft delete and restore through PATCH.
     const writes = (await h.requests()).filter((r) => r.method !== "GET");

@@ -65,9 +65,13 @@ describe("bin/posthog-gitops.js", () => {
 describe("npm run demo", () => {
   it("starts the emulator, plans and applies examples/, and plans again with no changes", async () => {
     const demo = await runNode([join(ROOT, "scripts/demo.js")], {}, ROOT, 30_000);
-    expect(demo.stderr).not.toMatch(/not idempotent|error/i);
+    expect(demo.stderr).not.toMatch(/not idempotent|error|refused/i);
     expect(demo.stdout).toContain("Apply complete");
-    expect(demo.stdout).toMatch(/No changes\. The live service matches the configuration\.\s*$/);
+    expect(demo.stdout).toMatch(/No changes\. The live service matches the configuration\.\n/);
+    // The emulator follows the newest service by default and refused none of the demo's requests.
+    expect(demo.stdout).toMatch(/\nemulator: [1-9]\d* requests, 0 answered with an error \(4xx\/5xx\)\n$/);
+    // stdout is a pipe here: no colour codes (issue 16 item 9), from the demo or the CLI.
+    expect(demo.stdout).not.toContain("\x1b[");
     expect(demo.code).toBe(0);
   });
 });

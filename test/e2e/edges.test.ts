@@ -34,7 +34,54 @@ describe("fields that must not plan forever", () => {
     expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
   });
 
-  it("hogql_query and property filters round-trip", async () => {
+  it("property filters round-trip on an events export", async () => {
+    h.write(
+      "p/b.yaml",
+      exportYaml(
+        [
+          "  - name: Events to S3",
+          "    filters:",
+          "      - key: $browser",
+          "        operator: exact",
+          "        type: event",
+          "        value: [Firefox]",
+          "",
+        ].join("\n"),
+      ),
+    );
+    await converges(["p"]);
+  });
+
+  it("a hogql export (behind its flag) round-trips its query, keys and mode", async () => {
+    await h.seed({ base: "default", service: { feature_flags: { "hogql-batch-exports": true } } });
+    h.write(
+      "p/b.yaml",
+      exportYaml(
+        [
+          "  - name: Merged persons",
+          "    model: hogql",
+          "    interval: day",
+          "    hogql_query: |",
+          "      SELECT person_id, max(timestamp) AS last_seen",
+          "      FROM events",
+          "      GROUP BY person_id",
+          "    primary_key: [person_id]",
+          "    version_key: [last_seen]",
+          "    incremental_mode: MERGE",
+          "    destination:",
+          "      type: NoOp",
+          "",
+        ].join("\n"),
+      ),
+    );
+    await converges(["p"]);
+    const pulled = await h.cli(["pull", "--project", "12345", "--out", "pulled", "--kind", "batch_exports"]);
+    expect(pulled.code).toBe(0);
+    expect((await h.cli(["plan", "--detailed-exitcode", "pulled"])).code).toBe(0);
+  });
+
+  it("2025 rules: an events export's hogql_query round-trips (the path projects with such exports keep)", async () => {
+    await h.seed({ base: "default", service: { rules: "2025" } });
     h.write(
       "p/b.yaml",
       exportYaml(
@@ -43,11 +90,6 @@ describe("fields that must not plan forever", () => {
           "    hogql_query: |",
           "      SELECT event, timestamp, distinct_id",
           "      FROM events",
-          "    filters:",
-          "      - key: $browser",
-          "        operator: exact",
-          "        type: event",
-          "        value: [Firefox]",
           "",
         ].join("\n"),
       ),
@@ -64,55 +106,58 @@ describe("fields that must not plan forever", () => {
 });
 
 describe("secrets and destinations", () => {
-  const s3 = (prefix: string) =>
+  // Persons to Postgres predates integrations: its user and password are inline secrets, which the
+  // newest service still takes when such an export is edited.
+  const pg = (table: string, extra = "") =>
     exportYaml(
       [
-        "  - name: Events to S3",
+        "  - name: Persons to Postgres",
+        extra,
         "    destination:",
-        "      type: S3",
+        "      type: Postgres",
         "      config:",
-        "        bucket_name: acme-events",
-        "        region: us-east-1",
-        `        prefix: ${prefix}`,
-        `        aws_access_key_id: \${E_AK}`,
-        `        aws_secret_access_key: \${E_SK}`,
+        "        host: db.example.com",
+        "        database: analytics",
+        `        table_name: ${table}`,
+        `        user: \${E_AK}`,
+        `        password: \${E_SK}`,
         "",
-      ].join("\n"),
+      ]
+        .filter((line) => line !== "")
+        .join("\n")
+        .concat("\n"),
     );
 
   it("--rotate-secrets sends the secrets again; without it, unchanged secrets are not sent", async () => {
-    h.write("p/b.yaml", s3("posthog/events/"));
+    h.write("p/b.yaml", pg("persons"));
     expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
     const rotated = { E_AK: "SECRET_VALUE_zq9x_rot_ak", E_SK: "SECRET_VALUE_zq9x_rot_sk" };
     expect((await h.cli(["plan", "--detailed-exitcode", "--rotate-secrets", "p"], rotated)).code).toBe(2);
     await converges(["p"], rotated, ["--rotate-secrets"].slice(0, 1));
-    const config = (await h.state()).batch_exports.find((b: Json) => b.id === S3_EXPORT_ID).destination
+    const config = (await h.state()).batch_exports.find((b: Json) => b.id === POSTGRES_EXPORT_ID).destination
       .config;
-    expect([config.aws_access_key_id, config.aws_secret_access_key]).toEqual([rotated.E_AK, rotated.E_SK]);
+    expect([config.user, config.password]).toEqual([rotated.E_AK, rotated.E_SK]);
   });
 
   it("secrets are sent only on create, rotation or a destination change; apply needs them only then", async () => {
     const proxy = await recordingProxy(() => h.url);
     try {
       const via = { POSTHOG_HOST: proxy.url };
-      h.write(
-        "p/b.yaml",
-        s3("posthog/events/").replace("    destination:", "    interval: day\n    destination:"),
-      );
+      h.write("p/b.yaml", pg("persons", "    interval: hour"));
       const noSecrets = await h.cli(["apply", "--auto-approve", "p"], via);
       expect(noSecrets.code).toBe(0);
       const first = proxy.recorded.filter((r) => r.method === "PATCH").map((r) => JSON.parse(r.body));
-      expect(first).toEqual([{ interval: "day" }]);
+      expect(first).toEqual([{ interval: "hour" }]);
 
-      h.write("p/b.yaml", s3("changed/"));
+      h.write("p/b.yaml", pg("changed"));
       expect((await h.cli(["apply", "--auto-approve", "p"], via)).code).toBe(1);
       expect((await h.cli(["apply", "--auto-approve", "p"], { ...via, ...SECRETS })).code).toBe(0);
       const second = proxy.recorded.filter((r) => r.method === "PATCH").map((r) => JSON.parse(r.body));
       expect(second).toHaveLength(2);
-      expect(second[1].destination.config).toMatchObject({
-        prefix: "changed/",
-        aws_access_key_id: SECRETS.E_AK,
-        aws_secret_access_key: SECRETS.E_SK,
+      // Every destination write carries the type and a config (the newest service answers 500 without).
+      expect(second[1].destination).toEqual({
+        type: "Postgres",
+        config: { table_name: "changed", user: SECRETS.E_AK, password: SECRETS.E_SK },
       });
     } finally {
       await proxy.close();
@@ -186,7 +231,10 @@ describe("flows", () => {
 
   it("collaborators without the access control feature are a note, not planned forever", async () => {
     const state = await h.state();
-    for (const org of state.organizations) org.features.advanced_permissions = false;
+    for (const org of state.organizations) {
+      org.features.access_control = false; // the newest service's feature
+      org.features.advanced_permissions = false; // the older one's
+    }
     await h.seed(state);
     h.write(
       "p/d.yaml",

@@ -35,13 +35,12 @@ function config(): string {
       "    model: events",
       "    interval: day",
       "    destination:",
-      "      type: S3",
+      "      type: AwsS3",
+      "      integration: 1",
       "      config:",
       `        bucket_name: fault-${i}`,
       "        region: us-east-1",
       "        prefix: f/",
-      `        aws_access_key_id: \${F_AK}`,
-      `        aws_secret_access_key: \${F_SK}`,
     );
   }
   return `${lines.join("\n")}\n`;

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { type E2E, USER_UUIDS } from "./helpers.js";
 
 const P = "/api/projects/12345";
-export const SECRETS = { NEW_ACCESS_KEY: "AKIAROUNDTRIP0000001", NEW_SECRET_KEY: "roundtrip-secret-value-1" };
+export const SECRETS = { NEW_TOKEN: "phc_roundtrip_secret_token_1" };
 
 /** A third, running export (NoOp) for the pause case. */
 export async function addRunningExport(e: E2E): Promise<string> {
@@ -46,15 +46,22 @@ batch_exports:
     interval: hour
   - name: Sessions NoOp           # delete
     deleted: true
-  - name: New S3 export           # create, with secrets
+  - name: New S3 export           # create: AwsS3, its keys in integration 1
     model: events
     interval: day
     destination:
-      type: S3
+      type: AwsS3
+      integration: 1
       config:
         bucket_name: e2e-bucket
         region: eu-west-1
         prefix: e2e/
-        aws_access_key_id: \${NEW_ACCESS_KEY}
-        aws_secret_access_key: \${NEW_SECRET_KEY}
+  - name: New HTTP export         # create, with a secret
+    model: events
+    interval: day
+    destination:
+      type: HTTP
+      config:
+        url: https://eu.i.posthog.com/batch/
+        token: \${NEW_TOKEN}
 `;

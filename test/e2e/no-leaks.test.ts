@@ -10,7 +10,6 @@ import { type E2E, type RunResult, useE2E } from "./helpers.js";
 const h = useE2E();
 const API_KEY = "phx_TESTKEY_zq9xKq81mWv3";
 const SECRETS = {
-  LEAK_AK: "SECRET_VALUE_zq9x_access_key",
   LEAK_SK: "SECRET_VALUE_zq9x_secret_key",
   LEAK_PG_USER: "SECRET_VALUE_zq9x_pg_user",
   LEAK_PG_PASSWORD: "SECRET_VALUE_zq9x_pg_password",
@@ -25,18 +24,26 @@ batch_exports:
   - name: Events to S3
     paused: true
     destination:
-      type: S3
+      type: AwsS3
+      integration: 1
       config:
         bucket_name: acme-events
         region: us-east-1
         prefix: leak/
-        aws_access_key_id: \${LEAK_AK}
-        aws_secret_access_key: \${LEAK_SK}
+  - name: leak-http
+    model: events
+    interval: day
+    destination:
+      type: HTTP
+      config:
+        url: https://us.i.posthog.com/batch/
+        token: \${LEAK_SK}
   - name: leak-postgres
     model: persons
     interval: day
     destination:
       type: Postgres
+      integration: 3
       config:
         host: db.example.com
         database: analytics
@@ -94,11 +101,13 @@ describe("no secret and no key in any output", () => {
     });
     h.write(
       "p/all.yaml",
-      CONFIG.replace("leak check", "leak check 2").replace("prefix: leak/", "prefix: leak2/"),
+      CONFIG.replace("leak check", "leak check 2")
+        .replace("prefix: leak/", "prefix: leak2/")
+        .replace("table_name: persons", "table_name: persons2"),
     );
     expect((await run(["apply", "--auto-approve", "--verbose", "--rotate-secrets", "p"])).code).toBe(1);
     await h.faults({});
-    const { LEAK_SK: _, ...missing } = SECRETS;
+    const { LEAK_PG_PASSWORD: _, ...missing } = SECRETS;
     expect((await run(["apply", "--auto-approve", "p"], { ...missing, POSTHOG_API_KEY: API_KEY })).code).toBe(
       1,
     );
@@ -121,8 +130,8 @@ describe("no secret and no key in any output", () => {
     const state = await h.state();
     const pg = state.batch_exports.find((b: { name: string }) => b.name === "leak-postgres");
     expect(pg.destination.config.password).toBe(SECRETS.LEAK_PG_PASSWORD);
-    const s3 = state.batch_exports.find((b: { name: string }) => b.name === "Events to S3");
-    expect(s3.destination.config.aws_secret_access_key).toBe(SECRETS.LEAK_SK);
+    const http = state.batch_exports.find((b: { name: string }) => b.name === "leak-http");
+    expect(http.destination.config.token).toBe(SECRETS.LEAK_SK);
     if (process.env.E2E_SHOW)
       for (const [l, r] of runs) process.stderr.write(`== ${l}\n${r.stdout}\n${r.stderr}\n`);
   });

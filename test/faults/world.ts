@@ -111,13 +111,12 @@ export function makeWorld(seed: number): World {
       "    interval: hour",
       `    paused: ${paused}`,
       "    destination:",
-      "      type: S3",
+      "      type: AwsS3",
+      "      integration: 1",
       "      config:",
       "        bucket_name: acme",
       "        region: us-east-1",
       "        prefix: p/",
-      "        aws_access_key_id: $" + "{AWS_ACCESS_KEY_ID}",
-      "        aws_secret_access_key: $" + "{AWS_SECRET_ACCESS_KEY}",
     );
     const live = r.int(3);
     if (live === 0) continue;
@@ -129,14 +128,9 @@ export function makeWorld(seed: number): World {
       interval: live === 1 ? "hour" : "day",
       paused: live === 1 ? paused : !paused,
       destination: {
-        type: "S3",
-        config: {
-          bucket_name: "acme",
-          region: "us-east-1",
-          prefix: "p/",
-          aws_access_key_id: "x",
-          aws_secret_access_key: "y",
-        },
+        type: "AwsS3",
+        integration: 1,
+        config: { bucket_name: "acme", region: "us-east-1", prefix: "p/" },
       },
     });
   }
@@ -156,7 +150,11 @@ export function makeWorld(seed: number): World {
     model: "events",
     interval: "day",
     paused: true,
-    destination: { type: "S3", config: { bucket_name: "other", region: "eu-west-1", prefix: "x/" } },
+    destination: {
+      type: "AwsS3",
+      integration: 1,
+      config: { bucket_name: "other", region: "eu-west-1", prefix: "x/" },
+    },
   });
 
   return {

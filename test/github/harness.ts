@@ -19,15 +19,11 @@ import {
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const KEY = "phx_action_test_key_7Hq2Zr9W";
+/** The secrets the examples name (most of their credentials live in the emulator's integrations). */
 export const SECRETS: Record<string, string> = {
   AWS_ACCESS_KEY_ID: "AKIAACTIONTEST0000042",
   AWS_SECRET_ACCESS_KEY: "action-test-aws-secret-Vb81",
-  PG_USER: "exporter",
-  PG_PASSWORD: "action-test-pg-password-Kx55",
-  STAGING_AWS_ACCESS_KEY_ID: "AKIAACTIONTEST0000043",
-  STAGING_AWS_SECRET_ACCESS_KEY: "action-test-staging-secret-Qp07",
-  STAGING_PG_USER: "exporter",
-  STAGING_PG_PASSWORD: "action-test-staging-password-Mm31",
+  PRODUCTION_PROJECT_TOKEN: "phc_action_test_token_Kx55",
 };
 
 export interface Run extends ActionRun {

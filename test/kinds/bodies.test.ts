@@ -74,7 +74,7 @@ describe("request bodies", () => {
           type: "Databricks",
           config: { ...config, table_name: table },
           secrets: {},
-          integration_id,
+          integration: integration_id,
         },
       });
     const created = planOne({ batchExports: [databricks("events", 7)] }, {}).plan.actions[0];

@@ -63,14 +63,45 @@ describe("no perpetual diff after apply", () => {
     ["HogQL whitespace", { hogql_query: "SELECT event\n  FROM events\n" }],
     ["paused on create", { paused: true }],
     [
-      "integration_id shown as destination.integration",
+      "the integration shown as destination.integration",
       {
         destination: {
           type: "Databricks" as const,
           config: { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" },
           secrets: {},
-          integration_id: 7,
+          integration: 7,
         },
+      },
+    ],
+    [
+      "AwsS3 with its integration, legacy_parquet_extension added by the service",
+      {
+        destination: {
+          type: "AwsS3" as const,
+          config: {
+            bucket_name: "b",
+            region: "r",
+            prefix: "p/",
+            file_format: "Parquet",
+            compression: "zstd",
+          },
+          secrets: {},
+          integration: 1,
+        },
+      },
+    ],
+    [
+      "weekly schedule: timezone null shown as UTC, offset_day 0 echoed",
+      { interval: "week" as const, timezone: null, offset_hour: 3 },
+    ],
+    ["daily schedule at the default hour", { interval: "day" as const, timezone: "UTC", offset_hour: 0 }],
+    [
+      "hogql model with its keys and mode",
+      {
+        model: "hogql" as const,
+        hogql_query: "SELECT person_id FROM events",
+        primary_key: ["person_id"],
+        incremental_mode: "MERGE" as const,
       },
     ],
     [

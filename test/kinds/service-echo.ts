@@ -1,7 +1,10 @@
 /**
  * What the service returns after a create, in its least convenient form (older versions): tags
  * re-cased and re-ordered, timestamps with microseconds and `+00:00`, config scalars as strings,
- * secrets stripped, defaults added. Planning X against the echo of X must give no action.
+ * secrets stripped, defaults added; and what the newest adds: `legacy_parquet_extension: false`, the
+ * integration as `destination.integration`, the schedule's timezone ("UTC" for null or none) and
+ * offsets (per interval, 0 when not sent), the hogql fields (`incremental_mode` APPEND by default).
+ * Planning X against the echo of X must give no action.
  *
  * Which keys the service strips is written down here from service-api.md ("Secrets — how GET
  * responds"), not taken from the product: a product that forgot a secret field must fail these tests.
@@ -74,10 +77,21 @@ export function echoBatchExport(create: Action): BatchExport {
   const config = stringify(stripSecrets(destination.type, destination.config)) as Record<string, unknown>;
   config.legacy_parquet_extension = false;
   config.exclude_events = config.exclude_events ?? [];
+  const interval = (body.interval as string | undefined) ?? "hour";
+  const newest = {
+    primary_key: body.primary_key ?? null,
+    version_key: body.version_key ?? null,
+    incremental_mode: body.incremental_mode ?? "APPEND",
+  };
   return liveBatchExport({
+    ...(newest as Partial<BatchExport>),
     name: body.name as string,
     model: (body.model as string | undefined) ?? "events",
-    interval: (body.interval as string | undefined) ?? "hour",
+    interval,
+    timezone: (body.timezone as string | null | undefined) ?? "UTC",
+    offset_day: interval === "week" ? ((body.offset_day as number | undefined) ?? 0) : null,
+    offset_hour:
+      interval === "day" || interval === "week" ? ((body.offset_hour as number | undefined) ?? 0) : null,
     paused: (body.paused as boolean | undefined) ?? false,
     start_at: echoInstant(body.start_at),
     end_at: echoInstant(body.end_at),

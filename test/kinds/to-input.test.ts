@@ -61,11 +61,11 @@ function exportFromInput(input: Record<string, unknown>): DesiredBatchExport {
   const destination = input.destination as {
     type: DesiredDestination["type"];
     config: Record<string, unknown>;
-    integration_id?: number;
+    integration?: number;
   };
   const secrets: DesiredDestination["secrets"] = {};
   d.destination = { type: destination.type, config: splitSecrets(destination.config, secrets), secrets };
-  if (destination.integration_id !== undefined) d.destination.integration_id = destination.integration_id;
+  if (destination.integration !== undefined) d.destination.integration = destination.integration;
   return d;
 }
 
@@ -176,7 +176,7 @@ describe("toInput (pull)", () => {
     },
   );
 
-  it("writes the live integration as integration_id, and round-trips", () => {
+  it("writes the live integration as destination.integration, and round-trips", () => {
     const live = liveBatchExport({
       name: "lake",
       destination: {
@@ -190,7 +190,7 @@ describe("toInput (pull)", () => {
     expect(variables).toEqual([]);
     expect(input.destination).toEqual({
       type: "Databricks",
-      integration_id: 7,
+      integration: 7,
       config: { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" },
     });
     const { plan, errors } = buildPlan(
@@ -203,7 +203,7 @@ describe("toInput (pull)", () => {
     expect(plan.actions).toEqual([]);
   });
 
-  it("writes no integration_id when the live destination has none", () => {
+  it("writes no integration when the live destination has none", () => {
     const { item: input } = batchExportItem(
       liveBatchExport({ destination: { type: "NoOp", config: {}, integration: null } }),
     );

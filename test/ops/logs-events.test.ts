@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { run as events } from "../../src/commands/events.js";
 import { run as logs } from "../../src/commands/logs.js";
-import { useOpsEmulator, validJson } from "./helpers.js";
+import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
+import { S3_EXPORT_ID, useOpsEmulator, validJson } from "./helpers.js";
 
 const h = useOpsEmulator();
 const S3 = "Events to S3";
@@ -37,11 +38,91 @@ describe("logs", () => {
     expect(lines[1]).toMatch(/^\S+Z {2}INFO {3}Batch export for range/);
     const limited = await h.run(logs, { args: [S3], limit: "3" });
     expect(limited.stdout.trimEnd().split("\n")).toHaveLength(3);
-    expect(limited.stderr).toBe(`3 log entries of "${S3}"\n`);
+    expect(limited.stderr).toBe(`3 log entries of "${S3}" (--limit 3 reached: older entries may exist)\n`);
     const bad = await h.run(logs, { args: [S3], level: "fatal" });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe(
       "error: --level fatal is not a log level: use one of DEBUG, LOG, INFO, WARNING, ERROR\n",
+    );
+  });
+});
+
+describe("logs of one run on the newest service", () => {
+  it("reads the run's entries through the export logs (the run-logs route answers 500), however old the run", async () => {
+    await h.clearRequests();
+    const out = await h.run(logs, { args: [S3], run: OLD_RUN_ID, format: "json" });
+    expect(out.stderr).not.toMatch(/error/);
+    expect(out.code).toBe(0);
+    const doc = validJson("logs", out.stdout);
+    expect(doc.entries.map((e: { level: string }) => e.level)).toEqual(["INFO", "INFO"]);
+    expect(doc.entries.every((e: { instance_id: string }) => e.instance_id === OLD_RUN_ID)).toBe(true);
+    // After the name lookup (the exports list): the run, then the export's logs of that run.
+    const sent = (await h.requests()).filter((r) => r.path.includes(`${S3_EXPORT_ID}/`));
+    expect(sent.map((r) => [r.method, r.path.replace(/.*batch_exports\/[^/]+\//, ""), r.status])).toEqual([
+      ["GET", `runs/${OLD_RUN_ID}/`, 200],
+      ["GET", "logs/", 200],
+    ]);
+    expect(new URLSearchParams(sent[0]?.query).get("after")).toBe("2025-04-01T12:00:00.000Z");
+    expect(new URLSearchParams(sent[1]?.query).get("instance_id")).toBe(OLD_RUN_ID);
+    expect(sent.some((r) => r.path.includes("/runs/") && r.path.endsWith("/logs/"))).toBe(false);
+  });
+
+  it("names a run the export does not have", async () => {
+    const out = await h.run(logs, { args: [S3], run: "0190f1d2-7b4f-7c3a-9d1f-0000000fffff" });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe(
+      `error: no run 0190f1d2-7b4f-7c3a-9d1f-0000000fffff of batch export "${S3}" in project 12345\n`,
+    );
+  });
+});
+
+describe("logs past the service's 500 entries a request", () => {
+  /** `n` entries of the S3 export, one second apart, `shared` of the oldest on one timestamp. */
+  const addEntries = (n: number, shared = 1) =>
+    h.reseed((state) => {
+      const base = Date.parse("2026-11-01T00:00:00.000Z");
+      for (let i = 0; i < n; i++) {
+        const at = i < shared ? base : base + (i - shared + 1) * 1000;
+        state.logs?.push({
+          team_id: 12345,
+          batch_export: S3_EXPORT_ID,
+          run: FAILED_RUN,
+          timestamp: new Date(at).toISOString(),
+          level: "DEBUG",
+          message: `entry ${i}`,
+        });
+      }
+    });
+  const debug = (limit: string) => h.run(logs, { args: [S3], level: "debug", limit, format: "json" });
+
+  it("pages back with before= when --limit asks for more, keeping entries that share a timestamp", async () => {
+    await addEntries(1200, 3);
+    await h.clearRequests();
+    const out = await debug("1100");
+    expect(out.code).toBe(0);
+    const entries = validJson("logs", out.stdout).entries;
+    expect(entries).toHaveLength(1100);
+    expect(new Set(entries.map((e: { message: string }) => e.message)).size).toBe(1100);
+    const times = entries.map((e: { timestamp: string }) => e.timestamp);
+    expect(times).toEqual([...times].sort().reverse());
+    expect(out.stderr).toBe(`1100 log entries of "${S3}" (--limit 1100 reached: older entries may exist)\n`);
+    const reads = (await h.requests()).filter((r) => r.path.endsWith("/logs/"));
+    expect(reads).toHaveLength(3);
+    expect(reads.every((r) => new URLSearchParams(r.query).get("limit") === "500")).toBe(true);
+    expect(new URLSearchParams(reads[1]?.query).get("before")).toBeTruthy();
+
+    const all = await debug("5000");
+    expect(validJson("logs", all.stdout).entries).toHaveLength(1200);
+    expect(all.stderr).toBe(`1200 log entries of "${S3}"\n`);
+  });
+
+  it("says where output is cut when over 500 entries share one timestamp", async () => {
+    await addEntries(700, 600);
+    const out = await debug("1000");
+    expect(out.code).toBe(0);
+    expect(validJson("logs", out.stdout).entries).toHaveLength(600);
+    expect(out.stderr).toMatch(
+      /warning: over 500 entries share the timestamp 2026-11-01T00:00:00\.000Z, which the service cannot page past: older entries are not shown\n$/,
     );
   });
 });

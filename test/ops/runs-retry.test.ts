@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type RetryOptions, run as retry } from "../../src/commands/retry.js";
 import { run as runs } from "../../src/commands/runs.js";
+import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
 import { S3_EXPORT_ID, useOpsEmulator, validJson } from "./helpers.js";
 
 const h = useOpsEmulator();
@@ -84,7 +85,10 @@ describe("retry", () => {
     const before = await runsJson();
     const out = await h.run(retry, { args: [S3, FAILED_RUN], autoApprove: true });
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(new RegExp(`^retried run ${FAILED_RUN} \\(.+\\): backfill [0-9a-f-]{36}\\n$`));
+    // The newest service answers a run retry with the backfill's workflow id, not a UUID.
+    expect(out.stdout).toMatch(
+      new RegExp(`^retried run ${FAILED_RUN} \\(.+\\): backfill ${S3_EXPORT_ID}-Backfill-\\S+\\n$`),
+    );
     const after = await runsJson();
     expect(after.runs).toHaveLength(before.runs.length + 1);
     const failed = before.runs.find((r: { id: string }) => r.id === FAILED_RUN);
@@ -159,9 +163,25 @@ describe("retry", () => {
       autoApprove: true,
     });
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(
-      /^error: GET batch_exports\/.+\/runs\/0190f1d2-7b4f-7c3a-9d1f-0000000fffff: 404/,
+    expect(missing.stderr).toBe(
+      `error: no run 0190f1d2-7b4f-7c3a-9d1f-0000000fffff of batch export "${S3}" in project 12345\n`,
     );
+  });
+
+  it("retries a run older than the service's 7-day window: GET and retry widen it with ?after=", async () => {
+    await h.clearRequests();
+    const out = await h.run(retry, { args: [S3, OLD_RUN_ID], autoApprove: true });
+    expect(out.stderr).not.toMatch(/error/);
+    expect(out.code).toBe(0);
+    expect(out.stdout).toMatch(new RegExp(`^retried run ${OLD_RUN_ID} \\(.+\\): backfill `));
+    const single = (await h.requests()).filter((r) => r.path.includes(`/runs/${OLD_RUN_ID}`));
+    expect(single.map((r) => [r.method, r.status])).toEqual([
+      ["GET", 200],
+      ["POST", 201],
+    ]);
+    // The window starts at the export's creation: every run of it, however old.
+    for (const r of single)
+      expect(new URLSearchParams(r.query).get("after")).toBe("2025-04-01T12:00:00.000Z");
   });
 
   it("needs RUN_ID or --failed with --since", async () => {

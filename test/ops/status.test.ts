@@ -39,7 +39,7 @@ describe("status", () => {
     const lines = out.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^NAME\s+DESTINATION\s+INTERVAL\s+PAUSED\s+LAST RUN\s+FAILED 7D\s+RECORDS 7D$/);
     expect(lines[1]).toMatch(
-      /^Events to S3\s+S3\s+hour\s+no\s+Completed .*ago \(a run in progress\)\s+1\s+[\d,]+$/,
+      /^Events to S3\s+AwsS3\s+hour\s+no\s+Completed .*ago \(a run in progress\)\s+1\s+[\d,]+$/,
     );
     expect(lines[2]).toMatch(
       /^Persons to Postgres\s+Postgres\s+day\s+since 3d ago\s+Completed 3d ago\s+0\s+[\d,]+$/,
@@ -54,7 +54,7 @@ describe("status", () => {
     await addS3Run("Failed", 2, "AccessDenied: bucket policy");
     const failing = await h.run(status, { args: [], failOnError: true });
     expect(failing.code).toBe(1);
-    expect(failing.stdout).toMatch(/Events to S3\s+S3\s+hour\s+no\s+Failed 2m ago/);
+    expect(failing.stdout).toMatch(/Events to S3\s+AwsS3\s+hour\s+no\s+Failed 2m ago/);
     expect(failing.stdout).toMatch(/^failed Events to S3 \(run .+\): AccessDenied: bucket policy$/m);
     expect(failing.stderr).toContain("1 failing");
     const withoutFlag = await h.run(status, { args: [] });

@@ -1,5 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { desiredBatchExport, liveBatchExport, NOW, SECRET_VALUE, s3Destination } from "../builders.js";
+import type {
+  DesiredBatchExport,
+  DesiredDestination,
+  LiveBatchExports,
+} from "../../src/kinds/batch-export/index.js";
+import { KINDS } from "../../src/kinds/index.js";
+import { buildPlan } from "../../src/plan/build.js";
+import type { BatchExport } from "../../src/service/types.js";
+import {
+  desiredBatchExport,
+  desiredProject,
+  liveBatchExport,
+  liveProject,
+  NOW,
+  options,
+  SECRET_VALUE,
+  s3Destination,
+  secret,
+  source,
+} from "../builders.js";
 import { planOne, steps } from "./helpers.js";
 
 const NAME = "events-to-s3";
@@ -90,7 +109,17 @@ describe("batch exports", () => {
         { rotateSecrets: true },
       ),
       planOne(
-        { batchExports: [desiredBatchExport({ destination: s3Destination({ type: "Postgres" }) })] },
+        {
+          batchExports: [
+            desiredBatchExport({
+              destination: s3Destination({
+                type: "Postgres",
+                config: { host: "h", database: "d" },
+                secrets: { user: secret("PG_USER"), password: secret("AWS_SECRET_ACCESS_KEY") },
+              }),
+            }),
+          ],
+        },
         { batchExports: [liveBatchExport()] },
         { force: true },
       ),
@@ -158,7 +187,10 @@ describe("batch exports", () => {
   });
 
   it.each([
-    ["destination type", { destination: s3Destination({ type: "Postgres" }) }],
+    [
+      "destination type",
+      { destination: s3Destination({ type: "Postgres", config: { host: "h", database: "d" } }) },
+    ],
     ["model", { model: "persons" as const }],
   ])("refuses a %s change without --force and replaces with it", (what, overrides) => {
     const live = liveBatchExport();
@@ -214,24 +246,24 @@ describe("batch exports", () => {
 
   describe("integrations", () => {
     const config = { http_path: "/sql/1.0/w", catalog: "main", schema: "ph", table_name: "events" };
-    const desired = (integration_id?: number) =>
+    const desired = (integration?: number) =>
       desiredBatchExport({
         name: "lake",
         destination: {
           type: "Databricks",
           config,
           secrets: {},
-          ...(integration_id === undefined ? {} : { integration_id }),
+          ...(integration === undefined ? {} : { integration }),
         },
       });
     const live = (integration: number | null) =>
       liveBatchExport({ name: "lake", destination: { type: "Databricks", config, integration } });
 
-    it("creates with the integration_id, shown as a change", () => {
+    it("creates with the integration, sent as integration_id and shown as destination.integration", () => {
       const { plan } = planOne({ batchExports: [desired(7)] }, {});
       expect(steps(plan.actions)).toEqual(["create:lake"]);
       expect(plan.actions[0]?.after?.destination).toEqual({ type: "Databricks", config, integration_id: 7 });
-      expect(plan.actions[0]?.changes).toContainEqual({ path: "destination.integration_id", after: 7 });
+      expect(plan.actions[0]?.changes).toContainEqual({ path: "destination.integration", after: 7 });
     });
 
     it("plans nothing when the live integration is the declared one", () => {
@@ -245,9 +277,10 @@ describe("batch exports", () => {
       const { plan } = planOne({ batchExports: [desired(7)] }, { batchExports: [live(current)] });
       expect(steps(plan.actions)).toEqual(["update:lake"]);
       const update = plan.actions[0];
-      expect(update?.changes).toEqual([{ path: "destination.integration_id", before: current, after: 7 }]);
-      expect(update?.after).toEqual({ destination: { type: "Databricks", integration_id: 7 } });
-      expect(update?.before).toEqual({ destination: { integration_id: current } });
+      expect(update?.changes).toEqual([{ path: "destination.integration", before: current, after: 7 }]);
+      // The newest service answers 500 to a destination without config: an empty one is always sent.
+      expect(update?.after).toEqual({ destination: { type: "Databricks", config: {}, integration_id: 7 } });
+      expect(update?.before).toEqual({ destination: { integration: current } });
     });
 
     it("leaves the integration alone when none is declared", () => {
@@ -256,5 +289,283 @@ describe("batch exports", () => {
         [],
       );
     });
+  });
+});
+
+describe("batch exports on the newest service", () => {
+  const aws = (overrides: Partial<DesiredDestination> = {}): DesiredDestination => ({
+    type: "AwsS3",
+    config: { bucket_name: "acme", region: "us-east-1", prefix: "p/" },
+    secrets: {},
+    integration: 1,
+    integrationSource: source(30),
+    ...overrides,
+  });
+  const INTEGRATIONS = [
+    { id: 1, kind: "aws-s3", display_name: "prod (AWS account 1234)" },
+    { id: 2, kind: "s3-compatible", display_name: "r2" },
+    { id: 4, kind: "snowflake", display_name: "sf" },
+    { id: 7, kind: "databricks", display_name: "7" },
+  ];
+  /** Plans with the project's integrations read, as the read stage does when an export names one. */
+  function planWith(desired: DesiredBatchExport[], live: BatchExport[] = [], opts = {}) {
+    const liveState = liveProject({ batchExports: live });
+    (liveState.kinds.batch_export as LiveBatchExports).integrations = INTEGRATIONS;
+    return buildPlan(KINDS, [desiredProject({ batchExports: desired })], [liveState], options(opts));
+  }
+  const liveAws = (overrides: Partial<BatchExport> = {}) =>
+    liveBatchExport({
+      destination: {
+        type: "AwsS3",
+        integration: 1,
+        config: { bucket_name: "acme", region: "us-east-1", prefix: "p/", legacy_parquet_extension: false },
+      },
+      timezone: "UTC",
+      offset_day: null,
+      offset_hour: null,
+      ...overrides,
+    });
+
+  it("checks the named integration exists and fits the type, at the integration's line", () => {
+    const unknown = planWith([desiredBatchExport({ destination: aws({ integration: 9 }) })]);
+    expect(unknown.plan.actions).toEqual([]);
+    expect(unknown.errors).toEqual([
+      {
+        message:
+          'batch export "events-to-s3": destination.integration 9 is not an integration of project 12345; its aws-s3 integrations: 1 "prod (AWS account 1234)"',
+        source: source(30),
+      },
+    ]);
+    const wrong = planWith([desiredBatchExport({ destination: aws({ type: "S3Compatible" }) })]);
+    expect(wrong.errors[0]?.message).toBe(
+      'batch export "events-to-s3": destination.integration 1 ("prod (AWS account 1234)") is an aws-s3 integration, but destination type S3Compatible needs an s3-compatible integration; its s3-compatible integrations: 2 "r2"',
+    );
+    const none = planWith([
+      desiredBatchExport({
+        destination: { type: "BigQuery", config: {}, secrets: {}, integration: 1 },
+      }),
+    ]);
+    expect(none.errors[0]?.message).toMatch(
+      /needs a google-cloud-service-account integration; project 12345 has no google-cloud-service-account integration: create one in PostHog/,
+    );
+  });
+
+  it("creates with integration_id in the body and destination.integration as the change", () => {
+    const { plan, errors } = planWith([desiredBatchExport({ destination: aws() })]);
+    expect(errors).toEqual([]);
+    expect(plan.actions[0]?.after?.destination).toEqual({
+      type: "AwsS3",
+      config: { bucket_name: "acme", region: "us-east-1", prefix: "p/" },
+      integration_id: 1,
+    });
+    expect(plan.actions[0]?.warnings).toEqual([]);
+  });
+
+  it.each([
+    [
+      "an AwsS3 export without an integration",
+      aws({ integration: undefined }),
+      /the service creates a AwsS3 export only with an integration: create an aws-s3 integration in PostHog and declare destination: \{type: AwsS3, integration: <id of an aws-s3 integration>, config: \{bucket_name: acme, region: us-east-1, prefix: p\/\}\}/,
+    ],
+    [
+      "a Databricks export without its required keys",
+      { type: "Databricks" as const, config: { catalog: "main" }, secrets: {}, integration: 7 },
+      /creating a Databricks export needs destination.config.http_path, destination.config.schema, destination.config.table_name/,
+    ],
+    [
+      "an HTTP export to another URL",
+      { type: "HTTP" as const, config: { url: "https://example.com/in" }, secrets: { token: secret("T") } },
+      /accepts only https:\/\/us\.i\.posthog\.com\/batch\/ or https:\/\/eu\.i\.posthog\.com\/batch\/ as an HTTP destination's URL, not https:\/\/example\.com\/in/,
+    ],
+    [
+      "legacy_parquet_extension: true",
+      aws({ config: { bucket_name: "a", region: "r", prefix: "p", legacy_parquet_extension: true } }),
+      /legacy_parquet_extension: true is refused on a new export/,
+    ],
+  ])("refuses to create %s", (_label, destination, message) => {
+    const { plan, errors } = planWith([
+      desiredBatchExport({ destination: destination as DesiredDestination }),
+    ]);
+    expect(plan.actions).toEqual([]);
+    expect(errors.map((e) => e.message).join("\n")).toMatch(message);
+  });
+
+  it.each([
+    [
+      "legacy S3",
+      s3Destination(),
+      /refuses new S3 exports .*declare destination: \{type: AwsS3, integration: <id of an aws-s3 integration>, config: \{bucket_name: acme-analytics, region: us-east-1, prefix: posthog\/\}\}$/,
+    ],
+    [
+      "legacy S3 with an endpoint",
+      s3Destination({
+        config: { bucket_name: "b", region: "auto", prefix: "p", endpoint_url: "https://r2.example" },
+      }),
+      /declare destination: \{type: S3Compatible, integration: <id of an s3-compatible integration>, config: \{bucket_name: b, region: auto, prefix: p\}\}$/,
+    ],
+    [
+      "Snowflake with inline credentials",
+      {
+        type: "Snowflake" as const,
+        config: { account: "xy", database: "d", warehouse: "w", schema: "s" },
+        secrets: { user: secret("U"), password: secret("P") },
+      },
+      /refuses new Snowflake exports without an integration .*declare destination: \{type: Snowflake, integration: <id of a snowflake integration>, config: \{database: d, warehouse: w, schema: s\}\}$/,
+    ],
+    [
+      "Postgres with inline credentials",
+      { type: "Postgres" as const, config: { host: "h", database: "d" }, secrets: { user: secret("U") } },
+      /Create a postgresql integration in PostHog .*\{type: Postgres, integration: <id of a postgresql integration>, config: \{host: h, database: d\}\}$/,
+    ],
+  ])("plans a create in the %s form with a warning and the integration form", (_l, destination, warning) => {
+    const { plan, errors } = planWith([
+      desiredBatchExport({ destination: destination as DesiredDestination }),
+    ]);
+    expect(errors).toEqual([]);
+    expect(steps(plan.actions)).toEqual([`create:${NAME}`]);
+    expect(plan.actions[0]?.warnings).toHaveLength(1);
+    expect(plan.actions[0]?.warnings[0]).toMatch(warning);
+  });
+
+  it("compares a legacy S3 declaration with the AwsS3 export the service migrated it to", () => {
+    const live = liveAws({
+      destination: {
+        ...liveAws().destination,
+        config: { bucket_name: "acme-analytics", region: "us-east-1", prefix: "posthog/" },
+      },
+    });
+    const same = planWith([desiredBatchExport()], [live], { rotateSecrets: true });
+    expect(same.errors).toEqual([]);
+    expect(same.plan.actions).toEqual([]);
+    expect(same.plan.notes.map((n) => n.message)).toEqual([
+      "declared as a legacy S3 export with inline keys, but the service migrated it to AwsS3 with integration 1, which holds its credentials now; declare destination: {type: AwsS3, integration: 1, config: {bucket_name: acme-analytics, region: us-east-1, prefix: posthog/}}",
+    ]);
+    // A real change is an update of the AwsS3 export: its type, its integration, no inline keys.
+    const moved = planWith(
+      [
+        desiredBatchExport({
+          destination: s3Destination({
+            config: { bucket_name: "acme-analytics", region: "us-east-1", prefix: "v2/" },
+          }),
+        }),
+      ],
+      [live],
+    );
+    expect(moved.plan.actions[0]?.after).toEqual({
+      destination: { type: "AwsS3", config: { prefix: "v2/" }, integration_id: 1 },
+    });
+  });
+
+  it("keeps config keys an integration now holds out of the comparison, with a note", () => {
+    const live = liveBatchExport({
+      destination: {
+        type: "Snowflake",
+        integration: 4,
+        config: { database: "d", warehouse: "w", schema: "s" },
+      },
+    });
+    const desired = desiredBatchExport({
+      destination: {
+        type: "Snowflake",
+        config: { account: "xy", database: "d", warehouse: "w", schema: "s" },
+        secrets: { password: secret("P") },
+      },
+    });
+    const { plan, errors } = planWith([desired], [live], { rotateSecrets: true });
+    expect(errors).toEqual([]);
+    expect(plan.actions).toEqual([]);
+    expect(plan.notes[0]?.message).toBe(
+      "destination.config.account now live in integration 4: not compared; remove them from the file",
+    );
+  });
+
+  it("sends schedule offsets with their interval, both of a weekly export's", () => {
+    const live = liveAws({ interval: "week", offset_day: 0, offset_hour: 5 });
+    const { plan } = planWith(
+      [desiredBatchExport({ interval: "week", offset_day: 3, destination: undefined })],
+      [live],
+    );
+    expect(plan.actions[0]?.changes).toEqual([{ path: "offset_day", before: 0, after: 3 }]);
+    expect(plan.actions[0]?.after).toEqual({ interval: "week", offset_day: 3, offset_hour: 5 });
+    const daily = planWith(
+      [
+        desiredBatchExport({
+          interval: "day",
+          offset_hour: 7,
+          timezone: "Europe/Berlin",
+          destination: undefined,
+        }),
+      ],
+      [liveAws({ interval: "week", offset_day: 2, offset_hour: 5 })],
+    );
+    expect(daily.plan.actions[0]?.after).toEqual({
+      interval: "day",
+      offset_hour: 7,
+      timezone: "Europe/Berlin",
+    });
+  });
+
+  it("plans nothing for the schedule defaults the service echoes; an older service's silence is a note", () => {
+    const desired = desiredBatchExport({
+      interval: "week",
+      timezone: null,
+      offset_day: 0,
+      offset_hour: 0,
+      destination: undefined,
+    });
+    const echoed = planWith(
+      [desired],
+      [liveAws({ interval: "week", timezone: "UTC", offset_day: 0, offset_hour: 0 })],
+    );
+    expect(echoed.plan.actions).toEqual([]);
+    const older = liveBatchExport({ interval: "week" });
+    const silent = planWith([desired], [older]);
+    expect(silent.plan.actions).toEqual([]);
+    expect(silent.plan.notes[0]?.message).toBe(
+      "the service does not report timezone, offset_day, offset_hour (an older service, which ignores them): not compared",
+    );
+  });
+
+  it("refuses offsets and filters the live interval and model do not take", () => {
+    const { errors } = planWith(
+      [
+        desiredBatchExport({ offset_hour: 3, destination: undefined }),
+        desiredBatchExport({
+          name: "people",
+          model: undefined,
+          filters: [{ key: "k", type: "person" }],
+          destination: undefined,
+        }),
+      ],
+      [liveAws(), liveAws({ name: "people", model: "persons" })],
+    );
+    expect(errors.map((e) => e.message)).toEqual([
+      `batch export "${NAME}": offset_hour applies to daily and weekly exports only (its interval is hour)`,
+      'batch export "people": filters need model: events (its model is persons)',
+    ]);
+  });
+
+  it("never asks for an unpause backfill without last_paused_at: it would start at the earliest data", () => {
+    const live = liveAws({
+      paused: true,
+      last_paused_at: null,
+      interval: "day",
+      created_at: "2026-02-20T10:00:00Z",
+    });
+    const { plan } = planWith(
+      [
+        desiredBatchExport({
+          paused: false,
+          backfill_on_unpause: true,
+          interval: "day",
+          destination: undefined,
+        }),
+      ],
+      [live],
+    );
+    expect(plan.actions.map((a) => [a.action, a.after])).toEqual([["unpause", { paused: false }]]);
+    expect(plan.actions[0]?.warnings[0]).toMatch(
+      /no backfill is requested\. To export what it missed, run: posthog-gitops backfill events-to-s3 --start 2026-02-20 --end 2026-03-01$/,
+    );
   });
 });

@@ -160,6 +160,7 @@ describe("the shapes themselves", () => {
     eventPage: sample.cursorPage([sample.event("x")]),
     event: sample.event("x"),
     eventValues: [{ name: "Chrome" }, { name: 3 }],
+    integrationPage: sample.offsetPage([{ id: 1, kind: "aws-s3", display_name: "prod" }]),
     organization: { id: "o", available_features: ["tagging"], available_product_features: null },
     project: { id: 1, organization: "o" },
     backfillCreated: { backfill_id: "b" },

@@ -1,14 +1,17 @@
 /**
- * Destination types and their secret fields. The schema's `x-secret` marks (schema.ts) are the one list
- * of secret fields: `declare` requires them to be `${NAME}` references, the planner never compares them
- * (the service strips them from every response), apply resolves them from the environment, and `pull`
- * writes placeholders for them.
+ * Destination types: their secret fields, the integration each needs, and what the newest service
+ * refuses (service-api.md §4 "Integrations", "Newest accepted keys"). The schema's `x-secret` marks
+ * (schema.ts) are the one list of secret fields: `declare` requires them to be `${NAME}` references,
+ * the planner never compares them (the service strips them from every response), apply resolves them
+ * from the environment, and `pull` writes placeholders for them.
  */
 import type { SchemaNode } from "../../config/kinds.js";
 import { isPlainObject } from "../../plan/values.js";
 import { batchExportSchema } from "./schema.js";
 
 export type DestinationType =
+  | "AwsS3"
+  | "S3Compatible"
   | "S3"
   | "Snowflake"
   | "Postgres"
@@ -19,8 +22,81 @@ export type DestinationType =
   | "HTTP"
   | "NoOp";
 
-/** Destination types whose credentials live only in a PostHog Integration. */
+/**
+ * The integration kind each type takes (`GET .../integrations/` item `kind`). Legacy S3 takes none:
+ * its keys are inline, and the newest service has no S3 type any more.
+ */
+export const INTEGRATION_KIND: Readonly<Record<string, string>> = {
+  AwsS3: "aws-s3",
+  S3Compatible: "s3-compatible",
+  Snowflake: "snowflake",
+  Postgres: "postgresql",
+  Redshift: "aws-redshift",
+  BigQuery: "google-cloud-service-account",
+  Databricks: "databricks",
+  AzureBlob: "azure-blob",
+};
+
+/**
+ * Types whose every destination write names an integration, on every service version: declaring one
+ * without `destination.integration` is an error offline.
+ */
 export const NEEDS_INTEGRATION: ReadonlySet<string> = new Set(["Databricks", "AzureBlob"]);
+
+/** Types the newest service creates only with an integration (no legacy inline form exists). */
+export const CREATE_NEEDS_INTEGRATION: ReadonlySet<string> = new Set([
+  "AwsS3",
+  "S3Compatible",
+  "Databricks",
+  "AzureBlob",
+]);
+
+/**
+ * Types with a legacy inline-credential form (exports created before integrations): the newest
+ * service still edits such exports but refuses to create one.
+ */
+export const LEGACY_INLINE_TYPES: ReadonlySet<string> = new Set([
+  "S3",
+  "Snowflake",
+  "Postgres",
+  "Redshift",
+  "BigQuery",
+]);
+
+/**
+ * Non-secret config keys that the newest service moved into the integration: refused as unknown
+ * fields next to an integration, never returned by one.
+ */
+export const MOVED_TO_INTEGRATION: Readonly<Record<string, readonly string[]>> = {
+  S3: ["endpoint_url"],
+  Snowflake: ["account", "authentication_type"],
+};
+
+/** Config keys the newest service requires to create an export of each type (service-api.md §4). */
+export const REQUIRED_ON_CREATE: Readonly<Record<string, readonly string[]>> = {
+  AwsS3: ["bucket_name", "region", "prefix"],
+  S3Compatible: ["bucket_name", "region", "prefix"],
+  S3: ["bucket_name", "region", "prefix"],
+  Snowflake: ["database", "warehouse", "schema"],
+  Postgres: ["database"],
+  Redshift: ["database"],
+  BigQuery: ["dataset_id"],
+  Databricks: ["http_path", "catalog", "schema", "table_name"],
+  AzureBlob: ["container_name"],
+  HTTP: ["url", "token"],
+};
+
+/** The only URLs the newest service takes for an HTTP destination. */
+export const HTTP_URLS: readonly string[] = [
+  "https://us.i.posthog.com/batch/",
+  "https://eu.i.posthog.com/batch/",
+];
+
+/** Compressions per file format (S3 family and Azure Blob). */
+export const COMPRESSIONS_BY_FORMAT: Readonly<Record<string, readonly string[]>> = {
+  Parquet: ["zstd", "lz4", "snappy", "gzip", "brotli"],
+  JSONLines: ["gzip", "brotli"],
+};
 
 const secretCache = new Map<string, readonly string[]>();
 
@@ -54,24 +130,37 @@ export function isSecretPath(type: string, path: string): boolean {
 }
 
 /**
- * The secret paths `pull` writes placeholders for, given the live (secret-stripped) config: the ones a
- * working export of that type has (a Snowflake export authenticates with a password or a key pair; a
- * Redshift COPY names credentials only where it uses inline ones).
+ * Secret paths that are credentials of the destination itself (not of a Redshift COPY staging
+ * bucket): what an integration replaces.
  */
-export function pullSecretPaths(type: string, config: Record<string, unknown>): string[] {
+export function isCredentialPath(path: string): boolean {
+  return !path.startsWith("copy_inputs.");
+}
+
+/**
+ * The secret paths `pull` writes placeholders for, given the live (secret-stripped) config and
+ * integration: the ones a working export of that type has. An export with an integration keeps its
+ * credentials there (only a Redshift COPY may still name inline staging keys); a Snowflake export
+ * authenticates with a password or a key pair; a Redshift COPY names credentials only where it uses
+ * inline ones.
+ */
+export function pullSecretPaths(
+  type: string,
+  config: Record<string, unknown>,
+  integration: number | null = null,
+): string[] {
   const all = secretPaths(type);
+  const copy = isPlainObject(config.copy_inputs) ? config.copy_inputs : undefined;
+  const inlineCopy = (path: string) => {
+    const [head, part] = path.split(".");
+    return head === "copy_inputs" && copy !== undefined && part !== undefined && isPlainObject(copy[part]);
+  };
+  if (integration !== null) return all.filter(inlineCopy);
   switch (type) {
     case "Snowflake":
       return config.authentication_type === "keypair" ? ["user", "private_key"] : ["user", "password"];
-    case "Redshift": {
-      const copy = isPlainObject(config.copy_inputs) ? config.copy_inputs : undefined;
-      return all.filter((path) => {
-        const [head, part] = path.split(".");
-        return (
-          head !== "copy_inputs" || (copy !== undefined && part !== undefined && isPlainObject(copy[part]))
-        );
-      });
-    }
+    case "Redshift":
+      return all.filter((path) => isCredentialPath(path) || inlineCopy(path));
     default:
       return all.filter((path) => !path.endsWith("private_key_passphrase"));
   }

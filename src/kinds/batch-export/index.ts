@@ -1,8 +1,10 @@
 /**
- * Batch exports. Managed fields: name (through an id pin), model, interval, start_at, end_at,
- * hogql_query, filters, the declared non-secret keys of destination.config and a declared
- * destination.integration_id (write-only; compared with the live `destination.integration`). `paused` is
- * reconciled by the pause / unpause endpoints. Secrets are write-only (`SecretRef`s in a plan).
+ * Batch exports. Managed fields: name (through an id pin), model, interval, the schedule's timezone,
+ * offset_day and offset_hour, start_at, end_at, hogql_query (with the hogql model's primary_key,
+ * version_key and incremental_mode), filters, the declared non-secret keys of destination.config and a
+ * declared destination.integration (sent as `integration_id`, shown by the service as
+ * `destination.integration`; the project's integrations are read to check it). `paused` is reconciled
+ * by the pause / unpause endpoints. Secrets are write-only (`SecretRef`s in a plan).
  */
 import type { BatchExport } from "../../service/types.js";
 import type { Kind } from "../kind.js";

@@ -135,7 +135,9 @@ function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCon
       before: {},
       after,
       changes: asChanges(after),
-      warnings: ["the live values are unknown while the dashboard is deleted: every declared field is sent"],
+      warnings: [
+        "the live values are unknown while the dashboard is deleted: apply reads it back after the restore and sends the declared fields that differ",
+      ],
     }),
   );
   if (desired.sharing) {

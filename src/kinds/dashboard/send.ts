@@ -1,16 +1,22 @@
 /**
  * Dashboard requests: the body each action sends, and the request that carries it out. Dashboards have
- * no DELETE (405): a soft delete and a restore are PATCHes of `deleted`. Collaborator and sharing
- * actions have their own endpoints.
+ * no DELETE (405): a soft delete and a restore are PATCHes of `deleted`; a restore sends exactly
+ * `{"deleted": false}` (older services refuse any other key on a deleted dashboard), and the update
+ * planned after it reads the dashboard back and sends only the fields that differ (an unchanged
+ * `restriction_level` would be a 403 for members who neither created the dashboard nor administer the
+ * project). Collaborator and sharing actions have their own endpoints.
  */
 import { alreadyDone, type Executed } from "../../apply/execute.js";
 import { UserError } from "../../errors.js";
 import type { Env } from "../../plan/secrets.js";
 import type { Action } from "../../plan/types.js";
+import { deepEqual } from "../../plan/values.js";
 import type { ServiceClient } from "../../service/client.js";
 import { ServiceError } from "../../service/errors.js";
 import { collect } from "../../service/pages.js";
 import type { DashboardWrite } from "../../service/types.js";
+import { normaliseTags, normaliseText } from "../shared/normalise.js";
+import { dashboardState } from "./live.js";
 
 export function dashboardBody(action: Action, _env: Env): Record<string, unknown> | undefined {
   switch (action.action) {
@@ -51,8 +57,12 @@ export async function sendDashboard(
   const dashboardId = Number(id);
   switch (action.action) {
     case "update": {
-      const result = await client.dashboards.update(project, dashboardId, body as DashboardWrite);
-      return { id, notes: ignoredTags(body, result.tags) };
+      const send = liveUnknown(action) ? await onlyChanged(client, project, dashboardId, body) : body;
+      if (send !== undefined && Object.keys(send).length === 0) {
+        return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
+      }
+      const result = await client.dashboards.update(project, dashboardId, send as DashboardWrite);
+      return { id, notes: ignoredTags(send, result.tags) };
     }
     case "restore":
       await restore(client, action, dashboardId);
@@ -103,6 +113,35 @@ async function restore(client: ServiceClient, action: Action, id: number): Promi
     }
     throw error;
   }
+}
+
+/**
+ * An update planned while the live values were unknown (after a restore, the dashboard was not in the
+ * live list): its `before` is empty.
+ */
+function liveUnknown(action: Action): boolean {
+  return Object.keys(action.before ?? {}).length === 0;
+}
+
+/**
+ * The fields of `body` that differ from the dashboard as it is now, read back right before the PATCH.
+ * Sending an unchanged `restriction_level` is refused (403) to anyone but the dashboard's creator or a
+ * project admin (service-api.md §1), so a field is sent only when it would change something.
+ */
+async function onlyChanged(
+  client: ServiceClient,
+  project: number,
+  id: number,
+  body: Record<string, unknown> | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  if (body === undefined) return undefined;
+  const live = dashboardState(await client.dashboards.get(project, id));
+  const desired = { ...body } as Record<string, unknown>;
+  if (typeof desired.description === "string") desired.description = normaliseText(desired.description);
+  if (Array.isArray(desired.tags)) desired.tags = normaliseTags(desired.tags as string[]);
+  return Object.fromEntries(
+    Object.entries(body).filter(([key]) => !deepEqual(desired[key], live[key as keyof typeof live])),
+  );
 }
 
 /** The service drops tags without the tagging feature; say so rather than report success silently. */
