@@ -9,7 +9,6 @@
  */
 import { resolve } from "node:path";
 import { applyPlan } from "../apply/apply.js";
-import { formatResult, formatSummary } from "../apply/report.js";
 import { readSavedPlan, staleError, staleObjects } from "../apply/saved-plan.js";
 import { UserError } from "../errors.js";
 import { exitCodeForSignal, type Io, type StopSignalName } from "../io.js";
@@ -17,6 +16,7 @@ import { KINDS } from "../kinds/index.js";
 import { missingSecretVariables } from "../plan/secrets.js";
 import type { Plan } from "../plan/types.js";
 import { refetchLiveState } from "../read/fetch.js";
+import { formatResult, formatSummary } from "../render/apply.js";
 import { colorEnabled, renderText, vocabulary } from "../render/index.js";
 import { readConfig } from "./config.js";
 import { confirmOrCancel } from "./confirm.js";
@@ -109,7 +109,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       signal: stopped,
       onResult: (result) => {
         progress.advance();
-        out.stdout.write(`${formatResult(result, KINDS)}\n`);
+        out.stdout.write(`${formatResult(result, { vocab, people: plan.people })}\n`);
       },
     });
     progress.stop();
