@@ -59,7 +59,8 @@ export type People = Readonly<Record<string, Person>> | undefined;
  * the service said, the UUID only when the user is unknown.
  */
 export function personText(uuid: string, people: People): string {
-  const person = Object.hasOwn(people ?? {}, uuid) ? people?.[uuid] : undefined;
+  const key = uuid.toLowerCase();
+  const person = people !== undefined && Object.hasOwn(people, key) ? people[key] : undefined;
   const name = flat(person?.name ?? "");
   const email = flat(person?.email ?? "");
   if (name !== "" && email !== "") return `${name} <${email}>`;
