@@ -22,8 +22,9 @@ import { readConfig } from "./config.js";
 import { confirmOrCancel } from "./confirm.js";
 import { type Session, withConnection } from "./connect.js";
 import { failIfUnsafe, planOrFail, type ReconcileFlags } from "./reconcile.js";
+import { checkBase, type ReviewFlags, reviewPlan, warnIfPartial } from "./review.js";
 
-export interface ApplyFlags extends ReconcileFlags {
+export interface ApplyFlags extends ReconcileFlags, ReviewFlags {
   plan?: string;
   autoApprove?: boolean;
 }
@@ -35,8 +36,14 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   if (flags.plan !== undefined && flags.args.length > 0) {
     throw new UserError("apply --plan FILE applies the saved plan only: give no paths with it");
   }
+  if (flags.plan !== undefined && flags.base !== undefined) {
+    throw new UserError(
+      "apply --plan FILE applies the saved plan as it was made: give --base to plan instead",
+    );
+  }
   const saved = flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan)) : undefined;
   const desired = saved ? undefined : await readConfig(flags.args, flags, io, "plan");
+  const commit = saved ? undefined : await checkBase(flags, io);
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
     let signal: StopSignalName | undefined;
@@ -76,9 +83,10 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     } else {
       const made = await planOrFail(client, desired!, flags, out);
       failIfUnsafe(made, flags);
-      plan = made.plan;
+      plan = await reviewPlan(made, client, flags, commit, out);
     }
     progress.stop();
+    warnIfPartial(plan, out.stdout);
     const vocab = vocabulary(KINDS);
     out.stdout.write(renderText(plan, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
     if (plan.actions.length === 0) return 0;

@@ -12,8 +12,9 @@ import { readConfig } from "./config.js";
 import { withConnection } from "./connect.js";
 import { appendStepSummary, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
 import { failIfUnsafe, planOrFail, type ReconcileFlags } from "./reconcile.js";
+import { checkBase, type ReviewFlags, reviewPlan, warnIfPartial } from "./review.js";
 
-export interface PlanFlags extends ReconcileFlags {
+export interface PlanFlags extends ReconcileFlags, ReviewFlags {
   format?: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -21,11 +22,14 @@ export interface PlanFlags extends ReconcileFlags {
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
   const desired = await readConfig(flags.args, flags, io, "plan");
-  const made = await withConnection(flags, io, ({ client, progress, io: out }) => {
+  const commit = await checkBase(flags, io);
+  const made = await withConnection(flags, io, async ({ client, progress, io: out }) => {
     progress.step("reading live state");
-    return planOrFail(client, desired, flags, out);
+    const made = await planOrFail(client, desired, flags, out);
+    return { ...made, plan: await reviewPlan(made, client, flags, commit, out) };
   });
   const { plan } = made;
+  warnIfPartial(plan, io.stderr);
   const format = flags.format ?? "text";
   io.stdout.write(
     renderPlan(plan, format, {
