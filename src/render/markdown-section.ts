@@ -73,6 +73,8 @@ function actionBody(action: Action, people: People, words: ValueWord): string[] 
   const changes = shownChanges(action);
   if (changes.length > 0) lines.push("");
   for (const change of changes) lines.push(...changeLines(change, action.action === "create", words));
+  // A diff block ends with a blank line for a list item after it; the section adds its own.
+  while (lines[lines.length - 1] === "") lines.pop();
   for (const warning of action.warnings) lines.push("", `> ⚠️ ${escapeInline(warning)}`);
   return lines;
 }
