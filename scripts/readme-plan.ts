@@ -17,7 +17,12 @@ import type { Io } from "../src/io.js";
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** A clock the script sets: the apply and the UI edits in the morning, the plan at noon. */
 let now = Date.parse("2026-11-20T09:00:00Z");
-const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms) };
+const clock: Clock = {
+  now: () => now,
+  sleep: async (ms) => {
+    now += ms;
+  },
+};
 const dir = mkdtempSync(join(tmpdir(), "posthog-gitops-readme-"));
 const secrets = {
   AWS_ACCESS_KEY_ID: "AKIADEMOEXAMPLE00000",
@@ -57,8 +62,16 @@ try {
     let out = "";
     let err = "";
     const io: Io = {
-      stdout: { write: (t) => void (out += t) },
-      stderr: { write: (t) => void (err += t) },
+      stdout: {
+        write: (t) => {
+          out += t;
+        },
+      },
+      stderr: {
+        write: (t) => {
+          err += t;
+        },
+      },
       env,
       cwd: dir,
       clock,
