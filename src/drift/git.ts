@@ -19,12 +19,15 @@ export type GitRunner = (args: readonly string[]) => Promise<GitResult>;
 const MAX_OUTPUT = 64 * 1_048_576;
 
 /**
- * The system's git, run in `cwd` with the command's environment, never prompting, never taking
+ * The system's git, run in `cwd` with the command's environment (less POSTHOG_*), never prompting, never taking
  * optional locks, with messages in the C locale (so an absent path is recognised by its wording).
  */
 export function systemGit(cwd: string, env: Readonly<Record<string, string | undefined>>): GitRunner {
   const childEnv: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) childEnv[name] = value;
+  for (const [name, value] of Object.entries(env)) {
+    // git needs none of the tool's own settings, and the key goes nowhere it is not needed.
+    if (value !== undefined && !name.startsWith("POSTHOG_")) childEnv[name] = value;
+  }
   Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", LANGUAGE: "C" });
   return (args) =>
     new Promise((resolve, reject) => {
