@@ -137,9 +137,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option("--rotate-secrets", "send secret fields again even when nothing else changes")
       .option(
         "--target <kind/name>",
-        "only this object, e.g. dashboard/Weekly KPIs (repeatable)",
+        "only these objects (a partial plan): dashboard/Weekly KPIs, dashboard/#42 (id), dashboard/Weekly* (glob); repeatable",
         repeat,
         [],
+      )
+      .option(
+        "--base <ref>",
+        "git revision to compare declarations with: changes to objects declared the same there are drift (changed outside posthog-gitops)",
       ),
   )
     .addHelpText(
@@ -168,10 +172,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option("--rotate-secrets", "send secret fields again even when nothing else changes")
       .option(
         "--target <kind/name>",
-        "only this object, e.g. batch_export/events-to-s3 (repeatable)",
+        "only these objects (a partial plan): batch_export/events-to-s3, batch_export/#ID, batch_export/events-* (glob); repeatable",
         repeat,
         [],
-      ),
+      )
+      .option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown"),
   )
     .addHelpText(
       "after",

@@ -14,6 +14,8 @@ export interface ActionInputs {
   project: string;
   apiKey: string;
   prune: boolean;
+  /** `--base` for plan: the git revision drift is named against; empty for none. */
+  base: string;
   comment: boolean;
   commentHeader: string;
   githubToken: string;
@@ -30,6 +32,7 @@ export const INPUT_NAMES = [
   "project",
   "api-key",
   "prune",
+  "base",
   "comment",
   "comment-header",
   "github-token",
@@ -60,6 +63,10 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
   }
   // Untrimmed: one path followed by a newline still means "one path per line" (it may hold spaces).
   const paths = splitPaths(read("paths", false));
+  const base = get("base");
+  if (base.startsWith("-") || /[\r\n\0]/.test(base)) {
+    throw new InputError("input base must be a git revision such as HEAD^1 or origin/main, or empty");
+  }
   const version = get("version");
   if (version !== "" && !VERSION_SPEC.test(version)) {
     throw new InputError(
@@ -73,6 +80,7 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
     project: get("project"),
     apiKey: get("api-key"),
     prune: prune === "true",
+    base,
     // As the composite action's `inputs.comment == 'true'`: GitHub compares strings ignoring case.
     comment: get("comment").toLowerCase() === "true",
     commentHeader: get("comment-header"),

@@ -57,6 +57,7 @@ export async function runAction(ctx: ActionContext): Promise<number> {
       planFile,
       "--detailed-exitcode",
       ...(inputs.prune ? ["--prune"] : []),
+      ...(inputs.base !== "" ? [`--base=${inputs.base}`] : []),
       ...paths,
     ],
     { captureStdout: true },

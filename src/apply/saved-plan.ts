@@ -184,6 +184,16 @@ export function staleError(kinds: readonly PlanKind[], stale: readonly ObjectRef
  * difference in its actions or notes (a body, an action or an object edited by hand) refuses it,
  * naming the first difference. Returns nothing; apply then sends the plan derived again.
  */
+/**
+ * What the planner derives of an action: without the reviewer's annotations (`--base` drift labels and
+ * modification times), which come from git and are not planned again.
+ */
+function derivable(action: Action | undefined): Action | undefined {
+  if (action === undefined) return undefined;
+  const { drift: _drift, modified: _modified, ...rest } = action;
+  return rest;
+}
+
 export function checkDerived(saved: Plan, derived: Plan): void {
   const describe = (a: Action | undefined) =>
     a === undefined
@@ -193,7 +203,7 @@ export function checkDerived(saved: Plan, derived: Plan): void {
   for (let i = 0; i < count; i++) {
     const s = saved.actions[i];
     const d = derived.actions[i];
-    if (canonicalJson(s) !== canonicalJson(d)) {
+    if (canonicalJson(derivable(s)) !== canonicalJson(derivable(d))) {
       throw new UserError(
         `refusing the saved plan: its action ${i + 1} (${describe(s)}) is not what the files and the live state give (${describe(d)}); was it edited? Make a new plan.`,
         "plan_refused",

@@ -9,7 +9,6 @@
  */
 import { resolve } from "node:path";
 import { applyPlan } from "../apply/apply.js";
-import { formatResult, formatSummary } from "../apply/report.js";
 import {
   checkBinding,
   checkDerived,
@@ -26,6 +25,7 @@ import { missingSecretVariables } from "../plan/secrets.js";
 import type { Plan } from "../plan/types.js";
 import { refetchLiveState } from "../read/fetch.js";
 import { planFromLive } from "../read/make-plan.js";
+import { formatResult, formatSummary } from "../render/apply.js";
 import { colorEnabled, renderText, vocabulary } from "../render/index.js";
 import { ago } from "../time.js";
 import { VERSION } from "../version.js";
@@ -34,8 +34,9 @@ import { confirmOrCancel } from "./confirm.js";
 import { type Session, withConnection } from "./connect.js";
 import { parseProjectId } from "./project.js";
 import { failIfUnsafe, failOnErrors, planOrFail, type ReconcileFlags } from "./reconcile.js";
+import { checkBase, type ReviewFlags, reviewPlan, warnIfPartial } from "./review.js";
 
-export interface ApplyFlags extends ReconcileFlags {
+export interface ApplyFlags extends ReconcileFlags, ReviewFlags {
   plan?: string;
   autoApprove?: boolean;
 }
@@ -47,9 +48,15 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   if (flags.plan !== undefined && flags.args.length > 0) {
     throw new UserError("apply --plan FILE applies the saved plan only: give no paths with it");
   }
+  if (flags.plan !== undefined && flags.base !== undefined) {
+    throw new UserError(
+      "apply --plan FILE applies the saved plan as it was made: give --base to plan instead",
+    );
+  }
   const saved = flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan)) : undefined;
   // A saved plan is planned again from the files it was made from, which must not have changed.
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
+  const commit = saved ? undefined : await checkBase(flags, io);
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
     let signal: StopSignalName | undefined;
@@ -92,9 +99,10 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     } else {
       const made = await planOrFail(client, desired, flags, out);
       failIfUnsafe(made, flags);
-      plan = made.plan;
+      plan = await reviewPlan(made, client, flags, commit, out);
     }
     progress.stop();
+    warnIfPartial(plan, out.stdout);
     const vocab = vocabulary(KINDS);
     out.stdout.write(renderText(plan, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
     if (plan.actions.length === 0) return 0;
@@ -125,7 +133,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       signal: stopped,
       onResult: (result) => {
         progress.advance();
-        out.stdout.write(`${formatResult(result, KINDS)}\n`);
+        out.stdout.write(`${formatResult(result, { vocab, people: plan.people })}\n`);
       },
     });
     progress.stop();
@@ -154,7 +162,17 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
     failOnErrors(derived.errors, session.io);
     checkDerived(saved.plan, derived.plan);
-    return derived.plan;
+    // The reviewer's annotations (people, drift labels) are kept as they were shown when it was made.
+    const { base, people } = saved.plan;
+    return {
+      ...derived.plan,
+      ...(base !== undefined ? { base } : {}),
+      ...(people !== undefined ? { people } : {}),
+      actions: derived.plan.actions.map((action, i) => {
+        const { drift, modified } = saved.plan.actions[i]!;
+        return { ...action, ...(drift ? { drift } : {}), ...(modified ? { modified } : {}) };
+      }),
+    };
   }
 }
 

@@ -13,8 +13,9 @@ import { readConfig } from "./config.js";
 import { withConnection } from "./connect.js";
 import { appendStepSummary, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
 import { failIfUnsafe, planOrFail, type ReconcileFlags, savedOptions } from "./reconcile.js";
+import { checkBase, type ReviewFlags, reviewPlan, warnIfPartial } from "./review.js";
 
-export interface PlanFlags extends ReconcileFlags {
+export interface PlanFlags extends ReconcileFlags, ReviewFlags {
   format?: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -22,11 +23,14 @@ export interface PlanFlags extends ReconcileFlags {
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
   const desired = await readConfig(flags.args, flags, io, "plan");
+  const commit = await checkBase(flags, io);
   const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");
-    return { made: await planOrFail(client, desired, flags, out), host };
+    const made = await planOrFail(client, desired, flags, out);
+    return { made: { ...made, plan: await reviewPlan(made, client, flags, commit, out) }, host };
   });
   const { plan } = made;
+  warnIfPartial(plan, io.stderr);
   const format = flags.format ?? "text";
   io.stdout.write(
     renderPlan(plan, format, {

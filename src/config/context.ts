@@ -121,7 +121,9 @@ export class ObjectContext {
     if (skip.has(path)) return;
     if (typeof value === "string") this.checkReferences(path, value);
     else if (Array.isArray(value))
-      value.forEach((item, i) => this.checkAllReferences(`${path}/${i}`, item, skip));
+      value.forEach((item, i) => {
+        this.checkAllReferences(`${path}/${i}`, item, skip);
+      });
     else if (value !== null && typeof value === "object") {
       for (const [key, item] of Object.entries(value)) {
         this.checkAllReferences(`${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, item, skip);

@@ -60,6 +60,7 @@ export function buildPlan(
     fingerprints: fingerprintActions(kinds, actions, live),
     summary: summarise(actions),
   };
+  if (options.targets !== undefined && options.targets.length > 0) plan.targets = [...options.targets];
   return { plan, errors: sink.errors };
 }
 

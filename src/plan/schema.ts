@@ -53,6 +53,29 @@ export const planSchema: Record<string, unknown> = {
     summary: {
       $ref: "#/$defs/summary",
     },
+    targets: {
+      type: "array",
+      items: {
+        type: "string",
+        minLength: 1,
+      },
+      minItems: 1,
+      description: "Set when --target narrowed the plan: it is partial, and shows only these objects.",
+    },
+    base: {
+      type: "string",
+      minLength: 1,
+      description:
+        "Set when the plan was made with --base: the git revision declarations were compared with.",
+    },
+    people: {
+      type: "object",
+      description:
+        "Users the plan names (collaborators, modified.by), by UUID, as the service described them.",
+      additionalProperties: {
+        $ref: "#/$defs/person",
+      },
+    },
   },
   if: {
     properties: {
@@ -259,6 +282,27 @@ export const planSchema: Record<string, unknown> = {
             type: "string",
           },
         },
+        drift: {
+          const: true,
+          description:
+            "Only with --base: the object's declaration is the same at the base and in the working tree, so the live service changed, not the files.",
+        },
+        modified: {
+          type: "object",
+          description:
+            "When (and by which user UUID) the service last saw the live object modified, where it says.",
+          additionalProperties: false,
+          properties: {
+            at: {
+              type: "string",
+              format: "date-time",
+            },
+            by: {
+              type: "string",
+              minLength: 1,
+            },
+          },
+        },
       },
       allOf: [
         {
@@ -349,6 +393,18 @@ export const planSchema: Record<string, unknown> = {
           },
         },
       ],
+    },
+    person: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        name: {
+          type: "string",
+        },
+        email: {
+          type: "string",
+        },
+      },
     },
     note: {
       type: "object",

@@ -102,6 +102,24 @@ export interface Action {
   destructive: boolean;
   /** Things a reviewer should know about this action (e.g. the paused gap an unpause leaves unexported). */
   warnings: string[];
+  /**
+   * Only in a plan made with `--base REF`, and only on actions whose object's declaration is the same at
+   * REF and in the working tree (or, for an object no file declares, absent from both): the live service
+   * changed, not the files. Always `true` when present.
+   */
+  drift?: true;
+  /**
+   * When the service says when (and by whom) the live object was last modified: on drifted actions only.
+   * `by` is a user UUID, named in `Plan.people`.
+   */
+  modified?: { at?: string; by?: string };
+}
+
+/** A user the plan names (by UUID), as the service described them. Either field may be missing. */
+export interface Person {
+  /** First and last name. */
+  name?: string;
+  email?: string;
 }
 
 /** A plan-wide observation that is not an action (e.g. tags the service ignores). */
@@ -132,6 +150,18 @@ export interface Plan {
    */
   fingerprints: Record<string, string>;
   summary: PlanSummary;
+  /**
+   * Set when `--target` narrowed the plan: the targets as given. The plan is partial (other objects may
+   * have changes it does not show).
+   */
+  targets?: string[];
+  /** Set when the plan was made with `--base REF`: the revision declarations were compared with. */
+  base?: string;
+  /**
+   * The users the plan names (collaborators, `modified.by`) by UUID, from what the service already said
+   * (collaborator lists, dashboards' creators, the organization's members). A UUID absent here is unknown.
+   */
+  people?: Record<string, Person>;
 }
 
 /** The key of an object in fingerprints and in sorting: `project/kind/name`. */

@@ -11,7 +11,14 @@ import type { Diagnostic, Severity } from "../config/types.js";
 import type { Plan } from "../plan/types.js";
 import { type ObjectGroup, objectGroups } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
-import { actionSentence } from "./labels.js";
+import {
+  ACTION_SYMBOL,
+  actionLabel,
+  DRIFT_WORDS,
+  modifiedText,
+  objectInProject,
+  type People,
+} from "./labels.js";
 
 export type AnnotationLevel = "error" | "warning" | "notice";
 
@@ -73,23 +80,33 @@ export function diagnosticAnnotations(
 
 /**
  * One annotation per object that will change, on the line that declares it: `::warning` when any of its
- * actions is destructive, else `::notice` (fewer lines matter: GitHub shows only a few annotations per
- * step). Objects with no source (pruned objects no file declares) have no line to point at and are
- * skipped; they are in the plan itself.
+ * actions is destructive or it changed outside posthog-gitops (drift), else `::notice` (fewer lines
+ * matter: GitHub shows only a few annotations per step). The message names the object, then one line per
+ * action with the plan's symbol and label, then warnings. Objects with no source (pruned objects no file
+ * declares) have no line to point at and are skipped; they are in the plan itself.
  */
 export function planAnnotations(plan: Plan, vocab: Vocabulary, path: AnnotationPath = asIs): string {
   return objectGroups(plan.actions)
-    .map((group) => objectAnnotation(group, path, vocab))
+    .map((group) => objectAnnotation(group, plan, path, vocab))
     .join("");
 }
 
-function objectAnnotation(group: ObjectGroup, path: AnnotationPath, vocab: Vocabulary): string {
+function objectAnnotation(group: ObjectGroup, plan: Plan, path: AnnotationPath, vocab: Vocabulary): string {
   const source = group.object.source;
   if (source === undefined) return "";
+  const drifted = group.actions.find((a) => a.drift === true);
   const destructive = group.actions.some((a) => a.destructive);
-  const level: AnnotationLevel = destructive ? "warning" : "notice";
-  const sentences = group.actions.map((a) => actionSentence(a, vocab));
-  const warnings = group.actions.flatMap((a) => a.warnings);
-  const message = `posthog-gitops plan: ${[...sentences, ...warnings].join("\n")}`;
-  return annotation(level, { file: path(source.file), line: source.line, col: source.column }, message);
+  const level: AnnotationLevel = destructive || drifted !== undefined ? "warning" : "notice";
+  const people: People = plan.people;
+  const head = `posthog-gitops plan: ${objectInProject(group.object, vocab)}`;
+  const lines = [drifted === undefined ? head : `${head} · ${DRIFT_WORDS}`];
+  const modified = drifted === undefined ? "" : modifiedText(drifted, plan);
+  if (modified !== "") lines.push(modified);
+  for (const a of group.actions) lines.push(`${ACTION_SYMBOL[a.action]} ${actionLabel(a, people)}`);
+  lines.push(...group.actions.flatMap((a) => a.warnings));
+  return annotation(
+    level,
+    { file: path(source.file), line: source.line, col: source.column },
+    lines.join("\n"),
+  );
 }

@@ -1,17 +1,22 @@
 /**
- * Words, symbols and value formatting shared by every human-readable renderer, so text, markdown and
- * annotations name the same action the same way. Pure functions of plan data.
+ * Words, symbols and value formatting shared by every human-readable output, so the text plan, the
+ * markdown plan, annotations and apply's result lines name the same action the same way (one label
+ * table: ACTION_SYMBOL and ACTION_WORDS). JSON keeps the stable action names. Pure functions of plan data.
  *
  * Secret rule: a `SecretRef`, wherever it sits in a value, prints as `(secret from $NAME)`; a change
  * marked `secret: true` never prints its `before`/`after` values, whatever they hold. A `SecretValue` that
  * reached a plan by mistake prints its own description, never its value.
+ *
+ * The text these helpers return is raw: each output escapes it for its own medium (`visible` for a
+ * terminal, `escapeInline` for markdown, `escapeData` for annotations).
  */
 import { SecretValue } from "../config/secret.js";
 import type { SourceRef } from "../config/types.js";
 import { isSecretRef } from "../plan/secrets.js";
-import type { Action, ActionKind, FieldChange, ObjectRef, SecretRef } from "../plan/types.js";
+import type { Action, ActionKind, FieldChange, ObjectRef, Person, Plan, SecretRef } from "../plan/types.js";
 import { ACTION_KINDS } from "../plan/types.js";
 import type { Vocabulary } from "./kinds.js";
+import { humanTime } from "./time.js";
 
 /** Symbols in the terraform style; destructive actions read as `-` or `⏸`. */
 export const ACTION_SYMBOL: Record<ActionKind, string> = {
@@ -43,6 +48,122 @@ export const ACTION_WORDS: Record<ActionKind, string> = {
   disable_sharing: "sharing off",
 };
 
+/** A collaborator's access, in the words the YAML uses. */
+export const COLLABORATOR_LEVEL: Readonly<Record<number, string>> = { 21: "can_view", 37: "can_edit" };
+
+/** Users by UUID, as a plan names them (`Plan.people`). */
+export type People = Readonly<Record<string, Person>> | undefined;
+
+/**
+ * A user as people read them: `Ana Lima <ana@acme.com>`, the email or the name alone when that is all
+ * the service said, the UUID only when the user is unknown.
+ */
+export function personText(uuid: string, people: People): string {
+  const key = uuid.toLowerCase();
+  const person = people !== undefined && Object.hasOwn(people, key) ? people[key] : undefined;
+  const name = flat(person?.name ?? "");
+  const email = flat(person?.email ?? "");
+  if (name !== "" && email !== "") return `${name} <${email}>`;
+  return email || name || flat(uuid);
+}
+
+/**
+ * Service text on one line: line breaks and tabs written as `\n`, `\t`, other control characters as
+ * `\uXXXX`, so a name cannot start a line of its own that reads like part of the plan.
+ */
+export function flat(text: string): string {
+  return visible(text.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
+}
+
+/** The collaborator a collaborator action names: who (raw), whether they are known, and their access. */
+export interface CollaboratorText {
+  who: string;
+  /** False when only the UUID is known. */
+  known: boolean;
+  /** `can_edit`, `can_view`, or `level N` for a level without a word; absent when not given. */
+  access?: string;
+}
+
+export function collaboratorText(action: Action, people: People): CollaboratorText | undefined {
+  if (action.action !== "add_collaborator" && action.action !== "remove_collaborator") return undefined;
+  const side = action.action === "add_collaborator" ? action.after : action.before;
+  const uuid = typeof side?.user_uuid === "string" ? side.user_uuid : "?";
+  const who = personText(uuid, people);
+  const level = typeof side?.level === "number" ? side.level : undefined;
+  const text: CollaboratorText = { who, known: who !== flat(uuid) };
+  if (level !== undefined) text.access = COLLABORATOR_LEVEL[level] ?? `level ${level}`;
+  return text;
+}
+
+/**
+ * What an action does beyond its label, raw: the collaborator and their access for collaborator
+ * actions, the backfill of an unpause; "" for the others.
+ */
+export function actionDetail(action: Action, people: People): string {
+  const collaborator = collaboratorText(action, people);
+  if (collaborator !== undefined) {
+    return collaborator.access === undefined
+      ? collaborator.who
+      : `${collaborator.who} (${collaborator.access})`;
+  }
+  return action.action === "unpause" && action.after?.backfill === true
+    ? "(with backfill of the paused gap)"
+    : "";
+}
+
+/** The action's label and detail, raw: `add collaborator Ana Lima <ana@acme.com> (can_edit)`. */
+export function actionLabel(action: Action, people: People): string {
+  const detail = actionDetail(action, people);
+  return detail === "" ? ACTION_WORDS[action.action] : `${ACTION_WORDS[action.action]} ${detail}`;
+}
+
+/** `dashboard "Weekly KPIs" (id 42) in project 12345`; `id` overrides the plan's (a create's new id). */
+export function objectInProject(ref: ObjectRef, vocab: Vocabulary, id?: number | string): string {
+  const withId: ObjectRef = id === undefined ? ref : { ...ref, id };
+  return `${objectLabel(withId, vocab)} in project ${ref.project}`;
+}
+
+/** The words a drifted object's heading carries. */
+export const DRIFT_WORDS = "changed outside posthog-gitops";
+
+/**
+ * When and by whom the service last saw a drifted object modified, raw, or "" when it does not say:
+ * `last modified 2026-11-20T10:00:00Z (2h ago) by Ana Lima <ana@acme.com>` (relative to the plan's time).
+ */
+export function modifiedText(
+  action: Pick<Action, "modified">,
+  plan: Pick<Plan, "created_at" | "people">,
+): string {
+  const modified = action.modified;
+  if (modified === undefined || (modified.at === undefined && modified.by === undefined)) return "";
+  const at = modified.at === undefined ? "" : ` ${flat(humanTime(modified.at, plan.created_at))}`;
+  const by = modified.by === undefined ? "" : ` by ${personText(modified.by, plan.people)}`;
+  return `last modified${at}${by}`;
+}
+
+/** The number of distinct objects with drifted actions. */
+export function driftedObjects(actions: readonly Action[]): number {
+  const keys = new Set<string>();
+  for (const a of actions) {
+    if (a.drift === true)
+      keys.add(`${a.object.project}/${a.object.kind}/${a.object.name}/${a.object.id ?? ""}`);
+  }
+  return keys.size;
+}
+
+/** `2 objects changed outside posthog-gitops: their declarations are the same at main.` */
+export function driftSentence(plan: Pick<Plan, "actions" | "base">): string {
+  const n = driftedObjects(plan.actions);
+  const their = n === 1 ? "its declaration is" : "their declarations are";
+  const base = plan.base === undefined ? "" : ` at ${plan.base}`;
+  return `${count(n, "object")} ${DRIFT_WORDS}: ${their} the same${base} and in the working tree, so applying reverts ${n === 1 ? "that live edit" : "those live edits"}.`;
+}
+
+/** `1 object`, `2 objects`: a count and its noun, singular or plural. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** Phrases of the summary sentence, e.g. `2 to create`. */
 const SUMMARY_PHRASE: Record<ActionKind, (n: number) => string> = {
   create: (n) => `${n} to create`,
@@ -58,8 +179,8 @@ const SUMMARY_PHRASE: Record<ActionKind, (n: number) => string> = {
   delete: (n) => `${n} to delete`,
 };
 
-export function plural(n: number, word: string): string {
-  return n === 1 ? word : `${word}s`;
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return n === 1 ? one : many;
 }
 
 /** Count per action kind, in the canonical action order; kinds absent from the plan are left out. */
@@ -69,10 +190,19 @@ export function actionCounts(actions: readonly Action[]): Array<[ActionKind, num
   return ACTION_KINDS.filter((k) => counts.has(k)).map((k) => [k, counts.get(k) ?? 0]);
 }
 
+/** The summary's phrases, each with whether its actions are destructive: `2 to create`, `1 to delete`. */
+export function summaryPhrases(actions: readonly Action[]): Array<{ text: string; destructive: boolean }> {
+  return actionCounts(actions).map(([kind, n]) => ({
+    text: SUMMARY_PHRASE[kind](n),
+    destructive: actions.some((a) => a.action === kind && a.destructive),
+  }));
+}
+
 /** `Plan: 2 to create, 3 to update, 1 to delete.` */
 export function summarySentence(actions: readonly Action[]): string {
-  const parts = actionCounts(actions).map(([kind, n]) => SUMMARY_PHRASE[kind](n));
-  return `Plan: ${parts.join(", ")}.`;
+  return `Plan: ${summaryPhrases(actions)
+    .map((p) => p.text)
+    .join(", ")}.`;
 }
 
 /** A secret in either form: a plan's `SecretRef`, or a config `SecretValue` that should not be here. */
@@ -99,17 +229,28 @@ export function formatValue(value: unknown): string {
  */
 export type ChangeSides = { secret: string } | { before?: string; after: string };
 
-export function changeSides(change: FieldChange, created: boolean): ChangeSides {
+/** A field's value in a kind's words when it has one (`restriction_level` 37 → `only_collaborators`). */
+export type ValueWord = (path: string, value: unknown) => string | undefined;
+
+const noWords: ValueWord = () => undefined;
+
+/** The value words of one kind, for `changeSides`. */
+export function valueWords(vocab: Vocabulary, kind: string): ValueWord {
+  return (path, value) => vocab.value(kind, path, value);
+}
+
+export function changeSides(change: FieldChange, created: boolean, words: ValueWord = noWords): ChangeSides {
   if (change.secret === true || isSecret(change.after) || isSecret(change.before)) {
     return { secret: isSecret(change.after) ? secretText(change.after) : "(secret)" };
   }
-  const after = formatValue(change.after);
-  return created ? { after } : { before: formatValue(change.before), after };
+  const shown = (value: unknown) => words(change.path, value) ?? formatValue(value);
+  const after = shown(change.after);
+  return created ? { after } : { before: shown(change.before), after };
 }
 
 /** A change as one line: `before → after`, the bare value for a create, or the secret's source. */
-export function changeText(change: FieldChange, created: boolean): string {
-  const sides = changeSides(change, created);
+export function changeText(change: FieldChange, created: boolean, words: ValueWord = noWords): string {
+  const sides = changeSides(change, created, words);
   if ("secret" in sides) return sides.secret;
   return sides.before === undefined ? sides.after : `${sides.before} → ${sides.after}`;
 }
@@ -160,21 +301,4 @@ export function sourceText(source: SourceRef | undefined): string {
 export function objectLabel(ref: ObjectRef, vocab: Vocabulary): string {
   const id = ref.id === undefined ? "" : ` (id ${ref.id})`;
   return `${vocab.words(ref.kind).one} ${JSON.stringify(ref.name)}${id}`;
-}
-
-/** What the action does, as one line of prose (used in annotations and the destructive list). */
-export function actionSentence(action: Action, vocab: Vocabulary): string {
-  const target = `${objectLabel(action.object, vocab)} in project ${action.object.project}`;
-  switch (action.action) {
-    case "add_collaborator":
-      return `add collaborator ${String(action.after?.user_uuid ?? "?")} to ${target}`;
-    case "remove_collaborator":
-      return `remove collaborator ${String(action.before?.user_uuid ?? "?")} from ${target}`;
-    case "enable_sharing":
-      return `turn sharing on for ${target}`;
-    case "disable_sharing":
-      return `turn sharing off for ${target}`;
-    default:
-      return `${ACTION_WORDS[action.action]} ${target}`;
-  }
 }

@@ -1,10 +1,12 @@
 /**
  * `logs` output: the JSON document (schemas/logs.schema.json) and the terminal lines. Pure.
- * Entries stay newest first, as the service sends them.
+ * Entries stay newest first, as the service sends them; times read as everywhere in human output
+ * (`2026-11-20T10:00:00Z (2h ago)`, relative to when the entries were read).
  */
 import type { LogEntry } from "../service/types.js";
 import type { ExportRef } from "./runs.js";
 import { oneLine, type Paint, type Style } from "./table.js";
+import { humanTime } from "./time.js";
 
 export interface LogsDocument {
   format_version: "1";
@@ -23,7 +25,7 @@ export function renderLogsText(doc: LogsDocument, paint: Paint): string {
     .map((e) => {
       const level = paint(LEVEL_STYLE[e.level], e.level.padEnd(width));
       const run = doc.filters.run ? "" : `  ${paint("dim", e.instance_id || "-")}`;
-      return `${e.timestamp}  ${level}${run}  ${oneLine(e.message)}\n`;
+      return `${humanTime(e.timestamp, doc.generated_at)}  ${level}${run}  ${oneLine(e.message)}\n`;
     })
     .join("");
 }

@@ -1,12 +1,26 @@
 /**
  * The per-object pieces of the markdown plan: a `<details>` section with the object's actions and field
- * changes, a line of the destructive list, and a note line. Every user-controlled string goes through
- * `escapeInline` (HTML and markdown contexts) or `codeSpan` / `codeBlock` (literal contexts).
+ * changes, a line of the destructive list, a line of the drift list, and a note line. Every
+ * user-controlled string (names, values, people, times from the service) goes through `escapeInline`
+ * (HTML and markdown contexts) or `codeSpan` / `codeBlock` (literal contexts).
  */
-import type { Action, FieldChange, PlanNote } from "../plan/types.js";
+import type { Action, FieldChange, Plan, PlanNote } from "../plan/types.js";
 import type { ObjectGroup } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
-import { ACTION_SYMBOL, ACTION_WORDS, changeSides, diffHunks, shownChanges } from "./labels.js";
+import {
+  ACTION_SYMBOL,
+  ACTION_WORDS,
+  actionDetail,
+  changeSides,
+  collaboratorText,
+  DRIFT_WORDS,
+  diffHunks,
+  modifiedText,
+  type People,
+  shownChanges,
+  type ValueWord,
+  valueWords,
+} from "./labels.js";
 import { clip, codeBlock, codeSpan, escapeInline } from "./markdown-escape.js";
 
 /** `dashboard **Name** (id 42)` with the name escaped. */
@@ -22,44 +36,68 @@ function where(ref: ObjectGroup["object"]): string {
   return `project ${ref.project} · ${declared}`;
 }
 
-export function objectSection(group: ObjectGroup, vocab: Vocabulary): string {
+/** What a section's reader needs besides the object: the plan (people, time) and whether to name projects. */
+export interface SectionContext {
+  vocab: Vocabulary;
+  plan: Pick<Plan, "created_at" | "people">;
+  /** The plan spans several projects: summaries name the project. */
+  manyProjects: boolean;
+}
+
+export function objectSection(group: ObjectGroup, ctx: SectionContext): string {
+  const { vocab } = ctx;
   const words = group.actions.map((a) => ACTION_WORDS[a.action]);
   const symbols = new Set(group.actions.map((a) => ACTION_SYMBOL[a.action]));
   const symbol = symbols.size === 1 ? [...symbols][0] : "~";
-  const summary = `<code>${symbol}</code> ${objectName(group.object, vocab)}: ${[...new Set(words)].join(", ")}`;
+  const project = ctx.manyProjects ? ` in project ${group.object.project}` : "";
+  const drifted = group.actions.find((a) => a.drift === true);
+  const drift = drifted === undefined ? "" : ` · ⚠️ ${DRIFT_WORDS}`;
+  const summary = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project}: ${[...new Set(words)].join(", ")}${drift}`;
   const parts = [`<details><summary>${summary}</summary>`, "", `In ${where(group.object)}.`];
-  for (const action of group.actions) parts.push("", ...actionBody(action));
+  if (drifted !== undefined) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
+  const valueWord = valueWords(vocab, group.object.kind);
+  for (const action of group.actions) parts.push("", ...actionBody(action, ctx.plan.people, valueWord));
   parts.push("", "</details>");
   return parts.join("\n");
 }
 
-function actionBody(action: Action): string[] {
-  const lines = [`**${ACTION_SYMBOL[action.action]} ${ACTION_WORDS[action.action]}**${actionDetail(action)}`];
+function modifiedSuffix(action: Action, ctx: SectionContext): string {
+  const modified = modifiedText(action, ctx.plan);
+  return modified === "" ? "" : `: ${escapeInline(modified)}`;
+}
+
+function actionBody(action: Action, people: People, words: ValueWord): string[] {
+  const lines = [
+    `**${ACTION_SYMBOL[action.action]} ${ACTION_WORDS[action.action]}**${detail(action, people)}`,
+  ];
   const changes = shownChanges(action);
   if (changes.length > 0) lines.push("");
-  for (const change of changes) lines.push(...changeLines(change, action.action === "create"));
+  for (const change of changes) lines.push(...changeLines(change, action.action === "create", words));
+  // A diff block ends with a blank line for a list item after it; the section adds its own.
+  while (lines[lines.length - 1] === "") lines.pop();
   for (const warning of action.warnings) lines.push("", `> ⚠️ ${escapeInline(warning)}`);
   return lines;
 }
 
-function actionDetail(action: Action): string {
-  switch (action.action) {
-    case "add_collaborator":
-      return ` ${codeSpan(String(action.after?.user_uuid ?? "?"))}`;
-    case "remove_collaborator":
-      return ` ${codeSpan(String(action.before?.user_uuid ?? "?"))}`;
-    case "unpause":
-      return action.after?.backfill === true ? " (with backfill of the paused gap)" : "";
-    default:
-      return "";
+/**
+ * The action's detail (the collaborator and access, the backfill), escaped, after a space; or "". An
+ * unknown collaborator's UUID and the access word are code, as in the YAML.
+ */
+function detail(action: Action, people: People): string {
+  const collaborator = collaboratorText(action, people);
+  if (collaborator !== undefined) {
+    const who = collaborator.known ? escapeInline(collaborator.who) : codeSpan(collaborator.who);
+    return collaborator.access === undefined ? ` ${who}` : ` ${who} (${codeSpan(collaborator.access)})`;
   }
+  const text = actionDetail(action, people);
+  return text === "" ? "" : ` ${escapeInline(text)}`;
 }
 
 /** A list item; a unified diff closes the list and follows as a ```diff block. */
-function changeLines(change: FieldChange, created: boolean): string[] {
+function changeLines(change: FieldChange, created: boolean, words: ValueWord): string[] {
   const path = codeSpan(change.path);
   if (change.diff === undefined || change.secret === true) {
-    const sides = changeSides(change, created);
+    const sides = changeSides(change, created, words);
     if ("secret" in sides) return [`- ${path}: ${codeSpan(sides.secret)}`];
     const after = codeSpan(clip(sides.after));
     return [
@@ -70,10 +108,21 @@ function changeLines(change: FieldChange, created: boolean): string[] {
 }
 
 /** One item of the destructive list, with the action's warnings after it. */
-export function destructiveLine(action: Action, vocab: Vocabulary): string {
+export function destructiveLine(action: Action, ctx: SectionContext): string {
   const warnings = action.warnings.map((w) => ` ⚠️ ${escapeInline(clip(w))}`).join("");
-  const detail = actionDetail(action);
-  return `- **${ACTION_WORDS[action.action]}**${detail} ${objectName(action.object, vocab)} in ${where(action.object)}${warnings}`;
+  const drift = action.drift === true ? ` · ${DRIFT_WORDS}` : "";
+  const more = detail(action, ctx.plan.people);
+  const object = `${objectName(action.object, ctx.vocab)} in ${where(action.object)}`;
+  return `- **${ACTION_WORDS[action.action]}**${more === "" ? ` ${object}` : `${more} · ${object}`}${drift}${warnings}`;
+}
+
+/** One item of the drift list: the object, what the plan does to it, and when it was modified. */
+export function driftLine(group: ObjectGroup, ctx: SectionContext): string {
+  const words = [...new Set(group.actions.map((a) => ACTION_WORDS[a.action]))].join(", ");
+  const drifted = group.actions.find((a) => a.drift === true);
+  const modified = drifted === undefined ? "" : modifiedText(drifted, ctx.plan);
+  const when = modified === "" ? "" : ` · ${escapeInline(modified)}`;
+  return `- ${objectName(group.object, ctx.vocab)} in ${where(group.object)}: ${words}${when}`;
 }
 
 export function noteLine(note: PlanNote, vocab: Vocabulary): string {

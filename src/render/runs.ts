@@ -3,8 +3,8 @@
  * The table keeps one line per run (errors cut to one line); JSON keeps every field the tool reads.
  */
 import type { BatchExport, BatchExportRun } from "../service/types.js";
-import { ago } from "../time.js";
 import { formatCount, type Paint, type Row, renderTable, statusStyle } from "./table.js";
+import { humanTime, isoTime } from "./time.js";
 
 export interface ExportRef {
   project: number;
@@ -57,10 +57,11 @@ export function runItem(r: BatchExportRun): RunItem {
 
 export function renderRunsText(doc: RunsDocument, now: Date, paint: Paint): string {
   if (doc.runs.length === 0) {
-    return `No runs of "${doc.export.name}" since ${doc.filters.since}${doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : ""}.\n`;
+    const status = doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : "";
+    return `No runs of "${doc.export.name}" since ${humanTime(doc.filters.since, now)}${status}.\n`;
   }
   const rows: Row[] = doc.runs.map((r) => [
-    `${r.created_at.slice(0, 16).replace("T", " ")} (${ago(r.created_at, now)})`,
+    humanTime(r.created_at, now),
     { text: r.status, style: statusStyle(r.status) },
     dataInterval(r),
     r.records_completed === null ? "-" : formatCount(r.records_completed),
@@ -70,9 +71,10 @@ export function renderRunsText(doc: RunsDocument, now: Date, paint: Paint): stri
   return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
 }
 
+/** `2026-11-20T09:00:00Z → 2026-11-20T10:00:00Z` (the times in the one human format, without the hint). */
 export function dataInterval(r: { data_interval_start: string | null; data_interval_end: string }): string {
-  const start = r.data_interval_start ? r.data_interval_start.slice(0, 16).replace("T", " ") : "beginning";
-  return `${start} → ${r.data_interval_end.slice(0, 16).replace("T", " ")}`;
+  const start = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
+  return `${start} → ${isoTime(r.data_interval_end)}`;
 }
 
 function cut(text: string, max: number): string {

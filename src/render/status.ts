@@ -2,9 +2,9 @@
  * `status` output: the JSON document (schemas/status.schema.json) and the terminal table built from it.
  * Pure; times in the table are relative to `now`, in JSON they stay ISO instants.
  */
-import { ago } from "../time.js";
 import type { RunItem } from "./runs.js";
 import { formatCount, isFailed, type Paint, type Row, renderTable, statusStyle } from "./table.js";
+import { humanTime } from "./time.js";
 
 /** The runs `status` counts: those created in the last 7 days (the service's own default window). */
 export const WINDOW_DAYS = 7;
@@ -88,7 +88,9 @@ export function renderStatusText(doc: StatusDocument, now: Date, paint: Paint): 
     r.name,
     r.destination,
     r.interval,
-    r.paused ? { text: r.paused_since ? `since ${ago(r.paused_since, now)}` : "yes", style: "yellow" } : "no",
+    r.paused
+      ? { text: r.paused_since ? `since ${humanTime(r.paused_since, now)}` : "yes", style: "yellow" }
+      : "no",
     lastRun(r, now),
     { text: String(r.failed_in_window), style: r.failed_in_window > 0 ? "red" : undefined },
     formatCount(r.records_in_window),
@@ -108,7 +110,7 @@ export function renderStatusText(doc: StatusDocument, now: Date, paint: Paint): 
 function lastRun(r: StatusRow, now: Date): Row[number] {
   const run = r.latest_run;
   if (!run) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
-  const when = ago(run.finished_at ?? run.created_at, now);
+  const when = humanTime(run.finished_at ?? run.created_at, now);
   const more =
     r.running && run.status !== "Running" && run.status !== "Starting" ? " (a run in progress)" : "";
   return { text: `${run.status} ${when}${more}`, style: statusStyle(run.status) };

@@ -9,13 +9,19 @@ import { projectGroups } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
 import {
   ACTION_SYMBOL,
-  ACTION_WORDS,
+  actionLabel,
   changeText,
+  DRIFT_WORDS,
   diffHunks,
+  driftSentence,
+  modifiedText,
   objectLabel,
+  type People,
   shownChanges,
   sourceText,
   summarySentence,
+  type ValueWord,
+  valueWords,
   visible,
 } from "./labels.js";
 import { type Paint, painter, type Style } from "./paint.js";
@@ -51,7 +57,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   for (const project of projectGroups(plan, vocab)) {
     for (const kind of project.kinds) {
       out.push(paint("bold", `Project ${project.project} · ${vocab.words(kind.kind).many}`), "");
-      for (const group of kind.objects) out.push(...objectBlock(group, paint, vocab), "");
+      for (const group of kind.objects) out.push(...objectBlock(group, plan, paint, vocab), "");
     }
   }
   if (plan.notes.length > 0) {
@@ -63,52 +69,41 @@ export function renderText(plan: Plan, options: TextOptions): string {
     }
     out.push("");
   }
+  if (plan.actions.some((a) => a.drift === true)) out.push(paint("yellow", visible(driftSentence(plan))));
   out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions)));
   return `${out.join("\n")}\n`;
 }
 
-function objectBlock(group: ObjectGroup, paint: Paint, vocab: Vocabulary): string[] {
+function objectBlock(group: ObjectGroup, plan: Plan, paint: Paint, vocab: Vocabulary): string[] {
   const kinds = new Set(group.actions.map((a) => ACTION_SYMBOL[a.action]));
   const first = group.actions[0]?.action ?? "update";
   const symbol = kinds.size === 1 ? ACTION_SYMBOL[first] : "~";
   const style = kinds.size === 1 ? ACTION_STYLE[first] : "yellow";
+  const drifted = group.actions.find((a) => a.drift === true);
   const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object, vocab)))}`;
-  const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group.object.source))}`)}`];
-  for (const action of group.actions) lines.push(...actionBlock(action, paint));
+  const drift = drifted === undefined ? "" : ` ${paint("yellow", `· ${DRIFT_WORDS}`)}`;
+  const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group.object.source))}`)}${drift}`];
+  const modified = drifted === undefined ? "" : modifiedText(drifted, plan);
+  if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
+  const words = valueWords(vocab, group.object.kind);
+  for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words, paint));
   return lines;
 }
 
-function actionBlock(action: Action, paint: Paint): string[] {
+function actionBlock(action: Action, people: People, words: ValueWord, paint: Paint): string[] {
   const style = ACTION_STYLE[action.action];
-  const lines = [`      ${paint(style, `${ACTION_SYMBOL[action.action]} ${actionDetail(action)}`)}`];
+  const label = visible(actionLabel(action, people));
+  const lines = [`      ${paint(style, `${ACTION_SYMBOL[action.action]} ${label}`)}`];
   const created = action.action === "create";
-  for (const change of shownChanges(action)) lines.push(...changeLines(change, created, paint));
+  for (const change of shownChanges(action)) lines.push(...changeLines(change, created, words, paint));
   for (const warning of action.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);
   return lines;
 }
 
-function actionDetail(action: Action): string {
-  switch (action.action) {
-    case "add_collaborator":
-      return `collaborator ${collaborator(action.after)}`;
-    case "remove_collaborator":
-      return `collaborator ${collaborator(action.before)}`;
-    case "unpause":
-      return action.after?.backfill === true ? "unpause (with backfill of the paused gap)" : "unpause";
-    default:
-      return ACTION_WORDS[action.action];
-  }
-}
-
-function collaborator(side: Record<string, unknown> | undefined): string {
-  const uuid = visible(String(side?.user_uuid ?? "?"));
-  return side?.level === 37 ? `${uuid} (can edit)` : `${uuid} (level ${String(side?.level ?? "?")})`;
-}
-
-function changeLines(change: FieldChange, created: boolean, paint: Paint): string[] {
+function changeLines(change: FieldChange, created: boolean, words: ValueWord, paint: Paint): string[] {
   const path = visible(change.path);
   if (change.diff === undefined || change.secret === true) {
-    return [`          ${path}: ${visible(changeText(change, created))}`];
+    return [`          ${path}: ${visible(changeText(change, created, words))}`];
   }
   const lines = [`          ${path}:`];
   for (const line of diffHunks(change.diff)) {

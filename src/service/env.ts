@@ -88,7 +88,12 @@ export function defaultBudgetFile(
   return join(cache, "posthog-gitops", `rate-budget-${budgetFileId(url.origin, apiKey)}.json`);
 }
 
-/** Validates a host URL and refuses clear-text HTTP to anything but loopback. Returns the origin. */
+/**
+ * Validates a host URL and refuses clear-text HTTP to anything but loopback. Returns the origin. The
+ * service lives at the root of its host, so a path, a query, a fragment or credentials in the URL are
+ * refused rather than dropped: `https://us.posthog.com/foo` is a mistake, not the same host. (Only a
+ * trailing `/` is accepted.) Credentials and queries are never echoed: they may hold something secret.
+ */
 export function checkHost(raw: string): string {
   let url: URL;
   try {
@@ -96,14 +101,35 @@ export function checkHost(raw: string): string {
   } catch {
     throw new UserError(`POSTHOG_HOST / --host is not a URL: ${raw}`);
   }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new UserError(`host must use https:// (got ${url.protocol}//)`);
+  }
+  const extra =
+    url.username !== "" || url.password !== ""
+      ? "a user name or password"
+      : url.pathname !== "/" && url.pathname !== ""
+        ? `a path (${excerpt(url.pathname)})`
+        : url.search !== "" || raw.includes("?")
+          ? "a query (?…)"
+          : url.hash !== "" || raw.includes("#")
+            ? "a fragment (#…)"
+            : undefined;
+  if (extra !== undefined) {
+    throw new UserError(
+      `POSTHOG_HOST / --host must be the service's address only, but it has ${extra}: use ${url.origin}`,
+    );
+  }
   if (url.protocol === "https:") return url.origin;
-  if (url.protocol !== "http:") throw new UserError(`host must use https:// (got ${url.protocol}//)`);
   if (!isLoopback(url.hostname)) {
     throw new UserError(
       `refusing http:// for ${url.hostname}: the API key would travel unencrypted; use https://`,
     );
   }
   return url.origin;
+}
+
+function excerpt(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 export function isLoopback(hostname: string): boolean {

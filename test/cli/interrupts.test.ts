@@ -145,13 +145,13 @@ describe("during a long apply", () => {
       await h.faults({ latency_ms: 300 });
       await h.clearRequests();
       const run = start(process.execPath, [BIN, ...applyArgs], h.env());
-      await run.waitFor("✓ create");
+      await run.waitFor("✓ + create");
       run.child.kill(signal);
       expect(await run.exit).toBe(code);
       const out = run.output();
       expect(out).toContain("Stopping: no new request is sent; waiting for those already sent");
-      const done = out.match(/^✓ create /gm)?.length ?? 0;
-      const notStarted = out.match(/^· create .*not started: the run was stopped$/gm)?.length ?? 0;
+      const done = out.match(/^✓ \+ create /gm)?.length ?? 0;
+      const notStarted = out.match(/^· \+ create .*not started: the run was stopped$/gm)?.length ?? 0;
       expect(done).toBeGreaterThan(0);
       expect(notStarted).toBeGreaterThan(0);
       expect(done + notStarted).toBe(12);

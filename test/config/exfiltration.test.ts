@@ -122,9 +122,8 @@ describe("exfiltration attempts through ${NAME}", () => {
     const { result, shown } = await load(board(`description: "${lookAlikes.join(" ")}"`));
     expect(result.diagnostics).toEqual([]);
     const [project] = result.projects;
-    expect((project?.objects.dashboard?.[0] as { description?: string }).description).toBe(
-      lookAlikes.join(" "),
-    );
+    const dashboard = project?.objects.dashboard?.[0] as { description?: string } | undefined;
+    expect(dashboard?.description).toBe(lookAlikes.join(" "));
     expect(shown).not.toContain(KEY);
   });
 

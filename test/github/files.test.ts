@@ -90,6 +90,7 @@ describe("action.yml", () => {
       project: "",
       "api-key": "",
       prune: "false",
+      base: "",
       comment: "false",
       "comment-header": "posthog-gitops",
       "github-token": expr("github.token"),

@@ -14,6 +14,7 @@ function inputs(given: Partial<Record<InputName, string>>) {
     project: "",
     "api-key": "",
     prune: "false",
+    base: "",
     comment: "false",
     "comment-header": "posthog-gitops",
     "github-token": "ghs_x",
@@ -33,6 +34,7 @@ describe("the inputs", () => {
       project: "",
       apiKey: "",
       prune: false,
+      base: "",
       comment: false,
       commentHeader: "posthog-gitops",
       githubToken: "ghs_x",
@@ -61,6 +63,11 @@ describe("the inputs", () => {
     );
     expect(() => inputs({ command: "Plan" })).toThrow(InputError);
     expect(() => inputs({ prune: "yes" })).toThrow("input prune must be true or false");
+  });
+
+  it("take a base revision for drift, never something that reads as an option", () => {
+    expect(inputs({ base: " HEAD^1 " }).base).toBe("HEAD^1");
+    expect(() => inputs({ base: "--upload-pack=x" })).toThrow("input base must be a git revision");
   });
 
   it("take a version, range or tag of the registry, nothing else", () => {

@@ -34,8 +34,8 @@ describe("logs", () => {
     expect(out.code).toBe(0);
     const lines = out.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\S+Z {2}ERROR {2}Batch export failed: NoSuchBucket/);
-    expect(lines[1]).toMatch(/^\S+Z {2}INFO {3}Batch export for range/);
+    expect(lines[0]).toMatch(/^\S+Z \(\S+ ago\) {2}ERROR {2}Batch export failed: NoSuchBucket/);
+    expect(lines[1]).toMatch(/^\S+Z \(\S+ ago\) {2}INFO {3}Batch export for range/);
     const limited = await h.run(logs, { args: [S3], limit: "3" });
     expect(limited.stdout.trimEnd().split("\n")).toHaveLength(3);
     expect(limited.stderr).toBe(`3 log entries of "${S3}" (--limit 3 reached: older entries may exist)\n`);

@@ -42,7 +42,7 @@ describe("status", () => {
       /^Events to S3\s+AwsS3\s+hour\s+no\s+Completed .*ago \(a run in progress\)\s+1\s+[\d,]+$/,
     );
     expect(lines[2]).toMatch(
-      /^Persons to Postgres\s+Postgres\s+day\s+since 3d ago\s+Completed 3d ago\s+0\s+[\d,]+$/,
+      /^Persons to Postgres\s+Postgres\s+day\s+since \S+Z \(3d ago\)\s+Completed \S+Z \(3d ago\)\s+0\s+[\d,]+$/,
     );
     expect(out.stdout).not.toContain("\u001b[");
     expect(out.stderr).toBe("2 batch exports: 0 failing, 1 paused, 1 failed run in 7 days\n");
@@ -54,7 +54,7 @@ describe("status", () => {
     await addS3Run("Failed", 2, "AccessDenied: bucket policy");
     const failing = await h.run(status, { args: [], failOnError: true });
     expect(failing.code).toBe(1);
-    expect(failing.stdout).toMatch(/Events to S3\s+AwsS3\s+hour\s+no\s+Failed 2m ago/);
+    expect(failing.stdout).toMatch(/Events to S3\s+AwsS3\s+hour\s+no\s+Failed \S+Z \(2m ago\)/);
     expect(failing.stdout).toMatch(/^failed Events to S3 \(run .+\): AccessDenied: bucket policy$/m);
     expect(failing.stderr).toContain("1 failing");
     const withoutFlag = await h.run(status, { args: [] });

@@ -190,3 +190,107 @@ export function bigPlan(n: number, destructiveEvery = 20): Plan {
 export function kindsIn(plan: Plan): ActionKind[] {
   return ACTION_KINDS.filter((k) => plan.actions.some((a) => a.action === k));
 }
+
+export const ANA = "0190f3a2-7c1d-7000-8000-00000000a0a0";
+export const BEN = "0190f3a2-7c1d-7000-8000-00000000b0b0";
+export const STRANGER = "0190f3a2-7c1d-7000-8000-00000000c0c0";
+
+/**
+ * Collaborators as people read them: one known by name and email, one by email only, one unknown (its
+ * UUID), and the restriction level in words.
+ */
+export function collaboratorPlan(): Plan {
+  const ops = dashboard("Ops review", { id: 31, ...at("dashboards/ops.yaml", 3) });
+  return {
+    ...buildPlan([
+      act("update", ops, {
+        before: { restriction_level: 21 },
+        after: { restriction_level: 37 },
+        changes: [{ path: "restriction_level", before: 21, after: 37 }],
+      }),
+      act("remove_collaborator", ops, { before: { user_uuid: BEN, level: 37 } }),
+      act("add_collaborator", ops, { after: { user_uuid: ANA, level: 37 } }),
+      act("add_collaborator", ops, { after: { user_uuid: STRANGER, level: 37 } }),
+      act("create", dashboard("Board pack", at("dashboards/board.yaml", 2)), {
+        after: { name: "Board pack", restriction_level: 37 },
+      }),
+    ]),
+    people: {
+      [ANA]: { name: "Ana Lima", email: "ana@acme.com" },
+      [BEN]: { email: "ben_o@acme.com" },
+    },
+  };
+}
+
+/**
+ * A plan made with --base: a dashboard edited in the UI (the service does not say when), an export
+ * paused in the UI (it says when, and who), a dashboard created by hand and pruned, and the pull
+ * request's own change, which is not drift.
+ */
+export function driftPlan(): Plan {
+  const kpis = dashboard("Weekly KPIs", { id: 42, ...at("dashboards/kpis.yaml", 4) });
+  const snowflake = batchExport("Nightly Snowflake", {
+    id: "018f2c3e-0000-7000-8000-00000000000a",
+    ...at("exports/snowflake.yaml", 3),
+  });
+  return {
+    ...buildPlan([
+      act("update", dashboard("Revenue", { id: 3, ...at("dashboards/revenue.yaml", 2) }), {
+        before: { pinned: false },
+        after: { pinned: true },
+        changes: [{ path: "pinned", before: false, after: true }],
+      }),
+      act("update", kpis, {
+        before: { description: "Edited in the UI" },
+        after: { description: "Growth team weekly review." },
+        changes: [{ path: "description", before: "Edited in the UI", after: "Growth team weekly review." }],
+        drift: true,
+      }),
+      act("unpause", snowflake, {
+        before: { paused: true },
+        after: { paused: false },
+        drift: true,
+        modified: { at: "2026-11-20T22:14:03.120Z", by: ANA },
+      }),
+      act("soft_delete", dashboard("Scratch <b>board</b>", { id: 77 }), {
+        before: { name: "Scratch <b>board</b>", pinned: false },
+        drift: true,
+      }),
+    ]),
+    base: "origin/main",
+    people: { [ANA]: { name: "Ana Lima", email: "ana@acme.com" } },
+  };
+}
+
+/** The same dashboard created in two projects, and an update in the second: summaries name projects. */
+export function twoProjectPlan(): Plan {
+  return buildPlan([
+    act("create", dashboard("Product usage", at("production/dashboards.yaml", 23)), {
+      after: { name: "Product usage", restriction_level: 21 },
+    }),
+    act("create", dashboard("Product usage", { project: 12346, ...at("staging/dashboards.yaml", 12) }), {
+      after: { name: "Product usage", restriction_level: 21 },
+    }),
+    act(
+      "soft_delete",
+      dashboard("Old funnel", { project: 12346, id: 9, ...at("staging/dashboards.yaml", 30) }),
+      {
+        before: { name: "Old funnel" },
+      },
+    ),
+  ]);
+}
+
+/** A plan narrowed with --target: partial. */
+export function partialPlan(): Plan {
+  return {
+    ...buildPlan([
+      act("update", dashboard("Weekly KPIs", { id: 42, ...at("dashboards/kpis.yaml", 4) }), {
+        before: { pinned: false },
+        after: { pinned: true },
+        changes: [{ path: "pinned", before: false, after: true }],
+      }),
+    ]),
+    targets: ["dashboard/Weekly*", "dashboard/#42"],
+  };
+}

@@ -100,7 +100,7 @@ describe("planAnnotations", () => {
       act("delete", batchExport("Gone", at("x.yaml", 2)), { before: {} }),
     ]);
     expect(planAnnotations(plan, VOCAB)).toBe(
-      '::warning file=x.yaml,line=2,col=3::posthog-gitops plan: delete batch export "Gone" in project 12345\n',
+      '::warning file=x.yaml,line=2,col=3::posthog-gitops plan: batch export "Gone" in project 12345%0A- delete\n',
     );
   });
 

@@ -13,7 +13,15 @@ import { renderPlan } from "../../src/render/index.js";
 import { renderJson } from "../../src/render/json.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { renderText } from "../../src/render/text.js";
-import { emptyPlan, mixedPlan, VOCAB } from "./fixtures.js";
+import {
+  collaboratorPlan,
+  driftPlan,
+  emptyPlan,
+  mixedPlan,
+  partialPlan,
+  twoProjectPlan,
+  VOCAB,
+} from "./fixtures.js";
 
 const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), "..", "golden", "render");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
@@ -32,6 +40,10 @@ function golden(name: string, actual: string): void {
 const CASES: Array<[string, () => Plan]> = [
   ["empty", emptyPlan],
   ["mixed", mixedPlan],
+  ["drift", driftPlan],
+  ["collaborators", collaboratorPlan],
+  ["two-projects", twoProjectPlan],
+  ["partial", partialPlan],
 ];
 
 describe.each(CASES)("golden: %s plan", (name, build) => {

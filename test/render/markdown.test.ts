@@ -102,7 +102,7 @@ describe("renderMarkdown: the comment cap", () => {
     expect(out.length).toBeLessThanOrEqual(20_000);
     expect(out).toContain("<b>Small</b>");
     expect(out).not.toContain("<b>Huge</b>");
-    expect(out).toContain("1 section was left out of 2 (1 dashboards)");
+    expect(out).toContain("1 section was left out of 2 (1 dashboard)");
   });
 });
 

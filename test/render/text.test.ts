@@ -48,8 +48,8 @@ describe("renderText", () => {
     restore: "↺ restore",
     pause: "⏸ pause",
     unpause: "▶ unpause",
-    add_collaborator: "+ collaborator 0190-add (can edit)",
-    remove_collaborator: "- collaborator 0190-rm (can edit)",
+    add_collaborator: "+ add collaborator 0190-add (can_edit)",
+    remove_collaborator: "- remove collaborator 0190-rm (can_edit)",
     enable_sharing: "+ sharing on",
     disable_sharing: "- sharing off",
   };

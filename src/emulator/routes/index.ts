@@ -7,6 +7,7 @@ import { registerDashboards } from "./dashboards.js";
 import { registerEvents } from "./events.js";
 import { registerIntegrations } from "./integrations.js";
 import { registerLogs } from "./logs.js";
+import { registerMembers } from "./members.js";
 import { registerOrganizations } from "./organizations.js";
 import { registerPersonalApiKeys } from "./personal-api-keys.js";
 import { registerRuns } from "./runs.js";
@@ -24,6 +25,7 @@ export function buildRouter(): Router {
   registerIntegrations(router);
   registerEvents(router);
   registerOrganizations(router);
+  registerMembers(router);
   registerPersonalApiKeys(router);
   return router;
 }

@@ -16,6 +16,7 @@ export const dashboardKind: Kind = {
   name: "dashboard",
   key: "dashboards",
   words: { one: "dashboard", many: "dashboards" },
+  values: { restriction_level: { 21: "everyone", 37: "only_collaborators" } },
   schema: dashboardSchema,
   declare: (input, ctx) => declareDashboard(input as unknown as DashboardInput, ctx),
   read: readDashboards,

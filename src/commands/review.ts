@@ -1,0 +1,61 @@
+/**
+ * What `plan` and `apply` add to a plan for its reviewer, after it is made: the people it names
+ * (collaborators as `name <email>`, read-stage data first, one members list per organization only for
+ * users still unknown), and with `--base REF` the drift labels (src/drift). Also the warning Terraform
+ * prints for a targeted plan: it is partial.
+ */
+
+import { labelDrift, resolveBase, systemGit } from "../drift/index.js";
+import type { Io, Output } from "../io.js";
+import { KINDS } from "../kinds/index.js";
+import type { Plan } from "../plan/types.js";
+import type { MadePlan } from "../read/make-plan.js";
+import { MemberDirectory, withPeople } from "../read/people.js";
+import type { ServiceClient } from "../service/index.js";
+
+export interface ReviewFlags {
+  args: string[];
+  /** `--base REF`: label drift against this git revision. */
+  base?: string;
+}
+
+/** Checks `--base` before anything is read from the service; the commit to compare with, if any. */
+export async function checkBase(flags: ReviewFlags, io: Io): Promise<string | undefined> {
+  if (flags.base === undefined) return undefined;
+  return resolveBase(systemGit(io.cwd, io.env), flags.base, io.cwd);
+}
+
+/** The plan with its people and, with `--base`, its drift labels. */
+export async function reviewPlan(
+  made: MadePlan,
+  client: ServiceClient,
+  flags: ReviewFlags,
+  commit: string | undefined,
+  io: Io,
+): Promise<Plan> {
+  let plan = await withPeople(made.plan, made.live, new MemberDirectory(client));
+  if (flags.base !== undefined && commit !== undefined) {
+    plan = await labelDrift(plan, {
+      kinds: KINDS,
+      base: flags.base,
+      commit,
+      git: systemGit(io.cwd, io.env),
+      cwd: io.cwd,
+      paths: flags.args,
+      live: made.live,
+    });
+  }
+  return plan;
+}
+
+/**
+ * Terraform's warning for a targeted plan: other objects' changes are not shown. `plan` writes it to
+ * stderr (its stdout may be JSON or markdown for a machine); `apply` to stdout, with the plan it shows.
+ */
+export function warnIfPartial(plan: Plan, stream: Output): void {
+  if (plan.targets === undefined || plan.targets.length === 0) return;
+  const targets = plan.targets.map((t) => `--target ${t}`).join(", ");
+  stream.write(
+    `Warning: this plan is partial: ${targets} narrowed it, so changes to other objects are not shown (and not applied). Use --target for exceptions, not as the routine way to apply.\n`,
+  );
+}

@@ -1,0 +1,42 @@
+/**
+ * Apply's output: one line per action result, in the plan's own words (the same symbols and labels as
+ * the text plan, from labels.ts), and the closing summary. The line says how it went (✓ done, ✗ failed,
+ * ○ skipped, · not started), then what was done to which object, then why it failed or was not tried.
+ * Pure; service text (errors, names) is made visible like everything else the terminal shows.
+ */
+import type { ActionResult } from "../apply/apply.js";
+import type { Vocabulary } from "./kinds.js";
+import { ACTION_SYMBOL, actionLabel, objectInProject, type People, visible } from "./labels.js";
+
+const MARK: Record<ActionResult["outcome"], string> = {
+  ok: "✓",
+  failed: "✗",
+  skipped: "○",
+  not_started: "·",
+};
+
+export interface ResultContext {
+  vocab: Vocabulary;
+  /** The plan's people (`Plan.people`), so collaborators read as they did in the plan. */
+  people: People;
+}
+
+/** `✓ + add collaborator Ana Lima <ana@acme.com> (can_edit) · dashboard "Weekly KPIs" (id 42) in project 12345` */
+export function formatResult(result: ActionResult, ctx: ResultContext): string {
+  const { action } = result;
+  const label = `${ACTION_SYMBOL[action.action]} ${actionLabel(action, ctx.people)}`;
+  const object = objectInProject(action.object, ctx.vocab, result.id);
+  const head = `${MARK[result.outcome]} ${visible(label)} · ${visible(object)}`;
+  const tail = result.error ? ` — ${visible(result.error)}` : "";
+  const notes = result.notes.map((n) => `\n    note: ${visible(n)}`).join("");
+  return `${head}${tail}${notes}`;
+}
+
+export function formatSummary(results: readonly ActionResult[]): string {
+  const count = (o: ActionResult["outcome"]) => results.filter((r) => r.outcome === o).length;
+  const failed = count("failed");
+  const notStarted = count("not_started");
+  const head = notStarted > 0 ? "Apply stopped" : failed > 0 ? "Apply failed" : "Apply complete";
+  const tail = notStarted > 0 ? `, ${notStarted} not started (run apply again to finish)` : "";
+  return `${head}: ${count("ok")} succeeded, ${failed} failed, ${count("skipped")} skipped${tail}.`;
+}
