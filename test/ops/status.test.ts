@@ -39,7 +39,7 @@ describe("status", () => {
     const lines = out.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^NAME\s+DESTINATION\s+INTERVAL\s+PAUSED\s+LAST RUN\s+FAILED 7D\s+RECORDS 7D$/);
     expect(lines[1]).toMatch(
-      /^Events to S3\s+AwsS3\s+hour\s+no\s+Completed .*ago \(a run in progress\)\s+1\s+[\d,]+$/,
+      /^Events to S3\s+AwsS3\s+hour\s+no\s+Completed \S+Z \(\d+m ago\) \(a run in progress\)\s+1\s+[\d,]+$/,
     );
     expect(lines[2]).toMatch(
       /^Persons to Postgres\s+Postgres\s+day\s+since \S+Z \(3d ago\)\s+Completed \S+Z \(3d ago\)\s+0\s+[\d,]+$/,
