@@ -19584,7 +19584,7 @@ var require__ = __commonJS({
     var discriminator_1 = require_discriminator();
     var json_schema_2020_12_1 = require_json_schema_2020_12();
     var META_SCHEMA_ID = "https://json-schema.org/draft/2020-12/schema";
-    var Ajv20204 = class extends core_1.default {
+    var Ajv20203 = class extends core_1.default {
       constructor(opts = {}) {
         super({
           ...opts,
@@ -19611,11 +19611,11 @@ var require__ = __commonJS({
         return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
       }
     };
-    exports.Ajv2020 = Ajv20204;
-    module.exports = exports = Ajv20204;
-    module.exports.Ajv2020 = Ajv20204;
+    exports.Ajv2020 = Ajv20203;
+    module.exports = exports = Ajv20203;
+    module.exports.Ajv2020 = Ajv20203;
     Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv20204;
+    exports.default = Ajv20203;
     var validate_1 = require_validate();
     Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
       return validate_1.KeywordCxt;
@@ -19651,6 +19651,7 @@ var require__ = __commonJS({
 });
 
 // src/config/schema.ts
+import { createRequire } from "node:module";
 function composeSchema(kinds) {
   const ignore = {};
   const lists = {};
@@ -19707,19 +19708,31 @@ function composeSchema(kinds) {
     $defs: defs
   };
 }
+function addKeywords(ajv2) {
+  ajv2.addKeyword({ keyword: "x-secret", schemaType: "boolean" });
+  ajv2.addKeyword({ keyword: "x-expect", schemaType: "string" });
+}
+function precompiled() {
+  try {
+    return createRequire(import.meta.url)("./schema-validator.generated.cjs");
+  } catch (err) {
+    if (err.code === "MODULE_NOT_FOUND") return void 0;
+    throw err;
+  }
+}
 function validator(kinds) {
   let validate2 = compiledFor.get(kinds);
   if (validate2 === void 0) {
-    const ajv2 = new import__.Ajv2020({
-      allErrors: true,
-      verbose: true,
-      strict: true,
-      allowUnionTypes: true,
-      code: { optimize: false }
-    });
-    ajv2.addKeyword({ keyword: "x-secret", schemaType: "boolean" });
-    ajv2.addKeyword({ keyword: "x-expect", schemaType: "string" });
-    validate2 = ajv2.compile(composeSchema(kinds));
+    const schema = composeSchema(kinds);
+    const built = precompiled();
+    if (built !== void 0 && built.schemaText === JSON.stringify(schema)) {
+      validate2 = built.validate;
+    } else {
+      const ajvModule = require__();
+      const ajv2 = new ajvModule.Ajv2020(AJV_OPTIONS);
+      addKeywords(ajv2);
+      validate2 = ajv2.compile(schema);
+    }
     compiledFor.set(kinds, validate2);
   }
   return validate2;
@@ -19731,11 +19744,17 @@ function validateSchema(kinds, data) {
 function capitalise(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
-var import__, compiledFor;
+var AJV_OPTIONS, compiledFor;
 var init_schema = __esm({
   "src/config/schema.ts"() {
     "use strict";
-    import__ = __toESM(require__(), 1);
+    AJV_OPTIONS = {
+      allErrors: true,
+      verbose: true,
+      strict: true,
+      allowUnionTypes: true,
+      code: { optimize: false }
+    };
     compiledFor = /* @__PURE__ */ new WeakMap();
   }
 });
@@ -20359,9 +20378,10 @@ function ago(iso, now) {
   const abs = Math.abs(diff);
   const [size, unit] = abs < 6e4 ? [1e3, "second"] : abs < 36e5 ? [6e4, "minute"] : abs < 1728e5 ? [36e5, "hour"] : [864e5, "day"];
   const n = Math.round(abs / size);
-  return RELATIVE_TIME.format(diff > 0 ? n : -n, unit);
+  relativeTime ??= new Intl.RelativeTimeFormat("en", { style: "narrow", numeric: "always" });
+  return relativeTime.format(diff > 0 ? n : -n, unit);
 }
-var RELATIVE, UNIT_MS, DATE, DATE_TIME, RELATIVE_TIME;
+var RELATIVE, UNIT_MS, DATE, DATE_TIME, relativeTime;
 var init_time = __esm({
   "src/time.ts"() {
     "use strict";
@@ -20370,7 +20390,6 @@ var init_time = __esm({
     UNIT_MS = { s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
     DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
     DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-    RELATIVE_TIME = new Intl.RelativeTimeFormat("en", { style: "narrow", numeric: "always" });
   }
 });
 
@@ -30583,7 +30602,7 @@ async function writeSavedPlan(file, saved) {
 }
 function savedValidator() {
   if (!validateSaved) {
-    const ajv2 = new import__2.Ajv2020({ allErrors: false, strict: false });
+    const ajv2 = new import__.Ajv2020({ allErrors: false, strict: false });
     import_ajv_formats.default.default(ajv2);
     ajv2.addSchema({ ...planSchema, $id: "posthog-gitops:plan" });
     const strings = { type: "array", items: { type: "string" } };
@@ -30712,11 +30731,11 @@ function checkDerived(saved, derived) {
     );
   }
 }
-var import__2, import_ajv_formats, SAVED_PLAN_VERSION, validateSaved;
+var import__, import_ajv_formats, SAVED_PLAN_VERSION, validateSaved;
 var init_saved_plan = __esm({
   "src/apply/saved-plan.ts"() {
     "use strict";
-    import__2 = __toESM(require__(), 1);
+    import__ = __toESM(require__(), 1);
     import_ajv_formats = __toESM(require_dist2(), 1);
     init_errors();
     init_files();
@@ -58205,7 +58224,7 @@ __export(answers_exports, {
 function validator2(shape) {
   let validate2 = compiled.get(shape);
   if (validate2 === void 0) {
-    ajv ??= new import__3.Ajv2020({
+    ajv ??= new import__2.Ajv2020({
       strict: true,
       allowUnionTypes: true,
       meta: false,
@@ -58278,11 +58297,11 @@ function kindOf(value) {
   if (typeof value === "number") return Number.isInteger(value) ? "a whole number" : "a number";
   return TYPE_WORDS[typeof value] ?? typeof value;
 }
-var import__3, ajv, compiled, TYPE_WORDS;
+var import__2, ajv, compiled, TYPE_WORDS;
 var init_answers = __esm({
   "src/service/answers.ts"() {
     "use strict";
-    import__3 = __toESM(require__(), 1);
+    import__2 = __toESM(require__(), 1);
     init_shapes();
     compiled = /* @__PURE__ */ new Map();
     TYPE_WORDS = {

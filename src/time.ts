@@ -57,7 +57,7 @@ function badTime(raw: string, flag: string): UserError {
   );
 }
 
-const RELATIVE_TIME = new Intl.RelativeTimeFormat("en", { style: "narrow", numeric: "always" });
+let relativeTime: Intl.RelativeTimeFormat | undefined;
 
 /**
  * `3m ago`, `5h ago`, `2d ago`; `in 4m` for the future (Intl's narrow English form). The unit is the
@@ -80,5 +80,8 @@ export function ago(iso: string | null | undefined, now: Date): string {
           : [86_400_000, "day"];
   const n = Math.round(abs / size);
   // Intl reads -0 as the past ("0s ago"), 0 as the future.
-  return RELATIVE_TIME.format(diff > 0 ? n : -n, unit);
+  // Made on first use: building it loads locale data, which costs start-up time of commands that never
+  // print a relative time.
+  relativeTime ??= new Intl.RelativeTimeFormat("en", { style: "narrow", numeric: "always" });
+  return relativeTime.format(diff > 0 ? n : -n, unit);
 }

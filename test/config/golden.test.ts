@@ -4,10 +4,13 @@
  * UPDATE_GOLDEN=1 rewrites the .expected files (review the diff before committing).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic } from "../../src/config/index.js";
+import { composeSchema, formatDiagnostic } from "../../src/config/index.js";
 import { loadConfig } from "../../src/index.js";
+import { KINDS } from "../../src/kinds/index.js";
 
 const folder = join(import.meta.dirname, "../golden/config");
 const cases = readdirSync(folder)
@@ -36,5 +39,30 @@ describe("golden bad inputs", () => {
     // Every case is a bad input, with exactly as many diagnostics as its golden file has lines.
     expect(result.diagnostics).toHaveLength(golden.split("\n").filter(Boolean).length);
     expect(result.diagnostics.length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * The build compiles the built-in schema ahead of time (scripts/build-validator.mjs); the CLI in dist/
+ * validates with that code. It must be current (the schema text it was made from is the one composed
+ * now, or dist/ would silently fall back to compiling) and give the same diagnostics byte for byte.
+ * `npm test` builds first.
+ */
+describe("golden bad inputs through the build's precompiled validator", () => {
+  const dist = join(import.meta.dirname, "../../dist");
+
+  it("is current with the kinds' schema", async () => {
+    const generated = join(dist, "config/schema-validator.generated.cjs");
+    const built = createRequire(import.meta.url)(generated) as { schemaText: string };
+    expect(built.schemaText).toBe(JSON.stringify(composeSchema(KINDS)));
+  });
+
+  it.each(cases)("%s", async (name) => {
+    const built = (await import(
+      pathToFileURL(join(dist, "index.js")).href
+    )) as typeof import("../../src/index.js");
+    const result = await built.loadConfig([`${name}.yaml`], { env, cwd: folder, mode: "validate" });
+    const actual = result.diagnostics.map((d) => `${formatDiagnostic(d)}\n`).join("");
+    expect(actual).toBe(readFileSync(join(folder, `${name}.expected`), "utf8"));
   });
 });
