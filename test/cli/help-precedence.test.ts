@@ -6,9 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { useE2E } from "../e2e/helpers.js";
+import { useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
+const h = useEmulator();
 const S3 = "Events to S3";
 const FILE = `project: 12345\nbatch_exports:\n  - name: ${S3}\n`;
 

@@ -10,11 +10,11 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
-import { KEY, ROOT, useE2E } from "../e2e/helpers.js";
 import { childEnv } from "../support/child-env.js";
+import { KEY, ROOT, useEmulator } from "../support/emulator.js";
 
 // The spawned CLI reads the system clock, so the emulator does too.
-const h = useE2E({ clock: systemClock });
+const h = useEmulator({ clock: systemClock });
 const BIN = join(ROOT, "bin/posthog-gitops.js");
 const STACK = /^\s+at .+:\d+:\d+\)?$/m;
 

@@ -9,10 +9,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Clock } from "../../src/clock.js";
-import { useE2E } from "../e2e/helpers.js";
+import { useEmulator } from "../support/emulator.js";
 import { memoryIo, TEST_NOW } from "../support/io.js";
 
-const h = useE2E();
+const h = useEmulator();
 
 /** Time that passes only when something waits: retries against a dead host cost nothing. */
 function fastClock(): Clock {
@@ -207,7 +207,7 @@ describe("the built binary, as a user runs it", () => {
   it("ends in one line when dist/ is fine but input is closed and no terminal is there", async () => {
     mkdirSync(join(h.dir, "p"), { recursive: true });
     writeFileSync(join(h.dir, "p/d.yaml"), FILE);
-    const { spawnCli } = await import("../e2e/helpers.js");
+    const { spawnCli } = await import("../support/emulator.js");
     const result = await spawnCli(["apply", "p"], h.env(), h.dir);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(

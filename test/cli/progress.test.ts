@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { progressFor } from "../../src/commands/progress.js";
-import { useE2E } from "../e2e/helpers.js";
+import { useEmulator } from "../support/emulator.js";
 import { memoryIo } from "../support/io.js";
 
 describe("plain lines (no terminal)", () => {
@@ -109,7 +109,7 @@ describe("a live line (terminal)", () => {
 });
 
 describe("end to end, without a terminal", () => {
-  const h = useE2E();
+  const h = useEmulator();
 
   it("a plan that meets the service's rate limit and a 502 says so on stderr, and nothing with --quiet", async () => {
     h.write("p/d.yaml", "project: 12345\ndashboards:\n  - name: Product KPIs\n");

@@ -3,11 +3,10 @@
  * it, the emulator's state shows it, and a second `plan --detailed-exitcode` exits 0.
  */
 import { describe, expect, it } from "vitest";
+import { type Json, P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { addRunningExport, ALL_KINDS_CONFIG as CONFIG, SECRETS } from "./fixtures.js";
-import { type Json, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useE2E } from "./helpers.js";
 
-const h = useE2E();
-const P = "/api/projects/12345";
+const h = useEmulator();
 
 describe("every action kind round-trips", () => {
   it("plans all eleven kinds, applies them, and the next plan is empty", async () => {

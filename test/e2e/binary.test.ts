@@ -6,10 +6,10 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
-import { KEY, ROOT, runNode, spawnCli, useE2E } from "./helpers.js";
+import { KEY, ROOT, runNode, spawnCli, useEmulator } from "../support/emulator.js";
 
 // The spawned CLI reads the system clock, so the emulator does too: both agree on "now" at any date.
-const h = useE2E({ clock: systemClock });
+const h = useEmulator({ clock: systemClock });
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, "dist/cli.js"))) throw new Error("dist/ is missing: run `npm run build` first");

@@ -4,9 +4,15 @@
  * backfill, --target, and a batch export renamed through its pin.
  */
 import { describe, expect, it } from "vitest";
-import { type Json, POSTGRES_EXPORT_ID, recordingProxy, S3_EXPORT_ID, useE2E } from "./helpers.js";
+import {
+  type Json,
+  POSTGRES_EXPORT_ID,
+  recordingProxy,
+  S3_EXPORT_ID,
+  useEmulator,
+} from "../support/emulator.js";
 
-const h = useE2E();
+const h = useEmulator();
 const SECRETS = { E_AK: "SECRET_VALUE_zq9x_edge_ak", E_SK: "SECRET_VALUE_zq9x_edge_sk" };
 
 const converges = async (paths: string[], env: Record<string, string> = SECRETS, extra: string[] = []) => {

@@ -6,9 +6,9 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, useE2E } from "./helpers.js";
+import { ROOT, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
+const h = useEmulator();
 const SECRETS = {
   AWS_ACCESS_KEY_ID: "AKIAEXAMPLES00000000",
   AWS_SECRET_ACCESS_KEY: "examples-not-a-secret",

@@ -5,9 +5,9 @@
  * touched.
  */
 import { describe, expect, it } from "vitest";
-import { type Json, S3_EXPORT_ID, USER_UUIDS, useE2E } from "./helpers.js";
+import { type Json, S3_EXPORT_ID, USER_UUIDS, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
+const h = useEmulator();
 const BOARDS = 24;
 const EXPORTS = 6;
 const SECRETS = { F_AK: "SECRET_VALUE_zq9x_fault_ak", F_SK: "SECRET_VALUE_zq9x_fault_sk" };

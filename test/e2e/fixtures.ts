@@ -1,12 +1,11 @@
 /** Fixtures shared by the end-to-end suites. */
 import { expect } from "vitest";
-import { type E2E, USER_UUIDS } from "./helpers.js";
+import { type EmulatorHarness, P, USER_UUIDS } from "../support/emulator.js";
 
-const P = "/api/projects/12345";
 export const SECRETS = { NEW_TOKEN: "phc_roundtrip_secret_token_1" };
 
 /** A third, running export (NoOp) for the pause case. */
-export async function addRunningExport(e: E2E): Promise<string> {
+export async function addRunningExport(e: EmulatorHarness): Promise<string> {
   const res = await e.api("POST", `${P}/batch_exports/`, {
     name: "Sessions NoOp",
     model: "sessions",

@@ -6,9 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { useE2E } from "./helpers.js";
+import { useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
+const h = useEmulator();
 
 describe("plan in GitHub Actions", () => {
   it("cuts the comment, links the job summary, and puts the whole plan in the job summary", async () => {

@@ -4,10 +4,9 @@
  * tags the service ignores without the tagging feature (a note, not a change planned forever).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type Json, recordingProxy, useE2E } from "./helpers.js";
+import { type Json, P, recordingProxy, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
-const P = "/api/projects/12345";
+const h = useEmulator();
 let closeProxy: (() => Promise<void>) | undefined;
 
 afterEach(async () => {

@@ -9,10 +9,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type Json, recordingProxy, useE2E } from "./helpers.js";
+import { type Json, P, recordingProxy, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
-const P = "/api/projects/12345";
+const h = useEmulator();
 
 const lakeConfig = (integration: string, table = "events") => `project: 12345
 batch_exports:

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, runNode } from "./helpers.js";
+import { ROOT, runNode } from "../support/emulator.js";
 
 describe("the live acceptance suite", () => {
   it("is an npm script outside the default test run", () => {

@@ -4,11 +4,10 @@
  * nothing is duplicated, and the next plan is empty.
  */
 import { describe, expect, it } from "vitest";
+import { type Json, P, useEmulator } from "../support/emulator.js";
 import { ALL_KINDS_CONFIG, addRunningExport, SECRETS } from "./fixtures.js";
-import { type Json, useE2E } from "./helpers.js";
 
-const h = useE2E();
-const P = "/api/projects/12345";
+const h = useEmulator();
 
 const WRITES = [
   { method: "POST", path: "/dashboards/?$" },

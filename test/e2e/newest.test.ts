@@ -7,10 +7,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { BOB_KEY, OLD_RUN_ID } from "../../src/emulator/default-seed.js";
-import { type Json, recordingProxy, useE2E } from "./helpers.js";
+import { type Json, P, recordingProxy, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
-const P = "/api/projects/12345";
+const h = useEmulator();
 const asBob = { POSTHOG_API_KEY: BOB_KEY };
 
 describe("a non-owner member (bob) edits dashboards", () => {

@@ -5,9 +5,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type E2E, type RunResult, useE2E } from "./helpers.js";
+import { type EmulatorHarness, type RunResult, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
+const h = useEmulator();
 const API_KEY = "phx_TESTKEY_zq9xKq81mWv3";
 const SECRETS = {
   LEAK_SK: "SECRET_VALUE_zq9x_secret_key",
@@ -53,7 +53,7 @@ batch_exports:
 `;
 
 /** Adds the distinctive key (every scope) to the emulator. */
-async function addKey(e: E2E) {
+async function addKey(e: EmulatorHarness) {
   const state = await e.state();
   state.api_keys.push({ key: API_KEY, user: 1, scopes: ["*"] });
   await e.seed(state);

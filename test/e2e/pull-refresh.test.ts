@@ -6,10 +6,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { KEY, useE2E } from "./helpers.js";
+import { KEY, P, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
-const P = "/api/projects/12345";
+const h = useEmulator();
 const read = (name: string) => readFileSync(join(h.dir, name), "utf8");
 
 describe("pull escapes live text", () => {

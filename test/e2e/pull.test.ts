@@ -6,12 +6,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type E2E, useE2E } from "./helpers.js";
+import { type EmulatorHarness, useEmulator } from "../support/emulator.js";
 import { bigSeed, SEED_SECRET } from "./seeds.js";
 
-const h = useE2E();
+const h = useEmulator();
 
-function pulledText(e: E2E, dir: string): string {
+function pulledText(e: EmulatorHarness, dir: string): string {
   return readdirSync(join(e.dir, dir))
     .map((f) => readFileSync(join(e.dir, dir, f), "utf8"))
     .join("\n");

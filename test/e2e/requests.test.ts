@@ -4,10 +4,10 @@
  * dashboard declaring `collaborators` and one per dashboard declaring `sharing`.
  */
 import { describe, expect, it } from "vitest";
-import { type E2E, type LoggedRequest, useE2E } from "./helpers.js";
+import { type EmulatorHarness, type LoggedRequest, useEmulator } from "../support/emulator.js";
 import { bigSeed, collaboratorUuids } from "./seeds.js";
 
-const h = useE2E();
+const h = useEmulator();
 const D = 250;
 const B = 120;
 
@@ -39,7 +39,7 @@ function declareAll(change?: { dashboard: number; description: string; tags?: st
   return `${lines.join("\n")}\n`;
 }
 
-async function seedBig(e: E2E) {
+async function seedBig(e: EmulatorHarness) {
   await e.seed(bigSeed(await e.state(), { dashboards: D, exports: B, restrictedEvery: 10, sharedEvery: 25 }));
   await e.clearRequests();
 }

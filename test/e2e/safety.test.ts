@@ -7,18 +7,17 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Answer } from "../../src/io.js";
+import { type EmulatorHarness, type Json, P, useEmulator } from "../support/emulator.js";
 import { memoryIo } from "../support/io.js";
-import { type E2E, type Json, useE2E } from "./helpers.js";
 import { bigSeed } from "./seeds.js";
 
-const h = useE2E();
-const P = "/api/projects/12345";
+const h = useEmulator();
 
-const writes = async (e: E2E) =>
+const writes = async (e: EmulatorHarness) =>
   (await e.requests()).filter((r) => r.method !== "GET" && r.path.startsWith("/api/"));
 
 /** 30 live dashboards (Dashboard 0000..0029) and 3 exports in project 12345. */
-async function seedThirty(e: E2E) {
+async function seedThirty(e: EmulatorHarness) {
   await e.seed(
     bigSeed(await e.state(), { dashboards: 30, exports: 3, restrictedEvery: 1000, sharedEvery: 1000 }),
   );

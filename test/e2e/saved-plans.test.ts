@@ -6,12 +6,11 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type E2E, type Json, USER_UUIDS, useE2E } from "./helpers.js";
+import { type EmulatorHarness, type Json, P, USER_UUIDS, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
-const P = "/api/projects/12345";
+const h = useEmulator();
 
-const writes = async (e: E2E) =>
+const writes = async (e: EmulatorHarness) =>
   (await e.requests()).filter((r) => r.method !== "GET" && r.path.startsWith("/api/"));
 
 describe("saved plans", () => {

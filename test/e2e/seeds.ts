@@ -4,7 +4,7 @@
  * destination types carrying secrets. Secret values are distinctive so leak checks can grep for them.
  */
 import { USER_UUIDS } from "../../src/emulator/default-seed.js";
-import type { Json } from "./helpers.js";
+import type { Json } from "../support/emulator.js";
 
 export const SEED_SECRET = "SECRET_VALUE_zq9x_seeded";
 const STAMP = "2025-05-01T10:00:00.000Z";

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { checkScope } from "../../src/emulator/auth.js";
 import { defaultSeed } from "../../src/emulator/default-seed.js";
 import { Store } from "../../src/emulator/store.js";
+import { P, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { TEST_NOW } from "../support/io.js";
-import { P, reseed, S3_EXPORT_ID, useEmulator } from "./helpers.js";
 
 const h = useEmulator();
 
@@ -32,7 +32,7 @@ describe("authentication", () => {
   });
 
   it("enforces scopes, write implying read", async () => {
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       s.api_keys.push({ key: "phx_read", user: 1, scopes: ["dashboard:read"] });
       s.api_keys.push({ key: "phx_write", user: 1, scopes: ["dashboard:write", "batch_export:read"] });
       s.api_keys.push({ key: "phx_scoped", user: 1, scopes: ["*"], scoped_teams: [12346] });
@@ -73,7 +73,7 @@ describe("authentication", () => {
   });
 
   it("shows any key its own record at personal_api_keys/@current without a scope, and nothing else", async () => {
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       s.api_keys.push({ key: "phx_narrow_key", user: 2, scopes: ["dashboard:read"], scoped_teams: [12345] });
       s.api_keys.push({ key: "phx_legacy", user: 1, scopes: [] });
     });

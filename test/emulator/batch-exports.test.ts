@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ACME_ID } from "../../src/emulator/default-seed.js";
-import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "./helpers.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { extraErrors, schemaErrors } from "./openapi.js";
 
 const h = useEmulator();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { P, reseed, USER_UUIDS, useEmulator } from "./helpers.js";
+import { P, USER_UUIDS, useEmulator } from "../support/emulator.js";
 import { schemaErrors } from "./openapi.js";
 
 const h = useEmulator();
@@ -75,7 +75,7 @@ describe("collaborators", () => {
     const missing = await h.api("GET", `${P}/dashboards/999/collaborators/`);
     expect(missing.status).toBe(404);
     expect(missing.body.detail).toBe("Dashboard not found.");
-    await reseed(h, (s) => s.api_keys.push({ key: "phx_bob", user: 2, scopes: ["*"] }));
+    await h.reseed((s) => s.api_keys.push({ key: "phx_bob", user: 2, scopes: ["*"] }));
     const denied = await h.api("POST", C, { user_uuid: USER_UUIDS.bob, level: 37 }, { key: "phx_bob" });
     expect(denied.status).toBe(403);
     expect(denied.body.detail).toBe("You don't have edit permissions for this dashboard.");
@@ -83,12 +83,12 @@ describe("collaborators", () => {
 
   it("treats a stored level 37 as lowest without the organization's access control feature", async () => {
     // Newest: ACCESS_CONTROL decides; ADVANCED_PERMISSIONS alone no longer makes level 37 effective.
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       for (const o of s.organizations) o.features.advanced_permissions = false;
     });
     const still = await h.api("POST", C, { user_uuid: USER_UUIDS.bob, level: 37 });
     expect(still.status).toBe(201);
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       for (const o of s.organizations) o.features.access_control = false;
     });
     const res = await h.api("POST", C, { user_uuid: USER_UUIDS.bob, level: 37 });
@@ -155,7 +155,7 @@ describe("sharing", () => {
     const bad = await h.api("PATCH", S, { settings: "x" });
     expect(bad.status).toBe(400);
     expect(bad.body.detail).toBe("Invalid settings format");
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       for (const o of s.organizations) o.features.advanced_permissions = false;
     });
     const pw = await h.api("PATCH", S, { enabled: true, password_required: true });
@@ -168,7 +168,7 @@ describe("sharing", () => {
     const gone = await h.api("GET", S);
     expect(gone.status).toBe(404);
     expect(gone.body.detail).toBe("Dashboard not found.");
-    await reseed(h, (s) => s.api_keys.push({ key: "phx_dash", user: 1, scopes: ["dashboard:write"] }));
+    await h.reseed((s) => s.api_keys.push({ key: "phx_dash", user: 1, scopes: ["dashboard:write"] }));
     const scope = await h.api("GET", `${P}/dashboards/1/sharing/`, undefined, { key: "phx_dash" });
     expect(scope.status).toBe(403);
     expect(scope.body.detail).toBe("API key missing required scope 'sharing_configuration:read'");

@@ -1,7 +1,7 @@
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { BOB_KEY } from "../../src/emulator/default-seed.js";
-import { P, reseed, useEmulator } from "./helpers.js";
+import { P, useEmulator } from "../support/emulator.js";
 import { schemaErrors } from "./openapi.js";
 
 const h = useEmulator();
@@ -202,7 +202,7 @@ describe("dashboard create / retrieve / update", () => {
 
 describe("organization switches", () => {
   it("drops tags silently and keeps effective restriction at 21 without the paid features", async () => {
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       for (const o of s.organizations)
         o.features = { tagging: false, access_control: false, advanced_permissions: false };
     });
@@ -268,14 +268,14 @@ describe("dashboard permissions", () => {
     const filters = await h.api("PATCH", `${P}/dashboards/1/`, { restriction_level: 21, filters: [1] }, bob);
     expect(filters.status).toBe(403);
     // Whatever the organization's features.
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       for (const o of s.organizations) o.features.access_control = false;
     });
     expect((await h.api("PATCH", `${P}/dashboards/2/`, { restriction_level: 21 }, bob)).status).toBe(403);
   });
 
   it("let only editors edit level-37 dashboards; a collaborator still cannot send restriction_level", async () => {
-    await reseed(h, (s) => s.api_keys.push({ key: "phx_carol", user: 3, scopes: ["*"] }));
+    await h.reseed((s) => s.api_keys.push({ key: "phx_carol", user: 3, scopes: ["*"] }));
     const edit = await h.api("PATCH", `${P}/dashboards/3/`, { name: "mine" }, bob);
     expect(edit.status).toBe(403);
     expect(edit.body.detail).toBe("You don't have edit permissions for this dashboard.");

@@ -4,7 +4,7 @@
  * keys, file formats and compressions, `legacy_parquet_extension`, HTTP's URL allow-list.
  */
 import { describe, expect, it } from "vitest";
-import { P, POSTGRES_EXPORT_ID, reseed, S3_EXPORT_ID, useEmulator } from "./helpers.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();
 const B = `${P}/batch_exports/`;
@@ -40,7 +40,7 @@ describe("legacy S3", () => {
   });
 
   it("in a posted seed is migrated like the service did: AwsS3, or S3Compatible with an endpoint", async () => {
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       const base = s.batch_exports[0];
       if (!base) throw new Error("no export");
       s.batch_exports.push(
@@ -243,7 +243,7 @@ describe("Workflows", () => {
     const refused = await h.api("POST", B, body);
     expect(refused.status).toBe(403);
     expect(refused.body.detail).toBe("Backfilling Workflows is not enabled for this team.");
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       s.service.feature_flags["backfill-workflows-destination"] = true;
     });
     const made = await h.api("POST", B, body);

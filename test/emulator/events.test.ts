@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { P, reseed, useEmulator } from "./helpers.js";
+import { P, useEmulator } from "../support/emulator.js";
 import { schemaErrors } from "./openapi.js";
 
 const h = useEmulator();
@@ -110,7 +110,7 @@ describe("event retrieve and values", () => {
   });
 
   it("throttles events at 240 per minute per key", async () => {
-    await reseed(h, () => {});
+    await h.reseed(() => {});
     let limited = 0;
     for (let i = 0; i < 241; i++) {
       const res = await h.api("GET", `${E}?limit=1`);

@@ -4,7 +4,7 @@
  * keys, and the feature flags in front of `hogql` and the sub-hour intervals.
  */
 import { describe, expect, it } from "vitest";
-import { P, POSTGRES_EXPORT_ID, reseed, S3_EXPORT_ID, useEmulator } from "./helpers.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();
 const B = `${P}/batch_exports/`;
@@ -144,7 +144,7 @@ describe("the HogQL model", () => {
   });
 
   it("needs a usable query whose keys are output columns", async () => {
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       s.service.feature_flags["hogql-batch-exports"] = true;
     });
     const post = async (extra: Record<string, unknown>) =>
@@ -201,7 +201,7 @@ describe("the HogQL model", () => {
   });
 
   it("keeps the older events-query path for teams that already own an export with a schema", async () => {
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       const first = s.batch_exports[0];
       if (first) first.schema = { fields: [], values: {} };
     });
@@ -217,13 +217,13 @@ describe("sub-hour intervals", () => {
     const res = await h.api("POST", B, noop({ interval: "every 5 minutes" }));
     expect(res.status).toBe(403);
     expect(res.body.detail).toBe("Higher frequency batch exports are not enabled for this team.");
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       const first = s.batch_exports.find((b) => b.id === S3_EXPORT_ID);
       if (first) first.interval = "every 5 minutes";
     });
     const same = await h.api("PATCH", `${B}${S3_EXPORT_ID}/`, { interval: "every 5 minutes" });
     expect(same.status).toBe(403);
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       s.service.feature_flags["high-frequency-batch-exports"] = true;
     });
     const ok = await h.api("POST", B, noop({ interval: "every 15 minutes" }));

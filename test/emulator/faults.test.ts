@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { P, useEmulator } from "./helpers.js";
+import { P, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();
 

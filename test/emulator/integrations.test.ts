@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { INTEGRATION_IDS } from "../../src/emulator/default-seed.js";
-import { P, POSTGRES_EXPORT_ID, reseed, S3_EXPORT_ID, useEmulator } from "./helpers.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { schemaErrors } from "./openapi.js";
 
 const h = useEmulator();
@@ -82,11 +82,11 @@ describe("the integrations endpoints", () => {
   });
 
   it("need integration:read", async () => {
-    await reseed(h, (s) => s.api_keys.push({ key: "phx_exports", user: 1, scopes: ["batch_export:write"] }));
+    await h.reseed((s) => s.api_keys.push({ key: "phx_exports", user: 1, scopes: ["batch_export:write"] }));
     const res = await h.api("GET", I, undefined, { key: "phx_exports" });
     expect(res.status).toBe(403);
     expect(res.body.detail).toBe("API key missing required scope 'integration:read'");
-    await reseed(h, (s) => s.api_keys.push({ key: "phx_int", user: 1, scopes: ["integration:read"] }));
+    await h.reseed((s) => s.api_keys.push({ key: "phx_int", user: 1, scopes: ["integration:read"] }));
     expect((await h.api("GET", I, undefined, { key: "phx_int" })).status).toBe(200);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
-import { P, POSTGRES_EXPORT_ID, reseed, S3_EXPORT_ID, USER_UUIDS, useEmulator } from "./helpers.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, USER_UUIDS, useEmulator } from "../support/emulator.js";
 import { schemaErrors } from "./openapi.js";
 
 const h = useEmulator({ service: { rules: "2025" } });
@@ -155,18 +155,18 @@ describe("batch exports under the 2025 rules", () => {
 
 describe("access under the 2025 rules", () => {
   it("lets a key without scopes do anything", async () => {
-    await reseed(h, (s) => s.api_keys.push({ key: "phx_legacy", user: 1, scopes: [] }));
+    await h.reseed((s) => s.api_keys.push({ key: "phx_legacy", user: 1, scopes: [] }));
     const res = await h.api("POST", `${P}/dashboards/`, { name: "x" }, { key: "phx_legacy" });
     expect(res.status).toBe(201);
   });
 
   it("makes restriction level 37 effective through ADVANCED_PERMISSIONS, not ACCESS_CONTROL", async () => {
     const C = `${P}/dashboards/3/collaborators/`;
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       for (const o of s.organizations) o.features.access_control = false;
     });
     expect((await h.api("POST", C, { user_uuid: USER_UUIDS.bob, level: 37 })).status).toBe(201);
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       for (const o of s.organizations) o.features.advanced_permissions = false;
     });
     const res = await h.api("POST", C, { user_uuid: USER_UUIDS.dave, level: 37 });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
-import { P, POSTGRES_EXPORT_ID, reseed, S3_EXPORT_ID, useEmulator } from "./helpers.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { extraErrors, schemaErrors } from "./openapi.js";
 
 const h = useEmulator();
@@ -46,7 +46,7 @@ describe("runs", () => {
   });
 
   it("follows opaque cursors 100 at a time", async () => {
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       const template = s.runs[0];
       if (!template) throw new Error("no runs");
       for (let i = 0; i < 150; i++) {
@@ -174,7 +174,7 @@ describe("backfills", () => {
     const noEnd = await h.api("POST", BF, { start_at: hourAgo(5) });
     expect(noEnd.status).toBe(500);
     expect(noEnd.body).toEqual(serverError);
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       s.service.feature_flags["batch-export-earliest-backfill"] = true;
     });
     const earliest = await h.api("POST", BF, { start_at: null, end_at: hourAgo(2) });
@@ -223,7 +223,7 @@ describe("backfills", () => {
   it("find soft-deleted exports (the view does not exclude them) and limit running backfills per team", async () => {
     await h.api("DELETE", `${B}${S3_EXPORT_ID}/`);
     expect((await h.api("POST", BF, { start_at: hourAgo(3), end_at: hourAgo(2) })).status).toBe(201);
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       s.service.max_concurrent_backfills = 2;
       for (const n of [1, 2]) {
         s.backfills.push({

@@ -7,8 +7,8 @@ import { describe, expect, it } from "vitest";
 import { ACME_ID } from "../../src/emulator/default-seed.js";
 import { startEmulator } from "../../src/emulator/index.js";
 import { normaliseSeed, SeedError } from "../../src/emulator/seed.js";
+import { P, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { TEST_NOW, testClock } from "../support/io.js";
-import { P, reseed, S3_EXPORT_ID, useEmulator } from "./helpers.js";
 
 const h = useEmulator();
 const now = new Date(TEST_NOW);
@@ -118,7 +118,7 @@ describe("legacy routes", () => {
   });
 
   it("answer 404 like unknown routes once the seed drops them; the project routes stay", async () => {
-    await reseed(h, (s) => {
+    await h.reseed((s) => {
       s.service.legacy_routes = false;
     });
     const notFound = {

@@ -4,11 +4,11 @@
  * and no API key or secret anywhere a runner would show or keep (harness.ts checks every run).
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { describe, expect, it } from "vitest";
+import { systemClock } from "../../src/clock.js";
+import { useEmulator } from "../support/emulator.js";
 import { act, KEY, ROOT, type Run } from "./harness.js";
 import { GITHUB_TOKEN } from "./runner.js";
 
@@ -16,30 +16,15 @@ const BOTH = "examples/production examples/staging";
 const MARKER = "<!-- posthog-gitops plan: 12345,12346 -->";
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
-let emulator: RunningEmulator;
-let dir: string;
-
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: KEY, rateLimit: "none" });
-});
-afterAll(() => emulator.close());
-beforeEach(async () => {
-  await fetch(`${emulator.url}/_emulator/reset`, { method: "POST" });
-  dir = mkdtempSync(join(tmpdir(), "posthog-gitops-action-"));
-});
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
+// The action runs in a child process on the system clock, so the emulator does too.
+const h = useEmulator({ apiKey: KEY, rateLimit: "none", clock: systemClock });
 
 const run = (inputs: Record<string, string>, workspace?: string) =>
   act({
-    dir,
-    inputs: { host: emulator.url, "api-key": KEY, ...inputs },
+    dir: h.dir,
+    inputs: { host: h.url, "api-key": KEY, ...inputs },
     ...(workspace ? { workspace } : {}),
   });
-
-async function requests(): Promise<{ method: string }[]> {
-  const response = await fetch(`${emulator.url}/_emulator/requests`);
-  return ((await response.json()) as { requests: { method: string }[] }).requests;
-}
 
 const commandsOf = (r: Run, name: string) => r.commands.filter((c) => c.command === name);
 
@@ -65,11 +50,11 @@ describe("the action against the emulator", () => {
       "plan-file": "",
       "markdown-file": "",
     });
-    expect(await requests()).toEqual([]);
+    expect(await h.requests()).toEqual([]);
   });
 
   it("validate: a broken file is an error annotation at its line, and fails the step", async () => {
-    const workspace = join(dir, "repo");
+    const workspace = join(h.dir, "repo");
     cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
     writeFileSync(
       join(workspace, "posthog/broken.yaml"),
@@ -113,17 +98,17 @@ describe("the action against the emulator", () => {
       "stop-commands",
       "endgroup",
     ]);
-    expect(new Set((await requests()).map((q) => q.method))).toEqual(new Set(["GET"]));
+    expect(new Set((await h.requests()).map((q) => q.method))).toEqual(new Set(["GET"]));
   });
 
   it("apply: applies the plan it showed; then nothing is left, until a change pauses an export", async () => {
-    const workspace = join(dir, "repo");
+    const workspace = join(h.dir, "repo");
     cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
     const applied = await run({ command: "apply" }, workspace);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.outputs["has-changes"]).toBe("true");
     expect(applied.summary).toContain("<!-- posthog-gitops plan: 12345 -->");
-    expect((await requests()).some((q) => q.method === "POST")).toBe(true);
+    expect((await h.requests()).some((q) => q.method === "POST")).toBe(true);
 
     const again = await run({ command: "apply" }, workspace);
     expect(again.code, again.stderr).toBe(0);
@@ -138,17 +123,13 @@ describe("the action against the emulator", () => {
   });
 
   it("apply: a failed apply fails the step after showing the plan", async () => {
-    const workspace = join(dir, "repo");
+    const workspace = join(h.dir, "repo");
     cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
-    await fetch(`${emulator.url}/_emulator/faults`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        rules: [
-          { method: "POST", status: 400 },
-          { method: "PATCH", status: 400 },
-        ],
-      }),
+    await h.faults({
+      rules: [
+        { method: "POST", status: 400 },
+        { method: "PATCH", status: 400 },
+      ],
     });
     const r = await run({ command: "apply" }, workspace);
     expect(r.code).toBe(1);
@@ -176,7 +157,7 @@ describe("the action against the emulator", () => {
   });
 
   it("reads one path with spaces when it ends its line", async () => {
-    const workspace = join(dir, "repo");
+    const workspace = join(h.dir, "repo");
     cpSync(join(ROOT, "examples/production"), join(workspace, "posthog config"), { recursive: true });
     const r = await run({ command: "plan", paths: "posthog config\n" }, workspace);
     expect(r.code, r.stderr).toBe(0);
@@ -185,9 +166,9 @@ describe("the action against the emulator", () => {
 
   it("keeps the job's own POSTHOG_* settings when the inputs are empty", async () => {
     const r = await act({
-      dir,
+      dir: h.dir,
       inputs: { command: "plan", paths: "examples/production" },
-      env: { POSTHOG_HOST: emulator.url, POSTHOG_API_KEY: KEY },
+      env: { POSTHOG_HOST: h.url, POSTHOG_API_KEY: KEY },
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.masks).toEqual([GITHUB_TOKEN]);
@@ -222,6 +203,6 @@ describe("the action against the emulator", () => {
       "working-directory: no/such/folder is not a folder",
     );
     for (const r of [bad, prune, folder]) expect(r.outputs).toEqual({});
-    expect(await requests()).toEqual([]);
+    expect(await h.requests()).toEqual([]);
   });
 });

@@ -10,7 +10,8 @@ import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { systemClock } from "../../src/clock.js";
+import { useEmulator } from "../support/emulator.js";
 import { act, KEY, ROOT } from "./harness.js";
 import { loadAction } from "./runner.js";
 
@@ -21,13 +22,13 @@ const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
   dependencies: Record<string, string>;
 };
 
-let emulator: RunningEmulator;
+// The action runs in a child process on the system clock, so the emulator does too.
+const h = useEmulator({ apiKey: KEY, rateLimit: "none", clock: systemClock });
 let dir: string;
 let actionDir: string;
 let workspace: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: KEY, rateLimit: "none" });
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "posthog-gitops-bundle-"));
   actionDir = join(dir, "posthog-gitops");
   mkdirSync(actionDir);
@@ -36,8 +37,7 @@ beforeAll(async () => {
   workspace = join(dir, "repo");
   cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
 });
-afterAll(async () => {
-  await emulator.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -96,7 +96,7 @@ describe("the action from a folder without node_modules", () => {
       dir,
       actionDir,
       workspace,
-      inputs: { command: "plan", host: emulator.url, "api-key": KEY },
+      inputs: { command: "plan", host: h.url, "api-key": KEY },
     });
     expect(r.code, r.stderr).toBe(0);
     expect(r.outputs).toMatchObject({ "has-changes": "true", destructive: "false" });

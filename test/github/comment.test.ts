@@ -4,12 +4,12 @@
  * updated in place, replaced by a note when the plan fails, found among many pages, never someone
  * else's; none for validate or outside pull requests; only the GitHub token goes to GitHub.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { COMMENT_LIMIT, commentBody, commentMarker, nextLink } from "../../src/action/comment.js";
-import { type RunningEmulator, startEmulator } from "../../src/emulator/index.js";
+import { systemClock } from "../../src/clock.js";
+import { useEmulator } from "../support/emulator.js";
 import { BOT_LOGIN, type FakeGitHub, startFakeGitHub } from "./fake-github.js";
 import { act, KEY, ROOT } from "./harness.js";
 import { GITHUB_TOKEN } from "./runner.js";
@@ -17,33 +17,26 @@ import { GITHUB_TOKEN } from "./runner.js";
 const PULL = 7;
 const PR_EVENT = { name: "pull_request", payload: { action: "synchronize", pull_request: { number: PULL } } };
 
-let emulator: RunningEmulator;
+// The action runs in a child process on the system clock, so the emulator does too.
+const h = useEmulator({ apiKey: KEY, rateLimit: "none", clock: systemClock });
 let github: FakeGitHub;
-let dir: string;
 let workspace: string;
 
-beforeAll(async () => {
-  emulator = await startEmulator({ apiKey: KEY, rateLimit: "none" });
-});
-afterAll(() => emulator.close());
 beforeEach(async () => {
-  await fetch(`${emulator.url}/_emulator/reset`, { method: "POST" });
   // Two comments a page, so a few comments already make the search read several pages.
   github = await startFakeGitHub({ token: GITHUB_TOKEN, pageSize: 2 });
-  dir = mkdtempSync(join(tmpdir(), "posthog-gitops-comment-"));
-  workspace = join(dir, "repo");
+  workspace = join(h.dir, "repo");
   cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
 });
 afterEach(async () => {
   await github.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function run(inputs: Record<string, string>, event: { name: string; payload: unknown } = PR_EVENT) {
   return act({
-    dir,
+    dir: h.dir,
     workspace,
-    inputs: { host: emulator.url, "api-key": KEY, comment: "true", ...inputs },
+    inputs: { host: h.url, "api-key": KEY, comment: "true", ...inputs },
     env: { GITHUB_API_URL: github.url, GITHUB_GRAPHQL_URL: `${github.url}/graphql` },
     event,
   });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { run as backfill } from "../../src/commands/backfill.js";
 import { run as runs } from "../../src/commands/runs.js";
+import { PROJECT_ENV, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { testClock } from "../support/io.js";
-import { S3_EXPORT_ID, useOpsEmulator, validJson } from "./helpers.js";
+import { validJson } from "../support/valid-json.js";
 
-const h = useOpsEmulator();
+const h = useEmulator({ env: PROJECT_ENV });
 const S3 = "Events to S3";
 const PG = "Persons to Postgres"; // daily
 const NOW = new Date("2026-11-21T06:30:00Z");
@@ -138,7 +139,7 @@ describe("backfill", () => {
   });
 
   it("surfaces the service's refusal as one line", async () => {
-    await h.control("POST", "faults", {
+    await h.faults({
       rules: [{ method: "POST", path: "/backfills/?$", status: 400, times: 1 }],
     });
     const out = await h.run(backfill, { args: [S3], start: "-3h", end: "-1h" });
@@ -148,7 +149,7 @@ describe("backfill", () => {
   });
 
   it("after a lost answer says the backfill may have started and how to check, without sending it twice", async () => {
-    await h.control("POST", "faults", {
+    await h.faults({
       rules: [{ method: "POST", path: "/backfills/?$", lose_response: true, times: 1 }],
     });
     await h.clearRequests();

@@ -3,31 +3,16 @@
  * checking exit codes, stdout/stderr separation and that the key never shows. Needs `npm run build`
  * (`npm test` builds first).
  */
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
-import { childEnv } from "../support/child-env.js";
-import { KEY, useOpsEmulator, validJson } from "./helpers.js";
-
-const root = fileURLToPath(new URL("../../", import.meta.url));
+import { KEY, PROJECT_ENV, ROOT, spawnCli, useEmulator } from "../support/emulator.js";
+import { validJson } from "../support/valid-json.js";
 
 // The spawned CLI reads the system clock, so the emulator does too: both agree on "now" at any date.
-const h = useOpsEmulator({ clock: systemClock });
+const h = useEmulator({ clock: systemClock, env: PROJECT_ENV });
 
-function cli(args: string[], env: Record<string, string | undefined> = {}) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      [`${root}bin/posthog-gitops.js`, ...args],
-      { env: childEnv(h.env(env)), timeout: 20_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const cli = (args: string[], env: Record<string, string | undefined> = {}) =>
+  spawnCli(args, h.env(env), ROOT);
 
 describe("the built CLI", () => {
   it("status --format json --fail-on-error: valid JSON on stdout, summary on stderr, exit by outcome", async () => {
@@ -35,7 +20,7 @@ describe("the built CLI", () => {
     expect(ok.stderr).toBe("2 batch exports: 0 failing, 1 paused, 1 failed run in 7 days\n");
     expect(ok.code).toBe(0);
     expect(validJson("status", ok.stdout).summary.exports).toBe(2);
-    await h.control("POST", "faults", { rules: [{ method: "GET", path: "/batch_exports/?$", status: 403 }] });
+    await h.faults({ rules: [{ method: "GET", path: "/batch_exports/?$", status: 403 }] });
     const refused = await cli(["status"]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe("");

@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { run as events } from "../../src/commands/events.js";
 import { run as logs } from "../../src/commands/logs.js";
 import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
-import { S3_EXPORT_ID, useOpsEmulator, validJson } from "./helpers.js";
+import { type PartialState, PROJECT_ENV, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
+import { validJson } from "../support/valid-json.js";
 
-const h = useOpsEmulator();
+const h = useEmulator({ env: PROJECT_ENV });
 const S3 = "Events to S3";
 const FAILED_RUN = "0190f1d2-7b4f-7c3a-9d1f-00000000002c";
 
@@ -79,7 +80,7 @@ describe("logs of one run on the newest service", () => {
 describe("logs past the service's 500 entries a request", () => {
   /** `n` entries of the S3 export, one second apart, `shared` of the oldest on one timestamp. */
   const addEntries = (n: number, shared = 1) =>
-    h.reseed((state) => {
+    h.reseed<PartialState>((state) => {
       const base = Date.parse("2026-11-01T00:00:00.000Z");
       for (let i = 0; i < n; i++) {
         const at = i < shared ? base : base + (i - shared + 1) * 1000;
@@ -168,7 +169,7 @@ describe("events", () => {
   });
 
   it("follows pages (before=) beyond the service's largest page of 1000", async () => {
-    await h.reseed((state) => {
+    await h.reseed<PartialState>((state) => {
       const base = h.clock.now() - 3_600_000;
       for (let i = 0; i < 1100; i++) {
         state.events?.push({

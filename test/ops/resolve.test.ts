@@ -3,9 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run as runs } from "../../src/commands/runs.js";
-import { POSTGRES_EXPORT_ID, S3_EXPORT_ID, useOpsEmulator, validJson } from "./helpers.js";
+import {
+  type PartialState,
+  POSTGRES_EXPORT_ID,
+  PROJECT_ENV,
+  S3_EXPORT_ID,
+  useEmulator,
+} from "../support/emulator.js";
+import { validJson } from "../support/valid-json.js";
 
-const h = useOpsEmulator();
+const h = useEmulator({ env: PROJECT_ENV });
 
 /** A temporary folder with `posthog/<file>` holding `yaml`. */
 function configDir(files: Record<string, string>): string {
@@ -75,7 +82,7 @@ describe("NAME resolution", () => {
   });
 
   it("refuses an ambiguous live name, naming the ids", async () => {
-    await h.reseed((state) => {
+    await h.reseed<PartialState>((state) => {
       state.batch_exports?.push({
         id: "0190f1d2-7b4e-7c3a-9d1f-0000000e0077",
         team_id: 12345,

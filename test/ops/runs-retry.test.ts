@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { type RetryOptions, run as retry } from "../../src/commands/retry.js";
 import { run as runs } from "../../src/commands/runs.js";
 import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
-import { S3_EXPORT_ID, useOpsEmulator, validJson } from "./helpers.js";
+import { PROJECT_ENV, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
+import { validJson } from "../support/valid-json.js";
 
-const h = useOpsEmulator();
+const h = useEmulator({ env: PROJECT_ENV });
 const S3 = "Events to S3";
 const FAILED_RUN = "0190f1d2-7b4f-7c3a-9d1f-00000000002c"; // the seed's Failed run, five hours ago
 
@@ -152,7 +153,7 @@ describe("retry", () => {
   });
 
   it("reports a refused retry in one line, exit 1", async () => {
-    await h.control("POST", "faults", {
+    await h.faults({
       rules: [{ method: "POST", path: "/retry/?$", status: 403, times: 1 }],
     });
     const out = await h.run(retry, { args: [S3, FAILED_RUN], autoApprove: true });

@@ -4,13 +4,20 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { run as status } from "../../src/commands/status.js";
 import { ACME_ID } from "../../src/emulator/default-seed.js";
-import { POSTGRES_EXPORT_ID, S3_EXPORT_ID, useOpsEmulator, validJson } from "./helpers.js";
+import {
+  type PartialState,
+  POSTGRES_EXPORT_ID,
+  PROJECT_ENV,
+  S3_EXPORT_ID,
+  useEmulator,
+} from "../support/emulator.js";
+import { validJson } from "../support/valid-json.js";
 
-const h = useOpsEmulator();
+const h = useEmulator({ env: PROJECT_ENV });
 
 /** Adds a run of the S3 export created `minutesAgo` minutes ago with `status`. */
 async function addS3Run(status: string, minutesAgo: number, error: string | null = null) {
-  await h.reseed((state) => {
+  await h.reseed<PartialState>((state) => {
     const created = new Date(h.clock.now() - minutesAgo * 60_000).toISOString();
     state.runs?.push({
       id: `0190f1d2-7b4f-7c3a-9d1f-${String(900_000_000_000 + minutesAgo).padStart(12, "0")}`,
@@ -78,7 +85,7 @@ describe("status", () => {
   });
 
   it("--organization lists every project's exports through the organization endpoint", async () => {
-    await h.reseed((state) => {
+    await h.reseed<PartialState>((state) => {
       state.batch_exports?.push({
         id: "0190f1d2-7b4e-7c3a-9d1f-0000000e0099",
         team_id: 12346,
@@ -166,7 +173,7 @@ describe("status", () => {
   });
 
   it("rides out a transient 502 on a runs page (reads are retried)", async () => {
-    await h.control("POST", "faults", {
+    await h.faults({
       rules: [{ method: "GET", path: "/runs/?$", status: 502, times: 1 }],
     });
     const out = await h.run(status, { args: [], format: "json" });

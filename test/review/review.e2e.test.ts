@@ -5,9 +5,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { USER_UUIDS, useE2E } from "../e2e/helpers.js";
+import { USER_UUIDS, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
+const h = useEmulator();
 /** git needs PATH (and writes nothing outside the test folder). */
 const GIT_ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
 

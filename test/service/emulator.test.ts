@@ -3,40 +3,23 @@
  * emulator injects, lost creates not repeated (from the emulator's request log), and the budget
  * keeping a burst under the emulator's limit.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
-import { startEmulator } from "../../src/emulator/index.js";
-import { testClock } from "../support/io.js";
-
-/** The emulator answers as of this clock (backfill windows are checked against it). */
-const emulatorClock = testClock();
-
 import { collect, ServiceClient } from "../../src/service/client.js";
 import { UnknownOutcomeError } from "../../src/service/errors.js";
+import { KEY, useEmulator } from "../support/emulator.js";
 
 const P = 12345;
-let emulator: { url: string; close(): Promise<void> };
+/** The emulator answers as of its clock, `h.clock` (backfill windows are checked against it). */
+const h = useEmulator();
 let clients: ServiceClient[] = [];
-
-async function control<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${emulator.url}/_emulator/${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  const text = await res.text();
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-type Logged = { method: string; path: string; status: number };
-const requests = async () => (await control<{ requests: Logged[] }>("GET", "requests")).requests;
 
 let slept: number[] = [];
 let clock = 0;
 function client(options: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}): ServiceClient {
   const c = new ServiceClient({
-    host: emulator.url,
-    apiKey: "phx_emulator",
+    host: h.url,
+    apiKey: KEY,
     clock: {
       sleep: async (ms) => {
         slept.push(ms);
@@ -50,18 +33,13 @@ function client(options: Partial<ConstructorParameters<typeof ServiceClient>[0]>
   return c;
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, clock: emulatorClock });
-});
 beforeEach(async () => {
   await Promise.all(clients.map((c) => c.close()));
   clients = [];
   slept = [];
-  await control("POST", "reset");
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
-  await emulator.close();
 });
 
 describe("round trip", () => {
@@ -79,11 +57,11 @@ describe("round trip", () => {
     expect(sharing.enabled).toBe(true);
     expect((await c.sharing.get(P, created.id)).access_token).toBe(sharing.access_token);
 
-    const state = await control<{
+    const state: {
       users: Array<{ id: number; uuid: string }>;
       api_keys: Array<{ key: string; user: number }>;
-    }>("GET", "state");
-    const me = state.api_keys.find((k) => k.key === "phx_emulator")?.user;
+    } = await h.state();
+    const me = state.api_keys.find((k) => k.key === KEY)?.user;
     const other = state.users.find((u) => u.id !== me);
     expect(other).toBeDefined();
     const added = await c.collaborators.add(P, created.id, { user_uuid: other!.uuid, level: 37 });
@@ -107,7 +85,7 @@ describe("round trip", () => {
     expect((await c.batchExports.pause(P, created.id)).paused).toBe(true);
     expect((await c.batchExports.pause(P, created.id)).paused).toBe(true);
     expect((await c.batchExports.unpause(P, created.id)).paused).toBe(false);
-    const end = new Date(emulatorClock.now() - 3_600_000);
+    const end = new Date(h.clock.now() - 3_600_000);
     end.setUTCMinutes(0, 0, 0);
     const start = new Date(end.getTime() - 3 * 3_600_000);
     const backfill = await c.batchExports.backfill(P, created.id, {
@@ -145,10 +123,10 @@ describe("round trip", () => {
     expect((await c.runs.get(P, seeded.id, OLD_RUN_ID, widened)).id).toBe(OLD_RUN_ID);
     expect(typeof (await c.runs.retry(P, seeded.id, OLD_RUN_ID, widened)).backfill_id).toBe("string");
 
-    await control("DELETE", "requests");
+    await h.clearRequests();
     const events = await collect(c.events.list(P, { limit: 5 }), 12);
     expect(events).toHaveLength(12);
-    const eventPages = await requests();
+    const eventPages = await h.requests();
     expect(eventPages).toHaveLength(3);
     expect(eventPages[1]?.path).toBe(`/api/projects/${P}/events/`);
     expect(new Set(events.map((e) => e.id)).size).toBe(12);
@@ -157,7 +135,7 @@ describe("round trip", () => {
 
 describe("faults", () => {
   it("retries 502 and resets on GET", async () => {
-    await control("POST", "faults", {
+    await h.faults({
       rules: [
         { method: "GET", path: "/dashboards/?$", status: 502, times: 2 },
         { method: "GET", path: "/dashboards/?$", reset: true, times: 1 },
@@ -165,29 +143,29 @@ describe("faults", () => {
     });
     const c = client();
     await collect(c.dashboards.list(P));
-    expect((await requests()).map((r) => r.status)).toEqual([502, 502, 0, 200]);
+    expect((await h.requests()).map((r) => r.status)).toEqual([502, 502, 0, 200]);
     expect(c.stats.retries).toBe(3);
   });
 
   it("waits Retry-After on 429", async () => {
-    await control("POST", "faults", {
+    await h.faults({
       rules: [{ method: "GET", path: "/batch_exports", status: 429, retry_after: 2, times: 2 }],
     });
     const c = client();
     await collect(c.batchExports.list(P));
     expect(slept.filter((ms) => ms >= 2000)).toHaveLength(2);
     expect(c.stats.throttled429).toBe(2);
-    expect((await requests()).map((r) => r.status)).toEqual([429, 429, 200]);
+    expect((await h.requests()).map((r) => r.status)).toEqual([429, 429, 200]);
   });
 
   it("reports a lost create as an unknown outcome and never repeats it", async () => {
-    await control("POST", "faults", {
+    await h.faults({
       rules: [{ method: "POST", path: "/dashboards/?$", lose_response: true, times: 1 }],
     });
     const c = client();
     const error = await c.dashboards.create(P, { name: "Lost" }).catch((e) => e);
     expect(error).toBeInstanceOf(UnknownOutcomeError);
-    expect((await requests()).filter((r) => r.method === "POST")).toHaveLength(1);
+    expect((await h.requests()).filter((r) => r.method === "POST")).toHaveLength(1);
     const found = await collect(c.dashboards.list(P, { search: "Lost" }));
     expect(found.map((d) => d.name)).toEqual(["Lost"]);
   });
@@ -195,7 +173,7 @@ describe("faults", () => {
   it("retries a lost answer on PATCH (idempotent)", async () => {
     const c = client();
     const d = await c.dashboards.create(P, { name: "x" });
-    await control("POST", "faults", {
+    await h.faults({
       rules: [{ method: "PATCH", path: "/dashboards/", lose_response: true, times: 1 }],
     });
     expect((await c.dashboards.update(P, d.id, { name: "y" })).name).toBe("y");
@@ -229,10 +207,10 @@ describe("budget", () => {
     Promise.all(Array.from({ length: 25 }, () => c.organizations.getProject(P)));
 
   it("keeps a burst under the emulator's limit with zero 429s", async () => {
-    await control("POST", "faults", { rate_limit: { requests: 10, window_seconds: 1 } });
+    await h.faults({ rate_limit: { requests: 10, window_seconds: 1 } });
     const c = new ServiceClient({
-      host: emulator.url,
-      apiKey: "phx_emulator",
+      host: h.url,
+      apiKey: KEY,
       rateWindows: { general: [{ limit: 10, ms: 1000 }] },
     });
     clients.push(c);
@@ -240,13 +218,13 @@ describe("budget", () => {
     await burst(c);
     expect(performance.now() - started).toBeGreaterThan(1900);
     expect(c.stats.throttled429).toBe(0);
-    expect((await requests()).filter((r) => r.status === 429)).toHaveLength(0);
+    expect((await h.requests()).filter((r) => r.status === 429)).toHaveLength(0);
   });
 
   it("(control) without a matching budget the same burst is throttled", async () => {
-    await control("POST", "faults", { rate_limit: { requests: 10, window_seconds: 1 } });
+    await h.faults({ rate_limit: { requests: 10, window_seconds: 1 } });
     const c = client({ maxRetries: 0 });
     await burst(c).catch(() => undefined);
-    expect((await requests()).filter((r) => r.status === 429).length).toBeGreaterThan(0);
+    expect((await h.requests()).filter((r) => r.status === 429).length).toBeGreaterThan(0);
   });
 });
