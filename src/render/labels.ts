@@ -15,6 +15,7 @@ import type { SourceRef } from "../config/types.js";
 import { isSecretRef } from "../plan/secrets.js";
 import type { Action, ActionKind, FieldChange, ObjectRef, Person, Plan, SecretRef } from "../plan/types.js";
 import { ACTION_KINDS } from "../plan/types.js";
+import { count, plural } from "../words.js";
 import type { Vocabulary } from "./kinds.js";
 import { humanTime } from "./time.js";
 
@@ -159,11 +160,6 @@ export function driftSentence(plan: Pick<Plan, "actions" | "base">): string {
   return `${count(n, "object")} ${DRIFT_WORDS}: ${their} the same${base} and in the working tree, so applying reverts ${n === 1 ? "that live edit" : "those live edits"}.`;
 }
 
-/** `1 object`, `2 objects`: a count and its noun, singular or plural. */
-export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
-
 /** Phrases of the summary sentence, e.g. `2 to create`. */
 const SUMMARY_PHRASE: Record<ActionKind, (n: number) => string> = {
   create: (n) => `${n} to create`,
@@ -178,10 +174,6 @@ const SUMMARY_PHRASE: Record<ActionKind, (n: number) => string> = {
   soft_delete: (n) => `${n} to soft-delete`,
   delete: (n) => `${n} to delete`,
 };
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return n === 1 ? one : many;
-}
 
 /** Count per action kind, in the canonical action order; kinds absent from the plan are left out. */
 export function actionCounts(actions: readonly Action[]): Array<[ActionKind, number]> {

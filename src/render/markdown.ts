@@ -9,12 +9,12 @@
  */
 import type { KindWords } from "../config/kinds.js";
 import type { Action, ActionKind, Plan } from "../plan/types.js";
+import { count } from "../words.js";
 import { type ObjectGroup, objectGroups } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
 import {
   ACTION_WORDS,
   actionCounts,
-  count,
   DRIFT_WORDS,
   driftedObjects,
   summaryPhrases,
