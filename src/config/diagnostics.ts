@@ -39,8 +39,12 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** `file:line:column: severity: message`, or `file: severity: message` when there is no position. */
+/**
+ * `file:line:column: severity: message`, or `file: severity: message` when there is no position, or
+ * `severity: message` when there is no file (a note about the environment, not about a file).
+ */
 export function formatDiagnostic(d: Diagnostic): string {
+  if (d.file === "") return `${d.severity}: ${d.message}`;
   const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
   return `${where}: ${d.severity}: ${d.message}`;
 }

@@ -98,12 +98,13 @@ export async function loadConfig(
     const project = projectOf(data, file, options, diags);
     addFile(project, file, data, broken);
   }
-  reportMissingSecrets(run);
+  const unsetSecrets = reportMissingSecrets(run);
   checkDuplicates([...projects.values()], kinds, diags);
   const ordered = [...projects.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
-    diagnostics: diags.sorted(),
+    // The note about unset secrets is about the environment, not a place in the files: after them all.
+    diagnostics: unsetSecrets === undefined ? diags.sorted() : [...diags.sorted(), unsetSecrets],
     missingSecretVariables: [...run.missingSecrets].sort(),
     files: sources.map((s) => s.path),
     digests: Object.fromEntries(

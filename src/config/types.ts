@@ -17,6 +17,7 @@ export type Severity = "error" | "warning" | "note";
 /** One problem found in the files; collected, never thrown one at a time. */
 export interface Diagnostic {
   severity: Severity;
+  /** Empty for a note about the environment rather than a file (unset secret variables); line 0 then. */
   file: string;
   line: number;
   column: number;

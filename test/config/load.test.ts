@@ -111,7 +111,7 @@ describe("loadConfig", () => {
     const env = { DB_HOST: "db.example.com", RS_USER: "loader", RS_PASSWORD: "", RS_KEY: "AKIA" };
     const result = await load(root, ["e.yaml"], { env, mode: "plan" });
     expect(messages(result)).toEqual([
-      'e.yaml:19:19: note: environment variable RS_PASSWORD is not set (secret destination.config.password of batch export "events-to-s3"); apply will need it',
+      "note: secret variable $RS_PASSWORD is not set in this environment (used by 1 secret field); apply will need it",
     ]);
     expect(result.missingSecretVariables).toEqual(["RS_PASSWORD"]);
     const exp = exportsOf(result.projects[0])[0]!;

@@ -1,4 +1,7 @@
-/** Unset secret variables: one diagnostic per variable at its first use, naming how many fields use it. */
+/**
+ * Unset secret variables: for validate and plan one note listing them all, after the positioned
+ * diagnostics; for apply one error per variable at its first use, naming how many fields use it.
+ */
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/config/index.js";
 import type { LoadMode } from "../../src/config/load.js";
@@ -31,12 +34,12 @@ async function run(mode: LoadMode, env: Record<string, string> = {}) {
 }
 
 describe("missing secret variables", () => {
-  it("gives one note per variable in plan mode, at its first use, with the number of fields", async () => {
+  it("gives one note for every variable in plan mode, with the number of fields", async () => {
     const { result, lines } = await run("plan");
     expect(lines).toEqual([
-      'a.yaml:10:28: note: environment variable AWS_ACCESS_KEY_ID is not set (used by 5 secret fields, first here: destination.config.aws_access_key_id of batch export "export-0"); apply will need it',
-      'a.yaml:11:32: note: environment variable AWS_SECRET_ACCESS_KEY is not set (used by 5 secret fields, first here: destination.config.aws_secret_access_key of batch export "export-0"); apply will need it',
+      "note: 2 secret variables are not set in this environment: $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY (used by 10 secret fields); apply will need them",
     ]);
+    expect(result.diagnostics[0]).toMatchObject({ severity: "note", file: "", line: 0, column: 0 });
     expect(result.missingSecretVariables).toEqual(["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"]);
     expect(exportsOf(result.projects[0])).toHaveLength(5);
   });
@@ -48,7 +51,19 @@ describe("missing secret variables", () => {
     ]);
   });
 
-  it("keeps the single-use wording when one field uses the variable", async () => {
+  it("puts the note after the errors, whatever the files' names", async () => {
+    const root = tree({
+      "a.yaml": exportsFile(0, 1),
+      "z.yaml": "project: 1\ndashboards:\n  - name: d\n    pinned: maybe\n",
+    });
+    const result = await loadConfig(["a.yaml", "z.yaml"], { env: {}, cwd: root, mode: "validate" });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      'z.yaml:4:13: error: pinned of dashboard "d" must be true or false; got "maybe"',
+      "note: 2 secret variables are not set in this environment: $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY (used by 2 secret fields); apply will need them",
+    ]);
+  });
+
+  it("says it, not them, for one variable in one field", async () => {
     const root = tree({ "a.yaml": exportsFile(0, 1) });
     const result = await loadConfig(["a.yaml"], {
       env: { AWS_ACCESS_KEY_ID: "x" },
@@ -56,7 +71,7 @@ describe("missing secret variables", () => {
       mode: "validate",
     });
     expect(result.diagnostics.map(formatDiagnostic)).toEqual([
-      'a.yaml:11:32: note: environment variable AWS_SECRET_ACCESS_KEY is not set (secret destination.config.aws_secret_access_key of batch export "export-0"); apply will need it',
+      "note: secret variable $AWS_SECRET_ACCESS_KEY is not set in this environment (used by 1 secret field); apply will need it",
     ]);
   });
 

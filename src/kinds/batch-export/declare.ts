@@ -8,8 +8,8 @@
  * once, never next to the inline credentials an integration replaces; Databricks and AzureBlob name
  * one (every service refuses them without). Secret destination fields are exactly one `${NAME}`
  * reference and become `SecretValue`s keyed by dotted path, never part of `config`. A missing secret
- * variable is collected (config/missing-secrets.ts): one note for validate/plan, or one error for
- * apply, per variable. What depends on live state (create or update, the integration's kind) is the
+ * variable is collected (config/missing-secrets.ts): one note listing them all for validate/plan, or
+ * one error per variable for apply. What depends on live state (create or update, the integration's kind) is the
  * planner's (plan.ts).
  */
 import type { ObjectContext } from "../../config/context.js";
