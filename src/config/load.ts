@@ -74,6 +74,8 @@ export async function loadConfig(
   };
   const sources = "files" in input ? [...input.files] : await readSources(input, options.cwd, diags);
   const projects = new Map<number | undefined, DesiredProject>();
+  /** Files whose `project:` is wrong: checked like the others, part of no project (see below). */
+  const detached: DesiredProject[] = [];
   let objects = 0;
   for (const source of sources) {
     const file = parseYaml(source.path, source.text, diags);
@@ -87,19 +89,31 @@ export async function loadConfig(
         if (Array.isArray(list)) objects += list.length;
       }
     }
-    // An item with a wrong value is left out of the desired state; unknown keys do not count (the
-    // kinds read known keys only), so the semantic rules still check the rest of that item.
+    // One pass reports the schema's problems and the semantic rules' together, wherever the second can
+    // still say something true. The rule: a part with a wrong value (not an unknown key: the kinds read
+    // known keys only) is skipped by the rules that would read it, and only by those.
+    // - Root not a mapping: nothing to read.
+    // - `project:` wrong: every item is still declared and checked, and duplicates within the file are
+    //   still found (all its items share one project), but the file joins no project: which one it is
+    //   for is unknown, so cross-file duplicates could only be guessed.
+    // - One kind's list wrong (`dashboards: {…}`): that list is skipped, the file's other kinds are not.
+    // - One item with a schema error: not declared (a kind's rules assume schema-valid input and would
+    //   only repeat or guess at what the schema said), so it takes no part in the duplicate checks
+    //   either; its `${NAME}` references and literal secrets are still checked (checkBroken).
     const broken = new Set(
       errors
         .filter((e) => e.keyword !== "additionalProperties")
         .map((e) => parsePointer(e.instancePath).slice(0, 2).join("/")),
     );
-    if (["", "project", ...kinds.map((k) => k.key)].some((p) => broken.has(p))) continue;
-    const project = projectOf(data, file, options, diags);
-    addFile(project, file, data, broken);
+    if (broken.has("")) continue;
+    if (broken.has("project")) {
+      const own = emptyProject(undefined);
+      detached.push(own);
+      addFile(own, file, data, broken);
+    } else addFile(projectFor(projectOf(data, file, options, diags)), file, data, broken);
   }
   const unsetSecrets = reportMissingSecrets(run);
-  checkDuplicates([...projects.values()], kinds, diags);
+  checkDuplicates([...projects.values(), ...detached], kinds, diags);
   const ordered = [...projects.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
@@ -113,16 +127,26 @@ export async function loadConfig(
     objects,
   };
 
-  function addFile(project: number | undefined, file: ParsedFile, data: FileInput, broken: Set<string>) {
+  function emptyProject(project: number | undefined): DesiredProject {
+    const desired: DesiredProject = { project, files: [], ignore: {}, manages: [], objects: {} };
+    for (const kind of kinds) {
+      desired.ignore[kind.name] = [];
+      desired.objects[kind.name] = [];
+    }
+    return desired;
+  }
+
+  /** The desired state of `project`, shared by every file for it. */
+  function projectFor(project: number | undefined): DesiredProject {
     let desired = projects.get(project);
     if (desired === undefined) {
-      desired = { project, files: [], ignore: {}, manages: [], objects: {} };
-      for (const kind of kinds) {
-        desired.ignore[kind.name] = [];
-        desired.objects[kind.name] = [];
-      }
+      desired = emptyProject(project);
       projects.set(project, desired);
     }
+    return desired;
+  }
+
+  function addFile(desired: DesiredProject, file: ParsedFile, data: FileInput, broken: Set<string>) {
     desired.files.push(file.path);
     const ignoreBroken = [...broken].some((p) => p.startsWith("ignore"));
     const variables = broken.has("variables") ? new Set<string>() : fileVariables(data, file, diags);
@@ -136,7 +160,7 @@ export async function loadConfig(
         if (checkGlob(glob, `/ignore/${kind.key}/${i}`, file, diags) && !kept.includes(glob)) kept.push(glob);
       });
       const items = data[kind.key];
-      if (!Array.isArray(items)) continue;
+      if (!Array.isArray(items) || broken.has(kind.key)) continue;
       const declared = desired.objects[kind.name] as DesiredProject["objects"][string];
       items.forEach((item: Record<string, unknown>, i) => {
         const owner = `${kind.words.one} "${ownerName(item?.name)}"`;

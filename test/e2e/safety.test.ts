@@ -1,6 +1,6 @@
 /**
  * The reconciler's guards through the real CLI: the prune threshold, `ignore:` globs and unlisted kinds,
- * ambiguous names, and secrets missing at apply time. Each asserts on the emulator's
+ * ambiguous names, bad files, and secrets missing at apply time. Each asserts on the emulator's
  * state or request log that nothing was written when the command refused.
  */
 
@@ -111,6 +111,49 @@ describe("ambiguous names", () => {
       [a.body.id, false],
       [b.body.id, true],
     ]);
+  });
+});
+
+describe("bad files", () => {
+  it("plan and apply report schema and semantic errors together, then the unset secrets; nothing is sent", async () => {
+    h.write(
+      "p/a.yaml",
+      'project: 12345\ndashboards:\n  - name: Weekly\n    pinned: "yes"\n  - name: Twice\n',
+    );
+    h.write(
+      "p/b.yaml",
+      [
+        "project: 12345",
+        "dashboards:",
+        "  - name: Twice",
+        "batch_exports:",
+        "  - name: pg",
+        "    destination:",
+        "      type: Postgres",
+        "      config:",
+        "        host: h",
+        "        database: d",
+        "        user: ${E2E_PG_USER}",
+        "        password: ${E2E_PG_PASSWORD}",
+        "",
+      ].join("\n"),
+    );
+    await h.clearRequests();
+    for (const command of [["plan"], ["apply", "--auto-approve"]]) {
+      const out = await h.cli([...command, "p"]);
+      expect(out.code).toBe(1);
+      expect(out.stdout).toBe("");
+      expect(out.stderr).toBe(
+        [
+          'p/a.yaml:4:13: error: pinned of dashboard "Weekly" must be true or false; got "yes"',
+          'p/b.yaml:3:5: error: duplicate dashboard name "Twice" in project 12345: also declared at p/a.yaml:5:5',
+          "note: 2 secret variables are not set in this environment: $E2E_PG_PASSWORD, $E2E_PG_USER (used by 2 secret fields); apply will need them",
+          "error: the configuration has 2 errors; nothing was sent",
+          "",
+        ].join("\n"),
+      );
+    }
+    expect(await h.requests()).toEqual([]);
   });
 });
 
