@@ -29,6 +29,7 @@ import { formatResult, formatSummary } from "../render/apply.js";
 import { colorEnabled, renderText, vocabulary } from "../render/index.js";
 import { ago } from "../time.js";
 import { VERSION } from "../version.js";
+import { plural } from "../words.js";
 import { readConfig } from "./config.js";
 import { confirmOrCancel } from "./confirm.js";
 import { type Session, withConnection } from "./connect.js";
@@ -92,7 +93,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     if (saved) {
       plan = await savedPlanAgain(session, saved);
       const made = Date.parse(plan.created_at);
-      const projects = plan.projects.length === 1 ? "project" : "projects";
+      const projects = plural(plan.projects.length, "project");
       out.stderr.write(
         `Applying the plan made ${ago(plan.created_at, nowDate(io.clock))} (${new Date(made).toISOString()}) against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
       );
@@ -109,7 +110,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     const missing = missingSecretVariables(plan.actions, io.env);
     if (missing.length > 0) {
       throw new UserError(
-        `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${missing.length === 1 ? "is" : "are"} not set; nothing was applied`,
+        `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${plural(missing.length, "is", "are")} not set; nothing was applied`,
         "missing_secret",
       );
     }

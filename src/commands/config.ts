@@ -18,6 +18,7 @@ import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { diagnosticAnnotations } from "../render/github.js";
+import { count } from "../words.js";
 import type { ConnectionFlags } from "./connect.js";
 import { inGitHubActions, workspacePath } from "./github.js";
 import { projectChoice } from "./project.js";
@@ -58,7 +59,7 @@ export async function readConfig(
   const errors = countBySeverity(result.diagnostics).error;
   if (errors > 0) {
     throw new UserError(
-      `the configuration has ${errors} error${errors === 1 ? "" : "s"}; nothing was sent`,
+      `the configuration has ${count(errors, "error")}; nothing was sent`,
       "invalid_config",
     );
   }

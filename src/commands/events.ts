@@ -12,6 +12,7 @@ import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import { collect } from "../service/index.js";
 import { parseInstant } from "../time.js";
+import { count } from "../words.js";
 import { readOptionalConfig } from "./config.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { parseFormat, parseLimit } from "./options.js";
@@ -74,7 +75,7 @@ export async function run(options: EventsOptions, io: Io): Promise<number> {
           : renderEventsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
     ctx.io.stdout.write(out);
     ctx.io.stderr.write(
-      `${events.length} event${events.length === 1 ? "" : "s"}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
+      `${count(events.length, "event")}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
     );
     return 0;
   });

@@ -13,6 +13,7 @@ import { exportRef } from "../render/runs.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import { parseInstant } from "../time.js";
+import { count } from "../words.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { parseFormat, parseLevels, parseLimit } from "./options.js";
 import { resolveExport } from "./resolve-export.js";
@@ -68,9 +69,7 @@ export async function run(options: LogsOptions, io: Io): Promise<number> {
         : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     const more = read.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
-    ctx.io.stderr.write(
-      `${entries.length} log entr${entries.length === 1 ? "y" : "ies"} of "${b.name}"${more}\n`,
-    );
+    ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${b.name}"${more}\n`);
     if (read.stalledAt !== undefined) {
       ctx.io.stderr.write(
         `warning: over ${LOG_PAGE} entries share the timestamp ${read.stalledAt}, which the service cannot page past: older entries are not shown\n`,

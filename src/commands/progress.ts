@@ -12,6 +12,7 @@
 import type { Io, Output } from "../io.js";
 import { formatCount } from "../render/table.js";
 import type { ClientEvent } from "../service/index.js";
+import { plural } from "../words.js";
 
 export interface Progress {
   /** For the client's `onEvent`. */
@@ -63,9 +64,12 @@ class Tally {
 
   /** `reading live state: 12 requests, 340 objects read` or `applying: 3 of 10 actions done`. */
   describe(): string {
-    if (this.total !== undefined) return `${this.label}: ${this.done} of ${this.total} actions done`;
-    const objects = this.objects > 0 ? `, ${formatCount(this.objects)} objects read` : "";
-    return `${this.label}: ${formatCount(this.requests)} ${this.requests === 1 ? "request" : "requests"}${objects}`;
+    if (this.total !== undefined) {
+      return `${this.label}: ${this.done} of ${this.total} ${plural(this.total, "action")} done`;
+    }
+    const objects =
+      this.objects > 0 ? `, ${formatCount(this.objects)} ${plural(this.objects, "object")} read` : "";
+    return `${this.label}: ${formatCount(this.requests)} ${plural(this.requests, "request")}${objects}`;
   }
 }
 

@@ -12,6 +12,7 @@ import { KINDS } from "../kinds/index.js";
 import { type BuildOptions, checkSafety, type PlanError } from "../plan/index.js";
 import { type MadePlan, readAndPlan } from "../read/make-plan.js";
 import type { ServiceClient } from "../service/index.js";
+import { count } from "../words.js";
 import type { ConnectionFlags } from "./connect.js";
 
 export interface ReconcileFlags extends ConnectionFlags {
@@ -62,10 +63,7 @@ export function failOnErrors(errors: readonly PlanError[], io: Io): void {
     const where = e.source ? `${e.source.file}:${e.source.line}:${e.source.column}: ` : "";
     io.stderr.write(`${where}error: ${e.message}\n`);
   }
-  throw new UserError(
-    `the plan cannot be made (${errors.length} error${errors.length === 1 ? "" : "s"})`,
-    "plan_refused",
-  );
+  throw new UserError(`the plan cannot be made (${count(errors.length, "error")})`, "plan_refused");
 }
 
 /** The prune guard: a refused plan is an error (exit 1) for plan and apply alike. */

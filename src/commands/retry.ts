@@ -16,6 +16,7 @@ import { dataInterval } from "../render/runs.js";
 import { collect, ServiceError, UnknownOutcomeError } from "../service/index.js";
 import type { BatchExportRun } from "../service/types.js";
 import { parseInstant } from "../time.js";
+import { count } from "../words.js";
 import { confirmOrCancel } from "./confirm.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { resolveExport } from "./resolve-export.js";
@@ -52,7 +53,7 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
       const picked = failedRunsToRetry(runs);
       if (picked.alreadyDone.length > 0) {
         ctx.io.stderr.write(
-          `${picked.alreadyDone.length} failed run${picked.alreadyDone.length === 1 ? " was" : "s were"} already exported again by a later run; skipped\n`,
+          `${count(picked.alreadyDone.length, "failed run was", "failed runs were")} already exported again by a later run; skipped\n`,
         );
       }
       targets = picked.retry;
@@ -65,7 +66,7 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
     for (const r of targets) ctx.io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}\n`);
     if (!options.autoApprove) {
       ctx.progress.stop();
-      const question = `Retry ${targets.length} run${targets.length === 1 ? "" : "s"} of "${b.name}"?`;
+      const question = `Retry ${count(targets.length, "run")} of "${b.name}"?`;
       const cancelled = await confirmOrCancel(io, question, "Retry", "Nothing was sent.");
       if (cancelled !== undefined) return cancelled;
     }
@@ -81,9 +82,7 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
         ctx.io.stderr.write(`error: run ${r.id}: ${error.message}${hint}\n`);
       }
     }
-    ctx.io.stderr.write(
-      `${targets.length - failures} of ${targets.length} run${targets.length === 1 ? "" : "s"} retried\n`,
-    );
+    ctx.io.stderr.write(`${targets.length - failures} of ${count(targets.length, "run")} retried\n`);
     return failures > 0 ? 1 : 0;
   });
 }

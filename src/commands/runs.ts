@@ -10,6 +10,7 @@ import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import type { BatchExportRun } from "../service/types.js";
 import { parseInstant } from "../time.js";
+import { count } from "../words.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { parseFormat, parseLimit, parseStatuses } from "./options.js";
 import { resolveExport } from "./resolve-export.js";
@@ -50,7 +51,7 @@ export async function run(options: RunsOptions, io: Io): Promise<number> {
         : renderRunsText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     ctx.io.stderr.write(
-      `${runs.length} run${runs.length === 1 ? "" : "s"} of "${b.name}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
+      `${count(runs.length, "run")} of "${b.name}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
     );
     return 0;
   });

@@ -18,6 +18,7 @@ import { isFailed, painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import { collect } from "../service/index.js";
 import type { BatchExport } from "../service/types.js";
+import { count } from "../words.js";
 import { readConfig } from "./config.js";
 import { type ConnectionFlags, type OpsContext, withService } from "./connect.js";
 import { projectChoice } from "./project.js";
@@ -59,7 +60,7 @@ export async function run(options: StatusOptions, io: Io): Promise<number> {
     );
     const s = doc.summary;
     ctx.io.stderr.write(
-      `${s.exports} batch export${s.exports === 1 ? "" : "s"}: ${s.failing} failing, ${s.paused} paused, ${s.failed_runs} failed run${s.failed_runs === 1 ? "" : "s"} in ${doc.window_days} days\n`,
+      `${count(s.exports, "batch export")}: ${s.failing} failing, ${s.paused} paused, ${count(s.failed_runs, "failed run")} in ${count(doc.window_days, "day")}\n`,
     );
     return options.failOnError && rows.some((r) => isFailed(r.latest_run?.status)) ? 1 : 0;
   });

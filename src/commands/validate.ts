@@ -9,6 +9,7 @@ import { countBySeverity, formatDiagnostic } from "../config/index.js";
 import type { Diagnostic } from "../config/types.js";
 import type { Io } from "../io.js";
 import { diagnosticAnnotations } from "../render/github.js";
+import { count } from "../words.js";
 import { loadFiles } from "./config.js";
 import type { ConnectionFlags } from "./connect.js";
 import { inGitHubActions, workspacePath } from "./github.js";
@@ -44,10 +45,6 @@ export function summary(files: number, objects: number, diagnostics: readonly Di
   const counts = countBySeverity(diagnostics);
   const parts = (["error", "warning", "note"] as const)
     .filter((s) => counts[s] > 0)
-    .map((s) => plural(counts[s], s));
-  return `${plural(files, "file")}, ${plural(objects, "object")}: ${parts.length > 0 ? parts.join(", ") : "valid"}`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+    .map((s) => count(counts[s], s));
+  return `${count(files, "file")}, ${count(objects, "object")}: ${parts.length > 0 ? parts.join(", ") : "valid"}`;
 }

@@ -20,6 +20,7 @@
 import type { Dispatcher } from "undici";
 import { request } from "undici";
 import type { Clock } from "../clock.js";
+import { count } from "../words.js";
 import type { RateBudget, Semaphore } from "./budget.js";
 import type { Notifier } from "./client-events.js";
 import { ServiceError, shortPath, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
@@ -190,7 +191,9 @@ export class Transport {
           return fail(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
         }
         if (outcome.kind === "answer" && outcome.status < 400) {
-          this.#log(`${label} ${outcome.status} ${ms}ms${attempt ? ` (after ${attempt} retries)` : ""}`);
+          this.#log(
+            `${label} ${outcome.status} ${ms}ms${attempt ? ` (after ${count(attempt, "retry", "retries")})` : ""}`,
+          );
           const value = await this.#read(spec, path, outcome.status, outcome.text, fail);
           if (notifier.active) {
             const items = spec.expect ? (await loadAnswers()).itemCount(spec.expect, value) : undefined;

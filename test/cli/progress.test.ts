@@ -70,6 +70,24 @@ describe("plain lines (no terminal)", () => {
     expect(mem.stderr).toContain("still applying: 2 of 10 actions done\n");
   });
 
+  it("counts one of a thing in the singular", async () => {
+    const mem = memoryIo();
+    const progress = progressFor(mem.io, { heartbeatMs: 10 });
+    progress.step("reading live state");
+    progress.onEvent({ type: "answer", method: "GET", path: "dashboards", status: 200, ms: 1, items: 1 });
+    const until = async (text: string) => {
+      for (let i = 0; i < 1000 && !mem.stderr.includes(text); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    };
+    await until("still");
+    progress.step("applying", 1);
+    await until("still applying");
+    progress.stop();
+    expect(mem.stderr).toContain("still reading live state: 1 request, 1 object read\n");
+    expect(mem.stderr).toContain("still applying: 0 of 1 action done\n");
+  });
+
   it("--quiet says nothing", () => {
     const mem = memoryIo();
     const progress = progressFor(mem.io, { quiet: true });

@@ -105,7 +105,7 @@ describe("AwsS3 and S3Compatible exports with integrations", () => {
       "an unknown integration",
       { aws: 404, compatible: 2 },
       10,
-      /destination\.integration 404 is not an integration of project 12345; its aws-s3 integrations: 1 /,
+      /destination\.integration 404 is not an integration of project 12345; its aws-s3 integration: 1 /,
     ],
     [
       "another project's integration",
@@ -117,7 +117,7 @@ describe("AwsS3 and S3Compatible exports with integrations", () => {
       "a wrong-kind integration",
       { aws: 1, compatible: 1 },
       24,
-      /destination\.integration 1 \("acme-prod[^"]*"\) is an aws-s3 integration, but destination type S3Compatible needs an s3-compatible integration; its s3-compatible integrations: 2 /,
+      /destination\.integration 1 \("acme-prod[^"]*"\) is an aws-s3 integration, but destination type S3Compatible needs an s3-compatible integration; its s3-compatible integration: 2 /,
     ],
   ])("%s fails the plan at its file:line, before any write", async (_label, ids, line, message) => {
     h.write("posthog/s3.yaml", s3Config("events/", ids));

@@ -332,13 +332,13 @@ describe("batch exports on the newest service", () => {
     expect(unknown.errors).toEqual([
       {
         message:
-          'batch export "events-to-s3": destination.integration 9 is not an integration of project 12345; its aws-s3 integrations: 1 "prod (AWS account 1234)"',
+          'batch export "events-to-s3": destination.integration 9 is not an integration of project 12345; its aws-s3 integration: 1 "prod (AWS account 1234)"',
         source: source(30),
       },
     ]);
     const wrong = planWith([desiredBatchExport({ destination: aws({ type: "S3Compatible" }) })]);
     expect(wrong.errors[0]?.message).toBe(
-      'batch export "events-to-s3": destination.integration 1 ("prod (AWS account 1234)") is an aws-s3 integration, but destination type S3Compatible needs an s3-compatible integration; its s3-compatible integrations: 2 "r2"',
+      'batch export "events-to-s3": destination.integration 1 ("prod (AWS account 1234)") is an aws-s3 integration, but destination type S3Compatible needs an s3-compatible integration; its s3-compatible integration: 2 "r2"',
     );
     const none = planWith([
       desiredBatchExport({

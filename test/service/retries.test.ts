@@ -112,7 +112,7 @@ describe("retry-safe requests", () => {
     await client.dashboards.get(1, 5);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^GET \/api\/projects\/1\/dashboards\/5\/ 502 \d+ms: retry 1\/5 in 125ms$/);
-    expect(lines[1]).toMatch(/^GET \/api\/projects\/1\/dashboards\/5\/ 200 \d+ms \(after 1 retries\)$/);
+    expect(lines[1]).toMatch(/^GET \/api\/projects\/1\/dashboards\/5\/ 200 \d+ms \(after 1 retry\)$/);
     expect(client.describeStats()).toMatch(/^requests: GET 2; retries 1; 429s 0; waited \d+ ms$/);
   });
 

@@ -6,6 +6,7 @@
  */
 import type { PlanError } from "../../plan/index.js";
 import type { Integration } from "../../service/index.js";
+import { plural } from "../../words.js";
 import type { DesiredBatchExport } from "./declare.js";
 import { INTEGRATION_KIND } from "./destinations.js";
 import { withArticle } from "./legacy.js";
@@ -60,5 +61,5 @@ function fitting(integrations: readonly Integration[], kind: string, project: nu
   }
   const shown = ok.slice(0, 5).map((i) => `${i.id} ${label(i)}`);
   const more = ok.length > shown.length ? `, and ${ok.length - shown.length} more` : "";
-  return `its ${kind} integrations: ${shown.join(", ")}${more}`;
+  return `its ${kind} ${plural(ok.length, "integration")}: ${shown.join(", ")}${more}`;
 }
