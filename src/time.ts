@@ -59,10 +59,18 @@ function badTime(raw: string, flag: string): UserError {
 
 let relativeTime: Intl.RelativeTimeFormat | undefined;
 
+/** Each unit of `ago`, and the count from which the next unit reads better. */
+const AGO_UNITS: Array<[size: number, unit: Intl.RelativeTimeFormatUnit, below: number]> = [
+  [1000, "second", 60],
+  [60_000, "minute", 60],
+  [3_600_000, "hour", 48],
+  [86_400_000, "day", Number.POSITIVE_INFINITY],
+];
+
 /**
  * `3m ago`, `5h ago`, `2d ago`; `in 4m` for the future (Intl's narrow English form). The unit is the
- * largest that reads well: seconds under a minute, minutes under an hour, hours under two days. For
- * tables only (JSON keeps ISO instants).
+ * largest that reads well: seconds under a minute, minutes under an hour, hours under two days, chosen
+ * after rounding (59.9 s is `1m ago`, never `60s ago`). For tables only (JSON keeps ISO instants).
  */
 export function ago(iso: string | null | undefined, now: Date): string {
   if (!iso) return "-";
@@ -70,15 +78,13 @@ export function ago(iso: string | null | undefined, now: Date): string {
   if (Number.isNaN(ms)) return iso;
   const diff = ms - now.getTime();
   const abs = Math.abs(diff);
-  const [size, unit]: [number, Intl.RelativeTimeFormatUnit] =
-    abs < 60_000
-      ? [1000, "second"]
-      : abs < 3_600_000
-        ? [60_000, "minute"]
-        : abs < 172_800_000
-          ? [3_600_000, "hour"]
-          : [86_400_000, "day"];
-  const n = Math.round(abs / size);
+  let n = 0;
+  let unit: Intl.RelativeTimeFormatUnit = "second";
+  for (const [size, name, below] of AGO_UNITS) {
+    n = Math.round(abs / size);
+    unit = name;
+    if (n < below) break;
+  }
   // Intl reads -0 as the past ("0s ago"), 0 as the future.
   // Made on first use: building it loads locale data, which costs start-up time of commands that never
   // print a relative time.

@@ -27,7 +27,7 @@ import { refetchLiveState } from "../read/fetch.js";
 import { planFromLive } from "../read/make-plan.js";
 import { formatResult, formatSummary } from "../render/apply.js";
 import { colorEnabled, renderText, vocabulary } from "../render/index.js";
-import { ago } from "../time.js";
+import { humanTime } from "../render/time.js";
 import { VERSION } from "../version.js";
 import { plural } from "../words.js";
 import { readConfig } from "./config.js";
@@ -92,10 +92,9 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     progress.step("reading live state");
     if (saved) {
       plan = await savedPlanAgain(session, saved);
-      const made = Date.parse(plan.created_at);
       const projects = plural(plan.projects.length, "project");
       out.stderr.write(
-        `Applying the plan made ${ago(plan.created_at, nowDate(io.clock))} (${new Date(made).toISOString()}) against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
+        `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
       );
     } else {
       const made = await planOrFail(client, desired, flags, out);

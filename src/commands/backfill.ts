@@ -12,6 +12,7 @@ import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { checkWindowForInterval, checkWindowSyntax } from "../kinds/batch-export/backfill-window.js";
 import { checkRunsHint, quoteArg } from "../kinds/batch-export/schedule.js";
+import { isoTime } from "../render/time.js";
 import { UnknownOutcomeError } from "../service/index.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { parseFormat } from "./options.js";
@@ -43,7 +44,7 @@ export async function run(options: BackfillOptions, io: Io): Promise<number> {
       ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
       ctx.io.stdout.write(
-        `backfill ${backfill_id} started for "${b.name}": ${body.start_at} → ${body.end_at}\n`,
+        `backfill ${backfill_id} started for "${b.name}": ${isoTime(body.start_at)} → ${isoTime(body.end_at)}\n`,
       );
     }
     ctx.io.stderr.write(`follow it with: posthog-gitops runs ${quoteArg(b.name)} --since -1h\n`);

@@ -12,6 +12,7 @@ import { type LogsDocument, renderLogsText } from "../render/logs.js";
 import { exportRef } from "../render/runs.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
+import { humanTime } from "../render/time.js";
 import { parseInstant } from "../time.js";
 import { count } from "../words.js";
 import { type ConnectionFlags, withService } from "./connect.js";
@@ -72,7 +73,7 @@ export async function run(options: LogsOptions, io: Io): Promise<number> {
     ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${b.name}"${more}\n`);
     if (read.stalledAt !== undefined) {
       ctx.io.stderr.write(
-        `warning: over ${LOG_PAGE} entries share the timestamp ${read.stalledAt}, which the service cannot page past: older entries are not shown\n`,
+        `warning: over ${LOG_PAGE} entries share the timestamp ${humanTime(read.stalledAt, ctx.now)}, which the service cannot page past: older entries are not shown\n`,
       );
     }
     return 0;

@@ -13,6 +13,7 @@ import { allRunsWindow, getRun } from "../kinds/batch-export/run-lookup.js";
 import { failedRunsToRetry } from "../kinds/batch-export/runs.js";
 import { checkRunsHint } from "../kinds/batch-export/schedule.js";
 import { dataInterval } from "../render/runs.js";
+import { humanTime } from "../render/time.js";
 import { collect, ServiceError, UnknownOutcomeError } from "../service/index.js";
 import type { BatchExportRun } from "../service/types.js";
 import { parseInstant } from "../time.js";
@@ -59,7 +60,7 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
       targets = picked.retry;
     }
     if (targets.length === 0) {
-      ctx.io.stdout.write(`No failed runs of "${b.name}" to retry since ${since}.\n`);
+      ctx.io.stdout.write(`No failed runs of "${b.name}" to retry since ${humanTime(since, ctx.now)}.\n`);
       return 0;
     }
     ctx.io.stderr.write(`Runs of "${b.name}" (project ${project}) to retry:\n`);

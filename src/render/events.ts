@@ -4,6 +4,7 @@
  */
 import type { EventItem } from "../service/types.js";
 import { type Paint, type Row, renderTable } from "./table.js";
+import { humanTime } from "./time.js";
 
 /** An exact-match event property filter, as the events list's `properties` parameter takes it. */
 export interface PropertyFilter {
@@ -64,7 +65,7 @@ export function csvField(value: string): string {
 export function renderEventsText(doc: EventsDocument, paint: Paint): string {
   if (doc.events.length === 0) return "No events match.\n";
   const rows: Row[] = doc.events.map((e) => [
-    e.timestamp,
+    humanTime(e.timestamp, doc.generated_at),
     e.event,
     e.distinct_id,
     propertiesPreview(e.properties),

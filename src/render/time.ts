@@ -5,8 +5,14 @@
  */
 import { ago } from "../time.js";
 
-/** `2026-11-20T10:00:00Z`; text that is not an instant is returned as it is. */
+const DATE_ALONE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * `2026-11-20T10:00:00Z`; text that is not an instant is returned as it is, and so is a date alone
+ * (`2026-11-20`, a daily backfill's window): it names a day, not an instant.
+ */
 export function isoTime(iso: string): string {
+  if (DATE_ALONE.test(iso)) return iso;
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;

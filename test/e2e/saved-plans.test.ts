@@ -121,7 +121,7 @@ describe("a saved plan is bound to what made it (SPEC §3)", () => {
     const apply = await h.cli(["apply", "--auto-approve", "--plan", "plan.json"]);
     expect(apply.code, apply.stderr).toBe(0);
     expect(apply.stderr).toMatch(
-      /^Applying the plan made \d+s ago \(\d{4}-\d\d-\d\dT[\d:.]+Z\) against http:\/\/127\.0\.0\.1:\d+, project 12345\.$/m,
+      /^Applying the plan made \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(\d+s ago\) against http:\/\/127\.0\.0\.1:\d+, project 12345\.$/m,
     );
   });
 

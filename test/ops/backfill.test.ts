@@ -130,12 +130,18 @@ describe("backfill", () => {
     expect(out.code, out.stderr).toBe(0);
     expect(validJson("backfill", out.stdout)).toMatchObject({ start_at: "2026-01-01", end_at: "2026-01-04" });
     expect((await h.requests()).filter((r) => r.method === "POST")).toHaveLength(1);
+    // The text form shows the dates as dates: they name days, not instants.
+    const text = await h.run(backfill, { args: [PG], start: "2026-01-05", end: "2026-01-06" });
+    expect(text.stdout).toMatch(/started for "Persons to Postgres": 2026-01-05 → 2026-01-06\n$/);
   });
 
   it("accepts relative times and resolves NAME by id too", async () => {
     const out = await h.run(backfill, { args: [S3_EXPORT_ID], start: "-3h", end: "-1h" });
     expect(out.code).toBe(0);
-    expect(out.stdout).toMatch(/^backfill [0-9a-f-]{36} started for "Events to S3": \S+Z → \S+Z\n$/);
+    const instant = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`;
+    expect(out.stdout).toMatch(
+      new RegExp(`^backfill [0-9a-f-]{36} started for "Events to S3": ${instant} → ${instant}\n$`),
+    );
   });
 
   it("surfaces the service's refusal as one line", async () => {

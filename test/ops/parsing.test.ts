@@ -60,6 +60,9 @@ describe("command-line times", () => {
     expect(ago("2026-11-21T01:30:00Z", NOW)).toBe("5h ago");
     expect(ago("2026-11-18T06:30:00Z", NOW)).toBe("3d ago");
     expect(ago("2026-11-21T06:34:00Z", NOW)).toBe("in 4m");
+    // The unit is chosen after rounding: never "60s ago" nor "60m ago".
+    expect(ago("2026-11-21T06:29:00.4Z", NOW)).toBe("1m ago");
+    expect(ago("2026-11-21T05:30:20Z", NOW)).toBe("1h ago");
     expect(ago(null, NOW)).toBe("-");
   });
 });

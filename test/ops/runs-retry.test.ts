@@ -110,8 +110,11 @@ describe("retry", () => {
     await h.clearRequests();
     const second = await h.run(retry, { args: [S3], failed: true, since: "-1d", autoApprove: true });
     expect(second.code).toBe(0);
-    expect(second.stdout).toBe(
-      `No failed runs of "${S3}" to retry since ${second.stdout.match(/since (\S+)\.$/m)?.[1]}.\n`,
+    // --since in the one human time format: UTC to the second, with how long ago.
+    expect(second.stdout).toMatch(
+      new RegExp(
+        `^No failed runs of "${S3}" to retry since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ \\(24h ago\\)\\.\n$`,
+      ),
     );
     expect(second.stderr).toContain("1 failed run was already exported again by a later run; skipped");
     expect(await posts()).toEqual([]);

@@ -1,9 +1,15 @@
 /** One time format in human output: ISO-8601 UTC to the second, with a relative hint. */
 import { describe, expect, it } from "vitest";
+import { formatDiagnostic } from "../../src/config/index.js";
+import { loadConfig } from "../../src/index.js";
+import { checkWindowSyntax } from "../../src/kinds/batch-export/backfill-window.js";
+import { renderEventsText } from "../../src/render/events.js";
 import { renderLogsText } from "../../src/render/logs.js";
 import { type RunItem, renderRunsText } from "../../src/render/runs.js";
 import { painter } from "../../src/render/table.js";
 import { humanTime, isoTime } from "../../src/render/time.js";
+import { desiredBatchExport, liveBatchExport } from "../builders.js";
+import { planOne } from "../plan/helpers.js";
 
 const NOW = new Date("2026-11-20T12:00:00Z");
 const plain = painter(false);
@@ -24,6 +30,10 @@ describe("humanTime", () => {
     expect(humanTime(null, NOW)).toBe("-");
     expect(humanTime("soon", NOW)).toBe("soon");
     expect(isoTime("2026-11-20T10:00:00.5Z")).toBe("2026-11-20T10:00:00Z");
+  });
+
+  it("keeps a date alone as a date: it names a day (a daily backfill's window), not an instant", () => {
+    expect(isoTime("2026-11-20")).toBe("2026-11-20");
   });
 });
 
@@ -93,5 +103,65 @@ describe("operations tables", () => {
       plain,
     );
     expect(text).toBe("2026-11-20T10:02:00Z (2h ago)  INFO  done\n");
+  });
+});
+
+describe("messages outside the tables", () => {
+  // The service's own instants carry microseconds; the builders' NOW is 2026-03-01T12:00:00Z.
+  const pausedAt = "2026-02-20T08:00:00.123456Z";
+
+  it("the unpause warning and note say since when, in the one format", () => {
+    const warned = planOne(
+      { batchExports: [desiredBatchExport({ paused: false })] },
+      { batchExports: [liveBatchExport({ paused: true, last_paused_at: pausedAt })] },
+    );
+    expect(warned.plan.actions[0]?.warnings[0]).toMatch(
+      /^exports since 2026-02-20T08:00:00Z \(9d ago\) will not be exported; to export them, run: /,
+    );
+    const noted = planOne(
+      { batchExports: [desiredBatchExport({ paused: false, backfill_on_unpause: true })] },
+      { batchExports: [liveBatchExport({ paused: true, last_paused_at: pausedAt })] },
+    );
+    expect(noted.plan.notes[0]?.message).toBe(
+      "the paused gap since 2026-02-20T08:00:00Z (9d ago) will be backfilled on unpause",
+    );
+  });
+
+  it("a config error shows its instants to the second, without milliseconds", async () => {
+    const text =
+      "project: 1\nbatch_exports:\n  - name: e\n    start_at: 2026-02-01T01:00:00+01:00\n    end_at: 2026-01-01T00:00:00.250Z\n";
+    const result = await loadConfig({ files: [{ path: "e.yaml", text }] }, { env: {} });
+    expect(result.diagnostics.map(formatDiagnostic)).toEqual([
+      'e.yaml:4:15: error: start_at of batch export "e" (2026-02-01T00:00:00Z) must be before its end_at (2026-01-01T00:00:00Z)',
+    ]);
+  });
+
+  it("a backfill window in the future says what now is, to the second", () => {
+    const now = new Date("2026-11-20T12:00:00.456Z");
+    expect(() => checkWindowSyntax("-1h", "2026-11-21T00:00:00Z", now)).toThrow(
+      "--end 2026-11-21T00:00:00Z is in the future (now is 2026-11-20T12:00:00Z): a backfill can only export the past",
+    );
+  });
+
+  it("events: each timestamp relative to when the events were read", () => {
+    const text = renderEventsText(
+      {
+        format_version: "1",
+        generated_at: NOW.toISOString(),
+        project: 1,
+        filters: { event: null, distinct_id: null, after: null, before: null, properties: [] },
+        events: [
+          {
+            id: "ev-1",
+            event: "$pageview",
+            timestamp: "2026-11-20T11:59:00.123000+00:00",
+            distinct_id: "u1",
+            properties: {},
+          },
+        ],
+      },
+      plain,
+    );
+    expect(text.split("\n")[1]).toMatch(/^2026-11-20T11:59:00Z \(1m ago\) {2}\$pageview/);
   });
 });

@@ -8,6 +8,7 @@
  * the export's interval.
  */
 import { UserError } from "../../errors.js";
+import { isoTime } from "../../render/time.js";
 import { type CliTime, parseCliTime } from "../../time.js";
 
 export interface BackfillWindow {
@@ -44,7 +45,7 @@ export function checkWindowSyntax(
   if (s.ms >= e.ms) throw new UserError(`--start ${start} must be before --end ${end}`);
   if (e.ms > now.getTime()) {
     throw new UserError(
-      `--end ${end} is in the future (now is ${now.toISOString()}): a backfill can only export the past`,
+      `--end ${end} is in the future (now is ${isoTime(now.toISOString())}): a backfill can only export the past`,
     );
   }
   return { start: s, end: e };

@@ -17,6 +17,7 @@ import { envLookup, isToolVariable, secretReference } from "../../config/interpo
 import { noteMissingSecret } from "../../config/missing-secrets.js";
 import { SecretValue } from "../../config/secret.js";
 import type { Declared, SourceRef } from "../../config/types.js";
+import { isoTime } from "../../render/time.js";
 import {
   COMPRESSIONS_BY_FORMAT,
   type DestinationType,
@@ -120,7 +121,7 @@ export function declareBatchExport(input: BatchExportInput, ctx: ObjectContext):
   if (typeof out.start_at === "string" && typeof out.end_at === "string" && out.start_at >= out.end_at) {
     ctx.error(
       "/start_at",
-      `start_at of ${ctx.owner} (${out.start_at}) must be before its end_at (${out.end_at})`,
+      `start_at of ${ctx.owner} (${isoTime(out.start_at)}) must be before its end_at (${isoTime(out.end_at)})`,
     );
   }
   if (input.hogql_query !== undefined) out.hogql_query = ctx.text("/hogql_query", input.hogql_query);

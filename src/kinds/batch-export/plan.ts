@@ -19,6 +19,7 @@ import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import { toSecretRef } from "../../plan/secrets.js";
 import type { Action, FieldChange, LiveObject, ObjectRef } from "../../plan/types.js";
 import { deepEqual, getPath, isPlainObject, setPath } from "../../plan/values.js";
+import { humanTime } from "../../render/time.js";
 import type { BatchExport } from "../../service/types.js";
 import { looseEqual, normaliseInstant, normaliseQuery, normaliseText } from "../shared/normalise.js";
 import { LONG_TEXT_FIELDS, unifiedDiff } from "../shared/text-diff.js";
@@ -471,7 +472,7 @@ function planPause(desired: DesiredBatchExport, current: BatchExport, ref: Objec
     after.backfill = true;
     sink.notes.push({
       severity: "note",
-      message: `the paused gap since ${since} will be backfilled on unpause`,
+      message: `the paused gap since ${humanTime(since, options.now)} will be backfilled on unpause`,
       object: ref,
     });
   } else if (desired.backfill_on_unpause) {
@@ -488,7 +489,7 @@ function planPause(desired: DesiredBatchExport, current: BatchExport, ref: Objec
     const command = gap(since);
     if (command) {
       warnings.push(
-        `exports for [${since}, ${options.now.toISOString()}) will not be exported; to export them, run: ${command}`,
+        `exports since ${humanTime(since, options.now)} will not be exported; to export them, run: ${command}`,
       );
     }
   }
