@@ -1,20 +1,22 @@
 /**
  * A synthetic fleet for the benchmarks: the YAML files that declare it and the emulator seed records
  * that match them exactly, so a no-op plan can be measured without first applying the whole fleet.
+ * Exports are in the newest service's form: AwsS3 naming the default seed's aws-s3 integration, which
+ * holds the credentials (no secret variables, no legacy-form warnings, and creates the newest service
+ * accepts).
  * Dashboard i gets a collaborator (bob, can_edit) when i < collaborators; with `changeEvery` n > 0,
  * every nth object differs between the files and the seed (descriptions, export intervals): n = 10 is
  * a 10% change, n = 1 changes everything.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { INTEGRATION_IDS } from "../src/emulator/default-seed.js";
 import type { EmulatorState } from "./control.js";
 
 export const PROJECT = 12345;
 export const BOB = { id: 2, uuid: "0190f1d2-7b4e-7c3a-9d1f-000000000002" };
-export const SECRETS = {
-  AWS_ACCESS_KEY_ID: "AKIABENCH0000000000",
-  AWS_SECRET_ACCESS_KEY: "bench-not-a-secret",
-};
+/** The default seed's aws-s3 integration of the project ("acme-prod"): every fleet export names it. */
+export const AWS_S3_INTEGRATION = INTEGRATION_IDS.awsS3;
 const PER_FILE = 100;
 const STAMP = "2026-01-01T00:00:00.000Z";
 
@@ -57,13 +59,12 @@ function exportYaml(i: number, changeEvery: number): string[] {
     `    interval: ${interval(i, changeEvery)}`,
     "    paused: false",
     "    destination:",
-    "      type: S3",
+    "      type: AwsS3",
+    `      integration: ${AWS_S3_INTEGRATION}`,
     "      config:",
     "        bucket_name: acme-analytics",
     "        region: us-east-1",
     `        prefix: fleet/${i}/`,
-    `        aws_access_key_id: \${AWS_ACCESS_KEY_ID}`,
-    `        aws_secret_access_key: \${AWS_SECRET_ACCESS_KEY}`,
   ];
 }
 
@@ -117,24 +118,23 @@ export function fleetRecords(
     interval: interval(i, 0),
     paused: false,
     destination: {
-      type: "S3",
-      config: {
-        bucket_name: "acme-analytics",
-        region: "us-east-1",
-        prefix: `fleet/${i}/`,
-        aws_access_key_id: SECRETS.AWS_ACCESS_KEY_ID,
-        aws_secret_access_key: SECRETS.AWS_SECRET_ACCESS_KEY,
-      },
+      type: "AwsS3",
+      integration: AWS_S3_INTEGRATION,
+      config: { bucket_name: "acme-analytics", region: "us-east-1", prefix: `fleet/${i}/` },
     },
   }));
   return { dashboards, collaborators, batch_exports, sharing: [] };
 }
 
-/** Requests a no-op plan needs at least (SPEC §6): list pages of 100, one collaborators read each. */
+/**
+ * Requests a no-op plan needs at least (SPEC §6): list pages of 100, one collaborators read each, and
+ * the project's integrations (one page) when exports name one, to check that it exists and fits.
+ */
 export function minimumReads(size: FleetSize): number {
   return (
     Math.max(1, Math.ceil(size.dashboards / 100)) +
     Math.max(1, Math.ceil(size.exports / 100)) +
-    Math.min(size.collaborators, size.dashboards)
+    Math.min(size.collaborators, size.dashboards) +
+    (size.exports > 0 ? 1 : 0)
   );
 }

@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LiveProject } from "../src/plan/types.js";
 import type { BatchExport, Collaborator, DashboardBasic } from "../src/service/types.js";
-import { BOB, type FleetSize, fleetRecords, PROJECT, SECRETS, writeFleetYaml } from "./fleet.js";
+import { AWS_S3_INTEGRATION, BOB, type FleetSize, fleetRecords, PROJECT, writeFleetYaml } from "./fleet.js";
 
 export const OFFLINE: FleetSize = { dashboards: 7000, collaborators: 1400, exports: 3000 };
 
@@ -41,7 +41,7 @@ type Kinds = typeof import("../src/kinds/index.js");
 type Planner = typeof import("../src/plan/index.js");
 const dist = (path: string) => new URL(`../dist/${path}`, import.meta.url).href;
 
-/** The live state the service would return for the fleet's seed records (secrets stripped). */
+/** The live state the service would return for the fleet's seed records, with the project's integration. */
 export function syntheticLive(size: FleetSize): LiveProject {
   const records = fleetRecords(size);
   const user = { id: BOB.id, uuid: BOB.uuid, first_name: "Bob", email: "bob@example.com" };
@@ -73,17 +73,13 @@ export function syntheticLive(size: FleetSize): LiveProject {
     ];
   }
   const batchExports: BatchExport[] = records.batch_exports.map((b) => {
-    const {
-      aws_access_key_id: _id,
-      aws_secret_access_key: _key,
-      ...config
-    } = (b.destination as { config: Record<string, unknown> }).config;
+    const { config } = b.destination as { config: Record<string, unknown> };
     return {
       id: b.id,
       team_id: PROJECT,
       name: b.name,
       model: "events",
-      destination: { type: "S3", config, integration: null },
+      destination: { type: "AwsS3", config: { ...config }, integration: AWS_S3_INTEGRATION },
       interval: String(b.interval),
       paused: false,
       created_at: "2026-01-01T00:00:00Z",
@@ -100,7 +96,10 @@ export function syntheticLive(size: FleetSize): LiveProject {
     project: PROJECT,
     kinds: {
       dashboard: { objects: dashboards, collaborators, sharing: {} },
-      batch_export: { objects: batchExports },
+      batch_export: {
+        objects: batchExports,
+        integrations: [{ id: AWS_S3_INTEGRATION, kind: "aws-s3", display_name: "acme-prod" }],
+      },
     },
   } as LiveProject;
 }
@@ -113,7 +112,7 @@ async function measureOnce(root: string, live: LiveProject[]) {
   const { KINDS } = (await import(dist("kinds/index.js"))) as Kinds;
   const importCpu = process.cpuUsage(imports);
   const before = process.cpuUsage();
-  const loaded = await loadConfig([], { env: { ...SECRETS }, cwd: root, mode: "plan" });
+  const loaded = await loadConfig([], { env: {}, cwd: root, mode: "plan" });
   const loadCpu = process.cpuUsage(before);
   const errors = loaded.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new Error(`offline benchmark input has errors: ${errors[0]?.message}`);
