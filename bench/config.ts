@@ -21,7 +21,7 @@ const PER_FILE = 100;
  */
 function fileText(f: number, heavy: boolean): string {
   const dashboards = heavy ? 70 : 90;
-  const lines = [`project: ${12345 + (f % 2)}`, "dashboards:"];
+  const lines = [`project: ${12345 + (f % 2)}`, "variables: [TEAM]", "dashboards:"];
   for (let i = 0; i < dashboards; i++) {
     lines.push(
       `  - name: Dashboard ${f}-${i}`,
