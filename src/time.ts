@@ -85,9 +85,9 @@ export function ago(iso: string | null | undefined, now: Date): string {
     unit = name;
     if (n < below) break;
   }
-  // Intl reads -0 as the past ("0s ago"), 0 as the future.
   // Made on first use: building it loads locale data, which costs start-up time of commands that never
   // print a relative time.
   relativeTime ??= new Intl.RelativeTimeFormat("en", { style: "narrow", numeric: "always" });
+  // Intl reads -0 as the past ("0s ago"), 0 as the future.
   return relativeTime.format(diff > 0 ? n : -n, unit);
 }
