@@ -149,7 +149,7 @@ describe("batch exports", () => {
     );
     // Hourly: whole hours from the paused one up to the current one, as UTC instants.
     expect(plan.actions[0]?.warnings).toEqual([
-      `exports since 2026-02-20T08:00:00Z (9d ago) will not be exported; to export them, run: posthog-gitops backfill ${NAME} --start 2026-02-20T08:00:00Z --end 2026-03-01T12:00:00Z`,
+      `the paused gap since 2026-02-20T08:00:00Z (9d ago) will not be exported; to export it, run: posthog-gitops backfill ${NAME} --start 2026-02-20T08:00:00Z --end 2026-03-01T12:00:00Z`,
     ]);
   });
 

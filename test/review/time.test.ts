@@ -116,7 +116,7 @@ describe("messages outside the tables", () => {
       { batchExports: [liveBatchExport({ paused: true, last_paused_at: pausedAt })] },
     );
     expect(warned.plan.actions[0]?.warnings[0]).toMatch(
-      /^exports since 2026-02-20T08:00:00Z \(9d ago\) will not be exported; to export them, run: /,
+      /^the paused gap since 2026-02-20T08:00:00Z \(9d ago\) will not be exported; to export it, run: /,
     );
     const noted = planOne(
       { batchExports: [desiredBatchExport({ paused: false, backfill_on_unpause: true })] },

@@ -489,7 +489,7 @@ function planPause(desired: DesiredBatchExport, current: BatchExport, ref: Objec
     const command = gap(since);
     if (command) {
       warnings.push(
-        `exports since ${humanTime(since, options.now)} will not be exported; to export them, run: ${command}`,
+        `the paused gap since ${humanTime(since, options.now)} will not be exported; to export it, run: ${command}`,
       );
     }
   }
