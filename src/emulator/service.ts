@@ -6,8 +6,6 @@
  * `legacy_routes: false` removes them as the newest service has. Feature flags gate what the service
  * gates per team; all are off unless a seed turns them on.
  */
-import type { Store } from "./store.js";
-
 /** `newest`: the service as of 2026 (service-api.md §0). `2025`: the rules before those changes. */
 export type Rules = "newest" | "2025";
 
@@ -95,11 +93,16 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
   return out;
 }
 
+/** What these helpers read of the store (only the settings, so this module needs no store import). */
+interface WithSettings {
+  readonly data: { readonly service: ServiceSettings };
+}
+
 /** True when the store follows the newest service's rules. */
-export function isNewest(store: Store): boolean {
+export function isNewest(store: WithSettings): boolean {
   return store.data.service.rules === "newest";
 }
 
-export function flagOn(store: Store, flag: FeatureFlag): boolean {
+export function flagOn(store: WithSettings, flag: FeatureFlag): boolean {
   return store.data.service.feature_flags[flag];
 }

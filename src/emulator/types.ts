@@ -211,3 +211,6 @@ export interface StoreData {
  * seed (for the seed's service) and replaces only the lists given.
  */
 export type Seed = { [K in keyof StoreData]?: unknown } & { base?: "default" };
+
+/** How a write reaches a batch export: a create, a full PUT, or a PATCH of the keys sent. */
+export type WriteMode = "create" | "put" | "patch";

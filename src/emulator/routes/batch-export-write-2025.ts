@@ -20,8 +20,7 @@ import {
 } from "../fields.js";
 import type { Ctx } from "../router.js";
 import { flagOn } from "../service.js";
-import type { BatchExportRecord } from "../types.js";
-import type { WriteMode } from "./batch-export-write.js";
+import type { BatchExportRecord, WriteMode } from "../types.js";
 import { deepMerge, OLDER_INTEGRATION_REQUIRED, OLDER_TYPES, validateOlderConfig } from "./destinations.js";
 import { resolveIntegration } from "./integrations.js";
 

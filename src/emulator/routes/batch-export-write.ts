@@ -25,13 +25,11 @@ import {
 import type { Ctx } from "../router.js";
 import { isTimeZone } from "../schedule.js";
 import { flagOn, isNewest } from "../service.js";
-import type { BatchExportRecord } from "../types.js";
+import type { BatchExportRecord, WriteMode } from "../types.js";
 import { applyOlderExportBody } from "./batch-export-write-2025.js";
 import { type DestinationAttrs, parseNewestDestination } from "./destination-rules.js";
 import { deepMerge, OBJECT_STORAGE_TYPES, writesCompressedParquet } from "./destinations.js";
 import { outputColumns, unsupportedQuery } from "./hogql.js";
-
-export type WriteMode = "create" | "put" | "patch";
 
 const INTERVALS = ["hour", "day", "week", "every 5 minutes", "every 15 minutes"] as const;
 const MODELS = ["events", "persons", "sessions", "hogql"] as const;

@@ -10,9 +10,10 @@ import { asBody, parseBool } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import { batchExportRecord } from "../records.js";
 import type { Ctx, Handler, Router } from "../router.js";
+import type { WriteMode } from "../types.js";
 import { createBackfill } from "./backfills.js";
 import { findExport, renderExport, visibleExports } from "./batch-export-view.js";
-import { applyExportBody, type WriteMode } from "./batch-export-write.js";
+import { applyExportBody } from "./batch-export-write.js";
 
 function list(ctx: Ctx) {
   // The service hides Workflows exports from the list (they stay retrievable by id).
