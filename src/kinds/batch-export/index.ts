@@ -39,6 +39,7 @@ export const batchExportKind: Kind = {
   create: createBatchExport,
   send: sendBatchExport,
   findByName: findBatchExports,
+  listLive: (client, project) => client.batchExports.listAll(project),
   pull: pullBatchExports,
 };
 

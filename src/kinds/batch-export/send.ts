@@ -8,7 +8,6 @@ import { UserError } from "../../errors.js";
 import { type Env, resolveSecrets } from "../../plan/secrets.js";
 import type { Action } from "../../plan/types.js";
 import type { ServiceClient } from "../../service/client.js";
-import { collect } from "../../service/pages.js";
 import type { BatchExportWrite } from "../../service/types.js";
 
 export function batchExportBody(action: Action, env: Env): Record<string, unknown> | undefined {
@@ -62,11 +61,15 @@ export async function sendBatchExport(
   }
 }
 
+/**
+ * Live exports named exactly `name`. The list has no name filter, so the whole list is read (one
+ * request up to 100 exports, the further pages at once).
+ */
 export async function findBatchExports(
   client: ServiceClient,
   project: number,
   name: string,
 ): Promise<Array<number | string>> {
-  const live = await collect(client.batchExports.list(project, { limit: 100 }));
+  const live = await client.batchExports.listAll(project);
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
