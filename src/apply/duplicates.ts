@@ -13,6 +13,9 @@ import type { ServiceClient } from "../service/client.js";
 import { type ActionResult, kindKey, planKnownIds } from "./apply.js";
 import type { ApplyKind } from "./kinds.js";
 
+/** Up to this many created names of a kind are looked up one by one rather than with the whole list. */
+const NAME_BY_NAME = 3;
+
 export interface Duplicate {
   kind: string;
   project: number;
@@ -28,8 +31,9 @@ export interface DuplicateCheck {
 }
 
 /**
- * One list walk per project and kind that this apply created objects in (a kind without `listLive`
- * is asked name by name). Nothing is read when nothing was created.
+ * Per project and kind that this apply created objects in: the created names looked up one by one
+ * when they are few (a dashboard look-up is one small request), else one walk of the kind's list.
+ * Nothing is read when nothing was created.
  */
 export async function findDuplicates(
   plan: Plan,
@@ -74,7 +78,7 @@ async function liveIds(
   names: ReadonlySet<string>,
 ): Promise<Map<string, Array<number | string>>> {
   const byName = new Map<string, Array<number | string>>();
-  if (kind.listLive) {
+  if (kind.listLive && names.size > NAME_BY_NAME) {
     for (const object of await kind.listLive(client, project)) {
       const name = object.name ?? "";
       if (names.has(name)) byName.set(name, [...(byName.get(name) ?? []), object.id]);

@@ -43,7 +43,7 @@ export interface ApplyKind {
   findByName(client: ServiceClient, project: number, name: string): Promise<Array<number | string>>;
   /**
    * Every live object of the kind in `project` (id and name), for the check after an apply that
-   * created some: one list walk instead of a `findByName` per created name. Absent: name by name.
+   * created many: one list walk instead of a `findByName` per created name. Absent: name by name.
    */
   listLive?(client: ServiceClient, project: number): Promise<LiveObject[]>;
 }

@@ -8,6 +8,8 @@
  * - Held at its POST (after its look-up, which found nothing): a race no look-up can win. The second
  *   apply's check afterwards reports the name with both ids and exits 1; following its advice (pin one,
  *   delete the other) converges.
+ * - With more than a few created names, the check afterwards reads the kind's list once instead of
+ *   looking each name up.
  */
 import { describe, expect, it } from "vitest";
 import { type Gate, type GateRequest, gateProxy } from "./gate-proxy.js";
@@ -138,5 +140,40 @@ describe.each(KINDS)("two applies of a new $word at once", (kind) => {
     expect(await liveIds(kind)).toEqual([keep]);
     h.write("p/x.yaml", kind.yaml());
     expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+});
+
+describe("the check after an apply that created several names", () => {
+  it("reads the list once and reports only the name that is live twice", async () => {
+    const names = ["Fleet A", "Fleet B", "Fleet C", "Fleet D"];
+    const yaml = (list: string[]) =>
+      `project: 12345\ndashboards:\n${list.map((n) => `  - name: ${n}\n`).join("")}`;
+    h.write("p/x.yaml", yaml(names));
+    // Only the create of "Fleet A" waits, after every look-up of the second apply.
+    const gate = await gateProxy(
+      () => h.url,
+      (r) => r.method === "POST" && JSON.parse(r.body).name === "Fleet A",
+    );
+    let late: RunResult;
+    try {
+      const { second } = await startHeld(gate);
+      h.write("p/x.yaml", yaml(["Fleet A"]));
+      expect((await h.cli(["apply", "--auto-approve", "p"])).code).toBe(0);
+      gate.open();
+      late = await second;
+    } finally {
+      await gate.close();
+    }
+    expect(late.stdout).toContain("Apply complete: 4 succeeded, 0 failed, 0 skipped.");
+    const errors = late.stderr.split("\n").filter((l) => l.startsWith("error: "));
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^error: dashboard "Fleet A" now has 2 live objects in project 12345 \(ids \d+, \d+\)/,
+      ),
+    ]);
+    expect(late.code).toBe(1);
+    const lastPost = gate.seen.findLastIndex((r) => r.method === "POST");
+    const after = gate.seen.slice(lastPost + 1).map((r) => `${r.method} ${r.url}`);
+    expect(after).toEqual([expect.stringMatching(/^GET \/api\/projects\/12345\/dashboards\/\?limit=100$/)]);
   });
 });

@@ -11,12 +11,15 @@ export interface GateRequest {
   method: string;
   /** Path and query, as sent. */
   url: string;
+  body: string;
 }
 
 export interface Gate {
   url: string;
   /** Resolves when the first request is being held. */
   holding: Promise<GateRequest>;
+  /** Every request that came through, in the order they arrived. */
+  seen: GateRequest[];
   /** Lets the held requests go and holds nothing from then on. */
   open(): void;
   close(): Promise<void>;
@@ -24,6 +27,7 @@ export interface Gate {
 
 export async function gateProxy(target: () => string, hold: (req: GateRequest) => boolean): Promise<Gate> {
   let opened = false;
+  const seen: GateRequest[] = [];
   const waiting: Array<() => void> = [];
   let held: (req: GateRequest) => void = () => {};
   const holding = new Promise<GateRequest>((resolve) => {
@@ -32,20 +36,21 @@ export async function gateProxy(target: () => string, hold: (req: GateRequest) =
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const seen = { method: req.method ?? "GET", url: req.url ?? "/" };
-    if (!opened && hold(seen)) {
-      held(seen);
+    const body = Buffer.concat(chunks);
+    const request = { method: req.method ?? "GET", url: req.url ?? "/", body: body.toString("utf8") };
+    seen.push(request);
+    if (!opened && hold(request)) {
+      held(request);
       await new Promise<void>((resolve) => waiting.push(resolve));
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) {
       if (typeof v === "string" && !["host", "connection", "content-length"].includes(k)) headers[k] = v;
     }
-    const body = Buffer.concat(chunks);
-    const init: RequestInit = { method: seen.method, headers };
+    const init: RequestInit = { method: request.method, headers };
     if (body.length > 0) init.body = body;
     try {
-      const answer = await fetch(`${target()}${seen.url}`, init);
+      const answer = await fetch(`${target()}${request.url}`, init);
       const text = await answer.text();
       res.writeHead(answer.status, {
         "content-type": answer.headers.get("content-type") ?? "application/json",
@@ -60,6 +65,7 @@ export async function gateProxy(target: () => string, hold: (req: GateRequest) =
   return {
     url: `http://127.0.0.1:${port}`,
     holding,
+    seen,
     open() {
       opened = true;
       for (const release of waiting.splice(0)) release();
