@@ -12,10 +12,10 @@
  *   looking each name up.
  */
 import { describe, expect, it } from "vitest";
+import { type Json, type RunResult, useEmulator } from "../support/emulator.js";
 import { type Gate, type GateRequest, gateProxy } from "./gate-proxy.js";
-import { type Json, type RunResult, useE2E } from "./helpers.js";
 
-const h = useE2E();
+const h = useEmulator();
 
 const KINDS = [
   {

@@ -4,9 +4,9 @@
  * recognises the pair and plans only the delete, and the second apply converges.
  */
 import { describe, expect, it } from "vitest";
-import { type Json, POSTGRES_EXPORT_ID, useE2E } from "./helpers.js";
+import { type Json, POSTGRES_EXPORT_ID, useEmulator } from "../support/emulator.js";
 
-const h = useE2E();
+const h = useEmulator();
 const NAME = "Persons to Postgres";
 const NOOP = `project: 12345\nbatch_exports:\n  - name: ${NAME}\n    model: persons\n    interval: day\n    paused: true\n    destination:\n      type: NoOp\n`;
 
