@@ -47,8 +47,12 @@ export async function fleetScenarios(options: { serialFull: boolean; repeat: num
     const changes = FLEET.dashboards / 10 + FLEET.exports / 10;
     // From empty: both list walks (one page each), the project's integrations (the exports name one),
     // the feature lookup that writing tags needs (the project, for its organization, then the
-    // organization), and one write per object and collaborator.
-    const fromEmpty = 2 + 1 + 2 + FLEET.dashboards + FLEET.collaborators + FLEET.exports;
+    // organization), one write per object and collaborator, the look-up of each name right before its
+    // create (SPEC §3 "Concurrency": one request each), and the check for duplicated names afterwards
+    // (one list walk per kind, pages of 100).
+    const creates = FLEET.dashboards + FLEET.exports;
+    const afterCheck = Math.ceil(FLEET.dashboards / 100) + Math.ceil(FLEET.exports / 100);
+    const fromEmpty = 2 + 1 + 2 + creates + FLEET.collaborators + creates + afterCheck;
 
     const measureOnce = async (scenario: string, minimum: number, args: string[], expectCode: number) => {
       await clearLog(emulator.url);

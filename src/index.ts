@@ -10,6 +10,7 @@
  *   const result = await applyPlan(plan, client, { env: process.env });
  */
 import { type ActionResult, applyPlan as applyWithKinds } from "./apply/apply.js";
+import { type Duplicate, findDuplicates } from "./apply/duplicates.js";
 import { type Clock, nowDate, systemClock } from "./clock.js";
 import {
   countBySeverity,
@@ -29,6 +30,7 @@ import { type ClientOptions, checkHost, ServiceClient } from "./service/index.js
 import { PUBLISHED_SCHEMA } from "./version.js";
 
 export type { ActionResult, Outcome } from "./apply/apply.js";
+export type { Duplicate } from "./apply/duplicates.js";
 export type { Clock } from "./clock.js";
 export type { Declared, DesiredProject, Diagnostic, SourceRef } from "./config/index.js";
 export { type ErrorCode, UserError } from "./errors.js";
@@ -162,25 +164,38 @@ export interface ApplyPlanOptions {
 }
 
 export interface ApplyResult {
-  /** Every action succeeded. */
+  /** Every action succeeded and no created name has several live objects. */
   ok: boolean;
   results: ActionResult[];
+  /**
+   * Names this apply created that now have several live objects of their kind in their project (another
+   * apply created the same at the same moment), with their ids: pin one with `id:`, delete the others.
+   */
+  duplicates: Duplicate[];
+  /** Why the created names could not all be checked for duplicates (a list request failed). */
+  unchecked?: string;
 }
 
-/** Makes the plan's changes; one result per action. Never throws for a failed action: see `ok`. */
+/**
+ * Makes the plan's changes; one result per action, then the names it created are checked for
+ * duplicates. Never throws for a failed action: see `ok`.
+ */
 export async function applyPlan(
   plan: Plan,
   client: ServiceClient,
   options: ApplyPlanOptions = {},
 ): Promise<ApplyResult> {
+  const kinds = options.kinds ?? KINDS;
   const results = await applyWithKinds(plan, {
-    kinds: options.kinds ?? KINDS,
+    kinds,
     client,
     env: options.env ?? {},
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.onResult !== undefined ? { onResult: options.onResult } : {}),
   });
-  return { ok: results.every((r) => r.outcome !== "failed"), results };
+  const check = await findDuplicates(plan, results, { kinds, client });
+  const ok = results.every((r) => r.outcome !== "failed") && check.duplicates.length === 0;
+  return { ok, results, ...check };
 }
 
 export interface PullProjectOptions {

@@ -54,12 +54,9 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
     deps.onResult?.(result);
   };
   const groups = new Map<string, Action[]>();
-  const knownIds = new Map<string, Set<number | string>>();
+  const knownIds = planKnownIds(plan);
   for (const action of plan.actions) {
     const key = objectKey(action.object);
-    if (action.object.id !== undefined) {
-      knownIds.set(key, (knownIds.get(key) ?? new Set()).add(action.object.id));
-    }
     if (isDelete(action)) continue;
     groups.set(key, [...(groups.get(key) ?? []), action]);
   }
@@ -83,7 +80,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
         const done = await executeAction(kind, action, id, {
           client: deps.client,
           env: deps.env,
-          knownIds: knownIds.get(key) ?? new Set(),
+          knownIds: knownIds.get(kindKey(action.object)) ?? new Set(),
         });
         id = done.id ?? id;
         report({ action, outcome: "ok", ...(id !== undefined ? { id } : {}), notes: done.notes });
@@ -124,6 +121,20 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
     ),
   );
   return results;
+}
+
+/** `project/kind`: where names must be unique. */
+export const kindKey = (ref: { project: number; kind: string }) => `${ref.project}/${ref.kind}`;
+
+/** The live ids the plan's actions name, per project and kind. */
+export function planKnownIds(plan: Plan): Map<string, Set<number | string>> {
+  const known = new Map<string, Set<number | string>>();
+  for (const { object } of plan.actions) {
+    if (object.id === undefined) continue;
+    const key = kindKey(object);
+    known.set(key, (known.get(key) ?? new Set()).add(object.id));
+  }
+  return known;
 }
 
 function messageOf(error: unknown): string {

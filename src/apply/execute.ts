@@ -1,7 +1,9 @@
 /**
  * One plan action → its request(s), through its kind (restore and replace are already separate actions
- * in the plan). A create whose answer was lost is never sent again blindly: the name is looked up
- * first, and only a create that certainly did not happen is repeated.
+ * in the plan). Right before a create the name is looked up again (SPEC §3 "Concurrency"): when another
+ * apply created it since the plan was made, nothing is sent and the create fails asking for a new plan.
+ * A create whose answer was lost is never sent again blindly: the name is looked up first, and only a
+ * create that certainly did not happen is repeated.
  */
 import { UserError } from "../errors.js";
 import type { Env } from "../plan/secrets.js";
@@ -15,7 +17,11 @@ export type { Executed } from "./kinds.js";
 export interface ExecuteDeps {
   client: ServiceClient;
   env: Env;
-  /** Live ids the plan already knows for this object's name: never mistaken for a lost create. */
+  /**
+   * Live ids the plan already knows in this object's project and kind (the export a replacement deletes,
+   * a pinned object renamed away from this name): never mistaken for someone else's object, nor for a
+   * lost create.
+   */
   knownIds: ReadonlySet<number | string>;
 }
 
@@ -40,12 +46,24 @@ async function create(
   deps: ExecuteDeps,
 ): Promise<Executed> {
   const { project, name } = action.object;
+  const unknown = async () =>
+    (await kind.findByName(deps.client, project, name)).filter((id) => !deps.knownIds.has(id));
+  // As close to the POST as the service allows: a second apply that planned before this one created
+  // the object finds it here instead of creating it twice. (Two lookups that both come before either
+  // create cannot see each other; the check after the apply reports what that leaves.)
+  const existing = await unknown();
+  if (existing.length > 0) {
+    const ids = `id${existing.length === 1 ? "" : "s"} ${existing.join(", ")}`;
+    throw new UserError(
+      `create skipped: ${withArticle(kind.words.one)} named "${name}" now exists live (${ids}), created by someone else since the plan; run plan again`,
+    );
+  }
   try {
     return await kind.create(deps.client, project, body);
   } catch (error) {
     if (!(error instanceof UnknownOutcomeError)) throw error;
     // The request may have been committed: look before creating again, never create blindly.
-    const found = (await kind.findByName(deps.client, project, name)).filter((id) => !deps.knownIds.has(id));
+    const found = await unknown();
     if (found.length === 1) {
       return { id: found[0], notes: ["the create's answer was lost; found the created object by name"] };
     }
@@ -60,6 +78,10 @@ async function create(
       notes: [...created.notes, "the first create was not committed (its answer was lost); created again"],
     };
   }
+}
+
+function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
 }
 
 /**

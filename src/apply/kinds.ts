@@ -1,11 +1,12 @@
 /**
  * What the apply stage needs of a resource kind: the body an action sends (secrets resolved at that
- * moment), the request(s) that carry it out, and a name lookup for creates whose answer was lost. The
- * executor orders, parallelises, recovers and reports the same way for every kind.
+ * moment), the request(s) that carry it out, and a name lookup, made right before every create (and
+ * again when a create's answer was lost). The executor orders, parallelises, recovers and reports the
+ * same way for every kind.
  */
 import type { KindWords } from "../config/kinds.js";
 import type { Env } from "../plan/secrets.js";
-import type { Action } from "../plan/types.js";
+import type { Action, LiveObject } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
 
 /** What one executed action learnt: the object's id (after a create) and things the user should know. */
@@ -35,6 +36,14 @@ export interface ApplyKind {
     id: number | string,
     body: Record<string, unknown> | undefined,
   ): Promise<Executed>;
-  /** Ids of the live objects named exactly `name` in `project`. */
+  /**
+   * Ids of the live objects named exactly `name` in `project`, read fresh (one request where the
+   * service can filter by name): it runs right before every create.
+   */
   findByName(client: ServiceClient, project: number, name: string): Promise<Array<number | string>>;
+  /**
+   * Every live object of the kind in `project` (id and name), for the check after an apply that
+   * created many: one list walk instead of a `findByName` per created name. Absent: name by name.
+   */
+  listLive?(client: ServiceClient, project: number): Promise<LiveObject[]>;
 }

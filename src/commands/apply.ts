@@ -8,7 +8,8 @@
  * (those not started say so), and the exit code is 130 / 143; a second Ctrl-C ends it at once.
  */
 import { resolve } from "node:path";
-import { applyPlan } from "../apply/apply.js";
+import { type ActionResult, applyPlan } from "../apply/apply.js";
+import { duplicateMessage, findDuplicates } from "../apply/duplicates.js";
 import {
   checkBinding,
   checkDerived,
@@ -27,6 +28,7 @@ import { refetchLiveState } from "../read/fetch.js";
 import { planFromLive } from "../read/make-plan.js";
 import { formatResult, formatSummary } from "../render/apply.js";
 import { colorEnabled, renderText, vocabulary } from "../render/index.js";
+import { visible } from "../render/labels.js";
 import { humanTime } from "../render/time.js";
 import { VERSION } from "../version.js";
 import { plural } from "../words.js";
@@ -140,7 +142,11 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     out.stdout.write(`\n${formatSummary(results)}\n`);
     const received = signal();
     if (received !== undefined) return exitCodeForSignal(received);
-    return results.some((r) => r.outcome === "failed") ? 1 : 0;
+    const failed = results.some((r) => r.outcome === "failed");
+    const duplicated = await reportDuplicates(session, plan, results);
+    const late = signal();
+    if (late !== undefined) return exitCodeForSignal(late);
+    return failed || duplicated ? 1 : 0;
   }
 
   /**
@@ -174,6 +180,29 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       }),
     };
   }
+}
+
+/**
+ * Names this apply created that now have several live objects (another apply created the same at the
+ * same moment): one error each, naming the ids. True when there was one.
+ */
+async function reportDuplicates(
+  session: Session,
+  plan: Plan,
+  results: readonly ActionResult[],
+): Promise<boolean> {
+  const { client, io: out } = session;
+  const check = await findDuplicates(plan, results, { kinds: KINDS, client });
+  if (check.unchecked !== undefined) {
+    out.stderr.write(
+      `warning: could not check the created names for duplicates (${visible(check.unchecked)}); run plan to check\n`,
+    );
+  }
+  for (const duplicate of check.duplicates) {
+    const word = KINDS.find((k) => k.name === duplicate.kind)?.words.one ?? duplicate.kind;
+    out.stderr.write(`error: ${visible(duplicateMessage(duplicate, word))}\n`);
+  }
+  return check.duplicates.length > 0;
 }
 
 function question(changes: number): string {

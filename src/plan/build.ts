@@ -78,6 +78,7 @@ function planProject(
       kindLive.objects,
       kind.words.one,
       sink.errors,
+      kind.replaced,
     );
     const ctx: KindPlanContext = {
       project: live.project,
@@ -86,8 +87,23 @@ function planProject(
       options,
       sink,
     };
-    for (const pair of matching.pairs) {
-      kind.plan(pair.desired, pair.live, declaredRef(kind.name, live.project, pair.desired, pair.live), ctx);
+    for (const { desired, live: match, replaced } of matching.pairs) {
+      // The leftovers of a replacement are deleted with --force, as the replacement itself was.
+      if (replaced && !options.force) {
+        const ids = [replaced.live, ...replaced.leftovers].map((o) => o.id).join(", ");
+        const them = replaced.leftovers.length === 1 ? "it" : "them";
+        sink.errors.push({
+          message: `${kind.words.one} "${desired.name}": ${replaced.leftovers.length + 1} live objects have this name (ids ${ids}): ${replaced.why}; rerun with --force to delete ${them}`,
+          source: desired.source,
+        });
+        continue;
+      }
+      kind.plan(desired, match, declaredRef(kind.name, live.project, desired, match), ctx);
+      if (replaced === undefined) continue;
+      for (const leftover of replaced.leftovers) {
+        const action = kind.prune(leftover, declaredRef(kind.name, live.project, desired, leftover), ctx);
+        sink.actions.push({ ...action, warnings: [...action.warnings, replaced.why] });
+      }
     }
     if (options.prune && project.manages.includes(kind.name)) {
       planPrune(kind, project.ignore[kind.name] ?? [], ctx, matching.claimed);

@@ -6,6 +6,7 @@
 import type { KindWords } from "../config/kinds.js";
 import type { Declared } from "../config/types.js";
 import type { BuildOptions, PlanSink } from "./context.js";
+import type { Recognised } from "./match.js";
 import type { Action, Features, LiveKind, LiveObject, ObjectRef } from "./types.js";
 
 /** What a kind's planner sees besides the pair it plans. */
@@ -26,6 +27,13 @@ export interface PlanKind {
    * notes and errors into `ctx.sink`. `ref` is the object's identity as every output shows it.
    */
   plan(desired: Declared, live: LiveObject | undefined, ref: ObjectRef, ctx: KindPlanContext): void;
+  /**
+   * Several live objects carry a declared name that no `id` pins: the kind may recognise the new and
+   * the old object of a replacement whose delete failed (SPEC §3 "Replacement"). Returns the one the
+   * declaration describes and the leftovers, which the plan deletes (with --force, as the replacement
+   * itself). Absent, or undefined: the usual error asking for an `id` pin.
+   */
+  replaced?(desired: Declared, candidates: readonly LiveObject[]): Recognised<LiveObject> | undefined;
   /** The delete of a live object no file declares (--prune), e.g. a soft delete. */
   prune(live: LiveObject, ref: ObjectRef, ctx: KindPlanContext): Action;
   /**

@@ -1,7 +1,9 @@
 /**
  * Identity: a declared object matches the live object with its pinned `id`, else the one live object
  * with its name. Pins are matched first so that an object renamed through its pin is not also claimed
- * by name. Several live objects with the declared name and no pin is an error naming their ids.
+ * by name. Several live objects with the declared name and no pin is an error naming their ids, unless
+ * `several` recognises them (the new and the old object of a replacement whose delete failed): then the
+ * declaration matches the one it names and the others are the pair's leftovers.
  */
 import type { SourceRef } from "../config/types.js";
 import type { PlanError } from "./context.js";
@@ -17,8 +19,23 @@ interface LiveIdentity {
   name: string | null;
 }
 
+/** What `several` makes of the live objects that share an unpinned declared name. */
+export interface Recognised<L> {
+  /** The one the declaration describes. */
+  live: L;
+  /** The rest, left behind by a replacement; deleted by the plan. */
+  leftovers: L[];
+  /** Why, for the reviewer (and for the error when the plan may not delete them). */
+  why: string;
+}
+
 export interface Matching<D, L> {
-  pairs: { desired: D; live: L | undefined }[];
+  pairs: {
+    desired: D;
+    live: L | undefined;
+    /** Set when several live objects share the name and `several` recognised them. */
+    replaced?: Recognised<L>;
+  }[];
   /** Ids of live objects that some declared object (tombstones included) claims. */
   claimed: Set<number | string>;
 }
@@ -28,6 +45,7 @@ export function matchObjects<D extends DesiredIdentity, L extends LiveIdentity>(
   live: readonly L[],
   label: string,
   errors: PlanError[],
+  several?: (desired: D, candidates: readonly L[]) => Recognised<L> | undefined,
 ): Matching<D, L> {
   const byId = new Map<number | string, L>();
   for (const object of live) byId.set(object.id, object);
@@ -60,6 +78,12 @@ export function matchObjects<D extends DesiredIdentity, L extends LiveIdentity>(
       continue;
     }
     const candidates = byName.get(d.name) ?? [];
+    const recognised = candidates.length > 1 ? several?.(d, candidates) : undefined;
+    if (recognised) {
+      for (const c of candidates) claimed.add(c.id);
+      pairs.push({ desired: d, live: recognised.live, replaced: recognised });
+      continue;
+    }
     if (candidates.length > 1) {
       const ids = candidates.map((c) => String(c.id)).join(", ");
       errors.push({

@@ -170,7 +170,11 @@ describe("the three workflows", () => {
   it("apply: on push to main, one at a time, never cancelled half-way", () => {
     const apply = byName["apply.yml"];
     expect(apply.on.push.branches).toEqual(["main"]);
-    expect(apply.concurrency).toEqual({ group: "posthog-gitops-apply", "cancel-in-progress": false });
+    // One group per project (SPEC §3 "Concurrency"), and a running apply is never cancelled.
+    expect(apply.concurrency).toEqual({
+      group: "posthog-gitops-apply-${{ vars.POSTHOG_PROJECT_ID }}",
+      "cancel-in-progress": false,
+    });
     const step = workflowSteps(apply).find((s) => ACTION_REF.test(s.uses ?? ""));
     expect(step?.with?.command).toBe("apply");
   });

@@ -221,6 +221,76 @@ describe("batch exports", () => {
     expect(steps(plan.actions)).toEqual(expected);
   });
 
+  describe("a replacement whose delete failed", () => {
+    const pg = { type: "Postgres" as const, config: { host: "h", database: "d" } };
+    const postgres = { destination: s3Destination(pg) };
+    const desired = desiredBatchExport(postgres);
+    /** The old S3 export and the new Postgres one a replacement created a day later. */
+    const pair = () => {
+      const old = liveBatchExport({ created_at: "2026-01-02T00:00:00Z" });
+      const replacement = liveBatchExport({
+        created_at: "2026-01-03T00:00:00Z",
+        destination: pg,
+      });
+      return { old, replacement };
+    };
+
+    it("plans only the delete of the old export, with --force", () => {
+      const { old, replacement } = pair();
+      const { plan, errors } = planOne(
+        { batchExports: [desired] },
+        { batchExports: [replacement, old] },
+        { force: true },
+      );
+      expect(errors).toEqual([]);
+      expect(steps(plan.actions)).toEqual([`delete:${NAME}`]);
+      expect(plan.actions[0]?.object.id).toBe(old.id);
+      expect(plan.actions[0]?.warnings.at(-1)).toBe(
+        `export ${old.id} (destination.type S3) is what the replacement by export ${replacement.id} left behind when its delete failed`,
+      );
+    });
+
+    it("also updates the new export where it differs from the file, and prune leaves the pair alone", () => {
+      const { old, replacement } = pair();
+      const { plan, errors } = planOne(
+        { batchExports: [desiredBatchExport({ ...postgres, interval: "day" })] },
+        { batchExports: [old, replacement] },
+        { force: true, prune: true },
+      );
+      expect(errors).toEqual([]);
+      expect(steps(plan.actions)).toEqual([`update:${NAME}`, `delete:${NAME}`]);
+      expect(plan.actions.map((a) => a.object.id)).toEqual([replacement.id, old.id]);
+    });
+
+    it("without --force: one error naming both ids and the flag, nothing planned", () => {
+      const { old, replacement } = pair();
+      const { plan, errors } = planOne({ batchExports: [desired] }, { batchExports: [replacement, old] });
+      expect(plan.actions).toEqual([]);
+      expect(errors.map((e) => e.message)).toEqual([
+        `batch export "${NAME}": 2 live objects have this name (ids ${replacement.id}, ${old.id}): export ${old.id} (destination.type S3) is what the replacement by export ${replacement.id} left behind when its delete failed; rerun with --force to delete it`,
+      ]);
+    });
+
+    it.each([
+      ["both have the declared type", () => [liveBatchExport({ destination: pg }), pair().replacement]],
+      [
+        "the one with the declared type is the older",
+        () => [liveBatchExport({ created_at: "2026-01-04T00:00:00Z" }), pair().replacement],
+      ],
+      ["neither has the declared type", () => [liveBatchExport(), liveBatchExport({ model: "persons" })]],
+    ])("is not recognised when %s: the usual request for an id pin", (_what, live) => {
+      const { plan, errors } = planOne(
+        { batchExports: [desired] },
+        { batchExports: live() },
+        { force: true },
+      );
+      expect(plan.actions).toEqual([]);
+      expect(errors.map((e) => e.message)).toEqual([
+        expect.stringMatching(/2 live objects have this name \(ids .*\); add an `id:` pin/),
+      ]);
+    });
+  });
+
   it("refuses a pinned id that is not live instead of creating duplicates forever", () => {
     const { plan, errors } = planOne({ batchExports: [desiredBatchExport({ id: "gone" })] }, {});
     expect(plan.actions).toEqual([]);

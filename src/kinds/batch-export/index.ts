@@ -18,6 +18,7 @@ import {
 import { batchExportState, readBatchExports, rereadBatchExports } from "./live.js";
 import { planBatchExport, pruneBatchExport } from "./plan.js";
 import { pullBatchExports } from "./pull.js";
+import { recogniseReplacement } from "./replaced.js";
 import { batchExportSchema } from "./schema.js";
 import { batchExportBody, createBatchExport, findBatchExports, sendBatchExport } from "./send.js";
 
@@ -33,12 +34,14 @@ export const batchExportKind: Kind = {
   read: readBatchExports,
   reread: rereadBatchExports,
   plan: planBatchExport,
+  replaced: recogniseReplacement,
   prune: pruneBatchExport,
   state: (live) => ({ ...batchExportState(live as BatchExport) }),
   requestBody: batchExportBody,
   create: createBatchExport,
   send: sendBatchExport,
   findByName: findBatchExports,
+  listLive: (client, project) => client.batchExports.listAll(project),
   pull: pullBatchExports,
 };
 

@@ -11,6 +11,8 @@ import type { ServiceClient } from "../../service/client.js";
 import { collect } from "../../service/pages.js";
 import type { BatchExportWrite } from "../../service/types.js";
 
+const LOOKUP_PAGE = 1000;
+
 export function batchExportBody(action: Action, env: Env): Record<string, unknown> | undefined {
   const where = `batch export "${action.object.name}"`;
   switch (action.action) {
@@ -62,11 +64,16 @@ export async function sendBatchExport(
   }
 }
 
+/**
+ * Live exports named exactly `name`. The list has no name filter, so the whole list is read, in pages
+ * of 1,000 (the service takes any `limit`, service-api.md "General framework facts"): one request for
+ * any project of ordinary size, since this runs right before every create.
+ */
 export async function findBatchExports(
   client: ServiceClient,
   project: number,
   name: string,
 ): Promise<Array<number | string>> {
-  const live = await collect(client.batchExports.list(project, { limit: 100 }));
+  const live = await collect(client.batchExports.list(project, { limit: LOOKUP_PAGE }));
   return live.filter((b) => b.name === name).map((b) => b.id);
 }

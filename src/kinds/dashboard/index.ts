@@ -29,6 +29,7 @@ export const dashboardKind: Kind = {
   create: createDashboard,
   send: sendDashboard,
   findByName: findDashboards,
+  listLive: (client, project) => client.dashboards.listAll(project),
   pull: pullDashboards,
 };
 

@@ -1,0 +1,103 @@
+/**
+ * The check after an apply (SPEC §3 "Concurrency"): every name this apply created is looked up again,
+ * and one that now has several live objects of its kind in its project is reported, naming their ids.
+ * The look-up right before each create stops a second apply that starts after the first one created;
+ * this catches what it cannot: two applies whose look-ups both came before either create. Of two such
+ * applies, the one that checks last sees both objects, so at least one of them reports it.
+ *
+ * Objects the plan itself names (the old export of a replacement whose delete failed, a pinned object
+ * renamed away from the name) are not counted: their outcome is already reported action by action.
+ */
+import type { Plan } from "../plan/types.js";
+import type { ServiceClient } from "../service/client.js";
+import { type ActionResult, kindKey, planKnownIds } from "./apply.js";
+import type { ApplyKind } from "./kinds.js";
+
+/** Up to this many created names of a kind are looked up one by one rather than with the whole list. */
+const NAME_BY_NAME = 3;
+
+export interface Duplicate {
+  kind: string;
+  project: number;
+  name: string;
+  /** Every live id with the name that the plan did not already know, in the service's order. */
+  ids: Array<number | string>;
+}
+
+export interface DuplicateCheck {
+  duplicates: Duplicate[];
+  /** Why some names could not be checked (a list request failed). */
+  unchecked?: string;
+}
+
+/**
+ * Per project and kind that this apply created objects in: the created names looked up one by one
+ * when they are few (a dashboard look-up is one small request), else one walk of the kind's list.
+ * Nothing is read when nothing was created.
+ */
+export async function findDuplicates(
+  plan: Plan,
+  results: readonly ActionResult[],
+  deps: { kinds: readonly ApplyKind[]; client: ServiceClient },
+): Promise<DuplicateCheck> {
+  const created = new Map<string, { kind: ApplyKind; project: number; names: Set<string> }>();
+  for (const { action, outcome } of results) {
+    if (action.action !== "create" || outcome !== "ok") continue;
+    const kind = deps.kinds.find((k) => k.name === action.object.kind);
+    if (kind === undefined) continue;
+    const key = kindKey(action.object);
+    const entry = created.get(key) ?? { kind, project: action.object.project, names: new Set() };
+    entry.names.add(action.object.name);
+    created.set(key, entry);
+  }
+  const known = planKnownIds(plan);
+  const problems: string[] = [];
+  const found = await Promise.all(
+    [...created].map(async ([key, { kind, project, names }]) => {
+      try {
+        const ids = await liveIds(kind, deps.client, project, names);
+        const ignore = known.get(key) ?? new Set();
+        return [...names].flatMap((name): Duplicate[] => {
+          const others = (ids.get(name) ?? []).filter((id) => !ignore.has(id));
+          return others.length > 1 ? [{ kind: kind.name, project, name, ids: others }] : [];
+        });
+      } catch (error) {
+        problems.push(error instanceof Error ? error.message : String(error));
+        return [];
+      }
+    }),
+  );
+  const duplicates = found.flat().sort(compare);
+  return problems.length > 0 ? { duplicates, unchecked: problems.join("; ") } : { duplicates };
+}
+
+async function liveIds(
+  kind: ApplyKind,
+  client: ServiceClient,
+  project: number,
+  names: ReadonlySet<string>,
+): Promise<Map<string, Array<number | string>>> {
+  const byName = new Map<string, Array<number | string>>();
+  if (kind.listLive && names.size > NAME_BY_NAME) {
+    for (const object of await kind.listLive(client, project)) {
+      const name = object.name ?? "";
+      if (names.has(name)) byName.set(name, [...(byName.get(name) ?? []), object.id]);
+    }
+    return byName;
+  }
+  await Promise.all(
+    [...names].map(async (name) => byName.set(name, await kind.findByName(client, project, name))),
+  );
+  return byName;
+}
+
+/** By project, then kind, then name. */
+function compare(a: Duplicate, b: Duplicate): number {
+  return a.project - b.project || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name);
+}
+
+/** `dashboard "X" now has 2 live objects in project 12345 (ids 12, 15): pin the right one …` */
+export function duplicateMessage(duplicate: Duplicate, word: string): string {
+  const { name, project, ids } = duplicate;
+  return `${word} "${name}" now has ${ids.length} live objects in project ${project} (ids ${ids.join(", ")}): pin the right one with \`id:\` and delete the others`;
+}

@@ -1,0 +1,45 @@
+/**
+ * A replacement (a destination type or model change, SPEC §3) creates the new export before deleting
+ * the old one. When that delete fails, two live exports carry the declared name; the next plan
+ * recognises them and plans only the delete. They are recognised when exactly one of them has the
+ * declared destination type and model and is the newest, and every other one differs in one of the two
+ * (so the file could only have been applied to it by a replacement). Anything else stays the usual
+ * error asking for an `id` pin.
+ */
+import type { Declared } from "../../config/types.js";
+import type { Recognised } from "../../plan/match.js";
+import type { LiveObject } from "../../plan/types.js";
+import type { BatchExport } from "../../service/types.js";
+import type { DesiredBatchExport } from "./declare.js";
+import { batchExportState } from "./live.js";
+import { compareBatchExport } from "./plan.js";
+
+const REPLACING = new Set(["destination.type", "model"]);
+
+export function recogniseReplacement(
+  declared: Declared,
+  candidates: readonly LiveObject[],
+): Recognised<LiveObject> | undefined {
+  const desired = declared as DesiredBatchExport;
+  if (desired.deleted) return undefined;
+  const differences = new Map(
+    (candidates as readonly BatchExport[]).map((live) => [
+      live,
+      compareBatchExport(desired, batchExportState(live)).changes.filter((c) => REPLACING.has(c.path)),
+    ]),
+  );
+  const fitting = [...differences].filter(([, refused]) => refused.length === 0).map(([live]) => live);
+  const kept = fitting[0];
+  if (kept === undefined || fitting.length !== 1) return undefined;
+  const leftovers = [...differences.keys()].filter((live) => live !== kept);
+  if (leftovers.some((old) => !(Date.parse(old.created_at) < Date.parse(kept.created_at)))) return undefined;
+  const described = leftovers.map((old) => {
+    const what = (differences.get(old) ?? []).map((c) => `${c.path} ${String(c.before)}`).join(", ");
+    return `export ${old.id} (${what})`;
+  });
+  return {
+    live: kept,
+    leftovers,
+    why: `${described.join(" and ")} is what the replacement by export ${kept.id} left behind when its delete failed`,
+  };
+}
