@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from "commander";
 import { describeFailure, exitCodeOf } from "./errors.js";
 import type { Io } from "./io.js";
 import { processIo } from "./process-io.js";
+import { scrubbingIo } from "./scrub.js";
 import { VERSION } from "./version.js";
 
 // Each command declares its own typed options; commander's parsed options are handed over as they are.
@@ -14,27 +15,25 @@ type RunFn = (options: never, io: Io) => Promise<number>;
 type Loader = () => Promise<{ run: RunFn }>;
 
 /**
- * Runs a command and maps any failure to one line on stderr (API key scrubbed) and its exit code.
- * The only place errors become exit codes; tests that call a command's `run` go through it too.
+ * Runs a command and maps any failure to one line on stderr and its exit code. The only place errors
+ * become exit codes; tests that call a command's `run` go through it too. Everything the command
+ * prints goes through the run's scrubber (scrub.ts), unless the caller's Io already does.
  */
 export async function runCommand<O>(
   run: (options: O, io: Io) => Promise<number>,
   options: O,
-  io: Io,
+  given: Io,
 ): Promise<number> {
+  const scrubbing = given.scrubber ? undefined : scrubbingIo(given);
+  const io = scrubbing?.io ?? given;
   try {
     return await run(options, io);
   } catch (error) {
-    const line = describeFailure(error, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) });
-    io.stderr.write(`${scrub(line, io.env.POSTHOG_API_KEY)}\n`);
+    io.stderr.write(`${describeFailure(error, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}\n`);
     return exitCodeOf(error);
+  } finally {
+    scrubbing?.flush();
   }
-}
-
-/** The key never reaches output, even if some message were to carry it. */
-function scrub(text: string, key: string | undefined): string {
-  const k = key?.trim();
-  return k && k.length >= 4 ? text.split(k).join("[api key]") : text;
 }
 
 /** A repeatable option: one value per occurrence, so paths after it stay paths. */
@@ -331,7 +330,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 }
 
 /** Runs the CLI; returns the exit code. Only this function and bin/ touch `process`. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io = processIo(env)): Promise<number> {
+export async function main(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  given: Io = processIo(env),
+): Promise<number> {
+  // Help, commander's messages and every command's output: all of it scrubbed (scrub.ts).
+  const { io, flush } = scrubbingIo(given);
   let exitCode = 0;
   const program = buildProgram(io, (code) => {
     exitCode = code;
@@ -344,5 +349,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Io = proc
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
     io.stderr.write(`${describeFailure(error, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}\n`);
     return exitCodeOf(error);
+  } finally {
+    flush();
   }
 }

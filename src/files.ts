@@ -1,8 +1,12 @@
 /**
  * Paths the tool writes or reads on the user's behalf (`--out`, saved plans, pulled files, the job
  * summary): a failure is one line naming the path and the reason in words, code `file_error`, exit 1.
+ * What the tool writes goes through `writeOutput`, which scrubs it of the run's secrets (scrub.ts).
  */
+import { appendFile, writeFile } from "node:fs/promises";
 import { UserError } from "./errors.js";
+import type { Io } from "./io.js";
+import { scrubText } from "./scrub.js";
 
 const REASONS: Record<string, string> = {
   ENOENT: "no such file or folder",
@@ -37,4 +41,30 @@ export async function withFile<T>(doing: string, path: string, work: () => Promi
       throw fileError(doing, path, error);
     throw error;
   }
+}
+
+export interface WriteOptions {
+  /** Add to the end of the file instead of replacing it. */
+  append?: boolean;
+  /** Permissions of a new file (e.g. 0o600 for a saved plan). */
+  mode?: number;
+}
+
+/**
+ * Writes text the tool made to `path` (absolute), scrubbed of the run's secrets; `shown` names the file
+ * in an error, as `withFile` does.
+ */
+export function writeOutput(
+  io: Io,
+  doing: string,
+  shown: string,
+  path: string,
+  text: string,
+  options: WriteOptions = {},
+): Promise<void> {
+  const clean = scrubText(io, text);
+  const mode = options.mode === undefined ? {} : { mode: options.mode };
+  return withFile(doing, shown, () =>
+    options.append ? appendFile(path, clean, mode) : writeFile(path, clean, mode),
+  );
 }

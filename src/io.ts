@@ -3,6 +3,7 @@
  * Only the entry point (`src/cli.ts` via `bin/`) builds an `Io` from `process`.
  */
 import type { Clock } from "./clock.js";
+import type { Scrubber } from "./scrub.js";
 
 export interface Output {
   write(text: string): void;
@@ -35,6 +36,11 @@ export interface Io {
    * signal ends the process as usual.
    */
   onTerminate?: (handler: (signal: StopSignalName) => void) => () => void;
+  /**
+   * The run's secrets (scrub.ts): set by the CLI, which scrubs stdout and stderr with it; the files a
+   * command writes go through `scrubText`, and the configuration loader adds every secret it resolves.
+   */
+  scrubber?: Scrubber;
 }
 
 /** The exit code of a command stopped by `signal`: 128 + the signal's number. */

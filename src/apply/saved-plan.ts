@@ -6,7 +6,7 @@
  * only what the planner derives again from the same files and the same live state at the plan's own
  * instant, so a plan file edited by hand cannot carry a write that its rendering hides.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { UserError } from "../errors.js";
@@ -41,12 +41,10 @@ export interface SavedPlan {
   reads: ReadSet[];
 }
 
-export async function writeSavedPlan(
-  file: string,
-  saved: Omit<SavedPlan, "saved_plan_version">,
-): Promise<void> {
+/** The saved plan's file text (written with `writeOutput`, so scrubbed like all output, mode 0600). */
+export function savedPlanText(saved: Omit<SavedPlan, "saved_plan_version">): string {
   const content: SavedPlan = { saved_plan_version: SAVED_PLAN_VERSION, ...saved };
-  await writeFile(file, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  return `${JSON.stringify(content, null, 2)}\n`;
 }
 
 let validateSaved: ((data: unknown) => boolean) | undefined;

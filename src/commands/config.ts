@@ -13,25 +13,30 @@ import {
   type LoadResult,
   loadConfig,
 } from "../config/index.js";
+import { SecretValue } from "../config/secret.js";
 import type { Diagnostic } from "../config/types.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { diagnosticAnnotations } from "../render/github.js";
+import type { Scrubber } from "../scrub.js";
 import { count } from "../words.js";
 import type { ConnectionFlags } from "./connect.js";
 import { inGitHubActions, workspacePath } from "./github.js";
 import { projectChoice } from "./project.js";
 
-/** Loads the files with the registry's kinds and the project precedence; reports nothing itself. */
-export function loadFiles(
+/**
+ * Loads the files with the registry's kinds and the project precedence; reports nothing itself. The
+ * secrets they resolve join the run's scrubber.
+ */
+export async function loadFiles(
   paths: readonly string[],
   flags: ConnectionFlags,
   io: Io,
   mode: LoadMode,
 ): Promise<LoadResult> {
   const choice = projectChoice(flags, io);
-  return loadConfig(paths, {
+  const result = await loadConfig(paths, {
     env: io.env,
     cwd: io.cwd,
     kinds: KINDS,
@@ -39,6 +44,22 @@ export function loadFiles(
     ...(choice.project !== undefined ? { defaultProject: choice.project } : {}),
     ...(choice.from !== undefined ? { defaultProjectFrom: choice.from } : {}),
   });
+  if (io.scrubber) hideSecrets(result, io.scrubber);
+  return result;
+}
+
+/** Every secret value the files resolved is hidden from output from now on (scrub.ts). */
+function hideSecrets(result: LoadResult, scrubber: Scrubber): void {
+  const visit = (value: unknown): void => {
+    if (value instanceof SecretValue) {
+      if (value.available) scrubber.add(value.reveal(), value.describe());
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit(item);
+    } else if (typeof value === "object" && value !== null) {
+      for (const item of Object.values(value)) visit(item);
+    }
+  };
+  for (const project of result.projects) visit(project.objects);
 }
 
 /** Every diagnostic on stderr, and as annotations in GitHub Actions. */

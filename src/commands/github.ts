@@ -2,9 +2,8 @@
  * What commands add in GitHub Actions (`GITHUB_ACTIONS=true`): annotation paths relative to the
  * repository root, the markdown plan appended to the job summary, and where a cut comment points.
  */
-import { appendFile } from "node:fs/promises";
 import { relative, resolve, sep } from "node:path";
-import { withFile } from "../files.js";
+import { writeOutput } from "../files.js";
 import type { Io } from "../io.js";
 import type { Plan } from "../plan/types.js";
 import type { AnnotationPath } from "../render/github.js";
@@ -36,8 +35,15 @@ export async function appendStepSummary(plan: Plan, kinds: readonly RenderKind[]
     maxLength: STEP_SUMMARY_LIMIT,
     fullPlanHint: "run `posthog-gitops plan` (text format) for the full plan",
   });
-  await withFile("append the plan to the job summary (GITHUB_STEP_SUMMARY)", file, () =>
-    appendFile(file, `${markdown}\n`),
+  await writeOutput(
+    io,
+    "append the plan to the job summary (GITHUB_STEP_SUMMARY)",
+    file,
+    file,
+    `${markdown}\n`,
+    {
+      append: true,
+    },
   );
 }
 

@@ -3,8 +3,8 @@
  * change. Exit 0, or with --detailed-exitcode 0 (no changes) / 2 (changes); 1 on any error or refused plan.
  */
 import { resolve } from "node:path";
-import { writeSavedPlan } from "../apply/saved-plan.js";
-import { withFile } from "../files.js";
+import { savedPlanText } from "../apply/saved-plan.js";
+import { writeOutput } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { colorEnabled, type PlanFormat, planAnnotations, renderPlan, vocabulary } from "../render/index.js";
@@ -52,7 +52,8 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
       plan,
       reads: made.reads,
     };
-    await withFile("write the plan to", flags.out, () => writeSavedPlan(resolve(io.cwd, flags.out!), saved));
+    const file = resolve(io.cwd, flags.out);
+    await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), { mode: 0o600 });
     io.stderr.write(
       `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}\n`,
     );

@@ -14,6 +14,7 @@ import { getPath, isPlainObject } from "../plan/values.js";
 import { escapeItem } from "../pull/escape.js";
 import { type FieldRefresh, refreshText } from "../pull/refresh.js";
 import { readAndPlan } from "../read/make-plan.js";
+import { scrubValue } from "../scrub.js";
 import type { ServiceClient } from "../service/index.js";
 import { readConfig } from "./config.js";
 import { type ConnectionFlags, withConnection } from "./connect.js";
@@ -64,7 +65,8 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
       const item = items.get(object.id);
       if (!item) continue;
       for (const path of fields) {
-        const value = valueAt(item, path);
+        // Into a file the user wrote: only the service's values are scrubbed, never their own text.
+        const value = scrubValue(io, valueAt(item, path));
         if (value === undefined) continue;
         const list = perFile.get(object.source.file) ?? [];
         list.push({

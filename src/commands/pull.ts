@@ -5,11 +5,11 @@
  * UI show up as drift. Refuses to overwrite files.
  */
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../errors.js";
-import { withFile } from "../files.js";
+import { withFile, writeOutput } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { pullFileName } from "../pull/document.js";
@@ -79,7 +79,7 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
   await withFile("create the folder", shown, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
     const file = resolve(dir, pulled.name);
-    await withFile("write", relative(io.cwd, file), () => writeFile(file, pulled.text));
+    await writeOutput(io, "write", relative(io.cwd, file), file, pulled.text);
     const words = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
       `wrote ${relative(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words.one : words.many}\n`,

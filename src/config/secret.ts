@@ -3,7 +3,8 @@ import { inspect } from "node:util";
 /**
  * A write-only secret from the environment. The value is held in a private field: it cannot be reached
  * by JSON.stringify, string conversion, util.inspect or structured logging, all of which print
- * `(secret from $NAME)` instead. Only the code that builds a request body calls `reveal()`.
+ * `(secret from $NAME)` instead. Only the code that builds a request body calls `reveal()`, and the
+ * run's scrubber (src/scrub.ts), which replaces the value with `describe()` in everything printed.
  */
 export class SecretValue {
   readonly #value: string | undefined;
@@ -25,7 +26,7 @@ export class SecretValue {
     return this.#value !== undefined;
   }
 
-  /** The secret itself. Call only when building a request body. */
+  /** The secret itself. Call only when building a request body (or to hide it from output). */
   reveal(): string {
     if (this.#value === undefined) {
       throw new Error(`secret from ${this.variables.map((v) => `$${v}`).join(", ")} is not set`);

@@ -20,6 +20,7 @@
 import type { Dispatcher } from "undici";
 import { request } from "undici";
 import type { Clock } from "../clock.js";
+import { API_KEY_LABEL, Scrubber } from "../scrub.js";
 import { count } from "../words.js";
 import type { RateBudget, Semaphore } from "./budget.js";
 import type { Notifier } from "./client-events.js";
@@ -127,9 +128,12 @@ export class Transport {
     unknownOutcomes: 0,
   };
   readonly #o: TransportOptions;
+  /** The key is never in an error or a log line, whoever prints them (the CLI scrubs its output again). */
+  readonly #key: Scrubber;
 
   constructor(options: TransportOptions) {
     this.#o = options;
+    this.#key = new Scrubber().add(options.apiKey, API_KEY_LABEL);
   }
 
   get pageLimits(): PageLimits {
@@ -351,7 +355,7 @@ export class Transport {
   }
 
   #scrub(text: string): string {
-    return this.#o.apiKey ? text.split(this.#o.apiKey).join("[redacted]") : text;
+    return this.#key.scrub(text);
   }
 
   #log(line: string): void {

@@ -151,6 +151,6 @@ describe("the API key", () => {
     expect(inspect(c, { depth: null, showHidden: true })).not.toContain(KEY);
     expect(JSON.stringify(c)).not.toContain(KEY);
     expect(JSON.stringify(c.stats)).not.toContain(KEY);
-    expect((errors[0] as ServiceError).detail).toBe("bad Bearer [redacted]");
+    expect((errors[0] as ServiceError).detail).toBe("bad Bearer (secret from $POSTHOG_API_KEY)");
   });
 });

@@ -1,0 +1,189 @@
+/**
+ * Output never holds a secret (SPEC §8). A run's `Scrubber` knows the API key and every secret value the
+ * run resolved, and replaces each with `(secret from $NAME)` wherever it appears: as written, JSON-escaped
+ * (once and twice), URL-encoded, and line by line for a value of several lines (a private key). Values
+ * shorter than MIN_SECRET_LENGTH are left alone: they would match ordinary words and numbers of the
+ * output, and are too short to be a credential worth hiding.
+ *
+ * `scrubbingIo` applies it at the Io boundary, where no code path can forget it: stdout and stderr are
+ * streams that hold back the end of a write that could be the start of a secret (so a secret split across
+ * writes is still found), and that also neutralise control characters (only the tool's own colour and
+ * erase-line sequences pass), so no service text can drive the terminal. Files the tool writes go through
+ * `scrubText`.
+ */
+import type { Io, Output } from "./io.js";
+
+export const MIN_SECRET_LENGTH = 6;
+
+/** The label the API key is replaced by. */
+export const API_KEY_LABEL = "(secret from $POSTHOG_API_KEY)";
+
+export class Scrubber {
+  /** Text to hide → what is shown instead. */
+  readonly #labels = new Map<string, string>();
+  #pattern: RegExp | undefined;
+
+  /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
+  add(value: string | undefined, label: string): this {
+    if (value === undefined) return this;
+    const forms = new Set<string>();
+    for (const v of new Set([value, value.trim()])) {
+      const json = JSON.stringify(v).slice(1, -1);
+      forms.add(v).add(json).add(JSON.stringify(json).slice(1, -1)).add(encodeURIComponent(v));
+      if (/[\r\n]/.test(v)) for (const line of v.split(/\r?\n|\r/)) forms.add(line.trim());
+    }
+    for (const form of forms) {
+      if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
+        this.#labels.set(form, label);
+        this.#pattern = undefined;
+      }
+    }
+    return this;
+  }
+
+  get size(): number {
+    return this.#labels.size;
+  }
+
+  /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
+  scrub(text: string): string {
+    if (this.#labels.size === 0) return text;
+    this.#pattern ??= new RegExp(
+      [...this.#labels.keys()]
+        .sort((a, b) => b.length - a.length)
+        .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+        .join("|"),
+      "g",
+    );
+    return text.replace(this.#pattern, (found) => this.#labels.get(found) ?? found);
+  }
+
+  /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
+  pending(text: string): number {
+    let held = 0;
+    for (const secret of this.#labels.keys()) held = Math.max(held, startOfAtEnd(text, secret, held));
+    return held;
+  }
+}
+
+/**
+ * The length of the longest end of `text` that is a proper start of `whole`, if longer than `atLeast`
+ * (else 0): `startOfAtEnd("…phx_a", "phx_abc")` is 5.
+ */
+function startOfAtEnd(text: string, whole: string, atLeast: number): number {
+  const first = whole.charCodeAt(0);
+  for (let i = Math.max(0, text.length - whole.length + 1); i < text.length - atLeast; i++) {
+    if (text.charCodeAt(i) === first && whole.startsWith(text.slice(i))) return text.length - i;
+  }
+  return 0;
+}
+
+/**
+ * The terminal sequences the tool writes itself (node:util styleText's colours and weights, and the
+ * progress line's erase-line), and CRLF; every other control character is shown as `\uXXXX`.
+ */
+const OWN_SEQUENCES = [
+  "\r\n",
+  "\r\u001b[2K",
+  "\u001b[2K",
+  ...[1, 2, 22, 31, 32, 33, 36, 39].map((n) => `\u001b[${n}m`),
+];
+const CONTROL = new RegExp(
+  `${OWN_SEQUENCES.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]`,
+  "gu",
+);
+
+/**
+ * `text[0, end)` with control characters shown as `\uXXXX`, except the tool's own sequences; what a
+ * sequence is decides on the whole `text`, so one that `end` cuts in two is still the tool's own.
+ */
+export function neutralise(text: string, end = text.length): string {
+  let out = "";
+  let last = 0;
+  for (const match of text.matchAll(CONTROL)) {
+    if (match.index >= end) break;
+    if (match[0].length > 1) continue;
+    out += `${text.slice(last, match.index)}\\u${match[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
+    last = match.index + 1;
+  }
+  return out + text.slice(last, end);
+}
+
+function pendingSequence(text: string): number {
+  let held = 0;
+  for (const sequence of OWN_SEQUENCES) held = Math.max(held, startOfAtEnd(text, sequence, held));
+  return held;
+}
+
+export interface ScrubbedOutput extends Output {
+  /** Writes what was held back (the run is over, or a prompt is about to be shown). */
+  flush(): void;
+}
+
+/** `out` through the scrubber: secrets replaced, control characters neutralised, nothing split. */
+export function scrubbedOutput(out: Output, scrubber: Scrubber): ScrubbedOutput {
+  let held = "";
+  const emit = (text: string, end: number) => {
+    const clean = neutralise(text, end);
+    if (clean !== "") out.write(clean);
+  };
+  return {
+    write(text: string) {
+      const all = scrubber.scrub(held + text);
+      const hold = Math.max(scrubber.pending(all), pendingSequence(all));
+      held = all.slice(all.length - hold);
+      emit(all, all.length - hold);
+    },
+    flush() {
+      const rest = held;
+      held = "";
+      emit(rest, rest.length);
+    },
+    get isTTY() {
+      return out.isTTY;
+    },
+    get columns() {
+      return out.columns;
+    },
+  };
+}
+
+/** An Io whose output is scrubbed, and the way to flush it; the Io carries its scrubber for file writes. */
+export function scrubbingIo(io: Io): { io: Io; flush(): void } {
+  const scrubber = new Scrubber().add(io.env.POSTHOG_API_KEY, API_KEY_LABEL);
+  const stdout = scrubbedOutput(io.stdout, scrubber);
+  const stderr = scrubbedOutput(io.stderr, scrubber);
+  const flush = () => {
+    stdout.flush();
+    stderr.flush();
+  };
+  const scrubbed: Io = { ...io, stdout, stderr, scrubber };
+  const confirm = io.confirm;
+  if (confirm) {
+    scrubbed.confirm = (question) => {
+      flush();
+      return confirm(scrubber.scrub(question));
+    };
+  }
+  return { io: scrubbed, flush };
+}
+
+/** Text for a file the tool writes: scrubbed with the run's scrubber (when the run has one). */
+export function scrubText(io: Io, text: string): string {
+  return io.scrubber ? io.scrubber.scrub(text) : text;
+}
+
+/** A copy of `value` (JSON-like) with every string scrubbed: for values put into a file the user wrote. */
+export function scrubValue<T>(io: Io, value: T): T {
+  const scrubber = io.scrubber;
+  if (!scrubber) return value;
+  const copy = (v: unknown): unknown => {
+    if (typeof v === "string") return scrubber.scrub(v);
+    if (Array.isArray(v)) return v.map(copy);
+    if (typeof v === "object" && v !== null) {
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
+    }
+    return v;
+  };
+  return copy(value) as T;
+}
