@@ -5,6 +5,7 @@
  * reaches the entry point is a bug: `describeFailure` still gives one line (the stack only on request).
  * Messages never contain secrets or the API key.
  */
+import { flat } from "./text.js";
 
 /** Stable codes, part of the library's contract. */
 export type ErrorCode =
@@ -61,9 +62,10 @@ export function exitCodeOf(error: unknown): number {
  * a bug and how to see the stack (`POSTHOG_GITOPS_DEBUG=1`), which `stack` adds when asked for.
  */
 export function describeFailure(error: unknown, options: { stack?: boolean } = {}): string {
-  if (isUserError(error)) return `error: ${error.message}`;
+  // One line: a message may quote a file name or the service's words, which must not start lines.
+  if (isUserError(error)) return `error: ${flat(error.message)}`;
   const internal = error instanceof Error ? error : new Error(String(error));
-  const head = `internal error (a bug in posthog-gitops, please report it): ${internal.message}`;
+  const head = `internal error (a bug in posthog-gitops, please report it): ${flat(internal.message)}`;
   return options.stack && internal.stack
     ? `${head}\n${internal.stack}`
     : `${head} (set POSTHOG_GITOPS_DEBUG=1 to see where)`;

@@ -8,10 +8,11 @@
  * `scrubbingIo` applies it at the Io boundary, where no code path can forget it: stdout and stderr are
  * streams that hold back the end of a write that could be the start of a secret (so a secret split across
  * writes is still found), and that also neutralise control characters (only the tool's own colour and
- * erase-line sequences pass), so no service text can drive the terminal. Files the tool writes go through
+ * erase-line sequences pass, and only to a terminal), so no service text can drive the terminal. Files the tool writes go through
  * `scrubText`.
  */
 import type { Io, Output } from "./io.js";
+import { colorEnabled } from "./render/paint.js";
 
 export const MIN_SECRET_LENGTH = 6;
 
@@ -80,27 +81,33 @@ function startOfAtEnd(text: string, whole: string, atLeast: number): number {
 
 /**
  * The terminal sequences the tool writes itself (node:util styleText's colours and weights, and the
- * progress line's erase-line), and CRLF; every other control character is shown as `\uXXXX`.
+ * progress line's erase-line), passed to a terminal only; CRLF (CSV's line end) everywhere. Every
+ * other control character is shown as `\uXXXX`.
  */
+const LINE_END = ["\r\n"];
 const OWN_SEQUENCES = [
-  "\r\n",
+  ...LINE_END,
   "\r\u001b[2K",
   "\u001b[2K",
   ...[1, 2, 22, 31, 32, 33, 36, 39].map((n) => `\u001b[${n}m`),
 ];
-const CONTROL = new RegExp(
-  `${OWN_SEQUENCES.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]`,
-  "gu",
-);
+const controls = (kept: readonly string[]) =>
+  new RegExp(
+    `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]`,
+    "gu",
+  );
+const WITH_OWN = controls(OWN_SEQUENCES);
+const LINE_END_ONLY = controls(LINE_END);
 
 /**
- * `text[0, end)` with control characters shown as `\uXXXX`, except the tool's own sequences; what a
- * sequence is decides on the whole `text`, so one that `end` cuts in two is still the tool's own.
+ * `text[0, end)` with control characters shown as `\uXXXX`, except CRLF, and the tool's own sequences
+ * when `own` (a terminal, or colour forced); what a sequence is decides on the whole `text`, so one
+ * that `end` cuts in two is still kept.
  */
-export function neutralise(text: string, end = text.length): string {
+export function neutralise(text: string, end = text.length, own = true): string {
   let out = "";
   let last = 0;
-  for (const match of text.matchAll(CONTROL)) {
+  for (const match of text.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
     if (match.index >= end) break;
     if (match[0].length > 1) continue;
     out += `${text.slice(last, match.index)}\\u${match[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
@@ -109,9 +116,12 @@ export function neutralise(text: string, end = text.length): string {
   return out + text.slice(last, end);
 }
 
-function pendingSequence(text: string): number {
+/** How many characters at the end of `text` could be the start of a sequence `neutralise` keeps. */
+function pendingSequence(text: string, own: boolean): number {
   let held = 0;
-  for (const sequence of OWN_SEQUENCES) held = Math.max(held, startOfAtEnd(text, sequence, held));
+  for (const sequence of own ? OWN_SEQUENCES : LINE_END) {
+    held = Math.max(held, startOfAtEnd(text, sequence, held));
+  }
   return held;
 }
 
@@ -120,17 +130,21 @@ export interface ScrubbedOutput extends Output {
   flush(): void;
 }
 
-/** `out` through the scrubber: secrets replaced, control characters neutralised, nothing split. */
-export function scrubbedOutput(out: Output, scrubber: Scrubber): ScrubbedOutput {
+/**
+ * `out` through the scrubber: secrets replaced, control characters neutralised, nothing split. The
+ * tool's own colour and erase-line codes pass only when `own` (the stream is a terminal, or colour is
+ * forced): elsewhere (CI logs, pipes, files) every control character but newline and tab is shown.
+ */
+export function scrubbedOutput(out: Output, scrubber: Scrubber, own = true): ScrubbedOutput {
   let held = "";
   const emit = (text: string, end: number) => {
-    const clean = neutralise(text, end);
+    const clean = neutralise(text, end, own);
     if (clean !== "") out.write(clean);
   };
   return {
     write(text: string) {
       const all = scrubber.scrub(held + text);
-      const hold = Math.max(scrubber.pending(all), pendingSequence(all));
+      const hold = Math.max(scrubber.pending(all), pendingSequence(all, own));
       held = all.slice(all.length - hold);
       emit(all, all.length - hold);
     },
@@ -151,8 +165,9 @@ export function scrubbedOutput(out: Output, scrubber: Scrubber): ScrubbedOutput 
 /** An Io whose output is scrubbed, and the way to flush it; the Io carries its scrubber for file writes. */
 export function scrubbingIo(io: Io): { io: Io; flush(): void } {
   const scrubber = new Scrubber().add(io.env.POSTHOG_API_KEY, API_KEY_LABEL);
-  const stdout = scrubbedOutput(io.stdout, scrubber);
-  const stderr = scrubbedOutput(io.stderr, scrubber);
+  const own = (out: Output) => out.isTTY === true || colorEnabled(io.env, false);
+  const stdout = scrubbedOutput(io.stdout, scrubber, own(io.stdout));
+  const stderr = scrubbedOutput(io.stderr, scrubber, own(io.stderr));
   const flush = () => {
     stdout.flush();
     stderr.flush();

@@ -14,6 +14,7 @@ import { checkWindowForInterval, checkWindowSyntax } from "../kinds/batch-export
 import { checkRunsHint, quoteArg } from "../kinds/batch-export/schedule.js";
 import { isoTime } from "../render/time.js";
 import { UnknownOutcomeError } from "../service/index.js";
+import { flat } from "../text.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { parseFormat } from "./options.js";
 import { resolveExport } from "./resolve-export.js";
@@ -44,7 +45,7 @@ export async function run(options: BackfillOptions, io: Io): Promise<number> {
       ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);
     } else {
       ctx.io.stdout.write(
-        `backfill ${backfill_id} started for "${b.name}": ${isoTime(body.start_at)} → ${isoTime(body.end_at)}\n`,
+        `backfill ${backfill_id} started for "${flat(b.name)}": ${isoTime(body.start_at)} → ${isoTime(body.end_at)}\n`,
       );
     }
     ctx.io.stderr.write(`follow it with: posthog-gitops runs ${quoteArg(b.name)} --since -1h\n`);

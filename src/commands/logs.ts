@@ -6,6 +6,7 @@
  * returns at most 500 entries a request, so a larger `--limit` pages back with `before=`, and stderr
  * says when older entries may exist beyond what is shown.
  */
+
 import type { Io } from "../io.js";
 import { getRun, LOG_PAGE, readLogs } from "../kinds/batch-export/run-lookup.js";
 import { type LogsDocument, renderLogsText } from "../render/logs.js";
@@ -13,6 +14,7 @@ import { exportRef } from "../render/runs.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import { humanTime } from "../render/time.js";
+import { flat } from "../text.js";
 import { parseInstant } from "../time.js";
 import { count } from "../words.js";
 import { type ConnectionFlags, withService } from "./connect.js";
@@ -70,7 +72,7 @@ export async function run(options: LogsOptions, io: Io): Promise<number> {
         : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     const more = read.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
-    ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${b.name}"${more}\n`);
+    ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${flat(b.name)}"${more}\n`);
     if (read.stalledAt !== undefined) {
       ctx.io.stderr.write(
         `warning: over ${LOG_PAGE} entries share the timestamp ${humanTime(read.stalledAt, ctx.now)}, which the service cannot page past: older entries are not shown\n`,

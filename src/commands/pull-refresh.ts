@@ -4,6 +4,7 @@
  * `variables:`, `${NAME}` references and unrelated keys stay as written (src/pull/refresh.ts). Objects
  * the files declare that are not live, and fields written with a reference, are left alone and said so.
  */
+
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { withFile } from "../files.js";
@@ -16,6 +17,7 @@ import { type FieldRefresh, refreshText } from "../pull/refresh.js";
 import { readAndPlan } from "../read/make-plan.js";
 import { scrubValue } from "../scrub.js";
 import type { ServiceClient } from "../service/index.js";
+import { flat } from "../text.js";
 import { readConfig } from "./config.js";
 import { type ConnectionFlags, withConnection } from "./connect.js";
 import { buildOptions, failOnErrors } from "./reconcile.js";
@@ -53,7 +55,7 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
     for (const action of made.plan.actions) {
       const { object } = action;
       const kind = KINDS.find((k) => k.name === object.kind) as Kind;
-      const owner = `${kind.words.one} "${object.name}"`;
+      const owner = `${kind.words.one} "${flat(object.name)}"`;
       if (object.source === undefined) continue;
       if (action.action === "create" || action.action === "restore") {
         absent.push(`${owner} is not live (apply would ${action.action} it)`);

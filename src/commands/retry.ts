@@ -7,6 +7,7 @@
  * The runs to retry are listed on stderr; one result line per run on stdout. Runs older than the
  * service's 7-day window are reached by widening it (run-lookup.ts).
  */
+
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { allRunsWindow, getRun } from "../kinds/batch-export/run-lookup.js";
@@ -16,6 +17,7 @@ import { dataInterval } from "../render/runs.js";
 import { humanTime } from "../render/time.js";
 import { collect, ServiceError, UnknownOutcomeError } from "../service/index.js";
 import type { BatchExportRun } from "../service/types.js";
+import { flat } from "../text.js";
 import { parseInstant } from "../time.js";
 import { count } from "../words.js";
 import { confirmOrCancel } from "./confirm.js";
@@ -60,14 +62,16 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
       targets = picked.retry;
     }
     if (targets.length === 0) {
-      ctx.io.stdout.write(`No failed runs of "${b.name}" to retry since ${humanTime(since, ctx.now)}.\n`);
+      ctx.io.stdout.write(
+        `No failed runs of "${flat(b.name)}" to retry since ${humanTime(since, ctx.now)}.\n`,
+      );
       return 0;
     }
-    ctx.io.stderr.write(`Runs of "${b.name}" (project ${project}) to retry:\n`);
+    ctx.io.stderr.write(`Runs of "${flat(b.name)}" (project ${project}) to retry:\n`);
     for (const r of targets) ctx.io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}\n`);
     if (!options.autoApprove) {
       ctx.progress.stop();
-      const question = `Retry ${count(targets.length, "run")} of "${b.name}"?`;
+      const question = `Retry ${count(targets.length, "run")} of "${flat(b.name)}"?`;
       const cancelled = await confirmOrCancel(io, question, "Retry", "Nothing was sent.");
       if (cancelled !== undefined) return cancelled;
     }

@@ -4,11 +4,13 @@
  * (sent to the service and applied again here, for servers that ignore the filter).
  * Table or JSON (schemas/runs.schema.json) on stdout.
  */
+
 import type { Io } from "../io.js";
 import { exportRef, type RunsDocument, renderRunsText, runItem } from "../render/runs.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import type { BatchExportRun } from "../service/types.js";
+import { flat } from "../text.js";
 import { parseInstant } from "../time.js";
 import { count } from "../words.js";
 import { type ConnectionFlags, withService } from "./connect.js";
@@ -51,7 +53,7 @@ export async function run(options: RunsOptions, io: Io): Promise<number> {
         : renderRunsText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     ctx.io.stderr.write(
-      `${count(runs.length, "run")} of "${b.name}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
+      `${count(runs.length, "run")} of "${flat(b.name)}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,
     );
     return 0;
   });

@@ -2,6 +2,7 @@
  * Collecting diagnostics: every stage appends here instead of throwing, so one run reports every problem.
  * Line and column are 1-based; 0 means "the whole file or path" (a missing folder, an unreadable file).
  */
+import { flat } from "../text.js";
 import type { Diagnostic, Severity } from "./types.js";
 
 export class Diagnostics {
@@ -44,9 +45,10 @@ function compare(a: string, b: string): number {
  * `severity: message` when there is no file (a note about the environment, not about a file).
  */
 export function formatDiagnostic(d: Diagnostic): string {
-  if (d.file === "") return `${d.severity}: ${d.message}`;
-  const where = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
-  return `${where}: ${d.severity}: ${d.message}`;
+  // One line: a file name or a quoted value with a line break must not start a line of its own.
+  if (d.file === "") return `${d.severity}: ${flat(d.message)}`;
+  const where = d.line > 0 ? `${flat(d.file)}:${d.line}:${d.column}` : flat(d.file);
+  return `${where}: ${d.severity}: ${flat(d.message)}`;
 }
 
 export function countBySeverity(diagnostics: readonly Diagnostic[]): Record<Severity, number> {

@@ -4,7 +4,7 @@
  */
 import { stringify } from "yaml";
 import { compareText } from "../plan/values.js";
-import { escapeItem } from "./escape.js";
+import { escapeItem, printableYaml, YAML_TEXT } from "./escape.js";
 import type { Pulled, PullKind } from "./kinds.js";
 
 export function pullDocument(
@@ -22,7 +22,7 @@ export function pullDocument(
     `# Pulled from project ${project} by posthog-gitops pull. The id pins keep identity across renames.`,
     ...(variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []),
   ];
-  return `${header.join("\n")}\n${stringify({ project, [kind.key]: items }, { lineWidth: 0 })}`;
+  return `${header.join("\n")}\n${printableYaml(stringify({ project, [kind.key]: items }, YAML_TEXT))}`;
 }
 
 /** The file name a kind's items are pulled into: `batch_exports` → `batch-exports.yaml`. */

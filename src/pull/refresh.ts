@@ -7,6 +7,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, stringify, type YAMLMap } from "yaml";
 import { scan } from "../config/interpolate.js";
+import { printableYaml, YAML_TEXT } from "./escape.js";
 
 /** One field of one declared item to set to its live value. */
 export interface FieldRefresh {
@@ -103,12 +104,12 @@ function hasReference(node: unknown): boolean {
  * which reads the same wherever a block one stood.
  */
 function yamlValue(value: unknown): string {
-  if (typeof value === "string" && /[\r\n]/.test(value)) return JSON.stringify(value);
+  if (typeof value === "string" && /[\r\n]/.test(value)) return printableYaml(JSON.stringify(value));
   const flow = value !== null && typeof value === "object";
   const options = {
-    lineWidth: 0,
+    ...YAML_TEXT,
     flowCollectionPadding: false,
     ...(flow ? { collectionStyle: "flow" as const } : {}),
   };
-  return stringify(value, options).trimEnd();
+  return printableYaml(stringify(value, options).trimEnd());
 }

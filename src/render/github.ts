@@ -4,11 +4,13 @@
  *
  * Escaping follows the runner's parser for `::` commands: data escapes `%`, `\r`, `\n`; property values
  * also escape `:` and `,` (the property separators). `%` is escaped first so escapes never double up.
- * `;` is deliberately left alone: the runner does not unescape `%3B` in `::` properties (only the legacy
- * `##[` syntax did), so escaping it would corrupt a file name that contains one.
+ * Other control characters are shown as `\uXXXX`: the runner would pass them to the log viewer, which
+ * renders ANSI sequences. `;` is deliberately left alone: the runner does not unescape `%3B` in `::`
+ * properties (only the legacy `##[` syntax did), so escaping it would corrupt a file name holding one.
  */
 import type { Diagnostic, Severity } from "../config/types.js";
 import type { Plan } from "../plan/types.js";
+import { visible } from "../text.js";
 import { type ObjectGroup, objectGroups } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
 import {
@@ -28,8 +30,12 @@ export interface AnnotationTarget {
   col?: number;
 }
 
+/**
+ * Data of a command: `%`, CR and LF escaped as the runner unescapes them; other control characters
+ * (ANSI escapes, which the log viewer would render) shown as `\uXXXX`.
+ */
 export function escapeData(text: string): string {
-  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+  return visible(text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A"));
 }
 
 export function escapeProperty(text: string): string {

@@ -15,9 +15,12 @@ import type { SourceRef } from "../config/types.js";
 import { isSecretRef } from "../plan/secrets.js";
 import type { Action, ActionKind, FieldChange, ObjectRef, Person, Plan, SecretRef } from "../plan/types.js";
 import { ACTION_KINDS } from "../plan/types.js";
+import { flat, visible } from "../text.js";
 import { count, plural } from "../words.js";
 import type { Vocabulary } from "./kinds.js";
 import { humanTime } from "./time.js";
+
+export { flat, visible } from "../text.js";
 
 /** Symbols in the terraform style; destructive actions read as `-` or `⏸`. */
 export const ACTION_SYMBOL: Record<ActionKind, string> = {
@@ -66,14 +69,6 @@ export function personText(uuid: string, people: People): string {
   const email = flat(person?.email ?? "");
   if (name !== "" && email !== "") return `${name} <${email}>`;
   return email || name || flat(uuid);
-}
-
-/**
- * Service text on one line: line breaks and tabs written as `\n`, `\t`, other control characters as
- * `\uXXXX`, so a name cannot start a line of its own that reads like part of the plan.
- */
-export function flat(text: string): string {
-  return visible(text.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
 
 /** The collaborator a collaborator action names: who (raw), whether they are known, and their access. */
@@ -278,13 +273,6 @@ export function diffHunks(diff: string): string[] {
   return start < 0 ? lines : lines.slice(start);
 }
 
-/** Control characters (ANSI escapes included) made visible, so user text cannot drive a terminal. */
-export function visible(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
-}
-
 export function sourceText(source: SourceRef | undefined): string {
   return source === undefined ? "not declared in any file" : `${source.file}:${source.line}`;
 }
@@ -292,5 +280,5 @@ export function sourceText(source: SourceRef | undefined): string {
 /** `dashboard "Weekly KPIs" (id 42)`; the name is quoted as JSON so control characters stay visible. */
 export function objectLabel(ref: ObjectRef, vocab: Vocabulary): string {
   const id = ref.id === undefined ? "" : ` (id ${ref.id})`;
-  return `${vocab.words(ref.kind).one} ${JSON.stringify(ref.name)}${id}`;
+  return `${vocab.words(ref.kind).one} ${visible(JSON.stringify(ref.name))}${id}`;
 }

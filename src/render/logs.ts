@@ -3,7 +3,9 @@
  * Entries stay newest first, as the service sends them; times read as everywhere in human output
  * (`2026-11-20T10:00:00Z (2h ago)`, relative to when the entries were read).
  */
+
 import type { LogEntry } from "../service/types.js";
+import { flat } from "../text.js";
 import type { ExportRef } from "./runs.js";
 import { oneLine, type Paint, type Style } from "./table.js";
 import { humanTime } from "./time.js";
@@ -19,7 +21,7 @@ export interface LogsDocument {
 const LEVEL_STYLE: Record<string, Style> = { ERROR: "red", WARNING: "yellow", DEBUG: "dim" };
 
 export function renderLogsText(doc: LogsDocument, paint: Paint): string {
-  if (doc.entries.length === 0) return `No log entries of "${doc.export.name}" match.\n`;
+  if (doc.entries.length === 0) return `No log entries of "${flat(doc.export.name)}" match.\n`;
   const width = Math.max(...doc.entries.map((e) => e.level.length));
   return doc.entries
     .map((e) => {

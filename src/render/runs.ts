@@ -2,7 +2,9 @@
  * `runs` output: the JSON document (schemas/runs.schema.json) and the terminal table. Pure.
  * The table keeps one line per run (errors cut to one line); JSON keeps every field the tool reads.
  */
+
 import type { BatchExport, BatchExportRun } from "../service/types.js";
+import { flat } from "../text.js";
 import { formatCount, type Paint, type Row, renderTable, statusStyle } from "./table.js";
 import { humanTime, isoTime } from "./time.js";
 
@@ -58,7 +60,7 @@ export function runItem(r: BatchExportRun): RunItem {
 export function renderRunsText(doc: RunsDocument, now: Date, paint: Paint): string {
   if (doc.runs.length === 0) {
     const status = doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : "";
-    return `No runs of "${doc.export.name}" since ${humanTime(doc.filters.since, now)}${status}.\n`;
+    return `No runs of "${flat(doc.export.name)}" since ${humanTime(doc.filters.since, now)}${status}.\n`;
   }
   const rows: Row[] = doc.runs.map((r) => [
     humanTime(r.created_at, now),

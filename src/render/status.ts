@@ -2,6 +2,7 @@
  * `status` output: the JSON document (schemas/status.schema.json) and the terminal table built from it.
  * Pure; times in the table are relative to `now`, in JSON they stay ISO instants.
  */
+import { flat } from "../text.js";
 import type { RunItem } from "./runs.js";
 import { formatCount, isFailed, type Paint, type Row, renderTable, statusStyle } from "./table.js";
 import { humanTime } from "./time.js";
@@ -99,10 +100,10 @@ export function renderStatusText(doc: StatusDocument, now: Date, paint: Paint): 
   const failing = doc.exports.filter((r) => isFailed(r.latest_run?.status));
   for (const r of failing) {
     const error = r.latest_run?.latest_error ? `: ${r.latest_run.latest_error}` : "";
-    out += `${paint("red", "failed")} ${r.name} (run ${r.latest_run?.id})${error}\n`;
+    out += `${paint("red", "failed")} ${flat(r.name)} (run ${r.latest_run?.id})${error}\n`;
   }
   for (const m of doc.missing) {
-    out += `${paint("yellow", "missing")} ${m.name}: declared for project ${m.project} but not found live (apply creates it)\n`;
+    out += `${paint("yellow", "missing")} ${flat(m.name)}: declared for project ${m.project} but not found live (apply creates it)\n`;
   }
   return out;
 }

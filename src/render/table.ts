@@ -5,6 +5,7 @@
  */
 
 import stringWidth from "string-width";
+import { visible } from "../text.js";
 import type { Paint, Style } from "./paint.js";
 
 export { type Paint, painter, type Style } from "./paint.js";
@@ -31,9 +32,12 @@ export function renderTable(headers: readonly string[], rows: readonly Row[], pa
   return `${[head, ...cells.map(line)].join("\n")}\n`;
 }
 
-/** Runs, logs and events are one row each: line breaks and tabs in service text become spaces. */
+/**
+ * Runs, logs and events are one row each: line breaks and tabs in service text become spaces, other
+ * control characters (ANSI escapes) are shown as `\uXXXX`.
+ */
 export function oneLine(text: string): string {
-  return text.replace(/[\r\n\t]+/g, " ");
+  return visible(text.replace(/[\r\n\t]+/g, " "));
 }
 
 /** Columns a cell takes on a terminal: wide (East Asian) characters and emoji count twice. */

@@ -14,6 +14,7 @@
  * (undici errors can reference the request and its headers).
  */
 import { type ErrorCode, UserError } from "../errors.js";
+import { flat } from "../text.js";
 import type { ServiceErrorBody } from "./types.js";
 
 export interface ServiceErrorInit {
@@ -40,9 +41,12 @@ export class ServiceError extends UserError {
   readonly attr: string | null | undefined;
 
   constructor(init: ServiceErrorInit, code: ErrorCode = "service_error") {
+    // One line, control characters visible: the detail is the service's text, and may quote anything.
     super(
-      init.message ??
-        `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`,
+      flat(
+        init.message ??
+          `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`,
+      ),
       code,
     );
     this.method = init.method;

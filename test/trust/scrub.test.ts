@@ -1,0 +1,152 @@
+/**
+ * The scrubber on its own: every form of a secret is replaced, short values are left alone, and a
+ * stream cannot be made to pass a secret by splitting it across writes (a property over every split).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Output } from "../../src/io.js";
+import {
+  MIN_SECRET_LENGTH,
+  neutralise,
+  Scrubber,
+  scrubbedOutput,
+  scrubbingIo,
+  scrubValue,
+} from "../../src/scrub.js";
+import { memoryIo } from "../support/io.js";
+
+const SECRET = 'pa"ss\\wörd/+ 42';
+const LABEL = "(secret from $PG_PASSWORD)";
+
+function recorder(): Output & { text: string } {
+  const out = {
+    text: "",
+    write(t: string) {
+      out.text += t;
+    },
+  };
+  return out;
+}
+
+describe("Scrubber", () => {
+  const scrubber = new Scrubber().add(SECRET, LABEL);
+
+  it("replaces the value as written, JSON-escaped once and twice, and URL-encoded", () => {
+    const json = JSON.stringify({ detail: `password '${SECRET}' is wrong` });
+    const twice = JSON.stringify({ body: json });
+    const url = `https://x.example/?p=${encodeURIComponent(SECRET)}`;
+    for (const text of [`raw ${SECRET}!`, json, twice, url]) {
+      const clean = scrubber.scrub(text);
+      expect(clean).toContain(LABEL);
+      expect(clean).not.toContain("wörd");
+      expect(clean).not.toContain("w%C3%B6rd");
+      expect(clean).not.toContain("w\\u00f6rd");
+    }
+    expect(JSON.parse(scrubber.scrub(json)).detail).toBe(`password '${LABEL}' is wrong`);
+  });
+
+  it("replaces each line of a value of several lines (a private key written as a YAML block)", () => {
+    const key =
+      "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nBKcwggSjAgEAAoIBAQC7\n-----END";
+    const s = new Scrubber().add(key, "(secret from $BQ_KEY)");
+    const yaml = `private_key: |\n    ${key.split("\n").join("\n    ")}\n`;
+    expect(s.scrub(yaml)).not.toMatch(/MIIEvQ|BKcwgg/);
+    expect(s.scrub(JSON.stringify(key))).toBe('"(secret from $BQ_KEY)"');
+  });
+
+  it(`leaves values shorter than ${MIN_SECRET_LENGTH} characters alone, and never rescans a label`, () => {
+    const s = new Scrubber().add("1", "(secret from $A)").add("", "(secret from $B)").add("abcde", "(x)");
+    expect(s.size).toBe(0);
+    expect(s.scrub("1 abcde")).toBe("1 abcde");
+    // "secret" is inside every label: one pass means labels are not scrubbed again.
+    const t = new Scrubber().add("secret", "(secret from $S)").add("from $S", "(secret from $T)");
+    expect(t.scrub("a secret")).toBe("a (secret from $S)");
+  });
+
+  it("prefers the longer of two overlapping secrets", () => {
+    const s = new Scrubber().add("abcdef", "(secret from $SHORT)").add("abcdefghij", "(secret from $LONG)");
+    expect(s.scrub("xabcdefghijx abcdefx")).toBe("x(secret from $LONG)x (secret from $SHORT)x");
+  });
+
+  it("scrubs values and keys of a structure, leaving the rest as it is", () => {
+    const { io } = scrubbingIo(memoryIo({ POSTHOG_API_KEY: "phx_key_0123456789" }).io);
+    expect(scrubValue(io, { a: ["x phx_key_0123456789", 3, null], phx_key_0123456789: true })).toEqual({
+      a: ["x (secret from $POSTHOG_API_KEY)", 3, null],
+      "(secret from $POSTHOG_API_KEY)": true,
+    });
+  });
+});
+
+describe("a scrubbed stream", () => {
+  it("never passes a secret, however the writes split it (property)", () => {
+    const secret = fc.string({ minLength: MIN_SECRET_LENGTH, maxLength: 40 });
+    fc.assert(
+      fc.property(
+        secret,
+        fc.string({ maxLength: 30 }),
+        fc.string({ maxLength: 30 }),
+        fc.array(fc.nat(), { maxLength: 8 }),
+        (value, before, after, cuts) => {
+          const scrubber = new Scrubber().add(value, "(secret from $S)");
+          const out = recorder();
+          const stream = scrubbedOutput(out, scrubber);
+          const text = `${before}${value}${after}\n`;
+          const points = [...new Set(cuts.map((c) => c % text.length))].sort((a, b) => a - b);
+          let last = 0;
+          for (const p of [...points, text.length]) {
+            stream.write(text.slice(last, p));
+            last = p;
+          }
+          stream.flush();
+          expect(out.text).toContain("(secret from $S)");
+          // Nothing of the secret is left: neither it nor its trimmed form (also hidden).
+          const rest = out.text.replaceAll("(secret from $S)", "\0");
+          for (const form of [value, value.trim()].filter((f) => f.length >= MIN_SECRET_LENGTH)) {
+            expect(rest).not.toContain(neutralise(form));
+          }
+          // Unless the secret is cut where a shorter form of it ends, that is all that changed.
+          if (value === value.trim()) expect(out.text).toBe(neutralise(scrubber.scrub(text)));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("holds back no more than a possible start of a secret: other text is written at once", () => {
+    const out = recorder();
+    const stream = scrubbedOutput(out, new Scrubber().add("phx_abcdef123", API_LABEL));
+    stream.write("reading live state: 3 requests");
+    expect(out.text).toBe("reading live state: 3 requests");
+    stream.write(" key phx_abc");
+    expect(out.text).toBe("reading live state: 3 requests key ");
+    stream.write("def123 done\n");
+    expect(out.text).toBe(`reading live state: 3 requests key ${API_LABEL} done\n`);
+  });
+
+  it("keeps the tool's own colour and erase-line codes, and shows every other control character", () => {
+    const out = recorder();
+    const stream = scrubbedOutput(out, new Scrubber());
+    stream.write("\r\u001b[2Kreading\u001b[");
+    stream.write("32mok\u001b[39m\r\n");
+    stream.write('name "x\u001b]0;pwned\u0007\u009b31m\rmore"\n');
+    stream.flush();
+    expect(out.text).toBe(
+      '\r\u001b[2Kreading\u001b[32mok\u001b[39m\r\nname "x\\u001b]0;pwned\\u0007\\u009b31m\\u000dmore"\n',
+    );
+  });
+
+  it("flushes held text before a prompt, and scrubs the question", async () => {
+    const mem = memoryIo({ POSTHOG_API_KEY: "phx_abcdef123" });
+    let seen = "";
+    mem.io.confirm = async (q) => {
+      seen = `${mem.stderr}|${q}`;
+      return "yes";
+    };
+    const { io } = scrubbingIo(mem.io);
+    io.stderr.write("Plan: phx_");
+    await io.confirm?.("Apply with phx_abcdef123?");
+    expect(seen).toBe(`Plan: phx_|Apply with ${API_LABEL}?`);
+  });
+});
+
+const API_LABEL = "(secret from $POSTHOG_API_KEY)";
