@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import type { Answer } from "../../src/io.js";
-import { type EmulatorHarness, type Json, P, useEmulator } from "../support/emulator.js";
+import { type EmulatorHarness, type Json, P, recordRun, useEmulator } from "../support/emulator.js";
 import { memoryIo } from "../support/io.js";
 import { bigSeed } from "./seeds.js";
 
@@ -208,6 +208,7 @@ describe("confirmation", () => {
       return answer;
     };
     const code = await main(["node", "posthog-gitops", "apply", "p"], mem.io.env, mem.io);
+    recordRun(["apply", "p"], mem.io.env, { code, stdout: mem.stdout, stderr: mem.stderr });
     return { code, questions, stderr: mem.stderr };
   }
 

@@ -11,13 +11,17 @@
  * - `spawnCli` / `runNode` (plain functions): the built binary in a child process (`npm run build` first).
  *
  * `recordingProxy` puts a loopback proxy in front of it that records request bodies.
+ *
+ * After each test, the leak scan (leak-scan.ts) searches the output of every CLI run of the test
+ * (`cli`, `run`, `spawnCli`, and runs a test hands to `recordRun`) and every file left in its folder
+ * for the API key and the secret values the test used: a hit fails the test.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { main, runCommand } from "../../src/cli.js";
@@ -31,6 +35,7 @@ import {
 import type { Io } from "../../src/io.js";
 import { childEnv } from "./child-env.js";
 import { memoryIo, testClock } from "./io.js";
+import { describeLeaks, filesUnder, findLeaks, type RecordedRun } from "./leak-scan.js";
 
 export { POSTGRES_EXPORT_ID, S3_EXPORT_ID, USER_UUIDS } from "../../src/emulator/default-seed.js";
 
@@ -145,6 +150,15 @@ async function call(
   return { status: res.status, headers: res.headers, text, body: parsed };
 }
 
+/** The CLI runs of the current test (in-process and spawned), for the leak scan after it. */
+const recorded: RecordedRun[] = [];
+
+/** Hands a run to the leak scan: `cli`, `run` and `spawnCli` do; a test that calls `main` itself does too. */
+export function recordRun(args: readonly string[], env: RecordedRun["env"], result: RunResult): RunResult {
+  recorded.push({ label: args.join(" "), env, stdout: result.stdout, stderr: result.stderr });
+  return result;
+}
+
 /** Starts one emulator for the test file; resets it and makes a fresh temp folder before each test. */
 export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
   const { env: extraEnv = {}, ...emulatorOptions } = options;
@@ -153,6 +167,8 @@ export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
   let dir = "";
   const clock = options.clock ?? testClock();
   const key = options.apiKey ?? KEY;
+  /** The files the test wrote itself (its input), by path relative to its folder. */
+  const written = new Map<string, string>();
   const ok = async (what: string, res: Promise<ApiResponse>) => {
     const answer = await res;
     if (answer.status >= 300) throw new Error(`${what} refused: ${answer.status} ${answer.text}`);
@@ -170,19 +186,20 @@ export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
       const file = join(dir, name);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(file, text);
+      written.set(relative(dir, file), text);
       return name;
     },
     env: (extra = {}) => ({ POSTHOG_HOST: url, POSTHOG_API_KEY: key, ...extraEnv, ...extra }),
     async cli(args, env = {}) {
       const mem = memoryIo(h.env(env), dir, clock);
       const code = await main(["node", "posthog-gitops", ...args], mem.io.env, mem.io);
-      return { code, stdout: mem.stdout, stderr: mem.stderr };
+      return recordRun(args, mem.io.env, { code, stdout: mem.stdout, stderr: mem.stderr });
     },
     async run(command, commandOptions, extra = {}) {
       const mem = memoryIo(h.env(extra.env), extra.cwd ?? "/nonexistent-ops-test-dir", clock);
       Object.assign(mem.io, extra.io ?? {});
       const code = await runCommand(command, commandOptions, mem.io);
-      const result = { code, stdout: mem.stdout, stderr: mem.stderr };
+      const result = recordRun([command.name], mem.io.env, { code, stdout: mem.stdout, stderr: mem.stderr });
       expect(`${result.stdout}${result.stderr}`).not.toContain(key);
       return result;
     },
@@ -212,11 +229,15 @@ export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
     await emulator?.close();
   });
   beforeEach(async () => {
+    recorded.length = 0;
+    written.clear();
     await ok("reset", h.control("POST", "reset"));
     dir = mkdtempSync(join(tmpdir(), "posthog-gitops-test-"));
   });
   afterEach(() => {
+    const leaks = findLeaks(recorded.splice(0), filesUnder(dir), written);
     rmSync(dir, { recursive: true, force: true });
+    if (leaks.length > 0) throw new Error(describeLeaks(leaks));
   });
   return h;
 }
@@ -229,7 +250,7 @@ export function spawnCli(
   timeoutMs = 20_000,
 ): Promise<RunResult> {
   const bin = join(ROOT, "bin/posthog-gitops.js");
-  return runNode([bin, ...args], env, cwd, timeoutMs);
+  return runNode([bin, ...args], env, cwd, timeoutMs).then((result) => recordRun(args, env, result));
 }
 
 /** Runs `node ARGS` with `NO_COLOR=1`, what carries the test clock, and `env`; resolves on exit. */

@@ -1,0 +1,123 @@
+/**
+ * The test suites' leak scan (SPEC §8 "Output"): every CLI run of a test (in-process or spawned) is
+ * recorded with the environment it got, and after the test its stdout, its stderr and every file left
+ * in the test's folder are searched for the API key and every secret value the test used. The
+ * emulator harness (emulator.ts) runs it after each test; a hit fails that test, naming the run and
+ * the variable.
+ *
+ * What counts as a secret is decided here, apart from the tool: every variable a run was given, except
+ * the connection and CI variables below and the names a file lists under `variables:` (values meant to
+ * be printed); plus the emulator's own stored credentials. Values shorter than the tool's minimum
+ * (MIN_SECRET_LENGTH) are not searched for: the tool leaves them alone on purpose.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { parseAllDocuments } from "yaml";
+import { MIN_SECRET_LENGTH } from "../../src/scrub.js";
+
+export interface RecordedRun {
+  label: string;
+  env: Readonly<Record<string, string | undefined>>;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Leak {
+  /** The run (`stdout of plan p`) or the file (`file saved.json`) that holds it. */
+  where: string;
+  /** Which secret: the variable, or the emulator's credential. */
+  what: string;
+}
+
+/** Variables that hold no secret: where to connect, what to read, how CI and git are set up. */
+const NOT_SECRET =
+  /^(POSTHOG_(HOST|PROJECT_ID|RATE_LIMIT)|POSTHOG_GITOPS_.*|GITHUB_.*|GIT_.*|RUNNER_.*|NO_COLOR|FORCE_COLOR|TERM|TZ|HOME|PATH|CI)$/;
+
+/** The credentials the emulator's default seed stores: the service must never show them either. */
+const EMULATOR_SECRETS: Record<string, string> = {
+  "the emulator's S3 secret key": "emulator-secret-access-key",
+  "the emulator's S3 access key": "AKIAEMULATOR000000",
+  "the emulator's Postgres password": "emulator-db-password",
+};
+
+/** Every file under `dir`, by path relative to it, as text. */
+export function filesUnder(dir: string): Array<[string, string]> {
+  const walk = (folder: string): string[] =>
+    readdirSync(folder).flatMap((name) => {
+      const path = join(folder, name);
+      return statSync(path).isDirectory() ? walk(path) : [path];
+    });
+  return walk(dir).map((path) => [relative(dir, path), readFileSync(path, "utf8")]);
+}
+
+/** The names YAML files list under `variables:`: their values are meant to be printed. */
+export function declaredVariables(files: ReadonlyArray<[string, string]>): Set<string> {
+  const names = new Set<string>();
+  for (const [path, text] of files) {
+    if (!/\.ya?ml$/.test(path)) continue;
+    try {
+      for (const doc of parseAllDocuments(text, { uniqueKeys: false })) {
+        const value = "toJS" in doc ? (doc.toJS() as { variables?: unknown } | null) : null;
+        if (Array.isArray(value?.variables)) for (const v of value.variables) names.add(String(v));
+      }
+    } catch {
+      // A file a test made unreadable on purpose (an alias bomb, bad bytes) lists nothing.
+    }
+  }
+  return names;
+}
+
+/** The secrets of one run: name → value. */
+export function secretsOf(env: RecordedRun["env"], declared: ReadonlySet<string>): Map<string, string> {
+  const secrets = new Map(Object.entries(EMULATOR_SECRETS));
+  for (const [name, value] of Object.entries(env)) {
+    const secret = name === "POSTHOG_API_KEY" || !(NOT_SECRET.test(name) || declared.has(name));
+    if (secret && value !== undefined && value.trim().length >= MIN_SECRET_LENGTH)
+      secrets.set(`$${name}`, value);
+  }
+  return secrets;
+}
+
+/** Where `text` holds a secret, as written or JSON-escaped. */
+function hits(text: string, secrets: Map<string, string>): string[] {
+  return [...secrets].flatMap(([what, value]) => {
+    const forms = new Set([value, value.trim(), JSON.stringify(value).slice(1, -1)]);
+    return [...forms].some((form) => form.length >= MIN_SECRET_LENGTH && text.includes(form)) ? [what] : [];
+  });
+}
+
+/**
+ * Every leak in the runs and in the files of a test: a run's output is searched for its own secrets; the
+ * files, for the secrets of every run (any of them may have written it). `written` holds the files the
+ * test itself wrote, by path, with their text: unchanged, they are the test's input, not output.
+ */
+export function findLeaks(
+  runs: readonly RecordedRun[],
+  files: ReadonlyArray<[string, string]>,
+  written: ReadonlyMap<string, string> = new Map(),
+): Leak[] {
+  const declared = declaredVariables(files);
+  const leaks: Leak[] = [];
+  const all = new Map<string, string>();
+  for (const run of runs) {
+    const secrets = secretsOf(run.env, declared);
+    for (const [what, value] of secrets) all.set(what, value);
+    for (const [stream, text] of [
+      ["stdout", run.stdout],
+      ["stderr", run.stderr],
+    ] as const) {
+      for (const what of hits(text, secrets)) leaks.push({ where: `${stream} of ${run.label}`, what });
+    }
+  }
+  for (const [path, text] of files) {
+    if (written.get(path) === text) continue;
+    for (const what of hits(text, all)) leaks.push({ where: `file ${path}`, what });
+  }
+  return leaks;
+}
+
+export function describeLeaks(leaks: readonly Leak[]): string {
+  return `secrets in the output (leak scan, test/e2e/leak-scan.ts):\n${leaks
+    .map((l) => `  ${l.where} holds ${l.what}`)
+    .join("\n")}`;
+}
