@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from "commander";
 import { describeFailure, exitCodeOf } from "./errors.js";
 import type { Io } from "./io.js";
 import { processIo } from "./process-io.js";
+import { colorEnabled } from "./render/paint.js";
 import { scrubbingIo } from "./scrub.js";
 import { VERSION } from "./version.js";
 
@@ -24,7 +25,7 @@ export async function runCommand<O>(
   options: O,
   given: Io,
 ): Promise<number> {
-  const scrubbing = given.scrubber ? undefined : scrubbingIo(given);
+  const scrubbing = given.scrubber ? undefined : scrubbingIo(given, colorEnabled(given.env, false));
   const io = scrubbing?.io ?? given;
   try {
     return await run(options, io);
@@ -336,7 +337,7 @@ export async function main(
   given: Io = processIo(env),
 ): Promise<number> {
   // Help, commander's messages and every command's output: all of it scrubbed (scrub.ts).
-  const { io, flush } = scrubbingIo(given);
+  const { io, flush } = scrubbingIo(given, colorEnabled(env, false));
   let exitCode = 0;
   const program = buildProgram(io, (code) => {
     exitCode = code;

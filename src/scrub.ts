@@ -12,7 +12,6 @@
  * `scrubText`.
  */
 import type { Io, Output } from "./io.js";
-import { colorEnabled } from "./render/paint.js";
 
 export const MIN_SECRET_LENGTH = 6;
 
@@ -162,10 +161,13 @@ export function scrubbedOutput(out: Output, scrubber: Scrubber, own = true): Scr
   };
 }
 
-/** An Io whose output is scrubbed, and the way to flush it; the Io carries its scrubber for file writes. */
-export function scrubbingIo(io: Io): { io: Io; flush(): void } {
+/**
+ * An Io whose output is scrubbed, and the way to flush it; the Io carries its scrubber for file writes.
+ * `colourForced`: the tool's own colour codes also pass to an output that is not a terminal.
+ */
+export function scrubbingIo(io: Io, colourForced = false): { io: Io; flush(): void } {
   const scrubber = new Scrubber().add(io.env.POSTHOG_API_KEY, API_KEY_LABEL);
-  const own = (out: Output) => out.isTTY === true || colorEnabled(io.env, false);
+  const own = (out: Output) => out.isTTY === true || colourForced;
   const stdout = scrubbedOutput(io.stdout, scrubber, own(io.stdout));
   const stderr = scrubbedOutput(io.stderr, scrubber, own(io.stderr));
   const flush = () => {
