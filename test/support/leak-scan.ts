@@ -117,7 +117,7 @@ export function findLeaks(
 }
 
 export function describeLeaks(leaks: readonly Leak[]): string {
-  return `secrets in the output (leak scan, test/e2e/leak-scan.ts):\n${leaks
+  return `secrets in the output (leak scan, test/support/leak-scan.ts):\n${leaks
     .map((l) => `  ${l.where} holds ${l.what}`)
     .join("\n")}`;
 }
