@@ -3485,6 +3485,21 @@ var require_commander = __commonJS({
   }
 });
 
+// src/text.ts
+function visible(text) {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
+    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  });
+}
+function flat(text) {
+  return visible(text.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
+}
+var init_text = __esm({
+  "src/text.ts"() {
+    "use strict";
+  }
+});
+
 // src/errors.ts
 function isUserError(error2) {
   return error2 instanceof UserError;
@@ -3493,9 +3508,9 @@ function exitCodeOf(error2) {
   return isUserError(error2) ? error2.exitCode : 1;
 }
 function describeFailure(error2, options = {}) {
-  if (isUserError(error2)) return `error: ${error2.message}`;
+  if (isUserError(error2)) return `error: ${flat(error2.message)}`;
   const internal = error2 instanceof Error ? error2 : new Error(String(error2));
-  const head = `internal error (a bug in posthog-gitops, please report it): ${internal.message}`;
+  const head = `internal error (a bug in posthog-gitops, please report it): ${flat(internal.message)}`;
   return options.stack && internal.stack ? `${head}
 ${internal.stack}` : `${head} (set POSTHOG_GITOPS_DEBUG=1 to see where)`;
 }
@@ -3503,6 +3518,7 @@ var UserError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
+    init_text();
     UserError = class extends Error {
       name = "UserError";
       code;
@@ -3551,13 +3567,179 @@ var init_io = __esm({
   }
 });
 
+// src/render/paint.ts
+import { styleText } from "node:util";
+function painter(on) {
+  return (style, text) => on && style ? styleText(style, text, { validateStream: false }) : text;
+}
+function colorEnabled(env, isTTY) {
+  if (env.NO_COLOR !== void 0 && env.NO_COLOR !== "") return false;
+  if (env.FORCE_COLOR !== void 0) return env.FORCE_COLOR !== "0";
+  return isTTY && env.TERM !== "dumb";
+}
+var init_paint = __esm({
+  "src/render/paint.ts"() {
+    "use strict";
+  }
+});
+
+// src/scrub.ts
+function startOfAtEnd(text, whole, atLeast) {
+  const first = whole.charCodeAt(0);
+  for (let i = Math.max(0, text.length - whole.length + 1); i < text.length - atLeast; i++) {
+    if (text.charCodeAt(i) === first && whole.startsWith(text.slice(i))) return text.length - i;
+  }
+  return 0;
+}
+function neutralise(text, end = text.length, own = true) {
+  let out = "";
+  let last = 0;
+  for (const match of text.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
+    if (match.index >= end) break;
+    if (match[0].length > 1) continue;
+    out += `${text.slice(last, match.index)}\\u${match[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
+    last = match.index + 1;
+  }
+  return out + text.slice(last, end);
+}
+function pendingSequence(text, own) {
+  let held = 0;
+  for (const sequence of own ? OWN_SEQUENCES : LINE_END) {
+    held = Math.max(held, startOfAtEnd(text, sequence, held));
+  }
+  return held;
+}
+function scrubbedOutput(out, scrubber, own = true) {
+  let held = "";
+  const emit = (text, end) => {
+    const clean = neutralise(text, end, own);
+    if (clean !== "") out.write(clean);
+  };
+  return {
+    write(text) {
+      const all = scrubber.scrub(held + text);
+      const hold = Math.max(scrubber.pending(all), pendingSequence(all, own));
+      held = all.slice(all.length - hold);
+      emit(all, all.length - hold);
+    },
+    flush() {
+      const rest = held;
+      held = "";
+      emit(rest, rest.length);
+    },
+    get isTTY() {
+      return out.isTTY;
+    },
+    get columns() {
+      return out.columns;
+    }
+  };
+}
+function scrubbingIo(io, colourForced = false) {
+  const scrubber = new Scrubber().add(io.env.POSTHOG_API_KEY, API_KEY_LABEL);
+  const own = (out) => out.isTTY === true || colourForced;
+  const stdout = scrubbedOutput(io.stdout, scrubber, own(io.stdout));
+  const stderr = scrubbedOutput(io.stderr, scrubber, own(io.stderr));
+  const flush = () => {
+    stdout.flush();
+    stderr.flush();
+  };
+  const scrubbed = { ...io, stdout, stderr, scrubber };
+  const confirm = io.confirm;
+  if (confirm) {
+    scrubbed.confirm = (question2) => {
+      flush();
+      return confirm(scrubber.scrub(question2));
+    };
+  }
+  return { io: scrubbed, flush };
+}
+function scrubText(io, text) {
+  return io.scrubber ? io.scrubber.scrub(text) : text;
+}
+function scrubValue(io, value) {
+  const scrubber = io.scrubber;
+  if (!scrubber) return value;
+  const copy = (v) => {
+    if (typeof v === "string") return scrubber.scrub(v);
+    if (Array.isArray(v)) return v.map(copy);
+    if (typeof v === "object" && v !== null) {
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
+    }
+    return v;
+  };
+  return copy(value);
+}
+var MIN_SECRET_LENGTH, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
+var init_scrub = __esm({
+  "src/scrub.ts"() {
+    "use strict";
+    MIN_SECRET_LENGTH = 6;
+    API_KEY_LABEL = "(secret from $POSTHOG_API_KEY)";
+    Scrubber = class {
+      /** Text to hide → what is shown instead. */
+      #labels = /* @__PURE__ */ new Map();
+      #pattern;
+      /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
+      add(value, label2) {
+        if (value === void 0) return this;
+        const forms = /* @__PURE__ */ new Set();
+        for (const v of /* @__PURE__ */ new Set([value, value.trim()])) {
+          const json = JSON.stringify(v).slice(1, -1);
+          forms.add(v).add(json).add(JSON.stringify(json).slice(1, -1)).add(encodeURIComponent(v));
+          if (/[\r\n]/.test(v)) for (const line of v.split(/\r?\n|\r/)) forms.add(line.trim());
+        }
+        for (const form of forms) {
+          if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
+            this.#labels.set(form, label2);
+            this.#pattern = void 0;
+          }
+        }
+        return this;
+      }
+      get size() {
+        return this.#labels.size;
+      }
+      /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
+      scrub(text) {
+        if (this.#labels.size === 0) return text;
+        this.#pattern ??= new RegExp(
+          [...this.#labels.keys()].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
+          "g"
+        );
+        return text.replace(this.#pattern, (found) => this.#labels.get(found) ?? found);
+      }
+      /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
+      pending(text) {
+        let held = 0;
+        for (const secret2 of this.#labels.keys()) held = Math.max(held, startOfAtEnd(text, secret2, held));
+        return held;
+      }
+    };
+    LINE_END = ["\r\n"];
+    OWN_SEQUENCES = [
+      ...LINE_END,
+      "\r\x1B[2K",
+      "\x1B[2K",
+      ...[1, 2, 22, 31, 32, 33, 36, 39].map((n) => `\x1B[${n}m`)
+    ];
+    controls = (kept) => new RegExp(
+      `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]`,
+      "gu"
+    );
+    WITH_OWN = controls(OWN_SEQUENCES);
+    LINE_END_ONLY = controls(LINE_END);
+  }
+});
+
 // src/config/diagnostics.ts
 function compare(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 function formatDiagnostic(d) {
-  const where2 = d.line > 0 ? `${d.file}:${d.line}:${d.column}` : d.file;
-  return `${where2}: ${d.severity}: ${d.message}`;
+  if (d.file === "") return `${d.severity}: ${flat(d.message)}`;
+  const where2 = d.line > 0 ? `${flat(d.file)}:${d.line}:${d.column}` : flat(d.file);
+  return `${where2}: ${d.severity}: ${flat(d.message)}`;
 }
 function countBySeverity(diagnostics) {
   const counts = { error: 0, warning: 0, note: 0 };
@@ -3568,6 +3750,7 @@ var Diagnostics;
 var init_diagnostics = __esm({
   "src/config/diagnostics.ts"() {
     "use strict";
+    init_text();
     Diagnostics = class {
       list = [];
       add(severity, file, line, column, message) {
@@ -3985,6 +4168,19 @@ var init_context = __esm({
   }
 });
 
+// src/words.ts
+function count(n, one, many = `${one}s`) {
+  return `${n} ${plural(n, one, many)}`;
+}
+function plural(n, one, many = `${one}s`) {
+  return n === 1 ? one : many;
+}
+var init_words = __esm({
+  "src/words.ts"() {
+    "use strict";
+  }
+});
+
 // src/config/missing-secrets.ts
 function noteMissingSecret(ctx, name, pointer, field2) {
   ctx.run.missingSecrets.add(name);
@@ -3993,17 +4189,33 @@ function noteMissingSecret(ctx, name, pointer, field2) {
   else first.count += 1;
 }
 function reportMissingSecrets(run13) {
-  const severity = run13.mode === "apply" ? "error" : "note";
-  const tail = run13.mode === "apply" ? "" : "; apply will need it";
-  for (const [name, { ctx, pointer, field: field2, count: count2 }] of run13.missingSecretUses) {
-    const use = count2 === 1 ? `secret ${field2} of ${ctx.owner}` : `used by ${count2} secret fields, first here: ${field2} of ${ctx.owner}`;
-    ctx.report(severity, pointer, `environment variable ${name} is not set (${use})${tail}`);
-  }
+  const uses = [...run13.missingSecretUses];
   run13.missingSecretUses.clear();
+  if (run13.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
+  for (const [name, { ctx, pointer, field: field2, count: n }] of uses) {
+    const use = n === 1 ? `secret ${field2} of ${ctx.owner}` : `used by ${n} secret fields, first here: ${field2} of ${ctx.owner}`;
+    ctx.report("error", pointer, `environment variable ${name} is not set (${use})`);
+  }
+  return void 0;
+}
+function missingSecretsNote(uses) {
+  if (uses.length === 0) return void 0;
+  const names = uses.map(([name]) => `$${name}`).sort();
+  const fields = uses.reduce((sum, [, n]) => sum + n, 0);
+  const head = names.length === 1 ? `secret variable ${names[0]} is not set in this environment` : `${names.length} secret variables are not set in this environment: ${names.join(", ")}`;
+  const them = plural(names.length, "it", "them");
+  return {
+    severity: "note",
+    file: "",
+    line: 0,
+    column: 0,
+    message: `${head} (used by ${count(fields, "secret field")}); apply will need ${them}`
+  };
 }
 var init_missing_secrets = __esm({
   "src/config/missing-secrets.ts"() {
     "use strict";
+    init_words();
   }
 });
 
@@ -19942,6 +20154,7 @@ async function loadConfig(input, options) {
   };
   const sources = "files" in input ? [...input.files] : await readSources(input, options.cwd, diags);
   const projects2 = /* @__PURE__ */ new Map();
+  const detached = [];
   let objects = 0;
   for (const source of sources) {
     const file = parseYaml(source.path, source.text, diags);
@@ -19958,16 +20171,20 @@ async function loadConfig(input, options) {
     const broken = new Set(
       errors.filter((e) => e.keyword !== "additionalProperties").map((e) => parsePointer(e.instancePath).slice(0, 2).join("/"))
     );
-    if (["", "project", ...kinds.map((k) => k.key)].some((p) => broken.has(p))) continue;
-    const project3 = projectOf(data, file, options, diags);
-    addFile(project3, file, data, broken);
+    if (broken.has("")) continue;
+    if (broken.has("project")) {
+      const own = emptyProject(void 0);
+      detached.push(own);
+      addFile(own, file, data, broken);
+    } else addFile(projectFor(projectOf(data, file, options, diags)), file, data, broken);
   }
-  reportMissingSecrets(run13);
-  checkDuplicates([...projects2.values()], kinds, diags);
+  const unsetSecrets = reportMissingSecrets(run13);
+  checkDuplicates([...projects2.values(), ...detached], kinds, diags);
   const ordered = [...projects2.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
-    diagnostics: diags.sorted(),
+    // The note about unset secrets is about the environment, not a place in the files: after them all.
+    diagnostics: unsetSecrets === void 0 ? diags.sorted() : [...diags.sorted(), unsetSecrets],
     missingSecretVariables: [...run13.missingSecrets].sort(),
     files: sources.map((s) => s.path),
     digests: Object.fromEntries(
@@ -19975,16 +20192,23 @@ async function loadConfig(input, options) {
     ),
     objects
   };
-  function addFile(project3, file, data, broken) {
+  function emptyProject(project3) {
+    const desired = { project: project3, files: [], ignore: {}, manages: [], objects: {} };
+    for (const kind2 of kinds) {
+      desired.ignore[kind2.name] = [];
+      desired.objects[kind2.name] = [];
+    }
+    return desired;
+  }
+  function projectFor(project3) {
     let desired = projects2.get(project3);
     if (desired === void 0) {
-      desired = { project: project3, files: [], ignore: {}, manages: [], objects: {} };
-      for (const kind2 of kinds) {
-        desired.ignore[kind2.name] = [];
-        desired.objects[kind2.name] = [];
-      }
+      desired = emptyProject(project3);
       projects2.set(project3, desired);
     }
+    return desired;
+  }
+  function addFile(desired, file, data, broken) {
     desired.files.push(file.path);
     const ignoreBroken = [...broken].some((p) => p.startsWith("ignore"));
     const variables = broken.has("variables") ? /* @__PURE__ */ new Set() : fileVariables(data, file, diags);
@@ -19998,7 +20222,7 @@ async function loadConfig(input, options) {
         if (checkGlob(glob, `/ignore/${kind2.key}/${i}`, file, diags) && !kept.includes(glob)) kept.push(glob);
       });
       const items2 = data[kind2.key];
-      if (!Array.isArray(items2)) continue;
+      if (!Array.isArray(items2) || broken.has(kind2.key)) continue;
       const declared = desired.objects[kind2.name];
       items2.forEach((item, i) => {
         const owner = `${kind2.words.one} "${ownerName(item?.name)}"`;
@@ -20210,7 +20434,7 @@ var init_secret = __esm({
       get available() {
         return this.#value !== void 0;
       }
-      /** The secret itself. Call only when building a request body. */
+      /** The secret itself. Call only when building a request body (or to hide it from output). */
       reveal() {
         if (this.#value === void 0) {
           throw new Error(`secret from ${this.variables.map((v) => `$${v}`).join(", ")} is not set`);
@@ -20376,12 +20600,17 @@ function ago(iso, now) {
   if (Number.isNaN(ms)) return iso;
   const diff = ms - now.getTime();
   const abs = Math.abs(diff);
-  const [size, unit] = abs < 6e4 ? [1e3, "second"] : abs < 36e5 ? [6e4, "minute"] : abs < 1728e5 ? [36e5, "hour"] : [864e5, "day"];
-  const n = Math.round(abs / size);
+  let n = 0;
+  let unit = "second";
+  for (const [size, name, below] of AGO_UNITS) {
+    n = Math.round(abs / size);
+    unit = name;
+    if (n < below) break;
+  }
   relativeTime ??= new Intl.RelativeTimeFormat("en", { style: "narrow", numeric: "always" });
   return relativeTime.format(diff > 0 ? n : -n, unit);
 }
-var RELATIVE, UNIT_MS, DATE, DATE_TIME, relativeTime;
+var RELATIVE, UNIT_MS, DATE, DATE_TIME, relativeTime, AGO_UNITS;
 var init_time = __esm({
   "src/time.ts"() {
     "use strict";
@@ -20390,11 +20619,18 @@ var init_time = __esm({
     UNIT_MS = { s: 1e3, m: 6e4, h: 36e5, d: 864e5, w: 6048e5 };
     DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
     DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+    AGO_UNITS = [
+      [1e3, "second", 60],
+      [6e4, "minute", 60],
+      [36e5, "hour", 48],
+      [864e5, "day", Number.POSITIVE_INFINITY]
+    ];
   }
 });
 
 // src/render/time.ts
 function isoTime(iso) {
+  if (DATE_ALONE.test(iso)) return iso;
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return iso;
   return `${new Date(ms).toISOString().slice(0, 19)}Z`;
@@ -20407,10 +20643,12 @@ function humanTime(iso, now) {
   if (Number.isNaN(reference.getTime())) return at;
   return `${at} (${ago(iso, reference)})`;
 }
+var DATE_ALONE;
 var init_time2 = __esm({
   "src/render/time.ts"() {
     "use strict";
     init_time();
+    DATE_ALONE = /^\d{4}-\d{2}-\d{2}$/;
   }
 });
 
@@ -20422,9 +20660,6 @@ function personText(uuid2, people) {
   const email = flat(person?.email ?? "");
   if (name !== "" && email !== "") return `${name} <${email}>`;
   return email || name || flat(uuid2);
-}
-function flat(text) {
-  return visible(text.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
 function collaboratorText(action, people) {
   if (action.action !== "add_collaborator" && action.action !== "remove_collaborator") return void 0;
@@ -20471,12 +20706,6 @@ function driftSentence(plan) {
   const their = n === 1 ? "its declaration is" : "their declarations are";
   const base = plan.base === void 0 ? "" : ` at ${plan.base}`;
   return `${count(n, "object")} ${DRIFT_WORDS}: ${their} the same${base} and in the working tree, so applying reverts ${n === 1 ? "that live edit" : "those live edits"}.`;
-}
-function count(n, one, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
-function plural(n, one, many = `${one}s`) {
-  return n === 1 ? one : many;
 }
 function actionCounts(actions) {
   const counts = /* @__PURE__ */ new Map();
@@ -20543,17 +20772,12 @@ function diffHunks(diff) {
   const start2 = lines.findIndex((l) => l.startsWith("@@"));
   return start2 < 0 ? lines : lines.slice(start2);
 }
-function visible(text) {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
-}
 function sourceText(source) {
   return source === void 0 ? "not declared in any file" : `${source.file}:${source.line}`;
 }
 function objectLabel(ref, vocab) {
   const id = ref.id === void 0 ? "" : ` (id ${ref.id})`;
-  return `${vocab.words(ref.kind).one} ${JSON.stringify(ref.name)}${id}`;
+  return `${vocab.words(ref.kind).one} ${visible(JSON.stringify(ref.name))}${id}`;
 }
 var ACTION_SYMBOL, ACTION_WORDS, COLLABORATOR_LEVEL, DRIFT_WORDS, SUMMARY_PHRASE, noWords;
 var init_labels = __esm({
@@ -20562,7 +20786,10 @@ var init_labels = __esm({
     init_secret();
     init_secrets();
     init_types();
+    init_text();
+    init_words();
     init_time2();
+    init_text();
     ACTION_SYMBOL = {
       create: "+",
       update: "~",
@@ -20610,7 +20837,7 @@ var init_labels = __esm({
 
 // src/render/github.ts
 function escapeData2(text) {
-  return text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+  return visible(text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A"));
 }
 function escapeProperty2(text) {
   return escapeData2(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
@@ -20664,6 +20891,7 @@ var LEVEL, asIs;
 var init_github = __esm({
   "src/render/github.ts"() {
     "use strict";
+    init_text();
     init_group();
     init_labels();
     LEVEL = { error: "error", warning: "warning", note: "notice" };
@@ -21204,7 +21432,7 @@ function declareBatchExport(input, ctx) {
   if (typeof out.start_at === "string" && typeof out.end_at === "string" && out.start_at >= out.end_at) {
     ctx.error(
       "/start_at",
-      `start_at of ${ctx.owner} (${out.start_at}) must be before its end_at (${out.end_at})`
+      `start_at of ${ctx.owner} (${isoTime(out.start_at)}) must be before its end_at (${isoTime(out.end_at)})`
     );
   }
   if (input.hogql_query !== void 0) out.hogql_query = ctx.text("/hogql_query", input.hogql_query);
@@ -21466,6 +21694,7 @@ var init_declare = __esm({
     init_interpolate();
     init_missing_secrets();
     init_secret();
+    init_time2();
     init_destinations();
     WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
     WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
@@ -21691,7 +21920,7 @@ var init_fingerprint = __esm({
 });
 
 // src/plan/match.ts
-function matchObjects(desired, live, label2, errors) {
+function matchObjects(desired, live, label2, errors, several) {
   const byId = /* @__PURE__ */ new Map();
   for (const object of live) byId.set(object.id, object);
   const claimed = /* @__PURE__ */ new Set();
@@ -21723,6 +21952,12 @@ function matchObjects(desired, live, label2, errors) {
       continue;
     }
     const candidates2 = byName.get(d.name) ?? [];
+    const recognised = candidates2.length > 1 ? several?.(d, candidates2) : void 0;
+    if (recognised) {
+      for (const c of candidates2) claimed.add(c.id);
+      pairs.push({ desired: d, live: recognised.live, replaced: recognised });
+      continue;
+    }
     if (candidates2.length > 1) {
       const ids = candidates2.map((c) => String(c.id)).join(", ");
       errors.push({
@@ -21966,7 +22201,8 @@ function planProject(kinds, project3, live, options, sink) {
       declaredOf(project3, kind2.name),
       kindLive.objects,
       kind2.words.one,
-      sink.errors
+      sink.errors,
+      kind2.replaced
     );
     const ctx = {
       project: live.project,
@@ -21975,8 +22211,22 @@ function planProject(kinds, project3, live, options, sink) {
       options,
       sink
     };
-    for (const pair of matching.pairs) {
-      kind2.plan(pair.desired, pair.live, declaredRef(kind2.name, live.project, pair.desired, pair.live), ctx);
+    for (const { desired, live: match, replaced } of matching.pairs) {
+      if (replaced && !options.force) {
+        const ids = [replaced.live, ...replaced.leftovers].map((o) => o.id).join(", ");
+        const them = replaced.leftovers.length === 1 ? "it" : "them";
+        sink.errors.push({
+          message: `${kind2.words.one} "${desired.name}": ${replaced.leftovers.length + 1} live objects have this name (ids ${ids}): ${replaced.why}; rerun with --force to delete ${them}`,
+          source: desired.source
+        });
+        continue;
+      }
+      kind2.plan(desired, match, declaredRef(kind2.name, live.project, desired, match), ctx);
+      if (replaced === void 0) continue;
+      for (const leftover of replaced.leftovers) {
+        const action = kind2.prune(leftover, declaredRef(kind2.name, live.project, desired, leftover), ctx);
+        sink.actions.push({ ...action, warnings: [...action.warnings, replaced.why] });
+      }
     }
     if (options.prune && project3.manages.includes(kind2.name)) {
       planPrune(kind2, project3.ignore[kind2.name] ?? [], ctx, matching.claimed);
@@ -22683,11 +22933,12 @@ function fitting(integrations2, kind2, project3) {
   }
   const shown2 = ok.slice(0, 5).map((i) => `${i.id} ${label(i)}`);
   const more = ok.length > shown2.length ? `, and ${ok.length - shown2.length} more` : "";
-  return `its ${kind2} integrations: ${shown2.join(", ")}${more}`;
+  return `its ${kind2} ${plural(ok.length, "integration")}: ${shown2.join(", ")}${more}`;
 }
 var init_integrations = __esm({
   "src/kinds/batch-export/integrations.ts"() {
     "use strict";
+    init_words();
     init_destinations();
     init_legacy();
   }
@@ -23089,7 +23340,7 @@ function planPause(desired, current2, ref, ctx) {
     after.backfill = true;
     sink.notes.push({
       severity: "note",
-      message: `the paused gap since ${since} will be backfilled on unpause`,
+      message: `the paused gap since ${humanTime(since, options.now)} will be backfilled on unpause`,
       object: ref
     });
   } else if (desired.backfill_on_unpause) {
@@ -23102,7 +23353,7 @@ function planPause(desired, current2, ref, ctx) {
     const command = gap(since);
     if (command) {
       warnings.push(
-        `exports for [${since}, ${options.now.toISOString()}) will not be exported; to export them, run: ${command}`
+        `the paused gap since ${humanTime(since, options.now)} will not be exported; to export it, run: ${command}`
       );
     }
   }
@@ -23115,6 +23366,7 @@ var init_plan2 = __esm({
     init_plan();
     init_secrets();
     init_values();
+    init_time2();
     init_normalise();
     init_text_diff();
     init_destinations();
@@ -23196,6 +23448,41 @@ var init_pull = __esm({
   }
 });
 
+// src/kinds/batch-export/replaced.ts
+function recogniseReplacement(declared, candidates2) {
+  const desired = declared;
+  if (desired.deleted) return void 0;
+  const differences = new Map(
+    candidates2.map((live) => [
+      live,
+      compareBatchExport(desired, batchExportState(live)).changes.filter((c) => REPLACING.has(c.path))
+    ])
+  );
+  const fitting2 = [...differences].filter(([, refused]) => refused.length === 0).map(([live]) => live);
+  const kept = fitting2[0];
+  if (kept === void 0 || fitting2.length !== 1) return void 0;
+  const leftovers = [...differences.keys()].filter((live) => live !== kept);
+  if (leftovers.some((old) => !(Date.parse(old.created_at) < Date.parse(kept.created_at)))) return void 0;
+  const described = leftovers.map((old) => {
+    const what = (differences.get(old) ?? []).map((c) => `${c.path} ${String(c.before)}`).join(", ");
+    return `export ${old.id} (${what})`;
+  });
+  return {
+    live: kept,
+    leftovers,
+    why: `${described.join(" and ")} is what the replacement by export ${kept.id} left behind when its delete failed`
+  };
+}
+var REPLACING;
+var init_replaced = __esm({
+  "src/kinds/batch-export/replaced.ts"() {
+    "use strict";
+    init_live();
+    init_plan2();
+    REPLACING = /* @__PURE__ */ new Set(["destination.type", "model"]);
+  }
+});
+
 // src/service/errors.ts
 function shortPath(path) {
   const trimmed = path.replace(/^\/api\/(projects|environments)\/[^/]+\//, "").replace(/^\/api\//, "");
@@ -23254,6 +23541,7 @@ var init_errors2 = __esm({
   "src/service/errors.ts"() {
     "use strict";
     init_errors();
+    init_text();
     ServiceError = class extends UserError {
       name = "ServiceError";
       method;
@@ -23266,7 +23554,9 @@ var init_errors2 = __esm({
       attr;
       constructor(init, code = "service_error") {
         super(
-          init.message ?? `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`,
+          flat(
+            init.message ?? `${init.method} ${shortPath(init.path)}: ${init.summary ?? describeStatus(init.status, init.body)}`
+          ),
           code
         );
         this.method = init.method;
@@ -23321,11 +23611,19 @@ async function executeAction(kind2, action, id, deps) {
 }
 async function create(kind2, action, body, deps) {
   const { project: project3, name } = action.object;
+  const unknown = async () => (await kind2.findByName(deps.client, project3, name)).filter((id) => !deps.knownIds.has(id));
+  const existing = await unknown();
+  if (existing.length > 0) {
+    const ids = `id${existing.length === 1 ? "" : "s"} ${existing.join(", ")}`;
+    throw new UserError(
+      `create skipped: ${withArticle2(kind2.words.one)} named "${name}" now exists live (${ids}), created by someone else since the plan; run plan again`
+    );
+  }
   try {
     return await kind2.create(deps.client, project3, body);
   } catch (error2) {
     if (!(error2 instanceof UnknownOutcomeError)) throw error2;
-    const found = (await kind2.findByName(deps.client, project3, name)).filter((id) => !deps.knownIds.has(id));
+    const found = await unknown();
     if (found.length === 1) {
       return { id: found[0], notes: ["the create's answer was lost; found the created object by name"] };
     }
@@ -23340,6 +23638,9 @@ async function create(kind2, action, body, deps) {
       notes: [...created.notes, "the first create was not committed (its answer was lost); created again"]
     };
   }
+}
+function withArticle2(word) {
+  return `${/^[aeiou]/i.test(word) ? "an" : "a"} ${word}`;
 }
 async function alreadyDone(request2, done) {
   const attempt = async () => {
@@ -23529,9 +23830,10 @@ async function sendBatchExport(client, action, id, body) {
   }
 }
 async function findBatchExports(client, project3, name) {
-  const live = await collect(client.batchExports.list(project3, { limit: 100 }));
+  const live = await collect(client.batchExports.list(project3, { limit: LOOKUP_PAGE }));
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
+var LOOKUP_PAGE;
 var init_send = __esm({
   "src/kinds/batch-export/send.ts"() {
     "use strict";
@@ -23539,6 +23841,7 @@ var init_send = __esm({
     init_errors();
     init_secrets();
     init_pages();
+    LOOKUP_PAGE = 1e3;
   }
 });
 
@@ -23551,6 +23854,7 @@ var init_batch_export = __esm({
     init_live();
     init_plan2();
     init_pull();
+    init_replaced();
     init_schema2();
     init_send();
     batchExportKind = {
@@ -23565,12 +23869,14 @@ var init_batch_export = __esm({
       read: readBatchExports,
       reread: rereadBatchExports,
       plan: planBatchExport,
+      replaced: recogniseReplacement,
       prune: pruneBatchExport,
       state: (live) => ({ ...batchExportState(live) }),
       requestBody: batchExportBody,
       create: createBatchExport,
       send: sendBatchExport,
       findByName: findBatchExports,
+      listLive: (client, project3) => client.batchExports.listAll(project3),
       pull: pullBatchExports
     };
   }
@@ -23857,10 +24163,10 @@ function planCollaborators(desired, current2, state, ref, live, ctx) {
     level: c.level
   }));
   const wanted = desired.collaborators ?? [];
-  const liveIds = new Set(liveList.map((c) => c.user_uuid));
+  const liveIds2 = new Set(liveList.map((c) => c.user_uuid));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
   const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid));
-  const adds = wanted.filter((c) => !liveIds.has(c.user_uuid));
+  const adds = wanted.filter((c) => !liveIds2.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
   const storedButIneffective = state.restriction_level === 37 && current2.effective_restriction_level === 21;
   if (storedButIneffective || features2?.access_control === false) {
@@ -24149,6 +24455,7 @@ var init_dashboard = __esm({
       create: createDashboard,
       send: sendDashboard,
       findByName: findDashboards,
+      listLive: (client, project3) => client.dashboards.listAll(project3),
       pull: pullDashboards
     };
   }
@@ -24166,6 +24473,7 @@ var init_kinds2 = __esm({
 });
 
 // src/files.ts
+import { appendFile, writeFile } from "node:fs/promises";
 function fileReason(error2) {
   const code = error2?.code;
   return (code && REASONS[code]) ?? code ?? (error2 instanceof Error ? error2.message : String(error2));
@@ -24182,11 +24490,21 @@ async function withFile(doing, path, work) {
     throw error2;
   }
 }
+function writeOutput(io, doing, shown2, path, text, options = {}) {
+  const clean = scrubText(io, text);
+  const mode = options.mode === void 0 ? {} : { mode: options.mode };
+  return withFile(
+    doing,
+    shown2,
+    () => options.append ? appendFile(path, clean, mode) : writeFile(path, clean, mode)
+  );
+}
 var REASONS;
 var init_files = __esm({
   "src/files.ts"() {
     "use strict";
     init_errors();
+    init_scrub();
     REASONS = {
       ENOENT: "no such file or folder",
       ENOTDIR: "a part of the path is not a folder",
@@ -24514,6 +24832,7 @@ var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING;
 var init_markdown = __esm({
   "src/render/markdown.ts"() {
     "use strict";
+    init_words();
     init_group();
     init_labels();
     init_markdown_escape();
@@ -24522,22 +24841,6 @@ var init_markdown = __esm({
     NOTE_WORDS = { one: "note", many: "notes" };
     CHANGES_HEADING = "#### Changes\n\n";
     NOTES_HEADING = "#### Notes\n\n";
-  }
-});
-
-// src/render/paint.ts
-import { styleText } from "node:util";
-function painter(on) {
-  return (style, text) => on && style ? styleText(style, text, { validateStream: false }) : text;
-}
-function colorEnabled(env, isTTY) {
-  if (env.NO_COLOR !== void 0 && env.NO_COLOR !== "") return false;
-  if (env.FORCE_COLOR !== void 0) return env.FORCE_COLOR !== "0";
-  return isTTY && env.TERM !== "dumb";
-}
-var init_paint = __esm({
-  "src/render/paint.ts"() {
-    "use strict";
   }
 });
 
@@ -24606,7 +24909,7 @@ function changeLines2(change2, created, words, paint) {
   return lines;
 }
 var NO_CHANGES, ACTION_STYLE;
-var init_text = __esm({
+var init_text2 = __esm({
   "src/render/text.ts"() {
     "use strict";
     init_group();
@@ -24648,17 +24951,16 @@ var init_render = __esm({
     init_json();
     init_kinds3();
     init_markdown();
-    init_text();
+    init_text2();
     init_github();
     init_json();
     init_kinds3();
     init_markdown();
-    init_text();
+    init_text2();
   }
 });
 
 // src/commands/github.ts
-import { appendFile } from "node:fs/promises";
 import { relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
 function inGitHubActions(io) {
   return io.env.GITHUB_ACTIONS === "true";
@@ -24676,11 +24978,16 @@ async function appendStepSummary(plan, kinds, io) {
     maxLength: STEP_SUMMARY_LIMIT,
     fullPlanHint: "run `posthog-gitops plan` (text format) for the full plan"
   });
-  await withFile(
+  await writeOutput(
+    io,
     "append the plan to the job summary (GITHUB_STEP_SUMMARY)",
     file,
-    () => appendFile(file, `${markdown}
-`)
+    file,
+    `${markdown}
+`,
+    {
+      append: true
+    }
   );
 }
 function fullPlanHint(io) {
@@ -24723,9 +25030,9 @@ var init_project = __esm({
 // src/commands/config.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
-function loadFiles(paths, flags, io, mode) {
+async function loadFiles(paths, flags, io, mode) {
   const choice = projectChoice(flags, io);
-  return loadConfig(paths, {
+  const result = await loadConfig(paths, {
     env: io.env,
     cwd: io.cwd,
     kinds: KINDS,
@@ -24733,6 +25040,20 @@ function loadFiles(paths, flags, io, mode) {
     ...choice.project !== void 0 ? { defaultProject: choice.project } : {},
     ...choice.from !== void 0 ? { defaultProjectFrom: choice.from } : {}
   });
+  if (io.scrubber) hideSecrets(result, io.scrubber);
+  return result;
+}
+function hideSecrets(result, scrubber) {
+  const visit3 = (value) => {
+    if (value instanceof SecretValue) {
+      if (value.available) scrubber.add(value.reveal(), value.describe());
+    } else if (Array.isArray(value)) {
+      for (const item of value) visit3(item);
+    } else if (typeof value === "object" && value !== null) {
+      for (const item of Object.values(value)) visit3(item);
+    }
+  };
+  for (const project3 of result.projects) visit3(project3.objects);
 }
 function reportDiagnostics(diagnostics, io) {
   for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}
@@ -24745,7 +25066,7 @@ async function readConfig(paths, flags, io, mode) {
   const errors = countBySeverity(result.diagnostics).error;
   if (errors > 0) {
     throw new UserError(
-      `the configuration has ${errors} error${errors === 1 ? "" : "s"}; nothing was sent`,
+      `the configuration has ${count(errors, "error")}; nothing was sent`,
       "invalid_config"
     );
   }
@@ -24759,9 +25080,11 @@ var init_config2 = __esm({
   "src/commands/config.ts"() {
     "use strict";
     init_config();
+    init_secret();
     init_errors();
     init_kinds2();
     init_github();
+    init_words();
     init_github2();
     init_project();
   }
@@ -24797,17 +25120,15 @@ async function run(options, io) {
 }
 function summary(files, objects, diagnostics) {
   const counts = countBySeverity(diagnostics);
-  const parts = ["error", "warning", "note"].filter((s) => counts[s] > 0).map((s) => plural2(counts[s], s));
-  return `${plural2(files, "file")}, ${plural2(objects, "object")}: ${parts.length > 0 ? parts.join(", ") : "valid"}`;
-}
-function plural2(n, word) {
-  return `${n} ${word}${n === 1 ? "" : "s"}`;
+  const parts = ["error", "warning", "note"].filter((s) => counts[s] > 0).map((s) => count(counts[s], s));
+  return `${count(files, "file")}, ${count(objects, "object")}: ${parts.length > 0 ? parts.join(", ") : "valid"}`;
 }
 var init_validate = __esm({
   "src/commands/validate.ts"() {
     "use strict";
     init_config();
     init_github();
+    init_words();
     init_config2();
     init_github2();
   }
@@ -26054,11 +26375,8 @@ var init_schedule2 = __esm({
 function parseTime(text, now) {
   const value = text.trim();
   if (value === "now") return now;
-  const relative5 = /^([-+]?)(\d+)([smhdwMy])$/.exec(value);
-  if (relative5) {
-    const ms2 = Number(relative5[2]) * (UNIT_MS2[relative5[3] ?? "d"] ?? 0);
-    return relative5[1] === "+" ? now + ms2 : now - ms2;
-  }
+  const relative5 = /^[-+]?(\d+)([Mhdwmqy])$/.exec(value);
+  if (relative5) return now - Number(relative5[1]) * (UNIT_MS2[relative5[2] ?? "d"] ?? 0);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return void 0;
   const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) || value.length === 10 ? value : `${value}Z`;
   const ms = Date.parse(zoned.replace(" ", "T"));
@@ -26072,12 +26390,12 @@ var init_time3 = __esm({
   "src/emulator/time.ts"() {
     "use strict";
     UNIT_MS2 = {
-      s: 1e3,
-      m: 6e4,
+      M: 6e4,
       h: 36e5,
       d: 864e5,
       w: 7 * 864e5,
-      M: 30 * 864e5,
+      m: 30 * 864e5,
+      q: 91 * 864e5,
       y: 365 * 864e5
     };
     INTERVAL_MS = {
@@ -29583,8 +29901,8 @@ var require_formats = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
-    function fmtDef(validate2, compare3) {
-      return { validate: validate2, compare: compare3 };
+    function fmtDef(validate2, compare4) {
+      return { validate: validate2, compare: compare4 };
     }
     exports.fullFormats = {
       // date: http://tools.ietf.org/html/rfc3339#section-5.6
@@ -30594,11 +30912,11 @@ var init_schema4 = __esm({
 });
 
 // src/apply/saved-plan.ts
-import { readFile, writeFile } from "node:fs/promises";
-async function writeSavedPlan(file, saved) {
+import { readFile } from "node:fs/promises";
+function savedPlanText(saved) {
   const content = { saved_plan_version: SAVED_PLAN_VERSION, ...saved };
-  await writeFile(file, `${JSON.stringify(content, null, 2)}
-`, { mode: 384 });
+  return `${JSON.stringify(content, null, 2)}
+`;
 }
 function savedValidator() {
   if (!validateSaved) {
@@ -35199,8 +35517,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
-      const plural4 = opts.types.length === 1 ? "" : " one of";
-      const message = `${opts.argument} could not be converted to${plural4}: ${opts.types.join(", ")}.`;
+      const plural3 = opts.types.length === 1 ? "" : " one of";
+      const message = `${opts.argument} could not be converted to${plural3}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
         message
@@ -44669,7 +44987,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile4, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { writeFile: writeFile3, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
     var { dirname: dirname3, resolve: resolve12 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
@@ -44906,7 +45224,7 @@ var require_snapshot_recorder = __commonJS({
           hash,
           snapshot
         }));
-        await writeFile4(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
+        await writeFile3(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
       }
       /**
        * Clears all recorded snapshots
@@ -57778,18 +58096,18 @@ var init_budget = __esm({
 });
 
 // src/service/outcome.ts
-function classifyFailure(raw, answered, deadlinePassed, scrub2) {
+function classifyFailure(raw, answered, deadlinePassed, scrub) {
   const err = raw instanceof Error ? raw : new Error(String(raw));
   const code = err.code;
   const what = deadlinePassed ? "total deadline" : typeof code === "string" ? code : err.name;
-  const cause = new Error(scrub2(`${err.name}${typeof code === "string" ? ` ${code}` : ""}: ${err.message}`));
+  const cause = new Error(scrub(`${err.name}${typeof code === "string" ? ` ${code}` : ""}: ${err.message}`));
   const sent = answered || !(typeof code === "string" && NOT_SENT.has(code));
   const fatal = typeof code === "string" && FATAL.has(code);
   return { kind: "failure", sent, fatal, cause, what };
 }
-function buildError(method, path, outcome, unknown, origin, scrub2) {
+function buildError(method, path, outcome, unknown, origin, scrub) {
   if (outcome.kind === "answer") {
-    const body = parseErrorBody(scrub2(outcome.text));
+    const body = parseErrorBody(scrub(outcome.text));
     if (unknown) {
       const summary3 = `${outcome.status} after sending: the service may have carried it out; look the object up before trying again`;
       return new UnknownOutcomeError({ method, path, status: outcome.status, body, summary: summary3 });
@@ -58335,6 +58653,8 @@ var init_transport = __esm({
   "src/service/transport.ts"() {
     "use strict";
     import_undici = __toESM(require_undici(), 1);
+    init_scrub();
+    init_words();
     init_errors2();
     init_outcome();
     init_query();
@@ -58356,8 +58676,11 @@ var init_transport = __esm({
         unknownOutcomes: 0
       };
       #o;
+      /** The key is never in an error or a log line, whoever prints them (the CLI scrubs its output again). */
+      #key;
       constructor(options) {
         this.#o = options;
+        this.#key = new Scrubber().add(options.apiKey, API_KEY_LABEL);
       }
       get pageLimits() {
         return this.#o.pageLimits;
@@ -58414,7 +58737,9 @@ var init_transport = __esm({
               return fail2(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
             }
             if (outcome.kind === "answer" && outcome.status < 400) {
-              this.#log(`${label2} ${outcome.status} ${ms}ms${attempt ? ` (after ${attempt} retries)` : ""}`);
+              this.#log(
+                `${label2} ${outcome.status} ${ms}ms${attempt ? ` (after ${count(attempt, "retry", "retries")})` : ""}`
+              );
               const value = await this.#read(spec, path, outcome.status, outcome.text, fail2);
               if (notifier.active) {
                 const items2 = spec.expect ? (await loadAnswers()).itemCount(spec.expect, value) : void 0;
@@ -58552,7 +58877,7 @@ var init_transport = __esm({
         return url;
       }
       #scrub(text) {
-        return this.#o.apiKey ? text.split(this.#o.apiKey).join("[redacted]") : text;
+        return this.#key.scrub(text);
       }
       #log(line) {
         this.#o.log?.(this.#scrub(line));
@@ -59118,7 +59443,7 @@ function renderTable(headers, rows, paint) {
 `;
 }
 function oneLine(text) {
-  return text.replace(/[\r\n\t]+/g, " ");
+  return visible(text.replace(/[\r\n\t]+/g, " "));
 }
 function width(text) {
   return stringWidth(oneLine(text));
@@ -59141,6 +59466,7 @@ var init_table = __esm({
   "src/render/table.ts"() {
     "use strict";
     init_string_width();
+    init_text();
     init_paint();
     FAILED_STATUSES = /* @__PURE__ */ new Set([
       "Failed",
@@ -59183,6 +59509,7 @@ var init_progress = __esm({
   "src/commands/progress.ts"() {
     "use strict";
     init_table();
+    init_words();
     ERASE_LINE = "\r\x1B[2K";
     Tally = class {
       label = "";
@@ -59204,9 +59531,11 @@ var init_progress = __esm({
       }
       /** `reading live state: 12 requests, 340 objects read` or `applying: 3 of 10 actions done`. */
       describe() {
-        if (this.total !== void 0) return `${this.label}: ${this.done} of ${this.total} actions done`;
-        const objects = this.objects > 0 ? `, ${formatCount(this.objects)} objects read` : "";
-        return `${this.label}: ${formatCount(this.requests)} ${this.requests === 1 ? "request" : "requests"}${objects}`;
+        if (this.total !== void 0) {
+          return `${this.label}: ${this.done} of ${this.total} ${plural(this.total, "action")} done`;
+        }
+        const objects = this.objects > 0 ? `, ${formatCount(this.objects)} ${plural(this.objects, "object")} read` : "";
+        return `${this.label}: ${formatCount(this.requests)} ${plural(this.requests, "request")}${objects}`;
       }
     };
     PlainLines = class {
@@ -59469,10 +59798,7 @@ function failOnErrors(errors, io) {
     io.stderr.write(`${where2}error: ${e.message}
 `);
   }
-  throw new UserError(
-    `the plan cannot be made (${errors.length} error${errors.length === 1 ? "" : "s"})`,
-    "plan_refused"
-  );
+  throw new UserError(`the plan cannot be made (${count(errors.length, "error")})`, "plan_refused");
 }
 function failIfUnsafe(made, flags) {
   const unsafe = checkSafety(KINDS, made.plan, made.live, { force: flags.force === true });
@@ -59486,6 +59812,7 @@ var init_reconcile = __esm({
     init_kinds2();
     init_plan();
     init_make_plan();
+    init_words();
   }
 });
 
@@ -59737,9 +60064,9 @@ async function labelDrift(plan, options) {
     const key = objectId(action);
     let verdict = verdicts.get(key);
     if (verdict === void 0) {
-      const kindKey = keyOf.get(action.object.kind);
-      verdict = kindKey === void 0 ? Promise.resolve(false) : limit(
-        () => action.object.source === void 0 ? undeclaredAtBase(action, kindKey, files) : sameDeclaration(action, kindKey, files)
+      const kindKey2 = keyOf.get(action.object.kind);
+      verdict = kindKey2 === void 0 ? Promise.resolve(false) : limit(
+        () => action.object.source === void 0 ? undeclaredAtBase(action, kindKey2, files) : sameDeclaration(action, kindKey2, files)
       );
       verdicts.set(key, verdict);
     }
@@ -59789,37 +60116,37 @@ function items(parsed, key) {
 function field(item, name) {
   return typeof item === "object" && item !== null && !Array.isArray(item) ? item[name] : void 0;
 }
-async function sameDeclaration(action, kindKey, files) {
+async function sameDeclaration(action, kindKey2, files) {
   const source = action.object.source;
   const now = await files.now(source.file);
   if (now === void 0) return false;
-  const list10 = items(now, kindKey);
+  const list10 = items(now, kindKey2);
   const index = list10.findIndex((_item, i) => {
-    const at = now.at(kindKey, i);
+    const at = now.at(kindKey2, i);
     return at !== void 0 && at.line === source.line && at.column === source.column;
   });
-  const fallback = index >= 0 ? index : list10.findIndex((_item, i) => now.at(kindKey, i)?.line === source.line);
+  const fallback = index >= 0 ? index : list10.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
   if (fallback < 0) return false;
   const item = list10[fallback];
   const base = await files.base(source.file);
   if (base === void 0) return false;
   const id = field(item, "id");
   const name = field(item, "name");
-  const before = items(base, kindKey).find(
+  const before = items(base, kindKey2).find(
     (candidate) => id !== void 0 ? deepEqual(field(candidate, "id"), id) : deepEqual(field(candidate, "name"), name)
   );
   if (before === void 0 || !deepEqual(before, item)) return false;
   const listKeys = files.listKeys;
   return deepEqual(settings(base, listKeys), settings(now, listKeys));
 }
-async function undeclaredAtBase(action, kindKey, files) {
+async function undeclaredAtBase(action, kindKey2, files) {
   const liveName = typeof action.before?.name === "string" ? action.before.name : action.object.name;
   const names = /* @__PURE__ */ new Set([liveName, action.object.name]);
   const id = action.object.id;
   for (const file of await files.baseFiles()) {
     const base = await files.base(file);
     if (base === void 0) continue;
-    const declared = items(base, kindKey).some((item) => {
+    const declared = items(base, kindKey2).some((item) => {
       const itemName = field(item, "name");
       return typeof itemName === "string" && names.has(itemName) || id !== void 0 && field(item, "id") === id;
     });
@@ -60104,7 +60431,8 @@ async function run4(flags, io) {
       plan,
       reads: made.reads
     };
-    await withFile("write the plan to", flags.out, () => writeSavedPlan(resolve6(io.cwd, flags.out), saved));
+    const file = resolve6(io.cwd, flags.out);
+    await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), { mode: 384 });
     io.stderr.write(
       `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}
 `
@@ -60136,12 +60464,9 @@ async function applyPlan(plan, deps) {
     deps.onResult?.(result);
   };
   const groups = /* @__PURE__ */ new Map();
-  const knownIds = /* @__PURE__ */ new Map();
+  const knownIds = planKnownIds(plan);
   for (const action of plan.actions) {
     const key = objectKey(action.object);
-    if (action.object.id !== void 0) {
-      knownIds.set(key, (knownIds.get(key) ?? /* @__PURE__ */ new Set()).add(action.object.id));
-    }
     if (isDelete2(action)) continue;
     groups.set(key, [...groups.get(key) ?? [], action]);
   }
@@ -60165,7 +60490,7 @@ async function applyPlan(plan, deps) {
         const done = await executeAction(kind2, action, id, {
           client: deps.client,
           env: deps.env,
-          knownIds: knownIds.get(key) ?? /* @__PURE__ */ new Set()
+          knownIds: knownIds.get(kindKey(action.object)) ?? /* @__PURE__ */ new Set()
         });
         id = done.id ?? id;
         report2({ action, outcome: "ok", ...id !== void 0 ? { id } : {}, notes: done.notes });
@@ -60206,11 +60531,20 @@ async function applyPlan(plan, deps) {
   );
   return results;
 }
+function planKnownIds(plan) {
+  const known = /* @__PURE__ */ new Map();
+  for (const { object } of plan.actions) {
+    if (object.id === void 0) continue;
+    const key = kindKey(object);
+    known.set(key, (known.get(key) ?? /* @__PURE__ */ new Set()).add(object.id));
+  }
+  return known;
+}
 function messageOf(error2) {
   if (isUserError(error2)) return error2.message;
   return error2 instanceof Error ? `internal error: ${error2.message}` : String(error2);
 }
-var NOT_STARTED, isDelete2;
+var NOT_STARTED, isDelete2, kindKey;
 var init_apply = __esm({
   "src/apply/apply.ts"() {
     "use strict";
@@ -60221,6 +60555,69 @@ var init_apply = __esm({
     init_execute();
     NOT_STARTED = "not started: the run was stopped";
     isDelete2 = (a) => a.action === "delete" || a.action === "soft_delete";
+    kindKey = (ref) => `${ref.project}/${ref.kind}`;
+  }
+});
+
+// src/apply/duplicates.ts
+async function findDuplicates(plan, results, deps) {
+  const created = /* @__PURE__ */ new Map();
+  for (const { action, outcome } of results) {
+    if (action.action !== "create" || outcome !== "ok") continue;
+    const kind2 = deps.kinds.find((k) => k.name === action.object.kind);
+    if (kind2 === void 0) continue;
+    const key = kindKey(action.object);
+    const entry = created.get(key) ?? { kind: kind2, project: action.object.project, names: /* @__PURE__ */ new Set() };
+    entry.names.add(action.object.name);
+    created.set(key, entry);
+  }
+  const known = planKnownIds(plan);
+  const problems = [];
+  const found = await Promise.all(
+    [...created].map(async ([key, { kind: kind2, project: project3, names }]) => {
+      try {
+        const ids = await liveIds(kind2, deps.client, project3, names);
+        const ignore = known.get(key) ?? /* @__PURE__ */ new Set();
+        return [...names].flatMap((name) => {
+          const others = (ids.get(name) ?? []).filter((id) => !ignore.has(id));
+          return others.length > 1 ? [{ kind: kind2.name, project: project3, name, ids: others }] : [];
+        });
+      } catch (error2) {
+        problems.push(error2 instanceof Error ? error2.message : String(error2));
+        return [];
+      }
+    })
+  );
+  const duplicates = found.flat().sort(compare3);
+  return problems.length > 0 ? { duplicates, unchecked: problems.join("; ") } : { duplicates };
+}
+async function liveIds(kind2, client, project3, names) {
+  const byName = /* @__PURE__ */ new Map();
+  if (kind2.listLive && names.size > NAME_BY_NAME) {
+    for (const object of await kind2.listLive(client, project3)) {
+      const name = object.name ?? "";
+      if (names.has(name)) byName.set(name, [...byName.get(name) ?? [], object.id]);
+    }
+    return byName;
+  }
+  await Promise.all(
+    [...names].map(async (name) => byName.set(name, await kind2.findByName(client, project3, name)))
+  );
+  return byName;
+}
+function compare3(a, b) {
+  return a.project - b.project || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name);
+}
+function duplicateMessage(duplicate, word) {
+  const { name, project: project3, ids } = duplicate;
+  return `${word} "${name}" now has ${ids.length} live objects in project ${project3} (ids ${ids.join(", ")}): pin the right one with \`id:\` and delete the others`;
+}
+var NAME_BY_NAME;
+var init_duplicates = __esm({
+  "src/apply/duplicates.ts"() {
+    "use strict";
+    init_apply();
+    NAME_BY_NAME = 3;
   }
 });
 
@@ -60319,10 +60716,9 @@ async function run5(flags, io) {
     progress.step("reading live state");
     if (saved) {
       plan = await savedPlanAgain(session, saved);
-      const made = Date.parse(plan.created_at);
-      const projects2 = plan.projects.length === 1 ? "project" : "projects";
+      const projects2 = plural(plan.projects.length, "project");
       out.stderr.write(
-        `Applying the plan made ${ago(plan.created_at, nowDate(io.clock))} (${new Date(made).toISOString()}) against ${saved.host}, ${projects2} ${plan.projects.join(", ")}.
+        `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects2} ${plan.projects.join(", ")}.
 `
       );
     } else {
@@ -60338,7 +60734,7 @@ async function run5(flags, io) {
     const missing = missingSecretVariables(plan.actions, io.env);
     if (missing.length > 0) {
       throw new UserError(
-        `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${missing.length === 1 ? "is" : "are"} not set; nothing was applied`,
+        `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${plural(missing.length, "is", "are")} not set; nothing was applied`,
         "missing_secret"
       );
     }
@@ -60372,7 +60768,11 @@ ${formatSummary(results)}
 `);
     const received = signal();
     if (received !== void 0) return exitCodeForSignal(received);
-    return results.some((r) => r.outcome === "failed") ? 1 : 0;
+    const failed = results.some((r) => r.outcome === "failed");
+    const duplicated = await reportDuplicates(session, plan, results);
+    const late = signal();
+    if (late !== void 0) return exitCodeForSignal(late);
+    return failed || duplicated ? 1 : 0;
   }
   async function savedPlanAgain(session, saved2) {
     const explicit = flags.project === void 0 ? void 0 : parseProjectId(flags.project, "--project");
@@ -60401,6 +60801,22 @@ ${formatSummary(results)}
     };
   }
 }
+async function reportDuplicates(session, plan, results) {
+  const { client, io: out } = session;
+  const check = await findDuplicates(plan, results, { kinds: KINDS, client });
+  if (check.unchecked !== void 0) {
+    out.stderr.write(
+      `warning: could not check the created names for duplicates (${visible(check.unchecked)}); run plan to check
+`
+    );
+  }
+  for (const duplicate of check.duplicates) {
+    const word = KINDS.find((k) => k.name === duplicate.kind)?.words.one ?? duplicate.kind;
+    out.stderr.write(`error: ${visible(duplicateMessage(duplicate, word))}
+`);
+  }
+  return check.duplicates.length > 0;
+}
 function question(changes) {
   return changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`;
 }
@@ -60408,6 +60824,7 @@ var init_apply3 = __esm({
   "src/commands/apply.ts"() {
     "use strict";
     init_apply();
+    init_duplicates();
     init_saved_plan();
     init_clock();
     init_errors();
@@ -60418,8 +60835,10 @@ var init_apply3 = __esm({
     init_make_plan();
     init_apply2();
     init_render();
-    init_time();
+    init_labels();
+    init_time2();
     init_version();
+    init_words();
     init_config2();
     init_confirm();
     init_connect();
@@ -60444,11 +60863,19 @@ function escapeItem(value) {
   }
   return value;
 }
+function printableYaml(text) {
+  return text.replace(
+    /[\u007f-\u0084\u0086-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+var YAML_TEXT;
 var init_escape = __esm({
   "src/pull/escape.ts"() {
     "use strict";
     init_values();
     init_kinds();
+    YAML_TEXT = { lineWidth: 0, doubleQuotedAsJSON: true };
   }
 });
 
@@ -60462,7 +60889,7 @@ function pullDocument(kind2, project3, pulled, schemaLocation2) {
     ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
   ];
   return `${header.join("\n")}
-${(0, import_yaml4.stringify)({ project: project3, [kind2.key]: items2 }, { lineWidth: 0 })}`;
+${printableYaml((0, import_yaml4.stringify)({ project: project3, [kind2.key]: items2 }, YAML_TEXT))}`;
 }
 function pullFileName(kind2) {
   return `${kind2.key.replaceAll("_", "-")}.yaml`;
@@ -60560,14 +60987,14 @@ function hasReference(node) {
   return false;
 }
 function yamlValue(value) {
-  if (typeof value === "string" && /[\r\n]/.test(value)) return JSON.stringify(value);
+  if (typeof value === "string" && /[\r\n]/.test(value)) return printableYaml(JSON.stringify(value));
   const flow2 = value !== null && typeof value === "object";
   const options = {
-    lineWidth: 0,
+    ...YAML_TEXT,
     flowCollectionPadding: false,
     ...flow2 ? { collectionStyle: "flow" } : {}
   };
-  return (0, import_yaml5.stringify)(value, options).trimEnd();
+  return printableYaml((0, import_yaml5.stringify)(value, options).trimEnd());
 }
 var import_yaml5;
 var init_refresh = __esm({
@@ -60575,6 +61002,7 @@ var init_refresh = __esm({
     "use strict";
     import_yaml5 = __toESM(require_dist(), 1);
     init_interpolate();
+    init_escape();
   }
 });
 
@@ -60610,7 +61038,7 @@ async function refresh2(paths, flags, io) {
     for (const action of made.plan.actions) {
       const { object } = action;
       const kind2 = KINDS.find((k) => k.name === object.kind);
-      const owner = `${kind2.words.one} "${object.name}"`;
+      const owner = `${kind2.words.one} "${flat(object.name)}"`;
       if (object.source === void 0) continue;
       if (action.action === "create" || action.action === "restore") {
         absent.push(`${owner} is not live (apply would ${action.action} it)`);
@@ -60622,7 +61050,7 @@ async function refresh2(paths, flags, io) {
       const item = items2.get(object.id);
       if (!item) continue;
       for (const path of fields) {
-        const value = valueAt2(item, path);
+        const value = scrubValue(io, valueAt2(item, path));
         if (value === void 0) continue;
         const list10 = perFile.get(object.source.file) ?? [];
         list10.push({
@@ -60648,7 +61076,7 @@ async function refresh2(paths, flags, io) {
     await withFile("write", file, () => writeFile2(path, refreshed.text));
     changedFiles += 1;
     io.stderr.write(
-      `refreshed ${file}: ${plural3(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})
+      `refreshed ${file}: ${plural2(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})
 `
     );
   }
@@ -60687,7 +61115,7 @@ function dedupe(fields) {
     return true;
   });
 }
-var plural3;
+var plural2;
 var init_pull_refresh = __esm({
   "src/commands/pull-refresh.ts"() {
     "use strict";
@@ -60697,10 +61125,12 @@ var init_pull_refresh = __esm({
     init_escape();
     init_refresh();
     init_make_plan();
+    init_scrub();
+    init_text();
     init_config2();
     init_connect();
     init_reconcile();
-    plural3 = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+    plural2 = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   }
 });
 
@@ -60710,7 +61140,7 @@ __export(pull_exports, {
   run: () => run6
 });
 import { existsSync as existsSync4 } from "node:fs";
-import { mkdir, writeFile as writeFile3 } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
 import { fileURLToPath } from "node:url";
 function schemaLocation(cwd, dir) {
@@ -60751,7 +61181,7 @@ async function run6(flags, io) {
   await withFile("create the folder", shown2, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
     const file = resolve9(dir, pulled.name);
-    await withFile("write", relative4(io.cwd, file), () => writeFile3(file, pulled.text));
+    await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text);
     const words = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
       `wrote ${relative4(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words.one : words.many}
@@ -60803,7 +61233,7 @@ function runItem(r) {
 function renderRunsText(doc, now, paint) {
   if (doc.runs.length === 0) {
     const status = doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : "";
-    return `No runs of "${doc.export.name}" since ${humanTime(doc.filters.since, now)}${status}.
+    return `No runs of "${flat(doc.export.name)}" since ${humanTime(doc.filters.since, now)}${status}.
 `;
   }
   const rows = doc.runs.map((r) => [
@@ -60827,6 +61257,7 @@ function cut(text, max) {
 var init_runs2 = __esm({
   "src/render/runs.ts"() {
     "use strict";
+    init_text();
     init_table();
     init_time2();
   }
@@ -60877,11 +61308,11 @@ function renderStatusText(doc, now, paint) {
   const failing = doc.exports.filter((r) => isFailed(r.latest_run?.status));
   for (const r of failing) {
     const error2 = r.latest_run?.latest_error ? `: ${r.latest_run.latest_error}` : "";
-    out += `${paint("red", "failed")} ${r.name} (run ${r.latest_run?.id})${error2}
+    out += `${paint("red", "failed")} ${flat(r.name)} (run ${r.latest_run?.id})${error2}
 `;
   }
   for (const m of doc.missing) {
-    out += `${paint("yellow", "missing")} ${m.name}: declared for project ${m.project} but not found live (apply creates it)
+    out += `${paint("yellow", "missing")} ${flat(m.name)}: declared for project ${m.project} but not found live (apply creates it)
 `;
   }
   return out;
@@ -60897,6 +61328,7 @@ var WINDOW_DAYS;
 var init_status = __esm({
   "src/render/status.ts"() {
     "use strict";
+    init_text();
     init_table();
     init_time2();
     WINDOW_DAYS = 7;
@@ -60998,7 +61430,7 @@ async function run7(options, io) {
     );
     const s = doc.summary;
     ctx.io.stderr.write(
-      `${s.exports} batch export${s.exports === 1 ? "" : "s"}: ${s.failing} failing, ${s.paused} paused, ${s.failed_runs} failed run${s.failed_runs === 1 ? "" : "s"} in ${doc.window_days} days
+      `${count(s.exports, "batch export")}: ${s.failing} failing, ${s.paused} paused, ${count(s.failed_runs, "failed run")} in ${count(doc.window_days, "day")}
 `
     );
     return options.failOnError && rows.some((r) => isFailed(r.latest_run?.status)) ? 1 : 0;
@@ -61052,8 +61484,9 @@ var init_status2 = __esm({
     init_runs3();
     init_status();
     init_table();
-    init_text();
+    init_text2();
     init_service2();
+    init_words();
     init_config2();
     init_connect();
     init_project();
@@ -61205,7 +61638,7 @@ async function run8(options, io) {
 ` : renderRunsText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     ctx.io.stderr.write(
-      `${runs.length} run${runs.length === 1 ? "" : "s"} of "${b.name}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}
+      `${count(runs.length, "run")} of "${flat(b.name)}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}
 `
     );
     return 0;
@@ -61216,8 +61649,10 @@ var init_runs4 = __esm({
     "use strict";
     init_runs2();
     init_table();
+    init_text2();
     init_text();
     init_time();
+    init_words();
     init_connect();
     init_options();
     init_resolve_export();
@@ -61316,24 +61751,26 @@ async function run9(options, io) {
       const picked = failedRunsToRetry(runs);
       if (picked.alreadyDone.length > 0) {
         ctx.io.stderr.write(
-          `${picked.alreadyDone.length} failed run${picked.alreadyDone.length === 1 ? " was" : "s were"} already exported again by a later run; skipped
+          `${count(picked.alreadyDone.length, "failed run was", "failed runs were")} already exported again by a later run; skipped
 `
         );
       }
       targets = picked.retry;
     }
     if (targets.length === 0) {
-      ctx.io.stdout.write(`No failed runs of "${b.name}" to retry since ${since}.
-`);
+      ctx.io.stdout.write(
+        `No failed runs of "${flat(b.name)}" to retry since ${humanTime(since, ctx.now)}.
+`
+      );
       return 0;
     }
-    ctx.io.stderr.write(`Runs of "${b.name}" (project ${project3}) to retry:
+    ctx.io.stderr.write(`Runs of "${flat(b.name)}" (project ${project3}) to retry:
 `);
     for (const r of targets) ctx.io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}
 `);
     if (!options.autoApprove) {
       ctx.progress.stop();
-      const question2 = `Retry ${targets.length} run${targets.length === 1 ? "" : "s"} of "${b.name}"?`;
+      const question2 = `Retry ${count(targets.length, "run")} of "${flat(b.name)}"?`;
       const cancelled = await confirmOrCancel(io, question2, "Retry", "Nothing was sent.");
       if (cancelled !== void 0) return cancelled;
     }
@@ -61351,10 +61788,8 @@ async function run9(options, io) {
 `);
       }
     }
-    ctx.io.stderr.write(
-      `${targets.length - failures} of ${targets.length} run${targets.length === 1 ? "" : "s"} retried
-`
-    );
+    ctx.io.stderr.write(`${targets.length - failures} of ${count(targets.length, "run")} retried
+`);
     return failures > 0 ? 1 : 0;
   });
 }
@@ -61367,8 +61802,11 @@ var init_retry = __esm({
     init_runs3();
     init_schedule();
     init_runs2();
+    init_time2();
     init_service2();
+    init_text();
     init_time();
+    init_words();
     init_confirm();
     init_connect();
     init_resolve_export();
@@ -61393,7 +61831,7 @@ function checkWindowSyntax(start2, end, now) {
   if (s.ms >= e.ms) throw new UserError(`--start ${start2} must be before --end ${end}`);
   if (e.ms > now.getTime()) {
     throw new UserError(
-      `--end ${end} is in the future (now is ${now.toISOString()}): a backfill can only export the past`
+      `--end ${end} is in the future (now is ${isoTime(now.toISOString())}): a backfill can only export the past`
     );
   }
   return { start: s, end: e };
@@ -61435,6 +61873,7 @@ var init_backfill_window = __esm({
   "src/kinds/batch-export/backfill-window.ts"() {
     "use strict";
     init_errors();
+    init_time2();
     init_time();
     DATE_INTERVALS = /* @__PURE__ */ new Set(["day", "week"]);
     WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
@@ -61464,7 +61903,7 @@ async function run10(options, io) {
 `);
     } else {
       ctx.io.stdout.write(
-        `backfill ${backfill_id} started for "${b.name}": ${body.start_at} → ${body.end_at}
+        `backfill ${backfill_id} started for "${flat(b.name)}": ${isoTime(body.start_at)} → ${isoTime(body.end_at)}
 `
       );
     }
@@ -61480,7 +61919,9 @@ var init_backfill = __esm({
     init_errors();
     init_backfill_window();
     init_schedule();
+    init_time2();
     init_service2();
+    init_text();
     init_connect();
     init_options();
     init_resolve_export();
@@ -61489,7 +61930,7 @@ var init_backfill = __esm({
 
 // src/render/logs.ts
 function renderLogsText(doc, paint) {
-  if (doc.entries.length === 0) return `No log entries of "${doc.export.name}" match.
+  if (doc.entries.length === 0) return `No log entries of "${flat(doc.export.name)}" match.
 `;
   const width2 = Math.max(...doc.entries.map((e) => e.level.length));
   return doc.entries.map((e) => {
@@ -61503,6 +61944,7 @@ var LEVEL_STYLE;
 var init_logs2 = __esm({
   "src/render/logs.ts"() {
     "use strict";
+    init_text();
     init_table();
     init_time2();
     LEVEL_STYLE = { ERROR: "red", WARNING: "yellow", DEBUG: "dim" };
@@ -61553,13 +61995,11 @@ async function run11(options, io) {
 ` : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     const more = read.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
-    ctx.io.stderr.write(
-      `${entries.length} log entr${entries.length === 1 ? "y" : "ies"} of "${b.name}"${more}
-`
-    );
+    ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${flat(b.name)}"${more}
+`);
     if (read.stalledAt !== void 0) {
       ctx.io.stderr.write(
-        `warning: over ${LOG_PAGE} entries share the timestamp ${read.stalledAt}, which the service cannot page past: older entries are not shown
+        `warning: over ${LOG_PAGE} entries share the timestamp ${humanTime(read.stalledAt, ctx.now)}, which the service cannot page past: older entries are not shown
 `
       );
     }
@@ -61573,8 +62013,11 @@ var init_logs3 = __esm({
     init_logs2();
     init_runs2();
     init_table();
+    init_text2();
+    init_time2();
     init_text();
     init_time();
+    init_words();
     init_connect();
     init_options();
     init_resolve_export();
@@ -61607,7 +62050,7 @@ function csvField(value) {
 function renderEventsText(doc, paint) {
   if (doc.events.length === 0) return "No events match.\n";
   const rows = doc.events.map((e) => [
-    e.timestamp,
+    humanTime(e.timestamp, doc.generated_at),
     e.event,
     e.distinct_id,
     propertiesPreview(e.properties)
@@ -61623,6 +62066,7 @@ var init_events3 = __esm({
   "src/render/events.ts"() {
     "use strict";
     init_table();
+    init_time2();
     CSV_COLUMNS = ["id", "event", "timestamp", "distinct_id", "properties"];
   }
 });
@@ -61686,7 +62130,7 @@ async function run12(options, io) {
 ` : format === "csv" ? renderEventsCsv(events) : renderEventsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
     ctx.io.stdout.write(out);
     ctx.io.stderr.write(
-      `${events.length} event${events.length === 1 ? "" : "s"}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}
+      `${count(events.length, "event")}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}
 `
     );
     return 0;
@@ -61717,9 +62161,10 @@ var init_events4 = __esm({
     init_errors();
     init_events3();
     init_table();
-    init_text();
+    init_text2();
     init_service2();
     init_time();
+    init_words();
     init_config2();
     init_connect();
     init_options();
@@ -61969,20 +62414,21 @@ function ask(question2) {
 }
 
 // src/cli.ts
+init_paint();
+init_scrub();
 init_version();
-async function runCommand(run13, options, io) {
+async function runCommand(run13, options, given) {
+  const scrubbing = given.scrubber ? void 0 : scrubbingIo(given, colorEnabled(given.env, false));
+  const io = scrubbing?.io ?? given;
   try {
     return await run13(options, io);
   } catch (error2) {
-    const line = describeFailure(error2, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) });
-    io.stderr.write(`${scrub(line, io.env.POSTHOG_API_KEY)}
+    io.stderr.write(`${describeFailure(error2, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}
 `);
     return exitCodeOf(error2);
+  } finally {
+    scrubbing?.flush();
   }
-}
-function scrub(text, key) {
-  const k = key?.trim();
-  return k && k.length >= 4 ? text.split(k).join("[api key]") : text;
 }
 var repeat = (value, previous) => [...previous, value];
 var CONNECTION_ENV = [
@@ -62136,7 +62582,8 @@ function buildProgram(io, setExit) {
   ).action(action(() => Promise.resolve().then(() => (init_events4(), events_exports))));
   return program2;
 }
-async function main(argv, env, io = processIo(env)) {
+async function main(argv, env, given = processIo(env)) {
+  const { io, flush } = scrubbingIo(given, colorEnabled(env, false));
   let exitCode = 0;
   const program2 = buildProgram(io, (code) => {
     exitCode = code;
@@ -62149,6 +62596,8 @@ async function main(argv, env, io = processIo(env)) {
     io.stderr.write(`${describeFailure(error2, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}
 `);
     return exitCodeOf(error2);
+  } finally {
+    flush();
   }
 }
 
