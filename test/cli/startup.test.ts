@@ -4,7 +4,9 @@
  * loads no heavy module and that `validate`, which never touches the network, loads no HTTP client
  * and no emulator. Needs `npm run build` (`npm test` builds first).
  */
-import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -45,6 +47,33 @@ describe("what each entry loads before it runs", () => {
     const { packages, files } = graph("commands/validate.js");
     expect(packages).not.toContain("undici");
     expect([...files].filter((f) => f.startsWith("emulator/") || f === "service/client.js")).toEqual([]);
+  });
+
+  it("validate of the examples loads no ajv compiler: the build's precompiled schema code serves it", () => {
+    // ajv is loaded lazily (createRequire) where it is needed, so the static walk cannot see it; ask
+    // the process itself which CommonJS modules it loaded by the time it exits.
+    const hook = join(mkdtempSync(join(tmpdir(), "startup-")), "loaded.cjs");
+    writeFileSync(
+      hook,
+      `process.on("exit", () => { process.stderr.write("\\nLOADED " + JSON.stringify(Object.keys(require.cache).filter((k) => k.includes("node_modules")))); });`,
+    );
+    const bin = fileURLToPath(new URL("../../bin/posthog-gitops.js", import.meta.url));
+    const loaded = (args: string[]) => {
+      const run = spawnSync(process.execPath, ["--require", hook, bin, ...args], {
+        cwd: fileURLToPath(new URL("../..", import.meta.url)),
+        env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+        encoding: "utf8",
+      });
+      const line = run.stderr.split("\n").find((l) => l.startsWith("LOADED "));
+      return JSON.parse(line?.slice("LOADED ".length) ?? "null") as string[];
+    };
+    const validate = loaded(["validate", "examples"]);
+    expect(validate.length).toBeGreaterThan(0); // yaml and commander are there: the hook works
+    // The generated code needs one small runtime helper of ajv's (string length in code points); the
+    // compiler, its code generator and the JSON Schema vocabularies stay unloaded.
+    expect(validate.filter((k) => k.includes("/node_modules/ajv/"))).toEqual([
+      expect.stringMatching(/\/node_modules\/ajv\/dist\/runtime\/ucs2length\.js$/),
+    ]);
   });
 
   it("the library entry does not load the emulator (it has its own entry)", () => {
