@@ -289,6 +289,20 @@ describe("batch exports", () => {
         expect.stringMatching(/2 live objects have this name \(ids .*\); add an `id:` pin/),
       ]);
     });
+
+    it("is not recognised with two older exports of the name: a replacement leaves one behind", () => {
+      const { old, replacement } = pair();
+      const other = liveBatchExport({ model: "persons", created_at: "2026-01-02T00:00:00Z" });
+      const { plan, errors } = planOne(
+        { batchExports: [desired] },
+        { batchExports: [replacement, old, other] },
+        { force: true },
+      );
+      expect(plan.actions).toEqual([]);
+      expect(errors.map((e) => e.message)).toEqual([
+        expect.stringMatching(/3 live objects have this name \(ids .*\); add an `id:` pin/),
+      ]);
+    });
   });
 
   it("refuses a pinned id that is not live instead of creating duplicates forever", () => {
