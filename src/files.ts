@@ -48,6 +48,11 @@ export interface WriteOptions {
   append?: boolean;
   /** Permissions of a new file (e.g. 0o600 for a saved plan). */
   mode?: number;
+  /**
+   * The caller scrubbed the parts that can hold a secret (a saved plan's plan, with `scrubValue`) and the
+   * rest must be written as it is (the host, paths and targets `apply --plan` reads back).
+   */
+  scrubbed?: boolean;
 }
 
 /**
@@ -62,7 +67,7 @@ export function writeOutput(
   text: string,
   options: WriteOptions = {},
 ): Promise<void> {
-  const clean = scrubText(io, text);
+  const clean = options.scrubbed ? text : scrubText(io, text);
   const mode = options.mode === undefined ? {} : { mode: options.mode };
   return withFile(doing, shown, () =>
     options.append ? appendFile(path, clean, mode) : writeFile(path, clean, mode),

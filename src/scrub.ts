@@ -45,9 +45,8 @@ export class Scrubber {
     return this.#labels.size;
   }
 
-  /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
-  scrub(text: string): string {
-    if (this.#labels.size === 0) return text;
+  /** One alternation of every form, longest first (so the longer of two overlapping secrets wins). */
+  #regex(): RegExp {
     this.#pattern ??= new RegExp(
       [...this.#labels.keys()]
         .sort((a, b) => b.length - a.length)
@@ -55,7 +54,20 @@ export class Scrubber {
         .join("|"),
       "g",
     );
-    return text.replace(this.#pattern, (found) => this.#labels.get(found) ?? found);
+    return this.#pattern;
+  }
+
+  /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
+  scrub(text: string): string {
+    if (this.#labels.size === 0) return text;
+    return text.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+  }
+
+  /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
+  secretIn(text: string): string | undefined {
+    if (this.#labels.size === 0) return undefined;
+    const found = text.match(new RegExp(this.#regex().source));
+    return found ? this.#labels.get(found[0]) : undefined;
   }
 
   /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
@@ -190,7 +202,13 @@ export function scrubText(io: Io, text: string): string {
   return io.scrubber ? io.scrubber.scrub(text) : text;
 }
 
-/** A copy of `value` (JSON-like) with every string scrubbed: for values put into a file the user wrote. */
+/**
+ * A copy of `value` (JSON-like) with every string and key scrubbed: for the plan inside a saved plan,
+ * whose other parts (host, paths, targets, ids, digests) are the user's own words or the tool's and are
+ * written as they are, so that `apply --plan` reads back what it needs. `apply --plan` compares the plan
+ * it derives again through this same function, so a value that only happens to contain a secret's text
+ * ("Weekly analytics review", a database user `analytics`) reads the same on both sides.
+ */
 export function scrubValue<T>(io: Io, value: T): T {
   const scrubber = io.scrubber;
   if (!scrubber) return value;
@@ -203,4 +221,28 @@ export function scrubValue<T>(io: Io, value: T): T {
     return v;
   };
   return copy(value) as T;
+}
+
+/** The label of a secret that any string or key of `value` (JSON-like) holds; undefined when none. */
+export function secretInValue(io: Io, value: unknown): string | undefined {
+  const scrubber = io.scrubber;
+  if (!scrubber) return undefined;
+  const find = (v: unknown): string | undefined => {
+    if (typeof v === "string") return scrubber.secretIn(v);
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        const found = find(item);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    if (typeof v === "object" && v !== null) {
+      for (const [key, item] of Object.entries(v)) {
+        const found = scrubber.secretIn(key) ?? find(item);
+        if (found !== undefined) return found;
+      }
+    }
+    return undefined;
+  };
+  return find(value);
 }

@@ -8,6 +8,7 @@ import { writeOutput } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { colorEnabled, type PlanFormat, planAnnotations, renderPlan, vocabulary } from "../render/index.js";
+import { scrubValue } from "../scrub.js";
 import { VERSION } from "../version.js";
 import { readConfig } from "./config.js";
 import { withConnection } from "./connect.js";
@@ -49,11 +50,15 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
       host,
       options: savedOptions(flags),
       config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
-      plan,
+      // Only the plan holds text from the service or the files: scrubbed. The rest is read back as is.
+      plan: scrubValue(io, plan),
       reads: made.reads,
     };
     const file = resolve(io.cwd, flags.out);
-    await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), { mode: 0o600 });
+    await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
+      mode: 0o600,
+      scrubbed: true,
+    });
     io.stderr.write(
       `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}\n`,
     );

@@ -15,9 +15,10 @@ import { getPath, isPlainObject } from "../plan/values.js";
 import { escapeItem } from "../pull/escape.js";
 import { type FieldRefresh, refreshText } from "../pull/refresh.js";
 import { readAndPlan } from "../read/make-plan.js";
-import { scrubValue } from "../scrub.js";
+import { secretInValue } from "../scrub.js";
 import type { ServiceClient } from "../service/index.js";
 import { flat } from "../text.js";
+import { count } from "../words.js";
 import { readConfig } from "./config.js";
 import { type ConnectionFlags, withConnection } from "./connect.js";
 import { buildOptions, failOnErrors } from "./reconcile.js";
@@ -40,8 +41,6 @@ function fieldsOf(action: Action): string[][] {
       return [];
   }
 }
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export async function refresh(paths: readonly string[], flags: ConnectionFlags, io: Io): Promise<number> {
   const desired = await readConfig(paths, flags, io, "plan");
@@ -67,9 +66,17 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
       const item = items.get(object.id);
       if (!item) continue;
       for (const path of fields) {
-        // Into a file the user wrote: only the service's values are scrubbed, never their own text.
-        const value = scrubValue(io, valueAt(item, path));
+        const value = valueAt(item, path);
         if (value === undefined) continue;
+        // Into a file the user wrote, and read again by the next plan: a value that is a secret's value
+        // is left out (the file keeps what it says), never written as the secret or as a placeholder.
+        const secret = secretInValue(io, value);
+        if (secret !== undefined) {
+          io.stderr.write(
+            `kept ${owner} ${path.join(".")}: its live value is ${secret}, which is never written to a file\n`,
+          );
+          continue;
+        }
         const list = perFile.get(object.source.file) ?? [];
         list.push({
           key: kind.key,
@@ -93,7 +100,7 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
     await withFile("write", file, () => writeFile(path, refreshed.text));
     changedFiles += 1;
     io.stderr.write(
-      `refreshed ${file}: ${plural(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})\n`,
+      `refreshed ${file}: ${count(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})\n`,
     );
   }
   for (const line of absent) io.stderr.write(`${line}\n`);

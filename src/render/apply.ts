@@ -5,8 +5,9 @@
  * Pure; service text (errors, names) is made visible like everything else the terminal shows.
  */
 import type { ActionResult } from "../apply/apply.js";
+import { visible } from "../text.js";
 import type { Vocabulary } from "./kinds.js";
-import { ACTION_SYMBOL, actionLabel, objectInProject, type People, visible } from "./labels.js";
+import { ACTION_SYMBOL, actionLabel, objectInProject, type People } from "./labels.js";
 
 const MARK: Record<ActionResult["outcome"], string> = {
   ok: "✓",

@@ -20,8 +20,6 @@ import { count, plural } from "../words.js";
 import type { Vocabulary } from "./kinds.js";
 import { humanTime } from "./time.js";
 
-export { flat, visible } from "../text.js";
-
 /** Symbols in the terraform style; destructive actions read as `-` or `⏸`. */
 export const ACTION_SYMBOL: Record<ActionKind, string> = {
   create: "+",

@@ -2,7 +2,7 @@
  * Escaping for user-controlled text (names, values, paths, warnings) in a GitHub comment. Each helper
  * returns text that cannot open or close HTML, tables, emphasis, links or code around it.
  */
-import { visible } from "./labels.js";
+import { visible } from "../text.js";
 
 const ENTITY: Record<string, string> = {
   "&": "&amp;",

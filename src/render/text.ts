@@ -4,6 +4,7 @@
  * notes and a summary line. Pure; colour only when the caller asks for it (paint.ts).
  */
 import type { Action, ActionKind, FieldChange, Plan } from "../plan/types.js";
+import { visible } from "../text.js";
 import type { ObjectGroup } from "./group.js";
 import { projectGroups } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
@@ -22,7 +23,6 @@ import {
   summarySentence,
   type ValueWord,
   valueWords,
-  visible,
 } from "./labels.js";
 import { type Paint, painter, type Style } from "./paint.js";
 

@@ -12,6 +12,7 @@ import {
   scrubbedOutput,
   scrubbingIo,
   scrubValue,
+  secretInValue,
 } from "../../src/scrub.js";
 import { memoryIo } from "../support/io.js";
 
@@ -74,6 +75,19 @@ describe("Scrubber", () => {
       a: ["x (secret from $POSTHOG_API_KEY)", 3, null],
       "(secret from $POSTHOG_API_KEY)": true,
     });
+  });
+
+  it("names the secret a value holds anywhere, in any string or key", () => {
+    const { io } = scrubbingIo(memoryIo({ POSTHOG_API_KEY: "phx_key_0123456789" }).io);
+    io.scrubber?.add("analytics", "(secret from $PG_USER)");
+    expect(secretInValue(io, { name: "Weekly review", tags: ["a"], n: 3 })).toBeUndefined();
+    expect(secretInValue(io, { name: "Weekly analytics review" })).toBe("(secret from $PG_USER)");
+    expect(secretInValue(io, { config: { user: "analytics" } })).toBe("(secret from $PG_USER)");
+    expect(secretInValue(io, ["x phx_key_0123456789"])).toBe("(secret from $POSTHOG_API_KEY)");
+    expect(secretInValue(io, { analytics: 1 })).toBe("(secret from $PG_USER)");
+    // Twice in a row: the search keeps no state between calls.
+    expect(io.scrubber?.secretIn("an analytics board")).toBe("(secret from $PG_USER)");
+    expect(io.scrubber?.secretIn("an analytics board")).toBe("(secret from $PG_USER)");
   });
 });
 
