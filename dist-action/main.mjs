@@ -3670,6 +3670,28 @@ function scrubValue(io, value) {
   };
   return copy(value);
 }
+function secretInValue(io, value) {
+  const scrubber = io.scrubber;
+  if (!scrubber) return void 0;
+  const find = (v) => {
+    if (typeof v === "string") return scrubber.secretIn(v);
+    if (Array.isArray(v)) {
+      for (const item of v) {
+        const found = find(item);
+        if (found !== void 0) return found;
+      }
+      return void 0;
+    }
+    if (typeof v === "object" && v !== null) {
+      for (const [key, item] of Object.entries(v)) {
+        const found = scrubber.secretIn(key) ?? find(item);
+        if (found !== void 0) return found;
+      }
+    }
+    return void 0;
+  };
+  return find(value);
+}
 var MIN_SECRET_LENGTH, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
   "src/scrub.ts"() {
@@ -3700,14 +3722,24 @@ var init_scrub = __esm({
       get size() {
         return this.#labels.size;
       }
-      /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
-      scrub(text) {
-        if (this.#labels.size === 0) return text;
+      /** One alternation of every form, longest first (so the longer of two overlapping secrets wins). */
+      #regex() {
         this.#pattern ??= new RegExp(
           [...this.#labels.keys()].sort((a, b) => b.length - a.length).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
           "g"
         );
-        return text.replace(this.#pattern, (found) => this.#labels.get(found) ?? found);
+        return this.#pattern;
+      }
+      /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
+      scrub(text) {
+        if (this.#labels.size === 0) return text;
+        return text.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+      }
+      /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
+      secretIn(text) {
+        if (this.#labels.size === 0) return void 0;
+        const found = text.match(new RegExp(this.#regex().source));
+        return found ? this.#labels.get(found[0]) : void 0;
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
       pending(text) {
@@ -20789,7 +20821,6 @@ var init_labels = __esm({
     init_text();
     init_words();
     init_time2();
-    init_text();
     ACTION_SYMBOL = {
       create: "+",
       update: "~",
@@ -23462,6 +23493,7 @@ function recogniseReplacement(declared, candidates2) {
   const kept = fitting2[0];
   if (kept === void 0 || fitting2.length !== 1) return void 0;
   const leftovers = [...differences.keys()].filter((live) => live !== kept);
+  if (leftovers.length !== 1) return void 0;
   if (leftovers.some((old) => !(Date.parse(old.created_at) < Date.parse(kept.created_at)))) return void 0;
   const described = leftovers.map((old) => {
     const what = (differences.get(old) ?? []).map((c) => `${c.path} ${String(c.before)}`).join(", ");
@@ -24491,7 +24523,7 @@ async function withFile(doing, path, work) {
   }
 }
 function writeOutput(io, doing, shown2, path, text, options = {}) {
-  const clean = scrubText(io, text);
+  const clean = options.scrubbed ? text : scrubText(io, text);
   const mode = options.mode === void 0 ? {} : { mode: options.mode };
   return withFile(
     doing,
@@ -24580,7 +24612,7 @@ var ENTITY;
 var init_markdown_escape = __esm({
   "src/render/markdown-escape.ts"() {
     "use strict";
-    init_labels();
+    init_text();
     ENTITY = {
       "&": "&amp;",
       "<": "&lt;",
@@ -24912,6 +24944,7 @@ var NO_CHANGES, ACTION_STYLE;
 var init_text2 = __esm({
   "src/render/text.ts"() {
     "use strict";
+    init_text();
     init_group();
     init_labels();
     init_paint();
@@ -35517,8 +35550,8 @@ var require_webidl = __commonJS({
       return new TypeError(`${message.header}: ${message.message}`);
     };
     webidl.errors.conversionFailed = function(opts) {
-      const plural3 = opts.types.length === 1 ? "" : " one of";
-      const message = `${opts.argument} could not be converted to${plural3}: ${opts.types.join(", ")}.`;
+      const plural2 = opts.types.length === 1 ? "" : " one of";
+      const message = `${opts.argument} could not be converted to${plural2}: ${opts.types.join(", ")}.`;
       return webidl.errors.exception({
         header: opts.prefix,
         message
@@ -60428,11 +60461,15 @@ async function run4(flags, io) {
       host,
       options: savedOptions(flags),
       config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
-      plan,
+      // Only the plan holds text from the service or the files: scrubbed. The rest is read back as is.
+      plan: scrubValue(io, plan),
       reads: made.reads
     };
     const file = resolve6(io.cwd, flags.out);
-    await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), { mode: 384 });
+    await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
+      mode: 384,
+      scrubbed: true
+    });
     io.stderr.write(
       `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}
 `
@@ -60447,6 +60484,7 @@ var init_plan4 = __esm({
     init_files();
     init_kinds2();
     init_render();
+    init_scrub();
     init_version();
     init_config2();
     init_connect();
@@ -60644,6 +60682,7 @@ var MARK;
 var init_apply2 = __esm({
   "src/render/apply.ts"() {
     "use strict";
+    init_text();
     init_labels();
     MARK = {
       ok: "✓",
@@ -60788,7 +60827,7 @@ ${formatSummary(results)}
     const options = { ...saved2.options, now: new Date(Date.parse(saved2.plan.created_at)) };
     const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
     failOnErrors(derived.errors, session.io);
-    checkDerived(saved2.plan, derived.plan);
+    checkDerived(saved2.plan, scrubValue(session.io, derived.plan));
     const { base, people } = saved2.plan;
     return {
       ...derived.plan,
@@ -60835,8 +60874,9 @@ var init_apply3 = __esm({
     init_make_plan();
     init_apply2();
     init_render();
-    init_labels();
     init_time2();
+    init_scrub();
+    init_text();
     init_version();
     init_words();
     init_config2();
@@ -61050,8 +61090,16 @@ async function refresh2(paths, flags, io) {
       const item = items2.get(object.id);
       if (!item) continue;
       for (const path of fields) {
-        const value = scrubValue(io, valueAt2(item, path));
+        const value = valueAt2(item, path);
         if (value === void 0) continue;
+        const secret2 = secretInValue(io, value);
+        if (secret2 !== void 0) {
+          io.stderr.write(
+            `kept ${owner} ${path.join(".")}: its live value is ${secret2}, which is never written to a file
+`
+          );
+          continue;
+        }
         const list10 = perFile.get(object.source.file) ?? [];
         list10.push({
           key: kind2.key,
@@ -61076,7 +61124,7 @@ async function refresh2(paths, flags, io) {
     await withFile("write", file, () => writeFile2(path, refreshed.text));
     changedFiles += 1;
     io.stderr.write(
-      `refreshed ${file}: ${plural2(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})
+      `refreshed ${file}: ${count(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})
 `
     );
   }
@@ -61115,7 +61163,6 @@ function dedupe(fields) {
     return true;
   });
 }
-var plural2;
 var init_pull_refresh = __esm({
   "src/commands/pull-refresh.ts"() {
     "use strict";
@@ -61127,10 +61174,10 @@ var init_pull_refresh = __esm({
     init_make_plan();
     init_scrub();
     init_text();
+    init_words();
     init_config2();
     init_connect();
     init_reconcile();
-    plural2 = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
   }
 });
 
