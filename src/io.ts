@@ -3,7 +3,6 @@
  * Only the entry point (`src/cli.ts` via `bin/`) builds an `Io` from `process`.
  */
 import type { Clock } from "./clock.js";
-import type { Scrubber } from "./scrub.js";
 
 export interface Output {
   write(text: string): void;
@@ -40,7 +39,17 @@ export interface Io {
    * The run's secrets (scrub.ts): set by the CLI, which scrubs stdout and stderr with it; the files a
    * command writes go through `scrubText`, and the configuration loader adds every secret it resolves.
    */
-  scrubber?: Scrubber;
+  scrubber?: SecretScrubber;
+}
+
+/** What the code that writes needs of a run's scrubber (implemented by `Scrubber` in src/scrub.ts). */
+export interface SecretScrubber {
+  /** Hides `value` from now on, shown as `label`. */
+  add(value: string | undefined, label: string): unknown;
+  /** `text` with every known secret replaced. */
+  scrub(text: string): string;
+  /** The label of the first secret `text` holds, if any. */
+  secretIn(text: string): string | undefined;
 }
 
 /** The exit code of a command stopped by `signal`: 128 + the signal's number. */

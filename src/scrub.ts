@@ -11,14 +11,14 @@
  * erase-line sequences pass, and only to a terminal), so no service text can drive the terminal. Files the tool writes go through
  * `scrubText`.
  */
-import type { Io, Output } from "./io.js";
+import type { Io, Output, SecretScrubber } from "./io.js";
 
 export const MIN_SECRET_LENGTH = 6;
 
 /** The label the API key is replaced by. */
 export const API_KEY_LABEL = "(secret from $POSTHOG_API_KEY)";
 
-export class Scrubber {
+export class Scrubber implements SecretScrubber {
   /** Text to hide → what is shown instead. */
   readonly #labels = new Map<string, string>();
   #pattern: RegExp | undefined;

@@ -16,10 +16,9 @@ import {
 import { SecretValue } from "../config/secret.js";
 import type { Diagnostic } from "../config/types.js";
 import { UserError } from "../errors.js";
-import type { Io } from "../io.js";
+import type { Io, SecretScrubber } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { diagnosticAnnotations } from "../render/github.js";
-import type { Scrubber } from "../scrub.js";
 import { count } from "../words.js";
 import type { ConnectionFlags } from "./connect.js";
 import { inGitHubActions, workspacePath } from "./github.js";
@@ -49,7 +48,7 @@ export async function loadFiles(
 }
 
 /** Every secret value the files resolved is hidden from output from now on (scrub.ts). */
-function hideSecrets(result: LoadResult, scrubber: Scrubber): void {
+function hideSecrets(result: LoadResult, scrubber: SecretScrubber): void {
   const visit = (value: unknown): void => {
     if (value instanceof SecretValue) {
       if (value.available) scrubber.add(value.reveal(), value.describe());
