@@ -31,10 +31,11 @@ export interface Io {
   confirm?: (question: string) => Promise<Answer>;
   /**
    * Runs `handler` when the user asks the program to stop (SIGINT / SIGTERM); a second request ends the
-   * process at once (130 / 143). Returns a function that removes the handler. Without a handler the
-   * signal ends the process as usual.
+   * process at once (130 / 143), after calling `handler` once more with `last` true, for what must be
+   * written before the end (output held back). Returns a function that removes the handler. Without a
+   * handler the signal ends the process as usual.
    */
-  onTerminate?: (handler: (signal: StopSignalName) => void) => () => void;
+  onTerminate?: (handler: (signal: StopSignalName, last?: boolean) => void) => () => void;
   /**
    * The run's secrets (scrub.ts): set by the CLI, which scrubs stdout and stderr with it; the files a
    * command writes go through `scrubText`, and the configuration loader adds every secret it resolves.

@@ -34,8 +34,11 @@ export function processIo(env: NodeJS.ProcessEnv): Io {
     onTerminate: (handler) => {
       let received = false;
       const listener = (signal: StopSignalName) => {
-        // The second request does not wait for anything.
-        if (received) process.exit(exitCodeForSignal(signal));
+        // The second request does not wait for anything but the output already made.
+        if (received) {
+          handler(signal, true);
+          process.exit(exitCodeForSignal(signal));
+        }
         received = true;
         handler(signal);
       };

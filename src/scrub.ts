@@ -187,6 +187,16 @@ export function scrubbingIo(io: Io, colourForced = false): { io: Io; flush(): vo
     stderr.flush();
   };
   const scrubbed: Io = { ...io, stdout, stderr, scrubber };
+  const onTerminate = io.onTerminate;
+  if (onTerminate) {
+    // At the second Ctrl-C the process ends at once: write what is held back first. The command's own
+    // handler hears only the first request.
+    scrubbed.onTerminate = (handler) =>
+      onTerminate((signal, last) => {
+        if (last) flush();
+        else handler(signal);
+      });
+  }
   const confirm = io.confirm;
   if (confirm) {
     scrubbed.confirm = (question) => {

@@ -161,6 +161,25 @@ describe("a scrubbed stream", () => {
     await io.confirm?.("Apply with phx_abcdef123?");
     expect(seen).toBe(`Plan: phx_|Apply with ${API_LABEL}?`);
   });
+
+  it("writes held text when a second stop request is about to end the process; the command hears only the first", () => {
+    const mem = memoryIo({ POSTHOG_API_KEY: "phx_abcdef123" });
+    let listener: ((signal: "SIGINT" | "SIGTERM", last?: boolean) => void) | undefined;
+    mem.io.onTerminate = (handler) => {
+      listener = handler;
+      return () => {};
+    };
+    const { io } = scrubbingIo(mem.io);
+    const heard: string[] = [];
+    io.onTerminate?.((signal) => heard.push(signal));
+    io.stderr.write("Stopping: 2 done, waiting on phx_");
+    listener?.("SIGINT");
+    expect(heard).toEqual(["SIGINT"]);
+    expect(mem.stderr).toBe("Stopping: 2 done, waiting on ");
+    listener?.("SIGINT", true);
+    expect(heard).toEqual(["SIGINT"]);
+    expect(mem.stderr).toBe("Stopping: 2 done, waiting on phx_");
+  });
 });
 
 const API_LABEL = "(secret from $POSTHOG_API_KEY)";
