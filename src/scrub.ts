@@ -22,6 +22,9 @@ export class Scrubber implements SecretScrubber {
   /** Text to hide → what is shown instead. */
   readonly #labels = new Map<string, string>();
   #pattern: RegExp | undefined;
+  /** Every proper start of every form (what the end of a write may be), and the longest form's length. */
+  readonly #starts = new Set<string>();
+  #longest = 0;
 
   /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
   add(value: string | undefined, label: string): this {
@@ -36,6 +39,8 @@ export class Scrubber implements SecretScrubber {
       if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
         this.#labels.set(form, label);
         this.#pattern = undefined;
+        for (let end = 1; end < form.length; end++) this.#starts.add(form.slice(0, end));
+        this.#longest = Math.max(this.#longest, form.length);
       }
     }
     return this;
@@ -72,9 +77,12 @@ export class Scrubber implements SecretScrubber {
 
   /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
   pending(text: string): number {
-    let held = 0;
-    for (const secret of this.#labels.keys()) held = Math.max(held, startOfAtEnd(text, secret, held));
-    return held;
+    // The longest end of `text` that is a proper start of a secret: one set lookup per position of the
+    // last (longest secret - 1) characters, however many secrets there are.
+    for (let i = Math.max(0, text.length - this.#longest + 1); i < text.length; i++) {
+      if (this.#starts.has(text.slice(i))) return text.length - i;
+    }
+    return 0;
   }
 }
 
