@@ -3645,6 +3645,13 @@ function scrubbingIo(io, colourForced = false) {
     stderr.flush();
   };
   const scrubbed = { ...io, stdout, stderr, scrubber };
+  const onTerminate = io.onTerminate;
+  if (onTerminate) {
+    scrubbed.onTerminate = (handler) => onTerminate((signal, last) => {
+      if (last) flush();
+      else handler(signal);
+    });
+  }
   const confirm = io.confirm;
   if (confirm) {
     scrubbed.confirm = (question2) => {
@@ -3702,6 +3709,9 @@ var init_scrub = __esm({
       /** Text to hide → what is shown instead. */
       #labels = /* @__PURE__ */ new Map();
       #pattern;
+      /** Every proper start of every form (what the end of a write may be), and the longest form's length. */
+      #starts = /* @__PURE__ */ new Set();
+      #longest = 0;
       /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
       add(value, label2) {
         if (value === void 0) return this;
@@ -3715,6 +3725,8 @@ var init_scrub = __esm({
           if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
             this.#labels.set(form, label2);
             this.#pattern = void 0;
+            for (let end = 1; end < form.length; end++) this.#starts.add(form.slice(0, end));
+            this.#longest = Math.max(this.#longest, form.length);
           }
         }
         return this;
@@ -3743,9 +3755,10 @@ var init_scrub = __esm({
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
       pending(text) {
-        let held = 0;
-        for (const secret2 of this.#labels.keys()) held = Math.max(held, startOfAtEnd(text, secret2, held));
-        return held;
+        for (let i = Math.max(0, text.length - this.#longest + 1); i < text.length; i++) {
+          if (this.#starts.has(text.slice(i))) return text.length - i;
+        }
+        return 0;
       }
     };
     LINE_END = ["\r\n"];
@@ -62425,7 +62438,10 @@ function processIo(env) {
     onTerminate: (handler) => {
       let received = false;
       const listener = (signal) => {
-        if (received) process.exit(exitCodeForSignal(signal));
+        if (received) {
+          handler(signal, true);
+          process.exit(exitCodeForSignal(signal));
+        }
         received = true;
         handler(signal);
       };
