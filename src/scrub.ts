@@ -24,6 +24,7 @@ export class Scrubber implements SecretScrubber {
   #pattern: RegExp | undefined;
   /** Every proper start of every form (what the end of a write may be), and the longest form's length. */
   readonly #starts = new Set<string>();
+  readonly #firsts = new Set<number>();
   #longest = 0;
 
   /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
@@ -40,6 +41,7 @@ export class Scrubber implements SecretScrubber {
         this.#labels.set(form, label);
         this.#pattern = undefined;
         for (let end = 1; end < form.length; end++) this.#starts.add(form.slice(0, end));
+        this.#firsts.add(form.charCodeAt(0));
         this.#longest = Math.max(this.#longest, form.length);
       }
     }
@@ -80,7 +82,7 @@ export class Scrubber implements SecretScrubber {
     // The longest end of `text` that is a proper start of a secret: one set lookup per position of the
     // last (longest secret - 1) characters, however many secrets there are.
     for (let i = Math.max(0, text.length - this.#longest + 1); i < text.length; i++) {
-      if (this.#starts.has(text.slice(i))) return text.length - i;
+      if (this.#firsts.has(text.charCodeAt(i)) && this.#starts.has(text.slice(i))) return text.length - i;
     }
     return 0;
   }
