@@ -3711,6 +3711,7 @@ var init_scrub = __esm({
       #pattern;
       /** Every proper start of every form (what the end of a write may be), and the longest form's length. */
       #starts = /* @__PURE__ */ new Set();
+      #firsts = /* @__PURE__ */ new Set();
       #longest = 0;
       /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
       add(value, label2) {
@@ -3726,6 +3727,7 @@ var init_scrub = __esm({
             this.#labels.set(form, label2);
             this.#pattern = void 0;
             for (let end = 1; end < form.length; end++) this.#starts.add(form.slice(0, end));
+            this.#firsts.add(form.charCodeAt(0));
             this.#longest = Math.max(this.#longest, form.length);
           }
         }
@@ -3756,7 +3758,7 @@ var init_scrub = __esm({
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
       pending(text) {
         for (let i = Math.max(0, text.length - this.#longest + 1); i < text.length; i++) {
-          if (this.#starts.has(text.slice(i))) return text.length - i;
+          if (this.#firsts.has(text.charCodeAt(i)) && this.#starts.has(text.slice(i))) return text.length - i;
         }
         return 0;
       }
