@@ -3,7 +3,7 @@
  * log levels. Every refusal is a UserError naming the option and what it accepts.
  */
 import { UserError } from "../errors.js";
-import type { LogLevel, RunStatus } from "../service/types.js";
+import { type LogLevel, RUN_STATUSES, type RunStatus } from "../service/types.js";
 
 export function parseLimit(
   raw: string | number | undefined,
@@ -29,19 +29,6 @@ export function parseFormat<F extends string>(
   if ((allowed as readonly string[]).includes(raw)) return raw as F;
   throw new UserError(`--format must be one of ${allowed.join(", ")}, got "${raw}"`);
 }
-
-export const RUN_STATUSES: readonly RunStatus[] = [
-  "Cancelled",
-  "Completed",
-  "ContinuedAsNew",
-  "Failed",
-  "FailedRetryable",
-  "FailedBilling",
-  "Terminated",
-  "TimedOut",
-  "Running",
-  "Starting",
-];
 
 const LOG_LEVELS: readonly LogLevel[] = ["DEBUG", "LOG", "INFO", "WARNING", "ERROR"];
 

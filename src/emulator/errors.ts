@@ -119,3 +119,24 @@ export function errorForStatus(status: number, retryAfter = 1): ApiError {
       return new ApiError(status, errorBody("invalid_request", "error", `HTTP ${status}.`));
   }
 }
+
+/**
+ * Validation steps run the way the service's serializers run them: every step runs, the first 400 is
+ * kept and thrown by `done()`; any other error (a 403 for a feature flag) stops at once.
+ */
+export function collectInvalid(): { step(fn: () => void): void; done(): void } {
+  let first: ApiError | undefined;
+  return {
+    step(fn) {
+      try {
+        fn();
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status !== 400) throw error;
+        first ??= error;
+      }
+    },
+    done() {
+      if (first) throw first;
+    },
+  };
+}

@@ -119,17 +119,21 @@ export interface BatchExportDestination {
   integration?: number | null;
 }
 
-export type RunStatus =
-  | "Cancelled"
-  | "Completed"
-  | "ContinuedAsNew"
-  | "Failed"
-  | "FailedRetryable"
-  | "FailedBilling"
-  | "Terminated"
-  | "TimedOut"
-  | "Running"
-  | "Starting";
+/** Every status a batch export run can have (the service's `BatchExportRun.Status`). */
+export const RUN_STATUSES = [
+  "Cancelled",
+  "Completed",
+  "ContinuedAsNew",
+  "Failed",
+  "FailedRetryable",
+  "FailedBilling",
+  "Terminated",
+  "TimedOut",
+  "Running",
+  "Starting",
+] as const;
+
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export interface BatchExportRun {
   id: string;

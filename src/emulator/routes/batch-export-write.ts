@@ -11,7 +11,7 @@
  * HogQL query. Finally create/update: object-storage exports get `legacy_parquet_extension: false`,
  * updates pin it before merging the config, and keep the integration unless the body named one.
  */
-import { ApiError, errorBody, invalid, required, serverError } from "../errors.js";
+import { ApiError, collectInvalid, errorBody, invalid, required, serverError } from "../errors.js";
 import {
   type Body,
   isDict,
@@ -113,15 +113,7 @@ function applyNewest(
   current: BatchExportRecord | null,
 ): void {
   const partial = mode === "patch";
-  let first: ApiError | undefined;
-  const step = (fn: () => void) => {
-    try {
-      fn();
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 400) throw error;
-      first ??= error;
-    }
-  };
+  const { step, done } = collectInvalid();
   const sent = (key: string) => key in body;
   let destination: DestinationAttrs | undefined;
   let hogqlQuery: string | null | undefined;
@@ -231,7 +223,7 @@ function applyNewest(
       throw invalid("offset_hour is not applicable for non-daily/weekly intervals", "offset_hour");
     }
   });
-  if (first) throw first;
+  done();
 
   // validate(): the offsets become interval_offset only when the body has an interval.
   if (sent("interval")) {

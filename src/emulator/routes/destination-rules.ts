@@ -12,7 +12,7 @@
  * A PATCH whose destination lacks `type` or `config` makes the service's validator index a missing key:
  * a 500 [inferred from the code; the service never maps that KeyError].
  */
-import { ApiError, errorBody, invalid, required, serverError } from "../errors.js";
+import { ApiError, collectInvalid, errorBody, invalid, required, serverError } from "../errors.js";
 import { isDict, parseChoice, pyType } from "../fields.js";
 import type { Ctx } from "../router.js";
 import { flagOn } from "../service.js";
@@ -56,15 +56,7 @@ function parseNested(ctx: Ctx, value: unknown, patch: boolean): DestinationAttrs
   if (!isDict(value)) {
     throw invalid(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, "destination");
   }
-  let first: ApiError | undefined;
-  const step = (fn: () => void) => {
-    try {
-      fn();
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 400) throw error;
-      first ??= error;
-    }
-  };
+  const { step, done } = collectInvalid();
   let type: string | undefined;
   let config: Record<string, unknown> | undefined;
   let integration: IntegrationRecord | null | undefined;
@@ -91,7 +83,7 @@ function parseNested(ctx: Ctx, value: unknown, patch: boolean): DestinationAttrs
       integration = resolveIntegration(ctx, value[key], `destination__${key}`);
     });
   }
-  if (first) throw first;
+  done();
   if (type === undefined || config === undefined) throw serverError();
   validateNewestConfig(type, config, patch);
   const attrs: DestinationAttrs = { type, config };

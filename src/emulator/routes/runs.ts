@@ -10,6 +10,8 @@
  * answers 201. Under the 2025 rules the window bounds the list only, there is no status filter, and
  * retry answers 200.
  */
+
+import { RUN_STATUSES } from "../../service/types.js";
 import { invalid, notFound } from "../errors.js";
 import { cursorPage } from "../pagination.js";
 import type { Ctx, Router } from "../router.js";
@@ -20,19 +22,6 @@ import { backfillWorkflowId, createBackfill } from "./backfills.js";
 import { findExport, isUuid, renderRun, runsOf } from "./batch-export-view.js";
 
 const DAY = 86_400_000;
-
-export const RUN_STATUSES = [
-  "Cancelled",
-  "Completed",
-  "ContinuedAsNew",
-  "Failed",
-  "FailedRetryable",
-  "FailedBilling",
-  "Terminated",
-  "TimedOut",
-  "Running",
-  "Starting",
-];
 
 function bound(ctx: Ctx, name: string, fallback: number): number {
   const raw = ctx.query.get(name);
@@ -48,7 +37,7 @@ function windowed(ctx: Ctx, b: BatchExportRecord): RunRecord[] {
   const newest = isNewest(ctx.store);
   const statuses = newest ? ctx.query.getAll("status") : [];
   statuses.forEach((status, i) => {
-    if (!RUN_STATUSES.includes(status)) {
+    if (!(RUN_STATUSES as readonly string[]).includes(status)) {
       throw invalid(`"${status}" is not a valid choice.`, `status__${i}`, "invalid_choice");
     }
   });
