@@ -25260,6 +25260,22 @@ function errorForStatus(status, retryAfter = 1) {
       return new ApiError(status, errorBody("invalid_request", "error", `HTTP ${status}.`));
   }
 }
+function collectInvalid() {
+  let first;
+  return {
+    step(fn) {
+      try {
+        fn();
+      } catch (error2) {
+        if (!(error2 instanceof ApiError) || error2.status !== 400) throw error2;
+        first ??= error2;
+      }
+    },
+    done() {
+      if (first) throw first;
+    }
+  };
+}
 var ApiError;
 var init_errors3 = __esm({
   "src/emulator/errors.ts"() {
@@ -27504,15 +27520,7 @@ function parseNested(ctx, value, patch2) {
   if (!isDict(value)) {
     throw invalid(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, "destination");
   }
-  let first;
-  const step = (fn) => {
-    try {
-      fn();
-    } catch (error2) {
-      if (!(error2 instanceof ApiError) || error2.status !== 400) throw error2;
-      first ??= error2;
-    }
-  };
+  const { step, done } = collectInvalid();
   let type;
   let config;
   let integration2;
@@ -27538,7 +27546,7 @@ function parseNested(ctx, value, patch2) {
       integration2 = resolveIntegration(ctx, value[key], `destination__${key}`);
     });
   }
-  if (first) throw first;
+  done();
   if (type === void 0 || config === void 0) throw serverError();
   validateNewestConfig(type, config, patch2);
   const attrs = { type, config };
@@ -27775,15 +27783,7 @@ function checkEventsQuery(query) {
 }
 function applyNewest(ctx, draft, body, mode, current2) {
   const partial = mode === "patch";
-  let first;
-  const step = (fn) => {
-    try {
-      fn();
-    } catch (error2) {
-      if (!(error2 instanceof ApiError) || error2.status !== 400) throw error2;
-      first ??= error2;
-    }
-  };
+  const { step, done } = collectInvalid();
   const sent = (key) => key in body;
   let destination2;
   let hogqlQuery;
@@ -27891,7 +27891,7 @@ function applyNewest(ctx, draft, body, mode, current2) {
       throw invalid("offset_hour is not applicable for non-daily/weekly intervals", "offset_hour");
     }
   });
-  if (first) throw first;
+  done();
   if (sent("interval")) {
     if (draft.interval === "day") {
       if (sent("offset_hour")) draft.interval_offset = offsetHour2 == null ? null : offsetHour2 * 3600;
@@ -28665,6 +28665,26 @@ var init_events = __esm({
   }
 });
 
+// src/service/types.ts
+var RUN_STATUSES;
+var init_types3 = __esm({
+  "src/service/types.ts"() {
+    "use strict";
+    RUN_STATUSES = [
+      "Cancelled",
+      "Completed",
+      "ContinuedAsNew",
+      "Failed",
+      "FailedRetryable",
+      "FailedBilling",
+      "Terminated",
+      "TimedOut",
+      "Running",
+      "Starting"
+    ];
+  }
+});
+
 // src/emulator/routes/runs.ts
 function bound(ctx, name, fallback) {
   const raw = ctx.query.get(name);
@@ -28758,10 +28778,11 @@ function registerRuns(router) {
     handler: cancel2
   });
 }
-var DAY3, RUN_STATUSES;
+var DAY3;
 var init_runs = __esm({
   "src/emulator/routes/runs.ts"() {
     "use strict";
+    init_types3();
     init_errors3();
     init_pagination();
     init_service();
@@ -28769,18 +28790,6 @@ var init_runs = __esm({
     init_backfills();
     init_batch_export_view();
     DAY3 = 864e5;
-    RUN_STATUSES = [
-      "Cancelled",
-      "Completed",
-      "ContinuedAsNew",
-      "Failed",
-      "FailedRetryable",
-      "FailedBilling",
-      "Terminated",
-      "TimedOut",
-      "Running",
-      "Starting"
-    ];
   }
 });
 
@@ -61572,8 +61581,8 @@ function parseFormat(raw, allowed, fallback) {
 }
 function parseStatuses(raw) {
   return splitList(raw).map((s) => {
-    const hit = RUN_STATUSES2.find((r) => r.toLowerCase() === s.toLowerCase());
-    if (!hit) throw new UserError(`--status ${s} is not a run status: use one of ${RUN_STATUSES2.join(", ")}`);
+    const hit = RUN_STATUSES.find((r) => r.toLowerCase() === s.toLowerCase());
+    if (!hit) throw new UserError(`--status ${s} is not a run status: use one of ${RUN_STATUSES.join(", ")}`);
     return hit;
   });
 }
@@ -61592,23 +61601,12 @@ function splitList(raw) {
     )
   ];
 }
-var RUN_STATUSES2, LOG_LEVELS;
+var LOG_LEVELS;
 var init_options = __esm({
   "src/commands/options.ts"() {
     "use strict";
     init_errors();
-    RUN_STATUSES2 = [
-      "Cancelled",
-      "Completed",
-      "ContinuedAsNew",
-      "Failed",
-      "FailedRetryable",
-      "FailedBilling",
-      "Terminated",
-      "TimedOut",
-      "Running",
-      "Starting"
-    ];
+    init_types3();
     LOG_LEVELS = ["DEBUG", "LOG", "INFO", "WARNING", "ERROR"];
   }
 });
