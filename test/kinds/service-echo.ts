@@ -10,7 +10,10 @@
  * responds"), not taken from the product: a product that forgot a secret field must fail these tests.
  */
 import { batchExportBody } from "../../src/kinds/batch-export/send.js";
-import { dashboardBody } from "../../src/kinds/dashboard/send.js";
+import { dashboardKind } from "../../src/kinds/dashboard/index.js";
+
+const dashboardBody = dashboardKind.requestBody;
+
 import type { Action } from "../../src/plan/types.js";
 import type { BatchExport, DashboardBasic } from "../../src/service/types.js";
 import { liveBatchExport, liveDashboard } from "../builders.js";

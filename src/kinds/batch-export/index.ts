@@ -21,8 +21,10 @@ import { pullBatchExports } from "./pull.js";
 import { recogniseReplacement } from "./replaced.js";
 import { batchExportSchema } from "./schema.js";
 import { batchExportBody, createBatchExport, findBatchExports, sendBatchExport } from "./send.js";
+import { batchExportVerbs } from "./verbs.js";
 
 export const batchExportKind: Kind = {
+  verbs: batchExportVerbs,
   name: "batch_export",
   key: "batch_exports",
   words: { one: "batch export", many: "batch exports" },

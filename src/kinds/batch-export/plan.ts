@@ -39,6 +39,7 @@ import { integrationForm, isMigratedS3, legacyCreateWarning, withArticle } from 
 import { type BatchExportState, batchExportState, type LiveBatchExports } from "./live.js";
 import { gapBackfillCommand } from "./schedule.js";
 import { configKeys } from "./schema.js";
+import { CREATE, DELETE, PAUSE, UNPAUSE, UPDATE } from "./verbs.js";
 
 const CONFIG_PREFIX = "destination.config.";
 const SCHEDULE_FIELDS = new Set(["interval", "offset_day", "offset_hour"]);
@@ -76,7 +77,7 @@ export function pruneBatchExport(live: LiveObject, ref: ObjectRef): Action {
 }
 
 function deleteAction(ref: ObjectRef, state: BatchExportState): Action {
-  return makeAction("delete", ref, { before: { ...state } });
+  return makeAction(DELETE, ref, { before: { ...state } });
 }
 
 /** What the comparison leaves out, and why (notes for the reviewer). */
@@ -295,7 +296,7 @@ function planCreate(desired: DesiredBatchExport, ref: ObjectRef, ctx: KindPlanCo
   changes.push(...secretChanges(desired));
   const createRef: ObjectRef = { ...ref };
   delete createRef.id;
-  sink.actions.push(makeAction("create", createRef, { after, changes, warnings }));
+  sink.actions.push(makeAction(CREATE, createRef, { after, changes, warnings }));
 }
 
 /** What the newest service would refuse in this create, knowable before sending it. */
@@ -415,7 +416,7 @@ function planExisting(
     }
     const type = migrated ? liveType : (desired.destination?.type ?? liveType);
     const { before, after } = updateSides(changes, desired, state, type);
-    sink.actions.push(makeAction("update", ref, { before, after, changes, warnings }));
+    sink.actions.push(makeAction(UPDATE, ref, { before, after, changes, warnings }));
   }
   planPause(desired, current, ref, ctx);
 }
@@ -460,7 +461,7 @@ function planPause(desired: DesiredBatchExport, current: BatchExport, ref: Objec
   const { options, sink } = ctx;
   if (desired.paused === undefined || desired.paused === current.paused) return;
   if (desired.paused) {
-    sink.actions.push(makeAction("pause", ref, { before: { paused: false }, after: { paused: true } }));
+    sink.actions.push(makeAction(PAUSE, ref, { before: { paused: false }, after: { paused: true } }));
     return;
   }
   const since = current.last_paused_at;
@@ -493,5 +494,5 @@ function planPause(desired: DesiredBatchExport, current: BatchExport, ref: Objec
       );
     }
   }
-  sink.actions.push(makeAction("unpause", ref, { before: { paused: true }, after, warnings }));
+  sink.actions.push(makeAction(UNPAUSE, ref, { before: { paused: true }, after, warnings }));
 }
