@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
-import { batchExportBody } from "../../src/kinds/batch-export/send.js";
+import { batchExportKind } from "../../src/kinds/batch-export/index.js";
 import { dashboardKind } from "../../src/kinds/dashboard/index.js";
 
+const batchExportBody = batchExportKind.requestBody;
 const dashboardBody = dashboardKind.requestBody;
 
 import { missingSecretVariables } from "../../src/plan/secrets.js";

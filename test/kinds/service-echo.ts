@@ -9,9 +9,10 @@
  * Which keys the service strips is written down here from service-api.md ("Secrets — how GET
  * responds"), not taken from the product: a product that forgot a secret field must fail these tests.
  */
-import { batchExportBody } from "../../src/kinds/batch-export/send.js";
+import { batchExportKind } from "../../src/kinds/batch-export/index.js";
 import { dashboardKind } from "../../src/kinds/dashboard/index.js";
 
+const batchExportBody = batchExportKind.requestBody;
 const dashboardBody = dashboardKind.requestBody;
 
 import type { Action } from "../../src/plan/types.js";

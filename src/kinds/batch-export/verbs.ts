@@ -4,10 +4,37 @@
  * endpoints (pausing a paused export is a no-op on the service), never a PATCH of `paused`; a delete
  * answered 404 has already happened.
  */
-import { alreadyDone } from "../../apply/execute.js";
+import { alreadyDone, type Executed } from "../../apply/execute.js";
+import type { ServiceClient } from "../../service/client.js";
+import { collect } from "../../service/pages.js";
 import type { BatchExportWrite } from "../../service/types.js";
 import type { Verb } from "../kind.js";
 import { CREATE, DELETE, UPDATE } from "../shared/verbs.js";
+
+const LOOKUP_PAGE = 1000;
+
+export async function createBatchExport(
+  client: ServiceClient,
+  project: number,
+  body: Record<string, unknown>,
+): Promise<Executed> {
+  const created = await client.batchExports.create(project, body as BatchExportWrite);
+  return { id: created.id, notes: [] };
+}
+
+/**
+ * Live exports named exactly `name`. The list has no name filter, so the whole list is read, in pages
+ * of 1,000 (the service takes any `limit`, service-api.md "General framework facts"): one request for
+ * any project of ordinary size, since this runs right before every create.
+ */
+export async function findBatchExports(
+  client: ServiceClient,
+  project: number,
+  name: string,
+): Promise<Array<number | string>> {
+  const live = await collect(client.batchExports.list(project, { limit: LOOKUP_PAGE }));
+  return live.filter((b) => b.name === name).map((b) => b.id);
+}
 
 const update: Verb = {
   ...UPDATE,

@@ -27,8 +27,11 @@ import { normaliseInstant, normaliseTags, normaliseText } from "../shared/normal
  */
 export type CompareMode = "value" | "set" | "text" | "instant" | "keys" | "none";
 
-/** How `pull` writes a field: always (defaults included, so a later edit in the UI shows as drift), only when set, never. */
-export type PullForm = "always" | "present" | "never";
+/**
+ * How `pull` writes a field: `always` (defaults included, so a later edit in the UI shows as drift),
+ * `present` (not null), `nonEmpty` (not null, a blank text or an empty list), or `never`.
+ */
+export type PullForm = "always" | "present" | "nonEmpty" | "never";
 
 /** Where a field's `declare` reports and reads: the item's context and the field's own pointer. */
 export interface FieldContext {
@@ -175,11 +178,17 @@ export function tags(description: string, options: Options<string[], string[]> =
   );
 }
 
-/** A timestamp, compared as an instant (`…Z`, `….000000Z` and `…+00:00` are the same). */
+/**
+ * A timestamp, compared as an instant (`…Z`, `….000000Z` and `…+00:00` are the same), sent as
+ * declared, pulled as the instant (`…Z` when it has no fraction of a second).
+ */
 export function instant(description: string, options: Options<string | null, string | null> = {}) {
   return field<string | null>(node(["string", "null"], description), {
     normalise: (value) => normaliseInstant(value as string | null | undefined),
+    send: (value) => value,
     compare: "instant",
+    pull: "nonEmpty",
+    toYaml: (value) => normaliseInstant(value as string)?.replace(".000000Z", "Z"),
     ...options,
   });
 }

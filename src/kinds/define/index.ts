@@ -69,6 +69,7 @@ import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
 import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext, PlanKind } from "../../plan/kinds.js";
+import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
@@ -111,7 +112,8 @@ export interface KindHooks<
   read?(client: ServiceClient, project: number, declared: readonly D[]): Promise<{ live: K; read: unknown }>;
   reread?(client: ServiceClient, project: number, read: unknown): Promise<K>;
   plan?(desired: D, live: L | undefined, ref: ObjectRef, ctx: KindPlanContext<K>): void;
-  replaced?: PlanKind["replaced"];
+  /** The new and old objects of a replacement whose delete failed (SPEC §3 "Replacement"). */
+  replaced?(desired: D, candidates: readonly L[]): Recognised<L> | undefined;
   needsFeatures?: PlanKind["needsFeatures"];
   /** State read besides the list (a dashboard's collaborators), added after the table's fields. */
   details?(live: L, kindLive: K): Record<string, unknown>;
@@ -199,7 +201,12 @@ export function defineKind<
       if (hooks.plan) hooks.plan(desired as D, live as L | undefined, ref, ctx as KindPlanContext<K>);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);
     },
-    ...(hooks.replaced ? { replaced: hooks.replaced } : {}),
+    ...(hooks.replaced
+      ? {
+          replaced: (desired: Declared, candidates: readonly LiveObject[]) =>
+            hooks.replaced?.(desired as D, candidates as readonly L[]),
+        }
+      : {}),
     prune,
     state,
     ...(hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {}),

@@ -55,6 +55,8 @@ export interface Table<T extends FieldTable> {
   compare(desired: Declared, state: Readonly<Record<string, unknown>>): Compared;
   /** The compared fields the file declares, as a create sends them (identity first). */
   sent(desired: Declared): Record<string, unknown>;
+  /** Every declared field with a live side, as the file gives it (identity first). */
+  declared(desired: Declared): Record<string, unknown>;
   /** The YAML item that declares `answer` as it is (fields `pull` writes, in table order). */
   item(answer: LiveObject): Record<string, unknown>;
   /** Words for coded values (`words` fields), as renderers look them up. */
@@ -167,19 +169,37 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
       return body;
     },
 
+    declared(desired) {
+      const values = desired as unknown as Record<string, unknown>;
+      const body: Record<string, unknown> = {};
+      for (const [key] of stateful) {
+        const value = key === all.identity ? desired.name : values[key];
+        if (value !== undefined) body[key] = value;
+      }
+      return body;
+    },
+
     item(answer) {
       const item: Record<string, unknown> = {};
       for (const [key, f] of entries) {
         if (key === all.tombstone || f.secret || f.pull === "never") continue;
         const raw = key === all.pin ? answer.id : rawLive(key, f, answer);
         if (f.live === false && key !== all.pin) continue;
-        if (f.pull === "present" && (raw === undefined || raw === null || raw === "")) continue;
         if (f.newer && raw === undefined) continue;
+        if (f.pull === "present" && (raw === undefined || raw === null)) continue;
+        if (f.pull === "nonEmpty" && isEmpty(raw)) continue;
         item[key] = yamlValue(f, key, raw, values);
       }
       return item;
     },
   };
+}
+
+/** Nothing to write: null, a blank text, an empty list. */
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === "string") return value.trim() === "";
+  return Array.isArray(value) && value.length === 0;
 }
 
 function yamlValue(f: Field<never, unknown>, key: string, raw: unknown, values: ValueWords): unknown {
