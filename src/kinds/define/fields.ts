@@ -11,6 +11,7 @@
  */
 import type { ObjectContext } from "../../config/context.js";
 import type { SchemaNode } from "../../config/kinds.js";
+import type { PlanVerb } from "../../plan/kinds.js";
 import { normaliseInstant, normaliseTags, normaliseText } from "../shared/normalise.js";
 
 /**
@@ -72,6 +73,12 @@ export interface Field<In = unknown, Out = In> {
    */
   readonly newer: boolean;
   readonly pull: PullForm;
+  /**
+   * A switch the service changes through verbs of its own, never an update (compare `none`): the plain
+   * plan turns it `on` / `off` when the declared value differs from the live one, and after a create
+   * that declares it on. `before` / `after` of those actions are `{ <key>: live }` / `{ <key>: declared }`.
+   */
+  readonly toggles?: { readonly on: PlanVerb; readonly off: PlanVerb };
   /** The raw live value as `pull` writes it; absent: its YAML word (`words`), else as the service sent it. */
   readonly toYaml?: (value: unknown) => unknown;
   /** Phantom (never set): carries `In` and `Out` for the types a table derives. */

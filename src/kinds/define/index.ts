@@ -29,7 +29,8 @@
  *    sends (`sent`), the YAML item `pull` writes (`item`) and the words renderers show for codes
  *    (`values`). `fieldTable(fields, roles)` names the structural keys: identity (`name`; a flag's
  *    `key`), pin (`id`) and tombstone (`deleted`). A secret field (`secret: true`) is never compared or
- *    pulled. The service's answer type (src/service/types.ts) is the only other place a field appears.
+ *    pulled; a switch the service flips through endpoints of its own (`toggles: { on, off }`, a flag's
+ *    `archived`) is planned as those verbs. The service's answer type (src/service/types.ts) is the only other place a field appears.
  * 2. **Verbs** (src/kinds/kind.ts `Verb`): every action the kind plans, with its symbol, words, step
  *    (apply order), destructiveness, sides (the plan schema's fragment), what `pull --refresh` takes
  *    from it, its body and its request. The shared ones are in ../shared/verbs.ts (`{ ...SOFT_DELETE,
@@ -44,7 +45,8 @@
  *    `plan` (the whole plan of one object, calling the table's `compare` / `sent` / `state`), `details`
  *    (state read besides the list), `replaced`, `needsFeatures`, `pull`, and the config hooks for
  *    secrets (`checkBroken`, `secretPointers`, `quiet`). Without `plan`, a kind gets the plain plan:
- *    tombstone → its deleting verb, live → `update` of the compared fields, absent → `create`.
+ *    tombstone → its deleting verb, live → `update` of the compared fields and the `toggles` verbs of
+ *    switches that differ, absent → `create` (and the `on` verb of a switch declared on).
  *
  * ## Where the next kinds plug in (SPEC §2, §3)
  *
@@ -257,11 +259,38 @@ function planPlain<T extends FieldTable>(
     const after = table.sent(desired);
     const changes: FieldChange[] = Object.entries(after).map(([path, value]) => ({ path, after: value }));
     ctx.sink.actions.push(makeAction(verb("create"), ref, { after, changes }));
+    toggle(table, desired, undefined, ref, ctx);
     return;
   }
-  const { changes } = table.compare(desired, table.state(live));
-  if (changes.length === 0) return;
-  const before = Object.fromEntries(changes.map((c) => [c.path, c.before]));
-  const after = Object.fromEntries(changes.map((c) => [c.path, c.after]));
-  ctx.sink.actions.push(makeAction(verb("update"), ref, { before, after, changes }));
+  const state = table.state(live);
+  const { changes } = table.compare(desired, state);
+  if (changes.length > 0) {
+    const before = Object.fromEntries(changes.map((c) => [c.path, c.before]));
+    const after = Object.fromEntries(changes.map((c) => [c.path, c.after]));
+    ctx.sink.actions.push(makeAction(verb("update"), ref, { before, after, changes }));
+  }
+  toggle(table, desired, state, ref, ctx);
+}
+
+/** The switches (`toggles`) whose declared value differs from the live one (absent live: off). */
+function toggle<T extends FieldTable>(
+  table: Table<T>,
+  desired: Declared,
+  state: Readonly<Record<string, unknown>> | undefined,
+  ref: ObjectRef,
+  ctx: KindPlanContext,
+): void {
+  const declared = desired as unknown as Record<string, unknown>;
+  for (const [key, f] of Object.entries(table.fields) as Array<[string, T[string]]>) {
+    const wanted = declared[key];
+    if (f.toggles === undefined || typeof wanted !== "boolean") continue;
+    const now = state?.[key] === true;
+    if (now === wanted) continue;
+    ctx.sink.actions.push(
+      makeAction(wanted ? f.toggles.on : f.toggles.off, ref, {
+        before: { [key]: now },
+        after: { [key]: wanted },
+      }),
+    );
+  }
 }
