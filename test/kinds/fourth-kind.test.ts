@@ -200,6 +200,13 @@ describe("a fourth kind with a verb of its own, known only to the registry it is
     expect(banners.map((b) => b.name)).toEqual(["Maintenance", "Welcome"]);
   });
 
+  it("checks the service's answers against the shape it declares", async () => {
+    banners.push({ id: 3, name: "Broken", message: "", level: 7, published: false } as unknown as LiveBanner);
+    await expect(planOf(FILE)).rejects.toThrow(
+      /unexpected answer from the service.*results\[0\]\.level is not one of 1, 2/,
+    );
+  });
+
   it("pulls into a file (words for codes) that plans to no changes", async () => {
     banners.push({ id: 5, name: "Adopted", message: "From the UI\n", level: 2, published: true });
     const [file, ...others] = await pullFiles([bannerKind], client, PROJECT, () => "config.schema.json");

@@ -39,7 +39,7 @@
  *    the registry's verbs; action names stay those of SPEC §3.
  * 3. **The service part**: how to list a project's objects, find them by name right before a create,
  *    and create one. Endpoints without a namespace in src/service/ go through `client.request` and
- *    `client.listAll`.
+ *    `client.listAll`, each answer checked against a shape the kind declares (`expect`).
  * 4. **Hooks**, only for what a table cannot say: `declare` (rules across fields: collaborators need
  *    only_collaborators, offsets fit the interval), `read` / `reread` (details such as collaborators),
  *    `plan` (the whole plan of one object, calling the table's `compare` / `sent` / `state`), `details`
@@ -58,9 +58,10 @@
  * - Own actions (`archive` / `unarchive`, `add_tile` / `remove_tile`): verbs with their step and sides;
  *   a guard computed from live data (a flag's `last_called_at`): `destructive: "depends"` and
  *   `makeAction(verb, ref, { destructive })` in the plan hook.
- * - Service endpoints and answer shapes: the kind's own module calling `client.request` with
- *   `expect` (a shape of src/service/shapes.ts) and the `service` part above; its rate-budget class
- *   (insights' lower limit) is where `service` will name it.
+ * - Service endpoints and answer shapes: the kind's own module calling `client.request` /
+ *   `client.listAll` with `expect`, a shape it declares in its folder (`listPage(answerObject(…))` of
+ *   src/service; test/kinds/banner-kind/ does so), and the `service` part above; its rate-budget
+ *   class (insights' lower limit) is where `service` will name it.
  * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts) for apply order
  *   and change-scoped reads (#26): a `references(desired)` hook next to `plan`, and `service.get` /
  *   `service.search` (read one by id, search by name or key) next to `findByName`.

@@ -20,6 +20,7 @@ import {
 import type { Verb } from "../../../src/kinds/index.js";
 import { CREATE, DELETE, UPDATE } from "../../../src/kinds/shared/verbs.js";
 import type { LiveObject } from "../../../src/plan/types.js";
+import { answerObject, listPage } from "../../../src/service/index.js";
 
 export interface LiveBanner extends LiveObject {
   id: number;
@@ -30,7 +31,20 @@ export interface LiveBanner extends LiveObject {
 }
 
 const path = (project: number, rest = "") => `/api/projects/${project}/banners/${rest}`;
-const list = (client: ServiceClient, project: number) => client.listAll<LiveBanner>(path(project));
+/** Its answers' shape, checked before anything reads them (SPEC §8). */
+const BANNER = answerObject(
+  {
+    id: { type: "integer" },
+    name: { type: "string" },
+    message: { type: "string" },
+    level: { enum: [1, 2] },
+    published: { type: "boolean" },
+  },
+  ["id", "name", "message", "level", "published"],
+);
+const PAGE = listPage(BANNER);
+
+const list = (client: ServiceClient, project: number) => client.listAll<LiveBanner>(path(project), {}, PAGE);
 
 /** A request on the live banner `id` (`rest` after its path), with the planned body, if any. */
 function request(method: "PATCH" | "DELETE" | "POST", rest = ""): Verb["send"] {
@@ -95,7 +109,12 @@ export const bannerKind = defineKind({
       return (await list(client, project)).filter((b) => b.name === name).map((b) => b.id);
     },
     async create(client, project, body) {
-      const created = await client.request<LiveBanner>({ method: "POST", path: path(project), body });
+      const created = await client.request<LiveBanner>({
+        method: "POST",
+        path: path(project),
+        body,
+        expect: { schema: BANNER },
+      });
       return { id: created.id, notes: [] };
     },
   },
