@@ -79,8 +79,8 @@ export const batchExportFields = fieldTable({
     {},
     {
       // The service ignores whitespace; the update sends the text without a YAML block's last newline.
-      normalise: (value) => normaliseQuery(value as string | null | undefined),
-      send: (value) => normaliseText(value as string),
+      normalise: normaliseQuery,
+      send: normaliseText,
       compare: "text",
       pull: "nonEmpty",
     },

@@ -21,12 +21,12 @@ export function planDashboard(
   desired: DesiredDashboard,
   current: DashboardBasic | undefined,
   ref: ObjectRef,
-  ctx: KindPlanContext,
+  ctx: KindPlanContext<LiveDashboards>,
 ): void {
   if (desired.deleted) {
     if (current)
       ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current) }));
-  } else if (current) planExisting(desired, current, ref, ctx.live as LiveDashboards, ctx);
+  } else if (current) planExisting(desired, current, ref, ctx.live, ctx);
   else if (desired.id !== undefined) planRestore(desired, ref, ctx);
   else planCreate(desired, ref, ctx);
 }

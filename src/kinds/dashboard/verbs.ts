@@ -61,12 +61,10 @@ async function onlyChanged(
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const live = dashboardFields.state(await client.dashboards.get(project, id));
-  const fields = dashboardFields.fields as Record<string, { normalise(v: unknown): unknown } | undefined>;
   return Object.fromEntries(
-    Object.entries(body).filter(([key, value]) => {
-      const normalised = fields[key]?.normalise(value) ?? value;
-      return !deepEqual(normalised, live[key]);
-    }),
+    Object.entries(body).filter(
+      ([key, value]) => !deepEqual(dashboardFields.normalised(key, value), live[key]),
+    ),
   );
 }
 

@@ -52,7 +52,7 @@ export interface Field<In = unknown, Out = In> {
   /** Dotted path in the service's answers and request bodies; the YAML key when absent. */
   readonly wire?: string;
   /** A schema-valid YAML value → the desired value; undefined (after reporting) when it is not usable. */
-  readonly declare: (value: In, at: FieldContext) => Out | undefined;
+  declare(value: In, at: FieldContext): Out | undefined;
   /** The comparable form, applied to the desired and to the live value alike. */
   readonly normalise: (value: unknown) => unknown;
   /** The desired value as an update's `after` (what is sent); absent: its comparable form. */
@@ -82,25 +82,24 @@ export interface Field<In = unknown, Out = In> {
   /** The raw live value as `pull` writes it; absent: its YAML word (`words`), else as the service sent it. */
   readonly toYaml?: (value: unknown) => unknown;
   /** Phantom (never set): carries `In` and `Out` for the types a table derives. */
-  readonly types?: (value: In) => Out;
+  types?(value: In): Out;
 }
 
 /** A field table: YAML key → entry, in the order the schema and the comparison list them. */
-export type FieldTable = Readonly<Record<string, Field<never, unknown>>>;
+export type FieldTable = Readonly<Record<string, Field<unknown, unknown>>>;
 
 type Options<In, Out> = Partial<Omit<Field<In, Out>, "schema" | "types">>;
 
-/** Strings are interpolated (`${NAME}` from the file's `variables:`), lists and objects deeply. */
-function interpolated(value: unknown, at: FieldContext): unknown {
-  return typeof value === "string" ? at.ctx.text(at.pointer, value) : at.ctx.deep(at.pointer, value);
-}
-
-/** An entry with the types spelt out: `In` as the file holds it, `Out` as the planner sees it. */
+/**
+ * An entry with the types spelt out: `In` as the file holds it, `Out` as the planner sees it. Without
+ * a `declare`, the value is kept as the schema accepted it, strings interpolated (`${NAME}` from the
+ * file's `variables:`), lists and objects deeply: `Out` is then `In`'s shape.
+ */
 export function field<In, Out = In>(schema: SchemaNode, options: Options<In, Out> = {}): Field<In, Out> {
   return {
     schema,
     required: false,
-    declare: (value, at) => interpolated(value, at) as Out,
+    declare: (value, at): Out | undefined => at.ctx.deep(at.pointer, value) as Out,
     normalise: (value) => value,
     compare: "value",
     secret: false,
@@ -124,7 +123,7 @@ export function text(description: string, keywords: SchemaNode = {}, options: Op
 export function longText(description: string, options: Options<string, string> = {}) {
   return field<string>(node("string", description), {
     declare: (value, at) => at.ctx.text(at.pointer, value),
-    normalise: (value) => normaliseText(value as string | null | undefined),
+    normalise: normaliseText,
     compare: "text",
     ...options,
   });
@@ -177,8 +176,8 @@ export function tags(description: string, options: Options<string[], string[]> =
     { type: "array", items: { type: "string", minLength: 1 }, description },
     {
       declare: (value, at) => normaliseTags(value.map((t, i) => at.ctx.text(`${at.pointer}/${i}`, t))),
-      normalise: (value) => normaliseTags(value as string[] | null | undefined),
-      toYaml: (value) => normaliseTags(value as string[] | null | undefined),
+      normalise: normaliseTags,
+      toYaml: normaliseTags,
       compare: "set",
       ...options,
     },
@@ -191,11 +190,11 @@ export function tags(description: string, options: Options<string[], string[]> =
  */
 export function instant(description: string, options: Options<string | null, string | null> = {}) {
   return field<string | null>(node(["string", "null"], description), {
-    normalise: (value) => normaliseInstant(value as string | null | undefined),
+    normalise: normaliseInstant,
     send: (value) => value,
     compare: "instant",
     pull: "nonEmpty",
-    toYaml: (value) => normaliseInstant(value as string)?.replace(".000000Z", "Z"),
+    toYaml: (value) => normaliseInstant(value)?.replace(".000000Z", "Z"),
     ...options,
   });
 }

@@ -281,9 +281,8 @@ function toggle<T extends FieldTable>(
   ref: ObjectRef,
   ctx: KindPlanContext,
 ): void {
-  const declared = desired as unknown as Record<string, unknown>;
-  for (const [key, f] of Object.entries(table.fields) as Array<[string, T[string]]>) {
-    const wanted = declared[key];
+  for (const [key, f] of Object.entries(table.fields)) {
+    const wanted = Reflect.get(desired, key);
     if (f.toggles === undefined || typeof wanted !== "boolean") continue;
     const now = state?.[key] === true;
     if (now === wanted) continue;

@@ -13,14 +13,19 @@ import type { ValueWords } from "../../render/kinds.js";
 import { unifiedDiff } from "../shared/text-diff.js";
 import type { DesiredFieldsOf, Field, FieldTable, InputOf } from "./fields.js";
 
-/** Which keys of a table are the structural ones (SPEC §2, §3). */
-export interface Roles<T extends FieldTable> {
+/** Which keys of a table are the structural ones (SPEC §2, §3); each must be a key of the table. */
+export interface Roles {
   /** The object's identity within the project: `name` (a flag's `key`). Compared like any field. */
-  identity: keyof T & string;
+  identity: string;
   /** The optional `id:` pin, kept across renames. Never compared. */
-  pin: keyof T & string;
+  pin: string;
   /** `deleted: true`: the tombstone. Never compared. */
-  tombstone: keyof T & string;
+  tombstone: string;
+}
+
+/** A value of an object by key (a declared or live object read as the table's fields). */
+function ownValue(object: object, key: string): unknown {
+  return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
 }
 
 /** The desired object of a table: what every kind's is, plus the table's fields. */
@@ -36,7 +41,7 @@ export interface Compared {
 
 export interface Table<T extends FieldTable> {
   readonly fields: T;
-  readonly roles: Roles<T>;
+  readonly roles: Roles;
   /** The item's schema node: `{type: object, description, additionalProperties: false, required, properties}`. */
   schema(description: string): SchemaNode;
   /** A schema-valid item → its desired object (each field's own `declare`; the kind's hook adds the rest). */
@@ -46,6 +51,8 @@ export interface Table<T extends FieldTable> {
     ctx: ObjectContext,
     pinned?: (id: unknown) => number | string,
   ): Declared;
+  /** The comparable form of a value of the field `key` (the value itself for a key the table lacks). */
+  normalised(key: string, value: unknown): unknown;
   /**
    * The comparable state of a live object: `id`, then every field with a live side in table order,
    * normalised; fields an older service leaves out (`newer`) after the others, only when reported.
@@ -63,23 +70,26 @@ export interface Table<T extends FieldTable> {
   readonly values: ValueWords;
 }
 
-export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial<Roles<T>> = {}): Table<T> {
-  const all: Roles<T> = {
-    identity: "name" as keyof T & string,
-    pin: "id" as keyof T & string,
-    tombstone: "deleted" as keyof T & string,
-    ...roles,
-  };
-  const entries = Object.entries(fields) as Array<[string, Field<never, unknown>]>;
+export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial<Roles> = {}): Table<T> {
+  const all: Roles = { identity: "name", pin: "id", tombstone: "deleted", ...roles };
+  const entries: Array<[string, Field]> = Object.entries(fields);
+  const identity = entries.find(([key]) => key === all.identity)?.[1];
+  if (identity === undefined || !Object.hasOwn(fields, all.pin) || !Object.hasOwn(fields, all.tombstone)) {
+    throw new Error(
+      `a field table needs its identity, pin and tombstone fields: ${Object.values(all).join(", ")}`,
+    );
+  }
   const structural = new Set<string>([all.pin, all.tombstone]);
   const plain = entries.filter(([key]) => !structural.has(key));
   const compared = plain.filter(([, f]) => f.compare !== "none" && !f.secret);
   const stateful = plain.filter(([, f]) => f.live !== false);
-  const rawLive = (key: string, f: Field<never, unknown>, answer: LiveObject): unknown => {
-    const record = answer as unknown as Record<string, unknown>;
-    if (typeof f.live === "function") return f.live(record);
-    return getPath(record, f.wire ?? key);
+  const rawLive = (key: string, f: Field, answer: LiveObject): unknown => {
+    if (typeof f.live === "function") return f.live({ ...answer });
+    const wire = f.wire ?? key;
+    return wire.includes(".") ? getPath({ ...answer }, wire) : ownValue(answer, wire);
   };
+  const desiredValue = (desired: Declared, key: string) =>
+    key === all.identity ? desired.name : ownValue(desired, key);
   const values: Record<string, Record<string, string>> = {};
   for (const [key, f] of entries) {
     if (f.words === undefined) continue;
@@ -104,23 +114,28 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
     },
 
     declare(kind, input, ctx, pinned) {
-      const item = input as Record<string, unknown>;
-      const identity = fields[all.identity] as Field<never, unknown>;
-      const name = identity.declare(item[all.identity] as never, { ctx, pointer: `/${all.identity}` });
+      const given = ownValue(input, all.identity);
+      const name = identity.declare(given, { ctx, pointer: `/${all.identity}` });
       const out: Declared & Record<string, unknown> = {
         kind,
-        name: typeof name === "string" ? name : String(item[all.identity] ?? ""),
-        deleted: item[all.tombstone] === true,
+        name: typeof name === "string" ? name : String(given ?? ""),
+        deleted: ownValue(input, all.tombstone) === true,
         source: ctx.source(),
       };
-      const pin = item[all.pin];
-      if (pin !== undefined) out.id = pinned ? pinned(pin) : (pin as number | string);
+      const pin = ownValue(input, all.pin);
+      if (typeof pin === "number" || typeof pin === "string") out.id = pinned ? pinned(pin) : pin;
       for (const [key, f] of plain) {
-        if (key === all.identity || item[key] === undefined) continue;
-        const value = f.declare(item[key] as never, { ctx, pointer: `/${key}` });
-        if (value !== undefined) out[key] = value;
+        const value = ownValue(input, key);
+        if (key === all.identity || value === undefined) continue;
+        const declared = f.declare(value, { ctx, pointer: `/${key}` });
+        if (declared !== undefined) out[key] = declared;
       }
       return out;
+    },
+
+    normalised(key, value) {
+      const f = entries.find(([k]) => k === key)?.[1];
+      return f === undefined ? value : f.normalise(value);
     },
 
     state(answer) {
@@ -138,9 +153,8 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
 
     compare(desired, state) {
       const out: Compared = { changes: [], unreported: [] };
-      const declared = desired as unknown as Record<string, unknown>;
       for (const [key, f] of compared) {
-        const value = key === all.identity ? desired.name : declared[key];
+        const value = desiredValue(desired, key);
         if (value === undefined) continue;
         const before = state[key];
         if (before === undefined && f.newer) {
@@ -160,20 +174,18 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
     },
 
     sent(desired) {
-      const declared = desired as unknown as Record<string, unknown>;
       const body: Record<string, unknown> = {};
       for (const [key, f] of compared) {
-        const value = key === all.identity ? desired.name : declared[key];
+        const value = desiredValue(desired, key);
         if (value !== undefined) body[key] = f.send ? f.send(value) : f.normalise(value);
       }
       return body;
     },
 
     declared(desired) {
-      const values = desired as unknown as Record<string, unknown>;
       const body: Record<string, unknown> = {};
       for (const [key] of stateful) {
-        const value = key === all.identity ? desired.name : values[key];
+        const value = desiredValue(desired, key);
         if (value !== undefined) body[key] = value;
       }
       return body;
@@ -202,7 +214,7 @@ function isEmpty(value: unknown): boolean {
   return Array.isArray(value) && value.length === 0;
 }
 
-function yamlValue(f: Field<never, unknown>, key: string, raw: unknown, values: ValueWords): unknown {
+function yamlValue(f: Field, key: string, raw: unknown, values: ValueWords): unknown {
   if (f.toYaml) return f.toYaml(raw);
   const word = values[key]?.[JSON.stringify(raw)];
   return word ?? raw;
