@@ -8,6 +8,7 @@
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import type { DashboardBasic } from "../../service/types.js";
+import { updateAction } from "../define/index.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
 import type { LiveDashboards } from "./live.js";
@@ -112,7 +113,7 @@ function planExisting(
   current: DashboardBasic,
   ref: ObjectRef,
   live: LiveDashboards,
-  ctx: KindPlanContext,
+  ctx: KindPlanContext<LiveDashboards>,
 ): void {
   const { sink, features } = ctx;
   let { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
@@ -120,15 +121,8 @@ function planExisting(
     changes = changes.filter((c) => c.path !== "tags");
     sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
   }
-  if (changes.length > 0) {
-    const before: Record<string, unknown> = {};
-    const after: Record<string, unknown> = {};
-    for (const c of changes) {
-      before[c.path] = c.before;
-      after[c.path] = c.after;
-    }
-    sink.actions.push(makeAction(UPDATE, ref, { before, after, changes }));
-  }
+  const update = updateAction(UPDATE, ref, changes);
+  if (update) sink.actions.push(update);
   if (desired.collaborators) planCollaborators(desired, current, ref, live, ctx);
   if (desired.sharing) {
     const enabled = live.sharing[current.id]?.enabled ?? current.is_shared;

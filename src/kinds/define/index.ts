@@ -71,7 +71,7 @@ import type { ConfigKind, KindWords } from "../../config/kinds.js";
 import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
 import { makeAction } from "../../plan/context.js";
-import type { KindPlanContext, PlanKind } from "../../plan/kinds.js";
+import type { KindPlanContext, PlanKind, PlanVerb } from "../../plan/kinds.js";
 import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
@@ -237,6 +237,17 @@ function isEmptyRecord(value: unknown): boolean {
   );
 }
 
+/**
+ * The update that makes the changed fields live: `before` and `after` hold only those fields (SPEC §3),
+ * keyed by their paths; none when nothing changed.
+ */
+export function updateAction(verb: PlanVerb, ref: ObjectRef, changes: FieldChange[]): Action | undefined {
+  if (changes.length === 0) return undefined;
+  const before = Object.fromEntries(changes.map((c) => [c.path, c.before]));
+  const after = Object.fromEntries(changes.map((c) => [c.path, c.after]));
+  return makeAction(verb, ref, { before, after, changes });
+}
+
 /** The plain plan of one object: tombstone → the deleting verb; live → update; absent → create. */
 function planPlain<T extends FieldTable>(
   table: Table<T>,
@@ -264,12 +275,8 @@ function planPlain<T extends FieldTable>(
     return;
   }
   const state = table.state(live);
-  const { changes } = table.compare(desired, state);
-  if (changes.length > 0) {
-    const before = Object.fromEntries(changes.map((c) => [c.path, c.before]));
-    const after = Object.fromEntries(changes.map((c) => [c.path, c.after]));
-    ctx.sink.actions.push(makeAction(verb("update"), ref, { before, after, changes }));
-  }
+  const update = updateAction(verb("update"), ref, table.compare(desired, state).changes);
+  if (update) ctx.sink.actions.push(update);
   toggle(table, desired, state, ref, ctx);
 }
 
