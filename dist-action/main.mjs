@@ -23001,7 +23001,7 @@ function narrowToTargets(kinds, sink, desired, live, targets) {
     if (!parsed) {
       const forms = kinds.map((k) => `${k.name}/NAME`).join(", ");
       sink.errors.push({
-        message: `--target ${target}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "dashboard"}/Weekly*`
+        message: `--target ${target}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "KIND"}/Weekly*`
       });
       continue;
     }
