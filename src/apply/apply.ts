@@ -3,16 +3,18 @@
  * removes then adds, sharing, pause/unpause); independent objects run concurrently (bounded); deletes
  * run last, and a delete is skipped when other work on an object of the same name failed (a replace must
  * not remove the old export when the new one was not created). After a failure the object's remaining
- * actions are skipped, other objects carry on, and every action gets exactly one result.
+ * actions are skipped, other objects carry on, and every action gets exactly one result. The names of
+ * a kind's creates in a project are looked up together, right before the first of them (./lookups.ts).
  */
 import pLimit from "p-limit";
 import { isUserError, UserError } from "../errors.js";
 import type { Env } from "../plan/secrets.js";
-import { type Action, objectKey, type Plan } from "../plan/types.js";
+import { type Action, type LiveProject, objectKey, type Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { StoppedError } from "../service/stop.js";
 import { executeAction } from "./execute.js";
 import type { ApplyKind } from "./kinds.js";
+import { type LiveIds, lookUpNames, totalOf } from "./lookups.js";
 
 /**
  * `skipped`: not tried because other work on the object failed; `not_started`: not tried because the
@@ -41,6 +43,11 @@ export interface ApplyDeps {
   onResult?: (result: ActionResult) => void;
   /** Aborted when the run must stop: no further action starts (requests in flight finish). */
   signal?: AbortSignal;
+  /**
+   * The live state the plan was made from: its counts decide whether a batch of names is looked up
+   * with one search each or one walk of the list. Absent: one search each (where the kind has one).
+   */
+  live?: readonly LiveProject[];
 }
 
 const NOT_STARTED = "not started: the run was stopped";
@@ -61,6 +68,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
     groups.set(key, [...(groups.get(key) ?? []), action]);
   }
   const failedKeys = new Set<string>();
+  const lookUp = batchLookUps(plan, deps);
   const runGroup = async (key: string, actions: readonly Action[]) => {
     let id = actions[0]?.object.id;
     let failure: string | undefined;
@@ -81,6 +89,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
           client: deps.client,
           env: deps.env,
           knownIds: knownIds.get(kindKey(action.object)) ?? new Set(),
+          lookUp: () => lookUp(kind, action),
         });
         id = done.id ?? id;
         report({ action, outcome: "ok", ...(id !== undefined ? { id } : {}), notes: done.notes });
@@ -121,6 +130,34 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
     ),
   );
   return results;
+}
+
+/**
+ * The look-up of a create's name: the first create of a kind in a project looks up the names of all
+ * the plan's creates of that kind there (once; the others share its answer).
+ */
+function batchLookUps(
+  plan: Plan,
+  deps: ApplyDeps,
+): (kind: ApplyKind, action: Action) => Promise<ReadonlyArray<number | string>> {
+  const names = new Map<string, Set<string>>();
+  for (const { action, object } of plan.actions) {
+    if (action !== "create") continue;
+    const key = kindKey(object);
+    names.set(key, (names.get(key) ?? new Set()).add(object.name));
+  }
+  const batches = new Map<string, Promise<LiveIds>>();
+  return async (kind, { object }) => {
+    const key = kindKey(object);
+    let batch = batches.get(key);
+    if (batch === undefined) {
+      const total = totalOf(deps.live, object.project, object.kind);
+      const wanted = names.get(key) ?? new Set([object.name]);
+      batch = lookUpNames(kind, deps.client, object.project, wanted, total);
+      batches.set(key, batch);
+    }
+    return (await batch).get(object.name) ?? [];
+  };
 }
 
 /** `project/kind`: where names must be unique. */

@@ -23,7 +23,7 @@ import { UserError } from "../errors.js";
 import { exitCodeForSignal, type Io, type StopSignalName } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { missingSecretVariables } from "../plan/secrets.js";
-import type { Plan } from "../plan/types.js";
+import type { LiveProject, Plan } from "../plan/types.js";
 import { refetchLiveState } from "../read/fetch.js";
 import { planFromLive } from "../read/make-plan.js";
 import { formatResult, formatSummary } from "../render/apply.js";
@@ -93,9 +93,10 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   ): Promise<number> {
     const { client, progress, io: out } = session;
     let plan: Plan;
+    let live: LiveProject[];
     progress.step("reading live state");
     if (saved) {
-      plan = await savedPlanAgain(session, saved);
+      ({ plan, live } = await savedPlanAgain(session, saved));
       const projects = plural(plan.projects.length, "project");
       out.stderr.write(
         `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
@@ -104,6 +105,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       const made = await planOrFail(client, desired, flags, out);
       failIfUnsafe(made, flags);
       plan = await reviewPlan(made, client, flags, commit, out);
+      live = made.live;
     }
     progress.stop();
     warnIfPartial(plan, out.stdout);
@@ -135,6 +137,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       env: io.env,
       concurrency: Number(flags.concurrency ?? 4),
       signal: stopped,
+      live,
       onResult: (result) => {
         progress.advance();
         out.stdout.write(`${formatResult(result, { vocab, people: plan.people })}\n`);
@@ -145,7 +148,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     const received = signal();
     if (received !== undefined) return exitCodeForSignal(received);
     const failed = results.some((r) => r.outcome === "failed");
-    const duplicated = await reportDuplicates(session, plan, results);
+    const duplicated = await reportDuplicates(session, plan, results, live);
     const late = signal();
     if (late !== undefined) return exitCodeForSignal(late);
     return failed || duplicated ? 1 : 0;
@@ -155,7 +158,10 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
    * The saved plan, checked against everything that made it, then derived again from the same files and
    * live state at its own instant: what is sent is what the planner derives, never what the file says.
    */
-  async function savedPlanAgain(session: Session, saved: SavedPlan): Promise<Plan> {
+  async function savedPlanAgain(
+    session: Session,
+    saved: SavedPlan,
+  ): Promise<{ plan: Plan; live: LiveProject[] }> {
     const explicit = flags.project === undefined ? undefined : parseProjectId(flags.project, "--project");
     checkBinding(saved, {
       version: VERSION,
@@ -173,7 +179,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     checkDerived(saved.plan, scrubValue(session.io, derived.plan));
     // The reviewer's annotations (people, drift labels) are kept as they were shown when it was made.
     const { base, people } = saved.plan;
-    return {
+    const plan: Plan = {
       ...derived.plan,
       ...(base !== undefined ? { base } : {}),
       ...(people !== undefined ? { people } : {}),
@@ -182,6 +188,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
         return { ...action, ...(drift ? { drift } : {}), ...(modified ? { modified } : {}) };
       }),
     };
+    return { plan, live };
   }
 }
 
@@ -193,9 +200,10 @@ async function reportDuplicates(
   session: Session,
   plan: Plan,
   results: readonly ActionResult[],
+  live: readonly LiveProject[],
 ): Promise<boolean> {
   const { client, io: out } = session;
-  const check = await findDuplicates(plan, results, { kinds: KINDS, client });
+  const check = await findDuplicates(plan, results, { kinds: KINDS, client, live });
   if (check.unchecked !== undefined) {
     out.stderr.write(
       `warning: could not check the created names for duplicates (${visible(check.unchecked)}); run plan to check\n`,

@@ -152,6 +152,11 @@ export interface LiveObject {
  */
 export interface LiveKind {
   objects: LiveObject[];
+  /**
+   * Set by a change-scoped read (`plan --changed-only`), which reads only some objects: `objects` is not
+   * the whole list, and `total` is the list's count when the read learnt it.
+   */
+  scoped?: { total?: number };
 }
 
 /** Paid features of a project's organization, when they were looked up. */
@@ -175,6 +180,14 @@ export interface LiveProject {
    * them): lets a kind say "the service ignores tags here" instead of planning the same change forever.
    */
   features?: Features;
+}
+
+/**
+ * How many live objects the kind has in the project: the list's length, or for a change-scoped read
+ * the count it learnt (undefined when it learnt none).
+ */
+export function liveTotal(kind: LiveKind): number | undefined {
+  return kind.scoped === undefined ? kind.objects.length : kind.scoped.total;
 }
 
 /** The live state of one kind (empty when it was not read). */

@@ -8,10 +8,11 @@ import type { DashboardBasic } from "../../service/types.js";
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
+import { countDashboards, getDashboard, searchDashboards } from "./find.js";
 import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
 import { dashboardsNeedFeatures, planDashboard } from "./plan.js";
 import { pullDashboards } from "./pull.js";
-import { createDashboard, dashboardVerbs, findDashboards } from "./verbs.js";
+import { createDashboard, dashboardVerbs } from "./verbs.js";
 
 export const dashboardKind: Kind = defineKind<
   typeof dashboardFields.fields,
@@ -31,7 +32,9 @@ export const dashboardKind: Kind = defineKind<
   verbs: dashboardVerbs,
   service: {
     list: (client, project) => client.dashboards.listAll(project),
-    findByName: findDashboards,
+    search: searchDashboards,
+    get: getDashboard,
+    count: countDashboards,
     create: createDashboard,
   },
   hooks: {

@@ -12,7 +12,6 @@ import type { Action } from "../../plan/types.js";
 import { deepEqual } from "../../plan/values.js";
 import type { ServiceClient } from "../../service/client.js";
 import { ServiceError } from "../../service/errors.js";
-import { collect } from "../../service/pages.js";
 import type { DashboardWrite } from "../../service/types.js";
 import { plural } from "../../words.js";
 import type { Verb } from "../kind.js";
@@ -26,16 +25,6 @@ function ignoredTags(body: Record<string, unknown> | undefined, returned: readon
     return ["the service ignored the tags (the organization lacks the tagging feature)"];
   }
   return [];
-}
-
-/** Live dashboards named exactly `name` (the list's search narrows the read). */
-export async function findDashboards(
-  client: ServiceClient,
-  project: number,
-  name: string,
-): Promise<Array<number | string>> {
-  const live = await collect(client.dashboards.list(project, { search: name.slice(0, 200), limit: 100 }));
-  return live.filter((d) => d.name === name).map((d) => d.id);
 }
 
 export async function createDashboard(

@@ -83,12 +83,29 @@ import type { DesiredOf, Table } from "./table.js";
 export * from "./fields.js";
 export { type Compared, type DesiredOf, fieldTable, type Roles, type Table } from "./table.js";
 
-/** How the kind reaches the service (SPEC §3 "Concurrency": a name is looked up right before a create). */
+/**
+ * How the kind reaches the service: its list, the look-up of names right before creates (SPEC §3
+ * "Concurrency"), creates, and the reads of single objects a change-scoped plan makes (SPEC §3
+ * "Change-scoped plans"). A live object's `name` is its identity (a flag's key).
+ */
 export interface KindService<L extends LiveObject> {
-  /** Every live, non-deleted object of a project (the list's pages). */
+  /** Every live, non-deleted object of a project (the list's pages, 100 each). */
   list(client: ServiceClient, project: number): Promise<L[]>;
-  /** Ids of the live objects named exactly `name`, read fresh (one request where the service filters). */
-  findByName(client: ServiceClient, project: number, name: string): Promise<Array<number | string>>;
+  /**
+   * The live objects the service's own search finds for `name` (its name or key filter, in one request
+   * for any ordinary answer), exact matches or not: callers keep those whose identity is exactly `name`.
+   * Absent: the service cannot search the kind, so look-ups and change-scoped reads walk its list.
+   */
+  search?(client: ServiceClient, project: number, name: string): Promise<L[]>;
+  /** One live object by id; undefined when the service has none or it is deleted. Absent: from the list. */
+  get?(client: ServiceClient, project: number, id: number | string): Promise<L | undefined>;
+  /** How many objects the list holds, from one small request (a change-scoped read's cost estimate). */
+  count?(client: ServiceClient, project: number): Promise<number>;
+  /**
+   * Ids of the live objects named exactly `name`, read fresh. Absent: `search`'s exact matches, else
+   * the list's.
+   */
+  findByName?(client: ServiceClient, project: number, name: string): Promise<Array<number | string>>;
   /** Creates the object; resolves to its new id. Never retried blindly: its answer may be lost. */
   create(client: ServiceClient, project: number, body: Record<string, unknown>): Promise<Executed>;
 }
@@ -220,7 +237,13 @@ export function defineKind<
       if (send === undefined) throw new UserError(`${action.action} does not apply to a ${words.one}`);
       return send(client, action, id, body);
     },
-    findByName: service.findByName,
+    findByName:
+      service.findByName ??
+      (async (client, project, wanted) =>
+        (await (service.search ?? ((c, p) => service.list(c, p)))(client, project, wanted))
+          .filter((live) => live.name === wanted)
+          .map((live) => live.id)),
+    ...(service.search ? { searches: true } : {}),
     listLive: service.list,
     pull:
       hooks.pull ??
