@@ -28,6 +28,7 @@ import { refetchLiveState } from "../read/fetch.js";
 import { planFromLive } from "../read/make-plan.js";
 import { formatResult, formatSummary } from "../render/apply.js";
 import { colorEnabled, renderText, vocabulary } from "../render/index.js";
+import { appliedScopeSentence } from "../render/scope.js";
 import { humanTime } from "../render/time.js";
 import { scrubValue } from "../scrub.js";
 import { visible } from "../text.js";
@@ -37,10 +38,11 @@ import { readConfig } from "./config.js";
 import { confirmOrCancel } from "./confirm.js";
 import { type Session, withConnection } from "./connect.js";
 import { parseProjectId } from "./project.js";
-import { failIfUnsafe, failOnErrors, planOrFail, type ReconcileFlags } from "./reconcile.js";
-import { checkBase, type ReviewFlags, reviewPlan, warnIfPartial } from "./review.js";
+import { failIfUnsafe, failOnErrors } from "./reconcile.js";
+import { reviewPlan, warnIfPartial } from "./review.js";
+import { chooseBase, planChosen, type ScopeFlags } from "./scope.js";
 
-export interface ApplyFlags extends ReconcileFlags, ReviewFlags {
+export interface ApplyFlags extends ScopeFlags {
   plan?: string;
   autoApprove?: boolean;
 }
@@ -52,7 +54,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   if (flags.plan !== undefined && flags.args.length > 0) {
     throw new UserError("apply --plan FILE applies the saved plan only: give no paths with it");
   }
-  if (flags.plan !== undefined && flags.base !== undefined) {
+  if (flags.plan !== undefined && (flags.base !== undefined || flags.changedOnly)) {
     throw new UserError(
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead",
     );
@@ -61,7 +63,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan), KINDS) : undefined;
   // A saved plan is planned again from the files it was made from, which must not have changed.
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
-  const commit = saved ? undefined : await checkBase(flags, io);
+  const choice = saved ? {} : await chooseBase(flags, desired, io);
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
     let signal: StopSignalName | undefined;
@@ -102,9 +104,9 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
         `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
       );
     } else {
-      const made = await planOrFail(client, desired, flags, out);
+      const made = await planChosen(client, desired, flags, choice, out);
       failIfUnsafe(made, flags);
-      plan = await reviewPlan(made, client, flags, commit, out);
+      plan = await reviewPlan(made, client, flags, choice.commit, out);
       live = made.live;
     }
     progress.stop();
@@ -145,6 +147,8 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     });
     progress.stop();
     out.stdout.write(`\n${formatSummary(results)}\n`);
+    const untouched = appliedScopeSentence(plan.scope);
+    if (untouched !== undefined) out.stdout.write(`${untouched}\n`);
     const received = signal();
     if (received !== undefined) return exitCodeForSignal(received);
     const failed = results.some((r) => r.outcome === "failed");
@@ -178,10 +182,11 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     // The saved plan's text was scrubbed when written (plan --out): compare like with like.
     checkDerived(saved.plan, scrubValue(session.io, derived.plan));
     // The reviewer's annotations (people, drift labels) are kept as they were shown when it was made.
-    const { base, people } = saved.plan;
+    const { base, people, scope } = saved.plan;
     const plan: Plan = {
       ...derived.plan,
       ...(base !== undefined ? { base } : {}),
+      ...(scope !== undefined ? { scope } : {}),
       ...(people !== undefined ? { people } : {}),
       actions: derived.plan.actions.map((action, i) => {
         const { drift, modified } = saved.plan.actions[i]!;

@@ -5,7 +5,14 @@
  * what differs (fields, actions, notes) is each kind's `plan`.
  */
 import { type DesiredProject, declaredOf } from "../config/types.js";
-import { type BuildOptions, declaredRef, newSink, type PlanError, type PlanSink } from "./context.js";
+import {
+  type BuildOptions,
+  declarationKey,
+  declaredRef,
+  newSink,
+  type PlanError,
+  type PlanSink,
+} from "./context.js";
 import { fingerprintActions } from "./fingerprint.js";
 import type { KindPlanContext, PlanKind } from "./kinds.js";
 import { matchObjects } from "./match.js";
@@ -71,10 +78,12 @@ function planProject(
   options: BuildOptions,
   sink: PlanSink,
 ): void {
+  const scope = options.scope === undefined ? undefined : new Set(options.scope);
   for (const kind of kinds) {
     const kindLive = liveOf(live, kind.name);
+    const declared = declaredOf(project, kind.name);
     const matching = matchObjects(
-      declaredOf(project, kind.name),
+      scope === undefined ? declared : declared.filter((d) => scope.has(declarationKey(live.project, d))),
       kindLive.objects,
       kind.words.one,
       sink.errors,
@@ -105,7 +114,7 @@ function planProject(
         sink.actions.push({ ...action, warnings: [...action.warnings, replaced.why] });
       }
     }
-    if (options.prune && project.manages.includes(kind.name)) {
+    if (options.prune && scope === undefined && project.manages.includes(kind.name)) {
       planPrune(kind, project.ignore[kind.name] ?? [], ctx, matching.claimed);
     }
   }

@@ -10,7 +10,7 @@ import type { Features, LiveKind, LiveProject } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { ServiceError } from "../service/errors.js";
 import { featureKeys } from "../service/events.js";
-import type { ReadKind } from "./kinds.js";
+import type { ReadKind, ReadScope } from "./kinds.js";
 
 /**
  * What was read for one project, per kind (each kind's own record). Saved with a plan, so `apply --plan`
@@ -19,6 +19,8 @@ import type { ReadKind } from "./kinds.js";
 export interface ReadSet {
   project: number;
   kinds: Record<string, unknown>;
+  /** A change-scoped read's scope per kind (`--changed-only`): read again the same way. */
+  scope?: Record<string, ReadScope>;
 }
 
 export interface LiveRead {
@@ -67,7 +69,9 @@ export async function refetchLiveState(
         const unknown = names.find((name) => !kinds.some((k) => k.name === name));
         if (unknown !== undefined) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
         const results = await Promise.all(
-          names.map((name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name])),
+          names.map((name) =>
+            kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], r.scope?.[name]),
+          ),
         );
         names.forEach((name, i) => {
           live.kinds[name] = results[i] as LiveKind;
@@ -82,7 +86,7 @@ export async function refetchLiveState(
  * Names the project in a service error: "Project not found." or a 403 on one of several projects says
  * nothing about which one without it.
  */
-async function inProject<T>(project: number, read: () => Promise<T>): Promise<T> {
+export async function inProject<T>(project: number, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {

@@ -10,12 +10,37 @@ import type { LiveProject, Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
 import { fetchFeatures, fetchLiveState, type ReadSet } from "./fetch.js";
 import type { ReadKind } from "./kinds.js";
+import { type ChangeToRead, fetchChangedState, type RemovedLive } from "./scoped.js";
 
 export interface MadePlan {
   plan: Plan;
   errors: PlanError[];
   live: LiveProject[];
   reads: ReadSet[];
+}
+
+/** A change-scoped plan: the change's live state and the plan of its declarations (SPEC §3). */
+export interface MadeChangePlan extends MadePlan {
+  /** `declarationKey`s of the declarations planned. */
+  planned: string[];
+  removed: RemovedLive[];
+}
+
+/**
+ * Reads only what the change needs and plans only its declarations (`options.scope`); or, when the
+ * full read costs fewer requests, says so (`full`) without planning.
+ */
+export async function readAndPlanChange(
+  kinds: readonly (PlanKind & ReadKind)[],
+  client: ServiceClient,
+  desired: readonly DesiredProject[],
+  options: BuildOptions,
+  change: ChangeToRead,
+): Promise<MadeChangePlan | { full: string }> {
+  const read = await fetchChangedState(kinds, client, desired, change);
+  if ("full" in read) return read;
+  const planned = await planFromLive(kinds, client, desired, read.live, { ...options, scope: read.planned });
+  return { ...planned, live: read.live, reads: read.reads, planned: read.planned, removed: read.removed };
 }
 
 export async function readAndPlan(

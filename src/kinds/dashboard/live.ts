@@ -1,5 +1,6 @@
 /**
- * Live dashboards of a project: the list (one read, 100 per page), plus collaborators only for
+ * Live dashboards of a project: the list (one read, 100 per page; in a change-scoped read the
+ * dashboards of the change, by id and by search), plus collaborators only for
  * dashboards whose declaration lists `collaborators` and sharing only where the declared switch differs
  * from the list's `is_shared` (SPEC §6: nothing per unchanged object beyond that). The comparable state
  * of the list's fields is the field table's (fields.ts); these details are added to it.
@@ -68,8 +69,9 @@ export async function readDashboards(
   client: ServiceClient,
   project: number,
   declared: readonly DesiredDashboard[],
+  list: () => Promise<DashboardBasic[]>,
 ): Promise<{ live: LiveDashboards; read: DashboardReads }> {
-  const objects = await client.dashboards.listAll(project);
+  const objects = await list();
   const reads = detailReads(declared, objects);
   return { live: await withDetails(client, project, objects, reads), read: reads };
 }
@@ -78,13 +80,14 @@ export async function rereadDashboards(
   client: ServiceClient,
   project: number,
   read: unknown,
+  list: () => Promise<DashboardBasic[]>,
 ): Promise<LiveDashboards> {
   const reads = read as Partial<DashboardReads> | null;
   const ids = (v: unknown) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
   if (!reads || !ids(reads.collaborators) || !ids(reads.sharing)) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  return withDetails(client, project, await client.dashboards.listAll(project), reads as DashboardReads);
+  return withDetails(client, project, await list(), reads as DashboardReads);
 }
 
 async function withDetails(

@@ -75,6 +75,7 @@ import type { KindPlanContext, PlanKind, PlanVerb } from "../../plan/kinds.js";
 import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
+import type { ReadScope, Reference } from "../../read/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import type { FieldTable, InputOf } from "./fields.js";
@@ -128,9 +129,20 @@ export interface KindHooks<
   quiet?: ConfigKind["quiet"];
   /** The id as a pin is matched (a UUID lowercased); absent: as written. */
   pin?(value: unknown): number | string;
-  /** This kind's live state, reading details only for what `declared` needs; absent: the list alone. */
-  read?(client: ServiceClient, project: number, declared: readonly D[]): Promise<{ live: K; read: unknown }>;
-  reread?(client: ServiceClient, project: number, read: unknown): Promise<K>;
+  /**
+   * This kind's live state, reading details only for what `declared` needs; absent: the objects alone.
+   * The objects come from `list()`: the kind's list, or in a change-scoped read the scope's objects
+   * (found by id and search); a hook that read the list itself would read all of it in that case too.
+   */
+  read?(
+    client: ServiceClient,
+    project: number,
+    declared: readonly D[],
+    list: () => Promise<L[]>,
+  ): Promise<{ live: K; read: unknown }>;
+  reread?(client: ServiceClient, project: number, read: unknown, list: () => Promise<L[]>): Promise<K>;
+  /** What a declaration refers to (read with it in a change-scoped read): a tile's insight. */
+  references?(desired: D): Reference[];
   plan?(desired: D, live: L | undefined, ref: ObjectRef, ctx: KindPlanContext<K>): void;
   /** The new and old objects of a replacement whose delete failed (SPEC §3 "Replacement"). */
   replaced?(desired: D, candidates: readonly L[]): Recognised<L> | undefined;
@@ -182,10 +194,33 @@ export function defineKind<
     if (deleting === undefined) throw new Error(`kind ${name} declares no deleting verb`);
     return makeAction(deleting, ref, { before: table.state(live) });
   };
-  const listRead = async (client: ServiceClient, project: number) => ({
-    live: { objects: await service.list(client, project) },
-    read: {},
-  });
+  /**
+   * The objects a read starts from: the list, or the scope's (by id, and by search with exact matches
+   * kept); a kind the service cannot search, or a pin it cannot read alone, reads the list.
+   */
+  const objects = async (client: ServiceClient, project: number, scope?: ReadScope): Promise<L[]> => {
+    const { search, get } = service;
+    if (scope === undefined || search === undefined || (get === undefined && scope.ids.length > 0)) {
+      return service.list(client, project);
+    }
+    const names = new Set(scope.names);
+    const theirs = new Set(scope.pinnedElsewhere);
+    const [byId, byName] = await Promise.all([
+      Promise.all(scope.ids.map((id) => get?.(client, project, id))),
+      Promise.all(scope.names.map((name) => search(client, project, name))),
+    ]);
+    const found = new Map<number | string, L>();
+    for (const live of byId) if (live !== undefined) found.set(live.id, live);
+    for (const live of byName.flat()) {
+      if (names.has(live.name ?? "") && !theirs.has(live.id) && !found.has(live.id)) found.set(live.id, live);
+    }
+    return [...found.values()];
+  };
+  /** Marks a change-scoped read's state: its objects are not the whole list. */
+  const scoped = <R extends { live: LiveKind }>(result: R, scope?: ReadScope): R => {
+    if (scope !== undefined && service.search !== undefined) result.live.scoped = {};
+    return result;
+  };
 
   return {
     name,
@@ -207,16 +242,26 @@ export function defineKind<
     ...(hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {}),
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
-    read: (client, project, declared) =>
-      hooks.read ? hooks.read(client, project, declared as readonly D[]) : listRead(client, project),
-    reread:
-      hooks.reread ??
-      (async (client: ServiceClient, project: number, read: unknown) => {
-        if (read !== undefined && !isEmptyRecord(read)) {
-          throw new UserError(`the saved plan's record of what was read for ${words.many} is damaged`);
-        }
-        return (await listRead(client, project)).live;
-      }),
+    ...(service.search ? { searches: true } : {}),
+    async read(client, project, declared, scope) {
+      const list = () => objects(client, project, scope);
+      const read = hooks.read
+        ? await hooks.read(client, project, declared as readonly D[], list)
+        : { live: { objects: await list() }, read: {} };
+      return scoped(read, scope);
+    },
+    async reread(client, project, read, scope) {
+      const list = () => objects(client, project, scope);
+      if (hooks.reread) return scoped({ live: await hooks.reread(client, project, read, list) }, scope).live;
+      if (read !== undefined && !isEmptyRecord(read)) {
+        throw new UserError(`the saved plan's record of what was read for ${words.many} is damaged`);
+      }
+      return scoped({ live: { objects: await list() } }, scope).live;
+    },
+    ...(service.count ? { count: service.count } : {}),
+    ...(hooks.references
+      ? { references: (declared: Declared) => hooks.references?.(declared as D) ?? [] }
+      : {}),
     plan(desired, live, ref, ctx) {
       if (hooks.plan) hooks.plan(desired as D, live as L | undefined, ref, ctx as KindPlanContext<K>);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);
@@ -243,7 +288,6 @@ export function defineKind<
         (await (service.search ?? ((c, p) => service.list(c, p)))(client, project, wanted))
           .filter((live) => live.name === wanted)
           .map((live) => live.id)),
-    ...(service.search ? { searches: true } : {}),
     listLive: service.list,
     pull:
       hooks.pull ??

@@ -1,0 +1,279 @@
+/**
+ * `plan --base REF --changed-only` and `apply --base REF --changed-only` (SPEC §3 "Change-scoped
+ * plans", "Live edits"): the real CLI against the emulator, in a real git repository. What the change
+ * touches is read by id and by search, never with a list walk of dashboards; what it does not touch is
+ * neither read nor reverted; and each reason to read everything says so.
+ */
+import { describe, expect, it } from "vitest";
+import { type Json, type LoggedRequest, useEmulator } from "../support/emulator.js";
+import { GIT_ENV, gitRepo, type Repo } from "../support/git-repo.js";
+import { validJson } from "../support/valid-json.js";
+import { bigSeed } from "./seeds.js";
+
+const h = useEmulator();
+const D = 1000;
+const B = 12;
+const name = (i: number) => `Dashboard ${String(i).padStart(4, "0")}`;
+const exportName = (i: number) => `Export ${String(i).padStart(4, "0")}`;
+
+/** The seeded fleet, declared: dashboards 0–9 pinned by id, the others by name; the NoOp exports. */
+function fleetYaml(change: (i: number) => string[] = () => []): string {
+  const lines = ["project: 12345", "dashboards:"];
+  for (let i = 0; i < D; i++) {
+    lines.push(`  - name: ${name(i)}`);
+    if (i < 10) lines.push(`    id: ${1000 + i}`);
+    lines.push(...change(i));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function exportsYaml(paused: (i: number) => boolean = (i) => i % 6 === 0): string {
+  const lines = ["project: 12345", "batch_exports:"];
+  for (let i = 0; i < B; i++) {
+    lines.push(`  - name: ${exportName(i)}`, `    paused: ${paused(i)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The fleet seeded, declared and committed on `main`. */
+async function setUp(): Promise<Repo> {
+  await h.seed(
+    bigSeed(await h.state(), { dashboards: D, exports: B, restrictedEvery: 1000, sharedEvery: 1000 }),
+  );
+  const repo = gitRepo(h.dir);
+  repo.write("posthog/dashboards.yaml", fleetYaml());
+  repo.write("posthog/exports.yaml", exportsYaml());
+  repo.commit("the fleet");
+  await h.clearRequests();
+  return repo;
+}
+
+const cli = (args: string[]) => h.cli(args, GIT_ENV);
+const api = (r: LoggedRequest) => r.path.startsWith("/api/");
+/** A page of the dashboard list (not a search, nor the one-item page that asks for its count). */
+const dashboardListWalk = (r: LoggedRequest) => {
+  const query = new URLSearchParams(r.query);
+  return /\/dashboards\/?$/.test(r.path) && !query.has("search") && query.get("limit") === "100";
+};
+
+async function patchDashboard(id: number, body: Json): Promise<void> {
+  expect((await h.api("PATCH", `/api/projects/12345/dashboards/${id}/`, body)).status).toBe(200);
+}
+
+describe("plan --base REF --changed-only", () => {
+  it("a change of 3 objects (pinned, by name, new) reads them in 3 requests, not the lists", async () => {
+    await setUp();
+    h.write(
+      "posthog/dashboards.yaml",
+      `${fleetYaml((i) => (i === 3 || i === 120 ? ["    description: revised"] : []))}  - name: Brand new\n`,
+    );
+    const scoped = await cli(["plan", "--base", "main", "--changed-only", "--detailed-exitcode", "posthog"]);
+    expect(scoped.code, scoped.stderr).toBe(2);
+    const requests = (await h.requests()).filter(api);
+    expect(requests.map((r) => `${r.method} ${r.path}?${r.query}`).sort()).toEqual(
+      [
+        "GET /api/projects/12345/dashboards/1003/?",
+        "GET /api/projects/12345/dashboards/?search=Dashboard+0120&limit=100",
+        "GET /api/projects/12345/dashboards/?search=Brand+new&limit=100",
+      ].sort(),
+    );
+    expect(scoped.stdout).toContain(
+      "Change-scoped plan: 3 of 1013 declarations read and planned, those the change since main adds, modifies or deletes; drift on the other 1010 were not checked.",
+    );
+    expect(scoped.stdout).toContain(`~ dashboard "${name(3)}" (id 1003)`);
+    expect(scoped.stdout).toContain(`~ dashboard "${name(120)}" (id 1120)`);
+    expect(scoped.stdout).toContain('+ dashboard "Brand new"');
+    expect(scoped.stdout).toContain("Plan: 1 to create, 2 to update.");
+
+    await h.clearRequests();
+    const full = await cli(["plan", "--detailed-exitcode", "posthog"]);
+    expect(full.code).toBe(2);
+    const fullRequests = (await h.requests()).filter(api);
+    expect(fullRequests.filter(dashboardListWalk)).toHaveLength(Math.ceil(D / 100));
+    expect(fullRequests.length).toBeGreaterThan(requests.length);
+    expect(full.stdout).toContain("Plan: 1 to create, 2 to update.");
+  });
+
+  it("a UI edit of a changed object is shown (it is read); one of an unchanged object is not checked", async () => {
+    await setUp();
+    await patchDashboard(1120, { pinned: true, description: "typed in the UI" });
+    await patchDashboard(1007, { name: "Renamed in the UI" });
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i === 120 ? ["    description: revised", "    pinned: false"] : [])),
+    );
+    const scoped = await cli(["plan", "--base", "main", "--changed-only", "posthog"]);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    expect(scoped.stdout).toContain("-typed in the UI");
+    expect(scoped.stdout).toContain("+revised");
+    expect(scoped.stdout).toContain("pinned: true → false");
+    expect(scoped.stdout).not.toContain("Renamed in the UI");
+    expect(scoped.stdout).toContain("Plan: 1 to update.");
+    // The full plan sees the other edit too (and says nothing of a scope).
+    const full = await cli(["plan", "--base", "main", "posthog"]);
+    expect(full.stdout).toContain('name: "Renamed in the UI" → "Dashboard 0007"');
+    expect(full.stdout).toContain("Plan: 2 to update.");
+    expect(full.stdout).not.toContain("Change-scoped");
+  });
+
+  it("a tombstone, a removed declaration, a rename by pin and a rename by name", async () => {
+    await setUp();
+    const text = fleetYaml((i) => (i === 40 ? ["    deleted: true"] : []))
+      .replace(`  - name: ${name(5)}\n    id: 1005\n`, "  - name: Renamed through its pin\n    id: 1005\n")
+      .replace(`  - name: ${name(60)}\n`, "  - name: Renamed by name\n")
+      .replace(`  - name: ${name(70)}\n`, "");
+    h.write("posthog/dashboards.yaml", text);
+    const json = await cli(["plan", "--base", "main", "--changed-only", "--format", "json", "posthog"]);
+    expect(json.code, json.stderr).toBe(0);
+    const plan = validJson("plan", json.stdout);
+    expect(
+      plan.actions.map((a: Json) => `${a.action} ${a.object.name}${a.object.id ? ` #${a.object.id}` : ""}`),
+    ).toEqual([
+      "create Renamed by name",
+      "update Renamed through its pin #1005",
+      `soft_delete ${name(40)} #1040`,
+    ]);
+    expect(plan.scope).toEqual({
+      read: "changes",
+      base: "main",
+      declarations: 1011,
+      planned: 3,
+      removed: [
+        { kind: "dashboard", project: 12345, name: name(60), live: 1060 },
+        { kind: "dashboard", project: 12345, name: name(70), live: 1070 },
+      ],
+    });
+    const text2 = await cli(["plan", "--base", "main", "--changed-only", "posthog"]);
+    expect(text2.stdout).toContain(
+      `No longer declared since main, and left as they are (only a full plan with --prune deletes what no file declares): dashboard "${name(60)}" (live, id 1060), dashboard "${name(70)}" (live, id 1070).`,
+    );
+    const markdown = await cli([
+      "plan",
+      "--base",
+      "main",
+      "--changed-only",
+      "--format",
+      "markdown",
+      "posthog",
+    ]);
+    expect(markdown.stdout).toContain("> [!NOTE]\n> Change-scoped plan: 3 of 1011 declarations");
+    expect(markdown.stdout).toContain(`dashboard <b>${name(60)}</b> (live, id 1060)`);
+  });
+
+  it("a pin the change adds takes its object from an unchanged name, which is planned too (as in the full plan)", async () => {
+    await setUp();
+    // Dashboard 0200 (id 1200) is now declared under another name with its id: the unchanged
+    // declaration "Dashboard 0200" has no object any more, and gets a create.
+    h.write("posthog/dashboards.yaml", `${fleetYaml()}  - name: Taken over\n    id: 1200\n`);
+    const scoped = await cli(["plan", "--base", "main", "--changed-only", "posthog"]);
+    const full = await cli(["plan", "--base", "main", "posthog"]);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    const actions = (out: string) => out.split("\n").filter((l) => /^\s+[+~-] /.test(l));
+    expect(actions(scoped.stdout)).toEqual(actions(full.stdout));
+    expect(scoped.stdout).toContain(`+ dashboard "${name(200)}"`);
+    expect(scoped.stdout).toContain("Change-scoped plan: 2 of 1013 declarations");
+  });
+
+  it("a new name that a live object pinned by an unchanged declaration bears is a create, as in the full plan", async () => {
+    await setUp();
+    await patchDashboard(1004, { name: "Old title" });
+    h.write("posthog/dashboards.yaml", `${fleetYaml()}  - name: Old title\n`);
+    const scoped = await cli(["plan", "--base", "main", "--changed-only", "posthog"]);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    expect(scoped.stdout).toContain('+ dashboard "Old title"');
+    expect(scoped.stdout).toContain("Plan: 1 to create.");
+  });
+
+  it("two live dashboards with a changed declaration's name: the usual error asking for a pin", async () => {
+    await setUp();
+    expect((await h.api("POST", "/api/projects/12345/dashboards/", { name: name(130) })).status).toBe(201);
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i === 130 ? ["    pinned: true"] : [])),
+    );
+    const scoped = await cli(["plan", "--base", "main", "--changed-only", "posthog"]);
+    expect(scoped.code).toBe(1);
+    expect(scoped.stderr).toMatch(
+      new RegExp(
+        `dashboard "${name(130)}": 2 live objects have this name \\(ids 1130, \\d+\\); add an \`id:\` pin`,
+      ),
+    );
+  });
+});
+
+describe("the full read instead, with the reason", () => {
+  const reasonOf = async (args: string[]) => {
+    const result = await cli([
+      "plan",
+      "--base",
+      "main",
+      "--changed-only",
+      "--format",
+      "json",
+      ...args,
+      "posthog",
+    ]);
+    expect(result.code, result.stderr).toBe(0);
+    const plan = validJson("plan", result.stdout);
+    expect(plan.scope.read).toBe("full");
+    expect(plan.scope.planned).toBe(plan.scope.declarations);
+    expect((await h.requests()).filter(api).filter(dashboardListWalk)).toHaveLength(Math.ceil(D / 100));
+    return plan.scope.reason as string;
+  };
+
+  it("--prune", async () => {
+    await setUp();
+    expect(await reasonOf(["--prune"])).toBe(
+      "--prune reads every live object, to find those no file declares",
+    );
+  });
+
+  it("a changed file-level key", async () => {
+    await setUp();
+    h.write(
+      "posthog/exports.yaml",
+      exportsYaml().replace("project: 12345\n", "project: 12345\nvariables: [REGION]\n"),
+    );
+    expect(await reasonOf([])).toBe("`variables` of posthog/exports.yaml changed since main");
+  });
+
+  it("a base a shallow clone does not have", async () => {
+    const repo = await setUp();
+    repo.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i === 1 ? ["    pinned: true"] : [])),
+    );
+    repo.commit("second");
+    repo.git("clone", "-q", "--depth", "1", `file://${repo.dir}`, "shallow");
+    const result = await h.cli(
+      ["plan", "--base", "HEAD~1", "--changed-only", "--format", "json", "posthog"],
+      GIT_ENV,
+      { cwd: "shallow" },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const plan = validJson("plan", result.stdout);
+    expect(plan.scope).toMatchObject({ read: "full", base: "HEAD~1" });
+    expect(plan.scope.reason).toContain("--base HEAD~1: git does not know this revision here");
+    expect(plan.base).toBeUndefined();
+    expect(plan.actions.map((a: Json) => a.object.name)).toEqual([name(1)]);
+  });
+
+  it("a change that reads more dashboards one by one than their list has pages", async () => {
+    await setUp();
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i >= 20 && i < 24 ? ["    pinned: true"] : [])),
+    );
+    const small = await cli(["plan", "--base", "main", "--changed-only", "--format", "json", "posthog"]);
+    expect(validJson("plan", small.stdout).scope.read).toBe("changes");
+    await h.clearRequests();
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i >= 20 && i < 32 ? ["    pinned: true"] : [])),
+    );
+    const reason = await reasonOf([]);
+    expect(reason).toBe(
+      "the change reads 12 dashboard objects one by one in project 12345, and their list is 10 pages",
+    );
+  });
+});
