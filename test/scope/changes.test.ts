@@ -239,7 +239,9 @@ describe("when the whole project must be read", () => {
     repo.commit();
     repo.write("posthog/b.yaml", "project: 12345\ndashboards:\n  - name: Fixed\n");
     const set = await change();
-    expect(set).toEqual({ full: expect.stringMatching(/^posthog\/b\.yaml:\d+:\d+ does not load at HEAD: YAML syntax error/) });
+    expect(set).toEqual({
+      full: expect.stringMatching(/^posthog\/b\.yaml:\d+:\d+ does not load at HEAD: YAML syntax error/),
+    });
   });
 
   it("a file that is a symbolic link at REF", async () => {
