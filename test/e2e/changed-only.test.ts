@@ -277,3 +277,111 @@ describe("the full read instead, with the reason", () => {
     );
   });
 });
+
+const exportId = (i: number) => `0190f1d2-7b4e-7c3a-9d1f-${String(0xe1000 + i).padStart(12, "0")}`;
+
+describe("apply --base REF --changed-only", () => {
+  it("leaves a UI edit of an unchanged object live and says so; a full apply then reverts it", async () => {
+    await setUp();
+    // An incident: someone pauses an export and renames a dashboard in the UI.
+    const pause = await h.api("POST", `/api/projects/12345/batch_exports/${exportId(1)}/pause/`);
+    expect(pause.status).toBe(200);
+    await patchDashboard(1007, { name: "Renamed in the UI" });
+    // An unrelated change merges: a dashboard's description, another export paused in the files (so
+    // the exports' list is read, and the paused one is in it, but only the change is planned).
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i === 120 ? ["    description: revised"] : [])),
+    );
+    h.write(
+      "posthog/exports.yaml",
+      exportsYaml((i) => i % 6 === 0 || i === 2),
+    );
+    const scoped = await cli(["apply", "--auto-approve", "--base", "main", "--changed-only", "posthog"]);
+    expect(scoped.code, scoped.stdout + scoped.stderr).toBe(0);
+    expect(scoped.stdout).toContain("Apply complete: 2 succeeded, 0 failed, 0 skipped.");
+    expect(scoped.stdout).toContain(
+      "Only the change since main was applied: drift on the other 1010 declarations was neither checked nor reverted (the scheduled drift plan reports it; a full apply reverts it).",
+    );
+    let state = await h.state();
+    const exportOf = (i: number) => state.batch_exports.find((b: Json) => b.id === exportId(i));
+    const dashboardOf = (id: number) => state.dashboards.find((d: Json) => d.id === id);
+    expect(exportOf(1).paused).toBe(true);
+    expect(exportOf(2).paused).toBe(true);
+    expect(dashboardOf(1007).name).toBe("Renamed in the UI");
+    expect(dashboardOf(1120).description).toBe("revised");
+    // The scoped plan of the same change is now empty; the full one shows the two live edits.
+    expect(
+      (await cli(["plan", "--base", "main", "--changed-only", "--detailed-exitcode", "posthog"])).code,
+    ).toBe(0);
+    const full = await cli(["plan", "--detailed-exitcode", "posthog"]);
+    expect(full.code).toBe(2);
+    expect(full.stdout).toContain("Plan: 1 to update, 1 to unpause.");
+    // Reverting drift on purpose: the full apply.
+    expect((await cli(["apply", "--auto-approve", "posthog"])).code).toBe(0);
+    state = await h.state();
+    expect(exportOf(1).paused).toBe(false);
+    expect(dashboardOf(1007).name).toBe(name(7));
+  });
+
+  it("a saved change-scoped plan applies exactly, reading again only what it read", async () => {
+    await setUp();
+    h.write(
+      "posthog/dashboards.yaml",
+      `${fleetYaml((i) => (i === 4 || i === 301 ? ["    pinned: true"] : []))}  - name: Saved new\n`,
+    );
+    const plan = await cli(["plan", "--base", "main", "--changed-only", "--out", "saved.json", "posthog"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    await h.clearRequests();
+    const applied = await cli(["apply", "--auto-approve", "--plan", "saved.json"]);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain("Change-scoped plan: 3 of 1013 declarations");
+    expect(applied.stdout).toContain("Apply complete: 3 succeeded, 0 failed, 0 skipped.");
+    const requests = (await h.requests()).filter(api);
+    expect(requests.filter(dashboardListWalk)).toEqual([]);
+    expect(
+      requests
+        .filter((r) => r.method !== "GET")
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual([
+      "PATCH /api/projects/12345/dashboards/1004/",
+      "PATCH /api/projects/12345/dashboards/1301/",
+      "POST /api/projects/12345/dashboards/",
+    ]);
+    expect(
+      (await cli(["plan", "--base", "main", "--changed-only", "--detailed-exitcode", "posthog"])).code,
+    ).toBe(0);
+  });
+
+  it("a saved change-scoped plan whose object changed live since is refused, naming it", async () => {
+    await setUp();
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i === 301 ? ["    pinned: true"] : [])),
+    );
+    expect(
+      (await cli(["plan", "--base", "main", "--changed-only", "--out", "saved.json", "posthog"])).code,
+    ).toBe(0);
+    await patchDashboard(1301, { description: "edited meanwhile" });
+    const applied = await cli(["apply", "--auto-approve", "--plan", "saved.json"]);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain(
+      `the live state changed since the plan was made: dashboard "${name(301)}" (project 12345); nothing was applied`,
+    );
+    expect((await h.state()).dashboards.find((d: Json) => d.id === 1301).pinned).toBe(false);
+  });
+
+  it("--changed-only needs --base, and is refused with a saved plan", async () => {
+    await setUp();
+    const alone = await cli(["plan", "--changed-only", "posthog"]);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toBe(
+      "error: --changed-only needs --base REF: the revision the change is measured from\n",
+    );
+    const saved = await cli(["apply", "--auto-approve", "--plan", "saved.json", "--changed-only"]);
+    expect(saved.code).toBe(1);
+    expect(saved.stderr).toContain("apply --plan FILE applies the saved plan as it was made");
+    expect((await h.requests()).filter(api)).toEqual([]);
+  });
+});
