@@ -96,6 +96,13 @@ function defaultDisplayName(kind: string, id: number): string {
   return kind === "databricks" || kind === "google-cloud-service-account" ? String(id) : `ID: ${id}`;
 }
 
+/** A seed's `sensitive_keys`, or the keys of its `sensitive_config` (the values are dropped on load). */
+function sensitiveKeys(i: Raw): { sensitive_keys?: string[] } {
+  if (Array.isArray(i.sensitive_keys)) return { sensitive_keys: i.sensitive_keys.map(String) };
+  if (isDict(i.sensitive_config)) return { sensitive_keys: Object.keys(i.sensitive_config as Raw) };
+  return {};
+}
+
 function membership(value: unknown): MembershipRecord {
   if (typeof value === "string") return { id: value, level: "member" };
   const m = value as Raw;
@@ -179,6 +186,7 @@ export function normaliseSeed(
       created_at: typeof i.created_at === "string" ? i.created_at : at,
       created_by: isInt(i.created_by) ? (i.created_by as number) : null,
       errors: typeof i.errors === "string" ? i.errors : "",
+      ...sensitiveKeys(i),
     };
   });
   let tileId = 1;

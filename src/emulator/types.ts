@@ -66,6 +66,12 @@ export interface IntegrationRecord {
   created_at: string;
   created_by: number | null;
   errors: string;
+  /**
+   * The names of the keys its `sensitive_config` holds (never their values), for the service's
+   * completeness checks (a Databricks integration without `client_secret` is "not valid"). Absent:
+   * complete, as every integration created through the service is.
+   */
+  sensitive_keys?: string[];
 }
 
 export interface TileRecord {

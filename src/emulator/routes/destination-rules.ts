@@ -24,6 +24,7 @@ import {
   usesLegacyParquetExtension,
   validateNewestConfig,
 } from "./destinations.js";
+import { hostRefusal } from "./host-check.js";
 import { resolveIntegration } from "./integrations.js";
 
 /** The validated destination of a request. */
@@ -212,6 +213,13 @@ function validateDestination(ctx: Ctx, attrs: DestinationAttrs, instance: BatchE
   if (type === "Databricks") {
     if (given === null) throw fail("Integration is required for Databricks batch exports");
     if (given.kind !== "databricks") throw fail("Integration is not a Databricks integration.");
+    // DatabricksIntegration(integration): the host in `config`, the service principal in `sensitive_config`.
+    const missing = ["server_hostname", "client_id", "client_secret"].find((key) =>
+      key === "server_hostname"
+        ? !(key in given.config) && given.sensitive_keys !== undefined
+        : given.sensitive_keys !== undefined && !given.sensitive_keys.includes(key),
+    );
+    if (missing) throw fail(`Databricks integration is not valid: '${missing}' missing`);
   }
   if (type === "Postgres") {
     if (given === null && !instance) throw fail("Integration is required for Postgres batch exports");
@@ -245,6 +253,12 @@ function validateDestination(ctx: Ctx, attrs: DestinationAttrs, instance: BatchE
       }
     }
     if (merged.mode === "COPY") checkRedshiftCopy(ctx, merged, existing, instance !== null);
+  }
+  if (type === "Postgres" || type === "Redshift") {
+    // The SSRF guard: the integration's host when it has one, else the merged config's.
+    const host = given !== null && "host" in given.config ? given.config.host : merged.host;
+    const refusal = host === undefined || host === null ? undefined : hostRefusal(host);
+    if (refusal) throw fail(refusal);
   }
   if (type === "Workflows" && !flagOn(ctx.store, "backfill-workflows-destination")) {
     throw new ApiError(
