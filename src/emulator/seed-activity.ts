@@ -1,5 +1,5 @@
 /**
- * Defaults for the activity records of a seed (collaborators, sharing, runs, logs, events), so a
+ * Defaults for the activity records of a seed (collaborators, sharing, runs, backfills, logs, events), so a
  * hand-written seed may give only the fields it cares about. Identity fields stay required.
  */
 import { randomBytes, randomUUID } from "node:crypto";
@@ -63,6 +63,17 @@ export function normaliseActivity(list: (key: string) => Raw[], at: string) {
     properties: typeof e.properties === "object" && e.properties !== null ? (e.properties as Raw) : {},
     elements_chain: str(e.elements_chain, ""),
   }));
-  const backfills = list("backfills") as unknown as StoreData["backfills"];
+  const backfills: StoreData["backfills"] = list("backfills").map((f) => ({
+    id: str(f.id, randomUUID()),
+    batch_export: str(f.batch_export, ""),
+    team_id: Number(f.team_id ?? f.team),
+    start_at: strOrNull(f.start_at),
+    end_at: strOrNull(f.end_at),
+    status: str(f.status, "Completed"),
+    created_at: str(f.created_at, at),
+    finished_at: strOrNull(f.finished_at),
+    last_updated_at: str(f.last_updated_at, str(f.created_at, at)),
+    total_records_count: intOrNull(f.total_records_count),
+  }));
   return { collaborators, sharing, runs, backfills, logs, events };
 }

@@ -93,6 +93,16 @@ export class World {
 
   constructor(private readonly h: EmulatorHarness) {}
 
+  /** The emulator's clock now, in epoch milliseconds (`timezone.now()`). */
+  now(): number {
+    return this.h.clock.now();
+  }
+
+  /** Waits `ms` of the shared clock (for "updated later than" assertions). */
+  sleep(ms: number): Promise<void> {
+    return this.h.clock.sleep(ms);
+  }
+
   /** Seeds the world described in the module comment. */
   async setUp(options: WorldOptions = {}): Promise<void> {
     this.next = 1;
