@@ -154,6 +154,7 @@ export function normaliseSeed(
     id: need<number>(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
     organization: need<string>(p, "organization", "project", isStr),
+    ...(isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard as number } : {}),
   }));
   const users: UserRecord[] = list(seed, "users").map((u) => ({
     id: need<number>(u, "id", "user", isInt),
@@ -217,6 +218,7 @@ export function normaliseSeed(
           text: (t.text as Raw) ?? null,
           layouts: (t.layouts as Raw) ?? {},
           color: typeof t.color === "string" ? t.color : null,
+          ...(t.deleted === true ? { deleted: true } : {}),
         }))
       : [],
   }));

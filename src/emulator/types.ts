@@ -22,6 +22,8 @@ export interface ProjectRecord {
   id: number;
   name: string;
   organization: string;
+  /** The project's home dashboard, if set; soft-deleting that dashboard clears it. */
+  primary_dashboard?: number | null;
 }
 
 export interface MembershipRecord {
@@ -81,6 +83,9 @@ export interface TileRecord {
   layouts: Record<string, unknown>;
   color: string | null;
   deleted?: boolean;
+  filters_overrides?: Record<string, unknown>;
+  show_description?: boolean | null;
+  transparent_background?: boolean | null;
 }
 
 export interface DashboardRecord {

@@ -1,7 +1,7 @@
 /**
  * Applies a create / PATCH / PUT body to a dashboard record with the service's rules: DRF field
- * coercions, tags normalised (or dropped without `tagging`), `filters`/`variables` must be objects and an
- * empty object is ignored on update. On update, a body that so much as contains `restriction_level`
+ * coercions, tags normalised (or dropped without `tagging`); on update `filters`/`variables` are applied
+ * only when truthy and must then be objects (create reads them itself, dashboards.ts). On update, a body that so much as contains `restriction_level`
  * (even unchanged) is refused with 403 unless the caller is the creator or a project admin: the
  * service checks `"restriction_level" in validated_data` after field validation and before
  * `filters` / `variables` / `tiles` are read from the raw body.
@@ -20,6 +20,13 @@ import {
 import type { Ctx } from "../router.js";
 import type { DashboardRecord } from "../types.js";
 import { canRestrict } from "./dashboard-view.js";
+
+/** Python's truthiness of a JSON value. */
+export function pyTruthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  if (isDict(value)) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
 
 export function normaliseTags(value: unknown): string[] {
   const list = parseList(value, "tags") ?? [];
@@ -55,15 +62,13 @@ export function applyDashboardBody(ctx: Ctx, d: DashboardRecord, body: Body, cre
       "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level.",
     );
   }
-  for (const [key, label] of [
-    ["filters", "Filters"],
-    ["variables", "Variables"],
-  ] as const) {
-    if (!(key in body)) continue;
+  // Newest update(): read from the raw body and applied only when truthy (so `{}` cannot clear them);
+  // anything else truthy is refused with the same message for both, and no attr.
+  for (const key of ["filters", "variables"] as const) {
+    if (creating || !pyTruthy(body[key])) continue;
     const value = body[key];
-    if (!isDict(value)) throw invalid(`${label} must be a dictionary`, creating ? key : null);
-    // Update quirk: an empty object is ignored, so filters cannot be cleared.
-    if (creating || Object.keys(value).length > 0) d[key] = structuredClone(value);
+    if (!isDict(value)) throw invalid("Filters must be a dictionary", null);
+    d[key] = structuredClone(value);
   }
   if (!creating && "tiles" in body) applyTiles(d, body.tiles);
 }
