@@ -372,7 +372,7 @@ describe("test_dashboard.py", () => {
     expect(variables[variableId].code_name).toBe("test_var");
     expect(variables[variableId].value).toBe("overridden_value");
     const duplicated = (await world.state()).dashboards.find((d) => d.id === id);
-    expect((duplicated?.variables[variableId] as { value: string }).value).toBe("overridden_value");
+    expect(duplicated?.variables[variableId]).toMatchObject({ value: "overridden_value" });
   });
 
   it(cite("test_dashboard_duplication_copies_data_color_theme_id"), async () => {
