@@ -27,6 +27,7 @@ export function normaliseActivity(list: (key: string) => Raw[], at: string) {
     created_at: str(s.created_at, at),
     settings: (s.settings as Raw) ?? null,
     password_required: s.password_required === true,
+    ...(typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}),
   }));
   const runs: StoreData["runs"] = list("runs").map((r) => ({
     id: str(r.id, randomUUID()),

@@ -211,6 +211,8 @@ export function normaliseSeed(
     data_color_theme_id: isInt(d.data_color_theme_id) ? (d.data_color_theme_id as number) : null,
     quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
     folder: typeof d.folder === "string" || d.folder === null ? (d.folder as string | null) : DEFAULT_FOLDER,
+    ...(typeof d.share_token === "string" ? { share_token: d.share_token } : {}),
+    ...(d.is_shared === true ? { is_shared: true } : {}),
     tiles: Array.isArray(d.tiles)
       ? (d.tiles as Raw[]).map((t) => ({
           id: isInt(t.id) ? (t.id as number) : tileId++,

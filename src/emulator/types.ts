@@ -110,6 +110,13 @@ export interface DashboardRecord {
   tiles: TileRecord[];
   /** Newest: the project-tree folder it is filed in (`""` = root, null = no entry). */
   folder: string | null;
+  /**
+   * The model's legacy sharing columns (`share_token`, `is_shared`), written only by seeds (the API
+   * has no field for them). Reading a dashboard's sharing keeps them in step with its sharing config
+   * (routes/sharing.ts); the API's `is_shared` is the config's `enabled`, not this column.
+   */
+  share_token?: string | null;
+  is_shared?: boolean;
 }
 
 export interface CollaboratorRecord {
@@ -128,6 +135,8 @@ export interface SharingRecord {
   created_at: string;
   settings: Record<string, unknown> | null;
   password_required: boolean;
+  /** Set on a config a refresh replaced (its grace period); only configs without it are current. */
+  expires_at?: string | null;
 }
 
 export interface BatchExportRecord {
