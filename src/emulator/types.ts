@@ -206,6 +206,36 @@ export interface EventRecord {
   elements_chain: string;
 }
 
+/** A saved quick filter of a team (only its identity: dashboards refer to quick filters by id). */
+export interface QuickFilterRecord {
+  id: string;
+  team_id: number;
+  name: string;
+}
+
+/**
+ * A saved dashboard template (`DashboardTemplate`): usable by `use_template` under its name by its own
+ * team, and by every team when its scope is `global`.
+ */
+export interface DashboardTemplateRecord {
+  template_name: string;
+  team_id: number | null;
+  scope: string;
+  dashboard_description: string;
+  dashboard_filters: Record<string, unknown>;
+  tiles: Array<Record<string, unknown>>;
+  tags: string[];
+}
+
+/** A user's view of a project-tree item (`FileSystemViewLog`): a dashboard's `last_viewed_at`. */
+export interface ViewLogRecord {
+  team_id: number;
+  user: number;
+  type: string;
+  ref: string;
+  viewed_at: string;
+}
+
 export interface StoreData {
   /** Which service's rules apply (see service.ts). */
   service: ServiceSettings;
@@ -222,6 +252,9 @@ export interface StoreData {
   backfills: BackfillRecord[];
   logs: LogRecord[];
   events: EventRecord[];
+  quick_filters: QuickFilterRecord[];
+  dashboard_templates: DashboardTemplateRecord[];
+  view_logs: ViewLogRecord[];
   /** Next integer ids (dashboards, tiles). */
   sequences: { dashboard: number; tile: number };
 }

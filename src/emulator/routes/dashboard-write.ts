@@ -28,6 +28,29 @@ export function pyTruthy(value: unknown): boolean {
   return Boolean(value);
 }
 
+const UUID =
+  /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
+
+/**
+ * `validate_quick_filter_ids`: null or empty is `[]`; each id must be a UUID ("Invalid UUID: x") and
+ * name a quick filter of the team ("Quick filters not found: ..."); ids come back in canonical form.
+ */
+function quickFilterIds(ctx: Ctx, value: unknown): string[] {
+  const list = parseList(value, "quick_filter_ids", true) ?? [];
+  const ids = list.map((raw) => {
+    const text = parseString(raw, "quick_filter_ids") ?? "";
+    const m = UUID.exec(text.trim());
+    if (!m) throw invalid(`Invalid UUID: ${text}`, "quick_filter_ids");
+    return m.slice(1).join("-").toLowerCase();
+  });
+  const known = new Set(
+    ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id),
+  );
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) throw invalid(`Quick filters not found: ${missing.join(", ")}`, "quick_filter_ids");
+  return ids;
+}
+
 export function normaliseTags(value: unknown): string[] {
   const list = parseList(value, "tags") ?? [];
   const tags = list.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
@@ -49,11 +72,7 @@ export function applyDashboardBody(ctx: Ctx, d: DashboardRecord, body: Body, cre
   if ("breakdown_colors" in body) d.breakdown_colors = structuredClone(body.breakdown_colors ?? []);
   if ("data_color_theme_id" in body)
     d.data_color_theme_id = parseInteger(body.data_color_theme_id, "data_color_theme_id", true);
-  if ("quick_filter_ids" in body) {
-    const ids = (parseList(body.quick_filter_ids, "quick_filter_ids", true) ?? []).map(String);
-    if (ids.length > 0) throw invalid(`Quick filters not found: ${ids.join(", ")}`, "quick_filter_ids");
-    d.quick_filter_ids = [];
-  }
+  if ("quick_filter_ids" in body) d.quick_filter_ids = quickFilterIds(ctx, body.quick_filter_ids);
   if ("last_accessed_at" in body)
     d.last_accessed_at = parseDateTime(body.last_accessed_at, "last_accessed_at");
   if ("last_refresh" in body) d.last_refresh = parseDateTime(body.last_refresh, "last_refresh");

@@ -15,7 +15,7 @@ import { offsetPage } from "../pagination.js";
 import { DEFAULT_FOLDER, dashboardRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
 import { isNewest } from "../service.js";
-import type { DashboardRecord } from "../types.js";
+import type { DashboardRecord, DashboardTemplateRecord } from "../types.js";
 import { templateError } from "./dashboard-template.js";
 import { findDashboard, renderBasic, renderDashboard, requireEdit } from "./dashboard-view.js";
 import { applyDashboardBody, normaliseTags, pyTruthy } from "./dashboard-write.js";
@@ -116,12 +116,20 @@ function create(ctx: Ctx) {
     if (pyTruthy(source.variables)) d.variables = structuredClone(source.variables);
     if (pyTruthy(source.breakdown_colors)) d.breakdown_colors = structuredClone(source.breakdown_colors);
     if (source.data_color_theme_id) d.data_color_theme_id = source.data_color_theme_id;
+    const quickFilters = new Set(
+      ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id),
+    );
+    d.quick_filter_ids = source.quick_filter_ids.filter((id) => quickFilters.has(id));
     d.tiles = source.tiles
       .filter((t) => !t.deleted)
       .map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
   }
   if (useTemplate && !TEMPLATE_KEYS.has(useTemplate)) {
-    throw invalid(`Invalid template provided: ${useTemplate}`, "use_template");
+    const template = ctx.store.data.dashboard_templates.find(
+      (t) => t.template_name === useTemplate && (t.team_id === ctx.project.id || t.scope === "global"),
+    );
+    if (!template) throw invalid(`Invalid template provided: ${useTemplate}`, "use_template");
+    applyTemplate(ctx, d, template);
   }
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
@@ -174,6 +182,37 @@ function moveTile(ctx: Ctx) {
 }
 
 /**
+ * `create_from_template`: the template's description and filters, its name when the dashboard has
+ * none, its tags (with `tagging`) and its tiles (a text card without author, or an insight).
+ */
+function applyTemplate(
+  ctx: Ctx,
+  d: DashboardRecord,
+  template: Pick<
+    DashboardTemplateRecord,
+    "template_name" | "dashboard_description" | "dashboard_filters" | "tags"
+  > & {
+    tiles: Array<Record<string, unknown>>;
+  },
+): void {
+  if (!d.name) d.name = template.template_name;
+  d.description = template.dashboard_description;
+  d.filters = structuredClone(template.dashboard_filters);
+  if (ctx.org.features.tagging) d.tags = normaliseTags(template.tags);
+  const now = ctx.now.toISOString();
+  d.tiles = template.tiles.map((t) => ({
+    id: ctx.store.nextTileId(),
+    insight: t.type === "INSIGHT" ? { name: t.name ?? null, query: t.query ?? null } : null,
+    text:
+      t.type === "TEXT"
+        ? { id: ctx.store.nextTileId(), body: t.body ?? null, created_by: null, last_modified_at: now }
+        : null,
+    layouts: isDict(t.layouts) ? structuredClone(t.layouts) : {},
+    color: typeof t.color === "string" ? t.color : null,
+  }));
+}
+
+/**
  * Newest `create_from_template_json`: the template must pass the service's JSON schema
  * (dashboard-template.ts; without a `template` key the service's parser fails with a 500). The dashboard
  * takes the template's name, description, filters and (with `tagging`) tags; each tile becomes an insight
@@ -188,21 +227,13 @@ function createFromTemplate(ctx: Ctx) {
   const template = body.template as Record<string, unknown>;
   const d = newDashboard(ctx, body._create_in_folder);
   d.creation_mode = "template";
-  d.name = template.template_name as string;
-  d.description = template.dashboard_description as string;
-  d.filters = structuredClone(template.dashboard_filters as Record<string, unknown>);
-  if (ctx.org.features.tagging && template.tags !== undefined) d.tags = normaliseTags(template.tags);
-  const now = ctx.now.toISOString();
-  d.tiles = (template.tiles as Array<Record<string, unknown>>).map((t) => ({
-    id: ctx.store.nextTileId(),
-    insight: t.type === "INSIGHT" ? { name: t.name ?? null, query: t.query ?? null } : null,
-    text:
-      t.type === "TEXT"
-        ? { id: ctx.store.nextTileId(), body: t.body ?? null, created_by: null, last_modified_at: now }
-        : null,
-    layouts: isDict(t.layouts) ? structuredClone(t.layouts) : {},
-    color: typeof t.color === "string" ? t.color : null,
-  }));
+  applyTemplate(ctx, d, {
+    template_name: template.template_name as string,
+    dashboard_description: template.dashboard_description as string,
+    dashboard_filters: template.dashboard_filters as Record<string, unknown>,
+    tags: Array.isArray(template.tags) ? (template.tags as string[]) : [],
+    tiles: template.tiles as Array<Record<string, unknown>>,
+  });
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
   return { status: 200, body: renderDashboard(ctx, d) };

@@ -127,10 +127,36 @@ describe("test_dashboard.py", () => {
     );
   });
 
-  skip(
-    "test_list_includes_last_viewed_at_from_filesystem_logs",
-    "file-system view logs are not modelled: the emulator's last_viewed_at is always null",
-  );
+  it(cite("test_list_includes_last_viewed_at_from_filesystem_logs"), async () => {
+    const [dashboardRecentId] = await createDashboard({ name: "Recently viewed" });
+    const [dashboardUnseenId] = await createDashboard({ name: "Never viewed" });
+    const otherTeam = await world.createTeam(world.org);
+    // `FileSystemViewLog.objects.create(...)` under `freeze_time`: view-log records.
+    await world.insert(
+      "view_logs",
+      {
+        team_id: world.team,
+        user: world.user.id,
+        type: "dashboard",
+        ref: String(dashboardRecentId),
+        viewed_at: "2024-01-01T12:00:00Z",
+      },
+      {
+        team_id: otherTeam,
+        user: world.user.id,
+        type: "dashboard",
+        ref: String(dashboardUnseenId),
+        viewed_at: "2024-02-01T12:00:00Z",
+      },
+    );
+    const response = await world.client().get(`/api/environments/${world.team}/dashboards/`);
+    assertStatus(response, 200);
+    const byId = new Map(response.body.results.map((d: { id: number }) => [d.id, d]));
+    const recent = byId.get(dashboardRecentId) as { last_viewed_at: string | null };
+    expect(recent.last_viewed_at).not.toBeNull();
+    expect(Date.parse(recent.last_viewed_at as string)).toBe(Date.parse("2024-01-01T12:00:00+00:00"));
+    expect((byId.get(dashboardUnseenId) as { last_viewed_at: string | null }).last_viewed_at).toBeNull();
+  });
 
   it(cite("test_retrieve_dashboard"), async () => {
     const id = await dashboardOrm({ name: "private dashboard", created_by: world.user.id });
@@ -253,13 +279,50 @@ describe("test_dashboard.py", () => {
     expect(response.attr).toBe("use_template");
   });
 
-  for (const name of ["same_team_only_team", "global", "other_team_only_team"]) {
-    skip(
-      "test_use_template_respects_team_scoping",
-      "saved dashboard templates (DashboardTemplate records) are not modelled",
-      name,
-    );
-  }
+  it.each([
+    ["same_team_only_team", "self", "team", 201],
+    ["global", "none", "global", 201],
+    ["other_team_only_team", "other", "team", 400],
+  ] as const)(
+    cite("test_use_template_respects_team_scoping", "%s"),
+    async (_name, owner, scope, expectedStatus) => {
+      let templateTeam: number | null = null;
+      if (owner === "self") templateTeam = world.team;
+      else if (owner === "other")
+        templateTeam = await world.createTeam(await world.createOrganization("other org"), "other team");
+      const templateName = `probe-${owner}`;
+      // `DashboardTemplate.objects.create(...)`
+      await world.insert("dashboard_templates", {
+        team_id: templateTeam,
+        template_name: templateName,
+        scope,
+        dashboard_description: "probe-description",
+        dashboard_filters: {},
+        tiles: [{ type: "TEXT", body: "probe-tile-body", layouts: {}, color: null }],
+        tags: ["probe-tag"],
+      });
+
+      const [dashboardId, response] = await createDashboard(
+        { name: "probe", use_template: templateName },
+        expectedStatus,
+      );
+      const probes = (await world.state()).dashboards.filter(
+        (d) => d.team_id === world.team && d.name === "probe",
+      );
+      if (expectedStatus === 201) {
+        expect(response.creation_mode).toBe("template");
+        const dashboard = probes.find((d) => d.id === dashboardId);
+        expect(dashboard?.description).toBe("probe-description");
+        expect(dashboard?.tags).toContain("probe-tag");
+      } else {
+        expect(response.attr).toBe("use_template");
+        for (const dashboard of probes) {
+          expect(dashboard.description ?? "").not.toContain("probe-description");
+          expect(dashboard.tags).not.toContain("probe-tag");
+        }
+      }
+    },
+  );
 
   it(cite("test_dashboard_creation_validation"), async () => {
     const existing = await dashboardOrm({ name: "existing dashboard", created_by: world.user.id });
@@ -388,10 +451,28 @@ describe("test_dashboard.py", () => {
     expect((await world.state()).dashboards.find((d) => d.id === id)?.data_color_theme_id).toBe(colorThemeId);
   });
 
-  skip(
-    "test_dashboard_duplication_copies_quick_filter_ids",
-    "quick filters are not modelled (none exists, so none can be copied)",
-  );
+  it(cite("test_dashboard_duplication_copies_quick_filter_ids"), async () => {
+    // `QuickFilter.objects.create(...)` ×3
+    const quickFilterIds = [
+      "0190f1d2-0000-7000-8000-0000000000f1",
+      "0190f1d2-0000-7000-8000-0000000000f2",
+      "0190f1d2-0000-7000-8000-0000000000f3",
+    ];
+    await world.insert(
+      "quick_filters",
+      ...quickFilterIds.map((id, i) => ({ id, team_id: world.team, name: `Filter ${i + 1}` })),
+    );
+    const existing = await dashboardOrm({
+      name: "Dashboard with quick filters",
+      created_by: world.user.id,
+      quick_filter_ids: quickFilterIds,
+    });
+    const [id, response] = await createDashboard({ name: "Duplicated dashboard", use_dashboard: existing });
+    expect(response.quick_filter_ids).toEqual(quickFilterIds);
+    expect((await world.state()).dashboards.find((d) => d.id === id)?.quick_filter_ids).toEqual(
+      quickFilterIds,
+    );
+  });
 
   it.each([
     ["not_a_list", "not-a-list", 400],
@@ -410,10 +491,20 @@ describe("test_dashboard.py", () => {
     },
   );
 
-  skip(
-    "test_dashboard_patch_quick_filter_ids_with_existing_filters",
-    "quick filters are not modelled (none can exist)",
-  );
+  it(cite("test_dashboard_patch_quick_filter_ids_with_existing_filters"), async () => {
+    const [qf1, qf2] = ["0190f1d2-0000-7000-8000-0000000000f1", "0190f1d2-0000-7000-8000-0000000000f2"];
+    await world.insert(
+      "quick_filters",
+      { id: qf1, team_id: world.team, name: "Filter 1" },
+      { id: qf2, team_id: world.team, name: "Filter 2" },
+    );
+    const id = await dashboardOrm({ name: "test dashboard", created_by: world.user.id });
+    const response = await world
+      .client()
+      .patch(`/api/environments/${world.team}/dashboards/${id}/`, { quick_filter_ids: [qf1, qf2] });
+    assertStatus(response, 200);
+    expect(response.body.quick_filter_ids).toEqual([qf1, qf2]);
+  });
 
   it(cite("test_retrieve_dashboard_different_team"), async () => {
     const team2 = await world.createTeam(await world.createOrganization("a"));
