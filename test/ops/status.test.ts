@@ -129,7 +129,7 @@ describe("status", () => {
           interval: "hour",
           destination: { type: "NoOp", config: {} },
         });
-        (state.service as { legacy_routes: boolean }).legacy_routes = legacyRoutes;
+        (state as unknown as { service: { legacy_routes: boolean } }).service.legacy_routes = legacyRoutes;
       });
       await h.clearRequests();
       const out = await h.cli(["status", "--organization", ACME_ID, "--format", "json"], {
