@@ -165,6 +165,9 @@ function checkRedshiftCopy(
   }
 }
 
+/** The connection settings a `postgresql` integration provides. */
+const POSTGRES_CONNECTION_KEYS = ["user", "password", "host", "port"];
+
 /** Step 3: the parent serializer's `validate_destination`. */
 function validateDestination(ctx: Ctx, attrs: DestinationAttrs, instance: BatchExportRecord | null): void {
   const { type, config } = attrs;
@@ -225,6 +228,17 @@ function validateDestination(ctx: Ctx, attrs: DestinationAttrs, instance: BatchE
     if (given === null && !instance) throw fail("Integration is required for Postgres batch exports");
     if (given !== null && given.kind !== "postgresql")
       throw fail("Integration is not a PostgreSQL integration.");
+    // An update of an integration-backed export: it reads its connection from the integration, so
+    // connection settings sent inline are refused rather than stored unused (test_update_postgres.py,
+    // revision 705fc527, which tests updates only; its source is not stored, so the wording is
+    // [inferred], the quoted field name is not). Creates keep taking them (service-api.md §4).
+    const backing = instance ? (given ?? (sent ? null : storedIntegration(ctx, instance))) : null;
+    const inline = backing ? POSTGRES_CONNECTION_KEYS.find((key) => key in config) : undefined;
+    if (inline) {
+      throw fail(
+        `'${inline}' is set by the PostgreSQL integration of this batch export and cannot be sent in its config.`,
+      );
+    }
   }
   if (type === "BigQuery") {
     if (given === null) throw fail("Integration is required for BigQuery batch exports");
