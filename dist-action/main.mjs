@@ -21665,6 +21665,17 @@ function inlineNextToIntegration(type, config, secretKeys, ctx, pointer) {
     );
     return;
   }
+  if (type === "Postgres") {
+    const inline2 = [...Object.keys(config), ...secretKeys].filter((k) => POSTGRES_CONNECTION.includes(k)).sort();
+    if (inline2.length > 0) {
+      ctx.error(
+        `/destination/config/${inline2[0]}`,
+        `${ctx.owner} names a PostgreSQL integration, which holds the connection: remove ${inline2.map((k) => `destination.config.${k}`).join(", ")} (the service refuses them on updates)`,
+        "key"
+      );
+    }
+    return;
+  }
   if (type !== "Snowflake") return;
   const inline = [
     ...(MOVED_TO_INTEGRATION[type] ?? []).filter((k) => k in config),
@@ -21733,7 +21744,7 @@ function batchExportSecretPointers(input) {
 function writtenSecretPaths(type) {
   return type === "AwsS3" || type === "S3Compatible" ? secretPaths("S3") : secretPaths(type);
 }
-var WITH_ZONE, WITHOUT_ZONE, zones;
+var WITH_ZONE, WITHOUT_ZONE, zones, POSTGRES_CONNECTION;
 var init_declare = __esm({
   "src/kinds/batch-export/declare.ts"() {
     "use strict";
@@ -21745,6 +21756,7 @@ var init_declare = __esm({
     WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
     WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
     zones = /* @__PURE__ */ new Map();
+    POSTGRES_CONNECTION = ["host", "password", "port", "user"];
   }
 });
 
@@ -27986,6 +27998,13 @@ function validateDestination(ctx, attrs, instance) {
     if (given === null && !instance) throw fail("Integration is required for Postgres batch exports");
     if (given !== null && given.kind !== "postgresql")
       throw fail("Integration is not a PostgreSQL integration.");
+    const backing = instance ? given ?? (sent ? null : storedIntegration(ctx, instance)) : null;
+    const inline = backing ? POSTGRES_CONNECTION_KEYS.find((key) => key in config) : void 0;
+    if (inline) {
+      throw fail(
+        `'${inline}' is set by the PostgreSQL integration of this batch export and cannot be sent in its config.`
+      );
+    }
   }
   if (type === "BigQuery") {
     if (given === null) throw fail("Integration is required for BigQuery batch exports");
@@ -28037,7 +28056,7 @@ function parseNewestDestination(ctx, value, patch2, instance) {
   validateDestination(ctx, attrs, instance);
   return attrs;
 }
-var HTTP_URLS2, FILE_COMPRESSIONS, fail;
+var HTTP_URLS2, FILE_COMPRESSIONS, fail, POSTGRES_CONNECTION_KEYS;
 var init_destination_rules = __esm({
   "src/emulator/routes/destination-rules.ts"() {
     "use strict";
@@ -28053,6 +28072,7 @@ var init_destination_rules = __esm({
       JSONLines: ["gzip", "brotli"]
     };
     fail = (detail2) => invalid(detail2, "destination");
+    POSTGRES_CONNECTION_KEYS = ["user", "password", "host", "port"];
   }
 });
 
