@@ -285,6 +285,9 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     ...runsAndLogs(at),
     backfills: [],
     events: sampleEvents(at),
+    quick_filters: [],
+    dashboard_templates: [],
+    view_logs: [],
     sequences: { dashboard: 6, tile: 3 },
   };
 }
