@@ -63,7 +63,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan), KINDS) : undefined;
   // A saved plan is planned again from the files it was made from, which must not have changed.
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
-  const choice = saved ? {} : await chooseBase(flags, desired, io);
+  const choice = saved ? {} : await chooseBase(flags, desired, io, "apply");
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
     let signal: StopSignalName | undefined;
@@ -104,7 +104,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
         `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
       );
     } else {
-      const made = await planChosen(client, desired, flags, choice, out);
+      const made = await planChosen(client, desired, flags, choice, out, "apply");
       failIfUnsafe(made, flags);
       plan = await reviewPlan(made, client, flags, choice.commit, out);
       live = made.live;

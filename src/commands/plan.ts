@@ -25,10 +25,10 @@ export interface PlanFlags extends ScopeFlags {
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
   const desired = await readConfig(flags.args, flags, io, "plan");
-  const choice = await chooseBase(flags, desired, io);
+  const choice = await chooseBase(flags, desired, io, "plan");
   const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");
-    const made = await planChosen(client, desired, flags, choice, out);
+    const made = await planChosen(client, desired, flags, choice, out, "plan");
     return { made: { ...made, plan: await reviewPlan(made, client, flags, choice.commit, out) }, host };
   });
   const { plan } = made;

@@ -35,8 +35,20 @@ export interface BaseChoice {
   scope?: { base: string; declarations: number } & (Changes | { full: string });
 }
 
+/**
+ * `plan` shows what it could not scope, reading everything; `apply` must write only the change, so a
+ * change it cannot tell (REF unreadable) is refused, and a file it cannot tell declaration by
+ * declaration counts whole.
+ */
+export type ScopeMode = "plan" | "apply";
+
 /** Checks `--base` (and with `--changed-only`, works out the change) before anything is read. */
-export async function chooseBase(flags: ScopeFlags, desired: LoadResult, io: Io): Promise<BaseChoice> {
+export async function chooseBase(
+  flags: ScopeFlags,
+  desired: LoadResult,
+  io: Io,
+  mode: ScopeMode,
+): Promise<BaseChoice> {
   if (flags.base === undefined) {
     if (flags.changedOnly) {
       throw new UserError("--changed-only needs --base REF: the revision the change is measured from");
@@ -58,9 +70,13 @@ export async function chooseBase(flags: ScopeFlags, desired: LoadResult, io: Io)
   try {
     commit = await resolveBase(git, base, io.cwd);
   } catch (error) {
-    // A CI checkout without the base (a shallow clone): the full read is always right, only slower.
     if (!(error instanceof UserError)) throw error;
-    return full(error.message);
+    // A CI checkout without the base (a shallow clone): a plan reads everything, only slower; an apply
+    // would revert every live edit, which --changed-only is there to prevent.
+    if (mode === "plan") return full(error.message);
+    throw new UserError(
+      `${error.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`,
+    );
   }
   if (flags.prune) return full("--prune reads every live object, to find those no file declares", commit);
   const choice = projectChoice(flags, io);
@@ -78,7 +94,7 @@ export async function chooseBase(flags: ScopeFlags, desired: LoadResult, io: Io)
       ...(choice.from !== undefined ? { defaultProjectFrom: choice.from } : {}),
     },
   });
-  if ("full" in change) return full(change.full, commit);
+  if (change.unsure !== undefined && mode === "plan") return full(change.unsure, commit);
   return { commit, scope: { base, declarations, ...change } };
 }
 
@@ -89,31 +105,35 @@ export async function planChosen(
   flags: ScopeFlags,
   choice: BaseChoice,
   io: Io,
+  mode: ScopeMode,
 ): Promise<MadePlan & { planned?: string[] }> {
   const scope = choice.scope;
   if (scope === undefined) return planOrFail(client, desired, flags, io);
-  const fullPlan = async (reason: string) => {
-    const made = await planOrFail(client, desired, flags, io);
-    const read: PlanScope = {
-      read: "full",
-      base: scope.base,
-      declarations: scope.declarations,
-      planned: scope.declarations,
-      reason,
-    };
-    return { ...made, plan: { ...made.plan, scope: read } };
-  };
-  if ("full" in scope) return fullPlan(scope.full);
+  const { base, declarations } = scope;
+  if ("full" in scope)
+    return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, scope.full);
   const change = { changed: new Set(scope.changed.keys()), removed: scope.removed };
-  const made = await readAndPlanChange(KINDS, client, desired.projects, buildOptions(flags, io), change);
-  if ("full" in made) return fullPlan(made.full);
+  const options = buildOptions(flags, io);
+  const made = await readAndPlanChange(
+    KINDS,
+    client,
+    desired.projects,
+    options,
+    change,
+    mode === "plan" ? "plan" : "change",
+  );
+  if ("full" in made)
+    return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, made.full);
   failOnErrors(made.errors, io);
-  const read: PlanScope = {
-    read: "changes",
-    base: scope.base,
-    declarations: scope.declarations,
-    planned: made.planned.length,
-  };
+  const read: PlanScope = { read: "changes", base, declarations, planned: made.planned.length };
+  // What an apply read or counted beyond the change, and why.
+  const reasons = [
+    ...(scope.unsure !== undefined
+      ? [`${scope.unsure}: every declaration of that file counts as changed`]
+      : []),
+    ...(made.whole !== undefined ? [`every list was read, since ${made.whole}`] : []),
+  ];
+  if (reasons.length > 0) read.reason = reasons.join("; ");
   if (made.removed.length > 0) {
     read.removed = made.removed.map(({ kind, project, name, live }) => ({
       kind,
@@ -122,5 +142,11 @@ export async function planChosen(
       ...(live !== undefined ? { live } : {}),
     }));
   }
+  return { ...made, plan: { ...made.plan, scope: read } };
+}
+
+/** The full plan, saying why it is not change-scoped. */
+function fullPlan(made: MadePlan, base: string, declarations: number, reason: string): MadePlan {
+  const read: PlanScope = { read: "full", base, declarations, planned: declarations, reason };
   return { ...made, plan: { ...made.plan, scope: read } };
 }

@@ -13,10 +13,10 @@
  * default. Only files whose content differs are read at REF: a working-tree file is hashed as git
  * hashes blobs and compared with REF's blob id, so an unchanged file costs no git command.
  *
- * The whole project must be read instead (the answer says why) when a file's own settings differ
- * (`project`, `ignore`, `variables`: they change every declaration of the file, or what prune spares),
- * or REF's version of a changed file does not load or is a symbolic link. Nothing here reaches the
- * service.
+ * A file whose own settings differ (`project`, `ignore`, `variables`: they change every declaration
+ * of the file, or what prune spares), or whose version at REF does not load or is a symbolic link, is
+ * `unsure`: all its declarations count as changed, and a plan reads the whole project instead (the
+ * answer says why). Nothing here reaches the service.
  */
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -48,10 +48,13 @@ export interface Changes {
   /** The working tree's declarations that changed (the loader's own objects), with how. */
   changed: Map<Declared, ChangeStatus>;
   removed: RemovedDeclaration[];
+  /**
+   * Why some file's change cannot be told declaration by declaration (the first such file's reason):
+   * its own settings changed, or REF's version is a link or does not load. Every declaration of such
+   * a file counts as changed; a plan reads the whole project instead (SPEC §3).
+   */
+  unsure?: string;
 }
-
-/** The change, or why the whole project must be read. */
-export type ChangeSet = Changes | { full: string };
 
 export interface ChangeOptions {
   kinds: readonly ConfigKind[];
@@ -71,7 +74,7 @@ export interface ChangeOptions {
   readBytes?: (absolute: string) => Promise<Uint8Array>;
 }
 
-export async function changesSince(options: ChangeOptions): Promise<ChangeSet> {
+export async function changesSince(options: ChangeOptions): Promise<Changes> {
   const at: RevisionFiles = {
     git: options.git,
     commit: options.commit,
@@ -105,23 +108,34 @@ export async function changesSince(options: ChangeOptions): Promise<ChangeSet> {
     ...[...changedNow.keys()].flatMap((file) => before.get(file) ?? []),
     ...[...before.values()].filter((f) => !current.has(f.path)),
   ];
-  const link = readAtBase.find((f) => f.link);
-  if (link) return { full: `${link.path} is a symbolic link at ${options.base}` };
+  // Files whose change cannot be told declaration by declaration: every declaration they hold counts.
+  const unsure = new Map<string, string>();
+  for (const f of readAtBase)
+    if (f.link) unsure.set(f.path, `${f.path} is a symbolic link at ${options.base}`);
   const texts = await Promise.all(
-    readAtBase.map((f) => limit(async () => ({ path: f.path, text: (await showAt(at, f.path)) ?? "" }))),
+    readAtBase
+      .filter((f) => !f.link)
+      .map((f) => limit(async () => ({ path: f.path, text: (await showAt(at, f.path)) ?? "" }))),
   );
-  const settings = changedSettings(options, texts, changedNow);
-  if (settings !== undefined) return { full: settings };
+  for (const [file, why] of changedSettings(options, texts, changedNow)) unsure.set(file, why);
   const old = await loadConfig(
     { files: texts },
     { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" },
   );
-  const problem = old.diagnostics.find((d) => d.severity === "error");
-  if (problem !== undefined) {
+  for (const problem of old.diagnostics) {
+    if (problem.severity !== "error" || unsure.has(problem.file)) continue;
     const where = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.column}` : problem.file;
-    return { full: `${where} does not load at ${options.base}: ${problem.message}` };
+    unsure.set(problem.file, `${where} does not load at ${options.base}: ${problem.message}`);
   }
-  return compare(options.kinds, options.desired.projects, old.projects, new Set(changedNow.keys()));
+  const changes = compare(
+    options.kinds,
+    options.desired.projects,
+    old.projects,
+    new Set(changedNow.keys()),
+    new Set(unsure.keys()),
+  );
+  const first = [...unsure.keys()].sort()[0];
+  return first === undefined ? changes : { ...changes, unsure: unsure.get(first) as string };
 }
 
 /** The id git gives a blob with these bytes. */
@@ -130,21 +144,22 @@ function blobId(bytes: Uint8Array, algorithm: "sha1" | "sha256"): string {
 }
 
 /**
- * A file's own settings (its top-level keys other than the kinds' lists) that differ between REF and
- * the working tree, in words; undefined when none do. A new or a removed file changes none: its
+ * The files whose own settings (their top-level keys other than the kinds' lists) differ between REF
+ * and the working tree, each with what differs in words. A new or a removed file changes none: its
  * declarations are all added or all removed.
  */
 function changedSettings(
   options: ChangeOptions,
   texts: ReadonlyArray<{ path: string; text: string }>,
   changedNow: ReadonlyMap<string, string | undefined>,
-): string | undefined {
+): Map<string, string> {
   const lists = new Set(options.kinds.map((k) => k.key));
   const own = (path: string, text: string | undefined) => {
     const data = text === undefined ? undefined : parseYaml(path, text, new Diagnostics())?.data;
     if (!isPlainObject(data)) return undefined;
     return Object.fromEntries(Object.entries(data).filter(([key]) => !lists.has(key)));
   };
+  const changed = new Map<string, string>();
   for (const { path, text } of texts) {
     const then = own(path, text);
     const now = own(path, changedNow.get(path));
@@ -153,10 +168,10 @@ function changedSettings(
     const differ = keys.filter((key) => canonicalJson(then[key]) !== canonicalJson(now[key]));
     if (differ.length > 0) {
       const named = differ.map((k) => `\`${k}\``).join(", ");
-      return `${named} of ${path} changed since ${options.base}`;
+      changed.set(path, `${named} of ${path} changed since ${options.base}`);
     }
   }
-  return undefined;
+  return changed;
 }
 
 /**
@@ -168,6 +183,7 @@ function compare(
   now: readonly DesiredProject[],
   then: readonly DesiredProject[],
   changedFiles: ReadonlySet<string>,
+  unsureFiles: ReadonlySet<string>,
 ): Changes {
   // REF's side was loaded from the changed and removed files only.
   const changed = new Map<Declared, ChangeStatus>();
@@ -185,7 +201,9 @@ function compare(
         const old = counterpart.get(declared);
         if (old === undefined) changed.set(declared, "added");
         else if (declared.deleted && !old.deleted) changed.set(declared, "tombstoned");
-        else if (comparable(declared) !== comparable(old)) changed.set(declared, "modified");
+        else if (unsureFiles.has(declared.source.file) || comparable(declared) !== comparable(old)) {
+          changed.set(declared, "modified");
+        }
       }
       const kept = new Set(counterpart.values());
       for (const old of candidates) {

@@ -4,7 +4,7 @@
  * executes the result. Identity, prune, targets, order and fingerprints are the same for every kind;
  * what differs (fields, actions, notes) is each kind's `plan`.
  */
-import { type DesiredProject, declaredOf } from "../config/types.js";
+import { type Declared, type DesiredProject, declaredOf } from "../config/types.js";
 import {
   type BuildOptions,
   declarationKey,
@@ -17,6 +17,7 @@ import { fingerprintActions } from "./fingerprint.js";
 import type { KindPlanContext, PlanKind } from "./kinds.js";
 import { matchObjects } from "./match.js";
 import { planPrune } from "./prune.js";
+import { displaced } from "./scope.js";
 import { kindOrder, sortActions, sortNotes } from "./sort.js";
 import { summarise } from "./summary.js";
 import { narrowToTargets } from "./targets.js";
@@ -82,12 +83,19 @@ function planProject(
   for (const kind of kinds) {
     const kindLive = liveOf(live, kind.name);
     const declared = declaredOf(project, kind.name);
-    const matching = matchObjects(
-      scope === undefined ? declared : declared.filter((d) => scope.has(declarationKey(live.project, d))),
-      kindLive.objects,
-      kind.words.one,
-      sink.errors,
-      kind.replaced,
+    // A change-scoped plan matches every declaration (pins claim their objects first, as always) and
+    // plans those of the change and those it displaces; the others' errors are not its business.
+    if (scope !== undefined) {
+      for (const d of displaced(live.project, declared, scope, kindLive.objects)) {
+        scope.add(declarationKey(live.project, d));
+      }
+    }
+    const planned = (d: Declared) => scope === undefined || scope.has(declarationKey(live.project, d));
+    const errors: PlanError[] = [];
+    const matching = matchObjects(declared, kindLive.objects, kind.words.one, errors, kind.replaced);
+    const own = new Set(declared.filter(planned).map((d) => d.source));
+    sink.errors.push(
+      ...errors.filter((e) => scope === undefined || e.source === undefined || own.has(e.source)),
     );
     const ctx: KindPlanContext = {
       project: live.project,
@@ -97,6 +105,7 @@ function planProject(
       sink,
     };
     for (const { desired, live: match, replaced } of matching.pairs) {
+      if (!planned(desired)) continue;
       // The leftovers of a replacement are deleted with --force, as the replacement itself was.
       if (replaced && !options.force) {
         const ids = [replaced.live, ...replaced.leftovers].map((o) => o.id).join(", ");

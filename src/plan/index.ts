@@ -5,6 +5,7 @@ export { ABSENT, fingerprintActions, fingerprintLive } from "./fingerprint.js";
 export type { KindPlanContext, PlanKind } from "./kinds.js";
 export { matchObjects } from "./match.js";
 export { checkSafety, DELETE_FLOOR, deleteLimit } from "./safety.js";
+export { displaced } from "./scope.js";
 export { compareActions, kindOrder, sortActions } from "./sort.js";
 export { featureLookupNeeded, summarise } from "./summary.js";
 export { parseTarget } from "./targets.js";

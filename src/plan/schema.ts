@@ -208,6 +208,11 @@ export function planSchema(
           },
         },
         then: {
+          properties: {
+            reason: {
+              type: "string",
+            },
+          },
           required: ["reason"],
         },
       },

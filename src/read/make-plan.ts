@@ -10,7 +10,7 @@ import type { LiveProject, Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
 import { fetchFeatures, fetchLiveState, type ReadSet } from "./fetch.js";
 import type { ReadKind } from "./kinds.js";
-import { type ChangeToRead, fetchChangedState, type RemovedLive } from "./scoped.js";
+import { type ChangeToRead, changeOnLive, fetchChangedState, type RemovedLive } from "./scoped.js";
 
 export interface MadePlan {
   plan: Plan;
@@ -24,11 +24,15 @@ export interface MadeChangePlan extends MadePlan {
   /** `declarationKey`s of the declarations planned. */
   planned: string[];
   removed: RemovedLive[];
+  /** Set when the lists were read whole, since they cost fewer requests than the change: why. */
+  whole?: string;
 }
 
 /**
- * Reads only what the change needs and plans only its declarations (`options.scope`); or, when the
- * full read costs fewer requests, says so (`full`) without planning.
+ * Reads only what the change needs and plans only its declarations (`options.scope`). When the lists
+ * cost fewer requests than the change, `whole` says what then: `plan` answers `full` (the caller makes
+ * the full plan), `change` reads the lists whole and still plans only the change (an apply that must
+ * leave every other object as it is).
  */
 export async function readAndPlanChange(
   kinds: readonly (PlanKind & ReadKind)[],
@@ -36,9 +40,16 @@ export async function readAndPlanChange(
   desired: readonly DesiredProject[],
   options: BuildOptions,
   change: ChangeToRead,
+  whole: "plan" | "change",
 ): Promise<MadeChangePlan | { full: string }> {
   const read = await fetchChangedState(kinds, client, desired, change);
-  if ("full" in read) return read;
+  if ("full" in read) {
+    if (whole === "plan") return read;
+    const all = await fetchLiveState(kinds, client, desired);
+    const { planned, removed } = changeOnLive(kinds, desired, change, all.live);
+    const made = await planFromLive(kinds, client, desired, all.live, { ...options, scope: planned });
+    return { ...made, ...all, planned, removed, whole: read.full };
+  }
   const planned = await planFromLive(kinds, client, desired, read.live, { ...options, scope: read.planned });
   return { ...planned, live: read.live, reads: read.reads, planned: read.planned, removed: read.removed };
 }

@@ -12,7 +12,7 @@
  * for instead, when some kind's objects to read one by one outnumber its list's pages.
  */
 import { type Declared, type DesiredProject, declaredOf } from "../config/types.js";
-import { DELETE_FLOOR, declarationKey } from "../plan/index.js";
+import { DELETE_FLOOR, declarationKey, displaced } from "../plan/index.js";
 import type { LiveKind, LiveProject } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { inProject, type ReadSet } from "./fetch.js";
@@ -74,11 +74,38 @@ export async function fetchChangedState(
   return {
     live: read.map((r) => r.live),
     reads: read.map((r) => r.reads),
-    planned: plans.flatMap((plan) =>
-      [...plan.planned].flatMap(([, list]) => list.map((d) => declarationKey(plan.project, d))),
-    ),
+    planned: plans.flatMap(plannedKeys),
     removed: plans.flatMap((plan, i) => removedLive(plan, read[i]?.live as LiveProject)),
   };
+}
+
+/**
+ * The change against live state read whole (when the lists cost fewer requests than the change):
+ * the declarations to plan (the change and those it displaces) and what its removed ones left live.
+ */
+export function changeOnLive(
+  kinds: readonly ReadKind[],
+  desired: readonly DesiredProject[],
+  change: ChangeToRead,
+  live: readonly LiveProject[],
+): Pick<ScopedRead, "planned" | "removed"> {
+  const projects = desired.filter((p): p is DesiredProject & { project: number } => p.project !== undefined);
+  const plans = projects.map((p) => scopeOf(kinds, p, change));
+  return {
+    planned: plans.flatMap((plan) => {
+      const read = live.find((l) => l.project === plan.project);
+      for (const [kind] of plan.scopes) if (read?.kinds[kind]) claimNeighbours(plan, kind, read.kinds[kind]);
+      return plannedKeys(plan);
+    }),
+    removed: plans.flatMap((plan) => {
+      const read = live.find((l) => l.project === plan.project);
+      return read === undefined ? [] : removedLive(plan, read);
+    }),
+  };
+}
+
+function plannedKeys(plan: ProjectScope): string[] {
+  return [...plan.planned].flatMap(([, list]) => list.map((d) => declarationKey(plan.project, d)));
 }
 
 /** One project's scope: per kind, the declarations to plan and what to read. */
@@ -210,18 +237,11 @@ async function readScope(
   return { live, reads };
 }
 
-/**
- * Unchanged, unpinned declarations whose name is borne by a live object that a planned declaration
- * pins: they join the plan (and their names the scope). True when any did.
- */
+/** The declarations the planned ones displace (plan/scope.ts) join the plan. True when any did. */
 function claimNeighbours(plan: ProjectScope, kind: string, live: LiveKind): boolean {
   const planned = plan.planned.get(kind) ?? [];
-  const pins = new Set(planned.flatMap((d) => (d.id !== undefined ? [d.id] : [])));
-  const taken = new Set(live.objects.filter((o) => pins.has(o.id)).map((o) => o.name ?? ""));
-  const inPlan = new Set(planned);
-  const neighbours = declaredOf(plan.declared, kind).filter(
-    (d) => d.id === undefined && !inPlan.has(d) && taken.has(d.name),
-  );
+  const keys = new Set(planned.map((d) => declarationKey(plan.project, d)));
+  const neighbours = displaced(plan.project, declaredOf(plan.declared, kind), keys, live.objects);
   if (neighbours.length === 0) return false;
   plan.planned.set(kind, [...planned, ...neighbours]);
   for (const d of neighbours) want(plan, kind, d);
@@ -231,7 +251,11 @@ function claimNeighbours(plan: ProjectScope, kind: string, live: LiveKind): bool
 /** Each removed declaration with the live object under its identity, if any. */
 function removedLive(plan: ProjectScope, live: LiveProject): RemovedLive[] {
   return plan.removed.map((gone) => {
-    const objects = live.kinds[gone.kind]?.objects ?? [];
+    // An object a declaration pins is that declaration's, whatever name it bears.
+    const pins = new Set(
+      declaredOf(plan.declared, gone.kind).flatMap((d) => (d.id === undefined ? [] : [d.id])),
+    );
+    const objects = (live.kinds[gone.kind]?.objects ?? []).filter((o) => !pins.has(o.id));
     const found =
       gone.id !== undefined
         ? objects.find((o) => o.id === gone.id)

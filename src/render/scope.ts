@@ -34,6 +34,7 @@ export function scopeSentences(plan: Pick<Plan, "scope">, vocab: Vocabulary, wor
   const lines = [
     `Change-scoped plan: ${scope.planned} of ${count(scope.declarations, "declaration")} read and planned, those the change since ${base} adds, modifies or deletes; drift on the other ${others} ${plural(others, "was", "were")} not checked.`,
   ];
+  if (scope.reason !== undefined) lines.push(`Beyond the change: ${words.text(scope.reason)}.`);
   const removed = scope.removed ?? [];
   if (removed.length > 0) {
     const named = removed.slice(0, REMOVED_SHOWN).map((r) => {

@@ -385,3 +385,62 @@ describe("apply --base REF --changed-only", () => {
     expect((await h.requests()).filter(api)).toEqual([]);
   });
 });
+
+describe("apply --changed-only where a plan would read everything", () => {
+  it("a base git cannot read: refused before any request, since a full apply would revert live edits", async () => {
+    await setUp();
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i === 120 ? ["    description: revised"] : [])),
+    );
+    const applied = await cli([
+      "apply",
+      "--auto-approve",
+      "--base",
+      "origin/gone",
+      "--changed-only",
+      "posthog",
+    ]);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain("--base origin/gone: git does not know this revision here");
+    expect(applied.stderr).toContain(
+      "apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only",
+    );
+    expect((await h.requests()).filter(api)).toEqual([]);
+  });
+
+  it("a change larger than the lists: the lists are read whole, and still only the change is applied", async () => {
+    await setUp();
+    await patchDashboard(1007, { name: "Renamed in the UI" });
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i >= 20 && i < 32 ? ["    pinned: true"] : [])),
+    );
+    const applied = await cli(["apply", "--auto-approve", "--base", "main", "--changed-only", "posthog"]);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(
+      "Beyond the change: every list was read, since the change reads 12 dashboard objects one by one in project 12345, and their list is 10 pages.",
+    );
+    expect(applied.stdout).toContain("Apply complete: 9 succeeded, 0 failed, 0 skipped.");
+    expect((await h.state()).dashboards.find((d: Json) => d.id === 1007).name).toBe("Renamed in the UI");
+  });
+
+  it("a file whose own settings changed counts whole; the other files' objects are left as they are", async () => {
+    await setUp();
+    await patchDashboard(1007, { name: "Renamed in the UI" });
+    expect((await h.api("POST", `/api/projects/12345/batch_exports/${exportId(1)}/pause/`)).status).toBe(200);
+    h.write(
+      "posthog/exports.yaml",
+      exportsYaml().replace("project: 12345\n", "project: 12345\nvariables: [REGION]\n"),
+    );
+    const applied = await cli(["apply", "--auto-approve", "--base", "main", "--changed-only", "posthog"]);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(
+      "Beyond the change: `variables` of posthog/exports.yaml changed since main: every declaration of that file counts as changed.",
+    );
+    expect(applied.stdout).toContain(`Change-scoped plan: ${B} of 1012 declarations read and planned`);
+    const state = await h.state();
+    expect(state.batch_exports.find((b: Json) => b.id === exportId(1)).paused).toBe(false);
+    expect(state.dashboards.find((d: Json) => d.id === 1007).name).toBe("Renamed in the UI");
+  });
+});

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
-import { type ChangeSet, changesSince } from "../../src/drift/changes.js";
+import { changesSince } from "../../src/drift/changes.js";
 import { type GitRunner, resolveBase, systemGit } from "../../src/drift/index.js";
 import { KINDS } from "../../src/kinds/index.js";
 import { GIT_ENV, gitRepo, type Repo } from "../support/git-repo.js";
@@ -26,7 +26,7 @@ afterEach(() => rmSync(repo.dir, { recursive: true, force: true }));
 async function change(
   base = "HEAD",
   env: Record<string, string> = {},
-): Promise<{ changed: string[]; removed: string[] } | { full: string }> {
+): Promise<{ changed: string[]; removed: string[]; unsure?: string }> {
   const desired = await loadConfig(["posthog"], { env, cwd: repo.dir, kinds: KINDS, mode: "plan" });
   expect(desired.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   const system = systemGit(repo.dir, GIT_ENV);
@@ -35,7 +35,7 @@ async function change(
     return system(args);
   };
   const commit = await resolveBase(git, base, repo.dir);
-  const set: ChangeSet = await changesSince({
+  const set = await changesSince({
     kinds: KINDS,
     base,
     commit,
@@ -45,8 +45,8 @@ async function change(
     desired,
     load: { env },
   });
-  if ("full" in set) return set;
   return {
+    ...(set.unsure !== undefined ? { unsure: set.unsure } : {}),
     changed: [...set.changed]
       .map(([d, how]) => `${d.kind} ${d.name}${d.id ? ` #${d.id}` : ""}: ${how}`)
       .sort(),
@@ -207,40 +207,50 @@ describe("the change since REF", () => {
   });
 });
 
-describe("when the whole project must be read", () => {
+describe("files whose change cannot be told declaration by declaration: all their declarations count", () => {
   beforeEach(() => {
     repo.write(
       "posthog/a.yaml",
-      "project: 12345\nvariables: [ENVIRONMENT]\nignore:\n  dashboards: ['Gen *']\ndashboards:\n  - name: A\n",
+      "project: 12345\nvariables: [ENVIRONMENT]\nignore:\n  dashboards: ['Gen *']\ndashboards:\n  - name: A\n  - name: B\n",
     );
+    repo.write("posthog/other.yaml", "project: 12345\ndashboards:\n  - name: Untouched\n");
     repo.commit("base");
   });
 
   it.each([
     [
       "project",
-      "project: 54321\nvariables: [ENVIRONMENT]\nignore:\n  dashboards: ['Gen *']\ndashboards:\n  - name: A\n",
+      "project: 54321\nvariables: [ENVIRONMENT]\nignore:\n  dashboards: ['Gen *']\ndashboards:\n  - name: A\n  - name: B\n",
     ],
     [
       "variables",
-      "project: 12345\nvariables: [ENVIRONMENT, REGION]\nignore:\n  dashboards: ['Gen *']\ndashboards:\n  - name: A\n",
+      "project: 12345\nvariables: [ENVIRONMENT, REGION]\nignore:\n  dashboards: ['Gen *']\ndashboards:\n  - name: A\n  - name: B\n",
     ],
     [
       "ignore",
-      "project: 12345\nvariables: [ENVIRONMENT]\nignore:\n  dashboards: ['Gen *', 'Tmp *']\ndashboards:\n  - name: A\n",
+      "project: 12345\nvariables: [ENVIRONMENT]\nignore:\n  dashboards: ['Gen *', 'Tmp *']\ndashboards:\n  - name: A\n  - name: B\n",
     ],
   ])("a changed `%s` of a file", async (key, text) => {
     repo.write("posthog/a.yaml", text);
-    expect(await change()).toEqual({ full: `\`${key}\` of posthog/a.yaml changed since HEAD` });
+    const moved = key === "project";
+    expect(await change()).toEqual({
+      // Moved to another project, they are new there and gone from the old one.
+      changed: moved
+        ? ["dashboard A: added", "dashboard B: added"]
+        : ["dashboard A: modified", "dashboard B: modified"],
+      removed: moved ? ["dashboard A (posthog/a.yaml:6)", "dashboard B (posthog/a.yaml:7)"] : [],
+      unsure: `\`${key}\` of posthog/a.yaml changed since HEAD`,
+    });
   });
 
   it("a file that does not load at REF", async () => {
     repo.write("posthog/b.yaml", "project: 12345\ndashboards:\n  - name: [broken\n");
     repo.commit();
     repo.write("posthog/b.yaml", "project: 12345\ndashboards:\n  - name: Fixed\n");
-    const set = await change();
-    expect(set).toEqual({
-      full: expect.stringMatching(/^posthog\/b\.yaml:\d+:\d+ does not load at HEAD: YAML syntax error/),
+    expect(await change()).toEqual({
+      changed: ["dashboard Fixed: added"],
+      removed: [],
+      unsure: expect.stringMatching(/^posthog\/b\.yaml:\d+:\d+ does not load at HEAD: YAML syntax error/),
     });
   });
 
@@ -250,6 +260,10 @@ describe("when the whole project must be read", () => {
     symlinkSync(".source/real.yaml", join(repo.dir, "posthog/linked.yaml"));
     repo.commit();
     repo.write("posthog/linked.yaml", "project: 12345\ndashboards:\n  - name: Linked\n  - name: More\n");
-    expect(await change()).toEqual({ full: "posthog/linked.yaml is a symbolic link at HEAD" });
+    expect(await change()).toEqual({
+      changed: ["dashboard Linked: added", "dashboard More: added"],
+      removed: [],
+      unsure: "posthog/linked.yaml is a symbolic link at HEAD",
+    });
   });
 });
