@@ -58,6 +58,8 @@ export async function runAction(ctx: ActionContext): Promise<number> {
       "--detailed-exitcode",
       ...(inputs.prune ? ["--prune"] : []),
       ...(inputs.base !== "" ? [`--base=${inputs.base}`] : []),
+      // The saved plan keeps its scope: the apply below writes only the change too.
+      ...(inputs.changedOnly ? ["--changed-only"] : []),
       ...paths,
     ],
     { captureStdout: true },
