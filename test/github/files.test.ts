@@ -149,7 +149,8 @@ describe.each(workflows)("workflow %s", (_name, workflow) => {
       const at = steps.findIndex((s) => ACTION_REF.test(s.uses ?? ""));
       if (at < 0) continue;
       expect(steps[0]?.uses).toMatch(/^actions\/checkout@/);
-      for (const step of steps.slice(1, at)) expect(step.run).toMatch(/^set -euo pipefail\n\S+="\$\(gh run list /);
+      for (const step of steps.slice(1, at))
+        expect(step.run).toMatch(/^set -euo pipefail\n\S+="\$\(gh run list /);
       expect(JSON.stringify(steps)).not.toMatch(/setup-node|npm (ci|install)/);
     }
   });

@@ -26,6 +26,7 @@ export interface Repo {
 }
 
 export function gitRepo(dir: string): Repo {
+  mkdirSync(dir, { recursive: true });
   const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, encoding: "utf8", env: GIT_ENV });
   git("init", "-q", "-b", "main");
   return {
