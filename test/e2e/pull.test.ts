@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { type EmulatorHarness, useEmulator } from "../support/emulator.js";
 import { bigSeed, SEED_SECRET } from "./seeds.js";
 
@@ -43,7 +44,7 @@ describe("pull then plan", () => {
     expect(text).toMatch(/^# yaml-language-server: \$schema=/);
     expect(text).toContain("id: 3");
     expect(text).toContain("${");
-    for (const secret of ["emulator-secret-access-key", "AKIAEMULATOR000000", "emulator-db-password"]) {
+    for (const secret of Object.values(SEED_CREDENTIALS)) {
       expect(text).not.toContain(secret);
     }
   });
