@@ -2,7 +2,7 @@
  * Escaping for user-controlled text (names, values, paths, warnings) in a GitHub comment. Each helper
  * returns text that cannot open or close HTML, tables, emphasis, links or code around it.
  */
-import { visible } from "../text.js";
+import { cut, visible } from "../text.js";
 
 const ENTITY: Record<string, string> = {
   "&": "&amp;",
@@ -44,7 +44,7 @@ export function codeBlock(language: string, lines: readonly string[]): string {
 
 /** Cuts a long one-line value, keeping comments bounded; the full value is in the full plan. */
 export function clip(text: string, max = 300): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return cut(text, max);
 }
 
 function longestRun(text: string): number {

@@ -13,6 +13,7 @@ import { isIP } from "node:net";
 import { isAbsolute, join } from "node:path";
 import type { Clock } from "../clock.js";
 import { UserError } from "../errors.js";
+import { cut } from "../text.js";
 import type { RateWindow } from "./budget.js";
 import { budgetFileId } from "./budget-file.js";
 import { type ClientOptions, ServiceClient } from "./client.js";
@@ -108,7 +109,7 @@ export function checkHost(raw: string): string {
     url.username !== "" || url.password !== ""
       ? "a user name or password"
       : url.pathname !== "/" && url.pathname !== ""
-        ? `a path (${excerpt(url.pathname)})`
+        ? `a path (${cut(url.pathname, 60)})`
         : url.search !== "" || raw.includes("?")
           ? "a query (?…)"
           : url.hash !== "" || raw.includes("#")
@@ -126,10 +127,6 @@ export function checkHost(raw: string): string {
     );
   }
   return url.origin;
-}
-
-function excerpt(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 export function isLoopback(hostname: string): boolean {
