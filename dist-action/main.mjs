@@ -3486,17 +3486,29 @@ var require_commander = __commonJS({
 });
 
 // src/text.ts
+function escapeChar(c) {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
 function visible(text) {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
+  return text.replace(SHOWN, escapeChar);
 }
 function flat(text) {
   return visible(text.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
+function cut(text, max) {
+  if (text.length <= max) return text;
+  let keep = Math.max(0, max - 1);
+  const last = text.charCodeAt(keep - 1);
+  if (last >= 55296 && last <= 56319) keep -= 1;
+  return `${text.slice(0, keep)}${CUT}`;
+}
+var INVISIBLE, SHOWN, CUT;
 var init_text = __esm({
   "src/text.ts"() {
     "use strict";
+    INVISIBLE = "\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff";
+    SHOWN = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`, "g");
+    CUT = "…";
   }
 });
 
@@ -3583,6 +3595,115 @@ var init_paint = __esm({
   }
 });
 
+// src/reading.ts
+function decode(match) {
+  const [whole, dec, hex, name, json, punct, percent] = match;
+  const code = (n) => n <= 1114111 ? String.fromCodePoint(n) : whole;
+  if (dec !== void 0) return code(Number(dec));
+  if (hex !== void 0) return code(Number.parseInt(hex, 16));
+  if (name !== void 0) return NAMED[name] ?? whole;
+  if (json !== void 0) return String.fromCharCode(Number.parseInt(json, 16));
+  if (punct !== void 0) return punct;
+  if (percent !== void 0) return String.fromCharCode(Number.parseInt(percent, 16));
+  return "";
+}
+function reading(text) {
+  if (!MAY_ESCAPE.test(text)) return void 0;
+  let out = "";
+  const from = [];
+  const to = [];
+  let last = 0;
+  const plain = (end) => {
+    for (let i = last; i < end; i++) {
+      from.push(i);
+      to.push(i + 1);
+    }
+    out += text.slice(last, end);
+  };
+  ESCAPE.lastIndex = 0;
+  let changed = false;
+  for (let match = ESCAPE.exec(text); match !== null; match = ESCAPE.exec(text)) {
+    const read = decode(match);
+    if (read === match[0]) continue;
+    changed = true;
+    plain(match.index);
+    const end = match.index + match[0].length;
+    if (!UNSEEN.test(read)) {
+      for (let i = 0; i < read.length; i++) {
+        from.push(match.index);
+        to.push(end);
+      }
+      out += read;
+    }
+    last = end;
+  }
+  if (!changed) return void 0;
+  plain(text.length);
+  return { text: out, from, to };
+}
+function openEscapeAtEnd(text) {
+  const match = /(?:&(?:#[xX]?[0-9a-fA-F]{0,8}|[A-Za-z][A-Za-z0-9]{0,31})?|\\(?:u[0-9a-fA-F]{0,3})?|%[0-7]?|<(?:!(?:-(?:-\s*-?)?)?)?)$/.exec(
+    text
+  );
+  return match ? match[0].length : 0;
+}
+var NAMED, UNSEEN, ESCAPE, MAY_ESCAPE;
+var init_reading = __esm({
+  "src/reading.ts"() {
+    "use strict";
+    NAMED = {
+      Tab: "	",
+      NewLine: "\n",
+      excl: "!",
+      quot: '"',
+      QUOT: '"',
+      num: "#",
+      dollar: "$",
+      percnt: "%",
+      amp: "&",
+      AMP: "&",
+      apos: "'",
+      lpar: "(",
+      rpar: ")",
+      ast: "*",
+      midast: "*",
+      plus: "+",
+      comma: ",",
+      period: ".",
+      sol: "/",
+      colon: ":",
+      semi: ";",
+      lt: "<",
+      LT: "<",
+      equals: "=",
+      gt: ">",
+      GT: ">",
+      quest: "?",
+      commat: "@",
+      lsqb: "[",
+      lbrack: "[",
+      bsol: "\\",
+      rsqb: "]",
+      rbrack: "]",
+      Hat: "^",
+      lowbar: "_",
+      UnderBar: "_",
+      grave: "`",
+      DiacriticalGrave: "`",
+      lcub: "{",
+      lbrace: "{",
+      verbar: "|",
+      vert: "|",
+      VerticalLine: "|",
+      rcub: "}",
+      rbrace: "}"
+    };
+    UNSEEN = /[\u200b-\u200d\u2060\ufeff]/;
+    ESCAPE = /&#(\d{1,8});?|&#[xX]([0-9a-fA-F]{1,8});?|&([A-Za-z][A-Za-z0-9]{1,31});|\\u([0-9a-fA-F]{4})|\\([!-/:-@[-`{-~])|%([0-7][0-9a-fA-F])|<!--\s*-->|[\u200b-\u200d\u2060\ufeff]/g;
+    MAY_ESCAPE = /[&\\%<\u200b-\u200d\u2060\ufeff]/;
+  }
+});
+
 // src/scrub.ts
 function startOfAtEnd(text, whole, atLeast) {
   const first = whole.charCodeAt(0);
@@ -3597,7 +3718,7 @@ function neutralise(text, end = text.length, own = true) {
   for (const match of text.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
     if (match.index >= end) break;
     if (match[0].length > 1) continue;
-    out += `${text.slice(last, match.index)}\\u${match[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
+    out += `${text.slice(last, match.index)}${escapeChar(match[0])}`;
     last = match.index + 1;
   }
   return out + text.slice(last, end);
@@ -3670,12 +3791,17 @@ function scrubValue(io, value) {
   const copy = (v) => {
     if (typeof v === "string") return scrubber.scrub(v);
     if (Array.isArray(v)) return v.map(copy);
-    if (typeof v === "object" && v !== null) {
+    if (isPlain(v)) {
       return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
     }
     return v;
   };
   return copy(value);
+}
+function isPlain(v) {
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 function secretInValue(io, value) {
   const scrubber = io.scrubber;
@@ -3699,18 +3825,25 @@ function secretInValue(io, value) {
   };
   return find(value);
 }
-var MIN_SECRET_LENGTH, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
+var MIN_SECRET_LENGTH, CUT_PREFIX, ESCAPED_WIDTH, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
   "src/scrub.ts"() {
     "use strict";
+    init_reading();
+    init_text();
     MIN_SECRET_LENGTH = 6;
+    CUT_PREFIX = 4;
+    ESCAPED_WIDTH = 20;
     API_KEY_LABEL = "(secret from $POSTHOG_API_KEY)";
     Scrubber = class {
       /** Text to hide → what is shown instead. */
       #labels = /* @__PURE__ */ new Map();
       #pattern;
-      /** Every proper start of every form (what the end of a write may be), and the longest form's length. */
-      #starts = /* @__PURE__ */ new Set();
+      /**
+       * Every proper start of every form (what the end of a write may be), with the label of a secret it
+       * starts, and the longest form's length.
+       */
+      #starts = /* @__PURE__ */ new Map();
       #firsts = /* @__PURE__ */ new Set();
       #longest = 0;
       /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
@@ -3726,7 +3859,10 @@ var init_scrub = __esm({
           if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
             this.#labels.set(form, label2);
             this.#pattern = void 0;
-            for (let end = 1; end < form.length; end++) this.#starts.add(form.slice(0, end));
+            for (let end = 1; end < form.length; end++) {
+              const start2 = form.slice(0, end);
+              if (!this.#starts.has(start2)) this.#starts.set(start2, label2);
+            }
             this.#firsts.add(form.charCodeAt(0));
             this.#longest = Math.max(this.#longest, form.length);
           }
@@ -3744,10 +3880,71 @@ var init_scrub = __esm({
         );
         return this.#pattern;
       }
-      /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
+      /**
+       * `text` with every known secret replaced: as written, then as read (escapes undone), then just
+       * before each cut. Each pass leaves the labels alone (a label is never scanned again).
+       */
       scrub(text) {
         if (this.#labels.size === 0) return text;
-        return text.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+        const written = text.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+        const read = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
+        return read.includes(CUT) ? this.#scrubCuts(read) : read;
+      }
+      /** `text` with every secret its reading holds replaced where it is written. */
+      #scrubReading(text) {
+        const read = reading(text);
+        if (read === void 0) return text;
+        let out = "";
+        let last = 0;
+        for (const match of read.text.matchAll(this.#regex())) {
+          const start2 = read.from[match.index] ?? 0;
+          const end = read.to[match.index + match[0].length - 1] ?? start2;
+          if (start2 < last) continue;
+          out += `${text.slice(last, start2)}${this.#labels.get(match[0]) ?? ""}`;
+          last = end;
+        }
+        return last === 0 ? text : out + text.slice(last);
+      }
+      /** `text` with the start of a secret just before a cut (`…`) replaced by that secret's label. */
+      #scrubCuts(text) {
+        let out = "";
+        let last = 0;
+        for (let at = text.indexOf(CUT); at >= 0; at = text.indexOf(CUT, at + 1)) {
+          const before = text.slice(last, at);
+          const start2 = this.#startAtEnd(before);
+          out += start2 ? `${before.slice(0, before.length - start2.length)}${start2.label}${CUT}` : `${before}${CUT}`;
+          last = at + CUT.length;
+        }
+        return out + text.slice(last);
+      }
+      /**
+       * The longest end of `text` that is, as written or as read, a proper start of a secret of at least
+       * CUT_PREFIX characters (an escape cut in two included): its length as written, and the secret's label.
+       */
+      #startAtEnd(text) {
+        const found = this.#startOf(text, CUT_PREFIX);
+        if (found) return found;
+        const tail = text.slice(-(this.#longest * ESCAPED_WIDTH));
+        const open2 = openEscapeAtEnd(tail);
+        const whole = tail.slice(0, tail.length - open2);
+        const read = MAY_ESCAPE.test(whole) ? reading(whole) : void 0;
+        if (read === void 0) {
+          const raw = open2 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
+          return raw ? { length: raw.length + open2, label: raw.label } : void 0;
+        }
+        const start2 = this.#startOf(read.text, CUT_PREFIX);
+        if (!start2) return void 0;
+        const from = read.from[read.text.length - start2.length] ?? 0;
+        return { length: tail.length - from, label: start2.label };
+      }
+      /** The longest end of `text`, `atLeast` characters or more, that is a proper start of a form. */
+      #startOf(text, atLeast) {
+        for (let i = Math.max(0, text.length - this.#longest + 1); i <= text.length - atLeast; i++) {
+          if (!this.#firsts.has(text.charCodeAt(i))) continue;
+          const label2 = this.#starts.get(text.slice(i));
+          if (label2 !== void 0) return { length: text.length - i, label: label2 };
+        }
+        return void 0;
       }
       /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
       secretIn(text) {
@@ -3757,10 +3954,7 @@ var init_scrub = __esm({
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
       pending(text) {
-        for (let i = Math.max(0, text.length - this.#longest + 1); i < text.length; i++) {
-          if (this.#firsts.has(text.charCodeAt(i)) && this.#starts.has(text.slice(i))) return text.length - i;
-        }
-        return 0;
+        return this.#startOf(text, 1)?.length ?? 0;
       }
     };
     LINE_END = ["\r\n"];
@@ -3771,7 +3965,7 @@ var init_scrub = __esm({
       ...[1, 2, 22, 31, 32, 33, 36, 39].map((n) => `\x1B[${n}m`)
     ];
     controls = (kept) => new RegExp(
-      `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]`,
+      `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`,
       "gu"
     );
     WITH_OWN = controls(OWN_SEQUENCES);
@@ -12270,7 +12464,7 @@ async function readSources(paths, cwd, diags) {
     const read = await readBounded(file.open, limit, file.identity);
     if (read.ok) {
       total += read.bytes.length;
-      const text = decode(read.bytes, file.shown, diags);
+      const text = decode2(read.bytes, file.shown, diags);
       if (text !== void 0) files.push({ path: file.shown, text });
     } else if (read.reason !== "too-large") {
       const why = read.reason === "changed" ? "it changed while being read" : "not accessible";
@@ -12368,7 +12562,7 @@ function kind(info2) {
   if (info2.isDirectory()) return " (a folder)";
   return "";
 }
-function decode(bytes, shown2, diags) {
+function decode2(bytes, shown2, diags) {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
@@ -24616,7 +24810,7 @@ ${body.join("\n")}
 ${fence}`;
 }
 function clip(text, max = 300) {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return cut(text, max);
 }
 function longestRun(text) {
   let longest = 0;
@@ -24782,7 +24976,7 @@ function renderMarkdown(plan, options) {
     keptNotes,
     cutNote(left, sections.length + notes.length, hint2)
   );
-  return text.length <= maxLength ? text : `${text.slice(0, maxLength - 2)}…
+  return text.length <= maxLength ? text : `${cut(text, maxLength - 1)}
 `;
 }
 function assemble(head, lists, sections, notes, cut2) {
@@ -24879,6 +25073,7 @@ var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING;
 var init_markdown = __esm({
   "src/render/markdown.ts"() {
     "use strict";
+    init_text();
     init_words();
     init_group();
     init_labels();
@@ -26020,8 +26215,8 @@ function s3Destination(service) {
     integration: null,
     config: {
       ...S3_CONFIG,
-      aws_access_key_id: "AKIAEMULATOR000000",
-      aws_secret_access_key: "emulator-secret-access-key"
+      aws_access_key_id: SEED_CREDENTIALS.s3AccessKey,
+      aws_secret_access_key: SEED_CREDENTIALS.s3SecretKey
     }
   };
 }
@@ -26093,7 +26288,7 @@ function defaultSeed(now, service = defaultService()) {
           integration: null,
           config: {
             user: "posthog",
-            password: "emulator-db-password",
+            password: SEED_CREDENTIALS.postgresPassword,
             host: "db.example.com",
             port: 5432,
             database: "analytics",
@@ -26114,7 +26309,7 @@ function defaultSeed(now, service = defaultService()) {
     sequences: { dashboard: 6, tile: 3 }
   };
 }
-var ACME_ID, GLOBEX_ID, USER_UUIDS, DAY2, INTEGRATION_IDS, S3_CONFIG, BOB_KEY, ALL_FEATURES;
+var ACME_ID, GLOBEX_ID, USER_UUIDS, DAY2, INTEGRATION_IDS, S3_CONFIG, SEED_CREDENTIALS, BOB_KEY, ALL_FEATURES;
 var init_default_seed = __esm({
   "src/emulator/default-seed.ts"() {
     "use strict";
@@ -26152,6 +26347,11 @@ var init_default_seed = __esm({
       prefix: "posthog/events/",
       file_format: "Parquet",
       compression: "zstd"
+    };
+    SEED_CREDENTIALS = {
+      s3AccessKey: "AKIAEMULATOR000000",
+      s3SecretKey: "EmuS3+sk/Wq7Zr4Tn9Kd",
+      postgresPassword: "EmuPg_pw*Hx4Qs8Lm"
     };
     BOB_KEY = "phx_emulator_bob";
     ALL_FEATURES = { tagging: true, access_control: true, advanced_permissions: true };
@@ -59156,7 +59356,7 @@ function checkHost(raw) {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new UserError(`host must use https:// (got ${url.protocol}//)`);
   }
-  const extra = url.username !== "" || url.password !== "" ? "a user name or password" : url.pathname !== "/" && url.pathname !== "" ? `a path (${excerpt2(url.pathname)})` : url.search !== "" || raw.includes("?") ? "a query (?…)" : url.hash !== "" || raw.includes("#") ? "a fragment (#…)" : void 0;
+  const extra = url.username !== "" || url.password !== "" ? "a user name or password" : url.pathname !== "/" && url.pathname !== "" ? `a path (${cut(url.pathname, 60)})` : url.search !== "" || raw.includes("?") ? "a query (?…)" : url.hash !== "" || raw.includes("#") ? "a fragment (#…)" : void 0;
   if (extra !== void 0) {
     throw new UserError(
       `POSTHOG_HOST / --host must be the service's address only, but it has ${extra}: use ${url.origin}`
@@ -59169,9 +59369,6 @@ function checkHost(raw) {
     );
   }
   return url.origin;
-}
-function excerpt2(text) {
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 function isLoopback2(hostname) {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
@@ -59197,6 +59394,7 @@ var init_env = __esm({
   "src/service/env.ts"() {
     "use strict";
     init_errors();
+    init_text();
     init_budget_file();
     init_client();
     UNITS2 = { second: 1e3, minute: 6e4, hour: 36e5 };
@@ -59566,6 +59764,7 @@ var init_progress = __esm({
   "src/commands/progress.ts"() {
     "use strict";
     init_table();
+    init_text();
     init_words();
     ERASE_LINE = "\r\x1B[2K";
     Tally = class {
@@ -59689,7 +59888,7 @@ var init_progress = __esm({
         if (wait && left > 0) text += ` · waiting ${seconds(left)} ${wait.why}`;
         else this.#tally.wait = void 0;
         const width2 = Math.max(20, (this.base.stderr.columns ?? 80) - 1);
-        if (text.length > width2) text = `${text.slice(0, width2 - 1)}…`;
+        text = cut(text, width2);
         this.base.stderr.write(`${ERASE_LINE}${text}`);
         this.#shown = true;
       }
@@ -60468,16 +60667,17 @@ async function run4(flags, io) {
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);
+  const shown2 = scrubValue(io, plan);
   const format = flags.format ?? "text";
   io.stdout.write(
-    renderPlan(plan, format, {
+    renderPlan(shown2, format, {
       kinds: KINDS,
       color: format === "text" && colorEnabled(io.env, io.stdout.isTTY === true),
       ...fullPlanHint(io)
     })
   );
-  if (inGitHubActions(io)) io.stderr.write(planAnnotations(plan, vocabulary(KINDS), workspacePath(io)));
-  await appendStepSummary(plan, KINDS, io);
+  if (inGitHubActions(io)) io.stderr.write(planAnnotations(shown2, vocabulary(KINDS), workspacePath(io)));
+  await appendStepSummary(shown2, KINDS, io);
   failIfUnsafe(made, flags);
   if (flags.out) {
     const saved = {
@@ -60486,7 +60686,7 @@ async function run4(flags, io) {
       options: savedOptions(flags),
       config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
       // Only the plan holds text from the service or the files: scrubbed. The rest is read back as is.
-      plan: scrubValue(io, plan),
+      plan: shown2,
       reads: made.reads
     };
     const file = resolve6(io.cwd, flags.out);
@@ -60792,7 +60992,8 @@ async function run5(flags, io) {
     progress.stop();
     warnIfPartial(plan, out.stdout);
     const vocab = vocabulary(KINDS);
-    out.stdout.write(renderText(plan, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
+    const shown2 = scrubValue(io, plan);
+    out.stdout.write(renderText(shown2, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
     if (plan.actions.length === 0) return 0;
     const missing = missingSecretVariables(plan.actions, io.env);
     if (missing.length > 0) {
@@ -60821,7 +61022,7 @@ async function run5(flags, io) {
       signal: stopped,
       onResult: (result) => {
         progress.advance();
-        out.stdout.write(`${formatResult(result, { vocab, people: plan.people })}
+        out.stdout.write(`${formatResult(scrubValue(io, result), { vocab, people: shown2.people })}
 `);
       }
     });
@@ -61313,17 +61514,13 @@ function renderRunsText(doc, now, paint) {
     dataInterval(r),
     r.records_completed === null ? "-" : formatCount(r.records_completed),
     r.id,
-    cut(r.latest_error ?? (r.backfill ? "from a backfill" : ""), 80)
+    cut((r.latest_error ?? (r.backfill ? "from a backfill" : "")).replace(/\s+/g, " ").trim(), 80)
   ]);
   return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
 }
 function dataInterval(r) {
   const start2 = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
   return `${start2} → ${isoTime(r.data_interval_end)}`;
-}
-function cut(text, max) {
-  const flat2 = text.replace(/\s+/g, " ").trim();
-  return flat2.length > max ? `${flat2.slice(0, max - 1)}…` : flat2;
 }
 var init_runs2 = __esm({
   "src/render/runs.ts"() {
@@ -61495,9 +61692,10 @@ async function run7(options, io) {
       },
       ctx.now
     );
+    const shown2 = scrubValue(io, doc);
     ctx.io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : renderStatusText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
+      format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : renderStatusText(shown2, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     const s = doc.summary;
     ctx.io.stderr.write(
@@ -61556,6 +61754,7 @@ var init_status2 = __esm({
     init_status();
     init_table();
     init_text2();
+    init_scrub();
     init_service2();
     init_words();
     init_config2();
@@ -61693,9 +61892,10 @@ async function run8(options, io) {
       filters: { status: statuses, since },
       runs: runs.map(runItem)
     };
+    const shown2 = scrubValue(io, doc);
     ctx.io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : renderRunsText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
+      format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : renderRunsText(shown2, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     ctx.io.stderr.write(
       `${count(runs.length, "run")} of "${flat(b.name)}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}
@@ -61710,6 +61910,7 @@ var init_runs4 = __esm({
     init_runs2();
     init_table();
     init_text2();
+    init_scrub();
     init_text();
     init_time();
     init_words();
@@ -62050,9 +62251,10 @@ async function run11(options, io) {
       filters: { run: options.run ?? null, level: levels, search: options.search ?? null, since },
       entries
     };
+    const shown2 = scrubValue(io, doc);
     ctx.io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
+      format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : renderLogsText(shown2, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     const more = read.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
     ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${flat(b.name)}"${more}
@@ -62075,6 +62277,7 @@ var init_logs3 = __esm({
     init_table();
     init_text2();
     init_time2();
+    init_scrub();
     init_text();
     init_time();
     init_words();
@@ -62119,12 +62322,13 @@ function renderEventsText(doc, paint) {
 }
 function propertiesPreview(properties) {
   const text = Object.entries(properties).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
-  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+  return cut(text, 100);
 }
 var CSV_COLUMNS;
 var init_events3 = __esm({
   "src/render/events.ts"() {
     "use strict";
+    init_text();
     init_table();
     init_time2();
     CSV_COLUMNS = ["id", "event", "timestamp", "distinct_id", "properties"];
@@ -62186,8 +62390,9 @@ async function run12(options, io) {
       },
       events
     };
-    const out = format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : format === "csv" ? renderEventsCsv(events) : renderEventsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
+    const shown2 = scrubValue(io, doc);
+    const out = format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : format === "csv" ? renderEventsCsv(shown2.events) : renderEventsText(shown2, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
     ctx.io.stdout.write(out);
     ctx.io.stderr.write(
       `${count(events.length, "event")}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}
@@ -62222,6 +62427,7 @@ var init_events4 = __esm({
     init_events3();
     init_table();
     init_text2();
+    init_scrub();
     init_service2();
     init_time();
     init_words();
@@ -62715,6 +62921,7 @@ function installedCli(label2, bin, env, cwd) {
 }
 
 // src/action/comment.ts
+init_text();
 var COMMENT_LIMIT = 65536;
 var MAX_PAGES = 100;
 var TIMEOUT_MS = 3e4;
@@ -62735,8 +62942,7 @@ _${dropped} more ${dropped === 1 ? "section" : "sections"} left out to fit this 
     const start2 = text.lastIndexOf("\n\n<details>");
     const end = start2 < 0 ? -1 : text.indexOf("</details>", start2);
     if (end < 0) {
-      const whole = body();
-      return `${whole.slice(0, limit - 2)}…
+      return `${cut(body(), limit - 1)}
 `;
     }
     text = text.slice(0, start2) + text.slice(end + "</details>".length);
@@ -62847,7 +63053,7 @@ var GitHubApi = class {
 function hint(status) {
   return status === 401 || status === 403 || status === 404 ? " (does the token in github-token have pull-requests: write on this repository?)" : "";
 }
-var oneLine2 = (text) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
+var oneLine2 = (text) => cut(text.replace(/[\u0000-\u001f\u007f]+/g, " "), 300);
 function nextLink(link) {
   for (const part of (link ?? "").split(",")) {
     const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
