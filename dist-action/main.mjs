@@ -4522,7 +4522,7 @@ var require_visit = __commonJS({
   "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
     function visit3(node, visitor) {
@@ -4534,7 +4534,7 @@ var require_visit = __commonJS({
       } else
         visit_(null, node, visitor_, Object.freeze([]));
     }
-    visit3.BREAK = BREAK;
+    visit3.BREAK = BREAK2;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
     function visit_(key, node, visitor, path) {
@@ -4550,8 +4550,8 @@ var require_visit = __commonJS({
             const ci = visit_(i, node.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node.items.splice(i, 1);
               i -= 1;
@@ -4560,13 +4560,13 @@ var require_visit = __commonJS({
         } else if (identity2.isPair(node)) {
           path = Object.freeze(path.concat(node));
           const ck = visit_("key", node.key, visitor, path);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node.key = null;
           const cv = visit_("value", node.value, visitor, path);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node.value = null;
         }
@@ -4582,7 +4582,7 @@ var require_visit = __commonJS({
       } else
         await visitAsync_(null, node, visitor_, Object.freeze([]));
     }
-    visitAsync.BREAK = BREAK;
+    visitAsync.BREAK = BREAK2;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
     async function visitAsync_(key, node, visitor, path) {
@@ -4598,8 +4598,8 @@ var require_visit = __commonJS({
             const ci = await visitAsync_(i, node.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node.items.splice(i, 1);
               i -= 1;
@@ -4608,13 +4608,13 @@ var require_visit = __commonJS({
         } else if (identity2.isPair(node)) {
           path = Object.freeze(path.concat(node));
           const ck = await visitAsync_("key", node.key, visitor, path);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node.key = null;
           const cv = await visitAsync_("value", node.value, visitor, path);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node.value = null;
         }
@@ -9987,7 +9987,7 @@ var require_cst_stringify = __commonJS({
 var require_cst_visit = __commonJS({
   "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
     function visit3(cst, visitor) {
@@ -9995,7 +9995,7 @@ var require_cst_visit = __commonJS({
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit3.BREAK = BREAK;
+    visit3.BREAK = BREAK2;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
     visit3.itemAtPath = (cst, path) => {
@@ -10028,8 +10028,8 @@ var require_cst_visit = __commonJS({
             const ci = _visit(Object.freeze(path.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               token.items.splice(i, 1);
               i -= 1;
@@ -24794,7 +24794,7 @@ var init_kinds3 = __esm({
 
 // src/render/markdown-escape.ts
 function escapeInline(text) {
-  return visible(text.replace(/\r\n?|\n/g, " ")).replace(/[&<>`|*_[\]\\~]/g, (c) => ENTITY[c] ?? c);
+  return visible(text.replace(/\r\n?|\n/g, " ")).replace(INLINE, (c) => ENTITY[c] ?? `${c}${BREAK}`);
 }
 function codeSpan(text) {
   const oneLine3 = visible(text.replace(/\r\n?|\n/g, "\\n"));
@@ -24817,7 +24817,7 @@ function longestRun(text) {
   for (const run13 of text.match(/`+/g) ?? []) longest = Math.max(longest, run13.length);
   return longest;
 }
-var ENTITY;
+var ENTITY, ACTIVE, BREAK, INLINE;
 var init_markdown_escape = __esm({
   "src/render/markdown-escape.ts"() {
     "use strict";
@@ -24835,6 +24835,9 @@ var init_markdown_escape = __esm({
       "\\": "&#92;",
       "~": "&#126;"
     };
+    ACTIVE = "@(?=[A-Za-z0-9])|#(?=\\d)|\\bGH-(?=\\d)|:(?=\\/\\/)|\\bwww(?=\\.)";
+    BREAK = "&#8203;";
+    INLINE = new RegExp(`[&<>\`|*_[\\]\\\\~]|${ACTIVE}`, "gi");
   }
 });
 
@@ -31416,7 +31419,7 @@ var require_timers = __commonJS({
     var NOT_IN_LIST = -2;
     var TO_BE_CLEARED = -1;
     var PENDING = 0;
-    var ACTIVE = 1;
+    var ACTIVE2 = 1;
     function onTick() {
       fastNow += TICK_MS;
       let idx = 0;
@@ -31425,8 +31428,8 @@ var require_timers = __commonJS({
         const timer = fastTimers[idx];
         if (timer._state === PENDING) {
           timer._idleStart = fastNow - TICK_MS;
-          timer._state = ACTIVE;
-        } else if (timer._state === ACTIVE && fastNow >= timer._idleStart + timer._idleTimeout) {
+          timer._state = ACTIVE2;
+        } else if (timer._state === ACTIVE2 && fastNow >= timer._idleStart + timer._idleTimeout) {
           timer._state = TO_BE_CLEARED;
           timer._idleStart = -1;
           timer._onTimeout(timer._timerArg);

@@ -95,3 +95,33 @@ describe("a secret in an error from the service", () => {
     expect(runs[0]?.[1].stdout).toContain(`${"E".repeat(60)} Bearer (secret fro…\n`);
   });
 });
+
+describe("service text in markdown", () => {
+  it("cannot mention, reference, link or reorder a line, in any format", async () => {
+    const name = "Ping @acme/admins about acme/site#12: see https://evil.example/x \u202egnp.exe\u202c\u200b";
+    await addDashboards({ 903: name });
+    h.write("p/all.yaml", "project: 12345\ndashboards: []\n");
+    const summary = join(h.dir, "summary.md");
+    const gha = { GITHUB_ACTIONS: "true", GITHUB_STEP_SUMMARY: summary };
+    const outputs: string[] = [];
+    for (const format of ["markdown", "text", "json"]) {
+      const result = await h.cli(["plan", "--format", format, "--prune", "--force", "p"], gha);
+      expect(result.code, result.stderr).toBe(0);
+      outputs.push(result.stdout, result.stderr);
+    }
+    outputs.push(readFileSync(summary, "utf8"));
+    const markdown = outputs[0] ?? "";
+    // As GitHub reads the markdown: entities decoded, the zero-width spaces that break links kept.
+    const github = markdown.replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(Number(n)));
+    expect(github).toContain(
+      "Ping @\u200bacme/admins about acme/site#\u200b12: see https:\u200b//evil.example/x",
+    );
+    expect(github).not.toMatch(/@acme|#12|https:\/\//);
+    for (const text of outputs) expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b-\u200f]/);
+    // Shown, escaped, in every format: JSON still names the same characters.
+    expect(outputs[2]).toContain("\\u202egnp.exe\\u202c\\u200b");
+    expect(outputs[4]).toContain("\\u202egnp.exe\\u202c\\u200b");
+    const plan = JSON.parse(outputs[4] ?? "{}") as { actions: Array<{ object: { name: string } }> };
+    expect(plan.actions.map((a) => a.object.name)).toContain(name);
+  });
+});
