@@ -3925,12 +3925,12 @@ var init_scrub = __esm({
         const found = this.#startOf(text, CUT_PREFIX);
         if (found) return found;
         const tail = text.slice(-(this.#longest * ESCAPED_WIDTH));
-        const open2 = openEscapeAtEnd(tail);
-        const whole = tail.slice(0, tail.length - open2);
+        const open3 = openEscapeAtEnd(tail);
+        const whole = tail.slice(0, tail.length - open3);
         const read = MAY_ESCAPE.test(whole) ? reading(whole) : void 0;
         if (read === void 0) {
-          const raw = open2 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
-          return raw ? { length: raw.length + open2, label: raw.label } : void 0;
+          const raw = open3 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
+          return raw ? { length: raw.length + open3, label: raw.label } : void 0;
         }
         const start2 = this.#startOf(read.text, CUT_PREFIX);
         if (!start2) return void 0;
@@ -13000,11 +13000,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants2);
+          this.rhs = optimizeExpr(this.rhs, names, constants3);
         return this;
       }
       get names() {
@@ -13021,10 +13021,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants2);
+        this.rhs = optimizeExpr(this.rhs, names, constants3);
         return this;
       }
       get names() {
@@ -13085,8 +13085,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants2) {
-        this.code = optimizeExpr(this.code, names, constants2);
+      optimizeNames(names, constants3) {
+        this.code = optimizeExpr(this.code, names, constants3);
         return this;
       }
       get names() {
@@ -13115,12 +13115,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants2))
+          if (n.optimizeNames(names, constants3))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -13173,12 +13173,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
-        if (!(super.optimizeNames(names, constants2) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
+        if (!(super.optimizeNames(names, constants3) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants2);
+        this.condition = optimizeExpr(this.condition, names, constants3);
         return this;
       }
       get names() {
@@ -13201,10 +13201,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants2) {
-        if (!super.optimizeNames(names, constants2))
+      optimizeNames(names, constants3) {
+        if (!super.optimizeNames(names, constants3))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants2);
+        this.iteration = optimizeExpr(this.iteration, names, constants3);
         return this;
       }
       get names() {
@@ -13240,10 +13240,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants2) {
-        if (!super.optimizeNames(names, constants2))
+      optimizeNames(names, constants3) {
+        if (!super.optimizeNames(names, constants3))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants2);
+        this.iterable = optimizeExpr(this.iterable, names, constants3);
         return this;
       }
       get names() {
@@ -13285,11 +13285,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         var _a, _b;
-        super.optimizeNames(names, constants2);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants2);
+        super.optimizeNames(names, constants3);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants3);
         return this;
       }
       get names() {
@@ -13590,7 +13590,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants2) {
+    function optimizeExpr(expr, names, constants3) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -13605,14 +13605,14 @@ var require_codegen = __commonJS({
         return items2;
       }, []));
       function replaceName(n) {
-        const c = constants2[n.str];
+        const c = constants3[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants2[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants3[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -24714,7 +24714,8 @@ var init_kinds2 = __esm({
 });
 
 // src/files.ts
-import { appendFile, writeFile } from "node:fs/promises";
+import { constants as constants2, lstatSync } from "node:fs";
+import { lstat as lstat2, open as open2 } from "node:fs/promises";
 function fileReason(error2) {
   const code = error2?.code;
   return (code && REASONS[code]) ?? code ?? (error2 instanceof Error ? error2.message : String(error2));
@@ -24731,16 +24732,47 @@ async function withFile(doing, path, work) {
     throw error2;
   }
 }
-function writeOutput(io, doing, shown2, path, text, options = {}) {
+function pathTaken(path) {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function writeOutput(io, doing, shown2, path, text, options = {}) {
   const clean = options.scrubbed ? text : scrubText(io, text);
-  const mode = options.mode === void 0 ? {} : { mode: options.mode };
-  return withFile(
-    doing,
-    shown2,
-    () => options.append ? appendFile(path, clean, mode) : writeFile(path, clean, mode)
+  const flags = constants2.O_WRONLY | constants2.O_CREAT | (options.append ? constants2.O_APPEND : constants2.O_TRUNC) | (options.create ? constants2.O_EXCL : 0) | NO_FOLLOW;
+  try {
+    await withFile(doing, shown2, async () => {
+      if (NO_FOLLOW === 0 && (await lstat2(path).catch(() => void 0))?.isSymbolicLink()) {
+        throw Object.assign(new Error("a symbolic link"), { code: "ELOOP" });
+      }
+      const file = await open2(path, flags, options.mode ?? 438);
+      try {
+        if (options.mode !== void 0) await file.chmod(options.mode);
+        await file.writeFile(clean);
+      } finally {
+        await file.close();
+      }
+    });
+  } catch (error2) {
+    throw await isLink(path, error2) ? linkError(doing, shown2, error2) : error2;
+  }
+}
+async function isLink(path, error2) {
+  const code = error2.cause?.code;
+  if (code !== "ELOOP" && code !== "EMLINK" && code !== "EEXIST") return false;
+  return (await lstat2(path).catch(() => void 0))?.isSymbolicLink() === true;
+}
+function linkError(doing, shown2, error2) {
+  return new UserError(
+    `cannot ${doing} ${shown2}: it is a symbolic link, and posthog-gitops never writes through one`,
+    "file_error",
+    { cause: error2 }
   );
 }
-var REASONS;
+var REASONS, NO_FOLLOW;
 var init_files = __esm({
   "src/files.ts"() {
     "use strict";
@@ -24758,6 +24790,7 @@ var init_files = __esm({
       ENAMETOOLONG: "the name is too long",
       ELOOP: "too many symbolic links"
     };
+    NO_FOLLOW = constants2.O_NOFOLLOW ?? 0;
   }
 });
 
@@ -26393,7 +26426,7 @@ var init_persist = __esm({
       write() {
         const tmp = `${this.path}.tmp-${randomBytes(6).toString("hex")}`;
         writeFileSync(tmp, `${JSON.stringify(this.store.data)}
-`, { mode: 384 });
+`, { mode: 384, flag: "wx" });
         renameSync(tmp, this.path);
       }
       flush() {
@@ -37969,7 +38002,7 @@ var require_client_h1 = __commonJS({
       kHTTPContext,
       kClosed
     } = require_symbols();
-    var constants2 = require_constants2();
+    var constants3 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var removeAllListeners = util.removeAllListeners;
@@ -38105,7 +38138,7 @@ var require_client_h1 = __commonJS({
          */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants2.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -38201,11 +38234,11 @@ var require_client_h1 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants2.ERROR.OK) {
+          if (ret !== constants3.ERROR.OK) {
             const data = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants2.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data);
-            } else if (ret === constants2.ERROR.PAUSED) {
+            } else if (ret === constants3.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data);
             } else {
@@ -38228,10 +38261,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants2.ERROR.OK) {
+        if (ret === constants3.ERROR.OK) {
           return null;
         }
-        if (ret === constants2.ERROR.PAUSED || ret === constants2.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -38248,7 +38281,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants2.ERROR[ret], data);
+        return new HTTPParserError(message, constants3.ERROR[ret], data);
       }
       destroy() {
         assert(currentParser === null);
@@ -38459,7 +38492,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause2 ? constants2.ERROR.PAUSED : 0;
+        return pause2 ? constants3.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -38485,7 +38518,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         }
         return 0;
       }
@@ -38525,13 +38558,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -45247,7 +45280,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { writeFile, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
     var { dirname: dirname3, resolve: resolve12 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
@@ -45484,7 +45517,7 @@ var require_snapshot_recorder = __commonJS({
           hash,
           snapshot
         }));
-        await writeFile3(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
+        await writeFile(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
       }
       /**
        * Clears all recorded snapshots
@@ -58416,7 +58449,7 @@ var init_outcome = __esm({
 
 // src/service/budget-file.ts
 import { createHash as createHash5, randomBytes as randomBytes4 } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync as readFileSync3, renameSync as renameSync2, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { lstatSync as lstatSync2, mkdirSync, readFileSync as readFileSync3, renameSync as renameSync2, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { dirname } from "node:path";
 function budgetFileId(host, apiKey) {
   return createHash5("sha256").update(`posthog-gitops rate budget
@@ -58425,7 +58458,7 @@ ${apiKey}`).digest("hex").slice(0, 16);
 }
 function readBudgetFile(path, id, now) {
   try {
-    const stat2 = lstatSync(path);
+    const stat2 = lstatSync2(path);
     if (!stat2.isFile() || stat2.size > MAX_FILE_BYTES2) return void 0;
     return parse(JSON.parse(readFileSync3(path, "utf8")), id, now);
   } catch {
@@ -61275,7 +61308,7 @@ var init_refresh = __esm({
 });
 
 // src/commands/pull-refresh.ts
-import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
 function fieldsOf(action) {
   switch (action.action) {
@@ -61349,7 +61382,7 @@ async function refresh2(paths, flags, io) {
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
 `);
     if (refreshed.changed.length === 0) continue;
-    await withFile("write", file, () => writeFile2(path, refreshed.text));
+    await writeOutput(io, "write", file, path, refreshed.text, { scrubbed: true });
     changedFiles += 1;
     io.stderr.write(
       `refreshed ${file}: ${count(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})
@@ -61414,7 +61447,6 @@ var pull_exports = {};
 __export(pull_exports, {
   run: () => run6
 });
-import { existsSync as existsSync4 } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61444,7 +61476,7 @@ async function run6(flags, io) {
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve9(dir, pullFileName(kind2))).filter((file) => existsSync4(file));
+  const existing = kinds.map((kind2) => resolve9(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
       `${existing.map((file) => relative4(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
@@ -61456,7 +61488,7 @@ async function run6(flags, io) {
   await withFile("create the folder", shown2, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
     const file = resolve9(dir, pulled.name);
-    await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text);
+    await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text, { create: true });
     const words = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
       `wrote ${relative4(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words.one : words.many}
@@ -61677,7 +61709,7 @@ var status_exports = {};
 __export(status_exports, {
   run: () => run7
 });
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 import { resolve as resolve10 } from "node:path";
 async function run7(options, io) {
   const format = options.format ?? "text";
@@ -61718,7 +61750,7 @@ async function select(ctx, options) {
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
-  if (existsSync5(resolve10(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync4(resolve10(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project3 } = projectChoice(options, ctx.io);
   if (project3 === void 0) {
     throw new UserError(
@@ -62444,7 +62476,7 @@ var init_events4 = __esm({
 });
 
 // src/action/main.ts
-import { existsSync as existsSync7, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
+import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join as join5, resolve as resolve11 } from "node:path";
 
@@ -63124,7 +63156,7 @@ function withoutInputs(env) {
 
 // src/action/install.ts
 import { spawn as spawn2 } from "node:child_process";
-import { existsSync as existsSync6, readFileSync as readFileSync4 } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileSync4 } from "node:fs";
 import { join as join3 } from "node:path";
 async function installRelease(version, prefix, env) {
   const spec = `posthog-gitops@${version}`;
@@ -63143,7 +63175,7 @@ async function installRelease(version, prefix, env) {
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join3(prefix, "node_modules", "posthog-gitops");
   const bin = join3(root, "bin", "posthog-gitops.js");
-  if (!existsSync6(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
+  if (!existsSync5(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
   const installed = JSON.parse(readFileSync4(join3(root, "package.json"), "utf8"));
   return { version: String(installed.version), bin };
 }
@@ -63184,12 +63216,12 @@ async function runAction(ctx) {
   );
   if (plan.code !== 0 && plan.code !== 2) {
     const note = failedPlanMarkdown(plan.code, ctx.runUrl);
-    writeFileSync3(markdownFile, note);
+    writeFileSync3(markdownFile, note, { flag: "wx" });
     report2.setOutput("plan-file", "");
     report2.setOutput("markdown-file", markdownFile);
     return keepComment(ctx, note, plan.code);
   }
-  writeFileSync3(markdownFile, plan.stdout);
+  writeFileSync3(markdownFile, plan.stdout, { flag: "wx" });
   const summary3 = planSummary(planFile);
   report2.setOutput("has-changes", String(summary3.total > 0));
   report2.setOutput("destructive", String(summary3.destructive));
@@ -63269,7 +63301,7 @@ async function start() {
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
   const cwd = resolve11(workspace, inputs.workingDirectory);
-  if (!existsSync7(cwd) || !statSync(cwd).isDirectory()) {
+  if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;
   }
@@ -63322,7 +63354,7 @@ function commentOn(inputs, env) {
   };
 }
 function pullRequestNumber(eventPath) {
-  if (!eventPath || !existsSync7(eventPath)) return void 0;
+  if (!eventPath || !existsSync6(eventPath)) return void 0;
   const event2 = JSON.parse(readFileSync6(eventPath, "utf8"));
   const number2 = event2.pull_request?.number;
   return typeof number2 === "number" && Number.isSafeInteger(number2) && number2 > 0 ? number2 : void 0;

@@ -15,7 +15,7 @@
  * be printed); plus the emulator's own stored credentials. Values shorter than the tool's minimum
  * (MIN_SECRET_LENGTH) are not searched for: the tool leaves them alone on purpose.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
@@ -46,12 +46,13 @@ const EMULATOR_SECRETS: Record<string, string> = {
   "the emulator's Postgres password": SEED_CREDENTIALS.postgresPassword,
 };
 
-/** Every file under `dir`, by path relative to it, as text. */
+/** Every file under `dir`, by path relative to it, as text (symbolic links are not files: skipped). */
 export function filesUnder(dir: string): Array<[string, string]> {
   const walk = (folder: string): string[] =>
     readdirSync(folder).flatMap((name) => {
       const path = join(folder, name);
-      return statSync(path).isDirectory() ? walk(path) : [path];
+      const info = lstatSync(path);
+      return info.isSymbolicLink() ? [] : info.isDirectory() ? walk(path) : [path];
     });
   return walk(dir).map((path) => [relative(dir, path), readFileSync(path, "utf8")]);
 }
