@@ -59383,14 +59383,16 @@ function defaultBudgetFile(env, host, apiKey) {
   return join2(cache, "posthog-gitops", `rate-budget-${budgetFileId(url.origin, apiKey)}.json`);
 }
 function checkHost(raw) {
+  const shown2 = withoutCredentials(raw);
   let url;
   try {
     url = new URL(raw);
   } catch {
-    throw new UserError(`POSTHOG_HOST / --host is not a URL: ${raw}`);
+    throw new UserError(`POSTHOG_HOST / --host is not a URL: ${shown2}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new UserError(`host must use https:// (got ${url.protocol}//)`);
+    const scheme = raw.includes("//") && shown2 === raw ? `${url.protocol}//` : shown2;
+    throw new UserError(`host must use https:// (got ${scheme})`);
   }
   const extra = url.username !== "" || url.password !== "" ? "a user name or password" : url.pathname !== "/" && url.pathname !== "" ? `a path (${cut(url.pathname, 60)})` : url.search !== "" || raw.includes("?") ? "a query (?…)" : url.hash !== "" || raw.includes("#") ? "a fragment (#…)" : void 0;
   if (extra !== void 0) {
@@ -59406,12 +59408,17 @@ function checkHost(raw) {
   }
   return url.origin;
 }
+function withoutCredentials(raw) {
+  const slashes = raw.indexOf("//");
+  const start2 = slashes < 0 ? 0 : slashes + 2;
+  const at = raw.lastIndexOf("@");
+  return at < start2 ? raw : `${raw.slice(0, start2)}${raw.slice(at + 1)}`;
+}
 function isLoopback2(hostname) {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  if (name === "localhost") return true;
   if (isIP(name) === 4) return name.startsWith("127.");
-  if (isIP(name) === 6) return name === "::1" || name === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(name);
-  return false;
+  return isIP(name) === 6 && new URL(`http://[${name}]`).hostname === "[::1]";
 }
 function parseRateLimit2(text, source) {
   const windows = text.split(",").map((part) => {
