@@ -23966,6 +23966,7 @@ async function collectOffsetPages(transport, first, limit = 100) {
   const items2 = pages.flatMap((p) => p.results);
   const last = pages[pages.length - 1];
   if (headNext !== void 0 && last?.next && last.results.length > 0) {
+    walk2.checkLink(last.next);
     for await (const item of follow(transport, nextSpec(first, last.next), walk2)) items2.push(item);
   }
   const seen = /* @__PURE__ */ new Set();
@@ -23975,6 +23976,7 @@ var Walk2, grouped, pathOf;
 var init_pages = __esm({
   "src/service/pages.ts"() {
     "use strict";
+    init_text();
     init_errors2();
     Walk2 = class {
       pages = 0;
@@ -24012,11 +24014,26 @@ var init_pages = __esm({
         if (this.items > maxObjects) this.fail(`the list holds more than ${grouped(maxObjects)} objects`);
         const next = page.next ?? void 0;
         if (next === void 0 || received === 0) return void 0;
+        this.checkLink(next);
         if (page.count !== void 0 && this.items >= page.count) {
           this.fail(`more pages than its count of ${grouped(page.count)} allows`);
         }
         if (this.pages >= maxPages) this.fail(`the list goes on past ${grouped(maxPages)} pages`);
         return next;
+      }
+      /**
+       * A `next` link as the service writes them: an absolute `http://` or `https://` URL, in lower case,
+       * with no space or control character, that parses. Anything else (`HTTP://…`, ` http://…`, the
+       * `http:host` form a URL parser resolves against the page, a path, `javascript:`) is an unexpected
+       * answer naming the link; a well-formed link to another origin is refused by the transport.
+       */
+      checkLink(next) {
+        const origin = this.#transport.origin;
+        const wellFormed = typeof next === "string" && /^https?:\/\/[^\s/]/.test(next) && !/[\s\u0000-\u001f\u007f]/.test(next) && URL.canParse(next);
+        if (!wellFormed) {
+          const shown2 = this.#transport.scrubbed(cut(JSON.stringify(next) ?? String(next), 300));
+          this.fail(`its next link ${shown2} is not a link on ${origin}`);
+        }
       }
       checkCount(count2) {
         const { maxObjects } = this.#transport.pageLimits;
@@ -58947,6 +58964,7 @@ var init_transport = __esm({
     "use strict";
     import_undici = __toESM(require_undici(), 1);
     init_scrub();
+    init_text();
     init_words();
     init_errors2();
     init_outcome();
@@ -58977,6 +58995,14 @@ var init_transport = __esm({
       }
       get pageLimits() {
         return this.#o.pageLimits;
+      }
+      /** The service's origin (`https://us.posthog.com`): where every request and every `next` link goes. */
+      get origin() {
+        return this.#o.origin;
+      }
+      /** `text` without the key, for messages that quote what the service sent. */
+      scrubbed(text) {
+        return this.#scrub(text);
       }
       async send(spec) {
         const url = this.#url(spec);
@@ -59029,7 +59055,12 @@ var init_transport = __esm({
               const problem = `the answer is longer than ${describeBytes(this.#o.maxAnswerBytes)}`;
               return fail2(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
             }
-            if (outcome.kind === "answer" && outcome.status < 400) {
+            if (outcome.kind === "answer" && outcome.status >= 300 && outcome.status < 400) {
+              const to = outcome.location === void 0 ? "" : `, to ${cut(this.#scrub(outcome.location), 200)}`;
+              const problem = `it answered ${outcome.status} (a redirect${to}), which is not followed: is the host right?`;
+              return fail2(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
+            }
+            if (outcome.kind === "answer" && outcome.status < 300) {
               this.#log(
                 `${label2} ${outcome.status} ${ms}ms${attempt ? ` (after ${count(attempt, "retry", "retries")})` : ""}`
               );
@@ -59123,12 +59154,14 @@ var init_transport = __esm({
           answered = true;
           const text = await readAtMost(res.body, this.#o.maxAnswerBytes);
           const retryAfter = res.headers["retry-after"];
+          const location = res.headers.location;
           return {
             kind: "answer",
             status: res.statusCode,
             text: text ?? "",
             retryAfterMs: parseRetryAfter(retryAfter, this.#o.clock.now()),
-            ...text === void 0 ? { tooLarge: true } : {}
+            ...text === void 0 ? { tooLarge: true } : {},
+            ...typeof location === "string" ? { location } : {}
           };
         } catch (raw) {
           return classifyFailure(raw, answered, deadline.signal.aborted, (text) => this.#scrub(text));
