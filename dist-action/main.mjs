@@ -25827,6 +25827,30 @@ var init_http = __esm({
 });
 
 // src/emulator/control.ts
+function hostAllowed(host, anyAddress) {
+  if (host === void 0 || !HOST.test(host)) return false;
+  let hostname;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  if (hostname === "localhost") return true;
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(hostname)) return anyAddress || hostname.startsWith("127.");
+  if (hostname.startsWith("[")) return anyAddress || hostname === "[::1]";
+  return false;
+}
+function disallowedHost(req, res) {
+  req.resume();
+  sendReply(res, {
+    status: 400,
+    body: errorBody(
+      "invalid_request",
+      "disallowed_host",
+      "The emulator answers only requests addressed to it by a loopback name or address (localhost, 127.0.0.1, [::1]): a name a resolver could point at it is refused (DNS rebinding)."
+    )
+  });
+}
 function isAddressLiteral(hostname) {
   return hostname === "localhost" || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith("[") && hostname.endsWith("]");
 }
@@ -25904,12 +25928,14 @@ async function handleControl(target, req, res, url) {
     return bad(res, error2 instanceof Error ? error2.message : String(error2));
   }
 }
+var HOST;
 var init_control = __esm({
   "src/emulator/control.ts"() {
     "use strict";
     init_errors3();
     init_faults();
     init_http();
+    HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
   }
 });
 
@@ -29817,6 +29843,7 @@ function loggedQuery(url) {
 }
 async function handleRequest(state, req, res) {
   const started = state.clock.now();
+  if (!state.hostAllowed(req.headers.host)) return disallowedHost(req, res);
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   if (url.pathname.startsWith("/_emulator/") || url.pathname === "/_emulator") {
     return state.control(req, res, url);
@@ -29930,6 +29957,7 @@ var init_server = __esm({
   "src/emulator/server.ts"() {
     "use strict";
     init_auth();
+    init_control();
     init_errors3();
     init_http();
     init_rate_limit();
@@ -30054,6 +30082,7 @@ async function startEmulator(options = {}) {
     optionLimits,
     log,
     onError: options.onError,
+    hostAllowed: (requested) => hostAllowed(requested, !isLoopback(host)),
     control: (req, res, url) => handleControl(
       {
         log,
