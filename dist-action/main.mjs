@@ -61222,13 +61222,16 @@ var init_apply3 = __esm({
 function escapeLive(text) {
   return text.replaceAll("${", () => "$${");
 }
-function escapeItem(value) {
+function escapeItem(value, leftOut = [], path = "") {
   if (value instanceof Placeholder) return `\${${value.variable}}`;
   if (typeof value === "string") return escapeLive(value);
-  if (Array.isArray(value)) return value.map(escapeItem);
+  if (Array.isArray(value)) return value.map((item, i) => escapeItem(item, leftOut, `${path}${i}.`));
   if (isPlainObject(value)) {
     const out = {};
-    for (const [key, item] of Object.entries(value)) out[key] = escapeItem(item);
+    for (const [key, item] of Object.entries(value)) {
+      if (FORBIDDEN_KEYS.has(key)) leftOut.push(`${path}${key}`);
+      else out[key] = escapeItem(item, leftOut, `${path}${key}.`);
+    }
     return out;
   }
   return value;
@@ -61243,6 +61246,7 @@ var YAML_TEXT;
 var init_escape = __esm({
   "src/pull/escape.ts"() {
     "use strict";
+    init_parse_types();
     init_values();
     init_kinds();
     YAML_TEXT = { lineWidth: 0, doubleQuotedAsJSON: true };
@@ -61250,8 +61254,18 @@ var init_escape = __esm({
 });
 
 // src/pull/document.ts
-function pullDocument(kind2, project3, pulled, schemaLocation2) {
-  const items2 = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? ""))).map((item) => escapeItem(item));
+function pullDocument(kind2, project3, pulled, schemaLocation2, leftOut = []) {
+  const items2 = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? ""))).map((item) => {
+    const paths = [];
+    const escaped = escapeItem(item, paths);
+    if (paths.length > 0) {
+      const what = paths.length === 1 ? "this key" : "these keys";
+      leftOut.push(
+        `${paths.join(" and ")} of ${kind2.words.one} ${JSON.stringify(String(item.name ?? ""))}: the configuration format does not allow ${what}`
+      );
+    }
+    return escaped;
+  });
   const variables = [...new Set(pulled.variables)];
   const header = [
     `# yaml-language-server: $schema=${schemaLocation2}`,
@@ -61280,12 +61294,14 @@ async function pullFiles(kinds, client, project3, schemaLocation2) {
   for (const kind2 of kinds) {
     const pulled = await kind2.pull(client, project3);
     const name = pullFileName(kind2);
+    const leftOut = [];
     files.push({
       kind: kind2.name,
       name,
-      text: pullDocument(kind2, project3, pulled, schemaLocation2(name)),
+      text: pullDocument(kind2, project3, pulled, schemaLocation2(name), leftOut),
       objects: pulled.items.length,
-      variables: [...new Set(pulled.variables)]
+      variables: [...new Set(pulled.variables)],
+      leftOut
     });
   }
   return files;
@@ -61567,6 +61583,8 @@ async function run6(flags, io) {
       io.stderr.write(`  set these secret variables before apply: ${pulled.variables.join(", ")}
 `);
     }
+    for (const left of pulled.leftOut) io.stderr.write(`  left out ${flat(left)}
+`);
   }
   return 0;
 }
@@ -61579,6 +61597,7 @@ var init_pull4 = __esm({
     init_kinds2();
     init_document();
     init_pull3();
+    init_text();
     init_version();
     init_connect();
     init_project();

@@ -13,6 +13,7 @@ import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { pullFileName } from "../pull/document.js";
 import { pullFiles } from "../pull/pull.js";
+import { flat } from "../text.js";
 import { PUBLISHED_SCHEMA } from "../version.js";
 import { type ConnectionFlags, withConnection } from "./connect.js";
 import { projectChoice } from "./project.js";
@@ -87,6 +88,7 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
     if (pulled.variables.length > 0) {
       io.stderr.write(`  set these secret variables before apply: ${pulled.variables.join(", ")}\n`);
     }
+    for (const left of pulled.leftOut) io.stderr.write(`  left out ${flat(left)}\n`);
   }
   return 0;
 }

@@ -297,9 +297,10 @@ export interface RecordedRequest {
 
 /**
  * A loopback proxy in front of the emulator that records request bodies (the emulator's log keeps
- * method and path only), for assertions on exactly what was sent.
+ * method and path only), for assertions on exactly what was sent; `rewrite` changes the text of its
+ * answers (to play a service that sends what the emulator would not).
  */
-export async function recordingProxy(target: () => string) {
+export async function recordingProxy(target: () => string, rewrite: (text: string) => string = (t) => t) {
   const recorded: RecordedRequest[] = [];
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -313,7 +314,7 @@ export async function recordingProxy(target: () => string) {
     const init: RequestInit = { method: req.method ?? "GET", headers };
     if (body !== "") init.body = body;
     const answer = await fetch(`${target()}${req.url}`, init);
-    const text = await answer.text();
+    const text = rewrite(await answer.text());
     res.writeHead(answer.status, {
       "content-type": answer.headers.get("content-type") ?? "application/json",
     });
