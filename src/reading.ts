@@ -76,59 +76,105 @@ export const MAY_ESCAPE = /[&\\%<\u200b-\u200d\u2060\ufeff]/;
 export interface Reading {
   /** What the reader reads. */
   text: string;
-  /** For each character of `text`, where its source starts in the text as written… */
-  from: number[];
-  /** …and where it ends. */
-  to: number[];
+  /** Where the character at `index` of `text` starts in the text as written. */
+  start(index: number): number;
+  /** Where the character at `index` of `text` ends in the text as written. */
+  end(index: number): number;
 }
 
-function decode(match: RegExpExecArray): string {
-  const [whole, dec, hex, name, json, punct, percent] = match;
-  const code = (n: number) => (n <= 0x10ffff ? String.fromCodePoint(n) : whole);
-  if (dec !== undefined) return code(Number(dec));
-  if (hex !== undefined) return code(Number.parseInt(hex, 16));
-  if (name !== undefined) return NAMED[name] ?? whole;
-  if (json !== undefined) return String.fromCharCode(Number.parseInt(json, 16));
-  if (punct !== undefined) return punct;
-  if (percent !== undefined) return String.fromCharCode(Number.parseInt(percent, 16));
-  return "";
+/** What one escape reads as: a character, "" for what renders as nothing, or itself when unknown. */
+function decode(
+  whole: string,
+  dec: string | undefined,
+  hex: string | undefined,
+  name: string | undefined,
+  json: string | undefined,
+  punct: string | undefined,
+  percent: string | undefined,
+): string {
+  let read: string;
+  if (dec !== undefined || hex !== undefined) {
+    const code = dec !== undefined ? Number(dec) : Number.parseInt(hex as string, 16);
+    if (code > 0x10ffff) return whole;
+    read = String.fromCodePoint(code);
+  } else if (name !== undefined) return NAMED[name] ?? whole;
+  else if (json !== undefined) read = String.fromCharCode(Number.parseInt(json, 16));
+  else if (punct !== undefined) return punct;
+  else if (percent !== undefined) return String.fromCharCode(Number.parseInt(percent, 16));
+  else return "";
+  // What decodes to an unseen character is unseen too.
+  return UNSEEN.test(read) ? "" : read;
 }
 
-/** How `text` reads, and where each character read comes from; undefined when it reads as written. */
-export function reading(text: string): Reading | undefined {
-  if (!MAY_ESCAPE.test(text)) return undefined;
-  let out = "";
-  const from: number[] = [];
-  const to: number[] = [];
-  let last = 0;
-  const plain = (end: number) => {
-    for (let i = last; i < end; i++) {
-      from.push(i);
-      to.push(i + 1);
+/** `decode` as a replacer: the same arguments, in the order `String.replace` passes them. */
+const decoded = (
+  whole: string,
+  dec: string | undefined,
+  hex: string | undefined,
+  name: string | undefined,
+  json: string | undefined,
+  punct: string | undefined,
+  percent: string | undefined,
+) => decode(whole, dec, hex, name, json, punct, percent);
+
+/** What `text` reads as (one pass); the same string when it reads as written. */
+export function readText(text: string): string {
+  return MAY_ESCAPE.test(text) ? text.replace(ESCAPE, decoded) : text;
+}
+
+/**
+ * How `text` reads, and where each character read comes from. Only the escapes are recorded (where
+ * each starts and ends on both sides), so a reading costs one pass and a few numbers per escape.
+ */
+export function reading(text: string): Reading {
+  // Per escape: where its reading starts in the text read, how long it reads, where it is written.
+  const readAt: number[] = [];
+  const readLength: number[] = [];
+  const writtenAt: number[] = [];
+  const writtenEnd: number[] = [];
+  let shift = 0;
+  const read = text.replace(
+    ESCAPE,
+    (
+      whole: string,
+      dec: string | undefined,
+      hex: string | undefined,
+      name: string | undefined,
+      json: string | undefined,
+      punct: string | undefined,
+      percent: string | undefined,
+      at: number,
+    ) => {
+      const out = decode(whole, dec, hex, name, json, punct, percent);
+      if (out === whole) return whole;
+      readAt.push(at + shift);
+      readLength.push(out.length);
+      writtenAt.push(at);
+      writtenEnd.push(at + whole.length);
+      shift += out.length - whole.length;
+      return out;
+    },
+  );
+  /** Where the character at `index` of the reading is written, from its start or to its end. */
+  const locate = (index: number, end: boolean): number => {
+    // The last escape whose reading starts at or before `index` (an unseen one reads as nothing).
+    let low = 0;
+    let high = readAt.length - 1;
+    let k = -1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if ((readAt[middle] as number) <= index) {
+        k = middle;
+        low = middle + 1;
+      } else high = middle - 1;
     }
-    out += text.slice(last, end);
+    if (k < 0) return end ? index + 1 : index;
+    const readEnd = (readAt[k] as number) + (readLength[k] as number);
+    if (index < readEnd) return end ? (writtenEnd[k] as number) : (writtenAt[k] as number);
+    const at = (writtenEnd[k] as number) + index - readEnd;
+    return end ? at + 1 : at;
   };
-  ESCAPE.lastIndex = 0;
-  let changed = false;
-  for (let match = ESCAPE.exec(text); match !== null; match = ESCAPE.exec(text)) {
-    const read = decode(match);
-    if (read === match[0]) continue;
-    changed = true;
-    plain(match.index);
-    const end = match.index + match[0].length;
-    // What decodes to an unseen character is unseen too.
-    if (!UNSEEN.test(read)) {
-      for (let i = 0; i < read.length; i++) {
-        from.push(match.index);
-        to.push(end);
-      }
-      out += read;
-    }
-    last = end;
-  }
-  if (!changed) return undefined;
-  plain(text.length);
-  return { text: out, from, to };
+  return { text: read, start: (i) => locate(i, false), end: (i) => locate(i, true) };
 }
 
 /**

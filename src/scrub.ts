@@ -21,7 +21,7 @@
  * `scrubText`.
  */
 import type { Io, Output, SecretScrubber } from "./io.js";
-import { MAY_ESCAPE, openEscapeAtEnd, reading } from "./reading.js";
+import { MAY_ESCAPE, openEscapeAtEnd, reading, readText } from "./reading.js";
 import { CUT, escapeChar, INVISIBLE } from "./text.js";
 
 export const MIN_SECRET_LENGTH = 6;
@@ -29,8 +29,16 @@ export const MIN_SECRET_LENGTH = 6;
 /** The shortest start of a secret hidden before a cut: shorter ones tell nothing (`phx`). */
 export const CUT_PREFIX = 4;
 
-/** How far before a cut its reading is looked at, per character of the longest secret. */
+/** How many characters one character may take when escaped (`&DiacriticalGrave;` for a backtick). */
 const ESCAPED_WIDTH = 20;
+
+/**
+ * The shortest run of letters and digits that marks where a secret may be, escaped. No format the tool
+ * writes escapes a letter or a digit, nor puts anything between two of them (a zero-width space that
+ * breaks a mention goes after the `@`), so a secret's longest run of them shows as written, escaped or
+ * not: text is read (reading.ts) only around such a run.
+ */
+const ANCHOR = 4;
 
 /** The label the API key is replaced by. */
 export const API_KEY_LABEL = "(secret from $POSTHOG_API_KEY)";
@@ -39,6 +47,7 @@ export class Scrubber implements SecretScrubber {
   /** Text to hide → what is shown instead. */
   readonly #labels = new Map<string, string>();
   #pattern: RegExp | undefined;
+  #first: RegExp | undefined;
   /**
    * Every proper start of every form (what the end of a write may be), with the label of a secret it
    * starts, and the longest form's length.
@@ -46,6 +55,10 @@ export class Scrubber implements SecretScrubber {
   readonly #starts = new Map<string, string>();
   readonly #firsts = new Set<number>();
   #longest = 0;
+  /** Each form's longest run of letters and digits (ANCHOR or more), and whether a form has none. */
+  readonly #anchors = new Set<string>();
+  #anchorPattern: RegExp | undefined;
+  #unanchored = false;
 
   /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
   add(value: string | undefined, label: string): this {
@@ -60,12 +73,20 @@ export class Scrubber implements SecretScrubber {
       if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
         this.#labels.set(form, label);
         this.#pattern = undefined;
+        this.#first = undefined;
         for (let end = 1; end < form.length; end++) {
           const start = form.slice(0, end);
           if (!this.#starts.has(start)) this.#starts.set(start, label);
         }
         this.#firsts.add(form.charCodeAt(0));
         this.#longest = Math.max(this.#longest, form.length);
+        const anchor = (form.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+          (a, b) => (b.length > a.length ? b : a),
+          "",
+        );
+        if (anchor.length >= ANCHOR) this.#anchors.add(anchor);
+        else this.#unanchored = true;
+        this.#anchorPattern = undefined;
       }
     }
     return this;
@@ -98,20 +119,68 @@ export class Scrubber implements SecretScrubber {
     return read.includes(CUT) ? this.#scrubCuts(read) : read;
   }
 
-  /** `text` with every secret its reading holds replaced where it is written. */
+  /**
+   * `text` with every secret its reading holds replaced where it is written. Only the stretches of
+   * `text` around a secret's anchor (ANCHOR) are read: elsewhere no secret can be, escaped or not.
+   */
   #scrubReading(text: string): string {
+    if (this.#unanchored) return this.#scrubRead(text);
+    const anchors = this.#anchorRegex();
+    anchors.lastIndex = 0;
+    if (!anchors.test(text)) return text;
+    anchors.lastIndex = 0;
+    const reach = this.#longest * ESCAPED_WIDTH;
+    let out = "";
+    let last = 0;
+    let from = -1;
+    let to = -1;
+    const flush = () => {
+      if (from < 0) return;
+      out += text.slice(last, from) + this.#scrubRead(text.slice(from, to));
+      last = to;
+    };
+    for (const match of text.matchAll(anchors)) {
+      const start = Math.max(last, match.index - reach);
+      const end = Math.min(text.length, match.index + match[0].length + reach);
+      if (from >= 0 && start <= to) to = Math.max(to, end);
+      else {
+        flush();
+        from = start;
+        to = end;
+      }
+    }
+    flush();
+    return last === 0 ? text : out + text.slice(last);
+  }
+
+  /** Every anchor in one alternation. */
+  #anchorRegex(): RegExp {
+    this.#anchorPattern ??= new RegExp([...this.#anchors].sort((a, b) => b.length - a.length).join("|"), "g");
+    return this.#anchorPattern;
+  }
+
+  /** `text` read whole, with every secret its reading holds replaced where it is written. */
+  #scrubRead(text: string): string {
+    // Mostly there is none: one pass to read the text, one search, and nothing else is built.
+    const shown = readText(text);
+    if (shown === text || shown.search(this.#single()) < 0) return text;
     const read = reading(text);
-    if (read === undefined) return text;
     let out = "";
     let last = 0;
     for (const match of read.text.matchAll(this.#regex())) {
-      const start = read.from[match.index] ?? 0;
-      const end = read.to[match.index + match[0].length - 1] ?? start;
+      const start = read.start(match.index);
+      const end = read.end(match.index + match[0].length - 1);
       if (start < last) continue;
       out += `${text.slice(last, start)}${this.#labels.get(match[0]) ?? ""}`;
       last = end;
     }
     return last === 0 ? text : out + text.slice(last);
+  }
+
+  /** The alternation of every form, without the global flag (for `search` and `match`). */
+  #single(): RegExp {
+    this.#first ??= new RegExp(this.#regex().source);
+    return this.#first;
   }
 
   /** `text` with the start of a secret just before a cut (`…`) replaced by that secret's label. */
@@ -139,15 +208,14 @@ export class Scrubber implements SecretScrubber {
     const tail = text.slice(-(this.#longest * ESCAPED_WIDTH));
     const open = openEscapeAtEnd(tail);
     const whole = tail.slice(0, tail.length - open);
-    const read = MAY_ESCAPE.test(whole) ? reading(whole) : undefined;
+    const read = readText(whole) !== whole ? reading(whole) : undefined;
     if (read === undefined) {
       const raw = open > 0 ? this.#startOf(whole, CUT_PREFIX) : undefined;
       return raw ? { length: raw.length + open, label: raw.label } : undefined;
     }
     const start = this.#startOf(read.text, CUT_PREFIX);
     if (!start) return undefined;
-    const from = read.from[read.text.length - start.length] ?? 0;
-    return { length: tail.length - from, label: start.label };
+    return { length: tail.length - read.start(read.text.length - start.length), label: start.label };
   }
 
   /** The longest end of `text`, `atLeast` characters or more, that is a proper start of a form. */
@@ -163,7 +231,7 @@ export class Scrubber implements SecretScrubber {
   /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
   secretIn(text: string): string | undefined {
     if (this.#labels.size === 0) return undefined;
-    const found = text.match(new RegExp(this.#regex().source));
+    const found = text.match(this.#single());
     return found ? this.#labels.get(found[0]) : undefined;
   }
 
