@@ -12,7 +12,7 @@
  * Named character references of the ASCII characters (the HTML standard's names). A secret is text a
  * person or a program typed: names of other characters cannot stand for part of one.
  */
-const NAMED: Readonly<Record<string, string>> = {
+export const NAMED: Readonly<Record<string, string>> = {
   Tab: "\t",
   NewLine: "\n",
   excl: "!",
@@ -82,7 +82,10 @@ export interface Reading {
   end(index: number): number;
 }
 
-/** What one escape reads as: a character, "" for what renders as nothing, or itself when unknown. */
+/**
+ * What one escape reads as: a character, "" for what renders as nothing, or itself when unknown. Its
+ * arguments are those `String.replace` passes for ESCAPE's groups.
+ */
 function decode(
   whole: string,
   dec: string | undefined,
@@ -106,20 +109,9 @@ function decode(
   return UNSEEN.test(read) ? "" : read;
 }
 
-/** `decode` as a replacer: the same arguments, in the order `String.replace` passes them. */
-const decoded = (
-  whole: string,
-  dec: string | undefined,
-  hex: string | undefined,
-  name: string | undefined,
-  json: string | undefined,
-  punct: string | undefined,
-  percent: string | undefined,
-) => decode(whole, dec, hex, name, json, punct, percent);
-
 /** What `text` reads as (one pass); the same string when it reads as written. */
 export function readText(text: string): string {
-  return MAY_ESCAPE.test(text) ? text.replace(ESCAPE, decoded) : text;
+  return MAY_ESCAPE.test(text) ? text.replace(ESCAPE, decode) : text;
 }
 
 /**
@@ -133,28 +125,22 @@ export function reading(text: string): Reading {
   const writtenAt: number[] = [];
   const writtenEnd: number[] = [];
   let shift = 0;
-  const read = text.replace(
-    ESCAPE,
-    (
-      whole: string,
-      dec: string | undefined,
-      hex: string | undefined,
-      name: string | undefined,
-      json: string | undefined,
-      punct: string | undefined,
-      percent: string | undefined,
-      at: number,
-    ) => {
-      const out = decode(whole, dec, hex, name, json, punct, percent);
-      if (out === whole) return whole;
-      readAt.push(at + shift);
-      readLength.push(out.length);
-      writtenAt.push(at);
-      writtenEnd.push(at + whole.length);
-      shift += out.length - whole.length;
-      return out;
-    },
-  );
+  let read = "";
+  let last = 0;
+  ESCAPE.lastIndex = 0;
+  for (let m = ESCAPE.exec(text); m !== null; m = ESCAPE.exec(text)) {
+    const whole = m[0];
+    const out = decode(whole, m[1], m[2], m[3], m[4], m[5], m[6]);
+    if (out === whole) continue;
+    readAt.push(m.index + shift);
+    readLength.push(out.length);
+    writtenAt.push(m.index);
+    writtenEnd.push(m.index + whole.length);
+    shift += out.length - whole.length;
+    read += text.slice(last, m.index) + out;
+    last = m.index + whole.length;
+  }
+  read += text.slice(last);
   /** Where the character at `index` of the reading is written, from its start or to its end. */
   const locate = (index: number, end: boolean): number => {
     // The last escape whose reading starts at or before `index` (an unseen one reads as nothing).

@@ -19,6 +19,7 @@ import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseAllDocuments } from "yaml";
 import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
+import { NAMED } from "../../src/reading.js";
 import { MIN_SECRET_LENGTH } from "../../src/scrub.js";
 
 export interface RecordedRun {
@@ -85,63 +86,15 @@ export function secretsOf(env: RecordedRun["env"], declared: ReadonlySet<string>
   return secrets;
 }
 
-/**
- * Named HTML entities of the ASCII characters a secret may hold (the HTML standard's names), for
- * reading text as GitHub renders it. Names of other characters cannot stand for part of a secret.
- */
-const NAMED: Record<string, string> = {
-  Tab: "\t",
-  NewLine: "\n",
-  excl: "!",
-  quot: '"',
-  QUOT: '"',
-  num: "#",
-  dollar: "$",
-  percnt: "%",
-  amp: "&",
-  AMP: "&",
-  apos: "'",
-  lpar: "(",
-  rpar: ")",
-  ast: "*",
-  midast: "*",
-  plus: "+",
-  comma: ",",
-  period: ".",
-  sol: "/",
-  colon: ":",
-  semi: ";",
-  lt: "<",
-  LT: "<",
-  equals: "=",
-  gt: ">",
-  GT: ">",
-  quest: "?",
-  commat: "@",
-  lsqb: "[",
-  lbrack: "[",
-  bsol: "\\",
-  rsqb: "]",
-  rbrack: "]",
-  Hat: "^",
-  lowbar: "_",
-  UnderBar: "_",
-  grave: "`",
-  DiacriticalGrave: "`",
-  lcub: "{",
-  lbrace: "{",
-  verbar: "|",
-  vert: "|",
-  VerticalLine: "|",
-  rcub: "}",
-  rbrace: "}",
-};
-
 const code = (n: number) => (n <= 0x10ffff ? String.fromCodePoint(n) : "");
 /** Characters a reader never sees (and markup that renders as nothing): gone from every reading. */
 const UNSEEN = /[\u200b-\u200d\u2060\ufeff]|<!--\s*-->/g;
 
-/** HTML and markdown: character references (a browser also reads them without the `;`). */
+/**
+ * HTML and markdown: character references (a browser also reads them without the `;`). The names
+ * (NAMED) are the HTML standard's, a table of facts shared with the tool; how text is read is the
+ * scan's own.
+ */
 const unentity = (t: string) =>
   t.replace(/&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z]+));?/g, (whole, dec, hex, name) =>
     dec !== undefined
