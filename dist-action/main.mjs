@@ -3596,50 +3596,62 @@ var init_paint = __esm({
 });
 
 // src/reading.ts
-function decode(match) {
-  const [whole, dec, hex, name, json, punct, percent] = match;
-  const code = (n) => n <= 1114111 ? String.fromCodePoint(n) : whole;
-  if (dec !== void 0) return code(Number(dec));
-  if (hex !== void 0) return code(Number.parseInt(hex, 16));
-  if (name !== void 0) return NAMED[name] ?? whole;
-  if (json !== void 0) return String.fromCharCode(Number.parseInt(json, 16));
-  if (punct !== void 0) return punct;
-  if (percent !== void 0) return String.fromCharCode(Number.parseInt(percent, 16));
-  return "";
+function decode(whole, dec, hex, name, json, punct, percent) {
+  let read;
+  if (dec !== void 0 || hex !== void 0) {
+    const code = dec !== void 0 ? Number(dec) : Number.parseInt(hex, 16);
+    if (code > 1114111) return whole;
+    read = String.fromCodePoint(code);
+  } else if (name !== void 0) return NAMED[name] ?? whole;
+  else if (json !== void 0) read = String.fromCharCode(Number.parseInt(json, 16));
+  else if (punct !== void 0) return punct;
+  else if (percent !== void 0) return String.fromCharCode(Number.parseInt(percent, 16));
+  else return "";
+  return UNSEEN.test(read) ? "" : read;
+}
+function readText(text) {
+  return MAY_ESCAPE.test(text) ? text.replace(ESCAPE, decode) : text;
 }
 function reading(text) {
-  if (!MAY_ESCAPE.test(text)) return void 0;
-  let out = "";
-  const from = [];
-  const to = [];
+  const readAt = [];
+  const readLength = [];
+  const writtenAt = [];
+  const writtenEnd = [];
+  let shift = 0;
+  let read = "";
   let last = 0;
-  const plain = (end) => {
-    for (let i = last; i < end; i++) {
-      from.push(i);
-      to.push(i + 1);
-    }
-    out += text.slice(last, end);
-  };
   ESCAPE.lastIndex = 0;
-  let changed = false;
-  for (let match = ESCAPE.exec(text); match !== null; match = ESCAPE.exec(text)) {
-    const read = decode(match);
-    if (read === match[0]) continue;
-    changed = true;
-    plain(match.index);
-    const end = match.index + match[0].length;
-    if (!UNSEEN.test(read)) {
-      for (let i = 0; i < read.length; i++) {
-        from.push(match.index);
-        to.push(end);
-      }
-      out += read;
-    }
-    last = end;
+  for (let m = ESCAPE.exec(text); m !== null; m = ESCAPE.exec(text)) {
+    const whole = m[0];
+    const out = decode(whole, m[1], m[2], m[3], m[4], m[5], m[6]);
+    if (out === whole) continue;
+    readAt.push(m.index + shift);
+    readLength.push(out.length);
+    writtenAt.push(m.index);
+    writtenEnd.push(m.index + whole.length);
+    shift += out.length - whole.length;
+    read += text.slice(last, m.index) + out;
+    last = m.index + whole.length;
   }
-  if (!changed) return void 0;
-  plain(text.length);
-  return { text: out, from, to };
+  read += text.slice(last);
+  const locate2 = (index, end) => {
+    let low = 0;
+    let high = readAt.length - 1;
+    let k = -1;
+    while (low <= high) {
+      const middle = low + high >> 1;
+      if (readAt[middle] <= index) {
+        k = middle;
+        low = middle + 1;
+      } else high = middle - 1;
+    }
+    if (k < 0) return end ? index + 1 : index;
+    const readEnd = readAt[k] + readLength[k];
+    if (index < readEnd) return end ? writtenEnd[k] : writtenAt[k];
+    const at = writtenEnd[k] + index - readEnd;
+    return end ? at + 1 : at;
+  };
+  return { text: read, start: (i) => locate2(i, false), end: (i) => locate2(i, true) };
 }
 function openEscapeAtEnd(text) {
   const match = /(?:&(?:#[xX]?[0-9a-fA-F]{0,8}|[A-Za-z][A-Za-z0-9]{0,31})?|\\(?:u[0-9a-fA-F]{0,3})?|%[0-7]?|<(?:!(?:-(?:-\s*-?)?)?)?)$/.exec(
@@ -3825,7 +3837,7 @@ function secretInValue(io, value) {
   };
   return find(value);
 }
-var MIN_SECRET_LENGTH, CUT_PREFIX, ESCAPED_WIDTH, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
+var MIN_SECRET_LENGTH, CUT_PREFIX, ESCAPED_WIDTH, ANCHOR, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
   "src/scrub.ts"() {
     "use strict";
@@ -3834,11 +3846,13 @@ var init_scrub = __esm({
     MIN_SECRET_LENGTH = 6;
     CUT_PREFIX = 4;
     ESCAPED_WIDTH = 20;
+    ANCHOR = 4;
     API_KEY_LABEL = "(secret from $POSTHOG_API_KEY)";
     Scrubber = class {
       /** Text to hide → what is shown instead. */
       #labels = /* @__PURE__ */ new Map();
       #pattern;
+      #first;
       /**
        * Every proper start of every form (what the end of a write may be), with the label of a secret it
        * starts, and the longest form's length.
@@ -3846,6 +3860,10 @@ var init_scrub = __esm({
       #starts = /* @__PURE__ */ new Map();
       #firsts = /* @__PURE__ */ new Set();
       #longest = 0;
+      /** Each form's longest run of letters and digits (ANCHOR or more), and whether a form has none. */
+      #anchors = /* @__PURE__ */ new Set();
+      #anchorPattern;
+      #unanchored = false;
       /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
       add(value, label2) {
         if (value === void 0) return this;
@@ -3859,12 +3877,20 @@ var init_scrub = __esm({
           if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
             this.#labels.set(form, label2);
             this.#pattern = void 0;
+            this.#first = void 0;
             for (let end = 1; end < form.length; end++) {
               const start2 = form.slice(0, end);
               if (!this.#starts.has(start2)) this.#starts.set(start2, label2);
             }
             this.#firsts.add(form.charCodeAt(0));
             this.#longest = Math.max(this.#longest, form.length);
+            const anchor = (form.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+              (a, b) => b.length > a.length ? b : a,
+              ""
+            );
+            if (anchor.length >= ANCHOR) this.#anchors.add(anchor);
+            else this.#unanchored = true;
+            this.#anchorPattern = void 0;
           }
         }
         return this;
@@ -3890,20 +3916,64 @@ var init_scrub = __esm({
         const read = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
         return read.includes(CUT) ? this.#scrubCuts(read) : read;
       }
-      /** `text` with every secret its reading holds replaced where it is written. */
+      /**
+       * `text` with every secret its reading holds replaced where it is written. Only the stretches of
+       * `text` around a secret's anchor (ANCHOR) are read: elsewhere no secret can be, escaped or not.
+       */
       #scrubReading(text) {
+        if (this.#unanchored) return this.#scrubRead(text);
+        const anchors = this.#anchorRegex();
+        anchors.lastIndex = 0;
+        if (!anchors.test(text)) return text;
+        anchors.lastIndex = 0;
+        const reach = this.#longest * ESCAPED_WIDTH;
+        let out = "";
+        let last = 0;
+        let from = -1;
+        let to = -1;
+        const flush = () => {
+          if (from < 0) return;
+          out += text.slice(last, from) + this.#scrubRead(text.slice(from, to));
+          last = to;
+        };
+        for (const match of text.matchAll(anchors)) {
+          const start2 = Math.max(last, match.index - reach);
+          const end = Math.min(text.length, match.index + match[0].length + reach);
+          if (from >= 0 && start2 <= to) to = Math.max(to, end);
+          else {
+            flush();
+            from = start2;
+            to = end;
+          }
+        }
+        flush();
+        return last === 0 ? text : out + text.slice(last);
+      }
+      /** Every anchor in one alternation. */
+      #anchorRegex() {
+        this.#anchorPattern ??= new RegExp([...this.#anchors].sort((a, b) => b.length - a.length).join("|"), "g");
+        return this.#anchorPattern;
+      }
+      /** `text` read whole, with every secret its reading holds replaced where it is written. */
+      #scrubRead(text) {
+        const shown2 = readText(text);
+        if (shown2 === text || shown2.search(this.#single()) < 0) return text;
         const read = reading(text);
-        if (read === void 0) return text;
         let out = "";
         let last = 0;
         for (const match of read.text.matchAll(this.#regex())) {
-          const start2 = read.from[match.index] ?? 0;
-          const end = read.to[match.index + match[0].length - 1] ?? start2;
+          const start2 = read.start(match.index);
+          const end = read.end(match.index + match[0].length - 1);
           if (start2 < last) continue;
           out += `${text.slice(last, start2)}${this.#labels.get(match[0]) ?? ""}`;
           last = end;
         }
         return last === 0 ? text : out + text.slice(last);
+      }
+      /** The alternation of every form, without the global flag (for `search` and `match`). */
+      #single() {
+        this.#first ??= new RegExp(this.#regex().source);
+        return this.#first;
       }
       /** `text` with the start of a secret just before a cut (`…`) replaced by that secret's label. */
       #scrubCuts(text) {
@@ -3927,15 +3997,14 @@ var init_scrub = __esm({
         const tail = text.slice(-(this.#longest * ESCAPED_WIDTH));
         const open3 = openEscapeAtEnd(tail);
         const whole = tail.slice(0, tail.length - open3);
-        const read = MAY_ESCAPE.test(whole) ? reading(whole) : void 0;
+        const read = readText(whole) !== whole ? reading(whole) : void 0;
         if (read === void 0) {
           const raw = open3 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
           return raw ? { length: raw.length + open3, label: raw.label } : void 0;
         }
         const start2 = this.#startOf(read.text, CUT_PREFIX);
         if (!start2) return void 0;
-        const from = read.from[read.text.length - start2.length] ?? 0;
-        return { length: tail.length - from, label: start2.label };
+        return { length: tail.length - read.start(read.text.length - start2.length), label: start2.label };
       }
       /** The longest end of `text`, `atLeast` characters or more, that is a proper start of a form. */
       #startOf(text, atLeast) {
@@ -3949,7 +4018,7 @@ var init_scrub = __esm({
       /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
       secretIn(text) {
         if (this.#labels.size === 0) return void 0;
-        const found = text.match(new RegExp(this.#regex().source));
+        const found = text.match(this.#single());
         return found ? this.#labels.get(found[0]) : void 0;
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
@@ -14847,7 +14916,7 @@ var require_resolve = __commonJS({
       return resolver.resolve(baseId, id);
     }
     exports.resolveUrl = resolveUrl;
-    var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
+    var ANCHOR2 = /^[a-z_][-a-z0-9._]*$/i;
     function getSchemaRefs(schema, baseId) {
       if (typeof schema == "boolean")
         return {};
@@ -14890,7 +14959,7 @@ var require_resolve = __commonJS({
         }
         function addAnchor(anchor) {
           if (typeof anchor == "string") {
-            if (!ANCHOR.test(anchor))
+            if (!ANCHOR2.test(anchor))
               throw new Error(`invalid anchor "${anchor}"`);
             addRef.call(this, `#${anchor}`);
           }
