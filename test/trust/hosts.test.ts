@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkHost, isLoopback } from "../../src/service/env.js";
-import { useEmulator } from "../support/emulator.js";
+import { recordingProxy, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();
 const USER = "usr-Kq7Wz";
@@ -91,5 +91,36 @@ describe("a host given with credentials", () => {
       }
     }
     expect(await h.requests()).toEqual([]);
+  });
+});
+
+describe("a service that answers with a hostile next link", () => {
+  it("is one line naming the link, scrubbed, exit 1: never an internal error, and the link is not followed", async () => {
+    h.write("p/d.yaml", "project: 12345\ndashboards:\n  - name: Product KPIs\n");
+    for (const next of [
+      "HTTP://127.0.0.1:1/api/projects/12345/dashboards/?offset=1",
+      " http://127.0.0.1:1/api/projects/12345/dashboards/?offset=1",
+      `http:evil.example/api/projects/12345/dashboards/?key=${h.key}`,
+    ]) {
+      const proxy = await recordingProxy(
+        () => h.url,
+        (text) => text.replace('"next":null', `"next":${JSON.stringify(next)}`),
+      );
+      try {
+        const result = await h.cli(["plan", "p"], { POSTHOG_HOST: proxy.url });
+        expect(result.code, next).toBe(1);
+        const line = result.stderr.trim().split("\n").at(-1) ?? "";
+        expect(line).toMatch(
+          /^error: reading project 12345: unexpected answer from the service for GET dashboards: its next link "/,
+        );
+        expect(line).toContain(`is not a link on ${proxy.url}`);
+        expect(result.stderr).not.toContain("internal error");
+        expect(result.stderr).not.toContain(h.key);
+        // Only the first page was read, through the proxy.
+        expect(proxy.recorded.filter((r) => r.path.includes("/dashboards/"))).toHaveLength(1);
+      } finally {
+        await proxy.close();
+      }
+    }
   });
 });
