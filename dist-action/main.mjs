@@ -20441,13 +20441,14 @@ function shown(value) {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string")
-    return value.length > 40 ? `"${value.slice(0, 37)}..."` : JSON.stringify(value);
+    return JSON.stringify(cut(value, 38));
   return String(value);
 }
 var ECHO_KEYWORDS;
 var init_schema_errors = __esm({
   "src/config/schema-errors.ts"() {
     "use strict";
+    init_text();
     init_suggest();
     ECHO_KEYWORDS = /* @__PURE__ */ new Set(["if", "allOf", "anyOf", "oneOf", "then"]);
   }

@@ -7,6 +7,7 @@ import type { ErrorObject } from "ajv";
 import type { Diagnostics } from "./diagnostics.js";
 import type { ConfigKind, SchemaNode } from "./kinds.js";
 import type { ParsedFile } from "./parse.js";
+import { cut } from "../text.js";
 import { closest, didYouMean } from "./suggest.js";
 
 /** Keywords that only repeat what a more precise error under them already says. */
@@ -163,6 +164,6 @@ export function shown(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
   if (typeof value === "string")
-    return value.length > 40 ? `"${value.slice(0, 37)}..."` : JSON.stringify(value);
+    return JSON.stringify(cut(value, 38));
   return String(value);
 }
