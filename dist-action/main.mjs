@@ -20440,8 +20440,7 @@ function shown(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string")
-    return JSON.stringify(cut(value, 38));
+  if (typeof value === "string") return JSON.stringify(cut(value, 38));
   return String(value);
 }
 var ECHO_KEYWORDS;

@@ -4,10 +4,10 @@
  * the object ("dashboard \"Weekly KPIs\"") and the field, never ajv's own wording where we can do better.
  */
 import type { ErrorObject } from "ajv";
+import { cut } from "../text.js";
 import type { Diagnostics } from "./diagnostics.js";
 import type { ConfigKind, SchemaNode } from "./kinds.js";
 import type { ParsedFile } from "./parse.js";
-import { cut } from "../text.js";
 import { closest, didYouMean } from "./suggest.js";
 
 /** Keywords that only repeat what a more precise error under them already says. */
@@ -163,7 +163,6 @@ export function shown(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string")
-    return JSON.stringify(cut(value, 38));
+  if (typeof value === "string") return JSON.stringify(cut(value, 38));
   return String(value);
 }
