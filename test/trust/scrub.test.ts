@@ -70,6 +70,13 @@ describe("Scrubber", () => {
     expect(s.scrub("xabcdefghijx abcdefx")).toBe("x(secret from $LONG)x (secret from $SHORT)x");
   });
 
+  it("finds a secret that starts inside another secret's run of letters (where reading starts)", () => {
+    const s = new Scrubber().add("phx_abcdefgh", "(secret from $A)").add("cdefgh_zz9", "(secret from $B)");
+    expect(s.scrub("x abcdefgh_zz9 y")).toBe("x ab(secret from $B) y");
+    expect(s.scrub("x abcdefgh&#95;zz9 y")).toBe("x ab(secret from $B) y");
+    expect(s.scrub("phx&#95;abcdefgh")).toBe("(secret from $A)");
+  });
+
   it("scrubs values and keys of a structure, leaving the rest as it is", () => {
     const { io } = scrubbingIo(memoryIo({ POSTHOG_API_KEY: "phx_key_0123456789" }).io);
     expect(scrubValue(io, { a: ["x phx_key_0123456789", 3, null], phx_key_0123456789: true })).toEqual({
