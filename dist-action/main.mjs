@@ -16034,8 +16034,8 @@ var require_utils = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP2) {
-      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP3) {
+      const re = isIP3 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -16732,12 +16732,12 @@ var require_fast_uri = __commonJS({
       const host = matches2[4];
       return hasMalformedPercentEncoding(matches2[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches2[6]) || hasMalformedPercentEncoding(matches2[7]) || hasMalformedPercentEncoding(matches2[8]);
     }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP2) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2)) {
+    function canonicalizeHost(parsed, options, schemeHandler, isIP3) {
+      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP3 === false && nonSimpleDomain(parsed.host)) {
         let url;
         try {
           url = new URL("http://" + parsed.host);
@@ -16753,9 +16753,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2) {
+    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3) {
       return Boolean(
-        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP3 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -16778,7 +16778,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP2 = false;
+      let isIP3 = false;
       if (options.reference === "suffix") {
         if (options.scheme) {
           uri = options.scheme + ":" + uri;
@@ -16840,15 +16840,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP3 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP3 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP2 = true;
+            isIP3 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -16865,14 +16865,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP2);
+          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP3);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP2) {
+          let host = isIP3 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP3) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP2 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
+          parsed.host = isIP3 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP3) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -20290,12 +20290,12 @@ function editDistance(a, b) {
   if (a === b) return 0;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    const current2 = [i];
+    const current3 = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current2.push(Math.min(previous[j] + 1, current2[j - 1] + 1, previous[j - 1] + cost));
+      current3.push(Math.min(previous[j] + 1, current3[j - 1] + 1, previous[j - 1] + cost));
     }
-    previous = current2;
+    previous = current3;
   }
   return previous[b.length];
 }
@@ -20784,22 +20784,22 @@ function compareText(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 function getPath(object, path) {
-  let current2 = object;
+  let current3 = object;
   for (const part of path.split(".")) {
-    if (!isPlainObject(current2)) return void 0;
-    current2 = current2[part];
+    if (!isPlainObject(current3)) return void 0;
+    current3 = current3[part];
   }
-  return current2;
+  return current3;
 }
 function setPath(object, path, value) {
   const parts = path.split(".");
-  let current2 = object;
+  let current3 = object;
   for (const part of parts.slice(0, -1)) {
-    const next = current2[part];
-    if (!isPlainObject(next)) current2[part] = {};
-    current2 = current2[part];
+    const next = current3[part];
+    if (!isPlainObject(next)) current3[part] = {};
+    current3 = current3[part];
   }
-  current2[parts.at(-1)] = value;
+  current3[parts.at(-1)] = value;
 }
 var init_values = __esm({
   "src/plan/values.ts"() {
@@ -21722,9 +21722,9 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
     const hunks = [];
     let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
     for (let i = 0; i < diff.length; i++) {
-      const current2 = diff[i], lines = current2.lines || splitLines(current2.value);
-      current2.lines = lines;
-      if (current2.added || current2.removed) {
+      const current3 = diff[i], lines = current3.lines || splitLines(current3.value);
+      current3.lines = lines;
+      if (current3.added || current3.removed) {
         if (!oldRangeStart) {
           const prev = diff[i - 1];
           oldRangeStart = oldLine;
@@ -21736,9 +21736,9 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
           }
         }
         for (const line of lines) {
-          curRange.push((current2.added ? "+" : "-") + line);
+          curRange.push((current3.added ? "+" : "-") + line);
         }
-        if (current2.added) {
+        if (current3.added) {
           newLine += lines.length;
         } else {
           oldLine += lines.length;
@@ -22750,6 +22750,17 @@ function inlineNextToIntegration(type, config, secretKeys, ctx, pointer) {
     );
     return;
   }
+  if (type === "Postgres") {
+    const inline2 = [...Object.keys(config), ...secretKeys].filter((k) => POSTGRES_CONNECTION.includes(k)).sort();
+    if (inline2.length > 0) {
+      ctx.error(
+        `/destination/config/${inline2[0]}`,
+        `${ctx.owner} names a PostgreSQL integration, which holds the connection: remove ${inline2.map((k) => `destination.config.${k}`).join(", ")} (the service refuses them on updates)`,
+        "key"
+      );
+    }
+    return;
+  }
   if (type !== "Snowflake") return;
   const inline = [
     ...(MOVED_TO_INTEGRATION[type] ?? []).filter((k) => k in config),
@@ -22799,13 +22810,13 @@ function checkSecretLiterals(input, ctx) {
   }
 }
 function lookup(value, keys) {
-  let current2 = value;
+  let current3 = value;
   for (const key of keys) {
-    if (current2 === null || typeof current2 !== "object" || Array.isArray(current2)) return void 0;
-    if (!Object.hasOwn(current2, key)) return void 0;
-    current2 = current2[key];
+    if (current3 === null || typeof current3 !== "object" || Array.isArray(current3)) return void 0;
+    if (!Object.hasOwn(current3, key)) return void 0;
+    current3 = current3[key];
   }
-  return current2;
+  return current3;
 }
 function quietBatchExportValue(pointer) {
   return /^\/destination\/config(\/|$)/.test(pointer);
@@ -22818,7 +22829,7 @@ function batchExportSecretPointers(input) {
 function writtenSecretPaths(type) {
   return type === "AwsS3" || type === "S3Compatible" ? secretPaths("S3") : secretPaths(type);
 }
-var WITH_ZONE, WITHOUT_ZONE, zones;
+var WITH_ZONE, WITHOUT_ZONE, zones, POSTGRES_CONNECTION;
 var init_declare = __esm({
   "src/kinds/batch-export/declare.ts"() {
     "use strict";
@@ -22829,6 +22840,7 @@ var init_declare = __esm({
     WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
     WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
     zones = /* @__PURE__ */ new Map();
+    POSTGRES_CONNECTION = ["host", "password", "port", "user"];
   }
 });
 
@@ -24058,9 +24070,9 @@ var init_verbs2 = __esm({
 function batchExportState(live) {
   return batchExportFields.state(live);
 }
-function planBatchExport(desired, current2, ref, ctx) {
+function planBatchExport(desired, current3, ref, ctx) {
   if (desired.deleted) {
-    if (current2) ctx.sink.actions.push(deleteAction(ref, batchExportState(current2)));
+    if (current3) ctx.sink.actions.push(deleteAction(ref, batchExportState(current3)));
     return;
   }
   const bad2 = integrationErrors(desired, ctx.project, ctx.live.integrations);
@@ -24068,7 +24080,7 @@ function planBatchExport(desired, current2, ref, ctx) {
     ctx.sink.errors.push(...bad2);
     return;
   }
-  if (current2) planExisting(desired, current2, ref, ctx);
+  if (current3) planExisting(desired, current3, ref, ctx);
   else if (desired.id !== void 0) {
     ctx.sink.errors.push({
       message: `batch export "${ref.name}": the pinned id ${desired.id} is not live (a deleted batch export cannot be restored); remove the \`id\` to create a new one, or add \`deleted: true\``,
@@ -24267,9 +24279,9 @@ function liveRuleProblems(desired, state) {
   }
   return problems;
 }
-function planExisting(desired, current2, ref, ctx) {
+function planExisting(desired, current3, ref, ctx) {
   const { options, sink } = ctx;
-  const state = batchExportState(current2);
+  const state = batchExportState(current3);
   const fail2 = (message) => sink.errors.push({ message: `batch export "${ref.name}": ${message}`, source: desired.source });
   const problems = liveRuleProblems(desired, state);
   if (problems.length > 0) {
@@ -24292,7 +24304,7 @@ function planExisting(desired, current2, ref, ctx) {
       );
       return;
     }
-    const warning = `replaces export ${current2.id} (${what}): the new export is created, then the old one deleted; run history stays with the old one`;
+    const warning = `replaces export ${current3.id} (${what}): the new export is created, then the old one deleted; run history stays with the old one`;
     planCreate(desired, ref, ctx, [warning]);
     sink.actions.push(deleteAction(ref, state));
     return;
@@ -24322,7 +24334,7 @@ function planExisting(desired, current2, ref, ctx) {
     const { before, after } = updateSides(changes, desired, state, type);
     sink.actions.push(makeAction(update, ref, { before, after, changes, warnings }));
   }
-  planPause(desired, current2, ref, ctx);
+  planPause(desired, current3, ref, ctx);
 }
 function noteLegacy(desired, state, ref, ctx, unreported, inIntegration) {
   const { sink } = ctx;
@@ -24351,17 +24363,17 @@ function noteLegacy(desired, state, ref, ctx, unreported, inIntegration) {
     });
   }
 }
-function planPause(desired, current2, ref, ctx) {
+function planPause(desired, current3, ref, ctx) {
   const { options, sink } = ctx;
-  if (desired.paused === void 0 || desired.paused === current2.paused) return;
+  if (desired.paused === void 0 || desired.paused === current3.paused) return;
   if (desired.paused) {
     sink.actions.push(makeAction(PAUSE, ref, { before: { paused: false }, after: { paused: true } }));
     return;
   }
-  const since = current2.last_paused_at;
+  const since = current3.last_paused_at;
   const after = { paused: false };
   const warnings = [];
-  const gap = (from) => gapBackfillCommand(desired.name, current2.interval, from, options.now, current2.offset_day ?? 0);
+  const gap = (from) => gapBackfillCommand(desired.name, current3.interval, from, options.now, current3.offset_day ?? 0);
   if (desired.backfill_on_unpause && since) {
     after.backfill = true;
     sink.notes.push({
@@ -24370,7 +24382,7 @@ function planPause(desired, current2, ref, ctx) {
       object: ref
     });
   } else if (desired.backfill_on_unpause) {
-    const from = current2.start_at ?? current2.created_at;
+    const from = current3.start_at ?? current3.created_at;
     const command = from ? gap(from) : void 0;
     warnings.push(
       `the service does not know when this export was paused (it was created or set paused without the pause endpoint), and an unpause backfill would then export everything from the beginning of the data: no backfill is requested. ${command ? `To export what it missed, run: ${command}` : "It has missed no whole interval."}`
@@ -24851,11 +24863,11 @@ var init_verbs3 = __esm({
 });
 
 // src/kinds/dashboard/plan.ts
-function planDashboard(desired, current2, ref, ctx) {
+function planDashboard(desired, current3, ref, ctx) {
   if (desired.deleted) {
-    if (current2)
-      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current2) }));
-  } else if (current2) planExisting2(desired, current2, ref, ctx.live, ctx);
+    if (current3)
+      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current3) }));
+  } else if (current3) planExisting2(desired, current3, ref, ctx.live, ctx);
   else if (desired.id !== void 0) planRestore(desired, ref, ctx);
   else planCreate2(desired, ref, ctx);
 }
@@ -24925,25 +24937,25 @@ function planRestore(desired, ref, ctx) {
     });
   }
 }
-function planExisting2(desired, current2, ref, live, ctx) {
+function planExisting2(desired, current3, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
-  let { changes } = dashboardFields.compare(desired, dashboardFields.state(current2));
+  let { changes } = dashboardFields.compare(desired, dashboardFields.state(current3));
   if (features2?.tagging === false && changes.some((c) => c.path === "tags")) {
     changes = changes.filter((c) => c.path !== "tags");
     sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
   }
   const update5 = updateAction(UPDATE, ref, changes);
   if (update5) sink.actions.push(update5);
-  if (desired.collaborators) planCollaborators(desired, current2, ref, live, ctx);
+  if (desired.collaborators) planCollaborators(desired, current3, ref, live, ctx);
   if (desired.sharing) {
-    const enabled = live.sharing[current2.id]?.enabled ?? current2.is_shared;
+    const enabled = live.sharing[current3.id]?.enabled ?? current3.is_shared;
     if (enabled !== desired.sharing.enabled)
       sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
 }
-function planCollaborators(desired, current2, ref, live, ctx) {
+function planCollaborators(desired, current3, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
-  const liveList = (live.collaborators[current2.id] ?? []).map((c) => ({
+  const liveList = (live.collaborators[current3.id] ?? []).map((c) => ({
     user_uuid: c.user.uuid,
     level: c.level
   }));
@@ -24953,7 +24965,7 @@ function planCollaborators(desired, current2, ref, live, ctx) {
   const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid));
   const adds = wanted.filter((c) => !liveIds2.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
-  const storedButIneffective = current2.restriction_level === 37 && current2.effective_restriction_level === 21;
+  const storedButIneffective = current3.restriction_level === 37 && current3.effective_restriction_level === 21;
   if (storedButIneffective || features2?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
     return;
@@ -25913,6 +25925,7 @@ function parseInteger(value, attr, nullable = false) {
   return n;
 }
 function parseChoice(value, attr, choices) {
+  nullCheck(value, attr, false);
   const found = choices.find((c) => String(c) === String(value));
   if (found === void 0 || isDict(value) || Array.isArray(value)) {
     throw invalid(`"${displayValue(value)}" is not a valid choice.`, attr, "invalid_choice");
@@ -26107,6 +26120,14 @@ function tooLarge() {
 function parseJsonBody(raw, contentType) {
   if (raw.length === 0) return void 0;
   const media = (contentType ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (media === "application/x-www-form-urlencoded") {
+    const form = {};
+    for (const [key, value] of new URLSearchParams(raw.toString("utf8"))) {
+      const seen = form[key];
+      form[key] = seen === void 0 ? value : [...Array.isArray(seen) ? seen : [seen], value];
+    }
+    return form;
+  }
   if (media !== "" && !media.endsWith("json")) {
     throw new ApiError(
       415,
@@ -26701,6 +26722,9 @@ function defaultSeed(now, service = defaultService()) {
     ...runsAndLogs(at),
     backfills: [],
     events: sampleEvents(at),
+    quick_filters: [],
+    dashboard_templates: [],
+    view_logs: [],
     sequences: { dashboard: 6, tile: 3 }
   };
 }
@@ -27122,8 +27146,8 @@ function coerceForRead(type, config) {
   }
   return config;
 }
-function usesLegacyParquetExtension(type, stored2) {
-  const coerced = coerceForRead(type, { ...stored2 });
+function usesLegacyParquetExtension(type, stored) {
+  const coerced = coerceForRead(type, { ...stored });
   const value = coerced.legacy_parquet_extension;
   if (value === void 0 || value === null) return writesCompressedParquet(coerced);
   return Boolean(value);
@@ -27202,8 +27226,8 @@ function stripSecrets(type, config, newest = false) {
 function deepMerge(target, patch2) {
   const out = { ...target };
   for (const [k, v] of Object.entries(patch2)) {
-    const current2 = out[k];
-    out[k] = isDict(v) && isDict(current2) ? deepMerge(current2, v) : structuredClone(v);
+    const current3 = out[k];
+    out[k] = isDict(v) && isDict(current3) ? deepMerge(current3, v) : structuredClone(v);
   }
   return out;
 }
@@ -27518,37 +27542,60 @@ function renderExport(ctx, b) {
   } else if (b.hogql_query !== null) out.hogql_query = b.hogql_query;
   return out;
 }
+function drfDateTime(iso) {
+  if (iso === null) return null;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const text2 = new Date(ms).toISOString();
+  const millis = text2.slice(20, 23);
+  return millis === "000" ? `${text2.slice(0, 19)}Z` : `${text2.slice(0, 19)}.${millis}000Z`;
+}
+function expectedRuns(ctx, f) {
+  if (f.start_at === null) return 1;
+  const b = ctx.store.data.batch_exports.find((x) => x.id === f.batch_export);
+  const step = INTERVAL_MS[b?.interval ?? "hour"] ?? 36e5;
+  const end = f.end_at === null ? ctx.now.getTime() : Date.parse(f.end_at);
+  return Math.max(0, Math.ceil((end - Date.parse(f.start_at)) / step));
+}
 function renderBackfill(ctx, f) {
-  const runs = ctx.store.data.runs.filter((r) => r.backfill === f.id);
-  const finished = runs.filter((r) => !["Running", "Starting"].includes(r.status)).length;
+  const total = expectedRuns(ctx, f);
+  let progress = null;
+  if (f.status === "Completed") progress = { total_runs: total, finished_runs: total, progress: 1 };
+  else if ((f.status === "Running" || f.status === "Starting") && total > 0 && f.start_at !== null) {
+    const finished = ctx.store.data.runs.filter((r) => r.backfill === f.id && FINISHED(r.status)).length;
+    const runs = Math.max(total, finished);
+    progress = {
+      total_runs: runs,
+      finished_runs: finished,
+      progress: Math.round(finished / runs * 10) / 10
+    };
+  }
   return {
     id: f.id,
-    progress: f.status === "Completed" ? { total_runs: runs.length, finished_runs: runs.length, progress: 1 } : f.status === "Running" || f.status === "Starting" ? {
-      total_runs: runs.length,
-      finished_runs: finished,
-      progress: runs.length ? finished / runs.length : null
-    } : null,
-    start_at: f.start_at,
-    end_at: f.end_at,
+    progress,
+    start_at: drfDateTime(f.start_at),
+    end_at: drfDateTime(f.end_at),
     status: f.status,
-    created_at: f.created_at,
-    finished_at: f.finished_at,
-    last_updated_at: f.last_updated_at,
+    created_at: drfDateTime(f.created_at),
+    finished_at: drfDateTime(f.finished_at),
+    last_updated_at: drfDateTime(f.last_updated_at),
     total_records_count: f.total_records_count,
     adjusted_start_at: null,
     team: f.team_id,
     batch_export: f.batch_export
   };
 }
-var UUID3;
+var UUID3, FINISHED;
 var init_batch_export_view = __esm({
   "src/emulator/routes/batch-export-view.ts"() {
     "use strict";
     init_errors3();
     init_schedule();
     init_service();
+    init_time3();
     init_destinations2();
     UUID3 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    FINISHED = (status) => status !== "Running" && status !== "Starting";
   }
 });
 
@@ -27609,12 +27656,194 @@ function outputColumns(query) {
   if (items2.some((c) => c === "*" || c.endsWith(".*"))) return void 0;
   return new Set(items2.map(outputName).filter((n) => n !== void 0));
 }
-var DATA_INTERVAL_START, SUPPORTED;
+function tokenize3(query) {
+  const tokens = [];
+  let depth = 0;
+  let i = 0;
+  while (i < query.length) {
+    const c = query[i] ?? "";
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === "`") {
+      const end = query.indexOf(c, i + 1);
+      if (end < 0) return void 0;
+      const text2 = query.slice(i, end + 1);
+      tokens.push({ kind: c === "'" ? "string" : "word", text: c === "'" ? text2 : text2.slice(1, -1), depth });
+      i = end + 1;
+      continue;
+    }
+    const word = /^[A-Za-z_$][\w$]*/.exec(query.slice(i));
+    if (word) {
+      tokens.push({ kind: "word", text: word[0], depth });
+      i += word[0].length;
+      continue;
+    }
+    const number2 = /^\d+(?:\.\d+)?/.exec(query.slice(i));
+    if (number2) {
+      tokens.push({ kind: "number", text: number2[0], depth });
+      i += number2[0].length;
+      continue;
+    }
+    if (c === "(") depth++;
+    if (c === ")") {
+      depth--;
+      if (depth < 0) return void 0;
+    }
+    tokens.push({ kind: "punct", text: c, depth: c === "(" ? depth - 1 : depth });
+    i++;
+  }
+  return depth === 0 ? tokens : void 0;
+}
+function topLevelSelect(tokens) {
+  const start2 = tokens.findIndex((t) => t.depth === 0 && isWord(t, "select"));
+  if (start2 < 0) return void 0;
+  const from = tokens.findIndex((t, i) => i > start2 && t.depth === 0 && isWord(t, "from"));
+  const body = tokens.slice(start2 + 1, from < 0 ? void 0 : from);
+  if (isWord(body[0], "distinct")) body.shift();
+  const items2 = [[]];
+  for (const t of body) {
+    if (t.kind === "punct" && t.text === "," && t.depth === 0) items2.push([]);
+    else items2[items2.length - 1]?.push(t);
+  }
+  return items2.some((item) => item.length === 0) ? void 0 : items2;
+}
+function fieldsRead(item) {
+  const fields = [];
+  for (let i = 0; i < item.length; i++) {
+    const t = item[i];
+    if (t.kind !== "word") continue;
+    const prev = item[i - 1];
+    const next = item[i + 1];
+    if (KEYWORDS.has(t.text.toLowerCase())) continue;
+    if (isWord(prev, "as")) continue;
+    if (prev?.kind === "punct" && prev.text === ".") continue;
+    if (next?.kind === "punct" && next.text === "(") continue;
+    if (!EVENTS_FIELDS.has(t.text)) return { fields, unknown: t.text };
+    if (t.text === "person" && item[i + 2]?.kind === "word" && next?.text === ".") {
+      fields.push(`person_${item[i + 2]?.text}`);
+    } else fields.push(t.text);
+  }
+  return { fields };
+}
+function eventsQueryError(query) {
+  const tokens = tokenize3(query);
+  const items2 = tokens ? topLevelSelect(tokens) : void 0;
+  if (!tokens || !items2) return "Failed to parse query";
+  const top = tokens.filter((t) => t.depth === 0);
+  const union = top.some((t) => isWord(t, "union"));
+  const cte = isWord(tokens[0], "with");
+  const fromAt = tokens.findIndex((t) => t.depth === 0 && isWord(t, "from"));
+  const source = fromAt < 0 ? void 0 : tokens[fromAt + 1];
+  const subqueryFrom = source?.kind === "punct" && source.text === "(";
+  const join6 = top.some((t) => isWord(t, "join"));
+  const simple = !union && !cte && !subqueryFrom && !join6 && source?.text === "events";
+  if (simple) {
+    for (const item of items2) {
+      if (item.some((t) => isWord(t, "select"))) continue;
+      const { unknown } = fieldsRead(item);
+      if (unknown) return `Invalid HogQL query: Unable to resolve field: ${unknown}`;
+    }
+  }
+  if (union) return "UNIONs are not supported";
+  if (fromAt < 0) return "Query must SELECT FROM events";
+  if (cte) return "CTEs are not supported";
+  if (subqueryFrom) return "Subqueries are not supported";
+  if (source?.text !== "events") return "Query must only SELECT FROM events";
+  if (join6) return "JOINs are not supported";
+  if (items2.some((item) => item.some((t) => isWord(t, "select")))) {
+    return "Subqueries in SELECT expressions are not supported";
+  }
+  const read = new Set(items2.flatMap((item) => fieldsRead(item).fields));
+  const unsupported = [...read].filter((f) => !EXPORTABLE_EVENTS_FIELDS.includes(f)).sort();
+  if (unsupported.length > 0) {
+    return `Batch exports cannot read these fields: ${unsupported.join(", ")}. Supported fields are: ${EXPORTABLE_EVENTS_FIELDS.join(", ")}.`;
+  }
+  return void 0;
+}
+var DATA_INTERVAL_START, SUPPORTED, EVENTS_FIELDS, EXPORTABLE_EVENTS_FIELDS, KEYWORDS, isWord;
 var init_hogql = __esm({
   "src/emulator/routes/hogql.ts"() {
     "use strict";
     DATA_INTERVAL_START = "data_interval_start";
     SUPPORTED = "{data_interval_start} and {data_interval_end}";
+    EVENTS_FIELDS = /* @__PURE__ */ new Set([
+      "uuid",
+      "event",
+      "properties",
+      "timestamp",
+      "team_id",
+      "distinct_id",
+      "elements_chain",
+      "created_at",
+      "person_id",
+      "person_properties",
+      "person",
+      "pdi",
+      "poe",
+      "goe_0",
+      "goe_1",
+      "goe_2",
+      "goe_3",
+      "goe_4",
+      "$session_id",
+      "$window_id",
+      "$group_0",
+      "$group_1",
+      "$group_2",
+      "$group_3",
+      "$group_4",
+      "elements_chain_href",
+      "elements_chain_texts",
+      "elements_chain_ids",
+      "elements_chain_elements",
+      "events"
+    ]);
+    EXPORTABLE_EVENTS_FIELDS = [
+      "created_at",
+      "distinct_id",
+      "elements_chain",
+      "event",
+      "person_id",
+      "person_properties",
+      "properties",
+      "team_id",
+      "timestamp",
+      "uuid"
+    ];
+    KEYWORDS = /* @__PURE__ */ new Set([
+      "select",
+      "distinct",
+      "as",
+      "from",
+      "where",
+      "and",
+      "or",
+      "not",
+      "in",
+      "is",
+      "null",
+      "true",
+      "false",
+      "like",
+      "ilike",
+      "between",
+      "case",
+      "when",
+      "then",
+      "else",
+      "end",
+      "limit",
+      "order",
+      "by",
+      "asc",
+      "desc",
+      "group",
+      "having",
+      "interval"
+    ]);
+    isWord = (t, word) => t?.kind === "word" && t.text.toLowerCase() === word;
   }
 });
 
@@ -27792,8 +28021,12 @@ function create2(ctx) {
   return isNewest(ctx.store) ? createNewest(ctx) : createOlder(ctx);
 }
 function backfillsOf(ctx) {
-  const b = findExport(ctx, ctx.params.id);
-  return ctx.store.data.backfills.filter((f) => f.batch_export === b.id).sort((x, y) => x.created_at < y.created_at ? 1 : x.created_at > y.created_at ? -1 : 0);
+  const raw = ctx.query.get("ordering") ?? "-created_at";
+  const ordering = ORDERINGS.includes(raw) ? raw : "-created_at";
+  const field3 = ordering.replace("-", "");
+  const sign = ordering.startsWith("-") ? -1 : 1;
+  const key = (f) => f[field3] === null ? -Infinity : Date.parse(f[field3]);
+  return ctx.store.data.backfills.filter((f) => f.batch_export === ctx.params.id?.toLowerCase() && f.team_id === ctx.project.id).sort((x, y) => sign * (key(x) - key(y) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)));
 }
 function findBackfill(ctx) {
   const id = ctx.params.backfill;
@@ -27806,13 +28039,23 @@ function list(ctx) {
   if (!page) throw notFound("Invalid cursor");
   return { status: 200, body: page };
 }
+function cancelBackfill(ctx, f) {
+  const at = ctx.now.toISOString();
+  f.status = "Cancelled";
+  f.last_updated_at = at;
+  for (const run13 of ctx.store.data.runs) {
+    if (run13.backfill === f.id && (run13.status === "Running" || run13.status === "Starting")) {
+      run13.status = "Cancelled";
+      run13.last_updated_at = at;
+    }
+  }
+}
 function cancel(ctx) {
   const f = findBackfill(ctx);
   if (f.status !== "Running" && f.status !== "Starting") {
     throw invalid(`Cannot cancel a backfill that is in '${f.status}' status`);
   }
-  f.status = "Cancelled";
-  f.last_updated_at = ctx.now.toISOString();
+  cancelBackfill(ctx, f);
   return { status: 200, body: { cancelled: true } };
 }
 function registerBackfills(router) {
@@ -27836,7 +28079,7 @@ function registerBackfills(router) {
     router.add({ method: "POST", pattern: `${base}/backfill`, scope: write, handler: create2, legacy: true });
   }
 }
-var MAX_RUNS, DATE_TIME2, DATE_ONLY;
+var MAX_RUNS, DATE_TIME2, DATE_ONLY, ORDERINGS;
 var init_backfills = __esm({
   "src/emulator/routes/backfills.ts"() {
     "use strict";
@@ -27851,6 +28094,7 @@ var init_backfills = __esm({
     MAX_RUNS = 1e4;
     DATE_TIME2 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
     DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+    ORDERINGS = ["created_at", "-created_at", "start_at", "-start_at"];
   }
 });
 
@@ -27896,6 +28140,12 @@ function findDashboard(ctx, rawId, detail2 = "Not found.") {
 function isShared(ctx, d) {
   return ctx.store.data.sharing.some((s) => s.dashboard_id === d.id && s.enabled);
 }
+function lastViewedAt(ctx, d) {
+  const views = ctx.store.data.view_logs.filter(
+    (v) => v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id)
+  ).map((v) => v.viewed_at).sort();
+  return views.at(-1) ?? null;
+}
 function renderBasic(ctx, d) {
   const creator = ctx.store.user(d.created_by);
   const privilege = privilegeLevel(ctx, d);
@@ -27907,7 +28157,7 @@ function renderBasic(ctx, d) {
     created_at: d.created_at,
     created_by: creator ? userBasic(creator) : null,
     last_accessed_at: d.last_accessed_at,
-    last_viewed_at: null,
+    last_viewed_at: lastViewedAt(ctx, d),
     is_shared: isShared(ctx, d),
     deleted: d.deleted,
     creation_mode: d.creation_mode,
@@ -27929,18 +28179,47 @@ function renderDashboard(ctx, d) {
     variables: structuredClone(d.variables),
     breakdown_colors: structuredClone(d.breakdown_colors),
     data_color_theme_id: d.data_color_theme_id,
-    persisted_filters: structuredClone(d.filters),
-    persisted_variables: structuredClone(d.variables),
+    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
+    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
+    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
     quick_filter_ids: [...d.quick_filter_ids],
-    tiles: d.tiles.filter((t) => !t.deleted).map((t) => ({
-      id: t.id,
-      insight: t.insight ?? null,
-      text: t.text ?? null,
-      layouts: t.layouts,
-      color: t.color,
-      deleted: false,
-      is_cached: false
-    }))
+    tiles: d.tiles.filter((t) => !t.deleted).map((t, order) => renderTile(ctx, d, t, order))
+  };
+}
+function renderText2(ctx, d, t) {
+  const text2 = t.text;
+  const id = typeof text2.id === "number" ? text2.id : t.id;
+  const person = (value) => {
+    const user2 = typeof value === "number" ? ctx.store.user(value) : void 0;
+    return user2 ? userBasic(user2) : null;
+  };
+  const tiles = ctx.store.data.dashboards.flatMap(
+    (x) => x.tiles.filter((y) => !y.deleted && y.text && (y.text.id ?? y.id) === id).map((y) => ({ id: y.id, dashboard_id: x.id, deleted: null }))
+  );
+  return {
+    id,
+    body: text2.body ?? null,
+    created_by: person(text2.created_by),
+    last_modified_at: typeof text2.last_modified_at === "string" ? text2.last_modified_at : d.created_at,
+    last_modified_by: person(text2.last_modified_by),
+    team: d.team_id,
+    dashboard_tiles: tiles
+  };
+}
+function renderTile(ctx, d, t, order) {
+  return {
+    id: t.id,
+    insight: t.insight ?? null,
+    text: t.text ? renderText2(ctx, d, t) : null,
+    button_tile: null,
+    layouts: t.layouts,
+    color: t.color,
+    filters_overrides: t.filters_overrides ?? {},
+    show_description: t.show_description ?? null,
+    transparent_background: t.transparent_background ?? null,
+    order,
+    last_refresh: null,
+    is_cached: false
   };
 }
 var init_dashboard_view = __esm({
@@ -28107,6 +28386,55 @@ var init_batch_export_write_2025 = __esm({
   }
 });
 
+// src/emulator/routes/host-check.ts
+import { isIP } from "node:net";
+function ipv4Internal(ip) {
+  const [a = 0, b = 0, c = 0] = ip.split(".").map(Number);
+  return a === 0 || a === 10 || a === 127 || a === 100 && b >= 64 && b < 128 || a === 169 && b === 254 || a === 172 && b >= 16 && b < 32 || a === 192 && b === 0 && (c === 0 || c === 2) || a === 192 && b === 168 || a === 198 && (b === 18 || b === 19) || a === 198 && b === 51 && c === 100 || a === 203 && b === 0 && c === 113 || a >= 224;
+}
+function ipv6Internal(ip) {
+  const lower = ip.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (mapped?.[1]) return ipv4Internal(mapped[1]);
+  return lower === "::" || lower === "::1" || /^fe[89ab]/.test(lower) || /^f[cd]/.test(lower) || lower.startsWith("ff") || lower.startsWith("2001:db8");
+}
+function hostRefusal(host) {
+  if (typeof host !== "string" || host.trim() === "") return INVALID_HOST_MESSAGE;
+  const family = isIP(host);
+  if (family === 0 && !HOSTNAME.test(host.toLowerCase())) return INVALID_HOST_MESSAGE;
+  const name = host.toLowerCase().replace(/\.$/, "");
+  if (METADATA_HOSTS.has(name) || name === "localhost") return UNREACHABLE_HOST_MESSAGE;
+  if (INTERNAL_SUFFIXES.some((suffix) => name.endsWith(suffix))) return UNREACHABLE_HOST_MESSAGE;
+  if (family === 4 && ipv4Internal(name)) return UNREACHABLE_HOST_MESSAGE;
+  if (family === 6 && ipv6Internal(name)) return UNREACHABLE_HOST_MESSAGE;
+  return void 0;
+}
+var INVALID_HOST_MESSAGE, UNREACHABLE_HOST_MESSAGE, LABEL, HOSTNAME, METADATA_HOSTS, INTERNAL_SUFFIXES;
+var init_host_check = __esm({
+  "src/emulator/routes/host-check.ts"() {
+    "use strict";
+    INVALID_HOST_MESSAGE = "Invalid host. Enter a hostname or IP address without credentials, scheme, or path.";
+    UNREACHABLE_HOST_MESSAGE = "Could not reach this host. Check that the hostname is correct and reachable from the internet.";
+    LABEL = "[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?";
+    HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*\\.?$`);
+    METADATA_HOSTS = /* @__PURE__ */ new Set(["169.254.169.254", "metadata.google.internal"]);
+    INTERNAL_SUFFIXES = [
+      ".local",
+      ".internal",
+      ".svc.cluster.local",
+      ".cluster.local",
+      ".consul",
+      ".lan",
+      ".home",
+      ".corp",
+      ".localdomain",
+      ".home.arpa",
+      ".intranet",
+      ".priv"
+    ];
+  }
+});
+
 // src/emulator/routes/destination-rules.ts
 function pyList(items2) {
   return `[${items2.map((i) => `'${i}'`).join(", ")}]`;
@@ -28256,11 +28584,22 @@ function validateDestination(ctx, attrs, instance) {
   if (type === "Databricks") {
     if (given === null) throw fail("Integration is required for Databricks batch exports");
     if (given.kind !== "databricks") throw fail("Integration is not a Databricks integration.");
+    const missing = ["server_hostname", "client_id", "client_secret"].find(
+      (key) => key === "server_hostname" ? !(key in given.config) && given.sensitive_keys !== void 0 : given.sensitive_keys !== void 0 && !given.sensitive_keys.includes(key)
+    );
+    if (missing) throw fail(`Databricks integration is not valid: '${missing}' missing`);
   }
   if (type === "Postgres") {
     if (given === null && !instance) throw fail("Integration is required for Postgres batch exports");
     if (given !== null && given.kind !== "postgresql")
       throw fail("Integration is not a PostgreSQL integration.");
+    const backing = instance ? given ?? (sent ? null : storedIntegration(ctx, instance)) : null;
+    const inline = backing ? POSTGRES_CONNECTION_KEYS.find((key) => key in config) : void 0;
+    if (inline) {
+      throw fail(
+        `'${inline}' is set by the PostgreSQL integration of this batch export and cannot be sent in its config.`
+      );
+    }
   }
   if (type === "BigQuery") {
     if (given === null) throw fail("Integration is required for BigQuery batch exports");
@@ -28290,6 +28629,11 @@ function validateDestination(ctx, attrs, instance) {
     }
     if (merged.mode === "COPY") checkRedshiftCopy(ctx, merged, existing, instance !== null);
   }
+  if (type === "Postgres" || type === "Redshift") {
+    const host = given !== null && "host" in given.config ? given.config.host : merged.host;
+    const refusal = host === void 0 || host === null ? void 0 : hostRefusal(host);
+    if (refusal) throw fail(refusal);
+  }
   if (type === "Workflows" && !flagOn(ctx.store, "backfill-workflows-destination")) {
     throw new ApiError(
       403,
@@ -28307,7 +28651,7 @@ function parseNewestDestination(ctx, value, patch2, instance) {
   validateDestination(ctx, attrs, instance);
   return attrs;
 }
-var HTTP_URLS2, FILE_COMPRESSIONS, fail;
+var HTTP_URLS2, FILE_COMPRESSIONS, fail, POSTGRES_CONNECTION_KEYS;
 var init_destination_rules = __esm({
   "src/emulator/routes/destination-rules.ts"() {
     "use strict";
@@ -28315,6 +28659,7 @@ var init_destination_rules = __esm({
     init_fields4();
     init_service();
     init_destinations2();
+    init_host_check();
     init_integrations2();
     HTTP_URLS2 = /* @__PURE__ */ new Set(["https://us.i.posthog.com/batch/", "https://eu.i.posthog.com/batch/"]);
     FILE_COMPRESSIONS = {
@@ -28322,6 +28667,7 @@ var init_destination_rules = __esm({
       JSONLines: ["gzip", "brotli"]
     };
     fail = (detail2) => invalid(detail2, "destination");
+    POSTGRES_CONNECTION_KEYS = ["user", "password", "host", "port"];
   }
 });
 
@@ -28329,8 +28675,8 @@ var init_destination_rules = __esm({
 function permissionDenied(detail2) {
   return new ApiError(403, errorBody("authentication_error", "permission_denied", detail2));
 }
-function applyExportBody(ctx, draft, body, mode, current2) {
-  if (isNewest(ctx.store)) applyNewest(ctx, draft, body, mode, current2);
+function applyExportBody(ctx, draft, body, mode, current3) {
+  if (isNewest(ctx.store)) applyNewest(ctx, draft, body, mode, current3);
   else applyOlderExportBody(ctx, draft, body, mode);
 }
 function parseKeyList(value, attr) {
@@ -28367,16 +28713,7 @@ function parseBounded(value, attr, max) {
   if (n > max) throw invalid(`Ensure this value is less than or equal to ${max}.`, attr, "max_value");
   return n;
 }
-function checkEventsQuery(query) {
-  const fail2 = (detail2) => invalid(detail2, "hogql_query");
-  if (!/^\s*select\b/i.test(query)) throw fail2("Failed to parse query");
-  if (/\bunion\b/i.test(query)) throw fail2("UNIONs are not supported");
-  const from = /\bfrom\s+([\w.]+)/i.exec(query);
-  if (!from) throw fail2("Query must SELECT FROM events");
-  if (from[1] !== "events") throw fail2("Query must only SELECT FROM events");
-  if (/\bjoin\b/i.test(query)) throw fail2("JOINs are not supported");
-}
-function applyNewest(ctx, draft, body, mode, current2) {
+function applyNewest(ctx, draft, body, mode, current3) {
   const partial = mode === "patch";
   const { step, done } = collectInvalid();
   const sent = (key) => key in body;
@@ -28397,14 +28734,14 @@ function applyNewest(ctx, draft, body, mode, current2) {
     if (model2 === "hogql" && !flagOn(ctx.store, "hogql-batch-exports")) {
       throw permissionDenied("HogQL batch exports are not enabled for this team.");
     }
-    if (current2 && model2 !== current2.model) {
+    if (current3 && model2 !== current3.model) {
       throw invalid("Changing models is not supported. Create a new batch export instead.", "model");
     }
     draft.model = model2;
   });
   step(() => {
     if (!sent("destination") && partial) return;
-    destination = parseNewestDestination(ctx, body.destination, partial, current2);
+    destination = parseNewestDestination(ctx, body.destination, partial, current3);
   });
   step(() => {
     if (!sent("interval") && partial) return;
@@ -28471,7 +28808,7 @@ function applyNewest(ctx, draft, body, mode, current2) {
       throw invalid(`"${String(body.timezone)}" is not a valid choice.`, "timezone", "invalid_choice");
     draft.timezone = zone;
   });
-  const rawInterval = sent("interval") ? body.interval : current2?.interval;
+  const rawInterval = sent("interval") ? body.interval : current3?.interval;
   step(() => {
     if (!sent("offset_day")) return;
     offsetDay2 = parseBounded(body.offset_day, "offset_day", 6);
@@ -28499,7 +28836,7 @@ function applyNewest(ctx, draft, body, mode, current2) {
   } else if (sent("offset_day") || sent("offset_hour")) {
     throw serverError();
   }
-  const model = current2 ? current2.model : draft.model ?? "events";
+  const model = current3 ? current3.model : draft.model ?? "events";
   if (destination?.type === "HTTP" && model !== "events") {
     throw invalid("HTTP batch exports only support the events model");
   }
@@ -28515,15 +28852,17 @@ function applyNewest(ctx, draft, body, mode, current2) {
     const grandfathered = ctx.store.data.batch_exports.some(
       (b) => b.team_id === ctx.project.id && b.schema !== null
     );
-    if (grandfathered) checkEventsQuery(hogqlQuery);
-    else onlyFor("hogql_query", hogqlQuery, "hogql");
+    if (grandfathered) {
+      const error2 = eventsQueryError(hogqlQuery);
+      if (error2) throw invalid(error2);
+    } else onlyFor("hogql_query", hogqlQuery, "hogql");
   } else onlyFor("hogql_query", hogqlQuery, "hogql");
   if (model === "hogql")
-    checkHogql(draft, hogqlQuery === void 0 ? current2?.hogql_query ?? null : hogqlQuery);
+    checkHogql(draft, hogqlQuery === void 0 ? current3?.hogql_query ?? null : hogqlQuery);
   if (filters !== void 0) draft.filters = filters;
   if (hogqlQuery !== void 0) draft.hogql_query = hogqlQuery;
   if (destination) {
-    if (!current2) {
+    if (!current3) {
       const config = destination.config;
       if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in config)) {
         config.legacy_parquet_extension = false;
@@ -28534,14 +28873,14 @@ function applyNewest(ctx, draft, body, mode, current2) {
         integration: destination.integration?.id ?? null
       };
     } else {
-      const stored2 = { ...current2.destination.config };
-      if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in stored2)) {
-        stored2.legacy_parquet_extension = writesCompressedParquet(stored2);
+      const stored = { ...current3.destination.config };
+      if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in stored)) {
+        stored.legacy_parquet_extension = writesCompressedParquet(stored);
       }
       draft.destination = {
         type: destination.type,
-        config: deepMerge(stored2, destination.config),
-        integration: "integration" in destination ? destination.integration?.id ?? null : current2.destination.integration
+        config: deepMerge(stored, destination.config),
+        integration: "integration" in destination ? destination.integration?.id ?? null : current3.destination.integration
       };
     }
   }
@@ -28626,6 +28965,10 @@ function destroy(ctx) {
   b.deleted = true;
   b.paused = true;
   b.last_updated_at = ctx.now.toISOString();
+  for (const f of ctx.store.data.backfills) {
+    if (f.batch_export === b.id && (f.status === "Running" || f.status === "Starting"))
+      cancelBackfill(ctx, f);
+  }
   for (const run13 of ctx.store.data.runs) {
     if (run13.batch_export === b.id && (run13.status === "Running" || run13.status === "Starting")) {
       run13.status = "Cancelled";
@@ -28770,7 +29113,161 @@ var init_collaborators = __esm({
   }
 });
 
+// src/emulator/routes/dashboard-template.ts
+function pyRepr(value) {
+  if (value === null || value === void 0) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    const body = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\t/g, "\\t");
+    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
+  }
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  if (isDict(value)) {
+    return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  }
+  return String(value);
+}
+function isType(value, type) {
+  switch (type) {
+    case "object":
+      return isDict(value);
+    case "array":
+      return Array.isArray(value);
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+    default:
+      return true;
+  }
+}
+function* errorsOf(value, schema, path, schemaPath) {
+  const at = (keyword, message) => ({
+    message,
+    keyword,
+    schema,
+    schemaPath: [...schemaPath, keyword],
+    path,
+    instance: value
+  });
+  for (const keyword of Object.keys(schema)) {
+    const rule = schema[keyword];
+    if (keyword === "type") {
+      const types = Array.isArray(rule) ? rule : [rule];
+      if (!types.some((t) => isType(value, t))) {
+        yield at(keyword, `${pyRepr(value)} is not of type ${types.map(pyRepr).join(", ")}`);
+      }
+    } else if (keyword === "required" && isDict(value)) {
+      for (const name of rule) {
+        if (!(name in value)) yield at(keyword, `${pyRepr(name)} is a required property`);
+      }
+    } else if (keyword === "properties" && isDict(value)) {
+      for (const [name, sub] of Object.entries(rule)) {
+        if (name in value) yield* errorsOf(value[name], sub, [...path, name], [...schemaPath, keyword, name]);
+      }
+    } else if (keyword === "items" && Array.isArray(value)) {
+      for (const [i, item] of value.entries()) {
+        yield* errorsOf(item, rule, [...path, i], [...schemaPath, keyword]);
+      }
+    } else if (keyword === "minItems" && Array.isArray(value) && value.length < rule) {
+      yield at(
+        keyword,
+        rule === 1 ? `${pyRepr(value)} should be non-empty` : `${pyRepr(value)} is too short`
+      );
+    } else if (keyword === "enum" && !rule.includes(value)) {
+      yield at(keyword, `${pyRepr(value)} is not one of ${pyRepr(rule)}`);
+    } else if (keyword === "anyOf") {
+      const options = rule;
+      const valid = options.some(
+        (option, i) => errorsOf(value, option, path, [...schemaPath, keyword, i]).next().done
+      );
+      if (!valid) yield at(keyword, `${pyRepr(value)} is not valid under any of the given schemas`);
+    }
+  }
+}
+function templateError(template) {
+  let best;
+  for (const error2 of errorsOf(template, TEMPLATE_SCHEMA, [], [])) {
+    if (best === void 0 || error2.path.length < best.path.length) best = error2;
+  }
+  if (!best) return void 0;
+  return [
+    best.message,
+    "",
+    `Failed validating ${pyRepr(best.keyword)} in schema${indexes2(best.schemaPath.slice(0, -1))}:`,
+    `    ${pyRepr(best.schema)}`,
+    "",
+    `On instance${indexes2(best.path)}:`,
+    `    ${pyRepr(best.instance)}`
+  ].join("\n");
+}
+var STRING, VARIABLE, TEMPLATE_SCHEMA, indexes2;
+var init_dashboard_template = __esm({
+  "src/emulator/routes/dashboard-template.ts"() {
+    "use strict";
+    init_fields4();
+    STRING = { type: "string" };
+    VARIABLE = {
+      type: "object",
+      required: ["id", "name", "type", "default", "description", "required"],
+      properties: {
+        id: STRING,
+        name: STRING,
+        type: { enum: ["event", "element"] },
+        default: { type: "object" },
+        description: STRING,
+        required: { type: "boolean" }
+      }
+    };
+    TEMPLATE_SCHEMA = {
+      type: "object",
+      required: ["template_name", "dashboard_description", "dashboard_filters", "tiles"],
+      properties: {
+        id: STRING,
+        template_name: STRING,
+        team_id: { type: ["number", "null"] },
+        created_at: STRING,
+        image_url: { type: ["string", "null"] },
+        dashboard_description: STRING,
+        dashboard_filters: { type: "object" },
+        tiles: { type: "array", minItems: 1, items: { type: "object" } },
+        variables: { anyOf: [{ type: "array", items: VARIABLE }, { type: "null" }] },
+        tags: { type: "array", items: STRING },
+        is_featured: { type: "boolean" }
+      }
+    };
+    indexes2 = (parts) => parts.map((p) => `[${pyRepr(p)}]`).join("");
+  }
+});
+
 // src/emulator/routes/dashboard-write.ts
+function pyTruthy(value) {
+  if (Array.isArray(value)) return value.length > 0;
+  if (isDict(value)) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+function quickFilterIds(ctx, value) {
+  const list10 = parseList(value, "quick_filter_ids", true) ?? [];
+  const ids = list10.map((raw) => {
+    const text2 = parseString(raw, "quick_filter_ids") ?? "";
+    const m = UUID4.exec(text2.trim());
+    if (!m) throw invalid(`Invalid UUID: ${text2}`, "quick_filter_ids");
+    return m.slice(1).join("-").toLowerCase();
+  });
+  const known = new Set(
+    ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
+  );
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) throw invalid(`Quick filters not found: ${missing.join(", ")}`, "quick_filter_ids");
+  return ids;
+}
 function normaliseTags2(value) {
   const list10 = parseList(value, "tags") ?? [];
   const tags2 = list10.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
@@ -28791,11 +29288,7 @@ function applyDashboardBody(ctx, d, body, creating) {
   if ("breakdown_colors" in body) d.breakdown_colors = structuredClone(body.breakdown_colors ?? []);
   if ("data_color_theme_id" in body)
     d.data_color_theme_id = parseInteger(body.data_color_theme_id, "data_color_theme_id", true);
-  if ("quick_filter_ids" in body) {
-    const ids = (parseList(body.quick_filter_ids, "quick_filter_ids", true) ?? []).map(String);
-    if (ids.length > 0) throw invalid(`Quick filters not found: ${ids.join(", ")}`, "quick_filter_ids");
-    d.quick_filter_ids = [];
-  }
+  if ("quick_filter_ids" in body) d.quick_filter_ids = quickFilterIds(ctx, body.quick_filter_ids);
   if ("last_accessed_at" in body)
     d.last_accessed_at = parseDateTime(body.last_accessed_at, "last_accessed_at");
   if ("last_refresh" in body) d.last_refresh = parseDateTime(body.last_refresh, "last_refresh");
@@ -28804,14 +29297,11 @@ function applyDashboardBody(ctx, d, body, creating) {
       "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level."
     );
   }
-  for (const [key, label2] of [
-    ["filters", "Filters"],
-    ["variables", "Variables"]
-  ]) {
-    if (!(key in body)) continue;
+  for (const key of ["filters", "variables"]) {
+    if (creating || !pyTruthy(body[key])) continue;
     const value = body[key];
-    if (!isDict(value)) throw invalid(`${label2} must be a dictionary`, creating ? key : null);
-    if (creating || Object.keys(value).length > 0) d[key] = structuredClone(value);
+    if (!isDict(value)) throw invalid("Filters must be a dictionary", null);
+    d[key] = structuredClone(value);
   }
   if (!creating && "tiles" in body) applyTiles(d, body.tiles);
 }
@@ -28826,12 +29316,14 @@ function applyTiles(d, value) {
     if (raw.deleted === true) tile.deleted = true;
   }
 }
+var UUID4;
 var init_dashboard_write = __esm({
   "src/emulator/routes/dashboard-write.ts"() {
     "use strict";
     init_errors3();
     init_fields4();
     init_dashboard_view();
+    UUID4 = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
   }
 });
 
@@ -28878,19 +29370,40 @@ function newDashboard(ctx, folder = void 0) {
 }
 function create5(ctx) {
   const body = asBody(ctx.body);
-  if (body.use_template !== void 0 && body.use_dashboard !== void 0) {
+  const useDashboard = body.use_dashboard === void 0 ? null : parseInteger(body.use_dashboard, "use_dashboard", true);
+  const useTemplate = body.use_template === void 0 ? "" : parseString(body.use_template, "use_template") ?? "";
+  if (useDashboard && useTemplate) {
     throw invalid("`use_dashboard` and `use_template` cannot be used together");
   }
+  const { variables: _variables, filters: _filters, ...fields } = body;
   const d = newDashboard(ctx, body._create_in_folder);
-  applyDashboardBody(ctx, d, body, true);
-  if (body.use_dashboard !== void 0 && body.use_dashboard !== null) {
-    const source = ctx.store.dashboard(ctx.project.id, Number(body.use_dashboard));
-    if (!source) throw invalid("Dashboard not found.", "use_dashboard");
-    d.creation_mode = "duplicate";
-    if (!("filters" in body)) d.filters = structuredClone(source.filters);
+  applyDashboardBody(ctx, d, fields, true);
+  d.creation_mode = useTemplate ? "template" : useDashboard ? "duplicate" : "default";
+  let source;
+  if (useDashboard) {
+    source = ctx.store.dashboard(ctx.project.id, useDashboard);
+    if (!source) throw invalid("Invalid value provided", "use_dashboard");
+  }
+  if (pyTruthy(body.filters)) {
+    if (!isDict(body.filters)) throw invalid("Filters must be a dictionary", null);
+    d.filters = structuredClone(body.filters);
+  } else d.filters = source ? structuredClone(source.filters) : {};
+  if (source) {
+    if (pyTruthy(source.variables)) d.variables = structuredClone(source.variables);
+    if (pyTruthy(source.breakdown_colors)) d.breakdown_colors = structuredClone(source.breakdown_colors);
+    if (source.data_color_theme_id) d.data_color_theme_id = source.data_color_theme_id;
+    const quickFilters = new Set(
+      ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
+    );
+    d.quick_filter_ids = source.quick_filter_ids.filter((id) => quickFilters.has(id));
     d.tiles = source.tiles.filter((t) => !t.deleted).map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
-  } else if (typeof body.use_template === "string" && body.use_template !== "") {
-    d.creation_mode = "template";
+  }
+  if (useTemplate && !TEMPLATE_KEYS.has(useTemplate)) {
+    const template = ctx.store.data.dashboard_templates.find(
+      (t) => t.template_name === useTemplate && (t.team_id === ctx.project.id || t.scope === "global")
+    );
+    if (!template) throw invalid(`Invalid template provided: ${useTemplate}`, "use_template");
+    applyTemplate(ctx, d, template);
   }
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
@@ -28898,11 +29411,6 @@ function create5(ctx) {
 }
 function retrieve3(ctx) {
   return { status: 200, body: renderDashboard(ctx, findDashboard(ctx, ctx.params.id)) };
-}
-function pyTruthy(value) {
-  if (Array.isArray(value)) return value.length > 0;
-  if (isDict(value)) return Object.keys(value).length > 0;
-  return Boolean(value);
 }
 function reachesDeleted(ctx, body, partial) {
   if (!("deleted" in body)) return false;
@@ -28919,6 +29427,7 @@ function update4(ctx, partial) {
   applyDashboardBody(ctx, draft, body, false);
   if (draft.deleted && !d.deleted) {
     for (const tile of draft.tiles) tile.deleted = true;
+    for (const p of ctx.store.data.projects) if (p.primary_dashboard === d.id) p.primary_dashboard = null;
   } else if (!draft.deleted && d.deleted) {
     for (const tile of draft.tiles) tile.deleted = false;
   }
@@ -28938,24 +29447,35 @@ function moveTile(ctx) {
   target.tiles.push(tile);
   return { status: 200, body: renderDashboard(ctx, d) };
 }
-function createFromTemplate(ctx) {
-  const body = asBody(ctx.body);
-  if (!isDict(body.template)) throw invalid("This field is required.", "template", "required");
-  const template = body.template;
-  const d = newDashboard(ctx);
-  d.creation_mode = "template";
-  d.name = parseString(template.template_name ?? "", "template__template_name", { nullable: true });
-  d.description = parseString(template.dashboard_description ?? template.description ?? "", "template__description") ?? "";
-  if (isDict(template.dashboard_filters)) d.filters = structuredClone(template.dashboard_filters);
-  if (ctx.org.features.tagging && template.tags !== void 0) d.tags = normaliseTags2(template.tags);
-  const tiles = Array.isArray(template.tiles) ? template.tiles : [];
-  d.tiles = tiles.filter(isDict).map((t) => ({
+function applyTemplate(ctx, d, template) {
+  if (!d.name) d.name = template.template_name;
+  d.description = template.dashboard_description;
+  d.filters = structuredClone(template.dashboard_filters);
+  if (ctx.org.features.tagging) d.tags = normaliseTags2(template.tags);
+  const now = ctx.now.toISOString();
+  d.tiles = template.tiles.map((t) => ({
     id: ctx.store.nextTileId(),
     insight: t.type === "INSIGHT" ? { name: t.name ?? null, query: t.query ?? null } : null,
-    text: t.type === "TEXT" ? { body: t.body ?? "" } : null,
+    text: t.type === "TEXT" ? { id: ctx.store.nextTileId(), body: t.body ?? null, created_by: null, last_modified_at: now } : null,
     layouts: isDict(t.layouts) ? structuredClone(t.layouts) : {},
     color: typeof t.color === "string" ? t.color : null
   }));
+}
+function createFromTemplate(ctx) {
+  const body = asBody(ctx.body);
+  if (!("template" in body)) throw serverError();
+  const problem = templateError(body.template);
+  if (problem !== void 0) throw invalid(problem, null);
+  const template = body.template;
+  const d = newDashboard(ctx, body._create_in_folder);
+  d.creation_mode = "template";
+  applyTemplate(ctx, d, {
+    template_name: template.template_name,
+    dashboard_description: template.dashboard_description,
+    dashboard_filters: template.dashboard_filters,
+    tags: Array.isArray(template.tags) ? template.tags : [],
+    tiles: template.tiles
+  });
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
   return { status: 200, body: renderDashboard(ctx, d) };
@@ -28982,7 +29502,7 @@ function registerDashboards(router) {
   });
   router.add({ method: "PATCH", pattern: `${BASE2}/:id/move_tile`, scope: write, handler: moveTile });
 }
-var BASE2;
+var BASE2, TEMPLATE_KEYS;
 var init_dashboards = __esm({
   "src/emulator/routes/dashboards.ts"() {
     "use strict";
@@ -28991,10 +29511,12 @@ var init_dashboards = __esm({
     init_pagination();
     init_records();
     init_service();
+    init_dashboard_template();
     init_dashboard_view();
     init_dashboard_write();
     init_destinations2();
     BASE2 = "/api/projects/:project/dashboards";
+    TEMPLATE_KEYS = /* @__PURE__ */ new Set(["DEFAULT_APP", "WEBSITE_TRAFFIC"]);
   }
 });
 
@@ -29574,7 +30096,15 @@ function organization(ctx) {
 }
 function project(ctx) {
   const p = ctx.project;
-  return { status: 200, body: { id: p.id, name: p.name, organization: p.organization } };
+  return {
+    status: 200,
+    body: {
+      id: p.id,
+      name: p.name,
+      organization: p.organization,
+      primary_dashboard: p.primary_dashboard ?? null
+    }
+  };
 }
 function projects(ctx) {
   const items2 = ctx.store.data.projects.filter((p) => p.organization === ctx.org.id).sort((a, b) => a.id - b.id);
@@ -29720,74 +30250,109 @@ var init_personal_api_keys = __esm({
 
 // src/emulator/routes/sharing.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
+function laxBool(value) {
+  if (typeof value === "boolean") return value;
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value === "string") {
+    const word = value.trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return true;
+    if (FALSE_WORDS.has(word)) return false;
+  }
+  return void 0;
+}
+function parseSettings(value) {
+  if (value === null) return null;
+  const refuse2 = () => invalid("Invalid settings format", "settings");
+  if (!isDict(value)) throw refuse2();
+  const settings2 = {};
+  for (const [key, raw] of Object.entries(value)) {
+    if (raw === null) continue;
+    if (BOOLEAN_SETTINGS.includes(key)) {
+      const flag2 = laxBool(raw);
+      if (flag2 === void 0) throw refuse2();
+      settings2[key] = flag2;
+    } else if (key === "theme") {
+      if (typeof raw !== "string") throw refuse2();
+      settings2[key] = raw;
+    }
+  }
+  return settings2;
+}
 function newToken() {
   return randomBytes2(22).toString("base64url");
 }
-function render4(s) {
+function render4(ctx, d, s) {
   return {
     created_at: s?.created_at ?? null,
     enabled: s?.enabled ?? false,
     access_token: s?.access_token ?? newToken(),
     settings: s?.settings ?? null,
     password_required: s?.password_required ?? false,
-    share_passwords: []
+    share_passwords: [],
+    user_access_level: privilegeLevel(ctx, d) === 37 ? "editor" : "viewer"
   };
 }
-function stored(ctx, dashboardId) {
-  return ctx.store.data.sharing.find((s) => s.dashboard_id === dashboardId);
+function current2(ctx, dashboardId) {
+  return ctx.store.data.sharing.filter((s) => s.dashboard_id === dashboardId && !s.expires_at);
 }
-function ensure(ctx, dashboardId) {
-  let s = stored(ctx, dashboardId);
-  if (!s) {
-    s = {
-      dashboard_id: dashboardId,
-      enabled: false,
-      access_token: newToken(),
-      created_at: ctx.now.toISOString(),
-      settings: null,
-      password_required: false
-    };
-    ctx.store.data.sharing.push(s);
+function create6(ctx, d, token) {
+  const s = {
+    dashboard_id: d.id,
+    enabled: false,
+    access_token: token,
+    created_at: ctx.now.toISOString(),
+    settings: null,
+    password_required: false
+  };
+  ctx.store.data.sharing.push(s);
+  return s;
+}
+function reconcile(ctx, d) {
+  const s = current2(ctx, d.id)[0];
+  if (!d.share_token) return s;
+  if (!s) return create6(ctx, d, d.share_token);
+  if (d.share_token !== s.access_token) {
+    d.share_token = s.access_token;
+    d.is_shared = s.enabled;
   }
   return s;
 }
+function single(ctx, d) {
+  const found = reconcile(ctx, d);
+  const s = found ?? create6(ctx, d, newToken());
+  ctx.store.data.sharing = ctx.store.data.sharing.filter(
+    (x) => x === s || x.dashboard_id !== d.id || x.expires_at
+  );
+  return { s, stored: found !== void 0 };
+}
 function get(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
-  return { status: 200, body: render4(stored(ctx, d.id)) };
+  return { status: 200, body: render4(ctx, d, reconcile(ctx, d)) };
 }
 function patch(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   requireEdit(ctx, d);
   const body = asBody(ctx.body);
-  const enabled = "enabled" in body ? parseBool(body.enabled, "enabled") : void 0;
-  let settings2;
-  if ("settings" in body && body.settings !== null) {
-    if (!isDict(body.settings)) throw invalid("Invalid settings format", "settings");
-    settings2 = {};
-    for (const key of SETTINGS) {
-      const value = body.settings[key];
-      if (value === void 0) continue;
-      if (typeof value !== "boolean") throw invalid("Invalid settings format", "settings");
-      settings2[key] = value;
-    }
-  } else if ("settings" in body) settings2 = null;
-  const passwordRequired = "password_required" in body ? parseBool(body.password_required, "password_required") : void 0;
-  if (passwordRequired && !ctx.org.features.advanced_permissions) {
+  if (body.password_required && !ctx.org.features.advanced_permissions) {
     throw new ApiError(403, { error: "Sharing with password requires the Advanced Permissions feature" });
   }
-  const s = ensure(ctx, d.id);
+  const enabled = "enabled" in body ? parseBool(body.enabled, "enabled") : void 0;
+  const settings2 = "settings" in body ? parseSettings(body.settings) : void 0;
+  const passwordRequired = "password_required" in body ? parseBool(body.password_required, "password_required") : void 0;
+  const { s, stored } = single(ctx, d);
+  if (enabled === true && (!stored || !s.enabled)) s.access_token = newToken();
   if (enabled !== void 0 && enabled !== null) s.enabled = enabled;
   if (settings2 !== void 0) s.settings = settings2;
   if (passwordRequired !== void 0 && passwordRequired !== null) s.password_required = passwordRequired;
-  return { status: 200, body: render4(s) };
+  return { status: 200, body: render4(ctx, d, s) };
 }
 function refresh(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   requireEdit(ctx, d);
-  const s = ensure(ctx, d.id);
+  const { s } = single(ctx, d);
   s.access_token = newToken();
   s.created_at = ctx.now.toISOString();
-  return { status: 200, body: render4(s) };
+  return { status: 200, body: render4(ctx, d, s) };
 }
 function registerSharing(router) {
   const base = "/api/projects/:project/dashboards/:dashboard/sharing";
@@ -29800,14 +30365,14 @@ function registerSharing(router) {
     handler: refresh
   });
 }
-var SETTINGS;
+var BOOLEAN_SETTINGS, TRUE_WORDS, FALSE_WORDS;
 var init_sharing = __esm({
   "src/emulator/routes/sharing.ts"() {
     "use strict";
     init_errors3();
     init_fields4();
     init_dashboard_view();
-    SETTINGS = [
+    BOOLEAN_SETTINGS = [
       "whitelabel",
       "noHeader",
       "legend",
@@ -29816,6 +30381,8 @@ var init_sharing = __esm({
       "showInspector",
       "insightsOnly"
     ];
+    TRUE_WORDS = /* @__PURE__ */ new Set(["1", "on", "t", "true", "y", "yes"]);
+    FALSE_WORDS = /* @__PURE__ */ new Set(["0", "off", "f", "false", "n", "no"]);
   }
 });
 
@@ -29872,7 +30439,8 @@ function normaliseActivity(list10, at) {
     access_token: str2(s.access_token, randomBytes3(22).toString("base64url")),
     created_at: str2(s.created_at, at),
     settings: s.settings ?? null,
-    password_required: s.password_required === true
+    password_required: s.password_required === true,
+    ...typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}
   }));
   const runs = list10("runs").map((r) => ({
     id: str2(r.id, randomUUID5()),
@@ -29909,8 +30477,50 @@ function normaliseActivity(list10, at) {
     properties: typeof e.properties === "object" && e.properties !== null ? e.properties : {},
     elements_chain: str2(e.elements_chain, "")
   }));
-  const backfills = list10("backfills");
-  return { collaborators, sharing: sharing3, runs, backfills, logs: logs2, events };
+  const backfills = list10("backfills").map((f) => ({
+    id: str2(f.id, randomUUID5()),
+    batch_export: str2(f.batch_export, ""),
+    team_id: Number(f.team_id ?? f.team),
+    start_at: strOrNull(f.start_at),
+    end_at: strOrNull(f.end_at),
+    status: str2(f.status, "Completed"),
+    created_at: str2(f.created_at, at),
+    finished_at: strOrNull(f.finished_at),
+    last_updated_at: str2(f.last_updated_at, str2(f.created_at, at)),
+    total_records_count: intOrNull(f.total_records_count)
+  }));
+  const quick_filters = list10("quick_filters").map((q) => ({
+    id: str2(q.id, randomUUID5()).toLowerCase(),
+    team_id: Number(q.team_id ?? q.team),
+    name: str2(q.name, "")
+  }));
+  const dashboard_templates = list10("dashboard_templates").map((t) => ({
+    template_name: str2(t.template_name, ""),
+    team_id: intOrNull(t.team_id ?? t.team ?? null),
+    scope: str2(t.scope, "team"),
+    dashboard_description: str2(t.dashboard_description, ""),
+    dashboard_filters: typeof t.dashboard_filters === "object" && t.dashboard_filters !== null ? t.dashboard_filters : {},
+    tiles: Array.isArray(t.tiles) ? t.tiles : [],
+    tags: Array.isArray(t.tags) ? t.tags.map(String) : []
+  }));
+  const view_logs = list10("view_logs").map((v) => ({
+    team_id: Number(v.team_id ?? v.team),
+    user: Number(v.user),
+    type: str2(v.type, "dashboard"),
+    ref: String(v.ref),
+    viewed_at: str2(v.viewed_at, at)
+  }));
+  return {
+    collaborators,
+    sharing: sharing3,
+    runs,
+    backfills,
+    logs: logs2,
+    events,
+    quick_filters,
+    dashboard_templates,
+    view_logs
+  };
 }
 var str2, strOrNull, intOrNull;
 var init_seed_activity = __esm({
@@ -29976,6 +30586,11 @@ function intervalOffset(b) {
 function defaultDisplayName(kind2, id) {
   return kind2 === "databricks" || kind2 === "google-cloud-service-account" ? String(id) : `ID: ${id}`;
 }
+function sensitiveKeys(i) {
+  if (Array.isArray(i.sensitive_keys)) return { sensitive_keys: i.sensitive_keys.map(String) };
+  if (isDict2(i.sensitive_config)) return { sensitive_keys: Object.keys(i.sensitive_config) };
+  return {};
+}
 function membership(value) {
   if (typeof value === "string") return { id: value, level: "member" };
   const m = value;
@@ -30014,7 +30629,8 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
   const projects2 = list8(seed, "projects").map((p) => ({
     id: need(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
-    organization: need(p, "organization", "project", isStr)
+    organization: need(p, "organization", "project", isStr),
+    ...isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
   }));
   const users = list8(seed, "users").map((u) => ({
     id: need(u, "id", "user", isInt),
@@ -30046,7 +30662,8 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
       config: isDict2(i.config) ? i.config : {},
       created_at: typeof i.created_at === "string" ? i.created_at : at,
       created_by: isInt(i.created_by) ? i.created_by : null,
-      errors: typeof i.errors === "string" ? i.errors : ""
+      errors: typeof i.errors === "string" ? i.errors : "",
+      ...sensitiveKeys(i)
     };
   });
   let tileId = 1;
@@ -30070,12 +30687,15 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     data_color_theme_id: isInt(d.data_color_theme_id) ? d.data_color_theme_id : null,
     quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
     folder: typeof d.folder === "string" || d.folder === null ? d.folder : DEFAULT_FOLDER,
+    ...typeof d.share_token === "string" ? { share_token: d.share_token } : {},
+    ...d.is_shared === true ? { is_shared: true } : {},
     tiles: Array.isArray(d.tiles) ? d.tiles.map((t) => ({
       id: isInt(t.id) ? t.id : tileId++,
       insight: t.insight ?? null,
       text: t.text ?? null,
       layouts: t.layouts ?? {},
-      color: typeof t.color === "string" ? t.color : null
+      color: typeof t.color === "string" ? t.color : null,
+      ...t.deleted === true ? { deleted: true } : {}
     })) : []
   }));
   const batch_exports = list8(seed, "batch_exports").map((b) => {
@@ -36110,7 +36730,7 @@ var require_webidl = __commonJS({
     var { runtimeFeatures } = require_runtime_features();
     var UNDEFINED = 1;
     var BOOLEAN = 2;
-    var STRING = 3;
+    var STRING2 = 3;
     var SYMBOL = 4;
     var NUMBER = 5;
     var BIGINT = 6;
@@ -36181,7 +36801,7 @@ var require_webidl = __commonJS({
         case "boolean":
           return BOOLEAN;
         case "string":
-          return STRING;
+          return STRING2;
         case "symbol":
           return SYMBOL;
         case "number":
@@ -36200,7 +36820,7 @@ var require_webidl = __commonJS({
     webidl.util.Types = {
       UNDEFINED,
       BOOLEAN,
-      STRING,
+      STRING: STRING2,
       SYMBOL,
       NUMBER,
       BIGINT,
@@ -36213,7 +36833,7 @@ var require_webidl = __commonJS({
           return "Undefined";
         case BOOLEAN:
           return "Boolean";
-        case STRING:
+        case STRING2:
           return "String";
         case SYMBOL:
           return "Symbol";
@@ -36299,7 +36919,7 @@ var require_webidl = __commonJS({
           return `Symbol(${V.description})`;
         case OBJECT:
           return inspect2(V);
-        case STRING:
+        case STRING2:
           return `"${V}"`;
         case BIGINT:
           return `${V}n`;
@@ -46752,7 +47372,7 @@ var require_dump = __commonJS({
 var require_dns = __commonJS({
   "node_modules/undici/lib/interceptor/dns.js"(exports, module) {
     "use strict";
-    var { isIP: isIP2 } = __require("node:net");
+    var { isIP: isIP3 } = __require("node:net");
     var { lookup: lookup2 } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler();
     var { InvalidArgumentError: InvalidArgumentError2, InformationalError } = require_errors3();
@@ -47158,7 +47778,7 @@ var require_dns = __commonJS({
       return (dispatch2) => {
         return function dnsInterceptor(origDispatchOpts, handler) {
           const origin = origDispatchOpts.origin.constructor === URL ? origDispatchOpts.origin : new URL(origDispatchOpts.origin);
-          if (isIP2(origin.hostname) !== 0) {
+          if (isIP3(origin.hostname) !== 0) {
             return dispatch2(origDispatchOpts, handler);
           }
           instance.runLookup(origin, origDispatchOpts, (err, newOrigin) => {
@@ -47326,14 +47946,14 @@ var require_cache = __commonJS({
     }
     function appendHeader(headers, key, val) {
       const headerName = key.toLowerCase();
-      const current2 = headers[headerName];
+      const current3 = headers[headerName];
       const values2 = Array.isArray(val) ? val : [val];
-      if (current2 === void 0) {
+      if (current3 === void 0) {
         headers[headerName] = Array.isArray(val) ? val.slice() : val;
-      } else if (Array.isArray(current2)) {
-        current2.push(...values2);
+      } else if (Array.isArray(current3)) {
+        current3.push(...values2);
       } else {
-        headers[headerName] = [current2, ...values2];
+        headers[headerName] = [current3, ...values2];
       }
     }
     function normalizeHeaders(opts) {
@@ -58953,6 +59573,11 @@ function organizationsApi(t) {
     },
     getProject(project3) {
       return t.send({ method: "GET", path: projectPath(project3, ""), expect: "project" });
+    },
+    /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
+    listProjects(orgId, query = {}, max) {
+      const path = `/api/organizations/${segment(orgId)}/projects/`;
+      return paginate(t, { method: "GET", path, query, expect: "projectPage" }, max);
     }
   };
 }
@@ -59134,6 +59759,8 @@ var init_shapes = __esm({
       integrationPage: { schema: offsetPage2(integration), list: "results" },
       organization: { schema: organization2 },
       project: { schema: project2 },
+      /** The organization's projects list: each project's id is what the tool reads. */
+      projectPage: { schema: offsetPage2(obj({ id: int2 }, ["id"])), list: "results" },
       /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
       backfillCreated: { schema: obj({ backfill_id: str3 }, ["backfill_id"]) },
       /** Pause and unpause (the OpenAPI names no body). */
@@ -59688,7 +60315,7 @@ var init_client = __esm({
 });
 
 // src/service/env.ts
-import { isIP } from "node:net";
+import { isIP as isIP2 } from "node:net";
 import { isAbsolute as isAbsolute2, join as join2 } from "node:path";
 function clientFromEnv(env, overrides = {}, log, clock, progress = {}) {
   const host = checkHost(overrides.host ?? env.POSTHOG_HOST ?? "https://us.posthog.com");
@@ -59761,8 +60388,8 @@ function withoutCredentials(raw) {
 function isLoopback2(hostname) {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (name === "localhost") return true;
-  if (isIP(name) === 4) return name.startsWith("127.");
-  return isIP(name) === 6 && new URL(`http://[${name}]`).hostname === "[::1]";
+  if (isIP2(name) === 4) return name.startsWith("127.");
+  return isIP2(name) === 6 && new URL(`http://[${name}]`).hostname === "[::1]";
 }
 function parseRateLimit2(text2, source) {
   const windows = text2.split(",").map((part) => {
@@ -60490,8 +61117,8 @@ var init_yocto_queue = __esm({
         this.#size++;
       }
       dequeue() {
-        const current2 = this.#head;
-        if (!current2) {
+        const current3 = this.#head;
+        if (!current3) {
           return;
         }
         this.#head = this.#head.next;
@@ -60499,7 +61126,7 @@ var init_yocto_queue = __esm({
         if (!this.#head) {
           this.#tail = void 0;
         }
-        return current2.value;
+        return current3.value;
       }
       peek() {
         if (!this.#head) {
@@ -60516,10 +61143,10 @@ var init_yocto_queue = __esm({
         return this.#size;
       }
       *[Symbol.iterator]() {
-        let current2 = this.#head;
-        while (current2) {
-          yield current2.value;
-          current2 = current2.next;
+        let current3 = this.#head;
+        while (current3) {
+          yield current3.value;
+          current3 = current3.next;
         }
       }
       *drain() {
@@ -62251,7 +62878,7 @@ async function select(ctx, options) {
     throw new UserError("give either PATH or --organization, not both");
   if (paths.length > 0) return fromFiles(ctx, options, paths);
   if (options.organization) {
-    const exports2 = await collect(ctx.client.batchExports.listForOrganization(options.organization));
+    const exports2 = await organizationExports(ctx, options.organization);
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
@@ -62264,6 +62891,19 @@ async function select(ctx, options) {
   }
   const exports = await collect(ctx.client.batchExports.list(project3));
   return { exports, missing: [], organization: null, projects: [project3] };
+}
+async function organizationExports(ctx, organization3) {
+  try {
+    return await collect(ctx.client.batchExports.listForOrganization(organization3));
+  } catch (error2) {
+    if (!(error2 instanceof ServiceError) || error2.status !== 404) throw error2;
+  }
+  const projects2 = await collect(ctx.client.organizations.listProjects(organization3));
+  const exports = [];
+  for (const id of [...new Set(projects2.map((p) => p.id))].sort((a, b) => a - b)) {
+    exports.push(...await collect(ctx.client.batchExports.list(id)));
+  }
+  return exports;
 }
 async function fromFiles(ctx, options, paths) {
   const loaded = await readConfig(paths, options, ctx.io, "plan");
@@ -62294,6 +62934,7 @@ var init_status2 = __esm({
     init_table2();
     init_text2();
     init_scrub();
+    init_errors2();
     init_service2();
     init_words();
     init_config2();
@@ -62371,7 +63012,7 @@ async function resolveExport(ctx, flags, name, configPath) {
       "no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`"
     );
   }
-  const id = found?.object.id ?? (UUID4.test(name) ? name : void 0);
+  const id = found?.object.id ?? (UUID5.test(name) ? name : void 0);
   if (id) return { project: project3, export: await ctx.client.batchExports.get(project3, id) };
   return { project: project3, export: await findByName(ctx, project3, name) };
 }
@@ -62392,7 +63033,7 @@ async function findByName(ctx, project3, name) {
 function quoteList(names) {
   return names.map((n) => `"${n}"`).join(", ");
 }
-var UUID4;
+var UUID5;
 var init_resolve_export = __esm({
   "src/commands/resolve-export.ts"() {
     "use strict";
@@ -62401,7 +63042,7 @@ var init_resolve_export = __esm({
     init_service2();
     init_config2();
     init_project();
-    UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   }
 });
 

@@ -295,6 +295,9 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     ...runsAndLogs(at),
     backfills: [],
     events: sampleEvents(at),
+    quick_filters: [],
+    dashboard_templates: [],
+    view_logs: [],
     sequences: { dashboard: 6, tile: 3 },
   };
 }
