@@ -3486,17 +3486,29 @@ var require_commander = __commonJS({
 });
 
 // src/text.ts
+function escapeChar(c) {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
 function visible(text2) {
-  return text2.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
+  return text2.replace(SHOWN, escapeChar);
 }
 function flat(text2) {
   return visible(text2.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
+function cut(text2, max) {
+  if (text2.length <= max) return text2;
+  let keep = Math.max(0, max - 1);
+  const last = text2.charCodeAt(keep - 1);
+  if (last >= 55296 && last <= 56319) keep -= 1;
+  return `${text2.slice(0, keep)}${CUT}`;
+}
+var INVISIBLE, SHOWN, CUT;
 var init_text = __esm({
   "src/text.ts"() {
     "use strict";
+    INVISIBLE = "\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff";
+    SHOWN = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`, "g");
+    CUT = "…";
   }
 });
 
@@ -3583,6 +3595,127 @@ var init_paint = __esm({
   }
 });
 
+// src/reading.ts
+function decode(whole, dec, hex, name, json, punct, percent) {
+  let read;
+  if (dec !== void 0 || hex !== void 0) {
+    const code = dec !== void 0 ? Number(dec) : Number.parseInt(hex, 16);
+    if (code > 1114111) return whole;
+    read = String.fromCodePoint(code);
+  } else if (name !== void 0) return NAMED[name] ?? whole;
+  else if (json !== void 0) read = String.fromCharCode(Number.parseInt(json, 16));
+  else if (punct !== void 0) return punct;
+  else if (percent !== void 0) return String.fromCharCode(Number.parseInt(percent, 16));
+  else return "";
+  return UNSEEN.test(read) ? "" : read;
+}
+function readText(text2) {
+  return MAY_ESCAPE.test(text2) ? text2.replace(ESCAPE, decode) : text2;
+}
+function reading(text2) {
+  const readAt = [];
+  const readLength = [];
+  const writtenAt = [];
+  const writtenEnd = [];
+  let shift = 0;
+  let read = "";
+  let last = 0;
+  ESCAPE.lastIndex = 0;
+  for (let m = ESCAPE.exec(text2); m !== null; m = ESCAPE.exec(text2)) {
+    const whole = m[0];
+    const out = decode(whole, m[1], m[2], m[3], m[4], m[5], m[6]);
+    if (out === whole) continue;
+    readAt.push(m.index + shift);
+    readLength.push(out.length);
+    writtenAt.push(m.index);
+    writtenEnd.push(m.index + whole.length);
+    shift += out.length - whole.length;
+    read += text2.slice(last, m.index) + out;
+    last = m.index + whole.length;
+  }
+  read += text2.slice(last);
+  const locate2 = (index, end) => {
+    let low = 0;
+    let high = readAt.length - 1;
+    let k = -1;
+    while (low <= high) {
+      const middle = low + high >> 1;
+      if (readAt[middle] <= index) {
+        k = middle;
+        low = middle + 1;
+      } else high = middle - 1;
+    }
+    if (k < 0) return end ? index + 1 : index;
+    const readEnd = readAt[k] + readLength[k];
+    if (index < readEnd) return end ? writtenEnd[k] : writtenAt[k];
+    const at = writtenEnd[k] + index - readEnd;
+    return end ? at + 1 : at;
+  };
+  return { text: read, start: (i) => locate2(i, false), end: (i) => locate2(i, true) };
+}
+function openEscapeAtEnd(text2) {
+  const match = /(?:&(?:#[xX]?[0-9a-fA-F]{0,8}|[A-Za-z][A-Za-z0-9]{0,31})?|\\(?:u[0-9a-fA-F]{0,3})?|%[0-7]?|<(?:!(?:-(?:-\s*-?)?)?)?)$/.exec(
+    text2
+  );
+  return match ? match[0].length : 0;
+}
+var NAMED, UNSEEN, ESCAPE, MAY_ESCAPE;
+var init_reading = __esm({
+  "src/reading.ts"() {
+    "use strict";
+    NAMED = {
+      Tab: "	",
+      NewLine: "\n",
+      excl: "!",
+      quot: '"',
+      QUOT: '"',
+      num: "#",
+      dollar: "$",
+      percnt: "%",
+      amp: "&",
+      AMP: "&",
+      apos: "'",
+      lpar: "(",
+      rpar: ")",
+      ast: "*",
+      midast: "*",
+      plus: "+",
+      comma: ",",
+      period: ".",
+      sol: "/",
+      colon: ":",
+      semi: ";",
+      lt: "<",
+      LT: "<",
+      equals: "=",
+      gt: ">",
+      GT: ">",
+      quest: "?",
+      commat: "@",
+      lsqb: "[",
+      lbrack: "[",
+      bsol: "\\",
+      rsqb: "]",
+      rbrack: "]",
+      Hat: "^",
+      lowbar: "_",
+      UnderBar: "_",
+      grave: "`",
+      DiacriticalGrave: "`",
+      lcub: "{",
+      lbrace: "{",
+      verbar: "|",
+      vert: "|",
+      VerticalLine: "|",
+      rcub: "}",
+      rbrace: "}"
+    };
+    UNSEEN = /[\u200b-\u200d\u2060\ufeff]/;
+    ESCAPE = /&#(\d{1,8});?|&#[xX]([0-9a-fA-F]{1,8});?|&([A-Za-z][A-Za-z0-9]{1,31});|\\u([0-9a-fA-F]{4})|\\([!-/:-@[-`{-~])|%([0-7][0-9a-fA-F])|<!--\s*-->|[\u200b-\u200d\u2060\ufeff]/g;
+    MAY_ESCAPE = /[&\\%<\u200b-\u200d\u2060\ufeff]/;
+  }
+});
+
 // src/scrub.ts
 function startOfAtEnd(text2, whole, atLeast) {
   const first = whole.charCodeAt(0);
@@ -3597,7 +3730,7 @@ function neutralise(text2, end = text2.length, own = true) {
   for (const match of text2.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
     if (match.index >= end) break;
     if (match[0].length > 1) continue;
-    out += `${text2.slice(last, match.index)}\\u${match[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
+    out += `${text2.slice(last, match.index)}${escapeChar(match[0])}`;
     last = match.index + 1;
   }
   return out + text2.slice(last, end);
@@ -3670,12 +3803,17 @@ function scrubValue(io, value) {
   const copy = (v) => {
     if (typeof v === "string") return scrubber.scrub(v);
     if (Array.isArray(v)) return v.map(copy);
-    if (typeof v === "object" && v !== null) {
+    if (isPlain(v)) {
       return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
     }
     return v;
   };
   return copy(value);
+}
+function isPlain(v) {
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 function secretInValue(io, value) {
   const scrubber = io.scrubber;
@@ -3699,20 +3837,33 @@ function secretInValue(io, value) {
   };
   return find(value);
 }
-var MIN_SECRET_LENGTH, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
+var MIN_SECRET_LENGTH, CUT_PREFIX, ESCAPED_WIDTH, ANCHOR, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
   "src/scrub.ts"() {
     "use strict";
+    init_reading();
+    init_text();
     MIN_SECRET_LENGTH = 6;
+    CUT_PREFIX = 4;
+    ESCAPED_WIDTH = 20;
+    ANCHOR = 4;
     API_KEY_LABEL = "(secret from $POSTHOG_API_KEY)";
     Scrubber = class {
       /** Text to hide → what is shown instead. */
       #labels = /* @__PURE__ */ new Map();
       #pattern;
-      /** Every proper start of every form (what the end of a write may be), and the longest form's length. */
-      #starts = /* @__PURE__ */ new Set();
+      #first;
+      /**
+       * Every proper start of every form (what the end of a write may be), with the label of a secret it
+       * starts, and the longest form's length.
+       */
+      #starts = /* @__PURE__ */ new Map();
       #firsts = /* @__PURE__ */ new Set();
       #longest = 0;
+      /** Each form's longest run of letters and digits (ANCHOR or more), and whether a form has none. */
+      #anchors = /* @__PURE__ */ new Set();
+      #anchorPattern;
+      #unanchored = false;
       /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
       add(value, label2) {
         if (value === void 0) return this;
@@ -3726,9 +3877,20 @@ var init_scrub = __esm({
           if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
             this.#labels.set(form, label2);
             this.#pattern = void 0;
-            for (let end = 1; end < form.length; end++) this.#starts.add(form.slice(0, end));
+            this.#first = void 0;
+            for (let end = 1; end < form.length; end++) {
+              const start2 = form.slice(0, end);
+              if (!this.#starts.has(start2)) this.#starts.set(start2, label2);
+            }
             this.#firsts.add(form.charCodeAt(0));
             this.#longest = Math.max(this.#longest, form.length);
+            const anchor = (form.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+              (a, b) => b.length > a.length ? b : a,
+              ""
+            );
+            if (anchor.length >= ANCHOR) this.#anchors.add(anchor);
+            else this.#unanchored = true;
+            this.#anchorPattern = void 0;
           }
         }
         return this;
@@ -3744,23 +3906,124 @@ var init_scrub = __esm({
         );
         return this.#pattern;
       }
-      /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
+      /**
+       * `text` with every known secret replaced: as written, then as read (escapes undone), then just
+       * before each cut. Each pass leaves the labels alone (a label is never scanned again).
+       */
       scrub(text2) {
         if (this.#labels.size === 0) return text2;
-        return text2.replace(this.#regex(), (found2) => this.#labels.get(found2) ?? found2);
+        const written = text2.replace(this.#regex(), (found2) => this.#labels.get(found2) ?? found2);
+        const read = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
+        return read.includes(CUT) ? this.#scrubCuts(read) : read;
+      }
+      /**
+       * `text` with every secret its reading holds replaced where it is written. Only the stretches of
+       * `text` around a secret's anchor (ANCHOR) are read: elsewhere no secret can be, escaped or not.
+       */
+      #scrubReading(text2) {
+        if (this.#unanchored) return this.#scrubRead(text2);
+        const anchors = this.#anchorRegex();
+        anchors.lastIndex = 0;
+        if (!anchors.test(text2)) return text2;
+        anchors.lastIndex = 0;
+        const reach = this.#longest * ESCAPED_WIDTH;
+        let out = "";
+        let last = 0;
+        let from = -1;
+        let to = -1;
+        const flush = () => {
+          if (from < 0) return;
+          out += text2.slice(last, from) + this.#scrubRead(text2.slice(from, to));
+          last = to;
+        };
+        for (const match of text2.matchAll(anchors)) {
+          const start2 = Math.max(last, match.index - reach);
+          const end = Math.min(text2.length, match.index + match[0].length + reach);
+          if (from >= 0 && start2 <= to) to = Math.max(to, end);
+          else {
+            flush();
+            from = start2;
+            to = end;
+          }
+        }
+        flush();
+        return last === 0 ? text2 : out + text2.slice(last);
+      }
+      /** Every anchor in one alternation. */
+      #anchorRegex() {
+        this.#anchorPattern ??= new RegExp([...this.#anchors].sort((a, b) => b.length - a.length).join("|"), "g");
+        return this.#anchorPattern;
+      }
+      /** `text` read whole, with every secret its reading holds replaced where it is written. */
+      #scrubRead(text2) {
+        const shown2 = readText(text2);
+        if (shown2 === text2 || shown2.search(this.#single()) < 0) return text2;
+        const read = reading(text2);
+        let out = "";
+        let last = 0;
+        for (const match of read.text.matchAll(this.#regex())) {
+          const start2 = read.start(match.index);
+          const end = read.end(match.index + match[0].length - 1);
+          if (start2 < last) continue;
+          out += `${text2.slice(last, start2)}${this.#labels.get(match[0]) ?? ""}`;
+          last = end;
+        }
+        return last === 0 ? text2 : out + text2.slice(last);
+      }
+      /** The alternation of every form, without the global flag (for `search` and `match`). */
+      #single() {
+        this.#first ??= new RegExp(this.#regex().source);
+        return this.#first;
+      }
+      /** `text` with the start of a secret just before a cut (`…`) replaced by that secret's label. */
+      #scrubCuts(text2) {
+        let out = "";
+        let last = 0;
+        for (let at = text2.indexOf(CUT); at >= 0; at = text2.indexOf(CUT, at + 1)) {
+          const before = text2.slice(last, at);
+          const start2 = this.#startAtEnd(before);
+          out += start2 ? `${before.slice(0, before.length - start2.length)}${start2.label}${CUT}` : `${before}${CUT}`;
+          last = at + CUT.length;
+        }
+        return out + text2.slice(last);
+      }
+      /**
+       * The longest end of `text` that is, as written or as read, a proper start of a secret of at least
+       * CUT_PREFIX characters (an escape cut in two included): its length as written, and the secret's label.
+       */
+      #startAtEnd(text2) {
+        const found2 = this.#startOf(text2, CUT_PREFIX);
+        if (found2) return found2;
+        const tail = text2.slice(-(this.#longest * ESCAPED_WIDTH));
+        const open3 = openEscapeAtEnd(tail);
+        const whole = tail.slice(0, tail.length - open3);
+        const read = readText(whole) !== whole ? reading(whole) : void 0;
+        if (read === void 0) {
+          const raw = open3 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
+          return raw ? { length: raw.length + open3, label: raw.label } : void 0;
+        }
+        const start2 = this.#startOf(read.text, CUT_PREFIX);
+        if (!start2) return void 0;
+        return { length: tail.length - read.start(read.text.length - start2.length), label: start2.label };
+      }
+      /** The longest end of `text`, `atLeast` characters or more, that is a proper start of a form. */
+      #startOf(text2, atLeast) {
+        for (let i = Math.max(0, text2.length - this.#longest + 1); i <= text2.length - atLeast; i++) {
+          if (!this.#firsts.has(text2.charCodeAt(i))) continue;
+          const label2 = this.#starts.get(text2.slice(i));
+          if (label2 !== void 0) return { length: text2.length - i, label: label2 };
+        }
+        return void 0;
       }
       /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
       secretIn(text2) {
         if (this.#labels.size === 0) return void 0;
-        const found2 = text2.match(new RegExp(this.#regex().source));
+        const found2 = text2.match(this.#single());
         return found2 ? this.#labels.get(found2[0]) : void 0;
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
       pending(text2) {
-        for (let i = Math.max(0, text2.length - this.#longest + 1); i < text2.length; i++) {
-          if (this.#firsts.has(text2.charCodeAt(i)) && this.#starts.has(text2.slice(i))) return text2.length - i;
-        }
-        return 0;
+        return this.#startOf(text2, 1)?.length ?? 0;
       }
     };
     LINE_END = ["\r\n"];
@@ -3771,7 +4034,7 @@ var init_scrub = __esm({
       ...[1, 2, 22, 31, 32, 33, 36, 39].map((n) => `\x1B[${n}m`)
     ];
     controls = (kept) => new RegExp(
-      `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]`,
+      `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`,
       "gu"
     );
     WITH_OWN = controls(OWN_SEQUENCES);
@@ -4331,7 +4594,7 @@ var require_visit = __commonJS({
   "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
     function visit3(node2, visitor) {
@@ -4343,7 +4606,7 @@ var require_visit = __commonJS({
       } else
         visit_(null, node2, visitor_, Object.freeze([]));
     }
-    visit3.BREAK = BREAK;
+    visit3.BREAK = BREAK2;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
     function visit_(key, node2, visitor, path) {
@@ -4359,8 +4622,8 @@ var require_visit = __commonJS({
             const ci = visit_(i, node2.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node2.items.splice(i, 1);
               i -= 1;
@@ -4369,13 +4632,13 @@ var require_visit = __commonJS({
         } else if (identity2.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = visit_("key", node2.key, visitor, path);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node2.key = null;
           const cv = visit_("value", node2.value, visitor, path);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node2.value = null;
         }
@@ -4391,7 +4654,7 @@ var require_visit = __commonJS({
       } else
         await visitAsync_(null, node2, visitor_, Object.freeze([]));
     }
-    visitAsync.BREAK = BREAK;
+    visitAsync.BREAK = BREAK2;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
     async function visitAsync_(key, node2, visitor, path) {
@@ -4407,8 +4670,8 @@ var require_visit = __commonJS({
             const ci = await visitAsync_(i, node2.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node2.items.splice(i, 1);
               i -= 1;
@@ -4417,13 +4680,13 @@ var require_visit = __commonJS({
         } else if (identity2.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = await visitAsync_("key", node2.key, visitor, path);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node2.key = null;
           const cv = await visitAsync_("value", node2.value, visitor, path);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node2.value = null;
         }
@@ -9796,7 +10059,7 @@ var require_cst_stringify = __commonJS({
 var require_cst_visit = __commonJS({
   "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
     function visit3(cst, visitor) {
@@ -9804,7 +10067,7 @@ var require_cst_visit = __commonJS({
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit3.BREAK = BREAK;
+    visit3.BREAK = BREAK2;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
     visit3.itemAtPath = (cst, path) => {
@@ -9837,8 +10100,8 @@ var require_cst_visit = __commonJS({
             const ci = _visit(Object.freeze(path.concat([[field3, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               token.items.splice(i, 1);
               i -= 1;
@@ -12274,7 +12537,7 @@ async function readSources(paths, cwd, diags) {
     const read = await readBounded(file.open, limit, file.identity);
     if (read.ok) {
       total += read.bytes.length;
-      const text2 = decode(read.bytes, file.shown, diags);
+      const text2 = decode2(read.bytes, file.shown, diags);
       if (text2 !== void 0) files.push({ path: file.shown, text: text2 });
     } else if (read.reason !== "too-large") {
       const why = read.reason === "changed" ? "it changed while being read" : "not accessible";
@@ -12372,7 +12635,7 @@ function kind(info2) {
   if (info2.isDirectory()) return " (a folder)";
   return "";
 }
-function decode(bytes, shown2, diags) {
+function decode2(bytes, shown2, diags) {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
@@ -12810,11 +13073,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants2);
+          this.rhs = optimizeExpr(this.rhs, names, constants3);
         return this;
       }
       get names() {
@@ -12831,10 +13094,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants2);
+        this.rhs = optimizeExpr(this.rhs, names, constants3);
         return this;
       }
       get names() {
@@ -12895,8 +13158,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants2) {
-        this.code = optimizeExpr(this.code, names, constants2);
+      optimizeNames(names, constants3) {
+        this.code = optimizeExpr(this.code, names, constants3);
         return this;
       }
       get names() {
@@ -12925,12 +13188,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants2))
+          if (n.optimizeNames(names, constants3))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -12983,12 +13246,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
-        if (!(super.optimizeNames(names, constants2) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
+        if (!(super.optimizeNames(names, constants3) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants2);
+        this.condition = optimizeExpr(this.condition, names, constants3);
         return this;
       }
       get names() {
@@ -13011,10 +13274,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants2) {
-        if (!super.optimizeNames(names, constants2))
+      optimizeNames(names, constants3) {
+        if (!super.optimizeNames(names, constants3))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants2);
+        this.iteration = optimizeExpr(this.iteration, names, constants3);
         return this;
       }
       get names() {
@@ -13050,10 +13313,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants2) {
-        if (!super.optimizeNames(names, constants2))
+      optimizeNames(names, constants3) {
+        if (!super.optimizeNames(names, constants3))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants2);
+        this.iterable = optimizeExpr(this.iterable, names, constants3);
         return this;
       }
       get names() {
@@ -13095,11 +13358,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         var _a, _b;
-        super.optimizeNames(names, constants2);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants2);
+        super.optimizeNames(names, constants3);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants3);
         return this;
       }
       get names() {
@@ -13400,7 +13663,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants2) {
+    function optimizeExpr(expr, names, constants3) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -13415,14 +13678,14 @@ var require_codegen = __commonJS({
         return items2;
       }, []));
       function replaceName(n) {
-        const c = constants2[n.str];
+        const c = constants3[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants2[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants3[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -14657,7 +14920,7 @@ var require_resolve = __commonJS({
       return resolver.resolve(baseId, id);
     }
     exports.resolveUrl = resolveUrl;
-    var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
+    var ANCHOR2 = /^[a-z_][-a-z0-9._]*$/i;
     function getSchemaRefs(schema, baseId) {
       if (typeof schema == "boolean")
         return {};
@@ -14700,7 +14963,7 @@ var require_resolve = __commonJS({
         }
         function addAnchor(anchor) {
           if (typeof anchor == "string") {
-            if (!ANCHOR.test(anchor))
+            if (!ANCHOR2.test(anchor))
               throw new Error(`invalid anchor "${anchor}"`);
             addRef.call(this, `#${anchor}`);
           }
@@ -20177,14 +20440,14 @@ function shown(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string")
-    return value.length > 40 ? `"${value.slice(0, 37)}..."` : JSON.stringify(value);
+  if (typeof value === "string") return JSON.stringify(cut(value, 38));
   return String(value);
 }
 var ECHO_KEYWORDS;
 var init_schema_errors = __esm({
   "src/config/schema-errors.ts"() {
     "use strict";
+    init_text();
     init_suggest();
     ECHO_KEYWORDS = /* @__PURE__ */ new Set(["if", "allOf", "anyOf", "oneOf", "then"]);
   }
@@ -23643,6 +23906,7 @@ async function collectOffsetPages(transport, first, limit = 100) {
   const items2 = pages.flatMap((p) => p.results);
   const last = pages[pages.length - 1];
   if (headNext !== void 0 && last?.next && last.results.length > 0) {
+    walk2.checkLink(last.next);
     for await (const item of follow(transport, nextSpec(first, last.next), walk2)) items2.push(item);
   }
   const seen = /* @__PURE__ */ new Set();
@@ -23652,6 +23916,7 @@ var Walk2, grouped, pathOf;
 var init_pages = __esm({
   "src/service/pages.ts"() {
     "use strict";
+    init_text();
     init_errors2();
     Walk2 = class {
       pages = 0;
@@ -23689,11 +23954,26 @@ var init_pages = __esm({
         if (this.items > maxObjects) this.fail(`the list holds more than ${grouped(maxObjects)} objects`);
         const next = page.next ?? void 0;
         if (next === void 0 || received === 0) return void 0;
+        this.checkLink(next);
         if (page.count !== void 0 && this.items >= page.count) {
           this.fail(`more pages than its count of ${grouped(page.count)} allows`);
         }
         if (this.pages >= maxPages) this.fail(`the list goes on past ${grouped(maxPages)} pages`);
         return next;
+      }
+      /**
+       * A `next` link as the service writes them: an absolute `http://` or `https://` URL, in lower case,
+       * with no space or control character, that parses. Anything else (`HTTP://…`, ` http://…`, the
+       * `http:host` form a URL parser resolves against the page, a path, `javascript:`) is an unexpected
+       * answer naming the link; a well-formed link to another origin is refused by the transport.
+       */
+      checkLink(next) {
+        const origin = this.#transport.origin;
+        const wellFormed = typeof next === "string" && /^https?:\/\/[^\s/]/.test(next) && !/[\s\u0000-\u001f\u007f]/.test(next) && URL.canParse(next);
+        if (!wellFormed) {
+          const shown2 = this.#transport.scrubbed(cut(JSON.stringify(next) ?? String(next), 300));
+          this.fail(`its next link ${shown2} is not a link on ${origin}`);
+        }
       }
       checkCount(count2) {
         const { maxObjects } = this.#transport.pageLimits;
@@ -24893,7 +25173,8 @@ var init_kinds3 = __esm({
 });
 
 // src/files.ts
-import { appendFile, writeFile } from "node:fs/promises";
+import { constants as constants2, lstatSync } from "node:fs";
+import { lstat as lstat2, open as open2 } from "node:fs/promises";
 function fileReason(error2) {
   const code = error2?.code;
   return (code && REASONS[code]) ?? code ?? (error2 instanceof Error ? error2.message : String(error2));
@@ -24910,16 +25191,47 @@ async function withFile(doing, path, work) {
     throw error2;
   }
 }
-function writeOutput(io, doing, shown2, path, text2, options = {}) {
+function pathTaken(path) {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function writeOutput(io, doing, shown2, path, text2, options = {}) {
   const clean = options.scrubbed ? text2 : scrubText(io, text2);
-  const mode = options.mode === void 0 ? {} : { mode: options.mode };
-  return withFile(
-    doing,
-    shown2,
-    () => options.append ? appendFile(path, clean, mode) : writeFile(path, clean, mode)
+  const flags = constants2.O_WRONLY | constants2.O_CREAT | (options.append ? constants2.O_APPEND : constants2.O_TRUNC) | (options.create ? constants2.O_EXCL : 0) | NO_FOLLOW;
+  try {
+    await withFile(doing, shown2, async () => {
+      if (NO_FOLLOW === 0 && (await lstat2(path).catch(() => void 0))?.isSymbolicLink()) {
+        throw Object.assign(new Error("a symbolic link"), { code: "ELOOP" });
+      }
+      const file = await open2(path, flags, options.mode ?? 438);
+      try {
+        if (options.mode !== void 0) await file.chmod(options.mode);
+        await file.writeFile(clean);
+      } finally {
+        await file.close();
+      }
+    });
+  } catch (error2) {
+    throw await isLink(path, error2) ? linkError(doing, shown2, error2) : error2;
+  }
+}
+async function isLink(path, error2) {
+  const code = error2.cause?.code;
+  if (code !== "ELOOP" && code !== "EMLINK" && code !== "EEXIST") return false;
+  return (await lstat2(path).catch(() => void 0))?.isSymbolicLink() === true;
+}
+function linkError(doing, shown2, error2) {
+  return new UserError(
+    `cannot ${doing} ${shown2}: it is a symbolic link, and posthog-gitops never writes through one`,
+    "file_error",
+    { cause: error2 }
   );
 }
-var REASONS;
+var REASONS, NO_FOLLOW;
 var init_files = __esm({
   "src/files.ts"() {
     "use strict";
@@ -24937,6 +25249,7 @@ var init_files = __esm({
       ENAMETOOLONG: "the name is too long",
       ELOOP: "too many symbolic links"
     };
+    NO_FOLLOW = constants2.O_NOFOLLOW ?? 0;
   }
 });
 
@@ -24953,7 +25266,7 @@ var init_json = __esm({
 
 // src/render/markdown-escape.ts
 function escapeInline(text2) {
-  return visible(text2.replace(/\r\n?|\n/g, " ")).replace(/[&<>`|*_[\]\\~]/g, (c) => ENTITY[c] ?? c);
+  return visible(text2.replace(/\r\n?|\n/g, " ")).replace(INLINE, (c) => ENTITY[c] ?? `${c}${BREAK}`);
 }
 function codeSpan(text2) {
   const oneLine3 = visible(text2.replace(/\r\n?|\n/g, "\\n"));
@@ -24969,14 +25282,14 @@ ${body.join("\n")}
 ${fence}`;
 }
 function clip(text2, max = 300) {
-  return text2.length <= max ? text2 : `${text2.slice(0, max - 1)}…`;
+  return cut(text2, max);
 }
 function longestRun(text2) {
   let longest = 0;
   for (const run13 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run13.length);
   return longest;
 }
-var ENTITY;
+var ENTITY, ACTIVE, BREAK, INLINE;
 var init_markdown_escape = __esm({
   "src/render/markdown-escape.ts"() {
     "use strict";
@@ -24994,6 +25307,9 @@ var init_markdown_escape = __esm({
       "\\": "&#92;",
       "~": "&#126;"
     };
+    ACTIVE = "@(?=[A-Za-z0-9])|#(?=\\d)|\\bGH-(?=\\d)|:(?=\\/\\/)|\\bwww(?=\\.)";
+    BREAK = "&#8203;";
+    INLINE = new RegExp(`[&<>\`|*_[\\]\\\\~]|${ACTIVE}`, "gi");
   }
 });
 
@@ -25178,7 +25494,7 @@ function renderMarkdown(plan, options) {
     keptNotes,
     cutNote(left, sections.length + notes.length, hint2)
   );
-  return text2.length <= maxLength ? text2 : `${text2.slice(0, maxLength - 2)}…
+  return text2.length <= maxLength ? text2 : `${cut(text2, maxLength - 1)}
 `;
 }
 function assemble(head, lists, sections, notes, cut2) {
@@ -25284,6 +25600,7 @@ var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING;
 var init_markdown = __esm({
   "src/render/markdown.ts"() {
     "use strict";
+    init_text();
     init_words();
     init_group();
     init_labels();
@@ -25995,6 +26312,30 @@ var init_http = __esm({
 });
 
 // src/emulator/control.ts
+function hostAllowed(host, anyAddress) {
+  if (host === void 0 || !HOST.test(host)) return false;
+  let hostname;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  if (hostname === "localhost") return true;
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(hostname)) return anyAddress || hostname.startsWith("127.");
+  if (hostname.startsWith("[")) return anyAddress || hostname === "[::1]";
+  return false;
+}
+function disallowedHost(req, res) {
+  req.resume();
+  sendReply(res, {
+    status: 400,
+    body: errorBody(
+      "invalid_request",
+      "disallowed_host",
+      "The emulator answers only requests addressed to it by a loopback name or address (localhost, 127.0.0.1, [::1]): a name a resolver could point at it is refused (DNS rebinding)."
+    )
+  });
+}
 function isAddressLiteral(hostname) {
   return hostname === "localhost" || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith("[") && hostname.endsWith("]");
 }
@@ -26072,12 +26413,14 @@ async function handleControl(target, req, res, url) {
     return bad(res, error2 instanceof Error ? error2.message : String(error2));
   }
 }
+var HOST;
 var init_control = __esm({
   "src/emulator/control.ts"() {
     "use strict";
     init_errors3();
     init_faults();
     init_http();
+    HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
   }
 });
 
@@ -26436,8 +26779,8 @@ function s3Destination(service) {
     integration: null,
     config: {
       ...S3_CONFIG,
-      aws_access_key_id: "AKIAEMULATOR000000",
-      aws_secret_access_key: "emulator-secret-access-key"
+      aws_access_key_id: SEED_CREDENTIALS.s3AccessKey,
+      aws_secret_access_key: SEED_CREDENTIALS.s3SecretKey
     }
   };
 }
@@ -26509,7 +26852,7 @@ function defaultSeed(now, service = defaultService()) {
           integration: null,
           config: {
             user: "posthog",
-            password: "emulator-db-password",
+            password: SEED_CREDENTIALS.postgresPassword,
             host: "db.example.com",
             port: 5432,
             database: "analytics",
@@ -26533,7 +26876,7 @@ function defaultSeed(now, service = defaultService()) {
     sequences: { dashboard: 6, tile: 3 }
   };
 }
-var ACME_ID, GLOBEX_ID, USER_UUIDS, DAY2, INTEGRATION_IDS, S3_CONFIG, BOB_KEY, ALL_FEATURES;
+var ACME_ID, GLOBEX_ID, USER_UUIDS, DAY2, INTEGRATION_IDS, S3_CONFIG, SEED_CREDENTIALS, BOB_KEY, ALL_FEATURES;
 var init_default_seed = __esm({
   "src/emulator/default-seed.ts"() {
     "use strict";
@@ -26572,6 +26915,11 @@ var init_default_seed = __esm({
       file_format: "Parquet",
       compression: "zstd"
     };
+    SEED_CREDENTIALS = {
+      s3AccessKey: "AKIAEMULATOR000000",
+      s3SecretKey: "EmuS3+sk/Wq7Zr4Tn9Kd",
+      postgresPassword: "EmuPg_pw*Hx4Qs8Lm"
+    };
     BOB_KEY = "phx_emulator_bob";
     ALL_FEATURES = { tagging: true, access_control: true, advanced_permissions: true };
   }
@@ -26609,7 +26957,7 @@ var init_persist = __esm({
       write() {
         const tmp = `${this.path}.tmp-${randomBytes(6).toString("hex")}`;
         writeFileSync(tmp, `${JSON.stringify(this.store.data)}
-`, { mode: 384 });
+`, { mode: 384, flag: "wx" });
         renameSync(tmp, this.path);
       }
       flush() {
@@ -30579,6 +30927,7 @@ function loggedQuery(url) {
 }
 async function handleRequest(state, req, res) {
   const started = state.clock.now();
+  if (!state.hostAllowed(req.headers.host)) return disallowedHost(req, res);
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   if (url.pathname.startsWith("/_emulator/") || url.pathname === "/_emulator") {
     return state.control(req, res, url);
@@ -30692,6 +31041,7 @@ var init_server = __esm({
   "src/emulator/server.ts"() {
     "use strict";
     init_auth();
+    init_control();
     init_errors3();
     init_http();
     init_rate_limit();
@@ -30816,6 +31166,7 @@ async function startEmulator(options = {}) {
     optionLimits,
     log,
     onError: options.onError,
+    hostAllowed: (requested) => hostAllowed(requested, !isLoopback(host)),
     control: (req, res, url) => handleControl(
       {
         log,
@@ -32284,7 +32635,7 @@ var require_timers = __commonJS({
     var NOT_IN_LIST = -2;
     var TO_BE_CLEARED = -1;
     var PENDING = 0;
-    var ACTIVE = 1;
+    var ACTIVE2 = 1;
     function onTick() {
       fastNow += TICK_MS;
       let idx = 0;
@@ -32293,8 +32644,8 @@ var require_timers = __commonJS({
         const timer = fastTimers[idx];
         if (timer._state === PENDING) {
           timer._idleStart = fastNow - TICK_MS;
-          timer._state = ACTIVE;
-        } else if (timer._state === ACTIVE && fastNow >= timer._idleStart + timer._idleTimeout) {
+          timer._state = ACTIVE2;
+        } else if (timer._state === ACTIVE2 && fastNow >= timer._idleStart + timer._idleTimeout) {
           timer._state = TO_BE_CLEARED;
           timer._idleStart = -1;
           timer._onTimeout(timer._timerArg);
@@ -38834,7 +39185,7 @@ var require_client_h1 = __commonJS({
       kHTTPContext,
       kClosed
     } = require_symbols();
-    var constants2 = require_constants2();
+    var constants3 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var removeAllListeners = util.removeAllListeners;
@@ -38970,7 +39321,7 @@ var require_client_h1 = __commonJS({
          */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants2.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -39066,11 +39417,11 @@ var require_client_h1 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants2.ERROR.OK) {
+          if (ret !== constants3.ERROR.OK) {
             const data = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants2.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data);
-            } else if (ret === constants2.ERROR.PAUSED) {
+            } else if (ret === constants3.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data);
             } else {
@@ -39093,10 +39444,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants2.ERROR.OK) {
+        if (ret === constants3.ERROR.OK) {
           return null;
         }
-        if (ret === constants2.ERROR.PAUSED || ret === constants2.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -39113,7 +39464,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants2.ERROR[ret], data);
+        return new HTTPParserError(message, constants3.ERROR[ret], data);
       }
       destroy() {
         assert(currentParser === null);
@@ -39324,7 +39675,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause2 ? constants2.ERROR.PAUSED : 0;
+        return pause2 ? constants3.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -39350,7 +39701,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         }
         return 0;
       }
@@ -39390,13 +39741,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -46112,7 +46463,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile: readFile5, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { writeFile, readFile: readFile5, mkdir: mkdir2 } = __require("node:fs/promises");
     var { dirname: dirname3, resolve: resolve14 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
@@ -46349,7 +46700,7 @@ var require_snapshot_recorder = __commonJS({
           hash,
           snapshot
         }));
-        await writeFile3(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
+        await writeFile(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
       }
       /**
        * Clears all recorded snapshots
@@ -59292,7 +59643,7 @@ var init_outcome = __esm({
 
 // src/service/budget-file.ts
 import { createHash as createHash5, randomBytes as randomBytes4 } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync as readFileSync3, renameSync as renameSync2, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { lstatSync as lstatSync2, mkdirSync, readFileSync as readFileSync3, renameSync as renameSync2, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { dirname } from "node:path";
 function budgetFileId(host, apiKey) {
   return createHash5("sha256").update(`posthog-gitops rate budget
@@ -59301,7 +59652,7 @@ ${apiKey}`).digest("hex").slice(0, 16);
 }
 function readBudgetFile(path, id, now) {
   try {
-    const stat2 = lstatSync(path);
+    const stat2 = lstatSync2(path);
     if (!stat2.isFile() || stat2.size > MAX_FILE_BYTES2) return void 0;
     return parse(JSON.parse(readFileSync3(path, "utf8")), id, now);
   } catch {
@@ -59800,6 +60151,7 @@ var init_transport = __esm({
     "use strict";
     import_undici = __toESM(require_undici(), 1);
     init_scrub();
+    init_text();
     init_words();
     init_errors2();
     init_outcome();
@@ -59830,6 +60182,14 @@ var init_transport = __esm({
       }
       get pageLimits() {
         return this.#o.pageLimits;
+      }
+      /** The service's origin (`https://us.posthog.com`): where every request and every `next` link goes. */
+      get origin() {
+        return this.#o.origin;
+      }
+      /** `text` without the key, for messages that quote what the service sent. */
+      scrubbed(text2) {
+        return this.#scrub(text2);
       }
       async send(spec) {
         const url = this.#url(spec);
@@ -59882,7 +60242,12 @@ var init_transport = __esm({
               const problem = `the answer is longer than ${describeBytes(this.#o.maxAnswerBytes)}`;
               return fail2(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
             }
-            if (outcome.kind === "answer" && outcome.status < 400) {
+            if (outcome.kind === "answer" && outcome.status >= 300 && outcome.status < 400) {
+              const to = outcome.location === void 0 ? "" : `, to ${cut(this.#scrub(outcome.location), 200)}`;
+              const problem = `it answered ${outcome.status} (a redirect${to}), which is not followed: is the host right?`;
+              return fail2(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
+            }
+            if (outcome.kind === "answer" && outcome.status < 300) {
               this.#log(
                 `${label2} ${outcome.status} ${ms}ms${attempt ? ` (after ${count(attempt, "retry", "retries")})` : ""}`
               );
@@ -59976,12 +60341,14 @@ var init_transport = __esm({
           answered = true;
           const text2 = await readAtMost(res.body, this.#o.maxAnswerBytes);
           const retryAfter = res.headers["retry-after"];
+          const location = res.headers.location;
           return {
             kind: "answer",
             status: res.statusCode,
             text: text2 ?? "",
             retryAfterMs: parseRetryAfter(retryAfter, this.#o.clock.now()),
-            ...text2 === void 0 ? { tooLarge: true } : {}
+            ...text2 === void 0 ? { tooLarge: true } : {},
+            ...typeof location === "string" ? { location } : {}
           };
         } catch (raw) {
           return classifyFailure(raw, answered, deadline.signal.aborted, (text2) => this.#scrub(text2));
@@ -60244,16 +60611,18 @@ function defaultBudgetFile(env, host, apiKey) {
   return join2(cache, "posthog-gitops", `rate-budget-${budgetFileId(url.origin, apiKey)}.json`);
 }
 function checkHost(raw) {
+  const shown2 = withoutCredentials(raw);
   let url;
   try {
     url = new URL(raw);
   } catch {
-    throw new UserError(`POSTHOG_HOST / --host is not a URL: ${raw}`);
+    throw new UserError(`POSTHOG_HOST / --host is not a URL: ${shown2}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new UserError(`host must use https:// (got ${url.protocol}//)`);
+    const scheme = raw.includes("//") && shown2 === raw ? `${url.protocol}//` : shown2;
+    throw new UserError(`host must use https:// (got ${scheme})`);
   }
-  const extra = url.username !== "" || url.password !== "" ? "a user name or password" : url.pathname !== "/" && url.pathname !== "" ? `a path (${excerpt2(url.pathname)})` : url.search !== "" || raw.includes("?") ? "a query (?…)" : url.hash !== "" || raw.includes("#") ? "a fragment (#…)" : void 0;
+  const extra = url.username !== "" || url.password !== "" ? "a user name or password" : url.pathname !== "/" && url.pathname !== "" ? `a path (${cut(url.pathname, 60)})` : url.search !== "" || raw.includes("?") ? "a query (?…)" : url.hash !== "" || raw.includes("#") ? "a fragment (#…)" : void 0;
   if (extra !== void 0) {
     throw new UserError(
       `POSTHOG_HOST / --host must be the service's address only, but it has ${extra}: use ${url.origin}`
@@ -60267,15 +60636,17 @@ function checkHost(raw) {
   }
   return url.origin;
 }
-function excerpt2(text2) {
-  return text2.length > 60 ? `${text2.slice(0, 59)}…` : text2;
+function withoutCredentials(raw) {
+  const slashes = raw.indexOf("//");
+  const start2 = slashes < 0 ? 0 : slashes + 2;
+  const at = raw.lastIndexOf("@");
+  return at < start2 ? raw : `${raw.slice(0, start2)}${raw.slice(at + 1)}`;
 }
 function isLoopback2(hostname) {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  if (name === "localhost") return true;
   if (isIP2(name) === 4) return name.startsWith("127.");
-  if (isIP2(name) === 6) return name === "::1" || name === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(name);
-  return false;
+  return isIP2(name) === 6 && new URL(`http://[${name}]`).hostname === "[::1]";
 }
 function parseRateLimit2(text2, source) {
   const windows = text2.split(",").map((part) => {
@@ -60294,6 +60665,7 @@ var init_env = __esm({
   "src/service/env.ts"() {
     "use strict";
     init_errors();
+    init_text();
     init_budget_file();
     init_client();
     UNITS2 = { second: 1e3, minute: 6e4, hour: 36e5 };
@@ -60664,6 +61036,7 @@ var init_progress = __esm({
   "src/commands/progress.ts"() {
     "use strict";
     init_table2();
+    init_text();
     init_words();
     ERASE_LINE = "\r\x1B[2K";
     Tally = class {
@@ -60787,7 +61160,7 @@ var init_progress = __esm({
         if (wait && left > 0) text2 += ` · waiting ${seconds(left)} ${wait.why}`;
         else this.#tally.wait = void 0;
         const width2 = Math.max(20, (this.base.stderr.columns ?? 80) - 1);
-        if (text2.length > width2) text2 = `${text2.slice(0, width2 - 1)}…`;
+        text2 = cut(text2, width2);
         this.base.stderr.write(`${ERASE_LINE}${text2}`);
         this.#shown = true;
       }
@@ -62033,16 +62406,17 @@ async function run4(flags, io) {
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);
+  const shown2 = scrubValue(io, plan);
   const format = flags.format ?? "text";
   io.stdout.write(
-    renderPlan(plan, format, {
+    renderPlan(shown2, format, {
       kinds: KINDS,
       color: format === "text" && colorEnabled(io.env, io.stdout.isTTY === true),
       ...fullPlanHint(io)
     })
   );
-  if (inGitHubActions(io)) io.stderr.write(planAnnotations(plan, vocabulary(KINDS), workspacePath(io)));
-  await appendStepSummary(plan, KINDS, io);
+  if (inGitHubActions(io)) io.stderr.write(planAnnotations(shown2, vocabulary(KINDS), workspacePath(io)));
+  await appendStepSummary(shown2, KINDS, io);
   failIfUnsafe(made, flags);
   if (flags.out) {
     const saved = {
@@ -62051,7 +62425,7 @@ async function run4(flags, io) {
       options: { ...savedOptions(flags), ...made.planned !== void 0 ? { scope: made.planned } : {} },
       config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
       // Only the plan holds text from the service or the files: scrubbed. The rest is read back as is.
-      plan: scrubValue(io, plan),
+      plan: shown2,
       reads: made.reads
     };
     const file = resolve8(io.cwd, flags.out);
@@ -62403,7 +62777,8 @@ async function run5(flags, io) {
     progress.stop();
     warnIfPartial(plan, out.stdout);
     const vocab = vocabulary(KINDS);
-    out.stdout.write(renderText(plan, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
+    const shown2 = scrubValue(io, plan);
+    out.stdout.write(renderText(shown2, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
     if (plan.actions.length === 0) return 0;
     const missing = missingSecretVariables(plan.actions, io.env);
     if (missing.length > 0) {
@@ -62433,7 +62808,7 @@ async function run5(flags, io) {
       live,
       onResult: (result) => {
         progress.advance();
-        out.stdout.write(`${formatResult(result, { vocab, people: plan.people })}
+        out.stdout.write(`${formatResult(scrubValue(io, result), { vocab, people: shown2.people })}
 `);
       }
     });
@@ -62535,13 +62910,16 @@ var init_apply3 = __esm({
 function escapeLive(text2) {
   return text2.replaceAll("${", () => "$${");
 }
-function escapeItem(value) {
+function escapeItem(value, leftOut = [], path = "") {
   if (value instanceof Placeholder) return `\${${value.variable}}`;
   if (typeof value === "string") return escapeLive(value);
-  if (Array.isArray(value)) return value.map(escapeItem);
+  if (Array.isArray(value)) return value.map((item, i) => escapeItem(item, leftOut, `${path}${i}.`));
   if (isPlainObject(value)) {
     const out = {};
-    for (const [key, item] of Object.entries(value)) out[key] = escapeItem(item);
+    for (const [key, item] of Object.entries(value)) {
+      if (FORBIDDEN_KEYS.has(key)) leftOut.push(`${path}${key}`);
+      else out[key] = escapeItem(item, leftOut, `${path}${key}.`);
+    }
     return out;
   }
   return value;
@@ -62556,6 +62934,7 @@ var YAML_TEXT;
 var init_escape = __esm({
   "src/pull/escape.ts"() {
     "use strict";
+    init_parse_types();
     init_values();
     init_kinds2();
     YAML_TEXT = { lineWidth: 0, doubleQuotedAsJSON: true };
@@ -62563,8 +62942,18 @@ var init_escape = __esm({
 });
 
 // src/pull/document.ts
-function pullDocument(kind2, project3, pulled, schemaLocation2) {
-  const items2 = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? ""))).map((item) => escapeItem(item));
+function pullDocument(kind2, project3, pulled, schemaLocation2, leftOut = []) {
+  const items2 = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? ""))).map((item) => {
+    const paths = [];
+    const escaped = escapeItem(item, paths);
+    if (paths.length > 0) {
+      const what = paths.length === 1 ? "this key" : "these keys";
+      leftOut.push(
+        `${paths.join(" and ")} of ${kind2.words.one} ${JSON.stringify(String(item.name ?? ""))}: the configuration format does not allow ${what}`
+      );
+    }
+    return escaped;
+  });
   const variables = [...new Set(pulled.variables)];
   const header = [
     `# yaml-language-server: $schema=${schemaLocation2}`,
@@ -62593,12 +62982,14 @@ async function pullFiles(kinds, client, project3, schemaLocation2) {
   for (const kind2 of kinds) {
     const pulled = await kind2.pull(client, project3);
     const name = pullFileName(kind2);
+    const leftOut = [];
     files.push({
       kind: kind2.name,
       name,
-      text: pullDocument(kind2, project3, pulled, schemaLocation2(name)),
+      text: pullDocument(kind2, project3, pulled, schemaLocation2(name), leftOut),
       objects: pulled.items.length,
-      variables: [...new Set(pulled.variables)]
+      variables: [...new Set(pulled.variables)],
+      leftOut
     });
   }
   return files;
@@ -62690,7 +63081,7 @@ var init_refresh = __esm({
 });
 
 // src/commands/pull-refresh.ts
-import { readFile as readFile4, writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve10 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
@@ -62750,7 +63141,7 @@ async function refresh2(paths, flags, io) {
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
 `);
     if (refreshed.changed.length === 0) continue;
-    await withFile("write", file, () => writeFile2(path, refreshed.text));
+    await writeOutput(io, "write", file, path, refreshed.text, { scrubbed: true });
     changedFiles += 1;
     io.stderr.write(
       `refreshed ${file}: ${count(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})
@@ -62815,7 +63206,6 @@ var pull_exports = {};
 __export(pull_exports, {
   run: () => run6
 });
-import { existsSync as existsSync4 } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve11, sep as sep4 } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62845,7 +63235,7 @@ async function run6(flags, io) {
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve11(dir, pullFileName(kind2))).filter((file) => existsSync4(file));
+  const existing = kinds.map((kind2) => resolve11(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
       `${existing.map((file) => relative4(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
@@ -62857,7 +63247,7 @@ async function run6(flags, io) {
   await withFile("create the folder", shown2, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
     const file = resolve11(dir, pulled.name);
-    await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text);
+    await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text, { create: true });
     const words2 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
       `wrote ${relative4(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words2.one : words2.many}
@@ -62867,6 +63257,8 @@ async function run6(flags, io) {
       io.stderr.write(`  set these secret variables before apply: ${pulled.variables.join(", ")}
 `);
     }
+    for (const left of pulled.leftOut) io.stderr.write(`  left out ${flat(left)}
+`);
   }
   return 0;
 }
@@ -62879,6 +63271,7 @@ var init_pull4 = __esm({
     init_kinds3();
     init_document();
     init_pull3();
+    init_text();
     init_version();
     init_connect();
     init_project();
@@ -63050,17 +63443,13 @@ function renderRunsText(doc, now, paint) {
     dataInterval(r),
     r.records_completed === null ? "-" : formatCount(r.records_completed),
     r.id,
-    cut(r.latest_error ?? (r.backfill ? "from a backfill" : ""), 80)
+    cut((r.latest_error ?? (r.backfill ? "from a backfill" : "")).replace(/\s+/g, " ").trim(), 80)
   ]);
   return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
 }
 function dataInterval(r) {
   const start2 = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
   return `${start2} → ${isoTime(r.data_interval_end)}`;
-}
-function cut(text2, max) {
-  const flat2 = text2.replace(/\s+/g, " ").trim();
-  return flat2.length > max ? `${flat2.slice(0, max - 1)}…` : flat2;
 }
 var init_runs2 = __esm({
   "src/render/runs.ts"() {
@@ -63230,7 +63619,7 @@ var status_exports = {};
 __export(status_exports, {
   run: () => run7
 });
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 import { resolve as resolve12 } from "node:path";
 async function run7(options, io) {
   const format = options.format ?? "text";
@@ -63248,9 +63637,10 @@ async function run7(options, io) {
       },
       ctx.now
     );
+    const shown2 = scrubValue(io, doc);
     ctx.io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : renderStatusText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
+      format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : renderStatusText(shown2, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     const s = doc.summary;
     ctx.io.stderr.write(
@@ -63270,7 +63660,7 @@ async function select(ctx, options) {
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
-  if (existsSync5(resolve12(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync4(resolve12(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project3 } = projectChoice(options, ctx.io);
   if (project3 === void 0) {
     throw new UserError(
@@ -63321,6 +63711,7 @@ var init_status2 = __esm({
     init_status();
     init_table2();
     init_text2();
+    init_scrub();
     init_errors2();
     init_service2();
     init_words();
@@ -63459,9 +63850,10 @@ async function run8(options, io) {
       filters: { status: statuses, since },
       runs: runs.map(runItem)
     };
+    const shown2 = scrubValue(io, doc);
     ctx.io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : renderRunsText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
+      format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : renderRunsText(shown2, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     ctx.io.stderr.write(
       `${count(runs.length, "run")} of "${flat(b.name)}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}
@@ -63476,6 +63868,7 @@ var init_runs4 = __esm({
     init_runs2();
     init_table2();
     init_text2();
+    init_scrub();
     init_text();
     init_time();
     init_words();
@@ -63681,9 +64074,10 @@ async function run11(options, io) {
       filters: { run: options.run ?? null, level: levels, search: options.search ?? null, since },
       entries
     };
+    const shown2 = scrubValue(io, doc);
     ctx.io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
+      format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : renderLogsText(shown2, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     const more = read.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
     ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${flat(b.name)}"${more}
@@ -63706,6 +64100,7 @@ var init_logs3 = __esm({
     init_table2();
     init_text2();
     init_time2();
+    init_scrub();
     init_text();
     init_time();
     init_words();
@@ -63750,12 +64145,13 @@ function renderEventsText(doc, paint) {
 }
 function propertiesPreview(properties) {
   const text2 = Object.entries(properties).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
-  return text2.length > 100 ? `${text2.slice(0, 99)}…` : text2;
+  return cut(text2, 100);
 }
 var CSV_COLUMNS;
 var init_events3 = __esm({
   "src/render/events.ts"() {
     "use strict";
+    init_text();
     init_table2();
     init_time2();
     CSV_COLUMNS = ["id", "event", "timestamp", "distinct_id", "properties"];
@@ -63817,8 +64213,9 @@ async function run12(options, io) {
       },
       events
     };
-    const out = format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : format === "csv" ? renderEventsCsv(events) : renderEventsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
+    const shown2 = scrubValue(io, doc);
+    const out = format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : format === "csv" ? renderEventsCsv(shown2.events) : renderEventsText(shown2, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
     ctx.io.stdout.write(out);
     ctx.io.stderr.write(
       `${count(events.length, "event")}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}
@@ -63853,6 +64250,7 @@ var init_events4 = __esm({
     init_events3();
     init_table2();
     init_text2();
+    init_scrub();
     init_service2();
     init_time();
     init_words();
@@ -63866,7 +64264,7 @@ var init_events4 = __esm({
 });
 
 // src/action/main.ts
-import { existsSync as existsSync7, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
+import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join as join5, resolve as resolve13 } from "node:path";
 
@@ -64355,6 +64753,7 @@ function installedCli(label2, bin, env, cwd) {
 }
 
 // src/action/comment.ts
+init_text();
 var COMMENT_LIMIT = 65536;
 var MAX_PAGES = 100;
 var TIMEOUT_MS = 3e4;
@@ -64375,8 +64774,7 @@ _${dropped} more ${dropped === 1 ? "section" : "sections"} left out to fit this 
     const start2 = text2.lastIndexOf("\n\n<details>");
     const end = start2 < 0 ? -1 : text2.indexOf("</details>", start2);
     if (end < 0) {
-      const whole = body();
-      return `${whole.slice(0, limit - 2)}…
+      return `${cut(body(), limit - 1)}
 `;
     }
     text2 = text2.slice(0, start2) + text2.slice(end + "</details>".length);
@@ -64487,7 +64885,7 @@ var GitHubApi = class {
 function hint(status) {
   return status === 401 || status === 403 || status === 404 ? " (does the token in github-token have pull-requests: write on this repository?)" : "";
 }
-var oneLine2 = (text2) => text2.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
+var oneLine2 = (text2) => cut(text2.replace(/[\u0000-\u001f\u007f]+/g, " "), 300);
 function nextLink(link) {
   for (const part of (link ?? "").split(",")) {
     const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
@@ -64563,7 +64961,7 @@ function withoutInputs(env) {
 
 // src/action/install.ts
 import { spawn as spawn2 } from "node:child_process";
-import { existsSync as existsSync6, readFileSync as readFileSync4 } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileSync4 } from "node:fs";
 import { join as join3 } from "node:path";
 async function installRelease(version, prefix, env) {
   const spec = `posthog-gitops@${version}`;
@@ -64582,7 +64980,7 @@ async function installRelease(version, prefix, env) {
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join3(prefix, "node_modules", "posthog-gitops");
   const bin = join3(root, "bin", "posthog-gitops.js");
-  if (!existsSync6(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
+  if (!existsSync5(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
   const installed = JSON.parse(readFileSync4(join3(root, "package.json"), "utf8"));
   return { version: String(installed.version), bin };
 }
@@ -64625,12 +65023,12 @@ async function runAction(ctx) {
   );
   if (plan.code !== 0 && plan.code !== 2) {
     const note = failedPlanMarkdown(plan.code, ctx.runUrl);
-    writeFileSync3(markdownFile, note);
+    writeFileSync3(markdownFile, note, { flag: "wx" });
     report2.setOutput("plan-file", "");
     report2.setOutput("markdown-file", markdownFile);
     return keepComment(ctx, note, plan.code);
   }
-  writeFileSync3(markdownFile, plan.stdout);
+  writeFileSync3(markdownFile, plan.stdout, { flag: "wx" });
   const summary3 = planSummary(planFile);
   report2.setOutput("has-changes", String(summary3.total > 0));
   report2.setOutput("destructive", String(summary3.destructive));
@@ -64710,7 +65108,7 @@ async function start() {
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
   const cwd = resolve13(workspace, inputs.workingDirectory);
-  if (!existsSync7(cwd) || !statSync(cwd).isDirectory()) {
+  if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;
   }
@@ -64763,7 +65161,7 @@ function commentOn(inputs, env) {
   };
 }
 function pullRequestNumber(eventPath) {
-  if (!eventPath || !existsSync7(eventPath)) return void 0;
+  if (!eventPath || !existsSync6(eventPath)) return void 0;
   const event2 = JSON.parse(readFileSync6(eventPath, "utf8"));
   const number2 = event2.pull_request?.number;
   return typeof number2 === "number" && Number.isSafeInteger(number2) && number2 > 0 ? number2 : void 0;
