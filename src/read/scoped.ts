@@ -138,11 +138,13 @@ function scopeOf(
   for (const [kind, list] of plan.planned) {
     const refer = kinds.find((k) => k.name === kind)?.references;
     for (const reference of list.flatMap((d) => refer?.(d) ?? [])) {
-      // A declared object is read the way it is identified: by its pin when it has one.
-      const declared = declaredOf(project, reference.kind).find((d) =>
-        reference.id !== undefined ? d.id === reference.id : d.id === undefined && d.name === reference.name,
-      );
-      want(plan, reference.kind, declared ?? reference);
+      // A declared object is read the way it is identified: a name declared unpinned by its name,
+      // else by the pin of the declaration with that name.
+      const declared = declaredOf(project, reference.kind);
+      const named = (pinned: boolean) =>
+        declared.find((d) => d.name === reference.name && (d.id !== undefined) === pinned);
+      const found = reference.id !== undefined ? undefined : (named(false) ?? named(true));
+      want(plan, reference.kind, found ?? reference);
     }
   }
   for (const [kind, scope] of plan.scopes) scope.pinnedElsewhere = pinsOutside(plan, kind);
