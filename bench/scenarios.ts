@@ -9,9 +9,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../src/emulator/index.js";
-import { clearLog, type EmulatorState, getState, requestLog, seedObjects } from "./control.js";
+import {
+  clearLog,
+  type EmulatorState,
+  getState,
+  type LoggedRequest,
+  requestLog,
+  seedObjects,
+} from "./control.js";
 import { FLEET, fleetRecords, minimumReads, writeFleetYaml } from "./fleet.js";
-import { runTool } from "./tool.js";
+import { runTool, type ToolRun } from "./tool.js";
 
 export interface Figures {
   scenario: string;
@@ -26,6 +33,29 @@ export interface Figures {
 }
 
 const EMPTY = { dashboards: [], batch_exports: [], collaborators: [], sharing: [] };
+
+/** One CLI run's figures, from its own measures and the emulator's request log. */
+export function figuresOf(
+  scenario: string,
+  minimum: number,
+  run: ToolRun,
+  log: readonly LoggedRequest[],
+  expectCode: number,
+): Figures {
+  const figures: Figures = {
+    scenario,
+    requests: log.length,
+    minimum,
+    wallMs: run.wallMs,
+    cpuMs: run.cpuMs,
+    peakRssMb: run.peakRssMb,
+    throttled: log.filter((r) => r.status === 429).length,
+  };
+  if (run.code !== expectCode) {
+    figures.problem = `exit ${run.code}, expected ${expectCode}: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`;
+  }
+  return figures;
+}
 
 /**
  * `repeat` runs each scenario that many times (seeding again before each) and keeps the run with the
@@ -58,20 +88,7 @@ export async function fleetScenarios(options: { serialFull: boolean; repeat: num
     const measureOnce = async (scenario: string, minimum: number, args: string[], expectCode: number) => {
       await clearLog(emulator.url);
       const run = await runTool(args, env, root);
-      const log = await requestLog(emulator.url);
-      const figures: Figures = {
-        scenario,
-        requests: log.length,
-        minimum,
-        wallMs: run.wallMs,
-        cpuMs: run.cpuMs,
-        peakRssMb: run.peakRssMb,
-        throttled: log.filter((r) => r.status === 429).length,
-      };
-      if (run.code !== expectCode) {
-        figures.problem = `exit ${run.code}, expected ${expectCode}: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`;
-      }
-      return figures;
+      return figuresOf(scenario, minimum, run, await requestLog(emulator.url), expectCode);
     };
     const measure = async (
       scenario: string,

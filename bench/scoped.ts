@@ -13,9 +13,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../src/emulator/index.js";
-import { clearLog, getState, type LoggedRequest, requestLog } from "./control.js";
+import { clearLog, getState, type LoggedRequest, requestLog, seedOf } from "./control.js";
 import { type FleetSize, fleetRecords, minimumReads, writeFleetYaml } from "./fleet.js";
-import type { Figures } from "./scenarios.js";
+import { type Figures, figuresOf } from "./scenarios.js";
 import { runTool } from "./tool.js";
 
 export const PROJECT_SIZE: FleetSize = { dashboards: 48_000, collaborators: 2_000, exports: 2_000 };
@@ -43,15 +43,7 @@ async function seeded() {
   const first = await startEmulator({ port: 0 });
   const base = await getState(first.url);
   await first.close();
-  const seed = {
-    service: base.service,
-    integrations: base.integrations,
-    organizations: base.organizations,
-    projects: base.projects,
-    users: base.users,
-    api_keys: base.api_keys,
-    ...fleetRecords(PROJECT_SIZE),
-  };
+  const seed = seedOf(base, fleetRecords(PROJECT_SIZE));
   return startEmulator({ port: 0, latencyMs: 20, rateLimit: "none", seed });
 }
 
@@ -92,20 +84,8 @@ export async function changeScopedPlan(): Promise<ScopedFigures> {
       await clearLog(emulator.url);
       const run = await runTool(["plan", "--detailed-exitcode", ...args, "posthog"], env, repo);
       const log: LoggedRequest[] = await requestLog(emulator.url);
-      const figures: Figures & { log: string[] } = {
-        scenario,
-        requests: log.length,
-        minimum,
-        wallMs: run.wallMs,
-        cpuMs: run.cpuMs,
-        peakRssMb: run.peakRssMb,
-        throttled: log.filter((r) => r.status === 429).length,
-        log: log.map((r) => `${r.method} ${r.path}${r.query === "" ? "" : `?${r.query}`}`),
-      };
-      if (run.code !== 2) {
-        figures.problem = `exit ${run.code}, expected 2: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`;
-      }
-      return figures;
+      const requests = log.map((r) => `${r.method} ${r.path}${r.query === "" ? "" : `?${r.query}`}`);
+      return { ...figuresOf(scenario, minimum, run, log, 2), log: requests };
     };
     const objects = PROJECT_SIZE.dashboards + PROJECT_SIZE.exports;
     // By id (with its collaborators), by search, by search: 4.

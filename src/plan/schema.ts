@@ -175,27 +175,10 @@ export function planSchema(
               required: ["kind", "project", "name"],
               additionalProperties: false,
               properties: {
-                kind: {
-                  type: "string",
-                  pattern: "^[a-z][a-z0-9_]*$",
-                },
-                project: {
-                  $ref: "#/$defs/projectId",
-                },
-                name: {
-                  type: "string",
-                },
-                live: {
-                  anyOf: [
-                    {
-                      type: "integer",
-                    },
-                    {
-                      type: "string",
-                      minLength: 1,
-                    },
-                  ],
-                },
+                kind: { $ref: "#/$defs/object/properties/kind" },
+                project: { $ref: "#/$defs/projectId" },
+                name: { type: "string" },
+                live: { $ref: "#/$defs/object/properties/id" },
               },
             },
           },

@@ -7,9 +7,8 @@
  */
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/index.js";
 import type { Declared } from "../../src/config/types.js";
-import { createClient, type ServiceClient } from "../../src/index.js";
+import { createClient, loadConfig, type ServiceClient } from "../../src/index.js";
 import { KINDS } from "../../src/kinds/index.js";
 import { refetchLiveState } from "../../src/read/fetch.js";
 import { readAndPlanChange } from "../../src/read/make-plan.js";

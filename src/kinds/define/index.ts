@@ -37,11 +37,18 @@
  *    send }`); a kind's own (pause, add_collaborator, a flag's archive, a dashboard's add_tile) sit in
  *    its folder. Labels, the summary, the sort, the plan schema and `pull --refresh` are composed from
  *    the registry's verbs; action names stay those of SPEC §3.
- * 3. **The service part**: how to list a project's objects, find them by name right before a create,
- *    and create one. Endpoints without a namespace in src/service/ go through `client.request` and
- *    `client.listAll`, each answer checked against a shape the kind declares (`expect`).
+ * 3. **The service part**: how to list a project's objects and create one; where the service can, how
+ *    to search them by identity (`search`: a name or key filter, exact matches kept by the caller),
+ *    read one by id (`get`) and count them (`count`). A kind with `search` is read by id and search in
+ *    a change-scoped plan (SPEC §3 "Change-scoped plans") and has its names looked up before creates
+ *    with one search each or one list walk, whichever is fewer requests; without it, both read the
+ *    list. `findByName` is derived from `search` (else the list) unless given. Endpoints without a
+ *    namespace in src/service/ go through `client.request` and `client.listAll`, each answer checked
+ *    against a shape the kind declares (`expect`).
  * 4. **Hooks**, only for what a table cannot say: `declare` (rules across fields: collaborators need
- *    only_collaborators, offsets fit the interval), `read` / `reread` (details such as collaborators),
+ *    only_collaborators, offsets fit the interval), `read` / `reread` (details such as collaborators,
+ *    on the objects their `list()` argument reads: the whole list, or a change-scoped read's objects),
+ *    `references` (what a declaration refers to: read with it in a change-scoped read),
  *    `plan` (the whole plan of one object, calling the table's `compare` / `sent` / `state`), `details`
  *    (state read besides the list), `replaced`, `needsFeatures`, `pull`, and the config hooks for
  *    secrets (`checkBroken`, `secretPointers`, `quiet`). Without `plan`, a kind gets the plain plan:
@@ -62,9 +69,13 @@
  *   `client.listAll` with `expect`, a shape it declares in its folder (`listPage(answerObject(…))` of
  *   src/service; test/kinds/banner-kind/ does so), and the `service` part above; its rate-budget
  *   class (insights' lower limit) is where `service` will name it.
- * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts) for apply order
- *   and change-scoped reads (#26): a `references(desired)` hook next to `plan`, and `service.get` /
- *   `service.search` (read one by id, search by name or key) next to `findByName`.
+ * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): the
+ *   `references(desired)` hook, `[{ kind: "insight", name }]` (or `id`), makes a change-scoped read
+ *   read them with the declaration (test/kinds/shelf-kinds/ does). `service.search` is where a flag's
+ *   `?key=` lookup goes, `service.get` its read by id (soft-deleted flags answer it); a hook `read`
+ *   that lists by itself rather than calling `list()` reads the whole list in a change-scoped plan
+ *   too (correct, but not in proportion to the change). Cohorts, which no file declares, are read by
+ *   the flag's own `read` hook, as today.
  */
 import type { Executed } from "../../apply/kinds.js";
 import type { ConfigKind, KindWords } from "../../config/kinds.js";
