@@ -94,6 +94,18 @@ describe("plan --base REF --changed-only", () => {
     expect(full.stdout).toContain("Plan: 1 to create, 2 to update.");
   });
 
+  it("no change since REF: nothing is read, and the plan says what it did not check", async () => {
+    await setUp();
+    await patchDashboard(1007, { name: "Renamed in the UI" });
+    await h.clearRequests();
+    const scoped = await cli(["plan", "--base", "main", "--changed-only", "--detailed-exitcode", "posthog"]);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    expect(scoped.stdout).toBe(
+      "Change-scoped plan: 0 of 1012 declarations read and planned, those the change since main adds, modifies or deletes; drift on the other 1012 were not checked.\n\nNo changes. The live service matches the configuration.\n",
+    );
+    expect((await h.requests()).filter(api)).toEqual([]);
+  });
+
   it("a UI edit of a changed object is shown (it is read); one of an unchanged object is not checked", async () => {
     await setUp();
     await patchDashboard(1120, { pinned: true, description: "typed in the UI" });
