@@ -31,8 +31,8 @@ const GIT_ENV = {
 };
 
 export interface ScopedFigures {
-  scoped: Figures & { log: string[] };
-  full: Figures;
+  scoped: Figures & { log: string[]; objects: string[] };
+  full: Figures & { objects: string[] };
 }
 
 /**
@@ -85,7 +85,9 @@ export async function changeScopedPlan(): Promise<ScopedFigures> {
       const run = await runTool(["plan", "--detailed-exitcode", ...args, "posthog"], env, repo);
       const log: LoggedRequest[] = await requestLog(emulator.url);
       const requests = log.map((r) => `${r.method} ${r.path}${r.query === "" ? "" : `?${r.query}`}`);
-      return { ...figuresOf(scenario, minimum, run, log, 2), log: requests };
+      // The objects the plan changes, as its text names them.
+      const objects = run.stdout.split("\n").filter((line) => /^ {2}[+~-] /.test(line));
+      return { ...figuresOf(scenario, minimum, run, log, 2), log: requests, objects };
     };
     const objects = PROJECT_SIZE.dashboards + PROJECT_SIZE.exports;
     // By id (with its collaborators), by search, by search: 4.
@@ -99,6 +101,9 @@ export async function changeScopedPlan(): Promise<ScopedFigures> {
       minimumReads(PROJECT_SIZE),
       [],
     );
+    if (scoped.objects.length !== 3 || scoped.objects.join("\n") !== full.objects.join("\n")) {
+      scoped.problem ??= `the plans differ: ${JSON.stringify(scoped.objects)} against ${JSON.stringify(full.objects)}`;
+    }
     return { scoped, full };
   } finally {
     rmSync(root, { recursive: true, force: true });
