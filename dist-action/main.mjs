@@ -3680,24 +3680,24 @@ function scrubValue(io, value) {
 function secretInValue(io, value) {
   const scrubber = io.scrubber;
   if (!scrubber) return void 0;
-  const find = (v) => {
+  const find2 = (v) => {
     if (typeof v === "string") return scrubber.secretIn(v);
     if (Array.isArray(v)) {
       for (const item of v) {
-        const found = find(item);
+        const found = find2(item);
         if (found !== void 0) return found;
       }
       return void 0;
     }
     if (typeof v === "object" && v !== null) {
       for (const [key, item] of Object.entries(v)) {
-        const found = scrubber.secretIn(key) ?? find(item);
+        const found = scrubber.secretIn(key) ?? find2(item);
         if (found !== void 0) return found;
       }
     }
     return void 0;
   };
-  return find(value);
+  return find2(value);
 }
 var MIN_SECRET_LENGTH, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
@@ -4102,8 +4102,8 @@ var init_context = __esm({
        * @param base JSON pointer of the object, e.g. `/dashboards/3`
        * @param owner how messages name it, e.g. `dashboard "Weekly KPIs"`
        */
-      constructor(run13, file, base, owner, variables = /* @__PURE__ */ new Set()) {
-        this.run = run13;
+      constructor(run14, file, base, owner, variables = /* @__PURE__ */ new Set()) {
+        this.run = run14;
         this.file = file;
         this.base = base;
         this.owner = owner;
@@ -4235,10 +4235,10 @@ function noteMissingSecret(ctx, name, pointer, field2) {
   if (first === void 0) ctx.run.missingSecretUses.set(name, { ctx, pointer, field: field2, count: 1 });
   else first.count += 1;
 }
-function reportMissingSecrets(run13) {
-  const uses = [...run13.missingSecretUses];
-  run13.missingSecretUses.clear();
-  if (run13.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
+function reportMissingSecrets(run14) {
+  const uses = [...run14.missingSecretUses];
+  run14.missingSecretUses.clear();
+  if (run14.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
   for (const [name, { ctx, pointer, field: field2, count: n }] of uses) {
     const use = n === 1 ? `secret ${field2} of ${ctx.owner}` : `used by ${n} secret fields, first here: ${field2} of ${ctx.owner}`;
     ctx.report("error", pointer, `environment variable ${name} is not set (${use})`);
@@ -16292,20 +16292,20 @@ var require_fast_uri = __commonJS({
       if (baseMalformed || relativeMalformed || baseMalformedPercentEncoding || relativeMalformedPercentEncoding || baseMalformedSchemeSpecific || relativeMalformedSchemeSpecific || baseMalformedHost || relativeMalformedHost || baseMalformedScheme || relativeMalformedScheme) {
         throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
       }
-      const resolved = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
-      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved.scheme);
-      const resolvedHost = resolved.host;
+      const resolved2 = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
+      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved2.scheme);
+      const resolvedHost = resolved2.host;
       const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
-      if (hasForbiddenDomainHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
+      if (hasForbiddenDomainHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
         throw new Error(MALFORMED_HOST_ERROR);
       }
-      canonicalizeHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
+      canonicalizeHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
       const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
-      if (resolved.error && !encodedASCIIHost) {
-        throw new Error(resolved.error);
+      if (resolved2.error && !encodedASCIIHost) {
+        throw new Error(resolved2.error);
       }
       schemelessOptions.skipEscape = true;
-      return serialize(resolved, schemelessOptions);
+      return serialize(resolved2, schemelessOptions);
     }
     function resolveComponent(base, relative5, options, skipNormalization) {
       const target = {};
@@ -20191,7 +20191,7 @@ import { createHash } from "node:crypto";
 async function loadConfig(input, options) {
   const { kinds } = options;
   const diags = new Diagnostics();
-  const run13 = {
+  const run14 = {
     // A snapshot: every `${NAME}` looks a variable up, and each read of the live process.env is costly.
     env: { ...options.env },
     mode: options.mode,
@@ -20225,14 +20225,14 @@ async function loadConfig(input, options) {
       addFile(own, file, data, broken);
     } else addFile(projectFor(projectOf(data, file, options, diags)), file, data, broken);
   }
-  const unsetSecrets = reportMissingSecrets(run13);
+  const unsetSecrets = reportMissingSecrets(run14);
   checkDuplicates([...projects2.values(), ...detached], kinds, diags);
   const ordered = [...projects2.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
     // The note about unset secrets is about the environment, not a place in the files: after them all.
     diagnostics: unsetSecrets === void 0 ? diags.sorted() : [...diags.sorted(), unsetSecrets],
-    missingSecretVariables: [...run13.missingSecrets].sort(),
+    missingSecretVariables: [...run14.missingSecrets].sort(),
     files: sources.map((s) => s.path),
     digests: Object.fromEntries(
       sources.map((s) => [s.path, createHash("sha256").update(s.text).digest("hex")])
@@ -20273,7 +20273,7 @@ async function loadConfig(input, options) {
       const declared = desired.objects[kind2.name];
       items2.forEach((item, i) => {
         const owner = `${kind2.words.one} "${ownerName(item?.name)}"`;
-        const ctx = new ObjectContext(run13, file, `/${kind2.key}/${i}`, owner, variables);
+        const ctx = new ObjectContext(run14, file, `/${kind2.key}/${i}`, owner, variables);
         if (broken.has(`${kind2.key}/${i}`)) {
           kind2.checkBroken?.(item, ctx);
           ctx.checkAllReferences("", item, new Set(kind2.secretPointers?.(item) ?? []));
@@ -23929,6 +23929,78 @@ var init_batch_export = __esm({
   }
 });
 
+// src/kinds/dashboard/collaborators.ts
+function knownUsers(onDashboard, members2) {
+  const users = onDashboard.map((c) => c.user);
+  if (members2 !== void 0 && "members" in members2) users.push(...members2.members.map((m) => m.user));
+  return users.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
+}
+function find(c, users) {
+  if (c.user_uuid !== void 0) return users.find((u) => u.uuid === c.user_uuid);
+  const email = c.email?.toLowerCase();
+  return users.find((u) => u.email !== "" && u.email === email);
+}
+function unresolved(wanted, onDashboard) {
+  const users = knownUsers(onDashboard, void 0);
+  return wanted.filter((c) => find(c, users) === void 0);
+}
+function resolveCollaborators(owner, wanted, onDashboard, members2) {
+  const users = knownUsers(onDashboard, members2);
+  const refused = members2 !== void 0 && "refused" in members2 ? members2.refused : void 0;
+  const out = { collaborators: [], errors: [] };
+  const first = /* @__PURE__ */ new Map();
+  for (const c of wanted) {
+    const name = collaboratorName(c);
+    const user2 = find(c, users);
+    let uuid2 = user2?.uuid;
+    if (uuid2 === void 0) {
+      if (members2 !== void 0 && "members" in members2) {
+        const by = c.user_uuid !== void 0 ? "UUID" : "email";
+        out.errors.push({
+          message: `collaborator ${name} of ${owner} is not a member of the organization (no active member has this ${by}): the service would refuse to add them; \`posthog-gitops members\` lists who can be named`,
+          source: c.source
+        });
+        continue;
+      }
+      if (c.user_uuid === void 0) {
+        const why = refused ?? "the organization's members were not read";
+        out.errors.push({
+          message: `collaborator ${name} of ${owner} cannot be resolved to a user: ${why}; name them with user_uuid: instead`,
+          source: c.source
+        });
+        continue;
+      }
+      if (refused !== void 0) out.unchecked = refused;
+      uuid2 = c.user_uuid;
+    }
+    const earlier = first.get(uuid2);
+    if (earlier !== void 0) {
+      const { file, line, column } = earlier.source;
+      const is = user2?.email ? user2.email : uuid2;
+      out.errors.push({
+        message: `collaborator ${name} of ${owner} is ${is}, listed already at ${file}:${line}:${column}`,
+        source: c.source
+      });
+      continue;
+    }
+    first.set(uuid2, c);
+    out.collaborators.push({ user_uuid: uuid2, level: c.level });
+  }
+  out.collaborators.sort((a, b) => compareText(a.user_uuid, b.user_uuid));
+  return out;
+}
+function uncheckedNote(why) {
+  return `collaborators were not checked against the organization's members: ${why}`;
+}
+var collaboratorName;
+var init_collaborators = __esm({
+  "src/kinds/dashboard/collaborators.ts"() {
+    "use strict";
+    init_values();
+    collaboratorName = (c) => c.user_uuid ?? c.email ?? "?";
+  }
+});
+
 // src/kinds/dashboard/declare.ts
 function declareDashboard(input, ctx) {
   const out = {
@@ -23966,7 +24038,6 @@ function collaborators(list10, ctx) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
   list10.forEach((item, i) => {
-    const uuid2 = item.user_uuid.toLowerCase();
     const level2 = item.level ?? "can_edit";
     if (level2 === "can_view" || level2 === 21) {
       ctx.error(
@@ -23975,24 +24046,36 @@ function collaborators(list10, ctx) {
       );
       return;
     }
-    const first = seen.get(uuid2);
-    if (first !== void 0) {
+    if (item.user_uuid === void 0 === (item.email === void 0)) {
+      const problem = item.email === void 0 ? "names nobody" : "has both email and user_uuid";
       ctx.error(
-        `/collaborators/${i}/user_uuid`,
-        `collaborator ${uuid2} is listed twice in ${ctx.owner} (first at ${first})`
+        `/collaborators/${i}`,
+        `collaborator ${i + 1} of ${ctx.owner} ${problem}: give exactly one of email: or user_uuid:`
       );
       return;
     }
     const source = ctx.at(`/collaborators/${i}`);
-    seen.set(uuid2, `${source.file}:${source.line}:${source.column}`);
-    out.push({ user_uuid: uuid2, level: 37, source });
+    const collaborator2 = item.user_uuid !== void 0 ? { user_uuid: item.user_uuid.toLowerCase(), level: 37, source } : { email: ctx.text(`/collaborators/${i}/email`, item.email ?? "").trim(), level: 37, source };
+    const key = collaborator2.user_uuid ?? `email ${collaborator2.email?.toLowerCase()}`;
+    const first = seen.get(key);
+    const field2 = item.user_uuid !== void 0 ? "user_uuid" : "email";
+    if (first !== void 0) {
+      ctx.error(
+        `/collaborators/${i}/${field2}`,
+        `collaborator ${collaboratorName(collaborator2)} is listed twice in ${ctx.owner} (first at ${first})`
+      );
+      return;
+    }
+    seen.set(key, `${source.file}:${source.line}:${source.column}`);
+    out.push(collaborator2);
   });
-  return out.sort((a, b) => a.user_uuid < b.user_uuid ? -1 : a.user_uuid > b.user_uuid ? 1 : 0);
+  return out;
 }
 var RESTRICTION;
 var init_declare2 = __esm({
   "src/kinds/dashboard/declare.ts"() {
     "use strict";
+    init_collaborators();
     RESTRICTION = { everyone: 21, only_collaborators: 37 };
   }
 });
@@ -24026,18 +24109,36 @@ function detailReads(declared, dashboards2) {
   }
   return reads;
 }
-async function readDashboards(client, project3, declared) {
+function membersNeeded(declared, dashboards2, collaborators2) {
+  const ignoredErrors = [];
+  const { pairs } = matchObjects(declared, dashboards2, "dashboard", ignoredErrors);
+  return pairs.some(({ desired, live }) => {
+    if (desired.deleted || !desired.collaborators || desired.collaborators.length === 0) return false;
+    if (live === void 0) return desired.id === void 0;
+    return unresolved(desired.collaborators, collaborators2[live.id] ?? []).length > 0;
+  });
+}
+async function readDashboards(client, project3, declared, run14) {
   const objects = await client.dashboards.listAll(project3);
   const reads = detailReads(declared, objects);
-  return { live: await withDetails(client, project3, objects, reads), read: reads };
+  const live = await withDetails(client, project3, objects, reads);
+  if (membersNeeded(declared, objects, live.collaborators)) {
+    reads.members = true;
+    live.members = await run14.members.check(project3);
+  }
+  return { live, read: reads };
 }
-async function rereadDashboards(client, project3, read) {
+async function rereadDashboards(client, project3, read, run14) {
   const reads = read;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
-  if (!reads || !ids(reads.collaborators) || !ids(reads.sharing)) {
+  const members2 = reads?.members;
+  if (!reads || !ids(reads.collaborators) || !ids(reads.sharing) || members2 !== void 0 && members2 !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  return withDetails(client, project3, await client.dashboards.listAll(project3), reads);
+  const objects = await client.dashboards.listAll(project3);
+  const live = await withDetails(client, project3, objects, reads);
+  if (members2 === true) live.members = await run14.members.check(project3);
+  return live;
 }
 async function withDetails(client, project3, objects, reads) {
   const live = { objects, collaborators: {}, sharing: {} };
@@ -24058,6 +24159,7 @@ var init_live2 = __esm({
     init_plan();
     init_values();
     init_normalise();
+    init_collaborators();
   }
 });
 
@@ -24116,6 +24218,18 @@ function declaredFields(desired) {
 function asChanges(fields) {
   return Object.entries(fields).map(([path, after]) => ({ path, after }));
 }
+function resolved(desired, onDashboard, ctx) {
+  const live = ctx.live;
+  const owner = `dashboard "${desired.name}"`;
+  const result = resolveCollaborators(owner, desired.collaborators ?? [], onDashboard, live.members);
+  ctx.sink.errors.push(...result.errors);
+  if (result.unchecked !== void 0) {
+    const message = uncheckedNote(result.unchecked);
+    if (!ctx.sink.notes.some((n) => n.message === message))
+      ctx.sink.notes.push({ severity: "warning", message });
+  }
+  return result.collaborators;
+}
 function planCreate2(desired, ref, ctx) {
   const { sink, features: features2 } = ctx;
   const after = declaredFields(desired);
@@ -24123,7 +24237,7 @@ function planCreate2(desired, ref, ctx) {
   if (desired.tags && desired.tags.length > 0 && features2?.tagging === false) {
     sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
   }
-  const collaborators2 = desired.collaborators ?? [];
+  const collaborators2 = resolved(desired, [], ctx);
   if (collaborators2.length > 0 && features2?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
   } else {
@@ -24205,14 +24319,12 @@ function planExisting2(desired, current2, ref, live, ctx) {
 }
 function planCollaborators(desired, current2, state, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
-  const liveList = (live.collaborators[current2.id] ?? []).map((c) => ({
-    user_uuid: c.user.uuid,
-    level: c.level
-  }));
-  const wanted = desired.collaborators ?? [];
-  const liveIds2 = new Set(liveList.map((c) => c.user_uuid));
+  const onDashboard = live.collaborators[current2.id] ?? [];
+  const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
+  const wanted = resolved(desired, onDashboard, ctx);
+  const liveIds2 = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
-  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid));
+  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
   const adds = wanted.filter((c) => !liveIds2.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
   const storedButIneffective = state.restriction_level === 37 && current2.effective_restriction_level === 21;
@@ -24235,6 +24347,7 @@ var init_plan3 = __esm({
     init_values();
     init_normalise();
     init_text_diff();
+    init_collaborators();
     init_live2();
     TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
     COLLABORATORS_IGNORED = "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
@@ -24250,7 +24363,12 @@ function dashboardItem(live, collaborators2) {
   item.tags = normaliseTags(live.tags);
   item.restriction_level = live.restriction_level === 37 ? "only_collaborators" : "everyone";
   if (live.restriction_level === 37 && collaborators2) {
-    item.collaborators = collaborators2.map((c) => ({ user_uuid: c.user.uuid, level: c.level === 37 ? "can_edit" : "can_view" })).sort((a, b) => compareText(a.user_uuid, b.user_uuid));
+    const named = collaborators2.map((c) => ({
+      key: c.user.email ? "email" : "user_uuid",
+      value: c.user.email ? c.user.email : c.user.uuid,
+      level: c.level === 37 ? "can_edit" : "can_view"
+    }));
+    item.collaborators = named.sort((a, b) => compareText(a.value, b.value)).map((c) => ({ [c.key]: c.value, level: c.level }));
   }
   item.sharing = { enabled: live.is_shared };
   return item;
@@ -24321,15 +24439,20 @@ var init_schema3 = __esm({
             },
             collaborators: {
               type: "array",
-              description: "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators.",
+              description: "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators. Each is named by email or user_uuid; plan checks both against the organization's members.",
               items: {
                 type: "object",
                 additionalProperties: false,
-                required: ["user_uuid"],
                 properties: {
+                  email: {
+                    type: "string",
+                    description: "The user's email address, as the organization's members list has it (pull writes this form). Give email or user_uuid.",
+                    pattern: "^[^@\\s]+@[^@\\s]+$",
+                    "x-expect": "an email address"
+                  },
                   user_uuid: {
                     type: "string",
-                    description: "The user's UUID.",
+                    description: "The user's UUID (`posthog-gitops members` lists them). Give email or user_uuid.",
                     pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
                     "x-expect": "a UUID"
                   },
@@ -24620,7 +24743,7 @@ function clip(text, max = 300) {
 }
 function longestRun(text) {
   let longest = 0;
-  for (const run13 of text.match(/`+/g) ?? []) longest = Math.max(longest, run13.length);
+  for (const run14 of text.match(/`+/g) ?? []) longest = Math.max(longest, run14.length);
   return longest;
 }
 var ENTITY;
@@ -25123,6 +25246,24 @@ async function readConfig(paths, flags, io, mode) {
 async function readOptionalConfig(configPath, flags, io) {
   if (configPath === void 0 && !existsSync2(resolve4(io.cwd, "posthog"))) return void 0;
   return readConfig([configPath ?? "posthog"], flags, io, "plan");
+}
+async function configuredProject(configPath, flags, io) {
+  const loaded = await readOptionalConfig(configPath, flags, io);
+  const projects2 = [
+    ...new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]))
+  ];
+  if (projects2.length > 1) {
+    throw new UserError(
+      `the files name projects ${projects2.join(", ")}: point --config at one project's files`
+    );
+  }
+  const project3 = projects2[0] ?? projectChoice(flags, io).project;
+  if (project3 === void 0) {
+    throw new UserError(
+      "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one"
+    );
+  }
+  return project3;
 }
 var init_config2 = __esm({
   "src/commands/config.ts"() {
@@ -27109,7 +27250,7 @@ function createBackfill(ctx, b, start2, end, id = randomUUID2()) {
       windows.push([s, s + step]);
   for (const [s, e] of windows) {
     const records = 100 + e / step % 900;
-    const run13 = {
+    const run14 = {
       id: randomUUID2(),
       batch_export: b.id,
       status: "Completed",
@@ -27126,8 +27267,8 @@ function createBackfill(ctx, b, start2, end, id = randomUUID2()) {
       bytes_exported: Math.round(records) * 512,
       backfill: backfill2.id
     };
-    backfill2.total_records_count = (backfill2.total_records_count ?? 0) + (run13.records_completed ?? 0);
-    ctx.store.data.runs.push(run13);
+    backfill2.total_records_count = (backfill2.total_records_count ?? 0) + (run14.records_completed ?? 0);
+    ctx.store.data.runs.push(run14);
   }
   ctx.store.data.backfills.push(backfill2);
   return backfill2.id;
@@ -28031,10 +28172,10 @@ function destroy(ctx) {
   b.deleted = true;
   b.paused = true;
   b.last_updated_at = ctx.now.toISOString();
-  for (const run13 of ctx.store.data.runs) {
-    if (run13.batch_export === b.id && (run13.status === "Running" || run13.status === "Starting")) {
-      run13.status = "Cancelled";
-      run13.last_updated_at = b.last_updated_at;
+  for (const run14 of ctx.store.data.runs) {
+    if (run14.batch_export === b.id && (run14.status === "Running" || run14.status === "Starting")) {
+      run14.status = "Cancelled";
+      run14.last_updated_at = b.last_updated_at;
     }
   }
   return { status: 204 };
@@ -28166,7 +28307,7 @@ function registerCollaborators(router) {
   router.add({ method: "POST", pattern: base, scope: "dashboard:write", handler: create4 });
   router.add({ method: "DELETE", pattern: `${base}/:user`, scope: "dashboard:write", handler: destroy2 });
 }
-var init_collaborators = __esm({
+var init_collaborators2 = __esm({
   "src/emulator/routes/collaborators.ts"() {
     "use strict";
     init_errors3();
@@ -28737,15 +28878,15 @@ function findRun(ctx) {
   const b = findExport(ctx, ctx.params.id);
   const id = ctx.params.run;
   const pool = isNewest(ctx.store) ? windowed(ctx, b) : ctx.store.data.runs;
-  const run13 = isUuid(id) ? pool.find((r) => r.id === id && r.batch_export === b.id) : void 0;
-  if (!run13) throw notFound();
-  return run13;
+  const run14 = isUuid(id) ? pool.find((r) => r.id === id && r.batch_export === b.id) : void 0;
+  if (!run14) throw notFound();
+  return run14;
 }
 function retry(ctx) {
-  const run13 = findRun(ctx);
+  const run14 = findRun(ctx);
   const b = findExport(ctx, ctx.params.id);
-  const start2 = run13.data_interval_start === null ? null : Date.parse(run13.data_interval_start);
-  const end = Date.parse(run13.data_interval_end);
+  const start2 = run14.data_interval_start === null ? null : Date.parse(run14.data_interval_start);
+  const end = Date.parse(run14.data_interval_end);
   createBackfill(ctx, b, start2, end);
   return {
     status: isNewest(ctx.store) ? 201 : 200,
@@ -28753,12 +28894,12 @@ function retry(ctx) {
   };
 }
 function cancel2(ctx) {
-  const run13 = findRun(ctx);
-  if (run13.status !== "Running" && run13.status !== "Starting") {
-    throw invalid(`Cannot cancel a run that is in '${run13.status}' status`);
+  const run14 = findRun(ctx);
+  if (run14.status !== "Running" && run14.status !== "Starting") {
+    throw invalid(`Cannot cancel a run that is in '${run14.status}' status`);
   }
-  run13.status = "Cancelled";
-  run13.last_updated_at = ctx.now.toISOString();
+  run14.status = "Cancelled";
+  run14.last_updated_at = ctx.now.toISOString();
   return { status: 200, body: { cancelled: true } };
 }
 function registerRuns(router) {
@@ -28849,15 +28990,15 @@ function render3(entry) {
 }
 function logs(ctx, runScoped) {
   const b = findExport(ctx, ctx.params.id);
-  const run13 = runScoped ? findRun(ctx) : void 0;
+  const run14 = runScoped ? findRun(ctx) : void 0;
   const limit = limitParam(ctx);
   const after = timeParam2(ctx, "after");
   const before = timeParam2(ctx, "before");
   const levels = levelsParam(ctx);
   const search = textParam(ctx, "search")?.toLowerCase();
   const instance = textParam(ctx, "instance_id");
-  if (run13 && isNewest(ctx.store)) throw serverError();
-  const runId = run13 ? run13.id : instance;
+  if (run14 && isNewest(ctx.store)) throw serverError();
+  const runId = run14 ? run14.id : instance;
   const fetched = ctx.store.data.logs.filter((e) => {
     if (e.batch_export !== b.id || runId !== void 0 && e.run !== runId) return false;
     const t = Date.parse(e.timestamp);
@@ -29048,11 +29189,11 @@ function authorizeProject(store, principal, rawId, scope) {
   const project3 = rawId === "@current" ? store.data.projects.find((p) => store.isMember(principal.user, p.organization)) : /^\d+$/.test(rawId) ? store.project(Number(rawId)) : void 0;
   const org = project3 ? store.organization(project3.organization) : void 0;
   if (!project3 || !org) throw notFound("Project not found.");
-  checkScope(store, principal.key, scope);
   const scoped = principal.key.scoped_teams;
-  if (scoped && scoped.length > 0 && !scoped.includes(project3.id)) {
+  if (scope !== false && scoped && scoped.length > 0 && !scoped.includes(project3.id)) {
     throw forbidden(`API key does not have access to the requested project: ID ${project3.id}.`);
   }
+  checkScope(store, principal.key, scope);
   if (!store.isMember(principal.user, org.id)) throw forbidden("You don't have access to the project.");
   return { project: project3, org };
 }
@@ -29060,10 +29201,10 @@ function authorizeOrganization(store, principal, rawId, scope) {
   const id = rawId === "@current" ? principal.user.organizations[0]?.id : rawId;
   const org = id === void 0 ? void 0 : store.organization(id);
   if (!org) throw notFound();
-  checkScope(store, principal.key, scope);
-  if (principal.key.scoped_teams && principal.key.scoped_teams.length > 0) {
+  if (scope !== false && principal.key.scoped_teams && principal.key.scoped_teams.length > 0) {
     throw forbidden("API keys with scoped projects are only supported on project-based endpoints.");
   }
+  checkScope(store, principal.key, scope);
   if (!store.isMember(principal.user, org.id)) {
     throw forbidden("You don't have access to the organization.");
   }
@@ -29247,7 +29388,7 @@ var init_routes = __esm({
     init_router();
     init_backfills();
     init_batch_exports();
-    init_collaborators();
+    init_collaborators2();
     init_dashboards();
     init_events();
     init_integrations2();
@@ -58400,6 +58541,11 @@ function organizationsApi(t) {
     },
     getProject(project3) {
       return t.send({ method: "GET", path: projectPath(project3, ""), expect: "project" });
+    },
+    /** The organization's active members (scope `organization_member:read`; no project-scoped key). */
+    members(orgId) {
+      const path = `/api/organizations/${segment(orgId)}/members/`;
+      return collectOffsetPages(t, { method: "GET", path, expect: "memberPage" });
     }
   };
 }
@@ -58440,7 +58586,7 @@ var init_integrations3 = __esm({
 });
 
 // src/service/shapes.ts
-var obj, str3, strOrNull2, int2, bool2, level, list9, dashboardBasic, dashboard, collaborator, sharing, run3, batchExport, backfill, logEntry, event, integration, organization2, project2, nonNegative, offsetPage2, cursorPage2, SHAPES;
+var obj, str3, strOrNull2, int2, bool2, level, list9, dashboardBasic, dashboard, collaborator, sharing, run3, batchExport, backfill, logEntry, event, integration, organization2, member, project2, nonNegative, offsetPage2, cursorPage2, SHAPES;
 var init_shapes = __esm({
   "src/service/shapes.ts"() {
     "use strict";
@@ -58558,6 +58704,10 @@ var init_shapes = __esm({
       },
       ["id"]
     );
+    member = obj(
+      { id: str3, user: obj({ uuid: str3, email: str3, first_name: str3, last_name: str3 }, ["uuid", "email"]) },
+      ["id", "user"]
+    );
     project2 = obj({ id: int2, organization: str3 }, ["id", "organization"]);
     nonNegative = { type: "integer", minimum: 0 };
     offsetPage2 = (item) => obj({ results: list9(item), count: nonNegative, next: strOrNull2 }, ["results", "count", "next"]);
@@ -58580,6 +58730,7 @@ var init_shapes = __esm({
       eventValues: { schema: list9(obj({ name: {} }, ["name"])), list: "array" },
       integrationPage: { schema: offsetPage2(integration), list: "results" },
       organization: { schema: organization2 },
+      memberPage: { schema: offsetPage2(member), list: "results" },
       project: { schema: project2 },
       /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
       backfillCreated: { schema: obj({ backfill_id: str3 }, ["backfill_id"]) },
@@ -59732,15 +59883,151 @@ var init_connect = __esm({
   }
 });
 
+// src/read/people.ts
+function mentionedUsers(actions) {
+  const uuids = /* @__PURE__ */ new Set();
+  for (const a of actions) {
+    for (const side of [a.after, a.before]) {
+      if (typeof side?.user_uuid === "string") uuids.add(side.user_uuid.toLowerCase());
+    }
+    if (a.modified?.by !== void 0) uuids.add(a.modified.by.toLowerCase());
+  }
+  return uuids;
+}
+function asPerson(value) {
+  if (typeof value.uuid !== "string") return void 0;
+  const email = typeof value.email === "string" ? value.email : void 0;
+  const first = typeof value.first_name === "string" ? value.first_name : "";
+  const last = typeof value.last_name === "string" ? value.last_name : "";
+  const name = `${first} ${last}`.trim();
+  if (email === void 0 && name === "") return void 0;
+  const person = {};
+  if (name !== "") person.name = name;
+  if (email !== void 0 && email !== "") person.email = email;
+  return { uuid: value.uuid.toLowerCase(), person };
+}
+function peopleIn(value, wanted, found) {
+  let budget = 1e6;
+  const walk2 = (node, depth) => {
+    if (budget-- <= 0 || depth > 8 || typeof node !== "object" || node === null) return;
+    if (Array.isArray(node)) {
+      for (const item of node) walk2(item, depth + 1);
+      return;
+    }
+    const record = node;
+    const hit = asPerson(record);
+    if (hit !== void 0 && wanted.has(hit.uuid) && !found.has(hit.uuid)) found.set(hit.uuid, hit.person);
+    for (const child of Object.values(record)) {
+      if (typeof child === "object" && child !== null) walk2(child, depth + 1);
+    }
+  };
+  walk2(value, 0);
+}
+function organizationRefusal(error2, what, scope) {
+  const detail2 = error2.detail ?? "";
+  if (/scoped projects/i.test(detail2)) {
+    return `the API key is scoped to projects, and ${what} is not a project endpoint (it needs a key with access to the organization and the scope '${scope}')`;
+  }
+  const missing = /scope '([^']+)'/.exec(detail2)?.[1];
+  if (missing !== void 0) return `the API key lacks the scope '${missing}'`;
+  if (error2.status === 404) return `the service has no such endpoint (${error2.message})`;
+  return `the service refused to read ${what} (${error2.message}; it needs the scope '${scope}')`;
+}
+function isRefusal(error2) {
+  return error2 instanceof ServiceError && (error2.status === 403 || error2.status === 404);
+}
+async function withPeople(plan, live, directory) {
+  const wanted = mentionedUsers(plan.actions);
+  if (wanted.size === 0) return plan;
+  const found = /* @__PURE__ */ new Map();
+  for (const project3 of live) peopleIn(project3.kinds, wanted, found);
+  const missing = new Set([...wanted].filter((uuid2) => !found.has(uuid2)));
+  if (missing.size > 0 && directory !== void 0) {
+    const projects2 = new Set(
+      plan.actions.filter((a) => [...mentionedUsers([a])].some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
+    );
+    for (const project3 of [...projects2].sort((a, b) => a - b)) {
+      peopleIn(await directory.membersOf(project3), missing, found);
+    }
+  }
+  if (found.size === 0) return plan;
+  const people = {};
+  for (const uuid2 of [...found.keys()].sort()) people[uuid2] = found.get(uuid2);
+  return { ...plan, people: { ...plan.people, ...people } };
+}
+var MemberDirectory, MEMBERS_SCOPE;
+var init_people = __esm({
+  "src/read/people.ts"() {
+    "use strict";
+    init_errors();
+    init_errors2();
+    init_stop();
+    MemberDirectory = class {
+      #client;
+      #orgs = /* @__PURE__ */ new Map();
+      #members = /* @__PURE__ */ new Map();
+      constructor(client) {
+        this.#client = client;
+      }
+      #read(project3) {
+        let org = this.#orgs.get(project3);
+        if (org === void 0) {
+          org = this.#client.organizations.getProject(project3).then((p) => String(p.organization));
+          this.#orgs.set(project3, org);
+        }
+        return org.then(
+          (id) => {
+            let members2 = this.#members.get(id);
+            if (members2 === void 0) {
+              members2 = this.#client.organizations.members(id).then(
+                (list10) => ({ members: list10 }),
+                (error2) => ({ error: error2 })
+              );
+              this.#members.set(id, members2);
+            }
+            return members2;
+          },
+          (error2) => ({ error: error2 })
+        );
+      }
+      /** The members of the project's organization (empty when they cannot be read). */
+      async membersOf(project3) {
+        const outcome = await this.#read(project3);
+        if ("members" in outcome) return outcome.members;
+        if (outcome.error instanceof StoppedError || !isUserError(outcome.error)) throw outcome.error;
+        return [];
+      }
+      /**
+       * The members, or why the key may not read them (the service's 403, or a 404 from a service without
+       * the route); any other failure (no answer, a 5xx, an answer of the wrong shape) is thrown: a check
+       * that could not run must not pass as one that found nothing.
+       */
+      async check(project3) {
+        const outcome = await this.#read(project3);
+        if ("members" in outcome) return outcome;
+        const { error: error2 } = outcome;
+        if (isRefusal(error2)) {
+          return { refused: organizationRefusal(error2, "the organization's members list", MEMBERS_SCOPE) };
+        }
+        throw error2;
+      }
+    };
+    MEMBERS_SCOPE = "organization_member:read";
+  }
+});
+
 // src/read/fetch.ts
-async function fetchLiveState(kinds, client, desired) {
+function newReadRun(client) {
+  return { members: new MemberDirectory(client) };
+}
+async function fetchLiveState(kinds, client, desired, run14 = newReadRun(client)) {
   const projects2 = desired.filter((p) => p.project !== void 0);
   const read = await Promise.all(
     projects2.map(
       (p) => inProject(p.project, async () => {
         const managed = kinds.filter((k) => p.manages.includes(k.name));
         const results = await Promise.all(
-          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name)))
+          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run14))
         );
         const live = { project: p.project, kinds: {} };
         const reads = { project: p.project, kinds: {} };
@@ -59754,7 +60041,7 @@ async function fetchLiveState(kinds, client, desired) {
   );
   return { live: read.map((r) => r.live), reads: read.map((r) => r.reads) };
 }
-async function refetchLiveState(kinds, client, reads) {
+async function refetchLiveState(kinds, client, reads, run14 = newReadRun(client)) {
   return Promise.all(
     reads.map(
       (r) => inProject(r.project, async () => {
@@ -59763,7 +60050,9 @@ async function refetchLiveState(kinds, client, reads) {
         const unknown = names.find((name) => !kinds.some((k) => k.name === name));
         if (unknown !== void 0) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
         const results = await Promise.all(
-          names.map((name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name]))
+          names.map(
+            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run14)
+          )
         );
         names.forEach((name, i) => {
           live.kinds[name] = results[i];
@@ -59796,30 +60085,51 @@ var init_fetch = __esm({
     init_errors();
     init_errors2();
     init_events2();
+    init_people();
   }
 });
 
 // src/read/make-plan.ts
 async function readAndPlan(kinds, client, desired, options) {
-  const { live, reads } = await fetchLiveState(kinds, client, desired);
-  return { ...await planFromLive(kinds, client, desired, live, options), live, reads };
+  const run14 = newReadRun(client);
+  const { live, reads } = await fetchLiveState(kinds, client, desired, run14);
+  return {
+    ...await planFromLive(kinds, client, desired, live, options),
+    live,
+    reads,
+    members: run14.members
+  };
 }
 async function planFromLive(kinds, client, desired, live, options) {
   const first = buildPlan(kinds, desired, live, options);
   if (!featureLookupNeeded(kinds, first.plan.actions)) return first;
   const projects2 = new Set(first.plan.actions.map((a) => a.object.project));
+  let refused;
   await Promise.all(
     live.filter((p) => projects2.has(p.project) && p.features === void 0).map(async (p) => {
-      p.features = await fetchFeatures(client, p.project);
+      try {
+        p.features = await fetchFeatures(client, p.project);
+      } catch (error2) {
+        if (!isRefusal(error2)) throw error2;
+        refused = organizationRefusal(error2, "the organization's record", "organization:read");
+      }
     })
   );
-  return buildPlan(kinds, desired, live, options);
+  const again = buildPlan(kinds, desired, live, options);
+  if (refused !== void 0) {
+    again.plan.notes.push({
+      severity: "warning",
+      message: `the organization's paid features could not be read (${refused}): tags and collaborators are planned as if it has them`
+    });
+  }
+  return again;
 }
 var init_make_plan = __esm({
   "src/read/make-plan.ts"() {
     "use strict";
     init_plan();
     init_fetch();
+    init_people();
   }
 });
 
@@ -59966,7 +60276,7 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run13 = async (function_, resolve12, arguments_) => {
+  const run14 = async (function_, resolve12, arguments_) => {
     const result = (async () => function_(...arguments_))();
     resolve12(result);
     try {
@@ -59980,7 +60290,7 @@ function pLimit(concurrency) {
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run13.bind(void 0, function_, resolve12, arguments_));
+    }).then(run14.bind(void 0, function_, resolve12, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
@@ -60314,114 +60624,13 @@ var init_drift = __esm({
   }
 });
 
-// src/read/people.ts
-function mentionedUsers(actions) {
-  const uuids = /* @__PURE__ */ new Set();
-  for (const a of actions) {
-    for (const side of [a.after, a.before]) {
-      if (typeof side?.user_uuid === "string") uuids.add(side.user_uuid.toLowerCase());
-    }
-    if (a.modified?.by !== void 0) uuids.add(a.modified.by.toLowerCase());
-  }
-  return uuids;
-}
-function asPerson(value) {
-  if (typeof value.uuid !== "string") return void 0;
-  const email = typeof value.email === "string" ? value.email : void 0;
-  const first = typeof value.first_name === "string" ? value.first_name : "";
-  const last = typeof value.last_name === "string" ? value.last_name : "";
-  const name = `${first} ${last}`.trim();
-  if (email === void 0 && name === "") return void 0;
-  const person = {};
-  if (name !== "") person.name = name;
-  if (email !== void 0 && email !== "") person.email = email;
-  return { uuid: value.uuid.toLowerCase(), person };
-}
-function peopleIn(value, wanted, found) {
-  let budget = 1e6;
-  const walk2 = (node, depth) => {
-    if (budget-- <= 0 || depth > 8 || typeof node !== "object" || node === null) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk2(item, depth + 1);
-      return;
-    }
-    const record = node;
-    const hit = asPerson(record);
-    if (hit !== void 0 && wanted.has(hit.uuid) && !found.has(hit.uuid)) found.set(hit.uuid, hit.person);
-    for (const child of Object.values(record)) {
-      if (typeof child === "object" && child !== null) walk2(child, depth + 1);
-    }
-  };
-  walk2(value, 0);
-}
-async function quietly(read) {
-  try {
-    return await read();
-  } catch (error2) {
-    if (error2 instanceof StoppedError || !isUserError(error2)) throw error2;
-    return void 0;
-  }
-}
-async function withPeople(plan, live, directory) {
-  const wanted = mentionedUsers(plan.actions);
-  if (wanted.size === 0) return plan;
-  const found = /* @__PURE__ */ new Map();
-  for (const project3 of live) peopleIn(project3.kinds, wanted, found);
-  const missing = new Set([...wanted].filter((uuid2) => !found.has(uuid2)));
-  if (missing.size > 0 && directory !== void 0) {
-    const projects2 = new Set(
-      plan.actions.filter((a) => [...mentionedUsers([a])].some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
-    );
-    for (const project3 of [...projects2].sort((a, b) => a - b)) {
-      peopleIn(await directory.membersOf(project3), missing, found);
-    }
-  }
-  if (found.size === 0) return plan;
-  const people = {};
-  for (const uuid2 of [...found.keys()].sort()) people[uuid2] = found.get(uuid2);
-  return { ...plan, people: { ...plan.people, ...people } };
-}
-var MemberDirectory;
-var init_people = __esm({
-  "src/read/people.ts"() {
-    "use strict";
-    init_errors();
-    init_stop();
-    MemberDirectory = class {
-      #client;
-      #orgs = /* @__PURE__ */ new Map();
-      #members = /* @__PURE__ */ new Map();
-      constructor(client) {
-        this.#client = client;
-      }
-      /** The members of the project's organization (empty when they cannot be read). */
-      async membersOf(project3) {
-        let org = this.#orgs.get(project3);
-        if (org === void 0) {
-          org = quietly(async () => String((await this.#client.organizations.getProject(project3)).organization));
-          this.#orgs.set(project3, org);
-        }
-        const id = await org;
-        if (id === void 0) return [];
-        let members2 = this.#members.get(id);
-        if (members2 === void 0) {
-          const path = `/api/organizations/${encodeURIComponent(id)}/members/`;
-          members2 = quietly(() => this.#client.listAll(path)).then((list10) => list10 ?? []);
-          this.#members.set(id, members2);
-        }
-        return members2;
-      }
-    };
-  }
-});
-
 // src/commands/review.ts
 async function checkBase(flags, io) {
   if (flags.base === void 0) return void 0;
   return resolveBase(systemGit(io.cwd, io.env), flags.base, io.cwd);
 }
-async function reviewPlan(made, client, flags, commit, io) {
-  let plan = await withPeople(made.plan, made.live, new MemberDirectory(client));
+async function reviewPlan(made, flags, commit, io) {
+  let plan = await withPeople(made.plan, made.live, made.members);
   if (flags.base !== void 0 && commit !== void 0) {
     plan = await labelDrift(plan, {
       kinds: KINDS,
@@ -60464,7 +60673,7 @@ async function run4(flags, io) {
   const { made, host } = await withConnection(flags, io, async ({ client, host: host2, progress, io: out }) => {
     progress.step("reading live state");
     const made2 = await planOrFail(client, desired, flags, out);
-    return { made: { ...made2, plan: await reviewPlan(made2, client, flags, commit, out) }, host: host2 };
+    return { made: { ...made2, plan: await reviewPlan(made2, flags, commit, out) }, host: host2 };
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);
@@ -60787,7 +60996,7 @@ async function run5(flags, io) {
     } else {
       const made = await planOrFail(client, desired, flags2, out);
       failIfUnsafe(made, flags2);
-      plan = await reviewPlan(made, client, flags2, commit, out);
+      plan = await reviewPlan(made, flags2, commit, out);
     }
     progress.stop();
     warnIfPartial(plan, out.stdout);
@@ -61389,11 +61598,11 @@ function renderStatusText(doc, now, paint) {
   return out;
 }
 function lastRun(r, now) {
-  const run13 = r.latest_run;
-  if (!run13) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
-  const when = humanTime(run13.finished_at ?? run13.created_at, now);
-  const more = r.running && run13.status !== "Running" && run13.status !== "Starting" ? " (a run in progress)" : "";
-  return { text: `${run13.status} ${when}${more}`, style: statusStyle(run13.status) };
+  const run14 = r.latest_run;
+  if (!run14) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
+  const when = humanTime(run14.finished_at ?? run14.created_at, now);
+  const more = r.running && run14.status !== "Running" && run14.status !== "Starting" ? " (a run in progress)" : "";
+  return { text: `${run14.status} ${when}${more}`, style: statusStyle(run14.status) };
 }
 var WINDOW_DAYS;
 var init_status = __esm({
@@ -61995,8 +62204,8 @@ function renderLogsText(doc, paint) {
   const width2 = Math.max(...doc.entries.map((e) => e.level.length));
   return doc.entries.map((e) => {
     const level2 = paint(LEVEL_STYLE[e.level], e.level.padEnd(width2));
-    const run13 = doc.filters.run ? "" : `  ${paint("dim", e.instance_id || "-")}`;
-    return `${humanTime(e.timestamp, doc.generated_at)}  ${level2}${run13}  ${oneLine(e.message)}
+    const run14 = doc.filters.run ? "" : `  ${paint("dim", e.instance_id || "-")}`;
+    return `${humanTime(e.timestamp, doc.generated_at)}  ${level2}${run14}  ${oneLine(e.message)}
 `;
   }).join("");
 }
@@ -62084,6 +62293,60 @@ var init_logs3 = __esm({
   }
 });
 
+// src/commands/members.ts
+var members_exports = {};
+__export(members_exports, {
+  run: () => run12
+});
+async function run12(options, io) {
+  const format = parseFormat(options.format, ["text", "json"], "text");
+  const project3 = await configuredProject(options.config, options, io);
+  return withService(options, io, async (ctx) => {
+    const { organization: organization3 } = await ctx.client.organizations.getProject(project3);
+    let members2;
+    try {
+      members2 = await ctx.client.organizations.members(String(organization3));
+    } catch (error2) {
+      if (!isRefusal(error2)) throw error2;
+      const why = organizationRefusal(error2, "the organization's members list", MEMBERS_SCOPE);
+      throw new UserError(`cannot list the members of project ${project3}'s organization: ${why}`);
+    }
+    const rows = members2.map((m) => ({
+      email: m.user.email ?? "",
+      name: `${m.user.first_name ?? ""} ${m.user.last_name ?? ""}`.trim(),
+      uuid: m.user.uuid
+    })).sort((a, b) => compareText(a.email, b.email) || compareText(a.uuid, b.uuid));
+    if (format === "json") {
+      const doc = { format_version: "1", project: project3, organization: String(organization3), members: rows };
+      ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}
+`);
+    } else {
+      const paint = painter(colorEnabled(io.env, io.stdout.isTTY === true));
+      ctx.io.stdout.write(
+        renderTable(
+          ["EMAIL", "NAME", "UUID"],
+          rows.map((r) => [r.email, r.name, r.uuid]),
+          paint
+        )
+      );
+    }
+    return 0;
+  });
+}
+var init_members2 = __esm({
+  "src/commands/members.ts"() {
+    "use strict";
+    init_errors();
+    init_values();
+    init_people();
+    init_table();
+    init_text2();
+    init_config2();
+    init_connect();
+    init_options();
+  }
+});
+
 // src/render/events.ts
 function eventRow(e) {
   return {
@@ -62151,9 +62414,9 @@ var init_where = __esm({
 // src/commands/events.ts
 var events_exports = {};
 __export(events_exports, {
-  run: () => run12
+  run: () => run13
 });
-async function run12(options, io) {
+async function run13(options, io) {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json", "csv"], "text");
     const limit = parseLimit(options.limit, "--limit", 100, 1e5);
@@ -62163,7 +62426,7 @@ async function run12(options, io) {
       throw new UserError(`--after ${options.after} must be before --before ${options.before}`);
     }
     const properties = parseWhere(options.where);
-    const project3 = await eventsProject(options, io);
+    const project3 = await configuredProject(options.config, options, io);
     const query = {
       event: options.event || void 0,
       distinct_id: options.distinctId || void 0,
@@ -62196,24 +62459,6 @@ async function run12(options, io) {
     return 0;
   });
 }
-async function eventsProject(options, io) {
-  const loaded = await readOptionalConfig(options.config, options, io);
-  const projects2 = [
-    ...new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]))
-  ];
-  if (projects2.length > 1) {
-    throw new UserError(
-      `the files name projects ${projects2.join(", ")}: point --config at one project's files`
-    );
-  }
-  const project3 = projects2[0] ?? projectChoice(options, io).project;
-  if (project3 === void 0) {
-    throw new UserError(
-      "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one"
-    );
-  }
-  return project3;
-}
 var PAGE3;
 var init_events4 = __esm({
   "src/commands/events.ts"() {
@@ -62228,7 +62473,6 @@ var init_events4 = __esm({
     init_config2();
     init_connect();
     init_options();
-    init_project();
     init_where();
     PAGE3 = 1e3;
   }
@@ -62480,11 +62724,11 @@ function ask(question2) {
 init_paint();
 init_scrub();
 init_version();
-async function runCommand(run13, options, given) {
+async function runCommand(run14, options, given) {
   const scrubbing = given.scrubber ? void 0 : scrubbingIo(given, colorEnabled(given.env, false));
   const io = scrubbing?.io ?? given;
   try {
-    return await run13(options, io);
+    return await run14(options, io);
   } catch (error2) {
     io.stderr.write(`${describeFailure(error2, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}
 `);
@@ -62632,6 +62876,20 @@ function buildProgram(io, setExit) {
     "after",
     help(CONNECTION_ENV, "posthog-gitops logs events-to-s3 --level error,warning --since -1d")
   ).action(action(() => Promise.resolve().then(() => (init_logs3(), logs_exports))));
+  connectionOptions(
+    program2.command("members").description(
+      "list the organization's members (email, name, UUID): who dashboard collaborators may name"
+    ).option("--config <path>", "YAML file or folder naming the project (default posthog/ when present)").addOption(formatOption(["text", "json"]))
+  ).addHelpText(
+    "after",
+    help(
+      [
+        ...CONNECTION_ENV,
+        "  (the key needs the scope organization_member:read and access to the organization)"
+      ],
+      "posthog-gitops members --project 12345"
+    )
+  ).action(action(() => Promise.resolve().then(() => (init_members2(), members_exports))));
   connectionOptions(
     program2.command("events").description("list recent events (legacy events endpoint), to check that events flow").option("--event <name>", "only this event, e.g. $pageview").option("--distinct-id <id>", "only this person's distinct id").option("--after <time>", "events after this time (ISO-8601 with timezone, or -1d)").option("--before <time>", "events before this time").option(
       "--where <key=value>",

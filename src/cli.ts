@@ -305,6 +305,27 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   connectionOptions(
     program
+      .command("members")
+      .description(
+        "list the organization's members (email, name, UUID): who dashboard collaborators may name",
+      )
+      .option("--config <path>", "YAML file or folder naming the project (default posthog/ when present)")
+      .addOption(formatOption(["text", "json"])),
+  )
+    .addHelpText(
+      "after",
+      help(
+        [
+          ...CONNECTION_ENV,
+          "  (the key needs the scope organization_member:read and access to the organization)",
+        ],
+        "posthog-gitops members --project 12345",
+      ),
+    )
+    .action(action(() => import("./commands/members.js")));
+
+  connectionOptions(
+    program
       .command("events")
       .description("list recent events (legacy events endpoint), to check that events flow")
       .option("--event <name>", "only this event, e.g. $pageview")

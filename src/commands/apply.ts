@@ -102,7 +102,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     } else {
       const made = await planOrFail(client, desired, flags, out);
       failIfUnsafe(made, flags);
-      plan = await reviewPlan(made, client, flags, commit, out);
+      plan = await reviewPlan(made, flags, commit, out);
     }
     progress.stop();
     warnIfPartial(plan, out.stdout);

@@ -98,3 +98,32 @@ export async function readOptionalConfig(
   if (configPath === undefined && !existsSync(resolve(io.cwd, "posthog"))) return undefined;
   return readConfig([configPath ?? "posthog"], flags, io, "plan");
 }
+
+/**
+ * The one project an operations command works on, with the precedence of every command: the files in
+ * `posthog/` (or --config) read like plan reads them (a file's `project:` governs it; an explicit
+ * --project that disagrees is an error), and they must name one project; without files, --project,
+ * else POSTHOG_PROJECT_ID.
+ */
+export async function configuredProject(
+  configPath: string | undefined,
+  flags: ConnectionFlags,
+  io: Io,
+): Promise<number> {
+  const loaded = await readOptionalConfig(configPath, flags, io);
+  const projects = [
+    ...new Set(loaded?.projects.flatMap((p) => (p.project === undefined ? [] : [p.project]))),
+  ];
+  if (projects.length > 1) {
+    throw new UserError(
+      `the files name projects ${projects.join(", ")}: point --config at one project's files`,
+    );
+  }
+  const project = projects[0] ?? projectChoice(flags, io).project;
+  if (project === undefined) {
+    throw new UserError(
+      "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one",
+    );
+  }
+  return project;
+}

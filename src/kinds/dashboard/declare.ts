@@ -1,19 +1,15 @@
 /**
  * One declared dashboard (already schema-valid) → `DesiredDashboard`, with the semantic rules the schema
  * cannot express: collaborators need `only_collaborators`, only `can_edit` is accepted by the service,
- * each collaborator once.
+ * each collaborator is named by exactly one of `email:` / `user_uuid:`, and once.
  */
 import type { ObjectContext } from "../../config/context.js";
-import type { Declared, SourceRef } from "../../config/types.js";
+import type { Declared } from "../../config/types.js";
+import { collaboratorName, type DesiredCollaborator } from "./collaborators.js";
+
+export type { DesiredCollaborator } from "./collaborators.js";
 
 export type RestrictionLevel = 21 | 37;
-
-export interface DesiredCollaborator {
-  user_uuid: string;
-  /** Always 37 (can_edit): the only level the service accepts. */
-  level: 37;
-  source: SourceRef;
-}
 
 /** A declared dashboard, normalised: symbolic levels resolved, tags lowercased, sorted and unique. */
 export interface DesiredDashboard extends Declared {
@@ -24,7 +20,7 @@ export interface DesiredDashboard extends Declared {
   /** Lowercased, de-duplicated, sorted. */
   tags?: string[];
   restriction_level?: RestrictionLevel;
-  /** When present, the whole set; absent means collaborators are not managed. Sorted by user_uuid. */
+  /** When present, the whole set; absent means collaborators are not managed. In file order. */
   collaborators?: DesiredCollaborator[];
   /** When present, the sharing switch is managed. */
   sharing?: { enabled: boolean };
@@ -37,7 +33,7 @@ export interface DashboardInput {
   pinned?: boolean;
   tags?: string[];
   restriction_level?: "everyone" | "only_collaborators" | RestrictionLevel;
-  collaborators?: { user_uuid: string; level?: "can_edit" | "can_view" | 21 | 37 }[];
+  collaborators?: { user_uuid?: string; email?: string; level?: "can_edit" | "can_view" | 21 | 37 }[];
   sharing?: { enabled: boolean };
   deleted?: boolean;
 }
@@ -84,7 +80,6 @@ function collaborators(
   const seen = new Map<string, string>();
   const out: DesiredCollaborator[] = [];
   list.forEach((item, i) => {
-    const uuid = item.user_uuid.toLowerCase();
     const level = item.level ?? "can_edit";
     if (level === "can_view" || level === 21) {
       ctx.error(
@@ -93,18 +88,32 @@ function collaborators(
       );
       return;
     }
-    const first = seen.get(uuid);
-    if (first !== undefined) {
+    if ((item.user_uuid === undefined) === (item.email === undefined)) {
+      const problem = item.email === undefined ? "names nobody" : "has both email and user_uuid";
       ctx.error(
-        `/collaborators/${i}/user_uuid`,
-        `collaborator ${uuid} is listed twice in ${ctx.owner} (first at ${first})`,
+        `/collaborators/${i}`,
+        `collaborator ${i + 1} of ${ctx.owner} ${problem}: give exactly one of email: or user_uuid:`,
       );
       return;
     }
     // The collaborator's mapping (its first key): recorded by the fast parse path, no scalar lookup.
     const source = ctx.at(`/collaborators/${i}`);
-    seen.set(uuid, `${source.file}:${source.line}:${source.column}`);
-    out.push({ user_uuid: uuid, level: 37, source });
+    const collaborator: DesiredCollaborator =
+      item.user_uuid !== undefined
+        ? { user_uuid: item.user_uuid.toLowerCase(), level: 37, source }
+        : { email: ctx.text(`/collaborators/${i}/email`, item.email ?? "").trim(), level: 37, source };
+    const key = collaborator.user_uuid ?? `email ${collaborator.email?.toLowerCase()}`;
+    const first = seen.get(key);
+    const field = item.user_uuid !== undefined ? "user_uuid" : "email";
+    if (first !== undefined) {
+      ctx.error(
+        `/collaborators/${i}/${field}`,
+        `collaborator ${collaboratorName(collaborator)} is listed twice in ${ctx.owner} (first at ${first})`,
+      );
+      return;
+    }
+    seen.set(key, `${source.file}:${source.line}:${source.column}`);
+    out.push(collaborator);
   });
-  return out.sort((a, b) => (a.user_uuid < b.user_uuid ? -1 : a.user_uuid > b.user_uuid ? 1 : 0));
+  return out;
 }

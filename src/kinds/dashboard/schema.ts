@@ -46,15 +46,22 @@ export const dashboardSchema: ConfigKind["schema"] = {
         collaborators: {
           type: "array",
           description:
-            "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators.",
+            "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators. Each is named by email or user_uuid; plan checks both against the organization's members.",
           items: {
             type: "object",
             additionalProperties: false,
-            required: ["user_uuid"],
             properties: {
+              email: {
+                type: "string",
+                description:
+                  "The user's email address, as the organization's members list has it (pull writes this form). Give email or user_uuid.",
+                pattern: "^[^@\\s]+@[^@\\s]+$",
+                "x-expect": "an email address",
+              },
               user_uuid: {
                 type: "string",
-                description: "The user's UUID.",
+                description:
+                  "The user's UUID (`posthog-gitops members` lists them). Give email or user_uuid.",
                 pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
                 "x-expect": "a UUID",
               },
