@@ -50,12 +50,13 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 
 // src/version.ts
-var VERSION, PUBLISHED_SCHEMA;
+var VERSION, REPOSITORY, PUBLISHED_SCHEMA;
 var init_version = __esm({
   "src/version.ts"() {
     "use strict";
     VERSION = true ? "0.1.0" : createRequire(import.meta.url)("../package.json").version;
-    PUBLISHED_SCHEMA = `https://unpkg.com/posthog-gitops@${VERSION}/schemas/config.schema.json`;
+    REPOSITORY = "posthog-gitops/posthog-gitops";
+    PUBLISHED_SCHEMA = `https://raw.githubusercontent.com/${REPOSITORY}/v${VERSION}/schemas/config.schema.json`;
   }
 });
 
