@@ -20233,6 +20233,7 @@ async function loadConfig(input, options) {
     projects: ordered,
     // The note about unset secrets is about the environment, not a place in the files: after them all.
     diagnostics: unsetSecrets === void 0 ? diags.sorted() : [...diags.sorted(), unsetSecrets],
+    ...unsetSecrets === void 0 ? {} : { secretsNote: unsetSecrets },
     missingSecretVariables: [...run14.missingSecrets].sort(),
     files: sources.map((s) => s.path),
     digests: Object.fromEntries(
@@ -25227,14 +25228,16 @@ function hideSecrets(result, scrubber) {
   };
   for (const project3 of result.projects) visit3(project3.objects);
 }
-function reportDiagnostics(diagnostics, io) {
-  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}
-`);
-  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(diagnostics, workspacePath(io)));
+function shownDiagnostics(result, note = "none") {
+  return note === "none" ? result.diagnostics.filter((d) => d !== result.secretsNote) : result.diagnostics;
 }
-async function readConfig(paths, flags, io, mode) {
+async function readConfig(paths, flags, io, mode, note = "none") {
   const result = await loadFiles(paths, flags, io, mode);
-  reportDiagnostics(result.diagnostics, io);
+  const shown2 = shownDiagnostics(result, flags.quiet === true ? "none" : note);
+  const annotated = note === "plan" ? shown2 : shown2.filter((d) => d !== result.secretsNote);
+  for (const d of shown2) io.stderr.write(`${formatDiagnostic(d)}
+`);
+  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(annotated, workspacePath(io)));
   const errors = countBySeverity(result.diagnostics).error;
   if (errors > 0) {
     throw new UserError(
@@ -25288,7 +25291,7 @@ __export(validate_exports, {
 });
 async function run(options, io) {
   const result = await loadFiles(options.args, options, io, "validate");
-  const diagnostics = result.diagnostics;
+  const diagnostics = shownDiagnostics(result);
   const counts = countBySeverity(diagnostics);
   if (options.format === "json") {
     const document = {
@@ -60669,7 +60672,7 @@ __export(plan_exports, {
 });
 import { resolve as resolve6 } from "node:path";
 async function run4(flags, io) {
-  const desired = await readConfig(flags.args, flags, io, "plan");
+  const desired = await readConfig(flags.args, flags, io, "plan", "plan");
   const commit = await checkBase(flags, io);
   const { made, host } = await withConnection(flags, io, async ({ client, host: host2, progress, io: out }) => {
     progress.step("reading live state");
@@ -60960,7 +60963,7 @@ async function run5(flags, io) {
     );
   }
   const saved = flags.plan !== void 0 ? await readSavedPlan(resolve7(io.cwd, flags.plan)) : void 0;
-  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
+  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
   const commit = saved ? void 0 : await checkBase(flags, io);
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
@@ -62755,7 +62758,10 @@ Example:
 `;
 }
 function connectionOptions(cmd) {
-  return cmd.option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)").option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)").option("--concurrency <n>", "parallel requests (default 4)").option("--verbose", "log each request (method, path, status, ms, retries) to stderr").option("--quiet", "no progress line and no wait or retry lines on stderr (errors still print)");
+  return cmd.option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)").option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)").option("--concurrency <n>", "parallel requests (default 4)").option("--verbose", "log each request (method, path, status, ms, retries) to stderr").option(
+    "--quiet",
+    "no progress line, no wait or retry lines and no unset-secrets note on stderr (errors still print)"
+  );
 }
 var formatOption = (choices) => new Option("--format <format>", "output format").choices(choices).default("text");
 function buildProgram(io, setExit) {

@@ -57,7 +57,10 @@ function connectionOptions(cmd: Command): Command {
     .option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)")
     .option("--concurrency <n>", "parallel requests (default 4)")
     .option("--verbose", "log each request (method, path, status, ms, retries) to stderr")
-    .option("--quiet", "no progress line and no wait or retry lines on stderr (errors still print)");
+    .option(
+      "--quiet",
+      "no progress line, no wait or retry lines and no unset-secrets note on stderr (errors still print)",
+    );
 }
 
 const formatOption = (choices: string[]) =>

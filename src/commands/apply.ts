@@ -59,7 +59,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   }
   const saved = flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan)) : undefined;
   // A saved plan is planned again from the files it was made from, which must not have changed.
-  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
+  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
   const commit = saved ? undefined : await checkBase(flags, io);
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();

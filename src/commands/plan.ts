@@ -23,7 +23,7 @@ export interface PlanFlags extends ReconcileFlags, ReviewFlags {
 }
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
-  const desired = await readConfig(flags.args, flags, io, "plan");
+  const desired = await readConfig(flags.args, flags, io, "plan", "plan");
   const commit = await checkBase(flags, io);
   const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");
