@@ -60896,6 +60896,24 @@ var init_duplicates = __esm({
   }
 });
 
+// src/apply/result.ts
+async function applyAndCheck(plan, deps) {
+  const results = await applyPlan(plan, deps);
+  const stopped = deps.signal?.aborted === true;
+  const check = stopped ? results.some((r) => r.action.action === "create" && r.outcome === "ok") ? { duplicates: [], unchecked: "the run was stopped before the created names were checked" } : { duplicates: [] } : await findDuplicates(plan, results, deps);
+  const ok = results.every((r) => r.outcome === "ok") && check.duplicates.length === 0;
+  return { format_version: APPLY_FORMAT_VERSION, ok, results, ...check };
+}
+var APPLY_FORMAT_VERSION;
+var init_result = __esm({
+  "src/apply/result.ts"() {
+    "use strict";
+    init_apply();
+    init_duplicates();
+    APPLY_FORMAT_VERSION = "1";
+  }
+});
+
 // src/render/apply.ts
 function formatResult(result, ctx) {
   const { action } = result;
@@ -60907,13 +60925,24 @@ function formatResult(result, ctx) {
     note: ${visible(n)}`).join("");
   return `${head}${tail}${notes}`;
 }
-function formatSummary(results) {
+function formatSummary(result, signal) {
+  const { results } = result;
   const count2 = (o) => results.filter((r) => r.outcome === o).length;
   const failed = count2("failed");
   const notStarted = count2("not_started");
-  const head = notStarted > 0 ? "Apply stopped" : failed > 0 ? "Apply failed" : "Apply complete";
-  const tail = notStarted > 0 ? `, ${notStarted} not started (run apply again to finish)` : "";
-  return `${head}: ${count2("ok")} succeeded, ${failed} failed, ${count2("skipped")} skipped${tail}.`;
+  const counts = `${count2("ok")} succeeded, ${failed} failed, ${count2("skipped")} skipped`;
+  if (signal !== void 0 || notStarted > 0) {
+    if (notStarted > 0)
+      return `Apply stopped: ${counts}, ${notStarted} not started (run apply again to finish).`;
+    const unchecked = result.unchecked !== void 0 ? ", but the created names were not checked for duplicates (run plan to check)" : "";
+    return `Apply stopped: ${counts}; every action had finished when ${signal ?? "the stop"} came${unchecked}.`;
+  }
+  const twice = result.duplicates.length;
+  if (twice > 0) {
+    const names = twice === 1 ? "1 name now has" : `${twice} names now have`;
+    return `Apply failed: ${counts}; ${names} several live objects.`;
+  }
+  return `${result.ok ? "Apply complete" : "Apply failed"}: ${counts}.`;
 }
 var MARK;
 var init_apply2 = __esm({
@@ -60947,6 +60976,7 @@ var init_confirm = __esm({
 // src/commands/apply.ts
 var apply_exports = {};
 __export(apply_exports, {
+  closing: () => closing,
   run: () => run5
 });
 import { resolve as resolve7 } from "node:path";
@@ -61003,10 +61033,18 @@ async function run5(flags, io) {
       plan = await reviewPlan(made, flags2, commit, out);
     }
     progress.stop();
-    warnIfPartial(plan, out.stdout);
+    const json = flags2.format === "json";
+    const shown2 = json ? out.stderr : out.stdout;
+    warnIfPartial(plan, shown2);
     const vocab = vocabulary(KINDS);
-    out.stdout.write(renderText(plan, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
-    if (plan.actions.length === 0) return 0;
+    shown2.write(renderText(plan, { color: colorEnabled(io.env, shown2.isTTY === true), vocab }));
+    if (plan.actions.length === 0) {
+      if (json)
+        out.stdout.write(
+          resultJson({ format_version: APPLY_FORMAT_VERSION, ok: true, results: [], duplicates: [] })
+        );
+      return 0;
+    }
     const missing = missingSecretVariables(plan.actions, io.env);
     if (missing.length > 0) {
       throw new UserError(
@@ -61024,31 +61062,29 @@ async function run5(flags, io) {
       if (cancelled !== void 0) return cancelled;
     }
     if (stopped.aborted) throw new UserError("stopped", "interrupted");
-    out.stdout.write("\n");
+    shown2.write("\n");
     progress.step("applying", plan.actions.length);
-    const results = await applyPlan(plan, {
+    const result = await applyAndCheck(plan, {
       kinds: KINDS,
       client,
       env: io.env,
       concurrency: Number(flags2.concurrency ?? 4),
       signal: stopped,
-      onResult: (result) => {
+      onResult: (one) => {
         progress.advance();
-        out.stdout.write(`${formatResult(result, { vocab, people: plan.people })}
+        shown2.write(`${formatResult(one, { vocab, people: plan.people })}
 `);
       }
     });
     progress.stop();
-    out.stdout.write(`
-${formatSummary(results)}
-`);
     const received = signal();
-    if (received !== void 0) return exitCodeForSignal(received);
-    const failed = results.some((r) => r.outcome === "failed");
-    const duplicated = await reportDuplicates(session, plan, results);
-    const late = signal();
-    if (late !== void 0) return exitCodeForSignal(late);
-    return failed || duplicated ? 1 : 0;
+    if (received === void 0) reportDuplicates(out, result);
+    const end = closing(result, received);
+    shown2.write(`
+${end.line}
+`);
+    if (json) out.stdout.write(resultJson(result));
+    return end.code;
   }
   async function savedPlanAgain(session, saved2) {
     const explicit = flags.project === void 0 ? void 0 : parseProjectId(flags.project, "--project");
@@ -61077,21 +61113,27 @@ ${formatSummary(results)}
     };
   }
 }
-async function reportDuplicates(session, plan, results) {
-  const { client, io: out } = session;
-  const check = await findDuplicates(plan, results, { kinds: KINDS, client });
-  if (check.unchecked !== void 0) {
+function reportDuplicates(out, result) {
+  if (result.unchecked !== void 0) {
     out.stderr.write(
-      `warning: could not check the created names for duplicates (${visible(check.unchecked)}); run plan to check
+      `warning: could not check the created names for duplicates (${visible(result.unchecked)}); run plan to check
 `
     );
   }
-  for (const duplicate of check.duplicates) {
+  for (const duplicate of result.duplicates) {
     const word = KINDS.find((k) => k.name === duplicate.kind)?.words.one ?? duplicate.kind;
     out.stderr.write(`error: ${visible(duplicateMessage(duplicate, word))}
 `);
   }
-  return check.duplicates.length > 0;
+}
+function closing(result, signal) {
+  const line = formatSummary(result, signal);
+  if (signal !== void 0) return { line, code: exitCodeForSignal(signal) };
+  return { line, code: result.ok ? 0 : 1 };
+}
+function resultJson(result) {
+  return `${JSON.stringify(result, null, 2)}
+`;
 }
 function question(changes) {
   return changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`;
@@ -61099,8 +61141,8 @@ function question(changes) {
 var init_apply3 = __esm({
   "src/commands/apply.ts"() {
     "use strict";
-    init_apply();
     init_duplicates();
+    init_result();
     init_saved_plan();
     init_clock();
     init_errors();
@@ -62823,7 +62865,12 @@ function buildProgram(io, setExit) {
       "only these objects (a partial plan): batch_export/events-to-s3, batch_export/#ID, batch_export/events-* (glob); repeatable",
       repeat,
       []
-    ).option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown")
+    ).option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown").addOption(
+      new Option(
+        "--format <format>",
+        "text, or json: stdout is one result document (schemas/apply.schema.json), the plan and progress go to stderr"
+      ).choices(["text", "json"]).default("text")
+    )
   ).addHelpText(
     "after",
     help(

@@ -179,7 +179,15 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         repeat,
         [],
       )
-      .option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown"),
+      .option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown")
+      .addOption(
+        new Option(
+          "--format <format>",
+          "text, or json: stdout is one result document (schemas/apply.schema.json), the plan and progress go to stderr",
+        )
+          .choices(["text", "json"])
+          .default("text"),
+      ),
   )
     .addHelpText(
       "after",
