@@ -23585,12 +23585,14 @@ function parseErrorBody(text) {
   body.attr = str4(record.attr) ?? null;
   return body;
 }
-var ServiceError, NetworkError, UnknownOutcomeError, UnexpectedAnswerError;
+var CHECK_HOST, NOT_POSTHOG, ServiceError, NetworkError, UnknownOutcomeError, UnexpectedAnswerError;
 var init_errors2 = __esm({
   "src/service/errors.ts"() {
     "use strict";
     init_errors();
     init_text();
+    CHECK_HOST = "check POSTHOG_HOST / --host (e.g. https://us.posthog.com or https://eu.posthog.com)";
+    NOT_POSTHOG = `does not answer like PostHog's API: ${CHECK_HOST}`;
     ServiceError = class extends UserError {
       name = "ServiceError";
       method;
@@ -23634,12 +23636,13 @@ var init_errors2 = __esm({
       name = "UnexpectedAnswerError";
       problem;
       constructor(init) {
+        const hint2 = init.hint === void 0 ? "" : `: ${init.hint}`;
         super(
           {
             method: init.method,
             path: init.path,
             status: init.status,
-            message: `unexpected answer from the service for ${init.method} ${shortPath(init.path)}: ${init.problem}`
+            message: `unexpected answer from the service for ${init.method} ${shortPath(init.path)}: ${init.problem}${hint2}`
           },
           "unexpected_answer"
         );
@@ -58318,6 +58321,10 @@ function buildError(method, path, outcome, unknown, origin, scrub) {
       const summary3 = `429: rate limited; the service asks to wait ${Math.round(outcome.retryAfterMs / 1e3)} s (is another process using this key?)`;
       return new ServiceError({ method, path, status: 429, body, summary: summary3 });
     }
+    if (outcome.status === 404 && body?.type === void 0) {
+      const summary3 = `404: ${body?.detail ?? "Not Found"}: ${origin} ${NOT_POSTHOG}`;
+      return new ServiceError({ method, path, status: 404, body, summary: summary3 });
+    }
     return new ServiceError({ method, path, status: outcome.status, body });
   }
   const init = { method, path, status: 0, cause: outcome.cause };
@@ -58860,7 +58867,18 @@ async function readAtMost(body, max) {
   }
   return Buffer.concat(chunks).toString("utf8");
 }
-var import_undici, answers, loadAnswers, describeBytes, BACKOFF_BASE_MS, BACKOFF_CAP_MS, Transport;
+function connectProblem(what) {
+  const words = {
+    ECONNREFUSED: "connection refused",
+    EHOSTUNREACH: "host unreachable",
+    ENETUNREACH: "network unreachable",
+    ENOTFOUND: "no such host",
+    EAI_AGAIN: "the name could not be resolved",
+    UND_ERR_CONNECT_TIMEOUT: "connect timed out"
+  };
+  return words[what] ?? what;
+}
+var import_undici, answers, loadAnswers, describeBytes, BACKOFF_BASE_MS, FIRST_CONTACT_RETRY_MS, CONNECT_FAILURES, BACKOFF_CAP_MS, Transport;
 var init_transport = __esm({
   "src/service/transport.ts"() {
     "use strict";
@@ -58877,6 +58895,15 @@ var init_transport = __esm({
     };
     describeBytes = (n) => n >= 1048576 ? `${Math.round(n / 1048576).toLocaleString("en-US")} MB` : `${n.toLocaleString("en-US")} bytes`;
     BACKOFF_BASE_MS = 250;
+    FIRST_CONTACT_RETRY_MS = 300;
+    CONNECT_FAILURES = /* @__PURE__ */ new Set([
+      "ECONNREFUSED",
+      "EHOSTUNREACH",
+      "ENETUNREACH",
+      "ENOTFOUND",
+      "EAI_AGAIN",
+      "UND_ERR_CONNECT_TIMEOUT"
+    ]);
     BACKOFF_CAP_MS = 1e4;
     Transport = class {
       stats = {
@@ -58890,6 +58917,10 @@ var init_transport = __esm({
       #o;
       /** The key is never in an error or a log line, whoever prints them (the CLI scrubs its output again). */
       #key;
+      /** The host gave some HTTP answer in this run: connection failures are then passing trouble. */
+      #reached = false;
+      /** Why the host is taken for unreachable (it never answered, two connects failed): later requests fail at once. */
+      #unreachable;
       constructor(options) {
         this.#o = options;
         this.#key = new Scrubber().add(options.apiKey, API_KEY_LABEL);
@@ -58911,6 +58942,7 @@ var init_transport = __esm({
           let mayHaveArrived = false;
           for (let attempt = 0; ; attempt++) {
             stop.check(method, path);
+            if (this.#unreachable !== void 0) throw this.#unreachableError(method, path, this.#unreachable);
             const permit = await budget.acquire(onWait).catch((error2) => {
               throw error2 instanceof StoppedError ? new StoppedError(method, path) : error2;
             });
@@ -58928,6 +58960,17 @@ var init_transport = __esm({
             });
             const ms = Math.round(clock.now() - started);
             const label2 = `${method} ${path}${url.search}`;
+            if (outcome.kind === "answer") this.#reached = true;
+            else if (!this.#reached && CONNECT_FAILURES.has(outcome.what)) {
+              this.#log(`${label2} ${outcome.what} ${ms}ms: ${attempt === 0 ? "trying once more" : "failed"}`);
+              if (attempt === 0 && !outcome.fatal) {
+                await stop.sleep(clock, FIRST_CONTACT_RETRY_MS);
+                continue;
+              }
+              this.#unreachable ??= outcome;
+              this.stats.failures++;
+              throw this.#unreachableError(method, path, outcome);
+            }
             const answered = (status2, items2) => notifier.emit({
               type: "answer",
               method,
@@ -58989,6 +59032,15 @@ var init_transport = __esm({
             this.stats.waitedMs += retry2.waitMs;
             await stop.sleep(clock, retry2.waitMs);
           }
+        });
+      }
+      #unreachableError(method, path, outcome) {
+        return new NetworkError({
+          method,
+          path,
+          status: 0,
+          cause: outcome.cause,
+          summary: `cannot connect to ${this.#o.origin} (${connectProblem(outcome.what)}): ${CHECK_HOST}`
         });
       }
       #retryDecision(outcome, retrySafe, attempt) {
@@ -59057,13 +59109,15 @@ var init_transport = __esm({
       }
       /** Parses a 2xx body and checks it against `spec.expect`: never a guess, never "nothing there". */
       async #read(spec, path, status, text, fail2) {
-        const unexpected = (problem) => fail2(new UnexpectedAnswerError({ method: spec.method, path, status, problem }));
+        const unexpected = (problem, hint2) => fail2(
+          new UnexpectedAnswerError({ method: spec.method, path, status, problem, ...hint2 ? { hint: hint2 } : {} })
+        );
         if (!text.trim()) return spec.expect ? unexpected("the answer is empty") : void 0;
         let value;
         try {
           value = JSON.parse(text);
         } catch {
-          return unexpected("the answer is not JSON");
+          return unexpected("the answer is not JSON", `${this.#o.origin} ${NOT_POSTHOG}`);
         }
         if (spec.expect) {
           const problem = (await loadAnswers()).checkAnswer(spec.expect, value);
@@ -59302,6 +59356,8 @@ function defaultBudgetFile(env, host, apiKey) {
   return join2(cache, "posthog-gitops", `rate-budget-${budgetFileId(url.origin, apiKey)}.json`);
 }
 function checkHost(raw) {
+  const bare = withoutScheme(raw);
+  if (bare !== void 0) throw new UserError(bare);
   let url;
   try {
     url = new URL(raw);
@@ -59324,6 +59380,16 @@ function checkHost(raw) {
     );
   }
   return url.origin;
+}
+function withoutScheme(raw) {
+  const text = raw.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return void 0;
+  const plain = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?\/?$/i.exec(text);
+  if (plain === null)
+    return "POSTHOG_HOST / --host needs a scheme: write it as https://HOST (e.g. https://us.posthog.com)";
+  const host = text.replace(/\/$/, "");
+  const scheme = isLoopback2(plain[1] ?? "") ? "http" : "https";
+  return `POSTHOG_HOST / --host needs a scheme: write ${scheme}://${host} (not ${host})`;
 }
 function excerpt2(text) {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;

@@ -95,6 +95,8 @@ export function defaultBudgetFile(
  * trailing `/` is accepted.) Credentials and queries are never echoed: they may hold something secret.
  */
 export function checkHost(raw: string): string {
+  const bare = withoutScheme(raw);
+  if (bare !== undefined) throw new UserError(bare);
   let url: URL;
   try {
     url = new URL(raw);
@@ -126,6 +128,22 @@ export function checkHost(raw: string): string {
     );
   }
   return url.origin;
+}
+
+/**
+ * The message for a host written without a scheme (`us.posthog.com`, `localhost:8010`), which URL
+ * parsing rejects or misreads (`localhost:` as a scheme): the URL to write instead, https:// unless
+ * loopback. Only a plain name or address and port is echoed; anything more (credentials) is not.
+ */
+function withoutScheme(raw: string): string | undefined {
+  const text = raw.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
+  const plain = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?\/?$/i.exec(text);
+  if (plain === null)
+    return "POSTHOG_HOST / --host needs a scheme: write it as https://HOST (e.g. https://us.posthog.com)";
+  const host = text.replace(/\/$/, "");
+  const scheme = isLoopback(plain[1] ?? "") ? "http" : "https";
+  return `POSTHOG_HOST / --host needs a scheme: write ${scheme}://${host} (not ${host})`;
 }
 
 function excerpt(text: string): string {
