@@ -228,13 +228,12 @@ function projectOf(
     );
   }
   const project = data.project ?? defaultProject;
-  if (project === undefined && options.mode !== "validate") {
-    diags.error(
-      file.path,
-      1,
-      1,
-      "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID",
-    );
+  if (project === undefined) {
+    // validate works without one (a project's files may rely on POSTHOG_PROJECT_ID later), but says
+    // so at the file, so a green validate does not hide what plan will refuse.
+    const message = "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID";
+    if (options.mode === "validate") diags.add("warning", file.path, 1, 1, `${message} (plan needs one)`);
+    else diags.error(file.path, 1, 1, message);
   }
   return project;
 }

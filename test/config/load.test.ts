@@ -225,9 +225,11 @@ batch_exports:
     ]);
   });
 
-  it("requires a project for plan and apply but not for validate", async () => {
+  it("requires a project for plan and apply; validate warns", async () => {
     const root = tree({ "a.yaml": "dashboards: []\n" });
-    expect((await load(root, ["a.yaml"])).diagnostics).toEqual([]);
+    expect(messages(await load(root, ["a.yaml"]))).toEqual([
+      "a.yaml:1:1: warning: no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID (plan needs one)",
+    ]);
     expect(messages(await load(root, ["a.yaml"], { mode: "plan" }))).toEqual([
       "a.yaml:1:1: error: no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID",
     ]);

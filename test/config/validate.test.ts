@@ -52,6 +52,24 @@ describe("validate", () => {
     expect(out.stderr).toBe("1 file, 2 objects: 1 error\n");
   });
 
+  it("warns at the file about a missing project: that plan would refuse, unless --project or POSTHOG_PROJECT_ID fills in", async () => {
+    const root = tree({ "posthog/no-project.yaml": "# dashboards of the growth team\ndashboards:\n  - name: A\n" });
+    const out = memoryIo({}, root);
+    expect(await run({ args: [] }, out.io)).toBe(0);
+    expect(out.stdout).toBe(
+      "posthog/no-project.yaml:1:1: warning: no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID (plan needs one)\n",
+    );
+    expect(out.stderr).toBe("1 file, 1 object: 1 warning\n");
+    for (const [env, options] of [
+      [{ POSTHOG_PROJECT_ID: "12345" }, {}],
+      [{}, { project: "12345" }],
+    ] as const) {
+      const filled = memoryIo(env, root);
+      expect(await run({ args: [], ...options }, filled.io)).toBe(0);
+      expect(filled.stdout).toBe("");
+    }
+  });
+
   it("prints one JSON document with --format json", async () => {
     const root = tree({ "posthog/main.yaml": bad });
     const out = memoryIo({}, root);
