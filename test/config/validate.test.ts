@@ -53,7 +53,9 @@ describe("validate", () => {
   });
 
   it("warns at the file about a missing project: that plan would refuse, unless --project or POSTHOG_PROJECT_ID fills in", async () => {
-    const root = tree({ "posthog/no-project.yaml": "# dashboards of the growth team\ndashboards:\n  - name: A\n" });
+    const root = tree({
+      "posthog/no-project.yaml": "# dashboards of the growth team\ndashboards:\n  - name: A\n",
+    });
     const out = memoryIo({}, root);
     expect(await run({ args: [] }, out.io)).toBe(0);
     expect(out.stdout).toBe(
