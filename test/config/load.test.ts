@@ -249,7 +249,9 @@ batch_exports:
       "b.yaml": "project: 1\ndashboards: [{name: B, pinned: 3}]\n",
       "a.yaml": "project: x\n",
     });
-    expect(messages(await load(root))).toEqual(['posthog: error: no such file or folder "posthog"']);
+    expect(messages(await load(root))).toEqual([
+      'posthog: error: no such file or folder "posthog" (the default): give the files or folders to read, or write posthog/ from a live project with `posthog-gitops pull --project ID`',
+    ]);
     const all = await load(root, ["."]);
     expect(messages(all)).toEqual([
       'a.yaml:1:10: error: project must be an integer; got "x"',

@@ -72,6 +72,14 @@ describe("validate", () => {
     }
   });
 
+  it("without paths and without a posthog/ folder, says how to get one: pull", async () => {
+    const out = memoryIo({}, tree({ "README.md": "nothing here" }));
+    expect(await run({ args: [] }, out.io)).toBe(1);
+    expect(out.stdout).toBe(
+      'posthog: error: no such file or folder "posthog" (the default): give the files or folders to read, or write posthog/ from a live project with `posthog-gitops pull --project ID`\n',
+    );
+  });
+
   it("prints one JSON document with --format json", async () => {
     const root = tree({ "posthog/main.yaml": bad });
     const out = memoryIo({}, root);
