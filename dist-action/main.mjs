@@ -12240,7 +12240,7 @@ async function readSources(paths, cwd, diags) {
     const shown2 = displayPath(absolute, cwd);
     const real = await realpath(absolute).catch((error2) => error2);
     if (real instanceof Error) {
-      const message = real.code === "ENOENT" ? `no such file or folder "${given}"` : real.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
+      const message = real.code === "ENOENT" ? `no such file or folder "${given}"${paths.length === 0 ? NO_DEFAULT_FOLDER : ""}` : real.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
       diags.error(shown2, 0, 0, message);
       continue;
     }
@@ -12415,7 +12415,7 @@ function bytePosition(bytes, index) {
   }
   return { line, column: index - start2 + 1 };
 }
-var MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_FOLDER_DEPTH, DEFAULT_PATH, SYSTEM_FOLDERS, MB, identity;
+var MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_FOLDER_DEPTH, DEFAULT_PATH, NO_DEFAULT_FOLDER, SYSTEM_FOLDERS, MB, identity;
 var init_read = __esm({
   "src/config/read.ts"() {
     "use strict";
@@ -12424,6 +12424,7 @@ var init_read = __esm({
     MAX_TOTAL_BYTES = 50 * 1024 * 1024;
     MAX_FOLDER_DEPTH = 32;
     DEFAULT_PATH = "posthog";
+    NO_DEFAULT_FOLDER = ` (the default): give the files or folders to read, or write ${DEFAULT_PATH}/ from a live project with \`posthog-gitops pull --project ID\``;
     SYSTEM_FOLDERS = ["/proc", "/sys", "/dev"];
     MB = 1024 * 1024;
     identity = (info2) => ({ dev: info2.dev, ino: info2.ino });
@@ -20317,13 +20318,10 @@ function projectOf(data, file, options, diags) {
     );
   }
   const project3 = data.project ?? defaultProject;
-  if (project3 === void 0 && options.mode !== "validate") {
-    diags.error(
-      file.path,
-      1,
-      1,
-      "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID"
-    );
+  if (project3 === void 0) {
+    const message = "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID";
+    if (options.mode === "validate") diags.add("warning", file.path, 1, 1, `${message} (plan needs one)`);
+    else diags.error(file.path, 1, 1, message);
   }
   return project3;
 }
@@ -62313,11 +62311,20 @@ var init_backfill = __esm({
 function renderLogsText(doc, paint) {
   if (doc.entries.length === 0) return `No log entries of "${flat(doc.export.name)}" match.
 `;
-  const width2 = Math.max(...doc.entries.map((e) => e.level.length));
-  return doc.entries.map((e) => {
-    const level2 = paint(LEVEL_STYLE[e.level], e.level.padEnd(width2));
-    const run14 = doc.filters.run ? "" : `  ${paint("dim", e.instance_id || "-")}`;
-    return `${humanTime(e.timestamp, doc.generated_at)}  ${level2}${run14}  ${oneLine(e.message)}
+  const rows = doc.entries.map((e) => ({
+    time: humanTime(e.timestamp, doc.generated_at),
+    level: e.level,
+    run: oneLine(e.instance_id || "-"),
+    message: oneLine(e.message)
+  }));
+  const widest = (cells) => Math.max(...cells.map((c) => c.length));
+  const time = widest(rows.map((r) => r.time));
+  const level2 = widest(rows.map((r) => r.level));
+  const run14 = widest(rows.map((r) => r.run));
+  return rows.map((r) => {
+    const runs = doc.filters.run ? "" : `  ${paint("dim", r.run.padEnd(run14))}`;
+    const head = `${r.time.padEnd(time)}  ${paint(LEVEL_STYLE[r.level], r.level.padEnd(level2))}${runs}`;
+    return `${head}  ${r.message}
 `;
   }).join("");
 }
