@@ -3487,17 +3487,29 @@ var require_commander = __commonJS({
 });
 
 // src/text.ts
+function escapeChar(c) {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+}
 function visible(text2) {
-  return text2.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
-    return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
-  });
+  return text2.replace(SHOWN, escapeChar);
 }
 function flat(text2) {
   return visible(text2.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
+function cut(text2, max) {
+  if (text2.length <= max) return text2;
+  let keep = Math.max(0, max - 1);
+  const last = text2.charCodeAt(keep - 1);
+  if (last >= 55296 && last <= 56319) keep -= 1;
+  return `${text2.slice(0, keep)}${CUT}`;
+}
+var INVISIBLE, SHOWN, CUT;
 var init_text = __esm({
   "src/text.ts"() {
     "use strict";
+    INVISIBLE = "\\u061c\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\ufeff";
+    SHOWN = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`, "g");
+    CUT = "…";
   }
 });
 
@@ -3584,6 +3596,127 @@ var init_paint = __esm({
   }
 });
 
+// src/reading.ts
+function decode(whole, dec, hex, name, json, punct, percent) {
+  let read;
+  if (dec !== void 0 || hex !== void 0) {
+    const code = dec !== void 0 ? Number(dec) : Number.parseInt(hex, 16);
+    if (code > 1114111) return whole;
+    read = String.fromCodePoint(code);
+  } else if (name !== void 0) return NAMED[name] ?? whole;
+  else if (json !== void 0) read = String.fromCharCode(Number.parseInt(json, 16));
+  else if (punct !== void 0) return punct;
+  else if (percent !== void 0) return String.fromCharCode(Number.parseInt(percent, 16));
+  else return "";
+  return UNSEEN.test(read) ? "" : read;
+}
+function readText(text2) {
+  return MAY_ESCAPE.test(text2) ? text2.replace(ESCAPE, decode) : text2;
+}
+function reading(text2) {
+  const readAt = [];
+  const readLength = [];
+  const writtenAt = [];
+  const writtenEnd = [];
+  let shift = 0;
+  let read = "";
+  let last = 0;
+  ESCAPE.lastIndex = 0;
+  for (let m = ESCAPE.exec(text2); m !== null; m = ESCAPE.exec(text2)) {
+    const whole = m[0];
+    const out = decode(whole, m[1], m[2], m[3], m[4], m[5], m[6]);
+    if (out === whole) continue;
+    readAt.push(m.index + shift);
+    readLength.push(out.length);
+    writtenAt.push(m.index);
+    writtenEnd.push(m.index + whole.length);
+    shift += out.length - whole.length;
+    read += text2.slice(last, m.index) + out;
+    last = m.index + whole.length;
+  }
+  read += text2.slice(last);
+  const locate2 = (index, end) => {
+    let low = 0;
+    let high = readAt.length - 1;
+    let k = -1;
+    while (low <= high) {
+      const middle = low + high >> 1;
+      if (readAt[middle] <= index) {
+        k = middle;
+        low = middle + 1;
+      } else high = middle - 1;
+    }
+    if (k < 0) return end ? index + 1 : index;
+    const readEnd = readAt[k] + readLength[k];
+    if (index < readEnd) return end ? writtenEnd[k] : writtenAt[k];
+    const at = writtenEnd[k] + index - readEnd;
+    return end ? at + 1 : at;
+  };
+  return { text: read, start: (i) => locate2(i, false), end: (i) => locate2(i, true) };
+}
+function openEscapeAtEnd(text2) {
+  const match = /(?:&(?:#[xX]?[0-9a-fA-F]{0,8}|[A-Za-z][A-Za-z0-9]{0,31})?|\\(?:u[0-9a-fA-F]{0,3})?|%[0-7]?|<(?:!(?:-(?:-\s*-?)?)?)?)$/.exec(
+    text2
+  );
+  return match ? match[0].length : 0;
+}
+var NAMED, UNSEEN, ESCAPE, MAY_ESCAPE;
+var init_reading = __esm({
+  "src/reading.ts"() {
+    "use strict";
+    NAMED = {
+      Tab: "	",
+      NewLine: "\n",
+      excl: "!",
+      quot: '"',
+      QUOT: '"',
+      num: "#",
+      dollar: "$",
+      percnt: "%",
+      amp: "&",
+      AMP: "&",
+      apos: "'",
+      lpar: "(",
+      rpar: ")",
+      ast: "*",
+      midast: "*",
+      plus: "+",
+      comma: ",",
+      period: ".",
+      sol: "/",
+      colon: ":",
+      semi: ";",
+      lt: "<",
+      LT: "<",
+      equals: "=",
+      gt: ">",
+      GT: ">",
+      quest: "?",
+      commat: "@",
+      lsqb: "[",
+      lbrack: "[",
+      bsol: "\\",
+      rsqb: "]",
+      rbrack: "]",
+      Hat: "^",
+      lowbar: "_",
+      UnderBar: "_",
+      grave: "`",
+      DiacriticalGrave: "`",
+      lcub: "{",
+      lbrace: "{",
+      verbar: "|",
+      vert: "|",
+      VerticalLine: "|",
+      rcub: "}",
+      rbrace: "}"
+    };
+    UNSEEN = /[\u200b-\u200d\u2060\ufeff]/;
+    ESCAPE = /&#(\d{1,8});?|&#[xX]([0-9a-fA-F]{1,8});?|&([A-Za-z][A-Za-z0-9]{1,31});|\\u([0-9a-fA-F]{4})|\\([!-/:-@[-`{-~])|%([0-7][0-9a-fA-F])|<!--\s*-->|[\u200b-\u200d\u2060\ufeff]/g;
+    MAY_ESCAPE = /[&\\%<\u200b-\u200d\u2060\ufeff]/;
+  }
+});
+
 // src/scrub.ts
 function startOfAtEnd(text2, whole, atLeast) {
   const first = whole.charCodeAt(0);
@@ -3598,7 +3731,7 @@ function neutralise(text2, end = text2.length, own = true) {
   for (const match of text2.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
     if (match.index >= end) break;
     if (match[0].length > 1) continue;
-    out += `${text2.slice(last, match.index)}\\u${match[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
+    out += `${text2.slice(last, match.index)}${escapeChar(match[0])}`;
     last = match.index + 1;
   }
   return out + text2.slice(last, end);
@@ -3671,12 +3804,17 @@ function scrubValue(io, value) {
   const copy = (v) => {
     if (typeof v === "string") return scrubber.scrub(v);
     if (Array.isArray(v)) return v.map(copy);
-    if (typeof v === "object" && v !== null) {
+    if (isPlain(v)) {
       return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
     }
     return v;
   };
   return copy(value);
+}
+function isPlain(v) {
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 function secretInValue(io, value) {
   const scrubber = io.scrubber;
@@ -3700,20 +3838,33 @@ function secretInValue(io, value) {
   };
   return find2(value);
 }
-var MIN_SECRET_LENGTH, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
+var MIN_SECRET_LENGTH, CUT_PREFIX, ESCAPED_WIDTH, ANCHOR, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
   "src/scrub.ts"() {
     "use strict";
+    init_reading();
+    init_text();
     MIN_SECRET_LENGTH = 6;
+    CUT_PREFIX = 4;
+    ESCAPED_WIDTH = 20;
+    ANCHOR = 4;
     API_KEY_LABEL = "(secret from $POSTHOG_API_KEY)";
     Scrubber = class {
       /** Text to hide → what is shown instead. */
       #labels = /* @__PURE__ */ new Map();
       #pattern;
-      /** Every proper start of every form (what the end of a write may be), and the longest form's length. */
-      #starts = /* @__PURE__ */ new Set();
+      #first;
+      /**
+       * Every proper start of every form (what the end of a write may be), with the label of a secret it
+       * starts, and the longest form's length.
+       */
+      #starts = /* @__PURE__ */ new Map();
       #firsts = /* @__PURE__ */ new Set();
       #longest = 0;
+      /** Each form's longest run of letters and digits (ANCHOR or more), and whether a form has none. */
+      #anchors = /* @__PURE__ */ new Set();
+      #anchorPattern;
+      #unanchored = false;
       /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
       add(value, label2) {
         if (value === void 0) return this;
@@ -3727,9 +3878,20 @@ var init_scrub = __esm({
           if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
             this.#labels.set(form, label2);
             this.#pattern = void 0;
-            for (let end = 1; end < form.length; end++) this.#starts.add(form.slice(0, end));
+            this.#first = void 0;
+            for (let end = 1; end < form.length; end++) {
+              const start2 = form.slice(0, end);
+              if (!this.#starts.has(start2)) this.#starts.set(start2, label2);
+            }
             this.#firsts.add(form.charCodeAt(0));
             this.#longest = Math.max(this.#longest, form.length);
+            const anchor = (form.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+              (a, b) => b.length > a.length ? b : a,
+              ""
+            );
+            if (anchor.length >= ANCHOR) this.#anchors.add(anchor);
+            else this.#unanchored = true;
+            this.#anchorPattern = void 0;
           }
         }
         return this;
@@ -3745,23 +3907,124 @@ var init_scrub = __esm({
         );
         return this.#pattern;
       }
-      /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
+      /**
+       * `text` with every known secret replaced: as written, then as read (escapes undone), then just
+       * before each cut. Each pass leaves the labels alone (a label is never scanned again).
+       */
       scrub(text2) {
         if (this.#labels.size === 0) return text2;
-        return text2.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+        const written = text2.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+        const read = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
+        return read.includes(CUT) ? this.#scrubCuts(read) : read;
+      }
+      /**
+       * `text` with every secret its reading holds replaced where it is written. Only the stretches of
+       * `text` around a secret's anchor (ANCHOR) are read: elsewhere no secret can be, escaped or not.
+       */
+      #scrubReading(text2) {
+        if (this.#unanchored) return this.#scrubRead(text2);
+        const anchors = this.#anchorRegex();
+        anchors.lastIndex = 0;
+        if (!anchors.test(text2)) return text2;
+        anchors.lastIndex = 0;
+        const reach = this.#longest * ESCAPED_WIDTH;
+        let out = "";
+        let last = 0;
+        let from = -1;
+        let to = -1;
+        const flush = () => {
+          if (from < 0) return;
+          out += text2.slice(last, from) + this.#scrubRead(text2.slice(from, to));
+          last = to;
+        };
+        for (const match of text2.matchAll(anchors)) {
+          const start2 = Math.max(last, match.index - reach);
+          const end = Math.min(text2.length, match.index + match[0].length + reach);
+          if (from >= 0 && start2 <= to) to = Math.max(to, end);
+          else {
+            flush();
+            from = start2;
+            to = end;
+          }
+        }
+        flush();
+        return last === 0 ? text2 : out + text2.slice(last);
+      }
+      /** Every anchor in one alternation. */
+      #anchorRegex() {
+        this.#anchorPattern ??= new RegExp([...this.#anchors].sort((a, b) => b.length - a.length).join("|"), "g");
+        return this.#anchorPattern;
+      }
+      /** `text` read whole, with every secret its reading holds replaced where it is written. */
+      #scrubRead(text2) {
+        const shown2 = readText(text2);
+        if (shown2 === text2 || shown2.search(this.#single()) < 0) return text2;
+        const read = reading(text2);
+        let out = "";
+        let last = 0;
+        for (const match of read.text.matchAll(this.#regex())) {
+          const start2 = read.start(match.index);
+          const end = read.end(match.index + match[0].length - 1);
+          if (start2 < last) continue;
+          out += `${text2.slice(last, start2)}${this.#labels.get(match[0]) ?? ""}`;
+          last = end;
+        }
+        return last === 0 ? text2 : out + text2.slice(last);
+      }
+      /** The alternation of every form, without the global flag (for `search` and `match`). */
+      #single() {
+        this.#first ??= new RegExp(this.#regex().source);
+        return this.#first;
+      }
+      /** `text` with the start of a secret just before a cut (`…`) replaced by that secret's label. */
+      #scrubCuts(text2) {
+        let out = "";
+        let last = 0;
+        for (let at = text2.indexOf(CUT); at >= 0; at = text2.indexOf(CUT, at + 1)) {
+          const before = text2.slice(last, at);
+          const start2 = this.#startAtEnd(before);
+          out += start2 ? `${before.slice(0, before.length - start2.length)}${start2.label}${CUT}` : `${before}${CUT}`;
+          last = at + CUT.length;
+        }
+        return out + text2.slice(last);
+      }
+      /**
+       * The longest end of `text` that is, as written or as read, a proper start of a secret of at least
+       * CUT_PREFIX characters (an escape cut in two included): its length as written, and the secret's label.
+       */
+      #startAtEnd(text2) {
+        const found = this.#startOf(text2, CUT_PREFIX);
+        if (found) return found;
+        const tail = text2.slice(-(this.#longest * ESCAPED_WIDTH));
+        const open3 = openEscapeAtEnd(tail);
+        const whole = tail.slice(0, tail.length - open3);
+        const read = readText(whole) !== whole ? reading(whole) : void 0;
+        if (read === void 0) {
+          const raw = open3 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
+          return raw ? { length: raw.length + open3, label: raw.label } : void 0;
+        }
+        const start2 = this.#startOf(read.text, CUT_PREFIX);
+        if (!start2) return void 0;
+        return { length: tail.length - read.start(read.text.length - start2.length), label: start2.label };
+      }
+      /** The longest end of `text`, `atLeast` characters or more, that is a proper start of a form. */
+      #startOf(text2, atLeast) {
+        for (let i = Math.max(0, text2.length - this.#longest + 1); i <= text2.length - atLeast; i++) {
+          if (!this.#firsts.has(text2.charCodeAt(i))) continue;
+          const label2 = this.#starts.get(text2.slice(i));
+          if (label2 !== void 0) return { length: text2.length - i, label: label2 };
+        }
+        return void 0;
       }
       /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
       secretIn(text2) {
         if (this.#labels.size === 0) return void 0;
-        const found = text2.match(new RegExp(this.#regex().source));
+        const found = text2.match(this.#single());
         return found ? this.#labels.get(found[0]) : void 0;
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
       pending(text2) {
-        for (let i = Math.max(0, text2.length - this.#longest + 1); i < text2.length; i++) {
-          if (this.#firsts.has(text2.charCodeAt(i)) && this.#starts.has(text2.slice(i))) return text2.length - i;
-        }
-        return 0;
+        return this.#startOf(text2, 1)?.length ?? 0;
       }
     };
     LINE_END = ["\r\n"];
@@ -3772,7 +4035,7 @@ var init_scrub = __esm({
       ...[1, 2, 22, 31, 32, 33, 36, 39].map((n) => `\x1B[${n}m`)
     ];
     controls = (kept) => new RegExp(
-      `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]`,
+      `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`,
       "gu"
     );
     WITH_OWN = controls(OWN_SEQUENCES);
@@ -4332,7 +4595,7 @@ var require_visit = __commonJS({
   "node_modules/yaml/dist/visit.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
     function visit3(node2, visitor) {
@@ -4344,7 +4607,7 @@ var require_visit = __commonJS({
       } else
         visit_(null, node2, visitor_, Object.freeze([]));
     }
-    visit3.BREAK = BREAK;
+    visit3.BREAK = BREAK2;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
     function visit_(key, node2, visitor, path) {
@@ -4360,8 +4623,8 @@ var require_visit = __commonJS({
             const ci = visit_(i, node2.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node2.items.splice(i, 1);
               i -= 1;
@@ -4370,13 +4633,13 @@ var require_visit = __commonJS({
         } else if (identity2.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = visit_("key", node2.key, visitor, path);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node2.key = null;
           const cv = visit_("value", node2.value, visitor, path);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node2.value = null;
         }
@@ -4392,7 +4655,7 @@ var require_visit = __commonJS({
       } else
         await visitAsync_(null, node2, visitor_, Object.freeze([]));
     }
-    visitAsync.BREAK = BREAK;
+    visitAsync.BREAK = BREAK2;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
     async function visitAsync_(key, node2, visitor, path) {
@@ -4408,8 +4671,8 @@ var require_visit = __commonJS({
             const ci = await visitAsync_(i, node2.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               node2.items.splice(i, 1);
               i -= 1;
@@ -4418,13 +4681,13 @@ var require_visit = __commonJS({
         } else if (identity2.isPair(node2)) {
           path = Object.freeze(path.concat(node2));
           const ck = await visitAsync_("key", node2.key, visitor, path);
-          if (ck === BREAK)
-            return BREAK;
+          if (ck === BREAK2)
+            return BREAK2;
           else if (ck === REMOVE)
             node2.key = null;
           const cv = await visitAsync_("value", node2.value, visitor, path);
-          if (cv === BREAK)
-            return BREAK;
+          if (cv === BREAK2)
+            return BREAK2;
           else if (cv === REMOVE)
             node2.value = null;
         }
@@ -9797,7 +10060,7 @@ var require_cst_stringify = __commonJS({
 var require_cst_visit = __commonJS({
   "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
     "use strict";
-    var BREAK = /* @__PURE__ */ Symbol("break visit");
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove item");
     function visit3(cst, visitor) {
@@ -9805,7 +10068,7 @@ var require_cst_visit = __commonJS({
         cst = { start: cst.start, value: cst.value };
       _visit(Object.freeze([]), cst, visitor);
     }
-    visit3.BREAK = BREAK;
+    visit3.BREAK = BREAK2;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
     visit3.itemAtPath = (cst, path) => {
@@ -9838,8 +10101,8 @@ var require_cst_visit = __commonJS({
             const ci = _visit(Object.freeze(path.concat([[field3, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
-            else if (ci === BREAK)
-              return BREAK;
+            else if (ci === BREAK2)
+              return BREAK2;
             else if (ci === REMOVE) {
               token.items.splice(i, 1);
               i -= 1;
@@ -12275,7 +12538,7 @@ async function readSources(paths, cwd, diags) {
     const read = await readBounded(file.open, limit, file.identity);
     if (read.ok) {
       total += read.bytes.length;
-      const text2 = decode(read.bytes, file.shown, diags);
+      const text2 = decode2(read.bytes, file.shown, diags);
       if (text2 !== void 0) files.push({ path: file.shown, text: text2 });
     } else if (read.reason !== "too-large") {
       const why = read.reason === "changed" ? "it changed while being read" : "not accessible";
@@ -12373,7 +12636,7 @@ function kind(info2) {
   if (info2.isDirectory()) return " (a folder)";
   return "";
 }
-function decode(bytes, shown2, diags) {
+function decode2(bytes, shown2, diags) {
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
@@ -12812,11 +13075,11 @@ var require_codegen = __commonJS({
         const rhs = this.rhs === void 0 ? "" : ` = ${this.rhs}`;
         return `${varKind} ${this.name}${rhs};` + _n;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         if (!names[this.name.str])
           return;
         if (this.rhs)
-          this.rhs = optimizeExpr(this.rhs, names, constants2);
+          this.rhs = optimizeExpr(this.rhs, names, constants3);
         return this;
       }
       get names() {
@@ -12833,10 +13096,10 @@ var require_codegen = __commonJS({
       render({ _n }) {
         return `${this.lhs} = ${this.rhs};` + _n;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         if (this.lhs instanceof code_1.Name && !names[this.lhs.str] && !this.sideEffects)
           return;
-        this.rhs = optimizeExpr(this.rhs, names, constants2);
+        this.rhs = optimizeExpr(this.rhs, names, constants3);
         return this;
       }
       get names() {
@@ -12897,8 +13160,8 @@ var require_codegen = __commonJS({
       optimizeNodes() {
         return `${this.code}` ? this : void 0;
       }
-      optimizeNames(names, constants2) {
-        this.code = optimizeExpr(this.code, names, constants2);
+      optimizeNames(names, constants3) {
+        this.code = optimizeExpr(this.code, names, constants3);
         return this;
       }
       get names() {
@@ -12927,12 +13190,12 @@ var require_codegen = __commonJS({
         }
         return nodes.length > 0 ? this : void 0;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         const { nodes } = this;
         let i = nodes.length;
         while (i--) {
           const n = nodes[i];
-          if (n.optimizeNames(names, constants2))
+          if (n.optimizeNames(names, constants3))
             continue;
           subtractNames(names, n.names);
           nodes.splice(i, 1);
@@ -12985,12 +13248,12 @@ var require_codegen = __commonJS({
           return void 0;
         return this;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         var _a;
-        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
-        if (!(super.optimizeNames(names, constants2) || this.else))
+        this.else = (_a = this.else) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
+        if (!(super.optimizeNames(names, constants3) || this.else))
           return;
-        this.condition = optimizeExpr(this.condition, names, constants2);
+        this.condition = optimizeExpr(this.condition, names, constants3);
         return this;
       }
       get names() {
@@ -13013,10 +13276,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.iteration})` + super.render(opts);
       }
-      optimizeNames(names, constants2) {
-        if (!super.optimizeNames(names, constants2))
+      optimizeNames(names, constants3) {
+        if (!super.optimizeNames(names, constants3))
           return;
-        this.iteration = optimizeExpr(this.iteration, names, constants2);
+        this.iteration = optimizeExpr(this.iteration, names, constants3);
         return this;
       }
       get names() {
@@ -13052,10 +13315,10 @@ var require_codegen = __commonJS({
       render(opts) {
         return `for(${this.varKind} ${this.name} ${this.loop} ${this.iterable})` + super.render(opts);
       }
-      optimizeNames(names, constants2) {
-        if (!super.optimizeNames(names, constants2))
+      optimizeNames(names, constants3) {
+        if (!super.optimizeNames(names, constants3))
           return;
-        this.iterable = optimizeExpr(this.iterable, names, constants2);
+        this.iterable = optimizeExpr(this.iterable, names, constants3);
         return this;
       }
       get names() {
@@ -13097,11 +13360,11 @@ var require_codegen = __commonJS({
         (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNodes();
         return this;
       }
-      optimizeNames(names, constants2) {
+      optimizeNames(names, constants3) {
         var _a, _b;
-        super.optimizeNames(names, constants2);
-        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants2);
-        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants2);
+        super.optimizeNames(names, constants3);
+        (_a = this.catch) === null || _a === void 0 ? void 0 : _a.optimizeNames(names, constants3);
+        (_b = this.finally) === null || _b === void 0 ? void 0 : _b.optimizeNames(names, constants3);
         return this;
       }
       get names() {
@@ -13402,7 +13665,7 @@ var require_codegen = __commonJS({
     function addExprNames(names, from) {
       return from instanceof code_1._CodeOrName ? addNames(names, from.names) : names;
     }
-    function optimizeExpr(expr, names, constants2) {
+    function optimizeExpr(expr, names, constants3) {
       if (expr instanceof code_1.Name)
         return replaceName(expr);
       if (!canOptimize(expr))
@@ -13417,14 +13680,14 @@ var require_codegen = __commonJS({
         return items2;
       }, []));
       function replaceName(n) {
-        const c = constants2[n.str];
+        const c = constants3[n.str];
         if (c === void 0 || names[n.str] !== 1)
           return n;
         delete names[n.str];
         return c;
       }
       function canOptimize(e) {
-        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants2[c.str] !== void 0);
+        return e instanceof code_1._Code && e._items.some((c) => c instanceof code_1.Name && names[c.str] === 1 && constants3[c.str] !== void 0);
       }
     }
     function subtractNames(names, from) {
@@ -14659,7 +14922,7 @@ var require_resolve = __commonJS({
       return resolver.resolve(baseId, id);
     }
     exports.resolveUrl = resolveUrl;
-    var ANCHOR = /^[a-z_][-a-z0-9._]*$/i;
+    var ANCHOR2 = /^[a-z_][-a-z0-9._]*$/i;
     function getSchemaRefs(schema, baseId) {
       if (typeof schema == "boolean")
         return {};
@@ -14702,7 +14965,7 @@ var require_resolve = __commonJS({
         }
         function addAnchor(anchor) {
           if (typeof anchor == "string") {
-            if (!ANCHOR.test(anchor))
+            if (!ANCHOR2.test(anchor))
               throw new Error(`invalid anchor "${anchor}"`);
             addRef.call(this, `#${anchor}`);
           }
@@ -15773,8 +16036,8 @@ var require_utils = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP2) {
-      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP3) {
+      const re = isIP3 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -16471,12 +16734,12 @@ var require_fast_uri = __commonJS({
       const host = matches2[4];
       return hasMalformedPercentEncoding(matches2[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches2[6]) || hasMalformedPercentEncoding(matches2[7]) || hasMalformedPercentEncoding(matches2[8]);
     }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP2) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2)) {
+    function canonicalizeHost(parsed, options, schemeHandler, isIP3) {
+      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP3 === false && nonSimpleDomain(parsed.host)) {
         let url;
         try {
           url = new URL("http://" + parsed.host);
@@ -16492,9 +16755,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2) {
+    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3) {
       return Boolean(
-        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP3 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -16517,7 +16780,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP2 = false;
+      let isIP3 = false;
       if (options.reference === "suffix") {
         if (options.scheme) {
           uri = options.scheme + ":" + uri;
@@ -16579,15 +16842,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP3 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP3 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP2 = true;
+            isIP3 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -16604,14 +16867,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP2);
+          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP3);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP2) {
+          let host = isIP3 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP3) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP2 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
+          parsed.host = isIP3 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP3) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -20029,12 +20292,12 @@ function editDistance(a, b) {
   if (a === b) return 0;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    const current2 = [i];
+    const current3 = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current2.push(Math.min(previous[j] + 1, current2[j - 1] + 1, previous[j - 1] + cost));
+      current3.push(Math.min(previous[j] + 1, current3[j - 1] + 1, previous[j - 1] + cost));
     }
-    previous = current2;
+    previous = current3;
   }
   return previous[b.length];
 }
@@ -20179,14 +20442,14 @@ function shown(value) {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string")
-    return value.length > 40 ? `"${value.slice(0, 37)}..."` : JSON.stringify(value);
+  if (typeof value === "string") return JSON.stringify(cut(value, 38));
   return String(value);
 }
 var ECHO_KEYWORDS;
 var init_schema_errors = __esm({
   "src/config/schema-errors.ts"() {
     "use strict";
+    init_text();
     init_suggest();
     ECHO_KEYWORDS = /* @__PURE__ */ new Set(["if", "allOf", "anyOf", "oneOf", "then"]);
   }
@@ -20521,22 +20784,22 @@ function compareText(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 function getPath(object, path) {
-  let current2 = object;
+  let current3 = object;
   for (const part of path.split(".")) {
-    if (!isPlainObject(current2)) return void 0;
-    current2 = current2[part];
+    if (!isPlainObject(current3)) return void 0;
+    current3 = current3[part];
   }
-  return current2;
+  return current3;
 }
 function setPath(object, path, value) {
   const parts = path.split(".");
-  let current2 = object;
+  let current3 = object;
   for (const part of parts.slice(0, -1)) {
-    const next = current2[part];
-    if (!isPlainObject(next)) current2[part] = {};
-    current2 = current2[part];
+    const next = current3[part];
+    if (!isPlainObject(next)) current3[part] = {};
+    current3 = current3[part];
   }
-  current2[parts.at(-1)] = value;
+  current3[parts.at(-1)] = value;
 }
 var init_values = __esm({
   "src/plan/values.ts"() {
@@ -21459,9 +21722,9 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
     const hunks = [];
     let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
     for (let i = 0; i < diff.length; i++) {
-      const current2 = diff[i], lines = current2.lines || splitLines(current2.value);
-      current2.lines = lines;
-      if (current2.added || current2.removed) {
+      const current3 = diff[i], lines = current3.lines || splitLines(current3.value);
+      current3.lines = lines;
+      if (current3.added || current3.removed) {
         if (!oldRangeStart) {
           const prev = diff[i - 1];
           oldRangeStart = oldLine;
@@ -21473,9 +21736,9 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
           }
         }
         for (const line of lines) {
-          curRange.push((current2.added ? "+" : "-") + line);
+          curRange.push((current3.added ? "+" : "-") + line);
         }
-        if (current2.added) {
+        if (current3.added) {
           newLine += lines.length;
         } else {
           oldLine += lines.length;
@@ -22487,6 +22750,17 @@ function inlineNextToIntegration(type, config, secretKeys, ctx, pointer) {
     );
     return;
   }
+  if (type === "Postgres") {
+    const inline2 = [...Object.keys(config), ...secretKeys].filter((k) => POSTGRES_CONNECTION.includes(k)).sort();
+    if (inline2.length > 0) {
+      ctx.error(
+        `/destination/config/${inline2[0]}`,
+        `${ctx.owner} names a PostgreSQL integration, which holds the connection: remove ${inline2.map((k) => `destination.config.${k}`).join(", ")} (the service refuses them on updates)`,
+        "key"
+      );
+    }
+    return;
+  }
   if (type !== "Snowflake") return;
   const inline = [
     ...(MOVED_TO_INTEGRATION[type] ?? []).filter((k) => k in config),
@@ -22536,13 +22810,13 @@ function checkSecretLiterals(input, ctx) {
   }
 }
 function lookup(value, keys) {
-  let current2 = value;
+  let current3 = value;
   for (const key of keys) {
-    if (current2 === null || typeof current2 !== "object" || Array.isArray(current2)) return void 0;
-    if (!Object.hasOwn(current2, key)) return void 0;
-    current2 = current2[key];
+    if (current3 === null || typeof current3 !== "object" || Array.isArray(current3)) return void 0;
+    if (!Object.hasOwn(current3, key)) return void 0;
+    current3 = current3[key];
   }
-  return current2;
+  return current3;
 }
 function quietBatchExportValue(pointer) {
   return /^\/destination\/config(\/|$)/.test(pointer);
@@ -22555,7 +22829,7 @@ function batchExportSecretPointers(input) {
 function writtenSecretPaths(type) {
   return type === "AwsS3" || type === "S3Compatible" ? secretPaths("S3") : secretPaths(type);
 }
-var WITH_ZONE, WITHOUT_ZONE, zones;
+var WITH_ZONE, WITHOUT_ZONE, zones, POSTGRES_CONNECTION;
 var init_declare = __esm({
   "src/kinds/batch-export/declare.ts"() {
     "use strict";
@@ -22566,6 +22840,7 @@ var init_declare = __esm({
     WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
     WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
     zones = /* @__PURE__ */ new Map();
+    POSTGRES_CONNECTION = ["host", "password", "port", "user"];
   }
 });
 
@@ -23571,6 +23846,7 @@ async function collectOffsetPages(transport, first, limit = 100) {
   const items2 = pages.flatMap((p) => p.results);
   const last = pages[pages.length - 1];
   if (headNext !== void 0 && last?.next && last.results.length > 0) {
+    walk2.checkLink(last.next);
     for await (const item of follow(transport, nextSpec(first, last.next), walk2)) items2.push(item);
   }
   const seen = /* @__PURE__ */ new Set();
@@ -23580,6 +23856,7 @@ var Walk2, grouped, pathOf;
 var init_pages = __esm({
   "src/service/pages.ts"() {
     "use strict";
+    init_text();
     init_errors2();
     Walk2 = class {
       pages = 0;
@@ -23617,11 +23894,26 @@ var init_pages = __esm({
         if (this.items > maxObjects) this.fail(`the list holds more than ${grouped(maxObjects)} objects`);
         const next = page.next ?? void 0;
         if (next === void 0 || received === 0) return void 0;
+        this.checkLink(next);
         if (page.count !== void 0 && this.items >= page.count) {
           this.fail(`more pages than its count of ${grouped(page.count)} allows`);
         }
         if (this.pages >= maxPages) this.fail(`the list goes on past ${grouped(maxPages)} pages`);
         return next;
+      }
+      /**
+       * A `next` link as the service writes them: an absolute `http://` or `https://` URL, in lower case,
+       * with no space or control character, that parses. Anything else (`HTTP://…`, ` http://…`, the
+       * `http:host` form a URL parser resolves against the page, a path, `javascript:`) is an unexpected
+       * answer naming the link; a well-formed link to another origin is refused by the transport.
+       */
+      checkLink(next) {
+        const origin = this.#transport.origin;
+        const wellFormed = typeof next === "string" && /^https?:\/\/[^\s/]/.test(next) && !/[\s\u0000-\u001f\u007f]/.test(next) && URL.canParse(next);
+        if (!wellFormed) {
+          const shown2 = this.#transport.scrubbed(cut(JSON.stringify(next) ?? String(next), 300));
+          this.fail(`its next link ${shown2} is not a link on ${origin}`);
+        }
       }
       checkCount(count2) {
         const { maxObjects } = this.#transport.pageLimits;
@@ -23781,9 +24073,9 @@ var init_verbs2 = __esm({
 function batchExportState(live) {
   return batchExportFields.state(live);
 }
-function planBatchExport(desired, current2, ref, ctx) {
+function planBatchExport(desired, current3, ref, ctx) {
   if (desired.deleted) {
-    if (current2) ctx.sink.actions.push(deleteAction(ref, batchExportState(current2)));
+    if (current3) ctx.sink.actions.push(deleteAction(ref, batchExportState(current3)));
     return;
   }
   const bad2 = integrationErrors(desired, ctx.project, ctx.live.integrations);
@@ -23791,7 +24083,7 @@ function planBatchExport(desired, current2, ref, ctx) {
     ctx.sink.errors.push(...bad2);
     return;
   }
-  if (current2) planExisting(desired, current2, ref, ctx);
+  if (current3) planExisting(desired, current3, ref, ctx);
   else if (desired.id !== void 0) {
     ctx.sink.errors.push({
       message: `batch export "${ref.name}": the pinned id ${desired.id} is not live (a deleted batch export cannot be restored); remove the \`id\` to create a new one, or add \`deleted: true\``,
@@ -23990,9 +24282,9 @@ function liveRuleProblems(desired, state) {
   }
   return problems;
 }
-function planExisting(desired, current2, ref, ctx) {
+function planExisting(desired, current3, ref, ctx) {
   const { options, sink } = ctx;
-  const state = batchExportState(current2);
+  const state = batchExportState(current3);
   const fail2 = (message) => sink.errors.push({ message: `batch export "${ref.name}": ${message}`, source: desired.source });
   const problems = liveRuleProblems(desired, state);
   if (problems.length > 0) {
@@ -24015,7 +24307,7 @@ function planExisting(desired, current2, ref, ctx) {
       );
       return;
     }
-    const warning = `replaces export ${current2.id} (${what}): the new export is created, then the old one deleted; run history stays with the old one`;
+    const warning = `replaces export ${current3.id} (${what}): the new export is created, then the old one deleted; run history stays with the old one`;
     planCreate(desired, ref, ctx, [warning]);
     sink.actions.push(deleteAction(ref, state));
     return;
@@ -24045,7 +24337,7 @@ function planExisting(desired, current2, ref, ctx) {
     const { before, after } = updateSides(changes, desired, state, type);
     sink.actions.push(makeAction(update, ref, { before, after, changes, warnings }));
   }
-  planPause(desired, current2, ref, ctx);
+  planPause(desired, current3, ref, ctx);
 }
 function noteLegacy(desired, state, ref, ctx, unreported, inIntegration) {
   const { sink } = ctx;
@@ -24074,17 +24366,17 @@ function noteLegacy(desired, state, ref, ctx, unreported, inIntegration) {
     });
   }
 }
-function planPause(desired, current2, ref, ctx) {
+function planPause(desired, current3, ref, ctx) {
   const { options, sink } = ctx;
-  if (desired.paused === void 0 || desired.paused === current2.paused) return;
+  if (desired.paused === void 0 || desired.paused === current3.paused) return;
   if (desired.paused) {
     sink.actions.push(makeAction(PAUSE, ref, { before: { paused: false }, after: { paused: true } }));
     return;
   }
-  const since = current2.last_paused_at;
+  const since = current3.last_paused_at;
   const after = { paused: false };
   const warnings = [];
-  const gap = (from) => gapBackfillCommand(desired.name, current2.interval, from, options.now, current2.offset_day ?? 0);
+  const gap = (from) => gapBackfillCommand(desired.name, current3.interval, from, options.now, current3.offset_day ?? 0);
   if (desired.backfill_on_unpause && since) {
     after.backfill = true;
     sink.notes.push({
@@ -24093,7 +24385,7 @@ function planPause(desired, current2, ref, ctx) {
       object: ref
     });
   } else if (desired.backfill_on_unpause) {
-    const from = current2.start_at ?? current2.created_at;
+    const from = current3.start_at ?? current3.created_at;
     const command = from ? gap(from) : void 0;
     warnings.push(
       `the service does not know when this export was paused (it was created or set paused without the pause endpoint), and an unpause backfill would then export everything from the beginning of the data: no backfill is requested. ${command ? `To export what it missed, run: ${command}` : "It has missed no whole interval."}`
@@ -24689,11 +24981,11 @@ var init_verbs3 = __esm({
 });
 
 // src/kinds/dashboard/plan.ts
-function planDashboard(desired, current2, ref, ctx) {
+function planDashboard(desired, current3, ref, ctx) {
   if (desired.deleted) {
-    if (current2)
-      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current2) }));
-  } else if (current2) planExisting2(desired, current2, ref, ctx.live, ctx);
+    if (current3)
+      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current3) }));
+  } else if (current3) planExisting2(desired, current3, ref, ctx.live, ctx);
   else if (desired.id !== void 0) planRestore(desired, ref, ctx);
   else planCreate2(desired, ref, ctx);
 }
@@ -24774,25 +25066,25 @@ function planRestore(desired, ref, ctx) {
     });
   }
 }
-function planExisting2(desired, current2, ref, live, ctx) {
+function planExisting2(desired, current3, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
-  let { changes } = dashboardFields.compare(desired, dashboardFields.state(current2));
+  let { changes } = dashboardFields.compare(desired, dashboardFields.state(current3));
   if (features2?.tagging === false && changes.some((c) => c.path === "tags")) {
     changes = changes.filter((c) => c.path !== "tags");
     sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
   }
   const update5 = updateAction(UPDATE, ref, changes);
   if (update5) sink.actions.push(update5);
-  if (desired.collaborators) planCollaborators(desired, current2, ref, live, ctx);
+  if (desired.collaborators) planCollaborators(desired, current3, ref, live, ctx);
   if (desired.sharing) {
-    const enabled = live.sharing[current2.id]?.enabled ?? current2.is_shared;
+    const enabled = live.sharing[current3.id]?.enabled ?? current3.is_shared;
     if (enabled !== desired.sharing.enabled)
       sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
 }
-function planCollaborators(desired, current2, ref, live, ctx) {
+function planCollaborators(desired, current3, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
-  const onDashboard = live.collaborators[current2.id] ?? [];
+  const onDashboard = live.collaborators[current3.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
   const wanted = resolved(desired, onDashboard, ctx);
   const liveIds2 = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
@@ -24800,7 +25092,7 @@ function planCollaborators(desired, current2, ref, live, ctx) {
   const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
   const adds = wanted.filter((c) => !liveIds2.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
-  const storedButIneffective = current2.restriction_level === 37 && current2.effective_restriction_level === 21;
+  const storedButIneffective = current3.restriction_level === 37 && current3.effective_restriction_level === 21;
   if (storedButIneffective || features2?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
     return;
@@ -24925,7 +25217,8 @@ var init_kinds3 = __esm({
 });
 
 // src/files.ts
-import { appendFile, writeFile } from "node:fs/promises";
+import { constants as constants2, lstatSync } from "node:fs";
+import { lstat as lstat2, open as open2 } from "node:fs/promises";
 function fileReason(error2) {
   const code = error2?.code;
   return (code && REASONS[code]) ?? code ?? (error2 instanceof Error ? error2.message : String(error2));
@@ -24942,16 +25235,47 @@ async function withFile(doing, path, work) {
     throw error2;
   }
 }
-function writeOutput(io, doing, shown2, path, text2, options = {}) {
+function pathTaken(path) {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+async function writeOutput(io, doing, shown2, path, text2, options = {}) {
   const clean = options.scrubbed ? text2 : scrubText(io, text2);
-  const mode = options.mode === void 0 ? {} : { mode: options.mode };
-  return withFile(
-    doing,
-    shown2,
-    () => options.append ? appendFile(path, clean, mode) : writeFile(path, clean, mode)
+  const flags = constants2.O_WRONLY | constants2.O_CREAT | (options.append ? constants2.O_APPEND : constants2.O_TRUNC) | (options.create ? constants2.O_EXCL : 0) | NO_FOLLOW;
+  try {
+    await withFile(doing, shown2, async () => {
+      if (NO_FOLLOW === 0 && (await lstat2(path).catch(() => void 0))?.isSymbolicLink()) {
+        throw Object.assign(new Error("a symbolic link"), { code: "ELOOP" });
+      }
+      const file = await open2(path, flags, options.mode ?? 438);
+      try {
+        if (options.mode !== void 0) await file.chmod(options.mode);
+        await file.writeFile(clean);
+      } finally {
+        await file.close();
+      }
+    });
+  } catch (error2) {
+    throw await isLink(path, error2) ? linkError(doing, shown2, error2) : error2;
+  }
+}
+async function isLink(path, error2) {
+  const code = error2.cause?.code;
+  if (code !== "ELOOP" && code !== "EMLINK" && code !== "EEXIST") return false;
+  return (await lstat2(path).catch(() => void 0))?.isSymbolicLink() === true;
+}
+function linkError(doing, shown2, error2) {
+  return new UserError(
+    `cannot ${doing} ${shown2}: it is a symbolic link, and posthog-gitops never writes through one`,
+    "file_error",
+    { cause: error2 }
   );
 }
-var REASONS;
+var REASONS, NO_FOLLOW;
 var init_files = __esm({
   "src/files.ts"() {
     "use strict";
@@ -24969,6 +25293,7 @@ var init_files = __esm({
       ENAMETOOLONG: "the name is too long",
       ELOOP: "too many symbolic links"
     };
+    NO_FOLLOW = constants2.O_NOFOLLOW ?? 0;
   }
 });
 
@@ -24985,7 +25310,7 @@ var init_json = __esm({
 
 // src/render/markdown-escape.ts
 function escapeInline(text2) {
-  return visible(text2.replace(/\r\n?|\n/g, " ")).replace(/[&<>`|*_[\]\\~]/g, (c) => ENTITY[c] ?? c);
+  return visible(text2.replace(/\r\n?|\n/g, " ")).replace(INLINE, (c) => ENTITY[c] ?? `${c}${BREAK}`);
 }
 function codeSpan(text2) {
   const oneLine3 = visible(text2.replace(/\r\n?|\n/g, "\\n"));
@@ -25001,14 +25326,14 @@ ${body.join("\n")}
 ${fence}`;
 }
 function clip(text2, max = 300) {
-  return text2.length <= max ? text2 : `${text2.slice(0, max - 1)}…`;
+  return cut(text2, max);
 }
 function longestRun(text2) {
   let longest = 0;
   for (const run14 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run14.length);
   return longest;
 }
-var ENTITY;
+var ENTITY, ACTIVE, BREAK, INLINE;
 var init_markdown_escape = __esm({
   "src/render/markdown-escape.ts"() {
     "use strict";
@@ -25026,6 +25351,9 @@ var init_markdown_escape = __esm({
       "\\": "&#92;",
       "~": "&#126;"
     };
+    ACTIVE = "@(?=[A-Za-z0-9])|#(?=\\d)|\\bGH-(?=\\d)|:(?=\\/\\/)|\\bwww(?=\\.)";
+    BREAK = "&#8203;";
+    INLINE = new RegExp(`[&<>\`|*_[\\]\\\\~]|${ACTIVE}`, "gi");
   }
 });
 
@@ -25168,7 +25496,7 @@ function renderMarkdown(plan, options) {
     keptNotes,
     cutNote(left, sections.length + notes.length, hint2)
   );
-  return text2.length <= maxLength ? text2 : `${text2.slice(0, maxLength - 2)}…
+  return text2.length <= maxLength ? text2 : `${cut(text2, maxLength - 1)}
 `;
 }
 function assemble(head, lists, sections, notes, cut2) {
@@ -25267,6 +25595,7 @@ var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING;
 var init_markdown = __esm({
   "src/render/markdown.ts"() {
     "use strict";
+    init_text();
     init_words();
     init_group();
     init_labels();
@@ -25749,6 +26078,7 @@ function parseInteger(value, attr, nullable = false) {
   return n;
 }
 function parseChoice(value, attr, choices) {
+  nullCheck(value, attr, false);
   const found = choices.find((c) => String(c) === String(value));
   if (found === void 0 || isDict(value) || Array.isArray(value)) {
     throw invalid(`"${displayValue(value)}" is not a valid choice.`, attr, "invalid_choice");
@@ -25943,6 +26273,14 @@ function tooLarge() {
 function parseJsonBody(raw, contentType) {
   if (raw.length === 0) return void 0;
   const media = (contentType ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (media === "application/x-www-form-urlencoded") {
+    const form = {};
+    for (const [key, value] of new URLSearchParams(raw.toString("utf8"))) {
+      const seen = form[key];
+      form[key] = seen === void 0 ? value : [...Array.isArray(seen) ? seen : [seen], value];
+    }
+    return form;
+  }
   if (media !== "" && !media.endsWith("json")) {
     throw new ApiError(
       415,
@@ -25979,6 +26317,30 @@ var init_http = __esm({
 });
 
 // src/emulator/control.ts
+function hostAllowed(host, anyAddress) {
+  if (host === void 0 || !HOST.test(host)) return false;
+  let hostname;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  if (hostname === "localhost") return true;
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(hostname)) return anyAddress || hostname.startsWith("127.");
+  if (hostname.startsWith("[")) return anyAddress || hostname === "[::1]";
+  return false;
+}
+function disallowedHost(req, res) {
+  req.resume();
+  sendReply(res, {
+    status: 400,
+    body: errorBody(
+      "invalid_request",
+      "disallowed_host",
+      "The emulator answers only requests addressed to it by a loopback name or address (localhost, 127.0.0.1, [::1]): a name a resolver could point at it is refused (DNS rebinding)."
+    )
+  });
+}
 function isAddressLiteral(hostname) {
   return hostname === "localhost" || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith("[") && hostname.endsWith("]");
 }
@@ -26056,12 +26418,14 @@ async function handleControl(target, req, res, url) {
     return bad(res, error2 instanceof Error ? error2.message : String(error2));
   }
 }
+var HOST;
 var init_control = __esm({
   "src/emulator/control.ts"() {
     "use strict";
     init_errors3();
     init_faults();
     init_http();
+    HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
   }
 });
 
@@ -26420,8 +26784,8 @@ function s3Destination(service) {
     integration: null,
     config: {
       ...S3_CONFIG,
-      aws_access_key_id: "AKIAEMULATOR000000",
-      aws_secret_access_key: "emulator-secret-access-key"
+      aws_access_key_id: SEED_CREDENTIALS.s3AccessKey,
+      aws_secret_access_key: SEED_CREDENTIALS.s3SecretKey
     }
   };
 }
@@ -26493,7 +26857,7 @@ function defaultSeed(now, service = defaultService()) {
           integration: null,
           config: {
             user: "posthog",
-            password: "emulator-db-password",
+            password: SEED_CREDENTIALS.postgresPassword,
             host: "db.example.com",
             port: 5432,
             database: "analytics",
@@ -26511,10 +26875,13 @@ function defaultSeed(now, service = defaultService()) {
     ...runsAndLogs(at),
     backfills: [],
     events: sampleEvents(at),
+    quick_filters: [],
+    dashboard_templates: [],
+    view_logs: [],
     sequences: { dashboard: 6, tile: 3 }
   };
 }
-var ACME_ID, GLOBEX_ID, USER_UUIDS, DAY2, INTEGRATION_IDS, S3_CONFIG, BOB_KEY, ALL_FEATURES;
+var ACME_ID, GLOBEX_ID, USER_UUIDS, DAY2, INTEGRATION_IDS, S3_CONFIG, SEED_CREDENTIALS, BOB_KEY, ALL_FEATURES;
 var init_default_seed = __esm({
   "src/emulator/default-seed.ts"() {
     "use strict";
@@ -26553,6 +26920,11 @@ var init_default_seed = __esm({
       file_format: "Parquet",
       compression: "zstd"
     };
+    SEED_CREDENTIALS = {
+      s3AccessKey: "AKIAEMULATOR000000",
+      s3SecretKey: "EmuS3+sk/Wq7Zr4Tn9Kd",
+      postgresPassword: "EmuPg_pw*Hx4Qs8Lm"
+    };
     BOB_KEY = "phx_emulator_bob";
     ALL_FEATURES = { tagging: true, access_control: true, advanced_permissions: true };
   }
@@ -26590,7 +26962,7 @@ var init_persist = __esm({
       write() {
         const tmp = `${this.path}.tmp-${randomBytes(6).toString("hex")}`;
         writeFileSync(tmp, `${JSON.stringify(this.store.data)}
-`, { mode: 384 });
+`, { mode: 384, flag: "wx" });
         renameSync(tmp, this.path);
       }
       flush() {
@@ -26927,8 +27299,8 @@ function coerceForRead(type, config) {
   }
   return config;
 }
-function usesLegacyParquetExtension(type, stored2) {
-  const coerced = coerceForRead(type, { ...stored2 });
+function usesLegacyParquetExtension(type, stored) {
+  const coerced = coerceForRead(type, { ...stored });
   const value = coerced.legacy_parquet_extension;
   if (value === void 0 || value === null) return writesCompressedParquet(coerced);
   return Boolean(value);
@@ -27007,8 +27379,8 @@ function stripSecrets(type, config, newest = false) {
 function deepMerge(target, patch2) {
   const out = { ...target };
   for (const [k, v] of Object.entries(patch2)) {
-    const current2 = out[k];
-    out[k] = isDict(v) && isDict(current2) ? deepMerge(current2, v) : structuredClone(v);
+    const current3 = out[k];
+    out[k] = isDict(v) && isDict(current3) ? deepMerge(current3, v) : structuredClone(v);
   }
   return out;
 }
@@ -27323,37 +27695,60 @@ function renderExport(ctx, b) {
   } else if (b.hogql_query !== null) out.hogql_query = b.hogql_query;
   return out;
 }
+function drfDateTime(iso) {
+  if (iso === null) return null;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const text2 = new Date(ms).toISOString();
+  const millis = text2.slice(20, 23);
+  return millis === "000" ? `${text2.slice(0, 19)}Z` : `${text2.slice(0, 19)}.${millis}000Z`;
+}
+function expectedRuns(ctx, f) {
+  if (f.start_at === null) return 1;
+  const b = ctx.store.data.batch_exports.find((x) => x.id === f.batch_export);
+  const step = INTERVAL_MS[b?.interval ?? "hour"] ?? 36e5;
+  const end = f.end_at === null ? ctx.now.getTime() : Date.parse(f.end_at);
+  return Math.max(0, Math.ceil((end - Date.parse(f.start_at)) / step));
+}
 function renderBackfill(ctx, f) {
-  const runs = ctx.store.data.runs.filter((r) => r.backfill === f.id);
-  const finished = runs.filter((r) => !["Running", "Starting"].includes(r.status)).length;
+  const total = expectedRuns(ctx, f);
+  let progress = null;
+  if (f.status === "Completed") progress = { total_runs: total, finished_runs: total, progress: 1 };
+  else if ((f.status === "Running" || f.status === "Starting") && total > 0 && f.start_at !== null) {
+    const finished = ctx.store.data.runs.filter((r) => r.backfill === f.id && FINISHED(r.status)).length;
+    const runs = Math.max(total, finished);
+    progress = {
+      total_runs: runs,
+      finished_runs: finished,
+      progress: Math.round(finished / runs * 10) / 10
+    };
+  }
   return {
     id: f.id,
-    progress: f.status === "Completed" ? { total_runs: runs.length, finished_runs: runs.length, progress: 1 } : f.status === "Running" || f.status === "Starting" ? {
-      total_runs: runs.length,
-      finished_runs: finished,
-      progress: runs.length ? finished / runs.length : null
-    } : null,
-    start_at: f.start_at,
-    end_at: f.end_at,
+    progress,
+    start_at: drfDateTime(f.start_at),
+    end_at: drfDateTime(f.end_at),
     status: f.status,
-    created_at: f.created_at,
-    finished_at: f.finished_at,
-    last_updated_at: f.last_updated_at,
+    created_at: drfDateTime(f.created_at),
+    finished_at: drfDateTime(f.finished_at),
+    last_updated_at: drfDateTime(f.last_updated_at),
     total_records_count: f.total_records_count,
     adjusted_start_at: null,
     team: f.team_id,
     batch_export: f.batch_export
   };
 }
-var UUID3;
+var UUID3, FINISHED;
 var init_batch_export_view = __esm({
   "src/emulator/routes/batch-export-view.ts"() {
     "use strict";
     init_errors3();
     init_schedule();
     init_service();
+    init_time3();
     init_destinations2();
     UUID3 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    FINISHED = (status) => status !== "Running" && status !== "Starting";
   }
 });
 
@@ -27414,12 +27809,194 @@ function outputColumns(query) {
   if (items2.some((c) => c === "*" || c.endsWith(".*"))) return void 0;
   return new Set(items2.map(outputName).filter((n) => n !== void 0));
 }
-var DATA_INTERVAL_START, SUPPORTED;
+function tokenize3(query) {
+  const tokens = [];
+  let depth = 0;
+  let i = 0;
+  while (i < query.length) {
+    const c = query[i] ?? "";
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === "`") {
+      const end = query.indexOf(c, i + 1);
+      if (end < 0) return void 0;
+      const text2 = query.slice(i, end + 1);
+      tokens.push({ kind: c === "'" ? "string" : "word", text: c === "'" ? text2 : text2.slice(1, -1), depth });
+      i = end + 1;
+      continue;
+    }
+    const word = /^[A-Za-z_$][\w$]*/.exec(query.slice(i));
+    if (word) {
+      tokens.push({ kind: "word", text: word[0], depth });
+      i += word[0].length;
+      continue;
+    }
+    const number2 = /^\d+(?:\.\d+)?/.exec(query.slice(i));
+    if (number2) {
+      tokens.push({ kind: "number", text: number2[0], depth });
+      i += number2[0].length;
+      continue;
+    }
+    if (c === "(") depth++;
+    if (c === ")") {
+      depth--;
+      if (depth < 0) return void 0;
+    }
+    tokens.push({ kind: "punct", text: c, depth: c === "(" ? depth - 1 : depth });
+    i++;
+  }
+  return depth === 0 ? tokens : void 0;
+}
+function topLevelSelect(tokens) {
+  const start2 = tokens.findIndex((t) => t.depth === 0 && isWord(t, "select"));
+  if (start2 < 0) return void 0;
+  const from = tokens.findIndex((t, i) => i > start2 && t.depth === 0 && isWord(t, "from"));
+  const body = tokens.slice(start2 + 1, from < 0 ? void 0 : from);
+  if (isWord(body[0], "distinct")) body.shift();
+  const items2 = [[]];
+  for (const t of body) {
+    if (t.kind === "punct" && t.text === "," && t.depth === 0) items2.push([]);
+    else items2[items2.length - 1]?.push(t);
+  }
+  return items2.some((item) => item.length === 0) ? void 0 : items2;
+}
+function fieldsRead(item) {
+  const fields = [];
+  for (let i = 0; i < item.length; i++) {
+    const t = item[i];
+    if (t.kind !== "word") continue;
+    const prev = item[i - 1];
+    const next = item[i + 1];
+    if (KEYWORDS.has(t.text.toLowerCase())) continue;
+    if (isWord(prev, "as")) continue;
+    if (prev?.kind === "punct" && prev.text === ".") continue;
+    if (next?.kind === "punct" && next.text === "(") continue;
+    if (!EVENTS_FIELDS.has(t.text)) return { fields, unknown: t.text };
+    if (t.text === "person" && item[i + 2]?.kind === "word" && next?.text === ".") {
+      fields.push(`person_${item[i + 2]?.text}`);
+    } else fields.push(t.text);
+  }
+  return { fields };
+}
+function eventsQueryError(query) {
+  const tokens = tokenize3(query);
+  const items2 = tokens ? topLevelSelect(tokens) : void 0;
+  if (!tokens || !items2) return "Failed to parse query";
+  const top = tokens.filter((t) => t.depth === 0);
+  const union = top.some((t) => isWord(t, "union"));
+  const cte = isWord(tokens[0], "with");
+  const fromAt = tokens.findIndex((t) => t.depth === 0 && isWord(t, "from"));
+  const source = fromAt < 0 ? void 0 : tokens[fromAt + 1];
+  const subqueryFrom = source?.kind === "punct" && source.text === "(";
+  const join6 = top.some((t) => isWord(t, "join"));
+  const simple = !union && !cte && !subqueryFrom && !join6 && source?.text === "events";
+  if (simple) {
+    for (const item of items2) {
+      if (item.some((t) => isWord(t, "select"))) continue;
+      const { unknown } = fieldsRead(item);
+      if (unknown) return `Invalid HogQL query: Unable to resolve field: ${unknown}`;
+    }
+  }
+  if (union) return "UNIONs are not supported";
+  if (fromAt < 0) return "Query must SELECT FROM events";
+  if (cte) return "CTEs are not supported";
+  if (subqueryFrom) return "Subqueries are not supported";
+  if (source?.text !== "events") return "Query must only SELECT FROM events";
+  if (join6) return "JOINs are not supported";
+  if (items2.some((item) => item.some((t) => isWord(t, "select")))) {
+    return "Subqueries in SELECT expressions are not supported";
+  }
+  const read = new Set(items2.flatMap((item) => fieldsRead(item).fields));
+  const unsupported = [...read].filter((f) => !EXPORTABLE_EVENTS_FIELDS.includes(f)).sort();
+  if (unsupported.length > 0) {
+    return `Batch exports cannot read these fields: ${unsupported.join(", ")}. Supported fields are: ${EXPORTABLE_EVENTS_FIELDS.join(", ")}.`;
+  }
+  return void 0;
+}
+var DATA_INTERVAL_START, SUPPORTED, EVENTS_FIELDS, EXPORTABLE_EVENTS_FIELDS, KEYWORDS, isWord;
 var init_hogql = __esm({
   "src/emulator/routes/hogql.ts"() {
     "use strict";
     DATA_INTERVAL_START = "data_interval_start";
     SUPPORTED = "{data_interval_start} and {data_interval_end}";
+    EVENTS_FIELDS = /* @__PURE__ */ new Set([
+      "uuid",
+      "event",
+      "properties",
+      "timestamp",
+      "team_id",
+      "distinct_id",
+      "elements_chain",
+      "created_at",
+      "person_id",
+      "person_properties",
+      "person",
+      "pdi",
+      "poe",
+      "goe_0",
+      "goe_1",
+      "goe_2",
+      "goe_3",
+      "goe_4",
+      "$session_id",
+      "$window_id",
+      "$group_0",
+      "$group_1",
+      "$group_2",
+      "$group_3",
+      "$group_4",
+      "elements_chain_href",
+      "elements_chain_texts",
+      "elements_chain_ids",
+      "elements_chain_elements",
+      "events"
+    ]);
+    EXPORTABLE_EVENTS_FIELDS = [
+      "created_at",
+      "distinct_id",
+      "elements_chain",
+      "event",
+      "person_id",
+      "person_properties",
+      "properties",
+      "team_id",
+      "timestamp",
+      "uuid"
+    ];
+    KEYWORDS = /* @__PURE__ */ new Set([
+      "select",
+      "distinct",
+      "as",
+      "from",
+      "where",
+      "and",
+      "or",
+      "not",
+      "in",
+      "is",
+      "null",
+      "true",
+      "false",
+      "like",
+      "ilike",
+      "between",
+      "case",
+      "when",
+      "then",
+      "else",
+      "end",
+      "limit",
+      "order",
+      "by",
+      "asc",
+      "desc",
+      "group",
+      "having",
+      "interval"
+    ]);
+    isWord = (t, word) => t?.kind === "word" && t.text.toLowerCase() === word;
   }
 });
 
@@ -27597,8 +28174,12 @@ function create2(ctx) {
   return isNewest(ctx.store) ? createNewest(ctx) : createOlder(ctx);
 }
 function backfillsOf(ctx) {
-  const b = findExport(ctx, ctx.params.id);
-  return ctx.store.data.backfills.filter((f) => f.batch_export === b.id).sort((x, y) => x.created_at < y.created_at ? 1 : x.created_at > y.created_at ? -1 : 0);
+  const raw = ctx.query.get("ordering") ?? "-created_at";
+  const ordering = ORDERINGS.includes(raw) ? raw : "-created_at";
+  const field3 = ordering.replace("-", "");
+  const sign = ordering.startsWith("-") ? -1 : 1;
+  const key = (f) => f[field3] === null ? -Infinity : Date.parse(f[field3]);
+  return ctx.store.data.backfills.filter((f) => f.batch_export === ctx.params.id?.toLowerCase() && f.team_id === ctx.project.id).sort((x, y) => sign * (key(x) - key(y) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)));
 }
 function findBackfill(ctx) {
   const id = ctx.params.backfill;
@@ -27611,13 +28192,23 @@ function list(ctx) {
   if (!page) throw notFound("Invalid cursor");
   return { status: 200, body: page };
 }
+function cancelBackfill(ctx, f) {
+  const at = ctx.now.toISOString();
+  f.status = "Cancelled";
+  f.last_updated_at = at;
+  for (const run14 of ctx.store.data.runs) {
+    if (run14.backfill === f.id && (run14.status === "Running" || run14.status === "Starting")) {
+      run14.status = "Cancelled";
+      run14.last_updated_at = at;
+    }
+  }
+}
 function cancel(ctx) {
   const f = findBackfill(ctx);
   if (f.status !== "Running" && f.status !== "Starting") {
     throw invalid(`Cannot cancel a backfill that is in '${f.status}' status`);
   }
-  f.status = "Cancelled";
-  f.last_updated_at = ctx.now.toISOString();
+  cancelBackfill(ctx, f);
   return { status: 200, body: { cancelled: true } };
 }
 function registerBackfills(router) {
@@ -27641,7 +28232,7 @@ function registerBackfills(router) {
     router.add({ method: "POST", pattern: `${base}/backfill`, scope: write, handler: create2, legacy: true });
   }
 }
-var MAX_RUNS, DATE_TIME2, DATE_ONLY;
+var MAX_RUNS, DATE_TIME2, DATE_ONLY, ORDERINGS;
 var init_backfills = __esm({
   "src/emulator/routes/backfills.ts"() {
     "use strict";
@@ -27656,6 +28247,7 @@ var init_backfills = __esm({
     MAX_RUNS = 1e4;
     DATE_TIME2 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
     DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+    ORDERINGS = ["created_at", "-created_at", "start_at", "-start_at"];
   }
 });
 
@@ -27701,6 +28293,12 @@ function findDashboard(ctx, rawId, detail2 = "Not found.") {
 function isShared(ctx, d) {
   return ctx.store.data.sharing.some((s) => s.dashboard_id === d.id && s.enabled);
 }
+function lastViewedAt(ctx, d) {
+  const views = ctx.store.data.view_logs.filter(
+    (v) => v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id)
+  ).map((v) => v.viewed_at).sort();
+  return views.at(-1) ?? null;
+}
 function renderBasic(ctx, d) {
   const creator = ctx.store.user(d.created_by);
   const privilege = privilegeLevel(ctx, d);
@@ -27712,7 +28310,7 @@ function renderBasic(ctx, d) {
     created_at: d.created_at,
     created_by: creator ? userBasic(creator) : null,
     last_accessed_at: d.last_accessed_at,
-    last_viewed_at: null,
+    last_viewed_at: lastViewedAt(ctx, d),
     is_shared: isShared(ctx, d),
     deleted: d.deleted,
     creation_mode: d.creation_mode,
@@ -27734,18 +28332,47 @@ function renderDashboard(ctx, d) {
     variables: structuredClone(d.variables),
     breakdown_colors: structuredClone(d.breakdown_colors),
     data_color_theme_id: d.data_color_theme_id,
-    persisted_filters: structuredClone(d.filters),
-    persisted_variables: structuredClone(d.variables),
+    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
+    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
+    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
     quick_filter_ids: [...d.quick_filter_ids],
-    tiles: d.tiles.filter((t) => !t.deleted).map((t) => ({
-      id: t.id,
-      insight: t.insight ?? null,
-      text: t.text ?? null,
-      layouts: t.layouts,
-      color: t.color,
-      deleted: false,
-      is_cached: false
-    }))
+    tiles: d.tiles.filter((t) => !t.deleted).map((t, order) => renderTile(ctx, d, t, order))
+  };
+}
+function renderText2(ctx, d, t) {
+  const text2 = t.text;
+  const id = typeof text2.id === "number" ? text2.id : t.id;
+  const person = (value) => {
+    const user2 = typeof value === "number" ? ctx.store.user(value) : void 0;
+    return user2 ? userBasic(user2) : null;
+  };
+  const tiles = ctx.store.data.dashboards.flatMap(
+    (x) => x.tiles.filter((y) => !y.deleted && y.text && (y.text.id ?? y.id) === id).map((y) => ({ id: y.id, dashboard_id: x.id, deleted: null }))
+  );
+  return {
+    id,
+    body: text2.body ?? null,
+    created_by: person(text2.created_by),
+    last_modified_at: typeof text2.last_modified_at === "string" ? text2.last_modified_at : d.created_at,
+    last_modified_by: person(text2.last_modified_by),
+    team: d.team_id,
+    dashboard_tiles: tiles
+  };
+}
+function renderTile(ctx, d, t, order) {
+  return {
+    id: t.id,
+    insight: t.insight ?? null,
+    text: t.text ? renderText2(ctx, d, t) : null,
+    button_tile: null,
+    layouts: t.layouts,
+    color: t.color,
+    filters_overrides: t.filters_overrides ?? {},
+    show_description: t.show_description ?? null,
+    transparent_background: t.transparent_background ?? null,
+    order,
+    last_refresh: null,
+    is_cached: false
   };
 }
 var init_dashboard_view = __esm({
@@ -27912,6 +28539,55 @@ var init_batch_export_write_2025 = __esm({
   }
 });
 
+// src/emulator/routes/host-check.ts
+import { isIP } from "node:net";
+function ipv4Internal(ip) {
+  const [a = 0, b = 0, c = 0] = ip.split(".").map(Number);
+  return a === 0 || a === 10 || a === 127 || a === 100 && b >= 64 && b < 128 || a === 169 && b === 254 || a === 172 && b >= 16 && b < 32 || a === 192 && b === 0 && (c === 0 || c === 2) || a === 192 && b === 168 || a === 198 && (b === 18 || b === 19) || a === 198 && b === 51 && c === 100 || a === 203 && b === 0 && c === 113 || a >= 224;
+}
+function ipv6Internal(ip) {
+  const lower = ip.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (mapped?.[1]) return ipv4Internal(mapped[1]);
+  return lower === "::" || lower === "::1" || /^fe[89ab]/.test(lower) || /^f[cd]/.test(lower) || lower.startsWith("ff") || lower.startsWith("2001:db8");
+}
+function hostRefusal(host) {
+  if (typeof host !== "string" || host.trim() === "") return INVALID_HOST_MESSAGE;
+  const family = isIP(host);
+  if (family === 0 && !HOSTNAME.test(host.toLowerCase())) return INVALID_HOST_MESSAGE;
+  const name = host.toLowerCase().replace(/\.$/, "");
+  if (METADATA_HOSTS.has(name) || name === "localhost") return UNREACHABLE_HOST_MESSAGE;
+  if (INTERNAL_SUFFIXES.some((suffix) => name.endsWith(suffix))) return UNREACHABLE_HOST_MESSAGE;
+  if (family === 4 && ipv4Internal(name)) return UNREACHABLE_HOST_MESSAGE;
+  if (family === 6 && ipv6Internal(name)) return UNREACHABLE_HOST_MESSAGE;
+  return void 0;
+}
+var INVALID_HOST_MESSAGE, UNREACHABLE_HOST_MESSAGE, LABEL, HOSTNAME, METADATA_HOSTS, INTERNAL_SUFFIXES;
+var init_host_check = __esm({
+  "src/emulator/routes/host-check.ts"() {
+    "use strict";
+    INVALID_HOST_MESSAGE = "Invalid host. Enter a hostname or IP address without credentials, scheme, or path.";
+    UNREACHABLE_HOST_MESSAGE = "Could not reach this host. Check that the hostname is correct and reachable from the internet.";
+    LABEL = "[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?";
+    HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*\\.?$`);
+    METADATA_HOSTS = /* @__PURE__ */ new Set(["169.254.169.254", "metadata.google.internal"]);
+    INTERNAL_SUFFIXES = [
+      ".local",
+      ".internal",
+      ".svc.cluster.local",
+      ".cluster.local",
+      ".consul",
+      ".lan",
+      ".home",
+      ".corp",
+      ".localdomain",
+      ".home.arpa",
+      ".intranet",
+      ".priv"
+    ];
+  }
+});
+
 // src/emulator/routes/destination-rules.ts
 function pyList(items2) {
   return `[${items2.map((i) => `'${i}'`).join(", ")}]`;
@@ -28061,11 +28737,22 @@ function validateDestination(ctx, attrs, instance) {
   if (type === "Databricks") {
     if (given === null) throw fail("Integration is required for Databricks batch exports");
     if (given.kind !== "databricks") throw fail("Integration is not a Databricks integration.");
+    const missing = ["server_hostname", "client_id", "client_secret"].find(
+      (key) => key === "server_hostname" ? !(key in given.config) && given.sensitive_keys !== void 0 : given.sensitive_keys !== void 0 && !given.sensitive_keys.includes(key)
+    );
+    if (missing) throw fail(`Databricks integration is not valid: '${missing}' missing`);
   }
   if (type === "Postgres") {
     if (given === null && !instance) throw fail("Integration is required for Postgres batch exports");
     if (given !== null && given.kind !== "postgresql")
       throw fail("Integration is not a PostgreSQL integration.");
+    const backing = instance ? given ?? (sent ? null : storedIntegration(ctx, instance)) : null;
+    const inline = backing ? POSTGRES_CONNECTION_KEYS.find((key) => key in config) : void 0;
+    if (inline) {
+      throw fail(
+        `'${inline}' is set by the PostgreSQL integration of this batch export and cannot be sent in its config.`
+      );
+    }
   }
   if (type === "BigQuery") {
     if (given === null) throw fail("Integration is required for BigQuery batch exports");
@@ -28095,6 +28782,11 @@ function validateDestination(ctx, attrs, instance) {
     }
     if (merged.mode === "COPY") checkRedshiftCopy(ctx, merged, existing, instance !== null);
   }
+  if (type === "Postgres" || type === "Redshift") {
+    const host = given !== null && "host" in given.config ? given.config.host : merged.host;
+    const refusal = host === void 0 || host === null ? void 0 : hostRefusal(host);
+    if (refusal) throw fail(refusal);
+  }
   if (type === "Workflows" && !flagOn(ctx.store, "backfill-workflows-destination")) {
     throw new ApiError(
       403,
@@ -28112,7 +28804,7 @@ function parseNewestDestination(ctx, value, patch2, instance) {
   validateDestination(ctx, attrs, instance);
   return attrs;
 }
-var HTTP_URLS2, FILE_COMPRESSIONS, fail;
+var HTTP_URLS2, FILE_COMPRESSIONS, fail, POSTGRES_CONNECTION_KEYS;
 var init_destination_rules = __esm({
   "src/emulator/routes/destination-rules.ts"() {
     "use strict";
@@ -28120,6 +28812,7 @@ var init_destination_rules = __esm({
     init_fields4();
     init_service();
     init_destinations2();
+    init_host_check();
     init_integrations2();
     HTTP_URLS2 = /* @__PURE__ */ new Set(["https://us.i.posthog.com/batch/", "https://eu.i.posthog.com/batch/"]);
     FILE_COMPRESSIONS = {
@@ -28127,6 +28820,7 @@ var init_destination_rules = __esm({
       JSONLines: ["gzip", "brotli"]
     };
     fail = (detail2) => invalid(detail2, "destination");
+    POSTGRES_CONNECTION_KEYS = ["user", "password", "host", "port"];
   }
 });
 
@@ -28134,8 +28828,8 @@ var init_destination_rules = __esm({
 function permissionDenied(detail2) {
   return new ApiError(403, errorBody("authentication_error", "permission_denied", detail2));
 }
-function applyExportBody(ctx, draft, body, mode, current2) {
-  if (isNewest(ctx.store)) applyNewest(ctx, draft, body, mode, current2);
+function applyExportBody(ctx, draft, body, mode, current3) {
+  if (isNewest(ctx.store)) applyNewest(ctx, draft, body, mode, current3);
   else applyOlderExportBody(ctx, draft, body, mode);
 }
 function parseKeyList(value, attr) {
@@ -28172,16 +28866,7 @@ function parseBounded(value, attr, max) {
   if (n > max) throw invalid(`Ensure this value is less than or equal to ${max}.`, attr, "max_value");
   return n;
 }
-function checkEventsQuery(query) {
-  const fail2 = (detail2) => invalid(detail2, "hogql_query");
-  if (!/^\s*select\b/i.test(query)) throw fail2("Failed to parse query");
-  if (/\bunion\b/i.test(query)) throw fail2("UNIONs are not supported");
-  const from = /\bfrom\s+([\w.]+)/i.exec(query);
-  if (!from) throw fail2("Query must SELECT FROM events");
-  if (from[1] !== "events") throw fail2("Query must only SELECT FROM events");
-  if (/\bjoin\b/i.test(query)) throw fail2("JOINs are not supported");
-}
-function applyNewest(ctx, draft, body, mode, current2) {
+function applyNewest(ctx, draft, body, mode, current3) {
   const partial = mode === "patch";
   const { step, done } = collectInvalid();
   const sent = (key) => key in body;
@@ -28202,14 +28887,14 @@ function applyNewest(ctx, draft, body, mode, current2) {
     if (model2 === "hogql" && !flagOn(ctx.store, "hogql-batch-exports")) {
       throw permissionDenied("HogQL batch exports are not enabled for this team.");
     }
-    if (current2 && model2 !== current2.model) {
+    if (current3 && model2 !== current3.model) {
       throw invalid("Changing models is not supported. Create a new batch export instead.", "model");
     }
     draft.model = model2;
   });
   step(() => {
     if (!sent("destination") && partial) return;
-    destination = parseNewestDestination(ctx, body.destination, partial, current2);
+    destination = parseNewestDestination(ctx, body.destination, partial, current3);
   });
   step(() => {
     if (!sent("interval") && partial) return;
@@ -28276,7 +28961,7 @@ function applyNewest(ctx, draft, body, mode, current2) {
       throw invalid(`"${String(body.timezone)}" is not a valid choice.`, "timezone", "invalid_choice");
     draft.timezone = zone;
   });
-  const rawInterval = sent("interval") ? body.interval : current2?.interval;
+  const rawInterval = sent("interval") ? body.interval : current3?.interval;
   step(() => {
     if (!sent("offset_day")) return;
     offsetDay2 = parseBounded(body.offset_day, "offset_day", 6);
@@ -28304,7 +28989,7 @@ function applyNewest(ctx, draft, body, mode, current2) {
   } else if (sent("offset_day") || sent("offset_hour")) {
     throw serverError();
   }
-  const model = current2 ? current2.model : draft.model ?? "events";
+  const model = current3 ? current3.model : draft.model ?? "events";
   if (destination?.type === "HTTP" && model !== "events") {
     throw invalid("HTTP batch exports only support the events model");
   }
@@ -28320,15 +29005,17 @@ function applyNewest(ctx, draft, body, mode, current2) {
     const grandfathered = ctx.store.data.batch_exports.some(
       (b) => b.team_id === ctx.project.id && b.schema !== null
     );
-    if (grandfathered) checkEventsQuery(hogqlQuery);
-    else onlyFor("hogql_query", hogqlQuery, "hogql");
+    if (grandfathered) {
+      const error2 = eventsQueryError(hogqlQuery);
+      if (error2) throw invalid(error2);
+    } else onlyFor("hogql_query", hogqlQuery, "hogql");
   } else onlyFor("hogql_query", hogqlQuery, "hogql");
   if (model === "hogql")
-    checkHogql(draft, hogqlQuery === void 0 ? current2?.hogql_query ?? null : hogqlQuery);
+    checkHogql(draft, hogqlQuery === void 0 ? current3?.hogql_query ?? null : hogqlQuery);
   if (filters !== void 0) draft.filters = filters;
   if (hogqlQuery !== void 0) draft.hogql_query = hogqlQuery;
   if (destination) {
-    if (!current2) {
+    if (!current3) {
       const config = destination.config;
       if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in config)) {
         config.legacy_parquet_extension = false;
@@ -28339,14 +29026,14 @@ function applyNewest(ctx, draft, body, mode, current2) {
         integration: destination.integration?.id ?? null
       };
     } else {
-      const stored2 = { ...current2.destination.config };
-      if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in stored2)) {
-        stored2.legacy_parquet_extension = writesCompressedParquet(stored2);
+      const stored = { ...current3.destination.config };
+      if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in stored)) {
+        stored.legacy_parquet_extension = writesCompressedParquet(stored);
       }
       draft.destination = {
         type: destination.type,
-        config: deepMerge(stored2, destination.config),
-        integration: "integration" in destination ? destination.integration?.id ?? null : current2.destination.integration
+        config: deepMerge(stored, destination.config),
+        integration: "integration" in destination ? destination.integration?.id ?? null : current3.destination.integration
       };
     }
   }
@@ -28431,6 +29118,10 @@ function destroy(ctx) {
   b.deleted = true;
   b.paused = true;
   b.last_updated_at = ctx.now.toISOString();
+  for (const f of ctx.store.data.backfills) {
+    if (f.batch_export === b.id && (f.status === "Running" || f.status === "Starting"))
+      cancelBackfill(ctx, f);
+  }
   for (const run14 of ctx.store.data.runs) {
     if (run14.batch_export === b.id && (run14.status === "Running" || run14.status === "Starting")) {
       run14.status = "Cancelled";
@@ -28575,7 +29266,161 @@ var init_collaborators2 = __esm({
   }
 });
 
+// src/emulator/routes/dashboard-template.ts
+function pyRepr(value) {
+  if (value === null || value === void 0) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    const body = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\t/g, "\\t");
+    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
+  }
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  if (isDict(value)) {
+    return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  }
+  return String(value);
+}
+function isType(value, type) {
+  switch (type) {
+    case "object":
+      return isDict(value);
+    case "array":
+      return Array.isArray(value);
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+    default:
+      return true;
+  }
+}
+function* errorsOf(value, schema, path, schemaPath) {
+  const at = (keyword, message) => ({
+    message,
+    keyword,
+    schema,
+    schemaPath: [...schemaPath, keyword],
+    path,
+    instance: value
+  });
+  for (const keyword of Object.keys(schema)) {
+    const rule = schema[keyword];
+    if (keyword === "type") {
+      const types = Array.isArray(rule) ? rule : [rule];
+      if (!types.some((t) => isType(value, t))) {
+        yield at(keyword, `${pyRepr(value)} is not of type ${types.map(pyRepr).join(", ")}`);
+      }
+    } else if (keyword === "required" && isDict(value)) {
+      for (const name of rule) {
+        if (!(name in value)) yield at(keyword, `${pyRepr(name)} is a required property`);
+      }
+    } else if (keyword === "properties" && isDict(value)) {
+      for (const [name, sub] of Object.entries(rule)) {
+        if (name in value) yield* errorsOf(value[name], sub, [...path, name], [...schemaPath, keyword, name]);
+      }
+    } else if (keyword === "items" && Array.isArray(value)) {
+      for (const [i, item] of value.entries()) {
+        yield* errorsOf(item, rule, [...path, i], [...schemaPath, keyword]);
+      }
+    } else if (keyword === "minItems" && Array.isArray(value) && value.length < rule) {
+      yield at(
+        keyword,
+        rule === 1 ? `${pyRepr(value)} should be non-empty` : `${pyRepr(value)} is too short`
+      );
+    } else if (keyword === "enum" && !rule.includes(value)) {
+      yield at(keyword, `${pyRepr(value)} is not one of ${pyRepr(rule)}`);
+    } else if (keyword === "anyOf") {
+      const options = rule;
+      const valid = options.some(
+        (option, i) => errorsOf(value, option, path, [...schemaPath, keyword, i]).next().done
+      );
+      if (!valid) yield at(keyword, `${pyRepr(value)} is not valid under any of the given schemas`);
+    }
+  }
+}
+function templateError(template) {
+  let best;
+  for (const error2 of errorsOf(template, TEMPLATE_SCHEMA, [], [])) {
+    if (best === void 0 || error2.path.length < best.path.length) best = error2;
+  }
+  if (!best) return void 0;
+  return [
+    best.message,
+    "",
+    `Failed validating ${pyRepr(best.keyword)} in schema${indexes2(best.schemaPath.slice(0, -1))}:`,
+    `    ${pyRepr(best.schema)}`,
+    "",
+    `On instance${indexes2(best.path)}:`,
+    `    ${pyRepr(best.instance)}`
+  ].join("\n");
+}
+var STRING, VARIABLE, TEMPLATE_SCHEMA, indexes2;
+var init_dashboard_template = __esm({
+  "src/emulator/routes/dashboard-template.ts"() {
+    "use strict";
+    init_fields4();
+    STRING = { type: "string" };
+    VARIABLE = {
+      type: "object",
+      required: ["id", "name", "type", "default", "description", "required"],
+      properties: {
+        id: STRING,
+        name: STRING,
+        type: { enum: ["event", "element"] },
+        default: { type: "object" },
+        description: STRING,
+        required: { type: "boolean" }
+      }
+    };
+    TEMPLATE_SCHEMA = {
+      type: "object",
+      required: ["template_name", "dashboard_description", "dashboard_filters", "tiles"],
+      properties: {
+        id: STRING,
+        template_name: STRING,
+        team_id: { type: ["number", "null"] },
+        created_at: STRING,
+        image_url: { type: ["string", "null"] },
+        dashboard_description: STRING,
+        dashboard_filters: { type: "object" },
+        tiles: { type: "array", minItems: 1, items: { type: "object" } },
+        variables: { anyOf: [{ type: "array", items: VARIABLE }, { type: "null" }] },
+        tags: { type: "array", items: STRING },
+        is_featured: { type: "boolean" }
+      }
+    };
+    indexes2 = (parts) => parts.map((p) => `[${pyRepr(p)}]`).join("");
+  }
+});
+
 // src/emulator/routes/dashboard-write.ts
+function pyTruthy(value) {
+  if (Array.isArray(value)) return value.length > 0;
+  if (isDict(value)) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+function quickFilterIds(ctx, value) {
+  const list10 = parseList(value, "quick_filter_ids", true) ?? [];
+  const ids = list10.map((raw) => {
+    const text2 = parseString(raw, "quick_filter_ids") ?? "";
+    const m = UUID4.exec(text2.trim());
+    if (!m) throw invalid(`Invalid UUID: ${text2}`, "quick_filter_ids");
+    return m.slice(1).join("-").toLowerCase();
+  });
+  const known = new Set(
+    ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
+  );
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) throw invalid(`Quick filters not found: ${missing.join(", ")}`, "quick_filter_ids");
+  return ids;
+}
 function normaliseTags2(value) {
   const list10 = parseList(value, "tags") ?? [];
   const tags2 = list10.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
@@ -28596,11 +29441,7 @@ function applyDashboardBody(ctx, d, body, creating) {
   if ("breakdown_colors" in body) d.breakdown_colors = structuredClone(body.breakdown_colors ?? []);
   if ("data_color_theme_id" in body)
     d.data_color_theme_id = parseInteger(body.data_color_theme_id, "data_color_theme_id", true);
-  if ("quick_filter_ids" in body) {
-    const ids = (parseList(body.quick_filter_ids, "quick_filter_ids", true) ?? []).map(String);
-    if (ids.length > 0) throw invalid(`Quick filters not found: ${ids.join(", ")}`, "quick_filter_ids");
-    d.quick_filter_ids = [];
-  }
+  if ("quick_filter_ids" in body) d.quick_filter_ids = quickFilterIds(ctx, body.quick_filter_ids);
   if ("last_accessed_at" in body)
     d.last_accessed_at = parseDateTime(body.last_accessed_at, "last_accessed_at");
   if ("last_refresh" in body) d.last_refresh = parseDateTime(body.last_refresh, "last_refresh");
@@ -28609,14 +29450,11 @@ function applyDashboardBody(ctx, d, body, creating) {
       "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level."
     );
   }
-  for (const [key, label2] of [
-    ["filters", "Filters"],
-    ["variables", "Variables"]
-  ]) {
-    if (!(key in body)) continue;
+  for (const key of ["filters", "variables"]) {
+    if (creating || !pyTruthy(body[key])) continue;
     const value = body[key];
-    if (!isDict(value)) throw invalid(`${label2} must be a dictionary`, creating ? key : null);
-    if (creating || Object.keys(value).length > 0) d[key] = structuredClone(value);
+    if (!isDict(value)) throw invalid("Filters must be a dictionary", null);
+    d[key] = structuredClone(value);
   }
   if (!creating && "tiles" in body) applyTiles(d, body.tiles);
 }
@@ -28631,12 +29469,14 @@ function applyTiles(d, value) {
     if (raw.deleted === true) tile.deleted = true;
   }
 }
+var UUID4;
 var init_dashboard_write = __esm({
   "src/emulator/routes/dashboard-write.ts"() {
     "use strict";
     init_errors3();
     init_fields4();
     init_dashboard_view();
+    UUID4 = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
   }
 });
 
@@ -28683,19 +29523,40 @@ function newDashboard(ctx, folder = void 0) {
 }
 function create5(ctx) {
   const body = asBody(ctx.body);
-  if (body.use_template !== void 0 && body.use_dashboard !== void 0) {
+  const useDashboard = body.use_dashboard === void 0 ? null : parseInteger(body.use_dashboard, "use_dashboard", true);
+  const useTemplate = body.use_template === void 0 ? "" : parseString(body.use_template, "use_template") ?? "";
+  if (useDashboard && useTemplate) {
     throw invalid("`use_dashboard` and `use_template` cannot be used together");
   }
+  const { variables: _variables, filters: _filters, ...fields } = body;
   const d = newDashboard(ctx, body._create_in_folder);
-  applyDashboardBody(ctx, d, body, true);
-  if (body.use_dashboard !== void 0 && body.use_dashboard !== null) {
-    const source = ctx.store.dashboard(ctx.project.id, Number(body.use_dashboard));
-    if (!source) throw invalid("Dashboard not found.", "use_dashboard");
-    d.creation_mode = "duplicate";
-    if (!("filters" in body)) d.filters = structuredClone(source.filters);
+  applyDashboardBody(ctx, d, fields, true);
+  d.creation_mode = useTemplate ? "template" : useDashboard ? "duplicate" : "default";
+  let source;
+  if (useDashboard) {
+    source = ctx.store.dashboard(ctx.project.id, useDashboard);
+    if (!source) throw invalid("Invalid value provided", "use_dashboard");
+  }
+  if (pyTruthy(body.filters)) {
+    if (!isDict(body.filters)) throw invalid("Filters must be a dictionary", null);
+    d.filters = structuredClone(body.filters);
+  } else d.filters = source ? structuredClone(source.filters) : {};
+  if (source) {
+    if (pyTruthy(source.variables)) d.variables = structuredClone(source.variables);
+    if (pyTruthy(source.breakdown_colors)) d.breakdown_colors = structuredClone(source.breakdown_colors);
+    if (source.data_color_theme_id) d.data_color_theme_id = source.data_color_theme_id;
+    const quickFilters = new Set(
+      ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
+    );
+    d.quick_filter_ids = source.quick_filter_ids.filter((id) => quickFilters.has(id));
     d.tiles = source.tiles.filter((t) => !t.deleted).map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
-  } else if (typeof body.use_template === "string" && body.use_template !== "") {
-    d.creation_mode = "template";
+  }
+  if (useTemplate && !TEMPLATE_KEYS.has(useTemplate)) {
+    const template = ctx.store.data.dashboard_templates.find(
+      (t) => t.template_name === useTemplate && (t.team_id === ctx.project.id || t.scope === "global")
+    );
+    if (!template) throw invalid(`Invalid template provided: ${useTemplate}`, "use_template");
+    applyTemplate(ctx, d, template);
   }
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
@@ -28703,11 +29564,6 @@ function create5(ctx) {
 }
 function retrieve3(ctx) {
   return { status: 200, body: renderDashboard(ctx, findDashboard(ctx, ctx.params.id)) };
-}
-function pyTruthy(value) {
-  if (Array.isArray(value)) return value.length > 0;
-  if (isDict(value)) return Object.keys(value).length > 0;
-  return Boolean(value);
 }
 function reachesDeleted(ctx, body, partial) {
   if (!("deleted" in body)) return false;
@@ -28724,6 +29580,7 @@ function update4(ctx, partial) {
   applyDashboardBody(ctx, draft, body, false);
   if (draft.deleted && !d.deleted) {
     for (const tile of draft.tiles) tile.deleted = true;
+    for (const p of ctx.store.data.projects) if (p.primary_dashboard === d.id) p.primary_dashboard = null;
   } else if (!draft.deleted && d.deleted) {
     for (const tile of draft.tiles) tile.deleted = false;
   }
@@ -28743,24 +29600,35 @@ function moveTile(ctx) {
   target.tiles.push(tile);
   return { status: 200, body: renderDashboard(ctx, d) };
 }
-function createFromTemplate(ctx) {
-  const body = asBody(ctx.body);
-  if (!isDict(body.template)) throw invalid("This field is required.", "template", "required");
-  const template = body.template;
-  const d = newDashboard(ctx);
-  d.creation_mode = "template";
-  d.name = parseString(template.template_name ?? "", "template__template_name", { nullable: true });
-  d.description = parseString(template.dashboard_description ?? template.description ?? "", "template__description") ?? "";
-  if (isDict(template.dashboard_filters)) d.filters = structuredClone(template.dashboard_filters);
-  if (ctx.org.features.tagging && template.tags !== void 0) d.tags = normaliseTags2(template.tags);
-  const tiles = Array.isArray(template.tiles) ? template.tiles : [];
-  d.tiles = tiles.filter(isDict).map((t) => ({
+function applyTemplate(ctx, d, template) {
+  if (!d.name) d.name = template.template_name;
+  d.description = template.dashboard_description;
+  d.filters = structuredClone(template.dashboard_filters);
+  if (ctx.org.features.tagging) d.tags = normaliseTags2(template.tags);
+  const now = ctx.now.toISOString();
+  d.tiles = template.tiles.map((t) => ({
     id: ctx.store.nextTileId(),
     insight: t.type === "INSIGHT" ? { name: t.name ?? null, query: t.query ?? null } : null,
-    text: t.type === "TEXT" ? { body: t.body ?? "" } : null,
+    text: t.type === "TEXT" ? { id: ctx.store.nextTileId(), body: t.body ?? null, created_by: null, last_modified_at: now } : null,
     layouts: isDict(t.layouts) ? structuredClone(t.layouts) : {},
     color: typeof t.color === "string" ? t.color : null
   }));
+}
+function createFromTemplate(ctx) {
+  const body = asBody(ctx.body);
+  if (!("template" in body)) throw serverError();
+  const problem = templateError(body.template);
+  if (problem !== void 0) throw invalid(problem, null);
+  const template = body.template;
+  const d = newDashboard(ctx, body._create_in_folder);
+  d.creation_mode = "template";
+  applyTemplate(ctx, d, {
+    template_name: template.template_name,
+    dashboard_description: template.dashboard_description,
+    dashboard_filters: template.dashboard_filters,
+    tags: Array.isArray(template.tags) ? template.tags : [],
+    tiles: template.tiles
+  });
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
   return { status: 200, body: renderDashboard(ctx, d) };
@@ -28787,7 +29655,7 @@ function registerDashboards(router) {
   });
   router.add({ method: "PATCH", pattern: `${BASE2}/:id/move_tile`, scope: write, handler: moveTile });
 }
-var BASE2;
+var BASE2, TEMPLATE_KEYS;
 var init_dashboards = __esm({
   "src/emulator/routes/dashboards.ts"() {
     "use strict";
@@ -28796,10 +29664,12 @@ var init_dashboards = __esm({
     init_pagination();
     init_records();
     init_service();
+    init_dashboard_template();
     init_dashboard_view();
     init_dashboard_write();
     init_destinations2();
     BASE2 = "/api/projects/:project/dashboards";
+    TEMPLATE_KEYS = /* @__PURE__ */ new Set(["DEFAULT_APP", "WEBSITE_TRAFFIC"]);
   }
 });
 
@@ -29379,7 +30249,15 @@ function organization(ctx) {
 }
 function project(ctx) {
   const p = ctx.project;
-  return { status: 200, body: { id: p.id, name: p.name, organization: p.organization } };
+  return {
+    status: 200,
+    body: {
+      id: p.id,
+      name: p.name,
+      organization: p.organization,
+      primary_dashboard: p.primary_dashboard ?? null
+    }
+  };
 }
 function projects(ctx) {
   const items2 = ctx.store.data.projects.filter((p) => p.organization === ctx.org.id).sort((a, b) => a.id - b.id);
@@ -29525,74 +30403,109 @@ var init_personal_api_keys = __esm({
 
 // src/emulator/routes/sharing.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
+function laxBool(value) {
+  if (typeof value === "boolean") return value;
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value === "string") {
+    const word = value.trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return true;
+    if (FALSE_WORDS.has(word)) return false;
+  }
+  return void 0;
+}
+function parseSettings(value) {
+  if (value === null) return null;
+  const refuse2 = () => invalid("Invalid settings format", "settings");
+  if (!isDict(value)) throw refuse2();
+  const settings2 = {};
+  for (const [key, raw] of Object.entries(value)) {
+    if (raw === null) continue;
+    if (BOOLEAN_SETTINGS.includes(key)) {
+      const flag2 = laxBool(raw);
+      if (flag2 === void 0) throw refuse2();
+      settings2[key] = flag2;
+    } else if (key === "theme") {
+      if (typeof raw !== "string") throw refuse2();
+      settings2[key] = raw;
+    }
+  }
+  return settings2;
+}
 function newToken() {
   return randomBytes2(22).toString("base64url");
 }
-function render4(s) {
+function render4(ctx, d, s) {
   return {
     created_at: s?.created_at ?? null,
     enabled: s?.enabled ?? false,
     access_token: s?.access_token ?? newToken(),
     settings: s?.settings ?? null,
     password_required: s?.password_required ?? false,
-    share_passwords: []
+    share_passwords: [],
+    user_access_level: privilegeLevel(ctx, d) === 37 ? "editor" : "viewer"
   };
 }
-function stored(ctx, dashboardId) {
-  return ctx.store.data.sharing.find((s) => s.dashboard_id === dashboardId);
+function current2(ctx, dashboardId) {
+  return ctx.store.data.sharing.filter((s) => s.dashboard_id === dashboardId && !s.expires_at);
 }
-function ensure(ctx, dashboardId) {
-  let s = stored(ctx, dashboardId);
-  if (!s) {
-    s = {
-      dashboard_id: dashboardId,
-      enabled: false,
-      access_token: newToken(),
-      created_at: ctx.now.toISOString(),
-      settings: null,
-      password_required: false
-    };
-    ctx.store.data.sharing.push(s);
+function create6(ctx, d, token) {
+  const s = {
+    dashboard_id: d.id,
+    enabled: false,
+    access_token: token,
+    created_at: ctx.now.toISOString(),
+    settings: null,
+    password_required: false
+  };
+  ctx.store.data.sharing.push(s);
+  return s;
+}
+function reconcile(ctx, d) {
+  const s = current2(ctx, d.id)[0];
+  if (!d.share_token) return s;
+  if (!s) return create6(ctx, d, d.share_token);
+  if (d.share_token !== s.access_token) {
+    d.share_token = s.access_token;
+    d.is_shared = s.enabled;
   }
   return s;
 }
+function single(ctx, d) {
+  const found = reconcile(ctx, d);
+  const s = found ?? create6(ctx, d, newToken());
+  ctx.store.data.sharing = ctx.store.data.sharing.filter(
+    (x) => x === s || x.dashboard_id !== d.id || x.expires_at
+  );
+  return { s, stored: found !== void 0 };
+}
 function get(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
-  return { status: 200, body: render4(stored(ctx, d.id)) };
+  return { status: 200, body: render4(ctx, d, reconcile(ctx, d)) };
 }
 function patch(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   requireEdit(ctx, d);
   const body = asBody(ctx.body);
-  const enabled = "enabled" in body ? parseBool(body.enabled, "enabled") : void 0;
-  let settings2;
-  if ("settings" in body && body.settings !== null) {
-    if (!isDict(body.settings)) throw invalid("Invalid settings format", "settings");
-    settings2 = {};
-    for (const key of SETTINGS) {
-      const value = body.settings[key];
-      if (value === void 0) continue;
-      if (typeof value !== "boolean") throw invalid("Invalid settings format", "settings");
-      settings2[key] = value;
-    }
-  } else if ("settings" in body) settings2 = null;
-  const passwordRequired = "password_required" in body ? parseBool(body.password_required, "password_required") : void 0;
-  if (passwordRequired && !ctx.org.features.advanced_permissions) {
+  if (body.password_required && !ctx.org.features.advanced_permissions) {
     throw new ApiError(403, { error: "Sharing with password requires the Advanced Permissions feature" });
   }
-  const s = ensure(ctx, d.id);
+  const enabled = "enabled" in body ? parseBool(body.enabled, "enabled") : void 0;
+  const settings2 = "settings" in body ? parseSettings(body.settings) : void 0;
+  const passwordRequired = "password_required" in body ? parseBool(body.password_required, "password_required") : void 0;
+  const { s, stored } = single(ctx, d);
+  if (enabled === true && (!stored || !s.enabled)) s.access_token = newToken();
   if (enabled !== void 0 && enabled !== null) s.enabled = enabled;
   if (settings2 !== void 0) s.settings = settings2;
   if (passwordRequired !== void 0 && passwordRequired !== null) s.password_required = passwordRequired;
-  return { status: 200, body: render4(s) };
+  return { status: 200, body: render4(ctx, d, s) };
 }
 function refresh(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   requireEdit(ctx, d);
-  const s = ensure(ctx, d.id);
+  const { s } = single(ctx, d);
   s.access_token = newToken();
   s.created_at = ctx.now.toISOString();
-  return { status: 200, body: render4(s) };
+  return { status: 200, body: render4(ctx, d, s) };
 }
 function registerSharing(router) {
   const base = "/api/projects/:project/dashboards/:dashboard/sharing";
@@ -29605,14 +30518,14 @@ function registerSharing(router) {
     handler: refresh
   });
 }
-var SETTINGS;
+var BOOLEAN_SETTINGS, TRUE_WORDS, FALSE_WORDS;
 var init_sharing = __esm({
   "src/emulator/routes/sharing.ts"() {
     "use strict";
     init_errors3();
     init_fields4();
     init_dashboard_view();
-    SETTINGS = [
+    BOOLEAN_SETTINGS = [
       "whitelabel",
       "noHeader",
       "legend",
@@ -29621,6 +30534,8 @@ var init_sharing = __esm({
       "showInspector",
       "insightsOnly"
     ];
+    TRUE_WORDS = /* @__PURE__ */ new Set(["1", "on", "t", "true", "y", "yes"]);
+    FALSE_WORDS = /* @__PURE__ */ new Set(["0", "off", "f", "false", "n", "no"]);
   }
 });
 
@@ -29677,7 +30592,8 @@ function normaliseActivity(list10, at) {
     access_token: str2(s.access_token, randomBytes3(22).toString("base64url")),
     created_at: str2(s.created_at, at),
     settings: s.settings ?? null,
-    password_required: s.password_required === true
+    password_required: s.password_required === true,
+    ...typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}
   }));
   const runs = list10("runs").map((r) => ({
     id: str2(r.id, randomUUID5()),
@@ -29714,8 +30630,50 @@ function normaliseActivity(list10, at) {
     properties: typeof e.properties === "object" && e.properties !== null ? e.properties : {},
     elements_chain: str2(e.elements_chain, "")
   }));
-  const backfills = list10("backfills");
-  return { collaborators, sharing: sharing3, runs, backfills, logs: logs2, events };
+  const backfills = list10("backfills").map((f) => ({
+    id: str2(f.id, randomUUID5()),
+    batch_export: str2(f.batch_export, ""),
+    team_id: Number(f.team_id ?? f.team),
+    start_at: strOrNull(f.start_at),
+    end_at: strOrNull(f.end_at),
+    status: str2(f.status, "Completed"),
+    created_at: str2(f.created_at, at),
+    finished_at: strOrNull(f.finished_at),
+    last_updated_at: str2(f.last_updated_at, str2(f.created_at, at)),
+    total_records_count: intOrNull(f.total_records_count)
+  }));
+  const quick_filters = list10("quick_filters").map((q) => ({
+    id: str2(q.id, randomUUID5()).toLowerCase(),
+    team_id: Number(q.team_id ?? q.team),
+    name: str2(q.name, "")
+  }));
+  const dashboard_templates = list10("dashboard_templates").map((t) => ({
+    template_name: str2(t.template_name, ""),
+    team_id: intOrNull(t.team_id ?? t.team ?? null),
+    scope: str2(t.scope, "team"),
+    dashboard_description: str2(t.dashboard_description, ""),
+    dashboard_filters: typeof t.dashboard_filters === "object" && t.dashboard_filters !== null ? t.dashboard_filters : {},
+    tiles: Array.isArray(t.tiles) ? t.tiles : [],
+    tags: Array.isArray(t.tags) ? t.tags.map(String) : []
+  }));
+  const view_logs = list10("view_logs").map((v) => ({
+    team_id: Number(v.team_id ?? v.team),
+    user: Number(v.user),
+    type: str2(v.type, "dashboard"),
+    ref: String(v.ref),
+    viewed_at: str2(v.viewed_at, at)
+  }));
+  return {
+    collaborators,
+    sharing: sharing3,
+    runs,
+    backfills,
+    logs: logs2,
+    events,
+    quick_filters,
+    dashboard_templates,
+    view_logs
+  };
 }
 var str2, strOrNull, intOrNull;
 var init_seed_activity = __esm({
@@ -29781,6 +30739,11 @@ function intervalOffset(b) {
 function defaultDisplayName(kind2, id) {
   return kind2 === "databricks" || kind2 === "google-cloud-service-account" ? String(id) : `ID: ${id}`;
 }
+function sensitiveKeys(i) {
+  if (Array.isArray(i.sensitive_keys)) return { sensitive_keys: i.sensitive_keys.map(String) };
+  if (isDict2(i.sensitive_config)) return { sensitive_keys: Object.keys(i.sensitive_config) };
+  return {};
+}
 function membership(value) {
   if (typeof value === "string") return { id: value, level: "member" };
   const m = value;
@@ -29819,7 +30782,8 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
   const projects2 = list8(seed, "projects").map((p) => ({
     id: need(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
-    organization: need(p, "organization", "project", isStr)
+    organization: need(p, "organization", "project", isStr),
+    ...isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
   }));
   const users = list8(seed, "users").map((u) => ({
     id: need(u, "id", "user", isInt),
@@ -29851,7 +30815,8 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
       config: isDict2(i.config) ? i.config : {},
       created_at: typeof i.created_at === "string" ? i.created_at : at,
       created_by: isInt(i.created_by) ? i.created_by : null,
-      errors: typeof i.errors === "string" ? i.errors : ""
+      errors: typeof i.errors === "string" ? i.errors : "",
+      ...sensitiveKeys(i)
     };
   });
   let tileId = 1;
@@ -29875,12 +30840,15 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     data_color_theme_id: isInt(d.data_color_theme_id) ? d.data_color_theme_id : null,
     quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
     folder: typeof d.folder === "string" || d.folder === null ? d.folder : DEFAULT_FOLDER,
+    ...typeof d.share_token === "string" ? { share_token: d.share_token } : {},
+    ...d.is_shared === true ? { is_shared: true } : {},
     tiles: Array.isArray(d.tiles) ? d.tiles.map((t) => ({
       id: isInt(t.id) ? t.id : tileId++,
       insight: t.insight ?? null,
       text: t.text ?? null,
       layouts: t.layouts ?? {},
-      color: typeof t.color === "string" ? t.color : null
+      color: typeof t.color === "string" ? t.color : null,
+      ...t.deleted === true ? { deleted: true } : {}
     })) : []
   }));
   const batch_exports = list8(seed, "batch_exports").map((b) => {
@@ -29964,6 +30932,7 @@ function loggedQuery(url) {
 }
 async function handleRequest(state, req, res) {
   const started = state.clock.now();
+  if (!state.hostAllowed(req.headers.host)) return disallowedHost(req, res);
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   if (url.pathname.startsWith("/_emulator/") || url.pathname === "/_emulator") {
     return state.control(req, res, url);
@@ -30077,6 +31046,7 @@ var init_server = __esm({
   "src/emulator/server.ts"() {
     "use strict";
     init_auth();
+    init_control();
     init_errors3();
     init_http();
     init_rate_limit();
@@ -30201,6 +31171,7 @@ async function startEmulator(options = {}) {
     optionLimits,
     log,
     onError: options.onError,
+    hostAllowed: (requested) => hostAllowed(requested, !isLoopback(host)),
     control: (req, res, url) => handleControl(
       {
         log,
@@ -31571,7 +32542,7 @@ var require_timers = __commonJS({
     var NOT_IN_LIST = -2;
     var TO_BE_CLEARED = -1;
     var PENDING = 0;
-    var ACTIVE = 1;
+    var ACTIVE2 = 1;
     function onTick() {
       fastNow += TICK_MS;
       let idx = 0;
@@ -31580,8 +32551,8 @@ var require_timers = __commonJS({
         const timer = fastTimers[idx];
         if (timer._state === PENDING) {
           timer._idleStart = fastNow - TICK_MS;
-          timer._state = ACTIVE;
-        } else if (timer._state === ACTIVE && fastNow >= timer._idleStart + timer._idleTimeout) {
+          timer._state = ACTIVE2;
+        } else if (timer._state === ACTIVE2 && fastNow >= timer._idleStart + timer._idleTimeout) {
           timer._state = TO_BE_CLEARED;
           timer._idleStart = -1;
           timer._onTimeout(timer._timerArg);
@@ -35912,7 +36883,7 @@ var require_webidl = __commonJS({
     var { runtimeFeatures } = require_runtime_features();
     var UNDEFINED = 1;
     var BOOLEAN = 2;
-    var STRING = 3;
+    var STRING2 = 3;
     var SYMBOL = 4;
     var NUMBER = 5;
     var BIGINT = 6;
@@ -35983,7 +36954,7 @@ var require_webidl = __commonJS({
         case "boolean":
           return BOOLEAN;
         case "string":
-          return STRING;
+          return STRING2;
         case "symbol":
           return SYMBOL;
         case "number":
@@ -36002,7 +36973,7 @@ var require_webidl = __commonJS({
     webidl.util.Types = {
       UNDEFINED,
       BOOLEAN,
-      STRING,
+      STRING: STRING2,
       SYMBOL,
       NUMBER,
       BIGINT,
@@ -36015,7 +36986,7 @@ var require_webidl = __commonJS({
           return "Undefined";
         case BOOLEAN:
           return "Boolean";
-        case STRING:
+        case STRING2:
           return "String";
         case SYMBOL:
           return "Symbol";
@@ -36101,7 +37072,7 @@ var require_webidl = __commonJS({
           return `Symbol(${V.description})`;
         case OBJECT:
           return inspect2(V);
-        case STRING:
+        case STRING2:
           return `"${V}"`;
         case BIGINT:
           return `${V}n`;
@@ -38121,7 +39092,7 @@ var require_client_h1 = __commonJS({
       kHTTPContext,
       kClosed
     } = require_symbols();
-    var constants2 = require_constants2();
+    var constants3 = require_constants2();
     var EMPTY_BUF = Buffer.alloc(0);
     var FastBuffer = Buffer[Symbol.species];
     var removeAllListeners = util.removeAllListeners;
@@ -38257,7 +39228,7 @@ var require_client_h1 = __commonJS({
          */
       constructor(client, socket, { exports: exports2 }) {
         this.llhttp = exports2;
-        this.ptr = this.llhttp.llhttp_alloc(constants2.TYPE.RESPONSE);
+        this.ptr = this.llhttp.llhttp_alloc(constants3.TYPE.RESPONSE);
         this.client = client;
         this.socket = socket;
         this.timeout = null;
@@ -38353,11 +39324,11 @@ var require_client_h1 = __commonJS({
             currentParser = null;
             currentBufferRef = null;
           }
-          if (ret !== constants2.ERROR.OK) {
+          if (ret !== constants3.ERROR.OK) {
             const data = chunk.subarray(llhttp.llhttp_get_error_pos(this.ptr) - currentBufferPtr);
-            if (ret === constants2.ERROR.PAUSED_UPGRADE) {
+            if (ret === constants3.ERROR.PAUSED_UPGRADE) {
               this.onUpgrade(data);
-            } else if (ret === constants2.ERROR.PAUSED) {
+            } else if (ret === constants3.ERROR.PAUSED) {
               this.paused = true;
               socket.unshift(data);
             } else {
@@ -38380,10 +39351,10 @@ var require_client_h1 = __commonJS({
         } finally {
           currentParser = null;
         }
-        if (ret === constants2.ERROR.OK) {
+        if (ret === constants3.ERROR.OK) {
           return null;
         }
-        if (ret === constants2.ERROR.PAUSED || ret === constants2.ERROR.PAUSED_UPGRADE) {
+        if (ret === constants3.ERROR.PAUSED || ret === constants3.ERROR.PAUSED_UPGRADE) {
           this.paused = true;
           return null;
         }
@@ -38400,7 +39371,7 @@ var require_client_h1 = __commonJS({
           const len = new Uint8Array(llhttp.memory.buffer, ptr).indexOf(0);
           message = "Response does not match the HTTP/1.1 protocol (" + Buffer.from(llhttp.memory.buffer, ptr, len).toString() + ")";
         }
-        return new HTTPParserError(message, constants2.ERROR[ret], data);
+        return new HTTPParserError(message, constants3.ERROR[ret], data);
       }
       destroy() {
         assert(currentParser === null);
@@ -38611,7 +39582,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause2 ? constants2.ERROR.PAUSED : 0;
+        return pause2 ? constants3.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -38637,7 +39608,7 @@ var require_client_h1 = __commonJS({
         }
         this.bytesRead += buf.length;
         if (request2.onData(buf) === false) {
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         }
         return 0;
       }
@@ -38677,13 +39648,13 @@ var require_client_h1 = __commonJS({
         if (socket[kWriting]) {
           assert(client[kRunning] === 0);
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (!shouldKeepAlive) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (socket[kReset] && client[kRunning] === 0) {
           util.destroy(socket, new InformationalError("reset"));
-          return constants2.ERROR.PAUSED;
+          return constants3.ERROR.PAUSED;
         } else if (client[kPipelining] == null || client[kPipelining] === 1) {
           setImmediate(client[kResume]);
         } else {
@@ -45399,7 +46370,7 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile: writeFile3, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { writeFile, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
     var { dirname: dirname3, resolve: resolve12 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
@@ -45636,7 +46607,7 @@ var require_snapshot_recorder = __commonJS({
           hash,
           snapshot
         }));
-        await writeFile3(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
+        await writeFile(resolvedPath, JSON.stringify(data, null, 2), { flush: true });
       }
       /**
        * Clears all recorded snapshots
@@ -46554,7 +47525,7 @@ var require_dump = __commonJS({
 var require_dns = __commonJS({
   "node_modules/undici/lib/interceptor/dns.js"(exports, module) {
     "use strict";
-    var { isIP: isIP2 } = __require("node:net");
+    var { isIP: isIP3 } = __require("node:net");
     var { lookup: lookup2 } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler();
     var { InvalidArgumentError: InvalidArgumentError2, InformationalError } = require_errors3();
@@ -46960,7 +47931,7 @@ var require_dns = __commonJS({
       return (dispatch2) => {
         return function dnsInterceptor(origDispatchOpts, handler) {
           const origin = origDispatchOpts.origin.constructor === URL ? origDispatchOpts.origin : new URL(origDispatchOpts.origin);
-          if (isIP2(origin.hostname) !== 0) {
+          if (isIP3(origin.hostname) !== 0) {
             return dispatch2(origDispatchOpts, handler);
           }
           instance.runLookup(origin, origDispatchOpts, (err, newOrigin) => {
@@ -47128,14 +48099,14 @@ var require_cache = __commonJS({
     }
     function appendHeader(headers, key, val) {
       const headerName = key.toLowerCase();
-      const current2 = headers[headerName];
+      const current3 = headers[headerName];
       const values2 = Array.isArray(val) ? val : [val];
-      if (current2 === void 0) {
+      if (current3 === void 0) {
         headers[headerName] = Array.isArray(val) ? val.slice() : val;
-      } else if (Array.isArray(current2)) {
-        current2.push(...values2);
+      } else if (Array.isArray(current3)) {
+        current3.push(...values2);
       } else {
-        headers[headerName] = [current2, ...values2];
+        headers[headerName] = [current3, ...values2];
       }
     }
     function normalizeHeaders(opts) {
@@ -58572,7 +59543,7 @@ var init_outcome = __esm({
 
 // src/service/budget-file.ts
 import { createHash as createHash5, randomBytes as randomBytes4 } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync as readFileSync3, renameSync as renameSync2, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { lstatSync as lstatSync2, mkdirSync, readFileSync as readFileSync3, renameSync as renameSync2, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { dirname } from "node:path";
 function budgetFileId(host, apiKey) {
   return createHash5("sha256").update(`posthog-gitops rate budget
@@ -58581,7 +59552,7 @@ ${apiKey}`).digest("hex").slice(0, 16);
 }
 function readBudgetFile(path, id, now) {
   try {
-    const stat2 = lstatSync(path);
+    const stat2 = lstatSync2(path);
     if (!stat2.isFile() || stat2.size > MAX_FILE_BYTES2) return void 0;
     return parse(JSON.parse(readFileSync3(path, "utf8")), id, now);
   } catch {
@@ -58764,6 +59735,11 @@ function organizationsApi(t) {
     members(orgId) {
       const path = `/api/organizations/${segment(orgId)}/members/`;
       return collectOffsetPages(t, { method: "GET", path, expect: "memberPage" });
+    },
+    /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
+    listProjects(orgId, query = {}, max) {
+      const path = `/api/organizations/${segment(orgId)}/projects/`;
+      return paginate(t, { method: "GET", path, query, expect: "projectPage" }, max);
     }
   };
 }
@@ -58950,6 +59926,8 @@ var init_shapes = __esm({
       organization: { schema: organization2 },
       memberPage: { schema: offsetPage2(member), list: "results" },
       project: { schema: project2 },
+      /** The organization's projects list: each project's id is what the tool reads. */
+      projectPage: { schema: offsetPage2(obj({ id: int2 }, ["id"])), list: "results" },
       /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
       backfillCreated: { schema: obj({ backfill_id: str3 }, ["backfill_id"]) },
       /** Pause and unpause (the OpenAPI names no body). */
@@ -59094,6 +60072,7 @@ var init_transport = __esm({
     "use strict";
     import_undici = __toESM(require_undici(), 1);
     init_scrub();
+    init_text();
     init_words();
     init_errors2();
     init_outcome();
@@ -59137,6 +60116,14 @@ var init_transport = __esm({
       }
       get pageLimits() {
         return this.#o.pageLimits;
+      }
+      /** The service's origin (`https://us.posthog.com`): where every request and every `next` link goes. */
+      get origin() {
+        return this.#o.origin;
+      }
+      /** `text` without the key, for messages that quote what the service sent. */
+      scrubbed(text2) {
+        return this.#scrub(text2);
       }
       async send(spec) {
         const url = this.#url(spec);
@@ -59201,7 +60188,12 @@ var init_transport = __esm({
               const problem = `the answer is longer than ${describeBytes(this.#o.maxAnswerBytes)}`;
               return fail2(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
             }
-            if (outcome.kind === "answer" && outcome.status < 400) {
+            if (outcome.kind === "answer" && outcome.status >= 300 && outcome.status < 400) {
+              const to = outcome.location === void 0 ? "" : `, to ${cut(this.#scrub(outcome.location), 200)}`;
+              const problem = `it answered ${outcome.status} (a redirect${to}), which is not followed: is the host right?`;
+              return fail2(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
+            }
+            if (outcome.kind === "answer" && outcome.status < 300) {
               this.#log(
                 `${label2} ${outcome.status} ${ms}ms${attempt ? ` (after ${count(attempt, "retry", "retries")})` : ""}`
               );
@@ -59304,12 +60296,14 @@ var init_transport = __esm({
           answered = true;
           const text2 = await readAtMost(res.body, this.#o.maxAnswerBytes);
           const retryAfter = res.headers["retry-after"];
+          const location = res.headers.location;
           return {
             kind: "answer",
             status: res.statusCode,
             text: text2 ?? "",
             retryAfterMs: parseRetryAfter(retryAfter, this.#o.clock.now()),
-            ...text2 === void 0 ? { tooLarge: true } : {}
+            ...text2 === void 0 ? { tooLarge: true } : {},
+            ...typeof location === "string" ? { location } : {}
           };
         } catch (raw) {
           return classifyFailure(raw, answered, deadline.signal.aborted, (text2) => this.#scrub(text2));
@@ -59535,7 +60529,7 @@ var init_client = __esm({
 });
 
 // src/service/env.ts
-import { isIP } from "node:net";
+import { isIP as isIP2 } from "node:net";
 import { isAbsolute as isAbsolute2, join as join2 } from "node:path";
 function clientFromEnv(env, overrides = {}, log, clock, progress = {}) {
   const host = checkHost(overrides.host ?? env.POSTHOG_HOST ?? "https://us.posthog.com");
@@ -59576,16 +60570,18 @@ function defaultBudgetFile(env, host, apiKey) {
 function checkHost(raw) {
   const bare = withoutScheme(raw);
   if (bare !== void 0) throw new UserError(bare);
+  const shown2 = withoutCredentials(raw);
   let url;
   try {
     url = new URL(raw);
   } catch {
-    throw new UserError(`POSTHOG_HOST / --host is not a URL: ${raw}`);
+    throw new UserError(`POSTHOG_HOST / --host is not a URL: ${shown2}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new UserError(`host must use https:// (got ${url.protocol}//)`);
+    const scheme = raw.includes("//") && shown2 === raw ? `${url.protocol}//` : shown2;
+    throw new UserError(`host must use https:// (got ${scheme})`);
   }
-  const extra = url.username !== "" || url.password !== "" ? "a user name or password" : url.pathname !== "/" && url.pathname !== "" ? `a path (${excerpt2(url.pathname)})` : url.search !== "" || raw.includes("?") ? "a query (?…)" : url.hash !== "" || raw.includes("#") ? "a fragment (#…)" : void 0;
+  const extra = url.username !== "" || url.password !== "" ? "a user name or password" : url.pathname !== "/" && url.pathname !== "" ? `a path (${cut(url.pathname, 60)})` : url.search !== "" || raw.includes("?") ? "a query (?…)" : url.hash !== "" || raw.includes("#") ? "a fragment (#…)" : void 0;
   if (extra !== void 0) {
     throw new UserError(
       `POSTHOG_HOST / --host must be the service's address only, but it has ${extra}: use ${url.origin}`
@@ -59603,21 +60599,22 @@ function withoutScheme(raw) {
   const text2 = raw.trim();
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text2)) return void 0;
   const plain = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?\/?$/i.exec(text2);
-  if (plain === null)
-    return "POSTHOG_HOST / --host needs a scheme: write it as https://HOST (e.g. https://us.posthog.com)";
+  if (plain === null) return void 0;
   const host = text2.replace(/\/$/, "");
   const scheme = isLoopback2(plain[1] ?? "") ? "http" : "https";
   return `POSTHOG_HOST / --host needs a scheme: write ${scheme}://${host} (not ${host})`;
 }
-function excerpt2(text2) {
-  return text2.length > 60 ? `${text2.slice(0, 59)}…` : text2;
+function withoutCredentials(raw) {
+  const slashes = raw.indexOf("//");
+  const start2 = slashes < 0 ? 0 : slashes + 2;
+  const at = raw.lastIndexOf("@");
+  return at < start2 ? raw : `${raw.slice(0, start2)}${raw.slice(at + 1)}`;
 }
 function isLoopback2(hostname) {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (name === "localhost" || name.endsWith(".localhost")) return true;
-  if (isIP(name) === 4) return name.startsWith("127.");
-  if (isIP(name) === 6) return name === "::1" || name === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(name);
-  return false;
+  if (name === "localhost") return true;
+  if (isIP2(name) === 4) return name.startsWith("127.");
+  return isIP2(name) === 6 && new URL(`http://[${name}]`).hostname === "[::1]";
 }
 function parseRateLimit2(text2, source) {
   const windows = text2.split(",").map((part) => {
@@ -59636,6 +60633,7 @@ var init_env = __esm({
   "src/service/env.ts"() {
     "use strict";
     init_errors();
+    init_text();
     init_budget_file();
     init_client();
     UNITS2 = { second: 1e3, minute: 6e4, hour: 36e5 };
@@ -60006,6 +61004,7 @@ var init_progress = __esm({
   "src/commands/progress.ts"() {
     "use strict";
     init_table2();
+    init_text();
     init_words();
     ERASE_LINE = "\r\x1B[2K";
     Tally = class {
@@ -60129,7 +61128,7 @@ var init_progress = __esm({
         if (wait && left > 0) text2 += ` · waiting ${seconds(left)} ${wait.why}`;
         else this.#tally.wait = void 0;
         const width2 = Math.max(20, (this.base.stderr.columns ?? 80) - 1);
-        if (text2.length > width2) text2 = `${text2.slice(0, width2 - 1)}…`;
+        text2 = cut(text2, width2);
         this.base.stderr.write(`${ERASE_LINE}${text2}`);
         this.#shown = true;
       }
@@ -60502,8 +61501,8 @@ var init_yocto_queue = __esm({
         this.#size++;
       }
       dequeue() {
-        const current2 = this.#head;
-        if (!current2) {
+        const current3 = this.#head;
+        if (!current3) {
           return;
         }
         this.#head = this.#head.next;
@@ -60511,7 +61510,7 @@ var init_yocto_queue = __esm({
         if (!this.#head) {
           this.#tail = void 0;
         }
-        return current2.value;
+        return current3.value;
       }
       peek() {
         if (!this.#head) {
@@ -60528,10 +61527,10 @@ var init_yocto_queue = __esm({
         return this.#size;
       }
       *[Symbol.iterator]() {
-        let current2 = this.#head;
-        while (current2) {
-          yield current2.value;
-          current2 = current2.next;
+        let current3 = this.#head;
+        while (current3) {
+          yield current3.value;
+          current3 = current3.next;
         }
       }
       *drain() {
@@ -60966,16 +61965,17 @@ async function run4(flags, io) {
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);
+  const shown2 = scrubValue(io, plan);
   const format = flags.format ?? "text";
   io.stdout.write(
-    renderPlan(plan, format, {
+    renderPlan(shown2, format, {
       kinds: KINDS,
       color: format === "text" && colorEnabled(io.env, io.stdout.isTTY === true),
       ...fullPlanHint(io)
     })
   );
-  if (inGitHubActions(io)) io.stderr.write(planAnnotations(plan, vocabulary(KINDS), workspacePath(io)));
-  await appendStepSummary(plan, KINDS, io);
+  if (inGitHubActions(io)) io.stderr.write(planAnnotations(shown2, vocabulary(KINDS), workspacePath(io)));
+  await appendStepSummary(shown2, KINDS, io);
   failIfUnsafe(made, flags);
   if (flags.out) {
     const saved = {
@@ -60984,7 +61984,7 @@ async function run4(flags, io) {
       options: savedOptions(flags),
       config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
       // Only the plan holds text from the service or the files: scrubbed. The rest is read back as is.
-      plan: scrubValue(io, plan),
+      plan: shown2,
       reads: made.reads
     };
     const file = resolve6(io.cwd, flags.out);
@@ -61319,10 +62319,11 @@ async function run5(flags, io) {
     }
     progress.stop();
     const json = flags2.format === "json";
-    const shown2 = json ? out.stderr : out.stdout;
-    warnIfPartial(plan, shown2);
+    const log = json ? out.stderr : out.stdout;
+    warnIfPartial(plan, log);
     const vocab = vocabulary(KINDS);
-    shown2.write(renderText(plan, { color: colorEnabled(io.env, shown2.isTTY === true), vocab }));
+    const shown2 = scrubValue(io, plan);
+    log.write(renderText(shown2, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
     if (plan.actions.length === 0) {
       if (json)
         out.stdout.write(
@@ -61347,7 +62348,7 @@ async function run5(flags, io) {
       if (cancelled !== void 0) return cancelled;
     }
     if (stopped.aborted) throw new UserError("stopped", "interrupted");
-    shown2.write("\n");
+    log.write("\n");
     progress.step("applying", plan.actions.length);
     const result = await applyAndCheck(plan, {
       kinds: KINDS,
@@ -61357,7 +62358,7 @@ async function run5(flags, io) {
       signal: stopped,
       onResult: (one) => {
         progress.advance();
-        shown2.write(`${formatResult(one, { vocab, people: plan.people })}
+        log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown2.people })}
 `);
       }
     });
@@ -61365,10 +62366,10 @@ async function run5(flags, io) {
     const received = signal();
     if (received === void 0) reportDuplicates(out, result);
     const end = closing(result, received);
-    shown2.write(`
+    log.write(`
 ${end.line}
 `);
-    if (json) out.stdout.write(resultJson(result));
+    if (json) out.stdout.write(resultJson(scrubValue(io, result)));
     return end.code;
   }
   async function savedPlanAgain(session, saved2) {
@@ -61456,13 +62457,16 @@ var init_apply3 = __esm({
 function escapeLive(text2) {
   return text2.replaceAll("${", () => "$${");
 }
-function escapeItem(value) {
+function escapeItem(value, leftOut = [], path = "") {
   if (value instanceof Placeholder) return `\${${value.variable}}`;
   if (typeof value === "string") return escapeLive(value);
-  if (Array.isArray(value)) return value.map(escapeItem);
+  if (Array.isArray(value)) return value.map((item, i) => escapeItem(item, leftOut, `${path}${i}.`));
   if (isPlainObject(value)) {
     const out = {};
-    for (const [key, item] of Object.entries(value)) out[key] = escapeItem(item);
+    for (const [key, item] of Object.entries(value)) {
+      if (FORBIDDEN_KEYS.has(key)) leftOut.push(`${path}${key}`);
+      else out[key] = escapeItem(item, leftOut, `${path}${key}.`);
+    }
     return out;
   }
   return value;
@@ -61477,6 +62481,7 @@ var YAML_TEXT;
 var init_escape = __esm({
   "src/pull/escape.ts"() {
     "use strict";
+    init_parse_types();
     init_values();
     init_kinds2();
     YAML_TEXT = { lineWidth: 0, doubleQuotedAsJSON: true };
@@ -61484,8 +62489,18 @@ var init_escape = __esm({
 });
 
 // src/pull/document.ts
-function pullDocument(kind2, project3, pulled, schemaLocation2) {
-  const items2 = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? ""))).map((item) => escapeItem(item));
+function pullDocument(kind2, project3, pulled, schemaLocation2, leftOut = []) {
+  const items2 = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? ""))).map((item) => {
+    const paths = [];
+    const escaped = escapeItem(item, paths);
+    if (paths.length > 0) {
+      const what = paths.length === 1 ? "this key" : "these keys";
+      leftOut.push(
+        `${paths.join(" and ")} of ${kind2.words.one} ${JSON.stringify(String(item.name ?? ""))}: the configuration format does not allow ${what}`
+      );
+    }
+    return escaped;
+  });
   const variables = [...new Set(pulled.variables)];
   const header = [
     `# yaml-language-server: $schema=${schemaLocation2}`,
@@ -61514,12 +62529,14 @@ async function pullFiles(kinds, client, project3, schemaLocation2) {
   for (const kind2 of kinds) {
     const pulled = await kind2.pull(client, project3);
     const name = pullFileName(kind2);
+    const leftOut = [];
     files.push({
       kind: kind2.name,
       name,
-      text: pullDocument(kind2, project3, pulled, schemaLocation2(name)),
+      text: pullDocument(kind2, project3, pulled, schemaLocation2(name), leftOut),
       objects: pulled.items.length,
-      variables: [...new Set(pulled.variables)]
+      variables: [...new Set(pulled.variables)],
+      leftOut
     });
   }
   return files;
@@ -61611,7 +62628,7 @@ var init_refresh = __esm({
 });
 
 // src/commands/pull-refresh.ts
-import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
@@ -61671,7 +62688,7 @@ async function refresh2(paths, flags, io) {
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
 `);
     if (refreshed.changed.length === 0) continue;
-    await withFile("write", file, () => writeFile2(path, refreshed.text));
+    await writeOutput(io, "write", file, path, refreshed.text, { scrubbed: true });
     changedFiles += 1;
     io.stderr.write(
       `refreshed ${file}: ${count(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})
@@ -61736,7 +62753,6 @@ var pull_exports = {};
 __export(pull_exports, {
   run: () => run6
 });
-import { existsSync as existsSync4 } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61766,7 +62782,7 @@ async function run6(flags, io) {
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve9(dir, pullFileName(kind2))).filter((file) => existsSync4(file));
+  const existing = kinds.map((kind2) => resolve9(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
       `${existing.map((file) => relative4(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
@@ -61778,7 +62794,7 @@ async function run6(flags, io) {
   await withFile("create the folder", shown2, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
     const file = resolve9(dir, pulled.name);
-    await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text);
+    await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text, { create: true });
     const words2 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
       `wrote ${relative4(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words2.one : words2.many}
@@ -61788,6 +62804,8 @@ async function run6(flags, io) {
       io.stderr.write(`  set these secret variables before apply: ${pulled.variables.join(", ")}
 `);
     }
+    for (const left of pulled.leftOut) io.stderr.write(`  left out ${flat(left)}
+`);
   }
   return 0;
 }
@@ -61800,6 +62818,7 @@ var init_pull4 = __esm({
     init_kinds3();
     init_document();
     init_pull3();
+    init_text();
     init_version();
     init_connect();
     init_project();
@@ -61971,17 +62990,13 @@ function renderRunsText(doc, now, paint) {
     dataInterval(r),
     r.records_completed === null ? "-" : formatCount(r.records_completed),
     r.id,
-    cut(r.latest_error ?? (r.backfill ? "from a backfill" : ""), 80)
+    cut((r.latest_error ?? (r.backfill ? "from a backfill" : "")).replace(/\s+/g, " ").trim(), 80)
   ]);
   return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
 }
 function dataInterval(r) {
   const start2 = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
   return `${start2} → ${isoTime(r.data_interval_end)}`;
-}
-function cut(text2, max) {
-  const flat2 = text2.replace(/\s+/g, " ").trim();
-  return flat2.length > max ? `${flat2.slice(0, max - 1)}…` : flat2;
 }
 var init_runs2 = __esm({
   "src/render/runs.ts"() {
@@ -62151,7 +63166,7 @@ var status_exports = {};
 __export(status_exports, {
   run: () => run7
 });
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 import { resolve as resolve10 } from "node:path";
 async function run7(options, io) {
   const format = options.format ?? "text";
@@ -62169,9 +63184,10 @@ async function run7(options, io) {
       },
       ctx.now
     );
+    const shown2 = scrubValue(io, doc);
     ctx.io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : renderStatusText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
+      format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : renderStatusText(shown2, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     const s = doc.summary;
     ctx.io.stderr.write(
@@ -62187,11 +63203,11 @@ async function select(ctx, options) {
     throw new UserError("give either PATH or --organization, not both");
   if (paths.length > 0) return fromFiles(ctx, options, paths);
   if (options.organization) {
-    const exports2 = await collect(ctx.client.batchExports.listForOrganization(options.organization));
+    const exports2 = await organizationExports(ctx, options.organization);
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
-  if (existsSync5(resolve10(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync4(resolve10(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project3 } = projectChoice(options, ctx.io);
   if (project3 === void 0) {
     throw new UserError(
@@ -62200,6 +63216,19 @@ async function select(ctx, options) {
   }
   const exports = await collect(ctx.client.batchExports.list(project3));
   return { exports, missing: [], organization: null, projects: [project3] };
+}
+async function organizationExports(ctx, organization3) {
+  try {
+    return await collect(ctx.client.batchExports.listForOrganization(organization3));
+  } catch (error2) {
+    if (!(error2 instanceof ServiceError) || error2.status !== 404) throw error2;
+  }
+  const projects2 = await collect(ctx.client.organizations.listProjects(organization3));
+  const exports = [];
+  for (const id of [...new Set(projects2.map((p) => p.id))].sort((a, b) => a - b)) {
+    exports.push(...await collect(ctx.client.batchExports.list(id)));
+  }
+  return exports;
 }
 async function fromFiles(ctx, options, paths) {
   const loaded = await readConfig(paths, options, ctx.io, "plan");
@@ -62229,6 +63258,8 @@ var init_status2 = __esm({
     init_status();
     init_table2();
     init_text2();
+    init_scrub();
+    init_errors2();
     init_service2();
     init_words();
     init_config2();
@@ -62306,7 +63337,7 @@ async function resolveExport(ctx, flags, name, configPath) {
       "no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`"
     );
   }
-  const id = found?.object.id ?? (UUID4.test(name) ? name : void 0);
+  const id = found?.object.id ?? (UUID5.test(name) ? name : void 0);
   if (id) return { project: project3, export: await ctx.client.batchExports.get(project3, id) };
   return { project: project3, export: await findByName(ctx, project3, name) };
 }
@@ -62327,7 +63358,7 @@ async function findByName(ctx, project3, name) {
 function quoteList(names) {
   return names.map((n) => `"${n}"`).join(", ");
 }
-var UUID4;
+var UUID5;
 var init_resolve_export = __esm({
   "src/commands/resolve-export.ts"() {
     "use strict";
@@ -62336,7 +63367,7 @@ var init_resolve_export = __esm({
     init_service2();
     init_config2();
     init_project();
-    UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   }
 });
 
@@ -62366,9 +63397,10 @@ async function run8(options, io) {
       filters: { status: statuses, since },
       runs: runs.map(runItem)
     };
+    const shown2 = scrubValue(io, doc);
     ctx.io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : renderRunsText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
+      format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : renderRunsText(shown2, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     ctx.io.stderr.write(
       `${count(runs.length, "run")} of "${flat(b.name)}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}
@@ -62383,6 +63415,7 @@ var init_runs4 = __esm({
     init_runs2();
     init_table2();
     init_text2();
+    init_scrub();
     init_text();
     init_time();
     init_words();
@@ -62597,9 +63630,10 @@ async function run11(options, io) {
       filters: { run: options.run ?? null, level: levels, search: options.search ?? null, since },
       entries
     };
+    const shown2 = scrubValue(io, doc);
     ctx.io.stdout.write(
-      format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
+      format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : renderLogsText(shown2, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
     const more = read.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
     ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${flat(b.name)}"${more}
@@ -62622,6 +63656,7 @@ var init_logs3 = __esm({
     init_table2();
     init_text2();
     init_time2();
+    init_scrub();
     init_text();
     init_time();
     init_words();
@@ -62720,12 +63755,13 @@ function renderEventsText(doc, paint) {
 }
 function propertiesPreview(properties) {
   const text2 = Object.entries(properties).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
-  return text2.length > 100 ? `${text2.slice(0, 99)}…` : text2;
+  return cut(text2, 100);
 }
 var CSV_COLUMNS;
 var init_events3 = __esm({
   "src/render/events.ts"() {
     "use strict";
+    init_text();
     init_table2();
     init_time2();
     CSV_COLUMNS = ["id", "event", "timestamp", "distinct_id", "properties"];
@@ -62787,8 +63823,9 @@ async function run13(options, io) {
       },
       events
     };
-    const out = format === "json" ? `${JSON.stringify(doc, null, 2)}
-` : format === "csv" ? renderEventsCsv(events) : renderEventsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
+    const shown2 = scrubValue(io, doc);
+    const out = format === "json" ? `${JSON.stringify(shown2, null, 2)}
+` : format === "csv" ? renderEventsCsv(shown2.events) : renderEventsText(shown2, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
     ctx.io.stdout.write(out);
     ctx.io.stderr.write(
       `${count(events.length, "event")}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}
@@ -62805,6 +63842,7 @@ var init_events4 = __esm({
     init_events3();
     init_table2();
     init_text2();
+    init_scrub();
     init_service2();
     init_time();
     init_words();
@@ -62817,7 +63855,7 @@ var init_events4 = __esm({
 });
 
 // src/action/main.ts
-import { existsSync as existsSync7, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
+import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join as join5, resolve as resolve11 } from "node:path";
 
@@ -63322,6 +64360,7 @@ function installedCli(label2, bin, env, cwd) {
 }
 
 // src/action/comment.ts
+init_text();
 var COMMENT_LIMIT = 65536;
 var MAX_PAGES = 100;
 var TIMEOUT_MS = 3e4;
@@ -63342,8 +64381,7 @@ _${dropped} more ${dropped === 1 ? "section" : "sections"} left out to fit this 
     const start2 = text2.lastIndexOf("\n\n<details>");
     const end = start2 < 0 ? -1 : text2.indexOf("</details>", start2);
     if (end < 0) {
-      const whole = body();
-      return `${whole.slice(0, limit - 2)}…
+      return `${cut(body(), limit - 1)}
 `;
     }
     text2 = text2.slice(0, start2) + text2.slice(end + "</details>".length);
@@ -63454,7 +64492,7 @@ var GitHubApi = class {
 function hint(status) {
   return status === 401 || status === 403 || status === 404 ? " (does the token in github-token have pull-requests: write on this repository?)" : "";
 }
-var oneLine2 = (text2) => text2.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
+var oneLine2 = (text2) => cut(text2.replace(/[\u0000-\u001f\u007f]+/g, " "), 300);
 function nextLink(link) {
   for (const part of (link ?? "").split(",")) {
     const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
@@ -63522,7 +64560,7 @@ function withoutInputs(env) {
 
 // src/action/install.ts
 import { spawn as spawn2 } from "node:child_process";
-import { existsSync as existsSync6, readFileSync as readFileSync4 } from "node:fs";
+import { existsSync as existsSync5, readFileSync as readFileSync4 } from "node:fs";
 import { join as join3 } from "node:path";
 async function installRelease(version, prefix, env) {
   const spec = `posthog-gitops@${version}`;
@@ -63541,7 +64579,7 @@ async function installRelease(version, prefix, env) {
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join3(prefix, "node_modules", "posthog-gitops");
   const bin = join3(root, "bin", "posthog-gitops.js");
-  if (!existsSync6(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
+  if (!existsSync5(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
   const installed = JSON.parse(readFileSync4(join3(root, "package.json"), "utf8"));
   return { version: String(installed.version), bin };
 }
@@ -63582,12 +64620,12 @@ async function runAction(ctx) {
   );
   if (plan.code !== 0 && plan.code !== 2) {
     const note = failedPlanMarkdown(plan.code, ctx.runUrl);
-    writeFileSync3(markdownFile, note);
+    writeFileSync3(markdownFile, note, { flag: "wx" });
     report2.setOutput("plan-file", "");
     report2.setOutput("markdown-file", markdownFile);
     return keepComment(ctx, note, plan.code);
   }
-  writeFileSync3(markdownFile, plan.stdout);
+  writeFileSync3(markdownFile, plan.stdout, { flag: "wx" });
   const summary3 = planSummary(planFile);
   report2.setOutput("has-changes", String(summary3.total > 0));
   report2.setOutput("destructive", String(summary3.destructive));
@@ -63667,7 +64705,7 @@ async function start() {
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
   const cwd = resolve11(workspace, inputs.workingDirectory);
-  if (!existsSync7(cwd) || !statSync(cwd).isDirectory()) {
+  if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;
   }
@@ -63720,7 +64758,7 @@ function commentOn(inputs, env) {
   };
 }
 function pullRequestNumber(eventPath) {
-  if (!eventPath || !existsSync7(eventPath)) return void 0;
+  if (!eventPath || !existsSync6(eventPath)) return void 0;
   const event2 = JSON.parse(readFileSync6(eventPath, "utf8"));
   const number2 = event2.pull_request?.number;
   return typeof number2 === "number" && Number.isSafeInteger(number2) && number2 > 0 ? number2 : void 0;

@@ -110,10 +110,12 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     progress.stop();
     // With --format json, stdout is the result document alone; the plan and the lines go to the log.
     const json = flags.format === "json";
-    const shown = json ? out.stderr : out.stdout;
-    warnIfPartial(plan, shown);
+    const log = json ? out.stderr : out.stdout;
+    warnIfPartial(plan, log);
     const vocab = vocabulary(KINDS);
-    shown.write(renderText(plan, { color: colorEnabled(io.env, shown.isTTY === true), vocab }));
+    // What is shown is scrubbed before it is rendered (scrub.ts); what is applied is the plan itself.
+    const shown = scrubValue(io, plan);
+    log.write(renderText(shown, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
     if (plan.actions.length === 0) {
       if (json)
         out.stdout.write(
@@ -138,7 +140,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       if (cancelled !== undefined) return cancelled;
     }
     if (stopped.aborted) throw new UserError("stopped", "interrupted");
-    shown.write("\n");
+    log.write("\n");
     progress.step("applying", plan.actions.length);
     const result = await applyAndCheck(plan, {
       kinds: KINDS,
@@ -148,15 +150,15 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       signal: stopped,
       onResult: (one) => {
         progress.advance();
-        shown.write(`${formatResult(one, { vocab, people: plan.people })}\n`);
+        log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown.people })}\n`);
       },
     });
     progress.stop();
     const received = signal();
     if (received === undefined) reportDuplicates(out, result);
     const end = closing(result, received);
-    shown.write(`\n${end.line}\n`);
-    if (json) out.stdout.write(resultJson(result));
+    log.write(`\n${end.line}\n`);
+    if (json) out.stdout.write(resultJson(scrubValue(io, result)));
     return end.code;
   }
 

@@ -46,6 +46,11 @@ export function organizationsApi(t: Transport) {
       const path = `/api/organizations/${seg(orgId)}/members/`;
       return collectOffsetPages<OrganizationMember>(t, { method: "GET", path, expect: "memberPage" });
     },
+    /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
+    listProjects(orgId: string, query: Query = {}, max?: number): AsyncIterable<Project> {
+      const path = `/api/organizations/${seg(orgId)}/projects/`;
+      return paginate<Project>(t, { method: "GET", path, query, expect: "projectPage" }, max);
+    },
   };
 }
 

@@ -13,7 +13,7 @@ import { ROOT, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator({ env: { NO_COLOR: "1" } });
 const SECRETS = {
-  PRODUCTION_PROJECT_TOKEN: "phc_examples_not_a_secret",
+  PRODUCTION_PROJECT_TOKEN: "phc_Ex7Lq2Vm9Rt4Kw",
 };
 const folders = readdirSync(join(ROOT, "examples"), { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name !== "github")
@@ -70,7 +70,7 @@ describe("examples/ against the default (newest) emulator", () => {
     );
     const keys = {
       AWS_ACCESS_KEY_ID: "AKIAEXAMPLES00000000",
-      AWS_SECRET_ACCESS_KEY: "examples-not-a-secret",
+      AWS_SECRET_ACCESS_KEY: "ExAws+Sk/4Rm9Tq2Wz",
     };
     const plan = await h.cli(["plan", "--detailed-exitcode", "legacy"], keys);
     expect(plan.code).toBe(0);

@@ -5,16 +5,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type EmulatorHarness, type RunResult, useEmulator } from "../support/emulator.js";
+import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
+import { type EmulatorHarness, KEY, type RunResult, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();
 const API_KEY = "phx_TESTKEY_zq9xKq81mWv3";
 const SECRETS = {
   LEAK_SK: "SECRET_VALUE_zq9x_secret_key",
   LEAK_PG_USER: "SECRET_VALUE_zq9x_pg_user",
-  LEAK_PG_PASSWORD: "SECRET_VALUE_zq9x_pg_password",
+  LEAK_PG_PASSWORD: "SECRET_VALUE_zq9x_pg_pw",
 };
-const NEEDLES = [API_KEY, "zq9x", "phx_emulator", "emulator-secret-access-key", "emulator-db-password"];
+const NEEDLES = [API_KEY, "zq9x", KEY, SEED_CREDENTIALS.s3SecretKey, SEED_CREDENTIALS.postgresPassword];
 
 const CONFIG = `project: 12345
 dashboards:
@@ -38,12 +39,13 @@ batch_exports:
       config:
         url: https://us.i.posthog.com/batch/
         token: \${LEAK_SK}
-  - name: leak-postgres
+  # The sample export created before integrations: its inline credentials are the secrets here (next
+  # to a postgresql integration the newest service refuses them on updates).
+  - name: Persons to Postgres
     model: persons
     interval: day
     destination:
       type: Postgres
-      integration: 3
       config:
         host: db.example.com
         database: analytics
@@ -128,7 +130,7 @@ describe("no secret and no key in any output", () => {
     }
     // The secrets did reach the service (so the checks above are not vacuous).
     const state = await h.state();
-    const pg = state.batch_exports.find((b: { name: string }) => b.name === "leak-postgres");
+    const pg = state.batch_exports.find((b: { name: string }) => b.name === "Persons to Postgres");
     expect(pg.destination.config.password).toBe(SECRETS.LEAK_PG_PASSWORD);
     const http = state.batch_exports.find((b: { name: string }) => b.name === "leak-http");
     expect(http.destination.config.token).toBe(SECRETS.LEAK_SK);

@@ -32,10 +32,10 @@ describe("dashboards list", () => {
     expect(last.body.results).toHaveLength(2);
     // fetch forbids setting Host; undici's request does not.
     const custom = await request(`${h.url}${P}/dashboards/?limit=1`, {
-      headers: { host: "example.test:1234", authorization: "Bearer phx_emulator" },
+      headers: { host: "localhost:1234", authorization: `Bearer ${h.key}` },
     });
     expect(((await custom.body.json()) as { next: string }).next).toBe(
-      `http://example.test:1234${P}/dashboards/?limit=1&offset=1`,
+      `http://localhost:1234${P}/dashboards/?limit=1&offset=1`,
     );
   });
 
@@ -189,6 +189,7 @@ describe("dashboard create / retrieve / update", () => {
       template: {
         template_name: "From template",
         dashboard_description: "d",
+        dashboard_filters: {},
         tags: ["T"],
         tiles: [{ type: "TEXT", body: "hi" }],
       },
@@ -230,7 +231,12 @@ describe("organization switches", () => {
     const byId = await h.api("GET", `/api/organizations/${org.body.id}/`);
     expect(byId.body.name).toBe("Acme");
     const project = await h.api("GET", `${P}/`);
-    expect(project.body).toEqual({ id: 12345, name: "Production", organization: org.body.id });
+    expect(project.body).toEqual({
+      id: 12345,
+      name: "Production",
+      organization: org.body.id,
+      primary_dashboard: null,
+    });
   });
 });
 
