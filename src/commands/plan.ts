@@ -24,12 +24,12 @@ export interface PlanFlags extends ScopeFlags {
 }
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
-  const desired = await readConfig(flags.args, flags, io, "plan");
+  const desired = await readConfig(flags.args, flags, io, "plan", "plan");
   const choice = await chooseBase(flags, desired, io, "plan");
   const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");
     const made = await planChosen(client, desired, flags, choice, out, "plan");
-    return { made: { ...made, plan: await reviewPlan(made, client, flags, choice.commit, out) }, host };
+    return { made: { ...made, plan: await reviewPlan(made, flags, choice.commit, out) }, host };
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);

@@ -8,6 +8,12 @@
 import type { Declared } from "../config/types.js";
 import type { LiveKind } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
+import type { MemberDirectory } from "./people.js";
+
+/** What the reads of one run share: the organizations' members, read at most once each. */
+export interface ReadRun {
+  members: MemberDirectory;
+}
 
 /** What a change-scoped read reads of one kind in one project. */
 export interface ReadScope {
@@ -46,13 +52,20 @@ export interface ReadKind {
     client: ServiceClient,
     project: number,
     declared: readonly Declared[],
+    run: ReadRun,
     scope?: ReadScope,
   ): Promise<{ live: LiveKind; read: unknown }>;
   /**
    * Reads again exactly what `read` recorded (with the same scope). `read` comes from a saved plan
    * file: a kind checks its shape and throws a `UserError` when it is not one it wrote.
    */
-  reread(client: ServiceClient, project: number, read: unknown, scope?: ReadScope): Promise<LiveKind>;
+  reread(
+    client: ServiceClient,
+    project: number,
+    read: unknown,
+    run: ReadRun,
+    scope?: ReadScope,
+  ): Promise<LiveKind>;
   /** How many live objects the kind has in `project`, from one small request (absent: unknown). */
   count?(client: ServiceClient, project: number): Promise<number>;
   /** The objects of other kinds (or its own) a declaration refers to; absent: none. */

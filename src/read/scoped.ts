@@ -16,7 +16,7 @@ import { DELETE_FLOOR, declarationKey, displaced } from "../plan/index.js";
 import type { LiveKind, LiveProject } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { inProject, type ReadSet } from "./fetch.js";
-import type { ReadKind, ReadScope } from "./kinds.js";
+import type { ReadKind, ReadRun, ReadScope } from "./kinds.js";
 
 /** A declaration REF had and the files have no more. */
 export interface GoneDeclaration {
@@ -57,6 +57,7 @@ export async function fetchChangedState(
   client: ServiceClient,
   desired: readonly DesiredProject[],
   change: ChangeToRead,
+  run: ReadRun,
 ): Promise<ScopedRead | { full: string }> {
   const projects = desired.filter((p): p is DesiredProject & { project: number } => p.project !== undefined);
   const plans = projects.map((p) => scopeOf(kinds, p, change));
@@ -68,7 +69,7 @@ export async function fetchChangedState(
   if (tooBig !== undefined) return { full: tooBig };
   const read = await Promise.all(
     plans.map((plan, i) =>
-      inProject(plan.project, () => readScope(kinds, client, plan, totals[i] as Map<string, number>)),
+      inProject(plan.project, () => readScope(kinds, client, plan, totals[i] as Map<string, number>, run)),
     ),
   );
   return {
@@ -204,12 +205,13 @@ async function readScope(
   client: ServiceClient,
   plan: ProjectScope,
   totals: ReadonlyMap<string, number>,
+  run: ReadRun,
 ): Promise<{ live: LiveProject; reads: ReadSet }> {
   const live: LiveProject = { project: plan.project, kinds: {} };
   const reads: ReadSet = { project: plan.project, kinds: {}, scope: {} };
   const readKind = async (kind: ReadKind, scope: ReadScope) => {
     const planned = plan.planned.get(kind.name) ?? [];
-    const result = await kind.read(client, plan.project, planned, scope);
+    const result = await kind.read(client, plan.project, planned, run, scope);
     const total = totals.get(kind.name);
     if (result.live.scoped !== undefined && total !== undefined) result.live.scoped.total = total;
     return result;

@@ -8,6 +8,7 @@
  */
 import { UserError } from "../../errors.js";
 import type { LiveKind } from "../../plan/types.js";
+import type { ReadRun } from "../../read/kinds.js";
 import type { Integration, ServiceClient } from "../../service/index.js";
 import type { BatchExport } from "../../service/types.js";
 import type { DesiredBatchExport } from "./fields.js";
@@ -27,6 +28,7 @@ export async function readBatchExports(
   client: ServiceClient,
   project: number,
   declared: readonly DesiredBatchExport[],
+  _run: ReadRun,
   list: () => Promise<BatchExport[]>,
 ): Promise<{ live: LiveBatchExports; read: BatchExportReads }> {
   const names = (d: DesiredBatchExport) => !d.deleted && d.destination?.integration !== undefined;
@@ -38,6 +40,7 @@ export async function rereadBatchExports(
   client: ServiceClient,
   project: number,
   read: unknown,
+  _run: ReadRun,
   list: () => Promise<BatchExport[]>,
 ): Promise<LiveBatchExports> {
   return readAll(client, project, checkReads(read), list);

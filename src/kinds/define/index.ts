@@ -86,7 +86,7 @@ import type { KindPlanContext, PlanKind, PlanVerb } from "../../plan/kinds.js";
 import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
-import type { ReadScope, Reference } from "../../read/kinds.js";
+import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import type { FieldTable, InputOf } from "./fields.js";
@@ -142,16 +142,24 @@ export interface KindHooks<
   pin?(value: unknown): number | string;
   /**
    * This kind's live state, reading details only for what `declared` needs; absent: the objects alone.
-   * The objects come from `list()`: the kind's list, or in a change-scoped read the scope's objects
-   * (found by id and search); a hook that read the list itself would read all of it in that case too.
+   * `run` is what the reads of one run share (the organizations' members). The objects come from
+   * `list()`: the kind's list, or in a change-scoped read the scope's objects (found by id and
+   * search); a hook that read the list itself would read all of it in that case too.
    */
   read?(
     client: ServiceClient,
     project: number,
     declared: readonly D[],
+    run: ReadRun,
     list: () => Promise<L[]>,
   ): Promise<{ live: K; read: unknown }>;
-  reread?(client: ServiceClient, project: number, read: unknown, list: () => Promise<L[]>): Promise<K>;
+  reread?(
+    client: ServiceClient,
+    project: number,
+    read: unknown,
+    run: ReadRun,
+    list: () => Promise<L[]>,
+  ): Promise<K>;
   /** What a declaration refers to (read with it in a change-scoped read): a tile's insight. */
   references?(desired: D): Reference[];
   plan?(desired: D, live: L | undefined, ref: ObjectRef, ctx: KindPlanContext<K>): void;
@@ -254,16 +262,18 @@ export function defineKind<
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
     ...(service.search ? { searches: true } : {}),
-    async read(client, project, declared, scope) {
+    async read(client, project, declared, run, scope) {
       const list = () => objects(client, project, scope);
       const read = hooks.read
-        ? await hooks.read(client, project, declared as readonly D[], list)
+        ? await hooks.read(client, project, declared as readonly D[], run, list)
         : { live: { objects: await list() }, read: {} };
       return scoped(read, scope);
     },
-    async reread(client, project, read, scope) {
+    async reread(client, project, read, run, scope) {
       const list = () => objects(client, project, scope);
-      if (hooks.reread) return scoped({ live: await hooks.reread(client, project, read, list) }, scope).live;
+      if (hooks.reread) {
+        return scoped({ live: await hooks.reread(client, project, read, run, list) }, scope).live;
+      }
       if (read !== undefined && !isEmptyRecord(read)) {
         throw new UserError(`the saved plan's record of what was read for ${words.many} is damaged`);
       }
