@@ -172,6 +172,36 @@ describe("plan --base REF --changed-only", () => {
     expect(markdown.stdout).toContain(`dashboard <b>${name(60)}</b> (live, id 1060)`);
   });
 
+  it("a collaborator added by email: the organization's members are read with the change, once", async () => {
+    await setUp();
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) =>
+        i === 121
+          ? [
+              "    restriction_level: only_collaborators",
+              "    collaborators:",
+              "      - email: carol@example.com",
+            ]
+          : [],
+      ),
+    );
+    const scoped = await cli(["plan", "--base", "main", "--changed-only", "posthog"]);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    expect(scoped.stdout).toContain("+ add collaborator Carol <carol@example.com> (can_edit)");
+    const requests = (await h.requests()).filter(api).map((r) => `${r.method} ${r.path}`);
+    expect(requests.filter((r) => r.endsWith("/members/"))).toHaveLength(1);
+    expect(requests.filter((r) => /dashboards\/?$/.test(r))).toHaveLength(1); // the search
+    // A change without collaborators reads no members.
+    await h.clearRequests();
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i === 122 ? ["    pinned: true"] : [])),
+    );
+    expect((await cli(["plan", "--base", "main", "--changed-only", "posthog"])).code).toBe(0);
+    expect((await h.requests()).filter(api).map((r) => r.path)).toEqual(["/api/projects/12345/dashboards/"]);
+  });
+
   it("a pin the change adds takes its object from an unchanged name, which is planned too (as in the full plan)", async () => {
     await setUp();
     // Dashboard 0200 (id 1200) is now declared under another name with its id: the unchanged
