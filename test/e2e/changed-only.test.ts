@@ -73,8 +73,8 @@ describe("plan --base REF --changed-only", () => {
     expect(requests.map((r) => `${r.method} ${r.path}?${r.query}`).sort()).toEqual(
       [
         "GET /api/projects/12345/dashboards/1003/?",
-        "GET /api/projects/12345/dashboards/?search=Dashboard+0120&limit=100",
-        "GET /api/projects/12345/dashboards/?search=Brand+new&limit=100",
+        "GET /api/projects/12345/dashboards/?search=Dashboard+0120&limit=1000",
+        "GET /api/projects/12345/dashboards/?search=Brand+new&limit=1000",
       ].sort(),
     );
     expect(scoped.stdout).toContain(

@@ -10,13 +10,18 @@ import type { DashboardBasic } from "../../service/types.js";
 
 /** The service's search accepts this many characters. */
 const SEARCH_MAX = 200;
+/**
+ * A search's page: a contains-match of a short name can answer hundreds of dashboards, and the list
+ * takes any limit (service-api.md §1), so one request holds them where pages of 100 would take many.
+ */
+const SEARCH_PAGE = 1000;
 
 export function searchDashboards(
   client: ServiceClient,
   project: number,
   name: string,
 ): Promise<DashboardBasic[]> {
-  return collect(client.dashboards.list(project, { search: name.slice(0, SEARCH_MAX), limit: 100 }));
+  return collect(client.dashboards.list(project, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE }));
 }
 
 /** The dashboard with this id; undefined when the service has none (a soft-deleted one answers 404). */
