@@ -24817,7 +24817,7 @@ var init_fields3 = __esm({
 
 // src/kinds/dashboard/find.ts
 function searchDashboards(client, project3, name) {
-  return collect(client.dashboards.list(project3, { search: name.slice(0, SEARCH_MAX), limit: 100 }));
+  return collect(client.dashboards.list(project3, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE }));
 }
 async function getDashboard(client, project3, id) {
   const numeric = Number(id);
@@ -24833,13 +24833,14 @@ async function getDashboard(client, project3, id) {
 function countDashboards(client, project3) {
   return client.dashboards.count(project3);
 }
-var SEARCH_MAX;
+var SEARCH_MAX, SEARCH_PAGE;
 var init_find = __esm({
   "src/kinds/dashboard/find.ts"() {
     "use strict";
     init_errors2();
     init_pages();
     SEARCH_MAX = 200;
+    SEARCH_PAGE = 1e3;
   }
 });
 
