@@ -8,6 +8,7 @@ import { forbidden, notFound } from "../errors.js";
 import type { Ctx } from "../router.js";
 import { isNewest } from "../service.js";
 import type { DashboardRecord, UserRecord } from "../types.js";
+import { renderTiles } from "./tiles.js";
 
 export function userBasic(user: UserRecord) {
   return {
@@ -98,16 +99,6 @@ export function renderDashboard(ctx: Ctx, d: DashboardRecord) {
     persisted_filters: structuredClone(d.filters),
     persisted_variables: structuredClone(d.variables),
     quick_filter_ids: [...d.quick_filter_ids],
-    tiles: d.tiles
-      .filter((t) => !t.deleted)
-      .map((t) => ({
-        id: t.id,
-        insight: t.insight ?? null,
-        text: t.text ?? null,
-        layouts: t.layouts,
-        color: t.color,
-        deleted: false,
-        is_cached: false,
-      })),
+    tiles: renderTiles(ctx, d),
   };
 }

@@ -10,7 +10,7 @@
  */
 
 import { invalid, notFound } from "../errors.js";
-import { asBody, isDict, parseString } from "../fields.js";
+import { asBody, isDict, parseBool, parseString } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import { DEFAULT_FOLDER, dashboardRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
@@ -19,6 +19,7 @@ import type { DashboardRecord } from "../types.js";
 import { findDashboard, renderBasic, renderDashboard, requireEdit } from "./dashboard-view.js";
 import { applyDashboardBody, normaliseTags } from "./dashboard-write.js";
 import { strToBool } from "./destinations.js";
+import { deleteInsightsOnlyHere, restoreInsightsOf } from "./tiles.js";
 
 const BASE = "/api/projects/:project/dashboards";
 
@@ -127,11 +128,15 @@ function update(ctx: Ctx, partial: boolean) {
   requireEdit(ctx, d);
   const draft = structuredClone(d);
   applyDashboardBody(ctx, draft, body, false);
+  const deleteInsights =
+    draft.deleted && "delete_insights" in body && parseBool(body.delete_insights, "delete_insights");
   if (draft.deleted && !d.deleted) {
-    // Soft delete: the tiles go with the dashboard (and come back on restore).
+    // Soft delete: the tiles go with the dashboard (and come back on restore, with their insights).
+    if (deleteInsights) deleteInsightsOnlyHere(ctx, draft);
     for (const tile of draft.tiles) tile.deleted = true;
   } else if (!draft.deleted && d.deleted) {
     for (const tile of draft.tiles) tile.deleted = false;
+    restoreInsightsOf(ctx, draft);
   }
   Object.assign(d, draft);
   return { status: 200, body: renderDashboard(ctx, d) };
