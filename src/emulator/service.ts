@@ -17,6 +17,7 @@ export const FEATURE_FLAGS = [
   "hogql-batch-exports",
   "batch-export-earliest-backfill",
   "backfill-workflows-destination",
+  "legacy-insight-filters-disabled",
 ] as const;
 
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];

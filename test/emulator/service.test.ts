@@ -23,6 +23,7 @@ describe("the service key of a seed", () => {
         "hogql-batch-exports": false,
         "batch-export-earliest-backfill": false,
         "backfill-workflows-destination": false,
+        "legacy-insight-filters-disabled": false,
       },
       max_concurrent_backfills: 10,
       insight_dashboards_opt_in_enforced: false,

@@ -64,3 +64,36 @@ export function queryFromFilters(filters: Record<string, unknown>): JsonObject |
   if (typeof filters.interval === "string") source.interval = filters.interval;
   return { kind: "InsightVizNode", source, full: true };
 }
+
+/**
+ * A query as a dashboard shows it (`apply_dashboard_filters_to_dict`): the dashboard's (or the tile's,
+ * or the request's override) date range replaces the query's. Only the date range is applied here:
+ * property and breakdown filters from a dashboard are not.
+ */
+export function applyDashboardFilters(query: unknown, filters: Record<string, unknown>): unknown {
+  if (!isDict(query)) return query;
+  const from = filters.date_from;
+  const to = filters.date_to;
+  if (typeof from !== "string" || from === "") return query;
+  const range = { date_from: from, date_to: typeof to === "string" ? to : null };
+  const out = structuredClone(query) as Record<string, unknown>;
+  const source = isDict(out.source) ? out.source : undefined;
+  if (out.kind === "InsightVizNode" && source)
+    source.dateRange = { ...(isDict(source.dateRange) ? source.dateRange : {}), ...range };
+  else if (
+    (out.kind === "DataTableNode" || out.kind === "DataVisualizationNode") &&
+    source?.kind === "HogQLQuery"
+  ) {
+    const hogqlFilters = isDict(source.filters) ? source.filters : {};
+    source.filters = {
+      ...hogqlFilters,
+      dateRange: { ...(isDict(hogqlFilters.dateRange) ? hogqlFilters.dateRange : {}), ...range },
+    };
+  } else if (out.kind === "DataTableNode" && source?.kind === "EventsQuery") {
+    source.after = range.date_from;
+    if (range.date_to !== null) source.before = range.date_to;
+  } else if (typeof out.kind === "string" && out.kind.endsWith("Query") && "series" in out) {
+    out.dateRange = { ...(isDict(out.dateRange) ? out.dateRange : {}), ...range };
+  }
+  return out;
+}

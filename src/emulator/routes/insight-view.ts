@@ -12,7 +12,7 @@ import { notFound, serverError } from "../errors.js";
 import type { Ctx } from "../router.js";
 import type { DashboardRecord, InsightRecord, TileRecord } from "../types.js";
 import { effectiveRestriction, privilegeLevel, userBasic } from "./dashboard-view.js";
-import { queryFromFilters } from "./insight-filters.js";
+import { applyDashboardFilters, queryFromFilters } from "./insight-filters.js";
 
 /** The tiles placing an insight that the service's default manager sees: not deleted, on live dashboards. */
 export function liveTilesOf(
@@ -79,6 +79,10 @@ function filtersHash(insight: InsightRecord, dashboard: DashboardRecord | undefi
 export interface ViewOptions {
   /** Dashboard context (`?from_dashboard=` or a tile of a dashboard read). */
   dashboard?: DashboardRecord;
+  /** The tile placing the insight in that context (its `filters_overrides` replace the dashboard's). */
+  tile?: TileRecord;
+  /** `?filters_override=` of the request, parsed. */
+  filtersOverride?: Record<string, unknown>;
   /** After a PATCH of `dashboards`: the ids as the request gave them (the service echoes those). */
   dashboardsAfterChange?: number[];
   /** A list read: the service annotates `last_viewed_at` there only. */
@@ -133,8 +137,18 @@ function inheritedLevels(ctx: Ctx, insight: InsightRecord): { restriction: 21 | 
   return { restriction, privilege };
 }
 
+/** The filters a query is shown with in context: the tile's, else the request's override, else the dashboard's. */
+function effectiveFilters(options: ViewOptions): Record<string, unknown> | undefined {
+  const tileFilters = options.tile?.filters_overrides;
+  if (tileFilters && Object.keys(tileFilters).length > 0) return tileFilters;
+  return options.filtersOverride ?? options.dashboard?.filters;
+}
+
 export function renderInsight(ctx: Ctx, insight: InsightRecord, options: ViewOptions = {}) {
   const basic = renderInsightBasic(ctx, insight, options);
+  const filters = effectiveFilters(options);
+  if (insight.query !== null && filters !== undefined)
+    basic.query = applyDashboardFilters(basic.query, filters);
   const lastModifier = ctx.store.user(insight.last_modified_by);
   const levels = inheritedLevels(ctx, insight);
   const out: Record<string, unknown> = {

@@ -8,15 +8,23 @@
  * parser does before anything else reads the body. These endpoints carry the service's ClickHouse
  * throttles (240/minute, 1,200/hour), the same bucket as the events endpoints.
  */
-import { invalid, serverError } from "../errors.js";
+import { forbidden, invalid, serverError } from "../errors.js";
 import { asBody, isDict } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import { insightRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
 import { newShortId } from "../seed-insights.js";
+import { flagOn } from "../service.js";
 import type { InsightRecord } from "../types.js";
+import { registerBulkInsightActions } from "./insight-bulk.js";
 import { findInsight, liveTilesOf, renderInsight, renderInsightBasic } from "./insight-view.js";
-import { addTilesOnCreate, applyUpdate, checkCreateDashboards, parseInsightBody } from "./insight-write.js";
+import {
+  addTilesOnCreate,
+  applyUpdate,
+  checkCreateDashboards,
+  type InsightChanges,
+  parseInsightBody,
+} from "./insight-write.js";
 import { checkQueryOnParse } from "./query-schema.js";
 
 const BASE = "/api/projects/:project/insights";
@@ -119,6 +127,17 @@ function list(ctx: Ctx) {
     const ids = jsonList(createdBy).map(Number);
     if (ids.length > 0) items = items.filter((i) => i.created_by !== null && ids.includes(i.created_by));
   }
+  const flag = q.get("feature_flag");
+  if (flag !== null) {
+    const breakdown = `$feature/${flag}`.toLowerCase();
+    const text = (v: unknown) => (v === undefined || v === null ? "" : JSON.stringify(v).toLowerCase());
+    items = items.filter(
+      (i) =>
+        text(i.filters.breakdown).includes(breakdown) ||
+        text(i.filters.properties).includes(flag.toLowerCase()) ||
+        text(i.query).includes(breakdown),
+    );
+  }
   const type = q.get("insight");
   if (type !== null) items = items.filter((i) => matchesInsightType(i, type));
   const needle = search?.trim().toLowerCase() ?? "";
@@ -162,12 +181,26 @@ function list(ctx: Ctx) {
   };
 }
 
+/**
+ * `InsightSerializer.validate`: with the `legacy-insight-filters-disabled` flag on, writing `filters`
+ * without a query is refused.
+ */
+function checkLegacyFilters(ctx: Ctx, changes: InsightChanges): void {
+  const query = changes.fields.query;
+  const noQuery = query === undefined || query === null || (isDict(query) && Object.keys(query).length === 0);
+  const usingFilters = changes.fields.filters !== undefined && changes.fields.filters !== null && noQuery;
+  if (usingFilters && flagOn(ctx.store, "legacy-insight-filters-disabled")) {
+    throw forbidden("Creating or updating insights with legacy filters is not available for this user.");
+  }
+}
+
 function create(ctx: Ctx) {
   checkQueryOnParse(ctx.body);
   const body = asBody(ctx.body);
   const mcp = isMcp(ctx);
   const changes = parseInsightBody(ctx, body, mcp);
   if (mcp && !("query" in body)) throw invalid("This field is required.", "query", "invalid");
+  checkLegacyFilters(ctx, changes);
   if (changes.dashboards) checkCreateDashboards(ctx, changes.dashboards);
   const now = ctx.now.toISOString();
   const insight = insightRecord({
@@ -193,7 +226,21 @@ function retrieve(ctx: Ctx) {
       ? liveTilesOf(ctx, insight).find(({ dashboard }) => dashboard.id === Number(from))
       : undefined;
   if (basic) return { status: 200, body: renderInsightBasic(ctx, insight) };
-  const body: Record<string, unknown> = renderInsight(ctx, insight, { dashboard: placed?.dashboard });
+  const override = ctx.query.get("filters_override");
+  let filtersOverride: Record<string, unknown> | undefined;
+  if (override !== null) {
+    try {
+      const parsed: unknown = JSON.parse(override);
+      if (isDict(parsed)) filtersOverride = parsed;
+    } catch {
+      throw invalid("filters_override must be a JSON object", "filters_override");
+    }
+  }
+  const body: Record<string, unknown> = renderInsight(ctx, insight, {
+    dashboard: placed?.dashboard,
+    tile: placed?.tile,
+    filtersOverride,
+  });
   if (placed) {
     body.color = placed.tile.color ?? null;
     body.layouts = structuredClone(placed.tile.layouts ?? {});
@@ -207,6 +254,7 @@ function update(ctx: Ctx, partial: boolean) {
   // Only a PATCH whose `deleted` is exactly false reaches a soft-deleted insight (a restore).
   const insight = findInsight(ctx, ctx.params.id, partial && body.deleted === false);
   const changes = parseInsightBody(ctx, body, isMcp(ctx) && partial);
+  checkLegacyFilters(ctx, changes);
   // All or nothing: a refused dashboard change leaves the insight and its tiles as they were.
   const dashboards = structuredClone(ctx.store.data.dashboards);
   const before = structuredClone(insight);
@@ -229,6 +277,7 @@ export function registerInsights(router: Router): void {
   const write = "insight:write";
   const bucket = "events" as const;
   router.add({ method: "GET", pattern: BASE, scope: read, bucket, handler: list });
+  registerBulkInsightActions(router, BASE);
   router.add({ method: "POST", pattern: BASE, scope: write, bucket, handler: create });
   router.add({ method: "GET", pattern: `${BASE}/:id`, scope: read, bucket, handler: retrieve });
   router.add({

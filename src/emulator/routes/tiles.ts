@@ -112,7 +112,7 @@ export function renderTile(ctx: Ctx, tile: TileRecord, d: DashboardRecord, order
   const insight = tileInsight(ctx, tile);
   const text = textOf(tile, d);
   let renderedInsight: unknown = null;
-  if (insight) renderedInsight = renderInsight(ctx, insight, { dashboard: d });
+  if (insight) renderedInsight = renderInsight(ctx, insight, { dashboard: d, tile });
   else if (isDict(tile.insight)) renderedInsight = structuredClone(tile.insight);
   return {
     id: tile.id,
