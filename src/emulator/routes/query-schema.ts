@@ -4,16 +4,10 @@
  * `QuerySchemaRoot`, a union discriminated on `kind`, else the whole request is a 400 `parse_error`
  * whose detail is pydantic's message. The emulator checks the discriminators (the query, a wrapper's
  * `source`, each series item and funnel exclusion) and the required fields of the common node kinds
- * (src/queries/node-kinds.ts); it does not reproduce the generated models' every field (unknown keys
- * pass). Also the MCP serializer's normalisation (`x-posthog-client: mcp`), which wraps raw queries and
+ * (src/queries/check.ts); it does not reproduce the generated models' every field (unknown keys pass). Also the MCP serializer's normalisation (`x-posthog-client: mcp`), which wraps raw queries and
  * re-serialises them with the models' defaults.
  */
-import {
-  ENTITY_NODE_KINDS,
-  REQUIRED_FIELDS,
-  TOP_LEVEL_QUERY_KINDS,
-  WRAPPER_SOURCE_KINDS,
-} from "../../queries/node-kinds.js";
+import { nodeProblems, type QueryProblem, queryProblems } from "../../queries/check.js";
 import { ApiError, errorBody, invalid } from "../errors.js";
 import { isDict } from "../fields.js";
 
@@ -42,107 +36,8 @@ function pyType(value: unknown): string {
   return "dict";
 }
 
-interface Problem {
-  loc: string[];
-  message: string;
-  type: string;
-  input: unknown;
-}
-
-function tagProblems(value: unknown, loc: string[], allowed: readonly string[]): Problem[] | string {
-  if (!isDict(value)) {
-    return [
-      {
-        loc,
-        message: "Input should be a valid dictionary or object to extract fields from",
-        type: "model_attributes_type",
-        input: value,
-      },
-    ];
-  }
-  const kind = value.kind;
-  if (kind === undefined) {
-    return [
-      {
-        loc,
-        message: "Unable to extract tag using discriminator 'kind'",
-        type: "union_tag_not_found",
-        input: value,
-      },
-    ];
-  }
-  if (typeof kind !== "string" || !allowed.includes(kind)) {
-    const tags = allowed.map((t) => `'${t}'`).join(", ");
-    return [
-      {
-        loc,
-        message: `Input tag '${String(kind)}' found using 'kind' does not match any of the expected tags: ${tags}`,
-        type: "union_tag_invalid",
-        input: value,
-      },
-    ];
-  }
-  return kind;
-}
-
-/** Problems of one node of a known kind: its required fields, then its discriminated children. */
-function nodeProblems(node: Record<string, unknown>, kind: string, loc: string[]): Problem[] {
-  const problems: Problem[] = [];
-  for (const field of REQUIRED_FIELDS[kind] ?? []) {
-    if (!(field in node))
-      problems.push({ loc: [...loc, field], message: "Field required", type: "missing", input: node });
-  }
-  const sources = WRAPPER_SOURCE_KINDS[kind];
-  if (sources !== undefined && "source" in node) {
-    const tagged = tagProblems(node.source, [...loc, "source"], sources);
-    if (typeof tagged !== "string") problems.push(...tagged);
-    else
-      problems.push(
-        ...nodeProblems(node.source as Record<string, unknown>, tagged, [...loc, "source", tagged]),
-      );
-  }
-  if ("series" in node && REQUIRED_FIELDS[kind]?.includes("series")) {
-    if (!Array.isArray(node.series)) {
-      problems.push({
-        loc: [...loc, "series"],
-        message: "Input should be a valid list",
-        type: "list_type",
-        input: node.series,
-      });
-    } else {
-      node.series.forEach((item, i) => {
-        const tagged = tagProblems(item, [...loc, "series", String(i)], ENTITY_NODE_KINDS);
-        if (typeof tagged !== "string") problems.push(...tagged);
-        else if (tagged === "ActionsNode")
-          problems.push(
-            ...nodeProblems(item as Record<string, unknown>, tagged, [...loc, "series", String(i), tagged]),
-          );
-      });
-    }
-  }
-  const exclusions = isDict(node.funnelsFilter) ? node.funnelsFilter.exclusions : undefined;
-  if (kind === "FunnelsQuery" && Array.isArray(exclusions)) {
-    exclusions.forEach((item, i) => {
-      const tagged = tagProblems(
-        item,
-        [...loc, "funnelsFilter", "exclusions", String(i)],
-        ["EventsNode", "ActionsNode"],
-      );
-      if (typeof tagged !== "string") problems.push(...tagged);
-    });
-  }
-  return problems;
-}
-
-/** Pydantic's problems for a query validated as `QuerySchemaRoot` (empty when it validates). */
-export function queryProblems(query: unknown): Problem[] {
-  const tagged = tagProblems(query, [], TOP_LEVEL_QUERY_KINDS);
-  if (typeof tagged !== "string") return tagged;
-  return nodeProblems(query as Record<string, unknown>, tagged, [tagged]);
-}
-
 /** `str(ValidationError)` as pydantic v2 words it. */
-export function describeProblems(title: string, problems: readonly Problem[]): string {
+export function describeProblems(title: string, problems: readonly QueryProblem[]): string {
   const count = problems.length === 1 ? "1 validation error" : `${problems.length} validation errors`;
   const lines = [`${count} for ${title}`];
   for (const p of problems) {
@@ -213,7 +108,7 @@ export function normaliseMcpQuery(value: unknown): unknown {
     if (queryProblems(value).length === 0) return withDefaults(value);
   }
   const wrapped = { kind: "InsightVizNode", source: value };
-  const problems = nodeProblems(wrapped, "InsightVizNode", []);
+  const problems = nodeProblems(wrapped, "InsightVizNode", [], []);
   if (problems.length === 0) return withDefaults(wrapped);
   const details = problems.map((p) => `${p.loc.join(".")}: ${p.message}`).join("; ");
   throw invalid(`This query can't be saved: ${details}`, "query");
