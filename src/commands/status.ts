@@ -8,11 +8,9 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { declaredOf } from "../config/types.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import type { DesiredBatchExport } from "../kinds/batch-export/index.js";
-import { statusRows } from "../kinds/batch-export/runs.js";
+import { declaredExports, statusRows } from "../kinds/batch-export/operations/index.js";
 import { type MissingExport, renderStatusText, statusDocument } from "../render/status.js";
 import { isFailed, painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
@@ -99,7 +97,7 @@ async function fromFiles(ctx: OpsContext, options: StatusOptions, paths: string[
   const missing: MissingExport[] = [];
   const projects: number[] = [];
   for (const p of loaded.projects) {
-    const declared = declaredOf<DesiredBatchExport>(p, "batch_export");
+    const declared = declaredExports(p);
     if (p.project === undefined || declared.length === 0) continue;
     const project = p.project;
     projects.push(project);

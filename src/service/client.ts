@@ -15,6 +15,7 @@ import { insightsApi } from "./insights.js";
 import { integrationsApi } from "./integrations.js";
 import { collectOffsetPages } from "./pages.js";
 import type { Query } from "./query.js";
+import type { Expected } from "./shapes.js";
 import { StopSignal } from "./stop.js";
 import { type ClientStats, type PageLimits, type RequestSpec, Transport } from "./transport.js";
 
@@ -191,9 +192,17 @@ export class ServiceClient {
     return this.#transport.send<T>(spec);
   }
 
-  /** Every item of a limit/offset list at `path` (pages after the first read concurrently). */
-  listAll<T extends { id: unknown }>(path: string, query: Query = {}): Promise<T[]> {
-    return collectOffsetPages<T>(this.#transport, { method: "GET", path, query });
+  /**
+   * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
+   * checked against `expect` when given (a kind's own shape, `listPage(item)` of shapes.ts).
+   */
+  listAll<T extends { id: unknown }>(path: string, query: Query = {}, expect?: Expected): Promise<T[]> {
+    return collectOffsetPages<T>(this.#transport, {
+      method: "GET",
+      path,
+      query,
+      ...(expect ? { expect } : {}),
+    });
   }
 
   /**

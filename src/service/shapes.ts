@@ -256,4 +256,28 @@ export const SHAPES = {
   cancelled: { schema: obj({ cancelled: bool }, ["cancelled"]) },
 } as const satisfies Record<string, { schema: Schema; list?: "results" | "array" }>;
 
+/**
+ * A shape declared outside this file: a kind's own answers (src/kinds/<kind>/), checked like these.
+ * `list` says where a page's items are, for progress counts.
+ */
+export interface AnswerShape {
+  readonly schema: Schema;
+  readonly list?: "results" | "array";
+}
+
 export type Shape = keyof typeof SHAPES;
+
+/** What a request expects: a shape by name (SHAPES), or one a kind declares. */
+export type Expected = Shape | AnswerShape;
+
+/**
+ * The shape of a limit/offset list (`count`, `next`, `results`) whose items have `item`'s shape: for a
+ * kind's own list endpoint, e.g. `listPage(answerObject({ id: int, name: str }, ["id", "name"]))`.
+ * Declare it once, at module level: a shape is compiled the first time an answer of it arrives.
+ */
+export function listPage(item: Schema): AnswerShape {
+  return { schema: offsetPage(item), list: "results" };
+}
+
+/** An open object whose `required` keys must be there (extra fields pass: the service adds fields). */
+export const answerObject = obj;
