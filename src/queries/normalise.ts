@@ -26,7 +26,8 @@ export function upgradedForComparison(query: unknown): Json {
   return withoutOwnedKeys(upgraded);
 }
 
-function withoutOwnedKeys(value: Json): Json {
+/** A query without the keys the service owns (`version`), at every depth: as `pull` writes it. */
+export function withoutOwnedKeys(value: Json): Json {
   if (Array.isArray(value)) return value.map(withoutOwnedKeys);
   if (!isDict(value)) return value;
   const out: JsonObject = {};
@@ -46,6 +47,8 @@ export function projectOnDeclared(live: Json, declared: Json): Json {
     const out: JsonObject = {};
     for (const [key, want] of Object.entries(declared)) {
       if (Object.hasOwn(live, key)) out[key] = projectOnDeclared(live[key] as Json, want);
+      // A declared null is the key's absence to the service, which may store either.
+      else if (want === null) out[key] = null;
     }
     return out;
   }

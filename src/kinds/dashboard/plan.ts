@@ -1,7 +1,7 @@
 /**
  * Plans one declared dashboard against its live match: create, update (including rename through a pin),
  * soft delete of tombstones, restore of a pinned dashboard missing from the live list, collaborator
- * removes / adds and the sharing switch. The fields are compared and sent by the field table
+ * removes / adds, the sharing switch and the tiles (tiles-plan.ts). The fields are compared and sent by the field table
  * (fields.ts); writes the service would silently ignore (tags without the tagging feature,
  * collaborators without access control) become notes instead of perpetual changes.
  */
@@ -12,6 +12,7 @@ import { updateAction } from "../define/index.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
 import type { LiveDashboards } from "./live.js";
+import { planTiles } from "./tiles-plan.js";
 import { ADD_COLLABORATOR, DISABLE_SHARING, ENABLE_SHARING, REMOVE_COLLABORATOR } from "./verbs.js";
 
 const TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
@@ -72,6 +73,7 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCont
     }
   }
   if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
+  planTiles(desired, undefined, ref, ctx);
 }
 
 function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext): void {
@@ -106,6 +108,13 @@ function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCon
       object: ref,
     });
   }
+  if (desired.tiles) {
+    sink.notes.push({
+      severity: "note",
+      message: "tiles of a restored dashboard are reconciled by the next plan",
+      object: ref,
+    });
+  }
 }
 
 function planExisting(
@@ -129,6 +138,7 @@ function planExisting(
     if (enabled !== desired.sharing.enabled)
       sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
+  planTiles(desired, current, ref, ctx);
 }
 
 function planCollaborators(

@@ -2,17 +2,28 @@
  * Live dashboards → YAML items: the field table writes every managed field, defaults included (a field
  * left out is not managed, so a later edit in the UI would never show up as drift). Collaborators are
  * read only for dashboards restricted to collaborators (the others cannot have any); sharing comes from
- * the list's `is_shared` (no request per dashboard).
+ * the list's `is_shared` (no request per dashboard). Tiles are read from each dashboard (one retrieve)
+ * and written as the whole set in the order the dashboard shows them: an insight by its name when the
+ * insights are pulled too and the name is its own (neither empty nor shared), else by `insight_id:`;
+ * a layout when its `sm` entry fits the 12-column grid.
  */
 
 import { compareText } from "../../plan/values.js";
-import type { Pulled } from "../../pull/kinds.js";
+import type { PullContext, Pulled } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Collaborator, DashboardBasic } from "../../service/types.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
+import type { Layout } from "./tiles-declare.js";
+import { type LiveTile, smLayout } from "./tiles-diff.js";
+import { liveTiles } from "./tiles-live.js";
+import { GRID_COLUMNS } from "./tiles-schema.js";
 
-/** The YAML item that declares `live` as it is (collaborators when they were read). */
-export function dashboardItem(live: DashboardBasic, collaborators?: Collaborator[]): Record<string, unknown> {
+/** The YAML item that declares `live` as it is (collaborators and tiles when they were read). */
+export function dashboardItem(
+  live: DashboardBasic,
+  collaborators?: Collaborator[],
+  tiles?: Record<string, unknown>[],
+): Record<string, unknown> {
   const item = dashboardFields.item(live);
   if (live.restriction_level === 37 && collaborators) {
     item.collaborators = collaborators
@@ -20,16 +31,73 @@ export function dashboardItem(live: DashboardBasic, collaborators?: Collaborator
       .sort((a, b) => compareText(a.user_uuid, b.user_uuid));
   }
   item.sharing = { enabled: live.is_shared };
+  if (tiles) item.tiles = tiles;
   return item;
 }
 
-export async function pullDashboards(client: ServiceClient, project: number): Promise<Pulled> {
+/** A layout the file can declare: whole numbers on the grid (the schema's bounds). */
+function declarable(layout: Layout | undefined): Layout | undefined {
+  if (layout === undefined) return undefined;
+  const { x, y, w, h } = layout;
+  const whole = [x, y, w, h].every(Number.isSafeInteger);
+  return whole && x >= 0 && y >= 0 && w >= 1 && h >= 1 && x + w <= GRID_COLUMNS ? { x, y, w, h } : undefined;
+}
+
+/**
+ * The YAML tiles of a dashboard. `byName` holds the insight ids that may be written by name (their
+ * name is their own and the insights are pulled with the dashboards).
+ */
+export function tileItems(
+  tiles: readonly LiveTile[],
+  byName: ReadonlyMap<number, string>,
+): Record<string, unknown>[] {
+  return tiles.map((tile) => {
+    const layout = declarable(smLayout(tile.layouts));
+    const place = layout ? { layout } : {};
+    if (tile.textId !== null) return { text: tile.text ?? "", ...place };
+    const id = tile.insightId as number;
+    const name = byName.get(id);
+    return name !== undefined ? { insight: name, ...place } : { insight_id: id, ...place };
+  });
+}
+
+export async function pullDashboards(
+  client: ServiceClient,
+  project: number,
+  context?: PullContext,
+): Promise<Pulled> {
   const dashboards = await client.dashboards.listAll(project);
   const restricted = dashboards.filter((d) => d.restriction_level === 37);
-  const collaborators = new Map(
-    await Promise.all(
+  const [collaborators, tiles, byName] = await Promise.all([
+    Promise.all(
       restricted.map(async (d) => [d.id, await client.collaborators.list(project, d.id)] as const),
+    ).then((pairs) => new Map(pairs)),
+    Promise.all(
+      dashboards.map(
+        async (d) => [d.id, liveTiles((await client.dashboards.getWithTiles(project, d.id)).tiles)] as const,
+      ),
+    ).then((pairs) => new Map(pairs)),
+    context?.kinds.includes("insight")
+      ? ownNames(client, project)
+      : Promise.resolve(new Map<number, string>()),
+  ]);
+  return {
+    items: dashboards.map((d) =>
+      dashboardItem(d, collaborators.get(d.id), tileItems(tiles.get(d.id) ?? [], byName)),
     ),
-  );
-  return { items: dashboards.map((d) => dashboardItem(d, collaborators.get(d.id))), variables: [] };
+    variables: [],
+  };
+}
+
+/** Live insights whose name is their own (not empty, held by no other insight): id → name. */
+async function ownNames(client: ServiceClient, project: number): Promise<Map<number, string>> {
+  const insights = await client.insights.listAll(project);
+  const count = new Map<string, number>();
+  for (const i of insights) count.set(i.name ?? "", (count.get(i.name ?? "") ?? 0) + 1);
+  const out = new Map<number, string>();
+  for (const i of insights) {
+    const name = i.name ?? "";
+    if (name.trim() !== "" && count.get(name) === 1) out.set(i.id, name);
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
 /**
  * Tiles against the insights the files declare for the same project (SPEC §2: "`insight:` names an
- * insight declared in the same project"): a name no file declares, or one declared as a tombstone, is
- * an error at the tile; `insight_id:` may name any live insight, which the plan checks.
+ * insight declared in the same project"): a name no file declares, one declared as a tombstone, or one
+ * several pinned insights share, is an error at the tile; `insight_id:` may name any live insight,
+ * which the plan checks.
  */
 import { didYouMean } from "../../config/suggest.js";
 import type { SourceRef } from "../../config/types.js";
@@ -23,6 +24,8 @@ export function checkTileInsights(
   insights: readonly DeclaredInsight[],
 ): TileProblem[] {
   const live = new Set(insights.filter((i) => !i.deleted).map((i) => i.name));
+  const count = new Map<string, number>();
+  for (const i of insights) if (!i.deleted) count.set(i.name, (count.get(i.name) ?? 0) + 1);
   const tombstones = new Set(insights.filter((i) => i.deleted).map((i) => i.name));
   const deletedIds = new Set(
     insights.filter((i) => i.deleted && i.id !== undefined).map((i) => Number(i.id)),
@@ -34,6 +37,13 @@ export function checkTileInsights(
       if (tile.type !== "insight") continue;
       const owner = `dashboard "${d.name}"`;
       if ("insight" in tile) {
+        if ((count.get(tile.insight) ?? 0) > 1) {
+          problems.push({
+            source: tile.source,
+            message: `a tile of ${owner} shows insight "${tile.insight}", a name ${count.get(tile.insight)} declared insights share: name the one it shows by insight_id:`,
+          });
+          continue;
+        }
         if (live.has(tile.insight)) continue;
         problems.push({
           source: tile.source,

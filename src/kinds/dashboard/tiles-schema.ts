@@ -42,7 +42,6 @@ export const tileSchema: SchemaNode = {
     text: {
       type: "string",
       description: "A text card: its markdown (at most 4,000 characters).",
-      minLength: 1,
       maxLength: 4000,
     },
     layout: layoutSchema,

@@ -18,6 +18,7 @@ import { plural } from "../../words.js";
 import type { Verb } from "../kind.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
+import { TILE_VERBS } from "./tile-verbs.js";
 
 /** The service drops tags without the tagging feature; say so rather than report success silently. */
 function ignoredTags(body: Record<string, unknown> | undefined, returned: readonly string[] | undefined) {
@@ -199,4 +200,5 @@ export const dashboardVerbs: readonly Verb[] = [
   REMOVE_COLLABORATOR,
   ENABLE_SHARING,
   DISABLE_SHARING,
+  ...TILE_VERBS,
 ];

@@ -1,7 +1,7 @@
 /**
- * The schema of one declared insight (SPEC §2 "Insights"): its name (identity unless `id` pins it),
- * description, tags, the query PostHog stores (any node the insight API takes, with its `kind`), and
- * the tombstone. Which dashboards show it is not here: the dashboards' `tiles:` decide that.
+ * The schema of a declared insight's `query` (SPEC §2 "Insights"): the query PostHog stores, any node
+ * the insight API takes, with its `kind`. What the schema cannot say (the kinds of nested nodes, the
+ * keys each kind requires) is checked offline by ./query.ts against src/queries.
  */
 import type { SchemaNode } from "../../config/kinds.js";
 import { TOP_LEVEL_QUERY_KINDS } from "../../queries/node-kinds.js";
@@ -13,42 +13,4 @@ export const querySchema: SchemaNode = {
   properties: {
     kind: { type: "string", description: "The query node's kind, e.g. InsightVizNode.", minLength: 1 },
   },
-};
-
-export const insightProperties: Record<string, SchemaNode> = {
-  name: {
-    type: "string",
-    description:
-      "Insight name: its identity within the project unless `id` is given. May be empty only with an `id` pin (insights without a name, as pull writes them).",
-    maxLength: 400,
-  },
-  id: {
-    type: "integer",
-    description: "The service's insight id: pins identity across renames (pull writes it).",
-    minimum: 1,
-  },
-  description: {
-    type: "string",
-    description: "Insight description (at most 400 characters).",
-    maxLength: 400,
-  },
-  tags: {
-    type: "array",
-    items: { type: "string", minLength: 1 },
-    description: "Tags, a case-insensitive set (needs the tagging feature).",
-  },
-  query: querySchema,
-  deleted: {
-    type: "boolean",
-    description: "Tombstone: soft-delete the insight (idempotent); its tiles go with it.",
-  },
-};
-
-export const insightSchema: SchemaNode = {
-  type: "object",
-  description:
-    "A saved insight. Only the keys written here are managed; the dashboards showing it are set by their `tiles:`.",
-  additionalProperties: false,
-  required: ["name"],
-  properties: insightProperties,
 };
