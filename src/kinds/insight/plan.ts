@@ -11,6 +11,7 @@ import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { compareQuery } from "../../queries/normalise.js";
 import type { InsightBasic } from "../../service/types.js";
+import { updateAction } from "../define/index.js";
 import { unifiedDiff } from "../shared/text-diff.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
@@ -113,12 +114,6 @@ function planExisting(
   }
   const query = desired.query === undefined ? undefined : queryChange(desired.query, current.query);
   if (query) changes = [...changes, query];
-  if (changes.length === 0) return;
-  const before: Record<string, unknown> = {};
-  const after: Record<string, unknown> = {};
-  for (const c of changes) {
-    before[c.path] = c.before;
-    after[c.path] = c.after;
-  }
-  ctx.sink.actions.push(makeAction(UPDATE, ref, { before, after, changes }));
+  const update = updateAction(UPDATE, ref, changes);
+  if (update) ctx.sink.actions.push(update);
 }
