@@ -30,13 +30,13 @@ describe("validate", () => {
     expect(out.stdout).toBe(
       "note: 3 secret variables are not set in this environment: $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY, $PRODUCTION_PROJECT_TOKEN (used by 3 secret fields); apply will need them\n",
     );
-    expect(out.stderr).toBe("4 files, 11 objects: 1 note\n");
+    expect(out.stderr).toBe("6 files, 17 objects: 1 note\n");
     expect(code).toBe(0);
   });
 
   it.each([
-    ["examples/production", "2 files, 7 objects: valid\n"],
-    ["examples/staging", "2 files, 4 objects: valid\n"],
+    ["examples/production", "3 files, 10 objects: valid\n"],
+    ["examples/staging", "3 files, 7 objects: valid\n"],
   ])("%s validates without any diagnostic when its secrets are set", async (folder, summary) => {
     const names = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "PRODUCTION_PROJECT_TOKEN"];
     const env = Object.fromEntries(names.map((n) => [n, "set"]));
@@ -102,7 +102,7 @@ describe("validate", () => {
     const root = tree({ "posthog/readme.yaml": example ?? "" });
     const out = memoryIo({ PARTNER_PROJECT_TOKEN: "set" }, root);
     expect(await run({ args: [] }, out.io)).toBe(0);
-    expect(out.stderr).toBe("1 file, 4 objects: valid\n");
+    expect(out.stderr).toBe("1 file, 5 objects: valid\n");
   });
 
   it("never prints a literal secret", async () => {
