@@ -22,8 +22,7 @@ export interface KindPlanContext<K extends LiveKind = LiveKind> {
   sink: PlanSink;
   /**
    * The same project's other kinds, for what refers across them (a dashboard's tiles name insights):
-   * their declared objects and their live state (empty for a kind the files do not manage). Absent in
-   * contexts built by hand: read as empty.
+   * their declared objects and their live state. Absent in contexts built by hand: read as nothing.
    */
   others?: ProjectView;
 }
@@ -31,7 +30,8 @@ export interface KindPlanContext<K extends LiveKind = LiveKind> {
 /** One project's declared objects and live state, by kind name. */
 export interface ProjectView {
   declared(kind: string): readonly Declared[];
-  live(kind: string): LiveKind;
+  /** Undefined when the kind was not read (the project's files do not list it). */
+  live(kind: string): LiveKind | undefined;
 }
 
 export interface PlanKind {

@@ -34,7 +34,8 @@ export interface InsightIndex {
 
 export function insightIndex(ctx: KindPlanContext): InsightIndex {
   const declared = (ctx.others?.declared("insight") ?? []) as readonly InsightIdentity[];
-  const live = (ctx.others?.live("insight").objects ?? []) as readonly LiveObject[];
+  const liveKind = ctx.others?.live("insight");
+  const live = (liveKind?.objects ?? []) as readonly LiveObject[];
   const ignored: PlanError[] = [];
   const { pairs } = matchObjects(declared, live, "insight", ignored);
   const byName = new Map<string, { id: number | undefined; several: boolean }>();
@@ -49,7 +50,7 @@ export function insightIndex(ctx: KindPlanContext): InsightIndex {
   }
   const names = new Map<number, string>();
   for (const object of live) names.set(Number(object.id), object.name ?? "");
-  return { byName, names, read: declared.length > 0 || live.length > 0 };
+  return { byName, names, read: liveKind !== undefined };
 }
 
 /** The side of an action for a planned or live tile: the insight's name and id, or the text. */
