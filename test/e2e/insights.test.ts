@@ -219,6 +219,30 @@ describe("a dashboard with its insights and a text tile", () => {
   });
 });
 
+describe("pull --refresh", () => {
+  it("writes a tile moved in the UI back into the file, and the query changed there", async () => {
+    h.write("posthog/content.yaml", config());
+    await applyClean();
+    const dashboard = await dashboardNamed("Content KPIs");
+    const funnel = dashboard.tiles.find((t: Json) => t.insight?.name === "Checkout funnel");
+    const moved = await h.api("PATCH", `${P}/dashboards/${dashboard.id}/`, {
+      tiles: [{ id: funnel.id, layouts: { sm: { x: 6, y: 0, w: 6, h: 9 } } }],
+    });
+    expect(moved.status, moved.text).toBe(200);
+    const signups = (await h.state()).insights.find((i: Json) => i.name === "Weekly signups");
+    const edited = await h.api("PATCH", `${P}/insights/${signups.id}/`, {
+      query: { ...signups.query, source: { ...signups.query.source, interval: "month" } },
+    });
+    expect(edited.status, edited.text).toBe(200);
+    const refresh = await h.cli(["pull", "--refresh", "posthog"]);
+    expect(refresh.code, refresh.stdout + refresh.stderr).toBe(0);
+    const text = readFileSync(join(h.dir, "posthog/content.yaml"), "utf8");
+    expect(text).toContain("h: 9");
+    expect(text).toContain("interval: month");
+    await planEmpty();
+  });
+});
+
 describe("declared queries in an older form", () => {
   it("plans empty after apply when a migration renames or removes a declared key", async () => {
     // RetentionQuery's showMean became meanRetentionCalculation (schema migration 0001); a series item
