@@ -68,9 +68,11 @@ describe("compareQuery", () => {
     expect(compareQuery(declared, upgradedOnRead).equal).toBe(true);
   });
 
-  it("treats a declared null as a value and a missing live key as a difference", () => {
-    expect(compareQuery({ kind: "HogQuery", code: null }, { kind: "HogQuery" }).equal).toBe(false);
+  it("takes a declared null as the key's absence (the service may store either), but not a live null as a value", () => {
+    expect(compareQuery({ kind: "HogQuery", code: null }, { kind: "HogQuery" }).equal).toBe(true);
     expect(compareQuery({ kind: "HogQuery", code: null }, { kind: "HogQuery", code: null }).equal).toBe(true);
+    expect(compareQuery({ kind: "HogQuery", code: "x" }, { kind: "HogQuery", code: null }).equal).toBe(false);
+    expect(compareQuery({ kind: "HogQuery", code: "x" }, { kind: "HogQuery" }).equal).toBe(false);
   });
 });
 

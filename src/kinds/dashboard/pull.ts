@@ -2,16 +2,18 @@
  * Live dashboards → YAML items: the field table writes every managed field, defaults included (a field
  * left out is not managed, so a later edit in the UI would never show up as drift). Collaborators are
  * read only for dashboards restricted to collaborators (the others cannot have any); sharing comes from
- * the list's `is_shared` (no request per dashboard). Tiles are read from each dashboard (one retrieve)
- * and written as the whole set in the order the dashboard shows them: an insight by its name when the
- * insights are pulled too and the name is its own (neither empty nor shared), else by `insight_id:`;
- * a layout when its `sm` entry fits the 12-column grid.
+ * the list's `is_shared` (no request per dashboard). Tiles are written, as the whole set in the order
+ * the dashboard shows them, for the dashboards the insights' list says show an insight: only those are
+ * read (one retrieve each), so the plans of a pulled project read only the dashboards with content
+ * (SPEC §6). An insight is named by its name when the insights are pulled too and the name is its own
+ * (neither empty nor shared), else by `insight_id:`; a layout is written when its `sm` entry fits the
+ * 12-column grid. A dashboard showing only text cards is written without `tiles:` (not managed).
  */
 
 import { compareText } from "../../plan/values.js";
 import type { PullContext, Pulled } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { Collaborator, DashboardBasic } from "../../service/types.js";
+import type { Collaborator, DashboardBasic, InsightBasic } from "../../service/types.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
 import type { Layout } from "./tiles-declare.js";
 import { type LiveTile, smLayout } from "./tiles-diff.js";
@@ -66,32 +68,39 @@ export async function pullDashboards(
   project: number,
   context?: PullContext,
 ): Promise<Pulled> {
-  const dashboards = await client.dashboards.listAll(project);
+  const [dashboards, insights] = await Promise.all([
+    client.dashboards.listAll(project),
+    client.insights.listAll(project),
+  ]);
   const restricted = dashboards.filter((d) => d.restriction_level === 37);
-  const [collaborators, tiles, byName] = await Promise.all([
+  const showing = new Set(
+    insights.flatMap((i) => i.dashboard_tiles.filter((t) => t.deleted !== true).map((t) => t.dashboard_id)),
+  );
+  const [collaborators, tiles] = await Promise.all([
     Promise.all(
       restricted.map(async (d) => [d.id, await client.collaborators.list(project, d.id)] as const),
     ).then((pairs) => new Map(pairs)),
     Promise.all(
-      dashboards.map(
-        async (d) => [d.id, liveTiles((await client.dashboards.getWithTiles(project, d.id)).tiles)] as const,
-      ),
+      dashboards
+        .filter((d) => showing.has(d.id))
+        .map(
+          async (d) =>
+            [d.id, liveTiles((await client.dashboards.getWithTiles(project, d.id)).tiles)] as const,
+        ),
     ).then((pairs) => new Map(pairs)),
-    context?.kinds.includes("insight")
-      ? ownNames(client, project)
-      : Promise.resolve(new Map<number, string>()),
   ]);
+  const byName = context?.kinds.includes("insight") ? ownNames(insights) : new Map<number, string>();
   return {
-    items: dashboards.map((d) =>
-      dashboardItem(d, collaborators.get(d.id), tileItems(tiles.get(d.id) ?? [], byName)),
-    ),
+    items: dashboards.map((d) => {
+      const shown = tiles.get(d.id);
+      return dashboardItem(d, collaborators.get(d.id), shown ? tileItems(shown, byName) : undefined);
+    }),
     variables: [],
   };
 }
 
 /** Live insights whose name is their own (not empty, held by no other insight): id → name. */
-async function ownNames(client: ServiceClient, project: number): Promise<Map<number, string>> {
-  const insights = await client.insights.listAll(project);
+function ownNames(insights: readonly InsightBasic[]): Map<number, string> {
   const count = new Map<string, number>();
   for (const i of insights) count.set(i.name ?? "", (count.get(i.name ?? "") ?? 0) + 1);
   const out = new Map<number, string>();
