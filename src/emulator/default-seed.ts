@@ -290,6 +290,9 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     backfills: [],
     events: sampleEvents(at),
     insights: [],
+    quick_filters: [],
+    dashboard_templates: [],
+    view_logs: [],
     sequences: { dashboard: 6, tile: 3, insight: 1, text: 3 },
   };
 }

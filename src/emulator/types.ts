@@ -22,6 +22,8 @@ export interface ProjectRecord {
   id: number;
   name: string;
   organization: string;
+  /** The project's home dashboard, if set; soft-deleting that dashboard clears it. */
+  primary_dashboard?: number | null;
 }
 
 export interface MembershipRecord {
@@ -66,6 +68,12 @@ export interface IntegrationRecord {
   created_at: string;
   created_by: number | null;
   errors: string;
+  /**
+   * The names of the keys its `sensitive_config` holds (never their values), for the service's
+   * completeness checks (a Databricks integration without `client_secret` is "not valid"). Absent:
+   * complete, as every integration created through the service is.
+   */
+  sensitive_keys?: string[];
 }
 
 /**
@@ -146,6 +154,13 @@ export interface DashboardRecord {
   tiles: TileRecord[];
   /** Newest: the project-tree folder it is filed in (`""` = root, null = no entry). */
   folder: string | null;
+  /**
+   * The model's legacy sharing columns (`share_token`, `is_shared`), written only by seeds (the API
+   * has no field for them). Reading a dashboard's sharing keeps them in step with its sharing config
+   * (routes/sharing.ts); the API's `is_shared` is the config's `enabled`, not this column.
+   */
+  share_token?: string | null;
+  is_shared?: boolean;
 }
 
 export interface CollaboratorRecord {
@@ -164,6 +179,8 @@ export interface SharingRecord {
   created_at: string;
   settings: Record<string, unknown> | null;
   password_required: boolean;
+  /** Set on a config a refresh replaced (its grace period); only configs without it are current. */
+  expires_at?: string | null;
 }
 
 export interface BatchExportRecord {
@@ -233,6 +250,36 @@ export interface EventRecord {
   elements_chain: string;
 }
 
+/** A saved quick filter of a team (only its identity: dashboards refer to quick filters by id). */
+export interface QuickFilterRecord {
+  id: string;
+  team_id: number;
+  name: string;
+}
+
+/**
+ * A saved dashboard template (`DashboardTemplate`): usable by `use_template` under its name by its own
+ * team, and by every team when its scope is `global`.
+ */
+export interface DashboardTemplateRecord {
+  template_name: string;
+  team_id: number | null;
+  scope: string;
+  dashboard_description: string;
+  dashboard_filters: Record<string, unknown>;
+  tiles: Array<Record<string, unknown>>;
+  tags: string[];
+}
+
+/** A user's view of a project-tree item (`FileSystemViewLog`): a dashboard's `last_viewed_at`. */
+export interface ViewLogRecord {
+  team_id: number;
+  user: number;
+  type: string;
+  ref: string;
+  viewed_at: string;
+}
+
 export interface StoreData {
   /** Which service's rules apply (see service.ts). */
   service: ServiceSettings;
@@ -250,6 +297,9 @@ export interface StoreData {
   logs: LogRecord[];
   events: EventRecord[];
   insights: InsightRecord[];
+  quick_filters: QuickFilterRecord[];
+  dashboard_templates: DashboardTemplateRecord[];
+  view_logs: ViewLogRecord[];
   /** Next integer ids (dashboards, tiles, insights, text cards). */
   sequences: { dashboard: number; tile: number; insight: number; text: number };
 }

@@ -249,6 +249,8 @@ export const SHAPES = {
   integrationPage: { schema: offsetPage(integration), list: "results" },
   organization: { schema: organization },
   project: { schema: project },
+  /** The organization's projects list: each project's id is what the tool reads. */
+  projectPage: { schema: offsetPage(obj({ id: int }, ["id"])), list: "results" },
   /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
   backfillCreated: { schema: obj({ backfill_id: str }, ["backfill_id"]) },
   /** Pause and unpause (the OpenAPI names no body). */

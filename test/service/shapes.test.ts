@@ -168,6 +168,7 @@ describe("the shapes themselves", () => {
     integrationPage: sample.offsetPage([{ id: 1, kind: "aws-s3", display_name: "prod" }]),
     organization: { id: "o", available_features: ["tagging"], available_product_features: null },
     project: { id: 1, organization: "o" },
+    projectPage: sample.offsetPage([{ id: 1, name: "Production", organization: "o" }]),
     backfillCreated: { backfill_id: "b" },
     paused: { paused: true },
     cancelled: { cancelled: true },

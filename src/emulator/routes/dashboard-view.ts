@@ -62,6 +62,18 @@ export function isShared(ctx: Ctx, d: DashboardRecord): boolean {
   return ctx.store.data.sharing.some((s) => s.dashboard_id === d.id && s.enabled);
 }
 
+/** The caller's latest view of the dashboard in its team (the file-system view log), or null. */
+function lastViewedAt(ctx: Ctx, d: DashboardRecord): string | null {
+  const views = ctx.store.data.view_logs
+    .filter(
+      (v) =>
+        v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id),
+    )
+    .map((v) => v.viewed_at)
+    .sort();
+  return views.at(-1) ?? null;
+}
+
 export function renderBasic(ctx: Ctx, d: DashboardRecord) {
   const creator = ctx.store.user(d.created_by);
   const privilege = privilegeLevel(ctx, d);
@@ -73,7 +85,7 @@ export function renderBasic(ctx: Ctx, d: DashboardRecord) {
     created_at: d.created_at,
     created_by: creator ? userBasic(creator) : null,
     last_accessed_at: d.last_accessed_at,
-    last_viewed_at: null,
+    last_viewed_at: lastViewedAt(ctx, d),
     is_shared: isShared(ctx, d),
     deleted: d.deleted,
     creation_mode: d.creation_mode,
@@ -96,8 +108,9 @@ export function renderDashboard(ctx: Ctx, d: DashboardRecord) {
     variables: structuredClone(d.variables),
     breakdown_colors: structuredClone(d.breakdown_colors),
     data_color_theme_id: d.data_color_theme_id,
-    persisted_filters: structuredClone(d.filters),
-    persisted_variables: structuredClone(d.variables),
+    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
+    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
+    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
     quick_filter_ids: [...d.quick_filter_ids],
     tiles: renderTiles(ctx, d),
   };

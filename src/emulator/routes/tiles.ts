@@ -119,7 +119,6 @@ export function renderTile(ctx: Ctx, tile: TileRecord, d: DashboardRecord, order
     insight: renderedInsight,
     text: text ? renderText(ctx, text, d) : null,
     button_tile: null,
-    widget: null,
     layouts: structuredClone(tile.layouts ?? {}),
     color: tile.color ?? null,
     filters_overrides: structuredClone(tile.filters_overrides ?? {}),

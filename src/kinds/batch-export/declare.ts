@@ -156,6 +156,9 @@ function integrationOf(
   return undefined;
 }
 
+/** The connection settings a `postgresql` integration holds. */
+const POSTGRES_CONNECTION = ["host", "password", "port", "user"];
+
 /** Credentials an integration replaces may not be declared next to one. */
 function inlineNextToIntegration(
   type: DestinationType,
@@ -177,6 +180,21 @@ function inlineNextToIntegration(
       `${ctx.owner} has destination type ${type}, which takes no integration: remove destination.integration`,
       "key",
     );
+    return;
+  }
+  if (type === "Postgres") {
+    // The newest service refuses an update that sends these next to a `postgresql` integration (it
+    // reads the connection from the integration; PostHog's test_update_postgres.py).
+    const inline = [...Object.keys(config), ...secretKeys]
+      .filter((k) => POSTGRES_CONNECTION.includes(k))
+      .sort();
+    if (inline.length > 0) {
+      ctx.error(
+        `/destination/config/${inline[0]}`,
+        `${ctx.owner} names a PostgreSQL integration, which holds the connection: remove ${inline.map((k) => `destination.config.${k}`).join(", ")} (the service refuses them on updates)`,
+        "key",
+      );
+    }
     return;
   }
   if (type !== "Snowflake") return;

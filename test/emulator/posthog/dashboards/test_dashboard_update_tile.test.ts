@@ -3,8 +3,8 @@
  * (`update_tile`). Widget tiles are not modelled.
  */
 import { describe, expect, it } from "vitest";
-import type { Json } from "../../support/emulator.js";
-import { cite, notModelled, OTHER_TEAM, P, usePostHogHarness } from "./insight-harness.js";
+import type { Json } from "../../../support/emulator.js";
+import { cite, notModelled, OTHER_TEAM, P, usePostHogHarness } from "../insights/harness.js";
 
 const name = cite("products/dashboards/backend/api/test/test_dashboard_update_tile.py");
 const { h, api } = usePostHogHarness();
@@ -39,14 +39,14 @@ describe(name("test_sets_show_description"), () => {
   it.each([
     ["insight_hide", false],
     ["insight_show", true],
-  ])("%s", async (_case, value) => {
+  ])(name("test_sets_show_description", "%s"), async (_case, value) => {
     const [dashboardId, tileId] = await makeInsightTile();
     const body = await update(dashboardId, { tile_id: tileId, show_description: value });
     expect(body.show_description).toBe(value);
     expect((await storedTile(tileId)).show_description).toBe(value);
   });
-  notModelled("widget_hide", "dashboard widgets are not modelled");
-  notModelled("widget_show", "dashboard widgets are not modelled");
+  notModelled(name("test_sets_show_description", "widget_hide"), "dashboard widgets are not modelled");
+  notModelled(name("test_sets_show_description", "widget_show"), "dashboard widgets are not modelled");
 });
 
 it(name("test_sets_color"), async () => {

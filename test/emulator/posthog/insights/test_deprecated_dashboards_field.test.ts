@@ -5,7 +5,7 @@
  * the session, sharing-token and no-authenticator cases are not modelled.
  */
 import { describe, expect, it } from "vitest";
-import { cite, notModelled, P, usePostHogHarness } from "./insight-harness.js";
+import { cite, notModelled, P, usePostHogHarness } from "./harness.js";
 
 const name = cite("products/product_analytics/backend/api/test/test_deprecated_dashboards_field.py");
 const { api } = usePostHogHarness();

@@ -1,5 +1,5 @@
 /** Ported from PostHog's products/dashboards/backend/api/test/test_dashboard_tiles.py. */
-import { cite, notModelled } from "./insight-harness.js";
+import { cite, notModelled } from "../insights/harness.js";
 
 const name = cite("products/dashboards/backend/api/test/test_dashboard_tiles.py");
 

@@ -1,6 +1,6 @@
 /** Ported from PostHog's products/product_analytics/backend/api/test/test_insight_query.py. */
 import { describe, expect, it } from "vitest";
-import { cite, P, usePostHogHarness } from "./insight-harness.js";
+import { cite, P, usePostHogHarness } from "./harness.js";
 
 const name = cite("products/product_analytics/backend/api/test/test_insight_query.py");
 const { h, api } = usePostHogHarness();
@@ -145,7 +145,7 @@ describe(name("test_mcp_create_normalizes_query"), () => {
       "HogQLQuery",
     ],
   ];
-  it.each(cases)("%s", async (_case, query, kind, sourceKind) => {
+  it.each(cases)(name("test_mcp_create_normalizes_query", "%s"), async (_case, query, kind, sourceKind) => {
     const response = await h.api(
       "POST",
       `${P}/insights/`,

@@ -10,12 +10,12 @@
  * member of the organization. Every test names the PostHog test it ports as `path::test_name`.
  */
 import { beforeEach, expect, it } from "vitest";
-import type { Clock } from "../../../src/clock.js";
-import { BOB_KEY } from "../../../src/emulator/default-seed.js";
-import { type ApiResponse, type EmulatorHarness, type Json, useEmulator } from "../../support/emulator.js";
-import { TEST_NOW } from "../../support/io.js";
+import type { Clock } from "../../../../src/clock.js";
+import { BOB_KEY } from "../../../../src/emulator/default-seed.js";
+import { type ApiResponse, type EmulatorHarness, type Json, useEmulator } from "../../../support/emulator.js";
+import { TEST_NOW } from "../../../support/io.js";
 
-export { cite } from "../../queries/posthog/cite.js";
+export { cite } from "../../../queries/posthog/cite.js";
 export { BOB_KEY };
 
 export const TEAM = 12345;
@@ -60,7 +60,7 @@ export function usePostHogHarness(): PostHogHarness {
 
 /** A PostHog test the emulator cannot model: listed, skipped, with the reason in its name. */
 export function notModelled(test: string, reason: string): void {
-  it.skip(`${test} — not modelled: ${reason}`, () => {});
+  it.skip(`${test} (skipped: ${reason})`, () => {});
 }
 
 type Body = Record<string, unknown>;
@@ -249,13 +249,13 @@ export async function serialisedUser(h: EmulatorHarness, id: number | null): Pro
 }
 
 /**
- * Fields the newest `DashboardTileSerializer` writes besides those of the stored tile tests' expected
- * tiles (products/dashboards/backend/api/dashboard.py: button and widget tiles, display settings; the
- * text card's `dashboard_tiles`). The ports compare the tests' own fields exactly and these as present.
+ * Fields the newer `DashboardTileSerializer` writes besides those of the stored tile tests' expected
+ * tiles (products/dashboards/backend/api/dashboard.py: button tiles, display settings; the text card's
+ * `dashboard_tiles`), as posthog/api/test/dashboards/test_dashboard.py's newest stored revision expects
+ * them. The ports compare the tests' own fields exactly and these as present.
  */
 export const NEWEST_TILE_FIELDS = {
   button_tile: null,
-  widget: null,
   show_description: null,
   transparent_background: null,
 };

@@ -6,8 +6,8 @@
  * are listed with `notModelled` and their reason.
  */
 import { describe, expect, it } from "vitest";
-import type { Json } from "../../support/emulator.js";
-import { BOB_KEY, cite, notModelled, OTHER_TEAM, P, TEAM, usePostHogHarness } from "./insight-harness.js";
+import type { Json } from "../../../support/emulator.js";
+import { BOB_KEY, cite, notModelled, OTHER_TEAM, P, TEAM, usePostHogHarness } from "./harness.js";
 
 const name = cite("products/product_analytics/backend/api/test/test_insight.py");
 const { h, clock, api } = usePostHogHarness();
@@ -354,17 +354,20 @@ describe("TestInsight", () => {
         ["Engineering metrics"],
       ],
     ];
-    it.each(cases)("%s", async (_case, names, search, expectedFirst, excluded) => {
-      for (const n of names) await api.addInsight({ name: n, filters: PAGEVIEW });
-      const response = await api.call("GET", `${P}/insights/?search=${encodeURIComponent(search)}`);
-      expect(response.status).toBe(200);
-      const resultNames = response.body.results.map((r: Json) => r.name);
-      expect(resultNames.length).toBeGreaterThan(0);
-      expect(resultNames[0]).toBe(expectedFirst);
-      for (const n of excluded) expect(resultNames).not.toContain(n);
-    });
+    it.each(cases)(
+      name("test_list_filter_by_search_relevance", "%s"),
+      async (_case, names, search, expectedFirst, excluded) => {
+        for (const n of names) await api.addInsight({ name: n, filters: PAGEVIEW });
+        const response = await api.call("GET", `${P}/insights/?search=${encodeURIComponent(search)}`);
+        expect(response.status).toBe(200);
+        const resultNames = response.body.results.map((r: Json) => r.name);
+        expect(resultNames.length).toBeGreaterThan(0);
+        expect(resultNames[0]).toBe(expectedFirst);
+        for (const n of excluded) expect(resultNames).not.toContain(n);
+      },
+    );
     notModelled(
-      "typo / transposition still matches via trigram",
+      name("test_list_filter_by_search_relevance", "typo / transposition still matches via trigram"),
       "fuzzy (trigram) search is not modelled: substring matches only",
     );
   });
@@ -402,7 +405,7 @@ describe("TestInsight", () => {
     it.each([
       ["whitespace-only", "   "],
       ["empty", ""],
-    ])("%s", async (_case, search) => {
+    ])(name("test_list_filter_by_search_blank_returns_all", "%s"), async (_case, search) => {
       const a = await api.addInsight({ name: "Alpha", filters: PAGEVIEW });
       const b = await api.addInsight({ name: "Beta", filters: PAGEVIEW });
       const response = await api.call("GET", `${P}/insights/?search=${encodeURIComponent(search)}`);
@@ -415,7 +418,7 @@ describe("TestInsight", () => {
     it.each([
       ["plain symbols", "&|!"],
       ["sql-injection-shaped", "'; DROP TABLE--"],
-    ])("%s", async (_case, search) => {
+    ])(name("test_list_filter_by_search_pathological_input_does_not_500", "%s"), async (_case, search) => {
       await api.addInsight({ name: "Dashboard overview", filters: PAGEVIEW });
       expect((await api.call("GET", `${P}/insights/?search=${encodeURIComponent(search)}`)).status).toBe(200);
     });
@@ -426,7 +429,7 @@ describe("TestInsight", () => {
       ["at cap (200)", 200, 200],
       ["just over cap (201)", 201, 400],
       ["very long (10k)", 10_000, 400],
-    ])("%s", async (_case, length, status) => {
+    ])(name("test_list_filter_by_search_enforces_length_cap", "%s"), async (_case, length, status) => {
       const response = await api.call("GET", `${P}/insights/?search=${"a".repeat(length)}`);
       expect(response.status).toBe(status);
       if (status === 400) {

@@ -1,7 +1,7 @@
 /** Ported from PostHog's posthog/api/test/dashboards/test_dashboard_delete_tile.py (`delete_tile`). */
 import { describe, expect, it } from "vitest";
-import type { Json } from "../../support/emulator.js";
-import { cite, notModelled, P, usePostHogHarness } from "./insight-harness.js";
+import type { Json } from "../../../support/emulator.js";
+import { cite, notModelled, P, usePostHogHarness } from "../insights/harness.js";
 
 const name = cite("posthog/api/test/dashboards/test_dashboard_delete_tile.py");
 const { h, api } = usePostHogHarness();
@@ -92,7 +92,7 @@ describe(name("test_delete_returns_404"), () => {
       },
     ],
   ];
-  it.each(setups)("%s", async (_case, setup) => {
+  it.each(setups)(name("test_delete_returns_404", "%s"), async (_case, setup) => {
     const [dashboardId, tileId] = await setup();
     await deleteTile(dashboardId, tileId, 404);
   });

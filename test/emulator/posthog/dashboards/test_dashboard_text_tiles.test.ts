@@ -4,7 +4,7 @@
  * the newest serializer adds (NEWEST_TILE_FIELDS, and the card's `dashboard_tiles`).
  */
 import { expect, it } from "vitest";
-import type { Json } from "../../support/emulator.js";
+import type { Json } from "../../../support/emulator.js";
 import {
   BOB_KEY,
   cite,
@@ -14,7 +14,7 @@ import {
   serialisedUser,
   TEAM,
   usePostHogHarness,
-} from "./insight-harness.js";
+} from "../insights/harness.js";
 
 const name = cite("posthog/api/test/dashboards/test_dashboard_text_tiles.py");
 const { h, clock, api } = usePostHogHarness();
