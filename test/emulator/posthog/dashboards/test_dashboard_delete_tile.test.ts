@@ -1,7 +1,7 @@
 /** Ported from PostHog's posthog/api/test/dashboards/test_dashboard_delete_tile.py (`delete_tile`). */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../support/emulator.js";
-import { cite, notModelled, P, usePostHogHarness } from "../insights/harness.js";
+import { cite, notPorted, P, usePostHogHarness } from "../insights/harness.js";
 
 const name = cite("posthog/api/test/dashboards/test_dashboard_delete_tile.py");
 const { h, api } = usePostHogHarness();
@@ -46,11 +46,11 @@ it(name("test_can_delete_an_insight_tile_without_deleting_the_insight"), async (
   expect((await api.call("GET", `${P}/insights/${insightId}`)).status).toBe(200);
 });
 
-notModelled(
+notPorted(
   name("test_delete_tile_fires_tile_removed_event", "text"),
   "asserts PostHog's product-analytics events, which the emulator does not send",
 );
-notModelled(
+notPorted(
   name("test_delete_tile_fires_tile_removed_event", "insight"),
   "asserts PostHog's product-analytics events, which the emulator does not send",
 );

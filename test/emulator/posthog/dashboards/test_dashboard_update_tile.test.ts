@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../support/emulator.js";
-import { cite, notModelled, OTHER_TEAM, P, usePostHogHarness } from "../insights/harness.js";
+import { cite, notPorted, OTHER_TEAM, P, usePostHogHarness } from "../insights/harness.js";
 
 const name = cite("products/dashboards/backend/api/test/test_dashboard_update_tile.py");
 const { h, api } = usePostHogHarness();
@@ -45,8 +45,8 @@ describe(name("test_sets_show_description"), () => {
     expect(body.show_description).toBe(value);
     expect((await storedTile(tileId)).show_description).toBe(value);
   });
-  notModelled(name("test_sets_show_description", "widget_hide"), "dashboard widgets are not modelled");
-  notModelled(name("test_sets_show_description", "widget_show"), "dashboard widgets are not modelled");
+  notPorted(name("test_sets_show_description", "widget_hide"), "dashboard widgets are not modelled");
+  notPorted(name("test_sets_show_description", "widget_show"), "dashboard widgets are not modelled");
 });
 
 it(name("test_sets_color"), async () => {

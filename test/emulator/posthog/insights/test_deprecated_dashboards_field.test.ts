@@ -5,7 +5,7 @@
  * the session, sharing-token and no-authenticator cases are not modelled.
  */
 import { describe, expect, it } from "vitest";
-import { cite, notModelled, P, usePostHogHarness } from "./harness.js";
+import { cite, notModelled, notPorted, P, usePostHogHarness } from "./harness.js";
 
 const name = cite("products/product_analytics/backend/api/test/test_deprecated_dashboards_field.py");
 const { api } = usePostHogHarness();
@@ -19,7 +19,7 @@ async function enforce(on: boolean) {
 }
 
 describe("TestShouldServeDeprecatedDashboardsField", () => {
-  notModelled(name("test_serves_when_no_request_in_context"), "internal serialisation without a request");
+  notPorted(name("test_serves_when_no_request_in_context"), "internal serialisation without a request");
   notModelled(name("test_serving_by_access_method_opt_in_and_enforcement", "session_auth"), SESSION);
   notModelled(
     name("test_serving_by_access_method_opt_in_and_enforcement", "no_authenticator_is_first_party"),

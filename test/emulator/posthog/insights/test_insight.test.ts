@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../support/emulator.js";
-import { BOB_KEY, cite, notModelled, OTHER_TEAM, P, TEAM, usePostHogHarness } from "./harness.js";
+import { BOB_KEY, cite, notModelled, notPorted, OTHER_TEAM, P, TEAM, usePostHogHarness } from "./harness.js";
 
 const name = cite("products/product_analytics/backend/api/test/test_insight.py");
 const { h, clock, api } = usePostHogHarness();
@@ -55,8 +55,8 @@ const tileOf = (dashboardId: number) => ({
 });
 
 describe("TestInsight", () => {
-  notModelled(name("test_legacy_insight_endpoints_blocked_with_feature_flag", "trend"), RESULTS);
-  notModelled(name("test_legacy_insight_endpoints_blocked_with_feature_flag", "funnel"), RESULTS);
+  notPorted(name("test_legacy_insight_endpoints_blocked_with_feature_flag", "trend"), RESULTS);
+  notPorted(name("test_legacy_insight_endpoints_blocked_with_feature_flag", "funnel"), RESULTS);
 
   it(name("test_creating_legacy_filter_insight_blocked_with_feature_flag"), async () => {
     // The flag check's mock-call count has no equivalent: the emulator reads the team's flag instead.
@@ -205,12 +205,12 @@ describe("TestInsight", () => {
     expect(inIsolation.filters_hash).not.toBe(onDashboard.filters_hash);
   });
 
-  notModelled(name("test_get_insight_in_shared_context"), SHARING);
-  notModelled(
+  notPorted(name("test_get_insight_in_shared_context"), SHARING);
+  notPorted(
     name("test_last_refresh_for_shared_gate_fallback", "missing_row_falls_back_to_insight_created_at"),
     "unit test of an internal function",
   );
-  notModelled(
+  notPorted(
     name("test_last_refresh_for_shared_gate_fallback", "existing_row_used_when_present"),
     "unit test of an internal function",
   );
@@ -476,13 +476,13 @@ describe("TestInsight", () => {
     expect(response.body.results.every((r: Json) => r.name !== "Totally unrelated")).toBe(true);
   });
 
-  notModelled(name("test_list_filter_by_search_runs_a_single_filtering_query"), DB_QUERIES);
-  notModelled(name("test_listing_insights_does_not_nplus1"), DB_QUERIES);
-  notModelled(
+  notPorted(name("test_list_filter_by_search_runs_a_single_filtering_query"), DB_QUERIES);
+  notPorted(name("test_listing_insights_does_not_nplus1"), DB_QUERIES);
+  notPorted(
     name("test_listing_insights_with_many_dashboards_per_insight_does_not_nplus1", "basic_path"),
     DB_QUERIES,
   );
-  notModelled(
+  notPorted(
     name("test_listing_insights_with_many_dashboards_per_insight_does_not_nplus1", "full_path"),
     DB_QUERIES,
   );
@@ -656,16 +656,16 @@ describe("TestInsight", () => {
     expect(list.results.map((i: Json) => i.dashboard_tiles)).toEqual([[tileOf(one)]]);
   });
 
-  notModelled(name("test_adding_insight_to_dashboard_updates_activity_log"), ACTIVITY);
-  notModelled(
+  notPorted(name("test_adding_insight_to_dashboard_updates_activity_log"), ACTIVITY);
+  notPorted(
     name("test_creating_insight_with_dashboard_fires_tile_added_event", "legacy_filters_funnels"),
     ANALYTICS,
   );
-  notModelled(name("test_creating_insight_with_dashboard_fires_tile_added_event", "query_trends"), ANALYTICS);
-  notModelled(name("test_adding_insight_to_dashboard_fires_tile_added_event"), ANALYTICS);
-  notModelled(name("test_non_web_retrieve_fires_insight_read_event"), ANALYTICS);
-  notModelled(name("test_removing_insight_from_dashboard_fires_tile_removed_event"), ANALYTICS);
-  notModelled(name("test_web_retrieve_does_not_fire_insight_read_event"), ANALYTICS);
+  notPorted(name("test_creating_insight_with_dashboard_fires_tile_added_event", "query_trends"), ANALYTICS);
+  notPorted(name("test_adding_insight_to_dashboard_fires_tile_added_event"), ANALYTICS);
+  notPorted(name("test_non_web_retrieve_fires_insight_read_event"), ANALYTICS);
+  notPorted(name("test_removing_insight_from_dashboard_fires_tile_removed_event"), ANALYTICS);
+  notPorted(name("test_web_retrieve_does_not_fire_insight_read_event"), ANALYTICS);
 
   it(name("test_can_update_insight_dashboards_without_deleting_tiles"), async () => {
     const [one] = await api.createDashboard({});
@@ -733,7 +733,7 @@ describe("TestInsight", () => {
     expect(response.body.filters_hash).toBe(original);
   });
 
-  notModelled(
+  notPorted(
     name("test_update_insight_filters"),
     `${POSTHOG_SKIP} ("Compatibility issue caused by test account filters")`,
   );
@@ -775,14 +775,14 @@ describe("TestInsight", () => {
     expect(stored[0].short_id.length).toBe(8);
   });
 
-  notModelled(name("test_insight_refreshing_legacy_conversion"), RESULTS);
-  notModelled(name("test_insight_refreshing_query", "0"), RESULTS);
-  notModelled(name("test_insight_refreshing_query", "1"), RESULTS);
-  notModelled(name("test_insight_refreshing_legacy_with_background_update"), RESULTS);
-  notModelled(name("test_insight_refreshing_query_with_background_update", "0"), RESULTS);
-  notModelled(name("test_insight_refreshing_query_with_background_update", "1"), RESULTS);
-  notModelled(name("test_insight_refreshing_query_async", "0"), RESULTS);
-  notModelled(name("test_insight_refreshing_query_async", "1"), RESULTS);
+  notPorted(name("test_insight_refreshing_legacy_conversion"), RESULTS);
+  notPorted(name("test_insight_refreshing_query", "0"), RESULTS);
+  notPorted(name("test_insight_refreshing_query", "1"), RESULTS);
+  notPorted(name("test_insight_refreshing_legacy_with_background_update"), RESULTS);
+  notPorted(name("test_insight_refreshing_query_with_background_update", "0"), RESULTS);
+  notPorted(name("test_insight_refreshing_query_with_background_update", "1"), RESULTS);
+  notPorted(name("test_insight_refreshing_query_async", "0"), RESULTS);
+  notPorted(name("test_insight_refreshing_query_async", "1"), RESULTS);
 
   // `.model_dump()` of PostHog's models writes every optional field as null; the ports write the
   // fields the tests set (the stored query is compared with what was sent either way).
@@ -847,7 +847,7 @@ describe("TestInsight", () => {
     "test_insight_funnels_basic_post",
     "test_insight_funnels_basic_get",
   ]) {
-    notModelled(name(test), RESULTS);
+    notPorted(name(test), RESULTS);
   }
 
   notModelled(
@@ -862,9 +862,9 @@ describe("TestInsight", () => {
     "test_logged_out_user_can_retrieve_insight_with_correct_dashboard_sharing_access_token",
     "test_logged_out_user_cannot_retrieve_insight_with_correct_deleted_dashboard_sharing_access_token",
   ]) {
-    notModelled(name(test), SHARING);
+    notPorted(name(test), SHARING);
   }
-  notModelled(name("test_insight_trends_csv"), RESULTS);
+  notPorted(name("test_insight_trends_csv"), RESULTS);
 
   for (const [test, params] of [
     ["test_create_insight_viewed", ["single_id", "bulk_ids"]],
@@ -886,8 +886,8 @@ describe("TestInsight", () => {
     ["test_trending_insights_respects_limit", []],
     ["test_trending_insights_rejects_invalid_params", []],
   ] as Array<[string, string[]]>) {
-    if (params.length === 0) notModelled(name(test), VIEWED);
-    for (const param of params) notModelled(name(test, param), VIEWED);
+    if (params.length === 0) notPorted(name(test), VIEWED);
+    for (const param of params) notPorted(name(test, param), VIEWED);
   }
 
   it(name("test_get_recent_insights_with_feature_flag"), async () => {
@@ -936,7 +936,7 @@ describe("TestInsight", () => {
     );
   });
 
-  notModelled(
+  notPorted(
     name("test_cannot_create_insight_in_another_team"),
     `${POSTHOG_SKIP} ("is this not how things work?")`,
   );
@@ -988,8 +988,8 @@ describe("TestInsight", () => {
     expect((await api.call("PATCH", `${P}/insights/${other}`, { deleted: false })).status).toBe(404);
   });
 
-  notModelled(name("test_cancel_running_query"), "query cancellation (insights/cancel) is not modelled");
-  notModelled(name("test_including_query_id_does_not_affect_cache_key"), RESULTS);
+  notPorted(name("test_cancel_running_query"), "query cancellation (insights/cancel) is not modelled");
+  notPorted(name("test_including_query_id_does_not_affect_cache_key"), RESULTS);
   for (const test of [
     "test_insight_trend_hogql_global_filters",
     "test_insight_trend_hogql_local_filters",
@@ -1000,18 +1000,18 @@ describe("TestInsight", () => {
     "test_insight_funnels_hogql_breakdown_single",
     "test_insight_funnels_hogql_aggregating_steps",
   ]) {
-    notModelled(name(test), RESULTS);
+    notPorted(name(test), RESULTS);
   }
-  notModelled(
+  notPorted(
     name("test_insight_funnels_hogql_aggregating_time_to_convert"),
     `${POSTHOG_SKIP} ("Compatibility issue CH 23.12")`,
   );
-  notModelled(name("test_insight_funnels_hogql_aggregating_trends"), RESULTS);
-  notModelled(name("test_insight_with_filters_via_hogql"), RESULTS);
-  notModelled(name("test_insight_returns_cached_hogql"), RESULTS);
-  notModelled(name("test_insight_returns_cached_types"), RESULTS);
-  notModelled(name("test_insight_variables_overrides", "standalone"), VARIABLES);
-  notModelled(name("test_insight_variables_overrides", "with_dashboard_context"), VARIABLES);
+  notPorted(name("test_insight_funnels_hogql_aggregating_trends"), RESULTS);
+  notPorted(name("test_insight_with_filters_via_hogql"), RESULTS);
+  notPorted(name("test_insight_returns_cached_hogql"), RESULTS);
+  notPorted(name("test_insight_returns_cached_types"), RESULTS);
+  notPorted(name("test_insight_variables_overrides", "standalone"), VARIABLES);
+  notPorted(name("test_insight_variables_overrides", "with_dashboard_context"), VARIABLES);
 
   for (const attach of [false, true]) {
     it(name("test_insight_filters_overrides", attach ? "with_dashboard_context" : "standalone"), async () => {
@@ -1069,31 +1069,31 @@ describe("TestInsight", () => {
     ).toBe(true);
   });
 
-  notModelled(
+  notPorted(
     name("test_insight_cache_key_changes_with_variable_override_when_tile_filters_are_set"),
     VARIABLES,
   );
   notModelled(name("test_insight_access_control_filtering"), RBAC);
   notModelled(name("test_insight_activity_respects_access_control"), RBAC);
-  notModelled(
+  notPorted(
     name("test_create_insight_in_specific_folder"),
     "the project tree (folders) of insights is not modelled",
   );
-  notModelled(name("test_insight_with_variables_match_existing_variables"), VARIABLES);
+  notPorted(name("test_insight_with_variables_match_existing_variables"), VARIABLES);
   notModelled(name("test_list_insights_with_short_id_includes_all_if_admin"), RBAC);
   notModelled(
     name("test_dashboard_breakdown_filter_migration"),
     "dashboards' breakdown filters are not applied to insight queries (only date ranges are)",
   );
-  notModelled(
+  notPorted(
     name("test_updating_query_updates_query_metadata"),
     "query_metadata is internal to the service (never in an answer)",
   );
-  notModelled(
+  notPorted(
     name("test_updating_insight_with_no_query_changes_does_not_update_query_metadata"),
     "query_metadata is internal to the service (never in an answer)",
   );
-  notModelled(name("test_funnel_breakdown_override"), RESULTS);
+  notPorted(name("test_funnel_breakdown_override"), RESULTS);
 });
 
 describe("TestInsightErrorHandling", () => {
@@ -1103,7 +1103,7 @@ describe("TestInsightErrorHandling", () => {
     "test_funnel_returns_400_for_exposed_errors",
   ]) {
     for (const param of ["ExposedCHQueryError", "ExposedHogQLError", "HogVMException"])
-      notModelled(name(test, param), RESULTS);
+      notPorted(name(test, param), RESULTS);
   }
 });
 
