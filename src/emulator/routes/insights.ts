@@ -15,6 +15,13 @@ import { insightRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
 import { newShortId } from "../seed-insights.js";
 import { flagOn } from "../service.js";
+import {
+  DESCRIPTION_SCORE_WEIGHT,
+  MIN_DESCRIPTION_TRIGRAM_SIMILARITY,
+  MIN_NAME_TRIGRAM_SIMILARITY,
+  type SearchField,
+  trigramSearch,
+} from "../trigram.js";
 import type { InsightRecord } from "../types.js";
 import { registerBulkInsightActions } from "./insight-bulk.js";
 import { findInsight, liveTilesOf, renderInsight, renderInsightBasic } from "./insight-view.js";
@@ -80,13 +87,17 @@ function matchesInsightType(i: InsightRecord, type: string): boolean {
   return legacy || (kind !== undefined && wrapper === "InsightVizNode" && queryKind(i, "source") === kind);
 }
 
-function matchesSearch(i: InsightRecord, needle: string): number | undefined {
-  const lower = (s: string | null | undefined) => (s ?? "").toLowerCase();
-  if (lower(i.name) === needle) return 0;
-  if (lower(i.name).includes(needle) || lower(i.derived_name).includes(needle)) return 1;
-  if (lower(i.description).includes(needle) || i.tags.some((t) => t.includes(needle))) return 2;
-  return undefined;
-}
+/** `InsightViewSet._apply_search`: name (with full similarity), derived name, description; tags exact. */
+const SEARCH_FIELDS: readonly SearchField<InsightRecord>[] = [
+  { value: (i) => i.name, weight: 1, threshold: MIN_NAME_TRIGRAM_SIMILARITY, includeFull: true },
+  { value: (i) => i.derived_name, weight: 1, threshold: MIN_NAME_TRIGRAM_SIMILARITY, includeFull: false },
+  {
+    value: (i) => i.description,
+    weight: DESCRIPTION_SCORE_WEIGHT,
+    threshold: MIN_DESCRIPTION_TRIGRAM_SIMILARITY,
+    includeFull: false,
+  },
+];
 
 function list(ctx: Ctx) {
   const q = ctx.query;
@@ -140,14 +151,13 @@ function list(ctx: Ctx) {
   }
   const type = q.get("insight");
   if (type !== null) items = items.filter((i) => matchesInsightType(i, type));
-  const needle = search?.trim().toLowerCase() ?? "";
-  const ranks = new Map<number, number>();
+  // normalize_search_term: NUL bytes stripped, then trimmed.
+  const needle = search?.replaceAll("\u0000", "").trim() ?? "";
+  const hits = new Map<number, { score: number; exact: boolean }>();
   if (needle !== "") {
-    items = items.filter((i) => {
-      const rank = matchesSearch(i, needle);
-      if (rank !== undefined) ranks.set(i.id, rank);
-      return rank !== undefined;
-    });
+    const found = trigramSearch(items, needle, SEARCH_FIELDS, (i) => i.tags);
+    for (const hit of found) hits.set(hit.item.id, { score: hit.score, exact: hit.exact });
+    items = found.map((hit) => hit.item);
   }
   const order = q.get("order");
   items.sort((a, b) => {
@@ -161,8 +171,14 @@ function list(ctx: Ctx) {
       return a.id - b.id;
     }
     if (needle !== "") {
-      const byRank = (ranks.get(a.id) ?? 9) - (ranks.get(b.id) ?? 9);
-      return byRank || (a.name ?? "").localeCompare(b.name ?? "", "en") || a.id - b.id;
+      // Exact matches first, then -_search_score, then name (Postgres sorts nulls last ascending).
+      const byExact = Number(hits.get(b.id)?.exact ?? false) - Number(hits.get(a.id)?.exact ?? false);
+      if (byExact !== 0) return byExact;
+      const byScore = (hits.get(b.id)?.score ?? 0) - (hits.get(a.id)?.score ?? 0);
+      if (byScore !== 0) return byScore;
+      if (a.name === null || b.name === null)
+        return a.name === b.name ? a.id - b.id : a.name === null ? 1 : -1;
+      return a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id;
     }
     const ao = a.order ?? Number.POSITIVE_INFINITY;
     const bo = b.order ?? Number.POSITIVE_INFINITY;
@@ -175,7 +191,7 @@ function list(ctx: Ctx) {
       const rendered = basic
         ? renderInsightBasic(ctx, i, { listed: true })
         : renderInsight(ctx, i, { listed: true });
-      if (needle !== "") rendered.search_match_type = "exact";
+      if (needle !== "") rendered.search_match_type = hits.get(i.id)?.exact ? "exact" : "similar";
       return rendered;
     }),
   };

@@ -1,9 +1,10 @@
 /**
  * Ported from PostHog's products/product_analytics/backend/api/test/test_insight.py (classes TestInsight,
- * TestInsightErrorHandling, TestInsightBulkDelete). Set-up mapping in insight-harness.ts. Where a test
+ * TestInsightErrorHandling, TestInsightBulkDelete). Set-up mapping in harness.ts. Where a test
  * also asserts the activity log or PostHog's analytics events, those assertions are left out (the
- * emulator keeps neither) and the comment says so; tests about what the emulator does not model at all
- * are listed with `notModelled` and their reason.
+ * emulator keeps neither) and the comment says so. Cases observable through the served endpoints that
+ * need something the emulator does not model are skipped with `notModelled`; cases that need an
+ * endpoint it does not serve or assert nothing observable are named with `notPorted` (see harness.ts).
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../support/emulator.js";
@@ -333,6 +334,13 @@ describe("TestInsight", () => {
         ["Unrelated"],
       ],
       [
+        "typo / transposition still matches via trigram",
+        ["Dashboard overview", "Unrelated"],
+        "dahsboard",
+        "Dashboard overview",
+        ["Unrelated"],
+      ],
+      [
         "prefix-as-you-type",
         ["Marketing funnel", "Engineering metrics"],
         "Marke",
@@ -365,10 +373,6 @@ describe("TestInsight", () => {
         expect(resultNames[0]).toBe(expectedFirst);
         for (const n of excluded) expect(resultNames).not.toContain(n);
       },
-    );
-    notModelled(
-      name("test_list_filter_by_search_relevance", "typo / transposition still matches via trigram"),
-      "fuzzy (trigram) search is not modelled: substring matches only",
     );
   });
 
@@ -453,10 +457,21 @@ describe("TestInsight", () => {
     expect(found.indexOf(newer)).toBeLessThan(found.indexOf(older));
   });
 
-  notModelled(
-    name("test_list_filter_by_search_returns_union_exact_first_with_match_type"),
-    "fuzzy (trigram) search is not modelled: substring matches only",
-  );
+  it(name("test_list_filter_by_search_returns_union_exact_first_with_match_type"), async () => {
+    for (const n of ["dashboard overview", "sales dashboard", "dahsboard metrics", "Engineering metrics"]) {
+      await api.addInsight({ name: n, filters: PAGEVIEW });
+    }
+    const response = await api.call("GET", `${P}/insights/?search=dashboard`);
+    expect(response.status).toBe(200);
+    const results = response.body.results as Json[];
+    const matchTypeByName = Object.fromEntries(results.map((r) => [r.name, r.search_match_type]));
+    expect(matchTypeByName).toEqual({
+      "dashboard overview": "exact",
+      "sales dashboard": "exact",
+      "dahsboard metrics": "similar",
+    });
+    expect(results.map((r) => r.search_match_type)).toEqual(["exact", "exact", "similar"]);
+  });
 
   it(name("test_list_filter_by_search_match_type_absent_without_search"), async () => {
     await api.addInsight({ name: "Alpha", filters: PAGEVIEW });
@@ -1096,16 +1111,15 @@ describe("TestInsight", () => {
   notPorted(name("test_funnel_breakdown_override"), RESULTS);
 });
 
-describe("TestInsightErrorHandling", () => {
-  for (const test of [
-    "test_retrieve_returns_400_for_exposed_errors",
-    "test_trend_returns_400_for_exposed_errors",
-    "test_funnel_returns_400_for_exposed_errors",
-  ]) {
-    for (const param of ["ExposedCHQueryError", "ExposedHogQLError", "HogVMException"])
-      notPorted(name(test, param), RESULTS);
-  }
-});
+// TestInsightErrorHandling: every case raises a query runner's error, none is ported.
+for (const test of [
+  "test_retrieve_returns_400_for_exposed_errors",
+  "test_trend_returns_400_for_exposed_errors",
+  "test_funnel_returns_400_for_exposed_errors",
+]) {
+  for (const param of ["ExposedCHQueryError", "ExposedHogQLError", "HogVMException"])
+    notPorted(name(test, param), RESULTS);
+}
 
 describe("TestInsightBulkDelete", () => {
   const bulk = (action: "bulk_delete" | "bulk_restore", body: unknown) =>
