@@ -14,9 +14,9 @@ import { asBody, isDict, parseBool, parseInteger, parseString } from "../fields.
 import { offsetPage } from "../pagination.js";
 import { DEFAULT_FOLDER, dashboardRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
-import { completeTile, seedInsight } from "../seed-insights.js";
+import { completeTile, newShortId, seedInsight } from "../seed-insights.js";
 import { isNewest } from "../service.js";
-import type { DashboardRecord, DashboardTemplateRecord } from "../types.js";
+import type { DashboardRecord, DashboardTemplateRecord, TileRecord } from "../types.js";
 import { templateError } from "./dashboard-template.js";
 import { findDashboard, renderBasic, renderDashboard, requireEdit } from "./dashboard-view.js";
 import { applyDashboardBody, normaliseTags, pyTruthy } from "./dashboard-write.js";
@@ -122,9 +122,10 @@ function create(ctx: Ctx) {
       ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id),
     );
     d.quick_filter_ids = source.quick_filter_ids.filter((id) => quickFilters.has(id));
-    d.tiles = source.tiles
-      .filter((t) => !t.deleted)
-      .map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
+    const live = source.tiles.filter((t) => !t.deleted);
+    d.tiles = pyTruthy(body.duplicate_tiles)
+      ? live.map((t) => deepDuplicate(ctx, t))
+      : live.map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
   }
   if (useTemplate && !TEMPLATE_KEYS.has(useTemplate)) {
     const template = ctx.store.data.dashboard_templates.find(
@@ -225,6 +226,47 @@ function applyTemplate(
       color: typeof t.color === "string" ? t.color : null,
     }),
   );
+}
+
+/**
+ * `_deep_duplicate_tiles`: a copy of the tile showing a copy of its insight (named "… (Copy)" when it
+ * has a name) or a new text card with the same body, with the tile's layouts and colour.
+ */
+function deepDuplicate(ctx: Ctx, tile: TileRecord): TileRecord {
+  const now = ctx.now.toISOString();
+  const copy: TileRecord = {
+    id: ctx.store.nextTileId(),
+    layouts: structuredClone(tile.layouts ?? {}),
+    color: tile.color ?? null,
+  };
+  const original =
+    typeof tile.insight_id === "number"
+      ? ctx.store.data.insights.find((i) => i.id === tile.insight_id)
+      : undefined;
+  if (original) {
+    const id = ctx.store.nextInsightId();
+    ctx.store.data.insights.push({
+      ...structuredClone(original),
+      id,
+      short_id: newShortId(),
+      name: original.name ? `${original.name} (Copy)` : original.name,
+      created_at: now,
+      created_by: ctx.user.id,
+      last_modified_at: now,
+      last_modified_by: ctx.user.id,
+      updated_at: now,
+    });
+    copy.insight_id = id;
+  } else if (isDict(tile.text)) {
+    copy.text = {
+      id: ctx.store.nextTextId(),
+      body: typeof tile.text.body === "string" ? tile.text.body : null,
+      created_by: ctx.user.id,
+      last_modified_at: now,
+      last_modified_by: null,
+    };
+  }
+  return completeTile(copy);
 }
 
 /** The insight a template's INSIGHT tile creates, created by the caller; its id. */

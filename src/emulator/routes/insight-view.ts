@@ -147,7 +147,8 @@ function effectiveFilters(options: ViewOptions): Record<string, unknown> | undef
 export function renderInsight(ctx: Ctx, insight: InsightRecord, options: ViewOptions = {}) {
   const basic = renderInsightBasic(ctx, insight, options);
   const filters = effectiveFilters(options);
-  if (insight.query !== null && filters !== undefined)
+  // The stored query or the one derived from legacy filters (`query or query_from_filters`).
+  if (basic.query !== null && filters !== undefined)
     basic.query = applyDashboardFilters(basic.query, filters);
   const lastModifier = ctx.store.user(insight.last_modified_by);
   const levels = inheritedLevels(ctx, insight);
