@@ -49,7 +49,7 @@ function results(plan: Plan): ActionResult[] {
 function applyOutput(plan: Plan): string {
   const all = results(plan);
   const lines = all.map((r) => formatResult(r, { vocab: VOCAB, people: plan.people }));
-  return `${lines.join("\n")}\n\n${formatSummary(all)}\n`;
+  return `${lines.join("\n")}\n\n${formatSummary({ ok: all.every((r) => r.outcome === "ok"), results: all, duplicates: [] })}\n`;
 }
 
 describe("apply's result lines", () => {

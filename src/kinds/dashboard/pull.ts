@@ -1,13 +1,14 @@
 /**
  * Live dashboards → YAML items: the field table writes every managed field, defaults included (a field
  * left out is not managed, so a later edit in the UI would never show up as drift). Collaborators are
- * read only for dashboards restricted to collaborators (the others cannot have any); sharing comes from
- * the list's `is_shared` (no request per dashboard). Tiles are written, as the whole set in the order
- * the dashboard shows them, for the dashboards the insights' list says show an insight: only those are
- * read (one retrieve each), so the plans of a pulled project read only the dashboards with content
- * (SPEC §6). An insight is named by its name when the insights are pulled too and the name is its own
- * (neither empty nor shared), else by `insight_id:`; a layout is written when its `sm` entry fits the
- * 12-column grid. A dashboard showing only text cards is written without `tiles:` (not managed).
+ * read only for dashboards restricted to collaborators (the others cannot have any) and written by
+ * email; sharing comes from the list's `is_shared` (no request per dashboard). Tiles are written, as
+ * the whole set in the order the dashboard shows them, for the dashboards the insights' list says
+ * show an insight: only those are read (one retrieve each), so the plans of a pulled project read only
+ * the dashboards with content (SPEC §6). An insight is named by its name when the insights are pulled
+ * too and the name is its own (neither empty nor shared), else by `insight_id:`; a layout is written
+ * when its `sm` entry fits the 12-column grid. A dashboard showing only text cards is written without
+ * `tiles:` (not managed).
  */
 
 import { compareText } from "../../plan/values.js";
@@ -28,9 +29,15 @@ export function dashboardItem(
 ): Record<string, unknown> {
   const item = dashboardFields.item(live);
   if (live.restriction_level === 37 && collaborators) {
-    item.collaborators = collaborators
-      .map((c) => ({ user_uuid: c.user.uuid, level: COLLABORATOR_LEVEL[c.level] ?? "can_view" }))
-      .sort((a, b) => compareText(a.user_uuid, b.user_uuid));
+    // By email, the way people name each other (SPEC §2); the UUID only for a user without one.
+    const named = collaborators.map((c) => ({
+      key: c.user.email ? "email" : "user_uuid",
+      value: c.user.email ? c.user.email : c.user.uuid,
+      level: COLLABORATOR_LEVEL[c.level] ?? "can_view",
+    }));
+    item.collaborators = named
+      .sort((a, b) => compareText(a.value, b.value))
+      .map((c) => ({ [c.key]: c.value, level: c.level }));
   }
   item.sharing = { enabled: live.is_shared };
   if (tiles) item.tiles = tiles;
