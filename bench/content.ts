@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { main } from "../src/cli.js";
 import { startEmulator } from "../src/emulator/index.js";
 import { memoryIo } from "../test/support/io.js";
-import { clearLog, control, getState, requestLog } from "./control.js";
+import { clearLog, getState, requestLog, seedObjects } from "./control.js";
 import { PROJECT } from "./fleet.js";
 import type { Figures } from "./scenarios.js";
 import { runTool } from "./tool.js";
@@ -135,21 +135,11 @@ export async function contentScenarios(options: ContentOptions): Promise<Figures
     writeContentYaml(join(root, "changed"), size, 10);
     const base = await getState(emulator.url);
     const seed = () =>
-      control(emulator.url, "seed", "POST", {
-        service: base.service,
-        integrations: base.integrations,
-        organizations: base.organizations,
-        projects: base.projects,
-        users: base.users,
-        api_keys: base.api_keys,
+      seedObjects(emulator.url, base, {
         ...contentRecords(size),
         batch_exports: [],
         collaborators: [],
         sharing: [],
-        runs: [],
-        backfills: [],
-        logs: [],
-        events: [],
       });
     const env = { POSTHOG_HOST: emulator.url, POSTHOG_API_KEY: "phx_emulator" };
     const run = async (args: string[]) => {

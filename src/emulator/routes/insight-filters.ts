@@ -6,7 +6,8 @@
  */
 import type { JsonObject } from "../../queries/python.js";
 
-const KIND_BY_INSIGHT: Readonly<Record<string, string>> = {
+/** The query kind of each legacy insight type (`filters.insight`). */
+export const KIND_BY_INSIGHT: Readonly<Record<string, string>> = {
   TRENDS: "TrendsQuery",
   FUNNELS: "FunnelsQuery",
   RETENTION: "RetentionQuery",

@@ -24,6 +24,7 @@ import {
 } from "../trigram.js";
 import type { InsightRecord } from "../types.js";
 import { registerBulkInsightActions } from "./insight-bulk.js";
+import { KIND_BY_INSIGHT } from "./insight-filters.js";
 import { findInsight, liveTilesOf, renderInsight, renderInsightBasic } from "./insight-view.js";
 import {
   addTilesOnCreate,
@@ -52,15 +53,6 @@ function jsonList(raw: string): unknown[] {
     throw serverError();
   }
 }
-
-const KIND_BY_INSIGHT: Readonly<Record<string, string>> = {
-  TRENDS: "TrendsQuery",
-  FUNNELS: "FunnelsQuery",
-  RETENTION: "RetentionQuery",
-  PATHS: "PathsQuery",
-  STICKINESS: "StickinessQuery",
-  LIFECYCLE: "LifecycleQuery",
-};
 
 function queryKind(i: InsightRecord, path: "kind" | "source"): unknown {
   const q = i.query;

@@ -9,7 +9,7 @@
  */
 import { nodeProblems, type QueryProblem, queryProblems } from "../../queries/check.js";
 import { ApiError, errorBody, invalid } from "../errors.js";
-import { isDict } from "../fields.js";
+import { isDict, pyType } from "../fields.js";
 
 /** Python's repr of a JSON value, as pydantic prints `input_value` (long values cut in the middle). */
 export function pyRepr(value: unknown, top = true): string {
@@ -25,15 +25,6 @@ export function pyRepr(value: unknown, top = true): string {
   }
   if (top && text.length > 50) return `${text.slice(0, 25)}...${text.slice(-24)}`;
   return text;
-}
-
-function pyType(value: unknown): string {
-  if (value === null) return "NoneType";
-  if (Array.isArray(value)) return "list";
-  if (typeof value === "string") return "str";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
-  return "dict";
 }
 
 /** `str(ValidationError)` as pydantic v2 words it. */

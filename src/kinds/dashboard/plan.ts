@@ -9,7 +9,8 @@ import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import type { DashboardBasic } from "../../service/types.js";
 import { updateAction } from "../define/index.js";
-import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import { restoreAction } from "../shared/restore.js";
+import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import { type ResolvedCollaborator, resolveCollaborators, uncheckedNote } from "./collaborators.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
 import type { LiveDashboards } from "./live.js";
@@ -99,16 +100,7 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCont
 
 function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext): void {
   const { sink } = ctx;
-  sink.actions.push(
-    makeAction(RESTORE, ref, {
-      before: { deleted: true },
-      after: { deleted: false },
-      changes: [{ path: "deleted", before: true, after: false }],
-      warnings: [
-        `id ${desired.id} is not in the live list: restored if soft-deleted; apply fails if it never existed`,
-      ],
-    }),
-  );
+  sink.actions.push(restoreAction(ref, desired.id));
   const after = dashboardFields.sent(desired);
   sink.actions.push(
     makeAction(UPDATE, ref, {

@@ -12,8 +12,9 @@ import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { compareQuery } from "../../queries/normalise.js";
 import type { InsightBasic } from "../../service/types.js";
 import { updateAction } from "../define/index.js";
+import { restoreAction } from "../shared/restore.js";
 import { unifiedDiff } from "../shared/text-diff.js";
-import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
 import { queryToSend } from "./query.js";
 
@@ -62,16 +63,7 @@ function planCreate(desired: DesiredInsight, ref: ObjectRef, ctx: KindPlanContex
 }
 
 function planRestore(desired: DesiredInsight, ref: ObjectRef, ctx: KindPlanContext): void {
-  ctx.sink.actions.push(
-    makeAction(RESTORE, ref, {
-      before: { deleted: true },
-      after: { deleted: false },
-      changes: [{ path: "deleted", before: true, after: false }],
-      warnings: [
-        `id ${desired.id} is not in the live list: restored if soft-deleted; apply fails if it never existed`,
-      ],
-    }),
-  );
+  ctx.sink.actions.push(restoreAction(ref, desired.id));
   const after = sentFields(desired);
   ctx.sink.actions.push(
     makeAction(UPDATE, ref, {

@@ -11,16 +11,8 @@ import type { ServiceClient } from "../../service/client.js";
 import { ServiceError } from "../../service/errors.js";
 import type { InsightWrite } from "../../service/types.js";
 import type { Verb } from "../kind.js";
+import { ignoredTags } from "../shared/tags.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
-
-/** The service drops tags without the tagging feature; say so rather than report success silently. */
-function ignoredTags(body: Record<string, unknown> | undefined, returned: readonly string[] | undefined) {
-  const sent = body?.tags;
-  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
-    return ["the service ignored the tags (the organization lacks the tagging feature)"];
-  }
-  return [];
-}
 
 /** Live insights named exactly `name` (the list's search narrows the read; `?basic=true`). */
 export async function findInsights(

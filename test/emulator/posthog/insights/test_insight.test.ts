@@ -8,7 +8,17 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../support/emulator.js";
-import { BOB_KEY, cite, notModelled, notPorted, OTHER_TEAM, P, TEAM, usePostHogHarness } from "./harness.js";
+import {
+  BOB_KEY,
+  cite,
+  notModelled,
+  notPorted,
+  OTHER_TEAM,
+  P,
+  serialisedUser,
+  TEAM,
+  usePostHogHarness,
+} from "./harness.js";
 
 const name = cite("products/product_analytics/backend/api/test/test_insight.py");
 const { h, clock, api } = usePostHogHarness();
@@ -32,21 +42,6 @@ const trendsQuery = (event = "$pageview") => ({
   kind: "InsightVizNode",
   source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event }] },
 });
-
-async function userBasic(id: number): Promise<Json> {
-  const u = (await h.state()).users.find((x: Json) => x.id === id);
-  return {
-    id: u.id,
-    uuid: u.uuid,
-    distinct_id: u.uuid,
-    first_name: u.first_name,
-    last_name: u.last_name,
-    email: u.email,
-    is_email_verified: true,
-    hedgehog_config: null,
-    role_at_organization: null,
-  };
-}
 
 const ids = (results: Json[]) => results.map((r: Json) => r.id);
 const tileOf = (dashboardId: number) => ({
@@ -99,8 +94,8 @@ describe("TestInsight", () => {
 
   it(name("test_created_updated_and_last_modified"), async () => {
     // The `insight created` / `insight updated` analytics events asserted in between are left out.
-    const self = await userBasic(1);
-    const alt = await userBasic(2);
+    const self = await serialisedUser(h, 1);
+    const alt = await serialisedUser(h, 2);
     clock.set("2021-08-23T12:00:00Z");
     const response1 = await api.call("POST", `${P}/insights/`, { name: "test" });
     expect(response1.status).toBe(201);
@@ -731,7 +726,7 @@ describe("TestInsight", () => {
     expect(response.status).toBe(200);
     expect(response.body.name).toBe("insight new name");
     expect([...response.body.tags].sort()).toEqual(["add", "tags", "these"]);
-    expect(response.body.created_by.distinct_id).toBe((await userBasic(1)).distinct_id);
+    expect(response.body.created_by.distinct_id).toBe((await serialisedUser(h, 1)).distinct_id);
     expect(response.body.effective_restriction_level).toBe(21);
     expect(response.body.effective_privilege_level).toBe(37);
     expect((await api.getInsight(insightId)).name).toBe("insight new name");
