@@ -19,7 +19,7 @@ import {
 } from "../fields.js";
 import type { Ctx } from "../router.js";
 import type { DashboardRecord } from "../types.js";
-import { canRestrict } from "./dashboard-view.js";
+import { canRestrict } from "./dashboard-access.js";
 import { applyTilesPatch } from "./tile-write.js";
 
 /** Python's truthiness of a JSON value. */

@@ -7,7 +7,7 @@ import { collectInvalid, invalid, required } from "../errors.js";
 import { asBody, parseInteger } from "../fields.js";
 import type { Ctx, Router } from "../router.js";
 import type { InsightRecord } from "../types.js";
-import { privilegeLevel } from "./dashboard-view.js";
+import { privilegeLevel } from "./dashboard-access.js";
 
 function parseIds(ctx: Ctx): number[] {
   const body = asBody(ctx.body);

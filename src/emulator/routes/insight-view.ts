@@ -11,7 +11,7 @@ import { QueryUpgradeError, upgradeQuery } from "../../queries/upgrade.js";
 import { notFound, serverError } from "../errors.js";
 import type { Ctx } from "../router.js";
 import type { DashboardRecord, InsightRecord, TileRecord } from "../types.js";
-import { effectiveRestriction, privilegeLevel, userBasic } from "./dashboard-view.js";
+import { effectiveRestriction, privilegeLevel, userBasic } from "./dashboard-access.js";
 import { applyDashboardFilters, queryFromFilters } from "./insight-filters.js";
 
 /** The tiles placing an insight that the service's default manager sees: not deleted, on live dashboards. */

@@ -11,7 +11,7 @@ import { collectInvalid, forbidden, invalid } from "../errors.js";
 import { type Body, isDict, parseBool, parseInteger, parseString } from "../fields.js";
 import type { Ctx } from "../router.js";
 import type { DashboardRecord, InsightRecord } from "../types.js";
-import { privilegeLevel } from "./dashboard-view.js";
+import { privilegeLevel } from "./dashboard-access.js";
 import { normaliseTags } from "./dashboard-write.js";
 import { normaliseMcpQuery } from "./query-schema.js";
 import { newTile } from "./tiles.js";

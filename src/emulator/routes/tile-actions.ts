@@ -10,7 +10,7 @@ import { ApiError, collectInvalid, forbidden, invalid, notFound, required } from
 import { asBody, isDict, parseBool, parseChoice, parseInteger, parseString } from "../fields.js";
 import type { Ctx, Router } from "../router.js";
 import type { DashboardRecord, TileRecord } from "../types.js";
-import { findDashboard, privilegeLevel } from "./dashboard-view.js";
+import { findDashboard, privilegeLevel } from "./dashboard-access.js";
 import { textBody } from "./tile-write.js";
 import { newTile, renderTile, sortTilesByLayout, textOf } from "./tiles.js";
 

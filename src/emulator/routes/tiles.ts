@@ -10,7 +10,7 @@ import { serverError } from "../errors.js";
 import { isDict } from "../fields.js";
 import type { Ctx } from "../router.js";
 import type { DashboardRecord, InsightRecord, TextRecord, TileRecord } from "../types.js";
-import { userBasic } from "./dashboard-view.js";
+import { userBasic } from "./dashboard-access.js";
 import { renderInsight } from "./insight-view.js";
 
 /** A new tile row: nullable columns null, no layout (API-added tiles get `layouts: {}`). */
