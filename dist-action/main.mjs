@@ -25113,6 +25113,23 @@ var init_live2 = __esm({
   }
 });
 
+// src/kinds/shared/restore.ts
+function restoreAction(ref, id) {
+  return makeAction(RESTORE, ref, {
+    before: { deleted: true },
+    after: { deleted: false },
+    changes: [{ path: "deleted", before: true, after: false }],
+    warnings: [`id ${id} is not in the live list: restored if soft-deleted; apply fails if it never existed`]
+  });
+}
+var init_restore = __esm({
+  "src/kinds/shared/restore.ts"() {
+    "use strict";
+    init_context2();
+    init_verbs();
+  }
+});
+
 // src/kinds/dashboard/tile-verbs.ts
 function tileName(side) {
   if (side.text !== void 0) return `text "${excerpt2(side.text)}"`;
@@ -25435,7 +25452,7 @@ var init_tiles_plan = __esm({
   }
 });
 
-// src/kinds/dashboard/verbs.ts
+// src/kinds/shared/tags.ts
 function ignoredTags(body, returned) {
   const sent = body?.tags;
   if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
@@ -25443,6 +25460,13 @@ function ignoredTags(body, returned) {
   }
   return [];
 }
+var init_tags = __esm({
+  "src/kinds/shared/tags.ts"() {
+    "use strict";
+  }
+});
+
+// src/kinds/dashboard/verbs.ts
 async function findDashboards(client, project3, name) {
   const live = await collect(client.dashboards.list(project3, { search: name.slice(0, 200), limit: 100 }));
   return live.filter((d) => d.name === name).map((d) => d.id);
@@ -25494,6 +25518,7 @@ var init_verbs3 = __esm({
     init_errors2();
     init_pages();
     init_words();
+    init_tags();
     init_verbs();
     init_fields3();
     init_tile_verbs();
@@ -25648,16 +25673,7 @@ function planCreate2(desired, ref, ctx) {
 }
 function planRestore(desired, ref, ctx) {
   const { sink } = ctx;
-  sink.actions.push(
-    makeAction(RESTORE, ref, {
-      before: { deleted: true },
-      after: { deleted: false },
-      changes: [{ path: "deleted", before: true, after: false }],
-      warnings: [
-        `id ${desired.id} is not in the live list: restored if soft-deleted; apply fails if it never existed`
-      ]
-    })
-  );
+  sink.actions.push(restoreAction(ref, desired.id));
   const after = dashboardFields.sent(desired);
   sink.actions.push(
     makeAction(UPDATE, ref, {
@@ -25731,6 +25747,7 @@ var init_plan3 = __esm({
     "use strict";
     init_plan();
     init_define();
+    init_restore();
     init_verbs();
     init_collaborators();
     init_fields3();
@@ -26719,16 +26736,7 @@ function planCreate3(desired, ref, ctx) {
   }
 }
 function planRestore2(desired, ref, ctx) {
-  ctx.sink.actions.push(
-    makeAction(RESTORE, ref, {
-      before: { deleted: true },
-      after: { deleted: false },
-      changes: [{ path: "deleted", before: true, after: false }],
-      warnings: [
-        `id ${desired.id} is not in the live list: restored if soft-deleted; apply fails if it never existed`
-      ]
-    })
-  );
+  ctx.sink.actions.push(restoreAction(ref, desired.id));
   const after = sentFields(desired);
   ctx.sink.actions.push(
     makeAction(UPDATE, ref, {
@@ -26773,6 +26781,7 @@ var init_plan4 = __esm({
     init_plan();
     init_normalise2();
     init_define();
+    init_restore();
     init_text_diff();
     init_verbs();
     init_fields4();
@@ -26783,20 +26792,13 @@ var init_plan4 = __esm({
 });
 
 // src/kinds/insight/verbs.ts
-function ignoredTags2(body, returned) {
-  const sent = body?.tags;
-  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
-    return ["the service ignored the tags (the organization lacks the tagging feature)"];
-  }
-  return [];
-}
 async function findInsights(client, project3, name) {
   const live = await client.insights.listAll(project3, { search: name.slice(0, 200) });
   return live.filter((i) => (i.name ?? "") === name).map((i) => i.id);
 }
 async function createInsight(client, project3, body) {
   const created = await client.insights.create(project3, { ...body, saved: true });
-  return { id: created.id, notes: ignoredTags2(body, created.tags) };
+  return { id: created.id, notes: ignoredTags(body, created.tags) };
 }
 var update3, restore2, softDelete2, insightVerbs;
 var init_verbs4 = __esm({
@@ -26804,12 +26806,13 @@ var init_verbs4 = __esm({
     "use strict";
     init_errors();
     init_errors2();
+    init_tags();
     init_verbs();
     update3 = {
       ...UPDATE,
       async send(client, action, id, body) {
         const result = await client.insights.update(action.object.project, Number(id), body);
-        return { id, notes: ignoredTags2(body, result.tags) };
+        return { id, notes: ignoredTags(body, result.tags) };
       }
     };
     restore2 = {
@@ -28714,21 +28717,13 @@ function pyRepr(value, top = true) {
   if (top && text2.length > 50) return `${text2.slice(0, 25)}...${text2.slice(-24)}`;
   return text2;
 }
-function pyType2(value) {
-  if (value === null) return "NoneType";
-  if (Array.isArray(value)) return "list";
-  if (typeof value === "string") return "str";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
-  return "dict";
-}
 function describeProblems(title, problems) {
   const count2 = problems.length === 1 ? "1 validation error" : `${problems.length} validation errors`;
   const lines = [`${count2} for ${title}`];
   for (const p of problems) {
     if (p.loc.length > 0) lines.push(p.loc.join("."));
     lines.push(
-      `  ${p.message} [type=${p.type}, input_value=${pyRepr(p.input)}, input_type=${pyType2(p.input)}]`
+      `  ${p.message} [type=${p.type}, input_value=${pyRepr(p.input)}, input_type=${pyType(p.input)}]`
     );
   }
   return lines.join("\n");
@@ -30118,375 +30113,7 @@ var init_backfills = __esm({
   }
 });
 
-// src/emulator/routes/insight-filters.ts
-function entities(filters) {
-  const out = [];
-  for (const [key, kind2] of [
-    ["events", "EventsNode"],
-    ["actions", "ActionsNode"]
-  ]) {
-    const list11 = filters[key];
-    if (list11 === void 0) continue;
-    if (!Array.isArray(list11)) return void 0;
-    list11.forEach((entity, index) => {
-      if (!isDict3(entity)) return;
-      const node2 = { kind: kind2 };
-      if (kind2 === "EventsNode") {
-        node2.event = entity.id ?? null;
-        node2.name = typeof entity.name === "string" ? entity.name : entity.id ?? null;
-      } else {
-        node2.id = entity.id;
-        if (typeof entity.name === "string") node2.name = entity.name;
-      }
-      if (typeof entity.math === "string") node2.math = entity.math;
-      if (typeof entity.custom_name === "string") node2.custom_name = entity.custom_name;
-      out.push({ order: typeof entity.order === "number" ? entity.order : index, node: node2 });
-    });
-  }
-  return out.sort((a, b) => a.order - b.order).map((e) => e.node);
-}
-function queryFromFilters(filters) {
-  const insight = typeof filters.insight === "string" ? filters.insight : "TRENDS";
-  const kind2 = KIND_BY_INSIGHT[insight];
-  if (kind2 === void 0) return null;
-  const source = { kind: kind2 };
-  if (SERIES_KINDS.has(kind2)) {
-    const series = entities(filters);
-    if (series === void 0) return null;
-    source.series = series;
-  }
-  const dateRange = {};
-  if (typeof filters.date_from === "string") dateRange.date_from = filters.date_from;
-  if (typeof filters.date_to === "string") dateRange.date_to = filters.date_to;
-  if (Object.keys(dateRange).length > 0) source.dateRange = dateRange;
-  if (typeof filters.interval === "string") source.interval = filters.interval;
-  return { kind: "InsightVizNode", source, full: true };
-}
-function applyDashboardFilters(query, filters) {
-  if (!isDict3(query)) return query;
-  const from = filters.date_from;
-  const to = filters.date_to;
-  if (typeof from !== "string" || from === "") return query;
-  const range = { date_from: from, date_to: typeof to === "string" ? to : null };
-  const out = structuredClone(query);
-  const source = isDict3(out.source) ? out.source : void 0;
-  if (out.kind === "InsightVizNode" && source)
-    source.dateRange = { ...isDict3(source.dateRange) ? source.dateRange : {}, ...range };
-  else if ((out.kind === "DataTableNode" || out.kind === "DataVisualizationNode") && source?.kind === "HogQLQuery") {
-    const hogqlFilters = isDict3(source.filters) ? source.filters : {};
-    source.filters = {
-      ...hogqlFilters,
-      dateRange: { ...isDict3(hogqlFilters.dateRange) ? hogqlFilters.dateRange : {}, ...range }
-    };
-  } else if (out.kind === "DataTableNode" && source?.kind === "EventsQuery") {
-    source.after = range.date_from;
-    if (range.date_to !== null) source.before = range.date_to;
-  } else if (typeof out.kind === "string" && out.kind.endsWith("Query") && "series" in out) {
-    out.dateRange = { ...isDict3(out.dateRange) ? out.dateRange : {}, ...range };
-  }
-  return out;
-}
-var KIND_BY_INSIGHT, SERIES_KINDS, isDict3;
-var init_insight_filters = __esm({
-  "src/emulator/routes/insight-filters.ts"() {
-    "use strict";
-    KIND_BY_INSIGHT = {
-      TRENDS: "TrendsQuery",
-      FUNNELS: "FunnelsQuery",
-      RETENTION: "RetentionQuery",
-      PATHS: "PathsQuery",
-      STICKINESS: "StickinessQuery",
-      LIFECYCLE: "LifecycleQuery"
-    };
-    SERIES_KINDS = /* @__PURE__ */ new Set(["TrendsQuery", "FunnelsQuery", "StickinessQuery", "LifecycleQuery"]);
-    isDict3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-  }
-});
-
-// src/emulator/routes/insight-view.ts
-import { createHash as createHash3 } from "node:crypto";
-function liveTilesOf(ctx, insight) {
-  const out = [];
-  for (const dashboard2 of ctx.store.data.dashboards) {
-    if (dashboard2.deleted || dashboard2.team_id !== insight.team_id) continue;
-    for (const tile2 of dashboard2.tiles) {
-      if (tile2.insight_id === insight.id && tile2.deleted !== true) out.push({ tile: tile2, dashboard: dashboard2 });
-    }
-  }
-  return out.sort((a, b) => a.tile.id - b.tile.id);
-}
-function findInsight(ctx, rawId, includeDeleted = false) {
-  const pool = ctx.store.data.insights.filter(
-    (i) => i.team_id === ctx.project.id && (includeDeleted || !i.deleted)
-  );
-  const id = rawId ?? "";
-  const byPk = /^\d+$/.test(id) ? pool.find((i) => i.id === Number(id)) : void 0;
-  const found = byPk ?? pool.find((i) => i.short_id === id);
-  if (!found) throw notFound();
-  return found;
-}
-function shownQuery(insight) {
-  const stored = insight.query ?? (Object.keys(insight.filters).length > 0 ? queryFromFilters(insight.filters) : null);
-  if (stored === null || stored === void 0) return null;
-  try {
-    return upgradeQuery(stored);
-  } catch (error2) {
-    if (error2 instanceof QueryUpgradeError) throw serverError();
-    throw error2;
-  }
-}
-function servesDashboardsField(ctx) {
-  if (!ctx.store.data.service.insight_dashboards_opt_in_enforced) return true;
-  return /^(1|true|t|yes|y|on)$/i.test(ctx.query.get("include_dashboards") ?? "");
-}
-function accessLevel(ctx, insight) {
-  return insight.created_by === ctx.user.id || ctx.store.isProjectAdmin(ctx.user, ctx.project) ? "manager" : "editor";
-}
-function filtersHash(insight, dashboard2) {
-  const digest = createHash3("sha256").update(JSON.stringify([insight.team_id, insight.query ?? insight.filters, dashboard2?.filters ?? null])).digest("hex");
-  return `cache_${digest.slice(0, 32)}`;
-}
-function renderInsightBasic(ctx, insight, options = {}) {
-  const tiles = liveTilesOf(ctx, insight);
-  const creator = ctx.store.user(insight.created_by);
-  const query = shownQuery(insight);
-  const out = {
-    id: insight.id,
-    short_id: insight.short_id,
-    name: insight.name,
-    derived_name: insight.derived_name,
-    filters: query !== null ? {} : structuredClone(insight.filters),
-    query,
-    dashboards: options.dashboardsAfterChange ?? tiles.map((t) => t.dashboard.id),
-    dashboard_tiles: tiles.map(({ tile: tile2, dashboard: dashboard2 }) => ({
-      id: tile2.id,
-      dashboard_id: dashboard2.id,
-      deleted: tile2.deleted ?? null
-    })),
-    description: insight.description,
-    last_refresh: null,
-    refreshing: false,
-    saved: insight.saved,
-    tags: ctx.org.features.tagging ? [...insight.tags] : [],
-    updated_at: insight.updated_at,
-    created_by: creator ? userBasic(creator) : null,
-    created_at: insight.created_at,
-    last_modified_at: insight.last_modified_at,
-    favorited: insight.favorited,
-    user_access_level: accessLevel(ctx, insight),
-    last_viewed_at: options.listed ? insight.last_viewed_at : null
-  };
-  if (!servesDashboardsField(ctx)) delete out.dashboards;
-  return out;
-}
-function inheritedLevels(ctx, insight) {
-  let restriction = 21;
-  let privilege = 37;
-  for (const { dashboard: dashboard2 } of liveTilesOf(ctx, insight)) {
-    if (effectiveRestriction(ctx, dashboard2) === 37) restriction = 37;
-    if (privilegeLevel(ctx, dashboard2) === 21) privilege = 21;
-  }
-  return { restriction, privilege };
-}
-function effectiveFilters(options) {
-  const tileFilters = options.tile?.filters_overrides;
-  if (tileFilters && Object.keys(tileFilters).length > 0) return tileFilters;
-  return options.filtersOverride ?? options.dashboard?.filters;
-}
-function renderInsight(ctx, insight, options = {}) {
-  const basic = renderInsightBasic(ctx, insight, options);
-  const filters = effectiveFilters(options);
-  if (basic.query !== null && filters !== void 0)
-    basic.query = applyDashboardFilters(basic.query, filters);
-  const lastModifier = ctx.store.user(insight.last_modified_by);
-  const levels = inheritedLevels(ctx, insight);
-  const out = {
-    id: basic.id,
-    short_id: basic.short_id,
-    name: basic.name,
-    derived_name: basic.derived_name,
-    filters: basic.filters,
-    query: basic.query,
-    order: insight.order,
-    deleted: insight.deleted,
-    dashboards: basic.dashboards,
-    dashboard_tiles: basic.dashboard_tiles,
-    last_refresh: null,
-    cache_target_age: null,
-    next_allowed_client_refresh: null,
-    result: null,
-    hasMore: null,
-    columns: null,
-    created_at: basic.created_at,
-    created_by: basic.created_by,
-    description: basic.description,
-    updated_at: basic.updated_at,
-    tags: basic.tags,
-    favorited: basic.favorited,
-    saved: basic.saved,
-    last_modified_at: basic.last_modified_at,
-    last_modified_by: lastModifier ? userBasic(lastModifier) : null,
-    is_sample: insight.is_sample,
-    effective_restriction_level: levels.restriction,
-    effective_privilege_level: levels.privilege,
-    user_access_level: basic.user_access_level,
-    timezone: null,
-    is_cached: false,
-    query_status: null,
-    hogql: null,
-    types: null,
-    resolved_date_range: null,
-    alerts: [],
-    filter_override_context: null,
-    last_viewed_at: basic.last_viewed_at,
-    filters_hash: filtersHash(insight, options.dashboard)
-  };
-  if (!("dashboards" in basic)) delete out.dashboards;
-  return out;
-}
-var init_insight_view = __esm({
-  "src/emulator/routes/insight-view.ts"() {
-    "use strict";
-    init_upgrade();
-    init_errors3();
-    init_dashboard_view();
-    init_insight_filters();
-  }
-});
-
-// src/emulator/routes/tiles.ts
-function newTile(ctx, fields) {
-  return {
-    id: ctx.store.nextTileId(),
-    insight_id: null,
-    text: null,
-    layouts: {},
-    color: null,
-    deleted: null,
-    show_description: null,
-    transparent_background: null,
-    filters_overrides: {},
-    ...fields
-  };
-}
-function tileInsight(ctx, tile2) {
-  if (typeof tile2.insight_id !== "number") return void 0;
-  return ctx.store.data.insights.find((i) => i.id === tile2.insight_id);
-}
-function textOf(tile2, d) {
-  const text2 = tile2.text;
-  if (!isDict2(text2)) return void 0;
-  return {
-    id: typeof text2.id === "number" ? text2.id : tile2.id,
-    body: typeof text2.body === "string" || text2.body === null ? text2.body : null,
-    created_by: typeof text2.created_by === "number" ? text2.created_by : null,
-    last_modified_at: typeof text2.last_modified_at === "string" ? text2.last_modified_at : d.created_at,
-    last_modified_by: typeof text2.last_modified_by === "number" ? text2.last_modified_by : null
-  };
-}
-function visibleTiles(ctx, d) {
-  return d.tiles.filter((t) => {
-    if (t.deleted === true) return false;
-    const insight = tileInsight(ctx, t);
-    return insight === void 0 || !insight.deleted;
-  });
-}
-function compareKey(a, b) {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
-  if (a === b) return 0;
-  throw serverError();
-}
-function layoutKey(tile2, size) {
-  const layout = isDict2(tile2.layouts) && isDict2(tile2.layouts[size]) ? tile2.layouts[size] : {};
-  return [layout.y ?? 100, layout.x ?? 100];
-}
-function sortTilesByLayout(tiles, size = "sm") {
-  return [...tiles].sort((a, b) => {
-    const [ay, ax] = layoutKey(a, size);
-    const [by, bx] = layoutKey(b, size);
-    return compareKey(ay, by) || compareKey(ax, bx);
-  });
-}
-function queryOrder(ctx, tiles) {
-  const order = (t) => tileInsight(ctx, t)?.order ?? Number.POSITIVE_INFINITY;
-  return [...tiles].sort((a, b) => order(a) - order(b) || a.id - b.id);
-}
-function renderText2(ctx, text2, d) {
-  const creator = ctx.store.user(text2.created_by);
-  const modifier = ctx.store.user(text2.last_modified_by);
-  const showing = [];
-  for (const other of ctx.store.data.dashboards) {
-    if (other.deleted || other.team_id !== d.team_id) continue;
-    for (const t of other.tiles) {
-      if (t.deleted !== true && textOf(t, other)?.id === text2.id) {
-        showing.push({ id: t.id, dashboard_id: other.id, deleted: t.deleted ?? null });
-      }
-    }
-  }
-  return {
-    id: text2.id,
-    body: text2.body,
-    created_by: creator ? userBasic(creator) : null,
-    last_modified_at: text2.last_modified_at,
-    last_modified_by: modifier ? userBasic(modifier) : null,
-    team: d.team_id,
-    dashboard_tiles: showing.sort((a, b) => a.id - b.id)
-  };
-}
-function renderTile(ctx, tile2, d, order) {
-  const insight = tileInsight(ctx, tile2);
-  const text2 = textOf(tile2, d);
-  let renderedInsight = null;
-  if (insight) renderedInsight = renderInsight(ctx, insight, { dashboard: d, tile: tile2 });
-  else if (isDict2(tile2.insight)) renderedInsight = structuredClone(tile2.insight);
-  return {
-    id: tile2.id,
-    insight: renderedInsight,
-    text: text2 ? renderText2(ctx, text2, d) : null,
-    button_tile: null,
-    layouts: structuredClone(tile2.layouts ?? {}),
-    color: tile2.color ?? null,
-    filters_overrides: structuredClone(tile2.filters_overrides ?? {}),
-    show_description: tile2.show_description ?? null,
-    transparent_background: tile2.transparent_background ?? null,
-    order,
-    last_refresh: null,
-    is_cached: false
-  };
-}
-function renderTiles(ctx, d) {
-  return sortTilesByLayout(queryOrder(ctx, visibleTiles(ctx, d))).map(
-    (tile2, order) => renderTile(ctx, tile2, d, order)
-  );
-}
-function deleteInsightsOnlyHere(ctx, d) {
-  for (const tile2 of d.tiles) {
-    const insight = tile2.deleted === true ? void 0 : tileInsight(ctx, tile2);
-    if (!insight || insight.deleted) continue;
-    const elsewhere = ctx.store.data.dashboards.some(
-      (other) => other.id !== d.id && other.tiles.some((t) => t.insight_id === insight.id && t.deleted !== true)
-    );
-    if (!elsewhere) insight.deleted = true;
-  }
-}
-function restoreInsightsOf(ctx, d) {
-  for (const tile2 of d.tiles) {
-    const insight = tileInsight(ctx, tile2);
-    if (insight?.deleted) insight.deleted = false;
-  }
-}
-var init_tiles = __esm({
-  "src/emulator/routes/tiles.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields5();
-    init_dashboard_view();
-    init_insight_view();
-  }
-});
-
-// src/emulator/routes/dashboard-view.ts
+// src/emulator/routes/dashboard-access.ts
 function userBasic(user2) {
   return {
     id: user2.id,
@@ -30528,58 +30155,11 @@ function findDashboard(ctx, rawId, detail2 = "Not found.") {
 function isShared(ctx, d) {
   return ctx.store.data.sharing.some((s) => s.dashboard_id === d.id && s.enabled);
 }
-function lastViewedAt(ctx, d) {
-  const views = ctx.store.data.view_logs.filter(
-    (v) => v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id)
-  ).map((v) => v.viewed_at).sort();
-  return views.at(-1) ?? null;
-}
-function renderBasic(ctx, d) {
-  const creator = ctx.store.user(d.created_by);
-  const privilege = privilegeLevel(ctx, d);
-  return {
-    id: d.id,
-    name: d.name,
-    description: d.description,
-    pinned: d.pinned,
-    created_at: d.created_at,
-    created_by: creator ? userBasic(creator) : null,
-    last_accessed_at: d.last_accessed_at,
-    last_viewed_at: lastViewedAt(ctx, d),
-    is_shared: isShared(ctx, d),
-    deleted: d.deleted,
-    creation_mode: d.creation_mode,
-    tags: ctx.org.features.tagging ? [...d.tags] : [],
-    restriction_level: d.restriction_level,
-    effective_restriction_level: effectiveRestriction(ctx, d),
-    effective_privilege_level: privilege,
-    user_access_level: privilege === 37 ? "editor" : "viewer",
-    access_control_version: d.restriction_level > 21 ? "v1" : "v2",
-    last_refresh: d.last_refresh,
-    team_id: d.team_id,
-    ...isNewest(ctx.store) ? { folder: d.folder } : {}
-  };
-}
-function renderDashboard(ctx, d) {
-  return {
-    ...renderBasic(ctx, d),
-    filters: structuredClone(d.filters),
-    variables: structuredClone(d.variables),
-    breakdown_colors: structuredClone(d.breakdown_colors),
-    data_color_theme_id: d.data_color_theme_id,
-    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
-    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
-    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
-    quick_filter_ids: [...d.quick_filter_ids],
-    tiles: renderTiles(ctx, d)
-  };
-}
-var init_dashboard_view = __esm({
-  "src/emulator/routes/dashboard-view.ts"() {
+var init_dashboard_access = __esm({
+  "src/emulator/routes/dashboard-access.ts"() {
     "use strict";
     init_errors3();
     init_service();
-    init_tiles();
   }
 });
 
@@ -30633,7 +30213,7 @@ var init_integrations2 = __esm({
     init_errors3();
     init_fields5();
     init_pagination();
-    init_dashboard_view();
+    init_dashboard_access();
   }
 });
 
@@ -31462,7 +31042,431 @@ var init_collaborators2 = __esm({
     "use strict";
     init_errors3();
     init_fields5();
-    init_dashboard_view();
+    init_dashboard_access();
+  }
+});
+
+// src/emulator/routes/insight-filters.ts
+function entities(filters) {
+  const out = [];
+  for (const [key, kind2] of [
+    ["events", "EventsNode"],
+    ["actions", "ActionsNode"]
+  ]) {
+    const list11 = filters[key];
+    if (list11 === void 0) continue;
+    if (!Array.isArray(list11)) return void 0;
+    list11.forEach((entity, index) => {
+      if (!isDict3(entity)) return;
+      const node2 = { kind: kind2 };
+      if (kind2 === "EventsNode") {
+        node2.event = entity.id ?? null;
+        node2.name = typeof entity.name === "string" ? entity.name : entity.id ?? null;
+      } else {
+        node2.id = entity.id;
+        if (typeof entity.name === "string") node2.name = entity.name;
+      }
+      if (typeof entity.math === "string") node2.math = entity.math;
+      if (typeof entity.custom_name === "string") node2.custom_name = entity.custom_name;
+      out.push({ order: typeof entity.order === "number" ? entity.order : index, node: node2 });
+    });
+  }
+  return out.sort((a, b) => a.order - b.order).map((e) => e.node);
+}
+function queryFromFilters(filters) {
+  const insight = typeof filters.insight === "string" ? filters.insight : "TRENDS";
+  const kind2 = KIND_BY_INSIGHT[insight];
+  if (kind2 === void 0) return null;
+  const source = { kind: kind2 };
+  if (SERIES_KINDS.has(kind2)) {
+    const series = entities(filters);
+    if (series === void 0) return null;
+    source.series = series;
+  }
+  const dateRange = {};
+  if (typeof filters.date_from === "string") dateRange.date_from = filters.date_from;
+  if (typeof filters.date_to === "string") dateRange.date_to = filters.date_to;
+  if (Object.keys(dateRange).length > 0) source.dateRange = dateRange;
+  if (typeof filters.interval === "string") source.interval = filters.interval;
+  return { kind: "InsightVizNode", source, full: true };
+}
+function applyDashboardFilters(query, filters) {
+  if (!isDict3(query)) return query;
+  const from = filters.date_from;
+  const to = filters.date_to;
+  if (typeof from !== "string" || from === "") return query;
+  const range = { date_from: from, date_to: typeof to === "string" ? to : null };
+  const out = structuredClone(query);
+  const source = isDict3(out.source) ? out.source : void 0;
+  if (out.kind === "InsightVizNode" && source)
+    source.dateRange = { ...isDict3(source.dateRange) ? source.dateRange : {}, ...range };
+  else if ((out.kind === "DataTableNode" || out.kind === "DataVisualizationNode") && source?.kind === "HogQLQuery") {
+    const hogqlFilters = isDict3(source.filters) ? source.filters : {};
+    source.filters = {
+      ...hogqlFilters,
+      dateRange: { ...isDict3(hogqlFilters.dateRange) ? hogqlFilters.dateRange : {}, ...range }
+    };
+  } else if (out.kind === "DataTableNode" && source?.kind === "EventsQuery") {
+    source.after = range.date_from;
+    if (range.date_to !== null) source.before = range.date_to;
+  } else if (typeof out.kind === "string" && out.kind.endsWith("Query") && "series" in out) {
+    out.dateRange = { ...isDict3(out.dateRange) ? out.dateRange : {}, ...range };
+  }
+  return out;
+}
+var KIND_BY_INSIGHT, SERIES_KINDS, isDict3;
+var init_insight_filters = __esm({
+  "src/emulator/routes/insight-filters.ts"() {
+    "use strict";
+    KIND_BY_INSIGHT = {
+      TRENDS: "TrendsQuery",
+      FUNNELS: "FunnelsQuery",
+      RETENTION: "RetentionQuery",
+      PATHS: "PathsQuery",
+      STICKINESS: "StickinessQuery",
+      LIFECYCLE: "LifecycleQuery"
+    };
+    SERIES_KINDS = /* @__PURE__ */ new Set(["TrendsQuery", "FunnelsQuery", "StickinessQuery", "LifecycleQuery"]);
+    isDict3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  }
+});
+
+// src/emulator/routes/insight-view.ts
+import { createHash as createHash3 } from "node:crypto";
+function liveTilesOf(ctx, insight) {
+  const out = [];
+  for (const dashboard2 of ctx.store.data.dashboards) {
+    if (dashboard2.deleted || dashboard2.team_id !== insight.team_id) continue;
+    for (const tile2 of dashboard2.tiles) {
+      if (tile2.insight_id === insight.id && tile2.deleted !== true) out.push({ tile: tile2, dashboard: dashboard2 });
+    }
+  }
+  return out.sort((a, b) => a.tile.id - b.tile.id);
+}
+function findInsight(ctx, rawId, includeDeleted = false) {
+  const pool = ctx.store.data.insights.filter(
+    (i) => i.team_id === ctx.project.id && (includeDeleted || !i.deleted)
+  );
+  const id = rawId ?? "";
+  const byPk = /^\d+$/.test(id) ? pool.find((i) => i.id === Number(id)) : void 0;
+  const found = byPk ?? pool.find((i) => i.short_id === id);
+  if (!found) throw notFound();
+  return found;
+}
+function shownQuery(insight) {
+  const stored = insight.query ?? (Object.keys(insight.filters).length > 0 ? queryFromFilters(insight.filters) : null);
+  if (stored === null || stored === void 0) return null;
+  try {
+    return upgradeQuery(stored);
+  } catch (error2) {
+    if (error2 instanceof QueryUpgradeError) throw serverError();
+    throw error2;
+  }
+}
+function servesDashboardsField(ctx) {
+  if (!ctx.store.data.service.insight_dashboards_opt_in_enforced) return true;
+  return /^(1|true|t|yes|y|on)$/i.test(ctx.query.get("include_dashboards") ?? "");
+}
+function accessLevel(ctx, insight) {
+  return insight.created_by === ctx.user.id || ctx.store.isProjectAdmin(ctx.user, ctx.project) ? "manager" : "editor";
+}
+function filtersHash(insight, dashboard2) {
+  const digest = createHash3("sha256").update(JSON.stringify([insight.team_id, insight.query ?? insight.filters, dashboard2?.filters ?? null])).digest("hex");
+  return `cache_${digest.slice(0, 32)}`;
+}
+function renderInsightBasic(ctx, insight, options = {}) {
+  const tiles = liveTilesOf(ctx, insight);
+  const creator = ctx.store.user(insight.created_by);
+  const query = shownQuery(insight);
+  const out = {
+    id: insight.id,
+    short_id: insight.short_id,
+    name: insight.name,
+    derived_name: insight.derived_name,
+    filters: query !== null ? {} : structuredClone(insight.filters),
+    query,
+    dashboards: options.dashboardsAfterChange ?? tiles.map((t) => t.dashboard.id),
+    dashboard_tiles: tiles.map(({ tile: tile2, dashboard: dashboard2 }) => ({
+      id: tile2.id,
+      dashboard_id: dashboard2.id,
+      deleted: tile2.deleted ?? null
+    })),
+    description: insight.description,
+    last_refresh: null,
+    refreshing: false,
+    saved: insight.saved,
+    tags: ctx.org.features.tagging ? [...insight.tags] : [],
+    updated_at: insight.updated_at,
+    created_by: creator ? userBasic(creator) : null,
+    created_at: insight.created_at,
+    last_modified_at: insight.last_modified_at,
+    favorited: insight.favorited,
+    user_access_level: accessLevel(ctx, insight),
+    last_viewed_at: options.listed ? insight.last_viewed_at : null
+  };
+  if (!servesDashboardsField(ctx)) delete out.dashboards;
+  return out;
+}
+function inheritedLevels(ctx, insight) {
+  let restriction = 21;
+  let privilege = 37;
+  for (const { dashboard: dashboard2 } of liveTilesOf(ctx, insight)) {
+    if (effectiveRestriction(ctx, dashboard2) === 37) restriction = 37;
+    if (privilegeLevel(ctx, dashboard2) === 21) privilege = 21;
+  }
+  return { restriction, privilege };
+}
+function effectiveFilters(options) {
+  const tileFilters = options.tile?.filters_overrides;
+  if (tileFilters && Object.keys(tileFilters).length > 0) return tileFilters;
+  return options.filtersOverride ?? options.dashboard?.filters;
+}
+function renderInsight(ctx, insight, options = {}) {
+  const basic = renderInsightBasic(ctx, insight, options);
+  const filters = effectiveFilters(options);
+  if (basic.query !== null && filters !== void 0)
+    basic.query = applyDashboardFilters(basic.query, filters);
+  const lastModifier = ctx.store.user(insight.last_modified_by);
+  const levels = inheritedLevels(ctx, insight);
+  const out = {
+    id: basic.id,
+    short_id: basic.short_id,
+    name: basic.name,
+    derived_name: basic.derived_name,
+    filters: basic.filters,
+    query: basic.query,
+    order: insight.order,
+    deleted: insight.deleted,
+    dashboards: basic.dashboards,
+    dashboard_tiles: basic.dashboard_tiles,
+    last_refresh: null,
+    cache_target_age: null,
+    next_allowed_client_refresh: null,
+    result: null,
+    hasMore: null,
+    columns: null,
+    created_at: basic.created_at,
+    created_by: basic.created_by,
+    description: basic.description,
+    updated_at: basic.updated_at,
+    tags: basic.tags,
+    favorited: basic.favorited,
+    saved: basic.saved,
+    last_modified_at: basic.last_modified_at,
+    last_modified_by: lastModifier ? userBasic(lastModifier) : null,
+    is_sample: insight.is_sample,
+    effective_restriction_level: levels.restriction,
+    effective_privilege_level: levels.privilege,
+    user_access_level: basic.user_access_level,
+    timezone: null,
+    is_cached: false,
+    query_status: null,
+    hogql: null,
+    types: null,
+    resolved_date_range: null,
+    alerts: [],
+    filter_override_context: null,
+    last_viewed_at: basic.last_viewed_at,
+    filters_hash: filtersHash(insight, options.dashboard)
+  };
+  if (!("dashboards" in basic)) delete out.dashboards;
+  return out;
+}
+var init_insight_view = __esm({
+  "src/emulator/routes/insight-view.ts"() {
+    "use strict";
+    init_upgrade();
+    init_errors3();
+    init_dashboard_access();
+    init_insight_filters();
+  }
+});
+
+// src/emulator/routes/tiles.ts
+function newTile(ctx, fields) {
+  return {
+    id: ctx.store.nextTileId(),
+    insight_id: null,
+    text: null,
+    layouts: {},
+    color: null,
+    deleted: null,
+    show_description: null,
+    transparent_background: null,
+    filters_overrides: {},
+    ...fields
+  };
+}
+function tileInsight(ctx, tile2) {
+  if (typeof tile2.insight_id !== "number") return void 0;
+  return ctx.store.data.insights.find((i) => i.id === tile2.insight_id);
+}
+function textOf(tile2, d) {
+  const text2 = tile2.text;
+  if (!isDict2(text2)) return void 0;
+  return {
+    id: typeof text2.id === "number" ? text2.id : tile2.id,
+    body: typeof text2.body === "string" || text2.body === null ? text2.body : null,
+    created_by: typeof text2.created_by === "number" ? text2.created_by : null,
+    last_modified_at: typeof text2.last_modified_at === "string" ? text2.last_modified_at : d.created_at,
+    last_modified_by: typeof text2.last_modified_by === "number" ? text2.last_modified_by : null
+  };
+}
+function visibleTiles(ctx, d) {
+  return d.tiles.filter((t) => {
+    if (t.deleted === true) return false;
+    const insight = tileInsight(ctx, t);
+    return insight === void 0 || !insight.deleted;
+  });
+}
+function compareKey(a, b) {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (a === b) return 0;
+  throw serverError();
+}
+function layoutKey(tile2, size) {
+  const layout = isDict2(tile2.layouts) && isDict2(tile2.layouts[size]) ? tile2.layouts[size] : {};
+  return [layout.y ?? 100, layout.x ?? 100];
+}
+function sortTilesByLayout(tiles, size = "sm") {
+  return [...tiles].sort((a, b) => {
+    const [ay, ax] = layoutKey(a, size);
+    const [by, bx] = layoutKey(b, size);
+    return compareKey(ay, by) || compareKey(ax, bx);
+  });
+}
+function queryOrder(ctx, tiles) {
+  const order = (t) => tileInsight(ctx, t)?.order ?? Number.POSITIVE_INFINITY;
+  return [...tiles].sort((a, b) => order(a) - order(b) || a.id - b.id);
+}
+function renderText2(ctx, text2, d) {
+  const creator = ctx.store.user(text2.created_by);
+  const modifier = ctx.store.user(text2.last_modified_by);
+  const showing = [];
+  for (const other of ctx.store.data.dashboards) {
+    if (other.deleted || other.team_id !== d.team_id) continue;
+    for (const t of other.tiles) {
+      if (t.deleted !== true && textOf(t, other)?.id === text2.id) {
+        showing.push({ id: t.id, dashboard_id: other.id, deleted: t.deleted ?? null });
+      }
+    }
+  }
+  return {
+    id: text2.id,
+    body: text2.body,
+    created_by: creator ? userBasic(creator) : null,
+    last_modified_at: text2.last_modified_at,
+    last_modified_by: modifier ? userBasic(modifier) : null,
+    team: d.team_id,
+    dashboard_tiles: showing.sort((a, b) => a.id - b.id)
+  };
+}
+function renderTile(ctx, tile2, d, order) {
+  const insight = tileInsight(ctx, tile2);
+  const text2 = textOf(tile2, d);
+  let renderedInsight = null;
+  if (insight) renderedInsight = renderInsight(ctx, insight, { dashboard: d, tile: tile2 });
+  else if (isDict2(tile2.insight)) renderedInsight = structuredClone(tile2.insight);
+  return {
+    id: tile2.id,
+    insight: renderedInsight,
+    text: text2 ? renderText2(ctx, text2, d) : null,
+    button_tile: null,
+    layouts: structuredClone(tile2.layouts ?? {}),
+    color: tile2.color ?? null,
+    filters_overrides: structuredClone(tile2.filters_overrides ?? {}),
+    show_description: tile2.show_description ?? null,
+    transparent_background: tile2.transparent_background ?? null,
+    order,
+    last_refresh: null,
+    is_cached: false
+  };
+}
+function renderTiles(ctx, d) {
+  return sortTilesByLayout(queryOrder(ctx, visibleTiles(ctx, d))).map(
+    (tile2, order) => renderTile(ctx, tile2, d, order)
+  );
+}
+function deleteInsightsOnlyHere(ctx, d) {
+  for (const tile2 of d.tiles) {
+    const insight = tile2.deleted === true ? void 0 : tileInsight(ctx, tile2);
+    if (!insight || insight.deleted) continue;
+    const elsewhere = ctx.store.data.dashboards.some(
+      (other) => other.id !== d.id && other.tiles.some((t) => t.insight_id === insight.id && t.deleted !== true)
+    );
+    if (!elsewhere) insight.deleted = true;
+  }
+}
+function restoreInsightsOf(ctx, d) {
+  for (const tile2 of d.tiles) {
+    const insight = tileInsight(ctx, tile2);
+    if (insight?.deleted) insight.deleted = false;
+  }
+}
+var init_tiles = __esm({
+  "src/emulator/routes/tiles.ts"() {
+    "use strict";
+    init_errors3();
+    init_fields5();
+    init_dashboard_access();
+    init_insight_view();
+  }
+});
+
+// src/emulator/routes/dashboard-view.ts
+function lastViewedAt(ctx, d) {
+  const views = ctx.store.data.view_logs.filter(
+    (v) => v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id)
+  ).map((v) => v.viewed_at).sort();
+  return views.at(-1) ?? null;
+}
+function renderBasic(ctx, d) {
+  const creator = ctx.store.user(d.created_by);
+  const privilege = privilegeLevel(ctx, d);
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    pinned: d.pinned,
+    created_at: d.created_at,
+    created_by: creator ? userBasic(creator) : null,
+    last_accessed_at: d.last_accessed_at,
+    last_viewed_at: lastViewedAt(ctx, d),
+    is_shared: isShared(ctx, d),
+    deleted: d.deleted,
+    creation_mode: d.creation_mode,
+    tags: ctx.org.features.tagging ? [...d.tags] : [],
+    restriction_level: d.restriction_level,
+    effective_restriction_level: effectiveRestriction(ctx, d),
+    effective_privilege_level: privilege,
+    user_access_level: privilege === 37 ? "editor" : "viewer",
+    access_control_version: d.restriction_level > 21 ? "v1" : "v2",
+    last_refresh: d.last_refresh,
+    team_id: d.team_id,
+    ...isNewest(ctx.store) ? { folder: d.folder } : {}
+  };
+}
+function renderDashboard(ctx, d) {
+  return {
+    ...renderBasic(ctx, d),
+    filters: structuredClone(d.filters),
+    variables: structuredClone(d.variables),
+    breakdown_colors: structuredClone(d.breakdown_colors),
+    data_color_theme_id: d.data_color_theme_id,
+    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
+    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
+    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
+    quick_filter_ids: [...d.quick_filter_ids],
+    tiles: renderTiles(ctx, d)
+  };
+}
+var init_dashboard_view = __esm({
+  "src/emulator/routes/dashboard-view.ts"() {
+    "use strict";
+    init_service();
+    init_dashboard_access();
+    init_tiles();
   }
 });
 
@@ -31886,7 +31890,7 @@ var init_dashboard_write = __esm({
     "use strict";
     init_errors3();
     init_fields5();
-    init_dashboard_view();
+    init_dashboard_access();
     init_tile_write();
     UUID4 = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
   }
@@ -32138,6 +32142,7 @@ var init_dashboards = __esm({
     init_records();
     init_seed_insights();
     init_service();
+    init_dashboard_access();
     init_dashboard_template();
     init_dashboard_view();
     init_dashboard_write();
@@ -32546,7 +32551,7 @@ var init_insight_bulk = __esm({
     "use strict";
     init_errors3();
     init_fields5();
-    init_dashboard_view();
+    init_dashboard_access();
     summary2 = (i) => ({ id: i.id, short_id: i.short_id, name: i.name });
   }
 });
@@ -32668,7 +32673,7 @@ var init_insight_write = __esm({
     "use strict";
     init_errors3();
     init_fields5();
-    init_dashboard_view();
+    init_dashboard_access();
     init_dashboard_write();
     init_query_schema();
     init_tiles();
@@ -32698,9 +32703,9 @@ function matchesInsightType(i, type) {
   const wrapped = ["InsightVizNode", "DataTableNode", "DataVisualizationNode"].includes(String(wrapper));
   if (type === "SQL") return wrapped && queryKind(i, "source") === "HogQLQuery";
   if (type === "JSON") {
-    return i.query !== null && !(wrapped && (queryKind(i, "source") === "HogQLQuery" || Object.values(KIND_BY_INSIGHT2).includes(String(queryKind(i, "source")))));
+    return i.query !== null && !(wrapped && (queryKind(i, "source") === "HogQLQuery" || Object.values(KIND_BY_INSIGHT).includes(String(queryKind(i, "source")))));
   }
-  const kind2 = KIND_BY_INSIGHT2[type];
+  const kind2 = KIND_BY_INSIGHT[type];
   const legacy = i.query === null && i.filters.insight === type;
   return legacy || kind2 !== void 0 && wrapper === "InsightVizNode" && queryKind(i, "source") === kind2;
 }
@@ -32897,7 +32902,7 @@ function registerInsights(router) {
     handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } })
   });
 }
-var BASE3, MAX_SEARCH, truthyParam, KIND_BY_INSIGHT2, SEARCH_FIELDS;
+var BASE3, MAX_SEARCH, truthyParam, SEARCH_FIELDS;
 var init_insights = __esm({
   "src/emulator/routes/insights.ts"() {
     "use strict";
@@ -32909,20 +32914,13 @@ var init_insights = __esm({
     init_service();
     init_trigram();
     init_insight_bulk();
+    init_insight_filters();
     init_insight_view();
     init_insight_write();
     init_query_schema();
     BASE3 = "/api/projects/:project/insights";
     MAX_SEARCH = 200;
     truthyParam = (v) => v !== null && /^(1|true|t|yes|y|on)$/i.test(v.trim());
-    KIND_BY_INSIGHT2 = {
-      TRENDS: "TrendsQuery",
-      FUNNELS: "FunnelsQuery",
-      RETENTION: "RetentionQuery",
-      PATHS: "PathsQuery",
-      STICKINESS: "StickinessQuery",
-      LIFECYCLE: "LifecycleQuery"
-    };
     SEARCH_FIELDS = [
       { value: (i) => i.name, weight: 1, threshold: MIN_NAME_TRIGRAM_SIMILARITY, includeFull: true },
       { value: (i) => i.derived_name, weight: 1, threshold: MIN_NAME_TRIGRAM_SIMILARITY, includeFull: false },
@@ -33226,7 +33224,7 @@ var init_members = __esm({
   "src/emulator/routes/members.ts"() {
     "use strict";
     init_pagination();
-    init_dashboard_view();
+    init_dashboard_access();
     LEVEL2 = { member: 1, admin: 8, owner: 15 };
   }
 });
@@ -33525,7 +33523,7 @@ var init_sharing = __esm({
     "use strict";
     init_errors3();
     init_fields5();
-    init_dashboard_view();
+    init_dashboard_access();
     BOOLEAN_SETTINGS = [
       "whitelabel",
       "noHeader",
@@ -33803,7 +33801,7 @@ var init_tile_actions = __esm({
     "use strict";
     init_errors3();
     init_fields5();
-    init_dashboard_view();
+    init_dashboard_access();
     init_tile_write();
     init_tiles();
     BASE4 = "/api/projects/:project/dashboards/:id";
