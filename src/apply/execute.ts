@@ -11,7 +11,7 @@ import type { Env } from "../plan/secrets.js";
 import type { Action } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { ServiceError, UnknownOutcomeError } from "../service/errors.js";
-import type { ApplyKind, Executed } from "./kinds.js";
+import type { ApplyKind, Executed, ReferencedIds } from "./kinds.js";
 
 export type { Executed } from "./kinds.js";
 
@@ -24,6 +24,8 @@ export interface ExecuteDeps {
    * lost create.
    */
   knownIds: ReadonlySet<number | string>;
+  /** Ids of the objects the action refers to, as this apply knows them. */
+  referenced?: ReferencedIds;
   /**
    * The live ids named like this create's object, from the look-up of its batch (the plan's creates of
    * its kind in its project, looked up together right before the first of them). Absent: the name is
@@ -43,7 +45,7 @@ export async function executeAction(
   if (id === undefined) {
     throw new UserError(`${action.action} of ${kind.words.one} "${action.object.name}": its id is not known`);
   }
-  return kind.send(deps.client, action, id, body);
+  return kind.send(deps.client, action, id, body, deps.referenced);
 }
 
 async function create(

@@ -103,6 +103,7 @@ function planProject(
       features: live.features,
       options,
       sink,
+      others: { declared: (name) => declaredOf(project, name), live: (name) => live.kinds[name] },
     };
     for (const { desired, live: match, replaced } of matching.pairs) {
       if (!planned(desired)) continue;

@@ -486,3 +486,63 @@ describe("apply --changed-only where a plan would read everything", () => {
     expect(state.dashboards.find((d: Json) => d.id === 1007).name).toBe("Renamed in the UI");
   });
 });
+
+describe("dashboards with tiles, change-scoped", () => {
+  const insights = (names: string[]) =>
+    `insights:\n${names
+      .map(
+        (n) =>
+          `  - name: ${n}\n    query:\n      kind: InsightVizNode\n      source:\n        kind: TrendsQuery\n        series: [{kind: EventsNode, event: ${n.toLowerCase()}}]\n`,
+      )
+      .join("")}`;
+  const board = (name: string, tiles: Array<[string, string]>) =>
+    `  - name: ${name}\n    tiles:\n${tiles
+      .map(([insight, layout]) => `      - insight: ${insight}\n        layout: ${layout}\n`)
+      .join("")}`;
+  /** Two dashboards showing three of four insights; `orders` is where "Orders" sits on "Growth". */
+  const content = (orders: string) =>
+    `project: 12345\n${insights(["Signups", "Orders", "Churn", "Visits"])}dashboards:\n${board("Growth", [
+      ["Signups", "{x: 0, y: 0, w: 6, h: 5}"],
+      ["Orders", orders],
+    ])}${board("Retention", [["Churn", "{x: 0, y: 0, w: 6, h: 5}"]])}`;
+
+  it("a moved tile reads its dashboard, the dashboard's tiles and the insights they show, and plans as the full plan does", async () => {
+    const repo = gitRepo(h.dir);
+    repo.write("posthog/content.yaml", content("{x: 6, y: 0, w: 6, h: 5}"));
+    expect((await cli(["apply", "--auto-approve", "posthog"])).code).toBe(0);
+    repo.commit("the content");
+    // A project of some size: 300 more insights and 200 more dashboards that no file declares, so
+    // reading the change one by one is cheaper than the lists.
+    await h.reseed((state: Json) => {
+      const insight = state.insights[0];
+      const dashboard = state.dashboards.find((d: Json) => d.team_id === 12345 && !d.deleted);
+      for (let i = 0; i < 300; i++) {
+        state.insights.push({ ...insight, id: 50_000 + i, short_id: `bulk${i}`, name: `Bulk insight ${i}` });
+      }
+      for (let i = 0; i < 200; i++) {
+        state.dashboards.push({ ...dashboard, id: 60_000 + i, name: `Bulk dashboard ${i}` });
+      }
+    });
+    h.write("posthog/content.yaml", content("{x: 0, y: 5, w: 6, h: 5}"));
+    await h.clearRequests();
+    const scoped = await cli(["plan", "--base", "main", "--changed-only", "--detailed-exitcode", "posthog"]);
+    expect(scoped.code, scoped.stderr).toBe(2);
+    const paths = (await h.requests()).filter(api).map((r) => `${r.method} ${r.path}`);
+    // The dashboard by search, its tiles (one retrieve), the two insights its tiles name by search, and
+    // the insights' count (two to read one by one, more than the 4 declared fill pages: is the list
+    // cheaper? 304 insights are 4 pages, so no): neither list is walked, nor is the other dashboard read.
+    const requests = (await h.requests()).filter(api);
+    const searched = requests.flatMap((r) => new URLSearchParams(r.query).getAll("search")).sort();
+    expect(searched).toEqual(["Growth", "Orders", "Signups"]);
+    expect(paths.filter((p) => /\/dashboards\/\d+\/$/.test(p))).toHaveLength(1);
+    expect(requests.filter((r) => new URLSearchParams(r.query).get("limit") === "1")).toHaveLength(1);
+    expect(paths).toHaveLength(5);
+    const full = await cli(["plan", "--detailed-exitcode", "posthog"]);
+    const actions = (out: string) => out.split("\n").filter((l) => /^\s+[+~-] /.test(l));
+    expect(actions(scoped.stdout)).toEqual(actions(full.stdout));
+    expect(scoped.stdout).toContain('~ update tile insight "Orders"');
+    const applied = await cli(["apply", "--auto-approve", "--base", "main", "--changed-only", "posthog"]);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    expect((await cli(["plan", "--detailed-exitcode", "posthog"])).code).toBe(0);
+  });
+});

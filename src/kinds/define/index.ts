@@ -138,6 +138,8 @@ export interface KindHooks<
   checkBroken?: ConfigKind["checkBroken"];
   secretPointers?: ConfigKind["secretPointers"];
   quiet?: ConfigKind["quiet"];
+  /** Rules across the kinds of one project (a dashboard's tiles name declared insights). */
+  checkProject?: ConfigKind["checkProject"];
   /** The id as a pin is matched (a UUID lowercased); absent: as written. */
   pin?(value: unknown): number | string;
   /**
@@ -261,6 +263,7 @@ export function defineKind<
     ...(hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {}),
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
+    ...(hooks.checkProject ? { checkProject: hooks.checkProject } : {}),
     ...(service.search ? { searches: true } : {}),
     async read(client, project, declared, run, scope) {
       const list = () => objects(client, project, scope);
@@ -298,10 +301,10 @@ export function defineKind<
     ...(hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {}),
     requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words.one} "${action.object.name}"`),
     create: service.create,
-    send(client, action, id, body) {
+    send(client, action, id, body, referenced) {
       const send = verbOf(action)?.send;
       if (send === undefined) throw new UserError(`${action.action} does not apply to a ${words.one}`);
-      return send(client, action, id, body);
+      return send(client, action, id, body, referenced);
     },
     findByName:
       service.findByName ??
