@@ -71,7 +71,7 @@
  *   class (insights' lower limit) is where `service` will name it.
  * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): the
  *   `references(desired)` hook, `[{ kind: "insight", name }]` (or `id`), makes a change-scoped read
- *   read them with the declaration (test/kinds/shelf-kinds/ does). `service.search` is where a flag's
+ *   read them with the declaration (the dashboard kind's tiles do; so does test/kinds/shelf-kinds/). `service.search` is where a flag's
  *   `?key=` lookup goes, `service.get` its read by id (soft-deleted flags answer it); a hook `read`
  *   that lists by itself rather than calling `list()` reads the whole list in a change-scoped plan
  *   too (correct, but not in proportion to the change). Cohorts, which no file declares, are read by
