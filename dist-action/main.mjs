@@ -20673,6 +20673,19 @@ var init_config = __esm({
 function objectKey(ref) {
   return `${ref.project}/${ref.kind}/${ref.name}`;
 }
+function fingerprintKeys(actions) {
+  const ids = /* @__PURE__ */ new Map();
+  for (const action of actions) {
+    const key = objectKey(action.object);
+    const seen = ids.get(key) ?? /* @__PURE__ */ new Set();
+    seen.add(String(action.object.id ?? ""));
+    ids.set(key, seen);
+  }
+  return actions.map((action) => {
+    const key = objectKey(action.object);
+    return (ids.get(key)?.size ?? 0) > 1 ? `${key}#${action.object.id ?? ""}` : key;
+  });
+}
 function liveTotal(kind2) {
   return kind2.scoped === void 0 ? kind2.objects.length : kind2.scoped.total;
 }
@@ -23130,9 +23143,10 @@ function fingerprintLive(kinds, live, ref) {
 }
 function fingerprintActions(kinds, actions, live) {
   const byProject = new Map(live.map((p) => [p.project, p]));
+  const keys = fingerprintKeys(actions);
   const out = {};
-  for (const action of actions) {
-    const key = objectKey(action.object);
+  for (const [i, action] of actions.entries()) {
+    const key = keys[i];
     if (key in out) continue;
     out[key] = fingerprintLive(kinds, byProject.get(action.object.project), action.object);
   }
@@ -35428,7 +35442,7 @@ function planSchema(kinds) {
       },
       fingerprints: {
         type: "object",
-        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name`.",
+        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name` (`project/kind/name#id` where pinned objects share a name).",
         propertyNames: {
           pattern: "^[0-9]+/[a-z][a-z0-9_]*/"
         },
@@ -35945,8 +35959,9 @@ function staleObjects(kinds, plan, live) {
   const byProject = new Map(live.map((p) => [p.project, p]));
   const seen = /* @__PURE__ */ new Set();
   const stale = [];
-  for (const action of plan.actions) {
-    const key = objectKey(action.object);
+  const keys = fingerprintKeys(plan.actions);
+  for (const [i, action] of plan.actions.entries()) {
+    const key = keys[i];
     if (seen.has(key)) continue;
     seen.add(key);
     if (!(key in plan.fingerprints)) continue;

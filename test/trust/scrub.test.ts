@@ -14,6 +14,7 @@ import {
   scrubValue,
   secretInValue,
 } from "../../src/scrub.js";
+import { readText } from "../../src/reading.js";
 import { cut, visible } from "../../src/text.js";
 import { memoryIo } from "../support/io.js";
 
@@ -155,7 +156,11 @@ describe("what the reader reads", () => {
             )
             .join("");
           const text = `${before.join("")}[${escaped}]${after.join("")}`;
-          expect(scrubber.scrub(text)).toBe(`${before.join("")}[(secret from $S)]${after.join("")}`);
+          // Compared as the reader reads both: a secret whose first character was backslash-escaped is
+          // also found as written, after its backslash (`\~secret` → `\(secret from $S)`, read `(…`).
+          expect(readText(scrubber.scrub(text))).toBe(
+            readText(`${before.join("")}[(secret from $S)]${after.join("")}`),
+          );
         },
       ),
       { numRuns: 300 },
