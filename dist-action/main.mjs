@@ -65207,11 +65207,10 @@ var init_scoped = __esm({
 });
 
 // src/read/make-plan.ts
-async function readAndPlanChange(kinds, client, desired, options, change2, whole) {
+async function readAndPlanChange(kinds, client, desired, options, change2) {
   const run14 = newReadRun(client);
   const read = await fetchChangedState(kinds, client, desired, change2, run14);
   if ("full" in read) {
-    if (whole === "plan") return read;
     const all = await fetchLiveState(kinds, client, desired, run14);
     const { planned: planned3, removed } = changeOnLive(kinds, desired, change2, all.live);
     const made = await planFromLive(kinds, client, desired, all.live, { ...options, scope: planned3 });
@@ -65861,10 +65860,20 @@ async function changesSince(options) {
     readAtBase.filter((f) => !f.link).map((f) => limit(async () => ({ path: f.path, text: await showAt(at, f.path) ?? "" })))
   );
   for (const [file, why] of changedSettings(options, texts, changedNow)) unsure2.set(file, why);
-  const old = await loadConfig(
-    { files: texts },
-    { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" }
-  );
+  const load = (files) => loadConfig({ files }, { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" });
+  let old = await load(texts);
+  if (old.diagnostics.some((d) => d.severity === "error")) {
+    const unchanged = options.desired.files.filter((file) => before.has(file) && !changedNow.has(file));
+    const same = await Promise.all(
+      unchanged.map(
+        (file) => limit(async () => ({
+          path: file,
+          text: new TextDecoder().decode(await read(resolve8(options.cwd, file)))
+        }))
+      )
+    );
+    old = await load([...texts, ...same]);
+  }
   for (const problem of old.diagnostics) {
     if (problem.severity !== "error" || unsure2.has(problem.file)) continue;
     const where2 = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.column}` : problem.file;
@@ -65875,6 +65884,7 @@ async function changesSince(options) {
     options.desired.projects,
     old.projects,
     new Set(changedNow.keys()),
+    new Set(readAtBase.map((f) => f.path)),
     new Set(unsure2.keys())
   );
   const first = [...unsure2.keys()].sort()[0];
@@ -65904,14 +65914,14 @@ function changedSettings(options, texts, changedNow) {
   }
   return changed;
 }
-function compare3(kinds, now, then, changedFiles, unsureFiles) {
+function compare3(kinds, now, then, changedFiles, changedAtBase, unsureFiles) {
   const changed = /* @__PURE__ */ new Map();
   const removed = [];
   const projects2 = new Set([...now, ...then].map((p) => p.project));
   for (const project3 of projects2) {
     for (const kind2 of kinds) {
       const declared2 = (side) => side.filter((p) => p.project === project3).flatMap((p) => p.objects[kind2.name] ?? []);
-      const candidates2 = declared2(then);
+      const candidates2 = declared2(then).filter((d) => changedAtBase.has(d.source.file));
       const mine = declared2(now).filter((d) => changedFiles.has(d.source.file));
       const counterpart = pairUp(mine, candidates2);
       for (const declared3 of mine) {
@@ -66039,7 +66049,7 @@ async function chooseBase(flags, desired, io, mode) {
   if (change2.unsure !== void 0 && mode === "plan") return full(change2.unsure, commit);
   return { commit, scope: { base, declarations, ...change2 } };
 }
-async function planChosen(client, desired, flags, choice2, io, mode) {
+async function planChosen(client, desired, flags, choice2, io) {
   const scope = choice2.scope;
   if (scope === void 0) return planOrFail(client, desired, flags, io);
   const { base, declarations } = scope;
@@ -66047,16 +66057,7 @@ async function planChosen(client, desired, flags, choice2, io, mode) {
     return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, scope.full);
   const change2 = { changed: new Set(scope.changed.keys()), removed: scope.removed };
   const options = buildOptions(flags, io);
-  const made = await readAndPlanChange(
-    KINDS,
-    client,
-    desired.projects,
-    options,
-    change2,
-    mode === "plan" ? "plan" : "change"
-  );
-  if ("full" in made)
-    return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, made.full);
+  const made = await readAndPlanChange(KINDS, client, desired.projects, options, change2);
   failOnErrors(made.errors, io);
   const read = { read: "changes", base, declarations, planned: made.planned.length };
   const reasons = [
@@ -66102,7 +66103,7 @@ async function run4(flags, io) {
   const choice2 = await chooseBase(flags, desired, io, "plan");
   const { made, host } = await withConnection(flags, io, async ({ client, host: host2, progress, io: out }) => {
     progress.step("reading live state");
-    const made2 = await planChosen(client, desired, flags, choice2, out, "plan");
+    const made2 = await planChosen(client, desired, flags, choice2, out);
     return { made: { ...made2, plan: await reviewPlan(made2, flags, choice2.commit, out) }, host: host2 };
   });
   const { plan } = made;
@@ -66548,7 +66549,7 @@ async function run5(flags, io) {
 `
       );
     } else {
-      const made = await planChosen(client, desired, flags2, choice2, out, "apply");
+      const made = await planChosen(client, desired, flags2, choice2, out);
       failIfUnsafe(made, flags2);
       plan = await reviewPlan(made, flags2, choice2.commit, out);
       live = made.live;
@@ -68896,6 +68897,12 @@ async function runAction(ctx) {
   showMarkdown(report2, plan.stdout);
   let code = 0;
   if (inputs.command === "apply") {
+    if (inputs.changedOnly && !inputs.prune && summary4.scope?.read === "full") {
+      report2.error(
+        `changed-only: the plan is not change-scoped (${summary4.scope.reason ?? "no reason given"}); nothing was applied. Apply everything on purpose by running without changed-only.`
+      );
+      return keepComment(ctx, plan.stdout, 1);
+    }
     if (plan.code === 2) {
       code = (await cli.run(["apply", "--auto-approve", "--plan", planFile])).code;
     } else {
@@ -68920,7 +68927,8 @@ function planSummary(file) {
   const saved = JSON.parse(readFileSync5(file, "utf8"));
   const summary4 = saved.plan?.summary;
   if (typeof summary4?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
-  return { total: summary4.total, destructive: summary4.destructive === true };
+  const scope = saved.plan?.scope;
+  return { total: summary4.total, destructive: summary4.destructive === true, ...scope ? { scope } : {} };
 }
 function showMarkdown(report2, markdown) {
   const token = `posthog-gitops-${randomUUID7()}`;

@@ -106,7 +106,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
         `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
       );
     } else {
-      const made = await planChosen(client, desired, flags, choice, out, "apply");
+      const made = await planChosen(client, desired, flags, choice, out);
       failIfUnsafe(made, flags);
       plan = await reviewPlan(made, flags, choice.commit, out);
       live = made.live;

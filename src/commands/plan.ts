@@ -28,7 +28,7 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
   const choice = await chooseBase(flags, desired, io, "plan");
   const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");
-    const made = await planChosen(client, desired, flags, choice, out, "plan");
+    const made = await planChosen(client, desired, flags, choice, out);
     return { made: { ...made, plan: await reviewPlan(made, flags, choice.commit, out) }, host };
   });
   const { plan } = made;

@@ -5,8 +5,9 @@
  *
  * Decided in two steps. Before the service is read: `--prune` (it must see every live object), a REF
  * git cannot read (a shallow clone), a changed file-level key or a REF file that does not load mean
- * the full read. Then the read stage may still ask for it when the change costs more requests than the
- * lists. Whichever way, the plan's `scope` says what was read and why.
+ * the full read. Then the read stage reads the lists whole when the change costs more requests than
+ * they do, and still plans only the change. Whichever way, the plan's `scope` says what was read and
+ * why.
  */
 import type { LoadResult } from "../config/index.js";
 import { type Changes, changesSince } from "../drift/changes.js";
@@ -36,9 +37,10 @@ export interface BaseChoice {
 }
 
 /**
- * `plan` shows what it could not scope, reading everything; `apply` must write only the change, so a
- * change it cannot tell (REF unreadable) is refused, and a file it cannot tell declaration by
- * declaration counts whole.
+ * `plan` shows what it could not scope, reading and planning everything; `apply` must write only the
+ * change, so a change it cannot tell (REF unreadable) is refused, and a file it cannot tell
+ * declaration by declaration counts whole. (Both read the lists whole, and plan only the change, when
+ * that costs fewer requests.)
  */
 export type ScopeMode = "plan" | "apply";
 
@@ -105,7 +107,6 @@ export async function planChosen(
   flags: ScopeFlags,
   choice: BaseChoice,
   io: Io,
-  mode: ScopeMode,
 ): Promise<MadePlan & { planned?: string[] }> {
   const scope = choice.scope;
   if (scope === undefined) return planOrFail(client, desired, flags, io);
@@ -114,19 +115,10 @@ export async function planChosen(
     return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, scope.full);
   const change = { changed: new Set(scope.changed.keys()), removed: scope.removed };
   const options = buildOptions(flags, io);
-  const made = await readAndPlanChange(
-    KINDS,
-    client,
-    desired.projects,
-    options,
-    change,
-    mode === "plan" ? "plan" : "change",
-  );
-  if ("full" in made)
-    return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, made.full);
+  const made = await readAndPlanChange(KINDS, client, desired.projects, options, change);
   failOnErrors(made.errors, io);
   const read: PlanScope = { read: "changes", base, declarations, planned: made.planned.length };
-  // What an apply read or counted beyond the change, and why.
+  // What was read or counted beyond the change, and why.
   const reasons = [
     ...(scope.unsure !== undefined
       ? [`${scope.unsure}: every declaration of that file counts as changed`]

@@ -118,10 +118,23 @@ export async function changesSince(options: ChangeOptions): Promise<Changes> {
       .map((f) => limit(async () => ({ path: f.path, text: (await showAt(at, f.path)) ?? "" }))),
   );
   for (const [file, why] of changedSettings(options, texts, changedNow)) unsure.set(file, why);
-  const old = await loadConfig(
-    { files: texts },
-    { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" },
-  );
+  const load = (files: ReadonlyArray<{ path: string; text: string }>) =>
+    loadConfig({ files }, { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" });
+  let old = await load(texts);
+  if (old.diagnostics.some((d) => d.severity === "error")) {
+    // A rule across files (a tile's insight declared in another file) fails on the changed files
+    // alone: load REF whole, the unchanged files as the working tree has them (the same blobs).
+    const unchanged = options.desired.files.filter((file) => before.has(file) && !changedNow.has(file));
+    const same = await Promise.all(
+      unchanged.map((file) =>
+        limit(async () => ({
+          path: file,
+          text: new TextDecoder().decode(await read(resolve(options.cwd, file))),
+        })),
+      ),
+    );
+    old = await load([...texts, ...same]);
+  }
   for (const problem of old.diagnostics) {
     if (problem.severity !== "error" || unsure.has(problem.file)) continue;
     const where = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.column}` : problem.file;
@@ -132,6 +145,7 @@ export async function changesSince(options: ChangeOptions): Promise<Changes> {
     options.desired.projects,
     old.projects,
     new Set(changedNow.keys()),
+    new Set(readAtBase.map((f) => f.path)),
     new Set(unsure.keys()),
   );
   const first = [...unsure.keys()].sort()[0];
@@ -183,9 +197,9 @@ function compare(
   now: readonly DesiredProject[],
   then: readonly DesiredProject[],
   changedFiles: ReadonlySet<string>,
+  changedAtBase: ReadonlySet<string>,
   unsureFiles: ReadonlySet<string>,
 ): Changes {
-  // REF's side was loaded from the changed and removed files only.
   const changed = new Map<Declared, ChangeStatus>();
   const removed: RemovedDeclaration[] = [];
   const projects = new Set([...now, ...then].map((p) => p.project));
@@ -193,7 +207,8 @@ function compare(
     for (const kind of kinds) {
       const declared = (side: readonly DesiredProject[]) =>
         side.filter((p) => p.project === project).flatMap((p) => p.objects[kind.name] ?? []);
-      const candidates = declared(then);
+      // REF's declarations in the files that changed or are gone (an unchanged file declares the same).
+      const candidates = declared(then).filter((d) => changedAtBase.has(d.source.file));
       // An unchanged file declares the same at REF: only the changed files' declarations pair up.
       const mine = declared(now).filter((d) => changedFiles.has(d.source.file));
       const counterpart = pairUp(mine, candidates);

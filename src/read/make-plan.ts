@@ -33,9 +33,9 @@ export interface MadeChangePlan extends MadePlan {
 
 /**
  * Reads only what the change needs and plans only its declarations (`options.scope`). When the lists
- * cost fewer requests than the change, `whole` says what then: `plan` answers `full` (the caller makes
- * the full plan), `change` reads the lists whole and still plans only the change (an apply that must
- * leave every other object as it is).
+ * cost fewer requests than reading the change one by one, it reads them whole and still plans only
+ * the change (`whole` says why): a plan saved with --changed-only applies only the change, whatever
+ * it cost to read.
  */
 export async function readAndPlanChange(
   kinds: readonly (PlanKind & ReadKind)[],
@@ -43,12 +43,10 @@ export async function readAndPlanChange(
   desired: readonly DesiredProject[],
   options: BuildOptions,
   change: ChangeToRead,
-  whole: "plan" | "change",
-): Promise<MadeChangePlan | { full: string }> {
+): Promise<MadeChangePlan> {
   const run = newReadRun(client);
   const read = await fetchChangedState(kinds, client, desired, change, run);
   if ("full" in read) {
-    if (whole === "plan") return read;
     const all = await fetchLiveState(kinds, client, desired, run);
     const { planned, removed } = changeOnLive(kinds, desired, change, all.live);
     const made = await planFromLive(kinds, client, desired, all.live, { ...options, scope: planned });

@@ -8,8 +8,8 @@
  *
  * Identity is decided as in the full plan: a live object some other declaration pins is never the
  * match of a name in the change, and a declaration whose name a changed pin takes an object away from
- * (the pinned object bore its name) is planned with the change. The full read is cheaper, and asked
- * for instead, when some kind's objects to read one by one outnumber its list's pages.
+ * (the pinned object bore its name) is planned with the change. The lists are cheaper, and asked for
+ * instead (`full`), when some kind's objects to read one by one outnumber its list's pages.
  */
 import { type Declared, type DesiredProject, declaredOf } from "../config/types.js";
 import { DELETE_FLOOR, declarationKey, displaced } from "../plan/index.js";

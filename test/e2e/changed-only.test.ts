@@ -243,6 +243,41 @@ describe("plan --base REF --changed-only", () => {
   });
 });
 
+describe("a change larger than the lists", () => {
+  it("reads the lists whole (fewer requests than one by one) and still plans only the change", async () => {
+    await setUp();
+    await patchDashboard(1007, { name: "Renamed in the UI" });
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i >= 20 && i < 24 ? ["    pinned: true"] : [])),
+    );
+    const small = await cli(["plan", "--base", "main", "--changed-only", "--format", "json", "posthog"]);
+    expect(validJson("plan", small.stdout).scope).not.toHaveProperty("reason");
+    await h.clearRequests();
+    h.write(
+      "posthog/dashboards.yaml",
+      fleetYaml((i) => (i >= 20 && i < 32 ? ["    pinned: true"] : [])),
+    );
+    const large = await cli(["plan", "--base", "main", "--changed-only", "--format", "json", "posthog"]);
+    expect(large.code, large.stderr).toBe(0);
+    const plan = validJson("plan", large.stdout);
+    expect(plan.scope).toEqual({
+      read: "changes",
+      base: "main",
+      declarations: 1012,
+      planned: 12,
+      reason:
+        "every list was read, since the change reads 12 dashboard objects one by one in project 12345, and their list is 10 pages",
+    });
+    // 20, 25 and 30 are pinned already; the UI's rename of 1007 is read, not planned.
+    expect(plan.actions.map((a: Json) => a.object.name)).toHaveLength(9);
+    expect(large.stdout).not.toContain("Renamed in the UI");
+    const requests = (await h.requests()).filter(api);
+    expect(requests.filter(dashboardListWalk)).toHaveLength(Math.ceil(D / 100));
+    expect(requests.filter((r) => new URLSearchParams(r.query).has("search"))).toEqual([]);
+  });
+});
+
 describe("the full read instead, with the reason", () => {
   const reasonOf = async (args: string[]) => {
     const result = await cli([
@@ -298,25 +333,6 @@ describe("the full read instead, with the reason", () => {
     expect(plan.scope.reason).toContain("--base HEAD~1: git does not know this revision here");
     expect(plan.base).toBeUndefined();
     expect(plan.actions.map((a: Json) => a.object.name)).toEqual([name(1)]);
-  });
-
-  it("a change that reads more dashboards one by one than their list has pages", async () => {
-    await setUp();
-    h.write(
-      "posthog/dashboards.yaml",
-      fleetYaml((i) => (i >= 20 && i < 24 ? ["    pinned: true"] : [])),
-    );
-    const small = await cli(["plan", "--base", "main", "--changed-only", "--format", "json", "posthog"]);
-    expect(validJson("plan", small.stdout).scope.read).toBe("changes");
-    await h.clearRequests();
-    h.write(
-      "posthog/dashboards.yaml",
-      fleetYaml((i) => (i >= 20 && i < 32 ? ["    pinned: true"] : [])),
-    );
-    const reason = await reasonOf([]);
-    expect(reason).toBe(
-      "the change reads 12 dashboard objects one by one in project 12345, and their list is 10 pages",
-    );
   });
 });
 

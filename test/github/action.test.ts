@@ -153,6 +153,33 @@ describe("the action against the emulator", () => {
     expect(await paused()).toBe(false);
   });
 
+  it("apply with changed-only refuses a plan that could not be scoped to the change, and applies nothing", async () => {
+    const repo = gitRepo(join(h.dir, "repo"));
+    cpSync(join(ROOT, "examples/production"), join(repo.dir, "posthog"), { recursive: true });
+    expect((await run({ command: "apply" }, repo.dir)).code).toBe(0);
+    repo.commit("applied");
+    const state = await h.state();
+    const exportId = state.batch_exports.find((b: { name: string }) => b.name === "events-to-s3").id;
+    expect((await h.api("POST", `/api/projects/12345/batch_exports/${exportId}/pause/`)).status).toBe(200);
+    // A file's own settings change: the plan reads and plans everything (it says why).
+    const file = join(repo.dir, "posthog/dashboards.yaml");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace("project: 12345\n", "project: 12345\nvariables: [REGION]\n"),
+    );
+    await h.clearRequests();
+    const refused = await run({ command: "apply", base: "HEAD", "changed-only": "true" }, repo.dir);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.planJson).plan.scope).toMatchObject({ read: "full" });
+    const errors = commandsOf(refused, "error").map((c) => c.value);
+    expect(errors).toContainEqual(
+      expect.stringMatching(
+        /^changed-only: the plan is not change-scoped \(`variables` of posthog\/dashboards\.yaml changed since HEAD\); nothing was applied\./,
+      ),
+    );
+    expect((await h.requests()).filter((r) => r.method !== "GET")).toEqual([]);
+  });
+
   it("apply: a failed apply fails the step after showing the plan", async () => {
     const workspace = join(h.dir, "repo");
     cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });

@@ -86,8 +86,8 @@ async function changed(text: string, names: string[], removed: Array<{ kind: str
     removed: removed.map((r) => ({ ...r, project: 7 })),
   };
   const options = { prune: false, force: false, rotateSecrets: false, now: new Date(0) };
-  const made = await readAndPlanChange(REGISTRY, client, config.projects, options, change, "plan");
-  if ("full" in made) throw new Error(`unexpected full read: ${made.full}`);
+  const made = await readAndPlanChange(REGISTRY, client, config.projects, options, change);
+  expect(made.whole).toBeUndefined();
   return made;
 }
 
@@ -135,19 +135,24 @@ describe("a change-scoped read across kinds", () => {
     expect(again[0]?.kinds.book?.objects).toEqual(made.live[0]?.kinds.book?.objects);
   });
 
-  it("more objects to read one by one than the list has pages: the full read is cheaper, and said so", async () => {
-    const config = await loadConfig(
-      { files: [{ path: "lib.yaml", text: FILE }] },
-      { kinds: REGISTRY, env: {} },
-    );
-    const books = config.projects[0]!.objects.book as Declared[];
+  it("more objects to read one by one than the list has pages: the lists are read whole, only the change planned", async () => {
+    const text = FILE.replace("shelf: History", "shelf: Fiction");
+    const config = await loadConfig({ files: [{ path: "lib.yaml", text }] }, { kinds: REGISTRY, env: {} });
+    const books = config.projects[0]?.objects.book as Declared[];
     const options = { prune: false, force: false, rotateSecrets: false, now: new Date(0) };
+    live.shelves?.push({ id: 4, name: "Not declared" });
     const change = { changed: new Set(books), removed: [] };
-    const made = await readAndPlanChange(REGISTRY, client, config.projects, options, change, "plan");
-    expect(made).toEqual({
-      full: "the change reads 3 book objects one by one in project 7, and their list is 1 page",
-    });
-    // Only the count was asked for (a one-item page), then nothing more.
-    expect(asked()).toEqual(["GET /api/projects/7/books/?limit=1"]);
+    const made = await readAndPlanChange(REGISTRY, client, config.projects, options, change);
+    expect(made.whole).toBe(
+      "the change reads 3 book objects one by one in project 7, and their list is 1 page",
+    );
+    // The count (a one-item page), then each list once; nothing one by one.
+    expect(asked()).toEqual([
+      "GET /api/projects/7/books/?limit=1",
+      "GET /api/projects/7/books/?limit=100",
+      "GET /api/projects/7/shelves/?limit=100",
+    ]);
+    expect(made.plan.actions.map((a) => `${a.action} ${a.object.name}`)).toEqual(["update SPQR"]);
+    expect(made.planned.sort()).toEqual(["7/book/#12", "7/book/=Dune", "7/book/=Dune Messiah"]);
   });
 });

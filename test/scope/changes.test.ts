@@ -185,6 +185,33 @@ describe("the change since REF", () => {
     });
   });
 
+  it("a rule across files holds at REF: a tile's insight declared in an unchanged file", async () => {
+    repo.write(
+      "posthog/insights.yaml",
+      file(
+        "insights:",
+        "  - name: Signups",
+        "    query: {kind: InsightVizNode, source: {kind: TrendsQuery, series: []}}",
+      ),
+    );
+    repo.write(
+      "posthog/b.yaml",
+      file("dashboards:", "  - name: Elsewhere", "    tiles:", "      - insight: Signups"),
+    );
+    repo.commit();
+    repo.write(
+      "posthog/b.yaml",
+      file(
+        "dashboards:",
+        "  - name: Elsewhere",
+        "    description: now with words",
+        "    tiles:",
+        "      - insight: Signups",
+      ),
+    );
+    expect(await change()).toEqual({ changed: ["dashboard Elsewhere: modified"], removed: [] });
+  });
+
   it("two different pins are two objects, whatever their names", async () => {
     repo.write("posthog/b.yaml", file("dashboards:", "  - name: Elsewhere", "    id: 7"));
     repo.commit();
