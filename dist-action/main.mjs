@@ -24993,20 +24993,31 @@ var init_fields3 = __esm({
   }
 });
 
-// src/kinds/dashboard/find.ts
-function searchDashboards(client, project3, name) {
-  return collect(client.dashboards.list(project3, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE }));
-}
-async function getDashboard(client, project3, id) {
+// src/kinds/shared/by-id.ts
+async function readById(id, read) {
   const numeric = Number(id);
   if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
   try {
-    const dashboard2 = await client.dashboards.get(project3, numeric);
-    return dashboard2.deleted === true ? void 0 : dashboard2;
+    const found2 = await read(numeric);
+    return found2.deleted === true ? void 0 : found2;
   } catch (error2) {
     if (error2 instanceof ServiceError && error2.status === 404) return void 0;
     throw error2;
   }
+}
+var init_by_id = __esm({
+  "src/kinds/shared/by-id.ts"() {
+    "use strict";
+    init_errors2();
+  }
+});
+
+// src/kinds/dashboard/find.ts
+function searchDashboards(client, project3, name) {
+  return collect(client.dashboards.list(project3, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE }));
+}
+function getDashboard(client, project3, id) {
+  return readById(id, (numeric) => client.dashboards.get(project3, numeric));
 }
 function countDashboards(client, project3) {
   return client.dashboards.count(project3);
@@ -25015,8 +25026,8 @@ var SEARCH_MAX, SEARCH_PAGE;
 var init_find = __esm({
   "src/kinds/dashboard/find.ts"() {
     "use strict";
-    init_errors2();
     init_pages();
+    init_by_id();
     SEARCH_MAX = 200;
     SEARCH_PAGE = 1e3;
   }
@@ -26823,16 +26834,8 @@ var init_fields4 = __esm({
 function searchInsights(client, project3, name) {
   return client.insights.listAll(project3, { search: name.slice(0, SEARCH_MAX2) });
 }
-async function getInsight(client, project3, id) {
-  const numeric = Number(id);
-  if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
-  try {
-    const insight = await client.insights.get(project3, numeric);
-    return insight.deleted === true ? void 0 : insight;
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
-    throw error2;
-  }
+function getInsight(client, project3, id) {
+  return readById(id, (numeric) => client.insights.get(project3, numeric));
 }
 function countInsights(client, project3) {
   return client.insights.count(project3);
@@ -26841,7 +26844,7 @@ var SEARCH_MAX2;
 var init_find2 = __esm({
   "src/kinds/insight/find.ts"() {
     "use strict";
-    init_errors2();
+    init_by_id();
     SEARCH_MAX2 = 200;
   }
 });

@@ -3,10 +3,10 @@
  * name, of at most 200 characters: the first 200 of a longer name still find it; callers keep exact
  * matches), by id, and the list's size from a one-item page.
  */
-import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
 import { collect } from "../../service/pages.js";
 import type { DashboardBasic } from "../../service/types.js";
+import { readById } from "../shared/by-id.js";
 
 /** The service's search accepts this many characters. */
 const SEARCH_MAX = 200;
@@ -25,20 +25,12 @@ export function searchDashboards(
 }
 
 /** The dashboard with this id; undefined when the service has none (a soft-deleted one answers 404). */
-export async function getDashboard(
+export function getDashboard(
   client: ServiceClient,
   project: number,
   id: number | string,
 ): Promise<DashboardBasic | undefined> {
-  const numeric = Number(id);
-  if (!Number.isSafeInteger(numeric) || numeric < 1) return undefined;
-  try {
-    const dashboard = await client.dashboards.get(project, numeric);
-    return dashboard.deleted === true ? undefined : dashboard;
-  } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) return undefined;
-    throw error;
-  }
+  return readById(id, (numeric) => client.dashboards.get(project, numeric));
 }
 
 export function countDashboards(client: ServiceClient, project: number): Promise<number> {

@@ -3,9 +3,9 @@
  * `?search=` (name, derived name and description, at most 200 characters; callers keep exact names),
  * by id, and the list's size from a one-item page. All on the insight endpoints' own budget.
  */
-import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { InsightBasic } from "../../service/types.js";
+import { readById } from "../shared/by-id.js";
 
 /** The service's search accepts this many characters. */
 const SEARCH_MAX = 200;
@@ -19,20 +19,12 @@ export function searchInsights(
 }
 
 /** The insight with this id; undefined when the service has none or it is soft-deleted. */
-export async function getInsight(
+export function getInsight(
   client: ServiceClient,
   project: number,
   id: number | string,
 ): Promise<InsightBasic | undefined> {
-  const numeric = Number(id);
-  if (!Number.isSafeInteger(numeric) || numeric < 1) return undefined;
-  try {
-    const insight = await client.insights.get(project, numeric);
-    return insight.deleted === true ? undefined : insight;
-  } catch (error) {
-    if (error instanceof ServiceError && error.status === 404) return undefined;
-    throw error;
-  }
+  return readById(id, (numeric) => client.insights.get(project, numeric));
 }
 
 export function countInsights(client: ServiceClient, project: number): Promise<number> {
