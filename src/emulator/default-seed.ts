@@ -18,9 +18,11 @@ import {
   sampleEvents,
   uuid,
 } from "./sample-activity.js";
+import { sampleFlags } from "./sample-flags.js";
 import { defaultService, type ServiceSettings } from "./service.js";
 import type { BatchExportRecord, DashboardRecord, StoreData } from "./types.js";
 
+export { FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "./sample-flags.js";
 export { OLD_RUN_ID, POSTGRES_EXPORT_ID, S3_EXPORT_ID };
 
 export const ACME_ID = "0190f1d2-7b4e-7c3a-9d1f-00000000ac3e";
@@ -285,6 +287,9 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     ...runsAndLogs(at),
     backfills: [],
     events: sampleEvents(at),
-    sequences: { dashboard: 6, tile: 3 },
+    ...sampleFlags(at),
+    approval_policies: [],
+    change_requests: [],
+    sequences: { dashboard: 6, tile: 3, feature_flag: 9, cohort: 5 },
   };
 }

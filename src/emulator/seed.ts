@@ -7,6 +7,8 @@ import { defaultSeed } from "./default-seed.js";
 import { DEFAULT_FOLDER } from "./records.js";
 import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
 import { normaliseActivity } from "./seed-activity.js";
+import { SeedError } from "./seed-error.js";
+import { normaliseFlagData } from "./seed-flags.js";
 import { defaultService, mergeService, type ServiceSettings } from "./service.js";
 import type {
   ApiKeyRecord,
@@ -19,9 +21,7 @@ import type {
   UserRecord,
 } from "./types.js";
 
-export class SeedError extends Error {
-  override name = "SeedError";
-}
+export { SeedError };
 
 type Raw = Record<string, unknown>;
 
@@ -246,6 +246,7 @@ export function normaliseSeed(
   if (service.rules === "newest") migrateLegacyS3(batch_exports, integrations, at);
   const maxTile = Math.max(0, ...dashboards.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = (seed.sequences ?? {}) as Raw;
+  const { next, ...flagData } = normaliseFlagData((key) => list(seed, key), at, sequences);
   return {
     service,
     organizations,
@@ -256,7 +257,9 @@ export function normaliseSeed(
     dashboards,
     batch_exports,
     ...normaliseActivity((key) => list(seed, key), at),
+    ...flagData,
     sequences: {
+      ...next,
       dashboard: Math.max(
         isInt(sequences.dashboard) ? (sequences.dashboard as number) : 1,
         ...dashboards.map((d) => d.id + 1),

@@ -2,9 +2,11 @@
 import { Router } from "../router.js";
 import { registerBackfills } from "./backfills.js";
 import { registerBatchExports } from "./batch-exports.js";
+import { registerCohorts } from "./cohorts.js";
 import { registerCollaborators } from "./collaborators.js";
 import { registerDashboards } from "./dashboards.js";
 import { registerEvents } from "./events.js";
+import { registerFeatureFlags } from "./feature-flags.js";
 import { registerIntegrations } from "./integrations.js";
 import { registerLogs } from "./logs.js";
 import { registerMembers } from "./members.js";
@@ -27,5 +29,7 @@ export function buildRouter(): Router {
   registerOrganizations(router);
   registerMembers(router);
   registerPersonalApiKeys(router);
+  registerFeatureFlags(router);
+  registerCohorts(router);
   return router;
 }
