@@ -5,7 +5,8 @@
  * organization only), erin (inactive); integrations of every destination kind; sample dashboards, an
  * S3 export (AwsS3 with an integration under the newest rules, legacy S3 with inline keys under 2025)
  * and a Postgres export with inline secrets (created before integrations), runs (one Failed, one
- * Running, two older than the 7-day window), log entries and a few hundred events.
+ * Running, two older than the 7-day window), log entries and a few hundred events; feature flags,
+ * cohorts and a running experiment (sample-flags.ts).
  * Generated relative to `now` and deterministic for a given `now`.
  */
 

@@ -121,7 +121,10 @@ function policy(p: Raw, index: number): ApprovalPolicyRecord {
   };
 }
 
+const STATES = ["pending", "approved", "rejected", "applied", "expired", "failed"] as const;
+
 function changeRequest(c: Raw, at: string): ChangeRequestRecord {
+  const snapshot = isDict(c.policy_snapshot) ? c.policy_snapshot : {};
   return {
     id: need<string>(c, "id", "change request", (v) => typeof v === "string"),
     team_id: need<number>(c, "team_id", "change request", isInt),
@@ -131,12 +134,16 @@ function changeRequest(c: Raw, at: string): ChangeRequestRecord {
     resource_id: strOrNull(c.resource_id),
     intent: isDict(c.intent) ? c.intent : {},
     intent_display: isDict(c.intent_display) ? c.intent_display : {},
-    state:
-      (["pending", "approved", "rejected", "applied", "expired"] as const).find((s) => s === c.state) ??
-      "pending",
+    state: STATES.find((s) => s === c.state) ?? "pending",
     created_by: isInt(c.created_by) ? c.created_by : 0,
     created_at: str(c.created_at, at),
     expires_at: str(c.expires_at, at),
+    policy_snapshot: {
+      quorum: isInt(snapshot.quorum) ? snapshot.quorum : 1,
+      users: Array.isArray(snapshot.users) ? snapshot.users.filter(isInt) : [],
+      allow_self_approve: snapshot.allow_self_approve === true,
+    },
+    approvals: Array.isArray(c.approvals) ? c.approvals.filter(isInt) : [],
   };
 }
 

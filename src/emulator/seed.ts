@@ -147,6 +147,7 @@ export function normaliseSeed(
     id: need<number>(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
     organization: need<string>(p, "organization", "project", isStr),
+    ...(p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {}),
   }));
   const users: UserRecord[] = list(seed, "users").map((u) => ({
     id: need<number>(u, "id", "user", isInt),

@@ -22,6 +22,8 @@ export interface ProjectRecord {
   id: number;
   name: string;
   organization: string;
+  /** The project setting "require evaluation contexts" on new feature flags (with `flag-evaluation-tags`). */
+  require_evaluation_contexts?: boolean;
 }
 
 export interface MembershipRecord {
@@ -273,10 +275,14 @@ export interface ChangeRequestRecord {
   resource_id: string | null;
   intent: Record<string, unknown>;
   intent_display: Record<string, unknown>;
-  state: "pending" | "approved" | "rejected" | "applied" | "expired";
+  state: "pending" | "approved" | "rejected" | "applied" | "expired" | "failed";
   created_by: number;
   created_at: string;
   expires_at: string;
+  /** The policy as it was when the request was opened: who may approve, how many must. */
+  policy_snapshot: { quorum: number; users: number[]; allow_self_approve: boolean };
+  /** Ids of the users who approved. */
+  approvals: number[];
 }
 
 export interface StoreData {

@@ -1,12 +1,12 @@
 /**
  * The service's approval gate on flag writes (products/approvals/backend: `@approval_gate` on create
- * with enable/update, on update with enable/disable/update). The first action that detects the change
- * and has an enabled policy (the project's, else the organization's) decides: a member whose level the
- * policy lets bypass, or a change its conditions do not match, goes through; otherwise a change request
- * is opened and the write answers 409 `approval_required` with its id, leaving the flag unchanged (a
- * second one for the same flag and action: 409 `change_request_pending`). A change that several
- * policies match is a 400 `policy_conflict`. Policies are seeded (`approval_policies`), the change
- * requests kept in `change_requests`.
+ * with enable/update, on update with enable/disable/update). Each action that detects the change is
+ * held by the enabled policies for it (the project's, then the organization's) whose conditions the
+ * change meets and that the caller's membership level does not bypass. None: the write goes through.
+ * One: a change request is opened and the write answers 409 `approval_required` with its id, leaving
+ * the flag unchanged (a second one for the same flag and action: 409 `change_request_pending`).
+ * Several: 400 `policy_conflict`, nothing opened (PostHog's test_create_feature_flag_gate.py). Policies
+ * are seeded (`approval_policies`), the change requests kept in `change_requests`.
  */
 import { randomUUID } from "node:crypto";
 import { ApiError } from "../errors.js";
@@ -154,7 +154,8 @@ export function renderChangeRequest(ctx: Ctx, cr: ChangeRequestRecord) {
     created_by: creator ? userBasic(creator) : null,
     created_at: cr.created_at,
     expires_at: cr.expires_at,
-    approvals: [],
+    policy_snapshot: cr.policy_snapshot,
+    approvals: cr.approvals.map((id) => ({ created_by: id, decision: "approved" })),
   };
 }
 
@@ -166,30 +167,32 @@ export function approvalGate(ctx: Ctx, instance: FeatureFlagRecord | undefined, 
   const actions: ActionKey[] = instance
     ? ["feature_flag.enable", "feature_flag.disable", "feature_flag.update"]
     : ["feature_flag.enable", "feature_flag.update"];
-  let action: ActionKey | undefined;
-  let policy: ApprovalPolicyRecord | undefined;
-  for (const candidate of actions) {
-    if (!detects(candidate, instance, change)) continue;
-    policy = policiesFor(ctx, candidate)[0];
-    if (policy) {
-      action = candidate;
-      break;
-    }
+  const membership = ctx.user.organizations.find((m) => m.id === ctx.org.id);
+  const bypassed = (p: ApprovalPolicyRecord) =>
+    membership !== undefined && p.bypass_org_membership_levels.includes(LEVELS[membership.level]);
+  // Every action the change trips under a policy whose conditions it meets; one change request can
+  // carry one action's approval, so a change that trips several (enabling and rolling out at once,
+  // or two policies of one action) is refused instead of half-gated.
+  const hits: Array<{ action: ActionKey; policy: ApprovalPolicyRecord; data: Json }> = [];
+  const held: ApprovalPolicyRecord[] = [];
+  for (const action of actions) {
+    if (!detects(action, instance, change)) continue;
+    const data = intent(action, instance, change);
+    const policies = policiesFor(ctx, action).filter((p) => matches(p, data) && !bypassed(p));
+    held.push(...policies);
+    if (policies[0]) hits.push({ action, policy: policies[0], data });
   }
-  if (!action || !policy) return;
-  const data = intent(action, instance, change);
-  const matching = policiesFor(ctx, action).filter((p) => matches(p, data));
-  if (matching.length > 1) {
+  if (held.length > 1) {
     throw new ApiError(400, {
       code: "policy_conflict",
       error: "This change matches multiple approval policies",
-      conflicting_policies: matching.map((p) => ({ id: p.id, name: `${p.action_key} (${p.id})` })),
+      conflicting_policies: held.map((p) => ({ id: p.id, name: `${p.action_key} (${p.id})` })),
       guidance: "Split your changes into separate API calls to address each policy independently",
     });
   }
-  const membership = ctx.user.organizations.find((m) => m.id === ctx.org.id);
-  if (membership && policy.bypass_org_membership_levels.includes(LEVELS[membership.level])) return;
-  if (!matches(policy, data)) return;
+  const hit = hits[0];
+  if (!hit) return;
+  const { action, policy, data } = hit;
   const resourceId = instance ? String(instance.id) : null;
   const existing = ctx.store.data.change_requests.find(
     (cr) =>
@@ -244,6 +247,12 @@ export function approvalGate(ctx: Ctx, instance: FeatureFlagRecord | undefined, 
     created_at: ctx.now.toISOString(),
     // The policy's `expires_after` was not found in the source read; two weeks is the emulator's choice.
     expires_at: new Date(ctx.now.getTime() + 14 * DAY).toISOString(),
+    policy_snapshot: {
+      quorum: policy.approver_config.quorum,
+      users: policy.approver_config.users ?? [],
+      allow_self_approve: policy.allow_self_approve,
+    },
+    approvals: [],
   };
   ctx.store.data.change_requests.push(cr);
   ctx.store.touch();

@@ -205,12 +205,18 @@ function serdeGuard(filters: Json): void {
   }
 }
 
-/** The service's normalisation of a structurally sound filters value, in place. */
+/**
+ * The service's normalisation, in place. Stored filters that predate its validation may hold
+ * malformed groups; like the service, only the well-formed ones are touched.
+ */
 function normalise(merged: Json): void {
   if (!Array.isArray(merged.groups)) merged.groups = [];
-  for (const group of merged.groups as Json[]) {
+  const groups = (merged.groups as unknown[]).filter(isDict);
+  for (const group of groups) {
+    if (!Array.isArray(group.properties) && group.properties !== undefined && group.properties !== null)
+      continue;
     if (group.properties === undefined || group.properties === null) group.properties = [];
-    for (const prop of group.properties as Json[]) {
+    for (const prop of (group.properties as unknown[]).filter(isDict)) {
       if (typeof prop.key === "number") prop.key = String(prop.key);
       if (typeof prop.operator === "string" && OPERATOR_ALIASES[prop.operator]) {
         prop.operator = OPERATOR_ALIASES[prop.operator];
@@ -223,7 +229,6 @@ function normalise(merged: Json): void {
     }
   }
   // Every condition set carries its aggregation; the flag-level value is derived back from them.
-  const groups = merged.groups as Json[];
   for (const group of groups) {
     if (!("aggregation_group_type_index" in group)) {
       group.aggregation_group_type_index = merged.aggregation_group_type_index ?? null;
@@ -236,8 +241,65 @@ function normalise(merged: Json): void {
   }
 }
 
+/**
+ * The flag configuration format the service still edits through this API: filters without a
+ * `version`, or version 1. Other formats (newer configurations, or junk) are refused as dependency
+ * targets and cannot be updated here.
+ */
+export function isV1(filters: unknown): boolean {
+  if (!isDict(filters) || !("version" in filters)) return true;
+  return typeof filters.version === "number" && filters.version === 1;
+}
+
+const UNSUPPORTED_DEPENDENCY = () =>
+  bad(
+    "A flag dependency uses an unsupported configuration format. Remove this dependency to continue.",
+    "unsupported_dependency_config_version",
+  );
+
+/**
+ * Every flag `filters` reaches through flag properties (its own and, transitively, theirs) must be in
+ * the v1 format, whatever the conditions aggregate on. On a write of filters each reference's status
+ * (an active flag of the project) is checked before its format; enabling or restoring a flag checks
+ * only the formats its stored dependencies reach (`statuses: false`), their statuses having their own
+ * refusal.
+ */
+export function checkDependencyFormats(ctx: Ctx, filters: Json, opts: { statuses: boolean }): void {
+  const seen = new Set<number>();
+  const walk = (node: Json) => {
+    for (const { prop } of properties(node.groups)) {
+      if (prop.type !== "flag" || !prop.key) continue;
+      const target = opts.statuses ? dependencyTarget(ctx, prop.key) : anyFlag(ctx, prop.key);
+      if (!target || seen.has(target.id)) continue;
+      seen.add(target.id);
+      if (!isV1(target.filters)) throw UNSUPPORTED_DEPENDENCY();
+      walk(target.filters);
+    }
+  };
+  walk(filters);
+}
+
+/** An update of a flag whose own stored configuration is not v1 is refused (`attr: filters`). */
+export function checkStoredFormat(flag: FeatureFlagRecord): void {
+  if (!isV1(flag.filters)) {
+    throw bad(
+      "This flag's stored configuration cannot be updated through this API. Contact support.",
+      "unsupported_config_version",
+    );
+  }
+}
+
 /** A flag dependency's target: an id of an active flag of the project, or the service's 400. */
 function dependencyKey(ctx: Ctx, reference: unknown): string {
+  return dependencyTarget(ctx, reference).key;
+}
+
+function anyFlag(ctx: Ctx, reference: unknown): FeatureFlagRecord | undefined {
+  const id = Number(reference);
+  return ctx.store.data.feature_flags.find((f) => f.id === id && f.team_id === ctx.project.id && !f.deleted);
+}
+
+function dependencyTarget(ctx: Ctx, reference: unknown): FeatureFlagRecord {
   const text =
     typeof reference === "number" ? String(reference) : typeof reference === "string" ? reference.trim() : "";
   if (!/^-?\d+$/.test(text)) {
@@ -255,7 +317,7 @@ function dependencyKey(ctx: Ctx, reference: unknown): string {
       `Cannot create dependency on disabled flag '${flag.key}' (ID: ${id}). Flag dependencies must reference active flags only.`,
     );
   }
-  return flag.key;
+  return flag;
 }
 
 function dependencies(ctx: Ctx, filters: Json): string[] {
@@ -333,6 +395,7 @@ export function validateFilters(
   if ("version" in sent) {
     throw bad("filters.version is reserved. Remove it from the request.", "reserved_config_version");
   }
+  if (instance) checkStoredFormat(instance);
   if (instance && Object.keys(sent).length === 0) {
     const stored = structuredClone(instance.filters);
     if (instance.has_encrypted_payloads && isDict(stored.payloads)) {
@@ -353,7 +416,8 @@ export function validateFilters(
     );
   }
   normalise(merged);
-  const groups = merged.groups as Json[];
+  checkDependencyFormats(ctx, merged, { statuses: true });
+  const groups = (merged.groups as unknown[]).filter(isDict);
   if (opts.creating && groups.length === 0) {
     throw bad("Feature flags must have at least one condition set (group).");
   }

@@ -15,7 +15,14 @@ import { FLAG_KEY_PATTERN } from "../seed-flags.js";
 import { flagOn } from "../service.js";
 import type { FeatureFlagRecord } from "../types.js";
 import { approvalGate } from "./flag-approvals.js";
-import { dependentFlags, disabledDependencies, runningExperiments, validateFilters } from "./flag-filters.js";
+import {
+  checkDependencyFormats,
+  checkStoredFormat,
+  dependentFlags,
+  disabledDependencies,
+  runningExperiments,
+  validateFilters,
+} from "./flag-filters.js";
 import { encryptPayload, REDACTED_PAYLOAD_VALUE } from "./flag-payloads.js";
 
 type Json = Record<string, unknown>;
@@ -112,8 +119,12 @@ function parseFields(ctx: Ctx, body: Json, instance: FeatureFlagRecord | undefin
   return vd;
 }
 
-/** The serializer's `validate`: rules across fields, each a non-field 400. */
-function validateObject(body: Json, vd: Json, instance: FeatureFlagRecord | undefined): void {
+/** The serializer's `validate`: rules across fields, each a non-field 400 unless noted. */
+function validateObject(ctx: Ctx, body: Json, vd: Json, instance: FeatureFlagRecord | undefined): void {
+  if (instance && !("filters" in vd)) checkStoredFormat(instance);
+  if (instance && ((vd.active === true && !instance.active) || (vd.deleted === false && instance.deleted))) {
+    checkDependencyFormats(ctx, isDict(vd.filters) ? vd.filters : instance.filters, { statuses: false });
+  }
   if ("evaluation_contexts" in body && body.evaluation_contexts !== null) {
     const raw = body.evaluation_contexts;
     if (!Array.isArray(raw) || raw.length > 50)
@@ -122,6 +133,7 @@ function validateObject(body: Json, vd: Json, instance: FeatureFlagRecord | unde
       throw invalid("Invalid evaluation context name.");
     vd.evaluation_contexts = [...new Set(raw as string[])];
   }
+  requireEvaluationContexts(ctx, body, vd, instance);
   const bucketing = "bucketing_identifier" in vd ? vd.bucketing_identifier : instance?.bucketing_identifier;
   const continuity =
     "ensure_experience_continuity" in vd
@@ -158,6 +170,30 @@ function validateObject(body: Json, vd: Json, instance: FeatureFlagRecord | unde
   }
 }
 
+/**
+ * The project setting "require evaluation contexts" (only with the service flag `flag-evaluation-tags`):
+ * a new flag needs one (survey flags excepted), and a flag that has some cannot drop them all.
+ */
+function requireEvaluationContexts(
+  ctx: Ctx,
+  body: Json,
+  vd: Json,
+  instance: FeatureFlagRecord | undefined,
+): void {
+  if (!ctx.project.require_evaluation_contexts || !flagOn(ctx.store, "flag-evaluation-tags")) return;
+  if (body.creation_context === "surveys") return;
+  const contexts = vd.evaluation_contexts as string[] | null | undefined;
+  if (!instance) {
+    if (!contexts || contexts.length === 0) {
+      throw invalid("At least one evaluation context is required to create a new feature flag.");
+    }
+  } else if (instance.evaluation_contexts.length > 0 && Array.isArray(contexts) && contexts.length === 0) {
+    throw invalid(
+      "Cannot remove all evaluation contexts. At least one evaluation context is required because this flag already has evaluation contexts and the team requires them.",
+    );
+  }
+}
+
 function encryptAll(filters: unknown): void {
   if (!isDict(filters) || !isDict(filters.payloads)) return;
   for (const [key, value] of Object.entries(filters.payloads)) {
@@ -188,10 +224,11 @@ function freeKey(ctx: Ctx, key: string, except?: FeatureFlagRecord): void {
   }
 }
 
-export function createFlag(ctx: Ctx, body: Json): FeatureFlagRecord {
+/** `approved`: the replay of an approved change request, which the gate let through already. */
+export function createFlag(ctx: Ctx, body: Json, opts: { approved?: boolean } = {}): FeatureFlagRecord {
   const vd = parseFields(ctx, body, undefined, false);
-  validateObject(body, vd, undefined);
-  approvalGate(ctx, undefined, vd);
+  validateObject(ctx, body, vd, undefined);
+  if (!opts.approved) approvalGate(ctx, undefined, vd);
   const key = vd.key as string;
   freeKey(ctx, key);
   const now = ctx.now.toISOString();
@@ -275,6 +312,8 @@ export interface UpdateOptions {
   partial: boolean;
   /** A lifecycle action: no body fields beyond the state it sets, no version check, no legacy cleanup. */
   lifecycle?: { disableWording: string };
+  /** The replay of an approved change request, which the gate let through already. */
+  approved?: boolean;
 }
 
 export function updateFlag(
@@ -284,8 +323,8 @@ export function updateFlag(
   opts: UpdateOptions,
 ): FeatureFlagRecord {
   let vd = parseFields(ctx, body, flag, opts.partial);
-  validateObject(body, vd, flag);
-  approvalGate(ctx, flag, vd);
+  validateObject(ctx, body, vd, flag);
+  if (!opts.approved) approvalGate(ctx, flag, vd);
   if (vd.deleted === true) {
     const running = runningExperiments(ctx, flag);
     if (running.length > 0) {

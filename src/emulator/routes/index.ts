@@ -2,6 +2,7 @@
 import { Router } from "../router.js";
 import { registerBackfills } from "./backfills.js";
 import { registerBatchExports } from "./batch-exports.js";
+import { registerChangeRequests } from "./change-requests.js";
 import { registerCohorts } from "./cohorts.js";
 import { registerCollaborators } from "./collaborators.js";
 import { registerDashboards } from "./dashboards.js";
@@ -31,5 +32,6 @@ export function buildRouter(): Router {
   registerPersonalApiKeys(router);
   registerFeatureFlags(router);
   registerCohorts(router);
+  registerChangeRequests(router);
   return router;
 }

@@ -2,8 +2,7 @@
  * Ported from PostHog's products/feature_flags/backend/api/test/test_feature_flag_lifecycle_actions.py:
  * the `enable` / `disable` / `archive` / `unarchive` actions against the emulator. Parametrised cases
  * keep PostHog's case names in brackets. Not modelled, so left out of a case: the activity log
- * (`ActivityLog` rows) and the flags cache; skipped: cases that need session authentication or the
- * team setting "require evaluation contexts".
+ * (`ActivityLog` rows) and the flags cache; skipped: cases that need session authentication.
  */
 import { describe, expect, it } from "vitest";
 import { FLAGS, usePostHogFlags } from "./flags-harness.js";
@@ -149,8 +148,19 @@ describe(FILE, () => {
 
   it.skip(`${FILE}::test_action_invalidates_the_flags_cache — the emulator has no flags cache`, () => {});
 
-  for (const action of ["enable", "disable", "archive", "unarchive"]) {
-    it.skip(`${FILE}::test_action_works_when_the_team_requires_evaluation_contexts[${action}] — the team setting "require evaluation contexts" is not modelled`, () => {});
+  for (const [action, active, archived] of [
+    ["enable", false, false],
+    ["disable", true, false],
+    ["archive", true, false],
+    ["unarchive", false, true],
+  ] as const) {
+    it(`${FILE}::test_action_works_when_the_team_requires_evaluation_contexts[${action}]`, async () => {
+      await ph.teamSettings({ require_evaluation_contexts: true });
+      const f = await flag({ active, archived });
+      await ph.serviceFlag("flag-evaluation-tags", true);
+      const response = await act(f.id, action);
+      expect(response.status).toBe(200);
+    });
   }
 
   it.skip(`${FILE}::test_encrypted_payload_is_never_returned_as_ciphertext[session] — every emulator caller authenticates with a personal API key`, () => {});

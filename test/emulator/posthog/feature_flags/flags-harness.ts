@@ -7,8 +7,8 @@
  * bob (`BOB_KEY`). The default seed's own flags, cohorts and experiments are left out, as PostHog's
  * tests start from an empty team.
  */
-import { BOB_KEY } from "../../../src/emulator/default-seed.js";
-import { type ApiResponse, type Json, type PartialState, useEmulator } from "../../support/emulator.js";
+import { ACME_ID, BOB_KEY } from "../../../../src/emulator/default-seed.js";
+import { type ApiResponse, type Json, type PartialState, useEmulator } from "../../../support/emulator.js";
 
 export const TEAM = 12345;
 export const OTHER_TEAM = 12346;
@@ -26,8 +26,14 @@ export interface PostHogFlags {
   createCohort(row: Json): Promise<Json>;
   createExperiment(row: Json): Promise<Json>;
   createDashboard(row: Json): Promise<Json>;
+  /** `ApprovalPolicy.objects.create(organization=..., team=self.team, ...)`. */
+  createPolicy(row: Json): Promise<Json>;
+  /** The change requests the store holds. */
+  changeRequests(): Promise<Json[]>;
   /** A personal API key of the admin with these scopes. */
   keyWithScopes(scopes: string[]): Promise<string>;
+  /** Sets `self.team` settings, e.g. `require_evaluation_contexts`. */
+  teamSettings(fields: Json): Promise<void>;
   /** Turns one of the service's per-team flags on (what PostHog's tests patch `feature_enabled` for). */
   serviceFlag(name: string, on: boolean): Promise<void>;
   api(method: string, path: string, body?: unknown, key?: string): Promise<ApiResponse>;
@@ -71,12 +77,24 @@ export function usePostHogFlags(): PostHogFlags {
     createCohort: (row) => push("cohorts", { name: "cohort", ...row }),
     createExperiment: (row) => push("experiments", row),
     createDashboard: (row) => push("dashboards", { name: "dashboard", ...row }),
+    createPolicy: (row) => push("approval_policies", { organization: ACME_ID, ...row }),
+    async changeRequests() {
+      return (await h.state()).change_requests as Json[];
+    },
     async keyWithScopes(scopes) {
       const key = `phx_scoped_${scopes.join("_").replace(/[^a-z_]/g, "")}`;
       await h.reseed<PartialState>((s) => {
         s.api_keys?.push({ key, user: 1, scopes });
       });
       return key;
+    },
+    async teamSettings(fields) {
+      await h.reseed<PartialState>((s) => {
+        Object.assign(
+          (s.projects as Json[]).find((p) => p.id === TEAM),
+          fields,
+        );
+      });
     },
     async serviceFlag(name, on) {
       await h.reseed<Json>((s) => {
