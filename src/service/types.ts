@@ -41,6 +41,8 @@ export interface ServiceErrorBody {
   code: string;
   detail: string;
   attr: string | null;
+  /** A write an approval policy holds (409 `approval_required` / `change_request_pending`): its request. */
+  change_request_id: string;
 }
 
 /** A dashboard as the list endpoint returns it (DashboardBasicSerializer). */

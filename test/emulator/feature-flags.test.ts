@@ -282,6 +282,39 @@ describe("feature flags: concurrency and approvals", () => {
     ).toBe(60);
   });
 
+  it("withholds an encrypted payload from the change request, and applies it on approval", async () => {
+    await h.reseed<PartialState>((s) => {
+      s.approval_policies?.push({
+        organization: ACME_ID,
+        action_key: "feature_flag.update",
+        approver_config: { quorum: 1 },
+      });
+    });
+    const held = await h.api("PATCH", `${FLAGS}/${FLAG_IDS.pricingConfig}/`, {
+      filters: {
+        groups: [{ rollout_percentage: 50 }],
+        payloads: { true: '{"discount_code": "ROTATED-77"}' },
+      },
+    });
+    expect(held.status).toBe(409);
+    expect(held.text).not.toContain("ROTATED-77");
+    expect(held.body.change_request.intent.full_request_data.filters.payloads.true).toBe(
+      '"********* (encrypted)"',
+    );
+    const listed = await h.api("GET", `${P}/change_requests/?state=pending`);
+    expect(listed.body.count).toBe(1);
+    expect(listed.text).not.toContain("ROTATED-77");
+    const approved = await h.api(
+      "POST",
+      `${P}/change_requests/${held.body.change_request_id}/approve/`,
+      {},
+      { key: BOB_KEY },
+    );
+    expect(approved.body.status).toBe("applied");
+    const read = await h.api("GET", `${FLAGS}/${FLAG_IDS.pricingConfig}/`);
+    expect(read.body.filters.payloads.true).toBe('{"discount_code": "ROTATED-77"}');
+  });
+
   it("lets a membership level the policy names bypass it", async () => {
     await h.reseed<PartialState>((s) => {
       s.approval_policies?.push({

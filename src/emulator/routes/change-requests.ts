@@ -10,6 +10,7 @@ import { offsetPage } from "../pagination.js";
 import type { Ctx, Router } from "../router.js";
 import type { ChangeRequestRecord } from "../types.js";
 import { renderChangeRequest } from "./flag-approvals.js";
+import { decryptPayload } from "./flag-payloads.js";
 import { renderFlag } from "./flag-view.js";
 import { createFlag, updateFlag } from "./flag-write.js";
 
@@ -46,8 +47,15 @@ function apply(ctx: Ctx, cr: ChangeRequestRecord) {
     flag_id?: number | null;
     full_request_data?: Json;
     preconditions?: { version?: number | null };
+    encrypted_payloads?: Record<string, string>;
   };
   const data = structuredClone(intent.full_request_data ?? {});
+  // Withheld encrypted payloads go back in, as the plain text the write encrypts again.
+  const filters = data.filters as Json | undefined;
+  const payloads = filters?.payloads as Json | undefined;
+  for (const [key, ciphertext] of Object.entries(intent.encrypted_payloads ?? {})) {
+    if (payloads) payloads[key] = decryptPayload(ciphertext);
+  }
   if (!intent.flag_id) {
     // Applying a create twice must not make a second flag: the one the first apply made stands.
     const made = ctx.store.data.feature_flags.find(

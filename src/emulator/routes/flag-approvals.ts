@@ -14,6 +14,7 @@ import { isDict } from "../fields.js";
 import type { Ctx } from "../router.js";
 import type { ApprovalPolicyRecord, ChangeRequestRecord, FeatureFlagRecord } from "../types.js";
 import { userBasic } from "./dashboard-view.js";
+import { encryptPayload, REDACTED_PAYLOAD_VALUE } from "./flag-payloads.js";
 
 type Json = Record<string, unknown>;
 type ActionKey = ApprovalPolicyRecord["action_key"];
@@ -142,13 +143,14 @@ function policiesFor(ctx: Ctx, action: ActionKey): ApprovalPolicyRecord[] {
 
 export function renderChangeRequest(ctx: Ctx, cr: ChangeRequestRecord) {
   const creator = ctx.store.user(cr.created_by);
+  const { encrypted_payloads: _ciphertext, ...intent } = cr.intent;
   return {
     id: cr.id,
     action_key: cr.action_key,
     action_version: 1,
     resource_type: cr.resource_type,
     resource_id: cr.resource_id,
-    intent: cr.intent,
+    intent,
     intent_display: cr.intent_display,
     state: cr.state,
     created_by: creator ? userBasic(creator) : null,
@@ -156,6 +158,30 @@ export function renderChangeRequest(ctx: Ctx, cr: ChangeRequestRecord) {
     expires_at: cr.expires_at,
     policy_snapshot: cr.policy_snapshot,
     approvals: cr.approvals.map((id) => ({ created_by: id, decision: "approved" })),
+  };
+}
+
+/**
+ * A change request never holds an encrypted payload in the clear (the service withholds it): the
+ * requested change keeps the redacted sentinel, the ciphertext is kept beside it for the apply.
+ */
+function withheld(instance: FeatureFlagRecord | undefined, data: Json): Json {
+  const change = data.full_request_data as Json;
+  const encrypted =
+    (change.has_encrypted_payloads as boolean | undefined) ?? instance?.has_encrypted_payloads;
+  const filters = change.filters;
+  if (!encrypted || !isDict(filters) || !isDict(filters.payloads)) return data;
+  const ciphertext: Json = {};
+  const payloads: Json = {};
+  for (const [key, value] of Object.entries(filters.payloads)) {
+    payloads[key] = REDACTED_PAYLOAD_VALUE;
+    if (typeof value === "string" && value !== REDACTED_PAYLOAD_VALUE)
+      ciphertext[key] = encryptPayload(value);
+  }
+  return {
+    ...data,
+    full_request_data: { ...change, filters: { ...filters, payloads } },
+    encrypted_payloads: ciphertext,
   };
 }
 
@@ -240,7 +266,7 @@ export function approvalGate(ctx: Ctx, instance: FeatureFlagRecord | undefined, 
     action_key: action,
     resource_type: "feature_flag",
     resource_id: resourceId,
-    intent: { ...data, http_method: ctx.method },
+    intent: { ...withheld(instance, data), http_method: ctx.method },
     intent_display: { description: `${verb} feature flag '${key}'` },
     state: "pending",
     created_by: ctx.user.id,
