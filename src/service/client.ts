@@ -14,6 +14,7 @@ import { eventsApi, organizationsApi } from "./events.js";
 import { integrationsApi } from "./integrations.js";
 import { collectOffsetPages } from "./pages.js";
 import type { Query } from "./query.js";
+import type { Shape } from "./shapes.js";
 import { StopSignal } from "./stop.js";
 import { type ClientStats, type PageLimits, type RequestSpec, Transport } from "./transport.js";
 
@@ -185,9 +186,17 @@ export class ServiceClient {
     return this.#transport.send<T>(spec);
   }
 
-  /** Every item of a limit/offset list at `path` (pages after the first read concurrently). */
-  listAll<T extends { id: unknown }>(path: string, query: Query = {}): Promise<T[]> {
-    return collectOffsetPages<T>(this.#transport, { method: "GET", path, query });
+  /**
+   * Every item of a limit/offset list at `path` (pages after the first read concurrently); `expect`
+   * names the shape each page must have (shapes.ts).
+   */
+  listAll<T extends { id: unknown }>(path: string, query: Query = {}, expect?: Shape): Promise<T[]> {
+    return collectOffsetPages<T>(this.#transport, {
+      method: "GET",
+      path,
+      query,
+      ...(expect ? { expect } : {}),
+    });
   }
 
   /**
