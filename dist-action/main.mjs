@@ -483,7 +483,7 @@ var require_help = __commonJS({
         if (option.argChoices) {
           extraInfo.push(
             // use stringify to match the display of the default value
-            `choices: ${option.argChoices.map((choice) => JSON.stringify(choice)).join(", ")}`
+            `choices: ${option.argChoices.map((choice2) => JSON.stringify(choice2)).join(", ")}`
           );
         }
         if (option.defaultValue !== void 0) {
@@ -520,7 +520,7 @@ var require_help = __commonJS({
         if (argument.argChoices) {
           extraInfo.push(
             // use stringify to match the display of the default value
-            `choices: ${argument.argChoices.map((choice) => JSON.stringify(choice)).join(", ")}`
+            `choices: ${argument.argChoices.map((choice2) => JSON.stringify(choice2)).join(", ")}`
           );
         }
         if (argument.defaultValue !== void 0) {
@@ -2941,10 +2941,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} flag
        * @private
        */
-      unknownOption(flag) {
+      unknownOption(flag2) {
         if (this._allowUnknownOption) return;
         let suggestion = "";
-        if (flag.startsWith("--") && this._showSuggestionAfterError) {
+        if (flag2.startsWith("--") && this._showSuggestionAfterError) {
           let candidateFlags = [];
           let command = this;
           do {
@@ -2952,9 +2952,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
             candidateFlags = candidateFlags.concat(moreFlags);
             command = command.parent;
           } while (command && !command._enablePositionalOptions);
-          suggestion = suggestSimilar(flag, candidateFlags);
+          suggestion = suggestSimilar(flag2, candidateFlags);
         }
-        const message = `error: unknown option '${flag}'${suggestion}`;
+        const message = `error: unknown option '${flag2}'${suggestion}`;
         this.error(message, { code: "commander.unknownOption" });
       }
       /**
@@ -3224,9 +3224,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
           helpWidth: context.helpWidth,
           outputHasColors: context.hasColors
         });
-        const text = helper.formatHelp(this, helper);
-        if (context.hasColors) return text;
-        return this._outputConfiguration.stripColor(text);
+        const text2 = helper.formatHelp(this, helper);
+        if (context.hasColors) return text2;
+        return this._outputConfiguration.stripColor(text2);
       }
       /**
        * @typedef HelpContext
@@ -3386,7 +3386,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {(string | Function)} text - string to add, or a function returning a string
        * @return {Command} `this` command for chaining
        */
-      addHelpText(position2, text) {
+      addHelpText(position2, text2) {
         const allowedValues = ["beforeAll", "before", "after", "afterAll"];
         if (!allowedValues.includes(position2)) {
           throw new Error(`Unexpected value for position to addHelpText.
@@ -3395,10 +3395,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const helpEvent = `${position2}Help`;
         this.on(helpEvent, (context) => {
           let helpStr;
-          if (typeof text === "function") {
-            helpStr = text({ error: context.error, command: context.command });
+          if (typeof text2 === "function") {
+            helpStr = text2({ error: context.error, command: context.command });
           } else {
-            helpStr = text;
+            helpStr = text2;
           }
           if (helpStr) {
             context.write(`${helpStr}
@@ -3486,13 +3486,13 @@ var require_commander = __commonJS({
 });
 
 // src/text.ts
-function visible(text) {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
+function visible(text2) {
+  return text2.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
     return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });
 }
-function flat(text) {
-  return visible(text.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
+function flat(text2) {
+  return visible(text2.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
 var init_text = __esm({
   "src/text.ts"() {
@@ -3570,7 +3570,7 @@ var init_io = __esm({
 // src/render/paint.ts
 import { styleText } from "node:util";
 function painter(on) {
-  return (style, text) => on && style ? styleText(style, text, { validateStream: false }) : text;
+  return (style, text2) => on && style ? styleText(style, text2, { validateStream: false }) : text2;
 }
 function colorEnabled(env, isTTY) {
   if (env.NO_COLOR !== void 0 && env.NO_COLOR !== "") return false;
@@ -3584,40 +3584,40 @@ var init_paint = __esm({
 });
 
 // src/scrub.ts
-function startOfAtEnd(text, whole, atLeast) {
+function startOfAtEnd(text2, whole, atLeast) {
   const first = whole.charCodeAt(0);
-  for (let i = Math.max(0, text.length - whole.length + 1); i < text.length - atLeast; i++) {
-    if (text.charCodeAt(i) === first && whole.startsWith(text.slice(i))) return text.length - i;
+  for (let i = Math.max(0, text2.length - whole.length + 1); i < text2.length - atLeast; i++) {
+    if (text2.charCodeAt(i) === first && whole.startsWith(text2.slice(i))) return text2.length - i;
   }
   return 0;
 }
-function neutralise(text, end = text.length, own = true) {
+function neutralise(text2, end = text2.length, own = true) {
   let out = "";
   let last = 0;
-  for (const match of text.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
+  for (const match of text2.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
     if (match.index >= end) break;
     if (match[0].length > 1) continue;
-    out += `${text.slice(last, match.index)}\\u${match[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
+    out += `${text2.slice(last, match.index)}\\u${match[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
     last = match.index + 1;
   }
-  return out + text.slice(last, end);
+  return out + text2.slice(last, end);
 }
-function pendingSequence(text, own) {
+function pendingSequence(text2, own) {
   let held = 0;
   for (const sequence of own ? OWN_SEQUENCES : LINE_END) {
-    held = Math.max(held, startOfAtEnd(text, sequence, held));
+    held = Math.max(held, startOfAtEnd(text2, sequence, held));
   }
   return held;
 }
 function scrubbedOutput(out, scrubber, own = true) {
   let held = "";
-  const emit = (text, end) => {
-    const clean = neutralise(text, end, own);
+  const emit = (text2, end) => {
+    const clean = neutralise(text2, end, own);
     if (clean !== "") out.write(clean);
   };
   return {
-    write(text) {
-      const all = scrubber.scrub(held + text);
+    write(text2) {
+      const all = scrubber.scrub(held + text2);
       const hold = Math.max(scrubber.pending(all), pendingSequence(all, own));
       held = all.slice(all.length - hold);
       emit(all, all.length - hold);
@@ -3661,8 +3661,8 @@ function scrubbingIo(io, colourForced = false) {
   }
   return { io: scrubbed, flush };
 }
-function scrubText(io, text) {
-  return io.scrubber ? io.scrubber.scrub(text) : text;
+function scrubText(io, text2) {
+  return io.scrubber ? io.scrubber.scrub(text2) : text2;
 }
 function scrubValue(io, value) {
   const scrubber = io.scrubber;
@@ -3745,20 +3745,20 @@ var init_scrub = __esm({
         return this.#pattern;
       }
       /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
-      scrub(text) {
-        if (this.#labels.size === 0) return text;
-        return text.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+      scrub(text2) {
+        if (this.#labels.size === 0) return text2;
+        return text2.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
       }
       /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
-      secretIn(text) {
+      secretIn(text2) {
         if (this.#labels.size === 0) return void 0;
-        const found = text.match(new RegExp(this.#regex().source));
+        const found = text2.match(new RegExp(this.#regex().source));
         return found ? this.#labels.get(found[0]) : void 0;
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
-      pending(text) {
-        for (let i = Math.max(0, text.length - this.#longest + 1); i < text.length; i++) {
-          if (this.#firsts.has(text.charCodeAt(i)) && this.#starts.has(text.slice(i))) return text.length - i;
+      pending(text2) {
+        for (let i = Math.max(0, text2.length - this.#longest + 1); i < text2.length; i++) {
+          if (this.#firsts.has(text2.charCodeAt(i)) && this.#starts.has(text2.slice(i))) return text2.length - i;
         }
         return 0;
       }
@@ -3827,10 +3827,10 @@ var init_diagnostics = __esm({
 });
 
 // src/config/excerpt.ts
-function excerpt(text, max = MAX_QUOTE_CHARS) {
-  const end = text.search(/[\r\n]/);
-  const line = end === -1 ? text : text.slice(0, end);
-  const cut2 = end !== -1 && end < text.length - 1;
+function excerpt(text2, max = MAX_QUOTE_CHARS) {
+  const end = text2.search(/[\r\n]/);
+  const line = end === -1 ? text2 : text2.slice(0, end);
+  const cut2 = end !== -1 && end < text2.length - 1;
   if (line.length <= max) return cut2 ? `${line}…` : line;
   let keep = max - 1;
   const last = line.charCodeAt(keep - 1);
@@ -3846,9 +3846,9 @@ var init_excerpt = __esm({
 });
 
 // src/config/ignore.ts
-function closeOverStars(d, star, words) {
+function closeOverStars(d, star, words2) {
   let carry = 0;
-  for (let w = 0; w < words; w++) {
+  for (let w = 0; w < words2; w++) {
     const at = d[w] & star[w];
     d[w] = (d[w] | at << 1 | carry) >>> 0;
     carry = at >>> 31;
@@ -3974,27 +3974,27 @@ var init_ignore = __esm({
       #d;
       #next;
       matches(name) {
-        const words = this.#words;
+        const words2 = this.#words;
         const star = this.#star;
         let d = this.#d;
         let next = this.#next;
         d.fill(0);
         d[0] = 1;
-        closeOverStars(d, star, words);
+        closeOverStars(d, star, words2);
         for (let i = 0; i < name.length; ) {
           const code = name.codePointAt(i);
           i += code > 65535 ? 2 : 1;
           const mask = this.#mask(code);
           let carry = 0;
           let alive = 0;
-          for (let w = 0; w < words; w++) {
+          for (let w = 0; w < words2; w++) {
             const moved = d[w] & mask[w];
             next[w] = (moved << 1 | carry | d[w] & star[w]) >>> 0;
             carry = moved >>> 31;
             alive |= next[w];
           }
           if (alive === 0) return false;
-          closeOverStars(next, star, words);
+          closeOverStars(next, star, words2);
           const previous = d;
           d = next;
           next = previous;
@@ -4019,17 +4019,17 @@ var init_ignore = __esm({
 });
 
 // src/config/interpolate.ts
-function scan(text) {
+function scan(text2) {
   const references = [];
-  if (!text.includes("${")) return { ok: true, references };
-  for (let i = 0; i < text.length; ) {
-    if (text.startsWith("$${", i)) {
+  if (!text2.includes("${")) return { ok: true, references };
+  for (let i = 0; i < text2.length; ) {
+    if (text2.startsWith("$${", i)) {
       i += 3;
-    } else if (text.startsWith("${", i)) {
-      const end = text.indexOf("}", i + 2);
-      const name = end < 0 ? "" : text.slice(i + 2, end);
+    } else if (text2.startsWith("${", i)) {
+      const end = text2.indexOf("}", i + 2);
+      const name = end < 0 ? "" : text2.slice(i + 2, end);
       if (end < 0 || !NAME.test(name)) {
-        const shown2 = text.slice(i, end < 0 ? Math.min(text.length, i + 12) : Math.min(end + 1, i + 40));
+        const shown2 = text2.slice(i, end < 0 ? Math.min(text2.length, i + 12) : Math.min(end + 1, i + 40));
         return {
           ok: false,
           problem: `malformed reference "${shown2}": write \${NAME} with letters, digits and _ (or $\${ for a literal \${)`
@@ -4043,28 +4043,28 @@ function scan(text) {
   }
   return { ok: true, references };
 }
-function interpolate(text, lookup2) {
-  if (!text.includes("$")) return { ok: true, value: text, missing: [] };
-  const scanned = scan(text);
+function interpolate(text2, lookup2) {
+  if (!text2.includes("$")) return { ok: true, value: text2, missing: [] };
+  const scanned = scan(text2);
   if (!scanned.ok) return scanned;
   let out = "";
   let at = 0;
   const missing = [];
   for (const ref of scanned.references) {
-    out += literal(text.slice(at, ref.start));
+    out += literal(text2.slice(at, ref.start));
     const value = lookup2(ref.name);
     if (value === void 0) {
       missing.push(ref.name);
-      out += text.slice(ref.start, ref.end);
+      out += text2.slice(ref.start, ref.end);
     } else {
       out += value;
     }
     at = ref.end;
   }
-  return { ok: true, value: out + literal(text.slice(at)), missing };
+  return { ok: true, value: out + literal(text2.slice(at)), missing };
 }
-function literal(text) {
-  return text.replaceAll("$${", () => "${");
+function literal(text2) {
+  return text2.replaceAll("$${", () => "${");
 }
 function envLookup(env) {
   return (name) => {
@@ -4219,6 +4219,9 @@ var init_context = __esm({
 function count(n, one, many = `${one}s`) {
   return `${n} ${plural(n, one, many)}`;
 }
+function orList(items2) {
+  return items2.length <= 1 ? items2[0] ?? "" : `${items2.slice(0, -1).join(", ")} or ${items2.at(-1)}`;
+}
 function plural(n, one, many = `${one}s`) {
   return n === 1 ? one : many;
 }
@@ -4229,18 +4232,18 @@ var init_words = __esm({
 });
 
 // src/config/missing-secrets.ts
-function noteMissingSecret(ctx, name, pointer, field2) {
+function noteMissingSecret(ctx, name, pointer, field3) {
   ctx.run.missingSecrets.add(name);
   const first = ctx.run.missingSecretUses.get(name);
-  if (first === void 0) ctx.run.missingSecretUses.set(name, { ctx, pointer, field: field2, count: 1 });
+  if (first === void 0) ctx.run.missingSecretUses.set(name, { ctx, pointer, field: field3, count: 1 });
   else first.count += 1;
 }
 function reportMissingSecrets(run13) {
   const uses = [...run13.missingSecretUses];
   run13.missingSecretUses.clear();
   if (run13.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
-  for (const [name, { ctx, pointer, field: field2, count: n }] of uses) {
-    const use = n === 1 ? `secret ${field2} of ${ctx.owner}` : `used by ${n} secret fields, first here: ${field2} of ${ctx.owner}`;
+  for (const [name, { ctx, pointer, field: field3, count: n }] of uses) {
+    const use = n === 1 ? `secret ${field3} of ${ctx.owner}` : `used by ${n} secret fields, first here: ${field3} of ${ctx.owner}`;
     ctx.report("error", pointer, `environment variable ${name} is not set (${use})`);
   }
   return void 0;
@@ -4277,24 +4280,24 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias2 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === ALIAS;
-    var isDocument = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === DOC;
-    var isMap3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === MAP;
-    var isPair = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === PAIR;
-    var isScalar3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SCALAR;
-    var isSeq3 = (node) => !!node && typeof node === "object" && node[NODE_TYPE] === SEQ;
-    function isCollection(node) {
-      if (node && typeof node === "object")
-        switch (node[NODE_TYPE]) {
+    var isAlias2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
+    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
+    var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
+    var isScalar3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
+    var isSeq3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
+    function isCollection(node2) {
+      if (node2 && typeof node2 === "object")
+        switch (node2[NODE_TYPE]) {
           case MAP:
           case SEQ:
             return true;
         }
       return false;
     }
-    function isNode(node) {
-      if (node && typeof node === "object")
-        switch (node[NODE_TYPE]) {
+    function isNode(node2) {
+      if (node2 && typeof node2 === "object")
+        switch (node2[NODE_TYPE]) {
           case ALIAS:
           case MAP:
           case SCALAR:
@@ -4303,7 +4306,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node) => (isScalar3(node) || isCollection(node)) && !!node.anchor;
+    var hasAnchor = (node2) => (isScalar3(node2) || isCollection(node2)) && !!node2.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -4331,98 +4334,98 @@ var require_visit = __commonJS({
     var BREAK = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit3(node, visitor) {
+    function visit3(node2, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity2.isDocument(node)) {
-        const cd = visit_(null, node.contents, visitor_, Object.freeze([node]));
+      if (identity2.isDocument(node2)) {
+        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
         if (cd === REMOVE)
-          node.contents = null;
+          node2.contents = null;
       } else
-        visit_(null, node, visitor_, Object.freeze([]));
+        visit_(null, node2, visitor_, Object.freeze([]));
     }
     visit3.BREAK = BREAK;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key, node, visitor, path) {
-      const ctrl = callVisitor(key, node, visitor, path);
+    function visit_(key, node2, visitor, path) {
+      const ctrl = callVisitor(key, node2, visitor, path);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visit_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity2.isCollection(node)) {
-          path = Object.freeze(path.concat(node));
-          for (let i = 0; i < node.items.length; ++i) {
-            const ci = visit_(i, node.items[i], visitor, path);
+        if (identity2.isCollection(node2)) {
+          path = Object.freeze(path.concat(node2));
+          for (let i = 0; i < node2.items.length; ++i) {
+            const ci = visit_(i, node2.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node.items.splice(i, 1);
+              node2.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity2.isPair(node)) {
-          path = Object.freeze(path.concat(node));
-          const ck = visit_("key", node.key, visitor, path);
+        } else if (identity2.isPair(node2)) {
+          path = Object.freeze(path.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node.key = null;
-          const cv = visit_("value", node.value, visitor, path);
+            node2.key = null;
+          const cv = visit_("value", node2.value, visitor, path);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
-            node.value = null;
+            node2.value = null;
         }
       }
       return ctrl;
     }
-    async function visitAsync(node, visitor) {
+    async function visitAsync(node2, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity2.isDocument(node)) {
-        const cd = await visitAsync_(null, node.contents, visitor_, Object.freeze([node]));
+      if (identity2.isDocument(node2)) {
+        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
         if (cd === REMOVE)
-          node.contents = null;
+          node2.contents = null;
       } else
-        await visitAsync_(null, node, visitor_, Object.freeze([]));
+        await visitAsync_(null, node2, visitor_, Object.freeze([]));
     }
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node, visitor, path) {
-      const ctrl = await callVisitor(key, node, visitor, path);
+    async function visitAsync_(key, node2, visitor, path) {
+      const ctrl = await callVisitor(key, node2, visitor, path);
       if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
         replaceNode(key, path, ctrl);
         return visitAsync_(key, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity2.isCollection(node)) {
-          path = Object.freeze(path.concat(node));
-          for (let i = 0; i < node.items.length; ++i) {
-            const ci = await visitAsync_(i, node.items[i], visitor, path);
+        if (identity2.isCollection(node2)) {
+          path = Object.freeze(path.concat(node2));
+          for (let i = 0; i < node2.items.length; ++i) {
+            const ci = await visitAsync_(i, node2.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
               return BREAK;
             else if (ci === REMOVE) {
-              node.items.splice(i, 1);
+              node2.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity2.isPair(node)) {
-          path = Object.freeze(path.concat(node));
-          const ck = await visitAsync_("key", node.key, visitor, path);
+        } else if (identity2.isPair(node2)) {
+          path = Object.freeze(path.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
-            node.key = null;
-          const cv = await visitAsync_("value", node.value, visitor, path);
+            node2.key = null;
+          const cv = await visitAsync_("value", node2.value, visitor, path);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
-            node.value = null;
+            node2.value = null;
         }
       }
       return ctrl;
@@ -4445,32 +4448,32 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node, visitor, path) {
+    function callVisitor(key, node2, visitor, path) {
       if (typeof visitor === "function")
-        return visitor(key, node, path);
-      if (identity2.isMap(node))
-        return visitor.Map?.(key, node, path);
-      if (identity2.isSeq(node))
-        return visitor.Seq?.(key, node, path);
-      if (identity2.isPair(node))
-        return visitor.Pair?.(key, node, path);
-      if (identity2.isScalar(node))
-        return visitor.Scalar?.(key, node, path);
-      if (identity2.isAlias(node))
-        return visitor.Alias?.(key, node, path);
+        return visitor(key, node2, path);
+      if (identity2.isMap(node2))
+        return visitor.Map?.(key, node2, path);
+      if (identity2.isSeq(node2))
+        return visitor.Seq?.(key, node2, path);
+      if (identity2.isPair(node2))
+        return visitor.Pair?.(key, node2, path);
+      if (identity2.isScalar(node2))
+        return visitor.Scalar?.(key, node2, path);
+      if (identity2.isAlias(node2))
+        return visitor.Alias?.(key, node2, path);
       return void 0;
     }
-    function replaceNode(key, path, node) {
+    function replaceNode(key, path, node2) {
       const parent = path[path.length - 1];
       if (identity2.isCollection(parent)) {
-        parent.items[key] = node;
+        parent.items[key] = node2;
       } else if (identity2.isPair(parent)) {
         if (key === "key")
-          parent.key = node;
+          parent.key = node2;
         else
-          parent.value = node;
+          parent.value = node2;
       } else if (identity2.isDocument(parent)) {
-        parent.contents = node;
+        parent.contents = node2;
       } else {
         const pt = identity2.isAlias(parent) ? "alias" : "scalar";
         throw new Error(`Cannot replace node with ${pt} parent`);
@@ -4497,11 +4500,11 @@ var require_directives = __commonJS({
     };
     var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
     var Directives = class _Directives {
-      constructor(yaml, tags) {
+      constructor(yaml, tags2) {
         this.docStart = null;
         this.docEnd = false;
         this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
-        this.tags = Object.assign({}, _Directives.defaultTags, tags);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags2);
       }
       clone() {
         const copy = new _Directives(this.yaml, this.tags);
@@ -4629,12 +4632,12 @@ var require_directives = __commonJS({
         const tagEntries = Object.entries(this.tags);
         let tagNames;
         if (doc && tagEntries.length > 0 && identity2.isNode(doc.contents)) {
-          const tags = {};
-          visit3.visit(doc.contents, (_key, node) => {
-            if (identity2.isNode(node) && node.tag)
-              tags[node.tag] = true;
+          const tags2 = {};
+          visit3.visit(doc.contents, (_key, node2) => {
+            if (identity2.isNode(node2) && node2.tag)
+              tags2[node2.tag] = true;
           });
-          tagNames = Object.keys(tags);
+          tagNames = Object.keys(tags2);
         } else
           tagNames = [];
         for (const [handle, prefix] of tagEntries) {
@@ -4669,9 +4672,9 @@ var require_anchors = __commonJS({
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
       visit3.visit(root, {
-        Value(_key, node) {
-          if (node.anchor)
-            anchors.add(node.anchor);
+        Value(_key, node2) {
+          if (node2.anchor)
+            anchors.add(node2.anchor);
         }
       });
       return anchors;
@@ -4875,20 +4878,20 @@ var require_Alias = __commonJS({
         } else {
           nodes = [];
           visit3.visit(doc, {
-            Node: (_key, node) => {
-              if (identity2.isAlias(node) || identity2.hasAnchor(node))
-                nodes.push(node);
+            Node: (_key, node2) => {
+              if (identity2.isAlias(node2) || identity2.hasAnchor(node2))
+                nodes.push(node2);
             }
           });
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
         let found = void 0;
-        for (const node of nodes) {
-          if (node === this)
+        for (const node2 of nodes) {
+          if (node2 === this)
             break;
-          if (node.anchor === this.source)
-            found = node;
+          if (node2.anchor === this.source)
+            found = node2;
         }
         if (found && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
@@ -4937,22 +4940,22 @@ var require_Alias = __commonJS({
         return src;
       }
     };
-    function getAliasCount(doc, node, anchors2) {
-      if (identity2.isAlias(node)) {
-        const source = node.resolve(doc);
+    function getAliasCount(doc, node2, anchors2) {
+      if (identity2.isAlias(node2)) {
+        const source = node2.resolve(doc);
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
-      } else if (identity2.isCollection(node)) {
+      } else if (identity2.isCollection(node2)) {
         let count2 = 0;
-        for (const item of node.items) {
+        for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
           if (c > count2)
             count2 = c;
         }
         return count2;
-      } else if (identity2.isPair(node)) {
-        const kc = getAliasCount(doc, node.key, anchors2);
-        const vc = getAliasCount(doc, node.value, anchors2);
+      } else if (identity2.isPair(node2)) {
+        const kc = getAliasCount(doc, node2.key, anchors2);
+        const vc = getAliasCount(doc, node2.value, anchors2);
         return Math.max(kc, vc);
       }
       return 1;
@@ -4999,15 +5002,15 @@ var require_createNode = __commonJS({
     var identity2 = require_identity();
     var Scalar = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags) {
+    function findTagObject(value, tagName, tags2) {
       if (tagName) {
-        const match = tags.filter((t) => t.tag === tagName);
+        const match = tags2.filter((t) => t.tag === tagName);
         const tagObj = match.find((t) => !t.format) ?? match[0];
         if (!tagObj)
           throw new Error(`Tag ${tagName} not found`);
         return tagObj;
       }
-      return tags.find((t) => t.identify?.(value) && !t.format);
+      return tags2.find((t) => t.identify?.(value) && !t.format);
     }
     function createNode(value, tagName, ctx) {
       if (identity2.isDocument(value))
@@ -5042,10 +5045,10 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node2 = new Scalar.Scalar(value);
+          const node3 = new Scalar.Scalar(value);
           if (ref)
-            ref.node = node2;
-          return node2;
+            ref.node = node3;
+          return node3;
         }
         tagObj = value instanceof Map ? schema[identity2.MAP] : Symbol.iterator in Object(value) ? schema[identity2.SEQ] : schema[identity2.MAP];
       }
@@ -5053,14 +5056,14 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
       if (tagName)
-        node.tag = tagName;
+        node2.tag = tagName;
       else if (!tagObj.default)
-        node.tag = tagObj.tag;
+        node2.tag = tagObj.tag;
       if (ref)
-        ref.node = node;
-      return node;
+        ref.node = node2;
+      return node2;
     }
     exports.createNode = createNode;
   }
@@ -5130,10 +5133,10 @@ var require_Collection = __commonJS({
           this.add(value);
         else {
           const [key, ...rest] = path;
-          const node = this.get(key, true);
-          if (identity2.isCollection(node))
-            node.addIn(rest, value);
-          else if (node === void 0 && this.schema)
+          const node2 = this.get(key, true);
+          if (identity2.isCollection(node2))
+            node2.addIn(rest, value);
+          else if (node2 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -5147,9 +5150,9 @@ var require_Collection = __commonJS({
         const [key, ...rest] = path;
         if (rest.length === 0)
           return this.delete(key);
-        const node = this.get(key, true);
-        if (identity2.isCollection(node))
-          return node.deleteIn(rest);
+        const node2 = this.get(key, true);
+        if (identity2.isCollection(node2))
+          return node2.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
       }
@@ -5160,17 +5163,17 @@ var require_Collection = __commonJS({
        */
       getIn(path, keepScalar) {
         const [key, ...rest] = path;
-        const node = this.get(key, true);
+        const node2 = this.get(key, true);
         if (rest.length === 0)
-          return !keepScalar && identity2.isScalar(node) ? node.value : node;
+          return !keepScalar && identity2.isScalar(node2) ? node2.value : node2;
         else
-          return identity2.isCollection(node) ? node.getIn(rest, keepScalar) : void 0;
+          return identity2.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
-        return this.items.every((node) => {
-          if (!identity2.isPair(node))
+        return this.items.every((node2) => {
+          if (!identity2.isPair(node2))
             return false;
-          const n = node.value;
+          const n = node2.value;
           return n == null || allowScalar && identity2.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
@@ -5181,8 +5184,8 @@ var require_Collection = __commonJS({
         const [key, ...rest] = path;
         if (rest.length === 0)
           return this.has(key);
-        const node = this.get(key, true);
-        return identity2.isCollection(node) ? node.hasIn(rest) : false;
+        const node2 = this.get(key, true);
+        return identity2.isCollection(node2) ? node2.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
@@ -5193,10 +5196,10 @@ var require_Collection = __commonJS({
         if (rest.length === 0) {
           this.set(key, value);
         } else {
-          const node = this.get(key, true);
-          if (identity2.isCollection(node))
-            node.setIn(rest, value);
-          else if (node === void 0 && this.schema)
+          const node2 = this.get(key, true);
+          if (identity2.isCollection(node2))
+            node2.setIn(rest, value);
+          else if (node2 === void 0 && this.schema)
             this.set(key, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key}. Remaining path: ${rest}`);
@@ -5233,14 +5236,14 @@ var require_foldFlowLines = __commonJS({
     var FOLD_FLOW = "flow";
     var FOLD_BLOCK = "block";
     var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
       if (!lineWidth || lineWidth < 0)
-        return text;
+        return text2;
       if (lineWidth < minContentWidth)
         minContentWidth = 0;
       const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text.length <= endStep)
-        return text;
+      if (text2.length <= endStep)
+        return text2;
       const folds = [];
       const escapedFolds = {};
       let end = lineWidth - indent.length;
@@ -5257,14 +5260,14 @@ var require_foldFlowLines = __commonJS({
       let escStart = -1;
       let escEnd = -1;
       if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text, i, indent.length);
+        i = consumeMoreIndentedLines(text2, i, indent.length);
         if (i !== -1)
           end = i + endStep;
       }
-      for (let ch; ch = text[i += 1]; ) {
+      for (let ch; ch = text2[i += 1]; ) {
         if (mode === FOLD_QUOTED && ch === "\\") {
           escStart = i;
-          switch (text[i + 1]) {
+          switch (text2[i + 1]) {
             case "x":
               i += 3;
               break;
@@ -5281,12 +5284,12 @@ var require_foldFlowLines = __commonJS({
         }
         if (ch === "\n") {
           if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text, i, indent.length);
+            i = consumeMoreIndentedLines(text2, i, indent.length);
           end = i + indent.length + endStep;
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text[i + 1];
+            const next = text2[i + 1];
             if (next && next !== " " && next !== "\n" && next !== "	")
               split = i;
           }
@@ -5298,12 +5301,12 @@ var require_foldFlowLines = __commonJS({
             } else if (mode === FOLD_QUOTED) {
               while (prev === " " || prev === "	") {
                 prev = ch;
-                ch = text[i += 1];
+                ch = text2[i += 1];
                 overflow = true;
               }
               const j = i > escEnd + 1 ? i - 2 : escStart - 1;
               if (escapedFolds[j])
-                return text;
+                return text2;
               folds.push(j);
               escapedFolds[j] = true;
               end = j + endStep;
@@ -5318,39 +5321,39 @@ var require_foldFlowLines = __commonJS({
       if (overflow && onOverflow)
         onOverflow();
       if (folds.length === 0)
-        return text;
+        return text2;
       if (onFold)
         onFold();
-      let res = text.slice(0, folds[0]);
+      let res = text2.slice(0, folds[0]);
       for (let i2 = 0; i2 < folds.length; ++i2) {
         const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text.length;
+        const end2 = folds[i2 + 1] || text2.length;
         if (fold === 0)
           res = `
-${indent}${text.slice(0, end2)}`;
+${indent}${text2.slice(0, end2)}`;
         else {
           if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text[fold]}\\`;
+            res += `${text2[fold]}\\`;
           res += `
-${indent}${text.slice(fold + 1, end2)}`;
+${indent}${text2.slice(fold + 1, end2)}`;
         }
       }
       return res;
     }
-    function consumeMoreIndentedLines(text, i, indent) {
+    function consumeMoreIndentedLines(text2, i, indent) {
       let end = i;
       let start2 = i + 1;
-      let ch = text[start2];
+      let ch = text2[start2];
       while (ch === " " || ch === "	") {
         if (i < start2 + indent) {
-          ch = text[++i];
+          ch = text2[++i];
         } else {
           do {
-            ch = text[++i];
+            ch = text2[++i];
           } while (ch && ch !== "\n");
           end = i;
           start2 = i + 1;
-          ch = text[start2];
+          ch = text2[start2];
         }
       }
       return end;
@@ -5602,8 +5605,8 @@ ${indent}${start2}${value}${end}`;
 ${indent}`);
       if (actualString) {
         const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str4);
-        const { compat, tags } = ctx.doc.schema;
-        if (tags.some(test) || compat?.some(test))
+        const { compat, tags: tags2 } = ctx.doc.schema;
+        if (tags2.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
       return implicitKey ? str4 : foldFlowLines.foldFlowLines(str4, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
@@ -5695,9 +5698,9 @@ var require_stringify = __commonJS({
         options: opt
       };
     }
-    function getTagObject(tags, item) {
+    function getTagObject(tags2, item) {
       if (item.tag) {
-        const match = tags.filter((t) => t.tag === item.tag);
+        const match = tags2.filter((t) => t.tag === item.tag);
         if (match.length > 0)
           return match.find((t) => t.format === item.format) ?? match[0];
       }
@@ -5705,7 +5708,7 @@ var require_stringify = __commonJS({
       let obj2;
       if (identity2.isScalar(item)) {
         obj2 = item.value;
-        let match = tags.filter((t) => t.identify?.(obj2));
+        let match = tags2.filter((t) => t.identify?.(obj2));
         if (match.length > 1) {
           const testMatch = match.filter((t) => t.test);
           if (testMatch.length > 0)
@@ -5714,7 +5717,7 @@ var require_stringify = __commonJS({
         tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
       } else {
         obj2 = item;
-        tagObj = tags.find((t) => t.nodeClass && obj2 instanceof t.nodeClass);
+        tagObj = tags2.find((t) => t.nodeClass && obj2 instanceof t.nodeClass);
       }
       if (!tagObj) {
         const name = obj2?.constructor?.name ?? (obj2 === null ? "null" : typeof obj2);
@@ -5722,16 +5725,16 @@ var require_stringify = __commonJS({
       }
       return tagObj;
     }
-    function stringifyProps(node, tagObj, { anchors: anchors$1, doc }) {
+    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor = (identity2.isScalar(node) || identity2.isCollection(node)) && node.anchor;
+      const anchor = (identity2.isScalar(node2) || identity2.isCollection(node2)) && node2.anchor;
       if (anchor && anchors.anchorIsValid(anchor)) {
         anchors$1.add(anchor);
         props.push(`&${anchor}`);
       }
-      const tag = node.tag ?? (tagObj.default ? null : tagObj.tag);
+      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
       if (tag)
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
@@ -5753,15 +5756,15 @@ var require_stringify = __commonJS({
         }
       }
       let tagObj = void 0;
-      const node = identity2.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node));
-      const props = stringifyProps(node, tagObj, ctx);
+      const node2 = identity2.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
+      const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str4 = typeof tagObj.stringify === "function" ? tagObj.stringify(node, ctx, onComment, onChompKeep) : identity2.isScalar(node) ? stringifyString.stringifyString(node, ctx, onComment, onChompKeep) : node.toString(ctx, onComment, onChompKeep);
+      const str4 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
         return str4;
-      return identity2.isScalar(node) || str4[0] === "{" || str4[0] === "[" ? `${props} ${str4}` : `${props}
+      return identity2.isScalar(node2) || str4[0] === "{" || str4[0] === "[" ? `${props} ${str4}` : `${props}
 ${ctx.indent}${str4}`;
     }
     exports.createStringifyContext = createStringifyContext;
@@ -6028,8 +6031,8 @@ var require_addPairToJSMap = __commonJS({
       if (identity2.isNode(key) && ctx?.doc) {
         const strCtx = stringify3.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node of ctx.anchors.keys())
-          strCtx.anchors.add(node.anchor);
+        for (const node2 of ctx.anchors.keys())
+          strCtx.anchors.add(node2.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
         const strKey = key.toString(strCtx);
@@ -6338,8 +6341,8 @@ var require_YAMLMap = __commonJS({
       }
       get(key, keepScalar) {
         const it = findPair(this.items, key);
-        const node = it?.value;
-        return (!keepScalar && identity2.isScalar(node) ? node.value : node) ?? void 0;
+        const node2 = it?.value;
+        return (!keepScalar && identity2.isScalar(node2) ? node2.value : node2) ?? void 0;
       }
       has(key) {
         return !!findPair(this.items, key);
@@ -6652,9 +6655,9 @@ var require_float = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str4) => parseFloat(str4),
-      stringify(node) {
-        const num2 = Number(node.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+      stringify(node2) {
+        const num2 = Number(node2.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -6663,11 +6666,11 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str4) {
-        const node = new Scalar.Scalar(parseFloat(str4));
+        const node2 = new Scalar.Scalar(parseFloat(str4));
         const dot = str4.indexOf(".");
         if (dot !== -1 && str4[str4.length - 1] === "0")
-          node.minFractionDigits = str4.length - dot - 1;
-        return node;
+          node2.minFractionDigits = str4.length - dot - 1;
+        return node2;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -6684,11 +6687,11 @@ var require_int = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     var intResolve = (str4, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str4) : parseInt(str4.substring(offset), radix);
-    function intStringify(node, radix, prefix) {
-      const { value } = node;
+    function intStringify(node2, radix, prefix) {
+      const { value } = node2;
       if (intIdentify(value) && value >= 0)
         return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node);
+      return stringifyNumber.stringifyNumber(node2);
     }
     var intOct = {
       identify: (value) => intIdentify(value) && value >= 0,
@@ -6697,7 +6700,7 @@ var require_int = __commonJS({
       format: "OCT",
       test: /^0o[0-7]+$/,
       resolve: (str4, _onError, opt) => intResolve(str4, 2, 8, opt),
-      stringify: (node) => intStringify(node, 8, "0o")
+      stringify: (node2) => intStringify(node2, 8, "0o")
     };
     var int3 = {
       identify: intIdentify,
@@ -6714,7 +6717,7 @@ var require_int = __commonJS({
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
       resolve: (str4, _onError, opt) => intResolve(str4, 2, 16, opt),
-      stringify: (node) => intStringify(node, 16, "0x")
+      stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int3;
     exports.intHex = intHex;
@@ -7092,9 +7095,9 @@ var require_float2 = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str4) => parseFloat(str4.replace(/_/g, "")),
-      stringify(node) {
-        const num2 = Number(node.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node);
+      stringify(node2) {
+        const num2 = Number(node2.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -7103,14 +7106,14 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str4) {
-        const node = new Scalar.Scalar(parseFloat(str4.replace(/_/g, "")));
+        const node2 = new Scalar.Scalar(parseFloat(str4.replace(/_/g, "")));
         const dot = str4.indexOf(".");
         if (dot !== -1) {
           const f = str4.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
-            node.minFractionDigits = f.length;
+            node2.minFractionDigits = f.length;
         }
-        return node;
+        return node2;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -7149,13 +7152,13 @@ var require_int2 = __commonJS({
       const n = parseInt(str4, radix);
       return sign === "-" ? -1 * n : n;
     }
-    function intStringify(node, radix, prefix) {
-      const { value } = node;
+    function intStringify(node2, radix, prefix) {
+      const { value } = node2;
       if (intIdentify(value)) {
         const str4 = value.toString(radix);
         return value < 0 ? "-" + prefix + str4.substr(1) : prefix + str4;
       }
-      return stringifyNumber.stringifyNumber(node);
+      return stringifyNumber.stringifyNumber(node2);
     }
     var intBin = {
       identify: intIdentify,
@@ -7164,7 +7167,7 @@ var require_int2 = __commonJS({
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
       resolve: (str4, _onError, opt) => intResolve(str4, 2, 2, opt),
-      stringify: (node) => intStringify(node, 2, "0b")
+      stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
       identify: intIdentify,
@@ -7173,7 +7176,7 @@ var require_int2 = __commonJS({
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
       resolve: (str4, _onError, opt) => intResolve(str4, 1, 8, opt),
-      stringify: (node) => intStringify(node, 8, "0")
+      stringify: (node2) => intStringify(node2, 8, "0")
     };
     var int3 = {
       identify: intIdentify,
@@ -7190,7 +7193,7 @@ var require_int2 = __commonJS({
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
       resolve: (str4, _onError, opt) => intResolve(str4, 2, 16, opt),
-      stringify: (node) => intStringify(node, 16, "0x")
+      stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int3;
     exports.intBin = intBin;
@@ -7300,13 +7303,13 @@ var require_timestamp = __commonJS({
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
       return sign === "-" ? num2(-1) * res : res;
     }
-    function stringifySexagesimal(node) {
-      let { value } = node;
+    function stringifySexagesimal(node2) {
+      let { value } = node2;
       let num2 = (n) => n;
       if (typeof value === "bigint")
         num2 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node);
+        return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
@@ -7480,10 +7483,10 @@ var require_tags = __commonJS({
       if (schemaTags && !customTags) {
         return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
       }
-      let tags = schemaTags;
-      if (!tags) {
+      let tags2 = schemaTags;
+      if (!tags2) {
         if (Array.isArray(customTags))
-          tags = [];
+          tags2 = [];
         else {
           const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
           throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
@@ -7491,22 +7494,22 @@ var require_tags = __commonJS({
       }
       if (Array.isArray(customTags)) {
         for (const tag of customTags)
-          tags = tags.concat(tag);
+          tags2 = tags2.concat(tag);
       } else if (typeof customTags === "function") {
-        tags = customTags(tags.slice());
+        tags2 = customTags(tags2.slice());
       }
       if (addMergeTag)
-        tags = tags.concat(merge2.merge);
-      return tags.reduce((tags2, tag) => {
+        tags2 = tags2.concat(merge2.merge);
+      return tags2.reduce((tags3, tag) => {
         const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
         if (!tagObj) {
           const tagName = JSON.stringify(tag);
           const keys = Object.keys(tagsByName).map((key) => JSON.stringify(key)).join(", ");
           throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
         }
-        if (!tags2.includes(tagObj))
-          tags2.push(tagObj);
-        return tags2;
+        if (!tags3.includes(tagObj))
+          tags3.push(tagObj);
+        return tags3;
       }, []);
     }
     exports.coreKnownTags = coreKnownTags;
@@ -7522,14 +7525,14 @@ var require_Schema = __commonJS({
     var map = require_map();
     var seq = require_seq();
     var string = require_string();
-    var tags = require_tags();
+    var tags2 = require_tags();
     var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
     var Schema = class _Schema {
       constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
-        this.compat = Array.isArray(compat) ? tags.getTags(compat, "compat") : compat ? tags.getTags(null, compat) : null;
+        this.compat = Array.isArray(compat) ? tags2.getTags(compat, "compat") : compat ? tags2.getTags(null, compat) : null;
         this.name = typeof schema === "string" && schema || "core";
-        this.knownTags = resolveKnownTags ? tags.coreKnownTags : {};
-        this.tags = tags.getTags(customTags, this.name, merge2);
+        this.knownTags = resolveKnownTags ? tags2.coreKnownTags : {};
+        this.tags = tags2.getTags(customTags, this.name, merge2);
         this.toStringOptions = toStringDefaults ?? null;
         Object.defineProperty(this, identity2.MAP, { value: map.map });
         Object.defineProperty(this, identity2.SCALAR, { value: string.string });
@@ -7717,13 +7720,13 @@ var require_Document = __commonJS({
        * `name` will be used as a prefix for a new unique anchor.
        * If `name` is undefined, the generated anchor will use 'a' as a prefix.
        */
-      createAlias(node, name) {
-        if (!node.anchor) {
+      createAlias(node2, name) {
+        if (!node2.anchor) {
           const prev = anchors.anchorNames(this);
-          node.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
           !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
         }
-        return new Alias.Alias(node.anchor);
+        return new Alias.Alias(node2.anchor);
       }
       createNode(value, replacer, options) {
         let _replacer = void 0;
@@ -7755,11 +7758,11 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node = createNode.createNode(value, tag, ctx);
-        if (flow2 && identity2.isCollection(node))
-          node.flow = true;
+        const node2 = createNode.createNode(value, tag, ctx);
+        if (flow2 && identity2.isCollection(node2))
+          node2.flow = true;
         setAnchors();
-        return node;
+        return node2;
       }
       /**
        * Convert a key and a value into a `Pair` using the current schema,
@@ -8356,11 +8359,11 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
+        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node.range[2];
-        seq.items.push(node);
+        offset = node2.range[2];
+        seq.items.push(node2);
       }
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
@@ -8660,12 +8663,12 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node = identity2.isNode(res) ? res : new Scalar.Scalar(res);
-      node.range = coll.range;
-      node.tag = tagName;
+      const node2 = identity2.isNode(res) ? res : new Scalar.Scalar(res);
+      node2.range = coll.range;
+      node2.tag = tagName;
       if (tag?.format)
-        node.format = tag.format;
-      return node;
+        node2.format = tag.format;
+      return node2;
     }
     exports.composeCollection = composeCollection;
   }
@@ -9200,11 +9203,11 @@ var require_compose_node = __commonJS({
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
       const { spaceBefore, comment, anchor, tag } = props;
-      let node;
+      let node2;
       let isSrcToken = true;
       switch (token.type) {
         case "alias":
-          node = composeAlias(ctx, token, onError);
+          node2 = composeAlias(ctx, token, onError);
           if (anchor || tag)
             onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
@@ -9212,17 +9215,17 @@ var require_compose_node = __commonJS({
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node = composeScalar.composeScalar(ctx, token, tag, onError);
+          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
           if (anchor)
-            node.anchor = anchor.source.substring(1);
+            node2.anchor = anchor.source.substring(1);
           break;
         case "block-map":
         case "block-seq":
         case "flow-collection":
           try {
-            node = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor)
-              node.anchor = anchor.source.substring(1);
+              node2.anchor = anchor.source.substring(1);
           } catch (error2) {
             const message = error2 instanceof Error ? error2.message : String(error2);
             onError(token, "RESOURCE_EXHAUSTION", message);
@@ -9234,24 +9237,24 @@ var require_compose_node = __commonJS({
           isSrcToken = false;
         }
       }
-      node ?? (node = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor && node.anchor === "")
+      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor && node2.anchor === "")
         onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity2.isScalar(node) || typeof node.value !== "string" || node.tag && node.tag !== "tag:yaml.org,2002:str")) {
+      if (atKey && ctx.options.stringKeys && (!identity2.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
-        node.spaceBefore = true;
+        node2.spaceBefore = true;
       if (comment) {
         if (token.type === "scalar" && token.source === "")
-          node.comment = comment;
+          node2.comment = comment;
         else
-          node.commentBefore = comment;
+          node2.commentBefore = comment;
       }
       if (ctx.options.keepSourceTokens && isSrcToken)
-        node.srcToken = token;
-      return node;
+        node2.srcToken = token;
+      return node2;
     }
     function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
       const token = {
@@ -9260,19 +9263,19 @@ var require_compose_node = __commonJS({
         indent: -1,
         source: ""
       };
-      const node = composeScalar.composeScalar(ctx, token, tag, onError);
+      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
       if (anchor) {
-        node.anchor = anchor.source.substring(1);
-        if (node.anchor === "")
+        node2.anchor = anchor.source.substring(1);
+        if (node2.anchor === "")
           onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
       }
       if (spaceBefore)
-        node.spaceBefore = true;
+        node2.spaceBefore = true;
       if (comment) {
-        node.comment = comment;
-        node.range[2] = end;
+        node2.comment = comment;
+        node2.range[2] = end;
       }
-      return node;
+      return node2;
     }
     function composeAlias({ options }, { offset, source, end }, onError) {
       const alias = new Alias.Alias(source.substring(1));
@@ -9806,8 +9809,8 @@ var require_cst_visit = __commonJS({
     visit3.REMOVE = REMOVE;
     visit3.itemAtPath = (cst, path) => {
       let item = cst;
-      for (const [field2, index] of path) {
-        const tok = item?.[field2];
+      for (const [field3, index] of path) {
+        const tok = item?.[field3];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -9817,8 +9820,8 @@ var require_cst_visit = __commonJS({
     };
     visit3.parentCollection = (cst, path) => {
       const parent = visit3.itemAtPath(cst, path.slice(0, -1));
-      const field2 = path[path.length - 1][0];
-      const coll = parent?.[field2];
+      const field3 = path[path.length - 1][0];
+      const coll = parent?.[field3];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
@@ -9827,11 +9830,11 @@ var require_cst_visit = __commonJS({
       let ctrl = visitor(item, path);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field2 of ["key", "value"]) {
-        const token = item[field2];
+      for (const field3 of ["key", "value"]) {
+        const token = item[field3];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path.concat([[field3, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -9841,7 +9844,7 @@ var require_cst_visit = __commonJS({
               i -= 1;
             }
           }
-          if (typeof ctrl === "function" && field2 === "key")
+          if (typeof ctrl === "function" && field3 === "key")
             ctrl = ctrl(item, path);
         }
       }
@@ -9958,7 +9961,7 @@ var require_lexer = __commonJS({
   "node_modules/yaml/dist/parse/lexer.js"(exports) {
     "use strict";
     var cst = require_cst();
-    function isEmpty(ch) {
+    function isEmpty2(ch) {
       switch (ch) {
         case void 0:
         case " ":
@@ -10036,7 +10039,7 @@ var require_lexer = __commonJS({
         }
         if (ch === "-" || ch === ".") {
           const dt = this.buffer.substr(offset, 3);
-          if ((dt === "---" || dt === "...") && isEmpty(this.buffer[offset + 3]))
+          if ((dt === "---" || dt === "...") && isEmpty2(this.buffer[offset + 3]))
             return -1;
         }
         return offset;
@@ -10135,7 +10138,7 @@ var require_lexer = __commonJS({
           if (!this.atEnd && !this.hasChars(4))
             return this.setNext("line-start");
           const s = this.peek(3);
-          if ((s === "---" || s === "...") && isEmpty(this.charAt(3))) {
+          if ((s === "---" || s === "...") && isEmpty2(this.charAt(3))) {
             yield* this.pushCount(3);
             this.indentValue = 0;
             this.indentNext = 0;
@@ -10143,7 +10146,7 @@ var require_lexer = __commonJS({
           }
         }
         this.indentValue = yield* this.pushSpaces(false);
-        if (this.indentNext > this.indentValue && !isEmpty(this.charAt(1)))
+        if (this.indentNext > this.indentValue && !isEmpty2(this.charAt(1)))
           this.indentNext = this.indentValue;
         return yield* this.parseBlockStart();
       }
@@ -10151,7 +10154,7 @@ var require_lexer = __commonJS({
         const [ch0, ch1] = this.peek(2);
         if (!ch1 && !this.atEnd)
           return this.setNext("block-start");
-        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty(ch1)) {
+        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty2(ch1)) {
           const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
           this.indentNext = this.indentValue + 1;
           this.indentValue += n;
@@ -10215,7 +10218,7 @@ var require_lexer = __commonJS({
         const line = this.getLine();
         if (line === null)
           return this.setNext("flow");
-        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty(line[3])) {
+        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty2(line[3])) {
           const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
           if (!atFlowEndMarker) {
             this.flowLevel = 0;
@@ -10257,7 +10260,7 @@ var require_lexer = __commonJS({
             return yield* this.parseQuotedScalar();
           case ":": {
             const next = this.charAt(1);
-            if (this.flowKey || isEmpty(next) || next === ",") {
+            if (this.flowKey || isEmpty2(next) || next === ",") {
               this.flowKey = false;
               yield* this.pushCount(1);
               yield* this.pushSpaces(true);
@@ -10320,7 +10323,7 @@ var require_lexer = __commonJS({
           else if (ch !== "-")
             break;
         }
-        return yield* this.pushUntil((ch) => isEmpty(ch) || ch === "#");
+        return yield* this.pushUntil((ch) => isEmpty2(ch) || ch === "#");
       }
       *parseBlockScalar() {
         let nl = this.pos - 1;
@@ -10402,10 +10405,10 @@ var require_lexer = __commonJS({
         while (ch = this.buffer[++i]) {
           if (ch === ":") {
             const next = this.buffer[i + 1];
-            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
+            if (isEmpty2(next) || inFlow && flowIndicatorChars.has(next))
               break;
             end = i;
-          } else if (isEmpty(ch)) {
+          } else if (isEmpty2(ch)) {
             let next = this.buffer[i + 1];
             if (ch === "\r") {
               if (next === "\n") {
@@ -10472,7 +10475,7 @@ var require_lexer = __commonJS({
             case ":": {
               const inFlow = this.flowLevel > 0;
               const ch1 = this.charAt(1);
-              if (isEmpty(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
+              if (isEmpty2(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
                 if (!inFlow)
                   this.indentNext = this.indentValue + 1;
                 else if (this.flowKey)
@@ -10491,7 +10494,7 @@ var require_lexer = __commonJS({
         if (this.charAt(1) === "<") {
           let i = this.pos + 2;
           let ch = this.buffer[i];
-          while (!isEmpty(ch) && ch !== ">")
+          while (!isEmpty2(ch) && ch !== ">")
             ch = this.buffer[++i];
           return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
         } else {
@@ -11604,8 +11607,8 @@ var init_fast_place = __esm({
     Places = class {
       #spots = /* @__PURE__ */ new Map();
       #root = 0;
-      record(node, spots) {
-        this.#spots.set(node, spots);
+      record(node2, spots) {
+        this.#spots.set(node2, spots);
       }
       setRoot(offset) {
         this.#root = offset;
@@ -11614,18 +11617,18 @@ var init_fast_place = __esm({
       place(data, pointer) {
         if (pointer === "") return { value: this.#root };
         let parent;
-        let node = data;
+        let node2 = data;
         let segment2 = "";
         for (const raw of pointer.slice(1).split("/")) {
           segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-          if (node === null || typeof node !== "object") return void 0;
-          parent = node;
-          if (Array.isArray(node)) {
-            node = node[Number(segment2)];
-            if (node === void 0) return void 0;
+          if (node2 === null || typeof node2 !== "object") return void 0;
+          parent = node2;
+          if (Array.isArray(node2)) {
+            node2 = node2[Number(segment2)];
+            if (node2 === void 0) return void 0;
           } else {
-            if (!Object.hasOwn(node, segment2)) return void 0;
-            node = node[segment2];
+            if (!Object.hasOwn(node2, segment2)) return void 0;
+            node2 = node2[segment2];
           }
         }
         const spots = this.#spots.get(parent);
@@ -11657,18 +11660,18 @@ var init_parse_types = __esm({
 });
 
 // src/config/yaml-core.ts
-function resolvePlain(text) {
-  if (!MAY_BE_SPECIAL.test(text)) return PLAIN_STRING;
-  if (NULL.test(text)) return null;
-  if (BOOL.test(text)) return text[0] === "t" || text[0] === "T";
-  if (INT_OCT.test(text)) return Number.parseInt(text.substring(2), 8);
-  if (INT.test(text)) return Number.parseInt(text, 10);
-  if (INT_HEX.test(text)) return Number.parseInt(text.substring(2), 16);
-  if (FLOAT_NAN.test(text)) {
-    if (text.slice(-3).toLowerCase() === "nan") return Number.NaN;
-    return text[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+function resolvePlain(text2) {
+  if (!MAY_BE_SPECIAL.test(text2)) return PLAIN_STRING;
+  if (NULL.test(text2)) return null;
+  if (BOOL.test(text2)) return text2[0] === "t" || text2[0] === "T";
+  if (INT_OCT.test(text2)) return Number.parseInt(text2.substring(2), 8);
+  if (INT.test(text2)) return Number.parseInt(text2, 10);
+  if (INT_HEX.test(text2)) return Number.parseInt(text2.substring(2), 16);
+  if (FLOAT_NAN.test(text2)) {
+    if (text2.slice(-3).toLowerCase() === "nan") return Number.NaN;
+    return text2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   }
-  if (FLOAT_EXP.test(text) || FLOAT.test(text)) return Number.parseFloat(text);
+  if (FLOAT_EXP.test(text2) || FLOAT.test(text2)) return Number.parseFloat(text2);
   return PLAIN_STRING;
 }
 var PLAIN_STRING, NULL, BOOL, INT_OCT, INT, INT_HEX, FLOAT_NAN, FLOAT_EXP, FLOAT, MAY_BE_SPECIAL;
@@ -11689,11 +11692,11 @@ var init_yaml_core = __esm({
 });
 
 // src/config/parse-fast.ts
-function convertTokens(tokens, text) {
-  if (UNSURE_TEXT.test(text)) return void 0;
+function convertTokens(tokens, text2) {
+  if (UNSURE_TEXT.test(text2)) return void 0;
   const places = new Places();
   try {
-    const data = new Walk(text, places).stream(tokens);
+    const data = new Walk(text2, places).stream(tokens);
     return { data, place: (pointer) => places.place(data, pointer) };
   } catch {
     return void 0;
@@ -11728,8 +11731,8 @@ var init_parse_fast = __esm({
       throw new Unsure();
     };
     Walk = class {
-      constructor(text, places) {
-        this.text = text;
+      constructor(text2, places) {
+        this.text = text2;
         this.places = places;
       }
       text;
@@ -11936,7 +11939,7 @@ function composeDocument(tokens, length) {
   }
   return doc;
 }
-function composeFile(path, text, tokens, position2, diags) {
+function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
   const crowded = crowdedMapping(tokens);
   if (crowded !== void 0) {
     const at = position2(crowded);
@@ -11945,7 +11948,7 @@ function composeFile(path, text, tokens, position2, diags) {
   }
   let doc;
   try {
-    doc = composeDocument(tokens, text.length);
+    doc = composeDocument(tokens, text2.length);
   } catch (error2) {
     const message = error2 instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
     diags.error(path, 1, 1, message);
@@ -11953,13 +11956,13 @@ function composeFile(path, text, tokens, position2, diags) {
   }
   const report2 = (e, severity) => {
     const at = position2(e.pos[0]);
-    diags.add(severity, path, at.line, at.column, yamlMessage(e, text));
+    diags.add(severity, path, at.line, at.column, yamlMessage(e, text2));
   };
   for (const e of doc.errors) report2(e, "error");
   for (const e of doc.warnings) report2(e, "warning");
   if (doc.errors.length > 0) return void 0;
   if (doc.contents === null || (0, import_yaml2.isScalar)(doc.contents) && doc.contents.value === null) {
-    diags.error(path, 1, 1, "file is empty: expected a mapping with project, dashboards or batch_exports");
+    diags.error(path, 1, 1, `file is empty: expected a mapping with ${orList(["project", ...listKeys])}`);
     return void 0;
   }
   const root = doc.contents;
@@ -11967,42 +11970,42 @@ function composeFile(path, text, tokens, position2, diags) {
   let aliases = 0;
   let nodes = 0;
   let chars = 0;
-  const count2 = (node, text2, via) => {
-    chars += text2.length;
+  const count2 = (node2, text3, via) => {
+    chars += text3.length;
     if (chars > MAX_EXPANDED_CHARS) {
-      throw new Refusal(offsetOf(via ?? node), "document expands to too much text (an alias bomb?)");
+      throw new Refusal(offsetOf(via ?? node2), "document expands to too much text (an alias bomb?)");
     }
   };
-  const convert = (node, depth, via) => {
-    if (depth > MAX_DEPTH) throw new Refusal(offsetOf(node), `nesting deeper than ${MAX_DEPTH} levels`);
+  const convert = (node2, depth, via) => {
+    if (depth > MAX_DEPTH) throw new Refusal(offsetOf(node2), `nesting deeper than ${MAX_DEPTH} levels`);
     nodes += 1;
     if (nodes > MAX_NODES) {
-      throw new Refusal(offsetOf(via ?? node), "document expands to too many values (an alias bomb?)");
+      throw new Refusal(offsetOf(via ?? node2), "document expands to too many values (an alias bomb?)");
     }
-    if ((0, import_yaml2.isAlias)(node)) {
+    if ((0, import_yaml2.isAlias)(node2)) {
       aliases += 1;
       if (aliases > MAX_ALIAS_COUNT) {
-        throw new Refusal(offsetOf(node), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
+        throw new Refusal(offsetOf(node2), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
       }
-      const target = targets().get(node);
+      const target = targets().get(node2);
       if (target === void 0)
-        throw new Refusal(offsetOf(node), `unknown alias *${excerpt(node.source, 60)}`);
-      return convert(target, depth + 1, node);
+        throw new Refusal(offsetOf(node2), `unknown alias *${excerpt(node2.source, 60)}`);
+      return convert(target, depth + 1, node2);
     }
-    if ((0, import_yaml2.isScalar)(node)) {
-      if (typeof node.value === "string") count2(node, node.value, via);
-      return node.value;
+    if ((0, import_yaml2.isScalar)(node2)) {
+      if (typeof node2.value === "string") count2(node2, node2.value, via);
+      return node2.value;
     }
-    if ((0, import_yaml2.isSeq)(node)) {
+    if ((0, import_yaml2.isSeq)(node2)) {
       const list10 = [];
-      for (const item of node.items) list10.push(convert(item, depth + 1, via));
+      for (const item of node2.items) list10.push(convert(item, depth + 1, via));
       return list10;
     }
-    if ((0, import_yaml2.isMap)(node)) {
+    if ((0, import_yaml2.isMap)(node2)) {
       const object = {};
-      for (const pair of node.items) {
+      for (const pair of node2.items) {
         const keyNode = pair.key;
-        const keyAt = keyNode?.range?.[0] ?? offsetOf(node);
+        const keyAt = keyNode?.range?.[0] ?? offsetOf(node2);
         if (!(0, import_yaml2.isScalar)(keyNode) || keyNode.value === null || typeof keyNode.value === "object") {
           throw new Refusal(keyAt, "mapping keys must be plain text");
         }
@@ -12053,11 +12056,11 @@ function aliasTargets(doc) {
     const found = /* @__PURE__ */ new Map();
     const anchors = /* @__PURE__ */ new Map();
     (0, import_yaml2.visit)(doc, {
-      Node: (_key, node) => {
-        if ((0, import_yaml2.isAlias)(node)) {
-          const target = anchors.get(node.source);
-          if (target !== void 0) found.set(node, target);
-        } else if (node.anchor) anchors.set(node.anchor, node);
+      Node: (_key, node2) => {
+        if ((0, import_yaml2.isAlias)(node2)) {
+          const target = anchors.get(node2.source);
+          if (target !== void 0) found.set(node2, target);
+        } else if (node2.anchor) anchors.set(node2.anchor, node2);
       }
     });
     map = found;
@@ -12065,32 +12068,32 @@ function aliasTargets(doc) {
   };
 }
 function locate(root, targets, at) {
-  let node = root;
+  let node2 = root;
   let place = { value: root.range?.[0] ?? 0 };
   if (at === "") return place;
   for (const raw of at.slice(1).split("/")) {
     const segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    for (let hops = 0; (0, import_yaml2.isAlias)(node) && hops < MAX_ALIAS_COUNT; hops++) node = targets().get(node);
-    if ((0, import_yaml2.isMap)(node)) {
-      const pair = node.items.find((p) => (0, import_yaml2.isScalar)(p.key) && String(p.key.value) === segment2);
+    for (let hops = 0; (0, import_yaml2.isAlias)(node2) && hops < MAX_ALIAS_COUNT; hops++) node2 = targets().get(node2);
+    if ((0, import_yaml2.isMap)(node2)) {
+      const pair = node2.items.find((p) => (0, import_yaml2.isScalar)(p.key) && String(p.key.value) === segment2);
       if (pair === void 0) return void 0;
       const key = pair.key;
-      node = pair.value;
+      node2 = pair.value;
       const keyAt = key.range?.[0] ?? 0;
-      place = { key: keyAt, value: node?.range?.[0] ?? key.range?.[1] ?? keyAt };
-    } else if ((0, import_yaml2.isSeq)(node)) {
-      node = node.items[Number(segment2)];
-      if (node === void 0) return void 0;
-      place = { value: node.range?.[0] ?? 0 };
+      place = { key: keyAt, value: node2?.range?.[0] ?? key.range?.[1] ?? keyAt };
+    } else if ((0, import_yaml2.isSeq)(node2)) {
+      node2 = node2.items[Number(segment2)];
+      if (node2 === void 0) return void 0;
+      place = { value: node2.range?.[0] ?? 0 };
     } else {
       return void 0;
     }
   }
   return place;
 }
-function yamlMessage(e, text) {
+function yamlMessage(e, text2) {
   if (e.code === "DUPLICATE_KEY") {
-    const key = /^[^\n:#]*/.exec(text.slice(e.pos[0], e.pos[0] + 200))?.[0]?.trim();
+    const key = /^[^\n:#]*/.exec(text2.slice(e.pos[0], e.pos[0] + 200))?.[0]?.trim();
     return key ? `duplicate key "${excerpt(key.replace(/^["']|["']$/g, ""), 60)}"` : "duplicate key";
   }
   if (e.code === "MULTIPLE_DOCS")
@@ -12104,6 +12107,7 @@ var init_parse_slow = __esm({
   "src/config/parse-slow.ts"() {
     "use strict";
     import_yaml2 = __toESM(require_dist(), 1);
+    init_words();
     init_excerpt();
     init_parse_types();
     OPTIONS = { uniqueKeys: true, prettyErrors: false, version: "1.2" };
@@ -12114,12 +12118,12 @@ var init_parse_slow = __esm({
       }
       offset;
     };
-    offsetOf = (node) => node.range?.[0] ?? 0;
+    offsetOf = (node2) => node2.range?.[0] ?? 0;
   }
 });
 
 // src/config/parse.ts
-function tokenize(text) {
+function tokenize(text2) {
   const lines = new import_yaml3.LineCounter();
   const position2 = (offset) => {
     const { line, col } = lines.linePos(offset);
@@ -12129,7 +12133,7 @@ function tokenize(text) {
   lines.addNewLine(0);
   const tokens = [];
   let count2 = 0;
-  for (const lexeme of new import_yaml3.Lexer().lex(text)) {
+  for (const lexeme of new import_yaml3.Lexer().lex(text2)) {
     count2 += 1;
     if (count2 > MAX_TOKENS) return { stoppedAt: parser.offset, position: position2 };
     for (const token of parser.next(lexeme)) tokens.push(token);
@@ -12137,13 +12141,13 @@ function tokenize(text) {
   for (const token of parser.end()) tokens.push(token);
   return { tokens, position: position2 };
 }
-function parseYaml(path, text, diags) {
-  return parseBy("either", path, text, diags);
+function parseYaml(path, text2, diags, listKeys = []) {
+  return parseBy("either", path, text2, diags, listKeys);
 }
-function parseBy(route, path, text, diags) {
+function parseBy(route, path, text2, diags, listKeys = []) {
   let parsed;
   try {
-    parsed = tokenize(text);
+    parsed = tokenize(text2);
   } catch (error2) {
     if (route === "direct") return void 0;
     const message = error2 instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
@@ -12158,11 +12162,11 @@ function parseBy(route, path, text, diags) {
   }
   const { tokens, position: position2 } = parsed;
   if (route !== "composed") {
-    const direct = convertTokens(tokens, text);
+    const direct = convertTokens(tokens, text2);
     if (direct !== void 0) return { path, data: direct.data, position: position2, place: direct.place };
     if (route === "direct") return void 0;
   }
-  return composeFile(path, text, tokens, position2, diags);
+  return composeFile(path, text2, tokens, position2, diags, listKeys);
 }
 var import_yaml3, TOO_MANY_TOKENS;
 var init_parse = __esm({
@@ -12270,8 +12274,8 @@ async function readSources(paths, cwd, diags) {
     const read = await readBounded(file.open, limit, file.identity);
     if (read.ok) {
       total += read.bytes.length;
-      const text = decode(read.bytes, file.shown, diags);
-      if (text !== void 0) files.push({ path: file.shown, text });
+      const text2 = decode(read.bytes, file.shown, diags);
+      if (text2 !== void 0) files.push({ path: file.shown, text: text2 });
     } else if (read.reason !== "too-large") {
       const why = read.reason === "changed" ? "it changed while being read" : "not accessible";
       diags.error(file.shown, 0, 0, `cannot read file: ${why}`);
@@ -13236,8 +13240,8 @@ var require_codegen = __commonJS({
       endIf() {
         return this._endBlockNode(If, Else);
       }
-      _for(node, forBody) {
-        this._blockNode(node);
+      _for(node2, forBody) {
+        this._blockNode(node2);
         if (forBody)
           this.code(forBody).endFor();
         return this;
@@ -13286,10 +13290,10 @@ var require_codegen = __commonJS({
       }
       // `return` statement
       return(value) {
-        const node = new Return();
-        this._blockNode(node);
+        const node2 = new Return();
+        this._blockNode(node2);
         this.code(value);
-        if (node.nodes.length !== 1)
+        if (node2.nodes.length !== 1)
           throw new Error('CodeGen: "return" should have one node');
         return this._endBlockNode(Return);
       }
@@ -13297,16 +13301,16 @@ var require_codegen = __commonJS({
       try(tryBody, catchCode, finallyCode) {
         if (!catchCode && !finallyCode)
           throw new Error('CodeGen: "try" without "catch" and "finally"');
-        const node = new Try();
-        this._blockNode(node);
+        const node2 = new Try();
+        this._blockNode(node2);
         this.code(tryBody);
         if (catchCode) {
           const error2 = this.name("e");
-          this._currNode = node.catch = new Catch(error2);
+          this._currNode = node2.catch = new Catch(error2);
           catchCode(error2);
         }
         if (finallyCode) {
-          this._currNode = node.finally = new Finally();
+          this._currNode = node2.finally = new Finally();
           this.code(finallyCode);
         }
         return this._endBlockNode(Catch, Finally);
@@ -13351,13 +13355,13 @@ var require_codegen = __commonJS({
           this._root.optimizeNames(this._root.names, this._constants);
         }
       }
-      _leafNode(node) {
-        this._currNode.nodes.push(node);
+      _leafNode(node2) {
+        this._currNode.nodes.push(node2);
         return this;
       }
-      _blockNode(node) {
-        this._currNode.nodes.push(node);
-        this._nodes.push(node);
+      _blockNode(node2) {
+        this._currNode.nodes.push(node2);
+        this._nodes.push(node2);
       }
       _endBlockNode(N1, N2) {
         const n = this._currNode;
@@ -13367,12 +13371,12 @@ var require_codegen = __commonJS({
         }
         throw new Error(`CodeGen: not in block "${N2 ? `${N1.kind}/${N2.kind}` : N1.kind}"`);
       }
-      _elseNode(node) {
+      _elseNode(node2) {
         const n = this._currNode;
         if (!(n instanceof If)) {
           throw new Error('CodeGen: "else" without "if"');
         }
-        this._currNode = n.else = node;
+        this._currNode = n.else = node2;
         return this;
       }
       get _root() {
@@ -13382,9 +13386,9 @@ var require_codegen = __commonJS({
         const ns = this._nodes;
         return ns[ns.length - 1];
       }
-      set _currNode(node) {
+      set _currNode(node2) {
         const ns = this._nodes;
-        ns[ns.length - 1] = node;
+        ns[ns.length - 1] = node2;
       }
     };
     exports.CodeGen = CodeGen;
@@ -15767,8 +15771,8 @@ var require_utils = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP2) {
-      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP3) {
+      const re = isIP3 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -16465,12 +16469,12 @@ var require_fast_uri = __commonJS({
       const host = matches2[4];
       return hasMalformedPercentEncoding(matches2[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches2[6]) || hasMalformedPercentEncoding(matches2[7]) || hasMalformedPercentEncoding(matches2[8]);
     }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP2) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2)) {
+    function canonicalizeHost(parsed, options, schemeHandler, isIP3) {
+      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP3 === false && nonSimpleDomain(parsed.host)) {
         let url;
         try {
           url = new URL("http://" + parsed.host);
@@ -16486,9 +16490,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2) {
+    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3) {
       return Boolean(
-        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP3 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -16511,7 +16515,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP2 = false;
+      let isIP3 = false;
       if (options.reference === "suffix") {
         if (options.scheme) {
           uri = options.scheme + ":" + uri;
@@ -16573,15 +16577,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP3 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP3 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP2 = true;
+            isIP3 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -16598,14 +16602,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP2);
+          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP3);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP2) {
+          let host = isIP3 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP3) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP2 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
+          parsed.host = isIP3 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP3) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -17077,7 +17081,7 @@ var require_core = __commonJS({
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
         if (!errors || errors.length === 0)
           return "No errors";
-        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text, msg) => text + separator + msg);
+        return errors.map((e) => `${dataVar}${e.instancePath} ${e.message}`).reduce((text2, msg) => text2 + separator + msg);
       }
       $dataMetaSchema(metaSchema, keywordsJsonPointers) {
         const rules = this.RULES.all;
@@ -20000,8 +20004,8 @@ function validateSchema(kinds, data) {
   const validate2 = validator(kinds);
   return validate2(data) ? [] : [...validate2.errors ?? []];
 }
-function capitalise(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function capitalise(text2) {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
 var AJV_OPTIONS, compiledFor;
 var init_schema = __esm({
@@ -20023,12 +20027,12 @@ function editDistance(a, b) {
   if (a === b) return 0;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    const current2 = [i];
+    const current3 = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current2.push(Math.min(previous[j] + 1, current2[j - 1] + 1, previous[j - 1] + cost));
+      current3.push(Math.min(previous[j] + 1, current3[j - 1] + 1, previous[j - 1] + cost));
     }
-    previous = current2;
+    previous = current3;
   }
   return previous[b.length];
 }
@@ -20140,15 +20144,15 @@ function describe(data, segments, kinds) {
   if (top === void 0) return { subject: "the file", inside: "at the top level" };
   const kind2 = kinds.find((k) => k.key === top)?.words.one;
   if (kind2 === void 0 || index === void 0) {
-    const field3 = fieldName(segments);
-    return { subject: field3, inside: `in ${field3}` };
+    const field4 = fieldName(segments);
+    return { subject: field4, inside: `in ${field4}` };
   }
   const item = data[top]?.[Number(index)];
   const name = item?.name;
   const owner = typeof name === "string" && name !== "" ? `${kind2} "${name}"` : `${kind2} #${Number(index) + 1}`;
   if (rest.length === 0) return { subject: owner, inside: `in ${owner}` };
-  const field2 = fieldName(rest);
-  return { subject: `${field2} of ${owner}`, inside: `in ${field2} of ${owner}` };
+  const field3 = fieldName(rest);
+  return { subject: `${field3} of ${owner}`, inside: `in ${field3} of ${owner}` };
 }
 function fieldName(segments) {
   return segments.reduce((acc, s) => /^\d+$/.test(s) ? `${acc}[${s}]` : acc === "" ? s : `${acc}.${s}`, "");
@@ -20204,7 +20208,12 @@ async function loadConfig(input, options) {
   const detached = [];
   let objects = 0;
   for (const source of sources) {
-    const file = parseYaml(source.path, source.text, diags);
+    const file = parseYaml(
+      source.path,
+      source.text,
+      diags,
+      kinds.map((k) => k.key)
+    );
     if (file === void 0) continue;
     const errors = validateSchema(kinds, file.data);
     reportSchemaErrors(file, errors, diags, kinds);
@@ -20270,21 +20279,21 @@ async function loadConfig(input, options) {
       });
       const items2 = data[kind2.key];
       if (!Array.isArray(items2) || broken.has(kind2.key)) continue;
-      const declared = desired.objects[kind2.name];
+      const declared2 = desired.objects[kind2.name];
       items2.forEach((item, i) => {
         const owner = `${kind2.words.one} "${ownerName(item?.name)}"`;
         const ctx = new ObjectContext(run13, file, `/${kind2.key}/${i}`, owner, variables);
         if (broken.has(`${kind2.key}/${i}`)) {
           kind2.checkBroken?.(item, ctx);
           ctx.checkAllReferences("", item, new Set(kind2.secretPointers?.(item) ?? []));
-        } else declared.push(kind2.declare(item, ctx));
+        } else declared2.push(kind2.declare(item, ctx));
       });
     }
   }
 }
 function ownerName(name) {
-  const text = typeof name === "string" ? name : JSON.stringify(name) ?? String(name);
-  return excerpt(text, 60);
+  const text2 = typeof name === "string" ? name : JSON.stringify(name) ?? String(name);
+  return excerpt(text2, 60);
 }
 function fileVariables(data, file, diags) {
   const names = /* @__PURE__ */ new Set();
@@ -20395,31 +20404,11 @@ function objectKey(ref) {
 function liveOf(project3, kind2) {
   return project3.kinds[kind2] ?? { objects: [] };
 }
-var PLAN_FORMAT_VERSION, ACTION_KINDS, DESTRUCTIVE_ACTIONS;
+var PLAN_FORMAT_VERSION;
 var init_types = __esm({
   "src/plan/types.ts"() {
     "use strict";
     PLAN_FORMAT_VERSION = "1";
-    ACTION_KINDS = [
-      "create",
-      "restore",
-      "update",
-      "remove_collaborator",
-      "add_collaborator",
-      "enable_sharing",
-      "disable_sharing",
-      "pause",
-      "unpause",
-      "soft_delete",
-      "delete"
-    ];
-    DESTRUCTIVE_ACTIONS = /* @__PURE__ */ new Set([
-      "soft_delete",
-      "delete",
-      "pause",
-      "remove_collaborator",
-      "disable_sharing"
-    ]);
   }
 });
 
@@ -20532,22 +20521,22 @@ function compareText(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 function getPath(object, path) {
-  let current2 = object;
+  let current3 = object;
   for (const part of path.split(".")) {
-    if (!isPlainObject(current2)) return void 0;
-    current2 = current2[part];
+    if (!isPlainObject(current3)) return void 0;
+    current3 = current3[part];
   }
-  return current2;
+  return current3;
 }
 function setPath(object, path, value) {
   const parts = path.split(".");
-  let current2 = object;
+  let current3 = object;
   for (const part of parts.slice(0, -1)) {
-    const next = current2[part];
-    if (!isPlainObject(next)) current2[part] = {};
-    current2 = current2[part];
+    const next = current3[part];
+    if (!isPlainObject(next)) current3[part] = {};
+    current3 = current3[part];
   }
-  current2[parts.at(-1)] = value;
+  current3[parts.at(-1)] = value;
 }
 var init_values = __esm({
   "src/plan/values.ts"() {
@@ -20607,38 +20596,38 @@ var init_secrets = __esm({
 });
 
 // src/time.ts
-function parseCliTime(raw, flag, now) {
-  const text = raw.trim();
-  if (text.toLowerCase() === "now") return { kind: "instant", ms: now.getTime(), text: now.toISOString() };
-  const relative5 = RELATIVE.exec(text);
+function parseCliTime(raw, flag2, now) {
+  const text2 = raw.trim();
+  if (text2.toLowerCase() === "now") return { kind: "instant", ms: now.getTime(), text: now.toISOString() };
+  const relative5 = RELATIVE.exec(text2);
   if (relative5) {
     const ms2 = now.getTime() - Number(relative5[1]) * (UNIT_MS[(relative5[2] ?? "").toLowerCase()] ?? 0);
     return { kind: "instant", ms: ms2, text: new Date(ms2).toISOString() };
   }
-  const date = DATE.exec(text);
+  const date = DATE.exec(text2);
   if (date) {
     const ms2 = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
-    if (new Date(ms2).toISOString().slice(0, 10) !== text) throw badTime(raw, flag);
-    return { kind: "date", ms: ms2, text };
+    if (new Date(ms2).toISOString().slice(0, 10) !== text2) throw badTime(raw, flag2);
+    return { kind: "date", ms: ms2, text: text2 };
   }
-  const match = DATE_TIME.exec(text);
-  if (!match) throw badTime(raw, flag);
+  const match = DATE_TIME.exec(text2);
+  if (!match) throw badTime(raw, flag2);
   if (!match[1]) {
     throw new UserError(
-      `${flag} ${raw} has no timezone: add Z or an offset, e.g. ${text.replace(" ", "T")}Z or ${text.replace(" ", "T")}+02:00`
+      `${flag2} ${raw} has no timezone: add Z or an offset, e.g. ${text2.replace(" ", "T")}Z or ${text2.replace(" ", "T")}+02:00`
     );
   }
-  const ms = Date.parse(text.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
-  if (Number.isNaN(ms)) throw badTime(raw, flag);
+  const ms = Date.parse(text2.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
+  if (Number.isNaN(ms)) throw badTime(raw, flag2);
   return { kind: "instant", ms, text: new Date(ms).toISOString() };
 }
-function parseInstant(raw, flag, now) {
-  const t = parseCliTime(raw, flag, now);
+function parseInstant(raw, flag2, now) {
+  const t = parseCliTime(raw, flag2, now);
   return new Date(t.ms).toISOString();
 }
-function badTime(raw, flag) {
+function badTime(raw, flag2) {
   return new UserError(
-    `${flag} ${raw} is not a time: use ISO-8601 with a timezone (2026-11-20T06:00:00Z) or a relative time (-7d, -12h, -30m)`
+    `${flag2} ${raw} is not a time: use ISO-8601 with a timezone (2026-11-20T06:00:00Z) or a relative time (-7d, -12h, -30m)`
   );
 }
 function ago(iso, now) {
@@ -20708,26 +20697,30 @@ function personText(uuid2, people) {
   if (name !== "" && email !== "") return `${name} <${email}>`;
   return email || name || flat(uuid2);
 }
-function collaboratorText(action, people) {
-  if (action.action !== "add_collaborator" && action.action !== "remove_collaborator") return void 0;
-  const side = action.action === "add_collaborator" ? action.after : action.before;
-  const uuid2 = typeof side?.user_uuid === "string" ? side.user_uuid : "?";
-  const who = personText(uuid2, people);
-  const level2 = typeof side?.level === "number" ? side.level : void 0;
-  const text = { who, known: who !== flat(uuid2) };
-  if (level2 !== void 0) text.access = COLLABORATOR_LEVEL[level2] ?? `level ${level2}`;
-  return text;
+function userText(action, people, vocab) {
+  const detail2 = vocab.verb(action.action).detail?.(action);
+  if (detail2 === void 0 || !("user" in detail2)) return void 0;
+  const who = personText(detail2.user, people);
+  const text2 = { who, known: who !== flat(detail2.user) };
+  if (detail2.access !== void 0) text2.access = detail2.access;
+  return text2;
 }
-function actionDetail(action, people) {
-  const collaborator2 = collaboratorText(action, people);
-  if (collaborator2 !== void 0) {
-    return collaborator2.access === void 0 ? collaborator2.who : `${collaborator2.who} (${collaborator2.access})`;
-  }
-  return action.action === "unpause" && action.after?.backfill === true ? "(with backfill of the paused gap)" : "";
+function actionDetail(action, people, vocab) {
+  const user2 = userText(action, people, vocab);
+  if (user2 !== void 0) return user2.access === void 0 ? user2.who : `${user2.who} (${user2.access})`;
+  const detail2 = vocab.verb(action.action).detail?.(action);
+  return detail2 !== void 0 && "text" in detail2 ? detail2.text : "";
 }
-function actionLabel(action, people) {
-  const detail2 = actionDetail(action, people);
-  return detail2 === "" ? ACTION_WORDS[action.action] : `${ACTION_WORDS[action.action]} ${detail2}`;
+function actionWord(action, vocab) {
+  return vocab.verb(action.action).word;
+}
+function actionSymbol(action, vocab) {
+  return vocab.verb(action.action).symbol;
+}
+function actionLabel(action, people, vocab) {
+  const detail2 = actionDetail(action, people, vocab);
+  const word = actionWord(action, vocab);
+  return detail2 === "" ? word : `${word} ${detail2}`;
 }
 function objectInProject(ref, vocab, id) {
   const withId = id === void 0 ? ref : { ...ref, id };
@@ -20754,19 +20747,21 @@ function driftSentence(plan) {
   const base = plan.base === void 0 ? "" : ` at ${plan.base}`;
   return `${count(n, "object")} ${DRIFT_WORDS}: ${their} the same${base} and in the working tree, so applying reverts ${n === 1 ? "that live edit" : "those live edits"}.`;
 }
-function actionCounts(actions) {
+function actionCounts(actions, vocab) {
   const counts = /* @__PURE__ */ new Map();
   for (const a of actions) counts.set(a.action, (counts.get(a.action) ?? 0) + 1);
-  return ACTION_KINDS.filter((k) => counts.has(k)).map((k) => [k, counts.get(k) ?? 0]);
+  const known = vocab.verbs.map((v) => v.name).filter((k) => counts.has(k));
+  const unknown = [...counts.keys()].filter((k) => !known.includes(k));
+  return [...known, ...unknown].map((k) => [k, counts.get(k) ?? 0]);
 }
-function summaryPhrases(actions) {
-  return actionCounts(actions).map(([kind2, n]) => ({
-    text: SUMMARY_PHRASE[kind2](n),
+function summaryPhrases(actions, vocab) {
+  return actionCounts(actions, vocab).map(([kind2, n]) => ({
+    text: vocab.verb(kind2).phrase(n),
     destructive: actions.some((a) => a.action === kind2 && a.destructive)
   }));
 }
-function summarySentence(actions) {
-  return `Plan: ${summaryPhrases(actions).map((p) => p.text).join(", ")}.`;
+function summarySentence(actions, vocab) {
+  return `Plan: ${summaryPhrases(actions, vocab).map((p) => p.text).join(", ")}.`;
 }
 function isSecret(value) {
   return value instanceof SecretValue || isSecretRef(value);
@@ -20784,16 +20779,16 @@ function formatValue(value) {
 function valueWords(vocab, kind2) {
   return (path, value) => vocab.value(kind2, path, value);
 }
-function changeSides(change2, created, words = noWords) {
+function changeSides(change2, created, words2 = noWords) {
   if (change2.secret === true || isSecret(change2.after) || isSecret(change2.before)) {
     return { secret: isSecret(change2.after) ? secretText(change2.after) : "(secret)" };
   }
-  const shown2 = (value) => words(change2.path, value) ?? formatValue(value);
+  const shown2 = (value) => words2(change2.path, value) ?? formatValue(value);
   const after = shown2(change2.after);
   return created ? { after } : { before: shown2(change2.before), after };
 }
-function changeText(change2, created, words = noWords) {
-  const sides = changeSides(change2, created, words);
+function changeText(change2, created, words2 = noWords) {
+  const sides = changeSides(change2, created, words2);
   if ("secret" in sides) return sides.secret;
   return sides.before === void 0 ? sides.after : `${sides.before} → ${sides.after}`;
 }
@@ -20826,67 +20821,26 @@ function objectLabel(ref, vocab) {
   const id = ref.id === void 0 ? "" : ` (id ${ref.id})`;
   return `${vocab.words(ref.kind).one} ${visible(JSON.stringify(ref.name))}${id}`;
 }
-var ACTION_SYMBOL, ACTION_WORDS, COLLABORATOR_LEVEL, DRIFT_WORDS, SUMMARY_PHRASE, noWords;
+var DRIFT_WORDS, noWords;
 var init_labels = __esm({
   "src/render/labels.ts"() {
     "use strict";
     init_secret();
     init_secrets();
-    init_types();
     init_text();
     init_words();
     init_time2();
-    ACTION_SYMBOL = {
-      create: "+",
-      update: "~",
-      soft_delete: "-",
-      delete: "-",
-      restore: "↺",
-      pause: "⏸",
-      unpause: "▶",
-      add_collaborator: "+",
-      remove_collaborator: "-",
-      enable_sharing: "+",
-      disable_sharing: "-"
-    };
-    ACTION_WORDS = {
-      create: "create",
-      update: "update",
-      soft_delete: "soft delete",
-      delete: "delete",
-      restore: "restore",
-      pause: "pause",
-      unpause: "unpause",
-      add_collaborator: "add collaborator",
-      remove_collaborator: "remove collaborator",
-      enable_sharing: "sharing on",
-      disable_sharing: "sharing off"
-    };
-    COLLABORATOR_LEVEL = { 21: "can_view", 37: "can_edit" };
     DRIFT_WORDS = "changed outside posthog-gitops";
-    SUMMARY_PHRASE = {
-      create: (n) => `${n} to create`,
-      restore: (n) => `${n} to restore`,
-      update: (n) => `${n} to update`,
-      remove_collaborator: (n) => `${n} ${plural(n, "collaborator")} to remove`,
-      add_collaborator: (n) => `${n} ${plural(n, "collaborator")} to add`,
-      enable_sharing: (n) => `${n} to share`,
-      disable_sharing: (n) => `${n} to stop sharing`,
-      pause: (n) => `${n} to pause`,
-      unpause: (n) => `${n} to unpause`,
-      soft_delete: (n) => `${n} to soft-delete`,
-      delete: (n) => `${n} to delete`
-    };
     noWords = () => void 0;
   }
 });
 
 // src/render/github.ts
-function escapeData2(text) {
-  return visible(text.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A"));
+function escapeData2(text2) {
+  return visible(text2.replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A"));
 }
-function escapeProperty2(text) {
-  return escapeData2(text).replaceAll(":", "%3A").replaceAll(",", "%2C");
+function escapeProperty2(text2) {
+  return escapeData2(text2).replaceAll(":", "%3A").replaceAll(",", "%2C");
 }
 function annotation(level2, where2, message) {
   const props = [];
@@ -20925,7 +20879,7 @@ function objectAnnotation(group, plan, path, vocab) {
   const lines = [drifted === void 0 ? head : `${head} · ${DRIFT_WORDS}`];
   const modified = drifted === void 0 ? "" : modifiedText(drifted, plan);
   if (modified !== "") lines.push(modified);
-  for (const a of group.actions) lines.push(`${ACTION_SYMBOL[a.action]} ${actionLabel(a, people)}`);
+  for (const a of group.actions) lines.push(`${actionSymbol(a, vocab)} ${actionLabel(a, people, vocab)}`);
   lines.push(...group.actions.flatMap((a) => a.warnings));
   return annotation(
     level2,
@@ -20945,820 +20899,83 @@ var init_github = __esm({
   }
 });
 
-// src/kinds/batch-export/schema.ts
-function configKeys(type) {
-  return new Set(Object.keys(CONFIGS[type]?.properties ?? {}));
+// src/render/kinds.ts
+function verbsOf(kinds) {
+  const byName = /* @__PURE__ */ new Map();
+  for (const kind2 of kinds)
+    for (const verb of kind2.verbs) if (!byName.has(verb.name)) byName.set(verb.name, verb);
+  return [...byName.values()].sort((a, b) => a.step - b.step);
 }
-var SECRET_NOTE, str, bool, int, secret, legacySecret, EVENT_LISTS, COMPRESSIONS, OBJECT_FILES, LEGACY_PARQUET, S3_PLACE, configAwsS3, configS3Compatible, configS3, configSnowflake, configPostgres, awsKeys, configRedshift, configBigQuery, configDatabricks, configAzureBlob, configHTTP, configNoOp, CONFIGS, DESTINATION_TYPES, INTEGRATION_ID, batchExportSchema;
-var init_schema2 = __esm({
-  "src/kinds/batch-export/schema.ts"() {
+function vocabulary(kinds) {
+  const byName = new Map(kinds.map((k, i) => [k.name, { kind: k, index: i }]));
+  const verbs = verbsOf(kinds);
+  const verbByName = new Map(verbs.map((v) => [v.name, v]));
+  return {
+    verbs,
+    verb: (name) => verbByName.get(name) ?? {
+      name,
+      symbol: "~",
+      word: name,
+      phrase: (n) => `${n} to ${name}`,
+      step: Number.MAX_SAFE_INTEGER,
+      destructive: "depends"
+    },
+    words: (kind2) => byName.get(kind2)?.kind.words ?? { one: kind2, many: kind2 },
+    order: (kind2) => byName.get(kind2)?.index ?? kinds.length,
+    value: (kind2, path, value) => {
+      const words2 = byName.get(kind2)?.kind.values?.[path];
+      if (words2 === void 0 || value === void 0) return void 0;
+      const key = JSON.stringify(value);
+      return Object.hasOwn(words2, key) ? words2[key] : void 0;
+    }
+  };
+}
+var init_kinds = __esm({
+  "src/render/kinds.ts"() {
     "use strict";
-    SECRET_NOTE = "Secret: must be a ${NAME} reference to an environment variable; never sent back by the service.";
-    str = (description, extra = {}) => ({
-      type: "string",
-      description,
-      ...extra
-    });
-    bool = (description) => ({ type: "boolean", description });
-    int = (description, minimum, maximum) => ({
-      type: "integer",
-      description,
-      ...minimum === void 0 ? {} : { minimum },
-      ...maximum === void 0 ? {} : { maximum }
-    });
-    secret = (description) => ({
-      type: "string",
-      description: `${description} ${SECRET_NOTE}`,
-      "x-secret": true
-    });
-    legacySecret = (description) => secret(
-      `${description} Legacy (exports created before integrations): the newest service keeps credentials in the integration.`
-    );
-    EVENT_LISTS = {
-      exclude_events: {
-        type: "array",
-        items: { type: "string" },
-        description: "Event names never exported."
-      },
-      include_events: {
-        type: "array",
-        items: { type: "string" },
-        description: "Only these event names are exported."
-      }
-    };
-    COMPRESSIONS = ["gzip", "brotli", "zstd", "lz4", "snappy"];
-    OBJECT_FILES = {
-      compression: str(
-        "Compression: gzip or brotli for JSONLines; zstd, lz4, snappy, gzip or brotli for Parquet. Default none.",
-        { enum: COMPRESSIONS }
-      ),
-      file_format: str("File format of the exported files (default JSONLines).", {
-        enum: ["JSONLines", "Parquet"]
-      }),
-      max_file_size_mb: int("Split files above this size (MB); default no limit.", 1)
-    };
-    LEGACY_PARQUET = bool(
-      "Keep the codec in Parquet file names (e.g. .parquet.zst): only for an export that already writes them; the service refuses true on a new export."
-    );
-    S3_PLACE = {
-      bucket_name: str("S3 bucket name.", { minLength: 1 }),
-      region: str("Region of the bucket, e.g. us-east-1.", { minLength: 1 }),
-      prefix: str("Key prefix inside the bucket; may use the service's date placeholders.", { minLength: 1 })
-    };
-    configAwsS3 = {
-      type: "object",
-      description: "Amazon S3 (newest service): the credentials (role or access key) live in the aws-s3 integration named by destination.integration.",
-      additionalProperties: false,
-      properties: {
-        ...S3_PLACE,
-        ...OBJECT_FILES,
-        legacy_parquet_extension: LEGACY_PARQUET,
-        encryption: str("Server-side encryption; default none.", { enum: ["AES256", "aws:kms"] }),
-        kms_key_id: str("KMS key id when encryption is aws:kms."),
-        ...EVENT_LISTS
-      },
-      required: ["bucket_name", "region", "prefix"]
-    };
-    configS3Compatible = {
-      type: "object",
-      description: "S3-compatible storage (R2, MinIO, ...; newest service): the endpoint and access key live in the s3-compatible integration named by destination.integration.",
-      additionalProperties: false,
-      properties: {
-        ...S3_PLACE,
-        ...OBJECT_FILES,
-        legacy_parquet_extension: LEGACY_PARQUET,
-        use_virtual_style_addressing: bool("Use virtual-hosted-style bucket URLs (default false)."),
-        ...EVENT_LISTS
-      },
-      required: ["bucket_name", "region", "prefix"]
-    };
-    configS3 = {
-      type: "object",
-      description: "Legacy Amazon S3 with inline keys: kept for exports created before integrations. The newest service refuses new S3 exports (and migrated the old ones to AwsS3 / S3Compatible): use those types with an integration.",
-      additionalProperties: false,
-      properties: {
-        bucket_name: str("S3 bucket name."),
-        region: str("AWS region of the bucket, e.g. us-east-1."),
-        prefix: str("Key prefix inside the bucket; may use the service's date placeholders."),
-        aws_access_key_id: secret("AWS access key id."),
-        aws_secret_access_key: secret("AWS secret access key."),
-        ...OBJECT_FILES,
-        encryption: str("Server-side encryption.", { enum: ["AES256", "aws:kms"] }),
-        kms_key_id: str("KMS key id when encryption is aws:kms."),
-        endpoint_url: str(
-          "Endpoint of an S3-compatible service instead of AWS (S3Compatible in the newest service)."
-        ),
-        use_virtual_style_addressing: bool("Use virtual-hosted-style bucket URLs."),
-        ...EVENT_LISTS
-      },
-      required: ["bucket_name", "region", "prefix"]
-    };
-    configSnowflake = {
-      type: "object",
-      description: "Snowflake. Newest service: account, user and password or key pair live in the snowflake integration named by destination.integration; the inline keys are for exports created before integrations.",
-      additionalProperties: false,
-      properties: {
-        database: str("Database name."),
-        warehouse: str("Warehouse name."),
-        schema: str("Schema name."),
-        table_name: str("Table to write into (default events)."),
-        role: str("Role to assume; default the user's."),
-        account: str(
-          "Snowflake account identifier. Legacy (exports created before integrations): the newest service keeps it in the integration."
-        ),
-        user: legacySecret("Snowflake user."),
-        password: legacySecret("Snowflake password (authentication_type password)."),
-        private_key: legacySecret("Private key (authentication_type keypair)."),
-        private_key_passphrase: legacySecret("Passphrase of the private key."),
-        authentication_type: str(
-          "How to authenticate. Legacy (exports created before integrations): the newest service keeps it in the integration.",
-          { enum: ["password", "keypair"] }
-        ),
-        ...EVENT_LISTS
-      },
-      required: ["database", "warehouse", "schema"]
-    };
-    configPostgres = {
-      type: "object",
-      description: "PostgreSQL. Newest service: new exports need the postgresql integration named by destination.integration (host and credentials); inline user and password stay accepted for exports created before integrations.",
-      additionalProperties: false,
-      properties: {
-        database: str("Database name."),
-        schema: str("Database schema (default public)."),
-        table_name: str("Table to write into (default events)."),
-        has_self_signed_cert: bool("Accept a self-signed TLS certificate (default false)."),
-        host: str("Database host name, when not the integration's (the service refuses private addresses)."),
-        port: int("Database port (default 5432).", 1, 65535),
-        user: legacySecret("Database user."),
-        password: legacySecret("Database password."),
-        ...EVENT_LISTS
-      },
-      required: ["database"]
-    };
-    awsKeys = (what) => ({
-      type: ["object", "integer"],
-      description: `${what}: the id of an aws-s3 integration of the project, or inline AWS keys (legacy).`,
-      additionalProperties: false,
-      minimum: 1,
-      properties: {
-        aws_access_key_id: secret("AWS access key id."),
-        aws_secret_access_key: secret("AWS secret access key.")
-      }
-    });
-    configRedshift = {
-      type: "object",
-      description: "Amazon Redshift. Newest service: new exports need the aws-redshift integration named by destination.integration; inline user and password stay accepted for exports created before integrations.",
-      additionalProperties: false,
-      properties: {
-        database: str("Database name."),
-        user: legacySecret("Database user."),
-        password: legacySecret("Database password."),
-        host: str(
-          "Cluster or workgroup endpoint; required when the integration has none (the service refuses private addresses)."
-        ),
-        port: int("Database port (default 5439).", 1, 65535),
-        schema: str("Database schema (default public)."),
-        table_name: str("Table to write into (default events)."),
-        properties_data_type: str("Column type of the properties (default varchar).", {
-          enum: ["varchar", "super"]
-        }),
-        mode: str("How rows are loaded (default INSERT).", { enum: ["INSERT", "COPY"] }),
-        copy_inputs: {
-          type: "object",
-          description: "Staging bucket for mode COPY.",
-          additionalProperties: false,
-          properties: {
-            s3_bucket: str("Staging S3 bucket."),
-            region_name: str("AWS region of the staging bucket."),
-            s3_key_prefix: str("Key prefix inside the staging bucket."),
-            authorization: {
-              ...awsKeys("How Redshift reads the staging bucket"),
-              type: ["string", "object", "integer"],
-              description: "How Redshift reads the staging bucket: an IAM role ARN, the id of an aws-s3 integration of the project, or inline AWS keys (legacy)."
-            },
-            bucket_credentials: awsKeys("How the export writes to the staging bucket")
-          }
-        },
-        has_self_signed_cert: bool(
-          "Accept a self-signed TLS certificate. Older services only: the newest refuses it as an unknown field."
-        ),
-        ...EVENT_LISTS
-      },
-      required: ["database"]
-    };
-    configBigQuery = {
-      type: "object",
-      description: "Google BigQuery. Newest service: the service account lives in the google-cloud-service-account integration named by destination.integration; the inline key fields are for exports created before integrations.",
-      additionalProperties: false,
-      properties: {
-        dataset_id: str("BigQuery dataset id."),
-        table_id: str("Table to write into (default events)."),
-        use_json_type: bool("Store properties as JSON (default false; cannot change after create)."),
-        project_id: str("Google Cloud project id; default the integration's."),
-        private_key: legacySecret("Service-account private key."),
-        private_key_id: legacySecret("Service-account private key id."),
-        token_uri: legacySecret("Service-account token URI."),
-        client_email: legacySecret("Service-account e-mail."),
-        ...EVENT_LISTS
-      },
-      required: ["dataset_id"]
-    };
-    configDatabricks = {
-      type: "object",
-      description: "Databricks: the credentials live in the databricks integration named by destination.integration. http_path, catalog, schema and table_name are required to create one.",
-      additionalProperties: false,
-      properties: {
-        http_path: str("SQL warehouse HTTP path."),
-        catalog: str("Unity Catalog name."),
-        schema: str("Schema name."),
-        table_name: str("Table to write into."),
-        use_variant_type: bool("Store properties as VARIANT (default true)."),
-        use_automatic_schema_evolution: bool("Let the table schema evolve (default true)."),
-        ...EVENT_LISTS
-      }
-    };
-    configAzureBlob = {
-      type: "object",
-      description: "Azure Blob Storage: the credentials live in the azure-blob integration named by destination.integration. container_name is required to create one.",
-      additionalProperties: false,
-      properties: {
-        container_name: str("Blob container name."),
-        prefix: str("Blob name prefix (default none)."),
-        ...OBJECT_FILES,
-        legacy_parquet_extension: LEGACY_PARQUET,
-        ...EVENT_LISTS
-      }
-    };
-    configHTTP = {
-      type: "object",
-      description: "PostHog batch HTTP endpoint (events model only; inline token, no integration). url and token are required to create one.",
-      additionalProperties: false,
-      properties: {
-        url: str(
-          "Endpoint URL: the newest service accepts only https://us.i.posthog.com/batch/ or https://eu.i.posthog.com/batch/."
-        ),
-        token: secret("Project API token of the receiving project."),
-        ...EVENT_LISTS
-      },
-      required: ["url"]
-    };
-    configNoOp = {
-      type: "object",
-      description: "Does nothing; for tests.",
-      additionalProperties: false,
-      properties: {
-        arg: str("Free-form argument, ignored (default empty)."),
-        ...EVENT_LISTS
-      }
-    };
-    CONFIGS = {
-      AwsS3: configAwsS3,
-      S3Compatible: configS3Compatible,
-      Snowflake: configSnowflake,
-      Postgres: configPostgres,
-      Redshift: configRedshift,
-      BigQuery: configBigQuery,
-      Databricks: configDatabricks,
-      AzureBlob: configAzureBlob,
-      HTTP: configHTTP,
-      NoOp: configNoOp,
-      S3: configS3
-    };
-    DESTINATION_TYPES = Object.keys(CONFIGS);
-    INTEGRATION_ID = {
-      type: "integer",
-      minimum: 1,
-      "x-expect": "an integration id (a whole number)"
-    };
-    batchExportSchema = {
-      description: "Batch exports of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
-      item: { $ref: "#/$defs/batchExport" },
-      defs: {
-        batchExport: {
-          type: "object",
-          description: "A batch export. Only the keys written here are managed.",
-          additionalProperties: false,
-          required: ["name"],
-          properties: {
-            name: {
-              type: "string",
-              description: "Batch export name: its identity within the project unless `id` is given. Unique per project.",
-              minLength: 1
-            },
-            id: {
-              type: "string",
-              description: "The service's batch export UUID: pins identity across renames.",
-              pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
-              "x-expect": "a UUID"
-            },
-            model: {
-              enum: ["events", "persons", "sessions", "hogql"],
-              description: "What is exported (default events). hogql exports the rows of hogql_query (behind the service's hogql-batch-exports flag). The service cannot change it after create."
-            },
-            interval: {
-              enum: ["hour", "day", "week", "every 5 minutes", "every 15 minutes"],
-              description: "How often a batch runs. The sub-hour intervals are behind a service feature flag."
-            },
-            timezone: {
-              type: ["string", "null"],
-              description: "IANA time zone of the schedule, e.g. Europe/Berlin (newest service; default and null: UTC)."
-            },
-            offset_day: int(
-              "Weekly exports: the day they run, 0 = Sunday … 6 = Saturday (newest service; default 0).",
-              0,
-              6
-            ),
-            offset_hour: int(
-              "Daily and weekly exports: the hour they run, 0–23 in the schedule's timezone (newest service; default 0).",
-              0,
-              23
-            ),
-            paused: {
-              type: "boolean",
-              description: "Reconciled with the pause / unpause endpoints."
-            },
-            backfill_on_unpause: {
-              type: "boolean",
-              description: "On unpause, also export the paused gap (only when the service knows when the export was paused; otherwise the plan gives the backfill command)."
-            },
-            start_at: {
-              type: ["string", "null"],
-              description: "Start of the schedule: ISO-8601 date-time with a timezone (Z or +hh:mm); null clears it."
-            },
-            end_at: {
-              type: ["string", "null"],
-              description: "End of the schedule: ISO-8601 date-time with a timezone (Z or +hh:mm); null clears it."
-            },
-            hogql_query: {
-              type: "string",
-              description: "HogQL SELECT choosing the exported rows: required with model hogql (may use {data_interval_start} / {data_interval_end}); the newest service accepts it with model events only for projects that already have such exports."
-            },
-            primary_key: {
-              type: "array",
-              items: { type: "string", minLength: 1 },
-              minItems: 1,
-              description: "Model hogql only: columns of hogql_query that identify a row (needed for MERGE)."
-            },
-            version_key: {
-              type: "array",
-              items: { type: "string", minLength: 1 },
-              minItems: 1,
-              description: "Model hogql only: columns of hogql_query that order versions of a row."
-            },
-            incremental_mode: {
-              enum: ["APPEND", "MERGE"],
-              description: "Model hogql only: APPEND rows (default) or MERGE them on primary_key."
-            },
-            filters: {
-              type: "array",
-              description: "Property filters (model events only), e.g. {key: $browser, operator: exact, type: event, value: [Firefox]}.",
-              items: {
-                type: "object"
-              }
-            },
-            destination: {
-              type: "object",
-              description: "Where batches go.",
-              additionalProperties: false,
-              required: ["type"],
-              properties: {
-                type: {
-                  enum: DESTINATION_TYPES,
-                  description: "Destination type. AwsS3, S3Compatible, Snowflake, Databricks, AzureBlob and BigQuery need an integration; new Postgres and Redshift exports too. S3 is the legacy type with inline keys, kept for exports created before integrations."
-                },
-                integration: {
-                  ...INTEGRATION_ID,
-                  description: "Id of the project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type)."
-                },
-                integration_id: {
-                  ...INTEGRATION_ID,
-                  description: "Deprecated alias of `integration` (the same id); write `integration` instead."
-                },
-                config: {
-                  type: "object",
-                  description: "Destination settings; the keys depend on type."
-                }
-              },
-              allOf: Object.keys(CONFIGS).map((type) => ({
-                if: { properties: { type: { const: type } }, required: ["type"] },
-                then: { properties: { config: { $ref: `#/$defs/config${type}` } } }
-              }))
-            },
-            deleted: {
-              type: "boolean",
-              description: "Tombstone: delete the batch export (idempotent)."
-            }
-          }
-        },
-        ...Object.fromEntries(Object.entries(CONFIGS).map(([type, node]) => [`config${type}`, node]))
-      }
-    };
   }
 });
 
-// src/kinds/batch-export/destinations.ts
-function secretPaths(type) {
-  let paths = secretCache.get(type);
-  if (paths === void 0) {
-    const found = [];
-    const config = batchExportSchema.defs[`config${type}`];
-    if (config !== void 0) collectSecrets(config, "", found);
-    paths = found;
-    secretCache.set(type, paths);
-  }
-  return paths;
+// src/plan/context.ts
+function newSink() {
+  return { actions: [], notes: [], errors: [] };
 }
-function collectSecrets(node, prefix, out) {
-  for (const [key, child] of Object.entries(node.properties ?? {})) {
-    const path = prefix === "" ? key : `${prefix}.${key}`;
-    if (child["x-secret"] === true) out.push(path);
-    else if (child.properties !== void 0) collectSecrets(child, path, out);
-  }
-}
-function isSecretPath(type, path) {
-  return secretPaths(type).includes(path);
-}
-function isCredentialPath(path) {
-  return !path.startsWith("copy_inputs.");
-}
-function pullSecretPaths(type, config, integration2 = null) {
-  const all = secretPaths(type);
-  const copy = isPlainObject(config.copy_inputs) ? config.copy_inputs : void 0;
-  const inlineCopy = (path) => {
-    const [head, part] = path.split(".");
-    return head === "copy_inputs" && copy !== void 0 && part !== void 0 && isPlainObject(copy[part]);
+function makeAction(verb, object, parts = {}) {
+  const result = {
+    action: verb.name,
+    object,
+    changes: parts.changes ?? [],
+    destructive: verb.destructive === "depends" ? parts.destructive === true : verb.destructive,
+    warnings: parts.warnings ?? []
   };
-  if (integration2 !== null) return all.filter(inlineCopy);
-  switch (type) {
-    case "Snowflake":
-      return config.authentication_type === "keypair" ? ["user", "private_key"] : ["user", "password"];
-    case "Redshift":
-      return all.filter((path) => isCredentialPath(path) || inlineCopy(path));
-    default:
-      return all.filter((path) => !path.endsWith("private_key_passphrase"));
-  }
+  if (parts.before !== void 0) result.before = parts.before;
+  if (parts.after !== void 0) result.after = parts.after;
+  return result;
 }
-function secretVariableName(objectName2, path) {
-  return `${objectName2}_${path}`.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "").replace(/^(\d)/, "_$1");
+function declaredRef(kind2, project3, desired, live) {
+  const ref = { kind: kind2, project: project3, name: desired.name, source: desired.source };
+  const id = live?.id ?? desired.id;
+  if (id !== void 0) ref.id = id;
+  return ref;
 }
-var INTEGRATION_KIND, NEEDS_INTEGRATION, CREATE_NEEDS_INTEGRATION, LEGACY_INLINE_TYPES, MOVED_TO_INTEGRATION, REQUIRED_ON_CREATE, HTTP_URLS, COMPRESSIONS_BY_FORMAT, secretCache;
-var init_destinations = __esm({
-  "src/kinds/batch-export/destinations.ts"() {
+var init_context2 = __esm({
+  "src/plan/context.ts"() {
     "use strict";
-    init_values();
-    init_schema2();
-    INTEGRATION_KIND = {
-      AwsS3: "aws-s3",
-      S3Compatible: "s3-compatible",
-      Snowflake: "snowflake",
-      Postgres: "postgresql",
-      Redshift: "aws-redshift",
-      BigQuery: "google-cloud-service-account",
-      Databricks: "databricks",
-      AzureBlob: "azure-blob"
-    };
-    NEEDS_INTEGRATION = /* @__PURE__ */ new Set(["Databricks", "AzureBlob"]);
-    CREATE_NEEDS_INTEGRATION = /* @__PURE__ */ new Set([
-      "AwsS3",
-      "S3Compatible",
-      "Databricks",
-      "AzureBlob"
-    ]);
-    LEGACY_INLINE_TYPES = /* @__PURE__ */ new Set([
-      "S3",
-      "Snowflake",
-      "Postgres",
-      "Redshift",
-      "BigQuery"
-    ]);
-    MOVED_TO_INTEGRATION = {
-      S3: ["endpoint_url"],
-      Snowflake: ["account", "authentication_type"]
-    };
-    REQUIRED_ON_CREATE = {
-      AwsS3: ["bucket_name", "region", "prefix"],
-      S3Compatible: ["bucket_name", "region", "prefix"],
-      S3: ["bucket_name", "region", "prefix"],
-      Snowflake: ["database", "warehouse", "schema"],
-      Postgres: ["database"],
-      Redshift: ["database"],
-      BigQuery: ["dataset_id"],
-      Databricks: ["http_path", "catalog", "schema", "table_name"],
-      AzureBlob: ["container_name"],
-      HTTP: ["url", "token"]
-    };
-    HTTP_URLS = [
-      "https://us.i.posthog.com/batch/",
-      "https://eu.i.posthog.com/batch/"
-    ];
-    COMPRESSIONS_BY_FORMAT = {
-      Parquet: ["zstd", "lz4", "snappy", "gzip", "brotli"],
-      JSONLines: ["gzip", "brotli"]
-    };
-    secretCache = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/kinds/batch-export/declare.ts
-function declareBatchExport(input, ctx) {
-  const out = {
-    kind: "batch_export",
-    name: ctx.text("/name", input.name),
-    deleted: input.deleted ?? false,
-    source: ctx.source()
-  };
-  if (input.id !== void 0) out.id = input.id.toLowerCase();
-  if (input.model !== void 0) out.model = input.model;
-  if (input.interval !== void 0) out.interval = input.interval;
-  schedule(input, out, ctx);
-  if (input.paused !== void 0) out.paused = input.paused;
-  if (input.backfill_on_unpause !== void 0) out.backfill_on_unpause = input.backfill_on_unpause;
-  if (input.start_at !== void 0) out.start_at = instant("start_at", input.start_at, ctx);
-  if (input.end_at !== void 0) out.end_at = instant("end_at", input.end_at, ctx);
-  if (typeof out.start_at === "string" && typeof out.end_at === "string" && out.start_at >= out.end_at) {
-    ctx.error(
-      "/start_at",
-      `start_at of ${ctx.owner} (${isoTime(out.start_at)}) must be before its end_at (${isoTime(out.end_at)})`
-    );
-  }
-  if (input.hogql_query !== void 0) out.hogql_query = ctx.text("/hogql_query", input.hogql_query);
-  hogqlFields(input, out, ctx);
-  if (input.filters !== void 0) {
-    out.filters = ctx.deep("/filters", input.filters);
-    if (input.model !== void 0 && input.model !== "events" && input.filters.length > 0) {
-      ctx.error(
-        "/filters",
-        `filters of ${ctx.owner} need model: events (the service refuses them with model ${input.model})`,
-        "key"
-      );
-    }
-  }
-  if (input.destination !== void 0) {
-    out.destination = destination(input.destination, ctx);
-    if (input.destination.type === "HTTP" && input.model !== void 0 && input.model !== "events") {
-      ctx.error("/model", `${ctx.owner} has an HTTP destination, which only supports model: events`);
-    }
-  }
-  return out;
-}
-function schedule(input, out, ctx) {
-  if (input.timezone !== void 0) {
-    if (input.timezone === null) out.timezone = null;
-    else {
-      const zone = ctx.text("/timezone", input.timezone);
-      if (isTimeZone(zone)) out.timezone = zone;
-      else {
-        ctx.error(
-          "/timezone",
-          `timezone of ${ctx.owner} is not a time zone the service knows: write an IANA name like Europe/Berlin or UTC`
-        );
-      }
-    }
-  }
-  const interval = input.interval;
-  if (input.offset_day !== void 0) {
-    if (interval !== void 0 && interval !== "week") {
-      ctx.error(
-        "/offset_day",
-        `offset_day of ${ctx.owner} applies to weekly exports only (its interval is ${interval})`,
-        "key"
-      );
-    } else out.offset_day = input.offset_day;
-  }
-  if (input.offset_hour !== void 0) {
-    if (interval !== void 0 && interval !== "day" && interval !== "week") {
-      ctx.error(
-        "/offset_hour",
-        `offset_hour of ${ctx.owner} applies to daily and weekly exports only (its interval is ${interval})`,
-        "key"
-      );
-    } else out.offset_hour = input.offset_hour;
-  }
-}
-function hogqlFields(input, out, ctx) {
-  for (const key of ["primary_key", "version_key", "incremental_mode"]) {
-    if (input[key] === void 0) continue;
-    if (input.model !== void 0 && input.model !== "hogql") {
-      ctx.error(`/${key}`, `${key} of ${ctx.owner} needs model: hogql (its model is ${input.model})`, "key");
-    }
-  }
-  if (input.primary_key !== void 0) {
-    out.primary_key = input.primary_key.map((c, i) => ctx.text(`/primary_key/${i}`, c));
-  }
-  if (input.version_key !== void 0) {
-    out.version_key = input.version_key.map((c, i) => ctx.text(`/version_key/${i}`, c));
-  }
-  if (input.incremental_mode !== void 0) {
-    out.incremental_mode = input.incremental_mode;
-    if (input.incremental_mode === "MERGE" && input.primary_key === void 0) {
-      ctx.error(
-        "/incremental_mode",
-        `${ctx.owner} merges (incremental_mode: MERGE), which needs a primary_key`
-      );
-    }
-  }
-}
-function isTimeZone(name) {
-  let ok = zones.get(name);
-  if (ok !== void 0) return ok;
-  ok = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)*$/.test(name);
-  if (ok) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: name });
-    } catch {
-      ok = false;
-    }
-  }
-  if (zones.size < 1e3) zones.set(name, ok);
-  return ok;
-}
-function instant(key, value, ctx) {
-  if (value === null) return null;
-  const text = ctx.text(`/${key}`, value).trim();
-  if (WITHOUT_ZONE.test(text)) {
-    ctx.error(`/${key}`, `${key} of ${ctx.owner} has no timezone: write it like 2026-01-01T00:00:00Z`);
-    return void 0;
-  }
-  const ms = WITH_ZONE.test(text) ? Date.parse(text.replace(" ", "T")) : Number.NaN;
-  if (Number.isNaN(ms)) {
-    ctx.error(
-      `/${key}`,
-      `${key} of ${ctx.owner} is not an ISO-8601 date-time: write it like 2026-01-01T00:00:00Z`
-    );
-    return void 0;
-  }
-  return new Date(ms).toISOString();
-}
-function destination(input, ctx) {
-  const config = input.config ?? {};
-  const secrets = {};
-  const skip = /* @__PURE__ */ new Set();
-  for (const path of secretPaths(input.type)) {
-    const pointer = `/destination/config/${path.split(".").join("/")}`;
-    const value = lookup(config, path.split("."));
-    if (value === void 0) continue;
-    skip.add(pointer);
-    const field2 = `destination.config.${path}`;
-    const name = secretReference(value);
-    if (name === void 0) {
-      literalSecret(pointer, field2, ctx);
-      continue;
-    }
-    if (isToolVariable(name)) {
-      ctx.error(
-        pointer,
-        `${field2} of ${ctx.owner} refers to ${name}: this tool's own variables (POSTHOG_*) never go into a field; use a variable of the destination's own credentials`
-      );
-      continue;
-    }
-    const set = envLookup(ctx.run.env)(name);
-    const available = set !== void 0;
-    if (!available) noteMissingSecret(ctx, name, pointer, field2);
-    secrets[path] = new SecretValue(value, [name], available ? set : void 0);
-  }
-  const plain = ctx.deep("/destination/config", config, skip);
-  const out = { type: input.type, config: plain, secrets };
-  const integration2 = integrationOf(input, ctx);
-  if (integration2 !== void 0) {
-    out.integration = integration2.id;
-    out.integrationSource = ctx.at(integration2.pointer);
-    inlineNextToIntegration(input.type, plain, Object.keys(secrets), ctx, integration2.pointer);
-  } else if (NEEDS_INTEGRATION.has(input.type)) {
-    ctx.error(
-      "/destination",
-      `${ctx.owner} has destination type ${input.type}, whose credentials live in a PostHog integration: create the integration in PostHog and set destination.integration to its id`,
-      "key"
-    );
-  }
-  checkDestinationConfig(input.type, plain, ctx);
-  return out;
-}
-function integrationOf(input, ctx) {
-  if (input.integration !== void 0 && input.integration_id !== void 0) {
-    ctx.error(
-      "/destination/integration_id",
-      `${ctx.owner} gives both destination.integration and destination.integration_id (its deprecated alias): keep integration only`,
-      "key"
-    );
-  }
-  if (input.integration !== void 0) {
-    return { id: input.integration, pointer: "/destination/integration" };
-  }
-  if (input.integration_id !== void 0) {
-    return { id: input.integration_id, pointer: "/destination/integration_id" };
-  }
-  return void 0;
-}
-function inlineNextToIntegration(type, config, secretKeys, ctx, pointer) {
-  if (type === "S3") {
-    ctx.error(
-      "/destination/type",
-      `${ctx.owner} names an integration, but S3 is the legacy type with inline keys: use type AwsS3 (or S3Compatible for other S3-compatible storage) with the integration`
-    );
-    return;
-  }
-  if (INTEGRATION_KIND[type] === void 0) {
-    ctx.error(
-      pointer,
-      `${ctx.owner} has destination type ${type}, which takes no integration: remove destination.integration`,
-      "key"
-    );
-    return;
-  }
-  if (type !== "Snowflake") return;
-  const inline = [
-    ...(MOVED_TO_INTEGRATION[type] ?? []).filter((k) => k in config),
-    ...secretKeys.filter(isCredentialPath)
-  ];
-  if (inline.length > 0) {
-    ctx.error(
-      `/destination/config/${inline[0]}`,
-      `${ctx.owner} names a Snowflake integration, which holds the account and credentials: remove ${inline.map((k) => `destination.config.${k}`).join(", ")} (the service refuses them as unknown fields)`,
-      "key"
-    );
-  }
-}
-function checkDestinationConfig(type, config, ctx) {
-  if (type === "HTTP" && typeof config.url === "string" && !HTTP_URLS.includes(config.url)) {
-    ctx.report(
-      "warning",
-      "/destination/config/url",
-      `the newest PostHog service accepts only ${HTTP_URLS.join(" or ")} as the URL of an HTTP destination: creating or changing ${ctx.owner} will be refused`
-    );
-  }
-  if (["AwsS3", "S3Compatible", "S3", "AzureBlob"].includes(type) && typeof config.compression === "string") {
-    const format = typeof config.file_format === "string" ? config.file_format : "JSONLines";
-    const allowed = COMPRESSIONS_BY_FORMAT[format] ?? [];
-    if (!allowed.includes(config.compression)) {
-      ctx.error(
-        "/destination/config/compression",
-        `compression ${config.compression} of ${ctx.owner} does not go with file_format ${format}: use ${allowed.join(" or ")}`
-      );
-    }
-  }
-}
-function literalSecret(pointer, field2, ctx) {
-  ctx.error(
-    pointer,
-    `${field2} of ${ctx.owner} is a secret: write it as a \${NAME} reference to an environment variable, not a literal value`
-  );
-}
-function checkSecretLiterals(input, ctx) {
-  const dest = input?.destination;
-  if (typeof dest?.type !== "string" || typeof dest.config !== "object" || dest.config === null) return;
-  for (const path of writtenSecretPaths(dest.type)) {
-    const value = lookup(dest.config, path.split("."));
-    if (typeof value === "string" && secretReference(value) === void 0) {
-      literalSecret(`/destination/config/${path.split(".").join("/")}`, `destination.config.${path}`, ctx);
-    }
-  }
-}
-function lookup(value, keys) {
-  let current2 = value;
-  for (const key of keys) {
-    if (current2 === null || typeof current2 !== "object" || Array.isArray(current2)) return void 0;
-    if (!Object.hasOwn(current2, key)) return void 0;
-    current2 = current2[key];
-  }
-  return current2;
-}
-function quietBatchExportValue(pointer) {
-  return /^\/destination\/config(\/|$)/.test(pointer);
-}
-function batchExportSecretPointers(input) {
-  const type = input?.destination?.type;
-  if (typeof type !== "string") return [];
-  return writtenSecretPaths(type).map((path) => `/destination/config/${path.split(".").join("/")}`);
-}
-function writtenSecretPaths(type) {
-  return type === "AwsS3" || type === "S3Compatible" ? secretPaths("S3") : secretPaths(type);
-}
-var WITH_ZONE, WITHOUT_ZONE, zones;
-var init_declare = __esm({
-  "src/kinds/batch-export/declare.ts"() {
-    "use strict";
-    init_interpolate();
-    init_missing_secrets();
-    init_secret();
-    init_time2();
-    init_destinations();
-    WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
-    WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
-    zones = /* @__PURE__ */ new Map();
   }
 });
 
 // src/kinds/shared/normalise.ts
-function normaliseTags(tags) {
+function normaliseTags(tags2) {
   const set = /* @__PURE__ */ new Set();
-  for (const tag of tags ?? []) {
+  for (const tag of Array.isArray(tags2) ? tags2 : []) {
+    if (typeof tag !== "string") continue;
     const t = tag.trim().toLowerCase();
     if (t !== "") set.add(t);
   }
   return [...set].sort();
 }
 function normaliseInstant(value) {
-  if (value === null || value === void 0) return null;
+  if (typeof value !== "string") return null;
   let known = instants.get(value);
   if (known === void 0) {
     if (instants.size >= 1e4) instants.clear();
@@ -21806,10 +21023,10 @@ function scalarText(value) {
   return void 0;
 }
 function normaliseQuery(query) {
-  return (query ?? "").trim().replace(/\s+/g, " ");
+  return (typeof query === "string" ? query : "").trim().replace(/\s+/g, " ");
 }
-function normaliseText(text) {
-  return (text ?? "").replace(/\n+$/, "");
+function normaliseText(text2) {
+  return (typeof text2 === "string" ? text2 : "").replace(/\n+$/, "");
 }
 var INSTANT, instants;
 var init_normalise = __esm({
@@ -21821,529 +21038,79 @@ var init_normalise = __esm({
   }
 });
 
-// src/kinds/batch-export/live.ts
-function batchExportState(live) {
-  const state = {
-    id: live.id,
-    name: live.name,
-    model: live.model ?? "events",
-    interval: live.interval,
-    paused: live.paused,
-    start_at: normaliseInstant(live.start_at),
-    end_at: normaliseInstant(live.end_at),
-    hogql_query: normaliseQuery(live.hogql_query),
-    filters: live.filters ?? [],
-    destination: {
-      type: live.destination.type,
-      config: live.destination.config ?? {},
-      integration: live.destination.integration ?? null
-    }
+// src/kinds/define/fields.ts
+function field(schema, options = {}) {
+  return {
+    schema,
+    required: false,
+    declare: (value, at) => at.ctx.deep(at.pointer, value),
+    normalise: (value) => value,
+    compare: "value",
+    secret: false,
+    newer: false,
+    pull: "always",
+    ...options
   };
-  const newer = live;
-  if (live.timezone !== void 0) state.timezone = live.timezone ?? "UTC";
-  if (live.offset_day !== void 0) state.offset_day = live.offset_day;
-  if (live.offset_hour !== void 0) state.offset_hour = live.offset_hour;
-  if (newer.primary_key !== void 0) state.primary_key = newer.primary_key;
-  if (newer.version_key !== void 0) state.version_key = newer.version_key;
-  if (newer.incremental_mode !== void 0) state.incremental_mode = newer.incremental_mode;
-  return state;
 }
-function namesIntegration(declared) {
-  const d = declared;
-  return !d.deleted && d.destination?.integration !== void 0;
+function node(type, description, keywords = {}) {
+  return { type, description, ...keywords };
 }
-async function readBatchExports(client, project3, declared) {
-  const read = declared.some(namesIntegration) ? { integrations: true } : {};
-  return { live: await readAll(client, project3, read), read };
+function text(description, keywords = {}, options = {}) {
+  return field(node("string", description, keywords), options);
 }
-async function rereadBatchExports(client, project3, read) {
-  return readAll(client, project3, checkReads(read));
+function longText(description, options = {}) {
+  return field(node("string", description), {
+    declare: (value, at) => at.ctx.text(at.pointer, value),
+    normalise: normaliseText,
+    compare: "text",
+    ...options
+  });
 }
-async function readAll(client, project3, read) {
-  const [objects, integrations2] = await Promise.all([
-    client.batchExports.listAll(project3),
-    read.integrations ? client.integrations.listAll(project3) : void 0
-  ]);
-  const live = { objects };
-  if (integrations2 !== void 0) live.integrations = integrations2;
-  return live;
+function flag(description, options = {}) {
+  return field(node("boolean", description), { declare: (value) => value, ...options });
 }
-function checkReads(read) {
-  if (read === void 0) return {};
-  const ok = typeof read === "object" && read !== null && !Array.isArray(read) && Object.entries(read).every(([k, v]) => k === "integrations" && v === true);
-  if (!ok) throw new UserError("the saved plan's batch export reads are not ones this version writes");
-  return read;
+function integer(description, keywords = {}, options = {}) {
+  return field(node("integer", description, keywords), { declare: (value) => value, ...options });
 }
-var init_live = __esm({
-  "src/kinds/batch-export/live.ts"() {
+function choice(values2, description, options = {}) {
+  return field({ enum: [...values2], description }, { declare: (value) => value, ...options });
+}
+function words(table, description, options = {}) {
+  return field(
+    { enum: [...Object.keys(table), ...Object.values(table)], description },
+    {
+      words: table,
+      declare: (value) => Object.hasOwn(table, value) ? table[value] : value,
+      ...options
+    }
+  );
+}
+function tags(description, options = {}) {
+  return field(
+    { type: "array", items: { type: "string", minLength: 1 }, description },
+    {
+      declare: (value, at) => normaliseTags(value.map((t, i) => at.ctx.text(`${at.pointer}/${i}`, t))),
+      normalise: normaliseTags,
+      toYaml: normaliseTags,
+      compare: "set",
+      ...options
+    }
+  );
+}
+function instant(description, options = {}) {
+  return field(node(["string", "null"], description), {
+    normalise: normaliseInstant,
+    send: (value) => value,
+    compare: "instant",
+    pull: "nonEmpty",
+    toYaml: (value) => normaliseInstant(value)?.replace(".000000Z", "Z"),
+    ...options
+  });
+}
+var init_fields = __esm({
+  "src/kinds/define/fields.ts"() {
     "use strict";
-    init_errors();
     init_normalise();
-  }
-});
-
-// src/config/types.ts
-function declaredOf(project3, kind2) {
-  return project3.objects[kind2] ?? [];
-}
-var init_types2 = __esm({
-  "src/config/types.ts"() {
-    "use strict";
-  }
-});
-
-// src/plan/context.ts
-function newSink() {
-  return { actions: [], notes: [], errors: [] };
-}
-function makeAction(action, object, parts = {}) {
-  const result = {
-    action,
-    object,
-    changes: parts.changes ?? [],
-    destructive: DESTRUCTIVE_ACTIONS.has(action),
-    warnings: parts.warnings ?? []
-  };
-  if (parts.before !== void 0) result.before = parts.before;
-  if (parts.after !== void 0) result.after = parts.after;
-  return result;
-}
-function declaredRef(kind2, project3, desired, live) {
-  const ref = { kind: kind2, project: project3, name: desired.name, source: desired.source };
-  const id = live?.id ?? desired.id;
-  if (id !== void 0) ref.id = id;
-  return ref;
-}
-var init_context2 = __esm({
-  "src/plan/context.ts"() {
-    "use strict";
-    init_types();
-  }
-});
-
-// src/plan/fingerprint.ts
-import { createHash as createHash2 } from "node:crypto";
-function indexOf(live) {
-  let index = indexes.get(live);
-  if (!index || index.from[0] !== live.objects || index.from[1] !== live.objects.length) {
-    index = { from: [live.objects, live.objects.length], byKey: /* @__PURE__ */ new Map() };
-    for (const object of live.objects) {
-      const name = `name:${object.name ?? ""}`;
-      if (!index.byKey.has(name)) index.byKey.set(name, object);
-      index.byKey.set(object.id, object);
-    }
-    indexes.set(live, index);
-  }
-  return index;
-}
-function fingerprintLive(kinds, live, ref) {
-  const kind2 = kinds.find((k) => k.name === ref.kind);
-  if (!live || !kind2) return ABSENT;
-  const kindLive = liveOf(live, ref.kind);
-  const object = indexOf(kindLive).byKey.get(ref.id ?? `name:${ref.name}`);
-  if (object === void 0) return ABSENT;
-  return createHash2("sha256").update(canonicalJson(kind2.state(object, kindLive))).digest("hex");
-}
-function fingerprintActions(kinds, actions, live) {
-  const byProject = new Map(live.map((p) => [p.project, p]));
-  const out = {};
-  for (const action of actions) {
-    const key = objectKey(action.object);
-    if (key in out) continue;
-    out[key] = fingerprintLive(kinds, byProject.get(action.object.project), action.object);
-  }
-  return out;
-}
-var ABSENT, indexes;
-var init_fingerprint = __esm({
-  "src/plan/fingerprint.ts"() {
-    "use strict";
-    init_types();
-    init_values();
-    ABSENT = "absent";
-    indexes = /* @__PURE__ */ new WeakMap();
-  }
-});
-
-// src/plan/match.ts
-function matchObjects(desired, live, label2, errors, several) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const object of live) byId.set(object.id, object);
-  const claimed = /* @__PURE__ */ new Set();
-  const pinnedBy = /* @__PURE__ */ new Map();
-  for (const d of desired) {
-    if (d.id === void 0) continue;
-    const first = pinnedBy.get(d.id);
-    if (first) {
-      errors.push({
-        message: `${label2} "${d.name}": id ${d.id} is already pinned by "${first.name}" (${first.source.file}:${first.source.line}); one live object cannot be declared twice`,
-        source: d.source
-      });
-    }
-    pinnedBy.set(d.id, d);
-    if (byId.has(d.id)) claimed.add(d.id);
-  }
-  const byName = /* @__PURE__ */ new Map();
-  for (const object of live) {
-    if (claimed.has(object.id)) continue;
-    const name = object.name ?? "";
-    const list10 = byName.get(name);
-    if (list10) list10.push(object);
-    else byName.set(name, [object]);
-  }
-  const pairs = [];
-  for (const d of desired) {
-    if (d.id !== void 0) {
-      pairs.push({ desired: d, live: byId.get(d.id) });
-      continue;
-    }
-    const candidates2 = byName.get(d.name) ?? [];
-    const recognised = candidates2.length > 1 ? several?.(d, candidates2) : void 0;
-    if (recognised) {
-      for (const c of candidates2) claimed.add(c.id);
-      pairs.push({ desired: d, live: recognised.live, replaced: recognised });
-      continue;
-    }
-    if (candidates2.length > 1) {
-      const ids = candidates2.map((c) => String(c.id)).join(", ");
-      errors.push({
-        message: `${label2} "${d.name}": ${candidates2.length} live objects have this name (ids ${ids}); add an \`id:\` pin to say which one is meant`,
-        source: d.source
-      });
-      continue;
-    }
-    const match = candidates2[0];
-    if (match) claimed.add(match.id);
-    pairs.push({ desired: d, live: match });
-  }
-  return { pairs, claimed };
-}
-var init_match = __esm({
-  "src/plan/match.ts"() {
-    "use strict";
-  }
-});
-
-// src/plan/prune.ts
-function planPrune(kind2, globs, ctx, claimed) {
-  const ignored = matcher(globs);
-  const counts = /* @__PURE__ */ new Map();
-  for (const object of ctx.live.objects) {
-    const name = object.name ?? "";
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  for (const object of ctx.live.objects) {
-    const name = object.name ?? "";
-    if (claimed.has(object.id) || ignored(name)) continue;
-    const unique = (counts.get(name) ?? 0) <= 1;
-    const ref = {
-      kind: kind2.name,
-      project: ctx.project,
-      name: unique ? name : `${name} (id ${object.id})`,
-      id: object.id
-    };
-    ctx.sink.actions.push(kind2.prune(object, ref, ctx));
-  }
-}
-function matcher(globs) {
-  return globs.length === 0 ? () => false : globMatcher(globs);
-}
-var init_prune = __esm({
-  "src/plan/prune.ts"() {
-    "use strict";
-    init_ignore();
-  }
-});
-
-// src/plan/sort.ts
-function kindOrder(kinds) {
-  const index = new Map(kinds.map((k, i) => [k.name, i]));
-  return (kind2) => index.get(kind2) ?? kinds.length;
-}
-function isDelete(action) {
-  return action.action === "soft_delete" || action.action === "delete";
-}
-function collaboratorOf(action) {
-  const side = action.after ?? action.before;
-  return typeof side?.user_uuid === "string" ? side.user_uuid : "";
-}
-function compareActions(a, b, order) {
-  return Number(isDelete(a)) - Number(isDelete(b)) || a.object.project - b.object.project || order(a.object.kind) - order(b.object.kind) || compareText(a.object.name, b.object.name) || STEP[a.action] - STEP[b.action] || compareText(collaboratorOf(a), collaboratorOf(b));
-}
-function sortActions(actions, order) {
-  return [...actions].sort((a, b) => compareActions(a, b, order));
-}
-function sortNotes(notes, order) {
-  const key = (n) => n.object ? [n.object.project, order(n.object.kind), n.object.name] : [0, -1, ""];
-  return [...notes].sort((a, b) => {
-    const [pa, ka, na] = key(a);
-    const [pb, kb, nb] = key(b);
-    return pa - pb || ka - kb || compareText(na, nb);
-  });
-}
-var STEP;
-var init_sort = __esm({
-  "src/plan/sort.ts"() {
-    "use strict";
-    init_values();
-    STEP = {
-      create: 0,
-      restore: 0,
-      update: 1,
-      remove_collaborator: 2,
-      add_collaborator: 3,
-      enable_sharing: 4,
-      disable_sharing: 4,
-      pause: 5,
-      unpause: 5,
-      soft_delete: 6,
-      delete: 6
-    };
-  }
-});
-
-// src/plan/summary.ts
-function summarise(actions) {
-  const counts = {};
-  for (const a of actions) counts[a.action] = (counts[a.action] ?? 0) + 1;
-  return { counts, total: actions.length, destructive: actions.some((a) => a.destructive) };
-}
-function featureLookupNeeded(kinds, actions) {
-  return kinds.some((kind2) => {
-    const own = actions.filter((a) => a.object.kind === kind2.name);
-    return own.length > 0 && kind2.needsFeatures?.(own) === true;
-  });
-}
-var init_summary = __esm({
-  "src/plan/summary.ts"() {
-    "use strict";
-  }
-});
-
-// src/plan/targets.ts
-function parseTarget(kinds, target) {
-  const slash = target.indexOf("/");
-  if (slash <= 0) return void 0;
-  const word = target.slice(0, slash).replaceAll("-", "_");
-  const kind2 = kinds.find((k) => k.name === word || k.key === word);
-  const selector = target.slice(slash + 1);
-  if (!kind2 || selector === "") return void 0;
-  if (selector.startsWith("#")) {
-    const id = selector.slice(1).trim();
-    return id === "" ? void 0 : { kind: kind2.name, id };
-  }
-  const glob = typeof compileGlob(selector) === "string" ? void 0 : globMatcher([selector]);
-  const name = selector.startsWith("\\#") ? selector.slice(1) : selector;
-  return {
-    kind: kind2.name,
-    name,
-    matches: (candidate) => candidate === name || (glob?.(candidate) ?? false)
-  };
-}
-function hits(target, object) {
-  if (object.kind !== target.kind) return false;
-  if ("id" in target)
-    return object.id !== void 0 && String(object.id).toLowerCase() === target.id.toLowerCase();
-  return object.names.some(target.matches);
-}
-function narrowToTargets(kinds, sink, desired, live, targets) {
-  const wanted = [];
-  for (const target of targets) {
-    const parsed = parseTarget(kinds, target);
-    if (!parsed) {
-      const forms = kinds.map((k) => `${k.name}/NAME`).join(", ");
-      sink.errors.push({
-        message: `--target ${target}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "dashboard"}/Weekly*`
-      });
-      continue;
-    }
-    wanted.push(parsed);
-    if (!candidates(parsed.kind, desired, live).some((c) => hits(parsed, c))) {
-      const words = "id" in parsed ? "this id" : isGlob(target) ? "a name matching it" : "this name";
-      sink.errors.push({ message: `--target ${target}: no declared or live ${parsed.kind} has ${words}` });
-    }
-  }
-  const keep = (object) => object !== void 0 && wanted.some((t) => hits(t, object));
-  return {
-    actions: sink.actions.filter((a) => keep(actionCandidate(a))),
-    notes: sink.notes.filter(
-      (n) => keep(n.object && { kind: n.object.kind, names: [n.object.name], id: n.object.id })
-    )
-  };
-}
-function isGlob(target) {
-  return /[*?[\\]/.test(target.slice(target.indexOf("/") + 1));
-}
-function actionCandidate(action) {
-  const names = [action.object.name];
-  const liveName = action.before?.name;
-  if (typeof liveName === "string" && action.object.source === void 0) names.push(liveName);
-  return { kind: action.object.kind, names, id: action.object.id };
-}
-function candidates(kind2, desired, live) {
-  const declared = desired.flatMap(
-    (p) => declaredOf(p, kind2).map((d) => ({ kind: kind2, names: [d.name], id: d.id }))
-  );
-  const existing = live.flatMap(
-    (p) => liveOf(p, kind2).objects.map((o) => ({ kind: kind2, names: o.name === null ? [] : [o.name], id: o.id }))
-  );
-  return [...declared, ...existing];
-}
-var init_targets = __esm({
-  "src/plan/targets.ts"() {
-    "use strict";
-    init_ignore();
-    init_types2();
-    init_types();
-  }
-});
-
-// src/plan/build.ts
-function buildPlan(kinds, desired, live, options) {
-  const sink = newSink();
-  const liveByProject = new Map(live.map((p) => [p.project, p]));
-  const projects2 = /* @__PURE__ */ new Set();
-  for (const project3 of desired) {
-    if (project3.project === void 0) {
-      const file = project3.files[0];
-      sink.errors.push({
-        message: "no project id: set `project:` in the files, --project, or POSTHOG_PROJECT_ID",
-        ...file ? { source: { file, line: 1, column: 1 } } : {}
-      });
-      continue;
-    }
-    const liveProject = liveByProject.get(project3.project);
-    if (!liveProject) {
-      sink.errors.push({ message: `no live state was read for project ${project3.project}` });
-      continue;
-    }
-    projects2.add(project3.project);
-    planProject(kinds, project3, liveProject, options, sink);
-  }
-  let actions = sink.actions;
-  let notes = sink.notes;
-  if (options.targets !== void 0) {
-    ({ actions, notes } = narrowToTargets(kinds, sink, desired, live, options.targets));
-  }
-  const order = kindOrder(kinds);
-  actions = sortActions(actions, order);
-  notes = sortNotes(notes, order);
-  const plan = {
-    format_version: PLAN_FORMAT_VERSION,
-    created_at: options.now.toISOString(),
-    projects: [...projects2].sort((a, b) => a - b),
-    actions,
-    notes,
-    fingerprints: fingerprintActions(kinds, actions, live),
-    summary: summarise(actions)
-  };
-  if (options.targets !== void 0 && options.targets.length > 0) plan.targets = [...options.targets];
-  return { plan, errors: sink.errors };
-}
-function planProject(kinds, project3, live, options, sink) {
-  for (const kind2 of kinds) {
-    const kindLive = liveOf(live, kind2.name);
-    const matching = matchObjects(
-      declaredOf(project3, kind2.name),
-      kindLive.objects,
-      kind2.words.one,
-      sink.errors,
-      kind2.replaced
-    );
-    const ctx = {
-      project: live.project,
-      live: kindLive,
-      features: live.features,
-      options,
-      sink
-    };
-    for (const { desired, live: match, replaced } of matching.pairs) {
-      if (replaced && !options.force) {
-        const ids = [replaced.live, ...replaced.leftovers].map((o) => o.id).join(", ");
-        const them = replaced.leftovers.length === 1 ? "it" : "them";
-        sink.errors.push({
-          message: `${kind2.words.one} "${desired.name}": ${replaced.leftovers.length + 1} live objects have this name (ids ${ids}): ${replaced.why}; rerun with --force to delete ${them}`,
-          source: desired.source
-        });
-        continue;
-      }
-      kind2.plan(desired, match, declaredRef(kind2.name, live.project, desired, match), ctx);
-      if (replaced === void 0) continue;
-      for (const leftover of replaced.leftovers) {
-        const action = kind2.prune(leftover, declaredRef(kind2.name, live.project, desired, leftover), ctx);
-        sink.actions.push({ ...action, warnings: [...action.warnings, replaced.why] });
-      }
-    }
-    if (options.prune && project3.manages.includes(kind2.name)) {
-      planPrune(kind2, project3.ignore[kind2.name] ?? [], ctx, matching.claimed);
-    }
-  }
-}
-var init_build = __esm({
-  "src/plan/build.ts"() {
-    "use strict";
-    init_types2();
-    init_context2();
-    init_fingerprint();
-    init_match();
-    init_prune();
-    init_sort();
-    init_summary();
-    init_targets();
-    init_types();
-  }
-});
-
-// src/plan/safety.ts
-function deleteLimit(liveCount) {
-  return Math.max(DELETE_FLOOR, Math.floor(liveCount * DELETE_RATIO));
-}
-function checkSafety(kinds, plan, live, options) {
-  if (options.force) return void 0;
-  const deletes = /* @__PURE__ */ new Map();
-  for (const action of plan.actions) {
-    if (action.action !== "soft_delete" && action.action !== "delete") continue;
-    const key = `${action.object.project}/${action.object.kind}`;
-    const entry = deletes.get(key) ?? { project: action.object.project, kind: action.object.kind, count: 0 };
-    entry.count += 1;
-    deletes.set(key, entry);
-  }
-  const problems = [];
-  for (const { project: project3, kind: kind2, count: count2 } of deletes.values()) {
-    const liveProject = live.find((p) => p.project === project3);
-    const liveCount = liveProject ? liveOf(liveProject, kind2).objects.length : 0;
-    const limit = deleteLimit(liveCount);
-    if (count2 > limit) {
-      const label2 = kinds.find((k) => k.name === kind2)?.words.many ?? kind2;
-      problems.push(`${count2} of ${liveCount} ${label2} in project ${project3} (limit ${limit})`);
-    }
-  }
-  if (problems.length === 0) return void 0;
-  return `refusing a plan that deletes ${problems.join(" and ")}: more than max(${DELETE_FLOOR}, ${DELETE_RATIO * 100}%) of the live objects; check the plan and rerun with --force if it is intended`;
-}
-var DELETE_FLOOR, DELETE_RATIO;
-var init_safety = __esm({
-  "src/plan/safety.ts"() {
-    "use strict";
-    init_types();
-    DELETE_FLOOR = 5;
-    DELETE_RATIO = 0.2;
-  }
-});
-
-// src/plan/index.ts
-var init_plan = __esm({
-  "src/plan/index.ts"() {
-    "use strict";
-    init_build();
-    init_context2();
-    init_fingerprint();
-    init_match();
-    init_safety();
-    init_sort();
-    init_summary();
-    init_targets();
-    init_types();
   }
 });
 
@@ -22692,9 +21459,9 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
     const hunks = [];
     let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
     for (let i = 0; i < diff.length; i++) {
-      const current2 = diff[i], lines = current2.lines || splitLines(current2.value);
-      current2.lines = lines;
-      if (current2.added || current2.removed) {
+      const current3 = diff[i], lines = current3.lines || splitLines(current3.value);
+      current3.lines = lines;
+      if (current3.added || current3.removed) {
         if (!oldRangeStart) {
           const prev = diff[i - 1];
           oldRangeStart = oldLine;
@@ -22706,9 +21473,9 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
           }
         }
         for (const line of lines) {
-          curRange.push((current2.added ? "+" : "-") + line);
+          curRange.push((current3.added ? "+" : "-") + line);
         }
-        if (current2.added) {
+        if (current3.added) {
           newLine += lines.length;
         } else {
           oldLine += lines.length;
@@ -22851,9 +21618,9 @@ function createTwoFilesPatch(oldFileName, newFileName, oldStr, newStr, oldHeader
     } }));
   }
 }
-function splitLines(text) {
-  const hasTrailingNl = text.endsWith("\n");
-  const result = text.split("\n").map((line) => line + "\n");
+function splitLines(text2) {
+  const hasTrailingNl = text2.endsWith("\n");
+  const result = text2.split("\n").map((line) => line + "\n");
   if (hasTrailingNl) {
     result.pop();
   } else {
@@ -22890,37 +21657,1578 @@ function unifiedDiff(before, after) {
   const start2 = patch2.indexOf("--- before");
   return (start2 >= 0 ? patch2.slice(start2) : patch2).replace(/\t$/gm, "");
 }
-var LONG_TEXT_FIELDS;
 var init_text_diff = __esm({
   "src/kinds/shared/text-diff.ts"() {
     "use strict";
     init_libesm();
-    LONG_TEXT_FIELDS = /* @__PURE__ */ new Set(["description", "hogql_query"]);
   }
 });
 
-// src/kinds/batch-export/legacy.ts
-function newestS3Type(destination2) {
-  return typeof destination2.config.endpoint_url === "string" ? "S3Compatible" : "AwsS3";
+// src/kinds/define/table.ts
+function ownValue(object, key) {
+  return Object.hasOwn(object, key) ? object[key] : void 0;
+}
+function fieldTable(fields, roles = {}) {
+  const all = { identity: "name", pin: "id", tombstone: "deleted", ...roles };
+  const entries = Object.entries(fields);
+  const identity2 = entries.find(([key]) => key === all.identity)?.[1];
+  if (identity2 === void 0 || !Object.hasOwn(fields, all.pin) || !Object.hasOwn(fields, all.tombstone)) {
+    throw new Error(
+      `a field table needs its identity, pin and tombstone fields: ${Object.values(all).join(", ")}`
+    );
+  }
+  const structural = /* @__PURE__ */ new Set([all.pin, all.tombstone]);
+  const plain = entries.filter(([key]) => !structural.has(key));
+  const compared = plain.filter(([, f]) => f.compare !== "none" && !f.secret);
+  const stateful = plain.filter(([, f]) => f.live !== false);
+  const rawLive = (key, f, answer) => {
+    if (typeof f.live === "function") return f.live({ ...answer });
+    const wire = f.wire ?? key;
+    return wire.includes(".") ? getPath({ ...answer }, wire) : ownValue(answer, wire);
+  };
+  const desiredValue = (desired, key) => key === all.identity ? desired.name : ownValue(desired, key);
+  const values2 = {};
+  for (const [key, f] of entries) {
+    if (f.words === void 0) continue;
+    values2[key] = Object.fromEntries(
+      Object.entries(f.words).map(([word, code]) => [JSON.stringify(code), word])
+    );
+  }
+  return {
+    fields,
+    roles: all,
+    values: values2,
+    schema(description) {
+      return {
+        type: "object",
+        description,
+        additionalProperties: false,
+        required: entries.filter(([, f]) => f.required).map(([key]) => key),
+        properties: Object.fromEntries(entries.map(([key, f]) => [key, f.schema]))
+      };
+    },
+    declare(kind2, input, ctx, pinned) {
+      const given = ownValue(input, all.identity);
+      const name = identity2.declare(given, { ctx, pointer: `/${all.identity}` });
+      const out = {
+        kind: kind2,
+        name: typeof name === "string" ? name : String(given ?? ""),
+        deleted: ownValue(input, all.tombstone) === true,
+        source: ctx.source()
+      };
+      const pin = ownValue(input, all.pin);
+      if (typeof pin === "number" || typeof pin === "string") out.id = pinned ? pinned(pin) : pin;
+      for (const [key, f] of plain) {
+        const value = ownValue(input, key);
+        if (key === all.identity || value === void 0) continue;
+        const declared2 = f.declare(value, { ctx, pointer: `/${key}` });
+        if (declared2 !== void 0) out[key] = declared2;
+      }
+      return out;
+    },
+    normalised(key, value) {
+      const f = entries.find(([k]) => k === key)?.[1];
+      return f === void 0 ? value : f.normalise(value);
+    },
+    state(answer) {
+      const state = { id: answer.id };
+      const later = [];
+      for (const [key, f] of stateful) {
+        const raw = rawLive(key, f, answer);
+        if (f.newer) {
+          if (raw !== void 0) later.push([key, f.normalise(raw)]);
+        } else state[key] = f.normalise(raw);
+      }
+      for (const [key, value] of later) state[key] = value;
+      return state;
+    },
+    compare(desired, state) {
+      const out = { changes: [], unreported: [] };
+      for (const [key, f] of compared) {
+        const value = desiredValue(desired, key);
+        if (value === void 0) continue;
+        const before = state[key];
+        if (before === void 0 && f.newer) {
+          out.unreported.push(key);
+          continue;
+        }
+        const wanted = f.normalise(value);
+        const live = f.compare === "keys" ? declaredKeys(before, wanted) : before;
+        if (deepEqual(wanted, live)) continue;
+        const after = f.send ? f.send(value) : wanted;
+        const change2 = { path: key, before: live, after };
+        if (live === void 0) delete change2.before;
+        if (f.compare === "text") change2.diff = unifiedDiff(String(live ?? ""), String(after ?? ""));
+        out.changes.push(change2);
+      }
+      return out;
+    },
+    sent(desired) {
+      const body = {};
+      for (const [key, f] of compared) {
+        const value = desiredValue(desired, key);
+        if (value !== void 0) body[key] = f.send ? f.send(value) : f.normalise(value);
+      }
+      return body;
+    },
+    declared(desired) {
+      const body = {};
+      for (const [key] of stateful) {
+        const value = desiredValue(desired, key);
+        if (value !== void 0) body[key] = value;
+      }
+      return body;
+    },
+    item(answer) {
+      const item = {};
+      for (const [key, f] of entries) {
+        if (key === all.tombstone || f.secret || f.pull === "never") continue;
+        const raw = key === all.pin ? answer.id : rawLive(key, f, answer);
+        if (f.live === false && key !== all.pin) continue;
+        if (f.newer && raw === void 0) continue;
+        if (f.pull === "present" && (raw === void 0 || raw === null)) continue;
+        if (f.pull === "nonEmpty" && isEmpty(raw)) continue;
+        item[key] = yamlValue(f, key, raw, values2);
+      }
+      return item;
+    }
+  };
+}
+function isEmpty(value) {
+  if (value === void 0 || value === null) return true;
+  if (typeof value === "string") return value.trim() === "";
+  return Array.isArray(value) && value.length === 0;
+}
+function yamlValue(f, key, raw, values2) {
+  if (f.toYaml) return f.toYaml(raw);
+  const word = values2[key]?.[JSON.stringify(raw)];
+  return word ?? raw;
+}
+function declaredKeys(live, desired) {
+  if (!isPlainObject(live) || !isPlainObject(desired)) return live;
+  return Object.fromEntries(
+    Object.keys(desired).filter((k) => k in live).map((k) => [k, live[k]])
+  );
+}
+var init_table = __esm({
+  "src/kinds/define/table.ts"() {
+    "use strict";
+    init_values();
+    init_text_diff();
+  }
+});
+
+// src/kinds/define/index.ts
+function defineKind(spec) {
+  const { name, words: words2, fields: table, verbs, service } = spec;
+  const hooks = spec.hooks ?? {};
+  const verbOf = (action) => verbs.find((v) => v.name === action.action);
+  const deleting = verbs.find((v) => v.deletes);
+  const state = (live, kindLive) => ({
+    ...table.state(live),
+    ...kindLive && hooks.details ? hooks.details(live, kindLive) : {}
+  });
+  const prune = (live, ref) => {
+    if (deleting === void 0) throw new Error(`kind ${name} declares no deleting verb`);
+    return makeAction(deleting, ref, { before: table.state(live) });
+  };
+  const listRead = async (client, project3) => ({
+    live: { objects: await service.list(client, project3) },
+    read: {}
+  });
+  return {
+    name,
+    key: spec.key,
+    words: words2,
+    values: table.values,
+    verbs,
+    schema: {
+      description: spec.schema.list,
+      item: { $ref: `#/$defs/${spec.schema.def}` },
+      defs: { [spec.schema.def]: table.schema(spec.schema.item), ...spec.schema.defs }
+    },
+    declare(input, ctx) {
+      const item = input;
+      const desired = table.declare(name, item, ctx, hooks.pin);
+      hooks.declare?.(item, desired, ctx);
+      return desired;
+    },
+    ...hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {},
+    ...hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {},
+    ...hooks.quiet ? { quiet: hooks.quiet } : {},
+    read: (client, project3, declared2) => hooks.read ? hooks.read(client, project3, declared2) : listRead(client, project3),
+    reread: hooks.reread ?? (async (client, project3, read) => {
+      if (read !== void 0 && !isEmptyRecord(read)) {
+        throw new UserError(`the saved plan's record of what was read for ${words2.many} is damaged`);
+      }
+      return (await listRead(client, project3)).live;
+    }),
+    plan(desired, live, ref, ctx) {
+      if (hooks.plan) hooks.plan(desired, live, ref, ctx);
+      else planPlain(table, verbs, desired, live, ref, ctx, prune);
+    },
+    ...hooks.replaced ? {
+      replaced: (desired, candidates2) => hooks.replaced?.(desired, candidates2)
+    } : {},
+    prune,
+    state,
+    ...hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {},
+    requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words2.one} "${action.object.name}"`),
+    create: service.create,
+    send(client, action, id, body) {
+      const send = verbOf(action)?.send;
+      if (send === void 0) throw new UserError(`${action.action} does not apply to a ${words2.one}`);
+      return send(client, action, id, body);
+    },
+    findByName: service.findByName,
+    listLive: service.list,
+    pull: hooks.pull ?? (async (client, project3) => ({
+      items: (await service.list(client, project3)).map((live) => table.item(live)),
+      variables: []
+    }))
+  };
+}
+function isEmptyRecord(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+function updateAction(verb, ref, changes) {
+  if (changes.length === 0) return void 0;
+  const before = Object.fromEntries(changes.map((c) => [c.path, c.before]));
+  const after = Object.fromEntries(changes.map((c) => [c.path, c.after]));
+  return makeAction(verb, ref, { before, after, changes });
+}
+function planPlain(table, verbs, desired, live, ref, ctx, prune) {
+  const verb = (name) => {
+    const found = verbs.find((v) => v.name === name);
+    if (found === void 0) throw new Error(`the kind of ${ref.kind} declares no ${name} verb`);
+    return found;
+  };
+  if (desired.deleted) {
+    if (live) ctx.sink.actions.push(prune(live, ref));
+    return;
+  }
+  if (live === void 0) {
+    const after = table.sent(desired);
+    const changes = Object.entries(after).map(([path, value]) => ({ path, after: value }));
+    ctx.sink.actions.push(makeAction(verb("create"), ref, { after, changes }));
+    toggle(table, desired, void 0, ref, ctx);
+    return;
+  }
+  const state = table.state(live);
+  const update5 = updateAction(verb("update"), ref, table.compare(desired, state).changes);
+  if (update5) ctx.sink.actions.push(update5);
+  toggle(table, desired, state, ref, ctx);
+}
+function toggle(table, desired, state, ref, ctx) {
+  for (const [key, f] of Object.entries(table.fields)) {
+    const wanted = Reflect.get(desired, key);
+    if (f.toggles === void 0 || typeof wanted !== "boolean") continue;
+    const now = state?.[key] === true;
+    if (now === wanted) continue;
+    ctx.sink.actions.push(
+      makeAction(wanted ? f.toggles.on : f.toggles.off, ref, {
+        before: { [key]: now },
+        after: { [key]: wanted }
+      })
+    );
+  }
+}
+var init_define = __esm({
+  "src/kinds/define/index.ts"() {
+    "use strict";
+    init_errors();
+    init_context2();
+    init_fields();
+    init_table();
+  }
+});
+
+// src/kinds/batch-export/service-rules/schema.ts
+function configSchema(type) {
+  return CONFIGS[type];
+}
+function configKeys(type) {
+  return new Set(Object.keys(CONFIGS[type]?.properties ?? {}));
+}
+var SECRET_NOTE, str, bool, int, secret, legacySecret, EVENT_LISTS, COMPRESSIONS, OBJECT_FILES, LEGACY_PARQUET, S3_PLACE, configAwsS3, configS3Compatible, configS3, configSnowflake, configPostgres, awsKeys, configRedshift, configBigQuery, configDatabricks, configAzureBlob, configHTTP, configNoOp, CONFIGS, DESTINATION_TYPES, INTEGRATION_ID, DESTINATION_SCHEMA, CONFIG_DEFS;
+var init_schema2 = __esm({
+  "src/kinds/batch-export/service-rules/schema.ts"() {
+    "use strict";
+    SECRET_NOTE = "Secret: must be a ${NAME} reference to an environment variable; never sent back by the service.";
+    str = (description, extra = {}) => ({
+      type: "string",
+      description,
+      ...extra
+    });
+    bool = (description) => ({ type: "boolean", description });
+    int = (description, minimum, maximum) => ({
+      type: "integer",
+      description,
+      ...minimum === void 0 ? {} : { minimum },
+      ...maximum === void 0 ? {} : { maximum }
+    });
+    secret = (description) => ({
+      type: "string",
+      description: `${description} ${SECRET_NOTE}`,
+      "x-secret": true
+    });
+    legacySecret = (description) => secret(
+      `${description} Legacy (exports created before integrations): the newest service keeps credentials in the integration.`
+    );
+    EVENT_LISTS = {
+      exclude_events: {
+        type: "array",
+        items: { type: "string" },
+        description: "Event names never exported."
+      },
+      include_events: {
+        type: "array",
+        items: { type: "string" },
+        description: "Only these event names are exported."
+      }
+    };
+    COMPRESSIONS = ["gzip", "brotli", "zstd", "lz4", "snappy"];
+    OBJECT_FILES = {
+      compression: str(
+        "Compression: gzip or brotli for JSONLines; zstd, lz4, snappy, gzip or brotli for Parquet. Default none.",
+        { enum: COMPRESSIONS }
+      ),
+      file_format: str("File format of the exported files (default JSONLines).", {
+        enum: ["JSONLines", "Parquet"]
+      }),
+      max_file_size_mb: int("Split files above this size (MB); default no limit.", 1)
+    };
+    LEGACY_PARQUET = bool(
+      "Keep the codec in Parquet file names (e.g. .parquet.zst): only for an export that already writes them; the service refuses true on a new export."
+    );
+    S3_PLACE = {
+      bucket_name: str("S3 bucket name.", { minLength: 1 }),
+      region: str("Region of the bucket, e.g. us-east-1.", { minLength: 1 }),
+      prefix: str("Key prefix inside the bucket; may use the service's date placeholders.", { minLength: 1 })
+    };
+    configAwsS3 = {
+      type: "object",
+      description: "Amazon S3 (newest service): the credentials (role or access key) live in the aws-s3 integration named by destination.integration.",
+      additionalProperties: false,
+      properties: {
+        ...S3_PLACE,
+        ...OBJECT_FILES,
+        legacy_parquet_extension: LEGACY_PARQUET,
+        encryption: str("Server-side encryption; default none.", { enum: ["AES256", "aws:kms"] }),
+        kms_key_id: str("KMS key id when encryption is aws:kms."),
+        ...EVENT_LISTS
+      },
+      required: ["bucket_name", "region", "prefix"]
+    };
+    configS3Compatible = {
+      type: "object",
+      description: "S3-compatible storage (R2, MinIO, ...; newest service): the endpoint and access key live in the s3-compatible integration named by destination.integration.",
+      additionalProperties: false,
+      properties: {
+        ...S3_PLACE,
+        ...OBJECT_FILES,
+        legacy_parquet_extension: LEGACY_PARQUET,
+        use_virtual_style_addressing: bool("Use virtual-hosted-style bucket URLs (default false)."),
+        ...EVENT_LISTS
+      },
+      required: ["bucket_name", "region", "prefix"]
+    };
+    configS3 = {
+      type: "object",
+      description: "Legacy Amazon S3 with inline keys: kept for exports created before integrations. The newest service refuses new S3 exports (and migrated the old ones to AwsS3 / S3Compatible): use those types with an integration.",
+      additionalProperties: false,
+      properties: {
+        bucket_name: str("S3 bucket name."),
+        region: str("AWS region of the bucket, e.g. us-east-1."),
+        prefix: str("Key prefix inside the bucket; may use the service's date placeholders."),
+        aws_access_key_id: secret("AWS access key id."),
+        aws_secret_access_key: secret("AWS secret access key."),
+        ...OBJECT_FILES,
+        encryption: str("Server-side encryption.", { enum: ["AES256", "aws:kms"] }),
+        kms_key_id: str("KMS key id when encryption is aws:kms."),
+        endpoint_url: str(
+          "Endpoint of an S3-compatible service instead of AWS (S3Compatible in the newest service)."
+        ),
+        use_virtual_style_addressing: bool("Use virtual-hosted-style bucket URLs."),
+        ...EVENT_LISTS
+      },
+      required: ["bucket_name", "region", "prefix"]
+    };
+    configSnowflake = {
+      type: "object",
+      description: "Snowflake. Newest service: account, user and password or key pair live in the snowflake integration named by destination.integration; the inline keys are for exports created before integrations.",
+      additionalProperties: false,
+      properties: {
+        database: str("Database name."),
+        warehouse: str("Warehouse name."),
+        schema: str("Schema name."),
+        table_name: str("Table to write into (default events)."),
+        role: str("Role to assume; default the user's."),
+        account: str(
+          "Snowflake account identifier. Legacy (exports created before integrations): the newest service keeps it in the integration."
+        ),
+        user: legacySecret("Snowflake user."),
+        password: legacySecret("Snowflake password (authentication_type password)."),
+        private_key: legacySecret("Private key (authentication_type keypair)."),
+        private_key_passphrase: legacySecret("Passphrase of the private key."),
+        authentication_type: str(
+          "How to authenticate. Legacy (exports created before integrations): the newest service keeps it in the integration.",
+          { enum: ["password", "keypair"] }
+        ),
+        ...EVENT_LISTS
+      },
+      required: ["database", "warehouse", "schema"]
+    };
+    configPostgres = {
+      type: "object",
+      description: "PostgreSQL. Newest service: new exports need the postgresql integration named by destination.integration (host and credentials); inline user and password stay accepted for exports created before integrations.",
+      additionalProperties: false,
+      properties: {
+        database: str("Database name."),
+        schema: str("Database schema (default public)."),
+        table_name: str("Table to write into (default events)."),
+        has_self_signed_cert: bool("Accept a self-signed TLS certificate (default false)."),
+        host: str("Database host name, when not the integration's (the service refuses private addresses)."),
+        port: int("Database port (default 5432).", 1, 65535),
+        user: legacySecret("Database user."),
+        password: legacySecret("Database password."),
+        ...EVENT_LISTS
+      },
+      required: ["database"]
+    };
+    awsKeys = (what) => ({
+      type: ["object", "integer"],
+      description: `${what}: the id of an aws-s3 integration of the project, or inline AWS keys (legacy).`,
+      additionalProperties: false,
+      minimum: 1,
+      properties: {
+        aws_access_key_id: secret("AWS access key id."),
+        aws_secret_access_key: secret("AWS secret access key.")
+      }
+    });
+    configRedshift = {
+      type: "object",
+      description: "Amazon Redshift. Newest service: new exports need the aws-redshift integration named by destination.integration; inline user and password stay accepted for exports created before integrations.",
+      additionalProperties: false,
+      properties: {
+        database: str("Database name."),
+        user: legacySecret("Database user."),
+        password: legacySecret("Database password."),
+        host: str(
+          "Cluster or workgroup endpoint; required when the integration has none (the service refuses private addresses)."
+        ),
+        port: int("Database port (default 5439).", 1, 65535),
+        schema: str("Database schema (default public)."),
+        table_name: str("Table to write into (default events)."),
+        properties_data_type: str("Column type of the properties (default varchar).", {
+          enum: ["varchar", "super"]
+        }),
+        mode: str("How rows are loaded (default INSERT).", { enum: ["INSERT", "COPY"] }),
+        copy_inputs: {
+          type: "object",
+          description: "Staging bucket for mode COPY.",
+          additionalProperties: false,
+          properties: {
+            s3_bucket: str("Staging S3 bucket."),
+            region_name: str("AWS region of the staging bucket."),
+            s3_key_prefix: str("Key prefix inside the staging bucket."),
+            authorization: {
+              ...awsKeys("How Redshift reads the staging bucket"),
+              type: ["string", "object", "integer"],
+              description: "How Redshift reads the staging bucket: an IAM role ARN, the id of an aws-s3 integration of the project, or inline AWS keys (legacy)."
+            },
+            bucket_credentials: awsKeys("How the export writes to the staging bucket")
+          }
+        },
+        has_self_signed_cert: bool(
+          "Accept a self-signed TLS certificate. Older services only: the newest refuses it as an unknown field."
+        ),
+        ...EVENT_LISTS
+      },
+      required: ["database"]
+    };
+    configBigQuery = {
+      type: "object",
+      description: "Google BigQuery. Newest service: the service account lives in the google-cloud-service-account integration named by destination.integration; the inline key fields are for exports created before integrations.",
+      additionalProperties: false,
+      properties: {
+        dataset_id: str("BigQuery dataset id."),
+        table_id: str("Table to write into (default events)."),
+        use_json_type: bool("Store properties as JSON (default false; cannot change after create)."),
+        project_id: str("Google Cloud project id; default the integration's."),
+        private_key: legacySecret("Service-account private key."),
+        private_key_id: legacySecret("Service-account private key id."),
+        token_uri: legacySecret("Service-account token URI."),
+        client_email: legacySecret("Service-account e-mail."),
+        ...EVENT_LISTS
+      },
+      required: ["dataset_id"]
+    };
+    configDatabricks = {
+      type: "object",
+      description: "Databricks: the credentials live in the databricks integration named by destination.integration. http_path, catalog, schema and table_name are required to create one.",
+      additionalProperties: false,
+      properties: {
+        http_path: str("SQL warehouse HTTP path."),
+        catalog: str("Unity Catalog name."),
+        schema: str("Schema name."),
+        table_name: str("Table to write into."),
+        use_variant_type: bool("Store properties as VARIANT (default true)."),
+        use_automatic_schema_evolution: bool("Let the table schema evolve (default true)."),
+        ...EVENT_LISTS
+      }
+    };
+    configAzureBlob = {
+      type: "object",
+      description: "Azure Blob Storage: the credentials live in the azure-blob integration named by destination.integration. container_name is required to create one.",
+      additionalProperties: false,
+      properties: {
+        container_name: str("Blob container name."),
+        prefix: str("Blob name prefix (default none)."),
+        ...OBJECT_FILES,
+        legacy_parquet_extension: LEGACY_PARQUET,
+        ...EVENT_LISTS
+      }
+    };
+    configHTTP = {
+      type: "object",
+      description: "PostHog batch HTTP endpoint (events model only; inline token, no integration). url and token are required to create one.",
+      additionalProperties: false,
+      properties: {
+        url: str(
+          "Endpoint URL: the newest service accepts only https://us.i.posthog.com/batch/ or https://eu.i.posthog.com/batch/."
+        ),
+        token: secret("Project API token of the receiving project."),
+        ...EVENT_LISTS
+      },
+      required: ["url"]
+    };
+    configNoOp = {
+      type: "object",
+      description: "Does nothing; for tests.",
+      additionalProperties: false,
+      properties: {
+        arg: str("Free-form argument, ignored (default empty)."),
+        ...EVENT_LISTS
+      }
+    };
+    CONFIGS = {
+      AwsS3: configAwsS3,
+      S3Compatible: configS3Compatible,
+      Snowflake: configSnowflake,
+      Postgres: configPostgres,
+      Redshift: configRedshift,
+      BigQuery: configBigQuery,
+      Databricks: configDatabricks,
+      AzureBlob: configAzureBlob,
+      HTTP: configHTTP,
+      NoOp: configNoOp,
+      S3: configS3
+    };
+    DESTINATION_TYPES = Object.keys(CONFIGS);
+    INTEGRATION_ID = {
+      type: "integer",
+      minimum: 1,
+      "x-expect": "an integration id (a whole number)"
+    };
+    DESTINATION_SCHEMA = {
+      type: "object",
+      description: "Where batches go.",
+      additionalProperties: false,
+      required: ["type"],
+      properties: {
+        type: {
+          enum: DESTINATION_TYPES,
+          description: "Destination type. AwsS3, S3Compatible, Snowflake, Databricks, AzureBlob and BigQuery need an integration; new Postgres and Redshift exports too. S3 is the legacy type with inline keys, kept for exports created before integrations."
+        },
+        integration: {
+          ...INTEGRATION_ID,
+          description: "Id of the project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type)."
+        },
+        integration_id: {
+          ...INTEGRATION_ID,
+          description: "Deprecated alias of `integration` (the same id); write `integration` instead."
+        },
+        config: {
+          type: "object",
+          description: "Destination settings; the keys depend on type."
+        }
+      },
+      allOf: Object.keys(CONFIGS).map((type) => ({
+        if: { properties: { type: { const: type } }, required: ["type"] },
+        then: { properties: { config: { $ref: `#/$defs/config${type}` } } }
+      }))
+    };
+    CONFIG_DEFS = Object.fromEntries(
+      Object.entries(CONFIGS).map(([type, node2]) => [`config${type}`, node2])
+    );
+  }
+});
+
+// src/kinds/batch-export/service-rules/destinations.ts
+function secretPaths(type) {
+  let paths = secretCache.get(type);
+  if (paths === void 0) {
+    const found = [];
+    const config = configSchema(type);
+    if (config !== void 0) collectSecrets(config, "", found);
+    paths = found;
+    secretCache.set(type, paths);
+  }
+  return paths;
+}
+function collectSecrets(node2, prefix, out) {
+  for (const [key, child] of Object.entries(node2.properties ?? {})) {
+    const path = prefix === "" ? key : `${prefix}.${key}`;
+    if (child["x-secret"] === true) out.push(path);
+    else if (child.properties !== void 0) collectSecrets(child, path, out);
+  }
+}
+function isSecretPath(type, path) {
+  return secretPaths(type).includes(path);
+}
+function isCredentialPath(path) {
+  return !path.startsWith("copy_inputs.");
+}
+function pullSecretPaths(type, config, integration2 = null) {
+  const all = secretPaths(type);
+  const copy = isPlainObject(config.copy_inputs) ? config.copy_inputs : void 0;
+  const inlineCopy = (path) => {
+    const [head, part] = path.split(".");
+    return head === "copy_inputs" && copy !== void 0 && part !== void 0 && isPlainObject(copy[part]);
+  };
+  if (integration2 !== null) return all.filter(inlineCopy);
+  switch (type) {
+    case "Snowflake":
+      return config.authentication_type === "keypair" ? ["user", "private_key"] : ["user", "password"];
+    case "Redshift":
+      return all.filter((path) => isCredentialPath(path) || inlineCopy(path));
+    default:
+      return all.filter((path) => !path.endsWith("private_key_passphrase"));
+  }
+}
+function secretVariableName(objectName2, path) {
+  return `${objectName2}_${path}`.toUpperCase().replace(/[^A-Z0-9]+/g, "_").replace(/^_+|_+$/g, "").replace(/^(\d)/, "_$1");
+}
+var INTEGRATION_KIND, NEEDS_INTEGRATION, CREATE_NEEDS_INTEGRATION, LEGACY_INLINE_TYPES, MOVED_TO_INTEGRATION, REQUIRED_ON_CREATE, HTTP_URLS, COMPRESSIONS_BY_FORMAT, secretCache;
+var init_destinations = __esm({
+  "src/kinds/batch-export/service-rules/destinations.ts"() {
+    "use strict";
+    init_values();
+    init_schema2();
+    INTEGRATION_KIND = {
+      AwsS3: "aws-s3",
+      S3Compatible: "s3-compatible",
+      Snowflake: "snowflake",
+      Postgres: "postgresql",
+      Redshift: "aws-redshift",
+      BigQuery: "google-cloud-service-account",
+      Databricks: "databricks",
+      AzureBlob: "azure-blob"
+    };
+    NEEDS_INTEGRATION = /* @__PURE__ */ new Set(["Databricks", "AzureBlob"]);
+    CREATE_NEEDS_INTEGRATION = /* @__PURE__ */ new Set([
+      "AwsS3",
+      "S3Compatible",
+      "Databricks",
+      "AzureBlob"
+    ]);
+    LEGACY_INLINE_TYPES = /* @__PURE__ */ new Set([
+      "S3",
+      "Snowflake",
+      "Postgres",
+      "Redshift",
+      "BigQuery"
+    ]);
+    MOVED_TO_INTEGRATION = {
+      S3: ["endpoint_url"],
+      Snowflake: ["account", "authentication_type"]
+    };
+    REQUIRED_ON_CREATE = {
+      AwsS3: ["bucket_name", "region", "prefix"],
+      S3Compatible: ["bucket_name", "region", "prefix"],
+      S3: ["bucket_name", "region", "prefix"],
+      Snowflake: ["database", "warehouse", "schema"],
+      Postgres: ["database"],
+      Redshift: ["database"],
+      BigQuery: ["dataset_id"],
+      Databricks: ["http_path", "catalog", "schema", "table_name"],
+      AzureBlob: ["container_name"],
+      HTTP: ["url", "token"]
+    };
+    HTTP_URLS = [
+      "https://us.i.posthog.com/batch/",
+      "https://eu.i.posthog.com/batch/"
+    ];
+    COMPRESSIONS_BY_FORMAT = {
+      Parquet: ["zstd", "lz4", "snappy", "gzip", "brotli"],
+      JSONLines: ["gzip", "brotli"]
+    };
+    secretCache = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/kinds/batch-export/declare.ts
+function declareTimezone(value, { ctx, pointer }) {
+  if (value === null) return null;
+  const zone = ctx.text(pointer, value);
+  if (isTimeZone(zone)) return zone;
+  ctx.error(
+    pointer,
+    `timezone of ${ctx.owner} is not a time zone the service knows: write an IANA name like Europe/Berlin or UTC`
+  );
+  return void 0;
+}
+function isTimeZone(name) {
+  let ok = zones.get(name);
+  if (ok !== void 0) return ok;
+  ok = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)*$/.test(name);
+  if (ok) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: name });
+    } catch {
+      ok = false;
+    }
+  }
+  if (zones.size < 1e3) zones.set(name, ok);
+  return ok;
+}
+function declareInstant(value, { ctx, pointer }) {
+  if (value === null) return null;
+  const key = pointer.slice(1);
+  const text2 = ctx.text(pointer, value).trim();
+  if (WITHOUT_ZONE.test(text2)) {
+    ctx.error(pointer, `${key} of ${ctx.owner} has no timezone: write it like 2026-01-01T00:00:00Z`);
+    return void 0;
+  }
+  const ms = WITH_ZONE.test(text2) ? Date.parse(text2.replace(" ", "T")) : Number.NaN;
+  if (Number.isNaN(ms)) {
+    ctx.error(
+      pointer,
+      `${key} of ${ctx.owner} is not an ISO-8601 date-time: write it like 2026-01-01T00:00:00Z`
+    );
+    return void 0;
+  }
+  return new Date(ms).toISOString();
+}
+function declareDestination(input, { ctx }) {
+  const config = input.config ?? {};
+  const secrets = {};
+  const skip = /* @__PURE__ */ new Set();
+  for (const path of secretPaths(input.type)) {
+    const pointer = `/destination/config/${path.split(".").join("/")}`;
+    const value = lookup(config, path.split("."));
+    if (value === void 0) continue;
+    skip.add(pointer);
+    const field3 = `destination.config.${path}`;
+    const name = secretReference(value);
+    if (name === void 0) {
+      literalSecret(pointer, field3, ctx);
+      continue;
+    }
+    if (isToolVariable(name)) {
+      ctx.error(
+        pointer,
+        `${field3} of ${ctx.owner} refers to ${name}: this tool's own variables (POSTHOG_*) never go into a field; use a variable of the destination's own credentials`
+      );
+      continue;
+    }
+    const set = envLookup(ctx.run.env)(name);
+    const available = set !== void 0;
+    if (!available) noteMissingSecret(ctx, name, pointer, field3);
+    secrets[path] = new SecretValue(value, [name], available ? set : void 0);
+  }
+  const plain = ctx.deep("/destination/config", config, skip);
+  const out = { type: input.type, config: plain, secrets };
+  const integration2 = integrationOf(input, ctx);
+  if (integration2 !== void 0) {
+    out.integration = integration2.id;
+    out.integrationSource = ctx.at(integration2.pointer);
+    inlineNextToIntegration(input.type, plain, Object.keys(secrets), ctx, integration2.pointer);
+  } else if (NEEDS_INTEGRATION.has(input.type)) {
+    ctx.error(
+      "/destination",
+      `${ctx.owner} has destination type ${input.type}, whose credentials live in a PostHog integration: create the integration in PostHog and set destination.integration to its id`,
+      "key"
+    );
+  }
+  checkDestinationConfig(input.type, plain, ctx);
+  return out;
+}
+function integrationOf(input, ctx) {
+  if (input.integration !== void 0 && input.integration_id !== void 0) {
+    ctx.error(
+      "/destination/integration_id",
+      `${ctx.owner} gives both destination.integration and destination.integration_id (its deprecated alias): keep integration only`,
+      "key"
+    );
+  }
+  if (input.integration !== void 0) {
+    return { id: input.integration, pointer: "/destination/integration" };
+  }
+  if (input.integration_id !== void 0) {
+    return { id: input.integration_id, pointer: "/destination/integration_id" };
+  }
+  return void 0;
+}
+function inlineNextToIntegration(type, config, secretKeys, ctx, pointer) {
+  if (type === "S3") {
+    ctx.error(
+      "/destination/type",
+      `${ctx.owner} names an integration, but S3 is the legacy type with inline keys: use type AwsS3 (or S3Compatible for other S3-compatible storage) with the integration`
+    );
+    return;
+  }
+  if (INTEGRATION_KIND[type] === void 0) {
+    ctx.error(
+      pointer,
+      `${ctx.owner} has destination type ${type}, which takes no integration: remove destination.integration`,
+      "key"
+    );
+    return;
+  }
+  if (type === "Postgres") {
+    const inline2 = [...Object.keys(config), ...secretKeys].filter((k) => POSTGRES_CONNECTION.includes(k)).sort();
+    if (inline2.length > 0) {
+      ctx.error(
+        `/destination/config/${inline2[0]}`,
+        `${ctx.owner} names a PostgreSQL integration, which holds the connection: remove ${inline2.map((k) => `destination.config.${k}`).join(", ")} (the service refuses them on updates)`,
+        "key"
+      );
+    }
+    return;
+  }
+  if (type !== "Snowflake") return;
+  const inline = [
+    ...(MOVED_TO_INTEGRATION[type] ?? []).filter((k) => k in config),
+    ...secretKeys.filter(isCredentialPath)
+  ];
+  if (inline.length > 0) {
+    ctx.error(
+      `/destination/config/${inline[0]}`,
+      `${ctx.owner} names a Snowflake integration, which holds the account and credentials: remove ${inline.map((k) => `destination.config.${k}`).join(", ")} (the service refuses them as unknown fields)`,
+      "key"
+    );
+  }
+}
+function checkDestinationConfig(type, config, ctx) {
+  if (type === "HTTP" && typeof config.url === "string" && !HTTP_URLS.includes(config.url)) {
+    ctx.report(
+      "warning",
+      "/destination/config/url",
+      `the newest PostHog service accepts only ${HTTP_URLS.join(" or ")} as the URL of an HTTP destination: creating or changing ${ctx.owner} will be refused`
+    );
+  }
+  if (["AwsS3", "S3Compatible", "S3", "AzureBlob"].includes(type) && typeof config.compression === "string") {
+    const format = typeof config.file_format === "string" ? config.file_format : "JSONLines";
+    const allowed = COMPRESSIONS_BY_FORMAT[format] ?? [];
+    if (!allowed.includes(config.compression)) {
+      ctx.error(
+        "/destination/config/compression",
+        `compression ${config.compression} of ${ctx.owner} does not go with file_format ${format}: use ${allowed.join(" or ")}`
+      );
+    }
+  }
+}
+function literalSecret(pointer, field3, ctx) {
+  ctx.error(
+    pointer,
+    `${field3} of ${ctx.owner} is a secret: write it as a \${NAME} reference to an environment variable, not a literal value`
+  );
+}
+function checkSecretLiterals(input, ctx) {
+  const dest = input?.destination;
+  if (typeof dest?.type !== "string" || typeof dest.config !== "object" || dest.config === null) return;
+  for (const path of writtenSecretPaths(dest.type)) {
+    const value = lookup(dest.config, path.split("."));
+    if (typeof value === "string" && secretReference(value) === void 0) {
+      literalSecret(`/destination/config/${path.split(".").join("/")}`, `destination.config.${path}`, ctx);
+    }
+  }
+}
+function lookup(value, keys) {
+  let current3 = value;
+  for (const key of keys) {
+    if (current3 === null || typeof current3 !== "object" || Array.isArray(current3)) return void 0;
+    if (!Object.hasOwn(current3, key)) return void 0;
+    current3 = current3[key];
+  }
+  return current3;
+}
+function quietBatchExportValue(pointer) {
+  return /^\/destination\/config(\/|$)/.test(pointer);
+}
+function batchExportSecretPointers(input) {
+  const type = input?.destination?.type;
+  if (typeof type !== "string") return [];
+  return writtenSecretPaths(type).map((path) => `/destination/config/${path.split(".").join("/")}`);
+}
+function writtenSecretPaths(type) {
+  return type === "AwsS3" || type === "S3Compatible" ? secretPaths("S3") : secretPaths(type);
+}
+var WITH_ZONE, WITHOUT_ZONE, zones, POSTGRES_CONNECTION;
+var init_declare = __esm({
+  "src/kinds/batch-export/declare.ts"() {
+    "use strict";
+    init_interpolate();
+    init_missing_secrets();
+    init_secret();
+    init_destinations();
+    WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
+    WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
+    zones = /* @__PURE__ */ new Map();
+    POSTGRES_CONNECTION = ["host", "password", "port", "user"];
+  }
+});
+
+// src/kinds/batch-export/fields.ts
+var UUID, columns, batchExportFields;
+var init_fields2 = __esm({
+  "src/kinds/batch-export/fields.ts"() {
+    "use strict";
+    init_define();
+    init_normalise();
+    init_declare();
+    init_schema2();
+    UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+    columns = (description) => field(
+      { type: "array", items: { type: "string", minLength: 1 }, minItems: 1, description },
+      { newer: true, pull: "present" }
+    );
+    batchExportFields = fieldTable({
+      name: text(
+        "Batch export name: its identity within the project unless `id` is given. Unique per project.",
+        { minLength: 1 },
+        { required: true }
+      ),
+      id: text("The service's batch export UUID: pins identity across renames.", {
+        pattern: UUID,
+        "x-expect": "a UUID"
+      }),
+      model: choice(
+        ["events", "persons", "sessions", "hogql"],
+        "What is exported (default events). hogql exports the rows of hogql_query (behind the service's hogql-batch-exports flag). The service cannot change it after create.",
+        { live: (answer) => answer.model ?? "events" }
+      ),
+      interval: choice(
+        ["hour", "day", "week", "every 5 minutes", "every 15 minutes"],
+        "How often a batch runs. The sub-hour intervals are behind a service feature flag."
+      ),
+      timezone: field(
+        {
+          type: ["string", "null"],
+          description: "IANA time zone of the schedule, e.g. Europe/Berlin (newest service; default and null: UTC)."
+        },
+        {
+          declare: declareTimezone,
+          normalise: (value) => value ?? "UTC",
+          toYaml: (value) => value ?? "UTC",
+          newer: true
+        }
+      ),
+      offset_day: integer(
+        "Weekly exports: the day they run, 0 = Sunday … 6 = Saturday (newest service; default 0).",
+        { minimum: 0, maximum: 6 },
+        { newer: true, pull: "present" }
+      ),
+      offset_hour: integer(
+        "Daily and weekly exports: the hour they run, 0–23 in the schedule's timezone (newest service; default 0).",
+        { minimum: 0, maximum: 23 },
+        { newer: true, pull: "present" }
+      ),
+      paused: flag("Reconciled with the pause / unpause endpoints.", { compare: "none" }),
+      backfill_on_unpause: flag(
+        "On unpause, also export the paused gap (only when the service knows when the export was paused; otherwise the plan gives the backfill command).",
+        { compare: "none", live: false }
+      ),
+      start_at: instant(
+        "Start of the schedule: ISO-8601 date-time with a timezone (Z or +hh:mm); null clears it.",
+        { declare: declareInstant }
+      ),
+      end_at: instant("End of the schedule: ISO-8601 date-time with a timezone (Z or +hh:mm); null clears it.", {
+        declare: declareInstant
+      }),
+      hogql_query: text(
+        "HogQL SELECT choosing the exported rows: required with model hogql (may use {data_interval_start} / {data_interval_end}); the newest service accepts it with model events only for projects that already have such exports.",
+        {},
+        {
+          // The service ignores whitespace; the update sends the text without a YAML block's last newline.
+          normalise: normaliseQuery,
+          send: normaliseText,
+          compare: "text",
+          pull: "nonEmpty"
+        }
+      ),
+      primary_key: columns("Model hogql only: columns of hogql_query that identify a row (needed for MERGE)."),
+      version_key: columns("Model hogql only: columns of hogql_query that order versions of a row."),
+      incremental_mode: choice(
+        ["APPEND", "MERGE"],
+        "Model hogql only: APPEND rows (default) or MERGE them on primary_key.",
+        { newer: true, pull: "present" }
+      ),
+      filters: field(
+        {
+          type: "array",
+          description: "Property filters (model events only), e.g. {key: $browser, operator: exact, type: event, value: [Firefox]}.",
+          items: { type: "object" }
+        },
+        { normalise: (value) => value ?? [], pull: "nonEmpty" }
+      ),
+      destination: field(DESTINATION_SCHEMA, {
+        declare: declareDestination,
+        compare: "none",
+        live: (answer) => {
+          const destination = answer.destination;
+          return {
+            type: destination.type,
+            config: destination.config ?? {},
+            integration: destination.integration ?? null
+          };
+        }
+      }),
+      deleted: flag("Tombstone: delete the batch export (idempotent).")
+    });
+  }
+});
+
+// src/kinds/batch-export/item-rules.ts
+function checkBatchExport(input, out, ctx) {
+  const interval = input.interval;
+  if (input.offset_day !== void 0 && interval !== void 0 && interval !== "week") {
+    ctx.error(
+      "/offset_day",
+      `offset_day of ${ctx.owner} applies to weekly exports only (its interval is ${interval})`,
+      "key"
+    );
+    delete out.offset_day;
+  }
+  if (input.offset_hour !== void 0 && interval !== void 0 && interval !== "day" && interval !== "week") {
+    ctx.error(
+      "/offset_hour",
+      `offset_hour of ${ctx.owner} applies to daily and weekly exports only (its interval is ${interval})`,
+      "key"
+    );
+    delete out.offset_hour;
+  }
+  if (typeof out.start_at === "string" && typeof out.end_at === "string" && out.start_at >= out.end_at) {
+    ctx.error(
+      "/start_at",
+      `start_at of ${ctx.owner} (${isoTime(out.start_at)}) must be before its end_at (${isoTime(out.end_at)})`
+    );
+  }
+  for (const key of ["primary_key", "version_key", "incremental_mode"]) {
+    if (input[key] === void 0) continue;
+    if (input.model !== void 0 && input.model !== "hogql") {
+      ctx.error(`/${key}`, `${key} of ${ctx.owner} needs model: hogql (its model is ${input.model})`, "key");
+    }
+  }
+  if (input.incremental_mode === "MERGE" && input.primary_key === void 0) {
+    ctx.error(
+      "/incremental_mode",
+      `${ctx.owner} merges (incremental_mode: MERGE), which needs a primary_key`
+    );
+  }
+  if (input.filters !== void 0 && input.model !== void 0 && input.model !== "events" && input.filters.length > 0) {
+    ctx.error(
+      "/filters",
+      `filters of ${ctx.owner} need model: events (the service refuses them with model ${input.model})`,
+      "key"
+    );
+  }
+  if (input.destination?.type === "HTTP" && input.model !== void 0 && input.model !== "events") {
+    ctx.error("/model", `${ctx.owner} has an HTTP destination, which only supports model: events`);
+  }
+}
+var init_item_rules = __esm({
+  "src/kinds/batch-export/item-rules.ts"() {
+    "use strict";
+    init_time2();
+  }
+});
+
+// src/kinds/batch-export/live.ts
+async function readBatchExports(client, project3, declared2) {
+  const names = (d) => !d.deleted && d.destination?.integration !== void 0;
+  const read = declared2.some(names) ? { integrations: true } : {};
+  return { live: await readAll(client, project3, read), read };
+}
+async function rereadBatchExports(client, project3, read) {
+  return readAll(client, project3, checkReads(read));
+}
+async function readAll(client, project3, read) {
+  const [objects, integrations2] = await Promise.all([
+    client.batchExports.listAll(project3),
+    read.integrations ? client.integrations.listAll(project3) : void 0
+  ]);
+  const live = { objects };
+  if (integrations2 !== void 0) live.integrations = integrations2;
+  return live;
+}
+function checkReads(read) {
+  if (read === void 0) return {};
+  const ok = typeof read === "object" && read !== null && !Array.isArray(read) && Object.entries(read).every(([k, v]) => k === "integrations" && v === true);
+  if (!ok) throw new UserError("the saved plan's batch export reads are not ones this version writes");
+  return read;
+}
+var init_live = __esm({
+  "src/kinds/batch-export/live.ts"() {
+    "use strict";
+    init_errors();
+  }
+});
+
+// src/kinds/batch-export/name.ts
+var BATCH_EXPORT;
+var init_name = __esm({
+  "src/kinds/batch-export/name.ts"() {
+    "use strict";
+    BATCH_EXPORT = "batch_export";
+  }
+});
+
+// src/config/types.ts
+function declaredOf(project3, kind2) {
+  return project3.objects[kind2] ?? [];
+}
+var init_types2 = __esm({
+  "src/config/types.ts"() {
+    "use strict";
+  }
+});
+
+// src/plan/fingerprint.ts
+import { createHash as createHash2 } from "node:crypto";
+function indexOf(live) {
+  let index = indexes.get(live);
+  if (!index || index.from[0] !== live.objects || index.from[1] !== live.objects.length) {
+    index = { from: [live.objects, live.objects.length], byKey: /* @__PURE__ */ new Map() };
+    for (const object of live.objects) {
+      const name = `name:${object.name ?? ""}`;
+      if (!index.byKey.has(name)) index.byKey.set(name, object);
+      index.byKey.set(object.id, object);
+    }
+    indexes.set(live, index);
+  }
+  return index;
+}
+function fingerprintLive(kinds, live, ref) {
+  const kind2 = kinds.find((k) => k.name === ref.kind);
+  if (!live || !kind2) return ABSENT;
+  const kindLive = liveOf(live, ref.kind);
+  const object = indexOf(kindLive).byKey.get(ref.id ?? `name:${ref.name}`);
+  if (object === void 0) return ABSENT;
+  return createHash2("sha256").update(canonicalJson(kind2.state(object, kindLive))).digest("hex");
+}
+function fingerprintActions(kinds, actions, live) {
+  const byProject = new Map(live.map((p) => [p.project, p]));
+  const out = {};
+  for (const action of actions) {
+    const key = objectKey(action.object);
+    if (key in out) continue;
+    out[key] = fingerprintLive(kinds, byProject.get(action.object.project), action.object);
+  }
+  return out;
+}
+var ABSENT, indexes;
+var init_fingerprint = __esm({
+  "src/plan/fingerprint.ts"() {
+    "use strict";
+    init_types();
+    init_values();
+    ABSENT = "absent";
+    indexes = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/plan/match.ts
+function matchObjects(desired, live, label2, errors, several) {
+  const byId = /* @__PURE__ */ new Map();
+  for (const object of live) byId.set(object.id, object);
+  const claimed = /* @__PURE__ */ new Set();
+  const pinnedBy = /* @__PURE__ */ new Map();
+  for (const d of desired) {
+    if (d.id === void 0) continue;
+    const first = pinnedBy.get(d.id);
+    if (first) {
+      errors.push({
+        message: `${label2} "${d.name}": id ${d.id} is already pinned by "${first.name}" (${first.source.file}:${first.source.line}); one live object cannot be declared twice`,
+        source: d.source
+      });
+    }
+    pinnedBy.set(d.id, d);
+    if (byId.has(d.id)) claimed.add(d.id);
+  }
+  const byName = /* @__PURE__ */ new Map();
+  for (const object of live) {
+    if (claimed.has(object.id)) continue;
+    const name = object.name ?? "";
+    const list10 = byName.get(name);
+    if (list10) list10.push(object);
+    else byName.set(name, [object]);
+  }
+  const pairs = [];
+  for (const d of desired) {
+    if (d.id !== void 0) {
+      pairs.push({ desired: d, live: byId.get(d.id) });
+      continue;
+    }
+    const candidates2 = byName.get(d.name) ?? [];
+    const recognised = candidates2.length > 1 ? several?.(d, candidates2) : void 0;
+    if (recognised) {
+      for (const c of candidates2) claimed.add(c.id);
+      pairs.push({ desired: d, live: recognised.live, replaced: recognised });
+      continue;
+    }
+    if (candidates2.length > 1) {
+      const ids = candidates2.map((c) => String(c.id)).join(", ");
+      errors.push({
+        message: `${label2} "${d.name}": ${candidates2.length} live objects have this name (ids ${ids}); add an \`id:\` pin to say which one is meant`,
+        source: d.source
+      });
+      continue;
+    }
+    const match = candidates2[0];
+    if (match) claimed.add(match.id);
+    pairs.push({ desired: d, live: match });
+  }
+  return { pairs, claimed };
+}
+var init_match = __esm({
+  "src/plan/match.ts"() {
+    "use strict";
+  }
+});
+
+// src/plan/prune.ts
+function planPrune(kind2, globs, ctx, claimed) {
+  const ignored = matcher(globs);
+  const counts = /* @__PURE__ */ new Map();
+  for (const object of ctx.live.objects) {
+    const name = object.name ?? "";
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  for (const object of ctx.live.objects) {
+    const name = object.name ?? "";
+    if (claimed.has(object.id) || ignored(name)) continue;
+    const unique = (counts.get(name) ?? 0) <= 1;
+    const ref = {
+      kind: kind2.name,
+      project: ctx.project,
+      name: unique ? name : `${name} (id ${object.id})`,
+      id: object.id
+    };
+    ctx.sink.actions.push(kind2.prune(object, ref, ctx));
+  }
+}
+function matcher(globs) {
+  return globs.length === 0 ? () => false : globMatcher(globs);
+}
+var init_prune = __esm({
+  "src/plan/prune.ts"() {
+    "use strict";
+    init_ignore();
+  }
+});
+
+// src/plan/sort.ts
+function kindOrder(kinds) {
+  const index = new Map(kinds.map((k, i) => [k.name, i]));
+  const verbs = /* @__PURE__ */ new Map();
+  for (const kind2 of kinds)
+    for (const verb of kind2.verbs) if (!verbs.has(verb.name)) verbs.set(verb.name, verb);
+  return { kind: (kind2) => index.get(kind2) ?? kinds.length, verb: (name) => verbs.get(name) };
+}
+function compareActions(a, b, order) {
+  const va = order.verb(a.action);
+  const vb = order.verb(b.action);
+  const key = (v, action) => v?.sortKey?.(action) ?? "";
+  return Number(va?.deletes === true) - Number(vb?.deletes === true) || a.object.project - b.object.project || order.kind(a.object.kind) - order.kind(b.object.kind) || compareText(a.object.name, b.object.name) || (va?.step ?? 0) - (vb?.step ?? 0) || compareText(key(va, a), key(vb, b));
+}
+function sortActions(actions, order) {
+  return [...actions].sort((a, b) => compareActions(a, b, order));
+}
+function sortNotes(notes, order) {
+  const key = (n) => n.object ? [n.object.project, order.kind(n.object.kind), n.object.name] : [0, -1, ""];
+  return [...notes].sort((a, b) => {
+    const [pa, ka, na] = key(a);
+    const [pb, kb, nb] = key(b);
+    return pa - pb || ka - kb || compareText(na, nb);
+  });
+}
+var init_sort = __esm({
+  "src/plan/sort.ts"() {
+    "use strict";
+    init_values();
+  }
+});
+
+// src/plan/summary.ts
+function summarise(actions) {
+  const counts = {};
+  for (const a of actions) counts[a.action] = (counts[a.action] ?? 0) + 1;
+  return { counts, total: actions.length, destructive: actions.some((a) => a.destructive) };
+}
+function featureLookupNeeded(kinds, actions) {
+  return kinds.some((kind2) => {
+    const own = actions.filter((a) => a.object.kind === kind2.name);
+    return own.length > 0 && kind2.needsFeatures?.(own) === true;
+  });
+}
+var init_summary = __esm({
+  "src/plan/summary.ts"() {
+    "use strict";
+  }
+});
+
+// src/plan/targets.ts
+function parseTarget(kinds, target) {
+  const slash = target.indexOf("/");
+  if (slash <= 0) return void 0;
+  const word = target.slice(0, slash).replaceAll("-", "_");
+  const kind2 = kinds.find((k) => k.name === word || k.key === word);
+  const selector = target.slice(slash + 1);
+  if (!kind2 || selector === "") return void 0;
+  if (selector.startsWith("#")) {
+    const id = selector.slice(1).trim();
+    return id === "" ? void 0 : { kind: kind2.name, id };
+  }
+  const glob = typeof compileGlob(selector) === "string" ? void 0 : globMatcher([selector]);
+  const name = selector.startsWith("\\#") ? selector.slice(1) : selector;
+  return {
+    kind: kind2.name,
+    name,
+    matches: (candidate) => candidate === name || (glob?.(candidate) ?? false)
+  };
+}
+function hits(target, object) {
+  if (object.kind !== target.kind) return false;
+  if ("id" in target)
+    return object.id !== void 0 && String(object.id).toLowerCase() === target.id.toLowerCase();
+  return object.names.some(target.matches);
+}
+function narrowToTargets(kinds, sink, desired, live, targets) {
+  const wanted = [];
+  for (const target of targets) {
+    const parsed = parseTarget(kinds, target);
+    if (!parsed) {
+      const forms = kinds.map((k) => `${k.name}/NAME`).join(", ");
+      sink.errors.push({
+        message: `--target ${target}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "KIND"}/Weekly*`
+      });
+      continue;
+    }
+    wanted.push(parsed);
+    if (!candidates(parsed.kind, desired, live).some((c) => hits(parsed, c))) {
+      const words2 = "id" in parsed ? "this id" : isGlob(target) ? "a name matching it" : "this name";
+      sink.errors.push({ message: `--target ${target}: no declared or live ${parsed.kind} has ${words2}` });
+    }
+  }
+  const keep = (object) => object !== void 0 && wanted.some((t) => hits(t, object));
+  return {
+    actions: sink.actions.filter((a) => keep(actionCandidate(a))),
+    notes: sink.notes.filter(
+      (n) => keep(n.object && { kind: n.object.kind, names: [n.object.name], id: n.object.id })
+    )
+  };
+}
+function isGlob(target) {
+  return /[*?[\\]/.test(target.slice(target.indexOf("/") + 1));
+}
+function actionCandidate(action) {
+  const names = [action.object.name];
+  const liveName = action.before?.name;
+  if (typeof liveName === "string" && action.object.source === void 0) names.push(liveName);
+  return { kind: action.object.kind, names, id: action.object.id };
+}
+function candidates(kind2, desired, live) {
+  const declared2 = desired.flatMap(
+    (p) => declaredOf(p, kind2).map((d) => ({ kind: kind2, names: [d.name], id: d.id }))
+  );
+  const existing = live.flatMap(
+    (p) => liveOf(p, kind2).objects.map((o) => ({ kind: kind2, names: o.name === null ? [] : [o.name], id: o.id }))
+  );
+  return [...declared2, ...existing];
+}
+var init_targets = __esm({
+  "src/plan/targets.ts"() {
+    "use strict";
+    init_ignore();
+    init_types2();
+    init_types();
+  }
+});
+
+// src/plan/build.ts
+function buildPlan(kinds, desired, live, options) {
+  const sink = newSink();
+  const liveByProject = new Map(live.map((p) => [p.project, p]));
+  const projects2 = /* @__PURE__ */ new Set();
+  for (const project3 of desired) {
+    if (project3.project === void 0) {
+      const file = project3.files[0];
+      sink.errors.push({
+        message: "no project id: set `project:` in the files, --project, or POSTHOG_PROJECT_ID",
+        ...file ? { source: { file, line: 1, column: 1 } } : {}
+      });
+      continue;
+    }
+    const liveProject = liveByProject.get(project3.project);
+    if (!liveProject) {
+      sink.errors.push({ message: `no live state was read for project ${project3.project}` });
+      continue;
+    }
+    projects2.add(project3.project);
+    planProject(kinds, project3, liveProject, options, sink);
+  }
+  let actions = sink.actions;
+  let notes = sink.notes;
+  if (options.targets !== void 0) {
+    ({ actions, notes } = narrowToTargets(kinds, sink, desired, live, options.targets));
+  }
+  const order = kindOrder(kinds);
+  actions = sortActions(actions, order);
+  notes = sortNotes(notes, order);
+  const plan = {
+    format_version: PLAN_FORMAT_VERSION,
+    created_at: options.now.toISOString(),
+    projects: [...projects2].sort((a, b) => a - b),
+    actions,
+    notes,
+    fingerprints: fingerprintActions(kinds, actions, live),
+    summary: summarise(actions)
+  };
+  if (options.targets !== void 0 && options.targets.length > 0) plan.targets = [...options.targets];
+  return { plan, errors: sink.errors };
+}
+function planProject(kinds, project3, live, options, sink) {
+  for (const kind2 of kinds) {
+    const kindLive = liveOf(live, kind2.name);
+    const matching = matchObjects(
+      declaredOf(project3, kind2.name),
+      kindLive.objects,
+      kind2.words.one,
+      sink.errors,
+      kind2.replaced
+    );
+    const ctx = {
+      project: live.project,
+      live: kindLive,
+      features: live.features,
+      options,
+      sink
+    };
+    for (const { desired, live: match, replaced } of matching.pairs) {
+      if (replaced && !options.force) {
+        const ids = [replaced.live, ...replaced.leftovers].map((o) => o.id).join(", ");
+        const them = replaced.leftovers.length === 1 ? "it" : "them";
+        sink.errors.push({
+          message: `${kind2.words.one} "${desired.name}": ${replaced.leftovers.length + 1} live objects have this name (ids ${ids}): ${replaced.why}; rerun with --force to delete ${them}`,
+          source: desired.source
+        });
+        continue;
+      }
+      kind2.plan(desired, match, declaredRef(kind2.name, live.project, desired, match), ctx);
+      if (replaced === void 0) continue;
+      for (const leftover of replaced.leftovers) {
+        const action = kind2.prune(leftover, declaredRef(kind2.name, live.project, desired, leftover), ctx);
+        sink.actions.push({ ...action, warnings: [...action.warnings, replaced.why] });
+      }
+    }
+    if (options.prune && project3.manages.includes(kind2.name)) {
+      planPrune(kind2, project3.ignore[kind2.name] ?? [], ctx, matching.claimed);
+    }
+  }
+}
+var init_build = __esm({
+  "src/plan/build.ts"() {
+    "use strict";
+    init_types2();
+    init_context2();
+    init_fingerprint();
+    init_match();
+    init_prune();
+    init_sort();
+    init_summary();
+    init_targets();
+    init_types();
+  }
+});
+
+// src/plan/safety.ts
+function deleteLimit(liveCount) {
+  return Math.max(DELETE_FLOOR, Math.floor(liveCount * DELETE_RATIO));
+}
+function checkSafety(kinds, plan, live, options) {
+  if (options.force) return void 0;
+  const deletes = /* @__PURE__ */ new Map();
+  for (const action of plan.actions) {
+    const kindOf2 = kinds.find((k) => k.name === action.object.kind);
+    if (!kindOf2?.verbs.some((v) => v.name === action.action && v.deletes)) continue;
+    const key = `${action.object.project}/${action.object.kind}`;
+    const entry = deletes.get(key) ?? { project: action.object.project, kind: action.object.kind, count: 0 };
+    entry.count += 1;
+    deletes.set(key, entry);
+  }
+  const problems = [];
+  for (const { project: project3, kind: kind2, count: count2 } of deletes.values()) {
+    const liveProject = live.find((p) => p.project === project3);
+    const liveCount = liveProject ? liveOf(liveProject, kind2).objects.length : 0;
+    const limit = deleteLimit(liveCount);
+    if (count2 > limit) {
+      const label2 = kinds.find((k) => k.name === kind2)?.words.many ?? kind2;
+      problems.push(`${count2} of ${liveCount} ${label2} in project ${project3} (limit ${limit})`);
+    }
+  }
+  if (problems.length === 0) return void 0;
+  return `refusing a plan that deletes ${problems.join(" and ")}: more than max(${DELETE_FLOOR}, ${DELETE_RATIO * 100}%) of the live objects; check the plan and rerun with --force if it is intended`;
+}
+var DELETE_FLOOR, DELETE_RATIO;
+var init_safety = __esm({
+  "src/plan/safety.ts"() {
+    "use strict";
+    init_types();
+    DELETE_FLOOR = 5;
+    DELETE_RATIO = 0.2;
+  }
+});
+
+// src/plan/index.ts
+var init_plan = __esm({
+  "src/plan/index.ts"() {
+    "use strict";
+    init_build();
+    init_context2();
+    init_fingerprint();
+    init_match();
+    init_safety();
+    init_sort();
+    init_summary();
+    init_targets();
+    init_types();
+  }
+});
+
+// src/kinds/batch-export/service-rules/legacy.ts
+function newestS3Type(destination) {
+  return typeof destination.config.endpoint_url === "string" ? "S3Compatible" : "AwsS3";
 }
 function isMigratedS3(declaredType, liveType) {
   return declaredType === "S3" && (liveType === "AwsS3" || liveType === "S3Compatible");
 }
-function integrationForm(destination2, integration2) {
-  const type = destination2.type === "S3" ? newestS3Type(destination2) : destination2.type;
+function integrationForm(destination, integration2) {
+  const type = destination.type === "S3" ? newestS3Type(destination) : destination.type;
   const kind2 = INTEGRATION_KIND[type] ?? "matching";
-  const moved = new Set(MOVED_TO_INTEGRATION[destination2.type] ?? []);
-  const config = Object.entries(destination2.config).filter(([key]) => !moved.has(key)).map(([key, value]) => `${key}: ${flow(value)}`).join(", ");
+  const moved = new Set(MOVED_TO_INTEGRATION[destination.type] ?? []);
+  const config = Object.entries(destination.config).filter(([key]) => !moved.has(key)).map(([key, value]) => `${key}: ${flow(value)}`).join(", ");
   const id = integration2 === void 0 ? `<id of ${withArticle(kind2)} integration>` : String(integration2);
   return `destination: {type: ${type}, integration: ${id}, config: {${config}}}`;
 }
-function legacyCreateWarning(desired) {
-  const destination2 = desired.destination;
-  if (!destination2 || destination2.integration !== void 0) return void 0;
-  const type = destination2.type;
-  const kind2 = INTEGRATION_KIND[type === "S3" ? newestS3Type(destination2) : type];
+function legacyCreateWarning(destination) {
+  if (!destination || destination.integration !== void 0) return void 0;
+  const type = destination.type;
+  const kind2 = INTEGRATION_KIND[type === "S3" ? newestS3Type(destination) : type];
   const what = type === "S3" ? `new S3 exports ("S3" is not a valid choice any more: the S3 family is AwsS3 / S3Compatible)` : `new ${type} exports without an integration ("Integration is required for ${type} batch exports")`;
-  return `the newest PostHog service refuses ${what}; this create works only on an older service. Create ${withArticle(kind2 ?? "matching")} integration in PostHog (it holds the credentials) and declare ${integrationForm(destination2)}`;
+  return `the newest PostHog service refuses ${what}; this create works only on an older service. Create ${withArticle(kind2 ?? "matching")} integration in PostHog (it holds the credentials) and declare ${integrationForm(destination)}`;
 }
 function flow(value) {
   if (typeof value === "string" && /^[\w./@:+-]+$/.test(value) && !/^[-:]/.test(value)) return value;
@@ -22930,7 +23238,7 @@ function withArticle(word) {
   return `${/^(?:[aeio]|s3)/i.test(word) ? "an" : "a"} ${word}`;
 }
 var init_legacy = __esm({
-  "src/kinds/batch-export/legacy.ts"() {
+  "src/kinds/batch-export/service-rules/legacy.ts"() {
     "use strict";
     init_destinations();
   }
@@ -22938,30 +23246,30 @@ var init_legacy = __esm({
 
 // src/kinds/batch-export/integrations.ts
 function integrationErrors(desired, project3, integrations2) {
-  const destination2 = desired.destination;
-  if (!destination2 || destination2.integration === void 0 || integrations2 === void 0) return [];
+  const destination = desired.destination;
+  if (!destination || destination.integration === void 0 || integrations2 === void 0) return [];
   const errors = [];
   const where2 = `batch export "${desired.name}"`;
-  const source = destination2.integrationSource ?? desired.source;
-  const wanted = INTEGRATION_KIND[destination2.type];
+  const source = destination.integrationSource ?? desired.source;
+  const wanted = INTEGRATION_KIND[destination.type];
   if (wanted === void 0) return [];
-  const check = (id, kind2, field2) => {
+  const check = (id, kind2, field3) => {
     const found = integrations2.find((i) => i.id === id);
     if (!found) {
       errors.push({
-        message: `${where2}: ${field2} ${id} is not an integration of project ${project3}; ${fitting(integrations2, kind2, project3)}`,
+        message: `${where2}: ${field3} ${id} is not an integration of project ${project3}; ${fitting(integrations2, kind2, project3)}`,
         source
       });
     } else if (found.kind !== kind2) {
       errors.push({
-        message: `${where2}: ${field2} ${id} (${label(found)}) is ${withArticle(found.kind)} integration, but destination type ${destination2.type} needs ${withArticle(kind2)} integration; ${fitting(integrations2, kind2, project3)}`,
+        message: `${where2}: ${field3} ${id} (${label(found)}) is ${withArticle(found.kind)} integration, but destination type ${destination.type} needs ${withArticle(kind2)} integration; ${fitting(integrations2, kind2, project3)}`,
         source
       });
     }
   };
-  check(destination2.integration, wanted, "destination.integration");
-  if (destination2.type === "Redshift") {
-    const copy = destination2.config.copy_inputs;
+  check(destination.integration, wanted, "destination.integration");
+  if (destination.type === "Redshift") {
+    const copy = destination.config.copy_inputs;
     for (const key of ["authorization", "bucket_credentials"]) {
       const value = copy?.[key];
       if (typeof value === "number") check(value, "aws-s3", `destination.config.copy_inputs.${key}`);
@@ -22990,9 +23298,9 @@ var init_integrations = __esm({
   }
 });
 
-// src/kinds/batch-export/schedule.ts
-function quoteArg(text) {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`;
+// src/kinds/batch-export/operations/backfill-command.ts
+function quoteArg(text2) {
+  return /^[\w@%+=:,./-]+$/.test(text2) ? text2 : `'${text2.replace(/'/g, "'\\''")}'`;
 }
 function backfillCommand(name, start2, end) {
   return `posthog-gitops backfill ${quoteArg(name)} --start ${quoteArg(start2)} --end ${quoteArg(end)}`;
@@ -23002,8 +23310,8 @@ function gapBackfillCommand(name, interval, pausedSince, now, offsetDay2 = 0) {
   if (Number.isNaN(paused)) return void 0;
   const [start2, end] = interval === "week" ? [weekStart(paused, offsetDay2), weekStart(now.getTime(), offsetDay2)] : [floor(paused, interval), floor(now.getTime(), interval)];
   if (start2 >= end) return void 0;
-  const text = interval === "day" || interval === "week" ? (ms) => new Date(ms).toISOString().slice(0, 10) : (ms) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
-  return backfillCommand(name, text(start2), text(end));
+  const text2 = interval === "day" || interval === "week" ? (ms) => new Date(ms).toISOString().slice(0, 10) : (ms) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
+  return backfillCommand(name, text2(start2), text2(end));
 }
 function floor(ms, interval) {
   const step = STEP_MS[interval] ?? 36e5;
@@ -23018,8 +23326,8 @@ function checkRunsHint(name) {
   return `see whether it started with: posthog-gitops runs ${quoteArg(name)} --since -1h`;
 }
 var STEP_MS;
-var init_schedule = __esm({
-  "src/kinds/batch-export/schedule.ts"() {
+var init_backfill_command = __esm({
+  "src/kinds/batch-export/operations/backfill-command.ts"() {
     "use strict";
     STEP_MS = {
       "every 5 minutes": 3e5,
@@ -23027,506 +23335,6 @@ var init_schedule = __esm({
       hour: 36e5,
       day: 864e5
     };
-  }
-});
-
-// src/kinds/batch-export/plan.ts
-function planBatchExport(declared, liveObject, ref, ctx) {
-  const desired = declared;
-  const current2 = liveObject;
-  if (desired.deleted) {
-    if (current2) ctx.sink.actions.push(deleteAction(ref, batchExportState(current2)));
-    return;
-  }
-  const bad2 = integrationErrors(desired, ctx.project, ctx.live.integrations);
-  if (bad2.length > 0) {
-    ctx.sink.errors.push(...bad2);
-    return;
-  }
-  if (current2) planExisting(desired, current2, ref, ctx);
-  else if (desired.id !== void 0) {
-    ctx.sink.errors.push({
-      message: `batch export "${ref.name}": the pinned id ${desired.id} is not live (a deleted batch export cannot be restored); remove the \`id\` to create a new one, or add \`deleted: true\``,
-      source: desired.source
-    });
-  } else planCreate(desired, ref, ctx, []);
-}
-function pruneBatchExport(live, ref) {
-  return deleteAction(ref, batchExportState(live));
-}
-function deleteAction(ref, state) {
-  return makeAction("delete", ref, { before: { ...state } });
-}
-function compareBatchExport(desired, live) {
-  const out = { changes: [], unreported: [], inIntegration: [] };
-  const scalar = (path, after, before, equal) => {
-    if (after !== void 0 && !equal) out.changes.push(change(path, before, after));
-  };
-  const newer = (path, after, normalise = (v) => v) => {
-    if (after === void 0) return;
-    const before = live[path];
-    if (before === void 0) out.unreported.push(path);
-    else scalar(path, normalise(after), before, deepEqual(normalise(after), before));
-  };
-  scalar("name", desired.name, live.name, desired.name === live.name);
-  scalar("model", desired.model, live.model, desired.model === live.model);
-  scalar("interval", desired.interval, live.interval, desired.interval === live.interval);
-  newer("timezone", desired.timezone, (v) => v ?? "UTC");
-  newer("offset_day", desired.offset_day);
-  newer("offset_hour", desired.offset_hour);
-  for (const field2 of ["start_at", "end_at"]) {
-    const after = desired[field2];
-    if (after === void 0) continue;
-    scalar(field2, after, live[field2], normaliseInstant(after) === live[field2]);
-  }
-  if (desired.hogql_query !== void 0) {
-    const same = normaliseQuery(desired.hogql_query) === live.hogql_query;
-    scalar("hogql_query", normaliseText(desired.hogql_query), live.hogql_query, same);
-  }
-  newer("primary_key", desired.primary_key);
-  newer("version_key", desired.version_key);
-  newer("incremental_mode", desired.incremental_mode);
-  scalar("filters", desired.filters, live.filters, deepEqual(desired.filters ?? [], live.filters));
-  const destination2 = desired.destination;
-  if (destination2) {
-    const type = destination2.type;
-    const liveType = live.destination.type;
-    const migrated = isMigratedS3(type, liveType);
-    if (!migrated) scalar("destination.type", type, liveType, type === liveType);
-    const integration2 = destination2.integration;
-    const liveIntegration = live.destination.integration;
-    scalar("destination.integration", integration2, liveIntegration, integration2 === liveIntegration);
-    const moved = new Set(liveIntegration === null ? [] : MOVED_TO_INTEGRATION[type] ?? []);
-    const accepted = migrated ? configKeys(liveType) : void 0;
-    for (const path of leafPaths(destination2.config)) {
-      if (isSecretPath(type, path)) continue;
-      const key = path.split(".")[0];
-      if (moved.has(key) || accepted !== void 0 && !accepted.has(key)) {
-        out.inIntegration.push(path);
-        continue;
-      }
-      const after = getPath(destination2.config, path);
-      const before = getPath(live.destination.config, path);
-      scalar(`${CONFIG_PREFIX}${path}`, after, before, looseEqual(after, before));
-    }
-  }
-  return out;
-}
-function leafPaths(config, prefix = "") {
-  const paths = [];
-  for (const [key, value] of Object.entries(config)) {
-    const path = prefix === "" ? key : `${prefix}.${key}`;
-    if (isPlainObject(value) && Object.keys(value).length > 0) paths.push(...leafPaths(value, path));
-    else paths.push(path);
-  }
-  return paths;
-}
-function change(path, before, after) {
-  const c = { path, after };
-  if (before !== void 0) c.before = before;
-  if (LONG_TEXT_FIELDS.has(path)) c.diff = unifiedDiff(String(before ?? ""), String(after ?? ""));
-  return c;
-}
-function secretChanges(desired, integration2 = false) {
-  const type = desired.destination?.type ?? "";
-  const secrets = desired.destination?.secrets ?? {};
-  return Object.keys(secrets).filter((path) => !(integration2 && CREDENTIALS_IN_INTEGRATION.has(type) && isCredentialPath(path))).sort().map((path) => ({
-    path: `${CONFIG_PREFIX}${path}`,
-    after: toSecretRef(secrets[path]),
-    secret: true
-  }));
-}
-function createSide(desired) {
-  const body = { name: desired.name };
-  for (const key of [
-    "model",
-    "interval",
-    "timezone",
-    "offset_day",
-    "offset_hour",
-    "paused",
-    "start_at",
-    "end_at",
-    "hogql_query",
-    "primary_key",
-    "version_key",
-    "incremental_mode",
-    "filters"
-  ]) {
-    if (desired[key] !== void 0) body[key] = desired[key];
-  }
-  if (desired.destination) {
-    const config = structuredClone(desired.destination.config);
-    for (const secret2 of secretChanges(desired)) {
-      setPath(config, secret2.path.slice(CONFIG_PREFIX.length), secret2.after);
-    }
-    const destination2 = { type: desired.destination.type, config };
-    if (desired.destination.integration !== void 0) {
-      destination2.integration_id = desired.destination.integration;
-    }
-    body.destination = destination2;
-  }
-  return body;
-}
-function updateSides(changes, desired, live, type) {
-  const before = {};
-  const after = {};
-  for (const c of changes) {
-    if (!c.secret) setPath(before, c.path, c.before ?? null);
-    setPath(after, c.path, c.after);
-  }
-  if (isPlainObject(after.destination)) {
-    const destination2 = after.destination;
-    const integration2 = desired.destination?.integration ?? live.destination.integration ?? void 0;
-    delete destination2.integration;
-    after.destination = {
-      type,
-      config: isPlainObject(destination2.config) ? destination2.config : {},
-      ...integration2 === void 0 ? {} : { integration_id: integration2 }
-    };
-  }
-  if (changes.some((c) => SCHEDULE_FIELDS.has(c.path))) {
-    const interval = desired.interval ?? live.interval;
-    after.interval = interval;
-    if (interval === "week" && (desired.offset_day !== void 0 || desired.offset_hour !== void 0)) {
-      after.offset_day = desired.offset_day ?? live.offset_day ?? 0;
-      after.offset_hour = desired.offset_hour ?? live.offset_hour ?? 0;
-    } else if (interval === "day" && desired.offset_hour !== void 0) {
-      after.offset_hour = desired.offset_hour;
-    }
-  }
-  return { before, after };
-}
-function planCreate(desired, ref, ctx, warnings) {
-  const { sink } = ctx;
-  const destination2 = desired.destination;
-  if (!destination2) {
-    sink.errors.push({
-      message: `batch export "${ref.name}": a destination is needed to create it`,
-      source: desired.source
-    });
-    return;
-  }
-  const problems = createProblems(desired);
-  if (problems.length > 0) {
-    for (const message of problems)
-      sink.errors.push({ message: `batch export "${ref.name}": ${message}`, source: desired.source });
-    return;
-  }
-  const legacy = legacyCreateWarning(desired);
-  if (legacy !== void 0 && LEGACY_INLINE_TYPES.has(destination2.type)) warnings.push(legacy);
-  if (desired.hogql_query !== void 0 && (desired.model ?? "events") !== "hogql") {
-    warnings.push(
-      "the newest service takes hogql_query only with model: hogql (or in a project that already has events exports with a query)"
-    );
-  }
-  const after = createSide(desired);
-  const changes = Object.entries(after).filter(([path]) => path !== "destination").map(([path, value]) => ({ path, after: value }));
-  changes.push({ path: "destination.type", after: destination2.type });
-  if (destination2.integration !== void 0) {
-    changes.push({ path: "destination.integration", after: destination2.integration });
-  }
-  for (const [key, value] of Object.entries(destination2.config)) {
-    changes.push({ path: `${CONFIG_PREFIX}${key}`, after: value });
-  }
-  changes.push(...secretChanges(desired));
-  const createRef = { ...ref };
-  delete createRef.id;
-  sink.actions.push(makeAction("create", createRef, { after, changes, warnings }));
-}
-function createProblems(desired) {
-  const destination2 = desired.destination;
-  if (!destination2) return [];
-  const { type, config, secrets } = destination2;
-  const problems = [];
-  if (destination2.integration === void 0 && CREATE_NEEDS_INTEGRATION.has(type)) {
-    problems.push(
-      `the service creates a ${type} export only with an integration: create ${withArticle(INTEGRATION_KIND[type] ?? "")} integration in PostHog and declare ${integrationForm(destination2)}`
-    );
-  }
-  const missing = (REQUIRED_ON_CREATE[type] ?? []).filter((key) => !(key in config) && !(key in secrets));
-  if (missing.length > 0) {
-    problems.push(
-      `creating a ${type} export needs destination.config.${missing.join(", destination.config.")}`
-    );
-  }
-  problems.push(...httpUrlProblems(desired));
-  if (config.legacy_parquet_extension === true) {
-    problems.push(
-      "legacy_parquet_extension: true is refused on a new export (it only stays on for exports that already write the codec into their Parquet file names)"
-    );
-  }
-  if (desired.model === "hogql" && desired.hogql_query === void 0) {
-    problems.push("model: hogql needs a hogql_query");
-  }
-  return problems;
-}
-function httpUrlProblems(desired) {
-  const destination2 = desired.destination;
-  const url = destination2?.config.url;
-  if (destination2?.type !== "HTTP" || typeof url !== "string" || HTTP_URLS.includes(url)) return [];
-  return [`the service accepts only ${HTTP_URLS.join(" or ")} as an HTTP destination's URL, not ${url}`];
-}
-function liveRuleProblems(desired, state) {
-  const problems = [];
-  const interval = desired.interval ?? state.interval;
-  if (desired.offset_day !== void 0 && interval !== "week") {
-    problems.push(`offset_day applies to weekly exports only (its interval is ${interval})`);
-  }
-  if (desired.offset_hour !== void 0 && interval !== "day" && interval !== "week") {
-    problems.push(`offset_hour applies to daily and weekly exports only (its interval is ${interval})`);
-  }
-  const model = desired.model ?? state.model;
-  if ((desired.filters?.length ?? 0) > 0 && model !== "events") {
-    problems.push(`filters need model: events (its model is ${model})`);
-  }
-  for (const key of ["primary_key", "version_key", "incremental_mode"]) {
-    if (desired[key] !== void 0 && model !== "hogql") {
-      problems.push(`${key} needs model: hogql (its model is ${model})`);
-    }
-  }
-  return problems;
-}
-function planExisting(desired, current2, ref, ctx) {
-  const { options, sink } = ctx;
-  const state = batchExportState(current2);
-  const fail2 = (message) => sink.errors.push({ message: `batch export "${ref.name}": ${message}`, source: desired.source });
-  const problems = liveRuleProblems(desired, state);
-  if (problems.length > 0) {
-    problems.forEach(fail2);
-    return;
-  }
-  const { changes, unreported, inIntegration } = compareBatchExport(desired, state);
-  const refused = changes.filter((c) => c.path === "destination.type" || c.path === "model");
-  if (refused.length > 0) {
-    const what = refused.map((c) => `${c.path} from ${String(c.before)} to ${String(c.after)}`).join(" and ");
-    if (desired.destination?.type === "S3" && refused.some((c) => c.path === "destination.type")) {
-      fail2(
-        `the service cannot change ${what}, and the newest one refuses new S3 exports: declare the integration form instead, ${integrationForm(desired.destination)}`
-      );
-      return;
-    }
-    if (!options.force) {
-      fail2(
-        `the service cannot change ${what}; rerun with --force to delete the export and create a new one (its run history is lost)`
-      );
-      return;
-    }
-    const warning = `replaces export ${current2.id} (${what}): the new export is created, then the old one deleted; run history stays with the old one`;
-    planCreate(desired, ref, ctx, [warning]);
-    sink.actions.push(deleteAction(ref, state));
-    return;
-  }
-  noteLegacy(desired, state, ref, ctx, unreported, inIntegration);
-  const destinationChanging = changes.some((c) => c.path.startsWith("destination."));
-  const liveType = state.destination.type;
-  const migrated = isMigratedS3(desired.destination?.type, liveType);
-  if (options.rotateSecrets || destinationChanging) {
-    const integration2 = state.destination.integration !== null || migrated;
-    changes.push(...secretChanges(desired, integration2));
-    const url = httpUrlProblems(desired);
-    if (url.length > 0) {
-      url.forEach(fail2);
-      return;
-    }
-  }
-  if (changes.length > 0) {
-    const warnings = [];
-    const interval = changes.find((c) => c.path === "interval");
-    if (interval) {
-      warnings.push(
-        `the interval changes from ${String(interval.before)} to ${String(interval.after)}: the schedule and the size of each exported batch change`
-      );
-    }
-    const type = migrated ? liveType : desired.destination?.type ?? liveType;
-    const { before, after } = updateSides(changes, desired, state, type);
-    sink.actions.push(makeAction("update", ref, { before, after, changes, warnings }));
-  }
-  planPause(desired, current2, ref, ctx);
-}
-function noteLegacy(desired, state, ref, ctx, unreported, inIntegration) {
-  const { sink } = ctx;
-  if (unreported.length > 0) {
-    sink.notes.push({
-      severity: "note",
-      message: `the service does not report ${unreported.join(", ")} (an older service, which ignores them): not compared`,
-      object: ref
-    });
-  }
-  const destination2 = desired.destination;
-  if (!destination2) return;
-  const live = state.destination;
-  if (isMigratedS3(destination2.type, live.type)) {
-    const skipped = inIntegration.length > 0 ? ` (${inIntegration.join(", ")} are not compared)` : "";
-    sink.notes.push({
-      severity: "warning",
-      message: `declared as a legacy S3 export with inline keys, but the service migrated it to ${live.type} with integration ${live.integration}, which holds its credentials now${skipped}; declare ${integrationForm(destination2, live.integration ?? void 0)}`,
-      object: ref
-    });
-  } else if (inIntegration.length > 0) {
-    sink.notes.push({
-      severity: "warning",
-      message: `destination.config.${inIntegration.join(", destination.config.")} now live in integration ${live.integration}: not compared; remove them from the file`,
-      object: ref
-    });
-  }
-}
-function planPause(desired, current2, ref, ctx) {
-  const { options, sink } = ctx;
-  if (desired.paused === void 0 || desired.paused === current2.paused) return;
-  if (desired.paused) {
-    sink.actions.push(makeAction("pause", ref, { before: { paused: false }, after: { paused: true } }));
-    return;
-  }
-  const since = current2.last_paused_at;
-  const after = { paused: false };
-  const warnings = [];
-  const gap = (from) => gapBackfillCommand(desired.name, current2.interval, from, options.now, current2.offset_day ?? 0);
-  if (desired.backfill_on_unpause && since) {
-    after.backfill = true;
-    sink.notes.push({
-      severity: "note",
-      message: `the paused gap since ${humanTime(since, options.now)} will be backfilled on unpause`,
-      object: ref
-    });
-  } else if (desired.backfill_on_unpause) {
-    const from = current2.start_at ?? current2.created_at;
-    const command = from ? gap(from) : void 0;
-    warnings.push(
-      `the service does not know when this export was paused (it was created or set paused without the pause endpoint), and an unpause backfill would then export everything from the beginning of the data: no backfill is requested. ${command ? `To export what it missed, run: ${command}` : "It has missed no whole interval."}`
-    );
-  } else if (since) {
-    const command = gap(since);
-    if (command) {
-      warnings.push(
-        `the paused gap since ${humanTime(since, options.now)} will not be exported; to export it, run: ${command}`
-      );
-    }
-  }
-  sink.actions.push(makeAction("unpause", ref, { before: { paused: true }, after, warnings }));
-}
-var CONFIG_PREFIX, SCHEDULE_FIELDS, CREDENTIALS_IN_INTEGRATION;
-var init_plan2 = __esm({
-  "src/kinds/batch-export/plan.ts"() {
-    "use strict";
-    init_plan();
-    init_secrets();
-    init_values();
-    init_time2();
-    init_normalise();
-    init_text_diff();
-    init_destinations();
-    init_integrations();
-    init_legacy();
-    init_live();
-    init_schedule();
-    init_schema2();
-    CONFIG_PREFIX = "destination.config.";
-    SCHEDULE_FIELDS = /* @__PURE__ */ new Set(["interval", "offset_day", "offset_hour"]);
-    CREDENTIALS_IN_INTEGRATION = /* @__PURE__ */ new Set(["S3", "AwsS3", "S3Compatible", "Snowflake"]);
-  }
-});
-
-// src/pull/kinds.ts
-var Placeholder;
-var init_kinds = __esm({
-  "src/pull/kinds.ts"() {
-    "use strict";
-    Placeholder = class {
-      constructor(variable) {
-        this.variable = variable;
-      }
-      variable;
-    };
-  }
-});
-
-// src/kinds/batch-export/pull.ts
-function batchExportItem(live, variablePrefix = live.name) {
-  const item = { name: live.name, id: live.id };
-  item.model = live.model ?? "events";
-  item.interval = live.interval;
-  if (live.timezone !== void 0) item.timezone = live.timezone ?? "UTC";
-  if (live.offset_day !== void 0 && live.offset_day !== null) item.offset_day = live.offset_day;
-  if (live.offset_hour !== void 0 && live.offset_hour !== null) item.offset_hour = live.offset_hour;
-  item.paused = live.paused;
-  if (live.start_at) item.start_at = normaliseInstant(live.start_at)?.replace(".000000Z", "Z");
-  if (live.end_at) item.end_at = normaliseInstant(live.end_at)?.replace(".000000Z", "Z");
-  if (live.hogql_query && live.hogql_query.trim() !== "") item.hogql_query = live.hogql_query;
-  if (item.model === "hogql") {
-    const hogql = live;
-    for (const key of ["primary_key", "version_key", "incremental_mode"]) {
-      if (hogql[key] !== void 0 && hogql[key] !== null) item[key] = hogql[key];
-    }
-  }
-  if (live.filters && live.filters.length > 0) item.filters = live.filters;
-  const config = structuredClone(live.destination.config ?? {});
-  const integration2 = live.destination.integration ?? null;
-  const variables = [];
-  for (const path of pullSecretPaths(live.destination.type, config, integration2)) {
-    const variable = secretVariableName(variablePrefix, path);
-    setPath(config, path, new Placeholder(variable));
-    variables.push(variable);
-  }
-  const destination2 = { type: live.destination.type };
-  if (integration2 !== null) destination2.integration = integration2;
-  destination2.config = config;
-  item.destination = destination2;
-  return { item, variables };
-}
-async function pullBatchExports(client, project3) {
-  const exports = await client.batchExports.listAll(project3);
-  const pulled = { items: [], variables: [] };
-  for (const live of exports) {
-    const { item, variables } = batchExportItem(live);
-    pulled.items.push(item);
-    pulled.variables.push(...variables);
-  }
-  return pulled;
-}
-var init_pull = __esm({
-  "src/kinds/batch-export/pull.ts"() {
-    "use strict";
-    init_values();
-    init_kinds();
-    init_normalise();
-    init_destinations();
-  }
-});
-
-// src/kinds/batch-export/replaced.ts
-function recogniseReplacement(declared, candidates2) {
-  const desired = declared;
-  if (desired.deleted) return void 0;
-  const differences = new Map(
-    candidates2.map((live) => [
-      live,
-      compareBatchExport(desired, batchExportState(live)).changes.filter((c) => REPLACING.has(c.path))
-    ])
-  );
-  const fitting2 = [...differences].filter(([, refused]) => refused.length === 0).map(([live]) => live);
-  const kept = fitting2[0];
-  if (kept === void 0 || fitting2.length !== 1) return void 0;
-  const leftovers = [...differences.keys()].filter((live) => live !== kept);
-  if (leftovers.length !== 1) return void 0;
-  if (leftovers.some((old) => !(Date.parse(old.created_at) < Date.parse(kept.created_at)))) return void 0;
-  const described = leftovers.map((old) => {
-    const what = (differences.get(old) ?? []).map((c) => `${c.path} ${String(c.before)}`).join(", ");
-    return `export ${old.id} (${what})`;
-  });
-  return {
-    live: kept,
-    leftovers,
-    why: `${described.join(" and ")} is what the replacement by export ${kept.id} left behind when its delete failed`
-  };
-}
-var REPLACING;
-var init_replaced = __esm({
-  "src/kinds/batch-export/replaced.ts"() {
-    "use strict";
-    init_live();
-    init_plan2();
-    REPLACING = /* @__PURE__ */ new Set(["destination.type", "model"]);
   }
 });
 
@@ -23562,11 +23370,11 @@ function statusText(status) {
   };
   return texts[status] ?? "unexpected answer from the service";
 }
-function parseErrorBody(text) {
-  if (!text.trim()) return void 0;
+function parseErrorBody(text2) {
+  if (!text2.trim()) return void 0;
   let value;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text2);
   } catch {
     return void 0;
   }
@@ -23836,59 +23644,588 @@ var init_pages = __esm({
   }
 });
 
-// src/kinds/batch-export/send.ts
-function batchExportBody(action, env) {
-  const where2 = `batch export "${action.object.name}"`;
-  switch (action.action) {
-    case "create":
-    case "update":
-      return resolveSecrets({ ...action.after }, env, where2);
-    case "unpause":
-      return action.after?.backfill === true ? { backfill: true } : void 0;
-    default:
-      return void 0;
+// src/kinds/shared/verbs.ts
+var planned, CREATE, UPDATE, SOFT_DELETE, RESTORE, DELETE;
+var init_verbs = __esm({
+  "src/kinds/shared/verbs.ts"() {
+    "use strict";
+    init_secrets();
+    planned = (action, env, owner) => resolveSecrets({ ...action.after }, env, owner);
+    CREATE = {
+      name: "create",
+      symbol: "+",
+      word: "create",
+      phrase: (n) => `${n} to create`,
+      step: 0,
+      destructive: false,
+      sides: { before: "absent", after: "required" },
+      absentBefore: true,
+      shared: true,
+      body: planned
+    };
+    UPDATE = {
+      name: "update",
+      symbol: "~",
+      word: "update",
+      phrase: (n) => `${n} to update`,
+      step: 1,
+      destructive: false,
+      sides: { before: "required", after: "required" },
+      shared: true,
+      body: planned,
+      // The declared fields whose live values differ (secrets are never written back).
+      refreshes: (action) => action.changes.filter((c) => !c.secret).map((c) => c.path.split("."))
+    };
+    SOFT_DELETE = {
+      name: "soft_delete",
+      symbol: "-",
+      word: "soft delete",
+      phrase: (n) => `${n} to soft-delete`,
+      step: 6,
+      destructive: true,
+      sides: { before: "required", after: "absent" },
+      deletes: true,
+      shared: true,
+      body: () => ({ deleted: true })
+    };
+    RESTORE = {
+      name: "restore",
+      symbol: "↺",
+      word: "restore",
+      phrase: (n) => `${n} to restore`,
+      step: 0,
+      destructive: false,
+      sides: { before: "required", after: "required" },
+      absentBefore: true,
+      shared: true,
+      body: () => ({ deleted: false })
+    };
+    DELETE = {
+      name: "delete",
+      symbol: "-",
+      word: "delete",
+      phrase: (n) => `${n} to delete`,
+      step: 6,
+      destructive: true,
+      sides: { before: "required", after: "absent" },
+      deletes: true,
+      shared: true
+    };
   }
-}
+});
+
+// src/kinds/batch-export/verbs.ts
 async function createBatchExport(client, project3, body) {
   const created = await client.batchExports.create(project3, body);
   return { id: created.id, notes: [] };
-}
-async function sendBatchExport(client, action, id, body) {
-  const { project: project3 } = action.object;
-  const exportId = String(id);
-  switch (action.action) {
-    case "update":
-      await client.batchExports.update(project3, exportId, body);
-      return { id, notes: [] };
-    case "pause":
-      await client.batchExports.pause(project3, exportId);
-      return { id, notes: [] };
-    case "unpause":
-      await client.batchExports.unpause(project3, exportId, body ?? {});
-      return { id, notes: [] };
-    case "delete":
-      await alreadyDone(
-        () => client.batchExports.delete(project3, exportId),
-        (e) => e.status === 404
-      );
-      return { id, notes: [] };
-    default:
-      throw new UserError(`${action.action} does not apply to a batch export`);
-  }
 }
 async function findBatchExports(client, project3, name) {
   const live = await collect(client.batchExports.list(project3, { limit: LOOKUP_PAGE }));
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
-var LOOKUP_PAGE;
-var init_send = __esm({
-  "src/kinds/batch-export/send.ts"() {
+var LOOKUP_PAGE, update, remove, PAUSE, UNPAUSE, batchExportVerbs;
+var init_verbs2 = __esm({
+  "src/kinds/batch-export/verbs.ts"() {
     "use strict";
     init_execute();
-    init_errors();
-    init_secrets();
     init_pages();
+    init_verbs();
     LOOKUP_PAGE = 1e3;
+    update = {
+      ...UPDATE,
+      async send(client, action, id, body) {
+        await client.batchExports.update(action.object.project, String(id), body);
+        return { id, notes: [] };
+      }
+    };
+    remove = {
+      ...DELETE,
+      async send(client, action, id) {
+        await alreadyDone(
+          () => client.batchExports.delete(action.object.project, String(id)),
+          (e) => e.status === 404
+        );
+        return { id, notes: [] };
+      }
+    };
+    PAUSE = {
+      name: "pause",
+      symbol: "⏸",
+      word: "pause",
+      phrase: (n) => `${n} to pause`,
+      step: 5,
+      destructive: true,
+      sides: { before: "required", after: "required" },
+      refreshes: () => [["paused"]],
+      async send(client, action, id) {
+        await client.batchExports.pause(action.object.project, String(id));
+        return { id, notes: [] };
+      }
+    };
+    UNPAUSE = {
+      name: "unpause",
+      symbol: "▶",
+      word: "unpause",
+      phrase: (n) => `${n} to unpause`,
+      step: 5,
+      destructive: false,
+      sides: { before: "required", after: "required" },
+      detail: (action) => action.after?.backfill === true ? { text: "(with backfill of the paused gap)" } : void 0,
+      refreshes: () => [["paused"]],
+      body: (action) => action.after?.backfill === true ? { backfill: true } : void 0,
+      async send(client, action, id, body) {
+        await client.batchExports.unpause(
+          action.object.project,
+          String(id),
+          body ?? {}
+        );
+        return { id, notes: [] };
+      }
+    };
+    batchExportVerbs = [CREATE, update, remove, PAUSE, UNPAUSE];
+  }
+});
+
+// src/kinds/batch-export/plan.ts
+function batchExportState(live) {
+  return batchExportFields.state(live);
+}
+function planBatchExport(desired, current3, ref, ctx) {
+  if (desired.deleted) {
+    if (current3) ctx.sink.actions.push(deleteAction(ref, batchExportState(current3)));
+    return;
+  }
+  const bad2 = integrationErrors(desired, ctx.project, ctx.live.integrations);
+  if (bad2.length > 0) {
+    ctx.sink.errors.push(...bad2);
+    return;
+  }
+  if (current3) planExisting(desired, current3, ref, ctx);
+  else if (desired.id !== void 0) {
+    ctx.sink.errors.push({
+      message: `batch export "${ref.name}": the pinned id ${desired.id} is not live (a deleted batch export cannot be restored); remove the \`id\` to create a new one, or add \`deleted: true\``,
+      source: desired.source
+    });
+  } else planCreate(desired, ref, ctx, []);
+}
+function deleteAction(ref, state) {
+  return makeAction(remove, ref, { before: { ...state } });
+}
+function compareBatchExport(desired, live) {
+  const compared = batchExportFields.compare(desired, live);
+  const out = { ...compared, inIntegration: [] };
+  const scalar = (path, after, before, equal) => {
+    if (after !== void 0 && !equal) out.changes.push(change(path, before, after));
+  };
+  const destination = desired.destination;
+  if (destination) {
+    const type = destination.type;
+    const liveType = live.destination.type;
+    const migrated = isMigratedS3(type, liveType);
+    if (!migrated) scalar("destination.type", type, liveType, type === liveType);
+    const integration2 = destination.integration;
+    const liveIntegration = live.destination.integration;
+    scalar("destination.integration", integration2, liveIntegration, integration2 === liveIntegration);
+    const moved = new Set(liveIntegration === null ? [] : MOVED_TO_INTEGRATION[type] ?? []);
+    const accepted = migrated ? configKeys(liveType) : void 0;
+    for (const path of leafPaths(destination.config)) {
+      if (isSecretPath(type, path)) continue;
+      const key = path.split(".")[0];
+      if (moved.has(key) || accepted !== void 0 && !accepted.has(key)) {
+        out.inIntegration.push(path);
+        continue;
+      }
+      const after = getPath(destination.config, path);
+      const before = getPath(live.destination.config, path);
+      scalar(`${CONFIG_PREFIX}${path}`, after, before, looseEqual(after, before));
+    }
+  }
+  return out;
+}
+function leafPaths(config, prefix = "") {
+  const paths = [];
+  for (const [key, value] of Object.entries(config)) {
+    const path = prefix === "" ? key : `${prefix}.${key}`;
+    if (isPlainObject(value) && Object.keys(value).length > 0) paths.push(...leafPaths(value, path));
+    else paths.push(path);
+  }
+  return paths;
+}
+function change(path, before, after) {
+  const c = { path, after };
+  if (before !== void 0) c.before = before;
+  return c;
+}
+function secretChanges(desired, integration2 = false) {
+  const type = desired.destination?.type ?? "";
+  const secrets = desired.destination?.secrets ?? {};
+  return Object.keys(secrets).filter((path) => !(integration2 && CREDENTIALS_IN_INTEGRATION.has(type) && isCredentialPath(path))).sort().map((path) => ({
+    path: `${CONFIG_PREFIX}${path}`,
+    after: toSecretRef(secrets[path]),
+    secret: true
+  }));
+}
+function createSide(desired) {
+  const { destination: _, ...body } = batchExportFields.declared(desired);
+  if (desired.destination) {
+    const config = structuredClone(desired.destination.config);
+    for (const secret2 of secretChanges(desired)) {
+      setPath(config, secret2.path.slice(CONFIG_PREFIX.length), secret2.after);
+    }
+    const destination = { type: desired.destination.type, config };
+    if (desired.destination.integration !== void 0) {
+      destination.integration_id = desired.destination.integration;
+    }
+    body.destination = destination;
+  }
+  return body;
+}
+function updateSides(changes, desired, live, type) {
+  const before = {};
+  const after = {};
+  for (const c of changes) {
+    if (!c.secret) setPath(before, c.path, c.before ?? null);
+    setPath(after, c.path, c.after);
+  }
+  if (isPlainObject(after.destination)) {
+    const destination = after.destination;
+    const integration2 = desired.destination?.integration ?? live.destination.integration ?? void 0;
+    delete destination.integration;
+    after.destination = {
+      type,
+      config: isPlainObject(destination.config) ? destination.config : {},
+      ...integration2 === void 0 ? {} : { integration_id: integration2 }
+    };
+  }
+  if (changes.some((c) => SCHEDULE_FIELDS.has(c.path))) {
+    const interval = desired.interval ?? live.interval;
+    after.interval = interval;
+    if (interval === "week" && (desired.offset_day !== void 0 || desired.offset_hour !== void 0)) {
+      after.offset_day = desired.offset_day ?? live.offset_day ?? 0;
+      after.offset_hour = desired.offset_hour ?? live.offset_hour ?? 0;
+    } else if (interval === "day" && desired.offset_hour !== void 0) {
+      after.offset_hour = desired.offset_hour;
+    }
+  }
+  return { before, after };
+}
+function planCreate(desired, ref, ctx, warnings) {
+  const { sink } = ctx;
+  const destination = desired.destination;
+  if (!destination) {
+    sink.errors.push({
+      message: `batch export "${ref.name}": a destination is needed to create it`,
+      source: desired.source
+    });
+    return;
+  }
+  const problems = createProblems(desired);
+  if (problems.length > 0) {
+    for (const message of problems)
+      sink.errors.push({ message: `batch export "${ref.name}": ${message}`, source: desired.source });
+    return;
+  }
+  const legacy = legacyCreateWarning(desired.destination);
+  if (legacy !== void 0 && LEGACY_INLINE_TYPES.has(destination.type)) warnings.push(legacy);
+  if (desired.hogql_query !== void 0 && (desired.model ?? "events") !== "hogql") {
+    warnings.push(
+      "the newest service takes hogql_query only with model: hogql (or in a project that already has events exports with a query)"
+    );
+  }
+  const after = createSide(desired);
+  const changes = Object.entries(after).filter(([path]) => path !== "destination").map(([path, value]) => ({ path, after: value }));
+  changes.push({ path: "destination.type", after: destination.type });
+  if (destination.integration !== void 0) {
+    changes.push({ path: "destination.integration", after: destination.integration });
+  }
+  for (const [key, value] of Object.entries(destination.config)) {
+    changes.push({ path: `${CONFIG_PREFIX}${key}`, after: value });
+  }
+  changes.push(...secretChanges(desired));
+  const createRef = { ...ref };
+  delete createRef.id;
+  sink.actions.push(makeAction(CREATE, createRef, { after, changes, warnings }));
+}
+function createProblems(desired) {
+  const destination = desired.destination;
+  if (!destination) return [];
+  const { type, config, secrets } = destination;
+  const problems = [];
+  if (destination.integration === void 0 && CREATE_NEEDS_INTEGRATION.has(type)) {
+    problems.push(
+      `the service creates a ${type} export only with an integration: create ${withArticle(INTEGRATION_KIND[type] ?? "")} integration in PostHog and declare ${integrationForm(destination)}`
+    );
+  }
+  const missing = (REQUIRED_ON_CREATE[type] ?? []).filter((key) => !(key in config) && !(key in secrets));
+  if (missing.length > 0) {
+    problems.push(
+      `creating a ${type} export needs destination.config.${missing.join(", destination.config.")}`
+    );
+  }
+  problems.push(...httpUrlProblems(desired));
+  if (config.legacy_parquet_extension === true) {
+    problems.push(
+      "legacy_parquet_extension: true is refused on a new export (it only stays on for exports that already write the codec into their Parquet file names)"
+    );
+  }
+  if (desired.model === "hogql" && desired.hogql_query === void 0) {
+    problems.push("model: hogql needs a hogql_query");
+  }
+  return problems;
+}
+function httpUrlProblems(desired) {
+  const destination = desired.destination;
+  const url = destination?.config.url;
+  if (destination?.type !== "HTTP" || typeof url !== "string" || HTTP_URLS.includes(url)) return [];
+  return [`the service accepts only ${HTTP_URLS.join(" or ")} as an HTTP destination's URL, not ${url}`];
+}
+function liveRuleProblems(desired, state) {
+  const problems = [];
+  const interval = desired.interval ?? state.interval;
+  if (desired.offset_day !== void 0 && interval !== "week") {
+    problems.push(`offset_day applies to weekly exports only (its interval is ${interval})`);
+  }
+  if (desired.offset_hour !== void 0 && interval !== "day" && interval !== "week") {
+    problems.push(`offset_hour applies to daily and weekly exports only (its interval is ${interval})`);
+  }
+  const model = desired.model ?? state.model;
+  if ((desired.filters?.length ?? 0) > 0 && model !== "events") {
+    problems.push(`filters need model: events (its model is ${model})`);
+  }
+  for (const key of ["primary_key", "version_key", "incremental_mode"]) {
+    if (desired[key] !== void 0 && model !== "hogql") {
+      problems.push(`${key} needs model: hogql (its model is ${model})`);
+    }
+  }
+  return problems;
+}
+function planExisting(desired, current3, ref, ctx) {
+  const { options, sink } = ctx;
+  const state = batchExportState(current3);
+  const fail2 = (message) => sink.errors.push({ message: `batch export "${ref.name}": ${message}`, source: desired.source });
+  const problems = liveRuleProblems(desired, state);
+  if (problems.length > 0) {
+    problems.forEach(fail2);
+    return;
+  }
+  const { changes, unreported, inIntegration } = compareBatchExport(desired, state);
+  const refused = changes.filter((c) => c.path === "destination.type" || c.path === "model");
+  if (refused.length > 0) {
+    const what = refused.map((c) => `${c.path} from ${String(c.before)} to ${String(c.after)}`).join(" and ");
+    if (desired.destination?.type === "S3" && refused.some((c) => c.path === "destination.type")) {
+      fail2(
+        `the service cannot change ${what}, and the newest one refuses new S3 exports: declare the integration form instead, ${integrationForm(desired.destination)}`
+      );
+      return;
+    }
+    if (!options.force) {
+      fail2(
+        `the service cannot change ${what}; rerun with --force to delete the export and create a new one (its run history is lost)`
+      );
+      return;
+    }
+    const warning = `replaces export ${current3.id} (${what}): the new export is created, then the old one deleted; run history stays with the old one`;
+    planCreate(desired, ref, ctx, [warning]);
+    sink.actions.push(deleteAction(ref, state));
+    return;
+  }
+  noteLegacy(desired, state, ref, ctx, unreported, inIntegration);
+  const destinationChanging = changes.some((c) => c.path.startsWith("destination."));
+  const liveType = state.destination.type;
+  const migrated = isMigratedS3(desired.destination?.type, liveType);
+  if (options.rotateSecrets || destinationChanging) {
+    const integration2 = state.destination.integration !== null || migrated;
+    changes.push(...secretChanges(desired, integration2));
+    const url = httpUrlProblems(desired);
+    if (url.length > 0) {
+      url.forEach(fail2);
+      return;
+    }
+  }
+  if (changes.length > 0) {
+    const warnings = [];
+    const interval = changes.find((c) => c.path === "interval");
+    if (interval) {
+      warnings.push(
+        `the interval changes from ${String(interval.before)} to ${String(interval.after)}: the schedule and the size of each exported batch change`
+      );
+    }
+    const type = migrated ? liveType : desired.destination?.type ?? liveType;
+    const { before, after } = updateSides(changes, desired, state, type);
+    sink.actions.push(makeAction(update, ref, { before, after, changes, warnings }));
+  }
+  planPause(desired, current3, ref, ctx);
+}
+function noteLegacy(desired, state, ref, ctx, unreported, inIntegration) {
+  const { sink } = ctx;
+  if (unreported.length > 0) {
+    sink.notes.push({
+      severity: "note",
+      message: `the service does not report ${unreported.join(", ")} (an older service, which ignores them): not compared`,
+      object: ref
+    });
+  }
+  const destination = desired.destination;
+  if (!destination) return;
+  const live = state.destination;
+  if (isMigratedS3(destination.type, live.type)) {
+    const skipped = inIntegration.length > 0 ? ` (${inIntegration.join(", ")} are not compared)` : "";
+    sink.notes.push({
+      severity: "warning",
+      message: `declared as a legacy S3 export with inline keys, but the service migrated it to ${live.type} with integration ${live.integration}, which holds its credentials now${skipped}; declare ${integrationForm(destination, live.integration ?? void 0)}`,
+      object: ref
+    });
+  } else if (inIntegration.length > 0) {
+    sink.notes.push({
+      severity: "warning",
+      message: `destination.config.${inIntegration.join(", destination.config.")} now live in integration ${live.integration}: not compared; remove them from the file`,
+      object: ref
+    });
+  }
+}
+function planPause(desired, current3, ref, ctx) {
+  const { options, sink } = ctx;
+  if (desired.paused === void 0 || desired.paused === current3.paused) return;
+  if (desired.paused) {
+    sink.actions.push(makeAction(PAUSE, ref, { before: { paused: false }, after: { paused: true } }));
+    return;
+  }
+  const since = current3.last_paused_at;
+  const after = { paused: false };
+  const warnings = [];
+  const gap = (from) => gapBackfillCommand(desired.name, current3.interval, from, options.now, current3.offset_day ?? 0);
+  if (desired.backfill_on_unpause && since) {
+    after.backfill = true;
+    sink.notes.push({
+      severity: "note",
+      message: `the paused gap since ${humanTime(since, options.now)} will be backfilled on unpause`,
+      object: ref
+    });
+  } else if (desired.backfill_on_unpause) {
+    const from = current3.start_at ?? current3.created_at;
+    const command = from ? gap(from) : void 0;
+    warnings.push(
+      `the service does not know when this export was paused (it was created or set paused without the pause endpoint), and an unpause backfill would then export everything from the beginning of the data: no backfill is requested. ${command ? `To export what it missed, run: ${command}` : "It has missed no whole interval."}`
+    );
+  } else if (since) {
+    const command = gap(since);
+    if (command) {
+      warnings.push(
+        `the paused gap since ${humanTime(since, options.now)} will not be exported; to export it, run: ${command}`
+      );
+    }
+  }
+  sink.actions.push(makeAction(UNPAUSE, ref, { before: { paused: true }, after, warnings }));
+}
+var CONFIG_PREFIX, SCHEDULE_FIELDS, CREDENTIALS_IN_INTEGRATION;
+var init_plan2 = __esm({
+  "src/kinds/batch-export/plan.ts"() {
+    "use strict";
+    init_plan();
+    init_secrets();
+    init_values();
+    init_time2();
+    init_normalise();
+    init_fields2();
+    init_integrations();
+    init_backfill_command();
+    init_destinations();
+    init_legacy();
+    init_schema2();
+    init_verbs2();
+    CONFIG_PREFIX = "destination.config.";
+    SCHEDULE_FIELDS = /* @__PURE__ */ new Set(["interval", "offset_day", "offset_hour"]);
+    CREDENTIALS_IN_INTEGRATION = /* @__PURE__ */ new Set(["S3", "AwsS3", "S3Compatible", "Snowflake"]);
+  }
+});
+
+// src/pull/kinds.ts
+var Placeholder;
+var init_kinds2 = __esm({
+  "src/pull/kinds.ts"() {
+    "use strict";
+    Placeholder = class {
+      constructor(variable) {
+        this.variable = variable;
+      }
+      variable;
+    };
+  }
+});
+
+// src/kinds/batch-export/pull.ts
+function batchExportItem(live, variablePrefix = live.name) {
+  const item = batchExportFields.item(live);
+  if (item.model !== "hogql") {
+    for (const key of HOGQL_ONLY) delete item[key];
+  }
+  const config = structuredClone(live.destination.config ?? {});
+  const integration2 = live.destination.integration ?? null;
+  const variables = [];
+  for (const path of pullSecretPaths(live.destination.type, config, integration2)) {
+    const variable = secretVariableName(variablePrefix, path);
+    setPath(config, path, new Placeholder(variable));
+    variables.push(variable);
+  }
+  const destination = { type: live.destination.type };
+  if (integration2 !== null) destination.integration = integration2;
+  destination.config = config;
+  item.destination = destination;
+  return { item, variables };
+}
+async function pullBatchExports(client, project3) {
+  const exports = await client.batchExports.listAll(project3);
+  const pulled = { items: [], variables: [] };
+  for (const live of exports) {
+    const { item, variables } = batchExportItem(live);
+    pulled.items.push(item);
+    pulled.variables.push(...variables);
+  }
+  return pulled;
+}
+var HOGQL_ONLY;
+var init_pull = __esm({
+  "src/kinds/batch-export/pull.ts"() {
+    "use strict";
+    init_values();
+    init_kinds2();
+    init_fields2();
+    init_destinations();
+    HOGQL_ONLY = ["primary_key", "version_key", "incremental_mode"];
+  }
+});
+
+// src/kinds/batch-export/replaced.ts
+function recogniseReplacement(desired, candidates2) {
+  if (desired.deleted) return void 0;
+  const differences = new Map(
+    candidates2.map((live) => [
+      live,
+      compareBatchExport(desired, batchExportState(live)).changes.filter((c) => REPLACING.has(c.path))
+    ])
+  );
+  const fitting2 = [...differences].filter(([, refused]) => refused.length === 0).map(([live]) => live);
+  const kept = fitting2[0];
+  if (kept === void 0 || fitting2.length !== 1) return void 0;
+  const leftovers = [...differences.keys()].filter((live) => live !== kept);
+  if (leftovers.length !== 1) return void 0;
+  if (leftovers.some((old) => !(Date.parse(old.created_at) < Date.parse(kept.created_at)))) return void 0;
+  const described = leftovers.map((old) => {
+    const what = (differences.get(old) ?? []).map((c) => `${c.path} ${String(c.before)}`).join(", ");
+    return `export ${old.id} (${what})`;
+  });
+  return {
+    live: kept,
+    leftovers,
+    why: `${described.join(" and ")} is what the replacement by export ${kept.id} left behind when its delete failed`
+  };
+}
+var REPLACING;
+var init_replaced = __esm({
+  "src/kinds/batch-export/replaced.ts"() {
+    "use strict";
+    init_plan2();
+    REPLACING = /* @__PURE__ */ new Set(["destination.type", "model"]);
   }
 });
 
@@ -23897,72 +24234,52 @@ var batchExportKind;
 var init_batch_export = __esm({
   "src/kinds/batch-export/index.ts"() {
     "use strict";
+    init_define();
     init_declare();
+    init_fields2();
+    init_item_rules();
     init_live();
+    init_name();
     init_plan2();
     init_pull();
     init_replaced();
     init_schema2();
-    init_send();
-    batchExportKind = {
-      name: "batch_export",
+    init_verbs2();
+    batchExportKind = defineKind({
+      name: BATCH_EXPORT,
       key: "batch_exports",
       words: { one: "batch export", many: "batch exports" },
-      schema: batchExportSchema,
-      declare: (input, ctx) => declareBatchExport(input, ctx),
-      checkBroken: checkSecretLiterals,
-      secretPointers: batchExportSecretPointers,
-      quiet: quietBatchExportValue,
-      read: readBatchExports,
-      reread: rereadBatchExports,
-      plan: planBatchExport,
-      replaced: recogniseReplacement,
-      prune: pruneBatchExport,
-      state: (live) => ({ ...batchExportState(live) }),
-      requestBody: batchExportBody,
-      create: createBatchExport,
-      send: sendBatchExport,
-      findByName: findBatchExports,
-      listLive: (client, project3) => client.batchExports.listAll(project3),
-      pull: pullBatchExports
-    };
+      schema: {
+        list: "Batch exports of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
+        item: "A batch export. Only the keys written here are managed.",
+        def: "batchExport",
+        defs: CONFIG_DEFS
+      },
+      fields: batchExportFields,
+      verbs: batchExportVerbs,
+      service: {
+        list: (client, project3) => client.batchExports.listAll(project3),
+        findByName: findBatchExports,
+        create: createBatchExport
+      },
+      hooks: {
+        pin: (id) => String(id).toLowerCase(),
+        declare: checkBatchExport,
+        checkBroken: checkSecretLiterals,
+        secretPointers: batchExportSecretPointers,
+        quiet: quietBatchExportValue,
+        read: readBatchExports,
+        reread: rereadBatchExports,
+        plan: planBatchExport,
+        replaced: recogniseReplacement,
+        pull: pullBatchExports
+      }
+    });
   }
 });
 
 // src/kinds/dashboard/declare.ts
-function declareDashboard(input, ctx) {
-  const out = {
-    kind: "dashboard",
-    name: ctx.text("/name", input.name),
-    deleted: input.deleted ?? false,
-    source: ctx.source()
-  };
-  if (input.id !== void 0) out.id = input.id;
-  if (input.description !== void 0) out.description = ctx.text("/description", input.description);
-  if (input.pinned !== void 0) out.pinned = input.pinned;
-  if (input.tags !== void 0) {
-    const tags = input.tags.map((t, i) => ctx.text(`/tags/${i}`, t).trim().toLowerCase());
-    out.tags = [...new Set(tags.filter((t) => t !== ""))].sort();
-  }
-  if (input.restriction_level !== void 0) {
-    const level2 = input.restriction_level;
-    out.restriction_level = typeof level2 === "number" ? level2 : RESTRICTION[level2];
-  }
-  if (input.collaborators !== void 0) {
-    out.collaborators = collaborators(input.collaborators, ctx);
-    if (input.collaborators.length > 0 && out.restriction_level !== 37) {
-      const now = input.restriction_level === void 0 ? "is not set" : `is ${input.restriction_level}`;
-      ctx.error(
-        "/collaborators",
-        `${ctx.owner} has collaborators but its restriction_level ${now}: collaborators need restriction_level: only_collaborators`,
-        "key"
-      );
-    }
-  }
-  if (input.sharing !== void 0) out.sharing = { enabled: input.sharing.enabled };
-  return out;
-}
-function collaborators(list10, ctx) {
+function declareCollaborators(list10, { ctx }) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
   list10.forEach((item, i) => {
@@ -23989,35 +24306,85 @@ function collaborators(list10, ctx) {
   });
   return out.sort((a, b) => a.user_uuid < b.user_uuid ? -1 : a.user_uuid > b.user_uuid ? 1 : 0);
 }
-var RESTRICTION;
 var init_declare2 = __esm({
   "src/kinds/dashboard/declare.ts"() {
     "use strict";
-    RESTRICTION = { everyone: 21, only_collaborators: 37 };
+  }
+});
+
+// src/kinds/dashboard/fields.ts
+var UUID2, COLLABORATOR_LEVEL, dashboardFields;
+var init_fields3 = __esm({
+  "src/kinds/dashboard/fields.ts"() {
+    "use strict";
+    init_define();
+    init_declare2();
+    UUID2 = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+    COLLABORATOR_LEVEL = { 21: "can_view", 37: "can_edit" };
+    dashboardFields = fieldTable({
+      name: text(
+        "Dashboard name: its identity within the project unless `id` is given. Unique per project.",
+        { minLength: 1, maxLength: 400 },
+        { required: true, live: (answer) => answer.name ?? "" }
+      ),
+      id: integer("The service's dashboard id: pins identity across renames (pull writes it).", { minimum: 1 }),
+      description: longText("Dashboard description."),
+      pinned: flag("Pin the dashboard to the top of the list."),
+      tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
+      restriction_level: words(
+        { everyone: 21, only_collaborators: 37 },
+        "Who may edit: everyone (21) in the project, or only_collaborators (37)."
+      ),
+      /** When present, the whole set; sorted by user_uuid. Reconciled by add / remove_collaborator. */
+      collaborators: field(
+        {
+          type: "array",
+          description: "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators.",
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["user_uuid"],
+            properties: {
+              user_uuid: { type: "string", description: "The user's UUID.", pattern: UUID2, "x-expect": "a UUID" },
+              level: {
+                enum: ["can_edit", "can_view", 37, 21],
+                description: "can_edit (37), the default; can_view (21) is refused because the service only accepts edit access."
+              }
+            }
+          }
+        },
+        { compare: "none", live: false, declare: declareCollaborators }
+      ),
+      /** When present, the sharing switch is managed (enable_sharing / disable_sharing). */
+      sharing: field(
+        {
+          type: "object",
+          description: "Public sharing link switch.",
+          additionalProperties: false,
+          required: ["enabled"],
+          properties: { enabled: { type: "boolean", description: "Whether the dashboard is shared publicly." } }
+        },
+        { compare: "none", live: false, declare: (value) => ({ enabled: value.enabled }) }
+      ),
+      deleted: flag("Tombstone: soft-delete the dashboard (idempotent).")
+    });
   }
 });
 
 // src/kinds/dashboard/live.ts
-function dashboardState(live, kindLive) {
-  const state = {
-    id: live.id,
-    name: live.name ?? "",
-    description: normaliseText(live.description),
-    pinned: live.pinned,
-    tags: normaliseTags(live.tags),
-    restriction_level: live.restriction_level
-  };
-  const collaborators2 = kindLive?.collaborators?.[live.id];
-  if (collaborators2) {
-    state.collaborators = collaborators2.map((c) => ({ user_uuid: c.user.uuid, level: c.level })).sort((a, b) => compareText(a.user_uuid, b.user_uuid));
+function dashboardDetails(live, kindLive) {
+  const details = {};
+  const collaborators = kindLive.collaborators?.[live.id];
+  if (collaborators) {
+    details.collaborators = collaborators.map((c) => ({ user_uuid: c.user.uuid, level: c.level })).sort((a, b) => compareText(a.user_uuid, b.user_uuid));
   }
-  const sharing2 = kindLive?.sharing?.[live.id];
-  if (sharing2) state.sharing = { enabled: sharing2.enabled };
-  return state;
+  const sharing3 = kindLive.sharing?.[live.id];
+  if (sharing3) details.sharing = { enabled: sharing3.enabled };
+  return details;
 }
-function detailReads(declared, dashboards2) {
+function detailReads(declared2, dashboards2) {
   const ignoredErrors = [];
-  const { pairs } = matchObjects(declared, dashboards2, "dashboard", ignoredErrors);
+  const { pairs } = matchObjects(declared2, dashboards2, "dashboard", ignoredErrors);
   const reads = { collaborators: [], sharing: [] };
   for (const { desired, live } of pairs) {
     if (!live || desired.deleted) continue;
@@ -24026,9 +24393,9 @@ function detailReads(declared, dashboards2) {
   }
   return reads;
 }
-async function readDashboards(client, project3, declared) {
+async function readDashboards(client, project3, declared2) {
   const objects = await client.dashboards.listAll(project3);
-  const reads = detailReads(declared, objects);
+  const reads = detailReads(declared2, objects);
   return { live: await withDetails(client, project3, objects, reads), read: reads };
 }
 async function rereadDashboards(client, project3, read) {
@@ -24057,92 +24424,210 @@ var init_live2 = __esm({
     init_errors();
     init_plan();
     init_values();
-    init_normalise();
+  }
+});
+
+// src/kinds/dashboard/verbs.ts
+function ignoredTags(body, returned) {
+  const sent = body?.tags;
+  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
+    return ["the service ignored the tags (the organization lacks the tagging feature)"];
+  }
+  return [];
+}
+async function findDashboards(client, project3, name) {
+  const live = await collect(client.dashboards.list(project3, { search: name.slice(0, 200), limit: 100 }));
+  return live.filter((d) => d.name === name).map((d) => d.id);
+}
+async function createDashboard(client, project3, body) {
+  const created = await client.dashboards.create(project3, body);
+  return { id: created.id, notes: ignoredTags(body, created.tags) };
+}
+async function onlyChanged(client, project3, id, body) {
+  const live = dashboardFields.state(await client.dashboards.get(project3, id));
+  return Object.fromEntries(
+    Object.entries(body).filter(
+      ([key, value]) => !deepEqual(dashboardFields.normalised(key, value), live[key])
+    )
+  );
+}
+function collaborator(action, side) {
+  const value = action[side];
+  const level2 = typeof value?.level === "number" ? value.level : void 0;
+  return {
+    user: typeof value?.user_uuid === "string" ? value.user_uuid : "?",
+    ...level2 === void 0 ? {} : { access: COLLABORATOR_LEVEL[level2] ?? `level ${level2}` }
+  };
+}
+function sharing(enabled) {
+  return {
+    name: enabled ? "enable_sharing" : "disable_sharing",
+    symbol: enabled ? "+" : "-",
+    word: enabled ? "sharing on" : "sharing off",
+    phrase: (n) => `${n} ${enabled ? "to share" : "to stop sharing"}`,
+    step: 4,
+    destructive: !enabled,
+    sides: { before: "required", after: "required" },
+    refreshes: () => [["sharing", "enabled"]],
+    body: () => ({ enabled }),
+    async send(client, action, id) {
+      await client.sharing.update(action.object.project, Number(id), { enabled });
+      return { id, notes: [] };
+    }
+  };
+}
+var update2, restore, softDelete, byUser, ADD_COLLABORATOR, REMOVE_COLLABORATOR, ENABLE_SHARING, DISABLE_SHARING, dashboardVerbs;
+var init_verbs3 = __esm({
+  "src/kinds/dashboard/verbs.ts"() {
+    "use strict";
+    init_execute();
+    init_errors();
+    init_values();
+    init_errors2();
+    init_pages();
+    init_words();
+    init_verbs();
+    init_fields3();
+    update2 = {
+      ...UPDATE,
+      async send(client, action, id, body) {
+        const { project: project3 } = action.object;
+        const liveUnknown = Object.keys(action.before ?? {}).length === 0;
+        const send = liveUnknown && body !== void 0 ? await onlyChanged(client, project3, Number(id), body) : body;
+        if (send !== void 0 && Object.keys(send).length === 0) {
+          return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
+        }
+        const result = await client.dashboards.update(project3, Number(id), send);
+        return { id, notes: ignoredTags(send, result.tags) };
+      }
+    };
+    restore = {
+      ...RESTORE,
+      async send(client, action, id) {
+        try {
+          await client.dashboards.update(action.object.project, Number(id), { deleted: false });
+        } catch (error2) {
+          if (error2 instanceof ServiceError && error2.status === 404) {
+            throw new UserError(
+              `restore of dashboard "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`
+            );
+          }
+          throw error2;
+        }
+        return { id, notes: [] };
+      }
+    };
+    softDelete = {
+      ...SOFT_DELETE,
+      async send(client, action, id) {
+        await client.dashboards.update(action.object.project, Number(id), { deleted: true });
+        return { id, notes: [] };
+      }
+    };
+    byUser = (action) => {
+      const side = action.after ?? action.before;
+      return typeof side?.user_uuid === "string" ? side.user_uuid : "";
+    };
+    ADD_COLLABORATOR = {
+      name: "add_collaborator",
+      symbol: "+",
+      word: "add collaborator",
+      phrase: (n) => `${n} ${plural(n, "collaborator")} to add`,
+      step: 3,
+      destructive: false,
+      sides: { before: "absent", after: "required" },
+      sortKey: byUser,
+      detail: (action) => collaborator(action, "after"),
+      refreshes: () => [["collaborators"]],
+      body: (action) => ({ user_uuid: action.after?.user_uuid, level: action.after?.level ?? 37 }),
+      async send(client, action, id, body) {
+        await alreadyDone(
+          () => client.collaborators.add(action.object.project, Number(id), body),
+          (e) => e.status === 400 && /already is a collaborator/i.test(e.detail ?? "")
+        );
+        return { id, notes: [] };
+      }
+    };
+    REMOVE_COLLABORATOR = {
+      name: "remove_collaborator",
+      symbol: "-",
+      word: "remove collaborator",
+      phrase: (n) => `${n} ${plural(n, "collaborator")} to remove`,
+      step: 2,
+      destructive: true,
+      sides: { before: "required", after: "absent" },
+      sortKey: byUser,
+      detail: (action) => collaborator(action, "before"),
+      refreshes: () => [["collaborators"]],
+      async send(client, action, id) {
+        await alreadyDone(
+          () => client.collaborators.remove(action.object.project, Number(id), String(action.before?.user_uuid)),
+          (e) => e.status === 404
+        );
+        return { id, notes: [] };
+      }
+    };
+    ENABLE_SHARING = sharing(true);
+    DISABLE_SHARING = sharing(false);
+    dashboardVerbs = [
+      CREATE,
+      update2,
+      softDelete,
+      restore,
+      ADD_COLLABORATOR,
+      REMOVE_COLLABORATOR,
+      ENABLE_SHARING,
+      DISABLE_SHARING
+    ];
   }
 });
 
 // src/kinds/dashboard/plan.ts
-function planDashboard(declared, liveObject, ref, ctx) {
-  const desired = declared;
-  const current2 = liveObject;
-  const live = ctx.live;
+function planDashboard(desired, current3, ref, ctx) {
   if (desired.deleted) {
-    if (current2) {
-      ctx.sink.actions.push(makeAction("soft_delete", ref, { before: { ...dashboardState(current2) } }));
-    }
-  } else if (current2) planExisting2(desired, current2, ref, live, ctx);
+    if (current3)
+      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current3) }));
+  } else if (current3) planExisting2(desired, current3, ref, ctx.live, ctx);
   else if (desired.id !== void 0) planRestore(desired, ref, ctx);
   else planCreate2(desired, ref, ctx);
 }
-function pruneDashboard(live, ref) {
-  return makeAction("soft_delete", ref, { before: { ...dashboardState(live) } });
-}
 function dashboardsNeedFeatures(actions) {
   return actions.some(
-    (a) => a.action === "add_collaborator" || a.action === "update" && a.changes.some((c) => c.path === "tags") || a.action === "create" && Array.isArray(a.after?.tags) && a.after.tags.length > 0
+    (a) => a.action === ADD_COLLABORATOR.name || a.action === UPDATE.name && a.changes.some((c) => c.path === "tags") || a.action === CREATE.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0
   );
-}
-function compareDashboard(desired, live) {
-  const changes = [];
-  for (const field2 of COMPARED) {
-    const after = desiredValue(desired, field2);
-    if (after === void 0) continue;
-    const before = live[field2];
-    if (deepEqual(before, after)) continue;
-    const change2 = { path: field2, before, after };
-    if (LONG_TEXT_FIELDS.has(field2)) change2.diff = unifiedDiff(String(before), String(after));
-    changes.push(change2);
-  }
-  return changes;
-}
-function desiredValue(desired, field2) {
-  switch (field2) {
-    case "description":
-      return desired.description === void 0 ? void 0 : normaliseText(desired.description);
-    case "tags":
-      return desired.tags === void 0 ? void 0 : normaliseTags(desired.tags);
-    default:
-      return desired[field2];
-  }
-}
-function declaredFields(desired) {
-  const fields = { name: desired.name };
-  if (desired.description !== void 0) fields.description = normaliseText(desired.description);
-  if (desired.pinned !== void 0) fields.pinned = desired.pinned;
-  if (desired.tags !== void 0) fields.tags = normaliseTags(desired.tags);
-  if (desired.restriction_level !== void 0) fields.restriction_level = desired.restriction_level;
-  return fields;
 }
 function asChanges(fields) {
   return Object.entries(fields).map(([path, after]) => ({ path, after }));
 }
+function sharingAction(ref, before, after) {
+  return makeAction(after ? ENABLE_SHARING : DISABLE_SHARING, ref, {
+    before: { enabled: before },
+    after: { enabled: after }
+  });
+}
 function planCreate2(desired, ref, ctx) {
   const { sink, features: features2 } = ctx;
-  const after = declaredFields(desired);
-  sink.actions.push(makeAction("create", ref, { after, changes: asChanges(after) }));
+  const after = dashboardFields.sent(desired);
+  sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
   if (desired.tags && desired.tags.length > 0 && features2?.tagging === false) {
     sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
   }
-  const collaborators2 = desired.collaborators ?? [];
-  if (collaborators2.length > 0 && features2?.access_control === false) {
+  const collaborators = desired.collaborators ?? [];
+  if (collaborators.length > 0 && features2?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
   } else {
-    for (const c of collaborators2) {
+    for (const c of collaborators) {
       sink.actions.push(
-        makeAction("add_collaborator", ref, { after: { user_uuid: c.user_uuid, level: c.level } })
+        makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } })
       );
     }
   }
-  if (desired.sharing?.enabled) {
-    sink.actions.push(
-      makeAction("enable_sharing", ref, { before: { enabled: false }, after: { enabled: true } })
-    );
-  }
+  if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
 }
 function planRestore(desired, ref, ctx) {
   const { sink } = ctx;
   sink.actions.push(
-    makeAction("restore", ref, {
+    makeAction(RESTORE, ref, {
       before: { deleted: true },
       after: { deleted: false },
       changes: [{ path: "deleted", before: true, after: false }],
@@ -24151,9 +24636,9 @@ function planRestore(desired, ref, ctx) {
       ]
     })
   );
-  const after = declaredFields(desired);
+  const after = dashboardFields.sent(desired);
   sink.actions.push(
-    makeAction("update", ref, {
+    makeAction(UPDATE, ref, {
       before: {},
       after,
       changes: asChanges(after),
@@ -24162,11 +24647,8 @@ function planRestore(desired, ref, ctx) {
       ]
     })
   );
-  if (desired.sharing) {
-    const enabled = desired.sharing.enabled;
-    const kind2 = enabled ? "enable_sharing" : "disable_sharing";
-    sink.actions.push(makeAction(kind2, ref, { before: { enabled: !enabled }, after: { enabled } }));
-  }
+  if (desired.sharing)
+    sink.actions.push(sharingAction(ref, !desired.sharing.enabled, desired.sharing.enabled));
   if (desired.collaborators) {
     sink.notes.push({
       severity: "note",
@@ -24175,37 +24657,25 @@ function planRestore(desired, ref, ctx) {
     });
   }
 }
-function planExisting2(desired, current2, ref, live, ctx) {
+function planExisting2(desired, current3, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
-  const state = dashboardState(current2);
-  let changes = compareDashboard(desired, state);
+  let { changes } = dashboardFields.compare(desired, dashboardFields.state(current3));
   if (features2?.tagging === false && changes.some((c) => c.path === "tags")) {
     changes = changes.filter((c) => c.path !== "tags");
     sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
   }
-  if (changes.length > 0) {
-    const before = {};
-    const after = {};
-    for (const c of changes) {
-      before[c.path] = c.before;
-      after[c.path] = c.after;
-    }
-    sink.actions.push(makeAction("update", ref, { before, after, changes }));
-  }
-  if (desired.collaborators) planCollaborators(desired, current2, state, ref, live, ctx);
+  const update5 = updateAction(UPDATE, ref, changes);
+  if (update5) sink.actions.push(update5);
+  if (desired.collaborators) planCollaborators(desired, current3, ref, live, ctx);
   if (desired.sharing) {
-    const enabled = live.sharing[current2.id]?.enabled ?? current2.is_shared;
-    if (enabled !== desired.sharing.enabled) {
-      const kind2 = desired.sharing.enabled ? "enable_sharing" : "disable_sharing";
-      sink.actions.push(
-        makeAction(kind2, ref, { before: { enabled }, after: { enabled: desired.sharing.enabled } })
-      );
-    }
+    const enabled = live.sharing[current3.id]?.enabled ?? current3.is_shared;
+    if (enabled !== desired.sharing.enabled)
+      sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
 }
-function planCollaborators(desired, current2, state, ref, live, ctx) {
+function planCollaborators(desired, current3, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
-  const liveList = (live.collaborators[current2.id] ?? []).map((c) => ({
+  const liveList = (live.collaborators[current3.id] ?? []).map((c) => ({
     user_uuid: c.user.uuid,
     level: c.level
   }));
@@ -24215,42 +24685,37 @@ function planCollaborators(desired, current2, state, ref, live, ctx) {
   const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid));
   const adds = wanted.filter((c) => !liveIds2.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
-  const storedButIneffective = state.restriction_level === 37 && current2.effective_restriction_level === 21;
+  const storedButIneffective = current3.restriction_level === 37 && current3.effective_restriction_level === 21;
   if (storedButIneffective || features2?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
     return;
   }
-  for (const c of removes) sink.actions.push(makeAction("remove_collaborator", ref, { before: c }));
+  for (const c of removes) sink.actions.push(makeAction(REMOVE_COLLABORATOR, ref, { before: c }));
   for (const c of adds) {
     sink.actions.push(
-      makeAction("add_collaborator", ref, { after: { user_uuid: c.user_uuid, level: c.level } })
+      makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } })
     );
   }
 }
-var TAGS_IGNORED, COLLABORATORS_IGNORED, COMPARED;
+var TAGS_IGNORED, COLLABORATORS_IGNORED;
 var init_plan3 = __esm({
   "src/kinds/dashboard/plan.ts"() {
     "use strict";
     init_plan();
-    init_values();
-    init_normalise();
-    init_text_diff();
-    init_live2();
+    init_define();
+    init_verbs();
+    init_fields3();
+    init_verbs3();
     TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
     COLLABORATORS_IGNORED = "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
-    COMPARED = ["name", "description", "pinned", "tags", "restriction_level"];
   }
 });
 
 // src/kinds/dashboard/pull.ts
-function dashboardItem(live, collaborators2) {
-  const item = { name: live.name ?? "", id: live.id };
-  item.description = live.description;
-  item.pinned = live.pinned;
-  item.tags = normaliseTags(live.tags);
-  item.restriction_level = live.restriction_level === 37 ? "only_collaborators" : "everyone";
-  if (live.restriction_level === 37 && collaborators2) {
-    item.collaborators = collaborators2.map((c) => ({ user_uuid: c.user.uuid, level: c.level === 37 ? "can_edit" : "can_view" })).sort((a, b) => compareText(a.user_uuid, b.user_uuid));
+function dashboardItem(live, collaborators) {
+  const item = dashboardFields.item(live);
+  if (live.restriction_level === 37 && collaborators) {
+    item.collaborators = collaborators.map((c) => ({ user_uuid: c.user.uuid, level: COLLABORATOR_LEVEL[c.level] ?? "can_view" })).sort((a, b) => compareText(a.user_uuid, b.user_uuid));
   }
   item.sharing = { enabled: live.is_shared };
   return item;
@@ -24258,219 +24723,18 @@ function dashboardItem(live, collaborators2) {
 async function pullDashboards(client, project3) {
   const dashboards2 = await client.dashboards.listAll(project3);
   const restricted = dashboards2.filter((d) => d.restriction_level === 37);
-  const collaborators2 = new Map(
+  const collaborators = new Map(
     await Promise.all(
       restricted.map(async (d) => [d.id, await client.collaborators.list(project3, d.id)])
     )
   );
-  return { items: dashboards2.map((d) => dashboardItem(d, collaborators2.get(d.id))), variables: [] };
+  return { items: dashboards2.map((d) => dashboardItem(d, collaborators.get(d.id))), variables: [] };
 }
 var init_pull2 = __esm({
   "src/kinds/dashboard/pull.ts"() {
     "use strict";
     init_values();
-    init_normalise();
-  }
-});
-
-// src/kinds/dashboard/schema.ts
-var dashboardSchema;
-var init_schema3 = __esm({
-  "src/kinds/dashboard/schema.ts"() {
-    "use strict";
-    dashboardSchema = {
-      description: "Dashboards of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
-      item: { $ref: "#/$defs/dashboard" },
-      defs: {
-        dashboard: {
-          type: "object",
-          description: "A dashboard. Only the keys written here are managed; the others are left as they are.",
-          additionalProperties: false,
-          required: ["name"],
-          properties: {
-            name: {
-              type: "string",
-              description: "Dashboard name: its identity within the project unless `id` is given. Unique per project.",
-              minLength: 1,
-              maxLength: 400
-            },
-            id: {
-              type: "integer",
-              description: "The service's dashboard id: pins identity across renames (pull writes it).",
-              minimum: 1
-            },
-            description: {
-              type: "string",
-              description: "Dashboard description."
-            },
-            pinned: {
-              type: "boolean",
-              description: "Pin the dashboard to the top of the list."
-            },
-            tags: {
-              type: "array",
-              items: {
-                type: "string",
-                minLength: 1
-              },
-              description: "Tags, a case-insensitive set (needs the tagging feature)."
-            },
-            restriction_level: {
-              enum: ["everyone", "only_collaborators", 21, 37],
-              description: "Who may edit: everyone (21) in the project, or only_collaborators (37)."
-            },
-            collaborators: {
-              type: "array",
-              description: "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators.",
-              items: {
-                type: "object",
-                additionalProperties: false,
-                required: ["user_uuid"],
-                properties: {
-                  user_uuid: {
-                    type: "string",
-                    description: "The user's UUID.",
-                    pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
-                    "x-expect": "a UUID"
-                  },
-                  level: {
-                    enum: ["can_edit", "can_view", 37, 21],
-                    description: "can_edit (37), the default; can_view (21) is refused because the service only accepts edit access."
-                  }
-                }
-              }
-            },
-            sharing: {
-              type: "object",
-              description: "Public sharing link switch.",
-              additionalProperties: false,
-              required: ["enabled"],
-              properties: {
-                enabled: {
-                  type: "boolean",
-                  description: "Whether the dashboard is shared publicly."
-                }
-              }
-            },
-            deleted: {
-              type: "boolean",
-              description: "Tombstone: soft-delete the dashboard (idempotent)."
-            }
-          }
-        }
-      }
-    };
-  }
-});
-
-// src/kinds/dashboard/send.ts
-function dashboardBody(action, _env) {
-  switch (action.action) {
-    case "create":
-    case "update":
-      return { ...action.after };
-    case "restore":
-      return { deleted: false };
-    case "soft_delete":
-      return { deleted: true };
-    case "add_collaborator":
-      return { user_uuid: action.after?.user_uuid, level: action.after?.level ?? 37 };
-    case "enable_sharing":
-      return { enabled: true };
-    case "disable_sharing":
-      return { enabled: false };
-    default:
-      return void 0;
-  }
-}
-async function createDashboard(client, project3, body) {
-  const created = await client.dashboards.create(project3, body);
-  return { id: created.id, notes: ignoredTags(body, created.tags) };
-}
-async function sendDashboard(client, action, id, body) {
-  const { project: project3 } = action.object;
-  const dashboardId = Number(id);
-  switch (action.action) {
-    case "update": {
-      const send = liveUnknown(action) ? await onlyChanged(client, project3, dashboardId, body) : body;
-      if (send !== void 0 && Object.keys(send).length === 0) {
-        return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
-      }
-      const result = await client.dashboards.update(project3, dashboardId, send);
-      return { id, notes: ignoredTags(send, result.tags) };
-    }
-    case "restore":
-      await restore(client, action, dashboardId);
-      return { id, notes: [] };
-    case "soft_delete":
-      await client.dashboards.update(project3, dashboardId, { deleted: true });
-      return { id, notes: [] };
-    case "add_collaborator":
-      await alreadyDone(
-        () => client.collaborators.add(project3, dashboardId, body),
-        (e) => e.status === 400 && /already is a collaborator/i.test(e.detail ?? "")
-      );
-      return { id, notes: [] };
-    case "remove_collaborator":
-      await alreadyDone(
-        () => client.collaborators.remove(project3, dashboardId, String(action.before?.user_uuid)),
-        (e) => e.status === 404
-      );
-      return { id, notes: [] };
-    case "enable_sharing":
-    case "disable_sharing":
-      await client.sharing.update(project3, dashboardId, { enabled: action.action === "enable_sharing" });
-      return { id, notes: [] };
-    default:
-      throw new UserError(`${action.action} does not apply to a dashboard`);
-  }
-}
-async function findDashboards(client, project3, name) {
-  const live = await collect(client.dashboards.list(project3, { search: name.slice(0, 200), limit: 100 }));
-  return live.filter((d) => d.name === name).map((d) => d.id);
-}
-async function restore(client, action, id) {
-  try {
-    await client.dashboards.update(action.object.project, id, { deleted: false });
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) {
-      throw new UserError(
-        `restore of dashboard "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`
-      );
-    }
-    throw error2;
-  }
-}
-function liveUnknown(action) {
-  return Object.keys(action.before ?? {}).length === 0;
-}
-async function onlyChanged(client, project3, id, body) {
-  if (body === void 0) return void 0;
-  const live = dashboardState(await client.dashboards.get(project3, id));
-  const desired = { ...body };
-  if (typeof desired.description === "string") desired.description = normaliseText(desired.description);
-  if (Array.isArray(desired.tags)) desired.tags = normaliseTags(desired.tags);
-  return Object.fromEntries(
-    Object.entries(body).filter(([key]) => !deepEqual(desired[key], live[key]))
-  );
-}
-function ignoredTags(body, returned) {
-  const sent = body?.tags;
-  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
-    return ["the service ignored the tags (the organization lacks the tagging feature)"];
-  }
-  return [];
-}
-var init_send2 = __esm({
-  "src/kinds/dashboard/send.ts"() {
-    "use strict";
-    init_execute();
-    init_errors();
-    init_values();
-    init_errors2();
-    init_pages();
-    init_normalise();
-    init_live2();
+    init_fields3();
   }
 });
 
@@ -24479,43 +24743,63 @@ var dashboardKind;
 var init_dashboard = __esm({
   "src/kinds/dashboard/index.ts"() {
     "use strict";
-    init_declare2();
+    init_define();
+    init_fields3();
     init_live2();
     init_plan3();
     init_pull2();
-    init_schema3();
-    init_send2();
-    dashboardKind = {
+    init_verbs3();
+    dashboardKind = defineKind({
       name: "dashboard",
       key: "dashboards",
       words: { one: "dashboard", many: "dashboards" },
-      values: { restriction_level: { 21: "everyone", 37: "only_collaborators" } },
-      schema: dashboardSchema,
-      declare: (input, ctx) => declareDashboard(input, ctx),
-      read: readDashboards,
-      reread: rereadDashboards,
-      plan: planDashboard,
-      prune: pruneDashboard,
-      state: (live, kindLive) => ({ ...dashboardState(live, kindLive) }),
-      needsFeatures: dashboardsNeedFeatures,
-      requestBody: dashboardBody,
-      create: createDashboard,
-      send: sendDashboard,
-      findByName: findDashboards,
-      listLive: (client, project3) => client.dashboards.listAll(project3),
-      pull: pullDashboards
-    };
+      schema: {
+        list: "Dashboards of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
+        item: "A dashboard. Only the keys written here are managed; the others are left as they are.",
+        def: "dashboard"
+      },
+      fields: dashboardFields,
+      verbs: dashboardVerbs,
+      service: {
+        list: (client, project3) => client.dashboards.listAll(project3),
+        findByName: findDashboards,
+        create: createDashboard
+      },
+      hooks: {
+        declare(input, desired, ctx) {
+          if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {
+            const now = input.restriction_level === void 0 ? "is not set" : `is ${input.restriction_level}`;
+            ctx.error(
+              "/collaborators",
+              `${ctx.owner} has collaborators but its restriction_level ${now}: collaborators need restriction_level: only_collaborators`,
+              "key"
+            );
+          }
+        },
+        read: readDashboards,
+        reread: rereadDashboards,
+        plan: planDashboard,
+        details: dashboardDetails,
+        needsFeatures: dashboardsNeedFeatures,
+        pull: pullDashboards
+      }
+    });
   }
 });
 
 // src/kinds/index.ts
-var KINDS;
-var init_kinds2 = __esm({
+var KINDS, ACTION_KINDS, DESTRUCTIVE_ACTIONS;
+var init_kinds3 = __esm({
   "src/kinds/index.ts"() {
     "use strict";
+    init_kinds();
     init_batch_export();
     init_dashboard();
     KINDS = [dashboardKind, batchExportKind];
+    ACTION_KINDS = verbsOf(KINDS).map((v) => v.name);
+    DESTRUCTIVE_ACTIONS = new Set(
+      verbsOf(KINDS).filter((v) => v.destructive === true).map((v) => v.name)
+    );
   }
 });
 
@@ -24537,8 +24821,8 @@ async function withFile(doing, path, work) {
     throw error2;
   }
 }
-function writeOutput(io, doing, shown2, path, text, options = {}) {
-  const clean = options.scrubbed ? text : scrubText(io, text);
+function writeOutput(io, doing, shown2, path, text2, options = {}) {
+  const clean = options.scrubbed ? text2 : scrubText(io, text2);
   const mode = options.mode === void 0 ? {} : { mode: options.mode };
   return withFile(
     doing,
@@ -24578,32 +24862,12 @@ var init_json = __esm({
   }
 });
 
-// src/render/kinds.ts
-function vocabulary(kinds) {
-  const byName = new Map(kinds.map((k, i) => [k.name, { kind: k, index: i }]));
-  return {
-    words: (kind2) => byName.get(kind2)?.kind.words ?? { one: kind2, many: kind2 },
-    order: (kind2) => byName.get(kind2)?.index ?? kinds.length,
-    value: (kind2, path, value) => {
-      const words = byName.get(kind2)?.kind.values?.[path];
-      if (words === void 0 || value === void 0) return void 0;
-      const key = JSON.stringify(value);
-      return Object.hasOwn(words, key) ? words[key] : void 0;
-    }
-  };
-}
-var init_kinds3 = __esm({
-  "src/render/kinds.ts"() {
-    "use strict";
-  }
-});
-
 // src/render/markdown-escape.ts
-function escapeInline(text) {
-  return visible(text.replace(/\r\n?|\n/g, " ")).replace(/[&<>`|*_[\]\\~]/g, (c) => ENTITY[c] ?? c);
+function escapeInline(text2) {
+  return visible(text2.replace(/\r\n?|\n/g, " ")).replace(/[&<>`|*_[\]\\~]/g, (c) => ENTITY[c] ?? c);
 }
-function codeSpan(text) {
-  const oneLine3 = visible(text.replace(/\r\n?|\n/g, "\\n"));
+function codeSpan(text2) {
+  const oneLine3 = visible(text2.replace(/\r\n?|\n/g, "\\n"));
   const fence = "`".repeat(longestRun(oneLine3) + 1);
   const pad = oneLine3.startsWith("`") || oneLine3.endsWith("`") || oneLine3 === "" ? " " : "";
   return `${fence}${pad}${oneLine3}${pad}${fence}`;
@@ -24615,12 +24879,12 @@ function codeBlock(language, lines) {
 ${body.join("\n")}
 ${fence}`;
 }
-function clip(text, max = 300) {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+function clip(text2, max = 300) {
+  return text2.length <= max ? text2 : `${text2.slice(0, max - 1)}…`;
 }
-function longestRun(text) {
+function longestRun(text2) {
   let longest = 0;
-  for (const run13 of text.match(/`+/g) ?? []) longest = Math.max(longest, run13.length);
+  for (const run13 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run13.length);
   return longest;
 }
 var ENTITY;
@@ -24651,22 +24915,23 @@ function objectName(ref, vocab) {
 }
 function where(ref) {
   const source = ref.source;
-  const declared = source === void 0 ? "not declared in any file" : codeSpan(`${source.file}:${source.line}`);
-  return `project ${ref.project} · ${declared}`;
+  const declared2 = source === void 0 ? "not declared in any file" : codeSpan(`${source.file}:${source.line}`);
+  return `project ${ref.project} · ${declared2}`;
 }
 function objectSection(group, ctx) {
   const { vocab } = ctx;
-  const words = group.actions.map((a) => ACTION_WORDS[a.action]);
-  const symbols = new Set(group.actions.map((a) => ACTION_SYMBOL[a.action]));
+  const words2 = group.actions.map((a) => actionWord(a, vocab));
+  const symbols = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
   const symbol = symbols.size === 1 ? [...symbols][0] : "~";
   const project3 = ctx.manyProjects ? ` in project ${group.object.project}` : "";
   const drifted = group.actions.find((a) => a.drift === true);
   const drift = drifted === void 0 ? "" : ` · ⚠️ ${DRIFT_WORDS}`;
-  const summary3 = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project3}: ${[...new Set(words)].join(", ")}${drift}`;
+  const summary3 = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project3}: ${[...new Set(words2)].join(", ")}${drift}`;
   const parts = [`<details><summary>${summary3}</summary>`, "", `In ${where(group.object)}.`];
   if (drifted !== void 0) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
   const valueWord = valueWords(vocab, group.object.kind);
-  for (const action of group.actions) parts.push("", ...actionBody(action, ctx.plan.people, valueWord));
+  for (const action of group.actions)
+    parts.push("", ...actionBody(action, ctx.plan.people, valueWord, vocab));
   parts.push("", "</details>");
   return parts.join("\n");
 }
@@ -24674,30 +24939,30 @@ function modifiedSuffix(action, ctx) {
   const modified = modifiedText(action, ctx.plan);
   return modified === "" ? "" : `: ${escapeInline(modified)}`;
 }
-function actionBody(action, people, words) {
+function actionBody(action, people, words2, vocab) {
   const lines = [
-    `**${ACTION_SYMBOL[action.action]} ${ACTION_WORDS[action.action]}**${detail(action, people)}`
+    `**${actionSymbol(action, vocab)} ${actionWord(action, vocab)}**${detail(action, people, vocab)}`
   ];
   const changes = shownChanges(action);
   if (changes.length > 0) lines.push("");
-  for (const change2 of changes) lines.push(...changeLines(change2, action.action === "create", words));
+  for (const change2 of changes) lines.push(...changeLines(change2, action.action === "create", words2));
   while (lines[lines.length - 1] === "") lines.pop();
   for (const warning of action.warnings) lines.push("", `> ⚠️ ${escapeInline(warning)}`);
   return lines;
 }
-function detail(action, people) {
-  const collaborator2 = collaboratorText(action, people);
-  if (collaborator2 !== void 0) {
-    const who = collaborator2.known ? escapeInline(collaborator2.who) : codeSpan(collaborator2.who);
-    return collaborator2.access === void 0 ? ` ${who}` : ` ${who} (${codeSpan(collaborator2.access)})`;
+function detail(action, people, vocab) {
+  const user2 = userText(action, people, vocab);
+  if (user2 !== void 0) {
+    const who = user2.known ? escapeInline(user2.who) : codeSpan(user2.who);
+    return user2.access === void 0 ? ` ${who}` : ` ${who} (${codeSpan(user2.access)})`;
   }
-  const text = actionDetail(action, people);
-  return text === "" ? "" : ` ${escapeInline(text)}`;
+  const text2 = actionDetail(action, people, vocab);
+  return text2 === "" ? "" : ` ${escapeInline(text2)}`;
 }
-function changeLines(change2, created, words) {
+function changeLines(change2, created, words2) {
   const path = codeSpan(change2.path);
   if (change2.diff === void 0 || change2.secret === true) {
-    const sides = changeSides(change2, created, words);
+    const sides = changeSides(change2, created, words2);
     if ("secret" in sides) return [`- ${path}: ${codeSpan(sides.secret)}`];
     const after = codeSpan(clip(sides.after));
     return [
@@ -24709,16 +24974,16 @@ function changeLines(change2, created, words) {
 function destructiveLine(action, ctx) {
   const warnings = action.warnings.map((w) => ` ⚠️ ${escapeInline(clip(w))}`).join("");
   const drift = action.drift === true ? ` · ${DRIFT_WORDS}` : "";
-  const more = detail(action, ctx.plan.people);
+  const more = detail(action, ctx.plan.people, ctx.vocab);
   const object = `${objectName(action.object, ctx.vocab)} in ${where(action.object)}`;
-  return `- **${ACTION_WORDS[action.action]}**${more === "" ? ` ${object}` : `${more} · ${object}`}${drift}${warnings}`;
+  return `- **${actionWord(action, ctx.vocab)}**${more === "" ? ` ${object}` : `${more} · ${object}`}${drift}${warnings}`;
 }
 function driftLine(group, ctx) {
-  const words = [...new Set(group.actions.map((a) => ACTION_WORDS[a.action]))].join(", ");
+  const words2 = [...new Set(group.actions.map((a) => actionWord(a, ctx.vocab)))].join(", ");
   const drifted = group.actions.find((a) => a.drift === true);
   const modified = drifted === void 0 ? "" : modifiedText(drifted, ctx.plan);
   const when = modified === "" ? "" : ` · ${escapeInline(modified)}`;
-  return `- ${objectName(group.object, ctx.vocab)} in ${where(group.object)}: ${words}${when}`;
+  return `- ${objectName(group.object, ctx.vocab)} in ${where(group.object)}: ${words2}${when}`;
 }
 function noteLine(note, vocab) {
   const mark = note.severity === "warning" ? "⚠️ **warning:**" : "ℹ️ **note:**";
@@ -24740,7 +25005,7 @@ function renderMarkdown(plan, options) {
   const hint2 = options.fullPlanHint ?? "run `posthog-gitops plan` for the full plan";
   const manyProjects = (/* @__PURE__ */ new Set([...plan.projects, ...plan.actions.map((a) => a.object.project)])).size > 1;
   const ctx = { vocab, plan, manyProjects };
-  const head = headPart(plan, options.projectLabel, manyProjects);
+  const head = headPart(plan, options.projectLabel, manyProjects, vocab);
   const destructive = plan.actions.filter((a) => a.destructive);
   const groups = objectGroups(plan.actions);
   const drifted = groups.filter((g) => g.actions.some((a) => a.drift === true));
@@ -24775,14 +25040,14 @@ function renderMarkdown(plan, options) {
   const keptSections = fitting2(sections);
   const kept = /* @__PURE__ */ new Set([...keptSections, ...keptNotes]);
   const left = [...sections, ...notes].filter((p) => !kept.has(p));
-  const text = assemble(
+  const text2 = assemble(
     head,
     blocks,
     keptSections,
     keptNotes,
     cutNote(left, sections.length + notes.length, hint2)
   );
-  return text.length <= maxLength ? text : `${text.slice(0, maxLength - 2)}…
+  return text2.length <= maxLength ? text2 : `${text2.slice(0, maxLength - 2)}…
 `;
 }
 function assemble(head, lists, sections, notes, cut2) {
@@ -24793,7 +25058,7 @@ function assemble(head, lists, sections, notes, cut2) {
   return `${parts.join("\n\n")}
 `;
 }
-function headPart(plan, label2, manyProjects) {
+function headPart(plan, label2, manyProjects, vocab) {
   const projects2 = plan.projects.join(",");
   const title = label2 ?? (plan.projects.length === 1 ? `project ${projects2}` : `projects ${plan.projects.join(", ")}`);
   const lines = [`<!-- posthog-gitops plan: ${projects2} -->`, `### posthog-gitops plan for ${title}`, ""];
@@ -24802,25 +25067,27 @@ function headPart(plan, label2, manyProjects) {
     lines.push("**No changes.** The live service matches the configuration.");
     return lines.join("\n");
   }
-  lines.push(`**${summarySentence(plan.actions)}**`, "");
-  lines.push(...manyProjects ? projectTable(plan) : actionTable(plan.actions));
+  lines.push(`**${summarySentence(plan.actions, vocab)}**`, "");
+  lines.push(...manyProjects ? projectTable(plan, vocab) : actionTable(plan.actions, vocab));
   return lines.join("\n");
 }
-function columnWord(actions, kind2) {
-  const word = ACTION_WORDS[kind2];
+function columnWord(actions, kind2, vocab) {
+  const word = actionWord({ action: kind2 }, vocab);
   return actions.some((a) => a.action === kind2 && a.destructive) ? `**${word}** ⚠️` : word;
 }
-function actionTable(actions) {
+function actionTable(actions, vocab) {
   const lines = ["| Action | Count |", "| :-- | --: |"];
-  for (const [kind2, n] of actionCounts(actions)) lines.push(`| ${columnWord(actions, kind2)} | ${n} |`);
+  for (const [kind2, n] of actionCounts(actions, vocab)) {
+    lines.push(`| ${columnWord(actions, kind2, vocab)} | ${n} |`);
+  }
   return lines;
 }
-function projectTable(plan) {
+function projectTable(plan, vocab) {
   const projects2 = [.../* @__PURE__ */ new Set([...plan.projects, ...plan.actions.map((a) => a.object.project)])];
   const lines = ["| Project | Changes | Actions |", "| :-- | :-- | --: |"];
   for (const project3 of projects2) {
     const own = plan.actions.filter((a) => a.object.project === project3);
-    const phrases = summaryPhrases(own).map((p) => p.destructive ? `**${p.text}** ⚠️` : p.text);
+    const phrases = summaryPhrases(own, vocab).map((p) => p.destructive ? `**${p.text}** ⚠️` : p.text);
     lines.push(
       `| ${project3} | ${phrases.length === 0 ? "no changes" : phrases.join(", ")} | ${own.length} |`
     );
@@ -24866,14 +25133,14 @@ function cutNote(all, total, hint2) {
     const seen = byKind.get(p.kind.one) ?? { words: p.kind, n: 0 };
     byKind.set(p.kind.one, { ...seen, n: seen.n + 1 });
   }
-  const detail2 = [...byKind.values()].map(({ words, n }) => count(n, words.one, words.many)).join(", ");
+  const detail2 = [...byKind.values()].map(({ words: words2, n }) => count(n, words2.one, words2.many)).join(", ");
   return [
     "> [!NOTE]",
     `> This comment is cut to stay under GitHub's limit: ${all.length} ${all.length === 1 ? "section was" : "sections were"} left out of ${total} (${detail2}). ${capitalise2(hint2)}.`
   ].join("\n");
 }
-function capitalise2(text) {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function capitalise2(text2) {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
 var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING;
 var init_markdown = __esm({
@@ -24892,6 +25159,11 @@ var init_markdown = __esm({
 });
 
 // src/render/text.ts
+function actionStyle(action, vocab) {
+  const verb = vocab.verb(action.action);
+  const destructive = verb.destructive === "depends" ? action.destructive : verb.destructive;
+  return destructive ? "red" : verb.symbol === "~" ? "yellow" : "green";
+}
 function renderText(plan, options) {
   const paint = painter(options.color);
   if (plan.actions.length === 0 && plan.notes.length === 0) return `${NO_CHANGES}
@@ -24914,48 +25186,48 @@ function renderText(plan, options) {
     out.push("");
   }
   if (plan.actions.some((a) => a.drift === true)) out.push(paint("yellow", visible(driftSentence(plan))));
-  out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions)));
+  out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions, vocab)));
   return `${out.join("\n")}
 `;
 }
 function objectBlock(group, plan, paint, vocab) {
-  const kinds = new Set(group.actions.map((a) => ACTION_SYMBOL[a.action]));
-  const first = group.actions[0]?.action ?? "update";
-  const symbol = kinds.size === 1 ? ACTION_SYMBOL[first] : "~";
-  const style = kinds.size === 1 ? ACTION_STYLE[first] : "yellow";
+  const kinds = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
+  const first = group.actions[0];
+  const symbol = kinds.size === 1 && first ? actionSymbol(first, vocab) : "~";
+  const style = kinds.size === 1 && first ? actionStyle(first, vocab) : "yellow";
   const drifted = group.actions.find((a) => a.drift === true);
   const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object, vocab)))}`;
   const drift = drifted === void 0 ? "" : ` ${paint("yellow", `· ${DRIFT_WORDS}`)}`;
   const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group.object.source))}`)}${drift}`];
   const modified = drifted === void 0 ? "" : modifiedText(drifted, plan);
   if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
-  const words = valueWords(vocab, group.object.kind);
-  for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words, paint));
+  const words2 = valueWords(vocab, group.object.kind);
+  for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words2, paint, vocab));
   return lines;
 }
-function actionBlock(action, people, words, paint) {
-  const style = ACTION_STYLE[action.action];
-  const label2 = visible(actionLabel(action, people));
-  const lines = [`      ${paint(style, `${ACTION_SYMBOL[action.action]} ${label2}`)}`];
+function actionBlock(action, people, words2, paint, vocab) {
+  const style = actionStyle(action, vocab);
+  const label2 = visible(actionLabel(action, people, vocab));
+  const lines = [`      ${paint(style, `${actionSymbol(action, vocab)} ${label2}`)}`];
   const created = action.action === "create";
-  for (const change2 of shownChanges(action)) lines.push(...changeLines2(change2, created, words, paint));
+  for (const change2 of shownChanges(action)) lines.push(...changeLines2(change2, created, words2, paint));
   for (const warning of action.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);
   return lines;
 }
-function changeLines2(change2, created, words, paint) {
+function changeLines2(change2, created, words2, paint) {
   const path = visible(change2.path);
   if (change2.diff === void 0 || change2.secret === true) {
-    return [`          ${path}: ${visible(changeText(change2, created, words))}`];
+    return [`          ${path}: ${visible(changeText(change2, created, words2))}`];
   }
   const lines = [`          ${path}:`];
   for (const line of diffHunks(change2.diff)) {
     const style = line.startsWith("+") ? "green" : line.startsWith("-") ? "red" : line.startsWith("@@") ? "cyan" : void 0;
-    const text = visible(line);
-    lines.push(`            ${style === void 0 ? text : paint(style, text)}`);
+    const text2 = visible(line);
+    lines.push(`            ${style === void 0 ? text2 : paint(style, text2)}`);
   }
   return lines;
 }
-var NO_CHANGES, ACTION_STYLE;
+var NO_CHANGES;
 var init_text2 = __esm({
   "src/render/text.ts"() {
     "use strict";
@@ -24965,19 +25237,6 @@ var init_text2 = __esm({
     init_paint();
     init_paint();
     NO_CHANGES = "No changes. The live service matches the configuration.";
-    ACTION_STYLE = {
-      create: "green",
-      restore: "green",
-      update: "yellow",
-      add_collaborator: "green",
-      enable_sharing: "green",
-      unpause: "green",
-      remove_collaborator: "red",
-      disable_sharing: "red",
-      pause: "red",
-      soft_delete: "red",
-      delete: "red"
-    };
   }
 });
 
@@ -24997,12 +25256,12 @@ var init_render = __esm({
   "src/render/index.ts"() {
     "use strict";
     init_json();
-    init_kinds3();
+    init_kinds();
     init_markdown();
     init_text2();
     init_github();
     init_json();
-    init_kinds3();
+    init_kinds();
     init_markdown();
     init_text2();
   }
@@ -25058,10 +25317,10 @@ var init_github2 = __esm({
 // src/commands/project.ts
 function parseProjectId(value, origin) {
   if (value === void 0 || value === "") return void 0;
-  const text = String(value).trim();
-  if (!/^[1-9]\d{0,15}$/.test(text))
-    throw new UserError(`${origin} must be a project id (a positive integer), got "${text}"`);
-  return Number(text);
+  const text2 = String(value).trim();
+  if (!/^[1-9]\d{0,15}$/.test(text2))
+    throw new UserError(`${origin} must be a project id (a positive integer), got "${text2}"`);
+  return Number(text2);
 }
 function projectChoice(flags, io) {
   if (flags.project !== void 0)
@@ -25079,14 +25338,14 @@ var init_project = __esm({
 import { existsSync as existsSync2 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
 async function loadFiles(paths, flags, io, mode) {
-  const choice = projectChoice(flags, io);
+  const choice2 = projectChoice(flags, io);
   const result = await loadConfig(paths, {
     env: io.env,
     cwd: io.cwd,
     kinds: KINDS,
     mode,
-    ...choice.project !== void 0 ? { defaultProject: choice.project } : {},
-    ...choice.from !== void 0 ? { defaultProjectFrom: choice.from } : {}
+    ...choice2.project !== void 0 ? { defaultProject: choice2.project } : {},
+    ...choice2.from !== void 0 ? { defaultProjectFrom: choice2.from } : {}
   });
   if (io.scrubber) hideSecrets(result, io.scrubber);
   return result;
@@ -25130,7 +25389,7 @@ var init_config2 = __esm({
     init_config();
     init_secret();
     init_errors();
-    init_kinds2();
+    init_kinds3();
     init_github();
     init_words();
     init_github2();
@@ -25328,13 +25587,13 @@ function parseString(value, attr, opts = {}) {
   if (typeof value !== "string" && typeof value !== "number") {
     throw invalid("Not a valid string.", attr);
   }
-  const text = String(value);
-  if (text.trim() === "" && opts.blank === false)
+  const text2 = String(value);
+  if (text2.trim() === "" && opts.blank === false)
     throw invalid("This field may not be blank.", attr, "blank");
-  if (opts.maxLength !== void 0 && text.length > opts.maxLength) {
+  if (opts.maxLength !== void 0 && text2.length > opts.maxLength) {
     throw invalid(`Ensure this field has no more than ${opts.maxLength} characters.`, attr, "max_length");
   }
-  return text;
+  return text2;
 }
 function parseBool(value, attr, nullable = false) {
   if (nullCheck(value, attr, nullable)) return null;
@@ -25349,6 +25608,7 @@ function parseInteger(value, attr, nullable = false) {
   return n;
 }
 function parseChoice(value, attr, choices) {
+  nullCheck(value, attr, false);
   const found = choices.find((c) => String(c) === String(value));
   if (found === void 0 || isDict(value) || Array.isArray(value)) {
     throw invalid(`"${displayValue(value)}" is not a valid choice.`, attr, "invalid_choice");
@@ -25362,8 +25622,8 @@ function parseList(value, attr, nullable = false) {
 }
 function parseDateTime(value, attr, nullable = true) {
   if (nullCheck(value, attr, nullable)) return null;
-  const text = typeof value === "string" ? value : "";
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(hasZone(text) ? text : `${text}Z`) : Number.NaN;
+  const text2 = typeof value === "string" ? value : "";
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(text2) ? Date.parse(hasZone(text2) ? text2 : `${text2}Z`) : Number.NaN;
   if (Number.isNaN(ms)) {
     throw invalid(
       "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].",
@@ -25372,8 +25632,8 @@ function parseDateTime(value, attr, nullable = true) {
   }
   return new Date(ms).toISOString();
 }
-function hasZone(text) {
-  return /(Z|[+-]\d{2}:?\d{2})$/i.test(text.trim()) && /T|\s/.test(text);
+function hasZone(text2) {
+  return /(Z|[+-]\d{2}:?\d{2})$/i.test(text2.trim()) && /T|\s/.test(text2);
 }
 function displayValue(value) {
   if (typeof value === "boolean") return value ? "True" : "False";
@@ -25382,7 +25642,7 @@ function displayValue(value) {
   return String(value);
 }
 var TRUE, FALSE;
-var init_fields = __esm({
+var init_fields4 = __esm({
   "src/emulator/fields.ts"() {
     "use strict";
     init_errors3();
@@ -25392,12 +25652,12 @@ var init_fields = __esm({
 });
 
 // src/emulator/faults.ts
-function num(body, key, min, max, integer = false) {
+function num(body, key, min, max, integer2 = false) {
   const value = body[key];
   if (value === void 0) return void 0;
-  if (typeof value !== "number" || value < min || value > max || integer && !Number.isInteger(value)) {
+  if (typeof value !== "number" || value < min || value > max || integer2 && !Number.isInteger(value)) {
     throw new Error(
-      `faults: "${key}" must be a${integer ? "n integer" : " number"} between ${min} and ${max}`
+      `faults: "${key}" must be a${integer2 ? "n integer" : " number"} between ${min} and ${max}`
     );
   }
   return value;
@@ -25472,7 +25732,7 @@ var FaultState;
 var init_faults = __esm({
   "src/emulator/faults.ts"() {
     "use strict";
-    init_fields();
+    init_fields4();
     FaultState = class {
       constructor(faults) {
         this.faults = faults;
@@ -25543,6 +25803,14 @@ function tooLarge() {
 function parseJsonBody(raw, contentType) {
   if (raw.length === 0) return void 0;
   const media = (contentType ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (media === "application/x-www-form-urlencoded") {
+    const form = {};
+    for (const [key, value] of new URLSearchParams(raw.toString("utf8"))) {
+      const seen = form[key];
+      form[key] = seen === void 0 ? value : [...Array.isArray(seen) ? seen : [seen], value];
+    }
+    return form;
+  }
   if (media !== "" && !media.endsWith("json")) {
     throw new ApiError(
       415,
@@ -25876,12 +26144,12 @@ function mergeService(base, value) {
         if (typeof v !== "object" || v === null || Array.isArray(v)) {
           return '"service.feature_flags" must be an object';
         }
-        for (const [flag, on] of Object.entries(v)) {
-          if (!FEATURE_FLAGS.includes(flag)) {
-            return `unknown feature flag "${flag}" (known: ${FEATURE_FLAGS.join(", ")})`;
+        for (const [flag2, on] of Object.entries(v)) {
+          if (!FEATURE_FLAGS.includes(flag2)) {
+            return `unknown feature flag "${flag2}" (known: ${FEATURE_FLAGS.join(", ")})`;
           }
-          if (typeof on !== "boolean") return `feature flag "${flag}" must be true or false`;
-          out.feature_flags[flag] = on;
+          if (typeof on !== "boolean") return `feature flag "${flag2}" must be true or false`;
+          out.feature_flags[flag2] = on;
         }
         break;
       }
@@ -25894,8 +26162,8 @@ function mergeService(base, value) {
 function isNewest(store) {
   return store.data.service.rules === "newest";
 }
-function flagOn(store, flag) {
-  return store.data.service.feature_flags[flag];
+function flagOn(store, flag2) {
+  return store.data.service.feature_flags[flag2];
 }
 var RULES, FEATURE_FLAGS;
 var init_service = __esm({
@@ -25925,7 +26193,7 @@ function user(id, name, orgs, active = true) {
   };
 }
 function dashboards() {
-  const text = (id, body) => ({
+  const text2 = (id, body) => ({
     id,
     text: { body },
     insight: null,
@@ -25941,7 +26209,7 @@ function dashboards() {
       pinned: true,
       tags: ["kpi", "product"],
       created_at: "2025-03-01T09:00:00.000Z",
-      tiles: [text(1, "Activation and retention")]
+      tiles: [text2(1, "Activation and retention")]
     },
     {
       id: 2,
@@ -25949,7 +26217,7 @@ function dashboards() {
       name: "Marketing Overview",
       tags: ["marketing"],
       created_at: "2025-03-02T09:00:00.000Z",
-      tiles: [text(2, "Campaigns")]
+      tiles: [text2(2, "Campaigns")]
     },
     {
       id: 3,
@@ -26111,6 +26379,9 @@ function defaultSeed(now, service = defaultService()) {
     ...runsAndLogs(at),
     backfills: [],
     events: sampleEvents(at),
+    quick_filters: [],
+    dashboard_templates: [],
+    view_logs: [],
     sequences: { dashboard: 6, tile: 3 }
   };
 }
@@ -26426,7 +26697,7 @@ function pyIsoFormat(ms, offsetMinutes, micros = 0) {
   return `${local}${fraction}${zone}`;
 }
 var zoneCache, formatters, DAY_NAMES;
-var init_schedule2 = __esm({
+var init_schedule = __esm({
   "src/emulator/schedule.ts"() {
     "use strict";
     zoneCache = /* @__PURE__ */ new Map();
@@ -26436,8 +26707,8 @@ var init_schedule2 = __esm({
 });
 
 // src/emulator/time.ts
-function parseTime(text, now) {
-  const value = text.trim();
+function parseTime(text2, now) {
+  const value = text2.trim();
   if (value === "now") return now;
   const relative5 = /^[-+]?(\d+)([Mhdwmqy])$/.exec(value);
   if (relative5) return now - Number(relative5[1]) * (UNIT_MS2[relative5[2] ?? "d"] ?? 0);
@@ -26473,8 +26744,8 @@ var init_time3 = __esm({
 });
 
 // src/emulator/routes/destinations.ts
-function pyInt(text) {
-  return /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(text) ? Number(text.replace(/_/g, "")) : void 0;
+function pyInt(text2) {
+  return /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(text2) ? Number(text2.replace(/_/g, "")) : void 0;
 }
 function strToBool(value) {
   if (!value) return false;
@@ -26490,18 +26761,18 @@ function validateNewestConfig(type, config, patch2) {
       "destination"
     );
   }
-  for (const [key, declared] of Object.entries(spec.fields)) {
+  for (const [key, declared2] of Object.entries(spec.fields)) {
     if (!(key in config)) {
       if (!patch2 && spec.required.includes(key)) {
         throw invalid(`Configuration missing required field: '${key}'`, "destination");
       }
       continue;
     }
-    if (declared !== "str" && declared !== "int" && declared !== "bool") continue;
+    if (declared2 !== "str" && declared2 !== "int" && declared2 !== "bool") continue;
     const value = config[key];
     let converted;
-    if (declared === "str") converted = typeof value === "string" ? value : void 0;
-    else if (declared === "int") {
+    if (declared2 === "str") converted = typeof value === "string" ? value : void 0;
+    else if (declared2 === "int") {
       if (typeof value === "number" && Number.isInteger(value)) converted = value;
       else if (typeof value === "boolean") converted = value;
       else if (typeof value === "string") converted = pyInt(value);
@@ -26509,7 +26780,7 @@ function validateNewestConfig(type, config, patch2) {
     else if (typeof value === "string") converted = strToBool(value);
     if (converted === void 0) {
       throw invalid(
-        `Configuration has invalid type: got '${pyType(value)}', expected '${declared}'`,
+        `Configuration has invalid type: got '${pyType(value)}', expected '${declared2}'`,
         "destination"
       );
     }
@@ -26521,14 +26792,14 @@ function coerceForRead(type, config) {
   if (!spec) return config;
   for (const [key, value] of Object.entries(config)) {
     if (typeof value !== "string") continue;
-    const declared = spec.fields[key];
-    if (declared === "bool" || declared === "bool?") config[key] = value.toLowerCase() === "true";
-    else if (declared === "int" || declared === "int?") config[key] = pyInt(value) ?? value;
+    const declared2 = spec.fields[key];
+    if (declared2 === "bool" || declared2 === "bool?") config[key] = value.toLowerCase() === "true";
+    else if (declared2 === "int" || declared2 === "int?") config[key] = pyInt(value) ?? value;
   }
   return config;
 }
-function usesLegacyParquetExtension(type, stored2) {
-  const coerced = coerceForRead(type, { ...stored2 });
+function usesLegacyParquetExtension(type, stored) {
+  const coerced = coerceForRead(type, { ...stored });
   const value = coerced.legacy_parquet_extension;
   if (value === void 0 || value === null) return writesCompressedParquet(coerced);
   return Boolean(value);
@@ -26552,11 +26823,11 @@ function validateOlderConfig(type, config, complete) {
     if (missing) throw invalid(`Configuration missing required field: '${missing}'`, "destination");
   }
   for (const [key, value] of Object.entries(config)) {
-    const declared = fields[key];
-    const coerced = coerce(value, declared);
+    const declared2 = fields[key];
+    const coerced = coerce(value, declared2);
     if (coerced === void 0) {
       throw invalid(
-        `Configuration has invalid type: got '${pyType(value)}', expected '${declared}'`,
+        `Configuration has invalid type: got '${pyType(value)}', expected '${declared2}'`,
         "destination"
       );
     }
@@ -26607,8 +26878,8 @@ function stripSecrets(type, config, newest = false) {
 function deepMerge(target, patch2) {
   const out = { ...target };
   for (const [k, v] of Object.entries(patch2)) {
-    const current2 = out[k];
-    out[k] = isDict(v) && isDict(current2) ? deepMerge(current2, v) : structuredClone(v);
+    const current3 = out[k];
+    out[k] = isDict(v) && isDict(current3) ? deepMerge(current3, v) : structuredClone(v);
   }
   return out;
 }
@@ -26617,7 +26888,7 @@ var init_destinations2 = __esm({
   "src/emulator/routes/destinations.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     BASE_INPUTS = /* @__PURE__ */ new Set([
       "batch_export_id",
       "team_id",
@@ -26866,7 +27137,7 @@ var init_destinations2 = __esm({
 
 // src/emulator/routes/batch-export-view.ts
 function isUuid(value) {
-  return value !== void 0 && UUID.test(value);
+  return value !== void 0 && UUID3.test(value);
 }
 function visibleExports(ctx) {
   if (ctx.params.project !== void 0) {
@@ -26923,59 +27194,82 @@ function renderExport(ctx, b) {
   } else if (b.hogql_query !== null) out.hogql_query = b.hogql_query;
   return out;
 }
+function drfDateTime(iso) {
+  if (iso === null) return null;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const text2 = new Date(ms).toISOString();
+  const millis = text2.slice(20, 23);
+  return millis === "000" ? `${text2.slice(0, 19)}Z` : `${text2.slice(0, 19)}.${millis}000Z`;
+}
+function expectedRuns(ctx, f) {
+  if (f.start_at === null) return 1;
+  const b = ctx.store.data.batch_exports.find((x) => x.id === f.batch_export);
+  const step = INTERVAL_MS[b?.interval ?? "hour"] ?? 36e5;
+  const end = f.end_at === null ? ctx.now.getTime() : Date.parse(f.end_at);
+  return Math.max(0, Math.ceil((end - Date.parse(f.start_at)) / step));
+}
 function renderBackfill(ctx, f) {
-  const runs = ctx.store.data.runs.filter((r) => r.backfill === f.id);
-  const finished = runs.filter((r) => !["Running", "Starting"].includes(r.status)).length;
+  const total = expectedRuns(ctx, f);
+  let progress = null;
+  if (f.status === "Completed") progress = { total_runs: total, finished_runs: total, progress: 1 };
+  else if ((f.status === "Running" || f.status === "Starting") && total > 0 && f.start_at !== null) {
+    const finished = ctx.store.data.runs.filter((r) => r.backfill === f.id && FINISHED(r.status)).length;
+    const runs = Math.max(total, finished);
+    progress = {
+      total_runs: runs,
+      finished_runs: finished,
+      progress: Math.round(finished / runs * 10) / 10
+    };
+  }
   return {
     id: f.id,
-    progress: f.status === "Completed" ? { total_runs: runs.length, finished_runs: runs.length, progress: 1 } : f.status === "Running" || f.status === "Starting" ? {
-      total_runs: runs.length,
-      finished_runs: finished,
-      progress: runs.length ? finished / runs.length : null
-    } : null,
-    start_at: f.start_at,
-    end_at: f.end_at,
+    progress,
+    start_at: drfDateTime(f.start_at),
+    end_at: drfDateTime(f.end_at),
     status: f.status,
-    created_at: f.created_at,
-    finished_at: f.finished_at,
-    last_updated_at: f.last_updated_at,
+    created_at: drfDateTime(f.created_at),
+    finished_at: drfDateTime(f.finished_at),
+    last_updated_at: drfDateTime(f.last_updated_at),
     total_records_count: f.total_records_count,
     adjusted_start_at: null,
     team: f.team_id,
     batch_export: f.batch_export
   };
 }
-var UUID;
+var UUID3, FINISHED;
 var init_batch_export_view = __esm({
   "src/emulator/routes/batch-export-view.ts"() {
     "use strict";
     init_errors3();
-    init_schedule2();
+    init_schedule();
     init_service();
+    init_time3();
     init_destinations2();
-    UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    UUID3 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    FINISHED = (status) => status !== "Running" && status !== "Starting";
   }
 });
 
 // src/emulator/routes/hogql.ts
-function splitTopLevel(text) {
+function splitTopLevel(text2) {
   const out = [];
   let depth = 0;
   let quote = null;
   let start2 = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
+  for (let i = 0; i < text2.length; i++) {
+    const c = text2[i];
     if (quote) {
-      if (c === quote && text[i - 1] !== "\\") quote = null;
+      if (c === quote && text2[i - 1] !== "\\") quote = null;
     } else if (c === "'" || c === '"' || c === "`") quote = c;
     else if (c === "(" || c === "[") depth++;
     else if (c === ")" || c === "]") depth--;
     else if (c === "," && depth === 0) {
-      out.push(text.slice(start2, i));
+      out.push(text2.slice(start2, i));
       start2 = i + 1;
     }
   }
-  out.push(text.slice(start2));
+  out.push(text2.slice(start2));
   return out.map((s) => s.trim()).filter((s) => s !== "");
 }
 function placeholders(query) {
@@ -26992,8 +27286,8 @@ function unsupportedQuery(query) {
     }
     return `Unknown placeholder '{${name}}'. Only ${SUPPORTED} are supported in batch export queries`;
   }
-  const columns = selectItems(query);
-  if (columns.some((c) => c !== "*" && outputName(c) === void 0)) {
+  const columns2 = selectItems(query);
+  if (columns2.some((c) => c !== "*" && outputName(c) === void 0)) {
     return "Every column in the SELECT clause must be a field or have an alias (e.g. `count() AS event_count`)";
   }
   return void 0;
@@ -27005,8 +27299,8 @@ function selectItems(query) {
 function outputName(item) {
   const alias = /\bas\s+`?([A-Za-z_][\w$]*)`?\s*$/i.exec(item);
   if (alias) return alias[1];
-  const field2 = /^`?([A-Za-z_][\w$]*)`?(?:\.`?([A-Za-z_$][\w$]*)`?)*$/.exec(item);
-  if (!field2) return void 0;
+  const field3 = /^`?([A-Za-z_][\w$]*)`?(?:\.`?([A-Za-z_$][\w$]*)`?)*$/.exec(item);
+  if (!field3) return void 0;
   return item.split(".").pop()?.replace(/`/g, "");
 }
 function outputColumns(query) {
@@ -27014,19 +27308,201 @@ function outputColumns(query) {
   if (items2.some((c) => c === "*" || c.endsWith(".*"))) return void 0;
   return new Set(items2.map(outputName).filter((n) => n !== void 0));
 }
-var DATA_INTERVAL_START, SUPPORTED;
+function tokenize3(query) {
+  const tokens = [];
+  let depth = 0;
+  let i = 0;
+  while (i < query.length) {
+    const c = query[i] ?? "";
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === "'" || c === '"' || c === "`") {
+      const end = query.indexOf(c, i + 1);
+      if (end < 0) return void 0;
+      const text2 = query.slice(i, end + 1);
+      tokens.push({ kind: c === "'" ? "string" : "word", text: c === "'" ? text2 : text2.slice(1, -1), depth });
+      i = end + 1;
+      continue;
+    }
+    const word = /^[A-Za-z_$][\w$]*/.exec(query.slice(i));
+    if (word) {
+      tokens.push({ kind: "word", text: word[0], depth });
+      i += word[0].length;
+      continue;
+    }
+    const number2 = /^\d+(?:\.\d+)?/.exec(query.slice(i));
+    if (number2) {
+      tokens.push({ kind: "number", text: number2[0], depth });
+      i += number2[0].length;
+      continue;
+    }
+    if (c === "(") depth++;
+    if (c === ")") {
+      depth--;
+      if (depth < 0) return void 0;
+    }
+    tokens.push({ kind: "punct", text: c, depth: c === "(" ? depth - 1 : depth });
+    i++;
+  }
+  return depth === 0 ? tokens : void 0;
+}
+function topLevelSelect(tokens) {
+  const start2 = tokens.findIndex((t) => t.depth === 0 && isWord(t, "select"));
+  if (start2 < 0) return void 0;
+  const from = tokens.findIndex((t, i) => i > start2 && t.depth === 0 && isWord(t, "from"));
+  const body = tokens.slice(start2 + 1, from < 0 ? void 0 : from);
+  if (isWord(body[0], "distinct")) body.shift();
+  const items2 = [[]];
+  for (const t of body) {
+    if (t.kind === "punct" && t.text === "," && t.depth === 0) items2.push([]);
+    else items2[items2.length - 1]?.push(t);
+  }
+  return items2.some((item) => item.length === 0) ? void 0 : items2;
+}
+function fieldsRead(item) {
+  const fields = [];
+  for (let i = 0; i < item.length; i++) {
+    const t = item[i];
+    if (t.kind !== "word") continue;
+    const prev = item[i - 1];
+    const next = item[i + 1];
+    if (KEYWORDS.has(t.text.toLowerCase())) continue;
+    if (isWord(prev, "as")) continue;
+    if (prev?.kind === "punct" && prev.text === ".") continue;
+    if (next?.kind === "punct" && next.text === "(") continue;
+    if (!EVENTS_FIELDS.has(t.text)) return { fields, unknown: t.text };
+    if (t.text === "person" && item[i + 2]?.kind === "word" && next?.text === ".") {
+      fields.push(`person_${item[i + 2]?.text}`);
+    } else fields.push(t.text);
+  }
+  return { fields };
+}
+function eventsQueryError(query) {
+  const tokens = tokenize3(query);
+  const items2 = tokens ? topLevelSelect(tokens) : void 0;
+  if (!tokens || !items2) return "Failed to parse query";
+  const top = tokens.filter((t) => t.depth === 0);
+  const union = top.some((t) => isWord(t, "union"));
+  const cte = isWord(tokens[0], "with");
+  const fromAt = tokens.findIndex((t) => t.depth === 0 && isWord(t, "from"));
+  const source = fromAt < 0 ? void 0 : tokens[fromAt + 1];
+  const subqueryFrom = source?.kind === "punct" && source.text === "(";
+  const join6 = top.some((t) => isWord(t, "join"));
+  const simple = !union && !cte && !subqueryFrom && !join6 && source?.text === "events";
+  if (simple) {
+    for (const item of items2) {
+      if (item.some((t) => isWord(t, "select"))) continue;
+      const { unknown } = fieldsRead(item);
+      if (unknown) return `Invalid HogQL query: Unable to resolve field: ${unknown}`;
+    }
+  }
+  if (union) return "UNIONs are not supported";
+  if (fromAt < 0) return "Query must SELECT FROM events";
+  if (cte) return "CTEs are not supported";
+  if (subqueryFrom) return "Subqueries are not supported";
+  if (source?.text !== "events") return "Query must only SELECT FROM events";
+  if (join6) return "JOINs are not supported";
+  if (items2.some((item) => item.some((t) => isWord(t, "select")))) {
+    return "Subqueries in SELECT expressions are not supported";
+  }
+  const read = new Set(items2.flatMap((item) => fieldsRead(item).fields));
+  const unsupported = [...read].filter((f) => !EXPORTABLE_EVENTS_FIELDS.includes(f)).sort();
+  if (unsupported.length > 0) {
+    return `Batch exports cannot read these fields: ${unsupported.join(", ")}. Supported fields are: ${EXPORTABLE_EVENTS_FIELDS.join(", ")}.`;
+  }
+  return void 0;
+}
+var DATA_INTERVAL_START, SUPPORTED, EVENTS_FIELDS, EXPORTABLE_EVENTS_FIELDS, KEYWORDS, isWord;
 var init_hogql = __esm({
   "src/emulator/routes/hogql.ts"() {
     "use strict";
     DATA_INTERVAL_START = "data_interval_start";
     SUPPORTED = "{data_interval_start} and {data_interval_end}";
+    EVENTS_FIELDS = /* @__PURE__ */ new Set([
+      "uuid",
+      "event",
+      "properties",
+      "timestamp",
+      "team_id",
+      "distinct_id",
+      "elements_chain",
+      "created_at",
+      "person_id",
+      "person_properties",
+      "person",
+      "pdi",
+      "poe",
+      "goe_0",
+      "goe_1",
+      "goe_2",
+      "goe_3",
+      "goe_4",
+      "$session_id",
+      "$window_id",
+      "$group_0",
+      "$group_1",
+      "$group_2",
+      "$group_3",
+      "$group_4",
+      "elements_chain_href",
+      "elements_chain_texts",
+      "elements_chain_ids",
+      "elements_chain_elements",
+      "events"
+    ]);
+    EXPORTABLE_EVENTS_FIELDS = [
+      "created_at",
+      "distinct_id",
+      "elements_chain",
+      "event",
+      "person_id",
+      "person_properties",
+      "properties",
+      "team_id",
+      "timestamp",
+      "uuid"
+    ];
+    KEYWORDS = /* @__PURE__ */ new Set([
+      "select",
+      "distinct",
+      "as",
+      "from",
+      "where",
+      "and",
+      "or",
+      "not",
+      "in",
+      "is",
+      "null",
+      "true",
+      "false",
+      "like",
+      "ilike",
+      "between",
+      "case",
+      "when",
+      "then",
+      "else",
+      "end",
+      "limit",
+      "order",
+      "by",
+      "asc",
+      "desc",
+      "group",
+      "having",
+      "interval"
+    ]);
+    isWord = (t, word) => t?.kind === "word" && t.text.toLowerCase() === word;
   }
 });
 
 // src/emulator/routes/backfills.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
-function fromIsoFormat(text) {
-  const m = DATE_TIME2.exec(text.trim());
+function fromIsoFormat(text2) {
+  const m = DATE_TIME2.exec(text2.trim());
   if (!m) return void 0;
   const [, y, mo, d, hh = "00", mi = "00", ss = "00", frac = "", zone] = m;
   const fraction = frac.padEnd(6, "0");
@@ -27044,17 +27520,17 @@ function fromIsoFormat(text) {
   return { ms: wall - offset * 6e4 + Math.floor(micros / 1e3), offset, micros };
 }
 function parseNewestBound(value, b) {
-  const text = typeof value === "string" ? value : String(value);
+  const text2 = typeof value === "string" ? value : String(value);
   if (b.interval === "day" || b.interval === "week") {
     const date = typeof value === "string" ? DATE_ONLY.exec(value) : null;
     const valid = date && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? date : null;
     if (!valid) {
       if (typeof value === "string" && fromIsoFormat(value) !== void 0) {
         throw invalid(
-          `Input '${text}' is not a valid ISO formatted date. Daily or weekly batch export backfills expect only the date component, but a time was included.`
+          `Input '${text2}' is not a valid ISO formatted date. Daily or weekly batch export backfills expect only the date component, but a time was included.`
         );
       }
-      throw invalid(`Input '${text}' is not a valid ISO formatted date.`);
+      throw invalid(`Input '${text2}' is not a valid ISO formatted date.`);
     }
     const [, y, mo, d] = valid;
     if (b.interval === "week") {
@@ -27062,7 +27538,7 @@ function parseNewestBound(value, b) {
       const wanted = offsetDay(b.interval, b.interval_offset) ?? 0;
       if (weekday !== wanted) {
         throw invalid(
-          `Input ${text} is not on the correct day of the week for this batch export. ${text} is a ${DAY_NAMES[weekday]} but this batch export is configured to run weekly on ${DAY_NAMES[wanted]}.`
+          `Input ${text2} is not on the correct day of the week for this batch export. ${text2} is a ${DAY_NAMES[weekday]} but this batch export is configured to run weekly on ${DAY_NAMES[wanted]}.`
         );
       }
     }
@@ -27071,15 +27547,15 @@ function parseNewestBound(value, b) {
     return { ms: at.ms, iso: pyIsoFormat(at.ms, at.offsetMinutes) };
   }
   const parsed = typeof value === "string" ? fromIsoFormat(value) : void 0;
-  if (parsed === void 0) throw invalid(`Input ${text} is not a valid ISO formatted datetime.`);
-  if (parsed === "naive") throw invalid(`Input ${text} is naive.`);
+  if (parsed === void 0) throw invalid(`Input ${text2} is not a valid ISO formatted datetime.`);
+  if (parsed === "naive") throw invalid(`Input ${text2} is naive.`);
   return { ms: parsed.ms, iso: pyIsoFormat(parsed.ms - parsed.ms % 1e3, parsed.offset, parsed.micros) };
 }
 function parseOlderBound(value) {
-  const text = typeof value === "string" ? value : String(value);
+  const text2 = typeof value === "string" ? value : String(value);
   const parsed = typeof value === "string" ? fromIsoFormat(value) : void 0;
-  if (parsed === void 0) throw invalid(`Input ${text} is not a valid ISO formatted datetime.`);
-  if (parsed === "naive") throw invalid(`Input ${text} is naive.`);
+  if (parsed === void 0) throw invalid(`Input ${text2} is not a valid ISO formatted datetime.`);
+  if (parsed === "naive") throw invalid(`Input ${text2} is naive.`);
   return { ms: parsed.ms, iso: pyIsoFormat(parsed.ms - parsed.ms % 1e3, parsed.offset, parsed.micros) };
 }
 function backfillWorkflowId(exportId, start2, end) {
@@ -27197,8 +27673,12 @@ function create2(ctx) {
   return isNewest(ctx.store) ? createNewest(ctx) : createOlder(ctx);
 }
 function backfillsOf(ctx) {
-  const b = findExport(ctx, ctx.params.id);
-  return ctx.store.data.backfills.filter((f) => f.batch_export === b.id).sort((x, y) => x.created_at < y.created_at ? 1 : x.created_at > y.created_at ? -1 : 0);
+  const raw = ctx.query.get("ordering") ?? "-created_at";
+  const ordering = ORDERINGS.includes(raw) ? raw : "-created_at";
+  const field3 = ordering.replace("-", "");
+  const sign = ordering.startsWith("-") ? -1 : 1;
+  const key = (f) => f[field3] === null ? -Infinity : Date.parse(f[field3]);
+  return ctx.store.data.backfills.filter((f) => f.batch_export === ctx.params.id?.toLowerCase() && f.team_id === ctx.project.id).sort((x, y) => sign * (key(x) - key(y) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)));
 }
 function findBackfill(ctx) {
   const id = ctx.params.backfill;
@@ -27211,13 +27691,23 @@ function list(ctx) {
   if (!page) throw notFound("Invalid cursor");
   return { status: 200, body: page };
 }
+function cancelBackfill(ctx, f) {
+  const at = ctx.now.toISOString();
+  f.status = "Cancelled";
+  f.last_updated_at = at;
+  for (const run13 of ctx.store.data.runs) {
+    if (run13.backfill === f.id && (run13.status === "Running" || run13.status === "Starting")) {
+      run13.status = "Cancelled";
+      run13.last_updated_at = at;
+    }
+  }
+}
 function cancel(ctx) {
   const f = findBackfill(ctx);
   if (f.status !== "Running" && f.status !== "Starting") {
     throw invalid(`Cannot cancel a backfill that is in '${f.status}' status`);
   }
-  f.status = "Cancelled";
-  f.last_updated_at = ctx.now.toISOString();
+  cancelBackfill(ctx, f);
   return { status: 200, body: { cancelled: true } };
 }
 function registerBackfills(router) {
@@ -27241,14 +27731,14 @@ function registerBackfills(router) {
     router.add({ method: "POST", pattern: `${base}/backfill`, scope: write, handler: create2, legacy: true });
   }
 }
-var MAX_RUNS, DATE_TIME2, DATE_ONLY;
+var MAX_RUNS, DATE_TIME2, DATE_ONLY, ORDERINGS;
 var init_backfills = __esm({
   "src/emulator/routes/backfills.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_pagination();
-    init_schedule2();
+    init_schedule();
     init_service();
     init_time3();
     init_batch_export_view();
@@ -27256,6 +27746,7 @@ var init_backfills = __esm({
     MAX_RUNS = 1e4;
     DATE_TIME2 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
     DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
+    ORDERINGS = ["created_at", "-created_at", "start_at", "-start_at"];
   }
 });
 
@@ -27301,6 +27792,12 @@ function findDashboard(ctx, rawId, detail2 = "Not found.") {
 function isShared(ctx, d) {
   return ctx.store.data.sharing.some((s) => s.dashboard_id === d.id && s.enabled);
 }
+function lastViewedAt(ctx, d) {
+  const views = ctx.store.data.view_logs.filter(
+    (v) => v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id)
+  ).map((v) => v.viewed_at).sort();
+  return views.at(-1) ?? null;
+}
 function renderBasic(ctx, d) {
   const creator = ctx.store.user(d.created_by);
   const privilege = privilegeLevel(ctx, d);
@@ -27312,7 +27809,7 @@ function renderBasic(ctx, d) {
     created_at: d.created_at,
     created_by: creator ? userBasic(creator) : null,
     last_accessed_at: d.last_accessed_at,
-    last_viewed_at: null,
+    last_viewed_at: lastViewedAt(ctx, d),
     is_shared: isShared(ctx, d),
     deleted: d.deleted,
     creation_mode: d.creation_mode,
@@ -27334,18 +27831,47 @@ function renderDashboard(ctx, d) {
     variables: structuredClone(d.variables),
     breakdown_colors: structuredClone(d.breakdown_colors),
     data_color_theme_id: d.data_color_theme_id,
-    persisted_filters: structuredClone(d.filters),
-    persisted_variables: structuredClone(d.variables),
+    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
+    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
+    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
     quick_filter_ids: [...d.quick_filter_ids],
-    tiles: d.tiles.filter((t) => !t.deleted).map((t) => ({
-      id: t.id,
-      insight: t.insight ?? null,
-      text: t.text ?? null,
-      layouts: t.layouts,
-      color: t.color,
-      deleted: false,
-      is_cached: false
-    }))
+    tiles: d.tiles.filter((t) => !t.deleted).map((t, order) => renderTile(ctx, d, t, order))
+  };
+}
+function renderText2(ctx, d, t) {
+  const text2 = t.text;
+  const id = typeof text2.id === "number" ? text2.id : t.id;
+  const person = (value) => {
+    const user2 = typeof value === "number" ? ctx.store.user(value) : void 0;
+    return user2 ? userBasic(user2) : null;
+  };
+  const tiles = ctx.store.data.dashboards.flatMap(
+    (x) => x.tiles.filter((y) => !y.deleted && y.text && (y.text.id ?? y.id) === id).map((y) => ({ id: y.id, dashboard_id: x.id, deleted: null }))
+  );
+  return {
+    id,
+    body: text2.body ?? null,
+    created_by: person(text2.created_by),
+    last_modified_at: typeof text2.last_modified_at === "string" ? text2.last_modified_at : d.created_at,
+    last_modified_by: person(text2.last_modified_by),
+    team: d.team_id,
+    dashboard_tiles: tiles
+  };
+}
+function renderTile(ctx, d, t, order) {
+  return {
+    id: t.id,
+    insight: t.insight ?? null,
+    text: t.text ? renderText2(ctx, d, t) : null,
+    button_tile: null,
+    layouts: t.layouts,
+    color: t.color,
+    filters_overrides: t.filters_overrides ?? {},
+    show_description: t.show_description ?? null,
+    transparent_background: t.transparent_background ?? null,
+    order,
+    last_refresh: null,
+    is_cached: false
   };
 }
 var init_dashboard_view = __esm({
@@ -27404,7 +27930,7 @@ var init_integrations2 = __esm({
   "src/emulator/routes/integrations.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_pagination();
     init_dashboard_view();
   }
@@ -27499,7 +28025,7 @@ var init_batch_export_write_2025 = __esm({
   "src/emulator/routes/batch-export-write-2025.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_service();
     init_destinations2();
     init_integrations2();
@@ -27509,6 +28035,55 @@ var init_batch_export_write_2025 = __esm({
     };
     INTERVALS = ["hour", "day", "week", "every 5 minutes", "every 15 minutes"];
     MODELS = ["events", "persons", "sessions"];
+  }
+});
+
+// src/emulator/routes/host-check.ts
+import { isIP } from "node:net";
+function ipv4Internal(ip) {
+  const [a = 0, b = 0, c = 0] = ip.split(".").map(Number);
+  return a === 0 || a === 10 || a === 127 || a === 100 && b >= 64 && b < 128 || a === 169 && b === 254 || a === 172 && b >= 16 && b < 32 || a === 192 && b === 0 && (c === 0 || c === 2) || a === 192 && b === 168 || a === 198 && (b === 18 || b === 19) || a === 198 && b === 51 && c === 100 || a === 203 && b === 0 && c === 113 || a >= 224;
+}
+function ipv6Internal(ip) {
+  const lower = ip.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  if (mapped?.[1]) return ipv4Internal(mapped[1]);
+  return lower === "::" || lower === "::1" || /^fe[89ab]/.test(lower) || /^f[cd]/.test(lower) || lower.startsWith("ff") || lower.startsWith("2001:db8");
+}
+function hostRefusal(host) {
+  if (typeof host !== "string" || host.trim() === "") return INVALID_HOST_MESSAGE;
+  const family = isIP(host);
+  if (family === 0 && !HOSTNAME.test(host.toLowerCase())) return INVALID_HOST_MESSAGE;
+  const name = host.toLowerCase().replace(/\.$/, "");
+  if (METADATA_HOSTS.has(name) || name === "localhost") return UNREACHABLE_HOST_MESSAGE;
+  if (INTERNAL_SUFFIXES.some((suffix) => name.endsWith(suffix))) return UNREACHABLE_HOST_MESSAGE;
+  if (family === 4 && ipv4Internal(name)) return UNREACHABLE_HOST_MESSAGE;
+  if (family === 6 && ipv6Internal(name)) return UNREACHABLE_HOST_MESSAGE;
+  return void 0;
+}
+var INVALID_HOST_MESSAGE, UNREACHABLE_HOST_MESSAGE, LABEL, HOSTNAME, METADATA_HOSTS, INTERNAL_SUFFIXES;
+var init_host_check = __esm({
+  "src/emulator/routes/host-check.ts"() {
+    "use strict";
+    INVALID_HOST_MESSAGE = "Invalid host. Enter a hostname or IP address without credentials, scheme, or path.";
+    UNREACHABLE_HOST_MESSAGE = "Could not reach this host. Check that the hostname is correct and reachable from the internet.";
+    LABEL = "[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?";
+    HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*\\.?$`);
+    METADATA_HOSTS = /* @__PURE__ */ new Set(["169.254.169.254", "metadata.google.internal"]);
+    INTERNAL_SUFFIXES = [
+      ".local",
+      ".internal",
+      ".svc.cluster.local",
+      ".cluster.local",
+      ".consul",
+      ".lan",
+      ".home",
+      ".corp",
+      ".localdomain",
+      ".home.arpa",
+      ".intranet",
+      ".priv"
+    ];
   }
 });
 
@@ -27590,15 +28165,15 @@ function checkRedshiftCopy(ctx, merged, existing, updating) {
     bucket_credentials: integrationRef(copy.bucket_credentials),
     authorization: integrationRef(copy.authorization)
   };
-  for (const field2 of ["bucket_credentials", "authorization"]) {
-    if (updating && refs[field2] === null && integrationRef(existingCopy[field2]) !== null) {
+  for (const field3 of ["bucket_credentials", "authorization"]) {
+    if (updating && refs[field3] === null && integrationRef(existingCopy[field3]) !== null) {
       throw fail(
-        `Cannot switch '${field2}' from an integration to inline credentials. Send a different integration ID to swap, or omit the field to keep the current one.`
+        `Cannot switch '${field3}' from an integration to inline credentials. Send a different integration ID to swap, or omit the field to keep the current one.`
       );
     }
-    const id = refs[field2];
+    const id = refs[field3];
     if (id !== null && ctx.store.integration(ctx.project.id, id)?.kind !== "aws-s3") {
-      throw fail(`'${field2}' does not reference an AWS S3 integration of this project.`);
+      throw fail(`'${field3}' does not reference an AWS S3 integration of this project.`);
     }
   }
   const hasKeys = (v) => isDict(v) && "aws_access_key_id" in v && "aws_secret_access_key" in v;
@@ -27661,11 +28236,22 @@ function validateDestination(ctx, attrs, instance) {
   if (type === "Databricks") {
     if (given === null) throw fail("Integration is required for Databricks batch exports");
     if (given.kind !== "databricks") throw fail("Integration is not a Databricks integration.");
+    const missing = ["server_hostname", "client_id", "client_secret"].find(
+      (key) => key === "server_hostname" ? !(key in given.config) && given.sensitive_keys !== void 0 : given.sensitive_keys !== void 0 && !given.sensitive_keys.includes(key)
+    );
+    if (missing) throw fail(`Databricks integration is not valid: '${missing}' missing`);
   }
   if (type === "Postgres") {
     if (given === null && !instance) throw fail("Integration is required for Postgres batch exports");
     if (given !== null && given.kind !== "postgresql")
       throw fail("Integration is not a PostgreSQL integration.");
+    const backing = instance ? given ?? (sent ? null : storedIntegration(ctx, instance)) : null;
+    const inline = backing ? POSTGRES_CONNECTION_KEYS.find((key) => key in config) : void 0;
+    if (inline) {
+      throw fail(
+        `'${inline}' is set by the PostgreSQL integration of this batch export and cannot be sent in its config.`
+      );
+    }
   }
   if (type === "BigQuery") {
     if (given === null) throw fail("Integration is required for BigQuery batch exports");
@@ -27695,6 +28281,11 @@ function validateDestination(ctx, attrs, instance) {
     }
     if (merged.mode === "COPY") checkRedshiftCopy(ctx, merged, existing, instance !== null);
   }
+  if (type === "Postgres" || type === "Redshift") {
+    const host = given !== null && "host" in given.config ? given.config.host : merged.host;
+    const refusal = host === void 0 || host === null ? void 0 : hostRefusal(host);
+    if (refusal) throw fail(refusal);
+  }
   if (type === "Workflows" && !flagOn(ctx.store, "backfill-workflows-destination")) {
     throw new ApiError(
       403,
@@ -27712,14 +28303,15 @@ function parseNewestDestination(ctx, value, patch2, instance) {
   validateDestination(ctx, attrs, instance);
   return attrs;
 }
-var HTTP_URLS2, FILE_COMPRESSIONS, fail;
+var HTTP_URLS2, FILE_COMPRESSIONS, fail, POSTGRES_CONNECTION_KEYS;
 var init_destination_rules = __esm({
   "src/emulator/routes/destination-rules.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_service();
     init_destinations2();
+    init_host_check();
     init_integrations2();
     HTTP_URLS2 = /* @__PURE__ */ new Set(["https://us.i.posthog.com/batch/", "https://eu.i.posthog.com/batch/"]);
     FILE_COMPRESSIONS = {
@@ -27727,6 +28319,7 @@ var init_destination_rules = __esm({
       JSONLines: ["gzip", "brotli"]
     };
     fail = (detail2) => invalid(detail2, "destination");
+    POSTGRES_CONNECTION_KEYS = ["user", "password", "host", "port"];
   }
 });
 
@@ -27734,8 +28327,8 @@ var init_destination_rules = __esm({
 function permissionDenied(detail2) {
   return new ApiError(403, errorBody("authentication_error", "permission_denied", detail2));
 }
-function applyExportBody(ctx, draft, body, mode, current2) {
-  if (isNewest(ctx.store)) applyNewest(ctx, draft, body, mode, current2);
+function applyExportBody(ctx, draft, body, mode, current3) {
+  if (isNewest(ctx.store)) applyNewest(ctx, draft, body, mode, current3);
   else applyOlderExportBody(ctx, draft, body, mode);
 }
 function parseKeyList(value, attr) {
@@ -27772,20 +28365,11 @@ function parseBounded(value, attr, max) {
   if (n > max) throw invalid(`Ensure this value is less than or equal to ${max}.`, attr, "max_value");
   return n;
 }
-function checkEventsQuery(query) {
-  const fail2 = (detail2) => invalid(detail2, "hogql_query");
-  if (!/^\s*select\b/i.test(query)) throw fail2("Failed to parse query");
-  if (/\bunion\b/i.test(query)) throw fail2("UNIONs are not supported");
-  const from = /\bfrom\s+([\w.]+)/i.exec(query);
-  if (!from) throw fail2("Query must SELECT FROM events");
-  if (from[1] !== "events") throw fail2("Query must only SELECT FROM events");
-  if (/\bjoin\b/i.test(query)) throw fail2("JOINs are not supported");
-}
-function applyNewest(ctx, draft, body, mode, current2) {
+function applyNewest(ctx, draft, body, mode, current3) {
   const partial = mode === "patch";
   const { step, done } = collectInvalid();
   const sent = (key) => key in body;
-  let destination2;
+  let destination;
   let hogqlQuery;
   let filters;
   let offsetDay2;
@@ -27802,14 +28386,14 @@ function applyNewest(ctx, draft, body, mode, current2) {
     if (model2 === "hogql" && !flagOn(ctx.store, "hogql-batch-exports")) {
       throw permissionDenied("HogQL batch exports are not enabled for this team.");
     }
-    if (current2 && model2 !== current2.model) {
+    if (current3 && model2 !== current3.model) {
       throw invalid("Changing models is not supported. Create a new batch export instead.", "model");
     }
     draft.model = model2;
   });
   step(() => {
     if (!sent("destination") && partial) return;
-    destination2 = parseNewestDestination(ctx, body.destination, partial, current2);
+    destination = parseNewestDestination(ctx, body.destination, partial, current3);
   });
   step(() => {
     if (!sent("interval") && partial) return;
@@ -27876,7 +28460,7 @@ function applyNewest(ctx, draft, body, mode, current2) {
       throw invalid(`"${String(body.timezone)}" is not a valid choice.`, "timezone", "invalid_choice");
     draft.timezone = zone;
   });
-  const rawInterval = sent("interval") ? body.interval : current2?.interval;
+  const rawInterval = sent("interval") ? body.interval : current3?.interval;
   step(() => {
     if (!sent("offset_day")) return;
     offsetDay2 = parseBounded(body.offset_day, "offset_day", 6);
@@ -27904,8 +28488,8 @@ function applyNewest(ctx, draft, body, mode, current2) {
   } else if (sent("offset_day") || sent("offset_hour")) {
     throw serverError();
   }
-  const model = current2 ? current2.model : draft.model ?? "events";
-  if (destination2?.type === "HTTP" && model !== "events") {
+  const model = current3 ? current3.model : draft.model ?? "events";
+  if (destination?.type === "HTTP" && model !== "events") {
     throw invalid("HTTP batch exports only support the events model");
   }
   const onlyFor = (name, value, wanted) => {
@@ -27920,33 +28504,35 @@ function applyNewest(ctx, draft, body, mode, current2) {
     const grandfathered = ctx.store.data.batch_exports.some(
       (b) => b.team_id === ctx.project.id && b.schema !== null
     );
-    if (grandfathered) checkEventsQuery(hogqlQuery);
-    else onlyFor("hogql_query", hogqlQuery, "hogql");
+    if (grandfathered) {
+      const error2 = eventsQueryError(hogqlQuery);
+      if (error2) throw invalid(error2);
+    } else onlyFor("hogql_query", hogqlQuery, "hogql");
   } else onlyFor("hogql_query", hogqlQuery, "hogql");
   if (model === "hogql")
-    checkHogql(draft, hogqlQuery === void 0 ? current2?.hogql_query ?? null : hogqlQuery);
+    checkHogql(draft, hogqlQuery === void 0 ? current3?.hogql_query ?? null : hogqlQuery);
   if (filters !== void 0) draft.filters = filters;
   if (hogqlQuery !== void 0) draft.hogql_query = hogqlQuery;
-  if (destination2) {
-    if (!current2) {
-      const config = destination2.config;
-      if (OBJECT_STORAGE_TYPES.has(destination2.type) && !("legacy_parquet_extension" in config)) {
+  if (destination) {
+    if (!current3) {
+      const config = destination.config;
+      if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in config)) {
         config.legacy_parquet_extension = false;
       }
       draft.destination = {
-        type: destination2.type,
+        type: destination.type,
         config,
-        integration: destination2.integration?.id ?? null
+        integration: destination.integration?.id ?? null
       };
     } else {
-      const stored2 = { ...current2.destination.config };
-      if (OBJECT_STORAGE_TYPES.has(destination2.type) && !("legacy_parquet_extension" in stored2)) {
-        stored2.legacy_parquet_extension = writesCompressedParquet(stored2);
+      const stored = { ...current3.destination.config };
+      if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in stored)) {
+        stored.legacy_parquet_extension = writesCompressedParquet(stored);
       }
       draft.destination = {
-        type: destination2.type,
-        config: deepMerge(stored2, destination2.config),
-        integration: "integration" in destination2 ? destination2.integration?.id ?? null : current2.destination.integration
+        type: destination.type,
+        config: deepMerge(stored, destination.config),
+        integration: "integration" in destination ? destination.integration?.id ?? null : current3.destination.integration
       };
     }
   }
@@ -27957,13 +28543,13 @@ function checkHogql(draft, query) {
   }
   const unsupported = unsupportedQuery(query);
   if (unsupported) throw invalid(unsupported, "hogql_query");
-  const columns = outputColumns(query);
+  const columns2 = outputColumns(query);
   if (!draft.primary_key?.length && draft.incremental_mode === "MERGE") {
     throw invalid("'primary_key' is required when 'incremental_mode' is 'MERGE'", "primary_key");
   }
-  if (!columns) return;
+  if (!columns2) return;
   for (const name of ["primary_key", "version_key"]) {
-    const missing = (draft[name] ?? []).filter((c) => !columns.has(c));
+    const missing = (draft[name] ?? []).filter((c) => !columns2.has(c));
     if (missing.length > 0) {
       throw invalid(
         `'${name}' contains columns that are not present in the query: ${missing.join(",")}`,
@@ -27977,8 +28563,8 @@ var init_batch_export_write = __esm({
   "src/emulator/routes/batch-export-write.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
-    init_schedule2();
+    init_fields4();
+    init_schedule();
     init_service();
     init_batch_export_write_2025();
     init_destination_rules();
@@ -28017,7 +28603,7 @@ function create3(ctx) {
 function retrieve2(ctx) {
   return { status: 200, body: renderExport(ctx, findExport(ctx, ctx.params.id)) };
 }
-function update(ctx, mode) {
+function update3(ctx, mode) {
   const b = findExport(ctx, ctx.params.id);
   const draft = structuredClone(b);
   const project3 = ctx.params.project === void 0 ? ctx.store.project(b.team_id) : ctx.project;
@@ -28031,6 +28617,10 @@ function destroy(ctx) {
   b.deleted = true;
   b.paused = true;
   b.last_updated_at = ctx.now.toISOString();
+  for (const f of ctx.store.data.backfills) {
+    if (f.batch_export === b.id && (f.status === "Running" || f.status === "Starting"))
+      cancelBackfill(ctx, f);
+  }
   for (const run13 of ctx.store.data.runs) {
     if (run13.batch_export === b.id && (run13.status === "Running" || run13.status === "Starting")) {
       run13.status = "Cancelled";
@@ -28072,8 +28662,8 @@ function registerBatchExports(router) {
     add("GET", base, read, list3);
     add("POST", base, write, create3);
     add("GET", `${base}/:id`, read, retrieve2);
-    add("PATCH", `${base}/:id`, write, (ctx) => update(ctx, "patch"));
-    add("PUT", `${base}/:id`, write, (ctx) => update(ctx, "put"));
+    add("PATCH", `${base}/:id`, write, (ctx) => update3(ctx, "patch"));
+    add("PUT", `${base}/:id`, write, (ctx) => update3(ctx, "put"));
     add("DELETE", `${base}/:id`, write, destroy);
     add("POST", `${base}/:id/pause`, write, pause);
     add("POST", `${base}/:id/unpause`, write, unpause);
@@ -28083,7 +28673,7 @@ var init_batch_exports = __esm({
   "src/emulator/routes/batch-exports.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_pagination();
     init_records();
     init_backfills();
@@ -28170,16 +28760,170 @@ var init_collaborators = __esm({
   "src/emulator/routes/collaborators.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_dashboard_view();
   }
 });
 
+// src/emulator/routes/dashboard-template.ts
+function pyRepr(value) {
+  if (value === null || value === void 0) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") {
+    const quote = value.includes("'") && !value.includes('"') ? '"' : "'";
+    const body = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\t/g, "\\t");
+    return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
+  }
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  if (isDict(value)) {
+    return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  }
+  return String(value);
+}
+function isType(value, type) {
+  switch (type) {
+    case "object":
+      return isDict(value);
+    case "array":
+      return Array.isArray(value);
+    case "string":
+      return typeof value === "string";
+    case "number":
+      return typeof value === "number";
+    case "boolean":
+      return typeof value === "boolean";
+    case "null":
+      return value === null;
+    default:
+      return true;
+  }
+}
+function* errorsOf(value, schema, path, schemaPath) {
+  const at = (keyword, message) => ({
+    message,
+    keyword,
+    schema,
+    schemaPath: [...schemaPath, keyword],
+    path,
+    instance: value
+  });
+  for (const keyword of Object.keys(schema)) {
+    const rule = schema[keyword];
+    if (keyword === "type") {
+      const types = Array.isArray(rule) ? rule : [rule];
+      if (!types.some((t) => isType(value, t))) {
+        yield at(keyword, `${pyRepr(value)} is not of type ${types.map(pyRepr).join(", ")}`);
+      }
+    } else if (keyword === "required" && isDict(value)) {
+      for (const name of rule) {
+        if (!(name in value)) yield at(keyword, `${pyRepr(name)} is a required property`);
+      }
+    } else if (keyword === "properties" && isDict(value)) {
+      for (const [name, sub] of Object.entries(rule)) {
+        if (name in value) yield* errorsOf(value[name], sub, [...path, name], [...schemaPath, keyword, name]);
+      }
+    } else if (keyword === "items" && Array.isArray(value)) {
+      for (const [i, item] of value.entries()) {
+        yield* errorsOf(item, rule, [...path, i], [...schemaPath, keyword]);
+      }
+    } else if (keyword === "minItems" && Array.isArray(value) && value.length < rule) {
+      yield at(
+        keyword,
+        rule === 1 ? `${pyRepr(value)} should be non-empty` : `${pyRepr(value)} is too short`
+      );
+    } else if (keyword === "enum" && !rule.includes(value)) {
+      yield at(keyword, `${pyRepr(value)} is not one of ${pyRepr(rule)}`);
+    } else if (keyword === "anyOf") {
+      const options = rule;
+      const valid = options.some(
+        (option, i) => errorsOf(value, option, path, [...schemaPath, keyword, i]).next().done
+      );
+      if (!valid) yield at(keyword, `${pyRepr(value)} is not valid under any of the given schemas`);
+    }
+  }
+}
+function templateError(template) {
+  let best;
+  for (const error2 of errorsOf(template, TEMPLATE_SCHEMA, [], [])) {
+    if (best === void 0 || error2.path.length < best.path.length) best = error2;
+  }
+  if (!best) return void 0;
+  return [
+    best.message,
+    "",
+    `Failed validating ${pyRepr(best.keyword)} in schema${indexes2(best.schemaPath.slice(0, -1))}:`,
+    `    ${pyRepr(best.schema)}`,
+    "",
+    `On instance${indexes2(best.path)}:`,
+    `    ${pyRepr(best.instance)}`
+  ].join("\n");
+}
+var STRING, VARIABLE, TEMPLATE_SCHEMA, indexes2;
+var init_dashboard_template = __esm({
+  "src/emulator/routes/dashboard-template.ts"() {
+    "use strict";
+    init_fields4();
+    STRING = { type: "string" };
+    VARIABLE = {
+      type: "object",
+      required: ["id", "name", "type", "default", "description", "required"],
+      properties: {
+        id: STRING,
+        name: STRING,
+        type: { enum: ["event", "element"] },
+        default: { type: "object" },
+        description: STRING,
+        required: { type: "boolean" }
+      }
+    };
+    TEMPLATE_SCHEMA = {
+      type: "object",
+      required: ["template_name", "dashboard_description", "dashboard_filters", "tiles"],
+      properties: {
+        id: STRING,
+        template_name: STRING,
+        team_id: { type: ["number", "null"] },
+        created_at: STRING,
+        image_url: { type: ["string", "null"] },
+        dashboard_description: STRING,
+        dashboard_filters: { type: "object" },
+        tiles: { type: "array", minItems: 1, items: { type: "object" } },
+        variables: { anyOf: [{ type: "array", items: VARIABLE }, { type: "null" }] },
+        tags: { type: "array", items: STRING },
+        is_featured: { type: "boolean" }
+      }
+    };
+    indexes2 = (parts) => parts.map((p) => `[${pyRepr(p)}]`).join("");
+  }
+});
+
 // src/emulator/routes/dashboard-write.ts
+function pyTruthy(value) {
+  if (Array.isArray(value)) return value.length > 0;
+  if (isDict(value)) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+function quickFilterIds(ctx, value) {
+  const list10 = parseList(value, "quick_filter_ids", true) ?? [];
+  const ids = list10.map((raw) => {
+    const text2 = parseString(raw, "quick_filter_ids") ?? "";
+    const m = UUID4.exec(text2.trim());
+    if (!m) throw invalid(`Invalid UUID: ${text2}`, "quick_filter_ids");
+    return m.slice(1).join("-").toLowerCase();
+  });
+  const known = new Set(
+    ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
+  );
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) throw invalid(`Quick filters not found: ${missing.join(", ")}`, "quick_filter_ids");
+  return ids;
+}
 function normaliseTags2(value) {
   const list10 = parseList(value, "tags") ?? [];
-  const tags = list10.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
-  return [...new Set(tags)];
+  const tags2 = list10.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
+  return [...new Set(tags2)];
 }
 function applyDashboardBody(ctx, d, body, creating) {
   if ("name" in body) d.name = parseString(body.name, "name", { nullable: true, maxLength: 400 });
@@ -28190,17 +28934,13 @@ function applyDashboardBody(ctx, d, body, creating) {
     d.restriction_level = parseChoice(body.restriction_level, "restriction_level", [21, 37]);
   }
   if ("tags" in body) {
-    const tags = normaliseTags2(body.tags);
-    if (ctx.org.features.tagging) d.tags = tags;
+    const tags2 = normaliseTags2(body.tags);
+    if (ctx.org.features.tagging) d.tags = tags2;
   }
   if ("breakdown_colors" in body) d.breakdown_colors = structuredClone(body.breakdown_colors ?? []);
   if ("data_color_theme_id" in body)
     d.data_color_theme_id = parseInteger(body.data_color_theme_id, "data_color_theme_id", true);
-  if ("quick_filter_ids" in body) {
-    const ids = (parseList(body.quick_filter_ids, "quick_filter_ids", true) ?? []).map(String);
-    if (ids.length > 0) throw invalid(`Quick filters not found: ${ids.join(", ")}`, "quick_filter_ids");
-    d.quick_filter_ids = [];
-  }
+  if ("quick_filter_ids" in body) d.quick_filter_ids = quickFilterIds(ctx, body.quick_filter_ids);
   if ("last_accessed_at" in body)
     d.last_accessed_at = parseDateTime(body.last_accessed_at, "last_accessed_at");
   if ("last_refresh" in body) d.last_refresh = parseDateTime(body.last_refresh, "last_refresh");
@@ -28209,14 +28949,11 @@ function applyDashboardBody(ctx, d, body, creating) {
       "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level."
     );
   }
-  for (const [key, label2] of [
-    ["filters", "Filters"],
-    ["variables", "Variables"]
-  ]) {
-    if (!(key in body)) continue;
+  for (const key of ["filters", "variables"]) {
+    if (creating || !pyTruthy(body[key])) continue;
     const value = body[key];
-    if (!isDict(value)) throw invalid(`${label2} must be a dictionary`, creating ? key : null);
-    if (creating || Object.keys(value).length > 0) d[key] = structuredClone(value);
+    if (!isDict(value)) throw invalid("Filters must be a dictionary", null);
+    d[key] = structuredClone(value);
   }
   if (!creating && "tiles" in body) applyTiles(d, body.tiles);
 }
@@ -28231,12 +28968,14 @@ function applyTiles(d, value) {
     if (raw.deleted === true) tile.deleted = true;
   }
 }
+var UUID4;
 var init_dashboard_write = __esm({
   "src/emulator/routes/dashboard-write.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_dashboard_view();
+    UUID4 = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
   }
 });
 
@@ -28256,12 +28995,12 @@ function list5(ctx) {
   if (search !== null && search.length > 200) {
     throw invalid("Ensure this field has no more than 200 characters.", "search", "max_length");
   }
-  const tags = ctx.query.getAll("tags").flatMap((t) => t.split(",")).map((t) => t.trim().toLowerCase()).filter(Boolean);
+  const tags2 = ctx.query.getAll("tags").flatMap((t) => t.split(",")).map((t) => t.trim().toLowerCase()).filter(Boolean);
   const mode = ctx.query.get("creation_mode");
   const folder = isNewest(ctx.store) ? ctx.query.get("folder") : null;
   const needle = search?.toLowerCase() ?? "";
   const items2 = ctx.store.data.dashboards.filter(
-    (d) => d.team_id === ctx.project.id && !d.deleted && (mode !== null ? d.creation_mode === mode : d.creation_mode !== "unlisted") && (tags.length === 0 || d.tags.some((t) => tags.includes(t))) && (folder === null || d.folder === folder) && (needle === "" || (d.name ?? "").toLowerCase().includes(needle) || d.description.toLowerCase().includes(needle))
+    (d) => d.team_id === ctx.project.id && !d.deleted && (mode !== null ? d.creation_mode === mode : d.creation_mode !== "unlisted") && (tags2.length === 0 || d.tags.some((t) => tags2.includes(t))) && (folder === null || d.folder === folder) && (needle === "" || (d.name ?? "").toLowerCase().includes(needle) || d.description.toLowerCase().includes(needle))
   );
   items2.sort((a, b) => {
     if (needle !== "") {
@@ -28283,19 +29022,40 @@ function newDashboard(ctx, folder = void 0) {
 }
 function create5(ctx) {
   const body = asBody(ctx.body);
-  if (body.use_template !== void 0 && body.use_dashboard !== void 0) {
+  const useDashboard = body.use_dashboard === void 0 ? null : parseInteger(body.use_dashboard, "use_dashboard", true);
+  const useTemplate = body.use_template === void 0 ? "" : parseString(body.use_template, "use_template") ?? "";
+  if (useDashboard && useTemplate) {
     throw invalid("`use_dashboard` and `use_template` cannot be used together");
   }
+  const { variables: _variables, filters: _filters, ...fields } = body;
   const d = newDashboard(ctx, body._create_in_folder);
-  applyDashboardBody(ctx, d, body, true);
-  if (body.use_dashboard !== void 0 && body.use_dashboard !== null) {
-    const source = ctx.store.dashboard(ctx.project.id, Number(body.use_dashboard));
-    if (!source) throw invalid("Dashboard not found.", "use_dashboard");
-    d.creation_mode = "duplicate";
-    if (!("filters" in body)) d.filters = structuredClone(source.filters);
+  applyDashboardBody(ctx, d, fields, true);
+  d.creation_mode = useTemplate ? "template" : useDashboard ? "duplicate" : "default";
+  let source;
+  if (useDashboard) {
+    source = ctx.store.dashboard(ctx.project.id, useDashboard);
+    if (!source) throw invalid("Invalid value provided", "use_dashboard");
+  }
+  if (pyTruthy(body.filters)) {
+    if (!isDict(body.filters)) throw invalid("Filters must be a dictionary", null);
+    d.filters = structuredClone(body.filters);
+  } else d.filters = source ? structuredClone(source.filters) : {};
+  if (source) {
+    if (pyTruthy(source.variables)) d.variables = structuredClone(source.variables);
+    if (pyTruthy(source.breakdown_colors)) d.breakdown_colors = structuredClone(source.breakdown_colors);
+    if (source.data_color_theme_id) d.data_color_theme_id = source.data_color_theme_id;
+    const quickFilters = new Set(
+      ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
+    );
+    d.quick_filter_ids = source.quick_filter_ids.filter((id) => quickFilters.has(id));
     d.tiles = source.tiles.filter((t) => !t.deleted).map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
-  } else if (typeof body.use_template === "string" && body.use_template !== "") {
-    d.creation_mode = "template";
+  }
+  if (useTemplate && !TEMPLATE_KEYS.has(useTemplate)) {
+    const template = ctx.store.data.dashboard_templates.find(
+      (t) => t.template_name === useTemplate && (t.team_id === ctx.project.id || t.scope === "global")
+    );
+    if (!template) throw invalid(`Invalid template provided: ${useTemplate}`, "use_template");
+    applyTemplate(ctx, d, template);
   }
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
@@ -28304,17 +29064,12 @@ function create5(ctx) {
 function retrieve3(ctx) {
   return { status: 200, body: renderDashboard(ctx, findDashboard(ctx, ctx.params.id)) };
 }
-function pyTruthy(value) {
-  if (Array.isArray(value)) return value.length > 0;
-  if (isDict(value)) return Object.keys(value).length > 0;
-  return Boolean(value);
-}
 function reachesDeleted(ctx, body, partial) {
   if (!("deleted" in body)) return false;
   if (isNewest(ctx.store)) return body.deleted !== null && !strToBool(body.deleted);
   return partial && Object.keys(body).length === 1 && !pyTruthy(body.deleted);
 }
-function update2(ctx, partial) {
+function update4(ctx, partial) {
   const body = asBody(ctx.body);
   const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
   const d = ctx.store.data.dashboards.find((x) => x.id === id && x.team_id === ctx.project.id);
@@ -28324,6 +29079,7 @@ function update2(ctx, partial) {
   applyDashboardBody(ctx, draft, body, false);
   if (draft.deleted && !d.deleted) {
     for (const tile of draft.tiles) tile.deleted = true;
+    for (const p of ctx.store.data.projects) if (p.primary_dashboard === d.id) p.primary_dashboard = null;
   } else if (!draft.deleted && d.deleted) {
     for (const tile of draft.tiles) tile.deleted = false;
   }
@@ -28343,24 +29099,35 @@ function moveTile(ctx) {
   target.tiles.push(tile);
   return { status: 200, body: renderDashboard(ctx, d) };
 }
-function createFromTemplate(ctx) {
-  const body = asBody(ctx.body);
-  if (!isDict(body.template)) throw invalid("This field is required.", "template", "required");
-  const template = body.template;
-  const d = newDashboard(ctx);
-  d.creation_mode = "template";
-  d.name = parseString(template.template_name ?? "", "template__template_name", { nullable: true });
-  d.description = parseString(template.dashboard_description ?? template.description ?? "", "template__description") ?? "";
-  if (isDict(template.dashboard_filters)) d.filters = structuredClone(template.dashboard_filters);
-  if (ctx.org.features.tagging && template.tags !== void 0) d.tags = normaliseTags2(template.tags);
-  const tiles = Array.isArray(template.tiles) ? template.tiles : [];
-  d.tiles = tiles.filter(isDict).map((t) => ({
+function applyTemplate(ctx, d, template) {
+  if (!d.name) d.name = template.template_name;
+  d.description = template.dashboard_description;
+  d.filters = structuredClone(template.dashboard_filters);
+  if (ctx.org.features.tagging) d.tags = normaliseTags2(template.tags);
+  const now = ctx.now.toISOString();
+  d.tiles = template.tiles.map((t) => ({
     id: ctx.store.nextTileId(),
     insight: t.type === "INSIGHT" ? { name: t.name ?? null, query: t.query ?? null } : null,
-    text: t.type === "TEXT" ? { body: t.body ?? "" } : null,
+    text: t.type === "TEXT" ? { id: ctx.store.nextTileId(), body: t.body ?? null, created_by: null, last_modified_at: now } : null,
     layouts: isDict(t.layouts) ? structuredClone(t.layouts) : {},
     color: typeof t.color === "string" ? t.color : null
   }));
+}
+function createFromTemplate(ctx) {
+  const body = asBody(ctx.body);
+  if (!("template" in body)) throw serverError();
+  const problem = templateError(body.template);
+  if (problem !== void 0) throw invalid(problem, null);
+  const template = body.template;
+  const d = newDashboard(ctx, body._create_in_folder);
+  d.creation_mode = "template";
+  applyTemplate(ctx, d, {
+    template_name: template.template_name,
+    dashboard_description: template.dashboard_description,
+    dashboard_filters: template.dashboard_filters,
+    tags: Array.isArray(template.tags) ? template.tags : [],
+    tiles: template.tiles
+  });
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
   return { status: 200, body: renderDashboard(ctx, d) };
@@ -28377,8 +29144,8 @@ function registerDashboards(router) {
     handler: createFromTemplate
   });
   router.add({ method: "GET", pattern: `${BASE2}/:id`, scope: read, handler: retrieve3 });
-  router.add({ method: "PATCH", pattern: `${BASE2}/:id`, scope: write, handler: (ctx) => update2(ctx, true) });
-  router.add({ method: "PUT", pattern: `${BASE2}/:id`, scope: write, handler: (ctx) => update2(ctx, false) });
+  router.add({ method: "PATCH", pattern: `${BASE2}/:id`, scope: write, handler: (ctx) => update4(ctx, true) });
+  router.add({ method: "PUT", pattern: `${BASE2}/:id`, scope: write, handler: (ctx) => update4(ctx, false) });
   router.add({
     method: "DELETE",
     pattern: `${BASE2}/:id`,
@@ -28387,19 +29154,21 @@ function registerDashboards(router) {
   });
   router.add({ method: "PATCH", pattern: `${BASE2}/:id/move_tile`, scope: write, handler: moveTile });
 }
-var BASE2;
+var BASE2, TEMPLATE_KEYS;
 var init_dashboards = __esm({
   "src/emulator/routes/dashboards.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_pagination();
     init_records();
     init_service();
+    init_dashboard_template();
     init_dashboard_view();
     init_dashboard_write();
     init_destinations2();
     BASE2 = "/api/projects/:project/dashboards";
+    TEMPLATE_KEYS = /* @__PURE__ */ new Set(["DEFAULT_APP", "WEBSITE_TRAFFIC"]);
   }
 });
 
@@ -28417,8 +29186,8 @@ function flatten(value, prefix, out) {
   }
   out.set(prefix, value === null || value === void 0 ? "" : String(value));
 }
-function cell(text) {
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+function cell(text2) {
+  return /[",\r\n]/.test(text2) ? `"${text2.replace(/"/g, '""')}"` : text2;
 }
 function toCsv(rows) {
   const flat2 = rows.map((row) => {
@@ -28426,18 +29195,18 @@ function toCsv(rows) {
     flatten(row, "", out);
     return out;
   });
-  const columns = [];
+  const columns2 = [];
   const seen = /* @__PURE__ */ new Set();
   for (const row of flat2) {
     for (const key of row.keys()) {
       if (!seen.has(key)) {
         seen.add(key);
-        columns.push(key);
+        columns2.push(key);
       }
     }
   }
-  const lines = [columns.map(cell).join(",")];
-  for (const row of flat2) lines.push(columns.map((c) => cell(row.get(c) ?? "")).join(","));
+  const lines = [columns2.map(cell).join(",")];
+  for (const row of flat2) lines.push(columns2.map((c) => cell(row.get(c) ?? "")).join(","));
   return `${lines.join("\r\n")}\r
 `;
 }
@@ -28478,22 +29247,22 @@ function asList(value) {
   return Array.isArray(value) ? value : [value];
 }
 function matches(actual, f) {
-  const text = actual === void 0 || actual === null ? void 0 : String(actual);
+  const text2 = actual === void 0 || actual === null ? void 0 : String(actual);
   const values2 = asList(f.value).map(String);
   switch (f.operator) {
     case "exact":
-      return text !== void 0 && values2.includes(text);
+      return text2 !== void 0 && values2.includes(text2);
     case "is_not":
-      return text === void 0 || !values2.includes(text);
+      return text2 === void 0 || !values2.includes(text2);
     case "icontains":
-      return text?.toLowerCase().includes(String(f.value).toLowerCase()) === true;
+      return text2?.toLowerCase().includes(String(f.value).toLowerCase()) === true;
     case "not_icontains":
-      return text === void 0 || !text.toLowerCase().includes(String(f.value).toLowerCase());
+      return text2 === void 0 || !text2.toLowerCase().includes(String(f.value).toLowerCase());
     case "regex":
     case "not_regex": {
       let hit = false;
       try {
-        hit = text !== void 0 && new RegExp(String(f.value)).test(text);
+        hit = text2 !== void 0 && new RegExp(String(f.value)).test(text2);
       } catch {
         hit = false;
       }
@@ -28508,9 +29277,9 @@ function matches(actual, f) {
     case "lte":
       return Number(actual) <= Number(f.value);
     case "is_set":
-      return text !== void 0;
+      return text2 !== void 0;
     default:
-      return text === void 0;
+      return text2 === void 0;
   }
 }
 function matchesAll(properties, filters) {
@@ -28521,7 +29290,7 @@ var init_property_filters = __esm({
   "src/emulator/routes/property-filters.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     OPERATORS = /* @__PURE__ */ new Set([
       "exact",
       "is_not",
@@ -28630,8 +29399,8 @@ function values(ctx) {
     if (e.team_id !== ctx.project.id || !eventNames.includes(e.event)) continue;
     const v = e.properties[key];
     if (v === void 0 || v === null) continue;
-    const text = typeof v === "string" ? v : JSON.stringify(v);
-    if (search === "" || text.toLowerCase().includes(search)) seen.add(text);
+    const text2 = typeof v === "string" ? v : JSON.stringify(v);
+    if (search === "" || text2.toLowerCase().includes(search)) seen.add(text2);
     if (seen.size >= 100) break;
   }
   return { status: 200, body: [...seen].map((name) => ({ name })) };
@@ -28908,7 +29677,7 @@ var init_logs = __esm({
   "src/emulator/routes/logs.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_pagination();
     init_service();
     init_batch_export_view();
@@ -28979,7 +29748,15 @@ function organization(ctx) {
 }
 function project(ctx) {
   const p = ctx.project;
-  return { status: 200, body: { id: p.id, name: p.name, organization: p.organization } };
+  return {
+    status: 200,
+    body: {
+      id: p.id,
+      name: p.name,
+      organization: p.organization,
+      primary_dashboard: p.primary_dashboard ?? null
+    }
+  };
 }
 function projects(ctx) {
   const items2 = ctx.store.data.projects.filter((p) => p.organization === ctx.org.id).sort((a, b) => a.id - b.id);
@@ -29125,74 +29902,109 @@ var init_personal_api_keys = __esm({
 
 // src/emulator/routes/sharing.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
+function laxBool(value) {
+  if (typeof value === "boolean") return value;
+  if (value === 0 || value === 1) return value === 1;
+  if (typeof value === "string") {
+    const word = value.trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return true;
+    if (FALSE_WORDS.has(word)) return false;
+  }
+  return void 0;
+}
+function parseSettings(value) {
+  if (value === null) return null;
+  const refuse2 = () => invalid("Invalid settings format", "settings");
+  if (!isDict(value)) throw refuse2();
+  const settings2 = {};
+  for (const [key, raw] of Object.entries(value)) {
+    if (raw === null) continue;
+    if (BOOLEAN_SETTINGS.includes(key)) {
+      const flag2 = laxBool(raw);
+      if (flag2 === void 0) throw refuse2();
+      settings2[key] = flag2;
+    } else if (key === "theme") {
+      if (typeof raw !== "string") throw refuse2();
+      settings2[key] = raw;
+    }
+  }
+  return settings2;
+}
 function newToken() {
   return randomBytes2(22).toString("base64url");
 }
-function render4(s) {
+function render4(ctx, d, s) {
   return {
     created_at: s?.created_at ?? null,
     enabled: s?.enabled ?? false,
     access_token: s?.access_token ?? newToken(),
     settings: s?.settings ?? null,
     password_required: s?.password_required ?? false,
-    share_passwords: []
+    share_passwords: [],
+    user_access_level: privilegeLevel(ctx, d) === 37 ? "editor" : "viewer"
   };
 }
-function stored(ctx, dashboardId) {
-  return ctx.store.data.sharing.find((s) => s.dashboard_id === dashboardId);
+function current2(ctx, dashboardId) {
+  return ctx.store.data.sharing.filter((s) => s.dashboard_id === dashboardId && !s.expires_at);
 }
-function ensure(ctx, dashboardId) {
-  let s = stored(ctx, dashboardId);
-  if (!s) {
-    s = {
-      dashboard_id: dashboardId,
-      enabled: false,
-      access_token: newToken(),
-      created_at: ctx.now.toISOString(),
-      settings: null,
-      password_required: false
-    };
-    ctx.store.data.sharing.push(s);
+function create6(ctx, d, token) {
+  const s = {
+    dashboard_id: d.id,
+    enabled: false,
+    access_token: token,
+    created_at: ctx.now.toISOString(),
+    settings: null,
+    password_required: false
+  };
+  ctx.store.data.sharing.push(s);
+  return s;
+}
+function reconcile(ctx, d) {
+  const s = current2(ctx, d.id)[0];
+  if (!d.share_token) return s;
+  if (!s) return create6(ctx, d, d.share_token);
+  if (d.share_token !== s.access_token) {
+    d.share_token = s.access_token;
+    d.is_shared = s.enabled;
   }
   return s;
 }
+function single(ctx, d) {
+  const found = reconcile(ctx, d);
+  const s = found ?? create6(ctx, d, newToken());
+  ctx.store.data.sharing = ctx.store.data.sharing.filter(
+    (x) => x === s || x.dashboard_id !== d.id || x.expires_at
+  );
+  return { s, stored: found !== void 0 };
+}
 function get(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
-  return { status: 200, body: render4(stored(ctx, d.id)) };
+  return { status: 200, body: render4(ctx, d, reconcile(ctx, d)) };
 }
 function patch(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   requireEdit(ctx, d);
   const body = asBody(ctx.body);
-  const enabled = "enabled" in body ? parseBool(body.enabled, "enabled") : void 0;
-  let settings2;
-  if ("settings" in body && body.settings !== null) {
-    if (!isDict(body.settings)) throw invalid("Invalid settings format", "settings");
-    settings2 = {};
-    for (const key of SETTINGS) {
-      const value = body.settings[key];
-      if (value === void 0) continue;
-      if (typeof value !== "boolean") throw invalid("Invalid settings format", "settings");
-      settings2[key] = value;
-    }
-  } else if ("settings" in body) settings2 = null;
-  const passwordRequired = "password_required" in body ? parseBool(body.password_required, "password_required") : void 0;
-  if (passwordRequired && !ctx.org.features.advanced_permissions) {
+  if (body.password_required && !ctx.org.features.advanced_permissions) {
     throw new ApiError(403, { error: "Sharing with password requires the Advanced Permissions feature" });
   }
-  const s = ensure(ctx, d.id);
+  const enabled = "enabled" in body ? parseBool(body.enabled, "enabled") : void 0;
+  const settings2 = "settings" in body ? parseSettings(body.settings) : void 0;
+  const passwordRequired = "password_required" in body ? parseBool(body.password_required, "password_required") : void 0;
+  const { s, stored } = single(ctx, d);
+  if (enabled === true && (!stored || !s.enabled)) s.access_token = newToken();
   if (enabled !== void 0 && enabled !== null) s.enabled = enabled;
   if (settings2 !== void 0) s.settings = settings2;
   if (passwordRequired !== void 0 && passwordRequired !== null) s.password_required = passwordRequired;
-  return { status: 200, body: render4(s) };
+  return { status: 200, body: render4(ctx, d, s) };
 }
 function refresh(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   requireEdit(ctx, d);
-  const s = ensure(ctx, d.id);
+  const { s } = single(ctx, d);
   s.access_token = newToken();
   s.created_at = ctx.now.toISOString();
-  return { status: 200, body: render4(s) };
+  return { status: 200, body: render4(ctx, d, s) };
 }
 function registerSharing(router) {
   const base = "/api/projects/:project/dashboards/:dashboard/sharing";
@@ -29205,14 +30017,14 @@ function registerSharing(router) {
     handler: refresh
   });
 }
-var SETTINGS;
+var BOOLEAN_SETTINGS, TRUE_WORDS, FALSE_WORDS;
 var init_sharing = __esm({
   "src/emulator/routes/sharing.ts"() {
     "use strict";
     init_errors3();
-    init_fields();
+    init_fields4();
     init_dashboard_view();
-    SETTINGS = [
+    BOOLEAN_SETTINGS = [
       "whitelabel",
       "noHeader",
       "legend",
@@ -29221,6 +30033,8 @@ var init_sharing = __esm({
       "showInspector",
       "insightsOnly"
     ];
+    TRUE_WORDS = /* @__PURE__ */ new Set(["1", "on", "t", "true", "y", "yes"]);
+    FALSE_WORDS = /* @__PURE__ */ new Set(["0", "off", "f", "false", "n", "no"]);
   }
 });
 
@@ -29263,7 +30077,7 @@ var init_routes = __esm({
 // src/emulator/seed-activity.ts
 import { randomBytes as randomBytes3, randomUUID as randomUUID5 } from "node:crypto";
 function normaliseActivity(list10, at) {
-  const collaborators2 = list10("collaborators").map((c) => ({
+  const collaborators = list10("collaborators").map((c) => ({
     id: str2(c.id, randomUUID5()),
     dashboard_id: Number(c.dashboard_id),
     user: Number(c.user),
@@ -29271,13 +30085,14 @@ function normaliseActivity(list10, at) {
     added_at: str2(c.added_at, at),
     updated_at: str2(c.updated_at, at)
   }));
-  const sharing2 = list10("sharing").map((s) => ({
+  const sharing3 = list10("sharing").map((s) => ({
     dashboard_id: Number(s.dashboard_id),
     enabled: s.enabled === true,
     access_token: str2(s.access_token, randomBytes3(22).toString("base64url")),
     created_at: str2(s.created_at, at),
     settings: s.settings ?? null,
-    password_required: s.password_required === true
+    password_required: s.password_required === true,
+    ...typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}
   }));
   const runs = list10("runs").map((r) => ({
     id: str2(r.id, randomUUID5()),
@@ -29314,8 +30129,50 @@ function normaliseActivity(list10, at) {
     properties: typeof e.properties === "object" && e.properties !== null ? e.properties : {},
     elements_chain: str2(e.elements_chain, "")
   }));
-  const backfills = list10("backfills");
-  return { collaborators: collaborators2, sharing: sharing2, runs, backfills, logs: logs2, events };
+  const backfills = list10("backfills").map((f) => ({
+    id: str2(f.id, randomUUID5()),
+    batch_export: str2(f.batch_export, ""),
+    team_id: Number(f.team_id ?? f.team),
+    start_at: strOrNull(f.start_at),
+    end_at: strOrNull(f.end_at),
+    status: str2(f.status, "Completed"),
+    created_at: str2(f.created_at, at),
+    finished_at: strOrNull(f.finished_at),
+    last_updated_at: str2(f.last_updated_at, str2(f.created_at, at)),
+    total_records_count: intOrNull(f.total_records_count)
+  }));
+  const quick_filters = list10("quick_filters").map((q) => ({
+    id: str2(q.id, randomUUID5()).toLowerCase(),
+    team_id: Number(q.team_id ?? q.team),
+    name: str2(q.name, "")
+  }));
+  const dashboard_templates = list10("dashboard_templates").map((t) => ({
+    template_name: str2(t.template_name, ""),
+    team_id: intOrNull(t.team_id ?? t.team ?? null),
+    scope: str2(t.scope, "team"),
+    dashboard_description: str2(t.dashboard_description, ""),
+    dashboard_filters: typeof t.dashboard_filters === "object" && t.dashboard_filters !== null ? t.dashboard_filters : {},
+    tiles: Array.isArray(t.tiles) ? t.tiles : [],
+    tags: Array.isArray(t.tags) ? t.tags.map(String) : []
+  }));
+  const view_logs = list10("view_logs").map((v) => ({
+    team_id: Number(v.team_id ?? v.team),
+    user: Number(v.user),
+    type: str2(v.type, "dashboard"),
+    ref: String(v.ref),
+    viewed_at: str2(v.viewed_at, at)
+  }));
+  return {
+    collaborators,
+    sharing: sharing3,
+    runs,
+    backfills,
+    logs: logs2,
+    events,
+    quick_filters,
+    dashboard_templates,
+    view_logs
+  };
 }
 var str2, strOrNull, intOrNull;
 var init_seed_activity = __esm({
@@ -29381,6 +30238,11 @@ function intervalOffset(b) {
 function defaultDisplayName(kind2, id) {
   return kind2 === "databricks" || kind2 === "google-cloud-service-account" ? String(id) : `ID: ${id}`;
 }
+function sensitiveKeys(i) {
+  if (Array.isArray(i.sensitive_keys)) return { sensitive_keys: i.sensitive_keys.map(String) };
+  if (isDict2(i.sensitive_config)) return { sensitive_keys: Object.keys(i.sensitive_config) };
+  return {};
+}
 function membership(value) {
   if (typeof value === "string") return { id: value, level: "member" };
   const m = value;
@@ -29389,9 +30251,9 @@ function membership(value) {
   return { id: m.id, level: level2 };
 }
 function features(raw) {
-  const flag = (v) => typeof v === "boolean" ? v : void 0;
-  const access = flag(raw.access_control);
-  const advanced = flag(raw.advanced_permissions);
+  const flag2 = (v) => typeof v === "boolean" ? v : void 0;
+  const access = flag2(raw.access_control);
+  const advanced = flag2(raw.advanced_permissions);
   return {
     tagging: raw.tagging !== false,
     access_control: access ?? advanced ?? true,
@@ -29419,7 +30281,8 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
   const projects2 = list8(seed, "projects").map((p) => ({
     id: need(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
-    organization: need(p, "organization", "project", isStr)
+    organization: need(p, "organization", "project", isStr),
+    ...isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
   }));
   const users = list8(seed, "users").map((u) => ({
     id: need(u, "id", "user", isInt),
@@ -29451,7 +30314,8 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
       config: isDict2(i.config) ? i.config : {},
       created_at: typeof i.created_at === "string" ? i.created_at : at,
       created_by: isInt(i.created_by) ? i.created_by : null,
-      errors: typeof i.errors === "string" ? i.errors : ""
+      errors: typeof i.errors === "string" ? i.errors : "",
+      ...sensitiveKeys(i)
     };
   });
   let tileId = 1;
@@ -29475,25 +30339,28 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     data_color_theme_id: isInt(d.data_color_theme_id) ? d.data_color_theme_id : null,
     quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
     folder: typeof d.folder === "string" || d.folder === null ? d.folder : DEFAULT_FOLDER,
+    ...typeof d.share_token === "string" ? { share_token: d.share_token } : {},
+    ...d.is_shared === true ? { is_shared: true } : {},
     tiles: Array.isArray(d.tiles) ? d.tiles.map((t) => ({
       id: isInt(t.id) ? t.id : tileId++,
       insight: t.insight ?? null,
       text: t.text ?? null,
       layouts: t.layouts ?? {},
-      color: typeof t.color === "string" ? t.color : null
+      color: typeof t.color === "string" ? t.color : null,
+      ...t.deleted === true ? { deleted: true } : {}
     })) : []
   }));
   const batch_exports = list8(seed, "batch_exports").map((b) => {
-    const destination2 = b.destination ?? {};
+    const destination = b.destination ?? {};
     return {
       id: typeof b.id === "string" ? b.id : randomUUID6(),
       team_id: need(b, "team_id", "batch export", isInt),
       name: need(b, "name", "batch export", isStr),
       model: typeof b.model === "string" ? b.model : "events",
       destination: {
-        type: need(destination2, "type", "batch export destination", isStr),
-        config: destination2.config ?? {},
-        integration: isInt(destination2.integration) ? destination2.integration : null
+        type: need(destination, "type", "batch export destination", isStr),
+        config: destination.config ?? {},
+        integration: isInt(destination.integration) ? destination.integration : null
       },
       interval: typeof b.interval === "string" ? b.interval : "hour",
       paused: b.paused === true,
@@ -29889,12 +30756,12 @@ var emulator_exports = {};
 __export(emulator_exports, {
   run: () => run2
 });
-function number(value, name, min, max, integer = true) {
+function number(value, name, min, max, integer2 = true) {
   if (value === void 0) return void 0;
   const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max || integer && !Number.isInteger(n)) {
+  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max || integer2 && !Number.isInteger(n)) {
     throw new UserError(
-      `--${name} must be ${integer ? "an integer" : "a number"} between ${min} and ${max}, got "${value}"`
+      `--${name} must be ${integer2 ? "an integer" : "a number"} between ${min} and ${max}, got "${value}"`
     );
   }
   return n;
@@ -30518,86 +31385,118 @@ var require_dist2 = __commonJS({
   }
 });
 
-// src/plan/schema.ts
-var planSchema;
-var init_schema4 = __esm({
-  "src/plan/schema.ts"() {
+// src/plan/verbs.ts
+function planVerbs(kinds) {
+  const byName = /* @__PURE__ */ new Map();
+  const add = (verb) => {
+    const known = byName.get(verb.name);
+    if (known === void 0) byName.set(verb.name, verb);
+    else if (known.destructive !== verb.destructive)
+      byName.set(verb.name, { ...known, destructive: "depends" });
+  };
+  for (const kind2 of kinds) for (const verb of kind2.verbs) if (verb.shared) add(verb);
+  const byKindName = [...kinds].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  for (const kind2 of byKindName) for (const verb of kind2.verbs) if (!verb.shared) add(verb);
+  return [...byName.values()];
+}
+var init_verbs4 = __esm({
+  "src/plan/verbs.ts"() {
     "use strict";
-    planSchema = {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      title: "posthog-gitops plan",
-      description: "The output of `posthog-gitops plan --format json` and the file written by `plan --out`. A plan never holds a secret value: secret fields are SecretRefs.",
-      type: "object",
-      required: ["format_version", "created_at", "projects", "actions", "notes", "fingerprints", "summary"],
-      additionalProperties: false,
-      properties: {
-        format_version: {
-          const: "1",
-          description: "Bumped on any incompatible change to this format."
+  }
+});
+
+// src/plan/schema.ts
+function planSchema(kinds) {
+  const verbs = planVerbs(kinds);
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "posthog-gitops plan",
+    description: "The output of `posthog-gitops plan --format json` and the file written by `plan --out`. A plan never holds a secret value: secret fields are SecretRefs.",
+    type: "object",
+    required: ["format_version", "created_at", "projects", "actions", "notes", "fingerprints", "summary"],
+    additionalProperties: false,
+    properties: {
+      format_version: {
+        const: "1",
+        description: "Bumped on any incompatible change to this format."
+      },
+      created_at: {
+        type: "string",
+        format: "date-time",
+        description: "When the live state was read."
+      },
+      projects: {
+        type: "array",
+        items: {
+          $ref: "#/$defs/projectId"
         },
-        created_at: {
-          type: "string",
-          format: "date-time",
-          description: "When the live state was read."
+        uniqueItems: true
+      },
+      actions: {
+        type: "array",
+        items: {
+          $ref: "#/$defs/action"
         },
-        projects: {
-          type: "array",
-          items: {
-            $ref: "#/$defs/projectId"
-          },
-          uniqueItems: true
-        },
-        actions: {
-          type: "array",
-          items: {
-            $ref: "#/$defs/action"
-          },
-          description: "In apply order; every output and fingerprint sees this order."
-        },
-        notes: {
-          type: "array",
-          items: {
-            $ref: "#/$defs/note"
-          }
-        },
-        fingerprints: {
-          type: "object",
-          description: "Fingerprint of each touched object's live state, keyed by `project/kind/name`.",
-          propertyNames: {
-            pattern: "^[0-9]+/[a-z][a-z0-9_]*/"
-          },
-          additionalProperties: {
-            type: "string"
-          }
-        },
-        summary: {
-          $ref: "#/$defs/summary"
-        },
-        targets: {
-          type: "array",
-          items: {
-            type: "string",
-            minLength: 1
-          },
-          minItems: 1,
-          description: "Set when --target narrowed the plan: it is partial, and shows only these objects."
-        },
-        base: {
-          type: "string",
-          minLength: 1,
-          description: "Set when the plan was made with --base: the git revision declarations were compared with."
-        },
-        people: {
-          type: "object",
-          description: "Users the plan names (collaborators, modified.by), by UUID, as the service described them.",
-          additionalProperties: {
-            $ref: "#/$defs/person"
-          }
+        description: "In apply order; every output and fingerprint sees this order."
+      },
+      notes: {
+        type: "array",
+        items: {
+          $ref: "#/$defs/note"
         }
       },
-      if: {
-        properties: {
-          summary: {
+      fingerprints: {
+        type: "object",
+        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name`.",
+        propertyNames: {
+          pattern: "^[0-9]+/[a-z][a-z0-9_]*/"
+        },
+        additionalProperties: {
+          type: "string"
+        }
+      },
+      summary: {
+        $ref: "#/$defs/summary"
+      },
+      targets: {
+        type: "array",
+        items: {
+          type: "string",
+          minLength: 1
+        },
+        minItems: 1,
+        description: "Set when --target narrowed the plan: it is partial, and shows only these objects."
+      },
+      base: {
+        type: "string",
+        minLength: 1,
+        description: "Set when the plan was made with --base: the git revision declarations were compared with."
+      },
+      people: {
+        type: "object",
+        description: "Users the plan names (collaborators, modified.by), by UUID, as the service described them.",
+        additionalProperties: {
+          $ref: "#/$defs/person"
+        }
+      }
+    },
+    if: {
+      properties: {
+        summary: {
+          type: "object",
+          properties: {
+            destructive: {
+              const: true
+            }
+          }
+        }
+      }
+    },
+    then: {
+      properties: {
+        actions: {
+          type: "array",
+          contains: {
             type: "object",
             properties: {
               destructive: {
@@ -30606,365 +31505,285 @@ var init_schema4 = __esm({
             }
           }
         }
-      },
-      then: {
-        properties: {
-          actions: {
-            type: "array",
-            contains: {
-              type: "object",
-              properties: {
-                destructive: {
-                  const: true
-                }
-              }
-            }
-          }
-        }
-      },
-      else: {
-        properties: {
-          actions: {
-            type: "array",
-            items: {
-              type: "object",
-              properties: {
-                destructive: {
-                  const: false
-                }
-              }
-            }
-          }
-        }
-      },
-      $defs: {
-        projectId: {
-          type: "integer",
-          minimum: 1
-        },
-        actionKind: {
-          enum: [
-            "create",
-            "update",
-            "soft_delete",
-            "restore",
-            "delete",
-            "pause",
-            "unpause",
-            "add_collaborator",
-            "remove_collaborator",
-            "enable_sharing",
-            "disable_sharing"
-          ]
-        },
-        destructiveKind: {
-          enum: ["soft_delete", "delete", "pause", "remove_collaborator", "disable_sharing"]
-        },
-        secretRef: {
-          type: "object",
-          description: "Where a secret comes from, never its value. Rendered as `(secret from $NAME)`.",
-          required: ["$secret", "variables"],
-          additionalProperties: false,
-          properties: {
-            $secret: {
-              type: "string"
-            },
-            variables: {
-              type: "array",
-              items: {
-                type: "string",
-                pattern: "^[A-Za-z_][A-Za-z0-9_]*$"
-              }
-            }
-          }
-        },
-        source: {
-          type: "object",
-          required: ["file", "line", "column"],
-          additionalProperties: false,
-          properties: {
-            file: {
-              type: "string",
-              minLength: 1
-            },
-            line: {
-              type: "integer",
-              minimum: 1
-            },
-            column: {
-              type: "integer",
-              minimum: 1
-            }
-          }
-        },
-        object: {
-          type: "object",
-          description: "Which object an action is about. `id` is absent for an object not yet created; `source` is absent for a pruned object no file declares.",
-          required: ["kind", "project", "name"],
-          additionalProperties: false,
-          properties: {
-            kind: {
-              type: "string",
-              pattern: "^[a-z][a-z0-9_]*$",
-              description: "The kind's stable name, e.g. dashboard or batch_export."
-            },
-            project: {
-              $ref: "#/$defs/projectId"
-            },
-            name: {
-              type: "string"
-            },
-            id: {
-              anyOf: [
-                {
-                  type: "integer"
-                },
-                {
-                  type: "string",
-                  minLength: 1
-                }
-              ]
-            },
-            source: {
-              $ref: "#/$defs/source"
-            }
-          }
-        },
-        change: {
-          type: "object",
-          description: "One field that differs: `before` is live, `after` desired (a SecretRef for a secret).",
-          required: ["path"],
-          additionalProperties: false,
-          properties: {
-            path: {
-              type: "string",
-              minLength: 1
-            },
-            before: true,
-            after: true,
-            diff: {
-              type: "string",
-              description: "Unified diff, for long text."
-            },
-            secret: {
-              type: "boolean"
-            }
-          },
-          if: {
-            required: ["secret"],
+      }
+    },
+    else: {
+      properties: {
+        actions: {
+          type: "array",
+          items: {
+            type: "object",
             properties: {
-              secret: {
-                const: true
+              destructive: {
+                const: false
               }
-            }
-          },
-          then: {
-            properties: {
-              before: false,
-              after: {
-                $ref: "#/$defs/secretRef"
-              }
-            }
-          }
-        },
-        action: {
-          type: "object",
-          required: ["action", "object", "changes", "destructive", "warnings"],
-          additionalProperties: false,
-          properties: {
-            action: {
-              $ref: "#/$defs/actionKind"
-            },
-            object: {
-              $ref: "#/$defs/object"
-            },
-            before: {
-              type: "object"
-            },
-            after: {
-              type: "object"
-            },
-            changes: {
-              type: "array",
-              items: {
-                $ref: "#/$defs/change"
-              }
-            },
-            destructive: {
-              type: "boolean"
-            },
-            warnings: {
-              type: "array",
-              items: {
-                type: "string"
-              }
-            },
-            drift: {
-              const: true,
-              description: "Only with --base: the object's declaration is the same at the base and in the working tree, so the live service changed, not the files."
-            },
-            modified: {
-              type: "object",
-              description: "When (and by which user UUID) the service last saw the live object modified, where it says.",
-              additionalProperties: false,
-              properties: {
-                at: {
-                  type: "string",
-                  format: "date-time"
-                },
-                by: {
-                  type: "string",
-                  minLength: 1
-                }
-              }
-            }
-          },
-          allOf: [
-            {
-              if: {
-                properties: {
-                  action: {
-                    $ref: "#/$defs/destructiveKind"
-                  }
-                }
-              },
-              then: {
-                properties: {
-                  destructive: {
-                    const: true
-                  }
-                }
-              },
-              else: {
-                properties: {
-                  destructive: {
-                    const: false
-                  }
-                }
-              }
-            },
-            {
-              if: {
-                properties: {
-                  action: {
-                    const: "create"
-                  }
-                }
-              },
-              then: {
-                required: ["after"],
-                properties: {
-                  before: false,
-                  after: true
-                }
-              }
-            },
-            {
-              if: {
-                properties: {
-                  action: {
-                    enum: ["soft_delete", "delete", "remove_collaborator"]
-                  }
-                }
-              },
-              then: {
-                required: ["before"],
-                properties: {
-                  before: true,
-                  after: false
-                }
-              }
-            },
-            {
-              if: {
-                properties: {
-                  action: {
-                    const: "add_collaborator"
-                  }
-                }
-              },
-              then: {
-                required: ["after"],
-                properties: {
-                  before: false,
-                  after: true
-                }
-              }
-            },
-            {
-              if: {
-                properties: {
-                  action: {
-                    enum: ["update", "restore", "pause", "unpause", "enable_sharing", "disable_sharing"]
-                  }
-                }
-              },
-              then: {
-                required: ["before", "after"],
-                properties: {
-                  before: true,
-                  after: true
-                }
-              }
-            }
-          ]
-        },
-        person: {
-          type: "object",
-          additionalProperties: false,
-          properties: {
-            name: {
-              type: "string"
-            },
-            email: {
-              type: "string"
-            }
-          }
-        },
-        note: {
-          type: "object",
-          required: ["severity", "message"],
-          additionalProperties: false,
-          properties: {
-            severity: {
-              enum: ["warning", "note"]
-            },
-            message: {
-              type: "string"
-            },
-            object: {
-              $ref: "#/$defs/object"
-            }
-          }
-        },
-        summary: {
-          type: "object",
-          required: ["counts", "total", "destructive"],
-          additionalProperties: false,
-          properties: {
-            counts: {
-              type: "object",
-              description: "Count per action kind present in the plan.",
-              propertyNames: {
-                $ref: "#/$defs/actionKind"
-              },
-              additionalProperties: {
-                type: "integer",
-                minimum: 0
-              }
-            },
-            total: {
-              type: "integer",
-              minimum: 0
-            },
-            destructive: {
-              type: "boolean",
-              description: "True when any action is destructive."
             }
           }
         }
       }
+    },
+    $defs: {
+      projectId: {
+        type: "integer",
+        minimum: 1
+      },
+      actionKind: {
+        enum: verbs.map((v) => v.name)
+      },
+      destructiveKind: {
+        enum: verbs.filter((v) => v.destructive === true).map((v) => v.name)
+      },
+      secretRef: {
+        type: "object",
+        description: "Where a secret comes from, never its value. Rendered as `(secret from $NAME)`.",
+        required: ["$secret", "variables"],
+        additionalProperties: false,
+        properties: {
+          $secret: {
+            type: "string"
+          },
+          variables: {
+            type: "array",
+            items: {
+              type: "string",
+              pattern: "^[A-Za-z_][A-Za-z0-9_]*$"
+            }
+          }
+        }
+      },
+      source: {
+        type: "object",
+        required: ["file", "line", "column"],
+        additionalProperties: false,
+        properties: {
+          file: {
+            type: "string",
+            minLength: 1
+          },
+          line: {
+            type: "integer",
+            minimum: 1
+          },
+          column: {
+            type: "integer",
+            minimum: 1
+          }
+        }
+      },
+      object: {
+        type: "object",
+        description: "Which object an action is about. `id` is absent for an object not yet created; `source` is absent for a pruned object no file declares.",
+        required: ["kind", "project", "name"],
+        additionalProperties: false,
+        properties: {
+          kind: {
+            type: "string",
+            pattern: "^[a-z][a-z0-9_]*$",
+            description: "The kind's stable name, e.g. dashboard or batch_export."
+          },
+          project: {
+            $ref: "#/$defs/projectId"
+          },
+          name: {
+            type: "string"
+          },
+          id: {
+            anyOf: [
+              {
+                type: "integer"
+              },
+              {
+                type: "string",
+                minLength: 1
+              }
+            ]
+          },
+          source: {
+            $ref: "#/$defs/source"
+          }
+        }
+      },
+      change: {
+        type: "object",
+        description: "One field that differs: `before` is live, `after` desired (a SecretRef for a secret).",
+        required: ["path"],
+        additionalProperties: false,
+        properties: {
+          path: {
+            type: "string",
+            minLength: 1
+          },
+          before: true,
+          after: true,
+          diff: {
+            type: "string",
+            description: "Unified diff, for long text."
+          },
+          secret: {
+            type: "boolean"
+          }
+        },
+        if: {
+          required: ["secret"],
+          properties: {
+            secret: {
+              const: true
+            }
+          }
+        },
+        then: {
+          properties: {
+            before: false,
+            after: {
+              $ref: "#/$defs/secretRef"
+            }
+          }
+        }
+      },
+      action: {
+        type: "object",
+        required: ["action", "object", "changes", "destructive", "warnings"],
+        additionalProperties: false,
+        properties: {
+          action: {
+            $ref: "#/$defs/actionKind"
+          },
+          object: {
+            $ref: "#/$defs/object"
+          },
+          before: {
+            type: "object"
+          },
+          after: {
+            type: "object"
+          },
+          changes: {
+            type: "array",
+            items: {
+              $ref: "#/$defs/change"
+            }
+          },
+          destructive: {
+            type: "boolean"
+          },
+          warnings: {
+            type: "array",
+            items: {
+              type: "string"
+            }
+          },
+          drift: {
+            const: true,
+            description: "Only with --base: the object's declaration is the same at the base and in the working tree, so the live service changed, not the files."
+          },
+          modified: {
+            type: "object",
+            description: "When (and by which user UUID) the service last saw the live object modified, where it says.",
+            additionalProperties: false,
+            properties: {
+              at: {
+                type: "string",
+                format: "date-time"
+              },
+              by: {
+                type: "string",
+                minLength: 1
+              }
+            }
+          }
+        },
+        allOf: [destructiveRule(verbs), ...sideRules(verbs)]
+      },
+      person: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          name: {
+            type: "string"
+          },
+          email: {
+            type: "string"
+          }
+        }
+      },
+      note: {
+        type: "object",
+        required: ["severity", "message"],
+        additionalProperties: false,
+        properties: {
+          severity: {
+            enum: ["warning", "note"]
+          },
+          message: {
+            type: "string"
+          },
+          object: {
+            $ref: "#/$defs/object"
+          }
+        }
+      },
+      summary: {
+        type: "object",
+        required: ["counts", "total", "destructive"],
+        additionalProperties: false,
+        properties: {
+          counts: {
+            type: "object",
+            description: "Count per action kind present in the plan.",
+            propertyNames: {
+              $ref: "#/$defs/actionKind"
+            },
+            additionalProperties: {
+              type: "integer",
+              minimum: 0
+            }
+          },
+          total: {
+            type: "integer",
+            minimum: 0
+          },
+          destructive: {
+            type: "boolean",
+            description: "True when any action is destructive."
+          }
+        }
+      }
+    }
+  };
+}
+function destructiveRule(verbs) {
+  const never = { properties: { destructive: { const: false } } };
+  const depends = verbs.filter((v) => v.destructive === "depends").map((v) => v.name);
+  return {
+    if: { properties: { action: { $ref: "#/$defs/destructiveKind" } } },
+    then: { properties: { destructive: { const: true } } },
+    else: depends.length === 0 ? never : { if: { properties: { action: { enum: depends } } }, else: never }
+  };
+}
+function sideRules(verbs) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const verb of verbs) {
+    const key = `${verb.sides.before}/${verb.sides.after}`;
+    groups.set(key, [...groups.get(key) ?? [], verb]);
+  }
+  return [...groups.values()].map((group) => {
+    const { before, after } = group[0].sides;
+    const names = group.map((v) => v.name);
+    return {
+      if: { properties: { action: names.length === 1 ? { const: names[0] } : { enum: names } } },
+      then: {
+        required: [before, after].flatMap(
+          (side, i) => side === "required" ? [i === 0 ? "before" : "after"] : []
+        ),
+        properties: { before: before === "required", after: after === "required" }
+      }
     };
+  });
+}
+var init_schema3 = __esm({
+  "src/plan/schema.ts"() {
+    "use strict";
+    init_verbs4();
   }
 });
 
@@ -30975,11 +31794,12 @@ function savedPlanText(saved) {
   return `${JSON.stringify(content, null, 2)}
 `;
 }
-function savedValidator() {
+function savedValidator(kinds) {
+  let validateSaved = validators.get(kinds);
   if (!validateSaved) {
     const ajv2 = new import__.Ajv2020({ allErrors: false, strict: false });
     import_ajv_formats.default.default(ajv2);
-    ajv2.addSchema({ ...planSchema, $id: "posthog-gitops:plan" });
+    ajv2.addSchema({ ...planSchema(kinds), $id: "posthog-gitops:plan" });
     const strings = { type: "array", items: { type: "string" } };
     validateSaved = ajv2.compile({
       type: "object",
@@ -31017,10 +31837,11 @@ function savedValidator() {
         }
       }
     });
+    validators.set(kinds, validateSaved);
   }
   return validateSaved;
 }
-async function readSavedPlan(file) {
+async function readSavedPlan(file, kinds) {
   let data;
   try {
     data = JSON.parse(await readFile(file, "utf8"));
@@ -31029,7 +31850,7 @@ async function readSavedPlan(file) {
     throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
   }
   const version = data?.saved_plan_version;
-  if (version !== SAVED_PLAN_VERSION || !savedValidator()(data)) {
+  if (version !== SAVED_PLAN_VERSION || !savedValidator(kinds)(data)) {
     throw new UserError(
       `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
       "plan_refused"
@@ -31106,7 +31927,7 @@ function checkDerived(saved, derived) {
     );
   }
 }
-var import__, import_ajv_formats, SAVED_PLAN_VERSION, validateSaved;
+var import__, import_ajv_formats, SAVED_PLAN_VERSION, validators;
 var init_saved_plan = __esm({
   "src/apply/saved-plan.ts"() {
     "use strict";
@@ -31115,10 +31936,11 @@ var init_saved_plan = __esm({
     init_errors();
     init_files();
     init_plan();
-    init_schema4();
+    init_schema3();
     init_types();
     init_values();
     SAVED_PLAN_VERSION = 3;
+    validators = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -32018,33 +32840,33 @@ var require_tree = __commonJS({
           throw new TypeError("Unreachable");
         }
         let index = 0;
-        let node = this;
+        let node2 = this;
         while (true) {
           const code = key.charCodeAt(index);
           if (code > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node.code === code) {
+          if (node2.code === code) {
             if (length === ++index) {
-              node.value = value;
+              node2.value = value;
               break;
-            } else if (node.middle !== null) {
-              node = node.middle;
+            } else if (node2.middle !== null) {
+              node2 = node2.middle;
             } else {
-              node.middle = new _TstNode(key, value, index);
+              node2.middle = new _TstNode(key, value, index);
               break;
             }
-          } else if (node.code < code) {
-            if (node.left !== null) {
-              node = node.left;
+          } else if (node2.code < code) {
+            if (node2.left !== null) {
+              node2 = node2.left;
             } else {
-              node.left = new _TstNode(key, value, index);
+              node2.left = new _TstNode(key, value, index);
               break;
             }
-          } else if (node.right !== null) {
-            node = node.right;
+          } else if (node2.right !== null) {
+            node2 = node2.right;
           } else {
-            node.right = new _TstNode(key, value, index);
+            node2.right = new _TstNode(key, value, index);
             break;
           }
         }
@@ -32056,21 +32878,21 @@ var require_tree = __commonJS({
       search(key) {
         const keylength = key.length;
         let index = 0;
-        let node = this;
-        while (node !== null && index < keylength) {
+        let node2 = this;
+        while (node2 !== null && index < keylength) {
           let code = key[index];
           if (code <= 90 && code >= 65) {
             code |= 32;
           }
-          while (node !== null) {
-            if (code === node.code) {
+          while (node2 !== null) {
+            if (code === node2.code) {
               if (keylength === ++index) {
-                return node;
+                return node2;
               }
-              node = node.middle;
+              node2 = node2.middle;
               break;
             }
-            node = node.code < code ? node.left : node.right;
+            node2 = node2.code < code ? node2.left : node2.right;
           }
         }
         return null;
@@ -35557,7 +36379,7 @@ var require_webidl = __commonJS({
     var { runtimeFeatures } = require_runtime_features();
     var UNDEFINED = 1;
     var BOOLEAN = 2;
-    var STRING = 3;
+    var STRING2 = 3;
     var SYMBOL = 4;
     var NUMBER = 5;
     var BIGINT = 6;
@@ -35628,7 +36450,7 @@ var require_webidl = __commonJS({
         case "boolean":
           return BOOLEAN;
         case "string":
-          return STRING;
+          return STRING2;
         case "symbol":
           return SYMBOL;
         case "number":
@@ -35647,7 +36469,7 @@ var require_webidl = __commonJS({
     webidl.util.Types = {
       UNDEFINED,
       BOOLEAN,
-      STRING,
+      STRING: STRING2,
       SYMBOL,
       NUMBER,
       BIGINT,
@@ -35660,7 +36482,7 @@ var require_webidl = __commonJS({
           return "Undefined";
         case BOOLEAN:
           return "Boolean";
-        case STRING:
+        case STRING2:
           return "String";
         case SYMBOL:
           return "Symbol";
@@ -35746,7 +36568,7 @@ var require_webidl = __commonJS({
           return `Symbol(${V.description})`;
         case OBJECT:
           return inspect2(V);
-        case STRING:
+        case STRING2:
           return `"${V}"`;
         case BIGINT:
           return `${V}n`;
@@ -46199,7 +47021,7 @@ var require_dump = __commonJS({
 var require_dns = __commonJS({
   "node_modules/undici/lib/interceptor/dns.js"(exports, module) {
     "use strict";
-    var { isIP: isIP2 } = __require("node:net");
+    var { isIP: isIP3 } = __require("node:net");
     var { lookup: lookup2 } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler();
     var { InvalidArgumentError: InvalidArgumentError2, InformationalError } = require_errors3();
@@ -46605,7 +47427,7 @@ var require_dns = __commonJS({
       return (dispatch2) => {
         return function dnsInterceptor(origDispatchOpts, handler) {
           const origin = origDispatchOpts.origin.constructor === URL ? origDispatchOpts.origin : new URL(origDispatchOpts.origin);
-          if (isIP2(origin.hostname) !== 0) {
+          if (isIP3(origin.hostname) !== 0) {
             return dispatch2(origDispatchOpts, handler);
           }
           instance.runLookup(origin, origDispatchOpts, (err, newOrigin) => {
@@ -46773,14 +47595,14 @@ var require_cache = __commonJS({
     }
     function appendHeader(headers, key, val) {
       const headerName = key.toLowerCase();
-      const current2 = headers[headerName];
+      const current3 = headers[headerName];
       const values2 = Array.isArray(val) ? val : [val];
-      if (current2 === void 0) {
+      if (current3 === void 0) {
         headers[headerName] = Array.isArray(val) ? val.slice() : val;
-      } else if (Array.isArray(current2)) {
-        current2.push(...values2);
+      } else if (Array.isArray(current3)) {
+        current3.push(...values2);
       } else {
-        headers[headerName] = [current2, ...values2];
+        headers[headerName] = [current3, ...values2];
       }
     }
     function normalizeHeaders(opts) {
@@ -55879,24 +56701,24 @@ var require_sender = __commonJS({
               this.#socket.write(createFrame(item, hint2), cb);
             }
           } else {
-            const node2 = {
+            const node3 = {
               promise: null,
               callback: cb,
               frame: createFrame(item, hint2)
             };
-            this.#queue.push(node2);
+            this.#queue.push(node3);
           }
           return;
         }
-        const node = {
+        const node2 = {
           promise: item.arrayBuffer().then((ab) => {
-            node.promise = null;
-            node.frame = createFrame(ab, hint2);
+            node2.promise = null;
+            node2.frame = createFrame(ab, hint2);
           }),
           callback: cb,
           frame: null
         };
-        this.#queue.push(node);
+        this.#queue.push(node2);
         if (!this.#running) {
           this.#run();
         }
@@ -55905,12 +56727,12 @@ var require_sender = __commonJS({
         this.#running = true;
         const queue = this.#queue;
         while (!queue.isEmpty()) {
-          const node = queue.shift();
-          if (node.promise !== null) {
-            await node.promise;
+          const node2 = queue.shift();
+          if (node2.promise !== null) {
+            await node2.promise;
           }
-          this.#socket.write(node.frame, node.callback);
-          node.callback = node.frame = null;
+          this.#socket.write(node2.frame, node2.callback);
+          node2.callback = node2.frame = null;
         }
         this.#running = false;
       }
@@ -56873,12 +57695,12 @@ var require_eventsource_stream = __commonJS({
       }
       return true;
     }
-    function isFieldName(line, length, field2) {
-      if (length !== field2.length) {
+    function isFieldName(line, length, field3) {
+      if (length !== field3.length) {
         return false;
       }
       for (let i = 0; i < length; i++) {
-        if (line[i] !== field2[i]) {
+        if (line[i] !== field3[i]) {
           return false;
         }
       }
@@ -57080,13 +57902,13 @@ ${value}`;
           }
         }
       }
-      setEventFieldSize(field2, size) {
-        const eventSize = this.eventSize - this.eventFieldSizes[field2] + size;
+      setEventFieldSize(field3, size) {
+        const eventSize = this.eventSize - this.eventFieldSizes[field3] + size;
         if (this.maxEventSize > 0 && eventSize > this.maxEventSize) {
           throw createMaxEventSizeExceededError();
         }
         this.eventSize = eventSize;
-        this.eventFieldSizes[field2] = size;
+        this.eventFieldSizes[field3] = size;
       }
       /**
        * @param {EventSourceStreamEvent} event
@@ -57766,8 +58588,8 @@ function queryString(query) {
       params.append(key, String(value));
     }
   }
-  const text = params.toString();
-  return text ? `?${text}` : "";
+  const text2 = params.toString();
+  return text2 ? `?${text2}` : "";
 }
 function segment(value) {
   return encodeURIComponent(String(value)).replace(/%40/g, "@");
@@ -58183,10 +59005,10 @@ function buildError(method, path, outcome, unknown, origin, scrub) {
   return new NetworkError({ ...init, summary: `no answer from ${origin} (${outcome.what})` });
 }
 function parseRetryAfter(value, nowMs) {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (text === void 0 || text.trim() === "") return void 0;
-  if (/^\d+(\.\d+)?$/.test(text.trim())) return Math.round(Number(text) * 1e3);
-  const date = Date.parse(text);
+  const text2 = Array.isArray(value) ? value[0] : value;
+  if (text2 === void 0 || text2.trim() === "") return void 0;
+  if (/^\d+(\.\d+)?$/.test(text2.trim())) return Math.round(Number(text2) * 1e3);
+  const date = Date.parse(text2);
   return Number.isNaN(date) ? void 0 : Math.max(0, date - nowMs);
 }
 var MAX_RETRY_AFTER_MS, NOT_SENT, FATAL;
@@ -58255,11 +59077,11 @@ function writeBudgetFile(path, id, now, ours, horizons) {
     const paused = Math.max(theirs?.[name].pausedUntil ?? 0, ours[name].pausedUntil);
     budgets[name] = { answers: answers2, paused_until: paused > now ? paused : 0 };
   }
-  const text = JSON.stringify({ format: FORMAT, version: VERSION2, id, budgets });
+  const text2 = JSON.stringify({ format: FORMAT, version: VERSION2, id, budgets });
   const temporary = `${path}.${randomBytes4(6).toString("hex")}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 448 });
-    writeFileSync2(temporary, text, { mode: 384, flag: "wx" });
+    writeFileSync2(temporary, text2, { mode: 384, flag: "wx" });
     renameSync2(temporary, path);
   } catch {
     try {
@@ -58400,6 +59222,11 @@ function organizationsApi(t) {
     },
     getProject(project3) {
       return t.send({ method: "GET", path: projectPath(project3, ""), expect: "project" });
+    },
+    /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
+    listProjects(orgId, query = {}, max) {
+      const path = `/api/organizations/${segment(orgId)}/projects/`;
+      return paginate(t, { method: "GET", path, query, expect: "projectPage" }, max);
     }
   };
 }
@@ -58440,7 +59267,7 @@ var init_integrations3 = __esm({
 });
 
 // src/service/shapes.ts
-var obj, str3, strOrNull2, int2, bool2, level, list9, dashboardBasic, dashboard, collaborator, sharing, run3, batchExport, backfill, logEntry, event, integration, organization2, project2, nonNegative, offsetPage2, cursorPage2, SHAPES;
+var obj, str3, strOrNull2, int2, bool2, level, list9, dashboardBasic, dashboard, collaborator2, sharing2, run3, batchExport, backfill, logEntry, event, integration, organization2, project2, nonNegative, offsetPage2, cursorPage2, SHAPES;
 var init_shapes = __esm({
   "src/service/shapes.ts"() {
     "use strict";
@@ -58480,8 +59307,8 @@ var init_shapes = __esm({
       },
       ["id"]
     );
-    collaborator = obj({ id: str3, user: obj({ uuid: str3 }, ["uuid"]), level }, ["user", "level"]);
-    sharing = obj({ enabled: bool2, access_token: strOrNull2, created_at: strOrNull2 }, ["enabled"]);
+    collaborator2 = obj({ id: str3, user: obj({ uuid: str3 }, ["uuid"]), level }, ["user", "level"]);
+    sharing2 = obj({ enabled: bool2, access_token: strOrNull2, created_at: strOrNull2 }, ["enabled"]);
     run3 = obj(
       {
         id: str3,
@@ -58565,9 +59392,9 @@ var init_shapes = __esm({
     SHAPES = {
       dashboardPage: { schema: offsetPage2(dashboardBasic), list: "results" },
       dashboard: { schema: dashboard },
-      collaborators: { schema: list9(collaborator), list: "array" },
-      collaborator: { schema: collaborator },
-      sharing: { schema: sharing },
+      collaborators: { schema: list9(collaborator2), list: "array" },
+      collaborator: { schema: collaborator2 },
+      sharing: { schema: sharing2 },
       batchExportPage: { schema: offsetPage2(batchExport), list: "results" },
       batchExport: { schema: batchExport },
       runPage: { schema: cursorPage2(run3), list: "results" },
@@ -58581,6 +59408,8 @@ var init_shapes = __esm({
       integrationPage: { schema: offsetPage2(integration), list: "results" },
       organization: { schema: organization2 },
       project: { schema: project2 },
+      /** The organization's projects list: each project's id is what the tool reads. */
+      projectPage: { schema: offsetPage2(obj({ id: int2 }, ["id"])), list: "results" },
       /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
       backfillCreated: { schema: obj({ backfill_id: str3 }, ["backfill_id"]) },
       /** Pause and unpause (the OpenAPI names no body). */
@@ -58596,6 +59425,9 @@ __export(answers_exports, {
   checkAnswer: () => checkAnswer,
   itemCount: () => itemCount
 });
+function declared(shape) {
+  return typeof shape === "string" ? SHAPES[shape] : shape;
+}
 function validator2(shape) {
   let validate2 = compiled.get(shape);
   if (validate2 === void 0) {
@@ -58606,7 +59438,7 @@ function validator2(shape) {
       validateSchema: false,
       code: { optimize: false }
     });
-    validate2 = ajv.compile(SHAPES[shape].schema);
+    validate2 = ajv.compile(declared(shape).schema);
     compiled.set(shape, validate2);
   }
   return validate2;
@@ -58618,7 +59450,7 @@ function checkAnswer(shape, value) {
   return error2 ? describe2(error2, value) : "its shape is wrong";
 }
 function itemCount(shape, value) {
-  const where2 = SHAPES[shape].list;
+  const where2 = declared(shape).list;
   if (where2 === "array") return Array.isArray(value) ? value.length : void 0;
   if (where2 === "results") {
     const results = value?.results;
@@ -58646,13 +59478,13 @@ function describe2(error2, root) {
 }
 function position(pointer) {
   if (pointer === "") return "the answer";
-  let text = "";
+  let text2 = "";
   for (const raw of pointer.split("/").slice(1)) {
     const part = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (/^\d+$/.test(part)) text += `${text === "" ? "answer" : ""}[${part}]`;
-    else text += text === "" ? part : `.${part}`;
+    if (/^\d+$/.test(part)) text2 += `${text2 === "" ? "answer" : ""}[${part}]`;
+    else text2 += text2 === "" ? part : `.${part}`;
   }
-  return text;
+  return text2;
 }
 function valueAt(root, pointer) {
   let value = root;
@@ -58885,28 +59717,28 @@ var init_transport = __esm({
             signal: deadline.signal
           });
           answered = true;
-          const text = await readAtMost(res.body, this.#o.maxAnswerBytes);
+          const text2 = await readAtMost(res.body, this.#o.maxAnswerBytes);
           const retryAfter = res.headers["retry-after"];
           return {
             kind: "answer",
             status: res.statusCode,
-            text: text ?? "",
+            text: text2 ?? "",
             retryAfterMs: parseRetryAfter(retryAfter, this.#o.clock.now()),
-            ...text === void 0 ? { tooLarge: true } : {}
+            ...text2 === void 0 ? { tooLarge: true } : {}
           };
         } catch (raw) {
-          return classifyFailure(raw, answered, deadline.signal.aborted, (text) => this.#scrub(text));
+          return classifyFailure(raw, answered, deadline.signal.aborted, (text2) => this.#scrub(text2));
         } finally {
           clearTimeout(timer);
         }
       }
       /** Parses a 2xx body and checks it against `spec.expect`: never a guess, never "nothing there". */
-      async #read(spec, path, status, text, fail2) {
+      async #read(spec, path, status, text2, fail2) {
         const unexpected = (problem) => fail2(new UnexpectedAnswerError({ method: spec.method, path, status, problem }));
-        if (!text.trim()) return spec.expect ? unexpected("the answer is empty") : void 0;
+        if (!text2.trim()) return spec.expect ? unexpected("the answer is empty") : void 0;
         let value;
         try {
-          value = JSON.parse(text);
+          value = JSON.parse(text2);
         } catch {
           return unexpected("the answer is not JSON");
         }
@@ -58933,8 +59765,8 @@ var init_transport = __esm({
         if (spec.query && Object.keys(spec.query).length > 0) url.search = queryString(spec.query);
         return url;
       }
-      #scrub(text) {
-        return this.#key.scrub(text);
+      #scrub(text2) {
+        return this.#key.scrub(text2);
       }
       #log(line) {
         this.#o.log?.(this.#scrub(line));
@@ -59059,9 +59891,17 @@ var init_client = __esm({
       request(spec) {
         return this.#transport.send(spec);
       }
-      /** Every item of a limit/offset list at `path` (pages after the first read concurrently). */
-      listAll(path, query = {}) {
-        return collectOffsetPages(this.#transport, { method: "GET", path, query });
+      /**
+       * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
+       * checked against `expect` when given (a kind's own shape, `listPage(item)` of shapes.ts).
+       */
+      listAll(path, query = {}, expect) {
+        return collectOffsetPages(this.#transport, {
+          method: "GET",
+          path,
+          query,
+          ...expect ? { expect } : {}
+        });
       }
       /**
        * Stops the client for an interrupt: no request starts from now on (each fails with a StoppedError,
@@ -59108,7 +59948,7 @@ var init_client = __esm({
 });
 
 // src/service/env.ts
-import { isIP } from "node:net";
+import { isIP as isIP2 } from "node:net";
 import { isAbsolute as isAbsolute2, join as join2 } from "node:path";
 function clientFromEnv(env, overrides = {}, log, clock, progress = {}) {
   const host = checkHost(overrides.host ?? env.POSTHOG_HOST ?? "https://us.posthog.com");
@@ -59170,23 +60010,23 @@ function checkHost(raw) {
   }
   return url.origin;
 }
-function excerpt2(text) {
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+function excerpt2(text2) {
+  return text2.length > 60 ? `${text2.slice(0, 59)}…` : text2;
 }
 function isLoopback2(hostname) {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (name === "localhost" || name.endsWith(".localhost")) return true;
-  if (isIP(name) === 4) return name.startsWith("127.");
-  if (isIP(name) === 6) return name === "::1" || name === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(name);
+  if (isIP2(name) === 4) return name.startsWith("127.");
+  if (isIP2(name) === 6) return name === "::1" || name === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(name);
   return false;
 }
-function parseRateLimit2(text, source) {
-  const windows = text.split(",").map((part) => {
+function parseRateLimit2(text2, source) {
+  const windows = text2.split(",").map((part) => {
     const match = part.trim().match(/^(\d+)\s*\/\s*(?:(second|minute|hour)s?|(\d+(?:\.\d+)?)\s*s)$/);
     const limit = Number(match?.[1]);
     const ms = match?.[2] ? UNITS2[match[2]] : Number(match?.[3]) * 1e3;
     if (!match || !(limit >= 1) || !ms || !(ms > 0)) {
-      throw new UserError(`${source} must look like 480/minute,4800/hour (got "${text}")`);
+      throw new UserError(`${source} must look like 480/minute,4800/hour (got "${text2}")`);
     }
     return { limit, ms };
   });
@@ -59211,6 +60051,7 @@ var init_service2 = __esm({
     init_env();
     init_errors2();
     init_events2();
+    init_shapes();
     init_stop();
   }
 });
@@ -59499,11 +60340,11 @@ function renderTable(headers, rows, paint) {
   return `${[head, ...cells.map(line)].join("\n")}
 `;
 }
-function oneLine(text) {
-  return visible(text.replace(/[\r\n\t]+/g, " "));
+function oneLine(text2) {
+  return visible(text2.replace(/[\r\n\t]+/g, " "));
 }
-function width(text) {
-  return stringWidth(oneLine(text));
+function width(text2) {
+  return stringWidth(oneLine(text2));
 }
 function statusStyle(status) {
   if (!status) return void 0;
@@ -59519,7 +60360,7 @@ function formatCount(n) {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 var FAILED_STATUSES;
-var init_table = __esm({
+var init_table2 = __esm({
   "src/render/table.ts"() {
     "use strict";
     init_string_width();
@@ -59565,7 +60406,7 @@ var ERASE_LINE, Tally, PlainLines, LiveLine;
 var init_progress = __esm({
   "src/commands/progress.ts"() {
     "use strict";
-    init_table();
+    init_table2();
     init_words();
     ERASE_LINE = "\r\x1B[2K";
     Tally = class {
@@ -59636,9 +60477,9 @@ var init_progress = __esm({
         this.base = base;
         const around = (out) => ({
           ...out.isTTY !== void 0 ? { isTTY: out.isTTY } : {},
-          write: (text) => {
+          write: (text2) => {
             this.#clear();
-            out.write(text);
+            out.write(text2);
             this.#draw();
           }
         });
@@ -59683,14 +60524,14 @@ var init_progress = __esm({
       }
       #draw() {
         if (this.#stopped || this.#tally.label === "") return;
-        let text = this.#tally.describe();
+        let text2 = this.#tally.describe();
         const wait = this.#tally.wait;
         const left = wait ? wait.until - this.base.clock.now() : 0;
-        if (wait && left > 0) text += ` · waiting ${seconds(left)} ${wait.why}`;
+        if (wait && left > 0) text2 += ` · waiting ${seconds(left)} ${wait.why}`;
         else this.#tally.wait = void 0;
         const width2 = Math.max(20, (this.base.stderr.columns ?? 80) - 1);
-        if (text.length > width2) text = `${text.slice(0, width2 - 1)}…`;
-        this.base.stderr.write(`${ERASE_LINE}${text}`);
+        if (text2.length > width2) text2 = `${text2.slice(0, width2 - 1)}…`;
+        this.base.stderr.write(`${ERASE_LINE}${text2}`);
         this.#shown = true;
       }
       #clear() {
@@ -59866,7 +60707,7 @@ var init_reconcile = __esm({
     "use strict";
     init_clock();
     init_errors();
-    init_kinds2();
+    init_kinds3();
     init_plan();
     init_make_plan();
     init_words();
@@ -59892,19 +60733,19 @@ var init_yocto_queue = __esm({
         this.clear();
       }
       enqueue(value) {
-        const node = new Node(value);
+        const node2 = new Node(value);
         if (this.#head) {
-          this.#tail.next = node;
-          this.#tail = node;
+          this.#tail.next = node2;
+          this.#tail = node2;
         } else {
-          this.#head = node;
-          this.#tail = node;
+          this.#head = node2;
+          this.#tail = node2;
         }
         this.#size++;
       }
       dequeue() {
-        const current2 = this.#head;
-        if (!current2) {
+        const current3 = this.#head;
+        if (!current3) {
           return;
         }
         this.#head = this.#head.next;
@@ -59912,7 +60753,7 @@ var init_yocto_queue = __esm({
         if (!this.#head) {
           this.#tail = void 0;
         }
-        return current2.value;
+        return current3.value;
       }
       peek() {
         if (!this.#head) {
@@ -59929,10 +60770,10 @@ var init_yocto_queue = __esm({
         return this.#size;
       }
       *[Symbol.iterator]() {
-        let current2 = this.#head;
-        while (current2) {
-          yield current2.value;
-          current2 = current2.next;
+        let current3 = this.#head;
+        while (current3) {
+          yield current3.value;
+          current3 = current3.next;
         }
       }
       *drain() {
@@ -60147,8 +60988,8 @@ function gitFailure(what, stderr) {
   const line = stderr.trim().split("\n")[0] ?? "";
   return new UserError(`--base: git failed ${what}${line === "" ? "" : `: ${line}`}`);
 }
-function parse2(file, text) {
-  const parsed = parseYaml(file, text, new Diagnostics());
+function parse2(file, text2) {
+  const parsed = parseYaml(file, text2, new Diagnostics());
   const data = parsed?.data;
   if (parsed === void 0 || typeof data !== "object" || data === null || Array.isArray(data))
     return void 0;
@@ -60170,7 +61011,7 @@ function items(parsed, key) {
   const list10 = parsed.data[key];
   return Array.isArray(list10) ? list10 : [];
 }
-function field(item, name) {
+function field2(item, name) {
   return typeof item === "object" && item !== null && !Array.isArray(item) ? item[name] : void 0;
 }
 async function sameDeclaration(action, kindKey2, files) {
@@ -60187,10 +61028,10 @@ async function sameDeclaration(action, kindKey2, files) {
   const item = list10[fallback];
   const base = await files.base(source.file);
   if (base === void 0) return false;
-  const id = field(item, "id");
-  const name = field(item, "name");
+  const id = field2(item, "id");
+  const name = field2(item, "name");
   const before = items(base, kindKey2).find(
-    (candidate) => id !== void 0 ? deepEqual(field(candidate, "id"), id) : deepEqual(field(candidate, "name"), name)
+    (candidate) => id !== void 0 ? deepEqual(field2(candidate, "id"), id) : deepEqual(field2(candidate, "name"), name)
   );
   if (before === void 0 || !deepEqual(before, item)) return false;
   const listKeys = files.listKeys;
@@ -60203,11 +61044,11 @@ async function undeclaredAtBase(action, kindKey2, files) {
   for (const file of await files.baseFiles()) {
     const base = await files.base(file);
     if (base === void 0) continue;
-    const declared = items(base, kindKey2).some((item) => {
-      const itemName = field(item, "name");
-      return typeof itemName === "string" && names.has(itemName) || id !== void 0 && field(item, "id") === id;
+    const declared2 = items(base, kindKey2).some((item) => {
+      const itemName = field2(item, "name");
+      return typeof itemName === "string" && names.has(itemName) || id !== void 0 && field2(item, "id") === id;
     });
-    if (declared) return false;
+    if (declared2) return false;
   }
   return true;
 }
@@ -60256,7 +61097,7 @@ var init_drift = __esm({
           const absolute = resolve5(this.#options.cwd, file);
           const read = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
           parsed = read(absolute).then(
-            (text) => parse2(file, text),
+            (text2) => parse2(file, text2),
             () => void 0
           );
           this.#now.set(file, parsed);
@@ -60267,7 +61108,7 @@ var init_drift = __esm({
       base(file) {
         let parsed = this.#base.get(file);
         if (parsed === void 0) {
-          parsed = this.#show(file).then((text) => text === void 0 ? void 0 : parse2(file, text));
+          parsed = this.#show(file).then((text2) => text2 === void 0 ? void 0 : parse2(file, text2));
           this.#base.set(file, parsed);
         }
         return parsed;
@@ -60339,13 +61180,13 @@ function asPerson(value) {
 }
 function peopleIn(value, wanted, found) {
   let budget = 1e6;
-  const walk2 = (node, depth) => {
-    if (budget-- <= 0 || depth > 8 || typeof node !== "object" || node === null) return;
-    if (Array.isArray(node)) {
-      for (const item of node) walk2(item, depth + 1);
+  const walk2 = (node2, depth) => {
+    if (budget-- <= 0 || depth > 8 || typeof node2 !== "object" || node2 === null) return;
+    if (Array.isArray(node2)) {
+      for (const item of node2) walk2(item, depth + 1);
       return;
     }
-    const record = node;
+    const record = node2;
     const hit = asPerson(record);
     if (hit !== void 0 && wanted.has(hit.uuid) && !found.has(hit.uuid)) found.set(hit.uuid, hit.person);
     for (const child of Object.values(record)) {
@@ -60447,7 +61288,7 @@ var init_review = __esm({
   "src/commands/review.ts"() {
     "use strict";
     init_drift();
-    init_kinds2();
+    init_kinds3();
     init_people();
   }
 });
@@ -60506,7 +61347,7 @@ var init_plan4 = __esm({
     "use strict";
     init_saved_plan();
     init_files();
-    init_kinds2();
+    init_kinds3();
     init_render();
     init_scrub();
     init_version();
@@ -60520,6 +61361,7 @@ var init_plan4 = __esm({
 
 // src/apply/apply.ts
 async function applyPlan(plan, deps) {
+  const isDelete = (a) => deps.kinds.some((k) => k.name === a.object.kind && k.verbs.some((v) => v.name === a.action && v.deletes));
   const results = [];
   const report2 = (result) => {
     results.push(result);
@@ -60529,7 +61371,7 @@ async function applyPlan(plan, deps) {
   const knownIds = planKnownIds(plan);
   for (const action of plan.actions) {
     const key = objectKey(action.object);
-    if (isDelete2(action)) continue;
+    if (isDelete(action)) continue;
     groups.set(key, [...groups.get(key) ?? [], action]);
   }
   const failedKeys = /* @__PURE__ */ new Set();
@@ -60570,7 +61412,7 @@ async function applyPlan(plan, deps) {
   };
   const limit = pLimit(Math.max(1, deps.concurrency ?? 4));
   await Promise.all([...groups].map(([key, actions]) => limit(() => runGroup(key, actions))));
-  const deletes = plan.actions.filter(isDelete2).map((a) => [objectKey(a.object), a]);
+  const deletes = plan.actions.filter(isDelete).map((a) => [objectKey(a.object), a]);
   await Promise.all(
     deletes.map(
       ([key, action]) => limit(async () => {
@@ -60606,7 +61448,7 @@ function messageOf(error2) {
   if (isUserError(error2)) return error2.message;
   return error2 instanceof Error ? `internal error: ${error2.message}` : String(error2);
 }
-var NOT_STARTED, isDelete2, kindKey;
+var NOT_STARTED, kindKey;
 var init_apply = __esm({
   "src/apply/apply.ts"() {
     "use strict";
@@ -60616,7 +61458,6 @@ var init_apply = __esm({
     init_stop();
     init_execute();
     NOT_STARTED = "not started: the run was stopped";
-    isDelete2 = (a) => a.action === "delete" || a.action === "soft_delete";
     kindKey = (ref) => `${ref.project}/${ref.kind}`;
   }
 });
@@ -60686,7 +61527,7 @@ var init_duplicates = __esm({
 // src/render/apply.ts
 function formatResult(result, ctx) {
   const { action } = result;
-  const label2 = `${ACTION_SYMBOL[action.action]} ${actionLabel(action, ctx.people)}`;
+  const label2 = `${actionSymbol(action, ctx.vocab)} ${actionLabel(action, ctx.people, ctx.vocab)}`;
   const object = objectInProject(action.object, ctx.vocab, result.id);
   const head = `${MARK[result.outcome]} ${visible(label2)} · ${visible(object)}`;
   const tail = result.error ? ` — ${visible(result.error)}` : "";
@@ -60749,7 +61590,7 @@ async function run5(flags, io) {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve7(io.cwd, flags.plan)) : void 0;
+  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve7(io.cwd, flags.plan), KINDS) : void 0;
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
   const commit = saved ? void 0 : await checkBase(flags, io);
   return withConnection(flags, io, async (session) => {
@@ -60892,7 +61733,7 @@ var init_apply3 = __esm({
     init_clock();
     init_errors();
     init_io();
-    init_kinds2();
+    init_kinds3();
     init_secrets();
     init_fetch();
     init_make_plan();
@@ -60913,8 +61754,8 @@ var init_apply3 = __esm({
 });
 
 // src/pull/escape.ts
-function escapeLive(text) {
-  return text.replaceAll("${", () => "$${");
+function escapeLive(text2) {
+  return text2.replaceAll("${", () => "$${");
 }
 function escapeItem(value) {
   if (value instanceof Placeholder) return `\${${value.variable}}`;
@@ -60927,8 +61768,8 @@ function escapeItem(value) {
   }
   return value;
 }
-function printableYaml(text) {
-  return text.replace(
+function printableYaml(text2) {
+  return text2.replace(
     /[\u007f-\u0084\u0086-\u009f]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
@@ -60938,7 +61779,7 @@ var init_escape = __esm({
   "src/pull/escape.ts"() {
     "use strict";
     init_values();
-    init_kinds();
+    init_kinds2();
     YAML_TEXT = { lineWidth: 0, doubleQuotedAsJSON: true };
   }
 });
@@ -60992,65 +61833,65 @@ var init_pull3 = __esm({
 });
 
 // src/pull/refresh.ts
-function refreshText(text, fields) {
+function refreshText(text2, fields) {
   const lines = new import_yaml5.LineCounter();
-  const doc = (0, import_yaml5.parseDocument)(text, { lineCounter: lines });
+  const doc = (0, import_yaml5.parseDocument)(text2, { lineCounter: lines });
   const edits = [];
   const changed = [];
   const kept = [];
-  for (const field2 of fields) {
-    const name = `${field2.path.join(".")} of ${field2.owner}`;
-    const item = findItem(doc.contents, field2, lines);
-    const node = item ? nodeAt(item, field2.path) : void 0;
-    if (!node?.range) {
+  for (const field3 of fields) {
+    const name = `${field3.path.join(".")} of ${field3.owner}`;
+    const item = findItem(doc.contents, field3, lines);
+    const node2 = item ? nodeAt(item, field3.path) : void 0;
+    if (!node2?.range) {
       kept.push(`${name}: not written in the file, so not managed`);
       continue;
     }
-    if (hasReference(node)) {
+    if (hasReference(node2)) {
       kept.push(`${name}: written with a \${NAME} reference, kept as it is`);
       continue;
     }
-    const [start2, rangeEnd] = node.range;
-    const end = start2 + text.slice(start2, rangeEnd).trimEnd().length;
-    edits.push({ start: start2, end, text: yamlValue(field2.value) });
+    const [start2, rangeEnd] = node2.range;
+    const end = start2 + text2.slice(start2, rangeEnd).trimEnd().length;
+    edits.push({ start: start2, end, text: yamlValue2(field3.value) });
     changed.push(name);
   }
-  let out = text;
+  let out = text2;
   for (const edit of edits.sort((a, b) => b.start - a.start)) {
     out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
   }
   return { text: out, changed, kept };
 }
-function findItem(root, field2, lines) {
+function findItem(root, field3, lines) {
   if (!(0, import_yaml5.isMap)(root)) return void 0;
-  const list10 = root.get(field2.key, true);
+  const list10 = root.get(field3.key, true);
   if (!(0, import_yaml5.isSeq)(list10)) return void 0;
   for (const item of list10.items) {
     if (!(0, import_yaml5.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
     const at = lines.linePos(first?.range?.[0] ?? item.range[0]);
-    if (at.line === field2.line && at.col === field2.column) return item;
+    if (at.line === field3.line && at.col === field3.column) return item;
   }
   return void 0;
 }
 function nodeAt(item, path) {
-  let node = item;
+  let node2 = item;
   for (const part of path) {
-    if (!(0, import_yaml5.isMap)(node)) return void 0;
-    node = node.get(part, true);
+    if (!(0, import_yaml5.isMap)(node2)) return void 0;
+    node2 = node2.get(part, true);
   }
-  return node;
+  return node2;
 }
-function hasReference(node) {
-  if ((0, import_yaml5.isScalar)(node)) {
-    const scanned = typeof node.value === "string" ? scan(node.value) : void 0;
+function hasReference(node2) {
+  if ((0, import_yaml5.isScalar)(node2)) {
+    const scanned = typeof node2.value === "string" ? scan(node2.value) : void 0;
     return scanned?.ok === true && scanned.references.length > 0;
   }
-  if ((0, import_yaml5.isSeq)(node)) return node.items.some(hasReference);
-  if ((0, import_yaml5.isMap)(node)) return node.items.some((pair) => hasReference(pair.value));
+  if ((0, import_yaml5.isSeq)(node2)) return node2.items.some(hasReference);
+  if ((0, import_yaml5.isMap)(node2)) return node2.items.some((pair) => hasReference(pair.value));
   return false;
 }
-function yamlValue(value) {
+function yamlValue2(value) {
   if (typeof value === "string" && /[\r\n]/.test(value)) return printableYaml(JSON.stringify(value));
   const flow2 = value !== null && typeof value === "object";
   const options = {
@@ -61073,22 +61914,8 @@ var init_refresh = __esm({
 // src/commands/pull-refresh.ts
 import { readFile as readFile3, writeFile as writeFile2 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
-function fieldsOf(action) {
-  switch (action.action) {
-    case "update":
-      return action.changes.filter((c) => !c.secret).map((c) => c.path.split("."));
-    case "add_collaborator":
-    case "remove_collaborator":
-      return [["collaborators"]];
-    case "enable_sharing":
-    case "disable_sharing":
-      return [["sharing", "enabled"]];
-    case "pause":
-    case "unpause":
-      return [["paused"]];
-    default:
-      return [];
-  }
+function fieldsOf(kind2, action) {
+  return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
 async function refresh2(paths, flags, io) {
   const desired = await readConfig(paths, flags, io, "plan");
@@ -61104,11 +61931,11 @@ async function refresh2(paths, flags, io) {
       const kind2 = KINDS.find((k) => k.name === object.kind);
       const owner = `${kind2.words.one} "${flat(object.name)}"`;
       if (object.source === void 0) continue;
-      if (action.action === "create" || action.action === "restore") {
+      if (kind2.verbs.some((v) => v.name === action.action && v.absentBefore)) {
         absent.push(`${owner} is not live (apply would ${action.action} it)`);
         continue;
       }
-      const fields = fieldsOf(action);
+      const fields = fieldsOf(kind2, action);
       if (fields.length === 0 || object.id === void 0) continue;
       const items2 = await livePulled(pulled, kind2, client, object.project);
       const item = items2.get(object.id);
@@ -61140,8 +61967,8 @@ async function refresh2(paths, flags, io) {
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
     const path = resolve8(io.cwd, file);
-    const text = await withFile("read", file, () => readFile3(path, "utf8"));
-    const refreshed = refreshText(text, dedupe(fields));
+    const text2 = await withFile("read", file, () => readFile3(path, "utf8"));
+    const refreshed = refreshText(text2, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
 `);
     if (refreshed.changed.length === 0) continue;
@@ -61191,7 +62018,7 @@ var init_pull_refresh = __esm({
   "src/commands/pull-refresh.ts"() {
     "use strict";
     init_files();
-    init_kinds2();
+    init_kinds3();
     init_values();
     init_escape();
     init_refresh();
@@ -61253,9 +62080,9 @@ async function run6(flags, io) {
   for (const pulled of files) {
     const file = resolve9(dir, pulled.name);
     await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text);
-    const words = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
+    const words2 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
-      `wrote ${relative4(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words.one : words.many}
+      `wrote ${relative4(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words2.one : words2.many}
 `
     );
     if (pulled.variables.length > 0) {
@@ -61271,7 +62098,7 @@ var init_pull4 = __esm({
     "use strict";
     init_errors();
     init_files();
-    init_kinds2();
+    init_kinds3();
     init_document();
     init_pull3();
     init_version();
@@ -61279,6 +62106,138 @@ var init_pull4 = __esm({
     init_project();
     init_pull_refresh();
     SCHEMA = fileURLToPath(new URL("../../schemas/config.schema.json", import.meta.url));
+  }
+});
+
+// src/kinds/batch-export/operations/backfill-window.ts
+function checkWindowSyntax(start2, end, now) {
+  if (!start2 || !end) {
+    throw new UserError(
+      "backfill needs both --start and --end, e.g. --start 2026-11-20T00:00:00Z --end 2026-11-20T06:00:00Z"
+    );
+  }
+  const s = parseCliTime(start2, "--start", now);
+  const e = parseCliTime(end, "--end", now);
+  if (s.kind !== e.kind) {
+    throw new UserError(
+      `--start and --end must both be dates (YYYY-MM-DD, for daily and weekly exports) or both times with a timezone; got ${start2} and ${end}`
+    );
+  }
+  if (s.ms >= e.ms) throw new UserError(`--start ${start2} must be before --end ${end}`);
+  if (e.ms > now.getTime()) {
+    throw new UserError(
+      `--end ${end} is in the future (now is ${isoTime(now.toISOString())}): a backfill can only export the past`
+    );
+  }
+  return { start: s, end: e };
+}
+function checkWindowForInterval(window, exportName, interval, offsetDay2) {
+  const { start: start2, end } = window;
+  if (DATE_INTERVALS.has(interval)) {
+    if (start2.kind !== "date") {
+      throw new UserError(
+        `"${exportName}" runs every ${interval}: give dates only, e.g. --start ${isoDate(start2.ms)} --end ${isoDate(end.ms)}`
+      );
+    }
+    if (interval === "week" && typeof offsetDay2 === "number") {
+      for (const [flag2, t] of [
+        ["--start", start2],
+        ["--end", end]
+      ]) {
+        if (new Date(t.ms).getUTCDay() !== offsetDay2) {
+          throw new UserError(
+            `"${exportName}" runs weekly on ${WEEKDAYS[offsetDay2] ?? offsetDay2}: ${flag2} ${t.text} is a ${WEEKDAYS[new Date(t.ms).getUTCDay()]}`
+          );
+        }
+      }
+    }
+    return { start_at: start2.text, end_at: end.text };
+  }
+  if (start2.kind === "date") {
+    throw new UserError(
+      `"${exportName}" runs every ${interval}: give times with a timezone, e.g. --start ${start2.text}T00:00:00Z --end ${end.text}T00:00:00Z`
+    );
+  }
+  return { start_at: start2.text, end_at: end.text };
+}
+function isoDate(ms) {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+var DATE_INTERVALS, WEEKDAYS;
+var init_backfill_window = __esm({
+  "src/kinds/batch-export/operations/backfill-window.ts"() {
+    "use strict";
+    init_errors();
+    init_time2();
+    init_time();
+    DATE_INTERVALS = /* @__PURE__ */ new Set(["day", "week"]);
+    WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+  }
+});
+
+// src/kinds/batch-export/operations/run-lookup.ts
+function allRunsWindow(b) {
+  const created = Date.parse(b.created_at ?? "");
+  return { after: Number.isNaN(created) ? "2000-01-01T00:00:00.000Z" : new Date(created).toISOString() };
+}
+async function getRun(client, project3, b, runId) {
+  try {
+    return await client.runs.get(project3, b.id, runId, allRunsWindow(b));
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) {
+      throw new UserError(`no run ${runId} of batch export "${b.name}" in project ${project3}`);
+    }
+    throw error2;
+  }
+}
+async function readLogs(client, project3, exportId, filters, limit) {
+  const out = [];
+  let before;
+  const rounds = Math.ceil(limit / LOG_PAGE) * 4 + 2;
+  for (let round = 0; round < rounds; round++) {
+    const size = Math.min(LOG_PAGE, limit);
+    const query = {
+      limit: size,
+      level: filters.level,
+      search: filters.search,
+      after: filters.after,
+      instance_id: filters.instanceId,
+      before
+    };
+    const page = await collect(client.batchExports.logs(project3, exportId, query, size), size);
+    if (page.length < size) {
+      out.push(...page);
+      return finish(out, limit, false);
+    }
+    if (out.length + page.length >= limit) {
+      out.push(...page);
+      return finish(out, limit, true);
+    }
+    const times = page.map((e) => normaliseInstant(e.timestamp) ?? e.timestamp);
+    const oldest = times[times.length - 1];
+    const keep = times.findLastIndex((t) => t !== oldest);
+    if (keep < 0) {
+      out.push(...page);
+      const read = finish(out, limit, true);
+      if (out.length < limit) read.stalledAt = page[0]?.timestamp;
+      return read;
+    }
+    out.push(...page.slice(0, keep + 1));
+    before = page[keep]?.timestamp;
+  }
+  return finish(out, limit, true);
+}
+function finish(entries, limit, more) {
+  return { entries: entries.slice(0, limit), more: more || entries.length > limit };
+}
+var LOG_PAGE;
+var init_run_lookup = __esm({
+  "src/kinds/batch-export/operations/run-lookup.ts"() {
+    "use strict";
+    init_errors();
+    init_service2();
+    init_normalise();
+    LOG_PAGE = 500;
   }
 });
 
@@ -61321,15 +62280,15 @@ function dataInterval(r) {
   const start2 = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
   return `${start2} → ${isoTime(r.data_interval_end)}`;
 }
-function cut(text, max) {
-  const flat2 = text.replace(/\s+/g, " ").trim();
+function cut(text2, max) {
+  const flat2 = text2.replace(/\s+/g, " ").trim();
   return flat2.length > max ? `${flat2.slice(0, max - 1)}…` : flat2;
 }
 var init_runs2 = __esm({
   "src/render/runs.ts"() {
     "use strict";
     init_text();
-    init_table();
+    init_table2();
     init_time2();
   }
 });
@@ -61400,13 +62359,13 @@ var init_status = __esm({
   "src/render/status.ts"() {
     "use strict";
     init_text();
-    init_table();
+    init_table2();
     init_time2();
     WINDOW_DAYS = 7;
   }
 });
 
-// src/kinds/batch-export/runs.ts
+// src/kinds/batch-export/operations/runs.ts
 async function statusRows(client, exports, now) {
   const after = new Date(now.getTime() - WINDOW_DAYS * 864e5).toISOString();
   const rows = await Promise.all(
@@ -61462,13 +62421,29 @@ function covers(r, failed) {
 }
 var MAX_RUNS2;
 var init_runs3 = __esm({
-  "src/kinds/batch-export/runs.ts"() {
+  "src/kinds/batch-export/operations/runs.ts"() {
     "use strict";
     init_runs2();
     init_status();
-    init_table();
+    init_table2();
     init_pages();
     MAX_RUNS2 = 5e3;
+  }
+});
+
+// src/kinds/batch-export/operations/index.ts
+function declaredExports(project3) {
+  return declaredOf(project3, BATCH_EXPORT);
+}
+var init_operations = __esm({
+  "src/kinds/batch-export/operations/index.ts"() {
+    "use strict";
+    init_types2();
+    init_name();
+    init_backfill_command();
+    init_backfill_window();
+    init_run_lookup();
+    init_runs3();
   }
 });
 
@@ -61513,7 +62488,7 @@ async function select(ctx, options) {
     throw new UserError("give either PATH or --organization, not both");
   if (paths.length > 0) return fromFiles(ctx, options, paths);
   if (options.organization) {
-    const exports2 = await collect(ctx.client.batchExports.listForOrganization(options.organization));
+    const exports2 = await organizationExports(ctx, options.organization);
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
@@ -61527,18 +62502,31 @@ async function select(ctx, options) {
   const exports = await collect(ctx.client.batchExports.list(project3));
   return { exports, missing: [], organization: null, projects: [project3] };
 }
+async function organizationExports(ctx, organization3) {
+  try {
+    return await collect(ctx.client.batchExports.listForOrganization(organization3));
+  } catch (error2) {
+    if (!(error2 instanceof ServiceError) || error2.status !== 404) throw error2;
+  }
+  const projects2 = await collect(ctx.client.organizations.listProjects(organization3));
+  const exports = [];
+  for (const id of [...new Set(projects2.map((p) => p.id))].sort((a, b) => a - b)) {
+    exports.push(...await collect(ctx.client.batchExports.list(id)));
+  }
+  return exports;
+}
 async function fromFiles(ctx, options, paths) {
   const loaded = await readConfig(paths, options, ctx.io, "plan");
   const exports = [];
   const missing = [];
   const projects2 = [];
   for (const p of loaded.projects) {
-    const declared = declaredOf(p, "batch_export");
-    if (p.project === void 0 || declared.length === 0) continue;
+    const declared2 = declaredExports(p);
+    if (p.project === void 0 || declared2.length === 0) continue;
     const project3 = p.project;
     projects2.push(project3);
     const live = await collect(ctx.client.batchExports.list(project3));
-    for (const d of declared) {
+    for (const d of declared2) {
       if (d.deleted) continue;
       const hit = d.id ? live.find((b) => b.id === d.id) : live.find((b) => b.name === d.name);
       if (hit) exports.push(hit);
@@ -61550,12 +62538,12 @@ async function fromFiles(ctx, options, paths) {
 var init_status2 = __esm({
   "src/commands/status.ts"() {
     "use strict";
-    init_types2();
     init_errors();
-    init_runs3();
+    init_operations();
     init_status();
-    init_table();
+    init_table2();
     init_text2();
+    init_errors2();
     init_service2();
     init_words();
     init_config2();
@@ -61565,12 +62553,12 @@ var init_status2 = __esm({
 });
 
 // src/commands/options.ts
-function parseLimit(raw, flag, fallback, max) {
+function parseLimit(raw, flag2, fallback, max) {
   if (raw === void 0 || raw === "") return fallback;
-  const text = String(raw).trim();
-  const n = Number(text);
-  if (!/^\d+$/.test(text) || n < 1 || n > max) {
-    throw new UserError(`${flag} must be a whole number from 1 to ${max}, got "${text}"`);
+  const text2 = String(raw).trim();
+  const n = Number(text2);
+  if (!/^\d+$/.test(text2) || n < 1 || n > max) {
+    throw new UserError(`${flag2} must be a whole number from 1 to ${max}, got "${text2}"`);
   }
   return n;
 }
@@ -61617,7 +62605,7 @@ async function resolveExport(ctx, flags, name, configPath) {
   const loaded = await readOptionalConfig(configPath, flags, ctx.io);
   const projects2 = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
   const matches2 = (loaded?.projects ?? []).flatMap(
-    (p) => declaredOf(p, "batch_export").filter((d) => d.name === name).map((object) => ({ project: p.project, object }))
+    (p) => declaredExports(p).filter((d) => d.name === name).map((object) => ({ project: p.project, object }))
   );
   const inProjects = new Set(matches2.map((m) => m.project));
   if (inProjects.size > 1) {
@@ -61626,14 +62614,14 @@ async function resolveExport(ctx, flags, name, configPath) {
     );
   }
   const found = matches2[0];
-  const choice = projectChoice(flags, ctx.io);
-  const project3 = found?.project ?? choice.project ?? (projects2.size === 1 ? [...projects2][0] : void 0);
+  const choice2 = projectChoice(flags, ctx.io);
+  const project3 = found?.project ?? choice2.project ?? (projects2.size === 1 ? [...projects2][0] : void 0);
   if (project3 === void 0) {
     throw new UserError(
       "no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`"
     );
   }
-  const id = found?.object.id ?? (UUID2.test(name) ? name : void 0);
+  const id = found?.object.id ?? (UUID5.test(name) ? name : void 0);
   if (id) return { project: project3, export: await ctx.client.batchExports.get(project3, id) };
   return { project: project3, export: await findByName(ctx, project3, name) };
 }
@@ -61654,16 +62642,16 @@ async function findByName(ctx, project3, name) {
 function quoteList(names) {
   return names.map((n) => `"${n}"`).join(", ");
 }
-var UUID2;
+var UUID5;
 var init_resolve_export = __esm({
   "src/commands/resolve-export.ts"() {
     "use strict";
-    init_types2();
     init_errors();
+    init_operations();
     init_service2();
     init_config2();
     init_project();
-    UUID2 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   }
 });
 
@@ -61708,7 +62696,7 @@ var init_runs4 = __esm({
   "src/commands/runs.ts"() {
     "use strict";
     init_runs2();
-    init_table();
+    init_table2();
     init_text2();
     init_text();
     init_time();
@@ -61716,72 +62704,6 @@ var init_runs4 = __esm({
     init_connect();
     init_options();
     init_resolve_export();
-  }
-});
-
-// src/kinds/batch-export/run-lookup.ts
-function allRunsWindow(b) {
-  const created = Date.parse(b.created_at ?? "");
-  return { after: Number.isNaN(created) ? "2000-01-01T00:00:00.000Z" : new Date(created).toISOString() };
-}
-async function getRun(client, project3, b, runId) {
-  try {
-    return await client.runs.get(project3, b.id, runId, allRunsWindow(b));
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) {
-      throw new UserError(`no run ${runId} of batch export "${b.name}" in project ${project3}`);
-    }
-    throw error2;
-  }
-}
-async function readLogs(client, project3, exportId, filters, limit) {
-  const out = [];
-  let before;
-  const rounds = Math.ceil(limit / LOG_PAGE) * 4 + 2;
-  for (let round = 0; round < rounds; round++) {
-    const size = Math.min(LOG_PAGE, limit);
-    const query = {
-      limit: size,
-      level: filters.level,
-      search: filters.search,
-      after: filters.after,
-      instance_id: filters.instanceId,
-      before
-    };
-    const page = await collect(client.batchExports.logs(project3, exportId, query, size), size);
-    if (page.length < size) {
-      out.push(...page);
-      return finish(out, limit, false);
-    }
-    if (out.length + page.length >= limit) {
-      out.push(...page);
-      return finish(out, limit, true);
-    }
-    const times = page.map((e) => normaliseInstant(e.timestamp) ?? e.timestamp);
-    const oldest = times[times.length - 1];
-    const keep = times.findLastIndex((t) => t !== oldest);
-    if (keep < 0) {
-      out.push(...page);
-      const read = finish(out, limit, true);
-      if (out.length < limit) read.stalledAt = page[0]?.timestamp;
-      return read;
-    }
-    out.push(...page.slice(0, keep + 1));
-    before = page[keep]?.timestamp;
-  }
-  return finish(out, limit, true);
-}
-function finish(entries, limit, more) {
-  return { entries: entries.slice(0, limit), more: more || entries.length > limit };
-}
-var LOG_PAGE;
-var init_run_lookup = __esm({
-  "src/kinds/batch-export/run-lookup.ts"() {
-    "use strict";
-    init_errors();
-    init_service2();
-    init_normalise();
-    LOG_PAGE = 500;
   }
 });
 
@@ -61858,9 +62780,7 @@ var init_retry = __esm({
   "src/commands/retry.ts"() {
     "use strict";
     init_errors();
-    init_run_lookup();
-    init_runs3();
-    init_schedule();
+    init_operations();
     init_runs2();
     init_time2();
     init_service2();
@@ -61871,72 +62791,6 @@ var init_retry = __esm({
     init_connect();
     init_resolve_export();
     MAX_RUNS3 = 2e4;
-  }
-});
-
-// src/kinds/batch-export/backfill-window.ts
-function checkWindowSyntax(start2, end, now) {
-  if (!start2 || !end) {
-    throw new UserError(
-      "backfill needs both --start and --end, e.g. --start 2026-11-20T00:00:00Z --end 2026-11-20T06:00:00Z"
-    );
-  }
-  const s = parseCliTime(start2, "--start", now);
-  const e = parseCliTime(end, "--end", now);
-  if (s.kind !== e.kind) {
-    throw new UserError(
-      `--start and --end must both be dates (YYYY-MM-DD, for daily and weekly exports) or both times with a timezone; got ${start2} and ${end}`
-    );
-  }
-  if (s.ms >= e.ms) throw new UserError(`--start ${start2} must be before --end ${end}`);
-  if (e.ms > now.getTime()) {
-    throw new UserError(
-      `--end ${end} is in the future (now is ${isoTime(now.toISOString())}): a backfill can only export the past`
-    );
-  }
-  return { start: s, end: e };
-}
-function checkWindowForInterval(window, exportName, interval, offsetDay2) {
-  const { start: start2, end } = window;
-  if (DATE_INTERVALS.has(interval)) {
-    if (start2.kind !== "date") {
-      throw new UserError(
-        `"${exportName}" runs every ${interval}: give dates only, e.g. --start ${isoDate(start2.ms)} --end ${isoDate(end.ms)}`
-      );
-    }
-    if (interval === "week" && typeof offsetDay2 === "number") {
-      for (const [flag, t] of [
-        ["--start", start2],
-        ["--end", end]
-      ]) {
-        if (new Date(t.ms).getUTCDay() !== offsetDay2) {
-          throw new UserError(
-            `"${exportName}" runs weekly on ${WEEKDAYS[offsetDay2] ?? offsetDay2}: ${flag} ${t.text} is a ${WEEKDAYS[new Date(t.ms).getUTCDay()]}`
-          );
-        }
-      }
-    }
-    return { start_at: start2.text, end_at: end.text };
-  }
-  if (start2.kind === "date") {
-    throw new UserError(
-      `"${exportName}" runs every ${interval}: give times with a timezone, e.g. --start ${start2.text}T00:00:00Z --end ${end.text}T00:00:00Z`
-    );
-  }
-  return { start_at: start2.text, end_at: end.text };
-}
-function isoDate(ms) {
-  return new Date(ms).toISOString().slice(0, 10);
-}
-var DATE_INTERVALS, WEEKDAYS;
-var init_backfill_window = __esm({
-  "src/kinds/batch-export/backfill-window.ts"() {
-    "use strict";
-    init_errors();
-    init_time2();
-    init_time();
-    DATE_INTERVALS = /* @__PURE__ */ new Set(["day", "week"]);
-    WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
   }
 });
 
@@ -61977,8 +62831,7 @@ var init_backfill = __esm({
     "use strict";
     init_clock();
     init_errors();
-    init_backfill_window();
-    init_schedule();
+    init_operations();
     init_time2();
     init_service2();
     init_text();
@@ -62005,7 +62858,7 @@ var init_logs2 = __esm({
   "src/render/logs.ts"() {
     "use strict";
     init_text();
-    init_table();
+    init_table2();
     init_time2();
     LEVEL_STYLE = { ERROR: "red", WARNING: "yellow", DEBUG: "dim" };
   }
@@ -62069,10 +62922,10 @@ async function run11(options, io) {
 var init_logs3 = __esm({
   "src/commands/logs.ts"() {
     "use strict";
-    init_run_lookup();
+    init_operations();
     init_logs2();
     init_runs2();
-    init_table();
+    init_table2();
     init_text2();
     init_time2();
     init_text();
@@ -62118,14 +62971,14 @@ function renderEventsText(doc, paint) {
   return renderTable(["TIMESTAMP", "EVENT", "DISTINCT ID", "PROPERTIES"], rows, paint);
 }
 function propertiesPreview(properties) {
-  const text = Object.entries(properties).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
-  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+  const text2 = Object.entries(properties).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
+  return text2.length > 100 ? `${text2.slice(0, 99)}…` : text2;
 }
 var CSV_COLUMNS;
 var init_events3 = __esm({
   "src/render/events.ts"() {
     "use strict";
-    init_table();
+    init_table2();
     init_time2();
     CSV_COLUMNS = ["id", "event", "timestamp", "distinct_id", "properties"];
   }
@@ -62220,7 +63073,7 @@ var init_events4 = __esm({
     "use strict";
     init_errors();
     init_events3();
-    init_table();
+    init_table2();
     init_text2();
     init_service2();
     init_time();
@@ -62408,6 +63261,9 @@ var {
 // src/cli.ts
 init_errors();
 
+// src/kinds/keys.ts
+var KIND_KEYS = ["dashboards", "batch_exports"];
+
 // src/process-io.ts
 init_clock();
 init_io();
@@ -62470,7 +63326,7 @@ function ask(question2) {
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
     rl.question(`${question2} Only 'yes' will be accepted: `).then(
-      (text) => finish2(text.trim() === "yes" ? "yes" : "no"),
+      (text2) => finish2(text2.trim() === "yes" ? "yes" : "no"),
       () => finish2("eof")
     );
   });
@@ -62590,7 +63446,7 @@ function buildProgram(io, setExit) {
     ).argument("[paths...]", "with --refresh: the files or folders to refresh (default posthog/)").option("--out <dir>", "folder to write new files into", "posthog").option(
       "--refresh",
       "update the live values of the objects the files declare, keeping comments and ${NAME}"
-    ).addOption(new Option("--kind <kind>", "only one kind").choices(["dashboards", "batch_exports"]))
+    ).addOption(new Option("--kind <kind>", "only one kind").choices(KIND_KEYS))
   ).addHelpText(
     "after",
     help(CONNECTION_ENV, "posthog-gitops pull --project 12345 --out posthog/production")
@@ -62674,8 +63530,8 @@ function bundledCli(version, env, cwd) {
       delete io.confirm;
       if (options.captureStdout) {
         io.stdout = {
-          write: (text) => {
-            stdout += text;
+          write: (text2) => {
+            stdout += text2;
           },
           isTTY: false
         };
@@ -62723,23 +63579,23 @@ function commentMarker(header) {
 }
 function commentBody(header, markdown, limit = COMMENT_LIMIT) {
   const marker = commentMarker(header);
-  let text = markdown.endsWith("\n") ? markdown : `${markdown}
+  let text2 = markdown.endsWith("\n") ? markdown : `${markdown}
 `;
   let dropped = 0;
   const body = () => dropped === 0 ? `${marker}
-${text}` : `${marker}
-${text}
+${text2}` : `${marker}
+${text2}
 _${dropped} more ${dropped === 1 ? "section" : "sections"} left out to fit this comment: see the job summary for the whole plan._
 `;
   while (body().length > limit) {
-    const start2 = text.lastIndexOf("\n\n<details>");
-    const end = start2 < 0 ? -1 : text.indexOf("</details>", start2);
+    const start2 = text2.lastIndexOf("\n\n<details>");
+    const end = start2 < 0 ? -1 : text2.indexOf("</details>", start2);
     if (end < 0) {
       const whole = body();
       return `${whole.slice(0, limit - 2)}…
 `;
     }
-    text = text.slice(0, start2) + text.slice(end + "</details>".length);
+    text2 = text2.slice(0, start2) + text2.slice(end + "</details>".length);
     dropped += 1;
   }
   return body();
@@ -62827,10 +63683,10 @@ var GitHubApi = class {
       ...body === void 0 ? {} : { body: JSON.stringify(body) },
       signal: AbortSignal.timeout(TIMEOUT_MS)
     });
-    const text = await response.text();
+    const text2 = await response.text();
     let json;
     try {
-      json = text === "" ? void 0 : JSON.parse(text);
+      json = text2 === "" ? void 0 : JSON.parse(text2);
     } catch {
       json = void 0;
     }
@@ -62847,7 +63703,7 @@ var GitHubApi = class {
 function hint(status) {
   return status === 401 || status === 403 || status === 404 ? " (does the token in github-token have pull-requests: write on this repository?)" : "";
 }
-var oneLine2 = (text) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
+var oneLine2 = (text2) => text2.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
 function nextLink(link) {
   for (const part of (link ?? "").split(",")) {
     const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
@@ -62898,8 +63754,8 @@ function readInputs(read) {
   };
 }
 var VERSION_SPEC = /^[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=|*+ -]{0,99}$/;
-function splitPaths(text) {
-  const parts = text.includes("\n") ? text.split("\n").map((line) => line.trim()) : text.split(/[ \t]+/);
+function splitPaths(text2) {
+  const parts = text2.includes("\n") ? text2.split("\n").map((line) => line.trim()) : text2.split(/[ \t]+/);
   return parts.filter((part) => part !== "");
 }
 function cliEnv(runner, inputs) {
@@ -63038,8 +63894,8 @@ async function keepComment(ctx, markdown, code) {
 // src/action/main.ts
 var TITLE = "posthog-gitops";
 var report = {
-  info: (text) => info(text),
-  error: (text) => error(text, { title: TITLE }),
+  info: (text2) => info(text2),
+  error: (text2) => error(text2, { title: TITLE }),
   setOutput: (name, value) => setOutput(name, value),
   startGroup: (name) => startGroup(name),
   endGroup: () => endGroup()

@@ -10,7 +10,7 @@ import { planSchema } from "../src/plan/schema.js";
 
 export const GENERATED: Record<string, unknown> = {
   "schemas/config.schema.json": composeSchema(KINDS),
-  "schemas/plan.schema.json": planSchema,
+  "schemas/plan.schema.json": planSchema(KINDS),
 };
 
 export function schemaText(value: unknown): string {

@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from "commander";
 import { describeFailure, exitCodeOf } from "./errors.js";
 import type { Io } from "./io.js";
+import { KIND_KEYS } from "./kinds/keys.js";
 import { processIo } from "./process-io.js";
 import { colorEnabled } from "./render/paint.js";
 import { scrubbingIo } from "./scrub.js";
@@ -203,7 +204,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "--refresh",
         "update the live values of the objects the files declare, keeping comments and ${NAME}",
       )
-      .addOption(new Option("--kind <kind>", "only one kind").choices(["dashboards", "batch_exports"])),
+      .addOption(new Option("--kind <kind>", "only one kind").choices(KIND_KEYS)),
   )
     .addHelpText(
       "after",

@@ -8,6 +8,11 @@ export function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${plural(n, one, many)}`;
 }
 
+/** `a`, `a or b`, `a, b or c`. */
+export function orList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+}
+
 /** The noun alone: `plural(1, "change")` is `change`, `plural(3, "change")` is `changes`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;

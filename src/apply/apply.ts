@@ -45,9 +45,9 @@ export interface ApplyDeps {
 
 const NOT_STARTED = "not started: the run was stopped";
 
-const isDelete = (a: Action) => a.action === "delete" || a.action === "soft_delete";
-
 export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResult[]> {
+  const isDelete = (a: Action) =>
+    deps.kinds.some((k) => k.name === a.object.kind && k.verbs.some((v) => v.name === a.action && v.deletes));
   const results: ActionResult[] = [];
   const report = (result: ActionResult) => {
     results.push(result);

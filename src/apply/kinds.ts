@@ -15,9 +15,17 @@ export interface Executed {
   notes: string[];
 }
 
+/** What the executor needs of an action verb. */
+export interface ApplyVerb {
+  readonly name: string;
+  /** Removes the object: runs after all other work, and not when other work on the object failed. */
+  readonly deletes?: boolean;
+}
+
 export interface ApplyKind {
   readonly name: string;
   readonly words: KindWords;
+  readonly verbs: readonly ApplyVerb[];
   /**
    * The JSON body an action sends (undefined when its request has none), with every `SecretRef`
    * resolved from `env`; a missing variable is a `UserError`.

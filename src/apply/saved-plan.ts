@@ -47,14 +47,18 @@ export function savedPlanText(saved: Omit<SavedPlan, "saved_plan_version">): str
   return `${JSON.stringify(content, null, 2)}\n`;
 }
 
-let validateSaved: ((data: unknown) => boolean) | undefined;
+const validators = new WeakMap<readonly PlanKind[], (data: unknown) => boolean>();
 
-/** The saved plan's own shape (strings, booleans), with the plan checked against the plan schema. */
-function savedValidator() {
+/**
+ * The saved plan's own shape (strings, booleans), with the plan checked against the plan schema of the
+ * kinds it is applied with (their verbs).
+ */
+function savedValidator(kinds: readonly PlanKind[]) {
+  let validateSaved = validators.get(kinds);
   if (!validateSaved) {
     const ajv = new Ajv2020({ allErrors: false, strict: false });
     addFormats.default(ajv);
-    ajv.addSchema({ ...planSchema, $id: "posthog-gitops:plan" });
+    ajv.addSchema({ ...planSchema(kinds), $id: "posthog-gitops:plan" });
     const strings = { type: "array", items: { type: "string" } };
     validateSaved = ajv.compile({
       type: "object",
@@ -92,11 +96,12 @@ function savedValidator() {
         },
       },
     });
+    validators.set(kinds, validateSaved);
   }
   return validateSaved;
 }
 
-export async function readSavedPlan(file: string): Promise<SavedPlan> {
+export async function readSavedPlan(file: string, kinds: readonly PlanKind[]): Promise<SavedPlan> {
   let data: unknown;
   try {
     data = JSON.parse(await readFile(file, "utf8"));
@@ -105,7 +110,7 @@ export async function readSavedPlan(file: string): Promise<SavedPlan> {
     throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
   }
   const version = (data as { saved_plan_version?: unknown } | null)?.saved_plan_version;
-  if (version !== SAVED_PLAN_VERSION || !savedValidator()(data)) {
+  if (version !== SAVED_PLAN_VERSION || !savedValidator(kinds)(data)) {
     throw new UserError(
       `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
       "plan_refused",

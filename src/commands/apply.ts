@@ -57,7 +57,8 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead",
     );
   }
-  const saved = flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan)) : undefined;
+  const saved =
+    flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan), KINDS) : undefined;
   // A saved plan is planned again from the files it was made from, which must not have changed.
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
   const commit = saved ? undefined : await checkBase(flags, io);

@@ -10,8 +10,12 @@
 import { nowDate } from "../clock.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import { checkWindowForInterval, checkWindowSyntax } from "../kinds/batch-export/backfill-window.js";
-import { checkRunsHint, quoteArg } from "../kinds/batch-export/schedule.js";
+import {
+  checkRunsHint,
+  checkWindowForInterval,
+  checkWindowSyntax,
+  quoteArg,
+} from "../kinds/batch-export/operations/index.js";
 import { isoTime } from "../render/time.js";
 import { UnknownOutcomeError } from "../service/index.js";
 import { flat } from "../text.js";

@@ -8,7 +8,7 @@
  */
 
 import type { Io } from "../io.js";
-import { getRun, LOG_PAGE, readLogs } from "../kinds/batch-export/run-lookup.js";
+import { getRun, LOG_PAGE, readLogs } from "../kinds/batch-export/operations/index.js";
 import { type LogsDocument, renderLogsText } from "../render/logs.js";
 import { exportRef } from "../render/runs.js";
 import { painter } from "../render/table.js";

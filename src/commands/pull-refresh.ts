@@ -23,23 +23,9 @@ import { readConfig } from "./config.js";
 import { type ConnectionFlags, withConnection } from "./connect.js";
 import { buildOptions, failOnErrors } from "./reconcile.js";
 
-/** The fields of a declared item an action says differ from live. */
-function fieldsOf(action: Action): string[][] {
-  switch (action.action) {
-    case "update":
-      return action.changes.filter((c) => !c.secret).map((c) => c.path.split("."));
-    case "add_collaborator":
-    case "remove_collaborator":
-      return [["collaborators"]];
-    case "enable_sharing":
-    case "disable_sharing":
-      return [["sharing", "enabled"]];
-    case "pause":
-    case "unpause":
-      return [["paused"]];
-    default:
-      return [];
-  }
+/** The fields of a declared item an action says differ from live: its verb's, e.g. `sharing.enabled`. */
+function fieldsOf(kind: Kind, action: Action): string[][] {
+  return kind.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
 
 export async function refresh(paths: readonly string[], flags: ConnectionFlags, io: Io): Promise<number> {
@@ -56,11 +42,11 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
       const kind = KINDS.find((k) => k.name === object.kind) as Kind;
       const owner = `${kind.words.one} "${flat(object.name)}"`;
       if (object.source === undefined) continue;
-      if (action.action === "create" || action.action === "restore") {
+      if (kind.verbs.some((v) => v.name === action.action && v.absentBefore)) {
         absent.push(`${owner} is not live (apply would ${action.action} it)`);
         continue;
       }
-      const fields = fieldsOf(action);
+      const fields = fieldsOf(kind, action);
       if (fields.length === 0 || object.id === undefined) continue;
       const items = await livePulled(pulled, kind, client, object.project);
       const item = items.get(object.id);

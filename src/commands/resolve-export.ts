@@ -5,9 +5,8 @@
  * of `--project` / POSTHOG_PROJECT_ID (or the files' only project), by name in the live list. A UUID is
  * taken as the export's id.
  */
-import { declaredOf } from "../config/types.js";
 import { UserError } from "../errors.js";
-import type { DesiredBatchExport } from "../kinds/batch-export/index.js";
+import { declaredExports } from "../kinds/batch-export/operations/index.js";
 import { collect } from "../service/index.js";
 import type { BatchExport } from "../service/types.js";
 import { readOptionalConfig } from "./config.js";
@@ -31,7 +30,7 @@ export async function resolveExport(
   const loaded = await readOptionalConfig(configPath, flags, ctx.io);
   const projects = new Set(loaded?.projects.flatMap((p) => (p.project === undefined ? [] : [p.project])));
   const matches = (loaded?.projects ?? []).flatMap((p) =>
-    declaredOf<DesiredBatchExport>(p, "batch_export")
+    declaredExports(p)
       .filter((d) => d.name === name)
       .map((object) => ({ project: p.project, object })),
   );

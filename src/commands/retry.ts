@@ -10,9 +10,12 @@
 
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import { allRunsWindow, getRun } from "../kinds/batch-export/run-lookup.js";
-import { failedRunsToRetry } from "../kinds/batch-export/runs.js";
-import { checkRunsHint } from "../kinds/batch-export/schedule.js";
+import {
+  allRunsWindow,
+  checkRunsHint,
+  failedRunsToRetry,
+  getRun,
+} from "../kinds/batch-export/operations/index.js";
 import { dataInterval } from "../render/runs.js";
 import { humanTime } from "../render/time.js";
 import { collect, ServiceError, UnknownOutcomeError } from "../service/index.js";

@@ -1,21 +1,21 @@
 /**
  * `posthog-gitops status [PATH...]`: one row per batch export with its latest run, failures and
  * records of the last 7 days. Scope: the exports the files in PATH (else `posthog/`, when it exists)
- * declare; else every export of `--organization ID` (all its projects); else every export of the
- * project (--project / POSTHOG_PROJECT_ID).
+ * declare; else every export of `--organization ID` (all its projects, from the organization's list or,
+ * where the service has no such route, from each project's); else every export of the project
+ * (--project / POSTHOG_PROJECT_ID).
  * Result on stdout (table, or JSON per schemas/status.schema.json), summary on stderr.
  * `--fail-on-error` exits 1 when some export's latest run failed (for cron alerting).
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
-import { declaredOf } from "../config/types.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import type { DesiredBatchExport } from "../kinds/batch-export/index.js";
-import { statusRows } from "../kinds/batch-export/runs.js";
+import { declaredExports, statusRows } from "../kinds/batch-export/operations/index.js";
 import { type MissingExport, renderStatusText, statusDocument } from "../render/status.js";
 import { isFailed, painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
+import { ServiceError } from "../service/errors.js";
 import { collect } from "../service/index.js";
 import type { BatchExport } from "../service/types.js";
 import { count } from "../words.js";
@@ -77,7 +77,7 @@ async function select(ctx: OpsContext, options: StatusOptions): Promise<Selectio
     throw new UserError("give either PATH or --organization, not both");
   if (paths.length > 0) return fromFiles(ctx, options, paths);
   if (options.organization) {
-    const exports = await collect(ctx.client.batchExports.listForOrganization(options.organization));
+    const exports = await organizationExports(ctx, options.organization);
     const projects = [...new Set(exports.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports, missing: [], organization: options.organization, projects };
   }
@@ -92,6 +92,25 @@ async function select(ctx: OpsContext, options: StatusOptions): Promise<Selectio
   return { exports, missing: [], organization: null, projects: [project] };
 }
 
+/**
+ * Every export of the organization: its batch-export list where the service still has it, else (the
+ * newest service removed the organization-scope routes: 404) each of its projects' lists, read from
+ * `GET /api/organizations/{id}/projects/`. GET requests only, either way.
+ */
+async function organizationExports(ctx: OpsContext, organization: string): Promise<BatchExport[]> {
+  try {
+    return await collect(ctx.client.batchExports.listForOrganization(organization));
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.status !== 404) throw error;
+  }
+  const projects = await collect(ctx.client.organizations.listProjects(organization));
+  const exports: BatchExport[] = [];
+  for (const id of [...new Set(projects.map((p) => p.id))].sort((a, b) => a - b)) {
+    exports.push(...(await collect(ctx.client.batchExports.list(id))));
+  }
+  return exports;
+}
+
 /** The exports the files declare, matched to live ones by `id` pin, else by name. */
 async function fromFiles(ctx: OpsContext, options: StatusOptions, paths: string[]): Promise<Selection> {
   const loaded = await readConfig(paths, options, ctx.io, "plan");
@@ -99,7 +118,7 @@ async function fromFiles(ctx: OpsContext, options: StatusOptions, paths: string[
   const missing: MissingExport[] = [];
   const projects: number[] = [];
   for (const p of loaded.projects) {
-    const declared = declaredOf<DesiredBatchExport>(p, "batch_export");
+    const declared = declaredExports(p);
     if (p.project === undefined || declared.length === 0) continue;
     const project = p.project;
     projects.push(project);

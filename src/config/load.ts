@@ -78,7 +78,12 @@ export async function loadConfig(
   const detached: DesiredProject[] = [];
   let objects = 0;
   for (const source of sources) {
-    const file = parseYaml(source.path, source.text, diags);
+    const file = parseYaml(
+      source.path,
+      source.text,
+      diags,
+      kinds.map((k) => k.key),
+    );
     if (file === undefined) continue;
     const errors = validateSchema(kinds, file.data);
     reportSchemaErrors(file, errors, diags, kinds);

@@ -21,6 +21,7 @@ import {
   type YAMLError,
   YAMLParseError,
 } from "yaml";
+import { orList } from "../words.js";
 import type { Diagnostics } from "./diagnostics.js";
 import { excerpt } from "./excerpt.js";
 import {
@@ -70,6 +71,7 @@ export function composeFile(
   tokens: readonly CST.Token[],
   position: ParsedFile["position"],
   diags: Diagnostics,
+  listKeys: readonly string[] = [],
 ): ParsedFile | undefined {
   const crowded = crowdedMapping(tokens);
   if (crowded !== undefined) {
@@ -95,7 +97,7 @@ export function composeFile(
   for (const e of doc.warnings) report(e, "warning");
   if (doc.errors.length > 0) return undefined;
   if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) {
-    diags.error(path, 1, 1, "file is empty: expected a mapping with project, dashboards or batch_exports");
+    diags.error(path, 1, 1, `file is empty: expected a mapping with ${orList(["project", ...listKeys])}`);
     return undefined;
   }
   const root = doc.contents as Node;

@@ -59,9 +59,17 @@ function tokenize(text: string): Tokens | { stoppedAt: number; position: ParsedF
 
 type Route = "either" | "direct" | "composed";
 
-/** Returns undefined (with diagnostics) when the file cannot be used at all. */
-export function parseYaml(path: string, text: string, diags: Diagnostics): ParsedFile | undefined {
-  return parseBy("either", path, text, diags);
+/**
+ * Returns undefined (with diagnostics) when the file cannot be used at all. `listKeys`: the kinds'
+ * list keys, which an empty file's message names.
+ */
+export function parseYaml(
+  path: string,
+  text: string,
+  diags: Diagnostics,
+  listKeys: readonly string[] = [],
+): ParsedFile | undefined {
+  return parseBy("either", path, text, diags, listKeys);
 }
 
 /**
@@ -73,6 +81,7 @@ export function parseBy(
   path: string,
   text: string,
   diags: Diagnostics,
+  listKeys: readonly string[] = [],
 ): ParsedFile | undefined {
   let parsed: ReturnType<typeof tokenize>;
   try {
@@ -96,5 +105,5 @@ export function parseBy(
     if (direct !== undefined) return { path, data: direct.data, position, place: direct.place };
     if (route === "direct") return undefined;
   }
-  return composeFile(path, text, tokens, position, diags);
+  return composeFile(path, text, tokens, position, diags, listKeys);
 }

@@ -291,6 +291,9 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     ...sampleFlags(at),
     approval_policies: [],
     change_requests: [],
+    quick_filters: [],
+    dashboard_templates: [],
+    view_logs: [],
     sequences: { dashboard: 6, tile: 3, feature_flag: 9, cohort: 5 },
   };
 }

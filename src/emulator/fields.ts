@@ -76,6 +76,8 @@ export function parseChoice<T extends string | number>(
   attr: string,
   choices: readonly T[],
 ): T {
+  // A ChoiceField without allow_null refuses null before looking at the choices.
+  nullCheck(value, attr, false);
   const found = choices.find((c) => String(c) === String(value));
   if (found === undefined || isDict(value) || Array.isArray(value)) {
     throw invalid(`"${displayValue(value)}" is not a valid choice.`, attr, "invalid_choice");

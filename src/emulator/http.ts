@@ -37,10 +37,22 @@ export function tooLarge(): ApiError {
   );
 }
 
-/** Parses a JSON body; an empty body is `undefined`. Non-JSON content types are refused with 415. */
+/**
+ * Parses a JSON body; an empty body is `undefined`. Like DRF's FormParser, a form-encoded body is read
+ * too, as an object of strings (a repeated key gives the list of its values). Other content types are
+ * refused with 415.
+ */
 export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
   if (raw.length === 0) return undefined;
   const media = (contentType ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (media === "application/x-www-form-urlencoded") {
+    const form: Record<string, string | string[]> = {};
+    for (const [key, value] of new URLSearchParams(raw.toString("utf8"))) {
+      const seen = form[key];
+      form[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+    }
+    return form;
+  }
   if (media !== "" && !media.endsWith("json")) {
     throw new ApiError(
       415,

@@ -1,6 +1,7 @@
 /**
- * Defaults for the activity records of a seed (collaborators, sharing, runs, logs, events), so a
- * hand-written seed may give only the fields it cares about. Identity fields stay required.
+ * Defaults for the activity records of a seed (collaborators, sharing, runs, backfills, logs, events) and
+ * the dashboards' secondary records (quick filters, saved templates, view logs), so a hand-written seed
+ * may give only the fields it cares about. Identity fields stay required.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import type { StoreData } from "./types.js";
@@ -27,6 +28,7 @@ export function normaliseActivity(list: (key: string) => Raw[], at: string) {
     created_at: str(s.created_at, at),
     settings: (s.settings as Raw) ?? null,
     password_required: s.password_required === true,
+    ...(typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}),
   }));
   const runs: StoreData["runs"] = list("runs").map((r) => ({
     id: str(r.id, randomUUID()),
@@ -63,6 +65,51 @@ export function normaliseActivity(list: (key: string) => Raw[], at: string) {
     properties: typeof e.properties === "object" && e.properties !== null ? (e.properties as Raw) : {},
     elements_chain: str(e.elements_chain, ""),
   }));
-  const backfills = list("backfills") as unknown as StoreData["backfills"];
-  return { collaborators, sharing, runs, backfills, logs, events };
+  const backfills: StoreData["backfills"] = list("backfills").map((f) => ({
+    id: str(f.id, randomUUID()),
+    batch_export: str(f.batch_export, ""),
+    team_id: Number(f.team_id ?? f.team),
+    start_at: strOrNull(f.start_at),
+    end_at: strOrNull(f.end_at),
+    status: str(f.status, "Completed"),
+    created_at: str(f.created_at, at),
+    finished_at: strOrNull(f.finished_at),
+    last_updated_at: str(f.last_updated_at, str(f.created_at, at)),
+    total_records_count: intOrNull(f.total_records_count),
+  }));
+  const quick_filters: StoreData["quick_filters"] = list("quick_filters").map((q) => ({
+    id: str(q.id, randomUUID()).toLowerCase(),
+    team_id: Number(q.team_id ?? q.team),
+    name: str(q.name, ""),
+  }));
+  const dashboard_templates: StoreData["dashboard_templates"] = list("dashboard_templates").map((t) => ({
+    template_name: str(t.template_name, ""),
+    team_id: intOrNull(t.team_id ?? t.team ?? null),
+    scope: str(t.scope, "team"),
+    dashboard_description: str(t.dashboard_description, ""),
+    dashboard_filters:
+      typeof t.dashboard_filters === "object" && t.dashboard_filters !== null
+        ? (t.dashboard_filters as Raw)
+        : {},
+    tiles: Array.isArray(t.tiles) ? (t.tiles as Raw[]) : [],
+    tags: Array.isArray(t.tags) ? t.tags.map(String) : [],
+  }));
+  const view_logs: StoreData["view_logs"] = list("view_logs").map((v) => ({
+    team_id: Number(v.team_id ?? v.team),
+    user: Number(v.user),
+    type: str(v.type, "dashboard"),
+    ref: String(v.ref),
+    viewed_at: str(v.viewed_at, at),
+  }));
+  return {
+    collaborators,
+    sharing,
+    runs,
+    backfills,
+    logs,
+    events,
+    quick_filters,
+    dashboard_templates,
+    view_logs,
+  };
 }

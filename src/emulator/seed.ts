@@ -96,6 +96,13 @@ function defaultDisplayName(kind: string, id: number): string {
   return kind === "databricks" || kind === "google-cloud-service-account" ? String(id) : `ID: ${id}`;
 }
 
+/** A seed's `sensitive_keys`, or the keys of its `sensitive_config` (the values are dropped on load). */
+function sensitiveKeys(i: Raw): { sensitive_keys?: string[] } {
+  if (Array.isArray(i.sensitive_keys)) return { sensitive_keys: i.sensitive_keys.map(String) };
+  if (isDict(i.sensitive_config)) return { sensitive_keys: Object.keys(i.sensitive_config as Raw) };
+  return {};
+}
+
 function membership(value: unknown): MembershipRecord {
   if (typeof value === "string") return { id: value, level: "member" };
   const m = value as Raw;
@@ -148,6 +155,7 @@ export function normaliseSeed(
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
     organization: need<string>(p, "organization", "project", isStr),
     ...(p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {}),
+    ...(isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard as number } : {}),
   }));
   const users: UserRecord[] = list(seed, "users").map((u) => ({
     id: need<number>(u, "id", "user", isInt),
@@ -180,6 +188,7 @@ export function normaliseSeed(
       created_at: typeof i.created_at === "string" ? i.created_at : at,
       created_by: isInt(i.created_by) ? (i.created_by as number) : null,
       errors: typeof i.errors === "string" ? i.errors : "",
+      ...sensitiveKeys(i),
     };
   });
   let tileId = 1;
@@ -203,6 +212,8 @@ export function normaliseSeed(
     data_color_theme_id: isInt(d.data_color_theme_id) ? (d.data_color_theme_id as number) : null,
     quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
     folder: typeof d.folder === "string" || d.folder === null ? (d.folder as string | null) : DEFAULT_FOLDER,
+    ...(typeof d.share_token === "string" ? { share_token: d.share_token } : {}),
+    ...(d.is_shared === true ? { is_shared: true } : {}),
     tiles: Array.isArray(d.tiles)
       ? (d.tiles as Raw[]).map((t) => ({
           id: isInt(t.id) ? (t.id as number) : tileId++,
@@ -210,6 +221,7 @@ export function normaliseSeed(
           text: (t.text as Raw) ?? null,
           layouts: (t.layouts as Raw) ?? {},
           color: typeof t.color === "string" ? t.color : null,
+          ...(t.deleted === true ? { deleted: true } : {}),
         }))
       : [],
   }));

@@ -24,6 +24,8 @@ export interface ProjectRecord {
   organization: string;
   /** The project setting "require evaluation contexts" on new feature flags (with `flag-evaluation-tags`). */
   require_evaluation_contexts?: boolean;
+  /** The project's home dashboard, if set; soft-deleting that dashboard clears it. */
+  primary_dashboard?: number | null;
 }
 
 export interface MembershipRecord {
@@ -68,6 +70,12 @@ export interface IntegrationRecord {
   created_at: string;
   created_by: number | null;
   errors: string;
+  /**
+   * The names of the keys its `sensitive_config` holds (never their values), for the service's
+   * completeness checks (a Databricks integration without `client_secret` is "not valid"). Absent:
+   * complete, as every integration created through the service is.
+   */
+  sensitive_keys?: string[];
 }
 
 export interface TileRecord {
@@ -77,6 +85,9 @@ export interface TileRecord {
   layouts: Record<string, unknown>;
   color: string | null;
   deleted?: boolean;
+  filters_overrides?: Record<string, unknown>;
+  show_description?: boolean | null;
+  transparent_background?: boolean | null;
 }
 
 export interface DashboardRecord {
@@ -101,6 +112,13 @@ export interface DashboardRecord {
   tiles: TileRecord[];
   /** Newest: the project-tree folder it is filed in (`""` = root, null = no entry). */
   folder: string | null;
+  /**
+   * The model's legacy sharing columns (`share_token`, `is_shared`), written only by seeds (the API
+   * has no field for them). Reading a dashboard's sharing keeps them in step with its sharing config
+   * (routes/sharing.ts); the API's `is_shared` is the config's `enabled`, not this column.
+   */
+  share_token?: string | null;
+  is_shared?: boolean;
 }
 
 export interface CollaboratorRecord {
@@ -119,6 +137,8 @@ export interface SharingRecord {
   created_at: string;
   settings: Record<string, unknown> | null;
   password_required: boolean;
+  /** Set on a config a refresh replaced (its grace period); only configs without it are current. */
+  expires_at?: string | null;
 }
 
 export interface BatchExportRecord {
@@ -285,6 +305,36 @@ export interface ChangeRequestRecord {
   approvals: number[];
 }
 
+/** A saved quick filter of a team (only its identity: dashboards refer to quick filters by id). */
+export interface QuickFilterRecord {
+  id: string;
+  team_id: number;
+  name: string;
+}
+
+/**
+ * A saved dashboard template (`DashboardTemplate`): usable by `use_template` under its name by its own
+ * team, and by every team when its scope is `global`.
+ */
+export interface DashboardTemplateRecord {
+  template_name: string;
+  team_id: number | null;
+  scope: string;
+  dashboard_description: string;
+  dashboard_filters: Record<string, unknown>;
+  tiles: Array<Record<string, unknown>>;
+  tags: string[];
+}
+
+/** A user's view of a project-tree item (`FileSystemViewLog`): a dashboard's `last_viewed_at`. */
+export interface ViewLogRecord {
+  team_id: number;
+  user: number;
+  type: string;
+  ref: string;
+  viewed_at: string;
+}
+
 export interface StoreData {
   /** Which service's rules apply (see service.ts). */
   service: ServiceSettings;
@@ -306,6 +356,9 @@ export interface StoreData {
   experiments: ExperimentRecord[];
   approval_policies: ApprovalPolicyRecord[];
   change_requests: ChangeRequestRecord[];
+  quick_filters: QuickFilterRecord[];
+  dashboard_templates: DashboardTemplateRecord[];
+  view_logs: ViewLogRecord[];
   /** Next integer ids (dashboards, tiles, feature flags, cohorts). */
   sequences: { dashboard: number; tile: number; feature_flag: number; cohort: number };
 }

@@ -1,14 +1,48 @@
 /**
  * A resource kind: everything the tool knows about one kind of PostHog object lives in its folder
  * (src/kinds/<kind>/) and is handed to the stages through this one object. Each stage declares the part
- * it needs (ConfigKind, PlanKind, ReadKind, ApplyKind, RenderKind, PullKind) and never branches on a
- * kind's name; adding a kind is a folder and a line in src/kinds/index.ts.
+ * it needs (ConfigKind, PlanKind, ReadKind, ApplyKind, RenderKind, PullKind, and of a verb PlanVerb,
+ * RenderVerb, ApplyVerb, RefreshVerb) and never branches on a kind's name; adding a kind is a folder and
+ * a line in src/kinds/index.ts. Kinds are written with `defineKind` (./define/index.ts).
  */
-import type { ApplyKind } from "../apply/kinds.js";
+import type { ApplyKind, ApplyVerb, Executed } from "../apply/kinds.js";
 import type { ConfigKind } from "../config/kinds.js";
-import type { PlanKind } from "../plan/kinds.js";
-import type { PullKind } from "../pull/kinds.js";
+import type { PlanKind, PlanVerb } from "../plan/kinds.js";
+import type { Env } from "../plan/secrets.js";
+import type { Action } from "../plan/types.js";
+import type { PullKind, RefreshVerb } from "../pull/kinds.js";
 import type { ReadKind } from "../read/kinds.js";
-import type { RenderKind } from "../render/kinds.js";
+import type { RenderKind, RenderVerb } from "../render/kinds.js";
+import type { ServiceClient } from "../service/index.js";
 
-export type Kind = ConfigKind & PlanKind & ReadKind & ApplyKind & RenderKind & PullKind;
+/**
+ * An action verb as a kind declares it: how it plans (step, sides, destructive), how it shows (symbol,
+ * word, summary phrase, detail), which YAML values `pull --refresh` takes from it, and, for apply, the
+ * body it sends and the request that carries it out on the live object `id`.
+ */
+export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb {
+  readonly name: string;
+  readonly step: number;
+  readonly destructive: boolean | "depends";
+  readonly deletes?: boolean;
+  /**
+   * The JSON body (secrets resolved from `env`; `owner`, e.g. `batch export "x"`, names the object in
+   * a missing variable's error); absent or undefined: the request has none.
+   */
+  readonly body?: (action: Action, env: Env, owner: string) => Record<string, unknown> | undefined;
+  /**
+   * Carries the action out on the live object `id`. Answers that mean the goal is already reached
+   * count as success, so an apply after a partial failure converges. Absent for `create`, which the
+   * kind's service part does (it has no id yet).
+   */
+  readonly send?: (
+    client: ServiceClient,
+    action: Action,
+    id: number | string,
+    body: Record<string, unknown> | undefined,
+  ) => Promise<Executed>;
+}
+
+export interface Kind extends ConfigKind, PlanKind, ReadKind, ApplyKind, RenderKind, PullKind {
+  readonly verbs: readonly Verb[];
+}

@@ -3,8 +3,8 @@
  * accumulator each per-kind planner writes into.
  */
 import type { SourceRef } from "../config/types.js";
-import type { Action, ActionKind, FieldChange, ObjectRef, PlanNote, ResourceKind } from "./types.js";
-import { DESTRUCTIVE_ACTIONS } from "./types.js";
+import type { Action, FieldChange, ObjectRef, PlanNote, ResourceKind } from "./types.js";
+import type { PlanVerb } from "./verbs.js";
 
 export interface BuildOptions {
   /** Delete live objects that no file declares (kinds the project manages, minus `ignore` globs). */
@@ -36,21 +36,26 @@ export function newSink(): PlanSink {
   return { actions: [], notes: [], errors: [] };
 }
 
+/**
+ * One action of a kind's verb. `destructive` is the verb's, or, for a verb whose destructiveness
+ * `depends` on the live object, what the planner says (absent: false).
+ */
 export function makeAction(
-  action: ActionKind,
+  verb: PlanVerb,
   object: ObjectRef,
   parts: {
     before?: Record<string, unknown>;
     after?: Record<string, unknown>;
     changes?: FieldChange[];
     warnings?: string[];
+    destructive?: boolean;
   } = {},
 ): Action {
   const result: Action = {
-    action,
+    action: verb.name,
     object,
     changes: parts.changes ?? [],
-    destructive: DESTRUCTIVE_ACTIONS.has(action),
+    destructive: verb.destructive === "depends" ? parts.destructive === true : verb.destructive,
     warnings: parts.warnings ?? [],
   };
   if (parts.before !== undefined) result.before = parts.before;

@@ -8,12 +8,15 @@ import type { Declared } from "../config/types.js";
 import type { BuildOptions, PlanSink } from "./context.js";
 import type { Recognised } from "./match.js";
 import type { Action, Features, LiveKind, LiveObject, ObjectRef } from "./types.js";
+import type { PlanVerb } from "./verbs.js";
 
-/** What a kind's planner sees besides the pair it plans. */
-export interface KindPlanContext {
+export type { PlanVerb, Side } from "./verbs.js";
+
+/** What a kind's planner sees besides the pair it plans (`K`: the kind's own shape of its live state). */
+export interface KindPlanContext<K extends LiveKind = LiveKind> {
   project: number;
   /** This kind's live state in the project. */
-  live: LiveKind;
+  live: K;
   features: Features | undefined;
   options: BuildOptions;
   sink: PlanSink;
@@ -22,6 +25,8 @@ export interface KindPlanContext {
 export interface PlanKind {
   readonly name: string;
   readonly words: KindWords;
+  /** The actions its planner makes. */
+  readonly verbs: readonly PlanVerb[];
   /**
    * Plans one declared object against its live match (undefined when there is none): pushes actions,
    * notes and errors into `ctx.sink`. `ref` is the object's identity as every output shows it.

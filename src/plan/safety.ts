@@ -15,7 +15,7 @@ export function deleteLimit(liveCount: number): number {
 
 /** An error message naming the counts when the plan deletes too much, else undefined. */
 export function checkSafety(
-  kinds: readonly Pick<PlanKind, "name" | "words">[],
+  kinds: readonly Pick<PlanKind, "name" | "words" | "verbs">[],
   plan: Pick<Plan, "actions">,
   live: readonly LiveProject[],
   options: { force: boolean },
@@ -23,7 +23,8 @@ export function checkSafety(
   if (options.force) return undefined;
   const deletes = new Map<string, { project: number; kind: string; count: number }>();
   for (const action of plan.actions) {
-    if (action.action !== "soft_delete" && action.action !== "delete") continue;
+    const kindOf = kinds.find((k) => k.name === action.object.kind);
+    if (!kindOf?.verbs.some((v) => v.name === action.action && v.deletes)) continue;
     const key = `${action.object.project}/${action.object.kind}`;
     const entry = deletes.get(key) ?? { project: action.object.project, kind: action.object.kind, count: 0 };
     entry.count += 1;

@@ -70,7 +70,7 @@ export function narrowToTargets(
     if (!parsed) {
       const forms = kinds.map((k) => `${k.name}/NAME`).join(", ");
       sink.errors.push({
-        message: `--target ${target}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "dashboard"}/Weekly*`,
+        message: `--target ${target}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "KIND"}/Weekly*`,
       });
       continue;
     }

@@ -13,42 +13,12 @@ export const PLAN_FORMAT_VERSION = "1";
 /** A kind's stable name (`dashboard`, `batch_export`, …): the registry in src/kinds says which exist. */
 export type ResourceKind = string;
 
-/** Stable action names, used in every output format. */
-export type ActionKind =
-  | "create"
-  | "update"
-  | "soft_delete"
-  | "restore"
-  | "delete"
-  | "pause"
-  | "unpause"
-  | "add_collaborator"
-  | "remove_collaborator"
-  | "enable_sharing"
-  | "disable_sharing";
-
-export const ACTION_KINDS: readonly ActionKind[] = [
-  "create",
-  "restore",
-  "update",
-  "remove_collaborator",
-  "add_collaborator",
-  "enable_sharing",
-  "disable_sharing",
-  "pause",
-  "unpause",
-  "soft_delete",
-  "delete",
-];
-
-/** Actions that lose data or access, shown first and guarded. */
-export const DESTRUCTIVE_ACTIONS: ReadonlySet<ActionKind> = new Set([
-  "soft_delete",
-  "delete",
-  "pause",
-  "remove_collaborator",
-  "disable_sharing",
-]);
+/**
+ * A stable action name, used in every output format (SPEC §3): `create`, `update`, `soft_delete`,
+ * `restore`, `delete`, and each kind's own (`pause`, `add_collaborator`, …). Kinds declare their verbs
+ * (src/kinds); the plan schema lists the names of the kinds a plan is made with.
+ */
+export type ActionKind = string;
 
 /** A secret in a plan: where its value comes from, never the value. Renders as `(secret from $NAME)`. */
 export interface SecretRef {
@@ -84,7 +54,7 @@ export interface FieldChange {
 }
 
 /**
- * One step. Which side is absent for which action:
+ * One step. Which side is absent for which action (each verb declares its `sides`):
  * - create: `before` absent, `after` is the full body to send.
  * - update: both present, holding only the changed fields; `changes` lists them.
  * - restore: `before` = { deleted: true }, `after` = { deleted: false }.

@@ -3,6 +3,7 @@
  * it, such that planning the pulled files against the same live state gives no action.
  */
 import type { KindWords } from "../config/kinds.js";
+import type { Action } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
 
 /**
@@ -21,10 +22,20 @@ export interface Pulled {
   variables: string[];
 }
 
+/** What `pull --refresh` needs of an action verb: which of the item's YAML values it says differ. */
+export interface RefreshVerb {
+  readonly name: string;
+  /** The object is not live before this action (create, restore): there is no live value to write. */
+  readonly absentBefore?: boolean;
+  /** Paths inside the declared item (`["sharing", "enabled"]`) whose live values differ; absent: none. */
+  readonly refreshes?: (action: Action) => string[][];
+}
+
 export interface PullKind {
   readonly name: string;
   /** The file's list key, e.g. `dashboards`. */
   readonly key: string;
   readonly words: KindWords;
+  readonly verbs: readonly RefreshVerb[];
   pull(client: ServiceClient, project: number): Promise<Pulled>;
 }

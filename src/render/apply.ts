@@ -7,7 +7,7 @@
 import type { ActionResult } from "../apply/apply.js";
 import { visible } from "../text.js";
 import type { Vocabulary } from "./kinds.js";
-import { ACTION_SYMBOL, actionLabel, objectInProject, type People } from "./labels.js";
+import { actionLabel, actionSymbol, objectInProject, type People } from "./labels.js";
 
 const MARK: Record<ActionResult["outcome"], string> = {
   ok: "✓",
@@ -25,7 +25,7 @@ export interface ResultContext {
 /** `✓ + add collaborator Ana Lima <ana@acme.com> (can_edit) · dashboard "Weekly KPIs" (id 42) in project 12345` */
 export function formatResult(result: ActionResult, ctx: ResultContext): string {
   const { action } = result;
-  const label = `${ACTION_SYMBOL[action.action]} ${actionLabel(action, ctx.people)}`;
+  const label = `${actionSymbol(action, ctx.vocab)} ${actionLabel(action, ctx.people, ctx.vocab)}`;
   const object = objectInProject(action.object, ctx.vocab, result.id);
   const head = `${MARK[result.outcome]} ${visible(label)} · ${visible(object)}`;
   const tail = result.error ? ` — ${visible(result.error)}` : "";

@@ -14,8 +14,8 @@ import { visible } from "../text.js";
 import { type ObjectGroup, objectGroups } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
 import {
-  ACTION_SYMBOL,
   actionLabel,
+  actionSymbol,
   DRIFT_WORDS,
   modifiedText,
   objectInProject,
@@ -108,7 +108,7 @@ function objectAnnotation(group: ObjectGroup, plan: Plan, path: AnnotationPath, 
   const lines = [drifted === undefined ? head : `${head} · ${DRIFT_WORDS}`];
   const modified = drifted === undefined ? "" : modifiedText(drifted, plan);
   if (modified !== "") lines.push(modified);
-  for (const a of group.actions) lines.push(`${ACTION_SYMBOL[a.action]} ${actionLabel(a, people)}`);
+  for (const a of group.actions) lines.push(`${actionSymbol(a, vocab)} ${actionLabel(a, people, vocab)}`);
   lines.push(...group.actions.flatMap((a) => a.warnings));
   return annotation(
     level,

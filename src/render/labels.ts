@@ -1,7 +1,8 @@
 /**
  * Words, symbols and value formatting shared by every human-readable output, so the text plan, the
- * markdown plan, annotations and apply's result lines name the same action the same way (one label
- * table: ACTION_SYMBOL and ACTION_WORDS). JSON keeps the stable action names. Pure functions of plan data.
+ * markdown plan, annotations and apply's result lines name the same action the same way: each verb's
+ * symbol, word and summary phrase, declared by the kind that plans it (`Vocabulary.verb`). JSON keeps
+ * the stable action names. Pure functions of plan data.
  *
  * Secret rule: a `SecretRef`, wherever it sits in a value, prints as `(secret from $NAME)`; a change
  * marked `secret: true` never prints its `before`/`after` values, whatever they hold. A `SecretValue` that
@@ -14,44 +15,10 @@ import { SecretValue } from "../config/secret.js";
 import type { SourceRef } from "../config/types.js";
 import { isSecretRef } from "../plan/secrets.js";
 import type { Action, ActionKind, FieldChange, ObjectRef, Person, Plan, SecretRef } from "../plan/types.js";
-import { ACTION_KINDS } from "../plan/types.js";
 import { flat, visible } from "../text.js";
-import { count, plural } from "../words.js";
+import { count } from "../words.js";
 import type { Vocabulary } from "./kinds.js";
 import { humanTime } from "./time.js";
-
-/** Symbols in the terraform style; destructive actions read as `-` or `⏸`. */
-export const ACTION_SYMBOL: Record<ActionKind, string> = {
-  create: "+",
-  update: "~",
-  soft_delete: "-",
-  delete: "-",
-  restore: "↺",
-  pause: "⏸",
-  unpause: "▶",
-  add_collaborator: "+",
-  remove_collaborator: "-",
-  enable_sharing: "+",
-  disable_sharing: "-",
-};
-
-/** Plain words for an action, used as its label everywhere. */
-export const ACTION_WORDS: Record<ActionKind, string> = {
-  create: "create",
-  update: "update",
-  soft_delete: "soft delete",
-  delete: "delete",
-  restore: "restore",
-  pause: "pause",
-  unpause: "unpause",
-  add_collaborator: "add collaborator",
-  remove_collaborator: "remove collaborator",
-  enable_sharing: "sharing on",
-  disable_sharing: "sharing off",
-};
-
-/** A collaborator's access, in the words the YAML uses. */
-export const COLLABORATOR_LEVEL: Readonly<Record<number, string>> = { 21: "can_view", 37: "can_edit" };
 
 /** Users by UUID, as a plan names them (`Plan.people`). */
 export type People = Readonly<Record<string, Person>> | undefined;
@@ -69,46 +36,51 @@ export function personText(uuid: string, people: People): string {
   return email || name || flat(uuid);
 }
 
-/** The collaborator a collaborator action names: who (raw), whether they are known, and their access. */
-export interface CollaboratorText {
+/** The user an action names (a collaborator): who (raw), whether they are known, and their access. */
+export interface UserText {
   who: string;
   /** False when only the UUID is known. */
   known: boolean;
-  /** `can_edit`, `can_view`, or `level N` for a level without a word; absent when not given. */
+  /** Their access in the YAML's words (`can_edit`); absent when not given. */
   access?: string;
 }
 
-export function collaboratorText(action: Action, people: People): CollaboratorText | undefined {
-  if (action.action !== "add_collaborator" && action.action !== "remove_collaborator") return undefined;
-  const side = action.action === "add_collaborator" ? action.after : action.before;
-  const uuid = typeof side?.user_uuid === "string" ? side.user_uuid : "?";
-  const who = personText(uuid, people);
-  const level = typeof side?.level === "number" ? side.level : undefined;
-  const text: CollaboratorText = { who, known: who !== flat(uuid) };
-  if (level !== undefined) text.access = COLLABORATOR_LEVEL[level] ?? `level ${level}`;
+/** The user an action's verb says it names, as people read them; undefined when it names none. */
+export function userText(action: Action, people: People, vocab: Vocabulary): UserText | undefined {
+  const detail = vocab.verb(action.action).detail?.(action);
+  if (detail === undefined || !("user" in detail)) return undefined;
+  const who = personText(detail.user, people);
+  const text: UserText = { who, known: who !== flat(detail.user) };
+  if (detail.access !== undefined) text.access = detail.access;
   return text;
 }
 
 /**
- * What an action does beyond its label, raw: the collaborator and their access for collaborator
- * actions, the backfill of an unpause; "" for the others.
+ * What an action does beyond its label, raw: the user and their access (collaborator actions), or the
+ * verb's phrase (the backfill of an unpause); "" for the others.
  */
-export function actionDetail(action: Action, people: People): string {
-  const collaborator = collaboratorText(action, people);
-  if (collaborator !== undefined) {
-    return collaborator.access === undefined
-      ? collaborator.who
-      : `${collaborator.who} (${collaborator.access})`;
-  }
-  return action.action === "unpause" && action.after?.backfill === true
-    ? "(with backfill of the paused gap)"
-    : "";
+export function actionDetail(action: Action, people: People, vocab: Vocabulary): string {
+  const user = userText(action, people, vocab);
+  if (user !== undefined) return user.access === undefined ? user.who : `${user.who} (${user.access})`;
+  const detail = vocab.verb(action.action).detail?.(action);
+  return detail !== undefined && "text" in detail ? detail.text : "";
+}
+
+/** The action's word, e.g. `sharing on`. */
+export function actionWord(action: Pick<Action, "action">, vocab: Vocabulary): string {
+  return vocab.verb(action.action).word;
+}
+
+/** The action's symbol, e.g. `+`. */
+export function actionSymbol(action: Pick<Action, "action">, vocab: Vocabulary): string {
+  return vocab.verb(action.action).symbol;
 }
 
 /** The action's label and detail, raw: `add collaborator Ana Lima <ana@acme.com> (can_edit)`. */
-export function actionLabel(action: Action, people: People): string {
-  const detail = actionDetail(action, people);
-  return detail === "" ? ACTION_WORDS[action.action] : `${ACTION_WORDS[action.action]} ${detail}`;
+export function actionLabel(action: Action, people: People, vocab: Vocabulary): string {
+  const detail = actionDetail(action, people, vocab);
+  const word = actionWord(action, vocab);
+  return detail === "" ? word : `${word} ${detail}`;
 }
 
 /** `dashboard "Weekly KPIs" (id 42) in project 12345`; `id` overrides the plan's (a create's new id). */
@@ -153,39 +125,29 @@ export function driftSentence(plan: Pick<Plan, "actions" | "base">): string {
   return `${count(n, "object")} ${DRIFT_WORDS}: ${their} the same${base} and in the working tree, so applying reverts ${n === 1 ? "that live edit" : "those live edits"}.`;
 }
 
-/** Phrases of the summary sentence, e.g. `2 to create`. */
-const SUMMARY_PHRASE: Record<ActionKind, (n: number) => string> = {
-  create: (n) => `${n} to create`,
-  restore: (n) => `${n} to restore`,
-  update: (n) => `${n} to update`,
-  remove_collaborator: (n) => `${n} ${plural(n, "collaborator")} to remove`,
-  add_collaborator: (n) => `${n} ${plural(n, "collaborator")} to add`,
-  enable_sharing: (n) => `${n} to share`,
-  disable_sharing: (n) => `${n} to stop sharing`,
-  pause: (n) => `${n} to pause`,
-  unpause: (n) => `${n} to unpause`,
-  soft_delete: (n) => `${n} to soft-delete`,
-  delete: (n) => `${n} to delete`,
-};
-
-/** Count per action kind, in the canonical action order; kinds absent from the plan are left out. */
-export function actionCounts(actions: readonly Action[]): Array<[ActionKind, number]> {
+/** Count per action kind, in the verbs' order (by step); kinds absent from the plan are left out. */
+export function actionCounts(actions: readonly Action[], vocab: Vocabulary): Array<[ActionKind, number]> {
   const counts = new Map<ActionKind, number>();
   for (const a of actions) counts.set(a.action, (counts.get(a.action) ?? 0) + 1);
-  return ACTION_KINDS.filter((k) => counts.has(k)).map((k) => [k, counts.get(k) ?? 0]);
+  const known = vocab.verbs.map((v) => v.name).filter((k) => counts.has(k));
+  const unknown = [...counts.keys()].filter((k) => !known.includes(k));
+  return [...known, ...unknown].map((k) => [k, counts.get(k) ?? 0]);
 }
 
 /** The summary's phrases, each with whether its actions are destructive: `2 to create`, `1 to delete`. */
-export function summaryPhrases(actions: readonly Action[]): Array<{ text: string; destructive: boolean }> {
-  return actionCounts(actions).map(([kind, n]) => ({
-    text: SUMMARY_PHRASE[kind](n),
+export function summaryPhrases(
+  actions: readonly Action[],
+  vocab: Vocabulary,
+): Array<{ text: string; destructive: boolean }> {
+  return actionCounts(actions, vocab).map(([kind, n]) => ({
+    text: vocab.verb(kind).phrase(n),
     destructive: actions.some((a) => a.action === kind && a.destructive),
   }));
 }
 
 /** `Plan: 2 to create, 3 to update, 1 to delete.` */
-export function summarySentence(actions: readonly Action[]): string {
-  return `Plan: ${summaryPhrases(actions)
+export function summarySentence(actions: readonly Action[], vocab: Vocabulary): string {
+  return `Plan: ${summaryPhrases(actions, vocab)
     .map((p) => p.text)
     .join(", ")}.`;
 }

@@ -8,16 +8,16 @@ import type { Action, FieldChange, Plan, PlanNote } from "../plan/types.js";
 import type { ObjectGroup } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
 import {
-  ACTION_SYMBOL,
-  ACTION_WORDS,
   actionDetail,
+  actionSymbol,
+  actionWord,
   changeSides,
-  collaboratorText,
   DRIFT_WORDS,
   diffHunks,
   modifiedText,
   type People,
   shownChanges,
+  userText,
   type ValueWord,
   valueWords,
 } from "./labels.js";
@@ -46,8 +46,8 @@ export interface SectionContext {
 
 export function objectSection(group: ObjectGroup, ctx: SectionContext): string {
   const { vocab } = ctx;
-  const words = group.actions.map((a) => ACTION_WORDS[a.action]);
-  const symbols = new Set(group.actions.map((a) => ACTION_SYMBOL[a.action]));
+  const words = group.actions.map((a) => actionWord(a, vocab));
+  const symbols = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
   const symbol = symbols.size === 1 ? [...symbols][0] : "~";
   const project = ctx.manyProjects ? ` in project ${group.object.project}` : "";
   const drifted = group.actions.find((a) => a.drift === true);
@@ -56,7 +56,8 @@ export function objectSection(group: ObjectGroup, ctx: SectionContext): string {
   const parts = [`<details><summary>${summary}</summary>`, "", `In ${where(group.object)}.`];
   if (drifted !== undefined) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
   const valueWord = valueWords(vocab, group.object.kind);
-  for (const action of group.actions) parts.push("", ...actionBody(action, ctx.plan.people, valueWord));
+  for (const action of group.actions)
+    parts.push("", ...actionBody(action, ctx.plan.people, valueWord, vocab));
   parts.push("", "</details>");
   return parts.join("\n");
 }
@@ -66,9 +67,9 @@ function modifiedSuffix(action: Action, ctx: SectionContext): string {
   return modified === "" ? "" : `: ${escapeInline(modified)}`;
 }
 
-function actionBody(action: Action, people: People, words: ValueWord): string[] {
+function actionBody(action: Action, people: People, words: ValueWord, vocab: Vocabulary): string[] {
   const lines = [
-    `**${ACTION_SYMBOL[action.action]} ${ACTION_WORDS[action.action]}**${detail(action, people)}`,
+    `**${actionSymbol(action, vocab)} ${actionWord(action, vocab)}**${detail(action, people, vocab)}`,
   ];
   const changes = shownChanges(action);
   if (changes.length > 0) lines.push("");
@@ -83,13 +84,13 @@ function actionBody(action: Action, people: People, words: ValueWord): string[] 
  * The action's detail (the collaborator and access, the backfill), escaped, after a space; or "". An
  * unknown collaborator's UUID and the access word are code, as in the YAML.
  */
-function detail(action: Action, people: People): string {
-  const collaborator = collaboratorText(action, people);
-  if (collaborator !== undefined) {
-    const who = collaborator.known ? escapeInline(collaborator.who) : codeSpan(collaborator.who);
-    return collaborator.access === undefined ? ` ${who}` : ` ${who} (${codeSpan(collaborator.access)})`;
+function detail(action: Action, people: People, vocab: Vocabulary): string {
+  const user = userText(action, people, vocab);
+  if (user !== undefined) {
+    const who = user.known ? escapeInline(user.who) : codeSpan(user.who);
+    return user.access === undefined ? ` ${who}` : ` ${who} (${codeSpan(user.access)})`;
   }
-  const text = actionDetail(action, people);
+  const text = actionDetail(action, people, vocab);
   return text === "" ? "" : ` ${escapeInline(text)}`;
 }
 
@@ -111,14 +112,14 @@ function changeLines(change: FieldChange, created: boolean, words: ValueWord): s
 export function destructiveLine(action: Action, ctx: SectionContext): string {
   const warnings = action.warnings.map((w) => ` ⚠️ ${escapeInline(clip(w))}`).join("");
   const drift = action.drift === true ? ` · ${DRIFT_WORDS}` : "";
-  const more = detail(action, ctx.plan.people);
+  const more = detail(action, ctx.plan.people, ctx.vocab);
   const object = `${objectName(action.object, ctx.vocab)} in ${where(action.object)}`;
-  return `- **${ACTION_WORDS[action.action]}**${more === "" ? ` ${object}` : `${more} · ${object}`}${drift}${warnings}`;
+  return `- **${actionWord(action, ctx.vocab)}**${more === "" ? ` ${object}` : `${more} · ${object}`}${drift}${warnings}`;
 }
 
 /** One item of the drift list: the object, what the plan does to it, and when it was modified. */
 export function driftLine(group: ObjectGroup, ctx: SectionContext): string {
-  const words = [...new Set(group.actions.map((a) => ACTION_WORDS[a.action]))].join(", ");
+  const words = [...new Set(group.actions.map((a) => actionWord(a, ctx.vocab)))].join(", ");
   const drifted = group.actions.find((a) => a.drift === true);
   const modified = drifted === undefined ? "" : modifiedText(drifted, ctx.plan);
   const when = modified === "" ? "" : ` · ${escapeInline(modified)}`;

@@ -13,8 +13,8 @@ import { count } from "../words.js";
 import { type ObjectGroup, objectGroups } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
 import {
-  ACTION_WORDS,
   actionCounts,
+  actionWord,
   DRIFT_WORDS,
   driftedObjects,
   summaryPhrases,
@@ -52,7 +52,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions): string {
   const hint = options.fullPlanHint ?? "run `posthog-gitops plan` for the full plan";
   const manyProjects = new Set([...plan.projects, ...plan.actions.map((a) => a.object.project)]).size > 1;
   const ctx: SectionContext = { vocab, plan, manyProjects };
-  const head = headPart(plan, options.projectLabel, manyProjects);
+  const head = headPart(plan, options.projectLabel, manyProjects, vocab);
   const destructive = plan.actions.filter((a) => a.destructive);
   const groups = objectGroups(plan.actions);
   const drifted = groups.filter((g) => g.actions.some((a) => a.drift === true));
@@ -117,7 +117,7 @@ function assemble(head: string, lists: string[], sections: Piece[], notes: Piece
   return `${parts.join("\n\n")}\n`;
 }
 
-function headPart(plan: Plan, label: string | undefined, manyProjects: boolean): string {
+function headPart(plan: Plan, label: string | undefined, manyProjects: boolean, vocab: Vocabulary): string {
   const projects = plan.projects.join(",");
   const title =
     label ?? (plan.projects.length === 1 ? `project ${projects}` : `projects ${plan.projects.join(", ")}`);
@@ -127,30 +127,32 @@ function headPart(plan: Plan, label: string | undefined, manyProjects: boolean):
     lines.push("**No changes.** The live service matches the configuration.");
     return lines.join("\n");
   }
-  lines.push(`**${summarySentence(plan.actions)}**`, "");
-  lines.push(...(manyProjects ? projectTable(plan) : actionTable(plan.actions)));
+  lines.push(`**${summarySentence(plan.actions, vocab)}**`, "");
+  lines.push(...(manyProjects ? projectTable(plan, vocab) : actionTable(plan.actions, vocab)));
   return lines.join("\n");
 }
 
 /** The table's heading word for an action kind: bold with ⚠️ when some of its actions are destructive. */
-function columnWord(actions: readonly Action[], kind: ActionKind): string {
-  const word = ACTION_WORDS[kind];
+function columnWord(actions: readonly Action[], kind: ActionKind, vocab: Vocabulary): string {
+  const word = actionWord({ action: kind }, vocab);
   return actions.some((a) => a.action === kind && a.destructive) ? `**${word}** ⚠️` : word;
 }
 
-function actionTable(actions: readonly Action[]): string[] {
+function actionTable(actions: readonly Action[], vocab: Vocabulary): string[] {
   const lines = ["| Action | Count |", "| :-- | --: |"];
-  for (const [kind, n] of actionCounts(actions)) lines.push(`| ${columnWord(actions, kind)} | ${n} |`);
+  for (const [kind, n] of actionCounts(actions, vocab)) {
+    lines.push(`| ${columnWord(actions, kind, vocab)} | ${n} |`);
+  }
   return lines;
 }
 
 /** A row per project: what the plan does there, in the summary's words, and how many actions. */
-function projectTable(plan: Plan): string[] {
+function projectTable(plan: Plan, vocab: Vocabulary): string[] {
   const projects = [...new Set([...plan.projects, ...plan.actions.map((a) => a.object.project)])];
   const lines = ["| Project | Changes | Actions |", "| :-- | :-- | --: |"];
   for (const project of projects) {
     const own = plan.actions.filter((a) => a.object.project === project);
-    const phrases = summaryPhrases(own).map((p) => (p.destructive ? `**${p.text}** ⚠️` : p.text));
+    const phrases = summaryPhrases(own, vocab).map((p) => (p.destructive ? `**${p.text}** ⚠️` : p.text));
     lines.push(
       `| ${project} | ${phrases.length === 0 ? "no changes" : phrases.join(", ")} | ${own.length} |`,
     );

@@ -3,14 +3,14 @@
  * actions, field changes (`path: before → after`, unified diffs for long text), warnings, then the plan's
  * notes and a summary line. Pure; colour only when the caller asks for it (paint.ts).
  */
-import type { Action, ActionKind, FieldChange, Plan } from "../plan/types.js";
+import type { Action, FieldChange, Plan } from "../plan/types.js";
 import { visible } from "../text.js";
 import type { ObjectGroup } from "./group.js";
 import { projectGroups } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
 import {
-  ACTION_SYMBOL,
   actionLabel,
+  actionSymbol,
   changeText,
   DRIFT_WORDS,
   diffHunks,
@@ -35,19 +35,12 @@ export interface TextOptions {
 
 export { colorEnabled } from "./paint.js";
 
-const ACTION_STYLE: Record<ActionKind, Style> = {
-  create: "green",
-  restore: "green",
-  update: "yellow",
-  add_collaborator: "green",
-  enable_sharing: "green",
-  unpause: "green",
-  remove_collaborator: "red",
-  disable_sharing: "red",
-  pause: "red",
-  soft_delete: "red",
-  delete: "red",
-};
+/** Destructive actions are red, changes (`~`) yellow, the others green. */
+function actionStyle(action: Action, vocab: Vocabulary): Style {
+  const verb = vocab.verb(action.action);
+  const destructive = verb.destructive === "depends" ? action.destructive : verb.destructive;
+  return destructive ? "red" : verb.symbol === "~" ? "yellow" : "green";
+}
 
 export function renderText(plan: Plan, options: TextOptions): string {
   const paint = painter(options.color);
@@ -70,15 +63,15 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push("");
   }
   if (plan.actions.some((a) => a.drift === true)) out.push(paint("yellow", visible(driftSentence(plan))));
-  out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions)));
+  out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions, vocab)));
   return `${out.join("\n")}\n`;
 }
 
 function objectBlock(group: ObjectGroup, plan: Plan, paint: Paint, vocab: Vocabulary): string[] {
-  const kinds = new Set(group.actions.map((a) => ACTION_SYMBOL[a.action]));
-  const first = group.actions[0]?.action ?? "update";
-  const symbol = kinds.size === 1 ? ACTION_SYMBOL[first] : "~";
-  const style = kinds.size === 1 ? ACTION_STYLE[first] : "yellow";
+  const kinds = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
+  const first = group.actions[0];
+  const symbol = kinds.size === 1 && first ? actionSymbol(first, vocab) : "~";
+  const style = kinds.size === 1 && first ? actionStyle(first, vocab) : "yellow";
   const drifted = group.actions.find((a) => a.drift === true);
   const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object, vocab)))}`;
   const drift = drifted === undefined ? "" : ` ${paint("yellow", `· ${DRIFT_WORDS}`)}`;
@@ -86,14 +79,20 @@ function objectBlock(group: ObjectGroup, plan: Plan, paint: Paint, vocab: Vocabu
   const modified = drifted === undefined ? "" : modifiedText(drifted, plan);
   if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
   const words = valueWords(vocab, group.object.kind);
-  for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words, paint));
+  for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words, paint, vocab));
   return lines;
 }
 
-function actionBlock(action: Action, people: People, words: ValueWord, paint: Paint): string[] {
-  const style = ACTION_STYLE[action.action];
-  const label = visible(actionLabel(action, people));
-  const lines = [`      ${paint(style, `${ACTION_SYMBOL[action.action]} ${label}`)}`];
+function actionBlock(
+  action: Action,
+  people: People,
+  words: ValueWord,
+  paint: Paint,
+  vocab: Vocabulary,
+): string[] {
+  const style = actionStyle(action, vocab);
+  const label = visible(actionLabel(action, people, vocab));
+  const lines = [`      ${paint(style, `${actionSymbol(action, vocab)} ${label}`)}`];
   const created = action.action === "create";
   for (const change of shownChanges(action)) lines.push(...changeLines(change, created, words, paint));
   for (const warning of action.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);

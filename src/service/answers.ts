@@ -8,12 +8,17 @@
  * (or a proxy in front of it) can put anything in a body, and the phrase ends up in a user-facing line.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { SHAPES, type Shape } from "./shapes.js";
+import { type AnswerShape, type Expected, SHAPES } from "./shapes.js";
 
 let ajv: Ajv2020 | undefined;
-const compiled = new Map<Shape, ValidateFunction>();
+const compiled = new Map<Expected, ValidateFunction>();
 
-function validator(shape: Shape): ValidateFunction {
+/** A named shape's declaration, or a kind's own. */
+function declared(shape: Expected): AnswerShape {
+  return typeof shape === "string" ? SHAPES[shape] : shape;
+}
+
+function validator(shape: Expected): ValidateFunction {
   let validate = compiled.get(shape);
   if (validate === undefined) {
     // The first compile is about 7 ms this way instead of 30: the shapes are checked against the
@@ -25,14 +30,14 @@ function validator(shape: Shape): ValidateFunction {
       validateSchema: false,
       code: { optimize: false },
     });
-    validate = ajv.compile(SHAPES[shape].schema);
+    validate = ajv.compile(declared(shape).schema);
     compiled.set(shape, validate);
   }
   return validate;
 }
 
 /** undefined when `value` has the shape; otherwise what is wrong, as a short phrase. */
-export function checkAnswer(shape: Shape, value: unknown): string | undefined {
+export function checkAnswer(shape: Expected, value: unknown): string | undefined {
   const validate = validator(shape);
   if (validate(value)) return undefined;
   const error = validate.errors?.[0];
@@ -40,8 +45,8 @@ export function checkAnswer(shape: Shape, value: unknown): string | undefined {
 }
 
 /** How many items a list page holds (for progress counts); undefined for other shapes. */
-export function itemCount(shape: Shape, value: unknown): number | undefined {
-  const where = (SHAPES[shape] as { list?: "results" | "array" }).list;
+export function itemCount(shape: Expected, value: unknown): number | undefined {
+  const where = declared(shape).list;
   if (where === "array") return Array.isArray(value) ? value.length : undefined;
   if (where === "results") {
     const results = (value as { results?: unknown } | null)?.results;

@@ -14,7 +14,7 @@ import { eventsApi, organizationsApi } from "./events.js";
 import { integrationsApi } from "./integrations.js";
 import { collectOffsetPages } from "./pages.js";
 import type { Query } from "./query.js";
-import type { Shape } from "./shapes.js";
+import type { Expected } from "./shapes.js";
 import { StopSignal } from "./stop.js";
 import { type ClientStats, type PageLimits, type RequestSpec, Transport } from "./transport.js";
 
@@ -187,10 +187,10 @@ export class ServiceClient {
   }
 
   /**
-   * Every item of a limit/offset list at `path` (pages after the first read concurrently); `expect`
-   * names the shape each page must have (shapes.ts).
+   * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
+   * checked against `expect` when given (a kind's own shape, `listPage(item)` of shapes.ts).
    */
-  listAll<T extends { id: unknown }>(path: string, query: Query = {}, expect?: Shape): Promise<T[]> {
+  listAll<T extends { id: unknown }>(path: string, query: Query = {}, expect?: Expected): Promise<T[]> {
     return collectOffsetPages<T>(this.#transport, {
       method: "GET",
       path,

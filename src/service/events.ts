@@ -41,6 +41,11 @@ export function organizationsApi(t: Transport) {
     getProject(project: ProjectId): Promise<Project> {
       return t.send({ method: "GET", path: projectPath(project, ""), expect: "project" });
     },
+    /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
+    listProjects(orgId: string, query: Query = {}, max?: number): AsyncIterable<Project> {
+      const path = `/api/organizations/${seg(orgId)}/projects/`;
+      return paginate<Project>(t, { method: "GET", path, query, expect: "projectPage" }, max);
+    },
   };
 }
 

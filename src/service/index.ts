@@ -26,5 +26,6 @@ export {
 export { NetworkError, ServiceError, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
 export { featureKeys } from "./events.js";
 export type { Query } from "./query.js";
+export { type AnswerShape, answerObject, type Expected, listPage } from "./shapes.js";
 export { StoppedError } from "./stop.js";
 export type { Method, RequestSpec } from "./transport.js";

@@ -229,6 +229,8 @@ export const SHAPES = {
   cohortPage: { schema: offsetPage(cohort), list: "results" },
   organization: { schema: organization },
   project: { schema: project },
+  /** The organization's projects list: each project's id is what the tool reads. */
+  projectPage: { schema: offsetPage(obj({ id: int }, ["id"])), list: "results" },
   /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
   backfillCreated: { schema: obj({ backfill_id: str }, ["backfill_id"]) },
   /** Pause and unpause (the OpenAPI names no body). */
@@ -236,4 +238,28 @@ export const SHAPES = {
   cancelled: { schema: obj({ cancelled: bool }, ["cancelled"]) },
 } as const satisfies Record<string, { schema: Schema; list?: "results" | "array" }>;
 
+/**
+ * A shape declared outside this file: a kind's own answers (src/kinds/<kind>/), checked like these.
+ * `list` says where a page's items are, for progress counts.
+ */
+export interface AnswerShape {
+  readonly schema: Schema;
+  readonly list?: "results" | "array";
+}
+
 export type Shape = keyof typeof SHAPES;
+
+/** What a request expects: a shape by name (SHAPES), or one a kind declares. */
+export type Expected = Shape | AnswerShape;
+
+/**
+ * The shape of a limit/offset list (`count`, `next`, `results`) whose items have `item`'s shape: for a
+ * kind's own list endpoint, e.g. `listPage(answerObject({ id: int, name: str }, ["id", "name"]))`.
+ * Declare it once, at module level: a shape is compiled the first time an answer of it arrives.
+ */
+export function listPage(item: Schema): AnswerShape {
+  return { schema: offsetPage(item), list: "results" };
+}
+
+/** An open object whose `required` keys must be there (extra fields pass: the service adds fields). */
+export const answerObject = obj;

@@ -27,7 +27,7 @@ import type { Notifier } from "./client-events.js";
 import { ServiceError, shortPath, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
 import { buildError, classifyFailure, MAX_RETRY_AFTER_MS, type Outcome, parseRetryAfter } from "./outcome.js";
 import { type Query, queryString } from "./query.js";
-import type { Shape } from "./shapes.js";
+import type { Expected } from "./shapes.js";
 import { StoppedError, type StopSignal } from "./stop.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -46,7 +46,7 @@ export interface RequestSpec {
    * The shape a 2xx answer must have (shapes.ts); a body without it is an UnexpectedAnswerError.
    * Without `expect` (DELETE, endpoints whose answer nothing reads) an empty body is accepted.
    */
-  expect?: Shape;
+  expect?: Expected;
 }
 
 /** Bounds on one list walk (pages.ts). */

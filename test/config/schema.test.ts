@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GENERATED, schemaText } from "../../scripts/write-schemas.js";
-import { secretPaths } from "../../src/kinds/batch-export/destinations.js";
+import { secretPaths } from "../../src/kinds/batch-export/service-rules/destinations.js";
 
 const schema = JSON.parse(
   readFileSync(join(import.meta.dirname, "../../schemas/config.schema.json"), "utf8"),

@@ -38,12 +38,13 @@ batch_exports:
       config:
         url: https://us.i.posthog.com/batch/
         token: \${LEAK_SK}
-  - name: leak-postgres
+  # The sample export created before integrations: its inline credentials are the secrets here (next
+  # to a postgresql integration the newest service refuses them on updates).
+  - name: Persons to Postgres
     model: persons
     interval: day
     destination:
       type: Postgres
-      integration: 3
       config:
         host: db.example.com
         database: analytics
@@ -128,7 +129,7 @@ describe("no secret and no key in any output", () => {
     }
     // The secrets did reach the service (so the checks above are not vacuous).
     const state = await h.state();
-    const pg = state.batch_exports.find((b: { name: string }) => b.name === "leak-postgres");
+    const pg = state.batch_exports.find((b: { name: string }) => b.name === "Persons to Postgres");
     expect(pg.destination.config.password).toBe(SECRETS.LEAK_PG_PASSWORD);
     const http = state.batch_exports.find((b: { name: string }) => b.name === "leak-http");
     expect(http.destination.config.token).toBe(SECRETS.LEAK_SK);

@@ -189,6 +189,7 @@ describe("dashboard create / retrieve / update", () => {
       template: {
         template_name: "From template",
         dashboard_description: "d",
+        dashboard_filters: {},
         tags: ["T"],
         tiles: [{ type: "TEXT", body: "hi" }],
       },
@@ -230,7 +231,12 @@ describe("organization switches", () => {
     const byId = await h.api("GET", `/api/organizations/${org.body.id}/`);
     expect(byId.body.name).toBe("Acme");
     const project = await h.api("GET", `${P}/`);
-    expect(project.body).toEqual({ id: 12345, name: "Production", organization: org.body.id });
+    expect(project.body).toEqual({
+      id: 12345,
+      name: "Production",
+      organization: org.body.id,
+      primary_dashboard: null,
+    });
   });
 });
 

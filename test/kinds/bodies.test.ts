@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.js";
-import { batchExportBody } from "../../src/kinds/batch-export/send.js";
-import { dashboardBody } from "../../src/kinds/dashboard/send.js";
+import { batchExportKind } from "../../src/kinds/batch-export/index.js";
+import { dashboardKind } from "../../src/kinds/dashboard/index.js";
+
+const batchExportBody = batchExportKind.requestBody;
+const dashboardBody = dashboardKind.requestBody;
+
 import { missingSecretVariables } from "../../src/plan/secrets.js";
 import {
   desiredBatchExport,

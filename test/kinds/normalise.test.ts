@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { secretVariableName } from "../../src/kinds/batch-export/destinations.js";
+import { secretVariableName } from "../../src/kinds/batch-export/service-rules/destinations.js";
 import { looseEqual, normaliseInstant, normaliseTags } from "../../src/kinds/shared/normalise.js";
 import { unifiedDiff } from "../../src/kinds/shared/text-diff.js";
 import { canonicalJson } from "../../src/plan/values.js";

@@ -9,8 +9,12 @@
  * Which keys the service strips is written down here from service-api.md ("Secrets — how GET
  * responds"), not taken from the product: a product that forgot a secret field must fail these tests.
  */
-import { batchExportBody } from "../../src/kinds/batch-export/send.js";
-import { dashboardBody } from "../../src/kinds/dashboard/send.js";
+import { batchExportKind } from "../../src/kinds/batch-export/index.js";
+import { dashboardKind } from "../../src/kinds/dashboard/index.js";
+
+const batchExportBody = batchExportKind.requestBody;
+const dashboardBody = dashboardKind.requestBody;
+
 import type { Action } from "../../src/plan/types.js";
 import type { BatchExport, DashboardBasic } from "../../src/service/types.js";
 import { liveBatchExport, liveDashboard } from "../builders.js";

@@ -82,7 +82,7 @@ describe("backfill window checks", () => {
   it("refuses a weekly window off the export's schedule day", async () => {
     // Newer servers report offset_day on weekly exports; the window must fall on it.
     const { checkWindowForInterval, checkWindowSyntax } = await import(
-      "../../src/kinds/batch-export/backfill-window.js"
+      "../../src/kinds/batch-export/operations/backfill-window.js"
     );
     const window = checkWindowSyntax("2026-11-02", "2026-11-16", NOW); // Mondays
     expect(checkWindowForInterval(window, "w", "week", 1)).toEqual({

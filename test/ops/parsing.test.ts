@@ -1,9 +1,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseWhere } from "../../src/commands/where.js";
-import { checkWindowForInterval, checkWindowSyntax } from "../../src/kinds/batch-export/backfill-window.js";
-import { failedRunsToRetry } from "../../src/kinds/batch-export/runs.js";
-import { backfillCommand, gapBackfillCommand, quoteArg } from "../../src/kinds/batch-export/schedule.js";
+import {
+  backfillCommand,
+  gapBackfillCommand,
+  quoteArg,
+} from "../../src/kinds/batch-export/operations/backfill-command.js";
+import {
+  checkWindowForInterval,
+  checkWindowSyntax,
+} from "../../src/kinds/batch-export/operations/backfill-window.js";
+import { failedRunsToRetry } from "../../src/kinds/batch-export/operations/runs.js";
 import { csvField, renderEventsCsv } from "../../src/render/events.js";
 import type { BatchExportRun } from "../../src/service/types.js";
 import { ago, parseCliTime } from "../../src/time.js";

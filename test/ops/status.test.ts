@@ -117,6 +117,48 @@ describe("status", () => {
     expect(text.stdout).toMatch(/^12346\s+Staging NoOp\s+NoOp\s+hour\s+no\s+never ran\s+0\s+0$/m);
   });
 
+  it.each([true, false])(
+    "--organization through the real CLI with legacy_routes %s: the same answer, GET requests only",
+    async (legacyRoutes) => {
+      await h.reseed<PartialState>((state) => {
+        state.batch_exports?.push({
+          id: "0190f1d2-7b4e-7c3a-9d1f-0000000e0099",
+          team_id: 12346,
+          name: "Staging NoOp",
+          model: "events",
+          interval: "hour",
+          destination: { type: "NoOp", config: {} },
+        });
+        (state as unknown as { service: { legacy_routes: boolean } }).service.legacy_routes = legacyRoutes;
+      });
+      await h.clearRequests();
+      const out = await h.cli(["status", "--organization", ACME_ID, "--format", "json"], {
+        POSTHOG_PROJECT_ID: undefined,
+      });
+      expect(out.stderr).not.toMatch(/404|Error/);
+      expect(out.code).toBe(0);
+      const doc = validJson("status", out.stdout);
+      expect(doc.scope).toEqual({ organization: ACME_ID, projects: [12345, 12346] });
+      expect(doc.exports.map((e: { name: string }) => e.name)).toEqual([
+        "Events to S3",
+        "Persons to Postgres",
+        "Staging NoOp",
+      ]);
+      const requests = await h.requests();
+      expect(requests.every((r) => r.method === "GET")).toBe(true);
+      const paths = requests.map((r) => `${r.status} ${r.path}`);
+      if (legacyRoutes) {
+        expect(paths).toContain(`200 /api/organizations/${ACME_ID}/batch_exports/`);
+        expect(paths.some((p) => p.includes(`/organizations/${ACME_ID}/projects/`))).toBe(false);
+      } else {
+        expect(paths).toContain(`404 /api/organizations/${ACME_ID}/batch_exports/`);
+        expect(paths).toContain(`200 /api/organizations/${ACME_ID}/projects/`);
+        expect(paths).toContain("200 /api/projects/12345/batch_exports/");
+        expect(paths).toContain("200 /api/projects/12346/batch_exports/");
+      }
+    },
+  );
+
   it("with PATH shows only the declared exports and lists declared ones that are not live", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ops-status-"));
     writeFileSync(

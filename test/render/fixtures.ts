@@ -3,9 +3,9 @@
  * and fingerprints the way the planner's contract says it must.
  */
 import { createPatch } from "diff";
-import { KINDS } from "../../src/kinds/index.js";
+import { ACTION_KINDS, DESTRUCTIVE_ACTIONS, KINDS } from "../../src/kinds/index.js";
 import type { Action, ActionKind, ObjectRef, Plan, PlanNote } from "../../src/plan/types.js";
-import { ACTION_KINDS, DESTRUCTIVE_ACTIONS, objectKey, PLAN_FORMAT_VERSION } from "../../src/plan/types.js";
+import { objectKey, PLAN_FORMAT_VERSION } from "../../src/plan/types.js";
 import { vocabulary } from "../../src/render/kinds.js";
 
 /** The built-in kinds' words, as the CLI renders with them. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { ACTION_KINDS } from "../../src/plan/types.js";
+import { ACTION_KINDS } from "../../src/kinds/index.js";
 import { renderJson } from "../../src/render/json.js";
 import { act, buildPlan, dashboard, emptyPlan, kindsIn, mixedPlan, SECRET_VARIABLE } from "./fixtures.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { ACTION_KINDS } from "../../src/kinds/index.js";
 import type { ActionKind } from "../../src/plan/types.js";
-import { ACTION_KINDS } from "../../src/plan/types.js";
 import { colorEnabled, NO_CHANGES, renderText } from "../../src/render/text.js";
 import { act, at, buildPlan, dashboard, emptyPlan, mixedPlan, VOCAB } from "./fixtures.js";
 

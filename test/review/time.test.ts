@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../src/config/index.js";
 import { loadConfig } from "../../src/index.js";
-import { checkWindowSyntax } from "../../src/kinds/batch-export/backfill-window.js";
+import { checkWindowSyntax } from "../../src/kinds/batch-export/operations/backfill-window.js";
 import { renderEventsText } from "../../src/render/events.js";
 import { renderLogsText } from "../../src/render/logs.js";
 import { type RunItem, renderRunsText } from "../../src/render/runs.js";

@@ -166,6 +166,7 @@ describe("the shapes themselves", () => {
     cohortPage: sample.offsetPage([{ id: 1, name: "Beta testers" }]),
     organization: { id: "o", available_features: ["tagging"], available_product_features: null },
     project: { id: 1, organization: "o" },
+    projectPage: sample.offsetPage([{ id: 1, name: "Production", organization: "o" }]),
     backfillCreated: { backfill_id: "b" },
     paused: { paused: true },
     cancelled: { cancelled: true },

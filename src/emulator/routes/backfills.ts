@@ -242,11 +242,22 @@ function create(ctx: Ctx) {
   return isNewest(ctx.store) ? createNewest(ctx) : createOlder(ctx);
 }
 
+const ORDERINGS = ["created_at", "-created_at", "start_at", "-start_at"] as const;
+
+/**
+ * The backfills of the route's export in the route's team: the viewset filters by both and looks the
+ * export up no further, so another team's export (or none) lists empty. `ordering` is one of
+ * `created_at` / `start_at`, descending with a `-`; ties go by id in the same direction.
+ */
 function backfillsOf(ctx: Ctx): BackfillRecord[] {
-  const b = findExport(ctx, ctx.params.id);
+  const raw = ctx.query.get("ordering") ?? "-created_at";
+  const ordering = (ORDERINGS as readonly string[]).includes(raw) ? raw : "-created_at";
+  const field = ordering.replace("-", "") as "created_at" | "start_at";
+  const sign = ordering.startsWith("-") ? -1 : 1;
+  const key = (f: BackfillRecord) => (f[field] === null ? -Infinity : Date.parse(f[field] as string));
   return ctx.store.data.backfills
-    .filter((f) => f.batch_export === b.id)
-    .sort((x, y) => (x.created_at < y.created_at ? 1 : x.created_at > y.created_at ? -1 : 0));
+    .filter((f) => f.batch_export === ctx.params.id?.toLowerCase() && f.team_id === ctx.project.id)
+    .sort((x, y) => sign * (key(x) - key(y) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)));
 }
 
 function findBackfill(ctx: Ctx): BackfillRecord {
@@ -262,13 +273,25 @@ function list(ctx: Ctx) {
   return { status: 200, body: page };
 }
 
+/** Cancels a backfill and the runs it has in flight. */
+export function cancelBackfill(ctx: Ctx, f: BackfillRecord): void {
+  const at = ctx.now.toISOString();
+  f.status = "Cancelled";
+  f.last_updated_at = at;
+  for (const run of ctx.store.data.runs) {
+    if (run.backfill === f.id && (run.status === "Running" || run.status === "Starting")) {
+      run.status = "Cancelled";
+      run.last_updated_at = at;
+    }
+  }
+}
+
 function cancel(ctx: Ctx) {
   const f = findBackfill(ctx);
   if (f.status !== "Running" && f.status !== "Starting") {
     throw invalid(`Cannot cancel a backfill that is in '${f.status}' status`);
   }
-  f.status = "Cancelled";
-  f.last_updated_at = ctx.now.toISOString();
+  cancelBackfill(ctx, f);
   return { status: 200, body: { cancelled: true } };
 }
 

@@ -6,6 +6,7 @@ import { notFound } from "../errors.js";
 import type { Ctx } from "../router.js";
 import { offsetDay, offsetHour } from "../schedule.js";
 import { isNewest } from "../service.js";
+import { INTERVAL_MS } from "../time.js";
 import type { BackfillRecord, BatchExportRecord, RunRecord } from "../types.js";
 import { stripSecrets } from "./destinations.js";
 
@@ -78,27 +79,59 @@ export function renderExport(ctx: Ctx, b: BatchExportRecord) {
   return out;
 }
 
+/** DRF's DateTimeField output: UTC as `Z`, microseconds only when there are any. */
+export function drfDateTime(iso: string | null): string | null {
+  if (iso === null) return null;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return iso;
+  const text = new Date(ms).toISOString();
+  const millis = text.slice(20, 23);
+  return millis === "000" ? `${text.slice(0, 19)}Z` : `${text.slice(0, 19)}.${millis}000Z`;
+}
+
+const FINISHED = (status: string) => status !== "Running" && status !== "Starting";
+
+/**
+ * The runs a backfill is expected to make (`BatchExportBackfill.total_expected_runs`): its window, up
+ * to now when it has no end, in intervals of its export, rounded up; one run when it starts from the
+ * beginning of the data.
+ */
+function expectedRuns(ctx: Ctx, f: BackfillRecord): number {
+  if (f.start_at === null) return 1;
+  const b = ctx.store.data.batch_exports.find((x) => x.id === f.batch_export);
+  const step = INTERVAL_MS[b?.interval ?? "hour"] ?? 3_600_000;
+  const end = f.end_at === null ? ctx.now.getTime() : Date.parse(f.end_at);
+  return Math.max(0, Math.ceil((end - Date.parse(f.start_at)) / step));
+}
+
+/**
+ * A backfill as the service serialises it (presentation/views/batch_export/backfills.py): progress
+ * counts the runs the backfill is expected to make; a completed backfill is whole, one in another final
+ * state has no meaningful progress, a running one counts its finished runs (none for a backfill from
+ * the beginning of the data); datetimes in DRF's form.
+ */
 export function renderBackfill(ctx: Ctx, f: BackfillRecord) {
-  const runs = ctx.store.data.runs.filter((r) => r.backfill === f.id);
-  const finished = runs.filter((r) => !["Running", "Starting"].includes(r.status)).length;
+  const total = expectedRuns(ctx, f);
+  let progress: { total_runs: number; finished_runs: number; progress: number } | null = null;
+  if (f.status === "Completed") progress = { total_runs: total, finished_runs: total, progress: 1 };
+  else if ((f.status === "Running" || f.status === "Starting") && total > 0 && f.start_at !== null) {
+    const finished = ctx.store.data.runs.filter((r) => r.backfill === f.id && FINISHED(r.status)).length;
+    const runs = Math.max(total, finished);
+    progress = {
+      total_runs: runs,
+      finished_runs: finished,
+      progress: Math.round((finished / runs) * 10) / 10,
+    };
+  }
   return {
     id: f.id,
-    progress:
-      f.status === "Completed"
-        ? { total_runs: runs.length, finished_runs: runs.length, progress: 1 }
-        : f.status === "Running" || f.status === "Starting"
-          ? {
-              total_runs: runs.length,
-              finished_runs: finished,
-              progress: runs.length ? finished / runs.length : null,
-            }
-          : null,
-    start_at: f.start_at,
-    end_at: f.end_at,
+    progress,
+    start_at: drfDateTime(f.start_at),
+    end_at: drfDateTime(f.end_at),
     status: f.status,
-    created_at: f.created_at,
-    finished_at: f.finished_at,
-    last_updated_at: f.last_updated_at,
+    created_at: drfDateTime(f.created_at),
+    finished_at: drfDateTime(f.finished_at),
+    last_updated_at: drfDateTime(f.last_updated_at),
     total_records_count: f.total_records_count,
     adjusted_start_at: null,
     team: f.team_id,

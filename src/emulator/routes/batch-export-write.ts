@@ -29,7 +29,7 @@ import type { BatchExportRecord, WriteMode } from "../types.js";
 import { applyOlderExportBody } from "./batch-export-write-2025.js";
 import { type DestinationAttrs, parseNewestDestination } from "./destination-rules.js";
 import { deepMerge, OBJECT_STORAGE_TYPES, writesCompressedParquet } from "./destinations.js";
-import { outputColumns, unsupportedQuery } from "./hogql.js";
+import { eventsQueryError, outputColumns, unsupportedQuery } from "./hogql.js";
 
 const INTERVALS = ["hour", "day", "week", "every 5 minutes", "every 15 minutes"] as const;
 const MODELS = ["events", "persons", "sessions", "hogql"] as const;
@@ -92,17 +92,6 @@ function parseBounded(value: unknown, attr: string, max: number): number | null 
   if (n < 0) throw invalid("Ensure this value is greater than or equal to 0.", attr, "min_value");
   if (n > max) throw invalid(`Ensure this value is less than or equal to ${max}.`, attr, "max_value");
   return n;
-}
-
-/** The older events-model query path, kept for teams that already own an export with a `schema`. */
-function checkEventsQuery(query: string): void {
-  const fail = (detail: string) => invalid(detail, "hogql_query");
-  if (!/^\s*select\b/i.test(query)) throw fail("Failed to parse query");
-  if (/\bunion\b/i.test(query)) throw fail("UNIONs are not supported");
-  const from = /\bfrom\s+([\w.]+)/i.exec(query);
-  if (!from) throw fail("Query must SELECT FROM events");
-  if (from[1] !== "events") throw fail("Query must only SELECT FROM events");
-  if (/\bjoin\b/i.test(query)) throw fail("JOINs are not supported");
 }
 
 function applyNewest(
@@ -255,8 +244,11 @@ function applyNewest(
     const grandfathered = ctx.store.data.batch_exports.some(
       (b) => b.team_id === ctx.project.id && b.schema !== null,
     );
-    if (grandfathered) checkEventsQuery(hogqlQuery);
-    else onlyFor("hogql_query", hogqlQuery, "hogql");
+    if (grandfathered) {
+      const error = eventsQueryError(hogqlQuery);
+      // Raised from `validate()` with a bare message: a non-field error (no `attr`).
+      if (error) throw invalid(error);
+    } else onlyFor("hogql_query", hogqlQuery, "hogql");
   } else onlyFor("hogql_query", hogqlQuery, "hogql");
   if (model === "hogql")
     checkHogql(draft, hogqlQuery === undefined ? (current?.hogql_query ?? null) : hogqlQuery);

@@ -11,7 +11,7 @@ import { offsetPage } from "../pagination.js";
 import { batchExportRecord } from "../records.js";
 import type { Ctx, Handler, Router } from "../router.js";
 import type { WriteMode } from "../types.js";
-import { createBackfill } from "./backfills.js";
+import { cancelBackfill, createBackfill } from "./backfills.js";
 import { findExport, renderExport, visibleExports } from "./batch-export-view.js";
 import { applyExportBody } from "./batch-export-write.js";
 
@@ -62,6 +62,11 @@ function destroy(ctx: Ctx) {
   b.deleted = true;
   b.paused = true;
   b.last_updated_at = ctx.now.toISOString();
+  // service.delete_batch_export cancels the export's running backfills and runs.
+  for (const f of ctx.store.data.backfills) {
+    if (f.batch_export === b.id && (f.status === "Running" || f.status === "Starting"))
+      cancelBackfill(ctx, f);
+  }
   for (const run of ctx.store.data.runs) {
     if (run.batch_export === b.id && (run.status === "Running" || run.status === "Starting")) {
       run.status = "Cancelled";

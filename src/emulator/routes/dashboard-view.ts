@@ -7,7 +7,7 @@
 import { forbidden, notFound } from "../errors.js";
 import type { Ctx } from "../router.js";
 import { isNewest } from "../service.js";
-import type { DashboardRecord, UserRecord } from "../types.js";
+import type { DashboardRecord, TileRecord, UserRecord } from "../types.js";
 
 export function userBasic(user: UserRecord) {
   return {
@@ -61,6 +61,18 @@ export function isShared(ctx: Ctx, d: DashboardRecord): boolean {
   return ctx.store.data.sharing.some((s) => s.dashboard_id === d.id && s.enabled);
 }
 
+/** The caller's latest view of the dashboard in its team (the file-system view log), or null. */
+function lastViewedAt(ctx: Ctx, d: DashboardRecord): string | null {
+  const views = ctx.store.data.view_logs
+    .filter(
+      (v) =>
+        v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id),
+    )
+    .map((v) => v.viewed_at)
+    .sort();
+  return views.at(-1) ?? null;
+}
+
 export function renderBasic(ctx: Ctx, d: DashboardRecord) {
   const creator = ctx.store.user(d.created_by);
   const privilege = privilegeLevel(ctx, d);
@@ -72,7 +84,7 @@ export function renderBasic(ctx: Ctx, d: DashboardRecord) {
     created_at: d.created_at,
     created_by: creator ? userBasic(creator) : null,
     last_accessed_at: d.last_accessed_at,
-    last_viewed_at: null,
+    last_viewed_at: lastViewedAt(ctx, d),
     is_shared: isShared(ctx, d),
     deleted: d.deleted,
     creation_mode: d.creation_mode,
@@ -95,19 +107,60 @@ export function renderDashboard(ctx: Ctx, d: DashboardRecord) {
     variables: structuredClone(d.variables),
     breakdown_colors: structuredClone(d.breakdown_colors),
     data_color_theme_id: d.data_color_theme_id,
-    persisted_filters: structuredClone(d.filters),
-    persisted_variables: structuredClone(d.variables),
+    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
+    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
+    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
     quick_filter_ids: [...d.quick_filter_ids],
-    tiles: d.tiles
-      .filter((t) => !t.deleted)
-      .map((t) => ({
-        id: t.id,
-        insight: t.insight ?? null,
-        text: t.text ?? null,
-        layouts: t.layouts,
-        color: t.color,
-        deleted: false,
-        is_cached: false,
-      })),
+    tiles: d.tiles.filter((t) => !t.deleted).map((t, order) => renderTile(ctx, d, t, order)),
+  };
+}
+
+/**
+ * A text card (TextSerializer): its author and last editor as UserBasic (null when the service set
+ * none), the team, and every live tile that shows it (`dashboard_tiles`, DashboardTileBasicSerializer).
+ * A seeded card without an id takes its tile's.
+ */
+function renderText(ctx: Ctx, d: DashboardRecord, t: TileRecord) {
+  const text = t.text as Record<string, unknown>;
+  const id = typeof text.id === "number" ? text.id : t.id;
+  const person = (value: unknown) => {
+    const user = typeof value === "number" ? ctx.store.user(value) : undefined;
+    return user ? userBasic(user) : null;
+  };
+  const tiles = ctx.store.data.dashboards.flatMap((x) =>
+    x.tiles
+      .filter((y) => !y.deleted && y.text && (y.text.id ?? y.id) === id)
+      .map((y) => ({ id: y.id, dashboard_id: x.id, deleted: null })),
+  );
+  return {
+    id,
+    body: text.body ?? null,
+    created_by: person(text.created_by),
+    last_modified_at: typeof text.last_modified_at === "string" ? text.last_modified_at : d.created_at,
+    last_modified_by: person(text.last_modified_by),
+    team: d.team_id,
+    dashboard_tiles: tiles,
+  };
+}
+
+/**
+ * A tile as DashboardTileSerializer shows it: every model field but the dashboard, `deleted` and the
+ * caching ones, plus `order` (its position) and the insight's `last_refresh` / `is_cached` (a tile
+ * without a computed insight: null and false).
+ */
+export function renderTile(ctx: Ctx, d: DashboardRecord, t: TileRecord, order: number) {
+  return {
+    id: t.id,
+    insight: t.insight ?? null,
+    text: t.text ? renderText(ctx, d, t) : null,
+    button_tile: null,
+    layouts: t.layouts,
+    color: t.color,
+    filters_overrides: t.filters_overrides ?? {},
+    show_description: t.show_description ?? null,
+    transparent_background: t.transparent_background ?? null,
+    order,
+    last_refresh: null,
+    is_cached: false,
   };
 }

@@ -9,15 +9,16 @@
  * else is a 404. Newest dashboards also show `folder` (`?folder=` lists a folder's direct children).
  */
 
-import { invalid, notFound } from "../errors.js";
-import { asBody, isDict, parseString } from "../fields.js";
+import { invalid, notFound, serverError } from "../errors.js";
+import { asBody, isDict, parseInteger, parseString } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import { DEFAULT_FOLDER, dashboardRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
 import { isNewest } from "../service.js";
-import type { DashboardRecord } from "../types.js";
+import type { DashboardRecord, DashboardTemplateRecord } from "../types.js";
+import { templateError } from "./dashboard-template.js";
 import { findDashboard, renderBasic, renderDashboard, requireEdit } from "./dashboard-view.js";
-import { applyDashboardBody, normaliseTags } from "./dashboard-write.js";
+import { applyDashboardBody, normaliseTags, pyTruthy } from "./dashboard-write.js";
 import { strToBool } from "./destinations.js";
 
 const BASE = "/api/projects/:project/dashboards";
@@ -78,23 +79,57 @@ function newDashboard(ctx: Ctx, folder: unknown = undefined): DashboardRecord {
   });
 }
 
+/** The built-in template keys (posthog/helpers/dashboard_templates.py `DASHBOARD_TEMPLATES`). */
+const TEMPLATE_KEYS = new Set(["DEFAULT_APP", "WEBSITE_TRAFFIC"]);
+
+/**
+ * Create, in the newest serializer's order: field validation (`use_dashboard` an integer or null,
+ * `use_template` a string, blank allowed), then both *truthy* → 400; the creation mode follows the truthy
+ * one. A duplicated dashboard must be in the project (`{"use_dashboard": "Invalid value provided"}`); its
+ * filters are copied unless the body brings truthy ones, and its variables, breakdown colours and colour
+ * theme always are (the body's `variables` is a read-only field on create). Truthy non-object filters →
+ * 400 "Filters must be a dictionary" (no attr). An unknown template key → 400 on `use_template`.
+ */
 function create(ctx: Ctx) {
   const body = asBody(ctx.body);
-  if (body.use_template !== undefined && body.use_dashboard !== undefined) {
+  const useDashboard =
+    body.use_dashboard === undefined ? null : parseInteger(body.use_dashboard, "use_dashboard", true);
+  const useTemplate =
+    body.use_template === undefined ? "" : (parseString(body.use_template, "use_template") ?? "");
+  if (useDashboard && useTemplate) {
     throw invalid("`use_dashboard` and `use_template` cannot be used together");
   }
+  const { variables: _variables, filters: _filters, ...fields } = body;
   const d = newDashboard(ctx, body._create_in_folder);
-  applyDashboardBody(ctx, d, body, true);
-  if (body.use_dashboard !== undefined && body.use_dashboard !== null) {
-    const source = ctx.store.dashboard(ctx.project.id, Number(body.use_dashboard));
-    if (!source) throw invalid("Dashboard not found.", "use_dashboard");
-    d.creation_mode = "duplicate";
-    if (!("filters" in body)) d.filters = structuredClone(source.filters);
+  applyDashboardBody(ctx, d, fields, true);
+  d.creation_mode = useTemplate ? "template" : useDashboard ? "duplicate" : "default";
+  let source: DashboardRecord | undefined;
+  if (useDashboard) {
+    source = ctx.store.dashboard(ctx.project.id, useDashboard);
+    if (!source) throw invalid("Invalid value provided", "use_dashboard");
+  }
+  if (pyTruthy(body.filters)) {
+    if (!isDict(body.filters)) throw invalid("Filters must be a dictionary", null);
+    d.filters = structuredClone(body.filters);
+  } else d.filters = source ? structuredClone(source.filters) : {};
+  if (source) {
+    if (pyTruthy(source.variables)) d.variables = structuredClone(source.variables);
+    if (pyTruthy(source.breakdown_colors)) d.breakdown_colors = structuredClone(source.breakdown_colors);
+    if (source.data_color_theme_id) d.data_color_theme_id = source.data_color_theme_id;
+    const quickFilters = new Set(
+      ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id),
+    );
+    d.quick_filter_ids = source.quick_filter_ids.filter((id) => quickFilters.has(id));
     d.tiles = source.tiles
       .filter((t) => !t.deleted)
       .map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
-  } else if (typeof body.use_template === "string" && body.use_template !== "") {
-    d.creation_mode = "template";
+  }
+  if (useTemplate && !TEMPLATE_KEYS.has(useTemplate)) {
+    const template = ctx.store.data.dashboard_templates.find(
+      (t) => t.template_name === useTemplate && (t.team_id === ctx.project.id || t.scope === "global"),
+    );
+    if (!template) throw invalid(`Invalid template provided: ${useTemplate}`, "use_template");
+    applyTemplate(ctx, d, template);
   }
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
@@ -103,13 +138,6 @@ function create(ctx: Ctx) {
 
 function retrieve(ctx: Ctx) {
   return { status: 200, body: renderDashboard(ctx, findDashboard(ctx, ctx.params.id)) };
-}
-
-/** Python's truthiness of a JSON value. */
-function pyTruthy(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length > 0;
-  if (isDict(value)) return Object.keys(value).length > 0;
-  return Boolean(value);
 }
 
 /** Whether the body may reach a soft-deleted dashboard (a restore). */
@@ -130,6 +158,8 @@ function update(ctx: Ctx, partial: boolean) {
   if (draft.deleted && !d.deleted) {
     // Soft delete: the tiles go with the dashboard (and come back on restore).
     for (const tile of draft.tiles) tile.deleted = true;
+    // The service also clears the team's primary dashboard when it is this one.
+    for (const p of ctx.store.data.projects) if (p.primary_dashboard === d.id) p.primary_dashboard = null;
   } else if (!draft.deleted && d.deleted) {
     for (const tile of draft.tiles) tile.deleted = false;
   }
@@ -151,25 +181,59 @@ function moveTile(ctx: Ctx) {
   return { status: 200, body: renderDashboard(ctx, d) };
 }
 
-function createFromTemplate(ctx: Ctx) {
-  const body = asBody(ctx.body);
-  if (!isDict(body.template)) throw invalid("This field is required.", "template", "required");
-  const template = body.template;
-  const d = newDashboard(ctx);
-  d.creation_mode = "template";
-  d.name = parseString(template.template_name ?? "", "template__template_name", { nullable: true });
-  d.description =
-    parseString(template.dashboard_description ?? template.description ?? "", "template__description") ?? "";
-  if (isDict(template.dashboard_filters)) d.filters = structuredClone(template.dashboard_filters);
-  if (ctx.org.features.tagging && template.tags !== undefined) d.tags = normaliseTags(template.tags);
-  const tiles = Array.isArray(template.tiles) ? template.tiles : [];
-  d.tiles = tiles.filter(isDict).map((t) => ({
+/**
+ * `create_from_template`: the template's description and filters, its name when the dashboard has
+ * none, its tags (with `tagging`) and its tiles (a text card without author, or an insight).
+ */
+function applyTemplate(
+  ctx: Ctx,
+  d: DashboardRecord,
+  template: Pick<
+    DashboardTemplateRecord,
+    "template_name" | "dashboard_description" | "dashboard_filters" | "tags"
+  > & {
+    tiles: Array<Record<string, unknown>>;
+  },
+): void {
+  if (!d.name) d.name = template.template_name;
+  d.description = template.dashboard_description;
+  d.filters = structuredClone(template.dashboard_filters);
+  if (ctx.org.features.tagging) d.tags = normaliseTags(template.tags);
+  const now = ctx.now.toISOString();
+  d.tiles = template.tiles.map((t) => ({
     id: ctx.store.nextTileId(),
     insight: t.type === "INSIGHT" ? { name: t.name ?? null, query: t.query ?? null } : null,
-    text: t.type === "TEXT" ? { body: t.body ?? "" } : null,
+    text:
+      t.type === "TEXT"
+        ? { id: ctx.store.nextTileId(), body: t.body ?? null, created_by: null, last_modified_at: now }
+        : null,
     layouts: isDict(t.layouts) ? structuredClone(t.layouts) : {},
     color: typeof t.color === "string" ? t.color : null,
   }));
+}
+
+/**
+ * Newest `create_from_template_json`: the template must pass the service's JSON schema
+ * (dashboard-template.ts; without a `template` key the service's parser fails with a 500). The dashboard
+ * takes the template's name, description, filters and (with `tagging`) tags; each tile becomes an insight
+ * tile (`INSIGHT`, name and query) or a text tile (`TEXT`, a new text card without author). 200 with the
+ * dashboard.
+ */
+function createFromTemplate(ctx: Ctx) {
+  const body = asBody(ctx.body);
+  if (!("template" in body)) throw serverError();
+  const problem = templateError(body.template);
+  if (problem !== undefined) throw invalid(problem, null);
+  const template = body.template as Record<string, unknown>;
+  const d = newDashboard(ctx, body._create_in_folder);
+  d.creation_mode = "template";
+  applyTemplate(ctx, d, {
+    template_name: template.template_name as string,
+    dashboard_description: template.dashboard_description as string,
+    dashboard_filters: template.dashboard_filters as Record<string, unknown>,
+    tags: Array.isArray(template.tags) ? (template.tags as string[]) : [],
+    tiles: template.tiles as Array<Record<string, unknown>>,
+  });
   d.id = ctx.store.nextDashboardId();
   ctx.store.data.dashboards.push(d);
   return { status: 200, body: renderDashboard(ctx, d) };

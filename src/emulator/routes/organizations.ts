@@ -36,7 +36,15 @@ function organization(ctx: Ctx) {
 
 function project(ctx: Ctx) {
   const p = ctx.project;
-  return { status: 200, body: { id: p.id, name: p.name, organization: p.organization } };
+  return {
+    status: 200,
+    body: {
+      id: p.id,
+      name: p.name,
+      organization: p.organization,
+      primary_dashboard: p.primary_dashboard ?? null,
+    },
+  };
 }
 
 /** `GET /api/organizations/{id}/projects/`: the organization's projects, limit/offset pages by id. */

@@ -1,25 +1,23 @@
 /**
- * One declared batch export (already schema-valid) → `DesiredBatchExport`. Semantic rules, all knowable
- * offline: timestamps carry a timezone and start_at is before end_at; the schedule's timezone is an IANA
- * zone and its offsets fit the interval (offset_day weekly only, offset_hour daily and weekly only);
- * HTTP destinations export events only (and a URL outside the newest service's allow-list is a
- * warning); `filters` go with model events only, the HogQL-only fields with model hogql; compressions
- * fit the file format; `destination.integration` (or its deprecated alias `integration_id`) is given
- * once, never next to the inline credentials an integration replaces; Databricks and AzureBlob name
- * one (every service refuses them without). Secret destination fields are exactly one `${NAME}`
- * reference and become `SecretValue`s keyed by dotted path, never part of `config`. A missing secret
- * variable is collected (config/missing-secrets.ts): one note listing them all for validate/plan, or
- * one error per variable for apply. What depends on live state (create or update, the integration's kind) is the
- * planner's (plan.ts).
+ * The declare parts of a batch export's fields that need more than interpolation: the schedule's
+ * timezone (an IANA zone), instants (a timezone, normalised to UTC), and the destination: secret
+ * fields are exactly one `${NAME}` reference and become `SecretValue`s keyed by dotted path, never
+ * part of `config`; `destination.integration` (or its deprecated alias `integration_id`) is given once,
+ * never next to the inline credentials an integration replaces; Databricks and AzureBlob name one
+ * (every service refuses them without); HTTP URLs outside the newest service's allow-list are a
+ * warning; compressions fit the file format. A missing secret variable is collected
+ * (config/missing-secrets.ts). Rules across fields are item-rules.ts; what depends on live state (create
+ * or update, the integration's kind) is the planner's (plan.ts).
  */
 import type { ObjectContext } from "../../config/context.js";
 import { envLookup, isToolVariable, secretReference } from "../../config/interpolate.js";
 import { noteMissingSecret } from "../../config/missing-secrets.js";
 import { SecretValue } from "../../config/secret.js";
-import type { Declared, SourceRef } from "../../config/types.js";
-import { isoTime } from "../../render/time.js";
+import type { FieldContext } from "../define/index.js";
 import {
   COMPRESSIONS_BY_FORMAT,
+  type DesiredDestination,
+  type DestinationInput,
   type DestinationType,
   HTTP_URLS,
   INTEGRATION_KIND,
@@ -27,183 +25,24 @@ import {
   MOVED_TO_INTEGRATION,
   NEEDS_INTEGRATION,
   secretPaths,
-} from "./destinations.js";
-
-export type Model = "events" | "persons" | "sessions" | "hogql";
-export type Interval = "hour" | "day" | "week" | "every 5 minutes" | "every 15 minutes";
-
-export interface DesiredDestination {
-  type: DestinationType;
-  /**
-   * Non-secret config keys, interpolated. Secret keys (per destination type) are not here but in
-   * `secrets`, keyed by the same dotted path they have in the config (e.g. `copy_inputs.authorization.aws_access_key_id`).
-   */
-  config: Record<string, unknown>;
-  secrets: Record<string, SecretValue>;
-  /**
-   * The project's PostHog integration holding the credentials (`destination.integration`, or its
-   * deprecated alias `integration_id`). Sent as `destination.integration_id`; the service shows it as
-   * `destination.integration`.
-   */
-  integration?: number;
-  /** Where the integration id is written, for the planner's errors about it. */
-  integrationSource?: SourceRef;
-}
-
-export interface DesiredBatchExport extends Declared {
-  kind: "batch_export";
-  /** Pinned identity (the service's UUID). */
-  id?: string;
-  model?: Model;
-  interval?: Interval;
-  /** IANA zone; null = UTC (the service stores null as "UTC"). */
-  timezone?: string | null;
-  offset_day?: number;
-  offset_hour?: number;
-  paused?: boolean;
-  /** Send unpause with `backfill: true` so the paused gap is exported. */
-  backfill_on_unpause?: boolean;
-  /** ISO-8601 UTC instants. */
-  start_at?: string | null;
-  end_at?: string | null;
-  hogql_query?: string;
-  primary_key?: string[];
-  version_key?: string[];
-  incremental_mode?: "APPEND" | "MERGE";
-  filters?: unknown[];
-  destination?: DesiredDestination;
-}
-
-export interface BatchExportInput {
-  name: string;
-  id?: string;
-  model?: Model;
-  interval?: Interval;
-  timezone?: string | null;
-  offset_day?: number;
-  offset_hour?: number;
-  paused?: boolean;
-  backfill_on_unpause?: boolean;
-  start_at?: string | null;
-  end_at?: string | null;
-  hogql_query?: string;
-  primary_key?: string[];
-  version_key?: string[];
-  incremental_mode?: "APPEND" | "MERGE";
-  filters?: Record<string, unknown>[];
-  destination?: {
-    type: DestinationType;
-    config?: Record<string, unknown>;
-    integration?: number;
-    integration_id?: number;
-  };
-  deleted?: boolean;
-}
+} from "./service-rules/destinations.js";
 
 const WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 const WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
 
-export function declareBatchExport(input: BatchExportInput, ctx: ObjectContext): DesiredBatchExport {
-  const out: DesiredBatchExport = {
-    kind: "batch_export",
-    name: ctx.text("/name", input.name),
-    deleted: input.deleted ?? false,
-    source: ctx.source(),
-  };
-  if (input.id !== undefined) out.id = input.id.toLowerCase();
-  if (input.model !== undefined) out.model = input.model;
-  if (input.interval !== undefined) out.interval = input.interval;
-  schedule(input, out, ctx);
-  if (input.paused !== undefined) out.paused = input.paused;
-  if (input.backfill_on_unpause !== undefined) out.backfill_on_unpause = input.backfill_on_unpause;
-  if (input.start_at !== undefined) out.start_at = instant("start_at", input.start_at, ctx);
-  if (input.end_at !== undefined) out.end_at = instant("end_at", input.end_at, ctx);
-  if (typeof out.start_at === "string" && typeof out.end_at === "string" && out.start_at >= out.end_at) {
-    ctx.error(
-      "/start_at",
-      `start_at of ${ctx.owner} (${isoTime(out.start_at)}) must be before its end_at (${isoTime(out.end_at)})`,
-    );
-  }
-  if (input.hogql_query !== undefined) out.hogql_query = ctx.text("/hogql_query", input.hogql_query);
-  hogqlFields(input, out, ctx);
-  if (input.filters !== undefined) {
-    out.filters = ctx.deep("/filters", input.filters) as unknown[];
-    if (input.model !== undefined && input.model !== "events" && input.filters.length > 0) {
-      ctx.error(
-        "/filters",
-        `filters of ${ctx.owner} need model: events (the service refuses them with model ${input.model})`,
-        "key",
-      );
-    }
-  }
-  if (input.destination !== undefined) {
-    out.destination = destination(input.destination, ctx);
-    if (input.destination.type === "HTTP" && input.model !== undefined && input.model !== "events") {
-      ctx.error("/model", `${ctx.owner} has an HTTP destination, which only supports model: events`);
-    }
-  }
-  return out;
-}
-
-/** timezone, offset_day and offset_hour, with the interval rules the service applies. */
-function schedule(input: BatchExportInput, out: DesiredBatchExport, ctx: ObjectContext): void {
-  if (input.timezone !== undefined) {
-    if (input.timezone === null) out.timezone = null;
-    else {
-      const zone = ctx.text("/timezone", input.timezone);
-      if (isTimeZone(zone)) out.timezone = zone;
-      else {
-        ctx.error(
-          "/timezone",
-          `timezone of ${ctx.owner} is not a time zone the service knows: write an IANA name like Europe/Berlin or UTC`,
-        );
-      }
-    }
-  }
-  const interval = input.interval;
-  if (input.offset_day !== undefined) {
-    if (interval !== undefined && interval !== "week") {
-      ctx.error(
-        "/offset_day",
-        `offset_day of ${ctx.owner} applies to weekly exports only (its interval is ${interval})`,
-        "key",
-      );
-    } else out.offset_day = input.offset_day;
-  }
-  if (input.offset_hour !== undefined) {
-    if (interval !== undefined && interval !== "day" && interval !== "week") {
-      ctx.error(
-        "/offset_hour",
-        `offset_hour of ${ctx.owner} applies to daily and weekly exports only (its interval is ${interval})`,
-        "key",
-      );
-    } else out.offset_hour = input.offset_hour;
-  }
-}
-
-/** primary_key, version_key and incremental_mode: model hogql only; MERGE needs a primary key. */
-function hogqlFields(input: BatchExportInput, out: DesiredBatchExport, ctx: ObjectContext): void {
-  for (const key of ["primary_key", "version_key", "incremental_mode"] as const) {
-    if (input[key] === undefined) continue;
-    if (input.model !== undefined && input.model !== "hogql") {
-      ctx.error(`/${key}`, `${key} of ${ctx.owner} needs model: hogql (its model is ${input.model})`, "key");
-    }
-  }
-  if (input.primary_key !== undefined) {
-    out.primary_key = input.primary_key.map((c, i) => ctx.text(`/primary_key/${i}`, c));
-  }
-  if (input.version_key !== undefined) {
-    out.version_key = input.version_key.map((c, i) => ctx.text(`/version_key/${i}`, c));
-  }
-  if (input.incremental_mode !== undefined) {
-    out.incremental_mode = input.incremental_mode;
-    if (input.incremental_mode === "MERGE" && input.primary_key === undefined) {
-      ctx.error(
-        "/incremental_mode",
-        `${ctx.owner} merges (incremental_mode: MERGE), which needs a primary_key`,
-      );
-    }
-  }
+/** The schedule's timezone: null (UTC), or an IANA zone the service knows. */
+export function declareTimezone(
+  value: string | null,
+  { ctx, pointer }: FieldContext,
+): string | null | undefined {
+  if (value === null) return null;
+  const zone = ctx.text(pointer, value);
+  if (isTimeZone(zone)) return zone;
+  ctx.error(
+    pointer,
+    `timezone of ${ctx.owner} is not a time zone the service knows: write an IANA name like Europe/Berlin or UTC`,
+  );
+  return undefined;
 }
 
 const zones = new Map<string, boolean>();
@@ -228,17 +67,21 @@ export function isTimeZone(name: string): boolean {
 }
 
 /** ISO-8601 with a timezone → UTC instant (`…Z`); undefined after reporting when it is not one. */
-function instant(key: string, value: string | null, ctx: ObjectContext): string | null | undefined {
+export function declareInstant(
+  value: string | null,
+  { ctx, pointer }: FieldContext,
+): string | null | undefined {
   if (value === null) return null;
-  const text = ctx.text(`/${key}`, value).trim();
+  const key = pointer.slice(1);
+  const text = ctx.text(pointer, value).trim();
   if (WITHOUT_ZONE.test(text)) {
-    ctx.error(`/${key}`, `${key} of ${ctx.owner} has no timezone: write it like 2026-01-01T00:00:00Z`);
+    ctx.error(pointer, `${key} of ${ctx.owner} has no timezone: write it like 2026-01-01T00:00:00Z`);
     return undefined;
   }
   const ms = WITH_ZONE.test(text) ? Date.parse(text.replace(" ", "T")) : Number.NaN;
   if (Number.isNaN(ms)) {
     ctx.error(
-      `/${key}`,
+      pointer,
       `${key} of ${ctx.owner} is not an ISO-8601 date-time: write it like 2026-01-01T00:00:00Z`,
     );
     return undefined;
@@ -246,10 +89,8 @@ function instant(key: string, value: string | null, ctx: ObjectContext): string 
   return new Date(ms).toISOString();
 }
 
-function destination(
-  input: NonNullable<BatchExportInput["destination"]>,
-  ctx: ObjectContext,
-): DesiredDestination {
+/** The declared destination: config interpolated, secrets as `SecretValue`s, the integration checked. */
+export function declareDestination(input: DestinationInput, { ctx }: FieldContext): DesiredDestination {
   const config = input.config ?? {};
   const secrets: Record<string, SecretValue> = {};
   const skip = new Set<string>();
@@ -296,7 +137,7 @@ function destination(
 
 /** `integration`, or its deprecated alias `integration_id`; both at once is an error. */
 function integrationOf(
-  input: NonNullable<BatchExportInput["destination"]>,
+  input: DestinationInput,
   ctx: ObjectContext,
 ): { id: number; pointer: string } | undefined {
   if (input.integration !== undefined && input.integration_id !== undefined) {
@@ -314,6 +155,9 @@ function integrationOf(
   }
   return undefined;
 }
+
+/** The connection settings a `postgresql` integration holds. */
+const POSTGRES_CONNECTION = ["host", "password", "port", "user"];
 
 /** Credentials an integration replaces may not be declared next to one. */
 function inlineNextToIntegration(
@@ -336,6 +180,21 @@ function inlineNextToIntegration(
       `${ctx.owner} has destination type ${type}, which takes no integration: remove destination.integration`,
       "key",
     );
+    return;
+  }
+  if (type === "Postgres") {
+    // The newest service refuses an update that sends these next to a `postgresql` integration (it
+    // reads the connection from the integration; PostHog's test_update_postgres.py).
+    const inline = [...Object.keys(config), ...secretKeys]
+      .filter((k) => POSTGRES_CONNECTION.includes(k))
+      .sort();
+    if (inline.length > 0) {
+      ctx.error(
+        `/destination/config/${inline[0]}`,
+        `${ctx.owner} names a PostgreSQL integration, which holds the connection: remove ${inline.map((k) => `destination.config.${k}`).join(", ")} (the service refuses them on updates)`,
+        "key",
+      );
+    }
     return;
   }
   if (type !== "Snowflake") return;

@@ -1,50 +1,63 @@
 /**
- * Batch exports. Managed fields: name (through an id pin), model, interval, the schedule's timezone,
- * offset_day and offset_hour, start_at, end_at, hogql_query (with the hogql model's primary_key,
- * version_key and incremental_mode), filters, the declared non-secret keys of destination.config and a
- * declared destination.integration (sent as `integration_id`, shown by the service as
- * `destination.integration`; the project's integrations are read to check it). `paused` is reconciled
- * by the pause / unpause endpoints. Secrets are write-only (`SecretRef`s in a plan).
+ * Batch exports: the reconcile handler. Its field table (fields.ts), verbs (verbs.ts) and hooks for
+ * what a table cannot say: the destination's secrets and the rules across fields (declare.ts,
+ * item-rules.ts), the integrations read besides the list (live.ts), the plan of destinations,
+ * replacement, legacy S3 and pause / unpause (plan.ts, replaced.ts, integrations.ts) and pull's
+ * secret placeholders (pull.ts). Two rooms beside it: the service-version rules (service-rules/:
+ * destination types, the keys each takes, integrations, what the newest service refuses) and the
+ * operations the commands use (operations/: runs, backfill windows, logs, printed commands).
  */
 import type { BatchExport } from "../../service/types.js";
+import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
-import {
-  type BatchExportInput,
-  batchExportSecretPointers,
-  checkSecretLiterals,
-  declareBatchExport,
-  quietBatchExportValue,
-} from "./declare.js";
-import { batchExportState, readBatchExports, rereadBatchExports } from "./live.js";
-import { planBatchExport, pruneBatchExport } from "./plan.js";
+import { batchExportSecretPointers, checkSecretLiterals, quietBatchExportValue } from "./declare.js";
+import { batchExportFields, type DesiredBatchExport } from "./fields.js";
+import { checkBatchExport } from "./item-rules.js";
+import { type LiveBatchExports, readBatchExports, rereadBatchExports } from "./live.js";
+import { BATCH_EXPORT } from "./name.js";
+import { planBatchExport } from "./plan.js";
 import { pullBatchExports } from "./pull.js";
 import { recogniseReplacement } from "./replaced.js";
-import { batchExportSchema } from "./schema.js";
-import { batchExportBody, createBatchExport, findBatchExports, sendBatchExport } from "./send.js";
+import { CONFIG_DEFS } from "./service-rules/schema.js";
+import { batchExportVerbs, createBatchExport, findBatchExports } from "./verbs.js";
 
-export const batchExportKind: Kind = {
-  name: "batch_export",
+export const batchExportKind: Kind = defineKind<
+  typeof batchExportFields.fields,
+  BatchExport,
+  DesiredBatchExport,
+  LiveBatchExports
+>({
+  name: BATCH_EXPORT,
   key: "batch_exports",
   words: { one: "batch export", many: "batch exports" },
-  schema: batchExportSchema,
-  declare: (input, ctx) => declareBatchExport(input as unknown as BatchExportInput, ctx),
-  checkBroken: checkSecretLiterals,
-  secretPointers: batchExportSecretPointers,
-  quiet: quietBatchExportValue,
-  read: readBatchExports,
-  reread: rereadBatchExports,
-  plan: planBatchExport,
-  replaced: recogniseReplacement,
-  prune: pruneBatchExport,
-  state: (live) => ({ ...batchExportState(live as BatchExport) }),
-  requestBody: batchExportBody,
-  create: createBatchExport,
-  send: sendBatchExport,
-  findByName: findBatchExports,
-  listLive: (client, project) => client.batchExports.listAll(project),
-  pull: pullBatchExports,
-};
+  schema: {
+    list: "Batch exports of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
+    item: "A batch export. Only the keys written here are managed.",
+    def: "batchExport",
+    defs: CONFIG_DEFS,
+  },
+  fields: batchExportFields,
+  verbs: batchExportVerbs,
+  service: {
+    list: (client, project) => client.batchExports.listAll(project),
+    findByName: findBatchExports,
+    create: createBatchExport,
+  },
+  hooks: {
+    pin: (id) => String(id).toLowerCase(),
+    declare: checkBatchExport,
+    checkBroken: checkSecretLiterals,
+    secretPointers: batchExportSecretPointers,
+    quiet: quietBatchExportValue,
+    read: readBatchExports,
+    reread: rereadBatchExports,
+    plan: planBatchExport,
+    replaced: recogniseReplacement,
+    pull: pullBatchExports,
+  },
+});
 
-export type { DesiredBatchExport, DesiredDestination, Interval, Model } from "./declare.js";
-export type { DestinationType } from "./destinations.js";
-export type { BatchExportState, LiveBatchExports } from "./live.js";
+export type { DesiredBatchExport, Interval, Model } from "./fields.js";
+export type { LiveBatchExports } from "./live.js";
+export type { BatchExportState } from "./plan.js";
+export type { DesiredDestination, DestinationType } from "./service-rules/destinations.js";

@@ -7,9 +7,9 @@
 import type { PlanError } from "../../plan/index.js";
 import type { Integration } from "../../service/index.js";
 import { plural } from "../../words.js";
-import type { DesiredBatchExport } from "./declare.js";
-import { INTEGRATION_KIND } from "./destinations.js";
-import { withArticle } from "./legacy.js";
+import type { DesiredBatchExport } from "./fields.js";
+import { INTEGRATION_KIND } from "./service-rules/destinations.js";
+import { withArticle } from "./service-rules/legacy.js";
 
 /** Errors for the integrations `desired` names; empty when they fit (or were not read). */
 export function integrationErrors(

@@ -14,16 +14,17 @@
  * integration when it is left out); schedule offsets go with their interval; unpause asks for a
  * backfill only when the service knows when the export was paused.
  */
-import type { Declared } from "../../config/types.js";
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import { toSecretRef } from "../../plan/secrets.js";
-import type { Action, FieldChange, LiveObject, ObjectRef } from "../../plan/types.js";
-import { deepEqual, getPath, isPlainObject, setPath } from "../../plan/values.js";
+import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
+import { getPath, isPlainObject, setPath } from "../../plan/values.js";
 import { humanTime } from "../../render/time.js";
 import type { BatchExport } from "../../service/types.js";
-import { looseEqual, normaliseInstant, normaliseQuery, normaliseText } from "../shared/normalise.js";
-import { LONG_TEXT_FIELDS, unifiedDiff } from "../shared/text-diff.js";
-import type { DesiredBatchExport } from "./declare.js";
+import { looseEqual } from "../shared/normalise.js";
+import { batchExportFields, type DesiredBatchExport } from "./fields.js";
+import { integrationErrors } from "./integrations.js";
+import type { LiveBatchExports } from "./live.js";
+import { gapBackfillCommand } from "./operations/backfill-command.js";
 import {
   CREATE_NEEDS_INTEGRATION,
   HTTP_URLS,
@@ -33,12 +34,35 @@ import {
   LEGACY_INLINE_TYPES,
   MOVED_TO_INTEGRATION,
   REQUIRED_ON_CREATE,
-} from "./destinations.js";
-import { integrationErrors } from "./integrations.js";
-import { integrationForm, isMigratedS3, legacyCreateWarning, withArticle } from "./legacy.js";
-import { type BatchExportState, batchExportState, type LiveBatchExports } from "./live.js";
-import { gapBackfillCommand } from "./schedule.js";
-import { configKeys } from "./schema.js";
+} from "./service-rules/destinations.js";
+import { integrationForm, isMigratedS3, legacyCreateWarning, withArticle } from "./service-rules/legacy.js";
+import { configKeys } from "./service-rules/schema.js";
+import { CREATE, DELETE, PAUSE, UNPAUSE, UPDATE } from "./verbs.js";
+
+/** The comparable state of a live batch export, as the field table (fields.ts) gives it. */
+export interface BatchExportState extends Record<string, unknown> {
+  id: string;
+  name: string;
+  model: string;
+  interval: string;
+  paused: boolean;
+  start_at: string | null;
+  end_at: string | null;
+  hogql_query: string;
+  filters: unknown[];
+  /** Newest services only (absent from older answers). */
+  timezone?: string;
+  offset_day?: number | null;
+  offset_hour?: number | null;
+  primary_key?: string[] | null;
+  version_key?: string[] | null;
+  incremental_mode?: string | null;
+  destination: { type: string; config: Record<string, unknown>; integration: number | null };
+}
+
+export function batchExportState(live: BatchExport): BatchExportState {
+  return batchExportFields.state(live) as BatchExportState;
+}
 
 const CONFIG_PREFIX = "destination.config.";
 const SCHEDULE_FIELDS = new Set(["interval", "offset_day", "offset_hour"]);
@@ -46,18 +70,16 @@ const SCHEDULE_FIELDS = new Set(["interval", "offset_day", "offset_hour"]);
 const CREDENTIALS_IN_INTEGRATION = new Set(["S3", "AwsS3", "S3Compatible", "Snowflake"]);
 
 export function planBatchExport(
-  declared: Declared,
-  liveObject: LiveObject | undefined,
+  desired: DesiredBatchExport,
+  current: BatchExport | undefined,
   ref: ObjectRef,
-  ctx: KindPlanContext,
+  ctx: KindPlanContext<LiveBatchExports>,
 ): void {
-  const desired = declared as DesiredBatchExport;
-  const current = liveObject as BatchExport | undefined;
   if (desired.deleted) {
     if (current) ctx.sink.actions.push(deleteAction(ref, batchExportState(current)));
     return;
   }
-  const bad = integrationErrors(desired, ctx.project, (ctx.live as LiveBatchExports).integrations);
+  const bad = integrationErrors(desired, ctx.project, ctx.live.integrations);
   if (bad.length > 0) {
     ctx.sink.errors.push(...bad);
     return;
@@ -71,12 +93,8 @@ export function planBatchExport(
   } else planCreate(desired, ref, ctx, []);
 }
 
-export function pruneBatchExport(live: LiveObject, ref: ObjectRef): Action {
-  return deleteAction(ref, batchExportState(live as BatchExport));
-}
-
 function deleteAction(ref: ObjectRef, state: BatchExportState): Action {
-  return makeAction("delete", ref, { before: { ...state } });
+  return makeAction(DELETE, ref, { before: { ...state } });
 }
 
 /** What the comparison leaves out, and why (notes for the reviewer). */
@@ -88,38 +106,17 @@ interface Compared {
   inIntegration: string[];
 }
 
-/** Changes for the declared fields that differ from the live state; secrets are never compared. */
+/**
+ * Changes for the declared fields that differ from the live state: the field table's, then the
+ * destination's (its type, its integration, the declared non-secret config keys); secrets are never
+ * compared.
+ */
 export function compareBatchExport(desired: DesiredBatchExport, live: BatchExportState): Compared {
-  const out: Compared = { changes: [], unreported: [], inIntegration: [] };
+  const compared = batchExportFields.compare(desired, live);
+  const out: Compared = { ...compared, inIntegration: [] };
   const scalar = (path: string, after: unknown, before: unknown, equal: boolean) => {
     if (after !== undefined && !equal) out.changes.push(change(path, before, after));
   };
-  /** A field newer services report: absent live means an older service, which ignores it. */
-  const newer = (path: keyof BatchExportState, after: unknown, normalise = (v: unknown) => v) => {
-    if (after === undefined) return;
-    const before = live[path];
-    if (before === undefined) out.unreported.push(path);
-    else scalar(path, normalise(after), before, deepEqual(normalise(after), before));
-  };
-  scalar("name", desired.name, live.name, desired.name === live.name);
-  scalar("model", desired.model, live.model, desired.model === live.model);
-  scalar("interval", desired.interval, live.interval, desired.interval === live.interval);
-  newer("timezone", desired.timezone, (v) => v ?? "UTC");
-  newer("offset_day", desired.offset_day);
-  newer("offset_hour", desired.offset_hour);
-  for (const field of ["start_at", "end_at"] as const) {
-    const after = desired[field];
-    if (after === undefined) continue;
-    scalar(field, after, live[field], normaliseInstant(after) === live[field]);
-  }
-  if (desired.hogql_query !== undefined) {
-    const same = normaliseQuery(desired.hogql_query) === live.hogql_query;
-    scalar("hogql_query", normaliseText(desired.hogql_query), live.hogql_query, same);
-  }
-  newer("primary_key", desired.primary_key);
-  newer("version_key", desired.version_key);
-  newer("incremental_mode", desired.incremental_mode);
-  scalar("filters", desired.filters, live.filters, deepEqual(desired.filters ?? [], live.filters));
   const destination = desired.destination;
   if (destination) {
     const type = destination.type;
@@ -160,7 +157,6 @@ function leafPaths(config: Record<string, unknown>, prefix = ""): string[] {
 function change(path: string, before: unknown, after: unknown): FieldChange {
   const c: FieldChange = { path, after };
   if (before !== undefined) c.before = before;
-  if (LONG_TEXT_FIELDS.has(path)) c.diff = unifiedDiff(String(before ?? ""), String(after ?? ""));
   return c;
 }
 
@@ -182,26 +178,9 @@ export function secretChanges(desired: DesiredBatchExport, integration = false):
     }));
 }
 
-/** The full create body, secrets as `SecretRef`s. */
+/** The full create body: every declared field as the file gives it, the destination with `SecretRef`s. */
 export function createSide(desired: DesiredBatchExport): Record<string, unknown> {
-  const body: Record<string, unknown> = { name: desired.name };
-  for (const key of [
-    "model",
-    "interval",
-    "timezone",
-    "offset_day",
-    "offset_hour",
-    "paused",
-    "start_at",
-    "end_at",
-    "hogql_query",
-    "primary_key",
-    "version_key",
-    "incremental_mode",
-    "filters",
-  ] as const) {
-    if (desired[key] !== undefined) body[key] = desired[key];
-  }
+  const { destination: _, ...body } = batchExportFields.declared(desired);
   if (desired.destination) {
     const config = structuredClone(desired.destination.config);
     for (const secret of secretChanges(desired)) {
@@ -274,7 +253,7 @@ function planCreate(desired: DesiredBatchExport, ref: ObjectRef, ctx: KindPlanCo
       sink.errors.push({ message: `batch export "${ref.name}": ${message}`, source: desired.source });
     return;
   }
-  const legacy = legacyCreateWarning(desired);
+  const legacy = legacyCreateWarning(desired.destination);
   if (legacy !== undefined && LEGACY_INLINE_TYPES.has(destination.type)) warnings.push(legacy);
   if (desired.hogql_query !== undefined && (desired.model ?? "events") !== "hogql") {
     warnings.push(
@@ -295,7 +274,7 @@ function planCreate(desired: DesiredBatchExport, ref: ObjectRef, ctx: KindPlanCo
   changes.push(...secretChanges(desired));
   const createRef: ObjectRef = { ...ref };
   delete createRef.id;
-  sink.actions.push(makeAction("create", createRef, { after, changes, warnings }));
+  sink.actions.push(makeAction(CREATE, createRef, { after, changes, warnings }));
 }
 
 /** What the newest service would refuse in this create, knowable before sending it. */
@@ -415,7 +394,7 @@ function planExisting(
     }
     const type = migrated ? liveType : (desired.destination?.type ?? liveType);
     const { before, after } = updateSides(changes, desired, state, type);
-    sink.actions.push(makeAction("update", ref, { before, after, changes, warnings }));
+    sink.actions.push(makeAction(UPDATE, ref, { before, after, changes, warnings }));
   }
   planPause(desired, current, ref, ctx);
 }
@@ -460,7 +439,7 @@ function planPause(desired: DesiredBatchExport, current: BatchExport, ref: Objec
   const { options, sink } = ctx;
   if (desired.paused === undefined || desired.paused === current.paused) return;
   if (desired.paused) {
-    sink.actions.push(makeAction("pause", ref, { before: { paused: false }, after: { paused: true } }));
+    sink.actions.push(makeAction(PAUSE, ref, { before: { paused: false }, after: { paused: true } }));
     return;
   }
   const since = current.last_paused_at;
@@ -493,5 +472,5 @@ function planPause(desired: DesiredBatchExport, current: BatchExport, ref: Objec
       );
     }
   }
-  sink.actions.push(makeAction("unpause", ref, { before: { paused: true }, after, warnings }));
+  sink.actions.push(makeAction(UNPAUSE, ref, { before: { paused: true }, after, warnings }));
 }

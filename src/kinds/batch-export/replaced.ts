@@ -6,24 +6,20 @@
  * (so the file could only have been applied to it by a replacement). Anything else stays the usual
  * error asking for an `id` pin.
  */
-import type { Declared } from "../../config/types.js";
 import type { Recognised } from "../../plan/match.js";
-import type { LiveObject } from "../../plan/types.js";
 import type { BatchExport } from "../../service/types.js";
-import type { DesiredBatchExport } from "./declare.js";
-import { batchExportState } from "./live.js";
-import { compareBatchExport } from "./plan.js";
+import type { DesiredBatchExport } from "./fields.js";
+import { batchExportState, compareBatchExport } from "./plan.js";
 
 const REPLACING = new Set(["destination.type", "model"]);
 
 export function recogniseReplacement(
-  declared: Declared,
-  candidates: readonly LiveObject[],
-): Recognised<LiveObject> | undefined {
-  const desired = declared as DesiredBatchExport;
+  desired: DesiredBatchExport,
+  candidates: readonly BatchExport[],
+): Recognised<BatchExport> | undefined {
   if (desired.deleted) return undefined;
   const differences = new Map(
-    (candidates as readonly BatchExport[]).map((live) => [
+    candidates.map((live) => [
       live,
       compareBatchExport(desired, batchExportState(live)).changes.filter((c) => REPLACING.has(c.path)),
     ]),

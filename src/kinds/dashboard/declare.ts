@@ -1,12 +1,15 @@
 /**
- * One declared dashboard (already schema-valid) → `DesiredDashboard`, with the semantic rules the schema
- * cannot express: collaborators need `only_collaborators`, only `can_edit` is accepted by the service,
- * each collaborator once.
+ * A dashboard's declared collaborators (the one field a table cannot declare): only `can_edit` is
+ * accepted by the service, each collaborator once. That they need `only_collaborators` is a rule across
+ * fields, the kind's `declare` hook (index.ts).
  */
-import type { ObjectContext } from "../../config/context.js";
-import type { Declared, SourceRef } from "../../config/types.js";
+import type { SourceRef } from "../../config/types.js";
+import type { FieldContext } from "../define/index.js";
 
-export type RestrictionLevel = 21 | 37;
+export interface CollaboratorInput {
+  user_uuid: string;
+  level?: "can_edit" | "can_view" | 21 | 37;
+}
 
 export interface DesiredCollaborator {
   user_uuid: string;
@@ -15,71 +18,10 @@ export interface DesiredCollaborator {
   source: SourceRef;
 }
 
-/** A declared dashboard, normalised: symbolic levels resolved, tags lowercased, sorted and unique. */
-export interface DesiredDashboard extends Declared {
-  kind: "dashboard";
-  id?: number;
-  description?: string;
-  pinned?: boolean;
-  /** Lowercased, de-duplicated, sorted. */
-  tags?: string[];
-  restriction_level?: RestrictionLevel;
-  /** When present, the whole set; absent means collaborators are not managed. Sorted by user_uuid. */
-  collaborators?: DesiredCollaborator[];
-  /** When present, the sharing switch is managed. */
-  sharing?: { enabled: boolean };
-}
-
-export interface DashboardInput {
-  name: string;
-  id?: number;
-  description?: string;
-  pinned?: boolean;
-  tags?: string[];
-  restriction_level?: "everyone" | "only_collaborators" | RestrictionLevel;
-  collaborators?: { user_uuid: string; level?: "can_edit" | "can_view" | 21 | 37 }[];
-  sharing?: { enabled: boolean };
-  deleted?: boolean;
-}
-
-const RESTRICTION: Record<string, RestrictionLevel> = { everyone: 21, only_collaborators: 37 };
-
-export function declareDashboard(input: DashboardInput, ctx: ObjectContext): DesiredDashboard {
-  const out: DesiredDashboard = {
-    kind: "dashboard",
-    name: ctx.text("/name", input.name),
-    deleted: input.deleted ?? false,
-    source: ctx.source(),
-  };
-  if (input.id !== undefined) out.id = input.id;
-  if (input.description !== undefined) out.description = ctx.text("/description", input.description);
-  if (input.pinned !== undefined) out.pinned = input.pinned;
-  if (input.tags !== undefined) {
-    const tags = input.tags.map((t, i) => ctx.text(`/tags/${i}`, t).trim().toLowerCase());
-    out.tags = [...new Set(tags.filter((t) => t !== ""))].sort();
-  }
-  if (input.restriction_level !== undefined) {
-    const level = input.restriction_level;
-    out.restriction_level = typeof level === "number" ? level : RESTRICTION[level]!;
-  }
-  if (input.collaborators !== undefined) {
-    out.collaborators = collaborators(input.collaborators, ctx);
-    if (input.collaborators.length > 0 && out.restriction_level !== 37) {
-      const now = input.restriction_level === undefined ? "is not set" : `is ${input.restriction_level}`;
-      ctx.error(
-        "/collaborators",
-        `${ctx.owner} has collaborators but its restriction_level ${now}: collaborators need restriction_level: only_collaborators`,
-        "key",
-      );
-    }
-  }
-  if (input.sharing !== undefined) out.sharing = { enabled: input.sharing.enabled };
-  return out;
-}
-
-function collaborators(
-  list: NonNullable<DashboardInput["collaborators"]>,
-  ctx: ObjectContext,
+/** The declared collaborators, each once, sorted by user_uuid; can_view is refused. */
+export function declareCollaborators(
+  list: CollaboratorInput[],
+  { ctx }: FieldContext,
 ): DesiredCollaborator[] {
   const seen = new Map<string, string>();
   const out: DesiredCollaborator[] = [];

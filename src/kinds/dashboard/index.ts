@@ -1,37 +1,59 @@
 /**
- * Dashboards, with their collaborators and sharing switch. Managed fields: name (through an id pin),
- * description, pinned, tags, restriction_level; collaborators and sharing are actions of their own.
+ * Dashboards, with their collaborators and sharing switch (SPEC §2): the field table (fields.ts), the
+ * verbs (verbs.ts), and hooks for what a table cannot say: collaborators need only_collaborators, the
+ * details read besides the list (live.ts), the plan of restores, collaborators and sharing (plan.ts),
+ * and pull's collaborators (pull.ts).
  */
-
 import type { DashboardBasic } from "../../service/types.js";
+import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
-import { type DashboardInput, declareDashboard } from "./declare.js";
-import { dashboardState, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
-import { dashboardsNeedFeatures, planDashboard, pruneDashboard } from "./plan.js";
+import { type DesiredDashboard, dashboardFields } from "./fields.js";
+import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
+import { dashboardsNeedFeatures, planDashboard } from "./plan.js";
 import { pullDashboards } from "./pull.js";
-import { dashboardSchema } from "./schema.js";
-import { createDashboard, dashboardBody, findDashboards, sendDashboard } from "./send.js";
+import { createDashboard, dashboardVerbs, findDashboards } from "./verbs.js";
 
-export const dashboardKind: Kind = {
+export const dashboardKind: Kind = defineKind<
+  typeof dashboardFields.fields,
+  DashboardBasic,
+  DesiredDashboard,
+  LiveDashboards
+>({
   name: "dashboard",
   key: "dashboards",
   words: { one: "dashboard", many: "dashboards" },
-  values: { restriction_level: { 21: "everyone", 37: "only_collaborators" } },
-  schema: dashboardSchema,
-  declare: (input, ctx) => declareDashboard(input as unknown as DashboardInput, ctx),
-  read: readDashboards,
-  reread: rereadDashboards,
-  plan: planDashboard,
-  prune: pruneDashboard,
-  state: (live, kindLive) => ({ ...dashboardState(live as DashboardBasic, kindLive as LiveDashboards) }),
-  needsFeatures: dashboardsNeedFeatures,
-  requestBody: dashboardBody,
-  create: createDashboard,
-  send: sendDashboard,
-  findByName: findDashboards,
-  listLive: (client, project) => client.dashboards.listAll(project),
-  pull: pullDashboards,
-};
+  schema: {
+    list: "Dashboards of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
+    item: "A dashboard. Only the keys written here are managed; the others are left as they are.",
+    def: "dashboard",
+  },
+  fields: dashboardFields,
+  verbs: dashboardVerbs,
+  service: {
+    list: (client, project) => client.dashboards.listAll(project),
+    findByName: findDashboards,
+    create: createDashboard,
+  },
+  hooks: {
+    declare(input, desired, ctx) {
+      if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {
+        const now = input.restriction_level === undefined ? "is not set" : `is ${input.restriction_level}`;
+        ctx.error(
+          "/collaborators",
+          `${ctx.owner} has collaborators but its restriction_level ${now}: collaborators need restriction_level: only_collaborators`,
+          "key",
+        );
+      }
+    },
+    read: readDashboards,
+    reread: rereadDashboards,
+    plan: planDashboard,
+    details: dashboardDetails,
+    needsFeatures: dashboardsNeedFeatures,
+    pull: pullDashboards,
+  },
+});
 
-export type { DesiredCollaborator, DesiredDashboard } from "./declare.js";
-export type { DashboardState, LiveDashboards } from "./live.js";
+export type { DesiredCollaborator } from "./declare.js";
+export type { DesiredDashboard } from "./fields.js";
+export type { LiveDashboards } from "./live.js";

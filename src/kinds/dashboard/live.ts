@@ -1,18 +1,16 @@
 /**
  * Live dashboards of a project: the list (one read, 100 per page), plus collaborators only for
  * dashboards whose declaration lists `collaborators` and sharing only where the declared switch differs
- * from the list's `is_shared` (SPEC §6: nothing per unchanged object beyond that). Their comparable
- * state drops what the service owns.
+ * from the list's `is_shared` (SPEC §6: nothing per unchanged object beyond that). The comparable state
+ * of the list's fields is the field table's (fields.ts); these details are added to it.
  */
-import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
 import { matchObjects, type PlanError } from "../../plan/index.js";
 import type { LiveKind } from "../../plan/types.js";
 import { compareText } from "../../plan/values.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Collaborator, DashboardBasic, SharingConfiguration } from "../../service/types.js";
-import { normaliseTags, normaliseText } from "../shared/normalise.js";
-import type { DesiredDashboard } from "./declare.js";
+import type { DesiredDashboard } from "./fields.js";
 
 export interface LiveDashboards extends LiveKind {
   objects: DashboardBasic[];
@@ -28,36 +26,21 @@ export interface DashboardReads {
   sharing: number[];
 }
 
-/** The comparable shape of a live dashboard; collaborators and sharing only when they were read. */
-export interface DashboardState {
-  id: number;
-  name: string;
-  description: string;
-  pinned: boolean;
-  tags: string[];
-  restriction_level: 21 | 37;
-  collaborators?: { user_uuid: string; level: number }[];
-  sharing?: { enabled: boolean };
-}
-
-export function dashboardState(live: DashboardBasic, kindLive?: Partial<LiveDashboards>): DashboardState {
-  const state: DashboardState = {
-    id: live.id,
-    name: live.name ?? "",
-    description: normaliseText(live.description),
-    pinned: live.pinned,
-    tags: normaliseTags(live.tags),
-    restriction_level: live.restriction_level,
-  };
-  const collaborators = kindLive?.collaborators?.[live.id];
+/** State read besides the list: collaborators and sharing, only where they were read. */
+export function dashboardDetails(
+  live: DashboardBasic,
+  kindLive: Partial<LiveDashboards>,
+): Record<string, unknown> {
+  const details: Record<string, unknown> = {};
+  const collaborators = kindLive.collaborators?.[live.id];
   if (collaborators) {
-    state.collaborators = collaborators
+    details.collaborators = collaborators
       .map((c) => ({ user_uuid: c.user.uuid, level: c.level }))
       .sort((a, b) => compareText(a.user_uuid, b.user_uuid));
   }
-  const sharing = kindLive?.sharing?.[live.id];
-  if (sharing) state.sharing = { enabled: sharing.enabled };
-  return state;
+  const sharing = kindLive.sharing?.[live.id];
+  if (sharing) details.sharing = { enabled: sharing.enabled };
+  return details;
 }
 
 /**
@@ -84,10 +67,10 @@ export function detailReads(
 export async function readDashboards(
   client: ServiceClient,
   project: number,
-  declared: readonly Declared[],
+  declared: readonly DesiredDashboard[],
 ): Promise<{ live: LiveDashboards; read: DashboardReads }> {
   const objects = await client.dashboards.listAll(project);
-  const reads = detailReads(declared as DesiredDashboard[], objects);
+  const reads = detailReads(declared, objects);
   return { live: await withDetails(client, project, objects, reads), read: reads };
 }
 

@@ -1,101 +1,62 @@
 /**
  * Plans one declared dashboard against its live match: create, update (including rename through a pin),
  * soft delete of tombstones, restore of a pinned dashboard missing from the live list, collaborator
- * removes / adds and the sharing switch. Writes the service would silently ignore (tags without the
- * tagging feature, collaborators without access control) become notes instead of perpetual changes.
+ * removes / adds and the sharing switch. The fields are compared and sent by the field table
+ * (fields.ts); writes the service would silently ignore (tags without the tagging feature,
+ * collaborators without access control) become notes instead of perpetual changes.
  */
-import type { Declared } from "../../config/types.js";
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
-import type { Action, FieldChange, LiveObject, ObjectRef } from "../../plan/types.js";
-import { deepEqual } from "../../plan/values.js";
+import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import type { DashboardBasic } from "../../service/types.js";
-import { normaliseTags, normaliseText } from "../shared/normalise.js";
-import { LONG_TEXT_FIELDS, unifiedDiff } from "../shared/text-diff.js";
-import type { DesiredDashboard } from "./declare.js";
-import { type DashboardState, dashboardState, type LiveDashboards } from "./live.js";
+import { updateAction } from "../define/index.js";
+import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import { type DesiredDashboard, dashboardFields } from "./fields.js";
+import type { LiveDashboards } from "./live.js";
+import { ADD_COLLABORATOR, DISABLE_SHARING, ENABLE_SHARING, REMOVE_COLLABORATOR } from "./verbs.js";
 
 const TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
 const COLLABORATORS_IGNORED =
   "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
 
-const COMPARED = ["name", "description", "pinned", "tags", "restriction_level"] as const;
-type Compared = (typeof COMPARED)[number];
-
 export function planDashboard(
-  declared: Declared,
-  liveObject: LiveObject | undefined,
+  desired: DesiredDashboard,
+  current: DashboardBasic | undefined,
   ref: ObjectRef,
-  ctx: KindPlanContext,
+  ctx: KindPlanContext<LiveDashboards>,
 ): void {
-  const desired = declared as DesiredDashboard;
-  const current = liveObject as DashboardBasic | undefined;
-  const live = ctx.live as LiveDashboards;
   if (desired.deleted) {
-    if (current) {
-      ctx.sink.actions.push(makeAction("soft_delete", ref, { before: { ...dashboardState(current) } }));
-    }
-  } else if (current) planExisting(desired, current, ref, live, ctx);
+    if (current)
+      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current) }));
+  } else if (current) planExisting(desired, current, ref, ctx.live, ctx);
   else if (desired.id !== undefined) planRestore(desired, ref, ctx);
   else planCreate(desired, ref, ctx);
-}
-
-export function pruneDashboard(live: LiveObject, ref: ObjectRef): Action {
-  return makeAction("soft_delete", ref, { before: { ...dashboardState(live as DashboardBasic) } });
 }
 
 /** Tags are written (an update changing them, or a create declaring some) or collaborators added. */
 export function dashboardsNeedFeatures(actions: readonly Action[]): boolean {
   return actions.some(
     (a) =>
-      a.action === "add_collaborator" ||
-      (a.action === "update" && a.changes.some((c) => c.path === "tags")) ||
-      (a.action === "create" && Array.isArray(a.after?.tags) && a.after.tags.length > 0),
+      a.action === ADD_COLLABORATOR.name ||
+      (a.action === UPDATE.name && a.changes.some((c) => c.path === "tags")) ||
+      (a.action === CREATE.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0),
   );
-}
-
-/** Changes for the declared fields that differ from the live state; empty when in sync. */
-export function compareDashboard(desired: DesiredDashboard, live: DashboardState): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const field of COMPARED) {
-    const after = desiredValue(desired, field);
-    if (after === undefined) continue;
-    const before = live[field];
-    if (deepEqual(before, after)) continue;
-    const change: FieldChange = { path: field, before, after };
-    if (LONG_TEXT_FIELDS.has(field)) change.diff = unifiedDiff(String(before), String(after));
-    changes.push(change);
-  }
-  return changes;
-}
-
-function desiredValue(desired: DesiredDashboard, field: Compared): unknown {
-  switch (field) {
-    case "description":
-      return desired.description === undefined ? undefined : normaliseText(desired.description);
-    case "tags":
-      return desired.tags === undefined ? undefined : normaliseTags(desired.tags);
-    default:
-      return desired[field];
-  }
-}
-
-function declaredFields(desired: DesiredDashboard): Record<string, unknown> {
-  const fields: Record<string, unknown> = { name: desired.name };
-  if (desired.description !== undefined) fields.description = normaliseText(desired.description);
-  if (desired.pinned !== undefined) fields.pinned = desired.pinned;
-  if (desired.tags !== undefined) fields.tags = normaliseTags(desired.tags);
-  if (desired.restriction_level !== undefined) fields.restriction_level = desired.restriction_level;
-  return fields;
 }
 
 function asChanges(fields: Record<string, unknown>): FieldChange[] {
   return Object.entries(fields).map(([path, after]) => ({ path, after }));
 }
 
+function sharingAction(ref: ObjectRef, before: boolean, after: boolean): Action {
+  return makeAction(after ? ENABLE_SHARING : DISABLE_SHARING, ref, {
+    before: { enabled: before },
+    after: { enabled: after },
+  });
+}
+
 function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext): void {
   const { sink, features } = ctx;
-  const after = declaredFields(desired);
-  sink.actions.push(makeAction("create", ref, { after, changes: asChanges(after) }));
+  const after = dashboardFields.sent(desired);
+  sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
   if (desired.tags && desired.tags.length > 0 && features?.tagging === false) {
     sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
   }
@@ -106,21 +67,17 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCont
   } else {
     for (const c of collaborators) {
       sink.actions.push(
-        makeAction("add_collaborator", ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
+        makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
       );
     }
   }
-  if (desired.sharing?.enabled) {
-    sink.actions.push(
-      makeAction("enable_sharing", ref, { before: { enabled: false }, after: { enabled: true } }),
-    );
-  }
+  if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
 }
 
 function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext): void {
   const { sink } = ctx;
   sink.actions.push(
-    makeAction("restore", ref, {
+    makeAction(RESTORE, ref, {
       before: { deleted: true },
       after: { deleted: false },
       changes: [{ path: "deleted", before: true, after: false }],
@@ -129,9 +86,9 @@ function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCon
       ],
     }),
   );
-  const after = declaredFields(desired);
+  const after = dashboardFields.sent(desired);
   sink.actions.push(
-    makeAction("update", ref, {
+    makeAction(UPDATE, ref, {
       before: {},
       after,
       changes: asChanges(after),
@@ -140,11 +97,8 @@ function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCon
       ],
     }),
   );
-  if (desired.sharing) {
-    const enabled = desired.sharing.enabled;
-    const kind = enabled ? "enable_sharing" : "disable_sharing";
-    sink.actions.push(makeAction(kind, ref, { before: { enabled: !enabled }, after: { enabled } }));
-  }
+  if (desired.sharing)
+    sink.actions.push(sharingAction(ref, !desired.sharing.enabled, desired.sharing.enabled));
   if (desired.collaborators) {
     sink.notes.push({
       severity: "note",
@@ -159,40 +113,27 @@ function planExisting(
   current: DashboardBasic,
   ref: ObjectRef,
   live: LiveDashboards,
-  ctx: KindPlanContext,
+  ctx: KindPlanContext<LiveDashboards>,
 ): void {
   const { sink, features } = ctx;
-  const state = dashboardState(current);
-  let changes = compareDashboard(desired, state);
+  let { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
   if (features?.tagging === false && changes.some((c) => c.path === "tags")) {
     changes = changes.filter((c) => c.path !== "tags");
     sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
   }
-  if (changes.length > 0) {
-    const before: Record<string, unknown> = {};
-    const after: Record<string, unknown> = {};
-    for (const c of changes) {
-      before[c.path] = c.before;
-      after[c.path] = c.after;
-    }
-    sink.actions.push(makeAction("update", ref, { before, after, changes }));
-  }
-  if (desired.collaborators) planCollaborators(desired, current, state, ref, live, ctx);
+  const update = updateAction(UPDATE, ref, changes);
+  if (update) sink.actions.push(update);
+  if (desired.collaborators) planCollaborators(desired, current, ref, live, ctx);
   if (desired.sharing) {
     const enabled = live.sharing[current.id]?.enabled ?? current.is_shared;
-    if (enabled !== desired.sharing.enabled) {
-      const kind = desired.sharing.enabled ? "enable_sharing" : "disable_sharing";
-      sink.actions.push(
-        makeAction(kind, ref, { before: { enabled }, after: { enabled: desired.sharing.enabled } }),
-      );
-    }
+    if (enabled !== desired.sharing.enabled)
+      sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
 }
 
 function planCollaborators(
   desired: DesiredDashboard,
   current: DashboardBasic,
-  state: DashboardState,
   ref: ObjectRef,
   live: LiveDashboards,
   ctx: KindPlanContext,
@@ -210,15 +151,15 @@ function planCollaborators(
   if (removes.length === 0 && adds.length === 0) return;
   // The service refuses collaborator writes while the effective level is 21: planning them would fail
   // on every apply, so say why instead.
-  const storedButIneffective = state.restriction_level === 37 && current.effective_restriction_level === 21;
+  const storedButIneffective = current.restriction_level === 37 && current.effective_restriction_level === 21;
   if (storedButIneffective || features?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
     return;
   }
-  for (const c of removes) sink.actions.push(makeAction("remove_collaborator", ref, { before: c }));
+  for (const c of removes) sink.actions.push(makeAction(REMOVE_COLLABORATOR, ref, { before: c }));
   for (const c of adds) {
     sink.actions.push(
-      makeAction("add_collaborator", ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
+      makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
     );
   }
 }

@@ -1,26 +1,22 @@
 /**
- * Live dashboards → YAML items. Every managed field is written, defaults included: a field left out is
- * not managed, so a later edit in the UI (pinning, tagging, restricting) would never show up as drift.
- * Collaborators are read only for dashboards restricted to collaborators (the others cannot have any);
- * sharing comes from the list's `is_shared` (no request per dashboard).
+ * Live dashboards → YAML items: the field table writes every managed field, defaults included (a field
+ * left out is not managed, so a later edit in the UI would never show up as drift). Collaborators are
+ * read only for dashboards restricted to collaborators (the others cannot have any); sharing comes from
+ * the list's `is_shared` (no request per dashboard).
  */
 
 import { compareText } from "../../plan/values.js";
 import type { Pulled } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Collaborator, DashboardBasic } from "../../service/types.js";
-import { normaliseTags } from "../shared/normalise.js";
+import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
 
 /** The YAML item that declares `live` as it is (collaborators when they were read). */
 export function dashboardItem(live: DashboardBasic, collaborators?: Collaborator[]): Record<string, unknown> {
-  const item: Record<string, unknown> = { name: live.name ?? "", id: live.id };
-  item.description = live.description;
-  item.pinned = live.pinned;
-  item.tags = normaliseTags(live.tags);
-  item.restriction_level = live.restriction_level === 37 ? "only_collaborators" : "everyone";
+  const item = dashboardFields.item(live);
   if (live.restriction_level === 37 && collaborators) {
     item.collaborators = collaborators
-      .map((c) => ({ user_uuid: c.user.uuid, level: c.level === 37 ? "can_edit" : "can_view" }))
+      .map((c) => ({ user_uuid: c.user.uuid, level: COLLABORATOR_LEVEL[c.level] ?? "can_view" }))
       .sort((a, b) => compareText(a.user_uuid, b.user_uuid));
   }
   item.sharing = { enabled: live.is_shared };

@@ -5,10 +5,14 @@
  */
 import { isPlainObject } from "../../plan/values.js";
 
-/** Tags as the service stores them: trimmed, lowercased, de-duplicated; sorted for comparison. */
-export function normaliseTags(tags: readonly string[] | null | undefined): string[] {
+/**
+ * Tags as the service stores them: trimmed, lowercased, de-duplicated; sorted for comparison. Anything
+ * but a list of strings (a missing value) is no tags.
+ */
+export function normaliseTags(tags: unknown): string[] {
   const set = new Set<string>();
-  for (const tag of tags ?? []) {
+  for (const tag of Array.isArray(tags) ? tags : []) {
+    if (typeof tag !== "string") continue;
     const t = tag.trim().toLowerCase();
     if (t !== "") set.add(t);
   }
@@ -23,8 +27,8 @@ const INSTANT =
  * `2026-01-01T00:00:00Z`, `…00.000000Z` and `…00+00:00` are equal. A text that is not a timestamp is
  * returned unchanged (it then compares as text).
  */
-export function normaliseInstant(value: string | null | undefined): string | null {
-  if (value === null || value === undefined) return null;
+export function normaliseInstant(value: unknown): string | null {
+  if (typeof value !== "string") return null;
   let known = instants.get(value);
   if (known === undefined) {
     if (instants.size >= 10_000) instants.clear();
@@ -84,11 +88,11 @@ function scalarText(value: unknown): string | undefined {
 }
 
 /** HogQL as compared: surrounding whitespace and whitespace runs do not matter to the service. */
-export function normaliseQuery(query: string | null | undefined): string {
-  return (query ?? "").trim().replace(/\s+/g, " ");
+export function normaliseQuery(query: unknown): string {
+  return (typeof query === "string" ? query : "").trim().replace(/\s+/g, " ");
 }
 
 /** Text the service stores verbatim except for a trailing newline that YAML block scalars add. */
-export function normaliseText(text: string | null | undefined): string {
-  return (text ?? "").replace(/\n+$/, "");
+export function normaliseText(text: unknown): string {
+  return (typeof text === "string" ? text : "").replace(/\n+$/, "");
 }

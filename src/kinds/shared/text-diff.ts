@@ -1,8 +1,5 @@
 import { createTwoFilesPatch } from "diff";
 
-/** Fields whose changes are shown as a unified diff rather than two values. */
-export const LONG_TEXT_FIELDS: ReadonlySet<string> = new Set(["description", "hogql_query"]);
-
 /** A unified diff of two texts, headed `--- before` / `+++ after`, without the index banner. */
 export function unifiedDiff(before: string, after: string): string {
   const withEol = (t: string) => (t === "" || t.endsWith("\n") ? t : `${t}\n`);

@@ -4,8 +4,7 @@
  * it had an `endpoint_url`) with an integration holding its keys. These helpers say so in plans, with
  * the integration form to declare instead.
  */
-import type { DesiredBatchExport, DesiredDestination } from "./declare.js";
-import { INTEGRATION_KIND, MOVED_TO_INTEGRATION } from "./destinations.js";
+import { type DesiredDestination, INTEGRATION_KIND, MOVED_TO_INTEGRATION } from "./destinations.js";
 
 /** The newest type a legacy S3 destination became (or becomes). */
 export function newestS3Type(destination: DesiredDestination): "AwsS3" | "S3Compatible" {
@@ -31,8 +30,7 @@ export function integrationForm(destination: DesiredDestination, integration?: n
 }
 
 /** The warning of a create in a legacy inline form, which the newest service refuses. */
-export function legacyCreateWarning(desired: DesiredBatchExport): string | undefined {
-  const destination = desired.destination;
+export function legacyCreateWarning(destination: DesiredDestination | undefined): string | undefined {
   if (!destination || destination.integration !== undefined) return undefined;
   const type = destination.type;
   const kind = INTEGRATION_KIND[type === "S3" ? newestS3Type(destination) : type];

@@ -4,12 +4,12 @@
  * retries (those whose interval no later completed run exported again).
  */
 
-import { runItem } from "../../render/runs.js";
-import { type RunSummary, type StatusRow, WINDOW_DAYS } from "../../render/status.js";
-import { isFailed } from "../../render/table.js";
-import type { ServiceClient } from "../../service/client.js";
-import { collect } from "../../service/pages.js";
-import type { BatchExport, BatchExportRun } from "../../service/types.js";
+import { runItem } from "../../../render/runs.js";
+import { type RunSummary, type StatusRow, WINDOW_DAYS } from "../../../render/status.js";
+import { isFailed } from "../../../render/table.js";
+import type { ServiceClient } from "../../../service/client.js";
+import { collect } from "../../../service/pages.js";
+import type { BatchExport, BatchExportRun } from "../../../service/types.js";
 
 /** Bound on runs read per export (7 days of 5-minute runs is 2,016). */
 const MAX_RUNS = 5_000;

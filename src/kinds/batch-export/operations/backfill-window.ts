@@ -7,9 +7,9 @@
  * `checkWindowSyntax` needs no network (run it before resolving NAME); `checkWindowForInterval` needs
  * the export's interval.
  */
-import { UserError } from "../../errors.js";
-import { isoTime } from "../../render/time.js";
-import { type CliTime, parseCliTime } from "../../time.js";
+import { UserError } from "../../../errors.js";
+import { isoTime } from "../../../render/time.js";
+import { type CliTime, parseCliTime } from "../../../time.js";
 
 export interface BackfillWindow {
   /** What is sent as `start_at` / `end_at`: ISO instants (UTC) or dates. */

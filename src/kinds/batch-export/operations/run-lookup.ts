@@ -7,10 +7,10 @@
  * version serves. The logs endpoint returns at most 500 entries and never a `next` link: more are read
  * by asking again with `before` = an older timestamp.
  */
-import { UserError } from "../../errors.js";
-import { collect, type ServiceClient, ServiceError } from "../../service/index.js";
-import type { BatchExport, BatchExportRun, LogEntry } from "../../service/types.js";
-import { normaliseInstant } from "../shared/normalise.js";
+import { UserError } from "../../../errors.js";
+import { collect, type ServiceClient, ServiceError } from "../../../service/index.js";
+import type { BatchExport, BatchExportRun, LogEntry } from "../../../service/types.js";
+import { normaliseInstant } from "../../shared/normalise.js";
 
 /** The service's largest page of log entries (`limit` above 500 is a 400). */
 export const LOG_PAGE = 500;

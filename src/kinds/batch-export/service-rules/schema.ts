@@ -1,12 +1,12 @@
 /**
- * The JSON Schema of one declared batch export and of each destination type's config (composed into
+ * The JSON Schema of a batch export's destination and of each destination type's config (composed into
  * schemas/config.schema.json). The config keys are the newest service's (service-api.md §4 "Newest
  * accepted keys"), plus the legacy inline credentials that exports created before integrations still
  * carry. Secret config fields are marked `x-secret`: the one list of secret fields, read by declare
  * (must be ${NAME} references), the planner (never compared), apply (resolved from the environment)
  * and pull (written as placeholders).
  */
-import type { ConfigKind, SchemaNode } from "../../config/kinds.js";
+import type { SchemaNode } from "../../../config/kinds.js";
 
 const SECRET_NOTE =
   "Secret: must be a ${NAME} reference to an environment variable; never sent back by the service.";
@@ -323,140 +323,50 @@ const INTEGRATION_ID = {
   "x-expect": "an integration id (a whole number)",
 };
 
-export const batchExportSchema: ConfigKind["schema"] = {
-  description:
-    "Batch exports of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
-  item: { $ref: "#/$defs/batchExport" },
-  defs: {
-    batchExport: {
-      type: "object",
-      description: "A batch export. Only the keys written here are managed.",
-      additionalProperties: false,
-      required: ["name"],
-      properties: {
-        name: {
-          type: "string",
-          description:
-            "Batch export name: its identity within the project unless `id` is given. Unique per project.",
-          minLength: 1,
-        },
-        id: {
-          type: "string",
-          description: "The service's batch export UUID: pins identity across renames.",
-          pattern: "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
-          "x-expect": "a UUID",
-        },
-        model: {
-          enum: ["events", "persons", "sessions", "hogql"],
-          description:
-            "What is exported (default events). hogql exports the rows of hogql_query (behind the service's hogql-batch-exports flag). The service cannot change it after create.",
-        },
-        interval: {
-          enum: ["hour", "day", "week", "every 5 minutes", "every 15 minutes"],
-          description: "How often a batch runs. The sub-hour intervals are behind a service feature flag.",
-        },
-        timezone: {
-          type: ["string", "null"],
-          description:
-            "IANA time zone of the schedule, e.g. Europe/Berlin (newest service; default and null: UTC).",
-        },
-        offset_day: int(
-          "Weekly exports: the day they run, 0 = Sunday … 6 = Saturday (newest service; default 0).",
-          0,
-          6,
-        ),
-        offset_hour: int(
-          "Daily and weekly exports: the hour they run, 0–23 in the schedule's timezone (newest service; default 0).",
-          0,
-          23,
-        ),
-        paused: {
-          type: "boolean",
-          description: "Reconciled with the pause / unpause endpoints.",
-        },
-        backfill_on_unpause: {
-          type: "boolean",
-          description:
-            "On unpause, also export the paused gap (only when the service knows when the export was paused; otherwise the plan gives the backfill command).",
-        },
-        start_at: {
-          type: ["string", "null"],
-          description:
-            "Start of the schedule: ISO-8601 date-time with a timezone (Z or +hh:mm); null clears it.",
-        },
-        end_at: {
-          type: ["string", "null"],
-          description:
-            "End of the schedule: ISO-8601 date-time with a timezone (Z or +hh:mm); null clears it.",
-        },
-        hogql_query: {
-          type: "string",
-          description:
-            "HogQL SELECT choosing the exported rows: required with model hogql (may use {data_interval_start} / {data_interval_end}); the newest service accepts it with model events only for projects that already have such exports.",
-        },
-        primary_key: {
-          type: "array",
-          items: { type: "string", minLength: 1 },
-          minItems: 1,
-          description: "Model hogql only: columns of hogql_query that identify a row (needed for MERGE).",
-        },
-        version_key: {
-          type: "array",
-          items: { type: "string", minLength: 1 },
-          minItems: 1,
-          description: "Model hogql only: columns of hogql_query that order versions of a row.",
-        },
-        incremental_mode: {
-          enum: ["APPEND", "MERGE"],
-          description: "Model hogql only: APPEND rows (default) or MERGE them on primary_key.",
-        },
-        filters: {
-          type: "array",
-          description:
-            "Property filters (model events only), e.g. {key: $browser, operator: exact, type: event, value: [Firefox]}.",
-          items: {
-            type: "object",
-          },
-        },
-        destination: {
-          type: "object",
-          description: "Where batches go.",
-          additionalProperties: false,
-          required: ["type"],
-          properties: {
-            type: {
-              enum: DESTINATION_TYPES,
-              description:
-                "Destination type. AwsS3, S3Compatible, Snowflake, Databricks, AzureBlob and BigQuery need an integration; new Postgres and Redshift exports too. S3 is the legacy type with inline keys, kept for exports created before integrations.",
-            },
-            integration: {
-              ...INTEGRATION_ID,
-              description:
-                "Id of the project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type).",
-            },
-            integration_id: {
-              ...INTEGRATION_ID,
-              description: "Deprecated alias of `integration` (the same id); write `integration` instead.",
-            },
-            config: {
-              type: "object",
-              description: "Destination settings; the keys depend on type.",
-            },
-          },
-          allOf: Object.keys(CONFIGS).map((type) => ({
-            if: { properties: { type: { const: type } }, required: ["type"] },
-            then: { properties: { config: { $ref: `#/$defs/config${type}` } } },
-          })),
-        },
-        deleted: {
-          type: "boolean",
-          description: "Tombstone: delete the batch export (idempotent).",
-        },
-      },
+/**
+ * `destination`: the type, the integration (or its deprecated alias) and the type's config, whose
+ * schema is chosen by the type (`#/$defs/config<Type>`, CONFIG_DEFS).
+ */
+export const DESTINATION_SCHEMA: SchemaNode = {
+  type: "object",
+  description: "Where batches go.",
+  additionalProperties: false,
+  required: ["type"],
+  properties: {
+    type: {
+      enum: DESTINATION_TYPES,
+      description:
+        "Destination type. AwsS3, S3Compatible, Snowflake, Databricks, AzureBlob and BigQuery need an integration; new Postgres and Redshift exports too. S3 is the legacy type with inline keys, kept for exports created before integrations.",
     },
-    ...Object.fromEntries(Object.entries(CONFIGS).map(([type, node]) => [`config${type}`, node])),
+    integration: {
+      ...INTEGRATION_ID,
+      description:
+        "Id of the project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type).",
+    },
+    integration_id: {
+      ...INTEGRATION_ID,
+      description: "Deprecated alias of `integration` (the same id); write `integration` instead.",
+    },
+    config: {
+      type: "object",
+      description: "Destination settings; the keys depend on type.",
+    },
   },
+  allOf: Object.keys(CONFIGS).map((type) => ({
+    if: { properties: { type: { const: type } }, required: ["type"] },
+    then: { properties: { config: { $ref: `#/$defs/config${type}` } } },
+  })),
 };
+
+/** The config schemas by `$defs` name, composed into the schema next to the item. */
+export const CONFIG_DEFS: Record<string, SchemaNode> = Object.fromEntries(
+  Object.entries(CONFIGS).map(([type, node]) => [`config${type}`, node]),
+);
+
+/** A destination type's config schema (undefined for an unknown type). */
+export function configSchema(type: string): SchemaNode | undefined {
+  return CONFIGS[type];
+}
 
 /** The config keys a destination type takes (empty for an unknown type). */
 export function configKeys(type: string): ReadonlySet<string> {

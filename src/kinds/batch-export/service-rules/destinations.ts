@@ -5,9 +5,11 @@
  * the planner never compares them (the service strips them from every response), apply resolves them
  * from the environment, and `pull` writes placeholders for them.
  */
-import type { SchemaNode } from "../../config/kinds.js";
-import { isPlainObject } from "../../plan/values.js";
-import { batchExportSchema } from "./schema.js";
+import type { SchemaNode } from "../../../config/kinds.js";
+import type { SecretValue } from "../../../config/secret.js";
+import type { SourceRef } from "../../../config/types.js";
+import { isPlainObject } from "../../../plan/values.js";
+import { configSchema } from "./schema.js";
 
 export type DestinationType =
   | "AwsS3"
@@ -21,6 +23,33 @@ export type DestinationType =
   | "AzureBlob"
   | "HTTP"
   | "NoOp";
+
+/** A declared destination, as the planner compares and sends it. */
+export interface DesiredDestination {
+  type: DestinationType;
+  /**
+   * Non-secret config keys, interpolated. Secret keys (per destination type) are not here but in
+   * `secrets`, keyed by the same dotted path they have in the config (e.g. `copy_inputs.authorization.aws_access_key_id`).
+   */
+  config: Record<string, unknown>;
+  secrets: Record<string, SecretValue>;
+  /**
+   * The project's PostHog integration holding the credentials (`destination.integration`, or its
+   * deprecated alias `integration_id`). Sent as `destination.integration_id`; the service shows it as
+   * `destination.integration`.
+   */
+  integration?: number;
+  /** Where the integration id is written, for the planner's errors about it. */
+  integrationSource?: SourceRef;
+}
+
+/** A destination as a schema-valid file holds it. */
+export interface DestinationInput {
+  type: DestinationType;
+  config?: Record<string, unknown>;
+  integration?: number;
+  integration_id?: number;
+}
 
 /**
  * The integration kind each type takes (`GET .../integrations/` item `kind`). Legacy S3 takes none:
@@ -108,7 +137,7 @@ export function secretPaths(type: string): readonly string[] {
   let paths = secretCache.get(type);
   if (paths === undefined) {
     const found: string[] = [];
-    const config = batchExportSchema.defs[`config${type}`];
+    const config = configSchema(type);
     if (config !== undefined) collectSecrets(config, "", found);
     paths = found;
     secretCache.set(type, paths);

@@ -1,0 +1,25 @@
+/**
+ * Batch export operations, as the commands use them (`status`, `runs`, `retry`, `backfill`, `logs`):
+ * status rows and the failed runs to retry (runs.ts), single runs and log entries however old
+ * (run-lookup.ts), backfill windows checked before anything is sent (backfill-window.ts), and the
+ * commands printed for the user to copy (backfill-command.ts). The reconcile handler (../index.ts)
+ * and the service-version rules (../service-rules/) are not part of it; commands import only this.
+ */
+import type { Declared, DesiredProject } from "../../../config/types.js";
+import { declaredOf } from "../../../config/types.js";
+import { BATCH_EXPORT } from "../name.js";
+
+export { backfillCommand, checkRunsHint, gapBackfillCommand, quoteArg } from "./backfill-command.js";
+export {
+  type BackfillWindow,
+  checkWindowForInterval,
+  checkWindowSyntax,
+  type ParsedWindow,
+} from "./backfill-window.js";
+export { allRunsWindow, getRun, LOG_PAGE, type LogFilters, type LogRead, readLogs } from "./run-lookup.js";
+export { failedRunsToRetry, type RetryTargets, statusRows } from "./runs.js";
+
+/** The batch exports a project's files declare: each one's name and its `id` pin (a UUID), if any. */
+export function declaredExports(project: DesiredProject): Array<Declared & { id?: string }> {
+  return declaredOf(project, BATCH_EXPORT);
+}

@@ -1,0 +1,75 @@
+/**
+ * A dashboard's fields: the one place each is named (SPEC §2). name (through an id pin), description,
+ * pinned, tags and restriction_level are compared and sent by the table; collaborators and sharing are
+ * reconciled by verbs of their own (verbs.ts), declared here for the schema and the types.
+ */
+import {
+  type DesiredOf,
+  field,
+  fieldTable,
+  flag,
+  integer,
+  longText,
+  tags,
+  text,
+  words,
+} from "../define/index.js";
+import { type CollaboratorInput, type DesiredCollaborator, declareCollaborators } from "./declare.js";
+
+const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
+
+/** A collaborator's access in the YAML's words. */
+export const COLLABORATOR_LEVEL: Readonly<Record<number, string>> = { 21: "can_view", 37: "can_edit" };
+
+export const dashboardFields = fieldTable({
+  name: text(
+    "Dashboard name: its identity within the project unless `id` is given. Unique per project.",
+    { minLength: 1, maxLength: 400 },
+    { required: true, live: (answer) => answer.name ?? "" },
+  ),
+  id: integer("The service's dashboard id: pins identity across renames (pull writes it).", { minimum: 1 }),
+  description: longText("Dashboard description."),
+  pinned: flag("Pin the dashboard to the top of the list."),
+  tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
+  restriction_level: words(
+    { everyone: 21, only_collaborators: 37 },
+    "Who may edit: everyone (21) in the project, or only_collaborators (37).",
+  ),
+  /** When present, the whole set; sorted by user_uuid. Reconciled by add / remove_collaborator. */
+  collaborators: field<CollaboratorInput[], DesiredCollaborator[]>(
+    {
+      type: "array",
+      description:
+        "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators.",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["user_uuid"],
+        properties: {
+          user_uuid: { type: "string", description: "The user's UUID.", pattern: UUID, "x-expect": "a UUID" },
+          level: {
+            enum: ["can_edit", "can_view", 37, 21],
+            description:
+              "can_edit (37), the default; can_view (21) is refused because the service only accepts edit access.",
+          },
+        },
+      },
+    },
+    { compare: "none", live: false, declare: declareCollaborators },
+  ),
+  /** When present, the sharing switch is managed (enable_sharing / disable_sharing). */
+  sharing: field<{ enabled: boolean }>(
+    {
+      type: "object",
+      description: "Public sharing link switch.",
+      additionalProperties: false,
+      required: ["enabled"],
+      properties: { enabled: { type: "boolean", description: "Whether the dashboard is shared publicly." } },
+    },
+    { compare: "none", live: false, declare: (value) => ({ enabled: value.enabled }) },
+  ),
+  deleted: flag("Tombstone: soft-delete the dashboard (idempotent)."),
+});
+
+/** A declared dashboard, normalised: symbolic levels resolved, tags lowercased, sorted and unique. */
+export type DesiredDashboard = DesiredOf<typeof dashboardFields.fields, "dashboard"> & { id?: number };

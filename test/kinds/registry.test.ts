@@ -1,0 +1,29 @@
+/**
+ * The registry is the one list of kinds: the CLI's light copy of its keys (src/kinds/keys.ts, loaded
+ * by `--help` without any kind) stays equal to it, and every verb name is declared once per meaning.
+ */
+import { describe, expect, it } from "vitest";
+import { KINDS } from "../../src/kinds/index.js";
+import { KIND_KEYS } from "../../src/kinds/keys.js";
+
+describe("the kinds registry", () => {
+  it("is what the CLI offers to pull --kind, in its order", () => {
+    expect(KIND_KEYS).toEqual(KINDS.map((k) => k.key));
+  });
+
+  it("gives each verb name one meaning across kinds (step, sides, symbol, words)", () => {
+    const seen = new Map<string, string>();
+    for (const verb of KINDS.flatMap((k) => k.verbs)) {
+      const meaning = JSON.stringify([
+        verb.step,
+        verb.sides,
+        verb.symbol,
+        verb.word,
+        verb.phrase(2),
+        verb.deletes,
+      ]);
+      expect(seen.get(verb.name) ?? meaning, verb.name).toBe(meaning);
+      seen.set(verb.name, meaning);
+    }
+  });
+});
