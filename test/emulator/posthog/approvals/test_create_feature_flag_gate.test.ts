@@ -149,5 +149,5 @@ describe(FILE, () => {
     expect(flag.filters.groups[0].rollout_percentage).toBe(100);
   });
 
-  it.skip(`${t("test_reapplying_create_change_request_does_not_duplicate")} — re-applies an applied change request through PostHog's internal apply_change_request, which the API does not offer`, () => {});
+  it.skip(`${t("test_reapplying_create_change_request_does_not_duplicate")} (skipped: re-applies an applied change request through PostHog's internal apply_change_request, which the API does not offer)`, () => {});
 });

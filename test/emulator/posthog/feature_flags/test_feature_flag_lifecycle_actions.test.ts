@@ -144,9 +144,9 @@ describe(FILE, () => {
     expect((await ph.row(f.id)).active).toBe(false);
   });
 
-  it.skip(`${FILE}::test_action_records_the_state_change_in_the_activity_log — the emulator keeps no activity log`, () => {});
+  it.skip(`${FILE}::test_action_records_the_state_change_in_the_activity_log (skipped: the emulator keeps no activity log)`, () => {});
 
-  it.skip(`${FILE}::test_action_invalidates_the_flags_cache — the emulator has no flags cache`, () => {});
+  it.skip(`${FILE}::test_action_invalidates_the_flags_cache (skipped: the emulator has no flags cache)`, () => {});
 
   for (const [action, active, archived] of [
     ["enable", false, false],
@@ -163,7 +163,7 @@ describe(FILE, () => {
     });
   }
 
-  it.skip(`${FILE}::test_encrypted_payload_is_never_returned_as_ciphertext[session] — every emulator caller authenticates with a personal API key`, () => {});
+  it.skip(`${FILE}::test_encrypted_payload_is_never_returned_as_ciphertext[session] (skipped: every emulator caller authenticates with a personal API key)`, () => {});
 
   it(`${FILE}::test_encrypted_payload_is_never_returned_as_ciphertext[personal_api_key]`, async () => {
     // The ciphertext is made the way the service makes it: an encrypted flag written through the API.
