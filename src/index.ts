@@ -194,7 +194,8 @@ export async function applyPlan(
     ...(options.onResult !== undefined ? { onResult: options.onResult } : {}),
   });
   const check = await findDuplicates(plan, results, { kinds, client });
-  const ok = results.every((r) => r.outcome !== "failed") && check.duplicates.length === 0;
+  const ok =
+    results.every((r) => r.outcome !== "failed" && r.outcome !== "pending") && check.duplicates.length === 0;
   return { ok, results, ...check };
 }
 

@@ -54,4 +54,11 @@ export interface ApplyKind {
    * created many: one list walk instead of a `findByName` per created name. Absent: name by name.
    */
   listLive?(client: ServiceClient, project: number): Promise<LiveObject[]>;
+  /**
+   * Apply order across objects of this kind (a flag another flag depends on is created first, and
+   * disabled last): for the plan's objects of the kind in one project (each with its actions, by
+   * `objectKey`), the keys each must wait for. Called once for the creates and updates, once for the
+   * deletes. Absent: objects are independent.
+   */
+  waits?(objects: ReadonlyMap<string, readonly Action[]>): Map<string, string[]>;
 }

@@ -144,7 +144,8 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     out.stdout.write(`\n${formatSummary(results)}\n`);
     const received = signal();
     if (received !== undefined) return exitCodeForSignal(received);
-    const failed = results.some((r) => r.outcome === "failed");
+    // A change held for approval is not live: like a failure, the run is not done (exit 1).
+    const failed = results.some((r) => r.outcome === "failed" || r.outcome === "pending");
     const duplicated = await reportDuplicates(session, plan, results);
     const late = signal();
     if (late !== undefined) return exitCodeForSignal(late);

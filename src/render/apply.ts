@@ -1,7 +1,8 @@
 /**
  * Apply's output: one line per action result, in the plan's own words (the same symbols and labels as
  * the text plan, from labels.ts), and the closing summary. The line says how it went (✓ done, ✗ failed,
- * ○ skipped, · not started), then what was done to which object, then why it failed or was not tried.
+ * ⧗ pending approval, ○ skipped, · not started), then what was done to which object, then why it
+ * failed or was not tried (a pending change names its change request).
  * Pure; service text (errors, names) is made visible like everything else the terminal shows.
  */
 import type { ActionResult } from "../apply/apply.js";
@@ -14,6 +15,7 @@ const MARK: Record<ActionResult["outcome"], string> = {
   failed: "✗",
   skipped: "○",
   not_started: "·",
+  pending: "⧗",
 };
 
 export interface ResultContext {
@@ -37,7 +39,16 @@ export function formatSummary(results: readonly ActionResult[]): string {
   const count = (o: ActionResult["outcome"]) => results.filter((r) => r.outcome === o).length;
   const failed = count("failed");
   const notStarted = count("not_started");
-  const head = notStarted > 0 ? "Apply stopped" : failed > 0 ? "Apply failed" : "Apply complete";
+  const pending = count("pending");
+  const head =
+    notStarted > 0
+      ? "Apply stopped"
+      : failed > 0
+        ? "Apply failed"
+        : pending > 0
+          ? "Apply incomplete"
+          : "Apply complete";
+  const held = pending > 0 ? `, ${pending} pending approval (not live until approved)` : "";
   const tail = notStarted > 0 ? `, ${notStarted} not started (run apply again to finish)` : "";
-  return `${head}: ${count("ok")} succeeded, ${failed} failed, ${count("skipped")} skipped${tail}.`;
+  return `${head}: ${count("ok")} succeeded, ${failed} failed${held}, ${count("skipped")} skipped${tail}.`;
 }
