@@ -5,7 +5,7 @@
  * never branches on a kind's name.
  */
 import type { ObjectContext } from "./context.js";
-import type { Declared } from "./types.js";
+import type { Declared, SourceRef } from "./types.js";
 
 /** A JSON Schema node, as far as the loader reads one. */
 export type SchemaNode = {
@@ -40,6 +40,13 @@ export interface ConfigKind {
     /** Definitions the item refers to; names must not clash with other kinds'. */
     defs: Record<string, SchemaNode>;
   };
+  /** The YAML key holding an item's identity, as messages name it (`name`, a flag's `key`); default `name`. */
+  readonly identityKey?: string;
+  /**
+   * Rules across the declarations of one project (a flag depending on another, in a cycle): each
+   * problem reported at its place. Runs after every file is loaded.
+   */
+  checkProject?(declared: readonly Declared[], report: (source: SourceRef, message: string) => void): void;
   /**
    * One schema-valid item → the kind's desired object. Problems go to `ctx` (never thrown); `ctx.text`
    * interpolates non-secret strings.

@@ -119,6 +119,13 @@ export async function loadConfig(
   }
   const unsetSecrets = reportMissingSecrets(run);
   checkDuplicates([...projects.values(), ...detached], kinds, diags);
+  for (const project of [...projects.values(), ...detached]) {
+    for (const kind of kinds) {
+      kind.checkProject?.(project.objects[kind.name] ?? [], (s, message) =>
+        diags.error(s.file, s.line, s.column, message),
+      );
+    }
+  }
   const ordered = [...projects.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
@@ -168,7 +175,7 @@ export async function loadConfig(
       if (!Array.isArray(items) || broken.has(kind.key)) continue;
       const declared = desired.objects[kind.name] as DesiredProject["objects"][string];
       items.forEach((item: Record<string, unknown>, i) => {
-        const owner = `${kind.words.one} "${ownerName(item?.name)}"`;
+        const owner = `${kind.words.one} "${ownerName(item?.[kind.identityKey ?? "name"])}"`;
         const ctx = new ObjectContext(run, file, `/${kind.key}/${i}`, owner, variables);
         if (broken.has(`${kind.key}/${i}`)) {
           kind.checkBroken?.(item, ctx);
@@ -258,7 +265,7 @@ function checkDuplicates(
             s.file,
             s.line,
             s.column,
-            `duplicate ${kind.words.one} name "${object.name}"${where}: also declared at ${cite(firstName)}`,
+            `duplicate ${kind.words.one} ${kind.identityKey ?? "name"} "${object.name}"${where}: also declared at ${cite(firstName)}`,
           );
         }
         if (object.id === undefined) continue;

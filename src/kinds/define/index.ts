@@ -66,7 +66,7 @@
  *   and change-scoped reads (#26): a `references(desired)` hook next to `plan`, and `service.get` /
  *   `service.search` (read one by id, search by name or key) next to `findByName`.
  */
-import type { Executed } from "../../apply/kinds.js";
+import type { ApplyKind, Executed } from "../../apply/kinds.js";
 import type { ConfigKind, KindWords } from "../../config/kinds.js";
 import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
@@ -107,6 +107,8 @@ export interface KindHooks<
   /** Rules across fields, after each field's own `declare`; problems go to `ctx`, never thrown. */
   declare?(input: InputOf<T>, desired: D, ctx: ConfigContext): void;
   checkBroken?: ConfigKind["checkBroken"];
+  /** Rules across the declarations of one project (dependency cycles). */
+  checkProject?: ConfigKind["checkProject"];
   secretPointers?: ConfigKind["secretPointers"];
   quiet?: ConfigKind["quiet"];
   /** The id as a pin is matched (a UUID lowercased); absent: as written. */
@@ -120,6 +122,10 @@ export interface KindHooks<
   needsFeatures?: PlanKind["needsFeatures"];
   /** State read besides the list (a dashboard's collaborators), added after the table's fields. */
   details?(live: L, kindLive: K): Record<string, unknown>;
+  /** The delete of an undeclared live object (--prune); absent: the deleting verb on its state. */
+  prune?(live: L, ref: ObjectRef, ctx: KindPlanContext<K>): Action;
+  /** Which of the plan's objects of this kind must wait for which (apply order across objects). */
+  waits?: ApplyKind["waits"];
   pull?: PullKind["pull"];
 }
 
@@ -173,6 +179,7 @@ export function defineKind<
   return {
     name,
     key: spec.key,
+    identityKey: table.roles.identity,
     words,
     values: table.values,
     verbs,
@@ -188,6 +195,8 @@ export function defineKind<
       return desired;
     },
     ...(hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {}),
+    ...(hooks.checkProject ? { checkProject: hooks.checkProject } : {}),
+    ...(hooks.waits ? { waits: hooks.waits } : {}),
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
     read: (client, project, declared) =>
@@ -210,7 +219,8 @@ export function defineKind<
             hooks.replaced?.(desired as D, candidates as readonly L[]),
         }
       : {}),
-    prune,
+    prune: (live, ref, ctx) =>
+      hooks.prune ? hooks.prune(live as L, ref, ctx as KindPlanContext<K>) : prune(live, ref),
     state,
     ...(hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {}),
     requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words.one} "${action.object.name}"`),
