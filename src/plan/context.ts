@@ -49,6 +49,8 @@ export function makeAction(
     changes?: FieldChange[];
     warnings?: string[];
     destructive?: boolean;
+    /** Why the action needs --force (it is then destructive whatever the verb says). */
+    guard?: string;
   } = {},
 ): Action {
   const result: Action = {
@@ -60,6 +62,10 @@ export function makeAction(
   };
   if (parts.before !== undefined) result.before = parts.before;
   if (parts.after !== undefined) result.after = parts.after;
+  if (parts.guard !== undefined) {
+    result.guard = parts.guard;
+    result.destructive = true;
+  }
   return result;
 }
 
