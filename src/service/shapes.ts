@@ -156,30 +156,6 @@ const event = obj(
 /** Integrations list items (not in the subset; service-api.md §4 "Integrations"): id and kind. */
 const integration = obj({ id: int, kind: str, display_name: strOrNull }, ["id", "kind"]);
 
-/**
- * A feature flag (not in the subset; service-api.md §10): its identity, the fields the plan compares,
- * and `version`, which an update sends back.
- */
-const featureFlag = obj(
-  {
-    id: int,
-    key: str,
-    name: strOrNull,
-    filters: { type: "object" },
-    active: bool,
-    archived: bool,
-    deleted: bool,
-    version: int,
-    tags: list(str),
-    has_encrypted_payloads: { type: ["boolean", "null"] },
-    last_called_at: strOrNull,
-  },
-  ["id", "key", "filters", "active", "deleted"],
-);
-
-/** A cohort (not in the subset): what resolving a name needs. */
-const cohort = obj({ id: int, name: strOrNull }, ["id", "name"]);
-
 /** Organization retrieve (not in the subset): the id and the paid features, old or new shape. */
 const organization = obj(
   {
@@ -224,9 +200,6 @@ export const SHAPES = {
   event: { schema: event },
   eventValues: { schema: list(obj({ name: {} }, ["name"])), list: "array" },
   integrationPage: { schema: offsetPage(integration), list: "results" },
-  featureFlagPage: { schema: offsetPage(featureFlag), list: "results" },
-  featureFlag: { schema: featureFlag },
-  cohortPage: { schema: offsetPage(cohort), list: "results" },
   organization: { schema: organization },
   project: { schema: project },
   /** The organization's projects list: each project's id is what the tool reads. */

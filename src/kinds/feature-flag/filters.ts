@@ -7,7 +7,8 @@
  *   group carries its effective value (its own, else the flag's, else persons: null) and the flag-level
  *   value is derived back from the groups;
  * - payload values are stored as JSON-encoded strings (Python's spacing): compared as parsed values;
- * - `cohort_name` (and `group_key_names`) are added on read: dropped;
+ * - `cohort_name` (and `group_key_names`) are added on read, a group's `sort_key` is the UI's: dropped
+ *   (only the keys the file's schema knows are compared: schema.ts);
  * - property operators `min` / `max` are stored as `gte` / `lte`; property keys as strings;
  * - groups without `properties` read back with `[]`; a `variant`, `rollout_percentage` or variant
  *   `name` of null reads like one left out; legacy `holdout_groups` / `super_groups` vanish on a save;
@@ -18,6 +19,8 @@
  * comparable shape: both sides show a marker, so a live plain text is never kept.
  */
 
+import { GROUP_KEYS, PROPERTY_KEYS } from "./schema.js";
+
 export type Json = Record<string, unknown>;
 
 /** What a comparable encrypted payload value is, on both sides. */
@@ -26,7 +29,6 @@ export const ENCRYPTED = "(encrypted)";
 export const OPERATOR_ALIASES: Readonly<Record<string, string>> = { min: "gte", max: "lte" };
 
 const LEGACY_KEYS = new Set(["holdout_groups", "super_groups"]);
-const READ_ONLY_PROPERTY_KEYS = new Set(["cohort_name", "group_key_names"]);
 
 export function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -49,7 +51,7 @@ export interface NormaliseOptions {
 function normaliseProperty(prop: Json, opts: NormaliseOptions): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(prop)) {
-    if (READ_ONLY_PROPERTY_KEYS.has(k) || v === undefined) continue;
+    if (!PROPERTY_KEYS.has(k) || v === undefined) continue;
     out[k] = v;
   }
   if (typeof out.key === "number") out.key = String(out.key);
@@ -60,8 +62,10 @@ function normaliseProperty(prop: Json, opts: NormaliseOptions): Json {
     out.key = opts.flagKeyOf(out.key) ?? `#${out.key}`;
   }
   if (out.type === "cohort") {
-    // A cohort property's `key` is always "id": only its value names the cohort.
+    // A cohort property's `key` is always "id": only its value names the cohort (a declared
+    // `cohort:` name has been resolved into `value` by then).
     delete out.key;
+    delete out.cohort;
     if (typeof out.value === "string" && /^\d+$/.test(out.value.trim())) out.value = Number(out.value);
   }
   return out;
@@ -69,7 +73,8 @@ function normaliseProperty(prop: Json, opts: NormaliseOptions): Json {
 
 function normaliseGroup(group: Json, aggregation: number | null, opts: NormaliseOptions): Json {
   const out: Json = {};
-  for (const [k, v] of Object.entries(group)) if (v !== null && v !== undefined) out[k] = v;
+  for (const [k, v] of Object.entries(group))
+    if (GROUP_KEYS.has(k) && v !== null && v !== undefined) out[k] = v;
   out.properties = Array.isArray(group.properties)
     ? group.properties.filter(isObject).map((p) => normaliseProperty(p, opts))
     : [];
@@ -103,10 +108,9 @@ function normaliseMultivariate(value: unknown): unknown {
   if (!isObject(value)) return value ?? null;
   const variants = Array.isArray(value.variants) ? value.variants.filter(isObject) : [];
   return {
-    ...value,
     variants: variants.map((v) => {
-      const out: Json = { ...v };
-      if (out.name === null || out.name === undefined) delete out.name;
+      const out: Json = { key: v.key, rollout_percentage: v.rollout_percentage };
+      if (v.name !== null && v.name !== undefined) out.name = v.name;
       return out;
     }),
   };
@@ -132,7 +136,8 @@ function normalise(filters: Json, live: boolean, opts: NormaliseOptions): Json {
       out.aggregation_group_type_index = same ? first : null;
     }
   }
-  if ("payloads" in filters) out.payloads = normalisePayloads(filters.payloads, live, opts);
+  // No payloads, stored or answered as none, is an empty map.
+  out.payloads = normalisePayloads(filters.payloads ?? {}, live, opts);
   if ("multivariate" in filters) out.multivariate = normaliseMultivariate(filters.multivariate);
   return out;
 }
@@ -174,45 +179,32 @@ export function differingFilterKeys(declared: readonly string[], desired: Json, 
   return declared.filter((key) => !jsonEqual(desired[key] ?? null, live[key] ?? null));
 }
 
-export interface ServiceFormOptions {
-  /** A declared flag dependency's key → the id of that flag in the project being written. */
-  flagId: (key: string) => number;
-  /** A payload value that is a secret (a `SecretValue`) → its plain text, resolved only while sending. */
-  reveal?: (value: unknown) => string | undefined;
+/**
+ * Declared filters (flag dependencies by key, cohorts by id) as a request body sends them: flag
+ * properties by the id `flagId` gives for the key in the project being written, cohort properties with
+ * the service's `key: "id"` and without the `cohort:` name. Payloads are left as they are
+ * (`encodePayloads`).
+ */
+export function toServiceFilters(filters: Json, flagId: (key: string) => number): Json {
+  const out = structuredClone(filters);
+  for (const group of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
+    if (!Array.isArray(group.properties)) continue;
+    group.properties = group.properties.filter(isObject).map((prop) => {
+      if (prop.type === "flag") return { ...prop, key: String(flagId(String(prop.key))) };
+      if (prop.type === "cohort") {
+        const { cohort: _name, ...rest } = prop;
+        return { ...rest, key: "id" };
+      }
+      return prop;
+    });
+  }
+  return out;
 }
 
 /**
- * Declared filters (flag dependencies by key, cohorts by id) as a request body sends them: flag
- * properties by id, cohort properties with the service's `key: "id"`, payload values JSON-encoded
- * (secrets revealed through `reveal`). Only the declared top-level keys are in it.
+ * Payload values as the service stores them, JSON texts; `keep` says which values are sent as they
+ * are (a secret's reference, resolved later to its variable's text, which is already JSON).
  */
-export function toServiceFilters(filters: Json, opts: ServiceFormOptions): Json {
-  const out: Json = structuredClone(
-    Object.fromEntries(Object.entries(filters).filter(([k]) => k !== "payloads")),
-  ) as Json;
-  if (Array.isArray(out.groups)) {
-    for (const group of out.groups.filter(isObject)) {
-      if (!Array.isArray(group.properties)) continue;
-      group.properties = group.properties.filter(isObject).map((prop) => {
-        if (prop.type === "flag") return { ...prop, key: String(opts.flagId(String(prop.key))) };
-        if (prop.type === "cohort") {
-          const { cohort: _name, ...rest } = prop;
-          return { ...rest, key: "id" };
-        }
-        return prop;
-      });
-    }
-  }
-  if ("payloads" in filters) {
-    const payloads = filters.payloads;
-    out.payloads = isObject(payloads)
-      ? Object.fromEntries(
-          Object.entries(payloads).map(([k, v]) => {
-            const secret = opts.reveal?.(v);
-            return [k, secret !== undefined ? secret : JSON.stringify(v)];
-          }),
-        )
-      : payloads;
-  }
-  return out;
+export function encodePayloads(payloads: Json, keep: (value: unknown) => boolean = () => false): Json {
+  return Object.fromEntries(Object.entries(payloads).map(([k, v]) => [k, keep(v) ? v : JSON.stringify(v)]));
 }

@@ -1,8 +1,9 @@
 /**
  * What a flag change does, in words a reviewer reads at a glance: "group 2: rollout 20% → 60%",
  * "turns the flag off for everyone", "variant test: 50% → 30%". Works on the comparable shapes of
- * filters.ts (flag dependencies by key, cohorts by id, payloads parsed); cohort names come from the
- * caller. Encrypted payloads are named, never shown.
+ * filters.ts (flag dependencies by key, cohorts by id, payloads parsed); a cohort is named by its
+ * property's `cohort` (the plan keeps the name there) or by the caller's lookup. Encrypted payloads
+ * are named, never shown.
  */
 import { ENCRYPTED, isObject, type Json, jsonEqual } from "./filters.js";
 
@@ -27,7 +28,12 @@ function condition(prop: Json, opts: PhrasingOptions): string {
   }
   if (prop.type === "cohort") {
     const id = Number(prop.value);
-    const name = Number.isInteger(id) ? opts.cohortName?.(id) : undefined;
+    const name =
+      typeof prop.cohort === "string"
+        ? prop.cohort
+        : Number.isInteger(id)
+          ? opts.cohortName?.(id)
+          : undefined;
     const inside = prop.operator === "not_in" ? "not in" : "in";
     return `${negation}${inside} cohort ${name === undefined ? `#${String(prop.value)}` : quote(name)}`;
   }
@@ -132,10 +138,15 @@ function payloadLines(before: unknown, after: unknown): string[] {
   const a = isObject(after) ? after : {};
   const lines: string[] = [];
   for (const key of new Set([...Object.keys(b), ...Object.keys(a)])) {
-    const secret = b[key] === ENCRYPTED || a[key] === ENCRYPTED ? "encrypted " : "";
-    if (!(key in b)) lines.push(`adds the ${secret}payload for ${key}`);
+    const encrypted = b[key] === ENCRYPTED || a[key] === ENCRYPTED;
+    const secret = encrypted ? "encrypted " : "";
+    // A plain payload shows its value (compact JSON); an encrypted one never does.
+    const value = (v: unknown) => (encrypted ? "" : `: ${quote(v)}`);
+    if (!(key in b)) lines.push(`adds the ${secret}payload for ${key}${value(a[key])}`);
     else if (!(key in a)) lines.push(`removes the ${secret}payload for ${key}`);
-    else if (!jsonEqual(b[key], a[key]) || secret) lines.push(`changes the ${secret}payload for ${key}`);
+    else if (encrypted) lines.push(`changes the encrypted payload for ${key}`);
+    else if (!jsonEqual(b[key], a[key]))
+      lines.push(`changes the payload for ${key}: ${quote(b[key])} → ${quote(a[key])}`);
   }
   return lines;
 }
@@ -174,12 +185,4 @@ export function describeFlagField(
     default:
       return [];
   }
-}
-
-/** Every line a flag action's changes read as, in the order of its changes. */
-export function describeFlagChanges(
-  changes: ReadonlyArray<{ path: string; before?: unknown; after?: unknown }>,
-  opts: PhrasingOptions = {},
-): string[] {
-  return changes.flatMap((c) => describeFlagField(c.path, c.before, c.after, opts));
 }

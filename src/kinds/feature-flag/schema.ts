@@ -1,12 +1,11 @@
 /**
- * The JSON Schema of one declared feature flag (SPEC §2, service-api.md §10.2), composed into
- * schemas/config.schema.json. A flag is identified by `key` (or a pinned `id`); in `filters`, a `type:
- * flag` property names the other flag by key and a `type: cohort` property names a cohort by `cohort:`
- * (its name) or `value:` (its id): both are resolved per project at plan time. Payloads of flags with
- * `has_encrypted_payloads` are secrets (`${NAME}` references only); the declare step checks that, the
- * schema cannot.
+ * The JSON Schema of a flag's `filters` (SPEC §2, service-api.md §10.2), the definitions the field
+ * table (fields.ts) refers to. In `filters`, a `type: flag` property names the other flag by key and
+ * a `type: cohort` property names a cohort by `cohort:` (its name) or `value:` (its id): both are
+ * resolved per project at plan time. Payloads of flags with `has_encrypted_payloads` are secrets
+ * (`${NAME}` references only); the declare hook checks that, the schema cannot.
  */
-import type { ConfigKind, SchemaNode } from "../../config/kinds.js";
+import type { SchemaNode } from "../../config/kinds.js";
 
 /** The service's key rule: letters, digits, `-` and `_`, at most 400 characters. */
 export const FLAG_KEY_PATTERN = "^[a-zA-Z0-9_-]+$";
@@ -187,69 +186,20 @@ const properties: Record<string, SchemaNode> = {
   },
 };
 
-export const featureFlagSchema: ConfigKind["schema"] = {
-  description:
-    "Feature flags of the project, identified by key. Listing the key (even empty) lets --prune remove undeclared ones.",
-  item: { $ref: "#/$defs/feature_flag" },
-  defs: {
-    feature_flag: {
-      type: "object",
-      description: "A feature flag. Only the keys written here are managed; the others are left as they are.",
-      additionalProperties: false,
-      required: ["key"],
-      properties: {
-        key: {
-          ...key,
-          description:
-            "The flag's key, what code checks: its identity within the project unless `id` is given.",
-        },
-        id: {
-          type: "integer",
-          minimum: 1,
-          description: "The service's flag id: pins identity across key renames (pull writes it).",
-        },
-        name: { type: "string", description: "The flag's description (the service calls it `name`)." },
-        active: { type: "boolean", description: "Whether the flag is on. false turns it off for everyone." },
-        tags: {
-          type: "array",
-          items: { type: "string", minLength: 1 },
-          description: "Tags, a case-insensitive set (needs the tagging feature).",
-        },
-        filters: { $ref: "#/$defs/feature_flag_filters" },
-        ensure_experience_continuity: {
-          type: "boolean",
-          description: "Keep a user's value across the anonymous-to-identified switch.",
-        },
-        evaluation_runtime: {
-          enum: ["server", "client", "all"],
-          description: "Where the flag may be evaluated: server SDKs, client SDKs or all (default).",
-        },
-        bucketing_identifier: {
-          enum: ["distinct_id", "device_id"],
-          description: "What rollouts hash on: distinct_id (default) or device_id.",
-        },
-        is_remote_configuration: {
-          type: "boolean",
-          description: "A remote configuration flag: delivers its payload to everyone.",
-        },
-        has_encrypted_payloads: {
-          type: "boolean",
-          description:
-            "Payloads are encrypted by the service (remote configuration flags only); they are secrets: ${NAME} references, never pulled.",
-        },
-        evaluation_contexts: {
-          type: "array",
-          items: { type: "string", minLength: 1, maxLength: 255 },
-          maxItems: 50,
-          description: "Where the flag evaluates (e.g. production); needs the organization's feature.",
-        },
-        archived: {
-          type: "boolean",
-          description: "Archive the flag (hidden from the list); needs active: false.",
-        },
-        deleted: { type: "boolean", description: "Tombstone: soft-delete the flag (idempotent)." },
-      },
-    },
-    ...properties,
-  },
-};
+/** The definitions the flag's `filters` field refers to (`#/$defs/feature_flag_filters`). */
+export const FLAG_DEFS: Record<string, SchemaNode> = properties;
+
+const keysOf = (def: string): ReadonlySet<string> =>
+  new Set(Object.keys((properties[def]?.properties ?? {}) as Record<string, unknown>));
+
+/**
+ * The keys a condition group, a property and `filters` may have. What else the service answers (a
+ * group's `sort_key`, which its UI sets; `cohort_name`, which it adds on read; keys it drops once its
+ * validation is enforced) is neither compared nor pulled.
+ */
+export const GROUP_KEYS = keysOf("feature_flag_group");
+export const PROPERTY_KEYS = keysOf("feature_flag_property");
+export const FILTER_KEYS = keysOf("feature_flag_filters");
+
+/** The key of a flag (and of a variant): the service's pattern and length. */
+export const KEY_SCHEMA = key;

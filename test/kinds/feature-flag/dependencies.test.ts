@@ -1,13 +1,12 @@
-/** Flag dependencies: where files write them, their cycles, the order an apply must follow. */
+/** Flag dependencies: where files write them, their cycles, the order an apply must follow (order.ts). */
 import { describe, expect, it } from "vitest";
 import {
   cohortIdsByName,
-  type DependencyStep,
   dependencyCycles,
-  dependencyWaves,
   flagReferences,
-  resolveFlagKey,
 } from "../../../src/kinds/feature-flag/dependencies.js";
+import { flagWaits } from "../../../src/kinds/feature-flag/order.js";
+import type { Action } from "../../../src/plan/types.js";
 
 describe("flagReferences", () => {
   it("lists the flag conditions with their pointers, nothing else", () => {
@@ -64,50 +63,56 @@ describe("dependencyCycles", () => {
   });
 });
 
-describe("dependencyWaves", () => {
-  const step = (key: string, refs: string[], direction: "up" | "down"): DependencyStep => ({
-    key,
-    refs,
-    direction,
+describe("flagWaits: apply order across a project's flags", () => {
+  const ref = (name: string) => ({ kind: "feature_flag", project: 1, name });
+  const dependsOn = (key: string) => ({
+    groups: [{ properties: [{ type: "flag", key, operator: "flag_evaluates_to", value: true }] }],
+  });
+  const act = (name: string, action: string, extra: Partial<Action> = {}): [string, Action[]] => [
+    name,
+    [{ action, object: ref(name), changes: [], destructive: false, warnings: [], ...extra }],
+  ];
+  const waits = (...objects: Array<[string, Action[]]>) => Object.fromEntries(flagWaits(new Map(objects)));
+
+  it("creates, restores and turns on what others depend on first", () => {
+    expect(
+      waits(
+        act("child", "create", { after: { filters: dependsOn("parent") } }),
+        act("parent", "create", { after: {} }),
+        act("solo", "create", { after: {} }),
+      ),
+    ).toEqual({ child: ["parent"] });
+    expect(
+      waits(act("child", "update", { after: { filters: dependsOn("parent") } }), act("parent", "restore")),
+    ).toEqual({ child: ["parent"] });
   });
 
-  it("creates and enables what others depend on first", () => {
-    const waves = dependencyWaves([
-      step("child", ["parent"], "up"),
-      step("parent", [], "up"),
-      step("solo", [], "up"),
-    ]);
-    expect(waves.map((w) => w.map((s) => s.key))).toEqual([["parent", "solo"], ["child"]]);
+  it("turns off, archives and deletes the dependents first, from what they depended on when planned", () => {
+    expect(
+      waits(
+        act("parent", "update", { before: { depends_on: [] }, after: { active: false } }),
+        act("child", "soft_delete", { before: { depends_on: ["parent"] } }),
+      ),
+    ).toEqual({ parent: ["child"] });
+    expect(
+      waits(
+        act("parent", "archive", { before: { archived: false } }),
+        act("child", "update", { before: { depends_on: ["parent"] }, after: { active: false } }),
+      ),
+    ).toEqual({ parent: ["child"] });
   });
 
-  it("disables and deletes the dependents first", () => {
-    const waves = dependencyWaves([step("parent", [], "down"), step("child", ["parent"], "down")]);
-    expect(waves.map((w) => w.map((s) => s.key))).toEqual([["child"], ["parent"]]);
-  });
-
-  it("orders a chain, leaves unrelated directions free, and puts a cycle last", () => {
-    const chain = dependencyWaves([step("c", ["b"], "up"), step("b", ["a"], "up"), step("a", [], "up")]);
-    expect(chain.map((w) => w.map((s) => s.key))).toEqual([["a"], ["b"], ["c"]]);
-    const mixed = dependencyWaves([step("child", ["parent"], "up"), step("parent", [], "down")]);
-    expect(mixed.map((w) => w.map((s) => s.key))).toEqual([["child", "parent"]]);
-    const cycle = dependencyWaves([step("x", ["y"], "up"), step("y", ["x"], "up"), step("z", [], "up")]);
-    expect(cycle.map((w) => w.map((s) => s.key))).toEqual([["z"], ["x", "y"]]);
+  it("leaves a flag going up and one going down unordered", () => {
+    expect(
+      waits(
+        act("child", "update", { after: { filters: dependsOn("parent") } }),
+        act("parent", "update", { after: { active: false } }),
+      ),
+    ).toEqual({});
   });
 });
 
 describe("resolution per project", () => {
-  it("finds a key among the declarations first, then among the live flags", () => {
-    const live = new Map([
-      ["checkout-v1", 8],
-      ["legacy", 3],
-    ]);
-    const declared = new Set(["checkout-v1", "new-one"]);
-    expect(resolveFlagKey("checkout-v1", declared, live)).toEqual({ declared: true, id: 8 });
-    expect(resolveFlagKey("new-one", declared, live)).toEqual({ declared: true });
-    expect(resolveFlagKey("legacy", declared, live)).toEqual({ declared: false, id: 3 });
-    expect(resolveFlagKey("missing", declared, live)).toBeUndefined();
-  });
-
   it("groups cohort ids by name, so a shared name is seen as ambiguous", () => {
     const byName = cohortIdsByName([
       { id: 1, name: "Beta" },

@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import {
   differingFilterKeys,
   ENCRYPTED,
+  encodePayloads,
+  isObject,
   type Json,
   type NormaliseOptions,
   normaliseDesiredFilters,
@@ -26,7 +28,8 @@ async function liveKeys(): Promise<Map<string, string>> {
 /** Writes `desired` (create, or PATCH of `id`) as apply would, reads it back; the keys that still differ. */
 async function roundTrip(desired: Json, opts: Partial<NormaliseOptions> & { id?: number; body?: Json } = {}) {
   const ids = new Map([...(await liveKeys())].map(([id, key]) => [key, Number(id)]));
-  const filters = toServiceFilters(desired, { flagId: (key) => ids.get(key) ?? -1 });
+  const filters = toServiceFilters(desired, (key) => ids.get(key) ?? -1);
+  if (isObject(filters.payloads)) filters.payloads = encodePayloads(filters.payloads);
   const body = { ...(opts.body ?? {}), filters };
   const written =
     opts.id === undefined
@@ -194,8 +197,8 @@ describe("what still differs", () => {
     expect(differingFilterKeys(["payloads"], more, live)).toEqual(["payloads"]);
   });
 
-  it("sends only the declared top-level keys, dependencies by id and cohorts with key id", () => {
-    const body = toServiceFilters(
+  it("sends dependencies by id, cohorts with key id and payloads as JSON texts (a secret's reference kept)", () => {
+    const filters = toServiceFilters(
       {
         groups: [
           {
@@ -205,11 +208,10 @@ describe("what still differs", () => {
             ],
           },
         ],
-        payloads: { true: { x: 1 }, secret: "${S}" },
       },
-      { flagId: (key) => (key === "a" ? 42 : -1), reveal: (v) => (v === "${S}" ? '"plain"' : undefined) },
+      (key) => (key === "a" ? 42 : -1),
     );
-    expect(body).toEqual({
+    expect(filters).toEqual({
       groups: [
         {
           properties: [
@@ -218,7 +220,12 @@ describe("what still differs", () => {
           ],
         },
       ],
-      payloads: { true: '{"x":1}', secret: '"plain"' },
+    });
+    const ref = { $secret: "${S}", variables: ["S"] };
+    expect(encodePayloads({ true: { x: 1 }, text: "a", secret: ref }, (v) => v === ref)).toEqual({
+      true: '{"x":1}',
+      text: '"a"',
+      secret: ref,
     });
   });
 });

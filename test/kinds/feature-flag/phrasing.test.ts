@@ -1,7 +1,7 @@
 /** What a flag change does, in the words a reviewer reads. */
 import { describe, expect, it } from "vitest";
 import { ENCRYPTED } from "../../../src/kinds/feature-flag/filters.js";
-import { describeFlagChanges, describeFlagField } from "../../../src/kinds/feature-flag/phrasing.js";
+import { describeFlagField } from "../../../src/kinds/feature-flag/phrasing.js";
 
 const cohorts = (id: number) => (id === 1 ? "Beta testers" : undefined);
 
@@ -88,7 +88,11 @@ describe("describeFlagField", () => {
     ).toEqual(["makes it a boolean flag (drops variants a 100%)"]);
     expect(
       describeFlagField("filters.payloads", { a: { x: 1 }, gone: 1 }, { a: { x: 2 }, new: true }),
-    ).toEqual(["changes the payload for a", "removes the payload for gone", "adds the payload for new"]);
+    ).toEqual([
+      'changes the payload for a: {"x":1} → {"x":2}',
+      "removes the payload for gone",
+      "adds the payload for new: true",
+    ]);
   });
 
   it("never shows an encrypted payload, only that it is sent", () => {
@@ -98,12 +102,12 @@ describe("describeFlagField", () => {
 
   it("words the lifecycle and a re-key for what they break", () => {
     expect(
-      describeFlagChanges([
+      [
         { path: "archived", before: false, after: true },
         { path: "deleted", before: false, after: true },
         { path: "key", before: "old", after: "new" },
         { path: "name", before: "a", after: "b" },
-      ]),
+      ].flatMap((c) => describeFlagField(c.path, c.before, c.after)),
     ).toEqual([
       "archives the flag (hidden from the flag list)",
       "soft-deletes the flag",

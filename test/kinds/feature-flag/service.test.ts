@@ -1,4 +1,5 @@
 /** The flag endpoints the kind calls, against the emulator: pages, key lookups, writes, refusals. */
+
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FLAG_IDS } from "../../../src/emulator/default-seed.js";
 import {
@@ -10,6 +11,7 @@ import {
   listFlags,
   patchFlag,
 } from "../../../src/kinds/feature-flag/service.js";
+import { FLAG_PAGE } from "../../../src/kinds/feature-flag/shapes.js";
 import { ServiceClient } from "../../../src/service/client.js";
 import { ServiceError, UnexpectedAnswerError } from "../../../src/service/errors.js";
 import { P, useEmulator } from "../../support/emulator.js";
@@ -89,7 +91,7 @@ describe("feature flag endpoints", () => {
     const fake = new ServiceClient({ host: h.url, apiKey: h.key, clock: h.clock });
     // A flags page whose items lack `key`: an unexpected answer, never "no flags".
     const error = await fake
-      .listAll(`${P}/cohorts/`, {}, "featureFlagPage")
+      .listAll(`${P}/cohorts/`, {}, FLAG_PAGE)
       .catch((e) => e)
       .finally(() => fake.close());
     expect(error).toBeInstanceOf(UnexpectedAnswerError);
