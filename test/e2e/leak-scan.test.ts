@@ -75,6 +75,7 @@ describe("the leak scan", () => {
       "p/all.yaml",
       "pulled/batch-exports.yaml",
       "pulled/dashboards.yaml",
+      "pulled/feature-flags.yaml",
       "saved.json",
       "summary.md",
     ]);
