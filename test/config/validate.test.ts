@@ -28,17 +28,22 @@ describe("validate", () => {
     expect(out.stdout).not.toMatch(/: (error|warning): /);
     // The unset secrets are one note, whatever their number.
     expect(out.stdout).toBe(
-      "note: 3 secret variables are not set in this environment: $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY, $PRODUCTION_PROJECT_TOKEN (used by 3 secret fields); apply will need them\n",
+      "note: 4 secret variables are not set in this environment: $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY, $PRICING_PAYLOAD, $PRODUCTION_PROJECT_TOKEN (used by 4 secret fields); apply will need them\n",
     );
-    expect(out.stderr).toBe("4 files, 11 objects: 1 note\n");
+    expect(out.stderr).toBe("6 files, 20 objects: 1 note\n");
     expect(code).toBe(0);
   });
 
   it.each([
-    ["examples/production", "2 files, 7 objects: valid\n"],
-    ["examples/staging", "2 files, 4 objects: valid\n"],
+    ["examples/production", "3 files, 13 objects: valid\n"],
+    ["examples/staging", "3 files, 7 objects: valid\n"],
   ])("%s validates without any diagnostic when its secrets are set", async (folder, summary) => {
-    const names = ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "PRODUCTION_PROJECT_TOKEN"];
+    const names = [
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+      "PRODUCTION_PROJECT_TOKEN",
+      "PRICING_PAYLOAD",
+    ];
     const env = Object.fromEntries(names.map((n) => [n, "set"]));
     const out = memoryIo(env, repo);
     expect(await run({ args: [folder] }, out.io)).toBe(0);

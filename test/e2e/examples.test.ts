@@ -13,6 +13,7 @@ const SECRETS = {
   AWS_ACCESS_KEY_ID: "AKIAEXAMPLES00000000",
   AWS_SECRET_ACCESS_KEY: "examples-not-a-secret",
   PRODUCTION_PROJECT_TOKEN: "phc_examples_not_a_secret",
+  PRICING_PAYLOAD: '{"discount_code": "EXAMPLES-NOT-A-SECRET"}',
 };
 const folders = readdirSync(join(ROOT, "examples"), { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name !== "github")
