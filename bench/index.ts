@@ -13,6 +13,7 @@
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { backToBack, SIZES } from "./back-to-back.js";
+import { flagScenarios } from "./flags.js";
 import { offlinePlan } from "./offline.js";
 import { pacedApply } from "./rate.js";
 import { type Figures, fleetScenarios } from "./scenarios.js";
@@ -56,6 +57,12 @@ for (const kind of ["no-op plan", "apply 10% change", "apply whole fleet from em
   const ratio = wall(`${kind}, concurrency 1`) / wall(`${kind}, concurrency 4`);
   if (Number.isFinite(ratio))
     notes.push(`${kind}: concurrency 4 is ${ratio.toFixed(2)}x faster than concurrency 1 (wall time)`);
+}
+
+for (const f of await flagScenarios({ repeat: Number(process.env.BENCH_REPEAT ?? "1") })) {
+  row(f);
+  if (f.requests > f.minimum)
+    notes.push(`PROBLEM in "${f.scenario}": ${f.requests} requests, minimum ${f.minimum}`);
 }
 
 const paced = await pacedApply({ limit: 40, windowSeconds: 5, changes: 200, latencyMs: 20 });

@@ -375,3 +375,44 @@ describe("--target feature_flags/KEY", () => {
     expect((await h.api("GET", `${FLAGS}/?key=one-flag`)).body.results).toHaveLength(1);
   });
 });
+
+describe("what a no-op plan of flags costs (SPEC §6)", () => {
+  it("its list pages only: 250 flags, 3 pages; a cohort by name adds one cohorts read", async () => {
+    const n = 250;
+    await h.reseed<PartialState>((s) => {
+      s.feature_flags = Array.from({ length: n }, (_, i) => ({
+        id: i + 1,
+        team_id: 12345,
+        key: `f-${i}`,
+        filters: {
+          groups: [
+            {
+              properties: i === 0 ? [{ key: "id", type: "cohort", operator: "in", value: 1 }] : [],
+              rollout_percentage: i % 100,
+            },
+          ],
+        },
+      }));
+      s.experiments = [];
+    });
+    const items = (cohort: string) =>
+      Array.from(
+        { length: n },
+        (_, i) =>
+          `  - key: f-${i}\n    filters:\n      groups:\n        - rollout_percentage: ${i % 100}${i === 0 ? `\n          properties: [{type: cohort, ${cohort}, operator: in}]` : ""}\n`,
+      ).join("");
+    for (const [cohort, cohortReads] of [
+      ["value: 1", 0],
+      ["cohort: Beta testers", 1],
+    ] as const) {
+      flagsFile(items(cohort));
+      await h.clearRequests();
+      const plan = await h.cli(["plan", "--detailed-exitcode", "p"]);
+      expect(plan.stdout).toContain("No changes");
+      const requests = await h.requests();
+      expect(requests.filter((r) => r.path === `${FLAGS}/`)).toHaveLength(Math.ceil(n / 100));
+      expect(requests.filter((r) => r.path.endsWith("/cohorts/"))).toHaveLength(cohortReads);
+      expect(requests).toHaveLength(Math.ceil(n / 100) + cohortReads);
+    }
+  });
+});
