@@ -107,7 +107,7 @@ describe("validate", () => {
     const root = tree({ "posthog/readme.yaml": example ?? "" });
     const out = memoryIo({ PARTNER_PROJECT_TOKEN: "set" }, root);
     expect(await run({ args: [] }, out.io)).toBe(0);
-    expect(out.stderr).toBe("1 file, 4 objects: valid\n");
+    expect(out.stderr).toBe("1 file, 5 objects: valid\n");
   });
 
   it("never prints a literal secret", async () => {
