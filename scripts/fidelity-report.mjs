@@ -19,7 +19,13 @@ const dir = mkdtempSync(join(tmpdir(), "fidelity-"));
 const out = join(dir, "results.json");
 const run = spawnSync(
   process.execPath,
-  ["node_modules/vitest/vitest.mjs", "run", "test/emulator/posthog", "--reporter=json", `--outputFile=${out}`],
+  [
+    "node_modules/vitest/vitest.mjs",
+    "run",
+    "test/emulator/posthog",
+    "--reporter=json",
+    `--outputFile=${out}`,
+  ],
   { stdio: ["ignore", "ignore", "inherit"] },
 );
 let results;
@@ -71,7 +77,9 @@ if (process.argv.includes("--json")) {
   for (const [path, r] of rows) {
     const why = [...r.reasons].map(([reason, n]) => `${n}: ${reason}`).join("; ");
     const failing = r.failing ? ` (${r.failing} failing)` : "";
-    console.log(`| \`${path}\` | ${r.cases} | ${r.passing}${failing} | ${r.skipped}${why ? ` (${why})` : ""} |`);
+    console.log(
+      `| \`${path}\` | ${r.cases} | ${r.passing}${failing} | ${r.skipped}${why ? ` (${why})` : ""} |`,
+    );
   }
   console.log(
     `| **${rows.length} files** | **${total.cases}** | **${total.passing}** | **${total.skipped}** |\n\n${share.toFixed(1)}% of the ported cases pass.`,
