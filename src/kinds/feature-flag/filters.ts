@@ -86,7 +86,8 @@ function normaliseGroup(group: Json, aggregation: number | null, opts: Normalise
   return out;
 }
 
-function parsePayload(value: unknown): unknown {
+/** A stored payload (a JSON text) as its value; a text that does not parse stays as it is. */
+export function parsePayload(value: unknown): unknown {
   if (typeof value !== "string") return value;
   try {
     return JSON.parse(value);

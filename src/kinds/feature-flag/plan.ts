@@ -35,6 +35,7 @@ import {
   type NormaliseOptions,
   normaliseDesiredFilters,
   normaliseLiveFilters,
+  parsePayload,
 } from "./filters.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { keysById, type LiveFlag, type LiveFlags, liveReferences } from "./live.js";
@@ -219,13 +220,6 @@ function encryptedPayloadChanges(
   const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
   const current = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
   const refs = isObject(plan.payloads) ? plan.payloads : {};
-  const parse = (text: unknown) => {
-    try {
-      return JSON.parse(String(text));
-    } catch {
-      return text;
-    }
-  };
   const changes: FieldChange[] = [];
   for (const key of Object.keys(wanted)) {
     const value = wanted[key];
@@ -237,7 +231,7 @@ function encryptedPayloadChanges(
     const differs =
       value instanceof SecretValue &&
       value.available &&
-      !jsonEqual(parse(value.reveal()), parse(current[key]));
+      !jsonEqual(parsePayload(value.reveal()), parsePayload(current[key]));
     if (rotate || differs) {
       changes.push({
         path,

@@ -17,7 +17,7 @@ import type { Cohort, FeatureFlag } from "../../service/types.js";
 import { secretVariableName } from "../batch-export/service-rules/destinations.js";
 import { cohortIdsByName } from "./dependencies.js";
 import { flagFields } from "./fields.js";
-import { isObject, type Json } from "./filters.js";
+import { isObject, type Json, parsePayload } from "./filters.js";
 import { asLive } from "./live.js";
 import { FILTER_KEYS, GROUP_KEYS, PROPERTY_KEYS } from "./schema.js";
 import { listCohorts, listFlags } from "./service.js";
@@ -61,15 +61,6 @@ function pullProperty(prop: Json, names: PullNames): Json {
 }
 
 const withoutType = ({ type: _type, ...rest }: Json): Json => rest;
-
-function parsePayload(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
 
 /** A live flag's filters in the file's form; encrypted payloads as placeholders (their variables listed). */
 export function pullFilters(flag: FeatureFlag, names: PullNames): { filters: Json; variables: string[] } {
