@@ -416,3 +416,32 @@ describe("what a no-op plan of flags costs (SPEC §6)", () => {
     }
   });
 });
+
+describe("pull --refresh", () => {
+  it("writes a UI edit of a flag back into the file in the file's form, then the plan is empty", async () => {
+    flagsFile(`  - key: new-checkout
+    name: New checkout flow
+    filters:
+      groups:
+        - properties:
+            - {key: email, type: person, operator: icontains, value: "@acme.com"}
+            - {type: flag, key: checkout-v1, operator: flag_evaluates_to, value: true}
+            - {type: cohort, cohort: Beta testers, operator: in}
+          rollout_percentage: 100
+        - rollout_percentage: 20   # the second wave
+`);
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+    const stored = await liveFlag(FLAG_IDS.newCheckout);
+    stored.filters.groups[1].rollout_percentage = 35;
+    const edit = { filters: { groups: stored.filters.groups }, name: "Checkout, second wave" };
+    expect((await h.api("PATCH", `${FLAGS}/${FLAG_IDS.newCheckout}/`, edit, { key: BOB_KEY })).status).toBe(200);
+    const refresh = await h.cli(["pull", "--refresh", "p"]);
+    expect(refresh.code, refresh.stderr).toBe(0);
+    const text = readFileSync(join(h.dir, "p/flags.yaml"), "utf8");
+    expect(text).toContain("name: Checkout, second wave");
+    expect(text).toContain("rollout_percentage: 35");
+    expect(text).toContain("key: checkout-v1");
+    expect(text).toContain("cohort: Beta testers");
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+});

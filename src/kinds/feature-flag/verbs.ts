@@ -153,6 +153,11 @@ export async function findFlags(client: ServiceClient, project: number, key: str
 export const FLAG_UPDATE: Verb = {
   ...UPDATE,
   destructive: "depends",
+  // `pull --refresh`: an encrypted payload (a change per payload key) is never written back.
+  refreshes: (action) =>
+    UPDATE.refreshes(action).filter(
+      (path) => !(path[0] === "filters" && path[1] === "payloads" && path.length > 2),
+    ),
   body: updateBody,
   async send(client, action, id, body) {
     const { project } = action.object;
