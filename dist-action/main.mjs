@@ -26230,6 +26230,10 @@ var init_verbs4 = __esm({
     FLAG_UPDATE = {
       ...UPDATE,
       destructive: "depends",
+      // `pull --refresh`: an encrypted payload (a change per payload key) is never written back.
+      refreshes: (action) => UPDATE.refreshes(action).filter(
+        (path) => !(path[0] === "filters" && path[1] === "payloads" && path.length > 2)
+      ),
       body: updateBody,
       async send(client, action, id, body) {
         const { project: project3 } = action.object;
@@ -26405,13 +26409,6 @@ function encryptedPayloadChanges(desired, live, plan, rotate) {
   const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
   const current4 = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
   const refs = isObject(plan.payloads) ? plan.payloads : {};
-  const parse3 = (text2) => {
-    try {
-      return JSON.parse(String(text2));
-    } catch {
-      return text2;
-    }
-  };
   const changes = [];
   for (const key2 of Object.keys(wanted)) {
     const value = wanted[key2];
@@ -26420,7 +26417,7 @@ function encryptedPayloadChanges(desired, live, plan, rotate) {
       changes.push({ path, after: refs[key2], secret: true, says: [`adds the encrypted payload for ${key2}`] });
       continue;
     }
-    const differs = value instanceof SecretValue && value.available && !jsonEqual(parse3(value.reveal()), parse3(current4[key2]));
+    const differs = value instanceof SecretValue && value.available && !jsonEqual(parsePayload(value.reveal()), parsePayload(current4[key2]));
     if (rotate || differs) {
       changes.push({
         path,
@@ -26615,14 +26612,6 @@ function pullProperty(prop, names) {
   }
   return out;
 }
-function parsePayload2(value) {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
 function pullFilters(flag3, names) {
   const live = isObject(flag3.filters) ? flag3.filters : {};
   const aggregation2 = live.aggregation_group_type_index ?? null;
@@ -26643,7 +26632,7 @@ function pullFilters(flag3, names) {
   const payloads = isObject(live.payloads) ? live.payloads : {};
   filters.payloads = Object.fromEntries(
     Object.entries(payloads).map(([key2, value]) => {
-      if (flag3.has_encrypted_payloads !== true) return [key2, parsePayload2(value)];
+      if (flag3.has_encrypted_payloads !== true) return [key2, parsePayload(value)];
       const variable = payloadVariable(flag3.key, key2);
       variables.push(variable);
       return [key2, new Placeholder(variable)];
