@@ -5,15 +5,40 @@
  * shorter than MIN_SECRET_LENGTH are left alone: they would match ordinary words and numbers of the
  * output, and are too short to be a credential worth hiding.
  *
+ * It reads text as its reader will (reading.ts): a secret the output escaped (markdown's `&#95;` for
+ * `_`, a backslash, `%5F`, zero-width characters or empty HTML comments between its characters) is
+ * hidden too. And a cut, which the tool always marks with `…` (CUT), is read like the end of a
+ * stream: text just before it that could be the start of a secret (CUT_PREFIX characters or more) is
+ * hidden, so no prefix of a secret survives a cut that came before the scrubbing. The rule is still to
+ * scrub first: a command hands its renderers values that went through `scrubValue`, so they escape and
+ * cut only scrubbed text; reading and cut marks are the net for what forgets it.
+ *
  * `scrubbingIo` applies it at the Io boundary, where no code path can forget it: stdout and stderr are
  * streams that hold back the end of a write that could be the start of a secret (so a secret split across
  * writes is still found), and that also neutralise control characters (only the tool's own colour and
- * erase-line sequences pass, and only to a terminal), so no service text can drive the terminal. Files the tool writes go through
+ * erase-line sequences pass, and only to a terminal), bidirectional controls and zero-width characters,
+ * so no service text can drive the terminal or reorder a line. Files the tool writes go through
  * `scrubText`.
  */
 import type { Io, Output, SecretScrubber } from "./io.js";
+import { MAY_ESCAPE, openEscapeAtEnd, reading, readText } from "./reading.js";
+import { CUT, escapeChar, INVISIBLE } from "./text.js";
 
 export const MIN_SECRET_LENGTH = 6;
+
+/** The shortest start of a secret hidden before a cut: shorter ones tell nothing (`phx`). */
+export const CUT_PREFIX = 4;
+
+/** How many characters one character may take when escaped (`&DiacriticalGrave;` for a backtick). */
+const ESCAPED_WIDTH = 20;
+
+/**
+ * The shortest run of letters and digits that marks where a secret may be, escaped. No format the tool
+ * writes escapes a letter or a digit, nor puts anything between two of them (a zero-width space that
+ * breaks a mention goes after the `@`), so a secret's longest run of them shows as written, escaped or
+ * not: text is read (reading.ts) only around such a run.
+ */
+const ANCHOR = 4;
 
 /** The label the API key is replaced by. */
 export const API_KEY_LABEL = "(secret from $POSTHOG_API_KEY)";
@@ -22,10 +47,18 @@ export class Scrubber implements SecretScrubber {
   /** Text to hide → what is shown instead. */
   readonly #labels = new Map<string, string>();
   #pattern: RegExp | undefined;
-  /** Every proper start of every form (what the end of a write may be), and the longest form's length. */
-  readonly #starts = new Set<string>();
+  #first: RegExp | undefined;
+  /**
+   * Every proper start of every form (what the end of a write may be), with the label of a secret it
+   * starts, and the longest form's length.
+   */
+  readonly #starts = new Map<string, string>();
   readonly #firsts = new Set<number>();
   #longest = 0;
+  /** Each form's longest run of letters and digits (ANCHOR or more), and whether a form has none. */
+  readonly #anchors = new Set<string>();
+  #anchorPattern: RegExp | undefined;
+  #unanchored = false;
 
   /** Hides `value` from now on, shown as `label`; a short or absent value is ignored. */
   add(value: string | undefined, label: string): this {
@@ -40,9 +73,20 @@ export class Scrubber implements SecretScrubber {
       if (form.length >= MIN_SECRET_LENGTH && !this.#labels.has(form)) {
         this.#labels.set(form, label);
         this.#pattern = undefined;
-        for (let end = 1; end < form.length; end++) this.#starts.add(form.slice(0, end));
+        this.#first = undefined;
+        for (let end = 1; end < form.length; end++) {
+          const start = form.slice(0, end);
+          if (!this.#starts.has(start)) this.#starts.set(start, label);
+        }
         this.#firsts.add(form.charCodeAt(0));
         this.#longest = Math.max(this.#longest, form.length);
+        const anchor = (form.match(/[A-Za-z0-9]+/g) ?? []).reduce(
+          (a, b) => (b.length > a.length ? b : a),
+          "",
+        );
+        if (anchor.length >= ANCHOR) this.#anchors.add(anchor);
+        else this.#unanchored = true;
+        this.#anchorPattern = undefined;
       }
     }
     return this;
@@ -64,27 +108,138 @@ export class Scrubber implements SecretScrubber {
     return this.#pattern;
   }
 
-  /** `text` with every known secret replaced, in one pass (a label is never scanned again). */
+  /**
+   * `text` with every known secret replaced: as written, then as read (escapes undone), then just
+   * before each cut. Each pass leaves the labels alone (a label is never scanned again).
+   */
   scrub(text: string): string {
     if (this.#labels.size === 0) return text;
-    return text.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+    const written = text.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+    const read = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
+    return read.includes(CUT) ? this.#scrubCuts(read) : read;
+  }
+
+  /**
+   * `text` with every secret its reading holds replaced where it is written. Only the stretches of
+   * `text` around a secret's anchor (ANCHOR) are read: elsewhere no secret can be, escaped or not.
+   */
+  #scrubReading(text: string): string {
+    if (this.#unanchored) return this.#scrubRead(text);
+    const anchors = this.#anchorRegex();
+    anchors.lastIndex = 0;
+    if (!anchors.test(text)) return text;
+    anchors.lastIndex = 0;
+    const reach = this.#longest * ESCAPED_WIDTH;
+    let out = "";
+    let last = 0;
+    let from = -1;
+    let to = -1;
+    const flush = () => {
+      if (from < 0) return;
+      out += text.slice(last, from) + this.#scrubRead(text.slice(from, to));
+      last = to;
+    };
+    for (const match of text.matchAll(anchors)) {
+      const start = Math.max(last, match.index - reach);
+      const end = Math.min(text.length, match.index + match[0].length + reach);
+      if (from >= 0 && start <= to) to = Math.max(to, end);
+      else {
+        flush();
+        from = start;
+        to = end;
+      }
+    }
+    flush();
+    return last === 0 ? text : out + text.slice(last);
+  }
+
+  /** Every anchor in one alternation. */
+  #anchorRegex(): RegExp {
+    this.#anchorPattern ??= new RegExp([...this.#anchors].sort((a, b) => b.length - a.length).join("|"), "g");
+    return this.#anchorPattern;
+  }
+
+  /** `text` read whole, with every secret its reading holds replaced where it is written. */
+  #scrubRead(text: string): string {
+    // Mostly there is none: one pass to read the text, one search, and nothing else is built.
+    const shown = readText(text);
+    if (shown === text || shown.search(this.#single()) < 0) return text;
+    const read = reading(text);
+    let out = "";
+    let last = 0;
+    for (const match of read.text.matchAll(this.#regex())) {
+      const start = read.start(match.index);
+      const end = read.end(match.index + match[0].length - 1);
+      if (start < last) continue;
+      out += `${text.slice(last, start)}${this.#labels.get(match[0]) ?? ""}`;
+      last = end;
+    }
+    return last === 0 ? text : out + text.slice(last);
+  }
+
+  /** The alternation of every form, without the global flag (for `search` and `match`). */
+  #single(): RegExp {
+    this.#first ??= new RegExp(this.#regex().source);
+    return this.#first;
+  }
+
+  /** `text` with the start of a secret just before a cut (`…`) replaced by that secret's label. */
+  #scrubCuts(text: string): string {
+    let out = "";
+    let last = 0;
+    for (let at = text.indexOf(CUT); at >= 0; at = text.indexOf(CUT, at + 1)) {
+      const before = text.slice(last, at);
+      const start = this.#startAtEnd(before);
+      out += start
+        ? `${before.slice(0, before.length - start.length)}${start.label}${CUT}`
+        : `${before}${CUT}`;
+      last = at + CUT.length;
+    }
+    return out + text.slice(last);
+  }
+
+  /**
+   * The longest end of `text` that is, as written or as read, a proper start of a secret of at least
+   * CUT_PREFIX characters (an escape cut in two included): its length as written, and the secret's label.
+   */
+  #startAtEnd(text: string): { length: number; label: string } | undefined {
+    const found = this.#startOf(text, CUT_PREFIX);
+    if (found) return found;
+    const tail = text.slice(-(this.#longest * ESCAPED_WIDTH));
+    const open = openEscapeAtEnd(tail);
+    const whole = tail.slice(0, tail.length - open);
+    const read = readText(whole) !== whole ? reading(whole) : undefined;
+    if (read === undefined) {
+      const raw = open > 0 ? this.#startOf(whole, CUT_PREFIX) : undefined;
+      return raw ? { length: raw.length + open, label: raw.label } : undefined;
+    }
+    const start = this.#startOf(read.text, CUT_PREFIX);
+    if (!start) return undefined;
+    return { length: tail.length - read.start(read.text.length - start.length), label: start.label };
+  }
+
+  /** The longest end of `text`, `atLeast` characters or more, that is a proper start of a form. */
+  #startOf(text: string, atLeast: number): { length: number; label: string } | undefined {
+    for (let i = Math.max(0, text.length - this.#longest + 1); i <= text.length - atLeast; i++) {
+      if (!this.#firsts.has(text.charCodeAt(i))) continue;
+      const label = this.#starts.get(text.slice(i));
+      if (label !== undefined) return { length: text.length - i, label };
+    }
+    return undefined;
   }
 
   /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
   secretIn(text: string): string | undefined {
     if (this.#labels.size === 0) return undefined;
-    const found = text.match(new RegExp(this.#regex().source));
+    const found = text.match(this.#single());
     return found ? this.#labels.get(found[0]) : undefined;
   }
 
   /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
   pending(text: string): number {
-    // The longest end of `text` that is a proper start of a secret: one set lookup per position of the
+    // The longest end of `text` that is a proper start of a secret: one map lookup per position of the
     // last (longest secret - 1) characters, however many secrets there are.
-    for (let i = Math.max(0, text.length - this.#longest + 1); i < text.length; i++) {
-      if (this.#firsts.has(text.charCodeAt(i)) && this.#starts.has(text.slice(i))) return text.length - i;
-    }
-    return 0;
+    return this.#startOf(text, 1)?.length ?? 0;
   }
 }
 
@@ -103,7 +258,8 @@ function startOfAtEnd(text: string, whole: string, atLeast: number): number {
 /**
  * The terminal sequences the tool writes itself (node:util styleText's colours and weights, and the
  * progress line's erase-line), passed to a terminal only; CRLF (CSV's line end) everywhere. Every
- * other control character is shown as `\uXXXX`.
+ * other control character, and every bidirectional control and zero-width character, is shown as
+ * `\uXXXX`.
  */
 const LINE_END = ["\r\n"];
 const OWN_SEQUENCES = [
@@ -114,7 +270,7 @@ const OWN_SEQUENCES = [
 ];
 const controls = (kept: readonly string[]) =>
   new RegExp(
-    `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f]`,
+    `${kept.map((s) => s.replace(/\[/g, "\\[")).join("|")}|[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${INVISIBLE}]`,
     "gu",
   );
 const WITH_OWN = controls(OWN_SEQUENCES);
@@ -131,7 +287,7 @@ export function neutralise(text: string, end = text.length, own = true): string 
   for (const match of text.matchAll(own ? WITH_OWN : LINE_END_ONLY)) {
     if (match.index >= end) break;
     if (match[0].length > 1) continue;
-    out += `${text.slice(last, match.index)}\\u${match[0].charCodeAt(0).toString(16).padStart(4, "0")}`;
+    out += `${text.slice(last, match.index)}${escapeChar(match[0])}`;
     last = match.index + 1;
   }
   return out + text.slice(last, end);
@@ -235,12 +391,22 @@ export function scrubValue<T>(io: Io, value: T): T {
   const copy = (v: unknown): unknown => {
     if (typeof v === "string") return scrubber.scrub(v);
     if (Array.isArray(v)) return v.map(copy);
-    if (typeof v === "object" && v !== null) {
+    if (isPlain(v)) {
       return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
     }
     return v;
   };
   return copy(value) as T;
+}
+
+/**
+ * A plain object (data), as opposed to an instance that prints itself (a `SecretValue` prints its
+ * description, never its value) and is left as it is.
+ */
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
 }
 
 /** The label of a secret that any string or key of `value` (JSON-like) holds; undefined when none. */

@@ -5,6 +5,8 @@
  * tokens may call), as marocchino/sticky-pull-request-comment did. Only the GitHub token is sent.
  */
 
+import { cut } from "../text.js";
+
 /** GitHub refuses a comment body longer than this (characters). */
 export const COMMENT_LIMIT = 65_536;
 
@@ -61,8 +63,7 @@ export function commentBody(header: string, markdown: string, limit = COMMENT_LI
     const start = text.lastIndexOf("\n\n<details>");
     const end = start < 0 ? -1 : text.indexOf("</details>", start);
     if (end < 0) {
-      const whole = body();
-      return `${whole.slice(0, limit - 2)}…\n`;
+      return `${cut(body(), limit - 1)}\n`;
     }
     text = text.slice(0, start) + text.slice(end + "</details>".length);
     dropped += 1;
@@ -193,7 +194,7 @@ function hint(status: number): string {
     : "";
 }
 
-const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").slice(0, 300);
+const oneLine = (text: string) => cut(text.replace(/[\u0000-\u001f\u007f]+/g, " "), 300);
 
 /** The `rel="next"` URL of a Link header. */
 export function nextLink(link: string | null): string | undefined {

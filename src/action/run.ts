@@ -65,13 +65,13 @@ export async function runAction(ctx: ActionContext): Promise<number> {
   if (plan.code !== 0 && plan.code !== 2) {
     // Replace a stale comment rather than leave it: say the plan failed and where to look.
     const note = failedPlanMarkdown(plan.code, ctx.runUrl);
-    writeFileSync(markdownFile, note);
+    writeFileSync(markdownFile, note, { flag: "wx" });
     report.setOutput("plan-file", "");
     report.setOutput("markdown-file", markdownFile);
     return keepComment(ctx, note, plan.code);
   }
 
-  writeFileSync(markdownFile, plan.stdout);
+  writeFileSync(markdownFile, plan.stdout, { flag: "wx" });
   const summary = planSummary(planFile);
   report.setOutput("has-changes", String(summary.total > 0));
   report.setOutput("destructive", String(summary.destructive));

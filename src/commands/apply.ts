@@ -108,7 +108,9 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     progress.stop();
     warnIfPartial(plan, out.stdout);
     const vocab = vocabulary(KINDS);
-    out.stdout.write(renderText(plan, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
+    // What is shown is scrubbed before it is rendered (scrub.ts); what is applied is the plan itself.
+    const shown = scrubValue(io, plan);
+    out.stdout.write(renderText(shown, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
     if (plan.actions.length === 0) return 0;
     const missing = missingSecretVariables(plan.actions, io.env);
     if (missing.length > 0) {
@@ -137,7 +139,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       signal: stopped,
       onResult: (result) => {
         progress.advance();
-        out.stdout.write(`${formatResult(result, { vocab, people: plan.people })}\n`);
+        out.stdout.write(`${formatResult(scrubValue(io, result), { vocab, people: shown.people })}\n`);
       },
     });
     progress.stop();

@@ -10,6 +10,7 @@ import type { Io } from "../io.js";
 import { type EventsDocument, eventRow, renderEventsCsv, renderEventsText } from "../render/events.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
+import { scrubValue } from "../scrub.js";
 import { collect } from "../service/index.js";
 import { parseInstant } from "../time.js";
 import { count } from "../words.js";
@@ -67,12 +68,14 @@ export async function run(options: EventsOptions, io: Io): Promise<number> {
       },
       events,
     };
+    // Service text is scrubbed before it is cut or escaped (scrub.ts).
+    const shown = scrubValue(io, doc);
     const out =
       format === "json"
-        ? `${JSON.stringify(doc, null, 2)}\n`
+        ? `${JSON.stringify(shown, null, 2)}\n`
         : format === "csv"
-          ? renderEventsCsv(events)
-          : renderEventsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
+          ? renderEventsCsv(shown.events)
+          : renderEventsText(shown, painter(colorEnabled(io.env, io.stdout.isTTY === true)));
     ctx.io.stdout.write(out);
     ctx.io.stderr.write(
       `${count(events.length, "event")}${events.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,

@@ -14,6 +14,7 @@ import { exportRef } from "../render/runs.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import { humanTime } from "../render/time.js";
+import { scrubValue } from "../scrub.js";
 import { flat } from "../text.js";
 import { parseInstant } from "../time.js";
 import { count } from "../words.js";
@@ -66,10 +67,12 @@ export async function run(options: LogsOptions, io: Io): Promise<number> {
       filters: { run: options.run ?? null, level: levels, search: options.search ?? null, since },
       entries,
     };
+    // Service text is scrubbed before it is cut or escaped (scrub.ts).
+    const shown = scrubValue(io, doc);
     ctx.io.stdout.write(
       format === "json"
-        ? `${JSON.stringify(doc, null, 2)}\n`
-        : renderLogsText(doc, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
+        ? `${JSON.stringify(shown, null, 2)}\n`
+        : renderLogsText(shown, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     const more = read.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
     ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${flat(b.name)}"${more}\n`);

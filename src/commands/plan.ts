@@ -32,16 +32,18 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);
+  // Renderers escape and cut what they show: they get it scrubbed (scrub.ts), and so does the saved plan.
+  const shown = scrubValue(io, plan);
   const format = flags.format ?? "text";
   io.stdout.write(
-    renderPlan(plan, format, {
+    renderPlan(shown, format, {
       kinds: KINDS,
       color: format === "text" && colorEnabled(io.env, io.stdout.isTTY === true),
       ...fullPlanHint(io),
     }),
   );
-  if (inGitHubActions(io)) io.stderr.write(planAnnotations(plan, vocabulary(KINDS), workspacePath(io)));
-  await appendStepSummary(plan, KINDS, io);
+  if (inGitHubActions(io)) io.stderr.write(planAnnotations(shown, vocabulary(KINDS), workspacePath(io)));
+  await appendStepSummary(shown, KINDS, io);
   failIfUnsafe(made, flags);
   if (flags.out) {
     // Relative to the command's working folder (io.cwd), like the configuration paths.
@@ -51,7 +53,7 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
       options: savedOptions(flags),
       config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
       // Only the plan holds text from the service or the files: scrubbed. The rest is read back as is.
-      plan: scrubValue(io, plan),
+      plan: shown,
       reads: made.reads,
     };
     const file = resolve(io.cwd, flags.out);

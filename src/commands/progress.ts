@@ -12,6 +12,7 @@
 import type { Io, Output } from "../io.js";
 import { formatCount } from "../render/table.js";
 import type { ClientEvent } from "../service/index.js";
+import { cut } from "../text.js";
 import { plural } from "../words.js";
 
 export interface Progress {
@@ -204,7 +205,7 @@ class LiveLine implements Progress {
     if (wait && left > 0) text += ` · waiting ${seconds(left)} ${wait.why}`;
     else this.#tally.wait = undefined;
     const width = Math.max(20, (this.base.stderr.columns ?? 80) - 1);
-    if (text.length > width) text = `${text.slice(0, width - 1)}…`;
+    text = cut(text, width);
     this.base.stderr.write(`${ERASE_LINE}${text}`);
     this.#shown = true;
   }

@@ -5,9 +5,9 @@
  * the files declare that are not live, and fields written with a reference, are left alone and said so.
  */
 
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { withFile } from "../files.js";
+import { withFile, writeOutput } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS, type Kind } from "../kinds/index.js";
 import type { Action } from "../plan/types.js";
@@ -83,7 +83,8 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
     const refreshed = refreshText(text, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}\n`);
     if (refreshed.changed.length === 0) continue;
-    await withFile("write", file, () => writeFile(path, refreshed.text));
+    // The user's own text, as it was, with only the live values put in (none holds a secret's value).
+    await writeOutput(io, "write", file, path, refreshed.text, { scrubbed: true });
     changedFiles += 1;
     io.stderr.write(
       `refreshed ${file}: ${count(refreshed.changed.length, "field")} (${refreshed.changed.join("; ")})\n`,

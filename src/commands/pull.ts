@@ -4,16 +4,16 @@
  * `plan` on the written files reports no changes. Every managed field is written, so later edits in the
  * UI show up as drift. Refuses to overwrite files.
  */
-import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../errors.js";
-import { withFile, writeOutput } from "../files.js";
+import { pathTaken, withFile, writeOutput } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { pullFileName } from "../pull/document.js";
 import { pullFiles } from "../pull/pull.js";
+import { flat } from "../text.js";
 import { PUBLISHED_SCHEMA } from "../version.js";
 import { type ConnectionFlags, withConnection } from "./connect.js";
 import { projectChoice } from "./project.js";
@@ -67,7 +67,8 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`,
     );
   }
-  const existing = kinds.map((kind) => resolve(dir, pullFileName(kind))).filter((file) => existsSync(file));
+  // Anything at the path counts, a link leading nowhere too: pull never writes where a link points.
+  const existing = kinds.map((kind) => resolve(dir, pullFileName(kind))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
       `${existing.map((file) => relative(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`,
@@ -79,7 +80,7 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
   await withFile("create the folder", shown, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
     const file = resolve(dir, pulled.name);
-    await writeOutput(io, "write", relative(io.cwd, file), file, pulled.text);
+    await writeOutput(io, "write", relative(io.cwd, file), file, pulled.text, { create: true });
     const words = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
       `wrote ${relative(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words.one : words.many}\n`,
@@ -87,6 +88,7 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
     if (pulled.variables.length > 0) {
       io.stderr.write(`  set these secret variables before apply: ${pulled.variables.join(", ")}\n`);
     }
+    for (const left of pulled.leftOut) io.stderr.write(`  left out ${flat(left)}\n`);
   }
   return 0;
 }

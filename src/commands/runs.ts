@@ -9,6 +9,7 @@ import type { Io } from "../io.js";
 import { exportRef, type RunsDocument, renderRunsText, runItem } from "../render/runs.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
+import { scrubValue } from "../scrub.js";
 import type { BatchExportRun } from "../service/types.js";
 import { flat } from "../text.js";
 import { parseInstant } from "../time.js";
@@ -47,10 +48,12 @@ export async function run(options: RunsOptions, io: Io): Promise<number> {
       filters: { status: statuses, since },
       runs: runs.map(runItem),
     };
+    // Service text is scrubbed before it is cut or escaped (scrub.ts).
+    const shown = scrubValue(io, doc);
     ctx.io.stdout.write(
       format === "json"
-        ? `${JSON.stringify(doc, null, 2)}\n`
-        : renderRunsText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
+        ? `${JSON.stringify(shown, null, 2)}\n`
+        : renderRunsText(shown, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     ctx.io.stderr.write(
       `${count(runs.length, "run")} of "${flat(b.name)}"${runs.length >= limit ? ` (--limit ${limit} reached)` : ""}\n`,

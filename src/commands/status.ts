@@ -15,6 +15,7 @@ import { declaredExports, statusRows } from "../kinds/batch-export/operations/in
 import { type MissingExport, renderStatusText, statusDocument } from "../render/status.js";
 import { isFailed, painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
+import { scrubValue } from "../scrub.js";
 import { ServiceError } from "../service/errors.js";
 import { collect } from "../service/index.js";
 import type { BatchExport } from "../service/types.js";
@@ -53,10 +54,12 @@ export async function run(options: StatusOptions, io: Io): Promise<number> {
       },
       ctx.now,
     );
+    // Service text is scrubbed before it is cut or escaped (scrub.ts).
+    const shown = scrubValue(io, doc);
     ctx.io.stdout.write(
       format === "json"
-        ? `${JSON.stringify(doc, null, 2)}\n`
-        : renderStatusText(doc, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
+        ? `${JSON.stringify(shown, null, 2)}\n`
+        : renderStatusText(shown, ctx.now, painter(colorEnabled(io.env, io.stdout.isTTY === true))),
     );
     const s = doc.summary;
     ctx.io.stderr.write(

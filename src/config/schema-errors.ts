@@ -4,6 +4,7 @@
  * the object ("dashboard \"Weekly KPIs\"") and the field, never ajv's own wording where we can do better.
  */
 import type { ErrorObject } from "ajv";
+import { cut } from "../text.js";
 import type { Diagnostics } from "./diagnostics.js";
 import type { ConfigKind, SchemaNode } from "./kinds.js";
 import type { ParsedFile } from "./parse.js";
@@ -162,7 +163,6 @@ export function shown(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "a mapping";
-  if (typeof value === "string")
-    return value.length > 40 ? `"${value.slice(0, 37)}..."` : JSON.stringify(value);
+  if (typeof value === "string") return JSON.stringify(cut(value, 38));
   return String(value);
 }

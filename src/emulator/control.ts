@@ -20,6 +20,43 @@ export interface ControlTarget {
   loadSeed(seed: unknown): void;
 }
 
+/** A Host header's syntax: a name or an address, and a port. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
+
+/**
+ * Whether a request's `Host` names the emulator as only a client on this machine can (SPEC §8):
+ * `localhost`, an address in 127.0.0.0/8 or `[::1]`; and, when the emulator was bound to another
+ * address on purpose (`anyAddress`), any IP address. A name is never trusted: a web page whose DNS
+ * name now resolves to 127.0.0.1 (DNS rebinding) sends that name, and would otherwise read the
+ * emulator, keys included, as its own origin.
+ */
+export function hostAllowed(host: string | undefined, anyAddress: boolean): boolean {
+  if (host === undefined || !HOST.test(host)) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname;
+  } catch {
+    return false;
+  }
+  if (hostname === "localhost") return true;
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(hostname)) return anyAddress || hostname.startsWith("127.");
+  if (hostname.startsWith("[")) return anyAddress || hostname === "[::1]";
+  return false;
+}
+
+/** The answer to a request whose Host is not allowed: it reaches neither the API nor the control endpoints. */
+export function disallowedHost(req: IncomingMessage, res: ServerResponse): void {
+  req.resume();
+  sendReply(res, {
+    status: 400,
+    body: errorBody(
+      "invalid_request",
+      "disallowed_host",
+      "The emulator answers only requests addressed to it by a loopback name or address (localhost, 127.0.0.1, [::1]): a name a resolver could point at it is refused (DNS rebinding).",
+    ),
+  });
+}
+
 /** Hostnames a DNS-rebinding page cannot take over: IP literals and `localhost`. */
 function isAddressLiteral(hostname: string): boolean {
   return (

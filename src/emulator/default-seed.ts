@@ -178,6 +178,16 @@ const S3_CONFIG = {
 };
 
 /**
+ * The credentials the default seed stores in its exports (never shown by the service, so never by the
+ * tool). Made of no ordinary word, so that a test can look for any piece of them in the output.
+ */
+export const SEED_CREDENTIALS = {
+  s3AccessKey: "AKIAEMULATOR000000",
+  s3SecretKey: "EmuS3+sk/Wq7Zr4Tn9Kd",
+  postgresPassword: "EmuPg_pw*Hx4Qs8Lm",
+} as const;
+
+/**
  * The sample S3 export: newest, an AwsS3 export using the aws-s3 integration, as the service migrated
  * every legacy S3 export (its file names keep the codec: it predates `legacy_parquet_extension`);
  * under the 2025 rules the legacy `S3` type with inline keys.
@@ -191,8 +201,8 @@ function s3Destination(service: ServiceSettings): BatchExportRecord["destination
     integration: null,
     config: {
       ...S3_CONFIG,
-      aws_access_key_id: "AKIAEMULATOR000000",
-      aws_secret_access_key: "emulator-secret-access-key",
+      aws_access_key_id: SEED_CREDENTIALS.s3AccessKey,
+      aws_secret_access_key: SEED_CREDENTIALS.s3SecretKey,
     },
   };
 }
@@ -270,7 +280,7 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
           integration: null,
           config: {
             user: "posthog",
-            password: "emulator-db-password",
+            password: SEED_CREDENTIALS.postgresPassword,
             host: "db.example.com",
             port: 5432,
             database: "analytics",

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Clock, systemClock } from "../clock.js";
-import { handleControl } from "./control.js";
+import { handleControl, hostAllowed } from "./control.js";
 import { defaultSeed } from "./default-seed.js";
 import { FaultState, type Faults } from "./faults.js";
 import { readStateFile, StatePersister } from "./persist.js";
@@ -127,6 +127,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     optionLimits,
     log,
     onError: options.onError,
+    hostAllowed: (requested) => hostAllowed(requested, !isLoopback(host)),
     control: (req, res, url) =>
       handleControl(
         {

@@ -34,7 +34,8 @@ export class StatePersister {
 
   private write(): void {
     const tmp = `${this.path}.tmp-${randomBytes(6).toString("hex")}`;
-    writeFileSync(tmp, `${JSON.stringify(this.store.data)}\n`, { mode: 0o600 });
+    // A new file (never a link someone left), then renamed over the path: the state is always 0600.
+    writeFileSync(tmp, `${JSON.stringify(this.store.data)}\n`, { mode: 0o600, flag: "wx" });
     renameSync(tmp, this.path);
   }
 

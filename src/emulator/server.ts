@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock.js";
 import { authenticate, authorizeOrganization, authorizeProject, checkScope } from "./auth.js";
+import { disallowedHost } from "./control.js";
 import {
   ApiError,
   errorForStatus,
@@ -44,6 +45,8 @@ export interface ServerState {
   optionLimits: Window[] | undefined;
   log: LogEntry[];
   control: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>;
+  /** Whether a request's Host header may reach any endpoint (control.ts `hostAllowed`). */
+  hostAllowed: (host: string | undefined) => boolean;
   onError?: (error: unknown) => void;
 }
 
@@ -65,6 +68,7 @@ export async function handleRequest(
   res: ServerResponse,
 ): Promise<void> {
   const started = state.clock.now();
+  if (!state.hostAllowed(req.headers.host)) return disallowedHost(req, res);
   const url = new URL(req.url ?? "/", "http://emulator.invalid");
   if (url.pathname.startsWith("/_emulator/") || url.pathname === "/_emulator") {
     return state.control(req, res, url);

@@ -12,10 +12,22 @@ export function pullDocument(
   project: number,
   pulled: Pulled,
   schemaLocation: string,
+  /** Where to say which keys of which object were left out (escape.ts). */
+  leftOut: string[] = [],
 ): string {
   const items = [...pulled.items]
     .sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? "")))
-    .map((item) => escapeItem(item));
+    .map((item) => {
+      const paths: string[] = [];
+      const escaped = escapeItem(item, paths);
+      if (paths.length > 0) {
+        const what = paths.length === 1 ? "this key" : "these keys";
+        leftOut.push(
+          `${paths.join(" and ")} of ${kind.words.one} ${JSON.stringify(String(item.name ?? ""))}: the configuration format does not allow ${what}`,
+        );
+      }
+      return escaped;
+    });
   const variables = [...new Set(pulled.variables)];
   const header = [
     `# yaml-language-server: $schema=${schemaLocation}`,

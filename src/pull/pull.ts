@@ -15,6 +15,8 @@ export interface PulledFile {
   objects: number;
   /** Environment variables its secret placeholders name. */
   variables: string[];
+  /** Live keys left out because the configuration format refuses them, one sentence per object. */
+  leftOut: string[];
 }
 
 export async function pullFiles(
@@ -27,12 +29,14 @@ export async function pullFiles(
   for (const kind of kinds) {
     const pulled = await kind.pull(client, project);
     const name = pullFileName(kind);
+    const leftOut: string[] = [];
     files.push({
       kind: kind.name,
       name,
-      text: pullDocument(kind, project, pulled, schemaLocation(name)),
+      text: pullDocument(kind, project, pulled, schemaLocation(name), leftOut),
       objects: pulled.items.length,
       variables: [...new Set(pulled.variables)],
+      leftOut,
     });
   }
   return files;

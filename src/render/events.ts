@@ -3,6 +3,7 @@
  * a comma, quote or line break; `properties` as one JSON field) and a terminal table. Pure.
  */
 import type { EventItem } from "../service/types.js";
+import { cut } from "../text.js";
 import { type Paint, type Row, renderTable } from "./table.js";
 import { humanTime } from "./time.js";
 
@@ -78,5 +79,5 @@ function propertiesPreview(properties: Record<string, unknown>): string {
   const text = Object.entries(properties)
     .map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`)
     .join(" ");
-  return text.length > 100 ? `${text.slice(0, 99)}…` : text;
+  return cut(text, 100);
 }

@@ -2,7 +2,7 @@
  * Escaping for user-controlled text (names, values, paths, warnings) in a GitHub comment. Each helper
  * returns text that cannot open or close HTML, tables, emphasis, links or code around it.
  */
-import { visible } from "../text.js";
+import { cut, visible } from "../text.js";
 
 const ENTITY: Record<string, string> = {
   "&": "&amp;",
@@ -19,12 +19,23 @@ const ENTITY: Record<string, string> = {
 };
 
 /**
+ * What GitHub turns into a mention (`@user`, `@org/team`), a reference (`#1`, `owner/repo#1`, `GH-1`)
+ * or a link (`scheme://…`, `www.…`, `user@host` mail links) in text, whatever markdown escapes it
+ * wears (it reads them after rendering, so `&#64;` and `\@` mention too): a zero-width space after
+ * the first part breaks each, and reads as nothing.
+ */
+const ACTIVE = "@(?=[A-Za-z0-9])|#(?=\\d)|\\bGH-(?=\\d)|:(?=\\/\\/)|\\bwww(?=\\.)";
+const BREAK = "&#8203;";
+const INLINE = new RegExp(`[&<>\`|*_[\\]\\\\~]|${ACTIVE}`, "gi");
+
+/**
  * Inline text safe both inside HTML (`<summary>`) and in markdown (list items, table cells, quotes):
- * one line, control characters shown as `\uXXXX`, and every character that opens HTML, a table cell,
- * emphasis, a link or code written as an entity. (Quotes are left alone: no attribute ever holds user text.)
+ * one line, control, bidirectional and zero-width characters shown as `\uXXXX`, every character that
+ * opens HTML, a table cell, emphasis, a link or code written as an entity, and no mention, reference
+ * or autolink (ACTIVE). (Quotes are left alone: no attribute ever holds user text.)
  */
 export function escapeInline(text: string): string {
-  return visible(text.replace(/\r\n?|\n/g, " ")).replace(/[&<>`|*_[\]\\~]/g, (c) => ENTITY[c] ?? c);
+  return visible(text.replace(/\r\n?|\n/g, " ")).replace(INLINE, (c) => ENTITY[c] ?? `${c}${BREAK}`);
 }
 
 /** A code span holding `text` literally: its fence is longer than any backtick run inside. */
@@ -44,7 +55,7 @@ export function codeBlock(language: string, lines: readonly string[]): string {
 
 /** Cuts a long one-line value, keeping comments bounded; the full value is in the full plan. */
 export function clip(text: string, max = 300): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return cut(text, max);
 }
 
 function longestRun(text: string): number {

@@ -9,6 +9,7 @@
  */
 import type { KindWords } from "../config/kinds.js";
 import type { Action, ActionKind, Plan } from "../plan/types.js";
+import { cut } from "../text.js";
 import { count } from "../words.js";
 import { type ObjectGroup, objectGroups } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
@@ -101,7 +102,7 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions): string {
     keptNotes,
     cutNote(left, sections.length + notes.length, hint),
   );
-  return text.length <= maxLength ? text : `${text.slice(0, maxLength - 2)}…\n`;
+  return text.length <= maxLength ? text : `${cut(text, maxLength - 1)}\n`;
 }
 
 const NOTE_WORDS: KindWords = { one: "note", many: "notes" };

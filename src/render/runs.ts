@@ -4,7 +4,7 @@
  */
 
 import type { BatchExport, BatchExportRun } from "../service/types.js";
-import { flat } from "../text.js";
+import { cut, flat } from "../text.js";
 import { formatCount, type Paint, type Row, renderTable, statusStyle } from "./table.js";
 import { humanTime, isoTime } from "./time.js";
 
@@ -68,7 +68,7 @@ export function renderRunsText(doc: RunsDocument, now: Date, paint: Paint): stri
     dataInterval(r),
     r.records_completed === null ? "-" : formatCount(r.records_completed),
     r.id,
-    cut(r.latest_error ?? (r.backfill ? "from a backfill" : ""), 80),
+    cut((r.latest_error ?? (r.backfill ? "from a backfill" : "")).replace(/\s+/g, " ").trim(), 80),
   ]);
   return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
 }
@@ -77,9 +77,4 @@ export function renderRunsText(doc: RunsDocument, now: Date, paint: Paint): stri
 export function dataInterval(r: { data_interval_start: string | null; data_interval_end: string }): string {
   const start = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
   return `${start} → ${isoTime(r.data_interval_end)}`;
-}
-
-function cut(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }

@@ -13,6 +13,7 @@ import { isIP } from "node:net";
 import { isAbsolute, join } from "node:path";
 import type { Clock } from "../clock.js";
 import { UserError } from "../errors.js";
+import { cut } from "../text.js";
 import type { RateWindow } from "./budget.js";
 import { budgetFileId } from "./budget-file.js";
 import { type ClientOptions, ServiceClient } from "./client.js";
@@ -92,23 +93,27 @@ export function defaultBudgetFile(
  * Validates a host URL and refuses clear-text HTTP to anything but loopback. Returns the origin. The
  * service lives at the root of its host, so a path, a query, a fragment or credentials in the URL are
  * refused rather than dropped: `https://us.posthog.com/foo` is a mistake, not the same host. (Only a
- * trailing `/` is accepted.) Credentials and queries are never echoed: they may hold something secret.
+ * trailing `/` is accepted.) Credentials and queries are never echoed: they may hold something secret;
+ * every message shows the host as `withoutCredentials` does.
  */
 export function checkHost(raw: string): string {
+  const shown = withoutCredentials(raw);
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UserError(`POSTHOG_HOST / --host is not a URL: ${raw}`);
+    throw new UserError(`POSTHOG_HOST / --host is not a URL: ${shown}`);
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new UserError(`host must use https:// (got ${url.protocol}//)`);
+    // Without `//`, what URL takes for a scheme may be a user name (`user:password@host`).
+    const scheme = raw.includes("//") && shown === raw ? `${url.protocol}//` : shown;
+    throw new UserError(`host must use https:// (got ${scheme})`);
   }
   const extra =
     url.username !== "" || url.password !== ""
       ? "a user name or password"
       : url.pathname !== "/" && url.pathname !== ""
-        ? `a path (${excerpt(url.pathname)})`
+        ? `a path (${cut(url.pathname, 60)})`
         : url.search !== "" || raw.includes("?")
           ? "a query (?…)"
           : url.hash !== "" || raw.includes("#")
@@ -128,16 +133,26 @@ export function checkHost(raw: string): string {
   return url.origin;
 }
 
-function excerpt(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+/**
+ * A host as given, with anything that may be credentials left out: whatever stands before the last
+ * `@` of the address (after `scheme://`, or from the start without one), whether or not it parses.
+ */
+export function withoutCredentials(raw: string): string {
+  const slashes = raw.indexOf("//");
+  const start = slashes < 0 ? 0 : slashes + 2;
+  const at = raw.lastIndexOf("@");
+  return at < start ? raw : `${raw.slice(0, start)}${raw.slice(at + 1)}`;
 }
 
+/**
+ * Loopback as written: 127.0.0.0/8, `[::1]` and `localhost`. Never another name, not even one under
+ * `.localhost`: a resolver (a DNS server, a hosts file) may point any name elsewhere.
+ */
 export function isLoopback(hostname: string): boolean {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  if (name === "localhost") return true;
   if (isIP(name) === 4) return name.startsWith("127.");
-  if (isIP(name) === 6) return name === "::1" || name === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(name);
-  return false;
+  return isIP(name) === 6 && new URL(`http://[${name}]`).hostname === "[::1]";
 }
 
 const UNITS: Record<string, number> = { second: 1_000, minute: 60_000, hour: 3_600_000 };

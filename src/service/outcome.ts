@@ -13,6 +13,8 @@ export type Outcome =
       retryAfterMs: number | undefined;
       /** The body was longer than the client reads (`maxAnswerBytes`); `text` is empty. */
       tooLarge?: boolean;
+      /** A redirect's `Location`, as sent. */
+      location?: string;
     }
   | { kind: "failure"; sent: boolean; fatal: boolean; cause: Error; what: string };
 

@@ -15,6 +15,7 @@
  * So an endless chain ends with a clear one-line error after a bounded number of requests, never a
  * hang or an out-of-memory crash.
  */
+import { cut } from "../text.js";
 import { UnexpectedAnswerError } from "./errors.js";
 import type { RequestSpec, Transport } from "./transport.js";
 
@@ -66,11 +67,31 @@ class Walk {
     if (this.items > maxObjects) this.fail(`the list holds more than ${grouped(maxObjects)} objects`);
     const next = page.next ?? undefined;
     if (next === undefined || received === 0) return undefined;
+    this.checkLink(next);
     if (page.count !== undefined && this.items >= page.count) {
       this.fail(`more pages than its count of ${grouped(page.count)} allows`);
     }
     if (this.pages >= maxPages) this.fail(`the list goes on past ${grouped(maxPages)} pages`);
     return next;
+  }
+
+  /**
+   * A `next` link as the service writes them: an absolute `http://` or `https://` URL, in lower case,
+   * with no space or control character, that parses. Anything else (`HTTP://…`, ` http://…`, the
+   * `http:host` form a URL parser resolves against the page, a path, `javascript:`) is an unexpected
+   * answer naming the link; a well-formed link to another origin is refused by the transport.
+   */
+  checkLink(next: unknown): asserts next is string {
+    const origin = this.#transport.origin;
+    const wellFormed =
+      typeof next === "string" &&
+      /^https?:\/\/[^\s/]/.test(next) &&
+      !/[\s\u0000-\u001f\u007f]/.test(next) &&
+      URL.canParse(next);
+    if (!wellFormed) {
+      const shown = this.#transport.scrubbed(cut(JSON.stringify(next) ?? String(next), 300));
+      this.fail(`its next link ${shown} is not a link on ${origin}`);
+    }
   }
 
   checkCount(count: number | undefined): void {
@@ -147,7 +168,7 @@ export async function collectOffsetPages<T extends { id: unknown }>(
   limit = 100,
 ): Promise<T[]> {
   const query = { ...first.query, limit };
-  const walk = new Walk(transport, first);
+  const walk: Walk = new Walk(transport, first);
   const headSpec: RequestSpec = { ...first, query };
   walk.visit(headSpec);
   const head = walk.results(await transport.send<Envelope<T>>(headSpec));
@@ -172,6 +193,7 @@ export async function collectOffsetPages<T extends { id: unknown }>(
   const items: T[] = pages.flatMap((p) => p.results);
   const last = pages[pages.length - 1];
   if (headNext !== undefined && last?.next && last.results.length > 0) {
+    walk.checkLink(last.next);
     for await (const item of follow<T>(transport, nextSpec(first, last.next), walk)) items.push(item);
   }
   const seen = new Set<unknown>();

@@ -21,6 +21,7 @@ import type { Dispatcher } from "undici";
 import { request } from "undici";
 import type { Clock } from "../clock.js";
 import { API_KEY_LABEL, Scrubber } from "../scrub.js";
+import { cut } from "../text.js";
 import { count } from "../words.js";
 import type { RateBudget, Semaphore } from "./budget.js";
 import type { Notifier } from "./client-events.js";
@@ -140,6 +141,16 @@ export class Transport {
     return this.#o.pageLimits;
   }
 
+  /** The service's origin (`https://us.posthog.com`): where every request and every `next` link goes. */
+  get origin(): string {
+    return this.#o.origin;
+  }
+
+  /** `text` without the key, for messages that quote what the service sent. */
+  scrubbed(text: string): string {
+    return this.#scrub(text);
+  }
+
   async send<T>(spec: RequestSpec): Promise<T> {
     const url = this.#url(spec);
     const path = url.pathname;
@@ -194,7 +205,13 @@ export class Transport {
           const problem = `the answer is longer than ${describeBytes(this.#o.maxAnswerBytes)}`;
           return fail(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
         }
-        if (outcome.kind === "answer" && outcome.status < 400) {
+        if (outcome.kind === "answer" && outcome.status >= 300 && outcome.status < 400) {
+          // A redirect is never followed (the key would go with it) nor read as the answer.
+          const to = outcome.location === undefined ? "" : `, to ${cut(this.#scrub(outcome.location), 200)}`;
+          const problem = `it answered ${outcome.status} (a redirect${to}), which is not followed: is the host right?`;
+          return fail(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
+        }
+        if (outcome.kind === "answer" && outcome.status < 300) {
           this.#log(
             `${label} ${outcome.status} ${ms}ms${attempt ? ` (after ${count(attempt, "retry", "retries")})` : ""}`,
           );
@@ -297,12 +314,14 @@ export class Transport {
       answered = true;
       const text = await readAtMost(res.body, this.#o.maxAnswerBytes);
       const retryAfter = res.headers["retry-after"];
+      const location = res.headers.location;
       return {
         kind: "answer",
         status: res.statusCode,
         text: text ?? "",
         retryAfterMs: parseRetryAfter(retryAfter, this.#o.clock.now()),
         ...(text === undefined ? { tooLarge: true } : {}),
+        ...(typeof location === "string" ? { location } : {}),
       };
     } catch (raw) {
       return classifyFailure(raw, answered, deadline.signal.aborted, (text) => this.#scrub(text));

@@ -11,9 +11,9 @@ import { ROOT, useEmulator } from "../support/emulator.js";
 const h = useEmulator();
 const SECRETS = {
   AWS_ACCESS_KEY_ID: "AKIAEXAMPLES00000000",
-  AWS_SECRET_ACCESS_KEY: "examples-not-a-secret",
-  PRODUCTION_PROJECT_TOKEN: "phc_examples_not_a_secret",
-  PRICING_PAYLOAD: '{"discount_code": "EXAMPLES-NOT-A-SECRET"}',
+  AWS_SECRET_ACCESS_KEY: "ExAws+Sk/4Rm9Tq2Wz",
+  PRODUCTION_PROJECT_TOKEN: "phc_Ex7Lq2Vm9Rt4Kw",
+  PRICING_PAYLOAD: "ExPrc7Lq2Vm9Rt",
 };
 const folders = readdirSync(join(ROOT, "examples"), { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name !== "github")

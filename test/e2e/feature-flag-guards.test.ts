@@ -184,7 +184,7 @@ describe("encrypted payloads", () => {
     flagsFile("  - key: holiday-promo\n    name: Holiday promotion\n");
     const plan = await h.cli(["plan", "p"]);
     expect(plan.stdout).toContain(
-      'name: "Promo (encrypted payload "true" of feature flag "pricing-config")"',
+      'name: "Promo (encrypted payload true of feature flag pricing-config)"',
     );
     const verbose = await h.cli(["plan", "--verbose", "--format", "json", "p"]);
     expectNoLiveCode(plan, verbose);

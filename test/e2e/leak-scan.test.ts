@@ -1,12 +1,13 @@
 /**
  * The leak scan itself (test/support/leak-scan.ts), which runs after every test of the emulator
  * harness: a full scenario with secrets set comes out clean, and the same outputs with a secret planted
- * in any of them (stdout, stderr, a written file, JSON-escaped) are caught, naming where and which. A
- * scan that cannot fail would prove nothing.
+ * in any of them (stdout, stderr, a written file; JSON-, HTML-, markdown- or URL-escaped, or cut to
+ * eight characters) are caught, naming where and which. A scan that cannot fail would prove nothing.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { type EmulatorHarness, KEY, POSTGRES_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { filesUnder, findLeaks, type RecordedRun } from "../support/leak-scan.js";
 
@@ -99,8 +100,27 @@ describe("the leak scan", () => {
     expect(findLeaks(runs, withFile, written)).toEqual([
       { where: "file saved.json", what: "$SCAN_PG_PASSWORD" },
     ]);
+    // Escaped as each output format escapes, or cut short: still the secret, as its readers read it.
+    const user = SECRETS.SCAN_PG_USER;
+    for (const form of [
+      user.replaceAll("_", "&#95;"),
+      user.replaceAll("_", "&#x5F;"),
+      user.replaceAll("_", "&lowbar;"),
+      user.replaceAll("_", "\\_"),
+      user.replaceAll("_", "%5F"),
+      user.replaceAll("_", "\\u005f"),
+      `${user.slice(0, 8)}…`,
+      `…${user.slice(-8)}`,
+      `${user.slice(0, 5)}\u200b${user.slice(5)}`,
+    ]) {
+      expect(findLeaks(plant(2, "stdout", `name ${form}`), files, written), form).toEqual([
+        { where: "stdout of plan --format json --rotate-secrets p", what: "$SCAN_PG_USER" },
+      ]);
+    }
+    // Seven characters of it are not a leak: a slice is one from eight on.
+    expect(findLeaks(plant(2, "stdout", `name ${user.slice(0, 7)}…`), files, written)).toEqual([]);
     // The emulator's own stored credentials count too.
-    expect(findLeaks(plant(5, "stdout", "emulator-db-password"), files, written)).toEqual([
+    expect(findLeaks(plant(5, "stdout", SEED_CREDENTIALS.postgresPassword), files, written)).toEqual([
       { where: "stdout of pull --project 12345 --out pulled", what: "the emulator's Postgres password" },
     ]);
     // A value the files list under `variables:` is meant to be printed: not a leak.

@@ -5,16 +5,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type EmulatorHarness, type RunResult, useEmulator } from "../support/emulator.js";
+import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
+import { type EmulatorHarness, KEY, type RunResult, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();
 const API_KEY = "phx_TESTKEY_zq9xKq81mWv3";
 const SECRETS = {
   LEAK_SK: "SECRET_VALUE_zq9x_secret_key",
   LEAK_PG_USER: "SECRET_VALUE_zq9x_pg_user",
-  LEAK_PG_PASSWORD: "SECRET_VALUE_zq9x_pg_password",
+  LEAK_PG_PASSWORD: "SECRET_VALUE_zq9x_pg_pw",
 };
-const NEEDLES = [API_KEY, "zq9x", "phx_emulator", "emulator-secret-access-key", "emulator-db-password"];
+const NEEDLES = [API_KEY, "zq9x", KEY, SEED_CREDENTIALS.s3SecretKey, SEED_CREDENTIALS.postgresPassword];
 
 const CONFIG = `project: 12345
 dashboards:

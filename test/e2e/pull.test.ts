@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SAMPLE_ENCRYPTED_PAYLOAD } from "../../src/emulator/default-seed.js";
-import { type EmulatorHarness, useEmulator } from "../support/emulator.js";
+import { SAMPLE_ENCRYPTED_PAYLOAD, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
+import { type EmulatorHarness, recordingProxy, useEmulator } from "../support/emulator.js";
 import { bigSeed, SEED_SECRET } from "./seeds.js";
 
 const h = useEmulator();
@@ -44,7 +44,7 @@ describe("pull then plan", () => {
     expect(text).toMatch(/^# yaml-language-server: \$schema=/);
     expect(text).toContain("id: 3");
     expect(text).toContain("${");
-    for (const secret of ["emulator-secret-access-key", "AKIAEMULATOR000000", "emulator-db-password"]) {
+    for (const secret of Object.values(SEED_CREDENTIALS)) {
       expect(text).not.toContain(secret);
     }
   });
@@ -113,6 +113,34 @@ describe("pull then plan", () => {
     expect(withSecrets.stdout).toContain("No changes");
     expect(withSecrets.code).toBe(0);
     expect(withSecrets.stdout + withSecrets.stderr).not.toContain(SEED_SECRET);
+  });
+
+  it("leaves out keys the configuration cannot hold (constructor, __proto__), so its files validate", async () => {
+    // A service that sends them (the emulator keeps no `__proto__` key), in the answer's JSON text.
+    const proxy = await recordingProxy(
+      () => h.url,
+      (text) =>
+        text.replaceAll(
+          '"table_name":"persons"',
+          '"table_name":"persons","constructor":"c-value","__proto__":{"polluted":true}',
+        ),
+    );
+    try {
+      const env = { POSTHOG_HOST: proxy.url };
+      const pull = await h.cli(["pull", "--project", "12345", "--out", "adopted"], env);
+      expect(pull.code, pull.stderr).toBe(0);
+      expect(pull.stderr).toContain(
+        'left out destination.config.constructor and destination.config.__proto__ of batch export "Persons to Postgres": the configuration format does not allow these keys',
+      );
+      expect(pulledText(h, "adopted")).not.toMatch(/constructor|__proto__|polluted/);
+      const validate = await h.cli(["validate", "adopted"]);
+      expect(validate.code, validate.stdout).toBe(0);
+      const plan = await h.cli(["plan", "--detailed-exitcode", "adopted"], env);
+      expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("never overwrites: a second pull into the same folder is refused", async () => {

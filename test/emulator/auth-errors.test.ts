@@ -25,7 +25,7 @@ describe("authentication", () => {
   });
 
   it("accepts the key as a query parameter too", async () => {
-    const res = await h.api("GET", `${P}/dashboards/?personal_api_key=phx_emulator`, undefined, {
+    const res = await h.api("GET", `${P}/dashboards/?personal_api_key=${h.key}`, undefined, {
       key: null,
     });
     expect(res.status).toBe(200);

@@ -4,13 +4,13 @@
  * integrations.test.ts; schedule fields: schedule.test.ts; the 2025 rules: older-rules.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { ACME_ID } from "../../src/emulator/default-seed.js";
+import { ACME_ID, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { extraErrors, schemaErrors } from "./openapi.js";
 
 const h = useEmulator();
 const B = `${P}/batch_exports/`;
-const SECRET_VALUES = ["emulator-db-password", 'posthog"'];
+const SECRET_VALUES = [SEED_CREDENTIALS.postgresPassword, 'posthog"'];
 
 const awsS3 = (config: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
   name: "Nightly S3",
@@ -199,10 +199,10 @@ describe("batch exports", () => {
     });
     expect(patch.status).toBe(200);
     expect(patch.body.destination.config).toMatchObject({ table_name: "people", host: "db.example.com" });
-    expect(patch.text).not.toContain("emulator-db-password");
+    expect(patch.text).not.toContain(SEED_CREDENTIALS.postgresPassword);
     const state = await h.control("GET", "state");
     const stored = state.body.batch_exports.find((b: { id: string }) => b.id === POSTGRES_EXPORT_ID);
-    expect(stored.destination.config.password).toBe("emulator-db-password");
+    expect(stored.destination.config.password).toBe(SEED_CREDENTIALS.postgresPassword);
     const put = (config: Record<string, unknown>) =>
       h.api("PUT", `${B}${POSTGRES_EXPORT_ID}/`, {
         name: "x",

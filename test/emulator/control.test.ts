@@ -51,8 +51,45 @@ describe("control endpoints and browsers", () => {
       host: `evil.example:${port}`,
       origin: `http://evil.example:${port}`,
     });
-    expect(res.status).toBe(403);
-    expect(res.body.detail).toContain(`Origin: http://evil.example:${port}`);
+    // Refused for its Host, before the Origin is looked at.
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe("disallowed_host");
+  });
+
+  it("and every endpoint refuse a Host that is not a loopback name or address (DNS rebinding)", async () => {
+    const port = new URL(h.url).port;
+    // A page of rebind.example, its name now resolving to 127.0.0.1, reads "its own" origin: no
+    // Origin header and no cross-site metadata on a same-origin GET, only the Host gives it away.
+    for (const host of [
+      `rebind.example:${port}`,
+      `localhost.rebind.example:${port}`,
+      `api.localhost:${port}`,
+    ]) {
+      const state = await request(`${h.url}/_emulator/state`, { headers: { host } });
+      expect(state.statusCode, host).toBe(400);
+      const text = await state.body.text();
+      expect(text).not.toContain(h.key);
+      expect(JSON.parse(text).code).toBe("disallowed_host");
+      const api = await request(`${h.url}${P}/dashboards/`, {
+        headers: { host, authorization: `Bearer ${h.key}` },
+      });
+      expect(api.statusCode, host).toBe(400);
+      expect(await api.body.text()).not.toContain("Product KPIs");
+    }
+    // Loopback, by name or address, is served.
+    for (const host of [
+      `localhost:${port}`,
+      `127.0.0.1:${port}`,
+      `127.9.8.7:${port}`,
+      `[::1]:${port}`,
+      "localhost",
+    ]) {
+      const state = await request(`${h.url}/_emulator/state`, { headers: { host } });
+      expect(state.statusCode, host).toBe(200);
+      await state.body.dump();
+    }
+    // Nothing refused was logged as an API request.
+    expect(await h.requests()).toEqual([]);
   });
 
   it("refuse cross-site fetch metadata without an Origin (e.g. an <img> GET)", async () => {

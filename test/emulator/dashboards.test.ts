@@ -32,10 +32,10 @@ describe("dashboards list", () => {
     expect(last.body.results).toHaveLength(2);
     // fetch forbids setting Host; undici's request does not.
     const custom = await request(`${h.url}${P}/dashboards/?limit=1`, {
-      headers: { host: "example.test:1234", authorization: "Bearer phx_emulator" },
+      headers: { host: "localhost:1234", authorization: `Bearer ${h.key}` },
     });
     expect(((await custom.body.json()) as { next: string }).next).toBe(
-      `http://example.test:1234${P}/dashboards/?limit=1&offset=1`,
+      `http://localhost:1234${P}/dashboards/?limit=1&offset=1`,
     );
   });
 

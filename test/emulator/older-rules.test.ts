@@ -4,7 +4,7 @@
  * older answers the newest service changed. Each test pins one older behaviour.
  */
 import { describe, expect, it } from "vitest";
-import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
+import { OLD_RUN_ID, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, USER_UUIDS, useEmulator } from "../support/emulator.js";
 import { schemaErrors } from "./openapi.js";
 
@@ -43,7 +43,7 @@ describe("batch exports under the 2025 rules", () => {
       },
       integration: null,
     });
-    expect(res.text).not.toContain("emulator-secret-access-key");
+    expect(res.text).not.toContain(SEED_CREDENTIALS.s3SecretKey);
     for (const key of ["timezone", "offset_day", "offset_hour", "incremental_mode", "hogql_query"]) {
       expect(res.body).not.toHaveProperty(key);
     }
@@ -100,7 +100,7 @@ describe("batch exports under the 2025 rules", () => {
     expect(patch.body.destination.config.prefix).toBe("new/");
     const state = await h.control("GET", "state");
     const stored = state.body.batch_exports.find((b: { id: string }) => b.id === S3_EXPORT_ID);
-    expect(stored.destination.config.aws_secret_access_key).toBe("emulator-secret-access-key");
+    expect(stored.destination.config.aws_secret_access_key).toBe(SEED_CREDENTIALS.s3SecretKey);
     const type = await h.api("PATCH", `${B}${S3_EXPORT_ID}/`, {
       destination: { type: "Postgres", config: {} },
     });

@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
+import { hostAllowed } from "../../src/emulator/control.js";
 import { defaultSeed } from "../../src/emulator/default-seed.js";
 import { FaultState } from "../../src/emulator/faults.js";
 import { RateLimiter } from "../../src/emulator/rate-limit.js";
@@ -36,6 +37,7 @@ describe("handleRequest", () => {
       optionLimits: undefined,
       log: [],
       control: async (_req, res) => void res.end(),
+      hostAllowed: (host) => hostAllowed(host, false),
       onError: (e) => errors.push(e),
     };
     const server = createServer((req, res) => void handleRequest(state, req, res));

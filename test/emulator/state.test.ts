@@ -1,4 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,6 +43,35 @@ describe("state file", () => {
       });
       expect(((await created.json()) as { id: number }).id).toBe(7);
       await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the state file 0600 when it existed wider, and never writes through a link at its path", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "emulator-state-"));
+    const file = join(dir, "state.json");
+    const change = async (url: string) =>
+      fetch(`${url}/api/projects/12345/dashboards/`, { method: "POST", headers: auth, body: "{}" });
+    try {
+      const first = await startEmulator({ stateFile: file });
+      await change(first.url);
+      await first.close();
+      chmodSync(file, 0o644);
+      const second = await startEmulator({ stateFile: file });
+      await change(second.url);
+      await second.close();
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      // A link at the path is read through, then replaced by the file: what it pointed to is untouched.
+      renameSync(file, join(dir, "target.json"));
+      symlinkSync("target.json", file);
+      const before = readFileSync(join(dir, "target.json"), "utf8");
+      const third = await startEmulator({ stateFile: file });
+      await change(third.url);
+      await third.close();
+      expect(lstatSync(file).isSymbolicLink()).toBe(false);
+      expect(readFileSync(join(dir, "target.json"), "utf8")).toBe(before);
+      expect(JSON.parse(readFileSync(file, "utf8")).dashboards).toHaveLength(8);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

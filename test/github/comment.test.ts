@@ -9,9 +9,10 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { COMMENT_LIMIT, commentBody, commentMarker, nextLink } from "../../src/action/comment.js";
 import { systemClock } from "../../src/clock.js";
-import { useEmulator } from "../support/emulator.js";
+import { type Json, useEmulator } from "../support/emulator.js";
+import { findLeaks, readings } from "../support/leak-scan.js";
 import { BOT_LOGIN, type FakeGitHub, startFakeGitHub } from "./fake-github.js";
-import { act, KEY, ROOT } from "./harness.js";
+import { act, KEY, ROOT, SECRETS } from "./harness.js";
 import { GITHUB_TOKEN } from "./runner.js";
 
 const PULL = 7;
@@ -126,6 +127,27 @@ describe("the sticky comment", () => {
       expect(r.headers.authorization).toBe(`Bearer ${GITHUB_TOKEN}`);
       expect(JSON.stringify(r)).not.toContain(KEY);
     }
+  });
+
+  it("holds no secret of a live name as GitHub shows it, though markdown escapes its `_`", async () => {
+    const leak = `Leak ${KEY} and ${SECRETS.AWS_SECRET_ACCESS_KEY}`;
+    await h.reseed<Json>((state) => {
+      state.dashboards.push({ id: 900, team_id: 12345, name: leak, tags: [] });
+    });
+    const r = await run({ command: "plan", prune: "true" });
+    expect(r.code, r.stderr).toBe(0);
+    const body = ours()[0]?.body ?? "";
+    const env = { POSTHOG_API_KEY: KEY, AWS_SECRET_ACCESS_KEY: SECRETS.AWS_SECRET_ACCESS_KEY };
+    const shown = [
+      { label: "the comment", env, stdout: body, stderr: "" },
+      // The runner swallows its `::add-mask::` commands: they are not in the log.
+      { label: "the log", env, stdout: r.stdout.replace(/^::add-mask::.*$/gm, ""), stderr: r.stderr },
+      { label: "the job summary", env, stdout: r.summary, stderr: "" },
+    ];
+    expect(findLeaks(shown, [])).toEqual([]);
+    expect(readings(body).join("\n")).toContain(
+      "Leak (secret from $POSTHOG_API_KEY) and (secret from $AWS_SECRET_ACCESS_KEY)",
+    );
   });
 
   it("a refused comment fails the step with a reason, after setting the outputs", async () => {

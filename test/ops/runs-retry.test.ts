@@ -46,7 +46,7 @@ describe("runs", () => {
     const end = new Date(Date.UTC(2026, 0, 1) + 150 * 3_600_000).toISOString();
     await fetch(`${h.url}/api/projects/12345/batch_exports/${S3_EXPORT_ID}/backfills/`, {
       method: "POST",
-      headers: { Authorization: "Bearer phx_emulator", "Content-Type": "application/json" },
+      headers: { Authorization: `Bearer ${h.key}`, "Content-Type": "application/json" },
       body: JSON.stringify({ start_at: start, end_at: end }),
     });
     await h.clearRequests();

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { annotation } from "../../src/render/github.js";
 import { codeBlock, codeSpan, escapeInline } from "../../src/render/markdown-escape.js";
+import { visible } from "../../src/text.js";
 
 const hostile = fc.string({
   unit: fc.constantFrom(..."<>&|`*_[]\\~\n\r%:,;= a\u001b\u2028é"),
@@ -15,6 +16,32 @@ describe("escaping, for any input", () => {
         expect(escapeInline(text)).not.toMatch(/[<>`|*_[\]\\~\n\r\u001b]|&(?!(amp|lt|gt|#\d+);)/);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("escapeInline lets no service text mention, reference, link or reorder, and reads as the text did", () => {
+    const active = fc.string({
+      unit: fc.constantFrom(..."@#:/w.GH-1a_ \u202e\u2066\u200b&;<"),
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(active, (text) => {
+        const out = escapeInline(text);
+        expect(out).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200b-\u200f]/);
+        // What GitHub reads (character references decoded). Its mentions (@user, @org/team),
+        // references (#1, owner/repo#1, GH-1) and autolinks (scheme://, www.) need these characters
+        // side by side: a zero-width space stands between them.
+        const read = out
+          .replace(/&#(\d+);/g, (_, n) => String.fromCodePoint(Number(n)))
+          .replace(/&(amp|lt|gt);/g, (_, e) => ({ amp: "&", lt: "<", gt: ">" })[e as "amp"]);
+        expect(read).not.toMatch(/@[A-Za-z0-9]|#\d|GH-\d|:\/\/|www\./i);
+        // And apart from it, the reader reads the text (control characters shown as escapes).
+        expect(read.replace(/\u200b/g, "")).toBe(visible(text));
+      }),
+      { numRuns: 300 },
+    );
+    expect(escapeInline("ping @acme/admins, see https://evil.example #12 and acme/site#3")).toBe(
+      "ping @&#8203;acme/admins, see https:&#8203;//evil.example #&#8203;12 and acme/site#&#8203;3",
     );
   });
 

@@ -85,12 +85,12 @@ describe("people and times from the service", () => {
     );
   });
 
-  it("an email is shown as written, escaped: <ana@acme.com>", () => {
+  it("an email is shown as written, escaped, and never as a mail link: <ana@acme.com>", () => {
     const md = renderMarkdown(plan("Ana <b>Lima</b>", "ana_x@acme.com", "2026-11-20T10:00:00Z"), {
       vocab: VOCAB,
     });
     expect(md).toContain(
-      "**+ add collaborator** Ana &lt;b&gt;Lima&lt;/b&gt; &lt;ana&#95;x@acme.com&gt; (`can_edit`)",
+      "**+ add collaborator** Ana &lt;b&gt;Lima&lt;/b&gt; &lt;ana&#95;x@&#8203;acme.com&gt; (`can_edit`)",
     );
     expect(md).toContain("last modified 2026-11-20T10:00:00Z (20h ago) by Ana &lt;b&gt;Lima&lt;/b&gt;");
   });

@@ -62,7 +62,7 @@ describe("collaborators in words", () => {
     expect(add.after).toEqual({ user_uuid: USER_UUIDS.carol, level: 37 });
 
     const md = (await h.cli(["plan", "p", "--format", "markdown"])).stdout;
-    expect(md).toContain("**+ add collaborator** Carol &lt;carol@example.com&gt; (`can_edit`)");
+    expect(md).toContain("**+ add collaborator** Carol &lt;carol@&#8203;example.com&gt; (`can_edit`)");
     expect(md).toContain("- `restriction_level`: `everyone` → `only_collaborators`");
 
     const apply = await h.cli(["apply", "--auto-approve", "p"]);

@@ -43,6 +43,7 @@ describe("checkHost", () => {
     "http://10.0.0.1",
     "http://128.0.0.1",
     "http://[::2]",
+    "http://api.localhost:8010",
     "ftp://127.0.0.1",
     "nope",
   ])("refuses %s", (host) => expect(() => checkHost(host)).toThrow(UserError));
@@ -50,7 +51,8 @@ describe("checkHost", () => {
     expect(() => checkHost("http://eu.posthog.com")).toThrow(
       "refusing http:// for eu.posthog.com: the API key would travel unencrypted; use https://",
     );
-    expect(isLoopback("api.localhost")).toBe(true);
+    // A name a resolver could point elsewhere is not loopback, even under .localhost.
+    expect(isLoopback("api.localhost")).toBe(false);
   });
 });
 

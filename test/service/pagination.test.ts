@@ -286,3 +286,58 @@ describe("a list that does not end by itself (SPEC §8)", () => {
     });
   });
 });
+
+describe("a hostile `next` link", () => {
+  const odd = (url: string) => [
+    url.replace("http://", "HTTP://"),
+    `HTTP://127.0.0.1:1/api/projects/1/dashboards/?offset=1`,
+    ` ${url}/api/projects/1/dashboards/?offset=1`,
+    `http:evil.example/api/projects/1/dashboards/?offset=1`,
+    `//evil.example/api/projects/1/dashboards/?offset=1`,
+    "javascript:alert(1)",
+    "/api/projects/1/dashboards/?offset=1",
+    "http://[::1",
+    `${url}\n/api/projects/1/dashboards/?offset=1`,
+  ];
+
+  it("is an unexpected answer naming the link, never an internal error, and is never requested", async () => {
+    for (const next of odd(server.url)) {
+      for (const read of [() => collect(client.dashboards.list(1)), () => client.dashboards.listAll(1)]) {
+        server.setHandler((_req, res) => json(res, 200, offsetPage([dashboard(1)], 2, next as string)));
+        const before = server.seen.length;
+        const error = await read().catch((e: unknown) => e);
+        expect(error, String(next)).toBeInstanceOf(UnexpectedAnswerError);
+        expect((error as Error).message).toBe(
+          `unexpected answer from the service for GET dashboards: its next link ${JSON.stringify(next)} is not a link on ${server.url}`,
+        );
+        expect(server.seen.length - before).toBe(1);
+      }
+    }
+  });
+
+  it("is named scrubbed of the key", async () => {
+    server.setHandler((_req, res) =>
+      json(res, 200, offsetPage([dashboard(1)], 2, "HTTP://127.0.0.1:1/?personal_api_key=phx_test")),
+    );
+    const error = await collect(client.dashboards.list(1)).catch((e: unknown) => e);
+    expect((error as Error).message).toContain(
+      '"HTTP://127.0.0.1:1/?personal_api_key=(secret from $POSTHOG_API_KEY)"',
+    );
+  });
+});
+
+describe("a redirect", () => {
+  it.each([301, 302, 303, 307, 308])("answered %i is never read as the answer", async (status) => {
+    server.setHandler((_req, res) => {
+      res.writeHead(status, { location: "https://evil.example/", "content-type": "application/json" });
+      res.end(JSON.stringify(offsetPage([dashboard(1)])));
+    });
+    const before = server.seen.length;
+    const error = await collect(client.dashboards.list(1)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedAnswerError);
+    expect((error as Error).message).toBe(
+      `unexpected answer from the service for GET dashboards: it answered ${status} (a redirect, to https://evil.example/), which is not followed: is the host right?`,
+    );
+    expect(server.seen.length - before).toBe(1);
+  });
+});

@@ -40,8 +40,11 @@ import { describeLeaks, filesUnder, findLeaks, type RecordedRun } from "./leak-s
 export { POSTGRES_EXPORT_ID, S3_EXPORT_ID, USER_UUIDS } from "../../src/emulator/default-seed.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/** The key the default seed accepts with every scope. */
-export const KEY = "phx_emulator";
+/**
+ * The key every harness emulator accepts with every scope (it takes the place of the seed's
+ * `phx_emulator`): made of no ordinary word, so that the leak scan can look for any piece of it.
+ */
+export const KEY = "phx_harness_Tq4mXv81LzW";
 /** The API prefix of the default seed's first project. */
 export const P = "/api/projects/12345";
 /** For the commands that act on one project (status, runs, backfill, …): that project, and no colour. */
@@ -86,7 +89,7 @@ export interface EmulatorHarness {
   readonly url: string;
   /** The clock the emulator and every in-process run of this file share. */
   readonly clock: Clock;
-  /** The key the emulator accepts (`options.apiKey`, default `phx_emulator`). */
+  /** The key the emulator accepts (`options.apiKey`, default KEY). */
   readonly key: string;
   /** The temp folder of the current test (the cwd of `cli`). */
   readonly dir: string;
@@ -222,7 +225,7 @@ export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
     faults: (body) => ok("faults", h.control("POST", "faults", body)),
   };
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, ...emulatorOptions, clock });
+    emulator = await startEmulator({ port: 0, ...emulatorOptions, apiKey: key, clock });
     url = emulator.url;
   });
   afterAll(async () => {
@@ -294,9 +297,10 @@ export interface RecordedRequest {
 
 /**
  * A loopback proxy in front of the emulator that records request bodies (the emulator's log keeps
- * method and path only), for assertions on exactly what was sent.
+ * method and path only), for assertions on exactly what was sent; `rewrite` changes the text of its
+ * answers (to play a service that sends what the emulator would not).
  */
-export async function recordingProxy(target: () => string) {
+export async function recordingProxy(target: () => string, rewrite: (text: string) => string = (t) => t) {
   const recorded: RecordedRequest[] = [];
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -310,7 +314,7 @@ export async function recordingProxy(target: () => string) {
     const init: RequestInit = { method: req.method ?? "GET", headers };
     if (body !== "") init.body = body;
     const answer = await fetch(`${target()}${req.url}`, init);
-    const text = await answer.text();
+    const text = rewrite(await answer.text());
     res.writeHead(answer.status, {
       "content-type": answer.headers.get("content-type") ?? "application/json",
     });

@@ -5,15 +5,21 @@
  * emulator harness (emulator.ts) runs it after each test; a hit fails that test, naming the run and
  * the variable.
  *
+ * A secret is looked for as its readers would meet it: the text as written and with each output
+ * format's escapes undone (HTML character references, markdown backslash escapes, JSON escapes, URL
+ * encoding; zero-width characters and empty HTML comments dropped), and not only whole: any slice of
+ * SLICE characters of a secret is a leak too, so a secret cut short before it was scrubbed is found.
+ *
  * What counts as a secret is decided here, apart from the tool: every variable a run was given, except
  * the connection and CI variables below and the names a file lists under `variables:` (values meant to
  * be printed); plus the emulator's own stored credentials and encrypted payload. Values shorter than the tool's minimum
  * (MIN_SECRET_LENGTH) are not searched for: the tool leaves them alone on purpose.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { SAMPLE_ENCRYPTED_PAYLOAD } from "../../src/emulator/default-seed.js";
+import { SAMPLE_ENCRYPTED_PAYLOAD, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
+import { NAMED } from "../../src/reading.js";
 import { MIN_SECRET_LENGTH } from "../../src/scrub.js";
 
 export interface RecordedRun {
@@ -36,19 +42,20 @@ const NOT_SECRET =
 
 /** The credentials the emulator's default seed stores: the service must never show them either. */
 const EMULATOR_SECRETS: Record<string, string> = {
-  "the emulator's S3 secret key": "emulator-secret-access-key",
-  "the emulator's S3 access key": "AKIAEMULATOR000000",
-  "the emulator's Postgres password": "emulator-db-password",
+  "the emulator's S3 secret key": SEED_CREDENTIALS.s3SecretKey,
+  "the emulator's S3 access key": SEED_CREDENTIALS.s3AccessKey,
+  "the emulator's Postgres password": SEED_CREDENTIALS.postgresPassword,
   // The plain text of the seed flag's encrypted payload (a personal key reads it): never in an output.
   "the emulator's encrypted flag payload": JSON.parse(SAMPLE_ENCRYPTED_PAYLOAD).discount_code,
 };
 
-/** Every file under `dir`, by path relative to it, as text. */
+/** Every file under `dir`, by path relative to it, as text (symbolic links are not files: skipped). */
 export function filesUnder(dir: string): Array<[string, string]> {
   const walk = (folder: string): string[] =>
     readdirSync(folder).flatMap((name) => {
       const path = join(folder, name);
-      return statSync(path).isDirectory() ? walk(path) : [path];
+      const info = lstatSync(path);
+      return info.isSymbolicLink() ? [] : info.isDirectory() ? walk(path) : [path];
     });
   return walk(dir).map((path) => [relative(dir, path), readFileSync(path, "utf8")]);
 }
@@ -81,12 +88,75 @@ export function secretsOf(env: RecordedRun["env"], declared: ReadonlySet<string>
   return secrets;
 }
 
-/** Where `text` holds a secret, as written or JSON-escaped. */
-function hits(text: string, secrets: Map<string, string>): string[] {
-  return [...secrets].flatMap(([what, value]) => {
-    const forms = new Set([value, value.trim(), JSON.stringify(value).slice(1, -1)]);
-    return [...forms].some((form) => form.length >= MIN_SECRET_LENGTH && text.includes(form)) ? [what] : [];
+const code = (n: number) => (n <= 0x10ffff ? String.fromCodePoint(n) : "");
+/** Characters a reader never sees (and markup that renders as nothing): gone from every reading. */
+const UNSEEN = /[\u200b-\u200d\u2060\ufeff]|<!--\s*-->/g;
+
+/**
+ * HTML and markdown: character references (a browser also reads them without the `;`). The names
+ * (NAMED) are the HTML standard's, a table of facts shared with the tool; how text is read is the
+ * scan's own.
+ */
+const unentity = (t: string) =>
+  t.replace(/&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z]+));?/g, (whole, dec, hex, name) =>
+    dec !== undefined
+      ? code(Number(dec))
+      : hex !== undefined
+        ? code(Number.parseInt(hex, 16))
+        : (NAMED[name] ?? whole),
+  );
+/** Markdown's backslash escapes of punctuation. */
+const unbackslash = (t: string) => t.replace(/\\([!-/:-@[-`{-~])/g, "$1");
+/** JSON's escapes. */
+const unjson = (t: string) =>
+  t.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex) => code(Number.parseInt(hex, 16))).replace(/\\(["\\/])/g, "$1");
+/** URL encoding (UTF-8 sequences read whole where they are whole, else byte by byte). */
+const unpercent = (t: string) =>
+  t.replace(/(?:%[0-9a-fA-F]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-7][0-9a-fA-F])/g, (_, hex) => code(Number.parseInt(hex, 16)));
+    }
   });
+
+/**
+ * The text as its readers may read it: as written, and with each format's escapes undone (one format,
+ * or markdown's two together), and each of these with what renders as nothing taken out.
+ */
+export function readings(text: string): string[] {
+  const all = [
+    text,
+    unentity(text),
+    unbackslash(text),
+    unentity(unbackslash(text)),
+    unbackslash(unentity(text)),
+    unjson(text),
+    unpercent(text),
+  ];
+  return [...new Set(all.flatMap((t) => [t, t.replace(UNSEEN, "")]))];
+}
+
+/** A piece of a secret this long is a leak wherever it shows (a secret cut short is one). */
+export const SLICE = 8;
+
+/** What to look for of one secret: its forms as written and JSON-escaped, and every slice of SLICE. */
+function needles(value: string): string[] {
+  const whole = value.trim();
+  const forms = [value, whole, JSON.stringify(value).slice(1, -1)].filter(
+    (f) => f.length >= MIN_SECRET_LENGTH,
+  );
+  const slices: string[] = [];
+  for (let i = 0; i + SLICE <= whole.length; i++) slices.push(whole.slice(i, i + SLICE));
+  return [...new Set([...forms, ...slices])];
+}
+
+/** Where `text`, read in any of its readings, holds a secret or a slice of one. */
+function hits(text: string, secrets: Map<string, string>): string[] {
+  const read = readings(text);
+  return [...secrets].flatMap(([what, value]) =>
+    needles(value).some((needle) => read.some((r) => r.includes(needle))) ? [what] : [],
+  );
 }
 
 /**

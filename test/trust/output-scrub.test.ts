@@ -43,7 +43,7 @@ batch_exports:
 `;
 
 function expectNoSecret(label: string, text: string): void {
-  for (const form of [...FORMS, "phx_emulator"]) {
+  for (const form of [...FORMS, h.key]) {
     if (text.includes(form)) throw new Error(`${label} holds ${JSON.stringify(form)}:\n${text}`);
   }
 }

@@ -14,6 +14,7 @@ import {
   scrubValue,
   secretInValue,
 } from "../../src/scrub.js";
+import { cut, visible } from "../../src/text.js";
 import { memoryIo } from "../support/io.js";
 
 const SECRET = 'pa"ss\\wörd/+ 42';
@@ -69,6 +70,13 @@ describe("Scrubber", () => {
     expect(s.scrub("xabcdefghijx abcdefx")).toBe("x(secret from $LONG)x (secret from $SHORT)x");
   });
 
+  it("finds a secret that starts inside another secret's run of letters (where reading starts)", () => {
+    const s = new Scrubber().add("phx_abcdefgh", "(secret from $A)").add("cdefgh_zz9", "(secret from $B)");
+    expect(s.scrub("x abcdefgh_zz9 y")).toBe("x ab(secret from $B) y");
+    expect(s.scrub("x abcdefgh&#95;zz9 y")).toBe("x ab(secret from $B) y");
+    expect(s.scrub("phx&#95;abcdefgh")).toBe("(secret from $A)");
+  });
+
   it("scrubs values and keys of a structure, leaving the rest as it is", () => {
     const { io } = scrubbingIo(memoryIo({ POSTHOG_API_KEY: "phx_key_0123456789" }).io);
     expect(scrubValue(io, { a: ["x phx_key_0123456789", 3, null], phx_key_0123456789: true })).toEqual({
@@ -88,6 +96,106 @@ describe("Scrubber", () => {
     // Twice in a row: the search keeps no state between calls.
     expect(io.scrubber?.secretIn("an analytics board")).toBe("(secret from $PG_USER)");
     expect(io.scrubber?.secretIn("an analytics board")).toBe("(secret from $PG_USER)");
+  });
+});
+
+describe("what the reader reads", () => {
+  const key = "phx_Ab1*Cd2[x]~Q";
+  const s = new Scrubber().add(key, API_LABEL);
+  const entity = (c: string) => `&#${c.charCodeAt(0)};`;
+
+  it("hides a secret however an output escaped it: entities, backslashes, JSON, URL encoding", () => {
+    const forms = [
+      key.replace(/[_*[\]~]/g, entity),
+      key.replace(/[_*[\]~]/g, (c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`),
+      key.replace(/[_*[\]~]/g, (c) => `&#x0${c.charCodeAt(0).toString(16)};`),
+      key.replace("_", "&lowbar;").replace("*", "&ast;").replace("[", "&lsqb;").replace("]", "&rbrack;"),
+      key.replace(/[_*[\]~]/g, (c) => `\\${c}`),
+      key.replace("_", "\\u005f"),
+      key.replace("_", "%5F").replace("*", "%2a"),
+      // Mixed, and with what renders as nothing between its characters.
+      `phx&#95;Ab1\\*<!-- -->Cd2[x]\u200b~Q`,
+    ];
+    for (const form of forms) {
+      expect(s.scrub(`<b>Leak ${form} here</b>`), form).toBe(`<b>Leak ${API_LABEL} here</b>`);
+    }
+  });
+
+  it("hides a secret escaped character by character in any mix of forms, and only it (property)", () => {
+    // As the tool's formats escape: never a letter or a digit, and nothing between two of them.
+    const forms = [
+      (c: string) => c,
+      (c: string) => `&#${c.charCodeAt(0)};`,
+      (c: string) => `&#x${c.charCodeAt(0).toString(16)};`,
+      (c: string) => (/[!-/:-@[-`{-~]/.test(c) ? `\\${c}` : c),
+      (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+      (c: string) => `%${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+      (c: string) => `${c}<!-- -->`,
+      (c: string) => `${c}&#8203;`,
+    ];
+    const ascii = fc.string({ unit: fc.constantFrom(..."abcXYZ019_*-/.[]~"), minLength: 8, maxLength: 24 });
+    const around = fc.array(fc.constantFrom("a", " ", "&amp;", "&lt;b&gt;", "\\n", "%20", "x"), {
+      maxLength: 6,
+    });
+    fc.assert(
+      fc.property(
+        ascii,
+        fc.array(fc.nat(forms.length - 1), { minLength: 24, maxLength: 24 }),
+        around,
+        around,
+        (secret, picks, before, after) => {
+          const scrubber = new Scrubber().add(secret, "(secret from $S)");
+          // Between its characters, also what renders as nothing (not after the last one: not part of it).
+          const last = secret.length - 1;
+          const escaped = [...secret]
+            .map((c, i) =>
+              /[A-Za-z0-9]/.test(c)
+                ? c
+                : (forms[(picks[i] ?? 0) % (i === last ? 6 : forms.length)]?.(c) ?? c),
+            )
+            .join("");
+          const text = `${before.join("")}[${escaped}]${after.join("")}`;
+          expect(scrubber.scrub(text)).toBe(`${before.join("")}[(secret from $S)]${after.join("")}`);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("leaves escapes that do not read as a secret as they are", () => {
+    const text = "a &amp; b &#95;x\\_y 100%25 &unknown; \\n &#95";
+    expect(s.scrub(text)).toBe(text);
+  });
+
+  it("hides the start of a secret that a cut (…) left, as written or escaped, even in the middle of an escape", () => {
+    expect(s.scrub("name phx_Ab1*C…")).toBe(`name ${API_LABEL}…`);
+    expect(s.scrub("name phx&#95;Ab1&#42;…")).toBe(`name ${API_LABEL}…`);
+    expect(s.scrub("name phx&#95;Ab1&#4…")).toBe(`name ${API_LABEL}…`);
+    expect(s.scrub("name phx_Ab1\\…")).toBe(`name ${API_LABEL}…`);
+    // Three characters tell nothing; text that starts no secret, and a cut of nothing, stay.
+    expect(s.scrub("name phx…")).toBe("name phx…");
+    expect(s.scrub("- …and 3 more; plan… done")).toBe("- …and 3 more; plan… done");
+    expect(s.scrub(cut(`${"N".repeat(20)} ${key}`, 30))).toBe(`${"N".repeat(20)} ${API_LABEL}…`);
+  });
+
+  it("cuts text with one mark, never between the halves of a character", () => {
+    expect(cut("abcdef", 6)).toBe("abcdef");
+    expect(cut("abcdef", 4)).toBe("abc…");
+    expect(cut("ab😀cd", 4)).toBe("ab…");
+    expect(cut("ab😀cd", 5)).toBe("ab😀…");
+  });
+
+  it("shows bidirectional controls and zero-width characters as escapes, in text and in streams", () => {
+    const evil = "a\u202eb\u2066c\u200bd\ufeffe\u200ff";
+    expect(visible(evil)).toBe("a\\u202eb\\u2066c\\u200bd\\ufeffe\\u200ff");
+    expect(neutralise(evil)).toBe(visible(evil));
+    const out = recorder();
+    const stream = scrubbedOutput(out, new Scrubber());
+    stream.write(`${JSON.stringify({ name: evil })}\n`);
+    stream.flush();
+    // Still JSON, naming the same characters.
+    expect(JSON.parse(out.text).name).toBe(evil);
+    expect(out.text).not.toMatch(/[\u202e\u2066\u200b\ufeff\u200f]/);
   });
 });
 

@@ -26,7 +26,8 @@ export function hideEncryptedPayloads(client: ServiceClient, flag: FeatureFlag):
   if (typeof payloads !== "object" || payloads === null || Array.isArray(payloads)) return flag;
   for (const [key, value] of Object.entries(payloads)) {
     if (typeof value !== "string" || SENTINEL.test(value)) continue;
-    const label = `(encrypted payload "${key}" of feature flag "${flag.key}")`;
+    // No quotes in the label: outputs escape them, and the label should read the same everywhere.
+    const label = `(encrypted payload ${key} of feature flag ${flag.key})`;
     client.hideSecret(value, label);
     for (const text of textsIn(value)) client.hideSecret(text, label);
   }
