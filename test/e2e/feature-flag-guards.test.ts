@@ -9,8 +9,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli.js";
 import { BOB_KEY, FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "../../src/emulator/default-seed.js";
-import { type Json, P, type RunResult, recordingProxy, useEmulator } from "../support/emulator.js";
+import { type Json, P, type RunResult, recordingProxy, recordRun, useEmulator } from "../support/emulator.js";
+import { memoryIo } from "../support/io.js";
 
 const h = useEmulator();
 const FLAGS = `${P}/feature_flags`;
@@ -165,6 +167,28 @@ describe("encrypted payloads", () => {
     expect(after.code).toBe(0);
   });
 
+  it("an edit in the UI between plan and apply is refused, though the plan keeps no payload to compare", async () => {
+    flagsFile(PRICING);
+    const mem = memoryIo(h.env({ PRICING_PAYLOAD: '{"discount_code": "ROTATED-6620"}' }), h.dir, h.clock);
+    mem.io.confirm = async () => {
+      const edit = { filters: { groups: [{ rollout_percentage: 40 }] } };
+      expect(
+        (await h.api("PATCH", `${FLAGS}/${FLAG_IDS.pricingConfig}/`, edit, { key: BOB_KEY })).status,
+      ).toBe(200);
+      return "yes";
+    };
+    const code = await main(["node", "posthog-gitops", "apply", "p"], mem.io.env, mem.io);
+    const run = recordRun(["apply", "p"], mem.io.env, { code, stdout: mem.stdout, stderr: mem.stderr });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      "409: The feature flag was updated by bob@example.com since you started editing it.",
+    );
+    expectNoLiveCode(run);
+    const flag = await liveFlag(FLAG_IDS.pricingConfig);
+    expect(flag.filters.groups[0].rollout_percentage).toBe(40);
+    expect(flag.filters.payloads.true).toBe(SAMPLE_ENCRYPTED_PAYLOAD);
+  });
+
   it("a variable that is not JSON is a plain text: sent as a JSON string, then no change", async () => {
     flagsFile(PRICING);
     const env = { PRICING_PAYLOAD: "PLAIN-TOKEN-8841" };
@@ -183,9 +207,7 @@ describe("encrypted payloads", () => {
     );
     flagsFile("  - key: holiday-promo\n    name: Holiday promotion\n");
     const plan = await h.cli(["plan", "p"]);
-    expect(plan.stdout).toContain(
-      'name: "Promo (encrypted payload true of feature flag pricing-config)"',
-    );
+    expect(plan.stdout).toContain('name: "Promo (encrypted payload true of feature flag pricing-config)"');
     const verbose = await h.cli(["plan", "--verbose", "--format", "json", "p"]);
     expectNoLiveCode(plan, verbose);
     const pull = await h.cli(["pull", "--kind", "feature_flags", "--out", "pulled"], {

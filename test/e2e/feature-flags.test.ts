@@ -434,7 +434,9 @@ describe("pull --refresh", () => {
     const stored = await liveFlag(FLAG_IDS.newCheckout);
     stored.filters.groups[1].rollout_percentage = 35;
     const edit = { filters: { groups: stored.filters.groups }, name: "Checkout, second wave" };
-    expect((await h.api("PATCH", `${FLAGS}/${FLAG_IDS.newCheckout}/`, edit, { key: BOB_KEY })).status).toBe(200);
+    expect((await h.api("PATCH", `${FLAGS}/${FLAG_IDS.newCheckout}/`, edit, { key: BOB_KEY })).status).toBe(
+      200,
+    );
     const refresh = await h.cli(["pull", "--refresh", "p"]);
     expect(refresh.code, refresh.stderr).toBe(0);
     const text = readFileSync(join(h.dir, "p/flags.yaml"), "utf8");

@@ -195,7 +195,7 @@ function cohortNames(live: LiveFlag | undefined, ctx: Ctx): (id: number) => stri
   return (id) => names.get(id);
 }
 
-/** The live filters as the service stores them: what it adds on read removed; encrypted payloads left out. */
+/** The live filters as the service stores them: what it adds on read removed. */
 function storedFilters(live: LiveFlag): Json {
   const filters = structuredClone(isObject(live.filters) ? live.filters : {}) as Json;
   for (const group of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
@@ -358,9 +358,12 @@ function planUpdate(
       after[c.path] = c.after;
     }
     if (filterChangeList.length > 0 && filters !== undefined) {
-      // The whole stored filters: what the service compares `original_flag.filters` with. Not for a
-      // flag with encrypted payloads: the service compares them with ciphertext no client has.
-      if (live.has_encrypted_payloads !== true) before.filters = storedFilters(live);
+      // The whole stored filters: what the service compares `original_flag.filters` with. A flag with
+      // encrypted payloads leaves them out (their live plain text is never kept): the service then
+      // sees filters differ from what it stores, so any write since the plan is a conflict, never
+      // silently overwritten.
+      before.filters = storedFilters(live);
+      if (live.has_encrypted_payloads === true) delete (before.filters as Json).payloads;
       const keys = new Set(filterChangeList.map((c) => c.path.split(".")[1] ?? ""));
       after.filters = Object.fromEntries([...keys].map((k) => [k, filters[k]]));
     }

@@ -4,8 +4,9 @@
  * service stores it) and flag dependencies by the id the other flag has in this project, looked up
  * when the request is built (a flag created earlier in the same apply has one by then). An update also
  * sends `version` and the live values it changes (`original_flag`), so the service refuses it when
- * someone changed those fields since the plan (409, naming who); encrypted flags leave `filters` out of
- * `original_flag` (the service compares it with ciphertext no client has). A write an approval policy
+ * someone changed those fields since the plan (409, naming who); a flag with encrypted payloads sends
+ * its filters without them (their live plain text is never kept), so any write since the plan is a
+ * conflict rather than overwritten. A write an approval policy
  * holds answers 409 `approval_required`: apply reports it pending.
  */
 import type { Executed } from "../../apply/kinds.js";
