@@ -237,6 +237,18 @@ describe("flag dependencies by key", () => {
     expect(plan.stderr).not.toContain('"checkout-v1"');
   });
 
+  it("finds an archived flag by key too, and quotes the service's refusal of a dependency on a disabled flag", async () => {
+    flagsFile(`  - key: banner-v2
+    filters:
+      groups:
+        - properties: [{type: flag, key: old-banner, operator: flag_evaluates_to, value: true}]
+`);
+    const apply = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(apply.code).toBe(1);
+    expect(apply.stdout).toMatch(/✗ \+ create · feature flag "banner-v2" in project 12345 — POST feature_flags: 400/);
+    expect(apply.stdout).toContain("old-banner");
+  });
+
   it("resolves cohorts by name per project with one cohorts read; an unknown name is an error at its line", async () => {
     const body = `  - key: beta-search
     filters:

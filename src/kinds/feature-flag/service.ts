@@ -72,15 +72,17 @@ export async function listFlags(
 }
 
 /**
- * The flags (not archived) whose key is exactly `key`: the service's `?key=` is case-insensitive, only
- * exact matches count.
+ * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
+ * service's `?key=` is case-insensitive, only exact matches count.
  */
 export async function flagsWithKey(
   client: ServiceClient,
   project: number,
   key: string,
+  archived = false,
 ): Promise<FeatureFlag[]> {
-  const found = await client.listAll<FeatureFlag>(flags(project), { key }, FLAG_PAGE);
+  const query = archived ? { key, archived: "true" } : { key };
+  const found = await client.listAll<FeatureFlag>(flags(project), query, FLAG_PAGE);
   return found.map(hidden(client)).filter((f) => f.key === key);
 }
 

@@ -32,7 +32,10 @@ async function flagId(client: ServiceClient, project: number, key: string, owner
   }
   const cached = ids.get(`${project}/${key}`);
   if (cached !== undefined) return cached;
-  const [found] = await flagsWithKey(client, project, key);
+  // The list's `?key=` leaves archived flags out unless asked: an archived flag is looked up second.
+  const found =
+    (await flagsWithKey(client, project, key)).at(0) ??
+    (await flagsWithKey(client, project, key, true)).at(0);
   if (found === undefined) {
     throw new UserError(`${owner} depends on flag "${key}", which project ${project} does not have`);
   }
