@@ -25946,8 +25946,9 @@ async function listFlags(client, project3, archived = false) {
   );
   return found.map(hidden(client));
 }
-async function flagsWithKey(client, project3, key2) {
-  const found = await client.listAll(flags(project3), { key: key2 }, FLAG_PAGE);
+async function flagsWithKey(client, project3, key2, archived = false) {
+  const query = archived ? { key: key2, archived: "true" } : { key: key2 };
+  const found = await client.listAll(flags(project3), query, FLAG_PAGE);
   return found.map(hidden(client)).filter((f) => f.key === key2);
 }
 async function getFlag(client, project3, id) {
@@ -26416,7 +26417,7 @@ async function flagId(client, project3, key2, owner) {
   }
   const cached = ids.get(`${project3}/${key2}`);
   if (cached !== void 0) return cached;
-  const [found] = await flagsWithKey(client, project3, key2);
+  const found = (await flagsWithKey(client, project3, key2)).at(0) ?? (await flagsWithKey(client, project3, key2, true)).at(0);
   if (found === void 0) {
     throw new UserError(`${owner} depends on flag "${key2}", which project ${project3} does not have`);
   }
@@ -26808,7 +26809,8 @@ function planUpdate(desired, live, ref, cohorts, ctx) {
       after[c.path] = c.after;
     }
     if (filterChangeList.length > 0 && filters !== void 0) {
-      if (live.has_encrypted_payloads !== true) before.filters = storedFilters(live);
+      before.filters = storedFilters(live);
+      if (live.has_encrypted_payloads === true) delete before.filters.payloads;
       const keys = new Set(filterChangeList.map((c) => c.path.split(".")[1] ?? ""));
       after.filters = Object.fromEntries([...keys].map((k) => [k, filters[k]]));
     }
