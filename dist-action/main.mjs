@@ -50,12 +50,13 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 
 // src/version.ts
-var VERSION, PUBLISHED_SCHEMA;
+var VERSION, REPOSITORY, PUBLISHED_SCHEMA;
 var init_version = __esm({
   "src/version.ts"() {
     "use strict";
     VERSION = true ? "0.1.0" : createRequire(import.meta.url)("../package.json").version;
-    PUBLISHED_SCHEMA = `https://unpkg.com/posthog-gitops@${VERSION}/schemas/config.schema.json`;
+    REPOSITORY = "posthog-gitops/posthog-gitops";
+    PUBLISHED_SCHEMA = `https://raw.githubusercontent.com/${REPOSITORY}/v${VERSION}/schemas/config.schema.json`;
   }
 });
 
@@ -3818,24 +3819,24 @@ function isPlain(v) {
 function secretInValue(io, value) {
   const scrubber = io.scrubber;
   if (!scrubber) return void 0;
-  const find2 = (v) => {
+  const find3 = (v) => {
     if (typeof v === "string") return scrubber.secretIn(v);
     if (Array.isArray(v)) {
       for (const item of v) {
-        const found = find2(item);
+        const found = find3(item);
         if (found !== void 0) return found;
       }
       return void 0;
     }
     if (typeof v === "object" && v !== null) {
       for (const [key2, item] of Object.entries(v)) {
-        const found = scrubber.secretIn(key2) ?? find2(item);
+        const found = scrubber.secretIn(key2) ?? find3(item);
         if (found !== void 0) return found;
       }
     }
     return void 0;
   };
-  return find2(value);
+  return find3(value);
 }
 var MIN_SECRET_LENGTH, CUT_PREFIX, ESCAPED_WIDTH, ANCHOR, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
@@ -4365,8 +4366,8 @@ var init_context = __esm({
        * @param base JSON pointer of the object, e.g. `/dashboards/3`
        * @param owner how messages name it, e.g. `dashboard "Weekly KPIs"`
        */
-      constructor(run13, file, base, owner, variables = /* @__PURE__ */ new Set()) {
-        this.run = run13;
+      constructor(run14, file, base, owner, variables = /* @__PURE__ */ new Set()) {
+        this.run = run14;
         this.file = file;
         this.base = base;
         this.owner = owner;
@@ -4501,10 +4502,10 @@ function noteMissingSecret(ctx, name, pointer, field3) {
   if (first === void 0) ctx.run.missingSecretUses.set(name, { ctx, pointer, field: field3, count: 1 });
   else first.count += 1;
 }
-function reportMissingSecrets(run13) {
-  const uses = [...run13.missingSecretUses];
-  run13.missingSecretUses.clear();
-  if (run13.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
+function reportMissingSecrets(run14) {
+  const uses = [...run14.missingSecretUses];
+  run14.missingSecretUses.clear();
+  if (run14.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
   for (const [name, { ctx, pointer, field: field3, count: n }] of uses) {
     const use = n === 1 ? `secret ${field3} of ${ctx.owner}` : `used by ${n} secret fields, first here: ${field3} of ${ctx.owner}`;
     ctx.report("error", pointer, `environment variable ${name} is not set (${use})`);
@@ -12506,7 +12507,7 @@ async function readSources(paths, cwd, diags) {
     const shown3 = displayPath(absolute, cwd);
     const real = await realpath(absolute).catch((error2) => error2);
     if (real instanceof Error) {
-      const message = real.code === "ENOENT" ? `no such file or folder "${given}"` : real.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
+      const message = real.code === "ENOENT" ? `no such file or folder "${given}"${paths.length === 0 ? NO_DEFAULT_FOLDER : ""}` : real.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
       diags.error(shown3, 0, 0, message);
       continue;
     }
@@ -12681,7 +12682,7 @@ function bytePosition(bytes, index) {
   }
   return { line, column: index - start2 + 1 };
 }
-var MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_FOLDER_DEPTH, DEFAULT_PATH, SYSTEM_FOLDERS, MB, identity;
+var MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_FOLDER_DEPTH, DEFAULT_PATH, NO_DEFAULT_FOLDER, SYSTEM_FOLDERS, MB, identity;
 var init_read = __esm({
   "src/config/read.ts"() {
     "use strict";
@@ -12690,6 +12691,7 @@ var init_read = __esm({
     MAX_TOTAL_BYTES = 50 * 1024 * 1024;
     MAX_FOLDER_DEPTH = 32;
     DEFAULT_PATH = "posthog";
+    NO_DEFAULT_FOLDER = ` (the default): give the files or folders to read, or write ${DEFAULT_PATH}/ from a live project with \`posthog-gitops pull --project ID\``;
     SYSTEM_FOLDERS = ["/proc", "/sys", "/dev"];
     MB = 1024 * 1024;
     identity = (info2) => ({ dev: info2.dev, ino: info2.ino });
@@ -16559,20 +16561,20 @@ var require_fast_uri = __commonJS({
       if (baseMalformed || relativeMalformed || baseMalformedPercentEncoding || relativeMalformedPercentEncoding || baseMalformedSchemeSpecific || relativeMalformedSchemeSpecific || baseMalformedHost || relativeMalformedHost || baseMalformedScheme || relativeMalformedScheme) {
         throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
       }
-      const resolved = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
-      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved.scheme);
-      const resolvedHost = resolved.host;
+      const resolved2 = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
+      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved2.scheme);
+      const resolvedHost = resolved2.host;
       const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
-      if (hasForbiddenDomainHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
+      if (hasForbiddenDomainHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
         throw new Error(MALFORMED_HOST_ERROR);
       }
-      canonicalizeHost(resolved, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
+      canonicalizeHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
       const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
-      if (resolved.error && !encodedASCIIHost) {
-        throw new Error(resolved.error);
+      if (resolved2.error && !encodedASCIIHost) {
+        throw new Error(resolved2.error);
       }
       schemelessOptions.skipEscape = true;
-      return serialize(resolved, schemelessOptions);
+      return serialize(resolved2, schemelessOptions);
     }
     function resolveComponent(base, relative5, options, skipNormalization) {
       const target = {};
@@ -20458,7 +20460,7 @@ import { createHash } from "node:crypto";
 async function loadConfig(input, options) {
   const { kinds } = options;
   const diags = new Diagnostics();
-  const run13 = {
+  const run14 = {
     // A snapshot: every `${NAME}` looks a variable up, and each read of the live process.env is costly.
     env: { ...options.env },
     mode: options.mode,
@@ -20497,7 +20499,7 @@ async function loadConfig(input, options) {
       addFile(own, file, data, broken);
     } else addFile(projectFor(projectOf(data, file, options, diags)), file, data, broken);
   }
-  const unsetSecrets = reportMissingSecrets(run13);
+  const unsetSecrets = reportMissingSecrets(run14);
   checkDuplicates([...projects2.values(), ...detached], kinds, diags);
   for (const project3 of [...projects2.values(), ...detached]) {
     for (const kind2 of kinds) {
@@ -20512,7 +20514,8 @@ async function loadConfig(input, options) {
     projects: ordered,
     // The note about unset secrets is about the environment, not a place in the files: after them all.
     diagnostics: unsetSecrets === void 0 ? diags.sorted() : [...diags.sorted(), unsetSecrets],
-    missingSecretVariables: [...run13.missingSecrets].sort(),
+    ...unsetSecrets === void 0 ? {} : { secretsNote: unsetSecrets },
+    missingSecretVariables: [...run14.missingSecrets].sort(),
     files: sources.map((s) => s.path),
     digests: Object.fromEntries(
       sources.map((s) => [s.path, createHash("sha256").update(s.text).digest("hex")])
@@ -20553,7 +20556,7 @@ async function loadConfig(input, options) {
       const declared2 = desired.objects[kind2.name];
       items2.forEach((item, i) => {
         const owner = `${kind2.words.one} "${ownerName(item?.[kind2.identityKey ?? "name"])}"`;
-        const ctx = new ObjectContext(run13, file, `/${kind2.key}/${i}`, owner, variables);
+        const ctx = new ObjectContext(run14, file, `/${kind2.key}/${i}`, owner, variables);
         if (broken.has(`${kind2.key}/${i}`)) {
           kind2.checkBroken?.(item, ctx);
           ctx.checkAllReferences("", item, new Set(kind2.secretPointers?.(item) ?? []));
@@ -20595,13 +20598,10 @@ function projectOf(data, file, options, diags) {
     );
   }
   const project3 = data.project ?? defaultProject;
-  if (project3 === void 0 && options.mode !== "validate") {
-    diags.error(
-      file.path,
-      1,
-      1,
-      "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID"
-    );
+  if (project3 === void 0) {
+    const message = "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID";
+    if (options.mode === "validate") diags.add("warning", file.path, 1, 1, `${message} (plan needs one)`);
+    else diags.error(file.path, 1, 1, message);
   }
   return project3;
 }
@@ -22134,7 +22134,7 @@ function defineKind(spec) {
     ...hooks.waits ? { waits: hooks.waits } : {},
     ...hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {},
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
-    read: (client, project3, declared2) => hooks.read ? hooks.read(client, project3, declared2) : listRead(client, project3),
+    read: (client, project3, declared2, run14) => hooks.read ? hooks.read(client, project3, declared2, run14) : listRead(client, project3),
     reread: hooks.reread ?? (async (client, project3, read) => {
       if (read !== void 0 && !isEmptyRecord(read)) {
         throw new UserError(`the saved plan's record of what was read for ${words2.many} is damaged`);
@@ -23686,12 +23686,14 @@ function parseErrorBody(text2) {
   if (changeRequest2 !== void 0) body.change_request_id = changeRequest2;
   return body;
 }
-var ServiceError, NetworkError, UnknownOutcomeError, UnexpectedAnswerError;
+var CHECK_HOST, NOT_POSTHOG, ServiceError, NetworkError, UnknownOutcomeError, UnexpectedAnswerError;
 var init_errors2 = __esm({
   "src/service/errors.ts"() {
     "use strict";
     init_errors();
     init_text();
+    CHECK_HOST = "check POSTHOG_HOST / --host (e.g. https://us.posthog.com or https://eu.posthog.com)";
+    NOT_POSTHOG = `does not answer like PostHog's API: ${CHECK_HOST}`;
     ServiceError = class extends UserError {
       name = "ServiceError";
       method;
@@ -23738,12 +23740,13 @@ var init_errors2 = __esm({
       name = "UnexpectedAnswerError";
       problem;
       constructor(init) {
+        const hint2 = init.hint === void 0 ? "" : `: ${init.hint}`;
         super(
           {
             method: init.method,
             path: init.path,
             status: init.status,
-            message: `unexpected answer from the service for ${init.method} ${shortPath(init.path)}: ${init.problem}`
+            message: `unexpected answer from the service for ${init.method} ${shortPath(init.path)}: ${init.problem}${hint2}`
           },
           "unexpected_answer"
         );
@@ -24593,12 +24596,83 @@ var init_batch_export = __esm({
   }
 });
 
+// src/kinds/dashboard/collaborators.ts
+function knownUsers(onDashboard, members2) {
+  const users = onDashboard.map((c) => c.user);
+  if (members2 !== void 0 && "members" in members2) users.push(...members2.members.map((m) => m.user));
+  return users.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
+}
+function find(c, users) {
+  if (c.user_uuid !== void 0) return users.find((u) => u.uuid === c.user_uuid);
+  const email = c.email?.toLowerCase();
+  return users.find((u) => u.email !== "" && u.email === email);
+}
+function unresolved(wanted, onDashboard) {
+  const users = knownUsers(onDashboard, void 0);
+  return wanted.filter((c) => find(c, users) === void 0);
+}
+function resolveCollaborators(owner, wanted, onDashboard, members2) {
+  const users = knownUsers(onDashboard, members2);
+  const refused = members2 !== void 0 && "refused" in members2 ? members2.refused : void 0;
+  const out = { collaborators: [], errors: [] };
+  const first = /* @__PURE__ */ new Map();
+  for (const c of wanted) {
+    const name = collaboratorName(c);
+    const user2 = find(c, users);
+    let uuid2 = user2?.uuid;
+    if (uuid2 === void 0) {
+      if (members2 !== void 0 && "members" in members2) {
+        const by = c.user_uuid !== void 0 ? "UUID" : "email";
+        out.errors.push({
+          message: `collaborator ${name} of ${owner} is not a member of the organization (no active member has this ${by}): the service would refuse to add them; \`posthog-gitops members\` lists who can be named`,
+          source: c.source
+        });
+        continue;
+      }
+      if (c.user_uuid === void 0) {
+        const why = refused ?? "the organization's members were not read";
+        out.errors.push({
+          message: `collaborator ${name} of ${owner} cannot be resolved to a user: ${why}; name them with user_uuid: instead`,
+          source: c.source
+        });
+        continue;
+      }
+      if (refused !== void 0) out.unchecked = refused;
+      uuid2 = c.user_uuid;
+    }
+    const earlier = first.get(uuid2);
+    if (earlier !== void 0) {
+      const { file, line, column } = earlier.source;
+      const is = user2?.email ? user2.email : uuid2;
+      out.errors.push({
+        message: `collaborator ${name} of ${owner} is ${is}, listed already at ${file}:${line}:${column}`,
+        source: c.source
+      });
+      continue;
+    }
+    first.set(uuid2, c);
+    out.collaborators.push({ user_uuid: uuid2, level: c.level });
+  }
+  out.collaborators.sort((a, b) => compareText(a.user_uuid, b.user_uuid));
+  return out;
+}
+function uncheckedNote(why) {
+  return `collaborators were not checked against the organization's members: ${why}`;
+}
+var collaboratorName;
+var init_collaborators = __esm({
+  "src/kinds/dashboard/collaborators.ts"() {
+    "use strict";
+    init_values();
+    collaboratorName = (c) => c.user_uuid ?? c.email ?? "?";
+  }
+});
+
 // src/kinds/dashboard/declare.ts
 function declareCollaborators(list13, { ctx }) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
   list13.forEach((item, i) => {
-    const uuid2 = item.user_uuid.toLowerCase();
     const level2 = item.level ?? "can_edit";
     if (level2 === "can_view" || level2 === 21) {
       ctx.error(
@@ -24607,23 +24681,35 @@ function declareCollaborators(list13, { ctx }) {
       );
       return;
     }
-    const first = seen.get(uuid2);
-    if (first !== void 0) {
+    if (item.user_uuid === void 0 === (item.email === void 0)) {
+      const problem = item.email === void 0 ? "names nobody" : "has both email and user_uuid";
       ctx.error(
-        `/collaborators/${i}/user_uuid`,
-        `collaborator ${uuid2} is listed twice in ${ctx.owner} (first at ${first})`
+        `/collaborators/${i}`,
+        `collaborator ${i + 1} of ${ctx.owner} ${problem}: give exactly one of email: or user_uuid:`
       );
       return;
     }
     const source = ctx.at(`/collaborators/${i}`);
-    seen.set(uuid2, `${source.file}:${source.line}:${source.column}`);
-    out.push({ user_uuid: uuid2, level: 37, source });
+    const collaborator3 = item.user_uuid !== void 0 ? { user_uuid: item.user_uuid.toLowerCase(), level: 37, source } : { email: ctx.text(`/collaborators/${i}/email`, item.email ?? "").trim(), level: 37, source };
+    const key2 = collaborator3.user_uuid ?? `email ${collaborator3.email?.toLowerCase()}`;
+    const first = seen.get(key2);
+    if (first !== void 0) {
+      const field3 = item.user_uuid !== void 0 ? "user_uuid" : "email";
+      ctx.error(
+        `/collaborators/${i}/${field3}`,
+        `collaborator ${collaboratorName(collaborator3)} is listed twice in ${ctx.owner} (first at ${first})`
+      );
+      return;
+    }
+    seen.set(key2, `${source.file}:${source.line}:${source.column}`);
+    out.push(collaborator3);
   });
-  return out.sort((a, b) => a.user_uuid < b.user_uuid ? -1 : a.user_uuid > b.user_uuid ? 1 : 0);
+  return out;
 }
 var init_declare2 = __esm({
   "src/kinds/dashboard/declare.ts"() {
     "use strict";
+    init_collaborators();
   }
 });
 
@@ -24650,17 +24736,30 @@ var init_fields3 = __esm({
         { everyone: 21, only_collaborators: 37 },
         "Who may edit: everyone (21) in the project, or only_collaborators (37)."
       ),
-      /** When present, the whole set; sorted by user_uuid. Reconciled by add / remove_collaborator. */
+      /**
+       * When present, the whole set, each named by email or user_uuid (collaborators.ts resolves both
+       * against the organization's members at plan). Reconciled by add / remove_collaborator.
+       */
       collaborators: field(
         {
           type: "array",
-          description: "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators.",
+          description: "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators. Each is named by email or user_uuid; plan checks both against the organization's members.",
           items: {
             type: "object",
             additionalProperties: false,
-            required: ["user_uuid"],
             properties: {
-              user_uuid: { type: "string", description: "The user's UUID.", pattern: UUID2, "x-expect": "a UUID" },
+              email: {
+                type: "string",
+                description: "The user's email address, as the organization's members list has it (pull writes this form). Give email or user_uuid.",
+                pattern: "^[^@\\s]+@[^@\\s]+$",
+                "x-expect": "an email address"
+              },
+              user_uuid: {
+                type: "string",
+                description: "The user's UUID (`posthog-gitops members` lists them). Give email or user_uuid.",
+                pattern: UUID2,
+                "x-expect": "a UUID"
+              },
               level: {
                 enum: ["can_edit", "can_view", 37, 21],
                 description: "can_edit (37), the default; can_view (21) is refused because the service only accepts edit access."
@@ -24708,18 +24807,36 @@ function detailReads(declared2, dashboards3) {
   }
   return reads2;
 }
-async function readDashboards(client, project3, declared2) {
+function membersNeeded(declared2, dashboards3, collaborators) {
+  const ignoredErrors = [];
+  const { pairs } = matchObjects(declared2, dashboards3, "dashboard", ignoredErrors);
+  return pairs.some(({ desired, live }) => {
+    if (desired.deleted || !desired.collaborators || desired.collaborators.length === 0) return false;
+    if (live === void 0) return desired.id === void 0;
+    return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
+  });
+}
+async function readDashboards(client, project3, declared2, run14) {
   const objects = await client.dashboards.listAll(project3);
   const reads2 = detailReads(declared2, objects);
-  return { live: await withDetails(client, project3, objects, reads2), read: reads2 };
+  const live = await withDetails(client, project3, objects, reads2);
+  if (membersNeeded(declared2, objects, live.collaborators)) {
+    reads2.members = true;
+    live.members = await run14.members.check(project3);
+  }
+  return { live, read: reads2 };
 }
-async function rereadDashboards(client, project3, read) {
+async function rereadDashboards(client, project3, read, run14) {
   const reads2 = read;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
-  if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing)) {
+  const members2 = reads2?.members;
+  if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing) || members2 !== void 0 && members2 !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  return withDetails(client, project3, await client.dashboards.listAll(project3), reads2);
+  const objects = await client.dashboards.listAll(project3);
+  const live = await withDetails(client, project3, objects, reads2);
+  if (members2 === true) live.members = await run14.members.check(project3);
+  return live;
 }
 async function withDetails(client, project3, objects, reads2) {
   const live = { objects, collaborators: {}, sharing: {} };
@@ -24739,6 +24856,7 @@ var init_live2 = __esm({
     init_errors();
     init_plan();
     init_values();
+    init_collaborators();
   }
 });
 
@@ -24920,6 +25038,17 @@ function sharingAction(ref, before, after) {
     after: { enabled: after }
   });
 }
+function resolved(desired, onDashboard, ctx) {
+  const owner = `dashboard "${desired.name}"`;
+  const result = resolveCollaborators(owner, desired.collaborators ?? [], onDashboard, ctx.live.members);
+  ctx.sink.errors.push(...result.errors);
+  if (result.unchecked !== void 0) {
+    const message = uncheckedNote(result.unchecked);
+    if (!ctx.sink.notes.some((n) => n.message === message))
+      ctx.sink.notes.push({ severity: "warning", message });
+  }
+  return result.collaborators;
+}
 function planCreate2(desired, ref, ctx) {
   const { sink, features: features2 } = ctx;
   const after = dashboardFields.sent(desired);
@@ -24927,7 +25056,7 @@ function planCreate2(desired, ref, ctx) {
   if (desired.tags && desired.tags.length > 0 && features2?.tagging === false) {
     sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
   }
-  const collaborators = desired.collaborators ?? [];
+  const collaborators = resolved(desired, [], ctx);
   if (collaborators.length > 0 && features2?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
   } else {
@@ -24990,14 +25119,12 @@ function planExisting2(desired, current4, ref, live, ctx) {
 }
 function planCollaborators(desired, current4, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
-  const liveList = (live.collaborators[current4.id] ?? []).map((c) => ({
-    user_uuid: c.user.uuid,
-    level: c.level
-  }));
-  const wanted = desired.collaborators ?? [];
-  const liveIds2 = new Set(liveList.map((c) => c.user_uuid));
+  const onDashboard = live.collaborators[current4.id] ?? [];
+  const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
+  const wanted = resolved(desired, onDashboard, ctx);
+  const liveIds2 = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
-  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid));
+  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
   const adds = wanted.filter((c) => !liveIds2.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
   const storedButIneffective = current4.restriction_level === 37 && current4.effective_restriction_level === 21;
@@ -25019,6 +25146,7 @@ var init_plan3 = __esm({
     init_plan();
     init_define();
     init_verbs();
+    init_collaborators();
     init_fields3();
     init_verbs3();
     TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
@@ -25030,7 +25158,12 @@ var init_plan3 = __esm({
 function dashboardItem(live, collaborators) {
   const item = dashboardFields.item(live);
   if (live.restriction_level === 37 && collaborators) {
-    item.collaborators = collaborators.map((c) => ({ user_uuid: c.user.uuid, level: COLLABORATOR_LEVEL[c.level] ?? "can_view" })).sort((a, b) => compareText(a.user_uuid, b.user_uuid));
+    const named = collaborators.map((c) => ({
+      key: c.user.email ? "email" : "user_uuid",
+      value: c.user.email ? c.user.email : c.user.uuid,
+      level: COLLABORATOR_LEVEL[c.level] ?? "can_view"
+    }));
+    item.collaborators = named.sort((a, b) => compareText(a.value, b.value)).map((c) => ({ [c.key]: c.value, level: c.level }));
   }
   item.sharing = { enabled: live.is_shared };
   return item;
@@ -25720,7 +25853,7 @@ var init_declare3 = __esm({
 function listPage(item) {
   return { schema: offsetPage(item), list: "results" };
 }
-var obj, str2, strOrNull, int2, bool2, level, list, dashboardBasic, dashboard, collaborator2, sharing2, run, batchExport, backfill, logEntry, event, integration, organization, project, nonNegative, offsetPage, cursorPage, SHAPES, answerObject;
+var obj, str2, strOrNull, int2, bool2, level, list, dashboardBasic, dashboard, collaborator2, sharing2, run, batchExport, backfill, logEntry, event, integration, organization, member, project, nonNegative, offsetPage, cursorPage, SHAPES, answerObject;
 var init_shapes = __esm({
   "src/service/shapes.ts"() {
     "use strict";
@@ -25838,6 +25971,10 @@ var init_shapes = __esm({
       },
       ["id"]
     );
+    member = obj(
+      { id: str2, user: obj({ uuid: str2, email: str2, first_name: str2, last_name: str2 }, ["uuid", "email"]) },
+      ["id", "user"]
+    );
     project = obj({ id: int2, organization: str2 }, ["id", "organization"]);
     nonNegative = { type: "integer", minimum: 0 };
     offsetPage = (item) => obj({ results: list(item), count: nonNegative, next: strOrNull }, ["results", "count", "next"]);
@@ -25860,6 +25997,7 @@ var init_shapes = __esm({
       eventValues: { schema: list(obj({ name: {} }, ["name"])), list: "array" },
       integrationPage: { schema: offsetPage(integration), list: "results" },
       organization: { schema: organization },
+      memberPage: { schema: offsetPage(member), list: "results" },
       project: { schema: project },
       /** The organization's projects list: each project's id is what the tool reads. */
       projectPage: { schema: offsetPage(obj({ id: int2 }, ["id"])), list: "results" },
@@ -27174,7 +27312,7 @@ function clip(text2, max = 300) {
 }
 function longestRun(text2) {
   let longest = 0;
-  for (const run13 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run13.length);
+  for (const run14 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run14.length);
   return longest;
 }
 var ENTITY, ACTIVE, BREAK, INLINE;
@@ -27668,14 +27806,16 @@ function hideSecrets(result, scrubber) {
   };
   for (const project3 of result.projects) visit3(project3.objects);
 }
-function reportDiagnostics(diagnostics, io) {
-  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}
-`);
-  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(diagnostics, workspacePath(io)));
+function shownDiagnostics(result, note = "none") {
+  return note === "none" ? result.diagnostics.filter((d) => d !== result.secretsNote) : result.diagnostics;
 }
-async function readConfig(paths, flags2, io, mode) {
+async function readConfig(paths, flags2, io, mode, note = "none") {
   const result = await loadFiles(paths, flags2, io, mode);
-  reportDiagnostics(result.diagnostics, io);
+  const shown3 = shownDiagnostics(result, flags2.quiet === true ? "none" : note);
+  const annotated = note === "plan" ? shown3 : shown3.filter((d) => d !== result.secretsNote);
+  for (const d of shown3) io.stderr.write(`${formatDiagnostic(d)}
+`);
+  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(annotated, workspacePath(io)));
   const errors = countBySeverity(result.diagnostics).error;
   if (errors > 0) {
     throw new UserError(
@@ -27688,6 +27828,24 @@ async function readConfig(paths, flags2, io, mode) {
 async function readOptionalConfig(configPath, flags2, io) {
   if (configPath === void 0 && !existsSync2(resolve4(io.cwd, "posthog"))) return void 0;
   return readConfig([configPath ?? "posthog"], flags2, io, "plan");
+}
+async function configuredProject(configPath, flags2, io) {
+  const loaded = await readOptionalConfig(configPath, flags2, io);
+  const projects2 = [
+    ...new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]))
+  ];
+  if (projects2.length > 1) {
+    throw new UserError(
+      `the files name projects ${projects2.join(", ")}: point --config at one project's files`
+    );
+  }
+  const project3 = projects2[0] ?? projectChoice(flags2, io).project;
+  if (project3 === void 0) {
+    throw new UserError(
+      "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one"
+    );
+  }
+  return project3;
 }
 var init_config2 = __esm({
   "src/commands/config.ts"() {
@@ -27711,7 +27869,7 @@ __export(validate_exports, {
 });
 async function run2(options, io) {
   const result = await loadFiles(options.args, options, io, "validate");
-  const diagnostics = result.diagnostics;
+  const diagnostics = shownDiagnostics(result);
   const counts = countBySeverity(diagnostics);
   if (options.format === "json") {
     const document = {
@@ -30245,7 +30403,7 @@ function createBackfill(ctx, b, start2, end, id = randomUUID2()) {
       windows.push([s, s + step]);
   for (const [s, e] of windows) {
     const records = 100 + e / step % 900;
-    const run13 = {
+    const run14 = {
       id: randomUUID2(),
       batch_export: b.id,
       status: "Completed",
@@ -30262,8 +30420,8 @@ function createBackfill(ctx, b, start2, end, id = randomUUID2()) {
       bytes_exported: Math.round(records) * 512,
       backfill: backfill2.id
     };
-    backfill2.total_records_count = (backfill2.total_records_count ?? 0) + (run13.records_completed ?? 0);
-    ctx.store.data.runs.push(run13);
+    backfill2.total_records_count = (backfill2.total_records_count ?? 0) + (run14.records_completed ?? 0);
+    ctx.store.data.runs.push(run14);
   }
   ctx.store.data.backfills.push(backfill2);
   return backfill2.id;
@@ -30355,10 +30513,10 @@ function cancelBackfill(ctx, f) {
   const at = ctx.now.toISOString();
   f.status = "Cancelled";
   f.last_updated_at = at;
-  for (const run13 of ctx.store.data.runs) {
-    if (run13.backfill === f.id && (run13.status === "Running" || run13.status === "Starting")) {
-      run13.status = "Cancelled";
-      run13.last_updated_at = at;
+  for (const run14 of ctx.store.data.runs) {
+    if (run14.backfill === f.id && (run14.status === "Running" || run14.status === "Starting")) {
+      run14.status = "Cancelled";
+      run14.last_updated_at = at;
     }
   }
 }
@@ -31281,10 +31439,10 @@ function destroy(ctx) {
     if (f.batch_export === b.id && (f.status === "Running" || f.status === "Starting"))
       cancelBackfill(ctx, f);
   }
-  for (const run13 of ctx.store.data.runs) {
-    if (run13.batch_export === b.id && (run13.status === "Running" || run13.status === "Starting")) {
-      run13.status = "Cancelled";
-      run13.last_updated_at = b.last_updated_at;
+  for (const run14 of ctx.store.data.runs) {
+    if (run14.batch_export === b.id && (run14.status === "Running" || run14.status === "Starting")) {
+      run14.status = "Cancelled";
+      run14.last_updated_at = b.last_updated_at;
     }
   }
   return { status: 204 };
@@ -32649,7 +32807,7 @@ function list5(ctx) {
   ).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
   return { status: 200, body: offsetPage2(ctx, items2, (cr) => renderChangeRequest(ctx, cr)) };
 }
-function find(ctx) {
+function find2(ctx) {
   const cr = ctx.store.data.change_requests.find(
     (c) => c.id === ctx.params.id && c.team_id === ctx.project.id
   );
@@ -32676,7 +32834,7 @@ function apply2(ctx, cr) {
   return updateFlag(ctx, flag3, body, { partial: true, approved: true });
 }
 function approve(ctx) {
-  const cr = find(ctx);
+  const cr = find2(ctx);
   if (cr.state !== "pending") {
     return { status: 400, body: { error: "This change request can no longer be approved." } };
   }
@@ -32718,7 +32876,7 @@ function registerChangeRequests(router) {
     method: "GET",
     pattern: `${BASE2}/:id`,
     scope: "approvals:read",
-    handler: (ctx) => ({ status: 200, body: renderChangeRequest(ctx, find(ctx)) })
+    handler: (ctx) => ({ status: 200, body: renderChangeRequest(ctx, find2(ctx)) })
   });
   router.add({ method: "POST", pattern: `${BASE2}/:id/approve`, scope: "approvals:write", handler: approve });
 }
@@ -32862,7 +33020,7 @@ function registerCollaborators(router) {
   router.add({ method: "POST", pattern: base, scope: "dashboard:write", handler: create4 });
   router.add({ method: "DELETE", pattern: `${base}/:user`, scope: "dashboard:write", handler: destroy2 });
 }
-var init_collaborators = __esm({
+var init_collaborators2 = __esm({
   "src/emulator/routes/collaborators.ts"() {
     "use strict";
     init_errors3();
@@ -33797,15 +33955,15 @@ function findRun(ctx) {
   const b = findExport(ctx, ctx.params.id);
   const id = ctx.params.run;
   const pool = isNewest(ctx.store) ? windowed(ctx, b) : ctx.store.data.runs;
-  const run13 = isUuid(id) ? pool.find((r) => r.id === id && r.batch_export === b.id) : void 0;
-  if (!run13) throw notFound();
-  return run13;
+  const run14 = isUuid(id) ? pool.find((r) => r.id === id && r.batch_export === b.id) : void 0;
+  if (!run14) throw notFound();
+  return run14;
 }
 function retry(ctx) {
-  const run13 = findRun(ctx);
+  const run14 = findRun(ctx);
   const b = findExport(ctx, ctx.params.id);
-  const start2 = run13.data_interval_start === null ? null : Date.parse(run13.data_interval_start);
-  const end = Date.parse(run13.data_interval_end);
+  const start2 = run14.data_interval_start === null ? null : Date.parse(run14.data_interval_start);
+  const end = Date.parse(run14.data_interval_end);
   createBackfill(ctx, b, start2, end);
   return {
     status: isNewest(ctx.store) ? 201 : 200,
@@ -33813,12 +33971,12 @@ function retry(ctx) {
   };
 }
 function cancel2(ctx) {
-  const run13 = findRun(ctx);
-  if (run13.status !== "Running" && run13.status !== "Starting") {
-    throw invalid(`Cannot cancel a run that is in '${run13.status}' status`);
+  const run14 = findRun(ctx);
+  if (run14.status !== "Running" && run14.status !== "Starting") {
+    throw invalid(`Cannot cancel a run that is in '${run14.status}' status`);
   }
-  run13.status = "Cancelled";
-  run13.last_updated_at = ctx.now.toISOString();
+  run14.status = "Cancelled";
+  run14.last_updated_at = ctx.now.toISOString();
   return { status: 200, body: { cancelled: true } };
 }
 function registerRuns(router) {
@@ -33909,15 +34067,15 @@ function render3(entry) {
 }
 function logs(ctx, runScoped) {
   const b = findExport(ctx, ctx.params.id);
-  const run13 = runScoped ? findRun(ctx) : void 0;
+  const run14 = runScoped ? findRun(ctx) : void 0;
   const limit = limitParam(ctx);
   const after = timeParam2(ctx, "after");
   const before = timeParam2(ctx, "before");
   const levels = levelsParam(ctx);
   const search = textParam(ctx, "search")?.toLowerCase();
   const instance = textParam(ctx, "instance_id");
-  if (run13 && isNewest(ctx.store)) throw serverError();
-  const runId = run13 ? run13.id : instance;
+  if (run14 && isNewest(ctx.store)) throw serverError();
+  const runId = run14 ? run14.id : instance;
   const fetched = ctx.store.data.logs.filter((e) => {
     if (e.batch_export !== b.id || runId !== void 0 && e.run !== runId) return false;
     const t = Date.parse(e.timestamp);
@@ -34116,11 +34274,11 @@ function authorizeProject(store, principal, rawId, scope) {
   const project3 = rawId === "@current" ? store.data.projects.find((p) => store.isMember(principal.user, p.organization)) : /^\d+$/.test(rawId) ? store.project(Number(rawId)) : void 0;
   const org = project3 ? store.organization(project3.organization) : void 0;
   if (!project3 || !org) throw notFound("Project not found.");
-  checkScope(store, principal.key, scope);
   const scoped = principal.key.scoped_teams;
-  if (scoped && scoped.length > 0 && !scoped.includes(project3.id)) {
+  if (scope !== false && scoped && scoped.length > 0 && !scoped.includes(project3.id)) {
     throw forbidden(`API key does not have access to the requested project: ID ${project3.id}.`);
   }
+  checkScope(store, principal.key, scope);
   if (!store.isMember(principal.user, org.id)) throw forbidden("You don't have access to the project.");
   return { project: project3, org };
 }
@@ -34128,10 +34286,10 @@ function authorizeOrganization(store, principal, rawId, scope) {
   const id = rawId === "@current" ? principal.user.organizations[0]?.id : rawId;
   const org = id === void 0 ? void 0 : store.organization(id);
   if (!org) throw notFound();
-  checkScope(store, principal.key, scope);
-  if (principal.key.scoped_teams && principal.key.scoped_teams.length > 0) {
+  if (scope !== false && principal.key.scoped_teams && principal.key.scoped_teams.length > 0) {
     throw forbidden("API keys with scoped projects are only supported on project-based endpoints.");
   }
+  checkScope(store, principal.key, scope);
   if (!store.isMember(principal.user, org.id)) {
     throw forbidden("You don't have access to the organization.");
   }
@@ -34357,7 +34515,7 @@ var init_routes = __esm({
     init_batch_exports();
     init_change_requests();
     init_cohorts();
-    init_collaborators();
+    init_collaborators2();
     init_dashboards();
     init_events();
     init_feature_flags();
@@ -63319,6 +63477,10 @@ function buildError(method, path, outcome, unknown, origin, scrub) {
       const summary3 = `429: rate limited; the service asks to wait ${Math.round(outcome.retryAfterMs / 1e3)} s (is another process using this key?)`;
       return new ServiceError({ method, path, status: 429, body, summary: summary3 });
     }
+    if (outcome.status === 404 && body?.type === void 0) {
+      const summary3 = `404: ${body?.detail ?? "Not Found"}: ${origin} ${NOT_POSTHOG}`;
+      return new ServiceError({ method, path, status: 404, body, summary: summary3 });
+    }
     return new ServiceError({ method, path, status: outcome.status, body });
   }
   const init = { method, path, status: 0, cause: outcome.cause };
@@ -63547,6 +63709,11 @@ function organizationsApi(t) {
     getProject(project3) {
       return t.send({ method: "GET", path: projectPath(project3, ""), expect: "project" });
     },
+    /** The organization's active members (scope `organization_member:read`; no project-scoped key). */
+    members(orgId) {
+      const path = `/api/organizations/${segment(orgId)}/members/`;
+      return collectOffsetPages(t, { method: "GET", path, expect: "memberPage" });
+    },
     /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
     listProjects(orgId, query = {}, max) {
       const path = `/api/organizations/${segment(orgId)}/projects/`;
@@ -63708,7 +63875,18 @@ async function readAtMost(body, max) {
   }
   return Buffer.concat(chunks).toString("utf8");
 }
-var import_undici, answers, loadAnswers, describeBytes, BACKOFF_BASE_MS, BACKOFF_CAP_MS, Transport;
+function connectProblem(what) {
+  const words2 = {
+    ECONNREFUSED: "connection refused",
+    EHOSTUNREACH: "host unreachable",
+    ENETUNREACH: "network unreachable",
+    ENOTFOUND: "no such host",
+    EAI_AGAIN: "the name could not be resolved",
+    UND_ERR_CONNECT_TIMEOUT: "connect timed out"
+  };
+  return words2[what] ?? what;
+}
+var import_undici, answers, loadAnswers, describeBytes, BACKOFF_BASE_MS, FIRST_CONTACT_RETRY_MS, CONNECT_FAILURES, BACKOFF_CAP_MS, Transport;
 var init_transport = __esm({
   "src/service/transport.ts"() {
     "use strict";
@@ -63726,6 +63904,15 @@ var init_transport = __esm({
     };
     describeBytes = (n) => n >= 1048576 ? `${Math.round(n / 1048576).toLocaleString("en-US")} MB` : `${n.toLocaleString("en-US")} bytes`;
     BACKOFF_BASE_MS = 250;
+    FIRST_CONTACT_RETRY_MS = 300;
+    CONNECT_FAILURES = /* @__PURE__ */ new Set([
+      "ECONNREFUSED",
+      "EHOSTUNREACH",
+      "ENETUNREACH",
+      "ENOTFOUND",
+      "EAI_AGAIN",
+      "UND_ERR_CONNECT_TIMEOUT"
+    ]);
     BACKOFF_CAP_MS = 1e4;
     Transport = class {
       stats = {
@@ -63739,6 +63926,10 @@ var init_transport = __esm({
       #o;
       /** The key is never in an error or a log line, whoever prints them (the CLI scrubs its output again). */
       #key;
+      /** The host gave some HTTP answer in this run: connection failures are then passing trouble. */
+      #reached = false;
+      /** Why the host is taken for unreachable (it never answered, two connects failed): later requests fail at once. */
+      #unreachable;
       constructor(options) {
         this.#o = options;
         this.#key = new Scrubber().add(options.apiKey, API_KEY_LABEL);
@@ -63768,6 +63959,7 @@ var init_transport = __esm({
           let mayHaveArrived = false;
           for (let attempt = 0; ; attempt++) {
             stop.check(method, path);
+            if (this.#unreachable !== void 0) throw this.#unreachableError(method, path, this.#unreachable);
             const permit = await budget.acquire(onWait).catch((error2) => {
               throw error2 instanceof StoppedError ? new StoppedError(method, path) : error2;
             });
@@ -63785,6 +63977,17 @@ var init_transport = __esm({
             });
             const ms = Math.round(clock.now() - started);
             const label2 = `${method} ${path}${url.search}`;
+            if (outcome.kind === "answer") this.#reached = true;
+            else if (!this.#reached && CONNECT_FAILURES.has(outcome.what)) {
+              this.#log(`${label2} ${outcome.what} ${ms}ms: ${attempt === 0 ? "trying once more" : "failed"}`);
+              if (attempt === 0 && !outcome.fatal) {
+                await stop.sleep(clock, FIRST_CONTACT_RETRY_MS);
+                continue;
+              }
+              this.#unreachable ??= outcome;
+              this.stats.failures++;
+              throw this.#unreachableError(method, path, outcome);
+            }
             const answered = (status3, items2) => notifier.emit({
               type: "answer",
               method,
@@ -63851,6 +64054,15 @@ var init_transport = __esm({
             this.stats.waitedMs += retry2.waitMs;
             await stop.sleep(clock, retry2.waitMs);
           }
+        });
+      }
+      #unreachableError(method, path, outcome) {
+        return new NetworkError({
+          method,
+          path,
+          status: 0,
+          cause: outcome.cause,
+          summary: `cannot connect to ${this.#o.origin} (${connectProblem(outcome.what)}): ${CHECK_HOST}`
         });
       }
       #retryDecision(outcome, retrySafe, attempt) {
@@ -63921,13 +64133,15 @@ var init_transport = __esm({
       }
       /** Parses a 2xx body and checks it against `spec.expect`: never a guess, never "nothing there". */
       async #read(spec, path, status2, text2, fail2) {
-        const unexpected = (problem) => fail2(new UnexpectedAnswerError({ method: spec.method, path, status: status2, problem }));
+        const unexpected = (problem, hint2) => fail2(
+          new UnexpectedAnswerError({ method: spec.method, path, status: status2, problem, ...hint2 ? { hint: hint2 } : {} })
+        );
         if (!text2.trim()) return spec.expect ? unexpected("the answer is empty") : void 0;
         let value;
         try {
           value = JSON.parse(text2);
         } catch {
-          return unexpected("the answer is not JSON");
+          return unexpected("the answer is not JSON", `${this.#o.origin} ${NOT_POSTHOG}`);
         }
         if (spec.expect) {
           const problem = (await loadAnswers()).checkAnswer(spec.expect, value);
@@ -64180,6 +64394,8 @@ function defaultBudgetFile(env, host, apiKey) {
   return join2(cache, "posthog-gitops", `rate-budget-${budgetFileId(url.origin, apiKey)}.json`);
 }
 function checkHost(raw) {
+  const bare = withoutScheme(raw);
+  if (bare !== void 0) throw new UserError(bare);
   const shown3 = withoutCredentials(raw);
   let url;
   try {
@@ -64204,6 +64420,15 @@ function checkHost(raw) {
     );
   }
   return url.origin;
+}
+function withoutScheme(raw) {
+  const text2 = raw.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text2)) return void 0;
+  const plain = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?\/?$/i.exec(text2);
+  if (plain === null) return void 0;
+  const host = text2.replace(/\/$/, "");
+  const scheme = isLoopback2(plain[1] ?? "") ? "http" : "https";
+  return `POSTHOG_HOST / --host needs a scheme: write ${scheme}://${host} (not ${host})`;
 }
 function withoutCredentials(raw) {
   const slashes = raw.indexOf("//");
@@ -64775,15 +65000,151 @@ var init_connect = __esm({
   }
 });
 
+// src/read/people.ts
+function mentionedUsers(actions) {
+  const uuids = /* @__PURE__ */ new Set();
+  for (const a of actions) {
+    for (const side of [a.after, a.before]) {
+      if (typeof side?.user_uuid === "string") uuids.add(side.user_uuid.toLowerCase());
+    }
+    if (a.modified?.by !== void 0) uuids.add(a.modified.by.toLowerCase());
+  }
+  return uuids;
+}
+function asPerson(value) {
+  if (typeof value.uuid !== "string") return void 0;
+  const email = typeof value.email === "string" ? value.email : void 0;
+  const first = typeof value.first_name === "string" ? value.first_name : "";
+  const last = typeof value.last_name === "string" ? value.last_name : "";
+  const name = `${first} ${last}`.trim();
+  if (email === void 0 && name === "") return void 0;
+  const person = {};
+  if (name !== "") person.name = name;
+  if (email !== void 0 && email !== "") person.email = email;
+  return { uuid: value.uuid.toLowerCase(), person };
+}
+function peopleIn(value, wanted, found) {
+  let budget = 1e6;
+  const walk2 = (node2, depth) => {
+    if (budget-- <= 0 || depth > 8 || typeof node2 !== "object" || node2 === null) return;
+    if (Array.isArray(node2)) {
+      for (const item of node2) walk2(item, depth + 1);
+      return;
+    }
+    const record = node2;
+    const hit = asPerson(record);
+    if (hit !== void 0 && wanted.has(hit.uuid) && !found.has(hit.uuid)) found.set(hit.uuid, hit.person);
+    for (const child of Object.values(record)) {
+      if (typeof child === "object" && child !== null) walk2(child, depth + 1);
+    }
+  };
+  walk2(value, 0);
+}
+function organizationRefusal(error2, what, scope) {
+  const detail2 = error2.detail ?? "";
+  if (/scoped projects/i.test(detail2)) {
+    return `the API key is scoped to projects, and ${what} is not a project endpoint (it needs a key with access to the organization and the scope '${scope}')`;
+  }
+  const missing = /scope '([^']+)'/.exec(detail2)?.[1];
+  if (missing !== void 0) return `the API key lacks the scope '${missing}'`;
+  if (error2.status === 404) return `the service has no such endpoint (${error2.message})`;
+  return `the service refused to read ${what} (${error2.message}; it needs the scope '${scope}')`;
+}
+function isRefusal(error2) {
+  return error2 instanceof ServiceError && (error2.status === 403 || error2.status === 404);
+}
+async function withPeople(plan, live, directory) {
+  const wanted = mentionedUsers(plan.actions);
+  if (wanted.size === 0) return plan;
+  const found = /* @__PURE__ */ new Map();
+  for (const project3 of live) peopleIn(project3.kinds, wanted, found);
+  const missing = new Set([...wanted].filter((uuid2) => !found.has(uuid2)));
+  if (missing.size > 0 && directory !== void 0) {
+    const projects2 = new Set(
+      plan.actions.filter((a) => [...mentionedUsers([a])].some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
+    );
+    for (const project3 of [...projects2].sort((a, b) => a - b)) {
+      peopleIn(await directory.membersOf(project3), missing, found);
+    }
+  }
+  if (found.size === 0) return plan;
+  const people = {};
+  for (const uuid2 of [...found.keys()].sort()) people[uuid2] = found.get(uuid2);
+  return { ...plan, people: { ...plan.people, ...people } };
+}
+var MemberDirectory, MEMBERS_SCOPE;
+var init_people = __esm({
+  "src/read/people.ts"() {
+    "use strict";
+    init_errors();
+    init_errors2();
+    init_stop();
+    MemberDirectory = class {
+      #client;
+      #orgs = /* @__PURE__ */ new Map();
+      #members = /* @__PURE__ */ new Map();
+      constructor(client) {
+        this.#client = client;
+      }
+      #read(project3) {
+        let org = this.#orgs.get(project3);
+        if (org === void 0) {
+          org = this.#client.organizations.getProject(project3).then((p) => String(p.organization));
+          this.#orgs.set(project3, org);
+        }
+        return org.then(
+          (id) => {
+            let members2 = this.#members.get(id);
+            if (members2 === void 0) {
+              members2 = this.#client.organizations.members(id).then(
+                (list13) => ({ members: list13 }),
+                (error2) => ({ error: error2 })
+              );
+              this.#members.set(id, members2);
+            }
+            return members2;
+          },
+          (error2) => ({ error: error2 })
+        );
+      }
+      /** The members of the project's organization (empty when they cannot be read). */
+      async membersOf(project3) {
+        const outcome = await this.#read(project3);
+        if ("members" in outcome) return outcome.members;
+        if (outcome.error instanceof StoppedError || !isUserError(outcome.error)) throw outcome.error;
+        return [];
+      }
+      /**
+       * The members, or why the key may not read them (the service's 403, or a 404 from a service without
+       * the route); any other failure (no answer, a 5xx, an answer of the wrong shape) is thrown: a check
+       * that could not run must not pass as one that found nothing.
+       */
+      async check(project3) {
+        const outcome = await this.#read(project3);
+        if ("members" in outcome) return outcome;
+        const { error: error2 } = outcome;
+        if (isRefusal(error2)) {
+          return { refused: organizationRefusal(error2, "the organization's members list", MEMBERS_SCOPE) };
+        }
+        throw error2;
+      }
+    };
+    MEMBERS_SCOPE = "organization_member:read";
+  }
+});
+
 // src/read/fetch.ts
-async function fetchLiveState(kinds, client, desired) {
+function newReadRun(client) {
+  return { members: new MemberDirectory(client) };
+}
+async function fetchLiveState(kinds, client, desired, run14 = newReadRun(client)) {
   const projects2 = desired.filter((p) => p.project !== void 0);
   const read = await Promise.all(
     projects2.map(
       (p) => inProject(p.project, async () => {
         const managed = kinds.filter((k) => p.manages.includes(k.name));
         const results = await Promise.all(
-          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name)))
+          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run14))
         );
         const live = { project: p.project, kinds: {} };
         const reads2 = { project: p.project, kinds: {} };
@@ -64797,7 +65158,7 @@ async function fetchLiveState(kinds, client, desired) {
   );
   return { live: read.map((r) => r.live), reads: read.map((r) => r.reads) };
 }
-async function refetchLiveState(kinds, client, reads2) {
+async function refetchLiveState(kinds, client, reads2, run14 = newReadRun(client)) {
   return Promise.all(
     reads2.map(
       (r) => inProject(r.project, async () => {
@@ -64806,7 +65167,9 @@ async function refetchLiveState(kinds, client, reads2) {
         const unknown = names.find((name) => !kinds.some((k) => k.name === name));
         if (unknown !== void 0) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
         const results = await Promise.all(
-          names.map((name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name]))
+          names.map(
+            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run14)
+          )
         );
         names.forEach((name, i) => {
           live.kinds[name] = results[i];
@@ -64839,30 +65202,51 @@ var init_fetch = __esm({
     init_errors();
     init_errors2();
     init_events2();
+    init_people();
   }
 });
 
 // src/read/make-plan.ts
 async function readAndPlan(kinds, client, desired, options) {
-  const { live, reads: reads2 } = await fetchLiveState(kinds, client, desired);
-  return { ...await planFromLive(kinds, client, desired, live, options), live, reads: reads2 };
+  const run14 = newReadRun(client);
+  const { live, reads: reads2 } = await fetchLiveState(kinds, client, desired, run14);
+  return {
+    ...await planFromLive(kinds, client, desired, live, options),
+    live,
+    reads: reads2,
+    members: run14.members
+  };
 }
 async function planFromLive(kinds, client, desired, live, options) {
   const first = buildPlan(kinds, desired, live, options);
   if (!featureLookupNeeded(kinds, first.plan.actions)) return first;
   const projects2 = new Set(first.plan.actions.map((a) => a.object.project));
+  let refused;
   await Promise.all(
     live.filter((p) => projects2.has(p.project) && p.features === void 0).map(async (p) => {
-      p.features = await fetchFeatures(client, p.project);
+      try {
+        p.features = await fetchFeatures(client, p.project);
+      } catch (error2) {
+        if (!isRefusal(error2)) throw error2;
+        refused = organizationRefusal(error2, "the organization's record", "organization:read");
+      }
     })
   );
-  return buildPlan(kinds, desired, live, options);
+  const again = buildPlan(kinds, desired, live, options);
+  if (refused !== void 0) {
+    again.plan.notes.push({
+      severity: "warning",
+      message: `the organization's paid features could not be read (${refused}): tags and collaborators are planned as if it has them`
+    });
+  }
+  return again;
 }
 var init_make_plan = __esm({
   "src/read/make-plan.ts"() {
     "use strict";
     init_plan();
     init_fetch();
+    init_people();
   }
 });
 
@@ -65009,7 +65393,7 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run13 = async (function_, resolve12, arguments_) => {
+  const run14 = async (function_, resolve12, arguments_) => {
     const result = (async () => function_(...arguments_))();
     resolve12(result);
     try {
@@ -65023,7 +65407,7 @@ function pLimit(concurrency) {
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run13.bind(void 0, function_, resolve12, arguments_));
+    }).then(run14.bind(void 0, function_, resolve12, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
@@ -65357,114 +65741,13 @@ var init_drift = __esm({
   }
 });
 
-// src/read/people.ts
-function mentionedUsers(actions) {
-  const uuids = /* @__PURE__ */ new Set();
-  for (const a of actions) {
-    for (const side of [a.after, a.before]) {
-      if (typeof side?.user_uuid === "string") uuids.add(side.user_uuid.toLowerCase());
-    }
-    if (a.modified?.by !== void 0) uuids.add(a.modified.by.toLowerCase());
-  }
-  return uuids;
-}
-function asPerson(value) {
-  if (typeof value.uuid !== "string") return void 0;
-  const email = typeof value.email === "string" ? value.email : void 0;
-  const first = typeof value.first_name === "string" ? value.first_name : "";
-  const last = typeof value.last_name === "string" ? value.last_name : "";
-  const name = `${first} ${last}`.trim();
-  if (email === void 0 && name === "") return void 0;
-  const person = {};
-  if (name !== "") person.name = name;
-  if (email !== void 0 && email !== "") person.email = email;
-  return { uuid: value.uuid.toLowerCase(), person };
-}
-function peopleIn(value, wanted, found) {
-  let budget = 1e6;
-  const walk2 = (node2, depth) => {
-    if (budget-- <= 0 || depth > 8 || typeof node2 !== "object" || node2 === null) return;
-    if (Array.isArray(node2)) {
-      for (const item of node2) walk2(item, depth + 1);
-      return;
-    }
-    const record = node2;
-    const hit = asPerson(record);
-    if (hit !== void 0 && wanted.has(hit.uuid) && !found.has(hit.uuid)) found.set(hit.uuid, hit.person);
-    for (const child of Object.values(record)) {
-      if (typeof child === "object" && child !== null) walk2(child, depth + 1);
-    }
-  };
-  walk2(value, 0);
-}
-async function quietly(read) {
-  try {
-    return await read();
-  } catch (error2) {
-    if (error2 instanceof StoppedError || !isUserError(error2)) throw error2;
-    return void 0;
-  }
-}
-async function withPeople(plan, live, directory) {
-  const wanted = mentionedUsers(plan.actions);
-  if (wanted.size === 0) return plan;
-  const found = /* @__PURE__ */ new Map();
-  for (const project3 of live) peopleIn(project3.kinds, wanted, found);
-  const missing = new Set([...wanted].filter((uuid2) => !found.has(uuid2)));
-  if (missing.size > 0 && directory !== void 0) {
-    const projects2 = new Set(
-      plan.actions.filter((a) => [...mentionedUsers([a])].some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
-    );
-    for (const project3 of [...projects2].sort((a, b) => a - b)) {
-      peopleIn(await directory.membersOf(project3), missing, found);
-    }
-  }
-  if (found.size === 0) return plan;
-  const people = {};
-  for (const uuid2 of [...found.keys()].sort()) people[uuid2] = found.get(uuid2);
-  return { ...plan, people: { ...plan.people, ...people } };
-}
-var MemberDirectory;
-var init_people = __esm({
-  "src/read/people.ts"() {
-    "use strict";
-    init_errors();
-    init_stop();
-    MemberDirectory = class {
-      #client;
-      #orgs = /* @__PURE__ */ new Map();
-      #members = /* @__PURE__ */ new Map();
-      constructor(client) {
-        this.#client = client;
-      }
-      /** The members of the project's organization (empty when they cannot be read). */
-      async membersOf(project3) {
-        let org = this.#orgs.get(project3);
-        if (org === void 0) {
-          org = quietly(async () => String((await this.#client.organizations.getProject(project3)).organization));
-          this.#orgs.set(project3, org);
-        }
-        const id = await org;
-        if (id === void 0) return [];
-        let members2 = this.#members.get(id);
-        if (members2 === void 0) {
-          const path = `/api/organizations/${encodeURIComponent(id)}/members/`;
-          members2 = quietly(() => this.#client.listAll(path)).then((list13) => list13 ?? []);
-          this.#members.set(id, members2);
-        }
-        return members2;
-      }
-    };
-  }
-});
-
 // src/commands/review.ts
 async function checkBase(flags2, io) {
   if (flags2.base === void 0) return void 0;
   return resolveBase(systemGit(io.cwd, io.env), flags2.base, io.cwd);
 }
-async function reviewPlan(made, client, flags2, commit, io) {
-  let plan = await withPeople(made.plan, made.live, new MemberDirectory(client));
+async function reviewPlan(made, flags2, commit, io) {
+  let plan = await withPeople(made.plan, made.live, made.members);
   if (flags2.base !== void 0 && commit !== void 0) {
     plan = await labelDrift(plan, {
       kinds: KINDS,
@@ -65502,12 +65785,12 @@ __export(plan_exports, {
 });
 import { resolve as resolve6 } from "node:path";
 async function run4(flags2, io) {
-  const desired = await readConfig(flags2.args, flags2, io, "plan");
+  const desired = await readConfig(flags2.args, flags2, io, "plan", "plan");
   const commit = await checkBase(flags2, io);
   const { made, host } = await withConnection(flags2, io, async ({ client, host: host2, progress, io: out }) => {
     progress.step("reading live state");
     const made2 = await planOrFail(client, desired, flags2, out);
-    return { made: { ...made2, plan: await reviewPlan(made2, client, flags2, commit, out) }, host: host2 };
+    return { made: { ...made2, plan: await reviewPlan(made2, flags2, commit, out) }, host: host2 };
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);
@@ -65617,7 +65900,7 @@ async function applyPlan(plan, deps) {
           report2({
             action,
             outcome: "pending",
-            changeRequest: changeRequest2,
+            change_request: changeRequest2,
             error: `pending approval: change request ${changeRequest2} (${messageOf(error2)})`,
             notes: []
           });
@@ -65636,7 +65919,7 @@ async function applyPlan(plan, deps) {
       const known3 = started.get(key2);
       if (known3 !== void 0) return known3;
       const actions = batch.get(key2) ?? [];
-      const run13 = (async () => {
+      const run14 = (async () => {
         const before = (waits.get(key2) ?? []).filter((k) => batch.has(k));
         await Promise.all(before.map(start2));
         const blocked = before.find((k) => failedKeys.has(k) || held.has(k));
@@ -65668,8 +65951,8 @@ async function applyPlan(plan, deps) {
           if (failedKeys.has(`${key2}${suffix}`)) failedKeys.add(key2);
         });
       })();
-      started.set(key2, run13);
-      return run13;
+      started.set(key2, run14);
+      return run14;
     };
     await Promise.all([...batch.keys()].map(start2));
   };
@@ -65799,6 +66082,24 @@ var init_duplicates = __esm({
   }
 });
 
+// src/apply/result.ts
+async function applyAndCheck(plan, deps) {
+  const results = await applyPlan(plan, deps);
+  const stopped = deps.signal?.aborted === true;
+  const check = stopped ? results.some((r) => r.action.action === "create" && r.outcome === "ok") ? { duplicates: [], unchecked: "the run was stopped before the created names were checked" } : { duplicates: [] } : await findDuplicates(plan, results, deps);
+  const ok = results.every((r) => r.outcome === "ok") && check.duplicates.length === 0;
+  return { format_version: APPLY_FORMAT_VERSION, ok, results, ...check };
+}
+var APPLY_FORMAT_VERSION;
+var init_result = __esm({
+  "src/apply/result.ts"() {
+    "use strict";
+    init_apply();
+    init_duplicates();
+    APPLY_FORMAT_VERSION = "1";
+  }
+});
+
 // src/render/apply.ts
 function formatResult(result, ctx) {
   const { action } = result;
@@ -65810,15 +66111,27 @@ function formatResult(result, ctx) {
     note: ${visible(n)}`).join("");
   return `${head}${tail}${notes}`;
 }
-function formatSummary(results) {
+function formatSummary(result, signal) {
+  const { results } = result;
   const count2 = (o) => results.filter((r) => r.outcome === o).length;
   const failed = count2("failed");
   const notStarted = count2("not_started");
   const pending = count2("pending");
-  const head = notStarted > 0 ? "Apply stopped" : failed > 0 ? "Apply failed" : pending > 0 ? "Apply incomplete" : "Apply complete";
   const held = pending > 0 ? `, ${pending} pending approval (not live until approved)` : "";
-  const tail = notStarted > 0 ? `, ${notStarted} not started (run apply again to finish)` : "";
-  return `${head}: ${count2("ok")} succeeded, ${failed} failed${held}, ${count2("skipped")} skipped${tail}.`;
+  const counts = `${count2("ok")} succeeded, ${failed} failed${held}, ${count2("skipped")} skipped`;
+  if (signal !== void 0 || notStarted > 0) {
+    if (notStarted > 0)
+      return `Apply stopped: ${counts}, ${notStarted} not started (run apply again to finish).`;
+    const unchecked = result.unchecked !== void 0 ? ", but the created names were not checked for duplicates (run plan to check)" : "";
+    return `Apply stopped: ${counts}; every action had finished when ${signal ?? "the stop"} came${unchecked}.`;
+  }
+  const twice = result.duplicates.length;
+  if (twice > 0) {
+    const names = twice === 1 ? "1 name now has" : `${twice} names now have`;
+    return `Apply failed: ${counts}; ${names} several live objects.`;
+  }
+  const head = result.ok ? "Apply complete" : failed === 0 && pending > 0 ? "Apply incomplete" : "Apply failed";
+  return `${head}: ${counts}.`;
 }
 var MARK;
 var init_apply2 = __esm({
@@ -65853,6 +66166,7 @@ var init_confirm = __esm({
 // src/commands/apply.ts
 var apply_exports = {};
 __export(apply_exports, {
+  closing: () => closing,
   run: () => run5
 });
 import { resolve as resolve7 } from "node:path";
@@ -65869,7 +66183,7 @@ async function run5(flags2, io) {
     );
   }
   const saved = flags2.plan !== void 0 ? await readSavedPlan(resolve7(io.cwd, flags2.plan), KINDS) : void 0;
-  const desired = await readConfig(saved ? saved.config.paths : flags2.args, flags2, io, "plan");
+  const desired = await readConfig(saved ? saved.config.paths : flags2.args, flags2, io, "plan", "apply");
   const commit = saved ? void 0 : await checkBase(flags2, io);
   return withConnection(flags2, io, async (session) => {
     const stop = new AbortController();
@@ -65906,14 +66220,22 @@ async function run5(flags2, io) {
     } else {
       const made = await planOrFail(client, desired, flags3, out);
       failIfUnsafe(made, flags3);
-      plan = await reviewPlan(made, client, flags3, commit, out);
+      plan = await reviewPlan(made, flags3, commit, out);
     }
     progress.stop();
-    warnIfPartial(plan, out.stdout);
+    const json = flags3.format === "json";
+    const log = json ? out.stderr : out.stdout;
+    warnIfPartial(plan, log);
     const vocab = vocabulary(KINDS);
     const shown3 = scrubValue(io, plan);
-    out.stdout.write(renderText(shown3, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
-    if (plan.actions.length === 0) return 0;
+    log.write(renderText(shown3, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
+    if (plan.actions.length === 0) {
+      if (json)
+        out.stdout.write(
+          resultJson({ format_version: APPLY_FORMAT_VERSION, ok: true, results: [], duplicates: [] })
+        );
+      return 0;
+    }
     const missing = missingSecretVariables(plan.actions, io.env);
     if (missing.length > 0) {
       throw new UserError(
@@ -65931,31 +66253,29 @@ async function run5(flags2, io) {
       if (cancelled !== void 0) return cancelled;
     }
     if (stopped.aborted) throw new UserError("stopped", "interrupted");
-    out.stdout.write("\n");
+    log.write("\n");
     progress.step("applying", plan.actions.length);
-    const results = await applyPlan(plan, {
+    const result = await applyAndCheck(plan, {
       kinds: KINDS,
       client,
       env: io.env,
       concurrency: Number(flags3.concurrency ?? 4),
       signal: stopped,
-      onResult: (result) => {
+      onResult: (one) => {
         progress.advance();
-        out.stdout.write(`${formatResult(scrubValue(io, result), { vocab, people: shown3.people })}
+        log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown3.people })}
 `);
       }
     });
     progress.stop();
-    out.stdout.write(`
-${formatSummary(results)}
-`);
     const received = signal();
-    if (received !== void 0) return exitCodeForSignal(received);
-    const failed = results.some((r) => r.outcome === "failed" || r.outcome === "pending");
-    const duplicated = await reportDuplicates(session, plan, results);
-    const late = signal();
-    if (late !== void 0) return exitCodeForSignal(late);
-    return failed || duplicated ? 1 : 0;
+    if (received === void 0) reportDuplicates(out, result);
+    const end = closing(result, received);
+    log.write(`
+${end.line}
+`);
+    if (json) out.stdout.write(resultJson(scrubValue(io, result)));
+    return end.code;
   }
   async function savedPlanAgain(session, saved2) {
     const explicit = flags2.project === void 0 ? void 0 : parseProjectId(flags2.project, "--project");
@@ -65984,21 +66304,27 @@ ${formatSummary(results)}
     };
   }
 }
-async function reportDuplicates(session, plan, results) {
-  const { client, io: out } = session;
-  const check = await findDuplicates(plan, results, { kinds: KINDS, client });
-  if (check.unchecked !== void 0) {
+function reportDuplicates(out, result) {
+  if (result.unchecked !== void 0) {
     out.stderr.write(
-      `warning: could not check the created names for duplicates (${visible(check.unchecked)}); run plan to check
+      `warning: could not check the created names for duplicates (${visible(result.unchecked)}); run plan to check
 `
     );
   }
-  for (const duplicate of check.duplicates) {
+  for (const duplicate of result.duplicates) {
     const word = KINDS.find((k) => k.name === duplicate.kind)?.words.one ?? duplicate.kind;
     out.stderr.write(`error: ${visible(duplicateMessage(duplicate, word))}
 `);
   }
-  return check.duplicates.length > 0;
+}
+function closing(result, signal) {
+  const line = formatSummary(result, signal);
+  if (signal !== void 0) return { line, code: exitCodeForSignal(signal) };
+  return { line, code: result.ok ? 0 : 1 };
+}
+function resultJson(result) {
+  return `${JSON.stringify(result, null, 2)}
+`;
 }
 function question(changes) {
   return changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`;
@@ -66006,8 +66332,8 @@ function question(changes) {
 var init_apply3 = __esm({
   "src/commands/apply.ts"() {
     "use strict";
-    init_apply();
     init_duplicates();
+    init_result();
     init_saved_plan();
     init_clock();
     init_errors();
@@ -66641,11 +66967,11 @@ function renderStatusText(doc, now, paint) {
   return out;
 }
 function lastRun(r, now) {
-  const run13 = r.latest_run;
-  if (!run13) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
-  const when = humanTime(run13.finished_at ?? run13.created_at, now);
-  const more = r.running && run13.status !== "Running" && run13.status !== "Starting" ? " (a run in progress)" : "";
-  return { text: `${run13.status} ${when}${more}`, style: statusStyle(run13.status) };
+  const run14 = r.latest_run;
+  if (!run14) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
+  const when = humanTime(run14.finished_at ?? run14.created_at, now);
+  const more = r.running && run14.status !== "Running" && run14.status !== "Starting" ? " (a run in progress)" : "";
+  return { text: `${run14.status} ${when}${more}`, style: statusStyle(run14.status) };
 }
 var WINDOW_DAYS;
 var init_status = __esm({
@@ -67142,11 +67468,20 @@ var init_backfill = __esm({
 function renderLogsText(doc, paint) {
   if (doc.entries.length === 0) return `No log entries of "${flat(doc.export.name)}" match.
 `;
-  const width2 = Math.max(...doc.entries.map((e) => e.level.length));
-  return doc.entries.map((e) => {
-    const level2 = paint(LEVEL_STYLE[e.level], e.level.padEnd(width2));
-    const run13 = doc.filters.run ? "" : `  ${paint("dim", e.instance_id || "-")}`;
-    return `${humanTime(e.timestamp, doc.generated_at)}  ${level2}${run13}  ${oneLine(e.message)}
+  const rows = doc.entries.map((e) => ({
+    time: humanTime(e.timestamp, doc.generated_at),
+    level: e.level,
+    run: oneLine(e.instance_id || "-"),
+    message: oneLine(e.message)
+  }));
+  const widest = (cells) => Math.max(...cells.map((c) => c.length));
+  const time = widest(rows.map((r) => r.time));
+  const level2 = widest(rows.map((r) => r.level));
+  const run14 = widest(rows.map((r) => r.run));
+  return rows.map((r) => {
+    const runs = doc.filters.run ? "" : `  ${paint("dim", r.run.padEnd(run14))}`;
+    const head = `${r.time.padEnd(time)}  ${paint(LEVEL_STYLE[r.level], r.level.padEnd(level2))}${runs}`;
+    return `${head}  ${r.message}
 `;
   }).join("");
 }
@@ -67236,6 +67571,60 @@ var init_logs3 = __esm({
   }
 });
 
+// src/commands/members.ts
+var members_exports = {};
+__export(members_exports, {
+  run: () => run12
+});
+async function run12(options, io) {
+  const format = parseFormat(options.format, ["text", "json"], "text");
+  const project3 = await configuredProject(options.config, options, io);
+  return withService(options, io, async (ctx) => {
+    const { organization: organization3 } = await ctx.client.organizations.getProject(project3);
+    let members2;
+    try {
+      members2 = await ctx.client.organizations.members(String(organization3));
+    } catch (error2) {
+      if (!isRefusal(error2)) throw error2;
+      const why = organizationRefusal(error2, "the organization's members list", MEMBERS_SCOPE);
+      throw new UserError(`cannot list the members of project ${project3}'s organization: ${why}`);
+    }
+    const rows = members2.map((m) => ({
+      email: m.user.email ?? "",
+      name: `${m.user.first_name ?? ""} ${m.user.last_name ?? ""}`.trim(),
+      uuid: m.user.uuid
+    })).sort((a, b) => compareText(a.email, b.email) || compareText(a.uuid, b.uuid));
+    if (format === "json") {
+      const doc = { format_version: "1", project: project3, organization: String(organization3), members: rows };
+      ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}
+`);
+    } else {
+      const paint = painter(colorEnabled(io.env, io.stdout.isTTY === true));
+      ctx.io.stdout.write(
+        renderTable(
+          ["EMAIL", "NAME", "UUID"],
+          rows.map((r) => [r.email, r.name, r.uuid]),
+          paint
+        )
+      );
+    }
+    return 0;
+  });
+}
+var init_members2 = __esm({
+  "src/commands/members.ts"() {
+    "use strict";
+    init_errors();
+    init_values();
+    init_people();
+    init_table2();
+    init_text2();
+    init_config2();
+    init_connect();
+    init_options();
+  }
+});
+
 // src/render/events.ts
 function eventRow(e) {
   return {
@@ -67304,9 +67693,9 @@ var init_where = __esm({
 // src/commands/events.ts
 var events_exports = {};
 __export(events_exports, {
-  run: () => run12
+  run: () => run13
 });
-async function run12(options, io) {
+async function run13(options, io) {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json", "csv"], "text");
     const limit = parseLimit(options.limit, "--limit", 100, 1e5);
@@ -67316,7 +67705,7 @@ async function run12(options, io) {
       throw new UserError(`--after ${options.after} must be before --before ${options.before}`);
     }
     const properties3 = parseWhere(options.where);
-    const project3 = await eventsProject(options, io);
+    const project3 = await configuredProject(options.config, options, io);
     const query = {
       event: options.event || void 0,
       distinct_id: options.distinctId || void 0,
@@ -67350,24 +67739,6 @@ async function run12(options, io) {
     return 0;
   });
 }
-async function eventsProject(options, io) {
-  const loaded = await readOptionalConfig(options.config, options, io);
-  const projects2 = [
-    ...new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]))
-  ];
-  if (projects2.length > 1) {
-    throw new UserError(
-      `the files name projects ${projects2.join(", ")}: point --config at one project's files`
-    );
-  }
-  const project3 = projects2[0] ?? projectChoice(options, io).project;
-  if (project3 === void 0) {
-    throw new UserError(
-      "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one"
-    );
-  }
-  return project3;
-}
 var PAGE3;
 var init_events4 = __esm({
   "src/commands/events.ts"() {
@@ -67383,7 +67754,6 @@ var init_events4 = __esm({
     init_config2();
     init_connect();
     init_options();
-    init_project();
     init_where();
     PAGE3 = 1e3;
   }
@@ -67638,11 +68008,11 @@ function ask(question2) {
 init_paint();
 init_scrub();
 init_version();
-async function runCommand(run13, options, given) {
+async function runCommand(run14, options, given) {
   const scrubbing = given.scrubber ? void 0 : scrubbingIo(given, colorEnabled(given.env, false));
   const io = scrubbing?.io ?? given;
   try {
-    return await run13(options, io);
+    return await run14(options, io);
   } catch (error2) {
     io.stderr.write(`${describeFailure(error2, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}
 `);
@@ -67668,7 +68038,10 @@ Example:
 `;
 }
 function connectionOptions(cmd) {
-  return cmd.option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)").option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)").option("--concurrency <n>", "parallel requests (default 4)").option("--verbose", "log each request (method, path, status, ms, retries) to stderr").option("--quiet", "no progress line and no wait or retry lines on stderr (errors still print)");
+  return cmd.option("--host <url>", "service URL (env POSTHOG_HOST, default https://us.posthog.com)").option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)").option("--concurrency <n>", "parallel requests (default 4)").option("--verbose", "log each request (method, path, status, ms, retries) to stderr").option(
+    "--quiet",
+    "no progress line, no wait or retry lines and no unset-secrets note on stderr (errors still print)"
+  );
 }
 var formatOption = (choices) => new Option("--format <format>", "output format").choices(choices).default("text");
 function buildProgram(io, setExit) {
@@ -67730,7 +68103,12 @@ function buildProgram(io, setExit) {
       "only these objects (a partial plan): batch_export/events-to-s3, batch_export/#ID, batch_export/events-* (glob); repeatable",
       repeat,
       []
-    ).option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown")
+    ).option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown").addOption(
+      new Option(
+        "--format <format>",
+        "text, or json: stdout is one result document (schemas/apply.schema.json), the plan and progress go to stderr"
+      ).choices(["text", "json"]).default("text")
+    )
   ).addHelpText(
     "after",
     help(
@@ -67790,6 +68168,20 @@ function buildProgram(io, setExit) {
     "after",
     help(CONNECTION_ENV, "posthog-gitops logs events-to-s3 --level error,warning --since -1d")
   ).action(action(() => Promise.resolve().then(() => (init_logs3(), logs_exports))));
+  connectionOptions(
+    program2.command("members").description(
+      "list the organization's members (email, name, UUID): who dashboard collaborators may name"
+    ).option("--config <path>", "YAML file or folder naming the project (default posthog/ when present)").addOption(formatOption(["text", "json"]))
+  ).addHelpText(
+    "after",
+    help(
+      [
+        ...CONNECTION_ENV,
+        "  (the key needs the scope organization_member:read and access to the organization)"
+      ],
+      "posthog-gitops members --project 12345"
+    )
+  ).action(action(() => Promise.resolve().then(() => (init_members2(), members_exports))));
   connectionOptions(
     program2.command("events").description("list recent events (legacy events endpoint), to check that events flow").option("--event <name>", "only this event, e.g. $pageview").option("--distinct-id <id>", "only this person's distinct id").option("--after <time>", "events after this time (ISO-8601 with timezone, or -1d)").option("--before <time>", "events before this time").option(
       "--where <key=value>",

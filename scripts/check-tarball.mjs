@@ -1,18 +1,36 @@
 #!/usr/bin/env node
-// Packs the package, installs the tarball into an empty project (from npm's cache when it can: CI has
-// just run `npm ci`), and runs the library example of SPEC §7 there: start the emulator, load in-memory
-// configuration, plan, render, apply, plan again (empty). The example's own output is checked, and the
-// package must print nothing of its own (stderr stays empty). Exit 1 with the reason otherwise.
+// The package as a newcomer gets it from a fresh clone: copies the files git knows (tracked, and new
+// ones not ignored: no dist/, nothing built) into an empty folder, packs them there (`npm pack` builds
+// first, through `prepack`), installs the tarball into an empty project from npm's cache only (CI and
+// `npm ci` have just filled it; nothing is fetched), then runs `npx posthog-gitops --version` and the
+// library example of SPEC §7 there: start the emulator, load in-memory configuration, plan, render,
+// apply, plan again (empty). The example's own output is checked, and the package must print nothing
+// of its own (stderr stays empty). Exit 1 with the reason otherwise. test/e2e/package.test.ts runs it.
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const work = mkdtempSync(join(tmpdir(), "posthog-gitops-tarball-"));
+const env = {
+  ...process.env,
+  npm_config_audit: "false",
+  npm_config_fund: "false",
+  npm_config_update_notifier: "false",
+};
 const run = (cmd, args, cwd) =>
-  execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
+  execFileSync(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], encoding: "utf8" });
 
 const EXAMPLE = `
 import { applyPlan, createClient, loadConfig, makePlan, renderPlan } from "posthog-gitops";
@@ -36,24 +54,64 @@ try {
 }
 `;
 
+/** What a clone would hold: the files git tracks and the new ones it does not ignore, as they are now. */
+function freshCopy(to) {
+  const listed = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], root);
+  for (const file of listed.split("\0").filter(Boolean)) {
+    if (!existsSync(join(root, file))) continue; // deleted in the working tree
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    cpSync(join(root, file), join(to, file), { verbatimSymlinks: true });
+  }
+  // `npm ci` in the clone would install these; the build (prepack) needs the compiler from them.
+  symlinkSync(join(root, "node_modules"), join(to, "node_modules"), "dir");
+}
+
+const problems = [];
 try {
-  const tarball = run("npm", ["pack", "--silent", "--pack-destination", work], root).trim().split("\n").pop();
+  const clone = join(work, "clone");
+  freshCopy(clone);
+  if (existsSync(join(clone, "dist"))) problems.push("the fresh copy already holds dist/");
+  const tarball = run("npm", ["pack", "--silent", "--pack-destination", work], clone)
+    .trim()
+    .split("\n")
+    .pop();
+  const listing = run("tar", ["-tzf", join(work, tarball)], work);
+  for (const needed of ["package/dist/cli.js", "package/dist/index.js", "package/dist/index.d.ts"]) {
+    if (!listing.split("\n").includes(needed)) problems.push(`the tarball lacks ${needed.slice(8)}`);
+  }
+  const project = join(work, "project");
+  mkdirSync(project);
   writeFileSync(
-    join(work, "package.json"),
+    join(project, "package.json"),
     JSON.stringify({ name: "tarball-check", private: true, type: "module" }),
   );
   run(
     "npm",
-    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", join(work, tarball)],
-    work,
+    ["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", join(work, tarball)],
+    project,
   );
-  writeFileSync(join(work, "example.mjs"), EXAMPLE);
+  const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+  const cli = spawnSync("npx", ["--no-install", "posthog-gitops", "--version"], {
+    cwd: project,
+    encoding: "utf8",
+    env: {
+      PATH: process.env.PATH,
+      HOME: work,
+      npm_config_update_notifier: "false",
+      npm_config_offline: "true",
+    },
+  });
+  if (cli.status !== 0 || cli.stdout.trim() !== version) {
+    problems.push(
+      `npx posthog-gitops --version gave exit ${cli.status}: ${(cli.stdout + cli.stderr).trim().slice(0, 300)}`,
+    );
+  }
+  writeFileSync(join(project, "example.mjs"), EXAMPLE);
   const out = spawnSync(process.execPath, ["example.mjs"], {
-    cwd: work,
+    cwd: project,
     encoding: "utf8",
     env: { PATH: process.env.PATH },
   });
-  const problems = [];
   if (out.status !== 0) problems.push(`the example exited ${out.status}`);
   if (out.stderr !== "") problems.push(`the package printed on stderr: ${out.stderr.slice(0, 500)}`);
   if (!out.stdout.includes("posthog-gitops plan for project 12345"))
@@ -61,11 +119,17 @@ try {
   if (!out.stdout.includes("applied: true create:ok")) problems.push("the apply did not succeed");
   if (!out.stdout.includes("actions after apply: 0")) problems.push("the second plan was not empty");
   if (problems.length > 0) {
-    console.error(`tarball check failed: ${problems.join("; ")}\n--- stdout ---\n${out.stdout}`);
+    console.error(`tarball check failed: ${problems.join("; ")}\n--- example stdout ---\n${out.stdout}`);
     process.exitCode = 1;
   } else {
-    console.log(`tarball check: ${tarball} installs into an empty project and runs the SPEC §7 example`);
+    console.log(
+      `tarball check: ${tarball}, packed from a fresh copy, installs into an empty project; npx posthog-gitops --version and the SPEC §7 example work`,
+    );
   }
+} catch (error) {
+  const detail = [error.stderr, error.stdout].filter(Boolean).join("\n").trim().slice(0, 1000);
+  console.error(`tarball check failed: ${[...problems, error.message.split("\n")[0]].join("; ")}\n${detail}`);
+  process.exitCode = 1;
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -15,8 +15,6 @@ const paths = ["examples/production", "examples/staging"];
 // Stand-in secrets for the example exports (most credentials live in the emulator's integrations) and
 // the encrypted flag payload; the tool never prints them.
 const demoSecrets = {
-  AWS_ACCESS_KEY_ID: "AKIADEMOEXAMPLE00000",
-  AWS_SECRET_ACCESS_KEY: "demo-secret-access-key-not-real",
   PRODUCTION_PROJECT_TOKEN: "phc_demo_token_not_real",
   PRICING_PAYLOAD: '{"discount_code": "DEMO-NOT-REAL"}',
 };

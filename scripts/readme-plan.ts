@@ -25,8 +25,6 @@ const clock: Clock = {
 };
 const dir = mkdtempSync(join(tmpdir(), "posthog-gitops-readme-"));
 const secrets = {
-  AWS_ACCESS_KEY_ID: "AKIADEMOEXAMPLE00000",
-  AWS_SECRET_ACCESS_KEY: "demo-secret-access-key-not-real",
   PRODUCTION_PROJECT_TOKEN: "phc_demo_token_not_real",
 };
 const git = (...args: string[]) =>

@@ -1,9 +1,11 @@
 /**
  * Writes the published JSON Schemas from the code that defines them: schemas/config.schema.json
- * (composed from the registry's kinds) and schemas/plan.schema.json. `npm run schemas`; a test keeps the
- * committed files equal to what this writes.
+ * (composed from the registry's kinds), schemas/plan.schema.json and schemas/apply.schema.json (their
+ * actions from the kinds' verbs). `npm run schemas`; a test keeps the committed files equal to what
+ * this writes.
  */
 import { writeFileSync } from "node:fs";
+import { applySchema } from "../src/apply/schema.js";
 import { composeSchema } from "../src/config/schema.js";
 import { KINDS } from "../src/kinds/index.js";
 import { planSchema } from "../src/plan/schema.js";
@@ -11,6 +13,7 @@ import { planSchema } from "../src/plan/schema.js";
 export const GENERATED: Record<string, unknown> = {
   "schemas/config.schema.json": composeSchema(KINDS),
   "schemas/plan.schema.json": planSchema(KINDS),
+  "schemas/apply.schema.json": applySchema(KINDS),
 };
 
 export function schemaText(value: unknown): string {

@@ -58,7 +58,10 @@ function connectionOptions(cmd: Command): Command {
     .option("--project <id>", "project for files without `project:` (env POSTHOG_PROJECT_ID)")
     .option("--concurrency <n>", "parallel requests (default 4)")
     .option("--verbose", "log each request (method, path, status, ms, retries) to stderr")
-    .option("--quiet", "no progress line and no wait or retry lines on stderr (errors still print)");
+    .option(
+      "--quiet",
+      "no progress line, no wait or retry lines and no unset-secrets note on stderr (errors still print)",
+    );
 }
 
 const formatOption = (choices: string[]) =>
@@ -177,7 +180,15 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         repeat,
         [],
       )
-      .option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown"),
+      .option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown")
+      .addOption(
+        new Option(
+          "--format <format>",
+          "text, or json: stdout is one result document (schemas/apply.schema.json), the plan and progress go to stderr",
+        )
+          .choices(["text", "json"])
+          .default("text"),
+      ),
   )
     .addHelpText(
       "after",
@@ -303,6 +314,27 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       help(CONNECTION_ENV, "posthog-gitops logs events-to-s3 --level error,warning --since -1d"),
     )
     .action(action(() => import("./commands/logs.js")));
+
+  connectionOptions(
+    program
+      .command("members")
+      .description(
+        "list the organization's members (email, name, UUID): who dashboard collaborators may name",
+      )
+      .option("--config <path>", "YAML file or folder naming the project (default posthog/ when present)")
+      .addOption(formatOption(["text", "json"])),
+  )
+    .addHelpText(
+      "after",
+      help(
+        [
+          ...CONNECTION_ENV,
+          "  (the key needs the scope organization_member:read and access to the organization)",
+        ],
+        "posthog-gitops members --project 12345",
+      ),
+    )
+    .action(action(() => import("./commands/members.js")));
 
   connectionOptions(
     program

@@ -9,8 +9,8 @@
  *   console.log(renderPlan(plan, "markdown"));
  *   const result = await applyPlan(plan, client, { env: process.env });
  */
-import { type ActionResult, applyPlan as applyWithKinds } from "./apply/apply.js";
-import { type Duplicate, findDuplicates } from "./apply/duplicates.js";
+import type { ActionResult } from "./apply/apply.js";
+import { type ApplyResult, applyAndCheck } from "./apply/result.js";
 import { type Clock, nowDate, systemClock } from "./clock.js";
 import {
   countBySeverity,
@@ -31,6 +31,7 @@ import { PUBLISHED_SCHEMA } from "./version.js";
 
 export type { ActionResult, Outcome } from "./apply/apply.js";
 export type { Duplicate } from "./apply/duplicates.js";
+export type { ApplyResult } from "./apply/result.js";
 export type { Clock } from "./clock.js";
 export type { Declared, DesiredProject, Diagnostic, SourceRef } from "./config/index.js";
 export { type ErrorCode, UserError } from "./errors.js";
@@ -163,40 +164,23 @@ export interface ApplyPlanOptions {
   kinds?: readonly Kind[];
 }
 
-export interface ApplyResult {
-  /** Every action succeeded and no created name has several live objects. */
-  ok: boolean;
-  results: ActionResult[];
-  /**
-   * Names this apply created that now have several live objects of their kind in their project (another
-   * apply created the same at the same moment), with their ids: pin one with `id:`, delete the others.
-   */
-  duplicates: Duplicate[];
-  /** Why the created names could not all be checked for duplicates (a list request failed). */
-  unchecked?: string;
-}
-
 /**
  * Makes the plan's changes; one result per action, then the names it created are checked for
- * duplicates. Never throws for a failed action: see `ok`.
+ * duplicates. Never throws for a failed action: see `ok`. The result is what `apply --format json`
+ * prints (schemas/apply.schema.json).
  */
-export async function applyPlan(
+export function applyPlan(
   plan: Plan,
   client: ServiceClient,
   options: ApplyPlanOptions = {},
 ): Promise<ApplyResult> {
-  const kinds = options.kinds ?? KINDS;
-  const results = await applyWithKinds(plan, {
-    kinds,
+  return applyAndCheck(plan, {
+    kinds: options.kinds ?? KINDS,
     client,
     env: options.env ?? {},
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.onResult !== undefined ? { onResult: options.onResult } : {}),
   });
-  const check = await findDuplicates(plan, results, { kinds, client });
-  const ok =
-    results.every((r) => r.outcome !== "failed" && r.outcome !== "pending") && check.duplicates.length === 0;
-  return { ok, results, ...check };
 }
 
 export interface PullProjectOptions {

@@ -11,5 +11,11 @@ export const VERSION: string =
     ? __POSTHOG_GITOPS_VERSION__
     : (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
-/** Where this version's configuration schema is published (the npm package's file, through a CDN). */
-export const PUBLISHED_SCHEMA = `https://unpkg.com/posthog-gitops@${VERSION}/schemas/config.schema.json`;
+/** The GitHub repository of the tool and its action (`uses: posthog-gitops/posthog-gitops@v0`). */
+export const REPOSITORY = "posthog-gitops/posthog-gitops";
+
+/**
+ * Where this version's configuration schema is published: the file in the repository at the release's
+ * tag, which exists wherever the action does, whether or not the package is on the npm registry.
+ */
+export const PUBLISHED_SCHEMA = `https://raw.githubusercontent.com/${REPOSITORY}/v${VERSION}/schemas/config.schema.json`;

@@ -20,7 +20,7 @@ import type { ApplyKind } from "./kinds.js";
 /**
  * `skipped`: not tried because other work on the object (or on an object it depends on) failed;
  * `not_started`: not tried because the run was stopping (Ctrl-C / SIGTERM): nothing was sent for it;
- * `pending`: an approval policy of the organization holds the change (not live; `changeRequest` names
+ * `pending`: an approval policy of the organization holds the change (not live; `change_request` names
  * the request an approver must accept).
  */
 export type Outcome = "ok" | "failed" | "skipped" | "not_started" | "pending";
@@ -33,7 +33,7 @@ export interface ActionResult {
   /** Why it failed or was skipped. */
   error?: string;
   /** The change request an approval policy opened instead (outcome `pending`). */
-  changeRequest?: string;
+  change_request?: string;
   notes: string[];
 }
 
@@ -110,7 +110,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
           report({
             action,
             outcome: "pending",
-            changeRequest,
+            change_request: changeRequest,
             error: `pending approval: change request ${changeRequest} (${messageOf(error)})`,
             notes: [],
           });

@@ -8,8 +8,8 @@
  * (those not started say so), and the exit code is 130 / 143; a second Ctrl-C ends it at once.
  */
 import { resolve } from "node:path";
-import { type ActionResult, applyPlan } from "../apply/apply.js";
-import { duplicateMessage, findDuplicates } from "../apply/duplicates.js";
+import { duplicateMessage } from "../apply/duplicates.js";
+import { APPLY_FORMAT_VERSION, type ApplyResult, applyAndCheck } from "../apply/result.js";
 import {
   checkBinding,
   checkDerived,
@@ -43,6 +43,8 @@ import { checkBase, type ReviewFlags, reviewPlan, warnIfPartial } from "./review
 export interface ApplyFlags extends ReconcileFlags, ReviewFlags {
   plan?: string;
   autoApprove?: boolean;
+  /** `json`: stdout is the result (schemas/apply.schema.json); the plan and lines go to stderr. */
+  format?: "text" | "json";
 }
 
 export async function run(flags: ApplyFlags, io: Io): Promise<number> {
@@ -60,7 +62,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   const saved =
     flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan), KINDS) : undefined;
   // A saved plan is planned again from the files it was made from, which must not have changed.
-  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
+  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
   const commit = saved ? undefined : await checkBase(flags, io);
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
@@ -103,15 +105,24 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     } else {
       const made = await planOrFail(client, desired, flags, out);
       failIfUnsafe(made, flags);
-      plan = await reviewPlan(made, client, flags, commit, out);
+      plan = await reviewPlan(made, flags, commit, out);
     }
     progress.stop();
-    warnIfPartial(plan, out.stdout);
+    // With --format json, stdout is the result document alone; the plan and the lines go to the log.
+    const json = flags.format === "json";
+    const log = json ? out.stderr : out.stdout;
+    warnIfPartial(plan, log);
     const vocab = vocabulary(KINDS);
     // What is shown is scrubbed before it is rendered (scrub.ts); what is applied is the plan itself.
     const shown = scrubValue(io, plan);
-    out.stdout.write(renderText(shown, { color: colorEnabled(io.env, io.stdout.isTTY === true), vocab }));
-    if (plan.actions.length === 0) return 0;
+    log.write(renderText(shown, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
+    if (plan.actions.length === 0) {
+      if (json)
+        out.stdout.write(
+          resultJson({ format_version: APPLY_FORMAT_VERSION, ok: true, results: [], duplicates: [] }),
+        );
+      return 0;
+    }
     const missing = missingSecretVariables(plan.actions, io.env);
     if (missing.length > 0) {
       throw new UserError(
@@ -129,29 +140,26 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       if (cancelled !== undefined) return cancelled;
     }
     if (stopped.aborted) throw new UserError("stopped", "interrupted");
-    out.stdout.write("\n");
+    log.write("\n");
     progress.step("applying", plan.actions.length);
-    const results = await applyPlan(plan, {
+    const result = await applyAndCheck(plan, {
       kinds: KINDS,
       client,
       env: io.env,
       concurrency: Number(flags.concurrency ?? 4),
       signal: stopped,
-      onResult: (result) => {
+      onResult: (one) => {
         progress.advance();
-        out.stdout.write(`${formatResult(scrubValue(io, result), { vocab, people: shown.people })}\n`);
+        log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown.people })}\n`);
       },
     });
     progress.stop();
-    out.stdout.write(`\n${formatSummary(results)}\n`);
     const received = signal();
-    if (received !== undefined) return exitCodeForSignal(received);
-    // A change held for approval is not live: like a failure, the run is not done (exit 1).
-    const failed = results.some((r) => r.outcome === "failed" || r.outcome === "pending");
-    const duplicated = await reportDuplicates(session, plan, results);
-    const late = signal();
-    if (late !== undefined) return exitCodeForSignal(late);
-    return failed || duplicated ? 1 : 0;
+    if (received === undefined) reportDuplicates(out, result);
+    const end = closing(result, received);
+    log.write(`\n${end.line}\n`);
+    if (json) out.stdout.write(resultJson(scrubValue(io, result)));
+    return end.code;
   }
 
   /**
@@ -190,25 +198,36 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
 
 /**
  * Names this apply created that now have several live objects (another apply created the same at the
- * same moment): one error each, naming the ids. True when there was one.
+ * same moment): one error each, naming the ids; and why the check could not be made, if so.
  */
-async function reportDuplicates(
-  session: Session,
-  plan: Plan,
-  results: readonly ActionResult[],
-): Promise<boolean> {
-  const { client, io: out } = session;
-  const check = await findDuplicates(plan, results, { kinds: KINDS, client });
-  if (check.unchecked !== undefined) {
+function reportDuplicates(out: Io, result: ApplyResult): void {
+  if (result.unchecked !== undefined) {
     out.stderr.write(
-      `warning: could not check the created names for duplicates (${visible(check.unchecked)}); run plan to check\n`,
+      `warning: could not check the created names for duplicates (${visible(result.unchecked)}); run plan to check\n`,
     );
   }
-  for (const duplicate of check.duplicates) {
+  for (const duplicate of result.duplicates) {
     const word = KINDS.find((k) => k.name === duplicate.kind)?.words.one ?? duplicate.kind;
     out.stderr.write(`error: ${visible(duplicateMessage(duplicate, word))}\n`);
   }
-  return check.duplicates.length > 0;
+}
+
+/**
+ * The closing line and the exit code, from the same facts, so the line never says "complete" when
+ * the exit code says stopped or failed: a signal wins (130 / 143), then any action that did not
+ * succeed or any name created twice (1).
+ */
+export function closing(
+  result: ApplyResult,
+  signal: StopSignalName | undefined,
+): { line: string; code: number } {
+  const line = formatSummary(result, signal);
+  if (signal !== undefined) return { line, code: exitCodeForSignal(signal) };
+  return { line, code: result.ok ? 0 : 1 };
+}
+
+function resultJson(result: ApplyResult): string {
+  return `${JSON.stringify(result, null, 2)}\n`;
 }
 
 function question(changes: number): string {

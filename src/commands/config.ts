@@ -61,10 +61,16 @@ function hideSecrets(result: LoadResult, scrubber: SecretScrubber): void {
   for (const project of result.projects) visit(project.objects);
 }
 
-/** Every diagnostic on stderr, and as annotations in GitHub Actions. */
-export function reportDiagnostics(diagnostics: readonly Diagnostic[], io: Io): void {
-  for (const d of diagnostics) io.stderr.write(`${formatDiagnostic(d)}\n`);
-  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(diagnostics, workspacePath(io)));
+/**
+ * Who shows the note about unset secret variables: it concerns what `apply` will send, so `plan`
+ * (line and, in GitHub Actions, the one annotation of the run) and `apply` (line only: the action's
+ * apply step follows its plan step) show it, unless `--quiet`; other commands drop it.
+ */
+export type SecretsNote = "plan" | "apply" | "none";
+
+/** The diagnostics a command shows: without the unset-secrets note unless it is one that shows it. */
+export function shownDiagnostics(result: LoadResult, note: SecretsNote = "none"): Diagnostic[] {
+  return note === "none" ? result.diagnostics.filter((d) => d !== result.secretsNote) : result.diagnostics;
 }
 
 /** Loads and reports; throws `invalid_config` when any diagnostic is an error, so nothing is ever sent. */
@@ -73,9 +79,13 @@ export async function readConfig(
   flags: ConnectionFlags,
   io: Io,
   mode: LoadMode,
+  note: SecretsNote = "none",
 ): Promise<LoadResult> {
   const result = await loadFiles(paths, flags, io, mode);
-  reportDiagnostics(result.diagnostics, io);
+  const shown = shownDiagnostics(result, flags.quiet === true ? "none" : note);
+  const annotated = note === "plan" ? shown : shown.filter((d) => d !== result.secretsNote);
+  for (const d of shown) io.stderr.write(`${formatDiagnostic(d)}\n`);
+  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(annotated, workspacePath(io)));
   const errors = countBySeverity(result.diagnostics).error;
   if (errors > 0) {
     throw new UserError(
@@ -97,4 +107,33 @@ export async function readOptionalConfig(
 ): Promise<LoadResult | undefined> {
   if (configPath === undefined && !existsSync(resolve(io.cwd, "posthog"))) return undefined;
   return readConfig([configPath ?? "posthog"], flags, io, "plan");
+}
+
+/**
+ * The one project an operations command works on, with the precedence of every command: the files in
+ * `posthog/` (or --config) read like plan reads them (a file's `project:` governs it; an explicit
+ * --project that disagrees is an error), and they must name one project; without files, --project,
+ * else POSTHOG_PROJECT_ID.
+ */
+export async function configuredProject(
+  configPath: string | undefined,
+  flags: ConnectionFlags,
+  io: Io,
+): Promise<number> {
+  const loaded = await readOptionalConfig(configPath, flags, io);
+  const projects = [
+    ...new Set(loaded?.projects.flatMap((p) => (p.project === undefined ? [] : [p.project]))),
+  ];
+  if (projects.length > 1) {
+    throw new UserError(
+      `the files name projects ${projects.join(", ")}: point --config at one project's files`,
+    );
+  }
+  const project = projects[0] ?? projectChoice(flags, io).project;
+  if (project === undefined) {
+    throw new UserError(
+      "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one",
+    );
+  }
+  return project;
 }

@@ -14,10 +14,9 @@ import { scrubValue } from "../scrub.js";
 import { collect } from "../service/index.js";
 import { parseInstant } from "../time.js";
 import { count } from "../words.js";
-import { readOptionalConfig } from "./config.js";
+import { configuredProject } from "./config.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { parseFormat, parseLimit } from "./options.js";
-import { projectChoice } from "./project.js";
 import { parseWhere } from "./where.js";
 
 export interface EventsOptions extends ConnectionFlags {
@@ -45,7 +44,7 @@ export async function run(options: EventsOptions, io: Io): Promise<number> {
       throw new UserError(`--after ${options.after} must be before --before ${options.before}`);
     }
     const properties = parseWhere(options.where);
-    const project = await eventsProject(options, io);
+    const project = await configuredProject(options.config, options, io);
     const query = {
       event: options.event || undefined,
       distinct_id: options.distinctId || undefined,
@@ -82,28 +81,4 @@ export async function run(options: EventsOptions, io: Io): Promise<number> {
     );
     return 0;
   });
-}
-
-/**
- * The project, with the precedence of every command: the files in `posthog/` (or --config) read like
- * plan reads them (a file's `project:` governs it; an explicit --project that disagrees is an error),
- * and they must name one project; without files, --project, else POSTHOG_PROJECT_ID.
- */
-async function eventsProject(options: EventsOptions, io: Io): Promise<number> {
-  const loaded = await readOptionalConfig(options.config, options, io);
-  const projects = [
-    ...new Set(loaded?.projects.flatMap((p) => (p.project === undefined ? [] : [p.project]))),
-  ];
-  if (projects.length > 1) {
-    throw new UserError(
-      `the files name projects ${projects.join(", ")}: point --config at one project's files`,
-    );
-  }
-  const project = projects[0] ?? projectChoice(options, io).project;
-  if (project === undefined) {
-    throw new UserError(
-      "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one",
-    );
-  }
-  return project;
 }

@@ -23,12 +23,12 @@ export interface PlanFlags extends ReconcileFlags, ReviewFlags {
 }
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
-  const desired = await readConfig(flags.args, flags, io, "plan");
+  const desired = await readConfig(flags.args, flags, io, "plan", "plan");
   const commit = await checkBase(flags, io);
   const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");
     const made = await planOrFail(client, desired, flags, out);
-    return { made: { ...made, plan: await reviewPlan(made, client, flags, commit, out) }, host };
+    return { made: { ...made, plan: await reviewPlan(made, flags, commit, out) }, host };
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);

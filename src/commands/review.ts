@@ -10,8 +10,7 @@ import type { Io, Output } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import type { Plan } from "../plan/types.js";
 import type { MadePlan } from "../read/make-plan.js";
-import { MemberDirectory, withPeople } from "../read/people.js";
-import type { ServiceClient } from "../service/index.js";
+import { withPeople } from "../read/people.js";
 
 export interface ReviewFlags {
   args: string[];
@@ -28,12 +27,11 @@ export async function checkBase(flags: ReviewFlags, io: Io): Promise<string | un
 /** The plan with its people and, with `--base`, its drift labels. */
 export async function reviewPlan(
   made: MadePlan,
-  client: ServiceClient,
   flags: ReviewFlags,
   commit: string | undefined,
   io: Io,
 ): Promise<Plan> {
-  let plan = await withPeople(made.plan, made.live, new MemberDirectory(client));
+  let plan = await withPeople(made.plan, made.live, made.members);
   if (flags.base !== undefined && commit !== undefined) {
     plan = await labelDrift(plan, {
       kinds: KINDS,

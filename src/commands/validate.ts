@@ -2,7 +2,7 @@
  * `posthog-gitops validate [PATH...]`: checks the files offline (no key, no network), so it works on pull
  * requests from forks. Diagnostics go to stdout (text, or one JSON document with --format json), a
  * one-line summary to stderr; in GitHub Actions each diagnostic is also an annotation on its YAML line
- * (on stderr).
+ * (on stderr). Secret variables need not be set: that is for `plan` and `apply` to mention.
  * Exit 1 when any error, else 0 (warnings and notes do not fail).
  */
 import { countBySeverity, formatDiagnostic } from "../config/index.js";
@@ -10,7 +10,7 @@ import type { Diagnostic } from "../config/types.js";
 import type { Io } from "../io.js";
 import { diagnosticAnnotations } from "../render/github.js";
 import { count } from "../words.js";
-import { loadFiles } from "./config.js";
+import { loadFiles, shownDiagnostics } from "./config.js";
 import type { ConnectionFlags } from "./connect.js";
 import { inGitHubActions, workspacePath } from "./github.js";
 
@@ -21,7 +21,8 @@ export interface ValidateOptions extends Pick<ConnectionFlags, "project"> {
 
 export async function run(options: ValidateOptions, io: Io): Promise<number> {
   const result = await loadFiles(options.args, options, io, "validate");
-  const diagnostics = result.diagnostics;
+  // Unset secret variables are no problem of the files: plan and apply say so, where it matters.
+  const diagnostics = shownDiagnostics(result);
   const counts = countBySeverity(diagnostics);
   if (options.format === "json") {
     const document = {

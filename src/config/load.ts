@@ -17,7 +17,7 @@ import { type ParsedFile, parseYaml } from "./parse.js";
 import { readSources, type SourceFile } from "./read.js";
 import { validateSchema } from "./schema.js";
 import { parsePointer, reportSchemaErrors } from "./schema-errors.js";
-import type { DesiredProject, LoadedConfig, SourceRef } from "./types.js";
+import type { DesiredProject, Diagnostic, LoadedConfig, SourceRef } from "./types.js";
 
 export type { LoadMode } from "./context.js";
 
@@ -46,6 +46,11 @@ export interface InMemoryFiles {
 
 /** `LoadedConfig` plus what `validate` reports: every file read and the number of objects declared. */
 export interface LoadResult extends LoadedConfig {
+  /**
+   * The note about unset secret variables (also the last of `diagnostics`), for commands to tell apart:
+   * it concerns what `apply` will send, so only `plan` and `apply` show it.
+   */
+  secretsNote?: Diagnostic;
   files: string[];
   /** sha256 (hex) of each file's text, by path: a saved plan is bound to them. */
   digests: Record<string, string>;
@@ -131,6 +136,7 @@ export async function loadConfig(
     projects: ordered,
     // The note about unset secrets is about the environment, not a place in the files: after them all.
     diagnostics: unsetSecrets === undefined ? diags.sorted() : [...diags.sorted(), unsetSecrets],
+    ...(unsetSecrets === undefined ? {} : { secretsNote: unsetSecrets }),
     missingSecretVariables: [...run.missingSecrets].sort(),
     files: sources.map((s) => s.path),
     digests: Object.fromEntries(
@@ -234,13 +240,12 @@ function projectOf(
     );
   }
   const project = data.project ?? defaultProject;
-  if (project === undefined && options.mode !== "validate") {
-    diags.error(
-      file.path,
-      1,
-      1,
-      "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID",
-    );
+  if (project === undefined) {
+    // validate works without one (a project's files may rely on POSTHOG_PROJECT_ID later), but says
+    // so at the file, so a green validate does not hide what plan will refuse.
+    const message = "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID";
+    if (options.mode === "validate") diags.add("warning", file.path, 1, 1, `${message} (plan needs one)`);
+    else diags.error(file.path, 1, 1, message);
   }
   return project;
 }

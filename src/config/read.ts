@@ -30,6 +30,8 @@ export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const MAX_TOTAL_BYTES = 50 * 1024 * 1024;
 const MAX_FOLDER_DEPTH = 32;
 const DEFAULT_PATH = "posthog";
+/** What a newcomer without the default folder can do (after `no such file or folder "posthog"`). */
+const NO_DEFAULT_FOLDER = ` (the default): give the files or folders to read, or write ${DEFAULT_PATH}/ from a live project with \`posthog-gitops pull --project ID\``;
 /** Real paths under these are never configuration (endless or secret-bearing pseudo-files). */
 const SYSTEM_FOLDERS = ["/proc", "/sys", "/dev"];
 const MB = 1024 * 1024;
@@ -64,7 +66,7 @@ export async function readSources(
     if (real instanceof Error) {
       const message =
         real.code === "ENOENT"
-          ? `no such file or folder "${given}"`
+          ? `no such file or folder "${given}"${paths.length === 0 ? NO_DEFAULT_FOLDER : ""}`
           : real.code === "ELOOP"
             ? "cannot read: link loop"
             : "cannot read: not accessible";

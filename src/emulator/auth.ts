@@ -1,7 +1,9 @@
 /**
  * Personal API key authentication and authorization, in the service's order (service-api.md §8):
  * key lookup (Bearer header, then `personal_api_key` in the body, then in the query) → 401;
- * project existence → 404; scope → 403; key's scoped projects → 403; membership → 403.
+ * project existence → 404; key's scoped projects → 403; scope → 403; membership → 403. The scoped
+ * projects come before the scope, as in the service's APIScopePermission: a project-scoped key asking
+ * an organization endpoint hears that its projects are the reason, whatever scopes it has.
  * Newest rules: a key with no scopes fails every scope check (older: a legacy key may do anything),
  * and actions without a scope mapping answer "This action does not support personal API key access".
  */
@@ -73,11 +75,11 @@ export function authorizeProject(
         : undefined;
   const org = project ? store.organization(project.organization) : undefined;
   if (!project || !org) throw notFound("Project not found.");
-  checkScope(store, principal.key, scope);
   const scoped = principal.key.scoped_teams;
-  if (scoped && scoped.length > 0 && !scoped.includes(project.id)) {
+  if (scope !== false && scoped && scoped.length > 0 && !scoped.includes(project.id)) {
     throw forbidden(`API key does not have access to the requested project: ID ${project.id}.`);
   }
+  checkScope(store, principal.key, scope);
   if (!store.isMember(principal.user, org.id)) throw forbidden("You don't have access to the project.");
   return { project, org };
 }
@@ -92,10 +94,10 @@ export function authorizeOrganization(
   const id = rawId === "@current" ? principal.user.organizations[0]?.id : rawId;
   const org = id === undefined ? undefined : store.organization(id);
   if (!org) throw notFound();
-  checkScope(store, principal.key, scope);
-  if (principal.key.scoped_teams && principal.key.scoped_teams.length > 0) {
+  if (scope !== false && principal.key.scoped_teams && principal.key.scoped_teams.length > 0) {
     throw forbidden("API keys with scoped projects are only supported on project-based endpoints.");
   }
+  checkScope(store, principal.key, scope);
   if (!store.isMember(principal.user, org.id)) {
     throw forbidden("You don't have access to the organization.");
   }

@@ -10,7 +10,13 @@ import type { Features, LiveKind, LiveProject } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { ServiceError } from "../service/errors.js";
 import { featureKeys } from "../service/events.js";
-import type { ReadKind } from "./kinds.js";
+import type { ReadKind, ReadRun } from "./kinds.js";
+import { MemberDirectory } from "./people.js";
+
+/** A new run's shared reads. */
+export function newReadRun(client: ServiceClient): ReadRun {
+  return { members: new MemberDirectory(client) };
+}
 
 /**
  * What was read for one project, per kind (each kind's own record). Saved with a plan, so `apply --plan`
@@ -31,6 +37,7 @@ export async function fetchLiveState(
   kinds: readonly ReadKind[],
   client: ServiceClient,
   desired: readonly DesiredProject[],
+  run: ReadRun = newReadRun(client),
 ): Promise<LiveRead> {
   const projects = desired.filter((p): p is DesiredProject & { project: number } => p.project !== undefined);
   const read = await Promise.all(
@@ -38,7 +45,7 @@ export async function fetchLiveState(
       inProject(p.project, async () => {
         const managed = kinds.filter((k) => p.manages.includes(k.name));
         const results = await Promise.all(
-          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name))),
+          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run)),
         );
         const live: LiveProject = { project: p.project, kinds: {} };
         const reads: ReadSet = { project: p.project, kinds: {} };
@@ -58,6 +65,7 @@ export async function refetchLiveState(
   kinds: readonly ReadKind[],
   client: ServiceClient,
   reads: readonly ReadSet[],
+  run: ReadRun = newReadRun(client),
 ): Promise<LiveProject[]> {
   return Promise.all(
     reads.map((r) =>
@@ -67,7 +75,9 @@ export async function refetchLiveState(
         const unknown = names.find((name) => !kinds.some((k) => k.name === name));
         if (unknown !== undefined) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
         const results = await Promise.all(
-          names.map((name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name])),
+          names.map((name) =>
+            kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run),
+          ),
         );
         names.forEach((name, i) => {
           live.kinds[name] = results[i] as LiveKind;

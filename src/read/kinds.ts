@@ -6,6 +6,12 @@
 import type { Declared } from "../config/types.js";
 import type { LiveKind } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
+import type { MemberDirectory } from "./people.js";
+
+/** What the reads of one run share: the organizations' members, read at most once each. */
+export interface ReadRun {
+  members: MemberDirectory;
+}
 
 export interface ReadKind {
   readonly name: string;
@@ -17,10 +23,11 @@ export interface ReadKind {
     client: ServiceClient,
     project: number,
     declared: readonly Declared[],
+    run: ReadRun,
   ): Promise<{ live: LiveKind; read: unknown }>;
   /**
    * Reads again exactly what `read` recorded. `read` comes from a saved plan file: a kind checks its
    * shape and throws a `UserError` when it is not one it wrote.
    */
-  reread(client: ServiceClient, project: number, read: unknown): Promise<LiveKind>;
+  reread(client: ServiceClient, project: number, read: unknown, run: ReadRun): Promise<LiveKind>;
 }

@@ -8,14 +8,17 @@ import { type BuildOptions, buildPlan, featureLookupNeeded, type PlanError } fro
 import type { PlanKind } from "../plan/kinds.js";
 import type { LiveProject, Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
-import { fetchFeatures, fetchLiveState, type ReadSet } from "./fetch.js";
+import { fetchFeatures, fetchLiveState, newReadRun, type ReadSet } from "./fetch.js";
 import type { ReadKind } from "./kinds.js";
+import { isRefusal, type MemberDirectory, organizationRefusal } from "./people.js";
 
 export interface MadePlan {
   plan: Plan;
   errors: PlanError[];
   live: LiveProject[];
   reads: ReadSet[];
+  /** The run's members directory: naming the plan's people reuses what the read stage read. */
+  members: MemberDirectory;
 }
 
 export async function readAndPlan(
@@ -24,13 +27,20 @@ export async function readAndPlan(
   desired: readonly DesiredProject[],
   options: BuildOptions,
 ): Promise<MadePlan> {
-  const { live, reads } = await fetchLiveState(kinds, client, desired);
-  return { ...(await planFromLive(kinds, client, desired, live, options)), live, reads };
+  const run = newReadRun(client);
+  const { live, reads } = await fetchLiveState(kinds, client, desired, run);
+  return {
+    ...(await planFromLive(kinds, client, desired, live, options)),
+    live,
+    reads,
+    members: run.members,
+  };
 }
 
 /**
  * Plans against live state already read, looking the organizations' features up (and planning again)
- * only when some kind's plan depends on them. `live` gains the features it looked up.
+ * only when some kind's plan depends on them. `live` gains the features it looked up; a key the
+ * service refuses them to gets a plan note instead of an error.
  */
 export async function planFromLive(
   kinds: readonly PlanKind[],
@@ -42,12 +52,26 @@ export async function planFromLive(
   const first = buildPlan(kinds, desired, live, options);
   if (!featureLookupNeeded(kinds, first.plan.actions)) return first;
   const projects = new Set(first.plan.actions.map((a) => a.object.project));
+  let refused: string | undefined;
   await Promise.all(
     live
       .filter((p) => projects.has(p.project) && p.features === undefined)
       .map(async (p) => {
-        p.features = await fetchFeatures(client, p.project);
+        try {
+          p.features = await fetchFeatures(client, p.project);
+        } catch (error) {
+          // A key that may not read the organization (a project-scoped one) still plans, and says so.
+          if (!isRefusal(error)) throw error;
+          refused = organizationRefusal(error, "the organization's record", "organization:read");
+        }
       }),
   );
-  return buildPlan(kinds, desired, live, options);
+  const again = buildPlan(kinds, desired, live, options);
+  if (refused !== undefined) {
+    again.plan.notes.push({
+      severity: "warning",
+      message: `the organization's paid features could not be read (${refused}): tags and collaborators are planned as if it has them`,
+    });
+  }
+  return again;
 }

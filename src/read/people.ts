@@ -6,11 +6,17 @@
  * (`GET /api/organizations/{id}/members/`, a GET like every read). A key without the scope to read
  * members, or any other refusal, leaves those users unknown: outputs then show the UUID. Never fails a
  * plan for a name.
+ *
+ * The same directory (`MemberDirectory`, one per run) serves the read stage, which resolves declared
+ * collaborators against the members list (src/kinds/dashboard/collaborators.ts), so a run reads each
+ * organization's members at most once, whoever asks first.
  */
 import { isUserError } from "../errors.js";
 import type { Action, LiveProject, Person, Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
+import { ServiceError } from "../service/errors.js";
 import { StoppedError } from "../service/stop.js";
+import type { OrganizationMember } from "../service/types.js";
 
 /** The UUIDs of the users a plan's actions name. */
 export function mentionedUsers(actions: readonly Action[]): Set<string> {
@@ -57,43 +63,94 @@ export function peopleIn(value: unknown, wanted: ReadonlySet<string>, found: Map
   walk(value, 0);
 }
 
-/** One members list per organization per run, and one project → organization lookup per project. */
+/**
+ * What reading a project's members gave: the list, or the refusal in words that name what the key
+ * lacks (a project-scoped key, a missing scope), for a plan to say once.
+ */
+export type MembersRead = { members: OrganizationMember[] } | { refused: string };
+
+type Outcome = { members: OrganizationMember[] } | { error: unknown };
+
+/**
+ * One members list per organization per run, and one project → organization lookup per project, shared
+ * by whoever asks: the collaborator check of the read stage and the naming of people after the plan.
+ */
 export class MemberDirectory {
   readonly #client: ServiceClient;
-  readonly #orgs = new Map<number, Promise<string | undefined>>();
-  readonly #members = new Map<string, Promise<unknown[]>>();
+  readonly #orgs = new Map<number, Promise<string>>();
+  readonly #members = new Map<string, Promise<Outcome>>();
 
   constructor(client: ServiceClient) {
     this.#client = client;
   }
 
-  /** The members of the project's organization (empty when they cannot be read). */
-  async membersOf(project: number): Promise<unknown[]> {
+  #read(project: number): Promise<Outcome> {
     let org = this.#orgs.get(project);
     if (org === undefined) {
-      org = quietly(async () => String((await this.#client.organizations.getProject(project)).organization));
+      org = this.#client.organizations.getProject(project).then((p) => String(p.organization));
       this.#orgs.set(project, org);
     }
-    const id = await org;
-    if (id === undefined) return [];
-    let members = this.#members.get(id);
-    if (members === undefined) {
-      const path = `/api/organizations/${encodeURIComponent(id)}/members/`;
-      members = quietly(() => this.#client.listAll<{ id: unknown }>(path)).then((list) => list ?? []);
-      this.#members.set(id, members);
+    return org.then(
+      (id) => {
+        let members = this.#members.get(id);
+        if (members === undefined) {
+          members = this.#client.organizations.members(id).then(
+            (list) => ({ members: list }),
+            (error: unknown) => ({ error }),
+          );
+          this.#members.set(id, members);
+        }
+        return members;
+      },
+      (error: unknown) => ({ error }),
+    );
+  }
+
+  /** The members of the project's organization (empty when they cannot be read). */
+  async membersOf(project: number): Promise<OrganizationMember[]> {
+    const outcome = await this.#read(project);
+    if ("members" in outcome) return outcome.members;
+    if (outcome.error instanceof StoppedError || !isUserError(outcome.error)) throw outcome.error;
+    return [];
+  }
+
+  /**
+   * The members, or why the key may not read them (the service's 403, or a 404 from a service without
+   * the route); any other failure (no answer, a 5xx, an answer of the wrong shape) is thrown: a check
+   * that could not run must not pass as one that found nothing.
+   */
+  async check(project: number): Promise<MembersRead> {
+    const outcome = await this.#read(project);
+    if ("members" in outcome) return outcome;
+    const { error } = outcome;
+    if (isRefusal(error)) {
+      return { refused: organizationRefusal(error, "the organization's members list", MEMBERS_SCOPE) };
     }
-    return members;
+    throw error;
   }
 }
 
-/** The value, or undefined when the service refused or answered something unreadable; a stop goes on. */
-async function quietly<T>(read: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof StoppedError || !isUserError(error)) throw error;
-    return undefined;
+/**
+ * Why an organization endpoint refused the key, naming what the key needs: `what` is what was read
+ * ("the organization's members list"), `scope` the scope it needs.
+ */
+export function organizationRefusal(error: ServiceError, what: string, scope: string): string {
+  const detail = error.detail ?? "";
+  if (/scoped projects/i.test(detail)) {
+    return `the API key is scoped to projects, and ${what} is not a project endpoint (it needs a key with access to the organization and the scope '${scope}')`;
   }
+  const missing = /scope '([^']+)'/.exec(detail)?.[1];
+  if (missing !== undefined) return `the API key lacks the scope '${missing}'`;
+  if (error.status === 404) return `the service has no such endpoint (${error.message})`;
+  return `the service refused to read ${what} (${error.message}; it needs the scope '${scope}')`;
+}
+
+/** The scope of `GET /api/organizations/{id}/members/`. */
+export const MEMBERS_SCOPE = "organization_member:read";
+
+/** A refusal (403, or 404 from a service without the route) that a plan reports instead of failing. */
+export function isRefusal(error: unknown): error is ServiceError {
+  return error instanceof ServiceError && (error.status === 403 || error.status === 404);
 }
 
 /**
@@ -103,7 +160,7 @@ async function quietly<T>(read: () => Promise<T>): Promise<T | undefined> {
 export async function withPeople(
   plan: Plan,
   live: readonly LiveProject[],
-  directory: Pick<MemberDirectory, "membersOf"> | undefined,
+  directory: { membersOf(project: number): Promise<readonly unknown[]> } | undefined,
 ): Promise<Plan> {
   const wanted = mentionedUsers(plan.actions);
   if (wanted.size === 0) return plan;

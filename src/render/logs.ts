@@ -20,14 +20,24 @@ export interface LogsDocument {
 
 const LEVEL_STYLE: Record<string, Style> = { ERROR: "red", WARNING: "yellow", DEBUG: "dim" };
 
+/** One line per entry, columns padded to their widest cell (times, levels and run ids vary in length). */
 export function renderLogsText(doc: LogsDocument, paint: Paint): string {
   if (doc.entries.length === 0) return `No log entries of "${flat(doc.export.name)}" match.\n`;
-  const width = Math.max(...doc.entries.map((e) => e.level.length));
-  return doc.entries
-    .map((e) => {
-      const level = paint(LEVEL_STYLE[e.level], e.level.padEnd(width));
-      const run = doc.filters.run ? "" : `  ${paint("dim", e.instance_id || "-")}`;
-      return `${humanTime(e.timestamp, doc.generated_at)}  ${level}${run}  ${oneLine(e.message)}\n`;
+  const rows = doc.entries.map((e) => ({
+    time: humanTime(e.timestamp, doc.generated_at),
+    level: e.level,
+    run: oneLine(e.instance_id || "-"),
+    message: oneLine(e.message),
+  }));
+  const widest = (cells: string[]) => Math.max(...cells.map((c) => c.length));
+  const time = widest(rows.map((r) => r.time));
+  const level = widest(rows.map((r) => r.level));
+  const run = widest(rows.map((r) => r.run));
+  return rows
+    .map((r) => {
+      const runs = doc.filters.run ? "" : `  ${paint("dim", r.run.padEnd(run))}`;
+      const head = `${r.time.padEnd(time)}  ${paint(LEVEL_STYLE[r.level], r.level.padEnd(level))}${runs}`;
+      return `${head}  ${r.message}\n`;
     })
     .join("");
 }

@@ -97,6 +97,8 @@ export function defaultBudgetFile(
  * every message shows the host as `withoutCredentials` does.
  */
 export function checkHost(raw: string): string {
+  const bare = withoutScheme(raw);
+  if (bare !== undefined) throw new UserError(bare);
   const shown = withoutCredentials(raw);
   let url: URL;
   try {
@@ -131,6 +133,22 @@ export function checkHost(raw: string): string {
     );
   }
   return url.origin;
+}
+
+/**
+ * The message for a host written without a scheme (`us.posthog.com`, `localhost:8010`), which URL
+ * parsing rejects or misreads (`localhost:` as a scheme): the URL to write instead, https:// unless
+ * loopback. Only a plain name or address and port is echoed; anything else (`user:password@host`) is
+ * left to the checks below, which never echo credentials.
+ */
+function withoutScheme(raw: string): string | undefined {
+  const text = raw.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return undefined;
+  const plain = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?\/?$/i.exec(text);
+  if (plain === null) return undefined;
+  const host = text.replace(/\/$/, "");
+  const scheme = isLoopback(plain[1] ?? "") ? "http" : "https";
+  return `POSTHOG_HOST / --host needs a scheme: write ${scheme}://${host} (not ${host})`;
 }
 
 /**

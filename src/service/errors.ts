@@ -29,6 +29,13 @@ export interface ServiceErrorInit {
   cause?: Error;
 }
 
+/** What to check when the host cannot be reached or is not PostHog. */
+export const CHECK_HOST =
+  "check POSTHOG_HOST / --host (e.g. https://us.posthog.com or https://eu.posthog.com)";
+
+/** Said of a host whose answers do not have the service's shape (a web page, a proxy's 404). */
+export const NOT_POSTHOG = `does not answer like PostHog's API: ${CHECK_HOST}`;
+
 export class ServiceError extends UserError {
   override name = "ServiceError";
   readonly method: string;
@@ -91,13 +98,14 @@ export class UnexpectedAnswerError extends ServiceError {
   override name = "UnexpectedAnswerError";
   readonly problem: string;
 
-  constructor(init: { method: string; path: string; status: number; problem: string }) {
+  constructor(init: { method: string; path: string; status: number; problem: string; hint?: string }) {
+    const hint = init.hint === undefined ? "" : `: ${init.hint}`;
     super(
       {
         method: init.method,
         path: init.path,
         status: init.status,
-        message: `unexpected answer from the service for ${init.method} ${shortPath(init.path)}: ${init.problem}`,
+        message: `unexpected answer from the service for ${init.method} ${shortPath(init.path)}: ${init.problem}${hint}`,
       },
       "unexpected_answer",
     );

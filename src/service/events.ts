@@ -1,12 +1,12 @@
 /**
  * The legacy events list (service-api.md §5), which draws from the lower events budget, and the
- * organization / project lookups used to learn which paid features are on.
+ * organization / project lookups used to learn which paid features are on and who the members are.
  */
 import { type ProjectId, projectPath } from "./dashboards.js";
-import { paginate } from "./pages.js";
+import { collectOffsetPages, paginate } from "./pages.js";
 import { type Query, segment as seg } from "./query.js";
 import type { Transport } from "./transport.js";
-import type { EventItem, EventPropertyValue, Organization, Project } from "./types.js";
+import type { EventItem, EventPropertyValue, Organization, OrganizationMember, Project } from "./types.js";
 
 export function eventsApi(t: Transport) {
   const path = (project: ProjectId, rest = "") => projectPath(project, `events/${rest}`);
@@ -40,6 +40,11 @@ export function organizationsApi(t: Transport) {
     },
     getProject(project: ProjectId): Promise<Project> {
       return t.send({ method: "GET", path: projectPath(project, ""), expect: "project" });
+    },
+    /** The organization's active members (scope `organization_member:read`; no project-scoped key). */
+    members(orgId: string): Promise<OrganizationMember[]> {
+      const path = `/api/organizations/${seg(orgId)}/members/`;
+      return collectOffsetPages<OrganizationMember>(t, { method: "GET", path, expect: "memberPage" });
     },
     /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
     listProjects(orgId: string, query: Query = {}, max?: number): AsyncIterable<Project> {

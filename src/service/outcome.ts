@@ -3,7 +3,7 @@
  * machine), and the ServiceError a final outcome becomes. Causes are fresh Errors holding only the
  * low-level name, code and message, scrubbed of the key: undici's own errors may reference the request.
  */
-import { NetworkError, parseErrorBody, ServiceError, UnknownOutcomeError } from "./errors.js";
+import { NetworkError, NOT_POSTHOG, parseErrorBody, ServiceError, UnknownOutcomeError } from "./errors.js";
 
 export type Outcome =
   | {
@@ -73,6 +73,11 @@ export function buildError(
     ) {
       const summary = `429: rate limited; the service asks to wait ${Math.round(outcome.retryAfterMs / 1000)} s (is another process using this key?)`;
       return new ServiceError({ method, path, status: 429, body, summary });
+    }
+    if (outcome.status === 404 && body?.type === undefined) {
+      // The service's 404s all carry its error shape: this answer came from some other web server.
+      const summary = `404: ${body?.detail ?? "Not Found"}: ${origin} ${NOT_POSTHOG}`;
+      return new ServiceError({ method, path, status: 404, body, summary });
     }
     return new ServiceError({ method, path, status: outcome.status, body });
   }

@@ -167,6 +167,15 @@ const organization = obj(
   ["id"],
 );
 
+/**
+ * Organization members list items (not in the subset; `OrganizationMember`): the membership id (pages
+ * are de-duplicated by it) and the user, whose uuid and email collaborators are resolved against.
+ */
+const member = obj(
+  { id: str, user: obj({ uuid: str, email: str, first_name: str, last_name: str }, ["uuid", "email"]) },
+  ["id", "user"],
+);
+
 /** Project retrieve (not in the subset): the id and the organization it belongs to. */
 const project = obj({ id: int, organization: str }, ["id", "organization"]);
 
@@ -201,6 +210,7 @@ export const SHAPES = {
   eventValues: { schema: list(obj({ name: {} }, ["name"])), list: "array" },
   integrationPage: { schema: offsetPage(integration), list: "results" },
   organization: { schema: organization },
+  memberPage: { schema: offsetPage(member), list: "results" },
   project: { schema: project },
   /** The organization's projects list: each project's id is what the tool reads. */
   projectPage: { schema: offsetPage(obj({ id: int }, ["id"])), list: "results" },

@@ -4,7 +4,10 @@
  * Retry contract:
  * - 429 is retried for every method (the service refused before doing anything), after at least
  *   `Retry-After`, and the whole budget pauses meanwhile.
- * - A connection that could not be opened (refused, connect timeout) is retried for every method.
+ * - A connection that could not be opened (refused, unreachable, connect timeout) is retried for every
+ *   method; but while the host has not answered once in this run, only once (two tries, no retry
+ *   line), and after that every request fails at once with the same one line: a wrong POSTHOG_HOST
+ *   must not cost a dozen retries (issue 21).
  * - 502/503/504, resets, timeouts and lost answers are retried only for retry-safe requests (GET, PUT,
  *   PATCH, DELETE and the POSTs marked `retrySafe`). Any other POST may have been carried out, so it
  *   fails with UnknownOutcomeError and is never sent twice.
@@ -25,7 +28,15 @@ import { cut } from "../text.js";
 import { count } from "../words.js";
 import type { RateBudget, Semaphore } from "./budget.js";
 import type { Notifier } from "./client-events.js";
-import { ServiceError, shortPath, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
+import {
+  CHECK_HOST,
+  NetworkError,
+  NOT_POSTHOG,
+  ServiceError,
+  shortPath,
+  UnexpectedAnswerError,
+  UnknownOutcomeError,
+} from "./errors.js";
 import { buildError, classifyFailure, MAX_RETRY_AFTER_MS, type Outcome, parseRetryAfter } from "./outcome.js";
 import { type Query, queryString } from "./query.js";
 import type { Expected } from "./shapes.js";
@@ -118,6 +129,31 @@ const describeBytes = (n: number) =>
     : `${n.toLocaleString("en-US")} bytes`;
 
 const BACKOFF_BASE_MS = 250;
+/** The wait before the one second try at a host that has not answered yet. */
+const FIRST_CONTACT_RETRY_MS = 300;
+
+/** Connect failures: nothing reached the host (or no host was found). */
+const CONNECT_FAILURES = new Set([
+  "ECONNREFUSED",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+/** A connect failure's code in words. */
+function connectProblem(what: string): string {
+  const words: Record<string, string> = {
+    ECONNREFUSED: "connection refused",
+    EHOSTUNREACH: "host unreachable",
+    ENETUNREACH: "network unreachable",
+    ENOTFOUND: "no such host",
+    EAI_AGAIN: "the name could not be resolved",
+    UND_ERR_CONNECT_TIMEOUT: "connect timed out",
+  };
+  return words[what] ?? what;
+}
 const BACKOFF_CAP_MS = 10_000;
 export class Transport {
   readonly stats: ClientStats = {
@@ -131,6 +167,10 @@ export class Transport {
   readonly #o: TransportOptions;
   /** The key is never in an error or a log line, whoever prints them (the CLI scrubs its output again). */
   readonly #key: Scrubber;
+  /** The host gave some HTTP answer in this run: connection failures are then passing trouble. */
+  #reached = false;
+  /** Why the host is taken for unreachable (it never answered, two connects failed): later requests fail at once. */
+  #unreachable: Extract<Outcome, { kind: "failure" }> | undefined;
 
   constructor(options: TransportOptions) {
     this.#o = options;
@@ -166,6 +206,7 @@ export class Transport {
       let mayHaveArrived = false;
       for (let attempt = 0; ; attempt++) {
         stop.check(method, path);
+        if (this.#unreachable !== undefined) throw this.#unreachableError(method, path, this.#unreachable);
         const permit = await budget.acquire(onWait).catch((error: unknown) => {
           throw error instanceof StoppedError ? new StoppedError(method, path) : error;
         });
@@ -183,6 +224,18 @@ export class Transport {
         });
         const ms = Math.round(clock.now() - started);
         const label = `${method} ${path}${url.search}`;
+        if (outcome.kind === "answer") this.#reached = true;
+        else if (!this.#reached && CONNECT_FAILURES.has(outcome.what)) {
+          // Never answered in this run: one quiet second try, then the host is taken for unreachable.
+          this.#log(`${label} ${outcome.what} ${ms}ms: ${attempt === 0 ? "trying once more" : "failed"}`);
+          if (attempt === 0 && !outcome.fatal) {
+            await stop.sleep(clock, FIRST_CONTACT_RETRY_MS);
+            continue;
+          }
+          this.#unreachable ??= outcome;
+          this.stats.failures++;
+          throw this.#unreachableError(method, path, outcome);
+        }
         const answered = (status: number, items?: number) =>
           notifier.emit({
             type: "answer",
@@ -253,6 +306,20 @@ export class Transport {
         this.stats.waitedMs += retry.waitMs;
         await stop.sleep(clock, retry.waitMs);
       }
+    });
+  }
+
+  #unreachableError(
+    method: string,
+    path: string,
+    outcome: Extract<Outcome, { kind: "failure" }>,
+  ): ServiceError {
+    return new NetworkError({
+      method,
+      path,
+      status: 0,
+      cause: outcome.cause,
+      summary: `cannot connect to ${this.#o.origin} (${connectProblem(outcome.what)}): ${CHECK_HOST}`,
     });
   }
 
@@ -338,14 +405,17 @@ export class Transport {
     text: string,
     fail: (e: ServiceError) => never,
   ): Promise<unknown> {
-    const unexpected = (problem: string) =>
-      fail(new UnexpectedAnswerError({ method: spec.method, path, status, problem }));
+    const unexpected = (problem: string, hint?: string) =>
+      fail(
+        new UnexpectedAnswerError({ method: spec.method, path, status, problem, ...(hint ? { hint } : {}) }),
+      );
     if (!text.trim()) return spec.expect ? unexpected("the answer is empty") : undefined;
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
-      return unexpected("the answer is not JSON");
+      // A web page where JSON belongs: a login page, a proxy, or not PostHog at all.
+      return unexpected("the answer is not JSON", `${this.#o.origin} ${NOT_POSTHOG}`);
     }
     if (spec.expect) {
       const problem = (await loadAnswers()).checkAnswer(spec.expect, value);

@@ -234,6 +234,16 @@ export interface Organization {
 }
 
 /** A project (GET /api/projects/{id}/); `organization` is the organization's id. */
+/** One member of an organization (`GET /api/organizations/{id}/members/`): active users only. */
+export interface OrganizationMember {
+  /** The membership's id (not the user's). */
+  id: string;
+  user: UserBasic;
+  /** 1 member, 8 admin, 15 owner. */
+  level?: number;
+  [k: string]: unknown;
+}
+
 export interface Project {
   id: number;
   uuid?: string;

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
+import { gateProxy } from "../e2e/gate-proxy.js";
 import { childEnv } from "../support/child-env.js";
 import { KEY, ROOT, useEmulator } from "../support/emulator.js";
 
@@ -173,6 +174,30 @@ describe("during a long apply", () => {
       expect(new Set(names).size).toBe(12);
     });
   }
+
+  it("SIGTERM while the last action is in flight: it finishes, and the summary says stopped, as exit 143 does", async () => {
+    h.write("p/d.yaml", boards(1));
+    const gate = await gateProxy(
+      () => h.url,
+      (r) => r.method === "POST",
+    );
+    try {
+      const run = start(process.execPath, [BIN, ...applyArgs], h.env({ POSTHOG_HOST: gate.url }));
+      await gate.holding;
+      run.child.kill("SIGTERM");
+      await run.waitFor("Stopping");
+      gate.open();
+      expect(await run.exit).toBe(143);
+      const out = run.output();
+      expect(out).toMatch(/^✓ \+ create · dashboard "Interrupted 00"/m);
+      expect(out).not.toContain("Apply complete");
+      expect(out).toContain(
+        "Apply stopped: 1 succeeded, 0 failed, 0 skipped; every action had finished when SIGTERM came, but the created names were not checked for duplicates (run plan to check).",
+      );
+    } finally {
+      await gate.close();
+    }
+  });
 
   it("a second Ctrl-C quits at once, without waiting for the requests in flight", async () => {
     h.write("p/d.yaml", boards(4));

@@ -173,7 +173,7 @@ for (const [command, args] of commandsNeedingTheService) {
       label: `${command} against a host that does not answer`,
       args,
       env: { POSTHOG_HOST: DEAD },
-      says: /^error: (reading project 12345: )?GET [^:]+: no answer from http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)$/m,
+      says: /^error: (reading project 12345: )?GET [^:]+: cannot connect to http:\/\/127\.0\.0\.1:1 \(connection refused\): check POSTHOG_HOST/m,
     },
     {
       label: `${command} against a host that is not https`,

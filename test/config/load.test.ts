@@ -85,14 +85,14 @@ describe("loadConfig", () => {
       restriction_level: 37,
       collaborators: [
         {
-          user_uuid: "0190f1d2-7b4e-7c3a-9d1f-000000000002",
-          level: 37,
-          source: { file: "d.yaml", line: 11, column: 9 },
-        },
-        {
           user_uuid: "0190f1d2-7b4e-7c3a-9d1f-000000000003",
           level: 37,
           source: { file: "d.yaml", line: 10, column: 9 },
+        },
+        {
+          user_uuid: "0190f1d2-7b4e-7c3a-9d1f-000000000002",
+          level: 37,
+          source: { file: "d.yaml", line: 11, column: 9 },
         },
       ],
       sharing: { enabled: true },
@@ -104,6 +104,40 @@ describe("loadConfig", () => {
       deleted: true,
       source: { file: "d.yaml", line: 14, column: 5 },
     });
+  });
+
+  it("names a collaborator by email or by user_uuid, exactly one, each person once", async () => {
+    const root = tree({
+      "c.yaml": [
+        "project: 1",
+        "dashboards:",
+        "  - name: Team",
+        "    restriction_level: only_collaborators",
+        "    collaborators:",
+        "      - email: Ana@Acme.com",
+        "      - user_uuid: 0190F1D2-7B4E-7C3A-9D1F-000000000002",
+        "      - level: can_edit",
+        "      - email: ana@acme.com",
+        "        user_uuid: 0190f1d2-7b4e-7c3a-9d1f-000000000003",
+        "      - email: ana@ACME.com",
+        "",
+      ].join("\n"),
+      "bad.yaml":
+        "project: 1\ndashboards:\n  - name: Bad\n    collaborators:\n      - email: not-an-address\n",
+    });
+    const result = await load(root, ["c.yaml"]);
+    expect(messages(result)).toEqual([
+      'c.yaml:8:9: error: collaborator 3 of dashboard "Team" names nobody: give exactly one of email: or user_uuid:',
+      'c.yaml:9:9: error: collaborator 4 of dashboard "Team" has both email and user_uuid: give exactly one of email: or user_uuid:',
+      'c.yaml:11:16: error: collaborator ana@ACME.com is listed twice in dashboard "Team" (first at c.yaml:6:9)',
+    ]);
+    expect(dashboardsOf(result.projects[0])[0]?.collaborators?.map((c) => c.email ?? c.user_uuid)).toEqual([
+      "Ana@Acme.com",
+      "0190f1d2-7b4e-7c3a-9d1f-000000000002",
+    ]);
+    expect(messages(await load(root, ["bad.yaml"]))).toEqual([
+      'bad.yaml:5:16: error: collaborators[0].email of dashboard "Bad" must be an email address; got "not-an-address"',
+    ]);
   });
 
   it("normalises batch exports and keeps secrets out of config", async () => {
@@ -196,9 +230,11 @@ batch_exports:
     ]);
   });
 
-  it("requires a project for plan and apply but not for validate", async () => {
+  it("requires a project for plan and apply; validate warns", async () => {
     const root = tree({ "a.yaml": "dashboards: []\n" });
-    expect((await load(root, ["a.yaml"])).diagnostics).toEqual([]);
+    expect(messages(await load(root, ["a.yaml"]))).toEqual([
+      "a.yaml:1:1: warning: no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID (plan needs one)",
+    ]);
     expect(messages(await load(root, ["a.yaml"], { mode: "plan" }))).toEqual([
       "a.yaml:1:1: error: no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID",
     ]);
@@ -218,7 +254,9 @@ batch_exports:
       "b.yaml": "project: 1\ndashboards: [{name: B, pinned: 3}]\n",
       "a.yaml": "project: x\n",
     });
-    expect(messages(await load(root))).toEqual(['posthog: error: no such file or folder "posthog"']);
+    expect(messages(await load(root))).toEqual([
+      'posthog: error: no such file or folder "posthog" (the default): give the files or folders to read, or write posthog/ from a live project with `posthog-gitops pull --project ID`',
+    ]);
     const all = await load(root, ["."]);
     expect(messages(all)).toEqual([
       'a.yaml:1:10: error: project must be an integer; got "x"',

@@ -2,7 +2,7 @@
  * The built binary (`bin/posthog-gitops.js` → dist/, so `npm run build` first; `npm test` does) against
  * the emulator over loopback, and the README's first command, `npm run demo` (scripts/demo.js).
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
@@ -60,6 +60,25 @@ describe("bin/posthog-gitops.js", () => {
     expect(plan.stdout).toContain("No changes");
     expect(plan.code).toBe(0);
   });
+
+  it("without dist/: one line that fits a checkout, and another for an installed copy", async () => {
+    const bin = readFileSync(join(ROOT, "bin/posthog-gitops.js"), "utf8");
+    const place = (folder: string) => {
+      mkdirSync(join(h.dir, folder, "bin"), { recursive: true });
+      writeFileSync(join(h.dir, folder, "bin/posthog-gitops.js"), bin);
+      return join(h.dir, folder, "bin/posthog-gitops.js");
+    };
+    const checkout = await runNode([place("checkout"), "--version"], {}, h.dir, 10_000);
+    expect(checkout.stderr).toBe(
+      "posthog-gitops: dist/ is missing in this checkout; run `npm run build` first\n",
+    );
+    expect(checkout.code).toBe(1);
+    const installed = await runNode([place("node_modules/posthog-gitops"), "--version"], {}, h.dir, 10_000);
+    expect(installed.stderr).toBe(
+      "posthog-gitops: this installed copy has no dist/ (it was packed unbuilt): install a tarball made by `npm pack` in a checkout, which builds first\n",
+    );
+    expect(installed.code).toBe(1);
+  });
 });
 
 describe("npm run demo", () => {
@@ -67,7 +86,11 @@ describe("npm run demo", () => {
     const demo = await runNode([join(ROOT, "scripts/demo.js")], {}, ROOT, 30_000);
     expect(demo.stderr).not.toMatch(/not idempotent|error|refused/i);
     expect(demo.stdout).toContain("Apply complete");
-    expect(demo.stdout).toMatch(/No changes\. The live service matches the configuration\.\n/);
+    // The last plan is clean: no change, and nothing to warn about either (issue 21).
+    const last = demo.stdout.slice(demo.stdout.lastIndexOf("# again: nothing left to do"));
+    expect(last).toMatch(
+      /^# again: nothing left to do\nNo changes\. The live service matches the configuration\.\n\nemulator: /,
+    );
     // The emulator follows the newest service by default and refused none of the demo's requests.
     expect(demo.stdout).toMatch(/\nemulator: [1-9]\d* requests, 0 answered with an error \(4xx\/5xx\)\n$/);
     // stdout is a pipe here: no colour codes (issue 16 item 9), from the demo or the CLI.

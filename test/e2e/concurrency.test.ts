@@ -115,7 +115,10 @@ describe.each(KINDS)("two applies of a new $word at once", (kind) => {
     }
     const ids = await liveIds(kind);
     expect(ids).toHaveLength(2);
-    expect(late.stdout).toContain("Apply complete: 1 succeeded, 0 failed, 0 skipped.");
+    // The closing line agrees with the exit code: a name created twice fails the apply.
+    expect(late.stdout).toContain(
+      "Apply failed: 1 succeeded, 0 failed, 0 skipped; 1 name now has several live objects.",
+    );
     const reported =
       /^error: (.+) "(.+)" now has 2 live objects in project 12345 \(ids (\S+), (\S+)\): pin the right one with `id:` and delete the others$/m.exec(
         late.stderr,
@@ -164,7 +167,10 @@ describe("the check after an apply that created several names", () => {
     } finally {
       await gate.close();
     }
-    expect(late.stdout).toContain("Apply complete: 4 succeeded, 0 failed, 0 skipped.");
+    // The closing line agrees with the exit code: a name created twice fails the apply.
+    expect(late.stdout).toContain(
+      "Apply failed: 4 succeeded, 0 failed, 0 skipped; 1 name now has several live objects.",
+    );
     const errors = late.stderr.split("\n").filter((l) => l.startsWith("error: "));
     expect(errors).toEqual([
       expect.stringMatching(

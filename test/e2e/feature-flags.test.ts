@@ -245,7 +245,9 @@ describe("flag dependencies by key", () => {
 `);
     const apply = await h.cli(["apply", "--auto-approve", "p"]);
     expect(apply.code).toBe(1);
-    expect(apply.stdout).toMatch(/✗ \+ create · feature flag "banner-v2" in project 12345 — POST feature_flags: 400/);
+    expect(apply.stdout).toMatch(
+      /✗ \+ create · feature flag "banner-v2" in project 12345 — POST feature_flags: 400/,
+    );
     expect(apply.stdout).toContain("old-banner");
   });
 

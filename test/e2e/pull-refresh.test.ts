@@ -25,12 +25,14 @@ describe("pull escapes live text", () => {
     expect(plan.stdout + plan.stderr).not.toContain(KEY);
   });
 
-  it("names a portable schema in the modeline, never a path of this machine", async () => {
+  it("names a portable schema in the modeline, never a path of this machine nor the npm registry", async () => {
     const pulled = await h.cli(["pull", "--project", "12345", "--out", "adopted", "--kind", "dashboards"]);
     expect(pulled.code).toBe(0);
     const modeline = read("adopted/dashboards.yaml").split("\n")[0];
     expect(modeline).toMatch(
-      /^# yaml-language-server: \$schema=https:\/\/unpkg\.com\/posthog-gitops@\d+\.\d+\.\d+[^/]*\/schemas\/config\.schema\.json$/,
+      // The release's file in the action's repository (tagged v<version>): the package need not be
+      // on the npm registry for it to resolve.
+      /^# yaml-language-server: \$schema=https:\/\/raw\.githubusercontent\.com\/posthog-gitops\/posthog-gitops\/v\d+\.\d+\.\d+[^/]*\/schemas\/config\.schema\.json$/,
     );
     expect(pulled.stderr).toMatch(/^wrote adopted\/dashboards\.yaml: \d+ dashboards\n$/);
   });

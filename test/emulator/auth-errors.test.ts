@@ -72,6 +72,31 @@ describe("authentication", () => {
     expect(legacy.body.detail).toBe("API key missing required scope 'dashboard:write'");
   });
 
+  it("checks a key's scoped projects before its scopes, as the service does", async () => {
+    // A project-scoped key that may read dashboards only: the members list refuses it for being
+    // project-scoped (not for the scope it lacks), and a write elsewhere for the project it lacks.
+    await h.reseed((s) => {
+      s.api_keys.push({ key: "phx_project_key", user: 1, scopes: ["dashboard:read"], scoped_teams: [12346] });
+    });
+    const members = await h.api("GET", "/api/organizations/@current/members/", undefined, {
+      key: "phx_project_key",
+    });
+    expect(members.status).toBe(403);
+    expect(members.body.detail).toBe(
+      "API keys with scoped projects are only supported on project-based endpoints.",
+    );
+    const write = await h.api("POST", `${P}/dashboards/`, { name: "x" }, { key: "phx_project_key" });
+    expect(write.status).toBe(403);
+    expect(write.body.detail).toBe("API key does not have access to the requested project: ID 12345.");
+    const own = await h.api(
+      "POST",
+      "/api/projects/12346/dashboards/",
+      { name: "x" },
+      { key: "phx_project_key" },
+    );
+    expect(own.body.detail).toBe("API key missing required scope 'dashboard:write'");
+  });
+
   it("shows any key its own record at personal_api_keys/@current without a scope, and nothing else", async () => {
     await h.reseed((s) => {
       s.api_keys.push({ key: "phx_narrow_key", user: 2, scopes: ["dashboard:read"], scoped_teams: [12345] });

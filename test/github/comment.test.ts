@@ -130,14 +130,17 @@ describe("the sticky comment", () => {
   });
 
   it("holds no secret of a live name as GitHub shows it, though markdown escapes its `_`", async () => {
-    const leak = `Leak ${KEY} and ${SECRETS.AWS_SECRET_ACCESS_KEY}`;
+    // The staging files read the secret (production's need none since its legacy export is written
+    // in its migrated form).
+    cpSync(join(ROOT, "examples/staging"), join(workspace, "posthog/staging"), { recursive: true });
+    const leak = `Leak ${KEY} and ${SECRETS.PRODUCTION_PROJECT_TOKEN}`;
     await h.reseed<Json>((state) => {
       state.dashboards.push({ id: 900, team_id: 12345, name: leak, tags: [] });
     });
     const r = await run({ command: "plan", prune: "true" });
     expect(r.code, r.stderr).toBe(0);
     const body = ours()[0]?.body ?? "";
-    const env = { POSTHOG_API_KEY: KEY, AWS_SECRET_ACCESS_KEY: SECRETS.AWS_SECRET_ACCESS_KEY };
+    const env = { POSTHOG_API_KEY: KEY, PRODUCTION_PROJECT_TOKEN: SECRETS.PRODUCTION_PROJECT_TOKEN };
     const shown = [
       { label: "the comment", env, stdout: body, stderr: "" },
       // The runner swallows its `::add-mask::` commands: they are not in the log.
@@ -146,7 +149,7 @@ describe("the sticky comment", () => {
     ];
     expect(findLeaks(shown, [])).toEqual([]);
     expect(readings(body).join("\n")).toContain(
-      "Leak (secret from $POSTHOG_API_KEY) and (secret from $AWS_SECRET_ACCESS_KEY)",
+      "Leak (secret from $POSTHOG_API_KEY) and (secret from $PRODUCTION_PROJECT_TOKEN)",
     );
   });
 

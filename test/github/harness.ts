@@ -19,7 +19,7 @@ import {
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const KEY = "phx_action_test_key_7Hq2Zr9W";
-/** The secrets the examples name (most of their credentials live in the emulator's integrations). */
+/** Secret values every run gets: the one the examples name (the rest of their credentials live in the emulator's integrations) and the legacy S3 form's keys. */
 export const SECRETS: Record<string, string> = {
   AWS_ACCESS_KEY_ID: "AKIAACTIONTEST0000042",
   AWS_SECRET_ACCESS_KEY: "action-test-aws-secret-Vb81",

@@ -34,10 +34,13 @@ function dashboardFromInput(input: Record<string, unknown>): DesiredDashboard {
   if (input.tags !== undefined) d.tags = input.tags as string[];
   if (input.restriction_level !== undefined) d.restriction_level = levels[input.restriction_level as string];
   if (input.collaborators !== undefined) {
-    d.collaborators = (input.collaborators as { user_uuid: string; level: string }[]).map((c) => {
-      expect(c.level).toBe("can_edit");
-      return { user_uuid: c.user_uuid, level: 37, source: source() };
-    });
+    d.collaborators = (input.collaborators as { user_uuid?: string; email?: string; level: string }[]).map(
+      (c) => {
+        expect(c.level).toBe("can_edit");
+        const who = c.email !== undefined ? { email: c.email } : { user_uuid: String(c.user_uuid) };
+        return { ...who, level: 37, source: source() };
+      },
+    );
   }
   if (input.sharing !== undefined) d.sharing = input.sharing as { enabled: boolean };
   return d;
@@ -70,7 +73,7 @@ function exportFromInput(input: Record<string, unknown>): DesiredBatchExport {
 }
 
 describe("toInput (pull)", () => {
-  it("writes only non-default dashboard fields with symbolic levels, and round-trips", () => {
+  it("writes only non-default dashboard fields with symbolic levels and collaborators by email, and round-trips", () => {
     const uuid = "0190f1d2-7b4e-7c3a-9d1f-2a6b8c4e5f01";
     const live = liveDashboard({
       id: 42,
@@ -88,7 +91,7 @@ describe("toInput (pull)", () => {
       pinned: true,
       tags: ["kpi"],
       restriction_level: "only_collaborators",
-      collaborators: [{ user_uuid: uuid, level: "can_edit" }],
+      collaborators: [{ email: "0190f1d2@example.com", level: "can_edit" }],
       sharing: { enabled: true },
     });
     const { plan } = buildPlan(

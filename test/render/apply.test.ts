@@ -41,7 +41,7 @@ function results(plan: Plan): ActionResult[] {
       return {
         action,
         outcome: "pending",
-        changeRequest,
+        change_request: changeRequest,
         error: `pending approval: change request ${changeRequest} (the service answered 409: A change request has been created and is pending approval.)`,
         notes: [],
       };
@@ -59,7 +59,7 @@ function results(plan: Plan): ActionResult[] {
 function applyOutput(plan: Plan): string {
   const all = results(plan);
   const lines = all.map((r) => formatResult(r, { vocab: VOCAB, people: plan.people }));
-  return `${lines.join("\n")}\n\n${formatSummary(all)}\n`;
+  return `${lines.join("\n")}\n\n${formatSummary({ ok: all.every((r) => r.outcome === "ok"), results: all, duplicates: [] })}\n`;
 }
 
 describe("apply's result lines", () => {

@@ -63,10 +63,12 @@ describe("withPeople", () => {
   it("one members list per organization; a refusal leaves users unknown; a stop goes on", async () => {
     let gets = 0;
     const client = {
-      organizations: { getProject: async () => ({ organization: "org-1" }) },
-      listAll: async () => {
-        gets += 1;
-        throw new ServiceError({ method: "GET", path: "/members/", status: 403 } as never);
+      organizations: {
+        getProject: async () => ({ organization: "org-1" }),
+        members: async () => {
+          gets += 1;
+          throw new ServiceError({ method: "GET", path: "/members/", status: 403 } as never);
+        },
       },
     };
     const directory = new MemberDirectory(client as never);

@@ -74,8 +74,9 @@ describe("collaborators in words", () => {
     );
   });
 
-  it("needs no members list for people the live state already names", async () => {
-    // Revenue (id 3) has carol as collaborator; bob created dashboard 4: both are in what plan reads.
+  it("reads the members list once, to check the collaborator it adds, and names people from it", async () => {
+    // Revenue (id 3) has carol as collaborator; bob is not on it: adding him needs the members list,
+    // which checks he is a member (SPEC §2) and, read once, names him too.
     h.write(
       "p/d.yaml",
       [
@@ -92,7 +93,7 @@ describe("collaborators in words", () => {
     const plan = await h.cli(["plan", "p"]);
     expect(plan.stdout).toContain("- remove collaborator Carol <carol@example.com> (can_edit)");
     expect(plan.stdout).toContain("+ add collaborator Bob <bob@example.com> (can_edit)");
-    expect((await h.requests()).filter((r) => r.path.includes("/members"))).toEqual([]);
+    expect((await h.requests()).filter((r) => r.path.includes("/members"))).toHaveLength(1);
   });
 
   it("shows the UUID when the members list cannot be read", async () => {

@@ -104,6 +104,33 @@ describe("operations tables", () => {
     );
     expect(text).toBe("2026-11-20T10:02:00Z (2h ago)  INFO  done\n");
   });
+
+  it("logs: the columns line up whatever the length of each time and id", () => {
+    const entry = (timestamp: string, level: string, instance_id: string, message: string) =>
+      ({ team_id: 1, timestamp, level, instance_id, message }) as never;
+    const text = renderLogsText(
+      {
+        format_version: "1",
+        generated_at: NOW.toISOString(),
+        export: ref,
+        filters: { run: null, level: [], search: null, since: null },
+        entries: [
+          entry("2026-11-20T11:31:00Z", "INFO", "run-10", "started"),
+          entry("2026-11-20T10:02:00Z", "ERROR", "", "failed"),
+          entry("2026-11-18T10:02:00Z", "INFO", "run-9", "done"),
+        ],
+      },
+      plain,
+    );
+    expect(text).toBe(
+      [
+        "2026-11-20T11:31:00Z (29m ago)  INFO   run-10  started",
+        "2026-11-20T10:02:00Z (2h ago)   ERROR  -       failed",
+        "2026-11-18T10:02:00Z (2d ago)   INFO   run-9   done",
+        "",
+      ].join("\n"),
+    );
+  });
 });
 
 describe("messages outside the tables", () => {

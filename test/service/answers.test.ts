@@ -100,7 +100,12 @@ describe("the dashboards list (what plan reads)", () => {
   ])("%s is an error, not an empty list", async (_what, body, problem) => {
     answer(body);
     const error = await failure(() => client.dashboards.listAll(1));
-    expect(error.message).toBe(PREFIX + problem);
+    // A web page where JSON belongs says which host answered, and what to check.
+    const hint =
+      problem === "the answer is not JSON"
+        ? `: ${new URL(server.url).origin} does not answer like PostHog's API: check POSTHOG_HOST / --host (e.g. https://us.posthog.com or https://eu.posthog.com)`
+        : "";
+    expect(error.message).toBe(PREFIX + problem + hint);
     expect(error.problem).toBe(problem);
     expect(error.status).toBe(200);
     // The lazy list (used by lookups after a lost create) refuses it too.

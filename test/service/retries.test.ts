@@ -133,11 +133,11 @@ describe("retry-safe requests", () => {
     await expect(client.batchExports.delete(1, "e")).rejects.toThrow("DELETE batch_exports/e: 404");
   });
 
-  it("retries a refused connection for creates too (nothing was sent)", async () => {
+  it("tries a host that never answered twice (creates too: nothing was sent), then fails every request at once", async () => {
     const client = new ServiceClient({
       host: "http://127.0.0.1:1",
       apiKey: "phx_test",
-      maxRetries: 2,
+      maxRetries: 5,
       clock: { now: () => clock, sleep: async (ms) => void slept.push(ms) },
     });
     clients.push(client);
@@ -145,8 +145,28 @@ describe("retry-safe requests", () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).not.toBeInstanceOf(UnknownOutcomeError);
     expect(error.status).toBe(0);
+    expect(error.message).toBe(
+      "POST dashboards: cannot connect to http://127.0.0.1:1 (connection refused): check POSTHOG_HOST / --host (e.g. https://us.posthog.com or https://eu.posthog.com)",
+    );
+    expect(slept).toHaveLength(1);
+    expect(client.stats.requests.POST).toBe(2);
+    // Known unreachable now: the next request is not even tried.
+    const next = await client.dashboards.listAll(1).catch((e) => e);
+    expect(next.message).toMatch(/^GET dashboards: cannot connect to http:\/\/127\.0\.0\.1:1 /);
+    expect(client.stats.requests.GET).toBeUndefined();
+    expect(slept).toHaveLength(1);
+  });
+
+  it("retries refused connections with the usual budget once the host has answered", async () => {
+    const own = await startFakeServer();
+    own.setHandler((_req, res) => json(res, 200, { id: 9 }));
+    const client = makeClient({ host: own.url, maxRetries: 2 });
+    await client.dashboards.get(1, 9);
+    await own.close();
+    const error = await client.dashboards.get(1, 9).catch((e) => e);
+    expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toMatch(
-      /^POST dashboards: no answer from http:\/\/127\.0\.0\.1:1 \(ECONNREFUSED\)$/,
+      /^GET dashboards\/9: no answer from http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)$/,
     );
     expect(slept).toHaveLength(2);
   });

@@ -1,24 +1,21 @@
 /**
  * A dashboard's declared collaborators (the one field a table cannot declare): only `can_edit` is
- * accepted by the service, each collaborator once. That they need `only_collaborators` is a rule across
- * fields, the kind's `declare` hook (index.ts).
+ * accepted by the service, each is named by exactly one of `email:` / `user_uuid:`, and once. That they
+ * need `only_collaborators` is a rule across fields, the kind's `declare` hook (index.ts); that they are
+ * members of the organization is checked at plan (collaborators.ts).
  */
-import type { SourceRef } from "../../config/types.js";
 import type { FieldContext } from "../define/index.js";
+import { collaboratorName, type DesiredCollaborator } from "./collaborators.js";
+
+export type { DesiredCollaborator } from "./collaborators.js";
 
 export interface CollaboratorInput {
-  user_uuid: string;
+  user_uuid?: string;
+  email?: string;
   level?: "can_edit" | "can_view" | 21 | 37;
 }
 
-export interface DesiredCollaborator {
-  user_uuid: string;
-  /** Always 37 (can_edit): the only level the service accepts. */
-  level: 37;
-  source: SourceRef;
-}
-
-/** The declared collaborators, each once, sorted by user_uuid; can_view is refused. */
+/** The declared collaborators, each once, in file order; can_view is refused. */
 export function declareCollaborators(
   list: CollaboratorInput[],
   { ctx }: FieldContext,
@@ -26,7 +23,6 @@ export function declareCollaborators(
   const seen = new Map<string, string>();
   const out: DesiredCollaborator[] = [];
   list.forEach((item, i) => {
-    const uuid = item.user_uuid.toLowerCase();
     const level = item.level ?? "can_edit";
     if (level === "can_view" || level === 21) {
       ctx.error(
@@ -35,18 +31,32 @@ export function declareCollaborators(
       );
       return;
     }
-    const first = seen.get(uuid);
-    if (first !== undefined) {
+    if ((item.user_uuid === undefined) === (item.email === undefined)) {
+      const problem = item.email === undefined ? "names nobody" : "has both email and user_uuid";
       ctx.error(
-        `/collaborators/${i}/user_uuid`,
-        `collaborator ${uuid} is listed twice in ${ctx.owner} (first at ${first})`,
+        `/collaborators/${i}`,
+        `collaborator ${i + 1} of ${ctx.owner} ${problem}: give exactly one of email: or user_uuid:`,
       );
       return;
     }
     // The collaborator's mapping (its first key): recorded by the fast parse path, no scalar lookup.
     const source = ctx.at(`/collaborators/${i}`);
-    seen.set(uuid, `${source.file}:${source.line}:${source.column}`);
-    out.push({ user_uuid: uuid, level: 37, source });
+    const collaborator: DesiredCollaborator =
+      item.user_uuid !== undefined
+        ? { user_uuid: item.user_uuid.toLowerCase(), level: 37, source }
+        : { email: ctx.text(`/collaborators/${i}/email`, item.email ?? "").trim(), level: 37, source };
+    const key = collaborator.user_uuid ?? `email ${collaborator.email?.toLowerCase()}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      const field = item.user_uuid !== undefined ? "user_uuid" : "email";
+      ctx.error(
+        `/collaborators/${i}/${field}`,
+        `collaborator ${collaboratorName(collaborator)} is listed twice in ${ctx.owner} (first at ${first})`,
+      );
+      return;
+    }
+    seen.set(key, `${source.file}:${source.line}:${source.column}`);
+    out.push(collaborator);
   });
-  return out.sort((a, b) => (a.user_uuid < b.user_uuid ? -1 : a.user_uuid > b.user_uuid ? 1 : 0));
+  return out;
 }

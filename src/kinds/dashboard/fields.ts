@@ -35,18 +35,32 @@ export const dashboardFields = fieldTable({
     { everyone: 21, only_collaborators: 37 },
     "Who may edit: everyone (21) in the project, or only_collaborators (37).",
   ),
-  /** When present, the whole set; sorted by user_uuid. Reconciled by add / remove_collaborator. */
+  /**
+   * When present, the whole set, each named by email or user_uuid (collaborators.ts resolves both
+   * against the organization's members at plan). Reconciled by add / remove_collaborator.
+   */
   collaborators: field<CollaboratorInput[], DesiredCollaborator[]>(
     {
       type: "array",
       description:
-        "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators.",
+        "When present, the whole set of collaborators: others are removed. Needs restriction_level only_collaborators. Each is named by email or user_uuid; plan checks both against the organization's members.",
       items: {
         type: "object",
         additionalProperties: false,
-        required: ["user_uuid"],
         properties: {
-          user_uuid: { type: "string", description: "The user's UUID.", pattern: UUID, "x-expect": "a UUID" },
+          email: {
+            type: "string",
+            description:
+              "The user's email address, as the organization's members list has it (pull writes this form). Give email or user_uuid.",
+            pattern: "^[^@\\s]+@[^@\\s]+$",
+            "x-expect": "an email address",
+          },
+          user_uuid: {
+            type: "string",
+            description: "The user's UUID (`posthog-gitops members` lists them). Give email or user_uuid.",
+            pattern: UUID,
+            "x-expect": "a UUID",
+          },
           level: {
             enum: ["can_edit", "can_view", 37, 21],
             description:

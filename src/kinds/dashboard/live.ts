@@ -1,15 +1,19 @@
 /**
  * Live dashboards of a project: the list (one read, 100 per page), plus collaborators only for
  * dashboards whose declaration lists `collaborators` and sharing only where the declared switch differs
- * from the list's `is_shared` (SPEC §6: nothing per unchanged object beyond that). The comparable state
- * of the list's fields is the field table's (fields.ts); these details are added to it.
+ * from the list's `is_shared` (SPEC §6: nothing per unchanged object beyond that), and the organization's
+ * members only when a declared collaborator is not already on its dashboard (collaborators.ts). The
+ * comparable state of the list's fields is the field table's (fields.ts); these details are added to it.
  */
 import { UserError } from "../../errors.js";
 import { matchObjects, type PlanError } from "../../plan/index.js";
 import type { LiveKind } from "../../plan/types.js";
 import { compareText } from "../../plan/values.js";
+import type { ReadRun } from "../../read/kinds.js";
+import type { MembersRead } from "../../read/people.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Collaborator, DashboardBasic, SharingConfiguration } from "../../service/types.js";
+import { unresolved } from "./collaborators.js";
 import type { DesiredDashboard } from "./fields.js";
 
 export interface LiveDashboards extends LiveKind {
@@ -18,12 +22,16 @@ export interface LiveDashboards extends LiveKind {
   collaborators: Record<number, Collaborator[]>;
   /** By dashboard id, read only where the declared sharing switch differs from `is_shared`. */
   sharing: Record<number, SharingConfiguration>;
+  /** The organization's members, read only when some declared collaborator needed them. */
+  members?: MembersRead;
 }
 
 /** What was read besides the list: dashboard ids whose collaborators / sharing were read. */
 export interface DashboardReads {
   collaborators: number[];
   sharing: number[];
+  /** The organization's members list was read (to resolve collaborators). */
+  members?: boolean;
 }
 
 /** State read besides the list: collaborators and sharing, only where they were read. */
@@ -64,27 +72,62 @@ export function detailReads(
   return reads;
 }
 
+/**
+ * True when some declared collaborator of a dashboard that will be created, or that exists, is not
+ * among the collaborators read for it: only the organization's members list can resolve it. (A
+ * restored dashboard's collaborators are planned by the next plan.)
+ */
+export function membersNeeded(
+  declared: readonly DesiredDashboard[],
+  dashboards: readonly DashboardBasic[],
+  collaborators: Readonly<Record<number, Collaborator[]>>,
+): boolean {
+  const ignoredErrors: PlanError[] = [];
+  const { pairs } = matchObjects(declared, dashboards, "dashboard", ignoredErrors);
+  return pairs.some(({ desired, live }) => {
+    if (desired.deleted || !desired.collaborators || desired.collaborators.length === 0) return false;
+    if (live === undefined) return desired.id === undefined;
+    return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
+  });
+}
+
 export async function readDashboards(
   client: ServiceClient,
   project: number,
   declared: readonly DesiredDashboard[],
+  run: ReadRun,
 ): Promise<{ live: LiveDashboards; read: DashboardReads }> {
   const objects = await client.dashboards.listAll(project);
   const reads = detailReads(declared, objects);
-  return { live: await withDetails(client, project, objects, reads), read: reads };
+  const live = await withDetails(client, project, objects, reads);
+  if (membersNeeded(declared, objects, live.collaborators)) {
+    reads.members = true;
+    live.members = await run.members.check(project);
+  }
+  return { live, read: reads };
 }
 
 export async function rereadDashboards(
   client: ServiceClient,
   project: number,
   read: unknown,
+  run: ReadRun,
 ): Promise<LiveDashboards> {
   const reads = read as Partial<DashboardReads> | null;
   const ids = (v: unknown) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
-  if (!reads || !ids(reads.collaborators) || !ids(reads.sharing)) {
+  const members = reads?.members;
+  if (
+    !reads ||
+    !ids(reads.collaborators) ||
+    !ids(reads.sharing) ||
+    (members !== undefined && members !== true)
+  ) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  return withDetails(client, project, await client.dashboards.listAll(project), reads as DashboardReads);
+  const objects = await client.dashboards.listAll(project);
+  const live = await withDetails(client, project, objects, reads as DashboardReads);
+  if (members === true) live.members = await run.members.check(project);
+  return live;
 }
 
 async function withDetails(

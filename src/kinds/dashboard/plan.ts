@@ -10,6 +10,7 @@ import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import type { DashboardBasic } from "../../service/types.js";
 import { updateAction } from "../define/index.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import { type ResolvedCollaborator, resolveCollaborators, uncheckedNote } from "./collaborators.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
 import type { LiveDashboards } from "./live.js";
 import { ADD_COLLABORATOR, DISABLE_SHARING, ENABLE_SHARING, REMOVE_COLLABORATOR } from "./verbs.js";
@@ -53,14 +54,34 @@ function sharingAction(ref: ObjectRef, before: boolean, after: boolean): Action 
   });
 }
 
-function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext): void {
+/**
+ * The declared collaborators as UUIDs (collaborators.ts); errors for those that are no members go to
+ * the sink, and a members list the key may not read is said once per plan.
+ */
+function resolved(
+  desired: DesiredDashboard,
+  onDashboard: Parameters<typeof resolveCollaborators>[2],
+  ctx: KindPlanContext<LiveDashboards>,
+): ResolvedCollaborator[] {
+  const owner = `dashboard "${desired.name}"`;
+  const result = resolveCollaborators(owner, desired.collaborators ?? [], onDashboard, ctx.live.members);
+  ctx.sink.errors.push(...result.errors);
+  if (result.unchecked !== undefined) {
+    const message = uncheckedNote(result.unchecked);
+    if (!ctx.sink.notes.some((n) => n.message === message))
+      ctx.sink.notes.push({ severity: "warning", message });
+  }
+  return result.collaborators;
+}
+
+function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext<LiveDashboards>): void {
   const { sink, features } = ctx;
   const after = dashboardFields.sent(desired);
   sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
   if (desired.tags && desired.tags.length > 0 && features?.tagging === false) {
     sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
   }
-  const collaborators = desired.collaborators ?? [];
+  const collaborators = resolved(desired, [], ctx);
   if (collaborators.length > 0 && features?.access_control === false) {
     // The new dashboard's effective level stays 21, where the service refuses collaborator writes.
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
@@ -136,17 +157,15 @@ function planCollaborators(
   current: DashboardBasic,
   ref: ObjectRef,
   live: LiveDashboards,
-  ctx: KindPlanContext,
+  ctx: KindPlanContext<LiveDashboards>,
 ): void {
   const { sink, features } = ctx;
-  const liveList = (live.collaborators[current.id] ?? []).map((c) => ({
-    user_uuid: c.user.uuid,
-    level: c.level,
-  }));
-  const wanted = desired.collaborators ?? [];
-  const liveIds = new Set(liveList.map((c) => c.user_uuid));
+  const onDashboard = live.collaborators[current.id] ?? [];
+  const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
+  const wanted = resolved(desired, onDashboard, ctx);
+  const liveIds = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
-  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid));
+  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
   const adds = wanted.filter((c) => !liveIds.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
   // The service refuses collaborator writes while the effective level is 21: planning them would fail

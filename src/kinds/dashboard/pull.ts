@@ -1,7 +1,8 @@
 /**
  * Live dashboards → YAML items: the field table writes every managed field, defaults included (a field
  * left out is not managed, so a later edit in the UI would never show up as drift). Collaborators are
- * read only for dashboards restricted to collaborators (the others cannot have any); sharing comes from
+ * read only for dashboards restricted to collaborators (the others cannot have any) and written by
+ * email; sharing comes from
  * the list's `is_shared` (no request per dashboard).
  */
 
@@ -15,9 +16,15 @@ import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
 export function dashboardItem(live: DashboardBasic, collaborators?: Collaborator[]): Record<string, unknown> {
   const item = dashboardFields.item(live);
   if (live.restriction_level === 37 && collaborators) {
-    item.collaborators = collaborators
-      .map((c) => ({ user_uuid: c.user.uuid, level: COLLABORATOR_LEVEL[c.level] ?? "can_view" }))
-      .sort((a, b) => compareText(a.user_uuid, b.user_uuid));
+    // By email, the way people name each other (SPEC §2); the UUID only for a user without one.
+    const named = collaborators.map((c) => ({
+      key: c.user.email ? "email" : "user_uuid",
+      value: c.user.email ? c.user.email : c.user.uuid,
+      level: COLLABORATOR_LEVEL[c.level] ?? "can_view",
+    }));
+    item.collaborators = named
+      .sort((a, b) => compareText(a.value, b.value))
+      .map((c) => ({ [c.key]: c.value, level: c.level }));
   }
   item.sharing = { enabled: live.is_shared };
   return item;

