@@ -139,6 +139,12 @@ describe("a flag's life", () => {
     );
     const requests = (await h.api("GET", `${P}/change_requests/?state=pending`)).body.results;
     expect(requests.map((r: Json) => r.id)).toEqual([pending?.[1]]);
+    // Again, as JSON: the same request is still pending (the service opens no second one).
+    const again = await h.cli(["apply", "--auto-approve", "--format", "json", "p"]);
+    expect(again.code).toBe(1);
+    const result = JSON.parse(again.stdout);
+    expect(result.ok).toBe(false);
+    expect(result.results.map((r: Json) => [r.outcome, r.change_request])).toEqual([["pending", pending?.[1]]]);
     expect((await liveFlag(id)).filters.groups[0].rollout_percentage).toBe(80);
     await h.reseed<PartialState>((s) => {
       s.approval_policies = [];
