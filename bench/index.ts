@@ -13,6 +13,7 @@
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { backToBack, SIZES } from "./back-to-back.js";
+import { CONTENT, contentScenarios } from "./content.js";
 import { flagScenarios } from "./flags.js";
 import { offlinePlan } from "./offline.js";
 import { pacedApply } from "./rate.js";
@@ -58,6 +59,10 @@ for (const kind of ["no-op plan", "apply 10% change", "apply whole fleet from em
   if (Number.isFinite(ratio))
     notes.push(`${kind}: concurrency 4 is ${ratio.toFixed(2)}x faster than concurrency 1 (wall time)`);
 }
+
+// Dashboards with their content: 200 dashboards × 5 tiles and their 1,000 insights, under the
+// service's own limits (the insight endpoints' 240/minute and 1,200/hour included).
+for (const f of await contentScenarios({ size: CONTENT, latencyMs: 20 })) row(f);
 
 for (const f of await flagScenarios({ repeat: Number(process.env.BENCH_REPEAT ?? "1") })) {
   row(f);

@@ -1,11 +1,13 @@
 /**
  * Executes a plan. Actions of one object run in plan order (create/restore, update, collaborator
- * removes then adds, sharing, pause/unpause); independent objects run concurrently (bounded), objects
- * a kind orders (`waits`: a flag others depend on first) after those they wait for; deletes run last,
- * in the same order, and a delete is skipped when other work on an object of the same name failed (a
- * replace must not remove the old export when the new one was not created). After a failure the
- * object's remaining actions are skipped, and so is the work that waits for it; other objects carry
- * on, and every action gets exactly one result. A change an approval policy holds is `pending`.
+ * removes then adds, sharing, pause/unpause, tiles); independent objects run concurrently (bounded);
+ * deletes run last, and a delete is skipped when other work on an object of the same name failed (a
+ * replace must not remove the old export when the new one was not created). An object whose actions
+ * refer to others (a dashboard's tiles, the insights they show; a flag, the flags it depends on, or
+ * when it goes down, the flags that depend on it: the verb's `references`) starts after the work on
+ * those, deletes among themselves too, and such an action is skipped when that work failed or is held
+ * for approval. After a failure the object's remaining actions are skipped, other objects carry on,
+ * and every action gets exactly one result. A change an approval policy holds is `pending`.
  */
 import pLimit from "p-limit";
 import { isUserError, UserError } from "../errors.js";
@@ -15,10 +17,10 @@ import type { ServiceClient } from "../service/client.js";
 import { ServiceError } from "../service/errors.js";
 import { StoppedError } from "../service/stop.js";
 import { executeAction } from "./execute.js";
-import type { ApplyKind } from "./kinds.js";
+import type { ApplyKind, Reference } from "./kinds.js";
 
 /**
- * `skipped`: not tried because other work on the object (or on an object it depends on) failed;
+ * `skipped`: not tried because other work on the object (or on an object it refers to) failed;
  * `not_started`: not tried because the run was stopping (Ctrl-C / SIGTERM): nothing was sent for it;
  * `pending`: an approval policy of the organization holds the change (not live; `change_request` names
  * the request an approver must accept).
@@ -60,18 +62,28 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
     results.push(result);
     deps.onResult?.(result);
   };
+  // One group per object: its name (objects of one name share the delete guard) and its id (pinned
+  // objects may share a name, as pulled insights do; a replacement's actions carry the old id).
   const groups = new Map<string, Action[]>();
   const deletes = new Map<string, Action[]>();
   const knownIds = planKnownIds(plan);
   for (const action of plan.actions) {
-    const key = objectKey(action.object);
     const into = isDelete(action) ? deletes : groups;
+    const key = groupKey(action);
     into.set(key, [...(into.get(key) ?? []), action]);
   }
-  /** Objects whose work did not happen (failed, or held for approval): what waits for them is skipped. */
+  const referencesOf = (action: Action): readonly Reference[] => {
+    const kind = deps.kinds.find((k) => k.name === action.object.kind);
+    return kind?.verbs.find((v) => v.name === action.action)?.references?.(action) ?? [];
+  };
+  const refKey = (action: Action, ref: Reference) =>
+    objectKey({ project: action.object.project, kind: ref.kind, name: ref.name });
+  /** Ids learnt per object name: live ids, and the ids creates returned. */
+  const ids = new Map<string, number | string>();
   const failedKeys = new Set<string>();
-  const held = new Map<string, string>();
-  const runGroup = async (key: string, actions: readonly Action[]) => {
+  /** Objects whose change an approval policy holds (by name): not live, so what needs them waits too. */
+  const held = new Set<string>();
+  const runGroup = async (actions: readonly Action[]) => {
     let id = actions[0]?.object.id;
     let failure: string | undefined;
     let stopped = false;
@@ -84,6 +96,18 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
         report({ action, outcome: "skipped", error: `skipped: ${failure}`, notes: [] });
         continue;
       }
+      const needed = referencesOf(action).find((ref) => failedKeys.has(refKey(action, ref)));
+      if (needed !== undefined) {
+        const word = deps.kinds.find((k) => k.name === needed.kind)?.words.one ?? needed.kind;
+        const why = held.has(refKey(action, needed)) ? "waits for approval" : "failed";
+        report({
+          action,
+          outcome: "skipped",
+          error: `skipped: the work on ${word} "${needed.name}" ${why}`,
+          notes: [],
+        });
+        continue;
+      }
       try {
         const kind = deps.kinds.find((k) => k.name === action.object.kind);
         if (kind === undefined) throw new UserError(`unknown kind "${action.object.kind}" in the plan`);
@@ -91,11 +115,13 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
           client: deps.client,
           env: deps.env,
           knownIds: knownIds.get(kindKey(action.object)) ?? new Set(),
+          referenced: { idOf: (ref) => ids.get(refKey(action, ref)) },
         });
         id = done.id ?? id;
+        if (id !== undefined) ids.set(objectKey(action.object), id);
         report({ action, outcome: "ok", ...(id !== undefined ? { id } : {}), notes: done.notes });
       } catch (error) {
-        failedKeys.add(key);
+        failedKeys.add(objectKey(action.object));
         if (error instanceof StoppedError) {
           // Its request was never sent: the object is as it was before.
           report({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
@@ -105,7 +131,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
         const changeRequest = error instanceof ServiceError ? error.changeRequestId : undefined;
         if (changeRequest !== undefined) {
           // Not live: an approval policy holds the change, the object is as it was (SPEC §3).
-          held.set(key, changeRequest);
+          held.add(objectKey(action.object));
           failure = `${action.action} of ${action.object.kind} "${action.object.name}" waits for approval (change request ${changeRequest})`;
           report({
             action,
@@ -123,95 +149,66 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
   };
   const limit = pLimit(Math.max(1, deps.concurrency ?? 4));
   /**
-   * Runs every object of `batch` once the objects it waits for are done; an object whose prerequisite
-   * did not happen is skipped (its dependents would be refused by the service, or depend on nothing).
+   * Runs a batch of groups, each after the groups of the batch its actions refer to. Waiting happens
+   * outside the limit, so a group waiting for others never holds one of its slots; a cycle (never
+   * planned) is cut where it closes. `each` runs one group once its turn has come.
    */
-  const runBatch = async (batch: ReadonlyMap<string, Action[]>, suffix: string) => {
-    const waits = acyclic(collectWaits(deps.kinds, batch));
+  const runBatch = async (
+    batch: ReadonlyMap<string, Action[]>,
+    each: (actions: Action[]) => Promise<void>,
+  ) => {
+    const byName = new Map<string, string[]>();
+    for (const [key, actions] of batch) {
+      const name = objectKey(actions[0]!.object);
+      byName.set(name, [...(byName.get(name) ?? []), key]);
+    }
     const started = new Map<string, Promise<void>>();
+    const visiting = new Set<string>();
     const start = (key: string): Promise<void> => {
       const known = started.get(key);
-      if (known !== undefined) return known;
-      const actions = batch.get(key) ?? [];
-      const run = (async () => {
-        const before = (waits.get(key) ?? []).filter((k) => batch.has(k));
-        await Promise.all(before.map(start));
-        const blocked = before.find((k) => failedKeys.has(k) || held.has(k));
-        if (blocked !== undefined) {
-          const other = batch.get(blocked)?.[0]?.object;
-          const why = `skipped: ${other ? `${other.kind} "${other.name}"` : blocked}, which it depends on, was not changed`;
-          failedKeys.add(key);
-          for (const action of actions) report({ action, outcome: "skipped", error: why, notes: [] });
-          return;
+      if (known) return known;
+      const actions = batch.get(key) as Action[];
+      visiting.add(key);
+      const before = new Set<string>();
+      for (const action of actions) {
+        for (const ref of referencesOf(action)) {
+          for (const other of byName.get(refKey(action, ref)) ?? []) {
+            if (other !== key && !visiting.has(other)) before.add(other);
+          }
         }
-        await limit(async () => {
-          if (suffix !== "" && deps.signal?.aborted) {
-            for (const action of actions)
-              report({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
-            return;
-          }
-          if (suffix !== "" && (failedKeys.has(key) || held.has(key))) {
-            for (const action of actions) {
-              report({
-                action,
-                outcome: "skipped",
-                error: "skipped: other work on this object failed",
-                notes: [],
-              });
-            }
-            return;
-          }
-          await runGroup(`${key}${suffix}`, actions);
-          if (failedKeys.has(`${key}${suffix}`)) failedKeys.add(key);
-        });
-      })();
+      }
+      const waits = [...before].map(start);
+      visiting.delete(key);
+      const run = Promise.all(waits).then(() => limit(() => each(actions)));
       started.set(key, run);
       return run;
     };
     await Promise.all([...batch.keys()].map(start));
   };
-  await runBatch(groups, "");
-  await runBatch(deletes, "#delete");
+  await runBatch(groups, runGroup);
+  await runBatch(deletes, async (actions) => {
+    const key = objectKey(actions[0]!.object);
+    for (const action of actions) {
+      if (deps.signal?.aborted) {
+        report({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
+      } else if (failedKeys.has(key)) {
+        report({
+          action,
+          outcome: "skipped",
+          error: "skipped: other work on this object failed",
+          notes: [],
+        });
+      } else {
+        await runGroup([action]);
+      }
+    }
+  });
   return results;
 }
 
-/** What each object of `batch` waits for, from its kind (objects of one kind and project together). */
-function collectWaits(
-  kinds: readonly ApplyKind[],
-  batch: ReadonlyMap<string, Action[]>,
-): Map<string, string[]> {
-  const byKind = new Map<string, Map<string, Action[]>>();
-  for (const [key, actions] of batch) {
-    const first = actions[0];
-    if (first === undefined) continue;
-    const group = kindKey(first.object);
-    byKind.set(group, (byKind.get(group) ?? new Map()).set(key, actions));
-  }
-  const waits = new Map<string, string[]>();
-  for (const objects of byKind.values()) {
-    const kind = kinds.find((k) => k.name === [...objects.values()][0]?.[0]?.object.kind);
-    for (const [key, before] of kind?.waits?.(objects) ?? []) waits.set(key, before);
-  }
-  return waits;
-}
-
-/** The waits without the edges that would close a cycle (a cycle would wait forever). */
-function acyclic(waits: Map<string, string[]>): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  const state = new Map<string, "open" | "done">();
-  const visit = (key: string) => {
-    state.set(key, "open");
-    const kept: string[] = [];
-    for (const next of waits.get(key) ?? []) {
-      if (state.get(next) === "open") continue;
-      if (!state.has(next)) visit(next);
-      kept.push(next);
-    }
-    out.set(key, kept);
-    state.set(key, "done");
-  };
-  for (const key of waits.keys()) if (!state.has(key)) visit(key);
-  return out;
+/** One object's actions in apply: its name and its id (a created object has none until its create). */
+function groupKey(action: Action): string {
+  return `${objectKey(action.object)}#${action.object.id ?? ""}`;
 }
 
 /** `project/kind`: where names must be unique. */

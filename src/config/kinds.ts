@@ -5,7 +5,15 @@
  * never branches on a kind's name.
  */
 import type { ObjectContext } from "./context.js";
-import type { Declared, SourceRef } from "./types.js";
+import type { Declared, DesiredProject, SourceRef } from "./types.js";
+
+/** A problem found across the declarations of one project (a tile naming an insight no file declares). */
+export interface ProjectProblem {
+  source: SourceRef;
+  message: string;
+  /** Absent: an error. */
+  severity?: "warning";
+}
 
 /** A JSON Schema node, as far as the loader reads one. */
 export type SchemaNode = {
@@ -43,11 +51,6 @@ export interface ConfigKind {
   /** The YAML key holding an item's identity, as messages name it (`name`, a flag's `key`); default `name`. */
   readonly identityKey?: string;
   /**
-   * Rules across the declarations of one project (a flag depending on another, in a cycle): each
-   * problem reported at its place. Runs after every file is loaded.
-   */
-  checkProject?(declared: readonly Declared[], report: (source: SourceRef, message: string) => void): void;
-  /**
    * One schema-valid item → the kind's desired object. Problems go to `ctx` (never thrown); `ctx.text`
    * interpolates non-secret strings.
    */
@@ -67,4 +70,9 @@ export interface ConfigKind {
    * be echoed in a message, because it may be a secret written by mistake.
    */
   quiet?(pointer: string): boolean;
+  /**
+   * Rules across the kinds of one project, once every file is read: what this kind's objects name in
+   * other kinds (a dashboard's tiles, the insights the files declare). Absent: none.
+   */
+  checkProject?(project: DesiredProject): ProjectProblem[];
 }

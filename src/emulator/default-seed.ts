@@ -57,12 +57,16 @@ function user(
 }
 
 function dashboards(): StoreData["dashboards"] {
-  const text = (id: number, body: string) => ({
+  const text = (id: number, body: string, created_at: string) => ({
     id,
-    text: { body },
-    insight: null,
+    text: { id, body, created_by: 1, last_modified_at: created_at, last_modified_by: null },
+    insight_id: null,
     layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } },
     color: null,
+    deleted: null,
+    show_description: null,
+    transparent_background: null,
+    filters_overrides: {},
   });
   const rows: Array<Partial<DashboardRecord> & Pick<DashboardRecord, "id" | "team_id" | "created_at">> = [
     {
@@ -73,7 +77,7 @@ function dashboards(): StoreData["dashboards"] {
       pinned: true,
       tags: ["kpi", "product"],
       created_at: "2025-03-01T09:00:00.000Z",
-      tiles: [text(1, "Activation and retention")],
+      tiles: [text(1, "Activation and retention", "2025-03-01T09:00:00.000Z")],
     },
     {
       id: 2,
@@ -81,7 +85,7 @@ function dashboards(): StoreData["dashboards"] {
       name: "Marketing Overview",
       tags: ["marketing"],
       created_at: "2025-03-02T09:00:00.000Z",
-      tiles: [text(2, "Campaigns")],
+      tiles: [text(2, "Campaigns", "2025-03-02T09:00:00.000Z")],
     },
     {
       id: 3,
@@ -301,9 +305,10 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     ...sampleFlags(at),
     approval_policies: [],
     change_requests: [],
+    insights: [],
     quick_filters: [],
     dashboard_templates: [],
     view_logs: [],
-    sequences: { dashboard: 6, tile: 3, feature_flag: 9, cohort: 5 },
+    sequences: { dashboard: 6, tile: 3, insight: 1, text: 3, feature_flag: 9, cohort: 5 },
   };
 }

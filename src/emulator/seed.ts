@@ -9,6 +9,7 @@ import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
 import { normaliseActivity } from "./seed-activity.js";
 import { SeedError } from "./seed-error.js";
 import { normaliseFlagData } from "./seed-flags.js";
+import { seedContent } from "./seed-insights.js";
 import { defaultService, mergeService, type ServiceSettings } from "./service.js";
 import type {
   ApiKeyRecord,
@@ -216,6 +217,7 @@ export function normaliseSeed(
     ...(d.is_shared === true ? { is_shared: true } : {}),
     tiles: Array.isArray(d.tiles)
       ? (d.tiles as Raw[]).map((t) => ({
+          ...t,
           id: isInt(t.id) ? (t.id as number) : tileId++,
           insight: (t.insight as Raw) ?? null,
           text: (t.text as Raw) ?? null,
@@ -260,6 +262,7 @@ export function normaliseSeed(
   const maxTile = Math.max(0, ...dashboards.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = (seed.sequences ?? {}) as Raw;
   const { next, ...flagData } = normaliseFlagData((key) => list(seed, key), at, sequences);
+  const content = seedContent(list(seed, "insights"), dashboards, at, sequences);
   return {
     service,
     organizations,
@@ -271,6 +274,7 @@ export function normaliseSeed(
     batch_exports,
     ...normaliseActivity((key) => list(seed, key), at),
     ...flagData,
+    insights: content.insights,
     sequences: {
       ...next,
       dashboard: Math.max(
@@ -278,6 +282,8 @@ export function normaliseSeed(
         ...dashboards.map((d) => d.id + 1),
       ),
       tile: Math.max(isInt(sequences.tile) ? (sequences.tile as number) : 1, maxTile + 1),
+      insight: content.nextInsight,
+      text: content.nextText,
     },
   };
 }

@@ -87,4 +87,12 @@ export class Store {
   nextFeatureFlagId(): number {
     return this.data.sequences.feature_flag++;
   }
+
+  nextInsightId(): number {
+    return this.data.sequences.insight++;
+  }
+
+  nextTextId(): number {
+    return this.data.sequences.text++;
+  }
 }

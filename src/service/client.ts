@@ -11,6 +11,7 @@ import { type BudgetName, budgetFileId, readBudgetFile, writeBudgetFile } from "
 import { type ClientEvent, type NoticeOptions, Notifier, type Timers } from "./client-events.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
 import { eventsApi, organizationsApi } from "./events.js";
+import { insightsApi } from "./insights.js";
 import { integrationsApi } from "./integrations.js";
 import { collectOffsetPages } from "./pages.js";
 import type { Query } from "./query.js";
@@ -42,7 +43,10 @@ export interface ClientOptions {
   concurrency?: number;
   /** Default 480/minute, 4800/hour. */
   rateLimit?: { perMinute: number; perHour: number };
-  /** Events endpoints; default 240/minute, 1200/hour. */
+  /**
+   * The ClickHouse-throttled endpoints (events and insights, one scope at the service); default
+   * 240/minute, 1200/hour.
+   */
   eventsRateLimit?: { perMinute: number; perHour: number };
   /** Arbitrary windows (e.g. 20 per 2 s in tests, or POSTHOG_RATE_LIMIT); win over `rateLimit`. */
   rateWindows?: { general?: RateWindow[]; events?: RateWindow[] };
@@ -99,6 +103,7 @@ export class ServiceClient {
   readonly events;
   readonly organizations;
   readonly integrations;
+  readonly insights;
   readonly host: string;
   readonly #transport: Transport;
   readonly #ownAgent: Agent | undefined;
@@ -183,6 +188,7 @@ export class ServiceClient {
     this.events = eventsApi(t);
     this.organizations = organizationsApi(t);
     this.integrations = integrationsApi(t);
+    this.insights = insightsApi(t);
   }
 
   /**

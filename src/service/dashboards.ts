@@ -46,6 +46,10 @@ export function dashboardsApi(t: Transport) {
     get(project: ProjectId, id: number): Promise<Dashboard> {
       return t.send({ method: "GET", path: path(project, `${seg(id)}/`), expect: "dashboard" });
     },
+    /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
+    getWithTiles(project: ProjectId, id: number): Promise<Dashboard> {
+      return t.send({ method: "GET", path: path(project, `${seg(id)}/`), expect: "dashboardWithTiles" });
+    },
     create(project: ProjectId, body: DashboardWrite): Promise<Dashboard> {
       return t.send({ method: "POST", path: path(project), body, expect: "dashboard" });
     },

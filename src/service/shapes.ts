@@ -67,6 +67,50 @@ const dashboard = obj(
   ["id"],
 );
 
+/**
+ * A dashboard's tile (not in the subset; service-api.md §11): its id, what it shows (the insight's id,
+ * a text card's body) and its layouts. Layouts written by hand may be anything JSON; the plan reads
+ * their `sm` entry only when it is an object.
+ */
+const tile = obj(
+  {
+    id: int,
+    insight: { type: ["object", "null"], properties: { id: int, name: strOrNull }, required: ["id"] },
+    text: { type: ["object", "null"], properties: { id: int, body: strOrNull } },
+    color: strOrNull,
+  },
+  ["id"],
+);
+
+/** A dashboard retrieve with its tiles (the plan reads them only for dashboards that declare `tiles:`). */
+const dashboardWithTiles = {
+  ...dashboard,
+  properties: { ...(dashboard.properties as Schema), tiles: list(tile) },
+  required: ["id", "tiles"],
+};
+
+/**
+ * Insights (not in the subset; products/product_analytics/backend/api/insight.py): the basic shape of
+ * `?basic=true` lists, and the full one of retrieve / create / PATCH. The plan reads the identity, the
+ * managed fields and the tiles placing the insight (`dashboard_tiles`; the deprecated `dashboards` is
+ * optional: the service drops it once its opt-in is enforced).
+ */
+const insightBasic = obj(
+  {
+    id: int,
+    short_id: str,
+    name: strOrNull,
+    description: strOrNull,
+    query: { type: ["object", "null"] },
+    tags: list(str),
+    dashboard_tiles: list(
+      obj({ id: int, dashboard_id: int, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"]),
+    ),
+    dashboards: list(int),
+  },
+  ["id", "name", "query", "dashboard_tiles"],
+);
+
 /** OpenAPI `DashboardCollaborator`: the plan reads the user's uuid and the level. */
 const collaborator = obj({ id: str, user: obj({ uuid: str }, ["uuid"]), level }, ["user", "level"]);
 
@@ -195,6 +239,9 @@ const cursorPage = (item: Schema): Schema =>
 export const SHAPES = {
   dashboardPage: { schema: offsetPage(dashboardBasic), list: "results" },
   dashboard: { schema: dashboard },
+  dashboardWithTiles: { schema: dashboardWithTiles },
+  insightPage: { schema: offsetPage(insightBasic), list: "results" },
+  insight: { schema: insightBasic },
   collaborators: { schema: list(collaborator), list: "array" },
   collaborator: { schema: collaborator },
   sharing: { schema: sharing },

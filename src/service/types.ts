@@ -77,7 +77,31 @@ export interface Dashboard extends DashboardBasic {
   persisted_filters?: Record<string, unknown> | null;
   persisted_variables?: Record<string, unknown> | null;
   quick_filter_ids: string[];
-  tiles: unknown[];
+  tiles: DashboardTile[];
+}
+
+/**
+ * A dashboard tile as a dashboard's retrieve shows it (service-api.md §11): an insight's place on the
+ * dashboard or a text card, its layouts per breakpoint (`sm` is the 12-column grid) and colour.
+ */
+export interface DashboardTile {
+  id: number;
+  /** The insight the tile shows (in the dashboard's context), or null for a text tile. */
+  insight: { id: number; short_id?: string; name: string | null; deleted?: boolean } | null;
+  text: { id: number; body: string | null } | null;
+  /** `{sm: {x, y, w, h, ...}, xs: {...}}`; `{}` for a tile added through the API and never placed. */
+  layouts: Record<string, unknown> | null;
+  color: string | null;
+  order?: number | null;
+}
+
+/** A tile entry of a dashboard PATCH: display fields of the tile `id`, or a text card (new or `text.id`). */
+export interface TileWrite {
+  id?: number;
+  text?: { id?: number; body: string };
+  layouts?: Record<string, unknown>;
+  color?: string | null;
+  deleted?: boolean;
 }
 
 /** Body accepted by dashboard create / PATCH. */
@@ -93,6 +117,7 @@ export interface DashboardWrite {
   delete_insights?: boolean;
   use_template?: string;
   use_dashboard?: number;
+  tiles?: TileWrite[];
 }
 
 export interface Collaborator {
@@ -310,4 +335,48 @@ export interface Cohort {
   name: string;
   deleted?: boolean;
   is_static?: boolean;
+}
+
+/** A tile placing an insight, as the insight's answers list them (`dashboard_tiles`). */
+export interface InsightTile {
+  id: number;
+  dashboard_id: number;
+  deleted: boolean | null;
+}
+
+/** An insight as `?basic=true` lists show it (metadata only, never results). */
+export interface InsightBasic {
+  id: number;
+  short_id: string;
+  name: string | null;
+  derived_name: string | null;
+  description: string | null;
+  /** Upgraded to the latest schema on every read (the stored query may be older). */
+  query: Record<string, unknown> | null;
+  filters: Record<string, unknown>;
+  tags: string[];
+  dashboard_tiles: InsightTile[];
+  /** Deprecated, and left out once the service enforces its opt-in: read `dashboard_tiles`. */
+  dashboards?: number[];
+  saved: boolean;
+  last_modified_at: string;
+  last_modified_by?: UserBasic | null;
+}
+
+/** An insight as retrieve, create and PATCH return it. */
+export interface Insight extends InsightBasic {
+  deleted: boolean;
+  result?: unknown;
+}
+
+/** Body accepted by insight create / PATCH. */
+export interface InsightWrite {
+  name?: string | null;
+  description?: string | null;
+  tags?: string[];
+  query?: Record<string, unknown> | null;
+  /** The replace-set of the dashboards the insight is on (the deprecated field is still how tiles are added). */
+  dashboards?: number[];
+  deleted?: boolean;
+  saved?: boolean;
 }

@@ -212,9 +212,14 @@ batch_exports:
         1,
         ["b.yaml", "c.yaml"],
         ["dashboard"],
-        { dashboard: ["Generated *"], feature_flag: [], batch_export: [] },
+        { dashboard: ["Generated *"], insight: [], feature_flag: [], batch_export: [] },
       ],
-      [2, ["a.yaml"], ["batch_export"], { dashboard: [], feature_flag: [], batch_export: ["tmp-*"] }],
+      [
+        2,
+        ["a.yaml"],
+        ["batch_export"],
+        { dashboard: [], insight: [], feature_flag: [], batch_export: ["tmp-*"] },
+      ],
     ]);
   });
 

@@ -144,7 +144,9 @@ describe("a flag's life", () => {
     expect(again.code).toBe(1);
     const result = JSON.parse(again.stdout);
     expect(result.ok).toBe(false);
-    expect(result.results.map((r: Json) => [r.outcome, r.change_request])).toEqual([["pending", pending?.[1]]]);
+    expect(result.results.map((r: Json) => [r.outcome, r.change_request])).toEqual([
+      ["pending", pending?.[1]],
+    ]);
     expect((await liveFlag(id)).filters.groups[0].rollout_percentage).toBe(80);
     await h.reseed<PartialState>((s) => {
       s.approval_policies = [];

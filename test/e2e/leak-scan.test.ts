@@ -77,6 +77,7 @@ describe("the leak scan", () => {
       "pulled/batch-exports.yaml",
       "pulled/dashboards.yaml",
       "pulled/feature-flags.yaml",
+      "pulled/insights.yaml",
       "saved.json",
       "summary.md",
     ]);

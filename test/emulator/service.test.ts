@@ -25,8 +25,10 @@ describe("the service key of a seed", () => {
         "backfill-workflows-destination": false,
         "flag-evaluation-tags": false,
         "feature-flag-early-exit": false,
+        "legacy-insight-filters-disabled": false,
       },
       max_concurrent_backfills: 10,
+      insight_dashboards_opt_in_enforced: false,
     });
     const older = normaliseSeed(
       { service: { rules: "2025", feature_flags: { "hogql-batch-exports": true } } },

@@ -7,7 +7,7 @@ import { notFound } from "../errors.js";
 import { offsetPage } from "../pagination.js";
 import type { Ctx, Router } from "../router.js";
 import type { CohortRecord } from "../types.js";
-import { userBasic } from "./dashboard-view.js";
+import { userBasic } from "./dashboard-access.js";
 
 function renderCohort(ctx: Ctx, c: CohortRecord) {
   const creator = ctx.store.user(c.created_by);

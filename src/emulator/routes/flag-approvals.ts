@@ -13,7 +13,7 @@ import { ApiError } from "../errors.js";
 import { isDict } from "../fields.js";
 import type { Ctx } from "../router.js";
 import type { ApprovalPolicyRecord, ChangeRequestRecord, FeatureFlagRecord } from "../types.js";
-import { userBasic } from "./dashboard-view.js";
+import { userBasic } from "./dashboard-access.js";
 import { encryptPayload, REDACTED_PAYLOAD_VALUE } from "./flag-payloads.js";
 
 type Json = Record<string, unknown>;

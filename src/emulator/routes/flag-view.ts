@@ -11,7 +11,7 @@ import { isDict } from "../fields.js";
 import type { Ctx } from "../router.js";
 import { flagOn } from "../service.js";
 import type { FeatureFlagRecord } from "../types.js";
-import { userBasic } from "./dashboard-view.js";
+import { userBasic } from "./dashboard-access.js";
 import { flagProperties } from "./flag-filters.js";
 import { decryptPayload } from "./flag-payloads.js";
 

@@ -16,17 +16,10 @@ import { collect } from "../../service/pages.js";
 import type { DashboardWrite } from "../../service/types.js";
 import { plural } from "../../words.js";
 import type { Verb } from "../kind.js";
+import { ignoredTags } from "../shared/tags.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
-
-/** The service drops tags without the tagging feature; say so rather than report success silently. */
-function ignoredTags(body: Record<string, unknown> | undefined, returned: readonly string[] | undefined) {
-  const sent = body?.tags;
-  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
-    return ["the service ignored the tags (the organization lacks the tagging feature)"];
-  }
-  return [];
-}
+import { TILE_VERBS } from "./tile-verbs.js";
 
 /** Live dashboards named exactly `name` (the list's search narrows the read). */
 export async function findDashboards(
@@ -199,4 +192,5 @@ export const dashboardVerbs: readonly Verb[] = [
   REMOVE_COLLABORATOR,
   ENABLE_SHARING,
   DISABLE_SHARING,
+  ...TILE_VERBS,
 ];

@@ -66,7 +66,7 @@
  *   and change-scoped reads (#26): a `references(desired)` hook next to `plan`, and `service.get` /
  *   `service.search` (read one by id, search by name or key) next to `findByName`.
  */
-import type { ApplyKind, Executed } from "../../apply/kinds.js";
+import type { Executed } from "../../apply/kinds.js";
 import type { ConfigKind, KindWords } from "../../config/kinds.js";
 import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
@@ -108,10 +108,13 @@ export interface KindHooks<
   /** Rules across fields, after each field's own `declare`; problems go to `ctx`, never thrown. */
   declare?(input: InputOf<T>, desired: D, ctx: ConfigContext): void;
   checkBroken?: ConfigKind["checkBroken"];
-  /** Rules across the declarations of one project (dependency cycles). */
-  checkProject?: ConfigKind["checkProject"];
   secretPointers?: ConfigKind["secretPointers"];
   quiet?: ConfigKind["quiet"];
+  /**
+   * Rules across one project's declarations (a dashboard's tiles name declared insights; flags that
+   * depend on each other in a cycle).
+   */
+  checkProject?: ConfigKind["checkProject"];
   /** The id as a pin is matched (a UUID lowercased); absent: as written. */
   pin?(value: unknown): number | string;
   /**
@@ -133,8 +136,6 @@ export interface KindHooks<
   details?(live: L, kindLive: K): Record<string, unknown>;
   /** The delete of an undeclared live object (--prune); absent: the deleting verb on its state. */
   prune?(live: L, ref: ObjectRef, ctx: KindPlanContext<K>): Action;
-  /** Which of the plan's objects of this kind must wait for which (apply order across objects). */
-  waits?: ApplyKind["waits"];
   pull?: PullKind["pull"];
 }
 
@@ -204,10 +205,9 @@ export function defineKind<
       return desired;
     },
     ...(hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {}),
-    ...(hooks.checkProject ? { checkProject: hooks.checkProject } : {}),
-    ...(hooks.waits ? { waits: hooks.waits } : {}),
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
+    ...(hooks.checkProject ? { checkProject: hooks.checkProject } : {}),
     read: (client, project, declared, run) =>
       hooks.read ? hooks.read(client, project, declared as readonly D[], run) : listRead(client, project),
     reread:
@@ -234,10 +234,10 @@ export function defineKind<
     ...(hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {}),
     requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words.one} "${action.object.name}"`),
     create: service.create,
-    send(client, action, id, body) {
+    send(client, action, id, body, referenced) {
       const send = verbOf(action)?.send;
       if (send === undefined) throw new UserError(`${action.action} does not apply to a ${words.one}`);
-      return send(client, action, id, body);
+      return send(client, action, id, body, referenced);
     },
     findByName: service.findByName,
     listLive: service.list,

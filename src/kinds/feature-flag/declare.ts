@@ -7,13 +7,15 @@
  */
 import type { ObjectContext } from "../../config/context.js";
 import { envLookup, isToolVariable, secretReference } from "../../config/interpolate.js";
+import type { ProjectProblem } from "../../config/kinds.js";
 import { noteMissingSecret } from "../../config/missing-secrets.js";
 import { SecretValue } from "../../config/secret.js";
-import type { Declared, SourceRef } from "../../config/types.js";
+import type { DesiredProject } from "../../config/types.js";
 import { checkFlag, encryptedPayloadPointers } from "./checks.js";
 import { dependencyCycles, flagReferences } from "./dependencies.js";
 import type { DesiredFlag } from "./fields.js";
 import { isObject, type Json } from "./filters.js";
+import { FEATURE_FLAG } from "./name.js";
 
 export function declareFlag(input: Json, desired: DesiredFlag, ctx: ObjectContext): void {
   desired.references = [];
@@ -66,23 +68,25 @@ function payloadSecret(key: string, value: unknown, ctx: ObjectContext): SecretV
 }
 
 /** The dependency cycles among a project's declared flags, each reported at the flag condition that closes it. */
-export function checkFlagCycles(
-  declared: readonly Declared[],
-  report: (source: SourceRef, message: string) => void,
-): void {
-  const flags = (declared as readonly DesiredFlag[]).filter((d) => !d.deleted);
+export function checkFlagCycles(project: DesiredProject): ProjectProblem[] {
+  const flags = (project.objects[FEATURE_FLAG] ?? []).filter(
+    (d): d is DesiredFlag => "references" in d && !d.deleted,
+  );
   const graph = new Map(flags.map((f) => [f.name, f.references.map((r) => r.key)]));
+  const problems: ProjectProblem[] = [];
   for (const cycle of dependencyCycles(graph)) {
     const [first, second] = cycle;
     const flag = flags.find((f) => f.name === first);
     const at = flag?.references.find((r) => r.key === second)?.source ?? flag?.source;
     if (at === undefined) continue;
     const path = cycle.join(" → ");
-    report(
-      at,
-      cycle.length === 2
-        ? `feature flag "${first}" depends on itself: the service refuses a flag condition on the flag itself`
-        : `feature flags depend on each other in a cycle (${path}): the service refuses it; remove one of the flag conditions`,
-    );
+    problems.push({
+      source: at,
+      message:
+        cycle.length === 2
+          ? `feature flag "${first}" depends on itself: the service refuses a flag condition on the flag itself`
+          : `feature flags depend on each other in a cycle (${path}): the service refuses it; remove one of the flag conditions`,
+    });
   }
+  return problems;
 }

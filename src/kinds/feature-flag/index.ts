@@ -17,7 +17,7 @@ import { type DesiredFlag, flagFields } from "./fields.js";
 import type { Json } from "./filters.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { asLive, flagDetails, type LiveFlag, type LiveFlags, readFlags, rereadFlags } from "./live.js";
-import { flagWaits } from "./order.js";
+import { FEATURE_FLAG } from "./name.js";
 import { planFlag, pruneFlag } from "./plan.js";
 import { pullFlags } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
@@ -30,8 +30,6 @@ import {
   FLAG_UPDATE,
   findFlags,
 } from "./verbs.js";
-
-export const FEATURE_FLAG = "feature_flag";
 
 export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFlag, DesiredFlag, LiveFlags>({
   name: FEATURE_FLAG,
@@ -60,7 +58,6 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
     plan: planFlag,
     prune: pruneFlag,
     details: flagDetails,
-    waits: flagWaits,
     pull: pullFlags,
   },
 });

@@ -5,6 +5,7 @@
  * that turns it on again. Archiving a flag evaluated in the last 30 days is guarded (the plan says so).
  */
 import type { Verb } from "../kind.js";
+import { dependents } from "./order.js";
 import { flagAction, type LifecycleAction } from "./service.js";
 
 function lifecycle(action: LifecycleAction): Verb["send"] {
@@ -23,6 +24,7 @@ export const ARCHIVE: Verb = {
   destructive: "depends",
   sides: { before: "required", after: "required" },
   refreshes: () => [["archived"]],
+  references: dependents,
   send: lifecycle("archive"),
 };
 

@@ -165,3 +165,16 @@ export function keysById(
   const map = new Map([...kindLive.objects, ...kindLive.others].map((f) => [String(f.id), f.key]));
   return (id) => map.get(id);
 }
+
+/** The keys of the project's live flags (not deleted) whose conditions name `flag`: its dependents. */
+export function liveDependents(
+  flag: Pick<LiveFlag, "id">,
+  kindLive: Pick<LiveFlags, "objects" | "others">,
+): string[] {
+  const id = String(flag.id);
+  const named = (other: LiveFlag) => liveReferences(other, (ref) => ref).includes(id);
+  return [...kindLive.objects, ...kindLive.others]
+    .filter((other) => other.id !== flag.id && !other.deleted && named(other))
+    .map((other) => other.key)
+    .sort();
+}

@@ -1,47 +1,42 @@
 /**
- * Apply order across flags (SPEC §3): a flag others depend on is created, restored or enabled before
- * them (the service refuses a dependency on a flag that is missing or disabled), and they are turned
- * off, archived or deleted before it (it refuses to disable or delete a flag active flags depend on).
- * The references come from the actions themselves: the filters an action writes, and `depends_on`,
- * what the live flag depended on when the plan was made.
+ * Apply order across flags (SPEC §3), as the verbs' `references`: a flag others depend on is created,
+ * restored or turned on before them (the service refuses a dependency on a flag that is missing or
+ * disabled), and they are turned off, archived or deleted before it (it refuses to disable or delete a
+ * flag active flags depend on). An action that brings a flag up refers to the flags it depends on: the
+ * filters it writes, and `depends_on`, what the live flag depended on when the plan was made. An action
+ * that takes a flag down refers to `dependents`, the live flags that depended on it then. Apply runs an
+ * object after the objects its actions refer to, and skips an action when their work failed.
  */
+import type { Reference } from "../../apply/kinds.js";
 import type { Action } from "../../plan/types.js";
 import { flagReferences } from "./dependencies.js";
+import { FEATURE_FLAG } from "./name.js";
 
-const DOWN = new Set(["soft_delete", "archive"]);
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
-function goesDown(action: Action): boolean {
-  return DOWN.has(action.action) || (action.action === "update" && action.after?.active === false);
+const asReferences = (keys: Iterable<string>): Reference[] =>
+  [...new Set(keys)].map((name) => ({ kind: FEATURE_FLAG, name }));
+
+/** Whether the action takes the flag down: turns it off, archives or deletes it. */
+export function goesDown(action: Action): boolean {
+  return action.action === "archive" || action.action === "soft_delete" || action.after?.active === false;
 }
 
-function referencesOf(actions: readonly Action[]): Set<string> {
-  const refs = new Set<string>();
-  for (const action of actions) {
-    for (const ref of flagReferences(action.after?.filters)) refs.add(ref.key);
-    const before = action.before?.depends_on;
-    if (Array.isArray(before)) for (const key of before) if (typeof key === "string") refs.add(key);
-  }
-  return refs;
+/** Up: the flags it depends on, after the action and before it. */
+export function dependencies(action: Action): Reference[] {
+  return asReferences([
+    ...flagReferences(action.after?.filters).map((r) => r.key),
+    ...strings(action.before?.depends_on),
+  ]);
 }
 
-/** For the plan's flags of one project (actions by object key): the objects each must wait for. */
-export function flagWaits(objects: ReadonlyMap<string, readonly Action[]>): Map<string, string[]> {
-  const steps = [...objects].map(([object, actions]) => ({
-    object,
-    key: actions[0]?.object.name ?? "",
-    refs: referencesOf(actions),
-    down: actions.some(goesDown),
-  }));
-  const waits = new Map<string, string[]>();
-  for (const step of steps) {
-    const before = step.down
-      ? steps.filter((other) => other !== step && other.down && other.refs.has(step.key))
-      : steps.filter((other) => other !== step && !other.down && step.refs.has(other.key));
-    if (before.length > 0)
-      waits.set(
-        step.object,
-        before.map((s) => s.object),
-      );
-  }
-  return waits;
+/** Down: the flags that depended on it when the plan was made. */
+export function dependents(action: Action): Reference[] {
+  return asReferences(strings(action.before?.dependents));
+}
+
+/** An action of either direction (an update may bring a flag up or take it down). */
+export function flagOrder(action: Action): Reference[] {
+  return goesDown(action) ? dependents(action) : dependencies(action);
 }

@@ -38,7 +38,7 @@ import {
   parsePayload,
 } from "./filters.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
-import { keysById, type LiveFlag, type LiveFlags, liveReferences } from "./live.js";
+import { keysById, type LiveFlag, type LiveFlags, liveDependents, liveReferences } from "./live.js";
 import { describeFlagField } from "./phrasing.js";
 import { FLAG_UPDATE } from "./verbs.js";
 
@@ -89,7 +89,11 @@ export function pruneFlag(live: LiveFlag, ref: ObjectRef, ctx: Ctx): Action {
 function softDelete(live: LiveFlag, ref: ObjectRef, ctx: Ctx): Action {
   const guard = liveGuard(live, ctx, "soft-deleting it");
   return makeAction(SOFT_DELETE, ref, {
-    before: { ...flagFields.state(live as never), depends_on: liveReferences(live, keysById(ctx.live)) },
+    before: {
+      ...flagFields.state(live as never),
+      depends_on: liveReferences(live, keysById(ctx.live)),
+      dependents: liveDependents(live, ctx.live),
+    },
     ...(guard ? { guard } : {}),
   });
 }
@@ -368,6 +372,8 @@ function planUpdate(
       after.filters = Object.fromEntries([...keys].map((k) => [k, filters[k]]));
     }
     const turnsOff = changes.some((c) => c.path === "active" && c.after === false);
+    // Turned off after the flags that depend on it (apply order: order.ts).
+    if (turnsOff) before.dependents = liveDependents(live, ctx.live);
     const rekeys = changes.some((c) => c.path === "key");
     const guard =
       (turnsOff ? liveGuard(live, ctx, "turning it off") : undefined) ??
@@ -397,7 +403,7 @@ function planUpdate(
     const guard = liveGuard(live, ctx, "archiving it");
     ctx.sink.actions.push(
       makeAction(ARCHIVE, ref, {
-        before: { archived: false },
+        before: { archived: false, dependents: liveDependents(live, ctx.live) },
         after: { archived: true },
         ...(guard ? { guard } : {}),
       }),

@@ -19,6 +19,7 @@ import type { Verb } from "../kind.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import { flagReferences } from "./dependencies.js";
 import { encodePayloads, isObject, type Json, toServiceFilters } from "./filters.js";
+import { dependencies, dependents, flagOrder } from "./order.js";
 import { createFlag, flagsWithKey, patchFlag } from "./service.js";
 
 /** Ids of flag keys per client and project, for the run: each key is looked up once. */
@@ -157,6 +158,7 @@ export async function findFlags(client: ServiceClient, project: number, key: str
 export const FLAG_UPDATE: Verb = {
   ...UPDATE,
   destructive: "depends",
+  references: flagOrder,
   // `pull --refresh`: an encrypted payload (a change per payload key) is never written back.
   refreshes: (action) =>
     UPDATE.refreshes(action).filter(
@@ -173,10 +175,11 @@ export const FLAG_UPDATE: Verb = {
   },
 };
 
-export const FLAG_CREATE: Verb = { ...CREATE, body: flagBody };
+export const FLAG_CREATE: Verb = { ...CREATE, body: flagBody, references: dependencies };
 
 export const FLAG_SOFT_DELETE: Verb = {
   ...SOFT_DELETE,
+  references: dependents,
   async send(client, action, id) {
     await patchFlag(client, action.object.project, Number(id), { deleted: true });
     return { id, notes: [] };

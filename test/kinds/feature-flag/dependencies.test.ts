@@ -5,7 +5,7 @@ import {
   dependencyCycles,
   flagReferences,
 } from "../../../src/kinds/feature-flag/dependencies.js";
-import { flagWaits } from "../../../src/kinds/feature-flag/order.js";
+import { dependencies, dependents, flagOrder, goesDown } from "../../../src/kinds/feature-flag/order.js";
 import type { Action } from "../../../src/plan/types.js";
 
 describe("flagReferences", () => {
@@ -63,52 +63,45 @@ describe("dependencyCycles", () => {
   });
 });
 
-describe("flagWaits: apply order across a project's flags", () => {
+describe("apply order across a project's flags (the verbs' references)", () => {
   const ref = (name: string) => ({ kind: "feature_flag", project: 1, name });
   const dependsOn = (key: string) => ({
     groups: [{ properties: [{ type: "flag", key, operator: "flag_evaluates_to", value: true }] }],
   });
-  const act = (name: string, action: string, extra: Partial<Action> = {}): [string, Action[]] => [
-    name,
-    [{ action, object: ref(name), changes: [], destructive: false, warnings: [], ...extra }],
-  ];
-  const waits = (...objects: Array<[string, Action[]]>) => Object.fromEntries(flagWaits(new Map(objects)));
+  const act = (name: string, action: string, extra: Partial<Action> = {}): Action => ({
+    action,
+    object: ref(name),
+    changes: [],
+    destructive: false,
+    warnings: [],
+    ...extra,
+  });
+  const names = (refs: ReadonlyArray<{ kind: string; name: string }>) =>
+    refs.map((r) => `${r.kind}:${r.name}`);
 
-  it("creates, restores and turns on what others depend on first", () => {
-    expect(
-      waits(
-        act("child", "create", { after: { filters: dependsOn("parent") } }),
-        act("parent", "create", { after: {} }),
-        act("solo", "create", { after: {} }),
-      ),
-    ).toEqual({ child: ["parent"] });
-    expect(
-      waits(act("child", "update", { after: { filters: dependsOn("parent") } }), act("parent", "restore")),
-    ).toEqual({ child: ["parent"] });
+  it("brings a flag up after the flags it depends on: written now or depended on when planned", () => {
+    expect(names(dependencies(act("child", "create", { after: { filters: dependsOn("parent") } })))).toEqual([
+      "feature_flag:parent",
+    ]);
+    const turnsOn = act("child", "update", {
+      before: { depends_on: ["parent", "other"] },
+      after: { active: true },
+    });
+    expect(names(flagOrder(turnsOn))).toEqual(["feature_flag:parent", "feature_flag:other"]);
   });
 
-  it("turns off, archives and deletes the dependents first, from what they depended on when planned", () => {
-    expect(
-      waits(
-        act("parent", "update", { before: { depends_on: [] }, after: { active: false } }),
-        act("child", "soft_delete", { before: { depends_on: ["parent"] } }),
-      ),
-    ).toEqual({ parent: ["child"] });
-    expect(
-      waits(
-        act("parent", "archive", { before: { archived: false } }),
-        act("child", "update", { before: { depends_on: ["parent"] }, after: { active: false } }),
-      ),
-    ).toEqual({ parent: ["child"] });
-  });
-
-  it("leaves a flag going up and one going down unordered", () => {
-    expect(
-      waits(
-        act("child", "update", { after: { filters: dependsOn("parent") } }),
-        act("parent", "update", { after: { active: false } }),
-      ),
-    ).toEqual({});
+  it("takes a flag down after the flags that depended on it when planned", () => {
+    const off = act("parent", "update", {
+      before: { depends_on: [], dependents: ["child"] },
+      after: { active: false },
+    });
+    expect(goesDown(off)).toBe(true);
+    expect(names(flagOrder(off))).toEqual(["feature_flag:child"]);
+    for (const action of ["archive", "soft_delete"]) {
+      const down = act("parent", action, { before: { dependents: ["a", "b"] } });
+      expect([goesDown(down), names(dependents(down))]).toEqual([true, ["feature_flag:a", "feature_flag:b"]]);
+    }
+    expect(dependents(act("solo", "archive", { before: {} }))).toEqual([]);
   });
 });
 
