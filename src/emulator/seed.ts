@@ -7,6 +7,8 @@ import { defaultSeed } from "./default-seed.js";
 import { DEFAULT_FOLDER } from "./records.js";
 import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
 import { normaliseActivity } from "./seed-activity.js";
+import { SeedError } from "./seed-error.js";
+import { normaliseFlagData } from "./seed-flags.js";
 import { seedContent } from "./seed-insights.js";
 import { defaultService, mergeService, type ServiceSettings } from "./service.js";
 import type {
@@ -20,9 +22,7 @@ import type {
   UserRecord,
 } from "./types.js";
 
-export class SeedError extends Error {
-  override name = "SeedError";
-}
+export { SeedError };
 
 type Raw = Record<string, unknown>;
 
@@ -155,6 +155,7 @@ export function normaliseSeed(
     id: need<number>(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
     organization: need<string>(p, "organization", "project", isStr),
+    ...(p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {}),
     ...(isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard as number } : {}),
   }));
   const users: UserRecord[] = list(seed, "users").map((u) => ({
@@ -260,6 +261,7 @@ export function normaliseSeed(
   if (service.rules === "newest") migrateLegacyS3(batch_exports, integrations, at);
   const maxTile = Math.max(0, ...dashboards.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = (seed.sequences ?? {}) as Raw;
+  const { next, ...flagData } = normaliseFlagData((key) => list(seed, key), at, sequences);
   const content = seedContent(list(seed, "insights"), dashboards, at, sequences);
   return {
     service,
@@ -271,8 +273,10 @@ export function normaliseSeed(
     dashboards,
     batch_exports,
     ...normaliseActivity((key) => list(seed, key), at),
+    ...flagData,
     insights: content.insights,
     sequences: {
+      ...next,
       dashboard: Math.max(
         isInt(sequences.dashboard) ? (sequences.dashboard as number) : 1,
         ...dashboards.map((d) => d.id + 1),
