@@ -656,8 +656,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {number}
        */
-      displayWidth(str4) {
-        return stripColor(str4).length;
+      displayWidth(str7) {
+        return stripColor(str7).length;
       }
       /**
        * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
@@ -665,11 +665,11 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {string}
        */
-      styleTitle(str4) {
-        return str4;
+      styleTitle(str7) {
+        return str7;
       }
-      styleUsage(str4) {
-        return str4.split(" ").map((word) => {
+      styleUsage(str7) {
+        return str7.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word === "[command]") return this.styleSubcommandText(word);
           if (word[0] === "[" || word[0] === "<")
@@ -677,46 +677,46 @@ var require_help = __commonJS({
           return this.styleCommandText(word);
         }).join(" ");
       }
-      styleCommandDescription(str4) {
-        return this.styleDescriptionText(str4);
+      styleCommandDescription(str7) {
+        return this.styleDescriptionText(str7);
       }
-      styleOptionDescription(str4) {
-        return this.styleDescriptionText(str4);
+      styleOptionDescription(str7) {
+        return this.styleDescriptionText(str7);
       }
-      styleSubcommandDescription(str4) {
-        return this.styleDescriptionText(str4);
+      styleSubcommandDescription(str7) {
+        return this.styleDescriptionText(str7);
       }
-      styleArgumentDescription(str4) {
-        return this.styleDescriptionText(str4);
+      styleArgumentDescription(str7) {
+        return this.styleDescriptionText(str7);
       }
-      styleDescriptionText(str4) {
-        return str4;
+      styleDescriptionText(str7) {
+        return str7;
       }
-      styleOptionTerm(str4) {
-        return this.styleOptionText(str4);
+      styleOptionTerm(str7) {
+        return this.styleOptionText(str7);
       }
-      styleSubcommandTerm(str4) {
-        return str4.split(" ").map((word) => {
+      styleSubcommandTerm(str7) {
+        return str7.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word[0] === "[" || word[0] === "<")
             return this.styleArgumentText(word);
           return this.styleSubcommandText(word);
         }).join(" ");
       }
-      styleArgumentTerm(str4) {
-        return this.styleArgumentText(str4);
+      styleArgumentTerm(str7) {
+        return this.styleArgumentText(str7);
       }
-      styleOptionText(str4) {
-        return str4;
+      styleOptionText(str7) {
+        return str7;
       }
-      styleArgumentText(str4) {
-        return str4;
+      styleArgumentText(str7) {
+        return str7;
       }
-      styleSubcommandText(str4) {
-        return str4;
+      styleSubcommandText(str7) {
+        return str7;
       }
-      styleCommandText(str4) {
-        return str4;
+      styleCommandText(str7) {
+        return str7;
       }
       /**
        * Calculate the pad width from the maximum term length.
@@ -739,8 +739,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {boolean}
        */
-      preformatted(str4) {
-        return /\n[^\S\r\n]/.test(str4);
+      preformatted(str7) {
+        return /\n[^\S\r\n]/.test(str7);
       }
       /**
        * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
@@ -786,9 +786,9 @@ ${itemIndentStr}`);
        * @param {number} width
        * @returns {string}
        */
-      boxWrap(str4, width2) {
-        if (width2 < this.minWidthToWrap) return str4;
-        const rawLines = str4.split(/\r\n|\n/);
+      boxWrap(str7, width2) {
+        if (width2 < this.minWidthToWrap) return str7;
+        const rawLines = str7.split(/\r\n|\n/);
         const chunkPattern = /[\s]*[^\s]+/g;
         const wrappedLines = [];
         rawLines.forEach((line) => {
@@ -816,9 +816,9 @@ ${itemIndentStr}`);
         return wrappedLines.join("\n");
       }
     };
-    function stripColor(str4) {
+    function stripColor(str7) {
       const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
-      return str4.replace(sgrPattern, "");
+      return str7.replace(sgrPattern, "");
     }
     exports.Help = Help2;
     exports.stripColor = stripColor;
@@ -1089,9 +1089,9 @@ var require_option = __commonJS({
         return option.negate === (negativeValue === value);
       }
     };
-    function camelcase(str4) {
-      return str4.split("-").reduce((str5, word) => {
-        return str5 + word[0].toUpperCase() + word.slice(1);
+    function camelcase(str7) {
+      return str7.split("-").reduce((str8, word) => {
+        return str8 + word[0].toUpperCase() + word.slice(1);
       });
     }
     function splitOptionFlags(flags) {
@@ -1272,14 +1272,14 @@ var require_command = __commonJS({
         this._showSuggestionAfterError = true;
         this._savedState = null;
         this._outputConfiguration = {
-          writeOut: (str4) => process2.stdout.write(str4),
-          writeErr: (str4) => process2.stderr.write(str4),
-          outputError: (str4, write) => write(str4),
+          writeOut: (str7) => process2.stdout.write(str7),
+          writeErr: (str7) => process2.stderr.write(str7),
+          outputError: (str7, write) => write(str7),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
           getErrHasColors: () => useColor() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
-          stripColor: (str4) => stripColor(str4)
+          stripColor: (str7) => stripColor(str7)
         };
         this._hidden = false;
         this._helpOption = void 0;
@@ -3003,18 +3003,18 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str4, flags, description) {
-        if (str4 === void 0) return this._version;
-        this._version = str4;
+      version(str7, flags, description) {
+        if (str7 === void 0) return this._version;
+        this._version = str7;
         flags = flags || "-V, --version";
         description = description || "output the version number";
         const versionOption = this.createOption(flags, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
-          this._outputConfiguration.writeOut(`${str4}
+          this._outputConfiguration.writeOut(`${str7}
 `);
-          this._exit(0, "commander.version", str4);
+          this._exit(0, "commander.version", str7);
         });
         return this;
       }
@@ -3025,10 +3025,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} [argsDescription]
        * @return {(string|Command)}
        */
-      description(str4, argsDescription) {
-        if (str4 === void 0 && argsDescription === void 0)
+      description(str7, argsDescription) {
+        if (str7 === void 0 && argsDescription === void 0)
           return this._description;
-        this._description = str4;
+        this._description = str7;
         if (argsDescription) {
           this._argsDescription = argsDescription;
         }
@@ -3040,9 +3040,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      summary(str4) {
-        if (str4 === void 0) return this._summary;
-        this._summary = str4;
+      summary(str7) {
+        if (str7 === void 0) return this._summary;
+        this._summary = str7;
         return this;
       }
       /**
@@ -3090,8 +3090,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      usage(str4) {
-        if (str4 === void 0) {
+      usage(str7) {
+        if (str7 === void 0) {
           if (this._usage) return this._usage;
           const args = this.registeredArguments.map((arg) => {
             return humanReadableArgName(arg);
@@ -3102,7 +3102,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             this.registeredArguments.length ? args : []
           ).join(" ");
         }
-        this._usage = str4;
+        this._usage = str7;
         return this;
       }
       /**
@@ -3111,9 +3111,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      name(str4) {
-        if (str4 === void 0) return this._name;
-        this._name = str4;
+      name(str7) {
+        if (str7 === void 0) return this._name;
+        this._name = str7;
         return this;
       }
       /**
@@ -3247,17 +3247,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let hasColors;
         let helpWidth;
         if (error2) {
-          baseWrite = (str4) => this._outputConfiguration.writeErr(str4);
+          baseWrite = (str7) => this._outputConfiguration.writeErr(str7);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
         } else {
-          baseWrite = (str4) => this._outputConfiguration.writeOut(str4);
+          baseWrite = (str7) => this._outputConfiguration.writeOut(str7);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str4) => {
-          if (!hasColors) str4 = this._outputConfiguration.stripColor(str4);
-          return baseWrite(str4);
+        const write = (str7) => {
+          if (!hasColors) str7 = this._outputConfiguration.stripColor(str7);
+          return baseWrite(str7);
         };
         return { error: error2, write, hasColors, helpWidth };
       }
@@ -4993,7 +4993,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj2, key, val) {
+    function applyReviver(reviver, obj5, key, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i = 0, len = val.length; i < len; ++i) {
@@ -5033,7 +5033,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj2, key, val);
+      return reviver.call(obj5, key, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -5480,13 +5480,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str4) => str4.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str7) => str7.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str4, indent, comment) => str4.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str4.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str7, indent, comment) => str7.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str7.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -5640,16 +5640,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str4) => /^(%|---|\.\.\.)/m.test(str4);
-    function lineLengthOverLimit(str4, lineWidth, indentLength) {
+    var containsDocumentMarker = (str7) => /^(%|---|\.\.\.)/m.test(str7);
+    function lineLengthOverLimit(str7, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str4.length;
+      const strLen = str7.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start2 = 0; i < strLen; ++i) {
-        if (str4[i] === "\n") {
+        if (str7[i] === "\n") {
           if (i - start2 > limit)
             return true;
           start2 = i + 1;
@@ -5666,11 +5666,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str4 = "";
+      let str7 = "";
       let start2 = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
         if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str4 += json.slice(start2, i) + "\\ ";
+          str7 += json.slice(start2, i) + "\\ ";
           i += 1;
           start2 = i;
           ch = "\\";
@@ -5679,38 +5679,38 @@ var require_stringifyString = __commonJS({
           switch (json[i + 1]) {
             case "u":
               {
-                str4 += json.slice(start2, i);
+                str7 += json.slice(start2, i);
                 const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str4 += "\\0";
+                    str7 += "\\0";
                     break;
                   case "0007":
-                    str4 += "\\a";
+                    str7 += "\\a";
                     break;
                   case "000b":
-                    str4 += "\\v";
+                    str7 += "\\v";
                     break;
                   case "001b":
-                    str4 += "\\e";
+                    str7 += "\\e";
                     break;
                   case "0085":
-                    str4 += "\\N";
+                    str7 += "\\N";
                     break;
                   case "00a0":
-                    str4 += "\\_";
+                    str7 += "\\_";
                     break;
                   case "2028":
-                    str4 += "\\L";
+                    str7 += "\\L";
                     break;
                   case "2029":
-                    str4 += "\\P";
+                    str7 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str4 += "\\x" + code.substr(2);
+                      str7 += "\\x" + code.substr(2);
                     else
-                      str4 += json.substr(i, 6);
+                      str7 += json.substr(i, 6);
                 }
                 i += 5;
                 start2 = i + 1;
@@ -5720,14 +5720,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str4 += json.slice(start2, i) + "\n\n";
+                str7 += json.slice(start2, i) + "\n\n";
                 while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str4 += "\n";
+                  str7 += "\n";
                   i += 2;
                 }
-                str4 += indent;
+                str7 += indent;
                 if (json[i + 2] === " ")
-                  str4 += "\\";
+                  str7 += "\\";
                 i += 1;
                 start2 = i + 1;
               }
@@ -5736,8 +5736,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str4 = start2 ? str4 + json.slice(start2) : json;
-      return implicitKey ? str4 : foldFlowLines.foldFlowLines(str4, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str7 = start2 ? str7 + json.slice(start2) : json;
+      return implicitKey ? str7 : foldFlowLines.foldFlowLines(str7, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -5865,15 +5865,15 @@ ${indent}${start2}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str4 = value.replace(/\n+/g, `$&
+      const str7 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str4);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str7);
         const { compat, tags: tags2 } = ctx.doc.schema;
         if (tags2.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str4 : foldFlowLines.foldFlowLines(str4, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str7 : foldFlowLines.foldFlowLines(str7, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -5969,10 +5969,10 @@ var require_stringify = __commonJS({
           return match.find((t) => t.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
-      let obj2;
+      let obj5;
       if (identity2.isScalar(item)) {
-        obj2 = item.value;
-        let match = tags2.filter((t) => t.identify?.(obj2));
+        obj5 = item.value;
+        let match = tags2.filter((t) => t.identify?.(obj5));
         if (match.length > 1) {
           const testMatch = match.filter((t) => t.test);
           if (testMatch.length > 0)
@@ -5980,11 +5980,11 @@ var require_stringify = __commonJS({
         }
         tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
       } else {
-        obj2 = item;
-        tagObj = tags2.find((t) => t.nodeClass && obj2 instanceof t.nodeClass);
+        obj5 = item;
+        tagObj = tags2.find((t) => t.nodeClass && obj5 instanceof t.nodeClass);
       }
       if (!tagObj) {
-        const name = obj2?.constructor?.name ?? (obj2 === null ? "null" : typeof obj2);
+        const name = obj5?.constructor?.name ?? (obj5 === null ? "null" : typeof obj5);
         throw new Error(`Tag not resolved for ${name} value`);
       }
       return tagObj;
@@ -6025,11 +6025,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str4 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str7 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str4;
-      return identity2.isScalar(node2) || str4[0] === "{" || str4[0] === "[" ? `${props} ${str4}` : `${props}
-${ctx.indent}${str4}`;
+        return str7;
+      return identity2.isScalar(node2) || str7[0] === "{" || str7[0] === "[" ? `${props} ${str7}` : `${props}
+${ctx.indent}${str7}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify3;
@@ -6064,8 +6064,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str4 = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str4.length > 1024) {
+      let str7 = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str7.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -6074,27 +6074,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str4 === "" ? "?" : explicitKey ? `? ${str4}` : str4;
+          return str7 === "" ? "?" : explicitKey ? `? ${str7}` : str7;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str4 = `? ${str4}`;
+        str7 = `? ${str7}`;
         if (keyComment && !keyCommentDone) {
-          str4 += stringifyComment.lineComment(str4, ctx.indent, commentString(keyComment));
+          str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str4;
+        return str7;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str4 += stringifyComment.lineComment(str4, ctx.indent, commentString(keyComment));
-        str4 = `? ${str4}
+          str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(keyComment));
+        str7 = `? ${str7}
 ${indent}:`;
       } else {
-        str4 = `${str4}:`;
+        str7 = `${str7}:`;
         if (keyComment)
-          str4 += stringifyComment.lineComment(str4, ctx.indent, commentString(keyComment));
+          str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity2.isNode(value)) {
@@ -6110,7 +6110,7 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity2.isScalar(value))
-        ctx.indentAtStart = str4.length + 1;
+        ctx.indentAtStart = str7.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity2.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
@@ -6154,16 +6154,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str4 += ws + valueStr;
+      str7 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str4 += stringifyComment.lineComment(str4, ctx.indent, commentString(valueComment));
+        str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str4;
+      return str7;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -6390,31 +6390,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str5 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str8 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str5 += stringifyComment.lineComment(str5, itemIndent, commentString(comment2));
+          str8 += stringifyComment.lineComment(str8, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str5);
+        lines.push(blockItemPrefix + str8);
       }
-      let str4;
+      let str7;
       if (lines.length === 0) {
-        str4 = flowChars.start + flowChars.end;
+        str7 = flowChars.start + flowChars.end;
       } else {
-        str4 = lines[0];
+        str7 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
           const line = lines[i];
-          str4 += line ? `
+          str7 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str4 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str7 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str4;
+      return str7;
     }
     function stringifyFlowCollection({ items: items2 }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -6457,21 +6457,21 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str4 = stringify3.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str4.includes("\n"));
+        let str7 = stringify3.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str7.includes("\n"));
         if (i < items2.length - 1) {
-          str4 += ",";
+          str7 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str4.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str7.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str4 += ",";
+            str7 += ",";
           }
         }
         if (comment)
-          str4 += stringifyComment.lineComment(str4, itemIndent, commentString(comment));
-        lines.push(str4);
+          str7 += stringifyComment.lineComment(str7, itemIndent, commentString(comment));
+        lines.push(str7);
         linesAtValue = lines.length;
       }
       const { start: start2, end } = flowChars;
@@ -6483,11 +6483,11 @@ ${indent}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str4 = start2;
+          let str7 = start2;
           for (const line of lines)
-            str4 += line ? `
+            str7 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str4}
+          return `${str7}
 ${indent}${end}`;
         } else {
           return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
@@ -6540,23 +6540,23 @@ var require_YAMLMap = __commonJS({
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema, obj2, ctx) {
+      static from(schema, obj5, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
         const add = (key, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj2, key, value);
+            value = replacer.call(obj5, key, value);
           else if (Array.isArray(replacer) && !replacer.includes(key))
             return;
           if (value !== void 0 || keepUndefined)
             map.items.push(Pair.createPair(key, value, ctx));
         };
-        if (obj2 instanceof Map) {
-          for (const [key, value] of obj2)
+        if (obj5 instanceof Map) {
+          for (const [key, value] of obj5)
             add(key, value);
-        } else if (obj2 && typeof obj2 === "object") {
-          for (const key of Object.keys(obj2))
-            add(key, obj2[key]);
+        } else if (obj5 && typeof obj5 === "object") {
+          for (const key of Object.keys(obj5))
+            add(key, obj5[key]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -6666,7 +6666,7 @@ var require_map = __commonJS({
           onError("Expected a mapping for this tag");
         return map2;
       },
-      createNode: (schema, obj2, ctx) => YAMLMap.YAMLMap.from(schema, obj2, ctx)
+      createNode: (schema, obj5, ctx) => YAMLMap.YAMLMap.from(schema, obj5, ctx)
     };
     exports.map = map;
   }
@@ -6762,15 +6762,15 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema, obj2, ctx) {
+      static from(schema, obj5, ctx) {
         const { replacer } = ctx;
         const seq = new this(schema);
-        if (obj2 && Symbol.iterator in Object(obj2)) {
+        if (obj5 && Symbol.iterator in Object(obj5)) {
           let i = 0;
-          for (let it of obj2) {
+          for (let it of obj5) {
             if (typeof replacer === "function") {
-              const key = obj2 instanceof Set ? it : String(i++);
-              it = replacer.call(obj2, key, it);
+              const key = obj5 instanceof Set ? it : String(i++);
+              it = replacer.call(obj5, key, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -6804,7 +6804,7 @@ var require_seq = __commonJS({
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema, obj2, ctx) => YAMLSeq.YAMLSeq.from(schema, obj2, ctx)
+      createNode: (schema, obj5, ctx) => YAMLSeq.YAMLSeq.from(schema, obj5, ctx)
     };
     exports.seq = seq;
   }
@@ -6819,7 +6819,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str4) => str4,
+      resolve: (str7) => str7,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -6857,7 +6857,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str4) => new Scalar.Scalar(str4[0] === "t" || str4[0] === "T"),
+      resolve: (str7) => new Scalar.Scalar(str7[0] === "t" || str7[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -6909,7 +6909,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str4) => str4.slice(-3).toLowerCase() === "nan" ? NaN : str4[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str7) => str7.slice(-3).toLowerCase() === "nan" ? NaN : str7[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -6918,7 +6918,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str4) => parseFloat(str4),
+      resolve: (str7) => parseFloat(str7),
       stringify(node2) {
         const num2 = Number(node2.value);
         return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -6929,11 +6929,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str4) {
-        const node2 = new Scalar.Scalar(parseFloat(str4));
-        const dot = str4.indexOf(".");
-        if (dot !== -1 && str4[str4.length - 1] === "0")
-          node2.minFractionDigits = str4.length - dot - 1;
+      resolve(str7) {
+        const node2 = new Scalar.Scalar(parseFloat(str7));
+        const dot = str7.indexOf(".");
+        if (dot !== -1 && str7[str7.length - 1] === "0")
+          node2.minFractionDigits = str7.length - dot - 1;
         return node2;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -6950,7 +6950,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str4, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str4) : parseInt(str4.substring(offset), radix);
+    var intResolve = (str7, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str7) : parseInt(str7.substring(offset), radix);
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value) && value >= 0)
@@ -6963,15 +6963,15 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 2, 8, opt),
+      resolve: (str7, _onError, opt) => intResolve(str7, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
-    var int3 = {
+    var int5 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 0, 10, opt),
+      resolve: (str7, _onError, opt) => intResolve(str7, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -6980,10 +6980,10 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 2, 16, opt),
+      resolve: (str7, _onError, opt) => intResolve(str7, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int3;
+    exports.int = int5;
     exports.intHex = intHex;
     exports.intOct = intOct;
   }
@@ -6997,18 +6997,18 @@ var require_schema = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool3 = require_bool();
+    var bool5 = require_bool();
     var float = require_float();
-    var int3 = require_int();
+    var int5 = require_int();
     var schema = [
       map.map,
       seq.seq,
       string.string,
       _null.nullTag,
-      bool3.boolTag,
-      int3.intOct,
-      int3.int,
-      int3.intHex,
+      bool5.boolTag,
+      int5.intOct,
+      int5.int,
+      int5.intHex,
       float.floatNaN,
       float.floatExp,
       float.float
@@ -7033,7 +7033,7 @@ var require_schema2 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str4) => str4,
+        resolve: (str7) => str7,
         stringify: stringifyJSON
       },
       {
@@ -7050,7 +7050,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str4) => str4 === "true",
+        resolve: (str7) => str7 === "true",
         stringify: stringifyJSON
       },
       {
@@ -7058,7 +7058,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str4, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str4) : parseInt(str4, 10),
+        resolve: (str7, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str7) : parseInt(str7, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -7066,7 +7066,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str4) => parseFloat(str4),
+        resolve: (str7) => parseFloat(str7),
         stringify: stringifyJSON
       }
     ];
@@ -7074,9 +7074,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str4, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str4)}`);
-        return str4;
+      resolve(str7, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str7)}`);
+        return str7;
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
@@ -7108,10 +7108,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str4 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str4.length);
-          for (let i = 0; i < str4.length; ++i)
-            buffer[i] = str4.charCodeAt(i);
+          const str7 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str7.length);
+          for (let i = 0; i < str7.length; ++i)
+            buffer[i] = str7.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -7122,28 +7122,28 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str4;
+        let str7;
         if (typeof node_buffer.Buffer === "function") {
-          str4 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str7 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str4 = btoa(s);
+          str7 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str4.length / lineWidth);
+          const n = Math.ceil(str7.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str4.substr(o, lineWidth);
+            lines[i] = str7.substr(o, lineWidth);
           }
-          str4 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str7 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str4 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str7 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -7349,7 +7349,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str4) => str4.slice(-3).toLowerCase() === "nan" ? NaN : str4[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str7) => str7.slice(-3).toLowerCase() === "nan" ? NaN : str7[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -7358,7 +7358,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str4) => parseFloat(str4.replace(/_/g, "")),
+      resolve: (str7) => parseFloat(str7.replace(/_/g, "")),
       stringify(node2) {
         const num2 = Number(node2.value);
         return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -7369,11 +7369,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str4) {
-        const node2 = new Scalar.Scalar(parseFloat(str4.replace(/_/g, "")));
-        const dot = str4.indexOf(".");
+      resolve(str7) {
+        const node2 = new Scalar.Scalar(parseFloat(str7.replace(/_/g, "")));
+        const dot = str7.indexOf(".");
         if (dot !== -1) {
-          const f = str4.substring(dot + 1).replace(/_/g, "");
+          const f = str7.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node2.minFractionDigits = f.length;
         }
@@ -7393,34 +7393,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str4, offset, radix, { intAsBigInt }) {
-      const sign = str4[0];
+    function intResolve(str7, offset, radix, { intAsBigInt }) {
+      const sign = str7[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str4 = str4.substring(offset).replace(/_/g, "");
+      str7 = str7.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str4 = `0b${str4}`;
+            str7 = `0b${str7}`;
             break;
           case 8:
-            str4 = `0o${str4}`;
+            str7 = `0o${str7}`;
             break;
           case 16:
-            str4 = `0x${str4}`;
+            str7 = `0x${str7}`;
             break;
         }
-        const n2 = BigInt(str4);
+        const n2 = BigInt(str7);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str4, radix);
+      const n = parseInt(str7, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value)) {
-        const str4 = value.toString(radix);
-        return value < 0 ? "-" + prefix + str4.substr(1) : prefix + str4;
+        const str7 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str7.substr(1) : prefix + str7;
       }
       return stringifyNumber.stringifyNumber(node2);
     }
@@ -7430,7 +7430,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 2, 2, opt),
+      resolve: (str7, _onError, opt) => intResolve(str7, 2, 2, opt),
       stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
@@ -7439,15 +7439,15 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 1, 8, opt),
+      resolve: (str7, _onError, opt) => intResolve(str7, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
-    var int3 = {
+    var int5 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 0, 10, opt),
+      resolve: (str7, _onError, opt) => intResolve(str7, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -7456,10 +7456,10 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str4, _onError, opt) => intResolve(str4, 2, 16, opt),
+      resolve: (str7, _onError, opt) => intResolve(str7, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int3;
+    exports.int = int5;
     exports.intBin = intBin;
     exports.intHex = intHex;
     exports.intOct = intOct;
@@ -7560,9 +7560,9 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str4, asBigInt) {
-      const sign = str4[0];
-      const parts = sign === "-" || sign === "+" ? str4.substring(1) : str4;
+    function parseSexagesimal(str7, asBigInt) {
+      const sign = str7[0];
+      const parts = sign === "-" || sign === "+" ? str7.substring(1) : str7;
       const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
       return sign === "-" ? num2(-1) * res : res;
@@ -7599,7 +7599,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str4, _onError, { intAsBigInt }) => parseSexagesimal(str4, intAsBigInt),
+      resolve: (str7, _onError, { intAsBigInt }) => parseSexagesimal(str7, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -7608,7 +7608,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str4) => parseSexagesimal(str4, false),
+      resolve: (str7) => parseSexagesimal(str7, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -7619,8 +7619,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str4) {
-        const match = str4.match(timestamp.test);
+      resolve(str7) {
+        const match = str7.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -7652,9 +7652,9 @@ var require_schema3 = __commonJS({
     var seq = require_seq();
     var string = require_string();
     var binary = require_binary();
-    var bool3 = require_bool2();
+    var bool5 = require_bool2();
     var float = require_float2();
-    var int3 = require_int2();
+    var int5 = require_int2();
     var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
@@ -7665,12 +7665,12 @@ var require_schema3 = __commonJS({
       seq.seq,
       string.string,
       _null.nullTag,
-      bool3.trueTag,
-      bool3.falseTag,
-      int3.intBin,
-      int3.intOct,
-      int3.int,
-      int3.intHex,
+      bool5.trueTag,
+      bool5.falseTag,
+      int5.intBin,
+      int5.intOct,
+      int5.int,
+      int5.intHex,
       float.floatNaN,
       float.floatExp,
       float.float,
@@ -7695,9 +7695,9 @@ var require_tags = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool3 = require_bool();
+    var bool5 = require_bool();
     var float = require_float();
-    var int3 = require_int();
+    var int5 = require_int();
     var schema = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
@@ -7716,14 +7716,14 @@ var require_tags = __commonJS({
     ]);
     var tagsByName = {
       binary: binary.binary,
-      bool: bool3.boolTag,
+      bool: bool5.boolTag,
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
       floatTime: timestamp.floatTime,
-      int: int3.int,
-      intHex: int3.intHex,
-      intOct: int3.intOct,
+      int: int5.int,
+      intHex: int5.intHex,
+      intOct: int5.intOct,
       intTime: timestamp.intTime,
       map: map.map,
       merge: merge2.merge,
@@ -10847,15 +10847,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list10, type) {
-      for (let i = 0; i < list10.length; ++i)
-        if (list10[i].type === type)
+    function includesToken(list12, type) {
+      for (let i = 0; i < list12.length; ++i)
+        if (list12[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list10) {
-      for (let i = 0; i < list10.length; ++i) {
-        switch (list10[i].type) {
+    function findNonEmptyIndex(list12) {
+      for (let i = 0; i < list12.length; ++i) {
+        switch (list12[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -12091,7 +12091,7 @@ var init_parse_fast = __esm({
         return object;
       }
       blockSeq(seq, depth) {
-        const list10 = [];
+        const list12 = [];
         const at = [];
         for (const { start: start2, value } of seq.items) {
           let found = false;
@@ -12103,11 +12103,11 @@ var init_parse_fast = __esm({
             if (value !== void 0) unsure();
             continue;
           }
-          list10.push(this.entry(value, depth));
+          list12.push(this.entry(value, depth));
           at.push(this.valueAt(value, start2));
         }
-        this.places.record(list10, { at });
-        return list10;
+        this.places.record(list12, { at });
+        return list12;
       }
       flow(collection, depth) {
         const isMap3 = collection.start.source === "{";
@@ -12117,7 +12117,7 @@ var init_parse_fast = __esm({
         if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
         for (const t of rest) this.filler(t);
         const object = {};
-        const list10 = [];
+        const list12 = [];
         const keys = [];
         const at = [];
         const last = collection.items.length - 1;
@@ -12135,7 +12135,7 @@ var init_parse_fast = __esm({
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
           if (!isMap3) {
             if (key !== void 0 || sep5 !== void 0 || value === void 0) unsure();
-            list10.push(this.node(value, depth + 1));
+            list12.push(this.node(value, depth + 1));
             at.push(value.offset);
             continue;
           }
@@ -12148,8 +12148,8 @@ var init_parse_fast = __esm({
           at.push(key.offset, this.valueAt(value, sep5));
         }
         if (isMap3) this.places.record(object, { keys, at });
-        else this.places.record(list10, { at });
-        return isMap3 ? object : list10;
+        else this.places.record(list12, { at });
+        return isMap3 ? object : list12;
       }
       /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
       entry(value, depth) {
@@ -12261,9 +12261,9 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       return node2.value;
     }
     if ((0, import_yaml2.isSeq)(node2)) {
-      const list10 = [];
-      for (const item of node2.items) list10.push(convert(item, depth + 1, via));
-      return list10;
+      const list12 = [];
+      for (const item of node2.items) list12.push(convert(item, depth + 1, via));
+      return list12;
     }
     if ((0, import_yaml2.isMap)(node2)) {
       const object = {};
@@ -12766,7 +12766,7 @@ var require_code = __commonJS({
     }
     exports._ = _;
     var plus = new _Code("+");
-    function str4(strs, ...args) {
+    function str7(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -12777,7 +12777,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports.str = str4;
+    exports.str = str7;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -12820,7 +12820,7 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str4`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str7`${c1}${c2}`;
     }
     exports.strConcat = strConcat;
     function interpolate2(x) {
@@ -13534,12 +13534,12 @@ var require_codegen = __commonJS({
       }
       // `for-in` statement.
       // With option `ownProperties` replaced with a `for-of` loop for object keys
-      forIn(nameOrPrefix, obj2, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
+      forIn(nameOrPrefix, obj5, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
         if (this.opts.ownProperties) {
-          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj2})`, forBody);
+          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj5})`, forBody);
         }
         const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForIter("in", varKind, name, obj2), () => forBody(name));
+        return this._for(new ForIter("in", varKind, name, obj5), () => forBody(name));
       }
       // end `for` loop
       endFor() {
@@ -13782,22 +13782,22 @@ var require_util = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str4) {
-      return unescapeJsonPointer(decodeURIComponent(str4));
+    function unescapeFragment(str7) {
+      return unescapeJsonPointer(decodeURIComponent(str7));
     }
     exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str4) {
-      return encodeURIComponent(escapeJsonPointer(str4));
+    function escapeFragment(str7) {
+      return encodeURIComponent(escapeJsonPointer(str7));
     }
     exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str4) {
-      if (typeof str4 == "number")
-        return `${str4}`;
-      return str4.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str7) {
+      if (typeof str7 == "number")
+        return `${str7}`;
+      return str7.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str4) {
-      return str4.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str7) {
+      return str7.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -14822,8 +14822,8 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str4) {
-      return str4.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str7) {
+      return str7.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
@@ -15359,11 +15359,11 @@ var require_validate = __commonJS({
         if (!this.allErrors)
           this.gen.if(cond);
       }
-      setParams(obj2, assign) {
+      setParams(obj5, assign) {
         if (assign)
-          Object.assign(this.params, obj2);
+          Object.assign(this.params, obj5);
         else
-          this.params = obj2;
+          this.params = obj5;
       }
       block$data(valid, codeBlock2, $dataValid = codegen_1.nil) {
         this.gen.block(() => {
@@ -15920,10 +15920,10 @@ var require_utils = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str4, token) {
+    function findToken(str7, token) {
       let ind = 0;
-      for (let i = 0; i < str4.length; i++) {
-        if (str4[i] === token) ind++;
+      for (let i = 0; i < str7.length; i++) {
+        if (str7[i] === token) ind++;
       }
       return ind;
     }
@@ -16993,7 +16993,7 @@ var require_core = __commonJS({
     var util_1 = require_util();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str4, flags) => new RegExp(str4, flags);
+    var defaultRegExp = (str7, flags) => new RegExp(str7, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -17788,16 +17788,16 @@ var require_ucs2length = __commonJS({
   "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str4) {
-      const len = str4.length;
+    function ucs2length(str7) {
+      const len = str7.length;
       let length = 0;
       let pos = 0;
       let value;
       while (pos < len) {
         length++;
-        value = str4.charCodeAt(pos++);
+        value = str7.charCodeAt(pos++);
         if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str4.charCodeAt(pos);
+          value = str7.charCodeAt(pos);
           if ((value & 64512) === 56320)
             pos++;
         }
@@ -20485,8 +20485,8 @@ async function loadConfig(input, options) {
     const data = file.data;
     if (data !== null && typeof data === "object" && !Array.isArray(data)) {
       for (const kind2 of kinds) {
-        const list10 = data[kind2.key];
-        if (Array.isArray(list10)) objects += list10.length;
+        const list12 = data[kind2.key];
+        if (Array.isArray(list12)) objects += list12.length;
       }
     }
     const broken = new Set(
@@ -20545,14 +20545,14 @@ async function loadConfig(input, options) {
       });
       const items2 = data[kind2.key];
       if (!Array.isArray(items2) || broken.has(kind2.key)) continue;
-      const declared2 = desired.objects[kind2.name];
+      const declared = desired.objects[kind2.name];
       items2.forEach((item, i) => {
         const owner = `${kind2.words.one} "${ownerName(item?.name)}"`;
         const ctx = new ObjectContext(run14, file, `/${kind2.key}/${i}`, owner, variables);
         if (broken.has(`${kind2.key}/${i}`)) {
           kind2.checkBroken?.(item, ctx);
           ctx.checkAllReferences("", item, new Set(kind2.secretPointers?.(item) ?? []));
-        } else declared2.push(kind2.declare(item, ctx));
+        } else declared.push(kind2.declare(item, ctx));
       });
     }
   }
@@ -21984,8 +21984,8 @@ function fieldTable(fields, roles = {}) {
       for (const [key, f] of plain) {
         const value = ownValue(input, key);
         if (key === all.identity || value === void 0) continue;
-        const declared2 = f.declare(value, { ctx, pointer: `/${key}` });
-        if (declared2 !== void 0) out[key] = declared2;
+        const declared = f.declare(value, { ctx, pointer: `/${key}` });
+        if (declared !== void 0) out[key] = declared;
       }
       return out;
     },
@@ -22105,6 +22105,7 @@ function defineKind(spec) {
     words: words2,
     values: table.values,
     verbs,
+    answers: spec.answers ?? {},
     schema: {
       description: spec.schema.list,
       item: { $ref: `#/$defs/${spec.schema.def}` },
@@ -22119,7 +22120,7 @@ function defineKind(spec) {
     ...hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {},
     ...hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {},
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
-    read: (client, project3, declared2, run14) => hooks.read ? hooks.read(client, project3, declared2, run14) : listRead(client, project3),
+    read: (client, project3, declared, run14) => hooks.read ? hooks.read(client, project3, declared, run14) : listRead(client, project3),
     reread: hooks.reread ?? (async (client, project3, read) => {
       if (read !== void 0 && !isEmptyRecord(read)) {
         throw new UserError(`the saved plan's record of what was read for ${words2.many} is damaged`);
@@ -22206,6 +22207,187 @@ var init_define = __esm({
   }
 });
 
+// src/service/shapes.ts
+function listPage(item) {
+  return {
+    schema: obj({ results: list(item), count: nonNegative, next: strOrNull }, ["results", "count", "next"]),
+    list: "results"
+  };
+}
+function cursorPage(item) {
+  return {
+    schema: obj({ results: list(item), count: nonNegative, next: strOrNull }, ["results", "next"]),
+    list: "results"
+  };
+}
+function answerList(item) {
+  return { schema: list(item), list: "array" };
+}
+var answerObject, answerTypes, obj, str, strOrNull, int, list, nonNegative, event, integration, organization, member, project, SHAPES;
+var init_shapes = __esm({
+  "src/service/shapes.ts"() {
+    "use strict";
+    answerObject = (properties, required2 = []) => ({
+      type: "object",
+      properties,
+      required: required2
+    });
+    answerTypes = {
+      obj: answerObject,
+      str: { type: "string" },
+      strOrNull: { type: ["string", "null"] },
+      int: { type: "integer" },
+      bool: { type: "boolean" },
+      list: (items2) => ({ type: "array", items: items2 })
+    };
+    ({ obj, str, strOrNull, int, list } = answerTypes);
+    nonNegative = { type: "integer", minimum: 0 };
+    event = obj(
+      {
+        id: str,
+        event: str,
+        timestamp: str,
+        distinct_id: str,
+        properties: { type: "object" },
+        person: { type: ["object", "null"] }
+      },
+      ["id", "event", "timestamp"]
+    );
+    integration = obj({ id: int, kind: str, display_name: strOrNull }, ["id", "kind"]);
+    organization = obj(
+      {
+        id: str,
+        name: str,
+        available_product_features: { type: ["array", "null"], items: obj({ key: str }, ["key"]) },
+        available_features: list(str)
+      },
+      ["id"]
+    );
+    member = obj(
+      { id: str, user: obj({ uuid: str, email: str, first_name: str, last_name: str }, ["uuid", "email"]) },
+      ["id", "user"]
+    );
+    project = obj({ id: int, organization: str }, ["id", "organization"]);
+    SHAPES = {
+      eventPage: cursorPage(event),
+      event: { schema: event },
+      eventValues: answerList(obj({ name: {} }, ["name"])),
+      integrationPage: listPage(integration),
+      organization: { schema: organization },
+      memberPage: listPage(member),
+      project: { schema: project },
+      /** The organization's projects list: each project's id is what the tool reads. */
+      projectPage: listPage(obj({ id: int }, ["id"]))
+    };
+  }
+});
+
+// src/kinds/batch-export/operations/answers.ts
+var RUN_STATUSES, obj2, str2, strOrNull2, bool, run, backfill, logEntry, OPERATIONS_ANSWERS;
+var init_answers = __esm({
+  "src/kinds/batch-export/operations/answers.ts"() {
+    "use strict";
+    init_shapes();
+    RUN_STATUSES = [
+      "Cancelled",
+      "Completed",
+      "ContinuedAsNew",
+      "Failed",
+      "FailedRetryable",
+      "FailedBilling",
+      "Terminated",
+      "TimedOut",
+      "Running",
+      "Starting"
+    ];
+    ({ obj: obj2, str: str2, strOrNull: strOrNull2, bool } = answerTypes);
+    run = obj2(
+      {
+        id: str2,
+        status: str2,
+        created_at: str2,
+        finished_at: strOrNull2,
+        data_interval_start: strOrNull2,
+        data_interval_end: strOrNull2,
+        records_completed: { type: ["integer", "null"] },
+        latest_error: strOrNull2,
+        backfill: strOrNull2
+      },
+      ["id", "status", "created_at"]
+    );
+    backfill = obj2(
+      {
+        id: str2,
+        status: str2,
+        created_at: str2,
+        start_at: strOrNull2,
+        end_at: strOrNull2,
+        progress: { type: ["object", "null"] }
+      },
+      ["id", "status", "created_at"]
+    );
+    logEntry = obj2({ timestamp: str2, level: str2, message: str2, instance_id: str2 }, [
+      "timestamp",
+      "level",
+      "message"
+    ]);
+    OPERATIONS_ANSWERS = {
+      runPage: cursorPage(run),
+      run: { schema: run },
+      backfillPage: cursorPage(backfill),
+      /** Logs come in a limit/offset envelope whose `next` is always null (service-api.md §4). */
+      logPage: cursorPage(logEntry),
+      /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
+      backfillCreated: { schema: obj2({ backfill_id: str2 }, ["backfill_id"]) },
+      cancelled: { schema: obj2({ cancelled: bool }, ["cancelled"]) }
+    };
+  }
+});
+
+// src/kinds/batch-export/answers.ts
+var obj3, str3, strOrNull3, int2, bool2, list2, batchExport, BATCH_EXPORT_ANSWERS;
+var init_answers2 = __esm({
+  "src/kinds/batch-export/answers.ts"() {
+    "use strict";
+    init_shapes();
+    init_answers();
+    ({ obj: obj3, str: str3, strOrNull: strOrNull3, int: int2, bool: bool2, list: list2 } = answerTypes);
+    batchExport = obj3(
+      {
+        id: str3,
+        team_id: int2,
+        name: str3,
+        model: strOrNull3,
+        destination: obj3(
+          {
+            type: str3,
+            config: { type: ["object", "null"] },
+            integration: { type: ["integer", "null"] }
+          },
+          ["type"]
+        ),
+        interval: str3,
+        paused: bool2,
+        last_paused_at: strOrNull3,
+        start_at: strOrNull3,
+        end_at: strOrNull3,
+        hogql_query: strOrNull3,
+        filters: { type: ["array", "null"] },
+        latest_runs: list2(OPERATIONS_ANSWERS.run.schema)
+      },
+      ["id", "team_id", "name", "destination", "interval", "paused"]
+    );
+    BATCH_EXPORT_ANSWERS = {
+      /** A limit/offset list (`PaginatedBatchExportList`). */
+      batchExportPage: listPage(batchExport),
+      batchExport: { schema: batchExport },
+      /** Pause and unpause (the OpenAPI names no body). */
+      paused: { schema: obj3({ paused: bool2 }, ["paused"]) },
+      ...OPERATIONS_ANSWERS
+    };
+  }
+});
+
 // src/kinds/batch-export/service-rules/schema.ts
 function configSchema(type) {
   return CONFIGS[type];
@@ -22213,18 +22395,18 @@ function configSchema(type) {
 function configKeys(type) {
   return new Set(Object.keys(CONFIGS[type]?.properties ?? {}));
 }
-var SECRET_NOTE, str, bool, int, secret, legacySecret, EVENT_LISTS, COMPRESSIONS, OBJECT_FILES, LEGACY_PARQUET, S3_PLACE, configAwsS3, configS3Compatible, configS3, configSnowflake, configPostgres, awsKeys, configRedshift, configBigQuery, configDatabricks, configAzureBlob, configHTTP, configNoOp, CONFIGS, DESTINATION_TYPES, INTEGRATION_ID, DESTINATION_SCHEMA, CONFIG_DEFS;
+var SECRET_NOTE, str4, bool3, int3, secret, legacySecret, EVENT_LISTS, COMPRESSIONS, OBJECT_FILES, LEGACY_PARQUET, S3_PLACE, configAwsS3, configS3Compatible, configS3, configSnowflake, configPostgres, awsKeys, configRedshift, configBigQuery, configDatabricks, configAzureBlob, configHTTP, configNoOp, CONFIGS, DESTINATION_TYPES, INTEGRATION_ID, DESTINATION_SCHEMA, CONFIG_DEFS;
 var init_schema2 = __esm({
   "src/kinds/batch-export/service-rules/schema.ts"() {
     "use strict";
     SECRET_NOTE = "Secret: must be a ${NAME} reference to an environment variable; never sent back by the service.";
-    str = (description, extra = {}) => ({
+    str4 = (description, extra = {}) => ({
       type: "string",
       description,
       ...extra
     });
-    bool = (description) => ({ type: "boolean", description });
-    int = (description, minimum, maximum) => ({
+    bool3 = (description) => ({ type: "boolean", description });
+    int3 = (description, minimum, maximum) => ({
       type: "integer",
       description,
       ...minimum === void 0 ? {} : { minimum },
@@ -22252,22 +22434,22 @@ var init_schema2 = __esm({
     };
     COMPRESSIONS = ["gzip", "brotli", "zstd", "lz4", "snappy"];
     OBJECT_FILES = {
-      compression: str(
+      compression: str4(
         "Compression: gzip or brotli for JSONLines; zstd, lz4, snappy, gzip or brotli for Parquet. Default none.",
         { enum: COMPRESSIONS }
       ),
-      file_format: str("File format of the exported files (default JSONLines).", {
+      file_format: str4("File format of the exported files (default JSONLines).", {
         enum: ["JSONLines", "Parquet"]
       }),
-      max_file_size_mb: int("Split files above this size (MB); default no limit.", 1)
+      max_file_size_mb: int3("Split files above this size (MB); default no limit.", 1)
     };
-    LEGACY_PARQUET = bool(
+    LEGACY_PARQUET = bool3(
       "Keep the codec in Parquet file names (e.g. .parquet.zst): only for an export that already writes them; the service refuses true on a new export."
     );
     S3_PLACE = {
-      bucket_name: str("S3 bucket name.", { minLength: 1 }),
-      region: str("Region of the bucket, e.g. us-east-1.", { minLength: 1 }),
-      prefix: str("Key prefix inside the bucket; may use the service's date placeholders.", { minLength: 1 })
+      bucket_name: str4("S3 bucket name.", { minLength: 1 }),
+      region: str4("Region of the bucket, e.g. us-east-1.", { minLength: 1 }),
+      prefix: str4("Key prefix inside the bucket; may use the service's date placeholders.", { minLength: 1 })
     };
     configAwsS3 = {
       type: "object",
@@ -22277,8 +22459,8 @@ var init_schema2 = __esm({
         ...S3_PLACE,
         ...OBJECT_FILES,
         legacy_parquet_extension: LEGACY_PARQUET,
-        encryption: str("Server-side encryption; default none.", { enum: ["AES256", "aws:kms"] }),
-        kms_key_id: str("KMS key id when encryption is aws:kms."),
+        encryption: str4("Server-side encryption; default none.", { enum: ["AES256", "aws:kms"] }),
+        kms_key_id: str4("KMS key id when encryption is aws:kms."),
         ...EVENT_LISTS
       },
       required: ["bucket_name", "region", "prefix"]
@@ -22291,7 +22473,7 @@ var init_schema2 = __esm({
         ...S3_PLACE,
         ...OBJECT_FILES,
         legacy_parquet_extension: LEGACY_PARQUET,
-        use_virtual_style_addressing: bool("Use virtual-hosted-style bucket URLs (default false)."),
+        use_virtual_style_addressing: bool3("Use virtual-hosted-style bucket URLs (default false)."),
         ...EVENT_LISTS
       },
       required: ["bucket_name", "region", "prefix"]
@@ -22301,18 +22483,18 @@ var init_schema2 = __esm({
       description: "Legacy Amazon S3 with inline keys: kept for exports created before integrations. The newest service refuses new S3 exports (and migrated the old ones to AwsS3 / S3Compatible): use those types with an integration.",
       additionalProperties: false,
       properties: {
-        bucket_name: str("S3 bucket name."),
-        region: str("AWS region of the bucket, e.g. us-east-1."),
-        prefix: str("Key prefix inside the bucket; may use the service's date placeholders."),
+        bucket_name: str4("S3 bucket name."),
+        region: str4("AWS region of the bucket, e.g. us-east-1."),
+        prefix: str4("Key prefix inside the bucket; may use the service's date placeholders."),
         aws_access_key_id: secret("AWS access key id."),
         aws_secret_access_key: secret("AWS secret access key."),
         ...OBJECT_FILES,
-        encryption: str("Server-side encryption.", { enum: ["AES256", "aws:kms"] }),
-        kms_key_id: str("KMS key id when encryption is aws:kms."),
-        endpoint_url: str(
+        encryption: str4("Server-side encryption.", { enum: ["AES256", "aws:kms"] }),
+        kms_key_id: str4("KMS key id when encryption is aws:kms."),
+        endpoint_url: str4(
           "Endpoint of an S3-compatible service instead of AWS (S3Compatible in the newest service)."
         ),
-        use_virtual_style_addressing: bool("Use virtual-hosted-style bucket URLs."),
+        use_virtual_style_addressing: bool3("Use virtual-hosted-style bucket URLs."),
         ...EVENT_LISTS
       },
       required: ["bucket_name", "region", "prefix"]
@@ -22322,19 +22504,19 @@ var init_schema2 = __esm({
       description: "Snowflake. Newest service: account, user and password or key pair live in the snowflake integration named by destination.integration; the inline keys are for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        database: str("Database name."),
-        warehouse: str("Warehouse name."),
-        schema: str("Schema name."),
-        table_name: str("Table to write into (default events)."),
-        role: str("Role to assume; default the user's."),
-        account: str(
+        database: str4("Database name."),
+        warehouse: str4("Warehouse name."),
+        schema: str4("Schema name."),
+        table_name: str4("Table to write into (default events)."),
+        role: str4("Role to assume; default the user's."),
+        account: str4(
           "Snowflake account identifier. Legacy (exports created before integrations): the newest service keeps it in the integration."
         ),
         user: legacySecret("Snowflake user."),
         password: legacySecret("Snowflake password (authentication_type password)."),
         private_key: legacySecret("Private key (authentication_type keypair)."),
         private_key_passphrase: legacySecret("Passphrase of the private key."),
-        authentication_type: str(
+        authentication_type: str4(
           "How to authenticate. Legacy (exports created before integrations): the newest service keeps it in the integration.",
           { enum: ["password", "keypair"] }
         ),
@@ -22347,12 +22529,12 @@ var init_schema2 = __esm({
       description: "PostgreSQL. Newest service: new exports need the postgresql integration named by destination.integration (host and credentials); inline user and password stay accepted for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        database: str("Database name."),
-        schema: str("Database schema (default public)."),
-        table_name: str("Table to write into (default events)."),
-        has_self_signed_cert: bool("Accept a self-signed TLS certificate (default false)."),
-        host: str("Database host name, when not the integration's (the service refuses private addresses)."),
-        port: int("Database port (default 5432).", 1, 65535),
+        database: str4("Database name."),
+        schema: str4("Database schema (default public)."),
+        table_name: str4("Table to write into (default events)."),
+        has_self_signed_cert: bool3("Accept a self-signed TLS certificate (default false)."),
+        host: str4("Database host name, when not the integration's (the service refuses private addresses)."),
+        port: int3("Database port (default 5432).", 1, 65535),
         user: legacySecret("Database user."),
         password: legacySecret("Database password."),
         ...EVENT_LISTS
@@ -22374,27 +22556,27 @@ var init_schema2 = __esm({
       description: "Amazon Redshift. Newest service: new exports need the aws-redshift integration named by destination.integration; inline user and password stay accepted for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        database: str("Database name."),
+        database: str4("Database name."),
         user: legacySecret("Database user."),
         password: legacySecret("Database password."),
-        host: str(
+        host: str4(
           "Cluster or workgroup endpoint; required when the integration has none (the service refuses private addresses)."
         ),
-        port: int("Database port (default 5439).", 1, 65535),
-        schema: str("Database schema (default public)."),
-        table_name: str("Table to write into (default events)."),
-        properties_data_type: str("Column type of the properties (default varchar).", {
+        port: int3("Database port (default 5439).", 1, 65535),
+        schema: str4("Database schema (default public)."),
+        table_name: str4("Table to write into (default events)."),
+        properties_data_type: str4("Column type of the properties (default varchar).", {
           enum: ["varchar", "super"]
         }),
-        mode: str("How rows are loaded (default INSERT).", { enum: ["INSERT", "COPY"] }),
+        mode: str4("How rows are loaded (default INSERT).", { enum: ["INSERT", "COPY"] }),
         copy_inputs: {
           type: "object",
           description: "Staging bucket for mode COPY.",
           additionalProperties: false,
           properties: {
-            s3_bucket: str("Staging S3 bucket."),
-            region_name: str("AWS region of the staging bucket."),
-            s3_key_prefix: str("Key prefix inside the staging bucket."),
+            s3_bucket: str4("Staging S3 bucket."),
+            region_name: str4("AWS region of the staging bucket."),
+            s3_key_prefix: str4("Key prefix inside the staging bucket."),
             authorization: {
               ...awsKeys("How Redshift reads the staging bucket"),
               type: ["string", "object", "integer"],
@@ -22403,7 +22585,7 @@ var init_schema2 = __esm({
             bucket_credentials: awsKeys("How the export writes to the staging bucket")
           }
         },
-        has_self_signed_cert: bool(
+        has_self_signed_cert: bool3(
           "Accept a self-signed TLS certificate. Older services only: the newest refuses it as an unknown field."
         ),
         ...EVENT_LISTS
@@ -22415,10 +22597,10 @@ var init_schema2 = __esm({
       description: "Google BigQuery. Newest service: the service account lives in the google-cloud-service-account integration named by destination.integration; the inline key fields are for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        dataset_id: str("BigQuery dataset id."),
-        table_id: str("Table to write into (default events)."),
-        use_json_type: bool("Store properties as JSON (default false; cannot change after create)."),
-        project_id: str("Google Cloud project id; default the integration's."),
+        dataset_id: str4("BigQuery dataset id."),
+        table_id: str4("Table to write into (default events)."),
+        use_json_type: bool3("Store properties as JSON (default false; cannot change after create)."),
+        project_id: str4("Google Cloud project id; default the integration's."),
         private_key: legacySecret("Service-account private key."),
         private_key_id: legacySecret("Service-account private key id."),
         token_uri: legacySecret("Service-account token URI."),
@@ -22432,12 +22614,12 @@ var init_schema2 = __esm({
       description: "Databricks: the credentials live in the databricks integration named by destination.integration. http_path, catalog, schema and table_name are required to create one.",
       additionalProperties: false,
       properties: {
-        http_path: str("SQL warehouse HTTP path."),
-        catalog: str("Unity Catalog name."),
-        schema: str("Schema name."),
-        table_name: str("Table to write into."),
-        use_variant_type: bool("Store properties as VARIANT (default true)."),
-        use_automatic_schema_evolution: bool("Let the table schema evolve (default true)."),
+        http_path: str4("SQL warehouse HTTP path."),
+        catalog: str4("Unity Catalog name."),
+        schema: str4("Schema name."),
+        table_name: str4("Table to write into."),
+        use_variant_type: bool3("Store properties as VARIANT (default true)."),
+        use_automatic_schema_evolution: bool3("Let the table schema evolve (default true)."),
         ...EVENT_LISTS
       }
     };
@@ -22446,8 +22628,8 @@ var init_schema2 = __esm({
       description: "Azure Blob Storage: the credentials live in the azure-blob integration named by destination.integration. container_name is required to create one.",
       additionalProperties: false,
       properties: {
-        container_name: str("Blob container name."),
-        prefix: str("Blob name prefix (default none)."),
+        container_name: str4("Blob container name."),
+        prefix: str4("Blob name prefix (default none)."),
         ...OBJECT_FILES,
         legacy_parquet_extension: LEGACY_PARQUET,
         ...EVENT_LISTS
@@ -22458,7 +22640,7 @@ var init_schema2 = __esm({
       description: "PostHog batch HTTP endpoint (events model only; inline token, no integration). url and token are required to create one.",
       additionalProperties: false,
       properties: {
-        url: str(
+        url: str4(
           "Endpoint URL: the newest service accepts only https://us.i.posthog.com/batch/ or https://eu.i.posthog.com/batch/."
         ),
         token: secret("Project API token of the receiving project."),
@@ -22471,7 +22653,7 @@ var init_schema2 = __esm({
       description: "Does nothing; for tests.",
       additionalProperties: false,
       properties: {
-        arg: str("Free-form argument, ignored (default empty)."),
+        arg: str4("Free-form argument, ignored (default empty)."),
         ...EVENT_LISTS
       }
     };
@@ -23009,10 +23191,103 @@ var init_item_rules = __esm({
   }
 });
 
+// src/service/query.ts
+function queryString(query) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === void 0 || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) params.append(key, String(item));
+    } else {
+      params.append(key, String(value));
+    }
+  }
+  const text2 = params.toString();
+  return text2 ? `?${text2}` : "";
+}
+function segment(value) {
+  return encodeURIComponent(String(value)).replace(/%40/g, "@");
+}
+function projectPath(project3, rest) {
+  return `/api/projects/${segment(project3)}/${rest}`;
+}
+var init_query = __esm({
+  "src/service/query.ts"() {
+    "use strict";
+  }
+});
+
+// src/kinds/batch-export/service.ts
+function exportPath(project3, rest = "") {
+  return projectPath(project3, `batch_exports/${rest}`);
+}
+function batchExportsApi(client) {
+  const path = exportPath;
+  return {
+    list(project3, query = {}, max) {
+      return client.pages(
+        { method: "GET", path: path(project3), query, expect: BATCH_EXPORT_ANSWERS.batchExportPage },
+        max
+      );
+    },
+    /** Every export of the project, pages after the first read concurrently (see `ServiceClient.listAll`). */
+    listAll(project3, query = {}) {
+      return client.listAll(path(project3), query, BATCH_EXPORT_ANSWERS.batchExportPage);
+    },
+    /** Exports of every project in the organization. */
+    listForOrganization(orgId, query = {}, max) {
+      const orgPath = `/api/organizations/${segment(orgId)}/batch_exports/`;
+      return client.pages(
+        { method: "GET", path: orgPath, query, expect: BATCH_EXPORT_ANSWERS.batchExportPage },
+        max
+      );
+    },
+    get(project3, id) {
+      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), expect: BATCH_EXPORT_ANSWERS.batchExport });
+    },
+    create(project3, body) {
+      return client.request({ method: "POST", path: path(project3), body, expect: BATCH_EXPORT_ANSWERS.batchExport });
+    },
+    update(project3, id, body) {
+      return client.request({
+        method: "PATCH",
+        path: path(project3, `${segment(id)}/`),
+        body,
+        expect: BATCH_EXPORT_ANSWERS.batchExport
+      });
+    },
+    /** 204. A retry that finds it already gone (404 after a lost answer) counts as done. */
+    async delete(project3, id) {
+      await client.request({ method: "DELETE", path: path(project3, `${segment(id)}/`) });
+    },
+    pause(project3, id) {
+      const spec = { method: "POST", path: path(project3, `${segment(id)}/pause/`), retrySafe: true };
+      return client.request({ ...spec, expect: BATCH_EXPORT_ANSWERS.paused });
+    },
+    unpause(project3, id, body = {}) {
+      const spec = {
+        method: "POST",
+        path: path(project3, `${segment(id)}/unpause/`),
+        body,
+        retrySafe: true,
+        expect: BATCH_EXPORT_ANSWERS.paused
+      };
+      return client.request(spec);
+    }
+  };
+}
+var init_service = __esm({
+  "src/kinds/batch-export/service.ts"() {
+    "use strict";
+    init_query();
+    init_answers2();
+  }
+});
+
 // src/kinds/batch-export/live.ts
-async function readBatchExports(client, project3, declared2) {
+async function readBatchExports(client, project3, declared) {
   const names = (d) => !d.deleted && d.destination?.integration !== void 0;
-  const read = declared2.some(names) ? { integrations: true } : {};
+  const read = declared.some(names) ? { integrations: true } : {};
   return { live: await readAll(client, project3, read), read };
 }
 async function rereadBatchExports(client, project3, read) {
@@ -23020,7 +23295,7 @@ async function rereadBatchExports(client, project3, read) {
 }
 async function readAll(client, project3, read) {
   const [objects, integrations2] = await Promise.all([
-    client.batchExports.listAll(project3),
+    batchExportsApi(client).listAll(project3),
     read.integrations ? client.integrations.listAll(project3) : void 0
   ]);
   const live = { objects };
@@ -23037,15 +23312,17 @@ var init_live = __esm({
   "src/kinds/batch-export/live.ts"() {
     "use strict";
     init_errors();
+    init_service();
   }
 });
 
 // src/kinds/batch-export/name.ts
-var BATCH_EXPORT;
+var BATCH_EXPORT, EXPORT_WORDS;
 var init_name = __esm({
   "src/kinds/batch-export/name.ts"() {
     "use strict";
     BATCH_EXPORT = "batch_export";
+    EXPORT_WORDS = { one: "batch export", many: "batch exports" };
   }
 });
 
@@ -23125,8 +23402,8 @@ function matchObjects(desired, live, label2, errors, several) {
   for (const object of live) {
     if (claimed.has(object.id)) continue;
     const name = object.name ?? "";
-    const list10 = byName.get(name);
-    if (list10) list10.push(object);
+    const list12 = byName.get(name);
+    if (list12) list12.push(object);
     else byName.set(name, [object]);
   }
   const pairs = [];
@@ -23304,13 +23581,13 @@ function actionCandidate(action) {
   return { kind: action.object.kind, names, id: action.object.id };
 }
 function candidates(kind2, desired, live) {
-  const declared2 = desired.flatMap(
+  const declared = desired.flatMap(
     (p) => declaredOf(p, kind2).map((d) => ({ kind: kind2, names: [d.name], id: d.id }))
   );
   const existing = live.flatMap(
     (p) => liveOf(p, kind2).objects.map((o) => ({ kind: kind2, names: o.name === null ? [] : [o.name], id: o.id }))
   );
-  return [...declared2, ...existing];
+  return [...declared, ...existing];
 }
 var init_targets = __esm({
   "src/plan/targets.ts"() {
@@ -23643,15 +23920,15 @@ function parseErrorBody(text2) {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
   const record = value;
-  const str4 = (v) => typeof v === "string" ? v : void 0;
-  const detail2 = str4(record.detail) ?? str4(record.error) ?? str4(record.message);
+  const str7 = (v) => typeof v === "string" ? v : void 0;
+  const detail2 = str7(record.detail) ?? str7(record.error) ?? str7(record.message);
   const body = {};
-  const type = str4(record.type);
-  const code = str4(record.code);
+  const type = str7(record.type);
+  const code = str7(record.code);
   if (type !== void 0) body.type = type;
   if (code !== void 0) body.code = code;
   if (detail2 !== void 0) body.detail = detail2;
-  body.attr = str4(record.attr) ?? null;
+  body.attr = str7(record.attr) ?? null;
   return body;
 }
 var CHECK_HOST, NOT_POSTHOG, ServiceError, NetworkError, UnknownOutcomeError, UnexpectedAnswerError;
@@ -23999,11 +24276,11 @@ var init_verbs = __esm({
 
 // src/kinds/batch-export/verbs.ts
 async function createBatchExport(client, project3, body) {
-  const created = await client.batchExports.create(project3, body);
+  const created = await batchExportsApi(client).create(project3, body);
   return { id: created.id, notes: [] };
 }
 async function findBatchExports(client, project3, name) {
-  const live = await collect(client.batchExports.list(project3, { limit: LOOKUP_PAGE }));
+  const live = await collect(batchExportsApi(client).list(project3, { limit: LOOKUP_PAGE }));
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
 var LOOKUP_PAGE, update, remove, PAUSE, UNPAUSE, batchExportVerbs;
@@ -24013,11 +24290,12 @@ var init_verbs2 = __esm({
     init_execute();
     init_pages();
     init_verbs();
+    init_service();
     LOOKUP_PAGE = 1e3;
     update = {
       ...UPDATE,
       async send(client, action, id, body) {
-        await client.batchExports.update(action.object.project, String(id), body);
+        await batchExportsApi(client).update(action.object.project, String(id), body);
         return { id, notes: [] };
       }
     };
@@ -24025,7 +24303,7 @@ var init_verbs2 = __esm({
       ...DELETE,
       async send(client, action, id) {
         await alreadyDone(
-          () => client.batchExports.delete(action.object.project, String(id)),
+          () => batchExportsApi(client).delete(action.object.project, String(id)),
           (e) => e.status === 404
         );
         return { id, notes: [] };
@@ -24041,7 +24319,7 @@ var init_verbs2 = __esm({
       sides: { before: "required", after: "required" },
       refreshes: () => [["paused"]],
       async send(client, action, id) {
-        await client.batchExports.pause(action.object.project, String(id));
+        await batchExportsApi(client).pause(action.object.project, String(id));
         return { id, notes: [] };
       }
     };
@@ -24057,7 +24335,7 @@ var init_verbs2 = __esm({
       refreshes: () => [["paused"]],
       body: (action) => action.after?.backfill === true ? { backfill: true } : void 0,
       async send(client, action, id, body) {
-        await client.batchExports.unpause(
+        await batchExportsApi(client).unpause(
           action.object.project,
           String(id),
           body ?? {}
@@ -24457,7 +24735,7 @@ function batchExportItem(live, variablePrefix = live.name) {
   return { item, variables };
 }
 async function pullBatchExports(client, project3) {
-  const exports = await client.batchExports.listAll(project3);
+  const exports = await batchExportsApi(client).listAll(project3);
   const pulled = { items: [], variables: [] };
   for (const live of exports) {
     const { item, variables } = batchExportItem(live);
@@ -24473,6 +24751,7 @@ var init_pull = __esm({
     init_values();
     init_kinds2();
     init_fields2();
+    init_service();
     init_destinations();
     HOGQL_ONLY = ["primary_key", "version_key", "incremental_mode"];
   }
@@ -24518,6 +24797,7 @@ var init_batch_export = __esm({
   "src/kinds/batch-export/index.ts"() {
     "use strict";
     init_define();
+    init_answers2();
     init_declare();
     init_fields2();
     init_item_rules();
@@ -24526,12 +24806,13 @@ var init_batch_export = __esm({
     init_plan2();
     init_pull();
     init_replaced();
+    init_service();
     init_schema2();
     init_verbs2();
     batchExportKind = defineKind({
       name: BATCH_EXPORT,
       key: "batch_exports",
-      words: { one: "batch export", many: "batch exports" },
+      words: EXPORT_WORDS,
       schema: {
         list: "Batch exports of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
         item: "A batch export. Only the keys written here are managed.",
@@ -24541,10 +24822,11 @@ var init_batch_export = __esm({
       fields: batchExportFields,
       verbs: batchExportVerbs,
       service: {
-        list: (client, project3) => client.batchExports.listAll(project3),
+        list: (client, project3) => batchExportsApi(client).listAll(project3),
         findByName: findBatchExports,
         create: createBatchExport
       },
+      answers: BATCH_EXPORT_ANSWERS,
       hooks: {
         pin: (id) => String(id).toLowerCase(),
         declare: checkBatchExport,
@@ -24558,6 +24840,53 @@ var init_batch_export = __esm({
         pull: pullBatchExports
       }
     });
+  }
+});
+
+// src/kinds/dashboard/answers.ts
+var obj4, str5, strOrNull4, int4, bool4, list3, level, dashboardBasic, dashboard, collaborator, sharing, DASHBOARD_ANSWERS;
+var init_answers3 = __esm({
+  "src/kinds/dashboard/answers.ts"() {
+    "use strict";
+    init_shapes();
+    ({ obj: obj4, str: str5, strOrNull: strOrNull4, int: int4, bool: bool4, list: list3 } = answerTypes);
+    level = { enum: [21, 37] };
+    dashboardBasic = obj4(
+      {
+        id: int4,
+        name: strOrNull4,
+        description: str5,
+        pinned: bool4,
+        tags: list3(str5),
+        restriction_level: level,
+        is_shared: bool4,
+        deleted: bool4
+      },
+      ["id", "name", "description", "pinned", "tags", "restriction_level", "is_shared"]
+    );
+    dashboard = obj4(
+      {
+        id: int4,
+        name: strOrNull4,
+        description: str5,
+        pinned: bool4,
+        tags: list3(str5),
+        restriction_level: level,
+        deleted: bool4
+      },
+      ["id"]
+    );
+    collaborator = obj4({ id: str5, user: obj4({ uuid: str5 }, ["uuid"]), level }, ["user", "level"]);
+    sharing = obj4({ enabled: bool4, access_token: strOrNull4, created_at: strOrNull4 }, ["enabled"]);
+    DASHBOARD_ANSWERS = {
+      /** A limit/offset list (`PaginatedDashboardBasicList`). */
+      dashboardPage: listPage(dashboardBasic),
+      dashboard: { schema: dashboard },
+      /** A plain array: the collaborators endpoint is not paginated. */
+      collaborators: answerList(collaborator),
+      collaborator: { schema: collaborator },
+      sharing: { schema: sharing }
+    };
   }
 });
 
@@ -24634,10 +24963,10 @@ var init_collaborators = __esm({
 });
 
 // src/kinds/dashboard/declare.ts
-function declareCollaborators(list10, { ctx }) {
+function declareCollaborators(list12, { ctx }) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
-  list10.forEach((item, i) => {
+  list12.forEach((item, i) => {
     const level2 = item.level ?? "can_edit";
     if (level2 === "can_view" || level2 === 21) {
       ctx.error(
@@ -24750,6 +25079,97 @@ var init_fields3 = __esm({
   }
 });
 
+// src/kinds/dashboard/service.ts
+function dashboardsApi(client) {
+  const path = (project3, rest = "") => projectPath(project3, `dashboards/${rest}`);
+  return {
+    list(project3, query = {}, max) {
+      return client.pages(
+        { method: "GET", path: path(project3), query, expect: DASHBOARD_ANSWERS.dashboardPage },
+        max
+      );
+    },
+    /** Every dashboard, pages after the first read concurrently (see `ServiceClient.listAll`). */
+    listAll(project3, query = {}) {
+      return client.listAll(path(project3), query, DASHBOARD_ANSWERS.dashboardPage);
+    },
+    get(project3, id) {
+      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), expect: DASHBOARD_ANSWERS.dashboard });
+    },
+    create(project3, body) {
+      return client.request({ method: "POST", path: path(project3), body, expect: DASHBOARD_ANSWERS.dashboard });
+    },
+    update(project3, id, body) {
+      return client.request({
+        method: "PATCH",
+        path: path(project3, `${segment(id)}/`),
+        body,
+        expect: DASHBOARD_ANSWERS.dashboard
+      });
+    },
+    moveTile(project3, id, body) {
+      return client.request({
+        method: "PATCH",
+        path: path(project3, `${segment(id)}/move_tile/`),
+        body,
+        expect: DASHBOARD_ANSWERS.dashboard
+      });
+    },
+    createFromTemplateJson(project3, body) {
+      const spec = { method: "POST", path: path(project3, "create_from_template_json/"), body };
+      return client.request({ ...spec, expect: DASHBOARD_ANSWERS.dashboard });
+    }
+  };
+}
+function collaboratorsApi(client) {
+  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/collaborators/${rest}`);
+  return {
+    /** A plain array: this endpoint is not paginated. */
+    list(project3, dashboardId) {
+      return client.request({ method: "GET", path: path(project3, dashboardId), expect: DASHBOARD_ANSWERS.collaborators });
+    },
+    add(project3, dashboardId, body) {
+      return client.request({
+        method: "POST",
+        path: path(project3, dashboardId),
+        body,
+        expect: DASHBOARD_ANSWERS.collaborator
+      });
+    },
+    /** By the user's uuid. */
+    async remove(project3, dashboardId, userUuid) {
+      await client.request({ method: "DELETE", path: path(project3, dashboardId, `${segment(userUuid)}/`) });
+    }
+  };
+}
+function sharingApi(client) {
+  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/sharing/${rest}`);
+  return {
+    /** Until sharing is first written, `access_token` is a fresh random value on every call. */
+    get(project3, dashboardId) {
+      return client.request({ method: "GET", path: path(project3, dashboardId), expect: DASHBOARD_ANSWERS.sharing });
+    },
+    update(project3, dashboardId, body) {
+      return client.request({ method: "PATCH", path: path(project3, dashboardId), body, expect: DASHBOARD_ANSWERS.sharing });
+    },
+    /** Rotates the access token; not repeated after a lost answer (it would rotate twice). */
+    refresh(project3, dashboardId) {
+      return client.request({
+        method: "POST",
+        path: path(project3, dashboardId, "refresh/"),
+        expect: DASHBOARD_ANSWERS.sharing
+      });
+    }
+  };
+}
+var init_service2 = __esm({
+  "src/kinds/dashboard/service.ts"() {
+    "use strict";
+    init_query();
+    init_answers3();
+  }
+});
+
 // src/kinds/dashboard/live.ts
 function dashboardDetails(live, kindLive) {
   const details = {};
@@ -24761,9 +25181,9 @@ function dashboardDetails(live, kindLive) {
   if (sharing3) details.sharing = { enabled: sharing3.enabled };
   return details;
 }
-function detailReads(declared2, dashboards2) {
+function detailReads(declared, dashboards2) {
   const ignoredErrors = [];
-  const { pairs } = matchObjects(declared2, dashboards2, "dashboard", ignoredErrors);
+  const { pairs } = matchObjects(declared, dashboards2, "dashboard", ignoredErrors);
   const reads = { collaborators: [], sharing: [] };
   for (const { desired, live } of pairs) {
     if (!live || desired.deleted) continue;
@@ -24772,20 +25192,20 @@ function detailReads(declared2, dashboards2) {
   }
   return reads;
 }
-function membersNeeded(declared2, dashboards2, collaborators) {
+function membersNeeded(declared, dashboards2, collaborators) {
   const ignoredErrors = [];
-  const { pairs } = matchObjects(declared2, dashboards2, "dashboard", ignoredErrors);
+  const { pairs } = matchObjects(declared, dashboards2, "dashboard", ignoredErrors);
   return pairs.some(({ desired, live }) => {
     if (desired.deleted || !desired.collaborators || desired.collaborators.length === 0) return false;
     if (live === void 0) return desired.id === void 0;
     return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
   });
 }
-async function readDashboards(client, project3, declared2, run14) {
-  const objects = await client.dashboards.listAll(project3);
-  const reads = detailReads(declared2, objects);
+async function readDashboards(client, project3, declared, run14) {
+  const objects = await dashboardsApi(client).listAll(project3);
+  const reads = detailReads(declared, objects);
   const live = await withDetails(client, project3, objects, reads);
-  if (membersNeeded(declared2, objects, live.collaborators)) {
+  if (membersNeeded(declared, objects, live.collaborators)) {
     reads.members = true;
     live.members = await run14.members.check(project3);
   }
@@ -24798,7 +25218,7 @@ async function rereadDashboards(client, project3, read, run14) {
   if (!reads || !ids(reads.collaborators) || !ids(reads.sharing) || members2 !== void 0 && members2 !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  const objects = await client.dashboards.listAll(project3);
+  const objects = await dashboardsApi(client).listAll(project3);
   const live = await withDetails(client, project3, objects, reads);
   if (members2 === true) live.members = await run14.members.check(project3);
   return live;
@@ -24807,10 +25227,10 @@ async function withDetails(client, project3, objects, reads) {
   const live = { objects, collaborators: {}, sharing: {} };
   await Promise.all([
     ...reads.collaborators.map(async (id) => {
-      live.collaborators[id] = await client.collaborators.list(project3, id);
+      live.collaborators[id] = await collaboratorsApi(client).list(project3, id);
     }),
     ...reads.sharing.map(async (id) => {
-      live.sharing[id] = await client.sharing.get(project3, id);
+      live.sharing[id] = await sharingApi(client).get(project3, id);
     })
   ]);
   return live;
@@ -24822,6 +25242,7 @@ var init_live2 = __esm({
     init_plan();
     init_values();
     init_collaborators();
+    init_service2();
   }
 });
 
@@ -24834,22 +25255,22 @@ function ignoredTags(body, returned) {
   return [];
 }
 async function findDashboards(client, project3, name) {
-  const live = await collect(client.dashboards.list(project3, { search: name.slice(0, 200), limit: 100 }));
+  const live = await collect(dashboardsApi(client).list(project3, { search: name.slice(0, 200), limit: 100 }));
   return live.filter((d) => d.name === name).map((d) => d.id);
 }
 async function createDashboard(client, project3, body) {
-  const created = await client.dashboards.create(project3, body);
+  const created = await dashboardsApi(client).create(project3, body);
   return { id: created.id, notes: ignoredTags(body, created.tags) };
 }
 async function onlyChanged(client, project3, id, body) {
-  const live = dashboardFields.state(await client.dashboards.get(project3, id));
+  const live = dashboardFields.state(await dashboardsApi(client).get(project3, id));
   return Object.fromEntries(
     Object.entries(body).filter(
       ([key, value]) => !deepEqual(dashboardFields.normalised(key, value), live[key])
     )
   );
 }
-function collaborator(action, side) {
+function collaborator2(action, side) {
   const value = action[side];
   const level2 = typeof value?.level === "number" ? value.level : void 0;
   return {
@@ -24857,7 +25278,7 @@ function collaborator(action, side) {
     ...level2 === void 0 ? {} : { access: COLLABORATOR_LEVEL[level2] ?? `level ${level2}` }
   };
 }
-function sharing(enabled) {
+function sharing2(enabled) {
   return {
     name: enabled ? "enable_sharing" : "disable_sharing",
     symbol: enabled ? "+" : "-",
@@ -24869,7 +25290,7 @@ function sharing(enabled) {
     refreshes: () => [["sharing", "enabled"]],
     body: () => ({ enabled }),
     async send(client, action, id) {
-      await client.sharing.update(action.object.project, Number(id), { enabled });
+      await sharingApi(client).update(action.object.project, Number(id), { enabled });
       return { id, notes: [] };
     }
   };
@@ -24886,6 +25307,7 @@ var init_verbs3 = __esm({
     init_words();
     init_verbs();
     init_fields3();
+    init_service2();
     update2 = {
       ...UPDATE,
       async send(client, action, id, body) {
@@ -24895,7 +25317,7 @@ var init_verbs3 = __esm({
         if (send !== void 0 && Object.keys(send).length === 0) {
           return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
         }
-        const result = await client.dashboards.update(project3, Number(id), send);
+        const result = await dashboardsApi(client).update(project3, Number(id), send);
         return { id, notes: ignoredTags(send, result.tags) };
       }
     };
@@ -24903,7 +25325,7 @@ var init_verbs3 = __esm({
       ...RESTORE,
       async send(client, action, id) {
         try {
-          await client.dashboards.update(action.object.project, Number(id), { deleted: false });
+          await dashboardsApi(client).update(action.object.project, Number(id), { deleted: false });
         } catch (error2) {
           if (error2 instanceof ServiceError && error2.status === 404) {
             throw new UserError(
@@ -24918,7 +25340,7 @@ var init_verbs3 = __esm({
     softDelete = {
       ...SOFT_DELETE,
       async send(client, action, id) {
-        await client.dashboards.update(action.object.project, Number(id), { deleted: true });
+        await dashboardsApi(client).update(action.object.project, Number(id), { deleted: true });
         return { id, notes: [] };
       }
     };
@@ -24935,12 +25357,16 @@ var init_verbs3 = __esm({
       destructive: false,
       sides: { before: "absent", after: "required" },
       sortKey: byUser,
-      detail: (action) => collaborator(action, "after"),
+      detail: (action) => collaborator2(action, "after"),
       refreshes: () => [["collaborators"]],
       body: (action) => ({ user_uuid: action.after?.user_uuid, level: action.after?.level ?? 37 }),
       async send(client, action, id, body) {
         await alreadyDone(
-          () => client.collaborators.add(action.object.project, Number(id), body),
+          () => collaboratorsApi(client).add(
+            action.object.project,
+            Number(id),
+            body
+          ),
           (e) => e.status === 400 && /already is a collaborator/i.test(e.detail ?? "")
         );
         return { id, notes: [] };
@@ -24955,18 +25381,18 @@ var init_verbs3 = __esm({
       destructive: true,
       sides: { before: "required", after: "absent" },
       sortKey: byUser,
-      detail: (action) => collaborator(action, "before"),
+      detail: (action) => collaborator2(action, "before"),
       refreshes: () => [["collaborators"]],
       async send(client, action, id) {
         await alreadyDone(
-          () => client.collaborators.remove(action.object.project, Number(id), String(action.before?.user_uuid)),
+          () => collaboratorsApi(client).remove(action.object.project, Number(id), String(action.before?.user_uuid)),
           (e) => e.status === 404
         );
         return { id, notes: [] };
       }
     };
-    ENABLE_SHARING = sharing(true);
-    DISABLE_SHARING = sharing(false);
+    ENABLE_SHARING = sharing2(true);
+    DISABLE_SHARING = sharing2(false);
     dashboardVerbs = [
       CREATE,
       update2,
@@ -25134,11 +25560,11 @@ function dashboardItem(live, collaborators) {
   return item;
 }
 async function pullDashboards(client, project3) {
-  const dashboards2 = await client.dashboards.listAll(project3);
+  const dashboards2 = await dashboardsApi(client).listAll(project3);
   const restricted = dashboards2.filter((d) => d.restriction_level === 37);
   const collaborators = new Map(
     await Promise.all(
-      restricted.map(async (d) => [d.id, await client.collaborators.list(project3, d.id)])
+      restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project3, d.id)])
     )
   );
   return { items: dashboards2.map((d) => dashboardItem(d, collaborators.get(d.id))), variables: [] };
@@ -25148,6 +25574,7 @@ var init_pull2 = __esm({
     "use strict";
     init_values();
     init_fields3();
+    init_service2();
   }
 });
 
@@ -25157,10 +25584,12 @@ var init_dashboard = __esm({
   "src/kinds/dashboard/index.ts"() {
     "use strict";
     init_define();
+    init_answers3();
     init_fields3();
     init_live2();
     init_plan3();
     init_pull2();
+    init_service2();
     init_verbs3();
     dashboardKind = defineKind({
       name: "dashboard",
@@ -25174,10 +25603,11 @@ var init_dashboard = __esm({
       fields: dashboardFields,
       verbs: dashboardVerbs,
       service: {
-        list: (client, project3) => client.dashboards.listAll(project3),
+        list: (client, project3) => dashboardsApi(client).listAll(project3),
         findByName: findDashboards,
         create: createDashboard
       },
+      answers: DASHBOARD_ANSWERS,
       hooks: {
         declare(input, desired, ctx) {
           if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {
@@ -25364,8 +25794,8 @@ function objectName(ref, vocab) {
 }
 function where(ref) {
   const source = ref.source;
-  const declared2 = source === void 0 ? "not declared in any file" : codeSpan(`${source.file}:${source.line}`);
-  return `project ${ref.project} · ${declared2}`;
+  const declared = source === void 0 ? "not declared in any file" : codeSpan(`${source.file}:${source.line}`);
+  return `project ${ref.project} · ${declared}`;
 }
 function objectSection(group, ctx) {
   const { vocab } = ctx;
@@ -25870,10 +26300,10 @@ var init_config2 = __esm({
 // src/commands/validate.ts
 var validate_exports = {};
 __export(validate_exports, {
-  run: () => run,
+  run: () => run2,
   summary: () => summary
 });
-async function run(options, io) {
+async function run2(options, io) {
   const result = await loadFiles(options.args, options, io, "validate");
   const diagnostics = shownDiagnostics(result);
   const counts = countBySeverity(diagnostics);
@@ -26662,7 +27092,7 @@ function flagOn(store, flag2) {
   return store.data.service.feature_flags[flag2];
 }
 var RULES, FEATURE_FLAGS;
-var init_service = __esm({
+var init_service3 = __esm({
   "src/emulator/service.ts"() {
     "use strict";
     RULES = ["newest", "2025"];
@@ -26887,7 +27317,7 @@ var init_default_seed = __esm({
     "use strict";
     init_records();
     init_sample_activity();
-    init_service();
+    init_service3();
     ACME_ID = "0190f1d2-7b4e-7c3a-9d1f-00000000ac3e";
     GLOBEX_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000061b0";
     USER_UUIDS = {
@@ -27019,19 +27449,19 @@ var init_rate_limit = __esm({
         const lists = [];
         windows.forEach((w, i) => {
           const id = `${bucket}\0${i}\0${w.requests}/${w.windowMs}\0${key}`;
-          let list10 = this.history.get(id);
-          if (!list10) {
-            list10 = [];
-            this.history.set(id, list10);
+          let list12 = this.history.get(id);
+          if (!list12) {
+            list12 = [];
+            this.history.set(id, list12);
           }
-          while (list10.length > 0 && (list10[0] ?? 0) <= now - w.windowMs) list10.shift();
-          if (list10.length >= w.requests) {
-            wait = Math.max(wait, Math.max(1, Math.ceil(((list10[0] ?? now) + w.windowMs - now) / 1e3)));
+          while (list12.length > 0 && (list12[0] ?? 0) <= now - w.windowMs) list12.shift();
+          if (list12.length >= w.requests) {
+            wait = Math.max(wait, Math.max(1, Math.ceil(((list12[0] ?? now) + w.windowMs - now) / 1e3)));
           }
-          lists.push(list10);
+          lists.push(list12);
         });
         if (wait > 0) return wait;
-        for (const list10 of lists) list10.push(now);
+        for (const list12 of lists) list12.push(now);
         return 0;
       }
       clear() {
@@ -27111,7 +27541,7 @@ function offsetPage(ctx, items2, render5, defaultLimit = 100) {
   }
   return { count: count2, next, previous, results: items2.slice(offset, offset + limit).map(render5) };
 }
-function cursorPage(ctx, items2, render5, pageSize) {
+function cursorPage2(ctx, items2, render5, pageSize) {
   const raw = ctx.query.get("cursor");
   let offset = 0;
   if (raw !== null) {
@@ -27262,18 +27692,18 @@ function validateNewestConfig(type, config, patch2) {
       "destination"
     );
   }
-  for (const [key, declared2] of Object.entries(spec.fields)) {
+  for (const [key, declared] of Object.entries(spec.fields)) {
     if (!(key in config)) {
       if (!patch2 && spec.required.includes(key)) {
         throw invalid(`Configuration missing required field: '${key}'`, "destination");
       }
       continue;
     }
-    if (declared2 !== "str" && declared2 !== "int" && declared2 !== "bool") continue;
+    if (declared !== "str" && declared !== "int" && declared !== "bool") continue;
     const value = config[key];
     let converted;
-    if (declared2 === "str") converted = typeof value === "string" ? value : void 0;
-    else if (declared2 === "int") {
+    if (declared === "str") converted = typeof value === "string" ? value : void 0;
+    else if (declared === "int") {
       if (typeof value === "number" && Number.isInteger(value)) converted = value;
       else if (typeof value === "boolean") converted = value;
       else if (typeof value === "string") converted = pyInt(value);
@@ -27281,7 +27711,7 @@ function validateNewestConfig(type, config, patch2) {
     else if (typeof value === "string") converted = strToBool(value);
     if (converted === void 0) {
       throw invalid(
-        `Configuration has invalid type: got '${pyType(value)}', expected '${declared2}'`,
+        `Configuration has invalid type: got '${pyType(value)}', expected '${declared}'`,
         "destination"
       );
     }
@@ -27293,9 +27723,9 @@ function coerceForRead(type, config) {
   if (!spec) return config;
   for (const [key, value] of Object.entries(config)) {
     if (typeof value !== "string") continue;
-    const declared2 = spec.fields[key];
-    if (declared2 === "bool" || declared2 === "bool?") config[key] = value.toLowerCase() === "true";
-    else if (declared2 === "int" || declared2 === "int?") config[key] = pyInt(value) ?? value;
+    const declared = spec.fields[key];
+    if (declared === "bool" || declared === "bool?") config[key] = value.toLowerCase() === "true";
+    else if (declared === "int" || declared === "int?") config[key] = pyInt(value) ?? value;
   }
   return config;
 }
@@ -27324,11 +27754,11 @@ function validateOlderConfig(type, config, complete) {
     if (missing) throw invalid(`Configuration missing required field: '${missing}'`, "destination");
   }
   for (const [key, value] of Object.entries(config)) {
-    const declared2 = fields[key];
-    const coerced = coerce(value, declared2);
+    const declared = fields[key];
+    const coerced = coerce(value, declared);
     if (coerced === void 0) {
       throw invalid(
-        `Configuration has invalid type: got '${pyType(value)}', expected '${declared2}'`,
+        `Configuration has invalid type: got '${pyType(value)}', expected '${declared}'`,
         "destination"
       );
     }
@@ -27744,7 +28174,7 @@ var init_batch_export_view = __esm({
     "use strict";
     init_errors3();
     init_schedule();
-    init_service();
+    init_service3();
     init_time3();
     init_destinations2();
     UUID3 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28187,8 +28617,8 @@ function findBackfill(ctx) {
   if (!found) throw notFound();
   return found;
 }
-function list(ctx) {
-  const page = cursorPage(ctx, backfillsOf(ctx), (f) => renderBackfill(ctx, f), 50);
+function list4(ctx) {
+  const page = cursorPage2(ctx, backfillsOf(ctx), (f) => renderBackfill(ctx, f), 50);
   if (!page) throw notFound("Invalid cursor");
   return { status: 200, body: page };
 }
@@ -28215,7 +28645,7 @@ function registerBackfills(router) {
   const project3 = "/api/projects/:project/batch_exports/:id";
   const write = "batch_export:write";
   router.add({ method: "POST", pattern: `${project3}/backfills`, scope: write, handler: create2 });
-  router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list });
+  router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list4 });
   router.add({
     method: "GET",
     pattern: `${project3}/backfills/:backfill`,
@@ -28240,7 +28670,7 @@ var init_backfills = __esm({
     init_fields4();
     init_pagination();
     init_schedule();
-    init_service();
+    init_service3();
     init_time3();
     init_batch_export_view();
     init_hogql();
@@ -28379,7 +28809,7 @@ var init_dashboard_view = __esm({
   "src/emulator/routes/dashboard-view.ts"() {
     "use strict";
     init_errors3();
-    init_service();
+    init_service3();
   }
 });
 
@@ -28399,7 +28829,7 @@ function renderIntegration(ctx, i) {
     installation_status: null
   };
 }
-function list2(ctx) {
+function list5(ctx) {
   const kind2 = ctx.query.get("kind");
   const items2 = ctx.store.data.integrations.filter((i) => i.team_id === ctx.project.id && (kind2 === null || i.kind === kind2)).sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id);
   return { status: 200, body: offsetPage(ctx, items2, (i) => renderIntegration(ctx, i)) };
@@ -28424,7 +28854,7 @@ function resolveIntegration(ctx, value, attr) {
 }
 function registerIntegrations(router) {
   const base = "/api/projects/:project/integrations";
-  router.add({ method: "GET", pattern: base, scope: "integration:read", handler: list2 });
+  router.add({ method: "GET", pattern: base, scope: "integration:read", handler: list5 });
   router.add({ method: "GET", pattern: `${base}/:id`, scope: "integration:read", handler: retrieve });
 }
 var init_integrations2 = __esm({
@@ -28527,7 +28957,7 @@ var init_batch_export_write_2025 = __esm({
     "use strict";
     init_errors3();
     init_fields4();
-    init_service();
+    init_service3();
     init_destinations2();
     init_integrations2();
     KIND_REQUIRED = {
@@ -28810,7 +29240,7 @@ var init_destination_rules = __esm({
     "use strict";
     init_errors3();
     init_fields4();
-    init_service();
+    init_service3();
     init_destinations2();
     init_host_check();
     init_integrations2();
@@ -29066,7 +29496,7 @@ var init_batch_export_write = __esm({
     init_errors3();
     init_fields4();
     init_schedule();
-    init_service();
+    init_service3();
     init_batch_export_write_2025();
     init_destination_rules();
     init_destinations2();
@@ -29079,7 +29509,7 @@ var init_batch_export_write = __esm({
 
 // src/emulator/routes/batch-exports.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
-function list3(ctx) {
+function list6(ctx) {
   const items2 = visibleExports(ctx).filter((b) => b.destination.type !== "Workflows").sort(
     (a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id)
   );
@@ -29160,7 +29590,7 @@ function registerBatchExports(router) {
   for (const base of ["/api/projects/:project/batch_exports", "/api/organizations/:org/batch_exports"]) {
     const legacy = base.startsWith("/api/organizations/");
     const add = (method, pattern2, scope, handler) => router.add({ method, pattern: pattern2, scope, handler, legacy });
-    add("GET", base, read, list3);
+    add("GET", base, read, list6);
     add("POST", base, write, create3);
     add("GET", `${base}/:id`, read, retrieve2);
     add("PATCH", `${base}/:id`, write, (ctx) => update3(ctx, "patch"));
@@ -29196,7 +29626,7 @@ function render(ctx, c) {
     updated_at: c.updated_at
   };
 }
-function list4(ctx) {
+function list7(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   const items2 = ctx.store.data.collaborators.filter(
     (c) => c.dashboard_id === d.id && ctx.store.user(c.user)?.is_active === true
@@ -29253,7 +29683,7 @@ function destroy2(ctx) {
 }
 function registerCollaborators(router) {
   const base = "/api/projects/:project/dashboards/:dashboard/collaborators";
-  router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list4 });
+  router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list7 });
   router.add({ method: "POST", pattern: base, scope: "dashboard:write", handler: create4 });
   router.add({ method: "DELETE", pattern: `${base}/:user`, scope: "dashboard:write", handler: destroy2 });
 }
@@ -29407,8 +29837,8 @@ function pyTruthy(value) {
   return Boolean(value);
 }
 function quickFilterIds(ctx, value) {
-  const list10 = parseList(value, "quick_filter_ids", true) ?? [];
-  const ids = list10.map((raw) => {
+  const list12 = parseList(value, "quick_filter_ids", true) ?? [];
+  const ids = list12.map((raw) => {
     const text2 = parseString(raw, "quick_filter_ids") ?? "";
     const m = UUID4.exec(text2.trim());
     if (!m) throw invalid(`Invalid UUID: ${text2}`, "quick_filter_ids");
@@ -29422,8 +29852,8 @@ function quickFilterIds(ctx, value) {
   return ids;
 }
 function normaliseTags2(value) {
-  const list10 = parseList(value, "tags") ?? [];
-  const tags2 = list10.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
+  const list12 = parseList(value, "tags") ?? [];
+  const tags2 = list12.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
   return [...new Set(tags2)];
 }
 function applyDashboardBody(ctx, d, body, creating) {
@@ -29491,7 +29921,7 @@ function compareNames(a, b) {
   }
   return a.id - b.id;
 }
-function list5(ctx) {
+function list8(ctx) {
   const search = ctx.query.get("search");
   if (search !== null && search.length > 200) {
     throw invalid("Ensure this field has no more than 200 characters.", "search", "max_length");
@@ -29636,7 +30066,7 @@ function createFromTemplate(ctx) {
 function registerDashboards(router) {
   const read = "dashboard:read";
   const write = "dashboard:write";
-  router.add({ method: "GET", pattern: BASE2, scope: read, handler: list5 });
+  router.add({ method: "GET", pattern: BASE2, scope: read, handler: list8 });
   router.add({ method: "POST", pattern: BASE2, scope: write, handler: create5 });
   router.add({
     method: "POST",
@@ -29663,7 +30093,7 @@ var init_dashboards = __esm({
     init_fields4();
     init_pagination();
     init_records();
-    init_service();
+    init_service3();
     init_dashboard_template();
     init_dashboard_view();
     init_dashboard_write();
@@ -29834,7 +30264,7 @@ function timeParam(ctx, name) {
   if (ms === void 0) throw invalid(`Unable to parse '${name}': ${raw}`, name);
   return ms;
 }
-function list6(ctx) {
+function list9(ctx) {
   const accept = String(ctx.headers.accept ?? "");
   const q = ctx.query;
   const now = ctx.now.getTime();
@@ -29908,7 +30338,7 @@ function values(ctx) {
 }
 function registerEvents(router) {
   const base = "/api/projects/:project/events";
-  router.add({ method: "GET", pattern: base, scope: "query:read", bucket: "events", handler: list6 });
+  router.add({ method: "GET", pattern: base, scope: "query:read", bucket: "events", handler: list9 });
   router.add({
     method: "GET",
     pattern: `${base}/values`,
@@ -29935,26 +30365,6 @@ var init_events = __esm({
   }
 });
 
-// src/service/types.ts
-var RUN_STATUSES;
-var init_types3 = __esm({
-  "src/service/types.ts"() {
-    "use strict";
-    RUN_STATUSES = [
-      "Cancelled",
-      "Completed",
-      "ContinuedAsNew",
-      "Failed",
-      "FailedRetryable",
-      "FailedBilling",
-      "Terminated",
-      "TimedOut",
-      "Running",
-      "Starting"
-    ];
-  }
-});
-
 // src/emulator/routes/runs.ts
 function bound(ctx, name, fallback) {
   const raw = ctx.query.get(name);
@@ -29968,7 +30378,7 @@ function windowed(ctx, b) {
   const newest = isNewest(ctx.store);
   const statuses = newest ? ctx.query.getAll("status") : [];
   statuses.forEach((status, i) => {
-    if (!RUN_STATUSES.includes(status)) {
+    if (!RUN_STATUSES2.includes(status)) {
       throw invalid(`"${status}" is not a valid choice.`, `status__${i}`, "invalid_choice");
     }
   });
@@ -29997,9 +30407,9 @@ function windowed(ctx, b) {
   if (statuses.length > 0) runs = runs.filter((r) => statuses.includes(r.status));
   return runs;
 }
-function list7(ctx) {
+function list10(ctx) {
   const b = findExport(ctx, ctx.params.id);
-  const page = cursorPage(ctx, windowed(ctx, b), renderRun, 100);
+  const page = cursorPage2(ctx, windowed(ctx, b), renderRun, 100);
   if (!page) throw notFound("Invalid cursor");
   return { status: 200, body: page };
 }
@@ -30033,7 +30443,7 @@ function cancel2(ctx) {
 }
 function registerRuns(router) {
   const base = "/api/projects/:project/batch_exports/:id/runs";
-  router.add({ method: "GET", pattern: base, scope: "batch_export:read", handler: list7 });
+  router.add({ method: "GET", pattern: base, scope: "batch_export:read", handler: list10 });
   router.add({
     method: "GET",
     pattern: `${base}/:run`,
@@ -30048,17 +30458,28 @@ function registerRuns(router) {
     handler: cancel2
   });
 }
-var DAY3;
+var RUN_STATUSES2, DAY3;
 var init_runs = __esm({
   "src/emulator/routes/runs.ts"() {
     "use strict";
-    init_types3();
     init_errors3();
     init_pagination();
-    init_service();
+    init_service3();
     init_time3();
     init_backfills();
     init_batch_export_view();
+    RUN_STATUSES2 = [
+      "Cancelled",
+      "Completed",
+      "ContinuedAsNew",
+      "Failed",
+      "FailedRetryable",
+      "FailedBilling",
+      "Terminated",
+      "TimedOut",
+      "Running",
+      "Starting"
+    ];
     DAY3 = 864e5;
   }
 });
@@ -30180,7 +30601,7 @@ var init_logs = __esm({
     init_errors3();
     init_fields4();
     init_pagination();
-    init_service();
+    init_service3();
     init_batch_export_view();
     init_runs();
   }
@@ -30231,7 +30652,7 @@ var init_members = __esm({
 });
 
 // src/emulator/routes/organizations.ts
-function organization(ctx) {
+function organization2(ctx) {
   const org = ctx.org;
   const membership2 = ctx.user.organizations.find((m) => m.id === org.id);
   const features2 = Object.keys(FEATURE_NAMES).filter((key) => org.features[key] && (key !== "access_control" || isNewest(ctx.store))).map((key) => ({ key, name: FEATURE_NAMES[key] }));
@@ -30247,7 +30668,7 @@ function organization(ctx) {
     }
   };
 }
-function project(ctx) {
+function project2(ctx) {
   const p = ctx.project;
   return {
     status: 200,
@@ -30271,7 +30692,7 @@ function registerOrganizations(router) {
     method: "GET",
     pattern: "/api/organizations/:org",
     scope: "organization:read",
-    handler: organization
+    handler: organization2
   });
   router.add({
     method: "GET",
@@ -30279,14 +30700,14 @@ function registerOrganizations(router) {
     scope: "project:read",
     handler: projects
   });
-  router.add({ method: "GET", pattern: "/api/projects/:project", scope: "project:read", handler: project });
+  router.add({ method: "GET", pattern: "/api/projects/:project", scope: "project:read", handler: project2 });
 }
 var FEATURE_NAMES;
 var init_organizations = __esm({
   "src/emulator/routes/organizations.ts"() {
     "use strict";
     init_pagination();
-    init_service();
+    init_service3();
     FEATURE_NAMES = {
       tagging: "Dashboard tags",
       advanced_permissions: "Advanced permissions",
@@ -30352,7 +30773,7 @@ var init_auth = __esm({
   "src/emulator/auth.ts"() {
     "use strict";
     init_errors3();
-    init_service();
+    init_service3();
     NO_KEY_ACCESS = "This action does not support personal API key access";
     NO_KEY_ACCESS_OLD = "This action does not support Personal API Key access";
   }
@@ -30577,91 +30998,91 @@ var init_routes = __esm({
 
 // src/emulator/seed-activity.ts
 import { randomBytes as randomBytes3, randomUUID as randomUUID5 } from "node:crypto";
-function normaliseActivity(list10, at) {
-  const collaborators = list10("collaborators").map((c) => ({
-    id: str2(c.id, randomUUID5()),
+function normaliseActivity(list12, at) {
+  const collaborators = list12("collaborators").map((c) => ({
+    id: str6(c.id, randomUUID5()),
     dashboard_id: Number(c.dashboard_id),
     user: Number(c.user),
     level: c.level === 21 ? 21 : 37,
-    added_at: str2(c.added_at, at),
-    updated_at: str2(c.updated_at, at)
+    added_at: str6(c.added_at, at),
+    updated_at: str6(c.updated_at, at)
   }));
-  const sharing3 = list10("sharing").map((s) => ({
+  const sharing3 = list12("sharing").map((s) => ({
     dashboard_id: Number(s.dashboard_id),
     enabled: s.enabled === true,
-    access_token: str2(s.access_token, randomBytes3(22).toString("base64url")),
-    created_at: str2(s.created_at, at),
+    access_token: str6(s.access_token, randomBytes3(22).toString("base64url")),
+    created_at: str6(s.created_at, at),
     settings: s.settings ?? null,
     password_required: s.password_required === true,
     ...typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}
   }));
-  const runs = list10("runs").map((r) => ({
-    id: str2(r.id, randomUUID5()),
-    batch_export: str2(r.batch_export, ""),
-    status: str2(r.status, "Completed"),
+  const runs = list12("runs").map((r) => ({
+    id: str6(r.id, randomUUID5()),
+    batch_export: str6(r.batch_export, ""),
+    status: str6(r.status, "Completed"),
     records_completed: intOrNull(r.records_completed),
     records_failed: intOrNull(r.records_failed),
-    latest_error: strOrNull(r.latest_error),
-    data_interval_start: strOrNull(r.data_interval_start),
-    data_interval_end: str2(r.data_interval_end, at),
-    cursor: strOrNull(r.cursor),
-    created_at: str2(r.created_at, at),
-    finished_at: strOrNull(r.finished_at),
-    last_updated_at: str2(r.last_updated_at, str2(r.created_at, at)),
+    latest_error: strOrNull5(r.latest_error),
+    data_interval_start: strOrNull5(r.data_interval_start),
+    data_interval_end: str6(r.data_interval_end, at),
+    cursor: strOrNull5(r.cursor),
+    created_at: str6(r.created_at, at),
+    finished_at: strOrNull5(r.finished_at),
+    last_updated_at: str6(r.last_updated_at, str6(r.created_at, at)),
     records_total_count: intOrNull(r.records_total_count),
     bytes_exported: intOrNull(r.bytes_exported),
-    backfill: strOrNull(r.backfill)
+    backfill: strOrNull5(r.backfill)
   }));
-  const logs2 = list10("logs").map((l) => ({
+  const logs2 = list12("logs").map((l) => ({
     team_id: Number(l.team_id),
-    batch_export: str2(l.batch_export, ""),
-    run: str2(l.run, ""),
-    timestamp: str2(l.timestamp, at),
-    level: str2(l.level, "INFO").toUpperCase(),
-    message: str2(l.message, "")
+    batch_export: str6(l.batch_export, ""),
+    run: str6(l.run, ""),
+    timestamp: str6(l.timestamp, at),
+    level: str6(l.level, "INFO").toUpperCase(),
+    message: str6(l.message, "")
   }));
-  const events = list10("events").map((e) => ({
-    id: str2(e.id, randomUUID5()),
+  const events = list12("events").map((e) => ({
+    id: str6(e.id, randomUUID5()),
     team_id: Number(e.team_id),
-    distinct_id: str2(e.distinct_id, "anonymous"),
-    person_id: strOrNull(e.person_id),
-    event: str2(e.event, "$pageview"),
-    timestamp: str2(e.timestamp, at),
+    distinct_id: str6(e.distinct_id, "anonymous"),
+    person_id: strOrNull5(e.person_id),
+    event: str6(e.event, "$pageview"),
+    timestamp: str6(e.timestamp, at),
     properties: typeof e.properties === "object" && e.properties !== null ? e.properties : {},
-    elements_chain: str2(e.elements_chain, "")
+    elements_chain: str6(e.elements_chain, "")
   }));
-  const backfills = list10("backfills").map((f) => ({
-    id: str2(f.id, randomUUID5()),
-    batch_export: str2(f.batch_export, ""),
+  const backfills = list12("backfills").map((f) => ({
+    id: str6(f.id, randomUUID5()),
+    batch_export: str6(f.batch_export, ""),
     team_id: Number(f.team_id ?? f.team),
-    start_at: strOrNull(f.start_at),
-    end_at: strOrNull(f.end_at),
-    status: str2(f.status, "Completed"),
-    created_at: str2(f.created_at, at),
-    finished_at: strOrNull(f.finished_at),
-    last_updated_at: str2(f.last_updated_at, str2(f.created_at, at)),
+    start_at: strOrNull5(f.start_at),
+    end_at: strOrNull5(f.end_at),
+    status: str6(f.status, "Completed"),
+    created_at: str6(f.created_at, at),
+    finished_at: strOrNull5(f.finished_at),
+    last_updated_at: str6(f.last_updated_at, str6(f.created_at, at)),
     total_records_count: intOrNull(f.total_records_count)
   }));
-  const quick_filters = list10("quick_filters").map((q) => ({
-    id: str2(q.id, randomUUID5()).toLowerCase(),
+  const quick_filters = list12("quick_filters").map((q) => ({
+    id: str6(q.id, randomUUID5()).toLowerCase(),
     team_id: Number(q.team_id ?? q.team),
-    name: str2(q.name, "")
+    name: str6(q.name, "")
   }));
-  const dashboard_templates = list10("dashboard_templates").map((t) => ({
-    template_name: str2(t.template_name, ""),
+  const dashboard_templates = list12("dashboard_templates").map((t) => ({
+    template_name: str6(t.template_name, ""),
     team_id: intOrNull(t.team_id ?? t.team ?? null),
-    scope: str2(t.scope, "team"),
-    dashboard_description: str2(t.dashboard_description, ""),
+    scope: str6(t.scope, "team"),
+    dashboard_description: str6(t.dashboard_description, ""),
     dashboard_filters: typeof t.dashboard_filters === "object" && t.dashboard_filters !== null ? t.dashboard_filters : {},
     tiles: Array.isArray(t.tiles) ? t.tiles : [],
     tags: Array.isArray(t.tags) ? t.tags.map(String) : []
   }));
-  const view_logs = list10("view_logs").map((v) => ({
+  const view_logs = list12("view_logs").map((v) => ({
     team_id: Number(v.team_id ?? v.team),
     user: Number(v.user),
-    type: str2(v.type, "dashboard"),
+    type: str6(v.type, "dashboard"),
     ref: String(v.ref),
-    viewed_at: str2(v.viewed_at, at)
+    viewed_at: str6(v.viewed_at, at)
   }));
   return {
     collaborators,
@@ -30675,19 +31096,19 @@ function normaliseActivity(list10, at) {
     view_logs
   };
 }
-var str2, strOrNull, intOrNull;
+var str6, strOrNull5, intOrNull;
 var init_seed_activity = __esm({
   "src/emulator/seed-activity.ts"() {
     "use strict";
-    str2 = (v, fallback) => typeof v === "string" ? v : fallback;
-    strOrNull = (v) => typeof v === "string" ? v : null;
+    str6 = (v, fallback) => typeof v === "string" ? v : fallback;
+    strOrNull5 = (v) => typeof v === "string" ? v : null;
     intOrNull = (v) => Number.isInteger(v) ? v : null;
   }
 });
 
 // src/emulator/seed.ts
 import { randomUUID as randomUUID6 } from "node:crypto";
-function list8(seed, key) {
+function list11(seed, key) {
   const value = seed[key];
   if (value === void 0) return [];
   if (!Array.isArray(value) || value.some((v) => typeof v !== "object" || v === null || Array.isArray(v))) {
@@ -30774,18 +31195,18 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     const { base: _base, ...rest } = seed;
     return normaliseSeed({ ...defaultSeed(now, service), ...rest }, now, serviceBase2);
   }
-  const organizations = list8(seed, "organizations").map((o) => ({
+  const organizations = list11(seed, "organizations").map((o) => ({
     id: need(o, "id", "organization", isStr),
     name: typeof o.name === "string" ? o.name : "Organization",
     features: features(o.features ?? {})
   }));
-  const projects2 = list8(seed, "projects").map((p) => ({
+  const projects2 = list11(seed, "projects").map((p) => ({
     id: need(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
     organization: need(p, "organization", "project", isStr),
     ...isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
   }));
-  const users = list8(seed, "users").map((u) => ({
+  const users = list11(seed, "users").map((u) => ({
     id: need(u, "id", "user", isInt),
     uuid: need(u, "uuid", "user", isStr),
     email: need(u, "email", "user", isStr),
@@ -30794,7 +31215,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     is_active: u.is_active !== false,
     organizations: Array.isArray(u.organizations) ? u.organizations.map(membership) : []
   }));
-  const api_keys = list8(seed, "api_keys").map((k) => ({
+  const api_keys = list11(seed, "api_keys").map((k) => ({
     key: need(k, "key", "api key", isStr),
     user: need(k, "user", "api key", isInt),
     scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : ["*"],
@@ -30802,7 +31223,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     ...typeof k.created_at === "string" ? { created_at: k.created_at } : {},
     ...Array.isArray(k.scoped_teams) ? { scoped_teams: k.scoped_teams.map(Number) } : {}
   }));
-  const integrations2 = list8(seed, "integrations").map((i) => {
+  const integrations2 = list11(seed, "integrations").map((i) => {
     const id = need(i, "id", "integration", isInt);
     const kind2 = need(i, "kind", "integration", isStr);
     const team = i.team_id ?? i.project;
@@ -30820,7 +31241,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     };
   });
   let tileId = 1;
-  const dashboards2 = list8(seed, "dashboards").map((d) => ({
+  const dashboards2 = list11(seed, "dashboards").map((d) => ({
     id: need(d, "id", "dashboard", isInt),
     team_id: need(d, "team_id", "dashboard", isInt),
     name: typeof d.name === "string" || d.name === null ? d.name : "",
@@ -30851,7 +31272,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
       ...t.deleted === true ? { deleted: true } : {}
     })) : []
   }));
-  const batch_exports = list8(seed, "batch_exports").map((b) => {
+  const batch_exports = list11(seed, "batch_exports").map((b) => {
     const destination = b.destination ?? {};
     return {
       id: typeof b.id === "string" ? b.id : randomUUID6(),
@@ -30894,7 +31315,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     integrations: integrations2,
     dashboards: dashboards2,
     batch_exports,
-    ...normaliseActivity((key) => list8(seed, key), at),
+    ...normaliseActivity((key) => list11(seed, key), at),
     sequences: {
       dashboard: Math.max(
         isInt(sequences.dashboard) ? sequences.dashboard : 1,
@@ -30912,7 +31333,7 @@ var init_seed = __esm({
     init_records();
     init_destinations2();
     init_seed_activity();
-    init_service();
+    init_service3();
     SeedError = class extends Error {
       name = "SeedError";
     };
@@ -31248,7 +31669,7 @@ var init_emulator = __esm({
     init_routes();
     init_seed();
     init_server();
-    init_service();
+    init_service3();
     init_store();
     init_default_seed();
     LOOPBACK = /* @__PURE__ */ new Set(["127.0.0.1", "::1", "localhost"]);
@@ -31258,7 +31679,7 @@ var init_emulator = __esm({
 // src/commands/emulator.ts
 var emulator_exports = {};
 __export(emulator_exports, {
-  run: () => run2
+  run: () => run3
 });
 function number(value, name, min, max, integer2 = true) {
   if (value === void 0) return void 0;
@@ -31270,7 +31691,7 @@ function number(value, name, min, max, integer2 = true) {
   }
   return n;
 }
-async function run2(options, io) {
+async function run3(options, io) {
   const host = options.host ?? "127.0.0.1";
   if (!isLoopback(host)) {
     io.stderr.write(`warning: binding the emulator to ${host}: other machines can reach it
@@ -31400,8 +31821,8 @@ var require_formats = __commonJS({
     }
     var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    function date(str4) {
-      const matches2 = DATE2.exec(str4);
+    function date(str7) {
+      const matches2 = DATE2.exec(str7);
       if (!matches2)
         return false;
       const year = +matches2[1];
@@ -31420,8 +31841,8 @@ var require_formats = __commonJS({
     }
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
-      return function time(str4) {
-        const matches2 = TIME.exec(str4);
+      return function time(str7) {
+        const matches2 = TIME.exec(str7);
         if (!matches2)
           return false;
         const hr = +matches2[1];
@@ -31467,8 +31888,8 @@ var require_formats = __commonJS({
     var DATE_TIME_SEPARATOR = /t|\s/i;
     function getDateTime(strictTimeZone) {
       const time = getTime(strictTimeZone);
-      return function date_time(str4) {
-        const dateTime = str4.split(DATE_TIME_SEPARATOR);
+      return function date_time(str7) {
+        const dateTime = str7.split(DATE_TIME_SEPARATOR);
         return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
       };
     }
@@ -31493,13 +31914,13 @@ var require_formats = __commonJS({
     }
     var NOT_URI_FRAGMENT = /\/|:/;
     var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-    function uri(str4) {
-      return NOT_URI_FRAGMENT.test(str4) && URI.test(str4);
+    function uri(str7) {
+      return NOT_URI_FRAGMENT.test(str7) && URI.test(str7);
     }
     var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
-    function byte(str4) {
+    function byte(str7) {
       BYTE.lastIndex = 0;
-      return BYTE.test(str4);
+      return BYTE.test(str7);
     }
     var MIN_INT32 = -(2 ** 31);
     var MAX_INT32 = 2 ** 31 - 1;
@@ -31513,11 +31934,11 @@ var require_formats = __commonJS({
       return true;
     }
     var Z_ANCHOR = /[^\\]\\Z/;
-    function regex2(str4) {
-      if (Z_ANCHOR.test(str4))
+    function regex2(str7) {
+      if (Z_ANCHOR.test(str7))
         return false;
       try {
-        new RegExp(str4);
+        new RegExp(str7);
         return true;
       } catch (e) {
         return false;
@@ -31863,8 +32284,8 @@ var require_dist2 = __commonJS({
         return ajv2;
       }
       const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list10 = opts.formats || formats_1.formatNames;
-      addFormats2(ajv2, list10, formats, exportName);
+      const list12 = opts.formats || formats_1.formatNames;
+      addFormats2(ajv2, list12, formats, exportName);
       if (opts.keywords)
         (0, limit_1.default)(ajv2);
       return ajv2;
@@ -31876,11 +32297,11 @@ var require_dist2 = __commonJS({
         throw new Error(`Unknown format "${name}"`);
       return f;
     };
-    function addFormats2(ajv2, list10, fs2, exportName) {
+    function addFormats2(ajv2, list12, fs2, exportName) {
       var _a;
       var _b;
       (_a = (_b = ajv2.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list10)
+      for (const f of list12)
         ajv2.addFormat(f, fs2[f]);
     }
     module.exports = exports = formatsPlugin;
@@ -33490,8 +33911,8 @@ var require_util2 = __commonJS({
         return body;
       }
     }
-    function isStream(obj2) {
-      return obj2 && typeof obj2 === "object" && typeof obj2.pipe === "function" && typeof obj2.on === "function";
+    function isStream(obj5) {
+      return obj5 && typeof obj5 === "object" && typeof obj5.pipe === "function" && typeof obj5.on === "function";
     }
     function isBlobLike(object) {
       if (object === null) {
@@ -33599,19 +34020,19 @@ var require_util2 = __commonJS({
       }
       return servername;
     }
-    function deepClone(obj2) {
-      return JSON.parse(JSON.stringify(obj2));
+    function deepClone(obj5) {
+      return JSON.parse(JSON.stringify(obj5));
     }
-    function isAsyncIterable(obj2) {
-      return !!(obj2 != null && typeof obj2[Symbol.asyncIterator] === "function");
+    function isAsyncIterable(obj5) {
+      return !!(obj5 != null && typeof obj5[Symbol.asyncIterator] === "function");
     }
-    function isIterable(obj2) {
-      return !!(obj2 != null && (typeof obj2[Symbol.iterator] === "function" || typeof obj2[Symbol.asyncIterator] === "function"));
+    function isIterable(obj5) {
+      return !!(obj5 != null && (typeof obj5[Symbol.iterator] === "function" || typeof obj5[Symbol.asyncIterator] === "function"));
     }
-    function hasSafeIterator(obj2) {
-      const prototype = Object.getPrototypeOf(obj2);
-      const ownIterator = Object.prototype.hasOwnProperty.call(obj2, Symbol.iterator);
-      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj2[Symbol.iterator] === "function";
+    function hasSafeIterator(obj5) {
+      const prototype = Object.getPrototypeOf(obj5);
+      const ownIterator = Object.prototype.hasOwnProperty.call(obj5, Symbol.iterator);
+      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj5[Symbol.iterator] === "function";
     }
     function bodyLength(body) {
       if (body == null) {
@@ -33658,37 +34079,37 @@ var require_util2 = __commonJS({
     function bufferToLowerCasedHeaderName(value) {
       return tree.lookup(value) ?? value.toString("latin1").toLowerCase();
     }
-    function parseHeaders(headers, obj2) {
-      if (obj2 === void 0) obj2 = {};
+    function parseHeaders(headers, obj5) {
+      if (obj5 === void 0) obj5 = {};
       for (let i = 0; i < headers.length; i += 2) {
         const key = headerNameToString(headers[i]);
-        let val = obj2[key];
+        let val = obj5[key];
         if (val !== void 0) {
-          if (!Object.hasOwn(obj2, key)) {
+          if (!Object.hasOwn(obj5, key)) {
             const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
             if (key === "__proto__") {
-              Object.defineProperty(obj2, key, {
+              Object.defineProperty(obj5, key, {
                 value: headersValue,
                 enumerable: true,
                 configurable: true,
                 writable: true
               });
             } else {
-              obj2[key] = headersValue;
+              obj5[key] = headersValue;
             }
           } else {
             if (typeof val === "string") {
               val = [val];
-              obj2[key] = val;
+              obj5[key] = val;
             }
             val.push(headers[i + 1].toString("latin1"));
           }
         } else {
           const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
-          obj2[key] = headersValue;
+          obj5[key] = headersValue;
         }
       }
-      return obj2;
+      return obj5;
     }
     function parseRawHeaders(headers) {
       const headersLength = headers.length;
@@ -34118,20 +34539,20 @@ var require_util2 = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj2, name, listener) {
-      const listeners = obj2[kListeners] ??= [];
+    function addListener(obj5, name, listener) {
+      const listeners = obj5[kListeners] ??= [];
       listeners.push([name, listener]);
-      obj2.on(name, listener);
-      return obj2;
+      obj5.on(name, listener);
+      return obj5;
     }
-    function removeAllListeners(obj2) {
-      if (obj2[kListeners] != null) {
-        for (const [name, listener] of obj2[kListeners]) {
-          obj2.removeListener(name, listener);
+    function removeAllListeners(obj5) {
+      if (obj5[kListeners] != null) {
+        for (const [name, listener] of obj5[kListeners]) {
+          obj5.removeListener(name, listener);
         }
-        obj2[kListeners] = null;
+        obj5[kListeners] = null;
       }
-      return obj2;
+      return obj5;
     }
     function errorRequest(client, request2, err) {
       try {
@@ -34854,11 +35275,11 @@ var require_request = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError2(`invalid ${key} header`);
           } else {
-            const str4 = `${val[i]}`;
-            if (!isValidHeaderValue(str4)) {
+            const str7 = `${val[i]}`;
+            if (!isValidHeaderValue(str7)) {
               throw new InvalidArgumentError2(`invalid ${key} header`);
             }
-            arr.push(str4);
+            arr.push(str7);
           }
         }
         val = arr;
@@ -35431,10 +35852,10 @@ var require_utils2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.enumToMap = enumToMap;
-    function enumToMap(obj2, filter = [], exceptions = []) {
+    function enumToMap(obj5, filter = [], exceptions = []) {
       const emptyFilter = (filter?.length ?? 0) === 0;
       const emptyExceptions = (exceptions?.length ?? 0) === 0;
-      return Object.fromEntries(Object.entries(obj2).filter(([, value]) => {
+      return Object.fromEntries(Object.entries(obj5).filter(([, value]) => {
         return typeof value === "number" && (emptyFilter || filter.includes(value)) && (emptyExceptions || !exceptions.includes(value));
       }));
     }
@@ -36401,8 +36822,8 @@ var require_infra = __commonJS({
     }
     var ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
     var nonASCIIRegex = /[^\x00-\x7F]/;
-    function asciiLowercase(str4) {
-      return nonASCIIRegex.test(str4) ? str4.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str4.toLowerCase();
+    function asciiLowercase(str7) {
+      return nonASCIIRegex.test(str7) ? str7.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str7.toLowerCase();
     }
     function forgivingBase64(data) {
       data = data.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
@@ -36455,19 +36876,19 @@ var require_infra = __commonJS({
     function parseJSONFromBytes(bytes) {
       return JSON.parse(utf8DecodeBytes(bytes));
     }
-    function removeASCIIWhitespace(str4, leading = true, trailing = true) {
-      return removeChars(str4, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str7, leading = true, trailing = true) {
+      return removeChars(str7, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str4, leading, trailing, predicate) {
+    function removeChars(str7, leading, trailing, predicate) {
       let lead = 0;
-      let trail = str4.length - 1;
+      let trail = str7.length - 1;
       if (leading) {
-        while (lead < str4.length && predicate(str4.charCodeAt(lead))) lead++;
+        while (lead < str7.length && predicate(str7.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail > 0 && predicate(str4.charCodeAt(trail))) trail--;
+        while (trail > 0 && predicate(str7.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str4.length - 1 ? str4 : str4.slice(lead, trail + 1);
+      return lead === 0 && trail === str7.length - 1 ? str7 : str7.slice(lead, trail + 1);
     }
     function serializeJavascriptValueToJSONString(value) {
       const result = JSON.stringify(value);
@@ -36719,8 +37140,8 @@ var require_data_url = __commonJS({
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str4, leading = true, trailing = true) {
-      return removeChars(str4, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str7, leading = true, trailing = true) {
+      return removeChars(str7, leading, trailing, isHTTPWhiteSpace);
     }
     function minimizeSupportedMimeType(mimeType) {
       switch (mimeType.essence) {
@@ -38162,8 +38583,8 @@ var require_util3 = __commonJS({
       }
       return values2;
     }
-    function getDecodeSplit(name, list10) {
-      const value = list10.get(name, true);
+    function getDecodeSplit(name, list12) {
+      const value = list12.get(name, true);
       if (value === null) {
         return null;
       }
@@ -38841,7 +39262,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const formdataEscape = (str4) => str4.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const formdataEscape = (str7) => str7.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -52222,9 +52643,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list10 = this.#headersList.cookies;
-        if (list10) {
-          return [...list10];
+        const list12 = this.#headersList.cookies;
+        if (list12) {
+          return [...list12];
         }
         return [];
       }
@@ -52248,8 +52669,8 @@ var require_headers = __commonJS({
        * @param {Headers} target
        * @param {HeadersList} list
        */
-      static setHeadersList(target, list10) {
-        target.#headersList = list10;
+      static setHeadersList(target, list12) {
+        target.#headersList = list12;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers;
@@ -53200,13 +53621,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list10 = dependentControllerMap.get(this.signal);
-          if (list10 === void 0) {
-            list10 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list10);
+          let list12 = dependentControllerMap.get(this.signal);
+          if (list12 === void 0) {
+            list12 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list12);
           }
           const acRef = new WeakRef(ac);
-          list10.add(acRef);
+          list12.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -55871,9 +56292,9 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str4 = stringify3(cookie);
-      if (str4) {
-        headers.append("set-cookie", str4, true);
+      const str7 = stringify3(cookie);
+      if (str7) {
+        headers.append("set-cookie", str7, true);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -59081,233 +59502,6 @@ ${captureLines}` : capture.stack;
   }
 });
 
-// src/service/query.ts
-function queryString(query) {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === void 0 || value === null) continue;
-    if (Array.isArray(value)) {
-      for (const item of value) params.append(key, String(item));
-    } else {
-      params.append(key, String(value));
-    }
-  }
-  const text2 = params.toString();
-  return text2 ? `?${text2}` : "";
-}
-function segment(value) {
-  return encodeURIComponent(String(value)).replace(/%40/g, "@");
-}
-var init_query = __esm({
-  "src/service/query.ts"() {
-    "use strict";
-  }
-});
-
-// src/service/dashboards.ts
-function projectPath(project3, rest) {
-  return `/api/projects/${segment(project3)}/${rest}`;
-}
-function dashboardsApi(t) {
-  const path = (project3, rest = "") => projectPath(project3, `dashboards/${rest}`);
-  return {
-    list(project3, query = {}, max) {
-      return paginate(t, { method: "GET", path: path(project3), query, expect: PAGE }, max);
-    },
-    /** Every dashboard, pages after the first read concurrently (see `collectOffsetPages`). */
-    listAll(project3, query = {}) {
-      return collectOffsetPages(t, {
-        method: "GET",
-        path: path(project3),
-        query,
-        expect: PAGE
-      });
-    },
-    get(project3, id) {
-      return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), expect: "dashboard" });
-    },
-    create(project3, body) {
-      return t.send({ method: "POST", path: path(project3), body, expect: "dashboard" });
-    },
-    update(project3, id, body) {
-      return t.send({ method: "PATCH", path: path(project3, `${segment(id)}/`), body, expect: "dashboard" });
-    },
-    moveTile(project3, id, body) {
-      return t.send({
-        method: "PATCH",
-        path: path(project3, `${segment(id)}/move_tile/`),
-        body,
-        expect: "dashboard"
-      });
-    },
-    createFromTemplateJson(project3, body) {
-      const spec = { method: "POST", path: path(project3, "create_from_template_json/"), body };
-      return t.send({ ...spec, expect: "dashboard" });
-    }
-  };
-}
-function collaboratorsApi(t) {
-  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/collaborators/${rest}`);
-  return {
-    /** A plain array: this endpoint is not paginated. */
-    list(project3, dashboardId) {
-      return t.send({ method: "GET", path: path(project3, dashboardId), expect: "collaborators" });
-    },
-    add(project3, dashboardId, body) {
-      return t.send({ method: "POST", path: path(project3, dashboardId), body, expect: "collaborator" });
-    },
-    /** By the user's uuid. */
-    async remove(project3, dashboardId, userUuid) {
-      await t.send({ method: "DELETE", path: path(project3, dashboardId, `${segment(userUuid)}/`) });
-    }
-  };
-}
-function sharingApi(t) {
-  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/sharing/${rest}`);
-  return {
-    /** Until sharing is first written, `access_token` is a fresh random value on every call. */
-    get(project3, dashboardId) {
-      return t.send({ method: "GET", path: path(project3, dashboardId), expect: "sharing" });
-    },
-    update(project3, dashboardId, body) {
-      return t.send({ method: "PATCH", path: path(project3, dashboardId), body, expect: "sharing" });
-    },
-    /** Rotates the access token; not repeated after a lost answer (it would rotate twice). */
-    refresh(project3, dashboardId) {
-      return t.send({ method: "POST", path: path(project3, dashboardId, "refresh/"), expect: "sharing" });
-    }
-  };
-}
-var PAGE;
-var init_dashboards2 = __esm({
-  "src/service/dashboards.ts"() {
-    "use strict";
-    init_pages();
-    init_query();
-    PAGE = "dashboardPage";
-  }
-});
-
-// src/service/batch-exports.ts
-function batchExportsApi(t) {
-  const path = (project3, rest = "") => projectPath(project3, `batch_exports/${rest}`);
-  return {
-    list(project3, query = {}, max) {
-      return paginate(t, { method: "GET", path: path(project3), query, expect: PAGE2 }, max);
-    },
-    /** Every export of the project, pages after the first read concurrently (see `collectOffsetPages`). */
-    listAll(project3, query = {}) {
-      return collectOffsetPages(t, { method: "GET", path: path(project3), query, expect: PAGE2 });
-    },
-    /** Exports of every project in the organization. */
-    listForOrganization(orgId, query = {}, max) {
-      const orgPath = `/api/organizations/${segment(orgId)}/batch_exports/`;
-      return paginate(t, { method: "GET", path: orgPath, query, expect: PAGE2 }, max);
-    },
-    get(project3, id) {
-      return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), expect: "batchExport" });
-    },
-    create(project3, body) {
-      return t.send({ method: "POST", path: path(project3), body, expect: "batchExport" });
-    },
-    update(project3, id, body) {
-      return t.send({ method: "PATCH", path: path(project3, `${segment(id)}/`), body, expect: "batchExport" });
-    },
-    /** 204. A retry that finds it already gone (404 after a lost answer) counts as done. */
-    async delete(project3, id) {
-      await t.send({ method: "DELETE", path: path(project3, `${segment(id)}/`) });
-    },
-    pause(project3, id) {
-      const spec = { method: "POST", path: path(project3, `${segment(id)}/pause/`), retrySafe: true };
-      return t.send({ ...spec, expect: "paused" });
-    },
-    unpause(project3, id, body = {}) {
-      const spec = {
-        method: "POST",
-        path: path(project3, `${segment(id)}/unpause/`),
-        body,
-        retrySafe: true,
-        expect: "paused"
-      };
-      return t.send(spec);
-    },
-    backfill(project3, id, body) {
-      return t.send({
-        method: "POST",
-        path: path(project3, `${segment(id)}/backfills/`),
-        body,
-        expect: "backfillCreated"
-      });
-    },
-    /** Cursor pages, newest first. */
-    backfills(project3, id, query = {}, max) {
-      return paginate(
-        t,
-        { method: "GET", path: path(project3, `${segment(id)}/backfills/`), query, expect: "backfillPage" },
-        max
-      );
-    },
-    /** Newest first; `limit` 1–500 per page. */
-    logs(project3, id, query = {}, max) {
-      const spec = {
-        method: "GET",
-        path: path(project3, `${segment(id)}/logs/`),
-        query,
-        expect: "logPage"
-      };
-      return paginate(t, spec, max);
-    }
-  };
-}
-function runsApi(t) {
-  const path = (project3, exportId, rest = "") => projectPath(project3, `batch_exports/${segment(exportId)}/runs/${rest}`);
-  return {
-    /** Cursor pages, newest first; the service only returns the last 7 days unless `after` is given. */
-    list(project3, exportId, query = {}, max) {
-      const spec = { method: "GET", path: path(project3, exportId), query, expect: "runPage" };
-      return paginate(t, spec, max);
-    },
-    /**
-     * One run. Newest services look single runs up through the list's 7-day window: pass
-     * `{ after: <ISO instant> }` to reach an older run (the same for retry, cancel and logs).
-     */
-    get(project3, exportId, runId, query = {}) {
-      const spec = { method: "GET", path: path(project3, exportId, `${segment(runId)}/`), query };
-      return t.send({ ...spec, expect: "run" });
-    },
-    /** Starts a backfill of the run's interval. */
-    retry(project3, exportId, runId, query = {}) {
-      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/retry/`), query };
-      return t.send({ ...spec, expect: "backfillCreated" });
-    },
-    cancel(project3, exportId, runId, query = {}) {
-      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/cancel/`), query };
-      return t.send({ ...spec, expect: "cancelled" });
-    },
-    /**
-     * Older services only: the newest one answers 500 on this route (service-api.md §4 "Logs"); read
-     * the export's logs with `instance_id` = the run instead, as `logs --run` does.
-     */
-    logs(project3, exportId, runId, query = {}, max) {
-      return paginate(
-        t,
-        { method: "GET", path: path(project3, exportId, `${segment(runId)}/logs/`), query, expect: "logPage" },
-        max
-      );
-    }
-  };
-}
-var PAGE2;
-var init_batch_exports2 = __esm({
-  "src/service/batch-exports.ts"() {
-    "use strict";
-    init_dashboards2();
-    init_pages();
-    init_query();
-    PAGE2 = "batchExportPage";
-  }
-});
-
 // src/service/stop.ts
 var StopSignal, StoppedError;
 var init_stop = __esm({
@@ -59599,9 +59793,9 @@ function writeBudgetFile(path, id, now, ours, horizons) {
   }
 }
 function merge(a, b) {
-  const count2 = (list10) => {
+  const count2 = (list12) => {
     const counts = /* @__PURE__ */ new Map();
-    for (const t of list10) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const t of list12) counts.set(t, (counts.get(t) ?? 0) + 1);
     return counts;
   };
   const ca = count2(a);
@@ -59709,37 +59903,46 @@ function eventsApi(t) {
         path: path(project3),
         query,
         budget: "events",
-        expect: "eventPage"
+        expect: SHAPES.eventPage
       };
       return paginate(t, spec, max);
     },
     get(project3, id) {
-      return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), budget: "events", expect: "event" });
+      return t.send({
+        method: "GET",
+        path: path(project3, `${segment(id)}/`),
+        budget: "events",
+        expect: SHAPES.event
+      });
     },
     /** Values of a property (`key`); a personal API key must also pass `event_name`. */
     values(project3, query) {
       const spec = { method: "GET", path: path(project3, "values/"), query, budget: "events" };
-      return t.send({ ...spec, expect: "eventValues" });
+      return t.send({ ...spec, expect: SHAPES.eventValues });
     }
   };
 }
 function organizationsApi(t) {
   return {
     get(orgId) {
-      return t.send({ method: "GET", path: `/api/organizations/${segment(orgId)}/`, expect: "organization" });
+      return t.send({
+        method: "GET",
+        path: `/api/organizations/${segment(orgId)}/`,
+        expect: SHAPES.organization
+      });
     },
     getProject(project3) {
-      return t.send({ method: "GET", path: projectPath(project3, ""), expect: "project" });
+      return t.send({ method: "GET", path: projectPath(project3, ""), expect: SHAPES.project });
     },
     /** The organization's active members (scope `organization_member:read`; no project-scoped key). */
     members(orgId) {
       const path = `/api/organizations/${segment(orgId)}/members/`;
-      return collectOffsetPages(t, { method: "GET", path, expect: "memberPage" });
+      return collectOffsetPages(t, { method: "GET", path, expect: SHAPES.memberPage });
     },
     /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
     listProjects(orgId, query = {}, max) {
       const path = `/api/organizations/${segment(orgId)}/projects/`;
-      return paginate(t, { method: "GET", path, query, expect: "projectPage" }, max);
+      return paginate(t, { method: "GET", path, query, expect: SHAPES.projectPage }, max);
     }
   };
 }
@@ -59751,9 +59954,9 @@ function featureKeys(org) {
 var init_events2 = __esm({
   "src/service/events.ts"() {
     "use strict";
-    init_dashboards2();
     init_pages();
     init_query();
+    init_shapes();
   }
 });
 
@@ -59766,7 +59969,7 @@ function integrationsApi(t) {
         method: "GET",
         path: projectPath(project3, "integrations/"),
         query,
-        expect: "integrationPage"
+        expect: SHAPES.integrationPage
       });
     }
   };
@@ -59774,166 +59977,9 @@ function integrationsApi(t) {
 var init_integrations3 = __esm({
   "src/service/integrations.ts"() {
     "use strict";
-    init_dashboards2();
     init_pages();
-  }
-});
-
-// src/service/shapes.ts
-var obj, str3, strOrNull2, int2, bool2, level, list9, dashboardBasic, dashboard, collaborator2, sharing2, run3, batchExport, backfill, logEntry, event, integration, organization2, member, project2, nonNegative, offsetPage2, cursorPage2, SHAPES;
-var init_shapes = __esm({
-  "src/service/shapes.ts"() {
-    "use strict";
-    obj = (properties, required2 = []) => ({
-      type: "object",
-      properties,
-      required: required2
-    });
-    str3 = { type: "string" };
-    strOrNull2 = { type: ["string", "null"] };
-    int2 = { type: "integer" };
-    bool2 = { type: "boolean" };
-    level = { enum: [21, 37] };
-    list9 = (items2) => ({ type: "array", items: items2 });
-    dashboardBasic = obj(
-      {
-        id: int2,
-        name: strOrNull2,
-        description: str3,
-        pinned: bool2,
-        tags: list9(str3),
-        restriction_level: level,
-        is_shared: bool2,
-        deleted: bool2
-      },
-      ["id", "name", "description", "pinned", "tags", "restriction_level", "is_shared"]
-    );
-    dashboard = obj(
-      {
-        id: int2,
-        name: strOrNull2,
-        description: str3,
-        pinned: bool2,
-        tags: list9(str3),
-        restriction_level: level,
-        deleted: bool2
-      },
-      ["id"]
-    );
-    collaborator2 = obj({ id: str3, user: obj({ uuid: str3 }, ["uuid"]), level }, ["user", "level"]);
-    sharing2 = obj({ enabled: bool2, access_token: strOrNull2, created_at: strOrNull2 }, ["enabled"]);
-    run3 = obj(
-      {
-        id: str3,
-        status: str3,
-        created_at: str3,
-        finished_at: strOrNull2,
-        data_interval_start: strOrNull2,
-        data_interval_end: strOrNull2,
-        records_completed: { type: ["integer", "null"] },
-        latest_error: strOrNull2,
-        backfill: strOrNull2
-      },
-      ["id", "status", "created_at"]
-    );
-    batchExport = obj(
-      {
-        id: str3,
-        team_id: int2,
-        name: str3,
-        model: strOrNull2,
-        destination: obj(
-          {
-            type: str3,
-            config: { type: ["object", "null"] },
-            integration: { type: ["integer", "null"] }
-          },
-          ["type"]
-        ),
-        interval: str3,
-        paused: bool2,
-        last_paused_at: strOrNull2,
-        start_at: strOrNull2,
-        end_at: strOrNull2,
-        hogql_query: strOrNull2,
-        filters: { type: ["array", "null"] },
-        latest_runs: list9(run3)
-      },
-      ["id", "team_id", "name", "destination", "interval", "paused"]
-    );
-    backfill = obj(
-      {
-        id: str3,
-        status: str3,
-        created_at: str3,
-        start_at: strOrNull2,
-        end_at: strOrNull2,
-        progress: { type: ["object", "null"] }
-      },
-      ["id", "status", "created_at"]
-    );
-    logEntry = obj({ timestamp: str3, level: str3, message: str3, instance_id: str3 }, [
-      "timestamp",
-      "level",
-      "message"
-    ]);
-    event = obj(
-      {
-        id: str3,
-        event: str3,
-        timestamp: str3,
-        distinct_id: str3,
-        properties: { type: "object" },
-        person: { type: ["object", "null"] }
-      },
-      ["id", "event", "timestamp"]
-    );
-    integration = obj({ id: int2, kind: str3, display_name: strOrNull2 }, ["id", "kind"]);
-    organization2 = obj(
-      {
-        id: str3,
-        name: str3,
-        available_product_features: { type: ["array", "null"], items: obj({ key: str3 }, ["key"]) },
-        available_features: list9(str3)
-      },
-      ["id"]
-    );
-    member = obj(
-      { id: str3, user: obj({ uuid: str3, email: str3, first_name: str3, last_name: str3 }, ["uuid", "email"]) },
-      ["id", "user"]
-    );
-    project2 = obj({ id: int2, organization: str3 }, ["id", "organization"]);
-    nonNegative = { type: "integer", minimum: 0 };
-    offsetPage2 = (item) => obj({ results: list9(item), count: nonNegative, next: strOrNull2 }, ["results", "count", "next"]);
-    cursorPage2 = (item) => obj({ results: list9(item), count: nonNegative, next: strOrNull2 }, ["results", "next"]);
-    SHAPES = {
-      dashboardPage: { schema: offsetPage2(dashboardBasic), list: "results" },
-      dashboard: { schema: dashboard },
-      collaborators: { schema: list9(collaborator2), list: "array" },
-      collaborator: { schema: collaborator2 },
-      sharing: { schema: sharing2 },
-      batchExportPage: { schema: offsetPage2(batchExport), list: "results" },
-      batchExport: { schema: batchExport },
-      runPage: { schema: cursorPage2(run3), list: "results" },
-      run: { schema: run3 },
-      backfillPage: { schema: cursorPage2(backfill), list: "results" },
-      /** Logs come in a limit/offset envelope whose `next` is always null (service-api.md §4). */
-      logPage: { schema: cursorPage2(logEntry), list: "results" },
-      eventPage: { schema: cursorPage2(event), list: "results" },
-      event: { schema: event },
-      eventValues: { schema: list9(obj({ name: {} }, ["name"])), list: "array" },
-      integrationPage: { schema: offsetPage2(integration), list: "results" },
-      organization: { schema: organization2 },
-      memberPage: { schema: offsetPage2(member), list: "results" },
-      project: { schema: project2 },
-      /** The organization's projects list: each project's id is what the tool reads. */
-      projectPage: { schema: offsetPage2(obj({ id: int2 }, ["id"])), list: "results" },
-      /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
-      backfillCreated: { schema: obj({ backfill_id: str3 }, ["backfill_id"]) },
-      /** Pause and unpause (the OpenAPI names no body). */
-      paused: { schema: obj({ paused: bool2 }, ["paused"]) },
-      cancelled: { schema: obj({ cancelled: bool2 }, ["cancelled"]) }
-    };
+    init_query();
+    init_shapes();
   }
 });
 
@@ -59943,9 +59989,6 @@ __export(answers_exports, {
   checkAnswer: () => checkAnswer,
   itemCount: () => itemCount
 });
-function declared(shape) {
-  return typeof shape === "string" ? SHAPES[shape] : shape;
-}
 function validator2(shape) {
   let validate2 = compiled.get(shape);
   if (validate2 === void 0) {
@@ -59956,7 +59999,7 @@ function validator2(shape) {
       validateSchema: false,
       code: { optimize: false }
     });
-    validate2 = ajv.compile(declared(shape).schema);
+    validate2 = ajv.compile(shape.schema);
     compiled.set(shape, validate2);
   }
   return validate2;
@@ -59968,7 +60011,7 @@ function checkAnswer(shape, value) {
   return error2 ? describe2(error2, value) : "its shape is wrong";
 }
 function itemCount(shape, value) {
-  const where2 = declared(shape).list;
+  const where2 = shape.list;
   if (where2 === "array") return Array.isArray(value) ? value.length : void 0;
   if (where2 === "results") {
     const results = value?.results;
@@ -60023,11 +60066,10 @@ function kindOf(value) {
   return TYPE_WORDS[typeof value] ?? typeof value;
 }
 var import__2, ajv, compiled, TYPE_WORDS;
-var init_answers = __esm({
+var init_answers4 = __esm({
   "src/service/answers.ts"() {
     "use strict";
     import__2 = __toESM(require__(), 1);
-    init_shapes();
     compiled = /* @__PURE__ */ new Map();
     TYPE_WORDS = {
       object: "an object",
@@ -60079,7 +60121,7 @@ var init_transport = __esm({
     init_query();
     init_stop();
     loadAnswers = () => {
-      answers ??= Promise.resolve().then(() => (init_answers(), answers_exports));
+      answers ??= Promise.resolve().then(() => (init_answers4(), answers_exports));
       return answers;
     };
     describeBytes = (n) => n >= 1048576 ? `${Math.round(n / 1048576).toLocaleString("en-US")} MB` : `${n.toLocaleString("en-US")} bytes`;
@@ -60363,11 +60405,9 @@ var init_client = __esm({
     "use strict";
     import_undici2 = __toESM(require_undici(), 1);
     init_clock();
-    init_batch_exports2();
     init_budget();
     init_budget_file();
     init_client_events();
-    init_dashboards2();
     init_events2();
     init_integrations3();
     init_pages();
@@ -60377,11 +60417,6 @@ var init_client = __esm({
     MINUTE = 6e4;
     HOUR2 = 36e5;
     ServiceClient = class {
-      dashboards;
-      collaborators;
-      sharing;
-      batchExports;
-      runs;
       events;
       organizations;
       integrations;
@@ -60456,25 +60491,27 @@ var init_client = __esm({
           stop
         });
         this.#transport = t;
-        this.dashboards = dashboardsApi(t);
-        this.collaborators = collaboratorsApi(t);
-        this.sharing = sharingApi(t);
-        this.batchExports = batchExportsApi(t);
-        this.runs = runsApi(t);
         this.events = eventsApi(t);
         this.organizations = organizationsApi(t);
         this.integrations = integrationsApi(t);
       }
       /**
-       * Any endpoint, paced, retried and turned into errors like every other: for a kind whose endpoints
-       * have no namespace here. `path` is from the host root (`/api/projects/1/notes/`).
+       * Any endpoint, paced, retried and turned into errors like every other, its 2xx answer checked
+       * against `expect`. `path` is from the host root (`/api/projects/1/notes/`, see `projectPath`).
        */
       request(spec) {
         return this.#transport.send(spec);
       }
       /**
+       * The items of a paged list (limit/offset, cursor or `before=` pages: each names the next), read
+       * lazily page by page as the caller iterates, at most `max`; each page checked against `spec.expect`.
+       */
+      pages(spec, max) {
+        return paginate(this.#transport, spec, max);
+      }
+      /**
        * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
-       * checked against `expect` when given (a kind's own shape, `listPage(item)` of shapes.ts).
+       * checked against `expect` (a `listPage(item)` of shapes.ts).
        */
       listAll(path, query = {}, expect) {
         return collectOffsetPages(this.#transport, {
@@ -60641,13 +60678,14 @@ var init_env = __esm({
 });
 
 // src/service/index.ts
-var init_service2 = __esm({
+var init_service4 = __esm({
   "src/service/index.ts"() {
     "use strict";
     init_client();
     init_env();
     init_errors2();
     init_events2();
+    init_query();
     init_shapes();
     init_stop();
   }
@@ -61166,7 +61204,7 @@ var init_connect = __esm({
   "src/commands/connect.ts"() {
     "use strict";
     init_clock();
-    init_service2();
+    init_service4();
     init_progress();
   }
 });
@@ -61268,7 +61306,7 @@ var init_people = __esm({
             let members2 = this.#members.get(id);
             if (members2 === void 0) {
               members2 = this.#client.organizations.members(id).then(
-                (list10) => ({ members: list10 }),
+                (list12) => ({ members: list12 }),
                 (error2) => ({ error: error2 })
               );
               this.#members.set(id, members2);
@@ -61765,8 +61803,8 @@ function settings(parsed, listKeys) {
   return Object.fromEntries(Object.entries(parsed.data).filter(([key]) => !listKeys.has(key)));
 }
 function items(parsed, key) {
-  const list10 = parsed.data[key];
-  return Array.isArray(list10) ? list10 : [];
+  const list12 = parsed.data[key];
+  return Array.isArray(list12) ? list12 : [];
 }
 function field2(item, name) {
   return typeof item === "object" && item !== null && !Array.isArray(item) ? item[name] : void 0;
@@ -61775,14 +61813,14 @@ async function sameDeclaration(action, kindKey2, files) {
   const source = action.object.source;
   const now = await files.now(source.file);
   if (now === void 0) return false;
-  const list10 = items(now, kindKey2);
-  const index = list10.findIndex((_item, i) => {
+  const list12 = items(now, kindKey2);
+  const index = list12.findIndex((_item, i) => {
     const at = now.at(kindKey2, i);
     return at !== void 0 && at.line === source.line && at.column === source.column;
   });
-  const fallback = index >= 0 ? index : list10.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
+  const fallback = index >= 0 ? index : list12.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
   if (fallback < 0) return false;
-  const item = list10[fallback];
+  const item = list12[fallback];
   const base = await files.base(source.file);
   if (base === void 0) return false;
   const id = field2(item, "id");
@@ -61801,11 +61839,11 @@ async function undeclaredAtBase(action, kindKey2, files) {
   for (const file of await files.baseFiles()) {
     const base = await files.base(file);
     if (base === void 0) continue;
-    const declared2 = items(base, kindKey2).some((item) => {
+    const declared = items(base, kindKey2).some((item) => {
       const itemName = field2(item, "name");
       return typeof itemName === "string" && names.has(itemName) || id !== void 0 && field2(item, "id") === id;
     });
-    if (declared2) return false;
+    if (declared) return false;
   }
   return true;
 }
@@ -62580,9 +62618,9 @@ function refreshText(text2, fields) {
 }
 function findItem(root, field3, lines) {
   if (!(0, import_yaml5.isMap)(root)) return void 0;
-  const list10 = root.get(field3.key, true);
-  if (!(0, import_yaml5.isSeq)(list10)) return void 0;
-  for (const item of list10.items) {
+  const list12 = root.get(field3.key, true);
+  if (!(0, import_yaml5.isSeq)(list12)) return void 0;
+  for (const item of list12.items) {
     if (!(0, import_yaml5.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
     const at = lines.linePos(first?.range?.[0] ?? item.range[0]);
@@ -62667,8 +62705,8 @@ async function refresh2(paths, flags, io) {
           );
           continue;
         }
-        const list10 = perFile.get(object.source.file) ?? [];
-        list10.push({
+        const list12 = perFile.get(object.source.file) ?? [];
+        list12.push({
           key: kind2.key,
           line: object.source.line,
           column: object.source.column,
@@ -62676,7 +62714,7 @@ async function refresh2(paths, flags, io) {
           value,
           owner
         });
-        perFile.set(object.source.file, list10);
+        perFile.set(object.source.file, list12);
       }
     }
   });
@@ -62893,6 +62931,135 @@ var init_backfill_window = __esm({
   }
 });
 
+// src/kinds/batch-export/operations/exports.ts
+async function liveExport(client, project3, name, pinned) {
+  const id = pinned ?? (UUID5.test(name) ? name : void 0);
+  if (id) return batchExportsApi(client).get(project3, id);
+  const live = await projectExports(client, project3);
+  const hits2 = live.filter((b) => b.name === name);
+  if (hits2.length === 1 && hits2[0]) return hits2[0];
+  if (hits2.length > 1) {
+    throw new UserError(
+      `${hits2.length} batch exports are named "${name}" in project ${project3} (ids ${hits2.map((h) => h.id).join(", ")}): pass the id instead`
+    );
+  }
+  const close = live.filter((b) => b.name.toLowerCase() === name.toLowerCase()).map((b) => b.name);
+  const names = close.length > 0 ? close : live.map((b) => b.name).slice(0, 10);
+  const hint2 = close.length > 0 ? `did you mean ${quoteList(names)}?` : `live: ${quoteList(names) || "none"}`;
+  throw new UserError(`no batch export named "${name}" in project ${project3} (${hint2})`);
+}
+function quoteList(names) {
+  return names.map((n) => `"${n}"`).join(", ");
+}
+function projectExports(client, project3) {
+  return collect(batchExportsApi(client).list(project3));
+}
+async function organizationExports(client, organization3) {
+  try {
+    return await collect(batchExportsApi(client).listForOrganization(organization3));
+  } catch (error2) {
+    if (!(error2 instanceof ServiceError) || error2.status !== 404) throw error2;
+  }
+  const projects2 = await collect(client.organizations.listProjects(organization3));
+  const exports = [];
+  for (const id of [...new Set(projects2.map((p) => p.id))].sort((a, b) => a - b)) {
+    exports.push(...await projectExports(client, id));
+  }
+  return exports;
+}
+var UUID5;
+var init_exports = __esm({
+  "src/kinds/batch-export/operations/exports.ts"() {
+    "use strict";
+    init_errors();
+    init_service4();
+    init_service();
+    UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  }
+});
+
+// src/kinds/batch-export/operations/service.ts
+function runsApi(client) {
+  const path = (project3, exportId, rest = "") => exportPath(project3, `${segment(exportId)}/runs/${rest}`);
+  return {
+    /** Cursor pages, newest first; the service only returns the last 7 days unless `after` is given. */
+    list(project3, exportId, query = {}, max) {
+      const spec = { method: "GET", path: path(project3, exportId), query, expect: OPERATIONS_ANSWERS.runPage };
+      return client.pages(spec, max);
+    },
+    /**
+     * One run. Newest services look single runs up through the list's 7-day window: pass
+     * `{ after: <ISO instant> }` to reach an older run (the same for retry, cancel and logs).
+     */
+    get(project3, exportId, runId, query = {}) {
+      const spec = { method: "GET", path: path(project3, exportId, `${segment(runId)}/`), query };
+      return client.request({ ...spec, expect: OPERATIONS_ANSWERS.run });
+    },
+    /** Starts a backfill of the run's interval. */
+    retry(project3, exportId, runId, query = {}) {
+      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/retry/`), query };
+      return client.request({ ...spec, expect: OPERATIONS_ANSWERS.backfillCreated });
+    },
+    cancel(project3, exportId, runId, query = {}) {
+      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/cancel/`), query };
+      return client.request({ ...spec, expect: OPERATIONS_ANSWERS.cancelled });
+    },
+    /**
+     * Older services only: the newest one answers 500 on this route (service-api.md §4 "Logs"); read
+     * the export's logs with `instance_id` = the run instead, as `logs --run` does.
+     */
+    logs(project3, exportId, runId, query = {}, max) {
+      return client.pages(
+        { method: "GET", path: path(project3, exportId, `${segment(runId)}/logs/`), query, expect: OPERATIONS_ANSWERS.logPage },
+        max
+      );
+    }
+  };
+}
+function backfillsApi(client) {
+  const path = (project3, exportId) => exportPath(project3, `${segment(exportId)}/backfills/`);
+  return {
+    /** Exports the window again (or for the first time). */
+    start(project3, exportId, body) {
+      return client.request({
+        method: "POST",
+        path: path(project3, exportId),
+        body,
+        expect: OPERATIONS_ANSWERS.backfillCreated
+      });
+    },
+    /** Cursor pages, newest first. */
+    list(project3, exportId, query = {}, max) {
+      return client.pages(
+        { method: "GET", path: path(project3, exportId), query, expect: OPERATIONS_ANSWERS.backfillPage },
+        max
+      );
+    }
+  };
+}
+function logsApi(client) {
+  return {
+    /** The export's entries, newest first; `limit` 1–500 per page. */
+    list(project3, exportId, query = {}, max) {
+      const spec = {
+        method: "GET",
+        path: exportPath(project3, `${segment(exportId)}/logs/`),
+        query,
+        expect: OPERATIONS_ANSWERS.logPage
+      };
+      return client.pages(spec, max);
+    }
+  };
+}
+var init_service5 = __esm({
+  "src/kinds/batch-export/operations/service.ts"() {
+    "use strict";
+    init_query();
+    init_service();
+    init_answers();
+  }
+});
+
 // src/kinds/batch-export/operations/run-lookup.ts
 function allRunsWindow(b) {
   const created = Date.parse(b.created_at ?? "");
@@ -62900,7 +63067,7 @@ function allRunsWindow(b) {
 }
 async function getRun(client, project3, b, runId) {
   try {
-    return await client.runs.get(project3, b.id, runId, allRunsWindow(b));
+    return await runsApi(client).get(project3, b.id, runId, allRunsWindow(b));
   } catch (error2) {
     if (error2 instanceof ServiceError && error2.status === 404) {
       throw new UserError(`no run ${runId} of batch export "${b.name}" in project ${project3}`);
@@ -62922,7 +63089,7 @@ async function readLogs(client, project3, exportId, filters, limit) {
       instance_id: filters.instanceId,
       before
     };
-    const page = await collect(client.batchExports.logs(project3, exportId, query, size), size);
+    const page = await collect(logsApi(client).list(project3, exportId, query, size), size);
     if (page.length < size) {
       out.push(...page);
       return finish(out, limit, false);
@@ -62953,57 +63120,10 @@ var init_run_lookup = __esm({
   "src/kinds/batch-export/operations/run-lookup.ts"() {
     "use strict";
     init_errors();
-    init_service2();
+    init_service4();
     init_normalise();
+    init_service5();
     LOG_PAGE = 500;
-  }
-});
-
-// src/render/runs.ts
-function exportRef(project3, b) {
-  return { project: project3, id: b.id, name: b.name, interval: b.interval };
-}
-function runItem(r) {
-  return {
-    id: r.id,
-    status: r.status,
-    created_at: r.created_at,
-    finished_at: r.finished_at ?? null,
-    data_interval_start: r.data_interval_start ?? null,
-    data_interval_end: r.data_interval_end,
-    records_completed: r.records_completed ?? null,
-    records_total_count: r.records_total_count ?? null,
-    bytes_exported: r.bytes_exported ?? null,
-    latest_error: r.latest_error ?? null,
-    backfill: r.backfill ?? null
-  };
-}
-function renderRunsText(doc, now, paint) {
-  if (doc.runs.length === 0) {
-    const status = doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : "";
-    return `No runs of "${flat(doc.export.name)}" since ${humanTime(doc.filters.since, now)}${status}.
-`;
-  }
-  const rows = doc.runs.map((r) => [
-    humanTime(r.created_at, now),
-    { text: r.status, style: statusStyle(r.status) },
-    dataInterval(r),
-    r.records_completed === null ? "-" : formatCount(r.records_completed),
-    r.id,
-    cut((r.latest_error ?? (r.backfill ? "from a backfill" : "")).replace(/\s+/g, " ").trim(), 80)
-  ]);
-  return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
-}
-function dataInterval(r) {
-  const start2 = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
-  return `${start2} → ${isoTime(r.data_interval_end)}`;
-}
-var init_runs2 = __esm({
-  "src/render/runs.ts"() {
-    "use strict";
-    init_text();
-    init_table2();
-    init_time2();
   }
 });
 
@@ -63080,11 +63200,29 @@ var init_status = __esm({
 });
 
 // src/kinds/batch-export/operations/runs.ts
+function exportRef(project3, b) {
+  return { project: project3, id: b.id, name: b.name, interval: b.interval };
+}
+function runItem(r) {
+  return {
+    id: r.id,
+    status: r.status,
+    created_at: r.created_at,
+    finished_at: r.finished_at ?? null,
+    data_interval_start: r.data_interval_start ?? null,
+    data_interval_end: r.data_interval_end,
+    records_completed: r.records_completed ?? null,
+    records_total_count: r.records_total_count ?? null,
+    bytes_exported: r.bytes_exported ?? null,
+    latest_error: r.latest_error ?? null,
+    backfill: r.backfill ?? null
+  };
+}
 async function statusRows(client, exports, now) {
   const after = new Date(now.getTime() - WINDOW_DAYS * 864e5).toISOString();
   const rows = await Promise.all(
     exports.map(async (b) => {
-      const runs = await collect(client.runs.list(b.team_id, b.id, { after }), MAX_RUNS2);
+      const runs = await collect(runsApi(client).list(b.team_id, b.id, { after }), MAX_RUNS2);
       return rowOf(b, runs, after);
     })
   );
@@ -63134,13 +63272,13 @@ function covers(r, failed) {
   return start2(r) <= start2(failed) && Date.parse(r.data_interval_end) >= Date.parse(failed.data_interval_end);
 }
 var MAX_RUNS2;
-var init_runs3 = __esm({
+var init_runs2 = __esm({
   "src/kinds/batch-export/operations/runs.ts"() {
     "use strict";
-    init_runs2();
     init_status();
     init_table2();
     init_pages();
+    init_service5();
     MAX_RUNS2 = 5e3;
   }
 });
@@ -63154,10 +63292,14 @@ var init_operations = __esm({
     "use strict";
     init_types2();
     init_name();
+    init_name();
+    init_answers();
     init_backfill_command();
     init_backfill_window();
+    init_exports();
     init_run_lookup();
-    init_runs3();
+    init_runs2();
+    init_service5();
   }
 });
 
@@ -63191,7 +63333,7 @@ async function run7(options, io) {
     );
     const s = doc.summary;
     ctx.io.stderr.write(
-      `${count(s.exports, "batch export")}: ${s.failing} failing, ${s.paused} paused, ${count(s.failed_runs, "failed run")} in ${count(doc.window_days, "day")}
+      `${count(s.exports, EXPORT_WORDS.one)}: ${s.failing} failing, ${s.paused} paused, ${count(s.failed_runs, "failed run")} in ${count(doc.window_days, "day")}
 `
     );
     return options.failOnError && rows.some((r) => isFailed(r.latest_run?.status)) ? 1 : 0;
@@ -63203,7 +63345,7 @@ async function select(ctx, options) {
     throw new UserError("give either PATH or --organization, not both");
   if (paths.length > 0) return fromFiles(ctx, options, paths);
   if (options.organization) {
-    const exports2 = await organizationExports(ctx, options.organization);
+    const exports2 = await organizationExports(ctx.client, options.organization);
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
@@ -63214,21 +63356,8 @@ async function select(ctx, options) {
       "status needs a scope: pass --project, set POSTHOG_PROJECT_ID, use --organization ID, or give config files (PATH)"
     );
   }
-  const exports = await collect(ctx.client.batchExports.list(project3));
+  const exports = await projectExports(ctx.client, project3);
   return { exports, missing: [], organization: null, projects: [project3] };
-}
-async function organizationExports(ctx, organization3) {
-  try {
-    return await collect(ctx.client.batchExports.listForOrganization(organization3));
-  } catch (error2) {
-    if (!(error2 instanceof ServiceError) || error2.status !== 404) throw error2;
-  }
-  const projects2 = await collect(ctx.client.organizations.listProjects(organization3));
-  const exports = [];
-  for (const id of [...new Set(projects2.map((p) => p.id))].sort((a, b) => a - b)) {
-    exports.push(...await collect(ctx.client.batchExports.list(id)));
-  }
-  return exports;
 }
 async function fromFiles(ctx, options, paths) {
   const loaded = await readConfig(paths, options, ctx.io, "plan");
@@ -63236,12 +63365,12 @@ async function fromFiles(ctx, options, paths) {
   const missing = [];
   const projects2 = [];
   for (const p of loaded.projects) {
-    const declared2 = declaredExports(p);
-    if (p.project === void 0 || declared2.length === 0) continue;
+    const declared = declaredExports(p);
+    if (p.project === void 0 || declared.length === 0) continue;
     const project3 = p.project;
     projects2.push(project3);
-    const live = await collect(ctx.client.batchExports.list(project3));
-    for (const d of declared2) {
+    const live = await projectExports(ctx.client, project3);
+    for (const d of declared) {
       if (d.deleted) continue;
       const hit = d.id ? live.find((b) => b.id === d.id) : live.find((b) => b.name === d.name);
       if (hit) exports.push(hit);
@@ -63259,12 +63388,40 @@ var init_status2 = __esm({
     init_table2();
     init_text2();
     init_scrub();
-    init_errors2();
-    init_service2();
     init_words();
     init_config2();
     init_connect();
     init_project();
+  }
+});
+
+// src/render/runs.ts
+function renderRunsText(doc, now, paint) {
+  if (doc.runs.length === 0) {
+    const status = doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : "";
+    return `No runs of "${flat(doc.export.name)}" since ${humanTime(doc.filters.since, now)}${status}.
+`;
+  }
+  const rows = doc.runs.map((r) => [
+    humanTime(r.created_at, now),
+    { text: r.status, style: statusStyle(r.status) },
+    dataInterval(r),
+    r.records_completed === null ? "-" : formatCount(r.records_completed),
+    r.id,
+    cut((r.latest_error ?? (r.backfill ? "from a backfill" : "")).replace(/\s+/g, " ").trim(), 80)
+  ]);
+  return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
+}
+function dataInterval(r) {
+  const start2 = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
+  return `${start2} → ${isoTime(r.data_interval_end)}`;
+}
+var init_runs3 = __esm({
+  "src/render/runs.ts"() {
+    "use strict";
+    init_text();
+    init_table2();
+    init_time2();
   }
 });
 
@@ -63310,14 +63467,14 @@ var init_options = __esm({
   "src/commands/options.ts"() {
     "use strict";
     init_errors();
-    init_types3();
+    init_operations();
     LOG_LEVELS = ["DEBUG", "LOG", "INFO", "WARNING", "ERROR"];
   }
 });
 
 // src/commands/resolve-export.ts
 async function resolveExport(ctx, flags, name, configPath) {
-  if (!name?.trim()) throw new UserError("give the batch export's NAME (or its id)");
+  if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
   const loaded = await readOptionalConfig(configPath, flags, ctx.io);
   const projects2 = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
   const matches2 = (loaded?.projects ?? []).flatMap(
@@ -63337,37 +63494,15 @@ async function resolveExport(ctx, flags, name, configPath) {
       "no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`"
     );
   }
-  const id = found?.object.id ?? (UUID5.test(name) ? name : void 0);
-  if (id) return { project: project3, export: await ctx.client.batchExports.get(project3, id) };
-  return { project: project3, export: await findByName(ctx, project3, name) };
+  return { project: project3, export: await liveExport(ctx.client, project3, name, found?.object.id) };
 }
-async function findByName(ctx, project3, name) {
-  const live = await collect(ctx.client.batchExports.list(project3));
-  const hits2 = live.filter((b) => b.name === name);
-  if (hits2.length === 1 && hits2[0]) return hits2[0];
-  if (hits2.length > 1) {
-    throw new UserError(
-      `${hits2.length} batch exports are named "${name}" in project ${project3} (ids ${hits2.map((h) => h.id).join(", ")}): pass the id instead`
-    );
-  }
-  const close = live.filter((b) => b.name.toLowerCase() === name.toLowerCase()).map((b) => b.name);
-  const names = close.length > 0 ? close : live.map((b) => b.name).slice(0, 10);
-  const hint2 = close.length > 0 ? `did you mean ${quoteList(names)}?` : `live: ${quoteList(names) || "none"}`;
-  throw new UserError(`no batch export named "${name}" in project ${project3} (${hint2})`);
-}
-function quoteList(names) {
-  return names.map((n) => `"${n}"`).join(", ");
-}
-var UUID5;
 var init_resolve_export = __esm({
   "src/commands/resolve-export.ts"() {
     "use strict";
     init_errors();
     init_operations();
-    init_service2();
     init_config2();
     init_project();
-    UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   }
 });
 
@@ -63385,7 +63520,7 @@ async function run8(options, io) {
     const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const query = { after: since, ...statuses.length > 0 ? { status: statuses } : {} };
     const runs = [];
-    for await (const r of ctx.client.runs.list(project3, b.id, query)) {
+    for await (const r of runsApi(ctx.client).list(project3, b.id, query)) {
       if (statuses.length > 0 && !statuses.includes(r.status)) continue;
       runs.push(r);
       if (runs.length >= limit) break;
@@ -63412,7 +63547,8 @@ async function run8(options, io) {
 var init_runs4 = __esm({
   "src/commands/runs.ts"() {
     "use strict";
-    init_runs2();
+    init_operations();
+    init_runs3();
     init_table2();
     init_text2();
     init_scrub();
@@ -63447,7 +63583,7 @@ async function run9(options, io) {
     if (runId) {
       targets = [await getRun(ctx.client, project3, b, runId)];
     } else {
-      const runs = await collect(ctx.client.runs.list(project3, b.id, { after: since }), MAX_RUNS3);
+      const runs = await collect(runsApi(ctx.client).list(project3, b.id, { after: since }), MAX_RUNS3);
       const picked = failedRunsToRetry(runs);
       if (picked.alreadyDone.length > 0) {
         ctx.io.stderr.write(
@@ -63477,7 +63613,7 @@ async function run9(options, io) {
     let failures = 0;
     for (const r of targets) {
       try {
-        const { backfill_id } = await ctx.client.runs.retry(project3, b.id, r.id, allRunsWindow(b));
+        const { backfill_id } = await runsApi(ctx.client).retry(project3, b.id, r.id, allRunsWindow(b));
         ctx.io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}
 `);
       } catch (error2) {
@@ -63499,9 +63635,9 @@ var init_retry = __esm({
     "use strict";
     init_errors();
     init_operations();
-    init_runs2();
+    init_runs3();
     init_time2();
-    init_service2();
+    init_service4();
     init_text();
     init_time();
     init_words();
@@ -63524,7 +63660,7 @@ async function run10(options, io) {
   return withService(options, io, async (ctx) => {
     const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const body = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
-    const { backfill_id } = await ctx.client.batchExports.backfill(project3, b.id, body).catch((error2) => {
+    const { backfill_id } = await backfillsApi(ctx.client).start(project3, b.id, body).catch((error2) => {
       if (error2 instanceof UnknownOutcomeError)
         throw new UserError(`${error2.message}; ${checkRunsHint(b.name)}`);
       throw error2;
@@ -63551,7 +63687,7 @@ var init_backfill = __esm({
     init_errors();
     init_operations();
     init_time2();
-    init_service2();
+    init_service4();
     init_text();
     init_connect();
     init_options();
@@ -63652,7 +63788,6 @@ var init_logs3 = __esm({
     "use strict";
     init_operations();
     init_logs2();
-    init_runs2();
     init_table2();
     init_text2();
     init_time2();
@@ -63807,7 +63942,7 @@ async function run13(options, io) {
       after: after ?? void 0,
       before: before ?? void 0,
       properties: properties.length > 0 ? JSON.stringify(properties) : void 0,
-      limit: Math.min(limit, PAGE3)
+      limit: Math.min(limit, PAGE)
     };
     const events = (await collect(ctx.client.events.list(project3, query, limit), limit)).map(eventRow);
     const doc = {
@@ -63834,7 +63969,7 @@ async function run13(options, io) {
     return 0;
   });
 }
-var PAGE3;
+var PAGE;
 var init_events4 = __esm({
   "src/commands/events.ts"() {
     "use strict";
@@ -63843,14 +63978,14 @@ var init_events4 = __esm({
     init_table2();
     init_text2();
     init_scrub();
-    init_service2();
+    init_service4();
     init_time();
     init_words();
     init_config2();
     init_connect();
     init_options();
     init_where();
-    PAGE3 = 1e3;
+    PAGE = 1e3;
   }
 });
 

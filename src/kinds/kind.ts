@@ -13,7 +13,7 @@ import type { Action } from "../plan/types.js";
 import type { PullKind, RefreshVerb } from "../pull/kinds.js";
 import type { ReadKind } from "../read/kinds.js";
 import type { RenderKind, RenderVerb } from "../render/kinds.js";
-import type { ServiceClient } from "../service/index.js";
+import type { AnswerShape, ServiceClient } from "../service/index.js";
 
 /**
  * An action verb as a kind declares it: how it plans (step, sides, destructive), how it shows (symbol,
@@ -45,4 +45,9 @@ export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb {
 
 export interface Kind extends ConfigKind, PlanKind, ReadKind, ApplyKind, RenderKind, PullKind {
   readonly verbs: readonly Verb[];
+  /**
+   * The shapes of the kind's answers, by name (its answers.ts): its requests name them as `expect`,
+   * and test/service/shapes.test.ts checks every kind's against the meta-schema and the OpenAPI.
+   */
+  readonly answers: Readonly<Record<string, AnswerShape>>;
 }

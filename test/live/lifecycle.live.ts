@@ -19,6 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { systemClock } from "../../src/clock.js";
 import type { Io } from "../../src/io.js";
+import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
+import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import { collect, ServiceClient } from "../../src/service/index.js";
 
 const env = process.env;
@@ -117,14 +119,14 @@ async function cleanUp(): Promise<string[]> {
   const client = new ServiceClient({ host: env.POSTHOG_HOST ?? "", apiKey: env.POSTHOG_API_KEY ?? "" });
   const left: string[] = [];
   try {
-    const dashboards = await collect(client.dashboards.list(PROJECT, { search: PREFIX }));
+    const dashboards = await collect(dashboardsApi(client).list(PROJECT, { search: PREFIX }));
     for (const d of dashboards.filter((x) => x.name?.startsWith(PREFIX))) {
-      await client.dashboards.update(PROJECT, d.id, { deleted: true });
+      await dashboardsApi(client).update(PROJECT, d.id, { deleted: true });
       left.push(`dashboard ${d.id}`);
     }
-    const exports = await client.batchExports.listAll(PROJECT);
+    const exports = await batchExportsApi(client).listAll(PROJECT);
     for (const b of exports.filter((x) => x.name.startsWith(PREFIX))) {
-      await client.batchExports.delete(PROJECT, b.id);
+      await batchExportsApi(client).delete(PROJECT, b.id);
       left.push(`batch export ${b.id}`);
     }
   } finally {

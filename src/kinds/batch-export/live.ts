@@ -9,8 +9,9 @@
 import { UserError } from "../../errors.js";
 import type { LiveKind } from "../../plan/types.js";
 import type { Integration, ServiceClient } from "../../service/index.js";
-import type { BatchExport } from "../../service/types.js";
+import type { BatchExport } from "./answers.js";
 import type { DesiredBatchExport } from "./fields.js";
+import { batchExportsApi } from "./service.js";
 
 export interface LiveBatchExports extends LiveKind {
   objects: BatchExport[];
@@ -47,7 +48,7 @@ async function readAll(
   read: BatchExportReads,
 ): Promise<LiveBatchExports> {
   const [objects, integrations] = await Promise.all([
-    client.batchExports.listAll(project),
+    batchExportsApi(client).listAll(project),
     read.integrations ? client.integrations.listAll(project) : undefined,
   ]);
   const live: LiveBatchExports = { objects };

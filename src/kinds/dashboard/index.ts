@@ -4,13 +4,14 @@
  * details read besides the list (live.ts), the plan of restores, collaborators and sharing (plan.ts),
  * and pull's collaborators (pull.ts).
  */
-import type { DashboardBasic } from "../../service/types.js";
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
+import { DASHBOARD_ANSWERS, type DashboardBasic } from "./answers.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
 import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
 import { dashboardsNeedFeatures, planDashboard } from "./plan.js";
 import { pullDashboards } from "./pull.js";
+import { dashboardsApi } from "./service.js";
 import { createDashboard, dashboardVerbs, findDashboards } from "./verbs.js";
 
 export const dashboardKind: Kind = defineKind<
@@ -30,10 +31,11 @@ export const dashboardKind: Kind = defineKind<
   fields: dashboardFields,
   verbs: dashboardVerbs,
   service: {
-    list: (client, project) => client.dashboards.listAll(project),
+    list: (client, project) => dashboardsApi(client).listAll(project),
     findByName: findDashboards,
     create: createDashboard,
   },
+  answers: DASHBOARD_ANSWERS,
   hooks: {
     declare(input, desired, ctx) {
       if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {
@@ -54,6 +56,7 @@ export const dashboardKind: Kind = defineKind<
   },
 });
 
+export type { Collaborator, Dashboard, DashboardBasic, SharingConfiguration } from "./answers.js";
 export type { DesiredCollaborator } from "./declare.js";
 export type { DesiredDashboard } from "./fields.js";
 export type { LiveDashboards } from "./live.js";

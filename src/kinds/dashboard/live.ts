@@ -12,9 +12,10 @@ import { compareText } from "../../plan/values.js";
 import type { ReadRun } from "../../read/kinds.js";
 import type { MembersRead } from "../../read/people.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { Collaborator, DashboardBasic, SharingConfiguration } from "../../service/types.js";
+import type { Collaborator, DashboardBasic, SharingConfiguration } from "./answers.js";
 import { unresolved } from "./collaborators.js";
 import type { DesiredDashboard } from "./fields.js";
+import { collaboratorsApi, dashboardsApi, sharingApi } from "./service.js";
 
 export interface LiveDashboards extends LiveKind {
   objects: DashboardBasic[];
@@ -97,7 +98,7 @@ export async function readDashboards(
   declared: readonly DesiredDashboard[],
   run: ReadRun,
 ): Promise<{ live: LiveDashboards; read: DashboardReads }> {
-  const objects = await client.dashboards.listAll(project);
+  const objects = await dashboardsApi(client).listAll(project);
   const reads = detailReads(declared, objects);
   const live = await withDetails(client, project, objects, reads);
   if (membersNeeded(declared, objects, live.collaborators)) {
@@ -124,7 +125,7 @@ export async function rereadDashboards(
   ) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  const objects = await client.dashboards.listAll(project);
+  const objects = await dashboardsApi(client).listAll(project);
   const live = await withDetails(client, project, objects, reads as DashboardReads);
   if (members === true) live.members = await run.members.check(project);
   return live;
@@ -140,10 +141,10 @@ async function withDetails(
   // The client bounds concurrency and paces requests; issuing them together lets it fill its slots.
   await Promise.all([
     ...reads.collaborators.map(async (id) => {
-      live.collaborators[id] = await client.collaborators.list(project, id);
+      live.collaborators[id] = await collaboratorsApi(client).list(project, id);
     }),
     ...reads.sharing.map(async (id) => {
-      live.sharing[id] = await client.sharing.get(project, id);
+      live.sharing[id] = await sharingApi(client).get(project, id);
     }),
   ]);
   return live;

@@ -9,8 +9,9 @@
 import { compareText } from "../../plan/values.js";
 import type { Pulled } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { Collaborator, DashboardBasic } from "../../service/types.js";
+import type { Collaborator, DashboardBasic } from "./answers.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
+import { collaboratorsApi, dashboardsApi } from "./service.js";
 
 /** The YAML item that declares `live` as it is (collaborators when they were read). */
 export function dashboardItem(live: DashboardBasic, collaborators?: Collaborator[]): Record<string, unknown> {
@@ -31,11 +32,11 @@ export function dashboardItem(live: DashboardBasic, collaborators?: Collaborator
 }
 
 export async function pullDashboards(client: ServiceClient, project: number): Promise<Pulled> {
-  const dashboards = await client.dashboards.listAll(project);
+  const dashboards = await dashboardsApi(client).listAll(project);
   const restricted = dashboards.filter((d) => d.restriction_level === 37);
   const collaborators = new Map(
     await Promise.all(
-      restricted.map(async (d) => [d.id, await client.collaborators.list(project, d.id)] as const),
+      restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project, d.id)] as const),
     ),
   );
   return { items: dashboards.map((d) => dashboardItem(d, collaborators.get(d.id))), variables: [] };

@@ -13,11 +13,12 @@ import { deepEqual } from "../../plan/values.js";
 import type { ServiceClient } from "../../service/client.js";
 import { ServiceError } from "../../service/errors.js";
 import { collect } from "../../service/pages.js";
-import type { DashboardWrite } from "../../service/types.js";
 import { plural } from "../../words.js";
 import type { Verb } from "../kind.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import type { DashboardWrite } from "./answers.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
+import { collaboratorsApi, dashboardsApi, sharingApi } from "./service.js";
 
 /** The service drops tags without the tagging feature; say so rather than report success silently. */
 function ignoredTags(body: Record<string, unknown> | undefined, returned: readonly string[] | undefined) {
@@ -34,7 +35,7 @@ export async function findDashboards(
   project: number,
   name: string,
 ): Promise<Array<number | string>> {
-  const live = await collect(client.dashboards.list(project, { search: name.slice(0, 200), limit: 100 }));
+  const live = await collect(dashboardsApi(client).list(project, { search: name.slice(0, 200), limit: 100 }));
   return live.filter((d) => d.name === name).map((d) => d.id);
 }
 
@@ -43,7 +44,7 @@ export async function createDashboard(
   project: number,
   body: Record<string, unknown>,
 ): Promise<Executed> {
-  const created = await client.dashboards.create(project, body as DashboardWrite);
+  const created = await dashboardsApi(client).create(project, body as DashboardWrite);
   return { id: created.id, notes: ignoredTags(body, created.tags) };
 }
 
@@ -60,7 +61,7 @@ async function onlyChanged(
   id: number,
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const live = dashboardFields.state(await client.dashboards.get(project, id));
+  const live = dashboardFields.state(await dashboardsApi(client).get(project, id));
   return Object.fromEntries(
     Object.entries(body).filter(
       ([key, value]) => !deepEqual(dashboardFields.normalised(key, value), live[key]),
@@ -78,7 +79,7 @@ const update: Verb = {
     if (send !== undefined && Object.keys(send).length === 0) {
       return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
     }
-    const result = await client.dashboards.update(project, Number(id), send as DashboardWrite);
+    const result = await dashboardsApi(client).update(project, Number(id), send as DashboardWrite);
     return { id, notes: ignoredTags(send, result.tags) };
   },
 };
@@ -88,7 +89,7 @@ const restore: Verb = {
   async send(client, action, id) {
     try {
       // Older services refuse any other key on a deleted dashboard: the body is exactly {"deleted": false}.
-      await client.dashboards.update(action.object.project, Number(id), { deleted: false });
+      await dashboardsApi(client).update(action.object.project, Number(id), { deleted: false });
     } catch (error) {
       if (error instanceof ServiceError && error.status === 404) {
         throw new UserError(
@@ -104,7 +105,7 @@ const restore: Verb = {
 const softDelete: Verb = {
   ...SOFT_DELETE,
   async send(client, action, id) {
-    await client.dashboards.update(action.object.project, Number(id), { deleted: true });
+    await dashboardsApi(client).update(action.object.project, Number(id), { deleted: true });
     return { id, notes: [] };
   },
 };
@@ -140,7 +141,11 @@ export const ADD_COLLABORATOR: Verb = {
   async send(client, action, id, body) {
     await alreadyDone(
       () =>
-        client.collaborators.add(action.object.project, Number(id), body as { user_uuid: string; level: 37 }),
+        collaboratorsApi(client).add(
+          action.object.project,
+          Number(id),
+          body as { user_uuid: string; level: 37 },
+        ),
       (e) => e.status === 400 && /already is a collaborator/i.test(e.detail ?? ""),
     );
     return { id, notes: [] };
@@ -161,7 +166,8 @@ export const REMOVE_COLLABORATOR: Verb = {
   refreshes: () => [["collaborators"]],
   async send(client, action, id) {
     await alreadyDone(
-      () => client.collaborators.remove(action.object.project, Number(id), String(action.before?.user_uuid)),
+      () =>
+        collaboratorsApi(client).remove(action.object.project, Number(id), String(action.before?.user_uuid)),
       (e) => e.status === 404,
     );
     return { id, notes: [] };
@@ -181,7 +187,7 @@ function sharing(enabled: boolean): Verb {
     refreshes: () => [["sharing", "enabled"]],
     body: () => ({ enabled }),
     async send(client, action, id) {
-      await client.sharing.update(action.object.project, Number(id), { enabled });
+      await sharingApi(client).update(action.object.project, Number(id), { enabled });
       return { id, notes: [] };
     },
   };

@@ -76,7 +76,7 @@ import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ReadRun } from "../../read/kinds.js";
-import type { ServiceClient } from "../../service/index.js";
+import type { AnswerShape, ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import type { FieldTable, InputOf } from "./fields.js";
 import type { DesiredOf, Table } from "./table.js";
@@ -150,6 +150,8 @@ export interface KindSpec<
   fields: Table<T>;
   verbs: readonly Verb[];
   service: KindService<L>;
+  /** The shapes of its answers, by name, that its service part names as `expect` (none: `{}`). */
+  answers?: Readonly<Record<string, AnswerShape>>;
   hooks?: KindHooks<T, L, D, K>;
 }
 
@@ -185,6 +187,7 @@ export function defineKind<
     words,
     values: table.values,
     verbs,
+    answers: spec.answers ?? {},
     schema: {
       description: spec.schema.list,
       item: { $ref: `#/$defs/${spec.schema.def}` },
