@@ -24892,27 +24892,27 @@ var init_answers3 = __esm({
 
 // src/kinds/dashboard/collaborators.ts
 function knownUsers(onDashboard, members2) {
-  const users = onDashboard.map((c) => c.user);
-  if (members2 !== void 0 && "members" in members2) users.push(...members2.members.map((m) => m.user));
-  return users.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
+  const users2 = onDashboard.map((c) => c.user);
+  if (members2 !== void 0 && "members" in members2) users2.push(...members2.members.map((m) => m.user));
+  return users2.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
 }
-function find(c, users) {
-  if (c.user_uuid !== void 0) return users.find((u) => u.uuid === c.user_uuid);
+function find(c, users2) {
+  if (c.user_uuid !== void 0) return users2.find((u) => u.uuid === c.user_uuid);
   const email = c.email?.toLowerCase();
-  return users.find((u) => u.email !== "" && u.email === email);
+  return users2.find((u) => u.email !== "" && u.email === email);
 }
 function unresolved(wanted, onDashboard) {
-  const users = knownUsers(onDashboard, void 0);
-  return wanted.filter((c) => find(c, users) === void 0);
+  const users2 = knownUsers(onDashboard, void 0);
+  return wanted.filter((c) => find(c, users2) === void 0);
 }
 function resolveCollaborators(owner, wanted, onDashboard, members2) {
-  const users = knownUsers(onDashboard, members2);
+  const users2 = knownUsers(onDashboard, members2);
   const refused = members2 !== void 0 && "refused" in members2 ? members2.refused : void 0;
   const out = { collaborators: [], errors: [] };
   const first = /* @__PURE__ */ new Map();
   for (const c of wanted) {
     const name = collaboratorName(c);
-    const user2 = find(c, users);
+    const user2 = find(c, users2);
     let uuid2 = user2?.uuid;
     if (uuid2 === void 0) {
       if (members2 !== void 0 && "members" in members2) {
@@ -25295,7 +25295,7 @@ function sharing2(enabled) {
     }
   };
 }
-var update2, restore, softDelete, byUser, ADD_COLLABORATOR, REMOVE_COLLABORATOR, ENABLE_SHARING, DISABLE_SHARING, dashboardVerbs;
+var update2, restore, softDelete, byUser, users, ADD_COLLABORATOR, REMOVE_COLLABORATOR, ENABLE_SHARING, DISABLE_SHARING, dashboardVerbs;
 var init_verbs3 = __esm({
   "src/kinds/dashboard/verbs.ts"() {
     "use strict";
@@ -25348,6 +25348,10 @@ var init_verbs3 = __esm({
       const side = action.after ?? action.before;
       return typeof side?.user_uuid === "string" ? side.user_uuid : "";
     };
+    users = (action) => {
+      const uuid2 = byUser(action);
+      return uuid2 === "" ? [] : [uuid2];
+    };
     ADD_COLLABORATOR = {
       name: "add_collaborator",
       symbol: "+",
@@ -25357,6 +25361,7 @@ var init_verbs3 = __esm({
       destructive: false,
       sides: { before: "absent", after: "required" },
       sortKey: byUser,
+      users,
       detail: (action) => collaborator2(action, "after"),
       refreshes: () => [["collaborators"]],
       body: (action) => ({ user_uuid: action.after?.user_uuid, level: action.after?.level ?? 37 }),
@@ -25381,6 +25386,7 @@ var init_verbs3 = __esm({
       destructive: true,
       sides: { before: "required", after: "absent" },
       sortKey: byUser,
+      users,
       detail: (action) => collaborator2(action, "before"),
       refreshes: () => [["collaborators"]],
       async send(client, action, id) {
@@ -31206,7 +31212,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     organization: need(p, "organization", "project", isStr),
     ...isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
   }));
-  const users = list11(seed, "users").map((u) => ({
+  const users2 = list11(seed, "users").map((u) => ({
     id: need(u, "id", "user", isInt),
     uuid: need(u, "uuid", "user", isStr),
     email: need(u, "email", "user", isStr),
@@ -31310,7 +31316,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     service,
     organizations,
     projects: projects2,
-    users,
+    users: users2,
     api_keys,
     integrations: integrations2,
     dashboards: dashboards2,
@@ -32504,7 +32510,7 @@ function planSchema(kinds) {
           kind: {
             type: "string",
             pattern: "^[a-z][a-z0-9_]*$",
-            description: "The kind's stable name, e.g. dashboard or batch_export."
+            description: `The kind's stable name, e.g. ${kinds.map((k) => k.name).join(" or ")}.`
           },
           project: {
             $ref: "#/$defs/projectId"
@@ -61210,15 +61216,16 @@ var init_connect = __esm({
 });
 
 // src/read/people.ts
-function mentionedUsers(actions) {
-  const uuids = /* @__PURE__ */ new Set();
-  for (const a of actions) {
-    for (const side of [a.after, a.before]) {
-      if (typeof side?.user_uuid === "string") uuids.add(side.user_uuid.toLowerCase());
-    }
-    if (a.modified?.by !== void 0) uuids.add(a.modified.by.toLowerCase());
+function usersOf(kinds) {
+  const users2 = /* @__PURE__ */ new Map();
+  for (const kind2 of kinds) {
+    for (const verb of kind2.verbs) if (!users2.has(verb.name)) users2.set(verb.name, verb.users);
   }
-  return uuids;
+  return (action) => {
+    const named = [...users2.get(action.action)?.(action) ?? []];
+    if (action.modified?.by !== void 0) named.push(action.modified.by);
+    return named.map((uuid2) => uuid2.toLowerCase());
+  };
 }
 function asPerson(value) {
   if (typeof value.uuid !== "string") return void 0;
@@ -61262,15 +61269,16 @@ function organizationRefusal(error2, what, scope) {
 function isRefusal(error2) {
   return error2 instanceof ServiceError && (error2.status === 403 || error2.status === 404);
 }
-async function withPeople(plan, live, directory) {
-  const wanted = mentionedUsers(plan.actions);
+async function withPeople(plan, live, directory, kinds) {
+  const named = usersOf(kinds);
+  const wanted = new Set(plan.actions.flatMap(named));
   if (wanted.size === 0) return plan;
   const found = /* @__PURE__ */ new Map();
   for (const project3 of live) peopleIn(project3.kinds, wanted, found);
   const missing = new Set([...wanted].filter((uuid2) => !found.has(uuid2)));
   if (missing.size > 0 && directory !== void 0) {
     const projects2 = new Set(
-      plan.actions.filter((a) => [...mentionedUsers([a])].some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
+      plan.actions.filter((a) => named(a).some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
     );
     for (const project3 of [...projects2].sort((a, b) => a - b)) {
       peopleIn(await directory.membersOf(project3), missing, found);
@@ -61956,7 +61964,7 @@ async function checkBase(flags, io) {
   return resolveBase(systemGit(io.cwd, io.env), flags.base, io.cwd);
 }
 async function reviewPlan(made, flags, commit, io) {
-  let plan = await withPeople(made.plan, made.live, made.members);
+  let plan = await withPeople(made.plan, made.live, made.members, KINDS);
   if (flags.base !== void 0 && commit !== void 0) {
     plan = await labelDrift(plan, {
       kinds: KINDS,

@@ -11,7 +11,7 @@ import type { PlanKind, PlanVerb } from "../plan/kinds.js";
 import type { Env } from "../plan/secrets.js";
 import type { Action } from "../plan/types.js";
 import type { PullKind, RefreshVerb } from "../pull/kinds.js";
-import type { ReadKind } from "../read/kinds.js";
+import type { ReadKind, ReadVerb } from "../read/kinds.js";
 import type { RenderKind, RenderVerb } from "../render/kinds.js";
 import type { AnswerShape, ServiceClient } from "../service/index.js";
 
@@ -20,7 +20,7 @@ import type { AnswerShape, ServiceClient } from "../service/index.js";
  * word, summary phrase, detail), which YAML values `pull --refresh` takes from it, and, for apply, the
  * body it sends and the request that carries it out on the live object `id`.
  */
-export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb {
+export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb, ReadVerb {
   readonly name: string;
   readonly step: number;
   readonly destructive: boolean | "depends";

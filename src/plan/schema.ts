@@ -186,7 +186,7 @@ export function planSchema(
           kind: {
             type: "string",
             pattern: "^[a-z][a-z0-9_]*$",
-            description: "The kind's stable name, e.g. dashboard or batch_export.",
+            description: `The kind's stable name, e.g. ${kinds.map((k) => k.name).join(" or ")}.`,
           },
           project: {
             $ref: "#/$defs/projectId",

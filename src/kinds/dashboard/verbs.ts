@@ -125,6 +125,12 @@ const byUser = (action: Action) => {
   return typeof side?.user_uuid === "string" ? side.user_uuid : "";
 };
 
+/** The user a collaborator action names, for outputs to say who it is. */
+const users = (action: Action) => {
+  const uuid = byUser(action);
+  return uuid === "" ? [] : [uuid];
+};
+
 /** `after` = { user_uuid, level }. */
 export const ADD_COLLABORATOR: Verb = {
   name: "add_collaborator",
@@ -135,6 +141,7 @@ export const ADD_COLLABORATOR: Verb = {
   destructive: false,
   sides: { before: "absent", after: "required" },
   sortKey: byUser,
+  users,
   detail: (action) => collaborator(action, "after"),
   refreshes: () => [["collaborators"]],
   body: (action) => ({ user_uuid: action.after?.user_uuid, level: action.after?.level ?? 37 }),
@@ -162,6 +169,7 @@ export const REMOVE_COLLABORATOR: Verb = {
   destructive: true,
   sides: { before: "required", after: "absent" },
   sortKey: byUser,
+  users,
   detail: (action) => collaborator(action, "before"),
   refreshes: () => [["collaborators"]],
   async send(client, action, id) {
