@@ -17,7 +17,8 @@
  *   schema: { list: "Notes of the project.", item: "A note.", def: "note" },
  *   fields: noteFields,
  *   verbs: [CREATE, { ...UPDATE, send: patch }, { ...DELETE, send: remove }],
- *   service: { list, findByName, create },
+ *   service: { list, findByName, create },                 // on its endpoints (service.ts)
+ *   answers: { notePage: NOTE_PAGE, note: NOTE },           // the shapes those check (answers.ts)
  * });
  * ```
  *
@@ -30,7 +31,8 @@
  *    (`values`). `fieldTable(fields, roles)` names the structural keys: identity (`name`; a flag's
  *    `key`), pin (`id`) and tombstone (`deleted`). A secret field (`secret: true`) is never compared or
  *    pulled; a switch the service flips through endpoints of its own (`toggles: { on, off }`, a flag's
- *    `archived`) is planned as those verbs. The service's answer type (src/service/types.ts) is the only other place a field appears.
+ *    `archived`) is planned as those verbs. The service's answer type and shape (the kind's
+ *    answers.ts) are the only other place a field appears.
  * 2. **Verbs** (src/kinds/kind.ts `Verb`): every action the kind plans, with its symbol, words, step
  *    (apply order), destructiveness, sides (the plan schema's fragment), what `pull --refresh` takes
  *    from it, its body and its request. The shared ones are in ../shared/verbs.ts (`{ ...SOFT_DELETE,
@@ -38,8 +40,10 @@
  *    its folder. Labels, the summary, the sort, the plan schema and `pull --refresh` are composed from
  *    the registry's verbs; action names stay those of SPEC §3.
  * 3. **The service part**: how to list a project's objects, find them by name right before a create,
- *    and create one. Endpoints without a namespace in src/service/ go through `client.request` and
- *    `client.listAll`, each answer checked against a shape the kind declares (`expect`).
+ *    and create one. The kind's endpoints are its own (service.ts), on the client's generic
+ *    `request`, `pages` and `listAll`, each answer checked against a shape the kind declares in
+ *    answers.ts (`expect`, written with src/service/shapes.ts's `answerTypes`, `listPage`, …) and
+ *    lists in `answers`.
  * 4. **Hooks**, only for what a table cannot say: `declare` (rules across fields: collaborators need
  *    only_collaborators, offsets fit the interval), `read` / `reread` (details such as collaborators),
  *    `plan` (the whole plan of one object, calling the table's `compare` / `sent` / `state`), `details`
@@ -58,10 +62,11 @@
  * - Own actions (`archive` / `unarchive`, `add_tile` / `remove_tile`): verbs with their step and sides;
  *   a guard computed from live data (a flag's `last_called_at`): `destructive: "depends"` and
  *   `makeAction(verb, ref, { destructive })` in the plan hook.
- * - Service endpoints and answer shapes: the kind's own module calling `client.request` /
- *   `client.listAll` with `expect`, a shape it declares in its folder (`listPage(answerObject(…))` of
- *   src/service; test/kinds/banner-kind/ does so), and the `service` part above; its rate-budget
- *   class (insights' lower limit) is where `service` will name it.
+ * - Service endpoints and answer shapes: the kind's service.ts calling `client.request` /
+ *   `client.pages` / `client.listAll` with `expect`, a shape from its answers.ts
+ *   (`listPage(answerObject(…))`; test/kinds/banner-kind/ does so), listed in `answers`, and the
+ *   `service` part above; a rate-budget class of its own (insights' lower limit) is a new budget of
+ *   the client's (`RequestSpec.budget`, `BudgetName` in src/service/budget-file.ts) its requests name.
  * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts) for apply order
  *   and change-scoped reads (#26): a `references(desired)` hook next to `plan`, and `service.get` /
  *   `service.search` (read one by id, search by name or key) next to `findByName`.
