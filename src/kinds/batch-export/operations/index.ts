@@ -15,7 +15,6 @@ export type { BatchExport } from "../answers.js";
 export { EXPORT_WORDS } from "../name.js";
 export {
   type BatchExportRun,
-  type LogEntry,
   type LogLevel,
   RUN_STATUSES,
   type RunStatus,
