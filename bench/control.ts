@@ -55,7 +55,9 @@ export async function getState(url: string): Promise<EmulatorState> {
 export async function seedObjects(
   url: string,
   base: EmulatorState,
-  objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing">,
+  objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing"> & {
+    insights?: unknown[];
+  },
 ): Promise<void> {
   await control(url, "seed", "POST", {
     service: base.service,

@@ -13,6 +13,7 @@
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { backToBack, SIZES } from "./back-to-back.js";
+import { CONTENT, contentScenarios } from "./content.js";
 import { offlinePlan } from "./offline.js";
 import { pacedApply } from "./rate.js";
 import { type Figures, fleetScenarios } from "./scenarios.js";
@@ -57,6 +58,10 @@ for (const kind of ["no-op plan", "apply 10% change", "apply whole fleet from em
   if (Number.isFinite(ratio))
     notes.push(`${kind}: concurrency 4 is ${ratio.toFixed(2)}x faster than concurrency 1 (wall time)`);
 }
+
+// Dashboards with their content: 200 dashboards × 5 tiles and their 1,000 insights, under the
+// service's own limits (the insight endpoints' 240/minute and 1,200/hour included).
+for (const f of await contentScenarios({ size: CONTENT, latencyMs: 20 })) row(f);
 
 const paced = await pacedApply({ limit: 40, windowSeconds: 5, changes: 200, latencyMs: 20 });
 rows.push([

@@ -656,8 +656,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {number}
        */
-      displayWidth(str7) {
-        return stripColor(str7).length;
+      displayWidth(str9) {
+        return stripColor(str9).length;
       }
       /**
        * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
@@ -665,11 +665,11 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {string}
        */
-      styleTitle(str7) {
-        return str7;
+      styleTitle(str9) {
+        return str9;
       }
-      styleUsage(str7) {
-        return str7.split(" ").map((word) => {
+      styleUsage(str9) {
+        return str9.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word === "[command]") return this.styleSubcommandText(word);
           if (word[0] === "[" || word[0] === "<")
@@ -677,46 +677,46 @@ var require_help = __commonJS({
           return this.styleCommandText(word);
         }).join(" ");
       }
-      styleCommandDescription(str7) {
-        return this.styleDescriptionText(str7);
+      styleCommandDescription(str9) {
+        return this.styleDescriptionText(str9);
       }
-      styleOptionDescription(str7) {
-        return this.styleDescriptionText(str7);
+      styleOptionDescription(str9) {
+        return this.styleDescriptionText(str9);
       }
-      styleSubcommandDescription(str7) {
-        return this.styleDescriptionText(str7);
+      styleSubcommandDescription(str9) {
+        return this.styleDescriptionText(str9);
       }
-      styleArgumentDescription(str7) {
-        return this.styleDescriptionText(str7);
+      styleArgumentDescription(str9) {
+        return this.styleDescriptionText(str9);
       }
-      styleDescriptionText(str7) {
-        return str7;
+      styleDescriptionText(str9) {
+        return str9;
       }
-      styleOptionTerm(str7) {
-        return this.styleOptionText(str7);
+      styleOptionTerm(str9) {
+        return this.styleOptionText(str9);
       }
-      styleSubcommandTerm(str7) {
-        return str7.split(" ").map((word) => {
+      styleSubcommandTerm(str9) {
+        return str9.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word[0] === "[" || word[0] === "<")
             return this.styleArgumentText(word);
           return this.styleSubcommandText(word);
         }).join(" ");
       }
-      styleArgumentTerm(str7) {
-        return this.styleArgumentText(str7);
+      styleArgumentTerm(str9) {
+        return this.styleArgumentText(str9);
       }
-      styleOptionText(str7) {
-        return str7;
+      styleOptionText(str9) {
+        return str9;
       }
-      styleArgumentText(str7) {
-        return str7;
+      styleArgumentText(str9) {
+        return str9;
       }
-      styleSubcommandText(str7) {
-        return str7;
+      styleSubcommandText(str9) {
+        return str9;
       }
-      styleCommandText(str7) {
-        return str7;
+      styleCommandText(str9) {
+        return str9;
       }
       /**
        * Calculate the pad width from the maximum term length.
@@ -739,8 +739,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {boolean}
        */
-      preformatted(str7) {
-        return /\n[^\S\r\n]/.test(str7);
+      preformatted(str9) {
+        return /\n[^\S\r\n]/.test(str9);
       }
       /**
        * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
@@ -786,9 +786,9 @@ ${itemIndentStr}`);
        * @param {number} width
        * @returns {string}
        */
-      boxWrap(str7, width2) {
-        if (width2 < this.minWidthToWrap) return str7;
-        const rawLines = str7.split(/\r\n|\n/);
+      boxWrap(str9, width2) {
+        if (width2 < this.minWidthToWrap) return str9;
+        const rawLines = str9.split(/\r\n|\n/);
         const chunkPattern = /[\s]*[^\s]+/g;
         const wrappedLines = [];
         rawLines.forEach((line) => {
@@ -816,9 +816,9 @@ ${itemIndentStr}`);
         return wrappedLines.join("\n");
       }
     };
-    function stripColor(str7) {
+    function stripColor(str9) {
       const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
-      return str7.replace(sgrPattern, "");
+      return str9.replace(sgrPattern, "");
     }
     exports.Help = Help2;
     exports.stripColor = stripColor;
@@ -1089,9 +1089,9 @@ var require_option = __commonJS({
         return option.negate === (negativeValue === value);
       }
     };
-    function camelcase(str7) {
-      return str7.split("-").reduce((str8, word) => {
-        return str8 + word[0].toUpperCase() + word.slice(1);
+    function camelcase(str9) {
+      return str9.split("-").reduce((str10, word) => {
+        return str10 + word[0].toUpperCase() + word.slice(1);
       });
     }
     function splitOptionFlags(flags) {
@@ -1190,8 +1190,8 @@ var require_suggestSimilar = __commonJS({
         if (candidate.length <= 1) return;
         const distance = editDistance2(word, candidate);
         const length = Math.max(word.length, candidate.length);
-        const similarity = (length - distance) / length;
-        if (similarity > minSimilarity) {
+        const similarity2 = (length - distance) / length;
+        if (similarity2 > minSimilarity) {
           if (distance < bestDistance) {
             bestDistance = distance;
             similar = [candidate];
@@ -1272,14 +1272,14 @@ var require_command = __commonJS({
         this._showSuggestionAfterError = true;
         this._savedState = null;
         this._outputConfiguration = {
-          writeOut: (str7) => process2.stdout.write(str7),
-          writeErr: (str7) => process2.stderr.write(str7),
-          outputError: (str7, write) => write(str7),
+          writeOut: (str9) => process2.stdout.write(str9),
+          writeErr: (str9) => process2.stderr.write(str9),
+          outputError: (str9, write) => write(str9),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
           getErrHasColors: () => useColor() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
-          stripColor: (str7) => stripColor(str7)
+          stripColor: (str9) => stripColor(str9)
         };
         this._hidden = false;
         this._helpOption = void 0;
@@ -3003,18 +3003,18 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str7, flags, description) {
-        if (str7 === void 0) return this._version;
-        this._version = str7;
+      version(str9, flags, description) {
+        if (str9 === void 0) return this._version;
+        this._version = str9;
         flags = flags || "-V, --version";
         description = description || "output the version number";
         const versionOption = this.createOption(flags, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
-          this._outputConfiguration.writeOut(`${str7}
+          this._outputConfiguration.writeOut(`${str9}
 `);
-          this._exit(0, "commander.version", str7);
+          this._exit(0, "commander.version", str9);
         });
         return this;
       }
@@ -3025,10 +3025,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} [argsDescription]
        * @return {(string|Command)}
        */
-      description(str7, argsDescription) {
-        if (str7 === void 0 && argsDescription === void 0)
+      description(str9, argsDescription) {
+        if (str9 === void 0 && argsDescription === void 0)
           return this._description;
-        this._description = str7;
+        this._description = str9;
         if (argsDescription) {
           this._argsDescription = argsDescription;
         }
@@ -3040,9 +3040,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      summary(str7) {
-        if (str7 === void 0) return this._summary;
-        this._summary = str7;
+      summary(str9) {
+        if (str9 === void 0) return this._summary;
+        this._summary = str9;
         return this;
       }
       /**
@@ -3090,8 +3090,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      usage(str7) {
-        if (str7 === void 0) {
+      usage(str9) {
+        if (str9 === void 0) {
           if (this._usage) return this._usage;
           const args = this.registeredArguments.map((arg) => {
             return humanReadableArgName(arg);
@@ -3102,7 +3102,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             this.registeredArguments.length ? args : []
           ).join(" ");
         }
-        this._usage = str7;
+        this._usage = str9;
         return this;
       }
       /**
@@ -3111,9 +3111,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      name(str7) {
-        if (str7 === void 0) return this._name;
-        this._name = str7;
+      name(str9) {
+        if (str9 === void 0) return this._name;
+        this._name = str9;
         return this;
       }
       /**
@@ -3247,17 +3247,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let hasColors;
         let helpWidth;
         if (error2) {
-          baseWrite = (str7) => this._outputConfiguration.writeErr(str7);
+          baseWrite = (str9) => this._outputConfiguration.writeErr(str9);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
         } else {
-          baseWrite = (str7) => this._outputConfiguration.writeOut(str7);
+          baseWrite = (str9) => this._outputConfiguration.writeOut(str9);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str7) => {
-          if (!hasColors) str7 = this._outputConfiguration.stripColor(str7);
-          return baseWrite(str7);
+        const write = (str9) => {
+          if (!hasColors) str9 = this._outputConfiguration.stripColor(str9);
+          return baseWrite(str9);
         };
         return { error: error2, write, hasColors, helpWidth };
       }
@@ -3553,12 +3553,12 @@ var realSleep, systemClock;
 var init_clock = __esm({
   "src/clock.ts"() {
     "use strict";
-    realSleep = (ms, signal) => new Promise((resolve12) => {
-      if (signal?.aborted) return resolve12();
+    realSleep = (ms, signal) => new Promise((resolve13) => {
+      if (signal?.aborted) return resolve13();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve12();
+        resolve13();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -4993,7 +4993,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj5, key, val) {
+    function applyReviver(reviver, obj6, key, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i = 0, len = val.length; i < len; ++i) {
@@ -5033,7 +5033,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj5, key, val);
+      return reviver.call(obj6, key, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -5480,13 +5480,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str7) => str7.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str9) => str9.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str7, indent, comment) => str7.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str7.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str9, indent, comment) => str9.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str9.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -5640,16 +5640,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str7) => /^(%|---|\.\.\.)/m.test(str7);
-    function lineLengthOverLimit(str7, lineWidth, indentLength) {
+    var containsDocumentMarker = (str9) => /^(%|---|\.\.\.)/m.test(str9);
+    function lineLengthOverLimit(str9, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str7.length;
+      const strLen = str9.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start2 = 0; i < strLen; ++i) {
-        if (str7[i] === "\n") {
+        if (str9[i] === "\n") {
           if (i - start2 > limit)
             return true;
           start2 = i + 1;
@@ -5666,11 +5666,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str7 = "";
+      let str9 = "";
       let start2 = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
         if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str7 += json.slice(start2, i) + "\\ ";
+          str9 += json.slice(start2, i) + "\\ ";
           i += 1;
           start2 = i;
           ch = "\\";
@@ -5679,38 +5679,38 @@ var require_stringifyString = __commonJS({
           switch (json[i + 1]) {
             case "u":
               {
-                str7 += json.slice(start2, i);
+                str9 += json.slice(start2, i);
                 const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str7 += "\\0";
+                    str9 += "\\0";
                     break;
                   case "0007":
-                    str7 += "\\a";
+                    str9 += "\\a";
                     break;
                   case "000b":
-                    str7 += "\\v";
+                    str9 += "\\v";
                     break;
                   case "001b":
-                    str7 += "\\e";
+                    str9 += "\\e";
                     break;
                   case "0085":
-                    str7 += "\\N";
+                    str9 += "\\N";
                     break;
                   case "00a0":
-                    str7 += "\\_";
+                    str9 += "\\_";
                     break;
                   case "2028":
-                    str7 += "\\L";
+                    str9 += "\\L";
                     break;
                   case "2029":
-                    str7 += "\\P";
+                    str9 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str7 += "\\x" + code.substr(2);
+                      str9 += "\\x" + code.substr(2);
                     else
-                      str7 += json.substr(i, 6);
+                      str9 += json.substr(i, 6);
                 }
                 i += 5;
                 start2 = i + 1;
@@ -5720,14 +5720,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str7 += json.slice(start2, i) + "\n\n";
+                str9 += json.slice(start2, i) + "\n\n";
                 while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str7 += "\n";
+                  str9 += "\n";
                   i += 2;
                 }
-                str7 += indent;
+                str9 += indent;
                 if (json[i + 2] === " ")
-                  str7 += "\\";
+                  str9 += "\\";
                 i += 1;
                 start2 = i + 1;
               }
@@ -5736,8 +5736,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str7 = start2 ? str7 + json.slice(start2) : json;
-      return implicitKey ? str7 : foldFlowLines.foldFlowLines(str7, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str9 = start2 ? str9 + json.slice(start2) : json;
+      return implicitKey ? str9 : foldFlowLines.foldFlowLines(str9, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -5865,15 +5865,15 @@ ${indent}${start2}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str7 = value.replace(/\n+/g, `$&
+      const str9 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str7);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str9);
         const { compat, tags: tags2 } = ctx.doc.schema;
         if (tags2.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str7 : foldFlowLines.foldFlowLines(str7, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str9 : foldFlowLines.foldFlowLines(str9, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -5969,10 +5969,10 @@ var require_stringify = __commonJS({
           return match.find((t) => t.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
-      let obj5;
+      let obj6;
       if (identity2.isScalar(item)) {
-        obj5 = item.value;
-        let match = tags2.filter((t) => t.identify?.(obj5));
+        obj6 = item.value;
+        let match = tags2.filter((t) => t.identify?.(obj6));
         if (match.length > 1) {
           const testMatch = match.filter((t) => t.test);
           if (testMatch.length > 0)
@@ -5980,11 +5980,11 @@ var require_stringify = __commonJS({
         }
         tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
       } else {
-        obj5 = item;
-        tagObj = tags2.find((t) => t.nodeClass && obj5 instanceof t.nodeClass);
+        obj6 = item;
+        tagObj = tags2.find((t) => t.nodeClass && obj6 instanceof t.nodeClass);
       }
       if (!tagObj) {
-        const name = obj5?.constructor?.name ?? (obj5 === null ? "null" : typeof obj5);
+        const name = obj6?.constructor?.name ?? (obj6 === null ? "null" : typeof obj6);
         throw new Error(`Tag not resolved for ${name} value`);
       }
       return tagObj;
@@ -6003,7 +6003,7 @@ var require_stringify = __commonJS({
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify3(item, ctx, onComment, onChompKeep) {
+    function stringify4(item, ctx, onComment, onChompKeep) {
       if (identity2.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity2.isAlias(item)) {
@@ -6025,14 +6025,14 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str7 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str9 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str7;
-      return identity2.isScalar(node2) || str7[0] === "{" || str7[0] === "[" ? `${props} ${str7}` : `${props}
-${ctx.indent}${str7}`;
+        return str9;
+      return identity2.isScalar(node2) || str9[0] === "{" || str9[0] === "[" ? `${props} ${str9}` : `${props}
+${ctx.indent}${str9}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -6042,7 +6042,7 @@ var require_stringifyPair = __commonJS({
     "use strict";
     var identity2 = require_identity();
     var Scalar = require_Scalar();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -6064,8 +6064,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str7 = stringify3.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str7.length > 1024) {
+      let str9 = stringify4.stringify(key, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str9.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -6074,27 +6074,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str7 === "" ? "?" : explicitKey ? `? ${str7}` : str7;
+          return str9 === "" ? "?" : explicitKey ? `? ${str9}` : str9;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str7 = `? ${str7}`;
+        str9 = `? ${str9}`;
         if (keyComment && !keyCommentDone) {
-          str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(keyComment));
+          str9 += stringifyComment.lineComment(str9, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str7;
+        return str9;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(keyComment));
-        str7 = `? ${str7}
+          str9 += stringifyComment.lineComment(str9, ctx.indent, commentString(keyComment));
+        str9 = `? ${str9}
 ${indent}:`;
       } else {
-        str7 = `${str7}:`;
+        str9 = `${str9}:`;
         if (keyComment)
-          str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(keyComment));
+          str9 += stringifyComment.lineComment(str9, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity2.isNode(value)) {
@@ -6110,13 +6110,13 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity2.isScalar(value))
-        ctx.indentAtStart = str7.length + 1;
+        ctx.indentAtStart = str9.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity2.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify3.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify4.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -6154,16 +6154,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str7 += ws + valueStr;
+      str9 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(valueComment));
+        str9 += stringifyComment.lineComment(str9, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str7;
+      return str9;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -6257,7 +6257,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var identity2 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key, value }) {
@@ -6293,7 +6293,7 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity2.isNode(key) && ctx?.doc) {
-        const strCtx = stringify3.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify4.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
         for (const node2 of ctx.anchors.keys())
           strCtx.anchors.add(node2.anchor);
@@ -6360,12 +6360,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify4 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify4(collection, ctx, options);
+      const stringify5 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify5(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items: items2 }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -6390,31 +6390,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str8 = stringify3.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str10 = stringify4.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str8 += stringifyComment.lineComment(str8, itemIndent, commentString(comment2));
+          str10 += stringifyComment.lineComment(str10, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str8);
+        lines.push(blockItemPrefix + str10);
       }
-      let str7;
+      let str9;
       if (lines.length === 0) {
-        str7 = flowChars.start + flowChars.end;
+        str9 = flowChars.start + flowChars.end;
       } else {
-        str7 = lines[0];
+        str9 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
           const line = lines[i];
-          str7 += line ? `
+          str9 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str7 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str9 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str7;
+      return str9;
     }
     function stringifyFlowCollection({ items: items2 }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -6457,21 +6457,21 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str7 = stringify3.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str7.includes("\n"));
+        let str9 = stringify4.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str9.includes("\n"));
         if (i < items2.length - 1) {
-          str7 += ",";
+          str9 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str7.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str9.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str7 += ",";
+            str9 += ",";
           }
         }
         if (comment)
-          str7 += stringifyComment.lineComment(str7, itemIndent, commentString(comment));
-        lines.push(str7);
+          str9 += stringifyComment.lineComment(str9, itemIndent, commentString(comment));
+        lines.push(str9);
         linesAtValue = lines.length;
       }
       const { start: start2, end } = flowChars;
@@ -6483,11 +6483,11 @@ ${indent}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str7 = start2;
+          let str9 = start2;
           for (const line of lines)
-            str7 += line ? `
+            str9 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str7}
+          return `${str9}
 ${indent}${end}`;
         } else {
           return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
@@ -6540,23 +6540,23 @@ var require_YAMLMap = __commonJS({
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema, obj5, ctx) {
+      static from(schema, obj6, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
         const add = (key, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj5, key, value);
+            value = replacer.call(obj6, key, value);
           else if (Array.isArray(replacer) && !replacer.includes(key))
             return;
           if (value !== void 0 || keepUndefined)
             map.items.push(Pair.createPair(key, value, ctx));
         };
-        if (obj5 instanceof Map) {
-          for (const [key, value] of obj5)
+        if (obj6 instanceof Map) {
+          for (const [key, value] of obj6)
             add(key, value);
-        } else if (obj5 && typeof obj5 === "object") {
-          for (const key of Object.keys(obj5))
-            add(key, obj5[key]);
+        } else if (obj6 && typeof obj6 === "object") {
+          for (const key of Object.keys(obj6))
+            add(key, obj6[key]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -6666,7 +6666,7 @@ var require_map = __commonJS({
           onError("Expected a mapping for this tag");
         return map2;
       },
-      createNode: (schema, obj5, ctx) => YAMLMap.YAMLMap.from(schema, obj5, ctx)
+      createNode: (schema, obj6, ctx) => YAMLMap.YAMLMap.from(schema, obj6, ctx)
     };
     exports.map = map;
   }
@@ -6762,15 +6762,15 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema, obj5, ctx) {
+      static from(schema, obj6, ctx) {
         const { replacer } = ctx;
         const seq = new this(schema);
-        if (obj5 && Symbol.iterator in Object(obj5)) {
+        if (obj6 && Symbol.iterator in Object(obj6)) {
           let i = 0;
-          for (let it of obj5) {
+          for (let it of obj6) {
             if (typeof replacer === "function") {
-              const key = obj5 instanceof Set ? it : String(i++);
-              it = replacer.call(obj5, key, it);
+              const key = obj6 instanceof Set ? it : String(i++);
+              it = replacer.call(obj6, key, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -6804,7 +6804,7 @@ var require_seq = __commonJS({
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema, obj5, ctx) => YAMLSeq.YAMLSeq.from(schema, obj5, ctx)
+      createNode: (schema, obj6, ctx) => YAMLSeq.YAMLSeq.from(schema, obj6, ctx)
     };
     exports.seq = seq;
   }
@@ -6819,7 +6819,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str7) => str7,
+      resolve: (str9) => str9,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -6857,7 +6857,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str7) => new Scalar.Scalar(str7[0] === "t" || str7[0] === "T"),
+      resolve: (str9) => new Scalar.Scalar(str9[0] === "t" || str9[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -6909,7 +6909,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str7) => str7.slice(-3).toLowerCase() === "nan" ? NaN : str7[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str9) => str9.slice(-3).toLowerCase() === "nan" ? NaN : str9[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -6918,7 +6918,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str7) => parseFloat(str7),
+      resolve: (str9) => parseFloat(str9),
       stringify(node2) {
         const num2 = Number(node2.value);
         return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -6929,11 +6929,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str7) {
-        const node2 = new Scalar.Scalar(parseFloat(str7));
-        const dot = str7.indexOf(".");
-        if (dot !== -1 && str7[str7.length - 1] === "0")
-          node2.minFractionDigits = str7.length - dot - 1;
+      resolve(str9) {
+        const node2 = new Scalar.Scalar(parseFloat(str9));
+        const dot = str9.indexOf(".");
+        if (dot !== -1 && str9[str9.length - 1] === "0")
+          node2.minFractionDigits = str9.length - dot - 1;
         return node2;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -6950,7 +6950,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str7, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str7) : parseInt(str7.substring(offset), radix);
+    var intResolve = (str9, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str9) : parseInt(str9.substring(offset), radix);
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value) && value >= 0)
@@ -6963,15 +6963,15 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 2, 8, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
-    var int5 = {
+    var int6 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 0, 10, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -6980,10 +6980,10 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 2, 16, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int5;
+    exports.int = int6;
     exports.intHex = intHex;
     exports.intOct = intOct;
   }
@@ -6999,16 +6999,16 @@ var require_schema = __commonJS({
     var string = require_string();
     var bool5 = require_bool();
     var float = require_float();
-    var int5 = require_int();
+    var int6 = require_int();
     var schema = [
       map.map,
       seq.seq,
       string.string,
       _null.nullTag,
       bool5.boolTag,
-      int5.intOct,
-      int5.int,
-      int5.intHex,
+      int6.intOct,
+      int6.int,
+      int6.intHex,
       float.floatNaN,
       float.floatExp,
       float.float
@@ -7033,7 +7033,7 @@ var require_schema2 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str7) => str7,
+        resolve: (str9) => str9,
         stringify: stringifyJSON
       },
       {
@@ -7050,7 +7050,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str7) => str7 === "true",
+        resolve: (str9) => str9 === "true",
         stringify: stringifyJSON
       },
       {
@@ -7058,7 +7058,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str7, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str7) : parseInt(str7, 10),
+        resolve: (str9, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str9) : parseInt(str9, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -7066,7 +7066,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str7) => parseFloat(str7),
+        resolve: (str9) => parseFloat(str9),
         stringify: stringifyJSON
       }
     ];
@@ -7074,9 +7074,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str7, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str7)}`);
-        return str7;
+      resolve(str9, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str9)}`);
+        return str9;
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
@@ -7108,10 +7108,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str7 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str7.length);
-          for (let i = 0; i < str7.length; ++i)
-            buffer[i] = str7.charCodeAt(i);
+          const str9 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str9.length);
+          for (let i = 0; i < str9.length; ++i)
+            buffer[i] = str9.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -7122,28 +7122,28 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str7;
+        let str9;
         if (typeof node_buffer.Buffer === "function") {
-          str7 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str9 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str7 = btoa(s);
+          str9 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str7.length / lineWidth);
+          const n = Math.ceil(str9.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str7.substr(o, lineWidth);
+            lines[i] = str9.substr(o, lineWidth);
           }
-          str7 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str9 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str7 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str9 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -7349,7 +7349,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str7) => str7.slice(-3).toLowerCase() === "nan" ? NaN : str7[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str9) => str9.slice(-3).toLowerCase() === "nan" ? NaN : str9[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -7358,7 +7358,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str7) => parseFloat(str7.replace(/_/g, "")),
+      resolve: (str9) => parseFloat(str9.replace(/_/g, "")),
       stringify(node2) {
         const num2 = Number(node2.value);
         return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -7369,11 +7369,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str7) {
-        const node2 = new Scalar.Scalar(parseFloat(str7.replace(/_/g, "")));
-        const dot = str7.indexOf(".");
+      resolve(str9) {
+        const node2 = new Scalar.Scalar(parseFloat(str9.replace(/_/g, "")));
+        const dot = str9.indexOf(".");
         if (dot !== -1) {
-          const f = str7.substring(dot + 1).replace(/_/g, "");
+          const f = str9.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node2.minFractionDigits = f.length;
         }
@@ -7393,34 +7393,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str7, offset, radix, { intAsBigInt }) {
-      const sign = str7[0];
+    function intResolve(str9, offset, radix, { intAsBigInt }) {
+      const sign = str9[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str7 = str7.substring(offset).replace(/_/g, "");
+      str9 = str9.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str7 = `0b${str7}`;
+            str9 = `0b${str9}`;
             break;
           case 8:
-            str7 = `0o${str7}`;
+            str9 = `0o${str9}`;
             break;
           case 16:
-            str7 = `0x${str7}`;
+            str9 = `0x${str9}`;
             break;
         }
-        const n2 = BigInt(str7);
+        const n2 = BigInt(str9);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str7, radix);
+      const n = parseInt(str9, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value)) {
-        const str7 = value.toString(radix);
-        return value < 0 ? "-" + prefix + str7.substr(1) : prefix + str7;
+        const str9 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str9.substr(1) : prefix + str9;
       }
       return stringifyNumber.stringifyNumber(node2);
     }
@@ -7430,7 +7430,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 2, 2, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 2, 2, opt),
       stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
@@ -7439,15 +7439,15 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 1, 8, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
-    var int5 = {
+    var int6 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 0, 10, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -7456,10 +7456,10 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 2, 16, opt),
+      resolve: (str9, _onError, opt) => intResolve(str9, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int5;
+    exports.int = int6;
     exports.intBin = intBin;
     exports.intHex = intHex;
     exports.intOct = intOct;
@@ -7560,9 +7560,9 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str7, asBigInt) {
-      const sign = str7[0];
-      const parts = sign === "-" || sign === "+" ? str7.substring(1) : str7;
+    function parseSexagesimal(str9, asBigInt) {
+      const sign = str9[0];
+      const parts = sign === "-" || sign === "+" ? str9.substring(1) : str9;
       const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
       return sign === "-" ? num2(-1) * res : res;
@@ -7599,7 +7599,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str7, _onError, { intAsBigInt }) => parseSexagesimal(str7, intAsBigInt),
+      resolve: (str9, _onError, { intAsBigInt }) => parseSexagesimal(str9, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -7608,7 +7608,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str7) => parseSexagesimal(str7, false),
+      resolve: (str9) => parseSexagesimal(str9, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -7619,8 +7619,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str7) {
-        const match = str7.match(timestamp.test);
+      resolve(str9) {
+        const match = str9.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -7654,7 +7654,7 @@ var require_schema3 = __commonJS({
     var binary = require_binary();
     var bool5 = require_bool2();
     var float = require_float2();
-    var int5 = require_int2();
+    var int6 = require_int2();
     var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
@@ -7667,10 +7667,10 @@ var require_schema3 = __commonJS({
       _null.nullTag,
       bool5.trueTag,
       bool5.falseTag,
-      int5.intBin,
-      int5.intOct,
-      int5.int,
-      int5.intHex,
+      int6.intBin,
+      int6.intOct,
+      int6.int,
+      int6.intHex,
       float.floatNaN,
       float.floatExp,
       float.float,
@@ -7697,7 +7697,7 @@ var require_tags = __commonJS({
     var string = require_string();
     var bool5 = require_bool();
     var float = require_float();
-    var int5 = require_int();
+    var int6 = require_int();
     var schema = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
@@ -7721,9 +7721,9 @@ var require_tags = __commonJS({
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
       floatTime: timestamp.floatTime,
-      int: int5.int,
-      intHex: int5.intHex,
-      intOct: int5.intOct,
+      int: int6.int,
+      intHex: int6.intHex,
+      intOct: int6.intOct,
       intTime: timestamp.intTime,
       map: map.map,
       merge: merge2.merge,
@@ -7818,7 +7818,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity2 = require_identity();
-    var stringify3 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -7833,7 +7833,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify3.createStringifyContext(doc, options);
+      const ctx = stringify4.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -7855,7 +7855,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify3.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -7863,7 +7863,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify3.stringify(doc.contents, ctx));
+        lines.push(stringify4.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -9999,7 +9999,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify3 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify4 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -10052,7 +10052,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -10847,15 +10847,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list12, type) {
-      for (let i = 0; i < list12.length; ++i)
-        if (list12[i].type === type)
+    function includesToken(list14, type) {
+      for (let i = 0; i < list14.length; ++i)
+        if (list14[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list12) {
-      for (let i = 0; i < list12.length; ++i) {
-        switch (list12[i].type) {
+    function findNonEmptyIndex(list14) {
+      for (let i = 0; i < list14.length; ++i) {
+        switch (list14[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -11782,7 +11782,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify3(value, replacer, options) {
+    function stringify4(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -11807,7 +11807,7 @@ var require_public_api = __commonJS({
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
     exports.parseDocument = parseDocument2;
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -12091,7 +12091,7 @@ var init_parse_fast = __esm({
         return object;
       }
       blockSeq(seq, depth) {
-        const list12 = [];
+        const list14 = [];
         const at = [];
         for (const { start: start2, value } of seq.items) {
           let found = false;
@@ -12103,11 +12103,11 @@ var init_parse_fast = __esm({
             if (value !== void 0) unsure();
             continue;
           }
-          list12.push(this.entry(value, depth));
+          list14.push(this.entry(value, depth));
           at.push(this.valueAt(value, start2));
         }
-        this.places.record(list12, { at });
-        return list12;
+        this.places.record(list14, { at });
+        return list14;
       }
       flow(collection, depth) {
         const isMap3 = collection.start.source === "{";
@@ -12117,7 +12117,7 @@ var init_parse_fast = __esm({
         if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
         for (const t of rest) this.filler(t);
         const object = {};
-        const list12 = [];
+        const list14 = [];
         const keys = [];
         const at = [];
         const last = collection.items.length - 1;
@@ -12135,7 +12135,7 @@ var init_parse_fast = __esm({
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
           if (!isMap3) {
             if (key !== void 0 || sep5 !== void 0 || value === void 0) unsure();
-            list12.push(this.node(value, depth + 1));
+            list14.push(this.node(value, depth + 1));
             at.push(value.offset);
             continue;
           }
@@ -12148,8 +12148,8 @@ var init_parse_fast = __esm({
           at.push(key.offset, this.valueAt(value, sep5));
         }
         if (isMap3) this.places.record(object, { keys, at });
-        else this.places.record(list12, { at });
-        return isMap3 ? object : list12;
+        else this.places.record(list14, { at });
+        return isMap3 ? object : list14;
       }
       /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
       entry(value, depth) {
@@ -12261,9 +12261,9 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       return node2.value;
     }
     if ((0, import_yaml2.isSeq)(node2)) {
-      const list12 = [];
-      for (const item of node2.items) list12.push(convert(item, depth + 1, via));
-      return list12;
+      const list14 = [];
+      for (const item of node2.items) list14.push(convert(item, depth + 1, via));
+      return list14;
     }
     if ((0, import_yaml2.isMap)(node2)) {
       const object = {};
@@ -12766,7 +12766,7 @@ var require_code = __commonJS({
     }
     exports._ = _;
     var plus = new _Code("+");
-    function str7(strs, ...args) {
+    function str9(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -12777,7 +12777,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports.str = str7;
+    exports.str = str9;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -12820,16 +12820,16 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str7`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str9`${c1}${c2}`;
     }
     exports.strConcat = strConcat;
     function interpolate2(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify3(x) {
+    function stringify4(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify3;
+    exports.stringify = stringify4;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -13534,12 +13534,12 @@ var require_codegen = __commonJS({
       }
       // `for-in` statement.
       // With option `ownProperties` replaced with a `for-of` loop for object keys
-      forIn(nameOrPrefix, obj5, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
+      forIn(nameOrPrefix, obj6, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
         if (this.opts.ownProperties) {
-          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj5})`, forBody);
+          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj6})`, forBody);
         }
         const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForIter("in", varKind, name, obj5), () => forBody(name));
+        return this._for(new ForIter("in", varKind, name, obj6), () => forBody(name));
       }
       // end `for` loop
       endFor() {
@@ -13782,22 +13782,22 @@ var require_util = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str7) {
-      return unescapeJsonPointer(decodeURIComponent(str7));
+    function unescapeFragment(str9) {
+      return unescapeJsonPointer(decodeURIComponent(str9));
     }
     exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str7) {
-      return encodeURIComponent(escapeJsonPointer(str7));
+    function escapeFragment(str9) {
+      return encodeURIComponent(escapeJsonPointer(str9));
     }
     exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str7) {
-      if (typeof str7 == "number")
-        return `${str7}`;
-      return str7.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str9) {
+      if (typeof str9 == "number")
+        return `${str9}`;
+      return str9.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str7) {
-      return str7.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str9) {
+      return str9.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -14822,8 +14822,8 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str7) {
-      return str7.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str9) {
+      return str9.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
@@ -15359,11 +15359,11 @@ var require_validate = __commonJS({
         if (!this.allErrors)
           this.gen.if(cond);
       }
-      setParams(obj5, assign) {
+      setParams(obj6, assign) {
         if (assign)
-          Object.assign(this.params, obj5);
+          Object.assign(this.params, obj6);
         else
-          this.params = obj5;
+          this.params = obj6;
       }
       block$data(valid, codeBlock2, $dataValid = codegen_1.nil) {
         this.gen.block(() => {
@@ -15649,7 +15649,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve12.call(this, root, ref);
+      let _sch = resolve13.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -15676,7 +15676,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve12(root, ref) {
+    function resolve13(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -15920,10 +15920,10 @@ var require_utils = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str7, token) {
+    function findToken(str9, token) {
       let ind = 0;
-      for (let i = 0; i < str7.length; i++) {
-        if (str7[i] === token) ind++;
+      for (let i = 0; i < str9.length; i++) {
+        if (str9[i] === token) ind++;
       }
       return ind;
     }
@@ -16540,7 +16540,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve12(baseURI, relativeURI, options) {
+    function resolve13(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -16931,7 +16931,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve12,
+      resolve: resolve13,
       resolveComponent,
       equal,
       serialize,
@@ -16993,7 +16993,7 @@ var require_core = __commonJS({
     var util_1 = require_util();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str7, flags) => new RegExp(str7, flags);
+    var defaultRegExp = (str9, flags) => new RegExp(str9, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -17788,16 +17788,16 @@ var require_ucs2length = __commonJS({
   "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str7) {
-      const len = str7.length;
+    function ucs2length(str9) {
+      const len = str9.length;
       let length = 0;
       let pos = 0;
       let value;
       while (pos < len) {
         length++;
-        value = str7.charCodeAt(pos++);
+        value = str9.charCodeAt(pos++);
         if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str7.charCodeAt(pos);
+          value = str9.charCodeAt(pos);
           if ((value & 64512) === 56320)
             pos++;
         }
@@ -20485,8 +20485,8 @@ async function loadConfig(input, options) {
     const data = file.data;
     if (data !== null && typeof data === "object" && !Array.isArray(data)) {
       for (const kind2 of kinds) {
-        const list12 = data[kind2.key];
-        if (Array.isArray(list12)) objects += list12.length;
+        const list14 = data[kind2.key];
+        if (Array.isArray(list14)) objects += list14.length;
       }
     }
     const broken = new Set(
@@ -20501,6 +20501,13 @@ async function loadConfig(input, options) {
   }
   const unsetSecrets = reportMissingSecrets(run14);
   checkDuplicates([...projects2.values(), ...detached], kinds, diags);
+  for (const project3 of projects2.values()) {
+    for (const kind2 of kinds) {
+      for (const p of kind2.checkProject?.(project3) ?? []) {
+        diags.add(p.severity ?? "error", p.source.file, p.source.line, p.source.column, p.message);
+      }
+    }
+  }
   const ordered = [...projects2.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
@@ -20605,17 +20612,19 @@ function checkDuplicates(projects2, kinds, diags) {
       const byId = /* @__PURE__ */ new Map();
       for (const object of project3.objects[kind2.name] ?? []) {
         const s = object.source;
-        const firstName = byName.get(object.name);
-        if (firstName === void 0) byName.set(object.name, s);
-        else {
-          diags.error(
-            s.file,
-            s.line,
-            s.column,
-            `duplicate ${kind2.words.one} name "${object.name}"${where2}: also declared at ${cite(firstName)}`
-          );
+        if (object.id === void 0) {
+          const firstName = byName.get(object.name);
+          if (firstName === void 0) byName.set(object.name, s);
+          else {
+            diags.error(
+              s.file,
+              s.line,
+              s.column,
+              `duplicate ${kind2.words.one} name "${object.name}"${where2}: also declared at ${cite(firstName)}`
+            );
+          }
+          continue;
         }
-        if (object.id === void 0) continue;
         const firstId = byId.get(String(object.id));
         if (firstId === void 0) byId.set(String(object.id), s);
         else {
@@ -20663,6 +20672,19 @@ var init_config = __esm({
 // src/plan/types.ts
 function objectKey(ref) {
   return `${ref.project}/${ref.kind}/${ref.name}`;
+}
+function fingerprintKeys(actions) {
+  const ids = /* @__PURE__ */ new Map();
+  for (const action of actions) {
+    const key = objectKey(action.object);
+    const seen = ids.get(key) ?? /* @__PURE__ */ new Set();
+    seen.add(String(action.object.id ?? ""));
+    ids.set(key, seen);
+  }
+  return actions.map((action) => {
+    const key = objectKey(action.object);
+    return (ids.get(key)?.size ?? 0) > 1 ? `${key}#${action.object.id ?? ""}` : key;
+  });
 }
 function liveOf(project3, kind2) {
   return project3.kinds[kind2] ?? { objects: [] };
@@ -22120,6 +22142,7 @@ function defineKind(spec) {
     ...hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {},
     ...hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {},
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
+    ...hooks.checkProject ? { checkProject: hooks.checkProject } : {},
     read: (client, project3, declared, run14) => hooks.read ? hooks.read(client, project3, declared, run14) : listRead(client, project3),
     reread: hooks.reread ?? (async (client, project3, read) => {
       if (read !== void 0 && !isEmptyRecord(read)) {
@@ -22139,10 +22162,10 @@ function defineKind(spec) {
     ...hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {},
     requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words2.one} "${action.object.name}"`),
     create: service.create,
-    send(client, action, id, body) {
+    send(client, action, id, body, referenced) {
       const send = verbOf(action)?.send;
       if (send === void 0) throw new UserError(`${action.action} does not apply to a ${words2.one}`);
-      return send(client, action, id, body);
+      return send(client, action, id, body, referenced);
     },
     findByName: service.findByName,
     listLive: service.list,
@@ -22179,8 +22202,8 @@ function planPlain(table, verbs, desired, live, ref, ctx, prune) {
     return;
   }
   const state = table.state(live);
-  const update5 = updateAction(verb("update"), ref, table.compare(desired, state).changes);
-  if (update5) ctx.sink.actions.push(update5);
+  const update7 = updateAction(verb("update"), ref, table.compare(desired, state).changes);
+  if (update7) ctx.sink.actions.push(update7);
   toggle(table, desired, state, ref, ctx);
 }
 function toggle(table, desired, state, ref, ctx) {
@@ -23361,9 +23384,10 @@ function fingerprintLive(kinds, live, ref) {
 }
 function fingerprintActions(kinds, actions, live) {
   const byProject = new Map(live.map((p) => [p.project, p]));
+  const keys = fingerprintKeys(actions);
   const out = {};
-  for (const action of actions) {
-    const key = objectKey(action.object);
+  for (const [i, action] of actions.entries()) {
+    const key = keys[i];
     if (key in out) continue;
     out[key] = fingerprintLive(kinds, byProject.get(action.object.project), action.object);
   }
@@ -23402,8 +23426,8 @@ function matchObjects(desired, live, label2, errors, several) {
   for (const object of live) {
     if (claimed.has(object.id)) continue;
     const name = object.name ?? "";
-    const list12 = byName.get(name);
-    if (list12) list12.push(object);
+    const list14 = byName.get(name);
+    if (list14) list14.push(object);
     else byName.set(name, [object]);
   }
   const pairs = [];
@@ -23655,7 +23679,8 @@ function planProject(kinds, project3, live, options, sink) {
       live: kindLive,
       features: live.features,
       options,
-      sink
+      sink,
+      others: { declared: (name) => declaredOf(project3, name), live: (name) => live.kinds[name] }
     };
     for (const { desired, live: match, replaced } of matching.pairs) {
       if (replaced && !options.force) {
@@ -23920,15 +23945,15 @@ function parseErrorBody(text2) {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
   const record = value;
-  const str7 = (v) => typeof v === "string" ? v : void 0;
-  const detail2 = str7(record.detail) ?? str7(record.error) ?? str7(record.message);
+  const str9 = (v) => typeof v === "string" ? v : void 0;
+  const detail2 = str9(record.detail) ?? str9(record.error) ?? str9(record.message);
   const body = {};
-  const type = str7(record.type);
-  const code = str7(record.code);
+  const type = str9(record.type);
+  const code = str9(record.code);
   if (type !== void 0) body.type = type;
   if (code !== void 0) body.code = code;
   if (detail2 !== void 0) body.detail = detail2;
-  body.attr = str7(record.attr) ?? null;
+  body.attr = str9(record.attr) ?? null;
   return body;
 }
 var CHECK_HOST, NOT_POSTHOG, ServiceError, NetworkError, UnknownOutcomeError, UnexpectedAnswerError;
@@ -24005,7 +24030,7 @@ async function executeAction(kind2, action, id, deps) {
   if (id === void 0) {
     throw new UserError(`${action.action} of ${kind2.words.one} "${action.object.name}": its id is not known`);
   }
-  return kind2.send(deps.client, action, id, body);
+  return kind2.send(deps.client, action, id, body, deps.referenced);
 }
 async function create(kind2, action, body, deps) {
   const { project: project3, name } = action.object;
@@ -24844,7 +24869,7 @@ var init_batch_export = __esm({
 });
 
 // src/kinds/dashboard/answers.ts
-var obj4, str5, strOrNull4, int4, bool4, list3, level, dashboardBasic, dashboard, collaborator, sharing, DASHBOARD_ANSWERS;
+var obj4, str5, strOrNull4, int4, bool4, list3, level, dashboardBasic, dashboard, tile, dashboardWithTiles, collaborator, sharing, DASHBOARD_ANSWERS;
 var init_answers3 = __esm({
   "src/kinds/dashboard/answers.ts"() {
     "use strict";
@@ -24876,12 +24901,27 @@ var init_answers3 = __esm({
       },
       ["id"]
     );
+    tile = obj4(
+      {
+        id: int4,
+        insight: { type: ["object", "null"], properties: { id: int4, name: strOrNull4 }, required: ["id"] },
+        text: { type: ["object", "null"], properties: { id: int4, body: strOrNull4 } },
+        color: strOrNull4
+      },
+      ["id"]
+    );
+    dashboardWithTiles = {
+      ...dashboard,
+      properties: { ...dashboard.properties, tiles: list3(tile) },
+      required: ["id", "tiles"]
+    };
     collaborator = obj4({ id: str5, user: obj4({ uuid: str5 }, ["uuid"]), level }, ["user", "level"]);
     sharing = obj4({ enabled: bool4, access_token: strOrNull4, created_at: strOrNull4 }, ["enabled"]);
     DASHBOARD_ANSWERS = {
       /** A limit/offset list (`PaginatedDashboardBasicList`). */
       dashboardPage: listPage(dashboardBasic),
       dashboard: { schema: dashboard },
+      dashboardWithTiles: { schema: dashboardWithTiles },
       /** A plain array: the collaborators endpoint is not paginated. */
       collaborators: answerList(collaborator),
       collaborator: { schema: collaborator },
@@ -24963,10 +25003,10 @@ var init_collaborators = __esm({
 });
 
 // src/kinds/dashboard/declare.ts
-function declareCollaborators(list12, { ctx }) {
+function declareCollaborators(list14, { ctx }) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
-  list12.forEach((item, i) => {
+  list14.forEach((item, i) => {
     const level2 = item.level ?? "can_edit";
     if (level2 === "can_view" || level2 === 21) {
       ctx.error(
@@ -25007,6 +25047,151 @@ var init_declare2 = __esm({
   }
 });
 
+// src/kinds/dashboard/tiles-schema.ts
+var GRID_COLUMNS, layoutSchema, tileSchema, tilesSchema;
+var init_tiles_schema = __esm({
+  "src/kinds/dashboard/tiles-schema.ts"() {
+    "use strict";
+    GRID_COLUMNS = 12;
+    layoutSchema = {
+      type: "object",
+      description: "Where the tile sits on the dashboard's 12-column grid (the service's `sm` layout): column x (0-11), row y, width w (1-12) and height h in rows; x + w must not pass 12. Left out: the service places the tile.",
+      additionalProperties: false,
+      required: ["x", "y", "w", "h"],
+      properties: {
+        x: { type: "integer", description: "First column, from 0.", minimum: 0, maximum: GRID_COLUMNS - 1 },
+        y: { type: "integer", description: "First row, from 0.", minimum: 0 },
+        w: { type: "integer", description: "Width in columns.", minimum: 1, maximum: GRID_COLUMNS },
+        h: { type: "integer", description: "Height in rows.", minimum: 1 }
+      }
+    };
+    tileSchema = {
+      type: "object",
+      description: "One tile: `insight:`, `insight_id:` or `text:` (exactly one), and optionally its `layout`.",
+      additionalProperties: false,
+      properties: {
+        insight: {
+          type: "string",
+          description: "The name of an insight declared under `insights:` for the same project.",
+          minLength: 1
+        },
+        insight_id: {
+          type: "integer",
+          description: "An insight by its id: for insights whose names repeat or are empty (pull writes it for those).",
+          minimum: 1
+        },
+        text: {
+          type: "string",
+          description: "A text card: its markdown (at most 4,000 characters).",
+          maxLength: 4e3
+        },
+        layout: layoutSchema
+      }
+    };
+    tilesSchema = {
+      type: "array",
+      description: "When present, the whole set of the dashboard's tiles, listed in the order the dashboard shows them (by layout: row, then column): tiles not listed are removed (an insight stays, only its tile goes). Left out: tiles are not managed.",
+      items: tileSchema
+    };
+  }
+});
+
+// src/kinds/dashboard/tiles-declare.ts
+function layoutOrder(a, b) {
+  return a.y - b.y || a.x - b.x;
+}
+function tileLabel(tile2) {
+  if (tile2.text !== void 0) return `text "${excerpt2(tile2.text)}"`;
+  if (tile2.insight !== void 0) return `insight "${tile2.insight}"`;
+  return `insight #${tile2.insightId}`;
+}
+function excerpt2(text2) {
+  const line = text2.split("\n").find((l) => l.trim() !== "") ?? "";
+  const trimmed = line.trim();
+  return trimmed.length > 40 ? `${trimmed.slice(0, 39)}…` : trimmed;
+}
+function declareTiles(list14, ctx) {
+  const out = [];
+  const firstByInsight = /* @__PURE__ */ new Map();
+  const where2 = (s) => `${s.file}:${s.line}:${s.column}`;
+  list14.forEach((tile2, i) => {
+    const at = `/tiles/${i}`;
+    const source = ctx.at(at);
+    const given = ["insight", "insight_id", "text"].filter((k) => tile2[k] !== void 0);
+    if (given.length !== 1) {
+      ctx.error(
+        at,
+        given.length === 0 ? `tile ${i + 1} of ${ctx.owner} says neither what it shows: give insight:, insight_id: or text:` : `tile ${i + 1} of ${ctx.owner} gives ${given.join(" and ")}: a tile is one insight or one text, give exactly one`
+      );
+      return;
+    }
+    const layout = tile2.layout;
+    if (layout !== void 0 && layout.x + layout.w > GRID_COLUMNS) {
+      ctx.error(
+        `${at}/layout`,
+        `the layout of tile ${i + 1} of ${ctx.owner} passes the grid's right edge: x ${layout.x} + w ${layout.w} is more than ${GRID_COLUMNS} columns`
+      );
+    }
+    let desired;
+    if (tile2.text !== void 0) {
+      desired = { type: "text", text: ctx.text(`${at}/text`, tile2.text), source };
+    } else {
+      const key = tile2.insight !== void 0 ? `name:${tile2.insight}` : `id:${tile2.insight_id}`;
+      const label2 = tile2.insight !== void 0 ? `insight "${tile2.insight}"` : `insight id ${tile2.insight_id}`;
+      const first = firstByInsight.get(key);
+      if (first !== void 0) {
+        ctx.error(
+          at,
+          `${label2} is on ${ctx.owner} twice (first at ${where2(first)}): a dashboard shows an insight once`
+        );
+        return;
+      }
+      firstByInsight.set(key, source);
+      desired = tile2.insight !== void 0 ? { type: "insight", insight: ctx.text(`${at}/insight`, tile2.insight), source } : { type: "insight", insightId: tile2.insight_id, source };
+    }
+    if (layout !== void 0) desired.layout = { x: layout.x, y: layout.y, w: layout.w, h: layout.h };
+    out.push(desired);
+  });
+  warnAboutLayouts(out, ctx);
+  return out;
+}
+function warnAboutLayouts(tiles, ctx) {
+  const placed2 = tiles.map((t, i) => ({ t, i })).filter(({ t }) => t.layout !== void 0);
+  for (let a = 0; a < placed2.length; a++) {
+    for (let b = a + 1; b < placed2.length; b++) {
+      const first = placed2[a];
+      const second = placed2[b];
+      if (overlaps(first.t.layout, second.t.layout)) {
+        ctx.report(
+          "warning",
+          `/tiles/${second.i}/layout`,
+          `tile ${second.i + 1} of ${ctx.owner} overlaps tile ${first.i + 1}: the dashboard pushes one of them down, so it will not show where the file says`
+        );
+      }
+    }
+  }
+  for (let k = 1; k < placed2.length; k++) {
+    const before = placed2[k - 1];
+    const here = placed2[k];
+    if (layoutOrder(before.t.layout, here.t.layout) > 0) {
+      ctx.report(
+        "warning",
+        `/tiles/${here.i}`,
+        `tile ${here.i + 1} of ${ctx.owner} is listed after tile ${before.i + 1} but its layout puts it first: the dashboard shows tiles by layout (row, then column)`
+      );
+      return;
+    }
+  }
+}
+var overlaps;
+var init_tiles_declare = __esm({
+  "src/kinds/dashboard/tiles-declare.ts"() {
+    "use strict";
+    init_tiles_schema();
+    overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+  }
+});
+
 // src/kinds/dashboard/fields.ts
 var UUID2, COLLABORATOR_LEVEL, dashboardFields;
 var init_fields3 = __esm({
@@ -25014,6 +25199,8 @@ var init_fields3 = __esm({
     "use strict";
     init_define();
     init_declare2();
+    init_tiles_declare();
+    init_tiles_schema();
     UUID2 = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
     COLLABORATOR_LEVEL = { 21: "can_view", 37: "can_edit" };
     dashboardFields = fieldTable({
@@ -25074,6 +25261,12 @@ var init_fields3 = __esm({
         },
         { compare: "none", live: false, declare: (value) => ({ enabled: value.enabled }) }
       ),
+      /** When present, the whole set of tiles (tiles-plan.ts): add_tile / remove_tile / update_tile. */
+      tiles: field(tilesSchema, {
+        compare: "none",
+        live: false,
+        declare: (value, at) => declareTiles(value, at.ctx)
+      }),
       deleted: flag("Tombstone: soft-delete the dashboard (idempotent).")
     });
   }
@@ -25095,6 +25288,14 @@ function dashboardsApi(client) {
     },
     get(project3, id) {
       return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), expect: DASHBOARD_ANSWERS.dashboard });
+    },
+    /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
+    getWithTiles(project3, id) {
+      return client.request({
+        method: "GET",
+        path: path(project3, `${segment(id)}/`),
+        expect: DASHBOARD_ANSWERS.dashboardWithTiles
+      });
     },
     create(project3, body) {
       return client.request({ method: "POST", path: path(project3), body, expect: DASHBOARD_ANSWERS.dashboard });
@@ -25170,6 +25371,123 @@ var init_service2 = __esm({
   }
 });
 
+// src/kinds/dashboard/tiles-diff.ts
+function smLayout(layouts) {
+  if (typeof layouts !== "object" || layouts === null || Array.isArray(layouts)) return void 0;
+  const sm = layouts.sm;
+  if (typeof sm !== "object" || sm === null || Array.isArray(sm)) return void 0;
+  const box = sm;
+  const [x, y, w, h] = [box.x, box.y, box.w, box.h].map(toNumber);
+  if (x === void 0 || y === void 0 || w === void 0 || h === void 0) return void 0;
+  return { x, y, w, h };
+}
+function diffTiles(desired, live) {
+  const diff = { add: [], remove: [], move: [], edit: [] };
+  const unmatched = new Set(live);
+  const matched = [];
+  const take = (found, tile2) => {
+    unmatched.delete(found);
+    matched.push([tile2, found]);
+  };
+  for (const tile2 of desired) {
+    if (tile2.text !== void 0) continue;
+    const found = tile2.insightId === void 0 ? void 0 : [...unmatched].find((l) => l.insightId === tile2.insightId);
+    if (found) take(found, tile2);
+    else diff.add.push(tile2);
+  }
+  const pending = [];
+  for (const tile2 of desired) {
+    if (tile2.text === void 0) continue;
+    const found = [...unmatched].find((l) => l.textId !== null && sameText(l.text, tile2.text));
+    if (found) take(found, tile2);
+    else pending.push(tile2);
+  }
+  for (const tile2 of pending) {
+    const found = [...unmatched].find((l) => l.textId !== null);
+    if (found) {
+      take(found, tile2);
+      diff.edit.push({
+        live: found,
+        label: tile2.label,
+        before: found.text ?? "",
+        after: tile2.text
+      });
+    } else diff.add.push(tile2);
+  }
+  for (const [tile2, l] of matched) {
+    if (tile2.layout === void 0) continue;
+    const before = smLayout(l.layouts);
+    if (!sameLayout(before, tile2.layout))
+      diff.move.push({ live: l, label: tile2.label, before, after: tile2.layout });
+  }
+  for (const l of unmatched) {
+    const label2 = l.textId !== null ? `text "${excerpt2(l.text ?? "")}"` : `insight "${l.insightName ?? `#${l.insightId}`}"`;
+    diff.remove.push({ live: l, label: label2 });
+  }
+  const order = (t) => desired.indexOf(t);
+  diff.add.sort((a, b) => order(a) - order(b));
+  return diff;
+}
+function movedLayouts(live, to) {
+  const current3 = live.layouts.sm;
+  const keep = typeof current3 === "object" && current3 !== null && !Array.isArray(current3) ? current3 : {};
+  return { ...live.layouts, sm: { ...keep, x: to.x, y: to.y, w: to.w, h: to.h } };
+}
+var toNumber, sameLayout, sameText;
+var init_tiles_diff = __esm({
+  "src/kinds/dashboard/tiles-diff.ts"() {
+    "use strict";
+    init_tiles_declare();
+    toNumber = (v) => {
+      if (typeof v === "number" && Number.isFinite(v)) return v;
+      if (typeof v === "string" && /^-?\d+$/.test(v.trim())) return Number(v);
+      return void 0;
+    };
+    sameLayout = (a, b) => a !== void 0 && a.x === b.x && a.y === b.y && a.w === b.w && a.h === b.h;
+    sameText = (a, b) => (a ?? "").replace(/\n+$/, "") === b.replace(/\n+$/, "");
+  }
+});
+
+// src/kinds/dashboard/tiles-live.ts
+function liveTiles(tiles) {
+  const out = [];
+  for (const tile2 of tiles) {
+    const insight = tile2.insight ?? null;
+    const text2 = tile2.text ?? null;
+    if (insight === null && text2 === null) continue;
+    out.push({
+      id: tile2.id,
+      insightId: insight?.id ?? null,
+      insightName: insight === null ? null : insight.name ?? "",
+      textId: insight === null && text2 !== null ? text2.id : null,
+      text: insight === null && text2 !== null ? text2.body ?? "" : null,
+      layouts: isPlainObject(tile2.layouts) ? tile2.layouts : {}
+    });
+  }
+  return out.sort(byPlace);
+}
+function byPlace(a, b) {
+  const la = smLayout(a.layouts);
+  const lb = smLayout(b.layouts);
+  if (la && lb) return la.y - lb.y || la.x - lb.x || a.id - b.id;
+  if (la) return -1;
+  if (lb) return 1;
+  return a.id - b.id;
+}
+function tilesState(tiles) {
+  return [...tiles].sort((a, b) => a.id - b.id).map((t) => ({
+    ...t.insightId !== null ? { insight_id: t.insightId } : { text: t.text },
+    layout: smLayout(t.layouts) ?? null
+  }));
+}
+var init_tiles_live = __esm({
+  "src/kinds/dashboard/tiles-live.ts"() {
+    "use strict";
+    init_values();
+    init_tiles_diff();
+  }
+});
+
 // src/kinds/dashboard/live.ts
 function dashboardDetails(live, kindLive) {
   const details = {};
@@ -25179,16 +25497,19 @@ function dashboardDetails(live, kindLive) {
   }
   const sharing3 = kindLive.sharing?.[live.id];
   if (sharing3) details.sharing = { enabled: sharing3.enabled };
+  const tiles = kindLive.tiles?.[live.id];
+  if (tiles) details.tiles = tilesState(tiles);
   return details;
 }
 function detailReads(declared, dashboards2) {
   const ignoredErrors = [];
   const { pairs } = matchObjects(declared, dashboards2, "dashboard", ignoredErrors);
-  const reads = { collaborators: [], sharing: [] };
+  const reads = { collaborators: [], sharing: [], tiles: [] };
   for (const { desired, live } of pairs) {
     if (!live || desired.deleted) continue;
     if (desired.collaborators) reads.collaborators.push(live.id);
     if (desired.sharing && desired.sharing.enabled !== live.is_shared) reads.sharing.push(live.id);
+    if (desired.tiles) reads.tiles.push(live.id);
   }
   return reads;
 }
@@ -25215,7 +25536,7 @@ async function rereadDashboards(client, project3, read, run14) {
   const reads = read;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
   const members2 = reads?.members;
-  if (!reads || !ids(reads.collaborators) || !ids(reads.sharing) || members2 !== void 0 && members2 !== true) {
+  if (!reads || !ids(reads.collaborators) || !ids(reads.sharing) || !ids(reads.tiles) || members2 !== void 0 && members2 !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
   const objects = await dashboardsApi(client).listAll(project3);
@@ -25224,13 +25545,16 @@ async function rereadDashboards(client, project3, read, run14) {
   return live;
 }
 async function withDetails(client, project3, objects, reads) {
-  const live = { objects, collaborators: {}, sharing: {} };
+  const live = { objects, collaborators: {}, sharing: {}, tiles: {} };
   await Promise.all([
     ...reads.collaborators.map(async (id) => {
       live.collaborators[id] = await collaboratorsApi(client).list(project3, id);
     }),
     ...reads.sharing.map(async (id) => {
       live.sharing[id] = await sharingApi(client).get(project3, id);
+    }),
+    ...reads.tiles.map(async (id) => {
+      live.tiles[id] = liveTiles((await dashboardsApi(client).getWithTiles(project3, id)).tiles);
     })
   ]);
   return live;
@@ -25243,10 +25567,415 @@ var init_live2 = __esm({
     init_values();
     init_collaborators();
     init_service2();
+    init_tiles_live();
   }
 });
 
-// src/kinds/dashboard/verbs.ts
+// src/kinds/shared/restore.ts
+function restoreAction(ref, id) {
+  return makeAction(RESTORE, ref, {
+    before: { deleted: true },
+    after: { deleted: false },
+    changes: [{ path: "deleted", before: true, after: false }],
+    warnings: [`id ${id} is not in the live list: restored if soft-deleted; apply fails if it never existed`]
+  });
+}
+var init_restore = __esm({
+  "src/kinds/shared/restore.ts"() {
+    "use strict";
+    init_context2();
+    init_verbs();
+  }
+});
+
+// src/kinds/insight/answers.ts
+var obj5, str6, strOrNull5, int5, list4, insightBasic, INSIGHT_ANSWERS;
+var init_answers4 = __esm({
+  "src/kinds/insight/answers.ts"() {
+    "use strict";
+    init_shapes();
+    ({ obj: obj5, str: str6, strOrNull: strOrNull5, int: int5, list: list4 } = answerTypes);
+    insightBasic = obj5(
+      {
+        id: int5,
+        short_id: str6,
+        name: strOrNull5,
+        description: strOrNull5,
+        query: { type: ["object", "null"] },
+        tags: list4(str6),
+        dashboard_tiles: list4(
+          obj5({ id: int5, dashboard_id: int5, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"])
+        ),
+        dashboards: list4(int5)
+      },
+      ["id", "name", "query", "dashboard_tiles"]
+    );
+    INSIGHT_ANSWERS = {
+      insightPage: listPage(insightBasic),
+      insight: { schema: insightBasic }
+    };
+  }
+});
+
+// src/kinds/insight/service.ts
+function insightsApi(client) {
+  const path = (project3, rest = "") => projectPath(project3, `insights/${rest}`);
+  const budget = "events";
+  return {
+    /** Every live insight (basic shape), pages after the first read concurrently. */
+    listAll(project3, query = {}) {
+      return client.listAll(path(project3), { basic: "true", ...query }, INSIGHT_ANSWERS.insightPage, budget);
+    },
+    get(project3, id) {
+      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), budget, expect: INSIGHT_ANSWERS.insight });
+    },
+    create(project3, body) {
+      return client.request({ method: "POST", path: path(project3), body, budget, expect: INSIGHT_ANSWERS.insight });
+    },
+    update(project3, id, body) {
+      return client.request({
+        method: "PATCH",
+        path: path(project3, `${segment(id)}/`),
+        body,
+        budget,
+        expect: INSIGHT_ANSWERS.insight
+      });
+    }
+  };
+}
+var init_service3 = __esm({
+  "src/kinds/insight/service.ts"() {
+    "use strict";
+    init_query();
+    init_answers4();
+  }
+});
+
+// src/kinds/dashboard/tile-verbs.ts
+function tileName(side) {
+  if (side.text !== void 0) return `text "${excerpt2(side.text)}"`;
+  if (side.insight !== void 0 && side.insight !== "") return `insight "${side.insight}"`;
+  return `insight #${side.insight_id ?? "?"}`;
+}
+function placed(side) {
+  const l = side.layout;
+  return l === void 0 ? "" : ` at x ${l.x}, y ${l.y} (${l.w}×${l.h})`;
+}
+async function oneAtATime(client, key, work) {
+  let queue = queues.get(client);
+  if (queue === void 0) {
+    queue = /* @__PURE__ */ new Map();
+    queues.set(client, queue);
+  }
+  const run14 = (queue.get(key) ?? Promise.resolve()).catch(() => void 0).then(work);
+  queue.set(key, run14);
+  try {
+    return await run14;
+  } finally {
+    if (queue.get(key) === run14) queue.delete(key);
+  }
+}
+function dashboardsOf(insight) {
+  return [...new Set(insight.dashboard_tiles.filter((t) => t.deleted !== true).map((t) => t.dashboard_id))];
+}
+function insightIdOf(action, side, referenced) {
+  const id = side.insight_id ?? (side.insight === void 0 ? void 0 : referenced?.idOf({ kind: "insight", name: side.insight }));
+  if (id === void 0) {
+    throw new UserError(
+      `${action.action} ${tileName(side)} on dashboard "${action.object.name}": the insight has no id yet (it was not created by this apply); apply its create first, or run plan again`
+    );
+  }
+  return Number(id);
+}
+async function changeMembership(client, project3, insightId, dashboardId, on) {
+  return oneAtATime(client, `${project3}/${insightId}`, async () => {
+    let insight;
+    try {
+      insight = await insightsApi(client).get(project3, insightId);
+    } catch (error2) {
+      if (!on && error2 instanceof ServiceError && error2.status === 404)
+        return { tileId: void 0, changed: false };
+      throw error2;
+    }
+    const current3 = dashboardsOf(insight);
+    const tileOn = (answer2) => answer2.dashboard_tiles.find((t) => t.dashboard_id === dashboardId && t.deleted !== true)?.id;
+    if (current3.includes(dashboardId) === on) return { tileId: tileOn(insight), changed: false };
+    const dashboards2 = on ? [...current3, dashboardId] : current3.filter((d) => d !== dashboardId);
+    const answer = await insightsApi(client).update(project3, insightId, { dashboards: dashboards2 });
+    return { tileId: tileOn(answer), changed: true };
+  });
+}
+async function tilesNow(client, project3, dashboardId) {
+  return liveTiles((await dashboardsApi(client).getWithTiles(project3, dashboardId)).tiles);
+}
+function findTile(tiles, side, insightId) {
+  if (side.text !== void 0)
+    return tiles.find((t) => t.textId !== null && sameText2(t.text, side.text));
+  return tiles.find((t) => t.insightId === insightId);
+}
+async function patchTiles(client, project3, dashboardId, tiles) {
+  await dashboardsApi(client).update(project3, dashboardId, { tiles });
+}
+var sideOf, sameText2, queues, smOnly, ADD_TILE, REMOVE_TILE, UPDATE_TILE, TILE_VERBS;
+var init_tile_verbs = __esm({
+  "src/kinds/dashboard/tile-verbs.ts"() {
+    "use strict";
+    init_errors();
+    init_errors2();
+    init_words();
+    init_service3();
+    init_service2();
+    init_tiles_declare();
+    init_tiles_diff();
+    init_tiles_live();
+    sideOf = (action, which) => action[which] ?? {};
+    sameText2 = (a, b) => (a ?? "").replace(/\n+$/, "") === b.replace(/\n+$/, "");
+    queues = /* @__PURE__ */ new WeakMap();
+    smOnly = (layout) => ({ sm: { x: layout.x, y: layout.y, w: layout.w, h: layout.h } });
+    ADD_TILE = {
+      name: "add_tile",
+      symbol: "+",
+      word: "add tile",
+      phrase: (n) => `${n} ${plural(n, "tile")} to add`,
+      step: 3,
+      destructive: false,
+      sides: { before: "absent", after: "required" },
+      detail: (action) => ({ text: `${tileName(sideOf(action, "after"))}${placed(sideOf(action, "after"))}` }),
+      refreshes: () => [["tiles"]],
+      // The insight a tile shows is created, restored or changed first (SPEC §3 "Apply order").
+      references: (action) => {
+        const side = sideOf(action, "after");
+        return side.insight === void 0 ? [] : [{ kind: "insight", name: side.insight }];
+      },
+      async send(client, action, id, _body, referenced) {
+        const project3 = action.object.project;
+        const dashboardId = Number(id);
+        const side = sideOf(action, "after");
+        if (side.text !== void 0) {
+          await patchTiles(client, project3, dashboardId, [
+            { text: { body: side.text }, ...side.layout ? { layouts: smOnly(side.layout) } : {} }
+          ]);
+          return { id, notes: [] };
+        }
+        const insightId = insightIdOf(action, side, referenced);
+        const { tileId: tileId2, changed } = await changeMembership(client, project3, insightId, dashboardId, true);
+        const notes = changed ? [] : ["the insight was already on the dashboard"];
+        if (side.layout !== void 0) {
+          if (tileId2 === void 0) {
+            throw new UserError(
+              `add_tile ${tileName(side)} on dashboard "${action.object.name}": the service did not report the new tile, so its layout was not set; run plan again`
+            );
+          }
+          await patchTiles(client, project3, dashboardId, [{ id: tileId2, layouts: smOnly(side.layout) }]);
+        }
+        return { id, notes };
+      }
+    };
+    REMOVE_TILE = {
+      name: "remove_tile",
+      symbol: "-",
+      word: "remove tile",
+      phrase: (n) => `${n} ${plural(n, "tile")} to remove`,
+      step: 2,
+      destructive: false,
+      sides: { before: "required", after: "absent" },
+      detail: (action) => ({ text: tileName(sideOf(action, "before")) }),
+      refreshes: () => [["tiles"]],
+      async send(client, action, id) {
+        const project3 = action.object.project;
+        const dashboardId = Number(id);
+        const side = sideOf(action, "before");
+        if (side.text === void 0) {
+          if (side.insight_id === void 0)
+            throw new UserError(`remove_tile ${tileName(side)}: the plan lost the insight's id`);
+          const { changed } = await changeMembership(client, project3, side.insight_id, dashboardId, false);
+          return { id, notes: changed ? [] : ["the tile was already gone"] };
+        }
+        const tile2 = findTile(await tilesNow(client, project3, dashboardId), side);
+        if (tile2 === void 0) return { id, notes: ["the tile was already gone"] };
+        await patchTiles(client, project3, dashboardId, [{ id: tile2.id, deleted: true }]);
+        return { id, notes: [] };
+      }
+    };
+    UPDATE_TILE = {
+      name: "update_tile",
+      symbol: "~",
+      word: "update tile",
+      phrase: (n) => `${n} ${plural(n, "tile")} to update`,
+      step: 3,
+      destructive: false,
+      sides: { before: "required", after: "required" },
+      detail: (action) => ({ text: tileName(sideOf(action, "after")) }),
+      refreshes: () => [["tiles"]],
+      async send(client, action, id) {
+        const project3 = action.object.project;
+        const dashboardId = Number(id);
+        const before = sideOf(action, "before");
+        const after = sideOf(action, "after");
+        const tile2 = findTile(await tilesNow(client, project3, dashboardId), before, before.insight_id);
+        if (tile2 === void 0) {
+          throw new UserError(
+            `update_tile ${tileName(before)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`
+          );
+        }
+        const write = { id: tile2.id };
+        if (after.layout !== void 0) write.layouts = movedLayouts(tile2, after.layout);
+        if (after.text !== void 0 && before.text !== void 0 && !sameText2(before.text, after.text)) {
+          write.text = { id: tile2.textId, body: after.text };
+        }
+        await patchTiles(client, project3, dashboardId, [write]);
+        return { id, notes: [] };
+      }
+    };
+    TILE_VERBS = [ADD_TILE, REMOVE_TILE, UPDATE_TILE];
+  }
+});
+
+// src/kinds/dashboard/tiles-plan.ts
+function insightIndex(ctx) {
+  const declared = ctx.others?.declared("insight") ?? [];
+  const liveKind = ctx.others?.live("insight");
+  const live = liveKind?.objects ?? [];
+  const ignored = [];
+  const { pairs } = matchObjects(declared, live, "insight", ignored);
+  const byName = /* @__PURE__ */ new Map();
+  for (const { desired, live: match } of pairs) {
+    if (desired.deleted) continue;
+    const id = match?.id ?? desired.id;
+    const known = byName.get(desired.name);
+    byName.set(desired.name, {
+      id: id === void 0 ? void 0 : Number(id),
+      several: known !== void 0
+    });
+  }
+  const names = /* @__PURE__ */ new Map();
+  for (const object of live) names.set(Number(object.id), object.name ?? "");
+  return { byName, names, read: liveKind !== void 0 };
+}
+function plannedSide(tile2) {
+  if (tile2.text !== void 0) return { text: tile2.text, ...tile2.layout ? { layout: tile2.layout } : {} };
+  return {
+    ...tile2.insightName !== void 0 ? { insight: tile2.insightName } : {},
+    ...tile2.insightId !== void 0 ? { insight_id: tile2.insightId } : {},
+    ...tile2.layout ? { layout: tile2.layout } : {}
+  };
+}
+function liveSide(tile2, names) {
+  const layout = smLayout(tile2.layouts);
+  if (tile2.textId !== null) return { text: tile2.text ?? "", ...layout ? { layout } : {} };
+  const id = tile2.insightId;
+  const name = names.get(id) ?? tile2.insightName ?? "";
+  return { insight: name, insight_id: id, ...layout ? { layout } : {} };
+}
+function planTiles(desired, current3, ref, ctx) {
+  const tiles = desired.tiles;
+  if (tiles === void 0) return;
+  const live = ctx.live;
+  const liveList = current3 ? live.tiles?.[current3.id] : [];
+  if (liveList === void 0) return;
+  const index = insightIndex(ctx);
+  const planned2 = [];
+  for (const tile2 of tiles) {
+    const resolved2 = resolve3(tile2, index, desired, ctx);
+    if (resolved2) planned2.push(resolved2);
+  }
+  const diff = diffTiles(planned2, liveList);
+  const { sink } = ctx;
+  for (const { live: tile2 } of diff.remove) {
+    sink.actions.push(makeAction(REMOVE_TILE, ref, { before: liveSide(tile2, index.names) }));
+  }
+  for (const tile2 of diff.add) {
+    sink.actions.push(makeAction(ADD_TILE, ref, { after: plannedSide(tile2) }));
+  }
+  const updates = /* @__PURE__ */ new Map();
+  for (const move of diff.move) updates.set(move.live, { ...updates.get(move.live), layout: move });
+  for (const edit of diff.edit) updates.set(edit.live, { ...updates.get(edit.live), text: edit });
+  const order = (t) => {
+    const entry = updates.get(t);
+    const label2 = entry?.layout?.label ?? entry?.text?.label;
+    return planned2.findIndex((p) => p.label === label2);
+  };
+  for (const tile2 of [...updates.keys()].sort((a, b) => order(a) - order(b))) {
+    const { layout, text: text2 } = updates.get(tile2) ?? {};
+    const before = liveSide(tile2, index.names);
+    const after = { ...before };
+    const changes = [];
+    if (layout) {
+      after.layout = layout.after;
+      changes.push({
+        path: "layout",
+        ...layout.before ? { before: layout.before } : {},
+        after: layout.after
+      });
+    }
+    if (text2) {
+      after.text = text2.after;
+      changes.push({
+        path: "text",
+        before: text2.before,
+        after: text2.after,
+        diff: unifiedDiff(text2.before, text2.after)
+      });
+    }
+    sink.actions.push(makeAction(UPDATE_TILE, ref, { before, after, changes }));
+  }
+}
+function resolve3(tile2, index, dashboard2, ctx) {
+  const layout = tile2.layout ? { layout: tile2.layout } : {};
+  if (tile2.type === "text") return { label: tileLabel({ text: tile2.text }), text: tile2.text, ...layout };
+  if ("insight" in tile2) {
+    const found = index.byName.get(tile2.insight);
+    if (found === void 0) {
+      ctx.sink.errors.push({
+        message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", which no file declares for project ${ctx.project}`,
+        source: tile2.source
+      });
+      return void 0;
+    }
+    if (found.several) {
+      ctx.sink.errors.push({
+        message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", a name several declared insights share: name it by insight_id:`,
+        source: tile2.source
+      });
+      return void 0;
+    }
+    return {
+      label: tileLabel({ insight: tile2.insight }),
+      insightName: tile2.insight,
+      ...found.id !== void 0 ? { insightId: found.id } : {},
+      ...layout
+    };
+  }
+  if (index.read && !index.names.has(tile2.insightId) && !declaresPinned(ctx, tile2.insightId)) {
+    ctx.sink.errors.push({
+      message: `a tile of dashboard "${dashboard2.name}" shows insight id ${tile2.insightId}, which is not a live insight of project ${ctx.project}`,
+      source: tile2.source
+    });
+    return void 0;
+  }
+  const name = index.names.get(tile2.insightId);
+  return {
+    label: name ? tileLabel({ insight: name }) : tileLabel({ insightId: tile2.insightId }),
+    insightId: tile2.insightId,
+    ...name !== void 0 && name !== "" ? { insightName: name } : {},
+    ...layout
+  };
+}
+function declaresPinned(ctx, id) {
+  return (ctx.others?.declared("insight") ?? []).some((d) => !d.deleted && Number(d.id) === id);
+}
+var init_tiles_plan = __esm({
+  "src/kinds/dashboard/tiles-plan.ts"() {
+    "use strict";
+    init_plan();
+    init_text_diff();
+    init_tile_verbs();
+    init_tiles_declare();
+    init_tiles_diff();
+  }
+});
+
+// src/kinds/shared/tags.ts
 function ignoredTags(body, returned) {
   const sent = body?.tags;
   if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
@@ -25254,6 +25983,13 @@ function ignoredTags(body, returned) {
   }
   return [];
 }
+var init_tags = __esm({
+  "src/kinds/shared/tags.ts"() {
+    "use strict";
+  }
+});
+
+// src/kinds/dashboard/verbs.ts
 async function findDashboards(client, project3, name) {
   const live = await collect(dashboardsApi(client).list(project3, { search: name.slice(0, 200), limit: 100 }));
   return live.filter((d) => d.name === name).map((d) => d.id);
@@ -25305,9 +26041,11 @@ var init_verbs3 = __esm({
     init_errors2();
     init_pages();
     init_words();
+    init_tags();
     init_verbs();
     init_fields3();
     init_service2();
+    init_tile_verbs();
     update2 = {
       ...UPDATE,
       async send(client, action, id, body) {
@@ -25407,7 +26145,8 @@ var init_verbs3 = __esm({
       ADD_COLLABORATOR,
       REMOVE_COLLABORATOR,
       ENABLE_SHARING,
-      DISABLE_SHARING
+      DISABLE_SHARING,
+      ...TILE_VERBS
     ];
   }
 });
@@ -25464,19 +26203,11 @@ function planCreate2(desired, ref, ctx) {
     }
   }
   if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
+  planTiles(desired, void 0, ref, ctx);
 }
 function planRestore(desired, ref, ctx) {
   const { sink } = ctx;
-  sink.actions.push(
-    makeAction(RESTORE, ref, {
-      before: { deleted: true },
-      after: { deleted: false },
-      changes: [{ path: "deleted", before: true, after: false }],
-      warnings: [
-        `id ${desired.id} is not in the live list: restored if soft-deleted; apply fails if it never existed`
-      ]
-    })
-  );
+  sink.actions.push(restoreAction(ref, desired.id));
   const after = dashboardFields.sent(desired);
   sink.actions.push(
     makeAction(UPDATE, ref, {
@@ -25497,6 +26228,13 @@ function planRestore(desired, ref, ctx) {
       object: ref
     });
   }
+  if (desired.tiles) {
+    sink.notes.push({
+      severity: "note",
+      message: "tiles of a restored dashboard are reconciled by the next plan",
+      object: ref
+    });
+  }
 }
 function planExisting2(desired, current3, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
@@ -25505,14 +26243,15 @@ function planExisting2(desired, current3, ref, live, ctx) {
     changes = changes.filter((c) => c.path !== "tags");
     sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
   }
-  const update5 = updateAction(UPDATE, ref, changes);
-  if (update5) sink.actions.push(update5);
+  const update7 = updateAction(UPDATE, ref, changes);
+  if (update7) sink.actions.push(update7);
   if (desired.collaborators) planCollaborators(desired, current3, ref, live, ctx);
   if (desired.sharing) {
     const enabled = live.sharing[current3.id]?.enabled ?? current3.is_shared;
     if (enabled !== desired.sharing.enabled)
       sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
+  planTiles(desired, current3, ref, ctx);
 }
 function planCollaborators(desired, current3, ref, live, ctx) {
   const { sink, features: features2 } = ctx;
@@ -25542,9 +26281,11 @@ var init_plan3 = __esm({
     "use strict";
     init_plan();
     init_define();
+    init_restore();
     init_verbs();
     init_collaborators();
     init_fields3();
+    init_tiles_plan();
     init_verbs3();
     TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
     COLLABORATORS_IGNORED = "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
@@ -25552,7 +26293,7 @@ var init_plan3 = __esm({
 });
 
 // src/kinds/dashboard/pull.ts
-function dashboardItem(live, collaborators) {
+function dashboardItem(live, collaborators, tiles) {
   const item = dashboardFields.item(live);
   if (live.restriction_level === 37 && collaborators) {
     const named = collaborators.map((c) => ({
@@ -25563,24 +26304,118 @@ function dashboardItem(live, collaborators) {
     item.collaborators = named.sort((a, b) => compareText(a.value, b.value)).map((c) => ({ [c.key]: c.value, level: c.level }));
   }
   item.sharing = { enabled: live.is_shared };
+  if (tiles) item.tiles = tiles;
   return item;
 }
-async function pullDashboards(client, project3) {
-  const dashboards2 = await dashboardsApi(client).listAll(project3);
+function declarable(layout) {
+  if (layout === void 0) return void 0;
+  const { x, y, w, h } = layout;
+  const whole = [x, y, w, h].every(Number.isSafeInteger);
+  return whole && x >= 0 && y >= 0 && w >= 1 && h >= 1 && x + w <= GRID_COLUMNS ? { x, y, w, h } : void 0;
+}
+function tileItems(tiles, byName) {
+  return tiles.map((tile2) => {
+    const layout = declarable(smLayout(tile2.layouts));
+    const place = layout ? { layout } : {};
+    if (tile2.textId !== null) return { text: tile2.text ?? "", ...place };
+    const id = tile2.insightId;
+    const name = byName.get(id);
+    return name !== void 0 ? { insight: name, ...place } : { insight_id: id, ...place };
+  });
+}
+async function pullDashboards(client, project3, context) {
+  const [dashboards2, insights] = await Promise.all([
+    dashboardsApi(client).listAll(project3),
+    insightsApi(client).listAll(project3)
+  ]);
   const restricted = dashboards2.filter((d) => d.restriction_level === 37);
-  const collaborators = new Map(
-    await Promise.all(
-      restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project3, d.id)])
-    )
+  const showing = new Set(
+    insights.flatMap((i) => i.dashboard_tiles.filter((t) => t.deleted !== true).map((t) => t.dashboard_id))
   );
-  return { items: dashboards2.map((d) => dashboardItem(d, collaborators.get(d.id))), variables: [] };
+  const [collaborators, tiles] = await Promise.all([
+    Promise.all(
+      restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project3, d.id)])
+    ).then((pairs) => new Map(pairs)),
+    Promise.all(
+      dashboards2.filter((d) => showing.has(d.id)).map(
+        async (d) => [d.id, liveTiles((await dashboardsApi(client).getWithTiles(project3, d.id)).tiles)]
+      )
+    ).then((pairs) => new Map(pairs))
+  ]);
+  const byName = context?.kinds.includes("insight") ? ownNames(insights) : /* @__PURE__ */ new Map();
+  return {
+    items: dashboards2.map((d) => {
+      const shown2 = tiles.get(d.id);
+      return dashboardItem(d, collaborators.get(d.id), shown2 ? tileItems(shown2, byName) : void 0);
+    }),
+    variables: []
+  };
+}
+function ownNames(insights) {
+  const count2 = /* @__PURE__ */ new Map();
+  for (const i of insights) count2.set(i.name ?? "", (count2.get(i.name ?? "") ?? 0) + 1);
+  const out = /* @__PURE__ */ new Map();
+  for (const i of insights) {
+    const name = i.name ?? "";
+    if (name.trim() !== "" && count2.get(name) === 1) out.set(i.id, name);
+  }
+  return out;
 }
 var init_pull2 = __esm({
   "src/kinds/dashboard/pull.ts"() {
     "use strict";
     init_values();
+    init_service3();
     init_fields3();
     init_service2();
+    init_tiles_diff();
+    init_tiles_live();
+    init_tiles_schema();
+  }
+});
+
+// src/kinds/dashboard/tiles-check.ts
+function checkTileInsights(dashboards2, insights) {
+  const live = new Set(insights.filter((i) => !i.deleted).map((i) => i.name));
+  const count2 = /* @__PURE__ */ new Map();
+  for (const i of insights) if (!i.deleted) count2.set(i.name, (count2.get(i.name) ?? 0) + 1);
+  const tombstones = new Set(insights.filter((i) => i.deleted).map((i) => i.name));
+  const deletedIds = new Set(
+    insights.filter((i) => i.deleted && i.id !== void 0).map((i) => Number(i.id))
+  );
+  const names = [...live];
+  const problems = [];
+  for (const d of dashboards2) {
+    for (const tile2 of d.tiles ?? []) {
+      if (tile2.type !== "insight") continue;
+      const owner = `dashboard "${d.name}"`;
+      if ("insight" in tile2) {
+        if ((count2.get(tile2.insight) ?? 0) > 1) {
+          problems.push({
+            source: tile2.source,
+            message: `a tile of ${owner} shows insight "${tile2.insight}", a name ${count2.get(tile2.insight)} declared insights share: name the one it shows by insight_id:`
+          });
+          continue;
+        }
+        if (live.has(tile2.insight)) continue;
+        problems.push({
+          source: tile2.source,
+          message: tombstones.has(tile2.insight) ? `a tile of ${owner} shows insight "${tile2.insight}", which the files delete (deleted: true)` : `a tile of ${owner} shows insight "${tile2.insight}", which no file declares for this project under insights:${didYouMean(tile2.insight, names)}`
+        });
+      } else if (deletedIds.has(tile2.insightId)) {
+        problems.push({
+          source: tile2.source,
+          message: `a tile of ${owner} shows insight id ${tile2.insightId}, which the files delete (deleted: true)`
+        });
+      }
+    }
+  }
+  return problems;
+}
+var init_tiles_check = __esm({
+  "src/kinds/dashboard/tiles-check.ts"() {
+    "use strict";
+    init_suggest();
   }
 });
 
@@ -25589,6 +26424,7 @@ var dashboardKind;
 var init_dashboard = __esm({
   "src/kinds/dashboard/index.ts"() {
     "use strict";
+    init_types2();
     init_define();
     init_answers3();
     init_fields3();
@@ -25596,6 +26432,7 @@ var init_dashboard = __esm({
     init_plan3();
     init_pull2();
     init_service2();
+    init_tiles_check();
     init_verbs3();
     dashboardKind = defineKind({
       name: "dashboard",
@@ -25625,12 +26462,974 @@ var init_dashboard = __esm({
             );
           }
         },
+        // SPEC §2: a tile's `insight:` names an insight declared for the same project.
+        checkProject: (project3) => checkTileInsights(declaredOf(project3, "dashboard"), declaredOf(project3, "insight")),
         read: readDashboards,
         reread: rereadDashboards,
         plan: planDashboard,
         details: dashboardDetails,
         needsFeatures: dashboardsNeedFeatures,
         pull: pullDashboards
+      }
+    });
+  }
+});
+
+// src/queries/python.ts
+function isDict(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function truthy(value) {
+  if (value === null || value === void 0) return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (isDict(value)) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+function pyEqual(a, b) {
+  if (a === b) return true;
+  if (typeof a === "number" && typeof b === "number") return a === b;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, i) => pyEqual(item, b[i]));
+  }
+  if (isDict(a) && isDict(b)) {
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    return keys.every((k) => Object.hasOwn(b, k) && pyEqual(a[k], b[k]));
+  }
+  return false;
+}
+function pyInt(text2) {
+  const m = /^\s*([+-]?)(\d+(?:_\d+)*)\s*$/.exec(text2);
+  if (!m) return void 0;
+  const n = Number((m[2] ?? "").replaceAll("_", ""));
+  return m[1] === "-" ? -n : n;
+}
+function pyStr(value) {
+  if (typeof value === "boolean") return value ? "True" : "False";
+  if (value === null) return "None";
+  return String(value);
+}
+function deepCopy(value) {
+  return structuredClone(value);
+}
+var init_python = __esm({
+  "src/queries/python.ts"() {
+    "use strict";
+  }
+});
+
+// src/queries/migrations/0001-retention-query-show-mean.ts
+var retentionQueryShowMean;
+var init_retention_query_show_mean = __esm({
+  "src/queries/migrations/0001-retention-query-show-mean.ts"() {
+    "use strict";
+    init_python();
+    retentionQueryShowMean = {
+      source: "posthog/schema_migrations/0001_retention_query_show_mean.py",
+      targets: { RetentionQuery: 1 },
+      transform(query) {
+        if (query.kind !== "RetentionQuery") return query;
+        const filter = query.retentionFilter;
+        if (!isDict(filter)) return query;
+        if ("showMean" in filter) {
+          if (!("meanRetentionCalculation" in filter)) {
+            filter.meanRetentionCalculation = truthy(filter.showMean) ? "simple" : "none";
+          }
+          delete filter.showMean;
+        }
+        return query;
+      }
+    };
+  }
+});
+
+// src/queries/migrations/migration.ts
+function versionOf(node2) {
+  const v = node2.version;
+  if (v === void 0 || v === null || v === false || v === 0 || v === "" || v === true) return 1;
+  return typeof v === "number" ? v : Number.NaN;
+}
+function shouldRun(migration, node2) {
+  const kind2 = node2.kind;
+  if (typeof kind2 !== "string" || !Object.hasOwn(migration.targets, kind2)) return false;
+  return versionOf(node2) === migration.targets[kind2];
+}
+function applyMigration(migration, node2) {
+  if (!shouldRun(migration, node2)) return node2;
+  const out = migration.transform(node2);
+  const outKind = out.kind;
+  if (typeof outKind === "string" && Object.hasOwn(migration.targets, outKind)) {
+    out.version = (migration.targets[outKind] ?? 0) + 1;
+  }
+  return out;
+}
+function hasBreakdown(query) {
+  const filter = query.breakdownFilter;
+  if (!isDict(filter) || Object.keys(filter).length === 0) return false;
+  if (truthy(filter.breakdown_type) && truthy(filter.breakdown)) return true;
+  const breakdowns = filter.breakdowns;
+  return Array.isArray(breakdowns) && breakdowns.length > 0;
+}
+function hasCompare(query) {
+  const filter = query.compareFilter;
+  if (!isDict(filter) || Object.keys(filter).length === 0) return false;
+  return filter.compare === true;
+}
+var FILTER_KEY_BY_KIND;
+var init_migration = __esm({
+  "src/queries/migrations/migration.ts"() {
+    "use strict";
+    init_python();
+    FILTER_KEY_BY_KIND = {
+      TrendsQuery: "trendsFilter",
+      StickinessQuery: "stickinessFilter"
+    };
+  }
+});
+
+// src/queries/migrations/0002-stickiness-hidden-legend-indexes.ts
+var stickinessHiddenLegendIndexes;
+var init_stickiness_hidden_legend_indexes = __esm({
+  "src/queries/migrations/0002-stickiness-hidden-legend-indexes.ts"() {
+    "use strict";
+    init_python();
+    init_migration();
+    stickinessHiddenLegendIndexes = {
+      source: "posthog/schema_migrations/0002_stickiness_hidden_legend_indexes.py",
+      targets: { TrendsQuery: 1, StickinessQuery: 1 },
+      transform(query) {
+        const filterKey = FILTER_KEY_BY_KIND[String(query.kind)];
+        if (filterKey === void 0) return query;
+        const filter = query[filterKey];
+        if (!isDict(filter)) return query;
+        const hidden = filter.hiddenLegendIndexes;
+        const rawCustomizations = truthy(filter.resultCustomizations) ? filter.resultCustomizations : {};
+        const by = filter.resultCustomizationBy;
+        if (!truthy(hidden)) return query;
+        if (!Array.isArray(hidden) || !isDict(rawCustomizations)) return query;
+        const customizations = rawCustomizations;
+        const withoutHidden = (changes) => {
+          const next2 = { ...filter, ...changes };
+          delete next2.hiddenLegendIndexes;
+          return { ...query, [filterKey]: next2 };
+        };
+        const hasValueAssignment = Object.values(customizations).some(
+          (v) => isDict(v) && v.assignmentBy === "value"
+        );
+        if ((by === "value" || !truthy(by)) && hasValueAssignment) {
+          if (!hasBreakdown(query) && !hasCompare(query)) {
+            const next2 = { ...customizations };
+            for (const index of hidden) {
+              const key = `{"series":${pyStr(index)}}`;
+              const entry = isDict(next2[key]) ? { ...next2[key] } : { assignmentBy: "value" };
+              entry.hidden = true;
+              next2[key] = entry;
+            }
+            return withoutHidden({ resultCustomizationBy: "value", resultCustomizations: next2 });
+          }
+          return withoutHidden({});
+        }
+        const next = { ...customizations };
+        for (const index of hidden) {
+          const key = pyStr(index);
+          const entry = isDict(next[key]) ? { ...next[key] } : { assignmentBy: "position" };
+          entry.hidden = true;
+          next[key] = entry;
+        }
+        return withoutHidden({ resultCustomizationBy: "position", resultCustomizations: next });
+      }
+    };
+  }
+});
+
+// src/queries/migrations/0003-data-visualization-pie-show-total.ts
+var dataVisualizationPieShowTotal;
+var init_data_visualization_pie_show_total = __esm({
+  "src/queries/migrations/0003-data-visualization-pie-show-total.ts"() {
+    "use strict";
+    init_python();
+    dataVisualizationPieShowTotal = {
+      source: "posthog/schema_migrations/0003_data_visualization_pie_show_total.py",
+      targets: { DataVisualizationNode: 1 },
+      transform(query) {
+        if (query.kind !== "DataVisualizationNode") return query;
+        const settings2 = query.chartSettings;
+        if (!isDict(settings2) || !("showPieTotal" in settings2)) return query;
+        const showTotal = settings2.showPieTotal ?? null;
+        delete settings2.showPieTotal;
+        const pie = isDict(settings2.pie) ? settings2.pie : {};
+        settings2.pie = pie;
+        if (!("showTotal" in pie)) pie.showTotal = showTotal;
+        return query;
+      }
+    };
+  }
+});
+
+// src/queries/migrations/0003-trends-result-customizations-compare.ts
+function byValue(customizations, compareOn) {
+  const merged = /* @__PURE__ */ new Map();
+  for (const [key, value] of Object.entries(customizations)) {
+    const parsed = parseValueKey(key);
+    if (parsed === void 0 || !("compare_label" in parsed)) {
+      if (merged.has(key) && compareOn) continue;
+      merged.set(key, value);
+      continue;
+    }
+    const label2 = parsed.compare_label;
+    delete parsed.compare_label;
+    if (label2 !== "current") continue;
+    const baseKey = JSON.stringify(parsed);
+    if (merged.has(baseKey) && !compareOn) continue;
+    merged.set(baseKey, value);
+  }
+  return Object.fromEntries(merged);
+}
+function byPosition(query, filter, customizations) {
+  if (!hasCompare(query) || hasBreakdown(query)) return customizations;
+  const baseCount = baseSeriesCount(query, filter);
+  if (baseCount === 0) return customizations;
+  const remapped = /* @__PURE__ */ new Map();
+  const offset = [];
+  for (const [key, value] of Object.entries(customizations)) {
+    const position2 = pyInt(key);
+    if (position2 === void 0 || position2 < baseCount) remapped.set(key, value);
+    else offset.push([position2, value]);
+  }
+  for (const [position2, value] of offset) {
+    const target = String(position2 - baseCount);
+    if (!remapped.has(target)) remapped.set(target, value);
+  }
+  return Object.fromEntries(remapped);
+}
+function parseValueKey(key) {
+  try {
+    const parsed = JSON.parse(key);
+    return isDict(parsed) ? parsed : void 0;
+  } catch {
+    return void 0;
+  }
+}
+function baseSeriesCount(query, filter) {
+  const formulaNodes = filter.formulaNodes;
+  if (Array.isArray(formulaNodes) && formulaNodes.length > 0) return formulaNodes.length;
+  const formulas = filter.formulas;
+  if (Array.isArray(formulas) && formulas.length > 0) return formulas.length;
+  if (truthy(filter.formula)) return 1;
+  const series = query.series;
+  return Array.isArray(series) ? series.length : 0;
+}
+var trendsResultCustomizationsCompare;
+var init_trends_result_customizations_compare = __esm({
+  "src/queries/migrations/0003-trends-result-customizations-compare.ts"() {
+    "use strict";
+    init_python();
+    init_migration();
+    trendsResultCustomizationsCompare = {
+      source: "posthog/schema_migrations/0003_trends_result_customizations_compare.py",
+      targets: { TrendsQuery: 2, StickinessQuery: 2 },
+      transform(query) {
+        const filterKey = FILTER_KEY_BY_KIND[String(query.kind)];
+        if (filterKey === void 0) return query;
+        const filter = query[filterKey];
+        if (!isDict(filter)) return query;
+        const customizations = filter.resultCustomizations;
+        if (!isDict(customizations) || Object.keys(customizations).length === 0) return query;
+        const next = filter.resultCustomizationBy === "position" ? byPosition(query, filter, customizations) : byValue(customizations, hasCompare(query));
+        if (pyEqual(next, customizations)) return query;
+        return { ...query, [filterKey]: { ...filter, resultCustomizations: next } };
+      }
+    };
+  }
+});
+
+// src/queries/migrations/0004-entity-node-kind.ts
+function stampKind(item, dataWarehouseKind, allowGroup) {
+  if (!isDict(item) || "kind" in item) return item;
+  let kind2;
+  if (dataWarehouseKind !== void 0 && "table_name" in item) kind2 = dataWarehouseKind;
+  else if (allowGroup && "nodes" in item) kind2 = "GroupNode";
+  else if ("id" in item && !("event" in item)) kind2 = "ActionsNode";
+  else kind2 = "EventsNode";
+  const stamped = { ...item, kind: kind2 };
+  return stamped;
+}
+var SERIES_DATA_WAREHOUSE_KIND, SERIES_WITH_GROUP_NODE, entityNodeKind;
+var init_entity_node_kind = __esm({
+  "src/queries/migrations/0004-entity-node-kind.ts"() {
+    "use strict";
+    init_python();
+    SERIES_DATA_WAREHOUSE_KIND = {
+      TrendsQuery: "DataWarehouseNode",
+      StickinessQuery: "DataWarehouseNode",
+      LifecycleQuery: "LifecycleDataWarehouseNode",
+      CalendarHeatmapQuery: "DataWarehouseNode",
+      FunnelsQuery: "FunnelsDataWarehouseNode"
+    };
+    SERIES_WITH_GROUP_NODE = /* @__PURE__ */ new Set(["TrendsQuery", "FunnelsQuery"]);
+    entityNodeKind = {
+      source: "posthog/schema_migrations/0004_entity_node_kind.py",
+      targets: {
+        TrendsQuery: 3,
+        StickinessQuery: 3,
+        LifecycleQuery: 1,
+        CalendarHeatmapQuery: 1,
+        FunnelsQuery: 1
+      },
+      transform(query) {
+        const kind2 = String(query.kind);
+        const dataWarehouseKind = SERIES_DATA_WAREHOUSE_KIND[kind2];
+        if (dataWarehouseKind === void 0) return query;
+        const allowGroup = SERIES_WITH_GROUP_NODE.has(kind2);
+        const series = query.series;
+        if (Array.isArray(series)) {
+          query.series = series.map((item) => stampKind(item, dataWarehouseKind, allowGroup));
+        }
+        const funnelsFilter = query.funnelsFilter;
+        if (kind2 === "FunnelsQuery" && isDict(funnelsFilter)) {
+          const exclusions = funnelsFilter.exclusions;
+          if (Array.isArray(exclusions)) {
+            query.funnelsFilter = {
+              ...funnelsFilter,
+              exclusions: exclusions.map((item) => stampKind(item, void 0, false))
+            };
+          }
+        }
+        return query;
+      }
+    };
+  }
+});
+
+// src/queries/migrations/0005-trends-result-customizations-homogeneous.ts
+function assignmentBy(value) {
+  return isDict(value) ? pyOr(value.assignmentBy, "value") : "value";
+}
+function pyOr(value, fallback) {
+  return value !== void 0 && truthy(value) ? value : fallback;
+}
+var trendsResultCustomizationsHomogeneous;
+var init_trends_result_customizations_homogeneous = __esm({
+  "src/queries/migrations/0005-trends-result-customizations-homogeneous.ts"() {
+    "use strict";
+    init_python();
+    init_migration();
+    trendsResultCustomizationsHomogeneous = {
+      source: "posthog/schema_migrations/0005_trends_result_customizations_homogeneous.py",
+      targets: { TrendsQuery: 4, StickinessQuery: 4 },
+      transform(query) {
+        const filterKey = FILTER_KEY_BY_KIND[String(query.kind)];
+        if (filterKey === void 0) return query;
+        const filter = query[filterKey];
+        if (!isDict(filter)) return query;
+        const customizations = filter.resultCustomizations;
+        if (!isDict(customizations) || Object.keys(customizations).length === 0) return query;
+        const target = pyOr(filter.resultCustomizationBy, "value");
+        const kept = Object.fromEntries(
+          Object.entries(customizations).filter(([, value]) => assignmentBy(value) === target)
+        );
+        if (pyEqual(kept, customizations)) return query;
+        return { ...query, [filterKey]: { ...filter, resultCustomizations: kept } };
+      }
+    };
+  }
+});
+
+// src/queries/upgrade.ts
+function buildRegistry(migrations) {
+  const byKind = /* @__PURE__ */ new Map();
+  const latest = {};
+  for (const migration of migrations) {
+    for (const [kind2, version] of Object.entries(migration.targets)) {
+      const versions = byKind.get(kind2) ?? /* @__PURE__ */ new Map();
+      byKind.set(kind2, versions);
+      if (versions.has(version)) {
+        throw new Error(`two query migrations target ${kind2} version ${version}`);
+      }
+      versions.set(version, migration);
+      latest[kind2] = Math.max(latest[kind2] ?? 1, version + 1);
+    }
+  }
+  return { byKind, latest };
+}
+function upgradeQuery(query, registry = REGISTRY) {
+  return upgradeNode(deepCopy(query), registry);
+}
+function upgradeNode(node2, registry) {
+  if (Array.isArray(node2)) return node2.map((item) => upgradeNode(item, registry));
+  if (!isDict(node2)) return node2;
+  let current3 = node2;
+  const kind2 = current3.kind;
+  if (typeof kind2 === "string" && Object.hasOwn(registry.latest, kind2)) {
+    const latest = registry.latest[kind2] ?? 1;
+    if (Number.isNaN(versionOf(current3))) {
+      throw new QueryUpgradeError(`${kind2} has a version that is not a number`);
+    }
+    for (let version = versionOf(current3); version < latest; version = versionOf(current3)) {
+      const migration = registry.byKind.get(kind2)?.get(version);
+      if (migration === void 0) {
+        throw new QueryUpgradeError(`Missing migration handler for ${kind2} version ${version}`);
+      }
+      const next = applyMigration(migration, deepCopy(current3));
+      if (versionOf(next) <= version) {
+        throw new QueryUpgradeError(`the migration of ${kind2} version ${version} did not advance it`);
+      }
+      current3 = next;
+    }
+  }
+  for (const [key, value] of Object.entries(current3)) current3[key] = upgradeNode(value, registry);
+  return current3;
+}
+var QUERY_MIGRATIONS, QueryUpgradeError, REGISTRY, LATEST_QUERY_VERSIONS;
+var init_upgrade = __esm({
+  "src/queries/upgrade.ts"() {
+    "use strict";
+    init_retention_query_show_mean();
+    init_stickiness_hidden_legend_indexes();
+    init_data_visualization_pie_show_total();
+    init_trends_result_customizations_compare();
+    init_entity_node_kind();
+    init_trends_result_customizations_homogeneous();
+    init_migration();
+    init_python();
+    QUERY_MIGRATIONS = [
+      retentionQueryShowMean,
+      stickinessHiddenLegendIndexes,
+      dataVisualizationPieShowTotal,
+      trendsResultCustomizationsCompare,
+      entityNodeKind,
+      trendsResultCustomizationsHomogeneous
+    ];
+    QueryUpgradeError = class extends Error {
+      name = "QueryUpgradeError";
+    };
+    REGISTRY = buildRegistry(QUERY_MIGRATIONS);
+    LATEST_QUERY_VERSIONS = REGISTRY.latest;
+  }
+});
+
+// src/queries/normalise.ts
+function upgradedForComparison(query) {
+  let upgraded;
+  try {
+    upgraded = upgradeQuery(query);
+  } catch (error2) {
+    if (!(error2 instanceof QueryUpgradeError)) throw error2;
+    upgraded = structuredClone(query);
+  }
+  return withoutOwnedKeys(upgraded);
+}
+function withoutOwnedKeys(value) {
+  if (Array.isArray(value)) return value.map(withoutOwnedKeys);
+  if (!isDict(value)) return value;
+  const out = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (!SERVICE_OWNED_QUERY_KEYS.has(key)) out[key] = withoutOwnedKeys(item);
+  }
+  return out;
+}
+function projectOnDeclared(live, declared) {
+  if (isDict(declared) && isDict(live)) {
+    const out = {};
+    for (const [key, want] of Object.entries(declared)) {
+      if (Object.hasOwn(live, key)) out[key] = projectOnDeclared(live[key], want);
+      else if (want === null) out[key] = null;
+    }
+    return out;
+  }
+  if (Array.isArray(declared) && Array.isArray(live)) {
+    return live.map((item, i) => i < declared.length ? projectOnDeclared(item, declared[i]) : item);
+  }
+  return live;
+}
+function compareQuery(declared, live) {
+  const want = upgradedForComparison(declared);
+  const have = projectOnDeclared(upgradedForComparison(live ?? null), want);
+  return { equal: pyEqual(have, want), declared: want, live: have };
+}
+var SERVICE_OWNED_QUERY_KEYS;
+var init_normalise2 = __esm({
+  "src/queries/normalise.ts"() {
+    "use strict";
+    init_python();
+    init_upgrade();
+    SERVICE_OWNED_QUERY_KEYS = /* @__PURE__ */ new Set(["version"]);
+  }
+});
+
+// src/queries/node-kinds.ts
+var INSIGHT_QUERY_KINDS, DATA_TABLE_SOURCE_KINDS, WRAPPER_SOURCE_KINDS, RAW_QUERY_KINDS, TOP_LEVEL_QUERY_KINDS, ENTITY_NODE_KINDS, REQUIRED_FIELDS;
+var init_node_kinds = __esm({
+  "src/queries/node-kinds.ts"() {
+    "use strict";
+    INSIGHT_QUERY_KINDS = [
+      "TrendsQuery",
+      "FunnelsQuery",
+      "RetentionQuery",
+      "PathsQuery",
+      "StickinessQuery",
+      "LifecycleQuery",
+      "CalendarHeatmapQuery"
+    ];
+    DATA_TABLE_SOURCE_KINDS = [
+      "EventsQuery",
+      "HogQLQuery",
+      "ActorsQuery",
+      "GroupsQuery",
+      "PersonsNode",
+      "SessionsQuery",
+      "TracesQuery",
+      "ErrorTrackingQuery",
+      "WebOverviewQuery",
+      "WebStatsTableQuery",
+      "WebExternalClicksTableQuery",
+      "WebGoalsQuery",
+      "RevenueAnalyticsOverviewQuery",
+      "RevenueExampleEventsQuery",
+      "MarketingAnalyticsTableQuery"
+    ];
+    WRAPPER_SOURCE_KINDS = {
+      InsightVizNode: INSIGHT_QUERY_KINDS,
+      DataVisualizationNode: ["HogQLQuery"],
+      DataTableNode: DATA_TABLE_SOURCE_KINDS
+    };
+    RAW_QUERY_KINDS = [...INSIGHT_QUERY_KINDS, ...DATA_TABLE_SOURCE_KINDS, "HogQuery"];
+    TOP_LEVEL_QUERY_KINDS = [
+      ...Object.keys(WRAPPER_SOURCE_KINDS),
+      ...new Set(RAW_QUERY_KINDS)
+    ];
+    ENTITY_NODE_KINDS = [
+      "EventsNode",
+      "ActionsNode",
+      "DataWarehouseNode",
+      "GroupNode",
+      "FunnelsDataWarehouseNode",
+      "LifecycleDataWarehouseNode"
+    ];
+    REQUIRED_FIELDS = {
+      InsightVizNode: ["source"],
+      DataVisualizationNode: ["source"],
+      DataTableNode: ["source"],
+      TrendsQuery: ["series"],
+      FunnelsQuery: ["series"],
+      StickinessQuery: ["series"],
+      LifecycleQuery: ["series"],
+      CalendarHeatmapQuery: ["series"],
+      RetentionQuery: ["retentionFilter"],
+      PathsQuery: ["pathsFilter"],
+      HogQLQuery: ["query"],
+      HogQuery: [],
+      EventsQuery: ["select"],
+      ActionsNode: ["id"]
+    };
+  }
+});
+
+// src/queries/check.ts
+function tagged(value, loc, path, allowed) {
+  if (!isDict(value)) {
+    return {
+      loc,
+      path,
+      message: "Input should be a valid dictionary or object to extract fields from",
+      type: "model_attributes_type",
+      input: value
+    };
+  }
+  const kind2 = value.kind;
+  if (kind2 === void 0) {
+    return {
+      loc,
+      path,
+      message: "Unable to extract tag using discriminator 'kind'",
+      type: "union_tag_not_found",
+      input: value,
+      expected: allowed
+    };
+  }
+  if (typeof kind2 !== "string" || !allowed.includes(kind2)) {
+    const tags2 = allowed.map((t) => `'${t}'`).join(", ");
+    return {
+      loc,
+      path: [...path, "kind"],
+      message: `Input tag '${String(kind2)}' found using 'kind' does not match any of the expected tags: ${tags2}`,
+      type: "union_tag_invalid",
+      input: value,
+      expected: allowed
+    };
+  }
+  return kind2;
+}
+function nodeProblems(node2, kind2, loc, path) {
+  const problems = [];
+  for (const field3 of REQUIRED_FIELDS[kind2] ?? []) {
+    if (!(field3 in node2))
+      problems.push({ loc: [...loc, field3], path, message: "Field required", type: "missing", input: node2 });
+  }
+  const sources = WRAPPER_SOURCE_KINDS[kind2];
+  if (sources !== void 0 && "source" in node2) {
+    const sourceKind = tagged(node2.source, [...loc, "source"], [...path, "source"], sources);
+    if (typeof sourceKind !== "string") problems.push(sourceKind);
+    else {
+      problems.push(
+        ...nodeProblems(
+          node2.source,
+          sourceKind,
+          [...loc, "source", sourceKind],
+          [...path, "source"]
+        )
+      );
+    }
+  }
+  if ("series" in node2 && REQUIRED_FIELDS[kind2]?.includes("series")) {
+    if (!Array.isArray(node2.series)) {
+      problems.push({
+        loc: [...loc, "series"],
+        path: [...path, "series"],
+        message: "Input should be a valid list",
+        type: "list_type",
+        input: node2.series
+      });
+    } else {
+      node2.series.forEach((item, i) => {
+        const at = [...path, "series", String(i)];
+        const itemKind = tagged(item, [...loc, "series", String(i)], at, ENTITY_NODE_KINDS);
+        if (typeof itemKind !== "string") problems.push(itemKind);
+        else if (itemKind === "ActionsNode") {
+          problems.push(
+            ...nodeProblems(
+              item,
+              itemKind,
+              [...loc, "series", String(i), itemKind],
+              at
+            )
+          );
+        }
+      });
+    }
+  }
+  const exclusions = isDict(node2.funnelsFilter) ? node2.funnelsFilter.exclusions : void 0;
+  if (kind2 === "FunnelsQuery" && Array.isArray(exclusions)) {
+    exclusions.forEach((item, i) => {
+      const at = ["funnelsFilter", "exclusions", String(i)];
+      const itemKind = tagged(item, [...loc, ...at], [...path, ...at], ["EventsNode", "ActionsNode"]);
+      if (typeof itemKind !== "string") problems.push(itemKind);
+    });
+  }
+  return problems;
+}
+function queryProblems(query) {
+  const kind2 = tagged(query, [], [], TOP_LEVEL_QUERY_KINDS);
+  if (typeof kind2 !== "string") return [kind2];
+  return nodeProblems(query, kind2, [kind2], []);
+}
+var init_check = __esm({
+  "src/queries/check.ts"() {
+    "use strict";
+    init_node_kinds();
+    init_python();
+  }
+});
+
+// src/kinds/insight/query.ts
+function describe2(problem, field3, owner) {
+  const at = `${field3} of ${owner}`;
+  const expected = problem.expected ?? [];
+  switch (problem.type) {
+    case "model_attributes_type":
+      return `${at} must be a mapping (a query node)`;
+    case "union_tag_not_found":
+      return `${at} has no kind: expected one of ${expected.join(", ")}`;
+    case "union_tag_invalid": {
+      const kind2 = String(problem.input.kind);
+      return `${at} is of kind "${kind2}", which the service does not take there: expected one of ${expected.join(", ")}${didYouMean(kind2, expected)}`;
+    }
+    case "missing": {
+      const kind2 = String(problem.input.kind ?? "node");
+      return `${at} (a ${kind2}) is missing the required key "${problem.loc.at(-1)}"`;
+    }
+    case "list_type":
+      return `${at} must be a list`;
+    default:
+      return `${at}: ${problem.message}`;
+  }
+}
+function checkQuery(query, ctx, pointer = "/query") {
+  let upgraded;
+  try {
+    upgraded = upgradeQuery(query);
+  } catch (error2) {
+    if (!(error2 instanceof QueryUpgradeError)) throw error2;
+    ctx.error(
+      pointer,
+      `${ctx.field(pointer)} of ${ctx.owner} cannot be read by the service: ${error2.message}`
+    );
+    return false;
+  }
+  const problems = queryProblems(upgraded);
+  for (const problem of problems) {
+    const at = [pointer, ...problem.path.map((s) => s.replaceAll("~", "~0").replaceAll("/", "~1"))].join("/");
+    ctx.error(at, describe2(problem, ctx.field(at), ctx.owner));
+  }
+  return problems.length === 0;
+}
+function declareQuery(value, ctx, pointer = "/query") {
+  const query = ctx.deep(pointer, value);
+  return checkQuery(query, ctx, pointer) ? query : void 0;
+}
+function queryToSend(query) {
+  return upgradeQuery(query);
+}
+var init_query2 = __esm({
+  "src/kinds/insight/query.ts"() {
+    "use strict";
+    init_suggest();
+    init_check();
+    init_upgrade();
+  }
+});
+
+// src/kinds/insight/schema.ts
+var querySchema;
+var init_schema3 = __esm({
+  "src/kinds/insight/schema.ts"() {
+    "use strict";
+    init_node_kinds();
+    querySchema = {
+      type: "object",
+      description: `PostHog's query object as YAML, as the insight stores it: usually an InsightVizNode (trends, funnels, retention, paths, stickiness, lifecycle) or a DataVisualizationNode (SQL). Compared on the keys written here, after the service's schema upgrades: keys the service adds (\`version\`, defaults) are never a change. Kinds: ${TOP_LEVEL_QUERY_KINDS.join(", ")}.`,
+      required: ["kind"],
+      properties: {
+        kind: { type: "string", description: "The query node's kind, e.g. InsightVizNode.", minLength: 1 }
+      }
+    };
+  }
+});
+
+// src/kinds/insight/fields.ts
+var insightFields;
+var init_fields4 = __esm({
+  "src/kinds/insight/fields.ts"() {
+    "use strict";
+    init_normalise2();
+    init_define();
+    init_normalise();
+    init_query2();
+    init_schema3();
+    insightFields = fieldTable({
+      name: text(
+        "Insight name: its identity within the project unless `id` is given. May be empty only with an `id` pin (an insight without a name, as pull writes it).",
+        { maxLength: 400 },
+        { required: true, live: (answer) => answer.name ?? "" }
+      ),
+      id: integer("The service's insight id: pins identity across renames (pull writes it).", { minimum: 1 }),
+      description: field(
+        { type: "string", description: "Insight description (at most 400 characters).", maxLength: 400 },
+        {
+          declare: (value, at) => at.ctx.text(at.pointer, value),
+          normalise: (value) => normaliseText(value),
+          compare: "text",
+          // The service may hold null: written as the empty text it compares equal to.
+          toYaml: (value) => value ?? ""
+        }
+      ),
+      tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
+      /** Compared by the plan hook (declared keys, after the upgrades); sent in its upgraded form. */
+      query: field(querySchema, {
+        declare: (value, at) => declareQuery(value, at.ctx, at.pointer),
+        normalise: (value) => value === null || value === void 0 ? null : upgradedForComparison(value),
+        compare: "none",
+        pull: "present",
+        toYaml: (value) => withoutOwnedKeys(value)
+      }),
+      deleted: flag("Tombstone: soft-delete the insight (idempotent); the dashboards stop showing it.")
+    });
+  }
+});
+
+// src/kinds/insight/plan.ts
+function planInsight(desired, current3, ref, ctx) {
+  if (desired.deleted) {
+    if (current3)
+      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: insightFields.state(current3) }));
+  } else if (current3) planExisting3(desired, current3, ref, ctx);
+  else if (desired.id !== void 0) planRestore2(desired, ref, ctx);
+  else planCreate3(desired, ref, ctx);
+}
+function insightsNeedFeatures(actions) {
+  return actions.some(
+    (a) => a.object.kind === "insight" && (a.action === UPDATE.name && a.changes.some((c) => c.path === "tags") || a.action === CREATE.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0)
+  );
+}
+function sentFields(desired) {
+  const after = insightFields.sent(desired);
+  if (desired.query !== void 0) after.query = queryToSend(desired.query);
+  return after;
+}
+function planCreate3(desired, ref, ctx) {
+  const after = sentFields(desired);
+  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges2(after) }));
+  if (desired.tags && desired.tags.length > 0 && ctx.features?.tagging === false) {
+    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED2, object: ref });
+  }
+}
+function planRestore2(desired, ref, ctx) {
+  ctx.sink.actions.push(restoreAction(ref, desired.id));
+  const after = sentFields(desired);
+  ctx.sink.actions.push(
+    makeAction(UPDATE, ref, {
+      before: {},
+      after,
+      changes: asChanges2(after),
+      warnings: [
+        "the live values are unknown while the insight is deleted: apply sends every declared field"
+      ]
+    })
+  );
+}
+function queryChange(declared, live) {
+  const compared = compareQuery(declared, live);
+  if (compared.equal) return void 0;
+  return {
+    path: "query",
+    before: compared.live,
+    after: queryToSend(declared),
+    diff: unifiedDiff(asYaml(compared.live), asYaml(compared.declared))
+  };
+}
+function asYaml(value) {
+  return value === null || value === void 0 ? "" : (0, import_yaml4.stringify)(value, { lineWidth: 0 });
+}
+function planExisting3(desired, current3, ref, ctx) {
+  let { changes } = insightFields.compare(desired, insightFields.state(current3));
+  if (ctx.features?.tagging === false && changes.some((c) => c.path === "tags")) {
+    changes = changes.filter((c) => c.path !== "tags");
+    ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED2, object: ref });
+  }
+  const query = desired.query === void 0 ? void 0 : queryChange(desired.query, current3.query);
+  if (query) changes = [...changes, query];
+  const update7 = updateAction(UPDATE, ref, changes);
+  if (update7) ctx.sink.actions.push(update7);
+}
+var import_yaml4, TAGS_IGNORED2, asChanges2;
+var init_plan4 = __esm({
+  "src/kinds/insight/plan.ts"() {
+    "use strict";
+    import_yaml4 = __toESM(require_dist(), 1);
+    init_plan();
+    init_normalise2();
+    init_define();
+    init_restore();
+    init_text_diff();
+    init_verbs();
+    init_fields4();
+    init_query2();
+    TAGS_IGNORED2 = "the organization lacks the tagging feature: the service ignores tags";
+    asChanges2 = (fields) => Object.entries(fields).map(([path, after]) => ({ path, after }));
+  }
+});
+
+// src/kinds/insight/verbs.ts
+async function findInsights(client, project3, name) {
+  const live = await insightsApi(client).listAll(project3, { search: name.slice(0, 200) });
+  return live.filter((i) => (i.name ?? "") === name).map((i) => i.id);
+}
+async function createInsight(client, project3, body) {
+  const created = await insightsApi(client).create(project3, { ...body, saved: true });
+  return { id: created.id, notes: ignoredTags(body, created.tags) };
+}
+var update3, restore2, softDelete2, insightVerbs;
+var init_verbs4 = __esm({
+  "src/kinds/insight/verbs.ts"() {
+    "use strict";
+    init_errors();
+    init_errors2();
+    init_tags();
+    init_verbs();
+    init_service3();
+    update3 = {
+      ...UPDATE,
+      async send(client, action, id, body) {
+        const result = await insightsApi(client).update(action.object.project, Number(id), body);
+        return { id, notes: ignoredTags(body, result.tags) };
+      }
+    };
+    restore2 = {
+      ...RESTORE,
+      async send(client, action, id) {
+        try {
+          await insightsApi(client).update(action.object.project, Number(id), { deleted: false });
+        } catch (error2) {
+          if (error2 instanceof ServiceError && error2.status === 404) {
+            throw new UserError(
+              `restore of insight "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`
+            );
+          }
+          throw error2;
+        }
+        return { id, notes: [] };
+      }
+    };
+    softDelete2 = {
+      ...SOFT_DELETE,
+      async send(client, action, id) {
+        try {
+          await insightsApi(client).update(action.object.project, Number(id), { deleted: true });
+        } catch (error2) {
+          if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
+        }
+        return { id, notes: [] };
+      }
+    };
+    insightVerbs = [CREATE, update3, softDelete2, restore2];
+  }
+});
+
+// src/kinds/insight/index.ts
+var insightKind;
+var init_insight = __esm({
+  "src/kinds/insight/index.ts"() {
+    "use strict";
+    init_define();
+    init_answers4();
+    init_fields4();
+    init_plan4();
+    init_service3();
+    init_verbs4();
+    insightKind = defineKind({
+      name: "insight",
+      key: "insights",
+      words: { one: "insight", many: "insights" },
+      schema: {
+        list: "Saved insights of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
+        item: "A saved insight. Only the keys written here are managed; the dashboards showing it are set by their `tiles:`.",
+        def: "insight"
+      },
+      fields: insightFields,
+      verbs: insightVerbs,
+      service: {
+        list: (client, project3) => insightsApi(client).listAll(project3),
+        findByName: findInsights,
+        create: createInsight
+      },
+      answers: INSIGHT_ANSWERS,
+      hooks: {
+        declare(input, desired, ctx) {
+          if (desired.name.trim() === "" && input.id === void 0) {
+            ctx.error(
+              "/name",
+              `an insight without a name needs an \`id\` pin: give it a name, or pin the live insight it is with id:`
+            );
+          }
+        },
+        plan: planInsight,
+        needsFeatures: insightsNeedFeatures,
+        async pull(client, project3) {
+          const live = await insightsApi(client).listAll(project3);
+          const items2 = [...live].sort((a, b) => a.id - b.id).map((i) => insightFields.item(i));
+          return { items: items2, variables: [] };
+        }
       }
     });
   }
@@ -25644,7 +27443,8 @@ var init_kinds3 = __esm({
     init_kinds();
     init_batch_export();
     init_dashboard();
-    KINDS = [dashboardKind, batchExportKind];
+    init_insight();
+    KINDS = [dashboardKind, insightKind, batchExportKind];
     ACTION_KINDS = verbsOf(KINDS).map((v) => v.name);
     DESTRUCTIVE_ACTIONS = new Set(
       verbsOf(KINDS).filter((v) => v.destructive === true).map((v) => v.name)
@@ -25811,8 +27611,8 @@ function objectSection(group, ctx) {
   const project3 = ctx.manyProjects ? ` in project ${group.object.project}` : "";
   const drifted = group.actions.find((a) => a.drift === true);
   const drift = drifted === void 0 ? "" : ` · ⚠️ ${DRIFT_WORDS}`;
-  const summary3 = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project3}: ${[...new Set(words2)].join(", ")}${drift}`;
-  const parts = [`<details><summary>${summary3}</summary>`, "", `In ${where(group.object)}.`];
+  const summary4 = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project3}: ${[...new Set(words2)].join(", ")}${drift}`;
+  const parts = [`<details><summary>${summary4}</summary>`, "", `In ${where(group.object)}.`];
   if (drifted !== void 0) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
   const valueWord = valueWords(vocab, group.object.kind);
   for (const action of group.actions)
@@ -26154,14 +27954,14 @@ var init_render = __esm({
 });
 
 // src/commands/github.ts
-import { relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
+import { relative as relative2, resolve as resolve4, sep as sep2 } from "node:path";
 function inGitHubActions(io) {
   return io.env.GITHUB_ACTIONS === "true";
 }
 function workspacePath(io) {
   const root = io.env.GITHUB_WORKSPACE;
   if (!root) return (file) => file;
-  return (file) => relative2(root, resolve3(io.cwd, file)).split(sep2).join("/");
+  return (file) => relative2(root, resolve4(io.cwd, file)).split(sep2).join("/");
 }
 async function appendStepSummary(plan, kinds, io) {
   const file = io.env.GITHUB_STEP_SUMMARY;
@@ -26222,7 +28022,7 @@ var init_project = __esm({
 
 // src/commands/config.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve5 } from "node:path";
 async function loadFiles(paths, flags, io, mode) {
   const choice2 = projectChoice(flags, io);
   const result = await loadConfig(paths, {
@@ -26268,7 +28068,7 @@ async function readConfig(paths, flags, io, mode, note = "none") {
   return result;
 }
 async function readOptionalConfig(configPath, flags, io) {
-  if (configPath === void 0 && !existsSync2(resolve4(io.cwd, "posthog"))) return void 0;
+  if (configPath === void 0 && !existsSync2(resolve5(io.cwd, "posthog"))) return void 0;
   return readConfig([configPath ?? "posthog"], flags, io, "plan");
 }
 async function configuredProject(configPath, flags, io) {
@@ -26473,12 +28273,12 @@ function pyType(value) {
   if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
   return "dict";
 }
-function isDict(value) {
+function isDict2(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function asBody(value) {
   if (value === void 0) return {};
-  if (!isDict(value)) {
+  if (!isDict2(value)) {
     throw invalid(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, null);
   }
   return value;
@@ -26516,7 +28316,7 @@ function parseInteger(value, attr, nullable = false) {
 function parseChoice(value, attr, choices) {
   nullCheck(value, attr, false);
   const found = choices.find((c) => String(c) === String(value));
-  if (found === void 0 || isDict(value) || Array.isArray(value)) {
+  if (found === void 0 || isDict2(value) || Array.isArray(value)) {
     throw invalid(`"${displayValue(value)}" is not a valid choice.`, attr, "invalid_choice");
   }
   return found;
@@ -26548,7 +28348,7 @@ function displayValue(value) {
   return String(value);
 }
 var TRUE, FALSE;
-var init_fields4 = __esm({
+var init_fields5 = __esm({
   "src/emulator/fields.ts"() {
     "use strict";
     init_errors3();
@@ -26569,7 +28369,7 @@ function num(body, key, min, max, integer2 = false) {
   return value;
 }
 function parseFaults(input) {
-  if (!isDict(input)) throw new Error("faults: the body must be a JSON object");
+  if (!isDict2(input)) throw new Error("faults: the body must be a JSON object");
   const faults = {};
   const latency = num(input, "latency_ms", 0, 6e4);
   if (latency !== void 0) faults.latency_ms = latency;
@@ -26581,7 +28381,7 @@ function parseFaults(input) {
   if (seed !== void 0) faults.seed = seed;
   if (input.rate_limit !== void 0) {
     const rl = input.rate_limit;
-    if (!isDict(rl)) throw new Error('faults: "rate_limit" must be {requests, window_seconds}');
+    if (!isDict2(rl)) throw new Error('faults: "rate_limit" must be {requests, window_seconds}');
     const requests = num(rl, "requests", 1, 1e9, true);
     const window = num(rl, "window_seconds", 1e-3, 86400 * 7);
     if (requests === void 0 || window === void 0) {
@@ -26596,7 +28396,7 @@ function parseFaults(input) {
   return faults;
 }
 function parseRule(raw, index) {
-  if (!isDict(raw)) throw new Error(`faults: rules[${index}] must be an object`);
+  if (!isDict2(raw)) throw new Error(`faults: rules[${index}] must be an object`);
   const rule = {};
   if (raw.method !== void 0) {
     if (typeof raw.method !== "string") throw new Error(`faults: rules[${index}].method must be a string`);
@@ -26638,7 +28438,7 @@ var FaultState;
 var init_faults = __esm({
   "src/emulator/faults.ts"() {
     "use strict";
-    init_fields4();
+    init_fields5();
     FaultState = class {
       constructor(faults) {
         this.faults = faults;
@@ -26682,22 +28482,22 @@ var init_faults = __esm({
 
 // src/emulator/http.ts
 function readBody(req) {
-  return new Promise((resolve12) => {
+  return new Promise((resolve13) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_DRAIN_BYTES) {
         req.destroy();
-        resolve12({ kind: "aborted" });
+        resolve13({ kind: "aborted" });
       } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on(
       "end",
-      () => resolve12(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
+      () => resolve13(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
     );
-    req.on("error", () => resolve12({ kind: "aborted" }));
-    req.on("close", () => resolve12({ kind: "aborted" }));
+    req.on("error", () => resolve13({ kind: "aborted" }));
+    req.on("close", () => resolve13({ kind: "aborted" }));
   });
 }
 function tooLarge() {
@@ -26844,6 +28644,8 @@ async function handleControl(target, req, res, url) {
       case "POST /_emulator/seed":
         target.loadSeed(json);
         return sendReply(res, { status: 204 });
+      case "POST /_emulator/upgrade_queries":
+        return sendReply(res, { status: 200, body: target.upgradeQueries(json) });
       default:
         return sendReply(res, {
           status: 404,
@@ -26908,6 +28710,26 @@ function batchExportRecord(fields) {
     primary_key: null,
     version_key: null,
     incremental_mode: "APPEND",
+    ...fields
+  };
+}
+function insightRecord(fields) {
+  return {
+    name: null,
+    derived_name: null,
+    description: null,
+    filters: {},
+    query: null,
+    order: null,
+    deleted: false,
+    saved: true,
+    favorited: false,
+    is_sample: false,
+    tags: [],
+    updated_at: fields.created_at,
+    last_modified_at: fields.created_at,
+    last_modified_by: fields.created_by,
+    last_viewed_at: fields.created_at,
     ...fields
   };
 }
@@ -27047,7 +28869,8 @@ function defaultService() {
     rules: "newest",
     legacy_routes: true,
     feature_flags: Object.fromEntries(FEATURE_FLAGS.map((f) => [f, false])),
-    max_concurrent_backfills: 10
+    max_concurrent_backfills: 10,
+    insight_dashboards_opt_in_enforced: false
   };
 }
 function mergeService(base, value) {
@@ -27065,6 +28888,11 @@ function mergeService(base, value) {
       case "legacy_routes":
         if (typeof v !== "boolean") return '"service.legacy_routes" must be true or false';
         out.legacy_routes = v;
+        break;
+      case "insight_dashboards_opt_in_enforced":
+        if (typeof v !== "boolean")
+          return '"service.insight_dashboards_opt_in_enforced" must be true or false';
+        out.insight_dashboards_opt_in_enforced = v;
         break;
       case "max_concurrent_backfills":
         if (!Number.isInteger(v) || v < 0) {
@@ -27086,7 +28914,7 @@ function mergeService(base, value) {
         break;
       }
       default:
-        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills)`;
+        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced)`;
     }
   }
   return out;
@@ -27098,7 +28926,7 @@ function flagOn(store, flag2) {
   return store.data.service.feature_flags[flag2];
 }
 var RULES, FEATURE_FLAGS;
-var init_service3 = __esm({
+var init_service4 = __esm({
   "src/emulator/service.ts"() {
     "use strict";
     RULES = ["newest", "2025"];
@@ -27106,7 +28934,8 @@ var init_service3 = __esm({
       "high-frequency-batch-exports",
       "hogql-batch-exports",
       "batch-export-earliest-backfill",
-      "backfill-workflows-destination"
+      "backfill-workflows-destination",
+      "legacy-insight-filters-disabled"
     ];
   }
 });
@@ -27125,12 +28954,16 @@ function user(id, name, orgs, active = true) {
   };
 }
 function dashboards() {
-  const text2 = (id, body) => ({
+  const text2 = (id, body, created_at) => ({
     id,
-    text: { body },
-    insight: null,
+    text: { id, body, created_by: 1, last_modified_at: created_at, last_modified_by: null },
+    insight_id: null,
     layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } },
-    color: null
+    color: null,
+    deleted: null,
+    show_description: null,
+    transparent_background: null,
+    filters_overrides: {}
   });
   const rows = [
     {
@@ -27141,7 +28974,7 @@ function dashboards() {
       pinned: true,
       tags: ["kpi", "product"],
       created_at: "2025-03-01T09:00:00.000Z",
-      tiles: [text2(1, "Activation and retention")]
+      tiles: [text2(1, "Activation and retention", "2025-03-01T09:00:00.000Z")]
     },
     {
       id: 2,
@@ -27149,7 +28982,7 @@ function dashboards() {
       name: "Marketing Overview",
       tags: ["marketing"],
       created_at: "2025-03-02T09:00:00.000Z",
-      tiles: [text2(2, "Campaigns")]
+      tiles: [text2(2, "Campaigns", "2025-03-02T09:00:00.000Z")]
     },
     {
       id: 3,
@@ -27311,10 +29144,11 @@ function defaultSeed(now, service = defaultService()) {
     ...runsAndLogs(at),
     backfills: [],
     events: sampleEvents(at),
+    insights: [],
     quick_filters: [],
     dashboard_templates: [],
     view_logs: [],
-    sequences: { dashboard: 6, tile: 3 }
+    sequences: { dashboard: 6, tile: 3, insight: 1, text: 3 }
   };
 }
 var ACME_ID, GLOBEX_ID, USER_UUIDS, DAY2, INTEGRATION_IDS, S3_CONFIG, SEED_CREDENTIALS, BOB_KEY, ALL_FEATURES;
@@ -27323,7 +29157,7 @@ var init_default_seed = __esm({
     "use strict";
     init_records();
     init_sample_activity();
-    init_service3();
+    init_service4();
     ACME_ID = "0190f1d2-7b4e-7c3a-9d1f-00000000ac3e";
     GLOBEX_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000061b0";
     USER_UUIDS = {
@@ -27411,6 +29245,141 @@ var init_persist = __esm({
   }
 });
 
+// src/emulator/routes/query-schema.ts
+function pyRepr(value, top = true) {
+  let text2;
+  if (value === null || value === void 0) text2 = "None";
+  else if (typeof value === "boolean") text2 = value ? "True" : "False";
+  else if (typeof value === "number") text2 = String(value);
+  else if (typeof value === "string") text2 = `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
+  else if (Array.isArray(value)) text2 = `[${value.map((v) => pyRepr(v, false)).join(", ")}]`;
+  else {
+    const entries = Object.entries(value);
+    text2 = `{${entries.map(([k, v]) => `${pyRepr(k, false)}: ${pyRepr(v, false)}`).join(", ")}}`;
+  }
+  if (top && text2.length > 50) return `${text2.slice(0, 25)}...${text2.slice(-24)}`;
+  return text2;
+}
+function describeProblems(title, problems) {
+  const count2 = problems.length === 1 ? "1 validation error" : `${problems.length} validation errors`;
+  const lines = [`${count2} for ${title}`];
+  for (const p of problems) {
+    if (p.loc.length > 0) lines.push(p.loc.join("."));
+    lines.push(
+      `  ${p.message} [type=${p.type}, input_value=${pyRepr(p.input)}, input_type=${pyType(p.input)}]`
+    );
+  }
+  return lines.join("\n");
+}
+function checkQueryOnParse(body) {
+  if (!isDict2(body)) return;
+  const query = body.query;
+  if (query === void 0 || query === null || query === false || query === 0 || query === "") return;
+  if (Array.isArray(query) && query.length === 0 || isDict2(query) && Object.keys(query).length === 0)
+    return;
+  const problems = queryProblems(query);
+  if (problems.length > 0) {
+    throw new ApiError(
+      400,
+      errorBody("invalid_request", "parse_error", describeProblems("QuerySchemaRoot", problems))
+    );
+  }
+}
+function withDefaults(value) {
+  if (Array.isArray(value)) return value.map(withDefaults);
+  if (!isDict2(value)) return value;
+  const out = {};
+  const defaults = typeof value.kind === "string" ? QUERY_DEFAULTS[value.kind] : void 0;
+  for (const [key, item] of Object.entries(value)) {
+    if (item !== null) out[key] = withDefaults(item);
+  }
+  for (const [key, item] of Object.entries(defaults ?? {})) {
+    if (!(key in out)) out[key] = structuredClone(item);
+  }
+  return out;
+}
+function normaliseMcpQuery(value) {
+  if (isDict2(value) && value.kind === "HogQLQuery" && queryProblems(value).length === 0) {
+    return withDefaults({ kind: "DataVisualizationNode", source: value });
+  }
+  if (isDict2(value) && (value.kind === "DataVisualizationNode" || value.kind === "InsightVizNode")) {
+    if (queryProblems(value).length === 0) return withDefaults(value);
+  }
+  const wrapped = { kind: "InsightVizNode", source: value };
+  const problems = nodeProblems(wrapped, "InsightVizNode", [], []);
+  if (problems.length === 0) return withDefaults(wrapped);
+  const details = problems.map((p) => `${p.loc.join(".")}: ${p.message}`).join("; ");
+  throw invalid(`This query can't be saved: ${details}`, "query");
+}
+var QUERY_DEFAULTS;
+var init_query_schema = __esm({
+  "src/emulator/routes/query-schema.ts"() {
+    "use strict";
+    init_check();
+    init_errors3();
+    init_fields5();
+    QUERY_DEFAULTS = {
+      TrendsQuery: { filterTestAccounts: false, interval: "day", properties: [] },
+      FunnelsQuery: { filterTestAccounts: false, interval: "day", properties: [] },
+      StickinessQuery: { filterTestAccounts: false, interval: "day", properties: [] },
+      LifecycleQuery: { filterTestAccounts: false, interval: "day", properties: [] },
+      RetentionQuery: { filterTestAccounts: false, properties: [] },
+      PathsQuery: { filterTestAccounts: false, properties: [] },
+      EventsNode: { properties: [] },
+      ActionsNode: { properties: [] }
+    };
+  }
+});
+
+// src/emulator/query-upgrades.ts
+function parseUpgradeOptions(body) {
+  if (body === void 0) return { defaults: false };
+  if (!isDict(body)) throw new Error("the body must be a JSON object");
+  for (const key of Object.keys(body)) {
+    if (key !== "defaults" && key !== "project")
+      throw new Error(`unknown key "${key}" (known: defaults, project)`);
+  }
+  if (body.defaults !== void 0 && typeof body.defaults !== "boolean")
+    throw new Error('"defaults" must be true or false');
+  if (body.project !== void 0 && !Number.isInteger(body.project))
+    throw new Error('"project" must be a project id');
+  return {
+    defaults: body.defaults === true,
+    ...typeof body.project === "number" ? { project: body.project } : {}
+  };
+}
+function upgradeStoredQueries(store, now, options) {
+  const upgraded = [];
+  const failed = [];
+  for (const insight of store.data.insights) {
+    if (insight.query === null || insight.query === void 0) continue;
+    if (options.project !== void 0 && insight.team_id !== options.project) continue;
+    let next;
+    try {
+      next = upgradeQuery(insight.query);
+    } catch (error2) {
+      if (!(error2 instanceof QueryUpgradeError)) throw error2;
+      failed.push(insight.id);
+      continue;
+    }
+    if (options.defaults) next = withDefaults(next);
+    if (JSON.stringify(next) === JSON.stringify(insight.query)) continue;
+    insight.query = next;
+    insight.updated_at = now.toISOString();
+    upgraded.push(insight.id);
+  }
+  if (upgraded.length > 0) store.touch();
+  return { upgraded, failed };
+}
+var init_query_upgrades = __esm({
+  "src/emulator/query-upgrades.ts"() {
+    "use strict";
+    init_python();
+    init_upgrade();
+    init_query_schema();
+  }
+});
+
 // src/emulator/rate-limit.ts
 function parseRateLimit(spec) {
   if (/^(none|off|0)$/i.test(spec.trim())) return [];
@@ -27455,19 +29424,19 @@ var init_rate_limit = __esm({
         const lists = [];
         windows.forEach((w, i) => {
           const id = `${bucket}\0${i}\0${w.requests}/${w.windowMs}\0${key}`;
-          let list12 = this.history.get(id);
-          if (!list12) {
-            list12 = [];
-            this.history.set(id, list12);
+          let list14 = this.history.get(id);
+          if (!list14) {
+            list14 = [];
+            this.history.set(id, list14);
           }
-          while (list12.length > 0 && (list12[0] ?? 0) <= now - w.windowMs) list12.shift();
-          if (list12.length >= w.requests) {
-            wait = Math.max(wait, Math.max(1, Math.ceil(((list12[0] ?? now) + w.windowMs - now) / 1e3)));
+          while (list14.length > 0 && (list14[0] ?? 0) <= now - w.windowMs) list14.shift();
+          if (list14.length >= w.requests) {
+            wait = Math.max(wait, Math.max(1, Math.ceil(((list14[0] ?? now) + w.windowMs - now) / 1e3)));
           }
-          lists.push(list12);
+          lists.push(list14);
         });
         if (wait > 0) return wait;
-        for (const list12 of lists) list12.push(now);
+        for (const list14 of lists) list14.push(now);
         return 0;
       }
       clear() {
@@ -27681,7 +29650,7 @@ var init_time3 = __esm({
 });
 
 // src/emulator/routes/destinations.ts
-function pyInt(text2) {
+function pyInt2(text2) {
   return /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(text2) ? Number(text2.replace(/_/g, "")) : void 0;
 }
 function strToBool(value) {
@@ -27712,7 +29681,7 @@ function validateNewestConfig(type, config, patch2) {
     else if (declared === "int") {
       if (typeof value === "number" && Number.isInteger(value)) converted = value;
       else if (typeof value === "boolean") converted = value;
-      else if (typeof value === "string") converted = pyInt(value);
+      else if (typeof value === "string") converted = pyInt2(value);
     } else if (typeof value === "boolean") converted = value;
     else if (typeof value === "string") converted = strToBool(value);
     if (converted === void 0) {
@@ -27731,7 +29700,7 @@ function coerceForRead(type, config) {
     if (typeof value !== "string") continue;
     const declared = spec.fields[key];
     if (declared === "bool" || declared === "bool?") config[key] = value.toLowerCase() === "true";
-    else if (declared === "int" || declared === "int?") config[key] = pyInt(value) ?? value;
+    else if (declared === "int" || declared === "int?") config[key] = pyInt2(value) ?? value;
   }
   return config;
 }
@@ -27797,14 +29766,14 @@ function coerce(value, type) {
     case "list":
       return Array.isArray(value) ? value : void 0;
     case "dict":
-      return isDict(value) ? value : void 0;
+      return isDict2(value) ? value : void 0;
   }
 }
 function stripSecrets(type, config, newest = false) {
   const secrets = new Set(SECRET_FIELDS[type] ?? []);
   const strip = (value) => {
     if (Array.isArray(value)) return value.map(strip);
-    if (!isDict(value)) return value;
+    if (!isDict2(value)) return value;
     const out2 = {};
     for (const [k, v] of Object.entries(value)) if (!secrets.has(k)) out2[k] = strip(v);
     return out2;
@@ -27816,7 +29785,7 @@ function deepMerge(target, patch2) {
   const out = { ...target };
   for (const [k, v] of Object.entries(patch2)) {
     const current3 = out[k];
-    out[k] = isDict(v) && isDict(current3) ? deepMerge(current3, v) : structuredClone(v);
+    out[k] = isDict2(v) && isDict2(current3) ? deepMerge(current3, v) : structuredClone(v);
   }
   return out;
 }
@@ -27825,7 +29794,7 @@ var init_destinations2 = __esm({
   "src/emulator/routes/destinations.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
+    init_fields5();
     BASE_INPUTS = /* @__PURE__ */ new Set([
       "batch_export_id",
       "team_id",
@@ -28180,7 +30149,7 @@ var init_batch_export_view = __esm({
     "use strict";
     init_errors3();
     init_schedule();
-    init_service3();
+    init_service4();
     init_time3();
     init_destinations2();
     UUID3 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -28623,7 +30592,7 @@ function findBackfill(ctx) {
   if (!found) throw notFound();
   return found;
 }
-function list4(ctx) {
+function list5(ctx) {
   const page = cursorPage2(ctx, backfillsOf(ctx), (f) => renderBackfill(ctx, f), 50);
   if (!page) throw notFound("Invalid cursor");
   return { status: 200, body: page };
@@ -28651,7 +30620,7 @@ function registerBackfills(router) {
   const project3 = "/api/projects/:project/batch_exports/:id";
   const write = "batch_export:write";
   router.add({ method: "POST", pattern: `${project3}/backfills`, scope: write, handler: create2 });
-  router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list4 });
+  router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list5 });
   router.add({
     method: "GET",
     pattern: `${project3}/backfills/:backfill`,
@@ -28673,10 +30642,10 @@ var init_backfills = __esm({
   "src/emulator/routes/backfills.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
+    init_fields5();
     init_pagination();
     init_schedule();
-    init_service3();
+    init_service4();
     init_time3();
     init_batch_export_view();
     init_hogql();
@@ -28687,7 +30656,7 @@ var init_backfills = __esm({
   }
 });
 
-// src/emulator/routes/dashboard-view.ts
+// src/emulator/routes/dashboard-access.ts
 function userBasic(user2) {
   return {
     id: user2.id,
@@ -28729,93 +30698,11 @@ function findDashboard(ctx, rawId, detail2 = "Not found.") {
 function isShared(ctx, d) {
   return ctx.store.data.sharing.some((s) => s.dashboard_id === d.id && s.enabled);
 }
-function lastViewedAt(ctx, d) {
-  const views = ctx.store.data.view_logs.filter(
-    (v) => v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id)
-  ).map((v) => v.viewed_at).sort();
-  return views.at(-1) ?? null;
-}
-function renderBasic(ctx, d) {
-  const creator = ctx.store.user(d.created_by);
-  const privilege = privilegeLevel(ctx, d);
-  return {
-    id: d.id,
-    name: d.name,
-    description: d.description,
-    pinned: d.pinned,
-    created_at: d.created_at,
-    created_by: creator ? userBasic(creator) : null,
-    last_accessed_at: d.last_accessed_at,
-    last_viewed_at: lastViewedAt(ctx, d),
-    is_shared: isShared(ctx, d),
-    deleted: d.deleted,
-    creation_mode: d.creation_mode,
-    tags: ctx.org.features.tagging ? [...d.tags] : [],
-    restriction_level: d.restriction_level,
-    effective_restriction_level: effectiveRestriction(ctx, d),
-    effective_privilege_level: privilege,
-    user_access_level: privilege === 37 ? "editor" : "viewer",
-    access_control_version: d.restriction_level > 21 ? "v1" : "v2",
-    last_refresh: d.last_refresh,
-    team_id: d.team_id,
-    ...isNewest(ctx.store) ? { folder: d.folder } : {}
-  };
-}
-function renderDashboard(ctx, d) {
-  return {
-    ...renderBasic(ctx, d),
-    filters: structuredClone(d.filters),
-    variables: structuredClone(d.variables),
-    breakdown_colors: structuredClone(d.breakdown_colors),
-    data_color_theme_id: d.data_color_theme_id,
-    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
-    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
-    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
-    quick_filter_ids: [...d.quick_filter_ids],
-    tiles: d.tiles.filter((t) => !t.deleted).map((t, order) => renderTile(ctx, d, t, order))
-  };
-}
-function renderText2(ctx, d, t) {
-  const text2 = t.text;
-  const id = typeof text2.id === "number" ? text2.id : t.id;
-  const person = (value) => {
-    const user2 = typeof value === "number" ? ctx.store.user(value) : void 0;
-    return user2 ? userBasic(user2) : null;
-  };
-  const tiles = ctx.store.data.dashboards.flatMap(
-    (x) => x.tiles.filter((y) => !y.deleted && y.text && (y.text.id ?? y.id) === id).map((y) => ({ id: y.id, dashboard_id: x.id, deleted: null }))
-  );
-  return {
-    id,
-    body: text2.body ?? null,
-    created_by: person(text2.created_by),
-    last_modified_at: typeof text2.last_modified_at === "string" ? text2.last_modified_at : d.created_at,
-    last_modified_by: person(text2.last_modified_by),
-    team: d.team_id,
-    dashboard_tiles: tiles
-  };
-}
-function renderTile(ctx, d, t, order) {
-  return {
-    id: t.id,
-    insight: t.insight ?? null,
-    text: t.text ? renderText2(ctx, d, t) : null,
-    button_tile: null,
-    layouts: t.layouts,
-    color: t.color,
-    filters_overrides: t.filters_overrides ?? {},
-    show_description: t.show_description ?? null,
-    transparent_background: t.transparent_background ?? null,
-    order,
-    last_refresh: null,
-    is_cached: false
-  };
-}
-var init_dashboard_view = __esm({
-  "src/emulator/routes/dashboard-view.ts"() {
+var init_dashboard_access = __esm({
+  "src/emulator/routes/dashboard-access.ts"() {
     "use strict";
     init_errors3();
-    init_service3();
+    init_service4();
   }
 });
 
@@ -28835,7 +30722,7 @@ function renderIntegration(ctx, i) {
     installation_status: null
   };
 }
-function list5(ctx) {
+function list6(ctx) {
   const kind2 = ctx.query.get("kind");
   const items2 = ctx.store.data.integrations.filter((i) => i.team_id === ctx.project.id && (kind2 === null || i.kind === kind2)).sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id);
   return { status: 200, body: offsetPage(ctx, items2, (i) => renderIntegration(ctx, i)) };
@@ -28860,16 +30747,16 @@ function resolveIntegration(ctx, value, attr) {
 }
 function registerIntegrations(router) {
   const base = "/api/projects/:project/integrations";
-  router.add({ method: "GET", pattern: base, scope: "integration:read", handler: list5 });
+  router.add({ method: "GET", pattern: base, scope: "integration:read", handler: list6 });
   router.add({ method: "GET", pattern: `${base}/:id`, scope: "integration:read", handler: retrieve });
 }
 var init_integrations2 = __esm({
   "src/emulator/routes/integrations.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
+    init_fields5();
     init_pagination();
-    init_dashboard_view();
+    init_dashboard_access();
   }
 });
 
@@ -28920,7 +30807,7 @@ function applyOlderExportBody(ctx, b, body, mode) {
 }
 function applyDestination(ctx, b, value, mode) {
   if (value === void 0) throw required("destination");
-  if (!isDict(value)) {
+  if (!isDict2(value)) {
     throw invalid(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, "destination");
   }
   if (value.type === void 0) throw required("destination__type");
@@ -28936,7 +30823,7 @@ function applyDestination(ctx, b, value, mode) {
     if (key in value) integration2 = resolveIntegration(ctx, value[key], `destination__${key}`)?.id ?? null;
   }
   const rawConfig = value.config === void 0 ? {} : value.config;
-  if (!isDict(rawConfig)) {
+  if (!isDict2(rawConfig)) {
     throw invalid(
       `Invalid data. Expected a dictionary, but got ${pyType(rawConfig)}.`,
       "destination__config"
@@ -28962,8 +30849,8 @@ var init_batch_export_write_2025 = __esm({
   "src/emulator/routes/batch-export-write-2025.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
-    init_service3();
+    init_fields5();
+    init_service4();
     init_destinations2();
     init_integrations2();
     KIND_REQUIRED = {
@@ -29029,7 +30916,7 @@ function pyList(items2) {
   return `[${items2.map((i) => `'${i}'`).join(", ")}]`;
 }
 function parseNested(ctx, value, patch2) {
-  if (!isDict(value)) {
+  if (!isDict2(value)) {
     throw invalid(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, "destination");
   }
   const { step, done } = collectInvalid();
@@ -29049,7 +30936,7 @@ function parseNested(ctx, value, patch2) {
       return;
     }
     if (value.config === null) throw invalid("This field may not be null.", "destination__config", "null");
-    if (!isDict(value.config)) throw serverError();
+    if (!isDict2(value.config)) throw serverError();
     config = structuredClone(value.config);
   });
   for (const key of ["integration", "integration_id"]) {
@@ -29092,12 +30979,12 @@ function integrationRef(value) {
   return null;
 }
 function checkRedshiftCopy(ctx, merged, existing, updating) {
-  const copy = isDict(merged.copy_inputs) ? merged.copy_inputs : {};
+  const copy = isDict2(merged.copy_inputs) ? merged.copy_inputs : {};
   if (Object.keys(copy).length === 0) throw fail("Missing required inputs for 'COPY'");
   for (const key of ["s3_bucket", "region_name", "authorization", "bucket_credentials"]) {
     if (!(key in copy)) throw fail("Missing required input for 'COPY'");
   }
-  const existingCopy = isDict(existing.copy_inputs) ? existing.copy_inputs : {};
+  const existingCopy = isDict2(existing.copy_inputs) ? existing.copy_inputs : {};
   const refs = {
     bucket_credentials: integrationRef(copy.bucket_credentials),
     authorization: integrationRef(copy.authorization)
@@ -29113,13 +31000,13 @@ function checkRedshiftCopy(ctx, merged, existing, updating) {
       throw fail(`'${field3}' does not reference an AWS S3 integration of this project.`);
     }
   }
-  const hasKeys = (v) => isDict(v) && "aws_access_key_id" in v && "aws_secret_access_key" in v;
+  const hasKeys = (v) => isDict2(v) && "aws_access_key_id" in v && "aws_secret_access_key" in v;
   if (refs.bucket_credentials === null && !hasKeys(copy.bucket_credentials)) {
     throw fail("Missing required bucket credentials for 'COPY'");
   }
   if (refs.authorization === null) {
     const auth = copy.authorization;
-    if (isDict(auth)) {
+    if (isDict2(auth)) {
       if (!hasKeys(auth)) throw fail("Missing required credentials for 'COPY'");
     } else if (typeof auth === "string") {
       if (auth.trim() === "") throw fail("Missing required IAM role for 'COPY'");
@@ -29245,8 +31132,8 @@ var init_destination_rules = __esm({
   "src/emulator/routes/destination-rules.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
-    init_service3();
+    init_fields5();
+    init_service4();
     init_destinations2();
     init_host_check();
     init_integrations2();
@@ -29284,7 +31171,7 @@ function checkFilters(filters) {
   const fail2 = (detail2) => invalid(detail2, "filters");
   if (!Array.isArray(filters)) throw fail2("'filters' should be an array of filters");
   for (const filter of filters) {
-    if (!isDict(filter)) throw fail2("Each filter must be an object");
+    if (!isDict2(filter)) throw fail2("Each filter must be an object");
     if ("data_interval_start" in filter || "data_interval_end" in filter) {
       throw fail2(
         "'data_interval_start' and 'data_interval_end' are run attributes and not 'filters'. Trigger a backfill if you wish to manually control which periods to batch export."
@@ -29358,7 +31245,7 @@ function applyNewest(ctx, draft, body, mode, current3) {
   step(() => {
     if (!sent("hogql_modifiers")) return;
     const value = body.hogql_modifiers;
-    if (value !== null && !isDict(value)) {
+    if (value !== null && !isDict2(value)) {
       throw invalid(
         "Input should be a valid dictionary or instance of HogQLQueryModifiers",
         "hogql_modifiers"
@@ -29500,9 +31387,9 @@ var init_batch_export_write = __esm({
   "src/emulator/routes/batch-export-write.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
+    init_fields5();
     init_schedule();
-    init_service3();
+    init_service4();
     init_batch_export_write_2025();
     init_destination_rules();
     init_destinations2();
@@ -29515,7 +31402,7 @@ var init_batch_export_write = __esm({
 
 // src/emulator/routes/batch-exports.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
-function list6(ctx) {
+function list7(ctx) {
   const items2 = visibleExports(ctx).filter((b) => b.destination.type !== "Workflows").sort(
     (a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id)
   );
@@ -29540,7 +31427,7 @@ function create3(ctx) {
 function retrieve2(ctx) {
   return { status: 200, body: renderExport(ctx, findExport(ctx, ctx.params.id)) };
 }
-function update3(ctx, mode) {
+function update4(ctx, mode) {
   const b = findExport(ctx, ctx.params.id);
   const draft = structuredClone(b);
   const project3 = ctx.params.project === void 0 ? ctx.store.project(b.team_id) : ctx.project;
@@ -29596,11 +31483,11 @@ function registerBatchExports(router) {
   for (const base of ["/api/projects/:project/batch_exports", "/api/organizations/:org/batch_exports"]) {
     const legacy = base.startsWith("/api/organizations/");
     const add = (method, pattern2, scope, handler) => router.add({ method, pattern: pattern2, scope, handler, legacy });
-    add("GET", base, read, list6);
+    add("GET", base, read, list7);
     add("POST", base, write, create3);
     add("GET", `${base}/:id`, read, retrieve2);
-    add("PATCH", `${base}/:id`, write, (ctx) => update3(ctx, "patch"));
-    add("PUT", `${base}/:id`, write, (ctx) => update3(ctx, "put"));
+    add("PATCH", `${base}/:id`, write, (ctx) => update4(ctx, "patch"));
+    add("PUT", `${base}/:id`, write, (ctx) => update4(ctx, "put"));
     add("DELETE", `${base}/:id`, write, destroy);
     add("POST", `${base}/:id/pause`, write, pause);
     add("POST", `${base}/:id/unpause`, write, unpause);
@@ -29610,7 +31497,7 @@ var init_batch_exports = __esm({
   "src/emulator/routes/batch-exports.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
+    init_fields5();
     init_pagination();
     init_records();
     init_backfills();
@@ -29632,7 +31519,7 @@ function render(ctx, c) {
     updated_at: c.updated_at
   };
 }
-function list7(ctx) {
+function list8(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   const items2 = ctx.store.data.collaborators.filter(
     (c) => c.dashboard_id === d.id && ctx.store.user(c.user)?.is_active === true
@@ -29689,7 +31576,7 @@ function destroy2(ctx) {
 }
 function registerCollaborators(router) {
   const base = "/api/projects/:project/dashboards/:dashboard/collaborators";
-  router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list7 });
+  router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list8 });
   router.add({ method: "POST", pattern: base, scope: "dashboard:write", handler: create4 });
   router.add({ method: "DELETE", pattern: `${base}/:user`, scope: "dashboard:write", handler: destroy2 });
 }
@@ -29697,13 +31584,531 @@ var init_collaborators2 = __esm({
   "src/emulator/routes/collaborators.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
-    init_dashboard_view();
+    init_fields5();
+    init_dashboard_access();
+  }
+});
+
+// src/emulator/routes/insight-filters.ts
+function entities(filters) {
+  const out = [];
+  for (const [key, kind2] of [
+    ["events", "EventsNode"],
+    ["actions", "ActionsNode"]
+  ]) {
+    const list14 = filters[key];
+    if (list14 === void 0) continue;
+    if (!Array.isArray(list14)) return void 0;
+    list14.forEach((entity, index) => {
+      if (!isDict3(entity)) return;
+      const node2 = { kind: kind2 };
+      if (kind2 === "EventsNode") {
+        node2.event = entity.id ?? null;
+        node2.name = typeof entity.name === "string" ? entity.name : entity.id ?? null;
+      } else {
+        node2.id = entity.id;
+        if (typeof entity.name === "string") node2.name = entity.name;
+      }
+      if (typeof entity.math === "string") node2.math = entity.math;
+      if (typeof entity.custom_name === "string") node2.custom_name = entity.custom_name;
+      out.push({ order: typeof entity.order === "number" ? entity.order : index, node: node2 });
+    });
+  }
+  return out.sort((a, b) => a.order - b.order).map((e) => e.node);
+}
+function queryFromFilters(filters) {
+  const insight = typeof filters.insight === "string" ? filters.insight : "TRENDS";
+  const kind2 = KIND_BY_INSIGHT[insight];
+  if (kind2 === void 0) return null;
+  const source = { kind: kind2 };
+  if (SERIES_KINDS.has(kind2)) {
+    const series = entities(filters);
+    if (series === void 0) return null;
+    source.series = series;
+  }
+  const dateRange = {};
+  if (typeof filters.date_from === "string") dateRange.date_from = filters.date_from;
+  if (typeof filters.date_to === "string") dateRange.date_to = filters.date_to;
+  if (Object.keys(dateRange).length > 0) source.dateRange = dateRange;
+  if (typeof filters.interval === "string") source.interval = filters.interval;
+  return { kind: "InsightVizNode", source, full: true };
+}
+function applyDashboardFilters(query, filters) {
+  if (!isDict3(query)) return query;
+  const from = filters.date_from;
+  const to = filters.date_to;
+  if (typeof from !== "string" || from === "") return query;
+  const range = { date_from: from, date_to: typeof to === "string" ? to : null };
+  const out = structuredClone(query);
+  const source = isDict3(out.source) ? out.source : void 0;
+  if (out.kind === "InsightVizNode" && source)
+    source.dateRange = { ...isDict3(source.dateRange) ? source.dateRange : {}, ...range };
+  else if ((out.kind === "DataTableNode" || out.kind === "DataVisualizationNode") && source?.kind === "HogQLQuery") {
+    const hogqlFilters = isDict3(source.filters) ? source.filters : {};
+    source.filters = {
+      ...hogqlFilters,
+      dateRange: { ...isDict3(hogqlFilters.dateRange) ? hogqlFilters.dateRange : {}, ...range }
+    };
+  } else if (out.kind === "DataTableNode" && source?.kind === "EventsQuery") {
+    source.after = range.date_from;
+    if (range.date_to !== null) source.before = range.date_to;
+  } else if (typeof out.kind === "string" && out.kind.endsWith("Query") && "series" in out) {
+    out.dateRange = { ...isDict3(out.dateRange) ? out.dateRange : {}, ...range };
+  }
+  return out;
+}
+var KIND_BY_INSIGHT, SERIES_KINDS, isDict3;
+var init_insight_filters = __esm({
+  "src/emulator/routes/insight-filters.ts"() {
+    "use strict";
+    KIND_BY_INSIGHT = {
+      TRENDS: "TrendsQuery",
+      FUNNELS: "FunnelsQuery",
+      RETENTION: "RetentionQuery",
+      PATHS: "PathsQuery",
+      STICKINESS: "StickinessQuery",
+      LIFECYCLE: "LifecycleQuery"
+    };
+    SERIES_KINDS = /* @__PURE__ */ new Set(["TrendsQuery", "FunnelsQuery", "StickinessQuery", "LifecycleQuery"]);
+    isDict3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  }
+});
+
+// src/emulator/routes/insight-view.ts
+import { createHash as createHash3 } from "node:crypto";
+function liveTilesOf(ctx, insight) {
+  const out = [];
+  for (const dashboard2 of ctx.store.data.dashboards) {
+    if (dashboard2.deleted || dashboard2.team_id !== insight.team_id) continue;
+    for (const tile2 of dashboard2.tiles) {
+      if (tile2.insight_id === insight.id && tile2.deleted !== true) out.push({ tile: tile2, dashboard: dashboard2 });
+    }
+  }
+  return out.sort((a, b) => a.tile.id - b.tile.id);
+}
+function findInsight(ctx, rawId, includeDeleted = false) {
+  const pool = ctx.store.data.insights.filter(
+    (i) => i.team_id === ctx.project.id && (includeDeleted || !i.deleted)
+  );
+  const id = rawId ?? "";
+  const byPk = /^\d+$/.test(id) ? pool.find((i) => i.id === Number(id)) : void 0;
+  const found = byPk ?? pool.find((i) => i.short_id === id);
+  if (!found) throw notFound();
+  return found;
+}
+function shownQuery(insight) {
+  const stored = insight.query ?? (Object.keys(insight.filters).length > 0 ? queryFromFilters(insight.filters) : null);
+  if (stored === null || stored === void 0) return null;
+  try {
+    return upgradeQuery(stored);
+  } catch (error2) {
+    if (error2 instanceof QueryUpgradeError) throw serverError();
+    throw error2;
+  }
+}
+function servesDashboardsField(ctx) {
+  if (!ctx.store.data.service.insight_dashboards_opt_in_enforced) return true;
+  return /^(1|true|t|yes|y|on)$/i.test(ctx.query.get("include_dashboards") ?? "");
+}
+function accessLevel(ctx, insight) {
+  return insight.created_by === ctx.user.id || ctx.store.isProjectAdmin(ctx.user, ctx.project) ? "manager" : "editor";
+}
+function filtersHash(insight, dashboard2) {
+  const digest = createHash3("sha256").update(JSON.stringify([insight.team_id, insight.query ?? insight.filters, dashboard2?.filters ?? null])).digest("hex");
+  return `cache_${digest.slice(0, 32)}`;
+}
+function renderInsightBasic(ctx, insight, options = {}) {
+  const tiles = liveTilesOf(ctx, insight);
+  const creator = ctx.store.user(insight.created_by);
+  const query = shownQuery(insight);
+  const out = {
+    id: insight.id,
+    short_id: insight.short_id,
+    name: insight.name,
+    derived_name: insight.derived_name,
+    filters: query !== null ? {} : structuredClone(insight.filters),
+    query,
+    dashboards: options.dashboardsAfterChange ?? tiles.map((t) => t.dashboard.id),
+    dashboard_tiles: tiles.map(({ tile: tile2, dashboard: dashboard2 }) => ({
+      id: tile2.id,
+      dashboard_id: dashboard2.id,
+      deleted: tile2.deleted ?? null
+    })),
+    description: insight.description,
+    last_refresh: null,
+    refreshing: false,
+    saved: insight.saved,
+    tags: ctx.org.features.tagging ? [...insight.tags] : [],
+    updated_at: insight.updated_at,
+    created_by: creator ? userBasic(creator) : null,
+    created_at: insight.created_at,
+    last_modified_at: insight.last_modified_at,
+    favorited: insight.favorited,
+    user_access_level: accessLevel(ctx, insight),
+    last_viewed_at: options.listed ? insight.last_viewed_at : null
+  };
+  if (!servesDashboardsField(ctx)) delete out.dashboards;
+  return out;
+}
+function inheritedLevels(ctx, insight) {
+  let restriction = 21;
+  let privilege = 37;
+  for (const { dashboard: dashboard2 } of liveTilesOf(ctx, insight)) {
+    if (effectiveRestriction(ctx, dashboard2) === 37) restriction = 37;
+    if (privilegeLevel(ctx, dashboard2) === 21) privilege = 21;
+  }
+  return { restriction, privilege };
+}
+function effectiveFilters(options) {
+  const tileFilters = options.tile?.filters_overrides;
+  if (tileFilters && Object.keys(tileFilters).length > 0) return tileFilters;
+  return options.filtersOverride ?? options.dashboard?.filters;
+}
+function renderInsight(ctx, insight, options = {}) {
+  const basic = renderInsightBasic(ctx, insight, options);
+  const filters = effectiveFilters(options);
+  if (basic.query !== null && filters !== void 0)
+    basic.query = applyDashboardFilters(basic.query, filters);
+  const lastModifier = ctx.store.user(insight.last_modified_by);
+  const levels = inheritedLevels(ctx, insight);
+  const out = {
+    id: basic.id,
+    short_id: basic.short_id,
+    name: basic.name,
+    derived_name: basic.derived_name,
+    filters: basic.filters,
+    query: basic.query,
+    order: insight.order,
+    deleted: insight.deleted,
+    dashboards: basic.dashboards,
+    dashboard_tiles: basic.dashboard_tiles,
+    last_refresh: null,
+    cache_target_age: null,
+    next_allowed_client_refresh: null,
+    result: null,
+    hasMore: null,
+    columns: null,
+    created_at: basic.created_at,
+    created_by: basic.created_by,
+    description: basic.description,
+    updated_at: basic.updated_at,
+    tags: basic.tags,
+    favorited: basic.favorited,
+    saved: basic.saved,
+    last_modified_at: basic.last_modified_at,
+    last_modified_by: lastModifier ? userBasic(lastModifier) : null,
+    is_sample: insight.is_sample,
+    effective_restriction_level: levels.restriction,
+    effective_privilege_level: levels.privilege,
+    user_access_level: basic.user_access_level,
+    timezone: null,
+    is_cached: false,
+    query_status: null,
+    hogql: null,
+    types: null,
+    resolved_date_range: null,
+    alerts: [],
+    filter_override_context: null,
+    last_viewed_at: basic.last_viewed_at,
+    filters_hash: filtersHash(insight, options.dashboard)
+  };
+  if (!("dashboards" in basic)) delete out.dashboards;
+  return out;
+}
+var init_insight_view = __esm({
+  "src/emulator/routes/insight-view.ts"() {
+    "use strict";
+    init_upgrade();
+    init_errors3();
+    init_dashboard_access();
+    init_insight_filters();
+  }
+});
+
+// src/emulator/routes/tiles.ts
+function newTile(ctx, fields) {
+  return {
+    id: ctx.store.nextTileId(),
+    insight_id: null,
+    text: null,
+    layouts: {},
+    color: null,
+    deleted: null,
+    show_description: null,
+    transparent_background: null,
+    filters_overrides: {},
+    ...fields
+  };
+}
+function tileInsight(ctx, tile2) {
+  if (typeof tile2.insight_id !== "number") return void 0;
+  return ctx.store.data.insights.find((i) => i.id === tile2.insight_id);
+}
+function textOf(tile2, d) {
+  const text2 = tile2.text;
+  if (!isDict2(text2)) return void 0;
+  return {
+    id: typeof text2.id === "number" ? text2.id : tile2.id,
+    body: typeof text2.body === "string" || text2.body === null ? text2.body : null,
+    created_by: typeof text2.created_by === "number" ? text2.created_by : null,
+    last_modified_at: typeof text2.last_modified_at === "string" ? text2.last_modified_at : d.created_at,
+    last_modified_by: typeof text2.last_modified_by === "number" ? text2.last_modified_by : null
+  };
+}
+function visibleTiles(ctx, d) {
+  return d.tiles.filter((t) => {
+    if (t.deleted === true) return false;
+    const insight = tileInsight(ctx, t);
+    return insight === void 0 || !insight.deleted;
+  });
+}
+function compareKey(a, b) {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
+  if (a === b) return 0;
+  throw serverError();
+}
+function layoutKey(tile2, size) {
+  const layout = isDict2(tile2.layouts) && isDict2(tile2.layouts[size]) ? tile2.layouts[size] : {};
+  return [layout.y ?? 100, layout.x ?? 100];
+}
+function sortTilesByLayout(tiles, size = "sm") {
+  return [...tiles].sort((a, b) => {
+    const [ay, ax] = layoutKey(a, size);
+    const [by, bx] = layoutKey(b, size);
+    return compareKey(ay, by) || compareKey(ax, bx);
+  });
+}
+function queryOrder(ctx, tiles) {
+  const order = (t) => tileInsight(ctx, t)?.order ?? Number.POSITIVE_INFINITY;
+  return [...tiles].sort((a, b) => order(a) - order(b) || a.id - b.id);
+}
+function renderText2(ctx, text2, d) {
+  const creator = ctx.store.user(text2.created_by);
+  const modifier = ctx.store.user(text2.last_modified_by);
+  const showing = [];
+  for (const other of ctx.store.data.dashboards) {
+    if (other.deleted || other.team_id !== d.team_id) continue;
+    for (const t of other.tiles) {
+      if (t.deleted !== true && textOf(t, other)?.id === text2.id) {
+        showing.push({ id: t.id, dashboard_id: other.id, deleted: t.deleted ?? null });
+      }
+    }
+  }
+  return {
+    id: text2.id,
+    body: text2.body,
+    created_by: creator ? userBasic(creator) : null,
+    last_modified_at: text2.last_modified_at,
+    last_modified_by: modifier ? userBasic(modifier) : null,
+    team: d.team_id,
+    dashboard_tiles: showing.sort((a, b) => a.id - b.id)
+  };
+}
+function renderTile(ctx, tile2, d, order) {
+  const insight = tileInsight(ctx, tile2);
+  const text2 = textOf(tile2, d);
+  let renderedInsight = null;
+  if (insight) renderedInsight = renderInsight(ctx, insight, { dashboard: d, tile: tile2 });
+  else if (isDict2(tile2.insight)) renderedInsight = structuredClone(tile2.insight);
+  return {
+    id: tile2.id,
+    insight: renderedInsight,
+    text: text2 ? renderText2(ctx, text2, d) : null,
+    button_tile: null,
+    layouts: structuredClone(tile2.layouts ?? {}),
+    color: tile2.color ?? null,
+    filters_overrides: structuredClone(tile2.filters_overrides ?? {}),
+    show_description: tile2.show_description ?? null,
+    transparent_background: tile2.transparent_background ?? null,
+    order,
+    last_refresh: null,
+    is_cached: false
+  };
+}
+function renderTiles(ctx, d) {
+  return sortTilesByLayout(queryOrder(ctx, visibleTiles(ctx, d))).map(
+    (tile2, order) => renderTile(ctx, tile2, d, order)
+  );
+}
+function deleteInsightsOnlyHere(ctx, d) {
+  for (const tile2 of d.tiles) {
+    const insight = tile2.deleted === true ? void 0 : tileInsight(ctx, tile2);
+    if (!insight || insight.deleted) continue;
+    const elsewhere = ctx.store.data.dashboards.some(
+      (other) => other.id !== d.id && other.tiles.some((t) => t.insight_id === insight.id && t.deleted !== true)
+    );
+    if (!elsewhere) insight.deleted = true;
+  }
+}
+function restoreInsightsOf(ctx, d) {
+  for (const tile2 of d.tiles) {
+    const insight = tileInsight(ctx, tile2);
+    if (insight?.deleted) insight.deleted = false;
+  }
+}
+var init_tiles = __esm({
+  "src/emulator/routes/tiles.ts"() {
+    "use strict";
+    init_errors3();
+    init_fields5();
+    init_dashboard_access();
+    init_insight_view();
+  }
+});
+
+// src/emulator/routes/dashboard-view.ts
+function lastViewedAt(ctx, d) {
+  const views = ctx.store.data.view_logs.filter(
+    (v) => v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id)
+  ).map((v) => v.viewed_at).sort();
+  return views.at(-1) ?? null;
+}
+function renderBasic(ctx, d) {
+  const creator = ctx.store.user(d.created_by);
+  const privilege = privilegeLevel(ctx, d);
+  return {
+    id: d.id,
+    name: d.name,
+    description: d.description,
+    pinned: d.pinned,
+    created_at: d.created_at,
+    created_by: creator ? userBasic(creator) : null,
+    last_accessed_at: d.last_accessed_at,
+    last_viewed_at: lastViewedAt(ctx, d),
+    is_shared: isShared(ctx, d),
+    deleted: d.deleted,
+    creation_mode: d.creation_mode,
+    tags: ctx.org.features.tagging ? [...d.tags] : [],
+    restriction_level: d.restriction_level,
+    effective_restriction_level: effectiveRestriction(ctx, d),
+    effective_privilege_level: privilege,
+    user_access_level: privilege === 37 ? "editor" : "viewer",
+    access_control_version: d.restriction_level > 21 ? "v1" : "v2",
+    last_refresh: d.last_refresh,
+    team_id: d.team_id,
+    ...isNewest(ctx.store) ? { folder: d.folder } : {}
+  };
+}
+function renderDashboard(ctx, d) {
+  return {
+    ...renderBasic(ctx, d),
+    filters: structuredClone(d.filters),
+    variables: structuredClone(d.variables),
+    breakdown_colors: structuredClone(d.breakdown_colors),
+    data_color_theme_id: d.data_color_theme_id,
+    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
+    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
+    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
+    quick_filter_ids: [...d.quick_filter_ids],
+    tiles: renderTiles(ctx, d)
+  };
+}
+var init_dashboard_view = __esm({
+  "src/emulator/routes/dashboard-view.ts"() {
+    "use strict";
+    init_service4();
+    init_dashboard_access();
+    init_tiles();
+  }
+});
+
+// src/emulator/seed-insights.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+function newShortId() {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  return [...randomBytes2(8)].map((b) => alphabet[b % alphabet.length]).join("");
+}
+function seedInsight(raw, at) {
+  if (!isInt(raw.id)) throw new Error('seed: an insight has a missing or invalid "id"');
+  const team = raw.team_id ?? raw.project;
+  if (!isInt(team)) throw new Error('seed: an insight has a missing or invalid "team_id"');
+  const created = str7(raw.created_at) ?? at;
+  return insightRecord({
+    id: raw.id,
+    team_id: team,
+    short_id: str7(raw.short_id) ?? newShortId(),
+    created_at: created,
+    created_by: isInt(raw.created_by) ? raw.created_by : null,
+    name: str7(raw.name),
+    derived_name: str7(raw.derived_name),
+    description: str7(raw.description),
+    filters: isDict4(raw.filters) ? raw.filters : {},
+    query: raw.query === void 0 ? null : raw.query,
+    order: isInt(raw.order) ? raw.order : null,
+    deleted: raw.deleted === true,
+    saved: raw.saved !== false,
+    favorited: raw.favorited === true,
+    is_sample: raw.is_sample === true,
+    tags: Array.isArray(raw.tags) ? raw.tags.map((t) => String(t).trim().toLowerCase()) : [],
+    updated_at: str7(raw.updated_at) ?? created,
+    last_modified_at: str7(raw.last_modified_at) ?? created,
+    last_modified_by: isInt(raw.last_modified_by) ? raw.last_modified_by : null,
+    last_viewed_at: str7(raw.last_viewed_at) ?? created
+  });
+}
+function seedContent(rawInsights, dashboards2, at, sequences) {
+  const insights = rawInsights.map((raw) => seedInsight(raw, at));
+  let nextInsight = Math.max(
+    isInt(sequences.insight) ? sequences.insight : 1,
+    ...insights.map((i) => i.id + 1)
+  );
+  const textIds = dashboards2.flatMap(
+    (d) => d.tiles.map((t) => isDict4(t.text) && isInt(t.text.id) ? t.text.id : 0)
+  );
+  let nextText = Math.max(isInt(sequences.text) ? sequences.text : 1, ...textIds.map((id) => id + 1));
+  for (const d of dashboards2) {
+    for (const tile2 of d.tiles) {
+      if (isDict4(tile2.text)) tile2.text = seedText(tile2.text, d, at, () => nextText++);
+      if (!isInt(tile2.insight_id) && isDict4(tile2.insight)) {
+        const inline = tile2.insight;
+        const insight = seedInsight(
+          { ...inline, id: isInt(inline.id) ? inline.id : nextInsight++, team_id: d.team_id },
+          at
+        );
+        if (insight.id >= nextInsight) nextInsight = insight.id + 1;
+        insights.push(insight);
+        tile2.insight_id = insight.id;
+      }
+      delete tile2.insight;
+      completeTile(tile2);
+    }
+  }
+  return { insights, nextInsight, nextText };
+}
+function seedText(raw, d, at, nextId) {
+  return {
+    id: isInt(raw.id) ? raw.id : nextId(),
+    body: typeof raw.body === "string" || raw.body === null ? raw.body : "",
+    created_by: isInt(raw.created_by) ? raw.created_by : d.created_by,
+    last_modified_at: str7(raw.last_modified_at) ?? d.created_at ?? at,
+    last_modified_by: isInt(raw.last_modified_by) ? raw.last_modified_by : null
+  };
+}
+function completeTile(tile2) {
+  tile2.insight_id ??= null;
+  tile2.text ??= null;
+  tile2.layouts ??= {};
+  tile2.color ??= null;
+  tile2.deleted ??= null;
+  tile2.show_description ??= null;
+  tile2.transparent_background ??= null;
+  tile2.filters_overrides ??= {};
+  return tile2;
+}
+var isInt, isDict4, str7;
+var init_seed_insights = __esm({
+  "src/emulator/seed-insights.ts"() {
+    "use strict";
+    init_records();
+    isInt = (v) => Number.isInteger(v);
+    isDict4 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+    str7 = (v) => typeof v === "string" ? v : null;
   }
 });
 
 // src/emulator/routes/dashboard-template.ts
-function pyRepr(value) {
+function pyRepr2(value) {
   if (value === null || value === void 0) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
@@ -29713,16 +32118,16 @@ function pyRepr(value) {
     const body = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\t/g, "\\t");
     return quote + (quote === "'" ? body.replace(/'/g, "\\'") : body) + quote;
   }
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  if (isDict(value)) {
-    return `{${Object.entries(value).map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
+  if (Array.isArray(value)) return `[${value.map(pyRepr2).join(", ")}]`;
+  if (isDict2(value)) {
+    return `{${Object.entries(value).map(([k, v]) => `${pyRepr2(k)}: ${pyRepr2(v)}`).join(", ")}}`;
   }
   return String(value);
 }
 function isType(value, type) {
   switch (type) {
     case "object":
-      return isDict(value);
+      return isDict2(value);
     case "array":
       return Array.isArray(value);
     case "string":
@@ -29751,13 +32156,13 @@ function* errorsOf(value, schema, path, schemaPath) {
     if (keyword === "type") {
       const types = Array.isArray(rule) ? rule : [rule];
       if (!types.some((t) => isType(value, t))) {
-        yield at(keyword, `${pyRepr(value)} is not of type ${types.map(pyRepr).join(", ")}`);
+        yield at(keyword, `${pyRepr2(value)} is not of type ${types.map(pyRepr2).join(", ")}`);
       }
-    } else if (keyword === "required" && isDict(value)) {
+    } else if (keyword === "required" && isDict2(value)) {
       for (const name of rule) {
-        if (!(name in value)) yield at(keyword, `${pyRepr(name)} is a required property`);
+        if (!(name in value)) yield at(keyword, `${pyRepr2(name)} is a required property`);
       }
-    } else if (keyword === "properties" && isDict(value)) {
+    } else if (keyword === "properties" && isDict2(value)) {
       for (const [name, sub] of Object.entries(rule)) {
         if (name in value) yield* errorsOf(value[name], sub, [...path, name], [...schemaPath, keyword, name]);
       }
@@ -29768,16 +32173,16 @@ function* errorsOf(value, schema, path, schemaPath) {
     } else if (keyword === "minItems" && Array.isArray(value) && value.length < rule) {
       yield at(
         keyword,
-        rule === 1 ? `${pyRepr(value)} should be non-empty` : `${pyRepr(value)} is too short`
+        rule === 1 ? `${pyRepr2(value)} should be non-empty` : `${pyRepr2(value)} is too short`
       );
     } else if (keyword === "enum" && !rule.includes(value)) {
-      yield at(keyword, `${pyRepr(value)} is not one of ${pyRepr(rule)}`);
+      yield at(keyword, `${pyRepr2(value)} is not one of ${pyRepr2(rule)}`);
     } else if (keyword === "anyOf") {
       const options = rule;
       const valid = options.some(
         (option, i) => errorsOf(value, option, path, [...schemaPath, keyword, i]).next().done
       );
-      if (!valid) yield at(keyword, `${pyRepr(value)} is not valid under any of the given schemas`);
+      if (!valid) yield at(keyword, `${pyRepr2(value)} is not valid under any of the given schemas`);
     }
   }
 }
@@ -29790,18 +32195,18 @@ function templateError(template) {
   return [
     best.message,
     "",
-    `Failed validating ${pyRepr(best.keyword)} in schema${indexes2(best.schemaPath.slice(0, -1))}:`,
-    `    ${pyRepr(best.schema)}`,
+    `Failed validating ${pyRepr2(best.keyword)} in schema${indexes2(best.schemaPath.slice(0, -1))}:`,
+    `    ${pyRepr2(best.schema)}`,
     "",
     `On instance${indexes2(best.path)}:`,
-    `    ${pyRepr(best.instance)}`
+    `    ${pyRepr2(best.instance)}`
   ].join("\n");
 }
 var STRING, VARIABLE, TEMPLATE_SCHEMA, indexes2;
 var init_dashboard_template = __esm({
   "src/emulator/routes/dashboard-template.ts"() {
     "use strict";
-    init_fields4();
+    init_fields5();
     STRING = { type: "string" };
     VARIABLE = {
       type: "object",
@@ -29832,19 +32237,147 @@ var init_dashboard_template = __esm({
         is_featured: { type: "boolean" }
       }
     };
-    indexes2 = (parts) => parts.map((p) => `[${pyRepr(p)}]`).join("");
+    indexes2 = (parts) => parts.map((p) => `[${pyRepr2(p)}]`).join("");
+  }
+});
+
+// src/emulator/routes/tile-write.ts
+function modelBool(value) {
+  if (value === null) return null;
+  if (TRUE2.has(value)) return true;
+  if (FALSE2.has(value)) return false;
+  throw serverError();
+}
+function displayValues(entry) {
+  const out = {};
+  for (const key of DISPLAY_FIELDS) {
+    if (!Object.hasOwn(entry, key)) continue;
+    const value = entry[key];
+    switch (key) {
+      case "color":
+        out.color = value === null || value === void 0 ? null : String(value);
+        break;
+      case "layouts":
+        out.layouts = structuredClone(value ?? {});
+        break;
+      case "filters_overrides":
+        out.filters_overrides = structuredClone(value ?? null);
+        break;
+      default:
+        out[key] = modelBool(value);
+    }
+  }
+  return out;
+}
+function truthy2(value) {
+  if (Array.isArray(value)) return value.length > 0;
+  if (isDict2(value)) return Object.keys(value).length > 0;
+  return Boolean(value);
+}
+function textBody(value, attr) {
+  if (value === null) return null;
+  if (typeof value !== "string" && typeof value !== "number")
+    throw invalid("Not a valid string.", attr, "invalid");
+  const body = String(value);
+  if (body.length > 4e3) throw invalid("Text body cannot exceed 4000 characters", attr, "max_length");
+  return body;
+}
+function tilesShowing(ctx, teamId, id) {
+  const out = [];
+  for (const dashboard2 of ctx.store.data.dashboards) {
+    if (dashboard2.team_id !== teamId) continue;
+    for (const tile2 of dashboard2.tiles) if (textOf(tile2, dashboard2)?.id === id) out.push({ tile: tile2, dashboard: dashboard2 });
+  }
+  return out;
+}
+function writeText(ctx, d, json) {
+  if (!isDict2(json)) throw serverError();
+  let createdBy = ctx.user.id;
+  let lastModifiedBy = null;
+  if (truthy2(json.created_by)) {
+    const id = isDict2(json.created_by) ? json.created_by.id : void 0;
+    const user2 = typeof id === "number" ? ctx.store.user(id) : void 0;
+    if (!user2 || !ctx.store.isMember(user2, ctx.org.id)) throw invalid("User not found in this organization.");
+    createdBy = user2.id;
+    lastModifiedBy = ctx.user.id;
+  }
+  const hasBody = Object.hasOwn(json, "body");
+  const body = hasBody ? textBody(json.body, "text__body") : null;
+  const now = ctx.now.toISOString();
+  if (truthy2(json.id)) {
+    const id = Number(json.id);
+    const showing = tilesShowing(ctx, d.team_id, id);
+    if (showing.length === 0) throw invalid("Text tile not found in this team.", "text");
+    if (!d.tiles.some((t) => t.deleted !== true && textOf(t, d)?.id === id))
+      throw invalid("Text tile not found.", "text");
+    const current3 = textOf(showing[0].tile, showing[0].dashboard);
+    const updated = {
+      ...current3,
+      ...hasBody ? { body } : {},
+      created_by: createdBy,
+      last_modified_by: lastModifiedBy,
+      last_modified_at: now
+    };
+    for (const { tile: tile2 } of showing) if (tile2 !== void 0) tile2.text = { ...updated };
+    return updated;
+  }
+  return {
+    id: ctx.store.nextTextId(),
+    body,
+    created_by: createdBy,
+    last_modified_by: lastModifiedBy,
+    last_modified_at: now
+  };
+}
+function applyTilesPatch(ctx, d, value) {
+  const entries = parseList(value, "tiles", true) ?? [];
+  for (const raw of entries) {
+    if (!isDict2(raw)) throw invalid("Tiles must be a list of objects", "tiles");
+    const entry = { ...raw };
+    delete entry.is_cached;
+    delete entry.order;
+    const id = typeof entry.id === "number" ? entry.id : void 0;
+    const existing = id === void 0 ? void 0 : d.tiles.find((t) => t.id === id);
+    if (truthy2(entry.text)) {
+      const text2 = writeText(ctx, d, entry.text);
+      const display = displayValues(entry);
+      if (existing) Object.assign(existing, display, { text: { ...text2 } });
+      else d.tiles.push(newTile(ctx, { ...display, text: { ...text2 } }));
+      continue;
+    }
+    if (id === void 0 || existing === void 0) continue;
+    Object.assign(existing, displayValues(entry));
+  }
+}
+var DISPLAY_FIELDS, TRUE2, FALSE2;
+var init_tile_write = __esm({
+  "src/emulator/routes/tile-write.ts"() {
+    "use strict";
+    init_errors3();
+    init_fields5();
+    init_tiles();
+    DISPLAY_FIELDS = [
+      "color",
+      "layouts",
+      "filters_overrides",
+      "show_description",
+      "transparent_background",
+      "deleted"
+    ];
+    TRUE2 = /* @__PURE__ */ new Set([true, 1, "t", "True", "true", "1"]);
+    FALSE2 = /* @__PURE__ */ new Set([false, 0, "f", "False", "false", "0"]);
   }
 });
 
 // src/emulator/routes/dashboard-write.ts
 function pyTruthy(value) {
   if (Array.isArray(value)) return value.length > 0;
-  if (isDict(value)) return Object.keys(value).length > 0;
+  if (isDict2(value)) return Object.keys(value).length > 0;
   return Boolean(value);
 }
 function quickFilterIds(ctx, value) {
-  const list12 = parseList(value, "quick_filter_ids", true) ?? [];
-  const ids = list12.map((raw) => {
+  const list14 = parseList(value, "quick_filter_ids", true) ?? [];
+  const ids = list14.map((raw) => {
     const text2 = parseString(raw, "quick_filter_ids") ?? "";
     const m = UUID4.exec(text2.trim());
     if (!m) throw invalid(`Invalid UUID: ${text2}`, "quick_filter_ids");
@@ -29858,8 +32391,8 @@ function quickFilterIds(ctx, value) {
   return ids;
 }
 function normaliseTags2(value) {
-  const list12 = parseList(value, "tags") ?? [];
-  const tags2 = list12.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
+  const list14 = parseList(value, "tags") ?? [];
+  const tags2 = list14.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
   return [...new Set(tags2)];
 }
 function applyDashboardBody(ctx, d, body, creating) {
@@ -29889,29 +32422,19 @@ function applyDashboardBody(ctx, d, body, creating) {
   for (const key of ["filters", "variables"]) {
     if (creating || !pyTruthy(body[key])) continue;
     const value = body[key];
-    if (!isDict(value)) throw invalid("Filters must be a dictionary", null);
+    if (!isDict2(value)) throw invalid("Filters must be a dictionary", null);
     d[key] = structuredClone(value);
   }
-  if (!creating && "tiles" in body) applyTiles(d, body.tiles);
-}
-function applyTiles(d, value) {
-  const tiles = parseList(value, "tiles", true) ?? [];
-  for (const raw of tiles) {
-    if (!isDict(raw)) throw invalid("Tiles must be a list of objects", "tiles");
-    const tile = d.tiles.find((t) => t.id === raw.id);
-    if (!tile) continue;
-    if (isDict(raw.layouts)) tile.layouts = structuredClone(raw.layouts);
-    if (typeof raw.color === "string" || raw.color === null) tile.color = raw.color;
-    if (raw.deleted === true) tile.deleted = true;
-  }
+  if (!creating && "tiles" in body) applyTilesPatch(ctx, d, body.tiles);
 }
 var UUID4;
 var init_dashboard_write = __esm({
   "src/emulator/routes/dashboard-write.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
-    init_dashboard_view();
+    init_fields5();
+    init_dashboard_access();
+    init_tile_write();
     UUID4 = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
   }
 });
@@ -29927,7 +32450,7 @@ function compareNames(a, b) {
   }
   return a.id - b.id;
 }
-function list8(ctx) {
+function list9(ctx) {
   const search = ctx.query.get("search");
   if (search !== null && search.length > 200) {
     throw invalid("Ensure this field has no more than 200 characters.", "search", "max_length");
@@ -29974,7 +32497,7 @@ function create5(ctx) {
     if (!source) throw invalid("Invalid value provided", "use_dashboard");
   }
   if (pyTruthy(body.filters)) {
-    if (!isDict(body.filters)) throw invalid("Filters must be a dictionary", null);
+    if (!isDict2(body.filters)) throw invalid("Filters must be a dictionary", null);
     d.filters = structuredClone(body.filters);
   } else d.filters = source ? structuredClone(source.filters) : {};
   if (source) {
@@ -29985,7 +32508,8 @@ function create5(ctx) {
       ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
     );
     d.quick_filter_ids = source.quick_filter_ids.filter((id) => quickFilters.has(id));
-    d.tiles = source.tiles.filter((t) => !t.deleted).map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
+    const live = source.tiles.filter((t) => !t.deleted);
+    d.tiles = pyTruthy(body.duplicate_tiles) ? live.map((t) => deepDuplicate(ctx, t)) : live.map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
   }
   if (useTemplate && !TEMPLATE_KEYS.has(useTemplate)) {
     const template = ctx.store.data.dashboard_templates.find(
@@ -30006,7 +32530,7 @@ function reachesDeleted(ctx, body, partial) {
   if (isNewest(ctx.store)) return body.deleted !== null && !strToBool(body.deleted);
   return partial && Object.keys(body).length === 1 && !pyTruthy(body.deleted);
 }
-function update4(ctx, partial) {
+function update5(ctx, partial) {
   const body = asBody(ctx.body);
   const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
   const d = ctx.store.data.dashboards.find((x) => x.id === id && x.team_id === ctx.project.id);
@@ -30014,11 +32538,14 @@ function update4(ctx, partial) {
   requireEdit(ctx, d);
   const draft = structuredClone(d);
   applyDashboardBody(ctx, draft, body, false);
+  const deleteInsights = draft.deleted && "delete_insights" in body && parseBool(body.delete_insights, "delete_insights");
   if (draft.deleted && !d.deleted) {
-    for (const tile of draft.tiles) tile.deleted = true;
+    if (deleteInsights) deleteInsightsOnlyHere(ctx, draft);
+    for (const tile2 of draft.tiles) tile2.deleted = true;
     for (const p of ctx.store.data.projects) if (p.primary_dashboard === d.id) p.primary_dashboard = null;
   } else if (!draft.deleted && d.deleted) {
-    for (const tile of draft.tiles) tile.deleted = false;
+    for (const tile2 of draft.tiles) tile2.deleted = false;
+    restoreInsightsOf(ctx, draft);
   }
   Object.assign(d, draft);
   return { status: 200, body: renderDashboard(ctx, d) };
@@ -30027,13 +32554,13 @@ function moveTile(ctx) {
   const d = findDashboard(ctx, ctx.params.id);
   requireEdit(ctx, d);
   const body = asBody(ctx.body);
-  const tileBody = isDict(body.tile) ? body.tile : void 0;
-  const tile = d.tiles.find((t) => t.id === tileBody?.id && !t.deleted);
-  if (!tile) throw invalid("Tile not found.", "tile");
+  const tileBody = isDict2(body.tile) ? body.tile : void 0;
+  const tile2 = d.tiles.find((t) => t.id === tileBody?.id && !t.deleted);
+  if (!tile2) throw invalid("Tile not found.", "tile");
   const target = ctx.store.dashboard(ctx.project.id, Number(body.toDashboard));
   if (!target) throw notFound();
-  d.tiles = d.tiles.filter((t) => t !== tile);
-  target.tiles.push(tile);
+  d.tiles = d.tiles.filter((t) => t !== tile2);
+  target.tiles.push(tile2);
   return { status: 200, body: renderDashboard(ctx, d) };
 }
 function applyTemplate(ctx, d, template) {
@@ -30042,13 +32569,70 @@ function applyTemplate(ctx, d, template) {
   d.filters = structuredClone(template.dashboard_filters);
   if (ctx.org.features.tagging) d.tags = normaliseTags2(template.tags);
   const now = ctx.now.toISOString();
-  d.tiles = template.tiles.map((t) => ({
+  d.tiles = template.tiles.map(
+    (t) => completeTile({
+      id: ctx.store.nextTileId(),
+      // An insight tile gets a new saved insight of the project (the template's name and query).
+      insight_id: t.type === "INSIGHT" ? templateInsight(ctx, t, now) : null,
+      text: t.type === "TEXT" ? {
+        id: ctx.store.nextTextId(),
+        body: typeof t.body === "string" ? t.body : null,
+        created_by: null,
+        last_modified_at: now,
+        last_modified_by: null
+      } : null,
+      layouts: isDict2(t.layouts) ? structuredClone(t.layouts) : {},
+      color: typeof t.color === "string" ? t.color : null
+    })
+  );
+}
+function deepDuplicate(ctx, tile2) {
+  const now = ctx.now.toISOString();
+  const copy = {
     id: ctx.store.nextTileId(),
-    insight: t.type === "INSIGHT" ? { name: t.name ?? null, query: t.query ?? null } : null,
-    text: t.type === "TEXT" ? { id: ctx.store.nextTileId(), body: t.body ?? null, created_by: null, last_modified_at: now } : null,
-    layouts: isDict(t.layouts) ? structuredClone(t.layouts) : {},
-    color: typeof t.color === "string" ? t.color : null
-  }));
+    layouts: structuredClone(tile2.layouts ?? {}),
+    color: tile2.color ?? null
+  };
+  const original = typeof tile2.insight_id === "number" ? ctx.store.data.insights.find((i) => i.id === tile2.insight_id) : void 0;
+  if (original) {
+    const id = ctx.store.nextInsightId();
+    ctx.store.data.insights.push({
+      ...structuredClone(original),
+      id,
+      short_id: newShortId(),
+      name: original.name ? `${original.name} (Copy)` : original.name,
+      created_at: now,
+      created_by: ctx.user.id,
+      last_modified_at: now,
+      last_modified_by: ctx.user.id,
+      updated_at: now
+    });
+    copy.insight_id = id;
+  } else if (isDict2(tile2.text)) {
+    copy.text = {
+      id: ctx.store.nextTextId(),
+      body: typeof tile2.text.body === "string" ? tile2.text.body : null,
+      created_by: ctx.user.id,
+      last_modified_at: now,
+      last_modified_by: null
+    };
+  }
+  return completeTile(copy);
+}
+function templateInsight(ctx, t, now) {
+  const insight = seedInsight(
+    {
+      id: ctx.store.nextInsightId(),
+      team_id: ctx.project.id,
+      name: typeof t.name === "string" ? t.name : null,
+      description: typeof t.description === "string" ? t.description : null,
+      query: t.query ?? null,
+      created_by: ctx.user.id
+    },
+    now
+  );
+  ctx.store.data.insights.push(insight);
+  return insight.id;
 }
 function createFromTemplate(ctx) {
   const body = asBody(ctx.body);
@@ -30072,7 +32656,7 @@ function createFromTemplate(ctx) {
 function registerDashboards(router) {
   const read = "dashboard:read";
   const write = "dashboard:write";
-  router.add({ method: "GET", pattern: BASE2, scope: read, handler: list8 });
+  router.add({ method: "GET", pattern: BASE2, scope: read, handler: list9 });
   router.add({ method: "POST", pattern: BASE2, scope: write, handler: create5 });
   router.add({
     method: "POST",
@@ -30081,8 +32665,8 @@ function registerDashboards(router) {
     handler: createFromTemplate
   });
   router.add({ method: "GET", pattern: `${BASE2}/:id`, scope: read, handler: retrieve3 });
-  router.add({ method: "PATCH", pattern: `${BASE2}/:id`, scope: write, handler: (ctx) => update4(ctx, true) });
-  router.add({ method: "PUT", pattern: `${BASE2}/:id`, scope: write, handler: (ctx) => update4(ctx, false) });
+  router.add({ method: "PATCH", pattern: `${BASE2}/:id`, scope: write, handler: (ctx) => update5(ctx, true) });
+  router.add({ method: "PUT", pattern: `${BASE2}/:id`, scope: write, handler: (ctx) => update5(ctx, false) });
   router.add({
     method: "DELETE",
     pattern: `${BASE2}/:id`,
@@ -30096,14 +32680,17 @@ var init_dashboards = __esm({
   "src/emulator/routes/dashboards.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
+    init_fields5();
     init_pagination();
     init_records();
-    init_service3();
+    init_seed_insights();
+    init_service4();
+    init_dashboard_access();
     init_dashboard_template();
     init_dashboard_view();
     init_dashboard_write();
     init_destinations2();
+    init_tiles();
     BASE2 = "/api/projects/:project/dashboards";
     TEMPLATE_KEYS = /* @__PURE__ */ new Set(["DEFAULT_APP", "WEBSITE_TRAFFIC"]);
   }
@@ -30163,11 +32750,11 @@ function parsePropertyFilters(raw) {
   } catch {
     throw unparsable();
   }
-  if (isDict(parsed) && Array.isArray(parsed.values)) parsed = parsed.values;
+  if (isDict2(parsed) && Array.isArray(parsed.values)) parsed = parsed.values;
   if (!Array.isArray(parsed)) throw unparsable();
   const out = [];
   const visit3 = (item) => {
-    if (!isDict(item)) throw unparsable();
+    if (!isDict2(item)) throw unparsable();
     if ((item.type === "AND" || item.type === "OR") && Array.isArray(item.values)) {
       item.values.forEach(visit3);
       return;
@@ -30227,7 +32814,7 @@ var init_property_filters = __esm({
   "src/emulator/routes/property-filters.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
+    init_fields5();
     OPERATORS = /* @__PURE__ */ new Set([
       "exact",
       "is_not",
@@ -30270,7 +32857,7 @@ function timeParam(ctx, name) {
   if (ms === void 0) throw invalid(`Unable to parse '${name}': ${raw}`, name);
   return ms;
 }
-function list9(ctx) {
+function list10(ctx) {
   const accept = String(ctx.headers.accept ?? "");
   const q = ctx.query;
   const now = ctx.now.getTime();
@@ -30344,7 +32931,7 @@ function values(ctx) {
 }
 function registerEvents(router) {
   const base = "/api/projects/:project/events";
-  router.add({ method: "GET", pattern: base, scope: "query:read", bucket: "events", handler: list9 });
+  router.add({ method: "GET", pattern: base, scope: "query:read", bucket: "events", handler: list10 });
   router.add({
     method: "GET",
     pattern: `${base}/values`,
@@ -30368,6 +32955,525 @@ var init_events = __esm({
     init_batch_export_view();
     init_csv();
     init_property_filters();
+  }
+});
+
+// src/emulator/trigram.ts
+function trigramSequence(text2) {
+  const out = [];
+  for (const match of text2.toLowerCase().matchAll(WORD)) {
+    const padded = `  ${match[0]} `;
+    const chars = [...padded];
+    for (let i = 0; i + 3 <= chars.length; i++) out.push(chars.slice(i, i + 3).join(""));
+  }
+  return out;
+}
+function trigrams(text2) {
+  return new Set(trigramSequence(text2));
+}
+function similarity(a, b) {
+  const ta = trigrams(a);
+  const tb = trigrams(b);
+  let common = 0;
+  for (const t of ta) if (tb.has(t)) common++;
+  const all = ta.size + tb.size - common;
+  return all === 0 ? 0 : common / all;
+}
+function wordSimilarity(a, b) {
+  const wanted = trigrams(a);
+  if (wanted.size === 0) return 0;
+  const sequence = trigramSequence(b);
+  if (!sequence.some((t) => wanted.has(t))) return 0;
+  let best = 0;
+  for (let lower = 0; lower < sequence.length; lower++) {
+    const seen = /* @__PURE__ */ new Set();
+    let common = 0;
+    for (let upper = lower; upper < sequence.length; upper++) {
+      const t = sequence[upper];
+      if (!seen.has(t)) {
+        seen.add(t);
+        if (wanted.has(t)) common++;
+      }
+      if (!wanted.has(t)) continue;
+      const score = common / (wanted.size + seen.size - common);
+      if (score > best) best = score;
+    }
+  }
+  return best;
+}
+function trigramSearch(items2, term, fields, tags2) {
+  const needle = term.toLowerCase();
+  const scored = items2.map((item) => {
+    let score = 0;
+    let similar = false;
+    let exact = false;
+    for (const f of fields) {
+      const value = f.value(item) ?? "";
+      const word = wordSimilarity(term, value);
+      score += word * f.weight + (f.includeFull ? similarity(value, term) : 0);
+      if (word > f.threshold) similar = true;
+      if (value.toLowerCase().includes(needle)) exact = true;
+    }
+    if (tags2?.(item).some((t) => t.toLowerCase().includes(needle))) exact = true;
+    return { item, score, exact, similar };
+  });
+  return scored.filter((s) => s.exact || s.similar).map(({ item, score, exact }) => ({ item, score, exact }));
+}
+var WORD, MIN_NAME_TRIGRAM_SIMILARITY, MIN_DESCRIPTION_TRIGRAM_SIMILARITY, DESCRIPTION_SCORE_WEIGHT;
+var init_trigram = __esm({
+  "src/emulator/trigram.ts"() {
+    "use strict";
+    WORD = /[\p{L}\p{N}]+/gu;
+    MIN_NAME_TRIGRAM_SIMILARITY = 0.3;
+    MIN_DESCRIPTION_TRIGRAM_SIMILARITY = 0.4;
+    DESCRIPTION_SCORE_WEIGHT = 0.5;
+  }
+});
+
+// src/emulator/routes/insight-bulk.ts
+function parseIds(ctx) {
+  const body = asBody(ctx.body);
+  let ids = [];
+  const steps = collectInvalid();
+  steps.step(() => {
+    if (!("ids" in body)) throw required("ids");
+    const list14 = body.ids;
+    if (!Array.isArray(list14))
+      throw invalid('Expected a list of items but got type "str".', "ids", "not_a_list");
+    if (list14.length === 0) throw invalid("This list may not be empty.", "ids", "empty");
+    ids = list14.map((v) => parseInteger(v, "ids") ?? 0);
+  });
+  steps.done();
+  return ids;
+}
+function bulk(ctx, restore3) {
+  const done = [];
+  const skipped = [];
+  for (const id of parseIds(ctx)) {
+    const insight = ctx.store.data.insights.find(
+      (i) => i.id === id && i.team_id === ctx.project.id && i.deleted === restore3
+    );
+    if (!insight) {
+      skipped.push({ id, reason: "Insight not found" });
+      continue;
+    }
+    insight.deleted = !restore3;
+    insight.updated_at = ctx.now.toISOString();
+    for (const d of ctx.store.data.dashboards) {
+      for (const t of d.tiles) {
+        if (t.insight_id !== insight.id) continue;
+        if (!restore3) t.deleted = true;
+        else if (!d.deleted && privilegeLevel(ctx, d) === 37) t.deleted = false;
+      }
+    }
+    done.push(summary2(insight));
+  }
+  return { status: 200, body: restore3 ? { restored: done, skipped } : { deleted: done, skipped } };
+}
+function registerBulkInsightActions(router, base) {
+  const write = "insight:write";
+  const bucket = "events";
+  router.add({
+    method: "POST",
+    pattern: `${base}/bulk_delete`,
+    scope: write,
+    bucket,
+    handler: (ctx) => bulk(ctx, false)
+  });
+  router.add({
+    method: "POST",
+    pattern: `${base}/bulk_restore`,
+    scope: write,
+    bucket,
+    handler: (ctx) => bulk(ctx, true)
+  });
+}
+var summary2;
+var init_insight_bulk = __esm({
+  "src/emulator/routes/insight-bulk.ts"() {
+    "use strict";
+    init_errors3();
+    init_fields5();
+    init_dashboard_access();
+    summary2 = (i) => ({ id: i.id, short_id: i.short_id, name: i.name });
+  }
+});
+
+// src/emulator/routes/insight-write.ts
+function parseDashboards(ctx, value) {
+  if (value === null) throw invalid("This field may not be null.", "dashboards", "null");
+  if (!Array.isArray(value)) {
+    const type = isDict2(value) ? "dict" : typeof value === "string" ? "str" : typeof value;
+    throw invalid(`Expected a list of items but got type "${type}".`, "dashboards", "not_a_list");
+  }
+  return value.map((raw) => {
+    const pk = typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : void 0;
+    if (pk === void 0 || !Number.isInteger(pk)) {
+      const type = typeof raw === "string" ? "str" : raw === null ? "NoneType" : isDict2(raw) ? "dict" : typeof raw;
+      throw invalid(`Incorrect type. Expected pk value, received ${type}.`, "dashboards", "incorrect_type");
+    }
+    const d = ctx.store.dashboard(ctx.project.id, pk);
+    if (!d) throw invalid(`Invalid pk "${pk}" - object does not exist.`, "dashboards", "does_not_exist");
+    return d;
+  });
+}
+function parseInsightBody(ctx, body, mcp) {
+  const out = { fields: {} };
+  const f = out.fields;
+  const steps = collectInvalid();
+  const has = (key) => Object.hasOwn(body, key);
+  if (has("name"))
+    steps.step(() => f.name = parseString(body.name, "name", { nullable: true, maxLength: 400 }));
+  if (has("derived_name")) {
+    steps.step(
+      () => f.derived_name = parseString(body.derived_name, "derived_name", { nullable: true, maxLength: 400 })
+    );
+  }
+  if (has("filters")) {
+    steps.step(() => {
+      if (body.filters === null) throw invalid("This field may not be null.", "filters", "null");
+      f.filters = structuredClone(body.filters);
+    });
+  }
+  if (has("query")) {
+    steps.step(() => {
+      const query = body.query;
+      if (query !== null && !isDict2(query))
+        throw invalid("Query must be a valid JSON object", "query", "invalid");
+      f.query = mcp && query !== null ? normaliseMcpQuery(query) : structuredClone(query);
+    });
+  }
+  if (has("order")) steps.step(() => f.order = parseInteger(body.order, "order", true));
+  if (has("deleted")) steps.step(() => f.deleted = parseBool(body.deleted, "deleted") ?? false);
+  if (has("dashboards")) steps.step(() => out.dashboards = parseDashboards(ctx, body.dashboards));
+  if (has("description")) {
+    steps.step(
+      () => f.description = parseString(body.description, "description", { nullable: true, maxLength: 400 })
+    );
+  }
+  if (has("tags")) steps.step(() => out.tags = normaliseTags2(body.tags));
+  if (has("favorited")) steps.step(() => f.favorited = parseBool(body.favorited, "favorited") ?? false);
+  if (has("saved")) steps.step(() => f.saved = parseBool(body.saved, "saved") ?? false);
+  if (has("_create_in_folder")) steps.step(() => parseString(body._create_in_folder, "_create_in_folder"));
+  steps.done();
+  return out;
+}
+function requireDashboardEdit(ctx, d, verb) {
+  if (privilegeLevel(ctx, d) < 37) {
+    throw forbidden(
+      `You don't have permission to ${verb} insights ${verb === "add" ? "to" : "from"} dashboard: ${d.id}`
+    );
+  }
+}
+function checkCreateDashboards(ctx, dashboards2) {
+  for (const d of dashboards2) requireDashboardEdit(ctx, d, "add");
+}
+function addTilesOnCreate(ctx, insight, dashboards2) {
+  for (const d of dashboards2) d.tiles.push(newTile(ctx, { insight_id: insight.id }));
+}
+function replaceDashboards(ctx, insight, wanted) {
+  const live = ctx.store.data.dashboards.filter(
+    (d) => !d.deleted && d.team_id === insight.team_id && d.tiles.some((t) => t.insight_id === insight.id && t.deleted !== true)
+  );
+  const oldIds = live.map((d) => d.id).sort((a, b) => a - b);
+  const newIds = wanted.map((d) => d.id);
+  if (JSON.stringify(oldIds) === JSON.stringify([...newIds].sort((a, b) => a - b))) return;
+  const toAdd = wanted.filter((d) => !oldIds.includes(d.id));
+  const toRemove = live.filter((d) => !newIds.includes(d.id));
+  for (const d of toAdd) requireDashboardEdit(ctx, d, "add");
+  for (const d of toRemove) requireDashboardEdit(ctx, d, "remove");
+  for (const d of toAdd) {
+    const existing = d.tiles.find((t) => t.insight_id === insight.id);
+    if (existing) existing.deleted = false;
+    else d.tiles.push(newTile(ctx, { insight_id: insight.id }));
+  }
+  for (const d of toRemove) {
+    for (const t of d.tiles) if (t.insight_id === insight.id && t.deleted !== true) t.deleted = true;
+  }
+}
+function applyUpdate(ctx, insight, changes) {
+  const now = ctx.now.toISOString();
+  if (changes.fields.deleted === true) {
+    for (const d of ctx.store.data.dashboards) {
+      for (const t of d.tiles) if (t.insight_id === insight.id) t.deleted = true;
+    }
+  } else if (changes.dashboards !== void 0) {
+    replaceDashboards(ctx, insight, changes.dashboards);
+  }
+  if (MATERIAL_FIELDS.some((k) => k in changes.fields)) {
+    insight.last_modified_at = now;
+    insight.last_modified_by = ctx.user.id;
+  }
+  Object.assign(insight, changes.fields);
+  if (!("saved" in changes.fields)) insight.saved = true;
+  insight.is_sample = false;
+  if (changes.tags !== void 0 && ctx.org.features.tagging) insight.tags = changes.tags;
+  insight.updated_at = now;
+}
+var MATERIAL_FIELDS;
+var init_insight_write = __esm({
+  "src/emulator/routes/insight-write.ts"() {
+    "use strict";
+    init_errors3();
+    init_fields5();
+    init_dashboard_access();
+    init_dashboard_write();
+    init_query_schema();
+    init_tiles();
+    MATERIAL_FIELDS = ["name", "description", "filters"];
+  }
+});
+
+// src/emulator/routes/insights.ts
+function isMcp(ctx) {
+  return ctx.headers["x-posthog-client"] === "mcp";
+}
+function jsonList(raw) {
+  try {
+    const parsed = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    throw serverError();
+  }
+}
+function queryKind(i, path) {
+  const q = i.query;
+  if (!isDict2(q)) return void 0;
+  return path === "kind" ? q.kind : isDict2(q.source) ? q.source.kind : void 0;
+}
+function matchesInsightType(i, type) {
+  const wrapper = queryKind(i, "kind");
+  const wrapped = ["InsightVizNode", "DataTableNode", "DataVisualizationNode"].includes(String(wrapper));
+  if (type === "SQL") return wrapped && queryKind(i, "source") === "HogQLQuery";
+  if (type === "JSON") {
+    return i.query !== null && !(wrapped && (queryKind(i, "source") === "HogQLQuery" || Object.values(KIND_BY_INSIGHT).includes(String(queryKind(i, "source")))));
+  }
+  const kind2 = KIND_BY_INSIGHT[type];
+  const legacy = i.query === null && i.filters.insight === type;
+  return legacy || kind2 !== void 0 && wrapper === "InsightVizNode" && queryKind(i, "source") === kind2;
+}
+function list11(ctx) {
+  const q = ctx.query;
+  const search = q.get("search");
+  if (search !== null && search.length > MAX_SEARCH) {
+    throw invalid(`Search query must be ${MAX_SEARCH} characters or fewer.`, "search");
+  }
+  let items2 = ctx.store.data.insights.filter((i) => i.team_id === ctx.project.id && !i.deleted);
+  const shortId = q.get("short_id");
+  if (shortId !== null) items2 = items2.filter((i) => i.short_id === shortId);
+  if (q.has("saved")) {
+    const saved = truthyParam(q.get("saved"));
+    items2 = items2.filter(
+      (i) => saved ? i.saved || liveTilesOf(ctx, i).some(({ dashboard: dashboard2 }) => dashboard2.creation_mode !== "unlisted") : !i.saved
+    );
+  }
+  if (q.has("user")) items2 = items2.filter((i) => i.created_by === ctx.user.id);
+  if (q.has("favorited")) items2 = items2.filter((i) => i.favorited);
+  const dashboards2 = q.get("dashboards");
+  if (dashboards2) {
+    for (const id of jsonList(dashboards2)) {
+      items2 = items2.filter(
+        (i) => ctx.store.data.dashboards.some(
+          (d) => d.id === Number(id) && d.tiles.some((t) => t.insight_id === i.id && t.deleted !== true)
+        )
+      );
+    }
+  }
+  const tags2 = q.get("tags");
+  if (tags2) {
+    const wanted = jsonList(tags2).map(String);
+    if (wanted.length > 0) items2 = items2.filter((i) => i.tags.some((t) => wanted.includes(t)));
+  }
+  const createdBy = q.get("created_by");
+  if (createdBy) {
+    const ids = jsonList(createdBy).map(Number);
+    if (ids.length > 0) items2 = items2.filter((i) => i.created_by !== null && ids.includes(i.created_by));
+  }
+  const flag2 = q.get("feature_flag");
+  if (flag2 !== null) {
+    const breakdown = `$feature/${flag2}`.toLowerCase();
+    const text2 = (v) => v === void 0 || v === null ? "" : JSON.stringify(v).toLowerCase();
+    items2 = items2.filter(
+      (i) => text2(i.filters.breakdown).includes(breakdown) || text2(i.filters.properties).includes(flag2.toLowerCase()) || text2(i.query).includes(breakdown)
+    );
+  }
+  const type = q.get("insight");
+  if (type !== null) items2 = items2.filter((i) => matchesInsightType(i, type));
+  const needle = search?.replaceAll("\0", "").trim() ?? "";
+  const hits2 = /* @__PURE__ */ new Map();
+  if (needle !== "") {
+    const found = trigramSearch(items2, needle, SEARCH_FIELDS, (i) => i.tags);
+    for (const hit of found) hits2.set(hit.item.id, { score: hit.score, exact: hit.exact });
+    items2 = found.map((hit) => hit.item);
+  }
+  const order = q.get("order");
+  items2.sort((a, b) => {
+    if (order) {
+      const desc = order.startsWith("-");
+      const field3 = desc ? order.slice(1) : order;
+      const av = a[field3];
+      const bv = b[field3];
+      const c = av === bv ? 0 : av === null ? 1 : bv === null ? -1 : av < bv ? -1 : 1;
+      if (c !== 0) return desc ? -c : c;
+      return a.id - b.id;
+    }
+    if (needle !== "") {
+      const byExact = Number(hits2.get(b.id)?.exact ?? false) - Number(hits2.get(a.id)?.exact ?? false);
+      if (byExact !== 0) return byExact;
+      const byScore = (hits2.get(b.id)?.score ?? 0) - (hits2.get(a.id)?.score ?? 0);
+      if (byScore !== 0) return byScore;
+      if (a.name === null || b.name === null)
+        return a.name === b.name ? a.id - b.id : a.name === null ? 1 : -1;
+      return a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id;
+    }
+    const ao = a.order ?? Number.POSITIVE_INFINITY;
+    const bo = b.order ?? Number.POSITIVE_INFINITY;
+    return ao - bo || a.id - b.id;
+  });
+  const basic = truthyParam(q.get("basic"));
+  return {
+    status: 200,
+    body: offsetPage(ctx, items2, (i) => {
+      const rendered = basic ? renderInsightBasic(ctx, i, { listed: true }) : renderInsight(ctx, i, { listed: true });
+      if (needle !== "") rendered.search_match_type = hits2.get(i.id)?.exact ? "exact" : "similar";
+      return rendered;
+    })
+  };
+}
+function checkLegacyFilters(ctx, changes) {
+  const query = changes.fields.query;
+  const noQuery = query === void 0 || query === null || isDict2(query) && Object.keys(query).length === 0;
+  const usingFilters = changes.fields.filters !== void 0 && changes.fields.filters !== null && noQuery;
+  if (usingFilters && flagOn(ctx.store, "legacy-insight-filters-disabled")) {
+    throw forbidden("Creating or updating insights with legacy filters is not available for this user.");
+  }
+}
+function create6(ctx) {
+  checkQueryOnParse(ctx.body);
+  const body = asBody(ctx.body);
+  const mcp = isMcp(ctx);
+  const changes = parseInsightBody(ctx, body, mcp);
+  if (mcp && !("query" in body)) throw invalid("This field is required.", "query", "invalid");
+  checkLegacyFilters(ctx, changes);
+  if (changes.dashboards) checkCreateDashboards(ctx, changes.dashboards);
+  const now = ctx.now.toISOString();
+  const insight = insightRecord({
+    id: ctx.store.nextInsightId(),
+    team_id: ctx.project.id,
+    short_id: newShortId(),
+    created_at: now,
+    created_by: ctx.user.id,
+    ...changes.fields,
+    ...changes.tags !== void 0 && ctx.org.features.tagging ? { tags: changes.tags } : {}
+  });
+  ctx.store.data.insights.push(insight);
+  if (changes.dashboards) addTilesOnCreate(ctx, insight, changes.dashboards);
+  return { status: 201, body: renderInsight(ctx, insight) };
+}
+function retrieve5(ctx) {
+  const insight = findInsight(ctx, ctx.params.id);
+  const basic = truthyParam(ctx.query.get("basic"));
+  const from = ctx.query.get("from_dashboard");
+  const placed2 = from !== null && /^\d+$/.test(from) ? liveTilesOf(ctx, insight).find(({ dashboard: dashboard2 }) => dashboard2.id === Number(from)) : void 0;
+  if (basic) return { status: 200, body: renderInsightBasic(ctx, insight) };
+  const override = ctx.query.get("filters_override");
+  let filtersOverride;
+  if (override !== null) {
+    try {
+      const parsed = JSON.parse(override);
+      if (isDict2(parsed)) filtersOverride = parsed;
+    } catch {
+      throw invalid("filters_override must be a JSON object", "filters_override");
+    }
+  }
+  const body = renderInsight(ctx, insight, {
+    dashboard: placed2?.dashboard,
+    tile: placed2?.tile,
+    filtersOverride
+  });
+  if (placed2) {
+    body.color = placed2.tile.color ?? null;
+    body.layouts = structuredClone(placed2.tile.layouts ?? {});
+  }
+  return { status: 200, body };
+}
+function update6(ctx, partial) {
+  checkQueryOnParse(ctx.body);
+  const body = asBody(ctx.body);
+  const insight = findInsight(ctx, ctx.params.id, partial && body.deleted === false);
+  const changes = parseInsightBody(ctx, body, isMcp(ctx) && partial);
+  checkLegacyFilters(ctx, changes);
+  const dashboards2 = structuredClone(ctx.store.data.dashboards);
+  const before = structuredClone(insight);
+  try {
+    applyUpdate(ctx, insight, changes);
+  } catch (error2) {
+    ctx.store.data.dashboards = dashboards2;
+    Object.assign(insight, before);
+    throw error2;
+  }
+  const after = changes.dashboards !== void 0 && changes.fields.deleted !== true ? changes.dashboards.map((d) => d.id) : void 0;
+  return { status: 200, body: renderInsight(ctx, insight, { dashboardsAfterChange: after }) };
+}
+function registerInsights(router) {
+  const read = "insight:read";
+  const write = "insight:write";
+  const bucket = "events";
+  router.add({ method: "GET", pattern: BASE3, scope: read, bucket, handler: list11 });
+  registerBulkInsightActions(router, BASE3);
+  router.add({ method: "POST", pattern: BASE3, scope: write, bucket, handler: create6 });
+  router.add({ method: "GET", pattern: `${BASE3}/:id`, scope: read, bucket, handler: retrieve5 });
+  router.add({
+    method: "PATCH",
+    pattern: `${BASE3}/:id`,
+    scope: write,
+    bucket,
+    handler: (ctx) => update6(ctx, true)
+  });
+  router.add({
+    method: "PUT",
+    pattern: `${BASE3}/:id`,
+    scope: write,
+    bucket,
+    handler: (ctx) => update6(ctx, false)
+  });
+  router.add({
+    method: "DELETE",
+    pattern: `${BASE3}/:id`,
+    scope: write,
+    bucket,
+    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } })
+  });
+}
+var BASE3, MAX_SEARCH, truthyParam, SEARCH_FIELDS;
+var init_insights = __esm({
+  "src/emulator/routes/insights.ts"() {
+    "use strict";
+    init_errors3();
+    init_fields5();
+    init_pagination();
+    init_records();
+    init_seed_insights();
+    init_service4();
+    init_trigram();
+    init_insight_bulk();
+    init_insight_filters();
+    init_insight_view();
+    init_insight_write();
+    init_query_schema();
+    BASE3 = "/api/projects/:project/insights";
+    MAX_SEARCH = 200;
+    truthyParam = (v) => v !== null && /^(1|true|t|yes|y|on)$/i.test(v.trim());
+    SEARCH_FIELDS = [
+      { value: (i) => i.name, weight: 1, threshold: MIN_NAME_TRIGRAM_SIMILARITY, includeFull: true },
+      { value: (i) => i.derived_name, weight: 1, threshold: MIN_NAME_TRIGRAM_SIMILARITY, includeFull: false },
+      {
+        value: (i) => i.description,
+        weight: DESCRIPTION_SCORE_WEIGHT,
+        threshold: MIN_DESCRIPTION_TRIGRAM_SIMILARITY,
+        includeFull: false
+      }
+    ];
   }
 });
 
@@ -30413,7 +33519,7 @@ function windowed(ctx, b) {
   if (statuses.length > 0) runs = runs.filter((r) => statuses.includes(r.status));
   return runs;
 }
-function list10(ctx) {
+function list12(ctx) {
   const b = findExport(ctx, ctx.params.id);
   const page = cursorPage2(ctx, windowed(ctx, b), renderRun, 100);
   if (!page) throw notFound("Invalid cursor");
@@ -30449,7 +33555,7 @@ function cancel2(ctx) {
 }
 function registerRuns(router) {
   const base = "/api/projects/:project/batch_exports/:id/runs";
-  router.add({ method: "GET", pattern: base, scope: "batch_export:read", handler: list10 });
+  router.add({ method: "GET", pattern: base, scope: "batch_export:read", handler: list12 });
   router.add({
     method: "GET",
     pattern: `${base}/:run`,
@@ -30470,7 +33576,7 @@ var init_runs = __esm({
     "use strict";
     init_errors3();
     init_pagination();
-    init_service3();
+    init_service4();
     init_time3();
     init_backfills();
     init_batch_export_view();
@@ -30605,18 +33711,18 @@ var init_logs = __esm({
   "src/emulator/routes/logs.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
+    init_fields5();
     init_pagination();
-    init_service3();
+    init_service4();
     init_batch_export_view();
     init_runs();
   }
 });
 
 // src/emulator/routes/members.ts
-import { createHash as createHash3 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 function membershipId(org, user2) {
-  const hex = createHash3("sha256").update(`${org}/${user2.uuid}`).digest("hex");
+  const hex = createHash4("sha256").update(`${org}/${user2.uuid}`).digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 function members(ctx) {
@@ -30652,7 +33758,7 @@ var init_members = __esm({
   "src/emulator/routes/members.ts"() {
     "use strict";
     init_pagination();
-    init_dashboard_view();
+    init_dashboard_access();
     LEVEL2 = { member: 1, admin: 8, owner: 15 };
   }
 });
@@ -30713,7 +33819,7 @@ var init_organizations = __esm({
   "src/emulator/routes/organizations.ts"() {
     "use strict";
     init_pagination();
-    init_service3();
+    init_service4();
     FEATURE_NAMES = {
       tagging: "Dashboard tags",
       advanced_permissions: "Advanced permissions",
@@ -30779,16 +33885,16 @@ var init_auth = __esm({
   "src/emulator/auth.ts"() {
     "use strict";
     init_errors3();
-    init_service3();
+    init_service4();
     NO_KEY_ACCESS = "This action does not support personal API key access";
     NO_KEY_ACCESS_OLD = "This action does not support Personal API Key access";
   }
 });
 
 // src/emulator/routes/personal-api-keys.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function keyId(key) {
-  return createHash4("sha256").update(key).digest("base64url").slice(0, 22);
+  return createHash5("sha256").update(key).digest("base64url").slice(0, 22);
 }
 function current(ctx) {
   const k = ctx.key;
@@ -30829,7 +33935,7 @@ var init_personal_api_keys = __esm({
 });
 
 // src/emulator/routes/sharing.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
+import { randomBytes as randomBytes3 } from "node:crypto";
 function laxBool(value) {
   if (typeof value === "boolean") return value;
   if (value === 0 || value === 1) return value === 1;
@@ -30843,7 +33949,7 @@ function laxBool(value) {
 function parseSettings(value) {
   if (value === null) return null;
   const refuse2 = () => invalid("Invalid settings format", "settings");
-  if (!isDict(value)) throw refuse2();
+  if (!isDict2(value)) throw refuse2();
   const settings2 = {};
   for (const [key, raw] of Object.entries(value)) {
     if (raw === null) continue;
@@ -30859,7 +33965,7 @@ function parseSettings(value) {
   return settings2;
 }
 function newToken() {
-  return randomBytes2(22).toString("base64url");
+  return randomBytes3(22).toString("base64url");
 }
 function render4(ctx, d, s) {
   return {
@@ -30875,7 +33981,7 @@ function render4(ctx, d, s) {
 function current2(ctx, dashboardId) {
   return ctx.store.data.sharing.filter((s) => s.dashboard_id === dashboardId && !s.expires_at);
 }
-function create6(ctx, d, token) {
+function create7(ctx, d, token) {
   const s = {
     dashboard_id: d.id,
     enabled: false,
@@ -30890,7 +33996,7 @@ function create6(ctx, d, token) {
 function reconcile(ctx, d) {
   const s = current2(ctx, d.id)[0];
   if (!d.share_token) return s;
-  if (!s) return create6(ctx, d, d.share_token);
+  if (!s) return create7(ctx, d, d.share_token);
   if (d.share_token !== s.access_token) {
     d.share_token = s.access_token;
     d.is_shared = s.enabled;
@@ -30899,7 +34005,7 @@ function reconcile(ctx, d) {
 }
 function single(ctx, d) {
   const found = reconcile(ctx, d);
-  const s = found ?? create6(ctx, d, newToken());
+  const s = found ?? create7(ctx, d, newToken());
   ctx.store.data.sharing = ctx.store.data.sharing.filter(
     (x) => x === s || x.dashboard_id !== d.id || x.expires_at
   );
@@ -30950,8 +34056,8 @@ var init_sharing = __esm({
   "src/emulator/routes/sharing.ts"() {
     "use strict";
     init_errors3();
-    init_fields4();
-    init_dashboard_view();
+    init_fields5();
+    init_dashboard_access();
     BOOLEAN_SETTINGS = [
       "whitelabel",
       "noHeader",
@@ -30966,10 +34072,285 @@ var init_sharing = __esm({
   }
 });
 
+// src/emulator/routes/tile-actions.ts
+function editableDashboard(ctx) {
+  const d = findDashboard(ctx, ctx.params.id);
+  if (privilegeLevel(ctx, d) < 37) throw forbidden("You don't have edit permissions for this dashboard.");
+  return d;
+}
+function liveTile(d, id) {
+  const tile2 = d.tiles.find((t) => t.id === id && t.deleted !== true);
+  if (!tile2) throw notFound("No DashboardTile matches the given query.");
+  return tile2;
+}
+function tileId(body) {
+  if (!("tile_id" in body)) throw required("tile_id");
+  const id = parseInteger(body.tile_id, "tile_id");
+  if (id === null) throw invalid("This field may not be null.", "tile_id", "null");
+  return id;
+}
+function parseLayouts(value) {
+  if (!isDict2(value)) {
+    throw invalid(
+      `Invalid data. Expected a dictionary, but got ${Array.isArray(value) ? "list" : typeof value === "string" ? "str" : "NoneType"}.`,
+      "layouts"
+    );
+  }
+  const out = {};
+  for (const size of ["sm", "xs"]) {
+    if (!(size in value)) continue;
+    const box = value[size];
+    if (!isDict2(box)) throw invalid("Invalid data. Expected a dictionary, but got str.", `layouts__${size}`);
+    const parsed = {};
+    for (const k of ["x", "y", "w", "h"]) {
+      if (!(k in box)) continue;
+      const n = parseInteger(box[k], `layouts__${size}__${k}`);
+      if (n === null) throw invalid("This field may not be null.", `layouts__${size}__${k}`, "null");
+      parsed[k] = n;
+    }
+    out[size] = parsed;
+  }
+  return out;
+}
+function requiredBody(value) {
+  if (value === null) throw invalid("This field may not be null.", "body", "null");
+  const text2 = typeof value === "string" ? value.trim() : value;
+  if (text2 === "") throw invalid("This field may not be blank.", "body", "blank");
+  return textBody(text2, "body") ?? "";
+}
+function createTextTile(ctx) {
+  const d = editableDashboard(ctx);
+  const body = asBody(ctx.body);
+  let text2 = "";
+  let layouts;
+  let color;
+  const steps = collectInvalid();
+  steps.step(() => {
+    if (!("body" in body)) throw required("body");
+    text2 = requiredBody(body.body);
+  });
+  if ("layouts" in body) steps.step(() => layouts = parseLayouts(body.layouts));
+  if ("color" in body)
+    steps.step(() => color = parseString(body.color, "color", { nullable: true, maxLength: 400 }));
+  steps.done();
+  const tile2 = newTile(ctx, {
+    text: {
+      id: ctx.store.nextTextId(),
+      body: text2,
+      created_by: ctx.user.id,
+      last_modified_at: ctx.now.toISOString(),
+      last_modified_by: null
+    },
+    ...layouts !== void 0 ? { layouts } : {},
+    ...color !== void 0 ? { color } : {}
+  });
+  d.tiles.push(tile2);
+  return { status: 201, body: renderTile(ctx, tile2, d, null) };
+}
+function updateTextTile(ctx) {
+  const d = editableDashboard(ctx);
+  const body = asBody(ctx.body);
+  let id = 0;
+  let text2;
+  let layouts;
+  let color;
+  const steps = collectInvalid();
+  steps.step(() => id = tileId(body));
+  if ("body" in body) steps.step(() => text2 = requiredBody(body.body));
+  if ("layouts" in body) steps.step(() => layouts = parseLayouts(body.layouts));
+  if ("color" in body)
+    steps.step(() => color = parseString(body.color, "color", { nullable: true, maxLength: 400 }));
+  steps.done();
+  const tile2 = liveTile(d, id);
+  const current3 = textOf(tile2, d);
+  if (!current3) throw invalid("Tile is not a text tile.");
+  tile2.text = {
+    ...current3,
+    ...text2 !== void 0 ? { body: text2 } : {},
+    last_modified_by: ctx.user.id,
+    last_modified_at: ctx.now.toISOString()
+  };
+  if (layouts !== void 0) tile2.layouts = layouts;
+  if (color !== void 0) tile2.color = color;
+  return { status: 200, body: renderTile(ctx, tile2, d, null) };
+}
+function overlaps2(a, b) {
+  return !((a.x ?? 0) + (a.w ?? 0) <= (b.x ?? 0) || (b.x ?? 0) + (b.w ?? 0) <= (a.x ?? 0) || (a.y ?? 0) + (a.h ?? 0) <= (b.y ?? 0) || (b.y ?? 0) + (b.h ?? 0) <= (a.y ?? 0));
+}
+function compactLayouts(tiles) {
+  const breakpoints = /* @__PURE__ */ new Set();
+  for (const t of tiles) if (isDict2(t.layouts)) for (const k of Object.keys(t.layouts)) breakpoints.add(k);
+  for (const size of breakpoints) {
+    const entries = tiles.filter((t) => isDict2(t.layouts) && isDict2(t.layouts[size]));
+    const placed2 = [];
+    for (const tile2 of sortTilesByLayout(entries, size)) {
+      const layout = tile2.layouts[size];
+      const num2 = (v, fallback) => typeof v === "number" ? v : fallback;
+      const rect = { x: num2(layout.x, 0), y: num2(layout.y, 0), w: num2(layout.w, 1), h: num2(layout.h, 1) };
+      let y = 0;
+      for (let guard = 0; guard <= placed2.length; guard++) {
+        const collisions = placed2.filter((p) => overlaps2({ ...rect, y }, p));
+        if (collisions.length === 0) break;
+        y = Math.max(...collisions.map((p) => (p.y ?? 0) + (p.h ?? 0)));
+      }
+      placed2.push({ ...rect, y });
+      if (y !== (layout.y ?? 0)) layout.y = y;
+    }
+  }
+}
+function deleteTile(ctx) {
+  const d = editableDashboard(ctx);
+  const body = asBody(ctx.body);
+  const tile2 = liveTile(d, tileId(body));
+  tile2.deleted = true;
+  compactLayouts(d.tiles.filter((t) => t.deleted !== true));
+  return { status: 204 };
+}
+function updateTile(ctx) {
+  const d = editableDashboard(ctx);
+  const body = asBody(ctx.body);
+  const changes = {};
+  let id = 0;
+  const steps = collectInvalid();
+  steps.step(() => id = tileId(body));
+  if ("show_description" in body)
+    steps.step(() => changes.show_description = parseBool(body.show_description, "show_description"));
+  if ("transparent_background" in body) {
+    steps.step(
+      () => changes.transparent_background = parseBool(
+        body.transparent_background,
+        "transparent_background",
+        true
+      )
+    );
+  }
+  if ("color" in body)
+    steps.step(() => changes.color = parseString(body.color, "color", { nullable: true, maxLength: 400 }));
+  if ("layouts" in body) steps.step(() => changes.layouts = parseLayouts(body.layouts));
+  steps.done();
+  const tile2 = liveTile(d, id);
+  if (textOf(tile2, d) !== void 0) throw invalid("Text tiles are updated with update_text_tile.");
+  Object.assign(tile2, changes);
+  return { status: 200, body: renderTile(ctx, tile2, d, null) };
+}
+function applyReorder(order, mode) {
+  if (mode === "two_column") {
+    order.forEach((tile2, i) => {
+      const row = Math.floor(i / 2);
+      tile2.layouts = {
+        sm: { x: i % 2 * REORDER_WIDTH, y: row * REORDER_HEIGHT, w: REORDER_WIDTH, h: REORDER_HEIGHT },
+        xs: { x: 0, y: i * REORDER_HEIGHT, w: 1, h: REORDER_HEIGHT }
+      };
+    });
+    return;
+  }
+  if (mode === "full_width") {
+    order.forEach((tile2, i) => {
+      const y = i * REORDER_HEIGHT;
+      tile2.layouts = {
+        sm: { x: 0, y, w: GRID_COLUMNS2, h: REORDER_HEIGHT },
+        xs: { x: 0, y, w: 1, h: REORDER_HEIGHT }
+      };
+    });
+    return;
+  }
+  const heights = new Array(GRID_COLUMNS2).fill(0);
+  let xsY = 0;
+  for (const tile2 of order) {
+    const sm = isDict2(tile2.layouts) && isDict2(tile2.layouts.sm) ? tile2.layouts.sm : {};
+    const ew = typeof sm.w === "number" && Number.isInteger(sm.w) && sm.w > 0 ? sm.w : REORDER_WIDTH;
+    const eh = typeof sm.h === "number" && Number.isInteger(sm.h) && sm.h > 0 ? sm.h : REORDER_HEIGHT;
+    const w = Math.max(1, Math.min(ew, GRID_COLUMNS2));
+    const h = Math.max(1, eh);
+    let bestX = 0;
+    let bestY = Math.max(...heights.slice(0, w));
+    for (let x = 1; x <= GRID_COLUMNS2 - w; x++) {
+      const top = Math.max(...heights.slice(x, x + w));
+      if (top < bestY) {
+        bestX = x;
+        bestY = top;
+      }
+    }
+    tile2.layouts = { sm: { x: bestX, y: bestY, w, h }, xs: { x: 0, y: xsY, w: 1, h } };
+    for (let k = bestX; k < bestX + w; k++) heights[k] = bestY + h;
+    xsY += h;
+  }
+}
+function reorderTiles(ctx) {
+  const d = editableDashboard(ctx);
+  const body = asBody(ctx.body);
+  let ids = [];
+  let mode = "preserve";
+  const steps = collectInvalid();
+  steps.step(() => {
+    if (!("tile_order" in body)) throw required("tile_order");
+    const list14 = body.tile_order;
+    if (!Array.isArray(list14))
+      throw invalid(
+        `Expected a list of items but got type "${typeof list14 === "string" ? "str" : "dict"}".`,
+        "tile_order",
+        "not_a_list"
+      );
+    if (list14.length < 1)
+      throw invalid("Ensure this field has at least 1 elements.", "tile_order", "min_length");
+    ids = list14.map((v) => parseInteger(v, "tile_order") ?? 0);
+  });
+  if ("layout" in body)
+    steps.step(
+      () => mode = parseChoice(body.layout, "layout", ["preserve", "two_column", "full_width"])
+    );
+  steps.done();
+  if (new Set(ids).size !== ids.length) {
+    throw new ApiError(400, { detail: "tile_order must contain unique tile IDs" });
+  }
+  const live = new Map(d.tiles.filter((t) => t.deleted !== true).map((t) => [t.id, t]));
+  const missing = ids.filter((id) => !live.has(id)).sort((a, b) => a - b);
+  if (missing.length > 0) {
+    throw new ApiError(404, { detail: `Tile IDs not found on this dashboard: [${missing.join(", ")}]` });
+  }
+  applyReorder(
+    ids.map((id) => live.get(id)),
+    mode
+  );
+  return d;
+}
+function registerTileActions(router, renderDashboard2) {
+  const write = "dashboard:write";
+  router.add({ method: "POST", pattern: `${BASE4}/create_text_tile`, scope: write, handler: createTextTile });
+  router.add({ method: "POST", pattern: `${BASE4}/update_text_tile`, scope: write, handler: updateTextTile });
+  router.add({ method: "POST", pattern: `${BASE4}/delete_tile`, scope: write, handler: deleteTile });
+  router.add({ method: "POST", pattern: `${BASE4}/update_tile`, scope: write, handler: updateTile });
+  router.add({
+    method: "POST",
+    pattern: `${BASE4}/reorder_tiles`,
+    scope: write,
+    handler: (ctx) => {
+      return { status: 200, body: renderDashboard2(ctx, reorderTiles(ctx)) };
+    }
+  });
+}
+var BASE4, REORDER_WIDTH, REORDER_HEIGHT, GRID_COLUMNS2;
+var init_tile_actions = __esm({
+  "src/emulator/routes/tile-actions.ts"() {
+    "use strict";
+    init_errors3();
+    init_fields5();
+    init_dashboard_access();
+    init_tile_write();
+    init_tiles();
+    BASE4 = "/api/projects/:project/dashboards/:id";
+    REORDER_WIDTH = 6;
+    REORDER_HEIGHT = 5;
+    GRID_COLUMNS2 = 12;
+  }
+});
+
 // src/emulator/routes/index.ts
 function buildRouter() {
   const router = new Router();
   registerDashboards(router);
+  registerTileActions(router, renderDashboard);
+  registerInsights(router);
   registerCollaborators(router);
   registerSharing(router);
   registerBatchExports(router);
@@ -30990,8 +34371,10 @@ var init_routes = __esm({
     init_backfills();
     init_batch_exports();
     init_collaborators2();
+    init_dashboard_view();
     init_dashboards();
     init_events();
+    init_insights();
     init_integrations2();
     init_logs();
     init_members();
@@ -30999,96 +34382,97 @@ var init_routes = __esm({
     init_personal_api_keys();
     init_runs();
     init_sharing();
+    init_tile_actions();
   }
 });
 
 // src/emulator/seed-activity.ts
-import { randomBytes as randomBytes3, randomUUID as randomUUID5 } from "node:crypto";
-function normaliseActivity(list12, at) {
-  const collaborators = list12("collaborators").map((c) => ({
-    id: str6(c.id, randomUUID5()),
+import { randomBytes as randomBytes4, randomUUID as randomUUID5 } from "node:crypto";
+function normaliseActivity(list14, at) {
+  const collaborators = list14("collaborators").map((c) => ({
+    id: str8(c.id, randomUUID5()),
     dashboard_id: Number(c.dashboard_id),
     user: Number(c.user),
     level: c.level === 21 ? 21 : 37,
-    added_at: str6(c.added_at, at),
-    updated_at: str6(c.updated_at, at)
+    added_at: str8(c.added_at, at),
+    updated_at: str8(c.updated_at, at)
   }));
-  const sharing3 = list12("sharing").map((s) => ({
+  const sharing3 = list14("sharing").map((s) => ({
     dashboard_id: Number(s.dashboard_id),
     enabled: s.enabled === true,
-    access_token: str6(s.access_token, randomBytes3(22).toString("base64url")),
-    created_at: str6(s.created_at, at),
+    access_token: str8(s.access_token, randomBytes4(22).toString("base64url")),
+    created_at: str8(s.created_at, at),
     settings: s.settings ?? null,
     password_required: s.password_required === true,
     ...typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}
   }));
-  const runs = list12("runs").map((r) => ({
-    id: str6(r.id, randomUUID5()),
-    batch_export: str6(r.batch_export, ""),
-    status: str6(r.status, "Completed"),
+  const runs = list14("runs").map((r) => ({
+    id: str8(r.id, randomUUID5()),
+    batch_export: str8(r.batch_export, ""),
+    status: str8(r.status, "Completed"),
     records_completed: intOrNull(r.records_completed),
     records_failed: intOrNull(r.records_failed),
-    latest_error: strOrNull5(r.latest_error),
-    data_interval_start: strOrNull5(r.data_interval_start),
-    data_interval_end: str6(r.data_interval_end, at),
-    cursor: strOrNull5(r.cursor),
-    created_at: str6(r.created_at, at),
-    finished_at: strOrNull5(r.finished_at),
-    last_updated_at: str6(r.last_updated_at, str6(r.created_at, at)),
+    latest_error: strOrNull6(r.latest_error),
+    data_interval_start: strOrNull6(r.data_interval_start),
+    data_interval_end: str8(r.data_interval_end, at),
+    cursor: strOrNull6(r.cursor),
+    created_at: str8(r.created_at, at),
+    finished_at: strOrNull6(r.finished_at),
+    last_updated_at: str8(r.last_updated_at, str8(r.created_at, at)),
     records_total_count: intOrNull(r.records_total_count),
     bytes_exported: intOrNull(r.bytes_exported),
-    backfill: strOrNull5(r.backfill)
+    backfill: strOrNull6(r.backfill)
   }));
-  const logs2 = list12("logs").map((l) => ({
+  const logs2 = list14("logs").map((l) => ({
     team_id: Number(l.team_id),
-    batch_export: str6(l.batch_export, ""),
-    run: str6(l.run, ""),
-    timestamp: str6(l.timestamp, at),
-    level: str6(l.level, "INFO").toUpperCase(),
-    message: str6(l.message, "")
+    batch_export: str8(l.batch_export, ""),
+    run: str8(l.run, ""),
+    timestamp: str8(l.timestamp, at),
+    level: str8(l.level, "INFO").toUpperCase(),
+    message: str8(l.message, "")
   }));
-  const events = list12("events").map((e) => ({
-    id: str6(e.id, randomUUID5()),
+  const events = list14("events").map((e) => ({
+    id: str8(e.id, randomUUID5()),
     team_id: Number(e.team_id),
-    distinct_id: str6(e.distinct_id, "anonymous"),
-    person_id: strOrNull5(e.person_id),
-    event: str6(e.event, "$pageview"),
-    timestamp: str6(e.timestamp, at),
+    distinct_id: str8(e.distinct_id, "anonymous"),
+    person_id: strOrNull6(e.person_id),
+    event: str8(e.event, "$pageview"),
+    timestamp: str8(e.timestamp, at),
     properties: typeof e.properties === "object" && e.properties !== null ? e.properties : {},
-    elements_chain: str6(e.elements_chain, "")
+    elements_chain: str8(e.elements_chain, "")
   }));
-  const backfills = list12("backfills").map((f) => ({
-    id: str6(f.id, randomUUID5()),
-    batch_export: str6(f.batch_export, ""),
+  const backfills = list14("backfills").map((f) => ({
+    id: str8(f.id, randomUUID5()),
+    batch_export: str8(f.batch_export, ""),
     team_id: Number(f.team_id ?? f.team),
-    start_at: strOrNull5(f.start_at),
-    end_at: strOrNull5(f.end_at),
-    status: str6(f.status, "Completed"),
-    created_at: str6(f.created_at, at),
-    finished_at: strOrNull5(f.finished_at),
-    last_updated_at: str6(f.last_updated_at, str6(f.created_at, at)),
+    start_at: strOrNull6(f.start_at),
+    end_at: strOrNull6(f.end_at),
+    status: str8(f.status, "Completed"),
+    created_at: str8(f.created_at, at),
+    finished_at: strOrNull6(f.finished_at),
+    last_updated_at: str8(f.last_updated_at, str8(f.created_at, at)),
     total_records_count: intOrNull(f.total_records_count)
   }));
-  const quick_filters = list12("quick_filters").map((q) => ({
-    id: str6(q.id, randomUUID5()).toLowerCase(),
+  const quick_filters = list14("quick_filters").map((q) => ({
+    id: str8(q.id, randomUUID5()).toLowerCase(),
     team_id: Number(q.team_id ?? q.team),
-    name: str6(q.name, "")
+    name: str8(q.name, "")
   }));
-  const dashboard_templates = list12("dashboard_templates").map((t) => ({
-    template_name: str6(t.template_name, ""),
+  const dashboard_templates = list14("dashboard_templates").map((t) => ({
+    template_name: str8(t.template_name, ""),
     team_id: intOrNull(t.team_id ?? t.team ?? null),
-    scope: str6(t.scope, "team"),
-    dashboard_description: str6(t.dashboard_description, ""),
+    scope: str8(t.scope, "team"),
+    dashboard_description: str8(t.dashboard_description, ""),
     dashboard_filters: typeof t.dashboard_filters === "object" && t.dashboard_filters !== null ? t.dashboard_filters : {},
     tiles: Array.isArray(t.tiles) ? t.tiles : [],
     tags: Array.isArray(t.tags) ? t.tags.map(String) : []
   }));
-  const view_logs = list12("view_logs").map((v) => ({
+  const view_logs = list14("view_logs").map((v) => ({
     team_id: Number(v.team_id ?? v.team),
     user: Number(v.user),
-    type: str6(v.type, "dashboard"),
+    type: str8(v.type, "dashboard"),
     ref: String(v.ref),
-    viewed_at: str6(v.viewed_at, at)
+    viewed_at: str8(v.viewed_at, at)
   }));
   return {
     collaborators,
@@ -31102,19 +34486,19 @@ function normaliseActivity(list12, at) {
     view_logs
   };
 }
-var str6, strOrNull5, intOrNull;
+var str8, strOrNull6, intOrNull;
 var init_seed_activity = __esm({
   "src/emulator/seed-activity.ts"() {
     "use strict";
-    str6 = (v, fallback) => typeof v === "string" ? v : fallback;
-    strOrNull5 = (v) => typeof v === "string" ? v : null;
+    str8 = (v, fallback) => typeof v === "string" ? v : fallback;
+    strOrNull6 = (v) => typeof v === "string" ? v : null;
     intOrNull = (v) => Number.isInteger(v) ? v : null;
   }
 });
 
 // src/emulator/seed.ts
 import { randomUUID as randomUUID6 } from "node:crypto";
-function list11(seed, key) {
+function list13(seed, key) {
   const value = seed[key];
   if (value === void 0) return [];
   if (!Array.isArray(value) || value.some((v) => typeof v !== "object" || v === null || Array.isArray(v))) {
@@ -31157,10 +34541,10 @@ function migrateLegacyS3(exports, integrations2, at) {
   }
 }
 function intervalOffset(b) {
-  if (isInt(b.interval_offset)) return b.interval_offset;
-  const day = isInt(b.offset_day) ? b.offset_day : 0;
-  const hour = isInt(b.offset_hour) ? b.offset_hour : 0;
-  if (!isInt(b.offset_day) && !isInt(b.offset_hour)) return null;
+  if (isInt2(b.interval_offset)) return b.interval_offset;
+  const day = isInt2(b.offset_day) ? b.offset_day : 0;
+  const hour = isInt2(b.offset_hour) ? b.offset_hour : 0;
+  if (!isInt2(b.offset_day) && !isInt2(b.offset_hour)) return null;
   return b.interval === "week" ? day * 86400 + hour * 3600 : hour * 3600;
 }
 function defaultDisplayName(kind2, id) {
@@ -31168,7 +34552,7 @@ function defaultDisplayName(kind2, id) {
 }
 function sensitiveKeys(i) {
   if (Array.isArray(i.sensitive_keys)) return { sensitive_keys: i.sensitive_keys.map(String) };
-  if (isDict2(i.sensitive_config)) return { sensitive_keys: Object.keys(i.sensitive_config) };
+  if (isDict5(i.sensitive_config)) return { sensitive_keys: Object.keys(i.sensitive_config) };
   return {};
 }
 function membership(value) {
@@ -31201,19 +34585,19 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     const { base: _base, ...rest } = seed;
     return normaliseSeed({ ...defaultSeed(now, service), ...rest }, now, serviceBase2);
   }
-  const organizations = list11(seed, "organizations").map((o) => ({
+  const organizations = list13(seed, "organizations").map((o) => ({
     id: need(o, "id", "organization", isStr),
     name: typeof o.name === "string" ? o.name : "Organization",
     features: features(o.features ?? {})
   }));
-  const projects2 = list11(seed, "projects").map((p) => ({
-    id: need(p, "id", "project", isInt),
+  const projects2 = list13(seed, "projects").map((p) => ({
+    id: need(p, "id", "project", isInt2),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
     organization: need(p, "organization", "project", isStr),
-    ...isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
+    ...isInt2(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
   }));
-  const users2 = list11(seed, "users").map((u) => ({
-    id: need(u, "id", "user", isInt),
+  const users2 = list13(seed, "users").map((u) => ({
+    id: need(u, "id", "user", isInt2),
     uuid: need(u, "uuid", "user", isStr),
     email: need(u, "email", "user", isStr),
     first_name: typeof u.first_name === "string" ? u.first_name : "",
@@ -31221,40 +34605,40 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     is_active: u.is_active !== false,
     organizations: Array.isArray(u.organizations) ? u.organizations.map(membership) : []
   }));
-  const api_keys = list11(seed, "api_keys").map((k) => ({
+  const api_keys = list13(seed, "api_keys").map((k) => ({
     key: need(k, "key", "api key", isStr),
-    user: need(k, "user", "api key", isInt),
+    user: need(k, "user", "api key", isInt2),
     scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : ["*"],
     ...typeof k.label === "string" ? { label: k.label } : {},
     ...typeof k.created_at === "string" ? { created_at: k.created_at } : {},
     ...Array.isArray(k.scoped_teams) ? { scoped_teams: k.scoped_teams.map(Number) } : {}
   }));
-  const integrations2 = list11(seed, "integrations").map((i) => {
-    const id = need(i, "id", "integration", isInt);
+  const integrations2 = list13(seed, "integrations").map((i) => {
+    const id = need(i, "id", "integration", isInt2);
     const kind2 = need(i, "kind", "integration", isStr);
     const team = i.team_id ?? i.project;
-    if (!isInt(team)) throw new SeedError('seed: an integration has a missing or invalid "team_id"');
+    if (!isInt2(team)) throw new SeedError('seed: an integration has a missing or invalid "team_id"');
     return {
       id,
       team_id: team,
       kind: kind2,
       display_name: typeof i.display_name === "string" ? i.display_name : defaultDisplayName(kind2, id),
-      config: isDict2(i.config) ? i.config : {},
+      config: isDict5(i.config) ? i.config : {},
       created_at: typeof i.created_at === "string" ? i.created_at : at,
-      created_by: isInt(i.created_by) ? i.created_by : null,
+      created_by: isInt2(i.created_by) ? i.created_by : null,
       errors: typeof i.errors === "string" ? i.errors : "",
       ...sensitiveKeys(i)
     };
   });
-  let tileId = 1;
-  const dashboards2 = list11(seed, "dashboards").map((d) => ({
-    id: need(d, "id", "dashboard", isInt),
-    team_id: need(d, "team_id", "dashboard", isInt),
+  let tileId2 = 1;
+  const dashboards2 = list13(seed, "dashboards").map((d) => ({
+    id: need(d, "id", "dashboard", isInt2),
+    team_id: need(d, "team_id", "dashboard", isInt2),
     name: typeof d.name === "string" || d.name === null ? d.name : "",
     description: typeof d.description === "string" ? d.description : "",
     pinned: d.pinned === true,
     created_at: typeof d.created_at === "string" ? d.created_at : at,
-    created_by: isInt(d.created_by) ? d.created_by : null,
+    created_by: isInt2(d.created_by) ? d.created_by : null,
     last_accessed_at: typeof d.last_accessed_at === "string" ? d.last_accessed_at : null,
     last_refresh: typeof d.last_refresh === "string" ? d.last_refresh : null,
     deleted: d.deleted === true,
@@ -31264,13 +34648,14 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     filters: d.filters ?? {},
     variables: d.variables ?? {},
     breakdown_colors: d.breakdown_colors ?? [],
-    data_color_theme_id: isInt(d.data_color_theme_id) ? d.data_color_theme_id : null,
+    data_color_theme_id: isInt2(d.data_color_theme_id) ? d.data_color_theme_id : null,
     quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
     folder: typeof d.folder === "string" || d.folder === null ? d.folder : DEFAULT_FOLDER,
     ...typeof d.share_token === "string" ? { share_token: d.share_token } : {},
     ...d.is_shared === true ? { is_shared: true } : {},
     tiles: Array.isArray(d.tiles) ? d.tiles.map((t) => ({
-      id: isInt(t.id) ? t.id : tileId++,
+      ...t,
+      id: isInt2(t.id) ? t.id : tileId2++,
       insight: t.insight ?? null,
       text: t.text ?? null,
       layouts: t.layouts ?? {},
@@ -31278,17 +34663,17 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
       ...t.deleted === true ? { deleted: true } : {}
     })) : []
   }));
-  const batch_exports = list11(seed, "batch_exports").map((b) => {
+  const batch_exports = list13(seed, "batch_exports").map((b) => {
     const destination = b.destination ?? {};
     return {
       id: typeof b.id === "string" ? b.id : randomUUID6(),
-      team_id: need(b, "team_id", "batch export", isInt),
+      team_id: need(b, "team_id", "batch export", isInt2),
       name: need(b, "name", "batch export", isStr),
       model: typeof b.model === "string" ? b.model : "events",
       destination: {
         type: need(destination, "type", "batch export destination", isStr),
         config: destination.config ?? {},
-        integration: isInt(destination.integration) ? destination.integration : null
+        integration: isInt2(destination.integration) ? destination.integration : null
       },
       interval: typeof b.interval === "string" ? b.interval : "hour",
       paused: b.paused === true,
@@ -31303,7 +34688,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
       filters: Array.isArray(b.filters) ? b.filters : null,
       timezone: typeof b.timezone === "string" ? b.timezone : "UTC",
       interval_offset: intervalOffset(b),
-      hogql_modifiers: isDict2(b.hogql_modifiers) ? b.hogql_modifiers : null,
+      hogql_modifiers: isDict5(b.hogql_modifiers) ? b.hogql_modifiers : null,
       primary_key: Array.isArray(b.primary_key) ? b.primary_key.map(String) : null,
       version_key: Array.isArray(b.version_key) ? b.version_key.map(String) : null,
       incremental_mode: b.incremental_mode === "MERGE" ? "MERGE" : "APPEND"
@@ -31312,6 +34697,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
   if (service.rules === "newest") migrateLegacyS3(batch_exports, integrations2, at);
   const maxTile = Math.max(0, ...dashboards2.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = seed.sequences ?? {};
+  const content = seedContent(list13(seed, "insights"), dashboards2, at, sequences);
   return {
     service,
     organizations,
@@ -31321,17 +34707,20 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     integrations: integrations2,
     dashboards: dashboards2,
     batch_exports,
-    ...normaliseActivity((key) => list11(seed, key), at),
+    ...normaliseActivity((key) => list13(seed, key), at),
+    insights: content.insights,
     sequences: {
       dashboard: Math.max(
-        isInt(sequences.dashboard) ? sequences.dashboard : 1,
+        isInt2(sequences.dashboard) ? sequences.dashboard : 1,
         ...dashboards2.map((d) => d.id + 1)
       ),
-      tile: Math.max(isInt(sequences.tile) ? sequences.tile : 1, maxTile + 1)
+      tile: Math.max(isInt2(sequences.tile) ? sequences.tile : 1, maxTile + 1),
+      insight: content.nextInsight,
+      text: content.nextText
     }
   };
 }
-var SeedError, isStr, isInt, isDict2;
+var SeedError, isStr, isInt2, isDict5;
 var init_seed = __esm({
   "src/emulator/seed.ts"() {
     "use strict";
@@ -31339,13 +34728,14 @@ var init_seed = __esm({
     init_records();
     init_destinations2();
     init_seed_activity();
-    init_service3();
+    init_seed_insights();
+    init_service4();
     SeedError = class extends Error {
       name = "SeedError";
     };
     isStr = (v) => typeof v === "string" && v !== "";
-    isInt = (v) => Number.isInteger(v);
-    isDict2 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+    isInt2 = (v) => Number.isInteger(v);
+    isDict5 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   }
 });
 
@@ -31536,6 +34926,12 @@ var init_store = __esm({
       nextTileId() {
         return this.data.sequences.tile++;
       }
+      nextInsightId() {
+        return this.data.sequences.insight++;
+      }
+      nextTextId() {
+        return this.data.sequences.text++;
+      }
     };
   }
 });
@@ -31619,7 +35015,8 @@ async function startEmulator(options = {}) {
             withApiKey(normaliseSeed(seed, new Date(clock.now()), base), options.apiKey ?? "phx_emulator")
           );
           limiter.clear();
-        }
+        },
+        upgradeQueries: (body) => upgradeStoredQueries(store, new Date(clock.now()), parseUpgradeOptions(body))
       },
       req,
       res,
@@ -31643,11 +35040,11 @@ async function startEmulator(options = {}) {
   server.keepAliveTimeout = 5e3;
   server.requestTimeout = 6e4;
   server.headersTimeout = 2e4;
-  await new Promise((resolve12, reject) => {
+  await new Promise((resolve13, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve12();
+      resolve13();
     });
   });
   const port = server.address().port;
@@ -31655,9 +35052,9 @@ async function startEmulator(options = {}) {
   return {
     url: `http://${shownHost}:${port}`,
     port,
-    close: () => new Promise((resolve12) => {
+    close: () => new Promise((resolve13) => {
       persister?.flush();
-      server.close(() => resolve12());
+      server.close(() => resolve13());
       server.closeAllConnections();
     })
   };
@@ -31671,11 +35068,12 @@ var init_emulator = __esm({
     init_default_seed();
     init_faults();
     init_persist();
+    init_query_upgrades();
     init_rate_limit();
     init_routes();
     init_seed();
     init_server();
-    init_service3();
+    init_service4();
     init_store();
     init_default_seed();
     LOOPBACK = /* @__PURE__ */ new Set(["127.0.0.1", "::1", "localhost"]);
@@ -31730,12 +35128,12 @@ async function run3(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve12) => {
+  return new Promise((resolve13) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve12();
+      resolve13();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -31827,8 +35225,8 @@ var require_formats = __commonJS({
     }
     var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    function date(str7) {
-      const matches2 = DATE2.exec(str7);
+    function date(str9) {
+      const matches2 = DATE2.exec(str9);
       if (!matches2)
         return false;
       const year = +matches2[1];
@@ -31847,8 +35245,8 @@ var require_formats = __commonJS({
     }
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
-      return function time(str7) {
-        const matches2 = TIME.exec(str7);
+      return function time(str9) {
+        const matches2 = TIME.exec(str9);
         if (!matches2)
           return false;
         const hr = +matches2[1];
@@ -31894,8 +35292,8 @@ var require_formats = __commonJS({
     var DATE_TIME_SEPARATOR = /t|\s/i;
     function getDateTime(strictTimeZone) {
       const time = getTime(strictTimeZone);
-      return function date_time(str7) {
-        const dateTime = str7.split(DATE_TIME_SEPARATOR);
+      return function date_time(str9) {
+        const dateTime = str9.split(DATE_TIME_SEPARATOR);
         return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
       };
     }
@@ -31920,13 +35318,13 @@ var require_formats = __commonJS({
     }
     var NOT_URI_FRAGMENT = /\/|:/;
     var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-    function uri(str7) {
-      return NOT_URI_FRAGMENT.test(str7) && URI.test(str7);
+    function uri(str9) {
+      return NOT_URI_FRAGMENT.test(str9) && URI.test(str9);
     }
     var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
-    function byte(str7) {
+    function byte(str9) {
       BYTE.lastIndex = 0;
-      return BYTE.test(str7);
+      return BYTE.test(str9);
     }
     var MIN_INT32 = -(2 ** 31);
     var MAX_INT32 = 2 ** 31 - 1;
@@ -31940,11 +35338,11 @@ var require_formats = __commonJS({
       return true;
     }
     var Z_ANCHOR = /[^\\]\\Z/;
-    function regex2(str7) {
-      if (Z_ANCHOR.test(str7))
+    function regex2(str9) {
+      if (Z_ANCHOR.test(str9))
         return false;
       try {
-        new RegExp(str7);
+        new RegExp(str9);
         return true;
       } catch (e) {
         return false;
@@ -32290,8 +35688,8 @@ var require_dist2 = __commonJS({
         return ajv2;
       }
       const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list12 = opts.formats || formats_1.formatNames;
-      addFormats2(ajv2, list12, formats, exportName);
+      const list14 = opts.formats || formats_1.formatNames;
+      addFormats2(ajv2, list14, formats, exportName);
       if (opts.keywords)
         (0, limit_1.default)(ajv2);
       return ajv2;
@@ -32303,11 +35701,11 @@ var require_dist2 = __commonJS({
         throw new Error(`Unknown format "${name}"`);
       return f;
     };
-    function addFormats2(ajv2, list12, fs2, exportName) {
+    function addFormats2(ajv2, list14, fs2, exportName) {
       var _a;
       var _b;
       (_a = (_b = ajv2.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list12)
+      for (const f of list14)
         ajv2.addFormat(f, fs2[f]);
     }
     module.exports = exports = formatsPlugin;
@@ -32330,7 +35728,7 @@ function planVerbs(kinds) {
   for (const kind2 of byKindName) for (const verb of kind2.verbs) if (!verb.shared) add(verb);
   return [...byName.values()];
 }
-var init_verbs4 = __esm({
+var init_verbs5 = __esm({
   "src/plan/verbs.ts"() {
     "use strict";
   }
@@ -32378,7 +35776,7 @@ function planSchema(kinds) {
       },
       fingerprints: {
         type: "object",
-        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name`.",
+        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name` (`project/kind/name#id` where pinned objects share a name).",
         propertyNames: {
           pattern: "^[0-9]+/[a-z][a-z0-9_]*/"
         },
@@ -32510,7 +35908,7 @@ function planSchema(kinds) {
           kind: {
             type: "string",
             pattern: "^[a-z][a-z0-9_]*$",
-            description: `The kind's stable name, e.g. ${kinds.map((k) => k.name).join(" or ")}.`
+            description: `The kind's stable name: ${kinds.map((k) => k.name).join(", ")}.`
           },
           project: {
             $ref: "#/$defs/projectId"
@@ -32711,10 +36109,10 @@ function sideRules(verbs) {
     };
   });
 }
-var init_schema3 = __esm({
+var init_schema4 = __esm({
   "src/plan/schema.ts"() {
     "use strict";
-    init_verbs4();
+    init_verbs5();
   }
 });
 
@@ -32814,8 +36212,9 @@ function staleObjects(kinds, plan, live) {
   const byProject = new Map(live.map((p) => [p.project, p]));
   const seen = /* @__PURE__ */ new Set();
   const stale = [];
-  for (const action of plan.actions) {
-    const key = objectKey(action.object);
+  const keys = fingerprintKeys(plan.actions);
+  for (const [i, action] of plan.actions.entries()) {
+    const key = keys[i];
     if (seen.has(key)) continue;
     seen.add(key);
     if (!(key in plan.fingerprints)) continue;
@@ -32839,14 +36238,14 @@ function derivable(action) {
   return rest;
 }
 function checkDerived(saved, derived) {
-  const describe3 = (a) => a === void 0 ? "nothing" : `${a.action} of ${a.object.kind} "${a.object.name}" (project ${a.object.project})`;
+  const describe4 = (a) => a === void 0 ? "nothing" : `${a.action} of ${a.object.kind} "${a.object.name}" (project ${a.object.project})`;
   const count2 = Math.max(saved.actions.length, derived.actions.length);
   for (let i = 0; i < count2; i++) {
     const s = saved.actions[i];
     const d = derived.actions[i];
     if (canonicalJson(derivable(s)) !== canonicalJson(derivable(d))) {
       throw new UserError(
-        `refusing the saved plan: its action ${i + 1} (${describe3(s)}) is not what the files and the live state give (${describe3(d)}); was it edited? Make a new plan.`,
+        `refusing the saved plan: its action ${i + 1} (${describe4(s)}) is not what the files and the live state give (${describe4(d)}); was it edited? Make a new plan.`,
         "plan_refused"
       );
     }
@@ -32867,7 +36266,7 @@ var init_saved_plan = __esm({
     init_errors();
     init_files();
     init_plan();
-    init_schema3();
+    init_schema4();
     init_types();
     init_values();
     SAVED_PLAN_VERSION = 3;
@@ -33873,7 +37272,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify: stringify3 } = __require("node:querystring");
+    var { stringify: stringify4 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError: InvalidArgumentError2, ConnectTimeoutError } = require_errors3();
@@ -33917,8 +37316,8 @@ var require_util2 = __commonJS({
         return body;
       }
     }
-    function isStream(obj5) {
-      return obj5 && typeof obj5 === "object" && typeof obj5.pipe === "function" && typeof obj5.on === "function";
+    function isStream(obj6) {
+      return obj6 && typeof obj6 === "object" && typeof obj6.pipe === "function" && typeof obj6.on === "function";
     }
     function isBlobLike(object) {
       if (object === null) {
@@ -33939,7 +37338,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify3(queryParams);
+      const stringified = stringify4(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -34026,19 +37425,19 @@ var require_util2 = __commonJS({
       }
       return servername;
     }
-    function deepClone(obj5) {
-      return JSON.parse(JSON.stringify(obj5));
+    function deepClone(obj6) {
+      return JSON.parse(JSON.stringify(obj6));
     }
-    function isAsyncIterable(obj5) {
-      return !!(obj5 != null && typeof obj5[Symbol.asyncIterator] === "function");
+    function isAsyncIterable(obj6) {
+      return !!(obj6 != null && typeof obj6[Symbol.asyncIterator] === "function");
     }
-    function isIterable(obj5) {
-      return !!(obj5 != null && (typeof obj5[Symbol.iterator] === "function" || typeof obj5[Symbol.asyncIterator] === "function"));
+    function isIterable(obj6) {
+      return !!(obj6 != null && (typeof obj6[Symbol.iterator] === "function" || typeof obj6[Symbol.asyncIterator] === "function"));
     }
-    function hasSafeIterator(obj5) {
-      const prototype = Object.getPrototypeOf(obj5);
-      const ownIterator = Object.prototype.hasOwnProperty.call(obj5, Symbol.iterator);
-      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj5[Symbol.iterator] === "function";
+    function hasSafeIterator(obj6) {
+      const prototype = Object.getPrototypeOf(obj6);
+      const ownIterator = Object.prototype.hasOwnProperty.call(obj6, Symbol.iterator);
+      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj6[Symbol.iterator] === "function";
     }
     function bodyLength(body) {
       if (body == null) {
@@ -34085,37 +37484,37 @@ var require_util2 = __commonJS({
     function bufferToLowerCasedHeaderName(value) {
       return tree.lookup(value) ?? value.toString("latin1").toLowerCase();
     }
-    function parseHeaders(headers, obj5) {
-      if (obj5 === void 0) obj5 = {};
+    function parseHeaders(headers, obj6) {
+      if (obj6 === void 0) obj6 = {};
       for (let i = 0; i < headers.length; i += 2) {
         const key = headerNameToString(headers[i]);
-        let val = obj5[key];
+        let val = obj6[key];
         if (val !== void 0) {
-          if (!Object.hasOwn(obj5, key)) {
+          if (!Object.hasOwn(obj6, key)) {
             const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
             if (key === "__proto__") {
-              Object.defineProperty(obj5, key, {
+              Object.defineProperty(obj6, key, {
                 value: headersValue,
                 enumerable: true,
                 configurable: true,
                 writable: true
               });
             } else {
-              obj5[key] = headersValue;
+              obj6[key] = headersValue;
             }
           } else {
             if (typeof val === "string") {
               val = [val];
-              obj5[key] = val;
+              obj6[key] = val;
             }
             val.push(headers[i + 1].toString("latin1"));
           }
         } else {
           const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
-          obj5[key] = headersValue;
+          obj6[key] = headersValue;
         }
       }
-      return obj5;
+      return obj6;
     }
     function parseRawHeaders(headers) {
       const headersLength = headers.length;
@@ -34545,20 +37944,20 @@ var require_util2 = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj5, name, listener) {
-      const listeners = obj5[kListeners] ??= [];
+    function addListener(obj6, name, listener) {
+      const listeners = obj6[kListeners] ??= [];
       listeners.push([name, listener]);
-      obj5.on(name, listener);
-      return obj5;
+      obj6.on(name, listener);
+      return obj6;
     }
-    function removeAllListeners(obj5) {
-      if (obj5[kListeners] != null) {
-        for (const [name, listener] of obj5[kListeners]) {
-          obj5.removeListener(name, listener);
+    function removeAllListeners(obj6) {
+      if (obj6[kListeners] != null) {
+        for (const [name, listener] of obj6[kListeners]) {
+          obj6.removeListener(name, listener);
         }
-        obj5[kListeners] = null;
+        obj6[kListeners] = null;
       }
-      return obj5;
+      return obj6;
     }
     function errorRequest(client, request2, err) {
       try {
@@ -35281,11 +38680,11 @@ var require_request = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError2(`invalid ${key} header`);
           } else {
-            const str7 = `${val[i]}`;
-            if (!isValidHeaderValue(str7)) {
+            const str9 = `${val[i]}`;
+            if (!isValidHeaderValue(str9)) {
               throw new InvalidArgumentError2(`invalid ${key} header`);
             }
-            arr.push(str7);
+            arr.push(str9);
           }
         }
         val = arr;
@@ -35621,9 +39020,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve13, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve12(data);
+              return err ? reject(err) : resolve13(data);
             });
           });
         }
@@ -35661,9 +39060,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve12, reject) => {
+          return new Promise((resolve13, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve12(data);
+              return err2 ? reject(err2) : resolve13(data);
             });
           });
         }
@@ -35858,10 +39257,10 @@ var require_utils2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.enumToMap = enumToMap;
-    function enumToMap(obj5, filter = [], exceptions = []) {
+    function enumToMap(obj6, filter = [], exceptions = []) {
       const emptyFilter = (filter?.length ?? 0) === 0;
       const emptyExceptions = (exceptions?.length ?? 0) === 0;
-      return Object.fromEntries(Object.entries(obj5).filter(([, value]) => {
+      return Object.fromEntries(Object.entries(obj6).filter(([, value]) => {
         return typeof value === "number" && (emptyFilter || filter.includes(value)) && (emptyExceptions || !exceptions.includes(value));
       }));
     }
@@ -36828,8 +40227,8 @@ var require_infra = __commonJS({
     }
     var ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
     var nonASCIIRegex = /[^\x00-\x7F]/;
-    function asciiLowercase(str7) {
-      return nonASCIIRegex.test(str7) ? str7.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str7.toLowerCase();
+    function asciiLowercase(str9) {
+      return nonASCIIRegex.test(str9) ? str9.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str9.toLowerCase();
     }
     function forgivingBase64(data) {
       data = data.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
@@ -36882,19 +40281,19 @@ var require_infra = __commonJS({
     function parseJSONFromBytes(bytes) {
       return JSON.parse(utf8DecodeBytes(bytes));
     }
-    function removeASCIIWhitespace(str7, leading = true, trailing = true) {
-      return removeChars(str7, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str9, leading = true, trailing = true) {
+      return removeChars(str9, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str7, leading, trailing, predicate) {
+    function removeChars(str9, leading, trailing, predicate) {
       let lead = 0;
-      let trail = str7.length - 1;
+      let trail = str9.length - 1;
       if (leading) {
-        while (lead < str7.length && predicate(str7.charCodeAt(lead))) lead++;
+        while (lead < str9.length && predicate(str9.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail > 0 && predicate(str7.charCodeAt(trail))) trail--;
+        while (trail > 0 && predicate(str9.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str7.length - 1 ? str7 : str7.slice(lead, trail + 1);
+      return lead === 0 && trail === str9.length - 1 ? str9 : str9.slice(lead, trail + 1);
     }
     function serializeJavascriptValueToJSONString(value) {
       const result = JSON.stringify(value);
@@ -37146,8 +40545,8 @@ var require_data_url = __commonJS({
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str7, leading = true, trailing = true) {
-      return removeChars(str7, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str9, leading = true, trailing = true) {
+      return removeChars(str9, leading, trailing, isHTTPWhiteSpace);
     }
     function minimizeSupportedMimeType(mimeType) {
       switch (mimeType.essence) {
@@ -38589,8 +41988,8 @@ var require_util3 = __commonJS({
       }
       return values2;
     }
-    function getDecodeSplit(name, list12) {
-      const value = list12.get(name, true);
+    function getDecodeSplit(name, list14) {
+      const value = list14.get(name, true);
       if (value === null) {
         return null;
       }
@@ -39169,8 +42568,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve12, reject) => {
-        res = resolve12;
+      const promise = new Promise((resolve13, reject) => {
+        res = resolve13;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -39268,7 +42667,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const formdataEscape = (str7) => str7.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const formdataEscape = (str9) => str9.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -40596,12 +43995,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve12, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve12;
+          callback = resolve13;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -41485,12 +44884,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve12, reject) => {
+      const waitForDrain = () => new Promise((resolve13, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve12;
+          callback = resolve13;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -41807,16 +45206,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve12) => {
+        return new Promise((resolve13) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve12;
+            this[kClosedResolve] = resolve13;
           } else {
-            resolve12(null);
+            resolve13(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve12) => {
+        return new Promise((resolve13) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -41829,7 +45228,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve12(null);
+            resolve13(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -42236,8 +45635,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve12) => {
-            this[kClosedResolve] = resolve12;
+          return new Promise((resolve13) => {
+            this[kClosedResolve] = resolve13;
           });
         }
       }
@@ -43359,7 +46758,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve12, reject) => {
+        const socket = await new Promise((resolve13, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -43369,7 +46768,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve12(socket2);
+              resolve13(socket2);
             }
           });
         });
@@ -43379,14 +46778,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve12, reject) => {
+        await new Promise((resolve13, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve12();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -43395,14 +46794,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve12();
+            resolve13();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve12, reject) => {
+        await new Promise((resolve13, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -43410,7 +46809,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve12();
+            resolve13();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -43453,8 +46852,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve12, reject) => {
-                      finalSocket.once("secureConnect", resolve12);
+                    await new Promise((resolve13, reject) => {
+                      finalSocket.once("secureConnect", resolve13);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -44587,7 +47986,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -44601,11 +48000,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve12(null);
+                resolve13(null);
               }
             });
           } else {
-            this.on("close", resolve12);
+            this.on("close", resolve13);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -44633,7 +48032,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve13, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -44648,7 +48047,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve12,
+              resolve: resolve13,
               reject,
               length: 0,
               body: []
@@ -44722,18 +48121,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve12, stream, length } = consume2;
+      const { type, body, resolve: resolve13, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve12(chunksDecode(body, length, encoding));
+          resolve13(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve12(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve13(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve12(chunksConcat(body, length).buffer);
+          resolve13(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve12(new Blob(body, { type: stream[kContentType] }));
+          resolve13(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve12(chunksConcat(body, length));
+          resolve13(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -44923,9 +48322,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -45137,9 +48536,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -45427,9 +48826,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -45522,9 +48921,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve12(data);
+            return err ? reject(err) : resolve13(data);
           });
         });
       }
@@ -46798,7 +50197,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname3, resolve: resolve12 } = __require("node:path");
+    var { dirname: dirname3, resolve: resolve13 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -46999,7 +50398,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile4(resolve12(path), "utf8");
+          const data = await readFile4(resolve13(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -47028,7 +50427,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve12(path);
+        const resolvedPath = resolve13(path);
         await mkdir2(dirname3(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -52649,9 +56048,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list12 = this.#headersList.cookies;
-        if (list12) {
-          return [...list12];
+        const list14 = this.#headersList.cookies;
+        if (list14) {
+          return [...list14];
         }
         return [];
       }
@@ -52675,8 +56074,8 @@ var require_headers = __commonJS({
        * @param {Headers} target
        * @param {HeadersList} list
        */
-      static setHeadersList(target, list12) {
-        target.#headersList = list12;
+      static setHeadersList(target, list14) {
+        target.#headersList = list14;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers;
@@ -53627,13 +57026,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list12 = dependentControllerMap.get(this.signal);
-          if (list12 === void 0) {
-            list12 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list12);
+          let list14 = dependentControllerMap.get(this.signal);
+          if (list14 === void 0) {
+            list14 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list14);
           }
           const acRef = new WeakRef(ac);
-          list12.add(acRef);
+          list14.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -55008,7 +58407,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve12, reject) => agent.dispatch(
+        return new Promise((resolve13, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -55096,7 +58495,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve12({
+              resolve13({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -55149,7 +58548,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve12({
+              resolve13({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -55173,7 +58572,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve12({
+              resolve13({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -56041,7 +59440,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify3(cookie) {
+    function stringify4(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -56103,7 +59502,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify3
+      stringify: stringify4
     };
   }
 });
@@ -56250,7 +59649,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify: stringify3 } = require_util5();
+    var { stringify: stringify4 } = require_util5();
     var { webidl } = require_webidl();
     var { Headers } = require_headers();
     var brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean));
@@ -56298,9 +59697,9 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str7 = stringify3(cookie);
-      if (str7) {
-        headers.append("set-cookie", str7, true);
+      const str9 = stringify4(cookie);
+      if (str9) {
+        headers.append("set-cookie", str9, true);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -59530,7 +62929,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve12) => signal.addEventListener("abort", () => resolve12(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve13) => signal.addEventListener("abort", () => resolve13(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -59621,7 +63020,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve12) => this.#released.push(resolve12));
+            const released = new Promise((resolve13) => this.#released.push(resolve13));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -59665,7 +63064,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve12) => this.#waiting.push(resolve12));
+        else await new Promise((resolve13) => this.#waiting.push(resolve13));
         try {
           return await task();
         } finally {
@@ -59692,23 +63091,23 @@ function buildError(method, path, outcome, unknown, origin, scrub) {
   if (outcome.kind === "answer") {
     const body = parseErrorBody(scrub(outcome.text));
     if (unknown) {
-      const summary3 = `${outcome.status} after sending: the service may have carried it out; look the object up before trying again`;
-      return new UnknownOutcomeError({ method, path, status: outcome.status, body, summary: summary3 });
+      const summary4 = `${outcome.status} after sending: the service may have carried it out; look the object up before trying again`;
+      return new UnknownOutcomeError({ method, path, status: outcome.status, body, summary: summary4 });
     }
     if (outcome.status === 429 && outcome.retryAfterMs !== void 0 && outcome.retryAfterMs > MAX_RETRY_AFTER_MS) {
-      const summary3 = `429: rate limited; the service asks to wait ${Math.round(outcome.retryAfterMs / 1e3)} s (is another process using this key?)`;
-      return new ServiceError({ method, path, status: 429, body, summary: summary3 });
+      const summary4 = `429: rate limited; the service asks to wait ${Math.round(outcome.retryAfterMs / 1e3)} s (is another process using this key?)`;
+      return new ServiceError({ method, path, status: 429, body, summary: summary4 });
     }
     if (outcome.status === 404 && body?.type === void 0) {
-      const summary3 = `404: ${body?.detail ?? "Not Found"}: ${origin} ${NOT_POSTHOG}`;
-      return new ServiceError({ method, path, status: 404, body, summary: summary3 });
+      const summary4 = `404: ${body?.detail ?? "Not Found"}: ${origin} ${NOT_POSTHOG}`;
+      return new ServiceError({ method, path, status: 404, body, summary: summary4 });
     }
     return new ServiceError({ method, path, status: outcome.status, body });
   }
   const init = { method, path, status: 0, cause: outcome.cause };
   if (unknown) {
-    const summary3 = `no answer (${outcome.what}) after sending: the service may have carried it out; look the object up before trying again`;
-    return new UnknownOutcomeError({ ...init, summary: summary3 });
+    const summary4 = `no answer (${outcome.what}) after sending: the service may have carried it out; look the object up before trying again`;
+    return new UnknownOutcomeError({ ...init, summary: summary4 });
   }
   return new NetworkError({ ...init, summary: `no answer from ${origin} (${outcome.what})` });
 }
@@ -59742,11 +63141,11 @@ var init_outcome = __esm({
 });
 
 // src/service/budget-file.ts
-import { createHash as createHash5, randomBytes as randomBytes4 } from "node:crypto";
+import { createHash as createHash6, randomBytes as randomBytes5 } from "node:crypto";
 import { lstatSync as lstatSync2, mkdirSync, readFileSync as readFileSync3, renameSync as renameSync2, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { dirname } from "node:path";
 function budgetFileId(host, apiKey) {
-  return createHash5("sha256").update(`posthog-gitops rate budget
+  return createHash6("sha256").update(`posthog-gitops rate budget
 ${host}
 ${apiKey}`).digest("hex").slice(0, 16);
 }
@@ -59786,7 +63185,7 @@ function writeBudgetFile(path, id, now, ours, horizons) {
     budgets[name] = { answers: answers2, paused_until: paused > now ? paused : 0 };
   }
   const text2 = JSON.stringify({ format: FORMAT, version: VERSION2, id, budgets });
-  const temporary = `${path}.${randomBytes4(6).toString("hex")}.tmp`;
+  const temporary = `${path}.${randomBytes5(6).toString("hex")}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 448 });
     writeFileSync2(temporary, text2, { mode: 384, flag: "wx" });
@@ -59799,9 +63198,9 @@ function writeBudgetFile(path, id, now, ours, horizons) {
   }
 }
 function merge(a, b) {
-  const count2 = (list12) => {
+  const count2 = (list14) => {
     const counts = /* @__PURE__ */ new Map();
-    for (const t of list12) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const t of list14) counts.set(t, (counts.get(t) ?? 0) + 1);
     return counts;
   };
   const ca = count2(a);
@@ -60014,7 +63413,7 @@ function checkAnswer(shape, value) {
   const validate2 = validator2(shape);
   if (validate2(value)) return void 0;
   const error2 = validate2.errors?.[0];
-  return error2 ? describe2(error2, value) : "its shape is wrong";
+  return error2 ? describe3(error2, value) : "its shape is wrong";
 }
 function itemCount(shape, value) {
   const where2 = shape.list;
@@ -60025,7 +63424,7 @@ function itemCount(shape, value) {
   }
   return void 0;
 }
-function describe2(error2, root) {
+function describe3(error2, root) {
   const where2 = position(error2.instancePath);
   const params = error2.params;
   switch (error2.keyword) {
@@ -60072,7 +63471,7 @@ function kindOf(value) {
   return TYPE_WORDS[typeof value] ?? typeof value;
 }
 var import__2, ajv, compiled, TYPE_WORDS;
-var init_answers4 = __esm({
+var init_answers5 = __esm({
   "src/service/answers.ts"() {
     "use strict";
     import__2 = __toESM(require__(), 1);
@@ -60127,7 +63526,7 @@ var init_transport = __esm({
     init_query();
     init_stop();
     loadAnswers = () => {
-      answers ??= Promise.resolve().then(() => (init_answers4(), answers_exports));
+      answers ??= Promise.resolve().then(() => (init_answers5(), answers_exports));
       return answers;
     };
     describeBytes = (n) => n >= 1048576 ? `${Math.round(n / 1048576).toLocaleString("en-US")} MB` : `${n.toLocaleString("en-US")} bytes`;
@@ -60517,13 +63916,14 @@ var init_client = __esm({
       }
       /**
        * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
-       * checked against `expect` (a `listPage(item)` of shapes.ts).
+       * checked against `expect` (a `listPage(item)` of shapes.ts), drawn from `budget` (default general).
        */
-      listAll(path, query = {}, expect) {
+      listAll(path, query = {}, expect, budget) {
         return collectOffsetPages(this.#transport, {
           method: "GET",
           path,
           query,
+          ...budget ? { budget } : {},
           ...expect ? { expect } : {}
         });
       }
@@ -60684,7 +64084,7 @@ var init_env = __esm({
 });
 
 // src/service/index.ts
-var init_service4 = __esm({
+var init_service5 = __esm({
   "src/service/index.ts"() {
     "use strict";
     init_client();
@@ -61210,7 +64610,7 @@ var init_connect = __esm({
   "src/commands/connect.ts"() {
     "use strict";
     init_clock();
-    init_service4();
+    init_service5();
     init_progress();
   }
 });
@@ -61314,7 +64714,7 @@ var init_people = __esm({
             let members2 = this.#members.get(id);
             if (members2 === void 0) {
               members2 = this.#client.organizations.members(id).then(
-                (list12) => ({ members: list12 }),
+                (list14) => ({ members: list14 }),
                 (error2) => ({ error: error2 })
               );
               this.#members.set(id, members2);
@@ -61610,27 +65010,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run14 = async (function_, resolve12, arguments_) => {
+  const run14 = async (function_, resolve13, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve12(result);
+    resolve13(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve12, reject, arguments_) => {
+  const enqueue = (function_, resolve13, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run14.bind(void 0, function_, resolve12, arguments_));
+    }).then(run14.bind(void 0, function_, resolve13, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve12, reject) => {
-    enqueue(function_, resolve12, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve13, reject) => {
+    enqueue(function_, resolve13, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -61704,7 +65104,7 @@ function systemGit(cwd, env) {
     if (value !== void 0 && !name.startsWith("POSTHOG_")) childEnv[name] = value;
   }
   Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", LANGUAGE: "C" });
-  return (args) => new Promise((resolve12, reject) => {
+  return (args) => new Promise((resolve13, reject) => {
     execFile(
       "git",
       [...args],
@@ -61720,7 +65120,7 @@ function systemGit(cwd, env) {
           return;
         }
         const exit = error2 ? Number(error2.code ?? 1) : 0;
-        resolve12({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
+        resolve13({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
       }
     );
   });
@@ -61736,7 +65136,7 @@ var init_git = __esm({
 
 // src/drift/index.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve5, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
 async function resolveBase(git, base, cwd) {
   if (base.trim() === "" || base.startsWith("-")) {
     throw new UserError(`--base ${JSON.stringify(base)} is not a git revision`);
@@ -61811,8 +65211,8 @@ function settings(parsed, listKeys) {
   return Object.fromEntries(Object.entries(parsed.data).filter(([key]) => !listKeys.has(key)));
 }
 function items(parsed, key) {
-  const list12 = parsed.data[key];
-  return Array.isArray(list12) ? list12 : [];
+  const list14 = parsed.data[key];
+  return Array.isArray(list14) ? list14 : [];
 }
 function field2(item, name) {
   return typeof item === "object" && item !== null && !Array.isArray(item) ? item[name] : void 0;
@@ -61821,14 +65221,14 @@ async function sameDeclaration(action, kindKey2, files) {
   const source = action.object.source;
   const now = await files.now(source.file);
   if (now === void 0) return false;
-  const list12 = items(now, kindKey2);
-  const index = list12.findIndex((_item, i) => {
+  const list14 = items(now, kindKey2);
+  const index = list14.findIndex((_item, i) => {
     const at = now.at(kindKey2, i);
     return at !== void 0 && at.line === source.line && at.column === source.column;
   });
-  const fallback = index >= 0 ? index : list12.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
+  const fallback = index >= 0 ? index : list14.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
   if (fallback < 0) return false;
-  const item = list12[fallback];
+  const item = list14[fallback];
   const base = await files.base(source.file);
   if (base === void 0) return false;
   const id = field2(item, "id");
@@ -61897,7 +65297,7 @@ var init_drift = __esm({
       now(file) {
         let parsed = this.#now.get(file);
         if (parsed === void 0) {
-          const absolute = resolve5(this.#options.cwd, file);
+          const absolute = resolve6(this.#options.cwd, file);
           const read = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
           parsed = read(absolute).then(
             (text2) => parse2(file, text2),
@@ -62000,7 +65400,7 @@ var plan_exports = {};
 __export(plan_exports, {
   run: () => run4
 });
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 async function run4(flags, io) {
   const desired = await readConfig(flags.args, flags, io, "plan", "plan");
   const commit = await checkBase(flags, io);
@@ -62033,7 +65433,7 @@ async function run4(flags, io) {
       plan: shown2,
       reads: made.reads
     };
-    const file = resolve6(io.cwd, flags.out);
+    const file = resolve7(io.cwd, flags.out);
     await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
       mode: 384,
       scrubbed: true
@@ -62045,7 +65445,7 @@ async function run4(flags, io) {
   }
   return flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0;
 }
-var init_plan4 = __esm({
+var init_plan5 = __esm({
   "src/commands/plan.ts"() {
     "use strict";
     init_saved_plan();
@@ -62073,12 +65473,18 @@ async function applyPlan(plan, deps) {
   const groups = /* @__PURE__ */ new Map();
   const knownIds = planKnownIds(plan);
   for (const action of plan.actions) {
-    const key = objectKey(action.object);
     if (isDelete(action)) continue;
+    const key = groupKey(action);
     groups.set(key, [...groups.get(key) ?? [], action]);
   }
+  const referencesOf = (action) => {
+    const kind2 = deps.kinds.find((k) => k.name === action.object.kind);
+    return kind2?.verbs.find((v) => v.name === action.action)?.references?.(action) ?? [];
+  };
+  const refKey = (action, ref) => objectKey({ project: action.object.project, kind: ref.kind, name: ref.name });
+  const ids = /* @__PURE__ */ new Map();
   const failedKeys = /* @__PURE__ */ new Set();
-  const runGroup = async (key, actions) => {
+  const runGroup = async (actions) => {
     let id = actions[0]?.object.id;
     let failure;
     let stopped = false;
@@ -62091,18 +65497,31 @@ async function applyPlan(plan, deps) {
         report2({ action, outcome: "skipped", error: `skipped: ${failure}`, notes: [] });
         continue;
       }
+      const needed = referencesOf(action).find((ref) => failedKeys.has(refKey(action, ref)));
+      if (needed !== void 0) {
+        const word = deps.kinds.find((k) => k.name === needed.kind)?.words.one ?? needed.kind;
+        report2({
+          action,
+          outcome: "skipped",
+          error: `skipped: the work on ${word} "${needed.name}" failed`,
+          notes: []
+        });
+        continue;
+      }
       try {
         const kind2 = deps.kinds.find((k) => k.name === action.object.kind);
         if (kind2 === void 0) throw new UserError(`unknown kind "${action.object.kind}" in the plan`);
         const done = await executeAction(kind2, action, id, {
           client: deps.client,
           env: deps.env,
-          knownIds: knownIds.get(kindKey(action.object)) ?? /* @__PURE__ */ new Set()
+          knownIds: knownIds.get(kindKey(action.object)) ?? /* @__PURE__ */ new Set(),
+          referenced: { idOf: (ref) => ids.get(refKey(action, ref)) }
         });
         id = done.id ?? id;
+        if (id !== void 0) ids.set(objectKey(action.object), id);
         report2({ action, outcome: "ok", ...id !== void 0 ? { id } : {}, notes: done.notes });
       } catch (error2) {
-        failedKeys.add(key);
+        failedKeys.add(objectKey(action.object));
         if (error2 instanceof StoppedError) {
           report2({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
           stopped = true;
@@ -62114,7 +65533,33 @@ async function applyPlan(plan, deps) {
     }
   };
   const limit = pLimit(Math.max(1, deps.concurrency ?? 4));
-  await Promise.all([...groups].map(([key, actions]) => limit(() => runGroup(key, actions))));
+  const byName = /* @__PURE__ */ new Map();
+  for (const key of groups.keys()) {
+    const name = objectKey(groups.get(key)[0].object);
+    byName.set(name, [...byName.get(name) ?? [], key]);
+  }
+  const started = /* @__PURE__ */ new Map();
+  const visiting = /* @__PURE__ */ new Set();
+  const start2 = (key) => {
+    const known = started.get(key);
+    if (known) return known;
+    const actions = groups.get(key);
+    visiting.add(key);
+    const before = /* @__PURE__ */ new Set();
+    for (const action of actions) {
+      for (const ref of referencesOf(action)) {
+        for (const other of byName.get(refKey(action, ref)) ?? []) {
+          if (other !== key && !visiting.has(other)) before.add(other);
+        }
+      }
+    }
+    const waits = [...before].map(start2);
+    visiting.delete(key);
+    const run14 = Promise.all(waits).then(() => limit(() => runGroup(actions)));
+    started.set(key, run14);
+    return run14;
+  };
+  await Promise.all([...groups.keys()].map(start2));
   const deletes = plan.actions.filter(isDelete).map((a) => [objectKey(a.object), a]);
   await Promise.all(
     deletes.map(
@@ -62132,11 +65577,14 @@ async function applyPlan(plan, deps) {
           });
           return;
         }
-        await runGroup(`${key}#delete`, [action]);
+        await runGroup([action]);
       })
     )
   );
   return results;
+}
+function groupKey(action) {
+  return `${objectKey(action.object)}#${action.object.id ?? ""}`;
 }
 function planKnownIds(plan) {
   const known = /* @__PURE__ */ new Map();
@@ -62310,7 +65758,7 @@ __export(apply_exports, {
   closing: () => closing,
   run: () => run5
 });
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function run5(flags, io) {
   if (!flags.autoApprove && !io.confirm) {
     throw new UserError("apply asks for confirmation on a terminal; without one, pass --auto-approve");
@@ -62323,7 +65771,7 @@ async function run5(flags, io) {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve7(io.cwd, flags.plan), KINDS) : void 0;
+  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve8(io.cwd, flags.plan), KINDS) : void 0;
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
   const commit = saved ? void 0 : await checkBase(flags, io);
   return withConnection(flags, io, async (session) => {
@@ -62554,16 +66002,16 @@ function pullDocument(kind2, project3, pulled, schemaLocation2, leftOut = []) {
     ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
   ];
   return `${header.join("\n")}
-${printableYaml((0, import_yaml4.stringify)({ project: project3, [kind2.key]: items2 }, YAML_TEXT))}`;
+${printableYaml((0, import_yaml5.stringify)({ project: project3, [kind2.key]: items2 }, YAML_TEXT))}`;
 }
 function pullFileName(kind2) {
   return `${kind2.key.replaceAll("_", "-")}.yaml`;
 }
-var import_yaml4;
+var import_yaml5;
 var init_document = __esm({
   "src/pull/document.ts"() {
     "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
+    import_yaml5 = __toESM(require_dist(), 1);
     init_values();
     init_escape();
   }
@@ -62572,8 +66020,9 @@ var init_document = __esm({
 // src/pull/pull.ts
 async function pullFiles(kinds, client, project3, schemaLocation2) {
   const files = [];
+  const context = { kinds: kinds.map((k) => k.name) };
   for (const kind2 of kinds) {
-    const pulled = await kind2.pull(client, project3);
+    const pulled = await kind2.pull(client, project3, context);
     const name = pullFileName(kind2);
     const leftOut = [];
     files.push({
@@ -62596,8 +66045,8 @@ var init_pull3 = __esm({
 
 // src/pull/refresh.ts
 function refreshText(text2, fields) {
-  const lines = new import_yaml5.LineCounter();
-  const doc = (0, import_yaml5.parseDocument)(text2, { lineCounter: lines });
+  const lines = new import_yaml6.LineCounter();
+  const doc = (0, import_yaml6.parseDocument)(text2, { lineCounter: lines });
   const edits = [];
   const changed = [];
   const kept = [];
@@ -62625,11 +66074,11 @@ function refreshText(text2, fields) {
   return { text: out, changed, kept };
 }
 function findItem(root, field3, lines) {
-  if (!(0, import_yaml5.isMap)(root)) return void 0;
-  const list12 = root.get(field3.key, true);
-  if (!(0, import_yaml5.isSeq)(list12)) return void 0;
-  for (const item of list12.items) {
-    if (!(0, import_yaml5.isMap)(item) || !item.range) continue;
+  if (!(0, import_yaml6.isMap)(root)) return void 0;
+  const list14 = root.get(field3.key, true);
+  if (!(0, import_yaml6.isSeq)(list14)) return void 0;
+  for (const item of list14.items) {
+    if (!(0, import_yaml6.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
     const at = lines.linePos(first?.range?.[0] ?? item.range[0]);
     if (at.line === field3.line && at.col === field3.column) return item;
@@ -62639,18 +66088,18 @@ function findItem(root, field3, lines) {
 function nodeAt(item, path) {
   let node2 = item;
   for (const part of path) {
-    if (!(0, import_yaml5.isMap)(node2)) return void 0;
+    if (!(0, import_yaml6.isMap)(node2)) return void 0;
     node2 = node2.get(part, true);
   }
   return node2;
 }
 function hasReference(node2) {
-  if ((0, import_yaml5.isScalar)(node2)) {
+  if ((0, import_yaml6.isScalar)(node2)) {
     const scanned = typeof node2.value === "string" ? scan(node2.value) : void 0;
     return scanned?.ok === true && scanned.references.length > 0;
   }
-  if ((0, import_yaml5.isSeq)(node2)) return node2.items.some(hasReference);
-  if ((0, import_yaml5.isMap)(node2)) return node2.items.some((pair) => hasReference(pair.value));
+  if ((0, import_yaml6.isSeq)(node2)) return node2.items.some(hasReference);
+  if ((0, import_yaml6.isMap)(node2)) return node2.items.some((pair) => hasReference(pair.value));
   return false;
 }
 function yamlValue2(value) {
@@ -62661,13 +66110,13 @@ function yamlValue2(value) {
     flowCollectionPadding: false,
     ...flow2 ? { collectionStyle: "flow" } : {}
   };
-  return printableYaml((0, import_yaml5.stringify)(value, options).trimEnd());
+  return printableYaml((0, import_yaml6.stringify)(value, options).trimEnd());
 }
-var import_yaml5;
+var import_yaml6;
 var init_refresh = __esm({
   "src/pull/refresh.ts"() {
     "use strict";
-    import_yaml5 = __toESM(require_dist(), 1);
+    import_yaml6 = __toESM(require_dist(), 1);
     init_interpolate();
     init_escape();
   }
@@ -62675,7 +66124,7 @@ var init_refresh = __esm({
 
 // src/commands/pull-refresh.ts
 import { readFile as readFile3 } from "node:fs/promises";
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
@@ -62713,8 +66162,8 @@ async function refresh2(paths, flags, io) {
           );
           continue;
         }
-        const list12 = perFile.get(object.source.file) ?? [];
-        list12.push({
+        const list14 = perFile.get(object.source.file) ?? [];
+        list14.push({
           key: kind2.key,
           line: object.source.line,
           column: object.source.column,
@@ -62722,13 +66171,13 @@ async function refresh2(paths, flags, io) {
           value,
           owner
         });
-        perFile.set(object.source.file, list12);
+        perFile.set(object.source.file, list14);
       }
     }
   });
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
-    const path = resolve8(io.cwd, file);
+    const path = resolve9(io.cwd, file);
     const text2 = await withFile("read", file, () => readFile3(path, "utf8"));
     const refreshed = refreshText(text2, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
@@ -62750,7 +66199,7 @@ async function livePulled(cache, kind2, client, project3) {
   const key = `${project3}/${kind2.name}`;
   let items2 = cache.get(key);
   if (!items2) {
-    const pulled = await kind2.pull(client, project3);
+    const pulled = await kind2.pull(client, project3, { kinds: KINDS.map((k) => k.name) });
     items2 = new Map(
       pulled.items.map((item) => [item.id, escapeItem(item)])
     );
@@ -62800,12 +66249,12 @@ __export(pull_exports, {
   run: () => run6
 });
 import { mkdir } from "node:fs/promises";
-import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve10, sep as sep4 } from "node:path";
 import { fileURLToPath } from "node:url";
 function schemaLocation(cwd, dir) {
   const fromRepo = relative4(cwd, SCHEMA);
   const inside = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute4(fromRepo);
-  return (name) => inside ? relative4(dirname2(resolve9(dir, name)), SCHEMA).split(sep4).join("/") : PUBLISHED_SCHEMA;
+  return (name) => inside ? relative4(dirname2(resolve10(dir, name)), SCHEMA).split(sep4).join("/") : PUBLISHED_SCHEMA;
 }
 async function run6(flags, io) {
   const paths = flags.args ?? [];
@@ -62821,14 +66270,14 @@ async function run6(flags, io) {
     );
   const { project: project3 } = projectChoice(flags, io);
   if (project3 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
-  const dir = resolve9(io.cwd, flags.out ?? "posthog");
+  const dir = resolve10(io.cwd, flags.out ?? "posthog");
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
     throw new UserError(
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve9(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
+  const existing = kinds.map((kind2) => resolve10(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
       `${existing.map((file) => relative4(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
@@ -62839,7 +66288,7 @@ async function run6(flags, io) {
   const shown2 = relative4(io.cwd, dir) || ".";
   await withFile("create the folder", shown2, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
-    const file = resolve9(dir, pulled.name);
+    const file = resolve10(dir, pulled.name);
     await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text, { create: true });
     const words2 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
@@ -62980,7 +66429,7 @@ var init_exports = __esm({
   "src/kinds/batch-export/operations/exports.ts"() {
     "use strict";
     init_errors();
-    init_service4();
+    init_service5();
     init_service();
     UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   }
@@ -63059,7 +66508,7 @@ function logsApi(client) {
     }
   };
 }
-var init_service5 = __esm({
+var init_service6 = __esm({
   "src/kinds/batch-export/operations/service.ts"() {
     "use strict";
     init_query();
@@ -63128,9 +66577,9 @@ var init_run_lookup = __esm({
   "src/kinds/batch-export/operations/run-lookup.ts"() {
     "use strict";
     init_errors();
-    init_service4();
-    init_normalise();
     init_service5();
+    init_normalise();
+    init_service6();
     LOG_PAGE = 500;
   }
 });
@@ -63254,14 +66703,14 @@ function rowOf(b, windowRuns, after) {
     interval: b.interval,
     paused: b.paused,
     paused_since: b.paused ? b.last_paused_at ?? null : null,
-    latest_run: latest ? summary2(latest) : null,
+    latest_run: latest ? summary3(latest) : null,
     running: newestFirst.some(inProgress),
     runs_in_window: inWindow.length,
     failed_in_window: inWindow.filter((r) => isFailed(r.status)).length,
     records_in_window: inWindow.reduce((n, r) => n + (r.records_completed ?? 0), 0)
   };
 }
-function summary2(r) {
+function summary3(r) {
   const { records_total_count: _total, bytes_exported: _bytes, backfill: _backfill, ...rest } = runItem(r);
   return rest;
 }
@@ -63286,7 +66735,7 @@ var init_runs2 = __esm({
     init_status();
     init_table2();
     init_pages();
-    init_service5();
+    init_service6();
     MAX_RUNS2 = 5e3;
   }
 });
@@ -63307,7 +66756,7 @@ var init_operations = __esm({
     init_exports();
     init_run_lookup();
     init_runs2();
-    init_service5();
+    init_service6();
   }
 });
 
@@ -63317,7 +66766,7 @@ __export(status_exports, {
   run: () => run7
 });
 import { existsSync as existsSync4 } from "node:fs";
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 async function run7(options, io) {
   const format = options.format ?? "text";
   return withService(options, io, async (ctx) => {
@@ -63357,7 +66806,7 @@ async function select(ctx, options) {
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
-  if (existsSync4(resolve10(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync4(resolve11(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project3 } = projectChoice(options, ctx.io);
   if (project3 === void 0) {
     throw new UserError(
@@ -63645,7 +67094,7 @@ var init_retry = __esm({
     init_operations();
     init_runs3();
     init_time2();
-    init_service4();
+    init_service5();
     init_text();
     init_time();
     init_words();
@@ -63695,7 +67144,7 @@ var init_backfill = __esm({
     init_errors();
     init_operations();
     init_time2();
-    init_service4();
+    init_service5();
     init_text();
     init_connect();
     init_options();
@@ -63986,7 +67435,7 @@ var init_events4 = __esm({
     init_table2();
     init_text2();
     init_scrub();
-    init_service4();
+    init_service5();
     init_time();
     init_words();
     init_config2();
@@ -64000,7 +67449,7 @@ var init_events4 = __esm({
 // src/action/main.ts
 import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join5, resolve as resolve11 } from "node:path";
+import { join as join5, resolve as resolve12 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -64172,7 +67621,7 @@ var {
 init_errors();
 
 // src/kinds/keys.ts
-var KIND_KEYS = ["dashboards", "batch_exports"];
+var KIND_KEYS = ["dashboards", "insights", "batch_exports"];
 
 // src/process-io.ts
 init_clock();
@@ -64223,7 +67672,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve12) => {
+  return new Promise((resolve13) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -64231,7 +67680,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve12(answer);
+      resolve13(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -64334,7 +67783,7 @@ function buildProgram(io, setExit) {
       ],
       "posthog-gitops plan posthog/ --format markdown --out plan.json"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_plan4(), plan_exports))));
+  ).action(action(() => Promise.resolve().then(() => (init_plan5(), plan_exports))));
   connectionOptions(
     program2.command("apply").description("make the planned changes; idempotent").argument("[paths...]", "files or folders (default posthog/)").option("--plan <file>", "apply exactly this saved plan (refused if live state changed since)").option("--auto-approve", "do not ask for confirmation (required without a terminal)").option("--prune", "delete live objects that no file declares (kinds the files list)").option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
       "--target <kind/name>",
@@ -64477,7 +67926,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve12, reject) => {
+      return new Promise((resolve13, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -64495,7 +67944,7 @@ function installedCli(label2, bin, env, cwd) {
         });
         child.once("close", (code, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve12({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve13({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -64710,14 +68159,14 @@ async function installRelease(version, prefix, env) {
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code = await new Promise((resolve12, reject) => {
+  const code = await new Promise((resolve13, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status) => resolve12(status ?? 1));
+    child.once("close", (status) => resolve13(status ?? 1));
   });
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join3(prefix, "node_modules", "posthog-gitops");
@@ -64769,12 +68218,12 @@ async function runAction(ctx) {
     return keepComment(ctx, note, plan.code);
   }
   writeFileSync3(markdownFile, plan.stdout, { flag: "wx" });
-  const summary3 = planSummary(planFile);
-  report2.setOutput("has-changes", String(summary3.total > 0));
-  report2.setOutput("destructive", String(summary3.destructive));
+  const summary4 = planSummary(planFile);
+  report2.setOutput("has-changes", String(summary4.total > 0));
+  report2.setOutput("destructive", String(summary4.destructive));
   report2.setOutput("plan-file", planFile);
   report2.setOutput("markdown-file", markdownFile);
-  report2.info(`has-changes=${summary3.total > 0} destructive=${summary3.destructive}`);
+  report2.info(`has-changes=${summary4.total > 0} destructive=${summary4.destructive}`);
   showMarkdown(report2, plan.stdout);
   let code = 0;
   if (inputs.command === "apply") {
@@ -64800,9 +68249,9 @@ The plan could not be made (exit ${code}): see the [job log](${runUrl}).
 }
 function planSummary(file) {
   const saved = JSON.parse(readFileSync5(file, "utf8"));
-  const summary3 = saved.plan?.summary;
-  if (typeof summary3?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
-  return { total: summary3.total, destructive: summary3.destructive === true };
+  const summary4 = saved.plan?.summary;
+  if (typeof summary4?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
+  return { total: summary4.total, destructive: summary4.destructive === true };
 }
 function showMarkdown(report2, markdown) {
   const token = `posthog-gitops-${randomUUID7()}`;
@@ -64847,7 +68296,7 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve11(workspace, inputs.workingDirectory);
+  const cwd = resolve12(workspace, inputs.workingDirectory);
   if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;

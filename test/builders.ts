@@ -172,6 +172,7 @@ export interface LiveProjectSpec {
   dashboards?: DashboardBasic[];
   collaborators?: LiveDashboards["collaborators"];
   sharing?: LiveDashboards["sharing"];
+  tiles?: LiveDashboards["tiles"];
   batchExports?: BatchExport[];
   features?: Features;
 }
@@ -181,6 +182,7 @@ export function liveProject(spec: LiveProjectSpec = {}): LiveProject {
     objects: spec.dashboards ?? [],
     collaborators: spec.collaborators ?? {},
     sharing: spec.sharing ?? {},
+    tiles: spec.tiles ?? {},
   };
   const batchExports: LiveBatchExports = { objects: spec.batchExports ?? [] };
   const live: LiveProject = {

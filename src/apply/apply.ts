@@ -1,9 +1,11 @@
 /**
  * Executes a plan. Actions of one object run in plan order (create/restore, update, collaborator
- * removes then adds, sharing, pause/unpause); independent objects run concurrently (bounded); deletes
- * run last, and a delete is skipped when other work on an object of the same name failed (a replace must
- * not remove the old export when the new one was not created). After a failure the object's remaining
- * actions are skipped, other objects carry on, and every action gets exactly one result.
+ * removes then adds, sharing, pause/unpause, tiles); independent objects run concurrently (bounded);
+ * deletes run last, and a delete is skipped when other work on an object of the same name failed (a
+ * replace must not remove the old export when the new one was not created). An object whose actions
+ * refer to others (a dashboard's tiles, the insights they show: the verb's `references`) starts after
+ * the work on those, and such an action is skipped when that work failed. After a failure the object's
+ * remaining actions are skipped, other objects carry on, and every action gets exactly one result.
  */
 import pLimit from "p-limit";
 import { isUserError, UserError } from "../errors.js";
@@ -12,7 +14,7 @@ import { type Action, objectKey, type Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { StoppedError } from "../service/stop.js";
 import { executeAction } from "./execute.js";
-import type { ApplyKind } from "./kinds.js";
+import type { ApplyKind, Reference } from "./kinds.js";
 
 /**
  * `skipped`: not tried because other work on the object failed; `not_started`: not tried because the
@@ -53,15 +55,25 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
     results.push(result);
     deps.onResult?.(result);
   };
+  // One group per object: its name (objects of one name share the delete guard) and its id (pinned
+  // objects may share a name, as pulled insights do; a replacement's actions carry the old id).
   const groups = new Map<string, Action[]>();
   const knownIds = planKnownIds(plan);
   for (const action of plan.actions) {
-    const key = objectKey(action.object);
     if (isDelete(action)) continue;
+    const key = groupKey(action);
     groups.set(key, [...(groups.get(key) ?? []), action]);
   }
+  const referencesOf = (action: Action): readonly Reference[] => {
+    const kind = deps.kinds.find((k) => k.name === action.object.kind);
+    return kind?.verbs.find((v) => v.name === action.action)?.references?.(action) ?? [];
+  };
+  const refKey = (action: Action, ref: Reference) =>
+    objectKey({ project: action.object.project, kind: ref.kind, name: ref.name });
+  /** Ids learnt per object name: live ids, and the ids creates returned. */
+  const ids = new Map<string, number | string>();
   const failedKeys = new Set<string>();
-  const runGroup = async (key: string, actions: readonly Action[]) => {
+  const runGroup = async (actions: readonly Action[]) => {
     let id = actions[0]?.object.id;
     let failure: string | undefined;
     let stopped = false;
@@ -74,6 +86,17 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
         report({ action, outcome: "skipped", error: `skipped: ${failure}`, notes: [] });
         continue;
       }
+      const needed = referencesOf(action).find((ref) => failedKeys.has(refKey(action, ref)));
+      if (needed !== undefined) {
+        const word = deps.kinds.find((k) => k.name === needed.kind)?.words.one ?? needed.kind;
+        report({
+          action,
+          outcome: "skipped",
+          error: `skipped: the work on ${word} "${needed.name}" failed`,
+          notes: [],
+        });
+        continue;
+      }
       try {
         const kind = deps.kinds.find((k) => k.name === action.object.kind);
         if (kind === undefined) throw new UserError(`unknown kind "${action.object.kind}" in the plan`);
@@ -81,11 +104,13 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
           client: deps.client,
           env: deps.env,
           knownIds: knownIds.get(kindKey(action.object)) ?? new Set(),
+          referenced: { idOf: (ref) => ids.get(refKey(action, ref)) },
         });
         id = done.id ?? id;
+        if (id !== undefined) ids.set(objectKey(action.object), id);
         report({ action, outcome: "ok", ...(id !== undefined ? { id } : {}), notes: done.notes });
       } catch (error) {
-        failedKeys.add(key);
+        failedKeys.add(objectKey(action.object));
         if (error instanceof StoppedError) {
           // Its request was never sent: the object is as it was before.
           report({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
@@ -98,7 +123,35 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
     }
   };
   const limit = pLimit(Math.max(1, deps.concurrency ?? 4));
-  await Promise.all([...groups].map(([key, actions]) => limit(() => runGroup(key, actions))));
+  // The groups an object's actions refer to run first. Waiting happens outside the limit, so a group
+  // waiting for others never holds one of its slots; a cycle (never planned) is cut where it closes.
+  const byName = new Map<string, string[]>();
+  for (const key of groups.keys()) {
+    const name = objectKey((groups.get(key) as Action[])[0]!.object);
+    byName.set(name, [...(byName.get(name) ?? []), key]);
+  }
+  const started = new Map<string, Promise<void>>();
+  const visiting = new Set<string>();
+  const start = (key: string): Promise<void> => {
+    const known = started.get(key);
+    if (known) return known;
+    const actions = groups.get(key) as Action[];
+    visiting.add(key);
+    const before = new Set<string>();
+    for (const action of actions) {
+      for (const ref of referencesOf(action)) {
+        for (const other of byName.get(refKey(action, ref)) ?? []) {
+          if (other !== key && !visiting.has(other)) before.add(other);
+        }
+      }
+    }
+    const waits = [...before].map(start);
+    visiting.delete(key);
+    const run = Promise.all(waits).then(() => limit(() => runGroup(actions)));
+    started.set(key, run);
+    return run;
+  };
+  await Promise.all([...groups.keys()].map(start));
   const deletes = plan.actions.filter(isDelete).map((a) => [objectKey(a.object), a] as const);
   await Promise.all(
     deletes.map(([key, action]) =>
@@ -116,11 +169,16 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
           });
           return;
         }
-        await runGroup(`${key}#delete`, [action]);
+        await runGroup([action]);
       }),
     ),
   );
   return results;
+}
+
+/** One object's actions in apply: its name and its id (a created object has none until its create). */
+function groupKey(action: Action): string {
+  return `${objectKey(action.object)}#${action.object.id ?? ""}`;
 }
 
 /** `project/kind`: where names must be unique. */

@@ -10,7 +10,7 @@ import type { Env } from "../plan/secrets.js";
 import type { Action } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { ServiceError, UnknownOutcomeError } from "../service/errors.js";
-import type { ApplyKind, Executed } from "./kinds.js";
+import type { ApplyKind, Executed, ReferencedIds } from "./kinds.js";
 
 export type { Executed } from "./kinds.js";
 
@@ -23,6 +23,8 @@ export interface ExecuteDeps {
    * lost create.
    */
   knownIds: ReadonlySet<number | string>;
+  /** Ids of the objects the action refers to, as this apply knows them. */
+  referenced?: ReferencedIds;
 }
 
 export async function executeAction(
@@ -36,7 +38,7 @@ export async function executeAction(
   if (id === undefined) {
     throw new UserError(`${action.action} of ${kind.words.one} "${action.object.name}": its id is not known`);
   }
-  return kind.send(deps.client, action, id, body);
+  return kind.send(deps.client, action, id, body, deps.referenced);
 }
 
 async function create(

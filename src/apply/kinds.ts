@@ -15,11 +15,31 @@ export interface Executed {
   notes: string[];
 }
 
+/** An object of the same project an action refers to (a tile's insight), by kind and name. */
+export interface Reference {
+  kind: string;
+  name: string;
+}
+
+/**
+ * The ids apply knows of the objects an action refers to: the live id, or the id an earlier action of
+ * this apply created; undefined when the plan does not touch the object (its action then holds the id).
+ */
+export interface ReferencedIds {
+  idOf(ref: Reference): number | string | undefined;
+}
+
 /** What the executor needs of an action verb. */
 export interface ApplyVerb {
   readonly name: string;
   /** Removes the object: runs after all other work, and not when other work on the object failed. */
   readonly deletes?: boolean;
+  /**
+   * The objects the action needs live first (SPEC §3 "Apply order": an insight a tile shows): apply
+   * runs it after their own actions (create, restore, update), skips it when one of those failed, and
+   * hands their ids to `send`. Absent: none.
+   */
+  readonly references?: (action: Action) => readonly Reference[];
 }
 
 export interface ApplyKind {
@@ -43,6 +63,7 @@ export interface ApplyKind {
     action: Action,
     id: number | string,
     body: Record<string, unknown> | undefined,
+    referenced?: ReferencedIds,
   ): Promise<Executed>;
   /**
    * Ids of the live objects named exactly `name` in `project`, read fresh (one request where the

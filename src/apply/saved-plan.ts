@@ -14,7 +14,7 @@ import { fileError } from "../files.js";
 import { fingerprintLive } from "../plan/index.js";
 import type { PlanKind } from "../plan/kinds.js";
 import { planSchema } from "../plan/schema.js";
-import { type Action, type LiveProject, type ObjectRef, objectKey, type Plan } from "../plan/types.js";
+import { type Action, fingerprintKeys, type LiveProject, type ObjectRef, type Plan } from "../plan/types.js";
 import { canonicalJson } from "../plan/values.js";
 import type { ReadSet } from "../read/fetch.js";
 
@@ -158,8 +158,9 @@ export function staleObjects(
   const byProject = new Map(live.map((p) => [p.project, p]));
   const seen = new Set<string>();
   const stale: ObjectRef[] = [];
-  for (const action of plan.actions) {
-    const key = objectKey(action.object);
+  const keys = fingerprintKeys(plan.actions);
+  for (const [i, action] of plan.actions.entries()) {
+    const key = keys[i] as string;
     if (seen.has(key)) continue;
     seen.add(key);
     // An object the plan never fingerprinted was not planned: the check against the derived plan names it.

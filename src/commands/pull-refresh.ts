@@ -105,7 +105,8 @@ async function livePulled(
   const key = `${project}/${kind.name}`;
   let items = cache.get(key);
   if (!items) {
-    const pulled = await kind.pull(client, project);
+    // The files name objects of other kinds as a full pull would (a tile's insight by its name).
+    const pulled = await kind.pull(client, project, { kinds: KINDS.map((k) => k.name) });
     items = new Map(
       pulled.items.map((item) => [item.id as number | string, escapeItem(item) as Record<string, unknown>]),
     );

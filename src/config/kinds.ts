@@ -5,7 +5,15 @@
  * never branches on a kind's name.
  */
 import type { ObjectContext } from "./context.js";
-import type { Declared } from "./types.js";
+import type { Declared, DesiredProject, SourceRef } from "./types.js";
+
+/** A problem found across the declarations of one project (a tile naming an insight no file declares). */
+export interface ProjectProblem {
+  source: SourceRef;
+  message: string;
+  /** Absent: an error. */
+  severity?: "warning";
+}
 
 /** A JSON Schema node, as far as the loader reads one. */
 export type SchemaNode = {
@@ -60,4 +68,9 @@ export interface ConfigKind {
    * be echoed in a message, because it may be a secret written by mistake.
    */
   quiet?(pointer: string): boolean;
+  /**
+   * Rules across the kinds of one project, once every file is read: what this kind's objects name in
+   * other kinds (a dashboard's tiles, the insights the files declare). Absent: none.
+   */
+  checkProject?(project: DesiredProject): ProjectProblem[];
 }

@@ -124,6 +124,13 @@ export async function loadConfig(
   }
   const unsetSecrets = reportMissingSecrets(run);
   checkDuplicates([...projects.values(), ...detached], kinds, diags);
+  for (const project of projects.values()) {
+    for (const kind of kinds) {
+      for (const p of kind.checkProject?.(project) ?? []) {
+        diags.add(p.severity ?? "error", p.source.file, p.source.line, p.source.column, p.message);
+      }
+    }
+  }
   const ordered = [...projects.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
@@ -243,7 +250,10 @@ function projectOf(
   return project;
 }
 
-/** Names and pinned ids are unique per project and kind, across files; the second place cites the first. */
+/**
+ * Unpinned names and pinned ids are unique per project and kind, across files; the second place cites
+ * the first.
+ */
 function checkDuplicates(
   projects: readonly DesiredProject[],
   kinds: readonly ConfigKind[],
@@ -256,17 +266,21 @@ function checkDuplicates(
       const byId = new Map<string, SourceRef>();
       for (const object of project.objects[kind.name] ?? []) {
         const s = object.source;
-        const firstName = byName.get(object.name);
-        if (firstName === undefined) byName.set(object.name, s);
-        else {
-          diags.error(
-            s.file,
-            s.line,
-            s.column,
-            `duplicate ${kind.words.one} name "${object.name}"${where}: also declared at ${cite(firstName)}`,
-          );
+        // Names are unique among the declarations without a pin (SPEC §2): a pinned object is matched
+        // by its id, so pinned objects may share a name, as pulled insights do.
+        if (object.id === undefined) {
+          const firstName = byName.get(object.name);
+          if (firstName === undefined) byName.set(object.name, s);
+          else {
+            diags.error(
+              s.file,
+              s.line,
+              s.column,
+              `duplicate ${kind.words.one} name "${object.name}"${where}: also declared at ${cite(firstName)}`,
+            );
+          }
+          continue;
         }
-        if (object.id === undefined) continue;
         const firstId = byId.get(String(object.id));
         if (firstId === undefined) byId.set(String(object.id), s);
         else {

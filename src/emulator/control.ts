@@ -1,6 +1,7 @@
 /**
  * Control endpoints under `/_emulator/` (docs/architecture.md): no auth, never faulted, throttled or
- * logged. `GET/DELETE requests`, `GET/POST faults`, `POST reset`, `GET state`, `POST seed`.
+ * logged. `GET/DELETE requests`, `GET/POST faults`, `POST reset`, `GET state`, `POST seed`,
+ * `POST upgrade_queries`.
  * They refuse browsers (SPEC §8): a request whose `Origin` is not the emulator's own, or whose
  * `Sec-Fetch-Site` says another site sent it, gets a 403, so a web page cannot reconfigure or read a
  * developer's local emulator. Tools (curl, the test helpers, the CLI) send neither header.
@@ -18,6 +19,8 @@ export interface ControlTarget {
   reset(): void;
   state(): unknown;
   loadSeed(seed: unknown): void;
+  /** `POST upgrade_queries`: the service's rewrite of stored insight queries, now (query-upgrades.ts). */
+  upgradeQueries(body: unknown): unknown;
 }
 
 /** A Host header's syntax: a name or an address, and a port. */
@@ -143,6 +146,8 @@ export async function handleControl(
       case "POST /_emulator/seed":
         target.loadSeed(json);
         return sendReply(res, { status: 204 });
+      case "POST /_emulator/upgrade_queries":
+        return sendReply(res, { status: 200, body: target.upgradeQueries(json) });
       default:
         return sendReply(res, {
           status: 404,

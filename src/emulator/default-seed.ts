@@ -54,12 +54,16 @@ function user(
 }
 
 function dashboards(): StoreData["dashboards"] {
-  const text = (id: number, body: string) => ({
+  const text = (id: number, body: string, created_at: string) => ({
     id,
-    text: { body },
-    insight: null,
+    text: { id, body, created_by: 1, last_modified_at: created_at, last_modified_by: null },
+    insight_id: null,
     layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } },
     color: null,
+    deleted: null,
+    show_description: null,
+    transparent_background: null,
+    filters_overrides: {},
   });
   const rows: Array<Partial<DashboardRecord> & Pick<DashboardRecord, "id" | "team_id" | "created_at">> = [
     {
@@ -70,7 +74,7 @@ function dashboards(): StoreData["dashboards"] {
       pinned: true,
       tags: ["kpi", "product"],
       created_at: "2025-03-01T09:00:00.000Z",
-      tiles: [text(1, "Activation and retention")],
+      tiles: [text(1, "Activation and retention", "2025-03-01T09:00:00.000Z")],
     },
     {
       id: 2,
@@ -78,7 +82,7 @@ function dashboards(): StoreData["dashboards"] {
       name: "Marketing Overview",
       tags: ["marketing"],
       created_at: "2025-03-02T09:00:00.000Z",
-      tiles: [text(2, "Campaigns")],
+      tiles: [text(2, "Campaigns", "2025-03-02T09:00:00.000Z")],
     },
     {
       id: 3,
@@ -295,9 +299,10 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     ...runsAndLogs(at),
     backfills: [],
     events: sampleEvents(at),
+    insights: [],
     quick_filters: [],
     dashboard_templates: [],
     view_logs: [],
-    sequences: { dashboard: 6, tile: 3 },
+    sequences: { dashboard: 6, tile: 3, insight: 1, text: 3 },
   };
 }

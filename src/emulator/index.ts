@@ -12,6 +12,7 @@ import { handleControl, hostAllowed } from "./control.js";
 import { defaultSeed } from "./default-seed.js";
 import { FaultState, type Faults } from "./faults.js";
 import { readStateFile, StatePersister } from "./persist.js";
+import { parseUpgradeOptions, upgradeStoredQueries } from "./query-upgrades.js";
 import { parseRateLimit, RateLimiter, type Window } from "./rate-limit.js";
 import { buildRouter } from "./routes/index.js";
 import { normaliseSeed } from "./seed.js";
@@ -150,6 +151,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
             );
             limiter.clear();
           },
+          upgradeQueries: (body) =>
+            upgradeStoredQueries(store, new Date(clock.now()), parseUpgradeOptions(body)),
         },
         req,
         res,

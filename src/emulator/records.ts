@@ -2,7 +2,7 @@
  * New store records with the service's defaults, for the routes that create objects and for the
  * default seed: one place knows what a fresh dashboard or batch export holds.
  */
-import type { BatchExportRecord, DashboardRecord } from "./types.js";
+import type { BatchExportRecord, DashboardRecord, InsightRecord } from "./types.js";
 
 type WithRequired<T, K extends keyof T> = Pick<T, K> & Partial<T>;
 
@@ -56,6 +56,30 @@ export function batchExportRecord(
     primary_key: null,
     version_key: null,
     incremental_mode: "APPEND",
+    ...fields,
+  };
+}
+
+/** A new insight as the service stores it: saved, not favorited, no query until one is written. */
+export function insightRecord(
+  fields: WithRequired<InsightRecord, "id" | "team_id" | "short_id" | "created_at" | "created_by">,
+): InsightRecord {
+  return {
+    name: null,
+    derived_name: null,
+    description: null,
+    filters: {},
+    query: null,
+    order: null,
+    deleted: false,
+    saved: true,
+    favorited: false,
+    is_sample: false,
+    tags: [],
+    updated_at: fields.created_at,
+    last_modified_at: fields.created_at,
+    last_modified_by: fields.created_by,
+    last_viewed_at: fields.created_at,
     ...fields,
   };
 }

@@ -7,6 +7,7 @@ import { defaultSeed } from "./default-seed.js";
 import { DEFAULT_FOLDER } from "./records.js";
 import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
 import { normaliseActivity } from "./seed-activity.js";
+import { seedContent } from "./seed-insights.js";
 import { defaultService, mergeService, type ServiceSettings } from "./service.js";
 import type {
   ApiKeyRecord,
@@ -215,6 +216,7 @@ export function normaliseSeed(
     ...(d.is_shared === true ? { is_shared: true } : {}),
     tiles: Array.isArray(d.tiles)
       ? (d.tiles as Raw[]).map((t) => ({
+          ...t,
           id: isInt(t.id) ? (t.id as number) : tileId++,
           insight: (t.insight as Raw) ?? null,
           text: (t.text as Raw) ?? null,
@@ -258,6 +260,7 @@ export function normaliseSeed(
   if (service.rules === "newest") migrateLegacyS3(batch_exports, integrations, at);
   const maxTile = Math.max(0, ...dashboards.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = (seed.sequences ?? {}) as Raw;
+  const content = seedContent(list(seed, "insights"), dashboards, at, sequences);
   return {
     service,
     organizations,
@@ -268,12 +271,15 @@ export function normaliseSeed(
     dashboards,
     batch_exports,
     ...normaliseActivity((key) => list(seed, key), at),
+    insights: content.insights,
     sequences: {
       dashboard: Math.max(
         isInt(sequences.dashboard) ? (sequences.dashboard as number) : 1,
         ...dashboards.map((d) => d.id + 1),
       ),
       tile: Math.max(isInt(sequences.tile) ? (sequences.tile as number) : 1, maxTile + 1),
+      insight: content.nextInsight,
+      text: content.nextText,
     },
   };
 }

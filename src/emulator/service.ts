@@ -17,6 +17,7 @@ export const FEATURE_FLAGS = [
   "hogql-batch-exports",
   "batch-export-earliest-backfill",
   "backfill-workflows-destination",
+  "legacy-insight-filters-disabled",
 ] as const;
 
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
@@ -31,6 +32,12 @@ export interface ServiceSettings {
    * The service's setting value was not found; 10 is the emulator's choice.
    */
   max_concurrent_backfills: number;
+  /**
+   * Insights: the deprecated `dashboards` field is left out of answers to personal API keys unless
+   * the request asks `?include_dashboards=true` (the service's INSIGHT_DASHBOARDS_OPT_IN_ENFORCED,
+   * off by default there too).
+   */
+  insight_dashboards_opt_in_enforced: boolean;
 }
 
 /** Settings a seed or the `service` option may give: any subset, flags one by one. */
@@ -44,6 +51,7 @@ export function defaultService(): ServiceSettings {
     legacy_routes: true,
     feature_flags: Object.fromEntries(FEATURE_FLAGS.map((f) => [f, false])) as Record<FeatureFlag, boolean>,
     max_concurrent_backfills: 10,
+    insight_dashboards_opt_in_enforced: false,
   };
 }
 
@@ -67,6 +75,11 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
         if (typeof v !== "boolean") return '"service.legacy_routes" must be true or false';
         out.legacy_routes = v;
         break;
+      case "insight_dashboards_opt_in_enforced":
+        if (typeof v !== "boolean")
+          return '"service.insight_dashboards_opt_in_enforced" must be true or false';
+        out.insight_dashboards_opt_in_enforced = v;
+        break;
       case "max_concurrent_backfills":
         if (!Number.isInteger(v) || (v as number) < 0) {
           return '"service.max_concurrent_backfills" must be a whole number';
@@ -87,7 +100,7 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
         break;
       }
       default:
-        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills)`;
+        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced)`;
     }
   }
   return out;

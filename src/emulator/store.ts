@@ -71,4 +71,12 @@ export class Store {
   nextTileId(): number {
     return this.data.sequences.tile++;
   }
+
+  nextInsightId(): number {
+    return this.data.sequences.insight++;
+  }
+
+  nextTextId(): number {
+    return this.data.sequences.text++;
+  }
 }

@@ -75,16 +75,60 @@ export interface IntegrationRecord {
   sensitive_keys?: string[];
 }
 
+/**
+ * A dashboard tile: an insight's place on a dashboard (`insight_id`) or a text card (`text`), with its
+ * layouts per breakpoint and display settings (routes/tiles.ts). `insight` (an inline object) is the
+ * older form a seed or a template may still give; the seed turns it into an insight record.
+ */
 export interface TileRecord {
   id: number;
+  insight_id?: number | null;
   insight?: Record<string, unknown> | null;
-  text?: Record<string, unknown> | null;
+  text?: TextRecord | Record<string, unknown> | null;
   layouts: Record<string, unknown>;
   color: string | null;
-  deleted?: boolean;
-  filters_overrides?: Record<string, unknown>;
+  /** The service's column is nullable: a tile made by adding an insight starts as null. */
+  deleted?: boolean | null;
   show_description?: boolean | null;
   transparent_background?: boolean | null;
+  filters_overrides?: Record<string, unknown> | null;
+}
+
+/** A text card's content (the service's Text model): shared by the tiles that show it. */
+export interface TextRecord {
+  id: number;
+  body: string | null;
+  created_by: number | null;
+  last_modified_at: string;
+  last_modified_by: number | null;
+}
+
+/**
+ * A saved insight (routes/insights.ts). `query` is kept as it was written: reads show it upgraded
+ * (src/queries), as the service does, until `POST /_emulator/upgrade_queries` rewrites stored queries.
+ */
+export interface InsightRecord {
+  id: number;
+  team_id: number;
+  short_id: string;
+  name: string | null;
+  derived_name: string | null;
+  description: string | null;
+  filters: Record<string, unknown>;
+  query: unknown;
+  order: number | null;
+  deleted: boolean;
+  saved: boolean;
+  favorited: boolean;
+  is_sample: boolean;
+  tags: string[];
+  created_at: string;
+  created_by: number | null;
+  updated_at: string;
+  last_modified_at: string;
+  last_modified_by: number | null;
+  /** When someone last viewed it (creating it counts): the list shows it as `last_viewed_at`. */
+  last_viewed_at: string | null;
 }
 
 export interface DashboardRecord {
@@ -264,11 +308,12 @@ export interface StoreData {
   backfills: BackfillRecord[];
   logs: LogRecord[];
   events: EventRecord[];
+  insights: InsightRecord[];
   quick_filters: QuickFilterRecord[];
   dashboard_templates: DashboardTemplateRecord[];
   view_logs: ViewLogRecord[];
-  /** Next integer ids (dashboards, tiles). */
-  sequences: { dashboard: number; tile: number };
+  /** Next integer ids (dashboards, tiles, insights, text cards). */
+  sequences: { dashboard: number; tile: number; insight: number; text: number };
 }
 
 /**

@@ -5,7 +5,7 @@
  * RenderVerb, ApplyVerb, RefreshVerb) and never branches on a kind's name; adding a kind is a folder and
  * a line in src/kinds/index.ts. Kinds are written with `defineKind` (./define/index.ts).
  */
-import type { ApplyKind, ApplyVerb, Executed } from "../apply/kinds.js";
+import type { ApplyKind, ApplyVerb, Executed, ReferencedIds } from "../apply/kinds.js";
 import type { ConfigKind } from "../config/kinds.js";
 import type { PlanKind, PlanVerb } from "../plan/kinds.js";
 import type { Env } from "../plan/secrets.js";
@@ -40,6 +40,7 @@ export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb, Read
     action: Action,
     id: number | string,
     body: Record<string, unknown> | undefined,
+    referenced?: ReferencedIds,
   ) => Promise<Executed>;
 }
 

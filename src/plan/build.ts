@@ -86,6 +86,7 @@ function planProject(
       features: live.features,
       options,
       sink,
+      others: { declared: (name) => declaredOf(project, name), live: (name) => live.kinds[name] },
     };
     for (const { desired, live: match, replaced } of matching.pairs) {
       // The leftovers of a replacement are deleted with --force, as the replacement itself was.

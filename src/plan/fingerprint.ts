@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { PlanKind } from "./kinds.js";
 import type { Action, LiveKind, LiveObject, LiveProject, ObjectRef } from "./types.js";
-import { liveOf, objectKey } from "./types.js";
+import { fingerprintKeys, liveOf } from "./types.js";
 import { canonicalJson } from "./values.js";
 
 export const ABSENT = "absent";
@@ -51,16 +51,17 @@ export function fingerprintLive(
     .digest("hex");
 }
 
-/** Fingerprints of every object the actions touch, keyed by `objectKey`; the first action's ref wins. */
+/** Fingerprints of every object the actions touch, keyed by `fingerprintKeys`; the first action's ref wins. */
 export function fingerprintActions(
   kinds: readonly PlanKind[],
   actions: readonly Action[],
   live: readonly LiveProject[],
 ): Record<string, string> {
   const byProject = new Map(live.map((p) => [p.project, p]));
+  const keys = fingerprintKeys(actions);
   const out: Record<string, string> = {};
-  for (const action of actions) {
-    const key = objectKey(action.object);
+  for (const [i, action] of actions.entries()) {
+    const key = keys[i] as string;
     if (key in out) continue;
     out[key] = fingerprintLive(kinds, byProject.get(action.object.project), action.object);
   }

@@ -2,7 +2,7 @@
 export { type BuildOptions, buildPlan, type PlanError } from "./build.js";
 export { declaredRef, makeAction, type PlanSink } from "./context.js";
 export { ABSENT, fingerprintActions, fingerprintLive } from "./fingerprint.js";
-export type { KindPlanContext, PlanKind } from "./kinds.js";
+export type { KindPlanContext, PlanKind, ProjectView } from "./kinds.js";
 export { matchObjects } from "./match.js";
 export { checkSafety, deleteLimit } from "./safety.js";
 export { compareActions, kindOrder, sortActions } from "./sort.js";

@@ -20,6 +20,18 @@ export interface KindPlanContext<K extends LiveKind = LiveKind> {
   features: Features | undefined;
   options: BuildOptions;
   sink: PlanSink;
+  /**
+   * The same project's other kinds, for what refers across them (a dashboard's tiles name insights):
+   * their declared objects and their live state. Absent in contexts built by hand: read as nothing.
+   */
+  others?: ProjectView;
+}
+
+/** One project's declared objects and live state, by kind name. */
+export interface ProjectView {
+  declared(kind: string): readonly Declared[];
+  /** Undefined when the kind was not read (the project's files do not list it). */
+  live(kind: string): LiveKind | undefined;
 }
 
 export interface PlanKind {

@@ -51,7 +51,8 @@ export function planSchema(
       },
       fingerprints: {
         type: "object",
-        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name`.",
+        description:
+          "Fingerprint of each touched object's live state, keyed by `project/kind/name` (`project/kind/name#id` where pinned objects share a name).",
         propertyNames: {
           pattern: "^[0-9]+/[a-z][a-z0-9_]*/",
         },
@@ -186,7 +187,7 @@ export function planSchema(
           kind: {
             type: "string",
             pattern: "^[a-z][a-z0-9_]*$",
-            description: `The kind's stable name, e.g. ${kinds.map((k) => k.name).join(" or ")}.`,
+            description: `The kind's stable name: ${kinds.map((k) => k.name).join(", ")}.`,
           },
           project: {
             $ref: "#/$defs/projectId",

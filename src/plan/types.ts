@@ -137,6 +137,24 @@ export function objectKey(ref: Pick<ObjectRef, "project" | "kind" | "name">): st
   return `${ref.project}/${ref.kind}/${ref.name}`;
 }
 
+/**
+ * Each action's key in `fingerprints`: its `objectKey`, and `objectKey#id` where several touched objects
+ * of a kind share a name (pinned objects may: SPEC §2), so each of them is fingerprinted and checked.
+ */
+export function fingerprintKeys(actions: readonly Action[]): string[] {
+  const ids = new Map<string, Set<string>>();
+  for (const action of actions) {
+    const key = objectKey(action.object);
+    const seen = ids.get(key) ?? new Set<string>();
+    seen.add(String(action.object.id ?? ""));
+    ids.set(key, seen);
+  }
+  return actions.map((action) => {
+    const key = objectKey(action.object);
+    return (ids.get(key)?.size ?? 0) > 1 ? `${key}#${action.object.id ?? ""}` : key;
+  });
+}
+
 /** What every live object has, whatever its kind. */
 export interface LiveObject {
   id: number | string;

@@ -31,11 +31,20 @@ export interface RefreshVerb {
   readonly refreshes?: (action: Action) => string[][];
 }
 
+/** What one kind's pull knows of the whole pull: the kinds written with it (by name). */
+export interface PullContext {
+  kinds: readonly string[];
+}
+
 export interface PullKind {
   readonly name: string;
   /** The file's list key, e.g. `dashboards`. */
   readonly key: string;
   readonly words: KindWords;
   readonly verbs: readonly RefreshVerb[];
-  pull(client: ServiceClient, project: number): Promise<Pulled>;
+  /**
+   * `context` says which kinds are pulled together: an item may name an object of another kind that
+   * is written too (a tile's insight by name), else it names it by id.
+   */
+  pull(client: ServiceClient, project: number, context?: PullContext): Promise<Pulled>;
 }

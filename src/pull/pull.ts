@@ -26,8 +26,9 @@ export async function pullFiles(
   schemaLocation: (fileName: string) => string,
 ): Promise<PulledFile[]> {
   const files: PulledFile[] = [];
+  const context = { kinds: kinds.map((k) => k.name) };
   for (const kind of kinds) {
-    const pulled = await kind.pull(client, project);
+    const pulled = await kind.pull(client, project, context);
     const name = pullFileName(kind);
     const leftOut: string[] = [];
     files.push({

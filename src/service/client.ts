@@ -42,7 +42,10 @@ export interface ClientOptions {
   concurrency?: number;
   /** Default 480/minute, 4800/hour. */
   rateLimit?: { perMinute: number; perHour: number };
-  /** Events endpoints; default 240/minute, 1200/hour. */
+  /**
+   * The ClickHouse-throttled endpoints (events and insights, one scope at the service); default
+   * 240/minute, 1200/hour.
+   */
   eventsRateLimit?: { perMinute: number; perHour: number };
   /** Arbitrary windows (e.g. 20 per 2 s in tests, or POSTHOG_RATE_LIMIT); win over `rateLimit`. */
   rateWindows?: { general?: RateWindow[]; events?: RateWindow[] };
@@ -186,13 +189,19 @@ export class ServiceClient {
 
   /**
    * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
-   * checked against `expect` (a `listPage(item)` of shapes.ts).
+   * checked against `expect` (a `listPage(item)` of shapes.ts), drawn from `budget` (default general).
    */
-  listAll<T extends { id: unknown }>(path: string, query: Query = {}, expect?: AnswerShape): Promise<T[]> {
+  listAll<T extends { id: unknown }>(
+    path: string,
+    query: Query = {},
+    expect?: AnswerShape,
+    budget?: RequestSpec["budget"],
+  ): Promise<T[]> {
     return collectOffsetPages<T>(this.#transport, {
       method: "GET",
       path,
       query,
+      ...(budget ? { budget } : {}),
       ...(expect ? { expect } : {}),
     });
   }

@@ -52,7 +52,10 @@ export interface RequestSpec {
   body?: unknown;
   /** A POST that is safe to repeat (pause, unpause). GET, PUT, PATCH and DELETE always are. */
   retrySafe?: boolean;
-  /** Which budget the request draws from; events endpoints have their own, lower limits. */
+  /**
+   * Which budget the request draws from: `events` for the endpoints the service throttles as ClickHouse
+   * endpoints (events, insights: 240/minute, 1,200/hour in one scope), `general` for the others.
+   */
   budget?: "general" | "events";
   /**
    * The shape a 2xx answer must have (shapes.ts, or a kind's own answers.ts); a body without it is an

@@ -132,7 +132,11 @@ describe("ignore glob validation", () => {
       `a.yaml:7:7: error: ignore glob "${"x".repeat(59)}…" is invalid: longer than ${MAX_GLOB_LENGTH} characters`,
       'a.yaml:8:19: error: ignore glob "{a,b}" is invalid: braces are not supported (at character 1): list each alternative as its own glob, or write \\{',
     ]);
-    expect(result.projects[0]!.ignore).toEqual({ dashboard: ["Generated *"], batch_export: ["tmp-*"] });
+    expect(result.projects[0]!.ignore).toEqual({
+      dashboard: ["Generated *"],
+      insight: [],
+      batch_export: ["tmp-*"],
+    });
   });
 
   it("checkGlob answers true for a usable glob and reports nothing", () => {

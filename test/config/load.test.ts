@@ -208,8 +208,8 @@ batch_exports:
     const result = await load(root, ["."], { defaultProject: 1 });
     expect(result.diagnostics).toEqual([]);
     expect(result.projects.map((p) => [p.project, p.files, p.manages, p.ignore])).toEqual([
-      [1, ["b.yaml", "c.yaml"], ["dashboard"], { dashboard: ["Generated *"], batch_export: [] }],
-      [2, ["a.yaml"], ["batch_export"], { dashboard: [], batch_export: ["tmp-*"] }],
+      [1, ["b.yaml", "c.yaml"], ["dashboard"], { dashboard: ["Generated *"], insight: [], batch_export: [] }],
+      [2, ["a.yaml"], ["batch_export"], { dashboard: [], insight: [], batch_export: ["tmp-*"] }],
     ]);
   });
 

@@ -37,6 +37,18 @@ describe("examples/ against the default (newest) emulator", () => {
     expect(plan.code).toBe(0);
     const refused = (await h.requests()).filter((r) => r.status >= 400);
     expect(refused).toEqual([]);
+    // Weekly KPIs shows the three insights of insights.yaml and a text card, where the file puts them.
+    const project = folder.endsWith("production") ? 12345 : 12346;
+    const kpis = (await h.state()).dashboards.find(
+      (d: { name: string; team_id: number; deleted: boolean }) =>
+        d.name === "Weekly KPIs" && d.team_id === project && !d.deleted,
+    );
+    const shown = await h.api("GET", `/api/projects/${project}/dashboards/${kpis.id}/`);
+    expect(
+      shown.body.tiles.map((t: { insight: { name: string } | null; text: { body: string } | null }) =>
+        t.insight ? t.insight.name : t.text?.body.split("\n")[0],
+      ),
+    ).toEqual(["Weekly signups", "Activation funnel", "Weekly retention", "## How to read this"]);
   });
 
   it("the examples plan with no warning against the seed: the migrated export in its migrated form", async () => {

@@ -23,8 +23,10 @@ describe("the service key of a seed", () => {
         "hogql-batch-exports": false,
         "batch-export-earliest-backfill": false,
         "backfill-workflows-destination": false,
+        "legacy-insight-filters-disabled": false,
       },
       max_concurrent_backfills: 10,
+      insight_dashboards_opt_in_enforced: false,
     });
     const older = normaliseSeed(
       { service: { rules: "2025", feature_flags: { "hogql-batch-exports": true } } },

@@ -44,20 +44,21 @@ describe("projects", () => {
 });
 
 describe("detailReads", () => {
-  it("asks for collaborators and sharing only where they are declared and live", () => {
+  it("asks for collaborators, sharing and tiles only where they are declared and live", () => {
     const desired = desiredProject({
       dashboards: [
         desiredDashboard({ name: "a", collaborators: [] }),
         desiredDashboard({ name: "b", sharing: { enabled: true } }),
-        desiredDashboard({ name: "c" }),
-        desiredDashboard({ name: "d", sharing: { enabled: false }, deleted: true }),
-        desiredDashboard({ name: "new", collaborators: [], sharing: { enabled: true } }),
+        desiredDashboard({ name: "c", tiles: [] }),
+        desiredDashboard({ name: "d", sharing: { enabled: false }, tiles: [], deleted: true }),
+        desiredDashboard({ name: "new", collaborators: [], sharing: { enabled: true }, tiles: [] }),
       ],
     });
     const live = ["a", "b", "c", "d"].map((name, i) => liveDashboard({ id: i + 1, name }));
     expect(detailReads(desired.objects.dashboard as never, live)).toEqual({
       collaborators: [1],
       sharing: [2],
+      tiles: [3],
     });
   });
 });

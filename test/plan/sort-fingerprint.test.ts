@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { staleObjects } from "../../src/apply/saved-plan.js";
 import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
 import { fingerprintLive } from "../../src/plan/fingerprint.js";
@@ -141,6 +142,27 @@ describe("fingerprints", () => {
       name: "e",
     });
     expect(paused).not.toBe(byId);
+  });
+});
+
+describe("fingerprints of pinned objects that share a name", () => {
+  it("key each one by its id, so a saved plan checks every one of them", () => {
+    const twins = [liveDashboard({ id: 3, name: "Twin" }), liveDashboard({ id: 4, name: "Twin" })];
+    const desired = {
+      dashboards: [
+        desiredDashboard({ name: "Twin", id: 3, description: "first" }),
+        desiredDashboard({ name: "Twin", id: 4, description: "second" }),
+      ],
+    };
+    const { plan } = planOne(desired, { dashboards: twins });
+    expect(Object.keys(plan.fingerprints).sort()).toEqual([
+      "12345/dashboard/Twin#3",
+      "12345/dashboard/Twin#4",
+    ]);
+    // The second twin edited since the plan: it alone is stale.
+    const edited = [twins[0], { ...twins[1], description: "edited in the UI" }];
+    const stale = staleObjects(KINDS, plan, [liveProject({ dashboards: edited as never })]);
+    expect(stale.map((o) => o.id)).toEqual([4]);
   });
 });
 

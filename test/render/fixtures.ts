@@ -186,6 +186,67 @@ export function bigPlan(n: number, destructiveEvery = 20): Plan {
   return buildPlan(actions);
 }
 
+export function insight(name: string, over: Partial<ObjectRef> = {}): ObjectRef {
+  return { kind: "insight", project: 12345, name, ...over };
+}
+
+const QUERY_BEFORE = {
+  kind: "InsightVizNode",
+  source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "signed up" }], interval: "day" },
+};
+const QUERY_AFTER = {
+  kind: "InsightVizNode",
+  source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "signed up" }], interval: "week" },
+};
+
+/**
+ * Dashboard content: insights created, changed (a query with its diff) and soft-deleted, and a
+ * dashboard's tiles added, removed and moved, named by insight or text, never by tile id.
+ */
+export function contentPlan(): Plan {
+  const kpis = dashboard("Weekly KPIs", { id: 42, ...at("dashboards/kpis.yaml", 4) });
+  const signups = insight("Weekly signups", { id: 812, ...at("insights/growth.yaml", 3) });
+  const funnel = insight("Checkout funnel", at("insights/growth.yaml", 12));
+  const old = insight("Old retention", { id: 90 });
+  return buildPlan([
+    act("remove_tile", kpis, { before: { text: "## Old notes\nTo be removed." } }),
+    act("add_tile", kpis, {
+      after: { insight: "Checkout funnel", layout: { x: 0, y: 5, w: 6, h: 5 } },
+    }),
+    act("add_tile", kpis, { after: { text: "## Notes\nRevenue comes from Stripe." } }),
+    act("update_tile", kpis, {
+      before: { insight: "Weekly signups", insight_id: 812, layout: { x: 0, y: 0, w: 6, h: 5 } },
+      after: { insight: "Weekly signups", insight_id: 812, layout: { x: 6, y: 0, w: 6, h: 5 } },
+      changes: [{ path: "layout", before: { x: 0, y: 0, w: 6, h: 5 }, after: { x: 6, y: 0, w: 6, h: 5 } }],
+    }),
+    act("create", funnel, {
+      after: { name: "Checkout funnel", query: QUERY_AFTER },
+      changes: [
+        { path: "name", after: "Checkout funnel" },
+        { path: "query", after: QUERY_AFTER },
+      ],
+    }),
+    act("update", signups, {
+      before: { query: QUERY_BEFORE },
+      after: { query: QUERY_AFTER },
+      changes: [
+        {
+          path: "query",
+          before: QUERY_BEFORE,
+          after: QUERY_AFTER,
+          diff: createPatch("query", "source:\n  interval: day\n", "source:\n  interval: week\n"),
+        },
+      ],
+    }),
+    act("soft_delete", old, { before: { id: 90, name: "Old retention" } }),
+  ]);
+}
+
+/** Every verb of the registry in one plan: the mixed plan and the content plan together. */
+export function everyVerbPlan(): Plan {
+  return buildPlan([...mixedPlan().actions, ...contentPlan().actions]);
+}
+
 /** Sanity for the fixtures themselves: the mixed plan really holds every action kind. */
 export function kindsIn(plan: Plan): ActionKind[] {
   return ACTION_KINDS.filter((k) => plan.actions.some((a) => a.action === k));

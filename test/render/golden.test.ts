@@ -15,6 +15,7 @@ import { renderMarkdown } from "../../src/render/markdown.js";
 import { renderText } from "../../src/render/text.js";
 import {
   collaboratorPlan,
+  contentPlan,
   driftPlan,
   emptyPlan,
   mixedPlan,
@@ -44,6 +45,7 @@ const CASES: Array<[string, () => Plan]> = [
   ["collaborators", collaboratorPlan],
   ["two-projects", twoProjectPlan],
   ["partial", partialPlan],
+  ["content", contentPlan],
 ];
 
 describe.each(CASES)("golden: %s plan", (name, build) => {

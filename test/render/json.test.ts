@@ -4,7 +4,16 @@ import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { ACTION_KINDS } from "../../src/kinds/index.js";
 import { renderJson } from "../../src/render/json.js";
-import { act, buildPlan, dashboard, emptyPlan, kindsIn, mixedPlan, SECRET_VARIABLE } from "./fixtures.js";
+import {
+  act,
+  buildPlan,
+  dashboard,
+  emptyPlan,
+  everyVerbPlan,
+  kindsIn,
+  mixedPlan,
+  SECRET_VARIABLE,
+} from "./fixtures.js";
 
 const schema = JSON.parse(readFileSync(new URL("../../schemas/plan.schema.json", import.meta.url), "utf8"));
 const ajv = new Ajv2020({ allErrors: true, strict: true });
@@ -42,7 +51,7 @@ describe("renderJson", () => {
 
 describe("plan.schema.json", () => {
   it("accepts a plan holding every action kind", () => {
-    const plan = mixedPlan();
+    const plan = everyVerbPlan();
     expect(kindsIn(plan)).toEqual(ACTION_KINDS);
     expect(errors(JSON.parse(renderJson(plan)))).toEqual([]);
   });
@@ -107,7 +116,7 @@ describe("plan.schema.json", () => {
 
   it("checks a builder plan with one action of each kind on its own", () => {
     for (const kind of ACTION_KINDS) {
-      const source = mixedPlan().actions.find((a) => a.action === kind);
+      const source = everyVerbPlan().actions.find((a) => a.action === kind);
       if (source === undefined) throw new Error(`fixture lacks ${kind}`);
       const plan = buildPlan([act(kind, dashboard("One"), { before: source.before, after: source.after })]);
       expect([kind, errors(JSON.parse(renderJson(plan)))]).toEqual([kind, []]);

@@ -52,12 +52,28 @@ describe("renderText", () => {
     remove_collaborator: "- remove collaborator 0190-rm (can_edit)",
     enable_sharing: "+ sharing on",
     disable_sharing: "- sharing off",
+    add_tile: '+ add tile insight "Signups"',
+    remove_tile: '- remove tile text "## Notes"',
+    update_tile: '~ update tile insight "Signups"',
   };
+  const tile = { insight: "Signups", insight_id: 4 };
   it.each(ACTION_KINDS)("shows %s with its symbol under the object's name, id and source", (kind) => {
     const object = dashboard("Ops", { id: 8, ...at("ops.yaml", 5) });
     const sides = {
-      before: kind === "remove_collaborator" ? { user_uuid: "0190-rm", level: 37 } : {},
-      after: kind === "add_collaborator" ? { user_uuid: "0190-add", level: 37 } : {},
+      before:
+        kind === "remove_collaborator"
+          ? { user_uuid: "0190-rm", level: 37 }
+          : kind === "remove_tile"
+            ? { text: "## Notes\nmore" }
+            : kind === "update_tile"
+              ? tile
+              : {},
+      after:
+        kind === "add_collaborator"
+          ? { user_uuid: "0190-add", level: 37 }
+          : kind === "add_tile" || kind === "update_tile"
+            ? tile
+            : {},
     };
     const out = renderText(buildPlan([act(kind, object, sides)]), { color: false, vocab: VOCAB });
     expect(out).toContain(`Project 12345 · dashboards\n\n  `);

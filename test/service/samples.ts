@@ -41,6 +41,23 @@ export const event = (id: string, timestamp = "2026-11-20T11:00:00Z") => ({
   properties: {},
   person: null,
 });
+export const insight = (id: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  short_id: `short${id}`,
+  name: `Insight ${id}`,
+  description: null,
+  query: { kind: "InsightVizNode", source: { kind: "TrendsQuery", series: [] } },
+  tags: [],
+  dashboard_tiles: [],
+  ...extra,
+});
+export const tile = (id: number, insightId: number | null) => ({
+  id,
+  insight: insightId === null ? null : { id: insightId, name: `Insight ${insightId}` },
+  text: insightId === null ? { id, body: "Notes" } : null,
+  layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } },
+  color: null,
+});
 export const collaborator = (uuid: string) => ({ id: `c-${uuid}`, user: { uuid }, level: 37 });
 export const sharing = { enabled: false, access_token: "t", created_at: null };
 

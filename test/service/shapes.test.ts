@@ -154,6 +154,11 @@ describe("the shapes themselves", () => {
   const valid: Record<Shape, unknown> = {
     dashboardPage: sample.offsetPage([sample.dashboard(1)]),
     dashboard: sample.dashboard(1),
+    dashboardWithTiles: sample.dashboard(1, { tiles: [sample.tile(1, 7), sample.tile(2, null)] }),
+    insightPage: sample.offsetPage([
+      sample.insight(7, { dashboard_tiles: [{ id: 1, dashboard_id: 1, deleted: null }] }),
+    ]),
+    insight: sample.insight(7),
     collaborators: [sample.collaborator("u")],
     collaborator: sample.collaborator("u"),
     sharing: sample.sharing,

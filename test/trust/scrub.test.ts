@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Output } from "../../src/io.js";
+import { readText } from "../../src/reading.js";
 import {
   MIN_SECRET_LENGTH,
   neutralise,
@@ -155,7 +156,11 @@ describe("what the reader reads", () => {
             )
             .join("");
           const text = `${before.join("")}[${escaped}]${after.join("")}`;
-          expect(scrubber.scrub(text)).toBe(`${before.join("")}[(secret from $S)]${after.join("")}`);
+          // Compared as the reader reads both: a secret whose first character was backslash-escaped is
+          // also found as written, after its backslash (`\~secret` → `\(secret from $S)`, read `(…`).
+          expect(readText(scrubber.scrub(text))).toBe(
+            readText(`${before.join("")}[(secret from $S)]${after.join("")}`),
+          );
         },
       ),
       { numRuns: 300 },

@@ -13,7 +13,7 @@ import {
   findDashboard,
   requireEdit,
   userBasic,
-} from "./dashboard-view.js";
+} from "./dashboard-access.js";
 
 function render(ctx: Ctx, c: CollaboratorRecord) {
   const user = ctx.store.user(c.user);

@@ -19,7 +19,8 @@ import {
 } from "../fields.js";
 import type { Ctx } from "../router.js";
 import type { DashboardRecord } from "../types.js";
-import { canRestrict } from "./dashboard-view.js";
+import { canRestrict } from "./dashboard-access.js";
+import { applyTilesPatch } from "./tile-write.js";
 
 /** Python's truthiness of a JSON value. */
 export function pyTruthy(value: unknown): boolean {
@@ -89,17 +90,5 @@ export function applyDashboardBody(ctx: Ctx, d: DashboardRecord, body: Body, cre
     if (!isDict(value)) throw invalid("Filters must be a dictionary", null);
     d[key] = structuredClone(value);
   }
-  if (!creating && "tiles" in body) applyTiles(d, body.tiles);
-}
-
-function applyTiles(d: DashboardRecord, value: unknown): void {
-  const tiles = parseList(value, "tiles", true) ?? [];
-  for (const raw of tiles) {
-    if (!isDict(raw)) throw invalid("Tiles must be a list of objects", "tiles");
-    const tile = d.tiles.find((t) => t.id === raw.id);
-    if (!tile) continue;
-    if (isDict(raw.layouts)) tile.layouts = structuredClone(raw.layouts);
-    if (typeof raw.color === "string" || raw.color === null) tile.color = raw.color;
-    if (raw.deleted === true) tile.deleted = true;
-  }
+  if (!creating && "tiles" in body) applyTilesPatch(ctx, d, body.tiles);
 }

@@ -10,16 +10,19 @@
  */
 
 import { invalid, notFound, serverError } from "../errors.js";
-import { asBody, isDict, parseInteger, parseString } from "../fields.js";
+import { asBody, isDict, parseBool, parseInteger, parseString } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import { DEFAULT_FOLDER, dashboardRecord } from "../records.js";
 import type { Ctx, Router } from "../router.js";
+import { completeTile, newShortId, seedInsight } from "../seed-insights.js";
 import { isNewest } from "../service.js";
-import type { DashboardRecord, DashboardTemplateRecord } from "../types.js";
+import type { DashboardRecord, DashboardTemplateRecord, TileRecord } from "../types.js";
+import { findDashboard, requireEdit } from "./dashboard-access.js";
 import { templateError } from "./dashboard-template.js";
-import { findDashboard, renderBasic, renderDashboard, requireEdit } from "./dashboard-view.js";
+import { renderBasic, renderDashboard } from "./dashboard-view.js";
 import { applyDashboardBody, normaliseTags, pyTruthy } from "./dashboard-write.js";
 import { strToBool } from "./destinations.js";
+import { deleteInsightsOnlyHere, restoreInsightsOf } from "./tiles.js";
 
 const BASE = "/api/projects/:project/dashboards";
 
@@ -120,9 +123,10 @@ function create(ctx: Ctx) {
       ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id),
     );
     d.quick_filter_ids = source.quick_filter_ids.filter((id) => quickFilters.has(id));
-    d.tiles = source.tiles
-      .filter((t) => !t.deleted)
-      .map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
+    const live = source.tiles.filter((t) => !t.deleted);
+    d.tiles = pyTruthy(body.duplicate_tiles)
+      ? live.map((t) => deepDuplicate(ctx, t))
+      : live.map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
   }
   if (useTemplate && !TEMPLATE_KEYS.has(useTemplate)) {
     const template = ctx.store.data.dashboard_templates.find(
@@ -155,13 +159,17 @@ function update(ctx: Ctx, partial: boolean) {
   requireEdit(ctx, d);
   const draft = structuredClone(d);
   applyDashboardBody(ctx, draft, body, false);
+  const deleteInsights =
+    draft.deleted && "delete_insights" in body && parseBool(body.delete_insights, "delete_insights");
   if (draft.deleted && !d.deleted) {
-    // Soft delete: the tiles go with the dashboard (and come back on restore).
+    // Soft delete: the tiles go with the dashboard (and come back on restore, with their insights).
+    if (deleteInsights) deleteInsightsOnlyHere(ctx, draft);
     for (const tile of draft.tiles) tile.deleted = true;
     // The service also clears the team's primary dashboard when it is this one.
     for (const p of ctx.store.data.projects) if (p.primary_dashboard === d.id) p.primary_dashboard = null;
   } else if (!draft.deleted && d.deleted) {
     for (const tile of draft.tiles) tile.deleted = false;
+    restoreInsightsOf(ctx, draft);
   }
   Object.assign(d, draft);
   return { status: 200, body: renderDashboard(ctx, d) };
@@ -200,16 +208,83 @@ function applyTemplate(
   d.filters = structuredClone(template.dashboard_filters);
   if (ctx.org.features.tagging) d.tags = normaliseTags(template.tags);
   const now = ctx.now.toISOString();
-  d.tiles = template.tiles.map((t) => ({
+  d.tiles = template.tiles.map((t) =>
+    completeTile({
+      id: ctx.store.nextTileId(),
+      // An insight tile gets a new saved insight of the project (the template's name and query).
+      insight_id: t.type === "INSIGHT" ? templateInsight(ctx, t, now) : null,
+      text:
+        t.type === "TEXT"
+          ? {
+              id: ctx.store.nextTextId(),
+              body: typeof t.body === "string" ? t.body : null,
+              created_by: null,
+              last_modified_at: now,
+              last_modified_by: null,
+            }
+          : null,
+      layouts: isDict(t.layouts) ? structuredClone(t.layouts) : {},
+      color: typeof t.color === "string" ? t.color : null,
+    }),
+  );
+}
+
+/**
+ * `_deep_duplicate_tiles`: a copy of the tile showing a copy of its insight (named "… (Copy)" when it
+ * has a name) or a new text card with the same body, with the tile's layouts and colour.
+ */
+function deepDuplicate(ctx: Ctx, tile: TileRecord): TileRecord {
+  const now = ctx.now.toISOString();
+  const copy: TileRecord = {
     id: ctx.store.nextTileId(),
-    insight: t.type === "INSIGHT" ? { name: t.name ?? null, query: t.query ?? null } : null,
-    text:
-      t.type === "TEXT"
-        ? { id: ctx.store.nextTileId(), body: t.body ?? null, created_by: null, last_modified_at: now }
-        : null,
-    layouts: isDict(t.layouts) ? structuredClone(t.layouts) : {},
-    color: typeof t.color === "string" ? t.color : null,
-  }));
+    layouts: structuredClone(tile.layouts ?? {}),
+    color: tile.color ?? null,
+  };
+  const original =
+    typeof tile.insight_id === "number"
+      ? ctx.store.data.insights.find((i) => i.id === tile.insight_id)
+      : undefined;
+  if (original) {
+    const id = ctx.store.nextInsightId();
+    ctx.store.data.insights.push({
+      ...structuredClone(original),
+      id,
+      short_id: newShortId(),
+      name: original.name ? `${original.name} (Copy)` : original.name,
+      created_at: now,
+      created_by: ctx.user.id,
+      last_modified_at: now,
+      last_modified_by: ctx.user.id,
+      updated_at: now,
+    });
+    copy.insight_id = id;
+  } else if (isDict(tile.text)) {
+    copy.text = {
+      id: ctx.store.nextTextId(),
+      body: typeof tile.text.body === "string" ? tile.text.body : null,
+      created_by: ctx.user.id,
+      last_modified_at: now,
+      last_modified_by: null,
+    };
+  }
+  return completeTile(copy);
+}
+
+/** The insight a template's INSIGHT tile creates, created by the caller; its id. */
+function templateInsight(ctx: Ctx, t: Record<string, unknown>, now: string): number {
+  const insight = seedInsight(
+    {
+      id: ctx.store.nextInsightId(),
+      team_id: ctx.project.id,
+      name: typeof t.name === "string" ? t.name : null,
+      description: typeof t.description === "string" ? t.description : null,
+      query: t.query ?? null,
+      created_by: ctx.user.id,
+    },
+    now,
+  );
+  ctx.store.data.insights.push(insight);
+  return insight.id;
 }
 
 /**

@@ -3,8 +3,10 @@ import { Router } from "../router.js";
 import { registerBackfills } from "./backfills.js";
 import { registerBatchExports } from "./batch-exports.js";
 import { registerCollaborators } from "./collaborators.js";
+import { renderDashboard } from "./dashboard-view.js";
 import { registerDashboards } from "./dashboards.js";
 import { registerEvents } from "./events.js";
+import { registerInsights } from "./insights.js";
 import { registerIntegrations } from "./integrations.js";
 import { registerLogs } from "./logs.js";
 import { registerMembers } from "./members.js";
@@ -12,10 +14,13 @@ import { registerOrganizations } from "./organizations.js";
 import { registerPersonalApiKeys } from "./personal-api-keys.js";
 import { registerRuns } from "./runs.js";
 import { registerSharing } from "./sharing.js";
+import { registerTileActions } from "./tile-actions.js";
 
 export function buildRouter(): Router {
   const router = new Router();
   registerDashboards(router);
+  registerTileActions(router, renderDashboard);
+  registerInsights(router);
   registerCollaborators(router);
   registerSharing(router);
   registerBatchExports(router);

@@ -10,7 +10,7 @@ import { pyType } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import type { Ctx, Router } from "../router.js";
 import type { IntegrationRecord } from "../types.js";
-import { userBasic } from "./dashboard-view.js";
+import { userBasic } from "./dashboard-access.js";
 
 export function renderIntegration(ctx: Ctx, i: IntegrationRecord) {
   const creator = ctx.store.user(i.created_by);

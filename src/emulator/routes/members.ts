@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { offsetPage } from "../pagination.js";
 import type { Ctx, Router } from "../router.js";
 import type { UserRecord } from "../types.js";
-import { userBasic } from "./dashboard-view.js";
+import { userBasic } from "./dashboard-access.js";
 
 const LEVEL = { member: 1, admin: 8, owner: 15 } as const;
 

@@ -18,7 +18,7 @@ import { ApiError, invalid } from "../errors.js";
 import { asBody, isDict, parseBool } from "../fields.js";
 import type { Ctx, Router } from "../router.js";
 import type { DashboardRecord, SharingRecord } from "../types.js";
-import { findDashboard, privilegeLevel, requireEdit } from "./dashboard-view.js";
+import { findDashboard, privilegeLevel, requireEdit } from "./dashboard-access.js";
 
 /** SharingConfigurationSettings: its boolean keys, and `theme` (a string). */
 const BOOLEAN_SETTINGS = [

@@ -40,7 +40,31 @@ export interface Dashboard extends DashboardBasic {
   persisted_filters?: Record<string, unknown> | null;
   persisted_variables?: Record<string, unknown> | null;
   quick_filter_ids: string[];
-  tiles: unknown[];
+  tiles: DashboardTile[];
+}
+
+/**
+ * A dashboard tile as a dashboard's retrieve shows it (service-api.md §11): an insight's place on the
+ * dashboard or a text card, its layouts per breakpoint (`sm` is the 12-column grid) and colour.
+ */
+export interface DashboardTile {
+  id: number;
+  /** The insight the tile shows (in the dashboard's context), or null for a text tile. */
+  insight: { id: number; short_id?: string; name: string | null; deleted?: boolean } | null;
+  text: { id: number; body: string | null } | null;
+  /** `{sm: {x, y, w, h, ...}, xs: {...}}`; `{}` for a tile added through the API and never placed. */
+  layouts: Record<string, unknown> | null;
+  color: string | null;
+  order?: number | null;
+}
+
+/** A tile entry of a dashboard PATCH: display fields of the tile `id`, or a text card (new or `text.id`). */
+export interface TileWrite {
+  id?: number;
+  text?: { id?: number; body: string };
+  layouts?: Record<string, unknown>;
+  color?: string | null;
+  deleted?: boolean;
 }
 
 /** Body accepted by dashboard create / PATCH. */
@@ -56,6 +80,7 @@ export interface DashboardWrite {
   delete_insights?: boolean;
   use_template?: string;
   use_dashboard?: number;
+  tiles?: TileWrite[];
 }
 
 export interface Collaborator {
@@ -112,6 +137,28 @@ const dashboard = obj(
   ["id"],
 );
 
+/**
+ * A dashboard's tile (not in the subset; service-api.md §11): its id, what it shows (the insight's id,
+ * a text card's body) and its layouts. Layouts written by hand may be anything JSON; the plan reads
+ * their `sm` entry only when it is an object.
+ */
+const tile = obj(
+  {
+    id: int,
+    insight: { type: ["object", "null"], properties: { id: int, name: strOrNull }, required: ["id"] },
+    text: { type: ["object", "null"], properties: { id: int, body: strOrNull } },
+    color: strOrNull,
+  },
+  ["id"],
+);
+
+/** A dashboard retrieve with its tiles (the plan reads them only for dashboards that declare `tiles:`). */
+const dashboardWithTiles = {
+  ...dashboard,
+  properties: { ...(dashboard.properties as Record<string, unknown>), tiles: list(tile) },
+  required: ["id", "tiles"],
+};
+
 /** OpenAPI `DashboardCollaborator`: the plan reads the user's uuid and the level. */
 const collaborator = obj({ id: str, user: obj({ uuid: str }, ["uuid"]), level }, ["user", "level"]);
 
@@ -123,6 +170,7 @@ export const DASHBOARD_ANSWERS = {
   /** A limit/offset list (`PaginatedDashboardBasicList`). */
   dashboardPage: listPage(dashboardBasic),
   dashboard: { schema: dashboard },
+  dashboardWithTiles: { schema: dashboardWithTiles },
   /** A plain array: the collaborators endpoint is not paginated. */
   collaborators: answerList(collaborator),
   collaborator: { schema: collaborator },

@@ -1,7 +1,8 @@
 /**
  * A dashboard's fields: the one place each is named (SPEC §2). name (through an id pin), description,
- * pinned, tags and restriction_level are compared and sent by the table; collaborators and sharing are
- * reconciled by verbs of their own (verbs.ts), declared here for the schema and the types.
+ * pinned, tags and restriction_level are compared and sent by the table; collaborators, sharing and
+ * tiles are reconciled by verbs of their own (verbs.ts, tile-verbs.ts), declared here for the schema
+ * and the types.
  */
 import {
   type DesiredOf,
@@ -15,6 +16,8 @@ import {
   words,
 } from "../define/index.js";
 import { type CollaboratorInput, type DesiredCollaborator, declareCollaborators } from "./declare.js";
+import { type DesiredTile, declareTiles, type TileInput } from "./tiles-declare.js";
+import { tilesSchema } from "./tiles-schema.js";
 
 const UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
 
@@ -82,6 +85,12 @@ export const dashboardFields = fieldTable({
     },
     { compare: "none", live: false, declare: (value) => ({ enabled: value.enabled }) },
   ),
+  /** When present, the whole set of tiles (tiles-plan.ts): add_tile / remove_tile / update_tile. */
+  tiles: field<TileInput[], DesiredTile[]>(tilesSchema, {
+    compare: "none",
+    live: false,
+    declare: (value, at) => declareTiles(value, at.ctx),
+  }),
   deleted: flag("Tombstone: soft-delete the dashboard (idempotent)."),
 });
 

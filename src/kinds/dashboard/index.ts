@@ -1,9 +1,11 @@
 /**
- * Dashboards, with their collaborators and sharing switch (SPEC §2): the field table (fields.ts), the
- * verbs (verbs.ts), and hooks for what a table cannot say: collaborators need only_collaborators, the
- * details read besides the list (live.ts), the plan of restores, collaborators and sharing (plan.ts),
- * and pull's collaborators (pull.ts).
+ * Dashboards, with their collaborators, sharing switch and tiles (SPEC §2): the field table (fields.ts),
+ * the verbs (verbs.ts, tile-verbs.ts), and hooks for what a table cannot say: collaborators need
+ * only_collaborators, tiles name insights the files declare (tiles-check.ts), the details read besides
+ * the list (live.ts), the plan of restores, collaborators, sharing and tiles (plan.ts, tiles-plan.ts),
+ * and pull's collaborators and tiles (pull.ts).
  */
+import { declaredOf } from "../../config/types.js";
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
 import { DASHBOARD_ANSWERS, type DashboardBasic } from "./answers.js";
@@ -12,6 +14,7 @@ import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards
 import { dashboardsNeedFeatures, planDashboard } from "./plan.js";
 import { pullDashboards } from "./pull.js";
 import { dashboardsApi } from "./service.js";
+import { checkTileInsights } from "./tiles-check.js";
 import { createDashboard, dashboardVerbs, findDashboards } from "./verbs.js";
 
 export const dashboardKind: Kind = defineKind<
@@ -47,6 +50,9 @@ export const dashboardKind: Kind = defineKind<
         );
       }
     },
+    // SPEC §2: a tile's `insight:` names an insight declared for the same project.
+    checkProject: (project) =>
+      checkTileInsights(declaredOf<DesiredDashboard>(project, "dashboard"), declaredOf(project, "insight")),
     read: readDashboards,
     reread: rereadDashboards,
     plan: planDashboard,

@@ -1,9 +1,10 @@
 /**
  * Live dashboards of a project: the list (one read, 100 per page), plus collaborators only for
- * dashboards whose declaration lists `collaborators` and sharing only where the declared switch differs
- * from the list's `is_shared` (SPEC §6: nothing per unchanged object beyond that), and the organization's
- * members only when a declared collaborator is not already on its dashboard (collaborators.ts). The
- * comparable state of the list's fields is the field table's (fields.ts); these details are added to it.
+ * dashboards whose declaration lists `collaborators`, sharing only where the declared switch differs
+ * from the list's `is_shared`, the tiles (one retrieve) only of dashboards that declare `tiles:` (SPEC
+ * §6: nothing per unchanged object beyond that), and the organization's members only when a declared
+ * collaborator is not already on its dashboard (collaborators.ts). The comparable state of the list's
+ * fields is the field table's (fields.ts); these details are added to it.
  */
 import { UserError } from "../../errors.js";
 import { matchObjects, type PlanError } from "../../plan/index.js";
@@ -16,6 +17,8 @@ import type { Collaborator, DashboardBasic, SharingConfiguration } from "./answe
 import { unresolved } from "./collaborators.js";
 import type { DesiredDashboard } from "./fields.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./service.js";
+import type { LiveTile } from "./tiles-diff.js";
+import { liveTiles, tilesState } from "./tiles-live.js";
 
 export interface LiveDashboards extends LiveKind {
   objects: DashboardBasic[];
@@ -23,14 +26,17 @@ export interface LiveDashboards extends LiveKind {
   collaborators: Record<number, Collaborator[]>;
   /** By dashboard id, read only where the declared sharing switch differs from `is_shared`. */
   sharing: Record<number, SharingConfiguration>;
+  /** By dashboard id, read only for dashboards whose `tiles` are declared (one retrieve each). */
+  tiles: Record<number, LiveTile[]>;
   /** The organization's members, read only when some declared collaborator needed them. */
   members?: MembersRead;
 }
 
-/** What was read besides the list: dashboard ids whose collaborators / sharing were read. */
+/** What was read besides the list: dashboard ids whose collaborators / sharing / tiles were read. */
 export interface DashboardReads {
   collaborators: number[];
   sharing: number[];
+  tiles: number[];
   /** The organization's members list was read (to resolve collaborators). */
   members?: boolean;
 }
@@ -49,6 +55,8 @@ export function dashboardDetails(
   }
   const sharing = kindLive.sharing?.[live.id];
   if (sharing) details.sharing = { enabled: sharing.enabled };
+  const tiles = kindLive.tiles?.[live.id];
+  if (tiles) details.tiles = tilesState(tiles);
   return details;
 }
 
@@ -62,13 +70,15 @@ export function detailReads(
 ): DashboardReads {
   const ignoredErrors: PlanError[] = [];
   const { pairs } = matchObjects(declared, dashboards, "dashboard", ignoredErrors);
-  const reads: DashboardReads = { collaborators: [], sharing: [] };
+  const reads: DashboardReads = { collaborators: [], sharing: [], tiles: [] };
   for (const { desired, live } of pairs) {
     if (!live || desired.deleted) continue;
     if (desired.collaborators) reads.collaborators.push(live.id);
     // The list's is_shared mirrors the sharing switch; the sharing GET only confirms a difference, so a
     // plan with nothing to change sends no request per dashboard for sharing.
     if (desired.sharing && desired.sharing.enabled !== live.is_shared) reads.sharing.push(live.id);
+    // SPEC §6: a dashboard's tiles cost one read of it, only where `tiles:` is declared.
+    if (desired.tiles) reads.tiles.push(live.id);
   }
   return reads;
 }
@@ -121,6 +131,7 @@ export async function rereadDashboards(
     !reads ||
     !ids(reads.collaborators) ||
     !ids(reads.sharing) ||
+    !ids(reads.tiles) ||
     (members !== undefined && members !== true)
   ) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
@@ -137,7 +148,7 @@ async function withDetails(
   objects: DashboardBasic[],
   reads: DashboardReads,
 ): Promise<LiveDashboards> {
-  const live: LiveDashboards = { objects, collaborators: {}, sharing: {} };
+  const live: LiveDashboards = { objects, collaborators: {}, sharing: {}, tiles: {} };
   // The client bounds concurrency and paces requests; issuing them together lets it fill its slots.
   await Promise.all([
     ...reads.collaborators.map(async (id) => {
@@ -145,6 +156,9 @@ async function withDetails(
     }),
     ...reads.sharing.map(async (id) => {
       live.sharing[id] = await sharingApi(client).get(project, id);
+    }),
+    ...reads.tiles.map(async (id) => {
+      live.tiles[id] = liveTiles((await dashboardsApi(client).getWithTiles(project, id)).tiles);
     }),
   ]);
   return live;

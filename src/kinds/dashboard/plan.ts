@@ -1,18 +1,20 @@
 /**
  * Plans one declared dashboard against its live match: create, update (including rename through a pin),
  * soft delete of tombstones, restore of a pinned dashboard missing from the live list, collaborator
- * removes / adds and the sharing switch. The fields are compared and sent by the field table
+ * removes / adds, the sharing switch and the tiles (tiles-plan.ts). The fields are compared and sent by the field table
  * (fields.ts); writes the service would silently ignore (tags without the tagging feature,
  * collaborators without access control) become notes instead of perpetual changes.
  */
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { updateAction } from "../define/index.js";
-import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import { restoreAction } from "../shared/restore.js";
+import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { DashboardBasic } from "./answers.js";
 import { type ResolvedCollaborator, resolveCollaborators, uncheckedNote } from "./collaborators.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
 import type { LiveDashboards } from "./live.js";
+import { planTiles } from "./tiles-plan.js";
 import { ADD_COLLABORATOR, DISABLE_SHARING, ENABLE_SHARING, REMOVE_COLLABORATOR } from "./verbs.js";
 
 const TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
@@ -93,20 +95,12 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCont
     }
   }
   if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
+  planTiles(desired, undefined, ref, ctx);
 }
 
 function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext): void {
   const { sink } = ctx;
-  sink.actions.push(
-    makeAction(RESTORE, ref, {
-      before: { deleted: true },
-      after: { deleted: false },
-      changes: [{ path: "deleted", before: true, after: false }],
-      warnings: [
-        `id ${desired.id} is not in the live list: restored if soft-deleted; apply fails if it never existed`,
-      ],
-    }),
-  );
+  sink.actions.push(restoreAction(ref, desired.id));
   const after = dashboardFields.sent(desired);
   sink.actions.push(
     makeAction(UPDATE, ref, {
@@ -124,6 +118,13 @@ function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCon
     sink.notes.push({
       severity: "note",
       message: "collaborators of a restored dashboard are reconciled by the next plan",
+      object: ref,
+    });
+  }
+  if (desired.tiles) {
+    sink.notes.push({
+      severity: "note",
+      message: "tiles of a restored dashboard are reconciled by the next plan",
       object: ref,
     });
   }
@@ -150,6 +151,7 @@ function planExisting(
     if (enabled !== desired.sharing.enabled)
       sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
+  planTiles(desired, current, ref, ctx);
 }
 
 function planCollaborators(

@@ -38,6 +38,14 @@ export function dashboardsApi(client: ServiceClient) {
     get(project: ProjectId, id: number): Promise<Dashboard> {
       return client.request({ method: "GET", path: path(project, `${seg(id)}/`), expect: A.dashboard });
     },
+    /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
+    getWithTiles(project: ProjectId, id: number): Promise<Dashboard> {
+      return client.request({
+        method: "GET",
+        path: path(project, `${seg(id)}/`),
+        expect: A.dashboardWithTiles,
+      });
+    },
     create(project: ProjectId, body: DashboardWrite): Promise<Dashboard> {
       return client.request({ method: "POST", path: path(project), body, expect: A.dashboard });
     },

@@ -15,19 +15,12 @@ import { ServiceError } from "../../service/errors.js";
 import { collect } from "../../service/pages.js";
 import { plural } from "../../words.js";
 import type { Verb } from "../kind.js";
+import { ignoredTags } from "../shared/tags.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { DashboardWrite } from "./answers.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "./service.js";
-
-/** The service drops tags without the tagging feature; say so rather than report success silently. */
-function ignoredTags(body: Record<string, unknown> | undefined, returned: readonly string[] | undefined) {
-  const sent = body?.tags;
-  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
-    return ["the service ignored the tags (the organization lacks the tagging feature)"];
-  }
-  return [];
-}
+import { TILE_VERBS } from "./tile-verbs.js";
 
 /** Live dashboards named exactly `name` (the list's search narrows the read). */
 export async function findDashboards(
@@ -213,4 +206,5 @@ export const dashboardVerbs: readonly Verb[] = [
   REMOVE_COLLABORATOR,
   ENABLE_SHARING,
   DISABLE_SHARING,
+  ...TILE_VERBS,
 ];

@@ -115,6 +115,8 @@ export interface KindHooks<
   checkBroken?: ConfigKind["checkBroken"];
   secretPointers?: ConfigKind["secretPointers"];
   quiet?: ConfigKind["quiet"];
+  /** Rules across the kinds of one project (a dashboard's tiles name declared insights). */
+  checkProject?: ConfigKind["checkProject"];
   /** The id as a pin is matched (a UUID lowercased); absent: as written. */
   pin?(value: unknown): number | string;
   /**
@@ -207,6 +209,7 @@ export function defineKind<
     ...(hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {}),
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
+    ...(hooks.checkProject ? { checkProject: hooks.checkProject } : {}),
     read: (client, project, declared, run) =>
       hooks.read ? hooks.read(client, project, declared as readonly D[], run) : listRead(client, project),
     reread:
@@ -232,10 +235,10 @@ export function defineKind<
     ...(hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {}),
     requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words.one} "${action.object.name}"`),
     create: service.create,
-    send(client, action, id, body) {
+    send(client, action, id, body, referenced) {
       const send = verbOf(action)?.send;
       if (send === undefined) throw new UserError(`${action.action} does not apply to a ${words.one}`);
-      return send(client, action, id, body);
+      return send(client, action, id, body, referenced);
     },
     findByName: service.findByName,
     listLive: service.list,
