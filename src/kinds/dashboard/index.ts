@@ -6,16 +6,18 @@
  * and pull's collaborators and tiles (pull.ts).
  */
 import { declaredOf } from "../../config/types.js";
+import type { Reference } from "../../read/kinds.js";
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
 import { DASHBOARD_ANSWERS, type DashboardBasic } from "./answers.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
+import { countDashboards, getDashboard, searchDashboards } from "./find.js";
 import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
 import { dashboardsNeedFeatures, planDashboard } from "./plan.js";
 import { pullDashboards } from "./pull.js";
 import { dashboardsApi } from "./service.js";
 import { checkTileInsights } from "./tiles-check.js";
-import { createDashboard, dashboardVerbs, findDashboards } from "./verbs.js";
+import { createDashboard, dashboardVerbs } from "./verbs.js";
 
 export const dashboardKind: Kind = defineKind<
   typeof dashboardFields.fields,
@@ -35,7 +37,9 @@ export const dashboardKind: Kind = defineKind<
   verbs: dashboardVerbs,
   service: {
     list: (client, project) => dashboardsApi(client).listAll(project),
-    findByName: findDashboards,
+    search: searchDashboards,
+    get: getDashboard,
+    count: countDashboards,
     create: createDashboard,
   },
   answers: DASHBOARD_ANSWERS,
@@ -55,6 +59,14 @@ export const dashboardKind: Kind = defineKind<
       checkTileInsights(declaredOf<DesiredDashboard>(project, "dashboard"), declaredOf(project, "insight")),
     read: readDashboards,
     reread: rereadDashboards,
+    // A change-scoped plan reads the insights a changed dashboard's tiles show (their ids resolve the tiles).
+    references: (dashboard) =>
+      (dashboard.tiles ?? []).flatMap((tile): Reference[] => {
+        if (tile.type !== "insight") return [];
+        return "insightId" in tile
+          ? [{ kind: "insight", id: tile.insightId }]
+          : [{ kind: "insight", name: tile.insight }];
+      }),
     plan: planDashboard,
     details: dashboardDetails,
     needsFeatures: dashboardsNeedFeatures,

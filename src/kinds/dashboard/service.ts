@@ -35,6 +35,17 @@ export function dashboardsApi(client: ServiceClient) {
     listAll(project: ProjectId, query: Query = {}): Promise<DashboardBasic[]> {
       return client.listAll<DashboardBasic>(path(project), query, A.dashboardPage);
     },
+    /** How many dashboards the list holds: one request for a one-item page. */
+    async count(project: ProjectId, query: Query = {}): Promise<number> {
+      const spec = {
+        method: "GET",
+        path: path(project),
+        query: { ...query, limit: 1 },
+        expect: A.dashboardPage,
+      } as const;
+      const page = await client.request<{ count?: number; results: unknown[] }>(spec);
+      return page.count ?? page.results.length;
+    },
     get(project: ProjectId, id: number): Promise<Dashboard> {
       return client.request({ method: "GET", path: path(project, `${seg(id)}/`), expect: A.dashboard });
     },

@@ -8,6 +8,7 @@ import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
 import { INSIGHT_ANSWERS, type InsightBasic } from "./answers.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
+import { countInsights, getInsight, searchInsights } from "./find.js";
 import { insightsNeedFeatures, planInsight } from "./plan.js";
 import { insightsApi } from "./service.js";
 import { createInsight, findInsights, insightVerbs } from "./verbs.js";
@@ -25,6 +26,9 @@ export const insightKind: Kind = defineKind<typeof insightFields.fields, Insight
   verbs: insightVerbs,
   service: {
     list: (client, project) => insightsApi(client).listAll(project),
+    search: searchInsights,
+    get: getInsight,
+    count: countInsights,
     findByName: findInsights,
     create: createInsight,
   },

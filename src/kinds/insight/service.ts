@@ -20,6 +20,17 @@ export function insightsApi(client: ServiceClient) {
     listAll(project: ProjectId, query: Query = {}): Promise<InsightBasic[]> {
       return client.listAll<InsightBasic>(path(project), { basic: "true", ...query }, A.insightPage, budget);
     },
+    /** How many live insights the list holds: one request for a one-item page. */
+    async count(project: ProjectId): Promise<number> {
+      const page = await client.request<{ count?: number; results: unknown[] }>({
+        method: "GET",
+        path: path(project),
+        query: { basic: "true", limit: 1 },
+        budget,
+        expect: A.insightPage,
+      });
+      return page.count ?? page.results.length;
+    },
     get(project: ProjectId, id: number): Promise<Insight> {
       return client.request({ method: "GET", path: path(project, `${seg(id)}/`), budget, expect: A.insight });
     },
