@@ -62,7 +62,10 @@
  *
  * - Identity by `key` (flags): `fieldTable(fields, { identity: "key" })`; the loader, duplicates and
  *   `ignore:` globs read `Declared.name`, which holds the identity whatever its YAML key; the kind's
- *   `read` gives live objects whose `name` is that identity.
+ *   `read` gives live objects whose `name` is that identity. A field called `name` that is not the
+ *   identity (a flag's description) says where the desired object keeps it (`keptAs: "description"`)
+ *   and, when the kind's live objects keep the service's `name` elsewhere too, where to read it
+ *   (`wire`); without `keptAs` the table refuses it rather than let it overwrite the identity.
  * - A flag's `filters` / an insight's `query`: `compare: "keys"` with a `normalise` that removes what
  *   the service adds or rewrites; a secret payload: `secret: true`.
  * - Own actions (`archive` / `unarchive`, `add_tile` / `remove_tile`): verbs with their step and sides;
@@ -394,7 +397,7 @@ function toggle<T extends FieldTable>(
   ctx: KindPlanContext,
 ): void {
   for (const [key, f] of Object.entries(table.fields)) {
-    const wanted = Reflect.get(desired, key);
+    const wanted = table.valueOf(desired, key);
     if (f.toggles === undefined || typeof wanted !== "boolean") continue;
     const now = state?.[key] === true;
     if (now === wanted) continue;

@@ -44,7 +44,7 @@ export const flagFields = fieldTable(
     // The description; the plan hook compares it (the desired object holds it as `description`).
     name: field<string, undefined>(
       { type: "string", description: "The flag's description (the service calls it `name`)." },
-      { compare: "none", live: false, pull: "never", declare: () => undefined },
+      { compare: "none", live: false, pull: "never", declare: () => undefined, keptAs: "description" },
     ),
     active: flag("Whether the flag is on. false turns it off for everyone."),
     tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
