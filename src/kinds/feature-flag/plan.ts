@@ -21,7 +21,6 @@ import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext } from "../../plan/kinds.js";
 import { toSecretRef } from "../../plan/secrets.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
-import { normaliseText } from "../shared/normalise.js";
 import { CREATE, RESTORE, SOFT_DELETE } from "../shared/verbs.js";
 import { createProblem } from "./checks.js";
 import { cohortIdsByName } from "./dependencies.js";
@@ -199,6 +198,12 @@ function cohortNames(live: LiveFlag | undefined, ctx: Ctx): (id: number) => stri
   return (id) => names.get(id);
 }
 
+/** A field's live value as the service stores it (the description, its `name`, as live flags keep it). */
+function storedValue(live: LiveFlag, path: string): unknown {
+  const field = (flagFields.fields as Record<string, { wire?: string } | undefined>)[path];
+  return (live as unknown as Json)[field?.wire ?? path];
+}
+
 /** The live filters as the service stores them: what it adds on read removed. */
 function storedFilters(live: LiveFlag): Json {
   const filters = structuredClone(isObject(live.filters) ? live.filters : {}) as Json;
@@ -292,10 +297,7 @@ function planCreate(
     ctx.sink.errors.push({ message: problem, source: desired.source });
     return;
   }
-  const sent = flagFields.sent(desired as never);
-  const after: Json = { key: sent.key };
-  if (desired.description !== undefined) after.name = desired.description;
-  Object.assign(after, sent);
+  const after: Json = flagFields.sent(desired as never);
   const filters = planFilters(desired, cohorts);
   if (filters !== undefined) after.filters = filters;
   const names = cohortNames(undefined, ctx);
@@ -335,10 +337,6 @@ function planUpdate(
 ): void {
   const state = flagFields.state(live as never);
   const { changes } = flagFields.compare(desired as never, state);
-  const liveDescription = normaliseText(live.description);
-  if (desired.description !== undefined && normaliseText(desired.description) !== liveDescription) {
-    changes.push({ path: "name", before: liveDescription, after: desired.description });
-  }
   const filters = planFilters(desired, cohorts);
   const filterChangeList = filters === undefined ? [] : filterChanges(desired, live, filters, ctx);
   for (const change of changes) {
@@ -358,7 +356,7 @@ function planUpdate(
     };
     const after: Json = {};
     for (const c of changes) {
-      before[c.path] = c.path === "name" ? live.description : (live as unknown as Json)[c.path];
+      before[c.path] = storedValue(live, c.path);
       after[c.path] = c.after;
     }
     if (filterChangeList.length > 0 && filters !== undefined) {

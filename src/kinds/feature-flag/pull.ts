@@ -1,7 +1,7 @@
 /**
  * Live flags → YAML items (SPEC §2), such that planning the pulled files against the same project plans
  * nothing. The field table writes the switches and choices at their defaults (so a later edit in the
- * UI shows up as drift) and the id pin; here come the description (the service's `name`) and
+ * UI shows up as drift), the id pin and the description (the service's `name`); here comes
  * `filters` in the file's form: what the service adds on read left out (`cohort_name`, a group's copy
  * of the flag's aggregation, nulls), payloads as YAML values, a flag dependency by the other flag's key
  * (never its id, so the file serves other projects), a cohort by name when the project has one cohort
@@ -108,10 +108,8 @@ export function flagItem(flag: FeatureFlag, names: PullNames): { item: Json; var
   const ordered: Json = {};
   for (const [key, value] of Object.entries(item)) {
     ordered[key] = value;
-    if (key === "id") ordered.name = flag.name ?? "";
     if (key === "tags") ordered.filters = filters;
   }
-  if (!("name" in ordered)) ordered.name = flag.name ?? "";
   if (!("filters" in ordered)) ordered.filters = filters;
   return { item: ordered, variables };
 }
