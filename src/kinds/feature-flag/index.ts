@@ -11,6 +11,7 @@
  */
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
+import { FLAG_ANSWERS } from "./answers.js";
 import { encryptedPayloadPointers } from "./checks.js";
 import { checkFlagCycles, declareFlag } from "./declare.js";
 import { type DesiredFlag, flagFields } from "./fields.js";
@@ -21,7 +22,7 @@ import { FEATURE_FLAG } from "./name.js";
 import { planFlag, pruneFlag } from "./plan.js";
 import { pullFlags } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
-import { listFlags } from "./service.js";
+import { featureFlagsApi } from "./service.js";
 import {
   createFeatureFlag,
   FLAG_CREATE,
@@ -44,10 +45,11 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
   fields: flagFields,
   verbs: [FLAG_CREATE, UNARCHIVE, FLAG_UPDATE, ARCHIVE, FLAG_SOFT_DELETE, FLAG_RESTORE],
   service: {
-    list: async (client, project) => (await listFlags(client, project)).map(asLive),
+    list: async (client, project) => (await featureFlagsApi(client).listAll(project)).map(asLive),
     findByName: findFlags,
     create: createFeatureFlag,
   },
+  answers: FLAG_ANSWERS,
   hooks: {
     declare: (input, desired, ctx) => declareFlag(input as Json, desired, ctx),
     checkProject: checkFlagCycles,
@@ -62,5 +64,6 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
   },
 });
 
+export type { Cohort, FeatureFlag } from "./answers.js";
 export type { DesiredFlag } from "./fields.js";
 export type { LiveFlag, LiveFlags } from "./live.js";

@@ -11,10 +11,10 @@ import { UserError } from "../../errors.js";
 import type { LiveKind, LiveObject } from "../../plan/types.js";
 import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { Cohort, FeatureFlag } from "../../service/types.js";
+import type { Cohort, FeatureFlag } from "./answers.js";
 import type { DesiredFlag } from "./fields.js";
 import { isObject } from "./filters.js";
-import { getFlag, listCohorts, listFlags } from "./service.js";
+import { cohortsApi, featureFlagsApi } from "./service.js";
 
 export type LiveFlag = Omit<FeatureFlag, "name"> &
   LiveObject & { id: number; name: string; description: string };
@@ -92,7 +92,7 @@ async function withDetails(
   objects: LiveFlag[],
   read: FlagReads,
 ): Promise<LiveFlags> {
-  const archived = read.archived ? (await listFlags(client, project, true)).map(asLive) : [];
+  const archived = read.archived ? (await featureFlagsApi(client).listAll(project, true)).map(asLive) : [];
   const keys = new Set(read.declared);
   const pins = new Set(read.pins);
   const isDeclared = (f: LiveFlag) => keys.has(f.key) || pins.has(f.id);
@@ -103,7 +103,7 @@ async function withDetails(
       .filter((id) => !known.has(id))
       .map(async (id) => {
         try {
-          return asLive(await getFlag(client, project, id));
+          return asLive(await featureFlagsApi(client).get(project, id));
         } catch (error) {
           if (error instanceof ServiceError && error.status === 404) return undefined;
           throw error;
@@ -115,7 +115,7 @@ async function withDetails(
     declared: read.declared,
     others: archived.filter((f) => !isDeclared(f)),
   };
-  if (read.cohorts) live.cohorts = await listCohorts(client, project);
+  if (read.cohorts) live.cohorts = await cohortsApi(client).listAll(project);
   return live;
 }
 
@@ -125,7 +125,7 @@ export async function readFlags(
   declared: readonly Declared[],
 ): Promise<{ live: LiveFlags; read: FlagReads }> {
   const flags = declared as readonly DesiredFlag[];
-  const objects = (await listFlags(client, project)).map(asLive);
+  const objects = (await featureFlagsApi(client).listAll(project)).map(asLive);
   const ids = new Set(objects.map((f) => f.id));
   const read: FlagReads = {
     ...reads(flags, objects),
@@ -148,7 +148,7 @@ export async function rereadFlags(client: ServiceClient, project: number, read: 
     Array.isArray(r.declared) &&
     r.declared.every((k) => typeof k === "string");
   if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
-  const objects = (await listFlags(client, project)).map(asLive);
+  const objects = (await featureFlagsApi(client).listAll(project)).map(asLive);
   return withDetails(client, project, objects, r as FlagReads);
 }
 

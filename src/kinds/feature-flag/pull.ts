@@ -13,14 +13,14 @@
  */
 import { Placeholder, type Pulled } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { Cohort, FeatureFlag } from "../../service/types.js";
 import { secretVariableName } from "../batch-export/service-rules/destinations.js";
+import type { Cohort, FeatureFlag } from "./answers.js";
 import { cohortIdsByName } from "./dependencies.js";
 import { flagFields } from "./fields.js";
 import { isObject, type Json, parsePayload } from "./filters.js";
 import { asLive } from "./live.js";
 import { FILTER_KEYS, GROUP_KEYS, PROPERTY_KEYS } from "./schema.js";
-import { listCohorts, listFlags } from "./service.js";
+import { cohortsApi, featureFlagsApi } from "./service.js";
 
 export interface PullNames {
   /** A flag id of the project → its key. */
@@ -138,9 +138,10 @@ function dependsOnUnknown(flags: readonly FeatureFlag[]): boolean {
 }
 
 export async function pullFlags(client: ServiceClient, project: number): Promise<Pulled> {
-  const flags = await listFlags(client, project);
-  const archived = dependsOnUnknown(flags) ? await listFlags(client, project, true) : [];
-  const cohorts: Cohort[] = usesCohorts(flags) ? await listCohorts(client, project) : [];
+  const api = featureFlagsApi(client);
+  const flags = await api.listAll(project);
+  const archived = dependsOnUnknown(flags) ? await api.listAll(project, true) : [];
+  const cohorts: Cohort[] = usesCohorts(flags) ? await cohortsApi(client).listAll(project) : [];
   const keys = new Map([...flags, ...archived].map((f) => [String(f.id), f.key]));
   const byName = cohortIdsByName(cohorts);
   const names: PullNames = {

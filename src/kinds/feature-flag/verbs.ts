@@ -14,13 +14,13 @@ import { UserError } from "../../errors.js";
 import { isSecretRef, resolveSecrets } from "../../plan/secrets.js";
 import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { FeatureFlag } from "../../service/types.js";
 import type { Verb } from "../kind.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import type { FeatureFlag } from "./answers.js";
 import { flagReferences } from "./dependencies.js";
 import { encodePayloads, isObject, type Json, toServiceFilters } from "./filters.js";
 import { dependencies, dependents, flagOrder } from "./order.js";
-import { createFlag, flagsWithKey, patchFlag } from "./service.js";
+import { featureFlagsApi } from "./service.js";
 
 /** Ids of flag keys per client and project, for the run: each key is looked up once. */
 const known = new WeakMap<ServiceClient, Map<string, number>>();
@@ -35,8 +35,8 @@ async function flagId(client: ServiceClient, project: number, key: string, owner
   if (cached !== undefined) return cached;
   // The list's `?key=` leaves archived flags out unless asked: an archived flag is looked up second.
   const found =
-    (await flagsWithKey(client, project, key)).at(0) ??
-    (await flagsWithKey(client, project, key, true)).at(0);
+    (await featureFlagsApi(client).withKey(project, key)).at(0) ??
+    (await featureFlagsApi(client).withKey(project, key, true)).at(0);
   if (found === undefined) {
     throw new UserError(`${owner} depends on flag "${key}", which project ${project} does not have`);
   }
@@ -145,13 +145,13 @@ export async function createFeatureFlag(
   body: Json,
 ): Promise<Executed> {
   const owner = `feature flag "${String(body.key)}"`;
-  const created = await createFlag(client, project, await withIds(client, project, body, owner));
+  const created = await featureFlagsApi(client).create(project, await withIds(client, project, body, owner));
   rememberFlag(client, project, created);
   return { id: created.id, notes: ignored(body, created) };
 }
 
 export async function findFlags(client: ServiceClient, project: number, key: string): Promise<number[]> {
-  return (await flagsWithKey(client, project, key)).map((f) => f.id);
+  return (await featureFlagsApi(client).withKey(project, key)).map((f) => f.id);
 }
 
 /** Updates may turn a flag off or re-key it: the plan says when that is guarded (`destructive: "depends"`). */
@@ -169,7 +169,7 @@ export const FLAG_UPDATE: Verb = {
     const { project } = action.object;
     const owner = `feature flag "${action.object.name}"`;
     const sent = await withIds(client, project, body ?? {}, owner);
-    const answer = await patchFlag(client, project, Number(id), sent);
+    const answer = await featureFlagsApi(client).update(project, Number(id), sent);
     rememberFlag(client, project, answer);
     return { id, notes: ignored(sent, answer) };
   },
@@ -181,7 +181,7 @@ export const FLAG_SOFT_DELETE: Verb = {
   ...SOFT_DELETE,
   references: dependents,
   async send(client, action, id) {
-    await patchFlag(client, action.object.project, Number(id), { deleted: true });
+    await featureFlagsApi(client).update(action.object.project, Number(id), { deleted: true });
     return { id, notes: [] };
   },
 };
@@ -190,7 +190,9 @@ export const FLAG_RESTORE: Verb = {
   ...RESTORE,
   async send(client, action, id) {
     try {
-      const answer = await patchFlag(client, action.object.project, Number(id), { deleted: false });
+      const answer = await featureFlagsApi(client).update(action.object.project, Number(id), {
+        deleted: false,
+      });
       rememberFlag(client, action.object.project, answer);
     } catch (error) {
       if (error instanceof ServiceError && error.status === 404) {
