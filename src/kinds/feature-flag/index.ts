@@ -7,7 +7,8 @@
  * guards and the version check (plan.ts), apply order by dependency (order.ts) and pull (pull.ts).
  *
  * Reading a project's flags is flag usage to the service (its list endpoint counts as such), so a
- * plan of files that declare no `feature_flags:` never reads them.
+ * plan of files that declare no `feature_flags:` never reads them. A change-scoped plan reads the
+ * change's flags by key and id (find.ts) with the flags they depend on (`references`), never the list.
  */
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
@@ -16,10 +17,11 @@ import { encryptedPayloadPointers } from "./checks.js";
 import { checkFlagCycles, declareFlag } from "./declare.js";
 import { type DesiredFlag, flagFields } from "./fields.js";
 import type { Json } from "./filters.js";
+import { countFlags, getFlag, searchFlags } from "./find.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { asLive, flagDetails, type LiveFlag, type LiveFlags, readFlags, rereadFlags } from "./live.js";
 import { FEATURE_FLAG } from "./name.js";
-import { planFlag, pruneFlag } from "./plan.js";
+import { flagReferencesOf, planFlag, pruneFlag } from "./plan.js";
 import { pullFlags } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
 import { featureFlagsApi } from "./service.js";
@@ -46,6 +48,9 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
   verbs: [FLAG_CREATE, UNARCHIVE, FLAG_UPDATE, ARCHIVE, FLAG_SOFT_DELETE, FLAG_RESTORE],
   service: {
     list: async (client, project) => (await featureFlagsApi(client).listAll(project)).map(asLive),
+    search: searchFlags,
+    get: getFlag,
+    count: countFlags,
     findByName: findFlags,
     create: createFeatureFlag,
   },
@@ -57,6 +62,7 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
     quiet: (pointer) => /^\/filters\/payloads(\/|$)/.test(pointer),
     read: readFlags,
     reread: rereadFlags,
+    references: flagReferencesOf,
     plan: planFlag,
     prune: pruneFlag,
     details: flagDetails,

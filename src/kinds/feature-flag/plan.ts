@@ -21,6 +21,7 @@ import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext } from "../../plan/kinds.js";
 import { toSecretRef } from "../../plan/secrets.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
+import type { Reference } from "../../read/kinds.js";
 import { CREATE, RESTORE, SOFT_DELETE } from "../shared/verbs.js";
 import { createProblem } from "./checks.js";
 import { cohortIdsByName } from "./dependencies.js";
@@ -38,6 +39,7 @@ import {
 } from "./filters.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { keysById, type LiveFlag, type LiveFlags, liveDependents, liveReferences } from "./live.js";
+import { FEATURE_FLAG } from "./name.js";
 import { describeFlagField } from "./phrasing.js";
 import { FLAG_UPDATE } from "./verbs.js";
 
@@ -113,16 +115,34 @@ function agoText(ms: number): string {
   return days === 1 ? "a day ago" : `${days} days ago`;
 }
 
-/** Every flag the filters name is declared in this project or live in it; else a plan error at its place. */
+/**
+ * What a declared flag refers to in a change-scoped read (SPEC §3): the flags its conditions name, by
+ * key (the read finds a declared one the way it is declared, else the live flag by key). The cohorts it
+ * names are no kind: the read hook reads them, once, when a declaration it reads names one.
+ */
+export function flagReferencesOf(desired: DesiredFlag): Reference[] {
+  if (desired.deleted) return [];
+  return [...new Set(desired.references.map((r) => r.key))].map((name) => ({ kind: FEATURE_FLAG, name }));
+}
+
+/**
+ * Every flag the filters name is declared in this project or live in it; else a plan error at its
+ * place. A change-scoped plan creates only the change's flags (`ctx.live.declared`): a dependency
+ * declared elsewhere but not live is an error there too, saying why.
+ */
 function resolveFlags(desired: DesiredFlag, ctx: Ctx): boolean {
   const live = new Set([...ctx.live.objects, ...ctx.live.others].filter((f) => !f.deleted).map((f) => f.key));
   const declared = new Set(ctx.live.declared);
+  const elsewhere = new Set((ctx.others?.declared(FEATURE_FLAG) ?? []).map((d) => d.name));
   let ok = true;
   for (const ref of desired.references) {
     if (live.has(ref.key) || declared.has(ref.key)) continue;
     ok = false;
     ctx.sink.errors.push({
-      message: `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
+      message:
+        ctx.live.scoped !== undefined && elsewhere.has(ref.key)
+          ? `feature flag "${desired.name}" depends on flag "${ref.key}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it`
+          : `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
       source: ref.source,
     });
   }
