@@ -380,10 +380,14 @@ function planUpdate(
       after[c.path] = c.after;
     }
     if (filterChangeList.length > 0 && filters !== undefined) {
-      // The whole stored filters: what the service compares `original_flag.filters` with. A flag with
-      // encrypted payloads leaves them out (their live plain text is never kept): the service then
-      // sees filters differ from what it stores, so any write since the plan is a conflict, never
-      // silently overwritten.
+      // The whole stored filters, payloads of a plain flag included: PostHog's version check
+      // (posthog/api/feature_flag.py, FeatureFlagSerializer._get_conflicting_changes) compares each
+      // field whole, `original_flag[field] != getattr(instance, field)`, and `filters` is one field,
+      // the row's JSON. Anything less (the declared keys only, or no payloads) never equals the stored
+      // value, so every write anyone made since the plan (a description, a tag) would refuse ours as
+      // a conflict. A flag with encrypted payloads leaves them out (their live plain text is never
+      // kept, and the row holds ciphertext anyway): any write since the plan is then a conflict,
+      // never silently overwritten.
       before.filters = storedFilters(live);
       if (live.has_encrypted_payloads === true) delete (before.filters as Json).payloads;
       const keys = new Set(filterChangeList.map((c) => c.path.split(".")[1] ?? ""));

@@ -102,13 +102,26 @@ export function asPayloadText(value: unknown): string {
   }
 }
 
-/** An update's body: the changed fields, and the `version` + `original_flag` guard (SPEC §3). */
+/**
+ * Changed fields the service's version check never compares, so never sent in `original_flag`
+ * (posthog/api/feature_flag.py, FeatureFlagSerializer.update and _get_conflicting_changes): the check
+ * runs on the validated fields after `evaluation_contexts` was popped from them, and compares each with
+ * `getattr(instance, field)`, an attribute of the flag's row, which has no `tags` (they are tagged
+ * items of their own): a tags entry could only make the check read what is not there.
+ */
+const UNCOMPARED = new Set(["tags", "evaluation_contexts"]);
+
+/**
+ * An update's body: the changed fields, and the `version` + `original_flag` guard (SPEC §3): the
+ * values read at plan time of the fields the update changes that the service compares, as it stores
+ * them (a changed `filters` whole: plan.ts says why), never an encrypted payload.
+ */
 const updateBody: Verb["body"] = (action, env, owner) => {
   const body = flagBody(action, env, owner) ?? {};
   const before = action.before ?? {};
   const original: Json = {};
   for (const key of Object.keys(action.after ?? {})) {
-    if (key in before) original[key] = before[key];
+    if (key in before && !UNCOMPARED.has(key)) original[key] = before[key];
   }
   if (typeof before.version === "number") body.version = before.version;
   if (Object.keys(original).length > 0) body.original_flag = original;
