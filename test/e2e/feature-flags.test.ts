@@ -267,6 +267,53 @@ describe("what original_flag carries: the values the service's version check com
   });
 });
 
+describe("a create an approval policy holds", () => {
+  it("is pending with its change request in every format, exits 1, and neither it nor what depends on it is created", async () => {
+    await h.reseed<PartialState>((s) => {
+      s.approval_policies?.push({
+        organization: ACME_ID,
+        action_key: "feature_flag.enable",
+        approver_config: { quorum: 1, users: [2] },
+      });
+    });
+    flagsFile(`  - key: gated-launch
+    filters:
+      groups: [{rollout_percentage: 10}]
+  - key: gated-follower
+    filters:
+      groups:
+        - properties: [{type: flag, key: gated-launch, operator: flag_evaluates_to, value: true}]
+`);
+    const held = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(held.code).toBe(1);
+    const pending = held.stdout.match(
+      /⧗ \+ create · feature flag "gated-launch" in project 12345 — pending approval: change request ([0-9a-f-]{36})/,
+    );
+    expect(pending?.[1], held.stdout).toBeDefined();
+    expect(held.stdout).toMatch(/feature flag "gated-follower" in project 12345 — .*waits for approval/);
+    expect(held.stdout).toContain(
+      "Apply incomplete: 0 succeeded, 0 failed, 1 pending approval (not live until approved), 1 skipped.",
+    );
+    const requests = (await h.api("GET", `${P}/change_requests/?state=pending`)).body.results;
+    expect(requests.map((r: Json) => r.id)).toEqual([pending?.[1]]);
+    for (const key of ["gated-launch", "gated-follower"]) {
+      expect((await h.api("GET", `${FLAGS}/?key=${key}`)).body.results).toEqual([]);
+    }
+
+    const json = await h.cli(["apply", "--auto-approve", "--format", "json", "p"]);
+    expect(json.code).toBe(1);
+    const result = JSON.parse(json.stdout);
+    expect(result.ok).toBe(false);
+    expect(
+      result.results.map((r: Json) => [r.action.object.name, r.outcome, r.change_request ?? null]),
+    ).toEqual([
+      ["gated-launch", "pending", pending?.[1]],
+      ["gated-follower", "skipped", null],
+    ]);
+    expect((await h.api("GET", `${FLAGS}/?key=gated-launch`)).body.results).toEqual([]);
+  });
+});
+
 describe("flag dependencies by key", () => {
   it("one file, two projects: each dependent names its own project's id; the dependency is created first", async () => {
     const body = `  - key: search-v2
