@@ -51,7 +51,8 @@ export function planSchema(
       },
       fingerprints: {
         type: "object",
-        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name` (`project/kind/name#id` where pinned objects share a name).",
+        description:
+          "Fingerprint of each touched object's live state, keyed by `project/kind/name` (`project/kind/name#id` where pinned objects share a name).",
         propertyNames: {
           pattern: "^[0-9]+/[a-z][a-z0-9_]*/",
         },

@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Output } from "../../src/io.js";
+import { readText } from "../../src/reading.js";
 import {
   MIN_SECRET_LENGTH,
   neutralise,
@@ -14,7 +15,6 @@ import {
   scrubValue,
   secretInValue,
 } from "../../src/scrub.js";
-import { readText } from "../../src/reading.js";
 import { cut, visible } from "../../src/text.js";
 import { memoryIo } from "../support/io.js";
 
