@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { defaultSeed } from "./default-seed.js";
 import { DEFAULT_FOLDER } from "./records.js";
 import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
+import { normaliseAccess } from "./seed-access.js";
 import { normaliseActivity } from "./seed-activity.js";
 import { seedContent } from "./seed-insights.js";
 import { defaultService, mergeService, type ServiceSettings } from "./service.js";
@@ -271,6 +272,7 @@ export function normaliseSeed(
     dashboards,
     batch_exports,
     ...normaliseActivity((key) => list(seed, key), at),
+    ...normaliseAccess((key) => list(seed, key), at),
     insights: content.insights,
     sequences: {
       dashboard: Math.max(
