@@ -59,7 +59,15 @@ export async function seedObjects(
     insights?: unknown[];
   },
 ): Promise<void> {
-  await control(url, "seed", "POST", {
+  await control(url, "seed", "POST", seedOf(base, objects));
+}
+
+/** A seed of `base`'s service rules, organizations, projects, users, keys and integrations, and `objects`. */
+export function seedOf(
+  base: EmulatorState,
+  objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing">,
+): Record<string, unknown> {
+  return {
     service: base.service,
     integrations: base.integrations,
     organizations: base.organizations,
@@ -71,5 +79,5 @@ export async function seedObjects(
     backfills: [],
     logs: [],
     events: [],
-  });
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark of issue 8 in one run, printed as one table (Markdown, ready for
+ * `npm run bench`: every benchmark of issues 8 and 26 in one run, printed as one table (Markdown, ready for
  * BENCHMARKS.md) with the machine it ran on. BENCH_REPEAT=n runs each fleet scenario n times and keeps
  * the fastest (default 1); BENCH_SKIP_SERIAL_FULL=1 leaves out the slowest scenario (the whole fleet
  * from empty at concurrency 1, about half a minute). The back-to-back runs use the scaled-down size
@@ -17,6 +17,7 @@ import { CONTENT, contentScenarios } from "./content.js";
 import { offlinePlan } from "./offline.js";
 import { pacedApply } from "./rate.js";
 import { type Figures, fleetScenarios } from "./scenarios.js";
+import { changeScopedPlan } from "./scoped.js";
 
 const rows: string[][] = [];
 const notes: string[] = [];
@@ -58,6 +59,17 @@ for (const kind of ["no-op plan", "apply 10% change", "apply whole fleet from em
   if (Number.isFinite(ratio))
     notes.push(`${kind}: concurrency 4 is ${ratio.toFixed(2)}x faster than concurrency 1 (wall time)`);
 }
+
+// SPEC §6: a change-scoped plan of a 3-object change of a 50,000-object project, at most 10 requests.
+const scoped = await changeScopedPlan();
+row(scoped.scoped);
+row(scoped.full);
+if (scoped.scoped.requests > 10) {
+  notes.push(`PROBLEM in "${scoped.scoped.scenario}": ${scoped.scoped.requests} requests, more than 10`);
+}
+notes.push(
+  `change-scoped plan: ${scoped.scoped.requests} requests against the full read's ${scoped.full.requests} (${scoped.scoped.log.join(", ")})`,
+);
 
 // Dashboards with their content: 200 dashboards × 5 tiles and their 1,000 insights, under the
 // service's own limits (the insight endpoints' 240/minute and 1,200/hour included).

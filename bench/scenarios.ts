@@ -9,9 +9,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../src/emulator/index.js";
-import { clearLog, type EmulatorState, getState, requestLog, seedObjects } from "./control.js";
+import {
+  clearLog,
+  type EmulatorState,
+  getState,
+  type LoggedRequest,
+  requestLog,
+  seedObjects,
+} from "./control.js";
 import { FLEET, fleetRecords, minimumReads, writeFleetYaml } from "./fleet.js";
-import { runTool } from "./tool.js";
+import { runTool, type ToolRun } from "./tool.js";
 
 export interface Figures {
   scenario: string;
@@ -26,6 +33,29 @@ export interface Figures {
 }
 
 const EMPTY = { dashboards: [], batch_exports: [], collaborators: [], sharing: [] };
+
+/** One CLI run's figures, from its own measures and the emulator's request log. */
+export function figuresOf(
+  scenario: string,
+  minimum: number,
+  run: ToolRun,
+  log: readonly LoggedRequest[],
+  expectCode: number,
+): Figures {
+  const figures: Figures = {
+    scenario,
+    requests: log.length,
+    minimum,
+    wallMs: run.wallMs,
+    cpuMs: run.cpuMs,
+    peakRssMb: run.peakRssMb,
+    throttled: log.filter((r) => r.status === 429).length,
+  };
+  if (run.code !== expectCode) {
+    figures.problem = `exit ${run.code}, expected ${expectCode}: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`;
+  }
+  return figures;
+}
 
 /**
  * `repeat` runs each scenario that many times (seeding again before each) and keeps the run with the
@@ -47,30 +77,18 @@ export async function fleetScenarios(options: { serialFull: boolean; repeat: num
     const changes = FLEET.dashboards / 10 + FLEET.exports / 10;
     // From empty: both list walks (one page each), the project's integrations (the exports name one),
     // the feature lookup that writing tags needs (the project, for its organization, then the
-    // organization), one write per object and collaborator, the look-up of each name right before its
-    // create (SPEC §3 "Concurrency": one request each), and the check for duplicated names afterwards
-    // (one list walk per kind, pages of 100).
+    // organization), one write per object and collaborator, the look-up of the names right before the
+    // creates (SPEC §3 "Concurrency": in batches, one re-read of each kind's list, one empty page each),
+    // and the check for duplicated names afterwards (one list walk per kind, pages of 100).
     const creates = FLEET.dashboards + FLEET.exports;
+    const lookUps = 2;
     const afterCheck = Math.ceil(FLEET.dashboards / 100) + Math.ceil(FLEET.exports / 100);
-    const fromEmpty = 2 + 1 + 2 + creates + FLEET.collaborators + creates + afterCheck;
+    const fromEmpty = 2 + 1 + 2 + creates + FLEET.collaborators + lookUps + afterCheck;
 
     const measureOnce = async (scenario: string, minimum: number, args: string[], expectCode: number) => {
       await clearLog(emulator.url);
       const run = await runTool(args, env, root);
-      const log = await requestLog(emulator.url);
-      const figures: Figures = {
-        scenario,
-        requests: log.length,
-        minimum,
-        wallMs: run.wallMs,
-        cpuMs: run.cpuMs,
-        peakRssMb: run.peakRssMb,
-        throttled: log.filter((r) => r.status === 429).length,
-      };
-      if (run.code !== expectCode) {
-        figures.problem = `exit ${run.code}, expected ${expectCode}: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`;
-      }
-      return figures;
+      return figuresOf(scenario, minimum, run, await requestLog(emulator.url), expectCode);
     };
     const measure = async (
       scenario: string,

@@ -3553,12 +3553,12 @@ var realSleep, systemClock;
 var init_clock = __esm({
   "src/clock.ts"() {
     "use strict";
-    realSleep = (ms, signal) => new Promise((resolve13) => {
-      if (signal?.aborted) return resolve13();
+    realSleep = (ms, signal) => new Promise((resolve15) => {
+      if (signal?.aborted) return resolve15();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve13();
+        resolve15();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -3823,15 +3823,15 @@ function secretInValue(io, value) {
     if (typeof v === "string") return scrubber.secretIn(v);
     if (Array.isArray(v)) {
       for (const item of v) {
-        const found = find2(item);
-        if (found !== void 0) return found;
+        const found2 = find2(item);
+        if (found2 !== void 0) return found2;
       }
       return void 0;
     }
     if (typeof v === "object" && v !== null) {
       for (const [key, item] of Object.entries(v)) {
-        const found = scrubber.secretIn(key) ?? find2(item);
-        if (found !== void 0) return found;
+        const found2 = scrubber.secretIn(key) ?? find2(item);
+        if (found2 !== void 0) return found2;
       }
     }
     return void 0;
@@ -3913,7 +3913,7 @@ var init_scrub = __esm({
        */
       scrub(text2) {
         if (this.#labels.size === 0) return text2;
-        const written = text2.replace(this.#regex(), (found) => this.#labels.get(found) ?? found);
+        const written = text2.replace(this.#regex(), (found2) => this.#labels.get(found2) ?? found2);
         const read = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
         return read.includes(CUT) ? this.#scrubCuts(read) : read;
       }
@@ -3993,8 +3993,8 @@ var init_scrub = __esm({
        * CUT_PREFIX characters (an escape cut in two included): its length as written, and the secret's label.
        */
       #startAtEnd(text2) {
-        const found = this.#startOf(text2, CUT_PREFIX);
-        if (found) return found;
+        const found2 = this.#startOf(text2, CUT_PREFIX);
+        if (found2) return found2;
         const tail = text2.slice(-(this.#longest * ESCAPED_WIDTH));
         const open3 = openEscapeAtEnd(tail);
         const whole = tail.slice(0, tail.length - open3);
@@ -4019,8 +4019,8 @@ var init_scrub = __esm({
       /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
       secretIn(text2) {
         if (this.#labels.size === 0) return void 0;
-        const found = text2.match(this.#single());
-        return found ? this.#labels.get(found[0]) : void 0;
+        const found2 = text2.match(this.#single());
+        return found2 ? this.#labels.get(found2[0]) : void 0;
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
       pending(text2) {
@@ -5150,19 +5150,19 @@ var require_Alias = __commonJS({
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
-        let found = void 0;
+        let found2 = void 0;
         for (const node2 of nodes) {
           if (node2 === this)
             break;
           if (node2.anchor === this.source)
-            found = node2;
+            found2 = node2;
         }
-        if (found && ctx) {
+        if (found2 && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data = anchors2.get(found);
+          let data = anchors2.get(found2);
           if (!data) {
-            toJS.toJS(found, null, ctx);
-            data = anchors2.get(found);
+            toJS.toJS(found2, null, ctx);
+            data = anchors2.get(found2);
           }
           if (data?.res === void 0) {
             const msg = "This should not happen: Alias anchor was not resolved?";
@@ -5171,14 +5171,14 @@ var require_Alias = __commonJS({
           if (maxAliasCount >= 0) {
             data.count += 1;
             if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found, anchors2);
+              data.aliasCount = getAliasCount(doc2, found2, anchors2);
             if (data.count * data.aliasCount > maxAliasCount) {
               const msg = "Excessive alias count indicates a resource exhaustion attack";
               throw new ReferenceError(msg);
             }
           }
         }
-        return found;
+        return found2;
       }
       toJSON(_arg, ctx) {
         if (!ctx)
@@ -8284,7 +8284,7 @@ var require_resolve_props = __commonJS({
       let tag = null;
       let newlineAfterProp = null;
       let comma = null;
-      let found = null;
+      let found2 = null;
       let start2 = null;
       for (const token of tokens) {
         if (reqSpace) {
@@ -8321,7 +8321,7 @@ var require_resolve_props = __commonJS({
             if (atNewline) {
               if (comment)
                 comment += token.source;
-              else if (!found || indicator !== "seq-item-ind")
+              else if (!found2 || indicator !== "seq-item-ind")
                 spaceBefore = true;
             } else
               commentSep += token.source;
@@ -8355,9 +8355,9 @@ var require_resolve_props = __commonJS({
           case indicator:
             if (anchor || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
-            if (found)
+            if (found2)
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow2 ?? "collection"}`);
-            found = token;
+            found2 = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
@@ -8386,7 +8386,7 @@ var require_resolve_props = __commonJS({
         onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
       return {
         comma,
-        found,
+        found: found2,
         spaceBefore,
         comment,
         hasNewline,
@@ -12080,8 +12080,8 @@ var init_parse_fast = __esm({
           if ("indent" in key && key.indent !== map.indent) unsure();
           const name = this.key(key);
           if (Object.hasOwn(object, name)) unsure();
-          const { found, newline } = this.separator(sep5);
-          if (found.offset - key.offset > MAX_KEY_SPAN) unsure();
+          const { found: found2, newline } = this.separator(sep5);
+          if (found2.offset - key.offset > MAX_KEY_SPAN) unsure();
           if (value?.type === "block-map" && !newline) unsure();
           object[name] = this.entry(value, depth);
           keys.push(name);
@@ -12094,12 +12094,12 @@ var init_parse_fast = __esm({
         const list11 = [];
         const at = [];
         for (const { start: start2, value } of seq.items) {
-          let found = false;
+          let found2 = false;
           for (const t of start2) {
-            if (t.type === "seq-item-ind" && !found) found = true;
+            if (t.type === "seq-item-ind" && !found2) found2 = true;
             else this.filler(t);
           }
-          if (!found) {
+          if (!found2) {
             if (value !== void 0) unsure();
             continue;
           }
@@ -12164,16 +12164,16 @@ var init_parse_fast = __esm({
       }
       /** A mapping's `:` with only spaces before it, and spaces, line breaks and comments after it. */
       separator(sep5) {
-        let found;
+        let found2;
         let newline = false;
         for (const t of sep5) {
-          if (t.type === "map-value-ind" && found === void 0) found = t;
+          if (t.type === "map-value-ind" && found2 === void 0) found2 = t;
           else if (t.type === "space") continue;
-          else if (found === void 0) unsure();
+          else if (found2 === void 0) unsure();
           else if (t.type === "newline") newline = true;
           else this.filler(t);
         }
-        return { found: found ?? unsure(), newline };
+        return { found: found2 ?? unsure(), newline };
       }
       /** Space, line breaks and comments, which carry nothing; anything else is left to the Composer. */
       filler(t) {
@@ -12317,17 +12317,17 @@ function aliasTargets(doc) {
   let map;
   return () => {
     if (map !== void 0) return map;
-    const found = /* @__PURE__ */ new Map();
+    const found2 = /* @__PURE__ */ new Map();
     const anchors = /* @__PURE__ */ new Map();
     (0, import_yaml2.visit)(doc, {
       Node: (_key, node2) => {
         if ((0, import_yaml2.isAlias)(node2)) {
           const target = anchors.get(node2.source);
-          if (target !== void 0) found.set(node2, target);
+          if (target !== void 0) found2.set(node2, target);
         } else if (node2.anchor) anchors.set(node2.anchor, node2);
       }
     });
-    map = found;
+    map = found2;
     return map;
   };
 }
@@ -12499,7 +12499,7 @@ import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 async function readSources(paths, cwd, diags) {
   const wanted = paths.length > 0 ? paths : [DEFAULT_PATH];
-  const found = /* @__PURE__ */ new Map();
+  const found2 = /* @__PURE__ */ new Map();
   const roots = [];
   const folders = [];
   for (const given of wanted) {
@@ -12521,16 +12521,16 @@ async function readSources(paths, cwd, diags) {
       folders.push({ absolute, shown: shown2 });
     } else if (info2?.isFile()) {
       roots.push(real);
-      found.set(absolute, { shown: shown2, open: real, identity: identity(info2) });
+      found2.set(absolute, { shown: shown2, open: real, identity: identity(info2) });
     } else {
       diags.error(shown2, 0, 0, `not a regular file or folder${kind(info2)}: not read`);
     }
   }
   for (const { absolute, shown: shown2 } of folders) {
-    const seen = await walk(absolute, cwd, roots, found, 0, diags);
+    const seen = await walk(absolute, cwd, roots, found2, 0, diags);
     if (seen === 0) diags.error(shown2, 0, 0, "folder contains no .yaml or .yml files");
   }
-  const entries = [...found.values()].sort((a, b) => compare2(a.shown, b.shown));
+  const entries = [...found2.values()].sort((a, b) => compare2(a.shown, b.shown));
   const files = [];
   let total = 0;
   for (const [i, file] of entries.entries()) {
@@ -12560,7 +12560,7 @@ async function readSources(paths, cwd, diags) {
   }
   return files;
 }
-async function walk(folder, cwd, roots, found, depth, diags) {
+async function walk(folder, cwd, roots, found2, depth, diags) {
   if (depth > MAX_FOLDER_DEPTH) {
     diags.error(
       displayPath(folder, cwd),
@@ -12582,7 +12582,7 @@ async function walk(folder, cwd, roots, found, depth, diags) {
   for (const entry of entries) {
     const full = join(folder, entry.name);
     if (entry.isDirectory()) {
-      if (!entry.name.startsWith(".")) seen += await walk(full, cwd, roots, found, depth + 1, diags);
+      if (!entry.name.startsWith(".")) seen += await walk(full, cwd, roots, found2, depth + 1, diags);
       continue;
     }
     if (!/\.ya?ml$/i.test(entry.name)) continue;
@@ -12591,7 +12591,7 @@ async function walk(folder, cwd, roots, found, depth, diags) {
     if (file === void 0) continue;
     seen += 1;
     if (typeof file === "string") diags.error(shown2, 0, 0, file);
-    else found.set(full, { shown: shown2, ...file });
+    else found2.set(full, { shown: shown2, ...file });
   }
   return seen;
 }
@@ -15649,7 +15649,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve13.call(this, root, ref);
+      let _sch = resolve15.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -15676,7 +15676,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve13(root, ref) {
+    function resolve15(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -16540,7 +16540,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve13(baseURI, relativeURI, options) {
+    function resolve15(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -16931,7 +16931,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve13,
+      resolve: resolve15,
       resolveComponent,
       equal,
       serialize,
@@ -20686,6 +20686,9 @@ function fingerprintKeys(actions) {
     return (ids.get(key)?.size ?? 0) > 1 ? `${key}#${action.object.id ?? ""}` : key;
   });
 }
+function liveTotal(kind2) {
+  return kind2.scoped === void 0 ? kind2.objects.length : kind2.scoped.total;
+}
 function liveOf(project3, kind2) {
   return project3.kinds[kind2] ?? { objects: [] };
 }
@@ -21222,6 +21225,10 @@ var init_kinds = __esm({
 });
 
 // src/plan/context.ts
+function declarationKey(project3, declared2) {
+  const identity2 = declared2.id !== void 0 ? `#${declared2.id}` : `=${declared2.name}`;
+  return `${project3}/${declared2.kind}/${identity2}`;
+}
 function newSink() {
   return { actions: [], notes: [], errors: [] };
 }
@@ -22117,10 +22124,28 @@ function defineKind(spec) {
     if (deleting === void 0) throw new Error(`kind ${name} declares no deleting verb`);
     return makeAction(deleting, ref, { before: table.state(live) });
   };
-  const listRead = async (client, project3) => ({
-    live: { objects: await service.list(client, project3) },
-    read: {}
-  });
+  const objects = async (client, project3, scope) => {
+    const { search, get: get2 } = service;
+    if (scope === void 0 || search === void 0 || get2 === void 0 && scope.ids.length > 0) {
+      return service.list(client, project3);
+    }
+    const names = new Set(scope.names);
+    const theirs = new Set(scope.pinnedElsewhere);
+    const [byId, byName] = await Promise.all([
+      Promise.all(scope.ids.map((id) => get2?.(client, project3, id))),
+      Promise.all(scope.names.map((name2) => search(client, project3, name2)))
+    ]);
+    const found2 = /* @__PURE__ */ new Map();
+    for (const live of byId) if (live !== void 0) found2.set(live.id, live);
+    for (const live of byName.flat()) {
+      if (names.has(live.name ?? "") && !theirs.has(live.id) && !found2.has(live.id)) found2.set(live.id, live);
+    }
+    return [...found2.values()];
+  };
+  const scoped = (result, scope) => {
+    if (scope !== void 0 && service.search !== void 0) result.live.scoped = {};
+    return result;
+  };
   return {
     name,
     key: spec.key,
@@ -22142,13 +22167,24 @@ function defineKind(spec) {
     ...hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {},
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
     ...hooks.checkProject ? { checkProject: hooks.checkProject } : {},
-    read: (client, project3, declared2, run14) => hooks.read ? hooks.read(client, project3, declared2, run14) : listRead(client, project3),
-    reread: hooks.reread ?? (async (client, project3, read) => {
+    ...service.search ? { searches: true } : {},
+    async read(client, project3, declared2, run14, scope) {
+      const list11 = () => objects(client, project3, scope);
+      const read = hooks.read ? await hooks.read(client, project3, declared2, run14, list11) : { live: { objects: await list11() }, read: {} };
+      return scoped(read, scope);
+    },
+    async reread(client, project3, read, run14, scope) {
+      const list11 = () => objects(client, project3, scope);
+      if (hooks.reread) {
+        return scoped({ live: await hooks.reread(client, project3, read, run14, list11) }, scope).live;
+      }
       if (read !== void 0 && !isEmptyRecord(read)) {
         throw new UserError(`the saved plan's record of what was read for ${words2.many} is damaged`);
       }
-      return (await listRead(client, project3)).live;
-    }),
+      return scoped({ live: { objects: await list11() } }, scope).live;
+    },
+    ...service.count ? { count: service.count } : {},
+    ...hooks.references ? { references: (declared2) => hooks.references?.(declared2) ?? [] } : {},
     plan(desired, live, ref, ctx) {
       if (hooks.plan) hooks.plan(desired, live, ref, ctx);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);
@@ -22166,7 +22202,7 @@ function defineKind(spec) {
       if (send === void 0) throw new UserError(`${action.action} does not apply to a ${words2.one}`);
       return send(client, action, id, body, referenced);
     },
-    findByName: service.findByName,
+    findByName: service.findByName ?? (async (client, project3, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project3, wanted)).filter((live) => live.name === wanted).map((live) => live.id)),
     listLive: service.list,
     pull: hooks.pull ?? (async (client, project3) => ({
       items: (await service.list(client, project3)).map((live) => table.item(live)),
@@ -22185,9 +22221,9 @@ function updateAction(verb, ref, changes) {
 }
 function planPlain(table, verbs, desired, live, ref, ctx, prune) {
   const verb = (name) => {
-    const found = verbs.find((v) => v.name === name);
-    if (found === void 0) throw new Error(`the kind of ${ref.kind} declares no ${name} verb`);
-    return found;
+    const found2 = verbs.find((v) => v.name === name);
+    if (found2 === void 0) throw new Error(`the kind of ${ref.kind} declares no ${name} verb`);
+    return found2;
   };
   if (desired.deleted) {
     if (live) ctx.sink.actions.push(prune(live, ref));
@@ -22555,10 +22591,10 @@ var init_schema2 = __esm({
 function secretPaths(type) {
   let paths = secretCache.get(type);
   if (paths === void 0) {
-    const found = [];
+    const found2 = [];
     const config = configSchema(type);
-    if (config !== void 0) collectSecrets(config, "", found);
-    paths = found;
+    if (config !== void 0) collectSecrets(config, "", found2);
+    paths = found2;
     secretCache.set(type, paths);
   }
   return paths;
@@ -23033,17 +23069,17 @@ var init_item_rules = __esm({
 });
 
 // src/kinds/batch-export/live.ts
-async function readBatchExports(client, project3, declared2) {
+async function readBatchExports(client, project3, declared2, _run, list11) {
   const names = (d) => !d.deleted && d.destination?.integration !== void 0;
   const read = declared2.some(names) ? { integrations: true } : {};
-  return { live: await readAll(client, project3, read), read };
+  return { live: await readAll(client, project3, read, list11), read };
 }
-async function rereadBatchExports(client, project3, read) {
-  return readAll(client, project3, checkReads(read));
+async function rereadBatchExports(client, project3, read, _run, list11) {
+  return readAll(client, project3, checkReads(read), list11);
 }
-async function readAll(client, project3, read) {
+async function readAll(client, project3, read, list11) {
   const [objects, integrations2] = await Promise.all([
-    client.batchExports.listAll(project3),
+    list11(),
     read.integrations ? client.integrations.listAll(project3) : void 0
   ]);
   const live = { objects };
@@ -23214,6 +23250,23 @@ var init_prune = __esm({
   "src/plan/prune.ts"() {
     "use strict";
     init_ignore();
+  }
+});
+
+// src/plan/scope.ts
+function displaced(project3, declared2, scope, live) {
+  const pins = new Set(
+    declared2.flatMap((d) => d.id !== void 0 && scope.has(declarationKey(project3, d)) ? [d.id] : [])
+  );
+  const taken = new Set(live.filter((o) => pins.has(o.id)).map((o) => o.name ?? ""));
+  return declared2.filter(
+    (d) => d.id === void 0 && taken.has(d.name) && !scope.has(declarationKey(project3, d))
+  );
+}
+var init_scope = __esm({
+  "src/plan/scope.ts"() {
+    "use strict";
+    init_context2();
   }
 });
 
@@ -23388,14 +23441,21 @@ function buildPlan(kinds, desired, live, options) {
   return { plan, errors: sink.errors };
 }
 function planProject(kinds, project3, live, options, sink) {
+  const scope = options.scope === void 0 ? void 0 : new Set(options.scope);
   for (const kind2 of kinds) {
     const kindLive = liveOf(live, kind2.name);
-    const matching = matchObjects(
-      declaredOf(project3, kind2.name),
-      kindLive.objects,
-      kind2.words.one,
-      sink.errors,
-      kind2.replaced
+    const declared2 = declaredOf(project3, kind2.name);
+    if (scope !== void 0) {
+      for (const d of displaced(live.project, declared2, scope, kindLive.objects)) {
+        scope.add(declarationKey(live.project, d));
+      }
+    }
+    const planned2 = (d) => scope === void 0 || scope.has(declarationKey(live.project, d));
+    const errors = [];
+    const matching = matchObjects(declared2, kindLive.objects, kind2.words.one, errors, kind2.replaced);
+    const own = new Set(declared2.filter(planned2).map((d) => d.source));
+    sink.errors.push(
+      ...errors.filter((e) => scope === void 0 || e.source === void 0 || own.has(e.source))
     );
     const ctx = {
       project: live.project,
@@ -23406,6 +23466,7 @@ function planProject(kinds, project3, live, options, sink) {
       others: { declared: (name) => declaredOf(project3, name), live: (name) => live.kinds[name] }
     };
     for (const { desired, live: match, replaced } of matching.pairs) {
+      if (!planned2(desired)) continue;
       if (replaced && !options.force) {
         const ids = [replaced.live, ...replaced.leftovers].map((o) => o.id).join(", ");
         const them = replaced.leftovers.length === 1 ? "it" : "them";
@@ -23422,7 +23483,7 @@ function planProject(kinds, project3, live, options, sink) {
         sink.actions.push({ ...action, warnings: [...action.warnings, replaced.why] });
       }
     }
-    if (options.prune && project3.manages.includes(kind2.name)) {
+    if (options.prune && scope === void 0 && project3.manages.includes(kind2.name)) {
       planPrune(kind2, project3.ignore[kind2.name] ?? [], ctx, matching.claimed);
     }
   }
@@ -23435,6 +23496,7 @@ var init_build = __esm({
     init_fingerprint();
     init_match();
     init_prune();
+    init_scope();
     init_sort();
     init_summary();
     init_targets();
@@ -23460,7 +23522,8 @@ function checkSafety(kinds, plan, live, options) {
   const problems = [];
   for (const { project: project3, kind: kind2, count: count2 } of deletes.values()) {
     const liveProject = live.find((p) => p.project === project3);
-    const liveCount = liveProject ? liveOf(liveProject, kind2).objects.length : 0;
+    const kindLive = liveProject ? liveOf(liveProject, kind2) : void 0;
+    const liveCount = kindLive ? liveTotal(kindLive) ?? kindLive.objects.length : 0;
     const limit = deleteLimit(liveCount);
     if (count2 > limit) {
       const label2 = kinds.find((k) => k.name === kind2)?.words.many ?? kind2;
@@ -23489,6 +23552,7 @@ var init_plan = __esm({
     init_fingerprint();
     init_match();
     init_safety();
+    init_scope();
     init_sort();
     init_summary();
     init_targets();
@@ -23542,15 +23606,15 @@ function integrationErrors(desired, project3, integrations2) {
   const wanted = INTEGRATION_KIND[destination.type];
   if (wanted === void 0) return [];
   const check = (id, kind2, field3) => {
-    const found = integrations2.find((i) => i.id === id);
-    if (!found) {
+    const found2 = integrations2.find((i) => i.id === id);
+    if (!found2) {
       errors.push({
         message: `${where2}: ${field3} ${id} is not an integration of project ${project3}; ${fitting(integrations2, kind2, project3)}`,
         source
       });
-    } else if (found.kind !== kind2) {
+    } else if (found2.kind !== kind2) {
       errors.push({
-        message: `${where2}: ${field3} ${id} (${label(found)}) is ${withArticle(found.kind)} integration, but destination type ${destination.type} needs ${withArticle(kind2)} integration; ${fitting(integrations2, kind2, project3)}`,
+        message: `${where2}: ${field3} ${id} (${label(found2)}) is ${withArticle(found2.kind)} integration, but destination type ${destination.type} needs ${withArticle(kind2)} integration; ${fitting(integrations2, kind2, project3)}`,
         source
       });
     }
@@ -23757,8 +23821,9 @@ async function executeAction(kind2, action, id, deps) {
 }
 async function create(kind2, action, body, deps) {
   const { project: project3, name } = action.object;
-  const unknown = async () => (await kind2.findByName(deps.client, project3, name)).filter((id) => !deps.knownIds.has(id));
-  const existing = await unknown();
+  const others = (ids) => ids.filter((id) => !deps.knownIds.has(id));
+  const unknown = async () => others(await kind2.findByName(deps.client, project3, name));
+  const existing = deps.lookUp ? others(await deps.lookUp()) : await unknown();
   if (existing.length > 0) {
     const ids = `id${existing.length === 1 ? "" : "s"} ${existing.join(", ")}`;
     throw new UserError(
@@ -23769,13 +23834,13 @@ async function create(kind2, action, body, deps) {
     return await kind2.create(deps.client, project3, body);
   } catch (error2) {
     if (!(error2 instanceof UnknownOutcomeError)) throw error2;
-    const found = await unknown();
-    if (found.length === 1) {
-      return { id: found[0], notes: ["the create's answer was lost; found the created object by name"] };
+    const found2 = await unknown();
+    if (found2.length === 1) {
+      return { id: found2[0], notes: ["the create's answer was lost; found the created object by name"] };
     }
-    if (found.length > 1) {
+    if (found2.length > 1) {
       throw new UserError(
-        `create of ${kind2.words.one} "${name}": the answer was lost and ${found.length} objects with that name now exist (ids ${found.join(", ")}); pin the right one with \`id:\` and delete the others`
+        `create of ${kind2.words.one} "${name}": the answer was lost and ${found2.length} objects with that name now exist (ids ${found2.join(", ")}); pin the right one with \`id:\` and delete the others`
       );
     }
     const created = await kind2.create(deps.client, project3, body);
@@ -24928,6 +24993,46 @@ var init_fields3 = __esm({
   }
 });
 
+// src/kinds/shared/by-id.ts
+async function readById(id, read) {
+  const numeric = Number(id);
+  if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
+  try {
+    const found2 = await read(numeric);
+    return found2.deleted === true ? void 0 : found2;
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
+    throw error2;
+  }
+}
+var init_by_id = __esm({
+  "src/kinds/shared/by-id.ts"() {
+    "use strict";
+    init_errors2();
+  }
+});
+
+// src/kinds/dashboard/find.ts
+function searchDashboards(client, project3, name) {
+  return collect(client.dashboards.list(project3, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE }));
+}
+function getDashboard(client, project3, id) {
+  return readById(id, (numeric) => client.dashboards.get(project3, numeric));
+}
+function countDashboards(client, project3) {
+  return client.dashboards.count(project3);
+}
+var SEARCH_MAX, SEARCH_PAGE;
+var init_find = __esm({
+  "src/kinds/dashboard/find.ts"() {
+    "use strict";
+    init_pages();
+    init_by_id();
+    SEARCH_MAX = 200;
+    SEARCH_PAGE = 1e3;
+  }
+});
+
 // src/kinds/dashboard/tiles-diff.ts
 function smLayout(layouts) {
   if (typeof layouts !== "object" || layouts === null || Array.isArray(layouts)) return void 0;
@@ -24942,31 +25047,31 @@ function diffTiles(desired, live) {
   const diff = { add: [], remove: [], move: [], edit: [] };
   const unmatched = new Set(live);
   const matched = [];
-  const take = (found, tile2) => {
-    unmatched.delete(found);
-    matched.push([tile2, found]);
+  const take = (found2, tile2) => {
+    unmatched.delete(found2);
+    matched.push([tile2, found2]);
   };
   for (const tile2 of desired) {
     if (tile2.text !== void 0) continue;
-    const found = tile2.insightId === void 0 ? void 0 : [...unmatched].find((l) => l.insightId === tile2.insightId);
-    if (found) take(found, tile2);
+    const found2 = tile2.insightId === void 0 ? void 0 : [...unmatched].find((l) => l.insightId === tile2.insightId);
+    if (found2) take(found2, tile2);
     else diff.add.push(tile2);
   }
   const pending = [];
   for (const tile2 of desired) {
     if (tile2.text === void 0) continue;
-    const found = [...unmatched].find((l) => l.textId !== null && sameText(l.text, tile2.text));
-    if (found) take(found, tile2);
+    const found2 = [...unmatched].find((l) => l.textId !== null && sameText(l.text, tile2.text));
+    if (found2) take(found2, tile2);
     else pending.push(tile2);
   }
   for (const tile2 of pending) {
-    const found = [...unmatched].find((l) => l.textId !== null);
-    if (found) {
-      take(found, tile2);
+    const found2 = [...unmatched].find((l) => l.textId !== null);
+    if (found2) {
+      take(found2, tile2);
       diff.edit.push({
-        live: found,
+        live: found2,
         label: tile2.label,
-        before: found.text ?? "",
+        before: found2.text ?? "",
         after: tile2.text
       });
     } else diff.add.push(tile2);
@@ -25079,8 +25184,8 @@ function membersNeeded(declared2, dashboards2, collaborators) {
     return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
   });
 }
-async function readDashboards(client, project3, declared2, run14) {
-  const objects = await client.dashboards.listAll(project3);
+async function readDashboards(client, project3, declared2, run14, list11) {
+  const objects = await list11();
   const reads = detailReads(declared2, objects);
   const live = await withDetails(client, project3, objects, reads);
   if (membersNeeded(declared2, objects, live.collaborators)) {
@@ -25089,15 +25194,14 @@ async function readDashboards(client, project3, declared2, run14) {
   }
   return { live, read: reads };
 }
-async function rereadDashboards(client, project3, read, run14) {
+async function rereadDashboards(client, project3, read, run14, list11) {
   const reads = read;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
   const members2 = reads?.members;
   if (!reads || !ids(reads.collaborators) || !ids(reads.sharing) || !ids(reads.tiles) || members2 !== void 0 && members2 !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  const objects = await client.dashboards.listAll(project3);
-  const live = await withDetails(client, project3, objects, reads);
+  const live = await withDetails(client, project3, await list11(), reads);
   if (members2 === true) live.members = await run14.members.check(project3);
   return live;
 }
@@ -25415,15 +25519,15 @@ function resolve3(tile2, index, dashboard2, ctx) {
   const layout = tile2.layout ? { layout: tile2.layout } : {};
   if (tile2.type === "text") return { label: tileLabel({ text: tile2.text }), text: tile2.text, ...layout };
   if ("insight" in tile2) {
-    const found = index.byName.get(tile2.insight);
-    if (found === void 0) {
+    const found2 = index.byName.get(tile2.insight);
+    if (found2 === void 0) {
       ctx.sink.errors.push({
         message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", which no file declares for project ${ctx.project}`,
         source: tile2.source
       });
       return void 0;
     }
-    if (found.several) {
+    if (found2.several) {
       ctx.sink.errors.push({
         message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", a name several declared insights share: name it by insight_id:`,
         source: tile2.source
@@ -25433,7 +25537,7 @@ function resolve3(tile2, index, dashboard2, ctx) {
     return {
       label: tileLabel({ insight: tile2.insight }),
       insightName: tile2.insight,
-      ...found.id !== void 0 ? { insightId: found.id } : {},
+      ...found2.id !== void 0 ? { insightId: found2.id } : {},
       ...layout
     };
   }
@@ -25481,10 +25585,6 @@ var init_tags = __esm({
 });
 
 // src/kinds/dashboard/verbs.ts
-async function findDashboards(client, project3, name) {
-  const live = await collect(client.dashboards.list(project3, { search: name.slice(0, 200), limit: 100 }));
-  return live.filter((d) => d.name === name).map((d) => d.id);
-}
 async function createDashboard(client, project3, body) {
   const created = await client.dashboards.create(project3, body);
   return { id: created.id, notes: ignoredTags(body, created.tags) };
@@ -25530,7 +25630,6 @@ var init_verbs3 = __esm({
     init_errors();
     init_values();
     init_errors2();
-    init_pages();
     init_words();
     init_tags();
     init_verbs();
@@ -25738,10 +25837,10 @@ function planCollaborators(desired, current3, ref, live, ctx) {
   const onDashboard = live.collaborators[current3.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
   const wanted = resolved(desired, onDashboard, ctx);
-  const liveIds2 = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
+  const liveIds = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
   const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
-  const adds = wanted.filter((c) => !liveIds2.has(c.user_uuid));
+  const adds = wanted.filter((c) => !liveIds.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
   const storedButIneffective = current3.restriction_level === 37 && current3.effective_restriction_level === 21;
   if (storedButIneffective || features2?.access_control === false) {
@@ -25905,6 +26004,7 @@ var init_dashboard = __esm({
     init_types2();
     init_define();
     init_fields3();
+    init_find();
     init_live2();
     init_plan3();
     init_pull2();
@@ -25923,7 +26023,9 @@ var init_dashboard = __esm({
       verbs: dashboardVerbs,
       service: {
         list: (client, project3) => client.dashboards.listAll(project3),
-        findByName: findDashboards,
+        search: searchDashboards,
+        get: getDashboard,
+        count: countDashboards,
         create: createDashboard
       },
       hooks: {
@@ -25941,6 +26043,11 @@ var init_dashboard = __esm({
         checkProject: (project3) => checkTileInsights(declaredOf(project3, "dashboard"), declaredOf(project3, "insight")),
         read: readDashboards,
         reread: rereadDashboards,
+        // A change-scoped plan reads the insights a changed dashboard's tiles show (their ids resolve the tiles).
+        references: (dashboard2) => (dashboard2.tiles ?? []).flatMap((tile2) => {
+          if (tile2.type !== "insight") return [];
+          return "insightId" in tile2 ? [{ kind: "insight", id: tile2.insightId }] : [{ kind: "insight", name: tile2.insight }];
+        }),
         plan: planDashboard,
         details: dashboardDetails,
         needsFeatures: dashboardsNeedFeatures,
@@ -26407,9 +26514,9 @@ function withoutOwnedKeys(value) {
 function projectOnDeclared(live, declared2) {
   if (isDict(declared2) && isDict(live)) {
     const out = {};
-    for (const [key, want] of Object.entries(declared2)) {
-      if (Object.hasOwn(live, key)) out[key] = projectOnDeclared(live[key], want);
-      else if (want === null) out[key] = null;
+    for (const [key, want2] of Object.entries(declared2)) {
+      if (Object.hasOwn(live, key)) out[key] = projectOnDeclared(live[key], want2);
+      else if (want2 === null) out[key] = null;
     }
     return out;
   }
@@ -26419,9 +26526,9 @@ function projectOnDeclared(live, declared2) {
   return live;
 }
 function compareQuery(declared2, live) {
-  const want = upgradedForComparison(declared2);
-  const have = projectOnDeclared(upgradedForComparison(live ?? null), want);
-  return { equal: pyEqual(have, want), declared: want, live: have };
+  const want2 = upgradedForComparison(declared2);
+  const have = projectOnDeclared(upgradedForComparison(live ?? null), want2);
+  return { equal: pyEqual(have, want2), declared: want2, live: have };
 }
 var SERVICE_OWNED_QUERY_KEYS;
 var init_normalise2 = __esm({
@@ -26723,6 +26830,25 @@ var init_fields4 = __esm({
   }
 });
 
+// src/kinds/insight/find.ts
+function searchInsights(client, project3, name) {
+  return client.insights.listAll(project3, { search: name.slice(0, SEARCH_MAX2) });
+}
+function getInsight(client, project3, id) {
+  return readById(id, (numeric) => client.insights.get(project3, numeric));
+}
+function countInsights(client, project3) {
+  return client.insights.count(project3);
+}
+var SEARCH_MAX2;
+var init_find2 = __esm({
+  "src/kinds/insight/find.ts"() {
+    "use strict";
+    init_by_id();
+    SEARCH_MAX2 = 200;
+  }
+});
+
 // src/kinds/insight/plan.ts
 function planInsight(desired, current3, ref, ctx) {
   if (desired.deleted) {
@@ -26867,6 +26993,7 @@ var init_insight = __esm({
     "use strict";
     init_define();
     init_fields4();
+    init_find2();
     init_plan4();
     init_verbs4();
     insightKind = defineKind({
@@ -26882,6 +27009,9 @@ var init_insight = __esm({
       verbs: insightVerbs,
       service: {
         list: (client, project3) => client.insights.listAll(project3),
+        search: searchInsights,
+        get: getInsight,
+        count: countInsights,
         findByName: findInsights,
         create: createInsight
       },
@@ -27154,6 +27284,48 @@ var init_markdown_section = __esm({
   }
 });
 
+// src/render/scope.ts
+function scopeSentences(plan, vocab, words2) {
+  const scope = plan.scope;
+  if (scope === void 0) return [];
+  const base = words2.revision(scope.base);
+  if (scope.read === "full") {
+    return [
+      `Full plan instead of a change-scoped one: ${words2.text(scope.reason ?? "")}, so every declaration was read and checked for drift.`
+    ];
+  }
+  const others = scope.declarations - scope.planned;
+  const lines = [
+    `Change-scoped plan: ${scope.planned} of ${count(scope.declarations, "declaration")} read and planned, those the change since ${base} adds, modifies or deletes; drift on the other ${others} ${plural(others, "was", "were")} not checked.`
+  ];
+  if (scope.reason !== void 0) lines.push(`Beyond the change: ${words2.text(scope.reason)}.`);
+  const removed = scope.removed ?? [];
+  if (removed.length > 0) {
+    const named = removed.slice(0, REMOVED_SHOWN).map((r) => {
+      const where2 = r.live === void 0 ? "not live" : `live, id ${words2.text(String(r.live))}`;
+      return `${vocab.words(r.kind).one} ${words2.name(r.name)} (${where2})`;
+    });
+    const more = removed.length > REMOVED_SHOWN ? ` and ${removed.length - REMOVED_SHOWN} more` : "";
+    lines.push(
+      `No longer declared since ${base}, and left as ${plural(removed.length, "it is", "they are")} (only a full plan with --prune deletes what no file declares): ${named.join(", ")}${more}.`
+    );
+  }
+  return lines;
+}
+function appliedScopeSentence(scope) {
+  if (scope?.read !== "changes") return void 0;
+  const others = scope.declarations - scope.planned;
+  return `Only the change since ${scope.base} was applied: drift on the other ${count(others, "declaration")} was neither checked nor reverted (the scheduled drift plan reports it; a full apply reverts it).`;
+}
+var REMOVED_SHOWN;
+var init_scope2 = __esm({
+  "src/render/scope.ts"() {
+    "use strict";
+    init_words();
+    REMOVED_SHOWN = 20;
+  }
+});
+
 // src/render/markdown.ts
 function renderMarkdown(plan, options) {
   const { vocab } = options;
@@ -27218,6 +27390,13 @@ function headPart(plan, label2, manyProjects, vocab) {
   const projects2 = plan.projects.join(",");
   const title = label2 ?? (plan.projects.length === 1 ? `project ${projects2}` : `projects ${plan.projects.join(", ")}`);
   const lines = [`<!-- posthog-gitops plan: ${projects2} -->`, `### posthog-gitops plan for ${title}`, ""];
+  const scope = scopeSentences(plan, vocab, {
+    name: (n) => `<b>${escapeInline(clip(n, 200))}</b>`,
+    revision: codeSpan,
+    text: escapeInline
+  });
+  if (scope.length > 0)
+    lines.push(["> [!NOTE]", ...scope.map((l, i) => `${i > 0 ? ">\n" : ""}> ${l}`)].join("\n"), "");
   if (plan.targets !== void 0 && plan.targets.length > 0) lines.push(partialBlock(plan.targets), "");
   if (plan.actions.length === 0) {
     lines.push("**No changes.** The live service matches the configuration.");
@@ -27308,6 +27487,7 @@ var init_markdown = __esm({
     init_labels();
     init_markdown_escape();
     init_markdown_section();
+    init_scope2();
     GITHUB_COMMENT_LIMIT = 65536;
     NOTE_WORDS = { one: "note", many: "notes" };
     CHANGES_HEADING = "#### Changes\n\n";
@@ -27323,10 +27503,18 @@ function actionStyle(action, vocab) {
 }
 function renderText(plan, options) {
   const paint = painter(options.color);
-  if (plan.actions.length === 0 && plan.notes.length === 0) return `${NO_CHANGES}
+  const { vocab } = options;
+  const scope = scopeSentences(plan, vocab, {
+    name: (n) => visible(JSON.stringify(n)),
+    revision: visible,
+    text: visible
+  });
+  const lead = scope.length === 0 ? "" : `${scope.map((line) => paint("cyan", line)).join("\n")}
+
+`;
+  if (plan.actions.length === 0 && plan.notes.length === 0) return `${lead}${NO_CHANGES}
 `;
   const out = [];
-  const { vocab } = options;
   for (const project3 of projectGroups(plan, vocab)) {
     for (const kind2 of project3.kinds) {
       out.push(paint("bold", `Project ${project3.project} · ${vocab.words(kind2.kind).many}`), "");
@@ -27344,7 +27532,7 @@ function renderText(plan, options) {
   }
   if (plan.actions.some((a) => a.drift === true)) out.push(paint("yellow", visible(driftSentence(plan))));
   out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions, vocab)));
-  return `${out.join("\n")}
+  return `${lead}${out.join("\n")}
 `;
 }
 function objectBlock(group, plan, paint, vocab) {
@@ -27392,6 +27580,7 @@ var init_text2 = __esm({
     init_group();
     init_labels();
     init_paint();
+    init_scope2();
     init_paint();
     NO_CHANGES = "No changes. The live service matches the configuration.";
   }
@@ -27786,11 +27975,11 @@ function parseInteger(value, attr, nullable = false) {
 }
 function parseChoice(value, attr, choices) {
   nullCheck(value, attr, false);
-  const found = choices.find((c) => String(c) === String(value));
-  if (found === void 0 || isDict2(value) || Array.isArray(value)) {
+  const found2 = choices.find((c) => String(c) === String(value));
+  if (found2 === void 0 || isDict2(value) || Array.isArray(value)) {
     throw invalid(`"${displayValue(value)}" is not a valid choice.`, attr, "invalid_choice");
   }
-  return found;
+  return found2;
 }
 function parseList(value, attr, nullable = false) {
   if (nullCheck(value, attr, nullable)) return null;
@@ -27953,22 +28142,22 @@ var init_faults = __esm({
 
 // src/emulator/http.ts
 function readBody(req) {
-  return new Promise((resolve13) => {
+  return new Promise((resolve15) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_DRAIN_BYTES) {
         req.destroy();
-        resolve13({ kind: "aborted" });
+        resolve15({ kind: "aborted" });
       } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on(
       "end",
-      () => resolve13(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
+      () => resolve15(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
     );
-    req.on("error", () => resolve13({ kind: "aborted" }));
-    req.on("close", () => resolve13({ kind: "aborted" }));
+    req.on("error", () => resolve15({ kind: "aborted" }));
+    req.on("close", () => resolve15({ kind: "aborted" }));
   });
 }
 function tooLarge() {
@@ -29526,9 +29715,9 @@ function visibleExports(ctx) {
   return ctx.store.data.batch_exports.filter((b) => teams.has(b.team_id) && !b.deleted);
 }
 function findExport(ctx, id, detail2 = "Not found.") {
-  const found = isUuid(id) ? visibleExports(ctx).find((b) => b.id === id.toLowerCase()) : void 0;
-  if (!found) throw notFound(detail2);
-  return found;
+  const found2 = isUuid(id) ? visibleExports(ctx).find((b) => b.id === id.toLowerCase()) : void 0;
+  if (!found2) throw notFound(detail2);
+  return found2;
 }
 function runsOf(ctx, exportId) {
   return ctx.store.data.runs.filter((r) => r.batch_export === exportId).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
@@ -29987,9 +30176,9 @@ function createBackfill(ctx, b, start2, end, id = randomUUID2()) {
 }
 function exportForBackfill(ctx) {
   const id = ctx.params.id;
-  const found = isUuid(id) ? ctx.store.data.batch_exports.find((b) => b.id === id.toLowerCase() && b.team_id === ctx.project?.id) : void 0;
-  if (!found) throw notFound("BatchExport not found.");
-  return found;
+  const found2 = isUuid(id) ? ctx.store.data.batch_exports.find((b) => b.id === id.toLowerCase() && b.team_id === ctx.project?.id) : void 0;
+  if (!found2) throw notFound("BatchExport not found.");
+  return found2;
 }
 function createNewest(ctx) {
   const b = ctx.params.project === void 0 ? findExport(ctx, ctx.params.id, "BatchExport not found.") : exportForBackfill(ctx);
@@ -30059,9 +30248,9 @@ function backfillsOf(ctx) {
 }
 function findBackfill(ctx) {
   const id = ctx.params.backfill;
-  const found = isUuid(id) ? backfillsOf(ctx).find((f) => f.id === id) : void 0;
-  if (!found) throw notFound();
-  return found;
+  const found2 = isUuid(id) ? backfillsOf(ctx).find((f) => f.id === id) : void 0;
+  if (!found2) throw notFound();
+  return found2;
 }
 function list(ctx) {
   const page = cursorPage(ctx, backfillsOf(ctx), (f) => renderBackfill(ctx, f), 50);
@@ -30200,9 +30389,9 @@ function list2(ctx) {
 }
 function retrieve(ctx) {
   const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
-  const found = ctx.store.integration(ctx.project.id, id);
-  if (!found) throw notFound();
-  return { status: 200, body: renderIntegration(ctx, found) };
+  const found2 = ctx.store.integration(ctx.project.id, id);
+  if (!found2) throw notFound();
+  return { status: 200, body: renderIntegration(ctx, found2) };
 }
 function resolveIntegration(ctx, value, attr) {
   if (value === null) return null;
@@ -30210,11 +30399,11 @@ function resolveIntegration(ctx, value, attr) {
   if (typeof id !== "number" || !Number.isInteger(id)) {
     throw invalid(`Incorrect type. Expected pk value, received ${pyType(value)}.`, attr, "incorrect_type");
   }
-  const found = ctx.store.integration(ctx.project.id, id);
-  if (!found) {
+  const found2 = ctx.store.integration(ctx.project.id, id);
+  if (!found2) {
     throw invalid(`Invalid pk "${String(value)}" - object does not exist.`, attr, "does_not_exist");
   }
-  return found;
+  return found2;
 }
 function registerIntegrations(router) {
   const base = "/api/projects/:project/integrations";
@@ -31163,9 +31352,9 @@ function findInsight(ctx, rawId, includeDeleted = false) {
   );
   const id = rawId ?? "";
   const byPk = /^\d+$/.test(id) ? pool.find((i) => i.id === Number(id)) : void 0;
-  const found = byPk ?? pool.find((i) => i.short_id === id);
-  if (!found) throw notFound();
-  return found;
+  const found2 = byPk ?? pool.find((i) => i.short_id === id);
+  if (!found2) throw notFound();
+  return found2;
 }
 function shownQuery(insight) {
   const stored = insight.query ?? (Object.keys(insight.filters).length > 0 ? queryFromFilters(insight.filters) : null);
@@ -32773,9 +32962,9 @@ function list7(ctx) {
   const needle = search?.replaceAll("\0", "").trim() ?? "";
   const hits2 = /* @__PURE__ */ new Map();
   if (needle !== "") {
-    const found = trigramSearch(items2, needle, SEARCH_FIELDS, (i) => i.tags);
-    for (const hit of found) hits2.set(hit.item.id, { score: hit.score, exact: hit.exact });
-    items2 = found.map((hit) => hit.item);
+    const found2 = trigramSearch(items2, needle, SEARCH_FIELDS, (i) => i.tags);
+    for (const hit of found2) hits2.set(hit.item.id, { score: hit.score, exact: hit.exact });
+    items2 = found2.map((hit) => hit.item);
   }
   const order = q.get("order");
   items2.sort((a, b) => {
@@ -33484,12 +33673,12 @@ function reconcile(ctx, d) {
   return s;
 }
 function single(ctx, d) {
-  const found = reconcile(ctx, d);
-  const s = found ?? create7(ctx, d, newToken());
+  const found2 = reconcile(ctx, d);
+  const s = found2 ?? create7(ctx, d, newToken());
   ctx.store.data.sharing = ctx.store.data.sharing.filter(
     (x) => x === s || x.dashboard_id !== d.id || x.expires_at
   );
-  return { s, stored: found !== void 0 };
+  return { s, stored: found2 !== void 0 };
 }
 function get(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
@@ -34520,11 +34709,11 @@ async function startEmulator(options = {}) {
   server.keepAliveTimeout = 5e3;
   server.requestTimeout = 6e4;
   server.headersTimeout = 2e4;
-  await new Promise((resolve13, reject) => {
+  await new Promise((resolve15, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve13();
+      resolve15();
     });
   });
   const port = server.address().port;
@@ -34532,9 +34721,9 @@ async function startEmulator(options = {}) {
   return {
     url: `http://${shownHost}:${port}`,
     port,
-    close: () => new Promise((resolve13) => {
+    close: () => new Promise((resolve15) => {
       persister?.flush();
-      server.close(() => resolve13());
+      server.close(() => resolve15());
       server.closeAllConnections();
     })
   };
@@ -34608,12 +34797,12 @@ async function run2(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve13) => {
+  return new Promise((resolve15) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve13();
+      resolve15();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -34634,8 +34823,8 @@ var require_formats = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
-    function fmtDef(validate2, compare4) {
-      return { validate: validate2, compare: compare4 };
+    function fmtDef(validate2, compare5) {
+      return { validate: validate2, compare: compare5 };
     }
     exports.fullFormats = {
       // date: http://tools.ietf.org/html/rfc3339#section-5.6
@@ -35256,7 +35445,7 @@ function planSchema(kinds) {
       },
       fingerprints: {
         type: "object",
-        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name`.",
+        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name` (`project/kind/name#id` where pinned objects share a name).",
         propertyNames: {
           pattern: "^[0-9]+/[a-z][a-z0-9_]*/"
         },
@@ -35280,6 +35469,9 @@ function planSchema(kinds) {
         type: "string",
         minLength: 1,
         description: "Set when the plan was made with --base: the git revision declarations were compared with."
+      },
+      scope: {
+        $ref: "#/$defs/scope"
       },
       people: {
         type: "object",
@@ -35335,6 +35527,67 @@ function planSchema(kinds) {
       projectId: {
         type: "integer",
         minimum: 1
+      },
+      scope: {
+        type: "object",
+        description: "Set when the plan was asked for with --changed-only. `changes`: only the declarations the change from `base` adds, modifies or tombstones were read and planned, and drift on the other declarations was not checked. `full`: every declaration was read and planned, for `reason`.",
+        required: ["read", "base", "declarations", "planned"],
+        additionalProperties: false,
+        properties: {
+          read: {
+            enum: ["changes", "full"]
+          },
+          base: {
+            type: "string",
+            minLength: 1,
+            description: "The git revision the change is measured from, as given."
+          },
+          declarations: {
+            type: "integer",
+            minimum: 0,
+            description: "Declarations in the files."
+          },
+          planned: {
+            type: "integer",
+            minimum: 0,
+            description: "Declarations read and planned."
+          },
+          reason: {
+            type: "string",
+            minLength: 1,
+            description: "Why every declaration was read (read: full)."
+          },
+          removed: {
+            type: "array",
+            description: "Declarations the change removed (read: changes). Nothing prunes them: each stays live as it is; `live` is its live object's id when there is one.",
+            items: {
+              type: "object",
+              required: ["kind", "project", "name"],
+              additionalProperties: false,
+              properties: {
+                kind: { $ref: "#/$defs/object/properties/kind" },
+                project: { $ref: "#/$defs/projectId" },
+                name: { type: "string" },
+                live: { $ref: "#/$defs/object/properties/id" }
+              }
+            }
+          }
+        },
+        if: {
+          properties: {
+            read: {
+              const: "full"
+            }
+          }
+        },
+        then: {
+          properties: {
+            reason: {
+              type: "string"
+            }
+          },
+          required: ["reason"]
+        }
       },
       actionKind: {
         enum: verbs.map((v) => v.name)
@@ -35624,7 +35877,8 @@ function savedValidator(kinds) {
             prune: { type: "boolean" },
             force: { type: "boolean" },
             rotateSecrets: { type: "boolean" },
-            targets: strings
+            targets: strings,
+            scope: strings
           }
         },
         config: {
@@ -35641,7 +35895,23 @@ function savedValidator(kinds) {
           items: {
             type: "object",
             required: ["project", "kinds"],
-            properties: { project: { type: "integer", minimum: 1 }, kinds: { type: "object" } }
+            properties: {
+              project: { type: "integer", minimum: 1 },
+              kinds: { type: "object" },
+              scope: {
+                type: "object",
+                additionalProperties: {
+                  type: "object",
+                  required: ["ids", "names", "pinnedElsewhere"],
+                  additionalProperties: false,
+                  properties: {
+                    ids: { type: "array", items: { type: ["integer", "string"] } },
+                    names: strings,
+                    pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } }
+                  }
+                }
+              }
+            }
           }
         }
       }
@@ -38500,9 +38770,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve15, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve13(data);
+              return err ? reject(err) : resolve15(data);
             });
           });
         }
@@ -38540,9 +38810,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve13, reject) => {
+          return new Promise((resolve15, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve13(data);
+              return err2 ? reject(err2) : resolve15(data);
             });
           });
         }
@@ -42048,8 +42318,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve13, reject) => {
-        res = resolve13;
+      const promise = new Promise((resolve15, reject) => {
+        res = resolve15;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -43475,12 +43745,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject) => {
+      const waitForDrain = () => new Promise((resolve15, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve15;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -44364,12 +44634,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve13, reject) => {
+      const waitForDrain = () => new Promise((resolve15, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve13;
+          callback = resolve15;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -44686,16 +44956,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve13) => {
+        return new Promise((resolve15) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve13;
+            this[kClosedResolve] = resolve15;
           } else {
-            resolve13(null);
+            resolve15(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve13) => {
+        return new Promise((resolve15) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -44708,7 +44978,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve13(null);
+            resolve15(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -45115,8 +45385,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve13) => {
-            this[kClosedResolve] = resolve13;
+          return new Promise((resolve15) => {
+            this[kClosedResolve] = resolve15;
           });
         }
       }
@@ -46238,7 +46508,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve13, reject) => {
+        const socket = await new Promise((resolve15, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -46248,7 +46518,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve13(socket2);
+              resolve15(socket2);
             }
           });
         });
@@ -46258,14 +46528,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve13, reject) => {
+        await new Promise((resolve15, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve13();
+            resolve15();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -46274,14 +46544,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve13();
+            resolve15();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve13, reject) => {
+        await new Promise((resolve15, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -46289,7 +46559,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve13();
+            resolve15();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -46332,8 +46602,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve13, reject) => {
-                      finalSocket.once("secureConnect", resolve13);
+                    await new Promise((resolve15, reject) => {
+                      finalSocket.once("secureConnect", resolve15);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -47466,7 +47736,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve15, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -47480,11 +47750,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve13(null);
+                resolve15(null);
               }
             });
           } else {
-            this.on("close", resolve13);
+            this.on("close", resolve15);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -47512,7 +47782,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve15, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -47527,7 +47797,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve13,
+              resolve: resolve15,
               reject,
               length: 0,
               body: []
@@ -47601,18 +47871,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve13, stream, length } = consume2;
+      const { type, body, resolve: resolve15, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve13(chunksDecode(body, length, encoding));
+          resolve15(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve13(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve15(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve13(chunksConcat(body, length).buffer);
+          resolve15(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve13(new Blob(body, { type: stream[kContentType] }));
+          resolve15(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve13(chunksConcat(body, length));
+          resolve15(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -47802,9 +48072,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve15, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve15(data);
           });
         });
       }
@@ -48016,9 +48286,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve15, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve15(data);
           });
         });
       }
@@ -48306,9 +48576,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve15, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve15(data);
           });
         });
       }
@@ -48401,9 +48671,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve15, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve13(data);
+            return err ? reject(err) : resolve15(data);
           });
         });
       }
@@ -49676,8 +49946,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile, readFile: readFile4, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname3, resolve: resolve13 } = __require("node:path");
+    var { writeFile, readFile: readFile5, mkdir: mkdir2 } = __require("node:fs/promises");
+    var { dirname: dirname3, resolve: resolve15 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -49878,7 +50148,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile4(resolve13(path), "utf8");
+          const data = await readFile5(resolve15(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -49907,7 +50177,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve13(path);
+        const resolvedPath = resolve15(path);
         await mkdir2(dirname3(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -57887,7 +58157,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve13, reject) => agent.dispatch(
+        return new Promise((resolve15, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -57975,7 +58245,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve13({
+              resolve15({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -58028,7 +58298,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve13({
+              resolve15({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -58052,7 +58322,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve13({
+              resolve15({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -62429,6 +62699,17 @@ function dashboardsApi(t) {
         expect: PAGE
       });
     },
+    /** How many dashboards the list holds: one request for a one-item page. */
+    async count(project3, query = {}) {
+      const spec = {
+        method: "GET",
+        path: path(project3),
+        query: { ...query, limit: 1 },
+        expect: PAGE
+      };
+      const page = await t.send(spec);
+      return page.count ?? page.results.length;
+    },
     get(project3, id) {
       return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), expect: "dashboard" });
     },
@@ -62640,7 +62921,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve13) => signal.addEventListener("abort", () => resolve13(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve15) => signal.addEventListener("abort", () => resolve15(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -62731,7 +63012,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve13) => this.#released.push(resolve13));
+            const released = new Promise((resolve15) => this.#released.push(resolve15));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -62775,7 +63056,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve13) => this.#waiting.push(resolve13));
+        else await new Promise((resolve15) => this.#waiting.push(resolve15));
         try {
           return await task();
         } finally {
@@ -63081,6 +63362,17 @@ function insightsApi(t) {
         budget,
         expect: "insightPage"
       });
+    },
+    /** How many live insights the list holds: one request for a one-item page. */
+    async count(project3) {
+      const page = await t.send({
+        method: "GET",
+        path: path(project3),
+        query: { basic: "true", limit: 1 },
+        budget,
+        expect: "insightPage"
+      });
+      return page.count ?? page.results.length;
     },
     get(project3, id) {
       return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), budget, expect: "insight" });
@@ -64574,7 +64866,7 @@ function asPerson(value) {
   if (email !== void 0 && email !== "") person.email = email;
   return { uuid: value.uuid.toLowerCase(), person };
 }
-function peopleIn(value, wanted, found) {
+function peopleIn(value, wanted, found2) {
   let budget = 1e6;
   const walk2 = (node2, depth) => {
     if (budget-- <= 0 || depth > 8 || typeof node2 !== "object" || node2 === null) return;
@@ -64584,7 +64876,7 @@ function peopleIn(value, wanted, found) {
     }
     const record = node2;
     const hit = asPerson(record);
-    if (hit !== void 0 && wanted.has(hit.uuid) && !found.has(hit.uuid)) found.set(hit.uuid, hit.person);
+    if (hit !== void 0 && wanted.has(hit.uuid) && !found2.has(hit.uuid)) found2.set(hit.uuid, hit.person);
     for (const child of Object.values(record)) {
       if (typeof child === "object" && child !== null) walk2(child, depth + 1);
     }
@@ -64607,20 +64899,20 @@ function isRefusal(error2) {
 async function withPeople(plan, live, directory) {
   const wanted = mentionedUsers(plan.actions);
   if (wanted.size === 0) return plan;
-  const found = /* @__PURE__ */ new Map();
-  for (const project3 of live) peopleIn(project3.kinds, wanted, found);
-  const missing = new Set([...wanted].filter((uuid2) => !found.has(uuid2)));
+  const found2 = /* @__PURE__ */ new Map();
+  for (const project3 of live) peopleIn(project3.kinds, wanted, found2);
+  const missing = new Set([...wanted].filter((uuid2) => !found2.has(uuid2)));
   if (missing.size > 0 && directory !== void 0) {
     const projects2 = new Set(
       plan.actions.filter((a) => [...mentionedUsers([a])].some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
     );
     for (const project3 of [...projects2].sort((a, b) => a - b)) {
-      peopleIn(await directory.membersOf(project3), missing, found);
+      peopleIn(await directory.membersOf(project3), missing, found2);
     }
   }
-  if (found.size === 0) return plan;
+  if (found2.size === 0) return plan;
   const people = {};
-  for (const uuid2 of [...found.keys()].sort()) people[uuid2] = found.get(uuid2);
+  for (const uuid2 of [...found2.keys()].sort()) people[uuid2] = found2.get(uuid2);
   return { ...plan, people: { ...plan.people, ...people } };
 }
 var MemberDirectory, MEMBERS_SCOPE;
@@ -64719,7 +65011,7 @@ async function refetchLiveState(kinds, client, reads, run14 = newReadRun(client)
         if (unknown !== void 0) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
         const results = await Promise.all(
           names.map(
-            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run14)
+            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run14, r.scope?.[name])
           )
         );
         names.forEach((name, i) => {
@@ -64757,7 +65049,186 @@ var init_fetch = __esm({
   }
 });
 
+// src/read/scoped.ts
+async function fetchChangedState(kinds, client, desired, change2, run14) {
+  const projects2 = desired.filter((p) => p.project !== void 0);
+  const plans = projects2.map((p) => scopeOf(kinds, p, change2));
+  const totals = await Promise.all(
+    plans.map((plan) => inProject(plan.project, () => estimate(kinds, client, plan)))
+  );
+  const tooBig = totals.find((t) => typeof t === "string");
+  if (tooBig !== void 0) return { full: tooBig };
+  const read = await Promise.all(
+    plans.map(
+      (plan, i) => inProject(plan.project, () => readScope(kinds, client, plan, totals[i], run14))
+    )
+  );
+  return {
+    live: read.map((r) => r.live),
+    reads: read.map((r) => r.reads),
+    planned: plans.flatMap(plannedKeys),
+    removed: plans.flatMap((plan, i) => removedLive(plan, read[i]?.live))
+  };
+}
+function changeOnLive(kinds, desired, change2, live) {
+  const projects2 = desired.filter((p) => p.project !== void 0);
+  const plans = projects2.map((p) => scopeOf(kinds, p, change2));
+  return {
+    planned: plans.flatMap((plan) => {
+      const read = live.find((l) => l.project === plan.project);
+      for (const [kind2] of plan.scopes) if (read?.kinds[kind2]) claimNeighbours(plan, kind2, read.kinds[kind2]);
+      return plannedKeys(plan);
+    }),
+    removed: plans.flatMap((plan) => {
+      const read = live.find((l) => l.project === plan.project);
+      return read === void 0 ? [] : removedLive(plan, read);
+    })
+  };
+}
+function plannedKeys(plan) {
+  return [...plan.planned].flatMap(([, list11]) => list11.map((d) => declarationKey(plan.project, d)));
+}
+function scopeOf(kinds, project3, change2) {
+  const plan = {
+    project: project3.project,
+    declared: project3,
+    planned: /* @__PURE__ */ new Map(),
+    scopes: /* @__PURE__ */ new Map(),
+    removed: change2.removed.filter((r) => r.project === project3.project)
+  };
+  for (const kind2 of kinds) {
+    const planned2 = declaredOf(project3, kind2.name).filter((d) => change2.changed.has(d));
+    if (planned2.length > 0) plan.planned.set(kind2.name, planned2);
+  }
+  for (const [kind2, list11] of plan.planned) for (const d of list11) want(plan, kind2, d);
+  for (const gone of plan.removed) want(plan, gone.kind, gone);
+  for (const [kind2, list11] of plan.planned) {
+    const refer = kinds.find((k) => k.name === kind2)?.references;
+    for (const reference of list11.flatMap((d) => refer?.(d) ?? [])) {
+      const declared2 = declaredOf(project3, reference.kind);
+      const named = (pinned) => declared2.find((d) => d.name === reference.name && d.id !== void 0 === pinned);
+      const found2 = reference.id !== void 0 ? void 0 : named(false) ?? named(true);
+      want(plan, reference.kind, found2 ?? reference);
+    }
+  }
+  for (const [kind2, scope] of plan.scopes) scope.pinnedElsewhere = pinsOutside(plan, kind2);
+  return plan;
+}
+function want(plan, kind2, who) {
+  let scope = plan.scopes.get(kind2);
+  if (scope === void 0) {
+    scope = { ids: [], names: [], pinnedElsewhere: [] };
+    plan.scopes.set(kind2, scope);
+  }
+  if (who.id !== void 0) {
+    if (!scope.ids.includes(who.id)) scope.ids.push(who.id);
+  } else if (who.name !== void 0 && !scope.names.includes(who.name)) scope.names.push(who.name);
+}
+function pinsOutside(plan, kind2) {
+  const planned2 = new Set(plan.planned.get(kind2) ?? []);
+  return declaredOf(plan.declared, kind2).flatMap(
+    (d) => d.id !== void 0 && !planned2.has(d) ? [d.id] : []
+  );
+}
+async function estimate(kinds, client, plan) {
+  const totals = /* @__PURE__ */ new Map();
+  for (const [name, scope] of plan.scopes) {
+    const kind2 = kinds.find((k) => k.name === name);
+    if (kind2?.searches !== true || kind2.count === void 0) continue;
+    const each = scope.ids.length + scope.names.length;
+    const declared2 = declaredOf(plan.declared, name).length;
+    const deletes = (plan.planned.get(name) ?? []).filter((d) => d.deleted).length;
+    if (each <= Math.max(1, Math.ceil(declared2 / PAGE3)) && deletes <= DELETE_FLOOR) continue;
+    const total = await kind2.count(client, plan.project);
+    totals.set(name, total);
+    const pages = Math.max(1, Math.ceil(total / PAGE3));
+    if (pages < each) {
+      return `the change reads ${each} ${name.replaceAll("_", " ")} objects one by one in project ${plan.project}, and their list is ${pages} ${pages === 1 ? "page" : "pages"}`;
+    }
+  }
+  return totals;
+}
+async function readScope(kinds, client, plan, totals, run14) {
+  const live = { project: plan.project, kinds: {} };
+  const reads = { project: plan.project, kinds: {}, scope: {} };
+  const readKind = async (kind2, scope) => {
+    const planned2 = plan.planned.get(kind2.name) ?? [];
+    const result = await kind2.read(client, plan.project, planned2, run14, scope);
+    const total = totals.get(kind2.name);
+    if (result.live.scoped !== void 0 && total !== void 0) result.live.scoped.total = total;
+    return result;
+  };
+  await Promise.all(
+    [...plan.scopes].map(async ([name, scope]) => {
+      const kind2 = kinds.find((k) => k.name === name);
+      if (kind2 === void 0) return;
+      let result = await readKind(kind2, scope);
+      if (claimNeighbours(plan, name, result.live)) {
+        scope.pinnedElsewhere = pinsOutside(plan, name);
+        if (result.live.scoped !== void 0) result = await readKind(kind2, scope);
+      }
+      live.kinds[name] = result.live;
+      reads.kinds[name] = result.read;
+      reads.scope[name] = scope;
+    })
+  );
+  for (const kind2 of kinds) {
+    if (plan.declared.manages.includes(kind2.name) && !(kind2.name in live.kinds)) {
+      live.kinds[kind2.name] = { objects: [], scoped: {} };
+    }
+  }
+  return { live, reads };
+}
+function claimNeighbours(plan, kind2, live) {
+  const planned2 = plan.planned.get(kind2) ?? [];
+  const keys = new Set(planned2.map((d) => declarationKey(plan.project, d)));
+  const neighbours = displaced(plan.project, declaredOf(plan.declared, kind2), keys, live.objects);
+  if (neighbours.length === 0) return false;
+  plan.planned.set(kind2, [...planned2, ...neighbours]);
+  for (const d of neighbours) want(plan, kind2, d);
+  return true;
+}
+function removedLive(plan, live) {
+  return plan.removed.map((gone) => {
+    const pins = new Set(
+      declaredOf(plan.declared, gone.kind).flatMap((d) => d.id === void 0 ? [] : [d.id])
+    );
+    const objects = (live.kinds[gone.kind]?.objects ?? []).filter((o) => !pins.has(o.id));
+    const found2 = gone.id !== void 0 ? objects.find((o) => o.id === gone.id) : objects.filter((o) => o.name === gone.name).length === 1 ? objects.find((o) => o.name === gone.name) : void 0;
+    return { ...gone, project: plan.project, ...found2 !== void 0 ? { live: found2.id } : {} };
+  });
+}
+var PAGE3;
+var init_scoped = __esm({
+  "src/read/scoped.ts"() {
+    "use strict";
+    init_types2();
+    init_plan();
+    init_fetch();
+    PAGE3 = 100;
+  }
+});
+
 // src/read/make-plan.ts
+async function readAndPlanChange(kinds, client, desired, options, change2) {
+  const run14 = newReadRun(client);
+  const read = await fetchChangedState(kinds, client, desired, change2, run14);
+  if ("full" in read) {
+    const all = await fetchLiveState(kinds, client, desired, run14);
+    const { planned: planned3, removed } = changeOnLive(kinds, desired, change2, all.live);
+    const made = await planFromLive(kinds, client, desired, all.live, { ...options, scope: planned3 });
+    return { ...made, ...all, members: run14.members, planned: planned3, removed, whole: read.full };
+  }
+  const planned2 = await planFromLive(kinds, client, desired, read.live, { ...options, scope: read.planned });
+  return {
+    ...planned2,
+    live: read.live,
+    reads: read.reads,
+    members: run14.members,
+    planned: read.planned,
+    removed: read.removed
+  };
+}
 async function readAndPlan(kinds, client, desired, options) {
   const run14 = newReadRun(client);
   const { live, reads } = await fetchLiveState(kinds, client, desired, run14);
@@ -64798,6 +65269,7 @@ var init_make_plan = __esm({
     init_plan();
     init_fetch();
     init_people();
+    init_scoped();
   }
 });
 
@@ -64944,27 +65416,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run14 = async (function_, resolve13, arguments_) => {
+  const run14 = async (function_, resolve15, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve13(result);
+    resolve15(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve13, reject, arguments_) => {
+  const enqueue = (function_, resolve15, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run14.bind(void 0, function_, resolve13, arguments_));
+    }).then(run14.bind(void 0, function_, resolve15, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve13, reject) => {
-    enqueue(function_, resolve13, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve15, reject) => {
+    enqueue(function_, resolve15, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -65030,6 +65502,66 @@ var init_p_limit = __esm({
   }
 });
 
+// src/drift/tree.ts
+import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
+async function filesAt(at, paths) {
+  const roots = (paths.length > 0 ? paths : DEFAULT_PATHS).map((p) => resolve6(at.cwd, p));
+  const listed = await at.git([
+    "ls-tree",
+    "-r",
+    "-z",
+    at.commit,
+    "--",
+    ...roots.map((r) => gitPath(at.cwd, r))
+  ]);
+  if (listed.code !== 0) throw gitFailure(`listing the files of ${at.base}`, listed.stderr);
+  const files = /* @__PURE__ */ new Map();
+  for (const entry of listed.stdout.split("\0")) {
+    const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.+)$/s.exec(entry);
+    if (match === null || match[2] !== "blob") continue;
+    const absolute = resolve6(at.cwd, match[4]);
+    if (!/\.ya?ml$/i.test(absolute) || !roots.some((root) => found(root, absolute))) continue;
+    const path = displayPath(absolute, at.cwd);
+    files.set(path, { path, blob: match[3], link: match[1] === "120000" });
+  }
+  return [...files.values()];
+}
+function found(root, file) {
+  if (file === root) return true;
+  const rel = relative3(root, file);
+  if (rel === "" || rel.startsWith("..") || isAbsolute3(rel)) return false;
+  return !rel.split(sep3).slice(0, -1).some((part) => part.startsWith("."));
+}
+async function showAt(at, file) {
+  const shown2 = await at.git(["show", `${at.commit}:${gitPath(at.cwd, file)}`]);
+  if (shown2.code === 0) return shown2.stdout;
+  if (/does not exist in|exists on disk, but not in|not in '|path '.*' does not exist/i.test(shown2.stderr)) {
+    return void 0;
+  }
+  if (/outside repository/i.test(shown2.stderr)) {
+    throw new UserError(`--base: ${file} is outside the git repository, so its base version cannot be read`);
+  }
+  throw gitFailure(`reading ${file} at ${at.base}`, shown2.stderr);
+}
+function gitPath(cwd, file) {
+  const rel = isAbsolute3(file) ? relative3(cwd, file) : file;
+  const posix = rel.split(sep3).join("/");
+  return posix.startsWith("../") || posix.startsWith("./") ? posix : `./${posix}`;
+}
+function gitFailure(what, stderr) {
+  const line = stderr.trim().split("\n")[0] ?? "";
+  return new UserError(`--base: git failed ${what}${line === "" ? "" : `: ${line}`}`);
+}
+var DEFAULT_PATHS;
+var init_tree = __esm({
+  "src/drift/tree.ts"() {
+    "use strict";
+    init_read();
+    init_errors();
+    DEFAULT_PATHS = ["posthog"];
+  }
+});
+
 // src/drift/git.ts
 import { execFile } from "node:child_process";
 function systemGit(cwd, env) {
@@ -65038,7 +65570,7 @@ function systemGit(cwd, env) {
     if (value !== void 0 && !name.startsWith("POSTHOG_")) childEnv[name] = value;
   }
   Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", LANGUAGE: "C" });
-  return (args) => new Promise((resolve13, reject) => {
+  return (args) => new Promise((resolve15, reject) => {
     execFile(
       "git",
       [...args],
@@ -65054,7 +65586,7 @@ function systemGit(cwd, env) {
           return;
         }
         const exit = error2 ? Number(error2.code ?? 1) : 0;
-        resolve13({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
+        resolve15({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
       }
     );
   });
@@ -65070,7 +65602,7 @@ var init_git = __esm({
 
 // src/drift/index.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 async function resolveBase(git, base, cwd) {
   if (base.trim() === "" || base.startsWith("-")) {
     throw new UserError(`--base ${JSON.stringify(base)} is not a git revision`);
@@ -65120,10 +65652,6 @@ async function labelDrift(plan, options) {
 function objectId(action) {
   const o = action.object;
   return JSON.stringify([o.project, o.kind, o.name, o.id ?? null, o.source?.file ?? null]);
-}
-function gitFailure(what, stderr) {
-  const line = stderr.trim().split("\n")[0] ?? "";
-  return new UserError(`--base: git failed ${what}${line === "" ? "" : `: ${line}`}`);
 }
 function parse2(file, text2) {
   const parsed = parseYaml(file, text2, new Diagnostics());
@@ -65203,7 +65731,7 @@ function lastModified(action, live) {
   if (at === void 0 && by === void 0) return void 0;
   return { ...at !== void 0 ? { at } : {}, ...by !== void 0 ? { by } : {} };
 }
-var DEFAULT_PATHS, FileCache;
+var FileCache;
 var init_drift = __esm({
   "src/drift/index.ts"() {
     "use strict";
@@ -65212,11 +65740,11 @@ var init_drift = __esm({
     init_parse();
     init_errors();
     init_values();
+    init_tree();
     init_git();
-    DEFAULT_PATHS = ["posthog"];
     FileCache = class {
       #options;
-      #commit;
+      #at;
       /** Every kind's list key: what is not a file's own setting. */
       listKeys;
       #now = /* @__PURE__ */ new Map();
@@ -65224,14 +65752,14 @@ var init_drift = __esm({
       #baseFiles;
       constructor(options, commit) {
         this.#options = options;
-        this.#commit = commit;
+        this.#at = { git: options.git, commit, base: options.base, cwd: options.cwd };
         this.listKeys = new Set(options.kinds.map((k) => k.key));
       }
       /** The file as the loader read it (relative to the command's folder, or absolute). */
       now(file) {
         let parsed = this.#now.get(file);
         if (parsed === void 0) {
-          const absolute = resolve6(this.#options.cwd, file);
+          const absolute = resolve7(this.#options.cwd, file);
           const read = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
           parsed = read(absolute).then(
             (text2) => parse2(file, text2),
@@ -65245,58 +65773,21 @@ var init_drift = __esm({
       base(file) {
         let parsed = this.#base.get(file);
         if (parsed === void 0) {
-          parsed = this.#show(file).then((text2) => text2 === void 0 ? void 0 : parse2(file, text2));
+          parsed = showAt(this.#at, file).then((text2) => text2 === void 0 ? void 0 : parse2(file, text2));
           this.#base.set(file, parsed);
         }
         return parsed;
       }
       /** The YAML files under the configuration paths at the base revision, relative to the command's folder. */
       baseFiles() {
-        this.#baseFiles ??= (async () => {
-          const paths = this.#options.paths.length > 0 ? this.#options.paths : DEFAULT_PATHS;
-          const specs = paths.map((p) => this.#relative(p));
-          const listed = await this.#options.git([
-            "ls-tree",
-            "-r",
-            "-z",
-            "--name-only",
-            this.#commit,
-            "--",
-            ...specs
-          ]);
-          if (listed.code !== 0) throw gitFailure(`listing the files of ${this.#options.base}`, listed.stderr);
-          return listed.stdout.split("\0").filter((f) => /\.ya?ml$/i.test(f));
-        })();
+        this.#baseFiles ??= filesAt(this.#at, this.#options.paths).then((files) => files.map((f) => f.path));
         return this.#baseFiles;
-      }
-      async #show(file) {
-        const shown2 = await this.#options.git(["show", `${this.#commit}:${this.#relative(file)}`]);
-        if (shown2.code === 0) return shown2.stdout;
-        if (/does not exist in|exists on disk, but not in|not in '|path '.*' does not exist/i.test(shown2.stderr)) {
-          return void 0;
-        }
-        if (/outside repository/i.test(shown2.stderr)) {
-          throw new UserError(
-            `--base: ${file} is outside the git repository, so its base version cannot be read`
-          );
-        }
-        throw gitFailure(`reading ${file} at ${this.#options.base}`, shown2.stderr);
-      }
-      /** `./posthog/a.yaml`: a path git reads relative to the command's folder. */
-      #relative(file) {
-        const rel = isAbsolute3(file) ? relative3(this.#options.cwd, file) : file;
-        const posix = rel.split(sep3).join("/");
-        return posix.startsWith("../") || posix.startsWith("./") ? posix : `./${posix}`;
       }
     };
   }
 });
 
 // src/commands/review.ts
-async function checkBase(flags, io) {
-  if (flags.base === void 0) return void 0;
-  return resolveBase(systemGit(io.cwd, io.env), flags.base, io.cwd);
-}
 async function reviewPlan(made, flags, commit, io) {
   let plan = await withPeople(made.plan, made.live, made.members);
   if (flags.base !== void 0 && commit !== void 0) {
@@ -65329,19 +65820,294 @@ var init_review = __esm({
   }
 });
 
+// src/drift/changes.ts
+import { createHash as createHash7 } from "node:crypto";
+import { readFile as readFile3 } from "node:fs/promises";
+import { resolve as resolve8 } from "node:path";
+async function changesSince(options) {
+  const at = {
+    git: options.git,
+    commit: options.commit,
+    base: options.base,
+    cwd: options.cwd
+  };
+  const before = new Map((await filesAt(at, options.paths)).map((f) => [f.path, f]));
+  const algorithm = options.commit.length === 64 ? "sha256" : "sha1";
+  const read = options.readBytes ?? ((path) => readFile3(path));
+  const limit = pLimit(8);
+  const changedNow = /* @__PURE__ */ new Map();
+  await Promise.all(
+    options.desired.files.map(
+      (file) => limit(async () => {
+        const old2 = before.get(file);
+        if (old2 === void 0) {
+          changedNow.set(file, void 0);
+          return;
+        }
+        const bytes = await read(resolve8(options.cwd, file));
+        if (old2.link || blobId(bytes, algorithm) !== old2.blob) {
+          changedNow.set(file, new TextDecoder().decode(bytes));
+        }
+      })
+    )
+  );
+  const current3 = new Set(options.desired.files);
+  const readAtBase = [
+    ...[...changedNow.keys()].flatMap((file) => before.get(file) ?? []),
+    ...[...before.values()].filter((f) => !current3.has(f.path))
+  ];
+  const unsure2 = /* @__PURE__ */ new Map();
+  for (const f of readAtBase)
+    if (f.link) unsure2.set(f.path, `${f.path} is a symbolic link at ${options.base}`);
+  const texts = await Promise.all(
+    readAtBase.filter((f) => !f.link).map((f) => limit(async () => ({ path: f.path, text: await showAt(at, f.path) ?? "" })))
+  );
+  for (const [file, why] of changedSettings(options, texts, changedNow)) unsure2.set(file, why);
+  const load = (files) => loadConfig({ files }, { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" });
+  let old = await load(texts);
+  if (old.diagnostics.some((d) => d.severity === "error")) {
+    const unchanged = options.desired.files.filter((file) => before.has(file) && !changedNow.has(file));
+    const same = await Promise.all(
+      unchanged.map(
+        (file) => limit(async () => ({
+          path: file,
+          text: new TextDecoder().decode(await read(resolve8(options.cwd, file)))
+        }))
+      )
+    );
+    old = await load([...texts, ...same]);
+  }
+  for (const problem of old.diagnostics) {
+    if (problem.severity !== "error" || unsure2.has(problem.file)) continue;
+    const where2 = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.column}` : problem.file;
+    unsure2.set(problem.file, `${where2} does not load at ${options.base}: ${problem.message}`);
+  }
+  const changes = compare3(
+    options.kinds,
+    options.desired.projects,
+    old.projects,
+    new Set(changedNow.keys()),
+    new Set(readAtBase.map((f) => f.path)),
+    new Set(unsure2.keys())
+  );
+  const first = [...unsure2.keys()].sort()[0];
+  return first === void 0 ? changes : { ...changes, unsure: unsure2.get(first) };
+}
+function blobId(bytes, algorithm) {
+  return createHash7(algorithm).update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
+}
+function changedSettings(options, texts, changedNow) {
+  const lists = new Set(options.kinds.map((k) => k.key));
+  const own = (path, text2) => {
+    const data = text2 === void 0 ? void 0 : parseYaml(path, text2, new Diagnostics())?.data;
+    if (!isPlainObject(data)) return void 0;
+    return Object.fromEntries(Object.entries(data).filter(([key]) => !lists.has(key)));
+  };
+  const changed = /* @__PURE__ */ new Map();
+  for (const { path, text: text2 } of texts) {
+    const then = own(path, text2);
+    const now = own(path, changedNow.get(path));
+    if (then === void 0 || now === void 0) continue;
+    const keys = [.../* @__PURE__ */ new Set([...Object.keys(then), ...Object.keys(now)])].sort();
+    const differ = keys.filter((key) => canonicalJson(then[key]) !== canonicalJson(now[key]));
+    if (differ.length > 0) {
+      const named = differ.map((k) => `\`${k}\``).join(", ");
+      changed.set(path, `${named} of ${path} changed since ${options.base}`);
+    }
+  }
+  return changed;
+}
+function compare3(kinds, now, then, changedFiles, changedAtBase, unsureFiles) {
+  const changed = /* @__PURE__ */ new Map();
+  const removed = [];
+  const projects2 = new Set([...now, ...then].map((p) => p.project));
+  for (const project3 of projects2) {
+    for (const kind2 of kinds) {
+      const declared2 = (side) => side.filter((p) => p.project === project3).flatMap((p) => p.objects[kind2.name] ?? []);
+      const candidates2 = declared2(then).filter((d) => changedAtBase.has(d.source.file));
+      const mine = declared2(now).filter((d) => changedFiles.has(d.source.file));
+      const counterpart = pairUp(mine, candidates2);
+      for (const declared3 of mine) {
+        const old = counterpart.get(declared3);
+        if (old === void 0) changed.set(declared3, "added");
+        else if (declared3.deleted && !old.deleted) changed.set(declared3, "tombstoned");
+        else if (unsureFiles.has(declared3.source.file) || comparable(declared3) !== comparable(old)) {
+          changed.set(declared3, "modified");
+        }
+      }
+      const kept = new Set(counterpart.values());
+      for (const old of candidates2) {
+        if (kept.has(old)) continue;
+        removed.push({
+          project: project3,
+          kind: kind2.name,
+          name: old.name,
+          ...old.id !== void 0 ? { id: old.id } : {},
+          source: old.source
+        });
+      }
+    }
+  }
+  return { changed, removed };
+}
+function pairUp(now, then) {
+  const pairs = /* @__PURE__ */ new Map();
+  const taken = /* @__PURE__ */ new Set();
+  const byPin = new Map(then.filter((d) => d.id !== void 0).map((d) => [d.id, d]));
+  for (const declared2 of now) {
+    const old = declared2.id === void 0 ? void 0 : byPin.get(declared2.id);
+    if (old !== void 0) {
+      pairs.set(declared2, old);
+      taken.add(old);
+    }
+  }
+  const byName = /* @__PURE__ */ new Map();
+  for (const old of then) {
+    if (!taken.has(old)) byName.set(old.name, [...byName.get(old.name) ?? [], old]);
+  }
+  for (const declared2 of now) {
+    if (pairs.has(declared2)) continue;
+    const old = (byName.get(declared2.name) ?? []).find(
+      (d) => !taken.has(d) && (d.id === void 0 || declared2.id === void 0)
+    );
+    if (old !== void 0) {
+      pairs.set(declared2, old);
+      taken.add(old);
+    }
+  }
+  return pairs;
+}
+function comparable(declared2) {
+  const strip = (value) => {
+    if (value instanceof SecretValue) return { $secret: value.template };
+    if (Array.isArray(value)) return value.map(strip);
+    if (!isPlainObject(value)) return value;
+    return Object.fromEntries(
+      Object.entries(value).filter(([key, v]) => !(key === "source" && isSourceRef(v))).map(([key, v]) => [key, strip(v)])
+    );
+  };
+  return canonicalJson(strip(declared2));
+}
+function isSourceRef(value) {
+  return isPlainObject(value) && typeof value.file === "string" && typeof value.line === "number";
+}
+var init_changes = __esm({
+  "src/drift/changes.ts"() {
+    "use strict";
+    init_p_limit();
+    init_diagnostics();
+    init_load();
+    init_parse();
+    init_secret();
+    init_values();
+    init_tree();
+  }
+});
+
+// src/commands/scope.ts
+async function chooseBase(flags, desired, io, mode) {
+  if (flags.base === void 0) {
+    if (flags.changedOnly) {
+      throw new UserError("--changed-only needs --base REF: the revision the change is measured from");
+    }
+    return {};
+  }
+  const git = systemGit(io.cwd, io.env);
+  if (!flags.changedOnly) return { commit: await resolveBase(git, flags.base, io.cwd) };
+  const base = flags.base;
+  const declarations = desired.projects.reduce(
+    (n, p) => n + Object.values(p.objects).reduce((m, list11) => m + list11.length, 0),
+    0
+  );
+  const full = (reason, commit2) => ({
+    ...commit2 !== void 0 ? { commit: commit2 } : {},
+    scope: { base, declarations, full: reason }
+  });
+  let commit;
+  try {
+    commit = await resolveBase(git, base, io.cwd);
+  } catch (error2) {
+    if (!(error2 instanceof UserError)) throw error2;
+    if (mode === "plan") return full(error2.message);
+    throw new UserError(
+      `${error2.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`
+    );
+  }
+  if (flags.prune) return full("--prune reads every live object, to find those no file declares", commit);
+  const choice2 = projectChoice(flags, io);
+  const change2 = await changesSince({
+    kinds: KINDS,
+    base,
+    commit,
+    git,
+    cwd: io.cwd,
+    paths: flags.args,
+    desired,
+    load: {
+      env: io.env,
+      ...choice2.project !== void 0 ? { defaultProject: choice2.project } : {},
+      ...choice2.from !== void 0 ? { defaultProjectFrom: choice2.from } : {}
+    }
+  });
+  if (change2.unsure !== void 0 && mode === "plan") return full(change2.unsure, commit);
+  return { commit, scope: { base, declarations, ...change2 } };
+}
+async function planChosen(client, desired, flags, choice2, io) {
+  const scope = choice2.scope;
+  if (scope === void 0) return planOrFail(client, desired, flags, io);
+  const { base, declarations } = scope;
+  if ("full" in scope)
+    return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, scope.full);
+  const change2 = { changed: new Set(scope.changed.keys()), removed: scope.removed };
+  const options = buildOptions(flags, io);
+  const made = await readAndPlanChange(KINDS, client, desired.projects, options, change2);
+  failOnErrors(made.errors, io);
+  const read = { read: "changes", base, declarations, planned: made.planned.length };
+  const reasons = [
+    ...scope.unsure !== void 0 ? [`${scope.unsure}: every declaration of that file counts as changed`] : [],
+    ...made.whole !== void 0 ? [`every list was read, since ${made.whole}`] : []
+  ];
+  if (reasons.length > 0) read.reason = reasons.join("; ");
+  if (made.removed.length > 0) {
+    read.removed = made.removed.map(({ kind: kind2, project: project3, name, live }) => ({
+      kind: kind2,
+      project: project3,
+      name,
+      ...live !== void 0 ? { live } : {}
+    }));
+  }
+  return { ...made, plan: { ...made.plan, scope: read } };
+}
+function fullPlan(made, base, declarations, reason) {
+  const read = { read: "full", base, declarations, planned: declarations, reason };
+  return { ...made, plan: { ...made.plan, scope: read } };
+}
+var init_scope3 = __esm({
+  "src/commands/scope.ts"() {
+    "use strict";
+    init_changes();
+    init_drift();
+    init_errors();
+    init_kinds3();
+    init_make_plan();
+    init_project();
+    init_reconcile();
+  }
+});
+
 // src/commands/plan.ts
 var plan_exports = {};
 __export(plan_exports, {
   run: () => run4
 });
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function run4(flags, io) {
   const desired = await readConfig(flags.args, flags, io, "plan", "plan");
-  const commit = await checkBase(flags, io);
+  const choice2 = await chooseBase(flags, desired, io, "plan");
   const { made, host } = await withConnection(flags, io, async ({ client, host: host2, progress, io: out }) => {
     progress.step("reading live state");
-    const made2 = await planOrFail(client, desired, flags, out);
-    return { made: { ...made2, plan: await reviewPlan(made2, flags, commit, out) }, host: host2 };
+    const made2 = await planChosen(client, desired, flags, choice2, out);
+    return { made: { ...made2, plan: await reviewPlan(made2, flags, choice2.commit, out) }, host: host2 };
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);
@@ -65361,13 +66127,13 @@ async function run4(flags, io) {
     const saved = {
       tool_version: VERSION,
       host,
-      options: savedOptions(flags),
+      options: { ...savedOptions(flags), ...made.planned !== void 0 ? { scope: made.planned } : {} },
       config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
       // Only the plan holds text from the service or the files: scrubbed. The rest is read back as is.
       plan: shown2,
       reads: made.reads
     };
-    const file = resolve7(io.cwd, flags.out);
+    const file = resolve9(io.cwd, flags.out);
     await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
       mode: 384,
       scrubbed: true
@@ -65393,6 +66159,40 @@ var init_plan5 = __esm({
     init_github2();
     init_reconcile();
     init_review();
+    init_scope3();
+  }
+});
+
+// src/apply/lookups.ts
+function lookupWay(kind2, names, total) {
+  if (kind2.listLive === void 0 || names <= 1) return "search";
+  if (kind2.searches !== true) return "list";
+  if (total === void 0) return "search";
+  return Math.max(1, Math.ceil(total / LIST_PAGE)) < names ? "list" : "search";
+}
+async function lookUpNames(kind2, client, project3, names, total) {
+  const byName = new Map([...names].map((name) => [name, []]));
+  if (lookupWay(kind2, names.size, total) === "list" && kind2.listLive !== void 0) {
+    for (const object of await kind2.listLive(client, project3)) {
+      byName.get(object.name ?? "")?.push(object.id);
+    }
+    return byName;
+  }
+  await Promise.all(
+    [...names].map(async (name) => byName.set(name, await kind2.findByName(client, project3, name)))
+  );
+  return byName;
+}
+function totalOf(live, project3, kind2) {
+  const read = live?.find((p) => p.project === project3);
+  return read === void 0 || !(kind2 in read.kinds) ? void 0 : liveTotal(liveOf(read, kind2));
+}
+var LIST_PAGE;
+var init_lookups = __esm({
+  "src/apply/lookups.ts"() {
+    "use strict";
+    init_types();
+    LIST_PAGE = 100;
   }
 });
 
@@ -65418,6 +66218,7 @@ async function applyPlan(plan, deps) {
   const refKey = (action, ref) => objectKey({ project: action.object.project, kind: ref.kind, name: ref.name });
   const ids = /* @__PURE__ */ new Map();
   const failedKeys = /* @__PURE__ */ new Set();
+  const lookUp = batchLookUps(plan, deps);
   const runGroup = async (actions) => {
     let id = actions[0]?.object.id;
     let failure;
@@ -65449,7 +66250,8 @@ async function applyPlan(plan, deps) {
           client: deps.client,
           env: deps.env,
           knownIds: knownIds.get(kindKey(action.object)) ?? /* @__PURE__ */ new Set(),
-          referenced: { idOf: (ref) => ids.get(refKey(action, ref)) }
+          referenced: { idOf: (ref) => ids.get(refKey(action, ref)) },
+          lookUp: () => lookUp(kind2, action)
         });
         id = done.id ?? id;
         if (id !== void 0) ids.set(objectKey(action.object), id);
@@ -65517,6 +66319,26 @@ async function applyPlan(plan, deps) {
   );
   return results;
 }
+function batchLookUps(plan, deps) {
+  const names = /* @__PURE__ */ new Map();
+  for (const { action, object } of plan.actions) {
+    if (action !== "create") continue;
+    const key = kindKey(object);
+    names.set(key, (names.get(key) ?? /* @__PURE__ */ new Set()).add(object.name));
+  }
+  const batches = /* @__PURE__ */ new Map();
+  return async (kind2, { object }) => {
+    const key = kindKey(object);
+    let batch = batches.get(key);
+    if (batch === void 0) {
+      const total = totalOf(deps.live, object.project, object.kind);
+      const wanted = names.get(key) ?? /* @__PURE__ */ new Set([object.name]);
+      batch = lookUpNames(kind2, deps.client, object.project, wanted, total);
+      batches.set(key, batch);
+    }
+    return (await batch).get(object.name) ?? [];
+  };
+}
 function groupKey(action) {
   return `${objectKey(action.object)}#${action.object.id ?? ""}`;
 }
@@ -65542,6 +66364,7 @@ var init_apply = __esm({
     init_types();
     init_stop();
     init_execute();
+    init_lookups();
     NOT_STARTED = "not started: the run was stopped";
     kindKey = (ref) => `${ref.project}/${ref.kind}`;
   }
@@ -65561,10 +66384,12 @@ async function findDuplicates(plan, results, deps) {
   }
   const known = planKnownIds(plan);
   const problems = [];
-  const found = await Promise.all(
+  const found2 = await Promise.all(
     [...created].map(async ([key, { kind: kind2, project: project3, names }]) => {
       try {
-        const ids = await liveIds(kind2, deps.client, project3, names);
+        const before = totalOf(deps.live, project3, kind2.name);
+        const total = before === void 0 ? void 0 : before + names.size;
+        const ids = await lookUpNames(kind2, deps.client, project3, names, total);
         const ignore = known.get(key) ?? /* @__PURE__ */ new Set();
         return [...names].flatMap((name) => {
           const others = (ids.get(name) ?? []).filter((id) => !ignore.has(id));
@@ -65576,36 +66401,21 @@ async function findDuplicates(plan, results, deps) {
       }
     })
   );
-  const duplicates = found.flat().sort(compare3);
+  const duplicates = found2.flat().sort(compare4);
   return problems.length > 0 ? { duplicates, unchecked: problems.join("; ") } : { duplicates };
 }
-async function liveIds(kind2, client, project3, names) {
-  const byName = /* @__PURE__ */ new Map();
-  if (kind2.listLive && names.size > NAME_BY_NAME) {
-    for (const object of await kind2.listLive(client, project3)) {
-      const name = object.name ?? "";
-      if (names.has(name)) byName.set(name, [...byName.get(name) ?? [], object.id]);
-    }
-    return byName;
-  }
-  await Promise.all(
-    [...names].map(async (name) => byName.set(name, await kind2.findByName(client, project3, name)))
-  );
-  return byName;
-}
-function compare3(a, b) {
+function compare4(a, b) {
   return a.project - b.project || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name);
 }
 function duplicateMessage(duplicate, word) {
   const { name, project: project3, ids } = duplicate;
   return `${word} "${name}" now has ${ids.length} live objects in project ${project3} (ids ${ids.join(", ")}): pin the right one with \`id:\` and delete the others`;
 }
-var NAME_BY_NAME;
 var init_duplicates = __esm({
   "src/apply/duplicates.ts"() {
     "use strict";
     init_apply();
-    NAME_BY_NAME = 3;
+    init_lookups();
   }
 });
 
@@ -65692,7 +66502,7 @@ __export(apply_exports, {
   closing: () => closing,
   run: () => run5
 });
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function run5(flags, io) {
   if (!flags.autoApprove && !io.confirm) {
     throw new UserError("apply asks for confirmation on a terminal; without one, pass --auto-approve");
@@ -65700,14 +66510,14 @@ async function run5(flags, io) {
   if (flags.plan !== void 0 && flags.args.length > 0) {
     throw new UserError("apply --plan FILE applies the saved plan only: give no paths with it");
   }
-  if (flags.plan !== void 0 && flags.base !== void 0) {
+  if (flags.plan !== void 0 && (flags.base !== void 0 || flags.changedOnly)) {
     throw new UserError(
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve8(io.cwd, flags.plan), KINDS) : void 0;
+  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve10(io.cwd, flags.plan), KINDS) : void 0;
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
-  const commit = saved ? void 0 : await checkBase(flags, io);
+  const choice2 = saved ? {} : await chooseBase(flags, desired, io, "apply");
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
     let signal;
@@ -65732,18 +66542,20 @@ async function run5(flags, io) {
   async function plannedApply(session, flags2, stopped, signal) {
     const { client, progress, io: out } = session;
     let plan;
+    let live;
     progress.step("reading live state");
     if (saved) {
-      plan = await savedPlanAgain(session, saved);
+      ({ plan, live } = await savedPlanAgain(session, saved));
       const projects2 = plural(plan.projects.length, "project");
       out.stderr.write(
         `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects2} ${plan.projects.join(", ")}.
 `
       );
     } else {
-      const made = await planOrFail(client, desired, flags2, out);
+      const made = await planChosen(client, desired, flags2, choice2, out);
       failIfUnsafe(made, flags2);
-      plan = await reviewPlan(made, flags2, commit, out);
+      plan = await reviewPlan(made, flags2, choice2.commit, out);
+      live = made.live;
     }
     progress.stop();
     const json = flags2.format === "json";
@@ -65784,6 +66596,7 @@ async function run5(flags, io) {
       env: io.env,
       concurrency: Number(flags2.concurrency ?? 4),
       signal: stopped,
+      live,
       onResult: (one) => {
         progress.advance();
         log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown2.people })}
@@ -65796,6 +66609,9 @@ async function run5(flags, io) {
     const end = closing(result, received);
     log.write(`
 ${end.line}
+`);
+    const untouched = appliedScopeSentence(plan.scope);
+    if (untouched !== void 0) log.write(`${untouched}
 `);
     if (json) out.stdout.write(resultJson(scrubValue(io, result)));
     return end.code;
@@ -65815,16 +66631,18 @@ ${end.line}
     const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
     failOnErrors(derived.errors, session.io);
     checkDerived(saved2.plan, scrubValue(session.io, derived.plan));
-    const { base, people } = saved2.plan;
-    return {
+    const { base, people, scope } = saved2.plan;
+    const plan = {
       ...derived.plan,
       ...base !== void 0 ? { base } : {},
+      ...scope !== void 0 ? { scope } : {},
       ...people !== void 0 ? { people } : {},
       actions: derived.plan.actions.map((action, i) => {
         const { drift, modified } = saved2.plan.actions[i];
         return { ...action, ...drift ? { drift } : {}, ...modified ? { modified } : {} };
       })
     };
+    return { plan, live };
   }
 }
 function reportDuplicates(out, result) {
@@ -65867,6 +66685,7 @@ var init_apply3 = __esm({
     init_make_plan();
     init_apply2();
     init_render();
+    init_scope2();
     init_time2();
     init_scrub();
     init_text();
@@ -65878,6 +66697,7 @@ var init_apply3 = __esm({
     init_project();
     init_reconcile();
     init_review();
+    init_scope3();
   }
 });
 
@@ -66057,8 +66877,8 @@ var init_refresh = __esm({
 });
 
 // src/commands/pull-refresh.ts
-import { readFile as readFile3 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
+import { readFile as readFile4 } from "node:fs/promises";
+import { resolve as resolve11 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
@@ -66111,8 +66931,8 @@ async function refresh2(paths, flags, io) {
   });
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
-    const path = resolve9(io.cwd, file);
-    const text2 = await withFile("read", file, () => readFile3(path, "utf8"));
+    const path = resolve11(io.cwd, file);
+    const text2 = await withFile("read", file, () => readFile4(path, "utf8"));
     const refreshed = refreshText(text2, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
 `);
@@ -66183,12 +67003,12 @@ __export(pull_exports, {
   run: () => run6
 });
 import { mkdir } from "node:fs/promises";
-import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve10, sep as sep4 } from "node:path";
+import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve12, sep as sep4 } from "node:path";
 import { fileURLToPath } from "node:url";
 function schemaLocation(cwd, dir) {
   const fromRepo = relative4(cwd, SCHEMA);
   const inside = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute4(fromRepo);
-  return (name) => inside ? relative4(dirname2(resolve10(dir, name)), SCHEMA).split(sep4).join("/") : PUBLISHED_SCHEMA;
+  return (name) => inside ? relative4(dirname2(resolve12(dir, name)), SCHEMA).split(sep4).join("/") : PUBLISHED_SCHEMA;
 }
 async function run6(flags, io) {
   const paths = flags.args ?? [];
@@ -66204,14 +67024,14 @@ async function run6(flags, io) {
     );
   const { project: project3 } = projectChoice(flags, io);
   if (project3 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
-  const dir = resolve10(io.cwd, flags.out ?? "posthog");
+  const dir = resolve12(io.cwd, flags.out ?? "posthog");
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
     throw new UserError(
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve10(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
+  const existing = kinds.map((kind2) => resolve12(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
       `${existing.map((file) => relative4(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
@@ -66222,7 +67042,7 @@ async function run6(flags, io) {
   const shown2 = relative4(io.cwd, dir) || ".";
   await withFile("create the folder", shown2, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
-    const file = resolve10(dir, pulled.name);
+    const file = resolve12(dir, pulled.name);
     await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text, { create: true });
     const words2 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
@@ -66596,7 +67416,7 @@ __export(status_exports, {
   run: () => run7
 });
 import { existsSync as existsSync4 } from "node:fs";
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 async function run7(options, io) {
   const format = options.format ?? "text";
   return withService(options, io, async (ctx) => {
@@ -66636,7 +67456,7 @@ async function select(ctx, options) {
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
-  if (existsSync4(resolve11(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync4(resolve13(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project3 } = projectChoice(options, ctx.io);
   if (project3 === void 0) {
     throw new UserError(
@@ -66758,15 +67578,15 @@ async function resolveExport(ctx, flags, name, configPath) {
       `"${name}" is declared in projects ${[...inProjects].join(", ")}: point --config at one project's files`
     );
   }
-  const found = matches2[0];
+  const found2 = matches2[0];
   const choice2 = projectChoice(flags, ctx.io);
-  const project3 = found?.project ?? choice2.project ?? (projects2.size === 1 ? [...projects2][0] : void 0);
+  const project3 = found2?.project ?? choice2.project ?? (projects2.size === 1 ? [...projects2][0] : void 0);
   if (project3 === void 0) {
     throw new UserError(
       "no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`"
     );
   }
-  const id = found?.object.id ?? (UUID5.test(name) ? name : void 0);
+  const id = found2?.object.id ?? (UUID5.test(name) ? name : void 0);
   if (id) return { project: project3, export: await ctx.client.batchExports.get(project3, id) };
   return { project: project3, export: await findByName(ctx, project3, name) };
 }
@@ -67236,7 +68056,7 @@ async function run13(options, io) {
       after: after ?? void 0,
       before: before ?? void 0,
       properties: properties.length > 0 ? JSON.stringify(properties) : void 0,
-      limit: Math.min(limit, PAGE3)
+      limit: Math.min(limit, PAGE4)
     };
     const events = (await collect(ctx.client.events.list(project3, query, limit), limit)).map(eventRow);
     const doc = {
@@ -67263,7 +68083,7 @@ async function run13(options, io) {
     return 0;
   });
 }
-var PAGE3;
+var PAGE4;
 var init_events4 = __esm({
   "src/commands/events.ts"() {
     "use strict";
@@ -67279,14 +68099,14 @@ var init_events4 = __esm({
     init_connect();
     init_options();
     init_where();
-    PAGE3 = 1e3;
+    PAGE4 = 1e3;
   }
 });
 
 // src/action/main.ts
 import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join5, resolve as resolve12 } from "node:path";
+import { join as join5, resolve as resolve14 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -67509,7 +68329,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve13) => {
+  return new Promise((resolve15) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -67517,7 +68337,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve13(answer);
+      resolve15(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -67608,6 +68428,9 @@ function buildProgram(io, setExit) {
     ).option(
       "--base <ref>",
       "git revision to compare declarations with: changes to objects declared the same there are drift (changed outside posthog-gitops)"
+    ).option(
+      "--changed-only",
+      "with --base: read and plan only the declarations changed since that revision (drift elsewhere is not checked)"
     )
   ).addHelpText(
     "after",
@@ -67627,7 +68450,10 @@ function buildProgram(io, setExit) {
       "only these objects (a partial plan): batch_export/events-to-s3, batch_export/#ID, batch_export/events-* (glob); repeatable",
       repeat,
       []
-    ).option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown").addOption(
+    ).option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown").option(
+      "--changed-only",
+      "with --base: read and apply only the declarations changed since that revision; every other object is left as it is live"
+    ).addOption(
       new Option(
         "--format <format>",
         "text, or json: stdout is one result document (schemas/apply.schema.json), the plan and progress go to stderr"
@@ -67763,7 +68589,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve13, reject) => {
+      return new Promise((resolve15, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -67781,7 +68607,7 @@ function installedCli(label2, bin, env, cwd) {
         });
         child.once("close", (code, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve13({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve15({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -67877,8 +68703,8 @@ var GitHubApi = class {
       const answer = await this.request("GET", url);
       if (!Array.isArray(answer.json))
         throw new Error("GitHub answered the comment list with something else");
-      const found = answer.json.find((c) => typeof c?.id === "number" && wanted(c));
-      if (found) return found;
+      const found2 = answer.json.find((c) => typeof c?.id === "number" && wanted(c));
+      if (found2) return found2;
       const next = nextLink(answer.link);
       url = next !== void 0 && new URL(next).origin === origin ? next : void 0;
     }
@@ -67949,6 +68775,13 @@ function readInputs(read) {
   if (base.startsWith("-") || /[\r\n\0]/.test(base)) {
     throw new InputError("input base must be a git revision such as HEAD^1 or origin/main, or empty");
   }
+  const changedOnly = get2("changed-only");
+  if (changedOnly !== "true" && changedOnly !== "false" && changedOnly !== "") {
+    throw new InputError("input changed-only must be true or false");
+  }
+  if (changedOnly === "true" && base === "") {
+    throw new InputError("input changed-only needs input base: the revision the change is measured from");
+  }
   const version = get2("version");
   if (version !== "" && !VERSION_SPEC.test(version)) {
     throw new InputError(
@@ -67963,6 +68796,7 @@ function readInputs(read) {
     apiKey: get2("api-key"),
     prune: prune === "true",
     base,
+    changedOnly: changedOnly === "true",
     // As the composite action's `inputs.comment == 'true'`: GitHub compares strings ignoring case.
     comment: get2("comment").toLowerCase() === "true",
     commentHeader: get2("comment-header"),
@@ -67996,14 +68830,14 @@ async function installRelease(version, prefix, env) {
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code = await new Promise((resolve13, reject) => {
+  const code = await new Promise((resolve15, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status) => resolve13(status ?? 1));
+    child.once("close", (status) => resolve15(status ?? 1));
   });
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join3(prefix, "node_modules", "posthog-gitops");
@@ -68043,6 +68877,8 @@ async function runAction(ctx) {
       "--detailed-exitcode",
       ...inputs.prune ? ["--prune"] : [],
       ...inputs.base !== "" ? [`--base=${inputs.base}`] : [],
+      // The saved plan keeps its scope: the apply below writes only the change too.
+      ...inputs.changedOnly ? ["--changed-only"] : [],
       ...paths
     ],
     { captureStdout: true }
@@ -68064,6 +68900,12 @@ async function runAction(ctx) {
   showMarkdown(report2, plan.stdout);
   let code = 0;
   if (inputs.command === "apply") {
+    if (inputs.changedOnly && !inputs.prune && summary4.scope?.read === "full") {
+      report2.error(
+        `changed-only: the plan is not change-scoped (${summary4.scope.reason ?? "no reason given"}); nothing was applied. Apply everything on purpose by running without changed-only.`
+      );
+      return keepComment(ctx, plan.stdout, 1);
+    }
     if (plan.code === 2) {
       code = (await cli.run(["apply", "--auto-approve", "--plan", planFile])).code;
     } else {
@@ -68088,7 +68930,8 @@ function planSummary(file) {
   const saved = JSON.parse(readFileSync5(file, "utf8"));
   const summary4 = saved.plan?.summary;
   if (typeof summary4?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
-  return { total: summary4.total, destructive: summary4.destructive === true };
+  const scope = saved.plan?.scope;
+  return { total: summary4.total, destructive: summary4.destructive === true, ...scope ? { scope } : {} };
 }
 function showMarkdown(report2, markdown) {
   const token = `posthog-gitops-${randomUUID7()}`;
@@ -68133,7 +68976,7 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve12(workspace, inputs.workingDirectory);
+  const cwd = resolve14(workspace, inputs.workingDirectory);
   if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;

@@ -148,6 +148,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option(
         "--base <ref>",
         "git revision to compare declarations with: changes to objects declared the same there are drift (changed outside posthog-gitops)",
+      )
+      .option(
+        "--changed-only",
+        "with --base: read and plan only the declarations changed since that revision (drift elsewhere is not checked)",
       ),
   )
     .addHelpText(
@@ -181,6 +185,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         [],
       )
       .option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown")
+      .option(
+        "--changed-only",
+        "with --base: read and apply only the declarations changed since that revision; every other object is left as it is live",
+      )
       .addOption(
         new Option(
           "--format <format>",

@@ -22,7 +22,7 @@ import {
 import { UserError } from "./errors.js";
 import { KINDS, type Kind } from "./kinds/index.js";
 import { checkSafety } from "./plan/index.js";
-import type { Plan } from "./plan/types.js";
+import type { LiveProject, Plan } from "./plan/types.js";
 import { type PulledFile, pullFiles } from "./pull/pull.js";
 import { readAndPlan } from "./read/make-plan.js";
 import { type PlanFormat, renderPlan as render } from "./render/index.js";
@@ -134,8 +134,16 @@ export async function makePlan(
   }
   const unsafe = checkSafety(config.kinds, made.plan, made.live, { force: options.force === true });
   if (unsafe) throw new UserError(unsafe, "plan_refused");
+  readFor.set(made.plan, made.live);
   return made.plan;
 }
+
+/**
+ * The live state each plan of `makePlan` was made from, for `applyPlan`'s look-ups in batches (the
+ * list's size decides between name searches and one walk of the list). Kept beside the plan rather
+ * than in it: the plan is the documented JSON contract.
+ */
+const readFor = new WeakMap<Plan, LiveProject[]>();
 
 export interface RenderPlanOptions {
   /** Text only; default false. */
@@ -174,12 +182,14 @@ export function applyPlan(
   client: ServiceClient,
   options: ApplyPlanOptions = {},
 ): Promise<ApplyResult> {
+  const live = readFor.get(plan);
   return applyAndCheck(plan, {
     kinds: options.kinds ?? KINDS,
     client,
     env: options.env ?? {},
     ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
     ...(options.onResult !== undefined ? { onResult: options.onResult } : {}),
+    ...(live !== undefined ? { live } : {}),
   });
 }
 

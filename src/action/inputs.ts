@@ -16,6 +16,11 @@ export interface ActionInputs {
   prune: boolean;
   /** `--base` for plan: the git revision drift is named against; empty for none. */
   base: string;
+  /**
+   * `--changed-only` (needs `base`): plan (and apply) only the change since `base`; every other
+   * object is left as it is live.
+   */
+  changedOnly: boolean;
   comment: boolean;
   commentHeader: string;
   githubToken: string;
@@ -33,6 +38,7 @@ export const INPUT_NAMES = [
   "api-key",
   "prune",
   "base",
+  "changed-only",
   "comment",
   "comment-header",
   "github-token",
@@ -67,6 +73,13 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
   if (base.startsWith("-") || /[\r\n\0]/.test(base)) {
     throw new InputError("input base must be a git revision such as HEAD^1 or origin/main, or empty");
   }
+  const changedOnly = get("changed-only");
+  if (changedOnly !== "true" && changedOnly !== "false" && changedOnly !== "") {
+    throw new InputError("input changed-only must be true or false");
+  }
+  if (changedOnly === "true" && base === "") {
+    throw new InputError("input changed-only needs input base: the revision the change is measured from");
+  }
   const version = get("version");
   if (version !== "" && !VERSION_SPEC.test(version)) {
     throw new InputError(
@@ -81,6 +94,7 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
     apiKey: get("api-key"),
     prune: prune === "true",
     base,
+    changedOnly: changedOnly === "true",
     // As the composite action's `inputs.comment == 'true'`: GitHub compares strings ignoring case.
     comment: get("comment").toLowerCase() === "true",
     commentHeader: get("comment-header"),

@@ -1,8 +1,9 @@
 /**
  * What the action does, in the order the composite action did it: validate; or plan (markdown to a
  * file, the plan saved with --out, --detailed-exitcode), the outputs, the markdown in the log with
- * workflow commands stopped, then for apply exactly the saved plan when it has changes; and last the
- * sticky comment, also after a failed plan or apply. Returns the step's exit code.
+ * workflow commands stopped, then for apply exactly the saved plan when it has changes (with
+ * changed-only, never a plan that could not be scoped to the change: it would revert live edits); and
+ * last the sticky comment, also after a failed plan or apply. Returns the step's exit code.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -58,6 +59,8 @@ export async function runAction(ctx: ActionContext): Promise<number> {
       "--detailed-exitcode",
       ...(inputs.prune ? ["--prune"] : []),
       ...(inputs.base !== "" ? [`--base=${inputs.base}`] : []),
+      // The saved plan keeps its scope: the apply below writes only the change too.
+      ...(inputs.changedOnly ? ["--changed-only"] : []),
       ...paths,
     ],
     { captureStdout: true },
@@ -82,6 +85,14 @@ export async function runAction(ctx: ActionContext): Promise<number> {
 
   let code = 0;
   if (inputs.command === "apply") {
+    if (inputs.changedOnly && !inputs.prune && summary.scope?.read === "full") {
+      // The change could not be told from base (the plan says why): applying the full plan would
+      // revert every edit made in PostHog, which changed-only is there to prevent.
+      report.error(
+        `changed-only: the plan is not change-scoped (${summary.scope.reason ?? "no reason given"}); nothing was applied. Apply everything on purpose by running without changed-only.`,
+      );
+      return keepComment(ctx, plan.stdout, 1);
+    }
     if (plan.code === 2) {
       // Exactly the plan shown above; refused if any object it touches changed since.
       code = (await cli.run(["apply", "--auto-approve", "--plan", planFile])).code;
@@ -103,12 +114,19 @@ export function failedPlanMarkdown(code: number, runUrl: string): string {
   return `### posthog-gitops plan failed\n\nThe plan could not be made (exit ${code}): see the [job log](${runUrl}).\n`;
 }
 
-/** The saved plan's summary (`.plan.summary`, schemas/plan.schema.json). */
-function planSummary(file: string): { total: number; destructive: boolean } {
-  const saved = JSON.parse(readFileSync(file, "utf8")) as { plan?: { summary?: Record<string, unknown> } };
+/** The saved plan's summary and scope (`.plan.summary`, `.plan.scope`, schemas/plan.schema.json). */
+function planSummary(file: string): {
+  total: number;
+  destructive: boolean;
+  scope?: { read?: string; reason?: string };
+} {
+  const saved = JSON.parse(readFileSync(file, "utf8")) as {
+    plan?: { summary?: Record<string, unknown>; scope?: { read?: string; reason?: string } };
+  };
   const summary = saved.plan?.summary;
   if (typeof summary?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
-  return { total: summary.total, destructive: summary.destructive === true };
+  const scope = saved.plan?.scope;
+  return { total: summary.total, destructive: summary.destructive === true, ...(scope ? { scope } : {}) };
 }
 
 /** The markdown in the log, with workflow commands off: object names must not act as commands. */

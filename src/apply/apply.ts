@@ -5,16 +5,19 @@
  * replace must not remove the old export when the new one was not created). An object whose actions
  * refer to others (a dashboard's tiles, the insights they show: the verb's `references`) starts after
  * the work on those, and such an action is skipped when that work failed. After a failure the object's
- * remaining actions are skipped, other objects carry on, and every action gets exactly one result.
+ * remaining actions are skipped, other objects carry on, and every action gets exactly one result. The
+ * names of a kind's creates in a project are looked up together, right before the first of them
+ * (./lookups.ts).
  */
 import pLimit from "p-limit";
 import { isUserError, UserError } from "../errors.js";
 import type { Env } from "../plan/secrets.js";
-import { type Action, objectKey, type Plan } from "../plan/types.js";
+import { type Action, type LiveProject, objectKey, type Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { StoppedError } from "../service/stop.js";
 import { executeAction } from "./execute.js";
 import type { ApplyKind, Reference } from "./kinds.js";
+import { type LiveIds, lookUpNames, totalOf } from "./lookups.js";
 
 /**
  * `skipped`: not tried because other work on the object failed; `not_started`: not tried because the
@@ -43,6 +46,11 @@ export interface ApplyDeps {
   onResult?: (result: ActionResult) => void;
   /** Aborted when the run must stop: no further action starts (requests in flight finish). */
   signal?: AbortSignal;
+  /**
+   * The live state the plan was made from: its counts decide whether a batch of names is looked up
+   * with one search each or one walk of the list. Absent: one search each (where the kind has one).
+   */
+  live?: readonly LiveProject[];
 }
 
 const NOT_STARTED = "not started: the run was stopped";
@@ -73,6 +81,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
   /** Ids learnt per object name: live ids, and the ids creates returned. */
   const ids = new Map<string, number | string>();
   const failedKeys = new Set<string>();
+  const lookUp = batchLookUps(plan, deps);
   const runGroup = async (actions: readonly Action[]) => {
     let id = actions[0]?.object.id;
     let failure: string | undefined;
@@ -105,6 +114,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
           env: deps.env,
           knownIds: knownIds.get(kindKey(action.object)) ?? new Set(),
           referenced: { idOf: (ref) => ids.get(refKey(action, ref)) },
+          lookUp: () => lookUp(kind, action),
         });
         id = done.id ?? id;
         if (id !== undefined) ids.set(objectKey(action.object), id);
@@ -174,6 +184,34 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
     ),
   );
   return results;
+}
+
+/**
+ * The look-up of a create's name: the first create of a kind in a project looks up the names of all
+ * the plan's creates of that kind there (once; the others share its answer).
+ */
+function batchLookUps(
+  plan: Plan,
+  deps: ApplyDeps,
+): (kind: ApplyKind, action: Action) => Promise<ReadonlyArray<number | string>> {
+  const names = new Map<string, Set<string>>();
+  for (const { action, object } of plan.actions) {
+    if (action !== "create") continue;
+    const key = kindKey(object);
+    names.set(key, (names.get(key) ?? new Set()).add(object.name));
+  }
+  const batches = new Map<string, Promise<LiveIds>>();
+  return async (kind, { object }) => {
+    const key = kindKey(object);
+    let batch = batches.get(key);
+    if (batch === undefined) {
+      const total = totalOf(deps.live, object.project, object.kind);
+      const wanted = names.get(key) ?? new Set([object.name]);
+      batch = lookUpNames(kind, deps.client, object.project, wanted, total);
+      batches.set(key, batch);
+    }
+    return (await batch).get(object.name) ?? [];
+  };
 }
 
 /** One object's actions in apply: its name and its id (a created object has none until its create). */

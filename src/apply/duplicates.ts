@@ -8,13 +8,11 @@
  * Objects the plan itself names (the old export of a replacement whose delete failed, a pinned object
  * renamed away from the name) are not counted: their outcome is already reported action by action.
  */
-import type { Plan } from "../plan/types.js";
+import type { LiveProject, Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { type ActionResult, kindKey, planKnownIds } from "./apply.js";
 import type { ApplyKind } from "./kinds.js";
-
-/** Up to this many created names of a kind are looked up one by one rather than with the whole list. */
-const NAME_BY_NAME = 3;
+import { lookUpNames, totalOf } from "./lookups.js";
 
 export interface Duplicate {
   kind: string;
@@ -31,14 +29,14 @@ export interface DuplicateCheck {
 }
 
 /**
- * Per project and kind that this apply created objects in: the created names looked up one by one
- * when they are few (a dashboard look-up is one small request), else one walk of the kind's list.
- * Nothing is read when nothing was created.
+ * Per project and kind that this apply created objects in: the created names looked up with one
+ * search each or one walk of the kind's list, whichever needs fewer requests (./lookups.ts; `live`,
+ * the state the plan was made from, gives the list's size). Nothing is read when nothing was created.
  */
 export async function findDuplicates(
   plan: Plan,
   results: readonly ActionResult[],
-  deps: { kinds: readonly ApplyKind[]; client: ServiceClient },
+  deps: { kinds: readonly ApplyKind[]; client: ServiceClient; live?: readonly LiveProject[] },
 ): Promise<DuplicateCheck> {
   const created = new Map<string, { kind: ApplyKind; project: number; names: Set<string> }>();
   for (const { action, outcome } of results) {
@@ -55,7 +53,9 @@ export async function findDuplicates(
   const found = await Promise.all(
     [...created].map(async ([key, { kind, project, names }]) => {
       try {
-        const ids = await liveIds(kind, deps.client, project, names);
+        const before = totalOf(deps.live, project, kind.name);
+        const total = before === undefined ? undefined : before + names.size;
+        const ids = await lookUpNames(kind, deps.client, project, names, total);
         const ignore = known.get(key) ?? new Set();
         return [...names].flatMap((name): Duplicate[] => {
           const others = (ids.get(name) ?? []).filter((id) => !ignore.has(id));
@@ -69,26 +69,6 @@ export async function findDuplicates(
   );
   const duplicates = found.flat().sort(compare);
   return problems.length > 0 ? { duplicates, unchecked: problems.join("; ") } : { duplicates };
-}
-
-async function liveIds(
-  kind: ApplyKind,
-  client: ServiceClient,
-  project: number,
-  names: ReadonlySet<string>,
-): Promise<Map<string, Array<number | string>>> {
-  const byName = new Map<string, Array<number | string>>();
-  if (kind.listLive && names.size > NAME_BY_NAME) {
-    for (const object of await kind.listLive(client, project)) {
-      const name = object.name ?? "";
-      if (names.has(name)) byName.set(name, [...(byName.get(name) ?? []), object.id]);
-    }
-    return byName;
-  }
-  await Promise.all(
-    [...names].map(async (name) => byName.set(name, await kind.findByName(client, project, name))),
-  );
-  return byName;
 }
 
 /** By project, then kind, then name. */

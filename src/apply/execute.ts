@@ -1,7 +1,8 @@
 /**
  * One plan action → its request(s), through its kind (restore and replace are already separate actions
- * in the plan). Right before a create the name is looked up again (SPEC §3 "Concurrency"): when another
- * apply created it since the plan was made, nothing is sent and the create fails asking for a new plan.
+ * in the plan). Right before a create the name is looked up again (SPEC §3 "Concurrency"; with the other
+ * creates of its kind, ./lookups.ts): when another apply created it since the plan was made, nothing is
+ * sent and the create fails asking for a new plan.
  * A create whose answer was lost is never sent again blindly: the name is looked up first, and only a
  * create that certainly did not happen is repeated.
  */
@@ -25,6 +26,12 @@ export interface ExecuteDeps {
   knownIds: ReadonlySet<number | string>;
   /** Ids of the objects the action refers to, as this apply knows them. */
   referenced?: ReferencedIds;
+  /**
+   * The live ids named like this create's object, from the look-up of its batch (the plan's creates of
+   * its kind in its project, looked up together right before the first of them). Absent: the name is
+   * looked up on its own.
+   */
+  lookUp?: () => Promise<ReadonlyArray<number | string>>;
 }
 
 export async function executeAction(
@@ -48,12 +55,12 @@ async function create(
   deps: ExecuteDeps,
 ): Promise<Executed> {
   const { project, name } = action.object;
-  const unknown = async () =>
-    (await kind.findByName(deps.client, project, name)).filter((id) => !deps.knownIds.has(id));
+  const others = (ids: ReadonlyArray<number | string>) => ids.filter((id) => !deps.knownIds.has(id));
+  const unknown = async () => others(await kind.findByName(deps.client, project, name));
   // As close to the POST as the service allows: a second apply that planned before this one created
   // the object finds it here instead of creating it twice. (Two lookups that both come before either
   // create cannot see each other; the check after the apply reports what that leaves.)
-  const existing = await unknown();
+  const existing = deps.lookUp ? others(await deps.lookUp()) : await unknown();
   if (existing.length > 0) {
     const ids = `id${existing.length === 1 ? "" : "s"} ${existing.join(", ")}`;
     throw new UserError(

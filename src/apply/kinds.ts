@@ -1,7 +1,7 @@
 /**
  * What the apply stage needs of a resource kind: the body an action sends (secrets resolved at that
- * moment), the request(s) that carry it out, and a name lookup, made right before every create (and
- * again when a create's answer was lost). The executor orders, parallelises, recovers and reports the
+ * moment), the request(s) that carry it out, and a name lookup, made right before creates (in batches,
+ * ./lookups.ts) and again when a create's answer was lost. The executor orders, parallelises, recovers and reports the
  * same way for every kind.
  */
 import type { KindWords } from "../config/kinds.js";
@@ -67,12 +67,18 @@ export interface ApplyKind {
   ): Promise<Executed>;
   /**
    * Ids of the live objects named exactly `name` in `project`, read fresh (one request where the
-   * service can filter by name): it runs right before every create.
+   * service can filter by name): the look-up before creates and after a lost create's answer.
    */
   findByName(client: ServiceClient, project: number, name: string): Promise<Array<number | string>>;
   /**
-   * Every live object of the kind in `project` (id and name), for the check after an apply that
-   * created many: one list walk instead of a `findByName` per created name. Absent: name by name.
+   * True when `findByName` asks the service's name search (about one request a name); otherwise it
+   * reads the kind's list, and one walk of the list serves any number of names.
+   */
+  readonly searches?: boolean;
+  /**
+   * Every live object of the kind in `project` (id and name), for names looked up in a batch (right
+   * before creates, and in the check after them): one list walk instead of a `findByName` per name,
+   * when that costs fewer requests (./lookups.ts). Absent: name by name.
    */
   listLive?(client: ServiceClient, project: number): Promise<LiveObject[]>;
 }

@@ -26,6 +26,8 @@ export interface SavedOptions {
   force: boolean;
   rotateSecrets: boolean;
   targets?: string[];
+  /** A change-scoped plan's declarations (`declarationKey`s): planned again alone. */
+  scope?: string[];
 }
 
 export interface SavedPlan {
@@ -75,6 +77,7 @@ function savedValidator(kinds: readonly PlanKind[]) {
             force: { type: "boolean" },
             rotateSecrets: { type: "boolean" },
             targets: strings,
+            scope: strings,
           },
         },
         config: {
@@ -91,7 +94,23 @@ function savedValidator(kinds: readonly PlanKind[]) {
           items: {
             type: "object",
             required: ["project", "kinds"],
-            properties: { project: { type: "integer", minimum: 1 }, kinds: { type: "object" } },
+            properties: {
+              project: { type: "integer", minimum: 1 },
+              kinds: { type: "object" },
+              scope: {
+                type: "object",
+                additionalProperties: {
+                  type: "object",
+                  required: ["ids", "names", "pinnedElsewhere"],
+                  additionalProperties: false,
+                  properties: {
+                    ids: { type: "array", items: { type: ["integer", "string"] } },
+                    names: strings,
+                    pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } },
+                  },
+                },
+              },
+            },
           },
         },
       },

@@ -23,11 +23,12 @@ import { UserError } from "../errors.js";
 import { exitCodeForSignal, type Io, type StopSignalName } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import { missingSecretVariables } from "../plan/secrets.js";
-import type { Plan } from "../plan/types.js";
+import type { LiveProject, Plan } from "../plan/types.js";
 import { refetchLiveState } from "../read/fetch.js";
 import { planFromLive } from "../read/make-plan.js";
 import { formatResult, formatSummary } from "../render/apply.js";
 import { colorEnabled, renderText, vocabulary } from "../render/index.js";
+import { appliedScopeSentence } from "../render/scope.js";
 import { humanTime } from "../render/time.js";
 import { scrubValue } from "../scrub.js";
 import { visible } from "../text.js";
@@ -37,10 +38,11 @@ import { readConfig } from "./config.js";
 import { confirmOrCancel } from "./confirm.js";
 import { type Session, withConnection } from "./connect.js";
 import { parseProjectId } from "./project.js";
-import { failIfUnsafe, failOnErrors, planOrFail, type ReconcileFlags } from "./reconcile.js";
-import { checkBase, type ReviewFlags, reviewPlan, warnIfPartial } from "./review.js";
+import { failIfUnsafe, failOnErrors } from "./reconcile.js";
+import { reviewPlan, warnIfPartial } from "./review.js";
+import { chooseBase, planChosen, type ScopeFlags } from "./scope.js";
 
-export interface ApplyFlags extends ReconcileFlags, ReviewFlags {
+export interface ApplyFlags extends ScopeFlags {
   plan?: string;
   autoApprove?: boolean;
   /** `json`: stdout is the result (schemas/apply.schema.json); the plan and lines go to stderr. */
@@ -54,7 +56,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   if (flags.plan !== undefined && flags.args.length > 0) {
     throw new UserError("apply --plan FILE applies the saved plan only: give no paths with it");
   }
-  if (flags.plan !== undefined && flags.base !== undefined) {
+  if (flags.plan !== undefined && (flags.base !== undefined || flags.changedOnly)) {
     throw new UserError(
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead",
     );
@@ -63,7 +65,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan), KINDS) : undefined;
   // A saved plan is planned again from the files it was made from, which must not have changed.
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
-  const commit = saved ? undefined : await checkBase(flags, io);
+  const choice = saved ? {} : await chooseBase(flags, desired, io, "apply");
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
     let signal: StopSignalName | undefined;
@@ -95,17 +97,19 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   ): Promise<number> {
     const { client, progress, io: out } = session;
     let plan: Plan;
+    let live: LiveProject[];
     progress.step("reading live state");
     if (saved) {
-      plan = await savedPlanAgain(session, saved);
+      ({ plan, live } = await savedPlanAgain(session, saved));
       const projects = plural(plan.projects.length, "project");
       out.stderr.write(
         `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
       );
     } else {
-      const made = await planOrFail(client, desired, flags, out);
+      const made = await planChosen(client, desired, flags, choice, out);
       failIfUnsafe(made, flags);
-      plan = await reviewPlan(made, flags, commit, out);
+      plan = await reviewPlan(made, flags, choice.commit, out);
+      live = made.live;
     }
     progress.stop();
     // With --format json, stdout is the result document alone; the plan and the lines go to the log.
@@ -148,6 +152,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       env: io.env,
       concurrency: Number(flags.concurrency ?? 4),
       signal: stopped,
+      live,
       onResult: (one) => {
         progress.advance();
         log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown.people })}\n`);
@@ -158,6 +163,8 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     if (received === undefined) reportDuplicates(out, result);
     const end = closing(result, received);
     log.write(`\n${end.line}\n`);
+    const untouched = appliedScopeSentence(plan.scope);
+    if (untouched !== undefined) log.write(`${untouched}\n`);
     if (json) out.stdout.write(resultJson(scrubValue(io, result)));
     return end.code;
   }
@@ -166,7 +173,10 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
    * The saved plan, checked against everything that made it, then derived again from the same files and
    * live state at its own instant: what is sent is what the planner derives, never what the file says.
    */
-  async function savedPlanAgain(session: Session, saved: SavedPlan): Promise<Plan> {
+  async function savedPlanAgain(
+    session: Session,
+    saved: SavedPlan,
+  ): Promise<{ plan: Plan; live: LiveProject[] }> {
     const explicit = flags.project === undefined ? undefined : parseProjectId(flags.project, "--project");
     checkBinding(saved, {
       version: VERSION,
@@ -183,16 +193,18 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     // The saved plan's text was scrubbed when written (plan --out): compare like with like.
     checkDerived(saved.plan, scrubValue(session.io, derived.plan));
     // The reviewer's annotations (people, drift labels) are kept as they were shown when it was made.
-    const { base, people } = saved.plan;
-    return {
+    const { base, people, scope } = saved.plan;
+    const plan: Plan = {
       ...derived.plan,
       ...(base !== undefined ? { base } : {}),
+      ...(scope !== undefined ? { scope } : {}),
       ...(people !== undefined ? { people } : {}),
       actions: derived.plan.actions.map((action, i) => {
         const { drift, modified } = saved.plan.actions[i]!;
         return { ...action, ...(drift ? { drift } : {}), ...(modified ? { modified } : {}) };
       }),
     };
+    return { plan, live };
   }
 }
 

@@ -13,10 +13,11 @@ import { VERSION } from "../version.js";
 import { readConfig } from "./config.js";
 import { withConnection } from "./connect.js";
 import { appendStepSummary, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
-import { failIfUnsafe, planOrFail, type ReconcileFlags, savedOptions } from "./reconcile.js";
-import { checkBase, type ReviewFlags, reviewPlan, warnIfPartial } from "./review.js";
+import { failIfUnsafe, savedOptions } from "./reconcile.js";
+import { reviewPlan, warnIfPartial } from "./review.js";
+import { chooseBase, planChosen, type ScopeFlags } from "./scope.js";
 
-export interface PlanFlags extends ReconcileFlags, ReviewFlags {
+export interface PlanFlags extends ScopeFlags {
   format?: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -24,11 +25,11 @@ export interface PlanFlags extends ReconcileFlags, ReviewFlags {
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
   const desired = await readConfig(flags.args, flags, io, "plan", "plan");
-  const commit = await checkBase(flags, io);
+  const choice = await chooseBase(flags, desired, io, "plan");
   const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");
-    const made = await planOrFail(client, desired, flags, out);
-    return { made: { ...made, plan: await reviewPlan(made, flags, commit, out) }, host };
+    const made = await planChosen(client, desired, flags, choice, out);
+    return { made: { ...made, plan: await reviewPlan(made, flags, choice.commit, out) }, host };
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);
@@ -50,7 +51,7 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
     const saved = {
       tool_version: VERSION,
       host,
-      options: savedOptions(flags),
+      options: { ...savedOptions(flags), ...(made.planned !== undefined ? { scope: made.planned } : {}) },
       config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
       // Only the plan holds text from the service or the files: scrubbed. The rest is read back as is.
       plan: shown,

@@ -5,7 +5,7 @@
  * prints for a targeted plan: it is partial.
  */
 
-import { labelDrift, resolveBase, systemGit } from "../drift/index.js";
+import { labelDrift, systemGit } from "../drift/index.js";
 import type { Io, Output } from "../io.js";
 import { KINDS } from "../kinds/index.js";
 import type { Plan } from "../plan/types.js";
@@ -16,12 +16,6 @@ export interface ReviewFlags {
   args: string[];
   /** `--base REF`: label drift against this git revision. */
   base?: string;
-}
-
-/** Checks `--base` before anything is read from the service; the commit to compare with, if any. */
-export async function checkBase(flags: ReviewFlags, io: Io): Promise<string | undefined> {
-  if (flags.base === undefined) return undefined;
-  return resolveBase(systemGit(io.cwd, io.env), flags.base, io.cwd);
 }
 
 /** The plan with its people and, with `--base`, its drift labels. */

@@ -18,7 +18,7 @@
  * `git show`; nothing is fetched.
  */
 import { readFile } from "node:fs/promises";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import pLimit from "p-limit";
 import { Diagnostics } from "../config/diagnostics.js";
 import { parseYaml } from "../config/parse.js";
@@ -26,6 +26,7 @@ import { UserError } from "../errors.js";
 import type { Action, LiveProject, Plan } from "../plan/types.js";
 import { deepEqual } from "../plan/values.js";
 import type { GitRunner } from "./git.js";
+import { filesAt, type RevisionFiles, showAt } from "./tree.js";
 
 export { type GitResult, type GitRunner, systemGit } from "./git.js";
 
@@ -56,8 +57,6 @@ interface Parsed {
   /** The 1-based line and column where the item at `/<key>/<i>` starts. */
   at(key: string, index: number): { line: number; column: number } | undefined;
 }
-
-const DEFAULT_PATHS = ["posthog"];
 
 /**
  * The commit `base` names, after checking that the folder is in a git repository and that git knows
@@ -129,7 +128,7 @@ function objectId(action: Action): string {
 /** Working-tree and base versions of files, each read and parsed once. */
 class FileCache {
   readonly #options: DriftOptions;
-  readonly #commit: string;
+  readonly #at: RevisionFiles;
   /** Every kind's list key: what is not a file's own setting. */
   readonly listKeys: ReadonlySet<string>;
   readonly #now = new Map<string, Promise<Parsed | undefined>>();
@@ -138,7 +137,7 @@ class FileCache {
 
   constructor(options: DriftOptions, commit: string) {
     this.#options = options;
-    this.#commit = commit;
+    this.#at = { git: options.git, commit, base: options.base, cwd: options.cwd };
     this.listKeys = new Set(options.kinds.map((k) => k.key));
   }
 
@@ -161,7 +160,7 @@ class FileCache {
   base(file: string): Promise<Parsed | undefined> {
     let parsed = this.#base.get(file);
     if (parsed === undefined) {
-      parsed = this.#show(file).then((text) => (text === undefined ? undefined : parse(file, text)));
+      parsed = showAt(this.#at, file).then((text) => (text === undefined ? undefined : parse(file, text)));
       this.#base.set(file, parsed);
     }
     return parsed;
@@ -169,51 +168,9 @@ class FileCache {
 
   /** The YAML files under the configuration paths at the base revision, relative to the command's folder. */
   baseFiles(): Promise<string[]> {
-    this.#baseFiles ??= (async () => {
-      const paths = this.#options.paths.length > 0 ? this.#options.paths : DEFAULT_PATHS;
-      const specs = paths.map((p) => this.#relative(p));
-      const listed = await this.#options.git([
-        "ls-tree",
-        "-r",
-        "-z",
-        "--name-only",
-        this.#commit,
-        "--",
-        ...specs,
-      ]);
-      if (listed.code !== 0) throw gitFailure(`listing the files of ${this.#options.base}`, listed.stderr);
-      return listed.stdout.split("\0").filter((f) => /\.ya?ml$/i.test(f));
-    })();
+    this.#baseFiles ??= filesAt(this.#at, this.#options.paths).then((files) => files.map((f) => f.path));
     return this.#baseFiles;
   }
-
-  async #show(file: string): Promise<string | undefined> {
-    const shown = await this.#options.git(["show", `${this.#commit}:${this.#relative(file)}`]);
-    if (shown.code === 0) return shown.stdout;
-    if (
-      /does not exist in|exists on disk, but not in|not in '|path '.*' does not exist/i.test(shown.stderr)
-    ) {
-      return undefined;
-    }
-    if (/outside repository/i.test(shown.stderr)) {
-      throw new UserError(
-        `--base: ${file} is outside the git repository, so its base version cannot be read`,
-      );
-    }
-    throw gitFailure(`reading ${file} at ${this.#options.base}`, shown.stderr);
-  }
-
-  /** `./posthog/a.yaml`: a path git reads relative to the command's folder. */
-  #relative(file: string): string {
-    const rel = isAbsolute(file) ? relative(this.#options.cwd, file) : file;
-    const posix = rel.split(sep).join("/");
-    return posix.startsWith("../") || posix.startsWith("./") ? posix : `./${posix}`;
-  }
-}
-
-function gitFailure(what: string, stderr: string): UserError {
-  const line = stderr.trim().split("\n")[0] ?? "";
-  return new UserError(`--base: git failed ${what}${line === "" ? "" : `: ${line}`}`);
 }
 
 function parse(file: string, text: string): Parsed | undefined {

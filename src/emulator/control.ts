@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { errorBody } from "./errors.js";
 import { parseFaults } from "./faults.js";
 import { readBody, sendReply } from "./http.js";
-import type { LogEntry } from "./server.js";
+import type { LogEntry } from "./types.js";
 
 export interface ControlTarget {
   log: LogEntry[];

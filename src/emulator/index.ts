@@ -16,11 +16,11 @@ import { parseUpgradeOptions, upgradeStoredQueries } from "./query-upgrades.js";
 import { parseRateLimit, RateLimiter, type Window } from "./rate-limit.js";
 import { buildRouter } from "./routes/index.js";
 import { normaliseSeed } from "./seed.js";
-import { handleRequest, type LogEntry, type ServerState } from "./server.js";
+import { handleRequest, type ServerState } from "./server.js";
 import { defaultService, mergeService, type ServiceOptions, type ServiceSettings } from "./service.js";
 import { openSession } from "./sessions.js";
 import { Store } from "./store.js";
-import type { StoreData } from "./types.js";
+import type { LogEntry, StoreData } from "./types.js";
 
 export interface EmulatorOptions {
   /** 0 (default) picks a free port. */

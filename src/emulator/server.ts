@@ -31,17 +31,7 @@ import { parseJsonBody, readBody, sendReply, tooLarge } from "./http.js";
 import { type Bucket, DEFAULT_LIMITS, type RateLimiter, type Window } from "./rate-limit.js";
 import type { Ctx, Router } from "./router.js";
 import type { Store } from "./store.js";
-import type { OrganizationRecord, ProjectRecord } from "./types.js";
-
-export interface LogEntry {
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  ms: number;
-  /** Set when an injected fault decided the outcome. */
-  fault?: "status" | "lose_response" | "reset";
-}
+import type { LogEntry, OrganizationRecord, ProjectRecord } from "./types.js";
 
 export interface ServerState {
   store: Store;

@@ -356,3 +356,14 @@ export type Seed = { [K in keyof StoreData]?: unknown } & { base?: "default" };
 
 /** How a write reaches a batch export: a create, a full PUT, or a PATCH of the keys sent. */
 export type WriteMode = "create" | "put" | "patch";
+
+/** One line of the request log (`GET /_emulator/requests`). */
+export interface LogEntry {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  ms: number;
+  /** Set when an injected fault decided the outcome. */
+  fault?: "status" | "lose_response" | "reset";
+}

@@ -4,12 +4,20 @@
  * executes the result. Identity, prune, targets, order and fingerprints are the same for every kind;
  * what differs (fields, actions, notes) is each kind's `plan`.
  */
-import { type DesiredProject, declaredOf } from "../config/types.js";
-import { type BuildOptions, declaredRef, newSink, type PlanError, type PlanSink } from "./context.js";
+import { type Declared, type DesiredProject, declaredOf } from "../config/types.js";
+import {
+  type BuildOptions,
+  declarationKey,
+  declaredRef,
+  newSink,
+  type PlanError,
+  type PlanSink,
+} from "./context.js";
 import { fingerprintActions } from "./fingerprint.js";
 import type { KindPlanContext, PlanKind } from "./kinds.js";
 import { matchObjects } from "./match.js";
 import { planPrune } from "./prune.js";
+import { displaced } from "./scope.js";
 import { kindOrder, sortActions, sortNotes } from "./sort.js";
 import { summarise } from "./summary.js";
 import { narrowToTargets } from "./targets.js";
@@ -71,14 +79,23 @@ function planProject(
   options: BuildOptions,
   sink: PlanSink,
 ): void {
+  const scope = options.scope === undefined ? undefined : new Set(options.scope);
   for (const kind of kinds) {
     const kindLive = liveOf(live, kind.name);
-    const matching = matchObjects(
-      declaredOf(project, kind.name),
-      kindLive.objects,
-      kind.words.one,
-      sink.errors,
-      kind.replaced,
+    const declared = declaredOf(project, kind.name);
+    // A change-scoped plan matches every declaration (pins claim their objects first, as always) and
+    // plans those of the change and those it displaces; the others' errors are not its business.
+    if (scope !== undefined) {
+      for (const d of displaced(live.project, declared, scope, kindLive.objects)) {
+        scope.add(declarationKey(live.project, d));
+      }
+    }
+    const planned = (d: Declared) => scope === undefined || scope.has(declarationKey(live.project, d));
+    const errors: PlanError[] = [];
+    const matching = matchObjects(declared, kindLive.objects, kind.words.one, errors, kind.replaced);
+    const own = new Set(declared.filter(planned).map((d) => d.source));
+    sink.errors.push(
+      ...errors.filter((e) => scope === undefined || e.source === undefined || own.has(e.source)),
     );
     const ctx: KindPlanContext = {
       project: live.project,
@@ -89,6 +106,7 @@ function planProject(
       others: { declared: (name) => declaredOf(project, name), live: (name) => live.kinds[name] },
     };
     for (const { desired, live: match, replaced } of matching.pairs) {
+      if (!planned(desired)) continue;
       // The leftovers of a replacement are deleted with --force, as the replacement itself was.
       if (replaced && !options.force) {
         const ids = [replaced.live, ...replaced.leftovers].map((o) => o.id).join(", ");
@@ -106,7 +124,7 @@ function planProject(
         sink.actions.push({ ...action, warnings: [...action.warnings, replaced.why] });
       }
     }
-    if (options.prune && project.manages.includes(kind.name)) {
+    if (options.prune && scope === undefined && project.manages.includes(kind.name)) {
       planPrune(kind, project.ignore[kind.name] ?? [], ctx, matching.claimed);
     }
   }

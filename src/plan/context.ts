@@ -2,7 +2,7 @@
  * The planner's own types (kept out of the fixed contract in types.ts): its options, its errors, and the
  * accumulator each per-kind planner writes into.
  */
-import type { SourceRef } from "../config/types.js";
+import type { Declared, SourceRef } from "../config/types.js";
 import type { Action, FieldChange, ObjectRef, PlanNote, ResourceKind } from "./types.js";
 import type { PlanVerb } from "./verbs.js";
 
@@ -17,6 +17,20 @@ export interface BuildOptions {
   rotateSecrets: boolean;
   /** When the live state was read; used for `created_at` and unpause gap warnings. */
   now: Date;
+  /**
+   * A change-scoped plan (`--changed-only`): only these declarations are planned (`declarationKey`),
+   * against live state read for them alone; nothing is pruned.
+   */
+  scope?: readonly string[];
+}
+
+/**
+ * A declaration's key in a change-scoped plan: its project, kind and pinned id, else its name (names
+ * are unique per project and kind among unpinned declarations, pins among pinned ones).
+ */
+export function declarationKey(project: number, declared: Pick<Declared, "kind" | "name" | "id">): string {
+  const identity = declared.id !== undefined ? `#${declared.id}` : `=${declared.name}`;
+  return `${project}/${declared.kind}/${identity}`;
 }
 
 /** A reason the plan cannot be made; the command prints all of them and exits 1. */

@@ -3,7 +3,7 @@
  * refused unless --force. Deletes are counted whatever asked for them (prune, tombstones, replacement).
  */
 import type { PlanKind } from "./kinds.js";
-import { type LiveProject, liveOf, type Plan } from "./types.js";
+import { type LiveProject, liveOf, liveTotal, type Plan } from "./types.js";
 
 export const DELETE_FLOOR = 5;
 export const DELETE_RATIO = 0.2;
@@ -33,7 +33,9 @@ export function checkSafety(
   const problems: string[] = [];
   for (const { project, kind, count } of deletes.values()) {
     const liveProject = live.find((p) => p.project === project);
-    const liveCount = liveProject ? liveOf(liveProject, kind).objects.length : 0;
+    // A change-scoped read knows the kind's count only when it asked for it (many deletes).
+    const kindLive = liveProject ? liveOf(liveProject, kind) : undefined;
+    const liveCount = kindLive ? (liveTotal(kindLive) ?? kindLive.objects.length) : 0;
     const limit = deleteLimit(liveCount);
     if (count > limit) {
       const label = kinds.find((k) => k.name === kind)?.words.many ?? kind;

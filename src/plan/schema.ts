@@ -78,6 +78,9 @@ export function planSchema(
         description:
           "Set when the plan was made with --base: the git revision declarations were compared with.",
       },
+      scope: {
+        $ref: "#/$defs/scope",
+      },
       people: {
         type: "object",
         description:
@@ -133,6 +136,69 @@ export function planSchema(
       projectId: {
         type: "integer",
         minimum: 1,
+      },
+      scope: {
+        type: "object",
+        description:
+          "Set when the plan was asked for with --changed-only. `changes`: only the declarations the change from `base` adds, modifies or tombstones were read and planned, and drift on the other declarations was not checked. `full`: every declaration was read and planned, for `reason`.",
+        required: ["read", "base", "declarations", "planned"],
+        additionalProperties: false,
+        properties: {
+          read: {
+            enum: ["changes", "full"],
+          },
+          base: {
+            type: "string",
+            minLength: 1,
+            description: "The git revision the change is measured from, as given.",
+          },
+          declarations: {
+            type: "integer",
+            minimum: 0,
+            description: "Declarations in the files.",
+          },
+          planned: {
+            type: "integer",
+            minimum: 0,
+            description: "Declarations read and planned.",
+          },
+          reason: {
+            type: "string",
+            minLength: 1,
+            description: "Why every declaration was read (read: full).",
+          },
+          removed: {
+            type: "array",
+            description:
+              "Declarations the change removed (read: changes). Nothing prunes them: each stays live as it is; `live` is its live object's id when there is one.",
+            items: {
+              type: "object",
+              required: ["kind", "project", "name"],
+              additionalProperties: false,
+              properties: {
+                kind: { $ref: "#/$defs/object/properties/kind" },
+                project: { $ref: "#/$defs/projectId" },
+                name: { type: "string" },
+                live: { $ref: "#/$defs/object/properties/id" },
+              },
+            },
+          },
+        },
+        if: {
+          properties: {
+            read: {
+              const: "full",
+            },
+          },
+        },
+        then: {
+          properties: {
+            reason: {
+              type: "string",
+            },
+          },
+          required: ["reason"],
+        },
       },
       actionKind: {
         enum: verbs.map((v) => v.name),

@@ -128,10 +128,37 @@ export interface Plan {
   /** Set when the plan was made with `--base REF`: the revision declarations were compared with. */
   base?: string;
   /**
+   * Set when the plan was asked for with `--changed-only`: whether only the change from `base` was
+   * read and planned (drift on the other declarations was not checked), or everything, and why.
+   */
+  scope?: PlanScope;
+  /**
    * The users the plan names (collaborators, `modified.by`) by UUID, from what the service already said
    * (collaborator lists, dashboards' creators, the organization's members). A UUID absent here is unknown.
    */
   people?: Record<string, Person>;
+}
+
+/** What a `--changed-only` plan read (SPEC §3 "Change-scoped plans"). */
+export interface PlanScope {
+  /**
+   * `changes`: only the declarations the change from `base` adds, modifies or tombstones were read and
+   * planned, and drift on the others was not checked; `full`: every declaration was, for `reason`.
+   */
+  read: "changes" | "full";
+  /** The revision the change is measured from, as given. */
+  base: string;
+  /** Declarations in the files. */
+  declarations: number;
+  /** Declarations read and planned (all of them when `read` is `full`). */
+  planned: number;
+  /** Why the whole project was read (`full` only). */
+  reason?: string;
+  /**
+   * Declarations the change removed (`changes` only). Nothing prunes them: each stays live as it is,
+   * unmanaged; `live` is its live object's id when there is one.
+   */
+  removed?: Array<{ kind: ResourceKind; project: number; name: string; live?: number | string }>;
 }
 
 /** The key of an object in fingerprints and in sorting: `project/kind/name`. */
@@ -170,6 +197,11 @@ export interface LiveObject {
  */
 export interface LiveKind {
   objects: LiveObject[];
+  /**
+   * Set by a change-scoped read (`plan --changed-only`), which reads only some objects: `objects` is not
+   * the whole list, and `total` is the list's count when the read learnt it.
+   */
+  scoped?: { total?: number };
 }
 
 /** Paid features of a project's organization, when they were looked up. */
@@ -193,6 +225,14 @@ export interface LiveProject {
    * them): lets a kind say "the service ignores tags here" instead of planning the same change forever.
    */
   features?: Features;
+}
+
+/**
+ * How many live objects the kind has in the project: the list's length, or for a change-scoped read
+ * the count it learnt (undefined when it learnt none).
+ */
+export function liveTotal(kind: LiveKind): number | undefined {
+  return kind.scoped === undefined ? kind.objects.length : kind.scoped.total;
 }
 
 /** The live state of one kind (empty when it was not read). */

@@ -10,7 +10,7 @@ import type { Features, LiveKind, LiveProject } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
 import { ServiceError } from "../service/errors.js";
 import { featureKeys } from "../service/events.js";
-import type { ReadKind, ReadRun } from "./kinds.js";
+import type { ReadKind, ReadRun, ReadScope } from "./kinds.js";
 import { MemberDirectory } from "./people.js";
 
 /** A new run's shared reads. */
@@ -25,6 +25,8 @@ export function newReadRun(client: ServiceClient): ReadRun {
 export interface ReadSet {
   project: number;
   kinds: Record<string, unknown>;
+  /** A change-scoped read's scope per kind (`--changed-only`): read again the same way. */
+  scope?: Record<string, ReadScope>;
 }
 
 export interface LiveRead {
@@ -76,7 +78,9 @@ export async function refetchLiveState(
         if (unknown !== undefined) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
         const results = await Promise.all(
           names.map((name) =>
-            kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run),
+            kinds
+              .find((k) => k.name === name)
+              ?.reread(client, r.project, r.kinds[name], run, r.scope?.[name]),
           ),
         );
         names.forEach((name, i) => {
@@ -92,7 +96,7 @@ export async function refetchLiveState(
  * Names the project in a service error: "Project not found." or a 403 on one of several projects says
  * nothing about which one without it.
  */
-async function inProject<T>(project: number, read: () => Promise<T>): Promise<T> {
+export async function inProject<T>(project: number, read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {

@@ -11,6 +11,7 @@ import type { ServiceClient } from "../service/index.js";
 import { fetchFeatures, fetchLiveState, newReadRun, type ReadSet } from "./fetch.js";
 import type { ReadKind } from "./kinds.js";
 import { isRefusal, type MemberDirectory, organizationRefusal } from "./people.js";
+import { type ChangeToRead, changeOnLive, fetchChangedState, type RemovedLive } from "./scoped.js";
 
 export interface MadePlan {
   plan: Plan;
@@ -19,6 +20,47 @@ export interface MadePlan {
   reads: ReadSet[];
   /** The run's members directory: naming the plan's people reuses what the read stage read. */
   members: MemberDirectory;
+}
+
+/** A change-scoped plan: the change's live state and the plan of its declarations (SPEC §3). */
+export interface MadeChangePlan extends MadePlan {
+  /** `declarationKey`s of the declarations planned. */
+  planned: string[];
+  removed: RemovedLive[];
+  /** Set when the lists were read whole, since they cost fewer requests than the change: why. */
+  whole?: string;
+}
+
+/**
+ * Reads only what the change needs and plans only its declarations (`options.scope`). When the lists
+ * cost fewer requests than reading the change one by one, it reads them whole and still plans only
+ * the change (`whole` says why): a plan saved with --changed-only applies only the change, whatever
+ * it cost to read.
+ */
+export async function readAndPlanChange(
+  kinds: readonly (PlanKind & ReadKind)[],
+  client: ServiceClient,
+  desired: readonly DesiredProject[],
+  options: BuildOptions,
+  change: ChangeToRead,
+): Promise<MadeChangePlan> {
+  const run = newReadRun(client);
+  const read = await fetchChangedState(kinds, client, desired, change, run);
+  if ("full" in read) {
+    const all = await fetchLiveState(kinds, client, desired, run);
+    const { planned, removed } = changeOnLive(kinds, desired, change, all.live);
+    const made = await planFromLive(kinds, client, desired, all.live, { ...options, scope: planned });
+    return { ...made, ...all, members: run.members, planned, removed, whole: read.full };
+  }
+  const planned = await planFromLive(kinds, client, desired, read.live, { ...options, scope: read.planned });
+  return {
+    ...planned,
+    live: read.live,
+    reads: read.reads,
+    members: run.members,
+    planned: read.planned,
+    removed: read.removed,
+  };
 }
 
 export async function readAndPlan(

@@ -21,7 +21,7 @@ import {
   summaryPhrases,
   summarySentence,
 } from "./labels.js";
-import { codeSpan } from "./markdown-escape.js";
+import { clip, codeSpan, escapeInline } from "./markdown-escape.js";
 import {
   destructiveLine,
   driftLine,
@@ -29,6 +29,7 @@ import {
   objectSection,
   type SectionContext,
 } from "./markdown-section.js";
+import { scopeSentences } from "./scope.js";
 
 export const GITHUB_COMMENT_LIMIT = 65_536;
 
@@ -123,6 +124,13 @@ function headPart(plan: Plan, label: string | undefined, manyProjects: boolean, 
   const title =
     label ?? (plan.projects.length === 1 ? `project ${projects}` : `projects ${plan.projects.join(", ")}`);
   const lines = [`<!-- posthog-gitops plan: ${projects} -->`, `### posthog-gitops plan for ${title}`, ""];
+  const scope = scopeSentences(plan, vocab, {
+    name: (n) => `<b>${escapeInline(clip(n, 200))}</b>`,
+    revision: codeSpan,
+    text: escapeInline,
+  });
+  if (scope.length > 0)
+    lines.push(["> [!NOTE]", ...scope.map((l, i) => `${i > 0 ? ">\n" : ""}> ${l}`)].join("\n"), "");
   if (plan.targets !== undefined && plan.targets.length > 0) lines.push(partialBlock(plan.targets), "");
   if (plan.actions.length === 0) {
     lines.push("**No changes.** The live service matches the configuration.");

@@ -25,6 +25,7 @@ import {
   valueWords,
 } from "./labels.js";
 import { type Paint, painter, type Style } from "./paint.js";
+import { scopeSentences } from "./scope.js";
 
 export const NO_CHANGES = "No changes. The live service matches the configuration.";
 
@@ -44,9 +45,15 @@ function actionStyle(action: Action, vocab: Vocabulary): Style {
 
 export function renderText(plan: Plan, options: TextOptions): string {
   const paint = painter(options.color);
-  if (plan.actions.length === 0 && plan.notes.length === 0) return `${NO_CHANGES}\n`;
-  const out: string[] = [];
   const { vocab } = options;
+  const scope = scopeSentences(plan, vocab, {
+    name: (n) => visible(JSON.stringify(n)),
+    revision: visible,
+    text: visible,
+  });
+  const lead = scope.length === 0 ? "" : `${scope.map((line) => paint("cyan", line)).join("\n")}\n\n`;
+  if (plan.actions.length === 0 && plan.notes.length === 0) return `${lead}${NO_CHANGES}\n`;
+  const out: string[] = [];
   for (const project of projectGroups(plan, vocab)) {
     for (const kind of project.kinds) {
       out.push(paint("bold", `Project ${project.project} · ${vocab.words(kind.kind).many}`), "");
@@ -64,7 +71,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
   }
   if (plan.actions.some((a) => a.drift === true)) out.push(paint("yellow", visible(driftSentence(plan))));
   out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions, vocab)));
-  return `${out.join("\n")}\n`;
+  return `${lead}${out.join("\n")}\n`;
 }
 
 function objectBlock(group: ObjectGroup, plan: Plan, paint: Paint, vocab: Vocabulary): string[] {

@@ -43,6 +43,17 @@ export function dashboardsApi(t: Transport) {
         expect: PAGE,
       });
     },
+    /** How many dashboards the list holds: one request for a one-item page. */
+    async count(project: ProjectId, query: Query = {}): Promise<number> {
+      const spec = {
+        method: "GET",
+        path: path(project),
+        query: { ...query, limit: 1 },
+        expect: PAGE,
+      } as const;
+      const page = await t.send<{ count?: number; results: unknown[] }>(spec);
+      return page.count ?? page.results.length;
+    },
     get(project: ProjectId, id: number): Promise<Dashboard> {
       return t.send({ method: "GET", path: path(project, `${seg(id)}/`), expect: "dashboard" });
     },

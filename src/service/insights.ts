@@ -26,6 +26,17 @@ export function insightsApi(t: Transport) {
         expect: "insightPage",
       });
     },
+    /** How many live insights the list holds: one request for a one-item page. */
+    async count(project: ProjectId): Promise<number> {
+      const page = await t.send<{ count?: number; results: unknown[] }>({
+        method: "GET",
+        path: path(project),
+        query: { basic: "true", limit: 1 },
+        budget,
+        expect: "insightPage",
+      });
+      return page.count ?? page.results.length;
+    },
     get(project: ProjectId, id: number): Promise<Insight> {
       return t.send({ method: "GET", path: path(project, `${seg(id)}/`), budget, expect: "insight" });
     },

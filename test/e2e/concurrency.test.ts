@@ -8,8 +8,10 @@
  * - Held at its POST (after its look-up, which found nothing): a race no look-up can win. The second
  *   apply's check afterwards reports the name with both ids and exits 1; following its advice (pin one,
  *   delete the other) converges.
- * - With more than a few created names, the check afterwards reads the kind's list once instead of
- *   looking each name up.
+ * - Several new names are looked up together, right before the first create (one re-read of the list
+ *   when that is fewer requests than a search each): held there, the second apply creates none.
+ * - With more created names than the list has pages, the check afterwards reads the kind's list once
+ *   instead of looking each name up.
  */
 import { describe, expect, it } from "vitest";
 import { type Json, type RunResult, useEmulator } from "../support/emulator.js";
@@ -143,6 +145,33 @@ describe.each(KINDS)("two applies of a new $word at once", (kind) => {
     expect(await liveIds(kind)).toEqual([keep]);
     h.write("p/x.yaml", kind.yaml());
     expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+});
+
+describe("two applies of a batch of new dashboards at once", () => {
+  it("the second, held at its batch look-up (one re-read of the list), creates none of the first's", async () => {
+    const names = ["Batch A", "Batch B", "Batch C", "Batch D", "Batch E"];
+    h.write("p/x.yaml", `project: 12345\ndashboards:\n${names.map((n) => `  - name: ${n}\n`).join("")}`);
+    const gate = await gateProxy(() => h.url, afterPlanReads(KINDS[0]));
+    let late: RunResult;
+    try {
+      const { at, second } = await startHeld(gate);
+      expect(`${at.method} ${at.url}`).toMatch(/^GET \/api\/projects\/12345\/dashboards\/\?limit=100$/);
+      const first = await h.cli(["apply", "--auto-approve", "p"]);
+      expect(first.code, first.stdout + first.stderr).toBe(0);
+      gate.open();
+      late = await second;
+    } finally {
+      await gate.close();
+    }
+    expect(
+      late.stdout.match(/create skipped: a dashboard named "Batch [A-E]" now exists live/g),
+    ).toHaveLength(5);
+    expect(late.stdout).toContain("Apply failed: 0 succeeded, 5 failed, 0 skipped.");
+    expect(gate.seen.filter((r) => r.method === "POST")).toEqual([]);
+    expect(late.code).toBe(1);
+    const live = (await h.state()).dashboards.filter((d: Json) => names.includes(d.name) && !d.deleted);
+    expect(live).toHaveLength(5);
   });
 });
 

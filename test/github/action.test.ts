@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
 import { useEmulator } from "../support/emulator.js";
+import { gitRepo } from "../support/git-repo.js";
 import { act, KEY, ROOT, type Run } from "./harness.js";
 import { GITHUB_TOKEN } from "./runner.js";
 
@@ -120,6 +121,63 @@ describe("the action against the emulator", () => {
     const paused = await run({ command: "plan" }, workspace);
     expect(paused.outputs).toMatchObject({ "has-changes": "true", destructive: "true" });
     expect(paused.stderr).toMatch(/^::warning file=posthog\/batch-exports\.yaml,line=\d+,col=\d+::.*pause/m);
+  });
+
+  it("apply with changed-only: a merge applies its change and leaves an edit made in PostHog", async () => {
+    const repo = gitRepo(join(h.dir, "repo"));
+    cpSync(join(ROOT, "examples/production"), join(repo.dir, "posthog"), { recursive: true });
+    expect((await run({ command: "apply" }, repo.dir)).code).toBe(0);
+    repo.commit("applied");
+    // During an incident, someone pauses an export in PostHog; meanwhile a description changes in Git.
+    const state = await h.state();
+    const exportId = state.batch_exports.find((b: { name: string }) => b.name === "events-to-s3").id;
+    expect((await h.api("POST", `/api/projects/12345/batch_exports/${exportId}/pause/`)).status).toBe(200);
+    const file = join(repo.dir, "posthog/dashboards.yaml");
+    const before = readFileSync(file, "utf8");
+    const edited = before.replace(/description: .*/, "description: Revised in a pull request");
+    expect(edited).not.toBe(before);
+    writeFileSync(file, edited);
+    const merged = await run({ command: "apply", base: "HEAD", "changed-only": "true" }, repo.dir);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.markdown).toContain("Change-scoped plan: 1 of");
+    expect(JSON.parse(merged.planJson).plan.scope).toMatchObject({
+      read: "changes",
+      base: "HEAD",
+      planned: 1,
+    });
+    const paused = async () =>
+      (await h.state()).batch_exports.find((b: { id: string }) => b.id === exportId).paused as boolean;
+    expect(await paused()).toBe(true);
+    // Started by hand, without changed-only: everything is applied, the pause reverted on purpose.
+    expect((await run({ command: "apply" }, repo.dir)).code).toBe(0);
+    expect(await paused()).toBe(false);
+  });
+
+  it("apply with changed-only refuses a plan that could not be scoped to the change, and applies nothing", async () => {
+    const repo = gitRepo(join(h.dir, "repo"));
+    cpSync(join(ROOT, "examples/production"), join(repo.dir, "posthog"), { recursive: true });
+    expect((await run({ command: "apply" }, repo.dir)).code).toBe(0);
+    repo.commit("applied");
+    const state = await h.state();
+    const exportId = state.batch_exports.find((b: { name: string }) => b.name === "events-to-s3").id;
+    expect((await h.api("POST", `/api/projects/12345/batch_exports/${exportId}/pause/`)).status).toBe(200);
+    // A file's own settings change: the plan reads and plans everything (it says why).
+    const file = join(repo.dir, "posthog/dashboards.yaml");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace("project: 12345\n", "project: 12345\nvariables: [REGION]\n"),
+    );
+    await h.clearRequests();
+    const refused = await run({ command: "apply", base: "HEAD", "changed-only": "true" }, repo.dir);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.planJson).plan.scope).toMatchObject({ read: "full" });
+    const errors = commandsOf(refused, "error").map((c) => c.value);
+    expect(errors).toContainEqual(
+      expect.stringMatching(
+        /^changed-only: the plan is not change-scoped \(`variables` of posthog\/dashboards\.yaml changed since HEAD\); nothing was applied\./,
+      ),
+    );
+    expect((await h.requests()).filter((r) => r.method !== "GET")).toEqual([]);
   });
 
   it("apply: a failed apply fails the step after showing the plan", async () => {

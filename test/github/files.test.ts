@@ -91,6 +91,7 @@ describe("action.yml", () => {
       "api-key": "",
       prune: "false",
       base: "",
+      "changed-only": "false",
       comment: "false",
       "comment-header": "posthog-gitops",
       "github-token": expr("github.token"),
@@ -142,14 +143,14 @@ describe.each(workflows)("workflow %s", (_name, workflow) => {
     for (const step of steps.filter((s) => s.uses)) expect(step.uses).toMatch(/@v\d+$/);
   });
 
-  it("runs the action with nothing installed first: only a checkout precedes it", () => {
+  it("runs the action with nothing installed first: a checkout, then at most steps that only read", () => {
     for (const job of Object.values(workflow.jobs as Record<string, Yaml>)) {
       const steps = job.steps as ActionStep[];
       const at = steps.findIndex((s) => ACTION_REF.test(s.uses ?? ""));
       if (at < 0) continue;
-      expect(steps.slice(0, at).map((s) => s.uses ?? s.run)).toEqual([
-        expect.stringMatching(/^actions\/checkout@/),
-      ]);
+      expect(steps[0]?.uses).toMatch(/^actions\/checkout@/);
+      for (const step of steps.slice(1, at))
+        expect(step.run).toMatch(/^set -euo pipefail\n\S+="\$\(gh run list /);
       expect(JSON.stringify(steps)).not.toMatch(/setup-node|npm (ci|install)/);
     }
   });
@@ -177,6 +178,31 @@ describe("the three workflows", () => {
     });
     const step = workflowSteps(apply).find((s) => ACTION_REF.test(s.uses ?? ""));
     expect(step?.with?.command).toBe("apply");
+  });
+
+  it("apply: a merge applies only the change since the last applied commit; a manual run applies everything", () => {
+    const apply = byName["apply.yml"];
+    expect(apply.on).toHaveProperty("workflow_dispatch");
+    const steps = workflowSteps(apply);
+    const applied = steps.find((s) => s.id === "applied");
+    expect(applied?.if).toBe("github.event_name == 'push'");
+    expect(applied?.run).toContain("--status success");
+    const step = steps.find((s) => ACTION_REF.test(s.uses ?? ""));
+    expect(step?.with).toMatchObject({
+      base: expr("steps.applied.outputs.sha"),
+      "changed-only": expr("steps.applied.outputs.sha != ''"),
+      prune: "false",
+    });
+    expect(steps[0]?.with?.["fetch-depth"]).toBe(0);
+  });
+
+  it("plan is change-scoped against the pull request's base; drift reads everything", () => {
+    const plan = workflowSteps(byName["plan.yml"]).find(
+      (s) => ACTION_REF.test(s.uses ?? "") && s.with?.command === "plan",
+    );
+    expect(plan?.with).toMatchObject({ base: "HEAD^1", "changed-only": "true" });
+    const drift = workflowSteps(byName["drift.yml"]).find((s) => ACTION_REF.test(s.uses ?? ""));
+    expect(drift?.with).not.toHaveProperty("changed-only");
   });
 
   it("drift: nightly, opens or updates one issue when the plan has changes", () => {

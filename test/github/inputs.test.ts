@@ -15,6 +15,7 @@ function inputs(given: Partial<Record<InputName, string>>) {
     "api-key": "",
     prune: "false",
     base: "",
+    "changed-only": "false",
     comment: "false",
     "comment-header": "posthog-gitops",
     "github-token": "ghs_x",
@@ -35,6 +36,7 @@ describe("the inputs", () => {
       apiKey: "",
       prune: false,
       base: "",
+      changedOnly: false,
       comment: false,
       commentHeader: "posthog-gitops",
       githubToken: "ghs_x",
@@ -68,6 +70,17 @@ describe("the inputs", () => {
   it("take a base revision for drift, never something that reads as an option", () => {
     expect(inputs({ base: " HEAD^1 " }).base).toBe("HEAD^1");
     expect(() => inputs({ base: "--upload-pack=x" })).toThrow("input base must be a git revision");
+  });
+
+  it("take changed-only as true or false, and only with a base", () => {
+    expect(inputs({ base: "HEAD^1", "changed-only": "true" }).changedOnly).toBe(true);
+    expect(inputs({ base: "HEAD^1", "changed-only": "" }).changedOnly).toBe(false);
+    expect(() => inputs({ base: "HEAD^1", "changed-only": "yes" })).toThrow(
+      new InputError("input changed-only must be true or false"),
+    );
+    expect(() => inputs({ "changed-only": "true" })).toThrow(
+      new InputError("input changed-only needs input base: the revision the change is measured from"),
+    );
   });
 
   it("take a version, range or tag of the registry, nothing else", () => {

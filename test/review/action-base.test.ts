@@ -1,4 +1,7 @@
-/** The action passes its `base` input to plan as `--base=REF` (one argument: a value never reads as an option). */
+/**
+ * The action passes its `base` input to plan as `--base=REF` (one argument: a value never reads as an
+ * option), and `changed-only` as `--changed-only`; apply then applies that saved plan, scope and all.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,10 +15,16 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-async function planArgs(base: string): Promise<readonly string[]> {
+async function planArgs(base: string, changedOnly = "false"): Promise<readonly string[]> {
   const outDir = mkdtempSync(join(tmpdir(), "posthog-gitops-action-"));
   dirs.push(outDir);
-  const given: Record<string, string> = { command: "plan", paths: "posthog", prune: "false", base };
+  const given: Record<string, string> = {
+    command: "plan",
+    paths: "posthog",
+    prune: "false",
+    base,
+    "changed-only": changedOnly,
+  };
   const inputs: ActionInputs = readInputs((name) => given[name] ?? "");
   const calls: (readonly string[])[] = [];
   const cli: Cli = {
@@ -41,5 +50,12 @@ describe("the action's base input", () => {
 
   it("adds nothing when empty", async () => {
     expect((await planArgs("")).some((a) => a.startsWith("--base"))).toBe(false);
+  });
+
+  it("with changed-only, plan gets --changed-only too (before the paths); without, never", async () => {
+    const args = await planArgs("HEAD^1", "true");
+    expect(args.indexOf("--changed-only")).toBeGreaterThan(-1);
+    expect(args.indexOf("--changed-only")).toBeLessThan(args.indexOf("--"));
+    expect(await planArgs("HEAD^1")).not.toContain("--changed-only");
   });
 });

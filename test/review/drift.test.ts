@@ -35,7 +35,10 @@ function fakeGit(files: Record<string, string>, calls: string[][] = []): GitRunn
         ? { code: 128, stdout: "", stderr: `fatal: path '${path}' exists on disk, but not in '${SHA}'` }
         : { code: 0, stdout: text, stderr: "" };
     }
-    if (cmd === "ls-tree") return { code: 0, stdout: Object.keys(files).join("\0"), stderr: "" };
+    if (cmd === "ls-tree") {
+      const entries = Object.keys(files).map((path) => `100644 blob ${"b".repeat(40)}\t${path}`);
+      return { code: 0, stdout: entries.join("\0"), stderr: "" };
+    }
     return { code: 2, stdout: "", stderr: "unexpected" };
   };
 }

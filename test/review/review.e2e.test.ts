@@ -6,25 +6,14 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { USER_UUIDS, useEmulator } from "../support/emulator.js";
+import { GIT_ENV as REPO_ENV } from "../support/git-repo.js";
 
 const h = useEmulator();
 /** git needs PATH (and writes nothing outside the test folder). */
 const GIT_ENV = { PATH: process.env.PATH, HOME: process.env.HOME };
 
 function git(...args: string[]): string {
-  return execFileSync("git", args, {
-    cwd: h.dir,
-    encoding: "utf8",
-    env: {
-      PATH: process.env.PATH,
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.com",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.com",
-    },
-  });
+  return execFileSync("git", args, { cwd: h.dir, encoding: "utf8", env: REPO_ENV });
 }
 
 function commitAll(message: string): void {

@@ -97,8 +97,12 @@ export interface EmulatorHarness {
   write(name: string, text: string): string;
   /** The connection variables (host, key), the harness's `env` option, then `extra`. */
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
-  /** Runs the CLI in-process in `dir`; `env` adds to `env()`. */
-  cli(args: string[], env?: Record<string, string | undefined>): Promise<RunResult>;
+  /** Runs the CLI in-process in `dir` (or `options.cwd` inside it); `env` adds to `env()`. */
+  cli(
+    args: string[],
+    env?: Record<string, string | undefined>,
+    options?: { cwd?: string },
+  ): Promise<RunResult>;
   /**
    * Runs one command's `run` with a recording `Io` (cwd a folder that does not exist unless given) and
    * checks that the key appears in neither stream.
@@ -193,8 +197,8 @@ export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
       return name;
     },
     env: (extra = {}) => ({ POSTHOG_HOST: url, POSTHOG_API_KEY: key, ...extraEnv, ...extra }),
-    async cli(args, env = {}) {
-      const mem = memoryIo(h.env(env), dir, clock);
+    async cli(args, env = {}, options = {}) {
+      const mem = memoryIo(h.env(env), options.cwd === undefined ? dir : join(dir, options.cwd), clock);
       const code = await main(["node", "posthog-gitops", ...args], mem.io.env, mem.io);
       return recordRun(args, mem.io.env, { code, stdout: mem.stdout, stderr: mem.stderr });
     },

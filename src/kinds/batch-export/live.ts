@@ -8,6 +8,7 @@
  */
 import { UserError } from "../../errors.js";
 import type { LiveKind } from "../../plan/types.js";
+import type { ReadRun } from "../../read/kinds.js";
 import type { Integration, ServiceClient } from "../../service/index.js";
 import type { BatchExport } from "../../service/types.js";
 import type { DesiredBatchExport } from "./fields.js";
@@ -27,27 +28,32 @@ export async function readBatchExports(
   client: ServiceClient,
   project: number,
   declared: readonly DesiredBatchExport[],
+  _run: ReadRun,
+  list: () => Promise<BatchExport[]>,
 ): Promise<{ live: LiveBatchExports; read: BatchExportReads }> {
   const names = (d: DesiredBatchExport) => !d.deleted && d.destination?.integration !== undefined;
   const read: BatchExportReads = declared.some(names) ? { integrations: true } : {};
-  return { live: await readAll(client, project, read), read };
+  return { live: await readAll(client, project, read, list), read };
 }
 
 export async function rereadBatchExports(
   client: ServiceClient,
   project: number,
   read: unknown,
+  _run: ReadRun,
+  list: () => Promise<BatchExport[]>,
 ): Promise<LiveBatchExports> {
-  return readAll(client, project, checkReads(read));
+  return readAll(client, project, checkReads(read), list);
 }
 
 async function readAll(
   client: ServiceClient,
   project: number,
   read: BatchExportReads,
+  list: () => Promise<BatchExport[]>,
 ): Promise<LiveBatchExports> {
   const [objects, integrations] = await Promise.all([
-    client.batchExports.listAll(project),
+    list(),
     read.integrations ? client.integrations.listAll(project) : undefined,
   ]);
   const live: LiveBatchExports = { objects };

@@ -6,15 +6,17 @@
  * and pull's collaborators and tiles (pull.ts).
  */
 import { declaredOf } from "../../config/types.js";
+import type { Reference } from "../../read/kinds.js";
 import type { DashboardBasic } from "../../service/types.js";
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
+import { countDashboards, getDashboard, searchDashboards } from "./find.js";
 import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
 import { dashboardsNeedFeatures, planDashboard } from "./plan.js";
 import { pullDashboards } from "./pull.js";
 import { checkTileInsights } from "./tiles-check.js";
-import { createDashboard, dashboardVerbs, findDashboards } from "./verbs.js";
+import { createDashboard, dashboardVerbs } from "./verbs.js";
 
 export const dashboardKind: Kind = defineKind<
   typeof dashboardFields.fields,
@@ -34,7 +36,9 @@ export const dashboardKind: Kind = defineKind<
   verbs: dashboardVerbs,
   service: {
     list: (client, project) => client.dashboards.listAll(project),
-    findByName: findDashboards,
+    search: searchDashboards,
+    get: getDashboard,
+    count: countDashboards,
     create: createDashboard,
   },
   hooks: {
@@ -53,6 +57,14 @@ export const dashboardKind: Kind = defineKind<
       checkTileInsights(declaredOf<DesiredDashboard>(project, "dashboard"), declaredOf(project, "insight")),
     read: readDashboards,
     reread: rereadDashboards,
+    // A change-scoped plan reads the insights a changed dashboard's tiles show (their ids resolve the tiles).
+    references: (dashboard) =>
+      (dashboard.tiles ?? []).flatMap((tile): Reference[] => {
+        if (tile.type !== "insight") return [];
+        return "insightId" in tile
+          ? [{ kind: "insight", id: tile.insightId }]
+          : [{ kind: "insight", name: tile.insight }];
+      }),
     plan: planDashboard,
     details: dashboardDetails,
     needsFeatures: dashboardsNeedFeatures,

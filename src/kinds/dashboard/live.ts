@@ -1,10 +1,11 @@
 /**
- * Live dashboards of a project: the list (one read, 100 per page), plus collaborators only for
- * dashboards whose declaration lists `collaborators`, sharing only where the declared switch differs
- * from the list's `is_shared`, the tiles (one retrieve) only of dashboards that declare `tiles:` (SPEC
- * §6: nothing per unchanged object beyond that), and the organization's members only when a declared
- * collaborator is not already on its dashboard (collaborators.ts). The comparable state of the list's
- * fields is the field table's (fields.ts); these details are added to it.
+ * Live dashboards of a project: the list (one read, 100 per page; in a change-scoped read the
+ * dashboards of the change, by id and by search), plus collaborators only for dashboards whose
+ * declaration lists `collaborators`, sharing only where the declared switch differs from the list's
+ * `is_shared`, the tiles (one retrieve) only of dashboards that declare `tiles:` (SPEC §6: nothing per
+ * unchanged object beyond that), and the organization's members only when a declared collaborator is
+ * not already on its dashboard (collaborators.ts). The comparable state of the list's fields is the
+ * field table's (fields.ts); these details are added to it.
  */
 import { UserError } from "../../errors.js";
 import { matchObjects, type PlanError } from "../../plan/index.js";
@@ -106,8 +107,9 @@ export async function readDashboards(
   project: number,
   declared: readonly DesiredDashboard[],
   run: ReadRun,
+  list: () => Promise<DashboardBasic[]>,
 ): Promise<{ live: LiveDashboards; read: DashboardReads }> {
-  const objects = await client.dashboards.listAll(project);
+  const objects = await list();
   const reads = detailReads(declared, objects);
   const live = await withDetails(client, project, objects, reads);
   if (membersNeeded(declared, objects, live.collaborators)) {
@@ -122,6 +124,7 @@ export async function rereadDashboards(
   project: number,
   read: unknown,
   run: ReadRun,
+  list: () => Promise<DashboardBasic[]>,
 ): Promise<LiveDashboards> {
   const reads = read as Partial<DashboardReads> | null;
   const ids = (v: unknown) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
@@ -135,8 +138,7 @@ export async function rereadDashboards(
   ) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  const objects = await client.dashboards.listAll(project);
-  const live = await withDetails(client, project, objects, reads as DashboardReads);
+  const live = await withDetails(client, project, await list(), reads as DashboardReads);
   if (members === true) live.members = await run.members.check(project);
   return live;
 }

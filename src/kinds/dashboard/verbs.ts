@@ -12,7 +12,6 @@ import type { Action } from "../../plan/types.js";
 import { deepEqual } from "../../plan/values.js";
 import type { ServiceClient } from "../../service/client.js";
 import { ServiceError } from "../../service/errors.js";
-import { collect } from "../../service/pages.js";
 import type { DashboardWrite } from "../../service/types.js";
 import { plural } from "../../words.js";
 import type { Verb } from "../kind.js";
@@ -20,16 +19,6 @@ import { ignoredTags } from "../shared/tags.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
 import { TILE_VERBS } from "./tile-verbs.js";
-
-/** Live dashboards named exactly `name` (the list's search narrows the read). */
-export async function findDashboards(
-  client: ServiceClient,
-  project: number,
-  name: string,
-): Promise<Array<number | string>> {
-  const live = await collect(client.dashboards.list(project, { search: name.slice(0, 200), limit: 100 }));
-  return live.filter((d) => d.name === name).map((d) => d.id);
-}
 
 export async function createDashboard(
   client: ServiceClient,

@@ -37,11 +37,18 @@
  *    send }`); a kind's own (pause, add_collaborator, a flag's archive, a dashboard's add_tile) sit in
  *    its folder. Labels, the summary, the sort, the plan schema and `pull --refresh` are composed from
  *    the registry's verbs; action names stay those of SPEC §3.
- * 3. **The service part**: how to list a project's objects, find them by name right before a create,
- *    and create one. Endpoints without a namespace in src/service/ go through `client.request` and
- *    `client.listAll`, each answer checked against a shape the kind declares (`expect`).
+ * 3. **The service part**: how to list a project's objects and create one; where the service can, how
+ *    to search them by identity (`search`: a name or key filter, exact matches kept by the caller),
+ *    read one by id (`get`) and count them (`count`). A kind with `search` is read by id and search in
+ *    a change-scoped plan (SPEC §3 "Change-scoped plans") and has its names looked up before creates
+ *    with one search each or one list walk, whichever is fewer requests; without it, both read the
+ *    list. `findByName` is derived from `search` (else the list) unless given. Endpoints without a
+ *    namespace in src/service/ go through `client.request` and `client.listAll`, each answer checked
+ *    against a shape the kind declares (`expect`).
  * 4. **Hooks**, only for what a table cannot say: `declare` (rules across fields: collaborators need
- *    only_collaborators, offsets fit the interval), `read` / `reread` (details such as collaborators),
+ *    only_collaborators, offsets fit the interval), `read` / `reread` (details such as collaborators,
+ *    on the objects their `list()` argument reads: the whole list, or a change-scoped read's objects),
+ *    `references` (what a declaration refers to: read with it in a change-scoped read),
  *    `plan` (the whole plan of one object, calling the table's `compare` / `sent` / `state`), `details`
  *    (state read besides the list), `replaced`, `needsFeatures`, `pull`, and the config hooks for
  *    secrets (`checkBroken`, `secretPointers`, `quiet`). Without `plan`, a kind gets the plain plan:
@@ -62,9 +69,13 @@
  *   `client.listAll` with `expect`, a shape it declares in its folder (`listPage(answerObject(…))` of
  *   src/service; test/kinds/banner-kind/ does so), and the `service` part above; its rate-budget
  *   class (insights' lower limit) is where `service` will name it.
- * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts) for apply order
- *   and change-scoped reads (#26): a `references(desired)` hook next to `plan`, and `service.get` /
- *   `service.search` (read one by id, search by name or key) next to `findByName`.
+ * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): the
+ *   `references(desired)` hook, `[{ kind: "insight", name }]` (or `id`), makes a change-scoped read
+ *   read them with the declaration (the dashboard kind's tiles do; so does test/kinds/shelf-kinds/). `service.search` is where a flag's
+ *   `?key=` lookup goes, `service.get` its read by id (soft-deleted flags answer it); a hook `read`
+ *   that lists by itself rather than calling `list()` reads the whole list in a change-scoped plan
+ *   too (correct, but not in proportion to the change). Cohorts, which no file declares, are read by
+ *   the flag's own `read` hook, as today.
  */
 import type { Executed } from "../../apply/kinds.js";
 import type { ConfigKind, KindWords } from "../../config/kinds.js";
@@ -75,7 +86,7 @@ import type { KindPlanContext, PlanKind, PlanVerb } from "../../plan/kinds.js";
 import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
-import type { ReadRun } from "../../read/kinds.js";
+import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import type { FieldTable, InputOf } from "./fields.js";
@@ -84,12 +95,29 @@ import type { DesiredOf, Table } from "./table.js";
 export * from "./fields.js";
 export { type Compared, type DesiredOf, fieldTable, type Roles, type Table } from "./table.js";
 
-/** How the kind reaches the service (SPEC §3 "Concurrency": a name is looked up right before a create). */
+/**
+ * How the kind reaches the service: its list, the look-up of names right before creates (SPEC §3
+ * "Concurrency"), creates, and the reads of single objects a change-scoped plan makes (SPEC §3
+ * "Change-scoped plans"). A live object's `name` is its identity (a flag's key).
+ */
 export interface KindService<L extends LiveObject> {
-  /** Every live, non-deleted object of a project (the list's pages). */
+  /** Every live, non-deleted object of a project (the list's pages, 100 each). */
   list(client: ServiceClient, project: number): Promise<L[]>;
-  /** Ids of the live objects named exactly `name`, read fresh (one request where the service filters). */
-  findByName(client: ServiceClient, project: number, name: string): Promise<Array<number | string>>;
+  /**
+   * The live objects the service's own search finds for `name` (its name or key filter, in one request
+   * for any ordinary answer), exact matches or not: callers keep those whose identity is exactly `name`.
+   * Absent: the service cannot search the kind, so look-ups and change-scoped reads walk its list.
+   */
+  search?(client: ServiceClient, project: number, name: string): Promise<L[]>;
+  /** One live object by id; undefined when the service has none or it is deleted. Absent: from the list. */
+  get?(client: ServiceClient, project: number, id: number | string): Promise<L | undefined>;
+  /** How many objects the list holds, from one small request (a change-scoped read's cost estimate). */
+  count?(client: ServiceClient, project: number): Promise<number>;
+  /**
+   * Ids of the live objects named exactly `name`, read fresh. Absent: `search`'s exact matches, else
+   * the list's.
+   */
+  findByName?(client: ServiceClient, project: number, name: string): Promise<Array<number | string>>;
   /** Creates the object; resolves to its new id. Never retried blindly: its answer may be lost. */
   create(client: ServiceClient, project: number, body: Record<string, unknown>): Promise<Executed>;
 }
@@ -115,16 +143,27 @@ export interface KindHooks<
   /** The id as a pin is matched (a UUID lowercased); absent: as written. */
   pin?(value: unknown): number | string;
   /**
-   * This kind's live state, reading details only for what `declared` needs; absent: the list alone.
-   * `run` is what the reads of one run share (the organizations' members).
+   * This kind's live state, reading details only for what `declared` needs; absent: the objects alone.
+   * `run` is what the reads of one run share (the organizations' members). The objects come from
+   * `list()`: the kind's list, or in a change-scoped read the scope's objects (found by id and
+   * search); a hook that read the list itself would read all of it in that case too.
    */
   read?(
     client: ServiceClient,
     project: number,
     declared: readonly D[],
     run: ReadRun,
+    list: () => Promise<L[]>,
   ): Promise<{ live: K; read: unknown }>;
-  reread?(client: ServiceClient, project: number, read: unknown, run: ReadRun): Promise<K>;
+  reread?(
+    client: ServiceClient,
+    project: number,
+    read: unknown,
+    run: ReadRun,
+    list: () => Promise<L[]>,
+  ): Promise<K>;
+  /** What a declaration refers to (read with it in a change-scoped read): a tile's insight. */
+  references?(desired: D): Reference[];
   plan?(desired: D, live: L | undefined, ref: ObjectRef, ctx: KindPlanContext<K>): void;
   /** The new and old objects of a replacement whose delete failed (SPEC §3 "Replacement"). */
   replaced?(desired: D, candidates: readonly L[]): Recognised<L> | undefined;
@@ -176,10 +215,33 @@ export function defineKind<
     if (deleting === undefined) throw new Error(`kind ${name} declares no deleting verb`);
     return makeAction(deleting, ref, { before: table.state(live) });
   };
-  const listRead = async (client: ServiceClient, project: number) => ({
-    live: { objects: await service.list(client, project) },
-    read: {},
-  });
+  /**
+   * The objects a read starts from: the list, or the scope's (by id, and by search with exact matches
+   * kept); a kind the service cannot search, or a pin it cannot read alone, reads the list.
+   */
+  const objects = async (client: ServiceClient, project: number, scope?: ReadScope): Promise<L[]> => {
+    const { search, get } = service;
+    if (scope === undefined || search === undefined || (get === undefined && scope.ids.length > 0)) {
+      return service.list(client, project);
+    }
+    const names = new Set(scope.names);
+    const theirs = new Set(scope.pinnedElsewhere);
+    const [byId, byName] = await Promise.all([
+      Promise.all(scope.ids.map((id) => get?.(client, project, id))),
+      Promise.all(scope.names.map((name) => search(client, project, name))),
+    ]);
+    const found = new Map<number | string, L>();
+    for (const live of byId) if (live !== undefined) found.set(live.id, live);
+    for (const live of byName.flat()) {
+      if (names.has(live.name ?? "") && !theirs.has(live.id) && !found.has(live.id)) found.set(live.id, live);
+    }
+    return [...found.values()];
+  };
+  /** Marks a change-scoped read's state: its objects are not the whole list. */
+  const scoped = <R extends { live: LiveKind }>(result: R, scope?: ReadScope): R => {
+    if (scope !== undefined && service.search !== undefined) result.live.scoped = {};
+    return result;
+  };
 
   return {
     name,
@@ -202,16 +264,28 @@ export function defineKind<
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
     ...(hooks.checkProject ? { checkProject: hooks.checkProject } : {}),
-    read: (client, project, declared, run) =>
-      hooks.read ? hooks.read(client, project, declared as readonly D[], run) : listRead(client, project),
-    reread:
-      hooks.reread ??
-      (async (client: ServiceClient, project: number, read: unknown) => {
-        if (read !== undefined && !isEmptyRecord(read)) {
-          throw new UserError(`the saved plan's record of what was read for ${words.many} is damaged`);
-        }
-        return (await listRead(client, project)).live;
-      }),
+    ...(service.search ? { searches: true } : {}),
+    async read(client, project, declared, run, scope) {
+      const list = () => objects(client, project, scope);
+      const read = hooks.read
+        ? await hooks.read(client, project, declared as readonly D[], run, list)
+        : { live: { objects: await list() }, read: {} };
+      return scoped(read, scope);
+    },
+    async reread(client, project, read, run, scope) {
+      const list = () => objects(client, project, scope);
+      if (hooks.reread) {
+        return scoped({ live: await hooks.reread(client, project, read, run, list) }, scope).live;
+      }
+      if (read !== undefined && !isEmptyRecord(read)) {
+        throw new UserError(`the saved plan's record of what was read for ${words.many} is damaged`);
+      }
+      return scoped({ live: { objects: await list() } }, scope).live;
+    },
+    ...(service.count ? { count: service.count } : {}),
+    ...(hooks.references
+      ? { references: (declared: Declared) => hooks.references?.(declared as D) ?? [] }
+      : {}),
     plan(desired, live, ref, ctx) {
       if (hooks.plan) hooks.plan(desired as D, live as L | undefined, ref, ctx as KindPlanContext<K>);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);
@@ -232,7 +306,12 @@ export function defineKind<
       if (send === undefined) throw new UserError(`${action.action} does not apply to a ${words.one}`);
       return send(client, action, id, body, referenced);
     },
-    findByName: service.findByName,
+    findByName:
+      service.findByName ??
+      (async (client, project, wanted) =>
+        (await (service.search ?? ((c, p) => service.list(c, p)))(client, project, wanted))
+          .filter((live) => live.name === wanted)
+          .map((live) => live.id)),
     listLive: service.list,
     pull:
       hooks.pull ??

@@ -8,6 +8,7 @@ import type { InsightBasic } from "../../service/types.js";
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
+import { countInsights, getInsight, searchInsights } from "./find.js";
 import { insightsNeedFeatures, planInsight } from "./plan.js";
 import { createInsight, findInsights, insightVerbs } from "./verbs.js";
 
@@ -24,6 +25,9 @@ export const insightKind: Kind = defineKind<typeof insightFields.fields, Insight
   verbs: insightVerbs,
   service: {
     list: (client, project) => client.insights.listAll(project),
+    search: searchInsights,
+    get: getInsight,
+    count: countInsights,
     findByName: findInsights,
     create: createInsight,
   },
