@@ -8,6 +8,8 @@
  * Set-up mapping: `self.team` is project 12345 and `self.user` alice (key `phx_emulator`); "another
  * team" is project 12346 of the same organization; "another user" is bob (`phx_emulator_bob`), a
  * member of the organization. Every test names the PostHog test it ports as `path::test_name`.
+ * Note that alice is an organization admin: a case that needs `self.user` to be a plain member says so
+ * (`setLevel`).
  */
 import { beforeEach, expect, it } from "vitest";
 import type { Clock } from "../../../../src/clock.js";

@@ -5,6 +5,8 @@
  * emulator keeps neither) and the comment says so. Cases observable through the served endpoints that
  * need something the emulator does not model are skipped with `notModelled`; cases that need an
  * endpoint it does not serve or assert nothing observable are named with `notPorted` (see harness.ts).
+ * `AccessControl.objects.create` is a rule of the emulator's state (`addAccessControl`); a logged-out
+ * client sends no credentials; `?sharing_access_token=` is served as the service serves it.
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../support/emulator.js";

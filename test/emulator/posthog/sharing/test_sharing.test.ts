@@ -1,7 +1,8 @@
 /**
  * Port of PostHog's posthog/api/test/test_sharing.py (revision 013b53a1): the cases on a dashboard's
- * sharing endpoints (`GET`/`PATCH .../sharing`, `POST .../sharing/refresh/`). Not ported (see the
- * emulator README, "Fidelity"): cases on insights, recordings and notebooks, on the public pages
+ * sharing endpoints (`GET`/`PATCH .../sharing`, `POST .../sharing/refresh/`), and on reading an
+ * insight's (`TestSharingConfigurationReadAccess`). Not ported (see the emulator README, "Fidelity"):
+ * the other cases on insights, recordings and notebooks, on the public pages
  * (`/shared/...`, `/embedded/...`, `/exporter/...`, `/shared_dashboard/...`) and exported images, on
  * share passwords, and model- or function-level tests with no request at all.
  *
