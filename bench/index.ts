@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { backToBack, SIZES } from "./back-to-back.js";
 import { CONTENT, contentScenarios } from "./content.js";
+import { flagScenarios } from "./flags.js";
 import { offlinePlan } from "./offline.js";
 import { pacedApply } from "./rate.js";
 import { type Figures, fleetScenarios } from "./scenarios.js";
@@ -74,6 +75,12 @@ notes.push(
 // Dashboards with their content: 200 dashboards × 5 tiles and their 1,000 insights, under the
 // service's own limits (the insight endpoints' 240/minute and 1,200/hour included).
 for (const f of await contentScenarios({ size: CONTENT, latencyMs: 20 })) row(f);
+
+for (const f of await flagScenarios({ repeat: Number(process.env.BENCH_REPEAT ?? "1") })) {
+  row(f);
+  if (f.requests > f.minimum)
+    notes.push(`PROBLEM in "${f.scenario}": ${f.requests} requests, minimum ${f.minimum}`);
+}
 
 const paced = await pacedApply({ limit: 40, windowSeconds: 5, changes: 200, latencyMs: 20 });
 rows.push([

@@ -12,10 +12,11 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = fileURLToPath(new URL("../bin/posthog-gitops.js", import.meta.url));
 const paths = ["examples/production", "examples/staging"];
 
-// Stand-in secrets for the example exports (most credentials live in the emulator's integrations); the
-// tool never prints them.
+// Stand-in secrets for the example exports (most credentials live in the emulator's integrations) and
+// the encrypted flag payload; the tool never prints them.
 const demoSecrets = {
   PRODUCTION_PROJECT_TOKEN: "phc_demo_token_not_real",
+  PRICING_PAYLOAD: '{"discount_code": "DEMO-NOT-REAL"}',
 };
 
 const colour = process.stdout.isTTY === true && !("NO_COLOR" in process.env && process.env.NO_COLOR !== "");

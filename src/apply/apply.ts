@@ -3,9 +3,11 @@
  * removes then adds, sharing, pause/unpause, tiles); independent objects run concurrently (bounded);
  * deletes run last, and a delete is skipped when other work on an object of the same name failed (a
  * replace must not remove the old export when the new one was not created). An object whose actions
- * refer to others (a dashboard's tiles, the insights they show: the verb's `references`) starts after
- * the work on those, and such an action is skipped when that work failed. After a failure the object's
- * remaining actions are skipped, other objects carry on, and every action gets exactly one result. The
+ * refer to others (a dashboard's tiles, the insights they show; a flag, the flags it depends on, or
+ * when it goes down, the flags that depend on it: the verb's `references`) starts after the work on
+ * those, deletes among themselves too, and such an action is skipped when that work failed or is held
+ * for approval. After a failure the object's remaining actions are skipped, other objects carry on,
+ * and every action gets exactly one result. A change an approval policy holds is `pending`. The
  * names of a kind's creates in a project are looked up together, right before the first of them
  * (./lookups.ts).
  */
@@ -14,16 +16,19 @@ import { isUserError, UserError } from "../errors.js";
 import type { Env } from "../plan/secrets.js";
 import { type Action, type LiveProject, objectKey, type Plan } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
+import { ServiceError } from "../service/errors.js";
 import { StoppedError } from "../service/stop.js";
 import { executeAction } from "./execute.js";
 import type { ApplyKind, Reference } from "./kinds.js";
 import { type LiveIds, lookUpNames, totalOf } from "./lookups.js";
 
 /**
- * `skipped`: not tried because other work on the object failed; `not_started`: not tried because the
- * run was stopping (Ctrl-C / SIGTERM): nothing was sent for it.
+ * `skipped`: not tried because other work on the object (or on an object it refers to) failed;
+ * `not_started`: not tried because the run was stopping (Ctrl-C / SIGTERM): nothing was sent for it;
+ * `pending`: an approval policy of the organization holds the change (not live; `change_request` names
+ * the request an approver must accept).
  */
-export type Outcome = "ok" | "failed" | "skipped" | "not_started";
+export type Outcome = "ok" | "failed" | "skipped" | "not_started" | "pending";
 
 export interface ActionResult {
   action: Action;
@@ -32,6 +37,8 @@ export interface ActionResult {
   id?: number | string;
   /** Why it failed or was skipped. */
   error?: string;
+  /** The change request an approval policy opened instead (outcome `pending`). */
+  change_request?: string;
   notes: string[];
 }
 
@@ -66,11 +73,12 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
   // One group per object: its name (objects of one name share the delete guard) and its id (pinned
   // objects may share a name, as pulled insights do; a replacement's actions carry the old id).
   const groups = new Map<string, Action[]>();
+  const deletes = new Map<string, Action[]>();
   const knownIds = planKnownIds(plan);
   for (const action of plan.actions) {
-    if (isDelete(action)) continue;
+    const into = isDelete(action) ? deletes : groups;
     const key = groupKey(action);
-    groups.set(key, [...(groups.get(key) ?? []), action]);
+    into.set(key, [...(into.get(key) ?? []), action]);
   }
   const referencesOf = (action: Action): readonly Reference[] => {
     const kind = deps.kinds.find((k) => k.name === action.object.kind);
@@ -82,6 +90,8 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
   const ids = new Map<string, number | string>();
   const failedKeys = new Set<string>();
   const lookUp = batchLookUps(plan, deps);
+  /** Objects whose change an approval policy holds (by name): not live, so what needs them waits too. */
+  const held = new Set<string>();
   const runGroup = async (actions: readonly Action[]) => {
     let id = actions[0]?.object.id;
     let failure: string | undefined;
@@ -98,10 +108,11 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
       const needed = referencesOf(action).find((ref) => failedKeys.has(refKey(action, ref)));
       if (needed !== undefined) {
         const word = deps.kinds.find((k) => k.name === needed.kind)?.words.one ?? needed.kind;
+        const why = held.has(refKey(action, needed)) ? "waits for approval" : "failed";
         report({
           action,
           outcome: "skipped",
-          error: `skipped: the work on ${word} "${needed.name}" failed`,
+          error: `skipped: the work on ${word} "${needed.name}" ${why}`,
           notes: [],
         });
         continue;
@@ -127,62 +138,81 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
           stopped = true;
           continue;
         }
+        const changeRequest = error instanceof ServiceError ? error.changeRequestId : undefined;
+        if (changeRequest !== undefined) {
+          // Not live: an approval policy holds the change, the object is as it was (SPEC §3).
+          held.add(objectKey(action.object));
+          failure = `${action.action} of ${action.object.kind} "${action.object.name}" waits for approval (change request ${changeRequest})`;
+          report({
+            action,
+            outcome: "pending",
+            change_request: changeRequest,
+            error: `pending approval: change request ${changeRequest} (${messageOf(error)})`,
+            notes: [],
+          });
+          continue;
+        }
         failure = `${action.action} of ${action.object.kind} "${action.object.name}" failed`;
         report({ action, outcome: "failed", error: messageOf(error), notes: [] });
       }
     }
   };
   const limit = pLimit(Math.max(1, deps.concurrency ?? 4));
-  // The groups an object's actions refer to run first. Waiting happens outside the limit, so a group
-  // waiting for others never holds one of its slots; a cycle (never planned) is cut where it closes.
-  const byName = new Map<string, string[]>();
-  for (const key of groups.keys()) {
-    const name = objectKey((groups.get(key) as Action[])[0]!.object);
-    byName.set(name, [...(byName.get(name) ?? []), key]);
-  }
-  const started = new Map<string, Promise<void>>();
-  const visiting = new Set<string>();
-  const start = (key: string): Promise<void> => {
-    const known = started.get(key);
-    if (known) return known;
-    const actions = groups.get(key) as Action[];
-    visiting.add(key);
-    const before = new Set<string>();
-    for (const action of actions) {
-      for (const ref of referencesOf(action)) {
-        for (const other of byName.get(refKey(action, ref)) ?? []) {
-          if (other !== key && !visiting.has(other)) before.add(other);
+  /**
+   * Runs a batch of groups, each after the groups of the batch its actions refer to. Waiting happens
+   * outside the limit, so a group waiting for others never holds one of its slots; a cycle (never
+   * planned) is cut where it closes. `each` runs one group once its turn has come.
+   */
+  const runBatch = async (
+    batch: ReadonlyMap<string, Action[]>,
+    each: (actions: Action[]) => Promise<void>,
+  ) => {
+    const byName = new Map<string, string[]>();
+    for (const [key, actions] of batch) {
+      const name = objectKey(actions[0]!.object);
+      byName.set(name, [...(byName.get(name) ?? []), key]);
+    }
+    const started = new Map<string, Promise<void>>();
+    const visiting = new Set<string>();
+    const start = (key: string): Promise<void> => {
+      const known = started.get(key);
+      if (known) return known;
+      const actions = batch.get(key) as Action[];
+      visiting.add(key);
+      const before = new Set<string>();
+      for (const action of actions) {
+        for (const ref of referencesOf(action)) {
+          for (const other of byName.get(refKey(action, ref)) ?? []) {
+            if (other !== key && !visiting.has(other)) before.add(other);
+          }
         }
       }
-    }
-    const waits = [...before].map(start);
-    visiting.delete(key);
-    const run = Promise.all(waits).then(() => limit(() => runGroup(actions)));
-    started.set(key, run);
-    return run;
+      const waits = [...before].map(start);
+      visiting.delete(key);
+      const run = Promise.all(waits).then(() => limit(() => each(actions)));
+      started.set(key, run);
+      return run;
+    };
+    await Promise.all([...batch.keys()].map(start));
   };
-  await Promise.all([...groups.keys()].map(start));
-  const deletes = plan.actions.filter(isDelete).map((a) => [objectKey(a.object), a] as const);
-  await Promise.all(
-    deletes.map(([key, action]) =>
-      limit(async () => {
-        if (deps.signal?.aborted) {
-          report({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
-          return;
-        }
-        if (failedKeys.has(key)) {
-          report({
-            action,
-            outcome: "skipped",
-            error: "skipped: other work on this object failed",
-            notes: [],
-          });
-          return;
-        }
+  await runBatch(groups, runGroup);
+  await runBatch(deletes, async (actions) => {
+    const key = objectKey(actions[0]!.object);
+    for (const action of actions) {
+      if (deps.signal?.aborted) {
+        report({ action, outcome: "not_started", error: NOT_STARTED, notes: [] });
+      } else if (failedKeys.has(key)) {
+        report({
+          action,
+          outcome: "skipped",
+          error: "skipped: other work on this object failed",
+          notes: [],
+        });
+      } else {
         await runGroup([action]);
-      }),
-    ),
-  );
+      }
+    }
+  });
   return results;
 }
 

@@ -47,9 +47,9 @@ export function applySchema(
     $defs: {
       ...(planSchema(kinds).$defs as Record<string, unknown>),
       outcome: {
-        enum: ["ok", "failed", "skipped", "not_started"],
+        enum: ["ok", "failed", "skipped", "not_started", "pending"],
         description:
-          "skipped: not tried because other work on the object failed; not_started: the run was stopped (Ctrl-C / SIGTERM) before it, nothing was sent for it.",
+          "skipped: not tried because other work on the object (or on one it depends on) failed; not_started: the run was stopped (Ctrl-C / SIGTERM) before it, nothing was sent for it; pending: an approval policy of the organization holds the change (not live until approved; `change_request` names the request).",
       },
       result: {
         type: "object",
@@ -59,7 +59,13 @@ export function applySchema(
           action: { $ref: "#/$defs/action" },
           outcome: { $ref: "#/$defs/outcome" },
           id: { ...objectId, description: "The object's id after the action (set by creates)." },
-          error: { type: "string", description: "Why it failed, or was skipped or not started." },
+          error: { type: "string", description: "Why it failed, or was skipped, not started or held." },
+          change_request: {
+            type: "string",
+            minLength: 1,
+            description:
+              "The change request an approval policy opened instead of the change (outcome pending).",
+          },
           notes: { type: "array", items: { type: "string" } },
         },
       },

@@ -32,7 +32,10 @@ export async function withConnection<T>(
 ): Promise<T> {
   const progress = progressFor(io, { quiet: flags.quiet === true });
   const log = (line: string) => progress.io.stderr.write(`${line}\n`);
-  const connection = clientFromEnv(io.env, flags, log, io.clock, { onEvent: (e) => progress.onEvent(e) });
+  const connection = clientFromEnv(io.env, flags, log, io.clock, {
+    onEvent: (e) => progress.onEvent(e),
+    ...(io.scrubber ? { hideSecret: (value: string, label: string) => io.scrubber?.add(value, label) } : {}),
+  });
   try {
     return await work({ ...connection, progress, io: progress.io });
   } finally {

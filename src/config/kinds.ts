@@ -48,6 +48,8 @@ export interface ConfigKind {
     /** Definitions the item refers to; names must not clash with other kinds'. */
     defs: Record<string, SchemaNode>;
   };
+  /** The YAML key holding an item's identity, as messages name it (`name`, a flag's `key`); default `name`. */
+  readonly identityKey?: string;
   /**
    * One schema-valid item → the kind's desired object. Problems go to `ctx` (never thrown); `ctx.text`
    * interpolates non-secret strings.

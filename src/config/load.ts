@@ -181,7 +181,7 @@ export async function loadConfig(
       if (!Array.isArray(items) || broken.has(kind.key)) continue;
       const declared = desired.objects[kind.name] as DesiredProject["objects"][string];
       items.forEach((item: Record<string, unknown>, i) => {
-        const owner = `${kind.words.one} "${ownerName(item?.name)}"`;
+        const owner = `${kind.words.one} "${ownerName(item?.[kind.identityKey ?? "name"])}"`;
         const ctx = new ObjectContext(run, file, `/${kind.key}/${i}`, owner, variables);
         if (broken.has(`${kind.key}/${i}`)) {
           kind.checkBroken?.(item, ctx);
@@ -276,7 +276,7 @@ function checkDuplicates(
               s.file,
               s.line,
               s.column,
-              `duplicate ${kind.words.one} name "${object.name}"${where}: also declared at ${cite(firstName)}`,
+              `duplicate ${kind.words.one} ${kind.identityKey ?? "name"} "${object.name}"${where}: also declared at ${cite(firstName)}`,
             );
           }
           continue;

@@ -5,7 +5,8 @@
  * organization only), erin (inactive); integrations of every destination kind; sample dashboards, an
  * S3 export (AwsS3 with an integration under the newest rules, legacy S3 with inline keys under 2025)
  * and a Postgres export with inline secrets (created before integrations), runs (one Failed, one
- * Running, two older than the 7-day window), log entries and a few hundred events.
+ * Running, two older than the 7-day window), log entries and a few hundred events; feature flags,
+ * cohorts and a running experiment (sample-flags.ts).
  * Generated relative to `now` and deterministic for a given `now`.
  */
 
@@ -18,9 +19,11 @@ import {
   sampleEvents,
   uuid,
 } from "./sample-activity.js";
+import { sampleFlags } from "./sample-flags.js";
 import { defaultService, type ServiceSettings } from "./service.js";
 import type { BatchExportRecord, DashboardRecord, StoreData } from "./types.js";
 
+export { FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "./sample-flags.js";
 export { OLD_RUN_ID, POSTGRES_EXPORT_ID, S3_EXPORT_ID };
 
 export const ACME_ID = "0190f1d2-7b4e-7c3a-9d1f-00000000ac3e";
@@ -299,12 +302,15 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     ...runsAndLogs(at),
     backfills: [],
     events: sampleEvents(at),
+    ...sampleFlags(at),
+    approval_policies: [],
+    change_requests: [],
     insights: [],
     quick_filters: [],
     dashboard_templates: [],
     view_logs: [],
     access_controls: [],
     sessions: [],
-    sequences: { dashboard: 6, tile: 3, insight: 1, text: 3 },
+    sequences: { dashboard: 6, tile: 3, insight: 1, text: 3, feature_flag: 9, cohort: 5 },
   };
 }

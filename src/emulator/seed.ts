@@ -8,6 +8,8 @@ import { DEFAULT_FOLDER } from "./records.js";
 import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
 import { normaliseAccess } from "./seed-access.js";
 import { normaliseActivity } from "./seed-activity.js";
+import { SeedError } from "./seed-error.js";
+import { normaliseFlagData } from "./seed-flags.js";
 import { seedContent } from "./seed-insights.js";
 import { defaultService, mergeService, type ServiceSettings } from "./service.js";
 import type {
@@ -21,9 +23,7 @@ import type {
   UserRecord,
 } from "./types.js";
 
-export class SeedError extends Error {
-  override name = "SeedError";
-}
+export { SeedError };
 
 type Raw = Record<string, unknown>;
 
@@ -156,6 +156,7 @@ export function normaliseSeed(
     id: need<number>(p, "id", "project", isInt),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
     organization: need<string>(p, "organization", "project", isStr),
+    ...(p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {}),
     ...(isInt(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard as number } : {}),
   }));
   const users: UserRecord[] = list(seed, "users").map((u) => ({
@@ -261,6 +262,7 @@ export function normaliseSeed(
   if (service.rules === "newest") migrateLegacyS3(batch_exports, integrations, at);
   const maxTile = Math.max(0, ...dashboards.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = (seed.sequences ?? {}) as Raw;
+  const { next, ...flagData } = normaliseFlagData((key) => list(seed, key), at, sequences);
   const content = seedContent(list(seed, "insights"), dashboards, at, sequences);
   return {
     service,
@@ -272,9 +274,11 @@ export function normaliseSeed(
     dashboards,
     batch_exports,
     ...normaliseActivity((key) => list(seed, key), at),
+    ...flagData,
     ...normaliseAccess((key) => list(seed, key), at),
     insights: content.insights,
     sequences: {
+      ...next,
       dashboard: Math.max(
         isInt(sequences.dashboard) ? (sequences.dashboard as number) : 1,
         ...dashboards.map((d) => d.id + 1),

@@ -11,12 +11,18 @@ export type Rules = "newest" | "2025";
 
 export const RULES: readonly Rules[] = ["newest", "2025"];
 
-/** The service's per-team feature flags that the batch export endpoints consult. */
+/**
+ * The service's per-team feature flags that its endpoints consult: the batch export ones, and for
+ * feature flags `flag-evaluation-tags` (evaluation contexts are written and shown) and
+ * `feature-flag-early-exit` (`filters.early_exit` may be turned on).
+ */
 export const FEATURE_FLAGS = [
   "high-frequency-batch-exports",
   "hogql-batch-exports",
   "batch-export-earliest-backfill",
   "backfill-workflows-destination",
+  "flag-evaluation-tags",
+  "feature-flag-early-exit",
   "legacy-insight-filters-disabled",
 ] as const;
 

@@ -4,7 +4,9 @@
  */
 import { isProjectAdmin } from "./access.js";
 import type {
+  CohortRecord,
   DashboardRecord,
+  FeatureFlagRecord,
   IntegrationRecord,
   OrganizationRecord,
   ProjectRecord,
@@ -74,6 +76,20 @@ export class Store {
 
   nextTileId(): number {
     return this.data.sequences.tile++;
+  }
+
+  /** A feature flag of the project, soft-deleted ones included (the service's retrieve and PATCH see them). */
+  featureFlag(projectId: number, id: number): FeatureFlagRecord | undefined {
+    return this.data.feature_flags.find((f) => f.id === id && f.team_id === projectId);
+  }
+
+  /** A cohort of the project that is not deleted. */
+  cohort(projectId: number, id: number): CohortRecord | undefined {
+    return this.data.cohorts.find((c) => c.id === id && c.team_id === projectId && !c.deleted);
+  }
+
+  nextFeatureFlagId(): number {
+    return this.data.sequences.feature_flag++;
   }
 
   nextInsightId(): number {

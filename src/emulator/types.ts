@@ -22,6 +22,8 @@ export interface ProjectRecord {
   id: number;
   name: string;
   organization: string;
+  /** The project setting "require evaluation contexts" on new feature flags (with `flag-evaluation-tags`). */
+  require_evaluation_contexts?: boolean;
   /** The project's home dashboard, if set; soft-deleting that dashboard clears it. */
   primary_dashboard?: number | null;
 }
@@ -290,6 +292,103 @@ export interface SessionRecord {
   created_at: string;
 }
 
+/**
+ * A feature flag as the service stores it (service-api.md §10): `filters` in its stored form (payload
+ * values JSON-encoded strings, ciphertext when `has_encrypted_payloads`), soft-deleted rows kept, and
+ * `version` bumped on every write.
+ */
+export interface FeatureFlagRecord {
+  id: number;
+  team_id: number;
+  key: string;
+  /** The flag's description ("kept for backwards compatibility"). */
+  name: string;
+  filters: Record<string, unknown>;
+  active: boolean;
+  archived: boolean;
+  deleted: boolean;
+  created_at: string;
+  created_by: number | null;
+  updated_at: string;
+  last_modified_by: number | null;
+  version: number;
+  ensure_experience_continuity: boolean;
+  is_remote_configuration: boolean;
+  has_encrypted_payloads: boolean;
+  evaluation_runtime: "server" | "client" | "all";
+  bucketing_identifier: "distinct_id" | "device_id" | null;
+  /** Written only when the service flag `flag-evaluation-tags` is on; blanked on read otherwise. */
+  evaluation_contexts: string[];
+  tags: string[];
+  /** When an SDK last evaluated the flag; set by seeds (the emulator evaluates nothing). */
+  last_called_at: string | null;
+  analytics_dashboards: number[];
+  /** The deprecated top-level rollout column: only the filters of a flag stored without `groups` read it. */
+  rollout_percentage: number | null;
+}
+
+/** A cohort, read by flags (by id) and listed by the tool to resolve names. */
+export interface CohortRecord {
+  id: number;
+  team_id: number;
+  name: string;
+  description: string;
+  /** PostHog's property tree; a `behavioral` property makes the cohort unusable in flags. */
+  filters: Record<string, unknown>;
+  is_static: boolean;
+  deleted: boolean;
+  created_at: string;
+  created_by: number | null;
+  count: number | null;
+}
+
+/** An experiment, only as far as flags care: the flag it runs on and whether it is running. */
+export interface ExperimentRecord {
+  id: number;
+  team_id: number;
+  name: string;
+  feature_flag: number;
+  start_date: string | null;
+  end_date: string | null;
+  deleted: boolean;
+}
+
+/** An organization's (or one project's) approval policy for one flag action. */
+export interface ApprovalPolicyRecord {
+  id: string;
+  organization: string;
+  /** A project's own policy; null for the organization's. */
+  team_id: number | null;
+  action_key: "feature_flag.enable" | "feature_flag.disable" | "feature_flag.update";
+  /** `{type: before_after | change_amount | any_change, field, operator, value}`; null gates every change. */
+  conditions: Record<string, unknown> | null;
+  enabled: boolean;
+  approver_config: { quorum: number; users?: number[]; roles?: string[] };
+  allow_self_approve: boolean;
+  /** Organization membership levels that bypass the policy: "1" member, "8" admin, "15" owner. */
+  bypass_org_membership_levels: string[];
+}
+
+/** A change an approval policy holds: the flag stays as it was until someone approves it. */
+export interface ChangeRequestRecord {
+  id: string;
+  team_id: number;
+  organization: string;
+  action_key: string;
+  resource_type: "feature_flag";
+  resource_id: string | null;
+  intent: Record<string, unknown>;
+  intent_display: Record<string, unknown>;
+  state: "pending" | "approved" | "rejected" | "applied" | "expired" | "failed";
+  created_by: number;
+  created_at: string;
+  expires_at: string;
+  /** The policy as it was when the request was opened: who may approve, how many must. */
+  policy_snapshot: { quorum: number; users: number[]; allow_self_approve: boolean };
+  /** Ids of the users who approved. */
+  approvals: number[];
+}
+
 /** A saved quick filter of a team (only its identity: dashboards refer to quick filters by id). */
 export interface QuickFilterRecord {
   id: string;
@@ -336,6 +435,11 @@ export interface StoreData {
   backfills: BackfillRecord[];
   logs: LogRecord[];
   events: EventRecord[];
+  feature_flags: FeatureFlagRecord[];
+  cohorts: CohortRecord[];
+  experiments: ExperimentRecord[];
+  approval_policies: ApprovalPolicyRecord[];
+  change_requests: ChangeRequestRecord[];
   insights: InsightRecord[];
   quick_filters: QuickFilterRecord[];
   dashboard_templates: DashboardTemplateRecord[];
@@ -344,8 +448,15 @@ export interface StoreData {
   access_controls: AccessControlRecord[];
   /** Open browser sessions. */
   sessions: SessionRecord[];
-  /** Next integer ids (dashboards, tiles, insights, text cards). */
-  sequences: { dashboard: number; tile: number; insight: number; text: number };
+  /** Next integer ids (dashboards, tiles, insights, text cards, feature flags, cohorts). */
+  sequences: {
+    dashboard: number;
+    tile: number;
+    insight: number;
+    text: number;
+    feature_flag: number;
+    cohort: number;
+  };
 }
 
 /**

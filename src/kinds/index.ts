@@ -5,10 +5,11 @@
 import { verbsOf } from "../render/kinds.js";
 import { batchExportKind } from "./batch-export/index.js";
 import { dashboardKind } from "./dashboard/index.js";
+import { featureFlagKind } from "./feature-flag/index.js";
 import { insightKind } from "./insight/index.js";
 import type { Kind } from "./kind.js";
 
-export const KINDS: readonly Kind[] = [dashboardKind, insightKind, batchExportKind];
+export const KINDS: readonly Kind[] = [dashboardKind, insightKind, featureFlagKind, batchExportKind];
 
 /** The registry's action names (SPEC §3), in the order summaries count them (by step). */
 export const ACTION_KINDS: readonly string[] = verbsOf(KINDS).map((v) => v.name);

@@ -3,4 +3,4 @@
  * loads no kind (test/cli/startup.test.ts). test/kinds/registry.test.ts keeps it equal to
  * `KINDS.map((k) => k.key)`, in the registry's order.
  */
-export const KIND_KEYS: readonly string[] = ["dashboards", "insights", "batch_exports"];
+export const KIND_KEYS: readonly string[] = ["dashboards", "insights", "feature_flags", "batch_exports"];

@@ -63,6 +63,8 @@ export function makeAction(
     changes?: FieldChange[];
     warnings?: string[];
     destructive?: boolean;
+    /** Why the action needs --force (it is then destructive whatever the verb says). */
+    guard?: string;
   } = {},
 ): Action {
   const result: Action = {
@@ -74,6 +76,10 @@ export function makeAction(
   };
   if (parts.before !== undefined) result.before = parts.before;
   if (parts.after !== undefined) result.after = parts.after;
+  if (parts.guard !== undefined) {
+    result.guard = parts.guard;
+    result.destructive = true;
+  }
   return result;
 }
 

@@ -1,6 +1,8 @@
 /**
- * The prune guard: a plan that deletes more than max(5, 20%) of a project's live objects of one kind is
- * refused unless --force. Deletes are counted whatever asked for them (prune, tombstones, replacement).
+ * The plan's guards, both lifted by --force: a plan that deletes more than max(5, 20%) of a project's
+ * live objects of one kind (deletes counted whatever asked for them: prune, tombstones, replacement),
+ * and any action its kind guards (`Action.guard`: a feature flag live in production turned off,
+ * deleted, archived or re-keyed).
  */
 import type { PlanKind } from "./kinds.js";
 import { type LiveProject, liveOf, liveTotal, type Plan } from "./types.js";
@@ -42,6 +44,21 @@ export function checkSafety(
       problems.push(`${count} of ${liveCount} ${label} in project ${project} (limit ${limit})`);
     }
   }
-  if (problems.length === 0) return undefined;
-  return `refusing a plan that deletes ${problems.join(" and ")}: more than max(${DELETE_FLOOR}, ${DELETE_RATIO * 100}%) of the live objects; check the plan and rerun with --force if it is intended`;
+  const guarded = plan.actions.filter((a) => a.guard !== undefined);
+  const lines: string[] = [];
+  if (problems.length > 0) {
+    lines.push(
+      `refusing a plan that deletes ${problems.join(" and ")}: more than max(${DELETE_FLOOR}, ${DELETE_RATIO * 100}%) of the live objects; check the plan and rerun with --force if it is intended`,
+    );
+  }
+  if (guarded.length > 0) {
+    const label = (kind: string) => kinds.find((k) => k.name === kind)?.words.one ?? kind;
+    const reasons = guarded.map(
+      (a) => `${label(a.object.kind)} "${a.object.name}" in project ${a.object.project}: ${a.guard}`,
+    );
+    lines.push(
+      `refusing a plan with ${guarded.length === 1 ? "a change" : `${guarded.length} changes`} that need${guarded.length === 1 ? "s" : ""} --force: ${[...new Set(reasons)].join("; ")}; check the plan and rerun with --force if it is intended`,
+    );
+  }
+  return lines.length === 0 ? undefined : lines.join("; also ");
 }

@@ -296,6 +296,12 @@ export function planSchema(
           secret: {
             type: "boolean",
           },
+          says: {
+            type: "array",
+            items: { type: "string" },
+            description:
+              'What the change does, in words a reviewer reads at a glance (e.g. "group 2: rollout 20% → 60%").',
+          },
         },
         if: {
           required: ["secret"],
@@ -345,6 +351,12 @@ export function planSchema(
             items: {
               type: "string",
             },
+          },
+          guard: {
+            type: "string",
+            minLength: 1,
+            description:
+              "Why the action is refused without --force (e.g. a feature flag evaluated in the last 30 days is live in production).",
           },
           drift: {
             const: true,

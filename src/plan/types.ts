@@ -51,6 +51,11 @@ export interface FieldChange {
   diff?: string;
   /** True for write-only fields (secrets): never compared, sent on create / rotation / destination change. */
   secret?: boolean;
+  /**
+   * What the change does, in words a reviewer reads at a glance ("group 2: rollout 20% → 60%",
+   * "turns the flag off for everyone"); human outputs show these instead of `before → after`.
+   */
+  says?: string[];
 }
 
 /**
@@ -72,6 +77,11 @@ export interface Action {
   destructive: boolean;
   /** Things a reviewer should know about this action (e.g. the paused gap an unpause leaves unexported). */
   warnings: string[];
+  /**
+   * Why this action is refused without --force (also under --auto-approve): e.g. it turns off, deletes,
+   * archives or re-keys a feature flag evaluated in the last 30 days. Such actions are destructive.
+   */
+  guard?: string;
   /**
    * Only in a plan made with `--base REF`, and only on actions whose object's declaration is the same at
    * REF and in the working tree (or, for an object no file declares, absent from both): the live service

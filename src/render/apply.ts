@@ -1,7 +1,8 @@
 /**
  * Apply's output: one line per action result, in the plan's own words (the same symbols and labels as
  * the text plan, from labels.ts), and the closing summary. The line says how it went (✓ done, ✗ failed,
- * ○ skipped, · not started), then what was done to which object, then why it failed or was not tried.
+ * ⧗ pending approval, ○ skipped, · not started), then what was done to which object, then why it failed
+ * or was not tried (a pending change names its change request).
  * Pure; service text (errors, names) is made visible like everything else the terminal shows.
  */
 import type { ActionResult } from "../apply/apply.js";
@@ -15,6 +16,7 @@ const MARK: Record<ActionResult["outcome"], string> = {
   failed: "✗",
   skipped: "○",
   not_started: "·",
+  pending: "⧗",
 };
 
 export interface ResultContext {
@@ -47,7 +49,9 @@ export function formatSummary(
   const count = (o: ActionResult["outcome"]) => results.filter((r) => r.outcome === o).length;
   const failed = count("failed");
   const notStarted = count("not_started");
-  const counts = `${count("ok")} succeeded, ${failed} failed, ${count("skipped")} skipped`;
+  const pending = count("pending");
+  const held = pending > 0 ? `, ${pending} pending approval (not live until approved)` : "";
+  const counts = `${count("ok")} succeeded, ${failed} failed${held}, ${count("skipped")} skipped`;
   if (signal !== undefined || notStarted > 0) {
     if (notStarted > 0)
       return `Apply stopped: ${counts}, ${notStarted} not started (run apply again to finish).`;
@@ -62,5 +66,11 @@ export function formatSummary(
     const names = twice === 1 ? "1 name now has" : `${twice} names now have`;
     return `Apply failed: ${counts}; ${names} several live objects.`;
   }
-  return `${result.ok ? "Apply complete" : "Apply failed"}: ${counts}.`;
+  // Held for approval and nothing else wrong: incomplete, not failed (it goes live once approved).
+  const head = result.ok
+    ? "Apply complete"
+    : failed === 0 && pending > 0
+      ? "Apply incomplete"
+      : "Apply failed";
+  return `${head}: ${counts}.`;
 }

@@ -76,6 +76,7 @@ function actionBody(action: Action, people: People, words: ValueWord, vocab: Voc
   for (const change of changes) lines.push(...changeLines(change, action.action === "create", words));
   // A diff block ends with a blank line for a list item after it; the section adds its own.
   while (lines[lines.length - 1] === "") lines.pop();
+  if (action.guard !== undefined) lines.push("", `> ⛔ needs \`--force\`: ${escapeInline(action.guard)}`);
   for (const warning of action.warnings) lines.push("", `> ⚠️ ${escapeInline(warning)}`);
   return lines;
 }
@@ -97,6 +98,10 @@ function detail(action: Action, people: People, vocab: Vocabulary): string {
 /** A list item; a unified diff closes the list and follows as a ```diff block. */
 function changeLines(change: FieldChange, created: boolean, words: ValueWord): string[] {
   const path = codeSpan(change.path);
+  if (change.says !== undefined && change.says.length > 0) {
+    if (change.says.length === 1) return [`- ${path}: ${escapeInline(clip(change.says[0] ?? ""))}`];
+    return [`- ${path}:`, ...change.says.map((line) => `  - ${escapeInline(clip(line))}`)];
+  }
   if (change.diff === undefined || change.secret === true) {
     const sides = changeSides(change, created, words);
     if ("secret" in sides) return [`- ${path}: ${codeSpan(sides.secret)}`];
@@ -110,7 +115,9 @@ function changeLines(change: FieldChange, created: boolean, words: ValueWord): s
 
 /** One item of the destructive list, with the action's warnings after it. */
 export function destructiveLine(action: Action, ctx: SectionContext): string {
-  const warnings = action.warnings.map((w) => ` ⚠️ ${escapeInline(clip(w))}`).join("");
+  const guard =
+    action.guard === undefined ? "" : ` ⛔ needs \`--force\`: ${escapeInline(clip(action.guard))}`;
+  const warnings = guard + action.warnings.map((w) => ` ⚠️ ${escapeInline(clip(w))}`).join("");
   const drift = action.drift === true ? ` · ${DRIFT_WORDS}` : "";
   const more = detail(action, ctx.plan.people, ctx.vocab);
   const object = `${objectName(action.object, ctx.vocab)} in ${where(action.object)}`;

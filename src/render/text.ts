@@ -102,12 +102,18 @@ function actionBlock(
   const lines = [`      ${paint(style, `${actionSymbol(action, vocab)} ${label}`)}`];
   const created = action.action === "create";
   for (const change of shownChanges(action)) lines.push(...changeLines(change, created, words, paint));
+  if (action.guard !== undefined)
+    lines.push(`          ${paint("red", `! needs --force: ${visible(action.guard)}`)}`);
   for (const warning of action.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);
   return lines;
 }
 
 function changeLines(change: FieldChange, created: boolean, words: ValueWord, paint: Paint): string[] {
   const path = visible(change.path);
+  if (change.says !== undefined && change.says.length > 0) {
+    if (change.says.length === 1) return [`          ${path}: ${visible(change.says[0] ?? "")}`];
+    return [`          ${path}:`, ...change.says.map((line) => `            ${visible(line)}`)];
+  }
   if (change.diff === undefined || change.secret === true) {
     return [`          ${path}: ${visible(changeText(change, created, words))}`];
   }

@@ -84,6 +84,11 @@ export interface ClientOptions {
   budgetFile?: string;
   /** The longest answer body read, default 64 MB; a longer one is an UnexpectedAnswerError. */
   maxAnswerBytes?: number;
+  /**
+   * Learns a secret an answer revealed (a flag's encrypted payload, which a personal API key reads in
+   * plain text), so that no output shows it: the run's scrubber (src/scrub.ts).
+   */
+  hideSecret?: (value: string, label: string) => void;
 }
 
 const MINUTE = 60_000;
@@ -106,6 +111,7 @@ export class ServiceClient {
   readonly #stop = new StopSignal();
   readonly #clock: Clock;
   readonly #budgetFile: { path: string; id: string } | undefined;
+  readonly #hideSecret: ((value: string, label: string) => void) | undefined;
   #closed: Promise<void> | undefined;
 
   constructor(options: ClientOptions) {
@@ -149,6 +155,7 @@ export class ServiceClient {
     };
     this.#budgets = budgets;
     this.#clock = clock;
+    this.#hideSecret = options.hideSecret;
     if (options.budgetFile) {
       this.#budgetFile = { path: options.budgetFile, id: budgetFileId(this.host, options.apiKey) };
       const saved = readBudgetFile(this.#budgetFile.path, this.#budgetFile.id, clock.now());
@@ -219,6 +226,11 @@ export class ServiceClient {
 
   get stats(): ClientStats {
     return this.#transport.stats;
+  }
+
+  /** Hides a secret an answer revealed from every output of the run (`hideSecret`); no-op without one. */
+  hideSecret(value: string, label: string): void {
+    this.#hideSecret?.(value, label);
   }
 
   /** One line for `--verbose`: requests by method, retries, 429s, time waited. */

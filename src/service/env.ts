@@ -38,7 +38,7 @@ export function clientFromEnv(
   log?: (line: string) => void,
   clock?: Clock,
   /** Progress events for stderr (SPEC §4) and their thresholds. */
-  progress: Pick<ClientOptions, "onEvent" | "notice"> = {},
+  progress: Pick<ClientOptions, "onEvent" | "notice" | "hideSecret"> = {},
 ): Connection {
   const host = checkHost(overrides.host ?? env.POSTHOG_HOST ?? "https://us.posthog.com");
   const apiKey = env.POSTHOG_API_KEY;

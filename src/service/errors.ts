@@ -46,6 +46,8 @@ export class ServiceError extends UserError {
   readonly serviceCode: string | undefined;
   readonly detail: string | undefined;
   readonly attr: string | null | undefined;
+  /** The change request an approval policy opened instead of the write (a 409 `approval_required`). */
+  readonly changeRequestId: string | undefined;
 
   constructor(init: ServiceErrorInit, code: ErrorCode = "service_error") {
     // One line, control characters visible: the detail is the service's text, and may quote anything.
@@ -63,6 +65,7 @@ export class ServiceError extends UserError {
     this.serviceCode = init.body?.code;
     this.detail = init.body?.detail;
     this.attr = init.body?.attr;
+    this.changeRequestId = init.body?.change_request_id;
     if (init.cause) this.cause = init.cause;
   }
 }
@@ -172,5 +175,7 @@ export function parseErrorBody(text: string): Partial<ServiceErrorBody> | undefi
   if (code !== undefined) body.code = code;
   if (detail !== undefined) body.detail = detail;
   body.attr = str(record.attr) ?? null;
+  const changeRequest = str(record.change_request_id);
+  if (changeRequest !== undefined) body.change_request_id = changeRequest;
   return body;
 }

@@ -41,6 +41,8 @@ export interface ServiceErrorBody {
   code: string;
   detail: string;
   attr: string | null;
+  /** A write an approval policy holds (409 `approval_required` / `change_request_pending`): its request. */
+  change_request_id: string;
 }
 
 /** A dashboard as the list endpoint returns it (DashboardBasicSerializer). */
@@ -295,6 +297,44 @@ export interface BatchExportBackfill {
 export interface EventPropertyValue {
   name: unknown;
   count?: number;
+}
+
+/**
+ * A feature flag as the service answers it (FeatureFlagSerializer, service-api.md §10): the fields the
+ * tool reads. `filters` is as read: payload values JSON-encoded strings (encrypted ones in plain text to
+ * a personal API key), `cohort_name` added to cohort properties, flag dependencies by id.
+ */
+export interface FeatureFlag {
+  id: number;
+  key: string;
+  /** The flag's description. */
+  name: string;
+  filters: Record<string, unknown>;
+  active: boolean;
+  archived?: boolean;
+  deleted: boolean;
+  /** Bumped on every write; sent back with `original_flag` so a stale write is refused (409). */
+  version?: number;
+  tags?: string[];
+  ensure_experience_continuity?: boolean | null;
+  is_remote_configuration?: boolean | null;
+  has_encrypted_payloads?: boolean | null;
+  evaluation_runtime?: string | null;
+  bucketing_identifier?: string | null;
+  evaluation_contexts?: string[];
+  /** When an SDK last evaluated the flag: within 30 days, the flag is live in production. */
+  last_called_at?: string | null;
+  created_at?: string;
+  updated_at?: string;
+  last_modified_by?: UserBasic | null;
+}
+
+/** A cohort, as far as flags name it: its id and name. */
+export interface Cohort {
+  id: number;
+  name: string;
+  deleted?: boolean;
+  is_static?: boolean;
 }
 
 /** A tile placing an insight, as the insight's answers list them (`dashboard_tiles`). */

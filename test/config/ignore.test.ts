@@ -135,6 +135,7 @@ describe("ignore glob validation", () => {
     expect(result.projects[0]!.ignore).toEqual({
       dashboard: ["Generated *"],
       insight: [],
+      feature_flag: [],
       batch_export: ["tmp-*"],
     });
   });

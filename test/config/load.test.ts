@@ -208,8 +208,18 @@ batch_exports:
     const result = await load(root, ["."], { defaultProject: 1 });
     expect(result.diagnostics).toEqual([]);
     expect(result.projects.map((p) => [p.project, p.files, p.manages, p.ignore])).toEqual([
-      [1, ["b.yaml", "c.yaml"], ["dashboard"], { dashboard: ["Generated *"], insight: [], batch_export: [] }],
-      [2, ["a.yaml"], ["batch_export"], { dashboard: [], insight: [], batch_export: ["tmp-*"] }],
+      [
+        1,
+        ["b.yaml", "c.yaml"],
+        ["dashboard"],
+        { dashboard: ["Generated *"], insight: [], feature_flag: [], batch_export: [] },
+      ],
+      [
+        2,
+        ["a.yaml"],
+        ["batch_export"],
+        { dashboard: [], insight: [], feature_flag: [], batch_export: ["tmp-*"] },
+      ],
     ]);
   });
 

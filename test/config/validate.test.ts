@@ -26,15 +26,15 @@ describe("validate", () => {
     const out = memoryIo({}, repo);
     const code = await run({ args: ["examples/production", "examples/staging"] }, out.io);
     expect(out.stdout).toBe("");
-    expect(out.stderr).toBe("6 files, 17 objects: valid\n");
+    expect(out.stderr).toBe("8 files, 26 objects: valid\n");
     expect(code).toBe(0);
   });
 
   it.each([
-    ["examples/production", "3 files, 10 objects: valid\n"],
-    ["examples/staging", "3 files, 7 objects: valid\n"],
+    ["examples/production", "4 files, 16 objects: valid\n"],
+    ["examples/staging", "4 files, 10 objects: valid\n"],
   ])("%s validates without any diagnostic when its secrets are set", async (folder, summary) => {
-    const names = ["PRODUCTION_PROJECT_TOKEN"];
+    const names = ["PRODUCTION_PROJECT_TOKEN", "PRICING_PAYLOAD"];
     const env = Object.fromEntries(names.map((n) => [n, "set"]));
     const out = memoryIo(env, repo);
     expect(await run({ args: [folder] }, out.io)).toBe(0);
@@ -124,7 +124,7 @@ describe("validate", () => {
     const root = tree({ "posthog/readme.yaml": example ?? "" });
     const out = memoryIo({ PARTNER_PROJECT_TOKEN: "set" }, root);
     expect(await run({ args: [] }, out.io)).toBe(0);
-    expect(out.stderr).toBe("1 file, 5 objects: valid\n");
+    expect(out.stderr).toBe("1 file, 6 objects: valid\n");
   });
 
   it("never prints a literal secret", async () => {

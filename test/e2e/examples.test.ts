@@ -14,6 +14,7 @@ import { ROOT, useEmulator } from "../support/emulator.js";
 const h = useEmulator({ env: { NO_COLOR: "1" } });
 const SECRETS = {
   PRODUCTION_PROJECT_TOKEN: "phc_Ex7Lq2Vm9Rt4Kw",
+  PRICING_PAYLOAD: "ExPrc7Lq2Vm9Rt",
 };
 const folders = readdirSync(join(ROOT, "examples"), { withFileTypes: true })
   .filter((d) => d.isDirectory() && d.name !== "github")

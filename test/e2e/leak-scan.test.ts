@@ -76,6 +76,7 @@ describe("the leak scan", () => {
       "p/all.yaml",
       "pulled/batch-exports.yaml",
       "pulled/dashboards.yaml",
+      "pulled/feature-flags.yaml",
       "pulled/insights.yaml",
       "saved.json",
       "summary.md",

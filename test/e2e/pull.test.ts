@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
+import { SAMPLE_ENCRYPTED_PAYLOAD, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { type EmulatorHarness, recordingProxy, useEmulator } from "../support/emulator.js";
 import { bigSeed, SEED_SECRET } from "./seeds.js";
 
@@ -102,7 +102,13 @@ describe("pull then plan", () => {
     expect(requests.length).toBeLessThanOrEqual(4 + 1 + 40 + 50);
     process.stderr.write(`pull 500: plan sent ${requests.length} requests (bound ${4 + 1 + 40 + 50})\n`);
 
-    const env = Object.fromEntries(variables.map((v, i) => [v, `${SEED_SECRET}_env${i}`]));
+    // An encrypted flag payload is compared (a personal key reads it): set it to what it is.
+    const env = Object.fromEntries(
+      variables.map((v, i) => [
+        v,
+        v === "PRICING_CONFIG_PAYLOAD_TRUE" ? SAMPLE_ENCRYPTED_PAYLOAD : `${SEED_SECRET}_env${i}`,
+      ]),
+    );
     const withSecrets = await h.cli(["apply", "--auto-approve", "big"], env);
     expect(withSecrets.stdout).toContain("No changes");
     expect(withSecrets.code).toBe(0);

@@ -23,6 +23,8 @@ describe("the service key of a seed", () => {
         "hogql-batch-exports": false,
         "batch-export-earliest-backfill": false,
         "backfill-workflows-destination": false,
+        "flag-evaluation-tags": false,
+        "feature-flag-early-exit": false,
         "legacy-insight-filters-disabled": false,
       },
       max_concurrent_backfills: 10,

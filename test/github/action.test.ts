@@ -82,10 +82,10 @@ describe("the action against the emulator", () => {
     expect(r.outputs["has-changes"]).toBe("true");
     expect(r.outputs.destructive).toBe("false");
     expect(r.outputs["plan-file"]?.startsWith(r.runnerTemp)).toBe(true);
-    expect(JSON.parse(r.planJson).plan.summary).toMatchObject({ total: 27, destructive: false });
+    expect(JSON.parse(r.planJson).plan.summary).toMatchObject({ total: 32, destructive: false });
     expect(r.markdown.split("\n")[0]).toBe(MARKER);
     expect(r.summary.split(`${MARKER}\n`).length, "one plan in the job summary").toBe(2);
-    expect(r.summary).toContain("**Plan: 15 to create");
+    expect(r.summary).toContain("**Plan: 18 to create");
     expect(r.stderr).toMatch(/^::notice file=examples\/production\/dashboards\.yaml,line=\d+,col=\d+::/m);
     // The markdown sits in a group, between stop-commands and its token: nothing in it acts on the runner.
     expect(r.stdout).toMatch(

@@ -1,12 +1,14 @@
 /**
  * Live acceptance against a real PostHog (`npm run test:live`): the end-to-end lifecycle through the
- * real CLI — create → plan empty → update → pause / unpause → soft delete / delete → plan empty — on
- * objects named with a unique prefix, which are removed afterwards whatever happened (also when a step
+ * real CLI — create → plan empty → update → pause / unpause → soft delete / delete → plan empty, and a
+ * feature flag's life (create with a dependency by key → update rollout, variants and payload → off and
+ * archived → unarchived → soft delete) — on objects named (flags: keyed) with a unique prefix, which are removed afterwards whatever happened (also when a step
  * fails). Nothing else in the project is read for writing or touched: the files declare only the
  * prefixed objects and nothing is pruned.
  *
  * Needs POSTHOG_HOST, POSTHOG_API_KEY (scopes: project:read, organization:read, dashboard:write,
- * batch_export:write, sharing_configuration:write, integration:read) and POSTHOG_PROJECT_ID; without
+ * batch_export:write, sharing_configuration:write, integration:read, feature_flag:write, cohort:read)
+ * and POSTHOG_PROJECT_ID (listing the project's flags counts as flag usage on the service); without
  * them it skips with one line. The batch export part needs an integration of the project, since the
  * service creates no S3 export without one: POSTHOG_LIVE_S3_INTEGRATION (an aws-s3 integration's id),
  * with POSTHOG_LIVE_S3_BUCKET / POSTHOG_LIVE_S3_REGION (default `posthog-gitops-live` / `us-east-1`).
@@ -19,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { systemClock } from "../../src/clock.js";
 import type { Io } from "../../src/io.js";
+import { listFlags, patchFlag } from "../../src/kinds/feature-flag/service.js";
 import { collect, ServiceClient } from "../../src/service/index.js";
 
 const env = process.env;
@@ -28,6 +31,8 @@ const PROJECT = Number(env.POSTHOG_PROJECT_ID);
 const PREFIX = `gitops-live-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
 const DASHBOARD = `${PREFIX} dashboard`;
 const EXPORT = `${PREFIX}-export`;
+const FLAG = `${PREFIX}-flag`;
+const BASE_FLAG = `${PREFIX}-base`;
 
 if (!configured) {
   process.stderr.write(
@@ -76,10 +81,33 @@ async function cli(args: string[]): Promise<Run> {
 }
 
 /** The files of one step: only the prefixed objects. */
-function write(dashboard: string, exportItem: string | undefined): void {
+function write(dashboard: string, exportItem: string | undefined, flags?: string): void {
   const exports = exportItem === undefined ? "" : `batch_exports:\n${exportItem}`;
-  writeFileSync(join(dir, "live.yaml"), `project: ${PROJECT}\ndashboards:\n${dashboard}${exports}`);
+  const flagList = flags === undefined ? "" : `feature_flags:\n${flags}`;
+  writeFileSync(
+    join(dir, "live.yaml"),
+    `project: ${PROJECT}\ndashboards:\n${dashboard}${exports}${flagList}`,
+  );
 }
+
+/** The two prefixed flags: a base flag and one that depends on it by key, with variants and a payload. */
+const flagItems = (rollout: number, test: number, color: string, extra = "") => `  - key: ${BASE_FLAG}
+    name: made by the posthog-gitops live test
+    filters:
+      groups: [{rollout_percentage: 0}]
+  - key: ${FLAG}
+    name: made by the posthog-gitops live test
+${extra}    filters:
+      groups:
+        - properties: [{type: flag, key: ${BASE_FLAG}, operator: flag_evaluates_to, value: true}]
+          rollout_percentage: ${rollout}
+      multivariate:
+        variants:
+          - {key: control, rollout_percentage: ${100 - test}}
+          - {key: test, rollout_percentage: ${test}}
+      payloads:
+        test: {color: ${color}}
+`;
 
 const dashboardItem = (description: string, extra = "") =>
   `  - name: ${DASHBOARD}\n    description: ${description}\n    restriction_level: everyone\n${extra}`;
@@ -121,6 +149,14 @@ async function cleanUp(): Promise<string[]> {
     for (const d of dashboards.filter((x) => x.name?.startsWith(PREFIX))) {
       await client.dashboards.update(PROJECT, d.id, { deleted: true });
       left.push(`dashboard ${d.id}`);
+    }
+    const flags = [...(await listFlags(client, PROJECT)), ...(await listFlags(client, PROJECT, true))];
+    // Dependents first: the service refuses to delete a flag an active flag depends on.
+    for (const f of flags
+      .filter((x) => x.key.startsWith(PREFIX))
+      .sort((a, b) => Number(b.key === FLAG) - Number(a.key === FLAG))) {
+      await patchFlag(client, PROJECT, f.id, { deleted: true });
+      left.push(`feature flag ${f.id}`);
     }
     const exports = await client.batchExports.listAll(PROJECT);
     for (const b of exports.filter((x) => x.name.startsWith(PREFIX))) {
@@ -180,6 +216,33 @@ describe.skipIf(!configured)(`live lifecycle on ${env.POSTHOG_HOST ?? "(no host)
       await applies();
     },
   );
+
+  it("create with a dependency → plan empty → rollout, variants, payload → off and archived → unarchived → soft delete", async () => {
+    const dashboard = `  - name: ${DASHBOARD}\n    deleted: true\n`;
+    write(dashboard, undefined, flagItems(10, 50, "blue"));
+    const plan = await cli(["plan", "--detailed-exitcode", "."]);
+    expect(plan.code, plan.stderr).toBe(2);
+    expect(plan.stdout).toContain(`feature flag "${FLAG}"`);
+    await applies();
+
+    write(dashboard, undefined, flagItems(30, 20, "green"));
+    const change = await cli(["plan", "."]);
+    expect(change.stdout).toContain("group 1: rollout 10% → 30%");
+    expect(change.stdout).toContain("variant test: 50% → 20%");
+    await applies();
+
+    write(dashboard, undefined, flagItems(30, 20, "green", "    active: false\n    archived: true\n"));
+    await applies();
+    write(dashboard, undefined, flagItems(30, 20, "green", "    active: true\n    archived: false\n"));
+    await applies();
+
+    write(
+      dashboard,
+      undefined,
+      `  - key: ${FLAG}\n    deleted: true\n  - key: ${BASE_FLAG}\n    deleted: true\n`,
+    );
+    await applies();
+  });
 });
 
 describe.skipIf(configured)("live lifecycle", () => {

@@ -21,6 +21,10 @@ export function batchExport(name: string, over: Partial<ObjectRef> = {}): Object
   return { kind: "batch_export", project: 12345, name, ...over };
 }
 
+export function featureFlag(key: string, over: Partial<ObjectRef> = {}): ObjectRef {
+  return { kind: "feature_flag", project: 12345, name: key, ...over };
+}
+
 export function at(file: string, line: number, column = 3): { source: ObjectRef["source"] } {
   return { source: { file, line, column } };
 }
@@ -112,6 +116,51 @@ export function mixedPlan(): Plan {
         before: { enabled: true },
         after: { enabled: false },
         warnings: ["Anyone holding the current share link loses access."],
+      }),
+      act("unarchive", featureFlag("holiday-promo", { id: 6, ...at("flags.yaml", 30) }), {
+        before: { archived: true },
+        after: { archived: false },
+      }),
+      act("update", featureFlag("new-checkout", { id: 2, ...at("flags.yaml", 12) }), {
+        before: { version: 3, depends_on: ["checkout-v1"] },
+        after: { filters: { groups: [{ rollout_percentage: 100 }, { rollout_percentage: 60 }] } },
+        changes: [
+          {
+            path: "filters.groups",
+            before: [{ rollout_percentage: 100 }, { rollout_percentage: 20 }],
+            after: [{ rollout_percentage: 100 }, { rollout_percentage: 60 }],
+            says: ["group 2: rollout 20% → 60%"],
+          },
+          {
+            path: "filters.multivariate",
+            before: {
+              variants: [
+                { key: "control", rollout_percentage: 50 },
+                { key: "test", rollout_percentage: 50 },
+              ],
+            },
+            after: {
+              variants: [
+                { key: "control", rollout_percentage: 70 },
+                { key: "test", rollout_percentage: 30 },
+              ],
+            },
+            says: ["variant control: 50% → 70%", "variant test: 50% → 30%"],
+          },
+        ],
+      }),
+      act("update", featureFlag("checkout-v1", { id: 1, ...at("flags.yaml", 3) }), {
+        before: { version: 1, depends_on: [], active: true },
+        after: { active: false },
+        changes: [{ path: "active", before: true, after: false, says: ["turns the flag off for everyone"] }],
+        destructive: true,
+        guard: "it was evaluated a day ago (live in production): turning it off affects its users",
+      }),
+      act("archive", featureFlag("checkout-v1", { id: 1, ...at("flags.yaml", 3) }), {
+        before: { archived: false },
+        after: { archived: true },
+        destructive: true,
+        guard: "it was evaluated a day ago (live in production): archiving it affects its users",
       }),
       act("create", s3, {
         after: {

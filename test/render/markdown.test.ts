@@ -24,6 +24,8 @@ describe("renderMarkdown: layout", () => {
     expect(quoted.map((l) => l.match(/^> - \*\*([a-z ]+)\*\*/)?.[1])).toEqual([
       "remove collaborator",
       "sharing off",
+      "update",
+      "archive",
       "pause",
       "soft delete",
       "delete",

@@ -28,8 +28,8 @@ describe("renderText", () => {
   it("ends with the summary line", () => {
     const lines = renderText(mixedPlan(), { color: false, vocab: VOCAB }).trimEnd().split("\n");
     expect(lines.at(-1)).toBe(
-      "Plan: 3 to create, 1 to restore, 3 to update, 1 collaborator to remove, 1 collaborator to add, " +
-        "1 to share, 1 to stop sharing, 1 to pause, 1 to unpause, 1 to soft-delete, 1 to delete.",
+      "Plan: 3 to create, 1 to restore, 1 to unarchive, 5 to update, 1 collaborator to remove, 1 collaborator to add, " +
+        "1 to share, 1 to stop sharing, 1 to archive, 1 to pause, 1 to unpause, 1 to soft-delete, 1 to delete.",
     );
   });
 
@@ -55,6 +55,8 @@ describe("renderText", () => {
     add_tile: '+ add tile insight "Signups"',
     remove_tile: '- remove tile text "## Notes"',
     update_tile: '~ update tile insight "Signups"',
+    archive: "⊟ archive",
+    unarchive: "⊞ unarchive",
   };
   const tile = { insight: "Signups", insight_id: 4 };
   it.each(ACTION_KINDS)("shows %s with its symbol under the object's name, id and source", (kind) => {
@@ -101,6 +103,7 @@ describe("renderText", () => {
     const headings = out.split("\n").filter((l) => l.startsWith("Project "));
     expect(headings).toEqual([
       "Project 12345 · dashboards",
+      "Project 12345 · feature flags",
       "Project 12345 · batch exports",
       "Project 12346 · dashboards",
     ]);

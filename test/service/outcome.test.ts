@@ -28,6 +28,18 @@ describe("parseErrorBody", () => {
     expect(parseErrorBody("<html>bad gateway</html>")).toBeUndefined();
     expect(parseErrorBody("[1]")).toBeUndefined();
   });
+
+  it("keeps the change request a held write opened (409 approval_required)", () => {
+    const body = parseErrorBody(
+      '{"code":"approval_required","status":"approval_required","message":"A change request has been created and is pending approval.","change_request_id":"cr-1","change_request":{"intent":{}}}',
+    );
+    expect(body).toEqual({
+      code: "approval_required",
+      detail: "A change request has been created and is pending approval.",
+      attr: null,
+      change_request_id: "cr-1",
+    });
+  });
 });
 
 describe("shortPath", () => {

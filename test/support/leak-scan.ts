@@ -12,13 +12,13 @@
  *
  * What counts as a secret is decided here, apart from the tool: every variable a run was given, except
  * the connection and CI variables below and the names a file lists under `variables:` (values meant to
- * be printed); plus the emulator's own stored credentials. Values shorter than the tool's minimum
+ * be printed); plus the emulator's own stored credentials and encrypted payload. Values shorter than the tool's minimum
  * (MIN_SECRET_LENGTH) are not searched for: the tool leaves them alone on purpose.
  */
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
+import { SAMPLE_ENCRYPTED_PAYLOAD, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { NAMED } from "../../src/reading.js";
 import { MIN_SECRET_LENGTH } from "../../src/scrub.js";
 
@@ -45,6 +45,8 @@ const EMULATOR_SECRETS: Record<string, string> = {
   "the emulator's S3 secret key": SEED_CREDENTIALS.s3SecretKey,
   "the emulator's S3 access key": SEED_CREDENTIALS.s3AccessKey,
   "the emulator's Postgres password": SEED_CREDENTIALS.postgresPassword,
+  // The plain text of the seed flag's encrypted payload (a personal key reads it): never in an output.
+  "the emulator's encrypted flag payload": JSON.parse(SAMPLE_ENCRYPTED_PAYLOAD).discount_code,
 };
 
 /** Every file under `dir`, by path relative to it, as text (symbolic links are not files: skipped). */

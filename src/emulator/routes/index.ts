@@ -2,10 +2,13 @@
 import { Router } from "../router.js";
 import { registerBackfills } from "./backfills.js";
 import { registerBatchExports } from "./batch-exports.js";
+import { registerChangeRequests } from "./change-requests.js";
+import { registerCohorts } from "./cohorts.js";
 import { registerCollaborators } from "./collaborators.js";
 import { renderDashboard } from "./dashboard-view.js";
 import { registerDashboards } from "./dashboards.js";
 import { registerEvents } from "./events.js";
+import { registerFeatureFlags } from "./feature-flags.js";
 import { registerInsights } from "./insights.js";
 import { registerIntegrations } from "./integrations.js";
 import { registerLogs } from "./logs.js";
@@ -32,5 +35,8 @@ export function buildRouter(): Router {
   registerOrganizations(router);
   registerMembers(router);
   registerPersonalApiKeys(router);
+  registerFeatureFlags(router);
+  registerCohorts(router);
+  registerChangeRequests(router);
   return router;
 }

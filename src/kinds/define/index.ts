@@ -138,7 +138,10 @@ export interface KindHooks<
   checkBroken?: ConfigKind["checkBroken"];
   secretPointers?: ConfigKind["secretPointers"];
   quiet?: ConfigKind["quiet"];
-  /** Rules across the kinds of one project (a dashboard's tiles name declared insights). */
+  /**
+   * Rules across one project's declarations (a dashboard's tiles name declared insights; flags that
+   * depend on each other in a cycle).
+   */
   checkProject?: ConfigKind["checkProject"];
   /** The id as a pin is matched (a UUID lowercased); absent: as written. */
   pin?(value: unknown): number | string;
@@ -170,6 +173,8 @@ export interface KindHooks<
   needsFeatures?: PlanKind["needsFeatures"];
   /** State read besides the list (a dashboard's collaborators), added after the table's fields. */
   details?(live: L, kindLive: K): Record<string, unknown>;
+  /** The delete of an undeclared live object (--prune); absent: the deleting verb on its state. */
+  prune?(live: L, ref: ObjectRef, ctx: KindPlanContext<K>): Action;
   pull?: PullKind["pull"];
 }
 
@@ -246,6 +251,7 @@ export function defineKind<
   return {
     name,
     key: spec.key,
+    identityKey: table.roles.identity,
     words,
     values: table.values,
     verbs,
@@ -296,7 +302,8 @@ export function defineKind<
             hooks.replaced?.(desired as D, candidates as readonly L[]),
         }
       : {}),
-    prune,
+    prune: (live, ref, ctx) =>
+      hooks.prune ? hooks.prune(live as L, ref, ctx as KindPlanContext<K>) : prune(live, ref),
     state,
     ...(hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {}),
     requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words.one} "${action.object.name}"`),
