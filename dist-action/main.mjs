@@ -34193,8 +34193,12 @@ function readFilters(ctx, flag3) {
     }
   }
   if (flag3.has_encrypted_payloads && isDict2(filters.payloads)) {
+    const key2 = ctx.principal.kind === "key";
     filters.payloads = Object.fromEntries(
-      Object.entries(filters.payloads).map(([k, v]) => [k, typeof v === "string" ? decryptPayload(v) : v])
+      Object.entries(filters.payloads).map(([k, v]) => [
+        k,
+        typeof v !== "string" ? v : key2 ? decryptPayload(v) : REDACTED_PAYLOAD_VALUE
+      ])
     );
   }
   return filters;
