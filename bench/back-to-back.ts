@@ -18,6 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startEmulator } from "../src/emulator/index.js";
+import { batchExportsApi } from "../src/kinds/batch-export/service.js";
+import { collaboratorsApi, dashboardsApi } from "../src/kinds/dashboard/service.js";
 import { type ClientEvent, ServiceClient } from "../src/service/client.js";
 import { parseRateLimit } from "../src/service/env.js";
 import { clearLog, getState, requestLog, seedObjects } from "./control.js";
@@ -74,11 +76,13 @@ async function session(url: string, limit: string, budgetFile: string | undefine
   const started = performance.now();
   try {
     const [dashboards, exports] = await Promise.all([
-      client.dashboards.listAll(PROJECT),
-      client.batchExports.listAll(PROJECT),
+      dashboardsApi(client).listAll(PROJECT),
+      batchExportsApi(client).listAll(PROJECT),
     ]);
     const restricted = dashboards.filter((d) => d.restriction_level === 37);
-    const collaborators = await Promise.all(restricted.map((d) => client.collaborators.list(PROJECT, d.id)));
+    const collaborators = await Promise.all(
+      restricted.map((d) => collaboratorsApi(client).list(PROJECT, d.id)),
+    );
     const objects = dashboards.length + exports.length + collaborators.flat().length;
     const { requests, throttled429 } = client.stats;
     return {

@@ -5,6 +5,7 @@
  * Run: npx tsx bench/client.ts
  */
 import { startEmulator } from "../src/emulator/index.js";
+import { dashboardsApi } from "../src/kinds/dashboard/service.js";
 import { collect, ServiceClient } from "../src/service/client.js";
 
 const PROJECT = 12345;
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
 
     const lister = new ServiceClient({ host: emulator.url, apiKey: KEY });
     let started = performance.now();
-    const listed = await collect(lister.dashboards.list(PROJECT, { limit: LIMIT }));
+    const listed = await collect(dashboardsApi(lister).list(PROJECT, { limit: LIMIT }));
     const listMs = performance.now() - started;
     const log = (await control(emulator.url, "requests", "GET")) as { requests: unknown[] };
     console.log(
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
     const timeGets = async (concurrency: number) => {
       const client = new ServiceClient({ host: emulator.url, apiKey: KEY, concurrency });
       started = performance.now();
-      await Promise.all(ids.map((id) => client.dashboards.get(PROJECT, id)));
+      await Promise.all(ids.map((id) => dashboardsApi(client).get(PROJECT, id)));
       const ms = performance.now() - started;
       const { retries, throttled429 } = client.stats;
       await client.close();

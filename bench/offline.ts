@@ -16,8 +16,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { BatchExport } from "../src/kinds/batch-export/index.js";
+import type { Collaborator, DashboardBasic } from "../src/kinds/dashboard/index.js";
 import type { LiveProject } from "../src/plan/types.js";
-import type { BatchExport, Collaborator, DashboardBasic } from "../src/service/types.js";
 import { AWS_S3_INTEGRATION, BOB, type FleetSize, fleetRecords, PROJECT, writeFleetYaml } from "./fleet.js";
 
 export const OFFLINE: FleetSize = { dashboards: 7000, collaborators: 1400, exports: 3000 };

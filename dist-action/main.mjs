@@ -656,8 +656,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {number}
        */
-      displayWidth(str7) {
-        return stripColor(str7).length;
+      displayWidth(str11) {
+        return stripColor(str11).length;
       }
       /**
        * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
@@ -665,11 +665,11 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {string}
        */
-      styleTitle(str7) {
-        return str7;
+      styleTitle(str11) {
+        return str11;
       }
-      styleUsage(str7) {
-        return str7.split(" ").map((word) => {
+      styleUsage(str11) {
+        return str11.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word === "[command]") return this.styleSubcommandText(word);
           if (word[0] === "[" || word[0] === "<")
@@ -677,46 +677,46 @@ var require_help = __commonJS({
           return this.styleCommandText(word);
         }).join(" ");
       }
-      styleCommandDescription(str7) {
-        return this.styleDescriptionText(str7);
+      styleCommandDescription(str11) {
+        return this.styleDescriptionText(str11);
       }
-      styleOptionDescription(str7) {
-        return this.styleDescriptionText(str7);
+      styleOptionDescription(str11) {
+        return this.styleDescriptionText(str11);
       }
-      styleSubcommandDescription(str7) {
-        return this.styleDescriptionText(str7);
+      styleSubcommandDescription(str11) {
+        return this.styleDescriptionText(str11);
       }
-      styleArgumentDescription(str7) {
-        return this.styleDescriptionText(str7);
+      styleArgumentDescription(str11) {
+        return this.styleDescriptionText(str11);
       }
-      styleDescriptionText(str7) {
-        return str7;
+      styleDescriptionText(str11) {
+        return str11;
       }
-      styleOptionTerm(str7) {
-        return this.styleOptionText(str7);
+      styleOptionTerm(str11) {
+        return this.styleOptionText(str11);
       }
-      styleSubcommandTerm(str7) {
-        return str7.split(" ").map((word) => {
+      styleSubcommandTerm(str11) {
+        return str11.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word[0] === "[" || word[0] === "<")
             return this.styleArgumentText(word);
           return this.styleSubcommandText(word);
         }).join(" ");
       }
-      styleArgumentTerm(str7) {
-        return this.styleArgumentText(str7);
+      styleArgumentTerm(str11) {
+        return this.styleArgumentText(str11);
       }
-      styleOptionText(str7) {
-        return str7;
+      styleOptionText(str11) {
+        return str11;
       }
-      styleArgumentText(str7) {
-        return str7;
+      styleArgumentText(str11) {
+        return str11;
       }
-      styleSubcommandText(str7) {
-        return str7;
+      styleSubcommandText(str11) {
+        return str11;
       }
-      styleCommandText(str7) {
-        return str7;
+      styleCommandText(str11) {
+        return str11;
       }
       /**
        * Calculate the pad width from the maximum term length.
@@ -739,8 +739,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {boolean}
        */
-      preformatted(str7) {
-        return /\n[^\S\r\n]/.test(str7);
+      preformatted(str11) {
+        return /\n[^\S\r\n]/.test(str11);
       }
       /**
        * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
@@ -786,9 +786,9 @@ ${itemIndentStr}`);
        * @param {number} width
        * @returns {string}
        */
-      boxWrap(str7, width2) {
-        if (width2 < this.minWidthToWrap) return str7;
-        const rawLines = str7.split(/\r\n|\n/);
+      boxWrap(str11, width2) {
+        if (width2 < this.minWidthToWrap) return str11;
+        const rawLines = str11.split(/\r\n|\n/);
         const chunkPattern = /[\s]*[^\s]+/g;
         const wrappedLines = [];
         rawLines.forEach((line) => {
@@ -816,9 +816,9 @@ ${itemIndentStr}`);
         return wrappedLines.join("\n");
       }
     };
-    function stripColor(str7) {
+    function stripColor(str11) {
       const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
-      return str7.replace(sgrPattern, "");
+      return str11.replace(sgrPattern, "");
     }
     exports.Help = Help2;
     exports.stripColor = stripColor;
@@ -1089,9 +1089,9 @@ var require_option = __commonJS({
         return option.negate === (negativeValue === value);
       }
     };
-    function camelcase(str7) {
-      return str7.split("-").reduce((str8, word) => {
-        return str8 + word[0].toUpperCase() + word.slice(1);
+    function camelcase(str11) {
+      return str11.split("-").reduce((str12, word) => {
+        return str12 + word[0].toUpperCase() + word.slice(1);
       });
     }
     function splitOptionFlags(flags2) {
@@ -1272,14 +1272,14 @@ var require_command = __commonJS({
         this._showSuggestionAfterError = true;
         this._savedState = null;
         this._outputConfiguration = {
-          writeOut: (str7) => process2.stdout.write(str7),
-          writeErr: (str7) => process2.stderr.write(str7),
-          outputError: (str7, write) => write(str7),
+          writeOut: (str11) => process2.stdout.write(str11),
+          writeErr: (str11) => process2.stderr.write(str11),
+          outputError: (str11, write) => write(str11),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
           getErrHasColors: () => useColor() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
-          stripColor: (str7) => stripColor(str7)
+          stripColor: (str11) => stripColor(str11)
         };
         this._hidden = false;
         this._helpOption = void 0;
@@ -3003,18 +3003,18 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str7, flags2, description) {
-        if (str7 === void 0) return this._version;
-        this._version = str7;
+      version(str11, flags2, description) {
+        if (str11 === void 0) return this._version;
+        this._version = str11;
         flags2 = flags2 || "-V, --version";
         description = description || "output the version number";
         const versionOption = this.createOption(flags2, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
-          this._outputConfiguration.writeOut(`${str7}
+          this._outputConfiguration.writeOut(`${str11}
 `);
-          this._exit(0, "commander.version", str7);
+          this._exit(0, "commander.version", str11);
         });
         return this;
       }
@@ -3025,10 +3025,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} [argsDescription]
        * @return {(string|Command)}
        */
-      description(str7, argsDescription) {
-        if (str7 === void 0 && argsDescription === void 0)
+      description(str11, argsDescription) {
+        if (str11 === void 0 && argsDescription === void 0)
           return this._description;
-        this._description = str7;
+        this._description = str11;
         if (argsDescription) {
           this._argsDescription = argsDescription;
         }
@@ -3040,9 +3040,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      summary(str7) {
-        if (str7 === void 0) return this._summary;
-        this._summary = str7;
+      summary(str11) {
+        if (str11 === void 0) return this._summary;
+        this._summary = str11;
         return this;
       }
       /**
@@ -3090,8 +3090,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      usage(str7) {
-        if (str7 === void 0) {
+      usage(str11) {
+        if (str11 === void 0) {
           if (this._usage) return this._usage;
           const args = this.registeredArguments.map((arg) => {
             return humanReadableArgName(arg);
@@ -3102,7 +3102,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             this.registeredArguments.length ? args : []
           ).join(" ");
         }
-        this._usage = str7;
+        this._usage = str11;
         return this;
       }
       /**
@@ -3111,9 +3111,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      name(str7) {
-        if (str7 === void 0) return this._name;
-        this._name = str7;
+      name(str11) {
+        if (str11 === void 0) return this._name;
+        this._name = str11;
         return this;
       }
       /**
@@ -3247,17 +3247,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let hasColors;
         let helpWidth;
         if (error2) {
-          baseWrite = (str7) => this._outputConfiguration.writeErr(str7);
+          baseWrite = (str11) => this._outputConfiguration.writeErr(str11);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
         } else {
-          baseWrite = (str7) => this._outputConfiguration.writeOut(str7);
+          baseWrite = (str11) => this._outputConfiguration.writeOut(str11);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str7) => {
-          if (!hasColors) str7 = this._outputConfiguration.stripColor(str7);
-          return baseWrite(str7);
+        const write = (str11) => {
+          if (!hasColors) str11 = this._outputConfiguration.stripColor(str11);
+          return baseWrite(str11);
         };
         return { error: error2, write, hasColors, helpWidth };
       }
@@ -4993,7 +4993,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj2, key2, val) {
+    function applyReviver(reviver, obj6, key2, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i = 0, len = val.length; i < len; ++i) {
@@ -5033,7 +5033,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj2, key2, val);
+      return reviver.call(obj6, key2, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -5480,13 +5480,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str7) => str7.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str11) => str11.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str7, indent, comment) => str7.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str7.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str11, indent, comment) => str11.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str11.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -5640,16 +5640,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str7) => /^(%|---|\.\.\.)/m.test(str7);
-    function lineLengthOverLimit(str7, lineWidth, indentLength) {
+    var containsDocumentMarker = (str11) => /^(%|---|\.\.\.)/m.test(str11);
+    function lineLengthOverLimit(str11, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str7.length;
+      const strLen = str11.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start2 = 0; i < strLen; ++i) {
-        if (str7[i] === "\n") {
+        if (str11[i] === "\n") {
           if (i - start2 > limit)
             return true;
           start2 = i + 1;
@@ -5666,11 +5666,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str7 = "";
+      let str11 = "";
       let start2 = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
         if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str7 += json.slice(start2, i) + "\\ ";
+          str11 += json.slice(start2, i) + "\\ ";
           i += 1;
           start2 = i;
           ch = "\\";
@@ -5679,38 +5679,38 @@ var require_stringifyString = __commonJS({
           switch (json[i + 1]) {
             case "u":
               {
-                str7 += json.slice(start2, i);
+                str11 += json.slice(start2, i);
                 const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str7 += "\\0";
+                    str11 += "\\0";
                     break;
                   case "0007":
-                    str7 += "\\a";
+                    str11 += "\\a";
                     break;
                   case "000b":
-                    str7 += "\\v";
+                    str11 += "\\v";
                     break;
                   case "001b":
-                    str7 += "\\e";
+                    str11 += "\\e";
                     break;
                   case "0085":
-                    str7 += "\\N";
+                    str11 += "\\N";
                     break;
                   case "00a0":
-                    str7 += "\\_";
+                    str11 += "\\_";
                     break;
                   case "2028":
-                    str7 += "\\L";
+                    str11 += "\\L";
                     break;
                   case "2029":
-                    str7 += "\\P";
+                    str11 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str7 += "\\x" + code.substr(2);
+                      str11 += "\\x" + code.substr(2);
                     else
-                      str7 += json.substr(i, 6);
+                      str11 += json.substr(i, 6);
                 }
                 i += 5;
                 start2 = i + 1;
@@ -5720,14 +5720,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str7 += json.slice(start2, i) + "\n\n";
+                str11 += json.slice(start2, i) + "\n\n";
                 while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str7 += "\n";
+                  str11 += "\n";
                   i += 2;
                 }
-                str7 += indent;
+                str11 += indent;
                 if (json[i + 2] === " ")
-                  str7 += "\\";
+                  str11 += "\\";
                 i += 1;
                 start2 = i + 1;
               }
@@ -5736,8 +5736,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str7 = start2 ? str7 + json.slice(start2) : json;
-      return implicitKey ? str7 : foldFlowLines.foldFlowLines(str7, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str11 = start2 ? str11 + json.slice(start2) : json;
+      return implicitKey ? str11 : foldFlowLines.foldFlowLines(str11, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -5865,15 +5865,15 @@ ${indent}${start2}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str7 = value.replace(/\n+/g, `$&
+      const str11 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str7);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str11);
         const { compat, tags: tags2 } = ctx.doc.schema;
         if (tags2.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str7 : foldFlowLines.foldFlowLines(str7, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str11 : foldFlowLines.foldFlowLines(str11, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -5969,10 +5969,10 @@ var require_stringify = __commonJS({
           return match.find((t) => t.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
-      let obj2;
+      let obj6;
       if (identity2.isScalar(item)) {
-        obj2 = item.value;
-        let match = tags2.filter((t) => t.identify?.(obj2));
+        obj6 = item.value;
+        let match = tags2.filter((t) => t.identify?.(obj6));
         if (match.length > 1) {
           const testMatch = match.filter((t) => t.test);
           if (testMatch.length > 0)
@@ -5980,11 +5980,11 @@ var require_stringify = __commonJS({
         }
         tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
       } else {
-        obj2 = item;
-        tagObj = tags2.find((t) => t.nodeClass && obj2 instanceof t.nodeClass);
+        obj6 = item;
+        tagObj = tags2.find((t) => t.nodeClass && obj6 instanceof t.nodeClass);
       }
       if (!tagObj) {
-        const name = obj2?.constructor?.name ?? (obj2 === null ? "null" : typeof obj2);
+        const name = obj6?.constructor?.name ?? (obj6 === null ? "null" : typeof obj6);
         throw new Error(`Tag not resolved for ${name} value`);
       }
       return tagObj;
@@ -6025,11 +6025,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str7 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str11 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str7;
-      return identity2.isScalar(node2) || str7[0] === "{" || str7[0] === "[" ? `${props} ${str7}` : `${props}
-${ctx.indent}${str7}`;
+        return str11;
+      return identity2.isScalar(node2) || str11[0] === "{" || str11[0] === "[" ? `${props} ${str11}` : `${props}
+${ctx.indent}${str11}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify4;
@@ -6064,8 +6064,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str7 = stringify4.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str7.length > 1024) {
+      let str11 = stringify4.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str11.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -6074,27 +6074,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str7 === "" ? "?" : explicitKey ? `? ${str7}` : str7;
+          return str11 === "" ? "?" : explicitKey ? `? ${str11}` : str11;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str7 = `? ${str7}`;
+        str11 = `? ${str11}`;
         if (keyComment && !keyCommentDone) {
-          str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(keyComment));
+          str11 += stringifyComment.lineComment(str11, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str7;
+        return str11;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(keyComment));
-        str7 = `? ${str7}
+          str11 += stringifyComment.lineComment(str11, ctx.indent, commentString(keyComment));
+        str11 = `? ${str11}
 ${indent}:`;
       } else {
-        str7 = `${str7}:`;
+        str11 = `${str11}:`;
         if (keyComment)
-          str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(keyComment));
+          str11 += stringifyComment.lineComment(str11, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity2.isNode(value)) {
@@ -6110,7 +6110,7 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity2.isScalar(value))
-        ctx.indentAtStart = str7.length + 1;
+        ctx.indentAtStart = str11.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity2.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
@@ -6154,16 +6154,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str7 += ws + valueStr;
+      str11 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str7 += stringifyComment.lineComment(str7, ctx.indent, commentString(valueComment));
+        str11 += stringifyComment.lineComment(str11, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str7;
+      return str11;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -6390,31 +6390,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str8 = stringify4.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str12 = stringify4.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str8 += stringifyComment.lineComment(str8, itemIndent, commentString(comment2));
+          str12 += stringifyComment.lineComment(str12, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str8);
+        lines.push(blockItemPrefix + str12);
       }
-      let str7;
+      let str11;
       if (lines.length === 0) {
-        str7 = flowChars.start + flowChars.end;
+        str11 = flowChars.start + flowChars.end;
       } else {
-        str7 = lines[0];
+        str11 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
           const line = lines[i];
-          str7 += line ? `
+          str11 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str7 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str11 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str7;
+      return str11;
     }
     function stringifyFlowCollection({ items: items2 }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -6457,21 +6457,21 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str7 = stringify4.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str7.includes("\n"));
+        let str11 = stringify4.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str11.includes("\n"));
         if (i < items2.length - 1) {
-          str7 += ",";
+          str11 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str7.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str11.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str7 += ",";
+            str11 += ",";
           }
         }
         if (comment)
-          str7 += stringifyComment.lineComment(str7, itemIndent, commentString(comment));
-        lines.push(str7);
+          str11 += stringifyComment.lineComment(str11, itemIndent, commentString(comment));
+        lines.push(str11);
         linesAtValue = lines.length;
       }
       const { start: start2, end } = flowChars;
@@ -6483,11 +6483,11 @@ ${indent}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str7 = start2;
+          let str11 = start2;
           for (const line of lines)
-            str7 += line ? `
+            str11 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str7}
+          return `${str11}
 ${indent}${end}`;
         } else {
           return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
@@ -6540,23 +6540,23 @@ var require_YAMLMap = __commonJS({
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema, obj2, ctx) {
+      static from(schema, obj6, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
         const add = (key2, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj2, key2, value);
+            value = replacer.call(obj6, key2, value);
           else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
             map.items.push(Pair.createPair(key2, value, ctx));
         };
-        if (obj2 instanceof Map) {
-          for (const [key2, value] of obj2)
+        if (obj6 instanceof Map) {
+          for (const [key2, value] of obj6)
             add(key2, value);
-        } else if (obj2 && typeof obj2 === "object") {
-          for (const key2 of Object.keys(obj2))
-            add(key2, obj2[key2]);
+        } else if (obj6 && typeof obj6 === "object") {
+          for (const key2 of Object.keys(obj6))
+            add(key2, obj6[key2]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -6666,7 +6666,7 @@ var require_map = __commonJS({
           onError("Expected a mapping for this tag");
         return map2;
       },
-      createNode: (schema, obj2, ctx) => YAMLMap.YAMLMap.from(schema, obj2, ctx)
+      createNode: (schema, obj6, ctx) => YAMLMap.YAMLMap.from(schema, obj6, ctx)
     };
     exports.map = map;
   }
@@ -6762,15 +6762,15 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema, obj2, ctx) {
+      static from(schema, obj6, ctx) {
         const { replacer } = ctx;
         const seq = new this(schema);
-        if (obj2 && Symbol.iterator in Object(obj2)) {
+        if (obj6 && Symbol.iterator in Object(obj6)) {
           let i = 0;
-          for (let it of obj2) {
+          for (let it of obj6) {
             if (typeof replacer === "function") {
-              const key2 = obj2 instanceof Set ? it : String(i++);
-              it = replacer.call(obj2, key2, it);
+              const key2 = obj6 instanceof Set ? it : String(i++);
+              it = replacer.call(obj6, key2, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -6804,7 +6804,7 @@ var require_seq = __commonJS({
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema, obj2, ctx) => YAMLSeq.YAMLSeq.from(schema, obj2, ctx)
+      createNode: (schema, obj6, ctx) => YAMLSeq.YAMLSeq.from(schema, obj6, ctx)
     };
     exports.seq = seq;
   }
@@ -6819,7 +6819,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str7) => str7,
+      resolve: (str11) => str11,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -6857,7 +6857,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str7) => new Scalar.Scalar(str7[0] === "t" || str7[0] === "T"),
+      resolve: (str11) => new Scalar.Scalar(str11[0] === "t" || str11[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -6909,7 +6909,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str7) => str7.slice(-3).toLowerCase() === "nan" ? NaN : str7[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str11) => str11.slice(-3).toLowerCase() === "nan" ? NaN : str11[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -6918,7 +6918,7 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str7) => parseFloat(str7),
+      resolve: (str11) => parseFloat(str11),
       stringify(node2) {
         const num2 = Number(node2.value);
         return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -6929,11 +6929,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str7) {
-        const node2 = new Scalar.Scalar(parseFloat(str7));
-        const dot = str7.indexOf(".");
-        if (dot !== -1 && str7[str7.length - 1] === "0")
-          node2.minFractionDigits = str7.length - dot - 1;
+      resolve(str11) {
+        const node2 = new Scalar.Scalar(parseFloat(str11));
+        const dot = str11.indexOf(".");
+        if (dot !== -1 && str11[str11.length - 1] === "0")
+          node2.minFractionDigits = str11.length - dot - 1;
         return node2;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -6950,7 +6950,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str7, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str7) : parseInt(str7.substring(offset), radix);
+    var intResolve = (str11, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str11) : parseInt(str11.substring(offset), radix);
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value) && value >= 0)
@@ -6963,15 +6963,15 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 2, 8, opt),
+      resolve: (str11, _onError, opt) => intResolve(str11, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
-    var int3 = {
+    var int6 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 0, 10, opt),
+      resolve: (str11, _onError, opt) => intResolve(str11, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -6980,10 +6980,10 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 2, 16, opt),
+      resolve: (str11, _onError, opt) => intResolve(str11, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int3;
+    exports.int = int6;
     exports.intHex = intHex;
     exports.intOct = intOct;
   }
@@ -6997,18 +6997,18 @@ var require_schema = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool4 = require_bool();
+    var bool6 = require_bool();
     var float = require_float();
-    var int3 = require_int();
+    var int6 = require_int();
     var schema = [
       map.map,
       seq.seq,
       string.string,
       _null.nullTag,
-      bool4.boolTag,
-      int3.intOct,
-      int3.int,
-      int3.intHex,
+      bool6.boolTag,
+      int6.intOct,
+      int6.int,
+      int6.intHex,
       float.floatNaN,
       float.floatExp,
       float.float
@@ -7033,7 +7033,7 @@ var require_schema2 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str7) => str7,
+        resolve: (str11) => str11,
         stringify: stringifyJSON
       },
       {
@@ -7050,7 +7050,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str7) => str7 === "true",
+        resolve: (str11) => str11 === "true",
         stringify: stringifyJSON
       },
       {
@@ -7058,7 +7058,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str7, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str7) : parseInt(str7, 10),
+        resolve: (str11, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str11) : parseInt(str11, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -7066,7 +7066,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str7) => parseFloat(str7),
+        resolve: (str11) => parseFloat(str11),
         stringify: stringifyJSON
       }
     ];
@@ -7074,9 +7074,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str7, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str7)}`);
-        return str7;
+      resolve(str11, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str11)}`);
+        return str11;
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
@@ -7108,10 +7108,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str7 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str7.length);
-          for (let i = 0; i < str7.length; ++i)
-            buffer[i] = str7.charCodeAt(i);
+          const str11 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str11.length);
+          for (let i = 0; i < str11.length; ++i)
+            buffer[i] = str11.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -7122,28 +7122,28 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str7;
+        let str11;
         if (typeof node_buffer.Buffer === "function") {
-          str7 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str11 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str7 = btoa(s);
+          str11 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str7.length / lineWidth);
+          const n = Math.ceil(str11.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str7.substr(o, lineWidth);
+            lines[i] = str11.substr(o, lineWidth);
           }
-          str7 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str11 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str7 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str11 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -7349,7 +7349,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str7) => str7.slice(-3).toLowerCase() === "nan" ? NaN : str7[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str11) => str11.slice(-3).toLowerCase() === "nan" ? NaN : str11[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -7358,7 +7358,7 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str7) => parseFloat(str7.replace(/_/g, "")),
+      resolve: (str11) => parseFloat(str11.replace(/_/g, "")),
       stringify(node2) {
         const num2 = Number(node2.value);
         return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
@@ -7369,11 +7369,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str7) {
-        const node2 = new Scalar.Scalar(parseFloat(str7.replace(/_/g, "")));
-        const dot = str7.indexOf(".");
+      resolve(str11) {
+        const node2 = new Scalar.Scalar(parseFloat(str11.replace(/_/g, "")));
+        const dot = str11.indexOf(".");
         if (dot !== -1) {
-          const f = str7.substring(dot + 1).replace(/_/g, "");
+          const f = str11.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node2.minFractionDigits = f.length;
         }
@@ -7393,34 +7393,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str7, offset, radix, { intAsBigInt }) {
-      const sign = str7[0];
+    function intResolve(str11, offset, radix, { intAsBigInt }) {
+      const sign = str11[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str7 = str7.substring(offset).replace(/_/g, "");
+      str11 = str11.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str7 = `0b${str7}`;
+            str11 = `0b${str11}`;
             break;
           case 8:
-            str7 = `0o${str7}`;
+            str11 = `0o${str11}`;
             break;
           case 16:
-            str7 = `0x${str7}`;
+            str11 = `0x${str11}`;
             break;
         }
-        const n2 = BigInt(str7);
+        const n2 = BigInt(str11);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str7, radix);
+      const n = parseInt(str11, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value)) {
-        const str7 = value.toString(radix);
-        return value < 0 ? "-" + prefix + str7.substr(1) : prefix + str7;
+        const str11 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str11.substr(1) : prefix + str11;
       }
       return stringifyNumber.stringifyNumber(node2);
     }
@@ -7430,7 +7430,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 2, 2, opt),
+      resolve: (str11, _onError, opt) => intResolve(str11, 2, 2, opt),
       stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
@@ -7439,15 +7439,15 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 1, 8, opt),
+      resolve: (str11, _onError, opt) => intResolve(str11, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
-    var int3 = {
+    var int6 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 0, 10, opt),
+      resolve: (str11, _onError, opt) => intResolve(str11, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -7456,10 +7456,10 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str7, _onError, opt) => intResolve(str7, 2, 16, opt),
+      resolve: (str11, _onError, opt) => intResolve(str11, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int3;
+    exports.int = int6;
     exports.intBin = intBin;
     exports.intHex = intHex;
     exports.intOct = intOct;
@@ -7560,9 +7560,9 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str7, asBigInt) {
-      const sign = str7[0];
-      const parts = sign === "-" || sign === "+" ? str7.substring(1) : str7;
+    function parseSexagesimal(str11, asBigInt) {
+      const sign = str11[0];
+      const parts = sign === "-" || sign === "+" ? str11.substring(1) : str11;
       const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
       return sign === "-" ? num2(-1) * res : res;
@@ -7599,7 +7599,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str7, _onError, { intAsBigInt }) => parseSexagesimal(str7, intAsBigInt),
+      resolve: (str11, _onError, { intAsBigInt }) => parseSexagesimal(str11, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -7608,7 +7608,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str7) => parseSexagesimal(str7, false),
+      resolve: (str11) => parseSexagesimal(str11, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -7619,8 +7619,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str7) {
-        const match = str7.match(timestamp.test);
+      resolve(str11) {
+        const match = str11.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -7652,9 +7652,9 @@ var require_schema3 = __commonJS({
     var seq = require_seq();
     var string = require_string();
     var binary = require_binary();
-    var bool4 = require_bool2();
+    var bool6 = require_bool2();
     var float = require_float2();
-    var int3 = require_int2();
+    var int6 = require_int2();
     var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
@@ -7665,12 +7665,12 @@ var require_schema3 = __commonJS({
       seq.seq,
       string.string,
       _null.nullTag,
-      bool4.trueTag,
-      bool4.falseTag,
-      int3.intBin,
-      int3.intOct,
-      int3.int,
-      int3.intHex,
+      bool6.trueTag,
+      bool6.falseTag,
+      int6.intBin,
+      int6.intOct,
+      int6.int,
+      int6.intHex,
       float.floatNaN,
       float.floatExp,
       float.float,
@@ -7695,9 +7695,9 @@ var require_tags = __commonJS({
     var _null = require_null();
     var seq = require_seq();
     var string = require_string();
-    var bool4 = require_bool();
+    var bool6 = require_bool();
     var float = require_float();
-    var int3 = require_int();
+    var int6 = require_int();
     var schema = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
@@ -7716,14 +7716,14 @@ var require_tags = __commonJS({
     ]);
     var tagsByName = {
       binary: binary.binary,
-      bool: bool4.boolTag,
+      bool: bool6.boolTag,
       float: float.float,
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
       floatTime: timestamp.floatTime,
-      int: int3.int,
-      intHex: int3.intHex,
-      intOct: int3.intOct,
+      int: int6.int,
+      intHex: int6.intHex,
+      intOct: int6.intOct,
       intTime: timestamp.intTime,
       map: map.map,
       merge: merge2.merge,
@@ -10847,15 +10847,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list14, type) {
-      for (let i = 0; i < list14.length; ++i)
-        if (list14[i].type === type)
+    function includesToken(list17, type) {
+      for (let i = 0; i < list17.length; ++i)
+        if (list17[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list14) {
-      for (let i = 0; i < list14.length; ++i) {
-        switch (list14[i].type) {
+    function findNonEmptyIndex(list17) {
+      for (let i = 0; i < list17.length; ++i) {
+        switch (list17[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -12091,7 +12091,7 @@ var init_parse_fast = __esm({
         return object;
       }
       blockSeq(seq, depth) {
-        const list14 = [];
+        const list17 = [];
         const at = [];
         for (const { start: start2, value } of seq.items) {
           let found2 = false;
@@ -12103,11 +12103,11 @@ var init_parse_fast = __esm({
             if (value !== void 0) unsure();
             continue;
           }
-          list14.push(this.entry(value, depth));
+          list17.push(this.entry(value, depth));
           at.push(this.valueAt(value, start2));
         }
-        this.places.record(list14, { at });
-        return list14;
+        this.places.record(list17, { at });
+        return list17;
       }
       flow(collection, depth) {
         const isMap3 = collection.start.source === "{";
@@ -12117,7 +12117,7 @@ var init_parse_fast = __esm({
         if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
         for (const t of rest) this.filler(t);
         const object = {};
-        const list14 = [];
+        const list17 = [];
         const keys = [];
         const at = [];
         const last = collection.items.length - 1;
@@ -12135,7 +12135,7 @@ var init_parse_fast = __esm({
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
           if (!isMap3) {
             if (key2 !== void 0 || sep5 !== void 0 || value === void 0) unsure();
-            list14.push(this.node(value, depth + 1));
+            list17.push(this.node(value, depth + 1));
             at.push(value.offset);
             continue;
           }
@@ -12148,8 +12148,8 @@ var init_parse_fast = __esm({
           at.push(key2.offset, this.valueAt(value, sep5));
         }
         if (isMap3) this.places.record(object, { keys, at });
-        else this.places.record(list14, { at });
-        return isMap3 ? object : list14;
+        else this.places.record(list17, { at });
+        return isMap3 ? object : list17;
       }
       /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
       entry(value, depth) {
@@ -12261,9 +12261,9 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       return node2.value;
     }
     if ((0, import_yaml2.isSeq)(node2)) {
-      const list14 = [];
-      for (const item of node2.items) list14.push(convert(item, depth + 1, via));
-      return list14;
+      const list17 = [];
+      for (const item of node2.items) list17.push(convert(item, depth + 1, via));
+      return list17;
     }
     if ((0, import_yaml2.isMap)(node2)) {
       const object = {};
@@ -12766,7 +12766,7 @@ var require_code = __commonJS({
     }
     exports._ = _;
     var plus = new _Code("+");
-    function str7(strs, ...args) {
+    function str11(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -12777,7 +12777,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports.str = str7;
+    exports.str = str11;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -12820,7 +12820,7 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str7`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str11`${c1}${c2}`;
     }
     exports.strConcat = strConcat;
     function interpolate2(x) {
@@ -13534,12 +13534,12 @@ var require_codegen = __commonJS({
       }
       // `for-in` statement.
       // With option `ownProperties` replaced with a `for-of` loop for object keys
-      forIn(nameOrPrefix, obj2, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
+      forIn(nameOrPrefix, obj6, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
         if (this.opts.ownProperties) {
-          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj2})`, forBody);
+          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj6})`, forBody);
         }
         const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForIter("in", varKind, name, obj2), () => forBody(name));
+        return this._for(new ForIter("in", varKind, name, obj6), () => forBody(name));
       }
       // end `for` loop
       endFor() {
@@ -13782,22 +13782,22 @@ var require_util = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str7) {
-      return unescapeJsonPointer(decodeURIComponent(str7));
+    function unescapeFragment(str11) {
+      return unescapeJsonPointer(decodeURIComponent(str11));
     }
     exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str7) {
-      return encodeURIComponent(escapeJsonPointer(str7));
+    function escapeFragment(str11) {
+      return encodeURIComponent(escapeJsonPointer(str11));
     }
     exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str7) {
-      if (typeof str7 == "number")
-        return `${str7}`;
-      return str7.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str11) {
+      if (typeof str11 == "number")
+        return `${str11}`;
+      return str11.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str7) {
-      return str7.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str11) {
+      return str11.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -14822,8 +14822,8 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str7) {
-      return str7.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str11) {
+      return str11.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
@@ -15359,11 +15359,11 @@ var require_validate = __commonJS({
         if (!this.allErrors)
           this.gen.if(cond);
       }
-      setParams(obj2, assign) {
+      setParams(obj6, assign) {
         if (assign)
-          Object.assign(this.params, obj2);
+          Object.assign(this.params, obj6);
         else
-          this.params = obj2;
+          this.params = obj6;
       }
       block$data(valid, codeBlock2, $dataValid = codegen_1.nil) {
         this.gen.block(() => {
@@ -15920,10 +15920,10 @@ var require_utils = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str7, token) {
+    function findToken(str11, token) {
       let ind = 0;
-      for (let i = 0; i < str7.length; i++) {
-        if (str7[i] === token) ind++;
+      for (let i = 0; i < str11.length; i++) {
+        if (str11[i] === token) ind++;
       }
       return ind;
     }
@@ -16993,7 +16993,7 @@ var require_core = __commonJS({
     var util_1 = require_util();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str7, flags2) => new RegExp(str7, flags2);
+    var defaultRegExp = (str11, flags2) => new RegExp(str11, flags2);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -17788,16 +17788,16 @@ var require_ucs2length = __commonJS({
   "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str7) {
-      const len = str7.length;
+    function ucs2length(str11) {
+      const len = str11.length;
       let length = 0;
       let pos = 0;
       let value;
       while (pos < len) {
         length++;
-        value = str7.charCodeAt(pos++);
+        value = str11.charCodeAt(pos++);
         if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str7.charCodeAt(pos);
+          value = str11.charCodeAt(pos);
           if ((value & 64512) === 56320)
             pos++;
         }
@@ -20485,8 +20485,8 @@ async function loadConfig(input, options) {
     const data = file.data;
     if (data !== null && typeof data === "object" && !Array.isArray(data)) {
       for (const kind2 of kinds) {
-        const list14 = data[kind2.key];
-        if (Array.isArray(list14)) objects += list14.length;
+        const list17 = data[kind2.key];
+        if (Array.isArray(list17)) objects += list17.length;
       }
     }
     const broken = new Set(
@@ -20552,14 +20552,14 @@ async function loadConfig(input, options) {
       });
       const items2 = data[kind2.key];
       if (!Array.isArray(items2) || broken.has(kind2.key)) continue;
-      const declared2 = desired.objects[kind2.name];
+      const declared = desired.objects[kind2.name];
       items2.forEach((item, i) => {
         const owner = `${kind2.words.one} "${ownerName(item?.[kind2.identityKey ?? "name"])}"`;
         const ctx = new ObjectContext(run14, file, `/${kind2.key}/${i}`, owner, variables);
         if (broken.has(`${kind2.key}/${i}`)) {
           kind2.checkBroken?.(item, ctx);
           ctx.checkAllReferences("", item, new Set(kind2.secretPointers?.(item) ?? []));
-        } else declared2.push(kind2.declare(item, ctx));
+        } else declared.push(kind2.declare(item, ctx));
       });
     }
   }
@@ -21225,9 +21225,9 @@ var init_kinds = __esm({
 });
 
 // src/plan/context.ts
-function declarationKey(project3, declared2) {
-  const identity2 = declared2.id !== void 0 ? `#${declared2.id}` : `=${declared2.name}`;
-  return `${project3}/${declared2.kind}/${identity2}`;
+function declarationKey(project3, declared) {
+  const identity2 = declared.id !== void 0 ? `#${declared.id}` : `=${declared.name}`;
+  return `${project3}/${declared.kind}/${identity2}`;
 }
 function newSink() {
   return { actions: [], notes: [], errors: [] };
@@ -22017,8 +22017,8 @@ function fieldTable(fields, roles = {}) {
       for (const [key2, f] of plain) {
         const value = ownValue(input, key2);
         if (key2 === all.identity || value === void 0) continue;
-        const declared2 = f.declare(value, { ctx, pointer: `/${key2}` });
-        if (declared2 !== void 0) out[key2] = declared2;
+        const declared = f.declare(value, { ctx, pointer: `/${key2}` });
+        if (declared !== void 0) out[key2] = declared;
       }
       return out;
     },
@@ -22157,6 +22157,7 @@ function defineKind(spec) {
     words: words2,
     values: table.values,
     verbs,
+    answers: spec.answers ?? {},
     schema: {
       description: spec.schema.list,
       item: { $ref: `#/$defs/${spec.schema.def}` },
@@ -22173,23 +22174,23 @@ function defineKind(spec) {
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
     ...hooks.checkProject ? { checkProject: hooks.checkProject } : {},
     ...service.search ? { searches: true } : {},
-    async read(client, project3, declared2, run14, scope) {
-      const list14 = () => objects(client, project3, scope);
-      const read = hooks.read ? await hooks.read(client, project3, declared2, run14, list14) : { live: { objects: await list14() }, read: {} };
+    async read(client, project3, declared, run14, scope) {
+      const list17 = () => objects(client, project3, scope);
+      const read = hooks.read ? await hooks.read(client, project3, declared, run14, list17) : { live: { objects: await list17() }, read: {} };
       return scoped(read, scope);
     },
     async reread(client, project3, read, run14, scope) {
-      const list14 = () => objects(client, project3, scope);
+      const list17 = () => objects(client, project3, scope);
       if (hooks.reread) {
-        return scoped({ live: await hooks.reread(client, project3, read, run14, list14) }, scope).live;
+        return scoped({ live: await hooks.reread(client, project3, read, run14, list17) }, scope).live;
       }
       if (read !== void 0 && !isEmptyRecord(read)) {
         throw new UserError(`the saved plan's record of what was read for ${words2.many} is damaged`);
       }
-      return scoped({ live: { objects: await list14() } }, scope).live;
+      return scoped({ live: { objects: await list17() } }, scope).live;
     },
     ...service.count ? { count: service.count } : {},
-    ...hooks.references ? { references: (declared2) => hooks.references?.(declared2) ?? [] } : {},
+    ...hooks.references ? { references: (declared) => hooks.references?.(declared) ?? [] } : {},
     plan(desired, live, ref, ctx) {
       if (hooks.plan) hooks.plan(desired, live, ref, ctx);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);
@@ -22270,6 +22271,187 @@ var init_define = __esm({
   }
 });
 
+// src/service/shapes.ts
+function listPage(item) {
+  return {
+    schema: obj({ results: list(item), count: nonNegative, next: strOrNull }, ["results", "count", "next"]),
+    list: "results"
+  };
+}
+function cursorPage(item) {
+  return {
+    schema: obj({ results: list(item), count: nonNegative, next: strOrNull }, ["results", "next"]),
+    list: "results"
+  };
+}
+function answerList(item) {
+  return { schema: list(item), list: "array" };
+}
+var answerObject, answerTypes, obj, str, strOrNull, int, list, nonNegative, event, integration, organization, member, project, SHAPES;
+var init_shapes = __esm({
+  "src/service/shapes.ts"() {
+    "use strict";
+    answerObject = (properties3, required2 = []) => ({
+      type: "object",
+      properties: properties3,
+      required: required2
+    });
+    answerTypes = {
+      obj: answerObject,
+      str: { type: "string" },
+      strOrNull: { type: ["string", "null"] },
+      int: { type: "integer" },
+      bool: { type: "boolean" },
+      list: (items2) => ({ type: "array", items: items2 })
+    };
+    ({ obj, str, strOrNull, int, list } = answerTypes);
+    nonNegative = { type: "integer", minimum: 0 };
+    event = obj(
+      {
+        id: str,
+        event: str,
+        timestamp: str,
+        distinct_id: str,
+        properties: { type: "object" },
+        person: { type: ["object", "null"] }
+      },
+      ["id", "event", "timestamp"]
+    );
+    integration = obj({ id: int, kind: str, display_name: strOrNull }, ["id", "kind"]);
+    organization = obj(
+      {
+        id: str,
+        name: str,
+        available_product_features: { type: ["array", "null"], items: obj({ key: str }, ["key"]) },
+        available_features: list(str)
+      },
+      ["id"]
+    );
+    member = obj(
+      { id: str, user: obj({ uuid: str, email: str, first_name: str, last_name: str }, ["uuid", "email"]) },
+      ["id", "user"]
+    );
+    project = obj({ id: int, organization: str }, ["id", "organization"]);
+    SHAPES = {
+      eventPage: cursorPage(event),
+      event: { schema: event },
+      eventValues: answerList(obj({ name: {} }, ["name"])),
+      integrationPage: listPage(integration),
+      organization: { schema: organization },
+      memberPage: listPage(member),
+      project: { schema: project },
+      /** The organization's projects list: each project's id is what the tool reads. */
+      projectPage: listPage(obj({ id: int }, ["id"]))
+    };
+  }
+});
+
+// src/kinds/batch-export/operations/answers.ts
+var RUN_STATUSES, obj2, str2, strOrNull2, bool, run, backfill, logEntry, OPERATIONS_ANSWERS;
+var init_answers = __esm({
+  "src/kinds/batch-export/operations/answers.ts"() {
+    "use strict";
+    init_shapes();
+    RUN_STATUSES = [
+      "Cancelled",
+      "Completed",
+      "ContinuedAsNew",
+      "Failed",
+      "FailedRetryable",
+      "FailedBilling",
+      "Terminated",
+      "TimedOut",
+      "Running",
+      "Starting"
+    ];
+    ({ obj: obj2, str: str2, strOrNull: strOrNull2, bool } = answerTypes);
+    run = obj2(
+      {
+        id: str2,
+        status: str2,
+        created_at: str2,
+        finished_at: strOrNull2,
+        data_interval_start: strOrNull2,
+        data_interval_end: strOrNull2,
+        records_completed: { type: ["integer", "null"] },
+        latest_error: strOrNull2,
+        backfill: strOrNull2
+      },
+      ["id", "status", "created_at"]
+    );
+    backfill = obj2(
+      {
+        id: str2,
+        status: str2,
+        created_at: str2,
+        start_at: strOrNull2,
+        end_at: strOrNull2,
+        progress: { type: ["object", "null"] }
+      },
+      ["id", "status", "created_at"]
+    );
+    logEntry = obj2({ timestamp: str2, level: str2, message: str2, instance_id: str2 }, [
+      "timestamp",
+      "level",
+      "message"
+    ]);
+    OPERATIONS_ANSWERS = {
+      runPage: cursorPage(run),
+      run: { schema: run },
+      backfillPage: cursorPage(backfill),
+      /** Logs come in a limit/offset envelope whose `next` is always null (service-api.md §4). */
+      logPage: cursorPage(logEntry),
+      /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
+      backfillCreated: { schema: obj2({ backfill_id: str2 }, ["backfill_id"]) },
+      cancelled: { schema: obj2({ cancelled: bool }, ["cancelled"]) }
+    };
+  }
+});
+
+// src/kinds/batch-export/answers.ts
+var obj3, str3, strOrNull3, int2, bool2, list2, batchExport, BATCH_EXPORT_ANSWERS;
+var init_answers2 = __esm({
+  "src/kinds/batch-export/answers.ts"() {
+    "use strict";
+    init_shapes();
+    init_answers();
+    ({ obj: obj3, str: str3, strOrNull: strOrNull3, int: int2, bool: bool2, list: list2 } = answerTypes);
+    batchExport = obj3(
+      {
+        id: str3,
+        team_id: int2,
+        name: str3,
+        model: strOrNull3,
+        destination: obj3(
+          {
+            type: str3,
+            config: { type: ["object", "null"] },
+            integration: { type: ["integer", "null"] }
+          },
+          ["type"]
+        ),
+        interval: str3,
+        paused: bool2,
+        last_paused_at: strOrNull3,
+        start_at: strOrNull3,
+        end_at: strOrNull3,
+        hogql_query: strOrNull3,
+        filters: { type: ["array", "null"] },
+        latest_runs: list2(OPERATIONS_ANSWERS.run.schema)
+      },
+      ["id", "team_id", "name", "destination", "interval", "paused"]
+    );
+    BATCH_EXPORT_ANSWERS = {
+      /** A limit/offset list (`PaginatedBatchExportList`). */
+      batchExportPage: listPage(batchExport),
+      batchExport: { schema: batchExport },
+      /** Pause and unpause (the OpenAPI names no body). */
+      paused: { schema: obj3({ paused: bool2 }, ["paused"]) },
+      ...OPERATIONS_ANSWERS
+    };
+  }
+});
+
 // src/kinds/batch-export/service-rules/schema.ts
 function configSchema(type) {
   return CONFIGS[type];
@@ -22277,18 +22459,18 @@ function configSchema(type) {
 function configKeys(type) {
   return new Set(Object.keys(CONFIGS[type]?.properties ?? {}));
 }
-var SECRET_NOTE, str, bool, int, secret, legacySecret, EVENT_LISTS, COMPRESSIONS, OBJECT_FILES, LEGACY_PARQUET, S3_PLACE, configAwsS3, configS3Compatible, configS3, configSnowflake, configPostgres, awsKeys, configRedshift, configBigQuery, configDatabricks, configAzureBlob, configHTTP, configNoOp, CONFIGS, DESTINATION_TYPES, INTEGRATION_ID, DESTINATION_SCHEMA, CONFIG_DEFS;
+var SECRET_NOTE, str4, bool3, int3, secret, legacySecret, EVENT_LISTS, COMPRESSIONS, OBJECT_FILES, LEGACY_PARQUET, S3_PLACE, configAwsS3, configS3Compatible, configS3, configSnowflake, configPostgres, awsKeys, configRedshift, configBigQuery, configDatabricks, configAzureBlob, configHTTP, configNoOp, CONFIGS, DESTINATION_TYPES, INTEGRATION_ID, DESTINATION_SCHEMA, CONFIG_DEFS;
 var init_schema2 = __esm({
   "src/kinds/batch-export/service-rules/schema.ts"() {
     "use strict";
     SECRET_NOTE = "Secret: must be a ${NAME} reference to an environment variable; never sent back by the service.";
-    str = (description, extra = {}) => ({
+    str4 = (description, extra = {}) => ({
       type: "string",
       description,
       ...extra
     });
-    bool = (description) => ({ type: "boolean", description });
-    int = (description, minimum, maximum) => ({
+    bool3 = (description) => ({ type: "boolean", description });
+    int3 = (description, minimum, maximum) => ({
       type: "integer",
       description,
       ...minimum === void 0 ? {} : { minimum },
@@ -22316,22 +22498,22 @@ var init_schema2 = __esm({
     };
     COMPRESSIONS = ["gzip", "brotli", "zstd", "lz4", "snappy"];
     OBJECT_FILES = {
-      compression: str(
+      compression: str4(
         "Compression: gzip or brotli for JSONLines; zstd, lz4, snappy, gzip or brotli for Parquet. Default none.",
         { enum: COMPRESSIONS }
       ),
-      file_format: str("File format of the exported files (default JSONLines).", {
+      file_format: str4("File format of the exported files (default JSONLines).", {
         enum: ["JSONLines", "Parquet"]
       }),
-      max_file_size_mb: int("Split files above this size (MB); default no limit.", 1)
+      max_file_size_mb: int3("Split files above this size (MB); default no limit.", 1)
     };
-    LEGACY_PARQUET = bool(
+    LEGACY_PARQUET = bool3(
       "Keep the codec in Parquet file names (e.g. .parquet.zst): only for an export that already writes them; the service refuses true on a new export."
     );
     S3_PLACE = {
-      bucket_name: str("S3 bucket name.", { minLength: 1 }),
-      region: str("Region of the bucket, e.g. us-east-1.", { minLength: 1 }),
-      prefix: str("Key prefix inside the bucket; may use the service's date placeholders.", { minLength: 1 })
+      bucket_name: str4("S3 bucket name.", { minLength: 1 }),
+      region: str4("Region of the bucket, e.g. us-east-1.", { minLength: 1 }),
+      prefix: str4("Key prefix inside the bucket; may use the service's date placeholders.", { minLength: 1 })
     };
     configAwsS3 = {
       type: "object",
@@ -22341,8 +22523,8 @@ var init_schema2 = __esm({
         ...S3_PLACE,
         ...OBJECT_FILES,
         legacy_parquet_extension: LEGACY_PARQUET,
-        encryption: str("Server-side encryption; default none.", { enum: ["AES256", "aws:kms"] }),
-        kms_key_id: str("KMS key id when encryption is aws:kms."),
+        encryption: str4("Server-side encryption; default none.", { enum: ["AES256", "aws:kms"] }),
+        kms_key_id: str4("KMS key id when encryption is aws:kms."),
         ...EVENT_LISTS
       },
       required: ["bucket_name", "region", "prefix"]
@@ -22355,7 +22537,7 @@ var init_schema2 = __esm({
         ...S3_PLACE,
         ...OBJECT_FILES,
         legacy_parquet_extension: LEGACY_PARQUET,
-        use_virtual_style_addressing: bool("Use virtual-hosted-style bucket URLs (default false)."),
+        use_virtual_style_addressing: bool3("Use virtual-hosted-style bucket URLs (default false)."),
         ...EVENT_LISTS
       },
       required: ["bucket_name", "region", "prefix"]
@@ -22365,18 +22547,18 @@ var init_schema2 = __esm({
       description: "Legacy Amazon S3 with inline keys: kept for exports created before integrations. The newest service refuses new S3 exports (and migrated the old ones to AwsS3 / S3Compatible): use those types with an integration.",
       additionalProperties: false,
       properties: {
-        bucket_name: str("S3 bucket name."),
-        region: str("AWS region of the bucket, e.g. us-east-1."),
-        prefix: str("Key prefix inside the bucket; may use the service's date placeholders."),
+        bucket_name: str4("S3 bucket name."),
+        region: str4("AWS region of the bucket, e.g. us-east-1."),
+        prefix: str4("Key prefix inside the bucket; may use the service's date placeholders."),
         aws_access_key_id: secret("AWS access key id."),
         aws_secret_access_key: secret("AWS secret access key."),
         ...OBJECT_FILES,
-        encryption: str("Server-side encryption.", { enum: ["AES256", "aws:kms"] }),
-        kms_key_id: str("KMS key id when encryption is aws:kms."),
-        endpoint_url: str(
+        encryption: str4("Server-side encryption.", { enum: ["AES256", "aws:kms"] }),
+        kms_key_id: str4("KMS key id when encryption is aws:kms."),
+        endpoint_url: str4(
           "Endpoint of an S3-compatible service instead of AWS (S3Compatible in the newest service)."
         ),
-        use_virtual_style_addressing: bool("Use virtual-hosted-style bucket URLs."),
+        use_virtual_style_addressing: bool3("Use virtual-hosted-style bucket URLs."),
         ...EVENT_LISTS
       },
       required: ["bucket_name", "region", "prefix"]
@@ -22386,19 +22568,19 @@ var init_schema2 = __esm({
       description: "Snowflake. Newest service: account, user and password or key pair live in the snowflake integration named by destination.integration; the inline keys are for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        database: str("Database name."),
-        warehouse: str("Warehouse name."),
-        schema: str("Schema name."),
-        table_name: str("Table to write into (default events)."),
-        role: str("Role to assume; default the user's."),
-        account: str(
+        database: str4("Database name."),
+        warehouse: str4("Warehouse name."),
+        schema: str4("Schema name."),
+        table_name: str4("Table to write into (default events)."),
+        role: str4("Role to assume; default the user's."),
+        account: str4(
           "Snowflake account identifier. Legacy (exports created before integrations): the newest service keeps it in the integration."
         ),
         user: legacySecret("Snowflake user."),
         password: legacySecret("Snowflake password (authentication_type password)."),
         private_key: legacySecret("Private key (authentication_type keypair)."),
         private_key_passphrase: legacySecret("Passphrase of the private key."),
-        authentication_type: str(
+        authentication_type: str4(
           "How to authenticate. Legacy (exports created before integrations): the newest service keeps it in the integration.",
           { enum: ["password", "keypair"] }
         ),
@@ -22411,12 +22593,12 @@ var init_schema2 = __esm({
       description: "PostgreSQL. Newest service: new exports need the postgresql integration named by destination.integration (host and credentials); inline user and password stay accepted for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        database: str("Database name."),
-        schema: str("Database schema (default public)."),
-        table_name: str("Table to write into (default events)."),
-        has_self_signed_cert: bool("Accept a self-signed TLS certificate (default false)."),
-        host: str("Database host name, when not the integration's (the service refuses private addresses)."),
-        port: int("Database port (default 5432).", 1, 65535),
+        database: str4("Database name."),
+        schema: str4("Database schema (default public)."),
+        table_name: str4("Table to write into (default events)."),
+        has_self_signed_cert: bool3("Accept a self-signed TLS certificate (default false)."),
+        host: str4("Database host name, when not the integration's (the service refuses private addresses)."),
+        port: int3("Database port (default 5432).", 1, 65535),
         user: legacySecret("Database user."),
         password: legacySecret("Database password."),
         ...EVENT_LISTS
@@ -22438,27 +22620,27 @@ var init_schema2 = __esm({
       description: "Amazon Redshift. Newest service: new exports need the aws-redshift integration named by destination.integration; inline user and password stay accepted for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        database: str("Database name."),
+        database: str4("Database name."),
         user: legacySecret("Database user."),
         password: legacySecret("Database password."),
-        host: str(
+        host: str4(
           "Cluster or workgroup endpoint; required when the integration has none (the service refuses private addresses)."
         ),
-        port: int("Database port (default 5439).", 1, 65535),
-        schema: str("Database schema (default public)."),
-        table_name: str("Table to write into (default events)."),
-        properties_data_type: str("Column type of the properties (default varchar).", {
+        port: int3("Database port (default 5439).", 1, 65535),
+        schema: str4("Database schema (default public)."),
+        table_name: str4("Table to write into (default events)."),
+        properties_data_type: str4("Column type of the properties (default varchar).", {
           enum: ["varchar", "super"]
         }),
-        mode: str("How rows are loaded (default INSERT).", { enum: ["INSERT", "COPY"] }),
+        mode: str4("How rows are loaded (default INSERT).", { enum: ["INSERT", "COPY"] }),
         copy_inputs: {
           type: "object",
           description: "Staging bucket for mode COPY.",
           additionalProperties: false,
           properties: {
-            s3_bucket: str("Staging S3 bucket."),
-            region_name: str("AWS region of the staging bucket."),
-            s3_key_prefix: str("Key prefix inside the staging bucket."),
+            s3_bucket: str4("Staging S3 bucket."),
+            region_name: str4("AWS region of the staging bucket."),
+            s3_key_prefix: str4("Key prefix inside the staging bucket."),
             authorization: {
               ...awsKeys("How Redshift reads the staging bucket"),
               type: ["string", "object", "integer"],
@@ -22467,7 +22649,7 @@ var init_schema2 = __esm({
             bucket_credentials: awsKeys("How the export writes to the staging bucket")
           }
         },
-        has_self_signed_cert: bool(
+        has_self_signed_cert: bool3(
           "Accept a self-signed TLS certificate. Older services only: the newest refuses it as an unknown field."
         ),
         ...EVENT_LISTS
@@ -22479,10 +22661,10 @@ var init_schema2 = __esm({
       description: "Google BigQuery. Newest service: the service account lives in the google-cloud-service-account integration named by destination.integration; the inline key fields are for exports created before integrations.",
       additionalProperties: false,
       properties: {
-        dataset_id: str("BigQuery dataset id."),
-        table_id: str("Table to write into (default events)."),
-        use_json_type: bool("Store properties as JSON (default false; cannot change after create)."),
-        project_id: str("Google Cloud project id; default the integration's."),
+        dataset_id: str4("BigQuery dataset id."),
+        table_id: str4("Table to write into (default events)."),
+        use_json_type: bool3("Store properties as JSON (default false; cannot change after create)."),
+        project_id: str4("Google Cloud project id; default the integration's."),
         private_key: legacySecret("Service-account private key."),
         private_key_id: legacySecret("Service-account private key id."),
         token_uri: legacySecret("Service-account token URI."),
@@ -22496,12 +22678,12 @@ var init_schema2 = __esm({
       description: "Databricks: the credentials live in the databricks integration named by destination.integration. http_path, catalog, schema and table_name are required to create one.",
       additionalProperties: false,
       properties: {
-        http_path: str("SQL warehouse HTTP path."),
-        catalog: str("Unity Catalog name."),
-        schema: str("Schema name."),
-        table_name: str("Table to write into."),
-        use_variant_type: bool("Store properties as VARIANT (default true)."),
-        use_automatic_schema_evolution: bool("Let the table schema evolve (default true)."),
+        http_path: str4("SQL warehouse HTTP path."),
+        catalog: str4("Unity Catalog name."),
+        schema: str4("Schema name."),
+        table_name: str4("Table to write into."),
+        use_variant_type: bool3("Store properties as VARIANT (default true)."),
+        use_automatic_schema_evolution: bool3("Let the table schema evolve (default true)."),
         ...EVENT_LISTS
       }
     };
@@ -22510,8 +22692,8 @@ var init_schema2 = __esm({
       description: "Azure Blob Storage: the credentials live in the azure-blob integration named by destination.integration. container_name is required to create one.",
       additionalProperties: false,
       properties: {
-        container_name: str("Blob container name."),
-        prefix: str("Blob name prefix (default none)."),
+        container_name: str4("Blob container name."),
+        prefix: str4("Blob name prefix (default none)."),
         ...OBJECT_FILES,
         legacy_parquet_extension: LEGACY_PARQUET,
         ...EVENT_LISTS
@@ -22522,7 +22704,7 @@ var init_schema2 = __esm({
       description: "PostHog batch HTTP endpoint (events model only; inline token, no integration). url and token are required to create one.",
       additionalProperties: false,
       properties: {
-        url: str(
+        url: str4(
           "Endpoint URL: the newest service accepts only https://us.i.posthog.com/batch/ or https://eu.i.posthog.com/batch/."
         ),
         token: secret("Project API token of the receiving project."),
@@ -22535,7 +22717,7 @@ var init_schema2 = __esm({
       description: "Does nothing; for tests.",
       additionalProperties: false,
       properties: {
-        arg: str("Free-form argument, ignored (default empty)."),
+        arg: str4("Free-form argument, ignored (default empty)."),
         ...EVENT_LISTS
       }
     };
@@ -23074,17 +23256,17 @@ var init_item_rules = __esm({
 });
 
 // src/kinds/batch-export/live.ts
-async function readBatchExports(client, project3, declared2, _run, list14) {
+async function readBatchExports(client, project3, declared, _run, list17) {
   const names = (d) => !d.deleted && d.destination?.integration !== void 0;
-  const read = declared2.some(names) ? { integrations: true } : {};
-  return { live: await readAll(client, project3, read, list14), read };
+  const read = declared.some(names) ? { integrations: true } : {};
+  return { live: await readAll(client, project3, read, list17), read };
 }
-async function rereadBatchExports(client, project3, read, _run, list14) {
-  return readAll(client, project3, checkReads(read), list14);
+async function rereadBatchExports(client, project3, read, _run, list17) {
+  return readAll(client, project3, checkReads(read), list17);
 }
-async function readAll(client, project3, read, list14) {
+async function readAll(client, project3, read, list17) {
   const [objects, integrations2] = await Promise.all([
-    list14(),
+    list17(),
     read.integrations ? client.integrations.listAll(project3) : void 0
   ]);
   const live = { objects };
@@ -23105,11 +23287,12 @@ var init_live = __esm({
 });
 
 // src/kinds/batch-export/name.ts
-var BATCH_EXPORT;
+var BATCH_EXPORT, EXPORT_WORDS;
 var init_name = __esm({
   "src/kinds/batch-export/name.ts"() {
     "use strict";
     BATCH_EXPORT = "batch_export";
+    EXPORT_WORDS = { one: "batch export", many: "batch exports" };
   }
 });
 
@@ -23190,8 +23373,8 @@ function matchObjects(desired, live, label2, errors, several) {
   for (const object of live) {
     if (claimed.has(object.id)) continue;
     const name = object.name ?? "";
-    const list14 = byName.get(name);
-    if (list14) list14.push(object);
+    const list17 = byName.get(name);
+    if (list17) list17.push(object);
     else byName.set(name, [object]);
   }
   const pairs = [];
@@ -23259,12 +23442,12 @@ var init_prune = __esm({
 });
 
 // src/plan/scope.ts
-function displaced(project3, declared2, scope, live) {
+function displaced(project3, declared, scope, live) {
   const pins = new Set(
-    declared2.flatMap((d) => d.id !== void 0 && scope.has(declarationKey(project3, d)) ? [d.id] : [])
+    declared.flatMap((d) => d.id !== void 0 && scope.has(declarationKey(project3, d)) ? [d.id] : [])
   );
   const taken = new Set(live.filter((o) => pins.has(o.id)).map((o) => o.name ?? ""));
-  return declared2.filter(
+  return declared.filter(
     (d) => d.id === void 0 && taken.has(d.name) && !scope.has(declarationKey(project3, d))
   );
 }
@@ -23386,13 +23569,13 @@ function actionCandidate(action) {
   return { kind: action.object.kind, names, id: action.object.id };
 }
 function candidates(kind2, desired, live) {
-  const declared2 = desired.flatMap(
+  const declared = desired.flatMap(
     (p) => declaredOf(p, kind2).map((d) => ({ kind: kind2, names: [d.name], id: d.id }))
   );
   const existing = live.flatMap(
     (p) => liveOf(p, kind2).objects.map((o) => ({ kind: kind2, names: o.name === null ? [] : [o.name], id: o.id }))
   );
-  return [...declared2, ...existing];
+  return [...declared, ...existing];
 }
 var init_targets = __esm({
   "src/plan/targets.ts"() {
@@ -23449,16 +23632,16 @@ function planProject(kinds, project3, live, options, sink) {
   const scope = options.scope === void 0 ? void 0 : new Set(options.scope);
   for (const kind2 of kinds) {
     const kindLive = liveOf(live, kind2.name);
-    const declared2 = declaredOf(project3, kind2.name);
+    const declared = declaredOf(project3, kind2.name);
     if (scope !== void 0) {
-      for (const d of displaced(live.project, declared2, scope, kindLive.objects)) {
+      for (const d of displaced(live.project, declared, scope, kindLive.objects)) {
         scope.add(declarationKey(live.project, d));
       }
     }
     const planned2 = (d) => scope === void 0 || scope.has(declarationKey(live.project, d));
     const errors = [];
-    const matching = matchObjects(declared2, kindLive.objects, kind2.words.one, errors, kind2.replaced);
-    const own = new Set(declared2.filter(planned2).map((d) => d.source));
+    const matching = matchObjects(declared, kindLive.objects, kind2.words.one, errors, kind2.replaced);
+    const own = new Set(declared.filter(planned2).map((d) => d.source));
     sink.errors.push(
       ...errors.filter((e) => scope === void 0 || e.source === void 0 || own.has(e.source))
     );
@@ -23752,16 +23935,16 @@ function parseErrorBody(text2) {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
   const record = value;
-  const str7 = (v) => typeof v === "string" ? v : void 0;
-  const detail2 = str7(record.detail) ?? str7(record.error) ?? str7(record.message);
+  const str11 = (v) => typeof v === "string" ? v : void 0;
+  const detail2 = str11(record.detail) ?? str11(record.error) ?? str11(record.message);
   const body = {};
-  const type = str7(record.type);
-  const code = str7(record.code);
+  const type = str11(record.type);
+  const code = str11(record.code);
   if (type !== void 0) body.type = type;
   if (code !== void 0) body.code = code;
   if (detail2 !== void 0) body.detail = detail2;
-  body.attr = str7(record.attr) ?? null;
-  const changeRequest2 = str7(record.change_request_id);
+  body.attr = str11(record.attr) ?? null;
+  const changeRequest2 = str11(record.change_request_id);
   if (changeRequest2 !== void 0) body.change_request_id = changeRequest2;
   return body;
 }
@@ -24112,13 +24295,106 @@ var init_verbs = __esm({
   }
 });
 
+// src/service/query.ts
+function queryString(query) {
+  const params = new URLSearchParams();
+  for (const [key2, value] of Object.entries(query)) {
+    if (value === void 0 || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) params.append(key2, String(item));
+    } else {
+      params.append(key2, String(value));
+    }
+  }
+  const text2 = params.toString();
+  return text2 ? `?${text2}` : "";
+}
+function segment(value) {
+  return encodeURIComponent(String(value)).replace(/%40/g, "@");
+}
+function projectPath(project3, rest) {
+  return `/api/projects/${segment(project3)}/${rest}`;
+}
+var init_query = __esm({
+  "src/service/query.ts"() {
+    "use strict";
+  }
+});
+
+// src/kinds/batch-export/service.ts
+function exportPath(project3, rest = "") {
+  return projectPath(project3, `batch_exports/${rest}`);
+}
+function batchExportsApi(client) {
+  const path = exportPath;
+  return {
+    list(project3, query = {}, max) {
+      return client.pages(
+        { method: "GET", path: path(project3), query, expect: BATCH_EXPORT_ANSWERS.batchExportPage },
+        max
+      );
+    },
+    /** Every export of the project, pages after the first read concurrently (see `ServiceClient.listAll`). */
+    listAll(project3, query = {}) {
+      return client.listAll(path(project3), query, BATCH_EXPORT_ANSWERS.batchExportPage);
+    },
+    /** Exports of every project in the organization. */
+    listForOrganization(orgId, query = {}, max) {
+      const orgPath = `/api/organizations/${segment(orgId)}/batch_exports/`;
+      return client.pages(
+        { method: "GET", path: orgPath, query, expect: BATCH_EXPORT_ANSWERS.batchExportPage },
+        max
+      );
+    },
+    get(project3, id) {
+      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), expect: BATCH_EXPORT_ANSWERS.batchExport });
+    },
+    create(project3, body) {
+      return client.request({ method: "POST", path: path(project3), body, expect: BATCH_EXPORT_ANSWERS.batchExport });
+    },
+    update(project3, id, body) {
+      return client.request({
+        method: "PATCH",
+        path: path(project3, `${segment(id)}/`),
+        body,
+        expect: BATCH_EXPORT_ANSWERS.batchExport
+      });
+    },
+    /** 204. A retry that finds it already gone (404 after a lost answer) counts as done. */
+    async delete(project3, id) {
+      await client.request({ method: "DELETE", path: path(project3, `${segment(id)}/`) });
+    },
+    pause(project3, id) {
+      const spec = { method: "POST", path: path(project3, `${segment(id)}/pause/`), retrySafe: true };
+      return client.request({ ...spec, expect: BATCH_EXPORT_ANSWERS.paused });
+    },
+    unpause(project3, id, body = {}) {
+      const spec = {
+        method: "POST",
+        path: path(project3, `${segment(id)}/unpause/`),
+        body,
+        retrySafe: true,
+        expect: BATCH_EXPORT_ANSWERS.paused
+      };
+      return client.request(spec);
+    }
+  };
+}
+var init_service = __esm({
+  "src/kinds/batch-export/service.ts"() {
+    "use strict";
+    init_query();
+    init_answers2();
+  }
+});
+
 // src/kinds/batch-export/verbs.ts
 async function createBatchExport(client, project3, body) {
-  const created = await client.batchExports.create(project3, body);
+  const created = await batchExportsApi(client).create(project3, body);
   return { id: created.id, notes: [] };
 }
 async function findBatchExports(client, project3, name) {
-  const live = await collect(client.batchExports.list(project3, { limit: LOOKUP_PAGE }));
+  const live = await collect(batchExportsApi(client).list(project3, { limit: LOOKUP_PAGE }));
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
 var LOOKUP_PAGE, update, remove, PAUSE, UNPAUSE, batchExportVerbs;
@@ -24128,11 +24404,12 @@ var init_verbs2 = __esm({
     init_execute();
     init_pages();
     init_verbs();
+    init_service();
     LOOKUP_PAGE = 1e3;
     update = {
       ...UPDATE,
       async send(client, action, id, body) {
-        await client.batchExports.update(action.object.project, String(id), body);
+        await batchExportsApi(client).update(action.object.project, String(id), body);
         return { id, notes: [] };
       }
     };
@@ -24140,7 +24417,7 @@ var init_verbs2 = __esm({
       ...DELETE,
       async send(client, action, id) {
         await alreadyDone(
-          () => client.batchExports.delete(action.object.project, String(id)),
+          () => batchExportsApi(client).delete(action.object.project, String(id)),
           (e) => e.status === 404
         );
         return { id, notes: [] };
@@ -24156,7 +24433,7 @@ var init_verbs2 = __esm({
       sides: { before: "required", after: "required" },
       refreshes: () => [["paused"]],
       async send(client, action, id) {
-        await client.batchExports.pause(action.object.project, String(id));
+        await batchExportsApi(client).pause(action.object.project, String(id));
         return { id, notes: [] };
       }
     };
@@ -24172,7 +24449,7 @@ var init_verbs2 = __esm({
       refreshes: () => [["paused"]],
       body: (action) => action.after?.backfill === true ? { backfill: true } : void 0,
       async send(client, action, id, body) {
-        await client.batchExports.unpause(
+        await batchExportsApi(client).unpause(
           action.object.project,
           String(id),
           body ?? {}
@@ -24572,7 +24849,7 @@ function batchExportItem(live, variablePrefix = live.name) {
   return { item, variables };
 }
 async function pullBatchExports(client, project3) {
-  const exports = await client.batchExports.listAll(project3);
+  const exports = await batchExportsApi(client).listAll(project3);
   const pulled = { items: [], variables: [] };
   for (const live of exports) {
     const { item, variables } = batchExportItem(live);
@@ -24588,6 +24865,7 @@ var init_pull = __esm({
     init_values();
     init_kinds2();
     init_fields2();
+    init_service();
     init_destinations();
     HOGQL_ONLY = ["primary_key", "version_key", "incremental_mode"];
   }
@@ -24633,6 +24911,7 @@ var init_batch_export = __esm({
   "src/kinds/batch-export/index.ts"() {
     "use strict";
     init_define();
+    init_answers2();
     init_declare();
     init_fields2();
     init_item_rules();
@@ -24641,12 +24920,13 @@ var init_batch_export = __esm({
     init_plan2();
     init_pull();
     init_replaced();
+    init_service();
     init_schema2();
     init_verbs2();
     batchExportKind = defineKind({
       name: BATCH_EXPORT,
       key: "batch_exports",
-      words: { one: "batch export", many: "batch exports" },
+      words: EXPORT_WORDS,
       schema: {
         list: "Batch exports of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
         item: "A batch export. Only the keys written here are managed.",
@@ -24656,10 +24936,11 @@ var init_batch_export = __esm({
       fields: batchExportFields,
       verbs: batchExportVerbs,
       service: {
-        list: (client, project3) => client.batchExports.listAll(project3),
+        list: (client, project3) => batchExportsApi(client).listAll(project3),
         findByName: findBatchExports,
         create: createBatchExport
       },
+      answers: BATCH_EXPORT_ANSWERS,
       hooks: {
         pin: (id) => String(id).toLowerCase(),
         declare: checkBatchExport,
@@ -24676,29 +24957,91 @@ var init_batch_export = __esm({
   }
 });
 
+// src/kinds/dashboard/answers.ts
+var obj4, str5, strOrNull4, int4, bool4, list3, level, dashboardBasic, dashboard, tile, dashboardWithTiles, collaborator, sharing, DASHBOARD_ANSWERS;
+var init_answers3 = __esm({
+  "src/kinds/dashboard/answers.ts"() {
+    "use strict";
+    init_shapes();
+    ({ obj: obj4, str: str5, strOrNull: strOrNull4, int: int4, bool: bool4, list: list3 } = answerTypes);
+    level = { enum: [21, 37] };
+    dashboardBasic = obj4(
+      {
+        id: int4,
+        name: strOrNull4,
+        description: str5,
+        pinned: bool4,
+        tags: list3(str5),
+        restriction_level: level,
+        is_shared: bool4,
+        deleted: bool4
+      },
+      ["id", "name", "description", "pinned", "tags", "restriction_level", "is_shared"]
+    );
+    dashboard = obj4(
+      {
+        id: int4,
+        name: strOrNull4,
+        description: str5,
+        pinned: bool4,
+        tags: list3(str5),
+        restriction_level: level,
+        deleted: bool4
+      },
+      ["id"]
+    );
+    tile = obj4(
+      {
+        id: int4,
+        insight: { type: ["object", "null"], properties: { id: int4, name: strOrNull4 }, required: ["id"] },
+        text: { type: ["object", "null"], properties: { id: int4, body: strOrNull4 } },
+        color: strOrNull4
+      },
+      ["id"]
+    );
+    dashboardWithTiles = {
+      ...dashboard,
+      properties: { ...dashboard.properties, tiles: list3(tile) },
+      required: ["id", "tiles"]
+    };
+    collaborator = obj4({ id: str5, user: obj4({ uuid: str5 }, ["uuid"]), level }, ["user", "level"]);
+    sharing = obj4({ enabled: bool4, access_token: strOrNull4, created_at: strOrNull4 }, ["enabled"]);
+    DASHBOARD_ANSWERS = {
+      /** A limit/offset list (`PaginatedDashboardBasicList`). */
+      dashboardPage: listPage(dashboardBasic),
+      dashboard: { schema: dashboard },
+      dashboardWithTiles: { schema: dashboardWithTiles },
+      /** A plain array: the collaborators endpoint is not paginated. */
+      collaborators: answerList(collaborator),
+      collaborator: { schema: collaborator },
+      sharing: { schema: sharing }
+    };
+  }
+});
+
 // src/kinds/dashboard/collaborators.ts
 function knownUsers(onDashboard, members2) {
-  const users = onDashboard.map((c) => c.user);
-  if (members2 !== void 0 && "members" in members2) users.push(...members2.members.map((m) => m.user));
-  return users.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
+  const users2 = onDashboard.map((c) => c.user);
+  if (members2 !== void 0 && "members" in members2) users2.push(...members2.members.map((m) => m.user));
+  return users2.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
 }
-function find(c, users) {
-  if (c.user_uuid !== void 0) return users.find((u) => u.uuid === c.user_uuid);
+function find(c, users2) {
+  if (c.user_uuid !== void 0) return users2.find((u) => u.uuid === c.user_uuid);
   const email = c.email?.toLowerCase();
-  return users.find((u) => u.email !== "" && u.email === email);
+  return users2.find((u) => u.email !== "" && u.email === email);
 }
 function unresolved(wanted, onDashboard) {
-  const users = knownUsers(onDashboard, void 0);
-  return wanted.filter((c) => find(c, users) === void 0);
+  const users2 = knownUsers(onDashboard, void 0);
+  return wanted.filter((c) => find(c, users2) === void 0);
 }
 function resolveCollaborators(owner, wanted, onDashboard, members2) {
-  const users = knownUsers(onDashboard, members2);
+  const users2 = knownUsers(onDashboard, members2);
   const refused = members2 !== void 0 && "refused" in members2 ? members2.refused : void 0;
   const out = { collaborators: [], errors: [] };
   const first = /* @__PURE__ */ new Map();
   for (const c of wanted) {
     const name = collaboratorName(c);
-    const user2 = find(c, users);
+    const user2 = find(c, users2);
     let uuid2 = user2?.uuid;
     if (uuid2 === void 0) {
       if (members2 !== void 0 && "members" in members2) {
@@ -24749,10 +25092,10 @@ var init_collaborators = __esm({
 });
 
 // src/kinds/dashboard/declare.ts
-function declareCollaborators(list14, { ctx }) {
+function declareCollaborators(list17, { ctx }) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
-  list14.forEach((item, i) => {
+  list17.forEach((item, i) => {
     const level2 = item.level ?? "can_edit";
     if (level2 === "can_view" || level2 === 21) {
       ctx.error(
@@ -24856,11 +25199,11 @@ function excerpt2(text2) {
   const trimmed = line.trim();
   return trimmed.length > 40 ? `${trimmed.slice(0, 39)}…` : trimmed;
 }
-function declareTiles(list14, ctx) {
+function declareTiles(list17, ctx) {
   const out = [];
   const firstByInsight = /* @__PURE__ */ new Map();
   const where2 = (s) => `${s.file}:${s.line}:${s.column}`;
-  list14.forEach((tile2, i) => {
+  list17.forEach((tile2, i) => {
     const at = `/tiles/${i}`;
     const source = ctx.at(at);
     const given = ["insight", "insight_id", "text"].filter((k) => tile2[k] !== void 0);
@@ -25037,15 +25380,127 @@ var init_by_id = __esm({
   }
 });
 
+// src/kinds/dashboard/service.ts
+function dashboardsApi(client) {
+  const path = (project3, rest = "") => projectPath(project3, `dashboards/${rest}`);
+  return {
+    list(project3, query = {}, max) {
+      return client.pages(
+        { method: "GET", path: path(project3), query, expect: DASHBOARD_ANSWERS.dashboardPage },
+        max
+      );
+    },
+    /** Every dashboard, pages after the first read concurrently (see `ServiceClient.listAll`). */
+    listAll(project3, query = {}) {
+      return client.listAll(path(project3), query, DASHBOARD_ANSWERS.dashboardPage);
+    },
+    /** How many dashboards the list holds: one request for a one-item page. */
+    async count(project3, query = {}) {
+      const spec = {
+        method: "GET",
+        path: path(project3),
+        query: { ...query, limit: 1 },
+        expect: DASHBOARD_ANSWERS.dashboardPage
+      };
+      const page = await client.request(spec);
+      return page.count ?? page.results.length;
+    },
+    get(project3, id) {
+      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), expect: DASHBOARD_ANSWERS.dashboard });
+    },
+    /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
+    getWithTiles(project3, id) {
+      return client.request({
+        method: "GET",
+        path: path(project3, `${segment(id)}/`),
+        expect: DASHBOARD_ANSWERS.dashboardWithTiles
+      });
+    },
+    create(project3, body) {
+      return client.request({ method: "POST", path: path(project3), body, expect: DASHBOARD_ANSWERS.dashboard });
+    },
+    update(project3, id, body) {
+      return client.request({
+        method: "PATCH",
+        path: path(project3, `${segment(id)}/`),
+        body,
+        expect: DASHBOARD_ANSWERS.dashboard
+      });
+    },
+    moveTile(project3, id, body) {
+      return client.request({
+        method: "PATCH",
+        path: path(project3, `${segment(id)}/move_tile/`),
+        body,
+        expect: DASHBOARD_ANSWERS.dashboard
+      });
+    },
+    createFromTemplateJson(project3, body) {
+      const spec = { method: "POST", path: path(project3, "create_from_template_json/"), body };
+      return client.request({ ...spec, expect: DASHBOARD_ANSWERS.dashboard });
+    }
+  };
+}
+function collaboratorsApi(client) {
+  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/collaborators/${rest}`);
+  return {
+    /** A plain array: this endpoint is not paginated. */
+    list(project3, dashboardId) {
+      return client.request({ method: "GET", path: path(project3, dashboardId), expect: DASHBOARD_ANSWERS.collaborators });
+    },
+    add(project3, dashboardId, body) {
+      return client.request({
+        method: "POST",
+        path: path(project3, dashboardId),
+        body,
+        expect: DASHBOARD_ANSWERS.collaborator
+      });
+    },
+    /** By the user's uuid. */
+    async remove(project3, dashboardId, userUuid) {
+      await client.request({ method: "DELETE", path: path(project3, dashboardId, `${segment(userUuid)}/`) });
+    }
+  };
+}
+function sharingApi(client) {
+  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/sharing/${rest}`);
+  return {
+    /** Until sharing is first written, `access_token` is a fresh random value on every call. */
+    get(project3, dashboardId) {
+      return client.request({ method: "GET", path: path(project3, dashboardId), expect: DASHBOARD_ANSWERS.sharing });
+    },
+    update(project3, dashboardId, body) {
+      return client.request({ method: "PATCH", path: path(project3, dashboardId), body, expect: DASHBOARD_ANSWERS.sharing });
+    },
+    /** Rotates the access token; not repeated after a lost answer (it would rotate twice). */
+    refresh(project3, dashboardId) {
+      return client.request({
+        method: "POST",
+        path: path(project3, dashboardId, "refresh/"),
+        expect: DASHBOARD_ANSWERS.sharing
+      });
+    }
+  };
+}
+var init_service2 = __esm({
+  "src/kinds/dashboard/service.ts"() {
+    "use strict";
+    init_query();
+    init_answers3();
+  }
+});
+
 // src/kinds/dashboard/find.ts
 function searchDashboards(client, project3, name) {
-  return collect(client.dashboards.list(project3, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE }));
+  return collect(
+    dashboardsApi(client).list(project3, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE })
+  );
 }
 function getDashboard(client, project3, id) {
-  return readById(id, (numeric) => client.dashboards.get(project3, numeric));
+  return readById(id, (numeric) => dashboardsApi(client).get(project3, numeric));
 }
 function countDashboards(client, project3) {
-  return client.dashboards.count(project3);
+  return dashboardsApi(client).count(project3);
 }
 var SEARCH_MAX, SEARCH_PAGE;
 var init_find = __esm({
@@ -25053,6 +25508,7 @@ var init_find = __esm({
     "use strict";
     init_pages();
     init_by_id();
+    init_service2();
     SEARCH_MAX = 200;
     SEARCH_PAGE = 1e3;
   }
@@ -25188,9 +25644,9 @@ function dashboardDetails(live, kindLive) {
   if (tiles) details.tiles = tilesState(tiles);
   return details;
 }
-function detailReads(declared2, dashboards3) {
+function detailReads(declared, dashboards3) {
   const ignoredErrors = [];
-  const { pairs } = matchObjects(declared2, dashboards3, "dashboard", ignoredErrors);
+  const { pairs } = matchObjects(declared, dashboards3, "dashboard", ignoredErrors);
   const reads2 = { collaborators: [], sharing: [], tiles: [] };
   for (const { desired, live } of pairs) {
     if (!live || desired.deleted) continue;
@@ -25200,33 +25656,33 @@ function detailReads(declared2, dashboards3) {
   }
   return reads2;
 }
-function membersNeeded(declared2, dashboards3, collaborators) {
+function membersNeeded(declared, dashboards3, collaborators) {
   const ignoredErrors = [];
-  const { pairs } = matchObjects(declared2, dashboards3, "dashboard", ignoredErrors);
+  const { pairs } = matchObjects(declared, dashboards3, "dashboard", ignoredErrors);
   return pairs.some(({ desired, live }) => {
     if (desired.deleted || !desired.collaborators || desired.collaborators.length === 0) return false;
     if (live === void 0) return desired.id === void 0;
     return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
   });
 }
-async function readDashboards(client, project3, declared2, run14, list14) {
-  const objects = await list14();
-  const reads2 = detailReads(declared2, objects);
+async function readDashboards(client, project3, declared, run14, list17) {
+  const objects = await list17();
+  const reads2 = detailReads(declared, objects);
   const live = await withDetails(client, project3, objects, reads2);
-  if (membersNeeded(declared2, objects, live.collaborators)) {
+  if (membersNeeded(declared, objects, live.collaborators)) {
     reads2.members = true;
     live.members = await run14.members.check(project3);
   }
   return { live, read: reads2 };
 }
-async function rereadDashboards(client, project3, read, run14, list14) {
+async function rereadDashboards(client, project3, read, run14, list17) {
   const reads2 = read;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
   const members2 = reads2?.members;
   if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing) || !ids(reads2.tiles) || members2 !== void 0 && members2 !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  const live = await withDetails(client, project3, await list14(), reads2);
+  const live = await withDetails(client, project3, await list17(), reads2);
   if (members2 === true) live.members = await run14.members.check(project3);
   return live;
 }
@@ -25234,13 +25690,13 @@ async function withDetails(client, project3, objects, reads2) {
   const live = { objects, collaborators: {}, sharing: {}, tiles: {} };
   await Promise.all([
     ...reads2.collaborators.map(async (id) => {
-      live.collaborators[id] = await client.collaborators.list(project3, id);
+      live.collaborators[id] = await collaboratorsApi(client).list(project3, id);
     }),
     ...reads2.sharing.map(async (id) => {
-      live.sharing[id] = await client.sharing.get(project3, id);
+      live.sharing[id] = await sharingApi(client).get(project3, id);
     }),
     ...reads2.tiles.map(async (id) => {
-      live.tiles[id] = liveTiles((await client.dashboards.getWithTiles(project3, id)).tiles);
+      live.tiles[id] = liveTiles((await dashboardsApi(client).getWithTiles(project3, id)).tiles);
     })
   ]);
   return live;
@@ -25252,6 +25708,7 @@ var init_live2 = __esm({
     init_plan();
     init_values();
     init_collaborators();
+    init_service2();
     init_tiles_live();
   }
 });
@@ -25270,6 +25727,80 @@ var init_restore = __esm({
     "use strict";
     init_context2();
     init_verbs();
+  }
+});
+
+// src/kinds/insight/answers.ts
+var obj5, str6, strOrNull5, int5, list4, insightBasic, INSIGHT_ANSWERS;
+var init_answers4 = __esm({
+  "src/kinds/insight/answers.ts"() {
+    "use strict";
+    init_shapes();
+    ({ obj: obj5, str: str6, strOrNull: strOrNull5, int: int5, list: list4 } = answerTypes);
+    insightBasic = obj5(
+      {
+        id: int5,
+        short_id: str6,
+        name: strOrNull5,
+        description: strOrNull5,
+        query: { type: ["object", "null"] },
+        tags: list4(str6),
+        dashboard_tiles: list4(
+          obj5({ id: int5, dashboard_id: int5, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"])
+        ),
+        dashboards: list4(int5)
+      },
+      ["id", "name", "query", "dashboard_tiles"]
+    );
+    INSIGHT_ANSWERS = {
+      insightPage: listPage(insightBasic),
+      insight: { schema: insightBasic }
+    };
+  }
+});
+
+// src/kinds/insight/service.ts
+function insightsApi(client) {
+  const path = (project3, rest = "") => projectPath(project3, `insights/${rest}`);
+  const budget = "events";
+  return {
+    /** Every live insight (basic shape), pages after the first read concurrently. */
+    listAll(project3, query = {}) {
+      return client.listAll(path(project3), { basic: "true", ...query }, INSIGHT_ANSWERS.insightPage, budget);
+    },
+    /** How many live insights the list holds: one request for a one-item page. */
+    async count(project3) {
+      const page = await client.request({
+        method: "GET",
+        path: path(project3),
+        query: { basic: "true", limit: 1 },
+        budget,
+        expect: INSIGHT_ANSWERS.insightPage
+      });
+      return page.count ?? page.results.length;
+    },
+    get(project3, id) {
+      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), budget, expect: INSIGHT_ANSWERS.insight });
+    },
+    create(project3, body) {
+      return client.request({ method: "POST", path: path(project3), body, budget, expect: INSIGHT_ANSWERS.insight });
+    },
+    update(project3, id, body) {
+      return client.request({
+        method: "PATCH",
+        path: path(project3, `${segment(id)}/`),
+        body,
+        budget,
+        expect: INSIGHT_ANSWERS.insight
+      });
+    }
+  };
+}
+var init_service3 = __esm({
+  "src/kinds/insight/service.ts"() {
+    "use strict";
+    init_query();
+    init_answers4();
   }
 });
 
@@ -25313,7 +25844,7 @@ async function changeMembership(client, project3, insightId, dashboardId, on) {
   return oneAtATime(client, `${project3}/${insightId}`, async () => {
     let insight;
     try {
-      insight = await client.insights.get(project3, insightId);
+      insight = await insightsApi(client).get(project3, insightId);
     } catch (error2) {
       if (!on && error2 instanceof ServiceError && error2.status === 404)
         return { tileId: void 0, changed: false };
@@ -25323,12 +25854,12 @@ async function changeMembership(client, project3, insightId, dashboardId, on) {
     const tileOn = (answer2) => answer2.dashboard_tiles.find((t) => t.dashboard_id === dashboardId && t.deleted !== true)?.id;
     if (current4.includes(dashboardId) === on) return { tileId: tileOn(insight), changed: false };
     const dashboards3 = on ? [...current4, dashboardId] : current4.filter((d) => d !== dashboardId);
-    const answer = await client.insights.update(project3, insightId, { dashboards: dashboards3 });
+    const answer = await insightsApi(client).update(project3, insightId, { dashboards: dashboards3 });
     return { tileId: tileOn(answer), changed: true };
   });
 }
 async function tilesNow(client, project3, dashboardId) {
-  return liveTiles((await client.dashboards.getWithTiles(project3, dashboardId)).tiles);
+  return liveTiles((await dashboardsApi(client).getWithTiles(project3, dashboardId)).tiles);
 }
 function findTile(tiles, side, insightId) {
   if (side.text !== void 0)
@@ -25336,7 +25867,7 @@ function findTile(tiles, side, insightId) {
   return tiles.find((t) => t.insightId === insightId);
 }
 async function patchTiles(client, project3, dashboardId, tiles) {
-  await client.dashboards.update(project3, dashboardId, { tiles });
+  await dashboardsApi(client).update(project3, dashboardId, { tiles });
 }
 var sideOf, sameText2, queues, smOnly, ADD_TILE, REMOVE_TILE, UPDATE_TILE, TILE_VERBS;
 var init_tile_verbs = __esm({
@@ -25345,6 +25876,8 @@ var init_tile_verbs = __esm({
     init_errors();
     init_errors2();
     init_words();
+    init_service3();
+    init_service2();
     init_tiles_declare();
     init_tiles_diff();
     init_tiles_live();
@@ -25453,11 +25986,11 @@ var init_tile_verbs = __esm({
 
 // src/kinds/dashboard/tiles-plan.ts
 function insightIndex(ctx) {
-  const declared2 = ctx.others?.declared("insight") ?? [];
+  const declared = ctx.others?.declared("insight") ?? [];
   const liveKind = ctx.others?.live("insight");
   const live = liveKind?.objects ?? [];
   const ignored2 = [];
-  const { pairs } = matchObjects(declared2, live, "insight", ignored2);
+  const { pairs } = matchObjects(declared, live, "insight", ignored2);
   const byName = /* @__PURE__ */ new Map();
   for (const { desired, live: match } of pairs) {
     if (desired.deleted) continue;
@@ -25611,18 +26144,18 @@ var init_tags = __esm({
 
 // src/kinds/dashboard/verbs.ts
 async function createDashboard(client, project3, body) {
-  const created = await client.dashboards.create(project3, body);
+  const created = await dashboardsApi(client).create(project3, body);
   return { id: created.id, notes: ignoredTags(body, created.tags) };
 }
 async function onlyChanged(client, project3, id, body) {
-  const live = dashboardFields.state(await client.dashboards.get(project3, id));
+  const live = dashboardFields.state(await dashboardsApi(client).get(project3, id));
   return Object.fromEntries(
     Object.entries(body).filter(
       ([key2, value]) => !deepEqual(dashboardFields.normalised(key2, value), live[key2])
     )
   );
 }
-function collaborator(action, side) {
+function collaborator2(action, side) {
   const value = action[side];
   const level2 = typeof value?.level === "number" ? value.level : void 0;
   return {
@@ -25630,7 +26163,7 @@ function collaborator(action, side) {
     ...level2 === void 0 ? {} : { access: COLLABORATOR_LEVEL[level2] ?? `level ${level2}` }
   };
 }
-function sharing(enabled) {
+function sharing2(enabled) {
   return {
     name: enabled ? "enable_sharing" : "disable_sharing",
     symbol: enabled ? "+" : "-",
@@ -25642,12 +26175,12 @@ function sharing(enabled) {
     refreshes: () => [["sharing", "enabled"]],
     body: () => ({ enabled }),
     async send(client, action, id) {
-      await client.sharing.update(action.object.project, Number(id), { enabled });
+      await sharingApi(client).update(action.object.project, Number(id), { enabled });
       return { id, notes: [] };
     }
   };
 }
-var update2, restore, softDelete, byUser, ADD_COLLABORATOR, REMOVE_COLLABORATOR, ENABLE_SHARING, DISABLE_SHARING, dashboardVerbs;
+var update2, restore, softDelete, byUser, users, ADD_COLLABORATOR, REMOVE_COLLABORATOR, ENABLE_SHARING, DISABLE_SHARING, dashboardVerbs;
 var init_verbs3 = __esm({
   "src/kinds/dashboard/verbs.ts"() {
     "use strict";
@@ -25659,6 +26192,7 @@ var init_verbs3 = __esm({
     init_tags();
     init_verbs();
     init_fields3();
+    init_service2();
     init_tile_verbs();
     update2 = {
       ...UPDATE,
@@ -25669,7 +26203,7 @@ var init_verbs3 = __esm({
         if (send !== void 0 && Object.keys(send).length === 0) {
           return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
         }
-        const result = await client.dashboards.update(project3, Number(id), send);
+        const result = await dashboardsApi(client).update(project3, Number(id), send);
         return { id, notes: ignoredTags(send, result.tags) };
       }
     };
@@ -25677,7 +26211,7 @@ var init_verbs3 = __esm({
       ...RESTORE,
       async send(client, action, id) {
         try {
-          await client.dashboards.update(action.object.project, Number(id), { deleted: false });
+          await dashboardsApi(client).update(action.object.project, Number(id), { deleted: false });
         } catch (error2) {
           if (error2 instanceof ServiceError && error2.status === 404) {
             throw new UserError(
@@ -25692,13 +26226,17 @@ var init_verbs3 = __esm({
     softDelete = {
       ...SOFT_DELETE,
       async send(client, action, id) {
-        await client.dashboards.update(action.object.project, Number(id), { deleted: true });
+        await dashboardsApi(client).update(action.object.project, Number(id), { deleted: true });
         return { id, notes: [] };
       }
     };
     byUser = (action) => {
       const side = action.after ?? action.before;
       return typeof side?.user_uuid === "string" ? side.user_uuid : "";
+    };
+    users = (action) => {
+      const uuid2 = byUser(action);
+      return uuid2 === "" ? [] : [uuid2];
     };
     ADD_COLLABORATOR = {
       name: "add_collaborator",
@@ -25709,12 +26247,17 @@ var init_verbs3 = __esm({
       destructive: false,
       sides: { before: "absent", after: "required" },
       sortKey: byUser,
-      detail: (action) => collaborator(action, "after"),
+      users,
+      detail: (action) => collaborator2(action, "after"),
       refreshes: () => [["collaborators"]],
       body: (action) => ({ user_uuid: action.after?.user_uuid, level: action.after?.level ?? 37 }),
       async send(client, action, id, body) {
         await alreadyDone(
-          () => client.collaborators.add(action.object.project, Number(id), body),
+          () => collaboratorsApi(client).add(
+            action.object.project,
+            Number(id),
+            body
+          ),
           (e) => e.status === 400 && /already is a collaborator/i.test(e.detail ?? "")
         );
         return { id, notes: [] };
@@ -25729,18 +26272,19 @@ var init_verbs3 = __esm({
       destructive: true,
       sides: { before: "required", after: "absent" },
       sortKey: byUser,
-      detail: (action) => collaborator(action, "before"),
+      users,
+      detail: (action) => collaborator2(action, "before"),
       refreshes: () => [["collaborators"]],
       async send(client, action, id) {
         await alreadyDone(
-          () => client.collaborators.remove(action.object.project, Number(id), String(action.before?.user_uuid)),
+          () => collaboratorsApi(client).remove(action.object.project, Number(id), String(action.before?.user_uuid)),
           (e) => e.status === 404
         );
         return { id, notes: [] };
       }
     };
-    ENABLE_SHARING = sharing(true);
-    DISABLE_SHARING = sharing(false);
+    ENABLE_SHARING = sharing2(true);
+    DISABLE_SHARING = sharing2(false);
     dashboardVerbs = [
       CREATE,
       update2,
@@ -25929,8 +26473,8 @@ function tileItems(tiles, byName) {
 }
 async function pullDashboards(client, project3, context) {
   const [dashboards3, insights] = await Promise.all([
-    client.dashboards.listAll(project3),
-    client.insights.listAll(project3)
+    dashboardsApi(client).listAll(project3),
+    insightsApi(client).listAll(project3)
   ]);
   const restricted = dashboards3.filter((d) => d.restriction_level === 37);
   const showing = new Set(
@@ -25938,11 +26482,11 @@ async function pullDashboards(client, project3, context) {
   );
   const [collaborators, tiles] = await Promise.all([
     Promise.all(
-      restricted.map(async (d) => [d.id, await client.collaborators.list(project3, d.id)])
+      restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project3, d.id)])
     ).then((pairs) => new Map(pairs)),
     Promise.all(
       dashboards3.filter((d) => showing.has(d.id)).map(
-        async (d) => [d.id, liveTiles((await client.dashboards.getWithTiles(project3, d.id)).tiles)]
+        async (d) => [d.id, liveTiles((await dashboardsApi(client).getWithTiles(project3, d.id)).tiles)]
       )
     ).then((pairs) => new Map(pairs))
   ]);
@@ -25969,7 +26513,9 @@ var init_pull2 = __esm({
   "src/kinds/dashboard/pull.ts"() {
     "use strict";
     init_values();
+    init_service3();
     init_fields3();
+    init_service2();
     init_tiles_diff();
     init_tiles_live();
     init_tiles_schema();
@@ -26028,11 +26574,13 @@ var init_dashboard = __esm({
     "use strict";
     init_types2();
     init_define();
+    init_answers3();
     init_fields3();
     init_find();
     init_live2();
     init_plan3();
     init_pull2();
+    init_service2();
     init_tiles_check();
     init_verbs3();
     dashboardKind = defineKind({
@@ -26047,12 +26595,13 @@ var init_dashboard = __esm({
       fields: dashboardFields,
       verbs: dashboardVerbs,
       service: {
-        list: (client, project3) => client.dashboards.listAll(project3),
+        list: (client, project3) => dashboardsApi(client).listAll(project3),
         search: searchDashboards,
         get: getDashboard,
         count: countDashboards,
         create: createDashboard
       },
+      answers: DASHBOARD_ANSWERS,
       hooks: {
         declare(input, desired, ctx) {
           if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {
@@ -26360,8 +26909,8 @@ function jsonEqual(a, b) {
   }
   return false;
 }
-function differingFilterKeys(declared2, desired, live) {
-  return declared2.filter((key2) => !jsonEqual(desired[key2] ?? null, live[key2] ?? null));
+function differingFilterKeys(declared, desired, live) {
+  return declared.filter((key2) => !jsonEqual(desired[key2] ?? null, live[key2] ?? null));
 }
 function toServiceFilters(filters, flagId2) {
   const out = structuredClone(filters);
@@ -26401,10 +26950,10 @@ function shown2(sum) {
   return String(Math.round(sum * 1e6) / 1e6);
 }
 function checkVariants(filters, sink) {
-  const list14 = variants(filters);
+  const list17 = variants(filters);
   const keys = /* @__PURE__ */ new Set();
-  if (list14.length === 0) return keys;
-  const sum = list14.reduce(
+  if (list17.length === 0) return keys;
+  const sum = list17.reduce(
     (total, v) => total + (typeof v.rollout_percentage === "number" ? v.rollout_percentage : 0),
     0
   );
@@ -26414,7 +26963,7 @@ function checkVariants(filters, sink) {
       `the variant rollout percentages of ${sink.owner} sum to ${shown2(sum)}, not 100`
     );
   }
-  list14.forEach((variant, i) => {
+  list17.forEach((variant, i) => {
     const key2 = String(variant.key);
     if (keys.has(key2)) {
       sink.error(
@@ -26737,233 +27286,39 @@ var init_order = __esm({
   }
 });
 
-// src/service/shapes.ts
-function listPage(item) {
-  return { schema: offsetPage(item), list: "results" };
-}
-var obj, str2, strOrNull, int2, bool2, level, list, dashboardBasic, dashboard, tile, dashboardWithTiles, insightBasic, collaborator2, sharing2, run, batchExport, backfill, logEntry, event, integration, organization, member, project, nonNegative, offsetPage, cursorPage, SHAPES, answerObject;
-var init_shapes = __esm({
-  "src/service/shapes.ts"() {
-    "use strict";
-    obj = (properties3, required2 = []) => ({
-      type: "object",
-      properties: properties3,
-      required: required2
-    });
-    str2 = { type: "string" };
-    strOrNull = { type: ["string", "null"] };
-    int2 = { type: "integer" };
-    bool2 = { type: "boolean" };
-    level = { enum: [21, 37] };
-    list = (items2) => ({ type: "array", items: items2 });
-    dashboardBasic = obj(
-      {
-        id: int2,
-        name: strOrNull,
-        description: str2,
-        pinned: bool2,
-        tags: list(str2),
-        restriction_level: level,
-        is_shared: bool2,
-        deleted: bool2
-      },
-      ["id", "name", "description", "pinned", "tags", "restriction_level", "is_shared"]
-    );
-    dashboard = obj(
-      {
-        id: int2,
-        name: strOrNull,
-        description: str2,
-        pinned: bool2,
-        tags: list(str2),
-        restriction_level: level,
-        deleted: bool2
-      },
-      ["id"]
-    );
-    tile = obj(
-      {
-        id: int2,
-        insight: { type: ["object", "null"], properties: { id: int2, name: strOrNull }, required: ["id"] },
-        text: { type: ["object", "null"], properties: { id: int2, body: strOrNull } },
-        color: strOrNull
-      },
-      ["id"]
-    );
-    dashboardWithTiles = {
-      ...dashboard,
-      properties: { ...dashboard.properties, tiles: list(tile) },
-      required: ["id", "tiles"]
-    };
-    insightBasic = obj(
-      {
-        id: int2,
-        short_id: str2,
-        name: strOrNull,
-        description: strOrNull,
-        query: { type: ["object", "null"] },
-        tags: list(str2),
-        dashboard_tiles: list(
-          obj({ id: int2, dashboard_id: int2, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"])
-        ),
-        dashboards: list(int2)
-      },
-      ["id", "name", "query", "dashboard_tiles"]
-    );
-    collaborator2 = obj({ id: str2, user: obj({ uuid: str2 }, ["uuid"]), level }, ["user", "level"]);
-    sharing2 = obj({ enabled: bool2, access_token: strOrNull, created_at: strOrNull }, ["enabled"]);
-    run = obj(
-      {
-        id: str2,
-        status: str2,
-        created_at: str2,
-        finished_at: strOrNull,
-        data_interval_start: strOrNull,
-        data_interval_end: strOrNull,
-        records_completed: { type: ["integer", "null"] },
-        latest_error: strOrNull,
-        backfill: strOrNull
-      },
-      ["id", "status", "created_at"]
-    );
-    batchExport = obj(
-      {
-        id: str2,
-        team_id: int2,
-        name: str2,
-        model: strOrNull,
-        destination: obj(
-          {
-            type: str2,
-            config: { type: ["object", "null"] },
-            integration: { type: ["integer", "null"] }
-          },
-          ["type"]
-        ),
-        interval: str2,
-        paused: bool2,
-        last_paused_at: strOrNull,
-        start_at: strOrNull,
-        end_at: strOrNull,
-        hogql_query: strOrNull,
-        filters: { type: ["array", "null"] },
-        latest_runs: list(run)
-      },
-      ["id", "team_id", "name", "destination", "interval", "paused"]
-    );
-    backfill = obj(
-      {
-        id: str2,
-        status: str2,
-        created_at: str2,
-        start_at: strOrNull,
-        end_at: strOrNull,
-        progress: { type: ["object", "null"] }
-      },
-      ["id", "status", "created_at"]
-    );
-    logEntry = obj({ timestamp: str2, level: str2, message: str2, instance_id: str2 }, [
-      "timestamp",
-      "level",
-      "message"
-    ]);
-    event = obj(
-      {
-        id: str2,
-        event: str2,
-        timestamp: str2,
-        distinct_id: str2,
-        properties: { type: "object" },
-        person: { type: ["object", "null"] }
-      },
-      ["id", "event", "timestamp"]
-    );
-    integration = obj({ id: int2, kind: str2, display_name: strOrNull }, ["id", "kind"]);
-    organization = obj(
-      {
-        id: str2,
-        name: str2,
-        available_product_features: { type: ["array", "null"], items: obj({ key: str2 }, ["key"]) },
-        available_features: list(str2)
-      },
-      ["id"]
-    );
-    member = obj(
-      { id: str2, user: obj({ uuid: str2, email: str2, first_name: str2, last_name: str2 }, ["uuid", "email"]) },
-      ["id", "user"]
-    );
-    project = obj({ id: int2, organization: str2 }, ["id", "organization"]);
-    nonNegative = { type: "integer", minimum: 0 };
-    offsetPage = (item) => obj({ results: list(item), count: nonNegative, next: strOrNull }, ["results", "count", "next"]);
-    cursorPage = (item) => obj({ results: list(item), count: nonNegative, next: strOrNull }, ["results", "next"]);
-    SHAPES = {
-      dashboardPage: { schema: offsetPage(dashboardBasic), list: "results" },
-      dashboard: { schema: dashboard },
-      dashboardWithTiles: { schema: dashboardWithTiles },
-      insightPage: { schema: offsetPage(insightBasic), list: "results" },
-      insight: { schema: insightBasic },
-      collaborators: { schema: list(collaborator2), list: "array" },
-      collaborator: { schema: collaborator2 },
-      sharing: { schema: sharing2 },
-      batchExportPage: { schema: offsetPage(batchExport), list: "results" },
-      batchExport: { schema: batchExport },
-      runPage: { schema: cursorPage(run), list: "results" },
-      run: { schema: run },
-      backfillPage: { schema: cursorPage(backfill), list: "results" },
-      /** Logs come in a limit/offset envelope whose `next` is always null (service-api.md §4). */
-      logPage: { schema: cursorPage(logEntry), list: "results" },
-      eventPage: { schema: cursorPage(event), list: "results" },
-      event: { schema: event },
-      eventValues: { schema: list(obj({ name: {} }, ["name"])), list: "array" },
-      integrationPage: { schema: offsetPage(integration), list: "results" },
-      organization: { schema: organization },
-      memberPage: { schema: offsetPage(member), list: "results" },
-      project: { schema: project },
-      /** The organization's projects list: each project's id is what the tool reads. */
-      projectPage: { schema: offsetPage(obj({ id: int2 }, ["id"])), list: "results" },
-      /** Backfill create and run retry (the OpenAPI's BatchExportBackfill is wrong here). */
-      backfillCreated: { schema: obj({ backfill_id: str2 }, ["backfill_id"]) },
-      /** Pause and unpause (the OpenAPI names no body). */
-      paused: { schema: obj({ paused: bool2 }, ["paused"]) },
-      cancelled: { schema: obj({ cancelled: bool2 }, ["cancelled"]) }
-    };
-    answerObject = obj;
-  }
-});
-
 // src/kinds/feature-flag/shapes.ts
-var str3, strOrNull2, bool3, boolOrNull, FLAG_SCHEMA, FLAG, FLAG_PAGE, COHORT_PAGE;
+var str7, strOrNull6, bool5, boolOrNull, FLAG_SCHEMA, FLAG, FLAG_PAGE, COHORT_PAGE;
 var init_shapes2 = __esm({
   "src/kinds/feature-flag/shapes.ts"() {
     "use strict";
     init_shapes();
-    str3 = { type: "string" };
-    strOrNull2 = { type: ["string", "null"] };
-    bool3 = { type: "boolean" };
+    str7 = { type: "string" };
+    strOrNull6 = { type: ["string", "null"] };
+    bool5 = { type: "boolean" };
     boolOrNull = { type: ["boolean", "null"] };
     FLAG_SCHEMA = answerObject(
       {
         id: { type: "integer" },
-        key: str3,
-        name: strOrNull2,
+        key: str7,
+        name: strOrNull6,
         filters: { type: "object" },
-        active: bool3,
-        archived: bool3,
-        deleted: bool3,
+        active: bool5,
+        archived: bool5,
+        deleted: bool5,
         version: { type: ["integer", "null"] },
-        tags: { type: "array", items: str3 },
-        evaluation_contexts: { type: ["array", "null"], items: str3 },
+        tags: { type: "array", items: str7 },
+        evaluation_contexts: { type: ["array", "null"], items: str7 },
         ensure_experience_continuity: boolOrNull,
         is_remote_configuration: boolOrNull,
         has_encrypted_payloads: boolOrNull,
-        last_called_at: strOrNull2
+        last_called_at: strOrNull6
       },
       ["id", "key", "filters", "active", "deleted"]
     );
     FLAG = { schema: FLAG_SCHEMA };
     FLAG_PAGE = listPage(FLAG_SCHEMA);
     COHORT_PAGE = listPage(
-      answerObject({ id: { type: "integer" }, name: strOrNull2 }, ["id", "name"])
+      answerObject({ id: { type: "integer" }, name: strOrNull6 }, ["id", "name"])
     );
   }
 });
@@ -27049,7 +27404,7 @@ function listCohorts(client, project3) {
   return client.listAll(`/api/projects/${project3}/cohorts/`, {}, COHORT_PAGE);
 }
 var flags, SENTINEL, hidden;
-var init_service = __esm({
+var init_service4 = __esm({
   "src/kinds/feature-flag/service.ts"() {
     "use strict";
     init_shapes2();
@@ -27071,7 +27426,7 @@ var init_lifecycle = __esm({
   "src/kinds/feature-flag/lifecycle.ts"() {
     "use strict";
     init_order();
-    init_service();
+    init_service4();
     ARCHIVE = {
       name: "archive",
       symbol: "⊟",
@@ -27194,16 +27549,16 @@ function liveReferences(flag3, keyOf) {
   }
   return [...new Set(out)];
 }
-function reads(declared2, objects) {
+function reads(declared, objects) {
   const keys = new Set(objects.map((f) => f.key));
   const ids = new Set(objects.map((f) => f.id));
-  const declaredKeys2 = new Set(declared2.map((d) => d.name));
-  const archived = declared2.some(
+  const declaredKeys2 = new Set(declared.map((d) => d.name));
+  const archived = declared.some(
     (d) => d.archived === true || (d.id !== void 0 ? !ids.has(d.id) : !keys.has(d.name)) || d.references.some((r) => !keys.has(r.key) && !declaredKeys2.has(r.key))
   );
   return {
     archived,
-    cohorts: declared2.some((d) => !d.deleted && d.cohorts.length > 0),
+    cohorts: declared.some((d) => !d.deleted && d.cohorts.length > 0),
     declared: [...declaredKeys2]
   };
 }
@@ -27232,8 +27587,8 @@ async function withDetails2(client, project3, objects, read) {
   if (read.cohorts) live.cohorts = await listCohorts(client, project3);
   return live;
 }
-async function readFlags(client, project3, declared2) {
-  const flags2 = declared2;
+async function readFlags(client, project3, declared) {
+  const flags2 = declared;
   const objects = (await listFlags(client, project3)).map(asLive);
   const ids = new Set(objects.map((f) => f.id));
   const read = {
@@ -27271,7 +27626,7 @@ var init_live3 = __esm({
     init_errors();
     init_errors2();
     init_filters();
-    init_service();
+    init_service4();
   }
 });
 
@@ -27364,7 +27719,7 @@ function variantList(value) {
 function variantLines(before, after) {
   const b = variantList(before);
   const a = variantList(after);
-  const share = (list14) => list14.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
+  const share = (list17) => list17.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
   if (a.length === 0 && b.length > 0) return [`makes it a boolean flag (drops variants ${share(b)})`];
   if (b.length === 0 && a.length > 0) return [`serves variants ${share(a)}`];
   const lines = [];
@@ -27506,7 +27861,7 @@ var init_verbs4 = __esm({
     init_dependencies();
     init_filters();
     init_order();
-    init_service();
+    init_service4();
     known = /* @__PURE__ */ new WeakMap();
     flagBody = (action, env, owner) => {
       const after = structuredClone(action.after ?? {});
@@ -27639,10 +27994,10 @@ function agoText(ms) {
 }
 function resolveFlags(desired, ctx) {
   const live = new Set([...ctx.live.objects, ...ctx.live.others].filter((f) => !f.deleted).map((f) => f.key));
-  const declared2 = new Set(ctx.live.declared);
+  const declared = new Set(ctx.live.declared);
   let ok = true;
   for (const ref of desired.references) {
-    if (live.has(ref.key) || declared2.has(ref.key)) continue;
+    if (live.has(ref.key) || declared.has(ref.key)) continue;
     ok = false;
     ctx.sink.errors.push({
       message: `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
@@ -27751,13 +28106,13 @@ function encryptedPayloadChanges(desired, live, plan, rotate) {
   return changes;
 }
 function filterChanges(desired, live, plan, ctx) {
-  const declared2 = Object.keys(plan);
+  const declared = Object.keys(plan);
   const opts = normaliseOptions(desired, live, ctx);
   const { flagKeyOf: _ids, ...desiredOpts } = opts;
   const wanted = normaliseDesiredFilters(plan, desiredOpts);
   const current4 = normaliseLiveFilters(isObject(live.filters) ? live.filters : {}, opts);
-  const encrypted = opts.encrypted && declared2.includes("payloads");
-  const keys = differingFilterKeys(declared2, wanted, current4).filter((k) => !(encrypted && k === "payloads"));
+  const encrypted = opts.encrypted && declared.includes("payloads");
+  const keys = differingFilterKeys(declared, wanted, current4).filter((k) => !(encrypted && k === "payloads"));
   const names = cohortNames(live, ctx);
   const changes = keys.map((key2) => {
     const path = `filters.${key2}`;
@@ -28017,7 +28372,7 @@ var init_pull3 = __esm({
     init_filters();
     init_live3();
     init_schema3();
-    init_service();
+    init_service4();
     withoutType = ({ type: _type, ...rest }) => rest;
   }
 });
@@ -28037,7 +28392,7 @@ var init_feature_flag = __esm({
     init_plan4();
     init_pull3();
     init_schema3();
-    init_service();
+    init_service4();
     init_verbs4();
     featureFlagKind = defineKind({
       name: FEATURE_FLAG,
@@ -28526,22 +28881,22 @@ function withoutOwnedKeys(value) {
   }
   return out;
 }
-function projectOnDeclared(live, declared2) {
-  if (isDict(declared2) && isDict(live)) {
+function projectOnDeclared(live, declared) {
+  if (isDict(declared) && isDict(live)) {
     const out = {};
-    for (const [key2, want2] of Object.entries(declared2)) {
+    for (const [key2, want2] of Object.entries(declared)) {
       if (Object.hasOwn(live, key2)) out[key2] = projectOnDeclared(live[key2], want2);
       else if (want2 === null) out[key2] = null;
     }
     return out;
   }
-  if (Array.isArray(declared2) && Array.isArray(live)) {
-    return live.map((item, i) => i < declared2.length ? projectOnDeclared(item, declared2[i]) : item);
+  if (Array.isArray(declared) && Array.isArray(live)) {
+    return live.map((item, i) => i < declared.length ? projectOnDeclared(item, declared[i]) : item);
   }
   return live;
 }
-function compareQuery(declared2, live) {
-  const want2 = upgradedForComparison(declared2);
+function compareQuery(declared, live) {
+  const want2 = upgradedForComparison(declared);
   const have = projectOnDeclared(upgradedForComparison(live ?? null), want2);
   return { equal: pyEqual(have, want2), declared: want2, live: have };
 }
@@ -28778,7 +29133,7 @@ function declareQuery(value, ctx, pointer = "/query") {
 function queryToSend(query) {
   return upgradeQuery(query);
 }
-var init_query = __esm({
+var init_query2 = __esm({
   "src/kinds/insight/query.ts"() {
     "use strict";
     init_suggest();
@@ -28812,7 +29167,7 @@ var init_fields5 = __esm({
     init_normalise2();
     init_define();
     init_normalise();
-    init_query();
+    init_query2();
     init_schema4();
     insightFields = fieldTable({
       name: text(
@@ -28847,19 +29202,20 @@ var init_fields5 = __esm({
 
 // src/kinds/insight/find.ts
 function searchInsights(client, project3, name) {
-  return client.insights.listAll(project3, { search: name.slice(0, SEARCH_MAX2) });
+  return insightsApi(client).listAll(project3, { search: name.slice(0, SEARCH_MAX2) });
 }
 function getInsight(client, project3, id) {
-  return readById(id, (numeric) => client.insights.get(project3, numeric));
+  return readById(id, (numeric) => insightsApi(client).get(project3, numeric));
 }
 function countInsights(client, project3) {
-  return client.insights.count(project3);
+  return insightsApi(client).count(project3);
 }
 var SEARCH_MAX2;
 var init_find2 = __esm({
   "src/kinds/insight/find.ts"() {
     "use strict";
     init_by_id();
+    init_service3();
     SEARCH_MAX2 = 200;
   }
 });
@@ -28904,13 +29260,13 @@ function planRestore2(desired, ref, ctx) {
     })
   );
 }
-function queryChange(declared2, live) {
-  const compared = compareQuery(declared2, live);
+function queryChange(declared, live) {
+  const compared = compareQuery(declared, live);
   if (compared.equal) return void 0;
   return {
     path: "query",
     before: compared.live,
-    after: queryToSend(declared2),
+    after: queryToSend(declared),
     diff: unifiedDiff(asYaml(compared.live), asYaml(compared.declared))
   };
 }
@@ -28940,7 +29296,7 @@ var init_plan5 = __esm({
     init_text_diff();
     init_verbs();
     init_fields5();
-    init_query();
+    init_query2();
     TAGS_IGNORED2 = "the organization lacks the tagging feature: the service ignores tags";
     asChanges2 = (fields) => Object.entries(fields).map(([path, after]) => ({ path, after }));
   }
@@ -28948,11 +29304,11 @@ var init_plan5 = __esm({
 
 // src/kinds/insight/verbs.ts
 async function findInsights(client, project3, name) {
-  const live = await client.insights.listAll(project3, { search: name.slice(0, 200) });
+  const live = await insightsApi(client).listAll(project3, { search: name.slice(0, 200) });
   return live.filter((i) => (i.name ?? "") === name).map((i) => i.id);
 }
 async function createInsight(client, project3, body) {
-  const created = await client.insights.create(project3, { ...body, saved: true });
+  const created = await insightsApi(client).create(project3, { ...body, saved: true });
   return { id: created.id, notes: ignoredTags(body, created.tags) };
 }
 var update3, restore2, softDelete3, insightVerbs;
@@ -28963,10 +29319,11 @@ var init_verbs5 = __esm({
     init_errors2();
     init_tags();
     init_verbs();
+    init_service3();
     update3 = {
       ...UPDATE,
       async send(client, action, id, body) {
-        const result = await client.insights.update(action.object.project, Number(id), body);
+        const result = await insightsApi(client).update(action.object.project, Number(id), body);
         return { id, notes: ignoredTags(body, result.tags) };
       }
     };
@@ -28974,7 +29331,7 @@ var init_verbs5 = __esm({
       ...RESTORE,
       async send(client, action, id) {
         try {
-          await client.insights.update(action.object.project, Number(id), { deleted: false });
+          await insightsApi(client).update(action.object.project, Number(id), { deleted: false });
         } catch (error2) {
           if (error2 instanceof ServiceError && error2.status === 404) {
             throw new UserError(
@@ -28990,7 +29347,7 @@ var init_verbs5 = __esm({
       ...SOFT_DELETE,
       async send(client, action, id) {
         try {
-          await client.insights.update(action.object.project, Number(id), { deleted: true });
+          await insightsApi(client).update(action.object.project, Number(id), { deleted: true });
         } catch (error2) {
           if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
         }
@@ -29007,9 +29364,11 @@ var init_insight = __esm({
   "src/kinds/insight/index.ts"() {
     "use strict";
     init_define();
+    init_answers4();
     init_fields5();
     init_find2();
     init_plan5();
+    init_service3();
     init_verbs5();
     insightKind = defineKind({
       name: "insight",
@@ -29023,13 +29382,14 @@ var init_insight = __esm({
       fields: insightFields,
       verbs: insightVerbs,
       service: {
-        list: (client, project3) => client.insights.listAll(project3),
+        list: (client, project3) => insightsApi(client).listAll(project3),
         search: searchInsights,
         get: getInsight,
         count: countInsights,
         findByName: findInsights,
         create: createInsight
       },
+      answers: INSIGHT_ANSWERS,
       hooks: {
         declare(input, desired, ctx) {
           if (desired.name.trim() === "" && input.id === void 0) {
@@ -29042,7 +29402,7 @@ var init_insight = __esm({
         plan: planInsight,
         needsFeatures: insightsNeedFeatures,
         async pull(client, project3) {
-          const live = await client.insights.listAll(project3);
+          const live = await insightsApi(client).listAll(project3);
           const items2 = [...live].sort((a, b) => a.id - b.id).map((i) => insightFields.item(i));
           return { items: items2, variables: [] };
         }
@@ -29217,8 +29577,8 @@ function objectName(ref, vocab) {
 }
 function where(ref) {
   const source = ref.source;
-  const declared2 = source === void 0 ? "not declared in any file" : codeSpan(`${source.file}:${source.line}`);
-  return `project ${ref.project} · ${declared2}`;
+  const declared = source === void 0 ? "not declared in any file" : codeSpan(`${source.file}:${source.line}`);
+  return `project ${ref.project} · ${declared}`;
 }
 function objectSection(group2, ctx) {
   const { vocab } = ctx;
@@ -30925,7 +31285,7 @@ function flagOn(store, flag3) {
   return store.data.service.feature_flags[flag3];
 }
 var RULES, FEATURE_FLAGS;
-var init_service2 = __esm({
+var init_service5 = __esm({
   "src/emulator/service.ts"() {
     "use strict";
     RULES = ["newest", "2025"];
@@ -31164,7 +31524,7 @@ var init_default_seed = __esm({
     init_records();
     init_sample_activity();
     init_sample_flags();
-    init_service2();
+    init_service5();
     init_sample_flags();
     ACME_ID = "0190f1d2-7b4e-7c3a-9d1f-00000000ac3e";
     GLOBEX_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000061b0";
@@ -31432,19 +31792,19 @@ var init_rate_limit = __esm({
         const lists = [];
         windows.forEach((w, i) => {
           const id = `${bucket}\0${i}\0${w.requests}/${w.windowMs}\0${key2}`;
-          let list14 = this.history.get(id);
-          if (!list14) {
-            list14 = [];
-            this.history.set(id, list14);
+          let list17 = this.history.get(id);
+          if (!list17) {
+            list17 = [];
+            this.history.set(id, list17);
           }
-          while (list14.length > 0 && (list14[0] ?? 0) <= now - w.windowMs) list14.shift();
-          if (list14.length >= w.requests) {
-            wait = Math.max(wait, Math.max(1, Math.ceil(((list14[0] ?? now) + w.windowMs - now) / 1e3)));
+          while (list17.length > 0 && (list17[0] ?? 0) <= now - w.windowMs) list17.shift();
+          if (list17.length >= w.requests) {
+            wait = Math.max(wait, Math.max(1, Math.ceil(((list17[0] ?? now) + w.windowMs - now) / 1e3)));
           }
-          lists.push(list14);
+          lists.push(list17);
         });
         if (wait > 0) return wait;
-        for (const list14 of lists) list14.push(now);
+        for (const list17 of lists) list17.push(now);
         return 0;
       }
       clear() {
@@ -31517,7 +31877,7 @@ function positiveInt(value) {
   const n = Number(value);
   return n > 0 ? n : void 0;
 }
-function offsetPage2(ctx, items2, render5, defaultLimit = 100) {
+function offsetPage(ctx, items2, render5, defaultLimit = 100) {
   const limit = positiveInt(ctx.query.get("limit")) ?? defaultLimit;
   const offsetText = ctx.query.get("offset");
   const offset = offsetText !== null && /^\d+$/.test(offsetText.trim()) ? Number(offsetText) : 0;
@@ -31680,18 +32040,18 @@ function validateNewestConfig(type, config, patch2) {
       "destination"
     );
   }
-  for (const [key2, declared2] of Object.entries(spec.fields)) {
+  for (const [key2, declared] of Object.entries(spec.fields)) {
     if (!(key2 in config)) {
       if (!patch2 && spec.required.includes(key2)) {
         throw invalid(`Configuration missing required field: '${key2}'`, "destination");
       }
       continue;
     }
-    if (declared2 !== "str" && declared2 !== "int" && declared2 !== "bool") continue;
+    if (declared !== "str" && declared !== "int" && declared !== "bool") continue;
     const value = config[key2];
     let converted;
-    if (declared2 === "str") converted = typeof value === "string" ? value : void 0;
-    else if (declared2 === "int") {
+    if (declared === "str") converted = typeof value === "string" ? value : void 0;
+    else if (declared === "int") {
       if (typeof value === "number" && Number.isInteger(value)) converted = value;
       else if (typeof value === "boolean") converted = value;
       else if (typeof value === "string") converted = pyInt2(value);
@@ -31699,7 +32059,7 @@ function validateNewestConfig(type, config, patch2) {
     else if (typeof value === "string") converted = strToBool(value);
     if (converted === void 0) {
       throw invalid(
-        `Configuration has invalid type: got '${pyType(value)}', expected '${declared2}'`,
+        `Configuration has invalid type: got '${pyType(value)}', expected '${declared}'`,
         "destination"
       );
     }
@@ -31711,9 +32071,9 @@ function coerceForRead(type, config) {
   if (!spec) return config;
   for (const [key2, value] of Object.entries(config)) {
     if (typeof value !== "string") continue;
-    const declared2 = spec.fields[key2];
-    if (declared2 === "bool" || declared2 === "bool?") config[key2] = value.toLowerCase() === "true";
-    else if (declared2 === "int" || declared2 === "int?") config[key2] = pyInt2(value) ?? value;
+    const declared = spec.fields[key2];
+    if (declared === "bool" || declared === "bool?") config[key2] = value.toLowerCase() === "true";
+    else if (declared === "int" || declared === "int?") config[key2] = pyInt2(value) ?? value;
   }
   return config;
 }
@@ -31742,11 +32102,11 @@ function validateOlderConfig(type, config, complete) {
     if (missing) throw invalid(`Configuration missing required field: '${missing}'`, "destination");
   }
   for (const [key2, value] of Object.entries(config)) {
-    const declared2 = fields[key2];
-    const coerced = coerce(value, declared2);
+    const declared = fields[key2];
+    const coerced = coerce(value, declared);
     if (coerced === void 0) {
       throw invalid(
-        `Configuration has invalid type: got '${pyType(value)}', expected '${declared2}'`,
+        `Configuration has invalid type: got '${pyType(value)}', expected '${declared}'`,
         "destination"
       );
     }
@@ -32162,7 +32522,7 @@ var init_batch_export_view = __esm({
     "use strict";
     init_errors3();
     init_schedule();
-    init_service2();
+    init_service5();
     init_time3();
     init_destinations2();
     UUID3 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -32605,7 +32965,7 @@ function findBackfill(ctx) {
   if (!found2) throw notFound();
   return found2;
 }
-function list2(ctx) {
+function list5(ctx) {
   const page = cursorPage2(ctx, backfillsOf(ctx), (f) => renderBackfill(ctx, f), 50);
   if (!page) throw notFound("Invalid cursor");
   return { status: 200, body: page };
@@ -32633,7 +32993,7 @@ function registerBackfills(router) {
   const project3 = "/api/projects/:project/batch_exports/:id";
   const write = "batch_export:write";
   router.add({ method: "POST", pattern: `${project3}/backfills`, scope: write, handler: create2 });
-  router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list2 });
+  router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list5 });
   router.add({
     method: "GET",
     pattern: `${project3}/backfills/:backfill`,
@@ -32658,7 +33018,7 @@ var init_backfills = __esm({
     init_fields6();
     init_pagination();
     init_schedule();
-    init_service2();
+    init_service5();
     init_time3();
     init_batch_export_view();
     init_hogql();
@@ -32715,7 +33075,7 @@ var init_dashboard_access = __esm({
   "src/emulator/routes/dashboard-access.ts"() {
     "use strict";
     init_errors3();
-    init_service2();
+    init_service5();
   }
 });
 
@@ -32735,10 +33095,10 @@ function renderIntegration(ctx, i) {
     installation_status: null
   };
 }
-function list3(ctx) {
+function list6(ctx) {
   const kind2 = ctx.query.get("kind");
   const items2 = ctx.store.data.integrations.filter((i) => i.team_id === ctx.project.id && (kind2 === null || i.kind === kind2)).sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id);
-  return { status: 200, body: offsetPage2(ctx, items2, (i) => renderIntegration(ctx, i)) };
+  return { status: 200, body: offsetPage(ctx, items2, (i) => renderIntegration(ctx, i)) };
 }
 function retrieve(ctx) {
   const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
@@ -32760,7 +33120,7 @@ function resolveIntegration(ctx, value, attr) {
 }
 function registerIntegrations(router) {
   const base = "/api/projects/:project/integrations";
-  router.add({ method: "GET", pattern: base, scope: "integration:read", handler: list3 });
+  router.add({ method: "GET", pattern: base, scope: "integration:read", handler: list6 });
   router.add({ method: "GET", pattern: `${base}/:id`, scope: "integration:read", handler: retrieve });
 }
 var init_integrations2 = __esm({
@@ -32863,7 +33223,7 @@ var init_batch_export_write_2025 = __esm({
     "use strict";
     init_errors3();
     init_fields6();
-    init_service2();
+    init_service5();
     init_destinations2();
     init_integrations2();
     KIND_REQUIRED = {
@@ -33146,7 +33506,7 @@ var init_destination_rules = __esm({
     "use strict";
     init_errors3();
     init_fields6();
-    init_service2();
+    init_service5();
     init_destinations2();
     init_host_check();
     init_integrations2();
@@ -33402,7 +33762,7 @@ var init_batch_export_write = __esm({
     init_errors3();
     init_fields6();
     init_schedule();
-    init_service2();
+    init_service5();
     init_batch_export_write_2025();
     init_destination_rules();
     init_destinations2();
@@ -33415,11 +33775,11 @@ var init_batch_export_write = __esm({
 
 // src/emulator/routes/batch-exports.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
-function list4(ctx) {
+function list7(ctx) {
   const items2 = visibleExports(ctx).filter((b) => b.destination.type !== "Workflows").sort(
     (a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id)
   );
-  return { status: 200, body: offsetPage2(ctx, items2, (b) => renderExport(ctx, b)) };
+  return { status: 200, body: offsetPage(ctx, items2, (b) => renderExport(ctx, b)) };
 }
 function create3(ctx) {
   if (ctx.params.project === void 0) {
@@ -33496,7 +33856,7 @@ function registerBatchExports(router) {
   for (const base of ["/api/projects/:project/batch_exports", "/api/organizations/:org/batch_exports"]) {
     const legacy = base.startsWith("/api/organizations/");
     const add = (method, pattern2, scope, handler) => router.add({ method, pattern: pattern2, scope, handler, legacy });
-    add("GET", base, read, list4);
+    add("GET", base, read, list7);
     add("POST", base, write, create3);
     add("GET", `${base}/:id`, read, retrieve2);
     add("PATCH", `${base}/:id`, write, (ctx) => update4(ctx, "patch"));
@@ -33524,9 +33884,9 @@ import { randomUUID as randomUUID4 } from "node:crypto";
 function rollouts(filters) {
   const out = [];
   if (!isDict2(filters)) return out;
-  const each = (list14, prefix, field3) => {
-    if (!Array.isArray(list14)) return;
-    list14.forEach((item, i) => {
+  const each = (list17, prefix, field3) => {
+    if (!Array.isArray(list17)) return;
+    list17.forEach((item, i) => {
       if (isDict2(item) && field3 in item) out.push({ path: `${prefix}[${i}].${field3}`, value: item[field3] });
     });
   };
@@ -34109,7 +34469,7 @@ var init_flag_filters = __esm({
     "use strict";
     init_errors3();
     init_fields6();
-    init_service2();
+    init_service5();
     init_flag_payloads();
     SUPPORTED_OPERATORS = /* @__PURE__ */ new Set([
       "exact",
@@ -34264,7 +34624,7 @@ var init_flag_view = __esm({
     "use strict";
     init_errors3();
     init_fields6();
-    init_service2();
+    init_service5();
     init_dashboard_access();
     init_flag_filters();
     init_flag_payloads();
@@ -34295,19 +34655,19 @@ function flag2(f, at) {
     throw new SeedError(`seed: feature flag key "${key2}" may hold only letters, numbers, - and _`);
   }
   const runtime = RUNTIMES.find((r) => r === f.evaluation_runtime) ?? "all";
-  const created = str4(f.created_at, at);
+  const created = str8(f.created_at, at);
   return {
     id: need(f, "id", "feature flag", isInt),
     team_id: need(f, "team_id", "feature flag", isInt),
     key: key2,
-    name: str4(f.name, ""),
+    name: str8(f.name, ""),
     filters: isDict3(f.filters) ? structuredClone(f.filters) : {},
     active: f.active !== false,
     archived: f.archived === true,
     deleted: f.deleted === true,
     created_at: created,
     created_by: isInt(f.created_by) ? f.created_by : null,
-    updated_at: str4(f.updated_at, created),
+    updated_at: str8(f.updated_at, created),
     last_modified_by: isInt(f.last_modified_by) ? f.last_modified_by : isInt(f.created_by) ? f.created_by : null,
     version: isInt(f.version) ? f.version : 1,
     ensure_experience_continuity: f.ensure_experience_continuity === true,
@@ -34317,7 +34677,7 @@ function flag2(f, at) {
     bucketing_identifier: f.bucketing_identifier === "device_id" ? "device_id" : "distinct_id",
     evaluation_contexts: Array.isArray(f.evaluation_contexts) ? f.evaluation_contexts.map(String) : [],
     tags: Array.isArray(f.tags) ? f.tags.map((t) => String(t).trim().toLowerCase()) : [],
-    last_called_at: strOrNull3(f.last_called_at),
+    last_called_at: strOrNull7(f.last_called_at),
     analytics_dashboards: Array.isArray(f.analytics_dashboards) ? f.analytics_dashboards.filter(isInt) : [],
     rollout_percentage: typeof f.rollout_percentage === "number" ? f.rollout_percentage : null
   };
@@ -34327,11 +34687,11 @@ function cohort(c, at) {
     id: need(c, "id", "cohort", isInt),
     team_id: need(c, "team_id", "cohort", isInt),
     name: need(c, "name", "cohort", (v) => typeof v === "string"),
-    description: str4(c.description, ""),
+    description: str8(c.description, ""),
     filters: isDict3(c.filters) ? structuredClone(c.filters) : {},
     is_static: c.is_static === true,
     deleted: c.deleted === true,
-    created_at: str4(c.created_at, at),
+    created_at: str8(c.created_at, at),
     created_by: isInt(c.created_by) ? c.created_by : null,
     count: isInt(c.count) ? c.count : null
   };
@@ -34340,10 +34700,10 @@ function experiment(e) {
   return {
     id: need(e, "id", "experiment", isInt),
     team_id: need(e, "team_id", "experiment", isInt),
-    name: str4(e.name, `Experiment ${e.id}`),
+    name: str8(e.name, `Experiment ${e.id}`),
     feature_flag: need(e, "feature_flag", "experiment", isInt),
-    start_date: strOrNull3(e.start_date),
-    end_date: strOrNull3(e.end_date),
+    start_date: strOrNull7(e.start_date),
+    end_date: strOrNull7(e.end_date),
     deleted: e.deleted === true
   };
 }
@@ -34354,7 +34714,7 @@ function policy(p, index) {
   }
   const approvers = isDict3(p.approver_config) ? p.approver_config : {};
   return {
-    id: str4(p.id, `0190f1d2-a99f-7c3a-9d1f-${String(index + 1).padStart(12, "0")}`),
+    id: str8(p.id, `0190f1d2-a99f-7c3a-9d1f-${String(index + 1).padStart(12, "0")}`),
     organization: need(p, "organization", "approval policy", (v) => typeof v === "string"),
     team_id: isInt(p.team_id) ? p.team_id : null,
     action_key: action,
@@ -34374,16 +34734,16 @@ function changeRequest(c, at) {
   return {
     id: need(c, "id", "change request", (v) => typeof v === "string"),
     team_id: need(c, "team_id", "change request", isInt),
-    organization: str4(c.organization, ""),
-    action_key: str4(c.action_key, "feature_flag.update"),
+    organization: str8(c.organization, ""),
+    action_key: str8(c.action_key, "feature_flag.update"),
     resource_type: "feature_flag",
-    resource_id: strOrNull3(c.resource_id),
+    resource_id: strOrNull7(c.resource_id),
     intent: isDict3(c.intent) ? c.intent : {},
     intent_display: isDict3(c.intent_display) ? c.intent_display : {},
     state: STATES.find((s) => s === c.state) ?? "pending",
     created_by: isInt(c.created_by) ? c.created_by : 0,
-    created_at: str4(c.created_at, at),
-    expires_at: str4(c.expires_at, at),
+    created_at: str8(c.created_at, at),
+    expires_at: str8(c.expires_at, at),
     policy_snapshot: {
       quorum: isInt(snapshot.quorum) ? snapshot.quorum : 1,
       users: Array.isArray(snapshot.users) ? snapshot.users.filter(isInt) : [],
@@ -34392,16 +34752,16 @@ function changeRequest(c, at) {
     approvals: Array.isArray(c.approvals) ? c.approvals.filter(isInt) : []
   };
 }
-function normaliseFlagData(list14, at, sequences) {
-  const feature_flags = list14("feature_flags").map((f) => flag2(f, at));
-  const cohorts = list14("cohorts").map((c) => cohort(c, at));
+function normaliseFlagData(list17, at, sequences) {
+  const feature_flags = list17("feature_flags").map((f) => flag2(f, at));
+  const cohorts = list17("cohorts").map((c) => cohort(c, at));
   const next = (key2, ids) => Math.max(isInt(sequences[key2]) ? sequences[key2] : 1, ...ids.map((id) => id + 1));
   return {
     feature_flags,
     cohorts,
-    experiments: list14("experiments").map(experiment),
-    approval_policies: list14("approval_policies").map(policy),
-    change_requests: list14("change_requests").map((c) => changeRequest(c, at)),
+    experiments: list17("experiments").map(experiment),
+    approval_policies: list17("approval_policies").map(policy),
+    change_requests: list17("change_requests").map((c) => changeRequest(c, at)),
     next: {
       feature_flag: next(
         "feature_flag",
@@ -34414,15 +34774,15 @@ function normaliseFlagData(list14, at, sequences) {
     }
   };
 }
-var isInt, isDict3, str4, strOrNull3, FLAG_KEY_PATTERN2, RUNTIMES, ACTION_KEYS, STATES;
+var isInt, isDict3, str8, strOrNull7, FLAG_KEY_PATTERN2, RUNTIMES, ACTION_KEYS, STATES;
 var init_seed_flags = __esm({
   "src/emulator/seed-flags.ts"() {
     "use strict";
     init_seed_error();
     isInt = (v) => Number.isInteger(v);
     isDict3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-    str4 = (v, fallback) => typeof v === "string" ? v : fallback;
-    strOrNull3 = (v) => typeof v === "string" ? v : null;
+    str8 = (v, fallback) => typeof v === "string" ? v : fallback;
+    strOrNull7 = (v) => typeof v === "string" ? v : null;
     FLAG_KEY_PATTERN2 = /^[a-zA-Z0-9_-]+$/;
     RUNTIMES = ["server", "client", "all"];
     ACTION_KEYS = ["feature_flag.enable", "feature_flag.disable", "feature_flag.update"];
@@ -34447,8 +34807,8 @@ function validateKey(ctx, value, instance) {
   return key2;
 }
 function dashboards2(ctx, value) {
-  const list14 = parseList(value, "analytics_dashboards") ?? [];
-  return list14.map((item) => {
+  const list17 = parseList(value, "analytics_dashboards") ?? [];
+  return list17.map((item) => {
     if (typeof item !== "number" && !(typeof item === "string" && /^\d+$/.test(item))) {
       throw invalid(
         `Incorrect type. Expected pk value, received ${pyType(item)}.`,
@@ -34802,7 +35162,7 @@ var init_flag_write = __esm({
     init_errors3();
     init_fields6();
     init_seed_flags();
-    init_service2();
+    init_service5();
     init_flag_approvals();
     init_flag_filters();
     init_flag_payloads();
@@ -34821,14 +35181,14 @@ var init_flag_write = __esm({
 });
 
 // src/emulator/routes/change-requests.ts
-function list5(ctx) {
+function list8(ctx) {
   const states = ctx.query.get("state")?.split(",");
   const resource = ctx.query.get("resource_id");
   const action = ctx.query.get("action_key");
   const items2 = ctx.store.data.change_requests.filter(
     (cr) => cr.team_id === ctx.project.id && (!states || states.includes(cr.state)) && (resource === null || cr.resource_id === resource) && (action === null || cr.action_key === action)
   ).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
-  return { status: 200, body: offsetPage2(ctx, items2, (cr) => renderChangeRequest(ctx, cr)) };
+  return { status: 200, body: offsetPage(ctx, items2, (cr) => renderChangeRequest(ctx, cr)) };
 }
 function find2(ctx) {
   const cr = ctx.store.data.change_requests.find(
@@ -34861,8 +35221,8 @@ function approve(ctx) {
   if (cr.state !== "pending") {
     return { status: 400, body: { error: "This change request can no longer be approved." } };
   }
-  const { users, allow_self_approve } = cr.policy_snapshot;
-  const approver = users.length === 0 || users.includes(ctx.user.id);
+  const { users: users2, allow_self_approve } = cr.policy_snapshot;
+  const approver = users2.length === 0 || users2.includes(ctx.user.id);
   if (!approver || cr.created_by === ctx.user.id && !allow_self_approve) {
     throw forbidden("You do not have permission to perform this action.");
   }
@@ -34894,7 +35254,7 @@ function approve(ctx) {
   };
 }
 function registerChangeRequests(router) {
-  router.add({ method: "GET", pattern: BASE2, scope: "approvals:read", handler: list5 });
+  router.add({ method: "GET", pattern: BASE2, scope: "approvals:read", handler: list8 });
   router.add({
     method: "GET",
     pattern: `${BASE2}/:id`,
@@ -34936,9 +35296,9 @@ function renderCohort(ctx, c) {
     is_static: c.is_static
   };
 }
-function list6(ctx) {
+function list9(ctx) {
   const items2 = ctx.store.data.cohorts.filter((c) => c.team_id === ctx.project.id && !c.deleted).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id);
-  return { status: 200, body: offsetPage2(ctx, items2, (c) => renderCohort(ctx, c)) };
+  return { status: 200, body: offsetPage(ctx, items2, (c) => renderCohort(ctx, c)) };
 }
 function retrieve3(ctx) {
   const raw = ctx.params.id ?? "";
@@ -34951,7 +35311,7 @@ function registerCohorts(router) {
     method: "GET",
     pattern: "/api/projects/:project/cohorts",
     scope: "cohort:read",
-    handler: list6
+    handler: list9
   });
   router.add({
     method: "GET",
@@ -34982,7 +35342,7 @@ function render(ctx, c) {
     updated_at: c.updated_at
   };
 }
-function list7(ctx) {
+function list10(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   const items2 = ctx.store.data.collaborators.filter(
     (c) => c.dashboard_id === d.id && ctx.store.user(c.user)?.is_active === true
@@ -35039,7 +35399,7 @@ function destroy2(ctx) {
 }
 function registerCollaborators(router) {
   const base = "/api/projects/:project/dashboards/:dashboard/collaborators";
-  router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list7 });
+  router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list10 });
   router.add({ method: "POST", pattern: base, scope: "dashboard:write", handler: create4 });
   router.add({ method: "DELETE", pattern: `${base}/:user`, scope: "dashboard:write", handler: destroy2 });
 }
@@ -35092,14 +35452,14 @@ function highestOf(resource, rules) {
     rules[0]?.access_level ?? "none"
   );
 }
-function objectLevel(who, resource, obj2, specificOnly) {
+function objectLevel(who, resource, obj6, specificOnly) {
   if (!membership(who)) return null;
-  if (resource !== "project" && obj2.created_by !== void 0 && obj2.created_by === who.user.id) {
+  if (resource !== "project" && obj6.created_by !== void 0 && obj6.created_by === who.user.id) {
     return highestLevel(resource);
   }
   if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
   if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
-  let rules = rulesFor(who, resource, String(obj2.id));
+  let rules = rulesFor(who, resource, String(obj6.id));
   if (specificOnly) {
     rules = rules.filter((r) => r.organization_member !== null);
     if (rules.length === 0) return null;
@@ -35117,21 +35477,21 @@ function resourceLevel(who, resource) {
 function hasResourceRules(who, resource) {
   return !WITHOUT_RESOURCE_RULES.has(resource) && rulesFor(who, resource, null).length > 0;
 }
-function userAccessLevel(who, resource, obj2) {
-  const specific = objectLevel(who, resource, obj2, true);
+function userAccessLevel(who, resource, obj6) {
+  const specific = objectLevel(who, resource, obj6, true);
   if (specific) return specific;
   if (hasResourceRules(who, resource)) {
     const level2 = resourceLevel(who, resource);
     if (level2) return level2;
   }
-  return objectLevel(who, resource, obj2, false);
+  return objectLevel(who, resource, obj6, false);
 }
-function canAccess(who, resource, obj2, required2) {
-  const level2 = userAccessLevel(who, resource, obj2);
+function canAccess(who, resource, obj6, required2) {
+  const level2 = userAccessLevel(who, resource, obj6);
   return level2 !== null && satisfies(resource, level2, required2);
 }
-function requireAccess(who, resource, obj2, required2) {
-  if (!canAccess(who, resource, obj2, required2)) {
+function requireAccess(who, resource, obj6, required2) {
+  if (!canAccess(who, resource, obj6, required2)) {
     throw forbidden(`You do not have ${required2} access to this resource.`);
   }
 }
@@ -35198,7 +35558,7 @@ var init_access = __esm({
   "src/emulator/access.ts"() {
     "use strict";
     init_errors3();
-    init_service2();
+    init_service5();
     MEMBER_LEVELS = ["none", "member", "admin"];
     RESOURCE_LEVELS = ["none", "viewer", "editor", "manager"];
     CONTROLLED_RESOURCES = /* @__PURE__ */ new Set([
@@ -35236,10 +35596,10 @@ function entities(filters) {
     ["events", "EventsNode"],
     ["actions", "ActionsNode"]
   ]) {
-    const list14 = filters[key2];
-    if (list14 === void 0) continue;
-    if (!Array.isArray(list14)) return void 0;
-    list14.forEach((entity, index) => {
+    const list17 = filters[key2];
+    if (list17 === void 0) continue;
+    if (!Array.isArray(list17)) return void 0;
+    list17.forEach((entity, index) => {
       if (!isDict4(entity)) return;
       const node2 = { kind: kind2 };
       if (kind2 === "EventsNode") {
@@ -35723,7 +36083,7 @@ var init_dashboard_view = __esm({
   "src/emulator/routes/dashboard-view.ts"() {
     "use strict";
     init_access();
-    init_service2();
+    init_service5();
     init_dashboard_access();
     init_tiles();
   }
@@ -35739,16 +36099,16 @@ function seedInsight(raw, at) {
   if (!isInt2(raw.id)) throw new Error('seed: an insight has a missing or invalid "id"');
   const team = raw.team_id ?? raw.project;
   if (!isInt2(team)) throw new Error('seed: an insight has a missing or invalid "team_id"');
-  const created = str5(raw.created_at) ?? at;
+  const created = str9(raw.created_at) ?? at;
   return insightRecord({
     id: raw.id,
     team_id: team,
-    short_id: str5(raw.short_id) ?? newShortId(),
+    short_id: str9(raw.short_id) ?? newShortId(),
     created_at: created,
     created_by: isInt2(raw.created_by) ? raw.created_by : null,
-    name: str5(raw.name),
-    derived_name: str5(raw.derived_name),
-    description: str5(raw.description),
+    name: str9(raw.name),
+    derived_name: str9(raw.derived_name),
+    description: str9(raw.description),
     filters: isDict5(raw.filters) ? raw.filters : {},
     query: raw.query === void 0 ? null : raw.query,
     order: isInt2(raw.order) ? raw.order : null,
@@ -35757,10 +36117,10 @@ function seedInsight(raw, at) {
     favorited: raw.favorited === true,
     is_sample: raw.is_sample === true,
     tags: Array.isArray(raw.tags) ? raw.tags.map((t) => String(t).trim().toLowerCase()) : [],
-    updated_at: str5(raw.updated_at) ?? created,
-    last_modified_at: str5(raw.last_modified_at) ?? created,
+    updated_at: str9(raw.updated_at) ?? created,
+    last_modified_at: str9(raw.last_modified_at) ?? created,
     last_modified_by: isInt2(raw.last_modified_by) ? raw.last_modified_by : null,
-    last_viewed_at: str5(raw.last_viewed_at) ?? created
+    last_viewed_at: str9(raw.last_viewed_at) ?? created
   });
 }
 function seedContent(rawInsights, dashboards3, at, sequences) {
@@ -35797,7 +36157,7 @@ function seedText(raw, d, at, nextId) {
     id: isInt2(raw.id) ? raw.id : nextId(),
     body: typeof raw.body === "string" || raw.body === null ? raw.body : "",
     created_by: isInt2(raw.created_by) ? raw.created_by : d.created_by,
-    last_modified_at: str5(raw.last_modified_at) ?? d.created_at ?? at,
+    last_modified_at: str9(raw.last_modified_at) ?? d.created_at ?? at,
     last_modified_by: isInt2(raw.last_modified_by) ? raw.last_modified_by : null
   };
 }
@@ -35812,14 +36172,14 @@ function completeTile(tile2) {
   tile2.filters_overrides ??= {};
   return tile2;
 }
-var isInt2, isDict5, str5;
+var isInt2, isDict5, str9;
 var init_seed_insights = __esm({
   "src/emulator/seed-insights.ts"() {
     "use strict";
     init_records();
     isInt2 = (v) => Number.isInteger(v);
     isDict5 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-    str5 = (v) => typeof v === "string" ? v : null;
+    str9 = (v) => typeof v === "string" ? v : null;
   }
 });
 
@@ -36092,8 +36452,8 @@ function pyTruthy(value) {
   return Boolean(value);
 }
 function quickFilterIds(ctx, value) {
-  const list14 = parseList(value, "quick_filter_ids", true) ?? [];
-  const ids = list14.map((raw) => {
+  const list17 = parseList(value, "quick_filter_ids", true) ?? [];
+  const ids = list17.map((raw) => {
     const text2 = parseString(raw, "quick_filter_ids") ?? "";
     const m = UUID4.exec(text2.trim());
     if (!m) throw invalid(`Invalid UUID: ${text2}`, "quick_filter_ids");
@@ -36107,8 +36467,8 @@ function quickFilterIds(ctx, value) {
   return ids;
 }
 function normaliseTags2(value) {
-  const list14 = parseList(value, "tags") ?? [];
-  const tags2 = list14.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
+  const list17 = parseList(value, "tags") ?? [];
+  const tags2 = list17.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
   return [...new Set(tags2)];
 }
 function applyDashboardBody(ctx, d, body, creating) {
@@ -36166,7 +36526,7 @@ function compareNames(a, b) {
   }
   return a.id - b.id;
 }
-function list8(ctx) {
+function list11(ctx) {
   const search = ctx.query.get("search");
   if (search !== null && search.length > 200) {
     throw invalid("Ensure this field has no more than 200 characters.", "search", "max_length");
@@ -36190,7 +36550,7 @@ function list8(ctx) {
     }
     return compareNames(a, b);
   });
-  return { status: 200, body: offsetPage2(ctx, items2, (d) => renderBasic(ctx, d)) };
+  return { status: 200, body: offsetPage(ctx, items2, (d) => renderBasic(ctx, d)) };
 }
 function newDashboard(ctx, folder = void 0) {
   return dashboardRecord({
@@ -36382,7 +36742,7 @@ function createFromTemplate(ctx) {
 function registerDashboards(router) {
   const read = "dashboard:read";
   const write = "dashboard:write";
-  router.add({ method: "GET", pattern: BASE3, scope: read, handler: list8 });
+  router.add({ method: "GET", pattern: BASE3, scope: read, handler: list11 });
   router.add({ method: "POST", pattern: BASE3, scope: write, creates: true, handler: create5 });
   router.add({
     method: "POST",
@@ -36411,7 +36771,7 @@ var init_dashboards = __esm({
     init_pagination();
     init_records();
     init_seed_insights();
-    init_service2();
+    init_service5();
     init_dashboard_access();
     init_dashboard_template();
     init_dashboard_view();
@@ -36584,7 +36944,7 @@ function timeParam(ctx, name) {
   if (ms === void 0) throw invalid(`Unable to parse '${name}': ${raw}`, name);
   return ms;
 }
-function list9(ctx) {
+function list12(ctx) {
   const accept = String(ctx.headers.accept ?? "");
   const q = ctx.query;
   const now = ctx.now.getTime();
@@ -36658,7 +37018,7 @@ function values(ctx) {
 }
 function registerEvents(router) {
   const base = "/api/projects/:project/events";
-  router.add({ method: "GET", pattern: base, scope: "query:read", bucket: "events", handler: list9 });
+  router.add({ method: "GET", pattern: base, scope: "query:read", bucket: "events", handler: list12 });
   router.add({
     method: "GET",
     pattern: `${base}/values`,
@@ -36749,10 +37109,10 @@ function matchesQuery(ctx, f) {
   }
   return true;
 }
-function list10(ctx) {
+function list13(ctx) {
   const archivedAsked = ctx.query.has("archived");
   const items2 = ctx.store.data.feature_flags.filter((f) => f.team_id === ctx.project.id && !f.deleted && (archivedAsked || !f.archived)).filter((f) => matchesQuery(ctx, f)).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id);
-  return { status: 200, body: offsetPage2(ctx, items2, (f) => renderFlag(ctx, f, true)) };
+  return { status: 200, body: offsetPage(ctx, items2, (f) => renderFlag(ctx, f, true)) };
 }
 function create6(ctx) {
   return { status: 201, body: renderFlag(ctx, createFlag2(ctx, asBody(ctx.body))) };
@@ -36811,7 +37171,7 @@ function bulkKeys(ctx) {
 function registerFeatureFlags(router) {
   const read = "feature_flag:read";
   const write = "feature_flag:write";
-  router.add({ method: "GET", pattern: BASE4, scope: read, handler: list10 });
+  router.add({ method: "GET", pattern: BASE4, scope: read, handler: list13 });
   router.add({ method: "POST", pattern: BASE4, scope: write, handler: create6 });
   router.add({ method: "POST", pattern: `${BASE4}/bulk_keys`, scope: read, handler: bulkKeys });
   router.add({
@@ -36949,11 +37309,11 @@ function parseIds(ctx) {
   const steps = collectInvalid();
   steps.step(() => {
     if (!("ids" in body)) throw required("ids");
-    const list14 = body.ids;
-    if (!Array.isArray(list14))
+    const list17 = body.ids;
+    if (!Array.isArray(list17))
       throw invalid('Expected a list of items but got type "str".', "ids", "not_a_list");
-    if (list14.length === 0) throw invalid("This list may not be empty.", "ids", "empty");
-    ids = list14.map((v) => parseInteger(v, "ids") ?? 0);
+    if (list17.length === 0) throw invalid("This list may not be empty.", "ids", "empty");
+    ids = list17.map((v) => parseInteger(v, "ids") ?? 0);
   });
   steps.done();
   return ids;
@@ -37171,7 +37531,7 @@ function matchesInsightType(i, type) {
   const legacy = i.query === null && i.filters.insight === type;
   return legacy || kind2 !== void 0 && wrapper === "InsightVizNode" && queryKind(i, "source") === kind2;
 }
-function list11(ctx) {
+function list14(ctx) {
   const q = ctx.query;
   const search = q.get("search");
   if (search !== null && search.length > MAX_SEARCH) {
@@ -37256,7 +37616,7 @@ function list11(ctx) {
   const basic = truthyParam(q.get("basic"));
   return {
     status: 200,
-    body: offsetPage2(ctx, items2, (i) => {
+    body: offsetPage(ctx, items2, (i) => {
       const rendered = basic ? renderInsightBasic(ctx, i, { listed: true }) : renderInsight(ctx, i, { listed: true });
       if (needle !== "") rendered.search_match_type = hits2.get(i.id)?.exact ? "exact" : "similar";
       return rendered;
@@ -37345,7 +37705,7 @@ function registerInsights(router) {
   const write = "insight:write";
   const bucket = "events";
   const view = "view";
-  router.add({ method: "GET", pattern: BASE5, scope: read, bucket, sharing: "action", handler: list11 });
+  router.add({ method: "GET", pattern: BASE5, scope: read, bucket, sharing: "action", handler: list14 });
   registerBulkInsightActions(router, BASE5);
   router.add({
     method: "POST",
@@ -37399,7 +37759,7 @@ var init_insights = __esm({
     init_pagination();
     init_records();
     init_seed_insights();
-    init_service2();
+    init_service5();
     init_trigram();
     init_insight_bulk();
     init_insight_filters();
@@ -37426,26 +37786,6 @@ var init_insights = __esm({
   }
 });
 
-// src/service/types.ts
-var RUN_STATUSES;
-var init_types3 = __esm({
-  "src/service/types.ts"() {
-    "use strict";
-    RUN_STATUSES = [
-      "Cancelled",
-      "Completed",
-      "ContinuedAsNew",
-      "Failed",
-      "FailedRetryable",
-      "FailedBilling",
-      "Terminated",
-      "TimedOut",
-      "Running",
-      "Starting"
-    ];
-  }
-});
-
 // src/emulator/routes/runs.ts
 function bound(ctx, name, fallback) {
   const raw = ctx.query.get(name);
@@ -37459,7 +37799,7 @@ function windowed(ctx, b) {
   const newest = isNewest(ctx.store);
   const statuses = newest ? ctx.query.getAll("status") : [];
   statuses.forEach((status2, i) => {
-    if (!RUN_STATUSES.includes(status2)) {
+    if (!RUN_STATUSES2.includes(status2)) {
       throw invalid(`"${status2}" is not a valid choice.`, `status__${i}`, "invalid_choice");
     }
   });
@@ -37488,7 +37828,7 @@ function windowed(ctx, b) {
   if (statuses.length > 0) runs = runs.filter((r) => statuses.includes(r.status));
   return runs;
 }
-function list12(ctx) {
+function list15(ctx) {
   const b = findExport(ctx, ctx.params.id);
   const page = cursorPage2(ctx, windowed(ctx, b), renderRun, 100);
   if (!page) throw notFound("Invalid cursor");
@@ -37524,7 +37864,7 @@ function cancel2(ctx) {
 }
 function registerRuns(router) {
   const base = "/api/projects/:project/batch_exports/:id/runs";
-  router.add({ method: "GET", pattern: base, scope: "batch_export:read", handler: list12 });
+  router.add({ method: "GET", pattern: base, scope: "batch_export:read", handler: list15 });
   router.add({
     method: "GET",
     pattern: `${base}/:run`,
@@ -37539,17 +37879,28 @@ function registerRuns(router) {
     handler: cancel2
   });
 }
-var DAY8;
+var RUN_STATUSES2, DAY8;
 var init_runs = __esm({
   "src/emulator/routes/runs.ts"() {
     "use strict";
-    init_types3();
     init_errors3();
     init_pagination();
-    init_service2();
+    init_service5();
     init_time3();
     init_backfills();
     init_batch_export_view();
+    RUN_STATUSES2 = [
+      "Cancelled",
+      "Completed",
+      "ContinuedAsNew",
+      "Failed",
+      "FailedRetryable",
+      "FailedBilling",
+      "Terminated",
+      "TimedOut",
+      "Running",
+      "Starting"
+    ];
     DAY8 = 864e5;
   }
 });
@@ -37671,7 +38022,7 @@ var init_logs = __esm({
     init_errors3();
     init_fields6();
     init_pagination();
-    init_service2();
+    init_service5();
     init_batch_export_view();
     init_runs();
   }
@@ -37688,7 +38039,7 @@ function members(ctx) {
   const items2 = ctx.store.data.users.filter((u) => u.is_active && ctx.store.isMember(u, org)).sort((a, b) => a.id - b.id);
   return {
     status: 200,
-    body: offsetPage2(ctx, items2, (user2) => {
+    body: offsetPage(ctx, items2, (user2) => {
       const membership3 = user2.organizations.find((m) => m.id === org);
       return {
         id: membershipId(org, user2),
@@ -37754,7 +38105,7 @@ function projects(ctx) {
   const items2 = ctx.store.data.projects.filter((p) => p.organization === ctx.org.id).sort((a, b) => a.id - b.id);
   return {
     status: 200,
-    body: offsetPage2(ctx, items2, (p) => ({ id: p.id, name: p.name, organization: p.organization }))
+    body: offsetPage(ctx, items2, (p) => ({ id: p.id, name: p.name, organization: p.organization }))
   };
 }
 function registerOrganizations(router) {
@@ -37777,7 +38128,7 @@ var init_organizations = __esm({
   "src/emulator/routes/organizations.ts"() {
     "use strict";
     init_pagination();
-    init_service2();
+    init_service5();
     FEATURE_NAMES = {
       tagging: "Dashboard tags",
       advanced_permissions: "Advanced permissions",
@@ -37889,7 +38240,7 @@ var init_auth = __esm({
     "use strict";
     init_access();
     init_errors3();
-    init_service2();
+    init_service5();
     ANONYMOUS = {
       id: 0,
       uuid: "",
@@ -38335,16 +38686,16 @@ function reorderTiles(ctx) {
   const steps = collectInvalid();
   steps.step(() => {
     if (!("tile_order" in body)) throw required("tile_order");
-    const list14 = body.tile_order;
-    if (!Array.isArray(list14))
+    const list17 = body.tile_order;
+    if (!Array.isArray(list17))
       throw invalid(
-        `Expected a list of items but got type "${typeof list14 === "string" ? "str" : "dict"}".`,
+        `Expected a list of items but got type "${typeof list17 === "string" ? "str" : "dict"}".`,
         "tile_order",
         "not_a_list"
       );
-    if (list14.length < 1)
+    if (list17.length < 1)
       throw invalid("Ensure this field has at least 1 elements.", "tile_order", "min_length");
-    ids = list14.map((v) => parseInteger(v, "tile_order") ?? 0);
+    ids = list17.map((v) => parseInteger(v, "tile_order") ?? 0);
   });
   if ("layout" in body)
     steps.step(
@@ -38446,8 +38797,8 @@ var init_routes = __esm({
 
 // src/emulator/seed-access.ts
 import { randomBytes as randomBytes5, randomUUID as randomUUID6 } from "node:crypto";
-function normaliseAccess(list14, at) {
-  const access_controls = list14("access_controls").map((a) => {
+function normaliseAccess(list17, at) {
+  const access_controls = list17("access_controls").map((a) => {
     const team = a.team_id ?? a.team;
     if (!Number.isInteger(team))
       throw new AccessSeedError('seed: an access control has a missing or invalid "team_id"');
@@ -38471,7 +38822,7 @@ function normaliseAccess(list14, at) {
       updated_at: typeof a.updated_at === "string" ? a.updated_at : at
     };
   });
-  const sessions = list14("sessions").map((s) => {
+  const sessions = list17("sessions").map((s) => {
     if (!Number.isInteger(s.user))
       throw new AccessSeedError('seed: a session has a missing or invalid "user"');
     return {
@@ -38496,93 +38847,93 @@ var init_seed_access = __esm({
 
 // src/emulator/seed-activity.ts
 import { randomBytes as randomBytes6, randomUUID as randomUUID7 } from "node:crypto";
-function normaliseActivity(list14, at) {
-  const collaborators = list14("collaborators").map((c) => ({
-    id: str6(c.id, randomUUID7()),
+function normaliseActivity(list17, at) {
+  const collaborators = list17("collaborators").map((c) => ({
+    id: str10(c.id, randomUUID7()),
     dashboard_id: Number(c.dashboard_id),
     user: Number(c.user),
     level: c.level === 21 ? 21 : 37,
-    added_at: str6(c.added_at, at),
-    updated_at: str6(c.updated_at, at)
+    added_at: str10(c.added_at, at),
+    updated_at: str10(c.updated_at, at)
   }));
-  const sharing3 = list14("sharing").map((s) => ({
+  const sharing3 = list17("sharing").map((s) => ({
     dashboard_id: s.dashboard_id === void 0 || s.dashboard_id === null ? null : Number(s.dashboard_id),
     ...Number.isInteger(s.insight_id) ? { insight_id: s.insight_id } : {},
     ...Number.isInteger(s.team_id) ? { team_id: s.team_id } : {},
     enabled: s.enabled === true,
-    access_token: str6(s.access_token, randomBytes6(22).toString("base64url")),
-    created_at: str6(s.created_at, at),
+    access_token: str10(s.access_token, randomBytes6(22).toString("base64url")),
+    created_at: str10(s.created_at, at),
     settings: s.settings ?? null,
     password_required: s.password_required === true,
     ...typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}
   }));
-  const runs = list14("runs").map((r) => ({
-    id: str6(r.id, randomUUID7()),
-    batch_export: str6(r.batch_export, ""),
-    status: str6(r.status, "Completed"),
+  const runs = list17("runs").map((r) => ({
+    id: str10(r.id, randomUUID7()),
+    batch_export: str10(r.batch_export, ""),
+    status: str10(r.status, "Completed"),
     records_completed: intOrNull(r.records_completed),
     records_failed: intOrNull(r.records_failed),
-    latest_error: strOrNull4(r.latest_error),
-    data_interval_start: strOrNull4(r.data_interval_start),
-    data_interval_end: str6(r.data_interval_end, at),
-    cursor: strOrNull4(r.cursor),
-    created_at: str6(r.created_at, at),
-    finished_at: strOrNull4(r.finished_at),
-    last_updated_at: str6(r.last_updated_at, str6(r.created_at, at)),
+    latest_error: strOrNull8(r.latest_error),
+    data_interval_start: strOrNull8(r.data_interval_start),
+    data_interval_end: str10(r.data_interval_end, at),
+    cursor: strOrNull8(r.cursor),
+    created_at: str10(r.created_at, at),
+    finished_at: strOrNull8(r.finished_at),
+    last_updated_at: str10(r.last_updated_at, str10(r.created_at, at)),
     records_total_count: intOrNull(r.records_total_count),
     bytes_exported: intOrNull(r.bytes_exported),
-    backfill: strOrNull4(r.backfill)
+    backfill: strOrNull8(r.backfill)
   }));
-  const logs2 = list14("logs").map((l) => ({
+  const logs2 = list17("logs").map((l) => ({
     team_id: Number(l.team_id),
-    batch_export: str6(l.batch_export, ""),
-    run: str6(l.run, ""),
-    timestamp: str6(l.timestamp, at),
-    level: str6(l.level, "INFO").toUpperCase(),
-    message: str6(l.message, "")
+    batch_export: str10(l.batch_export, ""),
+    run: str10(l.run, ""),
+    timestamp: str10(l.timestamp, at),
+    level: str10(l.level, "INFO").toUpperCase(),
+    message: str10(l.message, "")
   }));
-  const events = list14("events").map((e) => ({
-    id: str6(e.id, randomUUID7()),
+  const events = list17("events").map((e) => ({
+    id: str10(e.id, randomUUID7()),
     team_id: Number(e.team_id),
-    distinct_id: str6(e.distinct_id, "anonymous"),
-    person_id: strOrNull4(e.person_id),
-    event: str6(e.event, "$pageview"),
-    timestamp: str6(e.timestamp, at),
+    distinct_id: str10(e.distinct_id, "anonymous"),
+    person_id: strOrNull8(e.person_id),
+    event: str10(e.event, "$pageview"),
+    timestamp: str10(e.timestamp, at),
     properties: typeof e.properties === "object" && e.properties !== null ? e.properties : {},
-    elements_chain: str6(e.elements_chain, "")
+    elements_chain: str10(e.elements_chain, "")
   }));
-  const backfills = list14("backfills").map((f) => ({
-    id: str6(f.id, randomUUID7()),
-    batch_export: str6(f.batch_export, ""),
+  const backfills = list17("backfills").map((f) => ({
+    id: str10(f.id, randomUUID7()),
+    batch_export: str10(f.batch_export, ""),
     team_id: Number(f.team_id ?? f.team),
-    start_at: strOrNull4(f.start_at),
-    end_at: strOrNull4(f.end_at),
-    status: str6(f.status, "Completed"),
-    created_at: str6(f.created_at, at),
-    finished_at: strOrNull4(f.finished_at),
-    last_updated_at: str6(f.last_updated_at, str6(f.created_at, at)),
+    start_at: strOrNull8(f.start_at),
+    end_at: strOrNull8(f.end_at),
+    status: str10(f.status, "Completed"),
+    created_at: str10(f.created_at, at),
+    finished_at: strOrNull8(f.finished_at),
+    last_updated_at: str10(f.last_updated_at, str10(f.created_at, at)),
     total_records_count: intOrNull(f.total_records_count)
   }));
-  const quick_filters = list14("quick_filters").map((q) => ({
-    id: str6(q.id, randomUUID7()).toLowerCase(),
+  const quick_filters = list17("quick_filters").map((q) => ({
+    id: str10(q.id, randomUUID7()).toLowerCase(),
     team_id: Number(q.team_id ?? q.team),
-    name: str6(q.name, "")
+    name: str10(q.name, "")
   }));
-  const dashboard_templates = list14("dashboard_templates").map((t) => ({
-    template_name: str6(t.template_name, ""),
+  const dashboard_templates = list17("dashboard_templates").map((t) => ({
+    template_name: str10(t.template_name, ""),
     team_id: intOrNull(t.team_id ?? t.team ?? null),
-    scope: str6(t.scope, "team"),
-    dashboard_description: str6(t.dashboard_description, ""),
+    scope: str10(t.scope, "team"),
+    dashboard_description: str10(t.dashboard_description, ""),
     dashboard_filters: typeof t.dashboard_filters === "object" && t.dashboard_filters !== null ? t.dashboard_filters : {},
     tiles: Array.isArray(t.tiles) ? t.tiles : [],
     tags: Array.isArray(t.tags) ? t.tags.map(String) : []
   }));
-  const view_logs = list14("view_logs").map((v) => ({
+  const view_logs = list17("view_logs").map((v) => ({
     team_id: Number(v.team_id ?? v.team),
     user: Number(v.user),
-    type: str6(v.type, "dashboard"),
+    type: str10(v.type, "dashboard"),
     ref: String(v.ref),
-    viewed_at: str6(v.viewed_at, at)
+    viewed_at: str10(v.viewed_at, at)
   }));
   return {
     collaborators,
@@ -38596,19 +38947,19 @@ function normaliseActivity(list14, at) {
     view_logs
   };
 }
-var str6, strOrNull4, intOrNull;
+var str10, strOrNull8, intOrNull;
 var init_seed_activity = __esm({
   "src/emulator/seed-activity.ts"() {
     "use strict";
-    str6 = (v, fallback) => typeof v === "string" ? v : fallback;
-    strOrNull4 = (v) => typeof v === "string" ? v : null;
+    str10 = (v, fallback) => typeof v === "string" ? v : fallback;
+    strOrNull8 = (v) => typeof v === "string" ? v : null;
     intOrNull = (v) => Number.isInteger(v) ? v : null;
   }
 });
 
 // src/emulator/seed.ts
 import { randomUUID as randomUUID8 } from "node:crypto";
-function list13(seed, key2) {
+function list16(seed, key2) {
   const value = seed[key2];
   if (value === void 0) return [];
   if (!Array.isArray(value) || value.some((v) => typeof v !== "object" || v === null || Array.isArray(v))) {
@@ -38695,19 +39046,19 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     const { base: _base, ...rest } = seed;
     return normaliseSeed({ ...defaultSeed(now, service), ...rest }, now, serviceBase2);
   }
-  const organizations = list13(seed, "organizations").map((o) => ({
+  const organizations = list16(seed, "organizations").map((o) => ({
     id: need2(o, "id", "organization", isStr),
     name: typeof o.name === "string" ? o.name : "Organization",
     features: features(o.features ?? {})
   }));
-  const projects2 = list13(seed, "projects").map((p) => ({
+  const projects2 = list16(seed, "projects").map((p) => ({
     id: need2(p, "id", "project", isInt3),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
     organization: need2(p, "organization", "project", isStr),
     ...p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {},
     ...isInt3(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
   }));
-  const users = list13(seed, "users").map((u) => ({
+  const users2 = list16(seed, "users").map((u) => ({
     id: need2(u, "id", "user", isInt3),
     uuid: need2(u, "uuid", "user", isStr),
     email: need2(u, "email", "user", isStr),
@@ -38716,7 +39067,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     is_active: u.is_active !== false,
     organizations: Array.isArray(u.organizations) ? u.organizations.map(membership2) : []
   }));
-  const api_keys = list13(seed, "api_keys").map((k) => ({
+  const api_keys = list16(seed, "api_keys").map((k) => ({
     key: need2(k, "key", "api key", isStr),
     user: need2(k, "user", "api key", isInt3),
     scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : ["*"],
@@ -38724,7 +39075,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     ...typeof k.created_at === "string" ? { created_at: k.created_at } : {},
     ...Array.isArray(k.scoped_teams) ? { scoped_teams: k.scoped_teams.map(Number) } : {}
   }));
-  const integrations2 = list13(seed, "integrations").map((i) => {
+  const integrations2 = list16(seed, "integrations").map((i) => {
     const id = need2(i, "id", "integration", isInt3);
     const kind2 = need2(i, "kind", "integration", isStr);
     const team = i.team_id ?? i.project;
@@ -38742,7 +39093,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     };
   });
   let tileId2 = 1;
-  const dashboards3 = list13(seed, "dashboards").map((d) => ({
+  const dashboards3 = list16(seed, "dashboards").map((d) => ({
     id: need2(d, "id", "dashboard", isInt3),
     team_id: need2(d, "team_id", "dashboard", isInt3),
     name: typeof d.name === "string" || d.name === null ? d.name : "",
@@ -38774,7 +39125,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
       ...t.deleted === true ? { deleted: true } : {}
     })) : []
   }));
-  const batch_exports = list13(seed, "batch_exports").map((b) => {
+  const batch_exports = list16(seed, "batch_exports").map((b) => {
     const destination = b.destination ?? {};
     return {
       id: typeof b.id === "string" ? b.id : randomUUID8(),
@@ -38808,20 +39159,20 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
   if (service.rules === "newest") migrateLegacyS3(batch_exports, integrations2, at);
   const maxTile = Math.max(0, ...dashboards3.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = seed.sequences ?? {};
-  const { next, ...flagData } = normaliseFlagData((key2) => list13(seed, key2), at, sequences);
-  const content = seedContent(list13(seed, "insights"), dashboards3, at, sequences);
+  const { next, ...flagData } = normaliseFlagData((key2) => list16(seed, key2), at, sequences);
+  const content = seedContent(list16(seed, "insights"), dashboards3, at, sequences);
   return {
     service,
     organizations,
     projects: projects2,
-    users,
+    users: users2,
     api_keys,
     integrations: integrations2,
     dashboards: dashboards3,
     batch_exports,
-    ...normaliseActivity((key2) => list13(seed, key2), at),
+    ...normaliseActivity((key2) => list16(seed, key2), at),
     ...flagData,
-    ...normaliseAccess((key2) => list13(seed, key2), at),
+    ...normaliseAccess((key2) => list16(seed, key2), at),
     insights: content.insights,
     sequences: {
       ...next,
@@ -38847,7 +39198,7 @@ var init_seed = __esm({
     init_seed_error();
     init_seed_flags();
     init_seed_insights();
-    init_service2();
+    init_service5();
     isStr = (v) => typeof v === "string" && v !== "";
     isInt3 = (v) => Number.isInteger(v);
     isDict6 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -39259,7 +39610,7 @@ var init_emulator = __esm({
     init_routes();
     init_seed();
     init_server();
-    init_service2();
+    init_service5();
     init_sessions();
     init_store();
     init_default_seed();
@@ -39412,8 +39763,8 @@ var require_formats = __commonJS({
     }
     var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    function date(str7) {
-      const matches4 = DATE2.exec(str7);
+    function date(str11) {
+      const matches4 = DATE2.exec(str11);
       if (!matches4)
         return false;
       const year = +matches4[1];
@@ -39432,8 +39783,8 @@ var require_formats = __commonJS({
     }
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
-      return function time(str7) {
-        const matches4 = TIME.exec(str7);
+      return function time(str11) {
+        const matches4 = TIME.exec(str11);
         if (!matches4)
           return false;
         const hr = +matches4[1];
@@ -39479,8 +39830,8 @@ var require_formats = __commonJS({
     var DATE_TIME_SEPARATOR = /t|\s/i;
     function getDateTime(strictTimeZone) {
       const time = getTime(strictTimeZone);
-      return function date_time(str7) {
-        const dateTime = str7.split(DATE_TIME_SEPARATOR);
+      return function date_time(str11) {
+        const dateTime = str11.split(DATE_TIME_SEPARATOR);
         return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
       };
     }
@@ -39505,13 +39856,13 @@ var require_formats = __commonJS({
     }
     var NOT_URI_FRAGMENT = /\/|:/;
     var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-    function uri(str7) {
-      return NOT_URI_FRAGMENT.test(str7) && URI.test(str7);
+    function uri(str11) {
+      return NOT_URI_FRAGMENT.test(str11) && URI.test(str11);
     }
     var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
-    function byte(str7) {
+    function byte(str11) {
       BYTE.lastIndex = 0;
-      return BYTE.test(str7);
+      return BYTE.test(str11);
     }
     var MIN_INT32 = -(2 ** 31);
     var MAX_INT32 = 2 ** 31 - 1;
@@ -39525,11 +39876,11 @@ var require_formats = __commonJS({
       return true;
     }
     var Z_ANCHOR = /[^\\]\\Z/;
-    function regex2(str7) {
-      if (Z_ANCHOR.test(str7))
+    function regex2(str11) {
+      if (Z_ANCHOR.test(str11))
         return false;
       try {
-        new RegExp(str7);
+        new RegExp(str11);
         return true;
       } catch (e) {
         return false;
@@ -39875,8 +40226,8 @@ var require_dist2 = __commonJS({
         return ajv2;
       }
       const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list14 = opts.formats || formats_1.formatNames;
-      addFormats2(ajv2, list14, formats, exportName);
+      const list17 = opts.formats || formats_1.formatNames;
+      addFormats2(ajv2, list17, formats, exportName);
       if (opts.keywords)
         (0, limit_1.default)(ajv2);
       return ajv2;
@@ -39888,11 +40239,11 @@ var require_dist2 = __commonJS({
         throw new Error(`Unknown format "${name}"`);
       return f;
     };
-    function addFormats2(ajv2, list14, fs2, exportName) {
+    function addFormats2(ajv2, list17, fs2, exportName) {
       var _a;
       var _b;
       (_a = (_b = ajv2.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list14)
+      for (const f of list17)
         ajv2.addFormat(f, fs2[f]);
     }
     module.exports = exports = formatsPlugin;
@@ -40159,7 +40510,7 @@ function planSchema(kinds) {
           kind: {
             type: "string",
             pattern: "^[a-z][a-z0-9_]*$",
-            description: "The kind's stable name, e.g. dashboard or batch_export."
+            description: `The kind's stable name: ${kinds.map((k) => k.name).join(", ")}.`
           },
           project: {
             $ref: "#/$defs/projectId"
@@ -41594,8 +41945,8 @@ var require_util2 = __commonJS({
         return body;
       }
     }
-    function isStream(obj2) {
-      return obj2 && typeof obj2 === "object" && typeof obj2.pipe === "function" && typeof obj2.on === "function";
+    function isStream(obj6) {
+      return obj6 && typeof obj6 === "object" && typeof obj6.pipe === "function" && typeof obj6.on === "function";
     }
     function isBlobLike(object) {
       if (object === null) {
@@ -41703,19 +42054,19 @@ var require_util2 = __commonJS({
       }
       return servername;
     }
-    function deepClone(obj2) {
-      return JSON.parse(JSON.stringify(obj2));
+    function deepClone(obj6) {
+      return JSON.parse(JSON.stringify(obj6));
     }
-    function isAsyncIterable(obj2) {
-      return !!(obj2 != null && typeof obj2[Symbol.asyncIterator] === "function");
+    function isAsyncIterable(obj6) {
+      return !!(obj6 != null && typeof obj6[Symbol.asyncIterator] === "function");
     }
-    function isIterable(obj2) {
-      return !!(obj2 != null && (typeof obj2[Symbol.iterator] === "function" || typeof obj2[Symbol.asyncIterator] === "function"));
+    function isIterable(obj6) {
+      return !!(obj6 != null && (typeof obj6[Symbol.iterator] === "function" || typeof obj6[Symbol.asyncIterator] === "function"));
     }
-    function hasSafeIterator(obj2) {
-      const prototype = Object.getPrototypeOf(obj2);
-      const ownIterator = Object.prototype.hasOwnProperty.call(obj2, Symbol.iterator);
-      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj2[Symbol.iterator] === "function";
+    function hasSafeIterator(obj6) {
+      const prototype = Object.getPrototypeOf(obj6);
+      const ownIterator = Object.prototype.hasOwnProperty.call(obj6, Symbol.iterator);
+      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj6[Symbol.iterator] === "function";
     }
     function bodyLength(body) {
       if (body == null) {
@@ -41762,37 +42113,37 @@ var require_util2 = __commonJS({
     function bufferToLowerCasedHeaderName(value) {
       return tree.lookup(value) ?? value.toString("latin1").toLowerCase();
     }
-    function parseHeaders(headers, obj2) {
-      if (obj2 === void 0) obj2 = {};
+    function parseHeaders(headers, obj6) {
+      if (obj6 === void 0) obj6 = {};
       for (let i = 0; i < headers.length; i += 2) {
         const key2 = headerNameToString(headers[i]);
-        let val = obj2[key2];
+        let val = obj6[key2];
         if (val !== void 0) {
-          if (!Object.hasOwn(obj2, key2)) {
+          if (!Object.hasOwn(obj6, key2)) {
             const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
             if (key2 === "__proto__") {
-              Object.defineProperty(obj2, key2, {
+              Object.defineProperty(obj6, key2, {
                 value: headersValue,
                 enumerable: true,
                 configurable: true,
                 writable: true
               });
             } else {
-              obj2[key2] = headersValue;
+              obj6[key2] = headersValue;
             }
           } else {
             if (typeof val === "string") {
               val = [val];
-              obj2[key2] = val;
+              obj6[key2] = val;
             }
             val.push(headers[i + 1].toString("latin1"));
           }
         } else {
           const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
-          obj2[key2] = headersValue;
+          obj6[key2] = headersValue;
         }
       }
-      return obj2;
+      return obj6;
     }
     function parseRawHeaders(headers) {
       const headersLength = headers.length;
@@ -42222,20 +42573,20 @@ var require_util2 = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj2, name, listener) {
-      const listeners = obj2[kListeners] ??= [];
+    function addListener(obj6, name, listener) {
+      const listeners = obj6[kListeners] ??= [];
       listeners.push([name, listener]);
-      obj2.on(name, listener);
-      return obj2;
+      obj6.on(name, listener);
+      return obj6;
     }
-    function removeAllListeners(obj2) {
-      if (obj2[kListeners] != null) {
-        for (const [name, listener] of obj2[kListeners]) {
-          obj2.removeListener(name, listener);
+    function removeAllListeners(obj6) {
+      if (obj6[kListeners] != null) {
+        for (const [name, listener] of obj6[kListeners]) {
+          obj6.removeListener(name, listener);
         }
-        obj2[kListeners] = null;
+        obj6[kListeners] = null;
       }
-      return obj2;
+      return obj6;
     }
     function errorRequest(client, request2, err) {
       try {
@@ -42958,11 +43309,11 @@ var require_request = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError2(`invalid ${key2} header`);
           } else {
-            const str7 = `${val[i]}`;
-            if (!isValidHeaderValue(str7)) {
+            const str11 = `${val[i]}`;
+            if (!isValidHeaderValue(str11)) {
               throw new InvalidArgumentError2(`invalid ${key2} header`);
             }
-            arr.push(str7);
+            arr.push(str11);
           }
         }
         val = arr;
@@ -43535,10 +43886,10 @@ var require_utils2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.enumToMap = enumToMap;
-    function enumToMap(obj2, filter = [], exceptions = []) {
+    function enumToMap(obj6, filter = [], exceptions = []) {
       const emptyFilter = (filter?.length ?? 0) === 0;
       const emptyExceptions = (exceptions?.length ?? 0) === 0;
-      return Object.fromEntries(Object.entries(obj2).filter(([, value]) => {
+      return Object.fromEntries(Object.entries(obj6).filter(([, value]) => {
         return typeof value === "number" && (emptyFilter || filter.includes(value)) && (emptyExceptions || !exceptions.includes(value));
       }));
     }
@@ -44505,8 +44856,8 @@ var require_infra = __commonJS({
     }
     var ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
     var nonASCIIRegex = /[^\x00-\x7F]/;
-    function asciiLowercase(str7) {
-      return nonASCIIRegex.test(str7) ? str7.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str7.toLowerCase();
+    function asciiLowercase(str11) {
+      return nonASCIIRegex.test(str11) ? str11.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str11.toLowerCase();
     }
     function forgivingBase64(data) {
       data = data.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
@@ -44559,19 +44910,19 @@ var require_infra = __commonJS({
     function parseJSONFromBytes(bytes) {
       return JSON.parse(utf8DecodeBytes(bytes));
     }
-    function removeASCIIWhitespace(str7, leading = true, trailing = true) {
-      return removeChars(str7, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str11, leading = true, trailing = true) {
+      return removeChars(str11, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str7, leading, trailing, predicate) {
+    function removeChars(str11, leading, trailing, predicate) {
       let lead = 0;
-      let trail = str7.length - 1;
+      let trail = str11.length - 1;
       if (leading) {
-        while (lead < str7.length && predicate(str7.charCodeAt(lead))) lead++;
+        while (lead < str11.length && predicate(str11.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail > 0 && predicate(str7.charCodeAt(trail))) trail--;
+        while (trail > 0 && predicate(str11.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str7.length - 1 ? str7 : str7.slice(lead, trail + 1);
+      return lead === 0 && trail === str11.length - 1 ? str11 : str11.slice(lead, trail + 1);
     }
     function serializeJavascriptValueToJSONString(value) {
       const result = JSON.stringify(value);
@@ -44823,8 +45174,8 @@ var require_data_url = __commonJS({
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str7, leading = true, trailing = true) {
-      return removeChars(str7, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str11, leading = true, trailing = true) {
+      return removeChars(str11, leading, trailing, isHTTPWhiteSpace);
     }
     function minimizeSupportedMimeType(mimeType) {
       switch (mimeType.essence) {
@@ -46266,8 +46617,8 @@ var require_util3 = __commonJS({
       }
       return values2;
     }
-    function getDecodeSplit(name, list14) {
-      const value = list14.get(name, true);
+    function getDecodeSplit(name, list17) {
+      const value = list17.get(name, true);
       if (value === null) {
         return null;
       }
@@ -46945,7 +47296,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const formdataEscape = (str7) => str7.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const formdataEscape = (str11) => str11.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -60326,9 +60677,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list14 = this.#headersList.cookies;
-        if (list14) {
-          return [...list14];
+        const list17 = this.#headersList.cookies;
+        if (list17) {
+          return [...list17];
         }
         return [];
       }
@@ -60352,8 +60703,8 @@ var require_headers = __commonJS({
        * @param {Headers} target
        * @param {HeadersList} list
        */
-      static setHeadersList(target2, list14) {
-        target2.#headersList = list14;
+      static setHeadersList(target2, list17) {
+        target2.#headersList = list17;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers;
@@ -61304,13 +61655,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list14 = dependentControllerMap.get(this.signal);
-          if (list14 === void 0) {
-            list14 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list14);
+          let list17 = dependentControllerMap.get(this.signal);
+          if (list17 === void 0) {
+            list17 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list17);
           }
           const acRef = new WeakRef(ac);
-          list14.add(acRef);
+          list17.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -63975,9 +64326,9 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str7 = stringify4(cookie);
-      if (str7) {
-        headers.append("set-cookie", str7, true);
+      const str11 = stringify4(cookie);
+      if (str11) {
+        headers.append("set-cookie", str11, true);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -67185,248 +67536,6 @@ ${captureLines}` : capture.stack;
   }
 });
 
-// src/service/query.ts
-function queryString(query) {
-  const params = new URLSearchParams();
-  for (const [key2, value] of Object.entries(query)) {
-    if (value === void 0 || value === null) continue;
-    if (Array.isArray(value)) {
-      for (const item of value) params.append(key2, String(item));
-    } else {
-      params.append(key2, String(value));
-    }
-  }
-  const text2 = params.toString();
-  return text2 ? `?${text2}` : "";
-}
-function segment(value) {
-  return encodeURIComponent(String(value)).replace(/%40/g, "@");
-}
-var init_query2 = __esm({
-  "src/service/query.ts"() {
-    "use strict";
-  }
-});
-
-// src/service/dashboards.ts
-function projectPath(project3, rest) {
-  return `/api/projects/${segment(project3)}/${rest}`;
-}
-function dashboardsApi(t) {
-  const path = (project3, rest = "") => projectPath(project3, `dashboards/${rest}`);
-  return {
-    list(project3, query = {}, max) {
-      return paginate(t, { method: "GET", path: path(project3), query, expect: PAGE }, max);
-    },
-    /** Every dashboard, pages after the first read concurrently (see `collectOffsetPages`). */
-    listAll(project3, query = {}) {
-      return collectOffsetPages(t, {
-        method: "GET",
-        path: path(project3),
-        query,
-        expect: PAGE
-      });
-    },
-    /** How many dashboards the list holds: one request for a one-item page. */
-    async count(project3, query = {}) {
-      const spec = {
-        method: "GET",
-        path: path(project3),
-        query: { ...query, limit: 1 },
-        expect: PAGE
-      };
-      const page = await t.send(spec);
-      return page.count ?? page.results.length;
-    },
-    get(project3, id) {
-      return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), expect: "dashboard" });
-    },
-    /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
-    getWithTiles(project3, id) {
-      return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), expect: "dashboardWithTiles" });
-    },
-    create(project3, body) {
-      return t.send({ method: "POST", path: path(project3), body, expect: "dashboard" });
-    },
-    update(project3, id, body) {
-      return t.send({ method: "PATCH", path: path(project3, `${segment(id)}/`), body, expect: "dashboard" });
-    },
-    moveTile(project3, id, body) {
-      return t.send({
-        method: "PATCH",
-        path: path(project3, `${segment(id)}/move_tile/`),
-        body,
-        expect: "dashboard"
-      });
-    },
-    createFromTemplateJson(project3, body) {
-      const spec = { method: "POST", path: path(project3, "create_from_template_json/"), body };
-      return t.send({ ...spec, expect: "dashboard" });
-    }
-  };
-}
-function collaboratorsApi(t) {
-  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/collaborators/${rest}`);
-  return {
-    /** A plain array: this endpoint is not paginated. */
-    list(project3, dashboardId) {
-      return t.send({ method: "GET", path: path(project3, dashboardId), expect: "collaborators" });
-    },
-    add(project3, dashboardId, body) {
-      return t.send({ method: "POST", path: path(project3, dashboardId), body, expect: "collaborator" });
-    },
-    /** By the user's uuid. */
-    async remove(project3, dashboardId, userUuid) {
-      await t.send({ method: "DELETE", path: path(project3, dashboardId, `${segment(userUuid)}/`) });
-    }
-  };
-}
-function sharingApi(t) {
-  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/sharing/${rest}`);
-  return {
-    /** Until sharing is first written, `access_token` is a fresh random value on every call. */
-    get(project3, dashboardId) {
-      return t.send({ method: "GET", path: path(project3, dashboardId), expect: "sharing" });
-    },
-    update(project3, dashboardId, body) {
-      return t.send({ method: "PATCH", path: path(project3, dashboardId), body, expect: "sharing" });
-    },
-    /** Rotates the access token; not repeated after a lost answer (it would rotate twice). */
-    refresh(project3, dashboardId) {
-      return t.send({ method: "POST", path: path(project3, dashboardId, "refresh/"), expect: "sharing" });
-    }
-  };
-}
-var PAGE;
-var init_dashboards2 = __esm({
-  "src/service/dashboards.ts"() {
-    "use strict";
-    init_pages();
-    init_query2();
-    PAGE = "dashboardPage";
-  }
-});
-
-// src/service/batch-exports.ts
-function batchExportsApi(t) {
-  const path = (project3, rest = "") => projectPath(project3, `batch_exports/${rest}`);
-  return {
-    list(project3, query = {}, max) {
-      return paginate(t, { method: "GET", path: path(project3), query, expect: PAGE2 }, max);
-    },
-    /** Every export of the project, pages after the first read concurrently (see `collectOffsetPages`). */
-    listAll(project3, query = {}) {
-      return collectOffsetPages(t, { method: "GET", path: path(project3), query, expect: PAGE2 });
-    },
-    /** Exports of every project in the organization. */
-    listForOrganization(orgId, query = {}, max) {
-      const orgPath = `/api/organizations/${segment(orgId)}/batch_exports/`;
-      return paginate(t, { method: "GET", path: orgPath, query, expect: PAGE2 }, max);
-    },
-    get(project3, id) {
-      return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), expect: "batchExport" });
-    },
-    create(project3, body) {
-      return t.send({ method: "POST", path: path(project3), body, expect: "batchExport" });
-    },
-    update(project3, id, body) {
-      return t.send({ method: "PATCH", path: path(project3, `${segment(id)}/`), body, expect: "batchExport" });
-    },
-    /** 204. A retry that finds it already gone (404 after a lost answer) counts as done. */
-    async delete(project3, id) {
-      await t.send({ method: "DELETE", path: path(project3, `${segment(id)}/`) });
-    },
-    pause(project3, id) {
-      const spec = { method: "POST", path: path(project3, `${segment(id)}/pause/`), retrySafe: true };
-      return t.send({ ...spec, expect: "paused" });
-    },
-    unpause(project3, id, body = {}) {
-      const spec = {
-        method: "POST",
-        path: path(project3, `${segment(id)}/unpause/`),
-        body,
-        retrySafe: true,
-        expect: "paused"
-      };
-      return t.send(spec);
-    },
-    backfill(project3, id, body) {
-      return t.send({
-        method: "POST",
-        path: path(project3, `${segment(id)}/backfills/`),
-        body,
-        expect: "backfillCreated"
-      });
-    },
-    /** Cursor pages, newest first. */
-    backfills(project3, id, query = {}, max) {
-      return paginate(
-        t,
-        { method: "GET", path: path(project3, `${segment(id)}/backfills/`), query, expect: "backfillPage" },
-        max
-      );
-    },
-    /** Newest first; `limit` 1–500 per page. */
-    logs(project3, id, query = {}, max) {
-      const spec = {
-        method: "GET",
-        path: path(project3, `${segment(id)}/logs/`),
-        query,
-        expect: "logPage"
-      };
-      return paginate(t, spec, max);
-    }
-  };
-}
-function runsApi(t) {
-  const path = (project3, exportId, rest = "") => projectPath(project3, `batch_exports/${segment(exportId)}/runs/${rest}`);
-  return {
-    /** Cursor pages, newest first; the service only returns the last 7 days unless `after` is given. */
-    list(project3, exportId, query = {}, max) {
-      const spec = { method: "GET", path: path(project3, exportId), query, expect: "runPage" };
-      return paginate(t, spec, max);
-    },
-    /**
-     * One run. Newest services look single runs up through the list's 7-day window: pass
-     * `{ after: <ISO instant> }` to reach an older run (the same for retry, cancel and logs).
-     */
-    get(project3, exportId, runId, query = {}) {
-      const spec = { method: "GET", path: path(project3, exportId, `${segment(runId)}/`), query };
-      return t.send({ ...spec, expect: "run" });
-    },
-    /** Starts a backfill of the run's interval. */
-    retry(project3, exportId, runId, query = {}) {
-      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/retry/`), query };
-      return t.send({ ...spec, expect: "backfillCreated" });
-    },
-    cancel(project3, exportId, runId, query = {}) {
-      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/cancel/`), query };
-      return t.send({ ...spec, expect: "cancelled" });
-    },
-    /**
-     * Older services only: the newest one answers 500 on this route (service-api.md §4 "Logs"); read
-     * the export's logs with `instance_id` = the run instead, as `logs --run` does.
-     */
-    logs(project3, exportId, runId, query = {}, max) {
-      return paginate(
-        t,
-        { method: "GET", path: path(project3, exportId, `${segment(runId)}/logs/`), query, expect: "logPage" },
-        max
-      );
-    }
-  };
-}
-var PAGE2;
-var init_batch_exports2 = __esm({
-  "src/service/batch-exports.ts"() {
-    "use strict";
-    init_dashboards2();
-    init_pages();
-    init_query2();
-    PAGE2 = "batchExportPage";
-  }
-});
-
 // src/service/stop.ts
 var StopSignal, StoppedError;
 var init_stop = __esm({
@@ -67718,9 +67827,9 @@ function writeBudgetFile(path, id, now, ours, horizons) {
   }
 }
 function merge(a, b) {
-  const count2 = (list14) => {
+  const count2 = (list17) => {
     const counts = /* @__PURE__ */ new Map();
-    for (const t of list14) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const t of list17) counts.set(t, (counts.get(t) ?? 0) + 1);
     return counts;
   };
   const ca = count2(a);
@@ -67828,37 +67937,46 @@ function eventsApi(t) {
         path: path(project3),
         query,
         budget: "events",
-        expect: "eventPage"
+        expect: SHAPES.eventPage
       };
       return paginate(t, spec, max);
     },
     get(project3, id) {
-      return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), budget: "events", expect: "event" });
+      return t.send({
+        method: "GET",
+        path: path(project3, `${segment(id)}/`),
+        budget: "events",
+        expect: SHAPES.event
+      });
     },
     /** Values of a property (`key`); a personal API key must also pass `event_name`. */
     values(project3, query) {
       const spec = { method: "GET", path: path(project3, "values/"), query, budget: "events" };
-      return t.send({ ...spec, expect: "eventValues" });
+      return t.send({ ...spec, expect: SHAPES.eventValues });
     }
   };
 }
 function organizationsApi(t) {
   return {
     get(orgId) {
-      return t.send({ method: "GET", path: `/api/organizations/${segment(orgId)}/`, expect: "organization" });
+      return t.send({
+        method: "GET",
+        path: `/api/organizations/${segment(orgId)}/`,
+        expect: SHAPES.organization
+      });
     },
     getProject(project3) {
-      return t.send({ method: "GET", path: projectPath(project3, ""), expect: "project" });
+      return t.send({ method: "GET", path: projectPath(project3, ""), expect: SHAPES.project });
     },
     /** The organization's active members (scope `organization_member:read`; no project-scoped key). */
     members(orgId) {
       const path = `/api/organizations/${segment(orgId)}/members/`;
-      return collectOffsetPages(t, { method: "GET", path, expect: "memberPage" });
+      return collectOffsetPages(t, { method: "GET", path, expect: SHAPES.memberPage });
     },
     /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
     listProjects(orgId, query = {}, max) {
       const path = `/api/organizations/${segment(orgId)}/projects/`;
-      return paginate(t, { method: "GET", path, query, expect: "projectPage" }, max);
+      return paginate(t, { method: "GET", path, query, expect: SHAPES.projectPage }, max);
     }
   };
 }
@@ -67870,55 +67988,9 @@ function featureKeys(org) {
 var init_events2 = __esm({
   "src/service/events.ts"() {
     "use strict";
-    init_dashboards2();
     init_pages();
-    init_query2();
-  }
-});
-
-// src/service/insights.ts
-function insightsApi(t) {
-  const path = (project3, rest = "") => projectPath(project3, `insights/${rest}`);
-  const budget = "events";
-  return {
-    /** Every live insight (basic shape), pages after the first read concurrently. */
-    listAll(project3, query = {}) {
-      return collectOffsetPages(t, {
-        method: "GET",
-        path: path(project3),
-        query: { basic: "true", ...query },
-        budget,
-        expect: "insightPage"
-      });
-    },
-    /** How many live insights the list holds: one request for a one-item page. */
-    async count(project3) {
-      const page = await t.send({
-        method: "GET",
-        path: path(project3),
-        query: { basic: "true", limit: 1 },
-        budget,
-        expect: "insightPage"
-      });
-      return page.count ?? page.results.length;
-    },
-    get(project3, id) {
-      return t.send({ method: "GET", path: path(project3, `${segment(id)}/`), budget, expect: "insight" });
-    },
-    create(project3, body) {
-      return t.send({ method: "POST", path: path(project3), body, budget, expect: "insight" });
-    },
-    update(project3, id, body) {
-      return t.send({ method: "PATCH", path: path(project3, `${segment(id)}/`), body, budget, expect: "insight" });
-    }
-  };
-}
-var init_insights2 = __esm({
-  "src/service/insights.ts"() {
-    "use strict";
-    init_dashboards2();
-    init_pages();
-    init_query2();
+    init_query();
+    init_shapes();
   }
 });
 
@@ -67931,7 +68003,7 @@ function integrationsApi(t) {
         method: "GET",
         path: projectPath(project3, "integrations/"),
         query,
-        expect: "integrationPage"
+        expect: SHAPES.integrationPage
       });
     }
   };
@@ -67939,8 +68011,9 @@ function integrationsApi(t) {
 var init_integrations3 = __esm({
   "src/service/integrations.ts"() {
     "use strict";
-    init_dashboards2();
     init_pages();
+    init_query();
+    init_shapes();
   }
 });
 
@@ -67950,9 +68023,6 @@ __export(answers_exports, {
   checkAnswer: () => checkAnswer,
   itemCount: () => itemCount
 });
-function declared(shape) {
-  return typeof shape === "string" ? SHAPES[shape] : shape;
-}
 function validator2(shape) {
   let validate2 = compiled.get(shape);
   if (validate2 === void 0) {
@@ -67963,7 +68033,7 @@ function validator2(shape) {
       validateSchema: false,
       code: { optimize: false }
     });
-    validate2 = ajv.compile(declared(shape).schema);
+    validate2 = ajv.compile(shape.schema);
     compiled.set(shape, validate2);
   }
   return validate2;
@@ -67975,7 +68045,7 @@ function checkAnswer(shape, value) {
   return error2 ? describe3(error2, value) : "its shape is wrong";
 }
 function itemCount(shape, value) {
-  const where2 = declared(shape).list;
+  const where2 = shape.list;
   if (where2 === "array") return Array.isArray(value) ? value.length : void 0;
   if (where2 === "results") {
     const results = value?.results;
@@ -68030,11 +68100,10 @@ function kindOf(value) {
   return TYPE_WORDS[typeof value] ?? typeof value;
 }
 var import__2, ajv, compiled, TYPE_WORDS;
-var init_answers = __esm({
+var init_answers5 = __esm({
   "src/service/answers.ts"() {
     "use strict";
     import__2 = __toESM(require__(), 1);
-    init_shapes();
     compiled = /* @__PURE__ */ new Map();
     TYPE_WORDS = {
       object: "an object",
@@ -68083,10 +68152,10 @@ var init_transport = __esm({
     init_words();
     init_errors2();
     init_outcome();
-    init_query2();
+    init_query();
     init_stop();
     loadAnswers = () => {
-      answers ??= Promise.resolve().then(() => (init_answers(), answers_exports));
+      answers ??= Promise.resolve().then(() => (init_answers5(), answers_exports));
       return answers;
     };
     describeBytes = (n) => n >= 1048576 ? `${Math.round(n / 1048576).toLocaleString("en-US")} MB` : `${n.toLocaleString("en-US")} bytes`;
@@ -68370,13 +68439,10 @@ var init_client = __esm({
     "use strict";
     import_undici2 = __toESM(require_undici(), 1);
     init_clock();
-    init_batch_exports2();
     init_budget();
     init_budget_file();
     init_client_events();
-    init_dashboards2();
     init_events2();
-    init_insights2();
     init_integrations3();
     init_pages();
     init_stop();
@@ -68385,15 +68451,9 @@ var init_client = __esm({
     MINUTE = 6e4;
     HOUR3 = 36e5;
     ServiceClient = class {
-      dashboards;
-      collaborators;
-      sharing;
-      batchExports;
-      runs;
       events;
       organizations;
       integrations;
-      insights;
       host;
       #transport;
       #ownAgent;
@@ -68467,32 +68527,34 @@ var init_client = __esm({
           stop
         });
         this.#transport = t;
-        this.dashboards = dashboardsApi(t);
-        this.collaborators = collaboratorsApi(t);
-        this.sharing = sharingApi(t);
-        this.batchExports = batchExportsApi(t);
-        this.runs = runsApi(t);
         this.events = eventsApi(t);
         this.organizations = organizationsApi(t);
         this.integrations = integrationsApi(t);
-        this.insights = insightsApi(t);
       }
       /**
-       * Any endpoint, paced, retried and turned into errors like every other: for a kind whose endpoints
-       * have no namespace here. `path` is from the host root (`/api/projects/1/notes/`).
+       * Any endpoint, paced, retried and turned into errors like every other, its 2xx answer checked
+       * against `expect`. `path` is from the host root (`/api/projects/1/notes/`, see `projectPath`).
        */
       request(spec) {
         return this.#transport.send(spec);
       }
       /**
-       * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
-       * checked against `expect` when given (a kind's own shape, `listPage(item)` of shapes.ts).
+       * The items of a paged list (limit/offset, cursor or `before=` pages: each names the next), read
+       * lazily page by page as the caller iterates, at most `max`; each page checked against `spec.expect`.
        */
-      listAll(path, query = {}, expect) {
+      pages(spec, max) {
+        return paginate(this.#transport, spec, max);
+      }
+      /**
+       * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
+       * checked against `expect` (a `listPage(item)` of shapes.ts), drawn from `budget` (default general).
+       */
+      listAll(path, query = {}, expect, budget) {
         return collectOffsetPages(this.#transport, {
           method: "GET",
           path,
           query,
+          ...budget ? { budget } : {},
           ...expect ? { expect } : {}
         });
       }
@@ -68657,13 +68719,14 @@ var init_env = __esm({
 });
 
 // src/service/index.ts
-var init_service3 = __esm({
+var init_service6 = __esm({
   "src/service/index.ts"() {
     "use strict";
     init_client();
     init_env();
     init_errors2();
     init_events2();
+    init_query();
     init_shapes();
     init_stop();
   }
@@ -69185,21 +69248,22 @@ var init_connect = __esm({
   "src/commands/connect.ts"() {
     "use strict";
     init_clock();
-    init_service3();
+    init_service6();
     init_progress();
   }
 });
 
 // src/read/people.ts
-function mentionedUsers(actions) {
-  const uuids = /* @__PURE__ */ new Set();
-  for (const a of actions) {
-    for (const side of [a.after, a.before]) {
-      if (typeof side?.user_uuid === "string") uuids.add(side.user_uuid.toLowerCase());
-    }
-    if (a.modified?.by !== void 0) uuids.add(a.modified.by.toLowerCase());
+function usersOf(kinds) {
+  const users2 = /* @__PURE__ */ new Map();
+  for (const kind2 of kinds) {
+    for (const verb of kind2.verbs) if (!users2.has(verb.name)) users2.set(verb.name, verb.users);
   }
-  return uuids;
+  return (action) => {
+    const named = [...users2.get(action.action)?.(action) ?? []];
+    if (action.modified?.by !== void 0) named.push(action.modified.by);
+    return named.map((uuid2) => uuid2.toLowerCase());
+  };
 }
 function asPerson(value) {
   if (typeof value.uuid !== "string") return void 0;
@@ -69243,15 +69307,16 @@ function organizationRefusal(error2, what, scope) {
 function isRefusal(error2) {
   return error2 instanceof ServiceError && (error2.status === 403 || error2.status === 404);
 }
-async function withPeople(plan, live, directory) {
-  const wanted = mentionedUsers(plan.actions);
+async function withPeople(plan, live, directory, kinds) {
+  const named = usersOf(kinds);
+  const wanted = new Set(plan.actions.flatMap(named));
   if (wanted.size === 0) return plan;
   const found2 = /* @__PURE__ */ new Map();
   for (const project3 of live) peopleIn(project3.kinds, wanted, found2);
   const missing = new Set([...wanted].filter((uuid2) => !found2.has(uuid2)));
   if (missing.size > 0 && directory !== void 0) {
     const projects2 = new Set(
-      plan.actions.filter((a) => [...mentionedUsers([a])].some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
+      plan.actions.filter((a) => named(a).some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
     );
     for (const project3 of [...projects2].sort((a, b) => a - b)) {
       peopleIn(await directory.membersOf(project3), missing, found2);
@@ -69287,7 +69352,7 @@ var init_people = __esm({
             let members2 = this.#members.get(id);
             if (members2 === void 0) {
               members2 = this.#client.organizations.members(id).then(
-                (list14) => ({ members: list14 }),
+                (list17) => ({ members: list17 }),
                 (error2) => ({ error: error2 })
               );
               this.#members.set(id, members2);
@@ -69433,7 +69498,7 @@ function changeOnLive(kinds, desired, change2, live) {
   };
 }
 function plannedKeys(plan) {
-  return [...plan.planned].flatMap(([, list14]) => list14.map((d) => declarationKey(plan.project, d)));
+  return [...plan.planned].flatMap(([, list17]) => list17.map((d) => declarationKey(plan.project, d)));
 }
 function scopeOf(kinds, project3, change2) {
   const plan = {
@@ -69447,13 +69512,13 @@ function scopeOf(kinds, project3, change2) {
     const planned2 = declaredOf(project3, kind2.name).filter((d) => change2.changed.has(d));
     if (planned2.length > 0) plan.planned.set(kind2.name, planned2);
   }
-  for (const [kind2, list14] of plan.planned) for (const d of list14) want(plan, kind2, d);
+  for (const [kind2, list17] of plan.planned) for (const d of list17) want(plan, kind2, d);
   for (const gone of plan.removed) want(plan, gone.kind, gone);
-  for (const [kind2, list14] of plan.planned) {
+  for (const [kind2, list17] of plan.planned) {
     const refer = kinds.find((k) => k.name === kind2)?.references;
-    for (const reference of list14.flatMap((d) => refer?.(d) ?? [])) {
-      const declared2 = declaredOf(project3, reference.kind);
-      const named = (pinned) => declared2.find((d) => d.name === reference.name && d.id !== void 0 === pinned);
+    for (const reference of list17.flatMap((d) => refer?.(d) ?? [])) {
+      const declared = declaredOf(project3, reference.kind);
+      const named = (pinned) => declared.find((d) => d.name === reference.name && d.id !== void 0 === pinned);
       const found2 = reference.id !== void 0 ? void 0 : named(false) ?? named(true);
       want(plan, reference.kind, found2 ?? reference);
     }
@@ -69483,12 +69548,12 @@ async function estimate(kinds, client, plan) {
     const kind2 = kinds.find((k) => k.name === name);
     if (kind2?.searches !== true || kind2.count === void 0) continue;
     const each = scope.ids.length + scope.names.length;
-    const declared2 = declaredOf(plan.declared, name).length;
+    const declared = declaredOf(plan.declared, name).length;
     const deletes = (plan.planned.get(name) ?? []).filter((d) => d.deleted).length;
-    if (each <= Math.max(1, Math.ceil(declared2 / PAGE3)) && deletes <= DELETE_FLOOR) continue;
+    if (each <= Math.max(1, Math.ceil(declared / PAGE)) && deletes <= DELETE_FLOOR) continue;
     const total = await kind2.count(client, plan.project);
     totals.set(name, total);
-    const pages = Math.max(1, Math.ceil(total / PAGE3));
+    const pages = Math.max(1, Math.ceil(total / PAGE));
     if (pages < each) {
       return `the change reads ${each} ${name.replaceAll("_", " ")} objects one by one in project ${plan.project}, and their list is ${pages} ${pages === 1 ? "page" : "pages"}`;
     }
@@ -69545,14 +69610,14 @@ function removedLive(plan, live) {
     return { ...gone, project: plan.project, ...found2 !== void 0 ? { live: found2.id } : {} };
   });
 }
-var PAGE3;
+var PAGE;
 var init_scoped = __esm({
   "src/read/scoped.ts"() {
     "use strict";
     init_types2();
     init_plan();
     init_fetch();
-    PAGE3 = 100;
+    PAGE = 100;
   }
 });
 
@@ -70020,8 +70085,8 @@ function settings(parsed, listKeys) {
   return Object.fromEntries(Object.entries(parsed.data).filter(([key2]) => !listKeys.has(key2)));
 }
 function items(parsed, key2) {
-  const list14 = parsed.data[key2];
-  return Array.isArray(list14) ? list14 : [];
+  const list17 = parsed.data[key2];
+  return Array.isArray(list17) ? list17 : [];
 }
 function field2(item, name) {
   return typeof item === "object" && item !== null && !Array.isArray(item) ? item[name] : void 0;
@@ -70030,14 +70095,14 @@ async function sameDeclaration(action, kindKey2, files) {
   const source = action.object.source;
   const now = await files.now(source.file);
   if (now === void 0) return false;
-  const list14 = items(now, kindKey2);
-  const index = list14.findIndex((_item, i) => {
+  const list17 = items(now, kindKey2);
+  const index = list17.findIndex((_item, i) => {
     const at = now.at(kindKey2, i);
     return at !== void 0 && at.line === source.line && at.column === source.column;
   });
-  const fallback = index >= 0 ? index : list14.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
+  const fallback = index >= 0 ? index : list17.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
   if (fallback < 0) return false;
-  const item = list14[fallback];
+  const item = list17[fallback];
   const base = await files.base(source.file);
   if (base === void 0) return false;
   const id = field2(item, "id");
@@ -70056,11 +70121,11 @@ async function undeclaredAtBase(action, kindKey2, files) {
   for (const file of await files.baseFiles()) {
     const base = await files.base(file);
     if (base === void 0) continue;
-    const declared2 = items(base, kindKey2).some((item) => {
+    const declared = items(base, kindKey2).some((item) => {
       const itemName = field2(item, "name");
       return typeof itemName === "string" && names.has(itemName) || id !== void 0 && field2(item, "id") === id;
     });
-    if (declared2) return false;
+    if (declared) return false;
   }
   return true;
 }
@@ -70136,7 +70201,7 @@ var init_drift = __esm({
 
 // src/commands/review.ts
 async function reviewPlan(made, flags2, commit, io) {
-  let plan = await withPeople(made.plan, made.live, made.members);
+  let plan = await withPeople(made.plan, made.live, made.members, KINDS);
   if (flags2.base !== void 0 && commit !== void 0) {
     plan = await labelDrift(plan, {
       kinds: KINDS,
@@ -70270,16 +70335,16 @@ function compare3(kinds, now, then, changedFiles, changedAtBase, unsureFiles) {
   const projects2 = new Set([...now, ...then].map((p) => p.project));
   for (const project3 of projects2) {
     for (const kind2 of kinds) {
-      const declared2 = (side) => side.filter((p) => p.project === project3).flatMap((p) => p.objects[kind2.name] ?? []);
-      const candidates2 = declared2(then).filter((d) => changedAtBase.has(d.source.file));
-      const mine = declared2(now).filter((d) => changedFiles.has(d.source.file));
+      const declared = (side) => side.filter((p) => p.project === project3).flatMap((p) => p.objects[kind2.name] ?? []);
+      const candidates2 = declared(then).filter((d) => changedAtBase.has(d.source.file));
+      const mine = declared(now).filter((d) => changedFiles.has(d.source.file));
       const counterpart = pairUp(mine, candidates2);
-      for (const declared3 of mine) {
-        const old = counterpart.get(declared3);
-        if (old === void 0) changed.set(declared3, "added");
-        else if (declared3.deleted && !old.deleted) changed.set(declared3, "tombstoned");
-        else if (unsureFiles.has(declared3.source.file) || comparable(declared3) !== comparable(old)) {
-          changed.set(declared3, "modified");
+      for (const declared2 of mine) {
+        const old = counterpart.get(declared2);
+        if (old === void 0) changed.set(declared2, "added");
+        else if (declared2.deleted && !old.deleted) changed.set(declared2, "tombstoned");
+        else if (unsureFiles.has(declared2.source.file) || comparable(declared2) !== comparable(old)) {
+          changed.set(declared2, "modified");
         }
       }
       const kept = new Set(counterpart.values());
@@ -70301,10 +70366,10 @@ function pairUp(now, then) {
   const pairs = /* @__PURE__ */ new Map();
   const taken = /* @__PURE__ */ new Set();
   const byPin = new Map(then.filter((d) => d.id !== void 0).map((d) => [d.id, d]));
-  for (const declared2 of now) {
-    const old = declared2.id === void 0 ? void 0 : byPin.get(declared2.id);
+  for (const declared of now) {
+    const old = declared.id === void 0 ? void 0 : byPin.get(declared.id);
     if (old !== void 0) {
-      pairs.set(declared2, old);
+      pairs.set(declared, old);
       taken.add(old);
     }
   }
@@ -70312,19 +70377,19 @@ function pairUp(now, then) {
   for (const old of then) {
     if (!taken.has(old)) byName.set(old.name, [...byName.get(old.name) ?? [], old]);
   }
-  for (const declared2 of now) {
-    if (pairs.has(declared2)) continue;
-    const old = (byName.get(declared2.name) ?? []).find(
-      (d) => !taken.has(d) && (d.id === void 0 || declared2.id === void 0)
+  for (const declared of now) {
+    if (pairs.has(declared)) continue;
+    const old = (byName.get(declared.name) ?? []).find(
+      (d) => !taken.has(d) && (d.id === void 0 || declared.id === void 0)
     );
     if (old !== void 0) {
-      pairs.set(declared2, old);
+      pairs.set(declared, old);
       taken.add(old);
     }
   }
   return pairs;
 }
-function comparable(declared2) {
+function comparable(declared) {
   const strip = (value) => {
     if (value instanceof SecretValue) return { $secret: value.template };
     if (Array.isArray(value)) return value.map(strip);
@@ -70333,7 +70398,7 @@ function comparable(declared2) {
       Object.entries(value).filter(([key2, v]) => !(key2 === "source" && isSourceRef(v))).map(([key2, v]) => [key2, strip(v)])
     );
   };
-  return canonicalJson(strip(declared2));
+  return canonicalJson(strip(declared));
 }
 function isSourceRef(value) {
   return isPlainObject(value) && typeof value.file === "string" && typeof value.line === "number";
@@ -70363,7 +70428,7 @@ async function chooseBase(flags2, desired, io, mode) {
   if (!flags2.changedOnly) return { commit: await resolveBase(git, flags2.base, io.cwd) };
   const base = flags2.base;
   const declarations = desired.projects.reduce(
-    (n, p) => n + Object.values(p.objects).reduce((m, list14) => m + list14.length, 0),
+    (n, p) => n + Object.values(p.objects).reduce((m, list17) => m + list17.length, 0),
     0
   );
   const full = (reason, commit2) => ({
@@ -71196,9 +71261,9 @@ function refreshText(text2, fields) {
 }
 function findItem(root, field3, lines) {
   if (!(0, import_yaml6.isMap)(root)) return void 0;
-  const list14 = root.get(field3.key, true);
-  if (!(0, import_yaml6.isSeq)(list14)) return void 0;
-  for (const item of list14.items) {
+  const list17 = root.get(field3.key, true);
+  if (!(0, import_yaml6.isSeq)(list17)) return void 0;
+  for (const item of list17.items) {
     if (!(0, import_yaml6.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
     const at = lines.linePos(first?.range?.[0] ?? item.range[0]);
@@ -71283,8 +71348,8 @@ async function refresh2(paths, flags2, io) {
           );
           continue;
         }
-        const list14 = perFile.get(object.source.file) ?? [];
-        list14.push({
+        const list17 = perFile.get(object.source.file) ?? [];
+        list17.push({
           key: kind2.key,
           line: object.source.line,
           column: object.source.column,
@@ -71292,7 +71357,7 @@ async function refresh2(paths, flags2, io) {
           value,
           owner
         });
-        perFile.set(object.source.file, list14);
+        perFile.set(object.source.file, list17);
       }
     }
   });
@@ -71509,6 +71574,135 @@ var init_backfill_window = __esm({
   }
 });
 
+// src/kinds/batch-export/operations/exports.ts
+async function liveExport(client, project3, name, pinned) {
+  const id = pinned ?? (UUID5.test(name) ? name : void 0);
+  if (id) return batchExportsApi(client).get(project3, id);
+  const live = await projectExports(client, project3);
+  const hits2 = live.filter((b) => b.name === name);
+  if (hits2.length === 1 && hits2[0]) return hits2[0];
+  if (hits2.length > 1) {
+    throw new UserError(
+      `${hits2.length} batch exports are named "${name}" in project ${project3} (ids ${hits2.map((h) => h.id).join(", ")}): pass the id instead`
+    );
+  }
+  const close = live.filter((b) => b.name.toLowerCase() === name.toLowerCase()).map((b) => b.name);
+  const names = close.length > 0 ? close : live.map((b) => b.name).slice(0, 10);
+  const hint2 = close.length > 0 ? `did you mean ${quoteList(names)}?` : `live: ${quoteList(names) || "none"}`;
+  throw new UserError(`no batch export named "${name}" in project ${project3} (${hint2})`);
+}
+function quoteList(names) {
+  return names.map((n) => `"${n}"`).join(", ");
+}
+function projectExports(client, project3) {
+  return collect(batchExportsApi(client).list(project3));
+}
+async function organizationExports(client, organization3) {
+  try {
+    return await collect(batchExportsApi(client).listForOrganization(organization3));
+  } catch (error2) {
+    if (!(error2 instanceof ServiceError) || error2.status !== 404) throw error2;
+  }
+  const projects2 = await collect(client.organizations.listProjects(organization3));
+  const exports = [];
+  for (const id of [...new Set(projects2.map((p) => p.id))].sort((a, b) => a - b)) {
+    exports.push(...await projectExports(client, id));
+  }
+  return exports;
+}
+var UUID5;
+var init_exports = __esm({
+  "src/kinds/batch-export/operations/exports.ts"() {
+    "use strict";
+    init_errors();
+    init_service6();
+    init_service();
+    UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  }
+});
+
+// src/kinds/batch-export/operations/service.ts
+function runsApi(client) {
+  const path = (project3, exportId, rest = "") => exportPath(project3, `${segment(exportId)}/runs/${rest}`);
+  return {
+    /** Cursor pages, newest first; the service only returns the last 7 days unless `after` is given. */
+    list(project3, exportId, query = {}, max) {
+      const spec = { method: "GET", path: path(project3, exportId), query, expect: OPERATIONS_ANSWERS.runPage };
+      return client.pages(spec, max);
+    },
+    /**
+     * One run. Newest services look single runs up through the list's 7-day window: pass
+     * `{ after: <ISO instant> }` to reach an older run (the same for retry, cancel and logs).
+     */
+    get(project3, exportId, runId, query = {}) {
+      const spec = { method: "GET", path: path(project3, exportId, `${segment(runId)}/`), query };
+      return client.request({ ...spec, expect: OPERATIONS_ANSWERS.run });
+    },
+    /** Starts a backfill of the run's interval. */
+    retry(project3, exportId, runId, query = {}) {
+      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/retry/`), query };
+      return client.request({ ...spec, expect: OPERATIONS_ANSWERS.backfillCreated });
+    },
+    cancel(project3, exportId, runId, query = {}) {
+      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/cancel/`), query };
+      return client.request({ ...spec, expect: OPERATIONS_ANSWERS.cancelled });
+    },
+    /**
+     * Older services only: the newest one answers 500 on this route (service-api.md §4 "Logs"); read
+     * the export's logs with `instance_id` = the run instead, as `logs --run` does.
+     */
+    logs(project3, exportId, runId, query = {}, max) {
+      return client.pages(
+        { method: "GET", path: path(project3, exportId, `${segment(runId)}/logs/`), query, expect: OPERATIONS_ANSWERS.logPage },
+        max
+      );
+    }
+  };
+}
+function backfillsApi(client) {
+  const path = (project3, exportId) => exportPath(project3, `${segment(exportId)}/backfills/`);
+  return {
+    /** Exports the window again (or for the first time). */
+    start(project3, exportId, body) {
+      return client.request({
+        method: "POST",
+        path: path(project3, exportId),
+        body,
+        expect: OPERATIONS_ANSWERS.backfillCreated
+      });
+    },
+    /** Cursor pages, newest first. */
+    list(project3, exportId, query = {}, max) {
+      return client.pages(
+        { method: "GET", path: path(project3, exportId), query, expect: OPERATIONS_ANSWERS.backfillPage },
+        max
+      );
+    }
+  };
+}
+function logsApi(client) {
+  return {
+    /** The export's entries, newest first; `limit` 1–500 per page. */
+    list(project3, exportId, query = {}, max) {
+      const spec = {
+        method: "GET",
+        path: exportPath(project3, `${segment(exportId)}/logs/`),
+        query,
+        expect: OPERATIONS_ANSWERS.logPage
+      };
+      return client.pages(spec, max);
+    }
+  };
+}
+var init_service7 = __esm({
+  "src/kinds/batch-export/operations/service.ts"() {
+    "use strict";
+    init_query();
+    init_service();
+    init_answers();
+  }
+});
+
 // src/kinds/batch-export/operations/run-lookup.ts
 function allRunsWindow(b) {
   const created = Date.parse(b.created_at ?? "");
@@ -71516,7 +71710,7 @@ function allRunsWindow(b) {
 }
 async function getRun(client, project3, b, runId) {
   try {
-    return await client.runs.get(project3, b.id, runId, allRunsWindow(b));
+    return await runsApi(client).get(project3, b.id, runId, allRunsWindow(b));
   } catch (error2) {
     if (error2 instanceof ServiceError && error2.status === 404) {
       throw new UserError(`no run ${runId} of batch export "${b.name}" in project ${project3}`);
@@ -71538,7 +71732,7 @@ async function readLogs(client, project3, exportId, filters, limit) {
       instance_id: filters.instanceId,
       before
     };
-    const page = await collect(client.batchExports.logs(project3, exportId, query, size), size);
+    const page = await collect(logsApi(client).list(project3, exportId, query, size), size);
     if (page.length < size) {
       out.push(...page);
       return finish(out, limit, false);
@@ -71569,57 +71763,10 @@ var init_run_lookup = __esm({
   "src/kinds/batch-export/operations/run-lookup.ts"() {
     "use strict";
     init_errors();
-    init_service3();
+    init_service6();
     init_normalise();
+    init_service7();
     LOG_PAGE = 500;
-  }
-});
-
-// src/render/runs.ts
-function exportRef(project3, b) {
-  return { project: project3, id: b.id, name: b.name, interval: b.interval };
-}
-function runItem(r) {
-  return {
-    id: r.id,
-    status: r.status,
-    created_at: r.created_at,
-    finished_at: r.finished_at ?? null,
-    data_interval_start: r.data_interval_start ?? null,
-    data_interval_end: r.data_interval_end,
-    records_completed: r.records_completed ?? null,
-    records_total_count: r.records_total_count ?? null,
-    bytes_exported: r.bytes_exported ?? null,
-    latest_error: r.latest_error ?? null,
-    backfill: r.backfill ?? null
-  };
-}
-function renderRunsText(doc, now, paint) {
-  if (doc.runs.length === 0) {
-    const status2 = doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : "";
-    return `No runs of "${flat(doc.export.name)}" since ${humanTime(doc.filters.since, now)}${status2}.
-`;
-  }
-  const rows = doc.runs.map((r) => [
-    humanTime(r.created_at, now),
-    { text: r.status, style: statusStyle(r.status) },
-    dataInterval(r),
-    r.records_completed === null ? "-" : formatCount(r.records_completed),
-    r.id,
-    cut((r.latest_error ?? (r.backfill ? "from a backfill" : "")).replace(/\s+/g, " ").trim(), 80)
-  ]);
-  return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
-}
-function dataInterval(r) {
-  const start2 = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
-  return `${start2} → ${isoTime(r.data_interval_end)}`;
-}
-var init_runs2 = __esm({
-  "src/render/runs.ts"() {
-    "use strict";
-    init_text();
-    init_table2();
-    init_time2();
   }
 });
 
@@ -71696,11 +71843,29 @@ var init_status = __esm({
 });
 
 // src/kinds/batch-export/operations/runs.ts
+function exportRef(project3, b) {
+  return { project: project3, id: b.id, name: b.name, interval: b.interval };
+}
+function runItem(r) {
+  return {
+    id: r.id,
+    status: r.status,
+    created_at: r.created_at,
+    finished_at: r.finished_at ?? null,
+    data_interval_start: r.data_interval_start ?? null,
+    data_interval_end: r.data_interval_end,
+    records_completed: r.records_completed ?? null,
+    records_total_count: r.records_total_count ?? null,
+    bytes_exported: r.bytes_exported ?? null,
+    latest_error: r.latest_error ?? null,
+    backfill: r.backfill ?? null
+  };
+}
 async function statusRows(client, exports, now) {
   const after = new Date(now.getTime() - WINDOW_DAYS * 864e5).toISOString();
   const rows = await Promise.all(
     exports.map(async (b) => {
-      const runs = await collect(client.runs.list(b.team_id, b.id, { after }), MAX_RUNS2);
+      const runs = await collect(runsApi(client).list(b.team_id, b.id, { after }), MAX_RUNS2);
       return rowOf(b, runs, after);
     })
   );
@@ -71750,13 +71915,13 @@ function covers(r, failed) {
   return start2(r) <= start2(failed) && Date.parse(r.data_interval_end) >= Date.parse(failed.data_interval_end);
 }
 var MAX_RUNS2;
-var init_runs3 = __esm({
+var init_runs2 = __esm({
   "src/kinds/batch-export/operations/runs.ts"() {
     "use strict";
-    init_runs2();
     init_status();
     init_table2();
     init_pages();
+    init_service7();
     MAX_RUNS2 = 5e3;
   }
 });
@@ -71770,10 +71935,14 @@ var init_operations = __esm({
     "use strict";
     init_types2();
     init_name();
+    init_name();
+    init_answers();
     init_backfill_command();
     init_backfill_window();
+    init_exports();
     init_run_lookup();
-    init_runs3();
+    init_runs2();
+    init_service7();
   }
 });
 
@@ -71807,7 +71976,7 @@ async function run7(options, io) {
     );
     const s = doc.summary;
     ctx.io.stderr.write(
-      `${count(s.exports, "batch export")}: ${s.failing} failing, ${s.paused} paused, ${count(s.failed_runs, "failed run")} in ${count(doc.window_days, "day")}
+      `${count(s.exports, EXPORT_WORDS.one)}: ${s.failing} failing, ${s.paused} paused, ${count(s.failed_runs, "failed run")} in ${count(doc.window_days, "day")}
 `
     );
     return options.failOnError && rows.some((r) => isFailed(r.latest_run?.status)) ? 1 : 0;
@@ -71819,7 +71988,7 @@ async function select(ctx, options) {
     throw new UserError("give either PATH or --organization, not both");
   if (paths.length > 0) return fromFiles(ctx, options, paths);
   if (options.organization) {
-    const exports2 = await organizationExports(ctx, options.organization);
+    const exports2 = await organizationExports(ctx.client, options.organization);
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
@@ -71830,21 +71999,8 @@ async function select(ctx, options) {
       "status needs a scope: pass --project, set POSTHOG_PROJECT_ID, use --organization ID, or give config files (PATH)"
     );
   }
-  const exports = await collect(ctx.client.batchExports.list(project3));
+  const exports = await projectExports(ctx.client, project3);
   return { exports, missing: [], organization: null, projects: [project3] };
-}
-async function organizationExports(ctx, organization3) {
-  try {
-    return await collect(ctx.client.batchExports.listForOrganization(organization3));
-  } catch (error2) {
-    if (!(error2 instanceof ServiceError) || error2.status !== 404) throw error2;
-  }
-  const projects2 = await collect(ctx.client.organizations.listProjects(organization3));
-  const exports = [];
-  for (const id of [...new Set(projects2.map((p) => p.id))].sort((a, b) => a - b)) {
-    exports.push(...await collect(ctx.client.batchExports.list(id)));
-  }
-  return exports;
 }
 async function fromFiles(ctx, options, paths) {
   const loaded = await readConfig(paths, options, ctx.io, "plan");
@@ -71852,12 +72008,12 @@ async function fromFiles(ctx, options, paths) {
   const missing = [];
   const projects2 = [];
   for (const p of loaded.projects) {
-    const declared2 = declaredExports(p);
-    if (p.project === void 0 || declared2.length === 0) continue;
+    const declared = declaredExports(p);
+    if (p.project === void 0 || declared.length === 0) continue;
     const project3 = p.project;
     projects2.push(project3);
-    const live = await collect(ctx.client.batchExports.list(project3));
-    for (const d of declared2) {
+    const live = await projectExports(ctx.client, project3);
+    for (const d of declared) {
       if (d.deleted) continue;
       const hit = d.id ? live.find((b) => b.id === d.id) : live.find((b) => b.name === d.name);
       if (hit) exports.push(hit);
@@ -71875,12 +72031,40 @@ var init_status2 = __esm({
     init_table2();
     init_text2();
     init_scrub();
-    init_errors2();
-    init_service3();
     init_words();
     init_config2();
     init_connect();
     init_project();
+  }
+});
+
+// src/render/runs.ts
+function renderRunsText(doc, now, paint) {
+  if (doc.runs.length === 0) {
+    const status2 = doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : "";
+    return `No runs of "${flat(doc.export.name)}" since ${humanTime(doc.filters.since, now)}${status2}.
+`;
+  }
+  const rows = doc.runs.map((r) => [
+    humanTime(r.created_at, now),
+    { text: r.status, style: statusStyle(r.status) },
+    dataInterval(r),
+    r.records_completed === null ? "-" : formatCount(r.records_completed),
+    r.id,
+    cut((r.latest_error ?? (r.backfill ? "from a backfill" : "")).replace(/\s+/g, " ").trim(), 80)
+  ]);
+  return renderTable(["CREATED", "STATUS", "DATA INTERVAL", "RECORDS", "RUN ID", "DETAIL"], rows, paint);
+}
+function dataInterval(r) {
+  const start2 = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
+  return `${start2} → ${isoTime(r.data_interval_end)}`;
+}
+var init_runs3 = __esm({
+  "src/render/runs.ts"() {
+    "use strict";
+    init_text();
+    init_table2();
+    init_time2();
   }
 });
 
@@ -71926,14 +72110,14 @@ var init_options = __esm({
   "src/commands/options.ts"() {
     "use strict";
     init_errors();
-    init_types3();
+    init_operations();
     LOG_LEVELS = ["DEBUG", "LOG", "INFO", "WARNING", "ERROR"];
   }
 });
 
 // src/commands/resolve-export.ts
 async function resolveExport(ctx, flags2, name, configPath) {
-  if (!name?.trim()) throw new UserError("give the batch export's NAME (or its id)");
+  if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
   const loaded = await readOptionalConfig(configPath, flags2, ctx.io);
   const projects2 = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
   const matches4 = (loaded?.projects ?? []).flatMap(
@@ -71953,37 +72137,15 @@ async function resolveExport(ctx, flags2, name, configPath) {
       "no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`"
     );
   }
-  const id = found2?.object.id ?? (UUID5.test(name) ? name : void 0);
-  if (id) return { project: project3, export: await ctx.client.batchExports.get(project3, id) };
-  return { project: project3, export: await findByName(ctx, project3, name) };
+  return { project: project3, export: await liveExport(ctx.client, project3, name, found2?.object.id) };
 }
-async function findByName(ctx, project3, name) {
-  const live = await collect(ctx.client.batchExports.list(project3));
-  const hits2 = live.filter((b) => b.name === name);
-  if (hits2.length === 1 && hits2[0]) return hits2[0];
-  if (hits2.length > 1) {
-    throw new UserError(
-      `${hits2.length} batch exports are named "${name}" in project ${project3} (ids ${hits2.map((h) => h.id).join(", ")}): pass the id instead`
-    );
-  }
-  const close = live.filter((b) => b.name.toLowerCase() === name.toLowerCase()).map((b) => b.name);
-  const names = close.length > 0 ? close : live.map((b) => b.name).slice(0, 10);
-  const hint2 = close.length > 0 ? `did you mean ${quoteList(names)}?` : `live: ${quoteList(names) || "none"}`;
-  throw new UserError(`no batch export named "${name}" in project ${project3} (${hint2})`);
-}
-function quoteList(names) {
-  return names.map((n) => `"${n}"`).join(", ");
-}
-var UUID5;
 var init_resolve_export = __esm({
   "src/commands/resolve-export.ts"() {
     "use strict";
     init_errors();
     init_operations();
-    init_service3();
     init_config2();
     init_project();
-    UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   }
 });
 
@@ -72001,7 +72163,7 @@ async function run8(options, io) {
     const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const query = { after: since, ...statuses.length > 0 ? { status: statuses } : {} };
     const runs = [];
-    for await (const r of ctx.client.runs.list(project3, b.id, query)) {
+    for await (const r of runsApi(ctx.client).list(project3, b.id, query)) {
       if (statuses.length > 0 && !statuses.includes(r.status)) continue;
       runs.push(r);
       if (runs.length >= limit) break;
@@ -72028,7 +72190,8 @@ async function run8(options, io) {
 var init_runs4 = __esm({
   "src/commands/runs.ts"() {
     "use strict";
-    init_runs2();
+    init_operations();
+    init_runs3();
     init_table2();
     init_text2();
     init_scrub();
@@ -72063,7 +72226,7 @@ async function run9(options, io) {
     if (runId) {
       targets = [await getRun(ctx.client, project3, b, runId)];
     } else {
-      const runs = await collect(ctx.client.runs.list(project3, b.id, { after: since }), MAX_RUNS3);
+      const runs = await collect(runsApi(ctx.client).list(project3, b.id, { after: since }), MAX_RUNS3);
       const picked = failedRunsToRetry(runs);
       if (picked.alreadyDone.length > 0) {
         ctx.io.stderr.write(
@@ -72093,7 +72256,7 @@ async function run9(options, io) {
     let failures = 0;
     for (const r of targets) {
       try {
-        const { backfill_id } = await ctx.client.runs.retry(project3, b.id, r.id, allRunsWindow(b));
+        const { backfill_id } = await runsApi(ctx.client).retry(project3, b.id, r.id, allRunsWindow(b));
         ctx.io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}
 `);
       } catch (error2) {
@@ -72115,9 +72278,9 @@ var init_retry = __esm({
     "use strict";
     init_errors();
     init_operations();
-    init_runs2();
+    init_runs3();
     init_time2();
-    init_service3();
+    init_service6();
     init_text();
     init_time();
     init_words();
@@ -72140,7 +72303,7 @@ async function run10(options, io) {
   return withService(options, io, async (ctx) => {
     const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const body = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
-    const { backfill_id } = await ctx.client.batchExports.backfill(project3, b.id, body).catch((error2) => {
+    const { backfill_id } = await backfillsApi(ctx.client).start(project3, b.id, body).catch((error2) => {
       if (error2 instanceof UnknownOutcomeError)
         throw new UserError(`${error2.message}; ${checkRunsHint(b.name)}`);
       throw error2;
@@ -72167,7 +72330,7 @@ var init_backfill = __esm({
     init_errors();
     init_operations();
     init_time2();
-    init_service3();
+    init_service6();
     init_text();
     init_connect();
     init_options();
@@ -72268,7 +72431,6 @@ var init_logs3 = __esm({
     "use strict";
     init_operations();
     init_logs2();
-    init_runs2();
     init_table2();
     init_text2();
     init_time2();
@@ -72423,7 +72585,7 @@ async function run13(options, io) {
       after: after ?? void 0,
       before: before ?? void 0,
       properties: properties3.length > 0 ? JSON.stringify(properties3) : void 0,
-      limit: Math.min(limit, PAGE4)
+      limit: Math.min(limit, PAGE2)
     };
     const events = (await collect(ctx.client.events.list(project3, query, limit), limit)).map(eventRow);
     const doc = {
@@ -72450,7 +72612,7 @@ async function run13(options, io) {
     return 0;
   });
 }
-var PAGE4;
+var PAGE2;
 var init_events4 = __esm({
   "src/commands/events.ts"() {
     "use strict";
@@ -72459,14 +72621,14 @@ var init_events4 = __esm({
     init_table2();
     init_text2();
     init_scrub();
-    init_service3();
+    init_service6();
     init_time();
     init_words();
     init_config2();
     init_connect();
     init_options();
     init_where();
-    PAGE4 = 1e3;
+    PAGE2 = 1e3;
   }
 });
 

@@ -5,19 +5,21 @@
 import { SecretValue } from "../src/config/secret.js";
 import type { DesiredProject, SourceRef } from "../src/config/types.js";
 import type {
+  BatchExport,
   DesiredBatchExport,
   DesiredDestination,
   LiveBatchExports,
 } from "../src/kinds/batch-export/index.js";
-import type { DesiredCollaborator, DesiredDashboard, LiveDashboards } from "../src/kinds/dashboard/index.js";
-import type { Features, LiveProject } from "../src/plan/types.js";
 import type {
-  BatchExport,
   Collaborator,
   DashboardBasic,
+  DesiredCollaborator,
+  DesiredDashboard,
+  LiveDashboards,
   SharingConfiguration,
-  UserBasic,
-} from "../src/service/types.js";
+} from "../src/kinds/dashboard/index.js";
+import type { Features, LiveProject } from "../src/plan/types.js";
+import type { UserBasic } from "../src/service/types.js";
 
 export const PROJECT = 12345;
 /** A distinctive secret value: tests assert it never shows up in a plan or an output. */

@@ -11,6 +11,7 @@ import { nowDate } from "../clock.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import {
+  backfillsApi,
   checkRunsHint,
   checkWindowForInterval,
   checkWindowSyntax,
@@ -39,11 +40,13 @@ export async function run(options: BackfillOptions, io: Io): Promise<number> {
   return withService(options, io, async (ctx) => {
     const { project, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const body = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
-    const { backfill_id } = await ctx.client.batchExports.backfill(project, b.id, body).catch((error) => {
-      if (error instanceof UnknownOutcomeError)
-        throw new UserError(`${error.message}; ${checkRunsHint(b.name)}`);
-      throw error;
-    });
+    const { backfill_id } = await backfillsApi(ctx.client)
+      .start(project, b.id, body)
+      .catch((error) => {
+        if (error instanceof UnknownOutcomeError)
+          throw new UserError(`${error.message}; ${checkRunsHint(b.name)}`);
+        throw error;
+      });
     if (format === "json") {
       const doc = { format_version: "1", project, export: { id: b.id, name: b.name }, backfill_id, ...body };
       ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}\n`);

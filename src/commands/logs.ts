@@ -8,9 +8,8 @@
  */
 
 import type { Io } from "../io.js";
-import { getRun, LOG_PAGE, readLogs } from "../kinds/batch-export/operations/index.js";
+import { exportRef, getRun, LOG_PAGE, readLogs } from "../kinds/batch-export/operations/index.js";
 import { type LogsDocument, renderLogsText } from "../render/logs.js";
-import { exportRef } from "../render/runs.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import { humanTime } from "../render/time.js";

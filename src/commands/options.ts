@@ -3,7 +3,7 @@
  * log levels. Every refusal is a UserError naming the option and what it accepts.
  */
 import { UserError } from "../errors.js";
-import { type LogLevel, RUN_STATUSES, type RunStatus } from "../service/types.js";
+import { type LogLevel, RUN_STATUSES, type RunStatus } from "../kinds/batch-export/operations/index.js";
 
 export function parseLimit(
   raw: string | number | undefined,

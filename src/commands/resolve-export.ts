@@ -6,9 +6,12 @@
  * taken as the export's id.
  */
 import { UserError } from "../errors.js";
-import { declaredExports } from "../kinds/batch-export/operations/index.js";
-import { collect } from "../service/index.js";
-import type { BatchExport } from "../service/types.js";
+import {
+  type BatchExport,
+  declaredExports,
+  EXPORT_WORDS,
+  liveExport,
+} from "../kinds/batch-export/operations/index.js";
 import { readOptionalConfig } from "./config.js";
 import type { ConnectionFlags, OpsContext } from "./connect.js";
 import { projectChoice } from "./project.js";
@@ -18,15 +21,13 @@ export interface ResolvedExport {
   export: BatchExport;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function resolveExport(
   ctx: OpsContext,
   flags: ConnectionFlags,
   name: string | undefined,
   configPath?: string,
 ): Promise<ResolvedExport> {
-  if (!name?.trim()) throw new UserError("give the batch export's NAME (or its id)");
+  if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
   const loaded = await readOptionalConfig(configPath, flags, ctx.io);
   const projects = new Set(loaded?.projects.flatMap((p) => (p.project === undefined ? [] : [p.project])));
   const matches = (loaded?.projects ?? []).flatMap((p) =>
@@ -48,26 +49,5 @@ export async function resolveExport(
       "no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`",
     );
   }
-  const id = found?.object.id ?? (UUID.test(name) ? name : undefined);
-  if (id) return { project, export: await ctx.client.batchExports.get(project, id) };
-  return { project, export: await findByName(ctx, project, name) };
-}
-
-async function findByName(ctx: OpsContext, project: number, name: string): Promise<BatchExport> {
-  const live = await collect(ctx.client.batchExports.list(project));
-  const hits = live.filter((b) => b.name === name);
-  if (hits.length === 1 && hits[0]) return hits[0];
-  if (hits.length > 1) {
-    throw new UserError(
-      `${hits.length} batch exports are named "${name}" in project ${project} (ids ${hits.map((h) => h.id).join(", ")}): pass the id instead`,
-    );
-  }
-  const close = live.filter((b) => b.name.toLowerCase() === name.toLowerCase()).map((b) => b.name);
-  const names = close.length > 0 ? close : live.map((b) => b.name).slice(0, 10);
-  const hint = close.length > 0 ? `did you mean ${quoteList(names)}?` : `live: ${quoteList(names) || "none"}`;
-  throw new UserError(`no batch export named "${name}" in project ${project} (${hint})`);
-}
-
-function quoteList(names: readonly string[]): string {
-  return names.map((n) => `"${n}"`).join(", ");
+  return { project, export: await liveExport(ctx.client, project, name, found?.object.id) };
 }

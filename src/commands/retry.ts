@@ -12,14 +12,15 @@ import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import {
   allRunsWindow,
+  type BatchExportRun,
   checkRunsHint,
   failedRunsToRetry,
   getRun,
+  runsApi,
 } from "../kinds/batch-export/operations/index.js";
 import { dataInterval } from "../render/runs.js";
 import { humanTime } from "../render/time.js";
 import { collect, ServiceError, UnknownOutcomeError } from "../service/index.js";
-import type { BatchExportRun } from "../service/types.js";
 import { flat } from "../text.js";
 import { parseInstant } from "../time.js";
 import { count } from "../words.js";
@@ -55,7 +56,7 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
     if (runId) {
       targets = [await getRun(ctx.client, project, b, runId)];
     } else {
-      const runs = await collect(ctx.client.runs.list(project, b.id, { after: since }), MAX_RUNS);
+      const runs = await collect(runsApi(ctx.client).list(project, b.id, { after: since }), MAX_RUNS);
       const picked = failedRunsToRetry(runs);
       if (picked.alreadyDone.length > 0) {
         ctx.io.stderr.write(
@@ -81,7 +82,7 @@ export async function run(options: RetryOptions, io: Io): Promise<number> {
     let failures = 0;
     for (const r of targets) {
       try {
-        const { backfill_id } = await ctx.client.runs.retry(project, b.id, r.id, allRunsWindow(b));
+        const { backfill_id } = await runsApi(ctx.client).retry(project, b.id, r.id, allRunsWindow(b));
         ctx.io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}\n`);
       } catch (error) {
         if (!(error instanceof ServiceError)) throw error;

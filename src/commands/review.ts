@@ -25,7 +25,7 @@ export async function reviewPlan(
   commit: string | undefined,
   io: Io,
 ): Promise<Plan> {
-  let plan = await withPeople(made.plan, made.live, made.members);
+  let plan = await withPeople(made.plan, made.live, made.members, KINDS);
   if (flags.base !== undefined && commit !== undefined) {
     plan = await labelDrift(plan, {
       kinds: KINDS,

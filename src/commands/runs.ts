@@ -6,11 +6,11 @@
  */
 
 import type { Io } from "../io.js";
-import { exportRef, type RunsDocument, renderRunsText, runItem } from "../render/runs.js";
+import { type BatchExportRun, exportRef, runItem, runsApi } from "../kinds/batch-export/operations/index.js";
+import { type RunsDocument, renderRunsText } from "../render/runs.js";
 import { painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import { scrubValue } from "../scrub.js";
-import type { BatchExportRun } from "../service/types.js";
 import { flat } from "../text.js";
 import { parseInstant } from "../time.js";
 import { count } from "../words.js";
@@ -36,7 +36,7 @@ export async function run(options: RunsOptions, io: Io): Promise<number> {
     const { project, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const query = { after: since, ...(statuses.length > 0 ? { status: statuses } : {}) };
     const runs: BatchExportRun[] = [];
-    for await (const r of ctx.client.runs.list(project, b.id, query)) {
+    for await (const r of runsApi(ctx.client).list(project, b.id, query)) {
       if (statuses.length > 0 && !statuses.includes(r.status)) continue;
       runs.push(r);
       if (runs.length >= limit) break;

@@ -11,14 +11,18 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
-import { declaredExports, statusRows } from "../kinds/batch-export/operations/index.js";
+import {
+  type BatchExport,
+  declaredExports,
+  EXPORT_WORDS,
+  organizationExports,
+  projectExports,
+  statusRows,
+} from "../kinds/batch-export/operations/index.js";
 import { type MissingExport, renderStatusText, statusDocument } from "../render/status.js";
 import { isFailed, painter } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
 import { scrubValue } from "../scrub.js";
-import { ServiceError } from "../service/errors.js";
-import { collect } from "../service/index.js";
-import type { BatchExport } from "../service/types.js";
 import { count } from "../words.js";
 import { readConfig } from "./config.js";
 import { type ConnectionFlags, type OpsContext, withService } from "./connect.js";
@@ -63,7 +67,7 @@ export async function run(options: StatusOptions, io: Io): Promise<number> {
     );
     const s = doc.summary;
     ctx.io.stderr.write(
-      `${count(s.exports, "batch export")}: ${s.failing} failing, ${s.paused} paused, ${count(s.failed_runs, "failed run")} in ${count(doc.window_days, "day")}\n`,
+      `${count(s.exports, EXPORT_WORDS.one)}: ${s.failing} failing, ${s.paused} paused, ${count(s.failed_runs, "failed run")} in ${count(doc.window_days, "day")}\n`,
     );
     return options.failOnError && rows.some((r) => isFailed(r.latest_run?.status)) ? 1 : 0;
   });
@@ -80,7 +84,7 @@ async function select(ctx: OpsContext, options: StatusOptions): Promise<Selectio
     throw new UserError("give either PATH or --organization, not both");
   if (paths.length > 0) return fromFiles(ctx, options, paths);
   if (options.organization) {
-    const exports = await organizationExports(ctx, options.organization);
+    const exports = await organizationExports(ctx.client, options.organization);
     const projects = [...new Set(exports.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports, missing: [], organization: options.organization, projects };
   }
@@ -91,27 +95,8 @@ async function select(ctx: OpsContext, options: StatusOptions): Promise<Selectio
       "status needs a scope: pass --project, set POSTHOG_PROJECT_ID, use --organization ID, or give config files (PATH)",
     );
   }
-  const exports = await collect(ctx.client.batchExports.list(project));
+  const exports = await projectExports(ctx.client, project);
   return { exports, missing: [], organization: null, projects: [project] };
-}
-
-/**
- * Every export of the organization: its batch-export list where the service still has it, else (the
- * newest service removed the organization-scope routes: 404) each of its projects' lists, read from
- * `GET /api/organizations/{id}/projects/`. GET requests only, either way.
- */
-async function organizationExports(ctx: OpsContext, organization: string): Promise<BatchExport[]> {
-  try {
-    return await collect(ctx.client.batchExports.listForOrganization(organization));
-  } catch (error) {
-    if (!(error instanceof ServiceError) || error.status !== 404) throw error;
-  }
-  const projects = await collect(ctx.client.organizations.listProjects(organization));
-  const exports: BatchExport[] = [];
-  for (const id of [...new Set(projects.map((p) => p.id))].sort((a, b) => a - b)) {
-    exports.push(...(await collect(ctx.client.batchExports.list(id))));
-  }
-  return exports;
 }
 
 /** The exports the files declare, matched to live ones by `id` pin, else by name. */
@@ -125,7 +110,7 @@ async function fromFiles(ctx: OpsContext, options: StatusOptions, paths: string[
     if (p.project === undefined || declared.length === 0) continue;
     const project = p.project;
     projects.push(project);
-    const live = await collect(ctx.client.batchExports.list(project));
+    const live = await projectExports(ctx.client, project);
     for (const d of declared) {
       if (d.deleted) continue;
       const hit = d.id ? live.find((b) => b.id === d.id) : live.find((b) => b.name === d.name);

@@ -3,7 +3,6 @@
  * all use this one JSON shape (seed records may omit fields; `normaliseSeed` fills defaults).
  * Records hold what the service stores (secrets included); routes render them into response shapes.
  */
-import type { BatchExportRun } from "../service/types.js";
 import type { ServiceSettings } from "./service.js";
 
 export interface OrganizationRecord {
@@ -219,10 +218,23 @@ export interface BatchExportRecord {
 }
 
 /** A run as the service sends it; the store keeps any status string a seed gives. */
-export type RunRecord = Omit<BatchExportRun, "status" | "records_failed"> & {
+export interface RunRecord {
+  id: string;
   status: string;
+  records_completed: number | null;
   records_failed: number | null;
-};
+  latest_error: string | null;
+  data_interval_start: string | null;
+  data_interval_end: string;
+  cursor: string | null;
+  created_at: string;
+  finished_at: string | null;
+  last_updated_at: string;
+  records_total_count: number | null;
+  bytes_exported: number | null;
+  batch_export: string;
+  backfill: string | null;
+}
 
 export interface BackfillRecord {
   id: string;

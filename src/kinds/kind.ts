@@ -11,16 +11,16 @@ import type { PlanKind, PlanVerb } from "../plan/kinds.js";
 import type { Env } from "../plan/secrets.js";
 import type { Action } from "../plan/types.js";
 import type { PullKind, RefreshVerb } from "../pull/kinds.js";
-import type { ReadKind } from "../read/kinds.js";
+import type { ReadKind, ReadVerb } from "../read/kinds.js";
 import type { RenderKind, RenderVerb } from "../render/kinds.js";
-import type { ServiceClient } from "../service/index.js";
+import type { AnswerShape, ServiceClient } from "../service/index.js";
 
 /**
  * An action verb as a kind declares it: how it plans (step, sides, destructive), how it shows (symbol,
  * word, summary phrase, detail), which YAML values `pull --refresh` takes from it, and, for apply, the
  * body it sends and the request that carries it out on the live object `id`.
  */
-export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb {
+export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb, ReadVerb {
   readonly name: string;
   readonly step: number;
   readonly destructive: boolean | "depends";
@@ -46,4 +46,9 @@ export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb {
 
 export interface Kind extends ConfigKind, PlanKind, ReadKind, ApplyKind, RenderKind, PullKind {
   readonly verbs: readonly Verb[];
+  /**
+   * The shapes of the kind's answers, by name (its answers.ts): its requests name them as `expect`,
+   * and test/service/shapes.test.ts checks every kind's against the meta-schema and the OpenAPI.
+   */
+  readonly answers: Readonly<Record<string, AnswerShape>>;
 }

@@ -253,7 +253,7 @@ export function planSchema(
           kind: {
             type: "string",
             pattern: "^[a-z][a-z0-9_]*$",
-            description: "The kind's stable name, e.g. dashboard or batch_export.",
+            description: `The kind's stable name: ${kinds.map((k) => k.name).join(", ")}.`,
           },
           project: {
             $ref: "#/$defs/projectId",

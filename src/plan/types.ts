@@ -59,14 +59,12 @@ export interface FieldChange {
 }
 
 /**
- * One step. Which side is absent for which action (each verb declares its `sides`):
+ * One step. Which side is absent for which action (each verb declares its `sides`; a kind's own verbs
+ * say what theirs hold in their doc comments, src/kinds/<kind>/verbs.ts):
  * - create: `before` absent, `after` is the full body to send.
  * - update: both present, holding only the changed fields; `changes` lists them.
  * - restore: `before` = { deleted: true }, `after` = { deleted: false }.
  * - soft_delete / delete: `before` is the live object summary, `after` absent.
- * - pause / unpause: `before` = { paused }, `after` = { paused } (unpause may carry `backfill: true`).
- * - add_collaborator: `after` = { user_uuid, level }; remove_collaborator: `before` = { user_uuid, level }.
- * - enable_sharing / disable_sharing: `before` = { enabled }, `after` = { enabled }.
  */
 export interface Action {
   action: ActionKind;

@@ -10,6 +10,8 @@ import type { LiveKind } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
 import type { MemberDirectory } from "./people.js";
 
+export type { ReadVerb } from "./people.js";
+
 /** What the reads of one run share: the organizations' members, read at most once each. */
 export interface ReadRun {
   members: MemberDirectory;

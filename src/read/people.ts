@@ -1,15 +1,15 @@
 /**
- * Names for the users a plan mentions (collaborators, who last modified a drifted object), so outputs
- * say `Ana Lima <ana@acme.com>` instead of a UUID. First from what the read stage already holds: any
- * user record in the live state (a dashboard's `created_by`, a collaborator's `user`), whatever its kind;
- * then, only for users still unknown, the organization's members list, read once per organization
- * (`GET /api/organizations/{id}/members/`, a GET like every read). A key without the scope to read
- * members, or any other refusal, leaves those users unknown: outputs then show the UUID. Never fails a
- * plan for a name.
+ * Names for the users a plan mentions (those its actions' verbs name, such as collaborators, and who
+ * last modified a drifted object), so outputs say `Ana Lima <ana@acme.com>` instead of a UUID. First
+ * from what the read stage already holds: any user record in the live state (an object's creator, a
+ * collaborator's `user`), whatever its kind; then, only for users still unknown, the organization's
+ * members list, read once per organization (`GET /api/organizations/{id}/members/`, a GET like every
+ * read). A key without the scope to read members, or any other refusal, leaves those users unknown:
+ * outputs then show the UUID. Never fails a plan for a name.
  *
- * The same directory (`MemberDirectory`, one per run) serves the read stage, which resolves declared
- * collaborators against the members list (src/kinds/dashboard/collaborators.ts), so a run reads each
- * organization's members at most once, whoever asks first.
+ * The same directory (`MemberDirectory`, one per run) serves the read stage, where a kind's read hook
+ * resolves declared users against the members list (`ReadRun`), so a run reads each organization's
+ * members at most once, whoever asks first.
  */
 import { isUserError } from "../errors.js";
 import type { Action, LiveProject, Person, Plan } from "../plan/types.js";
@@ -18,16 +18,27 @@ import { ServiceError } from "../service/errors.js";
 import { StoppedError } from "../service/stop.js";
 import type { OrganizationMember } from "../service/types.js";
 
-/** The UUIDs of the users a plan's actions name. */
-export function mentionedUsers(actions: readonly Action[]): Set<string> {
-  const uuids = new Set<string>();
-  for (const a of actions) {
-    for (const side of [a.after, a.before]) {
-      if (typeof side?.user_uuid === "string") uuids.add(side.user_uuid.toLowerCase());
-    }
-    if (a.modified?.by !== undefined) uuids.add(a.modified.by.toLowerCase());
+/** What the read stage needs of an action verb: the users its actions name, to say who they are. */
+export interface ReadVerb {
+  readonly name: string;
+  /** The UUIDs of the users an action names (a collaborator's); absent: none. */
+  readonly users?: (action: Action) => readonly string[];
+}
+
+/** The kinds a plan was made with: their verbs say which users an action names (`users`). */
+type VerbsOf = readonly { readonly verbs: readonly ReadVerb[] }[];
+
+/** Who one action names, in lower case: the users its verb says, and who last modified a drifted object. */
+function usersOf(kinds: VerbsOf): (action: Action) => string[] {
+  const users = new Map<string, ReadVerb["users"]>();
+  for (const kind of kinds) {
+    for (const verb of kind.verbs) if (!users.has(verb.name)) users.set(verb.name, verb.users);
   }
-  return uuids;
+  return (action) => {
+    const named = [...(users.get(action.action)?.(action) ?? [])];
+    if (action.modified?.by !== undefined) named.push(action.modified.by);
+    return named.map((uuid) => uuid.toLowerCase());
+  };
 }
 
 /** A user record as the service writes one (`UserBasic`): a UUID and an email or a name. */
@@ -154,24 +165,24 @@ export function isRefusal(error: unknown): error is ServiceError {
 }
 
 /**
- * The plan with `people` for the users its actions name, or the plan as it is when it names none.
- * `directory` is asked only for users the live state does not describe.
+ * The plan with `people` for the users its actions name (by the verbs of `kinds`), or the plan as it
+ * is when it names none. `directory` is asked only for users the live state does not describe.
  */
 export async function withPeople(
   plan: Plan,
   live: readonly LiveProject[],
   directory: { membersOf(project: number): Promise<readonly unknown[]> } | undefined,
+  kinds: VerbsOf,
 ): Promise<Plan> {
-  const wanted = mentionedUsers(plan.actions);
+  const named = usersOf(kinds);
+  const wanted = new Set(plan.actions.flatMap(named));
   if (wanted.size === 0) return plan;
   const found = new Map<string, Person>();
   for (const project of live) peopleIn(project.kinds, wanted, found);
   const missing = new Set([...wanted].filter((uuid) => !found.has(uuid)));
   if (missing.size > 0 && directory !== undefined) {
     const projects = new Set(
-      plan.actions
-        .filter((a) => [...mentionedUsers([a])].some((uuid) => missing.has(uuid)))
-        .map((a) => a.object.project),
+      plan.actions.filter((a) => named(a).some((uuid) => missing.has(uuid))).map((a) => a.object.project),
     );
     for (const project of [...projects].sort((a, b) => a - b)) {
       peopleIn(await directory.membersOf(project), missing, found);

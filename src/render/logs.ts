@@ -4,7 +4,6 @@
  * (`2026-11-20T10:00:00Z (2h ago)`, relative to when the entries were read).
  */
 
-import type { LogEntry } from "../service/types.js";
 import { flat } from "../text.js";
 import type { ExportRef } from "./runs.js";
 import { oneLine, type Paint, type Style } from "./table.js";
@@ -15,7 +14,16 @@ export interface LogsDocument {
   generated_at: string;
   export: ExportRef;
   filters: { run: string | null; level: string[]; search: string | null; since: string | null };
-  entries: LogEntry[];
+  entries: LogItem[];
+}
+
+/** One log entry: the run it belongs to (`instance_id`), when, how severe and what it says. */
+export interface LogItem {
+  log_source_id: string;
+  instance_id: string;
+  timestamp: string;
+  level: string;
+  message: string;
 }
 
 const LEVEL_STYLE: Record<string, Style> = { ERROR: "red", WARNING: "yellow", DEBUG: "dim" };

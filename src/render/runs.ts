@@ -3,7 +3,6 @@
  * The table keeps one line per run (errors cut to one line); JSON keeps every field the tool reads.
  */
 
-import type { BatchExport, BatchExportRun } from "../service/types.js";
 import { cut, flat } from "../text.js";
 import { formatCount, type Paint, type Row, renderTable, statusStyle } from "./table.js";
 import { humanTime, isoTime } from "./time.js";
@@ -13,10 +12,6 @@ export interface ExportRef {
   id: string;
   name: string;
   interval: string;
-}
-
-export function exportRef(project: number, b: BatchExport): ExportRef {
-  return { project, id: b.id, name: b.name, interval: b.interval };
 }
 
 export interface RunsDocument {
@@ -39,22 +34,6 @@ export interface RunItem {
   bytes_exported: number | null;
   latest_error: string | null;
   backfill: string | null;
-}
-
-export function runItem(r: BatchExportRun): RunItem {
-  return {
-    id: r.id,
-    status: r.status,
-    created_at: r.created_at,
-    finished_at: r.finished_at ?? null,
-    data_interval_start: r.data_interval_start ?? null,
-    data_interval_end: r.data_interval_end,
-    records_completed: r.records_completed ?? null,
-    records_total_count: r.records_total_count ?? null,
-    bytes_exported: r.bytes_exported ?? null,
-    latest_error: r.latest_error ?? null,
-    backfill: r.backfill ?? null,
-  };
 }
 
 export function renderRunsText(doc: RunsDocument, now: Date, paint: Paint): string {

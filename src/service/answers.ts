@@ -1,24 +1,19 @@
 /**
- * Checks a parsed 2xx answer against its shape (shapes.ts) and says in one short phrase what is wrong,
- * e.g. "results is not a list (it is a string)" or "results[3] has no id". The transport imports this
- * module on the first answer it checks, and each shape is compiled the first time it is needed, so
- * `validate` and other offline commands load none of it.
+ * Checks a parsed 2xx answer against its shape (shapes.ts, or a kind's own) and says in one short
+ * phrase what is wrong, e.g. "results is not a list (it is a string)" or "results[3] has no id". The
+ * transport imports this module on the first answer it checks, and each shape is compiled the first
+ * time it is needed, so `validate` and other offline commands load none of it.
  *
  * Phrases name positions and the schema's own words only, never values from the answer: a service
  * (or a proxy in front of it) can put anything in a body, and the phrase ends up in a user-facing line.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import { type AnswerShape, type Expected, SHAPES } from "./shapes.js";
+import type { AnswerShape } from "./shapes.js";
 
 let ajv: Ajv2020 | undefined;
-const compiled = new Map<Expected, ValidateFunction>();
+const compiled = new Map<AnswerShape, ValidateFunction>();
 
-/** A named shape's declaration, or a kind's own. */
-function declared(shape: Expected): AnswerShape {
-  return typeof shape === "string" ? SHAPES[shape] : shape;
-}
-
-function validator(shape: Expected): ValidateFunction {
+function validator(shape: AnswerShape): ValidateFunction {
   let validate = compiled.get(shape);
   if (validate === undefined) {
     // The first compile is about 7 ms this way instead of 30: the shapes are checked against the
@@ -30,14 +25,14 @@ function validator(shape: Expected): ValidateFunction {
       validateSchema: false,
       code: { optimize: false },
     });
-    validate = ajv.compile(declared(shape).schema);
+    validate = ajv.compile(shape.schema);
     compiled.set(shape, validate);
   }
   return validate;
 }
 
 /** undefined when `value` has the shape; otherwise what is wrong, as a short phrase. */
-export function checkAnswer(shape: Expected, value: unknown): string | undefined {
+export function checkAnswer(shape: AnswerShape, value: unknown): string | undefined {
   const validate = validator(shape);
   if (validate(value)) return undefined;
   const error = validate.errors?.[0];
@@ -45,8 +40,8 @@ export function checkAnswer(shape: Expected, value: unknown): string | undefined
 }
 
 /** How many items a list page holds (for progress counts); undefined for other shapes. */
-export function itemCount(shape: Expected, value: unknown): number | undefined {
-  const where = declared(shape).list;
+export function itemCount(shape: AnswerShape, value: unknown): number | undefined {
+  const where = shape.list;
   if (where === "array") return Array.isArray(value) ? value.length : undefined;
   if (where === "results") {
     const results = (value as { results?: unknown } | null)?.results;

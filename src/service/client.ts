@@ -1,21 +1,21 @@
 /**
- * `ServiceClient`: typed access to every endpoint the tool uses, sharing one paced, bounded, retrying
- * transport. One client per API key: the budget is the key's, so every caller in a run must share it.
+ * `ServiceClient`: one paced, bounded, retrying transport per API key (the budget is the key's, so every
+ * caller in a run must share it), with the generic ways to reach any endpoint (`request`, `pages`,
+ * `listAll`) and namespaces for the endpoints that belong to no kind (events, organizations and their
+ * members and projects, integrations). A kind's own endpoints are in its folder
+ * (src/kinds/<kind>/service.ts), built on the generic three.
  * The key lives in a private field only: util.inspect, JSON.stringify, stats and errors never show it.
  */
 import { Agent, type Dispatcher } from "undici";
 import { type Clock, systemClock } from "../clock.js";
-import { batchExportsApi, runsApi } from "./batch-exports.js";
 import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
 import { type BudgetName, budgetFileId, readBudgetFile, writeBudgetFile } from "./budget-file.js";
 import { type ClientEvent, type NoticeOptions, Notifier, type Timers } from "./client-events.js";
-import { collaboratorsApi, dashboardsApi, sharingApi } from "./dashboards.js";
 import { eventsApi, organizationsApi } from "./events.js";
-import { insightsApi } from "./insights.js";
 import { integrationsApi } from "./integrations.js";
-import { collectOffsetPages } from "./pages.js";
+import { collectOffsetPages, paginate } from "./pages.js";
 import type { Query } from "./query.js";
-import type { Expected } from "./shapes.js";
+import type { AnswerShape } from "./shapes.js";
 import { StopSignal } from "./stop.js";
 import { type ClientStats, type PageLimits, type RequestSpec, Transport } from "./transport.js";
 
@@ -28,7 +28,6 @@ export type {
   Timers,
   WaitEvent,
 } from "./client-events.js";
-export type { ProjectId } from "./dashboards.js";
 export type { Integration } from "./integrations.js";
 export { collect } from "./pages.js";
 export type { ClientStats, PageLimits } from "./transport.js";
@@ -95,15 +94,9 @@ const MINUTE = 60_000;
 const HOUR = 3_600_000;
 
 export class ServiceClient {
-  readonly dashboards;
-  readonly collaborators;
-  readonly sharing;
-  readonly batchExports;
-  readonly runs;
   readonly events;
   readonly organizations;
   readonly integrations;
-  readonly insights;
   readonly host: string;
   readonly #transport: Transport;
   readonly #ownAgent: Agent | undefined;
@@ -180,34 +173,42 @@ export class ServiceClient {
       stop,
     });
     this.#transport = t;
-    this.dashboards = dashboardsApi(t);
-    this.collaborators = collaboratorsApi(t);
-    this.sharing = sharingApi(t);
-    this.batchExports = batchExportsApi(t);
-    this.runs = runsApi(t);
     this.events = eventsApi(t);
     this.organizations = organizationsApi(t);
     this.integrations = integrationsApi(t);
-    this.insights = insightsApi(t);
   }
 
   /**
-   * Any endpoint, paced, retried and turned into errors like every other: for a kind whose endpoints
-   * have no namespace here. `path` is from the host root (`/api/projects/1/notes/`).
+   * Any endpoint, paced, retried and turned into errors like every other, its 2xx answer checked
+   * against `expect`. `path` is from the host root (`/api/projects/1/notes/`, see `projectPath`).
    */
   request<T>(spec: RequestSpec): Promise<T> {
     return this.#transport.send<T>(spec);
   }
 
   /**
-   * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
-   * checked against `expect` when given (a kind's own shape, `listPage(item)` of shapes.ts).
+   * The items of a paged list (limit/offset, cursor or `before=` pages: each names the next), read
+   * lazily page by page as the caller iterates, at most `max`; each page checked against `spec.expect`.
    */
-  listAll<T extends { id: unknown }>(path: string, query: Query = {}, expect?: Expected): Promise<T[]> {
+  pages<T>(spec: RequestSpec, max?: number): AsyncIterable<T> {
+    return paginate<T>(this.#transport, spec, max);
+  }
+
+  /**
+   * Every item of a limit/offset list at `path` (pages after the first read concurrently), each page
+   * checked against `expect` (a `listPage(item)` of shapes.ts), drawn from `budget` (default general).
+   */
+  listAll<T extends { id: unknown }>(
+    path: string,
+    query: Query = {},
+    expect?: AnswerShape,
+    budget?: RequestSpec["budget"],
+  ): Promise<T[]> {
     return collectOffsetPages<T>(this.#transport, {
       method: "GET",
       path,
       query,
+      ...(budget ? { budget } : {}),
       ...(expect ? { expect } : {}),
     });
   }

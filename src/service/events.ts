@@ -2,9 +2,9 @@
  * The legacy events list (service-api.md §5), which draws from the lower events budget, and the
  * organization / project lookups used to learn which paid features are on and who the members are.
  */
-import { type ProjectId, projectPath } from "./dashboards.js";
 import { collectOffsetPages, paginate } from "./pages.js";
-import { type Query, segment as seg } from "./query.js";
+import { type ProjectId, projectPath, type Query, segment as seg } from "./query.js";
+import { SHAPES } from "./shapes.js";
 import type { Transport } from "./transport.js";
 import type { EventItem, EventPropertyValue, Organization, OrganizationMember, Project } from "./types.js";
 
@@ -18,17 +18,22 @@ export function eventsApi(t: Transport) {
         path: path(project),
         query,
         budget: "events",
-        expect: "eventPage",
+        expect: SHAPES.eventPage,
       } as const;
       return paginate<EventItem>(t, spec, max);
     },
     get(project: ProjectId, id: string): Promise<EventItem> {
-      return t.send({ method: "GET", path: path(project, `${seg(id)}/`), budget: "events", expect: "event" });
+      return t.send({
+        method: "GET",
+        path: path(project, `${seg(id)}/`),
+        budget: "events",
+        expect: SHAPES.event,
+      });
     },
     /** Values of a property (`key`); a personal API key must also pass `event_name`. */
     values(project: ProjectId, query: Query): Promise<EventPropertyValue[]> {
       const spec = { method: "GET", path: path(project, "values/"), query, budget: "events" } as const;
-      return t.send({ ...spec, expect: "eventValues" });
+      return t.send({ ...spec, expect: SHAPES.eventValues });
     },
   };
 }
@@ -36,20 +41,24 @@ export function eventsApi(t: Transport) {
 export function organizationsApi(t: Transport) {
   return {
     get(orgId: string): Promise<Organization> {
-      return t.send({ method: "GET", path: `/api/organizations/${seg(orgId)}/`, expect: "organization" });
+      return t.send({
+        method: "GET",
+        path: `/api/organizations/${seg(orgId)}/`,
+        expect: SHAPES.organization,
+      });
     },
     getProject(project: ProjectId): Promise<Project> {
-      return t.send({ method: "GET", path: projectPath(project, ""), expect: "project" });
+      return t.send({ method: "GET", path: projectPath(project, ""), expect: SHAPES.project });
     },
     /** The organization's active members (scope `organization_member:read`; no project-scoped key). */
     members(orgId: string): Promise<OrganizationMember[]> {
       const path = `/api/organizations/${seg(orgId)}/members/`;
-      return collectOffsetPages<OrganizationMember>(t, { method: "GET", path, expect: "memberPage" });
+      return collectOffsetPages<OrganizationMember>(t, { method: "GET", path, expect: SHAPES.memberPage });
     },
     /** The organization's projects (GET /api/organizations/{id}/projects/, limit/offset pages). */
     listProjects(orgId: string, query: Query = {}, max?: number): AsyncIterable<Project> {
       const path = `/api/organizations/${seg(orgId)}/projects/`;
-      return paginate<Project>(t, { method: "GET", path, query, expect: "projectPage" }, max);
+      return paginate<Project>(t, { method: "GET", path, query, expect: SHAPES.projectPage }, max);
     },
   };
 }

@@ -8,7 +8,6 @@ export {
   type Integration,
   type NoticeOptions,
   type PageLimits,
-  type ProjectId,
   type RetryEvent,
   ServiceClient,
   type SlowEvent,
@@ -25,7 +24,14 @@ export {
 } from "./env.js";
 export { NetworkError, ServiceError, UnexpectedAnswerError, UnknownOutcomeError } from "./errors.js";
 export { featureKeys } from "./events.js";
-export type { Query } from "./query.js";
-export { type AnswerShape, answerObject, type Expected, listPage } from "./shapes.js";
+export { type ProjectId, projectPath, type Query, segment } from "./query.js";
+export {
+  type AnswerShape,
+  answerList,
+  answerObject,
+  answerTypes,
+  cursorPage,
+  listPage,
+} from "./shapes.js";
 export { StoppedError } from "./stop.js";
 export type { Method, RequestSpec } from "./transport.js";

@@ -4,9 +4,9 @@
  * type needs. Scope `integration:read`; limit/offset pages, oldest first. Only the non-secret part of
  * an integration is ever returned (`sensitive_config` never is).
  */
-import { type ProjectId, projectPath } from "./dashboards.js";
 import { collectOffsetPages } from "./pages.js";
-import type { Query } from "./query.js";
+import { type ProjectId, projectPath, type Query } from "./query.js";
+import { SHAPES } from "./shapes.js";
 import type { Transport } from "./transport.js";
 
 export interface Integration {
@@ -28,7 +28,7 @@ export function integrationsApi(t: Transport) {
         method: "GET",
         path: projectPath(project, "integrations/"),
         query,
-        expect: "integrationPage",
+        expect: SHAPES.integrationPage,
       });
     },
   };

@@ -1,4 +1,6 @@
 /**
+ * The pieces of a request's URL: paths under a project, path segments and query strings.
+ *
  * List filters are plain records. Arrays repeat the parameter (`tags=a&tags=b`), `undefined` and
  * `null` drop it, everything else is sent as its string form.
  */
@@ -22,4 +24,12 @@ export function queryString(query: Query): string {
 /** One URL path segment; `@` stays readable (`@current` addresses the key's own project/organization). */
 export function segment(value: number | string): string {
   return encodeURIComponent(String(value)).replace(/%40/g, "@");
+}
+
+/** A project's id, or `@current` (the key's own project). */
+export type ProjectId = number | string;
+
+/** `/api/projects/{project}/{rest}`: where every project-scoped endpoint lives. */
+export function projectPath(project: ProjectId, rest: string): string {
+  return `/api/projects/${segment(project)}/${rest}`;
 }

@@ -39,7 +39,7 @@ import {
 } from "./errors.js";
 import { buildError, classifyFailure, MAX_RETRY_AFTER_MS, type Outcome, parseRetryAfter } from "./outcome.js";
 import { type Query, queryString } from "./query.js";
-import type { Expected } from "./shapes.js";
+import type { AnswerShape } from "./shapes.js";
 import { StoppedError, type StopSignal } from "./stop.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -58,10 +58,11 @@ export interface RequestSpec {
    */
   budget?: "general" | "events";
   /**
-   * The shape a 2xx answer must have (shapes.ts); a body without it is an UnexpectedAnswerError.
+   * The shape a 2xx answer must have (shapes.ts, or a kind's own answers.ts); a body without it is an
+   * UnexpectedAnswerError.
    * Without `expect` (DELETE, endpoints whose answer nothing reads) an empty body is accepted.
    */
-  expect?: Expected;
+  expect?: AnswerShape;
 }
 
 /** Bounds on one list walk (pages.ts). */

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
+import { RUN_STATUSES } from "../../src/kinds/batch-export/operations/index.js";
 import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { extraErrors, schemaErrors } from "./openapi.js";
 
@@ -43,6 +44,11 @@ describe("runs", () => {
       error('"failed" is not a valid choice.', "status__1", "invalid_choice"),
     );
     expect((await h.api("GET", `${R}?status=Failed,Running`)).status).toBe(400);
+  });
+
+  it("takes every run status the CLI's --status sends (the emulator keeps its own list of them)", async () => {
+    const statuses = RUN_STATUSES.map((status) => `status=${status}`).join("&");
+    expect((await h.api("GET", `${R}?${statuses}`)).status).toBe(200);
   });
 
   it("follows opaque cursors 100 at a time", async () => {

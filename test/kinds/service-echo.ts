@@ -15,8 +15,9 @@ import { dashboardKind } from "../../src/kinds/dashboard/index.js";
 const batchExportBody = batchExportKind.requestBody;
 const dashboardBody = dashboardKind.requestBody;
 
+import type { BatchExport } from "../../src/kinds/batch-export/index.js";
+import type { DashboardBasic } from "../../src/kinds/dashboard/index.js";
 import type { Action } from "../../src/plan/types.js";
-import type { BatchExport, DashboardBasic } from "../../src/service/types.js";
 import { liveBatchExport, liveDashboard } from "../builders.js";
 
 const ENV = { AWS_ACCESS_KEY_ID: "id", AWS_SECRET_ACCESS_KEY: "key", PG_USER: "u", PG_PASSWORD: "p" };

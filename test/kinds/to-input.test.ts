@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { SecretValue } from "../../src/config/secret.js";
-import type { DesiredBatchExport, DesiredDestination } from "../../src/kinds/batch-export/index.js";
+import type {
+  BatchExport,
+  DesiredBatchExport,
+  DesiredDestination,
+} from "../../src/kinds/batch-export/index.js";
 import { batchExportItem } from "../../src/kinds/batch-export/pull.js";
 import type { DesiredDashboard } from "../../src/kinds/dashboard/index.js";
 import { dashboardItem } from "../../src/kinds/dashboard/pull.js";
 import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
 import { escapeItem } from "../../src/pull/escape.js";
-import type { BatchExport } from "../../src/service/types.js";
 import {
   desiredProject,
   liveBatchExport,

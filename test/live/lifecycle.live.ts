@@ -21,6 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { systemClock } from "../../src/clock.js";
 import type { Io } from "../../src/io.js";
+import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
+import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import { listFlags, patchFlag } from "../../src/kinds/feature-flag/service.js";
 import { collect, ServiceClient } from "../../src/service/index.js";
 
@@ -145,9 +147,9 @@ async function cleanUp(): Promise<string[]> {
   const client = new ServiceClient({ host: env.POSTHOG_HOST ?? "", apiKey: env.POSTHOG_API_KEY ?? "" });
   const left: string[] = [];
   try {
-    const dashboards = await collect(client.dashboards.list(PROJECT, { search: PREFIX }));
+    const dashboards = await collect(dashboardsApi(client).list(PROJECT, { search: PREFIX }));
     for (const d of dashboards.filter((x) => x.name?.startsWith(PREFIX))) {
-      await client.dashboards.update(PROJECT, d.id, { deleted: true });
+      await dashboardsApi(client).update(PROJECT, d.id, { deleted: true });
       left.push(`dashboard ${d.id}`);
     }
     const flags = [...(await listFlags(client, PROJECT)), ...(await listFlags(client, PROJECT, true))];
@@ -158,9 +160,9 @@ async function cleanUp(): Promise<string[]> {
       await patchFlag(client, PROJECT, f.id, { deleted: true });
       left.push(`feature flag ${f.id}`);
     }
-    const exports = await client.batchExports.listAll(PROJECT);
+    const exports = await batchExportsApi(client).listAll(PROJECT);
     for (const b of exports.filter((x) => x.name.startsWith(PREFIX))) {
-      await client.batchExports.delete(PROJECT, b.id);
+      await batchExportsApi(client).delete(PROJECT, b.id);
       left.push(`batch export ${b.id}`);
     }
   } finally {

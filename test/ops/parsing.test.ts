@@ -10,9 +10,9 @@ import {
   checkWindowForInterval,
   checkWindowSyntax,
 } from "../../src/kinds/batch-export/operations/backfill-window.js";
+import type { BatchExportRun } from "../../src/kinds/batch-export/operations/index.js";
 import { failedRunsToRetry } from "../../src/kinds/batch-export/operations/runs.js";
 import { csvField, renderEventsCsv } from "../../src/render/events.js";
-import type { BatchExportRun } from "../../src/service/types.js";
 import { ago, parseCliTime } from "../../src/time.js";
 
 const NOW = new Date("2026-11-21T06:30:00Z");

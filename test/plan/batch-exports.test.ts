@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type {
+  BatchExport,
   DesiredBatchExport,
   DesiredDestination,
   LiveBatchExports,
 } from "../../src/kinds/batch-export/index.js";
 import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
-import type { BatchExport } from "../../src/service/types.js";
 import {
   desiredBatchExport,
   desiredProject,

@@ -1,5 +1,6 @@
 /** People for a plan: from the live state first, the members list only for the rest, never fatal. */
 import { describe, expect, it } from "vitest";
+import { KINDS } from "../../src/kinds/index.js";
 import type { LiveProject } from "../../src/plan/types.js";
 import { MemberDirectory, withPeople } from "../../src/read/people.js";
 import { ServiceError } from "../../src/service/errors.js";
@@ -46,7 +47,7 @@ describe("withPeople", () => {
         return [{ id: "m", user: { uuid: B, first_name: "", email: "ben@acme.com" } }];
       },
     };
-    const out = await withPeople(plan(), live, directory);
+    const out = await withPeople(plan(), live, directory, KINDS);
     expect(out.people).toEqual({
       [A]: { name: "Ana Lima", email: "ana@acme.com" },
       [B]: { email: "ben@acme.com" },
@@ -56,7 +57,7 @@ describe("withPeople", () => {
 
   it("leaves a plan without collaborators as it is, and asks nothing", async () => {
     const empty = buildPlan([act("update", dashboard("D"))]);
-    const out = await withPeople(empty, live, { membersOf: async () => expect.fail("asked") });
+    const out = await withPeople(empty, live, { membersOf: async () => expect.fail("asked") }, KINDS);
     expect(out).toBe(empty);
   });
 

@@ -4,6 +4,9 @@
  * duplicates); extra fields pass.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backfillsApi, logsApi, runsApi } from "../../src/kinds/batch-export/operations/service.js";
+import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
+import { collaboratorsApi, dashboardsApi, sharingApi } from "../../src/kinds/dashboard/service.js";
 import { collect, ServiceClient } from "../../src/service/client.js";
 import { ServiceError, UnexpectedAnswerError } from "../../src/service/errors.js";
 import { type FakeServer, json, startFakeServer } from "./fake-server.js";
@@ -99,7 +102,7 @@ describe("the dashboards list (what plan reads)", () => {
     ["null", "null", "the answer is not an object (it is null)"],
   ])("%s is an error, not an empty list", async (_what, body, problem) => {
     answer(body);
-    const error = await failure(() => client.dashboards.listAll(1));
+    const error = await failure(() => dashboardsApi(client).listAll(1));
     // A web page where JSON belongs says which host answered, and what to check.
     const hint =
       problem === "the answer is not JSON"
@@ -110,18 +113,18 @@ describe("the dashboards list (what plan reads)", () => {
     expect(error.status).toBe(200);
     // The lazy list (used by lookups after a lost create) refuses it too.
     answer(body);
-    await failure(() => collect(client.dashboards.list(1)));
+    await failure(() => collect(dashboardsApi(client).list(1)));
   });
 
   it("lets extra fields through, at every level", async () => {
     const extra = { ...dashboard(1, { folder: "Unfiled", brand_new: { nested: [1] } }), deleted: false };
     answer({ ...offsetPage([extra]), also_new: true });
-    await expect(client.dashboards.listAll(1)).resolves.toEqual([extra]);
+    await expect(dashboardsApi(client).listAll(1)).resolves.toEqual([extra]);
   });
 
   it("never quotes the answer's own text", async () => {
     answer(offsetPage([dashboard(1, { name: { evil: "\u001b[31mred" } })]));
-    const error = await failure(() => client.dashboards.listAll(1));
+    const error = await failure(() => dashboardsApi(client).listAll(1));
     expect(error.message).toBe(`${PREFIX}results[0].name is not a string or null (it is an object)`);
   });
 });
@@ -131,73 +134,73 @@ describe("every other answer the tool reads", () => {
     [
       "collaborators as an object",
       { results: [collaborator("u")] },
-      (c: ServiceClient) => c.collaborators.list(1, 2),
+      (c: ServiceClient) => collaboratorsApi(c).list(1, 2),
       "GET dashboards/2/collaborators: the answer is not a list (it is an object)",
     ],
     [
       "a collaborator without the user's uuid",
       [{ ...collaborator("u"), user: { id: 3 } }],
-      (c: ServiceClient) => c.collaborators.list(1, 2),
+      (c: ServiceClient) => collaboratorsApi(c).list(1, 2),
       "GET dashboards/2/collaborators: answer[0].user has no uuid",
     ],
     [
       "sharing as a list (the published schema's mistake)",
       [sharing],
-      (c: ServiceClient) => c.sharing.get(1, 2),
+      (c: ServiceClient) => sharingApi(c).get(1, 2),
       "GET dashboards/2/sharing: the answer is not an object (it is a list)",
     ],
     [
       "sharing without enabled",
       { access_token: "t" },
-      (c: ServiceClient) => c.sharing.get(1, 2),
+      (c: ServiceClient) => sharingApi(c).get(1, 2),
       "GET dashboards/2/sharing: the answer has no enabled",
     ],
     [
       "a batch export list without count",
       { next: null, results: [batchExport("e")] },
-      (c: ServiceClient) => c.batchExports.listAll(1),
+      (c: ServiceClient) => batchExportsApi(c).listAll(1),
       "GET batch_exports: the answer has no count",
     ],
     [
       "a batch export without paused",
       offsetPage([{ ...batchExport("e"), paused: undefined }]),
-      (c: ServiceClient) => c.batchExports.listAll(1),
+      (c: ServiceClient) => batchExportsApi(c).listAll(1),
       "GET batch_exports: results[0] has no paused",
     ],
     [
       "a batch export whose destination has no type",
       batchExport("e", { destination: { config: {} } }),
-      (c: ServiceClient) => c.batchExports.get(1, "e"),
+      (c: ServiceClient) => batchExportsApi(c).get(1, "e"),
       "GET batch_exports/e: destination has no type",
     ],
     [
       "a run page without next",
       { results: [run("r")] },
-      (c: ServiceClient) => collect(c.runs.list(1, "e")),
+      (c: ServiceClient) => collect(runsApi(c).list(1, "e")),
       "GET batch_exports/e/runs: the answer has no next",
     ],
     [
       "a run without status",
       cursorPage([{ id: "r", created_at: "2026-11-20T11:00:00Z" }]),
-      (c: ServiceClient) => collect(c.runs.list(1, "e")),
+      (c: ServiceClient) => collect(runsApi(c).list(1, "e")),
       "GET batch_exports/e/runs: results[0] has no status",
     ],
     [
       "a backfill whose progress is a string (the published schema's mistake)",
       cursorPage([{ id: "b", status: "Running", created_at: "x", progress: "50%" }]),
-      (c: ServiceClient) => collect(c.batchExports.backfills(1, "e")),
+      (c: ServiceClient) => collect(backfillsApi(c).list(1, "e")),
       "GET batch_exports/e/backfills: results[0].progress is not an object or null (it is a string)",
     ],
     [
       "a backfill create answering the backfill object (as the schema claims)",
       { id: "b", status: "Starting" },
-      (c: ServiceClient) => c.batchExports.backfill(1, "e", { start_at: "a", end_at: "b" }),
+      (c: ServiceClient) => backfillsApi(c).start(1, "e", { start_at: "a", end_at: "b" }),
       "POST batch_exports/e/backfills: the answer has no backfill_id",
     ],
     [
       "pause answering the export",
       batchExport("e", { paused: "yes" }),
-      (c: ServiceClient) => c.batchExports.pause(1, "e"),
+      (c: ServiceClient) => batchExportsApi(c).pause(1, "e"),
       "POST batch_exports/e/pause: paused is not true or false (it is a string)",
     ],
     [
@@ -209,7 +212,7 @@ describe("every other answer the tool reads", () => {
     [
       "log entries as strings",
       { count: 1, next: null, results: ["INFO hello"] },
-      (c: ServiceClient) => collect(c.batchExports.logs(1, "e")),
+      (c: ServiceClient) => collect(logsApi(c).list(1, "e")),
       "GET batch_exports/e/logs: results[0] is not an object (it is a string)",
     ],
     [
@@ -232,7 +235,7 @@ describe("every other answer the tool reads", () => {
 
   it("a created dashboard without an id is an error, not an object without identity", async () => {
     answer({ name: "x" }, 201);
-    const error = await failure(() => client.dashboards.create(1, { name: "x" }));
+    const error = await failure(() => dashboardsApi(client).create(1, { name: "x" }));
     expect(error.message).toBe(
       "unexpected answer from the service for POST dashboards: the answer has no id",
     );
@@ -241,8 +244,8 @@ describe("every other answer the tool reads", () => {
 
   it("DELETE answers stay bodiless", async () => {
     server.setHandler((_req, res) => json(res, 204, undefined));
-    await expect(client.batchExports.delete(1, "e")).resolves.toBeUndefined();
-    await expect(client.collaborators.remove(1, 2, "u")).resolves.toBeUndefined();
+    await expect(batchExportsApi(client).delete(1, "e")).resolves.toBeUndefined();
+    await expect(collaboratorsApi(client).remove(1, 2, "u")).resolves.toBeUndefined();
   });
 });
 
@@ -256,10 +259,10 @@ describe("an answer too long to read", () => {
     });
     const many = Array.from({ length: 12_000 }, (_, i) => dashboard(i, { description: "x".repeat(200) }));
     answer(offsetPage(many));
-    const error = await failure(() => small.dashboards.listAll(1));
+    const error = await failure(() => dashboardsApi(small).listAll(1));
     expect(error.message).toBe(`${PREFIX}the answer is longer than 1 MB`);
     answer(offsetPage(many.slice(0, 100)));
-    await expect(small.dashboards.listAll(1)).resolves.toHaveLength(100);
+    await expect(dashboardsApi(small).listAll(1)).resolves.toHaveLength(100);
     await small.close();
   });
 });

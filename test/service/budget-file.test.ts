@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Clock } from "../../src/clock.js";
+import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import { budgetFileId, readBudgetFile, writeBudgetFile } from "../../src/service/budget-file.js";
 import { type ClientEvent, ServiceClient } from "../../src/service/client.js";
 import { clientFromEnv, defaultBudgetFile } from "../../src/service/env.js";
@@ -78,7 +79,7 @@ function session(
 }
 
 async function reads(client: ServiceClient, n: number): Promise<void> {
-  for (let i = 1; i <= n; i++) await client.dashboards.get(1, i);
+  for (let i = 1; i <= n; i++) await dashboardsApi(client).get(1, i);
 }
 
 describe("a second run", () => {
@@ -132,7 +133,7 @@ describe("a second run", () => {
       answerDashboard(req, res, undefined as never);
     });
     const a = session(clockAt(T0).clock, { maxRetries: 0 });
-    await expect(a.client.dashboards.get(1, 1)).rejects.toThrow("429");
+    await expect(dashboardsApi(a.client).get(1, 1)).rejects.toThrow("429");
     await a.client.close();
     const b = session(clockAt(T0 + 1_000).clock);
     await reads(b.client, 1);

@@ -5,6 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Clock } from "../../src/clock.js";
+import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
+import { collaboratorsApi, dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import type { ClientEvent, Timers } from "../../src/service/client.js";
 import { collect, ServiceClient } from "../../src/service/client.js";
 import { Notifier } from "../../src/service/client-events.js";
@@ -111,7 +113,7 @@ describe("retries", () => {
   it("announce each retry with the status or what failed, then the answer", async () => {
     script([status(502), reset, status(503)], okDashboard);
     const { c, events } = client({ maxRetries: 4 });
-    await c.dashboards.get(1, 7);
+    await dashboardsApi(c).get(1, 7);
     expect(events).toEqual([
       { type: "retry", method: "GET", path: "dashboards/7", status: 502, attempt: 1, of: 4, inMs: 125 },
       {
@@ -131,9 +133,9 @@ describe("retries", () => {
   it("a final error is a completed request too; a 404 after a lost DELETE is done", async () => {
     script([], status(404));
     const { c, events } = client({});
-    await expect(c.dashboards.get(1, 7)).rejects.toThrow("GET dashboards/7: 404");
+    await expect(dashboardsApi(c).get(1, 7)).rejects.toThrow("GET dashboards/7: 404");
     script([reset], status(404));
-    await c.batchExports.delete(1, "e");
+    await batchExportsApi(c).delete(1, "e");
     expect(events.map((e) => `${e.type} ${e.method} ${e.path} ${"status" in e ? e.status : ""}`)).toEqual([
       "answer GET dashboards/7 404",
       "retry DELETE batch_exports/e ",
@@ -153,9 +155,9 @@ describe("waits", () => {
       } else okDashboard(req, res, undefined as never);
     });
     const { c, events } = client({ clock: time.clock, timers: time.timers, notice: { slowMs: 0 } });
-    const a = c.dashboards.get(1, 1);
+    const a = dashboardsApi(c).get(1, 1);
     await until(() => events.length === 2); // A's retry and wait, A asleep until 41.125 s
-    const b = c.dashboards.get(1, 2); // waits for the pause until 41 s: already announced
+    const b = dashboardsApi(c).get(1, 2); // waits for the pause until 41 s: already announced
     await until(() => time.pending() === 2);
     await time.advance(41_000);
     await b;
@@ -172,9 +174,9 @@ describe("waits", () => {
   it("a full budget is announced once, by the first request that must wait", async () => {
     server.setHandler(okDashboard);
     const { c, events } = client({ rateWindows: { general: [{ limit: 2, ms: 60_000 }] } });
-    await c.dashboards.get(1, 1);
-    await c.dashboards.get(1, 2);
-    await Promise.all([c.dashboards.get(1, 3), c.dashboards.get(1, 4)]);
+    await dashboardsApi(c).get(1, 1);
+    await dashboardsApi(c).get(1, 2);
+    await Promise.all([dashboardsApi(c).get(1, 3), dashboardsApi(c).get(1, 4)]);
     expect(events.slice(0, 3)).toEqual([
       { type: "answer", method: "GET", path: "dashboards/1", status: 200, ms: 0 },
       { type: "answer", method: "GET", path: "dashboards/2", status: 200, ms: 0 },
@@ -192,12 +194,12 @@ describe("waits", () => {
     server.setHandler(okDashboard);
     const windows = { general: [{ limit: 1, ms: 800 }] };
     const quiet = client({ rateWindows: windows });
-    await quiet.c.dashboards.get(1, 1);
-    await quiet.c.dashboards.get(1, 2);
+    await dashboardsApi(quiet.c).get(1, 1);
+    await dashboardsApi(quiet.c).get(1, 2);
     expect(quiet.events.map((e) => e.type)).toEqual(["answer", "answer"]);
     const told = client({ rateWindows: windows, notice: { waitMs: 500 } });
-    await told.c.dashboards.get(1, 1);
-    await told.c.dashboards.get(1, 2);
+    await dashboardsApi(told.c).get(1, 1);
+    await dashboardsApi(told.c).get(1, 2);
     expect(told.events.map((e) => e.type)).toEqual(["answer", "wait", "answer"]);
     expect(told.events[1]).toMatchObject({ reason: "rate-limit", ms: 800 });
   });
@@ -226,7 +228,7 @@ describe("slow answers", () => {
       release = () => okDashboard(req, res, undefined as never);
     });
     const { c, events } = client({ clock: time.clock, timers: time.timers });
-    const pending = c.dashboards.get(1, 9);
+    const pending = dashboardsApi(c).get(1, 9);
     await until(() => server.seen.length === 1 && time.pending() === 1);
     await time.advance(4_999);
     expect(events).toEqual([]);
@@ -248,8 +250,8 @@ describe("slow answers", () => {
     const time = manualTime();
     script([reset], okDashboard);
     const { c } = client({ clock: time.clock, timers: time.timers, maxRetries: 0 });
-    await expect(c.dashboards.get(1, 1)).rejects.toThrow();
-    await c.dashboards.get(1, 1);
+    await expect(dashboardsApi(c).get(1, 1)).rejects.toThrow();
+    await dashboardsApi(c).get(1, 1);
     expect(time.pending()).toBe(0);
   });
 });
@@ -264,8 +266,8 @@ describe("answers", () => {
       json(res, 200, offsetPage(page, 250, next));
     });
     const { c, events } = client({});
-    await c.dashboards.listAll(1, { search: "weekly" });
-    await c.collaborators.list(1, 5);
+    await dashboardsApi(c).listAll(1, { search: "weekly" });
+    await collaboratorsApi(c).list(1, 5);
     const counts = events.map((e) => (e.type === "answer" ? `${e.path} ${e.items}` : e.type));
     expect(counts.slice(0, 3).sort()).toEqual(["dashboards 100", "dashboards 100", "dashboards 50"]);
     expect(counts[3]).toBe("dashboards/5/collaborators 2");
@@ -284,7 +286,7 @@ describe("answers", () => {
       },
     });
     clients.push(c);
-    await expect(collect(c.dashboards.list(1, { search: KEY }))).resolves.toHaveLength(1);
+    await expect(collect(dashboardsApi(c).list(1, { search: KEY }))).resolves.toHaveLength(1);
     expect(events).toEqual([
       { type: "answer", method: "GET", path: "dashboards", status: 200, ms: 0, items: 1 },
     ]);
@@ -296,7 +298,7 @@ describe("answers", () => {
     script([status(502)], okDashboard);
     const lines: string[] = [];
     const { c, events } = client({ log: (l) => lines.push(l) });
-    await c.dashboards.get(1, 5);
+    await dashboardsApi(c).get(1, 5);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^GET \/api\/projects\/1\/dashboards\/5\/ 502 \d+ms: retry 1\/5 in 125ms$/);
     expect(events.map((e) => e.type)).toEqual(["retry", "answer"]);

@@ -1,5 +1,8 @@
 /** Every client method sends the right method, path and body, and returns the parsed, checked answer. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { backfillsApi, logsApi, runsApi } from "../../src/kinds/batch-export/operations/service.js";
+import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
+import { collaboratorsApi, dashboardsApi, sharingApi } from "../../src/kinds/dashboard/service.js";
 import { collect, ServiceClient } from "../../src/service/client.js";
 import { type FakeServer, startFakeServer } from "./fake-server.js";
 import { answerEverything } from "./samples.js";
@@ -27,109 +30,104 @@ const P = "/api/projects/7";
 const E = `${P}/batch_exports/be-1`;
 
 const calls: Call[] = [
-  ["dashboards.list", (c) => collect(c.dashboards.list(7, { search: "x" })), "GET", `${P}/dashboards/`],
-  ["dashboards.get", (c) => c.dashboards.get(7, 42), "GET", `${P}/dashboards/42/`],
+  ["dashboards.list", (c) => collect(dashboardsApi(c).list(7, { search: "x" })), "GET", `${P}/dashboards/`],
+  ["dashboards.get", (c) => dashboardsApi(c).get(7, 42), "GET", `${P}/dashboards/42/`],
   [
     "dashboards.create",
-    (c) => c.dashboards.create(7, { name: "A" }),
+    (c) => dashboardsApi(c).create(7, { name: "A" }),
     "POST",
     `${P}/dashboards/`,
     { name: "A" },
   ],
   [
     "dashboards.update",
-    (c) => c.dashboards.update(7, 42, { pinned: true }),
+    (c) => dashboardsApi(c).update(7, 42, { pinned: true }),
     "PATCH",
     `${P}/dashboards/42/`,
     { pinned: true },
   ],
   [
     "dashboards.moveTile",
-    (c) => c.dashboards.moveTile(7, 42, { tile: { id: 1 }, toDashboard: 43 }),
+    (c) => dashboardsApi(c).moveTile(7, 42, { tile: { id: 1 }, toDashboard: 43 }),
     "PATCH",
     `${P}/dashboards/42/move_tile/`,
     { tile: { id: 1 }, toDashboard: 43 },
   ],
   [
     "dashboards.createFromTemplateJson",
-    (c) => c.dashboards.createFromTemplateJson(7, { template: {} }),
+    (c) => dashboardsApi(c).createFromTemplateJson(7, { template: {} }),
     "POST",
     `${P}/dashboards/create_from_template_json/`,
     { template: {} },
   ],
-  ["collaborators.list", (c) => c.collaborators.list(7, 42), "GET", `${P}/dashboards/42/collaborators/`],
+  ["collaborators.list", (c) => collaboratorsApi(c).list(7, 42), "GET", `${P}/dashboards/42/collaborators/`],
   [
     "collaborators.add",
-    (c) => c.collaborators.add(7, 42, { user_uuid: "u-1", level: 37 }),
+    (c) => collaboratorsApi(c).add(7, 42, { user_uuid: "u-1", level: 37 }),
     "POST",
     `${P}/dashboards/42/collaborators/`,
     { user_uuid: "u-1", level: 37 },
   ],
   [
     "collaborators.remove",
-    (c) => c.collaborators.remove(7, 42, "u-1"),
+    (c) => collaboratorsApi(c).remove(7, 42, "u-1"),
     "DELETE",
     `${P}/dashboards/42/collaborators/u-1/`,
   ],
-  ["sharing.get", (c) => c.sharing.get(7, 42), "GET", `${P}/dashboards/42/sharing/`],
+  ["sharing.get", (c) => sharingApi(c).get(7, 42), "GET", `${P}/dashboards/42/sharing/`],
   [
     "sharing.update",
-    (c) => c.sharing.update(7, 42, { enabled: true }),
+    (c) => sharingApi(c).update(7, 42, { enabled: true }),
     "PATCH",
     `${P}/dashboards/42/sharing/`,
     { enabled: true },
   ],
-  ["sharing.refresh", (c) => c.sharing.refresh(7, 42), "POST", `${P}/dashboards/42/sharing/refresh/`],
-  ["batchExports.list", (c) => collect(c.batchExports.list(7)), "GET", `${P}/batch_exports/`],
+  ["sharing.refresh", (c) => sharingApi(c).refresh(7, 42), "POST", `${P}/dashboards/42/sharing/refresh/`],
+  ["batchExports.list", (c) => collect(batchExportsApi(c).list(7)), "GET", `${P}/batch_exports/`],
   [
     "batchExports.listForOrganization",
-    (c) => collect(c.batchExports.listForOrganization("org-1")),
+    (c) => collect(batchExportsApi(c).listForOrganization("org-1")),
     "GET",
     "/api/organizations/org-1/batch_exports/",
   ],
-  ["batchExports.get", (c) => c.batchExports.get(7, "be-1"), "GET", `${E}/`],
+  ["batchExports.get", (c) => batchExportsApi(c).get(7, "be-1"), "GET", `${E}/`],
   [
     "batchExports.create",
-    (c) => c.batchExports.create(7, { name: "n" }),
+    (c) => batchExportsApi(c).create(7, { name: "n" }),
     "POST",
     `${P}/batch_exports/`,
     { name: "n" },
   ],
   [
     "batchExports.update",
-    (c) => c.batchExports.update(7, "be-1", { paused: true }),
+    (c) => batchExportsApi(c).update(7, "be-1", { paused: true }),
     "PATCH",
     `${E}/`,
     { paused: true },
   ],
-  ["batchExports.delete", (c) => c.batchExports.delete(7, "be-1"), "DELETE", `${E}/`],
-  ["batchExports.pause", (c) => c.batchExports.pause(7, "be-1"), "POST", `${E}/pause/`],
+  ["batchExports.delete", (c) => batchExportsApi(c).delete(7, "be-1"), "DELETE", `${E}/`],
+  ["batchExports.pause", (c) => batchExportsApi(c).pause(7, "be-1"), "POST", `${E}/pause/`],
   [
     "batchExports.unpause",
-    (c) => c.batchExports.unpause(7, "be-1", { backfill: true }),
+    (c) => batchExportsApi(c).unpause(7, "be-1", { backfill: true }),
     "POST",
     `${E}/unpause/`,
     { backfill: true },
   ],
   [
     "batchExports.backfill",
-    (c) => c.batchExports.backfill(7, "be-1", { start_at: "a", end_at: "b" }),
+    (c) => backfillsApi(c).start(7, "be-1", { start_at: "a", end_at: "b" }),
     "POST",
     `${E}/backfills/`,
     { start_at: "a", end_at: "b" },
   ],
-  ["batchExports.backfills", (c) => collect(c.batchExports.backfills(7, "be-1")), "GET", `${E}/backfills/`],
-  [
-    "batchExports.logs",
-    (c) => collect(c.batchExports.logs(7, "be-1", { level: "ERROR" })),
-    "GET",
-    `${E}/logs/`,
-  ],
-  ["runs.list", (c) => collect(c.runs.list(7, "be-1")), "GET", `${E}/runs/`],
-  ["runs.get", (c) => c.runs.get(7, "be-1", "r-1"), "GET", `${E}/runs/r-1/`],
-  ["runs.retry", (c) => c.runs.retry(7, "be-1", "r-1"), "POST", `${E}/runs/r-1/retry/`],
-  ["runs.cancel", (c) => c.runs.cancel(7, "be-1", "r-1"), "POST", `${E}/runs/r-1/cancel/`],
-  ["runs.logs", (c) => collect(c.runs.logs(7, "be-1", "r-1")), "GET", `${E}/runs/r-1/logs/`],
+  ["batchExports.backfills", (c) => collect(backfillsApi(c).list(7, "be-1")), "GET", `${E}/backfills/`],
+  ["batchExports.logs", (c) => collect(logsApi(c).list(7, "be-1", { level: "ERROR" })), "GET", `${E}/logs/`],
+  ["runs.list", (c) => collect(runsApi(c).list(7, "be-1")), "GET", `${E}/runs/`],
+  ["runs.get", (c) => runsApi(c).get(7, "be-1", "r-1"), "GET", `${E}/runs/r-1/`],
+  ["runs.retry", (c) => runsApi(c).retry(7, "be-1", "r-1"), "POST", `${E}/runs/r-1/retry/`],
+  ["runs.cancel", (c) => runsApi(c).cancel(7, "be-1", "r-1"), "POST", `${E}/runs/r-1/cancel/`],
+  ["runs.logs", (c) => collect(runsApi(c).logs(7, "be-1", "r-1")), "GET", `${E}/runs/r-1/logs/`],
   ["events.list", (c) => collect(c.events.list(7, { event: "$pageview" })), "GET", `${P}/events/`],
   ["events.get", (c) => c.events.get(7, "0190-aa"), "GET", `${P}/events/0190-aa/`],
   [
@@ -159,7 +157,9 @@ describe("every endpoint", () => {
 
   it("sends list filters as query parameters, arrays repeated", async () => {
     const before = server.seen.length;
-    await collect(client.dashboards.list(7, { tags: ["a", "b"], search: "q r", limit: 5, skip: undefined }));
+    await collect(
+      dashboardsApi(client).list(7, { tags: ["a", "b"], search: "q r", limit: 5, skip: undefined }),
+    );
     expect(server.seen[before]?.url).toBe("/api/projects/7/dashboards/?tags=a&tags=b&search=q+r&limit=5");
   });
 

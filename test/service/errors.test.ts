@@ -1,6 +1,8 @@
 /** One-line messages users understand, and the API key absent from every output and thrown object. */
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
+import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import { ServiceClient } from "../../src/service/client.js";
 import { ServiceError } from "../../src/service/errors.js";
 import { type FakeServer, json, startFakeServer } from "./fake-server.js";
@@ -64,7 +66,9 @@ describe("error messages", () => {
   ])("%i → one line", async (status, body, message) => {
     server.setHandler((_req, res) => json(res, status, body));
     const c = client();
-    const error = await c.dashboards.update(1, 42, { name: "" }).catch((e) => e);
+    const error = await dashboardsApi(c)
+      .update(1, 42, { name: "" })
+      .catch((e) => e);
     await c.close();
     expect(error).toBeInstanceOf(ServiceError);
     expect(error.message).toBe(message);
@@ -84,7 +88,9 @@ describe("error messages", () => {
       }),
     );
     const c = client();
-    const error = await c.batchExports.update(1, "e", {}).catch((e) => e);
+    const error = await batchExportsApi(c)
+      .update(1, "e", {})
+      .catch((e) => e);
     await c.close();
     expect(error).toMatchObject({
       type: "validation_error",
@@ -110,17 +116,33 @@ describe("the API key", () => {
         attr: null,
       }),
     );
-    errors.push(await c.dashboards.get(1, 1).catch((e) => e));
+    errors.push(
+      await dashboardsApi(c)
+        .get(1, 1)
+        .catch((e) => e),
+    );
     server.setHandler((_req, res) => void res.socket?.destroy());
-    errors.push(await c.dashboards.get(1, 1).catch((e) => e));
-    errors.push(await c.dashboards.create(1, { name: "x" }).catch((e) => e));
+    errors.push(
+      await dashboardsApi(c)
+        .get(1, 1)
+        .catch((e) => e),
+    );
+    errors.push(
+      await dashboardsApi(c)
+        .create(1, { name: "x" })
+        .catch((e) => e),
+    );
     const refused = new ServiceClient({
       host: "http://127.0.0.1:1",
       apiKey: KEY,
       maxRetries: 0,
       log: (l) => lines.push(l),
     });
-    errors.push(await refused.dashboards.get(1, 1).catch((e) => e));
+    errors.push(
+      await dashboardsApi(refused)
+        .get(1, 1)
+        .catch((e) => e),
+    );
     server.setHandler((_req, res) => void setTimeout(() => json(res, 200, {}), 500));
     const slow = new ServiceClient({
       host: server.url,
@@ -128,7 +150,11 @@ describe("the API key", () => {
       maxRetries: 0,
       timeouts: { totalMs: 20 },
     });
-    errors.push(await slow.dashboards.get(1, 1).catch((e) => e));
+    errors.push(
+      await dashboardsApi(slow)
+        .get(1, 1)
+        .catch((e) => e),
+    );
     await Promise.all([c.close(), refused.close(), slow.close()]);
 
     expect(server.seen.every((s) => s.headers.authorization === `Bearer ${KEY}`)).toBe(true);

@@ -4,6 +4,8 @@
  * the other endpoints), on a clock the test moves.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
+import { insightsApi } from "../../src/kinds/insight/service.js";
 import { ServiceClient } from "../../src/service/client.js";
 import { KEY, useEmulator } from "../support/emulator.js";
 
@@ -39,7 +41,7 @@ afterEach(async () => {
 describe("insights", () => {
   it("lists the basic shape in one page per hundred, and writes through create and update", async () => {
     const c = client();
-    const created = await c.insights.create(P, {
+    const created = await insightsApi(c).create(P, {
       name: "Signups",
       query: {
         kind: "InsightVizNode",
@@ -47,18 +49,18 @@ describe("insights", () => {
       },
       dashboards: [1],
     });
-    for (let i = 0; i < 3; i++) await c.insights.create(P, { name: `More ${i}` });
+    for (let i = 0; i < 3; i++) await insightsApi(c).create(P, { name: `More ${i}` });
     await h.clearRequests();
-    const all = await c.insights.listAll(P);
+    const all = await insightsApi(c).listAll(P);
     expect(all.map((i) => i.name)).toEqual(["Signups", "More 0", "More 1", "More 2"]);
     expect(all[0]?.dashboard_tiles.map((t) => t.dashboard_id)).toEqual([1]);
     const requests = await h.requests();
     expect(requests.map((r) => `${r.path}?${r.query}`)).toEqual([
       `/api/projects/${P}/insights/?basic=true&limit=100`,
     ]);
-    const updated = await c.insights.update(P, created.id, { dashboards: [] });
+    const updated = await insightsApi(c).update(P, created.id, { dashboards: [] });
     expect(updated.dashboard_tiles).toEqual([]);
-    const dashboard = await c.dashboards.getWithTiles(P, 1);
+    const dashboard = await dashboardsApi(c).getWithTiles(P, 1);
     expect(dashboard.tiles.map((t) => t.text?.body ?? t.insight?.name)).toEqual(["Activation and retention"]);
   });
 
@@ -66,10 +68,10 @@ describe("insights", () => {
     const c = client({
       rateWindows: { events: [{ limit: 2, ms: 60_000 }], general: [{ limit: 100, ms: 60_000 }] },
     });
-    await c.insights.listAll(P);
-    await c.insights.listAll(P);
+    await insightsApi(c).listAll(P);
+    await insightsApi(c).listAll(P);
     expect(slept).toEqual([]);
-    for (let i = 0; i < 5; i++) await c.dashboards.get(P, 1);
+    for (let i = 0; i < 5; i++) await dashboardsApi(c).get(P, 1);
     expect(slept).toEqual([]);
     await c.events.get(P, "00000000-0000-0000-0000-000000000000").catch(() => undefined);
     expect(slept.length).toBeGreaterThan(0);

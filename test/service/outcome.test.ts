@@ -1,5 +1,6 @@
 /** Retry-After parsing, error bodies the service sends in several shapes, and the long-wait refusal. */
 import { describe, expect, it } from "vitest";
+import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import { ServiceClient } from "../../src/service/client.js";
 import { parseErrorBody, shortPath } from "../../src/service/errors.js";
 import { parseRetryAfter } from "../../src/service/outcome.js";
@@ -66,7 +67,9 @@ describe("a Retry-After longer than two minutes", () => {
       apiKey: "phx_k",
       clock: { now: () => 0, sleep: async (ms) => void slept.push(ms) },
     });
-    const error = await client.dashboards.get(1, 1).catch((e) => e);
+    const error = await dashboardsApi(client)
+      .get(1, 1)
+      .catch((e) => e);
     await client.close();
     await server.close();
     expect(error.message).toBe(

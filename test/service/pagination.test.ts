@@ -1,5 +1,8 @@
 /** The three paging styles, lazy fetching, the cap, and refusing a `next` on another origin. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runsApi } from "../../src/kinds/batch-export/operations/service.js";
+import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
+import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import { collect, ServiceClient } from "../../src/service/client.js";
 import { ServiceError, UnexpectedAnswerError } from "../../src/service/errors.js";
 import { type FakeServer, type Handler, json, startFakeServer } from "./fake-server.js";
@@ -31,7 +34,7 @@ describe("pagination", () => {
   it("follows absolute offset `next` links until null", async () => {
     server.setHandler(offsetList);
     const before = server.seen.length;
-    const all = await collect(client.dashboards.list(1, { limit: 10 }));
+    const all = await collect(dashboardsApi(client).list(1, { limit: 10 }));
     expect(all.map((d) => d.id)).toEqual(items.map((d) => d.id));
     expect(server.seen.length - before).toBe(3);
   });
@@ -54,7 +57,7 @@ describe("pagination", () => {
       json(res, 200, { count: 250, next, previous: null, results: page });
     });
     const before = server.seen.length;
-    const all = await client.dashboards.listAll(1);
+    const all = await dashboardsApi(client).listAll(1);
     expect(all.map((d) => d.id)).toEqual(Array.from({ length: 250 }, (_, i) => i));
     expect(server.seen.length - before).toBe(3);
     expect(most).toBe(2);
@@ -74,17 +77,17 @@ describe("pagination", () => {
       );
       json(res, 200, { count, next, previous: null, results: page });
     });
-    const all = await client.batchExports.listAll(1);
+    const all = await batchExportsApi(client).listAll(1);
     expect(all.map((b) => b.id)).toEqual(Array.from({ length: 220 }, (_, i) => String(i)));
   });
 
   it("fetches only the pages needed for `max`", async () => {
     server.setHandler(offsetList);
     const before = server.seen.length;
-    const some = await collect(client.dashboards.list(1, { limit: 10 }), 12);
+    const some = await collect(dashboardsApi(client).list(1, { limit: 10 }), 12);
     expect(some).toHaveLength(12);
     expect(server.seen.length - before).toBe(2);
-    const capped = await collect(client.dashboards.list(1, { limit: 10 }, 5));
+    const capped = await collect(dashboardsApi(client).list(1, { limit: 10 }, 5));
     expect(capped).toHaveLength(5);
     expect(server.seen.length - before).toBe(3);
   });
@@ -102,7 +105,7 @@ describe("pagination", () => {
         results: items.slice(at, at + 10).map((d) => run(String(d.id))),
       });
     });
-    const runs = await collect(client.runs.list(1, "e"));
+    const runs = await collect(runsApi(client).list(1, "e"));
     expect(runs).toHaveLength(25);
     expect(server.seen.at(-1)?.query.get("cursor")).toBe(Buffer.from("20").toString("base64"));
   });
@@ -132,7 +135,7 @@ describe("pagination", () => {
       ),
     );
     const before = server.seen.length;
-    const error = await collect(client.dashboards.list(1)).catch((e) => e);
+    const error = await collect(dashboardsApi(client).list(1)).catch((e) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error.message).toContain("another origin (https://evil.example)");
     expect(server.seen.length - before).toBe(1);
@@ -142,12 +145,12 @@ describe("pagination", () => {
     server.setHandler((req, res) =>
       json(res, 200, offsetPage([dashboard(1)], 10, `${server.url}${req.path}?offset=1`)),
     );
-    await expect(collect(client.dashboards.list(1))).rejects.toThrow(/same next page came twice/);
+    await expect(collect(dashboardsApi(client).list(1))).rejects.toThrow(/same next page came twice/);
   });
 
   it("does not request anything until iterated", async () => {
     const before = server.seen.length;
-    client.dashboards.list(1);
+    dashboardsApi(client).list(1);
     await new Promise((r) => setTimeout(r, 20));
     expect(server.seen.length).toBe(before);
   });
@@ -170,9 +173,9 @@ describe("a list that does not end by itself (SPEC §8)", () => {
     });
     const message =
       "unexpected answer from the service for GET dashboards: the same next page came twice; stopped paging";
-    await refused(() => collect(client.dashboards.list(1)), message, 2);
+    await refused(() => collect(dashboardsApi(client).list(1)), message, 2);
     // ?page=2&limit=100, then the first page, then ?page=2 again (the query differs from the head's).
-    await refused(() => client.dashboards.listAll(1, { page: 2 }), message, 3);
+    await refused(() => dashboardsApi(client).listAll(1, { page: 2 }), message, 3);
   });
 
   it("refuses a cross-origin `next` in the rest of a full read too, without requesting it", async () => {
@@ -184,7 +187,9 @@ describe("a list that does not end by itself (SPEC §8)", () => {
       ),
     );
     const before = server.seen.length;
-    const error = await client.dashboards.listAll(1).catch((e: unknown) => e);
+    const error = await dashboardsApi(client)
+      .listAll(1)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect((error as Error).message).toBe(
       "GET dashboards: refusing to follow a link to another origin (https://evil.example)",
@@ -200,10 +205,10 @@ describe("a list that does not end by itself (SPEC §8)", () => {
     });
     const message =
       "unexpected answer from the service for GET dashboards: more pages than its count of 5 allows";
-    await refused(() => collect(client.dashboards.list(1, { limit: 2 })), message, 3);
+    await refused(() => collect(dashboardsApi(client).list(1, { limit: 2 })), message, 3);
     // listAll: the first page (limit 100) holds 2 of 5, the offsets 100.. are past the count, so the
     // rest is read by `next`: two more pages reach the count while `next` goes on.
-    await refused(() => client.dashboards.listAll(1), message, 3);
+    await refused(() => dashboardsApi(client).listAll(1), message, 3);
   });
 
   it("refuses an absurd count before reading any further page", async () => {
@@ -212,13 +217,13 @@ describe("a list that does not end by itself (SPEC §8)", () => {
     );
     const message =
       "unexpected answer from the service for GET dashboards: count 1000000000000 is beyond the 1,000,000 objects one list may hold";
-    await refused(() => client.dashboards.listAll(1), message, 1);
-    await refused(() => collect(client.dashboards.list(1)), message, 1);
+    await refused(() => dashboardsApi(client).listAll(1), message, 1);
+    await refused(() => collect(dashboardsApi(client).list(1)), message, 1);
     server.setHandler((req, res) =>
       json(res, 200, offsetPage([batchExport("e")], 1_000_001, `${server.url}${req.path}?offset=100`)),
     );
     await refused(
-      () => client.batchExports.listAll(1),
+      () => batchExportsApi(client).listAll(1),
       "unexpected answer from the service for GET batch_exports: count 1000001 is beyond the 1,000,000 objects one list may hold",
       1,
     );
@@ -228,7 +233,7 @@ describe("a list that does not end by itself (SPEC §8)", () => {
     server.setHandler((req, res) =>
       json(res, 200, offsetPage([dashboard(1)], 1_000_000, `${server.url}${req.path}?offset=100`)),
     );
-    await expect(collect(client.dashboards.list(1), 1)).resolves.toHaveLength(1);
+    await expect(collect(dashboardsApi(client).list(1), 1)).resolves.toHaveLength(1);
   });
 
   describe("with small limits", () => {
@@ -254,7 +259,7 @@ describe("a list that does not end by itself (SPEC §8)", () => {
         }),
       );
       await refused(
-        () => collect(fewPages.runs.list(1, "e")),
+        () => collect(runsApi(fewPages).list(1, "e")),
         "unexpected answer from the service for GET batch_exports/e/runs: the list goes on past 50 pages",
         50,
       );
@@ -279,7 +284,7 @@ describe("a list that does not end by itself (SPEC §8)", () => {
         json(res, 200, offsetPage([dashboard(1)], 31, `${server.url}${req.path}?offset=100`)),
       );
       await refused(
-        () => fewObjects.dashboards.listAll(1),
+        () => dashboardsApi(fewObjects).listAll(1),
         "unexpected answer from the service for GET dashboards: count 31 is beyond the 30 objects one list may hold",
         1,
       );
@@ -302,7 +307,10 @@ describe("a hostile `next` link", () => {
 
   it("is an unexpected answer naming the link, never an internal error, and is never requested", async () => {
     for (const next of odd(server.url)) {
-      for (const read of [() => collect(client.dashboards.list(1)), () => client.dashboards.listAll(1)]) {
+      for (const read of [
+        () => collect(dashboardsApi(client).list(1)),
+        () => dashboardsApi(client).listAll(1),
+      ]) {
         server.setHandler((_req, res) => json(res, 200, offsetPage([dashboard(1)], 2, next as string)));
         const before = server.seen.length;
         const error = await read().catch((e: unknown) => e);
@@ -319,7 +327,7 @@ describe("a hostile `next` link", () => {
     server.setHandler((_req, res) =>
       json(res, 200, offsetPage([dashboard(1)], 2, "HTTP://127.0.0.1:1/?personal_api_key=phx_test")),
     );
-    const error = await collect(client.dashboards.list(1)).catch((e: unknown) => e);
+    const error = await collect(dashboardsApi(client).list(1)).catch((e: unknown) => e);
     expect((error as Error).message).toContain(
       '"HTTP://127.0.0.1:1/?personal_api_key=(secret from $POSTHOG_API_KEY)"',
     );
@@ -333,7 +341,7 @@ describe("a redirect", () => {
       res.end(JSON.stringify(offsetPage([dashboard(1)])));
     });
     const before = server.seen.length;
-    const error = await collect(client.dashboards.list(1)).catch((e: unknown) => e);
+    const error = await collect(dashboardsApi(client).list(1)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnexpectedAnswerError);
     expect((error as Error).message).toBe(
       `unexpected answer from the service for GET dashboards: it answered ${status} (a redirect, to https://evil.example/), which is not followed: is the host right?`,

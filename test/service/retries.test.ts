@@ -3,6 +3,9 @@
  * repeated once they may have reached the service.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { backfillsApi, runsApi } from "../../src/kinds/batch-export/operations/service.js";
+import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
+import { collaboratorsApi, dashboardsApi, sharingApi } from "../../src/kinds/dashboard/service.js";
 import { ServiceClient } from "../../src/service/client.js";
 import { NetworkError, ServiceError, UnknownOutcomeError } from "../../src/service/errors.js";
 import { type FakeServer, type Handler, json, startFakeServer } from "./fake-server.js";
@@ -61,7 +64,7 @@ describe("retry-safe requests", () => {
   it.each([502, 503, 504])("GET retries %i with jittered exponential backoff", async (code) => {
     script([status(code), status(code)]);
     const client = makeClient();
-    await expect(client.dashboards.get(1, 1)).resolves.toEqual({ id: 1, paused: true });
+    await expect(dashboardsApi(client).get(1, 1)).resolves.toEqual({ id: 1, paused: true });
     expect(server.seen).toHaveLength(3);
     expect(slept).toEqual([125, 250]); // random 0.5 × 250 ms × 2^attempt
     expect(client.stats.retries).toBe(2);
@@ -70,7 +73,7 @@ describe("retry-safe requests", () => {
   it("honours Retry-After on 429 for every method, creates included", async () => {
     script([status(429, { "retry-after": "3" })]);
     const client = makeClient();
-    await client.dashboards.create(1, { name: "x" });
+    await dashboardsApi(client).create(1, { name: "x" });
     expect(server.seen.map((s) => s.method)).toEqual(["POST", "POST"]);
     expect(slept[0]).toBeGreaterThanOrEqual(3000);
     expect(client.stats.throttled429).toBe(1);
@@ -80,9 +83,9 @@ describe("retry-safe requests", () => {
   it("retries a reset connection for PATCH and the idempotent pause", async () => {
     script([reset, reset]);
     const client = makeClient();
-    await client.dashboards.update(1, 1, { name: "x" });
+    await dashboardsApi(client).update(1, 1, { name: "x" });
     script([reset]);
-    await client.batchExports.pause(1, "e");
+    await batchExportsApi(client).pause(1, "e");
     expect(server.seen.map((s) => s.method)).toEqual(["PATCH", "PATCH", "PATCH", "POST", "POST"]);
   });
 
@@ -92,7 +95,7 @@ describe("retry-safe requests", () => {
       json(res, 200, sharing),
     );
     const client = makeClient({ timeouts: { headersMs: 100 } });
-    await expect(client.sharing.get(1, 1)).resolves.toEqual(sharing);
+    await expect(sharingApi(client).get(1, 1)).resolves.toEqual(sharing);
     expect(server.seen).toHaveLength(2);
   });
 
@@ -101,7 +104,7 @@ describe("retry-safe requests", () => {
       json(res, 200, batchExport("e")),
     );
     const client = makeClient({ timeouts: { totalMs: 50 } });
-    await expect(client.batchExports.get(1, "e")).resolves.toEqual(batchExport("e"));
+    await expect(batchExportsApi(client).get(1, "e")).resolves.toEqual(batchExport("e"));
     expect(server.seen).toHaveLength(2);
   });
 
@@ -109,7 +112,7 @@ describe("retry-safe requests", () => {
     script([status(502)]);
     const lines: string[] = [];
     const client = makeClient({ log: (line) => lines.push(line) });
-    await client.dashboards.get(1, 5);
+    await dashboardsApi(client).get(1, 5);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^GET \/api\/projects\/1\/dashboards\/5\/ 502 \d+ms: retry 1\/5 in 125ms$/);
     expect(lines[1]).toMatch(/^GET \/api\/projects\/1\/dashboards\/5\/ 200 \d+ms \(after 1 retry\)$/);
@@ -119,7 +122,9 @@ describe("retry-safe requests", () => {
   it("gives up after maxRetries with the last status", async () => {
     script([], status(502));
     const client = makeClient({ maxRetries: 2 });
-    const error = await client.dashboards.get(1, 9).catch((e) => e);
+    const error = await dashboardsApi(client)
+      .get(1, 9)
+      .catch((e) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error.message).toBe("GET dashboards/9: 502: injected 502");
     expect(server.seen).toHaveLength(3);
@@ -128,9 +133,9 @@ describe("retry-safe requests", () => {
   it("treats a 404 on a retried DELETE as done", async () => {
     script([reset], status(404));
     const client = makeClient();
-    await expect(client.batchExports.delete(1, "e")).resolves.toBeUndefined();
+    await expect(batchExportsApi(client).delete(1, "e")).resolves.toBeUndefined();
     script([], status(404));
-    await expect(client.batchExports.delete(1, "e")).rejects.toThrow("DELETE batch_exports/e: 404");
+    await expect(batchExportsApi(client).delete(1, "e")).rejects.toThrow("DELETE batch_exports/e: 404");
   });
 
   it("tries a host that never answered twice (creates too: nothing was sent), then fails every request at once", async () => {
@@ -141,7 +146,9 @@ describe("retry-safe requests", () => {
       clock: { now: () => clock, sleep: async (ms) => void slept.push(ms) },
     });
     clients.push(client);
-    const error = await client.dashboards.create(1, { name: "x" }).catch((e) => e);
+    const error = await dashboardsApi(client)
+      .create(1, { name: "x" })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error).not.toBeInstanceOf(UnknownOutcomeError);
     expect(error.status).toBe(0);
@@ -151,7 +158,9 @@ describe("retry-safe requests", () => {
     expect(slept).toHaveLength(1);
     expect(client.stats.requests.POST).toBe(2);
     // Known unreachable now: the next request is not even tried.
-    const next = await client.dashboards.listAll(1).catch((e) => e);
+    const next = await dashboardsApi(client)
+      .listAll(1)
+      .catch((e) => e);
     expect(next.message).toMatch(/^GET dashboards: cannot connect to http:\/\/127\.0\.0\.1:1 /);
     expect(client.stats.requests.GET).toBeUndefined();
     expect(slept).toHaveLength(1);
@@ -161,9 +170,11 @@ describe("retry-safe requests", () => {
     const own = await startFakeServer();
     own.setHandler((_req, res) => json(res, 200, { id: 9 }));
     const client = makeClient({ host: own.url, maxRetries: 2 });
-    await client.dashboards.get(1, 9);
+    await dashboardsApi(client).get(1, 9);
     await own.close();
-    const error = await client.dashboards.get(1, 9).catch((e) => e);
+    const error = await dashboardsApi(client)
+      .get(1, 9)
+      .catch((e) => e);
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.message).toMatch(
       /^GET dashboards\/9: no answer from http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)$/,
@@ -181,7 +192,9 @@ describe("creates", () => {
   ])("reports %s as an unknown outcome and does not repeat the request", async (_what, fault) => {
     script([fault]);
     const client = makeClient();
-    const error = await client.batchExports.create(1, { name: "x" }).catch((e) => e);
+    const error = await batchExportsApi(client)
+      .create(1, { name: "x" })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(UnknownOutcomeError);
     expect(error.message).toMatch(/^POST batch_exports: .*look the object up before trying again$/);
     expect(server.seen).toHaveLength(1);
@@ -189,13 +202,13 @@ describe("creates", () => {
   });
 
   it.each([
-    ["collaborators.add", (c: ServiceClient) => c.collaborators.add(1, 2, { user_uuid: "u", level: 37 })],
+    ["collaborators.add", (c: ServiceClient) => collaboratorsApi(c).add(1, 2, { user_uuid: "u", level: 37 })],
     [
       "batchExports.backfill",
-      (c: ServiceClient) => c.batchExports.backfill(1, "e", { start_at: "a", end_at: "b" }),
+      (c: ServiceClient) => backfillsApi(c).start(1, "e", { start_at: "a", end_at: "b" }),
     ],
-    ["runs.retry", (c: ServiceClient) => c.runs.retry(1, "e", "r")],
-    ["dashboards.create", (c: ServiceClient) => c.dashboards.create(1, {})],
+    ["runs.retry", (c: ServiceClient) => runsApi(c).retry(1, "e", "r")],
+    ["dashboards.create", (c: ServiceClient) => dashboardsApi(c).create(1, {})],
   ])("%s is not repeated after a reset", async (_name, run) => {
     script([reset]);
     await expect(run(makeClient())).rejects.toBeInstanceOf(UnknownOutcomeError);
@@ -204,7 +217,9 @@ describe("creates", () => {
 
   it("does not retry a 500 or a 400", async () => {
     script([status(500)]);
-    await expect(makeClient().dashboards.get(1, 1)).rejects.toThrow("GET dashboards/1: 500: injected 500");
+    await expect(dashboardsApi(makeClient()).get(1, 1)).rejects.toThrow(
+      "GET dashboards/1: 500: injected 500",
+    );
     expect(server.seen).toHaveLength(1);
   });
 });

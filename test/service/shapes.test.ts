@@ -1,5 +1,6 @@
 /**
- * The answer shapes (src/service/shapes.ts) stay in step with the service's OpenAPI components
+ * The answer shapes (src/service/shapes.ts and each kind's answers.ts, listed by the registry as
+ * `Kind.answers`) stay in step with the service's OpenAPI components
  * (test/fixtures/openapi-subset.json): every field a shape checks exists in its component, with a
  * type the component allows, and every field a shape requires is required there too, except the
  * corrections listed here, each a behaviour of the real service (service-api.md) or a field the tool
@@ -8,8 +9,9 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
+import { KINDS } from "../../src/kinds/index.js";
 import { checkAnswer, itemCount } from "../../src/service/answers.js";
-import { SHAPES, type Shape } from "../../src/service/shapes.js";
+import { type AnswerShape, SHAPES as SERVICE_SHAPES } from "../../src/service/shapes.js";
 import * as sample from "./samples.js";
 
 type Node = Record<string, unknown>;
@@ -17,6 +19,10 @@ const spec = JSON.parse(
   readFileSync(new URL("../fixtures/openapi-subset.json", import.meta.url), "utf8"),
 ) as { components: { schemas: Record<string, Node> } };
 const components = spec.components.schemas;
+
+/** Every shape by name: the service's own and the registry's kinds'. */
+const SHAPES: Record<string, AnswerShape> = Object.assign({}, SERVICE_SHAPES, ...KINDS.map((k) => k.answers));
+type Shape = string;
 
 /** Follows `$ref` and single-`allOf` wrappers to the component node. */
 function resolve(node: Node): Node {
@@ -105,7 +111,7 @@ function at(schema: Node, path: string): Node {
 describe("answer shapes against the OpenAPI components", () => {
   const used = new Set<string>();
   it.each(PAIRS)("%s %s ↔ %s", (shape, path, name) => {
-    const ours = at(SHAPES[shape].schema as Node, path);
+    const ours = at(SHAPES[shape]!.schema as Node, path);
     const theirs = resolve(components[name]!);
     const theirProps = (theirs.properties ?? {}) as Record<string, Node>;
     const problems: string[] = [];
@@ -178,16 +184,18 @@ describe("the shapes themselves", () => {
   it.each(Object.keys(SHAPES) as Shape[])("%s is a valid schema and accepts a minimal answer", (shape) => {
     // The client skips meta-schema validation for start-up time; this is where it happens.
     const strict = new Ajv2020({ strict: true, allowUnionTypes: true });
-    expect(strict.validateSchema(SHAPES[shape].schema), JSON.stringify(strict.errors)).toBe(true);
-    strict.compile(SHAPES[shape].schema);
-    expect(checkAnswer(shape, valid[shape])).toBeUndefined();
-    expect(checkAnswer(shape, "text")).toMatch(/^the answer is not (an object|a list) \(it is a string\)$/);
+    expect(strict.validateSchema(SHAPES[shape]!.schema), JSON.stringify(strict.errors)).toBe(true);
+    strict.compile(SHAPES[shape]!.schema);
+    expect(checkAnswer(SHAPES[shape]!, valid[shape])).toBeUndefined();
+    expect(checkAnswer(SHAPES[shape]!, "text")).toMatch(
+      /^the answer is not (an object|a list) \(it is a string\)$/,
+    );
   });
 
   it("counts the items of list pages only", () => {
-    expect(itemCount("dashboardPage", valid.dashboardPage)).toBe(1);
-    expect(itemCount("logPage", valid.logPage)).toBe(2);
-    expect(itemCount("collaborators", [1, 2, 3])).toBe(3);
-    expect(itemCount("dashboard", valid.dashboard)).toBeUndefined();
+    expect(itemCount(SHAPES.dashboardPage!, valid.dashboardPage)).toBe(1);
+    expect(itemCount(SHAPES.logPage!, valid.logPage)).toBe(2);
+    expect(itemCount(SHAPES.collaborators!, [1, 2, 3])).toBe(3);
+    expect(itemCount(SHAPES.dashboard!, valid.dashboard)).toBeUndefined();
   });
 });

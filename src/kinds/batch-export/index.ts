@@ -7,17 +7,18 @@
  * destination types, the keys each takes, integrations, what the newest service refuses) and the
  * operations the commands use (operations/: runs, backfill windows, logs, printed commands).
  */
-import type { BatchExport } from "../../service/types.js";
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
+import { BATCH_EXPORT_ANSWERS, type BatchExport } from "./answers.js";
 import { batchExportSecretPointers, checkSecretLiterals, quietBatchExportValue } from "./declare.js";
 import { batchExportFields, type DesiredBatchExport } from "./fields.js";
 import { checkBatchExport } from "./item-rules.js";
 import { type LiveBatchExports, readBatchExports, rereadBatchExports } from "./live.js";
-import { BATCH_EXPORT } from "./name.js";
+import { BATCH_EXPORT, EXPORT_WORDS } from "./name.js";
 import { planBatchExport } from "./plan.js";
 import { pullBatchExports } from "./pull.js";
 import { recogniseReplacement } from "./replaced.js";
+import { batchExportsApi } from "./service.js";
 import { CONFIG_DEFS } from "./service-rules/schema.js";
 import { batchExportVerbs, createBatchExport, findBatchExports } from "./verbs.js";
 
@@ -29,7 +30,7 @@ export const batchExportKind: Kind = defineKind<
 >({
   name: BATCH_EXPORT,
   key: "batch_exports",
-  words: { one: "batch export", many: "batch exports" },
+  words: EXPORT_WORDS,
   schema: {
     list: "Batch exports of the project. Listing the key (even empty) lets --prune remove undeclared ones.",
     item: "A batch export. Only the keys written here are managed.",
@@ -39,10 +40,11 @@ export const batchExportKind: Kind = defineKind<
   fields: batchExportFields,
   verbs: batchExportVerbs,
   service: {
-    list: (client, project) => client.batchExports.listAll(project),
+    list: (client, project) => batchExportsApi(client).listAll(project),
     findByName: findBatchExports,
     create: createBatchExport,
   },
+  answers: BATCH_EXPORT_ANSWERS,
   hooks: {
     pin: (id) => String(id).toLowerCase(),
     declare: checkBatchExport,
@@ -57,6 +59,7 @@ export const batchExportKind: Kind = defineKind<
   },
 });
 
+export type { BatchExport } from "./answers.js";
 export type { DesiredBatchExport, Interval, Model } from "./fields.js";
 export type { LiveBatchExports } from "./live.js";
 export type { BatchExportState } from "./plan.js";

@@ -10,7 +10,7 @@ import { UserError } from "../../errors.js";
 import type { LiveKind } from "../../plan/types.js";
 import type { ReadRun } from "../../read/kinds.js";
 import type { Integration, ServiceClient } from "../../service/index.js";
-import type { BatchExport } from "../../service/types.js";
+import type { BatchExport } from "./answers.js";
 import type { DesiredBatchExport } from "./fields.js";
 
 export interface LiveBatchExports extends LiveKind {

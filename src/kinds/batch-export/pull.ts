@@ -9,8 +9,9 @@
 import { setPath } from "../../plan/values.js";
 import { Placeholder, type Pulled } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { BatchExport } from "../../service/types.js";
+import type { BatchExport } from "./answers.js";
 import { batchExportFields } from "./fields.js";
+import { batchExportsApi } from "./service.js";
 import { pullSecretPaths, secretVariableName } from "./service-rules/destinations.js";
 
 const HOGQL_ONLY = ["primary_key", "version_key", "incremental_mode"];
@@ -40,7 +41,7 @@ export function batchExportItem(
 }
 
 export async function pullBatchExports(client: ServiceClient, project: number): Promise<Pulled> {
-  const exports = await client.batchExports.listAll(project);
+  const exports = await batchExportsApi(client).listAll(project);
   const pulled: Pulled = { items: [], variables: [] };
   for (const live of exports) {
     const { item, variables } = batchExportItem(live);

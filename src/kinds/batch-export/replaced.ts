@@ -7,7 +7,7 @@
  * error asking for an `id` pin.
  */
 import type { Recognised } from "../../plan/match.js";
-import type { BatchExport } from "../../service/types.js";
+import type { BatchExport } from "./answers.js";
 import type { DesiredBatchExport } from "./fields.js";
 import { batchExportState, compareBatchExport } from "./plan.js";
 

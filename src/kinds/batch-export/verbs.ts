@@ -7,9 +7,10 @@
 import { alreadyDone, type Executed } from "../../apply/execute.js";
 import type { ServiceClient } from "../../service/client.js";
 import { collect } from "../../service/pages.js";
-import type { BatchExportWrite } from "../../service/types.js";
 import type { Verb } from "../kind.js";
 import { CREATE, DELETE, UPDATE } from "../shared/verbs.js";
+import type { BatchExportWrite } from "./answers.js";
+import { batchExportsApi } from "./service.js";
 
 const LOOKUP_PAGE = 1000;
 
@@ -18,7 +19,7 @@ export async function createBatchExport(
   project: number,
   body: Record<string, unknown>,
 ): Promise<Executed> {
-  const created = await client.batchExports.create(project, body as BatchExportWrite);
+  const created = await batchExportsApi(client).create(project, body as BatchExportWrite);
   return { id: created.id, notes: [] };
 }
 
@@ -32,14 +33,14 @@ export async function findBatchExports(
   project: number,
   name: string,
 ): Promise<Array<number | string>> {
-  const live = await collect(client.batchExports.list(project, { limit: LOOKUP_PAGE }));
+  const live = await collect(batchExportsApi(client).list(project, { limit: LOOKUP_PAGE }));
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
 
 const update: Verb = {
   ...UPDATE,
   async send(client, action, id, body) {
-    await client.batchExports.update(action.object.project, String(id), body as BatchExportWrite);
+    await batchExportsApi(client).update(action.object.project, String(id), body as BatchExportWrite);
     return { id, notes: [] };
   },
 };
@@ -48,7 +49,7 @@ const remove: Verb = {
   ...DELETE,
   async send(client, action, id) {
     await alreadyDone(
-      () => client.batchExports.delete(action.object.project, String(id)),
+      () => batchExportsApi(client).delete(action.object.project, String(id)),
       (e) => e.status === 404,
     );
     return { id, notes: [] };
@@ -66,7 +67,7 @@ export const PAUSE: Verb = {
   sides: { before: "required", after: "required" },
   refreshes: () => [["paused"]],
   async send(client, action, id) {
-    await client.batchExports.pause(action.object.project, String(id));
+    await batchExportsApi(client).pause(action.object.project, String(id));
     return { id, notes: [] };
   },
 };
@@ -85,7 +86,7 @@ export const UNPAUSE: Verb = {
   refreshes: () => [["paused"]],
   body: (action) => (action.after?.backfill === true ? { backfill: true } : undefined),
   async send(client, action, id, body) {
-    await client.batchExports.unpause(
+    await batchExportsApi(client).unpause(
       action.object.project,
       String(id),
       (body ?? {}) as { backfill?: boolean },

@@ -12,7 +12,7 @@ import type { SourceRef } from "../../config/types.js";
 import type { PlanError } from "../../plan/index.js";
 import { compareText } from "../../plan/values.js";
 import type { MembersRead } from "../../read/people.js";
-import type { Collaborator } from "../../service/types.js";
+import type { Collaborator } from "./answers.js";
 
 /** A declared collaborator: by UUID (lowercased) or by email (as written), exactly one of them. */
 export interface DesiredCollaborator {

@@ -5,8 +5,9 @@
  */
 import type { ServiceClient } from "../../service/index.js";
 import { collect } from "../../service/pages.js";
-import type { DashboardBasic } from "../../service/types.js";
 import { readById } from "../shared/by-id.js";
+import type { DashboardBasic } from "./answers.js";
+import { dashboardsApi } from "./service.js";
 
 /** The service's search accepts this many characters. */
 const SEARCH_MAX = 200;
@@ -21,7 +22,9 @@ export function searchDashboards(
   project: number,
   name: string,
 ): Promise<DashboardBasic[]> {
-  return collect(client.dashboards.list(project, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE }));
+  return collect(
+    dashboardsApi(client).list(project, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE }),
+  );
 }
 
 /** The dashboard with this id; undefined when the service has none (a soft-deleted one answers 404). */
@@ -30,9 +33,9 @@ export function getDashboard(
   project: number,
   id: number | string,
 ): Promise<DashboardBasic | undefined> {
-  return readById(id, (numeric) => client.dashboards.get(project, numeric));
+  return readById(id, (numeric) => dashboardsApi(client).get(project, numeric));
 }
 
 export function countDashboards(client: ServiceClient, project: number): Promise<number> {
-  return client.dashboards.count(project);
+  return dashboardsApi(client).count(project);
 }

@@ -7,14 +7,15 @@
  */
 import { declaredOf } from "../../config/types.js";
 import type { Reference } from "../../read/kinds.js";
-import type { DashboardBasic } from "../../service/types.js";
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
+import { DASHBOARD_ANSWERS, type DashboardBasic } from "./answers.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
 import { countDashboards, getDashboard, searchDashboards } from "./find.js";
 import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
 import { dashboardsNeedFeatures, planDashboard } from "./plan.js";
 import { pullDashboards } from "./pull.js";
+import { dashboardsApi } from "./service.js";
 import { checkTileInsights } from "./tiles-check.js";
 import { createDashboard, dashboardVerbs } from "./verbs.js";
 
@@ -35,12 +36,13 @@ export const dashboardKind: Kind = defineKind<
   fields: dashboardFields,
   verbs: dashboardVerbs,
   service: {
-    list: (client, project) => client.dashboards.listAll(project),
+    list: (client, project) => dashboardsApi(client).listAll(project),
     search: searchDashboards,
     get: getDashboard,
     count: countDashboards,
     create: createDashboard,
   },
+  answers: DASHBOARD_ANSWERS,
   hooks: {
     declare(input, desired, ctx) {
       if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {
@@ -72,6 +74,7 @@ export const dashboardKind: Kind = defineKind<
   },
 });
 
+export type { Collaborator, Dashboard, DashboardBasic, SharingConfiguration } from "./answers.js";
 export type { DesiredCollaborator } from "./declare.js";
 export type { DesiredDashboard } from "./fields.js";
 export type { LiveDashboards } from "./live.js";

@@ -14,9 +14,10 @@ import { compareText } from "../../plan/values.js";
 import type { ReadRun } from "../../read/kinds.js";
 import type { MembersRead } from "../../read/people.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { Collaborator, DashboardBasic, SharingConfiguration } from "../../service/types.js";
+import type { Collaborator, DashboardBasic, SharingConfiguration } from "./answers.js";
 import { unresolved } from "./collaborators.js";
 import type { DesiredDashboard } from "./fields.js";
+import { collaboratorsApi, dashboardsApi, sharingApi } from "./service.js";
 import type { LiveTile } from "./tiles-diff.js";
 import { liveTiles, tilesState } from "./tiles-live.js";
 
@@ -153,13 +154,13 @@ async function withDetails(
   // The client bounds concurrency and paces requests; issuing them together lets it fill its slots.
   await Promise.all([
     ...reads.collaborators.map(async (id) => {
-      live.collaborators[id] = await client.collaborators.list(project, id);
+      live.collaborators[id] = await collaboratorsApi(client).list(project, id);
     }),
     ...reads.sharing.map(async (id) => {
-      live.sharing[id] = await client.sharing.get(project, id);
+      live.sharing[id] = await sharingApi(client).get(project, id);
     }),
     ...reads.tiles.map(async (id) => {
-      live.tiles[id] = liveTiles((await client.dashboards.getWithTiles(project, id)).tiles);
+      live.tiles[id] = liveTiles((await dashboardsApi(client).getWithTiles(project, id)).tiles);
     }),
   ]);
   return live;

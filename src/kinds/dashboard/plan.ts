@@ -7,10 +7,10 @@
  */
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
-import type { DashboardBasic } from "../../service/types.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
 import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import type { DashboardBasic } from "./answers.js";
 import { type ResolvedCollaborator, resolveCollaborators, uncheckedNote } from "./collaborators.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
 import type { LiveDashboards } from "./live.js";

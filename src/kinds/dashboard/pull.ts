@@ -14,8 +14,11 @@
 import { compareText } from "../../plan/values.js";
 import type { PullContext, Pulled } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { Collaborator, DashboardBasic, InsightBasic } from "../../service/types.js";
+import type { InsightBasic } from "../insight/answers.js";
+import { insightsApi } from "../insight/service.js";
+import type { Collaborator, DashboardBasic } from "./answers.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
+import { collaboratorsApi, dashboardsApi } from "./service.js";
 import type { Layout } from "./tiles-declare.js";
 import { type LiveTile, smLayout } from "./tiles-diff.js";
 import { liveTiles } from "./tiles-live.js";
@@ -76,8 +79,8 @@ export async function pullDashboards(
   context?: PullContext,
 ): Promise<Pulled> {
   const [dashboards, insights] = await Promise.all([
-    client.dashboards.listAll(project),
-    client.insights.listAll(project),
+    dashboardsApi(client).listAll(project),
+    insightsApi(client).listAll(project),
   ]);
   const restricted = dashboards.filter((d) => d.restriction_level === 37);
   const showing = new Set(
@@ -85,14 +88,14 @@ export async function pullDashboards(
   );
   const [collaborators, tiles] = await Promise.all([
     Promise.all(
-      restricted.map(async (d) => [d.id, await client.collaborators.list(project, d.id)] as const),
+      restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project, d.id)] as const),
     ).then((pairs) => new Map(pairs)),
     Promise.all(
       dashboards
         .filter((d) => showing.has(d.id))
         .map(
           async (d) =>
-            [d.id, liveTiles((await client.dashboards.getWithTiles(project, d.id)).tiles)] as const,
+            [d.id, liveTiles((await dashboardsApi(client).getWithTiles(project, d.id)).tiles)] as const,
         ),
     ).then((pairs) => new Map(pairs)),
   ]);

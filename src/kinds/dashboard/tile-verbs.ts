@@ -19,9 +19,12 @@ import { UserError } from "../../errors.js";
 import type { Action } from "../../plan/types.js";
 import type { ServiceClient } from "../../service/client.js";
 import { ServiceError } from "../../service/errors.js";
-import type { Insight, TileWrite } from "../../service/types.js";
 import { plural } from "../../words.js";
+import type { Insight } from "../insight/answers.js";
+import { insightsApi } from "../insight/service.js";
 import type { Verb } from "../kind.js";
+import type { TileWrite } from "./answers.js";
+import { dashboardsApi } from "./service.js";
 import { excerpt, type Layout } from "./tiles-declare.js";
 import { type LiveTile, movedLayouts } from "./tiles-diff.js";
 import { liveTiles } from "./tiles-live.js";
@@ -98,7 +101,7 @@ async function changeMembership(
   return oneAtATime(client, `${project}/${insightId}`, async () => {
     let insight: Insight;
     try {
-      insight = await client.insights.get(project, insightId);
+      insight = await insightsApi(client).get(project, insightId);
     } catch (error) {
       // An insight deleted since the plan is on no dashboard: nothing to take off.
       if (!on && error instanceof ServiceError && error.status === 404)
@@ -110,14 +113,14 @@ async function changeMembership(
       answer.dashboard_tiles.find((t) => t.dashboard_id === dashboardId && t.deleted !== true)?.id;
     if (current.includes(dashboardId) === on) return { tileId: tileOn(insight), changed: false };
     const dashboards = on ? [...current, dashboardId] : current.filter((d) => d !== dashboardId);
-    const answer = await client.insights.update(project, insightId, { dashboards });
+    const answer = await insightsApi(client).update(project, insightId, { dashboards });
     return { tileId: tileOn(answer), changed: true };
   });
 }
 
 /** The dashboard's insight and text tiles as they are now. */
 async function tilesNow(client: ServiceClient, project: number, dashboardId: number): Promise<LiveTile[]> {
-  return liveTiles((await client.dashboards.getWithTiles(project, dashboardId)).tiles);
+  return liveTiles((await dashboardsApi(client).getWithTiles(project, dashboardId)).tiles);
 }
 
 /** The live tile an action's side names: by its insight's id, or the first card with its text. */
@@ -130,7 +133,7 @@ function findTile(tiles: readonly LiveTile[], side: TileSide, insightId?: number
 const smOnly = (layout: Layout) => ({ sm: { x: layout.x, y: layout.y, w: layout.w, h: layout.h } });
 
 async function patchTiles(client: ServiceClient, project: number, dashboardId: number, tiles: TileWrite[]) {
-  await client.dashboards.update(project, dashboardId, { tiles });
+  await dashboardsApi(client).update(project, dashboardId, { tiles });
 }
 
 export const ADD_TILE: Verb = {

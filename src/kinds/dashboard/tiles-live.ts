@@ -4,7 +4,7 @@
  * types (buttons, widgets of newer services) cannot be declared, so the plan leaves them alone.
  */
 import { isPlainObject } from "../../plan/values.js";
-import type { DashboardTile } from "../../service/types.js";
+import type { DashboardTile } from "./answers.js";
 import { type LiveTile, smLayout } from "./tiles-diff.js";
 
 /** The insight and text tiles of a retrieve, in the order the dashboard shows them. */

@@ -7,8 +7,8 @@
  */
 import { type KindPlanContext, makeAction, matchObjects, type PlanError } from "../../plan/index.js";
 import type { LiveObject, ObjectRef } from "../../plan/types.js";
-import type { DashboardBasic } from "../../service/types.js";
 import { unifiedDiff } from "../shared/text-diff.js";
+import type { DashboardBasic } from "./answers.js";
 import type { DesiredDashboard } from "./fields.js";
 import type { LiveDashboards } from "./live.js";
 import { ADD_TILE, REMOVE_TILE, type TileSide, UPDATE_TILE } from "./tile-verbs.js";

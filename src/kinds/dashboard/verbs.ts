@@ -12,12 +12,13 @@ import type { Action } from "../../plan/types.js";
 import { deepEqual } from "../../plan/values.js";
 import type { ServiceClient } from "../../service/client.js";
 import { ServiceError } from "../../service/errors.js";
-import type { DashboardWrite } from "../../service/types.js";
 import { plural } from "../../words.js";
 import type { Verb } from "../kind.js";
 import { ignoredTags } from "../shared/tags.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import type { DashboardWrite } from "./answers.js";
 import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
+import { collaboratorsApi, dashboardsApi, sharingApi } from "./service.js";
 import { TILE_VERBS } from "./tile-verbs.js";
 
 export async function createDashboard(
@@ -25,7 +26,7 @@ export async function createDashboard(
   project: number,
   body: Record<string, unknown>,
 ): Promise<Executed> {
-  const created = await client.dashboards.create(project, body as DashboardWrite);
+  const created = await dashboardsApi(client).create(project, body as DashboardWrite);
   return { id: created.id, notes: ignoredTags(body, created.tags) };
 }
 
@@ -42,7 +43,7 @@ async function onlyChanged(
   id: number,
   body: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
-  const live = dashboardFields.state(await client.dashboards.get(project, id));
+  const live = dashboardFields.state(await dashboardsApi(client).get(project, id));
   return Object.fromEntries(
     Object.entries(body).filter(
       ([key, value]) => !deepEqual(dashboardFields.normalised(key, value), live[key]),
@@ -60,7 +61,7 @@ const update: Verb = {
     if (send !== undefined && Object.keys(send).length === 0) {
       return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
     }
-    const result = await client.dashboards.update(project, Number(id), send as DashboardWrite);
+    const result = await dashboardsApi(client).update(project, Number(id), send as DashboardWrite);
     return { id, notes: ignoredTags(send, result.tags) };
   },
 };
@@ -70,7 +71,7 @@ const restore: Verb = {
   async send(client, action, id) {
     try {
       // Older services refuse any other key on a deleted dashboard: the body is exactly {"deleted": false}.
-      await client.dashboards.update(action.object.project, Number(id), { deleted: false });
+      await dashboardsApi(client).update(action.object.project, Number(id), { deleted: false });
     } catch (error) {
       if (error instanceof ServiceError && error.status === 404) {
         throw new UserError(
@@ -86,7 +87,7 @@ const restore: Verb = {
 const softDelete: Verb = {
   ...SOFT_DELETE,
   async send(client, action, id) {
-    await client.dashboards.update(action.object.project, Number(id), { deleted: true });
+    await dashboardsApi(client).update(action.object.project, Number(id), { deleted: true });
     return { id, notes: [] };
   },
 };
@@ -106,6 +107,12 @@ const byUser = (action: Action) => {
   return typeof side?.user_uuid === "string" ? side.user_uuid : "";
 };
 
+/** The user a collaborator action names, for outputs to say who it is. */
+const users = (action: Action) => {
+  const uuid = byUser(action);
+  return uuid === "" ? [] : [uuid];
+};
+
 /** `after` = { user_uuid, level }. */
 export const ADD_COLLABORATOR: Verb = {
   name: "add_collaborator",
@@ -116,13 +123,18 @@ export const ADD_COLLABORATOR: Verb = {
   destructive: false,
   sides: { before: "absent", after: "required" },
   sortKey: byUser,
+  users,
   detail: (action) => collaborator(action, "after"),
   refreshes: () => [["collaborators"]],
   body: (action) => ({ user_uuid: action.after?.user_uuid, level: action.after?.level ?? 37 }),
   async send(client, action, id, body) {
     await alreadyDone(
       () =>
-        client.collaborators.add(action.object.project, Number(id), body as { user_uuid: string; level: 37 }),
+        collaboratorsApi(client).add(
+          action.object.project,
+          Number(id),
+          body as { user_uuid: string; level: 37 },
+        ),
       (e) => e.status === 400 && /already is a collaborator/i.test(e.detail ?? ""),
     );
     return { id, notes: [] };
@@ -139,11 +151,13 @@ export const REMOVE_COLLABORATOR: Verb = {
   destructive: true,
   sides: { before: "required", after: "absent" },
   sortKey: byUser,
+  users,
   detail: (action) => collaborator(action, "before"),
   refreshes: () => [["collaborators"]],
   async send(client, action, id) {
     await alreadyDone(
-      () => client.collaborators.remove(action.object.project, Number(id), String(action.before?.user_uuid)),
+      () =>
+        collaboratorsApi(client).remove(action.object.project, Number(id), String(action.before?.user_uuid)),
       (e) => e.status === 404,
     );
     return { id, notes: [] };
@@ -163,7 +177,7 @@ function sharing(enabled: boolean): Verb {
     refreshes: () => [["sharing", "enabled"]],
     body: () => ({ enabled }),
     async send(client, action, id) {
-      await client.sharing.update(action.object.project, Number(id), { enabled });
+      await sharingApi(client).update(action.object.project, Number(id), { enabled });
       return { id, notes: [] };
     },
   };

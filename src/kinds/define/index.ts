@@ -17,7 +17,8 @@
  *   schema: { list: "Notes of the project.", item: "A note.", def: "note" },
  *   fields: noteFields,
  *   verbs: [CREATE, { ...UPDATE, send: patch }, { ...DELETE, send: remove }],
- *   service: { list, findByName, create },
+ *   service: { list, findByName, create },                 // on its endpoints (service.ts)
+ *   answers: { notePage: NOTE_PAGE, note: NOTE },           // the shapes those check (answers.ts)
  * });
  * ```
  *
@@ -30,7 +31,8 @@
  *    (`values`). `fieldTable(fields, roles)` names the structural keys: identity (`name`; a flag's
  *    `key`), pin (`id`) and tombstone (`deleted`). A secret field (`secret: true`) is never compared or
  *    pulled; a switch the service flips through endpoints of its own (`toggles: { on, off }`, a flag's
- *    `archived`) is planned as those verbs. The service's answer type (src/service/types.ts) is the only other place a field appears.
+ *    `archived`) is planned as those verbs. The service's answer type and shape (the kind's
+ *    answers.ts) are the only other place a field appears.
  * 2. **Verbs** (src/kinds/kind.ts `Verb`): every action the kind plans, with its symbol, words, step
  *    (apply order), destructiveness, sides (the plan schema's fragment), what `pull --refresh` takes
  *    from it, its body and its request. The shared ones are in ../shared/verbs.ts (`{ ...SOFT_DELETE,
@@ -42,9 +44,10 @@
  *    read one by id (`get`) and count them (`count`). A kind with `search` is read by id and search in
  *    a change-scoped plan (SPEC §3 "Change-scoped plans") and has its names looked up before creates
  *    with one search each or one list walk, whichever is fewer requests; without it, both read the
- *    list. `findByName` is derived from `search` (else the list) unless given. Endpoints without a
- *    namespace in src/service/ go through `client.request` and `client.listAll`, each answer checked
- *    against a shape the kind declares (`expect`).
+ *    list. `findByName` is derived from `search` (else the list) unless given. The kind's endpoints
+ *    are its own (service.ts), on the client's generic `request`, `pages` and `listAll`, each answer
+ *    checked against a shape the kind declares in answers.ts (`expect`, written with
+ *    src/service/shapes.ts's `answerTypes`, `listPage`, …) and lists in `answers`.
  * 4. **Hooks**, only for what a table cannot say: `declare` (rules across fields: collaborators need
  *    only_collaborators, offsets fit the interval), `read` / `reread` (details such as collaborators,
  *    on the objects their `list()` argument reads: the whole list, or a change-scoped read's objects),
@@ -65,10 +68,11 @@
  * - Own actions (`archive` / `unarchive`, `add_tile` / `remove_tile`): verbs with their step and sides;
  *   a guard computed from live data (a flag's `last_called_at`): `destructive: "depends"` and
  *   `makeAction(verb, ref, { destructive })` in the plan hook.
- * - Service endpoints and answer shapes: the kind's own module calling `client.request` /
- *   `client.listAll` with `expect`, a shape it declares in its folder (`listPage(answerObject(…))` of
- *   src/service; test/kinds/banner-kind/ does so), and the `service` part above; its rate-budget
- *   class (insights' lower limit) is where `service` will name it.
+ * - Service endpoints and answer shapes: the kind's service.ts calling `client.request` /
+ *   `client.pages` / `client.listAll` with `expect`, a shape from its answers.ts
+ *   (`listPage(answerObject(…))`; test/kinds/banner-kind/ does so), listed in `answers`, and the
+ *   `service` part above; a rate-budget class of its own (insights' lower limit) is a new budget of
+ *   the client's (`RequestSpec.budget`, `BudgetName` in src/service/budget-file.ts) its requests name.
  * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): the
  *   `references(desired)` hook, `[{ kind: "insight", name }]` (or `id`), makes a change-scoped read
  *   read them with the declaration (the dashboard kind's tiles do; so does test/kinds/shelf-kinds/). `service.search` is where a flag's
@@ -87,7 +91,7 @@ import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
-import type { ServiceClient } from "../../service/index.js";
+import type { AnswerShape, ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import type { FieldTable, InputOf } from "./fields.js";
 import type { DesiredOf, Table } from "./table.js";
@@ -196,6 +200,8 @@ export interface KindSpec<
   fields: Table<T>;
   verbs: readonly Verb[];
   service: KindService<L>;
+  /** The shapes of its answers, by name, that its service part names as `expect` (none: `{}`). */
+  answers?: Readonly<Record<string, AnswerShape>>;
   hooks?: KindHooks<T, L, D, K>;
 }
 
@@ -255,6 +261,7 @@ export function defineKind<
     words,
     values: table.values,
     verbs,
+    answers: spec.answers ?? {},
     schema: {
       description: spec.schema.list,
       item: { $ref: `#/$defs/${spec.schema.def}` },

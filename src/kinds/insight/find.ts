@@ -4,8 +4,9 @@
  * by id, and the list's size from a one-item page. All on the insight endpoints' own budget.
  */
 import type { ServiceClient } from "../../service/index.js";
-import type { InsightBasic } from "../../service/types.js";
 import { readById } from "../shared/by-id.js";
+import type { InsightBasic } from "./answers.js";
+import { insightsApi } from "./service.js";
 
 /** The service's search accepts this many characters. */
 const SEARCH_MAX = 200;
@@ -15,7 +16,7 @@ export function searchInsights(
   project: number,
   name: string,
 ): Promise<InsightBasic[]> {
-  return client.insights.listAll(project, { search: name.slice(0, SEARCH_MAX) });
+  return insightsApi(client).listAll(project, { search: name.slice(0, SEARCH_MAX) });
 }
 
 /** The insight with this id; undefined when the service has none or it is soft-deleted. */
@@ -24,9 +25,9 @@ export function getInsight(
   project: number,
   id: number | string,
 ): Promise<InsightBasic | undefined> {
-  return readById(id, (numeric) => client.insights.get(project, numeric));
+  return readById(id, (numeric) => insightsApi(client).get(project, numeric));
 }
 
 export function countInsights(client: ServiceClient, project: number): Promise<number> {
-  return client.insights.count(project);
+  return insightsApi(client).count(project);
 }

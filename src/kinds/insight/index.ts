@@ -4,12 +4,13 @@
  * the query's comparison after the service's upgrades (plan.ts), and pull in id order. Their list is
  * read with `?basic=true` (never computing results) on the insight endpoints' own rate budget.
  */
-import type { InsightBasic } from "../../service/types.js";
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
+import { INSIGHT_ANSWERS, type InsightBasic } from "./answers.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
 import { countInsights, getInsight, searchInsights } from "./find.js";
 import { insightsNeedFeatures, planInsight } from "./plan.js";
+import { insightsApi } from "./service.js";
 import { createInsight, findInsights, insightVerbs } from "./verbs.js";
 
 export const insightKind: Kind = defineKind<typeof insightFields.fields, InsightBasic, DesiredInsight>({
@@ -24,13 +25,14 @@ export const insightKind: Kind = defineKind<typeof insightFields.fields, Insight
   fields: insightFields,
   verbs: insightVerbs,
   service: {
-    list: (client, project) => client.insights.listAll(project),
+    list: (client, project) => insightsApi(client).listAll(project),
     search: searchInsights,
     get: getInsight,
     count: countInsights,
     findByName: findInsights,
     create: createInsight,
   },
+  answers: INSIGHT_ANSWERS,
   hooks: {
     declare(input, desired, ctx) {
       if (desired.name.trim() === "" && input.id === undefined) {
@@ -43,11 +45,12 @@ export const insightKind: Kind = defineKind<typeof insightFields.fields, Insight
     plan: planInsight,
     needsFeatures: insightsNeedFeatures,
     async pull(client, project) {
-      const live = await client.insights.listAll(project);
+      const live = await insightsApi(client).listAll(project);
       const items = [...live].sort((a, b) => a.id - b.id).map((i) => insightFields.item(i));
       return { items, variables: [] };
     },
   },
 });
 
+export type { Insight, InsightBasic, InsightWrite } from "./answers.js";
 export type { DesiredInsight } from "./fields.js";

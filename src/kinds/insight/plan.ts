@@ -10,11 +10,11 @@ import { stringify } from "yaml";
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { compareQuery } from "../../queries/normalise.js";
-import type { InsightBasic } from "../../service/types.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
 import { unifiedDiff } from "../shared/text-diff.js";
 import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import type { InsightBasic } from "./answers.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
 import { queryToSend } from "./query.js";
 

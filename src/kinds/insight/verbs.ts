@@ -9,10 +9,11 @@ import type { Executed } from "../../apply/execute.js";
 import { UserError } from "../../errors.js";
 import type { ServiceClient } from "../../service/client.js";
 import { ServiceError } from "../../service/errors.js";
-import type { InsightWrite } from "../../service/types.js";
 import type { Verb } from "../kind.js";
 import { ignoredTags } from "../shared/tags.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import type { InsightWrite } from "./answers.js";
+import { insightsApi } from "./service.js";
 
 /** Live insights named exactly `name` (the list's search narrows the read; `?basic=true`). */
 export async function findInsights(
@@ -20,7 +21,7 @@ export async function findInsights(
   project: number,
   name: string,
 ): Promise<Array<number | string>> {
-  const live = await client.insights.listAll(project, { search: name.slice(0, 200) });
+  const live = await insightsApi(client).listAll(project, { search: name.slice(0, 200) });
   return live.filter((i) => (i.name ?? "") === name).map((i) => i.id);
 }
 
@@ -29,14 +30,14 @@ export async function createInsight(
   project: number,
   body: Record<string, unknown>,
 ): Promise<Executed> {
-  const created = await client.insights.create(project, { ...(body as InsightWrite), saved: true });
+  const created = await insightsApi(client).create(project, { ...(body as InsightWrite), saved: true });
   return { id: created.id, notes: ignoredTags(body, created.tags) };
 }
 
 const update: Verb = {
   ...UPDATE,
   async send(client, action, id, body) {
-    const result = await client.insights.update(action.object.project, Number(id), body as InsightWrite);
+    const result = await insightsApi(client).update(action.object.project, Number(id), body as InsightWrite);
     return { id, notes: ignoredTags(body, result.tags) };
   },
 };
@@ -45,7 +46,7 @@ const restore: Verb = {
   ...RESTORE,
   async send(client, action, id) {
     try {
-      await client.insights.update(action.object.project, Number(id), { deleted: false });
+      await insightsApi(client).update(action.object.project, Number(id), { deleted: false });
     } catch (error) {
       if (error instanceof ServiceError && error.status === 404) {
         throw new UserError(
@@ -62,7 +63,7 @@ const softDelete: Verb = {
   ...SOFT_DELETE,
   async send(client, action, id) {
     try {
-      await client.insights.update(action.object.project, Number(id), { deleted: true });
+      await insightsApi(client).update(action.object.project, Number(id), { deleted: true });
     } catch (error) {
       // Already gone (deleted since the plan): the goal is reached.
       if (!(error instanceof ServiceError && error.status === 404)) throw error;

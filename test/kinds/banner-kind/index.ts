@@ -42,9 +42,11 @@ const BANNER = answerObject(
   },
   ["id", "name", "message", "level", "published"],
 );
-const PAGE = listPage(BANNER);
+/** The shapes of its answers, by name: its requests name them as `expect`, the registry lists them. */
+const ANSWERS = { bannerPage: listPage(BANNER), banner: { schema: BANNER } };
 
-const list = (client: ServiceClient, project: number) => client.listAll<LiveBanner>(path(project), {}, PAGE);
+const list = (client: ServiceClient, project: number) =>
+  client.listAll<LiveBanner>(path(project), {}, ANSWERS.bannerPage);
 
 /** A request on the live banner `id` (`rest` after its path), with the planned body, if any. */
 function request(method: "PATCH" | "DELETE" | "POST", rest = ""): Verb["send"] {
@@ -113,9 +115,10 @@ export const bannerKind = defineKind({
         method: "POST",
         path: path(project),
         body,
-        expect: { schema: BANNER },
+        expect: ANSWERS.banner,
       });
       return { id: created.id, notes: [] };
     },
   },
+  answers: ANSWERS,
 });

@@ -7,11 +7,12 @@
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic } from "../../../src/config/diagnostics.js";
 import { loadConfig } from "../../../src/index.js";
+import type { DashboardBasic } from "../../../src/kinds/dashboard/index.js";
 import type { LiveTile } from "../../../src/kinds/dashboard/tiles-diff.js";
 import { KINDS } from "../../../src/kinds/index.js";
+import type { InsightBasic } from "../../../src/kinds/insight/index.js";
 import { buildPlan } from "../../../src/plan/build.js";
 import type { LiveProject } from "../../../src/plan/types.js";
-import type { DashboardBasic, InsightBasic } from "../../../src/service/types.js";
 import { liveDashboard, options } from "../../builders.js";
 
 const PROJECT = 12345;

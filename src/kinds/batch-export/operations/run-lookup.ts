@@ -9,8 +9,10 @@
  */
 import { UserError } from "../../../errors.js";
 import { collect, type ServiceClient, ServiceError } from "../../../service/index.js";
-import type { BatchExport, BatchExportRun, LogEntry } from "../../../service/types.js";
 import { normaliseInstant } from "../../shared/normalise.js";
+import type { BatchExport } from "../answers.js";
+import type { BatchExportRun, LogEntry } from "./answers.js";
+import { logsApi, runsApi } from "./service.js";
 
 /** The service's largest page of log entries (`limit` above 500 is a 400). */
 export const LOG_PAGE = 500;
@@ -30,7 +32,7 @@ export async function getRun(
   runId: string,
 ): Promise<BatchExportRun> {
   try {
-    return await client.runs.get(project, b.id, runId, allRunsWindow(b));
+    return await runsApi(client).get(project, b.id, runId, allRunsWindow(b));
   } catch (error) {
     if (error instanceof ServiceError && error.status === 404) {
       throw new UserError(`no run ${runId} of batch export "${b.name}" in project ${project}`);
@@ -82,7 +84,7 @@ export async function readLogs(
       instance_id: filters.instanceId,
       before,
     };
-    const page = await collect(client.batchExports.logs(project, exportId, query, size), size);
+    const page = await collect(logsApi(client).list(project, exportId, query, size), size);
     if (page.length < size) {
       out.push(...page);
       return finish(out, limit, false);

@@ -1,15 +1,40 @@
 /**
  * Batch export runs as the operations commands read them: `status` rows (latest run, failures and
- * records of the last 7 days, one runs walk per export, bounded) and which failed runs `retry --failed`
- * retries (those whose interval no later completed run exported again).
+ * records of the last 7 days, one runs walk per export, bounded), an export and its runs as the
+ * `runs` and `logs` documents show them, and which failed runs `retry --failed` retries (those whose
+ * interval no later completed run exported again).
  */
 
-import { runItem } from "../../../render/runs.js";
+import type { ExportRef, RunItem } from "../../../render/runs.js";
 import { type RunSummary, type StatusRow, WINDOW_DAYS } from "../../../render/status.js";
 import { isFailed } from "../../../render/table.js";
 import type { ServiceClient } from "../../../service/client.js";
 import { collect } from "../../../service/pages.js";
-import type { BatchExport, BatchExportRun } from "../../../service/types.js";
+import type { BatchExport } from "../answers.js";
+import type { BatchExportRun } from "./answers.js";
+import { runsApi } from "./service.js";
+
+/** The export as the `runs` and `logs` documents name it. */
+export function exportRef(project: number, b: BatchExport): ExportRef {
+  return { project, id: b.id, name: b.name, interval: b.interval };
+}
+
+/** A run as the `runs` document lists it (and, less its counters, as `status` shows the latest). */
+export function runItem(r: BatchExportRun): RunItem {
+  return {
+    id: r.id,
+    status: r.status,
+    created_at: r.created_at,
+    finished_at: r.finished_at ?? null,
+    data_interval_start: r.data_interval_start ?? null,
+    data_interval_end: r.data_interval_end,
+    records_completed: r.records_completed ?? null,
+    records_total_count: r.records_total_count ?? null,
+    bytes_exported: r.bytes_exported ?? null,
+    latest_error: r.latest_error ?? null,
+    backfill: r.backfill ?? null,
+  };
+}
 
 /** Bound on runs read per export (7 days of 5-minute runs is 2,016). */
 const MAX_RUNS = 5_000;
@@ -23,7 +48,7 @@ export async function statusRows(
   const after = new Date(now.getTime() - WINDOW_DAYS * 86_400_000).toISOString();
   const rows = await Promise.all(
     exports.map(async (b) => {
-      const runs = await collect(client.runs.list(b.team_id, b.id, { after }), MAX_RUNS);
+      const runs = await collect(runsApi(client).list(b.team_id, b.id, { after }), MAX_RUNS);
       return rowOf(b, runs, after);
     }),
   );
