@@ -28,9 +28,9 @@ var __commonJS = (cb, mod) => function __require2() {
     throw mod = 0, e;
   }
 };
-var __export = (target, all) => {
+var __export = (target2, all) => {
   for (var name in all)
-    __defProp(target, name, { get: all[name], enumerable: true });
+    __defProp(target2, name, { get: all[name], enumerable: true });
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
@@ -40,12 +40,12 @@ var __copyProps = (to, from, except, desc) => {
   }
   return to;
 };
-var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
   // If the importer is in node compatibility mode or this is not an ESM
   // file that has been converted to a CommonJS file using a Babel-
   // compatible transform (i.e. "__esModule" has not been set), then set
   // "default" to the CommonJS "module.exports" for node compatibility.
-  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target2, "default", { value: mod, enumerable: true }) : target2,
   mod
 ));
 
@@ -1725,9 +1725,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} invalidArgumentMessage
        * @private
        */
-      _callParseArg(target, value, previous, invalidArgumentMessage) {
+      _callParseArg(target2, value, previous, invalidArgumentMessage) {
         try {
-          return target.parseArg(value, previous);
+          return target2.parseArg(value, previous);
         } catch (err) {
           if (err.code === "commander.invalidArgument") {
             const message = `${invalidArgumentMessage} ${err.message}`;
@@ -2914,10 +2914,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
           const optionKey = option2.attributeName();
           const optionValue = this.getOptionValue(optionKey);
           const negativeOption = this.options.find(
-            (target) => target.negate && optionKey === target.attributeName()
+            (target2) => target2.negate && optionKey === target2.attributeName()
           );
           const positiveOption = this.options.find(
-            (target) => !target.negate && optionKey === target.attributeName()
+            (target2) => !target2.negate && optionKey === target2.attributeName()
           );
           if (negativeOption && (negativeOption.presetArg === void 0 && optionValue === false || negativeOption.presetArg !== void 0 && optionValue === negativeOption.presetArg)) {
             return negativeOption;
@@ -5821,9 +5821,9 @@ ${indent}`) + "'";
         start2 = start2.replace(/\n+/g, `$&${indent}`);
       }
       const indentSize = indent ? "2" : "1";
-      let header = (startWithSpace ? indentSize : "") + chomp;
+      let header2 = (startWithSpace ? indentSize : "") + chomp;
       if (comment) {
-        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        header2 += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
         if (onComment)
           onComment();
       }
@@ -5838,11 +5838,11 @@ ${indent}`) + "'";
         }
         const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
-          return `>${header}
+          return `>${header2}
 ${indent}${body}`;
       }
       value = value.replace(/\n+/g, `$&${indent}`);
-      return `|${header}
+      return `|${header2}
 ${indent}${start2}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
@@ -8945,10 +8945,10 @@ var require_resolve_block_scalar = __commonJS({
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start2 = scalar.offset;
-      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
-      if (!header)
+      const header2 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header2)
         return { value: "", type: null, comment: "", range: [start2, start2, start2] };
-      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const type = header2.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
       const lines = scalar.source ? splitLines2(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
@@ -8959,26 +8959,26 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start2 + header.length;
+        const value2 = header2.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start2 + header2.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value2, type, comment: header.comment, range: [start2, end2, end2] };
+        return { value: value2, type, comment: header2.comment, range: [start2, end2, end2] };
       }
-      let trimIndent = scalar.indent + header.indent;
-      let offset = scalar.offset + header.length;
+      let trimIndent = scalar.indent + header2.indent;
+      let offset = scalar.offset + header2.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
         const [indent, content] = lines[i];
         if (content === "" || content === "\r") {
-          if (header.indent === 0 && indent.length > trimIndent)
+          if (header2.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
         } else {
           if (indent.length < trimIndent) {
             const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
             onError(offset + indent.length, "MISSING_CHAR", message);
           }
-          if (header.indent === 0)
+          if (header2.indent === 0)
             trimIndent = indent.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
@@ -9005,7 +9005,7 @@ var require_resolve_block_scalar = __commonJS({
         if (crlf)
           content = content.slice(0, -1);
         if (content && indent.length < trimIndent) {
-          const src = header.indent ? "explicit indentation indicator" : "first line";
+          const src = header2.indent ? "explicit indentation indicator" : "first line";
           const message = `Block scalar lines must not be less indented than their ${src}`;
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent = "";
@@ -9032,7 +9032,7 @@ var require_resolve_block_scalar = __commonJS({
           prevMoreIndented = false;
         }
       }
-      switch (header.chomp) {
+      switch (header2.chomp) {
         case "-":
           break;
         case "+":
@@ -9044,8 +9044,8 @@ var require_resolve_block_scalar = __commonJS({
         default:
           value += "\n";
       }
-      const end = start2 + header.length + scalar.source.length;
-      return { value, type, comment: header.comment, range: [start2, end, end] };
+      const end = start2 + header2.length + scalar.source.length;
+      return { value, type, comment: header2.comment, range: [start2, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
@@ -9884,10 +9884,10 @@ var require_cst_scalar = __commonJS({
             type = "QUOTE_DOUBLE";
             break;
           case "block-scalar": {
-            const header = token.props[0];
-            if (header.type !== "block-scalar-header")
+            const header2 = token.props[0];
+            if (header2.type !== "block-scalar-header")
               throw new Error("Invalid block scalar header");
-            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            type = header2.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
             break;
           }
           default:
@@ -9919,10 +9919,10 @@ var require_cst_scalar = __commonJS({
       const head = source.substring(0, he);
       const body = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
-        const header = token.props[0];
-        if (header.type !== "block-scalar-header")
+        const header2 = token.props[0];
+        if (header2.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
-        header.source = head;
+        header2.source = head;
         token.source = body;
       } else {
         const { offset } = token;
@@ -10911,12 +10911,12 @@ var require_parser = __commonJS({
       }
       return prev.splice(i, prev.length);
     }
-    function arrayPushArray(target, source) {
+    function arrayPushArray(target2, source) {
       if (source.length < 1e5)
-        Array.prototype.push.apply(target, source);
+        Array.prototype.push.apply(target2, source);
       else
         for (let i = 0; i < source.length; ++i)
-          target.push(source[i]);
+          target2.push(source[i]);
     }
     function fixFlowSeqItems(fc) {
       if (fc.start.type === "flow-seq-start") {
@@ -12251,10 +12251,10 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       if (aliases > MAX_ALIAS_COUNT) {
         throw new Refusal(offsetOf(node2), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
       }
-      const target = targets().get(node2);
-      if (target === void 0)
+      const target2 = targets().get(node2);
+      if (target2 === void 0)
         throw new Refusal(offsetOf(node2), `unknown alias *${excerpt(node2.source, 60)}`);
-      return convert(target, depth + 1, node2);
+      return convert(target2, depth + 1, node2);
     }
     if ((0, import_yaml2.isScalar)(node2)) {
       if (typeof node2.value === "string") count2(node2, node2.value, via);
@@ -12322,8 +12322,8 @@ function aliasTargets(doc) {
     (0, import_yaml2.visit)(doc, {
       Node: (_key, node2) => {
         if ((0, import_yaml2.isAlias)(node2)) {
-          const target = anchors.get(node2.source);
-          if (target !== void 0) found2.set(node2, target);
+          const target2 = anchors.get(node2.source);
+          if (target2 !== void 0) found2.set(node2, target2);
         } else if (node2.anchor) anchors.set(node2.anchor, node2);
       }
     });
@@ -15459,11 +15459,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data = names_1.default.rootData;
       } else {
-        const matches3 = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches3)
+        const matches4 = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches4)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches3[1];
-        jsonPointer = matches3[2];
+        const up = +matches4[1];
+        jsonPointer = matches4[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -16382,11 +16382,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches3 = urnComponent.path.match(URN_REG);
-      if (matches3 && matches3[0] === urnComponent.path) {
+      const matches4 = urnComponent.path.match(URN_REG);
+      if (matches4 && matches4[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches3[1].toLowerCase();
-        urnComponent.nss = matches3[2];
+        urnComponent.nid = matches4[1].toLowerCase();
+        urnComponent.nss = matches4[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -16577,58 +16577,58 @@ var require_fast_uri = __commonJS({
       return serialize(resolved2, schemelessOptions);
     }
     function resolveComponent(base, relative5, options, skipNormalization) {
-      const target = {};
+      const target2 = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
         relative5 = parse3(serialize(relative5, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative5.scheme) {
-        target.scheme = relative5.scheme;
-        target.userinfo = relative5.userinfo;
-        target.host = relative5.host;
-        target.port = relative5.port;
-        target.path = removeDotSegments(relative5.path || "");
-        target.query = relative5.query;
+        target2.scheme = relative5.scheme;
+        target2.userinfo = relative5.userinfo;
+        target2.host = relative5.host;
+        target2.port = relative5.port;
+        target2.path = removeDotSegments(relative5.path || "");
+        target2.query = relative5.query;
       } else {
         if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
-          target.userinfo = relative5.userinfo;
-          target.host = relative5.host;
-          target.port = relative5.port;
-          target.path = removeDotSegments(relative5.path || "");
-          target.query = relative5.query;
+          target2.userinfo = relative5.userinfo;
+          target2.host = relative5.host;
+          target2.port = relative5.port;
+          target2.path = removeDotSegments(relative5.path || "");
+          target2.query = relative5.query;
         } else {
           if (!relative5.path) {
-            target.path = base.path;
+            target2.path = base.path;
             if (relative5.query !== void 0) {
-              target.query = relative5.query;
+              target2.query = relative5.query;
             } else {
-              target.query = base.query;
+              target2.query = base.query;
             }
           } else {
             if (relative5.path[0] === "/") {
-              target.path = removeDotSegments(relative5.path);
+              target2.path = removeDotSegments(relative5.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative5.path;
+                target2.path = "/" + relative5.path;
               } else if (!base.path) {
-                target.path = relative5.path;
+                target2.path = relative5.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
+                target2.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
               }
-              target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
+              target2.path = base.scheme === void 0 && !baseHasAuthority && target2.path[0] !== "/" ? removeDotSegmentsRelative(target2.path) : removeDotSegments(target2.path);
             }
-            target.query = relative5.query;
+            target2.query = relative5.query;
           }
-          target.userinfo = base.userinfo;
-          target.host = base.host;
-          target.port = base.port;
+          target2.userinfo = base.userinfo;
+          target2.host = base.host;
+          target2.port = base.port;
         }
-        target.scheme = base.scheme;
+        target2.scheme = base.scheme;
       }
-      target.fragment = relative5.fragment;
-      return target;
+      target2.fragment = relative5.fragment;
+      return target2;
     }
     function equal(uriA, uriB, options) {
       const normalizedA = normalizeComparableURI(uriA, options);
@@ -16707,8 +16707,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches3) {
-      if (matches3[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches4) {
+      if (matches4[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -16730,9 +16730,9 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches3) {
-      const host = matches3[4];
-      return hasMalformedPercentEncoding(matches3[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches3[6]) || hasMalformedPercentEncoding(matches3[7]) || hasMalformedPercentEncoding(matches3[8]);
+    function hasMalformedComponentPercentEncoding(matches4) {
+      const host = matches4[4];
+      return hasMalformedPercentEncoding(matches4[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches4[6]) || hasMalformedPercentEncoding(matches4[7]) || hasMalformedPercentEncoding(matches4[8]);
     }
     function canonicalizeHost(parsed, options, schemeHandler, isIP3) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3)) {
@@ -16807,15 +16807,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches3 = uri.match(URI_PARSE);
-      if (matches3) {
-        parsed.scheme = matches3[1];
-        parsed.userinfo = matches3[3];
-        parsed.host = matches3[4];
-        parsed.port = parseInt(matches3[5], 10);
-        parsed.path = matches3[6] || "";
-        parsed.query = matches3[7];
-        parsed.fragment = matches3[8];
+      const matches4 = uri.match(URI_PARSE);
+      if (matches4) {
+        parsed.scheme = matches4[1];
+        parsed.userinfo = matches4[3];
+        parsed.host = matches4[4];
+        parsed.port = parseInt(matches4[5], 10);
+        parsed.path = matches4[6] || "";
+        parsed.query = matches4[7];
+        parsed.fragment = matches4[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -16824,14 +16824,14 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches3);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches4);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches3[5];
+          parsed.port = matches4[5];
         }
-        const parseError2 = getParseError(parsed, matches3);
+        const parseError2 = getParseError(parsed, matches4);
         if (parseError2 !== void 0) {
           parsed.error = parsed.error || parseError2;
           malformedAuthorityOrPort = true;
@@ -23509,12 +23509,12 @@ var init_summary = __esm({
 });
 
 // src/plan/targets.ts
-function parseTarget(kinds, target) {
-  const slash = target.indexOf("/");
+function parseTarget(kinds, target2) {
+  const slash = target2.indexOf("/");
   if (slash <= 0) return void 0;
-  const word = target.slice(0, slash).replaceAll("-", "_");
+  const word = target2.slice(0, slash).replaceAll("-", "_");
   const kind2 = kinds.find((k) => k.name === word || k.key === word);
-  const selector = target.slice(slash + 1);
+  const selector = target2.slice(slash + 1);
   if (!kind2 || selector === "") return void 0;
   if (selector.startsWith("#")) {
     const id = selector.slice(1).trim();
@@ -23528,27 +23528,27 @@ function parseTarget(kinds, target) {
     matches: (candidate) => candidate === name || (glob?.(candidate) ?? false)
   };
 }
-function hits(target, object) {
-  if (object.kind !== target.kind) return false;
-  if ("id" in target)
-    return object.id !== void 0 && String(object.id).toLowerCase() === target.id.toLowerCase();
-  return object.names.some(target.matches);
+function hits(target2, object) {
+  if (object.kind !== target2.kind) return false;
+  if ("id" in target2)
+    return object.id !== void 0 && String(object.id).toLowerCase() === target2.id.toLowerCase();
+  return object.names.some(target2.matches);
 }
 function narrowToTargets(kinds, sink, desired, live, targets) {
   const wanted = [];
-  for (const target of targets) {
-    const parsed = parseTarget(kinds, target);
+  for (const target2 of targets) {
+    const parsed = parseTarget(kinds, target2);
     if (!parsed) {
       const forms = kinds.map((k) => `${k.name}/NAME`).join(", ");
       sink.errors.push({
-        message: `--target ${target}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "KIND"}/Weekly*`
+        message: `--target ${target2}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "KIND"}/Weekly*`
       });
       continue;
     }
     wanted.push(parsed);
     if (!candidates(parsed.kind, desired, live).some((c) => hits(parsed, c))) {
-      const words2 = "id" in parsed ? "this id" : isGlob(target) ? "a name matching it" : "this name";
-      sink.errors.push({ message: `--target ${target}: no declared or live ${parsed.kind} has ${words2}` });
+      const words2 = "id" in parsed ? "this id" : isGlob(target2) ? "a name matching it" : "this name";
+      sink.errors.push({ message: `--target ${target2}: no declared or live ${parsed.kind} has ${words2}` });
     }
   }
   const keep = (object) => object !== void 0 && wanted.some((t) => hits(t, object));
@@ -23559,8 +23559,8 @@ function narrowToTargets(kinds, sink, desired, live, targets) {
     )
   };
 }
-function isGlob(target) {
-  return /[*?[\\]/.test(target.slice(target.indexOf("/") + 1));
+function isGlob(target2) {
+  return /[*?[\\]/.test(target2.slice(target2.indexOf("/") + 1));
 }
 function actionCandidate(action) {
   const names = [action.object.name];
@@ -28650,8 +28650,8 @@ function byPosition(query, filter, customizations) {
     else offset.push([position2, value]);
   }
   for (const [position2, value] of offset) {
-    const target = String(position2 - baseCount);
-    if (!remapped.has(target)) remapped.set(target, value);
+    const target2 = String(position2 - baseCount);
+    if (!remapped.has(target2)) remapped.set(target2, value);
   }
   return Object.fromEntries(remapped);
 }
@@ -28777,9 +28777,9 @@ var init_trends_result_customizations_homogeneous = __esm({
         if (!isDict(filter)) return query;
         const customizations = filter.resultCustomizations;
         if (!isDict(customizations) || Object.keys(customizations).length === 0) return query;
-        const target = pyOr(filter.resultCustomizationBy, "value");
+        const target2 = pyOr(filter.resultCustomizationBy, "value");
         const kept = Object.fromEntries(
-          Object.entries(customizations).filter(([, value]) => assignmentBy(value) === target)
+          Object.entries(customizations).filter(([, value]) => assignmentBy(value) === target2)
         );
         if (pyEqual(kept, customizations)) return query;
         return { ...query, [filterKey]: { ...filter, resultCustomizations: kept } };
@@ -30217,15 +30217,8 @@ function notAuthenticated() {
     errorBody("authentication_error", "not_authenticated", "Authentication credentials were not provided.")
   );
 }
-function authenticationFailed() {
-  return new ApiError(
-    401,
-    errorBody(
-      "authentication_error",
-      "authentication_failed",
-      "Personal API key found in request Authorization header is invalid."
-    )
-  );
+function authenticationFailed(detail2 = "Personal API key found in request Authorization header is invalid.") {
+  return new ApiError(401, errorBody("authentication_error", "authentication_failed", detail2));
 }
 function methodNotAllowed(method) {
   return new ApiError(
@@ -30647,7 +30640,7 @@ function browserRefusal(req) {
 function bad(res, detail2) {
   sendReply(res, { status: 400, body: errorBody("validation_error", "invalid_input", detail2) });
 }
-async function handleControl(target, req, res, url) {
+async function handleControl(target2, req, res, url) {
   const refusal = browserRefusal(req);
   if (refusal !== void 0) {
     req.resume();
@@ -30675,25 +30668,27 @@ async function handleControl(target, req, res, url) {
   try {
     switch (route) {
       case "GET /_emulator/requests":
-        return sendReply(res, { status: 200, body: { requests: target.log } });
+        return sendReply(res, { status: 200, body: { requests: target2.log } });
       case "DELETE /_emulator/requests":
-        target.log.length = 0;
+        target2.log.length = 0;
         return sendReply(res, { status: 204 });
       case "GET /_emulator/faults":
-        return sendReply(res, { status: 200, body: target.getFaults() });
+        return sendReply(res, { status: 200, body: target2.getFaults() });
       case "POST /_emulator/faults":
-        target.setFaults(parseFaults(json ?? {}));
-        return sendReply(res, { status: 200, body: target.getFaults() });
+        target2.setFaults(parseFaults(json ?? {}));
+        return sendReply(res, { status: 200, body: target2.getFaults() });
       case "POST /_emulator/reset":
-        target.reset();
+        target2.reset();
         return sendReply(res, { status: 204 });
       case "GET /_emulator/state":
-        return sendReply(res, { status: 200, body: target.state() });
+        return sendReply(res, { status: 200, body: target2.state() });
       case "POST /_emulator/seed":
-        target.loadSeed(json);
+        target2.loadSeed(json);
         return sendReply(res, { status: 204 });
       case "POST /_emulator/upgrade_queries":
-        return sendReply(res, { status: 200, body: target.upgradeQueries(json) });
+        return sendReply(res, { status: 200, body: target2.upgradeQueries(json) });
+      case "POST /_emulator/sessions":
+        return sendReply(res, { status: 201, body: target2.openSession(json) });
       default:
         return sendReply(res, {
           status: 404,
@@ -31517,6 +31512,8 @@ function defaultSeed(now, service = defaultService()) {
     quick_filters: [],
     dashboard_templates: [],
     view_logs: [],
+    access_controls: [],
+    sessions: [],
     sequences: { dashboard: 6, tile: 3, insight: 1, text: 3, feature_flag: 9, cohort: 5 }
   };
 }
@@ -31832,6 +31829,11 @@ var init_router = __esm({
           return "([^/]+)";
         }).join("/");
         this.routes.push({ ...spec, regex: new RegExp(`^${source}/?$`), names });
+      }
+      /** Whether the view at `rawPath` takes sharing tokens (any of its routes is marked `sharing`). */
+      takesSharingTokens(rawPath) {
+        const path = rawPath.replace(/^\/api\/environments\//, "/api/projects/");
+        return this.routes.some((route) => route.sharing !== void 0 && route.regex.test(path));
       }
       /** HEAD is served by the GET route (Node drops the body). */
       match(requestMethod, rawPath) {
@@ -32152,8 +32154,8 @@ function stripSecrets(type, config, newest = false) {
   const out = strip(config);
   return newest ? coerceForRead(type, out) : out;
 }
-function deepMerge(target, patch2) {
-  const out = { ...target };
+function deepMerge(target2, patch2) {
+  const out = { ...target2 };
   for (const [k, v] of Object.entries(patch2)) {
     const current4 = out[k];
     out[k] = isDict2(v) && isDict2(current4) ? deepMerge(current4, v) : structuredClone(v);
@@ -33909,9 +33911,9 @@ function detects(action, instance, change2) {
     if (!isDict2(change2.filters) || Object.keys(change2.filters).length === 0) return false;
     return changedPaths(rollouts(instance?.filters ?? {}), rollouts(change2.filters)).length > 0;
   }
-  const target = action === "feature_flag.enable";
-  if (!instance) return target && (change2.active ?? true) === true;
-  return change2.active === target && instance.active !== target;
+  const target2 = action === "feature_flag.enable";
+  if (!instance) return target2 && (change2.active ?? true) === true;
+  return change2.active === target2 && instance.active !== target2;
 }
 function intent(action, instance, change2) {
   const preconditions = { version: instance?.version ?? null, updated_at: instance?.updated_at ?? null };
@@ -34010,8 +34012,8 @@ function withheld(instance, data) {
 }
 function approvalGate(ctx, instance, change2) {
   const actions = instance ? ["feature_flag.enable", "feature_flag.disable", "feature_flag.update"] : ["feature_flag.enable", "feature_flag.update"];
-  const membership2 = ctx.user.organizations.find((m) => m.id === ctx.org.id);
-  const bypassed = (p) => membership2 !== void 0 && p.bypass_org_membership_levels.includes(LEVELS[membership2.level]);
+  const membership3 = ctx.user.organizations.find((m) => m.id === ctx.org.id);
+  const bypassed = (p) => membership3 !== void 0 && p.bypass_org_membership_levels.includes(LEVELS[membership3.level]);
   const hits2 = [];
   const held = [];
   for (const action2 of actions) {
@@ -34269,11 +34271,11 @@ function checkDependencyFormats(ctx, filters, opts) {
   const walk2 = (node2) => {
     for (const { prop } of properties2(node2.groups)) {
       if (prop.type !== "flag" || !prop.key) continue;
-      const target = opts.statuses ? dependencyTarget(ctx, prop.key) : anyFlag(ctx, prop.key);
-      if (!target || seen.has(target.id)) continue;
-      seen.add(target.id);
-      if (!isV1(target.filters)) throw UNSUPPORTED_DEPENDENCY();
-      walk2(target.filters);
+      const target2 = opts.statuses ? dependencyTarget(ctx, prop.key) : anyFlag(ctx, prop.key);
+      if (!target2 || seen.has(target2.id)) continue;
+      seen.add(target2.id);
+      if (!isV1(target2.filters)) throw UNSUPPORTED_DEPENDENCY();
+      walk2(target2.filters);
     }
   };
   walk2(filters);
@@ -34551,8 +34553,12 @@ function readFilters(ctx, flag3) {
     }
   }
   if (flag3.has_encrypted_payloads && isDict2(filters.payloads)) {
+    const key2 = ctx.principal.kind === "key";
     filters.payloads = Object.fromEntries(
-      Object.entries(filters.payloads).map(([k, v]) => [k, typeof v === "string" ? decryptPayload(v) : v])
+      Object.entries(filters.payloads).map(([k, v]) => [
+        k,
+        typeof v !== "string" ? v : key2 ? decryptPayload(v) : REDACTED_PAYLOAD_VALUE
+      ])
     );
   }
   return filters;
@@ -35406,6 +35412,183 @@ var init_collaborators2 = __esm({
   }
 });
 
+// src/emulator/access.ts
+function orderedLevels(resource) {
+  return resource === "project" || resource === "organization" ? MEMBER_LEVELS : RESOURCE_LEVELS;
+}
+function defaultLevel(resource) {
+  if (resource === "project") return "admin";
+  if (resource === "organization") return "member";
+  if (resource === "activity_log") return "viewer";
+  return "editor";
+}
+function highestLevel(resource) {
+  if (resource === "activity_log") return "viewer";
+  return orderedLevels(resource).at(-1);
+}
+function satisfies(resource, level2, required2) {
+  const levels = orderedLevels(resource);
+  return levels.indexOf(level2) >= levels.indexOf(required2);
+}
+function rulesApply(store, org) {
+  return isNewest(store) ? org.features.access_control : org.features.advanced_permissions;
+}
+function membership(who) {
+  return who.user.organizations.find((m) => m.id === who.org.id);
+}
+function isOrganizationAdmin(user2, orgId) {
+  return user2.organizations.some((m) => m.id === orgId && m.level !== "member");
+}
+function rulesFor(who, resource, resourceId) {
+  if (!rulesApply(who.store, who.org)) return [];
+  return who.store.data.access_controls.filter(
+    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id === resourceId && (r.organization_member === null || r.organization_member === who.user.id)
+  );
+}
+function highestOf(resource, rules) {
+  const levels = orderedLevels(resource);
+  return rules.reduce(
+    (best, r) => levels.indexOf(r.access_level) > levels.indexOf(best) ? r.access_level : best,
+    rules[0]?.access_level ?? "none"
+  );
+}
+function objectLevel(who, resource, obj6, specificOnly) {
+  if (!membership(who)) return null;
+  if (resource !== "project" && obj6.created_by !== void 0 && obj6.created_by === who.user.id) {
+    return highestLevel(resource);
+  }
+  if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
+  if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
+  let rules = rulesFor(who, resource, String(obj6.id));
+  if (specificOnly) {
+    rules = rules.filter((r) => r.organization_member !== null);
+    if (rules.length === 0) return null;
+  }
+  return rules.length === 0 ? defaultLevel(resource) : highestOf(resource, rules);
+}
+function resourceLevel(who, resource) {
+  if (WITHOUT_RESOURCE_RULES.has(resource)) return defaultLevel(resource);
+  if (!membership(who)) return null;
+  if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
+  if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
+  const rules = rulesFor(who, resource, null);
+  return rules.length === 0 ? defaultLevel(resource) : highestOf(resource, rules);
+}
+function hasResourceRules(who, resource) {
+  return !WITHOUT_RESOURCE_RULES.has(resource) && rulesFor(who, resource, null).length > 0;
+}
+function userAccessLevel(who, resource, obj6) {
+  const specific = objectLevel(who, resource, obj6, true);
+  if (specific) return specific;
+  if (hasResourceRules(who, resource)) {
+    const level2 = resourceLevel(who, resource);
+    if (level2) return level2;
+  }
+  return objectLevel(who, resource, obj6, false);
+}
+function canAccess(who, resource, obj6, required2) {
+  const level2 = userAccessLevel(who, resource, obj6);
+  return level2 !== null && satisfies(resource, level2, required2);
+}
+function requireAccess(who, resource, obj6, required2) {
+  if (!canAccess(who, resource, obj6, required2)) {
+    throw forbidden(`You do not have ${required2} access to this resource.`);
+  }
+}
+function requiredLevel(scope) {
+  return scope.endsWith(":write") ? "editor" : "viewer";
+}
+function hasSpecificGrant(who, resource, required2) {
+  if (!membership(who)) return false;
+  if (isOrganizationAdmin(who.user, who.org.id)) return true;
+  if (!rulesApply(who.store, who.org)) return false;
+  return who.store.data.access_controls.some(
+    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id !== null && r.organization_member === who.user.id && satisfies(resource, r.access_level, required2)
+  );
+}
+function requireResourceAccess(who, resource, required2, creating) {
+  if (!CONTROLLED_RESOURCES.has(resource)) return;
+  const level2 = resourceLevel(who, resource);
+  if (level2 !== null && satisfies(resource, level2, required2)) return;
+  if (!creating && hasSpecificGrant(who, resource, required2)) return;
+  throw forbidden(`You do not have ${required2} access to this resource.`);
+}
+function canReachProject(who) {
+  return canAccess(who, "project", { id: who.project.id }, "member");
+}
+function isProjectAdmin(store, user2, project3) {
+  if (isOrganizationAdmin(user2, project3.organization)) return true;
+  const org = store.organization(project3.organization);
+  if (!org || !rulesApply(store, org)) return false;
+  const rules = store.data.access_controls.filter(
+    (r) => r.team_id === project3.id && r.resource === "project" && r.resource_id === String(project3.id)
+  );
+  const own = rules.filter((r) => r.organization_member === user2.id);
+  if (own.length > 0) return own.some((r) => r.access_level === "admin");
+  return rules.some((r) => r.organization_member === null && r.access_level === "admin");
+}
+function filterByAccess(who, resource, items2, includeAllIfAdmin = false) {
+  if (includeAllIfAdmin && isOrganizationAdmin(who.user, who.org.id)) return items2;
+  if (!rulesApply(who.store, who.org)) return items2;
+  const rules = who.store.data.access_controls.filter(
+    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id !== null && (r.organization_member === null || r.organization_member === who.user.id)
+  );
+  const blocked = /* @__PURE__ */ new Set();
+  const allowed = /* @__PURE__ */ new Set();
+  const byObject = /* @__PURE__ */ new Map();
+  for (const r of rules)
+    byObject.set(r.resource_id, [...byObject.get(r.resource_id) ?? [], r]);
+  for (const [id, objectRules] of byObject) {
+    const explicit = objectRules.filter((r) => r.organization_member !== null);
+    if (explicit.length === 0) {
+      if (objectRules.every((r) => r.access_level === "none")) blocked.add(id);
+    } else if (explicit.some((r) => r.access_level !== "none")) allowed.add(id);
+    else blocked.add(id);
+  }
+  const own = (item) => item.created_by !== void 0 && item.created_by !== null && item.created_by === who.user.id;
+  const level2 = resourceLevel(who, resource);
+  if ((level2 === null || level2 === "none") && allowed.size > 0) {
+    return items2.filter((item) => allowed.has(String(item.id)) || own(item));
+  }
+  if (blocked.size > 0) return items2.filter((item) => !blocked.has(String(item.id)) || own(item));
+  return items2;
+}
+var MEMBER_LEVELS, RESOURCE_LEVELS, CONTROLLED_RESOURCES, WITHOUT_RESOURCE_RULES;
+var init_access = __esm({
+  "src/emulator/access.ts"() {
+    "use strict";
+    init_errors3();
+    init_service5();
+    MEMBER_LEVELS = ["none", "member", "admin"];
+    RESOURCE_LEVELS = ["none", "viewer", "editor", "manager"];
+    CONTROLLED_RESOURCES = /* @__PURE__ */ new Set([
+      "action",
+      "customer_analytics",
+      "dashboard",
+      "early_access_feature",
+      "endpoint",
+      "experiment",
+      "export",
+      "external_data_source",
+      "warehouse_objects",
+      "feature_flag",
+      "insight",
+      "llm_analytics",
+      "notebook",
+      "revenue_analytics",
+      "session_recording",
+      "sharing_configuration",
+      "survey",
+      "web_analytics",
+      "activity_log",
+      "error_tracking",
+      "logs",
+      "tracing"
+    ]);
+    WITHOUT_RESOURCE_RULES = /* @__PURE__ */ new Set(["organization", "project", "plugin"]);
+  }
+});
+
 // src/emulator/routes/insight-filters.ts
 function entities(filters) {
   const out = [];
@@ -35450,14 +35633,64 @@ function queryFromFilters(filters) {
   if (typeof filters.interval === "string") source.interval = filters.interval;
   return { kind: "InsightVizNode", source, full: true };
 }
+function dashboardProperty(p) {
+  if (!isDict4(p)) return p;
+  const out = { ...p };
+  if (out.type === void 0) out.type = "event";
+  if (out.operator === void 0 && EXACT_BY_DEFAULT.has(String(out.type))) out.operator = "exact";
+  return out;
+}
+function hasPropertyFilters(properties3) {
+  if (Array.isArray(properties3)) return properties3.length > 0;
+  if (!isDict4(properties3) || !Array.isArray(properties3.values)) return false;
+  return properties3.values.some((v) => isDict4(v) && "values" in v ? hasPropertyFilters(v) : true);
+}
+function applyToInsightQuery(query, filters) {
+  const from = filters.date_from;
+  const to = filters.date_to;
+  if (typeof from === "string" && from !== "") {
+    query.dateRange = {
+      ...isDict4(query.dateRange) ? query.dateRange : {},
+      date_from: from,
+      date_to: typeof to === "string" ? to : null
+    };
+  }
+  const warehouse = Array.isArray(query.series) && query.series.some((n) => isDict4(n) && DATA_WAREHOUSE_NODES.has(String(n.kind)));
+  const properties3 = Array.isArray(filters.properties) ? filters.properties.map(dashboardProperty) : [];
+  if (properties3.length > 0 && !warehouse) {
+    if (hasPropertyFilters(query.properties)) {
+      query.properties = {
+        type: "AND",
+        values: [
+          Array.isArray(query.properties) ? { type: "AND", values: query.properties } : query.properties,
+          { type: "AND", values: properties3 }
+        ]
+      };
+    } else query.properties = properties3;
+  }
+  const breakdown = filters.breakdown_filter;
+  if (isDict4(breakdown) && BREAKDOWN_KINDS.has(String(query.kind))) {
+    const multiple = Array.isArray(breakdown.breakdowns) && breakdown.breakdowns.length > 0;
+    const ignored2 = query.kind === "TrendsQuery" && warehouse && (multiple || breakdown.breakdown_type !== "data_warehouse");
+    if (!ignored2) query.breakdownFilter = structuredClone(breakdown);
+  }
+}
 function applyDashboardFilters(query, filters) {
   if (!isDict4(query)) return query;
+  const out = structuredClone(query);
+  const source = isDict4(out.source) ? out.source : void 0;
+  if (out.kind === "InsightVizNode" && source && INSIGHT_KINDS.has(String(source.kind))) {
+    applyToInsightQuery(source, filters);
+    return out;
+  }
+  if (INSIGHT_KINDS.has(String(out.kind))) {
+    applyToInsightQuery(out, filters);
+    return out;
+  }
   const from = filters.date_from;
   const to = filters.date_to;
   if (typeof from !== "string" || from === "") return query;
   const range = { date_from: from, date_to: typeof to === "string" ? to : null };
-  const out = structuredClone(query);
-  const source = isDict4(out.source) ? out.source : void 0;
   if (out.kind === "InsightVizNode" && source)
     source.dateRange = { ...isDict4(source.dateRange) ? source.dateRange : {}, ...range };
   else if ((out.kind === "DataTableNode" || out.kind === "DataVisualizationNode") && source?.kind === "HogQLQuery") {
@@ -35474,7 +35707,7 @@ function applyDashboardFilters(query, filters) {
   }
   return out;
 }
-var KIND_BY_INSIGHT, SERIES_KINDS, isDict4;
+var KIND_BY_INSIGHT, SERIES_KINDS, isDict4, INSIGHT_KINDS, BREAKDOWN_KINDS, DATA_WAREHOUSE_NODES, EXACT_BY_DEFAULT;
 var init_insight_filters = __esm({
   "src/emulator/routes/insight-filters.ts"() {
     "use strict";
@@ -35488,6 +35721,14 @@ var init_insight_filters = __esm({
     };
     SERIES_KINDS = /* @__PURE__ */ new Set(["TrendsQuery", "FunnelsQuery", "StickinessQuery", "LifecycleQuery"]);
     isDict4 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+    INSIGHT_KINDS = new Set(Object.values(KIND_BY_INSIGHT));
+    BREAKDOWN_KINDS = /* @__PURE__ */ new Set(["TrendsQuery", "FunnelsQuery", "RetentionQuery"]);
+    DATA_WAREHOUSE_NODES = /* @__PURE__ */ new Set([
+      "DataWarehouseNode",
+      "FunnelsDataWarehouseNode",
+      "LifecycleDataWarehouseNode"
+    ]);
+    EXACT_BY_DEFAULT = /* @__PURE__ */ new Set(["event", "person", "element", "session", "group"]);
   }
 });
 
@@ -35503,10 +35744,25 @@ function liveTilesOf(ctx, insight) {
   }
   return out.sort((a, b) => a.tile.id - b.tile.id);
 }
-function findInsight(ctx, rawId, includeDeleted = false) {
-  const pool = ctx.store.data.insights.filter(
-    (i) => i.team_id === ctx.project.id && (includeDeleted || !i.deleted)
+function connectedInsightIds(ctx, sharing3) {
+  const live = (id) => ctx.store.data.insights.some((i) => i.id === id && !i.deleted);
+  if (typeof sharing3.insight_id === "number") {
+    return new Set(live(sharing3.insight_id) ? [sharing3.insight_id] : []);
+  }
+  const dashboard2 = ctx.store.data.dashboards.find((d) => d.id === sharing3.dashboard_id);
+  if (!dashboard2 || dashboard2.deleted) return /* @__PURE__ */ new Set();
+  return new Set(
+    dashboard2.tiles.filter((t) => t.deleted !== true && typeof t.insight_id === "number" && live(t.insight_id)).map((t) => t.insight_id)
   );
+}
+function reachableInsights(ctx, includeDeleted = false) {
+  const connected = ctx.principal.kind === "sharing" ? connectedInsightIds(ctx, ctx.principal.sharing) : void 0;
+  return ctx.store.data.insights.filter(
+    (i) => i.team_id === ctx.project.id && (includeDeleted || !i.deleted) && (!connected || connected.has(i.id))
+  );
+}
+function findInsight(ctx, rawId, includeDeleted = false) {
+  const pool = reachableInsights(ctx, includeDeleted);
   const id = rawId ?? "";
   const byPk = /^\d+$/.test(id) ? pool.find((i) => i.id === Number(id)) : void 0;
   const found2 = byPk ?? pool.find((i) => i.short_id === id);
@@ -35525,10 +35781,11 @@ function shownQuery(insight) {
 }
 function servesDashboardsField(ctx) {
   if (!ctx.store.data.service.insight_dashboards_opt_in_enforced) return true;
+  if (ctx.principal.kind !== "key") return true;
   return /^(1|true|t|yes|y|on)$/i.test(ctx.query.get("include_dashboards") ?? "");
 }
 function accessLevel(ctx, insight) {
-  return insight.created_by === ctx.user.id || ctx.store.isProjectAdmin(ctx.user, ctx.project) ? "manager" : "editor";
+  return userAccessLevel(ctx, "insight", insight);
 }
 function filtersHash(insight, dashboard2) {
   const digest = createHash5("sha256").update(JSON.stringify([insight.team_id, insight.query ?? insight.filters, dashboard2?.filters ?? null])).digest("hex");
@@ -35587,7 +35844,7 @@ function renderInsight(ctx, insight, options = {}) {
   if (basic.query !== null && filters !== void 0)
     basic.query = applyDashboardFilters(basic.query, filters);
   const lastModifier = ctx.store.user(insight.last_modified_by);
-  const levels = inheritedLevels(ctx, insight);
+  const levels = ctx.principal.kind === "sharing" ? { restriction: 37, privilege: 21 } : inheritedLevels(ctx, insight);
   const out = {
     id: basic.id,
     short_id: basic.short_id,
@@ -35636,6 +35893,7 @@ var init_insight_view = __esm({
   "src/emulator/routes/insight-view.ts"() {
     "use strict";
     init_upgrade();
+    init_access();
     init_errors3();
     init_dashboard_access();
     init_insight_filters();
@@ -35800,7 +36058,7 @@ function renderBasic(ctx, d) {
     restriction_level: d.restriction_level,
     effective_restriction_level: effectiveRestriction(ctx, d),
     effective_privilege_level: privilege,
-    user_access_level: privilege === 37 ? "editor" : "viewer",
+    user_access_level: userAccessLevel(ctx, "dashboard", d),
     access_control_version: d.restriction_level > 21 ? "v1" : "v2",
     last_refresh: d.last_refresh,
     team_id: d.team_id,
@@ -35824,6 +36082,7 @@ function renderDashboard(ctx, d) {
 var init_dashboard_view = __esm({
   "src/emulator/routes/dashboard-view.ts"() {
     "use strict";
+    init_access();
     init_service5();
     init_dashboard_access();
     init_tiles();
@@ -36276,7 +36535,12 @@ function list11(ctx) {
   const mode = ctx.query.get("creation_mode");
   const folder = isNewest(ctx.store) ? ctx.query.get("folder") : null;
   const needle = search?.toLowerCase() ?? "";
-  const items2 = ctx.store.data.dashboards.filter(
+  const visible2 = filterByAccess(
+    ctx,
+    "dashboard",
+    ctx.store.data.dashboards.filter((d) => d.team_id === ctx.project.id)
+  );
+  const items2 = visible2.filter(
     (d) => d.team_id === ctx.project.id && !d.deleted && (mode !== null ? d.creation_mode === mode : d.creation_mode !== "unlisted") && (tags2.length === 0 || d.tags.some((t) => tags2.includes(t))) && (folder === null || d.folder === folder) && (needle === "" || (d.name ?? "").toLowerCase().includes(needle) || d.description.toLowerCase().includes(needle))
   );
   items2.sort((a, b) => {
@@ -36340,7 +36604,9 @@ function create5(ctx) {
   return { status: 201, body: renderDashboard(ctx, d) };
 }
 function retrieve4(ctx) {
-  return { status: 200, body: renderDashboard(ctx, findDashboard(ctx, ctx.params.id)) };
+  const d = findDashboard(ctx, ctx.params.id);
+  requireAccess(ctx, "dashboard", d, "viewer");
+  return { status: 200, body: renderDashboard(ctx, d) };
 }
 function reachesDeleted(ctx, body, partial) {
   if (!("deleted" in body)) return false;
@@ -36352,6 +36618,7 @@ function update5(ctx, partial) {
   const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
   const d = ctx.store.data.dashboards.find((x) => x.id === id && x.team_id === ctx.project.id);
   if (!d || d.deleted && !reachesDeleted(ctx, body, partial)) throw notFound();
+  requireAccess(ctx, "dashboard", d, "editor");
   requireEdit(ctx, d);
   const draft = structuredClone(d);
   applyDashboardBody(ctx, draft, body, false);
@@ -36369,15 +36636,17 @@ function update5(ctx, partial) {
 }
 function moveTile(ctx) {
   const d = findDashboard(ctx, ctx.params.id);
+  requireAccess(ctx, "dashboard", d, "editor");
   requireEdit(ctx, d);
   const body = asBody(ctx.body);
   const tileBody = isDict2(body.tile) ? body.tile : void 0;
   const tile2 = d.tiles.find((t) => t.id === tileBody?.id && !t.deleted);
   if (!tile2) throw invalid("Tile not found.", "tile");
-  const target = ctx.store.dashboard(ctx.project.id, Number(body.toDashboard));
-  if (!target) throw notFound();
+  const target2 = ctx.store.dashboard(ctx.project.id, Number(body.toDashboard));
+  if (!target2) throw notFound();
+  requireAccess(ctx, "dashboard", target2, "editor");
   d.tiles = d.tiles.filter((t) => t !== tile2);
-  target.tiles.push(tile2);
+  target2.tiles.push(tile2);
   return { status: 200, body: renderDashboard(ctx, d) };
 }
 function applyTemplate(ctx, d, template) {
@@ -36474,7 +36743,7 @@ function registerDashboards(router) {
   const read = "dashboard:read";
   const write = "dashboard:write";
   router.add({ method: "GET", pattern: BASE3, scope: read, handler: list11 });
-  router.add({ method: "POST", pattern: BASE3, scope: write, handler: create5 });
+  router.add({ method: "POST", pattern: BASE3, scope: write, creates: true, handler: create5 });
   router.add({
     method: "POST",
     pattern: `${BASE3}/create_from_template_json`,
@@ -36496,6 +36765,7 @@ var BASE3, TEMPLATE_KEYS;
 var init_dashboards = __esm({
   "src/emulator/routes/dashboards.ts"() {
     "use strict";
+    init_access();
     init_errors3();
     init_fields6();
     init_pagination();
@@ -37059,6 +37329,10 @@ function bulk(ctx, restore3) {
       skipped.push({ id, reason: "Insight not found" });
       continue;
     }
+    if (!canAccess(ctx, "insight", insight, "editor")) {
+      skipped.push({ id, reason: "You do not have editor access to this resource." });
+      continue;
+    }
     insight.deleted = !restore3;
     insight.updated_at = ctx.now.toISOString();
     for (const d of ctx.store.data.dashboards) {
@@ -37080,6 +37354,7 @@ function registerBulkInsightActions(router, base) {
     pattern: `${base}/bulk_delete`,
     scope: write,
     bucket,
+    sharing: "view",
     handler: (ctx) => bulk(ctx, false)
   });
   router.add({
@@ -37087,6 +37362,7 @@ function registerBulkInsightActions(router, base) {
     pattern: `${base}/bulk_restore`,
     scope: write,
     bucket,
+    sharing: "view",
     handler: (ctx) => bulk(ctx, true)
   });
 }
@@ -37094,6 +37370,7 @@ var summary2;
 var init_insight_bulk = __esm({
   "src/emulator/routes/insight-bulk.ts"() {
     "use strict";
+    init_access();
     init_errors3();
     init_fields6();
     init_dashboard_access();
@@ -37260,8 +37537,9 @@ function list14(ctx) {
   if (search !== null && search.length > MAX_SEARCH) {
     throw invalid(`Search query must be ${MAX_SEARCH} characters or fewer.`, "search");
   }
-  let items2 = ctx.store.data.insights.filter((i) => i.team_id === ctx.project.id && !i.deleted);
+  let items2 = reachableInsights(ctx);
   const shortId = q.get("short_id");
+  if (ctx.principal.kind !== "sharing") items2 = filterByAccess(ctx, "insight", items2, shortId !== null);
   if (shortId !== null) items2 = items2.filter((i) => i.short_id === shortId);
   if (q.has("saved")) {
     const saved = truthyParam(q.get("saved"));
@@ -37271,6 +37549,9 @@ function list14(ctx) {
   }
   if (q.has("user")) items2 = items2.filter((i) => i.created_by === ctx.user.id);
   if (q.has("favorited")) items2 = items2.filter((i) => i.favorited);
+  if (truthyParam(q.get("hide_feature_flag_insights"))) {
+    items2 = items2.filter((i) => i.name === null || !FEATURE_FLAG_INSIGHT_NAMES.includes(i.name));
+  }
   const dashboards3 = q.get("dashboards");
   if (dashboards3) {
     for (const id of jsonList2(dashboards3)) {
@@ -37374,6 +37655,7 @@ function create7(ctx) {
 }
 function retrieve6(ctx) {
   const insight = findInsight(ctx, ctx.params.id);
+  if (ctx.principal.kind !== "sharing") requireAccess(ctx, "insight", insight, "viewer");
   const basic = truthyParam(ctx.query.get("basic"));
   const from = ctx.query.get("from_dashboard");
   const placed2 = from !== null && /^\d+$/.test(from) ? liveTilesOf(ctx, insight).find(({ dashboard: dashboard2 }) => dashboard2.id === Number(from)) : void 0;
@@ -37403,6 +37685,7 @@ function update7(ctx, partial) {
   checkQueryOnParse(ctx.body);
   const body = asBody(ctx.body);
   const insight = findInsight(ctx, ctx.params.id, partial && body.deleted === false);
+  requireAccess(ctx, "insight", insight, "editor");
   const changes = parseInsightBody(ctx, body, isMcp(ctx) && partial);
   checkLegacyFilters(ctx, changes);
   const dashboards3 = structuredClone(ctx.store.data.dashboards);
@@ -37421,15 +37704,32 @@ function registerInsights(router) {
   const read = "insight:read";
   const write = "insight:write";
   const bucket = "events";
-  router.add({ method: "GET", pattern: BASE5, scope: read, bucket, handler: list14 });
+  const view = "view";
+  router.add({ method: "GET", pattern: BASE5, scope: read, bucket, sharing: "action", handler: list14 });
   registerBulkInsightActions(router, BASE5);
-  router.add({ method: "POST", pattern: BASE5, scope: write, bucket, handler: create7 });
-  router.add({ method: "GET", pattern: `${BASE5}/:id`, scope: read, bucket, handler: retrieve6 });
+  router.add({
+    method: "POST",
+    pattern: BASE5,
+    scope: write,
+    bucket,
+    sharing: view,
+    creates: true,
+    handler: create7
+  });
+  router.add({
+    method: "GET",
+    pattern: `${BASE5}/:id`,
+    scope: read,
+    bucket,
+    sharing: "action",
+    handler: retrieve6
+  });
   router.add({
     method: "PATCH",
     pattern: `${BASE5}/:id`,
     scope: write,
     bucket,
+    sharing: view,
     handler: (ctx) => update7(ctx, true)
   });
   router.add({
@@ -37437,6 +37737,7 @@ function registerInsights(router) {
     pattern: `${BASE5}/:id`,
     scope: write,
     bucket,
+    sharing: view,
     handler: (ctx) => update7(ctx, false)
   });
   router.add({
@@ -37444,13 +37745,15 @@ function registerInsights(router) {
     pattern: `${BASE5}/:id`,
     scope: write,
     bucket,
+    sharing: view,
     handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } })
   });
 }
-var BASE5, MAX_SEARCH, truthyParam, SEARCH_FIELDS;
+var BASE5, MAX_SEARCH, FEATURE_FLAG_INSIGHT_NAMES, truthyParam, SEARCH_FIELDS;
 var init_insights = __esm({
   "src/emulator/routes/insights.ts"() {
     "use strict";
+    init_access();
     init_errors3();
     init_fields6();
     init_pagination();
@@ -37465,6 +37768,10 @@ var init_insights = __esm({
     init_query_schema();
     BASE5 = "/api/projects/:project/insights";
     MAX_SEARCH = 200;
+    FEATURE_FLAG_INSIGHT_NAMES = [
+      "Feature Flag Called Total Volume",
+      "Feature Flag calls made by unique users per variant"
+    ];
     truthyParam = (v) => v !== null && /^(1|true|t|yes|y|on)$/i.test(v.trim());
     SEARCH_FIELDS = [
       { value: (i) => i.name, weight: 1, threshold: MIN_NAME_TRIGRAM_SIMILARITY, includeFull: true },
@@ -37733,11 +38040,11 @@ function members(ctx) {
   return {
     status: 200,
     body: offsetPage(ctx, items2, (user2) => {
-      const membership2 = user2.organizations.find((m) => m.id === org);
+      const membership3 = user2.organizations.find((m) => m.id === org);
       return {
         id: membershipId(org, user2),
         user: userBasic(user2),
-        level: LEVEL2[membership2?.level ?? "member"],
+        level: LEVEL2[membership3?.level ?? "member"],
         joined_at: "2024-01-01T00:00:00Z",
         updated_at: "2024-01-01T00:00:00Z",
         is_2fa_enabled: false,
@@ -37768,7 +38075,7 @@ var init_members = __esm({
 // src/emulator/routes/organizations.ts
 function organization2(ctx) {
   const org = ctx.org;
-  const membership2 = ctx.user.organizations.find((m) => m.id === org.id);
+  const membership3 = ctx.user.organizations.find((m) => m.id === org.id);
   const features2 = Object.keys(FEATURE_NAMES).filter((key2) => org.features[key2] && (key2 !== "access_control" || isNewest(ctx.store))).map((key2) => ({ key: key2, name: FEATURE_NAMES[key2] }));
   return {
     status: 200,
@@ -37776,7 +38083,7 @@ function organization2(ctx) {
       id: org.id,
       name: org.name,
       slug: org.name.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
-      membership_level: membership2?.level === "owner" ? 15 : membership2?.level === "admin" ? 8 : 1,
+      membership_level: membership3?.level === "owner" ? 15 : membership3?.level === "admin" ? 8 : 1,
       available_product_features: features2,
       teams: ctx.store.data.projects.filter((p) => p.organization === org.id).map((p) => ({ id: p.id, name: p.name }))
     }
@@ -37831,24 +38138,65 @@ var init_organizations = __esm({
 });
 
 // src/emulator/auth.ts
-function authenticate(store, authorization, body, query) {
+function cookies(header2) {
+  const out = /* @__PURE__ */ new Map();
+  for (const part of (header2 ?? "").split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0) out.set(part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim()));
+  }
+  return out;
+}
+function checkCsrf(credentials, jar, session) {
+  if (SAFE_METHODS.has(credentials.method)) return;
+  const cookie = jar.get("csrftoken");
+  if (cookie === void 0) throw forbidden("CSRF Failed: CSRF cookie not set.");
+  if (credentials.csrfHeader === void 0) throw forbidden("CSRF Failed: CSRF token missing.");
+  if (credentials.csrfHeader !== cookie || cookie !== session.csrf_token) {
+    throw forbidden("CSRF Failed: CSRF token incorrect.");
+  }
+}
+function authenticate(store, credentials) {
+  const fail2 = (error2) => credentials.sharingView ? new ApiError(403, error2.body, error2.headers) : error2;
+  const { authorization, body, query } = credentials;
+  const sharingToken = credentials.sharingView ? query.get("sharing_access_token") : null;
+  if (sharingToken) {
+    if (credentials.method !== "GET" && credentials.method !== "HEAD") {
+      throw fail2(authenticationFailed("Sharing access token can only be used for GET requests."));
+    }
+    const sharing3 = store.data.sharing.find((s) => s.access_token === sharingToken && s.enabled);
+    if (!sharing3) throw fail2(authenticationFailed("Sharing access token is invalid."));
+    if (!sharing3.password_required) return { kind: "sharing", sharing: sharing3, user: ANONYMOUS };
+  }
   let token;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
   if (bearer) token = bearer[1];
   else if (typeof body === "object" && body !== null && typeof body.personal_api_key === "string") {
     token = body.personal_api_key;
   } else token = query.get("personal_api_key") ?? void 0;
-  if (token === void 0) throw notAuthenticated();
-  const key2 = store.data.api_keys.find((k) => k.key === token);
-  const user2 = key2 ? store.user(key2.user) : void 0;
-  if (!key2 || !user2?.is_active) throw authenticationFailed();
-  return { key: key2, user: user2 };
+  if (token !== void 0) {
+    const key2 = store.data.api_keys.find((k) => k.key === token);
+    const user2 = key2 ? store.user(key2.user) : void 0;
+    if (!key2 || !user2?.is_active) throw fail2(authenticationFailed());
+    return { kind: "key", key: key2, user: user2 };
+  }
+  const jar = cookies(credentials.cookie);
+  const sessionId = jar.get("sessionid");
+  const session = sessionId ? store.data.sessions.find((x) => x.id === sessionId) : void 0;
+  const sessionUser = session ? store.user(session.user) : void 0;
+  if (session && sessionUser?.is_active) {
+    checkCsrf(credentials, jar, session);
+    return { kind: "session", session, user: sessionUser };
+  }
+  throw fail2(notAuthenticated());
 }
 function hasScope(key2, needed, newest) {
   if (key2.scopes.includes("*") || key2.scopes.length === 0 && !newest) return true;
   if (key2.scopes.includes(needed)) return true;
   const [object, access] = needed.split(":");
   return access === "read" && key2.scopes.includes(`${object}:write`);
+}
+function checkPrincipalScope(store, principal, needed) {
+  if (principal.kind === "key") checkScope(store, principal.key, needed);
 }
 function checkScope(store, key2, needed) {
   if (needed === false) return;
@@ -37861,33 +38209,48 @@ function authorizeProject(store, principal, rawId, scope) {
   const project3 = rawId === "@current" ? store.data.projects.find((p) => store.isMember(principal.user, p.organization)) : /^\d+$/.test(rawId) ? store.project(Number(rawId)) : void 0;
   const org = project3 ? store.organization(project3.organization) : void 0;
   if (!project3 || !org) throw notFound("Project not found.");
-  const scoped = principal.key.scoped_teams;
+  const scoped = principal.kind === "key" ? principal.key.scoped_teams : void 0;
   if (scope !== false && scoped && scoped.length > 0 && !scoped.includes(project3.id)) {
     throw forbidden(`API key does not have access to the requested project: ID ${project3.id}.`);
   }
-  checkScope(store, principal.key, scope);
+  checkPrincipalScope(store, principal, scope);
   if (!store.isMember(principal.user, org.id)) throw forbidden("You don't have access to the project.");
+  if (!canReachProject({ store, user: principal.user, project: project3, org })) {
+    throw forbidden("You don't have access to the project.");
+  }
   return { project: project3, org };
 }
 function authorizeOrganization(store, principal, rawId, scope) {
   const id = rawId === "@current" ? principal.user.organizations[0]?.id : rawId;
   const org = id === void 0 ? void 0 : store.organization(id);
   if (!org) throw notFound();
-  if (scope !== false && principal.key.scoped_teams && principal.key.scoped_teams.length > 0) {
+  const scoped = principal.kind === "key" ? principal.key.scoped_teams : void 0;
+  if (scope !== false && scoped && scoped.length > 0) {
     throw forbidden("API keys with scoped projects are only supported on project-based endpoints.");
   }
-  checkScope(store, principal.key, scope);
+  checkPrincipalScope(store, principal, scope);
   if (!store.isMember(principal.user, org.id)) {
     throw forbidden("You don't have access to the organization.");
   }
   return org;
 }
-var NO_KEY_ACCESS, NO_KEY_ACCESS_OLD;
+var ANONYMOUS, SAFE_METHODS, NO_KEY_ACCESS, NO_KEY_ACCESS_OLD;
 var init_auth = __esm({
   "src/emulator/auth.ts"() {
     "use strict";
+    init_access();
     init_errors3();
     init_service5();
+    ANONYMOUS = {
+      id: 0,
+      uuid: "",
+      email: "",
+      first_name: "",
+      last_name: "",
+      is_active: false,
+      organizations: []
+    };
+    SAFE_METHODS = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS"]);
     NO_KEY_ACCESS = "This action does not support personal API key access";
     NO_KEY_ACCESS_OLD = "This action does not support Personal API Key access";
   }
@@ -37900,6 +38263,7 @@ function keyId(key2) {
 }
 function current2(ctx) {
   const k = ctx.key;
+  if (!k) throw notFound();
   return {
     status: 200,
     body: {
@@ -37969,7 +38333,10 @@ function parseSettings(value) {
 function newToken() {
   return randomBytes4(22).toString("base64url");
 }
-function render4(ctx, d, s) {
+function matches3(t, s) {
+  return t.kind === "dashboard" ? s.dashboard_id === t.record.id : s.insight_id === t.record.id;
+}
+function render4(ctx, s) {
   return {
     created_at: s?.created_at ?? null,
     enabled: s?.enabled ?? false,
@@ -37977,15 +38344,17 @@ function render4(ctx, d, s) {
     settings: s?.settings ?? null,
     password_required: s?.password_required ?? false,
     share_passwords: [],
-    user_access_level: privilegeLevel(ctx, d) === 37 ? "editor" : "viewer"
+    // The caller's level on the configuration itself (a resource of its own under access control).
+    user_access_level: userAccessLevel(ctx, "sharing_configuration", { id: s?.access_token ?? "" })
   };
 }
-function current3(ctx, dashboardId) {
-  return ctx.store.data.sharing.filter((s) => s.dashboard_id === dashboardId && !s.expires_at);
+function current3(ctx, t) {
+  return ctx.store.data.sharing.filter((s) => matches3(t, s) && !s.expires_at);
 }
-function create8(ctx, d, token) {
+function create8(ctx, t, token) {
   const s = {
-    dashboard_id: d.id,
+    dashboard_id: t.kind === "dashboard" ? t.record.id : null,
+    ...t.kind === "insight" ? { insight_id: t.record.id } : {},
     enabled: false,
     access_token: token,
     created_at: ctx.now.toISOString(),
@@ -37995,31 +38364,56 @@ function create8(ctx, d, token) {
   ctx.store.data.sharing.push(s);
   return s;
 }
-function reconcile(ctx, d) {
-  const s = current3(ctx, d.id)[0];
+function reconcile(ctx, t) {
+  const s = current3(ctx, t)[0];
+  if (t.kind !== "dashboard") return s;
+  const d = t.record;
   if (!d.share_token) return s;
-  if (!s) return create8(ctx, d, d.share_token);
+  if (!s) return create8(ctx, t, d.share_token);
   if (d.share_token !== s.access_token) {
     d.share_token = s.access_token;
     d.is_shared = s.enabled;
   }
   return s;
 }
-function single(ctx, d) {
-  const found2 = reconcile(ctx, d);
-  const s = found2 ?? create8(ctx, d, newToken());
-  ctx.store.data.sharing = ctx.store.data.sharing.filter(
-    (x) => x === s || x.dashboard_id !== d.id || x.expires_at
-  );
+function single(ctx, t) {
+  const found2 = reconcile(ctx, t);
+  const s = found2 ?? create8(ctx, t, newToken());
+  ctx.store.data.sharing = ctx.store.data.sharing.filter((x) => x === s || !matches3(t, x) || x.expires_at);
   return { s, stored: found2 !== void 0 };
 }
+function target(ctx) {
+  if (ctx.params.dashboard !== void 0) {
+    return { kind: "dashboard", record: findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.") };
+  }
+  const raw = ctx.params.insight ?? "";
+  const id = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  const record = ctx.store.data.insights.find(
+    (i) => i.id === id && i.team_id === ctx.project.id && !i.deleted
+  );
+  if (!record) throw notFound("Insight not found.");
+  return { kind: "insight", record };
+}
+function requireRead(ctx, t) {
+  requireAccess(ctx, t.kind, t.record, "viewer");
+}
+function requireWrite(ctx, t) {
+  if (t.kind === "dashboard" && t.record.restriction_level > 21) {
+    requireEdit(ctx, t.record);
+    return;
+  }
+  if (!canAccess(ctx, t.kind, t.record, "editor")) {
+    throw forbidden(`You don't have edit permissions for this ${t.kind}.`);
+  }
+}
 function get(ctx) {
-  const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
-  return { status: 200, body: render4(ctx, d, reconcile(ctx, d)) };
+  const t = target(ctx);
+  requireRead(ctx, t);
+  return { status: 200, body: render4(ctx, reconcile(ctx, t)) };
 }
 function patch(ctx) {
-  const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
-  requireEdit(ctx, d);
+  const t = target(ctx);
+  requireWrite(ctx, t);
   const body = asBody(ctx.body);
   if (body.password_required && !ctx.org.features.advanced_permissions) {
     throw new ApiError(403, { error: "Sharing with password requires the Advanced Permissions feature" });
@@ -38027,36 +38421,41 @@ function patch(ctx) {
   const enabled = "enabled" in body ? parseBool(body.enabled, "enabled") : void 0;
   const settings2 = "settings" in body ? parseSettings(body.settings) : void 0;
   const passwordRequired = "password_required" in body ? parseBool(body.password_required, "password_required") : void 0;
-  const { s, stored } = single(ctx, d);
+  const { s, stored } = single(ctx, t);
   if (enabled === true && (!stored || !s.enabled)) s.access_token = newToken();
   if (enabled !== void 0 && enabled !== null) s.enabled = enabled;
   if (settings2 !== void 0) s.settings = settings2;
   if (passwordRequired !== void 0 && passwordRequired !== null) s.password_required = passwordRequired;
-  return { status: 200, body: render4(ctx, d, s) };
+  return { status: 200, body: render4(ctx, s) };
 }
 function refresh(ctx) {
-  const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
-  requireEdit(ctx, d);
-  const { s } = single(ctx, d);
+  const t = target(ctx);
+  requireWrite(ctx, t);
+  const { s } = single(ctx, t);
   s.access_token = newToken();
   s.created_at = ctx.now.toISOString();
-  return { status: 200, body: render4(ctx, d, s) };
+  return { status: 200, body: render4(ctx, s) };
 }
 function registerSharing(router) {
-  const base = "/api/projects/:project/dashboards/:dashboard/sharing";
-  router.add({ method: "GET", pattern: base, scope: "sharing_configuration:read", handler: get });
-  router.add({ method: "PATCH", pattern: base, scope: "sharing_configuration:write", handler: patch });
-  router.add({
-    method: "POST",
-    pattern: `${base}/refresh`,
-    scope: "sharing_configuration:write",
-    handler: refresh
-  });
+  for (const base of [
+    "/api/projects/:project/dashboards/:dashboard/sharing",
+    "/api/projects/:project/insights/:insight/sharing"
+  ]) {
+    router.add({ method: "GET", pattern: base, scope: "sharing_configuration:read", handler: get });
+    router.add({ method: "PATCH", pattern: base, scope: "sharing_configuration:write", handler: patch });
+    router.add({
+      method: "POST",
+      pattern: `${base}/refresh`,
+      scope: "sharing_configuration:write",
+      handler: refresh
+    });
+  }
 }
 var BOOLEAN_SETTINGS, TRUE_WORDS, FALSE_WORDS;
 var init_sharing = __esm({
   "src/emulator/routes/sharing.ts"() {
     "use strict";
+    init_access();
     init_errors3();
     init_fields6();
     init_dashboard_access();
@@ -38077,6 +38476,7 @@ var init_sharing = __esm({
 // src/emulator/routes/tile-actions.ts
 function editableDashboard(ctx) {
   const d = findDashboard(ctx, ctx.params.id);
+  requireAccess(ctx, "dashboard", d, "editor");
   if (privilegeLevel(ctx, d) < 37) throw forbidden("You don't have edit permissions for this dashboard.");
   return d;
 }
@@ -38335,6 +38735,7 @@ var BASE6, REORDER_WIDTH, REORDER_HEIGHT, GRID_COLUMNS2;
 var init_tile_actions = __esm({
   "src/emulator/routes/tile-actions.ts"() {
     "use strict";
+    init_access();
     init_errors3();
     init_fields6();
     init_dashboard_access();
@@ -38394,11 +38795,61 @@ var init_routes = __esm({
   }
 });
 
-// src/emulator/seed-activity.ts
+// src/emulator/seed-access.ts
 import { randomBytes as randomBytes5, randomUUID as randomUUID6 } from "node:crypto";
+function normaliseAccess(list17, at) {
+  const access_controls = list17("access_controls").map((a) => {
+    const team = a.team_id ?? a.team;
+    if (!Number.isInteger(team))
+      throw new AccessSeedError('seed: an access control has a missing or invalid "team_id"');
+    if (typeof a.resource !== "string" || a.resource === "") {
+      throw new AccessSeedError('seed: an access control has a missing or invalid "resource"');
+    }
+    if (!LEVELS2.includes(a.access_level)) {
+      throw new AccessSeedError('seed: an access control has a missing or invalid "access_level"');
+    }
+    const member2 = a.organization_member ?? null;
+    return {
+      id: typeof a.id === "string" ? a.id : randomUUID6(),
+      team_id: team,
+      resource: a.resource,
+      // The service's column is a string: numeric object ids are kept as their text.
+      resource_id: a.resource_id === void 0 || a.resource_id === null ? null : String(a.resource_id),
+      access_level: a.access_level,
+      organization_member: Number.isInteger(member2) ? member2 : null,
+      created_by: Number.isInteger(a.created_by) ? a.created_by : null,
+      created_at: typeof a.created_at === "string" ? a.created_at : at,
+      updated_at: typeof a.updated_at === "string" ? a.updated_at : at
+    };
+  });
+  const sessions = list17("sessions").map((s) => {
+    if (!Number.isInteger(s.user))
+      throw new AccessSeedError('seed: a session has a missing or invalid "user"');
+    return {
+      id: typeof s.id === "string" ? s.id : randomBytes5(24).toString("hex"),
+      user: s.user,
+      csrf_token: typeof s.csrf_token === "string" ? s.csrf_token : randomBytes5(24).toString("hex"),
+      created_at: typeof s.created_at === "string" ? s.created_at : at
+    };
+  });
+  return { access_controls, sessions };
+}
+var LEVELS2, AccessSeedError;
+var init_seed_access = __esm({
+  "src/emulator/seed-access.ts"() {
+    "use strict";
+    LEVELS2 = ["none", "viewer", "editor", "manager", "member", "admin"];
+    AccessSeedError = class extends Error {
+      name = "SeedError";
+    };
+  }
+});
+
+// src/emulator/seed-activity.ts
+import { randomBytes as randomBytes6, randomUUID as randomUUID7 } from "node:crypto";
 function normaliseActivity(list17, at) {
   const collaborators = list17("collaborators").map((c) => ({
-    id: str10(c.id, randomUUID6()),
+    id: str10(c.id, randomUUID7()),
     dashboard_id: Number(c.dashboard_id),
     user: Number(c.user),
     level: c.level === 21 ? 21 : 37,
@@ -38406,16 +38857,18 @@ function normaliseActivity(list17, at) {
     updated_at: str10(c.updated_at, at)
   }));
   const sharing3 = list17("sharing").map((s) => ({
-    dashboard_id: Number(s.dashboard_id),
+    dashboard_id: s.dashboard_id === void 0 || s.dashboard_id === null ? null : Number(s.dashboard_id),
+    ...Number.isInteger(s.insight_id) ? { insight_id: s.insight_id } : {},
+    ...Number.isInteger(s.team_id) ? { team_id: s.team_id } : {},
     enabled: s.enabled === true,
-    access_token: str10(s.access_token, randomBytes5(22).toString("base64url")),
+    access_token: str10(s.access_token, randomBytes6(22).toString("base64url")),
     created_at: str10(s.created_at, at),
     settings: s.settings ?? null,
     password_required: s.password_required === true,
     ...typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}
   }));
   const runs = list17("runs").map((r) => ({
-    id: str10(r.id, randomUUID6()),
+    id: str10(r.id, randomUUID7()),
     batch_export: str10(r.batch_export, ""),
     status: str10(r.status, "Completed"),
     records_completed: intOrNull(r.records_completed),
@@ -38440,7 +38893,7 @@ function normaliseActivity(list17, at) {
     message: str10(l.message, "")
   }));
   const events = list17("events").map((e) => ({
-    id: str10(e.id, randomUUID6()),
+    id: str10(e.id, randomUUID7()),
     team_id: Number(e.team_id),
     distinct_id: str10(e.distinct_id, "anonymous"),
     person_id: strOrNull8(e.person_id),
@@ -38450,7 +38903,7 @@ function normaliseActivity(list17, at) {
     elements_chain: str10(e.elements_chain, "")
   }));
   const backfills = list17("backfills").map((f) => ({
-    id: str10(f.id, randomUUID6()),
+    id: str10(f.id, randomUUID7()),
     batch_export: str10(f.batch_export, ""),
     team_id: Number(f.team_id ?? f.team),
     start_at: strOrNull8(f.start_at),
@@ -38462,7 +38915,7 @@ function normaliseActivity(list17, at) {
     total_records_count: intOrNull(f.total_records_count)
   }));
   const quick_filters = list17("quick_filters").map((q) => ({
-    id: str10(q.id, randomUUID6()).toLowerCase(),
+    id: str10(q.id, randomUUID7()).toLowerCase(),
     team_id: Number(q.team_id ?? q.team),
     name: str10(q.name, "")
   }));
@@ -38505,7 +38958,7 @@ var init_seed_activity = __esm({
 });
 
 // src/emulator/seed.ts
-import { randomUUID as randomUUID7 } from "node:crypto";
+import { randomUUID as randomUUID8 } from "node:crypto";
 function list16(seed, key2) {
   const value = seed[key2];
   if (value === void 0) return [];
@@ -38563,7 +39016,7 @@ function sensitiveKeys(i) {
   if (isDict6(i.sensitive_config)) return { sensitive_keys: Object.keys(i.sensitive_config) };
   return {};
 }
-function membership(value) {
+function membership2(value) {
   if (typeof value === "string") return { id: value, level: "member" };
   const m = value;
   if (typeof m?.id !== "string") throw new SeedError('seed: a user membership needs an organization "id"');
@@ -38612,7 +39065,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     first_name: typeof u.first_name === "string" ? u.first_name : "",
     last_name: typeof u.last_name === "string" ? u.last_name : "",
     is_active: u.is_active !== false,
-    organizations: Array.isArray(u.organizations) ? u.organizations.map(membership) : []
+    organizations: Array.isArray(u.organizations) ? u.organizations.map(membership2) : []
   }));
   const api_keys = list16(seed, "api_keys").map((k) => ({
     key: need2(k, "key", "api key", isStr),
@@ -38675,7 +39128,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
   const batch_exports = list16(seed, "batch_exports").map((b) => {
     const destination = b.destination ?? {};
     return {
-      id: typeof b.id === "string" ? b.id : randomUUID7(),
+      id: typeof b.id === "string" ? b.id : randomUUID8(),
       team_id: need2(b, "team_id", "batch export", isInt3),
       name: need2(b, "name", "batch export", isStr),
       model: typeof b.model === "string" ? b.model : "events",
@@ -38719,6 +39172,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     batch_exports,
     ...normaliseActivity((key2) => list16(seed, key2), at),
     ...flagData,
+    ...normaliseAccess((key2) => list16(seed, key2), at),
     insights: content.insights,
     sequences: {
       ...next,
@@ -38739,6 +39193,7 @@ var init_seed = __esm({
     init_default_seed();
     init_records();
     init_destinations2();
+    init_seed_access();
     init_seed_activity();
     init_seed_error();
     init_seed_flags();
@@ -38832,7 +39287,15 @@ async function dispatch(state, req, url, method, raw) {
     match = { kind: "none" };
   if (match.kind === "none")
     throw url.pathname.startsWith("/api/") ? notFound("Endpoint not found.") : notFound();
-  const principal = authenticate(store, req.headers.authorization, body, url.searchParams);
+  const principal = authenticate(store, {
+    method,
+    authorization: req.headers.authorization,
+    cookie: req.headers.cookie,
+    csrfHeader: header(req.headers["x-csrftoken"]),
+    body,
+    query: url.searchParams,
+    sharingView: router.takesSharingTokens(url.pathname)
+  });
   if (match.kind === "method") {
     const error2 = methodNotAllowed(method);
     throw new ApiError(405, error2.body, { Allow: match.allowed.join(", ") });
@@ -38847,32 +39310,56 @@ async function dispatch(state, req, url, method, raw) {
     headers: req.headers,
     store
   };
+  ctx.principal = principal;
   ctx.user = principal.user;
-  ctx.key = principal.key;
+  ctx.key = principal.kind === "key" ? principal.key : void 0;
   ctx.origin = `http://${req.headers.host ?? "127.0.0.1"}`;
   ctx.now = new Date(state.clock.now());
-  if (params.project !== void 0) {
+  if (principal.kind === "sharing") {
+    if (route.sharing !== "action") throw forbidden("You do not have permission to perform this action.");
+    const access = sharedProject(store, principal, params.project);
+    ctx.project = access.project;
+    ctx.org = access.org;
+  } else if (params.project !== void 0) {
     const access = authorizeProject(store, principal, params.project, route.scope);
     ctx.project = access.project;
     ctx.org = access.org;
+    const resource = typeof route.scope === "string" ? route.scope.split(":")[0] : void 0;
+    if (route.scope && resource !== void 0 && CONTROLLED_RESOURCES.has(resource)) {
+      requireResourceAccess(ctx, resource, requiredLevel(route.scope), route.creates === true);
+    }
   } else if (params.org !== void 0) {
     ctx.org = authorizeOrganization(store, principal, params.org, route.scope);
   } else {
-    checkScope(store, principal.key, route.scope);
+    checkPrincipalScope(store, principal, route.scope);
   }
-  const bucket = route.bucket ?? "default";
-  const windows = state.faults().rateLimit ?? state.optionLimits ?? DEFAULT_LIMITS[bucket];
-  const wait = state.limiter.check(principal.key.key, bucket, windows, state.clock.now());
-  if (wait > 0) throw throttled(wait);
+  if (principal.kind === "key") {
+    const bucket = route.bucket ?? "default";
+    const windows = state.faults().rateLimit ?? state.optionLimits ?? DEFAULT_LIMITS[bucket];
+    const wait = state.limiter.check(principal.key.key, bucket, windows, state.clock.now());
+    if (wait > 0) throw throttled(wait);
+  }
   if (bodyError !== void 0) throw bodyError;
   const reply = await route.handler(ctx);
   if (method !== "GET" && reply.status < 400) store.touch();
   return reply;
 }
+function header(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
+function sharedProject(store, principal, rawProject) {
+  const s = principal.sharing;
+  const teamId = s.team_id ?? (s.dashboard_id !== null ? store.data.dashboards.find((d) => d.id === s.dashboard_id)?.team_id : void 0) ?? (typeof s.insight_id === "number" ? store.data.insights.find((i) => i.id === s.insight_id)?.team_id : void 0) ?? (rawProject !== void 0 && /^\d+$/.test(rawProject) ? Number(rawProject) : void 0);
+  const project3 = teamId === void 0 ? void 0 : store.project(teamId);
+  const org = project3 ? store.organization(project3.organization) : void 0;
+  if (!project3 || !org) throw notFound("Project not found.");
+  return { project: project3, org };
+}
 var MAX_LOG, sleep;
 var init_server = __esm({
   "src/emulator/server.ts"() {
     "use strict";
+    init_access();
     init_auth();
     init_control();
     init_errors3();
@@ -38883,11 +39370,35 @@ var init_server = __esm({
   }
 });
 
+// src/emulator/sessions.ts
+import { randomBytes as randomBytes7 } from "node:crypto";
+function openSession(store, body, now) {
+  const id = typeof body === "object" && body !== null ? body.user : void 0;
+  const user2 = Number.isInteger(id) ? store.user(id) : void 0;
+  if (!user2) throw new Error('sessions: "user" must be the id of a user of the state');
+  if (!user2.is_active) throw new Error(`sessions: user ${user2.id} is not active`);
+  const session = {
+    id: randomBytes7(24).toString("hex"),
+    user: user2.id,
+    csrf_token: randomBytes7(24).toString("hex"),
+    created_at: now.toISOString()
+  };
+  store.data.sessions.push(session);
+  store.touch();
+  return { sessionid: session.id, csrftoken: session.csrf_token };
+}
+var init_sessions = __esm({
+  "src/emulator/sessions.ts"() {
+    "use strict";
+  }
+});
+
 // src/emulator/store.ts
 var Store;
 var init_store = __esm({
   "src/emulator/store.ts"() {
     "use strict";
+    init_access();
     Store = class {
       constructor(data) {
         this.data = data;
@@ -38919,9 +39430,12 @@ var init_store = __esm({
       isMember(user2, orgId) {
         return user2.organizations.some((m) => m.id === orgId);
       }
-      /** Organization admins and owners administer every project of the organization. */
+      /**
+       * Organization admins and owners administer every project of the organization; with access control,
+       * so does a member the project's rules make its admin (access.ts).
+       */
       isProjectAdmin(user2, project3) {
-        return user2.organizations.some((m) => m.id === project3.organization && m.level !== "member");
+        return isProjectAdmin(this, user2, project3);
       }
       /** A live (not soft-deleted) dashboard of the project. */
       dashboard(projectId, id) {
@@ -39038,7 +39552,8 @@ async function startEmulator(options = {}) {
           );
           limiter.clear();
         },
-        upgradeQueries: (body) => upgradeStoredQueries(store, new Date(clock.now()), parseUpgradeOptions(body))
+        upgradeQueries: (body) => upgradeStoredQueries(store, new Date(clock.now()), parseUpgradeOptions(body)),
+        openSession: (body) => openSession(store, body, new Date(clock.now()))
       },
       req,
       res,
@@ -39096,6 +39611,7 @@ var init_emulator = __esm({
     init_seed();
     init_server();
     init_service5();
+    init_sessions();
     init_store();
     init_default_seed();
     LOOPBACK = /* @__PURE__ */ new Set(["127.0.0.1", "::1", "localhost"]);
@@ -39248,12 +39764,12 @@ var require_formats = __commonJS({
     var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
     function date(str11) {
-      const matches3 = DATE2.exec(str11);
-      if (!matches3)
+      const matches4 = DATE2.exec(str11);
+      if (!matches4)
         return false;
-      const year = +matches3[1];
-      const month = +matches3[2];
-      const day = +matches3[3];
+      const year = +matches4[1];
+      const month = +matches4[2];
+      const day = +matches4[3];
       return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
     }
     function compareDate(d1, d2) {
@@ -39268,16 +39784,16 @@ var require_formats = __commonJS({
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
       return function time(str11) {
-        const matches3 = TIME.exec(str11);
-        if (!matches3)
+        const matches4 = TIME.exec(str11);
+        if (!matches4)
           return false;
-        const hr = +matches3[1];
-        const min = +matches3[2];
-        const sec = +matches3[3];
-        const tz = matches3[4];
-        const tzSign = matches3[5] === "-" ? -1 : 1;
-        const tzH = +(matches3[6] || 0);
-        const tzM = +(matches3[7] || 0);
+        const hr = +matches4[1];
+        const min = +matches4[2];
+        const sec = +matches4[3];
+        const tz = matches4[4];
+        const tzSign = matches4[5] === "-" ? -1 : 1;
+        const tzH = +(matches4[6] || 0);
+        const tzM = +(matches4[7] || 0);
         if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
           return false;
         if (hr <= 23 && min <= 59 && sec < 60)
@@ -41214,10 +41730,10 @@ var require_constants = __commonJS({
     Object.setPrototypeOf(headerNameLowerCasedRecord, null);
     var wellknownHeaderNameBuffers = {};
     Object.setPrototypeOf(wellknownHeaderNameBuffers, null);
-    function getHeaderNameAsBuffer(header) {
-      let buffer = wellknownHeaderNameBuffers[header];
+    function getHeaderNameAsBuffer(header2) {
+      let buffer = wellknownHeaderNameBuffers[header2];
       if (buffer === void 0) {
-        buffer = Buffer.from(header);
+        buffer = Buffer.from(header2);
       }
       return buffer;
     }
@@ -42621,11 +43137,11 @@ var require_request = __commonJS({
           }
         } else if (headers && typeof headers === "object") {
           if (hasSafeIterator(headers)) {
-            for (const header of headers) {
-              if (!Array.isArray(header) || header.length !== 2) {
+            for (const header2 of headers) {
+              if (!Array.isArray(header2) || header2.length !== 2) {
                 throw new InvalidArgumentError2("headers must be in key-value pair format");
               }
-              processHeader(this, header[0], header[1]);
+              processHeader(this, header2[0], header2[1]);
             }
           } else {
             const keys = Object.keys(headers);
@@ -42975,7 +43491,7 @@ var require_dispatcher = __commonJS({
           }
         }
         return new Proxy(this, {
-          get: (target, key2) => key2 === "dispatch" ? dispatch2 : target[key2]
+          get: (target2, key2) => key2 === "dispatch" ? dispatch2 : target2[key2]
         });
       }
     };
@@ -45522,9 +46038,9 @@ var require_util3 = __commonJS({
       return "success";
     }
     function appendFetchMetadata(httpRequest) {
-      let header = null;
-      header = httpRequest.mode;
-      httpRequest.headersList.set("sec-fetch-mode", header, true);
+      let header2 = null;
+      header2 = httpRequest.mode;
+      httpRequest.headersList.set("sec-fetch-mode", header2, true);
     }
     function appendRequestOriginHeader(request2) {
       let serializedOrigin = request2.origin;
@@ -45763,8 +46279,8 @@ var require_util3 = __commonJS({
          * @param {unknown} target
          * @param {'key' | 'value' | 'key+value'} kind
          */
-        constructor(target, kind2) {
-          this.#target = target;
+        constructor(target2, kind2) {
+          this.#target = target2;
           this.#kind = kind2;
           this.#index = 0;
         }
@@ -45814,8 +46330,8 @@ var require_util3 = __commonJS({
         },
         next: { writable: true, enumerable: true, configurable: true }
       });
-      return function(target, kind2) {
-        return new FastIterableIterator(target, kind2);
+      return function(target2, kind2) {
+        return new FastIterableIterator(target2, kind2);
       };
     }
     function iteratorMixin(name, object, kInternalIterator, keyIndex = 0, valueIndex = 1) {
@@ -47921,22 +48437,22 @@ var require_client_h1 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header = `${method} ${path} HTTP/1.1\r
+      let header2 = `${method} ${path} HTTP/1.1\r
 `;
       if (typeof host === "string") {
-        header += `host: ${host}\r
+        header2 += `host: ${host}\r
 `;
       } else {
-        header += client[kHostHeader];
+        header2 += client[kHostHeader];
       }
       if (upgrade) {
-        header += `connection: upgrade\r
+        header2 += `connection: upgrade\r
 upgrade: ${upgrade}\r
 `;
       } else if (client[kPipelining] && !socket[kReset]) {
-        header += "connection: keep-alive\r\n";
+        header2 += "connection: keep-alive\r\n";
       } else {
-        header += "connection: close\r\n";
+        header2 += "connection: close\r\n";
       }
       if (Array.isArray(headers)) {
         for (let n = 0; n < headers.length; n += 2) {
@@ -47944,41 +48460,41 @@ upgrade: ${upgrade}\r
           const val = headers[n + 1];
           if (Array.isArray(val)) {
             for (let i = 0; i < val.length; i++) {
-              header += `${key2}: ${val[i]}\r
+              header2 += `${key2}: ${val[i]}\r
 `;
             }
           } else {
-            header += `${key2}: ${val}\r
+            header2 += `${key2}: ${val}\r
 `;
           }
         }
       }
       if (channels.sendHeaders.hasSubscribers) {
-        channels.sendHeaders.publish({ request: request2, headers: header, socket });
+        channels.sendHeaders.publish({ request: request2, headers: header2, socket });
       }
       if (!body || bodyLength === 0) {
-        writeBuffer(abort, null, client, request2, socket, contentLength, header, expectsPayload);
+        writeBuffer(abort, null, client, request2, socket, contentLength, header2, expectsPayload);
       } else if (util.isBuffer(body)) {
-        writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+        writeBuffer(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
       } else if (util.isBlobLike(body)) {
         if (typeof body.stream === "function") {
-          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header, expectsPayload);
+          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header2, expectsPayload);
         } else {
-          writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+          writeBlob(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
         }
       } else if (util.isStream(body)) {
-        writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+        writeStream(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
       } else if (util.isIterable(body)) {
-        writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload);
+        writeIterable(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
       } else {
         assert(false);
       }
       return true;
     }
-    function writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeStream(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       let finished = false;
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
+      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 });
       const onData = function(chunk) {
         if (finished) {
           return;
@@ -48044,22 +48560,22 @@ upgrade: ${upgrade}\r
         setImmediate(onClose);
       }
     }
-    function writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    function writeBuffer(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
       try {
         if (!body) {
           if (contentLength === 0) {
-            socket.write(`${header}content-length: 0\r
+            socket.write(`${header2}content-length: 0\r
 \r
 `, "latin1");
           } else {
             assert(contentLength === null, "no body must not have content length");
-            socket.write(`${header}\r
+            socket.write(`${header2}\r
 `, "latin1");
           }
         } else if (util.isBuffer(body)) {
           assert(contentLength === body.byteLength, "buffer body must have content length");
           socket.cork();
-          socket.write(`${header}content-length: ${contentLength}\r
+          socket.write(`${header2}content-length: ${contentLength}\r
 \r
 `, "latin1");
           socket.write(body);
@@ -48075,7 +48591,7 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    async function writeBlob(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
       assert(contentLength === body.size, "blob body must have content length");
       try {
         if (contentLength != null && contentLength !== body.size) {
@@ -48083,7 +48599,7 @@ upgrade: ${upgrade}\r
         }
         const buffer = Buffer.from(await body.arrayBuffer());
         socket.cork();
-        socket.write(`${header}content-length: ${contentLength}\r
+        socket.write(`${header2}content-length: ${contentLength}\r
 \r
 `, "latin1");
         socket.write(buffer);
@@ -48098,7 +48614,7 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
+    async function writeIterable(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -48117,7 +48633,7 @@ upgrade: ${upgrade}\r
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
+      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 });
       try {
         for await (const chunk of body) {
           if (socket[kError]) {
@@ -48146,14 +48662,14 @@ upgrade: ${upgrade}\r
        * @param {boolean} arg.expectsPayload
        * @param {string} arg.header
        */
-      constructor({ abort, socket, request: request2, contentLength, client, expectsPayload, header }) {
+      constructor({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 }) {
         this.socket = socket;
         this.request = request2;
         this.contentLength = contentLength;
         this.client = client;
         this.bytesWritten = 0;
         this.expectsPayload = expectsPayload;
-        this.header = header;
+        this.header = header2;
         this.abort = abort;
         socket[kWriting] = true;
       }
@@ -48162,7 +48678,7 @@ upgrade: ${upgrade}\r
        * @returns
        */
       write(chunk) {
-        const { socket, request: request2, contentLength, client, bytesWritten, expectsPayload, header } = this;
+        const { socket, request: request2, contentLength, client, bytesWritten, expectsPayload, header: header2 } = this;
         if (socket[kError]) {
           throw socket[kError];
         }
@@ -48185,10 +48701,10 @@ upgrade: ${upgrade}\r
             socket[kReset] = true;
           }
           if (contentLength === null) {
-            socket.write(`${header}transfer-encoding: chunked\r
+            socket.write(`${header2}transfer-encoding: chunked\r
 `, "latin1");
           } else {
-            socket.write(`${header}content-length: ${contentLength}\r
+            socket.write(`${header2}content-length: ${contentLength}\r
 \r
 `, "latin1");
           }
@@ -48215,7 +48731,7 @@ ${len.toString(16)}\r
        * @returns {void}
        */
       end() {
-        const { socket, contentLength, client, bytesWritten, expectsPayload, header, request: request2 } = this;
+        const { socket, contentLength, client, bytesWritten, expectsPayload, header: header2, request: request2 } = this;
         request2.onRequestSent();
         socket[kWriting] = false;
         if (socket[kError]) {
@@ -48226,11 +48742,11 @@ ${len.toString(16)}\r
         }
         if (bytesWritten === 0) {
           if (expectsPayload) {
-            socket.write(`${header}content-length: 0\r
+            socket.write(`${header2}content-length: 0\r
 \r
 `, "latin1");
           } else {
-            socket.write(`${header}\r
+            socket.write(`${header2}\r
 `, "latin1");
           }
         } else if (contentLength === null) {
@@ -48752,12 +49268,12 @@ var require_client_h2 = __commonJS({
       }
       session.ref();
       if (channels.sendHeaders.hasSubscribers) {
-        let header = "";
+        let header2 = "";
         for (const key2 in headers) {
-          header += `${key2}: ${headers[key2]}\r
+          header2 += `${key2}: ${headers[key2]}\r
 `;
         }
-        channels.sendHeaders.publish({ request: request2, headers: header, socket: session[kSocket] });
+        channels.sendHeaders.publish({ request: request2, headers: header2, socket: session[kSocket] });
       }
       const shouldEndStream = method === "GET" || method === "HEAD" || body === null;
       if (expectContinue) {
@@ -49880,14 +50396,14 @@ var require_pool = __commonJS({
         this[kFactory] = factory;
         this.on("connect", (origin2, targets) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target of targets) {
-              Object.assign(target, { ttl: Date.now() });
+            for (const target2 of targets) {
+              Object.assign(target2, { ttl: Date.now() });
             }
           }
         });
         this.on("connectionError", (origin2, targets, error2) => {
-          for (const target of targets) {
-            const idx = this[kClients].indexOf(target);
+          for (const target2 of targets) {
+            const idx = this[kClients].indexOf(target2);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
             }
@@ -50134,14 +50650,14 @@ var require_round_robin_pool = __commonJS({
         this[kIndex] = -1;
         this.on("connect", (origin2, targets) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target of targets) {
-              Object.assign(target, { ttl: Date.now() });
+            for (const target2 of targets) {
+              Object.assign(target2, { ttl: Date.now() });
             }
           }
         });
         this.on("connectionError", (origin2, targets, error2) => {
-          for (const target of targets) {
-            const idx = this[kClients].indexOf(target);
+          for (const target2 of targets) {
+            const idx = this[kClients].indexOf(target2);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
             }
@@ -51431,10 +51947,10 @@ var require_retry_handler = __commonJS({
     var RetryController = class {
       #paused = false;
       #target = null;
-      set target(target) {
-        this.#target = target;
+      set target(target2) {
+        this.#target = target2;
         if (this.#paused) {
-          target?.pause();
+          target2?.pause();
         }
       }
       get target() {
@@ -54228,9 +54744,9 @@ var require_snapshot_utils = __commonJS({
     function createHeaderFilters(matchOptions = {}) {
       const { ignoreHeaders = [], excludeHeaders = [], matchHeaders = [], caseSensitive = false } = matchOptions;
       return {
-        ignore: new Set(ignoreHeaders.map((header) => caseSensitive ? header : header.toLowerCase())),
-        exclude: new Set(excludeHeaders.map((header) => caseSensitive ? header : header.toLowerCase())),
-        match: new Set(matchHeaders.map((header) => caseSensitive ? header : header.toLowerCase()))
+        ignore: new Set(ignoreHeaders.map((header2) => caseSensitive ? header2 : header2.toLowerCase())),
+        exclude: new Set(excludeHeaders.map((header2) => caseSensitive ? header2 : header2.toLowerCase())),
+        match: new Set(matchHeaders.map((header2) => caseSensitive ? header2 : header2.toLowerCase()))
       };
     }
     var crypto2 = runtimeFeatures.has("crypto") ? __require("node:crypto") : null;
@@ -55210,15 +55726,15 @@ var require_redirect_handler = __commonJS({
         this.handler.onResponseError?.(controller, error2);
       }
     };
-    function shouldRemoveHeader(header, removeContent, unknownOrigin) {
-      if (header.length === 4) {
-        return util.headerNameToString(header) === "host";
+    function shouldRemoveHeader(header2, removeContent, unknownOrigin) {
+      if (header2.length === 4) {
+        return util.headerNameToString(header2) === "host";
       }
-      if (removeContent && util.headerNameToString(header).startsWith("content-")) {
+      if (removeContent && util.headerNameToString(header2).startsWith("content-")) {
         return true;
       }
-      if (unknownOrigin && (header.length === 13 || header.length === 6 || header.length === 19)) {
-        const name = util.headerNameToString(header);
+      if (unknownOrigin && (header2.length === 13 || header2.length === 6 || header2.length === 19)) {
+        const name = util.headerNameToString(header2);
         return name === "authorization" || name === "cookie" || name === "proxy-authorization";
       }
       return false;
@@ -55486,22 +56002,22 @@ var require_dns = __commonJS({
           return headers;
         }
         const normalized = [];
-        for (const header of headers) {
-          if (Array.isArray(header) && header.length === 2) {
-            normalized.push(header[0], header[1]);
+        for (const header2 of headers) {
+          if (Array.isArray(header2) && header2.length === 2) {
+            normalized.push(header2[0], header2[1]);
           } else {
-            normalized.push(header);
+            normalized.push(header2);
           }
         }
         return normalized;
       }
       if (typeof headers === "object" && hasSafeIterator(headers)) {
         const normalized = [];
-        for (const header of headers) {
-          if (Array.isArray(header) && header.length === 2) {
-            normalized.push(header[0], header[1]);
+        for (const header2 of headers) {
+          if (Array.isArray(header2) && header2.length === 2) {
+            normalized.push(header2[0], header2[1]);
           } else {
-            normalized.push(header);
+            normalized.push(header2);
           }
         }
         return normalized;
@@ -56141,11 +56657,11 @@ var require_cache = __commonJS({
         throw new TypeError(`expected value.etag to be string, got ${typeof value.etag}`);
       }
     }
-    function parseCacheControlHeader(header) {
+    function parseCacheControlHeader(header2) {
       const output2 = {};
       const invalidNumericDirectives = /* @__PURE__ */ new Set();
       const invalidNoArgumentDirectives = /* @__PURE__ */ new Set();
-      const directives = splitCacheControlHeaderValue(Array.isArray(header) ? header.join(",") : header);
+      const directives = splitCacheControlHeaderValue(Array.isArray(header2) ? header2.join(",") : header2);
       for (let i = 0; i < directives.length; i++) {
         const directiveRecord = directives[i];
         const directive = directiveRecord.value.toLowerCase();
@@ -56333,8 +56849,8 @@ var require_cache = __commonJS({
         {}
       );
       const varyingHeaders = splitVaryHeader(varyHeader);
-      for (const header of varyingHeaders) {
-        const trimmedHeader = trimOWS(header).toLowerCase();
+      for (const header2 of varyingHeaders) {
+        const trimmedHeader = trimOWS(header2).toLowerCase();
         if (trimmedHeader.length === 0) {
           continue;
         }
@@ -56388,11 +56904,11 @@ var require_cache = __commonJS({
       const headers = {};
       if (cacheKey.headers) {
         const sortedHeaders = Object.keys(cacheKey.headers).sort();
-        for (const header of sortedHeaders) {
-          if (excludeHeaders?.has(header.toLowerCase())) {
+        for (const header2 of sortedHeaders) {
+          if (excludeHeaders?.has(header2.toLowerCase())) {
             continue;
           }
-          headers[header] = cacheKey.headers[header];
+          headers[header2] = cacheKey.headers[header2];
         }
       }
       return JSON.stringify([cacheKey.origin, cacheKey.method, cacheKey.path, headers]);
@@ -56969,13 +57485,13 @@ var require_cache_handler = __commonJS({
       }
       return false;
     }
-    function appendVaryValues(target, varyValue) {
+    function appendVaryValues(target2, varyValue) {
       if (Array.isArray(varyValue)) {
         for (let i = 0; i < varyValue.length; i++) {
-          target.push(varyValue[i]);
+          target2.push(varyValue[i]);
         }
       } else if (varyValue != null) {
-        target.push(varyValue);
+        target2.push(varyValue);
       }
     }
     function appendConnectionHeaderTokens(headersToRemove, connectionHeader) {
@@ -59745,17 +60261,17 @@ var require_sqlite_cache_store = __commonJS({
           if (now >= value.deleteAt && !canBeExpired) {
             continue;
           }
-          let matches3 = true;
+          let matches4 = true;
           if (value.vary) {
             const vary = JSON.parse(value.vary);
-            for (const header in vary) {
-              if (!headerValueEquals(headers[header], vary[header])) {
-                matches3 = false;
+            for (const header2 in vary) {
+              if (!headerValueEquals(headers[header2], vary[header2])) {
+                matches4 = false;
                 break;
               }
             }
           }
-          if (matches3) {
+          if (matches4) {
             return value;
           }
         }
@@ -59812,14 +60328,14 @@ var require_headers = __commonJS({
     function fill(headers, object) {
       if (Array.isArray(object)) {
         for (let i = 0; i < object.length; ++i) {
-          const header = object[i];
-          if (header.length !== 2) {
+          const header2 = object[i];
+          if (header2.length !== 2) {
             throw webidl.errors.exception({
               header: "Headers constructor",
-              message: `expected name/value pair to be length 2, found ${header.length}.`
+              message: `expected name/value pair to be length 2, found ${header2.length}.`
             });
           }
-          appendHeader(headers, header[0], header[1]);
+          appendHeader(headers, header2[0], header2[1]);
         }
       } else if (typeof object === "object" && object !== null) {
         const keys = Object.keys(object);
@@ -59854,8 +60370,8 @@ var require_headers = __commonJS({
       }
       return getHeadersList(headers).append(name, value, false);
     }
-    function headersListSortAndCombine(target) {
-      const headersList = getHeadersList(target);
+    function headersListSortAndCombine(target2) {
+      const headersList = getHeadersList(target2);
       if (!headersList) {
         return [];
       }
@@ -59864,15 +60380,15 @@ var require_headers = __commonJS({
       }
       const headers = [];
       const names = headersList.toSortedArray();
-      const cookies = headersList.cookies;
-      if (cookies === null || cookies.length === 1) {
+      const cookies2 = headersList.cookies;
+      if (cookies2 === null || cookies2.length === 1) {
         return headersList.sortedMap = names;
       }
       for (let i = 0; i < names.length; ++i) {
         const { 0: name, 1: value } = names[i];
         if (name === "set-cookie") {
-          for (let j = 0; j < cookies.length; ++j) {
-            headers.push([name, cookies[j]]);
+          for (let j = 0; j < cookies2.length; ++j) {
+            headers.push([name, cookies2[j]]);
           }
         } else {
           headers.push([name, value]);
@@ -60187,8 +60703,8 @@ var require_headers = __commonJS({
        * @param {Headers} target
        * @param {HeadersList} list
        */
-      static setHeadersList(target, list17) {
-        target.#headersList = list17;
+      static setHeadersList(target2, list17) {
+        target2.#headersList = list17;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers;
@@ -60522,12 +61038,12 @@ var require_response = __commonJS({
         ...state
       };
       return new Proxy(response, {
-        get(target, p) {
-          return p in state ? state[p] : target[p];
+        get(target2, p) {
+          return p in state ? state[p] : target2[p];
         },
-        set(target, p, value) {
+        set(target2, p, value) {
           assert(!(p in state));
-          target[p] = value;
+          target2[p] = value;
           return true;
         }
       });
@@ -62718,10 +63234,10 @@ var require_util4 = __commonJS({
       const serializedB = URLSerializer(B, excludeFragment);
       return serializedA === serializedB;
     }
-    function getFieldValues(header) {
-      assert(header !== null);
+    function getFieldValues(header2) {
+      assert(header2 !== null);
       const values2 = [];
-      for (let value of header.split(",")) {
+      for (let value of header2.split(",")) {
         value = value.trim();
         if (isValidHeaderName(value)) {
           values2.push(value);
@@ -63628,20 +64144,20 @@ var require_parse = __commonJS({
     var { maxNameValuePairSize, maxAttributeValueSize } = require_constants4();
     var { isCTLExcludingHtab } = require_util5();
     var assert = __require("node:assert");
-    function parseSetCookie(header) {
-      if (isCTLExcludingHtab(header)) {
+    function parseSetCookie(header2) {
+      if (isCTLExcludingHtab(header2)) {
         return null;
       }
       let nameValuePair = "";
       let unparsedAttributes = "";
       let name = "";
       let value = "";
-      if (header.includes(";")) {
+      if (header2.includes(";")) {
         const position2 = { position: 0 };
-        nameValuePair = collectASequenceOfCodePointsFast(";", header, position2);
-        unparsedAttributes = header.slice(position2.position);
+        nameValuePair = collectASequenceOfCodePointsFast(";", header2, position2);
+        unparsedAttributes = header2.slice(position2.position);
       } else {
-        nameValuePair = header;
+        nameValuePair = header2;
       }
       if (!nameValuePair.includes("=")) {
         value = nameValuePair;
@@ -63796,11 +64312,11 @@ var require_cookies = __commonJS({
     function getSetCookies(headers) {
       webidl.argumentLengthCheck(arguments, 1, "getSetCookies");
       brandChecks(headers);
-      const cookies = headers.getSetCookie();
-      if (!cookies) {
+      const cookies2 = headers.getSetCookie();
+      if (!cookies2) {
         return [];
       }
-      return cookies.map((pair) => parseSetCookie(pair));
+      return cookies2.map((pair) => parseSetCookie(pair));
     }
     function parseCookie(cookie) {
       cookie = webidl.converters.DOMString(cookie);
@@ -64236,9 +64752,9 @@ var require_util6 = __commonJS({
     function isClosed(readyState) {
       return readyState === states.CLOSED;
     }
-    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target2, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
       const event2 = eventFactory(e, eventInitDict);
-      target.dispatchEvent(event2);
+      target2.dispatchEvent(event2);
     }
     function websocketMessageReceived(handler, type, data) {
       handler.onMessage(type, data);
@@ -65705,8 +66221,8 @@ var require_websocketerror = __commonJS({
         return DOMException;
       }
       return new Proxy(DOMException, {
-        construct(target, args, newTarget) {
-          const instance = Reflect.construct(target, args, target);
+        construct(target2, args, newTarget) {
+          const instance = Reflect.construct(target2, args, target2);
           Object.setPrototypeOf(instance, newTarget.prototype);
           return instance;
         }
@@ -66525,7 +67041,7 @@ var require_eventsource = __commonJS({
     var CONNECTING = 0;
     var OPEN = 1;
     var CLOSED = 2;
-    var ANONYMOUS = "anonymous";
+    var ANONYMOUS2 = "anonymous";
     var USE_CREDENTIALS = "use-credentials";
     var EventSource = class _EventSource extends EventTarget {
       #events = {
@@ -66579,7 +67095,7 @@ var require_eventsource = __commonJS({
           throw new DOMException(e, "SyntaxError");
         }
         this.#url = urlRecord.href;
-        let corsAttributeState = ANONYMOUS;
+        let corsAttributeState = ANONYMOUS2;
         if (eventSourceInitDict.withCredentials === true) {
           corsAttributeState = USE_CREDENTIALS;
           this.#withCredentials = true;
@@ -67254,7 +67770,7 @@ var init_outcome = __esm({
 });
 
 // src/service/budget-file.ts
-import { createHash as createHash8, randomBytes as randomBytes6 } from "node:crypto";
+import { createHash as createHash8, randomBytes as randomBytes8 } from "node:crypto";
 import { lstatSync as lstatSync2, mkdirSync, readFileSync as readFileSync3, renameSync as renameSync2, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
 import { dirname } from "node:path";
 function budgetFileId(host, apiKey) {
@@ -67298,7 +67814,7 @@ function writeBudgetFile(path, id, now, ours, horizons) {
     budgets[name] = { answers: answers2, paused_until: paused > now ? paused : 0 };
   }
   const text2 = JSON.stringify({ format: FORMAT, version: VERSION2, id, budgets });
-  const temporary = `${path}.${randomBytes6(6).toString("hex")}.tmp`;
+  const temporary = `${path}.${randomBytes8(6).toString("hex")}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 448 });
     writeFileSync2(temporary, text2, { mode: 384, flag: "wx" });
@@ -70666,12 +71182,12 @@ function pullDocument(kind2, project3, pulled, schemaLocation2, leftOut = []) {
     return escaped;
   });
   const variables = [...new Set(pulled.variables)];
-  const header = [
+  const header2 = [
     `# yaml-language-server: $schema=${schemaLocation2}`,
     `# Pulled from project ${project3} by posthog-gitops pull. The id pins keep identity across renames.`,
     ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
   ];
-  return `${header.join("\n")}
+  return `${header2.join("\n")}
 ${printableYaml((0, import_yaml5.stringify)({ project: project3, [kind2.key]: items2 }, YAML_TEXT))}`;
 }
 function pullFileName(kind2) {
@@ -71604,16 +72120,16 @@ async function resolveExport(ctx, flags2, name, configPath) {
   if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
   const loaded = await readOptionalConfig(configPath, flags2, ctx.io);
   const projects2 = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
-  const matches3 = (loaded?.projects ?? []).flatMap(
+  const matches4 = (loaded?.projects ?? []).flatMap(
     (p) => declaredExports(p).filter((d) => d.name === name).map((object) => ({ project: p.project, object }))
   );
-  const inProjects = new Set(matches3.map((m) => m.project));
+  const inProjects = new Set(matches4.map((m) => m.project));
   if (inProjects.size > 1) {
     throw new UserError(
       `"${name}" is declared in projects ${[...inProjects].join(", ")}: point --config at one project's files`
     );
   }
-  const found2 = matches3[0];
+  const found2 = matches4[0];
   const choice2 = projectChoice(flags2, ctx.io);
   const project3 = found2?.project ?? choice2.project ?? (projects2.size === 1 ? [...projects2][0] : void 0);
   if (project3 === void 0) {
@@ -72632,11 +73148,11 @@ init_text();
 var COMMENT_LIMIT = 65536;
 var MAX_PAGES = 100;
 var TIMEOUT_MS = 3e4;
-function commentMarker(header) {
-  return `<!-- posthog-gitops-comment: ${encodeURIComponent(header)} -->`;
+function commentMarker(header2) {
+  return `<!-- posthog-gitops-comment: ${encodeURIComponent(header2)} -->`;
 }
-function commentBody(header, markdown, limit = COMMENT_LIMIT) {
-  const marker = commentMarker(header);
+function commentBody(header2, markdown, limit = COMMENT_LIMIT) {
+  const marker = commentMarker(header2);
   let text2 = markdown.endsWith("\n") ? markdown : `${markdown}
 `;
   let dropped = 0;
@@ -72657,18 +73173,18 @@ _${dropped} more ${dropped === 1 ? "section" : "sections"} left out to fit this 
   }
   return body();
 }
-async function upsertComment(target, markdown, fetchImpl = fetch) {
-  const api = new GitHubApi(target, fetchImpl);
-  const [owner, name] = target.repository.split("/");
-  if (!owner || !name || target.repository.split("/").length !== 2) {
-    throw new Error(`GITHUB_REPOSITORY is not owner/name: ${JSON.stringify(target.repository)}`);
+async function upsertComment(target2, markdown, fetchImpl = fetch) {
+  const api = new GitHubApi(target2, fetchImpl);
+  const [owner, name] = target2.repository.split("/");
+  if (!owner || !name || target2.repository.split("/").length !== 2) {
+    throw new Error(`GITHUB_REPOSITORY is not owner/name: ${JSON.stringify(target2.repository)}`);
   }
   const repo = `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
-  const body = commentBody(target.header, markdown);
-  const marker = commentMarker(target.header);
+  const body = commentBody(target2.header, markdown);
+  const marker = commentMarker(target2.header);
   const me = botless(await api.viewerLogin());
   const mine = await api.findComment(
-    `/repos/${repo}/issues/${target.pullNumber}/comments?per_page=100`,
+    `/repos/${repo}/issues/${target2.pullNumber}/comments?per_page=100`,
     (c) => botless(c.user?.login ?? "") === me && (c.body ?? "").split(/\r?\n/).includes(marker)
   );
   if (mine) {
@@ -72679,7 +73195,7 @@ async function upsertComment(target, markdown, fetchImpl = fetch) {
   }
   const created = await api.send(
     "POST",
-    `/repos/${repo}/issues/${target.pullNumber}/comments`,
+    `/repos/${repo}/issues/${target2.pullNumber}/comments`,
     {
       body
     }
@@ -72688,10 +73204,10 @@ async function upsertComment(target, markdown, fetchImpl = fetch) {
 }
 var botless = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
 var GitHubApi = class {
-  constructor(target, fetchImpl) {
-    this.target = target;
+  constructor(target2, fetchImpl) {
+    this.target = target2;
     this.fetchImpl = fetchImpl;
-    this.apiUrl = target.apiUrl.replace(/\/+$/, "");
+    this.apiUrl = target2.apiUrl.replace(/\/+$/, "");
   }
   target;
   fetchImpl;
@@ -72865,7 +73381,7 @@ function installEnv(env) {
 }
 
 // src/action/run.ts
-import { randomUUID as randomUUID8 } from "node:crypto";
+import { randomUUID as randomUUID9 } from "node:crypto";
 import { readFileSync as readFileSync5, writeFileSync as writeFileSync3 } from "node:fs";
 import { join as join4 } from "node:path";
 async function runAction(ctx) {
@@ -72947,7 +73463,7 @@ function planSummary(file) {
   return { total: summary4.total, destructive: summary4.destructive === true, ...scope ? { scope } : {} };
 }
 function showMarkdown(report2, markdown) {
-  const token = `posthog-gitops-${randomUUID8()}`;
+  const token = `posthog-gitops-${randomUUID9()}`;
   report2.startGroup("Plan (markdown)");
   report2.info(`::stop-commands::${token}`);
   report2.info(markdown.replace(/\n$/, ""));
@@ -73028,7 +73544,7 @@ function commentOn(inputs, env) {
     return void 0;
   }
   const apiUrl = env.GITHUB_API_URL || "https://api.github.com";
-  const target = {
+  const target2 = {
     apiUrl,
     graphqlUrl: env.GITHUB_GRAPHQL_URL || `${apiUrl.replace(/\/+$/, "")}/graphql`,
     token: inputs.githubToken,
@@ -73037,8 +73553,8 @@ function commentOn(inputs, env) {
     header: inputs.commentHeader
   };
   return async (markdown) => {
-    if (target.token === "") throw new Error("input github-token is empty");
-    const done = await upsertComment(target, markdown);
+    if (target2.token === "") throw new Error("input github-token is empty");
+    const done = await upsertComment(target2, markdown);
     info(`${done.action === "created" ? "Created" : "Updated"} the pull-request comment ${done.url}`);
   };
 }

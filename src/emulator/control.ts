@@ -1,7 +1,7 @@
 /**
  * Control endpoints under `/_emulator/` (docs/architecture.md): no auth, never faulted, throttled or
  * logged. `GET/DELETE requests`, `GET/POST faults`, `POST reset`, `GET state`, `POST seed`,
- * `POST upgrade_queries`.
+ * `POST upgrade_queries`, `POST sessions`.
  * They refuse browsers (SPEC §8): a request whose `Origin` is not the emulator's own, or whose
  * `Sec-Fetch-Site` says another site sent it, gets a 403, so a web page cannot reconfigure or read a
  * developer's local emulator. Tools (curl, the test helpers, the CLI) send neither header.
@@ -21,6 +21,8 @@ export interface ControlTarget {
   loadSeed(seed: unknown): void;
   /** `POST upgrade_queries`: the service's rewrite of stored insight queries, now (query-upgrades.ts). */
   upgradeQueries(body: unknown): unknown;
+  /** `POST sessions` `{"user": id}`: a browser session of that user (sessions.ts). */
+  openSession(body: unknown): unknown;
 }
 
 /** A Host header's syntax: a name or an address, and a port. */
@@ -148,6 +150,8 @@ export async function handleControl(
         return sendReply(res, { status: 204 });
       case "POST /_emulator/upgrade_queries":
         return sendReply(res, { status: 200, body: target.upgradeQueries(json) });
+      case "POST /_emulator/sessions":
+        return sendReply(res, { status: 201, body: target.openSession(json) });
       default:
         return sendReply(res, {
           status: 404,

@@ -309,6 +309,8 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     quick_filters: [],
     dashboard_templates: [],
     view_logs: [],
+    access_controls: [],
+    sessions: [],
     sequences: { dashboard: 6, tile: 3, insight: 1, text: 3, feature_flag: 9, cohort: 5 },
   };
 }

@@ -56,15 +56,10 @@ export function notAuthenticated(): ApiError {
   );
 }
 
-export function authenticationFailed(): ApiError {
-  return new ApiError(
-    401,
-    errorBody(
-      "authentication_error",
-      "authentication_failed",
-      "Personal API key found in request Authorization header is invalid.",
-    ),
-  );
+export function authenticationFailed(
+  detail = "Personal API key found in request Authorization header is invalid.",
+): ApiError {
+  return new ApiError(401, errorBody("authentication_error", "authentication_failed", detail));
 }
 
 export function methodNotAllowed(method: string): ApiError {

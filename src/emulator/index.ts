@@ -18,6 +18,7 @@ import { buildRouter } from "./routes/index.js";
 import { normaliseSeed } from "./seed.js";
 import { handleRequest, type ServerState } from "./server.js";
 import { defaultService, mergeService, type ServiceOptions, type ServiceSettings } from "./service.js";
+import { openSession } from "./sessions.js";
 import { Store } from "./store.js";
 import type { LogEntry, StoreData } from "./types.js";
 
@@ -153,6 +154,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           },
           upgradeQueries: (body) =>
             upgradeStoredQueries(store, new Date(clock.now()), parseUpgradeOptions(body)),
+          openSession: (body) => openSession(store, body, new Date(clock.now())),
         },
         req,
         res,

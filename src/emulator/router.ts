@@ -4,6 +4,7 @@
  * Each route declares the API-key scope it needs; `scope: null` means the action has no scope mapping.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import type { Principal } from "./auth.js";
 import type { Reply } from "./errors.js";
 import type { Store } from "./store.js";
 import type { ApiKeyRecord, OrganizationRecord, ProjectRecord, UserRecord } from "./types.js";
@@ -17,8 +18,12 @@ export interface Ctx {
   body: unknown;
   headers: IncomingHttpHeaders;
   store: Store;
+  /** Who the request acts as (auth.ts): a key's user, a session's user, or a sharing token's visitor. */
+  principal: Principal;
+  /** The caller; for a sharing token, the anonymous user (a member of no organization). */
   user: UserRecord;
-  key: ApiKeyRecord;
+  /** The personal API key of the request, when a key authenticated it. */
+  key: ApiKeyRecord | undefined;
   /** Set on `/api/projects/:project/...` routes after access checks. */
   project: ProjectRecord;
   /** The project's organization, or the `:org` of organization routes. */
@@ -42,6 +47,13 @@ export interface RouteSpec {
   legacy?: boolean;
   /** Throttle bucket: events endpoints have their own, lower limits. */
   bucket?: "default" | "events";
+  /**
+   * Sharing tokens: `view` marks a route of a view that takes them (`sharing_enabled_actions`: its
+   * authentication failures answer 403), `action` one of the actions a token may call.
+   */
+  sharing?: "view" | "action";
+  /** The view's `create` action: short of resource-wide access it is refused outright (access.ts). */
+  creates?: boolean;
   handler: Handler;
 }
 
@@ -69,6 +81,12 @@ export class Router {
       })
       .join("/");
     this.routes.push({ ...spec, regex: new RegExp(`^${source}/?$`), names });
+  }
+
+  /** Whether the view at `rawPath` takes sharing tokens (any of its routes is marked `sharing`). */
+  takesSharingTokens(rawPath: string): boolean {
+    const path = rawPath.replace(/^\/api\/environments\//, "/api/projects/");
+    return this.routes.some((route) => route.sharing !== undefined && route.regex.test(path));
   }
 
   /** HEAD is served by the GET route (Node drops the body). */

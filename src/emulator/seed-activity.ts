@@ -22,7 +22,9 @@ export function normaliseActivity(list: (key: string) => Raw[], at: string) {
     updated_at: str(c.updated_at, at),
   }));
   const sharing: StoreData["sharing"] = list("sharing").map((s) => ({
-    dashboard_id: Number(s.dashboard_id),
+    dashboard_id: s.dashboard_id === undefined || s.dashboard_id === null ? null : Number(s.dashboard_id),
+    ...(Number.isInteger(s.insight_id) ? { insight_id: s.insight_id as number } : {}),
+    ...(Number.isInteger(s.team_id) ? { team_id: s.team_id as number } : {}),
     enabled: s.enabled === true,
     access_token: str(s.access_token, randomBytes(22).toString("base64url")),
     created_at: str(s.created_at, at),

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { defaultSeed } from "./default-seed.js";
 import { DEFAULT_FOLDER } from "./records.js";
 import { NEWEST_DESTINATIONS } from "./routes/destinations.js";
+import { normaliseAccess } from "./seed-access.js";
 import { normaliseActivity } from "./seed-activity.js";
 import { SeedError } from "./seed-error.js";
 import { normaliseFlagData } from "./seed-flags.js";
@@ -274,6 +275,7 @@ export function normaliseSeed(
     batch_exports,
     ...normaliseActivity((key) => list(seed, key), at),
     ...flagData,
+    ...normaliseAccess((key) => list(seed, key), at),
     insights: content.insights,
     sequences: {
       ...next,

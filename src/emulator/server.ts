@@ -1,17 +1,25 @@
 /**
  * One API request from socket to reply, in the service's order: injected faults (latency, reset,
- * status), body limits and parsing, routing, authentication, project access and scope, throttling,
- * then the handler. Every failure becomes the service's error body; nothing escapes as a crash.
+ * status), body limits and parsing, routing, authentication (a key, a session or a sharing token),
+ * project access, scope and access rules, throttling (keys only), then the handler. Every failure becomes the service's error body; nothing escapes as a crash.
  * Control endpoints (`/_emulator/`) bypass faults, throttling and the request log.
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Clock } from "../clock.js";
-import { authenticate, authorizeOrganization, authorizeProject, checkScope } from "./auth.js";
+import { CONTROLLED_RESOURCES, requiredLevel, requireResourceAccess } from "./access.js";
+import {
+  authenticate,
+  authorizeOrganization,
+  authorizeProject,
+  checkPrincipalScope,
+  type Principal,
+} from "./auth.js";
 import { disallowedHost } from "./control.js";
 import {
   ApiError,
   errorForStatus,
+  forbidden,
   methodNotAllowed,
   notFound,
   type Reply,
@@ -23,7 +31,7 @@ import { parseJsonBody, readBody, sendReply, tooLarge } from "./http.js";
 import { type Bucket, DEFAULT_LIMITS, type RateLimiter, type Window } from "./rate-limit.js";
 import type { Ctx, Router } from "./router.js";
 import type { Store } from "./store.js";
-import type { LogEntry } from "./types.js";
+import type { LogEntry, OrganizationRecord, ProjectRecord } from "./types.js";
 
 export interface ServerState {
   store: Store;
@@ -142,7 +150,15 @@ async function dispatch(
     match = { kind: "none" };
   if (match.kind === "none")
     throw url.pathname.startsWith("/api/") ? notFound("Endpoint not found.") : notFound();
-  const principal = authenticate(store, req.headers.authorization, body, url.searchParams);
+  const principal = authenticate(store, {
+    method,
+    authorization: req.headers.authorization,
+    cookie: req.headers.cookie,
+    csrfHeader: header(req.headers["x-csrftoken"]),
+    body,
+    query: url.searchParams,
+    sharingView: router.takesSharingTokens(url.pathname),
+  });
   if (match.kind === "method") {
     const error = methodNotAllowed(method);
     throw new ApiError(405, error.body, { Allow: match.allowed.join(", ") });
@@ -157,25 +173,68 @@ async function dispatch(
     headers: req.headers,
     store,
   } as Ctx;
+  ctx.principal = principal;
   ctx.user = principal.user;
-  ctx.key = principal.key;
+  ctx.key = principal.kind === "key" ? principal.key : undefined;
   ctx.origin = `http://${req.headers.host ?? "127.0.0.1"}`;
   ctx.now = new Date(state.clock.now());
-  if (params.project !== undefined) {
+  if (principal.kind === "sharing") {
+    // SharingTokenPermission: only the view's sharing actions, in the shared resource's project.
+    if (route.sharing !== "action") throw forbidden("You do not have permission to perform this action.");
+    const access = sharedProject(store, principal, params.project);
+    ctx.project = access.project;
+    ctx.org = access.org;
+  } else if (params.project !== undefined) {
     const access = authorizeProject(store, principal, params.project, route.scope);
     ctx.project = access.project;
     ctx.org = access.org;
+    const resource = typeof route.scope === "string" ? route.scope.split(":")[0] : undefined;
+    if (route.scope && resource !== undefined && CONTROLLED_RESOURCES.has(resource)) {
+      requireResourceAccess(ctx, resource, requiredLevel(route.scope), route.creates === true);
+    }
   } else if (params.org !== undefined) {
     ctx.org = authorizeOrganization(store, principal, params.org, route.scope);
   } else {
-    checkScope(store, principal.key, route.scope);
+    checkPrincipalScope(store, principal, route.scope);
   }
-  const bucket: Bucket = route.bucket ?? "default";
-  const windows = state.faults().rateLimit ?? state.optionLimits ?? DEFAULT_LIMITS[bucket];
-  const wait = state.limiter.check(principal.key.key, bucket, windows, state.clock.now());
-  if (wait > 0) throw throttled(wait);
+  // The service's throttles count personal API key requests only (sessions and sharing tokens pass).
+  if (principal.kind === "key") {
+    const bucket: Bucket = route.bucket ?? "default";
+    const windows = state.faults().rateLimit ?? state.optionLimits ?? DEFAULT_LIMITS[bucket];
+    const wait = state.limiter.check(principal.key.key, bucket, windows, state.clock.now());
+    if (wait > 0) throw throttled(wait);
+  }
   if (bodyError !== undefined) throw bodyError;
   const reply = await route.handler(ctx);
   if (method !== "GET" && reply.status < 400) store.touch();
   return reply;
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The project a sharing token reaches: its configuration's (the shared dashboard's or insight's), not
+ * the one the path names, as the service takes the team from the token.
+ */
+function sharedProject(
+  store: Store,
+  principal: Extract<Principal, { kind: "sharing" }>,
+  rawProject: string | undefined,
+): { project: ProjectRecord; org: OrganizationRecord } {
+  const s = principal.sharing;
+  const teamId =
+    s.team_id ??
+    (s.dashboard_id !== null
+      ? store.data.dashboards.find((d) => d.id === s.dashboard_id)?.team_id
+      : undefined) ??
+    (typeof s.insight_id === "number"
+      ? store.data.insights.find((i) => i.id === s.insight_id)?.team_id
+      : undefined) ??
+    (rawProject !== undefined && /^\d+$/.test(rawProject) ? Number(rawProject) : undefined);
+  const project = teamId === undefined ? undefined : store.project(teamId);
+  const org = project ? store.organization(project.organization) : undefined;
+  if (!project || !org) throw notFound("Project not found.");
+  return { project, org };
 }

@@ -2,6 +2,7 @@
  * The in-memory store: the `StoreData` plus lookups shared by the routes. Every mutation goes through a
  * route that calls `touch()`, which is how `--state` persistence knows to write.
  */
+import { isProjectAdmin } from "./access.js";
 import type {
   CohortRecord,
   DashboardRecord,
@@ -51,9 +52,12 @@ export class Store {
     return user.organizations.some((m) => m.id === orgId);
   }
 
-  /** Organization admins and owners administer every project of the organization. */
+  /**
+   * Organization admins and owners administer every project of the organization; with access control,
+   * so does a member the project's rules make its admin (access.ts).
+   */
   isProjectAdmin(user: UserRecord, project: ProjectRecord): boolean {
-    return user.organizations.some((m) => m.id === project.organization && m.level !== "member");
+    return isProjectAdmin(this, user, project);
   }
 
   /** A live (not soft-deleted) dashboard of the project. */

@@ -174,7 +174,12 @@ export interface CollaboratorRecord {
 }
 
 export interface SharingRecord {
-  dashboard_id: number;
+  /** The dashboard shared, or null for an insight's configuration (`insight_id`). */
+  dashboard_id: number | null;
+  /** The insight shared, when this is an insight's configuration. */
+  insight_id?: number | null;
+  /** The configuration's project; by default the shared dashboard's or insight's. */
+  team_id?: number;
   enabled: boolean;
   access_token: string;
   created_at: string;
@@ -262,6 +267,41 @@ export interface EventRecord {
   timestamp: string;
   properties: Record<string, unknown>;
   elements_chain: string;
+}
+
+/** The levels of an access control rule: `none` … `manager` for resources, `none`/`member`/`admin` for a project. */
+export type AccessLevel = "none" | "viewer" | "editor" | "manager" | "member" | "admin";
+
+/**
+ * An access control rule (the service's `AccessControl` row, newest access control): on one object
+ * (`resource_id`) or on a whole resource of a project (`resource_id` null; `project` rules name the
+ * project's own id), for one member (`organization_member`: the member's user id) or for every member
+ * (null). Roles are not modelled. Rules take effect only while the organization has the access-control
+ * feature (access.ts).
+ */
+export interface AccessControlRecord {
+  id: string;
+  team_id: number;
+  /** `project`, `dashboard`, `insight`, `sharing_configuration`, ... (the service's scope objects). */
+  resource: string;
+  resource_id: string | null;
+  access_level: AccessLevel;
+  organization_member: number | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * A browser session (Django's session cookie): the user it signs in, and the CSRF token its unsafe
+ * requests must echo. Opened through the control surface (`POST /_emulator/sessions`), as a test's
+ * `force_login`; the service's login flow (passwords, two-factor) is not modelled.
+ */
+export interface SessionRecord {
+  id: string;
+  user: number;
+  csrf_token: string;
+  created_at: string;
 }
 
 /**
@@ -416,6 +456,10 @@ export interface StoreData {
   quick_filters: QuickFilterRecord[];
   dashboard_templates: DashboardTemplateRecord[];
   view_logs: ViewLogRecord[];
+  /** Access control rules (access.ts). */
+  access_controls: AccessControlRecord[];
+  /** Open browser sessions. */
+  sessions: SessionRecord[];
   /** Next integer ids (dashboards, tiles, insights, text cards, feature flags, cohorts). */
   sequences: {
     dashboard: number;

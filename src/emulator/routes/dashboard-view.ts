@@ -2,6 +2,7 @@
  * How dashboards look from the outside: the Basic (list) and full (retrieve/create/update) shapes. The
  * permission rules they depend on are in dashboard-access.ts.
  */
+import { userAccessLevel } from "../access.js";
 import type { Ctx } from "../router.js";
 import { isNewest } from "../service.js";
 import type { DashboardRecord } from "../types.js";
@@ -39,7 +40,7 @@ export function renderBasic(ctx: Ctx, d: DashboardRecord) {
     restriction_level: d.restriction_level,
     effective_restriction_level: effectiveRestriction(ctx, d),
     effective_privilege_level: privilege,
-    user_access_level: privilege === 37 ? "editor" : "viewer",
+    user_access_level: userAccessLevel(ctx, "dashboard", d),
     access_control_version: d.restriction_level > 21 ? "v1" : "v2",
     last_refresh: d.last_refresh,
     team_id: d.team_id,

@@ -9,6 +9,7 @@
  * else is a 404. Newest dashboards also show `folder` (`?folder=` lists a folder's direct children).
  */
 
+import { filterByAccess, requireAccess } from "../access.js";
 import { invalid, notFound, serverError } from "../errors.js";
 import { asBody, isDict, parseBool, parseInteger, parseString } from "../fields.js";
 import { offsetPage } from "../pagination.js";
@@ -50,7 +51,12 @@ function list(ctx: Ctx) {
   const mode = ctx.query.get("creation_mode");
   const folder = isNewest(ctx.store) ? ctx.query.get("folder") : null;
   const needle = search?.toLowerCase() ?? "";
-  const items = ctx.store.data.dashboards.filter(
+  const visible = filterByAccess(
+    ctx,
+    "dashboard",
+    ctx.store.data.dashboards.filter((d) => d.team_id === ctx.project.id),
+  );
+  const items = visible.filter(
     (d) =>
       d.team_id === ctx.project.id &&
       !d.deleted &&
@@ -141,7 +147,9 @@ function create(ctx: Ctx) {
 }
 
 function retrieve(ctx: Ctx) {
-  return { status: 200, body: renderDashboard(ctx, findDashboard(ctx, ctx.params.id)) };
+  const d = findDashboard(ctx, ctx.params.id);
+  requireAccess(ctx, "dashboard", d, "viewer");
+  return { status: 200, body: renderDashboard(ctx, d) };
 }
 
 /** Whether the body may reach a soft-deleted dashboard (a restore). */
@@ -156,6 +164,7 @@ function update(ctx: Ctx, partial: boolean) {
   const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
   const d = ctx.store.data.dashboards.find((x) => x.id === id && x.team_id === ctx.project.id);
   if (!d || (d.deleted && !reachesDeleted(ctx, body, partial))) throw notFound();
+  requireAccess(ctx, "dashboard", d, "editor");
   requireEdit(ctx, d);
   const draft = structuredClone(d);
   applyDashboardBody(ctx, draft, body, false);
@@ -177,6 +186,7 @@ function update(ctx: Ctx, partial: boolean) {
 
 function moveTile(ctx: Ctx) {
   const d = findDashboard(ctx, ctx.params.id);
+  requireAccess(ctx, "dashboard", d, "editor");
   requireEdit(ctx, d);
   const body = asBody(ctx.body);
   const tileBody = isDict(body.tile) ? body.tile : undefined;
@@ -184,6 +194,8 @@ function moveTile(ctx: Ctx) {
   if (!tile) throw invalid("Tile not found.", "tile");
   const target = ctx.store.dashboard(ctx.project.id, Number(body.toDashboard));
   if (!target) throw notFound();
+  // The tile lands on the target: the caller must be able to edit it too [inferred wording].
+  requireAccess(ctx, "dashboard", target, "editor");
   d.tiles = d.tiles.filter((t) => t !== tile);
   target.tiles.push(tile);
   return { status: 200, body: renderDashboard(ctx, d) };
@@ -318,7 +330,7 @@ export function registerDashboards(router: Router): void {
   const read = "dashboard:read";
   const write = "dashboard:write";
   router.add({ method: "GET", pattern: BASE, scope: read, handler: list });
-  router.add({ method: "POST", pattern: BASE, scope: write, handler: create });
+  router.add({ method: "POST", pattern: BASE, scope: write, creates: true, handler: create });
   router.add({
     method: "POST",
     pattern: `${BASE}/create_from_template_json`,

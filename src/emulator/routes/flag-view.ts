@@ -2,7 +2,8 @@
  * How a feature flag looks from the outside (the service's `FeatureFlagSerializer`): the stored
  * filters (or the legacy default group when a flag has none) with `cohort_name` added to every cohort
  * property and `group_key_names` to `$group_key` properties of group conditions, encrypted payloads in
- * plain text (every caller of the emulator uses a personal API key), `evaluation_contexts` blanked on
+ * plain text to a personal API key and as the redacted placeholder to anyone else (a browser session),
+ * `evaluation_contexts` blanked on
  * list and retrieve unless the service flag `flag-evaluation-tags` is on, tags only with the
  * organization's tagging feature, and the computed fields (status, experiments, eligibility).
  */
@@ -13,7 +14,7 @@ import { flagOn } from "../service.js";
 import type { FeatureFlagRecord } from "../types.js";
 import { userBasic } from "./dashboard-access.js";
 import { flagProperties } from "./flag-filters.js";
-import { decryptPayload } from "./flag-payloads.js";
+import { decryptPayload, REDACTED_PAYLOAD_VALUE } from "./flag-payloads.js";
 
 const DAY = 86_400_000;
 
@@ -55,8 +56,13 @@ function readFilters(ctx: Ctx, flag: FeatureFlagRecord): Record<string, unknown>
     }
   }
   if (flag.has_encrypted_payloads && isDict(filters.payloads)) {
+    // The service decrypts for a personal API key only; anything else gets the placeholder.
+    const key = ctx.principal.kind === "key";
     filters.payloads = Object.fromEntries(
-      Object.entries(filters.payloads).map(([k, v]) => [k, typeof v === "string" ? decryptPayload(v) : v]),
+      Object.entries(filters.payloads).map(([k, v]) => [
+        k,
+        typeof v !== "string" ? v : key ? decryptPayload(v) : REDACTED_PAYLOAD_VALUE,
+      ]),
     );
   }
   return filters;

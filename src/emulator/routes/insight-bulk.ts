@@ -3,6 +3,7 @@
  * or restore several insights, answering which were done and which were skipped and why. A restored
  * insight's tiles come back except on dashboards the caller may not edit.
  */
+import { canAccess } from "../access.js";
 import { collectInvalid, invalid, required } from "../errors.js";
 import { asBody, parseInteger } from "../fields.js";
 import type { Ctx, Router } from "../router.js";
@@ -38,6 +39,12 @@ function bulk(ctx: Ctx, restore: boolean) {
       skipped.push({ id, reason: "Insight not found" });
       continue;
     }
+    // An insight the caller may not edit (access control rules) is skipped, not refused; the
+    // reason's wording is the object permission's [inferred].
+    if (!canAccess(ctx, "insight", insight, "editor")) {
+      skipped.push({ id, reason: "You do not have editor access to this resource." });
+      continue;
+    }
     insight.deleted = !restore;
     insight.updated_at = ctx.now.toISOString();
     for (const d of ctx.store.data.dashboards) {
@@ -60,6 +67,7 @@ export function registerBulkInsightActions(router: Router, base: string): void {
     pattern: `${base}/bulk_delete`,
     scope: write,
     bucket,
+    sharing: "view",
     handler: (ctx) => bulk(ctx, false),
   });
   router.add({
@@ -67,6 +75,7 @@ export function registerBulkInsightActions(router: Router, base: string): void {
     pattern: `${base}/bulk_restore`,
     scope: write,
     bucket,
+    sharing: "view",
     handler: (ctx) => bulk(ctx, true),
   });
 }

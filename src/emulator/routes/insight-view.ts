@@ -8,9 +8,10 @@
  */
 import { createHash } from "node:crypto";
 import { QueryUpgradeError, upgradeQuery } from "../../queries/upgrade.js";
+import { userAccessLevel } from "../access.js";
 import { notFound, serverError } from "../errors.js";
 import type { Ctx } from "../router.js";
-import type { DashboardRecord, InsightRecord, TileRecord } from "../types.js";
+import type { DashboardRecord, InsightRecord, SharingRecord, TileRecord } from "../types.js";
 import { effectiveRestriction, privilegeLevel, userBasic } from "./dashboard-access.js";
 import { applyDashboardFilters, queryFromFilters } from "./insight-filters.js";
 
@@ -29,11 +30,38 @@ export function liveTilesOf(
   return out.sort((a, b) => a.tile.id - b.tile.id);
 }
 
+/**
+ * `get_connected_insight_ids`: the insights a sharing configuration opens, the shared insight, or the
+ * insights on the shared dashboard's live tiles; none once the insight or dashboard is deleted.
+ */
+export function connectedInsightIds(ctx: Ctx, sharing: SharingRecord): Set<number> {
+  const live = (id: number | null | undefined) =>
+    ctx.store.data.insights.some((i) => i.id === id && !i.deleted);
+  if (typeof sharing.insight_id === "number") {
+    return new Set(live(sharing.insight_id) ? [sharing.insight_id] : []);
+  }
+  const dashboard = ctx.store.data.dashboards.find((d) => d.id === sharing.dashboard_id);
+  if (!dashboard || dashboard.deleted) return new Set();
+  return new Set(
+    dashboard.tiles
+      .filter((t) => t.deleted !== true && typeof t.insight_id === "number" && live(t.insight_id))
+      .map((t) => t.insight_id as number),
+  );
+}
+
+/** The insights of the project a request may reach: a sharing token's connected ones only. */
+export function reachableInsights(ctx: Ctx, includeDeleted = false): InsightRecord[] {
+  const connected =
+    ctx.principal.kind === "sharing" ? connectedInsightIds(ctx, ctx.principal.sharing) : undefined;
+  return ctx.store.data.insights.filter(
+    (i) =>
+      i.team_id === ctx.project.id && (includeDeleted || !i.deleted) && (!connected || connected.has(i.id)),
+  );
+}
+
 /** A live insight of the current project by numeric id, else by short id (the service tries both). */
 export function findInsight(ctx: Ctx, rawId: string | undefined, includeDeleted = false): InsightRecord {
-  const pool = ctx.store.data.insights.filter(
-    (i) => i.team_id === ctx.project.id && (includeDeleted || !i.deleted),
-  );
+  const pool = reachableInsights(ctx, includeDeleted);
   const id = rawId ?? "";
   const byPk = /^\d+$/.test(id) ? pool.find((i) => i.id === Number(id)) : undefined;
   const found = byPk ?? pool.find((i) => i.short_id === id);
@@ -55,17 +83,20 @@ function shownQuery(insight: InsightRecord): unknown {
   }
 }
 
-/** Whether the deprecated `dashboards` field is served: always, unless the opt-in is enforced. */
+/**
+ * `should_serve_deprecated_dashboards_field`: always, unless the opt-in is enforced; then first-party
+ * callers (a session, a sharing token) still get it and a personal API key only when it asks
+ * `?include_dashboards=true`.
+ */
 function servesDashboardsField(ctx: Ctx): boolean {
   if (!ctx.store.data.service.insight_dashboards_opt_in_enforced) return true;
+  if (ctx.principal.kind !== "key") return true;
   return /^(1|true|t|yes|y|on)$/i.test(ctx.query.get("include_dashboards") ?? "");
 }
 
-/** `manager` for the creator and organization admins, `editor` for the other members. */
-function accessLevel(ctx: Ctx, insight: InsightRecord): string {
-  return insight.created_by === ctx.user.id || ctx.store.isProjectAdmin(ctx.user, ctx.project)
-    ? "manager"
-    : "editor";
+/** The caller's `user_access_level` on the insight (access.ts); null for a sharing token's visitor. */
+function accessLevel(ctx: Ctx, insight: InsightRecord): string | null {
+  return userAccessLevel(ctx, "insight", insight);
 }
 
 /** The cache key the service shows as `filters_hash`: it changes with the query and the dashboard context. */
@@ -151,7 +182,12 @@ export function renderInsight(ctx: Ctx, insight: InsightRecord, options: ViewOpt
   if (basic.query !== null && filters !== undefined)
     basic.query = applyDashboardFilters(basic.query, filters);
   const lastModifier = ctx.store.user(insight.last_modified_by);
-  const levels = inheritedLevels(ctx, insight);
+  // In a shared context (a sharing token) the service shows the most restricted levels, as its
+  // dashboard serializer does in that context [inferred for insights].
+  const levels =
+    ctx.principal.kind === "sharing"
+      ? { restriction: 37 as const, privilege: 21 as const }
+      : inheritedLevels(ctx, insight);
   const out: Record<string, unknown> = {
     id: basic.id,
     short_id: basic.short_id,

@@ -8,6 +8,7 @@
  * parser does before anything else reads the body. These endpoints carry the service's ClickHouse
  * throttles (240/minute, 1,200/hour), the same bucket as the events endpoints.
  */
+import { filterByAccess, requireAccess } from "../access.js";
 import { forbidden, invalid, serverError } from "../errors.js";
 import { asBody, isDict } from "../fields.js";
 import { offsetPage } from "../pagination.js";
@@ -25,7 +26,13 @@ import {
 import type { InsightRecord } from "../types.js";
 import { registerBulkInsightActions } from "./insight-bulk.js";
 import { KIND_BY_INSIGHT } from "./insight-filters.js";
-import { findInsight, liveTilesOf, renderInsight, renderInsightBasic } from "./insight-view.js";
+import {
+  findInsight,
+  liveTilesOf,
+  reachableInsights,
+  renderInsight,
+  renderInsightBasic,
+} from "./insight-view.js";
 import {
   addTilesOnCreate,
   applyUpdate,
@@ -37,6 +44,15 @@ import { checkQueryOnParse } from "./query-schema.js";
 
 const BASE = "/api/projects/:project/insights";
 const MAX_SEARCH = 200;
+
+/**
+ * The names of the insights a feature flag's dashboard template creates
+ * (posthog/helpers/dashboard_templates.py), which `?hide_feature_flag_insights=true` leaves out.
+ */
+export const FEATURE_FLAG_INSIGHT_NAMES: readonly string[] = [
+  "Feature Flag Called Total Volume",
+  "Feature Flag calls made by unique users per variant",
+];
 
 const truthyParam = (v: string | null) => v !== null && /^(1|true|t|yes|y|on)$/i.test(v.trim());
 
@@ -97,8 +113,11 @@ function list(ctx: Ctx) {
   if (search !== null && search.length > MAX_SEARCH) {
     throw invalid(`Search query must be ${MAX_SEARCH} characters or fewer.`, "search");
   }
-  let items = ctx.store.data.insights.filter((i) => i.team_id === ctx.project.id && !i.deleted);
+  let items = reachableInsights(ctx);
   const shortId = q.get("short_id");
+  // Access control rules hide insights (a sharing token sees its own only); an organization admin
+  // asking by short id sees every insight, as the service lets admins open any insight by its link.
+  if (ctx.principal.kind !== "sharing") items = filterByAccess(ctx, "insight", items, shortId !== null);
   if (shortId !== null) items = items.filter((i) => i.short_id === shortId);
   if (q.has("saved")) {
     const saved = truthyParam(q.get("saved"));
@@ -110,6 +129,9 @@ function list(ctx: Ctx) {
   }
   if (q.has("user")) items = items.filter((i) => i.created_by === ctx.user.id);
   if (q.has("favorited")) items = items.filter((i) => i.favorited);
+  if (truthyParam(q.get("hide_feature_flag_insights"))) {
+    items = items.filter((i) => i.name === null || !FEATURE_FLAG_INSIGHT_NAMES.includes(i.name));
+  }
   const dashboards = q.get("dashboards");
   if (dashboards) {
     for (const id of jsonList(dashboards)) {
@@ -227,6 +249,7 @@ function create(ctx: Ctx) {
 
 function retrieve(ctx: Ctx) {
   const insight = findInsight(ctx, ctx.params.id);
+  if (ctx.principal.kind !== "sharing") requireAccess(ctx, "insight", insight, "viewer");
   const basic = truthyParam(ctx.query.get("basic"));
   const from = ctx.query.get("from_dashboard");
   const placed =
@@ -261,6 +284,7 @@ function update(ctx: Ctx, partial: boolean) {
   const body = asBody(ctx.body);
   // Only a PATCH whose `deleted` is exactly false reaches a soft-deleted insight (a restore).
   const insight = findInsight(ctx, ctx.params.id, partial && body.deleted === false);
+  requireAccess(ctx, "insight", insight, "editor");
   const changes = parseInsightBody(ctx, body, isMcp(ctx) && partial);
   checkLegacyFilters(ctx, changes);
   // All or nothing: a refused dashboard change leaves the insight and its tiles as they were.
@@ -284,15 +308,33 @@ export function registerInsights(router: Router): void {
   const read = "insight:read";
   const write = "insight:write";
   const bucket = "events" as const;
-  router.add({ method: "GET", pattern: BASE, scope: read, bucket, handler: list });
+  // The insight views take sharing tokens (`sharing_enabled_actions`: list and retrieve).
+  const view = "view" as const;
+  router.add({ method: "GET", pattern: BASE, scope: read, bucket, sharing: "action", handler: list });
   registerBulkInsightActions(router, BASE);
-  router.add({ method: "POST", pattern: BASE, scope: write, bucket, handler: create });
-  router.add({ method: "GET", pattern: `${BASE}/:id`, scope: read, bucket, handler: retrieve });
+  router.add({
+    method: "POST",
+    pattern: BASE,
+    scope: write,
+    bucket,
+    sharing: view,
+    creates: true,
+    handler: create,
+  });
+  router.add({
+    method: "GET",
+    pattern: `${BASE}/:id`,
+    scope: read,
+    bucket,
+    sharing: "action",
+    handler: retrieve,
+  });
   router.add({
     method: "PATCH",
     pattern: `${BASE}/:id`,
     scope: write,
     bucket,
+    sharing: view,
     handler: (ctx) => update(ctx, true),
   });
   router.add({
@@ -300,6 +342,7 @@ export function registerInsights(router: Router): void {
     pattern: `${BASE}/:id`,
     scope: write,
     bucket,
+    sharing: view,
     handler: (ctx) => update(ctx, false),
   });
   // The service's ForbidDestroyModel answers a bare 405 with no JSON body.
@@ -308,6 +351,7 @@ export function registerInsights(router: Router): void {
     pattern: `${BASE}/:id`,
     scope: write,
     bucket,
+    sharing: view,
     handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } }),
   });
 }

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { NO_KEY_ACCESS_OLD } from "../auth.js";
-import { forbidden } from "../errors.js";
+import { forbidden, notFound } from "../errors.js";
 import type { Ctx, Router } from "../router.js";
 
 /** A stable, non-secret id for a key (the service's ids are random tokens). */
@@ -15,6 +15,8 @@ function keyId(key: string): string {
 
 function current(ctx: Ctx) {
   const k = ctx.key;
+  // Only a key has a "current key": a session asks for nothing [inferred].
+  if (!k) throw notFound();
   return {
     status: 200,
     body: {

@@ -6,6 +6,7 @@
  * tile) and `reorder_tiles` (repacks positions in a given order). Each needs edit rights on a live
  * dashboard of the project; a tile of another dashboard, or one already deleted, is a 404.
  */
+import { requireAccess } from "../access.js";
 import { ApiError, collectInvalid, forbidden, invalid, notFound, required } from "../errors.js";
 import { asBody, isDict, parseBool, parseChoice, parseInteger, parseString } from "../fields.js";
 import type { Ctx, Router } from "../router.js";
@@ -18,6 +19,7 @@ const BASE = "/api/projects/:project/dashboards/:id";
 
 function editableDashboard(ctx: Ctx): DashboardRecord {
   const d = findDashboard(ctx, ctx.params.id);
+  requireAccess(ctx, "dashboard", d, "editor");
   if (privilegeLevel(ctx, d) < 37) throw forbidden("You don't have edit permissions for this dashboard.");
   return d;
 }

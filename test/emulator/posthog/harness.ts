@@ -245,6 +245,21 @@ export class World {
     return id;
   }
 
+  /**
+   * `AccessControl.objects.create(team=..., resource=..., resource_id=..., access_level=...,
+   * organization_member=...)`: a rule of the project; the member is named by the user's id.
+   */
+  async accessControl(fields: {
+    resource: string;
+    resource_id: number | string | null;
+    access_level: string;
+    organization_member?: number;
+    team?: number;
+  }): Promise<void> {
+    const { team, ...rule } = fields;
+    await this.insert("access_controls", { team_id: team ?? this.team, ...rule });
+  }
+
   /** Adds raw records to a list of the state (a seed's partial records are completed by the emulator). */
   async insert(list: keyof StoreData, ...records: Loose[]): Promise<void> {
     await this.edit((s) => {

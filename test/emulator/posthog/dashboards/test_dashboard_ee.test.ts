@@ -2,7 +2,8 @@
  * Port of PostHog's ee/api/test/test_dashboard.py (newest stored revision, with
  * `test_sharing_edits_limited_to_collaborators`). `APILicensedTest` is an organization with the paid
  * features (TAGGING, ADVANCED_PERMISSIONS, ACCESS_CONTROL); deleting the license is turning them off;
- * `Dashboard.objects.create` is a record of the emulator's state. Not ported:
+ * `Dashboard.objects.create` is a record of the emulator's state; a private project is a project access
+ * control rule (see `makeProjectPrivate`). Not ported:
  * `test_shared_dashboard_in_private_project` (the `/shared_dashboard/` page is not served).
  */
 import { describe, expect, it } from "vitest";
@@ -13,9 +14,14 @@ const { world } = usePostHog({
   world: { features: { tagging: true, advanced_permissions: true, access_control: true } },
 });
 
-const skip = (name: string, reason: string) => it.skip(`${cite(name)} (skipped: ${reason})`, () => {});
-const PRIVATE_PROJECT =
-  "per-project access control (team.access_control with ExplicitTeamMembership) is not modelled: every organization member can reach every project";
+/**
+ * `team.access_control = True`: the stored test makes the project private the way the service did before
+ * its newest access control; the newest service keeps a private project as a project rule giving every
+ * member `none` (the migration from the old model wrote such rules), which is what the port stores.
+ */
+async function makeProjectPrivate() {
+  await world.accessControl({ resource: "project", resource_id: world.team, access_level: "none" });
+}
 
 let next = 800;
 async function dashboardOrm(fields: Record<string, unknown>): Promise<number> {
@@ -27,9 +33,38 @@ async function dashboardOrm(fields: Record<string, unknown>): Promise<number> {
 const dashboardPath = (id: number, rest = "") => projectPath(world.team, `dashboards/${id}${rest}`);
 
 describe("test_dashboard.py (ee)", () => {
-  skip("test_retrieve_dashboard_forbidden_for_project_outsider", PRIVATE_PROJECT);
-  skip("test_retrieve_dashboard_forbidden_for_org_admin", PRIVATE_PROJECT);
-  skip("test_retrieve_dashboard_allowed_for_project_member", PRIVATE_PROJECT);
+  it(cite("test_retrieve_dashboard_forbidden_for_project_outsider"), async () => {
+    await makeProjectPrivate();
+    await world.setLevel(world.user, "member");
+    const id = await dashboardOrm({ name: "private dashboard", created_by: world.user.id });
+    const response = await world.client().get(dashboardPath(id));
+    assertStatus(response, 403);
+  });
+
+  it(cite("test_retrieve_dashboard_forbidden_for_org_admin"), async () => {
+    // The test's name says forbidden; its assertion (kept) is that an organization admin gets in.
+    await makeProjectPrivate();
+    await world.setLevel(world.user, "admin");
+    const id = await dashboardOrm({ name: "private dashboard", created_by: world.user.id });
+    const response = await world.client().get(dashboardPath(id));
+    assertStatus(response, 200);
+  });
+
+  it(cite("test_retrieve_dashboard_allowed_for_project_member"), async () => {
+    await makeProjectPrivate();
+    await world.setLevel(world.user, "member");
+    // `ExplicitTeamMembership.objects.create(team=..., parent_membership=...)`: newest, a project rule
+    // naming the member with `member` access.
+    await world.accessControl({
+      resource: "project",
+      resource_id: world.team,
+      access_level: "member",
+      organization_member: world.user.id,
+    });
+    const id = await dashboardOrm({ name: "private dashboard", created_by: world.user.id });
+    const response = await world.client().get(dashboardPath(id));
+    assertStatus(response, 200);
+  });
 
   for (const level of ["member", "admin"] as const) {
     const who = level === "member" ? "project_member" : "project_admin";
@@ -145,9 +180,10 @@ describe("test_dashboard.py (ee)", () => {
   });
 
   it(cite("test_can_edit_dashboard_description_when_collaboration_not_available"), async () => {
-    // `available_product_features = []`; the test also makes the project private (team.access_control),
-    // which the emulator does not model and which has no effect without the features.
+    // `available_product_features = []` and a private project (team.access_control): without the
+    // entitlement the project rule has no effect.
     await world.setFeatures({});
+    await makeProjectPrivate();
     const userWithoutCollaboration = await world.createUser("no-collaboration-feature@posthog.com");
     const id = await dashboardOrm({ name: "example dashboard" });
     const response = await world

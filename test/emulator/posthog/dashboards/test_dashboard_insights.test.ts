@@ -15,7 +15,15 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../support/emulator.js";
-import { cite, notModelled, notPorted, OTHER_TEAM, P, usePostHogHarness } from "../insights/harness.js";
+import {
+  BOB_KEY,
+  cite,
+  notModelled,
+  notPorted,
+  OTHER_TEAM,
+  P,
+  usePostHogHarness,
+} from "../insights/harness.js";
 
 const name = cite("posthog/api/test/dashboards/test_dashboard.py");
 const { h, clock, api } = usePostHogHarness();
@@ -204,10 +212,28 @@ describe("TestDashboard (insights and tiles)", () => {
     expect(shownDateFrom(response.tiles[0].insight)).toBe("-14d"); // newest source: see test_dashboard_items
   });
 
-  notModelled(
-    name("test_dashboard_filtering_on_properties"),
-    "only the date range of a dashboard's filters is applied to its insights",
-  );
+  it(name("test_dashboard_filtering_on_properties"), async () => {
+    const [dashboardId] = await api.createDashboard({ filters: { date_from: "-24h" } });
+    const [, updated] = await api.updateDashboard(dashboardId, {
+      filters: { date_from: "-24h", properties: [{ key: "prop", value: "val" }] },
+    });
+    expect(updated.filters.properties).toEqual([{ key: "prop", value: "val" }]);
+    await api.createInsight({
+      filters: { hello: "test", date_from: "-7d" },
+      dashboards: [dashboardId],
+      name: "some_item",
+    });
+    const response = await api.getDashboard(dashboardId);
+    expect(response.tiles).toHaveLength(1);
+    expect(response.tiles[0].insight.name).toBe("some_item");
+    // Newest source: the insight is shown as a query (its legacy filters read as `filters: {}`), and the
+    // dashboard's property filters are applied to that query (QueryRunner.apply_dashboard_filters),
+    // validated as DashboardFilter does: a filter without `type` is an event property filter compared
+    // `exact`.
+    expect(response.tiles[0].insight.query.source.properties).toEqual([
+      expect.objectContaining({ key: "prop", value: "val" }),
+    ]);
+  });
 
   it(name("test_dashboard_filter_is_applied_even_if_insight_is_created_before_dashboard"), async () => {
     const [insightId] = await api.createInsight({
@@ -470,14 +496,33 @@ describe("TestDashboard (insights and tiles)", () => {
     expect((await api.getDashboard(dashboardId)).tiles).toHaveLength(1);
   });
 
-  notModelled(
-    name("test_move_tile_respects_access_control", "source"),
-    "per-object access control (AccessControl rows) is not modelled",
-  );
-  notModelled(
-    name("test_move_tile_respects_access_control", "target"),
-    "per-object access control (AccessControl rows) is not modelled",
-  );
+  for (const blocked of ["source", "target"] as const) {
+    it(name("test_move_tile_respects_access_control", blocked), async () => {
+      // The stored test turns on ADVANCED_PERMISSIONS and ROLE_BASED_ACCESS, the entitlement of access
+      // control rules when it was written; the newest user_access_control.py reads ACCESS_CONTROL, which
+      // the default seed's organization has. `user2 = _create_user(..., level=MEMBER)`: bob.
+      await api.setAccessControl(true);
+      const [one] = await api.createDashboard({ name: "dashboard one" });
+      const [two] = await api.createDashboard({ name: "dashboard two" });
+      await api.createInsight({
+        filters: { events: [{ id: "$pageview" }], insight: "TRENDS" },
+        dashboards: [one],
+      });
+      const tile = (await api.getDashboard(one)).tiles[0];
+      await api.addAccessControl({
+        resource: "dashboard",
+        resource_id: blocked === "source" ? one : two,
+        access_level: "none",
+      });
+      const moved = await api.call(
+        "PATCH",
+        `${P}/dashboards/${one}/move_tile`,
+        { tile, toDashboard: two },
+        BOB_KEY,
+      );
+      expect(moved.status, moved.text).toBe(403);
+    });
+  }
 
   it(name("test_update_text_tile_cannot_hijack_other_teams_tile"), async () => {
     const foreignTeam = await foreignProject();

@@ -37,6 +37,11 @@ export interface PostHogFlags {
   /** Turns one of the service's per-team flags on (what PostHog's tests patch `feature_enabled` for). */
   serviceFlag(name: string, on: boolean): Promise<void>;
   api(method: string, path: string, body?: unknown, key?: string): Promise<ApiResponse>;
+  /**
+   * A request in a browser session of the user (`client.force_login(user)` without a key:
+   * `POST /_emulator/sessions`), with the session's cookies and CSRF header.
+   */
+  inSession(user: number, method: string, path: string, body?: unknown): Promise<ApiResponse>;
   /** How many flags the store holds (`FeatureFlag.objects.count()`, soft-deleted ones included). */
   count(): Promise<number>;
 }
@@ -102,6 +107,12 @@ export function usePostHogFlags(): PostHogFlags {
       });
     },
     api: (method, path, body, key) => h.api(method, path, body, key === undefined ? {} : { key }),
+    async inSession(user, method, path, body) {
+      const opened = await h.control("POST", "sessions", { user });
+      const { sessionid, csrftoken } = opened.body;
+      const headers = { Cookie: `sessionid=${sessionid}; csrftoken=${csrftoken}`, "X-CSRFToken": csrftoken };
+      return h.api(method, path, body, { key: null, headers });
+    },
     async count() {
       return ((await h.state()).feature_flags as Json[]).length;
     },

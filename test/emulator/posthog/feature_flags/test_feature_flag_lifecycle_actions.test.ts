@@ -2,7 +2,7 @@
  * Ported from PostHog's products/feature_flags/backend/api/test/test_feature_flag_lifecycle_actions.py:
  * the `enable` / `disable` / `archive` / `unarchive` actions against the emulator. Parametrised cases
  * keep PostHog's case names in brackets. Not modelled, so left out of a case: the activity log
- * (`ActivityLog` rows) and the flags cache; skipped: cases that need session authentication.
+ * (`ActivityLog` rows) and the flags cache; a session is one the emulator opens (`inSession`).
  */
 import { describe, expect, it } from "vitest";
 import { FLAGS, usePostHogFlags } from "./flags-harness.js";
@@ -163,7 +163,25 @@ describe(FILE, () => {
     });
   }
 
-  it.skip(`${FILE}::test_encrypted_payload_is_never_returned_as_ciphertext[session] (skipped: every emulator caller authenticates with a personal API key)`, () => {});
+  it(`${FILE}::test_encrypted_payload_is_never_returned_as_ciphertext[session]`, async () => {
+    // The ciphertext is made the way the service makes it: an encrypted flag written through the API.
+    const created = await ph.api("POST", `${FLAGS}/`, {
+      key: "lifecycle-flag",
+      active: false,
+      is_remote_configuration: true,
+      has_encrypted_payloads: true,
+      filters: { groups: [{ properties: [], rollout_percentage: 100 }], payloads: { true: '"secret"' } },
+    });
+    expect(created.status).toBe(201);
+    const ciphertext = (await ph.row(created.body.id)).filters.payloads.true;
+    // APIBaseTest's client is logged in with a session: anything but a personal API key gets the
+    // placeholder.
+    const response = await ph.inSession(1, "POST", `${FLAGS}/${created.body.id}/enable/`, {});
+    expect(response.status, response.text).toBe(200);
+    // REDACTED_PAYLOAD_VALUE, a JSON-encoded string like every stored payload.
+    expect(response.body.filters.payloads.true).toBe('"********* (encrypted)"');
+    expect((await ph.row(created.body.id)).filters.payloads.true).toBe(ciphertext);
+  });
 
   it(`${FILE}::test_encrypted_payload_is_never_returned_as_ciphertext[personal_api_key]`, async () => {
     // The ciphertext is made the way the service makes it: an encrypted flag written through the API.

@@ -8,6 +8,8 @@
  * Set-up mapping: `self.team` is project 12345 and `self.user` alice (key `phx_emulator`); "another
  * team" is project 12346 of the same organization; "another user" is bob (`phx_emulator_bob`), a
  * member of the organization. Every test names the PostHog test it ports as `path::test_name`.
+ * Note that alice is an organization admin: a case that needs `self.user` to be a plain member says so
+ * (`setLevel`).
  */
 import { beforeEach, expect, it } from "vitest";
 import type { Clock } from "../../../../src/clock.js";
@@ -227,6 +229,56 @@ export class DashboardApi {
   /** Changes stored rows outside the API (`Model.objects.filter(...).update(...)`). */
   async store(mutate: (state: Json) => void): Promise<void> {
     await this.h.reseed<Json>(mutate);
+  }
+
+  /**
+   * `AccessControl.objects.create(team=..., resource=..., resource_id=..., access_level=...,
+   * organization_member=...)`: a rule of the project (the member named by user id).
+   */
+  async addAccessControl(fields: {
+    resource: string;
+    resource_id: number | string | null;
+    access_level: string;
+    organization_member?: number;
+    team_id?: number;
+  }): Promise<void> {
+    await this.store((s) => {
+      s.access_controls.push({ team_id: TEAM, ...fields });
+    });
+  }
+
+  /** `organization_membership.level = ...` for a user of the seed's organization. */
+  async setLevel(userId: number, level: "member" | "admin" | "owner"): Promise<void> {
+    await this.store((s) => {
+      const membership = s.users.find((u: Json) => u.id === userId).organizations[0];
+      membership.level = level;
+    });
+  }
+
+  /** `organization.available_product_features = [...]` of the seed's organization (access control only). */
+  async setAccessControl(on: boolean): Promise<void> {
+    await this.store((s) => {
+      const org = s.organizations.find(
+        (o: Json) => o.id === s.projects.find((p: Json) => p.id === TEAM).organization,
+      );
+      org.features.access_control = on;
+    });
+  }
+
+  /**
+   * `client.force_login(user)` in a browser: a session of the user (`POST /_emulator/sessions`); the
+   * answer is the headers its requests carry (the cookies and, for unsafe methods, the CSRF header).
+   */
+  async login(userId: number): Promise<Record<string, string>> {
+    const opened = await this.h.control("POST", "sessions", { user: userId });
+    expect(opened.status, opened.text).toBe(201);
+    const { sessionid, csrftoken } = opened.body;
+    return { Cookie: `sessionid=${sessionid}; csrftoken=${csrftoken}`, "X-CSRFToken": csrftoken };
+  }
+
+  /** A request with the given headers and no personal API key (a session, a sharing token, nobody). */
+  async anonymous(method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
+    return this.h.api(method, path, body, { key: null, headers });
   }
 }
 

@@ -1,16 +1,15 @@
 /**
  * Ported from PostHog's products/product_analytics/backend/api/test/test_deprecated_dashboards_field.py.
  * The enforcement setting (INSIGHT_DASHBOARDS_OPT_IN_ENFORCED) is the emulator's seed switch
- * `service.insight_dashboards_opt_in_enforced`. The emulator authenticates personal API keys only, so
- * the session, sharing-token and no-authenticator cases are not modelled.
+ * `service.insight_dashboards_opt_in_enforced`. The pure function's cases are checked through the API
+ * it decides for: a personal API key, a browser session (`POST /_emulator/sessions`, Django's
+ * `force_login`) and a sharing token (`?sharing_access_token=`) each reach the insight serializer.
  */
 import { describe, expect, it } from "vitest";
 import { cite, notModelled, notPorted, P, usePostHogHarness } from "./harness.js";
 
 const name = cite("products/product_analytics/backend/api/test/test_deprecated_dashboards_field.py");
 const { api } = usePostHogHarness();
-const SESSION =
-  "session and sharing-token authentication are not modelled: the emulator authenticates personal API keys";
 
 async function enforce(on: boolean) {
   await api.store((s) => {
@@ -20,14 +19,29 @@ async function enforce(on: boolean) {
 
 describe("TestShouldServeDeprecatedDashboardsField", () => {
   notPorted(name("test_serves_when_no_request_in_context"), "internal serialisation without a request");
-  notModelled(name("test_serving_by_access_method_opt_in_and_enforcement", "session_auth"), SESSION);
+  it(name("test_serving_by_access_method_opt_in_and_enforcement", "session_auth"), async () => {
+    const [id] = await api.createInsight({ name: "insight" });
+    await enforce(false);
+    const response = await api.anonymous("GET", `${P}/insights/${id}`, await api.login(1));
+    expect(response.status, response.text).toBe(200);
+    expect("dashboards" in response.body).toBe(true);
+  });
   notModelled(
     name("test_serving_by_access_method_opt_in_and_enforcement", "no_authenticator_is_first_party"),
-    SESSION,
+    "no request reaches the insight serializer without an authenticator through the API (the views answer 403 first); only the service's public pages, which the emulator does not serve, serialize insights that way",
   );
-  notModelled(
+  it(
     name("test_serving_by_access_method_opt_in_and_enforcement", "sharing_token_is_first_party"),
-    SESSION,
+    async () => {
+      const [id] = await api.createInsight({ name: "insight" });
+      await api.store((s) => {
+        s.sharing.push({ dashboard_id: null, insight_id: id, enabled: true, access_token: "first_party" });
+      });
+      await enforce(true);
+      const response = await api.anonymous("GET", `${P}/insights/${id}?sharing_access_token=first_party`);
+      expect(response.status, response.text).toBe(200);
+      expect("dashboards" in response.body).toBe(true);
+    },
   );
 
   // The pure function's cases for a personal API key, checked through the API it decides for.
@@ -76,5 +90,11 @@ describe("TestDeprecatedDashboardsFieldAPI", () => {
     expect(response.body.dashboards).toEqual([dashboard]);
   });
 
-  notModelled(name("test_session_auth_still_receives_deprecated_dashboards_field"), SESSION);
+  it(name("test_session_auth_still_receives_deprecated_dashboards_field"), async () => {
+    const [dashboard, insight] = await setUp();
+    // APIBaseTest's client is logged in with a session.
+    const response = await api.anonymous("GET", `${P}/insights/${insight}/`, await api.login(1));
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.dashboards).toEqual([dashboard]);
+  });
 });

@@ -5,6 +5,8 @@
  * emulator keeps neither) and the comment says so. Cases observable through the served endpoints that
  * need something the emulator does not model are skipped with `notModelled`; cases that need an
  * endpoint it does not serve or assert nothing observable are named with `notPorted` (see harness.ts).
+ * `AccessControl.objects.create` is a rule of the emulator's state (`addAccessControl`); a logged-out
+ * client sends no credentials; `?sharing_access_token=` is served as the service serves it.
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../../support/emulator.js";
@@ -27,9 +29,15 @@ const RESULTS = "computes query results in ClickHouse; the emulator never comput
 const ANALYTICS = "asserts PostHog's product-analytics events, which the emulator does not send";
 const ACTIVITY = "reads the activity log, which the emulator does not keep";
 const DB_QUERIES = "counts database queries";
-const SHARING = "sharing-token access to insights is not modelled";
+const SHARED_PAGE =
+  "renders the public /shared/ page and asserts the query runner's calls, neither of which the emulator serves";
 const VIEWED = "insight views (viewed, my_last_viewed, trending) are not modelled";
-const RBAC = "per-object access control (AccessControl rows) is not modelled";
+/** `ErrorResponsesMixin.unauthenticated_response`. */
+const unauthenticated = (
+  detail = "Authentication credentials were not provided.",
+  code = "not_authenticated",
+) => ({ type: "authentication_error", code, detail, attr: null });
+const NOT_FOUND = { type: "invalid_request", code: "not_found", detail: "Not found.", attr: null };
 const VARIABLES = "insight variables are not modelled";
 const POSTHOG_SKIP = "skipped in PostHog itself";
 
@@ -179,10 +187,24 @@ describe("TestInsight", () => {
     expect(response.body.results[0].favorited).toBe(true);
   });
 
-  notModelled(
-    name("test_hide_feature_flag_insights_filter"),
-    "the names of the feature-flag template insights it hides are not modelled",
-  );
+  it(name("test_hide_feature_flag_insights_filter"), async () => {
+    // FEATURE_FLAG_TOTAL_VOLUME_INSIGHT_NAME and FEATURE_FLAG_UNIQUE_USERS_INSIGHT_NAME
+    // (posthog/helpers/dashboard_templates.py).
+    for (const insightName of [
+      "Feature Flag Called Total Volume",
+      "Feature Flag calls made by unique users per variant",
+      "Regular Insight",
+    ]) {
+      await api.addInsight({ name: insightName, filters: PAGEVIEW_ON_MAC, saved: true, created_by: 1 });
+    }
+    let response = await api.call("GET", `${P}/insights/?saved=true`);
+    expect(response.status).toBe(200);
+    expect(response.body.results.length).toBe(3);
+    response = await api.call("GET", `${P}/insights/?saved=true&hide_feature_flag_insights=true`);
+    expect(response.status).toBe(200);
+    expect(response.body.results.length).toBe(1);
+    expect(response.body.results[0].name).toBe("Regular Insight");
+  });
 
   it(name("test_get_insight_in_dashboard_context"), async () => {
     const [dashboardId] = await api.createDashboard({
@@ -201,7 +223,7 @@ describe("TestInsight", () => {
     expect(inIsolation.filters_hash).not.toBe(onDashboard.filters_hash);
   });
 
-  notPorted(name("test_get_insight_in_shared_context"), SHARING);
+  notPorted(name("test_get_insight_in_shared_context"), SHARED_PAGE);
   notPorted(
     name("test_last_refresh_for_shared_gate_fallback", "missing_row_falls_back_to_insight_created_at"),
     "unit test of an internal function",
@@ -821,10 +843,33 @@ describe("TestInsight", () => {
     expect(response.body.query.source.filters.dateRange.date_from).toBe("-180d");
   });
 
-  notModelled(
-    name("test_dashboard_filters_applied_to_data_visualization_node"),
-    "the stored test predates posthog/schema_migrations/0003_data_visualization_pie_show_total.py: the newest service stamps version 2 on every DataVisualizationNode it reads, so the read query no longer equals the one sent",
-  );
+  it(name("test_dashboard_filters_applied_to_data_visualization_node"), async () => {
+    const [dashboardId] = await api.createDashboard({
+      name: "the dashboard",
+      filters: { date_from: "-180d" },
+    });
+    const query = {
+      kind: "DataVisualizationNode",
+      source: {
+        kind: "HogQLQuery",
+        query: "SELECT count(1) FROM events",
+        filters: { dateRange: { date_from: "-3d" } },
+      },
+    };
+    const [insightId] = await api.createInsight({ query, name: "insight", dashboards: [dashboardId] });
+    let response = await api.call("GET", `${P}/insights/${insightId}/`);
+    expect(response.status).toBe(200);
+    // Newest source: the stored test predates posthog/schema_migrations/0003_data_visualization_pie_
+    // show_total.py. Every read runs the schema upgrade, which brings a DataVisualizationNode to its
+    // latest version and stamps it (`version: 2`); the query is otherwise the one sent.
+    expect(response.body.query).toEqual({ ...query, version: 2 });
+    response = await api.call(
+      "GET",
+      `${P}/insights/${insightId}/?refresh=true&from_dashboard=${dashboardId}`,
+    );
+    expect(response.status).toBe(200);
+    expect(response.body.query.source.filters.dateRange.date_from).toBe("-180d");
+  });
 
   it(name("test_dashboard_filters_applied_to_events_query_data_table_node"), async () => {
     const [dashboardId] = await api.createDashboard({
@@ -860,20 +905,156 @@ describe("TestInsight", () => {
     notPorted(name(test), RESULTS);
   }
 
-  notModelled(
-    name("test_logged_out_user_cannot_retrieve_insight"),
-    "session logout: the emulator authenticates personal API keys only (without one it answers 401, the key authenticator's answer)",
+  // `self.client.logout()`: the requests below carry no personal API key and no session.
+  it(name("test_logged_out_user_cannot_retrieve_insight"), async () => {
+    const insight = await api.addInsight({ filters: PAGEVIEW, short_id: "12345678" });
+    const response = await api.anonymous("GET", `${P}/insights/${insight}/`);
+    // The insight views take sharing tokens, so DRF answers a missing login with 403, not 401.
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual(unauthenticated());
+  });
+
+  /** `SharingConfiguration.objects.create(team=..., insight/dashboard=..., enabled=..., access_token=...)`. */
+  const shareConfig = (fields: Record<string, unknown>) =>
+    api.store((s) => {
+      s.sharing.push({ team_id: TEAM, dashboard_id: null, ...fields });
+    });
+  const withToken = (path: string, token: string) =>
+    api.anonymous("GET", `${path}${path.includes("?") ? "&" : "?"}sharing_access_token=${token}`);
+
+  it(
+    name("test_logged_out_user_can_retrieve_insight_with_correct_insight_sharing_access_token"),
+    async () => {
+      // The persons and events the test creates feed query results, which the emulator does not compute.
+      const insight = await api.addInsight({ name: "Foobar", filters: PAGEVIEW, short_id: "12345678" });
+      await api.addInsight({ name: "Foobar", filters: PAGEVIEW, short_id: "abcdfghi" }); // not shared
+      await shareConfig({ insight_id: insight, enabled: true, access_token: "xyz" });
+      await shareConfig({ enabled: true, access_token: "klm" });
+
+      const invalid = await withToken(`${P}/insights/${insight}/`, "abc");
+      const incorrect = await withToken(`${P}/insights/${insight}/`, "klm");
+      const correct = await withToken(`${P}/insights/${insight}/`, "xyz");
+      const correctList = await withToken(`${P}/insights/`, "xyz");
+
+      expect(invalid.status, invalid.text).toBe(403);
+      expect(invalid.body).toEqual(
+        unauthenticated("Sharing access token is invalid.", "authentication_failed"),
+      );
+      expect(incorrect.status, incorrect.text).toBe(404);
+      expect(incorrect.body).toEqual(NOT_FOUND);
+      expect(correct.status, correct.text).toBe(200);
+      expect(correct.body).toMatchObject({ name: "Foobar" });
+      expect(correctList.status, correctList.text).toBe(200);
+      // abcdfghi is not returned: it is not related to this sharing configuration.
+      expect(correctList.body.count).toBe(1);
+      expect(correctList.body.results[0]).toMatchObject({
+        id: insight,
+        name: "Foobar",
+        short_id: "12345678",
+      });
+    },
   );
-  for (const test of [
-    "test_logged_out_user_can_retrieve_insight_with_correct_insight_sharing_access_token",
-    "test_logged_out_user_cannot_retrieve_deleted_insight_with_correct_insight_sharing_access_token",
-    "test_logged_out_user_cannot_update_insight_with_correct_insight_sharing_access_token",
-    "test_logged_out_user_cannot_retrieve_insight_with_disabled_insight_sharing_access_token",
-    "test_logged_out_user_can_retrieve_insight_with_correct_dashboard_sharing_access_token",
-    "test_logged_out_user_cannot_retrieve_insight_with_correct_deleted_dashboard_sharing_access_token",
-  ]) {
-    notPorted(name(test), SHARING);
-  }
+
+  it(
+    name("test_logged_out_user_cannot_retrieve_deleted_insight_with_correct_insight_sharing_access_token"),
+    async () => {
+      const deleted = await api.addInsight({
+        name: "Foobar",
+        filters: PAGEVIEW,
+        short_id: "12345678",
+        deleted: true,
+      });
+      await shareConfig({ insight_id: deleted, enabled: true, access_token: "ghi" });
+      const response = await withToken(`${P}/insights/${deleted}/`, "ghi");
+      expect(response.status, response.text).toBe(404);
+      expect(response.body).toEqual(NOT_FOUND);
+    },
+  );
+
+  it(
+    name("test_logged_out_user_cannot_update_insight_with_correct_insight_sharing_access_token"),
+    async () => {
+      const insight = await api.addInsight({ name: "Foobar", filters: PAGEVIEW, short_id: "12345678" });
+      await shareConfig({ insight_id: insight, enabled: true, access_token: "ghi" });
+      const response = await api.anonymous(
+        "PATCH",
+        `${P}/insights/${insight}/?sharing_access_token=ghi`,
+        {},
+        { name: "Barfoo" },
+      );
+      expect(response.status, response.text).toBe(403);
+      expect(response.body).toEqual(
+        unauthenticated("Sharing access token can only be used for GET requests.", "authentication_failed"),
+      );
+    },
+  );
+
+  it(
+    name("test_logged_out_user_cannot_retrieve_insight_with_disabled_insight_sharing_access_token"),
+    async () => {
+      const insight = await api.addInsight({ filters: PAGEVIEW, short_id: "12345678" });
+      await shareConfig({ insight_id: insight, enabled: false, access_token: "xyz" }); // disabled
+      const retrieve = await withToken(`${P}/insights/${insight}/`, "xyz");
+      const list = await withToken(`${P}/insights/?short_id=12345678`, "xyz");
+      const invalid = unauthenticated("Sharing access token is invalid.", "authentication_failed");
+      expect(retrieve.status, retrieve.text).toBe(403);
+      expect(retrieve.body).toEqual(invalid);
+      expect(list.status, list.text).toBe(403);
+      expect(list.body).toEqual(invalid);
+    },
+  );
+
+  it(
+    name("test_logged_out_user_can_retrieve_insight_with_correct_dashboard_sharing_access_token"),
+    async () => {
+      const insight = await api.addInsight({ name: "Foobar", filters: PAGEVIEW, short_id: "12345678" });
+      const deletedInsight = await api.addInsight({
+        name: "Barfoo",
+        filters: PAGEVIEW,
+        short_id: "87654321",
+        deleted: true,
+      });
+      const deletedTileInsight = await api.addInsight({
+        name: "Foobaz",
+        filters: PAGEVIEW,
+        short_id: "abcdabcd",
+      });
+      const dashboard = await api.addDashboard({ name: "Test dashboard" });
+      await api.addTile(dashboard, { insight_id: insight });
+      await api.addTile(dashboard, { insight_id: deletedInsight });
+      await api.addTile(dashboard, { insight_id: deletedTileInsight, deleted: true });
+      await api.addTile(dashboard, { text: { body: null } });
+      await shareConfig({ dashboard_id: dashboard, enabled: true, access_token: "xyz" });
+
+      const incorrect = await withToken(`${P}/insights/${insight}/`, "abc");
+      const correct = await withToken(`${P}/insights/${insight}/`, "xyz");
+      const correctList = await withToken(`${P}/insights/`, "xyz");
+
+      expect(incorrect.status, incorrect.text).toBe(403);
+      expect(incorrect.body).toEqual(
+        unauthenticated("Sharing access token is invalid.", "authentication_failed"),
+      );
+      expect(correct.status, correct.text).toBe(200);
+      expect(correct.body).toMatchObject({ name: "Foobar" });
+      // The deleted insight and the one whose tile is deleted are not reachable; the text tile changes
+      // nothing.
+      expect(correctList.status, correctList.text).toBe(200);
+      expect(correctList.body.count).toBe(1);
+    },
+  );
+
+  it(
+    name("test_logged_out_user_cannot_retrieve_insight_with_correct_deleted_dashboard_sharing_access_token"),
+    async () => {
+      const insight = await api.addInsight({ name: "Foobar", filters: PAGEVIEW, short_id: "12345678" });
+      const dashboard = await api.addDashboard({ name: "Test dashboard", deleted: true });
+      await api.addTile(dashboard, { insight_id: insight });
+      await shareConfig({ dashboard_id: dashboard, enabled: true, access_token: "xyz" });
+      const response = await withToken(`${P}/insights/`, "xyz");
+      expect(response.status, response.text).toBe(200);
+      expect(response.body.count).toBe(0);
+    },
+  );
   notPorted(name("test_insight_trends_csv"), RESULTS);
 
   for (const [test, params] of [
@@ -1083,18 +1264,118 @@ describe("TestInsight", () => {
     name("test_insight_cache_key_changes_with_variable_override_when_tile_filters_are_set"),
     VARIABLES,
   );
-  notModelled(name("test_insight_access_control_filtering"), RBAC);
-  notModelled(name("test_insight_activity_respects_access_control"), RBAC);
+  it(name("test_insight_access_control_filtering"), async () => {
+    await api.setAccessControl(true); // ACCESS_CONTROL
+    // `user2 = _create_user(...)`: bob, a member; the insights' creator is self.user (alice).
+    const visible = await api.addInsight({ name: "Public Insight", created_by: 1, filters: PAGEVIEW });
+    const hidden = await api.addInsight({ name: "Hidden Insight", created_by: 1, filters: PAGEVIEW });
+    await api.addAccessControl({ resource: "insight", resource_id: hidden, access_level: "none" });
+
+    let response = await api.call("GET", `${P}/insights/`, undefined, BOB_KEY);
+    expect(response.status).toBe(200);
+    expect(ids(response.body.results)).toContain(visible);
+    expect(ids(response.body.results)).not.toContain(hidden);
+
+    // The creator sees every insight.
+    response = await api.call("GET", `${P}/insights/`);
+    expect(response.status).toBe(200);
+    expect(ids(response.body.results)).toContain(visible);
+    expect(ids(response.body.results)).toContain(hidden);
+  });
+
+  notModelled(
+    name("test_insight_activity_respects_access_control"),
+    "it also reads the insight's activity log (`.../activity/`), an endpoint the emulator does not serve (it keeps no activity log)",
+  );
   notPorted(
     name("test_create_insight_in_specific_folder"),
     "the project tree (folders) of insights is not modelled",
   );
   notPorted(name("test_insight_with_variables_match_existing_variables"), VARIABLES);
-  notModelled(name("test_list_insights_with_short_id_includes_all_if_admin"), RBAC);
-  notModelled(
-    name("test_dashboard_breakdown_filter_migration"),
-    "dashboards' breakdown filters are not applied to insight queries (only date ranges are)",
-  );
+  it(name("test_list_insights_with_short_id_includes_all_if_admin"), async () => {
+    await api.setAccessControl(true); // ACCESS_CONTROL
+    await api.setLevel(1, "member"); // self.user starts as a regular member
+    const blocked = await api.addInsight({
+      filters: PAGEVIEW,
+      short_id: "block123",
+      name: "Blocked Insight",
+    });
+    const accessible = await api.addInsight({
+      filters: PAGEVIEW,
+      short_id: "access_456",
+      name: "Accessible Insight",
+    });
+    await api.addAccessControl({ resource: "insight", resource_id: String(blocked), access_level: "none" });
+
+    // 1: a regular user does not see the blocked insight in the list,
+    let response = await api.call("GET", `${P}/insights/`);
+    expect(response.status).toBe(200);
+    expect(ids(response.body.results)).toContain(accessible);
+    expect(ids(response.body.results)).not.toContain(blocked);
+    // 2: nor by its short id,
+    response = await api.call("GET", `${P}/insights/?short_id=block123`);
+    expect(response.status).toBe(200);
+    expect(response.body.results.length).toBe(0);
+    // 3: and sees the accessible one by its short id.
+    response = await api.call("GET", `${P}/insights/?short_id=access_456`);
+    expect(response.status).toBe(200);
+    expect(ids(response.body.results)).toEqual([accessible]);
+
+    // 4: an organization admin does not see it in the list either,
+    await api.setLevel(1, "admin");
+    response = await api.call("GET", `${P}/insights/`);
+    expect(response.status).toBe(200);
+    expect(ids(response.body.results)).toContain(accessible);
+    expect(ids(response.body.results)).not.toContain(blocked);
+    // but does by its short id (include_all_if_admin),
+    response = await api.call("GET", `${P}/insights/?short_id=block123`);
+    expect(response.status).toBe(200);
+    expect(response.body.results.length).toBe(1);
+    expect(response.body.results[0].id).toBe(blocked);
+    expect(response.body.results[0].short_id).toBe("block123");
+    // and the accessible one too.
+    response = await api.call("GET", `${P}/insights/?short_id=access_456`);
+    expect(response.status).toBe(200);
+    expect(response.body.results.length).toBe(1);
+    expect(response.body.results[0].id).toBe(accessible);
+    expect(response.body.results[0].short_id).toBe("access_456");
+  });
+
+  it(name("test_dashboard_breakdown_filter_migration"), async () => {
+    const retentionQuery = {
+      kind: "RetentionQuery",
+      dateRange: { date_from: "-30d", date_to: null },
+      retentionFilter: {
+        targetEntity: { id: "$pageview", type: "events" },
+        returningEntity: { id: "$pageview", type: "events" },
+        totalIntervals: 7,
+      },
+    };
+    const insight = await api.addInsight({
+      name: "Test Retention Insight",
+      created_by: 1,
+      query: retentionQuery,
+    });
+    // A dashboard with the legacy single breakdown filter.
+    const dashboard = await api.addDashboard({
+      name: "Test Dashboard",
+      filters: { breakdown_filter: { breakdown: "browser", breakdown_type: "person" } },
+    });
+    await api.addTile(dashboard, { insight_id: insight });
+
+    const response = await api.call(
+      "GET",
+      `${P}/insights/${insight}/?refresh=force_blocking&from_dashboard=${dashboard}`,
+    );
+    expect(response.status, response.text).toBe(200);
+    const data = response.body;
+    expect(data.id).toBe(insight);
+    expect(data.name).toBe("Test Retention Insight");
+    expect(data.query.kind).toBe("RetentionQuery");
+    // The dashboard's single breakdown is applied.
+    expect(data.query.breakdownFilter.breakdown).toBe("browser");
+    expect(data.query.breakdownFilter.breakdown_type).toBe("person");
+  });
   notPorted(
     name("test_updating_query_updates_query_metadata"),
     "query_metadata is internal to the service (never in an answer)",
@@ -1151,7 +1432,21 @@ describe("TestInsightBulkDelete", () => {
     expect(body.skipped).toEqual([{ id: 9_999_999, reason: "Insight not found" }]);
   });
 
-  notModelled(name("test_bulk_delete_skips_insights_without_edit_access"), RBAC);
+  it(name("test_bulk_delete_skips_insights_without_edit_access"), async () => {
+    await api.setAccessControl(true); // ACCESS_CONTROL and ROLE_BASED_ACCESS (roles are not modelled)
+    // `member = _create_user(..., level=MEMBER)`: bob.
+    const editable = await createInsight("editable");
+    const restricted = await createInsight("restricted");
+    await api.addAccessControl({ resource: "insight", resource_id: restricted, access_level: "none" });
+
+    api.key = BOB_KEY;
+    const response = await bulk("bulk_delete", { ids: [editable, restricted] });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body.deleted.map((i: Json) => i.id)).toEqual([editable]);
+    expect(response.body.skipped.map((i: Json) => i.id)).toEqual([restricted]);
+    expect((await stored(editable)).deleted).toBe(true);
+    expect((await stored(restricted)).deleted).toBe(false);
+  });
 
   it(name("test_bulk_delete_rejects_empty_ids"), async () => {
     expect((await bulk("bulk_delete", { ids: [] })).status).toBe(400);

@@ -1,7 +1,8 @@
 /**
  * Port of PostHog's posthog/api/test/test_sharing.py (revision 013b53a1): the cases on a dashboard's
- * sharing endpoints (`GET`/`PATCH .../sharing`, `POST .../sharing/refresh/`). Not ported (see the
- * emulator README, "Fidelity"): cases on insights, recordings and notebooks, on the public pages
+ * sharing endpoints (`GET`/`PATCH .../sharing`, `POST .../sharing/refresh/`), and on reading an
+ * insight's (`TestSharingConfigurationReadAccess`). Not ported (see the emulator README, "Fidelity"):
+ * the other cases on insights, recordings and notebooks, on the public pages
  * (`/shared/...`, `/embedded/...`, `/exporter/...`, `/shared_dashboard/...`) and exported images, on
  * share passwords, and model- or function-level tests with no request at all.
  *
@@ -396,33 +397,53 @@ describe("test_sharing.py", () => {
   });
 
   describe("TestSharingConfigurationReadAccess", () => {
-    it(
-      cite(
-        "TestSharingConfigurationReadAccess::test_reading_a_share_token_requires_access_to_the_shared_resource",
-        "dashboard_no_rule",
-      ),
-      async () => {
-        await world.setFeatures({ access_control: true });
-        await world.setLevel(world.user, "member");
-        const owner = await world.createUser("owner@posthog.com");
-        const dashboard = await dashboardOrm({ name: "Private board", created_by: owner.id });
-        await world.insert("sharing", {
-          dashboard_id: dashboard,
-          enabled: true,
-          access_token: "dashboard_share_secret",
-        });
+    // setUp: ACCESS_CONTROL on, the user a plain member; a dashboard and an insight created by another
+    // member, each shared with a known token.
+    const cases = [
+      ["dashboard_no_rule", "dashboard", null, 200],
+      ["dashboard_viewer", "dashboard", "viewer", 200],
+      ["dashboard_none", "dashboard", "none", 403],
+      ["insight_no_rule", "insight", null, 200],
+      ["insight_viewer", "insight", "viewer", 200],
+      ["insight_none", "insight", "none", 403],
+    ] as const;
+    for (const [id, resource, accessLevel, expectedStatus] of cases) {
+      it(
+        cite(
+          "TestSharingConfigurationReadAccess::test_reading_a_share_token_requires_access_to_the_shared_resource",
+          id,
+        ),
+        async () => {
+          await world.setFeatures({ access_control: true });
+          await world.setLevel(world.user, "member");
+          const owner = await world.createUser("owner@posthog.com");
+          const dashboard = await dashboardOrm({ name: "Private board", created_by: owner.id });
+          const insight = 900;
+          await world.insert("insights", {
+            id: insight,
+            team_id: world.team,
+            name: "Private insight",
+            created_by: owner.id,
+          });
+          await world.insert(
+            "sharing",
+            { dashboard_id: dashboard, enabled: true, access_token: "dashboard_share_secret" },
+            { dashboard_id: null, insight_id: insight, enabled: true, access_token: "insight_share_secret" },
+          );
+          const target = resource === "dashboard" ? dashboard : insight;
+          if (accessLevel) {
+            await world.accessControl({
+              resource,
+              resource_id: String(target),
+              access_level: accessLevel,
+              organization_member: world.user.id,
+            });
+          }
 
-        const response = await api().get(sharing(dashboard));
-        assertStatus(response, 200);
-        expect(response.text.includes("dashboard_share_secret")).toBe(true);
-      },
-    );
-
-    for (const name of ["dashboard_viewer", "dashboard_none"]) {
-      skip(
-        "TestSharingConfigurationReadAccess::test_reading_a_share_token_requires_access_to_the_shared_resource",
-        "per-resource access controls (AccessControl records) are not modelled",
-        name,
+          const response = await api().get(projectPath(world.team, `${resource}s/${target}/sharing`));
+          assertStatus(response, expectedStatus);
+          expect(response.text.includes(`${resource}_share_secret`)).toBe(expectedStatus === 200);
+        },
       );
     }
   });
