@@ -3,9 +3,12 @@
  * ceil(1000/100) = 10 requests, plus one read of the project's cohorts when the files name cohorts (SPEC
  * §6). Project 12345 is seeded with 1,000 flags matching the files; the emulator runs in this process
  * with 20 ms added latency and no rate limit, the built CLI as a child process, as in the fleet
- * scenarios (bench/scenarios.ts).
+ * scenarios (bench/scenarios.ts). Then the same files, committed to a git repository as `main`, with one
+ * flag's rollout changed: `plan --base main --changed-only` reads that flag by key, 1 request (SPEC §3
+ * "Change-scoped plans").
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator } from "../src/emulator/index.js";
@@ -18,6 +21,16 @@ const PROJECT = 12345;
 const PER_FILE = 100;
 /** The seed's cohort every tenth flag's condition names. */
 const COHORT = { id: 1, name: "Beta testers" };
+
+const GIT_ENV = {
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_AUTHOR_NAME: "bench",
+  GIT_AUTHOR_EMAIL: "bench@example.com",
+  GIT_COMMITTER_NAME: "bench",
+  GIT_COMMITTER_EMAIL: "bench@example.com",
+};
 
 const key = (i: number) => `flag-${String(i).padStart(4, "0")}`;
 const rollout = (i: number) => (i * 7) % 101;
@@ -92,16 +105,42 @@ export async function flagScenarios(options: { repeat: number }): Promise<Figure
       POSTHOG_API_KEY: "phx_emulator",
       POSTHOG_RATE_LIMIT: "1000000/minute",
     };
+    // The change-scoped case: the plain files in a git repository, one flag's rollout changed since.
+    const repo = join(root, "repo");
+    writeFiles(join(repo, "plain"), false);
+    const git = (...args: string[]) =>
+      execFileSync("git", args, { cwd: repo, env: GIT_ENV, stdio: "ignore" });
+    git("init", "-q", "-b", "main");
+    git("add", "-A");
+    git("commit", "-q", "-m", "the flags");
+    const changed = join(repo, "plain", "flags-4.yaml");
+    const before = `  - key: ${key(421)}\n    name: Flag 421\n    active: true\n    filters:\n      groups:\n        - rollout_percentage: ${rollout(421)}`;
+    const text = readFileSync(changed, "utf8");
+    if (!text.includes(before)) throw new Error(`bench: flag ${key(421)} is not in flags-4.yaml as written`);
+    writeFileSync(changed, text.replace(before, before.replace(/\d+$/, String((rollout(421) + 1) % 101))));
+
     const pages = Math.ceil(FLAGS / 100);
     const results: Figures[] = [];
-    for (const [folder, minimum, scenario] of [
-      ["plain", pages, `no-op plan of ${FLAGS} flags`],
-      ["cohorts", pages + 1, `no-op plan of ${FLAGS} flags, cohorts by name`],
+    for (const [folder, minimum, scenario, args, cwd, exit] of [
+      ["plain", pages, `no-op plan of ${FLAGS} flags`, [], root, 0],
+      ["cohorts", pages + 1, `no-op plan of ${FLAGS} flags, cohorts by name`, [], root, 0],
+      [
+        "plain",
+        1,
+        `change-scoped plan of 1 flag change, ${FLAGS} flags`,
+        ["--base", "main", "--changed-only"],
+        repo,
+        2,
+      ],
     ] as const) {
       let best: Figures | undefined;
       for (let i = 0; i < Math.max(1, options.repeat); i++) {
         await clearLog(emulator.url);
-        const run = await runTool(["plan", "--detailed-exitcode", folder], env, root);
+        const run = await runTool(
+          ["plan", "--detailed-exitcode", ...args, folder],
+          { ...env, ...GIT_ENV },
+          cwd,
+        );
         const log = await requestLog(emulator.url);
         const figures: Figures = {
           scenario,
@@ -112,8 +151,8 @@ export async function flagScenarios(options: { repeat: number }): Promise<Figure
           peakRssMb: run.peakRssMb,
           throttled: log.filter((r) => r.status === 429).length,
         };
-        if (run.code !== 0) {
-          figures.problem = `exit ${run.code}, expected 0: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`;
+        if (run.code !== exit) {
+          figures.problem = `exit ${run.code}, expected ${exit}: ${run.stderr.trim().split("\n").slice(-3).join(" | ")}`;
         }
         if (!best || figures.problem || figures.wallMs < best.wallMs) best = figures;
         if (figures.problem) break;

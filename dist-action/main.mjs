@@ -836,14 +836,14 @@ var require_option = __commonJS({
        * @param {string} flags
        * @param {string} [description]
        */
-      constructor(flags2, description) {
-        this.flags = flags2;
+      constructor(flags, description) {
+        this.flags = flags;
         this.description = description || "";
-        this.required = flags2.includes("<");
-        this.optional = flags2.includes("[");
-        this.variadic = /\w\.\.\.[>\]]$/.test(flags2);
+        this.required = flags.includes("<");
+        this.optional = flags.includes("[");
+        this.variadic = /\w\.\.\.[>\]]$/.test(flags);
         this.mandatory = false;
-        const optionFlags = splitOptionFlags(flags2);
+        const optionFlags = splitOptionFlags(flags);
         this.short = optionFlags.shortFlag;
         this.long = optionFlags.longFlag;
         this.negate = false;
@@ -1094,12 +1094,12 @@ var require_option = __commonJS({
         return str12 + word[0].toUpperCase() + word.slice(1);
       });
     }
-    function splitOptionFlags(flags2) {
+    function splitOptionFlags(flags) {
       let shortFlag;
       let longFlag;
       const shortFlagExp = /^-[^-]$/;
       const longFlagExp = /^--[^-]/;
-      const flagParts = flags2.split(/[ |,]+/).concat("guard");
+      const flagParts = flags.split(/[ |,]+/).concat("guard");
       if (shortFlagExp.test(flagParts[0])) shortFlag = flagParts.shift();
       if (longFlagExp.test(flagParts[0])) longFlag = flagParts.shift();
       if (!shortFlag && shortFlagExp.test(flagParts[0]))
@@ -1110,7 +1110,7 @@ var require_option = __commonJS({
       }
       if (flagParts[0].startsWith("-")) {
         const unsupportedFlag = flagParts[0];
-        const baseError = `option creation failed due to '${unsupportedFlag}' in option flags '${flags2}'`;
+        const baseError = `option creation failed due to '${unsupportedFlag}' in option flags '${flags}'`;
         if (/^-[^-][^-]/.test(unsupportedFlag))
           throw new Error(
             `${baseError}
@@ -1129,7 +1129,7 @@ var require_option = __commonJS({
       }
       if (shortFlag === void 0 && longFlag === void 0)
         throw new Error(
-          `option creation failed due to no flags found in '${flags2}'.`
+          `option creation failed due to no flags found in '${flags}'.`
         );
       return { shortFlag, longFlag };
     }
@@ -1713,8 +1713,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {Option} new option
        */
-      createOption(flags2, description) {
-        return new Option2(flags2, description);
+      createOption(flags, description) {
+        return new Option2(flags, description);
       }
       /**
        * Wrap parseArgs to catch 'commander.invalidArgument'.
@@ -1838,13 +1838,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command} `this` command for chaining
        * @private
        */
-      _optionEx(config, flags2, description, fn, defaultValue) {
-        if (typeof flags2 === "object" && flags2 instanceof Option2) {
+      _optionEx(config, flags, description, fn, defaultValue) {
+        if (typeof flags === "object" && flags instanceof Option2) {
           throw new Error(
             "To add an Option object use addOption() instead of option() or requiredOption()"
           );
         }
-        const option = this.createOption(flags2, description);
+        const option = this.createOption(flags, description);
         option.makeOptionMandatory(!!config.mandatory);
         if (typeof fn === "function") {
           option.default(defaultValue).argParser(fn);
@@ -1881,8 +1881,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {*} [defaultValue]
        * @return {Command} `this` command for chaining
        */
-      option(flags2, description, parseArg, defaultValue) {
-        return this._optionEx({}, flags2, description, parseArg, defaultValue);
+      option(flags, description, parseArg, defaultValue) {
+        return this._optionEx({}, flags, description, parseArg, defaultValue);
       }
       /**
        * Add a required option which must have a value after parsing. This usually means
@@ -1896,10 +1896,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {*} [defaultValue]
        * @return {Command} `this` command for chaining
        */
-      requiredOption(flags2, description, parseArg, defaultValue) {
+      requiredOption(flags, description, parseArg, defaultValue) {
         return this._optionEx(
           { mandatory: true },
-          flags2,
+          flags,
           description,
           parseArg,
           defaultValue
@@ -3003,12 +3003,12 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str11, flags2, description) {
+      version(str11, flags, description) {
         if (str11 === void 0) return this._version;
         this._version = str11;
-        flags2 = flags2 || "-V, --version";
+        flags = flags || "-V, --version";
         description = description || "output the version number";
-        const versionOption = this.createOption(flags2, description);
+        const versionOption = this.createOption(flags, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
@@ -3310,9 +3310,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {Command} `this` command for chaining
        */
-      helpOption(flags2, description) {
-        if (typeof flags2 === "boolean") {
-          if (flags2) {
+      helpOption(flags, description) {
+        if (typeof flags === "boolean") {
+          if (flags) {
             if (this._helpOption === null) this._helpOption = void 0;
             if (this._defaultOptionGroup) {
               this._initOptionGroup(this._getHelpOption());
@@ -3323,10 +3323,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
           return this;
         }
         this._helpOption = this.createOption(
-          flags2 ?? "-h, --help",
+          flags ?? "-h, --help",
           description ?? "display help for command"
         );
-        if (flags2 || description) this._initOptionGroup(this._helpOption);
+        if (flags || description) this._initOptionGroup(this._helpOption);
         return this;
       }
       /**
@@ -3474,7 +3474,7 @@ var require_commander = __commonJS({
     var { Option: Option2 } = require_option();
     exports.program = new Command3();
     exports.createCommand = (name) => new Command3(name);
-    exports.createOption = (flags2, description) => new Option2(flags2, description);
+    exports.createOption = (flags, description) => new Option2(flags, description);
     exports.createArgument = (name, description) => new Argument2(name, description);
     exports.Command = Command3;
     exports.Option = Option2;
@@ -3823,15 +3823,15 @@ function secretInValue(io, value) {
     if (typeof v === "string") return scrubber.secretIn(v);
     if (Array.isArray(v)) {
       for (const item of v) {
-        const found2 = find3(item);
-        if (found2 !== void 0) return found2;
+        const found3 = find3(item);
+        if (found3 !== void 0) return found3;
       }
       return void 0;
     }
     if (typeof v === "object" && v !== null) {
       for (const [key2, item] of Object.entries(v)) {
-        const found2 = scrubber.secretIn(key2) ?? find3(item);
-        if (found2 !== void 0) return found2;
+        const found3 = scrubber.secretIn(key2) ?? find3(item);
+        if (found3 !== void 0) return found3;
       }
     }
     return void 0;
@@ -3913,7 +3913,7 @@ var init_scrub = __esm({
        */
       scrub(text2) {
         if (this.#labels.size === 0) return text2;
-        const written = text2.replace(this.#regex(), (found2) => this.#labels.get(found2) ?? found2);
+        const written = text2.replace(this.#regex(), (found3) => this.#labels.get(found3) ?? found3);
         const read = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
         return read.includes(CUT) ? this.#scrubCuts(read) : read;
       }
@@ -3993,8 +3993,8 @@ var init_scrub = __esm({
        * CUT_PREFIX characters (an escape cut in two included): its length as written, and the secret's label.
        */
       #startAtEnd(text2) {
-        const found2 = this.#startOf(text2, CUT_PREFIX);
-        if (found2) return found2;
+        const found3 = this.#startOf(text2, CUT_PREFIX);
+        if (found3) return found3;
         const tail = text2.slice(-(this.#longest * ESCAPED_WIDTH));
         const open3 = openEscapeAtEnd(tail);
         const whole = tail.slice(0, tail.length - open3);
@@ -4019,8 +4019,8 @@ var init_scrub = __esm({
       /** The label of the first secret `text` holds anywhere (as `scrub` would find it); undefined if none. */
       secretIn(text2) {
         if (this.#labels.size === 0) return void 0;
-        const found2 = text2.match(this.#single());
-        return found2 ? this.#labels.get(found2[0]) : void 0;
+        const found3 = text2.match(this.#single());
+        return found3 ? this.#labels.get(found3[0]) : void 0;
       }
       /** How many characters at the end of `text` could be the start of a secret (a stream holds them back). */
       pending(text2) {
@@ -4993,7 +4993,7 @@ var require_anchors = __commonJS({
 var require_applyReviver = __commonJS({
   "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
     "use strict";
-    function applyReviver(reviver, obj6, key2, val) {
+    function applyReviver(reviver, obj7, key2, val) {
       if (val && typeof val === "object") {
         if (Array.isArray(val)) {
           for (let i = 0, len = val.length; i < len; ++i) {
@@ -5033,7 +5033,7 @@ var require_applyReviver = __commonJS({
           }
         }
       }
-      return reviver.call(obj6, key2, val);
+      return reviver.call(obj7, key2, val);
     }
     exports.applyReviver = applyReviver;
   }
@@ -5150,19 +5150,19 @@ var require_Alias = __commonJS({
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
-        let found2 = void 0;
+        let found3 = void 0;
         for (const node2 of nodes) {
           if (node2 === this)
             break;
           if (node2.anchor === this.source)
-            found2 = node2;
+            found3 = node2;
         }
-        if (found2 && ctx) {
+        if (found3 && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data = anchors2.get(found2);
+          let data = anchors2.get(found3);
           if (!data) {
-            toJS.toJS(found2, null, ctx);
-            data = anchors2.get(found2);
+            toJS.toJS(found3, null, ctx);
+            data = anchors2.get(found3);
           }
           if (data?.res === void 0) {
             const msg = "This should not happen: Alias anchor was not resolved?";
@@ -5171,14 +5171,14 @@ var require_Alias = __commonJS({
           if (maxAliasCount >= 0) {
             data.count += 1;
             if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found2, anchors2);
+              data.aliasCount = getAliasCount(doc2, found3, anchors2);
             if (data.count * data.aliasCount > maxAliasCount) {
               const msg = "Excessive alias count indicates a resource exhaustion attack";
               throw new ReferenceError(msg);
             }
           }
         }
-        return found2;
+        return found3;
       }
       toJSON(_arg, ctx) {
         if (!ctx)
@@ -5969,10 +5969,10 @@ var require_stringify = __commonJS({
           return match.find((t) => t.format === item.format) ?? match[0];
       }
       let tagObj = void 0;
-      let obj6;
+      let obj7;
       if (identity2.isScalar(item)) {
-        obj6 = item.value;
-        let match = tags2.filter((t) => t.identify?.(obj6));
+        obj7 = item.value;
+        let match = tags2.filter((t) => t.identify?.(obj7));
         if (match.length > 1) {
           const testMatch = match.filter((t) => t.test);
           if (testMatch.length > 0)
@@ -5980,11 +5980,11 @@ var require_stringify = __commonJS({
         }
         tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
       } else {
-        obj6 = item;
-        tagObj = tags2.find((t) => t.nodeClass && obj6 instanceof t.nodeClass);
+        obj7 = item;
+        tagObj = tags2.find((t) => t.nodeClass && obj7 instanceof t.nodeClass);
       }
       if (!tagObj) {
-        const name = obj6?.constructor?.name ?? (obj6 === null ? "null" : typeof obj6);
+        const name = obj7?.constructor?.name ?? (obj7 === null ? "null" : typeof obj7);
         throw new Error(`Tag not resolved for ${name} value`);
       }
       return tagObj;
@@ -6540,23 +6540,23 @@ var require_YAMLMap = __commonJS({
        * A generic collection parsing method that can be extended
        * to other node classes that inherit from YAMLMap
        */
-      static from(schema, obj6, ctx) {
+      static from(schema, obj7, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map = new this(schema);
         const add = (key2, value) => {
           if (typeof replacer === "function")
-            value = replacer.call(obj6, key2, value);
+            value = replacer.call(obj7, key2, value);
           else if (Array.isArray(replacer) && !replacer.includes(key2))
             return;
           if (value !== void 0 || keepUndefined)
             map.items.push(Pair.createPair(key2, value, ctx));
         };
-        if (obj6 instanceof Map) {
-          for (const [key2, value] of obj6)
+        if (obj7 instanceof Map) {
+          for (const [key2, value] of obj7)
             add(key2, value);
-        } else if (obj6 && typeof obj6 === "object") {
-          for (const key2 of Object.keys(obj6))
-            add(key2, obj6[key2]);
+        } else if (obj7 && typeof obj7 === "object") {
+          for (const key2 of Object.keys(obj7))
+            add(key2, obj7[key2]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map.items.sort(schema.sortMapEntries);
@@ -6666,7 +6666,7 @@ var require_map = __commonJS({
           onError("Expected a mapping for this tag");
         return map2;
       },
-      createNode: (schema, obj6, ctx) => YAMLMap.YAMLMap.from(schema, obj6, ctx)
+      createNode: (schema, obj7, ctx) => YAMLMap.YAMLMap.from(schema, obj7, ctx)
     };
     exports.map = map;
   }
@@ -6762,15 +6762,15 @@ var require_YAMLSeq = __commonJS({
           onComment
         });
       }
-      static from(schema, obj6, ctx) {
+      static from(schema, obj7, ctx) {
         const { replacer } = ctx;
         const seq = new this(schema);
-        if (obj6 && Symbol.iterator in Object(obj6)) {
+        if (obj7 && Symbol.iterator in Object(obj7)) {
           let i = 0;
-          for (let it of obj6) {
+          for (let it of obj7) {
             if (typeof replacer === "function") {
-              const key2 = obj6 instanceof Set ? it : String(i++);
-              it = replacer.call(obj6, key2, it);
+              const key2 = obj7 instanceof Set ? it : String(i++);
+              it = replacer.call(obj7, key2, it);
             }
             seq.items.push(createNode.createNode(it, void 0, ctx));
           }
@@ -6804,7 +6804,7 @@ var require_seq = __commonJS({
           onError("Expected a sequence for this tag");
         return seq2;
       },
-      createNode: (schema, obj6, ctx) => YAMLSeq.YAMLSeq.from(schema, obj6, ctx)
+      createNode: (schema, obj7, ctx) => YAMLSeq.YAMLSeq.from(schema, obj7, ctx)
     };
     exports.seq = seq;
   }
@@ -6966,7 +6966,7 @@ var require_int = __commonJS({
       resolve: (str11, _onError, opt) => intResolve(str11, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
-    var int6 = {
+    var int7 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
@@ -6983,7 +6983,7 @@ var require_int = __commonJS({
       resolve: (str11, _onError, opt) => intResolve(str11, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int6;
+    exports.int = int7;
     exports.intHex = intHex;
     exports.intOct = intOct;
   }
@@ -6999,16 +6999,16 @@ var require_schema = __commonJS({
     var string = require_string();
     var bool6 = require_bool();
     var float = require_float();
-    var int6 = require_int();
+    var int7 = require_int();
     var schema = [
       map.map,
       seq.seq,
       string.string,
       _null.nullTag,
       bool6.boolTag,
-      int6.intOct,
-      int6.int,
-      int6.intHex,
+      int7.intOct,
+      int7.int,
+      int7.intHex,
       float.floatNaN,
       float.floatExp,
       float.float
@@ -7442,7 +7442,7 @@ var require_int2 = __commonJS({
       resolve: (str11, _onError, opt) => intResolve(str11, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
-    var int6 = {
+    var int7 = {
       identify: intIdentify,
       default: true,
       tag: "tag:yaml.org,2002:int",
@@ -7459,7 +7459,7 @@ var require_int2 = __commonJS({
       resolve: (str11, _onError, opt) => intResolve(str11, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
-    exports.int = int6;
+    exports.int = int7;
     exports.intBin = intBin;
     exports.intHex = intHex;
     exports.intOct = intOct;
@@ -7654,7 +7654,7 @@ var require_schema3 = __commonJS({
     var binary = require_binary();
     var bool6 = require_bool2();
     var float = require_float2();
-    var int6 = require_int2();
+    var int7 = require_int2();
     var merge2 = require_merge();
     var omap = require_omap();
     var pairs = require_pairs();
@@ -7667,10 +7667,10 @@ var require_schema3 = __commonJS({
       _null.nullTag,
       bool6.trueTag,
       bool6.falseTag,
-      int6.intBin,
-      int6.intOct,
-      int6.int,
-      int6.intHex,
+      int7.intBin,
+      int7.intOct,
+      int7.int,
+      int7.intHex,
       float.floatNaN,
       float.floatExp,
       float.float,
@@ -7697,7 +7697,7 @@ var require_tags = __commonJS({
     var string = require_string();
     var bool6 = require_bool();
     var float = require_float();
-    var int6 = require_int();
+    var int7 = require_int();
     var schema = require_schema();
     var schema$1 = require_schema2();
     var binary = require_binary();
@@ -7721,9 +7721,9 @@ var require_tags = __commonJS({
       floatExp: float.floatExp,
       floatNaN: float.floatNaN,
       floatTime: timestamp.floatTime,
-      int: int6.int,
-      intHex: int6.intHex,
-      intOct: int6.intOct,
+      int: int7.int,
+      intHex: int7.intHex,
+      intOct: int7.intOct,
       intTime: timestamp.intTime,
       map: map.map,
       merge: merge2.merge,
@@ -8284,7 +8284,7 @@ var require_resolve_props = __commonJS({
       let tag = null;
       let newlineAfterProp = null;
       let comma = null;
-      let found2 = null;
+      let found3 = null;
       let start2 = null;
       for (const token of tokens) {
         if (reqSpace) {
@@ -8321,7 +8321,7 @@ var require_resolve_props = __commonJS({
             if (atNewline) {
               if (comment)
                 comment += token.source;
-              else if (!found2 || indicator !== "seq-item-ind")
+              else if (!found3 || indicator !== "seq-item-ind")
                 spaceBefore = true;
             } else
               commentSep += token.source;
@@ -8355,9 +8355,9 @@ var require_resolve_props = __commonJS({
           case indicator:
             if (anchor || tag)
               onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
-            if (found2)
+            if (found3)
               onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow2 ?? "collection"}`);
-            found2 = token;
+            found3 = token;
             atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
             hasSpace = false;
             break;
@@ -8386,7 +8386,7 @@ var require_resolve_props = __commonJS({
         onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
       return {
         comma,
-        found: found2,
+        found: found3,
         spaceBefore,
         comment,
         hasNewline,
@@ -10847,15 +10847,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list17, type) {
-      for (let i = 0; i < list17.length; ++i)
-        if (list17[i].type === type)
+    function includesToken(list18, type) {
+      for (let i = 0; i < list18.length; ++i)
+        if (list18[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list17) {
-      for (let i = 0; i < list17.length; ++i) {
-        switch (list17[i].type) {
+    function findNonEmptyIndex(list18) {
+      for (let i = 0; i < list18.length; ++i) {
+        switch (list18[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -12080,8 +12080,8 @@ var init_parse_fast = __esm({
           if ("indent" in key2 && key2.indent !== map.indent) unsure();
           const name = this.key(key2);
           if (Object.hasOwn(object, name)) unsure();
-          const { found: found2, newline } = this.separator(sep5);
-          if (found2.offset - key2.offset > MAX_KEY_SPAN) unsure();
+          const { found: found3, newline } = this.separator(sep5);
+          if (found3.offset - key2.offset > MAX_KEY_SPAN) unsure();
           if (value?.type === "block-map" && !newline) unsure();
           object[name] = this.entry(value, depth);
           keys.push(name);
@@ -12091,23 +12091,23 @@ var init_parse_fast = __esm({
         return object;
       }
       blockSeq(seq, depth) {
-        const list17 = [];
+        const list18 = [];
         const at = [];
         for (const { start: start2, value } of seq.items) {
-          let found2 = false;
+          let found3 = false;
           for (const t of start2) {
-            if (t.type === "seq-item-ind" && !found2) found2 = true;
+            if (t.type === "seq-item-ind" && !found3) found3 = true;
             else this.filler(t);
           }
-          if (!found2) {
+          if (!found3) {
             if (value !== void 0) unsure();
             continue;
           }
-          list17.push(this.entry(value, depth));
+          list18.push(this.entry(value, depth));
           at.push(this.valueAt(value, start2));
         }
-        this.places.record(list17, { at });
-        return list17;
+        this.places.record(list18, { at });
+        return list18;
       }
       flow(collection, depth) {
         const isMap3 = collection.start.source === "{";
@@ -12117,7 +12117,7 @@ var init_parse_fast = __esm({
         if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
         for (const t of rest) this.filler(t);
         const object = {};
-        const list17 = [];
+        const list18 = [];
         const keys = [];
         const at = [];
         const last = collection.items.length - 1;
@@ -12135,7 +12135,7 @@ var init_parse_fast = __esm({
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
           if (!isMap3) {
             if (key2 !== void 0 || sep5 !== void 0 || value === void 0) unsure();
-            list17.push(this.node(value, depth + 1));
+            list18.push(this.node(value, depth + 1));
             at.push(value.offset);
             continue;
           }
@@ -12148,8 +12148,8 @@ var init_parse_fast = __esm({
           at.push(key2.offset, this.valueAt(value, sep5));
         }
         if (isMap3) this.places.record(object, { keys, at });
-        else this.places.record(list17, { at });
-        return isMap3 ? object : list17;
+        else this.places.record(list18, { at });
+        return isMap3 ? object : list18;
       }
       /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
       entry(value, depth) {
@@ -12164,16 +12164,16 @@ var init_parse_fast = __esm({
       }
       /** A mapping's `:` with only spaces before it, and spaces, line breaks and comments after it. */
       separator(sep5) {
-        let found2;
+        let found3;
         let newline = false;
         for (const t of sep5) {
-          if (t.type === "map-value-ind" && found2 === void 0) found2 = t;
+          if (t.type === "map-value-ind" && found3 === void 0) found3 = t;
           else if (t.type === "space") continue;
-          else if (found2 === void 0) unsure();
+          else if (found3 === void 0) unsure();
           else if (t.type === "newline") newline = true;
           else this.filler(t);
         }
-        return { found: found2 ?? unsure(), newline };
+        return { found: found3 ?? unsure(), newline };
       }
       /** Space, line breaks and comments, which carry nothing; anything else is left to the Composer. */
       filler(t) {
@@ -12261,9 +12261,9 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       return node2.value;
     }
     if ((0, import_yaml2.isSeq)(node2)) {
-      const list17 = [];
-      for (const item of node2.items) list17.push(convert(item, depth + 1, via));
-      return list17;
+      const list18 = [];
+      for (const item of node2.items) list18.push(convert(item, depth + 1, via));
+      return list18;
     }
     if ((0, import_yaml2.isMap)(node2)) {
       const object = {};
@@ -12317,17 +12317,17 @@ function aliasTargets(doc) {
   let map;
   return () => {
     if (map !== void 0) return map;
-    const found2 = /* @__PURE__ */ new Map();
+    const found3 = /* @__PURE__ */ new Map();
     const anchors = /* @__PURE__ */ new Map();
     (0, import_yaml2.visit)(doc, {
       Node: (_key, node2) => {
         if ((0, import_yaml2.isAlias)(node2)) {
           const target2 = anchors.get(node2.source);
-          if (target2 !== void 0) found2.set(node2, target2);
+          if (target2 !== void 0) found3.set(node2, target2);
         } else if (node2.anchor) anchors.set(node2.anchor, node2);
       }
     });
-    map = found2;
+    map = found3;
     return map;
   };
 }
@@ -12499,7 +12499,7 @@ import { lstat, readdir, realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 async function readSources(paths, cwd, diags) {
   const wanted = paths.length > 0 ? paths : [DEFAULT_PATH];
-  const found2 = /* @__PURE__ */ new Map();
+  const found3 = /* @__PURE__ */ new Map();
   const roots = [];
   const folders = [];
   for (const given of wanted) {
@@ -12521,16 +12521,16 @@ async function readSources(paths, cwd, diags) {
       folders.push({ absolute, shown: shown3 });
     } else if (info2?.isFile()) {
       roots.push(real);
-      found2.set(absolute, { shown: shown3, open: real, identity: identity(info2) });
+      found3.set(absolute, { shown: shown3, open: real, identity: identity(info2) });
     } else {
       diags.error(shown3, 0, 0, `not a regular file or folder${kind(info2)}: not read`);
     }
   }
   for (const { absolute, shown: shown3 } of folders) {
-    const seen = await walk(absolute, cwd, roots, found2, 0, diags);
+    const seen = await walk(absolute, cwd, roots, found3, 0, diags);
     if (seen === 0) diags.error(shown3, 0, 0, "folder contains no .yaml or .yml files");
   }
-  const entries = [...found2.values()].sort((a, b) => compare2(a.shown, b.shown));
+  const entries = [...found3.values()].sort((a, b) => compare2(a.shown, b.shown));
   const files = [];
   let total = 0;
   for (const [i, file] of entries.entries()) {
@@ -12560,7 +12560,7 @@ async function readSources(paths, cwd, diags) {
   }
   return files;
 }
-async function walk(folder, cwd, roots, found2, depth, diags) {
+async function walk(folder, cwd, roots, found3, depth, diags) {
   if (depth > MAX_FOLDER_DEPTH) {
     diags.error(
       displayPath(folder, cwd),
@@ -12582,7 +12582,7 @@ async function walk(folder, cwd, roots, found2, depth, diags) {
   for (const entry of entries) {
     const full = join(folder, entry.name);
     if (entry.isDirectory()) {
-      if (!entry.name.startsWith(".")) seen += await walk(full, cwd, roots, found2, depth + 1, diags);
+      if (!entry.name.startsWith(".")) seen += await walk(full, cwd, roots, found3, depth + 1, diags);
       continue;
     }
     if (!/\.ya?ml$/i.test(entry.name)) continue;
@@ -12591,7 +12591,7 @@ async function walk(folder, cwd, roots, found2, depth, diags) {
     if (file === void 0) continue;
     seen += 1;
     if (typeof file === "string") diags.error(shown3, 0, 0, file);
-    else found2.set(full, { shown: shown3, ...file });
+    else found3.set(full, { shown: shown3, ...file });
   }
   return seen;
 }
@@ -13534,12 +13534,12 @@ var require_codegen = __commonJS({
       }
       // `for-in` statement.
       // With option `ownProperties` replaced with a `for-of` loop for object keys
-      forIn(nameOrPrefix, obj6, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
+      forIn(nameOrPrefix, obj7, forBody, varKind = this.opts.es5 ? scope_1.varKinds.var : scope_1.varKinds.const) {
         if (this.opts.ownProperties) {
-          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj6})`, forBody);
+          return this.forOf(nameOrPrefix, (0, code_1._)`Object.keys(${obj7})`, forBody);
         }
         const name = this._scope.toName(nameOrPrefix);
-        return this._for(new ForIter("in", varKind, name, obj6), () => forBody(name));
+        return this._for(new ForIter("in", varKind, name, obj7), () => forBody(name));
       }
       // end `for` loop
       endFor() {
@@ -15359,11 +15359,11 @@ var require_validate = __commonJS({
         if (!this.allErrors)
           this.gen.if(cond);
       }
-      setParams(obj6, assign) {
+      setParams(obj7, assign) {
         if (assign)
-          Object.assign(this.params, obj6);
+          Object.assign(this.params, obj7);
         else
-          this.params = obj6;
+          this.params = obj7;
       }
       block$data(valid, codeBlock2, $dataValid = codegen_1.nil) {
         this.gen.block(() => {
@@ -16993,7 +16993,7 @@ var require_core = __commonJS({
     var util_1 = require_util();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str11, flags2) => new RegExp(str11, flags2);
+    var defaultRegExp = (str11, flags) => new RegExp(str11, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -20485,8 +20485,8 @@ async function loadConfig(input, options) {
     const data = file.data;
     if (data !== null && typeof data === "object" && !Array.isArray(data)) {
       for (const kind2 of kinds) {
-        const list17 = data[kind2.key];
-        if (Array.isArray(list17)) objects += list17.length;
+        const list18 = data[kind2.key];
+        if (Array.isArray(list18)) objects += list18.length;
       }
     }
     const broken = new Set(
@@ -20609,7 +20609,7 @@ function checkDuplicates(projects2, kinds, diags) {
     const where2 = project3.project === void 0 ? "" : ` in project ${project3.project}`;
     for (const kind2 of kinds) {
       const byName = /* @__PURE__ */ new Map();
-      const byId = /* @__PURE__ */ new Map();
+      const byId2 = /* @__PURE__ */ new Map();
       for (const object of project3.objects[kind2.name] ?? []) {
         const s = object.source;
         if (object.id === void 0) {
@@ -20625,8 +20625,8 @@ function checkDuplicates(projects2, kinds, diags) {
           }
           continue;
         }
-        const firstId = byId.get(String(object.id));
-        if (firstId === void 0) byId.set(String(object.id), s);
+        const firstId = byId2.get(String(object.id));
+        if (firstId === void 0) byId2.set(String(object.id), s);
         else {
           diags.error(
             s.file,
@@ -21975,6 +21975,14 @@ function fieldTable(fields, roles = {}) {
   }
   const structural = /* @__PURE__ */ new Set([all.pin, all.tombstone]);
   const plain = entries.filter(([key2]) => !structural.has(key2));
+  const kept = new Map(plain.map(([key2, f]) => [key2, f.keptAs ?? key2]));
+  for (const [key2, property] of kept) {
+    if (key2 !== all.identity && DECLARED_PROPERTIES.has(property)) {
+      throw new Error(
+        `field "${key2}" would be kept as the declared object's \`${property}\`${property === "name" ? `, which holds the identity (\`${all.identity}\`)` : ""}: give it \`keptAs\`, another property`
+      );
+    }
+  }
   const compared = plain.filter(([, f]) => f.compare !== "none" && !f.secret);
   const stateful = plain.filter(([, f]) => f.live !== false);
   const rawLive = (key2, f, answer) => {
@@ -21982,7 +21990,7 @@ function fieldTable(fields, roles = {}) {
     const wire = f.wire ?? key2;
     return wire.includes(".") ? getPath({ ...answer }, wire) : ownValue(answer, wire);
   };
-  const desiredValue = (desired, key2) => key2 === all.identity ? desired.name : ownValue(desired, key2);
+  const desiredValue = (desired, key2) => key2 === all.identity ? desired.name : ownValue(desired, kept.get(key2) ?? key2);
   const values2 = {};
   for (const [key2, f] of entries) {
     if (f.words === void 0) continue;
@@ -22018,10 +22026,11 @@ function fieldTable(fields, roles = {}) {
         const value = ownValue(input, key2);
         if (key2 === all.identity || value === void 0) continue;
         const declared = f.declare(value, { ctx, pointer: `/${key2}` });
-        if (declared !== void 0) out[key2] = declared;
+        if (declared !== void 0) out[kept.get(key2) ?? key2] = declared;
       }
       return out;
     },
+    valueOf: desiredValue,
     normalised(key2, value) {
       const f = entries.find(([k]) => k === key2)?.[1];
       return f === void 0 ? value : f.normalise(value);
@@ -22106,11 +22115,13 @@ function declaredKeys(live, desired) {
     Object.keys(desired).filter((k) => k in live).map((k) => [k, live[k]])
   );
 }
+var DECLARED_PROPERTIES;
 var init_table = __esm({
   "src/kinds/define/table.ts"() {
     "use strict";
     init_values();
     init_text_diff();
+    DECLARED_PROPERTIES = /* @__PURE__ */ new Set(["kind", "name", "id", "deleted", "source"]);
   }
 });
 
@@ -22135,16 +22146,16 @@ function defineKind(spec) {
     }
     const names = new Set(scope.names);
     const theirs = new Set(scope.pinnedElsewhere);
-    const [byId, byName] = await Promise.all([
+    const [byId2, byName] = await Promise.all([
       Promise.all(scope.ids.map((id) => get2?.(client, project3, id))),
       Promise.all(scope.names.map((name2) => search(client, project3, name2)))
     ]);
-    const found2 = /* @__PURE__ */ new Map();
-    for (const live of byId) if (live !== void 0) found2.set(live.id, live);
+    const found3 = /* @__PURE__ */ new Map();
+    for (const live of byId2) if (live !== void 0) found3.set(live.id, live);
     for (const live of byName.flat()) {
-      if (names.has(live.name ?? "") && !theirs.has(live.id) && !found2.has(live.id)) found2.set(live.id, live);
+      if (names.has(live.name ?? "") && !theirs.has(live.id) && !found3.has(live.id)) found3.set(live.id, live);
     }
-    return [...found2.values()];
+    return [...found3.values()];
   };
   const scoped = (result, scope) => {
     if (scope !== void 0 && service.search !== void 0) result.live.scoped = {};
@@ -22175,19 +22186,19 @@ function defineKind(spec) {
     ...hooks.checkProject ? { checkProject: hooks.checkProject } : {},
     ...service.search ? { searches: true } : {},
     async read(client, project3, declared, run14, scope) {
-      const list17 = () => objects(client, project3, scope);
-      const read = hooks.read ? await hooks.read(client, project3, declared, run14, list17) : { live: { objects: await list17() }, read: {} };
+      const list18 = () => objects(client, project3, scope);
+      const read = hooks.read ? await hooks.read(client, project3, declared, run14, list18, scope) : { live: { objects: await list18() }, read: {} };
       return scoped(read, scope);
     },
     async reread(client, project3, read, run14, scope) {
-      const list17 = () => objects(client, project3, scope);
+      const list18 = () => objects(client, project3, scope);
       if (hooks.reread) {
-        return scoped({ live: await hooks.reread(client, project3, read, run14, list17) }, scope).live;
+        return scoped({ live: await hooks.reread(client, project3, read, run14, list18, scope) }, scope).live;
       }
       if (read !== void 0 && !isEmptyRecord(read)) {
         throw new UserError(`the saved plan's record of what was read for ${words2.many} is damaged`);
       }
-      return scoped({ live: { objects: await list17() } }, scope).live;
+      return scoped({ live: { objects: await list18() } }, scope).live;
     },
     ...service.count ? { count: service.count } : {},
     ...hooks.references ? { references: (declared) => hooks.references?.(declared) ?? [] } : {},
@@ -22227,9 +22238,9 @@ function updateAction(verb, ref, changes) {
 }
 function planPlain(table, verbs, desired, live, ref, ctx, prune) {
   const verb = (name) => {
-    const found2 = verbs.find((v) => v.name === name);
-    if (found2 === void 0) throw new Error(`the kind of ${ref.kind} declares no ${name} verb`);
-    return found2;
+    const found3 = verbs.find((v) => v.name === name);
+    if (found3 === void 0) throw new Error(`the kind of ${ref.kind} declares no ${name} verb`);
+    return found3;
   };
   if (desired.deleted) {
     if (live) ctx.sink.actions.push(prune(live, ref));
@@ -22249,7 +22260,7 @@ function planPlain(table, verbs, desired, live, ref, ctx, prune) {
 }
 function toggle(table, desired, state, ref, ctx) {
   for (const [key2, f] of Object.entries(table.fields)) {
-    const wanted = Reflect.get(desired, key2);
+    const wanted = table.valueOf(desired, key2);
     if (f.toggles === void 0 || typeof wanted !== "boolean") continue;
     const now = state?.[key2] === true;
     if (now === wanted) continue;
@@ -22778,10 +22789,10 @@ var init_schema2 = __esm({
 function secretPaths(type) {
   let paths = secretCache.get(type);
   if (paths === void 0) {
-    const found2 = [];
+    const found3 = [];
     const config = configSchema(type);
-    if (config !== void 0) collectSecrets(config, "", found2);
-    paths = found2;
+    if (config !== void 0) collectSecrets(config, "", found3);
+    paths = found3;
     secretCache.set(type, paths);
   }
   return paths;
@@ -23256,17 +23267,17 @@ var init_item_rules = __esm({
 });
 
 // src/kinds/batch-export/live.ts
-async function readBatchExports(client, project3, declared, _run, list17) {
+async function readBatchExports(client, project3, declared, _run, list18) {
   const names = (d) => !d.deleted && d.destination?.integration !== void 0;
   const read = declared.some(names) ? { integrations: true } : {};
-  return { live: await readAll(client, project3, read, list17), read };
+  return { live: await readAll(client, project3, read, list18), read };
 }
-async function rereadBatchExports(client, project3, read, _run, list17) {
-  return readAll(client, project3, checkReads(read), list17);
+async function rereadBatchExports(client, project3, read, _run, list18) {
+  return readAll(client, project3, checkReads(read), list18);
 }
-async function readAll(client, project3, read, list17) {
+async function readAll(client, project3, read, list18) {
   const [objects, integrations2] = await Promise.all([
-    list17(),
+    list18(),
     read.integrations ? client.integrations.listAll(project3) : void 0
   ]);
   const live = { objects };
@@ -23353,8 +23364,8 @@ var init_fingerprint = __esm({
 
 // src/plan/match.ts
 function matchObjects(desired, live, label2, errors, several) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const object of live) byId.set(object.id, object);
+  const byId2 = /* @__PURE__ */ new Map();
+  for (const object of live) byId2.set(object.id, object);
   const claimed = /* @__PURE__ */ new Set();
   const pinnedBy = /* @__PURE__ */ new Map();
   for (const d of desired) {
@@ -23367,20 +23378,20 @@ function matchObjects(desired, live, label2, errors, several) {
       });
     }
     pinnedBy.set(d.id, d);
-    if (byId.has(d.id)) claimed.add(d.id);
+    if (byId2.has(d.id)) claimed.add(d.id);
   }
   const byName = /* @__PURE__ */ new Map();
   for (const object of live) {
     if (claimed.has(object.id)) continue;
     const name = object.name ?? "";
-    const list17 = byName.get(name);
-    if (list17) list17.push(object);
+    const list18 = byName.get(name);
+    if (list18) list18.push(object);
     else byName.set(name, [object]);
   }
   const pairs = [];
   for (const d of desired) {
     if (d.id !== void 0) {
-      pairs.push({ desired: d, live: byId.get(d.id) });
+      pairs.push({ desired: d, live: byId2.get(d.id) });
       continue;
     }
     const candidates2 = byName.get(d.name) ?? [];
@@ -23809,15 +23820,15 @@ function integrationErrors(desired, project3, integrations2) {
   const wanted = INTEGRATION_KIND[destination.type];
   if (wanted === void 0) return [];
   const check = (id, kind2, field3) => {
-    const found2 = integrations2.find((i) => i.id === id);
-    if (!found2) {
+    const found3 = integrations2.find((i) => i.id === id);
+    if (!found3) {
       errors.push({
         message: `${where2}: ${field3} ${id} is not an integration of project ${project3}; ${fitting(integrations2, kind2, project3)}`,
         source
       });
-    } else if (found2.kind !== kind2) {
+    } else if (found3.kind !== kind2) {
       errors.push({
-        message: `${where2}: ${field3} ${id} (${label(found2)}) is ${withArticle(found2.kind)} integration, but destination type ${destination.type} needs ${withArticle(kind2)} integration; ${fitting(integrations2, kind2, project3)}`,
+        message: `${where2}: ${field3} ${id} (${label(found3)}) is ${withArticle(found3.kind)} integration, but destination type ${destination.type} needs ${withArticle(kind2)} integration; ${fitting(integrations2, kind2, project3)}`,
         source
       });
     }
@@ -24042,13 +24053,13 @@ async function create(kind2, action, body, deps) {
     return await kind2.create(deps.client, project3, body);
   } catch (error2) {
     if (!(error2 instanceof UnknownOutcomeError)) throw error2;
-    const found2 = await unknown();
-    if (found2.length === 1) {
-      return { id: found2[0], notes: ["the create's answer was lost; found the created object by name"] };
+    const found3 = await unknown();
+    if (found3.length === 1) {
+      return { id: found3[0], notes: ["the create's answer was lost; found the created object by name"] };
     }
-    if (found2.length > 1) {
+    if (found3.length > 1) {
       throw new UserError(
-        `create of ${kind2.words.one} "${name}": the answer was lost and ${found2.length} objects with that name now exist (ids ${found2.join(", ")}); pin the right one with \`id:\` and delete the others`
+        `create of ${kind2.words.one} "${name}": the answer was lost and ${found3.length} objects with that name now exist (ids ${found3.join(", ")}); pin the right one with \`id:\` and delete the others`
       );
     }
     const created = await kind2.create(deps.client, project3, body);
@@ -25092,10 +25103,10 @@ var init_collaborators = __esm({
 });
 
 // src/kinds/dashboard/declare.ts
-function declareCollaborators(list17, { ctx }) {
+function declareCollaborators(list18, { ctx }) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
-  list17.forEach((item, i) => {
+  list18.forEach((item, i) => {
     const level2 = item.level ?? "can_edit";
     if (level2 === "can_view" || level2 === 21) {
       ctx.error(
@@ -25199,11 +25210,11 @@ function excerpt2(text2) {
   const trimmed = line.trim();
   return trimmed.length > 40 ? `${trimmed.slice(0, 39)}…` : trimmed;
 }
-function declareTiles(list17, ctx) {
+function declareTiles(list18, ctx) {
   const out = [];
   const firstByInsight = /* @__PURE__ */ new Map();
   const where2 = (s) => `${s.file}:${s.line}:${s.column}`;
-  list17.forEach((tile2, i) => {
+  list18.forEach((tile2, i) => {
     const at = `/tiles/${i}`;
     const source = ctx.at(at);
     const given = ["insight", "insight_id", "text"].filter((k) => tile2[k] !== void 0);
@@ -25366,8 +25377,8 @@ async function readById(id, read) {
   const numeric = Number(id);
   if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
   try {
-    const found2 = await read(numeric);
-    return found2.deleted === true ? void 0 : found2;
+    const found3 = await read(numeric);
+    return found3.deleted === true ? void 0 : found3;
   } catch (error2) {
     if (error2 instanceof ServiceError && error2.status === 404) return void 0;
     throw error2;
@@ -25528,31 +25539,31 @@ function diffTiles(desired, live) {
   const diff = { add: [], remove: [], move: [], edit: [] };
   const unmatched = new Set(live);
   const matched = [];
-  const take = (found2, tile2) => {
-    unmatched.delete(found2);
-    matched.push([tile2, found2]);
+  const take = (found3, tile2) => {
+    unmatched.delete(found3);
+    matched.push([tile2, found3]);
   };
   for (const tile2 of desired) {
     if (tile2.text !== void 0) continue;
-    const found2 = tile2.insightId === void 0 ? void 0 : [...unmatched].find((l) => l.insightId === tile2.insightId);
-    if (found2) take(found2, tile2);
+    const found3 = tile2.insightId === void 0 ? void 0 : [...unmatched].find((l) => l.insightId === tile2.insightId);
+    if (found3) take(found3, tile2);
     else diff.add.push(tile2);
   }
   const pending = [];
   for (const tile2 of desired) {
     if (tile2.text === void 0) continue;
-    const found2 = [...unmatched].find((l) => l.textId !== null && sameText(l.text, tile2.text));
-    if (found2) take(found2, tile2);
+    const found3 = [...unmatched].find((l) => l.textId !== null && sameText(l.text, tile2.text));
+    if (found3) take(found3, tile2);
     else pending.push(tile2);
   }
   for (const tile2 of pending) {
-    const found2 = [...unmatched].find((l) => l.textId !== null);
-    if (found2) {
-      take(found2, tile2);
+    const found3 = [...unmatched].find((l) => l.textId !== null);
+    if (found3) {
+      take(found3, tile2);
       diff.edit.push({
-        live: found2,
+        live: found3,
         label: tile2.label,
-        before: found2.text ?? "",
+        before: found3.text ?? "",
         after: tile2.text
       });
     } else diff.add.push(tile2);
@@ -25665,8 +25676,8 @@ function membersNeeded(declared, dashboards3, collaborators) {
     return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
   });
 }
-async function readDashboards(client, project3, declared, run14, list17) {
-  const objects = await list17();
+async function readDashboards(client, project3, declared, run14, list18) {
+  const objects = await list18();
   const reads2 = detailReads(declared, objects);
   const live = await withDetails(client, project3, objects, reads2);
   if (membersNeeded(declared, objects, live.collaborators)) {
@@ -25675,14 +25686,14 @@ async function readDashboards(client, project3, declared, run14, list17) {
   }
   return { live, read: reads2 };
 }
-async function rereadDashboards(client, project3, read, run14, list17) {
+async function rereadDashboards(client, project3, read, run14, list18) {
   const reads2 = read;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
   const members2 = reads2?.members;
   if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing) || !ids(reads2.tiles) || members2 !== void 0 && members2 !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  const live = await withDetails(client, project3, await list17(), reads2);
+  const live = await withDetails(client, project3, await list18(), reads2);
   if (members2 === true) live.members = await run14.members.check(project3);
   return live;
 }
@@ -26077,15 +26088,15 @@ function resolve3(tile2, index, dashboard2, ctx) {
   const layout = tile2.layout ? { layout: tile2.layout } : {};
   if (tile2.type === "text") return { label: tileLabel({ text: tile2.text }), text: tile2.text, ...layout };
   if ("insight" in tile2) {
-    const found2 = index.byName.get(tile2.insight);
-    if (found2 === void 0) {
+    const found3 = index.byName.get(tile2.insight);
+    if (found3 === void 0) {
       ctx.sink.errors.push({
         message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", which no file declares for project ${ctx.project}`,
         source: tile2.source
       });
       return void 0;
     }
-    if (found2.several) {
+    if (found3.several) {
       ctx.sink.errors.push({
         message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", a name several declared insights share: name it by insight_id:`,
         source: tile2.source
@@ -26095,7 +26106,7 @@ function resolve3(tile2, index, dashboard2, ctx) {
     return {
       label: tileLabel({ insight: tile2.insight }),
       insightName: tile2.insight,
-      ...found2.id !== void 0 ? { insightId: found2.id } : {},
+      ...found3.id !== void 0 ? { insightId: found3.id } : {},
       ...layout
     };
   }
@@ -26631,6 +26642,45 @@ var init_dashboard = __esm({
   }
 });
 
+// src/kinds/feature-flag/answers.ts
+var obj6, str7, strOrNull6, int6, list5, bool5, boolOrNull, featureFlag, FLAG_ANSWERS;
+var init_answers5 = __esm({
+  "src/kinds/feature-flag/answers.ts"() {
+    "use strict";
+    init_shapes();
+    ({ obj: obj6, str: str7, strOrNull: strOrNull6, int: int6, list: list5 } = answerTypes);
+    bool5 = answerTypes.bool;
+    boolOrNull = { type: ["boolean", "null"] };
+    featureFlag = obj6(
+      {
+        id: int6,
+        key: str7,
+        name: strOrNull6,
+        filters: { type: "object" },
+        active: bool5,
+        archived: bool5,
+        deleted: bool5,
+        version: { type: ["integer", "null"] },
+        tags: list5(str7),
+        evaluation_contexts: { type: ["array", "null"], items: str7 },
+        ensure_experience_continuity: boolOrNull,
+        is_remote_configuration: boolOrNull,
+        has_encrypted_payloads: boolOrNull,
+        last_called_at: strOrNull6
+      },
+      ["id", "key", "filters", "active", "deleted"]
+    );
+    FLAG_ANSWERS = {
+      /** A page of the flag list (limit/offset, 100 a page; `?key=` answers one too). */
+      featureFlagPage: listPage(featureFlag),
+      /** One flag: retrieve, create, PATCH and the lifecycle actions. */
+      featureFlag: { schema: featureFlag },
+      /** A page of the cohort list: what resolving a name needs. */
+      cohortPage: listPage(obj6({ id: int6, name: strOrNull6 }, ["id", "name"]))
+    };
+  }
+});
+
 // src/kinds/feature-flag/schema.ts
 var FLAG_KEY_PATTERN, FLAG_OPERATORS, percentage, key, properties, FLAG_DEFS, keysOf, GROUP_KEYS, PROPERTY_KEYS, FILTER_KEYS;
 var init_schema3 = __esm({
@@ -26950,10 +27000,10 @@ function shown2(sum) {
   return String(Math.round(sum * 1e6) / 1e6);
 }
 function checkVariants(filters, sink) {
-  const list17 = variants(filters);
+  const list18 = variants(filters);
   const keys = /* @__PURE__ */ new Set();
-  if (list17.length === 0) return keys;
-  const sum = list17.reduce(
+  if (list18.length === 0) return keys;
+  const sum = list18.reduce(
     (total, v) => total + (typeof v.rollout_percentage === "number" ? v.rollout_percentage : 0),
     0
   );
@@ -26963,7 +27013,7 @@ function checkVariants(filters, sink) {
       `the variant rollout percentages of ${sink.owner} sum to ${shown2(sum)}, not 100`
     );
   }
-  list17.forEach((variant, i) => {
+  list18.forEach((variant, i) => {
     const key2 = String(variant.key);
     if (keys.has(key2)) {
       sink.error(
@@ -27010,13 +27060,13 @@ function checkProperty(prop, pointer, group2, sink) {
   }
   if (prop.type === "cohort") {
     const byName = prop.cohort !== void 0;
-    const byId = prop.value !== void 0;
-    if (byName === byId) {
+    const byId2 = prop.value !== void 0;
+    if (byName === byId2) {
       sink.error(
         pointer,
         `a cohort condition in ${where2} names its cohort by \`cohort:\` (its name) or \`value:\` (its id), one of them`
       );
-    } else if (byId && !(Number.isInteger(prop.value) && prop.value > 0)) {
+    } else if (byId2 && !(Number.isInteger(prop.value) && prop.value > 0)) {
       sink.error(
         `${pointer}/value`,
         `a cohort condition's \`value\` in ${where2} is the cohort's id (a number)`
@@ -27183,7 +27233,6 @@ var init_name2 = __esm({
 function declareFlag(input, desired, ctx) {
   desired.references = [];
   desired.cohorts = [];
-  if (typeof input.name === "string") desired.description = ctx.text("/name", input.name);
   checkFlag(input, ctx);
   if (!isObject(input.filters)) return;
   const secretPointers = new Set(encryptedPayloadPointers(input));
@@ -27228,14 +27277,14 @@ function payloadSecret(key2, value, ctx) {
   return new SecretValue(value, [name], set);
 }
 function checkFlagCycles(project3) {
-  const flags2 = (project3.objects[FEATURE_FLAG] ?? []).filter(
+  const flags = (project3.objects[FEATURE_FLAG] ?? []).filter(
     (d) => "references" in d && !d.deleted
   );
-  const graph = new Map(flags2.map((f) => [f.name, f.references.map((r) => r.key)]));
+  const graph = new Map(flags.map((f) => [f.name, f.references.map((r) => r.key)]));
   const problems = [];
   for (const cycle of dependencyCycles(graph)) {
     const [first, second] = cycle;
-    const flag3 = flags2.find((f) => f.name === first);
+    const flag3 = flags.find((f) => f.name === first);
     const at = flag3?.references.find((r) => r.key === second)?.source ?? flag3?.source;
     if (at === void 0) continue;
     const path = cycle.join(" → ");
@@ -27286,43 +27335,6 @@ var init_order = __esm({
   }
 });
 
-// src/kinds/feature-flag/shapes.ts
-var str7, strOrNull6, bool5, boolOrNull, FLAG_SCHEMA, FLAG, FLAG_PAGE, COHORT_PAGE;
-var init_shapes2 = __esm({
-  "src/kinds/feature-flag/shapes.ts"() {
-    "use strict";
-    init_shapes();
-    str7 = { type: "string" };
-    strOrNull6 = { type: ["string", "null"] };
-    bool5 = { type: "boolean" };
-    boolOrNull = { type: ["boolean", "null"] };
-    FLAG_SCHEMA = answerObject(
-      {
-        id: { type: "integer" },
-        key: str7,
-        name: strOrNull6,
-        filters: { type: "object" },
-        active: bool5,
-        archived: bool5,
-        deleted: bool5,
-        version: { type: ["integer", "null"] },
-        tags: { type: "array", items: str7 },
-        evaluation_contexts: { type: ["array", "null"], items: str7 },
-        ensure_experience_continuity: boolOrNull,
-        is_remote_configuration: boolOrNull,
-        has_encrypted_payloads: boolOrNull,
-        last_called_at: strOrNull6
-      },
-      ["id", "key", "filters", "active", "deleted"]
-    );
-    FLAG = { schema: FLAG_SCHEMA };
-    FLAG_PAGE = listPage(FLAG_SCHEMA);
-    COHORT_PAGE = listPage(
-      answerObject({ id: { type: "integer" }, name: strOrNull6 }, ["id", "name"])
-    );
-  }
-});
-
 // src/kinds/feature-flag/service.ts
 function hideEncryptedPayloads(client, flag3) {
   const payloads = flag3.has_encrypted_payloads === true ? flag3.filters?.payloads : void 0;
@@ -27351,73 +27363,76 @@ function textsIn(json) {
   walk2(value);
   return out;
 }
-async function listFlags(client, project3, archived = false) {
-  const found2 = await client.listAll(
-    flags(project3),
-    archived ? { archived: "true" } : {},
-    FLAG_PAGE
-  );
-  return found2.map(hidden(client));
+function featureFlagsApi(client) {
+  const path = (project3, rest = "") => projectPath(project3, `feature_flags/${rest}`);
+  const hidden = (flag3) => hideEncryptedPayloads(client, flag3);
+  const one = async (spec) => hidden(await client.request({ ...spec, expect: FLAG_ANSWERS.featureFlag }));
+  return {
+    /**
+     * The project's flags that are neither soft-deleted nor archived (the list leaves archived flags
+     * out unless asked), or with `archived` the archived ones only: the service has no list of both.
+     */
+    async listAll(project3, archived = false) {
+      const query = archived ? { archived: "true" } : {};
+      return (await client.listAll(path(project3), query, FLAG_ANSWERS.featureFlagPage)).map(hidden);
+    },
+    /**
+     * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
+     * service's `?key=` is case-insensitive, only exact matches count.
+     */
+    async withKey(project3, key2, archived = false) {
+      const query = archived ? { key: key2, archived: "true" } : { key: key2 };
+      const found3 = await client.listAll(path(project3), query, FLAG_ANSWERS.featureFlagPage);
+      return found3.map(hidden).filter((f) => f.key === key2);
+    },
+    /** How many flags the list holds (not archived): one request for a one-item page. */
+    async count(project3) {
+      const page = await client.request({
+        method: "GET",
+        path: path(project3),
+        query: { limit: 1 },
+        expect: FLAG_ANSWERS.featureFlagPage
+      });
+      return page.count ?? page.results.length;
+    },
+    /** One flag by id, soft-deleted and archived ones included (the service reads them by id). */
+    get(project3, id) {
+      return one({ method: "GET", path: path(project3, `${segment(id)}/`) });
+    },
+    create(project3, body) {
+      return one({ method: "POST", path: path(project3), body });
+    },
+    update(project3, id, body) {
+      return one({ method: "PATCH", path: path(project3, `${segment(id)}/`), body });
+    },
+    /** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
+    act(project3, id, action) {
+      return one({ method: "POST", path: path(project3, `${segment(id)}/${action}/`), body: {}, retrySafe: true });
+    }
+  };
 }
-async function flagsWithKey(client, project3, key2, archived = false) {
-  const query = archived ? { key: key2, archived: "true" } : { key: key2 };
-  const found2 = await client.listAll(flags(project3), query, FLAG_PAGE);
-  return found2.map(hidden(client)).filter((f) => f.key === key2);
+function cohortsApi(client) {
+  return {
+    /** Every cohort of the project (not deleted): names resolve against these. */
+    listAll(project3) {
+      return client.listAll(projectPath(project3, "cohorts/"), {}, FLAG_ANSWERS.cohortPage);
+    }
+  };
 }
-async function getFlag(client, project3, id) {
-  const flag3 = await client.request({
-    method: "GET",
-    path: flags(project3, `${id}/`),
-    expect: FLAG
-  });
-  return hideEncryptedPayloads(client, flag3);
-}
-async function createFlag(client, project3, body) {
-  const flag3 = await client.request({
-    method: "POST",
-    path: flags(project3),
-    body,
-    expect: FLAG
-  });
-  return hideEncryptedPayloads(client, flag3);
-}
-async function patchFlag(client, project3, id, body) {
-  const flag3 = await client.request({
-    method: "PATCH",
-    path: flags(project3, `${id}/`),
-    body,
-    expect: FLAG
-  });
-  return hideEncryptedPayloads(client, flag3);
-}
-async function flagAction(client, project3, id, action) {
-  const flag3 = await client.request({
-    method: "POST",
-    path: flags(project3, `${id}/${action}/`),
-    body: {},
-    retrySafe: true,
-    expect: FLAG
-  });
-  return hideEncryptedPayloads(client, flag3);
-}
-function listCohorts(client, project3) {
-  return client.listAll(`/api/projects/${project3}/cohorts/`, {}, COHORT_PAGE);
-}
-var flags, SENTINEL, hidden;
+var SENTINEL;
 var init_service4 = __esm({
   "src/kinds/feature-flag/service.ts"() {
     "use strict";
-    init_shapes2();
-    flags = (project3, rest = "") => `/api/projects/${project3}/feature_flags/${rest}`;
+    init_query();
+    init_answers5();
     SENTINEL = /^"?\*+ \(encrypted\)"?$/;
-    hidden = (client) => (flag3) => hideEncryptedPayloads(client, flag3);
   }
 });
 
 // src/kinds/feature-flag/lifecycle.ts
 function lifecycle(action) {
   return async (client, planned2, id) => {
-    await flagAction(client, planned2.object.project, Number(id), action);
+    await featureFlagsApi(client).act(planned2.object.project, Number(id), action);
     return { id, notes: [] };
   };
 }
@@ -27459,6 +27474,7 @@ var init_fields4 = __esm({
   "src/kinds/feature-flag/fields.ts"() {
     "use strict";
     init_define();
+    init_normalise();
     init_lifecycle();
     init_schema3();
     onlyTrue = (value) => value === true;
@@ -27471,10 +27487,16 @@ var init_fields4 = __esm({
           { required: true }
         ),
         id: integer("The service's flag id: pins identity across key renames (pull writes it).", { minimum: 1 }),
-        // The description; the plan hook compares it (the desired object holds it as `description`).
-        name: field(
-          { type: "string", description: "The flag's description (the service calls it `name`)." },
-          { compare: "none", live: false, pull: "never", declare: () => void 0 }
+        // The service's `name` is the flag's description: kept as `description`, as live flags keep it.
+        name: text(
+          "The flag's description (the service calls it `name`).",
+          {},
+          {
+            keptAs: "description",
+            wire: "description",
+            declare: (value, at) => at.ctx.text(at.pointer, value),
+            normalise: normaliseText
+          }
         ),
         active: flag("Whether the flag is on. false turns it off for everyone."),
         tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
@@ -27562,50 +27584,71 @@ function reads(declared, objects) {
     declared: [...declaredKeys2]
   };
 }
+async function byId(client, project3, id) {
+  try {
+    return asLive(await featureFlagsApi(client).get(project3, id));
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
+    throw error2;
+  }
+}
 async function withDetails2(client, project3, objects, read) {
-  const archived = read.archived ? (await listFlags(client, project3, true)).map(asLive) : [];
+  const archived = read.archived ? (await featureFlagsApi(client).listAll(project3, true)).map(asLive) : [];
   const keys = new Set(read.declared);
   const pins = new Set(read.pins);
   const isDeclared = (f) => keys.has(f.key) || pins.has(f.id);
   const all = [...objects, ...archived.filter(isDeclared)];
   const known3 = new Set(all.map((f) => f.id));
-  const pinned = await Promise.all(
-    read.pinned.filter((id) => !known3.has(id)).map(async (id) => {
-      try {
-        return asLive(await getFlag(client, project3, id));
-      } catch (error2) {
-        if (error2 instanceof ServiceError && error2.status === 404) return void 0;
-        throw error2;
-      }
-    })
-  );
+  const [pinned, linked] = await Promise.all([
+    Promise.all(read.pinned.filter((id) => !known3.has(id)).map((id) => byId(client, project3, id))),
+    Promise.all((read.linked ?? []).filter((id) => !known3.has(id)).map((id) => byId(client, project3, id)))
+  ]);
   const live = {
-    objects: [...all, ...pinned.filter((f) => f !== void 0)],
+    objects: [...all, ...found(pinned)],
     declared: read.declared,
-    others: archived.filter((f) => !isDeclared(f))
+    others: [...archived.filter((f) => !isDeclared(f)), ...found(linked)]
   };
-  if (read.cohorts) live.cohorts = await listCohorts(client, project3);
+  if (read.cohorts) live.cohorts = await cohortsApi(client).listAll(project3);
   return live;
 }
-async function readFlags(client, project3, declared) {
-  const flags2 = declared;
-  const objects = (await listFlags(client, project3)).map(asLive);
+function dependencyIds(flag3) {
+  return liveReferences(flag3, (id) => id).map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+}
+function scopedReads(declared, objects) {
+  const keys = new Set(declared.map((d) => d.name));
+  const pins = new Set(declared.flatMap((d) => d.id !== void 0 ? [d.id] : []));
+  const ids = new Set(objects.map((f) => f.id));
+  const linked = objects.filter((f) => keys.has(f.key) || pins.has(f.id)).flatMap(dependencyIds).filter((id) => !ids.has(id));
+  return {
+    archived: false,
+    pinned: [],
+    cohorts: declared.some((d) => !d.deleted && d.cohorts.length > 0),
+    declared: [...keys],
+    pins: [...pins],
+    linked: [...new Set(linked)]
+  };
+}
+async function readFlags(client, project3, declared, _run, list18, scope) {
+  const flags = declared;
+  const objects = await list18();
+  if (scope !== void 0) {
+    const read2 = scopedReads(flags, objects);
+    return { live: await withDetails2(client, project3, objects, read2), read: read2 };
+  }
   const ids = new Set(objects.map((f) => f.id));
   const read = {
-    ...reads(flags2, objects),
-    pinned: flags2.flatMap((d) => d.id !== void 0 && !ids.has(d.id) ? [d.id] : []),
-    pins: flags2.flatMap((d) => d.id !== void 0 ? [d.id] : [])
+    ...reads(flags, objects),
+    pinned: flags.flatMap((d) => d.id !== void 0 && !ids.has(d.id) ? [d.id] : []),
+    pins: flags.flatMap((d) => d.id !== void 0 ? [d.id] : [])
   };
   return { live: await withDetails2(client, project3, objects, read), read };
 }
-async function rereadFlags(client, project3, read) {
+async function rereadFlags(client, project3, read, _run, list18) {
   const r = read;
-  const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && [r.pinned, r.pins].every(
-    (ids) => Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id) && id > 0)
-  ) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
+  const ids = (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
+  const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
   if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
-  const objects = (await listFlags(client, project3)).map(asLive);
-  return withDetails2(client, project3, objects, r);
+  return withDetails2(client, project3, await list18(), r);
 }
 function flagDetails(live, kindLive) {
   const keyOf = keysById(kindLive);
@@ -27620,12 +27663,42 @@ function liveDependents(flag3, kindLive) {
   const named = (other) => liveReferences(other, (ref) => ref).includes(id);
   return [...kindLive.objects, ...kindLive.others].filter((other) => other.id !== flag3.id && !other.deleted && named(other)).map((other) => other.key).sort();
 }
+var found;
 var init_live3 = __esm({
   "src/kinds/feature-flag/live.ts"() {
     "use strict";
     init_errors();
     init_errors2();
     init_filters();
+    init_service4();
+    found = (flags) => flags.filter((f) => f !== void 0);
+  }
+});
+
+// src/kinds/feature-flag/find.ts
+async function searchFlags(client, project3, key2) {
+  const api = featureFlagsApi(client);
+  const found3 = await api.withKey(project3, key2);
+  return (found3.length > 0 ? found3 : await api.withKey(project3, key2, true)).map(asLive);
+}
+async function getFlag(client, project3, id) {
+  const numeric = Number(id);
+  if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
+  try {
+    return asLive(await featureFlagsApi(client).get(project3, numeric));
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
+    throw error2;
+  }
+}
+function countFlags(client, project3) {
+  return featureFlagsApi(client).count(project3);
+}
+var init_find2 = __esm({
+  "src/kinds/feature-flag/find.ts"() {
+    "use strict";
+    init_errors2();
+    init_live3();
     init_service4();
   }
 });
@@ -27719,7 +27792,7 @@ function variantList(value) {
 function variantLines(before, after) {
   const b = variantList(before);
   const a = variantList(after);
-  const share = (list17) => list17.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
+  const share = (list18) => list18.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
   if (a.length === 0 && b.length > 0) return [`makes it a boolean flag (drops variants ${share(b)})`];
   if (b.length === 0 && a.length > 0) return [`serves variants ${share(a)}`];
   const lines = [];
@@ -27795,12 +27868,12 @@ async function flagId(client, project3, key2, owner) {
   }
   const cached = ids.get(`${project3}/${key2}`);
   if (cached !== void 0) return cached;
-  const found2 = (await flagsWithKey(client, project3, key2)).at(0) ?? (await flagsWithKey(client, project3, key2, true)).at(0);
-  if (found2 === void 0) {
+  const found3 = (await featureFlagsApi(client).withKey(project3, key2)).at(0) ?? (await featureFlagsApi(client).withKey(project3, key2, true)).at(0);
+  if (found3 === void 0) {
     throw new UserError(`${owner} depends on flag "${key2}", which project ${project3} does not have`);
   }
-  ids.set(`${project3}/${key2}`, found2.id);
-  return found2.id;
+  ids.set(`${project3}/${key2}`, found3.id);
+  return found3.id;
 }
 function rememberFlag(client, project3, flag3) {
   let ids = known.get(client);
@@ -27843,14 +27916,14 @@ function ignored(body, answer) {
 }
 async function createFeatureFlag(client, project3, body) {
   const owner = `feature flag "${String(body.key)}"`;
-  const created = await createFlag(client, project3, await withIds(client, project3, body, owner));
+  const created = await featureFlagsApi(client).create(project3, await withIds(client, project3, body, owner));
   rememberFlag(client, project3, created);
   return { id: created.id, notes: ignored(body, created) };
 }
 async function findFlags(client, project3, key2) {
-  return (await flagsWithKey(client, project3, key2)).map((f) => f.id);
+  return (await featureFlagsApi(client).withKey(project3, key2)).map((f) => f.id);
 }
-var known, flagBody, updateBody, FLAG_UPDATE, FLAG_CREATE, FLAG_SOFT_DELETE, FLAG_RESTORE;
+var known, flagBody, UNCOMPARED, updateBody, FLAG_UPDATE, FLAG_CREATE, FLAG_SOFT_DELETE, FLAG_RESTORE;
 var init_verbs4 = __esm({
   "src/kinds/feature-flag/verbs.ts"() {
     "use strict";
@@ -27876,12 +27949,13 @@ var init_verbs4 = __esm({
       }
       return body;
     };
+    UNCOMPARED = /* @__PURE__ */ new Set(["tags", "evaluation_contexts"]);
     updateBody = (action, env, owner) => {
       const body = flagBody(action, env, owner) ?? {};
       const before = action.before ?? {};
       const original = {};
       for (const key2 of Object.keys(action.after ?? {})) {
-        if (key2 in before) original[key2] = before[key2];
+        if (key2 in before && !UNCOMPARED.has(key2)) original[key2] = before[key2];
       }
       if (typeof before.version === "number") body.version = before.version;
       if (Object.keys(original).length > 0) body.original_flag = original;
@@ -27900,7 +27974,7 @@ var init_verbs4 = __esm({
         const { project: project3 } = action.object;
         const owner = `feature flag "${action.object.name}"`;
         const sent = await withIds(client, project3, body ?? {}, owner);
-        const answer = await patchFlag(client, project3, Number(id), sent);
+        const answer = await featureFlagsApi(client).update(project3, Number(id), sent);
         rememberFlag(client, project3, answer);
         return { id, notes: ignored(sent, answer) };
       }
@@ -27910,7 +27984,7 @@ var init_verbs4 = __esm({
       ...SOFT_DELETE,
       references: dependents,
       async send(client, action, id) {
-        await patchFlag(client, action.object.project, Number(id), { deleted: true });
+        await featureFlagsApi(client).update(action.object.project, Number(id), { deleted: true });
         return { id, notes: [] };
       }
     };
@@ -27918,7 +27992,9 @@ var init_verbs4 = __esm({
       ...RESTORE,
       async send(client, action, id) {
         try {
-          const answer = await patchFlag(client, action.object.project, Number(id), { deleted: false });
+          const answer = await featureFlagsApi(client).update(action.object.project, Number(id), {
+            deleted: false
+          });
           rememberFlag(client, action.object.project, answer);
         } catch (error2) {
           if (error2 instanceof ServiceError && error2.status === 404) {
@@ -27992,15 +28068,20 @@ function agoText(ms) {
   const days = Math.floor(ms / DAY);
   return days === 1 ? "a day ago" : `${days} days ago`;
 }
+function flagReferencesOf(desired) {
+  if (desired.deleted) return [];
+  return [...new Set(desired.references.map((r) => r.key))].map((name) => ({ kind: FEATURE_FLAG, name }));
+}
 function resolveFlags(desired, ctx) {
   const live = new Set([...ctx.live.objects, ...ctx.live.others].filter((f) => !f.deleted).map((f) => f.key));
   const declared = new Set(ctx.live.declared);
+  const elsewhere = new Set((ctx.others?.declared(FEATURE_FLAG) ?? []).map((d) => d.name));
   let ok = true;
   for (const ref of desired.references) {
     if (live.has(ref.key) || declared.has(ref.key)) continue;
     ok = false;
     ctx.sink.errors.push({
-      message: `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
+      message: ctx.live.scoped !== void 0 && elsewhere.has(ref.key) ? `feature flag "${desired.name}" depends on flag "${ref.key}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it` : `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
       source: ref.source
     });
   }
@@ -28061,6 +28142,10 @@ function cohortNames(live, ctx) {
     }
   }
   return (id) => names.get(id);
+}
+function storedValue(live, path) {
+  const field3 = flagFields.fields[path];
+  return live[field3?.wire ?? path];
 }
 function storedFilters(live) {
   const filters = structuredClone(isObject(live.filters) ? live.filters : {});
@@ -28132,10 +28217,7 @@ function planCreate3(desired, ref, cohorts, ctx) {
     ctx.sink.errors.push({ message: problem, source: desired.source });
     return;
   }
-  const sent = flagFields.sent(desired);
-  const after = { key: sent.key };
-  if (desired.description !== void 0) after.name = desired.description;
-  Object.assign(after, sent);
+  const after = flagFields.sent(desired);
   const filters = planFilters(desired, cohorts);
   if (filters !== void 0) after.filters = filters;
   const names = cohortNames(void 0, ctx);
@@ -28167,10 +28249,6 @@ function planCreate3(desired, ref, cohorts, ctx) {
 function planUpdate(desired, live, ref, cohorts, ctx) {
   const state = flagFields.state(live);
   const { changes } = flagFields.compare(desired, state);
-  const liveDescription = normaliseText(live.description);
-  if (desired.description !== void 0 && normaliseText(desired.description) !== liveDescription) {
-    changes.push({ path: "name", before: liveDescription, after: desired.description });
-  }
   const filters = planFilters(desired, cohorts);
   const filterChangeList = filters === void 0 ? [] : filterChanges(desired, live, filters, ctx);
   for (const change2 of changes) {
@@ -28190,7 +28268,7 @@ function planUpdate(desired, live, ref, cohorts, ctx) {
     };
     const after = {};
     for (const c of changes) {
-      before[c.path] = c.path === "name" ? live.description : live[c.path];
+      before[c.path] = storedValue(live, c.path);
       after[c.path] = c.after;
     }
     if (filterChangeList.length > 0 && filters !== void 0) {
@@ -28237,7 +28315,6 @@ var init_plan4 = __esm({
     init_secret();
     init_context2();
     init_secrets();
-    init_normalise();
     init_verbs();
     init_checks();
     init_dependencies();
@@ -28245,6 +28322,7 @@ var init_plan4 = __esm({
     init_filters();
     init_lifecycle();
     init_live3();
+    init_name2();
     init_phrasing();
     init_verbs4();
     DAY = 864e5;
@@ -28318,33 +28396,32 @@ function flagItem(flag3, names) {
   const ordered = {};
   for (const [key2, value] of Object.entries(item)) {
     ordered[key2] = value;
-    if (key2 === "id") ordered.name = flag3.name ?? "";
     if (key2 === "tags") ordered.filters = filters;
   }
-  if (!("name" in ordered)) ordered.name = flag3.name ?? "";
   if (!("filters" in ordered)) ordered.filters = filters;
   return { item: ordered, variables };
 }
-function usesCohorts(flags2) {
-  return flags2.some(
+function usesCohorts(flags) {
+  return flags.some(
     (f) => (isObject(f.filters) && Array.isArray(f.filters.groups) ? f.filters.groups : []).some(
       (g) => isObject(g) && Array.isArray(g.properties) && g.properties.some((p) => isObject(p) && p.type === "cohort")
     )
   );
 }
-function dependsOnUnknown(flags2) {
-  const ids = new Set(flags2.map((f) => String(f.id)));
-  return flags2.some(
+function dependsOnUnknown(flags) {
+  const ids = new Set(flags.map((f) => String(f.id)));
+  return flags.some(
     (f) => (isObject(f.filters) && Array.isArray(f.filters.groups) ? f.filters.groups : []).some(
       (g) => isObject(g) && Array.isArray(g.properties) && g.properties.some((p) => isObject(p) && p.type === "flag" && !ids.has(String(p.key)))
     )
   );
 }
 async function pullFlags(client, project3) {
-  const flags2 = await listFlags(client, project3);
-  const archived = dependsOnUnknown(flags2) ? await listFlags(client, project3, true) : [];
-  const cohorts = usesCohorts(flags2) ? await listCohorts(client, project3) : [];
-  const keys = new Map([...flags2, ...archived].map((f) => [String(f.id), f.key]));
+  const api = featureFlagsApi(client);
+  const flags = await api.listAll(project3);
+  const archived = dependsOnUnknown(flags) ? await api.listAll(project3, true) : [];
+  const cohorts = usesCohorts(flags) ? await cohortsApi(client).listAll(project3) : [];
+  const keys = new Map([...flags, ...archived].map((f) => [String(f.id), f.key]));
   const byName = cohortIdsByName(cohorts);
   const names = {
     flagKey: (id) => keys.get(id),
@@ -28354,7 +28431,7 @@ async function pullFlags(client, project3) {
     }
   };
   const pulled = { items: [], variables: [] };
-  for (const flag3 of flags2) {
+  for (const flag3 of flags) {
     const { item, variables } = flagItem(flag3, names);
     pulled.items.push(item);
     pulled.variables.push(...variables);
@@ -28383,9 +28460,11 @@ var init_feature_flag = __esm({
   "src/kinds/feature-flag/index.ts"() {
     "use strict";
     init_define();
+    init_answers5();
     init_checks();
     init_declare3();
     init_fields4();
+    init_find2();
     init_lifecycle();
     init_live3();
     init_name2();
@@ -28407,10 +28486,14 @@ var init_feature_flag = __esm({
       fields: flagFields,
       verbs: [FLAG_CREATE, UNARCHIVE, FLAG_UPDATE, ARCHIVE, FLAG_SOFT_DELETE, FLAG_RESTORE],
       service: {
-        list: async (client, project3) => (await listFlags(client, project3)).map(asLive),
+        list: async (client, project3) => (await featureFlagsApi(client).listAll(project3)).map(asLive),
+        search: searchFlags,
+        get: getFlag,
+        count: countFlags,
         findByName: findFlags,
         create: createFeatureFlag
       },
+      answers: FLAG_ANSWERS,
       hooks: {
         declare: (input, desired, ctx) => declareFlag(input, desired, ctx),
         checkProject: checkFlagCycles,
@@ -28418,6 +28501,7 @@ var init_feature_flag = __esm({
         quiet: (pointer) => /^\/filters\/payloads(\/|$)/.test(pointer),
         read: readFlags,
         reread: rereadFlags,
+        references: flagReferencesOf,
         plan: planFlag,
         prune: pruneFlag,
         details: flagDetails,
@@ -28555,11 +28639,11 @@ var init_stickiness_hidden_legend_indexes = __esm({
         if (filterKey === void 0) return query;
         const filter = query[filterKey];
         if (!isDict(filter)) return query;
-        const hidden2 = filter.hiddenLegendIndexes;
+        const hidden = filter.hiddenLegendIndexes;
         const rawCustomizations = truthy(filter.resultCustomizations) ? filter.resultCustomizations : {};
         const by = filter.resultCustomizationBy;
-        if (!truthy(hidden2)) return query;
-        if (!Array.isArray(hidden2) || !isDict(rawCustomizations)) return query;
+        if (!truthy(hidden)) return query;
+        if (!Array.isArray(hidden) || !isDict(rawCustomizations)) return query;
         const customizations = rawCustomizations;
         const withoutHidden = (changes) => {
           const next2 = { ...filter, ...changes };
@@ -28572,7 +28656,7 @@ var init_stickiness_hidden_legend_indexes = __esm({
         if ((by === "value" || !truthy(by)) && hasValueAssignment) {
           if (!hasBreakdown(query) && !hasCompare(query)) {
             const next2 = { ...customizations };
-            for (const index of hidden2) {
+            for (const index of hidden) {
               const key2 = `{"series":${pyStr(index)}}`;
               const entry = isDict(next2[key2]) ? { ...next2[key2] } : { assignmentBy: "value" };
               entry.hidden = true;
@@ -28583,7 +28667,7 @@ var init_stickiness_hidden_legend_indexes = __esm({
           return withoutHidden({});
         }
         const next = { ...customizations };
-        for (const index of hidden2) {
+        for (const index of hidden) {
           const key2 = pyStr(index);
           const entry = isDict(next[key2]) ? { ...next[key2] } : { assignmentBy: "position" };
           entry.hidden = true;
@@ -29211,7 +29295,7 @@ function countInsights(client, project3) {
   return insightsApi(client).count(project3);
 }
 var SEARCH_MAX2;
-var init_find2 = __esm({
+var init_find3 = __esm({
   "src/kinds/insight/find.ts"() {
     "use strict";
     init_by_id();
@@ -29366,7 +29450,7 @@ var init_insight = __esm({
     init_define();
     init_answers4();
     init_fields5();
-    init_find2();
+    init_find3();
     init_plan5();
     init_service3();
     init_verbs5();
@@ -29458,13 +29542,13 @@ function pathTaken(path) {
 }
 async function writeOutput(io, doing, shown3, path, text2, options = {}) {
   const clean = options.scrubbed ? text2 : scrubText(io, text2);
-  const flags2 = constants2.O_WRONLY | constants2.O_CREAT | (options.append ? constants2.O_APPEND : constants2.O_TRUNC) | (options.create ? constants2.O_EXCL : 0) | NO_FOLLOW;
+  const flags = constants2.O_WRONLY | constants2.O_CREAT | (options.append ? constants2.O_APPEND : constants2.O_TRUNC) | (options.create ? constants2.O_EXCL : 0) | NO_FOLLOW;
   try {
     await withFile(doing, shown3, async () => {
       if (NO_FOLLOW === 0 && (await lstat2(path).catch(() => void 0))?.isSymbolicLink()) {
         throw Object.assign(new Error("a symbolic link"), { code: "ELOOP" });
       }
-      const file = await open2(path, flags2, options.mode ?? 438);
+      const file = await open2(path, flags, options.mode ?? 438);
       try {
         if (options.mode !== void 0) await file.chmod(options.mode);
         await file.writeFile(clean);
@@ -30056,9 +30140,9 @@ function parseProjectId(value, origin) {
     throw new UserError(`${origin} must be a project id (a positive integer), got "${text2}"`);
   return Number(text2);
 }
-function projectChoice(flags2, io) {
-  if (flags2.project !== void 0)
-    return { project: parseProjectId(flags2.project, "--project"), from: "--project" };
+function projectChoice(flags, io) {
+  if (flags.project !== void 0)
+    return { project: parseProjectId(flags.project, "--project"), from: "--project" };
   return { project: parseProjectId(io.env.POSTHOG_PROJECT_ID, "POSTHOG_PROJECT_ID"), from: void 0 };
 }
 var init_project = __esm({
@@ -30071,8 +30155,8 @@ var init_project = __esm({
 // src/commands/config.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { resolve as resolve5 } from "node:path";
-async function loadFiles(paths, flags2, io, mode) {
-  const choice2 = projectChoice(flags2, io);
+async function loadFiles(paths, flags, io, mode) {
+  const choice2 = projectChoice(flags, io);
   const result = await loadConfig(paths, {
     env: io.env,
     cwd: io.cwd,
@@ -30099,9 +30183,9 @@ function hideSecrets(result, scrubber) {
 function shownDiagnostics(result, note = "none") {
   return note === "none" ? result.diagnostics.filter((d) => d !== result.secretsNote) : result.diagnostics;
 }
-async function readConfig(paths, flags2, io, mode, note = "none") {
-  const result = await loadFiles(paths, flags2, io, mode);
-  const shown3 = shownDiagnostics(result, flags2.quiet === true ? "none" : note);
+async function readConfig(paths, flags, io, mode, note = "none") {
+  const result = await loadFiles(paths, flags, io, mode);
+  const shown3 = shownDiagnostics(result, flags.quiet === true ? "none" : note);
   const annotated = note === "plan" ? shown3 : shown3.filter((d) => d !== result.secretsNote);
   for (const d of shown3) io.stderr.write(`${formatDiagnostic(d)}
 `);
@@ -30115,12 +30199,12 @@ async function readConfig(paths, flags2, io, mode, note = "none") {
   }
   return result;
 }
-async function readOptionalConfig(configPath, flags2, io) {
+async function readOptionalConfig(configPath, flags, io) {
   if (configPath === void 0 && !existsSync2(resolve5(io.cwd, "posthog"))) return void 0;
-  return readConfig([configPath ?? "posthog"], flags2, io, "plan");
+  return readConfig([configPath ?? "posthog"], flags, io, "plan");
 }
-async function configuredProject(configPath, flags2, io) {
-  const loaded = await readOptionalConfig(configPath, flags2, io);
+async function configuredProject(configPath, flags, io) {
+  const loaded = await readOptionalConfig(configPath, flags, io);
   const projects2 = [
     ...new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]))
   ];
@@ -30129,7 +30213,7 @@ async function configuredProject(configPath, flags2, io) {
       `the files name projects ${projects2.join(", ")}: point --config at one project's files`
     );
   }
-  const project3 = projects2[0] ?? projectChoice(flags2, io).project;
+  const project3 = projects2[0] ?? projectChoice(flags, io).project;
   if (project3 === void 0) {
     throw new UserError(
       "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one"
@@ -30356,11 +30440,11 @@ function parseInteger(value, attr, nullable = false) {
 }
 function parseChoice(value, attr, choices) {
   nullCheck(value, attr, false);
-  const found2 = choices.find((c) => String(c) === String(value));
-  if (found2 === void 0 || isDict2(value) || Array.isArray(value)) {
+  const found3 = choices.find((c) => String(c) === String(value));
+  if (found3 === void 0 || isDict2(value) || Array.isArray(value)) {
     throw invalid(`"${displayValue(value)}" is not a valid choice.`, attr, "invalid_choice");
   }
-  return found2;
+  return found3;
 }
 function parseList(value, attr, nullable = false) {
   if (nullCheck(value, attr, nullable)) return null;
@@ -31792,19 +31876,19 @@ var init_rate_limit = __esm({
         const lists = [];
         windows.forEach((w, i) => {
           const id = `${bucket}\0${i}\0${w.requests}/${w.windowMs}\0${key2}`;
-          let list17 = this.history.get(id);
-          if (!list17) {
-            list17 = [];
-            this.history.set(id, list17);
+          let list18 = this.history.get(id);
+          if (!list18) {
+            list18 = [];
+            this.history.set(id, list18);
           }
-          while (list17.length > 0 && (list17[0] ?? 0) <= now - w.windowMs) list17.shift();
-          if (list17.length >= w.requests) {
-            wait = Math.max(wait, Math.max(1, Math.ceil(((list17[0] ?? now) + w.windowMs - now) / 1e3)));
+          while (list18.length > 0 && (list18[0] ?? 0) <= now - w.windowMs) list18.shift();
+          if (list18.length >= w.requests) {
+            wait = Math.max(wait, Math.max(1, Math.ceil(((list18[0] ?? now) + w.windowMs - now) / 1e3)));
           }
-          lists.push(list17);
+          lists.push(list18);
         });
         if (wait > 0) return wait;
-        for (const list17 of lists) list17.push(now);
+        for (const list18 of lists) list18.push(now);
         return 0;
       }
       clear() {
@@ -32428,9 +32512,9 @@ function visibleExports(ctx) {
   return ctx.store.data.batch_exports.filter((b) => teams.has(b.team_id) && !b.deleted);
 }
 function findExport(ctx, id, detail2 = "Not found.") {
-  const found2 = isUuid(id) ? visibleExports(ctx).find((b) => b.id === id.toLowerCase()) : void 0;
-  if (!found2) throw notFound(detail2);
-  return found2;
+  const found3 = isUuid(id) ? visibleExports(ctx).find((b) => b.id === id.toLowerCase()) : void 0;
+  if (!found3) throw notFound(detail2);
+  return found3;
 }
 function runsOf(ctx, exportId) {
   return ctx.store.data.runs.filter((r) => r.batch_export === exportId).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
@@ -32889,9 +32973,9 @@ function createBackfill(ctx, b, start2, end, id = randomUUID2()) {
 }
 function exportForBackfill(ctx) {
   const id = ctx.params.id;
-  const found2 = isUuid(id) ? ctx.store.data.batch_exports.find((b) => b.id === id.toLowerCase() && b.team_id === ctx.project?.id) : void 0;
-  if (!found2) throw notFound("BatchExport not found.");
-  return found2;
+  const found3 = isUuid(id) ? ctx.store.data.batch_exports.find((b) => b.id === id.toLowerCase() && b.team_id === ctx.project?.id) : void 0;
+  if (!found3) throw notFound("BatchExport not found.");
+  return found3;
 }
 function createNewest(ctx) {
   const b = ctx.params.project === void 0 ? findExport(ctx, ctx.params.id, "BatchExport not found.") : exportForBackfill(ctx);
@@ -32961,11 +33045,11 @@ function backfillsOf(ctx) {
 }
 function findBackfill(ctx) {
   const id = ctx.params.backfill;
-  const found2 = isUuid(id) ? backfillsOf(ctx).find((f) => f.id === id) : void 0;
-  if (!found2) throw notFound();
-  return found2;
+  const found3 = isUuid(id) ? backfillsOf(ctx).find((f) => f.id === id) : void 0;
+  if (!found3) throw notFound();
+  return found3;
 }
-function list5(ctx) {
+function list6(ctx) {
   const page = cursorPage2(ctx, backfillsOf(ctx), (f) => renderBackfill(ctx, f), 50);
   if (!page) throw notFound("Invalid cursor");
   return { status: 200, body: page };
@@ -32993,7 +33077,7 @@ function registerBackfills(router) {
   const project3 = "/api/projects/:project/batch_exports/:id";
   const write = "batch_export:write";
   router.add({ method: "POST", pattern: `${project3}/backfills`, scope: write, handler: create2 });
-  router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list5 });
+  router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list6 });
   router.add({
     method: "GET",
     pattern: `${project3}/backfills/:backfill`,
@@ -33095,16 +33179,16 @@ function renderIntegration(ctx, i) {
     installation_status: null
   };
 }
-function list6(ctx) {
+function list7(ctx) {
   const kind2 = ctx.query.get("kind");
   const items2 = ctx.store.data.integrations.filter((i) => i.team_id === ctx.project.id && (kind2 === null || i.kind === kind2)).sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id);
   return { status: 200, body: offsetPage(ctx, items2, (i) => renderIntegration(ctx, i)) };
 }
 function retrieve(ctx) {
   const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
-  const found2 = ctx.store.integration(ctx.project.id, id);
-  if (!found2) throw notFound();
-  return { status: 200, body: renderIntegration(ctx, found2) };
+  const found3 = ctx.store.integration(ctx.project.id, id);
+  if (!found3) throw notFound();
+  return { status: 200, body: renderIntegration(ctx, found3) };
 }
 function resolveIntegration(ctx, value, attr) {
   if (value === null) return null;
@@ -33112,15 +33196,15 @@ function resolveIntegration(ctx, value, attr) {
   if (typeof id !== "number" || !Number.isInteger(id)) {
     throw invalid(`Incorrect type. Expected pk value, received ${pyType(value)}.`, attr, "incorrect_type");
   }
-  const found2 = ctx.store.integration(ctx.project.id, id);
-  if (!found2) {
+  const found3 = ctx.store.integration(ctx.project.id, id);
+  if (!found3) {
     throw invalid(`Invalid pk "${String(value)}" - object does not exist.`, attr, "does_not_exist");
   }
-  return found2;
+  return found3;
 }
 function registerIntegrations(router) {
   const base = "/api/projects/:project/integrations";
-  router.add({ method: "GET", pattern: base, scope: "integration:read", handler: list6 });
+  router.add({ method: "GET", pattern: base, scope: "integration:read", handler: list7 });
   router.add({ method: "GET", pattern: `${base}/:id`, scope: "integration:read", handler: retrieve });
 }
 var init_integrations2 = __esm({
@@ -33775,7 +33859,7 @@ var init_batch_export_write = __esm({
 
 // src/emulator/routes/batch-exports.ts
 import { randomUUID as randomUUID3 } from "node:crypto";
-function list7(ctx) {
+function list8(ctx) {
   const items2 = visibleExports(ctx).filter((b) => b.destination.type !== "Workflows").sort(
     (a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id)
   );
@@ -33856,7 +33940,7 @@ function registerBatchExports(router) {
   for (const base of ["/api/projects/:project/batch_exports", "/api/organizations/:org/batch_exports"]) {
     const legacy = base.startsWith("/api/organizations/");
     const add = (method, pattern2, scope, handler) => router.add({ method, pattern: pattern2, scope, handler, legacy });
-    add("GET", base, read, list7);
+    add("GET", base, read, list8);
     add("POST", base, write, create3);
     add("GET", `${base}/:id`, read, retrieve2);
     add("PATCH", `${base}/:id`, write, (ctx) => update4(ctx, "patch"));
@@ -33884,9 +33968,9 @@ import { randomUUID as randomUUID4 } from "node:crypto";
 function rollouts(filters) {
   const out = [];
   if (!isDict2(filters)) return out;
-  const each = (list17, prefix, field3) => {
-    if (!Array.isArray(list17)) return;
-    list17.forEach((item, i) => {
+  const each = (list18, prefix, field3) => {
+    if (!Array.isArray(list18)) return;
+    list18.forEach((item, i) => {
       if (isDict2(item) && field3 in item) out.push({ path: `${prefix}[${i}].${field3}`, value: item[field3] });
     });
   };
@@ -34350,9 +34434,9 @@ function checkCohort(ctx, value) {
   const cohort2 = /^\d+$/.test(text2) ? ctx.store.cohort(ctx.project.id, Number(text2)) : void 0;
   if (!cohort2) throw bad2(`Cohort with id ${String(value)} does not exist`, "cohort_does_not_exist");
   if (cohort2.is_static) return;
-  const found2 = behaviouralProperties(cohort2.filters);
-  if (found2.length === 0) return;
-  const seen = [...new Set(found2.map((p) => `'${String(p.key)}' (${String(p.value)})`))];
+  const found3 = behaviouralProperties(cohort2.filters);
+  if (found3.length === 0) return;
+  const seen = [...new Set(found3.map((p) => `'${String(p.key)}' (${String(p.value)})`))];
   const others = seen.length - 1;
   const clause = others === 0 ? seen[0] : `${seen[0]} and ${others} other${others === 1 ? "" : "s"}`;
   throw bad2(
@@ -34752,16 +34836,16 @@ function changeRequest(c, at) {
     approvals: Array.isArray(c.approvals) ? c.approvals.filter(isInt) : []
   };
 }
-function normaliseFlagData(list17, at, sequences) {
-  const feature_flags = list17("feature_flags").map((f) => flag2(f, at));
-  const cohorts = list17("cohorts").map((c) => cohort(c, at));
+function normaliseFlagData(list18, at, sequences) {
+  const feature_flags = list18("feature_flags").map((f) => flag2(f, at));
+  const cohorts = list18("cohorts").map((c) => cohort(c, at));
   const next = (key2, ids) => Math.max(isInt(sequences[key2]) ? sequences[key2] : 1, ...ids.map((id) => id + 1));
   return {
     feature_flags,
     cohorts,
-    experiments: list17("experiments").map(experiment),
-    approval_policies: list17("approval_policies").map(policy),
-    change_requests: list17("change_requests").map((c) => changeRequest(c, at)),
+    experiments: list18("experiments").map(experiment),
+    approval_policies: list18("approval_policies").map(policy),
+    change_requests: list18("change_requests").map((c) => changeRequest(c, at)),
     next: {
       feature_flag: next(
         "feature_flag",
@@ -34807,8 +34891,8 @@ function validateKey(ctx, value, instance) {
   return key2;
 }
 function dashboards2(ctx, value) {
-  const list17 = parseList(value, "analytics_dashboards") ?? [];
-  return list17.map((item) => {
+  const list18 = parseList(value, "analytics_dashboards") ?? [];
+  return list18.map((item) => {
     if (typeof item !== "number" && !(typeof item === "string" && /^\d+$/.test(item))) {
       throw invalid(
         `Incorrect type. Expected pk value, received ${pyType(item)}.`,
@@ -34949,7 +35033,7 @@ function freeKey(ctx, key2, except) {
     flag3.key = `${flag3.key}:deleted:${flag3.id}`;
   }
 }
-function createFlag2(ctx, body, opts = {}) {
+function createFlag(ctx, body, opts = {}) {
   const vd = parseFields(ctx, body, void 0, false);
   validateObject(ctx, body, vd, void 0);
   if (!opts.approved) approvalGate(ctx, void 0, vd);
@@ -35181,7 +35265,7 @@ var init_flag_write = __esm({
 });
 
 // src/emulator/routes/change-requests.ts
-function list8(ctx) {
+function list9(ctx) {
   const states = ctx.query.get("state")?.split(",");
   const resource = ctx.query.get("resource_id");
   const action = ctx.query.get("action_key");
@@ -35209,7 +35293,7 @@ function apply2(ctx, cr) {
     const made = ctx.store.data.feature_flags.find(
       (f) => f.team_id === ctx.project.id && f.key === data.key && !f.deleted
     );
-    return made ?? createFlag2(ctx, data, { approved: true });
+    return made ?? createFlag(ctx, data, { approved: true });
   }
   const flag3 = ctx.store.featureFlag(ctx.project.id, intent2.flag_id);
   if (!flag3 || flag3.version !== intent2.preconditions?.version) return void 0;
@@ -35254,7 +35338,7 @@ function approve(ctx) {
   };
 }
 function registerChangeRequests(router) {
-  router.add({ method: "GET", pattern: BASE2, scope: "approvals:read", handler: list8 });
+  router.add({ method: "GET", pattern: BASE2, scope: "approvals:read", handler: list9 });
   router.add({
     method: "GET",
     pattern: `${BASE2}/:id`,
@@ -35296,7 +35380,7 @@ function renderCohort(ctx, c) {
     is_static: c.is_static
   };
 }
-function list9(ctx) {
+function list10(ctx) {
   const items2 = ctx.store.data.cohorts.filter((c) => c.team_id === ctx.project.id && !c.deleted).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id);
   return { status: 200, body: offsetPage(ctx, items2, (c) => renderCohort(ctx, c)) };
 }
@@ -35311,7 +35395,7 @@ function registerCohorts(router) {
     method: "GET",
     pattern: "/api/projects/:project/cohorts",
     scope: "cohort:read",
-    handler: list9
+    handler: list10
   });
   router.add({
     method: "GET",
@@ -35342,7 +35426,7 @@ function render(ctx, c) {
     updated_at: c.updated_at
   };
 }
-function list10(ctx) {
+function list11(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   const items2 = ctx.store.data.collaborators.filter(
     (c) => c.dashboard_id === d.id && ctx.store.user(c.user)?.is_active === true
@@ -35399,7 +35483,7 @@ function destroy2(ctx) {
 }
 function registerCollaborators(router) {
   const base = "/api/projects/:project/dashboards/:dashboard/collaborators";
-  router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list10 });
+  router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list11 });
   router.add({ method: "POST", pattern: base, scope: "dashboard:write", handler: create4 });
   router.add({ method: "DELETE", pattern: `${base}/:user`, scope: "dashboard:write", handler: destroy2 });
 }
@@ -35452,14 +35536,14 @@ function highestOf(resource, rules) {
     rules[0]?.access_level ?? "none"
   );
 }
-function objectLevel(who, resource, obj6, specificOnly) {
+function objectLevel(who, resource, obj7, specificOnly) {
   if (!membership(who)) return null;
-  if (resource !== "project" && obj6.created_by !== void 0 && obj6.created_by === who.user.id) {
+  if (resource !== "project" && obj7.created_by !== void 0 && obj7.created_by === who.user.id) {
     return highestLevel(resource);
   }
   if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
   if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
-  let rules = rulesFor(who, resource, String(obj6.id));
+  let rules = rulesFor(who, resource, String(obj7.id));
   if (specificOnly) {
     rules = rules.filter((r) => r.organization_member !== null);
     if (rules.length === 0) return null;
@@ -35477,21 +35561,21 @@ function resourceLevel(who, resource) {
 function hasResourceRules(who, resource) {
   return !WITHOUT_RESOURCE_RULES.has(resource) && rulesFor(who, resource, null).length > 0;
 }
-function userAccessLevel(who, resource, obj6) {
-  const specific = objectLevel(who, resource, obj6, true);
+function userAccessLevel(who, resource, obj7) {
+  const specific = objectLevel(who, resource, obj7, true);
   if (specific) return specific;
   if (hasResourceRules(who, resource)) {
     const level2 = resourceLevel(who, resource);
     if (level2) return level2;
   }
-  return objectLevel(who, resource, obj6, false);
+  return objectLevel(who, resource, obj7, false);
 }
-function canAccess(who, resource, obj6, required2) {
-  const level2 = userAccessLevel(who, resource, obj6);
+function canAccess(who, resource, obj7, required2) {
+  const level2 = userAccessLevel(who, resource, obj7);
   return level2 !== null && satisfies(resource, level2, required2);
 }
-function requireAccess(who, resource, obj6, required2) {
-  if (!canAccess(who, resource, obj6, required2)) {
+function requireAccess(who, resource, obj7, required2) {
+  if (!canAccess(who, resource, obj7, required2)) {
     throw forbidden(`You do not have ${required2} access to this resource.`);
   }
 }
@@ -35596,10 +35680,10 @@ function entities(filters) {
     ["events", "EventsNode"],
     ["actions", "ActionsNode"]
   ]) {
-    const list17 = filters[key2];
-    if (list17 === void 0) continue;
-    if (!Array.isArray(list17)) return void 0;
-    list17.forEach((entity, index) => {
+    const list18 = filters[key2];
+    if (list18 === void 0) continue;
+    if (!Array.isArray(list18)) return void 0;
+    list18.forEach((entity, index) => {
       if (!isDict4(entity)) return;
       const node2 = { kind: kind2 };
       if (kind2 === "EventsNode") {
@@ -35765,9 +35849,9 @@ function findInsight(ctx, rawId, includeDeleted = false) {
   const pool = reachableInsights(ctx, includeDeleted);
   const id = rawId ?? "";
   const byPk = /^\d+$/.test(id) ? pool.find((i) => i.id === Number(id)) : void 0;
-  const found2 = byPk ?? pool.find((i) => i.short_id === id);
-  if (!found2) throw notFound();
-  return found2;
+  const found3 = byPk ?? pool.find((i) => i.short_id === id);
+  if (!found3) throw notFound();
+  return found3;
 }
 function shownQuery(insight) {
   const stored = insight.query ?? (Object.keys(insight.filters).length > 0 ? queryFromFilters(insight.filters) : null);
@@ -36452,8 +36536,8 @@ function pyTruthy(value) {
   return Boolean(value);
 }
 function quickFilterIds(ctx, value) {
-  const list17 = parseList(value, "quick_filter_ids", true) ?? [];
-  const ids = list17.map((raw) => {
+  const list18 = parseList(value, "quick_filter_ids", true) ?? [];
+  const ids = list18.map((raw) => {
     const text2 = parseString(raw, "quick_filter_ids") ?? "";
     const m = UUID4.exec(text2.trim());
     if (!m) throw invalid(`Invalid UUID: ${text2}`, "quick_filter_ids");
@@ -36467,8 +36551,8 @@ function quickFilterIds(ctx, value) {
   return ids;
 }
 function normaliseTags2(value) {
-  const list17 = parseList(value, "tags") ?? [];
-  const tags2 = list17.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
+  const list18 = parseList(value, "tags") ?? [];
+  const tags2 = list18.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
   return [...new Set(tags2)];
 }
 function applyDashboardBody(ctx, d, body, creating) {
@@ -36526,7 +36610,7 @@ function compareNames(a, b) {
   }
   return a.id - b.id;
 }
-function list11(ctx) {
+function list12(ctx) {
   const search = ctx.query.get("search");
   if (search !== null && search.length > 200) {
     throw invalid("Ensure this field has no more than 200 characters.", "search", "max_length");
@@ -36742,7 +36826,7 @@ function createFromTemplate(ctx) {
 function registerDashboards(router) {
   const read = "dashboard:read";
   const write = "dashboard:write";
-  router.add({ method: "GET", pattern: BASE3, scope: read, handler: list11 });
+  router.add({ method: "GET", pattern: BASE3, scope: read, handler: list12 });
   router.add({ method: "POST", pattern: BASE3, scope: write, creates: true, handler: create5 });
   router.add({
     method: "POST",
@@ -36944,7 +37028,7 @@ function timeParam(ctx, name) {
   if (ms === void 0) throw invalid(`Unable to parse '${name}': ${raw}`, name);
   return ms;
 }
-function list12(ctx) {
+function list13(ctx) {
   const accept = String(ctx.headers.accept ?? "");
   const q = ctx.query;
   const now = ctx.now.getTime();
@@ -37018,7 +37102,7 @@ function values(ctx) {
 }
 function registerEvents(router) {
   const base = "/api/projects/:project/events";
-  router.add({ method: "GET", pattern: base, scope: "query:read", bucket: "events", handler: list12 });
+  router.add({ method: "GET", pattern: base, scope: "query:read", bucket: "events", handler: list13 });
   router.add({
     method: "GET",
     pattern: `${base}/values`,
@@ -37109,13 +37193,13 @@ function matchesQuery(ctx, f) {
   }
   return true;
 }
-function list13(ctx) {
+function list14(ctx) {
   const archivedAsked = ctx.query.has("archived");
   const items2 = ctx.store.data.feature_flags.filter((f) => f.team_id === ctx.project.id && !f.deleted && (archivedAsked || !f.archived)).filter((f) => matchesQuery(ctx, f)).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id);
   return { status: 200, body: offsetPage(ctx, items2, (f) => renderFlag(ctx, f, true)) };
 }
 function create6(ctx) {
-  return { status: 201, body: renderFlag(ctx, createFlag2(ctx, asBody(ctx.body))) };
+  return { status: 201, body: renderFlag(ctx, createFlag(ctx, asBody(ctx.body))) };
 }
 function update6(ctx, partial) {
   const flag3 = updateFlag(ctx, findFlag(ctx), asBody(ctx.body), { partial });
@@ -37171,7 +37255,7 @@ function bulkKeys(ctx) {
 function registerFeatureFlags(router) {
   const read = "feature_flag:read";
   const write = "feature_flag:write";
-  router.add({ method: "GET", pattern: BASE4, scope: read, handler: list13 });
+  router.add({ method: "GET", pattern: BASE4, scope: read, handler: list14 });
   router.add({ method: "POST", pattern: BASE4, scope: write, handler: create6 });
   router.add({ method: "POST", pattern: `${BASE4}/bulk_keys`, scope: read, handler: bulkKeys });
   router.add({
@@ -37309,11 +37393,11 @@ function parseIds(ctx) {
   const steps = collectInvalid();
   steps.step(() => {
     if (!("ids" in body)) throw required("ids");
-    const list17 = body.ids;
-    if (!Array.isArray(list17))
+    const list18 = body.ids;
+    if (!Array.isArray(list18))
       throw invalid('Expected a list of items but got type "str".', "ids", "not_a_list");
-    if (list17.length === 0) throw invalid("This list may not be empty.", "ids", "empty");
-    ids = list17.map((v) => parseInteger(v, "ids") ?? 0);
+    if (list18.length === 0) throw invalid("This list may not be empty.", "ids", "empty");
+    ids = list18.map((v) => parseInteger(v, "ids") ?? 0);
   });
   steps.done();
   return ids;
@@ -37531,7 +37615,7 @@ function matchesInsightType(i, type) {
   const legacy = i.query === null && i.filters.insight === type;
   return legacy || kind2 !== void 0 && wrapper === "InsightVizNode" && queryKind(i, "source") === kind2;
 }
-function list14(ctx) {
+function list15(ctx) {
   const q = ctx.query;
   const search = q.get("search");
   if (search !== null && search.length > MAX_SEARCH) {
@@ -37585,9 +37669,9 @@ function list14(ctx) {
   const needle = search?.replaceAll("\0", "").trim() ?? "";
   const hits2 = /* @__PURE__ */ new Map();
   if (needle !== "") {
-    const found2 = trigramSearch(items2, needle, SEARCH_FIELDS, (i) => i.tags);
-    for (const hit of found2) hits2.set(hit.item.id, { score: hit.score, exact: hit.exact });
-    items2 = found2.map((hit) => hit.item);
+    const found3 = trigramSearch(items2, needle, SEARCH_FIELDS, (i) => i.tags);
+    for (const hit of found3) hits2.set(hit.item.id, { score: hit.score, exact: hit.exact });
+    items2 = found3.map((hit) => hit.item);
   }
   const order = q.get("order");
   items2.sort((a, b) => {
@@ -37705,7 +37789,7 @@ function registerInsights(router) {
   const write = "insight:write";
   const bucket = "events";
   const view = "view";
-  router.add({ method: "GET", pattern: BASE5, scope: read, bucket, sharing: "action", handler: list14 });
+  router.add({ method: "GET", pattern: BASE5, scope: read, bucket, sharing: "action", handler: list15 });
   registerBulkInsightActions(router, BASE5);
   router.add({
     method: "POST",
@@ -37828,7 +37912,7 @@ function windowed(ctx, b) {
   if (statuses.length > 0) runs = runs.filter((r) => statuses.includes(r.status));
   return runs;
 }
-function list15(ctx) {
+function list16(ctx) {
   const b = findExport(ctx, ctx.params.id);
   const page = cursorPage2(ctx, windowed(ctx, b), renderRun, 100);
   if (!page) throw notFound("Invalid cursor");
@@ -37864,7 +37948,7 @@ function cancel2(ctx) {
 }
 function registerRuns(router) {
   const base = "/api/projects/:project/batch_exports/:id/runs";
-  router.add({ method: "GET", pattern: base, scope: "batch_export:read", handler: list15 });
+  router.add({ method: "GET", pattern: base, scope: "batch_export:read", handler: list16 });
   router.add({
     method: "GET",
     pattern: `${base}/:run`,
@@ -38377,10 +38461,10 @@ function reconcile(ctx, t) {
   return s;
 }
 function single(ctx, t) {
-  const found2 = reconcile(ctx, t);
-  const s = found2 ?? create8(ctx, t, newToken());
+  const found3 = reconcile(ctx, t);
+  const s = found3 ?? create8(ctx, t, newToken());
   ctx.store.data.sharing = ctx.store.data.sharing.filter((x) => x === s || !matches3(t, x) || x.expires_at);
-  return { s, stored: found2 !== void 0 };
+  return { s, stored: found3 !== void 0 };
 }
 function target(ctx) {
   if (ctx.params.dashboard !== void 0) {
@@ -38686,16 +38770,16 @@ function reorderTiles(ctx) {
   const steps = collectInvalid();
   steps.step(() => {
     if (!("tile_order" in body)) throw required("tile_order");
-    const list17 = body.tile_order;
-    if (!Array.isArray(list17))
+    const list18 = body.tile_order;
+    if (!Array.isArray(list18))
       throw invalid(
-        `Expected a list of items but got type "${typeof list17 === "string" ? "str" : "dict"}".`,
+        `Expected a list of items but got type "${typeof list18 === "string" ? "str" : "dict"}".`,
         "tile_order",
         "not_a_list"
       );
-    if (list17.length < 1)
+    if (list18.length < 1)
       throw invalid("Ensure this field has at least 1 elements.", "tile_order", "min_length");
-    ids = list17.map((v) => parseInteger(v, "tile_order") ?? 0);
+    ids = list18.map((v) => parseInteger(v, "tile_order") ?? 0);
   });
   if ("layout" in body)
     steps.step(
@@ -38797,8 +38881,8 @@ var init_routes = __esm({
 
 // src/emulator/seed-access.ts
 import { randomBytes as randomBytes5, randomUUID as randomUUID6 } from "node:crypto";
-function normaliseAccess(list17, at) {
-  const access_controls = list17("access_controls").map((a) => {
+function normaliseAccess(list18, at) {
+  const access_controls = list18("access_controls").map((a) => {
     const team = a.team_id ?? a.team;
     if (!Number.isInteger(team))
       throw new AccessSeedError('seed: an access control has a missing or invalid "team_id"');
@@ -38822,7 +38906,7 @@ function normaliseAccess(list17, at) {
       updated_at: typeof a.updated_at === "string" ? a.updated_at : at
     };
   });
-  const sessions = list17("sessions").map((s) => {
+  const sessions = list18("sessions").map((s) => {
     if (!Number.isInteger(s.user))
       throw new AccessSeedError('seed: a session has a missing or invalid "user"');
     return {
@@ -38847,8 +38931,8 @@ var init_seed_access = __esm({
 
 // src/emulator/seed-activity.ts
 import { randomBytes as randomBytes6, randomUUID as randomUUID7 } from "node:crypto";
-function normaliseActivity(list17, at) {
-  const collaborators = list17("collaborators").map((c) => ({
+function normaliseActivity(list18, at) {
+  const collaborators = list18("collaborators").map((c) => ({
     id: str10(c.id, randomUUID7()),
     dashboard_id: Number(c.dashboard_id),
     user: Number(c.user),
@@ -38856,7 +38940,7 @@ function normaliseActivity(list17, at) {
     added_at: str10(c.added_at, at),
     updated_at: str10(c.updated_at, at)
   }));
-  const sharing3 = list17("sharing").map((s) => ({
+  const sharing3 = list18("sharing").map((s) => ({
     dashboard_id: s.dashboard_id === void 0 || s.dashboard_id === null ? null : Number(s.dashboard_id),
     ...Number.isInteger(s.insight_id) ? { insight_id: s.insight_id } : {},
     ...Number.isInteger(s.team_id) ? { team_id: s.team_id } : {},
@@ -38867,7 +38951,7 @@ function normaliseActivity(list17, at) {
     password_required: s.password_required === true,
     ...typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}
   }));
-  const runs = list17("runs").map((r) => ({
+  const runs = list18("runs").map((r) => ({
     id: str10(r.id, randomUUID7()),
     batch_export: str10(r.batch_export, ""),
     status: str10(r.status, "Completed"),
@@ -38884,7 +38968,7 @@ function normaliseActivity(list17, at) {
     bytes_exported: intOrNull(r.bytes_exported),
     backfill: strOrNull8(r.backfill)
   }));
-  const logs2 = list17("logs").map((l) => ({
+  const logs2 = list18("logs").map((l) => ({
     team_id: Number(l.team_id),
     batch_export: str10(l.batch_export, ""),
     run: str10(l.run, ""),
@@ -38892,7 +38976,7 @@ function normaliseActivity(list17, at) {
     level: str10(l.level, "INFO").toUpperCase(),
     message: str10(l.message, "")
   }));
-  const events = list17("events").map((e) => ({
+  const events = list18("events").map((e) => ({
     id: str10(e.id, randomUUID7()),
     team_id: Number(e.team_id),
     distinct_id: str10(e.distinct_id, "anonymous"),
@@ -38902,7 +38986,7 @@ function normaliseActivity(list17, at) {
     properties: typeof e.properties === "object" && e.properties !== null ? e.properties : {},
     elements_chain: str10(e.elements_chain, "")
   }));
-  const backfills = list17("backfills").map((f) => ({
+  const backfills = list18("backfills").map((f) => ({
     id: str10(f.id, randomUUID7()),
     batch_export: str10(f.batch_export, ""),
     team_id: Number(f.team_id ?? f.team),
@@ -38914,12 +38998,12 @@ function normaliseActivity(list17, at) {
     last_updated_at: str10(f.last_updated_at, str10(f.created_at, at)),
     total_records_count: intOrNull(f.total_records_count)
   }));
-  const quick_filters = list17("quick_filters").map((q) => ({
+  const quick_filters = list18("quick_filters").map((q) => ({
     id: str10(q.id, randomUUID7()).toLowerCase(),
     team_id: Number(q.team_id ?? q.team),
     name: str10(q.name, "")
   }));
-  const dashboard_templates = list17("dashboard_templates").map((t) => ({
+  const dashboard_templates = list18("dashboard_templates").map((t) => ({
     template_name: str10(t.template_name, ""),
     team_id: intOrNull(t.team_id ?? t.team ?? null),
     scope: str10(t.scope, "team"),
@@ -38928,7 +39012,7 @@ function normaliseActivity(list17, at) {
     tiles: Array.isArray(t.tiles) ? t.tiles : [],
     tags: Array.isArray(t.tags) ? t.tags.map(String) : []
   }));
-  const view_logs = list17("view_logs").map((v) => ({
+  const view_logs = list18("view_logs").map((v) => ({
     team_id: Number(v.team_id ?? v.team),
     user: Number(v.user),
     type: str10(v.type, "dashboard"),
@@ -38959,7 +39043,7 @@ var init_seed_activity = __esm({
 
 // src/emulator/seed.ts
 import { randomUUID as randomUUID8 } from "node:crypto";
-function list16(seed, key2) {
+function list17(seed, key2) {
   const value = seed[key2];
   if (value === void 0) return [];
   if (!Array.isArray(value) || value.some((v) => typeof v !== "object" || v === null || Array.isArray(v))) {
@@ -39046,19 +39130,19 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     const { base: _base, ...rest } = seed;
     return normaliseSeed({ ...defaultSeed(now, service), ...rest }, now, serviceBase2);
   }
-  const organizations = list16(seed, "organizations").map((o) => ({
+  const organizations = list17(seed, "organizations").map((o) => ({
     id: need2(o, "id", "organization", isStr),
     name: typeof o.name === "string" ? o.name : "Organization",
     features: features(o.features ?? {})
   }));
-  const projects2 = list16(seed, "projects").map((p) => ({
+  const projects2 = list17(seed, "projects").map((p) => ({
     id: need2(p, "id", "project", isInt3),
     name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
     organization: need2(p, "organization", "project", isStr),
     ...p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {},
     ...isInt3(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
   }));
-  const users2 = list16(seed, "users").map((u) => ({
+  const users2 = list17(seed, "users").map((u) => ({
     id: need2(u, "id", "user", isInt3),
     uuid: need2(u, "uuid", "user", isStr),
     email: need2(u, "email", "user", isStr),
@@ -39067,7 +39151,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     is_active: u.is_active !== false,
     organizations: Array.isArray(u.organizations) ? u.organizations.map(membership2) : []
   }));
-  const api_keys = list16(seed, "api_keys").map((k) => ({
+  const api_keys = list17(seed, "api_keys").map((k) => ({
     key: need2(k, "key", "api key", isStr),
     user: need2(k, "user", "api key", isInt3),
     scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : ["*"],
@@ -39075,7 +39159,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     ...typeof k.created_at === "string" ? { created_at: k.created_at } : {},
     ...Array.isArray(k.scoped_teams) ? { scoped_teams: k.scoped_teams.map(Number) } : {}
   }));
-  const integrations2 = list16(seed, "integrations").map((i) => {
+  const integrations2 = list17(seed, "integrations").map((i) => {
     const id = need2(i, "id", "integration", isInt3);
     const kind2 = need2(i, "kind", "integration", isStr);
     const team = i.team_id ?? i.project;
@@ -39093,7 +39177,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     };
   });
   let tileId2 = 1;
-  const dashboards3 = list16(seed, "dashboards").map((d) => ({
+  const dashboards3 = list17(seed, "dashboards").map((d) => ({
     id: need2(d, "id", "dashboard", isInt3),
     team_id: need2(d, "team_id", "dashboard", isInt3),
     name: typeof d.name === "string" || d.name === null ? d.name : "",
@@ -39125,7 +39209,7 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
       ...t.deleted === true ? { deleted: true } : {}
     })) : []
   }));
-  const batch_exports = list16(seed, "batch_exports").map((b) => {
+  const batch_exports = list17(seed, "batch_exports").map((b) => {
     const destination = b.destination ?? {};
     return {
       id: typeof b.id === "string" ? b.id : randomUUID8(),
@@ -39159,8 +39243,8 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
   if (service.rules === "newest") migrateLegacyS3(batch_exports, integrations2, at);
   const maxTile = Math.max(0, ...dashboards3.flatMap((d) => d.tiles.map((t) => t.id)));
   const sequences = seed.sequences ?? {};
-  const { next, ...flagData } = normaliseFlagData((key2) => list16(seed, key2), at, sequences);
-  const content = seedContent(list16(seed, "insights"), dashboards3, at, sequences);
+  const { next, ...flagData } = normaliseFlagData((key2) => list17(seed, key2), at, sequences);
+  const content = seedContent(list17(seed, "insights"), dashboards3, at, sequences);
   return {
     service,
     organizations,
@@ -39170,9 +39254,9 @@ function normaliseSeed(input, now, serviceBase2 = defaultService()) {
     integrations: integrations2,
     dashboards: dashboards3,
     batch_exports,
-    ...normaliseActivity((key2) => list16(seed, key2), at),
+    ...normaliseActivity((key2) => list17(seed, key2), at),
     ...flagData,
-    ...normaliseAccess((key2) => list16(seed, key2), at),
+    ...normaliseAccess((key2) => list17(seed, key2), at),
     insights: content.insights,
     sequences: {
       ...next,
@@ -40226,8 +40310,8 @@ var require_dist2 = __commonJS({
         return ajv2;
       }
       const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list17 = opts.formats || formats_1.formatNames;
-      addFormats2(ajv2, list17, formats, exportName);
+      const list18 = opts.formats || formats_1.formatNames;
+      addFormats2(ajv2, list18, formats, exportName);
       if (opts.keywords)
         (0, limit_1.default)(ajv2);
       return ajv2;
@@ -40239,11 +40323,11 @@ var require_dist2 = __commonJS({
         throw new Error(`Unknown format "${name}"`);
       return f;
     };
-    function addFormats2(ajv2, list17, fs2, exportName) {
+    function addFormats2(ajv2, list18, fs2, exportName) {
       var _a;
       var _b;
       (_a = (_b = ajv2.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list17)
+      for (const f of list18)
         ajv2.addFormat(f, fs2[f]);
     }
     module.exports = exports = formatsPlugin;
@@ -41945,8 +42029,8 @@ var require_util2 = __commonJS({
         return body;
       }
     }
-    function isStream(obj6) {
-      return obj6 && typeof obj6 === "object" && typeof obj6.pipe === "function" && typeof obj6.on === "function";
+    function isStream(obj7) {
+      return obj7 && typeof obj7 === "object" && typeof obj7.pipe === "function" && typeof obj7.on === "function";
     }
     function isBlobLike(object) {
       if (object === null) {
@@ -42054,19 +42138,19 @@ var require_util2 = __commonJS({
       }
       return servername;
     }
-    function deepClone(obj6) {
-      return JSON.parse(JSON.stringify(obj6));
+    function deepClone(obj7) {
+      return JSON.parse(JSON.stringify(obj7));
     }
-    function isAsyncIterable(obj6) {
-      return !!(obj6 != null && typeof obj6[Symbol.asyncIterator] === "function");
+    function isAsyncIterable(obj7) {
+      return !!(obj7 != null && typeof obj7[Symbol.asyncIterator] === "function");
     }
-    function isIterable(obj6) {
-      return !!(obj6 != null && (typeof obj6[Symbol.iterator] === "function" || typeof obj6[Symbol.asyncIterator] === "function"));
+    function isIterable(obj7) {
+      return !!(obj7 != null && (typeof obj7[Symbol.iterator] === "function" || typeof obj7[Symbol.asyncIterator] === "function"));
     }
-    function hasSafeIterator(obj6) {
-      const prototype = Object.getPrototypeOf(obj6);
-      const ownIterator = Object.prototype.hasOwnProperty.call(obj6, Symbol.iterator);
-      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj6[Symbol.iterator] === "function";
+    function hasSafeIterator(obj7) {
+      const prototype = Object.getPrototypeOf(obj7);
+      const ownIterator = Object.prototype.hasOwnProperty.call(obj7, Symbol.iterator);
+      return ownIterator || prototype != null && prototype !== Object.prototype && typeof obj7[Symbol.iterator] === "function";
     }
     function bodyLength(body) {
       if (body == null) {
@@ -42113,37 +42197,37 @@ var require_util2 = __commonJS({
     function bufferToLowerCasedHeaderName(value) {
       return tree.lookup(value) ?? value.toString("latin1").toLowerCase();
     }
-    function parseHeaders(headers, obj6) {
-      if (obj6 === void 0) obj6 = {};
+    function parseHeaders(headers, obj7) {
+      if (obj7 === void 0) obj7 = {};
       for (let i = 0; i < headers.length; i += 2) {
         const key2 = headerNameToString(headers[i]);
-        let val = obj6[key2];
+        let val = obj7[key2];
         if (val !== void 0) {
-          if (!Object.hasOwn(obj6, key2)) {
+          if (!Object.hasOwn(obj7, key2)) {
             const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
             if (key2 === "__proto__") {
-              Object.defineProperty(obj6, key2, {
+              Object.defineProperty(obj7, key2, {
                 value: headersValue,
                 enumerable: true,
                 configurable: true,
                 writable: true
               });
             } else {
-              obj6[key2] = headersValue;
+              obj7[key2] = headersValue;
             }
           } else {
             if (typeof val === "string") {
               val = [val];
-              obj6[key2] = val;
+              obj7[key2] = val;
             }
             val.push(headers[i + 1].toString("latin1"));
           }
         } else {
           const headersValue = typeof headers[i + 1] === "string" ? headers[i + 1] : Array.isArray(headers[i + 1]) ? headers[i + 1].map((x) => x.toString("latin1")) : headers[i + 1].toString("latin1");
-          obj6[key2] = headersValue;
+          obj7[key2] = headersValue;
         }
       }
-      return obj6;
+      return obj7;
     }
     function parseRawHeaders(headers) {
       const headersLength = headers.length;
@@ -42573,20 +42657,20 @@ var require_util2 = __commonJS({
         size: m[3] ? parseInt(m[3]) : null
       } : null;
     }
-    function addListener(obj6, name, listener) {
-      const listeners = obj6[kListeners] ??= [];
+    function addListener(obj7, name, listener) {
+      const listeners = obj7[kListeners] ??= [];
       listeners.push([name, listener]);
-      obj6.on(name, listener);
-      return obj6;
+      obj7.on(name, listener);
+      return obj7;
     }
-    function removeAllListeners(obj6) {
-      if (obj6[kListeners] != null) {
-        for (const [name, listener] of obj6[kListeners]) {
-          obj6.removeListener(name, listener);
+    function removeAllListeners(obj7) {
+      if (obj7[kListeners] != null) {
+        for (const [name, listener] of obj7[kListeners]) {
+          obj7.removeListener(name, listener);
         }
-        obj6[kListeners] = null;
+        obj7[kListeners] = null;
       }
-      return obj6;
+      return obj7;
     }
     function errorRequest(client, request2, err) {
       try {
@@ -43886,10 +43970,10 @@ var require_utils2 = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.enumToMap = enumToMap;
-    function enumToMap(obj6, filter = [], exceptions = []) {
+    function enumToMap(obj7, filter = [], exceptions = []) {
       const emptyFilter = (filter?.length ?? 0) === 0;
       const emptyExceptions = (exceptions?.length ?? 0) === 0;
-      return Object.fromEntries(Object.entries(obj6).filter(([, value]) => {
+      return Object.fromEntries(Object.entries(obj7).filter(([, value]) => {
         return typeof value === "number" && (emptyFilter || filter.includes(value)) && (emptyExceptions || !exceptions.includes(value));
       }));
     }
@@ -45457,7 +45541,7 @@ var require_webidl = __commonJS({
     };
     webidl.util.markAsUncloneable = runtimeFeatures.has("markAsUncloneable") ? __require("node:worker_threads").markAsUncloneable : () => {
     };
-    webidl.util.ConvertToInt = function(V, bitLength, signedness, flags2) {
+    webidl.util.ConvertToInt = function(V, bitLength, signedness, flags) {
       let upperBound;
       let lowerBound;
       if (bitLength === 64) {
@@ -45478,7 +45562,7 @@ var require_webidl = __commonJS({
       if (x === 0) {
         x = 0;
       }
-      if (webidl.util.HasFlag(flags2, webidl.attributes.EnforceRange)) {
+      if (webidl.util.HasFlag(flags, webidl.attributes.EnforceRange)) {
         if (Number.isNaN(x) || x === Number.POSITIVE_INFINITY || x === Number.NEGATIVE_INFINITY) {
           throw webidl.errors.exception({
             header: "Integer conversion",
@@ -45494,7 +45578,7 @@ var require_webidl = __commonJS({
         }
         return x;
       }
-      if (!Number.isNaN(x) && webidl.util.HasFlag(flags2, webidl.attributes.Clamp)) {
+      if (!Number.isNaN(x) && webidl.util.HasFlag(flags, webidl.attributes.Clamp)) {
         x = Math.min(Math.max(x, lowerBound), upperBound);
         if (Math.floor(x) % 2 === 0) {
           x = Math.floor(x);
@@ -45547,8 +45631,8 @@ var require_webidl = __commonJS({
         message: `"${webidl.util.Stringify(V)}" is not an array buffer.`
       });
     };
-    webidl.util.HasFlag = function(flags2, attributes) {
-      return typeof flags2 === "number" && (flags2 & attributes) === attributes;
+    webidl.util.HasFlag = function(flags, attributes) {
+      return typeof flags === "number" && (flags & attributes) === attributes;
     };
     webidl.sequenceConverter = function(converter) {
       return (V, prefix, argument, Iterable) => {
@@ -45700,8 +45784,8 @@ var require_webidl = __commonJS({
       bytes.set(view);
       return bytes;
     };
-    webidl.converters.DOMString = function(V, prefix, argument, flags2) {
-      if (V === null && webidl.util.HasFlag(flags2, webidl.attributes.LegacyNullToEmptyString)) {
+    webidl.converters.DOMString = function(V, prefix, argument, flags) {
+      if (V === null && webidl.util.HasFlag(flags, webidl.attributes.LegacyNullToEmptyString)) {
         return "";
       }
       if (typeof V === "symbol") {
@@ -45754,11 +45838,11 @@ var require_webidl = __commonJS({
       const x = webidl.util.ConvertToInt(V, 32, "unsigned", 0, prefix, argument);
       return x;
     };
-    webidl.converters["unsigned short"] = function(V, prefix, argument, flags2) {
-      const x = webidl.util.ConvertToInt(V, 16, "unsigned", flags2, prefix, argument);
+    webidl.converters["unsigned short"] = function(V, prefix, argument, flags) {
+      const x = webidl.util.ConvertToInt(V, 16, "unsigned", flags, prefix, argument);
       return x;
     };
-    webidl.converters.ArrayBuffer = function(V, prefix, argument, flags2) {
+    webidl.converters.ArrayBuffer = function(V, prefix, argument, flags) {
       if (webidl.util.Type(V) !== OBJECT || !types.isArrayBuffer(V)) {
         throw webidl.errors.conversionFailed({
           prefix,
@@ -45766,7 +45850,7 @@ var require_webidl = __commonJS({
           types: ["ArrayBuffer"]
         });
       }
-      if (!webidl.util.HasFlag(flags2, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V)) {
+      if (!webidl.util.HasFlag(flags, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V)) {
         throw webidl.errors.exception({
           header: prefix,
           message: `${argument} cannot be a resizable ArrayBuffer.`
@@ -45774,7 +45858,7 @@ var require_webidl = __commonJS({
       }
       return V;
     };
-    webidl.converters.SharedArrayBuffer = function(V, prefix, argument, flags2) {
+    webidl.converters.SharedArrayBuffer = function(V, prefix, argument, flags) {
       if (webidl.util.Type(V) !== OBJECT || !types.isSharedArrayBuffer(V)) {
         throw webidl.errors.conversionFailed({
           prefix,
@@ -45782,7 +45866,7 @@ var require_webidl = __commonJS({
           types: ["SharedArrayBuffer"]
         });
       }
-      if (!webidl.util.HasFlag(flags2, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V)) {
+      if (!webidl.util.HasFlag(flags, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V)) {
         throw webidl.errors.exception({
           header: prefix,
           message: `${argument} cannot be a resizable SharedArrayBuffer.`
@@ -45790,7 +45874,7 @@ var require_webidl = __commonJS({
       }
       return V;
     };
-    webidl.converters.TypedArray = function(V, T, prefix, argument, flags2) {
+    webidl.converters.TypedArray = function(V, T, prefix, argument, flags) {
       if (webidl.util.Type(V) !== OBJECT || !types.isTypedArray(V) || V.constructor.name !== T.name) {
         throw webidl.errors.conversionFailed({
           prefix,
@@ -45798,13 +45882,13 @@ var require_webidl = __commonJS({
           types: [T.name]
         });
       }
-      if (!webidl.util.HasFlag(flags2, webidl.attributes.AllowShared) && types.isSharedArrayBuffer(V.buffer)) {
+      if (!webidl.util.HasFlag(flags, webidl.attributes.AllowShared) && types.isSharedArrayBuffer(V.buffer)) {
         throw webidl.errors.exception({
           header: prefix,
           message: `${argument} cannot be a view on a shared array buffer.`
         });
       }
-      if (!webidl.util.HasFlag(flags2, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V.buffer)) {
+      if (!webidl.util.HasFlag(flags, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V.buffer)) {
         throw webidl.errors.exception({
           header: prefix,
           message: `${argument} cannot be a view on a resizable array buffer.`
@@ -45812,7 +45896,7 @@ var require_webidl = __commonJS({
       }
       return V;
     };
-    webidl.converters.DataView = function(V, prefix, argument, flags2) {
+    webidl.converters.DataView = function(V, prefix, argument, flags) {
       if (webidl.util.Type(V) !== OBJECT || !types.isDataView(V)) {
         throw webidl.errors.conversionFailed({
           prefix,
@@ -45820,13 +45904,13 @@ var require_webidl = __commonJS({
           types: ["DataView"]
         });
       }
-      if (!webidl.util.HasFlag(flags2, webidl.attributes.AllowShared) && types.isSharedArrayBuffer(V.buffer)) {
+      if (!webidl.util.HasFlag(flags, webidl.attributes.AllowShared) && types.isSharedArrayBuffer(V.buffer)) {
         throw webidl.errors.exception({
           header: prefix,
           message: `${argument} cannot be a view on a shared array buffer.`
         });
       }
-      if (!webidl.util.HasFlag(flags2, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V.buffer)) {
+      if (!webidl.util.HasFlag(flags, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V.buffer)) {
         throw webidl.errors.exception({
           header: prefix,
           message: `${argument} cannot be a view on a resizable array buffer.`
@@ -45834,7 +45918,7 @@ var require_webidl = __commonJS({
       }
       return V;
     };
-    webidl.converters.ArrayBufferView = function(V, prefix, argument, flags2) {
+    webidl.converters.ArrayBufferView = function(V, prefix, argument, flags) {
       if (webidl.util.Type(V) !== OBJECT || !types.isArrayBufferView(V)) {
         throw webidl.errors.conversionFailed({
           prefix,
@@ -45842,13 +45926,13 @@ var require_webidl = __commonJS({
           types: ["ArrayBufferView"]
         });
       }
-      if (!webidl.util.HasFlag(flags2, webidl.attributes.AllowShared) && types.isSharedArrayBuffer(V.buffer)) {
+      if (!webidl.util.HasFlag(flags, webidl.attributes.AllowShared) && types.isSharedArrayBuffer(V.buffer)) {
         throw webidl.errors.exception({
           header: prefix,
           message: `${argument} cannot be a view on a shared array buffer.`
         });
       }
-      if (!webidl.util.HasFlag(flags2, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V.buffer)) {
+      if (!webidl.util.HasFlag(flags, webidl.attributes.AllowResizable) && webidl.util.IsResizableArrayBuffer(V.buffer)) {
         throw webidl.errors.exception({
           header: prefix,
           message: `${argument} cannot be a view on a resizable array buffer.`
@@ -45856,13 +45940,13 @@ var require_webidl = __commonJS({
       }
       return V;
     };
-    webidl.converters.BufferSource = function(V, prefix, argument, flags2) {
+    webidl.converters.BufferSource = function(V, prefix, argument, flags) {
       if (types.isArrayBuffer(V)) {
-        return webidl.converters.ArrayBuffer(V, prefix, argument, flags2);
+        return webidl.converters.ArrayBuffer(V, prefix, argument, flags);
       }
       if (types.isArrayBufferView(V)) {
-        flags2 &= ~webidl.attributes.AllowShared;
-        return webidl.converters.ArrayBufferView(V, prefix, argument, flags2);
+        flags &= ~webidl.attributes.AllowShared;
+        return webidl.converters.ArrayBufferView(V, prefix, argument, flags);
       }
       if (types.isSharedArrayBuffer(V)) {
         throw webidl.errors.exception({
@@ -45876,16 +45960,16 @@ var require_webidl = __commonJS({
         types: ["ArrayBuffer", "ArrayBufferView"]
       });
     };
-    webidl.converters.AllowSharedBufferSource = function(V, prefix, argument, flags2) {
+    webidl.converters.AllowSharedBufferSource = function(V, prefix, argument, flags) {
       if (types.isArrayBuffer(V)) {
-        return webidl.converters.ArrayBuffer(V, prefix, argument, flags2);
+        return webidl.converters.ArrayBuffer(V, prefix, argument, flags);
       }
       if (types.isSharedArrayBuffer(V)) {
-        return webidl.converters.SharedArrayBuffer(V, prefix, argument, flags2);
+        return webidl.converters.SharedArrayBuffer(V, prefix, argument, flags);
       }
       if (types.isArrayBufferView(V)) {
-        flags2 |= webidl.attributes.AllowShared;
-        return webidl.converters.ArrayBufferView(V, prefix, argument, flags2);
+        flags |= webidl.attributes.AllowShared;
+        return webidl.converters.ArrayBufferView(V, prefix, argument, flags);
       }
       throw webidl.errors.conversionFailed({
         prefix,
@@ -46617,8 +46701,8 @@ var require_util3 = __commonJS({
       }
       return values2;
     }
-    function getDecodeSplit(name, list17) {
-      const value = list17.get(name, true);
+    function getDecodeSplit(name, list18) {
+      const value = list18.get(name, true);
       if (value === null) {
         return null;
       }
@@ -60677,9 +60761,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list17 = this.#headersList.cookies;
-        if (list17) {
-          return [...list17];
+        const list18 = this.#headersList.cookies;
+        if (list18) {
+          return [...list18];
         }
         return [];
       }
@@ -60703,8 +60787,8 @@ var require_headers = __commonJS({
        * @param {Headers} target
        * @param {HeadersList} list
        */
-      static setHeadersList(target2, list17) {
-        target2.#headersList = list17;
+      static setHeadersList(target2, list18) {
+        target2.#headersList = list18;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers;
@@ -61655,13 +61739,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list17 = dependentControllerMap.get(this.signal);
-          if (list17 === void 0) {
-            list17 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list17);
+          let list18 = dependentControllerMap.get(this.signal);
+          if (list18 === void 0) {
+            list18 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list18);
           }
           const acRef = new WeakRef(ac);
-          list17.add(acRef);
+          list18.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -67827,9 +67911,9 @@ function writeBudgetFile(path, id, now, ours, horizons) {
   }
 }
 function merge(a, b) {
-  const count2 = (list17) => {
+  const count2 = (list18) => {
     const counts = /* @__PURE__ */ new Map();
-    for (const t of list17) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const t of list18) counts.set(t, (counts.get(t) ?? 0) + 1);
     return counts;
   };
   const ca = count2(a);
@@ -68100,7 +68184,7 @@ function kindOf(value) {
   return TYPE_WORDS[typeof value] ?? typeof value;
 }
 var import__2, ajv, compiled, TYPE_WORDS;
-var init_answers5 = __esm({
+var init_answers6 = __esm({
   "src/service/answers.ts"() {
     "use strict";
     import__2 = __toESM(require__(), 1);
@@ -68155,7 +68239,7 @@ var init_transport = __esm({
     init_query();
     init_stop();
     loadAnswers = () => {
-      answers ??= Promise.resolve().then(() => (init_answers5(), answers_exports));
+      answers ??= Promise.resolve().then(() => (init_answers6(), answers_exports));
       return answers;
     };
     describeBytes = (n) => n >= 1048576 ? `${Math.round(n / 1048576).toLocaleString("en-US")} MB` : `${n.toLocaleString("en-US")} bytes`;
@@ -69221,11 +69305,11 @@ var init_progress = __esm({
 });
 
 // src/commands/connect.ts
-async function withConnection(flags2, io, work) {
-  const progress = progressFor(io, { quiet: flags2.quiet === true });
+async function withConnection(flags, io, work) {
+  const progress = progressFor(io, { quiet: flags.quiet === true });
   const log = (line) => progress.io.stderr.write(`${line}
 `);
-  const connection = clientFromEnv(io.env, flags2, log, io.clock, {
+  const connection = clientFromEnv(io.env, flags, log, io.clock, {
     onEvent: (e) => progress.onEvent(e),
     ...io.scrubber ? { hideSecret: (value, label2) => io.scrubber?.add(value, label2) } : {}
   });
@@ -69233,13 +69317,13 @@ async function withConnection(flags2, io, work) {
     return await work({ ...connection, progress, io: progress.io });
   } finally {
     progress.stop();
-    if (flags2.verbose) io.stderr.write(`${connection.client.describeStats()}
+    if (flags.verbose) io.stderr.write(`${connection.client.describeStats()}
 `);
     await connection.client.close();
   }
 }
-function withService(flags2, io, work) {
-  return withConnection(flags2, io, ({ client, progress, io: out }) => {
+function withService(flags, io, work) {
+  return withConnection(flags, io, ({ client, progress, io: out }) => {
     progress.step("reading from the service");
     return work({ client, io: out, now: nowDate(io.clock), progress });
   });
@@ -69277,7 +69361,7 @@ function asPerson(value) {
   if (email !== void 0 && email !== "") person.email = email;
   return { uuid: value.uuid.toLowerCase(), person };
 }
-function peopleIn(value, wanted, found2) {
+function peopleIn(value, wanted, found3) {
   let budget = 1e6;
   const walk2 = (node2, depth) => {
     if (budget-- <= 0 || depth > 8 || typeof node2 !== "object" || node2 === null) return;
@@ -69287,7 +69371,7 @@ function peopleIn(value, wanted, found2) {
     }
     const record = node2;
     const hit = asPerson(record);
-    if (hit !== void 0 && wanted.has(hit.uuid) && !found2.has(hit.uuid)) found2.set(hit.uuid, hit.person);
+    if (hit !== void 0 && wanted.has(hit.uuid) && !found3.has(hit.uuid)) found3.set(hit.uuid, hit.person);
     for (const child of Object.values(record)) {
       if (typeof child === "object" && child !== null) walk2(child, depth + 1);
     }
@@ -69311,20 +69395,20 @@ async function withPeople(plan, live, directory, kinds) {
   const named = usersOf(kinds);
   const wanted = new Set(plan.actions.flatMap(named));
   if (wanted.size === 0) return plan;
-  const found2 = /* @__PURE__ */ new Map();
-  for (const project3 of live) peopleIn(project3.kinds, wanted, found2);
-  const missing = new Set([...wanted].filter((uuid2) => !found2.has(uuid2)));
+  const found3 = /* @__PURE__ */ new Map();
+  for (const project3 of live) peopleIn(project3.kinds, wanted, found3);
+  const missing = new Set([...wanted].filter((uuid2) => !found3.has(uuid2)));
   if (missing.size > 0 && directory !== void 0) {
     const projects2 = new Set(
       plan.actions.filter((a) => named(a).some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
     );
     for (const project3 of [...projects2].sort((a, b) => a - b)) {
-      peopleIn(await directory.membersOf(project3), missing, found2);
+      peopleIn(await directory.membersOf(project3), missing, found3);
     }
   }
-  if (found2.size === 0) return plan;
+  if (found3.size === 0) return plan;
   const people = {};
-  for (const uuid2 of [...found2.keys()].sort()) people[uuid2] = found2.get(uuid2);
+  for (const uuid2 of [...found3.keys()].sort()) people[uuid2] = found3.get(uuid2);
   return { ...plan, people: { ...plan.people, ...people } };
 }
 var MemberDirectory, MEMBERS_SCOPE;
@@ -69352,7 +69436,7 @@ var init_people = __esm({
             let members2 = this.#members.get(id);
             if (members2 === void 0) {
               members2 = this.#client.organizations.members(id).then(
-                (list17) => ({ members: list17 }),
+                (list18) => ({ members: list18 }),
                 (error2) => ({ error: error2 })
               );
               this.#members.set(id, members2);
@@ -69498,7 +69582,7 @@ function changeOnLive(kinds, desired, change2, live) {
   };
 }
 function plannedKeys(plan) {
-  return [...plan.planned].flatMap(([, list17]) => list17.map((d) => declarationKey(plan.project, d)));
+  return [...plan.planned].flatMap(([, list18]) => list18.map((d) => declarationKey(plan.project, d)));
 }
 function scopeOf(kinds, project3, change2) {
   const plan = {
@@ -69512,15 +69596,15 @@ function scopeOf(kinds, project3, change2) {
     const planned2 = declaredOf(project3, kind2.name).filter((d) => change2.changed.has(d));
     if (planned2.length > 0) plan.planned.set(kind2.name, planned2);
   }
-  for (const [kind2, list17] of plan.planned) for (const d of list17) want(plan, kind2, d);
+  for (const [kind2, list18] of plan.planned) for (const d of list18) want(plan, kind2, d);
   for (const gone of plan.removed) want(plan, gone.kind, gone);
-  for (const [kind2, list17] of plan.planned) {
+  for (const [kind2, list18] of plan.planned) {
     const refer = kinds.find((k) => k.name === kind2)?.references;
-    for (const reference of list17.flatMap((d) => refer?.(d) ?? [])) {
+    for (const reference of list18.flatMap((d) => refer?.(d) ?? [])) {
       const declared = declaredOf(project3, reference.kind);
       const named = (pinned) => declared.find((d) => d.name === reference.name && d.id !== void 0 === pinned);
-      const found2 = reference.id !== void 0 ? void 0 : named(false) ?? named(true);
-      want(plan, reference.kind, found2 ?? reference);
+      const found3 = reference.id !== void 0 ? void 0 : named(false) ?? named(true);
+      want(plan, reference.kind, found3 ?? reference);
     }
   }
   for (const [kind2, scope] of plan.scopes) scope.pinnedElsewhere = pinsOutside(plan, kind2);
@@ -69606,8 +69690,8 @@ function removedLive(plan, live) {
       declaredOf(plan.declared, gone.kind).flatMap((d) => d.id === void 0 ? [] : [d.id])
     );
     const objects = (live.kinds[gone.kind]?.objects ?? []).filter((o) => !pins.has(o.id));
-    const found2 = gone.id !== void 0 ? objects.find((o) => o.id === gone.id) : objects.filter((o) => o.name === gone.name).length === 1 ? objects.find((o) => o.name === gone.name) : void 0;
-    return { ...gone, project: plan.project, ...found2 !== void 0 ? { live: found2.id } : {} };
+    const found3 = gone.id !== void 0 ? objects.find((o) => o.id === gone.id) : objects.filter((o) => o.name === gone.name).length === 1 ? objects.find((o) => o.name === gone.name) : void 0;
+    return { ...gone, project: plan.project, ...found3 !== void 0 ? { live: found3.id } : {} };
   });
 }
 var PAGE;
@@ -69686,27 +69770,27 @@ var init_make_plan = __esm({
 });
 
 // src/commands/reconcile.ts
-function buildOptions(flags2, io) {
+function buildOptions(flags, io) {
   const options = {
-    prune: flags2.prune === true,
-    force: flags2.force === true,
-    rotateSecrets: flags2.rotateSecrets === true,
+    prune: flags.prune === true,
+    force: flags.force === true,
+    rotateSecrets: flags.rotateSecrets === true,
     now: nowDate(io.clock)
   };
-  if (flags2.target && flags2.target.length > 0) options.targets = flags2.target;
+  if (flags.target && flags.target.length > 0) options.targets = flags.target;
   return options;
 }
-function savedOptions(flags2) {
+function savedOptions(flags) {
   const options = {
-    prune: flags2.prune === true,
-    force: flags2.force === true,
-    rotateSecrets: flags2.rotateSecrets === true
+    prune: flags.prune === true,
+    force: flags.force === true,
+    rotateSecrets: flags.rotateSecrets === true
   };
-  if (flags2.target && flags2.target.length > 0) options.targets = [...flags2.target];
+  if (flags.target && flags.target.length > 0) options.targets = [...flags.target];
   return options;
 }
-async function planOrFail(client, desired, flags2, io) {
-  const made = await readAndPlan(KINDS, client, desired.projects, buildOptions(flags2, io));
+async function planOrFail(client, desired, flags, io) {
+  const made = await readAndPlan(KINDS, client, desired.projects, buildOptions(flags, io));
   failOnErrors(made.errors, io);
   return made;
 }
@@ -69719,8 +69803,8 @@ function failOnErrors(errors, io) {
   }
   throw new UserError(`the plan cannot be made (${count(errors.length, "error")})`, "plan_refused");
 }
-function failIfUnsafe(made, flags2) {
-  const unsafe = checkSafety(KINDS, made.plan, made.live, { force: flags2.force === true });
+function failIfUnsafe(made, flags) {
+  const unsafe = checkSafety(KINDS, made.plan, made.live, { force: flags.force === true });
   if (unsafe) throw new UserError(unsafe, "plan_refused");
 }
 var init_reconcile = __esm({
@@ -69932,13 +70016,13 @@ async function filesAt(at, paths) {
     const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.+)$/s.exec(entry);
     if (match === null || match[2] !== "blob") continue;
     const absolute = resolve6(at.cwd, match[4]);
-    if (!/\.ya?ml$/i.test(absolute) || !roots.some((root) => found(root, absolute))) continue;
+    if (!/\.ya?ml$/i.test(absolute) || !roots.some((root) => found2(root, absolute))) continue;
     const path = displayPath(absolute, at.cwd);
     files.set(path, { path, blob: match[3], link: match[1] === "120000" });
   }
   return [...files.values()];
 }
-function found(root, file) {
+function found2(root, file) {
   if (file === root) return true;
   const rel = relative3(root, file);
   if (rel === "" || rel.startsWith("..") || isAbsolute3(rel)) return false;
@@ -70051,9 +70135,9 @@ async function labelDrift(plan, options) {
     }
     return verdict;
   };
-  const flags2 = await Promise.all(plan.actions.map(drifted));
+  const flags = await Promise.all(plan.actions.map(drifted));
   const actions = plan.actions.map((action, i) => {
-    if (!flags2[i]) return action;
+    if (!flags[i]) return action;
     const labelled = { ...action, drift: true };
     const modified = lastModified(action, options.live);
     if (modified !== void 0) labelled.modified = modified;
@@ -70085,8 +70169,8 @@ function settings(parsed, listKeys) {
   return Object.fromEntries(Object.entries(parsed.data).filter(([key2]) => !listKeys.has(key2)));
 }
 function items(parsed, key2) {
-  const list17 = parsed.data[key2];
-  return Array.isArray(list17) ? list17 : [];
+  const list18 = parsed.data[key2];
+  return Array.isArray(list18) ? list18 : [];
 }
 function field2(item, name) {
   return typeof item === "object" && item !== null && !Array.isArray(item) ? item[name] : void 0;
@@ -70095,14 +70179,14 @@ async function sameDeclaration(action, kindKey2, files) {
   const source = action.object.source;
   const now = await files.now(source.file);
   if (now === void 0) return false;
-  const list17 = items(now, kindKey2);
-  const index = list17.findIndex((_item, i) => {
+  const list18 = items(now, kindKey2);
+  const index = list18.findIndex((_item, i) => {
     const at = now.at(kindKey2, i);
     return at !== void 0 && at.line === source.line && at.column === source.column;
   });
-  const fallback = index >= 0 ? index : list17.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
+  const fallback = index >= 0 ? index : list18.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
   if (fallback < 0) return false;
-  const item = list17[fallback];
+  const item = list18[fallback];
   const base = await files.base(source.file);
   if (base === void 0) return false;
   const id = field2(item, "id");
@@ -70200,16 +70284,16 @@ var init_drift = __esm({
 });
 
 // src/commands/review.ts
-async function reviewPlan(made, flags2, commit, io) {
+async function reviewPlan(made, flags, commit, io) {
   let plan = await withPeople(made.plan, made.live, made.members, KINDS);
-  if (flags2.base !== void 0 && commit !== void 0) {
+  if (flags.base !== void 0 && commit !== void 0) {
     plan = await labelDrift(plan, {
       kinds: KINDS,
-      base: flags2.base,
+      base: flags.base,
       commit,
       git: systemGit(io.cwd, io.env),
       cwd: io.cwd,
-      paths: flags2.args,
+      paths: flags.args,
       live: made.live
     });
   }
@@ -70417,18 +70501,18 @@ var init_changes = __esm({
 });
 
 // src/commands/scope.ts
-async function chooseBase(flags2, desired, io, mode) {
-  if (flags2.base === void 0) {
-    if (flags2.changedOnly) {
+async function chooseBase(flags, desired, io, mode) {
+  if (flags.base === void 0) {
+    if (flags.changedOnly) {
       throw new UserError("--changed-only needs --base REF: the revision the change is measured from");
     }
     return {};
   }
   const git = systemGit(io.cwd, io.env);
-  if (!flags2.changedOnly) return { commit: await resolveBase(git, flags2.base, io.cwd) };
-  const base = flags2.base;
+  if (!flags.changedOnly) return { commit: await resolveBase(git, flags.base, io.cwd) };
+  const base = flags.base;
   const declarations = desired.projects.reduce(
-    (n, p) => n + Object.values(p.objects).reduce((m, list17) => m + list17.length, 0),
+    (n, p) => n + Object.values(p.objects).reduce((m, list18) => m + list18.length, 0),
     0
   );
   const full = (reason, commit2) => ({
@@ -70445,15 +70529,15 @@ async function chooseBase(flags2, desired, io, mode) {
       `${error2.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`
     );
   }
-  if (flags2.prune) return full("--prune reads every live object, to find those no file declares", commit);
-  const choice2 = projectChoice(flags2, io);
+  if (flags.prune) return full("--prune reads every live object, to find those no file declares", commit);
+  const choice2 = projectChoice(flags, io);
   const change2 = await changesSince({
     kinds: KINDS,
     base,
     commit,
     git,
     cwd: io.cwd,
-    paths: flags2.args,
+    paths: flags.args,
     desired,
     load: {
       env: io.env,
@@ -70464,14 +70548,14 @@ async function chooseBase(flags2, desired, io, mode) {
   if (change2.unsure !== void 0 && mode === "plan") return full(change2.unsure, commit);
   return { commit, scope: { base, declarations, ...change2 } };
 }
-async function planChosen(client, desired, flags2, choice2, io) {
+async function planChosen(client, desired, flags, choice2, io) {
   const scope = choice2.scope;
-  if (scope === void 0) return planOrFail(client, desired, flags2, io);
+  if (scope === void 0) return planOrFail(client, desired, flags, io);
   const { base, declarations } = scope;
   if ("full" in scope)
-    return fullPlan(await planOrFail(client, desired, flags2, io), base, declarations, scope.full);
+    return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, scope.full);
   const change2 = { changed: new Set(scope.changed.keys()), removed: scope.removed };
-  const options = buildOptions(flags2, io);
+  const options = buildOptions(flags, io);
   const made = await readAndPlanChange(KINDS, client, desired.projects, options, change2);
   failOnErrors(made.errors, io);
   const read = { read: "changes", base, declarations, planned: made.planned.length };
@@ -70513,18 +70597,18 @@ __export(plan_exports, {
   run: () => run4
 });
 import { resolve as resolve9 } from "node:path";
-async function run4(flags2, io) {
-  const desired = await readConfig(flags2.args, flags2, io, "plan", "plan");
-  const choice2 = await chooseBase(flags2, desired, io, "plan");
-  const { made, host } = await withConnection(flags2, io, async ({ client, host: host2, progress, io: out }) => {
+async function run4(flags, io) {
+  const desired = await readConfig(flags.args, flags, io, "plan", "plan");
+  const choice2 = await chooseBase(flags, desired, io, "plan");
+  const { made, host } = await withConnection(flags, io, async ({ client, host: host2, progress, io: out }) => {
     progress.step("reading live state");
-    const made2 = await planChosen(client, desired, flags2, choice2, out);
-    return { made: { ...made2, plan: await reviewPlan(made2, flags2, choice2.commit, out) }, host: host2 };
+    const made2 = await planChosen(client, desired, flags, choice2, out);
+    return { made: { ...made2, plan: await reviewPlan(made2, flags, choice2.commit, out) }, host: host2 };
   });
   const { plan } = made;
   warnIfPartial(plan, io.stderr);
   const shown3 = scrubValue(io, plan);
-  const format = flags2.format ?? "text";
+  const format = flags.format ?? "text";
   io.stdout.write(
     renderPlan(shown3, format, {
       kinds: KINDS,
@@ -70534,28 +70618,28 @@ async function run4(flags2, io) {
   );
   if (inGitHubActions(io)) io.stderr.write(planAnnotations(shown3, vocabulary(KINDS), workspacePath(io)));
   await appendStepSummary(shown3, KINDS, io);
-  failIfUnsafe(made, flags2);
-  if (flags2.out) {
+  failIfUnsafe(made, flags);
+  if (flags.out) {
     const saved = {
       tool_version: VERSION,
       host,
-      options: { ...savedOptions(flags2), ...made.planned !== void 0 ? { scope: made.planned } : {} },
-      config: { paths: flags2.args.length > 0 ? [...flags2.args] : ["posthog"], digests: desired.digests },
+      options: { ...savedOptions(flags), ...made.planned !== void 0 ? { scope: made.planned } : {} },
+      config: { paths: flags.args.length > 0 ? [...flags.args] : ["posthog"], digests: desired.digests },
       // Only the plan holds text from the service or the files: scrubbed. The rest is read back as is.
       plan: shown3,
       reads: made.reads
     };
-    const file = resolve9(io.cwd, flags2.out);
-    await writeOutput(io, "write the plan to", flags2.out, file, savedPlanText(saved), {
+    const file = resolve9(io.cwd, flags.out);
+    await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
       mode: 384,
       scrubbed: true
     });
     io.stderr.write(
-      `Saved the plan to ${flags2.out}; apply it with: posthog-gitops apply --plan ${flags2.out}
+      `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}
 `
     );
   }
-  return flags2.detailedExitcode && plan.actions.length > 0 ? 2 : 0;
+  return flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0;
 }
 var init_plan6 = __esm({
   "src/commands/plan.ts"() {
@@ -70812,7 +70896,7 @@ async function findDuplicates(plan, results, deps) {
   }
   const known3 = planKnownIds(plan);
   const problems = [];
-  const found2 = await Promise.all(
+  const found3 = await Promise.all(
     [...created].map(async ([key2, { kind: kind2, project: project3, names }]) => {
       try {
         const before = totalOf(deps.live, project3, kind2.name);
@@ -70829,7 +70913,7 @@ async function findDuplicates(plan, results, deps) {
       }
     })
   );
-  const duplicates = found2.flat().sort(compare4);
+  const duplicates = found3.flat().sort(compare4);
   return problems.length > 0 ? { duplicates, unchecked: problems.join("; ") } : { duplicates };
 }
 function compare4(a, b) {
@@ -70935,22 +71019,22 @@ __export(apply_exports, {
   run: () => run5
 });
 import { resolve as resolve10 } from "node:path";
-async function run5(flags2, io) {
-  if (!flags2.autoApprove && !io.confirm) {
+async function run5(flags, io) {
+  if (!flags.autoApprove && !io.confirm) {
     throw new UserError("apply asks for confirmation on a terminal; without one, pass --auto-approve");
   }
-  if (flags2.plan !== void 0 && flags2.args.length > 0) {
+  if (flags.plan !== void 0 && flags.args.length > 0) {
     throw new UserError("apply --plan FILE applies the saved plan only: give no paths with it");
   }
-  if (flags2.plan !== void 0 && (flags2.base !== void 0 || flags2.changedOnly)) {
+  if (flags.plan !== void 0 && (flags.base !== void 0 || flags.changedOnly)) {
     throw new UserError(
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const saved = flags2.plan !== void 0 ? await readSavedPlan(resolve10(io.cwd, flags2.plan), KINDS) : void 0;
-  const desired = await readConfig(saved ? saved.config.paths : flags2.args, flags2, io, "plan", "apply");
-  const choice2 = saved ? {} : await chooseBase(flags2, desired, io, "apply");
-  return withConnection(flags2, io, async (session) => {
+  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve10(io.cwd, flags.plan), KINDS) : void 0;
+  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
+  const choice2 = saved ? {} : await chooseBase(flags, desired, io, "apply");
+  return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
     let signal;
     const unsubscribe = io.onTerminate?.((received) => {
@@ -70962,7 +71046,7 @@ async function run5(flags2, io) {
       );
     });
     try {
-      return await plannedApply(session, flags2, stop.signal, () => signal);
+      return await plannedApply(session, flags, stop.signal, () => signal);
     } catch (error2) {
       if (signal === void 0) throw error2;
       session.io.stderr.write("Apply stopped before any change was made.\n");
@@ -70971,7 +71055,7 @@ async function run5(flags2, io) {
       unsubscribe?.();
     }
   });
-  async function plannedApply(session, flags3, stopped, signal) {
+  async function plannedApply(session, flags2, stopped, signal) {
     const { client, progress, io: out } = session;
     let plan;
     let live;
@@ -70984,13 +71068,13 @@ async function run5(flags2, io) {
 `
       );
     } else {
-      const made = await planChosen(client, desired, flags3, choice2, out);
-      failIfUnsafe(made, flags3);
-      plan = await reviewPlan(made, flags3, choice2.commit, out);
+      const made = await planChosen(client, desired, flags2, choice2, out);
+      failIfUnsafe(made, flags2);
+      plan = await reviewPlan(made, flags2, choice2.commit, out);
       live = made.live;
     }
     progress.stop();
-    const json = flags3.format === "json";
+    const json = flags2.format === "json";
     const log = json ? out.stderr : out.stdout;
     warnIfPartial(plan, log);
     const vocab = vocabulary(KINDS);
@@ -71010,7 +71094,7 @@ async function run5(flags2, io) {
         "missing_secret"
       );
     }
-    if (!flags3.autoApprove) {
+    if (!flags2.autoApprove) {
       const cancelled = await confirmOrCancel(
         io,
         question(plan.actions.length),
@@ -71026,7 +71110,7 @@ async function run5(flags2, io) {
       kinds: KINDS,
       client,
       env: io.env,
-      concurrency: Number(flags3.concurrency ?? 4),
+      concurrency: Number(flags2.concurrency ?? 4),
       signal: stopped,
       live,
       onResult: (one) => {
@@ -71049,7 +71133,7 @@ ${end.line}
     return end.code;
   }
   async function savedPlanAgain(session, saved2) {
-    const explicit = flags2.project === void 0 ? void 0 : parseProjectId(flags2.project, "--project");
+    const explicit = flags.project === void 0 ? void 0 : parseProjectId(flags.project, "--project");
     checkBinding(saved2, {
       version: VERSION,
       host: session.host,
@@ -71261,9 +71345,9 @@ function refreshText(text2, fields) {
 }
 function findItem(root, field3, lines) {
   if (!(0, import_yaml6.isMap)(root)) return void 0;
-  const list17 = root.get(field3.key, true);
-  if (!(0, import_yaml6.isSeq)(list17)) return void 0;
-  for (const item of list17.items) {
+  const list18 = root.get(field3.key, true);
+  if (!(0, import_yaml6.isSeq)(list18)) return void 0;
+  for (const item of list18.items) {
     if (!(0, import_yaml6.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
     const at = lines.linePos(first?.range?.[0] ?? item.range[0]);
@@ -71314,11 +71398,11 @@ import { resolve as resolve11 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
-async function refresh2(paths, flags2, io) {
-  const desired = await readConfig(paths, flags2, io, "plan");
+async function refresh2(paths, flags, io) {
+  const desired = await readConfig(paths, flags, io, "plan");
   const perFile = /* @__PURE__ */ new Map();
   const absent = [];
-  await withConnection(flags2, io, async ({ client, progress, io: out }) => {
+  await withConnection(flags, io, async ({ client, progress, io: out }) => {
     progress.step("reading live state");
     const made = await readAndPlan(KINDS, client, desired.projects, buildOptions({ args: [...paths] }, io));
     failOnErrors(made.errors, out);
@@ -71348,8 +71432,8 @@ async function refresh2(paths, flags2, io) {
           );
           continue;
         }
-        const list17 = perFile.get(object.source.file) ?? [];
-        list17.push({
+        const list18 = perFile.get(object.source.file) ?? [];
+        list18.push({
           key: kind2.key,
           line: object.source.line,
           column: object.source.column,
@@ -71357,7 +71441,7 @@ async function refresh2(paths, flags2, io) {
           value,
           owner
         });
-        perFile.set(object.source.file, list17);
+        perFile.set(object.source.file, list18);
       }
     }
   });
@@ -71442,25 +71526,25 @@ function schemaLocation(cwd, dir) {
   const inside = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute4(fromRepo);
   return (name) => inside ? relative4(dirname2(resolve12(dir, name)), SCHEMA).split(sep4).join("/") : PUBLISHED_SCHEMA;
 }
-async function run6(flags2, io) {
-  const paths = flags2.args ?? [];
-  if (flags2.refresh) {
-    if (flags2.out !== void 0 && flags2.out !== "posthog") {
+async function run6(flags, io) {
+  const paths = flags.args ?? [];
+  if (flags.refresh) {
+    if (flags.out !== void 0 && flags.out !== "posthog") {
       throw new UserError("pull --refresh rewrites the files it is given: give them as PATH, not --out");
     }
-    return refresh2(paths, flags2, io);
+    return refresh2(paths, flags, io);
   }
   if (paths.length > 0)
     throw new UserError(
       "pull writes new files into --out; to update files you have, use pull --refresh PATH"
     );
-  const { project: project3 } = projectChoice(flags2, io);
+  const { project: project3 } = projectChoice(flags, io);
   if (project3 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
-  const dir = resolve12(io.cwd, flags2.out ?? "posthog");
-  const kinds = flags2.kind ? KINDS.filter((k) => k.key === flags2.kind) : KINDS;
+  const dir = resolve12(io.cwd, flags.out ?? "posthog");
+  const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
     throw new UserError(
-      `--kind ${flags2.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
+      `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
   const existing = kinds.map((kind2) => resolve12(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
@@ -71470,7 +71554,7 @@ async function run6(flags2, io) {
     );
   }
   const schema = schemaLocation(io.cwd, dir);
-  const files = await withConnection(flags2, io, ({ client }) => pullFiles(kinds, client, project3, schema));
+  const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project3, schema));
   const shown3 = relative4(io.cwd, dir) || ".";
   await withFile("create the folder", shown3, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
@@ -71874,9 +71958,9 @@ async function statusRows(client, exports, now) {
   );
 }
 function rowOf(b, windowRuns, after) {
-  const byId = /* @__PURE__ */ new Map();
-  for (const r of [...windowRuns, ...b.latest_runs ?? []]) byId.set(r.id, r);
-  const newestFirst = [...byId.values()].sort((x, y) => Date.parse(y.created_at) - Date.parse(x.created_at));
+  const byId2 = /* @__PURE__ */ new Map();
+  for (const r of [...windowRuns, ...b.latest_runs ?? []]) byId2.set(r.id, r);
+  const newestFirst = [...byId2.values()].sort((x, y) => Date.parse(y.created_at) - Date.parse(x.created_at));
   const inProgress = (r) => r.status === "Running" || r.status === "Starting";
   const latest = newestFirst.find((r) => !inProgress(r)) ?? newestFirst[0];
   const inWindow = newestFirst.filter((r) => Date.parse(r.created_at) >= Date.parse(after));
@@ -72116,9 +72200,9 @@ var init_options = __esm({
 });
 
 // src/commands/resolve-export.ts
-async function resolveExport(ctx, flags2, name, configPath) {
+async function resolveExport(ctx, flags, name, configPath) {
   if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
-  const loaded = await readOptionalConfig(configPath, flags2, ctx.io);
+  const loaded = await readOptionalConfig(configPath, flags, ctx.io);
   const projects2 = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
   const matches4 = (loaded?.projects ?? []).flatMap(
     (p) => declaredExports(p).filter((d) => d.name === name).map((object) => ({ project: p.project, object }))
@@ -72129,15 +72213,15 @@ async function resolveExport(ctx, flags2, name, configPath) {
       `"${name}" is declared in projects ${[...inProjects].join(", ")}: point --config at one project's files`
     );
   }
-  const found2 = matches4[0];
-  const choice2 = projectChoice(flags2, ctx.io);
-  const project3 = found2?.project ?? choice2.project ?? (projects2.size === 1 ? [...projects2][0] : void 0);
+  const found3 = matches4[0];
+  const choice2 = projectChoice(flags, ctx.io);
+  const project3 = found3?.project ?? choice2.project ?? (projects2.size === 1 ? [...projects2][0] : void 0);
   if (project3 === void 0) {
     throw new UserError(
       "no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`"
     );
   }
-  return { project: project3, export: await liveExport(ctx.client, project3, name, found2?.object.id) };
+  return { project: project3, export: await liveExport(ctx.client, project3, name, found3?.object.id) };
 }
 var init_resolve_export = __esm({
   "src/commands/resolve-export.ts"() {
@@ -73232,8 +73316,8 @@ var GitHubApi = class {
       const answer = await this.request("GET", url);
       if (!Array.isArray(answer.json))
         throw new Error("GitHub answered the comment list with something else");
-      const found2 = answer.json.find((c) => typeof c?.id === "number" && wanted(c));
-      if (found2) return found2;
+      const found3 = answer.json.find((c) => typeof c?.id === "number" && wanted(c));
+      if (found3) return found3;
       const next = nextLink(answer.link);
       url = next !== void 0 && new URL(next).origin === origin ? next : void 0;
     }

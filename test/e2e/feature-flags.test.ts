@@ -45,8 +45,11 @@ async function idOf(key: string, project = 12345): Promise<number> {
 }
 
 /** `apply` on a terminal that answers yes after running `meanwhile` (someone editing in the UI). */
-async function applyAfter(meanwhile: () => Promise<void>): Promise<RunResult> {
-  const mem = memoryIo(h.env(), h.dir, h.clock);
+async function applyAfter(
+  meanwhile: () => Promise<void>,
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  const mem = memoryIo(h.env(env), h.dir, h.clock);
   mem.io.confirm = async () => {
     await meanwhile();
     return "yes";
@@ -117,7 +120,10 @@ describe("a flag's life", () => {
     expect(patch.version).toBe(version + 1);
     expect(Object.keys(patch).sort()).toEqual(["filters", "original_flag", "version"]);
     expect(Object.keys(patch.filters).sort()).toEqual(["groups", "multivariate"]);
+    // The stored filters whole, the plain payload included: the service compares the field whole.
+    expect(Object.keys(patch.original_flag)).toEqual(["filters"]);
     expect(patch.original_flag.filters.groups[0].rollout_percentage).toBe(65);
+    expect(patch.original_flag.filters.payloads).toEqual({ test: '{"limit":20}' });
 
     // An approval policy holds the next change: pending, with the change request's id, exit 1.
     await h.reseed<PartialState>((s) => {
@@ -196,6 +202,117 @@ async function applyWith(host: string, meanwhile: () => Promise<void>): Promise<
   await meanwhile();
   return h.cli(["apply", "--auto-approve", "p"], { POSTHOG_HOST: host });
 }
+
+describe("what original_flag carries: the values the service's version check compares", () => {
+  const RECOMMENDER = (rollout: number, name = "Recommendations", tags = "[shop]") =>
+    `  - key: recommender
+    name: ${name}
+    tags: ${tags}
+    filters:
+      groups: [{rollout_percentage: ${rollout}}]
+      payloads:
+        "true": {model: v2}
+`;
+
+  it("a UI edit of another field since the plan refuses nothing: the stored filters go whole, payloads included", async () => {
+    flagsFile(RECOMMENDER(10));
+    expect((await h.cli(["apply", "--auto-approve", "p"])).code).toBe(0);
+    const id = await idOf("recommender");
+    flagsFile(RECOMMENDER(40));
+    const proxy = await recordingProxy(() => h.url);
+    closeProxy = proxy.close;
+    // Bob edits the description between our plan and our apply: the version moves on.
+    const applied = await applyAfter(
+      async () => {
+        const edit = { name: "Recommendations (Bob)" };
+        expect((await h.api("PATCH", `${FLAGS}/${id}/`, edit, { key: BOB_KEY })).status).toBe(200);
+      },
+      { POSTHOG_HOST: proxy.url },
+    );
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const patch = JSON.parse(proxy.recorded.filter((r) => r.method === "PATCH").at(-1)?.body ?? "null");
+    expect(patch.original_flag).toEqual({
+      filters: {
+        groups: [{ properties: [], rollout_percentage: 10, aggregation_group_type_index: null }],
+        payloads: { true: '{"model":"v2"}' },
+        aggregation_group_type_index: null,
+      },
+    });
+    expect(await liveFlag(id)).toMatchObject({ name: "Recommendations (Bob)" });
+    expect((await liveFlag(id)).filters.groups[0].rollout_percentage).toBe(40);
+  });
+
+  it("never names tags or evaluation contexts, which the check does not compare", async () => {
+    flagsFile(RECOMMENDER(10));
+    expect((await h.cli(["apply", "--auto-approve", "p"])).code).toBe(0);
+    const id = await idOf("recommender");
+    flagsFile(RECOMMENDER(10, "Recommendations, v2", "[shop, ml]"));
+    const proxy = await recordingProxy(() => h.url);
+    closeProxy = proxy.close;
+    const applied = await applyAfter(
+      async () => {
+        const edit = { ensure_experience_continuity: true };
+        expect((await h.api("PATCH", `${FLAGS}/${id}/`, edit, { key: BOB_KEY })).status).toBe(200);
+      },
+      { POSTHOG_HOST: proxy.url },
+    );
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const patch = JSON.parse(proxy.recorded.filter((r) => r.method === "PATCH").at(-1)?.body ?? "null");
+    expect(patch).toMatchObject({ name: "Recommendations, v2", tags: ["ml", "shop"] });
+    expect(patch.original_flag).toEqual({ name: "Recommendations" });
+    expect(await liveFlag(id)).toMatchObject({
+      name: "Recommendations, v2",
+      ensure_experience_continuity: true,
+    });
+  });
+});
+
+describe("a create an approval policy holds", () => {
+  it("is pending with its change request in every format, exits 1, and neither it nor what depends on it is created", async () => {
+    await h.reseed<PartialState>((s) => {
+      s.approval_policies?.push({
+        organization: ACME_ID,
+        action_key: "feature_flag.enable",
+        approver_config: { quorum: 1, users: [2] },
+      });
+    });
+    flagsFile(`  - key: gated-launch
+    filters:
+      groups: [{rollout_percentage: 10}]
+  - key: gated-follower
+    filters:
+      groups:
+        - properties: [{type: flag, key: gated-launch, operator: flag_evaluates_to, value: true}]
+`);
+    const held = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(held.code).toBe(1);
+    const pending = held.stdout.match(
+      /⧗ \+ create · feature flag "gated-launch" in project 12345 — pending approval: change request ([0-9a-f-]{36})/,
+    );
+    expect(pending?.[1], held.stdout).toBeDefined();
+    expect(held.stdout).toMatch(/feature flag "gated-follower" in project 12345 — .*waits for approval/);
+    expect(held.stdout).toContain(
+      "Apply incomplete: 0 succeeded, 0 failed, 1 pending approval (not live until approved), 1 skipped.",
+    );
+    const requests = (await h.api("GET", `${P}/change_requests/?state=pending`)).body.results;
+    expect(requests.map((r: Json) => r.id)).toEqual([pending?.[1]]);
+    for (const key of ["gated-launch", "gated-follower"]) {
+      expect((await h.api("GET", `${FLAGS}/?key=${key}`)).body.results).toEqual([]);
+    }
+
+    const json = await h.cli(["apply", "--auto-approve", "--format", "json", "p"]);
+    expect(json.code).toBe(1);
+    const result = JSON.parse(json.stdout);
+    expect(result.ok).toBe(false);
+    expect(
+      result.results.map((r: Json) => [r.action.object.name, r.outcome, r.change_request ?? null]),
+    ).toEqual([
+      ["gated-launch", "pending", pending?.[1]],
+      ["gated-follower", "skipped", null],
+    ]);
+    expect((await h.api("GET", `${FLAGS}/?key=gated-launch`)).body.results).toEqual([]);
+  });
+});
 
 describe("flag dependencies by key", () => {
   it("one file, two projects: each dependent names its own project's id; the dependency is created first", async () => {

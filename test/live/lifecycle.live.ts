@@ -23,7 +23,7 @@ import { systemClock } from "../../src/clock.js";
 import type { Io } from "../../src/io.js";
 import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
 import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
-import { listFlags, patchFlag } from "../../src/kinds/feature-flag/service.js";
+import { featureFlagsApi } from "../../src/kinds/feature-flag/service.js";
 import { collect, ServiceClient } from "../../src/service/index.js";
 
 const env = process.env;
@@ -152,12 +152,13 @@ async function cleanUp(): Promise<string[]> {
       await dashboardsApi(client).update(PROJECT, d.id, { deleted: true });
       left.push(`dashboard ${d.id}`);
     }
-    const flags = [...(await listFlags(client, PROJECT)), ...(await listFlags(client, PROJECT, true))];
+    const api = featureFlagsApi(client);
+    const flags = [...(await api.listAll(PROJECT)), ...(await api.listAll(PROJECT, true))];
     // Dependents first: the service refuses to delete a flag an active flag depends on.
     for (const f of flags
       .filter((x) => x.key.startsWith(PREFIX))
       .sort((a, b) => Number(b.key === FLAG) - Number(a.key === FLAG))) {
-      await patchFlag(client, PROJECT, f.id, { deleted: true });
+      await api.update(PROJECT, f.id, { deleted: true });
       left.push(`feature flag ${f.id}`);
     }
     const exports = await batchExportsApi(client).listAll(PROJECT);

@@ -51,6 +51,13 @@ export interface Field<In = unknown, Out = In> {
   readonly required: boolean;
   /** Dotted path in the service's answers and request bodies; the YAML key when absent. */
   readonly wire?: string;
+  /**
+   * The desired object's property that keeps the declared value; the YAML key when absent. A declared
+   * object's own properties (`name`, the identity whatever its YAML key, and `kind`, `id`, `deleted`,
+   * `source`) are taken: a field whose YAML key is one of them, other than the identity, keeps its value
+   * under another (a flag's `name`, its description, identified by `key`, as `description`).
+   */
+  readonly keptAs?: string;
   /** A schema-valid YAML value → the desired value; undefined (after reporting) when it is not usable. */
   declare(value: In, at: FieldContext): Out | undefined;
   /** The comparable form, applied to the desired and to the live value alike. */

@@ -62,7 +62,10 @@
  *
  * - Identity by `key` (flags): `fieldTable(fields, { identity: "key" })`; the loader, duplicates and
  *   `ignore:` globs read `Declared.name`, which holds the identity whatever its YAML key; the kind's
- *   `read` gives live objects whose `name` is that identity.
+ *   `read` gives live objects whose `name` is that identity. A field called `name` that is not the
+ *   identity (a flag's description) says where the desired object keeps it (`keptAs: "description"`)
+ *   and, when the kind's live objects keep the service's `name` elsewhere too, where to read it
+ *   (`wire`); without `keptAs` the table refuses it rather than let it overwrite the identity.
  * - A flag's `filters` / an insight's `query`: `compare: "keys"` with a `normalise` that removes what
  *   the service adds or rewrites; a secret payload: `secret: true`.
  * - Own actions (`archive` / `unarchive`, `add_tile` / `remove_tile`): verbs with their step and sides;
@@ -75,11 +78,13 @@
  *   the client's (`RequestSpec.budget`, `BudgetName` in src/service/budget-file.ts) its requests name.
  * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): the
  *   `references(desired)` hook, `[{ kind: "insight", name }]` (or `id`), makes a change-scoped read
- *   read them with the declaration (the dashboard kind's tiles do; so does test/kinds/shelf-kinds/). `service.search` is where a flag's
- *   `?key=` lookup goes, `service.get` its read by id (soft-deleted flags answer it); a hook `read`
- *   that lists by itself rather than calling `list()` reads the whole list in a change-scoped plan
- *   too (correct, but not in proportion to the change). Cohorts, which no file declares, are read by
- *   the flag's own `read` hook, as today.
+ *   read them with the declaration (a dashboard names its tiles' insights, a flag the flags it
+ *   depends on; test/kinds/shelf-kinds/ does it too). `service.search` is where a flag's `?key=` lookup goes,
+ *   `service.get` its read by id (soft-deleted flags answer it); a hook `read` that lists by itself
+ *   rather than calling `list()` reads the whole list in a change-scoped plan too (correct, but not in
+ *   proportion to the change), so one that needs more than the objects reads it for the `scope` it is
+ *   given. Cohorts, which no file declares and which are no kind, are read by the flag's own `read`
+ *   hook: one cohorts list, only when the declarations it reads name cohorts by name.
  */
 import type { Executed } from "../../apply/kinds.js";
 import type { ConfigKind, KindWords } from "../../config/kinds.js";
@@ -153,7 +158,10 @@ export interface KindHooks<
    * This kind's live state, reading details only for what `declared` needs; absent: the objects alone.
    * `run` is what the reads of one run share (the organizations' members). The objects come from
    * `list()`: the kind's list, or in a change-scoped read the scope's objects (found by id and
-   * search); a hook that read the list itself would read all of it in that case too.
+   * search); a hook that read the list itself would read all of it in that case too. `scope` is that
+   * change-scoped read's scope (undefined: `list()` is the whole list, and `declared` every
+   * declaration), for a hook that reads more than the objects: it reads it for the scope's objects
+   * alone (a flag's archived flags by key rather than their list).
    */
   read?(
     client: ServiceClient,
@@ -161,6 +169,7 @@ export interface KindHooks<
     declared: readonly D[],
     run: ReadRun,
     list: () => Promise<L[]>,
+    scope?: ReadScope,
   ): Promise<{ live: K; read: unknown }>;
   reread?(
     client: ServiceClient,
@@ -168,6 +177,7 @@ export interface KindHooks<
     read: unknown,
     run: ReadRun,
     list: () => Promise<L[]>,
+    scope?: ReadScope,
   ): Promise<K>;
   /** What a declaration refers to (read with it in a change-scoped read): a tile's insight. */
   references?(desired: D): Reference[];
@@ -281,14 +291,14 @@ export function defineKind<
     async read(client, project, declared, run, scope) {
       const list = () => objects(client, project, scope);
       const read = hooks.read
-        ? await hooks.read(client, project, declared as readonly D[], run, list)
+        ? await hooks.read(client, project, declared as readonly D[], run, list, scope)
         : { live: { objects: await list() }, read: {} };
       return scoped(read, scope);
     },
     async reread(client, project, read, run, scope) {
       const list = () => objects(client, project, scope);
       if (hooks.reread) {
-        return scoped({ live: await hooks.reread(client, project, read, run, list) }, scope).live;
+        return scoped({ live: await hooks.reread(client, project, read, run, list, scope) }, scope).live;
       }
       if (read !== undefined && !isEmptyRecord(read)) {
         throw new UserError(`the saved plan's record of what was read for ${words.many} is damaged`);
@@ -394,7 +404,7 @@ function toggle<T extends FieldTable>(
   ctx: KindPlanContext,
 ): void {
   for (const [key, f] of Object.entries(table.fields)) {
-    const wanted = Reflect.get(desired, key);
+    const wanted = table.valueOf(desired, key);
     if (f.toggles === undefined || typeof wanted !== "boolean") continue;
     const now = state?.[key] === true;
     if (now === wanted) continue;

@@ -23,6 +23,12 @@ export interface Roles {
   tombstone: string;
 }
 
+/**
+ * The properties every declared object has (src/config/types.ts `Declared`): `name` holds the identity,
+ * whatever the identity's YAML key; no other field's value may be kept under one of them.
+ */
+const DECLARED_PROPERTIES = new Set(["kind", "name", "id", "deleted", "source"]);
+
 /** A value of an object by key (a declared or live object read as the table's fields). */
 function ownValue(object: object, key: string): unknown {
   return Object.hasOwn(object, key) ? (object as Record<string, unknown>)[key] : undefined;
@@ -44,13 +50,19 @@ export interface Table<T extends FieldTable> {
   readonly roles: Roles;
   /** The item's schema node: `{type: object, description, additionalProperties: false, required, properties}`. */
   schema(description: string): SchemaNode;
-  /** A schema-valid item → its desired object (each field's own `declare`; the kind's hook adds the rest). */
+  /**
+   * A schema-valid item → its desired object (each field's own `declare`; the kind's hook adds the
+   * rest): the identity field decides `Declared.name`, every other field is kept under its `keptAs`,
+   * else its YAML key.
+   */
   declare(
     kind: string,
     input: InputOf<T>,
     ctx: ObjectContext,
     pinned?: (id: unknown) => number | string,
   ): Declared;
+  /** The declared value of the field `key`, wherever the desired object keeps it (undefined: not declared). */
+  valueOf(desired: Declared, key: string): unknown;
   /** The comparable form of a value of the field `key` (the value itself for a key the table lacks). */
   normalised(key: string, value: unknown): unknown;
   /**
@@ -81,6 +93,15 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
   }
   const structural = new Set<string>([all.pin, all.tombstone]);
   const plain = entries.filter(([key]) => !structural.has(key));
+  // Where the desired object keeps each field: the identity is `Declared.name`, the others their own.
+  const kept = new Map(plain.map(([key, f]) => [key, f.keptAs ?? key]));
+  for (const [key, property] of kept) {
+    if (key !== all.identity && DECLARED_PROPERTIES.has(property)) {
+      throw new Error(
+        `field "${key}" would be kept as the declared object's \`${property}\`${property === "name" ? `, which holds the identity (\`${all.identity}\`)` : ""}: give it \`keptAs\`, another property`,
+      );
+    }
+  }
   const compared = plain.filter(([, f]) => f.compare !== "none" && !f.secret);
   const stateful = plain.filter(([, f]) => f.live !== false);
   const rawLive = (key: string, f: Field, answer: LiveObject): unknown => {
@@ -89,7 +110,7 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
     return wire.includes(".") ? getPath({ ...answer }, wire) : ownValue(answer, wire);
   };
   const desiredValue = (desired: Declared, key: string) =>
-    key === all.identity ? desired.name : ownValue(desired, key);
+    key === all.identity ? desired.name : ownValue(desired, kept.get(key) ?? key);
   const values: Record<string, Record<string, string>> = {};
   for (const [key, f] of entries) {
     if (f.words === undefined) continue;
@@ -128,10 +149,12 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
         const value = ownValue(input, key);
         if (key === all.identity || value === undefined) continue;
         const declared = f.declare(value, { ctx, pointer: `/${key}` });
-        if (declared !== undefined) out[key] = declared;
+        if (declared !== undefined) out[kept.get(key) ?? key] = declared;
       }
       return out;
     },
+
+    valueOf: desiredValue,
 
     normalised(key, value) {
       const f = entries.find(([k]) => k === key)?.[1];

@@ -1,6 +1,5 @@
 /**
- * The rules of one declared flag a field table cannot say (SPEC §2): the description (the service's
- * `name`, kept apart from the `key` identity), the offline checks (checks.ts), `filters` with its
+ * The rules of one declared flag a field table cannot say (SPEC §2): the offline checks (checks.ts), `filters` with its
  * strings interpolated and, for a flag with encrypted payloads, each payload a secret (`SecretValue`),
  * and the flags and cohorts its filters name, with their places for plan-time resolution. Across the
  * declarations of a project: dependency cycles.
@@ -20,7 +19,6 @@ import { FEATURE_FLAG } from "./name.js";
 export function declareFlag(input: Json, desired: DesiredFlag, ctx: ObjectContext): void {
   desired.references = [];
   desired.cohorts = [];
-  if (typeof input.name === "string") desired.description = ctx.text("/name", input.name);
   checkFlag(input, ctx);
   if (!isObject(input.filters)) return;
   const secretPointers = new Set(encryptedPayloadPointers(input));

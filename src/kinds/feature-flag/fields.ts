@@ -1,12 +1,13 @@
 /**
  * A feature flag's fields (SPEC §2, service-api.md §10.2): the one place each is named. `key` is the
  * identity (unless `id` pins it); the service's `name` is the flag's description, kept apart from the
- * identity (the desired object holds it as `description`). `filters` is compared by the plan hook
+ * identity (`keptAs`: the desired object holds it as `description`, as live flags do). `filters` is compared by the plan hook
  * (plan.ts), which undoes the service's rewrites and resolves flags and cohorts per project; `archived`
  * is a switch flipped by the archive / unarchive endpoints.
  */
 import type { SecretValue } from "../../config/secret.js";
 import { choice, type DesiredOf, field, fieldTable, flag, integer, tags, text } from "../define/index.js";
+import { normaliseText } from "../shared/normalise.js";
 import type { Json } from "./filters.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { FLAG_KEY_PATTERN } from "./schema.js";
@@ -41,10 +42,16 @@ export const flagFields = fieldTable(
       { required: true },
     ),
     id: integer("The service's flag id: pins identity across key renames (pull writes it).", { minimum: 1 }),
-    // The description; the plan hook compares it (the desired object holds it as `description`).
-    name: field<string, undefined>(
-      { type: "string", description: "The flag's description (the service calls it `name`)." },
-      { compare: "none", live: false, pull: "never", declare: () => undefined },
+    // The service's `name` is the flag's description: kept as `description`, as live flags keep it.
+    name: text(
+      "The flag's description (the service calls it `name`).",
+      {},
+      {
+        keptAs: "description",
+        wire: "description",
+        declare: (value, at) => at.ctx.text(at.pointer, value),
+        normalise: normaliseText,
+      },
     ),
     active: flag("Whether the flag is on. false turns it off for everyone."),
     tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
@@ -101,9 +108,9 @@ export const flagFields = fieldTable(
 );
 
 /**
- * A declared flag: the table's fields, the description, and the references its filters make (flags by
- * key, cohorts by name) with their places, for resolution per project. Encrypted payload values are
- * `SecretValue`s inside `filters.payloads`.
+ * A declared flag: the table's fields (the `name` field as `description`), and the references its
+ * filters make (flags by key, cohorts by name) with their places, for resolution per project.
+ * Encrypted payload values are `SecretValue`s inside `filters.payloads`.
  */
 export type DesiredFlag = DesiredOf<typeof flagFields.fields, "feature_flag"> & {
   id?: number;

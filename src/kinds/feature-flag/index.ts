@@ -7,21 +7,24 @@
  * guards and the version check (plan.ts), apply order by dependency (order.ts) and pull (pull.ts).
  *
  * Reading a project's flags is flag usage to the service (its list endpoint counts as such), so a
- * plan of files that declare no `feature_flags:` never reads them.
+ * plan of files that declare no `feature_flags:` never reads them. A change-scoped plan reads the
+ * change's flags by key and id (find.ts) with the flags they depend on (`references`), never the list.
  */
 import { defineKind } from "../define/index.js";
 import type { Kind } from "../kind.js";
+import { FLAG_ANSWERS } from "./answers.js";
 import { encryptedPayloadPointers } from "./checks.js";
 import { checkFlagCycles, declareFlag } from "./declare.js";
 import { type DesiredFlag, flagFields } from "./fields.js";
 import type { Json } from "./filters.js";
+import { countFlags, getFlag, searchFlags } from "./find.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { asLive, flagDetails, type LiveFlag, type LiveFlags, readFlags, rereadFlags } from "./live.js";
 import { FEATURE_FLAG } from "./name.js";
-import { planFlag, pruneFlag } from "./plan.js";
+import { flagReferencesOf, planFlag, pruneFlag } from "./plan.js";
 import { pullFlags } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
-import { listFlags } from "./service.js";
+import { featureFlagsApi } from "./service.js";
 import {
   createFeatureFlag,
   FLAG_CREATE,
@@ -44,10 +47,14 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
   fields: flagFields,
   verbs: [FLAG_CREATE, UNARCHIVE, FLAG_UPDATE, ARCHIVE, FLAG_SOFT_DELETE, FLAG_RESTORE],
   service: {
-    list: async (client, project) => (await listFlags(client, project)).map(asLive),
+    list: async (client, project) => (await featureFlagsApi(client).listAll(project)).map(asLive),
+    search: searchFlags,
+    get: getFlag,
+    count: countFlags,
     findByName: findFlags,
     create: createFeatureFlag,
   },
+  answers: FLAG_ANSWERS,
   hooks: {
     declare: (input, desired, ctx) => declareFlag(input as Json, desired, ctx),
     checkProject: checkFlagCycles,
@@ -55,6 +62,7 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
     quiet: (pointer) => /^\/filters\/payloads(\/|$)/.test(pointer),
     read: readFlags,
     reread: rereadFlags,
+    references: flagReferencesOf,
     plan: planFlag,
     prune: pruneFlag,
     details: flagDetails,
@@ -62,5 +70,6 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
   },
 });
 
+export type { Cohort, FeatureFlag } from "./answers.js";
 export type { DesiredFlag } from "./fields.js";
 export type { LiveFlag, LiveFlags } from "./live.js";

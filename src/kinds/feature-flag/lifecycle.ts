@@ -6,11 +6,11 @@
  */
 import type { Verb } from "../kind.js";
 import { dependents } from "./order.js";
-import { flagAction, type LifecycleAction } from "./service.js";
+import { featureFlagsApi, type LifecycleAction } from "./service.js";
 
 function lifecycle(action: LifecycleAction): Verb["send"] {
   return async (client, planned, id) => {
-    await flagAction(client, planned.object.project, Number(id), action);
+    await featureFlagsApi(client).act(planned.object.project, Number(id), action);
     return { id, notes: [] };
   };
 }

@@ -3,18 +3,23 @@
  * list (100 a page); the archived flags (a list of their own) only when a declaration is missing from
  * it, declares `archived`, or depends on a flag it lacks; a pinned id found in neither by id (a
  * soft-deleted flag, which the service still reads by id); the cohorts only when a file names one.
+ * A change-scoped read (SPEC §3 "Change-scoped plans") reads the change's flags and the flags they
+ * depend on by key and id instead (find.ts: archived ones included), never a list of flags; besides
+ * them, the flags their live conditions name that were not read, by id (so the plan names them by
+ * key, as the full plan does), and the cohorts when the change names one.
  * Live objects carry their key as `name` (the planner matches identities by `name`); the service's
  * `name`, the flag's description, is kept as `description`.
  */
 import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
 import type { LiveKind, LiveObject } from "../../plan/types.js";
+import type { ReadScope } from "../../read/kinds.js";
 import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { Cohort, FeatureFlag } from "../../service/types.js";
+import type { Cohort, FeatureFlag } from "./answers.js";
 import type { DesiredFlag } from "./fields.js";
 import { isObject } from "./filters.js";
-import { getFlag, listCohorts, listFlags } from "./service.js";
+import { cohortsApi, featureFlagsApi } from "./service.js";
 
 export type LiveFlag = Omit<FeatureFlag, "name"> &
   LiveObject & { id: number; name: string; description: string };
@@ -26,8 +31,9 @@ export interface LiveFlags extends LiveKind {
   /** The keys the files declare in the project (a dependency may name a flag this apply creates). */
   declared: string[];
   /**
-   * Archived flags no file declares that a declared flag depends on: known for keys and ids, never
-   * matched or pruned (an archived flag is hidden from the service's list, and from --prune).
+   * Archived flags no file declares that a declared flag depends on, and in a change-scoped read the
+   * flags the change's live flags depend on: known for keys and ids, never matched or pruned (an
+   * archived flag is hidden from the service's list, and from --prune).
    */
   others: LiveFlag[];
 }
@@ -41,6 +47,11 @@ export interface FlagReads {
   declared: string[];
   /** Every pinned id the files declare (an archived flag is kept only when declared by key or pin). */
   pins: number[];
+  /**
+   * A change-scoped read's: the ids the live conditions of the change's flags name that it did not
+   * read otherwise, read one by one.
+   */
+  linked?: number[];
 }
 
 export function asLive(flag: FeatureFlag): LiveFlag {
@@ -86,46 +97,88 @@ function reads(
   };
 }
 
+/** One flag by id, soft-deleted or archived; undefined when the service has none. */
+async function byId(client: ServiceClient, project: number, id: number): Promise<LiveFlag | undefined> {
+  try {
+    return asLive(await featureFlagsApi(client).get(project, id));
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) return undefined;
+    throw error;
+  }
+}
+
+const found = (flags: ReadonlyArray<LiveFlag | undefined>): LiveFlag[] =>
+  flags.filter((f): f is LiveFlag => f !== undefined);
+
 async function withDetails(
   client: ServiceClient,
   project: number,
   objects: LiveFlag[],
   read: FlagReads,
 ): Promise<LiveFlags> {
-  const archived = read.archived ? (await listFlags(client, project, true)).map(asLive) : [];
+  const archived = read.archived ? (await featureFlagsApi(client).listAll(project, true)).map(asLive) : [];
   const keys = new Set(read.declared);
   const pins = new Set(read.pins);
   const isDeclared = (f: LiveFlag) => keys.has(f.key) || pins.has(f.id);
   const all = [...objects, ...archived.filter(isDeclared)];
   const known = new Set(all.map((f) => f.id));
-  const pinned = await Promise.all(
-    read.pinned
-      .filter((id) => !known.has(id))
-      .map(async (id) => {
-        try {
-          return asLive(await getFlag(client, project, id));
-        } catch (error) {
-          if (error instanceof ServiceError && error.status === 404) return undefined;
-          throw error;
-        }
-      }),
-  );
+  const [pinned, linked] = await Promise.all([
+    Promise.all(read.pinned.filter((id) => !known.has(id)).map((id) => byId(client, project, id))),
+    Promise.all((read.linked ?? []).filter((id) => !known.has(id)).map((id) => byId(client, project, id))),
+  ]);
   const live: LiveFlags = {
-    objects: [...all, ...pinned.filter((f): f is LiveFlag => f !== undefined)],
+    objects: [...all, ...found(pinned)],
     declared: read.declared,
-    others: archived.filter((f) => !isDeclared(f)),
+    others: [...archived.filter((f) => !isDeclared(f)), ...found(linked)],
   };
-  if (read.cohorts) live.cohorts = await listCohorts(client, project);
+  if (read.cohorts) live.cohorts = await cohortsApi(client).listAll(project);
   return live;
+}
+
+/** The ids of the flags a live flag's conditions name. */
+function dependencyIds(flag: Pick<FeatureFlag, "filters">): number[] {
+  return liveReferences(flag, (id) => id)
+    .map(Number)
+    .filter((id) => Number.isSafeInteger(id) && id > 0);
+}
+
+/**
+ * What a change-scoped read reads besides its objects (found by key and id already, archived and
+ * soft-deleted ones included): the flags the change's live flags depend on that it did not find, and
+ * the cohorts when the change names one by name.
+ */
+function scopedReads(declared: readonly DesiredFlag[], objects: readonly LiveFlag[]): FlagReads {
+  const keys = new Set(declared.map((d) => d.name));
+  const pins = new Set(declared.flatMap((d) => (d.id !== undefined ? [d.id] : [])));
+  const ids = new Set(objects.map((f) => f.id));
+  const linked = objects
+    .filter((f) => keys.has(f.key) || pins.has(f.id))
+    .flatMap(dependencyIds)
+    .filter((id) => !ids.has(id));
+  return {
+    archived: false,
+    pinned: [],
+    cohorts: declared.some((d) => !d.deleted && d.cohorts.length > 0),
+    declared: [...keys],
+    pins: [...pins],
+    linked: [...new Set(linked)],
+  };
 }
 
 export async function readFlags(
   client: ServiceClient,
   project: number,
   declared: readonly Declared[],
+  _run: unknown,
+  list: () => Promise<LiveFlag[]>,
+  scope?: ReadScope,
 ): Promise<{ live: LiveFlags; read: FlagReads }> {
   const flags = declared as readonly DesiredFlag[];
-  const objects = (await listFlags(client, project)).map(asLive);
+  const objects = await list();
+  if (scope !== undefined) {
+    const read = scopedReads(flags, objects);
+    return { live: await withDetails(client, project, objects, read), read };
+  }
   const ids = new Set(objects.map((f) => f.id));
   const read: FlagReads = {
     ...reads(flags, objects),
@@ -135,21 +188,28 @@ export async function readFlags(
   return { live: await withDetails(client, project, objects, read), read };
 }
 
-export async function rereadFlags(client: ServiceClient, project: number, read: unknown): Promise<LiveFlags> {
+export async function rereadFlags(
+  client: ServiceClient,
+  project: number,
+  read: unknown,
+  _run: unknown,
+  list: () => Promise<LiveFlag[]>,
+): Promise<LiveFlags> {
   const r = read as Partial<FlagReads> | null;
+  const ids = (value: unknown) =>
+    Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
   const valid =
     r !== null &&
     typeof r === "object" &&
     typeof r.archived === "boolean" &&
     typeof r.cohorts === "boolean" &&
-    [r.pinned, r.pins].every(
-      (ids) => Array.isArray(ids) && ids.every((id) => Number.isSafeInteger(id) && id > 0),
-    ) &&
+    ids(r.pinned) &&
+    ids(r.pins) &&
+    (r.linked === undefined || ids(r.linked)) &&
     Array.isArray(r.declared) &&
     r.declared.every((k) => typeof k === "string");
   if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
-  const objects = (await listFlags(client, project)).map(asLive);
-  return withDetails(client, project, objects, r as FlagReads);
+  return withDetails(client, project, await list(), r as FlagReads);
 }
 
 /** A flag's state besides the table's fields: its version (a write anyone made bumps it) and what it depends on. */

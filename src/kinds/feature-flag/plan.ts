@@ -21,7 +21,7 @@ import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext } from "../../plan/kinds.js";
 import { toSecretRef } from "../../plan/secrets.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
-import { normaliseText } from "../shared/normalise.js";
+import type { Reference } from "../../read/kinds.js";
 import { CREATE, RESTORE, SOFT_DELETE } from "../shared/verbs.js";
 import { createProblem } from "./checks.js";
 import { cohortIdsByName } from "./dependencies.js";
@@ -39,6 +39,7 @@ import {
 } from "./filters.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { keysById, type LiveFlag, type LiveFlags, liveDependents, liveReferences } from "./live.js";
+import { FEATURE_FLAG } from "./name.js";
 import { describeFlagField } from "./phrasing.js";
 import { FLAG_UPDATE } from "./verbs.js";
 
@@ -114,16 +115,34 @@ function agoText(ms: number): string {
   return days === 1 ? "a day ago" : `${days} days ago`;
 }
 
-/** Every flag the filters name is declared in this project or live in it; else a plan error at its place. */
+/**
+ * What a declared flag refers to in a change-scoped read (SPEC §3): the flags its conditions name, by
+ * key (the read finds a declared one the way it is declared, else the live flag by key). The cohorts it
+ * names are no kind: the read hook reads them, once, when a declaration it reads names one.
+ */
+export function flagReferencesOf(desired: DesiredFlag): Reference[] {
+  if (desired.deleted) return [];
+  return [...new Set(desired.references.map((r) => r.key))].map((name) => ({ kind: FEATURE_FLAG, name }));
+}
+
+/**
+ * Every flag the filters name is declared in this project or live in it; else a plan error at its
+ * place. A change-scoped plan creates only the change's flags (`ctx.live.declared`): a dependency
+ * declared elsewhere but not live is an error there too, saying why.
+ */
 function resolveFlags(desired: DesiredFlag, ctx: Ctx): boolean {
   const live = new Set([...ctx.live.objects, ...ctx.live.others].filter((f) => !f.deleted).map((f) => f.key));
   const declared = new Set(ctx.live.declared);
+  const elsewhere = new Set((ctx.others?.declared(FEATURE_FLAG) ?? []).map((d) => d.name));
   let ok = true;
   for (const ref of desired.references) {
     if (live.has(ref.key) || declared.has(ref.key)) continue;
     ok = false;
     ctx.sink.errors.push({
-      message: `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
+      message:
+        ctx.live.scoped !== undefined && elsewhere.has(ref.key)
+          ? `feature flag "${desired.name}" depends on flag "${ref.key}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it`
+          : `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
       source: ref.source,
     });
   }
@@ -197,6 +216,12 @@ function cohortNames(live: LiveFlag | undefined, ctx: Ctx): (id: number) => stri
     }
   }
   return (id) => names.get(id);
+}
+
+/** A field's live value as the service stores it (the description, its `name`, as live flags keep it). */
+function storedValue(live: LiveFlag, path: string): unknown {
+  const field = (flagFields.fields as Record<string, { wire?: string } | undefined>)[path];
+  return (live as unknown as Json)[field?.wire ?? path];
 }
 
 /** The live filters as the service stores them: what it adds on read removed. */
@@ -292,10 +317,7 @@ function planCreate(
     ctx.sink.errors.push({ message: problem, source: desired.source });
     return;
   }
-  const sent = flagFields.sent(desired as never);
-  const after: Json = { key: sent.key };
-  if (desired.description !== undefined) after.name = desired.description;
-  Object.assign(after, sent);
+  const after: Json = flagFields.sent(desired as never);
   const filters = planFilters(desired, cohorts);
   if (filters !== undefined) after.filters = filters;
   const names = cohortNames(undefined, ctx);
@@ -335,10 +357,6 @@ function planUpdate(
 ): void {
   const state = flagFields.state(live as never);
   const { changes } = flagFields.compare(desired as never, state);
-  const liveDescription = normaliseText(live.description);
-  if (desired.description !== undefined && normaliseText(desired.description) !== liveDescription) {
-    changes.push({ path: "name", before: liveDescription, after: desired.description });
-  }
   const filters = planFilters(desired, cohorts);
   const filterChangeList = filters === undefined ? [] : filterChanges(desired, live, filters, ctx);
   for (const change of changes) {
@@ -358,14 +376,18 @@ function planUpdate(
     };
     const after: Json = {};
     for (const c of changes) {
-      before[c.path] = c.path === "name" ? live.description : (live as unknown as Json)[c.path];
+      before[c.path] = storedValue(live, c.path);
       after[c.path] = c.after;
     }
     if (filterChangeList.length > 0 && filters !== undefined) {
-      // The whole stored filters: what the service compares `original_flag.filters` with. A flag with
-      // encrypted payloads leaves them out (their live plain text is never kept): the service then
-      // sees filters differ from what it stores, so any write since the plan is a conflict, never
-      // silently overwritten.
+      // The whole stored filters, payloads of a plain flag included: PostHog's version check
+      // (posthog/api/feature_flag.py, FeatureFlagSerializer._get_conflicting_changes) compares each
+      // field whole, `original_flag[field] != getattr(instance, field)`, and `filters` is one field,
+      // the row's JSON. Anything less (the declared keys only, or no payloads) never equals the stored
+      // value, so every write anyone made since the plan (a description, a tag) would refuse ours as
+      // a conflict. A flag with encrypted payloads leaves them out (their live plain text is never
+      // kept, and the row holds ciphertext anyway): any write since the plan is then a conflict,
+      // never silently overwritten.
       before.filters = storedFilters(live);
       if (live.has_encrypted_payloads === true) delete (before.filters as Json).payloads;
       const keys = new Set(filterChangeList.map((c) => c.path.split(".")[1] ?? ""));

@@ -1,7 +1,7 @@
 /**
  * Live flags → YAML items (SPEC §2), such that planning the pulled files against the same project plans
  * nothing. The field table writes the switches and choices at their defaults (so a later edit in the
- * UI shows up as drift) and the id pin; here come the description (the service's `name`) and
+ * UI shows up as drift), the id pin and the description (the service's `name`); here comes
  * `filters` in the file's form: what the service adds on read left out (`cohort_name`, a group's copy
  * of the flag's aggregation, nulls), payloads as YAML values, a flag dependency by the other flag's key
  * (never its id, so the file serves other projects), a cohort by name when the project has one cohort
@@ -13,14 +13,14 @@
  */
 import { Placeholder, type Pulled } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { Cohort, FeatureFlag } from "../../service/types.js";
 import { secretVariableName } from "../batch-export/service-rules/destinations.js";
+import type { Cohort, FeatureFlag } from "./answers.js";
 import { cohortIdsByName } from "./dependencies.js";
 import { flagFields } from "./fields.js";
 import { isObject, type Json, parsePayload } from "./filters.js";
 import { asLive } from "./live.js";
 import { FILTER_KEYS, GROUP_KEYS, PROPERTY_KEYS } from "./schema.js";
-import { listCohorts, listFlags } from "./service.js";
+import { cohortsApi, featureFlagsApi } from "./service.js";
 
 export interface PullNames {
   /** A flag id of the project → its key. */
@@ -108,10 +108,8 @@ export function flagItem(flag: FeatureFlag, names: PullNames): { item: Json; var
   const ordered: Json = {};
   for (const [key, value] of Object.entries(item)) {
     ordered[key] = value;
-    if (key === "id") ordered.name = flag.name ?? "";
     if (key === "tags") ordered.filters = filters;
   }
-  if (!("name" in ordered)) ordered.name = flag.name ?? "";
   if (!("filters" in ordered)) ordered.filters = filters;
   return { item: ordered, variables };
 }
@@ -140,9 +138,10 @@ function dependsOnUnknown(flags: readonly FeatureFlag[]): boolean {
 }
 
 export async function pullFlags(client: ServiceClient, project: number): Promise<Pulled> {
-  const flags = await listFlags(client, project);
-  const archived = dependsOnUnknown(flags) ? await listFlags(client, project, true) : [];
-  const cohorts: Cohort[] = usesCohorts(flags) ? await listCohorts(client, project) : [];
+  const api = featureFlagsApi(client);
+  const flags = await api.listAll(project);
+  const archived = dependsOnUnknown(flags) ? await api.listAll(project, true) : [];
+  const cohorts: Cohort[] = usesCohorts(flags) ? await cohortsApi(client).listAll(project) : [];
   const keys = new Map([...flags, ...archived].map((f) => [String(f.id), f.key]));
   const byName = cohortIdsByName(cohorts);
   const names: PullNames = {

@@ -1,18 +1,18 @@
 /**
- * The feature-flag endpoints the tool calls (service-api.md §10), each answer checked against its
- * shape (shapes.ts) and its encrypted payloads, which a personal API key reads in plain text, handed
- * to the run's scrubber before anything else sees them: the list (100 a page; every list made with a personal API key counts as flag usage on the
- * service), the exact, case-insensitive `?key=` lookup (right before a create and for change-scoped
- * reads), one flag by id (soft-deleted ones included), create, PATCH, the lifecycle actions, and the
- * project's cohorts (read once, only when a file names cohorts).
+ * The feature-flag endpoints the tool calls (service-api.md §10), on the client's generic requests,
+ * each answer checked against its shape (answers.ts) and its encrypted payloads, which a personal API
+ * key reads in plain text, handed to the run's scrubber before anything else sees them: the list (100
+ * a page; every list made with a personal API key counts as flag usage on the service), the exact,
+ * case-insensitive `?key=` lookup (right before a create and for change-scoped reads), the list's size,
+ * one flag by id (soft-deleted ones included), create, PATCH, the lifecycle actions, and the project's
+ * cohorts (read once, only when a file names cohorts). Creates are never repeated after they may have
+ * reached the service; PATCHes and the lifecycle actions (idempotent) are retried.
  */
 import type { ServiceClient } from "../../service/index.js";
-import type { Cohort, FeatureFlag } from "../../service/types.js";
-import { COHORT_PAGE, FLAG, FLAG_PAGE } from "./shapes.js";
+import { type ProjectId, projectPath, segment as seg } from "../../service/query.js";
+import { FLAG_ANSWERS as A, type Cohort, type FeatureFlag } from "./answers.js";
 
 export type LifecycleAction = "enable" | "disable" | "archive" | "unarchive";
-
-const flags = (project: number, rest = "") => `/api/projects/${project}/feature_flags/${rest}`;
 
 /** What the service answers for an encrypted payload to any key but a personal one: no secret. */
 const SENTINEL = /^"?\*+ \(encrypted\)"?$/;
@@ -52,97 +52,65 @@ function textsIn(json: string): string[] {
   return out;
 }
 
-const hidden = (client: ServiceClient) => (flag: FeatureFlag) => hideEncryptedPayloads(client, flag);
-
-/**
- * The project's flags that are neither soft-deleted nor archived (the list leaves archived flags out
- * unless asked), or with `archived` the archived ones only: the service has no list of both.
- */
-export async function listFlags(
-  client: ServiceClient,
-  project: number,
-  archived = false,
-): Promise<FeatureFlag[]> {
-  const found = await client.listAll<FeatureFlag>(
-    flags(project),
-    archived ? { archived: "true" } : {},
-    FLAG_PAGE,
-  );
-  return found.map(hidden(client));
+export function featureFlagsApi(client: ServiceClient) {
+  const path = (project: ProjectId, rest = "") => projectPath(project, `feature_flags/${rest}`);
+  const hidden = (flag: FeatureFlag) => hideEncryptedPayloads(client, flag);
+  const one = async (spec: {
+    method: "GET" | "POST" | "PATCH";
+    path: string;
+    body?: Record<string, unknown>;
+    retrySafe?: boolean;
+  }) => hidden(await client.request<FeatureFlag>({ ...spec, expect: A.featureFlag }));
+  return {
+    /**
+     * The project's flags that are neither soft-deleted nor archived (the list leaves archived flags
+     * out unless asked), or with `archived` the archived ones only: the service has no list of both.
+     */
+    async listAll(project: ProjectId, archived = false): Promise<FeatureFlag[]> {
+      const query = archived ? { archived: "true" } : {};
+      return (await client.listAll<FeatureFlag>(path(project), query, A.featureFlagPage)).map(hidden);
+    },
+    /**
+     * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
+     * service's `?key=` is case-insensitive, only exact matches count.
+     */
+    async withKey(project: ProjectId, key: string, archived = false): Promise<FeatureFlag[]> {
+      const query = archived ? { key, archived: "true" } : { key };
+      const found = await client.listAll<FeatureFlag>(path(project), query, A.featureFlagPage);
+      return found.map(hidden).filter((f) => f.key === key);
+    },
+    /** How many flags the list holds (not archived): one request for a one-item page. */
+    async count(project: ProjectId): Promise<number> {
+      const page = await client.request<{ count?: number; results: unknown[] }>({
+        method: "GET",
+        path: path(project),
+        query: { limit: 1 },
+        expect: A.featureFlagPage,
+      });
+      return page.count ?? page.results.length;
+    },
+    /** One flag by id, soft-deleted and archived ones included (the service reads them by id). */
+    get(project: ProjectId, id: number): Promise<FeatureFlag> {
+      return one({ method: "GET", path: path(project, `${seg(id)}/`) });
+    },
+    create(project: ProjectId, body: Record<string, unknown>): Promise<FeatureFlag> {
+      return one({ method: "POST", path: path(project), body });
+    },
+    update(project: ProjectId, id: number, body: Record<string, unknown>): Promise<FeatureFlag> {
+      return one({ method: "PATCH", path: path(project, `${seg(id)}/`), body });
+    },
+    /** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
+    act(project: ProjectId, id: number, action: LifecycleAction): Promise<FeatureFlag> {
+      return one({ method: "POST", path: path(project, `${seg(id)}/${action}/`), body: {}, retrySafe: true });
+    },
+  };
 }
 
-/**
- * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
- * service's `?key=` is case-insensitive, only exact matches count.
- */
-export async function flagsWithKey(
-  client: ServiceClient,
-  project: number,
-  key: string,
-  archived = false,
-): Promise<FeatureFlag[]> {
-  const query = archived ? { key, archived: "true" } : { key };
-  const found = await client.listAll<FeatureFlag>(flags(project), query, FLAG_PAGE);
-  return found.map(hidden(client)).filter((f) => f.key === key);
-}
-
-/** One flag by id, soft-deleted ones included (the service reads them by id). */
-export async function getFlag(client: ServiceClient, project: number, id: number): Promise<FeatureFlag> {
-  const flag = await client.request<FeatureFlag>({
-    method: "GET",
-    path: flags(project, `${id}/`),
-    expect: FLAG,
-  });
-  return hideEncryptedPayloads(client, flag);
-}
-
-export async function createFlag(
-  client: ServiceClient,
-  project: number,
-  body: Record<string, unknown>,
-): Promise<FeatureFlag> {
-  const flag = await client.request<FeatureFlag>({
-    method: "POST",
-    path: flags(project),
-    body,
-    expect: FLAG,
-  });
-  return hideEncryptedPayloads(client, flag);
-}
-
-export async function patchFlag(
-  client: ServiceClient,
-  project: number,
-  id: number,
-  body: Record<string, unknown>,
-): Promise<FeatureFlag> {
-  const flag = await client.request<FeatureFlag>({
-    method: "PATCH",
-    path: flags(project, `${id}/`),
-    body,
-    expect: FLAG,
-  });
-  return hideEncryptedPayloads(client, flag);
-}
-
-/** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
-export async function flagAction(
-  client: ServiceClient,
-  project: number,
-  id: number,
-  action: LifecycleAction,
-): Promise<FeatureFlag> {
-  const flag = await client.request<FeatureFlag>({
-    method: "POST",
-    path: flags(project, `${id}/${action}/`),
-    body: {},
-    retrySafe: true,
-    expect: FLAG,
-  });
-  return hideEncryptedPayloads(client, flag);
-}
-
-/** Every cohort of the project (not deleted): names resolve against these. */
-export function listCohorts(client: ServiceClient, project: number): Promise<Cohort[]> {
-  return client.listAll<Cohort>(`/api/projects/${project}/cohorts/`, {}, COHORT_PAGE);
+export function cohortsApi(client: ServiceClient) {
+  return {
+    /** Every cohort of the project (not deleted): names resolve against these. */
+    listAll(project: ProjectId): Promise<Cohort[]> {
+      return client.listAll<Cohort>(projectPath(project, "cohorts/"), {}, A.cohortPage);
+    },
+  };
 }

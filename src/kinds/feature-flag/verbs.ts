@@ -14,13 +14,13 @@ import { UserError } from "../../errors.js";
 import { isSecretRef, resolveSecrets } from "../../plan/secrets.js";
 import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
-import type { FeatureFlag } from "../../service/types.js";
 import type { Verb } from "../kind.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import type { FeatureFlag } from "./answers.js";
 import { flagReferences } from "./dependencies.js";
 import { encodePayloads, isObject, type Json, toServiceFilters } from "./filters.js";
 import { dependencies, dependents, flagOrder } from "./order.js";
-import { createFlag, flagsWithKey, patchFlag } from "./service.js";
+import { featureFlagsApi } from "./service.js";
 
 /** Ids of flag keys per client and project, for the run: each key is looked up once. */
 const known = new WeakMap<ServiceClient, Map<string, number>>();
@@ -35,8 +35,8 @@ async function flagId(client: ServiceClient, project: number, key: string, owner
   if (cached !== undefined) return cached;
   // The list's `?key=` leaves archived flags out unless asked: an archived flag is looked up second.
   const found =
-    (await flagsWithKey(client, project, key)).at(0) ??
-    (await flagsWithKey(client, project, key, true)).at(0);
+    (await featureFlagsApi(client).withKey(project, key)).at(0) ??
+    (await featureFlagsApi(client).withKey(project, key, true)).at(0);
   if (found === undefined) {
     throw new UserError(`${owner} depends on flag "${key}", which project ${project} does not have`);
   }
@@ -102,13 +102,26 @@ export function asPayloadText(value: unknown): string {
   }
 }
 
-/** An update's body: the changed fields, and the `version` + `original_flag` guard (SPEC §3). */
+/**
+ * Changed fields the service's version check never compares, so never sent in `original_flag`
+ * (posthog/api/feature_flag.py, FeatureFlagSerializer.update and _get_conflicting_changes): the check
+ * runs on the validated fields after `evaluation_contexts` was popped from them, and compares each with
+ * `getattr(instance, field)`, an attribute of the flag's row, which has no `tags` (they are tagged
+ * items of their own): a tags entry could only make the check read what is not there.
+ */
+const UNCOMPARED = new Set(["tags", "evaluation_contexts"]);
+
+/**
+ * An update's body: the changed fields, and the `version` + `original_flag` guard (SPEC §3): the
+ * values read at plan time of the fields the update changes that the service compares, as it stores
+ * them (a changed `filters` whole: plan.ts says why), never an encrypted payload.
+ */
 const updateBody: Verb["body"] = (action, env, owner) => {
   const body = flagBody(action, env, owner) ?? {};
   const before = action.before ?? {};
   const original: Json = {};
   for (const key of Object.keys(action.after ?? {})) {
-    if (key in before) original[key] = before[key];
+    if (key in before && !UNCOMPARED.has(key)) original[key] = before[key];
   }
   if (typeof before.version === "number") body.version = before.version;
   if (Object.keys(original).length > 0) body.original_flag = original;
@@ -145,13 +158,13 @@ export async function createFeatureFlag(
   body: Json,
 ): Promise<Executed> {
   const owner = `feature flag "${String(body.key)}"`;
-  const created = await createFlag(client, project, await withIds(client, project, body, owner));
+  const created = await featureFlagsApi(client).create(project, await withIds(client, project, body, owner));
   rememberFlag(client, project, created);
   return { id: created.id, notes: ignored(body, created) };
 }
 
 export async function findFlags(client: ServiceClient, project: number, key: string): Promise<number[]> {
-  return (await flagsWithKey(client, project, key)).map((f) => f.id);
+  return (await featureFlagsApi(client).withKey(project, key)).map((f) => f.id);
 }
 
 /** Updates may turn a flag off or re-key it: the plan says when that is guarded (`destructive: "depends"`). */
@@ -169,7 +182,7 @@ export const FLAG_UPDATE: Verb = {
     const { project } = action.object;
     const owner = `feature flag "${action.object.name}"`;
     const sent = await withIds(client, project, body ?? {}, owner);
-    const answer = await patchFlag(client, project, Number(id), sent);
+    const answer = await featureFlagsApi(client).update(project, Number(id), sent);
     rememberFlag(client, project, answer);
     return { id, notes: ignored(sent, answer) };
   },
@@ -181,7 +194,7 @@ export const FLAG_SOFT_DELETE: Verb = {
   ...SOFT_DELETE,
   references: dependents,
   async send(client, action, id) {
-    await patchFlag(client, action.object.project, Number(id), { deleted: true });
+    await featureFlagsApi(client).update(action.object.project, Number(id), { deleted: true });
     return { id, notes: [] };
   },
 };
@@ -190,7 +203,9 @@ export const FLAG_RESTORE: Verb = {
   ...RESTORE,
   async send(client, action, id) {
     try {
-      const answer = await patchFlag(client, action.object.project, Number(id), { deleted: false });
+      const answer = await featureFlagsApi(client).update(action.object.project, Number(id), {
+        deleted: false,
+      });
       rememberFlag(client, action.object.project, answer);
     } catch (error) {
       if (error instanceof ServiceError && error.status === 404) {

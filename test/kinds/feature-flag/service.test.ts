@@ -2,24 +2,18 @@
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FLAG_IDS } from "../../../src/emulator/default-seed.js";
-import {
-  createFlag,
-  flagAction,
-  flagsWithKey,
-  getFlag,
-  listCohorts,
-  listFlags,
-  patchFlag,
-} from "../../../src/kinds/feature-flag/service.js";
-import { FLAG_PAGE } from "../../../src/kinds/feature-flag/shapes.js";
+import { FLAG_ANSWERS } from "../../../src/kinds/feature-flag/answers.js";
+import { cohortsApi, featureFlagsApi } from "../../../src/kinds/feature-flag/service.js";
 import { ServiceClient } from "../../../src/service/client.js";
 import { ServiceError, UnexpectedAnswerError } from "../../../src/service/errors.js";
 import { P, useEmulator } from "../../support/emulator.js";
 
 const h = useEmulator();
 let client: ServiceClient;
+let flags: ReturnType<typeof featureFlagsApi>;
 beforeEach(() => {
   client = new ServiceClient({ host: h.url, apiKey: h.key, clock: h.clock });
+  flags = featureFlagsApi(client);
 });
 afterEach(async () => {
   await client.close();
@@ -28,39 +22,37 @@ afterEach(async () => {
 describe("feature flag endpoints", () => {
   it("lists the flags and, separately, the archived ones, one request each for a small project", async () => {
     await h.clearRequests();
-    expect((await listFlags(client, 12345)).map((f) => f.key).sort()).toEqual([
+    expect((await flags.listAll(12345)).map((f) => f.key).sort()).toEqual([
       "checkout-v1",
       "holiday-promo",
       "new-checkout",
       "pricing-config",
       "pricing-page-test",
     ]);
-    expect((await listFlags(client, 12345, true)).map((f) => f.key)).toEqual(["old-banner"]);
+    expect((await flags.listAll(12345, true)).map((f) => f.key)).toEqual(["old-banner"]);
     expect((await h.requests()).map((r) => r.query)).toEqual(["limit=100", "archived=true&limit=100"]);
   });
 
   it("finds a key exactly, though the service matches it case-insensitively", async () => {
-    expect((await flagsWithKey(client, 12345, "checkout-v1")).map((f) => f.id)).toEqual([
-      FLAG_IDS.checkoutV1,
-    ]);
-    expect(await flagsWithKey(client, 12345, "CHECKOUT-V1")).toEqual([]);
+    expect((await flags.withKey(12345, "checkout-v1")).map((f) => f.id)).toEqual([FLAG_IDS.checkoutV1]);
+    expect(await flags.withKey(12345, "CHECKOUT-V1")).toEqual([]);
   });
 
   it("reads a soft-deleted flag by id, creates, patches and switches flags", async () => {
-    expect((await getFlag(client, 12345, FLAG_IDS.legacyOnboarding)).deleted).toBe(true);
-    const made = await createFlag(client, 12345, {
+    expect((await flags.get(12345, FLAG_IDS.legacyOnboarding)).deleted).toBe(true);
+    const made = await flags.create(12345, {
       key: "svc",
       filters: { groups: [{ rollout_percentage: 5 }] },
     });
     expect(made.version).toBe(1);
-    const patched = await patchFlag(client, 12345, made.id, { name: "Service test" });
+    const patched = await flags.update(12345, made.id, { name: "Service test" });
     expect(patched.version).toBe(2);
-    expect((await flagAction(client, 12345, made.id, "disable")).active).toBe(false);
-    expect((await flagAction(client, 12345, made.id, "archive")).archived).toBe(true);
+    expect((await flags.act(12345, made.id, "disable")).active).toBe(false);
+    expect((await flags.act(12345, made.id, "archive")).archived).toBe(true);
   });
 
   it("carries the service's refusal, and a held write's change request", async () => {
-    const refused = await flagAction(client, 12345, FLAG_IDS.checkoutV1, "disable").catch((e) => e);
+    const refused = await flags.act(12345, FLAG_IDS.checkoutV1, "disable").catch((e) => e);
     expect(refused).toBeInstanceOf(ServiceError);
     expect(refused.status).toBe(400);
     expect(refused.detail).toMatch(
@@ -73,8 +65,9 @@ describe("feature flag endpoints", () => {
         approver_config: { quorum: 1 },
       });
     });
-    const held = await flagAction(client, 12345, FLAG_IDS.holidayPromo, "enable")
-      .then(() => flagAction(client, 12345, FLAG_IDS.holidayPromo, "disable"))
+    const held = await flags
+      .act(12345, FLAG_IDS.holidayPromo, "enable")
+      .then(() => flags.act(12345, FLAG_IDS.holidayPromo, "disable"))
       .catch((e) => e);
     expect(held).toBeInstanceOf(ServiceError);
     expect(held.status).toBe(409);
@@ -83,7 +76,7 @@ describe("feature flag endpoints", () => {
   });
 
   it("lists cohorts, and refuses a list answer of the wrong shape", async () => {
-    expect((await listCohorts(client, 12345)).map((c) => c.name)).toEqual([
+    expect((await cohortsApi(client).listAll(12345)).map((c) => c.name)).toEqual([
       "Recent purchasers",
       "Internal staff",
       "Beta testers",
@@ -91,7 +84,7 @@ describe("feature flag endpoints", () => {
     const fake = new ServiceClient({ host: h.url, apiKey: h.key, clock: h.clock });
     // A flags page whose items lack `key`: an unexpected answer, never "no flags".
     const error = await fake
-      .listAll(`${P}/cohorts/`, {}, FLAG_PAGE)
+      .listAll(`${P}/cohorts/`, {}, FLAG_ANSWERS.featureFlagPage)
       .catch((e) => e)
       .finally(() => fake.close());
     expect(error).toBeInstanceOf(UnexpectedAnswerError);
