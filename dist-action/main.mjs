@@ -33135,6 +33135,183 @@ var init_backfills = __esm({
   }
 });
 
+// src/emulator/access.ts
+function orderedLevels(resource) {
+  return resource === "project" || resource === "organization" ? MEMBER_LEVELS : RESOURCE_LEVELS;
+}
+function defaultLevel(resource) {
+  if (resource === "project") return "admin";
+  if (resource === "organization") return "member";
+  if (resource === "activity_log") return "viewer";
+  return "editor";
+}
+function highestLevel(resource) {
+  if (resource === "activity_log") return "viewer";
+  return orderedLevels(resource).at(-1);
+}
+function satisfies(resource, level2, required2) {
+  const levels = orderedLevels(resource);
+  return levels.indexOf(level2) >= levels.indexOf(required2);
+}
+function rulesApply(store, org) {
+  return isNewest(store) ? org.features.access_control : org.features.advanced_permissions;
+}
+function membership(who) {
+  return who.user.organizations.find((m) => m.id === who.org.id);
+}
+function isOrganizationAdmin(user2, orgId) {
+  return user2.organizations.some((m) => m.id === orgId && m.level !== "member");
+}
+function rulesFor(who, resource, resourceId) {
+  if (!rulesApply(who.store, who.org)) return [];
+  return who.store.data.access_controls.filter(
+    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id === resourceId && (r.organization_member === null || r.organization_member === who.user.id)
+  );
+}
+function highestOf(resource, rules) {
+  const levels = orderedLevels(resource);
+  return rules.reduce(
+    (best, r) => levels.indexOf(r.access_level) > levels.indexOf(best) ? r.access_level : best,
+    rules[0]?.access_level ?? "none"
+  );
+}
+function objectLevel(who, resource, obj7, specificOnly) {
+  if (!membership(who)) return null;
+  if (resource !== "project" && obj7.created_by !== void 0 && obj7.created_by === who.user.id) {
+    return highestLevel(resource);
+  }
+  if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
+  if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
+  let rules = rulesFor(who, resource, String(obj7.id));
+  if (specificOnly) {
+    rules = rules.filter((r) => r.organization_member !== null);
+    if (rules.length === 0) return null;
+  }
+  return rules.length === 0 ? defaultLevel(resource) : highestOf(resource, rules);
+}
+function resourceLevel(who, resource) {
+  if (WITHOUT_RESOURCE_RULES.has(resource)) return defaultLevel(resource);
+  if (!membership(who)) return null;
+  if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
+  if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
+  const rules = rulesFor(who, resource, null);
+  return rules.length === 0 ? defaultLevel(resource) : highestOf(resource, rules);
+}
+function hasResourceRules(who, resource) {
+  return !WITHOUT_RESOURCE_RULES.has(resource) && rulesFor(who, resource, null).length > 0;
+}
+function userAccessLevel(who, resource, obj7) {
+  const specific = objectLevel(who, resource, obj7, true);
+  if (specific) return specific;
+  if (hasResourceRules(who, resource)) {
+    const level2 = resourceLevel(who, resource);
+    if (level2) return level2;
+  }
+  return objectLevel(who, resource, obj7, false);
+}
+function canAccess(who, resource, obj7, required2) {
+  const level2 = userAccessLevel(who, resource, obj7);
+  return level2 !== null && satisfies(resource, level2, required2);
+}
+function requireAccess(who, resource, obj7, required2) {
+  if (!canAccess(who, resource, obj7, required2)) {
+    throw forbidden(`You do not have ${required2} access to this resource.`);
+  }
+}
+function requiredLevel(scope) {
+  return scope.endsWith(":write") ? "editor" : "viewer";
+}
+function hasSpecificGrant(who, resource, required2) {
+  if (!membership(who)) return false;
+  if (isOrganizationAdmin(who.user, who.org.id)) return true;
+  if (!rulesApply(who.store, who.org)) return false;
+  return who.store.data.access_controls.some(
+    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id !== null && r.organization_member === who.user.id && satisfies(resource, r.access_level, required2)
+  );
+}
+function requireResourceAccess(who, resource, required2, creating) {
+  if (!CONTROLLED_RESOURCES.has(resource)) return;
+  const level2 = resourceLevel(who, resource);
+  if (level2 !== null && satisfies(resource, level2, required2)) return;
+  if (!creating && hasSpecificGrant(who, resource, required2)) return;
+  throw forbidden(`You do not have ${required2} access to this resource.`);
+}
+function canReachProject(who) {
+  return canAccess(who, "project", { id: who.project.id }, "member");
+}
+function isProjectAdmin(store, user2, project3) {
+  if (isOrganizationAdmin(user2, project3.organization)) return true;
+  const org = store.organization(project3.organization);
+  if (!org || !rulesApply(store, org)) return false;
+  const rules = store.data.access_controls.filter(
+    (r) => r.team_id === project3.id && r.resource === "project" && r.resource_id === String(project3.id)
+  );
+  const own = rules.filter((r) => r.organization_member === user2.id);
+  if (own.length > 0) return own.some((r) => r.access_level === "admin");
+  return rules.some((r) => r.organization_member === null && r.access_level === "admin");
+}
+function filterByAccess(who, resource, items2, includeAllIfAdmin = false) {
+  if (includeAllIfAdmin && isOrganizationAdmin(who.user, who.org.id)) return items2;
+  if (!rulesApply(who.store, who.org)) return items2;
+  const rules = who.store.data.access_controls.filter(
+    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id !== null && (r.organization_member === null || r.organization_member === who.user.id)
+  );
+  const blocked = /* @__PURE__ */ new Set();
+  const allowed = /* @__PURE__ */ new Set();
+  const byObject = /* @__PURE__ */ new Map();
+  for (const r of rules)
+    byObject.set(r.resource_id, [...byObject.get(r.resource_id) ?? [], r]);
+  for (const [id, objectRules] of byObject) {
+    const explicit = objectRules.filter((r) => r.organization_member !== null);
+    if (explicit.length === 0) {
+      if (objectRules.every((r) => r.access_level === "none")) blocked.add(id);
+    } else if (explicit.some((r) => r.access_level !== "none")) allowed.add(id);
+    else blocked.add(id);
+  }
+  const own = (item) => item.created_by !== void 0 && item.created_by !== null && item.created_by === who.user.id;
+  const level2 = resourceLevel(who, resource);
+  if ((level2 === null || level2 === "none") && allowed.size > 0) {
+    return items2.filter((item) => allowed.has(String(item.id)) || own(item));
+  }
+  if (blocked.size > 0) return items2.filter((item) => !blocked.has(String(item.id)) || own(item));
+  return items2;
+}
+var MEMBER_LEVELS, RESOURCE_LEVELS, CONTROLLED_RESOURCES, WITHOUT_RESOURCE_RULES;
+var init_access = __esm({
+  "src/emulator/access.ts"() {
+    "use strict";
+    init_errors3();
+    init_service5();
+    MEMBER_LEVELS = ["none", "member", "admin"];
+    RESOURCE_LEVELS = ["none", "viewer", "editor", "manager"];
+    CONTROLLED_RESOURCES = /* @__PURE__ */ new Set([
+      "action",
+      "customer_analytics",
+      "dashboard",
+      "early_access_feature",
+      "endpoint",
+      "experiment",
+      "export",
+      "external_data_source",
+      "warehouse_objects",
+      "feature_flag",
+      "insight",
+      "llm_analytics",
+      "notebook",
+      "revenue_analytics",
+      "session_recording",
+      "sharing_configuration",
+      "survey",
+      "web_analytics",
+      "activity_log",
+      "error_tracking",
+      "logs",
+      "tracing"
+    ]);
+    WITHOUT_RESOURCE_RULES = /* @__PURE__ */ new Set(["organization", "project", "plugin"]);
+  }
+});
+
 // src/emulator/routes/dashboard-access.ts
 function userBasic(user2) {
   return {
@@ -33156,7 +33333,7 @@ function effectiveRestriction(ctx, d) {
   return restrictionFeature(ctx) ? d.restriction_level : 21;
 }
 function canRestrict(ctx, d, user2 = ctx.user) {
-  return d.created_by === user2.id || ctx.store.isProjectAdmin(user2, ctx.project);
+  return d.created_by === user2.id || isProjectAdmin(ctx.store, user2, ctx.project);
 }
 function privilegeLevel(ctx, d) {
   if (effectiveRestriction(ctx, d) === 21 || canRestrict(ctx, d)) return 37;
@@ -33180,6 +33357,7 @@ function isShared(ctx, d) {
 var init_dashboard_access = __esm({
   "src/emulator/routes/dashboard-access.ts"() {
     "use strict";
+    init_access();
     init_errors3();
     init_service5();
   }
@@ -35519,183 +35697,6 @@ var init_collaborators2 = __esm({
     init_errors3();
     init_fields6();
     init_dashboard_access();
-  }
-});
-
-// src/emulator/access.ts
-function orderedLevels(resource) {
-  return resource === "project" || resource === "organization" ? MEMBER_LEVELS : RESOURCE_LEVELS;
-}
-function defaultLevel(resource) {
-  if (resource === "project") return "admin";
-  if (resource === "organization") return "member";
-  if (resource === "activity_log") return "viewer";
-  return "editor";
-}
-function highestLevel(resource) {
-  if (resource === "activity_log") return "viewer";
-  return orderedLevels(resource).at(-1);
-}
-function satisfies(resource, level2, required2) {
-  const levels = orderedLevels(resource);
-  return levels.indexOf(level2) >= levels.indexOf(required2);
-}
-function rulesApply(store, org) {
-  return isNewest(store) ? org.features.access_control : org.features.advanced_permissions;
-}
-function membership(who) {
-  return who.user.organizations.find((m) => m.id === who.org.id);
-}
-function isOrganizationAdmin(user2, orgId) {
-  return user2.organizations.some((m) => m.id === orgId && m.level !== "member");
-}
-function rulesFor(who, resource, resourceId) {
-  if (!rulesApply(who.store, who.org)) return [];
-  return who.store.data.access_controls.filter(
-    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id === resourceId && (r.organization_member === null || r.organization_member === who.user.id)
-  );
-}
-function highestOf(resource, rules) {
-  const levels = orderedLevels(resource);
-  return rules.reduce(
-    (best, r) => levels.indexOf(r.access_level) > levels.indexOf(best) ? r.access_level : best,
-    rules[0]?.access_level ?? "none"
-  );
-}
-function objectLevel(who, resource, obj7, specificOnly) {
-  if (!membership(who)) return null;
-  if (resource !== "project" && obj7.created_by !== void 0 && obj7.created_by === who.user.id) {
-    return highestLevel(resource);
-  }
-  if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
-  if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
-  let rules = rulesFor(who, resource, String(obj7.id));
-  if (specificOnly) {
-    rules = rules.filter((r) => r.organization_member !== null);
-    if (rules.length === 0) return null;
-  }
-  return rules.length === 0 ? defaultLevel(resource) : highestOf(resource, rules);
-}
-function resourceLevel(who, resource) {
-  if (WITHOUT_RESOURCE_RULES.has(resource)) return defaultLevel(resource);
-  if (!membership(who)) return null;
-  if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
-  if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
-  const rules = rulesFor(who, resource, null);
-  return rules.length === 0 ? defaultLevel(resource) : highestOf(resource, rules);
-}
-function hasResourceRules(who, resource) {
-  return !WITHOUT_RESOURCE_RULES.has(resource) && rulesFor(who, resource, null).length > 0;
-}
-function userAccessLevel(who, resource, obj7) {
-  const specific = objectLevel(who, resource, obj7, true);
-  if (specific) return specific;
-  if (hasResourceRules(who, resource)) {
-    const level2 = resourceLevel(who, resource);
-    if (level2) return level2;
-  }
-  return objectLevel(who, resource, obj7, false);
-}
-function canAccess(who, resource, obj7, required2) {
-  const level2 = userAccessLevel(who, resource, obj7);
-  return level2 !== null && satisfies(resource, level2, required2);
-}
-function requireAccess(who, resource, obj7, required2) {
-  if (!canAccess(who, resource, obj7, required2)) {
-    throw forbidden(`You do not have ${required2} access to this resource.`);
-  }
-}
-function requiredLevel(scope) {
-  return scope.endsWith(":write") ? "editor" : "viewer";
-}
-function hasSpecificGrant(who, resource, required2) {
-  if (!membership(who)) return false;
-  if (isOrganizationAdmin(who.user, who.org.id)) return true;
-  if (!rulesApply(who.store, who.org)) return false;
-  return who.store.data.access_controls.some(
-    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id !== null && r.organization_member === who.user.id && satisfies(resource, r.access_level, required2)
-  );
-}
-function requireResourceAccess(who, resource, required2, creating) {
-  if (!CONTROLLED_RESOURCES.has(resource)) return;
-  const level2 = resourceLevel(who, resource);
-  if (level2 !== null && satisfies(resource, level2, required2)) return;
-  if (!creating && hasSpecificGrant(who, resource, required2)) return;
-  throw forbidden(`You do not have ${required2} access to this resource.`);
-}
-function canReachProject(who) {
-  return canAccess(who, "project", { id: who.project.id }, "member");
-}
-function isProjectAdmin(store, user2, project3) {
-  if (isOrganizationAdmin(user2, project3.organization)) return true;
-  const org = store.organization(project3.organization);
-  if (!org || !rulesApply(store, org)) return false;
-  const rules = store.data.access_controls.filter(
-    (r) => r.team_id === project3.id && r.resource === "project" && r.resource_id === String(project3.id)
-  );
-  const own = rules.filter((r) => r.organization_member === user2.id);
-  if (own.length > 0) return own.some((r) => r.access_level === "admin");
-  return rules.some((r) => r.organization_member === null && r.access_level === "admin");
-}
-function filterByAccess(who, resource, items2, includeAllIfAdmin = false) {
-  if (includeAllIfAdmin && isOrganizationAdmin(who.user, who.org.id)) return items2;
-  if (!rulesApply(who.store, who.org)) return items2;
-  const rules = who.store.data.access_controls.filter(
-    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id !== null && (r.organization_member === null || r.organization_member === who.user.id)
-  );
-  const blocked = /* @__PURE__ */ new Set();
-  const allowed = /* @__PURE__ */ new Set();
-  const byObject = /* @__PURE__ */ new Map();
-  for (const r of rules)
-    byObject.set(r.resource_id, [...byObject.get(r.resource_id) ?? [], r]);
-  for (const [id, objectRules] of byObject) {
-    const explicit = objectRules.filter((r) => r.organization_member !== null);
-    if (explicit.length === 0) {
-      if (objectRules.every((r) => r.access_level === "none")) blocked.add(id);
-    } else if (explicit.some((r) => r.access_level !== "none")) allowed.add(id);
-    else blocked.add(id);
-  }
-  const own = (item) => item.created_by !== void 0 && item.created_by !== null && item.created_by === who.user.id;
-  const level2 = resourceLevel(who, resource);
-  if ((level2 === null || level2 === "none") && allowed.size > 0) {
-    return items2.filter((item) => allowed.has(String(item.id)) || own(item));
-  }
-  if (blocked.size > 0) return items2.filter((item) => !blocked.has(String(item.id)) || own(item));
-  return items2;
-}
-var MEMBER_LEVELS, RESOURCE_LEVELS, CONTROLLED_RESOURCES, WITHOUT_RESOURCE_RULES;
-var init_access = __esm({
-  "src/emulator/access.ts"() {
-    "use strict";
-    init_errors3();
-    init_service5();
-    MEMBER_LEVELS = ["none", "member", "admin"];
-    RESOURCE_LEVELS = ["none", "viewer", "editor", "manager"];
-    CONTROLLED_RESOURCES = /* @__PURE__ */ new Set([
-      "action",
-      "customer_analytics",
-      "dashboard",
-      "early_access_feature",
-      "endpoint",
-      "experiment",
-      "export",
-      "external_data_source",
-      "warehouse_objects",
-      "feature_flag",
-      "insight",
-      "llm_analytics",
-      "notebook",
-      "revenue_analytics",
-      "session_recording",
-      "sharing_configuration",
-      "survey",
-      "web_analytics",
-      "activity_log",
-      "error_tracking",
-      "logs",
-      "tracing"
-    ]);
-    WITHOUT_RESOURCE_RULES = /* @__PURE__ */ new Set(["organization", "project", "plugin"]);
   }
 });
 
@@ -39508,7 +39509,6 @@ var Store;
 var init_store = __esm({
   "src/emulator/store.ts"() {
     "use strict";
-    init_access();
     Store = class {
       constructor(data) {
         this.data = data;
@@ -39539,13 +39539,6 @@ var init_store = __esm({
       }
       isMember(user2, orgId) {
         return user2.organizations.some((m) => m.id === orgId);
-      }
-      /**
-       * Organization admins and owners administer every project of the organization; with access control,
-       * so does a member the project's rules make its admin (access.ts).
-       */
-      isProjectAdmin(user2, project3) {
-        return isProjectAdmin(this, user2, project3);
       }
       /** A live (not soft-deleted) dashboard of the project. */
       dashboard(projectId, id) {

@@ -2,7 +2,6 @@
  * The in-memory store: the `StoreData` plus lookups shared by the routes. Every mutation goes through a
  * route that calls `touch()`, which is how `--state` persistence knows to write.
  */
-import { isProjectAdmin } from "./access.js";
 import type {
   CohortRecord,
   DashboardRecord,
@@ -50,14 +49,6 @@ export class Store {
 
   isMember(user: UserRecord, orgId: string): boolean {
     return user.organizations.some((m) => m.id === orgId);
-  }
-
-  /**
-   * Organization admins and owners administer every project of the organization; with access control,
-   * so does a member the project's rules make its admin (access.ts).
-   */
-  isProjectAdmin(user: UserRecord, project: ProjectRecord): boolean {
-    return isProjectAdmin(this, user, project);
   }
 
   /** A live (not soft-deleted) dashboard of the project. */

@@ -5,6 +5,7 @@
  * and how a user is shown (UserBasicSerializer). The views of dashboards, insights and tiles all read
  * these, so they sit below them.
  */
+import { isProjectAdmin } from "../access.js";
 import { forbidden, notFound } from "../errors.js";
 import type { Ctx } from "../router.js";
 import { isNewest } from "../service.js";
@@ -35,7 +36,7 @@ export function effectiveRestriction(ctx: Ctx, d: DashboardRecord): 21 | 37 {
 
 /** Creator or project admin: may change restriction level and is never a collaborator. */
 export function canRestrict(ctx: Ctx, d: DashboardRecord, user: UserRecord = ctx.user): boolean {
-  return d.created_by === user.id || ctx.store.isProjectAdmin(user, ctx.project);
+  return d.created_by === user.id || isProjectAdmin(ctx.store, user, ctx.project);
 }
 
 export function privilegeLevel(ctx: Ctx, d: DashboardRecord): 21 | 37 {
