@@ -26794,7 +26794,7 @@ var init_schema3 = __esm({
       },
       feature_flag_filters: {
         type: "object",
-        description: "Targeting. Every top-level key written here is managed whole (the service merges `filters` key by key); keys left out keep their live values.",
+        description: "Targeting. Every top-level key written here is managed whole; keys left out keep their live values (an update sends the filters it read with the changed keys in them).",
         additionalProperties: false,
         properties: {
           groups: {
@@ -26975,6 +26975,15 @@ function toServiceFilters(filters, flagId2) {
       return prop;
     });
   }
+  return out;
+}
+function wholeFilters(stored, changed) {
+  const out = {};
+  for (const [key2, value] of Object.entries(stored)) {
+    if (!LEGACY_KEYS.has(key2)) out[key2] = structuredClone(value);
+  }
+  Object.assign(out, structuredClone(changed));
+  if (!("groups" in out)) out.groups = [];
   return out;
 }
 function encodePayloads(payloads, keep = () => false) {
@@ -27974,6 +27983,8 @@ var init_verbs4 = __esm({
         const { project: project3 } = action.object;
         const owner = `feature flag "${action.object.name}"`;
         const sent = await withIds(client, project3, body ?? {}, owner);
+        const stored = action.before?.filters;
+        if (isObject(sent.filters) && isObject(stored)) sent.filters = wholeFilters(stored, sent.filters);
         const answer = await featureFlagsApi(client).update(project3, Number(id), sent);
         rememberFlag(client, project3, answer);
         return { id, notes: ignored(sent, answer) };
@@ -31313,7 +31324,8 @@ function defaultService() {
     legacy_routes: true,
     feature_flags: Object.fromEntries(FEATURE_FLAGS.map((f) => [f, false])),
     max_concurrent_backfills: 10,
-    insight_dashboards_opt_in_enforced: false
+    insight_dashboards_opt_in_enforced: false,
+    flag_filters_patch: "merge"
   };
 }
 function mergeService(base, value) {
@@ -31337,6 +31349,12 @@ function mergeService(base, value) {
           return '"service.insight_dashboards_opt_in_enforced" must be true or false';
         out.insight_dashboards_opt_in_enforced = v;
         break;
+      case "flag_filters_patch":
+        if (!FLAG_FILTERS_PATCH.includes(v)) {
+          return `"service.flag_filters_patch" must be one of ${FLAG_FILTERS_PATCH.join(", ")}`;
+        }
+        out.flag_filters_patch = v;
+        break;
       case "max_concurrent_backfills":
         if (!Number.isInteger(v) || v < 0) {
           return '"service.max_concurrent_backfills" must be a whole number';
@@ -31357,8 +31375,11 @@ function mergeService(base, value) {
         break;
       }
       default:
-        return `unknown "service" key "${key2}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced)`;
+        return `unknown "service" key "${key2}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced, flag_filters_patch)`;
     }
+  }
+  if ("rules" in raw && !("flag_filters_patch" in raw)) {
+    out.flag_filters_patch = out.rules === "2025" ? "replace" : "merge";
   }
   return out;
 }
@@ -31368,7 +31389,7 @@ function isNewest(store) {
 function flagOn(store, flag3) {
   return store.data.service.feature_flags[flag3];
 }
-var RULES, FEATURE_FLAGS;
+var RULES, FEATURE_FLAGS, FLAG_FILTERS_PATCH;
 var init_service5 = __esm({
   "src/emulator/service.ts"() {
     "use strict";
@@ -31382,6 +31403,7 @@ var init_service5 = __esm({
       "feature-flag-early-exit",
       "legacy-insight-filters-disabled"
     ];
+    FLAG_FILTERS_PATCH = ["merge", "replace"];
   }
 });
 
@@ -34631,6 +34653,10 @@ function validateFilters(ctx, sent, opts) {
   const { instance } = opts;
   if (!isDict2(sent))
     throw invalid(`Expected a dictionary of items but got type "${pyType(sent)}".`, "filters", "not_a_dict");
+  const replacing = ctx.store.data.service.flag_filters_patch === "replace";
+  if (replacing && instance && !("groups" in sent) && ctx.method === "PATCH") {
+    return structuredClone(instance.filters);
+  }
   if ("version" in sent) {
     throw bad2("filters.version is reserved. Remove it from the request.", "reserved_config_version");
   }
@@ -34646,8 +34672,8 @@ function validateFilters(ctx, sent, opts) {
   }
   checkProperties(sent);
   serdeGuard(sent);
-  const merged = instance ? { ...structuredClone(instance.filters), ...structuredClone(sent) } : structuredClone(sent);
-  if (instance?.has_encrypted_payloads && !("payloads" in sent) && isDict2(instance.filters.payloads)) {
+  const merged = instance && !replacing ? { ...structuredClone(instance.filters), ...structuredClone(sent) } : structuredClone(sent);
+  if (!replacing && instance?.has_encrypted_payloads && !("payloads" in sent) && isDict2(instance.filters.payloads)) {
     merged.payloads = Object.fromEntries(
       Object.keys(instance.filters.payloads).map((k) => [k, REDACTED_PAYLOAD_VALUE])
     );

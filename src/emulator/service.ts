@@ -1,7 +1,8 @@
 /**
  * Which service the emulator behaves like: the seed's top-level `service` key (also the `service` option
  * of `startEmulator`). By default the newest service (PostHog Cloud today, service-api.md §0); `rules:
- * "2025"` keeps the older rules for tests of exports that predate them. The organization-scope batch
+ * "2025"` keeps the older rules for tests of exports that predate them, and a flag PATCH's `filters`
+ * replacing rather than merged (`flag_filters_patch`, also settable on its own). The organization-scope batch
  * export routes and the deprecated `POST .../backfill/` alias stay on in both modes (SPEC §5) until
  * `legacy_routes: false` removes them as the newest service has. Feature flags gate what the service
  * gates per team; all are off unless a seed turns them on.
@@ -28,6 +29,16 @@ export const FEATURE_FLAGS = [
 
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
 
+/**
+ * What a feature flag PATCH does with the `filters` it sends. `merge` (the newest service, since
+ * PostHog #74761): the sent top-level keys over the stored ones, `{**stored, **sent}`. `replace` (the
+ * service before that change, 2025 included): `filters` without `groups` is ignored, and with `groups`
+ * it replaces the stored filters whole.
+ */
+export type FlagFiltersPatch = "merge" | "replace";
+
+export const FLAG_FILTERS_PATCH: readonly FlagFiltersPatch[] = ["merge", "replace"];
+
 export interface ServiceSettings {
   rules: Rules;
   /** Org-scope `/api/organizations/{id}/batch_exports/...` and `POST .../batch_exports/{id}/backfill/`. */
@@ -44,6 +55,8 @@ export interface ServiceSettings {
    * off by default there too).
    */
   insight_dashboards_opt_in_enforced: boolean;
+  /** A flag PATCH's `filters`: merged (newest) or replacing (older); `rules` sets the default. */
+  flag_filters_patch: FlagFiltersPatch;
 }
 
 /** Settings a seed or the `service` option may give: any subset, flags one by one. */
@@ -58,6 +71,7 @@ export function defaultService(): ServiceSettings {
     feature_flags: Object.fromEntries(FEATURE_FLAGS.map((f) => [f, false])) as Record<FeatureFlag, boolean>,
     max_concurrent_backfills: 10,
     insight_dashboards_opt_in_enforced: false,
+    flag_filters_patch: "merge",
   };
 }
 
@@ -86,6 +100,12 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
           return '"service.insight_dashboards_opt_in_enforced" must be true or false';
         out.insight_dashboards_opt_in_enforced = v;
         break;
+      case "flag_filters_patch":
+        if (!FLAG_FILTERS_PATCH.includes(v as FlagFiltersPatch)) {
+          return `"service.flag_filters_patch" must be one of ${FLAG_FILTERS_PATCH.join(", ")}`;
+        }
+        out.flag_filters_patch = v as FlagFiltersPatch;
+        break;
       case "max_concurrent_backfills":
         if (!Number.isInteger(v) || (v as number) < 0) {
           return '"service.max_concurrent_backfills" must be a whole number';
@@ -106,8 +126,12 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
         break;
       }
       default:
-        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced)`;
+        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced, flag_filters_patch)`;
     }
+  }
+  // `rules` brings its own flag PATCH semantics, unless the same value says otherwise.
+  if ("rules" in raw && !("flag_filters_patch" in raw)) {
+    out.flag_filters_patch = out.rules === "2025" ? "replace" : "merge";
   }
   return out;
 }

@@ -119,7 +119,16 @@ describe("a flag's life", () => {
     expect(stale.code).toBe(0);
     expect(patch.version).toBe(version + 1);
     expect(Object.keys(patch).sort()).toEqual(["filters", "original_flag", "version"]);
-    expect(Object.keys(patch.filters).sort()).toEqual(["groups", "multivariate"]);
+    // The filters go whole: the changed keys over the stored filters read at plan time.
+    expect(Object.keys(patch.filters).sort()).toEqual([
+      "aggregation_group_type_index",
+      "groups",
+      "multivariate",
+      "payloads",
+    ]);
+    expect(patch.filters.groups[0].rollout_percentage).toBe(80);
+    expect(patch.filters.multivariate.variants.map((v: Json) => v.rollout_percentage)).toEqual([70, 30]);
+    expect(patch.filters.payloads).toEqual({ test: '{"limit":20}' });
     // The stored filters whole, the plain payload included: the service compares the field whole.
     expect(Object.keys(patch.original_flag)).toEqual(["filters"]);
     expect(patch.original_flag.filters.groups[0].rollout_percentage).toBe(65);

@@ -126,6 +126,54 @@ describe("feature flags: the server's rewrites", () => {
     expect(noop.body.version).toBe(before.version + 2);
   });
 
+  it("under the older service, ignores filters without groups and stores filters with groups whole", async () => {
+    // Before PostHog #74761 (products/feature_flags/backend/api/feature_flag.py, `validate_filters`):
+    // a PATCH without `groups` got the stored filters back, one with `groups` replaced them.
+    await h.reseed<Json>((s) => {
+      s.service.flag_filters_patch = "replace";
+    });
+    const url = `${FLAGS}/${FLAG_IDS.newCheckout}/`;
+    const before = (await h.api("GET", url)).body;
+    const ignored = await h.api("PATCH", url, { filters: { multivariate: null, payloads: {} } });
+    expect(ignored.status).toBe(200);
+    expect(ignored.body.filters).toEqual(before.filters);
+    expect(ignored.body.version).toBe(before.version + 1);
+    const replaced = await h.api("PATCH", url, {
+      filters: { groups: [{ properties: [], rollout_percentage: 60 }] },
+    });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.filters).toEqual({
+      groups: [{ properties: [], rollout_percentage: 60, aggregation_group_type_index: null }],
+      aggregation_group_type_index: null,
+    });
+    const state = await h.state();
+    const stored = state.feature_flags.find((f: Json) => f.id === FLAG_IDS.newCheckout);
+    expect(stored.filters).not.toHaveProperty("multivariate");
+    expect(stored.filters).not.toHaveProperty("payloads");
+  });
+
+  it("under the older service, keeps an encrypted payload that filters with groups leave out or redact", async () => {
+    await h.reseed<Json>((s) => {
+      s.service.flag_filters_patch = "replace";
+    });
+    const url = `${FLAGS}/${FLAG_IDS.pricingConfig}/`;
+    for (const payloads of [undefined, {}, { true: '"********* (encrypted)"' }]) {
+      const filters = { groups: [{ rollout_percentage: 40 }], ...(payloads ? { payloads } : {}) };
+      const patched = await h.api("PATCH", url, { filters });
+      expect(patched.status, JSON.stringify(payloads)).toBe(200);
+      expect(patched.body.filters.payloads).toEqual({ true: SAMPLE_ENCRYPTED_PAYLOAD });
+    }
+    // An empty text is no JSON: refused before the update could keep anything, as the service does.
+    const empty = await h.api("PATCH", url, { filters: { groups: [], payloads: { true: "" } } });
+    expect(empty.status).toBe(400);
+    // Filters without groups: the update takes the stored ciphertext for a new payload and encrypts
+    // it again, so the flag no longer serves its payload (why a tool must always send `groups`).
+    const broken = await h.api("PATCH", url, { filters: { payloads: { true: '"new"' } } });
+    expect(broken.status).toBe(200);
+    expect(broken.body.filters.payloads.true).not.toBe(SAMPLE_ENCRYPTED_PAYLOAD);
+    expect(broken.body.filters.payloads.true).not.toBe('"new"');
+  });
+
   it("refuses a create without groups and refuses to archive an enabled flag", async () => {
     const empty = await h.api("POST", `${FLAGS}/`, { key: "empty", filters: { groups: [] } });
     expect(empty.status).toBe(400);

@@ -29,6 +29,7 @@ describe("the service key of a seed", () => {
       },
       max_concurrent_backfills: 10,
       insight_dashboards_opt_in_enforced: false,
+      flag_filters_patch: "merge",
     });
     const older = normaliseSeed(
       { service: { rules: "2025", feature_flags: { "hogql-batch-exports": true } } },
@@ -37,6 +38,11 @@ describe("the service key of a seed", () => {
     expect(older.rules).toBe("2025");
     expect(older.feature_flags["hogql-batch-exports"]).toBe(true);
     expect(older.feature_flags["high-frequency-batch-exports"]).toBe(false);
+    // The older service replaced a flag's filters on PATCH; the setting says so on its own too.
+    expect(older.flag_filters_patch).toBe("replace");
+    const patch = (service: unknown) => normaliseSeed({ service }, now).service.flag_filters_patch;
+    expect(patch({ rules: "2025", flag_filters_patch: "merge" })).toBe("merge");
+    expect(patch({ flag_filters_patch: "replace" })).toBe("replace");
   });
 
   it("names the first bad entry", () => {
@@ -46,6 +52,9 @@ describe("the service key of a seed", () => {
     );
     expect(bad({ feature_flags: { "hogql-exports": true } })).toThrow(/unknown feature flag "hogql-exports"/);
     expect(bad({ legacy_routes: "no" })).toThrow('seed: "service.legacy_routes" must be true or false');
+    expect(bad({ flag_filters_patch: "deep" })).toThrow(
+      'seed: "service.flag_filters_patch" must be one of merge, replace',
+    );
     expect(bad({ speed: 1 })).toThrow(/unknown "service" key "speed"/);
     expect(bad([])).toThrow('seed: "service" must be an object');
   });

@@ -392,6 +392,13 @@ export function validateFilters(
   const { instance } = opts;
   if (!isDict(sent))
     throw invalid(`Expected a dictionary of items but got type "${pyType(sent)}".`, "filters", "not_a_dict");
+  const replacing = ctx.store.data.service.flag_filters_patch === "replace";
+  if (replacing && instance && !("groups" in sent) && ctx.method === "PATCH") {
+    // The older service's `validate_filters` answers a PATCH without `groups` with the stored filters,
+    // unchecked, and the update goes on with them (ciphertext included, which its encrypted-payload
+    // step then encrypts again).
+    return structuredClone(instance.filters);
+  }
   if ("version" in sent) {
     throw bad("filters.version is reserved. Remove it from the request.", "reserved_config_version");
   }
@@ -407,10 +414,17 @@ export function validateFilters(
   }
   checkProperties(sent);
   serdeGuard(sent);
-  const merged: Json = instance
-    ? { ...structuredClone(instance.filters), ...structuredClone(sent) }
-    : structuredClone(sent);
-  if (instance?.has_encrypted_payloads && !("payloads" in sent) && isDict(instance.filters.payloads)) {
+  // Newest: the sent keys over the stored ones. Older (`replace`): what was sent, whole.
+  const merged: Json =
+    instance && !replacing
+      ? { ...structuredClone(instance.filters), ...structuredClone(sent) }
+      : structuredClone(sent);
+  if (
+    !replacing &&
+    instance?.has_encrypted_payloads &&
+    !("payloads" in sent) &&
+    isDict(instance.filters.payloads)
+  ) {
     merged.payloads = Object.fromEntries(
       Object.keys(instance.filters.payloads).map((k) => [k, REDACTED_PAYLOAD_VALUE]),
     );

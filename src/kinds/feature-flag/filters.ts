@@ -203,6 +203,32 @@ export function toServiceFilters(filters: Json, flagId: (key: string) => number)
 }
 
 /**
+ * The `filters` an update sends: the stored filters read at plan time, with the changed top-level keys
+ * (already in the service's form) laid over them, `groups` always present and the legacy keys left
+ * out (the service drops them on any save). `stored` is the update's `before.filters`, the copy its
+ * `original_flag` carries: what the read adds (`cohort_name`, `group_key_names`) is already removed
+ * and an encrypted flag's payloads are already left out (plan.ts), so the service keeps their
+ * ciphertext and no plain text is ever sent back.
+ *
+ * Why whole: PostHog's newest service merges a PATCH's `filters` over the stored ones at the top level
+ * (`{**stored, **sent}`, since PostHog #74761), but before that change (self-hosted deployments may
+ * still run it) a PATCH whose `filters` had no `groups` was ignored and one with `groups` replaced the
+ * stored filters whole, dropping `multivariate` and `payloads` a change left out. A whole object means
+ * the same under both. The stored keys go back unchanged, so this writes nothing the plan does not
+ * show; a key someone changed since the plan is not overwritten either: `filters` is one field to the
+ * service's version check, and `original_flag.filters` no longer equals the stored row (409).
+ */
+export function wholeFilters(stored: Json, changed: Json): Json {
+  const out: Json = {};
+  for (const [key, value] of Object.entries(stored)) {
+    if (!LEGACY_KEYS.has(key)) out[key] = structuredClone(value);
+  }
+  Object.assign(out, structuredClone(changed));
+  if (!("groups" in out)) out.groups = [];
+  return out;
+}
+
+/**
  * Payload values as the service stores them, JSON texts; `keep` says which values are sent as they
  * are (a secret's reference, resolved later to its variable's text, which is already JSON).
  */

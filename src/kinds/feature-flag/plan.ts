@@ -9,7 +9,8 @@
  * server rewrite undone); a change carries the words a reviewer reads (phrasing.ts). An update's
  * `before` holds the live values it changes in the service's stored form, `version` and what the flag
  * depends on: apply sends them back as `version` + `original_flag`, so an edit made in the UI since
- * the plan is refused by the service. Encrypted payload values never enter the plan: their plain text
+ * the plan is refused by the service. Its `after.filters` holds only the changed keys; apply lays them
+ * over `before.filters` and sends the whole object (verbs.ts). Encrypted payload values never enter the plan: their plain text
  * is compared in memory (when its variable is set) and shows only as "changes the encrypted payload".
  *
  * A flag evaluated in the last 30 days (`last_called_at`) is live in production: turning it off,
@@ -46,7 +47,7 @@ import { FLAG_UPDATE } from "./verbs.js";
 const DAY = 86_400_000;
 const LIVE_DAYS = 30;
 
-/** Flag properties the service adds on read, never stored. */
+/** What the service adds to `filters` on read, never stored: properties' `cohort_name` and `group_key_names`. */
 const READ_ONLY_PROPERTY_KEYS = ["cohort_name", "group_key_names"];
 
 type Ctx = KindPlanContext<LiveFlags>;
@@ -381,13 +382,15 @@ function planUpdate(
     }
     if (filterChangeList.length > 0 && filters !== undefined) {
       // The whole stored filters, payloads of a plain flag included: PostHog's version check
-      // (posthog/api/feature_flag.py, FeatureFlagSerializer._get_conflicting_changes) compares each
-      // field whole, `original_flag[field] != getattr(instance, field)`, and `filters` is one field,
-      // the row's JSON. Anything less (the declared keys only, or no payloads) never equals the stored
-      // value, so every write anyone made since the plan (a description, a tag) would refuse ours as
-      // a conflict. A flag with encrypted payloads leaves them out (their live plain text is never
-      // kept, and the row holds ciphertext anyway): any write since the plan is then a conflict,
-      // never silently overwritten.
+      // (products/feature_flags/backend/api/feature_flag.py, FeatureFlagSerializer.
+      // _get_conflicting_changes) compares each field whole, `original_flag[field] !=
+      // getattr(instance, field)`, and `filters` is one field, the row's JSON. Anything less (the
+      // declared keys only, or no payloads) never equals the stored value, so every write anyone made
+      // since the plan (a description, a tag) would refuse ours as a conflict. A flag with encrypted
+      // payloads leaves them out (their live plain text is never kept, and the row holds ciphertext
+      // anyway): any write since the plan is then a conflict, never silently overwritten.
+      // Apply also sends this copy as the base of the filters it writes (verbs.ts, `wholeFilters`):
+      // `after` holds only the keys that change, as the plan shows them.
       before.filters = storedFilters(live);
       if (live.has_encrypted_payloads === true) delete (before.filters as Json).payloads;
       const keys = new Set(filterChangeList.map((c) => c.path.split(".")[1] ?? ""));

@@ -127,7 +127,7 @@ const properties: Record<string, SchemaNode> = {
   feature_flag_filters: {
     type: "object",
     description:
-      "Targeting. Every top-level key written here is managed whole (the service merges `filters` key by key); keys left out keep their live values.",
+      "Targeting. Every top-level key written here is managed whole; keys left out keep their live values (an update sends the filters it read with the changed keys in them).",
     additionalProperties: false,
     properties: {
       groups: {

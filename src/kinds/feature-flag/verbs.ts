@@ -2,12 +2,14 @@
  * A flag's verbs and the requests that carry them out (service-api.md §10). Create and update send
  * the declared values with payloads JSON-encoded (an encrypted payload is its variable's text, as the
  * service stores it) and flag dependencies by the id the other flag has in this project, looked up
- * when the request is built (a flag created earlier in the same apply has one by then). An update also
- * sends `version` and the live values it changes (`original_flag`), so the service refuses it when
- * someone changed those fields since the plan (409, naming who); a flag with encrypted payloads sends
- * its filters without them (their live plain text is never kept), so any write since the plan is a
- * conflict rather than overwritten. A write an approval policy
- * holds answers 409 `approval_required`: apply reports it pending.
+ * when the request is built (a flag created earlier in the same apply has one by then). An update that
+ * changes `filters` sends them whole: its changed keys over the filters read at plan time
+ * (`wholeFilters`). An update also sends `version` and the live values it changes (`original_flag`),
+ * so the service refuses it when someone changed those fields since the plan (409, naming who). A
+ * flag's live encrypted payloads are in neither (their plain text is never kept; unless the change
+ * sends a new one, the service keeps the stored ciphertext), so any write since the plan is a conflict
+ * rather than overwritten. A write an approval policy holds answers 409 `approval_required`: apply reports it
+ * pending.
  */
 import type { Executed } from "../../apply/kinds.js";
 import { UserError } from "../../errors.js";
@@ -18,7 +20,7 @@ import type { Verb } from "../kind.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { FeatureFlag } from "./answers.js";
 import { flagReferences } from "./dependencies.js";
-import { encodePayloads, isObject, type Json, toServiceFilters } from "./filters.js";
+import { encodePayloads, isObject, type Json, toServiceFilters, wholeFilters } from "./filters.js";
 import { dependencies, dependents, flagOrder } from "./order.js";
 import { featureFlagsApi } from "./service.js";
 
@@ -182,6 +184,9 @@ export const FLAG_UPDATE: Verb = {
     const { project } = action.object;
     const owner = `feature flag "${action.object.name}"`;
     const sent = await withIds(client, project, body ?? {}, owner);
+    // The changed filters keys go out inside the whole filters read at plan time (filters.ts says why).
+    const stored = action.before?.filters;
+    if (isObject(sent.filters) && isObject(stored)) sent.filters = wholeFilters(stored, sent.filters);
     const answer = await featureFlagsApi(client).update(project, Number(id), sent);
     rememberFlag(client, project, answer);
     return { id, notes: ignored(sent, answer) };

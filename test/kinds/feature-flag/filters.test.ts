@@ -14,6 +14,7 @@ import {
   normaliseDesiredFilters,
   normaliseLiveFilters,
   toServiceFilters,
+  wholeFilters,
 } from "../../../src/kinds/feature-flag/filters.js";
 import { P, useEmulator } from "../../support/emulator.js";
 
@@ -226,6 +227,46 @@ describe("what still differs", () => {
       true: '{"x":1}',
       text: '"a"',
       secret: ref,
+    });
+  });
+});
+
+describe("the filters an update sends", () => {
+  const stored: Json = {
+    groups: [{ properties: [{ key: "3", type: "flag", value: true }], rollout_percentage: 20 }],
+    multivariate: { variants: [{ key: "a", rollout_percentage: 100 }] },
+    payloads: { a: '{"x":1}' },
+    aggregation_group_type_index: null,
+    holdout_groups: [{ rollout_percentage: 5 }],
+  };
+
+  it("are the stored ones with the changed keys laid over, legacy keys left out, inputs untouched", () => {
+    const copy = structuredClone(stored);
+    const sent = wholeFilters(stored, { groups: [{ properties: [], rollout_percentage: 60 }] });
+    expect(sent).toEqual({
+      groups: [{ properties: [], rollout_percentage: 60 }],
+      multivariate: stored.multivariate,
+      payloads: stored.payloads,
+      aggregation_group_type_index: null,
+    });
+    expect(stored).toEqual(copy);
+    ((sent.multivariate as Json).variants as Json[]).push({ key: "b" });
+    expect(stored).toEqual(copy);
+  });
+
+  it("always carry groups, and only the payloads the stored copy or the change holds", () => {
+    // An encrypted flag's stored copy has no payloads (plan.ts): none are sent unless the change has one.
+    const encrypted = { groups: [{ rollout_percentage: 100 }] };
+    expect(wholeFilters(encrypted, { groups: [{ rollout_percentage: 40 }] })).toEqual({
+      groups: [{ rollout_percentage: 40 }],
+    });
+    expect(wholeFilters(encrypted, { payloads: { true: "${P}" } })).toEqual({
+      groups: [{ rollout_percentage: 100 }],
+      payloads: { true: "${P}" },
+    });
+    expect(wholeFilters({ payloads: { true: "1" } }, { payloads: { true: "2" } })).toEqual({
+      payloads: { true: "2" },
+      groups: [],
     });
   });
 });

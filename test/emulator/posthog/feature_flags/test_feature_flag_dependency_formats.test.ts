@@ -133,6 +133,11 @@ describe(FILE, () => {
     });
   }
 
+  // The "merge" case is PostHog's own evidence that the newest service merges a PATCH's filters over
+  // the stored ones: `payloads` alone is validated with the stored groups, whose dependency is refused.
+  // The newest feature_flag.py agrees (`_validate_filters_inner`: `{**stored, **sent}`, #74761); an
+  // older revision, which ignored filters without `groups`, would have answered 200. The port follows
+  // the newest service (the emulator's default, `flag_filters_patch: "merge"`).
   for (const [name, data, expected] of [
     ["omitted", {}, 200],
     ["empty", { filters: {} }, 200],
