@@ -1,8 +1,9 @@
 /**
  * Lists that PostHog itself defines and that both sides of this project read: the property operators
- * and types of a flag's release conditions. A ground-floor module like src/queries/: the emulator
- * (which accepts, stores and evaluates them) and the tool's kinds (which declare and compare them) both
- * import it, and it imports nothing, so the emulator still depends on nothing of the tool.
+ * and types of a flag's release conditions and the statuses of a batch export run. A ground-floor module
+ * like src/queries/: the emulator (which accepts, stores and evaluates them) and the tool's kinds
+ * (which declare, compare and filter by them) both import it, and it imports nothing, so the emulator
+ * still depends on nothing of the tool.
  */
 
 /**
@@ -53,3 +54,19 @@ export const OPERATOR_ALIASES: Readonly<Record<string, string>> = { min: "gte", 
 export const FLAG_PROPERTY_TYPES = ["person", "cohort", "group", "flag", "person_metadata"] as const;
 
 export type FlagPropertyType = (typeof FLAG_PROPERTY_TYPES)[number];
+
+/** Every status a batch export run can have (the service's `BatchExportRun.Status`). */
+export const RUN_STATUSES = [
+  "Cancelled",
+  "Completed",
+  "ContinuedAsNew",
+  "Failed",
+  "FailedRetryable",
+  "FailedBilling",
+  "Terminated",
+  "TimedOut",
+  "Running",
+  "Starting",
+] as const;
+
+export type RunStatus = (typeof RUN_STATUSES)[number];
