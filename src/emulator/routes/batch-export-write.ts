@@ -39,21 +39,6 @@ function permissionDenied(detail: string): ApiError {
   return new ApiError(403, errorBody("authentication_error", "permission_denied", detail));
 }
 
-/**
- * Applies `body` to `draft` (a copy of `current`, or a fresh record on create). Throws the service's
- * error; the caller keeps the draft only when nothing was thrown.
- */
-export function applyExportBody(
-  ctx: Ctx,
-  draft: BatchExportRecord,
-  body: Body,
-  mode: WriteMode,
-  current: BatchExportRecord | null,
-): void {
-  if (isNewest(ctx.store)) applyNewest(ctx, draft, body, mode, current);
-  else applyOlderExportBody(ctx, draft, body, mode);
-}
-
 /** A list of non-blank strings (DRF ListField of CharField, not empty), or null. */
 function parseKeyList(value: unknown, attr: string): string[] | null {
   if (value === null) return null;
@@ -94,13 +79,22 @@ function parseBounded(value: unknown, attr: string, max: number): number | null 
   return n;
 }
 
-function applyNewest(
+/**
+ * Applies `body` to `draft` (a copy of `current`, or a fresh record on create). Throws the service's
+ * error; the caller keeps the draft only when nothing was thrown. Under the 2025 rules
+ * batch-export-write-2025.ts applies it; the rest is the newest service's.
+ */
+export function applyExportBody(
   ctx: Ctx,
   draft: BatchExportRecord,
   body: Body,
   mode: WriteMode,
   current: BatchExportRecord | null,
 ): void {
+  if (!isNewest(ctx.store)) {
+    applyOlderExportBody(ctx, draft, body, mode);
+    return;
+  }
   const partial = mode === "patch";
   const { step, done } = collectInvalid();
   const sent = (key: string) => key in body;
