@@ -30,7 +30,7 @@ export function planDashboard(
   if (desired.deleted) {
     if (current)
       ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current) }));
-  } else if (current) planExisting(desired, current, ref, ctx.live, ctx);
+  } else if (current) planExisting(desired, current, ref, ctx);
   else if (desired.id !== undefined) planRestore(desired, ref, ctx);
   else planCreate(desired, ref, ctx);
 }
@@ -54,6 +54,10 @@ function sharingAction(ref: ObjectRef, before: boolean, after: boolean): Action 
     before: { enabled: before },
     after: { enabled: after },
   });
+}
+
+function addCollaboratorAction(ref: ObjectRef, c: ResolvedCollaborator): Action {
+  return makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } });
 }
 
 /**
@@ -88,11 +92,7 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCont
     // The new dashboard's effective level stays 21, where the service refuses collaborator writes.
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
   } else {
-    for (const c of collaborators) {
-      sink.actions.push(
-        makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
-      );
-    }
+    for (const c of collaborators) sink.actions.push(addCollaboratorAction(ref, c));
   }
   if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
   planTiles(desired, undefined, ref, ctx);
@@ -134,10 +134,9 @@ function planExisting(
   desired: DesiredDashboard,
   current: DashboardBasic,
   ref: ObjectRef,
-  live: LiveDashboards,
   ctx: KindPlanContext<LiveDashboards>,
 ): void {
-  const { sink, features } = ctx;
+  const { sink, features, live } = ctx;
   let { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
   if (features?.tagging === false && changes.some((c) => c.path === "tags")) {
     changes = changes.filter((c) => c.path !== "tags");
@@ -145,7 +144,7 @@ function planExisting(
   }
   const update = updateAction(UPDATE, ref, changes);
   if (update) sink.actions.push(update);
-  if (desired.collaborators) planCollaborators(desired, current, ref, live, ctx);
+  if (desired.collaborators) planCollaborators(desired, current, ref, ctx);
   if (desired.sharing) {
     const enabled = live.sharing[current.id]?.enabled ?? current.is_shared;
     if (enabled !== desired.sharing.enabled)
@@ -158,10 +157,9 @@ function planCollaborators(
   desired: DesiredDashboard,
   current: DashboardBasic,
   ref: ObjectRef,
-  live: LiveDashboards,
   ctx: KindPlanContext<LiveDashboards>,
 ): void {
-  const { sink, features } = ctx;
+  const { sink, features, live } = ctx;
   const onDashboard = live.collaborators[current.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
   const wanted = resolved(desired, onDashboard, ctx);
@@ -178,9 +176,5 @@ function planCollaborators(
     return;
   }
   for (const c of removes) sink.actions.push(makeAction(REMOVE_COLLABORATOR, ref, { before: c }));
-  for (const c of adds) {
-    sink.actions.push(
-      makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
-    );
-  }
+  for (const c of adds) sink.actions.push(addCollaboratorAction(ref, c));
 }
