@@ -9,6 +9,7 @@ import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
+import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
 import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { DashboardBasic } from "./answers.js";
 import { type ResolvedCollaborator, resolveCollaborators, uncheckedNote } from "./collaborators.js";
@@ -17,7 +18,6 @@ import type { LiveDashboards } from "./live.js";
 import { planTiles } from "./tiles-plan.js";
 import { ADD_COLLABORATOR, DISABLE_SHARING, ENABLE_SHARING, REMOVE_COLLABORATOR } from "./verbs.js";
 
-const TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
 const COLLABORATORS_IGNORED =
   "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
 
@@ -84,9 +84,7 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCont
   const { sink, features } = ctx;
   const after = dashboardFields.sent(desired);
   sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
-  if (desired.tags && desired.tags.length > 0 && features?.tagging === false) {
-    sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
-  }
+  warnIgnoredTags(desired.tags, ref, ctx);
   const collaborators = resolved(desired, [], ctx);
   if (collaborators.length > 0 && features?.access_control === false) {
     // The new dashboard's effective level stays 21, where the service refuses collaborator writes.
@@ -136,13 +134,9 @@ function planExisting(
   ref: ObjectRef,
   ctx: KindPlanContext<LiveDashboards>,
 ): void {
-  const { sink, features, live } = ctx;
-  let { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
-  if (features?.tagging === false && changes.some((c) => c.path === "tags")) {
-    changes = changes.filter((c) => c.path !== "tags");
-    sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
-  }
-  const update = updateAction(UPDATE, ref, changes);
+  const { sink, live } = ctx;
+  const { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
+  const update = updateAction(UPDATE, ref, withoutIgnoredTags(changes, ref, ctx));
   if (update) sink.actions.push(update);
   if (desired.collaborators) planCollaborators(desired, current, ref, ctx);
   if (desired.sharing) {
