@@ -1,9 +1,9 @@
 /**
- * Lists that PostHog itself defines and that both sides of this project read: the property operators
- * and types of a flag's release conditions and the statuses of a batch export run. A ground-floor module
- * like src/queries/: the emulator (which accepts, stores and evaluates them) and the tool's kinds
- * (which declare, compare and filter by them) both import it, and it imports nothing, so the emulator
- * still depends on nothing of the tool.
+ * What PostHog itself defines and both sides of this project read: the property operators and types
+ * of a flag's release conditions, the statuses of a batch export run and the time zones its schedules
+ * take. A ground-floor module like src/queries/: the emulator (which accepts, stores and evaluates
+ * them) and the tool's kinds (which declare, check, compare and filter by them) both import it, and it
+ * imports nothing, so the emulator still depends on nothing of the tool.
  */
 
 /**
@@ -70,3 +70,25 @@ export const RUN_STATUSES = [
 ] as const;
 
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+const zones = new Map<string, boolean>();
+
+/**
+ * Whether `name` is a time zone the service's choices (pytz.all_timezones) would hold: a name the
+ * platform's zone database knows, spelt with its capitalisation (every segment starts with a capital
+ * or a digit, so `europe/berlin` is refused like pytz refuses it).
+ */
+export function isTimeZone(name: string): boolean {
+  const cached = zones.get(name);
+  if (cached !== undefined) return cached;
+  let ok = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)*$/.test(name);
+  if (ok) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: name });
+    } catch {
+      ok = false;
+    }
+  }
+  if (zones.size < 1000) zones.set(name, ok);
+  return ok;
+}

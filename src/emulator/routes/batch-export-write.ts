@@ -11,6 +11,7 @@
  * HogQL query. Finally create/update: object-storage exports get `legacy_parquet_extension: false`,
  * updates pin it before merging the config, and keep the integration unless the body named one.
  */
+import { isTimeZone } from "../../posthog.js";
 import { ApiError, collectInvalid, errorBody, invalid, required, serverError } from "../errors.js";
 import {
   type Body,
@@ -23,7 +24,6 @@ import {
   pyType,
 } from "../fields.js";
 import type { Ctx } from "../router.js";
-import { isTimeZone } from "../schedule.js";
 import { flagOn, isNewest } from "../service.js";
 import type { BatchExportRecord, WriteMode } from "../types.js";
 import { applyOlderExportBody } from "./batch-export-write-2025.js";
