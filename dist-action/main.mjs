@@ -73022,7 +73022,7 @@ function connectionOptions(cmd) {
 var formatOption = (choices) => new Option("--format <format>", "output format").choices(choices).default("text");
 function buildProgram(io, setExit) {
   const program2 = new Command2("posthog-gitops").description(
-    "Keep PostHog dashboards and batch exports in Git as YAML, and reconcile the service to them."
+    "Keep PostHog dashboards, insights, feature flags and batch exports in Git as YAML, and reconcile the service to them."
   ).version(VERSION).showHelpAfterError().exitOverride().configureOutput({
     writeOut: (s) => io.stdout.write(s),
     writeErr: (s) => io.stderr.write(s)

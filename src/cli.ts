@@ -70,7 +70,7 @@ const formatOption = (choices: string[]) =>
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command("posthog-gitops")
     .description(
-      "Keep PostHog dashboards and batch exports in Git as YAML, and reconcile the service to them.",
+      "Keep PostHog dashboards, insights, feature flags and batch exports in Git as YAML, and reconcile the service to them.",
     )
     .version(VERSION)
     .showHelpAfterError()
