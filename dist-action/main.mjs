@@ -17709,7 +17709,7 @@ var require_core2 = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     var id_1 = require_id();
     var ref_1 = require_ref();
-    var core = [
+    var core2 = [
       "$schema",
       "$id",
       "$defs",
@@ -17719,7 +17719,7 @@ var require_core2 = __commonJS({
       id_1.default,
       ref_1.default
     ];
-    exports.default = core;
+    exports.default = core2;
   }
 });
 
@@ -20075,7 +20075,7 @@ var require_json_schema_2020_12 = __commonJS({
     var applicator = require_applicator2();
     var unevaluated = require_unevaluated2();
     var content = require_content();
-    var core = require_core3();
+    var core2 = require_core3();
     var format = require_format_annotation();
     var metadata = require_meta_data();
     var validation = require_validation2();
@@ -20087,7 +20087,7 @@ var require_json_schema_2020_12 = __commonJS({
         applicator,
         unevaluated,
         content,
-        core,
+        core2,
         with$data(this, format),
         metadata,
         with$data(this, validation)
@@ -22358,23 +22358,11 @@ var init_shapes = __esm({
 });
 
 // src/kinds/batch-export/operations/answers.ts
-var RUN_STATUSES, obj2, str2, strOrNull2, bool, run, backfill, logEntry, OPERATIONS_ANSWERS;
+var obj2, str2, strOrNull2, bool, run, backfill, logEntry, OPERATIONS_ANSWERS;
 var init_answers = __esm({
   "src/kinds/batch-export/operations/answers.ts"() {
     "use strict";
     init_shapes();
-    RUN_STATUSES = [
-      "Cancelled",
-      "Completed",
-      "ContinuedAsNew",
-      "Failed",
-      "FailedRetryable",
-      "FailedBilling",
-      "Terminated",
-      "TimedOut",
-      "Running",
-      "Starting"
-    ];
     ({ obj: obj2, str: str2, strOrNull: strOrNull2, bool } = answerTypes);
     run = obj2(
       {
@@ -22460,6 +22448,76 @@ var init_answers2 = __esm({
       paused: { schema: obj3({ paused: bool2 }, ["paused"]) },
       ...OPERATIONS_ANSWERS
     };
+  }
+});
+
+// src/posthog.ts
+function isTimeZone(name) {
+  const cached = zones.get(name);
+  if (cached !== void 0) return cached;
+  let ok = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)*$/.test(name);
+  if (ok) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: name });
+    } catch {
+      ok = false;
+    }
+  }
+  if (zones.size < 1e3) zones.set(name, ok);
+  return ok;
+}
+var PROPERTY_OPERATORS, OPERATOR_ALIASES, FLAG_PROPERTY_TYPES, RUN_STATUSES, zones;
+var init_posthog = __esm({
+  "src/posthog.ts"() {
+    "use strict";
+    PROPERTY_OPERATORS = [
+      "exact",
+      "is_not",
+      "icontains",
+      "not_icontains",
+      "icontains_multi",
+      "not_icontains_multi",
+      "regex",
+      "not_regex",
+      "gt",
+      "gte",
+      "lt",
+      "lte",
+      "min",
+      "max",
+      "semver_gt",
+      "semver_gte",
+      "semver_lt",
+      "semver_lte",
+      "semver_eq",
+      "semver_neq",
+      "semver_tilde",
+      "semver_caret",
+      "semver_wildcard",
+      "is_set",
+      "is_not_set",
+      "is_date_exact",
+      "is_date_after",
+      "is_date_before",
+      "in",
+      "not_in",
+      "flag_evaluates_to"
+    ];
+    OPERATOR_ALIASES = { min: "gte", max: "lte" };
+    FLAG_PROPERTY_TYPES = ["person", "cohort", "group", "flag", "person_metadata"];
+    RUN_STATUSES = [
+      "Cancelled",
+      "Completed",
+      "ContinuedAsNew",
+      "Failed",
+      "FailedRetryable",
+      "FailedBilling",
+      "Terminated",
+      "TimedOut",
+      "Running",
+      "Starting"
+    ];
+    zones = /* @__PURE__ */ new Map();
   }
 });
 
@@ -22899,20 +22957,6 @@ function declareTimezone(value, { ctx, pointer }) {
   );
   return void 0;
 }
-function isTimeZone(name) {
-  let ok = zones.get(name);
-  if (ok !== void 0) return ok;
-  ok = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)*$/.test(name);
-  if (ok) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: name });
-    } catch {
-      ok = false;
-    }
-  }
-  if (zones.size < 1e3) zones.set(name, ok);
-  return ok;
-}
 function declareInstant(value, { ctx, pointer }) {
   if (value === null) return null;
   const key2 = pointer.slice(1);
@@ -23086,17 +23130,17 @@ function batchExportSecretPointers(input) {
 function writtenSecretPaths(type) {
   return type === "AwsS3" || type === "S3Compatible" ? secretPaths("S3") : secretPaths(type);
 }
-var WITH_ZONE, WITHOUT_ZONE, zones, POSTGRES_CONNECTION;
+var WITH_ZONE, WITHOUT_ZONE, POSTGRES_CONNECTION;
 var init_declare = __esm({
   "src/kinds/batch-export/declare.ts"() {
     "use strict";
     init_interpolate();
     init_missing_secrets();
     init_secret();
+    init_posthog();
     init_destinations();
     WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
     WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
-    zones = /* @__PURE__ */ new Map();
     POSTGRES_CONNECTION = ["host", "password", "port", "user"];
   }
 });
@@ -24969,38 +25013,31 @@ var init_batch_export = __esm({
 });
 
 // src/kinds/dashboard/answers.ts
-var obj4, str5, strOrNull4, int4, bool4, list3, level, dashboardBasic, dashboard, tile, dashboardWithTiles, collaborator, sharing, DASHBOARD_ANSWERS;
+var obj4, str5, strOrNull4, int4, bool4, list3, level, core, dashboardBasic, dashboard, tile, dashboardWithTiles, collaborator, sharing, DASHBOARD_ANSWERS;
 var init_answers3 = __esm({
   "src/kinds/dashboard/answers.ts"() {
     "use strict";
     init_shapes();
     ({ obj: obj4, str: str5, strOrNull: strOrNull4, int: int4, bool: bool4, list: list3 } = answerTypes);
     level = { enum: [21, 37] };
-    dashboardBasic = obj4(
-      {
-        id: int4,
-        name: strOrNull4,
-        description: str5,
-        pinned: bool4,
-        tags: list3(str5),
-        restriction_level: level,
-        is_shared: bool4,
-        deleted: bool4
-      },
-      ["id", "name", "description", "pinned", "tags", "restriction_level", "is_shared"]
-    );
-    dashboard = obj4(
-      {
-        id: int4,
-        name: strOrNull4,
-        description: str5,
-        pinned: bool4,
-        tags: list3(str5),
-        restriction_level: level,
-        deleted: bool4
-      },
-      ["id"]
-    );
+    core = {
+      id: int4,
+      name: strOrNull4,
+      description: str5,
+      pinned: bool4,
+      tags: list3(str5),
+      restriction_level: level
+    };
+    dashboardBasic = obj4({ ...core, is_shared: bool4, deleted: bool4 }, [
+      "id",
+      "name",
+      "description",
+      "pinned",
+      "tags",
+      "restriction_level",
+      "is_shared"
+    ]);
+    dashboard = obj4({ ...core, deleted: bool4 }, ["id"]);
     tile = obj4(
       {
         id: int4,
@@ -25741,6 +25778,32 @@ var init_restore = __esm({
   }
 });
 
+// src/kinds/shared/tags.ts
+function warnIgnoredTags(tags2, ref, ctx) {
+  if (tags2 && tags2.length > 0 && ctx.features?.tagging === false) {
+    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
+  }
+}
+function withoutIgnoredTags(changes, ref, ctx) {
+  if (ctx.features?.tagging !== false || !changes.some((c) => c.path === "tags")) return changes;
+  ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
+  return changes.filter((c) => c.path !== "tags");
+}
+function ignoredTags(body, returned) {
+  const sent = body?.tags;
+  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
+    return ["the service ignored the tags (the organization lacks the tagging feature)"];
+  }
+  return [];
+}
+var TAGS_IGNORED;
+var init_tags = __esm({
+  "src/kinds/shared/tags.ts"() {
+    "use strict";
+    TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
+  }
+});
+
 // src/kinds/insight/answers.ts
 var obj5, str6, strOrNull5, int5, list4, insightBasic, INSIGHT_ANSWERS;
 var init_answers4 = __esm({
@@ -26139,20 +26202,6 @@ var init_tiles_plan = __esm({
   }
 });
 
-// src/kinds/shared/tags.ts
-function ignoredTags(body, returned) {
-  const sent = body?.tags;
-  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
-    return ["the service ignored the tags (the organization lacks the tagging feature)"];
-  }
-  return [];
-}
-var init_tags = __esm({
-  "src/kinds/shared/tags.ts"() {
-    "use strict";
-  }
-});
-
 // src/kinds/dashboard/verbs.ts
 async function createDashboard(client, project3, body) {
   const created = await dashboardsApi(client).create(project3, body);
@@ -26315,7 +26364,7 @@ function planDashboard(desired, current4, ref, ctx) {
   if (desired.deleted) {
     if (current4)
       ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current4) }));
-  } else if (current4) planExisting2(desired, current4, ref, ctx.live, ctx);
+  } else if (current4) planExisting2(desired, current4, ref, ctx);
   else if (desired.id !== void 0) planRestore(desired, ref, ctx);
   else planCreate2(desired, ref, ctx);
 }
@@ -26333,6 +26382,9 @@ function sharingAction(ref, before, after) {
     after: { enabled: after }
   });
 }
+function addCollaboratorAction(ref, c) {
+  return makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } });
+}
 function resolved(desired, onDashboard, ctx) {
   const owner = `dashboard "${desired.name}"`;
   const result = resolveCollaborators(owner, desired.collaborators ?? [], onDashboard, ctx.live.members);
@@ -26348,18 +26400,12 @@ function planCreate2(desired, ref, ctx) {
   const { sink, features: features2 } = ctx;
   const after = dashboardFields.sent(desired);
   sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
-  if (desired.tags && desired.tags.length > 0 && features2?.tagging === false) {
-    sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
-  }
+  warnIgnoredTags(desired.tags, ref, ctx);
   const collaborators = resolved(desired, [], ctx);
   if (collaborators.length > 0 && features2?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
   } else {
-    for (const c of collaborators) {
-      sink.actions.push(
-        makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } })
-      );
-    }
+    for (const c of collaborators) sink.actions.push(addCollaboratorAction(ref, c));
   }
   if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
   planTiles(desired, void 0, ref, ctx);
@@ -26395,16 +26441,12 @@ function planRestore(desired, ref, ctx) {
     });
   }
 }
-function planExisting2(desired, current4, ref, live, ctx) {
-  const { sink, features: features2 } = ctx;
-  let { changes } = dashboardFields.compare(desired, dashboardFields.state(current4));
-  if (features2?.tagging === false && changes.some((c) => c.path === "tags")) {
-    changes = changes.filter((c) => c.path !== "tags");
-    sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
-  }
-  const update8 = updateAction(UPDATE, ref, changes);
+function planExisting2(desired, current4, ref, ctx) {
+  const { sink, live } = ctx;
+  const { changes } = dashboardFields.compare(desired, dashboardFields.state(current4));
+  const update8 = updateAction(UPDATE, ref, withoutIgnoredTags(changes, ref, ctx));
   if (update8) sink.actions.push(update8);
-  if (desired.collaborators) planCollaborators(desired, current4, ref, live, ctx);
+  if (desired.collaborators) planCollaborators(desired, current4, ref, ctx);
   if (desired.sharing) {
     const enabled = live.sharing[current4.id]?.enabled ?? current4.is_shared;
     if (enabled !== desired.sharing.enabled)
@@ -26412,8 +26454,8 @@ function planExisting2(desired, current4, ref, live, ctx) {
   }
   planTiles(desired, current4, ref, ctx);
 }
-function planCollaborators(desired, current4, ref, live, ctx) {
-  const { sink, features: features2 } = ctx;
+function planCollaborators(desired, current4, ref, ctx) {
+  const { sink, features: features2, live } = ctx;
   const onDashboard = live.collaborators[current4.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
   const wanted = resolved(desired, onDashboard, ctx);
@@ -26428,25 +26470,21 @@ function planCollaborators(desired, current4, ref, live, ctx) {
     return;
   }
   for (const c of removes) sink.actions.push(makeAction(REMOVE_COLLABORATOR, ref, { before: c }));
-  for (const c of adds) {
-    sink.actions.push(
-      makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } })
-    );
-  }
+  for (const c of adds) sink.actions.push(addCollaboratorAction(ref, c));
 }
-var TAGS_IGNORED, COLLABORATORS_IGNORED;
+var COLLABORATORS_IGNORED;
 var init_plan3 = __esm({
   "src/kinds/dashboard/plan.ts"() {
     "use strict";
     init_plan();
     init_define();
     init_restore();
+    init_tags();
     init_verbs();
     init_collaborators();
     init_fields3();
     init_tiles_plan();
     init_verbs3();
-    TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
     COLLABORATORS_IGNORED = "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
   }
 });
@@ -26682,44 +26720,12 @@ var init_answers5 = __esm({
 });
 
 // src/kinds/feature-flag/schema.ts
-var FLAG_KEY_PATTERN, FLAG_OPERATORS, percentage, key, properties, FLAG_DEFS, keysOf, GROUP_KEYS, PROPERTY_KEYS, FILTER_KEYS;
+var FLAG_KEY_PATTERN, percentage, key, properties, FLAG_DEFS, keysOf, GROUP_KEYS, PROPERTY_KEYS, FILTER_KEYS;
 var init_schema3 = __esm({
   "src/kinds/feature-flag/schema.ts"() {
     "use strict";
+    init_posthog();
     FLAG_KEY_PATTERN = "^[a-zA-Z0-9_-]+$";
-    FLAG_OPERATORS = [
-      "exact",
-      "is_not",
-      "icontains",
-      "not_icontains",
-      "icontains_multi",
-      "not_icontains_multi",
-      "regex",
-      "not_regex",
-      "gt",
-      "gte",
-      "lt",
-      "lte",
-      "min",
-      "max",
-      "semver_gt",
-      "semver_gte",
-      "semver_lt",
-      "semver_lte",
-      "semver_eq",
-      "semver_neq",
-      "semver_tilde",
-      "semver_caret",
-      "semver_wildcard",
-      "is_set",
-      "is_not_set",
-      "is_date_exact",
-      "is_date_after",
-      "is_date_before",
-      "in",
-      "not_in",
-      "flag_evaluates_to"
-    ];
     percentage = (description) => ({
       type: ["number", "null"],
       minimum: 0,
@@ -26749,7 +26755,7 @@ var init_schema3 = __esm({
             description: "The property's name (person, group); for `type: flag` the other flag's key, resolved to its id in each project."
           },
           operator: {
-            enum: [...FLAG_OPERATORS],
+            enum: [...PROPERTY_OPERATORS],
             description: "Comparison; default exact. `flag_evaluates_to` for flags; `in` / `not_in` only for cohorts. `min` / `max` are stored as `gte` / `lte`."
           },
           value: {
@@ -26989,13 +26995,13 @@ function wholeFilters(stored, changed) {
 function encodePayloads(payloads, keep = () => false) {
   return Object.fromEntries(Object.entries(payloads).map(([k, v]) => [k, keep(v) ? v : JSON.stringify(v)]));
 }
-var ENCRYPTED, OPERATOR_ALIASES, LEGACY_KEYS;
+var ENCRYPTED, LEGACY_KEYS;
 var init_filters = __esm({
   "src/kinds/feature-flag/filters.ts"() {
     "use strict";
+    init_posthog();
     init_schema3();
     ENCRYPTED = "(encrypted)";
-    OPERATOR_ALIASES = { min: "gte", max: "lte" };
     LEGACY_KEYS = /* @__PURE__ */ new Set(["holdout_groups", "super_groups"]);
   }
 });
@@ -29337,9 +29343,7 @@ function sentFields(desired) {
 function planCreate4(desired, ref, ctx) {
   const after = sentFields(desired);
   ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges2(after) }));
-  if (desired.tags && desired.tags.length > 0 && ctx.features?.tagging === false) {
-    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED2, object: ref });
-  }
+  warnIgnoredTags(desired.tags, ref, ctx);
 }
 function planRestore2(desired, ref, ctx) {
   ctx.sink.actions.push(restoreAction(ref, desired.id));
@@ -29369,17 +29373,14 @@ function asYaml(value) {
   return value === null || value === void 0 ? "" : (0, import_yaml4.stringify)(value, { lineWidth: 0 });
 }
 function planExisting3(desired, current4, ref, ctx) {
-  let { changes } = insightFields.compare(desired, insightFields.state(current4));
-  if (ctx.features?.tagging === false && changes.some((c) => c.path === "tags")) {
-    changes = changes.filter((c) => c.path !== "tags");
-    ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED2, object: ref });
-  }
+  const compared = insightFields.compare(desired, insightFields.state(current4));
+  let changes = withoutIgnoredTags(compared.changes, ref, ctx);
   const query = desired.query === void 0 ? void 0 : queryChange(desired.query, current4.query);
   if (query) changes = [...changes, query];
   const update8 = updateAction(UPDATE, ref, changes);
   if (update8) ctx.sink.actions.push(update8);
 }
-var import_yaml4, TAGS_IGNORED2, asChanges2;
+var import_yaml4, asChanges2;
 var init_plan5 = __esm({
   "src/kinds/insight/plan.ts"() {
     "use strict";
@@ -29388,11 +29389,11 @@ var init_plan5 = __esm({
     init_normalise2();
     init_define();
     init_restore();
+    init_tags();
     init_text_diff();
     init_verbs();
     init_fields5();
     init_query2();
-    TAGS_IGNORED2 = "the organization lacks the tagging feature: the service ignores tags";
     asChanges2 = (fields) => Object.entries(fields).map(([path, after]) => ({ path, after }));
   }
 });
@@ -31921,6 +31922,16 @@ var init_rate_limit = __esm({
 });
 
 // src/emulator/router.ts
+function addModelWrites(router, pattern2, shared, update8) {
+  router.add({ method: "PATCH", pattern: pattern2, ...shared, handler: (ctx) => update8(ctx, true) });
+  router.add({ method: "PUT", pattern: pattern2, ...shared, handler: (ctx) => update8(ctx, false) });
+  router.add({
+    method: "DELETE",
+    pattern: pattern2,
+    ...shared,
+    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } })
+  });
+}
 var Router;
 var init_router = __esm({
   "src/emulator/router.ts"() {
@@ -32015,20 +32026,6 @@ var init_pagination = __esm({
 });
 
 // src/emulator/schedule.ts
-function isTimeZone2(name) {
-  const cached = zoneCache.get(name);
-  if (cached !== void 0) return cached;
-  let ok = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)*$/.test(name);
-  if (ok) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: name });
-    } catch {
-      ok = false;
-    }
-  }
-  if (zoneCache.size < 1e3) zoneCache.set(name, ok);
-  return ok;
-}
 function zoneOffsetMinutes(zone, ms) {
   let f = formatters.get(zone);
   if (!f) {
@@ -32081,11 +32078,10 @@ function pyIsoFormat(ms, offsetMinutes, micros = 0) {
   const fraction = micros > 0 ? `.${String(micros).padStart(6, "0")}` : "";
   return `${local}${fraction}${zone}`;
 }
-var zoneCache, formatters, DAY_NAMES;
+var formatters, DAY_NAMES;
 var init_schedule = __esm({
   "src/emulator/schedule.ts"() {
     "use strict";
-    zoneCache = /* @__PURE__ */ new Map();
     formatters = /* @__PURE__ */ new Map();
     DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
   }
@@ -33808,10 +33804,6 @@ var init_destination_rules = __esm({
 function permissionDenied(detail2) {
   return new ApiError(403, errorBody("authentication_error", "permission_denied", detail2));
 }
-function applyExportBody(ctx, draft, body, mode, current4) {
-  if (isNewest(ctx.store)) applyNewest(ctx, draft, body, mode, current4);
-  else applyOlderExportBody(ctx, draft, body, mode);
-}
 function parseKeyList(value, attr) {
   if (value === null) return null;
   if (!Array.isArray(value)) {
@@ -33846,7 +33838,11 @@ function parseBounded(value, attr, max) {
   if (n > max) throw invalid(`Ensure this value is less than or equal to ${max}.`, attr, "max_value");
   return n;
 }
-function applyNewest(ctx, draft, body, mode, current4) {
+function applyExportBody(ctx, draft, body, mode, current4) {
+  if (!isNewest(ctx.store)) {
+    applyOlderExportBody(ctx, draft, body, mode);
+    return;
+  }
   const partial = mode === "patch";
   const { step, done } = collectInvalid();
   const sent = (key2) => key2 in body;
@@ -33936,7 +33932,7 @@ function applyNewest(ctx, draft, body, mode, current4) {
       draft.timezone = "UTC";
       return;
     }
-    const zone = typeof body.timezone === "string" && isTimeZone2(body.timezone) ? body.timezone : void 0;
+    const zone = typeof body.timezone === "string" && isTimeZone(body.timezone) ? body.timezone : void 0;
     if (zone === void 0)
       throw invalid(`"${String(body.timezone)}" is not a valid choice.`, "timezone", "invalid_choice");
     draft.timezone = zone;
@@ -34043,9 +34039,9 @@ var INTERVALS2, MODELS2, FILTER_TYPES;
 var init_batch_export_write = __esm({
   "src/emulator/routes/batch-export-write.ts"() {
     "use strict";
+    init_posthog();
     init_errors3();
     init_fields6();
-    init_schedule();
     init_service5();
     init_batch_export_write_2025();
     init_destination_rules();
@@ -34407,7 +34403,7 @@ function checkProperties(filters) {
   for (const { prop } of properties2(filters.groups)) {
     const raw = prop.operator;
     if (raw === void 0 || raw === null) continue;
-    const operator = typeof raw === "string" ? OPERATOR_ALIASES2[raw] ?? raw : raw;
+    const operator = typeof raw === "string" ? OPERATOR_ALIASES[raw] ?? raw : raw;
     if (typeof operator !== "string" || !SUPPORTED_OPERATORS.has(operator)) {
       throw bad2(`Invalid operator: ${typeof raw === "string" ? raw : pyRepr(raw)}`, "invalid_operator");
     }
@@ -34525,8 +34521,8 @@ function normalise2(merged) {
     if (group2.properties === void 0 || group2.properties === null) group2.properties = [];
     for (const prop of group2.properties.filter(isDict2)) {
       if (typeof prop.key === "number") prop.key = String(prop.key);
-      if (typeof prop.operator === "string" && OPERATOR_ALIASES2[prop.operator]) {
-        prop.operator = OPERATOR_ALIASES2[prop.operator];
+      if (typeof prop.operator === "string" && OPERATOR_ALIASES[prop.operator]) {
+        prop.operator = OPERATOR_ALIASES[prop.operator];
       }
     }
   }
@@ -34751,46 +34747,18 @@ function disabledDependencies(ctx, flag3) {
   );
   return ctx.store.data.feature_flags.filter((f) => f.team_id === flag3.team_id && ids.has(f.id) && !f.active && !f.deleted).sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 }
-var SUPPORTED_OPERATORS, OPERATOR_ALIASES2, SINGLE_VALUE_OPERATORS, PROPERTY_TYPES, I32, bad2, UNSUPPORTED_DEPENDENCY;
+var SUPPORTED_OPERATORS, SINGLE_VALUE_OPERATORS, PROPERTY_TYPES, I32, bad2, UNSUPPORTED_DEPENDENCY;
 var init_flag_filters = __esm({
   "src/emulator/routes/flag-filters.ts"() {
     "use strict";
+    init_posthog();
     init_errors3();
     init_fields6();
     init_service5();
     init_flag_payloads();
-    SUPPORTED_OPERATORS = /* @__PURE__ */ new Set([
-      "exact",
-      "is_not",
-      "icontains",
-      "not_icontains",
-      "icontains_multi",
-      "not_icontains_multi",
-      "regex",
-      "not_regex",
-      "gt",
-      "gte",
-      "lt",
-      "lte",
-      "semver_gt",
-      "semver_gte",
-      "semver_lt",
-      "semver_lte",
-      "semver_eq",
-      "semver_neq",
-      "semver_tilde",
-      "semver_caret",
-      "semver_wildcard",
-      "is_set",
-      "is_not_set",
-      "is_date_exact",
-      "is_date_after",
-      "is_date_before",
-      "in",
-      "not_in",
-      "flag_evaluates_to"
-    ]);
-    OPERATOR_ALIASES2 = { min: "gte", max: "lte" };
+    SUPPORTED_OPERATORS = new Set(
+      PROPERTY_OPERATORS.filter((operator) => !Object.hasOwn(OPERATOR_ALIASES, operator))
+    );
     SINGLE_VALUE_OPERATORS = /* @__PURE__ */ new Set([
       "icontains",
       "regex",
@@ -34801,7 +34769,7 @@ var init_flag_filters = __esm({
       "lte",
       "gte"
     ]);
-    PROPERTY_TYPES = /* @__PURE__ */ new Set(["person", "cohort", "group", "flag", "person_metadata"]);
+    PROPERTY_TYPES = new Set(FLAG_PROPERTY_TYPES);
     I32 = 2 ** 31;
     bad2 = (detail2, code = "invalid_input") => invalid(detail2, "filters", code);
     UNSUPPORTED_DEPENDENCY = () => bad2(
@@ -36862,14 +36830,7 @@ function registerDashboards(router) {
     handler: createFromTemplate
   });
   router.add({ method: "GET", pattern: `${BASE3}/:id`, scope: read, handler: retrieve4 });
-  router.add({ method: "PATCH", pattern: `${BASE3}/:id`, scope: write, handler: (ctx) => update5(ctx, true) });
-  router.add({ method: "PUT", pattern: `${BASE3}/:id`, scope: write, handler: (ctx) => update5(ctx, false) });
-  router.add({
-    method: "DELETE",
-    pattern: `${BASE3}/:id`,
-    scope: write,
-    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } })
-  });
+  addModelWrites(router, `${BASE3}/:id`, { scope: write }, update5);
   router.add({ method: "PATCH", pattern: `${BASE3}/:id/move_tile`, scope: write, handler: moveTile });
 }
 var BASE3, TEMPLATE_KEYS;
@@ -36881,6 +36842,7 @@ var init_dashboards = __esm({
     init_fields6();
     init_pagination();
     init_records();
+    init_router();
     init_seed_insights();
     init_service5();
     init_dashboard_access();
@@ -36939,6 +36901,13 @@ var init_csv = __esm({
 });
 
 // src/emulator/routes/property-filters.ts
+function regexHit({ text: text2, value }) {
+  try {
+    return text2 !== void 0 && new RegExp(String(value)).test(text2);
+  } catch {
+    return false;
+  }
+}
 function parsePropertyFilters(raw) {
   if (raw === null || raw.trim() === "") return [];
   const unparsable = () => invalid("Properties are unparsable!");
@@ -36959,7 +36928,7 @@ function parsePropertyFilters(raw) {
     }
     if (typeof item.key !== "string") throw unparsable();
     const operator = typeof item.operator === "string" ? item.operator : "exact";
-    if (!OPERATORS.has(operator)) throw unparsable();
+    if (!Object.hasOwn(MATCHERS, operator)) throw unparsable();
     out.push({ key: item.key, value: item.value, operator });
   };
   parsed.forEach(visit3);
@@ -36971,62 +36940,32 @@ function asList(value) {
 function matches2(actual, f) {
   const text2 = actual === void 0 || actual === null ? void 0 : String(actual);
   const values2 = asList(f.value).map(String);
-  switch (f.operator) {
-    case "exact":
-      return text2 !== void 0 && values2.includes(text2);
-    case "is_not":
-      return text2 === void 0 || !values2.includes(text2);
-    case "icontains":
-      return text2?.toLowerCase().includes(String(f.value).toLowerCase()) === true;
-    case "not_icontains":
-      return text2 === void 0 || !text2.toLowerCase().includes(String(f.value).toLowerCase());
-    case "regex":
-    case "not_regex": {
-      let hit = false;
-      try {
-        hit = text2 !== void 0 && new RegExp(String(f.value)).test(text2);
-      } catch {
-        hit = false;
-      }
-      return f.operator === "regex" ? hit : !hit;
-    }
-    case "gt":
-      return Number(actual) > Number(f.value);
-    case "gte":
-      return Number(actual) >= Number(f.value);
-    case "lt":
-      return Number(actual) < Number(f.value);
-    case "lte":
-      return Number(actual) <= Number(f.value);
-    case "is_set":
-      return text2 !== void 0;
-    default:
-      return text2 === void 0;
-  }
+  const matcher2 = MATCHERS[f.operator];
+  return matcher2?.({ actual, text: text2, value: f.value, values: values2 }) ?? false;
 }
 function matchesAll(properties3, filters) {
   return filters.every((f) => matches2(properties3[f.key], f));
 }
-var OPERATORS;
+var MATCHERS;
 var init_property_filters = __esm({
   "src/emulator/routes/property-filters.ts"() {
     "use strict";
     init_errors3();
     init_fields6();
-    OPERATORS = /* @__PURE__ */ new Set([
-      "exact",
-      "is_not",
-      "icontains",
-      "not_icontains",
-      "regex",
-      "not_regex",
-      "gt",
-      "gte",
-      "lt",
-      "lte",
-      "is_set",
-      "is_not_set"
-    ]);
+    MATCHERS = {
+      exact: ({ text: text2, values: values2 }) => text2 !== void 0 && values2.includes(text2),
+      is_not: ({ text: text2, values: values2 }) => text2 === void 0 || !values2.includes(text2),
+      icontains: ({ text: text2, value }) => text2?.toLowerCase().includes(String(value).toLowerCase()) === true,
+      not_icontains: ({ text: text2, value }) => text2 === void 0 || !text2.toLowerCase().includes(String(value).toLowerCase()),
+      regex: (c) => regexHit(c),
+      not_regex: (c) => !regexHit(c),
+      gt: ({ actual, value }) => Number(actual) > Number(value),
+      gte: ({ actual, value }) => Number(actual) >= Number(value),
+      lt: ({ actual, value }) => Number(actual) < Number(value),
+      lte: ({ actual, value }) => Number(actual) <= Number(value),
+      is_set: ({ text: text2 }) => text2 !== void 0,
+      is_not_set: ({ text: text2 }) => text2 === void 0
+    };
   }
 });
 
@@ -37291,14 +37230,7 @@ function registerFeatureFlags(router) {
     scope: read,
     handler: (ctx) => ({ status: 200, body: renderFlag(ctx, findFlag(ctx), true) })
   });
-  router.add({ method: "PATCH", pattern: `${BASE4}/:id`, scope: write, handler: (ctx) => update6(ctx, true) });
-  router.add({ method: "PUT", pattern: `${BASE4}/:id`, scope: write, handler: (ctx) => update6(ctx, false) });
-  router.add({
-    method: "DELETE",
-    pattern: `${BASE4}/:id`,
-    scope: write,
-    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } })
-  });
+  addModelWrites(router, `${BASE4}/:id`, { scope: write }, update6);
   router.add({ method: "GET", pattern: `${BASE4}/:id/dependent_flags`, scope: read, handler: dependents2 });
   router.add({
     method: "POST",
@@ -37332,6 +37264,7 @@ var init_feature_flags = __esm({
     init_errors3();
     init_fields6();
     init_pagination();
+    init_router();
     init_destinations2();
     init_flag_filters();
     init_flag_view();
@@ -37835,30 +37768,7 @@ function registerInsights(router) {
     sharing: "action",
     handler: retrieve6
   });
-  router.add({
-    method: "PATCH",
-    pattern: `${BASE5}/:id`,
-    scope: write,
-    bucket,
-    sharing: view,
-    handler: (ctx) => update7(ctx, true)
-  });
-  router.add({
-    method: "PUT",
-    pattern: `${BASE5}/:id`,
-    scope: write,
-    bucket,
-    sharing: view,
-    handler: (ctx) => update7(ctx, false)
-  });
-  router.add({
-    method: "DELETE",
-    pattern: `${BASE5}/:id`,
-    scope: write,
-    bucket,
-    sharing: view,
-    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } })
-  });
+  addModelWrites(router, `${BASE5}/:id`, { scope: write, bucket, sharing: view }, update7);
 }
 var BASE5, MAX_SEARCH, FEATURE_FLAG_INSIGHT_NAMES, truthyParam, SEARCH_FIELDS;
 var init_insights = __esm({
@@ -37869,6 +37779,7 @@ var init_insights = __esm({
     init_fields6();
     init_pagination();
     init_records();
+    init_router();
     init_seed_insights();
     init_service5();
     init_trigram();
@@ -37910,7 +37821,7 @@ function windowed(ctx, b) {
   const newest = isNewest(ctx.store);
   const statuses = newest ? ctx.query.getAll("status") : [];
   statuses.forEach((status2, i) => {
-    if (!RUN_STATUSES2.includes(status2)) {
+    if (!RUN_STATUSES.includes(status2)) {
       throw invalid(`"${status2}" is not a valid choice.`, `status__${i}`, "invalid_choice");
     }
   });
@@ -37990,28 +37901,17 @@ function registerRuns(router) {
     handler: cancel2
   });
 }
-var RUN_STATUSES2, DAY8;
+var DAY8;
 var init_runs = __esm({
   "src/emulator/routes/runs.ts"() {
     "use strict";
+    init_posthog();
     init_errors3();
     init_pagination();
     init_service5();
     init_time3();
     init_backfills();
     init_batch_export_view();
-    RUN_STATUSES2 = [
-      "Cancelled",
-      "Completed",
-      "ContinuedAsNew",
-      "Failed",
-      "FailedRetryable",
-      "FailedBilling",
-      "Terminated",
-      "TimedOut",
-      "Running",
-      "Starting"
-    ];
     DAY8 = 864e5;
   }
 });
@@ -72038,8 +71938,8 @@ var init_operations = __esm({
     "use strict";
     init_types2();
     init_name();
+    init_posthog();
     init_name();
-    init_answers();
     init_backfill_command();
     init_backfill_window();
     init_exports();

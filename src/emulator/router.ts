@@ -110,3 +110,25 @@ export class Router {
     return allowed.length > 0 ? { kind: "method", allowed } : { kind: "none" };
   }
 }
+
+/**
+ * The `/:id` writes of a model view with the service's ForbidDestroyModel: PATCH (a partial update)
+ * and PUT (a full one) through `update`, and DELETE answered with a bare 405 and no JSON body (such
+ * objects are soft deleted by a PATCH of `deleted: true`). `shared` is what the three routes have in
+ * common (scope, throttle bucket, sharing).
+ */
+export function addModelWrites(
+  router: Router,
+  pattern: string,
+  shared: Omit<RouteSpec, "method" | "pattern" | "handler">,
+  update: (ctx: Ctx, partial: boolean) => Reply | Promise<Reply>,
+): void {
+  router.add({ method: "PATCH", pattern, ...shared, handler: (ctx) => update(ctx, true) });
+  router.add({ method: "PUT", pattern, ...shared, handler: (ctx) => update(ctx, false) });
+  router.add({
+    method: "DELETE",
+    pattern,
+    ...shared,
+    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } }),
+  });
+}

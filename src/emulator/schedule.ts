@@ -4,28 +4,6 @@
  * weekly). Zone arithmetic goes through `Intl`, so no time zone data ships with the emulator.
  */
 
-const zoneCache = new Map<string, boolean>();
-
-/**
- * Whether `name` is a time zone the service's choices (pytz.all_timezones) would hold: a name the
- * platform's zone database knows, spelt with its capitalisation (every segment starts with a capital
- * or a digit, so `europe/berlin` is refused like pytz refuses it).
- */
-export function isTimeZone(name: string): boolean {
-  const cached = zoneCache.get(name);
-  if (cached !== undefined) return cached;
-  let ok = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)*$/.test(name);
-  if (ok) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: name });
-    } catch {
-      ok = false;
-    }
-  }
-  if (zoneCache.size < 1000) zoneCache.set(name, ok);
-  return ok;
-}
-
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 /** The zone's offset from UTC at `ms`, in minutes (east positive). */

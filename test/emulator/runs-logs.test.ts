@@ -46,7 +46,7 @@ describe("runs", () => {
     expect((await h.api("GET", `${R}?status=Failed,Running`)).status).toBe(400);
   });
 
-  it("takes every run status the CLI's --status sends (the emulator keeps its own list of them)", async () => {
+  it("takes every run status the CLI's --status sends (both read src/posthog.ts's list)", async () => {
     const statuses = RUN_STATUSES.map((status) => `status=${status}`).join("&");
     expect((await h.api("GET", `${R}?${statuses}`)).status).toBe(200);
   });

@@ -11,6 +11,7 @@
  * HogQL query. Finally create/update: object-storage exports get `legacy_parquet_extension: false`,
  * updates pin it before merging the config, and keep the integration unless the body named one.
  */
+import { isTimeZone } from "../../posthog.js";
 import { ApiError, collectInvalid, errorBody, invalid, required, serverError } from "../errors.js";
 import {
   type Body,
@@ -23,7 +24,6 @@ import {
   pyType,
 } from "../fields.js";
 import type { Ctx } from "../router.js";
-import { isTimeZone } from "../schedule.js";
 import { flagOn, isNewest } from "../service.js";
 import type { BatchExportRecord, WriteMode } from "../types.js";
 import { applyOlderExportBody } from "./batch-export-write-2025.js";
@@ -37,21 +37,6 @@ const FILTER_TYPES = ["event", "hogql", "person"];
 
 function permissionDenied(detail: string): ApiError {
   return new ApiError(403, errorBody("authentication_error", "permission_denied", detail));
-}
-
-/**
- * Applies `body` to `draft` (a copy of `current`, or a fresh record on create). Throws the service's
- * error; the caller keeps the draft only when nothing was thrown.
- */
-export function applyExportBody(
-  ctx: Ctx,
-  draft: BatchExportRecord,
-  body: Body,
-  mode: WriteMode,
-  current: BatchExportRecord | null,
-): void {
-  if (isNewest(ctx.store)) applyNewest(ctx, draft, body, mode, current);
-  else applyOlderExportBody(ctx, draft, body, mode);
 }
 
 /** A list of non-blank strings (DRF ListField of CharField, not empty), or null. */
@@ -94,13 +79,22 @@ function parseBounded(value: unknown, attr: string, max: number): number | null 
   return n;
 }
 
-function applyNewest(
+/**
+ * Applies `body` to `draft` (a copy of `current`, or a fresh record on create). Throws the service's
+ * error; the caller keeps the draft only when nothing was thrown. Under the 2025 rules
+ * batch-export-write-2025.ts applies it; the rest is the newest service's.
+ */
+export function applyExportBody(
   ctx: Ctx,
   draft: BatchExportRecord,
   body: Body,
   mode: WriteMode,
   current: BatchExportRecord | null,
 ): void {
+  if (!isNewest(ctx.store)) {
+    applyOlderExportBody(ctx, draft, body, mode);
+    return;
+  }
   const partial = mode === "patch";
   const { step, done } = collectInvalid();
   const sent = (key: string) => key in body;

@@ -14,7 +14,7 @@ import { invalid, notFound, serverError } from "../errors.js";
 import { asBody, isDict, parseBool, parseInteger, parseString } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import { DEFAULT_FOLDER, dashboardRecord } from "../records.js";
-import type { Ctx, Router } from "../router.js";
+import { addModelWrites, type Ctx, type Router } from "../router.js";
 import { completeTile, newShortId, seedInsight } from "../seed-insights.js";
 import { isNewest } from "../service.js";
 import type { DashboardRecord, DashboardTemplateRecord, TileRecord } from "../types.js";
@@ -338,14 +338,6 @@ export function registerDashboards(router: Router): void {
     handler: createFromTemplate,
   });
   router.add({ method: "GET", pattern: `${BASE}/:id`, scope: read, handler: retrieve });
-  router.add({ method: "PATCH", pattern: `${BASE}/:id`, scope: write, handler: (ctx) => update(ctx, true) });
-  router.add({ method: "PUT", pattern: `${BASE}/:id`, scope: write, handler: (ctx) => update(ctx, false) });
-  // The service's ForbidDestroyModel answers a bare 405 with no JSON body.
-  router.add({
-    method: "DELETE",
-    pattern: `${BASE}/:id`,
-    scope: write,
-    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } }),
-  });
+  addModelWrites(router, `${BASE}/:id`, { scope: write }, update);
   router.add({ method: "PATCH", pattern: `${BASE}/:id/move_tile`, scope: write, handler: moveTile });
 }

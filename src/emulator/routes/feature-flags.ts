@@ -10,7 +10,7 @@
 import { invalid } from "../errors.js";
 import { asBody } from "../fields.js";
 import { offsetPage } from "../pagination.js";
-import type { Ctx, Router } from "../router.js";
+import { addModelWrites, type Ctx, type Router } from "../router.js";
 import type { FeatureFlagRecord } from "../types.js";
 import { strToBool } from "./destinations.js";
 import { dependentFlags } from "./flag-filters.js";
@@ -179,15 +179,7 @@ export function registerFeatureFlags(router: Router): void {
     scope: read,
     handler: (ctx) => ({ status: 200, body: renderFlag(ctx, findFlag(ctx), true) }),
   });
-  router.add({ method: "PATCH", pattern: `${BASE}/:id`, scope: write, handler: (ctx) => update(ctx, true) });
-  router.add({ method: "PUT", pattern: `${BASE}/:id`, scope: write, handler: (ctx) => update(ctx, false) });
-  // ForbidDestroyModel: a bare 405 with no JSON body, like dashboards.
-  router.add({
-    method: "DELETE",
-    pattern: `${BASE}/:id`,
-    scope: write,
-    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } }),
-  });
+  addModelWrites(router, `${BASE}/:id`, { scope: write }, update);
   router.add({ method: "GET", pattern: `${BASE}/:id/dependent_flags`, scope: read, handler: dependents });
   router.add({
     method: "POST",

@@ -9,6 +9,7 @@
  * (ids, active, cycles), variant sums, regexes and cohorts. The structural and cross-field tiers the
  * service is still rolling out (#50084) are modelled as log-only: unknown keys are kept.
  */
+import { FLAG_PROPERTY_TYPES, OPERATOR_ALIASES, PROPERTY_OPERATORS } from "../../posthog.js";
 import type { ApiError } from "../errors.js";
 import { invalid } from "../errors.js";
 import { isDict, pyType } from "../fields.js";
@@ -19,39 +20,10 @@ import { pyJsonDumps, pyRepr, REDACTED_PAYLOAD_VALUE } from "./flag-payloads.js"
 
 type Json = Record<string, unknown>;
 
-export const SUPPORTED_OPERATORS: ReadonlySet<string> = new Set([
-  "exact",
-  "is_not",
-  "icontains",
-  "not_icontains",
-  "icontains_multi",
-  "not_icontains_multi",
-  "regex",
-  "not_regex",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "semver_gt",
-  "semver_gte",
-  "semver_lt",
-  "semver_lte",
-  "semver_eq",
-  "semver_neq",
-  "semver_tilde",
-  "semver_caret",
-  "semver_wildcard",
-  "is_set",
-  "is_not_set",
-  "is_date_exact",
-  "is_date_after",
-  "is_date_before",
-  "in",
-  "not_in",
-  "flag_evaluates_to",
-]);
-
-export const OPERATOR_ALIASES: Readonly<Record<string, string>> = { min: "gte", max: "lte" };
+/** The operators a stored property may carry: the service's, less the aliases it rewrites. */
+const SUPPORTED_OPERATORS: ReadonlySet<string> = new Set(
+  PROPERTY_OPERATORS.filter((operator) => !Object.hasOwn(OPERATOR_ALIASES, operator)),
+);
 
 /** Operators whose value must be one string, not a list (the Property model's check). */
 const SINGLE_VALUE_OPERATORS = new Set([
@@ -64,7 +36,7 @@ const SINGLE_VALUE_OPERATORS = new Set([
   "lte",
   "gte",
 ]);
-const PROPERTY_TYPES = new Set(["person", "cohort", "group", "flag", "person_metadata"]);
+const PROPERTY_TYPES: ReadonlySet<string> = new Set(FLAG_PROPERTY_TYPES);
 const I32 = 2 ** 31;
 
 const bad = (detail: string, code = "invalid_input"): ApiError => invalid(detail, "filters", code);

@@ -13,7 +13,7 @@ import { forbidden, invalid, serverError } from "../errors.js";
 import { asBody, isDict } from "../fields.js";
 import { offsetPage } from "../pagination.js";
 import { insightRecord } from "../records.js";
-import type { Ctx, Router } from "../router.js";
+import { addModelWrites, type Ctx, type Router } from "../router.js";
 import { newShortId } from "../seed-insights.js";
 import { flagOn } from "../service.js";
 import {
@@ -329,29 +329,5 @@ export function registerInsights(router: Router): void {
     sharing: "action",
     handler: retrieve,
   });
-  router.add({
-    method: "PATCH",
-    pattern: `${BASE}/:id`,
-    scope: write,
-    bucket,
-    sharing: view,
-    handler: (ctx) => update(ctx, true),
-  });
-  router.add({
-    method: "PUT",
-    pattern: `${BASE}/:id`,
-    scope: write,
-    bucket,
-    sharing: view,
-    handler: (ctx) => update(ctx, false),
-  });
-  // The service's ForbidDestroyModel answers a bare 405 with no JSON body.
-  router.add({
-    method: "DELETE",
-    pattern: `${BASE}/:id`,
-    scope: write,
-    bucket,
-    sharing: view,
-    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } }),
-  });
+  addModelWrites(router, `${BASE}/:id`, { scope: write, bucket, sharing: view }, update);
 }

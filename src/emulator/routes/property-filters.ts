@@ -3,6 +3,7 @@
  * type}`; a group `{type: "AND", values: [...]}` is flattened. Anything else is "Properties are
  * unparsable!" like the service.
  */
+import type { PropertyOperator } from "../../posthog.js";
 import { invalid } from "../errors.js";
 import { isDict } from "../fields.js";
 
@@ -12,20 +13,38 @@ export interface PropertyFilter {
   operator: string;
 }
 
-const OPERATORS = new Set([
-  "exact",
-  "is_not",
-  "icontains",
-  "not_icontains",
-  "regex",
-  "not_regex",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "is_set",
-  "is_not_set",
-]);
+/** A property's value as the matchers read it, beside the filter's value (as is and as strings). */
+interface Compared {
+  actual: unknown;
+  text: string | undefined;
+  value: unknown;
+  values: string[];
+}
+
+function regexHit({ text, value }: Compared): boolean {
+  try {
+    return text !== undefined && new RegExp(String(value)).test(text);
+  } catch {
+    return false;
+  }
+}
+
+/** The operators the events list evaluates (some of PostHog's): a filter with any other is unparsable. */
+const MATCHERS: { readonly [operator in PropertyOperator]?: (c: Compared) => boolean } = {
+  exact: ({ text, values }) => text !== undefined && values.includes(text),
+  is_not: ({ text, values }) => text === undefined || !values.includes(text),
+  icontains: ({ text, value }) => text?.toLowerCase().includes(String(value).toLowerCase()) === true,
+  not_icontains: ({ text, value }) =>
+    text === undefined || !text.toLowerCase().includes(String(value).toLowerCase()),
+  regex: (c) => regexHit(c),
+  not_regex: (c) => !regexHit(c),
+  gt: ({ actual, value }) => Number(actual) > Number(value),
+  gte: ({ actual, value }) => Number(actual) >= Number(value),
+  lt: ({ actual, value }) => Number(actual) < Number(value),
+  lte: ({ actual, value }) => Number(actual) <= Number(value),
+  is_set: ({ text }) => text !== undefined,
+  is_not_set: ({ text }) => text === undefined,
+};
 
 export function parsePropertyFilters(raw: string | null): PropertyFilter[] {
   if (raw === null || raw.trim() === "") return [];
@@ -47,7 +66,7 @@ export function parsePropertyFilters(raw: string | null): PropertyFilter[] {
     }
     if (typeof item.key !== "string") throw unparsable();
     const operator = typeof item.operator === "string" ? item.operator : "exact";
-    if (!OPERATORS.has(operator)) throw unparsable();
+    if (!Object.hasOwn(MATCHERS, operator)) throw unparsable();
     out.push({ key: item.key, value: item.value, operator });
   };
   parsed.forEach(visit);
@@ -61,38 +80,8 @@ function asList(value: unknown): unknown[] {
 function matches(actual: unknown, f: PropertyFilter): boolean {
   const text = actual === undefined || actual === null ? undefined : String(actual);
   const values = asList(f.value).map(String);
-  switch (f.operator) {
-    case "exact":
-      return text !== undefined && values.includes(text);
-    case "is_not":
-      return text === undefined || !values.includes(text);
-    case "icontains":
-      return text?.toLowerCase().includes(String(f.value).toLowerCase()) === true;
-    case "not_icontains":
-      return text === undefined || !text.toLowerCase().includes(String(f.value).toLowerCase());
-    case "regex":
-    case "not_regex": {
-      let hit = false;
-      try {
-        hit = text !== undefined && new RegExp(String(f.value)).test(text);
-      } catch {
-        hit = false;
-      }
-      return f.operator === "regex" ? hit : !hit;
-    }
-    case "gt":
-      return Number(actual) > Number(f.value);
-    case "gte":
-      return Number(actual) >= Number(f.value);
-    case "lt":
-      return Number(actual) < Number(f.value);
-    case "lte":
-      return Number(actual) <= Number(f.value);
-    case "is_set":
-      return text !== undefined;
-    default:
-      return text === undefined;
-  }
+  const matcher = MATCHERS[f.operator as PropertyOperator];
+  return matcher?.({ actual, text, value: f.value, values }) ?? false;
 }
 
 export function matchesAll(properties: Record<string, unknown>, filters: PropertyFilter[]): boolean {

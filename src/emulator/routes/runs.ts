@@ -11,6 +11,7 @@
  * retry answers 200.
  */
 
+import { RUN_STATUSES } from "../../posthog.js";
 import { invalid, notFound } from "../errors.js";
 import { cursorPage } from "../pagination.js";
 import type { Ctx, Router } from "../router.js";
@@ -19,20 +20,6 @@ import { parseTime } from "../time.js";
 import type { BatchExportRecord, RunRecord } from "../types.js";
 import { backfillWorkflowId, createBackfill } from "./backfills.js";
 import { findExport, isUuid, renderRun, runsOf } from "./batch-export-view.js";
-
-/** Every status a run can have (the service's `BatchExportRun.Status`); a filter on another is a 400. */
-const RUN_STATUSES: readonly string[] = [
-  "Cancelled",
-  "Completed",
-  "ContinuedAsNew",
-  "Failed",
-  "FailedRetryable",
-  "FailedBilling",
-  "Terminated",
-  "TimedOut",
-  "Running",
-  "Starting",
-];
 
 const DAY = 86_400_000;
 
@@ -50,7 +37,7 @@ function windowed(ctx: Ctx, b: BatchExportRecord): RunRecord[] {
   const newest = isNewest(ctx.store);
   const statuses = newest ? ctx.query.getAll("status") : [];
   statuses.forEach((status, i) => {
-    if (!RUN_STATUSES.includes(status)) {
+    if (!(RUN_STATUSES as readonly string[]).includes(status)) {
       throw invalid(`"${status}" is not a valid choice.`, `status__${i}`, "invalid_choice");
     }
   });

@@ -13,6 +13,7 @@ import type { ObjectContext } from "../../config/context.js";
 import { envLookup, isToolVariable, secretReference } from "../../config/interpolate.js";
 import { noteMissingSecret } from "../../config/missing-secrets.js";
 import { SecretValue } from "../../config/secret.js";
+import { isTimeZone } from "../../posthog.js";
 import type { FieldContext } from "../define/index.js";
 import {
   COMPRESSIONS_BY_FORMAT,
@@ -43,27 +44,6 @@ export function declareTimezone(
     `timezone of ${ctx.owner} is not a time zone the service knows: write an IANA name like Europe/Berlin or UTC`,
   );
   return undefined;
-}
-
-const zones = new Map<string, boolean>();
-
-/**
- * An IANA zone as the service's choices (pytz) spell it: one the platform's zone database knows,
- * every segment capitalised (`europe/berlin` is refused like pytz refuses it).
- */
-export function isTimeZone(name: string): boolean {
-  let ok = zones.get(name);
-  if (ok !== undefined) return ok;
-  ok = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z0-9][A-Za-z0-9_+-]*)*$/.test(name);
-  if (ok) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: name });
-    } catch {
-      ok = false;
-    }
-  }
-  if (zones.size < 1000) zones.set(name, ok);
-  return ok;
 }
 
 /** ISO-8601 with a timezone → UTC instant (`…Z`); undefined after reporting when it is not one. */

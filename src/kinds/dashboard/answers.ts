@@ -105,37 +105,32 @@ export interface SharingConfiguration {
 const { obj, str, strOrNull, int, bool, list } = answerTypes;
 const level = { enum: [21, 37] };
 
+/** The identity and the fields the plan compares, as both a list item and a retrieve carry them. */
+const core = {
+  id: int,
+  name: strOrNull,
+  description: str,
+  pinned: bool,
+  tags: list(str),
+  restriction_level: level,
+};
+
 /** OpenAPI `DashboardBasic` (list items): the identity and every field the plan compares. */
-const dashboardBasic = obj(
-  {
-    id: int,
-    name: strOrNull,
-    description: str,
-    pinned: bool,
-    tags: list(str),
-    restriction_level: level,
-    is_shared: bool,
-    deleted: bool,
-  },
-  ["id", "name", "description", "pinned", "tags", "restriction_level", "is_shared"],
-);
+const dashboardBasic = obj({ ...core, is_shared: bool, deleted: bool }, [
+  "id",
+  "name",
+  "description",
+  "pinned",
+  "tags",
+  "restriction_level",
+  "is_shared",
+]);
 
 /**
  * OpenAPI `Dashboard` (retrieve, create, PATCH): apply reads the id and the tags the service kept.
  * The component requires none of the writable fields, so they are checked only when present.
  */
-const dashboard = obj(
-  {
-    id: int,
-    name: strOrNull,
-    description: str,
-    pinned: bool,
-    tags: list(str),
-    restriction_level: level,
-    deleted: bool,
-  },
-  ["id"],
-);
+const dashboard = obj({ ...core, deleted: bool }, ["id"]);
 
 /**
  * A dashboard's tile (not in the subset; service-api.md §11): its id, what it shows (the insight's id,

@@ -9,6 +9,7 @@ import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
+import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
 import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { DashboardBasic } from "./answers.js";
 import { type ResolvedCollaborator, resolveCollaborators, uncheckedNote } from "./collaborators.js";
@@ -17,7 +18,6 @@ import type { LiveDashboards } from "./live.js";
 import { planTiles } from "./tiles-plan.js";
 import { ADD_COLLABORATOR, DISABLE_SHARING, ENABLE_SHARING, REMOVE_COLLABORATOR } from "./verbs.js";
 
-const TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
 const COLLABORATORS_IGNORED =
   "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
 
@@ -30,7 +30,7 @@ export function planDashboard(
   if (desired.deleted) {
     if (current)
       ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current) }));
-  } else if (current) planExisting(desired, current, ref, ctx.live, ctx);
+  } else if (current) planExisting(desired, current, ref, ctx);
   else if (desired.id !== undefined) planRestore(desired, ref, ctx);
   else planCreate(desired, ref, ctx);
 }
@@ -54,6 +54,10 @@ function sharingAction(ref: ObjectRef, before: boolean, after: boolean): Action 
     before: { enabled: before },
     after: { enabled: after },
   });
+}
+
+function addCollaboratorAction(ref: ObjectRef, c: ResolvedCollaborator): Action {
+  return makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } });
 }
 
 /**
@@ -80,19 +84,13 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCont
   const { sink, features } = ctx;
   const after = dashboardFields.sent(desired);
   sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
-  if (desired.tags && desired.tags.length > 0 && features?.tagging === false) {
-    sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
-  }
+  warnIgnoredTags(desired.tags, ref, ctx);
   const collaborators = resolved(desired, [], ctx);
   if (collaborators.length > 0 && features?.access_control === false) {
     // The new dashboard's effective level stays 21, where the service refuses collaborator writes.
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
   } else {
-    for (const c of collaborators) {
-      sink.actions.push(
-        makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
-      );
-    }
+    for (const c of collaborators) sink.actions.push(addCollaboratorAction(ref, c));
   }
   if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
   planTiles(desired, undefined, ref, ctx);
@@ -134,18 +132,13 @@ function planExisting(
   desired: DesiredDashboard,
   current: DashboardBasic,
   ref: ObjectRef,
-  live: LiveDashboards,
   ctx: KindPlanContext<LiveDashboards>,
 ): void {
-  const { sink, features } = ctx;
-  let { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
-  if (features?.tagging === false && changes.some((c) => c.path === "tags")) {
-    changes = changes.filter((c) => c.path !== "tags");
-    sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
-  }
-  const update = updateAction(UPDATE, ref, changes);
+  const { sink, live } = ctx;
+  const { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
+  const update = updateAction(UPDATE, ref, withoutIgnoredTags(changes, ref, ctx));
   if (update) sink.actions.push(update);
-  if (desired.collaborators) planCollaborators(desired, current, ref, live, ctx);
+  if (desired.collaborators) planCollaborators(desired, current, ref, ctx);
   if (desired.sharing) {
     const enabled = live.sharing[current.id]?.enabled ?? current.is_shared;
     if (enabled !== desired.sharing.enabled)
@@ -158,10 +151,9 @@ function planCollaborators(
   desired: DesiredDashboard,
   current: DashboardBasic,
   ref: ObjectRef,
-  live: LiveDashboards,
   ctx: KindPlanContext<LiveDashboards>,
 ): void {
-  const { sink, features } = ctx;
+  const { sink, features, live } = ctx;
   const onDashboard = live.collaborators[current.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
   const wanted = resolved(desired, onDashboard, ctx);
@@ -178,9 +170,5 @@ function planCollaborators(
     return;
   }
   for (const c of removes) sink.actions.push(makeAction(REMOVE_COLLABORATOR, ref, { before: c }));
-  for (const c of adds) {
-    sink.actions.push(
-      makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } }),
-    );
-  }
+  for (const c of adds) sink.actions.push(addCollaboratorAction(ref, c));
 }

@@ -19,14 +19,13 @@
  * comparable shape: both sides show a marker, so a live plain text is never kept.
  */
 
+import { OPERATOR_ALIASES } from "../../posthog.js";
 import { GROUP_KEYS, PROPERTY_KEYS } from "./schema.js";
 
 export type Json = Record<string, unknown>;
 
 /** What a comparable encrypted payload value is, on both sides. */
 export const ENCRYPTED = "(encrypted)";
-
-export const OPERATOR_ALIASES: Readonly<Record<string, string>> = { min: "gte", max: "lte" };
 
 const LEGACY_KEYS = new Set(["holdout_groups", "super_groups"]);
 

@@ -6,44 +6,10 @@
  * (`${NAME}` references only); the declare hook checks that, the schema cannot.
  */
 import type { SchemaNode } from "../../config/kinds.js";
+import { type FlagPropertyType, PROPERTY_OPERATORS } from "../../posthog.js";
 
 /** The service's key rule: letters, digits, `-` and `_`, at most 400 characters. */
 export const FLAG_KEY_PATTERN = "^[a-zA-Z0-9_-]+$";
-
-/** Property operators the service accepts (`min` / `max` are aliases it stores as `gte` / `lte`). */
-export const FLAG_OPERATORS = [
-  "exact",
-  "is_not",
-  "icontains",
-  "not_icontains",
-  "icontains_multi",
-  "not_icontains_multi",
-  "regex",
-  "not_regex",
-  "gt",
-  "gte",
-  "lt",
-  "lte",
-  "min",
-  "max",
-  "semver_gt",
-  "semver_gte",
-  "semver_lt",
-  "semver_lte",
-  "semver_eq",
-  "semver_neq",
-  "semver_tilde",
-  "semver_caret",
-  "semver_wildcard",
-  "is_set",
-  "is_not_set",
-  "is_date_exact",
-  "is_date_after",
-  "is_date_before",
-  "in",
-  "not_in",
-  "flag_evaluates_to",
-] as const;
 
 const percentage = (description: string): SchemaNode => ({
   type: ["number", "null"],
@@ -69,7 +35,7 @@ const properties: Record<string, SchemaNode> = {
     required: ["type"],
     properties: {
       type: {
-        enum: ["person", "group", "cohort", "flag"],
+        enum: ["person", "group", "cohort", "flag"] satisfies FlagPropertyType[],
         description: "What the condition looks at.",
       },
       key: {
@@ -78,7 +44,7 @@ const properties: Record<string, SchemaNode> = {
           "The property's name (person, group); for `type: flag` the other flag's key, resolved to its id in each project.",
       },
       operator: {
-        enum: [...FLAG_OPERATORS],
+        enum: [...PROPERTY_OPERATORS],
         description:
           "Comparison; default exact. `flag_evaluates_to` for flags; `in` / `not_in` only for cohorts. `min` / `max` are stored as `gte` / `lte`.",
       },

@@ -12,13 +12,12 @@ import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { compareQuery } from "../../queries/normalise.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
+import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
 import { unifiedDiff } from "../shared/text-diff.js";
 import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { InsightBasic } from "./answers.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
 import { queryToSend } from "./query.js";
-
-const TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
 
 export function planInsight(
   desired: DesiredInsight,
@@ -57,9 +56,7 @@ const asChanges = (fields: Record<string, unknown>): FieldChange[] =>
 function planCreate(desired: DesiredInsight, ref: ObjectRef, ctx: KindPlanContext): void {
   const after = sentFields(desired);
   ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
-  if (desired.tags && desired.tags.length > 0 && ctx.features?.tagging === false) {
-    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
-  }
+  warnIgnoredTags(desired.tags, ref, ctx);
 }
 
 function planRestore(desired: DesiredInsight, ref: ObjectRef, ctx: KindPlanContext): void {
@@ -99,11 +96,8 @@ function planExisting(
   ref: ObjectRef,
   ctx: KindPlanContext,
 ): void {
-  let { changes } = insightFields.compare(desired, insightFields.state(current));
-  if (ctx.features?.tagging === false && changes.some((c) => c.path === "tags")) {
-    changes = changes.filter((c) => c.path !== "tags");
-    ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
-  }
+  const compared = insightFields.compare(desired, insightFields.state(current));
+  let changes = withoutIgnoredTags(compared.changes, ref, ctx);
   const query = desired.query === undefined ? undefined : queryChange(desired.query, current.query);
   if (query) changes = [...changes, query];
   const update = updateAction(UPDATE, ref, changes);

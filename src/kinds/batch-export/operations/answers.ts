@@ -7,23 +7,8 @@
  * null, not a string; logs are not in the OpenAPI subset. test/service/shapes.test.ts keeps the shapes
  * in step with the OpenAPI components named on each.
  */
+import type { RunStatus } from "../../../posthog.js";
 import { type AnswerShape, answerTypes, cursorPage } from "../../../service/shapes.js";
-
-/** Every status a batch export run can have (the service's `BatchExportRun.Status`). */
-export const RUN_STATUSES = [
-  "Cancelled",
-  "Completed",
-  "ContinuedAsNew",
-  "Failed",
-  "FailedRetryable",
-  "FailedBilling",
-  "Terminated",
-  "TimedOut",
-  "Running",
-  "Starting",
-] as const;
-
-export type RunStatus = (typeof RUN_STATUSES)[number];
 
 export interface BatchExportRun {
   id: string;

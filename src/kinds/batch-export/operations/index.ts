@@ -11,14 +11,10 @@ import type { Declared, DesiredProject } from "../../../config/types.js";
 import { declaredOf } from "../../../config/types.js";
 import { BATCH_EXPORT } from "../name.js";
 
+export { RUN_STATUSES, type RunStatus } from "../../../posthog.js";
 export type { BatchExport } from "../answers.js";
 export { EXPORT_WORDS } from "../name.js";
-export {
-  type BatchExportRun,
-  type LogLevel,
-  RUN_STATUSES,
-  type RunStatus,
-} from "./answers.js";
+export type { BatchExportRun, LogLevel } from "./answers.js";
 
 export { backfillCommand, checkRunsHint, gapBackfillCommand, quoteArg } from "./backfill-command.js";
 export {
