@@ -24205,12 +24205,13 @@ async function collectOffsetPages(transport, first, limit = 100) {
   const seen = /* @__PURE__ */ new Set();
   return items2.filter((item) => !seen.has(item.id) && seen.add(item.id));
 }
-var Walk2, grouped, pathOf;
+var LIST_PAGE, Walk2, grouped, pathOf;
 var init_pages = __esm({
   "src/service/pages.ts"() {
     "use strict";
     init_text();
     init_errors2();
+    LIST_PAGE = 100;
     Walk2 = class {
       pages = 0;
       items = 0;
@@ -69553,10 +69554,10 @@ async function estimate(kinds, client, plan) {
     const each = scope.ids.length + scope.names.length;
     const declared = declaredOf(plan.declared, name).length;
     const deletes = (plan.planned.get(name) ?? []).filter((d) => d.deleted).length;
-    if (each <= Math.max(1, Math.ceil(declared / PAGE)) && deletes <= DELETE_FLOOR) continue;
+    if (each <= Math.max(1, Math.ceil(declared / LIST_PAGE)) && deletes <= DELETE_FLOOR) continue;
     const total = await kind2.count(client, plan.project);
     totals.set(name, total);
-    const pages = Math.max(1, Math.ceil(total / PAGE));
+    const pages = Math.max(1, Math.ceil(total / LIST_PAGE));
     if (pages < each) {
       return `the change reads ${each} ${name.replaceAll("_", " ")} objects one by one in project ${plan.project}, and their list is ${pages} ${pages === 1 ? "page" : "pages"}`;
     }
@@ -69613,14 +69614,13 @@ function removedLive(plan, live) {
     return { ...gone, project: plan.project, ...found3 !== void 0 ? { live: found3.id } : {} };
   });
 }
-var PAGE;
 var init_scoped = __esm({
   "src/read/scoped.ts"() {
     "use strict";
     init_types2();
     init_plan();
+    init_pages();
     init_fetch();
-    PAGE = 100;
   }
 });
 
@@ -70602,12 +70602,11 @@ function totalOf(live, project3, kind2) {
   const read = live?.find((p) => p.project === project3);
   return read === void 0 || !(kind2 in read.kinds) ? void 0 : liveTotal(liveOf(read, kind2));
 }
-var LIST_PAGE;
 var init_lookups = __esm({
   "src/apply/lookups.ts"() {
     "use strict";
     init_types();
-    LIST_PAGE = 100;
+    init_pages();
   }
 });
 
@@ -72588,7 +72587,7 @@ async function run13(options, io) {
       after: after ?? void 0,
       before: before ?? void 0,
       properties: properties3.length > 0 ? JSON.stringify(properties3) : void 0,
-      limit: Math.min(limit, PAGE2)
+      limit: Math.min(limit, PAGE)
     };
     const events = (await collect(ctx.client.events.list(project3, query, limit), limit)).map(eventRow);
     const doc = {
@@ -72615,7 +72614,7 @@ async function run13(options, io) {
     return 0;
   });
 }
-var PAGE2;
+var PAGE;
 var init_events4 = __esm({
   "src/commands/events.ts"() {
     "use strict";
@@ -72631,7 +72630,7 @@ var init_events4 = __esm({
     init_connect();
     init_options();
     init_where();
-    PAGE2 = 1e3;
+    PAGE = 1e3;
   }
 });
 

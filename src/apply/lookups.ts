@@ -7,10 +7,8 @@
  */
 import { type LiveProject, liveOf, liveTotal } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
+import { LIST_PAGE } from "../service/pages.js";
 import type { ApplyKind } from "./kinds.js";
-
-/** The page size of every kind's list: a walk of N live objects costs ceil(N / LIST_PAGE) requests. */
-export const LIST_PAGE = 100;
 
 /** Live ids by name (every name asked for has an entry, empty when none is live). */
 export type LiveIds = Map<string, Array<number | string>>;

@@ -15,6 +15,7 @@ import { type Declared, type DesiredProject, declaredOf } from "../config/types.
 import { DELETE_FLOOR, declarationKey, displaced } from "../plan/index.js";
 import type { LiveKind, LiveProject } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
+import { LIST_PAGE } from "../service/pages.js";
 import { inProject, type ReadSet } from "./fetch.js";
 import type { ReadKind, ReadRun, ReadScope } from "./kinds.js";
 
@@ -47,9 +48,6 @@ export interface ScopedRead {
   planned: string[];
   removed: RemovedLive[];
 }
-
-/** A list page holds this many objects: reading N objects with the list costs ceil(N / PAGE). */
-const PAGE = 100;
 
 /** The change's live state, or why the full read is cheaper. */
 export async function fetchChangedState(
@@ -189,10 +187,10 @@ async function estimate(
     const each = scope.ids.length + scope.names.length;
     const declared = declaredOf(plan.declared, name).length;
     const deletes = (plan.planned.get(name) ?? []).filter((d) => d.deleted).length;
-    if (each <= Math.max(1, Math.ceil(declared / PAGE)) && deletes <= DELETE_FLOOR) continue;
+    if (each <= Math.max(1, Math.ceil(declared / LIST_PAGE)) && deletes <= DELETE_FLOOR) continue;
     const total = await kind.count(client, plan.project);
     totals.set(name, total);
-    const pages = Math.max(1, Math.ceil(total / PAGE));
+    const pages = Math.max(1, Math.ceil(total / LIST_PAGE));
     if (pages < each) {
       return `the change reads ${each} ${name.replaceAll("_", " ")} objects one by one in project ${plan.project}, and their list is ${pages} ${pages === 1 ? "page" : "pages"}`;
     }

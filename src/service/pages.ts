@@ -19,6 +19,12 @@ import { cut } from "../text.js";
 import { UnexpectedAnswerError } from "./errors.js";
 import type { RequestSpec, Transport } from "./transport.js";
 
+/**
+ * The service's page size (DRF's `PAGE_SIZE`, service-api.md "General framework facts"): reading N
+ * objects through a list costs ceil(N / LIST_PAGE) requests.
+ */
+export const LIST_PAGE = 100;
+
 interface Envelope<T> {
   count?: number;
   next?: string | null;
