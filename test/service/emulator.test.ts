@@ -10,40 +10,16 @@ import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "../../src/kinds/dashboard/service.js";
 import { collect, ServiceClient } from "../../src/service/client.js";
 import { UnknownOutcomeError } from "../../src/service/errors.js";
+import { steppedClients } from "../support/clients.js";
 import { KEY, useEmulator } from "../support/emulator.js";
 
 const P = 12345;
 /** The emulator answers as of its clock, `h.clock` (backfill windows are checked against it). */
 const h = useEmulator();
-let clients: ServiceClient[] = [];
+const { client, track, slept, closeAll } = steppedClients(() => h.url, KEY);
 
-let slept: number[] = [];
-let clock = 0;
-function client(options: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}): ServiceClient {
-  const c = new ServiceClient({
-    host: h.url,
-    apiKey: KEY,
-    clock: {
-      sleep: async (ms) => {
-        slept.push(ms);
-        clock += ms;
-      },
-      now: () => clock,
-    },
-    ...options,
-  });
-  clients.push(c);
-  return c;
-}
-
-beforeEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  clients = [];
-  slept = [];
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-});
+beforeEach(closeAll);
+afterAll(closeAll);
 
 describe("round trip", () => {
   it("dashboards, sharing and collaborators", async () => {
@@ -224,7 +200,7 @@ describe("budget", () => {
       apiKey: KEY,
       rateWindows: { general: [{ limit: 10, ms: 1000 }] },
     });
-    clients.push(c);
+    track(c);
     const started = performance.now();
     await burst(c);
     expect(performance.now() - started).toBeGreaterThan(1900);

@@ -6,37 +6,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import { insightsApi } from "../../src/kinds/insight/service.js";
-import { ServiceClient } from "../../src/service/client.js";
+import { steppedClients } from "../support/clients.js";
 import { KEY, useEmulator } from "../support/emulator.js";
 
 const P = 12345;
 const h = useEmulator({ rateLimit: "none" });
-let clients: ServiceClient[] = [];
-let slept: number[] = [];
-let clock = 0;
+const { client, slept, closeAll } = steppedClients(() => h.url, KEY);
 
-function client(options: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {}): ServiceClient {
-  const c = new ServiceClient({
-    host: h.url,
-    apiKey: KEY,
-    clock: {
-      sleep: async (ms) => {
-        slept.push(ms);
-        clock += ms;
-      },
-      now: () => clock,
-    },
-    ...options,
-  });
-  clients.push(c);
-  return c;
-}
-
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  clients = [];
-  slept = [];
-});
+afterEach(closeAll);
 
 describe("insights", () => {
   it("lists the basic shape in one page per hundred, and writes through create and update", async () => {
