@@ -323,6 +323,37 @@ describe("a create an approval policy holds", () => {
   });
 });
 
+describe("a flag declared without filters", () => {
+  it("is created with the service's default, no condition, and the plan says so; no groups is an error only with filters", async () => {
+    flagsFile("  - key: dark-launch\n    name: Dark launch\n");
+    const validate = await h.cli(["validate", "p"]);
+    expect(validate.code).toBe(0);
+    expect(validate.stdout + validate.stderr).not.toMatch(/condition|groups/);
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(
+      "declared without filters: the service creates it with no release condition (groups: []), so it is on for no one until filters.groups declares one",
+    );
+    const apply = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(apply.code, apply.stderr).toBe(0);
+    const live = (await h.api("GET", `${FLAGS}/?key=dark-launch`)).body.results[0];
+    expect(live.filters).toEqual({ groups: [] });
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+
+    for (const [filters, written] of [
+      ["{}", "filters: {}"],
+      ["{groups: []}", "groups: []"],
+    ] as const) {
+      flagsFile(`  - key: empty-targeting\n    filters: ${filters}\n`);
+      const refused = await h.cli(["plan", "p"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `p/flags.yaml:3:5: error: feature flag "empty-targeting" does not exist yet and its filters declare no release condition (${written}): the service creates a flag only with at least one in filters.groups, or with no filters at all`,
+      );
+    }
+  });
+});
+
 describe("flag dependencies by key", () => {
   it("one file, two projects: each dependent names its own project's id; the dependency is created first", async () => {
     const body = `  - key: search-v2

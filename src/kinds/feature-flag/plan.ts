@@ -24,7 +24,7 @@ import { toSecretRef } from "../../plan/secrets.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import type { Reference } from "../../read/kinds.js";
 import { CREATE, RESTORE, SOFT_DELETE } from "../shared/verbs.js";
-import { createProblem } from "./checks.js";
+import { createNote, createProblem } from "./checks.js";
 import { cohortIdsByName } from "./dependencies.js";
 import { type DesiredFlag, flagFields } from "./fields.js";
 import {
@@ -341,7 +341,8 @@ function planCreate(
       changes.push({ path: `filters.${key}`, after: part, ...(says.length > 0 ? { says } : {}) });
     }
   }
-  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes }));
+  const note = createNote(desired.filters);
+  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes, ...(note ? { warnings: [note] } : {}) }));
   if (desired.archived === true) {
     ctx.sink.actions.push(
       makeAction(ARCHIVE, ref, { before: { archived: false }, after: { archived: true } }),
