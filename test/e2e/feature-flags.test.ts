@@ -616,13 +616,18 @@ describe("pull --refresh", () => {
     expect((await h.api("PATCH", `${FLAGS}/${FLAG_IDS.newCheckout}/`, edit, { key: BOB_KEY })).status).toBe(
       200,
     );
+    const before = readFileSync(join(h.dir, "p/flags.yaml"), "utf8");
     const refresh = await h.cli(["pull", "--refresh", "p"]);
     expect(refresh.code, refresh.stderr).toBe(0);
-    const text = readFileSync(join(h.dir, "p/flags.yaml"), "utf8");
-    expect(text).toContain("name: Checkout, second wave");
-    expect(text).toContain("rollout_percentage: 35");
-    expect(text).toContain("key: checkout-v1");
-    expect(text).toContain("cohort: Beta testers");
+    // Two lines, each where it stands: the name, and the rollout with its comment; nothing else.
+    expect(readFileSync(join(h.dir, "p/flags.yaml"), "utf8")).toBe(
+      before
+        .replace("    name: New checkout flow", "    name: Checkout, second wave")
+        .replace(
+          "- rollout_percentage: 20   # the second wave",
+          "- rollout_percentage: 35   # the second wave",
+        ),
+    );
     expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
   });
 });

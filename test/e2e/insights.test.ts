@@ -236,9 +236,12 @@ describe("pull --refresh", () => {
     expect(edited.status, edited.text).toBe(200);
     const refresh = await h.cli(["pull", "--refresh", "posthog"]);
     expect(refresh.code, refresh.stdout + refresh.stderr).toBe(0);
-    const text = readFileSync(join(h.dir, "posthog/content.yaml"), "utf8");
-    expect(text).toContain("h: 9");
-    expect(text).toContain("interval: month");
+    // Each where it stands, in the file's style: the layout's flow map and the query's one key.
+    expect(readFileSync(join(h.dir, "posthog/content.yaml"), "utf8")).toBe(
+      config()
+        .replace("layout: {x: 6, y: 0, w: 6, h: 5}", "layout: {x: 6, y: 0, w: 6, h: 9}")
+        .replace("        interval: week", "        interval: month"),
+    );
     await planEmpty();
   });
 });
