@@ -346,6 +346,28 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   connectionOptions(
     program
+      .command("whoami")
+      .description("show the API key's scopes and projects, and per command what it lacks for your files")
+      .argument(
+        "[paths...]",
+        "files or folders whose kinds and projects to check (default posthog/ when present)",
+      )
+      .addOption(formatOption(["text", "json"])),
+  )
+    .addHelpText(
+      "after",
+      help(
+        [
+          ...CONNECTION_ENV,
+          "  (any personal API key may ask: GET /api/personal_api_keys/@current/ needs no scope)",
+        ],
+        "posthog-gitops whoami posthog/",
+      ),
+    )
+    .action(action(() => import("./commands/whoami.js")));
+
+  connectionOptions(
+    program
       .command("events")
       .description("list recent events (legacy events endpoint), to check that events flow")
       .option("--event <name>", "only this event, e.g. $pageview")

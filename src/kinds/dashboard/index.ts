@@ -15,6 +15,7 @@ import { countDashboards, getDashboard, searchDashboards } from "./find.js";
 import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
 import { dashboardsNeedFeatures, planDashboard } from "./plan.js";
 import { pullDashboards } from "./pull.js";
+import { DASHBOARD_SCOPES } from "./scopes.js";
 import { dashboardsApi } from "./service.js";
 import { checkTileInsights } from "./tiles-check.js";
 import { createDashboard, dashboardVerbs } from "./verbs.js";
@@ -43,6 +44,7 @@ export const dashboardKind: Kind = defineKind<
     create: createDashboard,
   },
   answers: DASHBOARD_ANSWERS,
+  scopes: DASHBOARD_SCOPES,
   hooks: {
     declare(input, desired, ctx) {
       if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {

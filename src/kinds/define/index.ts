@@ -86,6 +86,7 @@
  *   given. Cohorts, which no file declares and which are no kind, are read by the flag's own `read`
  *   hook: one cohorts list, only when the declarations it reads name cohorts by name.
  */
+
 import type { Executed } from "../../apply/kinds.js";
 import type { ConfigKind, KindWords } from "../../config/kinds.js";
 import type { Declared } from "../../config/types.js";
@@ -96,6 +97,7 @@ import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
+import type { KindScopes } from "../../scopes.js";
 import type { AnswerShape, ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import type { FieldTable, InputOf } from "./fields.js";
@@ -212,6 +214,8 @@ export interface KindSpec<
   service: KindService<L>;
   /** The shapes of its answers, by name, that its service part names as `expect` (none: `{}`). */
   answers?: Readonly<Record<string, AnswerShape>>;
+  /** The personal API key scopes reading, writing and pulling its objects need (none: nothing declared). */
+  scopes?: KindScopes;
   hooks?: KindHooks<T, L, D, K>;
 }
 
@@ -272,6 +276,7 @@ export function defineKind<
     values: table.values,
     verbs,
     answers: spec.answers ?? {},
+    scopes: spec.scopes ?? { read: [], write: [], pull: [] },
     schema: {
       description: spec.schema.list,
       item: { $ref: `#/$defs/${spec.schema.def}` },

@@ -24,6 +24,7 @@ import { FEATURE_FLAG } from "./name.js";
 import { flagReferencesOf, planFlag, pruneFlag } from "./plan.js";
 import { pullFlags } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
+import { FEATURE_FLAG_SCOPES } from "./scopes.js";
 import { featureFlagsApi } from "./service.js";
 import {
   createFeatureFlag,
@@ -55,6 +56,7 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
     create: createFeatureFlag,
   },
   answers: FLAG_ANSWERS,
+  scopes: FEATURE_FLAG_SCOPES,
   hooks: {
     declare: (input, desired, ctx) => declareFlag(input as Json, desired, ctx),
     checkProject: checkFlagCycles,

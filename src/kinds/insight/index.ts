@@ -10,6 +10,7 @@ import { INSIGHT_ANSWERS, type InsightBasic } from "./answers.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
 import { countInsights, getInsight, searchInsights } from "./find.js";
 import { insightsNeedFeatures, planInsight } from "./plan.js";
+import { INSIGHT_SCOPES } from "./scopes.js";
 import { insightsApi } from "./service.js";
 import { createInsight, findInsights, insightVerbs } from "./verbs.js";
 
@@ -33,6 +34,7 @@ export const insightKind: Kind = defineKind<typeof insightFields.fields, Insight
     create: createInsight,
   },
   answers: INSIGHT_ANSWERS,
+  scopes: INSIGHT_SCOPES,
   hooks: {
     declare(input, desired, ctx) {
       if (desired.name.trim() === "" && input.id === undefined) {

@@ -26,6 +26,7 @@ export {
 export { liveExport, organizationExports, projectExports } from "./exports.js";
 export { allRunsWindow, getRun, LOG_PAGE, type LogFilters, type LogRead, readLogs } from "./run-lookup.js";
 export { exportRef, failedRunsToRetry, type RetryTargets, runItem, statusRows } from "./runs.js";
+export { OPERATION_SCOPES } from "./scopes.js";
 export { backfillsApi, runsApi } from "./service.js";
 
 /** The batch exports a project's files declare: each one's name and its `id` pin (a UUID), if any. */
