@@ -170,6 +170,8 @@ describe("a dashboard with its insights and a text tile", () => {
     const planned = await h.cli(["plan", "posthog"]);
     expect(planned.stdout).toContain('- remove tile insight "Weekly signups"');
     expect(planned.stdout).not.toContain("soft delete");
+    const json = JSON.parse((await h.cli(["plan", "posthog", "--format", "json"])).stdout);
+    expect(json.actions.find((a: Json) => a.action === "remove_tile").destructive).toBe(false);
     await applyClean();
     await planEmpty();
     expect((await dashboardNamed("Content KPIs")).tiles.map((t: Json) => t.insight?.name ?? "text")).toEqual([
@@ -213,6 +215,15 @@ describe("a dashboard with its insights and a text tile", () => {
     const noText = KPIS.split("      - text:")[0] as string;
     h.write("posthog/content.yaml", config(noText));
     expect((await h.cli(["plan", "posthog"])).stdout).toContain('- remove tile text "## Notes"');
+    // The card's text goes with it: destructive, listed first, marked; an insight tile's removal is not.
+    const json = JSON.parse((await h.cli(["plan", "posthog", "--format", "json"])).stdout);
+    const removal = json.actions.find((a: Json) => a.action === "remove_tile");
+    expect(removal.destructive).toBe(true);
+    expect(removal.warnings).toEqual(["the text card is deleted, and its text with it"]);
+    expect(json.summary.destructive).toBe(true);
+    const markdown = (await h.cli(["plan", "posthog", "--format", "markdown"])).stdout;
+    expect(markdown).toContain("> [!WARNING]\n> **1 destructive action**: review it before merging.");
+    expect(markdown).toMatch(/> - .*remove tile.*## Notes/);
     await applyClean();
     await planEmpty();
     expect((await dashboardNamed("Content KPIs")).tiles.every((t: Json) => t.text === null)).toBe(true);

@@ -91,7 +91,17 @@ export function planTiles(
   const diff = diffTiles(planned, liveList);
   const { sink } = ctx;
   for (const { live: tile } of diff.remove) {
-    sink.actions.push(makeAction(REMOVE_TILE, ref, { before: liveSide(tile, index.names) }));
+    const before = liveSide(tile, index.names);
+    // An insight tile leaves the dashboard and the insight stays; a text card is deleted, its text
+    // with it: destructive, listed first and marked.
+    const text = before.text !== undefined;
+    sink.actions.push(
+      makeAction(REMOVE_TILE, ref, {
+        before,
+        destructive: text,
+        ...(text ? { warnings: ["the text card is deleted, and its text with it"] } : {}),
+      }),
+    );
   }
   for (const tile of diff.add) {
     sink.actions.push(makeAction(ADD_TILE, ref, { after: plannedSide(tile) }));
