@@ -230,6 +230,36 @@ describe("a dashboard with its insights and a text tile", () => {
   });
 });
 
+describe("a tile naming an insight by id", () => {
+  it("is a plan error at its line when the project has no such live insight, even where no file declares insights", async () => {
+    const query = {
+      kind: "InsightVizNode",
+      source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "x" }] },
+    };
+    const made = await h.api("POST", `${P}/insights/`, { name: "Made in the UI", query, saved: true });
+    expect(made.status).toBe(201);
+    const file = (id: number) =>
+      `project: 12345\ndashboards:\n  - name: By id\n    tiles:\n      - insight_id: ${made.body.id}\n      - insight_id: ${id}\n`;
+    h.write("posthog/board.yaml", file(987654));
+    await h.clearRequests();
+    const plan = await h.cli(["plan", "posthog"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(
+      'posthog/board.yaml:6:9: error: a tile of dashboard "By id" shows insight id 987654, which is not a live insight of project 12345',
+    );
+    // Two reads by id, not the insights' list.
+    const reads = (await h.requests()).filter((r) => r.path.includes("/insights/"));
+    expect(reads.map((r) => r.path).sort()).toEqual([
+      `${P}/insights/${made.body.id}/`,
+      `${P}/insights/987654/`,
+    ]);
+    h.write("posthog/board.yaml", file(made.body.id).replace(/\n {6}- insight_id: \d+\n$/, "\n"));
+    const fixed = await h.cli(["plan", "posthog"]);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain('+ add tile insight "Made in the UI"');
+  });
+});
+
 describe("pull --refresh", () => {
   it("writes a tile moved in the UI back into the file, and the query changed there", async () => {
     h.write("posthog/content.yaml", config());

@@ -83,9 +83,17 @@ export function planTiles(
   const liveList = current ? live.tiles?.[current.id] : [];
   if (liveList === undefined) return;
   const index = insightIndex(ctx);
+  // Without the insights' list (the files declare none), the ids the dashboards' read looked up.
+  const checked = live.insights ?? {};
+  for (const [id, name] of Object.entries(checked)) if (name !== null) index.names.set(Number(id), name);
+  const missing = new Set(
+    Object.entries(checked)
+      .filter(([, n]) => n === null)
+      .map(([id]) => Number(id)),
+  );
   const planned: PlannedTile[] = [];
   for (const tile of tiles) {
-    const resolved = resolve(tile, index, desired, ctx);
+    const resolved = resolve(tile, index, desired, ctx, missing);
     if (resolved) planned.push(resolved);
   }
   const diff = diffTiles(planned, liveList);
@@ -150,6 +158,7 @@ function resolve(
   index: InsightIndex,
   dashboard: DesiredDashboard,
   ctx: KindPlanContext,
+  missing: ReadonlySet<number>,
 ): PlannedTile | undefined {
   const layout = tile.layout ? { layout: tile.layout } : {};
   if (tile.type === "text") return { label: tileLabel({ text: tile.text }), text: tile.text, ...layout };
@@ -177,7 +186,8 @@ function resolve(
       ...layout,
     };
   }
-  if (index.read && !index.names.has(tile.insightId) && !declaresPinned(ctx, tile.insightId)) {
+  const unknown = index.read ? !index.names.has(tile.insightId) : missing.has(tile.insightId);
+  if (unknown && !declaresPinned(ctx, tile.insightId)) {
     ctx.sink.errors.push({
       message: `a tile of dashboard "${dashboard.name}" shows insight id ${tile.insightId}, which is not a live insight of project ${ctx.project}`,
       source: tile.source,

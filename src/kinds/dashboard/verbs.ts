@@ -7,13 +7,12 @@
  * sharing switch are verbs of their own, with their own endpoints.
  */
 import { alreadyDone, type Executed } from "../../apply/execute.js";
-import { UserError } from "../../errors.js";
 import type { Action } from "../../plan/types.js";
 import { deepEqual } from "../../plan/values.js";
 import type { ServiceClient } from "../../service/client.js";
-import { ServiceError } from "../../service/errors.js";
 import { plural } from "../../words.js";
 import type { Verb } from "../kind.js";
+import { restoring } from "../shared/restore.js";
 import { ignoredTags } from "../shared/tags.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { DashboardWrite } from "./answers.js";
@@ -69,17 +68,10 @@ const update: Verb = {
 const restore: Verb = {
   ...RESTORE,
   async send(client, action, id) {
-    try {
-      // Older services refuse any other key on a deleted dashboard: the body is exactly {"deleted": false}.
-      await dashboardsApi(client).update(action.object.project, Number(id), { deleted: false });
-    } catch (error) {
-      if (error instanceof ServiceError && error.status === 404) {
-        throw new UserError(
-          `restore of dashboard "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`,
-        );
-      }
-      throw error;
-    }
+    // Older services refuse any other key on a deleted object: the body is exactly {"deleted": false}.
+    await restoring(action, id, "dashboard", () =>
+      dashboardsApi(client).update(action.object.project, Number(id), { deleted: false }),
+    );
     return { id, notes: [] };
   },
 };

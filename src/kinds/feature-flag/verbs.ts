@@ -14,9 +14,9 @@
 import type { Executed } from "../../apply/kinds.js";
 import { UserError } from "../../errors.js";
 import { isSecretRef, resolveSecrets } from "../../plan/secrets.js";
-import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Verb } from "../kind.js";
+import { restoring } from "../shared/restore.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { FeatureFlag } from "./answers.js";
 import { flagReferences } from "./dependencies.js";
@@ -207,19 +207,12 @@ export const FLAG_SOFT_DELETE: Verb = {
 export const FLAG_RESTORE: Verb = {
   ...RESTORE,
   async send(client, action, id) {
-    try {
+    await restoring(action, id, "feature flag", async () => {
       const answer = await featureFlagsApi(client).update(action.object.project, Number(id), {
         deleted: false,
       });
       rememberFlag(client, action.object.project, answer);
-    } catch (error) {
-      if (error instanceof ServiceError && error.status === 404) {
-        throw new UserError(
-          `restore of feature flag "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`,
-        );
-      }
-      throw error;
-    }
+    });
     return { id, notes: [] };
   },
 };

@@ -6,10 +6,10 @@
  * (src/kinds/dashboard/tile-verbs.ts).
  */
 import type { Executed } from "../../apply/execute.js";
-import { UserError } from "../../errors.js";
 import type { ServiceClient } from "../../service/client.js";
 import { ServiceError } from "../../service/errors.js";
 import type { Verb } from "../kind.js";
+import { restoring } from "../shared/restore.js";
 import { ignoredTags } from "../shared/tags.js";
 import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { InsightWrite } from "./answers.js";
@@ -45,16 +45,10 @@ const update: Verb = {
 const restore: Verb = {
   ...RESTORE,
   async send(client, action, id) {
-    try {
-      await insightsApi(client).update(action.object.project, Number(id), { deleted: false });
-    } catch (error) {
-      if (error instanceof ServiceError && error.status === 404) {
-        throw new UserError(
-          `restore of insight "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`,
-        );
-      }
-      throw error;
-    }
+    // Older services refuse any other key on a deleted object: the body is exactly {"deleted": false}.
+    await restoring(action, id, "insight", () =>
+      insightsApi(client).update(action.object.project, Number(id), { deleted: false }),
+    );
     return { id, notes: [] };
   },
 };
