@@ -76,6 +76,18 @@ export function actionSymbol(action: Pick<Action, "action">, vocab: Vocabulary):
   return vocab.verb(action.action).symbol;
 }
 
+/**
+ * The symbol heading an object's actions: theirs when they all share one, except that `+` and `-` head
+ * only an object made or removed (a dashboard that gains a collaborator is `~`, not `+`); else `~`.
+ */
+export function headSymbol(actions: readonly Pick<Action, "action">[], vocab: Vocabulary): string {
+  const symbols = new Set(actions.map((a) => actionSymbol(a, vocab)));
+  const [symbol] = symbols;
+  if (symbols.size !== 1 || symbol === undefined) return "~";
+  const whole = actions.every((a) => vocab.verb(a.action).object === true);
+  return (symbol === "+" || symbol === "-") && !whole ? "~" : symbol;
+}
+
 /** The action's label and detail, raw: `add collaborator Ana Lima <ana@acme.com> (can_edit)`. */
 export function actionLabel(action: Action, people: People, vocab: Vocabulary): string {
   const detail = actionDetail(action, people, vocab);

@@ -14,6 +14,7 @@ import {
   changeSides,
   DRIFT_WORDS,
   diffHunks,
+  headSymbol,
   modifiedText,
   type People,
   shownChanges,
@@ -47,8 +48,7 @@ export interface SectionContext {
 export function objectSection(group: ObjectGroup, ctx: SectionContext): string {
   const { vocab } = ctx;
   const words = group.actions.map((a) => actionWord(a, vocab));
-  const symbols = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
-  const symbol = symbols.size === 1 ? [...symbols][0] : "~";
+  const symbol = headSymbol(group.actions, vocab);
   const project = ctx.manyProjects ? ` in project ${group.object.project}` : "";
   const drifted = group.actions.find((a) => a.drift === true);
   const drift = drifted === undefined ? "" : ` · ⚠️ ${DRIFT_WORDS}`;

@@ -15,6 +15,7 @@ import {
   DRIFT_WORDS,
   diffHunks,
   driftSentence,
+  headSymbol,
   modifiedText,
   objectLabel,
   type People,
@@ -75,10 +76,10 @@ export function renderText(plan: Plan, options: TextOptions): string {
 }
 
 function objectBlock(group: ObjectGroup, plan: Plan, paint: Paint, vocab: Vocabulary): string[] {
-  const kinds = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
   const first = group.actions[0];
-  const symbol = kinds.size === 1 && first ? actionSymbol(first, vocab) : "~";
-  const style = kinds.size === 1 && first ? actionStyle(first, vocab) : "yellow";
+  const symbol = headSymbol(group.actions, vocab);
+  const alike = new Set(group.actions.map((a) => actionSymbol(a, vocab))).size === 1;
+  const style = alike && first ? actionStyle(first, vocab) : "yellow";
   const drifted = group.actions.find((a) => a.drift === true);
   const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object, vocab)))}`;
   const drift = drifted === undefined ? "" : ` ${paint("yellow", `· ${DRIFT_WORDS}`)}`;
