@@ -354,6 +354,35 @@ describe("a flag declared without filters", () => {
   });
 });
 
+describe("a flag is named by its key in every message", () => {
+  it("validate's schema errors, plan's errors and lines, apply's results and a prune: the key, never its name", async () => {
+    flagsFile("  - key: named-flag\n    name: A flag with a description\n    active: sometimes\n");
+    const validate = await h.cli(["validate", "p"]);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout + validate.stderr).toContain('feature flag "named-flag"');
+    expect(validate.stdout + validate.stderr).not.toContain("A flag with a description");
+
+    flagsFile(
+      "  - key: named-flag\n    name: A flag with a description\n    filters:\n      groups:\n        - properties: [{type: flag, key: no-such-flag, operator: flag_evaluates_to, value: true}]\n",
+    );
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('feature flag "named-flag"');
+    expect(plan.stderr).not.toContain("A flag with a description");
+
+    flagsFile(
+      "  - key: named-flag\n    name: A flag with a description\n    filters: {groups: [{rollout_percentage: 5}]}\n",
+    );
+    const apply = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout).toMatch(/✓ \+ create · feature flag "named-flag" \(id \d+\) in project 12345/);
+    flagsFile("");
+    const prune = await h.cli(["plan", "--prune", "--force", "p"]);
+    expect(prune.stdout).toContain('- feature flag "named-flag"');
+    expect(prune.stdout + prune.stderr).not.toContain("A flag with a description");
+  });
+});
+
 describe("flag dependencies by key", () => {
   it("one file, two projects: each dependent names its own project's id; the dependency is created first", async () => {
     const body = `  - key: search-v2
