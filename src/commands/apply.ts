@@ -64,7 +64,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   const saved =
     flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan), KINDS) : undefined;
   // A saved plan is planned again from the files it was made from, which must not have changed.
-  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
+  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
   const choice = saved ? {} : await chooseBase(flags, desired, io, "apply");
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();

@@ -10,7 +10,7 @@ import { KINDS } from "../kinds/index.js";
 import { colorEnabled, type PlanFormat, planAnnotations, renderPlan, vocabulary } from "../render/index.js";
 import { scrubValue } from "../scrub.js";
 import { VERSION } from "../version.js";
-import { readConfig } from "./config.js";
+import { planSecretsNote, readConfig } from "./config.js";
 import { withConnection } from "./connect.js";
 import { appendStepSummary, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
 import { failIfUnsafe, savedOptions } from "./reconcile.js";
@@ -24,7 +24,7 @@ export interface PlanFlags extends ScopeFlags {
 }
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
-  const desired = await readConfig(flags.args, flags, io, "plan", "plan");
+  const desired = await readConfig(flags.args, flags, io, "plan");
   const choice = await chooseBase(flags, desired, io, "plan");
   const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");
@@ -32,6 +32,7 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
     return { made: { ...made, plan: await reviewPlan(made, flags, choice.commit, out) }, host };
   });
   const { plan } = made;
+  planSecretsNote(desired, plan, flags, io);
   warnIfPartial(plan, io.stderr);
   // Renderers escape and cut what they show: they get it scrubbed (scrub.ts), and so does the saved plan.
   const shown = scrubValue(io, plan);
