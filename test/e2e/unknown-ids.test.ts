@@ -1,4 +1,7 @@
 /**
+ * Ids the project or the key do not have (issue 30). A `project:` the key cannot reach is an error at
+ * that line, with what to check.
+ *
  * A dashboard pinned by an `id:` the project does not have (issue 30): the service answers 404 alike
  * for a soft-deleted dashboard and for one that never existed, so plan cannot tell and plans a restore
  * whose line says so; the restore that fails because the id is unknown is one outcome naming the pin,
@@ -37,5 +40,24 @@ describe("an id pin the project does not have", () => {
     // The other work went on.
     expect(apply.stdout).toMatch(/✓ \+ create · dashboard "Fresh board" \(id \d+\) in project 12345/);
     expect(apply.stdout).toContain("Apply failed: 1 succeeded, 1 failed, 1 skipped.");
+  });
+});
+
+describe("a project: the key cannot reach", () => {
+  it("is an error at that line naming what to check, for a project that does not exist or one the key is limited away from", async () => {
+    h.write("p/d.yaml", "# Growth dashboards.\nproject: 99999\ndashboards:\n  - name: Weekly KPIs\n");
+    const missing = await h.cli(["plan", "p"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(
+      /^p\/d\.yaml:2:10: error: project 99999 cannot be reached with this key \(.*Project not found\.\): check the id, that the key's user is a member of the project, and that the key is not limited to other projects \(posthog-gitops whoami shows which it may reach\)\n$/m,
+    );
+    const key = "phx_limited_to_staging_0123456789";
+    await h.reseed((s) => s.api_keys.push({ key, user: 1, scopes: ["*"], scoped_teams: [12346] }));
+    h.write("p/d.yaml", "project: 12345\ndashboards:\n  - name: Weekly KPIs\n");
+    const limited = await h.cli(["plan", "p"], { POSTHOG_API_KEY: key });
+    expect(limited.code).toBe(1);
+    expect(limited.stderr).toMatch(
+      /^p\/d\.yaml:1:10: error: project 12345 cannot be reached with this key \(.*\): check the id/m,
+    );
   });
 });
