@@ -139,7 +139,7 @@ describe("the action against the emulator", () => {
     writeFileSync(file, edited);
     const merged = await run({ command: "apply", base: "HEAD", "changed-only": "true" }, repo.dir);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(merged.markdown).toContain("Change-scoped plan: 1 of");
+    expect(merged.markdown).toContain("This plan covers only the change since `HEAD`: 1 of");
     expect(JSON.parse(merged.planJson).plan.scope).toMatchObject({
       read: "changes",
       base: "HEAD",
