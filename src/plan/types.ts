@@ -87,8 +87,9 @@ export interface Action {
    */
   drift?: true;
   /**
-   * When the service says when (and by whom) the live object was last modified: on drifted actions only.
-   * `by` is a user UUID, named in `Plan.people`.
+   * When the service says when (and by whom) the live object was last modified: on the actions of every
+   * live object a plan made by the CLI changes (dashboards' answers carry none). `by` is a user UUID,
+   * named in `Plan.people`.
    */
   modified?: { at?: string; by?: string };
 }

@@ -55,6 +55,11 @@ export function objectSection(group: ObjectGroup, ctx: SectionContext): string {
   const summary = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project}: ${[...new Set(words)].join(", ")}${drift}`;
   const parts = [`<details><summary>${summary}</summary>`, "", `In ${where(group.object)}.`];
   if (drifted !== undefined) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
+  else {
+    const modified = group.actions.find((a) => a.modified !== undefined);
+    const text = modified === undefined ? "" : modifiedText(modified, ctx.plan);
+    if (text !== "") parts.push("", `${escapeInline(text.charAt(0).toUpperCase() + text.slice(1))}.`);
+  }
   const valueWord = valueWords(vocab, group.object.kind);
   for (const action of group.actions)
     parts.push("", ...actionBody(action, ctx.plan.people, valueWord, vocab));

@@ -84,7 +84,8 @@ function objectBlock(group: ObjectGroup, plan: Plan, paint: Paint, vocab: Vocabu
   const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object, vocab)))}`;
   const drift = drifted === undefined ? "" : ` ${paint("yellow", `· ${DRIFT_WORDS}`)}`;
   const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group.object.source))}`)}${drift}`];
-  const modified = drifted === undefined ? "" : modifiedText(drifted, plan);
+  const modifiedBy = drifted ?? group.actions.find((a) => a.modified !== undefined);
+  const modified = modifiedBy === undefined ? "" : modifiedText(modifiedBy, plan);
   if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
   const words = valueWords(vocab, group.object.kind);
   for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words, paint, vocab));

@@ -320,7 +320,7 @@ describe("apply --base REF --changed-only, feature flags", () => {
     expect((await flag(idOf(420))).filters.groups[0].rollout_percentage).toBe(65);
   });
 
-  it("a saved change-scoped plan whose flag changed since is refused, naming it", async () => {
+  it("a saved change-scoped plan whose flag changed since is refused, naming it and who changed it", async () => {
     await setUp();
     h.write("posthog/flags.yaml", flagsYaml({ 420: widen(65) }));
     expect(
@@ -331,8 +331,11 @@ describe("apply --base REF --changed-only, feature flags", () => {
     await h.clearRequests();
     const applied = await cli(["apply", "--auto-approve", "--plan", "saved.json"]);
     expect(applied.code).toBe(1);
-    expect(applied.stderr).toContain(
-      `the live state changed since the plan was made: feature flag "${key(420)}" (project 12345); nothing was applied`,
+    // Who changed it (the flag's last_modified_by) and when: the reviewer's next question.
+    expect(applied.stderr).toMatch(
+      new RegExp(
+        `the live state changed since the plan was made: feature flag "${key(420)}" \\(project 12345, changed by Bob <bob@example\\.com> at 20\\d\\d-[\\d-]+T[\\d:.]+Z\\); nothing was applied`,
+      ),
     );
     expect((await h.requests()).filter((r) => api(r) && r.method !== "GET")).toEqual([]);
     expect((await flag(idOf(420))).filters.groups[0].rollout_percentage).toBe(20);
