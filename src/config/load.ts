@@ -168,7 +168,10 @@ export async function loadConfig(
     desired.files.push(file.path);
     if (data.project !== undefined && !broken.has("project")) {
       const at = file.position(file.place("/project")?.value ?? 0);
-      (desired.projectAt ??= []).push({ file: file.path, line: at.line, column: at.column });
+      desired.projectAt = [
+        ...(desired.projectAt ?? []),
+        { file: file.path, line: at.line, column: at.column },
+      ];
     }
     const ignoreBroken = [...broken].some((p) => p.startsWith("ignore"));
     const variables = broken.has("variables") ? new Set<string>() : fileVariables(data, file, diags);

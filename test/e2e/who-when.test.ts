@@ -51,6 +51,8 @@ describe("who and when", () => {
     expect(flag.modified.by).toMatch(/^[0-9a-f-]{36}$/);
     expect(json.people[flag.modified.by]).toMatchObject({ email: "bob@example.com" });
     const markdown = (await h.cli(["plan", "p", "--format", "markdown"])).stdout;
-    expect(markdown).toMatch(/Last modified 20\d\d-[^ ]+Z \([^)]+\) by Bob &lt;bob@&#8203;example\.com&gt;\./);
+    expect(markdown).toMatch(
+      /Last modified 20\d\d-[^ ]+Z \([^)]+\) by Bob &lt;bob@&#8203;example\.com&gt;\./,
+    );
   });
 });
