@@ -24,6 +24,7 @@ export {
   type ParsedWindow,
 } from "./backfill-window.js";
 export { liveExport, organizationExports, projectExports } from "./exports.js";
+export { type Overlap, recentOverlaps } from "./overlaps.js";
 export { allRunsWindow, getRun, LOG_PAGE, type LogFilters, type LogRead, readLogs } from "./run-lookup.js";
 export { exportRef, failedRunsToRetry, type RetryTargets, runItem, statusRows } from "./runs.js";
 export { OPERATION_SCOPES } from "./scopes.js";
