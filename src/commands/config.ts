@@ -36,6 +36,7 @@ export async function loadFiles(
   flags: ConnectionFlags,
   io: Io,
   mode: LoadMode,
+  only?: readonly string[],
 ): Promise<LoadResult> {
   const choice = projectChoice(flags, io);
   const result = await loadConfig(paths, {
@@ -43,6 +44,7 @@ export async function loadFiles(
     cwd: io.cwd,
     kinds: KINDS,
     mode,
+    ...(only !== undefined ? { only } : {}),
     ...(choice.project !== undefined ? { defaultProject: choice.project } : {}),
     ...(choice.from !== undefined ? { defaultProjectFrom: choice.from } : {}),
   });
@@ -78,8 +80,9 @@ export async function readConfig(
   flags: ConnectionFlags,
   io: Io,
   mode: LoadMode,
+  only?: readonly string[],
 ): Promise<LoadResult> {
-  const result = await loadFiles(paths, flags, io, mode);
+  const result = await loadFiles(paths, flags, io, mode, only);
   const shown = shownDiagnostics(result);
   for (const d of shown) io.stderr.write(`${formatDiagnostic(d)}\n`);
   if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(shown, workspacePath(io)));
@@ -113,22 +116,25 @@ export function planSecretsNote(result: LoadResult, plan: Plan, flags: Connectio
 
 /**
  * For the operations commands: the files of `--config PATH`, else of `posthog/` when that folder
- * exists, else none (they then work from the live list and --project alone).
+ * exists, else none (they then work from the live list and --project alone). Only the lists of the
+ * kinds in `only` are read (default none: the files' projects alone), so a problem in another kind's
+ * declarations never stops them.
  */
 export async function readOptionalConfig(
   configPath: string | undefined,
   flags: ConnectionFlags,
   io: Io,
+  only: readonly string[] = [],
 ): Promise<LoadResult | undefined> {
   if (configPath === undefined && !existsSync(resolve(io.cwd, "posthog"))) return undefined;
-  return readConfig([configPath ?? "posthog"], flags, io, "plan");
+  return readConfig([configPath ?? "posthog"], flags, io, "plan", only);
 }
 
 /**
  * The one project an operations command works on, with the precedence of every command: the files in
  * `posthog/` (or --config) read like plan reads them (a file's `project:` governs it; an explicit
  * --project that disagrees is an error), and they must name one project; without files, --project,
- * else POSTHOG_PROJECT_ID.
+ * else POSTHOG_PROJECT_ID. Only the files' projects are read, none of their declarations.
  */
 export async function configuredProject(
   configPath: string | undefined,

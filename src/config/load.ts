@@ -37,6 +37,12 @@ export interface LoadOptions {
   /** Where `defaultProject` came from, e.g. `--project`; set only for an explicit command-line choice. */
   defaultProjectFrom?: string;
   mode: LoadMode;
+  /**
+   * Kind names whose lists are read (absent: every kind's). The other kinds' lists are left out of
+   * each file before anything checks it, so a command that needs one kind (the operations commands:
+   * batch exports) is never stopped by a problem in another's declarations.
+   */
+  only?: readonly string[];
 }
 
 /** Files given as text instead of paths (the library's `loadConfig({ files })`). */
@@ -90,6 +96,7 @@ export async function loadConfig(
       kinds.map((k) => k.key),
     );
     if (file === undefined) continue;
+    if (options.only !== undefined) file.data = onlyKinds(file.data, kinds, options.only);
     const errors = validateSchema(kinds, file.data);
     reportSchemaErrors(file, errors, diags, kinds);
     const data = file.data as FileInput;
@@ -212,6 +219,21 @@ function ownerName(name: unknown): string {
  * The environment variables a file's non-secret strings may read. A listed name that may never be
  * used there (POSTHOG_*, credential-looking names) is an error at its entry (SPEC §8), and is left out.
  */
+/** The file's data without the lists of kinds not in `only` (their `ignore:` globs go with them). */
+function onlyKinds(data: unknown, kinds: readonly ConfigKind[], only: readonly string[]): unknown {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return data;
+  const kept: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  const dropped = kinds.filter((k) => !only.includes(k.name)).map((k) => k.key);
+  for (const key of dropped) delete kept[key];
+  const ignore = kept.ignore;
+  if (ignore !== null && typeof ignore === "object" && !Array.isArray(ignore)) {
+    const globs = { ...(ignore as Record<string, unknown>) };
+    for (const key of dropped) delete globs[key];
+    kept.ignore = globs;
+  }
+  return kept;
+}
+
 function fileVariables(data: FileInput, file: ParsedFile, diags: Diagnostics): Set<string> {
   const names = new Set<string>();
   (data.variables ?? []).forEach((name, i) => {

@@ -13,7 +13,8 @@ import { BATCH_EXPORT } from "../name.js";
 
 export { RUN_STATUSES, type RunStatus } from "../../../posthog.js";
 export type { BatchExport } from "../answers.js";
-export { EXPORT_WORDS } from "../name.js";
+/** The kind's name, for the commands that read its declarations alone. */
+export { BATCH_EXPORT as BATCH_EXPORT_KIND, EXPORT_WORDS } from "../name.js";
 export type { BatchExportRun, LogLevel } from "./answers.js";
 
 export { backfillCommand, checkRunsHint, gapBackfillCommand, quoteArg } from "./backfill-command.js";
