@@ -20486,6 +20486,7 @@ async function loadConfig(input, options) {
       kinds.map((k) => k.key)
     );
     if (file === void 0) continue;
+    if (options.only !== void 0) file.data = onlyKinds(file.data, kinds, options.only);
     const errors = validateSchema(kinds, file.data);
     reportSchemaErrors(file, errors, diags, kinds);
     const data = file.data;
@@ -20547,7 +20548,10 @@ async function loadConfig(input, options) {
     desired.files.push(file.path);
     if (data.project !== void 0 && !broken.has("project")) {
       const at = file.position(file.place("/project")?.value ?? 0);
-      (desired.projectAt ??= []).push({ file: file.path, line: at.line, column: at.column });
+      desired.projectAt = [
+        ...desired.projectAt ?? [],
+        { file: file.path, line: at.line, column: at.column }
+      ];
     }
     const ignoreBroken = [...broken].some((p) => p.startsWith("ignore"));
     const variables = broken.has("variables") ? /* @__PURE__ */ new Set() : fileVariables(data, file, diags);
@@ -20577,6 +20581,19 @@ async function loadConfig(input, options) {
 function ownerName(name) {
   const text2 = typeof name === "string" ? name : JSON.stringify(name) ?? String(name);
   return excerpt(text2, 60);
+}
+function onlyKinds(data, kinds, only) {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return data;
+  const kept = { ...data };
+  const dropped = kinds.filter((k) => !only.includes(k.name)).map((k) => k.key);
+  for (const key2 of dropped) delete kept[key2];
+  const ignore = kept.ignore;
+  if (ignore !== null && typeof ignore === "object" && !Array.isArray(ignore)) {
+    const globs = { ...ignore };
+    for (const key2 of dropped) delete globs[key2];
+    kept.ignore = globs;
+  }
+  return kept;
 }
 function fileVariables(data, file, diags) {
   const names = /* @__PURE__ */ new Set();
@@ -21133,7 +21150,10 @@ function objectLabel(ref, vocab) {
   const id = ref.id === void 0 ? "" : ` (id ${ref.id})`;
   return `${vocab.words(ref.kind).one} ${visible(JSON.stringify(ref.name))}${id}`;
 }
-var DRIFT_WORDS, noWords;
+function undeclaredHeading(n) {
+  return `${n} live ${n === 1 ? "object" : "objects"} no file declares (created in PostHog?)`;
+}
+var DRIFT_WORDS, noWords, UNDECLARED_ADVICE;
 var init_labels = __esm({
   "src/render/labels.ts"() {
     "use strict";
@@ -21144,6 +21164,7 @@ var init_labels = __esm({
     init_time2();
     DRIFT_WORDS = "changed outside posthog-gitops";
     noWords = () => void 0;
+    UNDECLARED_ADVICE = "declare them (posthog-gitops pull writes their YAML), list them under ignore:, or delete them with apply --prune";
   }
 });
 
@@ -23718,6 +23739,8 @@ function buildPlan(kinds, desired, live, options) {
     summary: summarise(actions)
   };
   if (options.targets !== void 0 && options.targets.length > 0) plan.targets = [...options.targets];
+  if (options.undeclared && !options.prune && options.scope === void 0)
+    plan.undeclared = sink.undeclared ?? [];
   return { plan, errors: sink.errors };
 }
 function planProject(kinds, project3, live, options, sink) {
@@ -23765,6 +23788,10 @@ function planProject(kinds, project3, live, options, sink) {
     }
     if (options.prune && scope === void 0 && project3.manages.includes(kind2.name)) {
       planPrune(kind2, project3.ignore[kind2.name] ?? [], ctx, matching.claimed);
+    } else if (options.undeclared && scope === void 0 && project3.manages.includes(kind2.name)) {
+      const probe = newSink();
+      planPrune(kind2, project3.ignore[kind2.name] ?? [], { ...ctx, sink: probe }, matching.claimed);
+      sink.undeclared = [...sink.undeclared ?? [], ...probe.actions.map((a) => a.object)];
     }
   }
 }
@@ -57760,6 +57787,11 @@ function objectSection(group2, ctx) {
   const summary4 = `<code>${symbol}</code> ${objectName(group2.object, vocab)}${project3}: ${[...new Set(words2)].join(", ")}${drift}`;
   const parts = [`<details><summary>${summary4}</summary>`, "", `In ${where(group2.object)}.`];
   if (drifted !== void 0) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
+  else {
+    const modified = group2.actions.find((a) => a.modified !== void 0);
+    const text2 = modified === void 0 ? "" : modifiedText(modified, ctx.plan);
+    if (text2 !== "") parts.push("", `${escapeInline(text2.charAt(0).toUpperCase() + text2.slice(1))}.`);
+  }
   const valueWord = valueWords(vocab, group2.object.kind);
   for (const action of group2.actions)
     parts.push("", ...actionBody(action, ctx.plan.people, valueWord, vocab));
@@ -57850,7 +57882,8 @@ function scopeSentences(plan, vocab, words2) {
     `This plan covers only the change since ${base}: ${scope.planned} of ${count(scope.declarations, "declaration")}, those it adds, modifies or deletes, were read and planned.`,
     `The other ${count(others, "declaration")} ${plural(others, "was", "were")} not read, so edits made to ${plural(others, "it", "them")} in PostHog (drift) do not show here; a full plan, such as the nightly drift workflow's, shows them.`
   ];
-  if (scope.reason !== void 0) lines.push(`It also read more than the change: ${words2.text(scope.reason)}.`);
+  if (scope.reason !== void 0)
+    lines.push(`It also read more than the change: ${words2.text(scope.reason)}.`);
   const removed = scope.removed ?? [];
   if (removed.length > 0) {
     const named = removed.slice(0, REMOVED_SHOWN).map((r) => {
@@ -57895,9 +57928,11 @@ function renderMarkdown(plan, options) {
     kind: vocab.words(g.object.kind)
   }));
   const notes = plan.notes.map((n) => ({ text: noteLine(n, vocab), kind: NOTE_WORDS }));
-  const lists = (shownDestructive, shownDrift2) => [destructiveBlock(destructive, shownDestructive, ctx), driftBlock(plan, drifted, shownDrift2, ctx)].filter(
-    (b) => b !== ""
-  );
+  const lists = (shownDestructive, shownDrift2) => [
+    destructiveBlock(destructive, shownDestructive, ctx),
+    driftBlock(plan, drifted, shownDrift2, ctx),
+    undeclaredBlock(plan, ctx)
+  ].filter((b) => b !== "");
   const whole = assemble(head, lists(destructive.length, drifted.length), sections, notes, "");
   if (whole.length <= maxLength) return whole;
   const reserve = cutNote([...sections, ...notes], sections.length + notes.length, hint2).length + 64;
@@ -58014,6 +58049,20 @@ function driftBlock(plan, drifted, shown3, ctx) {
   if (shown3 < drifted.length) lines.push(`> - …and ${drifted.length - shown3} more, listed in the full plan.`);
   return lines.join("\n");
 }
+function undeclaredBlock(plan, ctx) {
+  const undeclared = plan.undeclared ?? [];
+  if (undeclared.length === 0) return "";
+  const lines = [
+    "> [!NOTE]",
+    `> **${undeclaredHeading(undeclared.length)}**: ${escapeInline(UNDECLARED_ADVICE)}.`,
+    ">",
+    ...undeclared.slice(0, UNDECLARED_SHOWN).map((ref) => `> - ${objectName(ref, ctx.vocab)} in project ${ref.project}`)
+  ];
+  if (undeclared.length > UNDECLARED_SHOWN) {
+    lines.push(`> - …and ${undeclared.length - UNDECLARED_SHOWN} more, listed in the full plan.`);
+  }
+  return lines.join("\n");
+}
 function cutNote(all, total, hint2) {
   if (all.length === 0) return "";
   const byKind = /* @__PURE__ */ new Map();
@@ -58030,7 +58079,7 @@ function cutNote(all, total, hint2) {
 function capitalise2(text2) {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
-var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING;
+var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING, UNDECLARED_SHOWN;
 var init_markdown = __esm({
   "src/render/markdown.ts"() {
     "use strict";
@@ -58045,6 +58094,7 @@ var init_markdown = __esm({
     NOTE_WORDS = { one: "note", many: "notes" };
     CHANGES_HEADING = "#### Changes\n\n";
     NOTES_HEADING = "#### Notes\n\n";
+    UNDECLARED_SHOWN = 50;
   }
 });
 
@@ -58065,8 +58115,11 @@ function renderText(plan, options) {
   const lead = scope.length === 0 ? "" : `${scope.map((line) => paint("cyan", line)).join("\n")}
 
 `;
-  if (plan.actions.length === 0 && plan.notes.length === 0) return `${lead}${NO_CHANGES}
+  const undeclared = plan.undeclared ?? [];
+  if (plan.actions.length === 0 && plan.notes.length === 0 && undeclared.length === 0) {
+    return `${lead}${NO_CHANGES}
 `;
+  }
   const out = [];
   for (const project3 of projectGroups(plan, vocab)) {
     for (const kind2 of project3.kinds) {
@@ -58083,6 +58136,12 @@ function renderText(plan, options) {
     }
     out.push("");
   }
+  if (undeclared.length > 0) {
+    out.push(paint("bold", `${undeclaredHeading(undeclared.length)}:`));
+    for (const ref of undeclared)
+      out.push(`  ${paint("yellow", "?")} ${objectLabel(ref, vocab)} in project ${ref.project}`);
+    out.push(`  ${UNDECLARED_ADVICE}.`, "");
+  }
   if (plan.actions.some((a) => a.drift === true)) out.push(paint("yellow", visible(driftSentence(plan))));
   out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions, vocab)));
   return `${lead}${out.join("\n")}
@@ -58097,7 +58156,8 @@ function objectBlock(group2, plan, paint, vocab) {
   const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group2.object, vocab)))}`;
   const drift = drifted === void 0 ? "" : ` ${paint("yellow", `· ${DRIFT_WORDS}`)}`;
   const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group2.object.source))}`)}${drift}`];
-  const modified = drifted === void 0 ? "" : modifiedText(drifted, plan);
+  const modifiedBy = drifted ?? group2.actions.find((a) => a.modified !== void 0);
+  const modified = modifiedBy === void 0 ? "" : modifiedText(modifiedBy, plan);
   if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
   const words2 = valueWords(vocab, group2.object.kind);
   for (const action of group2.actions) lines.push(...actionBlock(action, plan.people, words2, paint, vocab));
@@ -58242,13 +58302,14 @@ var init_project = __esm({
 // src/commands/config.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { resolve as resolve5 } from "node:path";
-async function loadFiles(paths, flags, io, mode) {
+async function loadFiles(paths, flags, io, mode, only) {
   const choice2 = projectChoice(flags, io);
   const result = await loadConfig(paths, {
     env: io.env,
     cwd: io.cwd,
     kinds: KINDS,
     mode,
+    ...only !== void 0 ? { only } : {},
     ...choice2.project !== void 0 ? { defaultProject: choice2.project } : {},
     ...choice2.from !== void 0 ? { defaultProjectFrom: choice2.from } : {}
   });
@@ -58270,8 +58331,8 @@ function hideSecrets(result, scrubber) {
 function shownDiagnostics(result) {
   return result.diagnostics.filter((d) => d !== result.secretsNote);
 }
-async function readConfig(paths, flags, io, mode) {
-  const result = await loadFiles(paths, flags, io, mode);
+async function readConfig(paths, flags, io, mode, only) {
+  const result = await loadFiles(paths, flags, io, mode, only);
   const shown3 = shownDiagnostics(result);
   for (const d of shown3) io.stderr.write(`${formatDiagnostic(d)}
 `);
@@ -58297,9 +58358,9 @@ function planSecretsNote(result, plan, flags, io) {
 `);
   if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations([note], workspacePath(io)));
 }
-async function readOptionalConfig(configPath, flags, io) {
+async function readOptionalConfig(configPath, flags, io, only = []) {
   if (configPath === void 0 && !existsSync2(resolve5(io.cwd, "posthog"))) return void 0;
-  return readConfig([configPath ?? "posthog"], flags, io, "plan");
+  return readConfig([configPath ?? "posthog"], flags, io, "plan", only);
 }
 async function configuredProject(configPath, flags, io) {
   const loaded = await readOptionalConfig(configPath, flags, io);
@@ -68344,6 +68405,40 @@ var require_dist2 = __commonJS({
   }
 });
 
+// src/plan/modified.ts
+function lastModified(action, live) {
+  const id = action.object.id;
+  if (id === void 0) return void 0;
+  const project3 = live.find((p) => p.project === action.object.project);
+  const object = project3?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
+  if (object === void 0) return void 0;
+  const at = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
+    (v) => typeof v === "string" && !Number.isNaN(Date.parse(v))
+  );
+  const byRecord = object.last_modified_by;
+  const by = typeof byRecord === "object" && byRecord !== null && typeof byRecord.uuid === "string" ? byRecord.uuid.toLowerCase() : void 0;
+  if (at === void 0 && by === void 0) return void 0;
+  return { ...at !== void 0 ? { at } : {}, ...by !== void 0 ? { by } : {} };
+}
+function modifiedWords(action, live) {
+  const id = action.object.id;
+  if (id === void 0) return void 0;
+  const project3 = live.find((p) => p.project === action.object.project);
+  const object = project3?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
+  const record = object?.last_modified_by;
+  const email = typeof record?.email === "string" && record.email !== "" ? record.email : void 0;
+  const name = [record?.first_name, record?.last_name].filter((p) => typeof p === "string" && p !== "").join(" ");
+  const who = email === void 0 ? void 0 : name === "" ? email : `${name} <${email}>`;
+  const at = lastModified(action, live)?.at;
+  if (who === void 0 && at === void 0) return void 0;
+  return [who === void 0 ? "" : `by ${who}`, at === void 0 ? "" : `at ${at}`].filter(Boolean).join(" ");
+}
+var init_modified = __esm({
+  "src/plan/modified.ts"() {
+    "use strict";
+  }
+});
+
 // src/plan/verbs.ts
 function planVerbs(kinds) {
   const byName = /* @__PURE__ */ new Map();
@@ -68425,6 +68520,11 @@ function planSchema(kinds) {
         },
         minItems: 1,
         description: "Set when --target narrowed the plan: it is partial, and shows only these objects."
+      },
+      undeclared: {
+        type: "array",
+        items: { $ref: "#/$defs/object" },
+        description: "Set when the plan was asked for with --undeclared: the live objects of the kinds the files list that no file declares (those --prune would delete). Read-only: no action is planned for them."
       },
       base: {
         type: "string",
@@ -68945,9 +69045,13 @@ function staleObjects(kinds, plan, live) {
   }
   return stale;
 }
-function staleError(kinds, stale) {
+function staleError(kinds, stale, live = []) {
   const word = (o) => kinds.find((k) => k.name === o.kind)?.words.one ?? o.kind;
-  const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project})`).join(", ");
+  const changed = (o) => {
+    const words2 = modifiedWords({ object: o }, live);
+    return words2 === void 0 ? "" : `, changed ${words2}`;
+  };
+  const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project}${changed(o)})`).join(", ");
   return new UserError(
     `the live state changed since the plan was made: ${names}; nothing was applied. Make a new plan.`,
     "plan_refused"
@@ -68987,6 +69091,7 @@ var init_saved_plan = __esm({
     init_errors();
     init_files();
     init_plan();
+    init_modified();
     init_schema5();
     init_types();
     init_values();
@@ -69967,6 +70072,7 @@ function buildOptions(flags, io) {
     rotateSecrets: flags.rotateSecrets === true,
     now: nowDate(io.clock)
   };
+  if (flags.undeclared === true) options.undeclared = true;
   if (flags.target && flags.target.length > 0) options.targets = flags.target;
   return options;
 }
@@ -70403,20 +70509,6 @@ async function undeclaredAtBase(action, kindKey2, files) {
   }
   return true;
 }
-function lastModified(action, live) {
-  const id = action.object.id;
-  if (id === void 0) return void 0;
-  const project3 = live.find((p) => p.project === action.object.project);
-  const object = project3?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
-  if (object === void 0) return void 0;
-  const at = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
-    (v) => typeof v === "string" && !Number.isNaN(Date.parse(v))
-  );
-  const byRecord = object.last_modified_by;
-  const by = typeof byRecord === "object" && byRecord !== null && typeof byRecord.uuid === "string" ? byRecord.uuid.toLowerCase() : void 0;
-  if (at === void 0 && by === void 0) return void 0;
-  return { ...at !== void 0 ? { at } : {}, ...by !== void 0 ? { by } : {} };
-}
 var FileCache;
 var init_drift = __esm({
   "src/drift/index.ts"() {
@@ -70425,6 +70517,7 @@ var init_drift = __esm({
     init_diagnostics();
     init_parse();
     init_errors();
+    init_modified();
     init_values();
     init_tree();
     init_git();
@@ -70475,7 +70568,11 @@ var init_drift = __esm({
 
 // src/commands/review.ts
 async function reviewPlan(made, flags, commit, io) {
-  let plan = await withPeople(made.plan, made.live, made.members, KINDS);
+  const actions = made.plan.actions.map((action) => {
+    const modified = action.object.id === void 0 ? void 0 : lastModified(action, made.live);
+    return modified === void 0 ? action : { ...action, modified };
+  });
+  let plan = await withPeople({ ...made.plan, actions }, made.live, made.members, KINDS);
   if (flags.base !== void 0 && commit !== void 0) {
     plan = await labelDrift(plan, {
       kinds: KINDS,
@@ -70502,6 +70599,7 @@ var init_review = __esm({
     "use strict";
     init_drift();
     init_kinds3();
+    init_modified();
     init_people();
   }
 });
@@ -70830,7 +70928,8 @@ async function run4(flags, io) {
 `
     );
   }
-  return flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0;
+  const undeclared = plan.undeclared?.length ?? 0;
+  return flags.detailedExitcode && plan.actions.length + undeclared > 0 ? 2 : 0;
 }
 var init_plan6 = __esm({
   "src/commands/plan.ts"() {
@@ -71332,7 +71431,7 @@ ${end.line}
     });
     const live = await refetchLiveState(KINDS, session.client, saved2.reads);
     const stale = staleObjects(KINDS, saved2.plan, live);
-    if (stale.length > 0) throw staleError(KINDS, stale);
+    if (stale.length > 0) throw staleError(KINDS, stale, live);
     const options = { ...saved2.options, now: new Date(Date.parse(saved2.plan.created_at)) };
     const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
     failOnErrors(derived.errors, session.io);
@@ -72635,6 +72734,49 @@ var init_service7 = __esm({
   }
 });
 
+// src/kinds/batch-export/operations/overlaps.ts
+async function recentOverlaps(client, project3, exportId, window, now) {
+  const since = now.getTime() - DAY_MS;
+  const from = Date.parse(window.start_at);
+  const to = Date.parse(window.end_at);
+  const recent = async (pages) => {
+    const out = [];
+    for await (const item of pages) {
+      if (Date.parse(item.created_at) < since) break;
+      out.push(item);
+    }
+    return out;
+  };
+  const [runs, backfills] = await Promise.all([
+    recent(runsApi(client).list(project3, exportId, {}, MAX_READ)),
+    recent(backfillsApi(client).list(project3, exportId, {}, MAX_READ))
+  ]);
+  return [
+    ...runs.filter((r) => overlapping(r.data_interval_start, r.data_interval_end, from, to)).map(
+      (r) => ({
+        kind: r.backfill === null ? "run" : "retry",
+        id: r.id,
+        status: r.status,
+        start: r.data_interval_start,
+        end: r.data_interval_end
+      })
+    ),
+    ...backfills.filter((b) => overlapping(b.start_at, b.end_at, from, to)).map(
+      (b) => ({ kind: "backfill", id: b.id, status: b.status, start: b.start_at, end: b.end_at })
+    )
+  ];
+}
+var DAY_MS, MAX_READ, overlapping;
+var init_overlaps = __esm({
+  "src/kinds/batch-export/operations/overlaps.ts"() {
+    "use strict";
+    init_service7();
+    DAY_MS = 864e5;
+    MAX_READ = 1e3;
+    overlapping = (start2, end, from, to) => (start2 === null || Date.parse(start2) < to) && (end === null || Date.parse(end) > from);
+  }
+});
+
 // src/kinds/batch-export/operations/run-lookup.ts
 function allRunsWindow(b) {
   const created = Date.parse(b.created_at ?? "");
@@ -72891,6 +73033,7 @@ var init_operations = __esm({
     init_backfill_command();
     init_backfill_window();
     init_exports();
+    init_overlaps();
     init_run_lookup();
     init_runs2();
     init_scopes6();
@@ -72955,7 +73098,7 @@ async function select(ctx, options) {
   return { exports, missing: [], organization: null, projects: [project3] };
 }
 async function fromFiles(ctx, options, paths) {
-  const loaded = await readConfig(paths, options, ctx.io, "plan");
+  const loaded = await readConfig(paths, options, ctx.io, "plan", [BATCH_EXPORT]);
   const exports = [];
   const missing = [];
   const projects2 = [];
@@ -73070,7 +73213,7 @@ var init_options = __esm({
 // src/commands/resolve-export.ts
 async function resolveExport(ctx, flags, name, configPath) {
   if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
-  const loaded = await readOptionalConfig(configPath, flags, ctx.io);
+  const loaded = await readOptionalConfig(configPath, flags, ctx.io, [BATCH_EXPORT]);
   const projects2 = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
   const matches4 = (loaded?.projects ?? []).flatMap(
     (p) => declaredExports(p).filter((d) => d.name === name).map((object) => ({ project: p.project, object }))
@@ -73246,6 +73389,7 @@ var init_retry = __esm({
 // src/commands/backfill.ts
 var backfill_exports = {};
 __export(backfill_exports, {
+  overlapWarning: () => overlapWarning,
   run: () => run10
 });
 async function run10(options, io) {
@@ -73255,6 +73399,9 @@ async function run10(options, io) {
   return withService(options, io, async (ctx) => {
     const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const body = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
+    const overlaps4 = await recentOverlaps(ctx.client, project3, b.id, body, now);
+    if (overlaps4.length > 0) ctx.io.stderr.write(`${overlapWarning(overlaps4)}
+`);
     const { backfill_id } = await backfillsApi(ctx.client).start(project3, b.id, body).catch((error2) => {
       if (error2 instanceof UnknownOutcomeError)
         throw new UserError(`${error2.message}; ${checkRunsHint(b.name)}`);
@@ -73275,6 +73422,14 @@ async function run10(options, io) {
     return 0;
   });
 }
+function overlapWarning(overlaps4) {
+  const when = (o) => `${o.start === null ? "…" : isoTime(o.start)} → ${o.end === null ? "…" : isoTime(o.end)}`;
+  const named = overlaps4.slice(0, NAMED2).map((o) => `${o.kind} ${flat(o.id)} (${flat(o.status)}, ${when(o)})`);
+  const more = overlaps4.length > NAMED2 ? ` and ${overlaps4.length - NAMED2} more` : "";
+  const what = overlaps4.length === 1 ? "1 run or backfill" : `${overlaps4.length} runs or backfills`;
+  return `warning: this window overlaps ${what} of the last 24 hours: ${named.join(", ")}${more}; its data may be exported twice`;
+}
+var NAMED2;
 var init_backfill = __esm({
   "src/commands/backfill.ts"() {
     "use strict";
@@ -73287,6 +73442,7 @@ var init_backfill = __esm({
     init_connect();
     init_options();
     init_resolve_export();
+    NAMED2 = 5;
   }
 });
 
@@ -74030,7 +74186,10 @@ function buildProgram(io, setExit) {
     )
   ).action(action(() => Promise.resolve().then(() => (init_emulator2(), emulator_exports))));
   connectionOptions(
-    program2.command("plan").description("read live state and print what apply would change (sends only GET requests)").argument("[paths...]", "files or folders (default posthog/)").addOption(formatOption(["text", "markdown", "json"])).option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`").option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are").option("--prune", "delete live objects that no file declares (kinds the files list)").option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
+    program2.command("plan").description("read live state and print what apply would change (sends only GET requests)").argument("[paths...]", "files or folders (default posthog/)").addOption(formatOption(["text", "markdown", "json"])).option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`").option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are").option("--prune", "delete live objects that no file declares (kinds the files list)").option(
+      "--undeclared",
+      "also list, read-only, the live objects no file declares (what --prune would delete; counts as a change for --detailed-exitcode)"
+    ).option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
       "--target <kind/name>",
       "only these objects (a partial plan): dashboard/Weekly KPIs, dashboard/#42 (id), dashboard/Weekly* (glob); repeatable",
       repeat,
@@ -74395,6 +74554,10 @@ function readInputs(read2) {
   if (prune !== "true" && prune !== "false" && prune !== "") {
     throw new InputError("input prune must be true or false");
   }
+  const undeclared = get2("undeclared");
+  if (undeclared !== "true" && undeclared !== "false" && undeclared !== "") {
+    throw new InputError("input undeclared must be true or false");
+  }
   const paths = splitPaths(read2("paths", false));
   const base = get2("base");
   if (base.startsWith("-") || /[\r\n\0]/.test(base)) {
@@ -74420,6 +74583,7 @@ function readInputs(read2) {
     project: get2("project"),
     apiKey: get2("api-key"),
     prune: prune === "true",
+    undeclared: undeclared === "true",
     base,
     changedOnly: changedOnly === "true",
     // As the composite action's `inputs.comment == 'true'`: GitHub compares strings ignoring case.
@@ -74501,6 +74665,7 @@ async function runAction(ctx) {
       planFile,
       "--detailed-exitcode",
       ...inputs.prune ? ["--prune"] : [],
+      ...inputs.undeclared && !inputs.prune ? ["--undeclared"] : [],
       ...inputs.base !== "" ? [`--base=${inputs.base}`] : [],
       // The saved plan keeps its scope: the apply below writes only the change too.
       ...inputs.changedOnly ? ["--changed-only"] : [],
@@ -74517,11 +74682,12 @@ async function runAction(ctx) {
   }
   writeFileSync3(markdownFile, plan.stdout, { flag: "wx" });
   const summary4 = planSummary(planFile);
-  report2.setOutput("has-changes", String(summary4.total > 0));
+  const hasChanges = summary4.total + summary4.undeclared > 0;
+  report2.setOutput("has-changes", String(hasChanges));
   report2.setOutput("destructive", String(summary4.destructive));
   report2.setOutput("plan-file", planFile);
   report2.setOutput("markdown-file", markdownFile);
-  report2.info(`has-changes=${summary4.total > 0} destructive=${summary4.destructive}`);
+  report2.info(`has-changes=${hasChanges} destructive=${summary4.destructive}`);
   showMarkdown(report2, plan.stdout);
   let code = 0;
   if (inputs.command === "apply") {
@@ -74556,7 +74722,13 @@ function planSummary(file) {
   const summary4 = saved.plan?.summary;
   if (typeof summary4?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
   const scope = saved.plan?.scope;
-  return { total: summary4.total, destructive: summary4.destructive === true, ...scope ? { scope } : {} };
+  const undeclared = Array.isArray(saved.plan?.undeclared) ? saved.plan.undeclared.length : 0;
+  return {
+    total: summary4.total,
+    undeclared,
+    destructive: summary4.destructive === true,
+    ...scope ? { scope } : {}
+  };
 }
 function showMarkdown(report2, markdown) {
   const token = `posthog-gitops-${randomUUID9()}`;

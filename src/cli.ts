@@ -137,6 +137,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`")
       .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are")
       .option("--prune", "delete live objects that no file declares (kinds the files list)")
+      .option(
+        "--undeclared",
+        "also list, read-only, the live objects no file declares (what --prune would delete; counts as a change for --detailed-exitcode)",
+      )
       .option("--force", "allow a prune above the safety threshold, and destination type or model changes")
       .option("--rotate-secrets", "send secret fields again even when nothing else changes")
       .option(

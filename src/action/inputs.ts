@@ -14,6 +14,8 @@ export interface ActionInputs {
   project: string;
   apiKey: string;
   prune: boolean;
+  /** `--undeclared` for plan: also list, read-only, the live objects no file declares. */
+  undeclared: boolean;
   /** `--base` for plan: the git revision drift is named against; empty for none. */
   base: string;
   /**
@@ -37,6 +39,7 @@ export const INPUT_NAMES = [
   "project",
   "api-key",
   "prune",
+  "undeclared",
   "base",
   "changed-only",
   "comment",
@@ -67,6 +70,10 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
   if (prune !== "true" && prune !== "false" && prune !== "") {
     throw new InputError("input prune must be true or false");
   }
+  const undeclared = get("undeclared");
+  if (undeclared !== "true" && undeclared !== "false" && undeclared !== "") {
+    throw new InputError("input undeclared must be true or false");
+  }
   // Untrimmed: one path followed by a newline still means "one path per line" (it may hold spaces).
   const paths = splitPaths(read("paths", false));
   const base = get("base");
@@ -93,6 +100,7 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
     project: get("project"),
     apiKey: get("api-key"),
     prune: prune === "true",
+    undeclared: undeclared === "true",
     base,
     changedOnly: changedOnly === "true",
     // As the composite action's `inputs.comment == 'true'`: GitHub compares strings ignoring case.

@@ -58,6 +58,7 @@ export async function runAction(ctx: ActionContext): Promise<number> {
       planFile,
       "--detailed-exitcode",
       ...(inputs.prune ? ["--prune"] : []),
+      ...(inputs.undeclared && !inputs.prune ? ["--undeclared"] : []),
       ...(inputs.base !== "" ? [`--base=${inputs.base}`] : []),
       // The saved plan keeps its scope: the apply below writes only the change too.
       ...(inputs.changedOnly ? ["--changed-only"] : []),
@@ -76,11 +77,14 @@ export async function runAction(ctx: ActionContext): Promise<number> {
 
   writeFileSync(markdownFile, plan.stdout, { flag: "wx" });
   const summary = planSummary(planFile);
-  report.setOutput("has-changes", String(summary.total > 0));
+  // Objects no file declares (`undeclared`) are something to act on too: the drift workflow opens its
+  // issue for them.
+  const hasChanges = summary.total + summary.undeclared > 0;
+  report.setOutput("has-changes", String(hasChanges));
   report.setOutput("destructive", String(summary.destructive));
   report.setOutput("plan-file", planFile);
   report.setOutput("markdown-file", markdownFile);
-  report.info(`has-changes=${summary.total > 0} destructive=${summary.destructive}`);
+  report.info(`has-changes=${hasChanges} destructive=${summary.destructive}`);
   showMarkdown(report, plan.stdout);
 
   let code = 0;
@@ -117,16 +121,27 @@ export function failedPlanMarkdown(code: number, runUrl: string): string {
 /** The saved plan's summary and scope (`.plan.summary`, `.plan.scope`, schemas/plan.schema.json). */
 function planSummary(file: string): {
   total: number;
+  undeclared: number;
   destructive: boolean;
   scope?: { read?: string; reason?: string };
 } {
   const saved = JSON.parse(readFileSync(file, "utf8")) as {
-    plan?: { summary?: Record<string, unknown>; scope?: { read?: string; reason?: string } };
+    plan?: {
+      summary?: Record<string, unknown>;
+      scope?: { read?: string; reason?: string };
+      undeclared?: unknown[];
+    };
   };
   const summary = saved.plan?.summary;
   if (typeof summary?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
   const scope = saved.plan?.scope;
-  return { total: summary.total, destructive: summary.destructive === true, ...(scope ? { scope } : {}) };
+  const undeclared = Array.isArray(saved.plan?.undeclared) ? saved.plan.undeclared.length : 0;
+  return {
+    total: summary.total,
+    undeclared,
+    destructive: summary.destructive === true,
+    ...(scope ? { scope } : {}),
+  };
 }
 
 /** The markdown in the log, with workflow commands off: object names must not act as commands. */

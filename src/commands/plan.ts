@@ -67,5 +67,6 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
       `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}\n`,
     );
   }
-  return flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0;
+  const undeclared = plan.undeclared?.length ?? 0;
+  return flags.detailedExitcode && plan.actions.length + undeclared > 0 ? 2 : 0;
 }

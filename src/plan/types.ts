@@ -134,6 +134,11 @@ export interface Plan {
    * have changes it does not show).
    */
   targets?: string[];
+  /**
+   * Set when the plan was asked for with `--undeclared`: the live objects of the kinds the files list
+   * that no file declares (and no `ignore:` glob names), which `--prune` would delete; read-only.
+   */
+  undeclared?: ObjectRef[];
   /** Set when the plan was made with `--base REF`: the revision declarations were compared with. */
   base?: string;
   /**

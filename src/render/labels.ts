@@ -254,3 +254,12 @@ export function objectLabel(ref: ObjectRef, vocab: Vocabulary): string {
   const id = ref.id === undefined ? "" : ` (id ${ref.id})`;
   return `${vocab.words(ref.kind).one} ${visible(JSON.stringify(ref.name))}${id}`;
 }
+
+/** What a plan says after the live objects no file declares (`--undeclared`), in every format. */
+export const UNDECLARED_ADVICE =
+  "declare them (posthog-gitops pull writes their YAML), list them under ignore:, or delete them with apply --prune";
+
+/** `2 live objects no file declares (created in PostHog?)`. */
+export function undeclaredHeading(n: number): string {
+  return `${n} live ${n === 1 ? "object" : "objects"} no file declares (created in PostHog?)`;
+}

@@ -25,7 +25,7 @@ import {
 import { clip, codeBlock, codeSpan, escapeInline } from "./markdown-escape.js";
 
 /** `dashboard **Name** (id 42)` with the name escaped. */
-function objectName(ref: ObjectGroup["object"], vocab: Vocabulary): string {
+export function objectName(ref: ObjectGroup["object"], vocab: Vocabulary): string {
   const id = ref.id === undefined ? "" : ` (id ${escapeInline(String(ref.id))})`;
   return `${escapeInline(vocab.words(ref.kind).one)} <b>${escapeInline(clip(ref.name, 200))}</b>${id}`;
 }

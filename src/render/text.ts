@@ -22,6 +22,8 @@ import {
   shownChanges,
   sourceText,
   summarySentence,
+  UNDECLARED_ADVICE,
+  undeclaredHeading,
   type ValueWord,
   valueWords,
 } from "./labels.js";
@@ -53,7 +55,10 @@ export function renderText(plan: Plan, options: TextOptions): string {
     text: visible,
   });
   const lead = scope.length === 0 ? "" : `${scope.map((line) => paint("cyan", line)).join("\n")}\n\n`;
-  if (plan.actions.length === 0 && plan.notes.length === 0) return `${lead}${NO_CHANGES}\n`;
+  const undeclared = plan.undeclared ?? [];
+  if (plan.actions.length === 0 && plan.notes.length === 0 && undeclared.length === 0) {
+    return `${lead}${NO_CHANGES}\n`;
+  }
   const out: string[] = [];
   for (const project of projectGroups(plan, vocab)) {
     for (const kind of project.kinds) {
@@ -69,6 +74,12 @@ export function renderText(plan: Plan, options: TextOptions): string {
       out.push(`  ${mark} ${visible(note.message)}${visible(about)}`);
     }
     out.push("");
+  }
+  if (undeclared.length > 0) {
+    out.push(paint("bold", `${undeclaredHeading(undeclared.length)}:`));
+    for (const ref of undeclared)
+      out.push(`  ${paint("yellow", "?")} ${objectLabel(ref, vocab)} in project ${ref.project}`);
+    out.push(`  ${UNDECLARED_ADVICE}.`, "");
   }
   if (plan.actions.some((a) => a.drift === true)) out.push(paint("yellow", visible(driftSentence(plan))));
   out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions, vocab)));

@@ -90,6 +90,7 @@ describe("action.yml", () => {
       project: "",
       "api-key": "",
       prune: "false",
+      undeclared: "false",
       base: "",
       "changed-only": "false",
       comment: "false",
