@@ -152,6 +152,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option(
         "--changed-only",
         "with --base: read and plan only the declarations changed since that revision (drift elsewhere is not checked)",
+      )
+      .option(
+        "--env <name>",
+        "with environments declared: only this environment (repeatable; default every one)",
+        repeat,
+        [],
       ),
   )
     .addHelpText(

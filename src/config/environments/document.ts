@@ -173,3 +173,28 @@ export function sourceOf(file: ParsedFile, pointer: string, which: "key" | "valu
   const { line, column } = file.position(offset);
   return { file: file.path, line, column };
 }
+
+/**
+ * Each declaration of a merged document with where it is declared and what its overlay, variables and
+ * secret mappings did to it (pointers relative to it): what the plan cites (src/plan/origins.ts).
+ */
+export function markedDeclarations(
+  doc: MergedDocument,
+  kinds: ReadonlyArray<{ name: string; key: string }>,
+): Array<{ kind: string; source: SourceRef; marks: Mark[] }> {
+  const byItem = new Map<string, Mark[]>();
+  for (const mark of doc.marks) {
+    const [key, index, ...rest] = splitPointer(mark.pointer);
+    if (key === undefined || index === undefined) continue;
+    const item = `/${key}/${index}`;
+    byItem.set(item, [...(byItem.get(item) ?? []), { ...mark, pointer: rest.map((s) => `/${s}`).join("") }]);
+  }
+  const out: Array<{ kind: string; source: SourceRef; marks: Mark[] }> = [];
+  for (const [item, marks] of byItem) {
+    const [key] = splitPointer(item);
+    const kind = kinds.find((k) => k.key === key);
+    const source = doc.origin(item, "value");
+    if (kind !== undefined && source !== undefined) out.push({ kind: kind.name, source, marks });
+  }
+  return out;
+}
