@@ -128,6 +128,27 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .action(action(() => import("./commands/emulator.js")));
 
+  program
+    .command("render")
+    .description(
+      "print what one environment gets: the shared files with its overlays laid over them (offline)",
+    )
+    .argument("[paths...]", "files or folders (default posthog/)")
+    .option("--env <name>", "the environment (required)", repeat, [])
+    .addOption(
+      new Option("--format <format>", "yaml (with comments citing overlays) or json")
+        .choices(["yaml", "json"])
+        .default("yaml"),
+    )
+    .addHelpText(
+      "after",
+      help(
+        ["  (none: render reads only the files; secrets stay ${NAME} references)"],
+        "posthog-gitops render --env production > production.yaml && posthog-gitops plan production.yaml",
+      ),
+    )
+    .action(action(() => import("./commands/render.js")));
+
   connectionOptions(
     program
       .command("plan")
