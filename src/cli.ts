@@ -216,6 +216,20 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "--changed-only",
         "with --base: read and apply only the declarations changed since that revision; every other object is left as it is live",
       )
+      .option(
+        "--env <name>",
+        "with environments declared: apply this environment (repeatable; in promote_from order)",
+        repeat,
+        [],
+      )
+      .option(
+        "--all",
+        "with environments declared: every environment, in promote_from order, stopping at the first that fails",
+      )
+      .option(
+        "--allow-destructive",
+        "allow destructive actions in a `protect: true` environment (--auto-approve and --force do not)",
+      )
       .addOption(
         new Option(
           "--format <format>",

@@ -13,12 +13,13 @@ import { APPLY_FORMAT_VERSION, type ApplyResult, applyAndCheck } from "../apply/
 import {
   checkBinding,
   checkDerived,
-  readSavedPlan,
+  readSavedPlans,
   type SavedPlan,
   staleError,
   staleObjects,
 } from "../apply/saved-plan.js";
 import { nowDate } from "../clock.js";
+import type { LoadResult } from "../config/index.js";
 import { UserError } from "../errors.js";
 import { exitCodeForSignal, type Io, type StopSignalName } from "../io.js";
 import { KINDS } from "../kinds/index.js";
@@ -37,16 +38,21 @@ import { plural } from "../words.js";
 import { readConfig } from "./config.js";
 import { confirmOrCancel } from "./confirm.js";
 import { type Session, withConnection } from "./connect.js";
+import { type EnvironmentFlags, selectEnvironments } from "./environments.js";
 import { parseProjectId } from "./project.js";
 import { failIfUnsafe, failOnErrors } from "./reconcile.js";
 import { reviewPlan, warnIfPartial } from "./review.js";
 import { chooseBase, planChosen, type ScopeFlags } from "./scope.js";
 
-export interface ApplyFlags extends ScopeFlags {
+export interface ApplyFlags extends ScopeFlags, EnvironmentFlags {
   plan?: string;
   autoApprove?: boolean;
   /** `json`: stdout is the result (schemas/apply.schema.json); the plan and lines go to stderr. */
   format?: "text" | "json";
+  /** `--all`: every environment, in `promote_from` order (SPEC §9). */
+  all?: boolean;
+  /** `--allow-destructive`: destructive actions in a `protect` environment. */
+  allowDestructive?: boolean;
 }
 
 export async function run(flags: ApplyFlags, io: Io): Promise<number> {
@@ -61,10 +67,27 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead",
     );
   }
-  const saved =
-    flags.plan !== undefined ? await readSavedPlan(resolve(io.cwd, flags.plan), KINDS) : undefined;
+  const savedPlans =
+    flags.plan !== undefined ? await readSavedPlans(resolve(io.cwd, flags.plan), KINDS) : undefined;
+  if (savedPlans?.some((s) => s.environment !== undefined)) {
+    const { applyEnvironments } = await import("./apply-environments.js");
+    return applyEnvironments(flags, io, savedPlans);
+  }
+  const saved = savedPlans?.[0];
   // A saved plan is planned again from the files it was made from, which must not have changed.
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
+  if (desired.environments !== undefined) {
+    if (saved !== undefined) {
+      throw new UserError(
+        "this plan was saved before the files declared environments: make it again with plan --env NAME --out FILE",
+        "plan_refused",
+      );
+    }
+    const { applyEnvironments } = await import("./apply-environments.js");
+    return applyEnvironments(flags, io, undefined, desired);
+  }
+  if (flags.all) throw new UserError("--all applies every environment, and the files declare none");
+  selectEnvironments(desired, flags);
   const choice = saved ? {} : await chooseBase(flags, desired, io, "apply");
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
@@ -100,7 +123,8 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
     let live: LiveProject[];
     progress.step("reading live state");
     if (saved) {
-      ({ plan, live } = await savedPlanAgain(session, saved));
+      const explicit = flags.project === undefined ? undefined : parseProjectId(flags.project, "--project");
+      ({ plan, live } = await savedPlanAgain(session, saved, desired, explicit));
       const projects = plural(plan.projects.length, "project");
       out.stderr.write(
         `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects} ${plan.projects.join(", ")}.\n`,
@@ -112,100 +136,131 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
       live = made.live;
     }
     progress.stop();
-    // With --format json, stdout is the result document alone; the plan and the lines go to the log.
-    const json = flags.format === "json";
-    const log = json ? out.stderr : out.stdout;
-    warnIfPartial(plan, log);
-    const vocab = vocabulary(KINDS);
-    // What is shown is scrubbed before it is rendered (scrub.ts); what is applied is the plan itself.
-    const shown = scrubValue(io, plan);
-    log.write(renderText(shown, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
-    if (plan.actions.length === 0) {
-      if (json)
-        out.stdout.write(
-          resultJson({ format_version: APPLY_FORMAT_VERSION, ok: true, results: [], duplicates: [] }),
-        );
-      return 0;
-    }
-    const missing = missingSecretVariables(plan.actions, io.env);
-    if (missing.length > 0) {
-      throw new UserError(
-        `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${plural(missing.length, "is", "are")} not set; nothing was applied`,
-        "missing_secret",
-      );
-    }
-    if (!flags.autoApprove) {
-      const cancelled = await confirmOrCancel(
-        io,
-        question(plan.actions.length),
-        "Apply",
-        "Nothing was changed.",
-      );
-      if (cancelled !== undefined) return cancelled;
-    }
-    if (stopped.aborted) throw new UserError("stopped", "interrupted");
-    log.write("\n");
-    progress.step("applying", plan.actions.length);
-    const result = await applyAndCheck(plan, {
-      kinds: KINDS,
-      client,
-      env: io.env,
-      concurrency: Number(flags.concurrency ?? 4),
-      signal: stopped,
-      live,
-      onResult: (one) => {
-        progress.advance();
-        log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown.people })}\n`);
-      },
-    });
-    progress.stop();
-    const received = signal();
-    if (received === undefined) reportDuplicates(out, result);
-    const end = closing(result, received);
-    log.write(`\n${end.line}\n`);
-    const untouched = appliedScopeSentence(plan.scope);
-    if (untouched !== undefined) log.write(`${untouched}\n`);
-    if (json) out.stdout.write(resultJson(scrubValue(io, result)));
+    const end = await carryOut(session, { plan, live }, flags, io, stopped, signal);
+    if (flags.format === "json" && end.result !== undefined) out.stdout.write(resultJson(end.result));
     return end.code;
   }
+}
 
-  /**
-   * The saved plan, checked against everything that made it, then derived again from the same files and
-   * live state at its own instant: what is sent is what the planner derives, never what the file says.
-   */
-  async function savedPlanAgain(
-    session: Session,
-    saved: SavedPlan,
-  ): Promise<{ plan: Plan; live: LiveProject[] }> {
-    const explicit = flags.project === undefined ? undefined : parseProjectId(flags.project, "--project");
-    checkBinding(saved, {
-      version: VERSION,
-      host: session.host,
-      project: explicit,
-      digests: desired.digests,
-    });
-    const live = await refetchLiveState(KINDS, session.client, saved.reads);
-    const stale = staleObjects(KINDS, saved.plan, live);
-    if (stale.length > 0) throw staleError(KINDS, stale);
-    const options = { ...saved.options, now: new Date(Date.parse(saved.plan.created_at)) };
-    const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
-    failOnErrors(derived.errors, session.io);
-    // The saved plan's text was scrubbed when written (plan --out): compare like with like.
-    checkDerived(saved.plan, scrubValue(session.io, derived.plan));
-    // The reviewer's annotations (people, drift labels) are kept as they were shown when it was made.
-    const { base, people, scope } = saved.plan;
-    const plan: Plan = {
-      ...derived.plan,
-      ...(base !== undefined ? { base } : {}),
-      ...(scope !== undefined ? { scope } : {}),
-      ...(people !== undefined ? { people } : {}),
-      actions: derived.plan.actions.map((action, i) => {
-        const { drift, modified } = saved.plan.actions[i]!;
-        return { ...action, ...(drift ? { drift } : {}), ...(modified ? { modified } : {}) };
-      }),
-    };
-    return { plan, live };
+/**
+ * The saved plan, checked against everything that made it, then derived again from the same files and
+ * live state at its own instant: what is sent is what the planner derives, never what the file says.
+ * `decorate` adds what the command adds to a plan it makes (an environment's origins) before the two
+ * are compared.
+ */
+export async function savedPlanAgain(
+  session: Session,
+  saved: SavedPlan,
+  desired: LoadResult,
+  project: number | undefined,
+  decorate: (plan: Plan) => Plan = (plan) => plan,
+  environment?: string,
+): Promise<{ plan: Plan; live: LiveProject[] }> {
+  checkBinding(saved, {
+    version: VERSION,
+    host: session.host,
+    project,
+    digests: desired.digests,
+  });
+  const live = await refetchLiveState(KINDS, session.client, saved.reads);
+  const stale = staleObjects(KINDS, saved.plan, live);
+  if (stale.length > 0) throw staleError(KINDS, stale);
+  const options = { ...saved.options, now: new Date(Date.parse(saved.plan.created_at)) };
+  const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
+  failOnErrors(derived.errors, session.io, environment);
+  // The saved plan's text was scrubbed when written (plan --out): compare like with like.
+  checkDerived(saved.plan, scrubValue(session.io, decorate(derived.plan)));
+  // The reviewer's annotations (people, drift labels) are kept as they were shown when it was made.
+  const { base, people, scope } = saved.plan;
+  const plan: Plan = {
+    ...derived.plan,
+    ...(base !== undefined ? { base } : {}),
+    ...(scope !== undefined ? { scope } : {}),
+    ...(people !== undefined ? { people } : {}),
+    actions: decorate(derived.plan).actions.map((action, i) => {
+      const { drift, modified } = saved.plan.actions[i]!;
+      return { ...action, ...(drift ? { drift } : {}), ...(modified ? { modified } : {}) };
+    }),
+  };
+  return { plan, live };
+}
+
+/** What `carryOut` did: the exit code, and the result document (`apply --format json`; none when cancelled). */
+export interface CarriedOut {
+  code: number;
+  result?: ApplyResult;
+}
+
+/**
+ * The part of apply after the plan is made: show it (to stdout, or with --format json to stderr),
+ * check the secrets it sends, confirm, apply, report each action and the closing line. `question`
+ * names where (an environment). The caller prints the JSON result.
+ */
+export async function carryOut(
+  session: Session,
+  made: { plan: Plan; live: LiveProject[] },
+  flags: ApplyFlags,
+  io: Io,
+  stopped: AbortSignal,
+  signal: () => StopSignalName | undefined,
+  where?: string,
+): Promise<CarriedOut> {
+  const { client, progress, io: out } = session;
+  const { plan, live } = made;
+  // With --format json, stdout is the result document alone; the plan and the lines go to the log.
+  const json = flags.format === "json";
+  const log = json ? out.stderr : out.stdout;
+  warnIfPartial(plan, log);
+  const vocab = vocabulary(KINDS);
+  // What is shown is scrubbed before it is rendered (scrub.ts); what is applied is the plan itself.
+  const shown = scrubValue(io, plan);
+  log.write(renderText(shown, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
+  const nothing: ApplyResult = {
+    format_version: APPLY_FORMAT_VERSION,
+    ok: true,
+    results: [],
+    duplicates: [],
+  };
+  if (plan.actions.length === 0) return { code: 0, result: nothing };
+  const missing = missingSecretVariables(plan.actions, io.env);
+  if (missing.length > 0) {
+    throw new UserError(
+      `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${plural(missing.length, "is", "are")} not set; nothing was applied`,
+      "missing_secret",
+    );
   }
+  if (!flags.autoApprove) {
+    const cancelled = await confirmOrCancel(
+      io,
+      question(plan.actions.length, where),
+      "Apply",
+      "Nothing was changed.",
+    );
+    if (cancelled !== undefined) return { code: cancelled };
+  }
+  if (stopped.aborted) throw new UserError("stopped", "interrupted");
+  log.write("\n");
+  progress.step("applying", plan.actions.length);
+  const result = await applyAndCheck(plan, {
+    kinds: KINDS,
+    client,
+    env: io.env,
+    concurrency: Number(flags.concurrency ?? 4),
+    signal: stopped,
+    live,
+    onResult: (one) => {
+      progress.advance();
+      log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown.people })}\n`);
+    },
+  });
+  progress.stop();
+  const received = signal();
+  if (received === undefined) reportDuplicates(out, result);
+  const end = closing(result, received);
+  log.write(`\n${end.line}\n`);
+  const untouched = appliedScopeSentence(plan.scope);
+  if (untouched !== undefined) log.write(`${untouched}\n`);
+  return { code: end.code, result: scrubValue(io, result) };
 }
 
 /**
@@ -238,10 +293,11 @@ export function closing(
   return { line, code: result.ok ? 0 : 1 };
 }
 
-function resultJson(result: ApplyResult): string {
+export function resultJson(result: ApplyResult | object): string {
   return `${JSON.stringify(result, null, 2)}\n`;
 }
 
-function question(changes: number): string {
-  return changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`;
+function question(changes: number, where?: string): string {
+  const to = where === undefined ? "" : ` to ${where}`;
+  return changes === 1 ? `Apply this change${to}?` : `Apply these ${changes} changes${to}?`;
 }

@@ -49,18 +49,21 @@ export function loadEnvironments(files: readonly ParsedFile[], options: Environm
     const serves = servedBy(role, names ?? []);
     if (role.role === "shared" && serves.length > 1) checkNoIds(role.file, serves, kinds, diags);
   }
+  // A set of files serves its environments; a single-project file among them would be planned with
+  // no environment's key: it belongs in an overlay, or in a folder of its own (run on that folder).
   const singles = roles.flatMap((r) => (r.role === "single" ? [r.file] : []));
   const standalone = loadDocuments(singles, options, diags);
-  for (const project of standalone.projects) {
-    const entry = entries.find((e) => e.project === project.project && e.host === undefined);
-    if (entry === undefined) continue;
-    const file = singles.find((f) => project.files.includes(f.path));
-    const at = file ? sourceOf(file, "/project") : { file: project.files[0] ?? "", line: 1, column: 1 };
+  for (const file of singles) {
+    const project = (file.data as { project?: unknown } | null)?.project;
+    const entry = entries.find((e) => e.project === project);
+    const at = sourceOf(file, "/project", Object.hasOwn(file.data as object, "project") ? "value" : "key");
     diags.error(
       at.file,
       at.line,
       at.column,
-      `this file is for project ${project.project}, which is environment ${entry.name}'s project: put ${entry.name}'s own objects in its overlay (overlay: ${entry.name})`,
+      entry !== undefined
+        ? `this file is for project ${entry.project}, which is environment ${entry.name}'s project: put ${entry.name}'s own objects in its overlay (overlay: ${entry.name})`
+        : "this file names no environment, and the files beside it serve environments: make it an overlay (overlay: NAME) or a shared file (environments: all), or keep another project's files in a folder of their own",
     );
   }
   const list: EnvironmentConfig[] = entries.map((entry) => {
