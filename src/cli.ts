@@ -264,7 +264,13 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "--refresh",
         "update the live values of the objects the files declare, keeping comments and ${NAME}",
       )
-      .addOption(new Option("--kind <kind>", "only one kind").choices(KIND_KEYS)),
+      .addOption(new Option("--kind <kind>", "only one kind").choices(KIND_KEYS))
+      .option(
+        "--env <name>",
+        "adopt this environment: write its overlay (pins of what the shared files declare, and its own objects) into --out (default posthog/overlays)",
+        repeat,
+        [],
+      ),
   )
     .addHelpText(
       "after",

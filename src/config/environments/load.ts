@@ -98,7 +98,14 @@ export function loadEnvironments(files: readonly ParsedFile[], options: Environm
       ),
       objects: loaded.objects,
     };
-    return { name: entry.name, entry, config, document };
+    return {
+      name: entry.name,
+      entry,
+      config,
+      document,
+      shared: shared.map((f) => f.path),
+      overlays: overlays.map((f) => f.path),
+    };
   });
   const fileProblems = diags.sorted();
   const all = new Diagnostics();

@@ -57,6 +57,9 @@ export interface EnvironmentConfig {
   config: import("../load.js").LoadResult;
   /** The merged document: what `render` prints, with the origin of every value and what overlays did. */
   document: import("./document.js").MergedDocument;
+  /** The shared files that serve it, and its overlays, by path. */
+  shared: string[];
+  overlays: string[];
 }
 
 /** The environments of a set of files. */
