@@ -146,7 +146,8 @@ export function substitute(
       put(escapeMissing ? `$${text.slice(ref.start, ref.end)}` : text.slice(ref.start, ref.end));
     } else {
       used.push(ref.name);
-      put(value.replaceAll("${", "$${"));
+      // A function: in a replacement string, "$$" would mean a single "$".
+      put(value.replaceAll("${", () => "$${"));
       dollarEnd = value.endsWith("$");
     }
     at = ref.end;

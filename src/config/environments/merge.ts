@@ -307,6 +307,14 @@ class Merger {
         for (let i = index; i < base.length; i++) this.pin(childPointer(rel, i));
         base.splice(index, 1);
         this.slot.origins.removeEntry(rel, index);
+        this.slot.marks = this.slot.marks.flatMap((mark) => {
+          if (!mark.pointer.startsWith(`${rel}/`)) return [mark];
+          const [head, ...tail] = splitPointer(mark.pointer.slice(rel.length));
+          const i = Number(head);
+          if (i === index) return [];
+          if (i < index) return [mark];
+          return [{ ...mark, pointer: [childPointer(rel, i - 1), ...tail].join("/") }];
+        });
         this.slot.marks.push({
           pointer: rel,
           how: "excluded",

@@ -87,6 +87,13 @@ export function applyVariables(
         }
         const result = substitute(value, lookup, true);
         if (!result.ok) return;
+        if (only && whole && typed !== undefined) {
+          const at = variable(only.name);
+          doc.setNote(
+            pointer,
+            `from \${${only.name}} = ${JSON.stringify(typed)} of environment ${entry.name}, ${at.file}:${at.line}:${at.column}`,
+          );
+        }
         for (const name of new Set(result.missing)) {
           const at = sourceAt(doc, pointer);
           diags.error(
