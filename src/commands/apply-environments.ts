@@ -215,7 +215,7 @@ async function planHere(
   failIfUnsafe(made, flags);
   let plan = decorate(environment)(await withPeople(made.plan, made.live, made.members, KINDS));
   if (flags.base !== undefined)
-    plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config);
+    plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
   return { plan, live: made.live };
 }
 

@@ -140,7 +140,7 @@ export async function planEnvironment(
       markedDeclarations(environment.document, KINDS),
     );
     if (flags.base !== undefined)
-      plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config);
+      plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
     failIfUnsafe(made, flags);
     const refusal = environmentRefusal(environment, plan, { force: flags.force === true });
     return {

@@ -12,10 +12,11 @@ import type { EnvironmentConfig } from "../config/environments/types.js";
 import type { ConfigKind } from "../config/kinds.js";
 import { type LoadOptions, type LoadResult, loadConfig } from "../config/load.js";
 import type { Declared } from "../config/types.js";
-import type { Action, Plan } from "../plan/types.js";
+import type { Action, LiveProject, Plan } from "../plan/types.js";
 import { canonicalJson } from "../plan/values.js";
 import { type Changes, compareDeclarations } from "./changes.js";
 import type { GitRunner } from "./git.js";
+import { lastModified } from "./index.js";
 import { filesAt, type RevisionFiles, showAt } from "./tree.js";
 
 export type EnvironmentChange = Changes | { full: string };
@@ -122,6 +123,7 @@ export function labelEnvironmentDrift(
   base: string,
   change: EnvironmentChange | undefined,
   desired: LoadResult,
+  live: readonly LiveProject[],
 ): Plan {
   if (change === undefined || "full" in change) return { ...plan, base };
   const declared = new Map<string, Declared>();
@@ -137,7 +139,11 @@ export function labelEnvironmentDrift(
     const d = declared.get(identity(action.object.kind, source));
     return d !== undefined && !change.changed.has(d);
   };
-  return { ...plan, base, actions: plan.actions.map((a) => (drifted(a) ? { ...a, drift: true } : a)) };
+  const label = (action: Action): Action => {
+    const modified = lastModified(action, live);
+    return { ...action, drift: true, ...(modified !== undefined ? { modified } : {}) };
+  };
+  return { ...plan, base, actions: plan.actions.map((a) => (drifted(a) ? label(a) : a)) };
 }
 
 function identity(kind: string, source: { file: string; line: number; column: number }): string {

@@ -259,7 +259,7 @@ describe("the README", () => {
       [
         "```markdown",
         commentMarker("posthog-gitops"),
-        "<!-- posthog-gitops plan: 12345,12346 -->",
+        "<!-- posthog-gitops plan: environments staging,production -->",
         "### posthog-gitops plan",
       ].join("\n"),
     );
