@@ -8,8 +8,8 @@
 import type { SavedPlan } from "../apply/saved-plan.js";
 import { promotionOrder } from "../config/environments/declaration.js";
 import { markedDeclarations } from "../config/environments/document.js";
-import type { EnvironmentConfig } from "../config/environments/types.js";
 import type { LoadResult } from "../config/index.js";
+import type { EnvironmentConfig } from "../config/load-types.js";
 import { labelEnvironmentDrift } from "../drift/environments.js";
 import { isUserError, UserError } from "../errors.js";
 import { exitCodeForSignal, type Io, type StopSignalName } from "../io.js";
@@ -19,7 +19,7 @@ import type { LiveProject, Plan } from "../plan/types.js";
 import { withPeople } from "../read/people.js";
 import { flat } from "../text.js";
 import { plural } from "../words.js";
-import { type ApplyFlags, carryOut, resultJson, savedPlanAgain } from "./apply.js";
+import { type ApplyFlags, carryOut, resultJson, savedPlanAgain } from "./apply-steps.js";
 import { readConfig } from "./config.js";
 import type { Session } from "./connect.js";
 import {

@@ -5,8 +5,8 @@
  * the `protect` and `limits` settings a plan must pass to be applied.
  */
 
-import type { EnvironmentConfig } from "../config/environments/types.js";
 import type { LoadResult } from "../config/index.js";
+import type { EnvironmentConfig } from "../config/load-types.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import type { Plan } from "../plan/types.js";

@@ -8,8 +8,8 @@
 import { resolve } from "node:path";
 import { savedPlansText } from "../apply/saved-plan.js";
 import { markedDeclarations } from "../config/environments/document.js";
-import type { EnvironmentConfig } from "../config/environments/types.js";
 import type { LoadResult } from "../config/index.js";
+import type { EnvironmentConfig } from "../config/load-types.js";
 import { labelEnvironmentDrift } from "../drift/environments.js";
 import { isUserError } from "../errors.js";
 import { writeOutput } from "../files.js";
@@ -25,25 +25,29 @@ import {
   renderEnvironmentsMarkdown,
   renderEnvironmentsText,
 } from "../render/environments.js";
-import { colorEnabled, planAnnotations, vocabulary } from "../render/index.js";
+import { colorEnabled, type PlanFormat, planAnnotations, vocabulary } from "../render/index.js";
 import { scrubValue } from "../scrub.js";
 import { flat } from "../text.js";
 import { VERSION } from "../version.js";
 import { count } from "../words.js";
 import {
   configurationError,
+  type EnvironmentFlags,
   environmentConnection,
   environmentRefusal,
   selectEnvironments,
 } from "./environments.js";
 import { appendText, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
-import type { PlanFlags } from "./plan.js";
 import { progressFor } from "./progress.js";
 import { failIfUnsafe, savedOptions } from "./reconcile.js";
-import { planChosen } from "./scope.js";
+import { planChosen, type ScopeFlags } from "./scope.js";
 import { chooseEnvironmentBases, type EnvironmentBase } from "./scope-environments.js";
 
-export type PlanEnvironmentsFlags = PlanFlags;
+export interface PlanEnvironmentsFlags extends ScopeFlags, EnvironmentFlags {
+  format?: PlanFormat;
+  out?: string;
+  detailedExitcode?: boolean;
+}
 
 /** One environment planned: what its section shows, and what its saved plan keeps. */
 export interface PlannedEnvironment {

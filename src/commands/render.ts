@@ -6,7 +6,7 @@
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import { KINDS } from "../kinds/index.js";
-import { type DocumentFormat, renderEnvironmentDocument } from "../render/environment-document.js";
+import { type DocumentFormat, renderEnvironmentDocument } from "../pull/environment-document.js";
 import { readConfig } from "./config.js";
 import { configurationError, selectEnvironments } from "./environments.js";
 

@@ -5,8 +5,8 @@
  * changed is read whole, saying why. The same change labels drift in each environment's plan.
  */
 
-import type { EnvironmentConfig } from "../config/environments/types.js";
 import type { LoadResult } from "../config/index.js";
+import type { EnvironmentConfig } from "../config/load-types.js";
 import type { ChangeStatus } from "../drift/changes.js";
 import { type EnvironmentChange, environmentChanges } from "../drift/environments.js";
 import { resolveBase, systemGit } from "../drift/index.js";

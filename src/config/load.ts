@@ -6,59 +6,22 @@
  * collected; the loader never branches on a kind.
  */
 import { createHash } from "node:crypto";
-import type { LoadMode } from "./context.js";
 import { Diagnostics } from "./diagnostics.js";
 import { loadDocuments } from "./documents.js";
 import { servesEnvironments } from "./environments/files.js";
 import { loadEnvironments } from "./environments/load.js";
-import type { Environments } from "./environments/types.js";
-import type { ConfigKind } from "./kinds.js";
+import type { InMemoryFiles, LoadOptions, LoadResult } from "./load-types.js";
 import { type ParsedFile, parseYaml } from "./parse.js";
-import { readSources, type SourceFile } from "./read.js";
-import type { Diagnostic, LoadedConfig } from "./types.js";
+import { readSources } from "./read.js";
 
 export type { LoadMode } from "./context.js";
-
-export interface LoadOptions {
-  /** Where `${NAME}` references are looked up; nothing else of the environment is read. */
-  env: Readonly<Record<string, string | undefined>>;
-  /** Paths are resolved from here and shown relative to it. */
-  cwd: string;
-  /** The resource kinds the files may declare. */
-  kinds: readonly ConfigKind[];
-  /**
-   * The project for files without `project:` (--project, else POSTHOG_PROJECT_ID). A file's own
-   * `project:` governs that file; when `defaultProjectFrom` names a command-line option and the file
-   * says otherwise, that is an error naming both (an environment variable only fills in).
-   */
-  defaultProject?: number;
-  /** Where `defaultProject` came from, e.g. `--project`; set only for an explicit command-line choice. */
-  defaultProjectFrom?: string;
-  mode: LoadMode;
-}
-
-/** Files given as text instead of paths (the library's `loadConfig({ files })`). */
-export interface InMemoryFiles {
-  files: readonly SourceFile[];
-}
-
-/** `LoadedConfig` plus what `validate` reports: every file read and the number of objects declared. */
-export interface LoadResult extends LoadedConfig {
-  /**
-   * The note about unset secret variables (also the last of `diagnostics`), for commands to tell apart:
-   * it concerns what `apply` will send, so only `plan` and `apply` show it.
-   */
-  secretsNote?: Diagnostic;
-  files: string[];
-  /** sha256 (hex) of each file's text, by path: a saved plan is bound to them. */
-  digests: Record<string, string>;
-  objects: number;
-  /**
-   * Set when the files serve environments (SPEC §9): each one's merged configuration. `projects` then
-   * holds only the files that serve none (single-project files of other projects).
-   */
-  environments?: Environments;
-}
+export type {
+  EnvironmentConfig,
+  Environments,
+  InMemoryFiles,
+  LoadOptions,
+  LoadResult,
+} from "./load-types.js";
 
 export async function loadConfig(
   input: readonly string[] | InMemoryFiles,

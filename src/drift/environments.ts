@@ -8,9 +8,9 @@
  * same at REF.
  */
 import pLimit from "p-limit";
-import type { EnvironmentConfig } from "../config/environments/types.js";
 import type { ConfigKind } from "../config/kinds.js";
 import { type LoadOptions, type LoadResult, loadConfig } from "../config/load.js";
+import type { EnvironmentConfig } from "../config/load-types.js";
 import type { Declared } from "../config/types.js";
 import type { Action, LiveProject, Plan } from "../plan/types.js";
 import { canonicalJson } from "../plan/values.js";

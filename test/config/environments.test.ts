@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { promotionOrder } from "../../src/config/environments/declaration.js";
-import type { EnvironmentConfig } from "../../src/config/environments/types.js";
+import type { EnvironmentConfig } from "../../src/config/load-types.js";
 import { formatDiagnostic, type LoadResult, loadConfig } from "../../src/config/index.js";
 import { substitute } from "../../src/config/interpolate.js";
 import type { Declared } from "../../src/config/types.js";

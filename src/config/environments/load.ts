@@ -9,7 +9,7 @@
  */
 import { Diagnostics } from "../diagnostics.js";
 import { loadDocuments } from "../documents.js";
-import type { LoadOptions, LoadResult } from "../load.js";
+import type { EnvironmentConfig, LoadOptions, LoadResult } from "../load-types.js";
 import type { ParsedFile } from "../parse-types.js";
 import type { Diagnostic } from "../types.js";
 import { readDeclaration } from "./declaration.js";
@@ -17,7 +17,6 @@ import { sourceOf } from "./document.js";
 import { checkRoles, type FileRole, fileRoles, servedBy } from "./files.js";
 import { checkNoIds } from "./ids.js";
 import { mergeEnvironment } from "./merge.js";
-import type { EnvironmentConfig } from "./types.js";
 import { applyVariables } from "./variables.js";
 
 export interface EnvironmentLoadOptions extends LoadOptions {

@@ -3,7 +3,7 @@
  * environment, and what loading gives for each: its merged configuration, as a single-project
  * configuration of its project loads, and the merged document with the origin of every value.
  */
-import type { Diagnostic, SourceRef } from "../types.js";
+import type { SourceRef } from "../types.js";
 
 /** A value an environment's `variables:` gives: `${NAME}` alone takes its type. */
 export type VariableValue = string | number | boolean;
@@ -43,31 +43,4 @@ export interface Mark {
   source: SourceRef;
   /** For `replaced`: where the shared list was; for `variable` / `secret`: the variable's name. */
   detail?: string;
-}
-
-/** One environment, loaded: what `plan --env`, `apply --env`, `render` and `pull --env` work from. */
-export interface EnvironmentConfig {
-  name: string;
-  entry: EnvironmentEntry;
-  /**
-   * Its merged declarations, as a single-project configuration of its project loads: one project, the
-   * diagnostics of this environment alone (an error here fails this environment, not the others),
-   * the files that serve it (their digests bind its saved plans) and its unset secrets.
-   */
-  config: import("../load.js").LoadResult;
-  /** The merged document: what `render` prints, with the origin of every value and what overlays did. */
-  document: import("./document.js").MergedDocument;
-  /** The shared files that serve it, and its overlays, by path. */
-  shared: string[];
-  overlays: string[];
-}
-
-/** The environments of a set of files. */
-export interface Environments {
-  /** The file that declares them. */
-  declaredIn: string;
-  /** In declaration order. */
-  list: EnvironmentConfig[];
-  /** Problems of the files themselves (their roles, the declaration, ids in shared files): no environment can be planned with one. */
-  diagnostics: Diagnostic[];
 }

@@ -8,7 +8,7 @@
 import { Document, isMap, isScalar, isSeq, type Node as YamlNode } from "yaml";
 import type { MergedDocument } from "../config/environments/document.js";
 import type { EnvironmentEntry, Mark } from "../config/environments/types.js";
-import { printableYaml, YAML_TEXT } from "../pull/escape.js";
+import { printableYaml, YAML_TEXT } from "./escape.js";
 
 export type DocumentFormat = "yaml" | "json";
 
