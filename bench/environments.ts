@@ -8,6 +8,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { startEmulator } from "../src/emulator/index.js";
 import { clearLog, control, type EmulatorState, getState, requestLog, seedOf } from "./control.js";
 import { FLEET, fleetRecords, minimumReads, PROJECT, writeFleetYaml } from "./fleet.js";
@@ -146,4 +147,17 @@ export async function environmentsPlan(options: { repeat: number }): Promise<{
     rmSync(root, { recursive: true, force: true });
     await emulator.close();
   }
+}
+
+// `npx tsx bench/environments.ts` (after `npm run build`): this scenario alone, best of BENCH_REPEAT runs.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { one, three } = await environmentsPlan({ repeat: Number(process.env.BENCH_REPEAT ?? "3") });
+  for (const f of [one, three]) {
+    process.stdout.write(
+      `${f.scenario}: ${f.requests} requests (minimum ${f.minimum}), ${Math.round(f.wallMs)} ms wall, ${Math.round(f.cpuMs)} ms CPU, ${Math.round(f.peakRssMb)} MB${f.problem ? `, PROBLEM: ${f.problem}` : ""}\n`,
+    );
+  }
+  process.stdout.write(
+    `three environments take ${(three.wallMs / one.wallMs).toFixed(2)}x the wall time of one\n`,
+  );
 }
