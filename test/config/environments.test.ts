@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { promotionOrder } from "../../src/config/environments/declaration.js";
-import type { EnvironmentConfig } from "../../src/config/load-types.js";
 import { formatDiagnostic, type LoadResult, loadConfig } from "../../src/config/index.js";
 import { substitute } from "../../src/config/interpolate.js";
+import type { EnvironmentConfig } from "../../src/config/load-types.js";
 import type { Declared } from "../../src/config/types.js";
 import { KINDS } from "../../src/kinds/index.js";
 
@@ -442,5 +442,29 @@ describe("configurations without environments", () => {
     expect(result.environments).toBeUndefined();
     expect(result.projects.map((p) => [p.project, p.files])).toEqual([[1, ["p.yaml"]]]);
     expect(result.diagnostics).toEqual([]);
+  });
+});
+
+describe("the library", () => {
+  it("loads one environment's merged configuration, ready for makePlan", async () => {
+    const { loadConfig: libraryLoad } = await import("../../src/index.js");
+    const files = [
+      { path: "envs.yaml", text: DECLARATION },
+      {
+        path: "shared.yaml",
+        text: "environments: all\ndashboards:\n  - name: KPIs\n    description: ${BUCKET}\n",
+      },
+    ];
+    const config = await libraryLoad({ files }, { environment: "production" });
+    expect(config.ok).toBe(true);
+    expect(config.environment?.entry.project).toBe(12345);
+    expect(config.projects.map((p) => p.project)).toEqual([12345]);
+    expect(config.projects[0]?.objects.dashboard?.[0]).toMatchObject({
+      name: "KPIs",
+      description: "acme-analytics",
+    });
+    await expect(libraryLoad({ files }, { environment: "qa" })).rejects.toThrow(
+      "no environment qa: the files declare staging, production",
+    );
   });
 });
