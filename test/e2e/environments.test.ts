@@ -8,6 +8,8 @@
  * given; a key that cannot read the environment's project is refused before anything is sent; an id in
  * a shared file is a validate error at its line; a whole-value `${ROLLOUT}` is sent as a number.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type Json, recordingProxy, useEmulator } from "../support/emulator.js";
 import { GIT_ENV, gitRepo } from "../support/git-repo.js";
@@ -356,5 +358,90 @@ describe("environments against the emulator", () => {
       action: "update",
       object: { id: 5 },
     });
+  });
+
+  it("limits refuse a plan with more changes than allowed unless --force", async () => {
+    writeFiles({
+      "posthog/environments.yaml": ENVIRONMENTS.replace("protect: true", "limits: {changes: 1}"),
+    });
+    const refused = await cli(["apply", "--env", "production", "--auto-approve", "posthog"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "environment production allows at most 1 change per apply (limits.changes), and the plan has 2: split the change, or pass --force",
+    );
+    const forced = await cli(["apply", "--env", "production", "--auto-approve", "--force", "posthog"]);
+    expect(forced.code, forced.stderr).toBe(0);
+  });
+
+  it("an integration by {kind, name} is each project's own; a name the project lacks is a plan error at its line", async () => {
+    const exports = (name: string) => `environments: all
+batch_exports:
+  - name: env-s3
+    model: events
+    interval: day
+    destination:
+      type: AwsS3
+      integration: {kind: aws-s3, name: "${name}"}
+      config: {bucket_name: acme, region: us-east-1, prefix: p/}
+`;
+    writeFiles({
+      "posthog/environments.yaml": ENVIRONMENTS.replace(
+        "SUFFIX: staging}",
+        'SUFFIX: staging, S3: "staging (access key)"}',
+      ).replace("SUFFIX: production}", 'SUFFIX: production, S3: "no such integration"}'),
+      "posthog/shared/exports.yaml": exports("${S3}"),
+    });
+    const r = await cli(["plan", "--format", "json", "posthog"]);
+    expect(r.code).toBe(1);
+    const envs = JSON.parse(r.stdout).environments as Json[];
+    const staging = envs.find((e) => e.name === "staging").plan;
+    const create = staging.actions.find((a: Json) => a.object.name === "env-s3");
+    expect(create.after.destination.integration_id ?? create.after.destination.integration).toBe(10);
+    expect(r.stderr).toMatch(
+      /posthog\/shared\/exports\.yaml:8:20: error: batch export "env-s3": no aws-s3 integration named "no such integration" in project 12345; its aws-s3 integration: 1 "acme-prod \(AWS role '[^']+'\)" \(environment production\)/,
+    );
+  });
+
+  it("pull --env adopts an environment: pins of shared declarations, its own objects whole, then nothing to plan", async () => {
+    writeFiles();
+    expect((await cli(["apply", "--env", "staging", "--auto-approve", "posthog"])).code).toBe(0);
+    // Staging's objects made by hand in production, as a team would have: same names, other ids.
+    const created = await h.api("POST", "/api/projects/12345/dashboards/", {
+      name: "Env KPIs",
+      description: "The numbers",
+      tags: ["kpi"],
+      pinned: true,
+    });
+    expect(created.status).toBe(201);
+    h.write(
+      "posthog/overlays/production.yaml",
+      "overlay: production\ndashboards:\n  - name: Scratchpad\n    exclude: true\n",
+    );
+    const pulled = await cli([
+      "pull",
+      "--env",
+      "production",
+      "--kind",
+      "dashboards",
+      "--out",
+      "posthog/adopted",
+    ]);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(pulled.stderr).toMatch(
+      /^wrote posthog\/adopted\/production\.yaml: 1 pins of shared declarations, \d+ objects only production has\n/,
+    );
+    const text = readFileSync(join(h.dir, "posthog/adopted/production.yaml"), "utf8");
+    expect(text).toContain(`overlay: production\ndashboards:\n`);
+    expect(text).toContain(`  - name: Env KPIs\n    id: ${created.body.id}\n`);
+    expect(text).toMatch(/- name: Product KPIs\n {4}id: 1\n {4}description: Weekly product health\n/);
+    const again = await cli(["pull", "--env", "production", "--out", "posthog/adopted"]);
+    expect(again.stderr).toContain("posthog/adopted/production.yaml already exists; pull never overwrites");
+    const plan = await cli(["plan", "--env", "production", "--format", "json", "posthog"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const actions = JSON.parse(plan.stdout).environments[0].plan.actions as Json[];
+    // The adopted dashboard is matched by its pin; only the flag, which production lacks, is created.
+    expect(actions.map((a) => [a.action, a.object.kind, a.object.name])).toEqual([
+      ["create", "feature_flag", "env-checkout"],
+    ]);
   });
 });
