@@ -41144,7 +41144,7 @@ var init_escape = __esm({
   }
 });
 
-// src/render/environment-document.ts
+// src/pull/environment-document.ts
 function renderEnvironmentDocument(document, entry, format, declaredIn, kinds) {
   if (format === "json") return `${JSON.stringify(document.data, null, 2)}
 `;
@@ -41229,7 +41229,7 @@ function parentOf(pointer) {
 }
 var import_yaml5;
 var init_environment_document = __esm({
-  "src/render/environment-document.ts"() {
+  "src/pull/environment-document.ts"() {
     "use strict";
     import_yaml5 = __toESM(require_dist(), 1);
     init_escape();
@@ -72297,7 +72297,7 @@ function sources(projects2) {
     )
   ];
 }
-function labelEnvironmentDrift(plan, base, change2, desired) {
+function labelEnvironmentDrift(plan, base, change2, desired, live) {
   if (change2 === void 0 || "full" in change2) return { ...plan, base };
   const declared = /* @__PURE__ */ new Map();
   for (const project3 of desired.projects) {
@@ -72312,7 +72312,11 @@ function labelEnvironmentDrift(plan, base, change2, desired) {
     const d = declared.get(identity2(action.object.kind, source));
     return d !== void 0 && !change2.changed.has(d);
   };
-  return { ...plan, base, actions: plan.actions.map((a) => drifted(a) ? { ...a, drift: true } : a) };
+  const label2 = (action) => {
+    const modified = lastModified(action, live);
+    return { ...action, drift: true, ...modified !== void 0 ? { modified } : {} };
+  };
+  return { ...plan, base, actions: plan.actions.map((a) => drifted(a) ? label2(a) : a) };
 }
 function identity2(kind2, source) {
   return `${kind2}\0${source.file}\0${source.line}\0${source.column}`;
@@ -72324,6 +72328,7 @@ var init_environments2 = __esm({
     init_load2();
     init_values();
     init_changes();
+    init_drift();
     init_tree();
   }
 });
@@ -72582,7 +72587,7 @@ async function planEnvironment(environment, flags, base, io, log, progress) {
       markedDeclarations(environment.document, KINDS)
     );
     if (flags.base !== void 0)
-      plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config);
+      plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
     failIfUnsafe(made, flags);
     const refusal = environmentRefusal(environment, plan, { force: flags.force === true });
     return {
@@ -73072,6 +73077,145 @@ var init_confirm = __esm({
   }
 });
 
+// src/commands/apply-steps.ts
+async function savedPlanAgain(session, saved, desired, project3, decorate2 = (plan) => plan, environment) {
+  checkBinding(saved, {
+    version: VERSION,
+    host: session.host,
+    project: project3,
+    digests: desired.digests
+  });
+  const live = await refetchLiveState(KINDS, session.client, saved.reads);
+  const stale = staleObjects(KINDS, saved.plan, live);
+  if (stale.length > 0) throw staleError(KINDS, stale);
+  const options = { ...saved.options, now: new Date(Date.parse(saved.plan.created_at)) };
+  const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
+  failOnErrors(derived.errors, session.io, environment);
+  checkDerived(saved.plan, scrubValue(session.io, decorate2(derived.plan)));
+  const { base, people, scope } = saved.plan;
+  const plan = {
+    ...derived.plan,
+    ...base !== void 0 ? { base } : {},
+    ...scope !== void 0 ? { scope } : {},
+    ...people !== void 0 ? { people } : {},
+    actions: decorate2(derived.plan).actions.map((action, i) => {
+      const { drift, modified } = saved.plan.actions[i];
+      return { ...action, ...drift ? { drift } : {}, ...modified ? { modified } : {} };
+    })
+  };
+  return { plan, live };
+}
+async function carryOut(session, made, flags, io, stopped, signal, where2) {
+  const { client, progress, io: out } = session;
+  const { plan, live } = made;
+  const json = flags.format === "json";
+  const log = json ? out.stderr : out.stdout;
+  warnIfPartial(plan, log);
+  const vocab = vocabulary(KINDS);
+  const shown3 = scrubValue(io, plan);
+  log.write(renderText(shown3, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
+  const nothing = {
+    format_version: APPLY_FORMAT_VERSION,
+    ok: true,
+    results: [],
+    duplicates: []
+  };
+  if (plan.actions.length === 0) return { code: 0, result: nothing };
+  const missing = missingSecretVariables(plan.actions, io.env);
+  if (missing.length > 0) {
+    throw new UserError(
+      `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${plural(missing.length, "is", "are")} not set; nothing was applied`,
+      "missing_secret"
+    );
+  }
+  if (!flags.autoApprove) {
+    const cancelled = await confirmOrCancel(
+      io,
+      question(plan.actions.length, where2),
+      "Apply",
+      "Nothing was changed."
+    );
+    if (cancelled !== void 0) return { code: cancelled };
+  }
+  if (stopped.aborted) throw new UserError("stopped", "interrupted");
+  log.write("\n");
+  progress.step("applying", plan.actions.length);
+  const result = await applyAndCheck(plan, {
+    kinds: KINDS,
+    client,
+    env: io.env,
+    concurrency: Number(flags.concurrency ?? 4),
+    signal: stopped,
+    live,
+    onResult: (one) => {
+      progress.advance();
+      log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown3.people })}
+`);
+    }
+  });
+  progress.stop();
+  const received = signal();
+  if (received === void 0) reportDuplicates(out, result);
+  const end = closing(result, received);
+  log.write(`
+${end.line}
+`);
+  const untouched = appliedScopeSentence(plan.scope);
+  if (untouched !== void 0) log.write(`${untouched}
+`);
+  return { code: end.code, result: scrubValue(io, result) };
+}
+function reportDuplicates(out, result) {
+  if (result.unchecked !== void 0) {
+    out.stderr.write(
+      `warning: could not check the created names for duplicates (${visible(result.unchecked)}); run plan to check
+`
+    );
+  }
+  for (const duplicate of result.duplicates) {
+    const word = KINDS.find((k) => k.name === duplicate.kind)?.words.one ?? duplicate.kind;
+    out.stderr.write(`error: ${visible(duplicateMessage(duplicate, word))}
+`);
+  }
+}
+function closing(result, signal) {
+  const line = formatSummary(result, signal);
+  if (signal !== void 0) return { line, code: exitCodeForSignal(signal) };
+  return { line, code: result.ok ? 0 : 1 };
+}
+function resultJson(result) {
+  return `${JSON.stringify(result, null, 2)}
+`;
+}
+function question(changes, where2) {
+  const to = where2 === void 0 ? "" : ` to ${where2}`;
+  return changes === 1 ? `Apply this change${to}?` : `Apply these ${changes} changes${to}?`;
+}
+var init_apply_steps = __esm({
+  "src/commands/apply-steps.ts"() {
+    "use strict";
+    init_duplicates();
+    init_result();
+    init_saved_plan();
+    init_errors();
+    init_io();
+    init_kinds3();
+    init_secrets();
+    init_fetch();
+    init_make_plan();
+    init_apply2();
+    init_render();
+    init_scope2();
+    init_scrub();
+    init_text();
+    init_version();
+    init_words();
+    init_confirm();
+    init_reconcile();
+    init_review();
+  }
+});
+
 // src/commands/apply-environments.ts
 var apply_environments_exports = {};
 __export(apply_environments_exports, {
@@ -73226,7 +73370,7 @@ async function planHere(session, environment, flags, base) {
   failIfUnsafe(made, flags);
   let plan = decorate(environment)(await withPeople(made.plan, made.live, made.members, KINDS));
   if (flags.base !== void 0)
-    plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config);
+    plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
   return { plan, live: made.live };
 }
 async function fromSaved(session, environment, saved) {
@@ -73258,7 +73402,7 @@ var init_apply_environments = __esm({
     init_people();
     init_text();
     init_words();
-    init_apply3();
+    init_apply_steps();
     init_config2();
     init_environments();
     init_progress();
@@ -73271,11 +73415,7 @@ var init_apply_environments = __esm({
 // src/commands/apply.ts
 var apply_exports = {};
 __export(apply_exports, {
-  carryOut: () => carryOut,
-  closing: () => closing,
-  resultJson: () => resultJson,
-  run: () => run6,
-  savedPlanAgain: () => savedPlanAgain
+  run: () => run6
 });
 import { resolve as resolve11 } from "node:path";
 async function run6(flags, io) {
@@ -73356,142 +73496,18 @@ async function run6(flags, io) {
     return end.code;
   }
 }
-async function savedPlanAgain(session, saved, desired, project3, decorate2 = (plan) => plan, environment) {
-  checkBinding(saved, {
-    version: VERSION,
-    host: session.host,
-    project: project3,
-    digests: desired.digests
-  });
-  const live = await refetchLiveState(KINDS, session.client, saved.reads);
-  const stale = staleObjects(KINDS, saved.plan, live);
-  if (stale.length > 0) throw staleError(KINDS, stale);
-  const options = { ...saved.options, now: new Date(Date.parse(saved.plan.created_at)) };
-  const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
-  failOnErrors(derived.errors, session.io, environment);
-  checkDerived(saved.plan, scrubValue(session.io, decorate2(derived.plan)));
-  const { base, people, scope } = saved.plan;
-  const plan = {
-    ...derived.plan,
-    ...base !== void 0 ? { base } : {},
-    ...scope !== void 0 ? { scope } : {},
-    ...people !== void 0 ? { people } : {},
-    actions: decorate2(derived.plan).actions.map((action, i) => {
-      const { drift, modified } = saved.plan.actions[i];
-      return { ...action, ...drift ? { drift } : {}, ...modified ? { modified } : {} };
-    })
-  };
-  return { plan, live };
-}
-async function carryOut(session, made, flags, io, stopped, signal, where2) {
-  const { client, progress, io: out } = session;
-  const { plan, live } = made;
-  const json = flags.format === "json";
-  const log = json ? out.stderr : out.stdout;
-  warnIfPartial(plan, log);
-  const vocab = vocabulary(KINDS);
-  const shown3 = scrubValue(io, plan);
-  log.write(renderText(shown3, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
-  const nothing = {
-    format_version: APPLY_FORMAT_VERSION,
-    ok: true,
-    results: [],
-    duplicates: []
-  };
-  if (plan.actions.length === 0) return { code: 0, result: nothing };
-  const missing = missingSecretVariables(plan.actions, io.env);
-  if (missing.length > 0) {
-    throw new UserError(
-      `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${plural(missing.length, "is", "are")} not set; nothing was applied`,
-      "missing_secret"
-    );
-  }
-  if (!flags.autoApprove) {
-    const cancelled = await confirmOrCancel(
-      io,
-      question(plan.actions.length, where2),
-      "Apply",
-      "Nothing was changed."
-    );
-    if (cancelled !== void 0) return { code: cancelled };
-  }
-  if (stopped.aborted) throw new UserError("stopped", "interrupted");
-  log.write("\n");
-  progress.step("applying", plan.actions.length);
-  const result = await applyAndCheck(plan, {
-    kinds: KINDS,
-    client,
-    env: io.env,
-    concurrency: Number(flags.concurrency ?? 4),
-    signal: stopped,
-    live,
-    onResult: (one) => {
-      progress.advance();
-      log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown3.people })}
-`);
-    }
-  });
-  progress.stop();
-  const received = signal();
-  if (received === void 0) reportDuplicates(out, result);
-  const end = closing(result, received);
-  log.write(`
-${end.line}
-`);
-  const untouched = appliedScopeSentence(plan.scope);
-  if (untouched !== void 0) log.write(`${untouched}
-`);
-  return { code: end.code, result: scrubValue(io, result) };
-}
-function reportDuplicates(out, result) {
-  if (result.unchecked !== void 0) {
-    out.stderr.write(
-      `warning: could not check the created names for duplicates (${visible(result.unchecked)}); run plan to check
-`
-    );
-  }
-  for (const duplicate of result.duplicates) {
-    const word = KINDS.find((k) => k.name === duplicate.kind)?.words.one ?? duplicate.kind;
-    out.stderr.write(`error: ${visible(duplicateMessage(duplicate, word))}
-`);
-  }
-}
-function closing(result, signal) {
-  const line = formatSummary(result, signal);
-  if (signal !== void 0) return { line, code: exitCodeForSignal(signal) };
-  return { line, code: result.ok ? 0 : 1 };
-}
-function resultJson(result) {
-  return `${JSON.stringify(result, null, 2)}
-`;
-}
-function question(changes, where2) {
-  const to = where2 === void 0 ? "" : ` to ${where2}`;
-  return changes === 1 ? `Apply this change${to}?` : `Apply these ${changes} changes${to}?`;
-}
 var init_apply3 = __esm({
   "src/commands/apply.ts"() {
     "use strict";
-    init_duplicates();
-    init_result();
     init_saved_plan();
     init_clock();
     init_errors();
     init_io();
     init_kinds3();
-    init_secrets();
-    init_fetch();
-    init_make_plan();
-    init_apply2();
-    init_render();
-    init_scope2();
     init_time2();
-    init_scrub();
-    init_text();
-    init_version();
     init_words();
+    init_apply_steps();
     init_config2();
-    init_confirm();
     init_connect();
     init_environments();
     init_project();
