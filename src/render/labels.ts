@@ -33,7 +33,7 @@ export function personText(uuid: string, people: People): string {
   const name = flat(person?.name ?? "");
   // An email is an identifier: any character outside ASCII shows as `\uXXXX`, so a look-alike
   // (a Kelvin sign for a K) cannot pass for the address it imitates.
-  const email = escapeNonAscii(flat(person?.email ?? ""));
+  const email = escapeNonAscii((person?.email ?? "").trim());
   if (name !== "" && email !== "") return `${name} <${email}>`;
   return email || name || flat(uuid);
 }
