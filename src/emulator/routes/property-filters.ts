@@ -44,7 +44,7 @@ function regexHit({ text, value }: Compared): boolean {
     if (compiled.size >= 256) compiled.clear();
     compiled.set(source, pattern);
   }
-  return pattern !== null && pattern.matcher(text).find();
+  return pattern?.matcher(text).find() === true;
 }
 
 /** The operators the events list evaluates (some of PostHog's): a filter with any other is unparsable. */
