@@ -281,6 +281,19 @@ describe("encrypted live payloads whatever the file declares", () => {
       expect.objectContaining({ path: "has_encrypted_payloads", before: true, after: false }),
     );
     expectOpaque("saved plan", readFileSync(join(h.dir, "plan.json"), "utf8"));
+    // Refreshed from the live flag, the file learns nothing of the payload either.
+    const refresh = await h.cli(["pull", "--refresh", "p"], { POSTHOG_HOST: proxy.url });
+    expect(refresh.code, refresh.stderr).toBe(0);
+    expectOpaque("refresh", refresh.stdout + refresh.stderr);
+    expectOpaque("refreshed file", readFileSync(join(h.dir, "p/flags.yaml"), "utf8"));
+    flagsFile(`  - key: pricing-config
+    is_remote_configuration: true
+    has_encrypted_payloads: false
+    filters:
+      groups: [{rollout_percentage: 100}]
+      payloads:
+        "true": {plain: 1}
+`);
 
     const apply = await h.cli(["apply", "--auto-approve", "--plan", "plan.json"], {
       POSTHOG_HOST: proxy.url,

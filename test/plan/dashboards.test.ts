@@ -77,6 +77,14 @@ describe("dashboards", () => {
     expect(change?.says?.[0]).toBe(
       "changed (1 → 1 lines), diff too large to show: plan --format json shows both values",
     );
+    // More lines than a description holds (each one short): not even split into lines to diff.
+    const many = planOne(
+      { dashboards: [desiredDashboard({ description: `${"a\n".repeat(150_000)}b` })] },
+      { dashboards: [liveDashboard({ id: 7, description: `${"a\n".repeat(150_000)}c` })] },
+    ).plan.actions[0]?.changes[0];
+    expect(many?.says?.[0]).toBe(
+      "changed (150001 → 150001 lines), diff too large to show: plan --format json shows both values",
+    );
   });
 
   it("renames through an id pin", () => {
