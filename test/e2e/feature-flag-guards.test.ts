@@ -235,6 +235,16 @@ describe("encrypted live payloads whatever the file declares", () => {
     "4096",
   ];
 
+  /** pricing-config declared unencrypted, with a plain payload of its own. */
+  const DECRYPTED = `  - key: pricing-config
+    is_remote_configuration: true
+    has_encrypted_payloads: false
+    filters:
+      groups: [{rollout_percentage: 100}]
+      payloads:
+        "true": {plain: 1}
+`;
+
   function expectOpaque(label: string, text: string): void {
     for (const form of FORMS) expect(text, `${label} holds ${form}`).not.toContain(form);
   }
@@ -249,14 +259,7 @@ describe("encrypted live payloads whatever the file declares", () => {
 
   it("a file saying it is not encrypted: the change reads as the encrypted payload's, in no format, saved plan or request its value", async () => {
     await disguise();
-    flagsFile(`  - key: pricing-config
-    is_remote_configuration: true
-    has_encrypted_payloads: false
-    filters:
-      groups: [{rollout_percentage: 100}]
-      payloads:
-        "true": {plain: 1}
-`);
+    flagsFile(DECRYPTED);
     const proxy = await recordingProxy(() => h.url);
     closeProxy = proxy.close;
     const plan = await h.cli(["plan", "--out", "plan.json", "p"], { POSTHOG_HOST: proxy.url });
@@ -286,14 +289,7 @@ describe("encrypted live payloads whatever the file declares", () => {
     expect(refresh.code, refresh.stderr).toBe(0);
     expectOpaque("refresh", refresh.stdout + refresh.stderr);
     expectOpaque("refreshed file", readFileSync(join(h.dir, "p/flags.yaml"), "utf8"));
-    flagsFile(`  - key: pricing-config
-    is_remote_configuration: true
-    has_encrypted_payloads: false
-    filters:
-      groups: [{rollout_percentage: 100}]
-      payloads:
-        "true": {plain: 1}
-`);
+    flagsFile(DECRYPTED);
 
     const apply = await h.cli(["apply", "--auto-approve", "--plan", "plan.json"], {
       POSTHOG_HOST: proxy.url,
