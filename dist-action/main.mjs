@@ -24095,11 +24095,10 @@ var init_schema3 = __esm({
           description: "Destination type. AwsS3, S3Compatible, Snowflake, Databricks, AzureBlob and BigQuery need an integration; new Postgres and Redshift exports too. S3 is the legacy type with inline keys, kept for exports created before integrations."
         },
         integration: {
-          type: ["integer", "object"],
           description: "The project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type): its id, or `{kind, name}` (its kind and display name, resolved in each project: the form for files serving several environments).",
-          if: { type: "integer" },
-          then: { ...INTEGRATION_ID },
-          else: {
+          // A mapping is `{kind, name}`; anything else must be an id (and says so, as before).
+          if: { type: "object" },
+          then: {
             type: "object",
             required: ["kind", "name"],
             additionalProperties: false,
@@ -24111,7 +24110,8 @@ var init_schema3 = __esm({
                 description: "Its display name, exactly as PostHog shows it (the integrations list's display_name)."
               }
             }
-          }
+          },
+          else: { ...INTEGRATION_ID }
         },
         integration_id: {
           ...INTEGRATION_ID,
@@ -82469,6 +82469,10 @@ var CONNECTION_ENV = [
   "  POSTHOG_PROJECT_ID  project for files without `project:` (--project wins; a file's own project governs it)",
   "  POSTHOG_RATE_LIMIT  request budget, e.g. 480/minute,4800/hour (default: the service's limits)"
 ];
+var ENVIRONMENT_ENV = [
+  "  api_key_env         with environments declared: each one's key, in the variable its entry names",
+  "                      (POSTHOG_API_KEY when it names none); its host and project are in its entry"
+];
 function help(env, example) {
   return `
 Environment variables:
@@ -82550,6 +82554,7 @@ function buildProgram(io, setExit) {
     help(
       [
         ...CONNECTION_ENV,
+        ...ENVIRONMENT_ENV,
         "  NAME                variables the files list under `variables:` (secret variables are not needed to plan)",
         "  GITHUB_ACTIONS      when true: annotations, and the markdown plan appended to GITHUB_STEP_SUMMARY",
         "  NO_COLOR            no colour (colour is used only on a terminal)"
@@ -82588,6 +82593,7 @@ function buildProgram(io, setExit) {
     help(
       [
         ...CONNECTION_ENV,
+        ...ENVIRONMENT_ENV,
         "  NAME                variables the files list, and every secret variable the plan sends (apply fails before any write when one is unset)",
         "  NO_COLOR            no colour (colour is used only on a terminal)"
       ],
@@ -82608,7 +82614,10 @@ function buildProgram(io, setExit) {
     )
   ).addHelpText(
     "after",
-    help(CONNECTION_ENV, "posthog-gitops pull --project 12345 --out posthog/production")
+    help(
+      [...CONNECTION_ENV, ...ENVIRONMENT_ENV],
+      "posthog-gitops pull --project 12345 --out posthog/production"
+    )
   ).action(action(() => Promise.resolve().then(() => (init_pull5(), pull_exports))));
   connectionOptions(
     program2.command("status").description("batch exports at a glance: latest run, failures and records of the last 7 days").argument(

@@ -48,6 +48,12 @@ const CONNECTION_ENV = [
   "  POSTHOG_RATE_LIMIT  request budget, e.g. 480/minute,4800/hour (default: the service's limits)",
 ];
 
+/** What plan, apply and pull read besides, when the files declare environments (SPEC §9). */
+const ENVIRONMENT_ENV = [
+  "  api_key_env         with environments declared: each one's key, in the variable its entry names",
+  "                      (POSTHOG_API_KEY when it names none); its host and project are in its entry",
+];
+
 function help(env: string[], example: string): string {
   return `\nEnvironment variables:\n${env.join("\n")}\n\nExample:\n  $ ${example}\n`;
 }
@@ -186,6 +192,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       help(
         [
           ...CONNECTION_ENV,
+          ...ENVIRONMENT_ENV,
           "  NAME                variables the files list under `variables:` (secret variables are not needed to plan)",
           "  GITHUB_ACTIONS      when true: annotations, and the markdown plan appended to GITHUB_STEP_SUMMARY",
           "  NO_COLOR            no colour (colour is used only on a terminal)",
@@ -244,6 +251,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       help(
         [
           ...CONNECTION_ENV,
+          ...ENVIRONMENT_ENV,
           "  NAME                variables the files list, and every secret variable the plan sends (apply fails before any write when one is unset)",
           "  NO_COLOR            no colour (colour is used only on a terminal)",
         ],
@@ -274,7 +282,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   )
     .addHelpText(
       "after",
-      help(CONNECTION_ENV, "posthog-gitops pull --project 12345 --out posthog/production"),
+      help(
+        [...CONNECTION_ENV, ...ENVIRONMENT_ENV],
+        "posthog-gitops pull --project 12345 --out posthog/production",
+      ),
     )
     .action(action(() => import("./commands/pull.js")));
 

@@ -339,12 +339,11 @@ export const DESTINATION_SCHEMA: SchemaNode = {
         "Destination type. AwsS3, S3Compatible, Snowflake, Databricks, AzureBlob and BigQuery need an integration; new Postgres and Redshift exports too. S3 is the legacy type with inline keys, kept for exports created before integrations.",
     },
     integration: {
-      type: ["integer", "object"],
       description:
         "The project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type): its id, or `{kind, name}` (its kind and display name, resolved in each project: the form for files serving several environments).",
-      if: { type: "integer" },
-      then: { ...INTEGRATION_ID },
-      else: {
+      // A mapping is `{kind, name}`; anything else must be an id (and says so, as before).
+      if: { type: "object" },
+      then: {
         type: "object",
         required: ["kind", "name"],
         additionalProperties: false,
@@ -358,6 +357,7 @@ export const DESTINATION_SCHEMA: SchemaNode = {
           },
         },
       },
+      else: { ...INTEGRATION_ID },
     },
     integration_id: {
       ...INTEGRATION_ID,
