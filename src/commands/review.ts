@@ -27,12 +27,7 @@ export async function reviewPlan(
   commit: string | undefined,
   io: Io,
 ): Promise<Plan> {
-  // Who and when, for every object the plan changes that the service says it of (drift labels too).
-  const actions = made.plan.actions.map((action) => {
-    const modified = action.object.id === undefined ? undefined : lastModified(action, made.live);
-    return modified === undefined ? action : { ...action, modified };
-  });
-  let plan = await withPeople({ ...made.plan, actions }, made.live, made.members, KINDS);
+  let plan = await withPeople(withModified(made.plan, made.live), made.live, made.members, KINDS);
   if (flags.base !== undefined && commit !== undefined) {
     plan = await labelDrift(plan, {
       kinds: KINDS,
@@ -45,6 +40,15 @@ export async function reviewPlan(
     });
   }
   return plan;
+}
+
+/** Who and when, for every object the plan changes that the service says it of (drift labels too). */
+export function withModified(plan: Plan, live: MadePlan["live"]): Plan {
+  const actions = plan.actions.map((action) => {
+    const modified = action.object.id === undefined ? undefined : lastModified(action, live);
+    return modified === undefined ? action : { ...action, modified };
+  });
+  return { ...plan, actions };
 }
 
 /**

@@ -18,7 +18,7 @@ import { ROOT, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator({ env: { NO_COLOR: "1" } });
 const SECRETS = { PRODUCTION_PROJECT_TOKEN: "phc_Ex7Lq2Vm9Rt4Kw", PRICING_PAYLOAD: "ExPrc7Lq2Vm9Rt" };
-const PRODUCTION = join(ROOT, "examples/production");
+const PRODUCTION = join(ROOT, "test/fixtures/single-project/production");
 
 const needsOf = (command: string): ScopeNeed[] => {
   const entry = COMMAND_SCOPES.find((c) => c.commands.includes(command));

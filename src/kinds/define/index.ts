@@ -88,7 +88,7 @@
  */
 
 import type { Executed } from "../../apply/kinds.js";
-import type { ConfigKind, KindWords } from "../../config/kinds.js";
+import type { ConfigKind, EnvironmentRules, KindWords } from "../../config/kinds.js";
 import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
 import { makeAction } from "../../plan/context.js";
@@ -217,6 +217,11 @@ export interface KindSpec<
   /** The personal API key scopes reading, writing and pulling its objects need (none: nothing declared). */
   scopes?: KindScopes;
   hooks?: KindHooks<T, L, D, K>;
+  /**
+   * Its lists whose entries merge by identity in an overlay, and the values that are one project's ids
+   * (SPEC §9); the pin (`id`) is one without saying so.
+   */
+  environments?: EnvironmentRules;
 }
 
 /** The kind object every stage takes, from its declaration. */
@@ -272,6 +277,10 @@ export function defineKind<
     name,
     key: spec.key,
     identityKey: table.roles.identity,
+    environments: {
+      ...(spec.environments?.keyedLists ? { keyedLists: spec.environments.keyedLists } : {}),
+      projectIds: [{ path: `/${table.roles.pin}` }, ...(spec.environments?.projectIds ?? [])],
+    },
     words,
     values: table.values,
     verbs,

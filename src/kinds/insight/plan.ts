@@ -13,7 +13,7 @@ import { compareQuery } from "../../queries/normalise.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
 import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
-import { unifiedDiff } from "../shared/text-diff.js";
+import { textChange } from "../shared/text-diff.js";
 import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { InsightBasic } from "./answers.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
@@ -82,7 +82,7 @@ export function queryChange(declared: Record<string, unknown>, live: unknown): F
     path: "query",
     before: compared.live,
     after: queryToSend(declared),
-    diff: unifiedDiff(asYaml(compared.live), asYaml(compared.declared)),
+    ...textChange(asYaml(compared.live), asYaml(compared.declared)),
   };
 }
 
