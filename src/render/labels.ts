@@ -86,7 +86,8 @@ export function headSymbol(actions: readonly Pick<Action, "action">[], vocab: Vo
   const symbols = new Set(actions.map((a) => actionSymbol(a, vocab)));
   const [symbol] = symbols;
   if (symbols.size !== 1 || symbol === undefined) return "~";
-  const whole = actions.every((a) => vocab.verb(a.action).object === true);
+  // A new dashboard shared at once is still new: one of its actions makes it.
+  const whole = actions.some((a) => vocab.verb(a.action).object === true);
   return (symbol === "+" || symbol === "-") && !whole ? "~" : symbol;
 }
 

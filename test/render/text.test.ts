@@ -39,7 +39,13 @@ describe("renderText", () => {
       "<summary><code>~</code> dashboard <b>Weekly KPIs</b>",
     );
     // A created or deleted object keeps its symbol.
-    const created = buildPlan([act("create", dashboard("New", at("d.yaml", 9)), { after: { name: "New" } })]);
+    const created = buildPlan([
+      act("create", dashboard("New", at("d.yaml", 9)), { after: { name: "New" } }),
+      act("enable_sharing", dashboard("New", at("d.yaml", 9)), {
+        before: { enabled: false },
+        after: { enabled: true },
+      }),
+    ]);
     expect(renderText(created, { color: false, vocab: VOCAB })).toContain('  + dashboard "New" · d.yaml:9');
     const gone = buildPlan([act("soft_delete", dashboard("Old", { id: 7 }), { destructive: true })]);
     expect(renderText(gone, { color: false, vocab: VOCAB })).toContain('  - dashboard "Old" (id 7)');

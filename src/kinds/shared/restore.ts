@@ -7,7 +7,7 @@
 import { UserError } from "../../errors.js";
 import { makeAction } from "../../plan/context.js";
 import type { Action, ObjectRef } from "../../plan/types.js";
-import { ServiceError } from "../../service/index.js";
+import { ServiceError } from "../../service/errors.js";
 import { RESTORE } from "./verbs.js";
 
 export function restoreAction(ref: ObjectRef, id: number | string | undefined): Action {
