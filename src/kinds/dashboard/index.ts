@@ -47,6 +47,10 @@ export const dashboardKind: Kind = defineKind<
   environments: {
     keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }],
     projectIds: [{ path: "/tiles/*/insight_id" }],
+    needs: [
+      { what: "member", path: "/collaborators/*/email" },
+      { what: "member", path: "/collaborators/*/user_uuid" },
+    ],
   },
   answers: DASHBOARD_ANSWERS,
   scopes: DASHBOARD_SCOPES,

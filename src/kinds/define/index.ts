@@ -95,6 +95,7 @@ import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext, PlanKind, PlanVerb } from "../../plan/kinds.js";
 import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
+import type { PromoteKind } from "../../promote/kinds.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
 import type { KindScopes } from "../../scopes.js";
@@ -192,6 +193,10 @@ export interface KindHooks<
   /** The delete of an undeclared live object (--prune); absent: the deleting verb on its state. */
   prune?(live: L, ref: ObjectRef, ctx: KindPlanContext<K>): Action;
   pull?: PullKind["pull"];
+  /** The static cohorts of the kind's live state, by name (SPEC §9's warnings). */
+  staticCohorts?(live: K): string[];
+  /** What the service makes by itself for one pulled item (never adopted by `promote --adopt`). */
+  generated?: PromoteKind["generated"];
 }
 
 type ConfigContext = Parameters<ConfigKind["declare"]>[1];
@@ -280,6 +285,7 @@ export function defineKind<
     environments: {
       ...(spec.environments?.keyedLists ? { keyedLists: spec.environments.keyedLists } : {}),
       projectIds: [{ path: `/${table.roles.pin}` }, ...(spec.environments?.projectIds ?? [])],
+      ...(spec.environments?.needs ? { needs: spec.environments.needs } : {}),
     },
     words,
     values: table.values,
@@ -351,6 +357,10 @@ export function defineKind<
           .filter((live) => live.name === wanted)
           .map((live) => live.id)),
     listLive: service.list,
+    ...(hooks.staticCohorts
+      ? { staticCohorts: (live: LiveKind) => hooks.staticCohorts?.(live as K) ?? [] }
+      : {}),
+    ...(hooks.generated ? { generated: hooks.generated } : {}),
     pull:
       hooks.pull ??
       (async (client, project): Promise<Pulled> => ({

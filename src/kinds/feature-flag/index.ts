@@ -22,6 +22,7 @@ import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { asLive, flagDetails, type LiveFlag, type LiveFlags, readFlags, rereadFlags } from "./live.js";
 import { FEATURE_FLAG } from "./name.js";
 import { flagReferencesOf, planFlag, pruneFlag } from "./plan.js";
+import { generatedForFlag, staticCohorts } from "./promote.js";
 import { pullFlags } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
 import { FEATURE_FLAG_SCOPES } from "./scopes.js";
@@ -63,6 +64,18 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
       { path: "/filters/groups/*/properties/*/key", where: { type: "flag" }, numbers: true },
       { path: "/filters/holdout/id" },
     ],
+    // What a flag needs of each project (SPEC §9's warnings): the group types it aggregates by and
+    // filters on, and the cohorts it targets by name.
+    needs: [
+      { what: "group_type", path: "/filters/aggregation_group_type_index" },
+      { what: "group_type", path: "/filters/groups/*/aggregation_group_type_index" },
+      {
+        what: "group_type",
+        path: "/filters/groups/*/properties/*/group_type_index",
+        where: { type: "group" },
+      },
+      { what: "cohort", path: "/filters/groups/*/properties/*/cohort", where: { type: "cohort" } },
+    ],
   },
   answers: FLAG_ANSWERS,
   scopes: FEATURE_FLAG_SCOPES,
@@ -78,6 +91,8 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
     prune: pruneFlag,
     details: flagDetails,
     pull: pullFlags,
+    staticCohorts,
+    generated: generatedForFlag,
   },
 });
 

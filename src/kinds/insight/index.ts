@@ -33,6 +33,15 @@ export const insightKind: Kind = defineKind<typeof insightFields.fields, Insight
     findByName: findInsights,
     create: createInsight,
   },
+  // SPEC §9's warnings: a query aggregates, breaks down and filters by group type indexes, anywhere in it.
+  environments: {
+    needs: [
+      { what: "group_type", path: "/query/**/aggregation_group_type_index" },
+      { what: "group_type", path: "/query/**/math_group_type_index" },
+      { what: "group_type", path: "/query/**/breakdown_group_type_index" },
+      { what: "group_type", path: "/query/**/group_type_index" },
+    ],
+  },
   answers: INSIGHT_ANSWERS,
   scopes: INSIGHT_SCOPES,
   hooks: {
