@@ -70,7 +70,6 @@ describe("promote staging", () => {
     expect(after.split("\n").length).toBe(before.split("\n").length);
     expect(changed).toEqual(["          rollout_percentage: 80"]);
     expect(after).toBe(before.replace(/rollout_percentage: 100\n/, "rollout_percentage: 80\n"));
-    console.log(written.stdout);
     const staging = await h.cli(["plan", "--env", "staging", "--detailed-exitcode"], ENV);
     expect(staging.code, staging.stdout).toBe(0);
     const production = await h.cli(["plan", "--env", "production", "--format", "json"], ENV);
@@ -79,5 +78,222 @@ describe("promote staging", () => {
       plan.actions.map((a: Json) => [a.action, a.object.name, a.changes.map((c: Json) => c.path)]),
     ).toEqual([["update", "new-checkout", ["filters.groups"]]]);
     expect(existsSync(join(h.dir, "posthog"))).toBe(true);
+  });
+
+  it("what staging's overlay or variables set stays there, listed as kept; the rest is promoted", async () => {
+    const state = await h.state();
+    const board = (name: string) =>
+      state.dashboards.find((d: Json) => d.name === name && d.team_id === 12346 && !d.deleted);
+    const kpis = board("Weekly KPIs");
+    const usage = board("Product usage");
+    // Set by staging's overlay: its description and its tags (a list the overlay replaces).
+    const a = await h.api("PATCH", `${STAGING}/dashboards/${kpis.id}/`, {
+      description: "Edited in staging",
+      tags: ["growth", "kpi", "staging", "q4"],
+    });
+    expect(a.status, a.text).toBe(200);
+    // Declared in the shared file only.
+    const b = await h.api("PATCH", `${STAGING}/dashboards/${usage.id}/`, { tags: ["product", "web"] });
+    expect(b.status, b.text).toBe(200);
+    // A value staging's variable gives (${CHECKOUT_ROLLOUT} = 50).
+    const flag = await stagingFlag("new-checkout");
+    const groups = structuredClone(flag.filters.groups);
+    groups[1].rollout_percentage = 65;
+    const c = await h.api("PATCH", `${STAGING}/feature_flags/${flag.id}/`, {
+      filters: { ...flag.filters, groups },
+    });
+    expect(c.status, c.text).toBe(200);
+    const overlay = read("posthog/overlays/staging.yaml");
+    const flags = read("posthog/shared/feature-flags.yaml");
+    const dashboards = read("posthog/shared/dashboards.yaml");
+    const result = await h.cli(["promote", "staging", "production", "--write", "--format", "json"], ENV);
+    expect(result.code, result.stderr).toBe(0);
+    const out = JSON.parse(result.stdout);
+    expect(out.kept.map((k: Json) => [k.owner, k.field])).toEqual([
+      ['dashboard "Weekly KPIs"', "description"],
+      ['dashboard "Weekly KPIs"', "tags"],
+      ['feature flag "new-checkout"', "filters.groups.1.rollout_percentage"],
+    ]);
+    expect(out.kept[0].why).toMatch(
+      /^set in posthog\/overlays\/staging\.yaml:\d+ for staging only: kept there$/,
+    );
+    expect(out.kept[1].why).toMatch(/replaces the shared list in staging: kept there$/);
+    expect(out.kept[2].why).toMatch(
+      /^from staging's variable CHECKOUT_ROLLOUT \(posthog\/environments\.yaml:\d+\)/,
+    );
+    expect(out.promoted).toEqual([
+      { owner: 'dashboard "Product usage"', field: "tags", file: "posthog/shared/dashboards.yaml" },
+    ]);
+    expect(read("posthog/overlays/staging.yaml")).toBe(overlay);
+    expect(read("posthog/shared/feature-flags.yaml")).toBe(flags);
+    expect(read("posthog/shared/dashboards.yaml")).toBe(
+      dashboards.replace("    tags: [product]\n", "    tags: [product, web]\n"),
+    );
+    const text = await h.cli(["promote", "staging"], ENV);
+    expect(text.stdout).toContain("Kept in staging (not promoted):");
+    expect(text.stdout).toContain(
+      '= description of dashboard "Weekly KPIs": set in posthog/overlays/staging.yaml:',
+    );
+    expect(text.stderr).toContain("Nothing to promote from staging.");
+  });
+
+  it("--adopt brings a staging-only dashboard with its insights and tiles into the shared files, by name, never an id", async () => {
+    // Made in staging alone (as in its UI): two insights and a dashboard showing them and a text card.
+    h.write(
+      "made-in-staging/board.yaml",
+      [
+        "project: 12346",
+        "insights:",
+        "  - name: Signup sources",
+        "    query: {kind: InsightVizNode, source: {kind: TrendsQuery, series: [{kind: EventsNode, event: user signed up}], breakdownFilter: {breakdown: $initial_referring_domain}}}",
+        "  - name: Churned accounts",
+        "    query: {kind: InsightVizNode, source: {kind: TrendsQuery, series: [{kind: EventsNode, event: account closed}]}}",
+        "dashboards:",
+        "  - name: Staging growth",
+        "    description: Tried in staging first.",
+        "    tiles:",
+        "      - insight: Signup sources",
+        "        layout: {x: 0, y: 0, w: 6, h: 5}",
+        "      - insight: Churned accounts",
+        "        layout: {x: 6, y: 0, w: 6, h: 5}",
+        "      - text: Read me first",
+        "        layout: {x: 0, y: 5, w: 12, h: 2}",
+        "",
+      ].join("\n"),
+    );
+    const made = await h.cli(["apply", "--auto-approve", "made-in-staging"], {
+      POSTHOG_API_KEY: KEYS.POSTHOG_API_KEY_STAGING,
+    });
+    expect(made.code, made.stdout + made.stderr).toBe(0);
+    const dashboards = read("posthog/shared/dashboards.yaml");
+    const insights = read("posthog/shared/insights.yaml");
+    await h.clearRequests();
+    const result = await h.cli(["promote", "staging", "--adopt", "--write", "--format", "json"], ENV);
+    expect(result.code, result.stderr).toBe(0);
+    expect([...new Set((await h.requests()).map((r) => r.method))]).toEqual(["GET"]);
+    const out = JSON.parse(result.stdout);
+    // The seed's own staging-only dashboard comes along.
+    expect(out.adopted).toEqual([
+      { kind: "dashboard", name: "Staging Smoke Tests", file: "posthog/shared/dashboards.yaml" },
+      { kind: "dashboard", name: "Staging growth", file: "posthog/shared/dashboards.yaml" },
+      { kind: "insight", name: "Churned accounts", file: "posthog/shared/insights.yaml" },
+      { kind: "insight", name: "Signup sources", file: "posthog/shared/insights.yaml" },
+    ]);
+    const newDashboards = read("posthog/shared/dashboards.yaml");
+    const newInsights = read("posthog/shared/insights.yaml");
+    // Appended: every line before stays as it was.
+    expect(newDashboards.startsWith(dashboards)).toBe(true);
+    expect(newInsights.startsWith(insights)).toBe(true);
+    const added = newDashboards.slice(dashboards.length) + newInsights.slice(insights.length);
+    expect(added).not.toMatch(/\bid:|insight_id/);
+    expect(added).toContain("name: Staging growth");
+    expect(added).toContain("insight: Signup sources");
+    expect(added).toContain("insight: Churned accounts");
+    expect(added).toContain("text: Read me first");
+    // Staging has them all (found by name); production is to create them, the tiles by name.
+    const staging = await h.cli(["plan", "--env", "staging", "--detailed-exitcode"], ENV);
+    expect(staging.code, staging.stdout).toBe(0);
+    const production = await h.cli(["plan", "--env", "production", "--format", "json"], ENV);
+    const plan = JSON.parse(production.stdout).environments[0].plan;
+    expect(plan.actions.map((a: Json) => `${a.action} ${a.object.kind} ${a.object.name}`).sort()).toEqual([
+      "add_tile dashboard Staging growth",
+      "add_tile dashboard Staging growth",
+      "add_tile dashboard Staging growth",
+      "create dashboard Staging Smoke Tests",
+      "create dashboard Staging growth",
+      "create insight Churned accounts",
+      "create insight Signup sources",
+    ]);
+    expect(out.plan.actions.length).toBe(plan.actions.length);
+  });
+
+  it("warns when a group type index names different group types in the two projects, in promote and in the plan of both", async () => {
+    const file = "posthog/shared/feature-flags.yaml";
+    h.write(
+      file,
+      `${read(file)}
+  - key: company-beta
+    name: Company beta, by company
+    filters:
+      aggregation_group_type_index: 0
+      groups:
+        - rollout_percentage: 25
+`,
+    );
+    const applied = await h.cli(["apply", "--all", "--auto-approve"], ENV);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    // Production's project made its group types in another order: index 0 is its workspaces.
+    await h.reseed((state) => {
+      const production = state.projects.find((p: Json) => p.id === 12345);
+      production.group_types = [
+        { group_type: "workspace", group_type_index: 0, created_at: "2025-02-01T00:00:00.000Z" },
+        { group_type: "company", group_type_index: 1, created_at: "2025-02-01T00:00:00.000Z" },
+      ];
+    });
+    await h.clearRequests();
+    const promoted = await h.cli(["promote", "staging", "--format", "json"], ENV);
+    expect(promoted.code, promoted.stderr).toBe(0);
+    const warnings = JSON.parse(promoted.stdout).warnings;
+    expect(warnings).toContainEqual({
+      code: "group_type",
+      message:
+        'feature flag "company-beta" aggregates by group type index 0 (filters.aggregation_group_type_index), which is "company" in staging but "workspace" in production: the same index counts other groups there (group types are made per project)',
+    });
+    const requests = await h.requests();
+    expect([...new Set(requests.map((r) => r.method))]).toEqual(["GET"]);
+    expect(
+      requests
+        .filter((r) => r.path.endsWith("/groups_types/"))
+        .map((r) => r.path)
+        .sort(),
+    ).toEqual(["/api/projects/12345/groups_types/", "/api/projects/12346/groups_types/"]);
+    const text = await h.cli(["promote", "staging"], ENV);
+    expect(text.stdout).toContain('! feature flag "company-beta" aggregates by group type index 0');
+    // Every plan of several environments says so too, in the section of the environment promoted to.
+    const plan = await h.cli(["plan", "--format", "json"], ENV);
+    const sections = JSON.parse(plan.stdout).environments;
+    expect(sections.map((s: Json) => s.name)).toEqual(["staging", "production"]);
+    expect(sections[0].warnings).toBeUndefined();
+    expect(sections[1].warnings).toContain(warnings.find((w: Json) => w.code === "group_type").message);
+    const markdown = await h.cli(["plan", "--format", "markdown"], ENV);
+    expect(markdown.stdout).toContain("aggregates by group type index 0");
+  });
+
+  it("a flag with encrypted payloads keeps its ${NAME} reference; the live payload is never written or shown", async () => {
+    const file = "posthog/shared/feature-flags.yaml";
+    h.write(
+      file,
+      `${read(file)}
+  - key: remote-prices
+    name: Remote prices
+    is_remote_configuration: true
+    has_encrypted_payloads: true
+    filters:
+      groups: [{rollout_percentage: 100}]
+      payloads:
+        "true": \${REMOTE_PRICES}
+`,
+    );
+    const env = { ...ENV, REMOTE_PRICES: '{"tier":"Qx8Lm2Vr5Tz"}' };
+    const applied = await h.cli(["apply", "--all", "--auto-approve"], env);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const flag = await stagingFlag("remote-prices");
+    // Edited in staging's UI: its description, and its encrypted payload (a new secret value).
+    const LIVE_PAYLOAD = '{"tier":"Nw3Hd7Kp1Yc"}';
+    const edit = await h.api("PATCH", `${STAGING}/feature_flags/${flag.id}/`, {
+      name: "Remote prices, tiered",
+      filters: { ...flag.filters, payloads: { true: LIVE_PAYLOAD } },
+    });
+    expect(edit.status, edit.text).toBe(200);
+    const before = read(file);
+    // LIVE_PAYLOAD is given to the run only so that the leak scan looks for it everywhere.
+    for (const format of ["text", "markdown", "json"]) {
+      const shown = await h.cli(["promote", "staging", "--format", format], { ...env, LIVE_PAYLOAD });
+      expect(shown.code, shown.stderr).toBe(0);
+    }
+    const written = await h.cli(["promote", "staging", "--write"], { ...env, LIVE_PAYLOAD });
+    expect(written.code, written.stderr).toBe(0);
+    expect(read(file)).toBe(before.replace("    name: Remote prices\n", "    name: Remote prices, tiered\n"));
+    expect(read(file)).toContain('        "true": ${REMOTE_PRICES}\n');
   });
 });
