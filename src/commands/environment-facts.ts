@@ -7,6 +7,7 @@
 import type { EnvironmentConfig } from "../config/load-types.js";
 import { KINDS } from "../kinds/index.js";
 import type { LiveProject } from "../plan/types.js";
+import type { PromoteKind } from "../promote/kinds.js";
 import { type EnvironmentFacts, integrationKey, type NeedAt, needsOf } from "../promote/preflight.js";
 import { isRefusal, MemberDirectory } from "../read/people.js";
 import type { ServiceClient } from "../service/index.js";
@@ -31,11 +32,14 @@ export function wantedBy(needs: readonly NeedAt[]): FactsWanted {
   };
 }
 
-/** The static cohorts the kinds' live state of a read holds, by name. */
-export function staticCohortsOf(live: readonly LiveProject[]): Set<string> {
+/** The static cohorts the kinds' live state of a read holds, by name (each kind's `staticCohorts`). */
+export function staticCohortsOf(
+  live: readonly LiveProject[],
+  kinds: readonly Pick<PromoteKind, "name" | "staticCohorts">[] = KINDS,
+): Set<string> {
   const names = new Set<string>();
   for (const project of live) {
-    for (const kind of KINDS) {
+    for (const kind of kinds) {
       const state = project.kinds[kind.name];
       if (state !== undefined) for (const name of kind.staticCohorts?.(state) ?? []) names.add(name);
     }

@@ -182,7 +182,7 @@ class Rebuild {
 
   /** Equal once live text is escaped as a file writes it; a placeholder equals what the file says. */
   same(merged: unknown, live: unknown): boolean {
-    if (live instanceof Placeholder) return true;
+    if (live instanceof Placeholder) return merged !== undefined;
     if (hasPlaceholder(live)) {
       if (Array.isArray(merged) && Array.isArray(live))
         return merged.length === live.length && merged.every((m, i) => this.same(m, live[i]));
@@ -229,20 +229,27 @@ class Rebuild {
    */
   value(pointer: string, merged: unknown, live: unknown, shared: unknown): unknown {
     if (this.same(merged, live)) return shared;
-    if (live instanceof Placeholder) return shared;
+    if (live instanceof Placeholder) {
+      this.secretKept(pointer, "change it by hand");
+      return shared;
+    }
     if (isMap(merged) && isMap(live)) return this.map(pointer, merged, live, isMap(shared) ? shared : {});
     if (Array.isArray(merged) && Array.isArray(live) && Array.isArray(shared))
       return this.list(pointer, merged, live, shared);
     if (live === undefined) return undefined;
     if (hasPlaceholder(live)) {
-      this.kept.push({
-        owner: this.promotion.owner,
-        field: fieldOf(this.promotion.item, pointer),
-        why: "holds a secret, which is never written to a file: change it by hand",
-      });
+      this.secretKept(pointer, "change it by hand");
       return shared;
     }
     return escaped(live);
+  }
+
+  secretKept(pointer: string, what: string): void {
+    this.kept.push({
+      owner: this.promotion.owner,
+      field: fieldOf(this.promotion.item, pointer),
+      why: `holds a secret, which is never written to a file: ${what}`,
+    });
   }
 
   map(pointer: string, merged: Data, live: Data, shared: Data): Data | undefined {
@@ -289,13 +296,8 @@ class Rebuild {
         continue;
       }
       if (op.kind === "insert") {
-        if (hasPlaceholder(live[op.new])) {
-          this.kept.push({
-            owner: this.promotion.owner,
-            field: fieldOf(this.promotion.item, childPointer(pointer, op.new)),
-            why: "holds a secret, which is never written to a file: add it by hand",
-          });
-        } else insert(escaped(live[op.new]));
+        if (hasPlaceholder(live[op.new])) this.secretKept(childPointer(pointer, op.new), "add it by hand");
+        else insert(escaped(live[op.new]));
         continue;
       }
       const here = childPointer(pointer, op.old);

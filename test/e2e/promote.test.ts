@@ -224,7 +224,7 @@ describe("promote staging", () => {
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     // Production's project made its group types in another order: index 0 is its workspaces.
     await h.reseed((state) => {
-      const production = state.projects.find((p: Json) => p.id === 12345);
+      const production = state.projects.find((p: Json) => p.id === 12345) as Json;
       production.group_types = [
         { group_type: "workspace", group_type_index: 0, created_at: "2025-02-01T00:00:00.000Z" },
         { group_type: "company", group_type_index: 1, created_at: "2025-02-01T00:00:00.000Z" },
