@@ -17,7 +17,7 @@
  * schemas/promote.schema.json) and written with `--write`. Exit 0: nothing to promote; with
  * `--detailed-exitcode` 2: edits to promote; 1: an error (DST could not be planned among them).
  */
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { posix, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
@@ -122,6 +122,16 @@ export async function run(flags: PromoteFlags, io: Io): Promise<number> {
     ...(planned?.refusal !== undefined ? { refusal: planned.refusal } : {}),
   };
   if (flags.write === true) {
+    // All or nothing: a link (or, for a new file, anything) at any path refuses every write.
+    for (const path of found.changed) {
+      const taken = lstatSync(resolve(io.cwd, path), { throwIfNoEntry: false });
+      if (taken?.isSymbolicLink() === true || (taken !== undefined && found.adoption.created.has(path))) {
+        throw new UserError(
+          `cannot write ${path}: ${taken.isSymbolicLink() ? "it is a symbolic link, and posthog-gitops never writes through one" : "it already exists"}; nothing was written`,
+          "file_error",
+        );
+      }
+    }
     for (const path of found.changed) {
       const text = found.texts.get(path) ?? found.adoption.created.get(path) ?? "";
       const file = resolve(io.cwd, path);

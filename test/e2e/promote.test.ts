@@ -8,6 +8,8 @@
  */
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type Json, ROOT, useEmulator } from "../support/emulator.js";
 
@@ -27,6 +29,16 @@ const SECRETS = {
 const ENV = { ...KEYS, ...SECRETS };
 
 const read = (name: string) => readFileSync(join(h.dir, name), "utf8");
+
+/** `promote --format json`'s output, checked against schemas/promote.schema.json. */
+function document(stdout: string): Json {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, "schemas/promote.schema.json"), "utf8")));
+  const value = JSON.parse(stdout);
+  expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+  return value;
+}
 const STAGING = "/api/projects/12346";
 
 beforeEach(async () => {
@@ -108,7 +120,7 @@ describe("promote staging", () => {
     const dashboards = read("posthog/shared/dashboards.yaml");
     const result = await h.cli(["promote", "staging", "production", "--write", "--format", "json"], ENV);
     expect(result.code, result.stderr).toBe(0);
-    const out = JSON.parse(result.stdout);
+    const out = document(result.stdout);
     expect(out.kept.map((k: Json) => [k.owner, k.field])).toEqual([
       ['dashboard "Weekly KPIs"', "description"],
       ['dashboard "Weekly KPIs"', "tags"],
@@ -171,7 +183,7 @@ describe("promote staging", () => {
     const result = await h.cli(["promote", "staging", "--adopt", "--write", "--format", "json"], ENV);
     expect(result.code, result.stderr).toBe(0);
     expect([...new Set((await h.requests()).map((r) => r.method))]).toEqual(["GET"]);
-    const out = JSON.parse(result.stdout);
+    const out = document(result.stdout);
     // The seed's own staging-only dashboard comes along.
     expect(out.adopted).toEqual([
       { kind: "dashboard", name: "Staging Smoke Tests", file: "posthog/shared/dashboards.yaml" },
@@ -233,7 +245,7 @@ describe("promote staging", () => {
     await h.clearRequests();
     const promoted = await h.cli(["promote", "staging", "--format", "json"], ENV);
     expect(promoted.code, promoted.stderr).toBe(0);
-    const warnings = JSON.parse(promoted.stdout).warnings;
+    const warnings = document(promoted.stdout).warnings;
     expect(warnings).toContainEqual({
       code: "group_type",
       message:
@@ -295,5 +307,121 @@ describe("promote staging", () => {
     expect(written.code, written.stderr).toBe(0);
     expect(read(file)).toBe(before.replace("    name: Remote prices\n", "    name: Remote prices, tiered\n"));
     expect(read(file)).toContain('        "true": ${REMOTE_PRICES}\n');
+  });
+});
+
+describe("promote's outputs and refusals", () => {
+  it("markdown is a pull request's body: a marker, the diff in a fenced block, then production's plan", async () => {
+    const flag = await stagingFlag("search-v2");
+    const edit = await h.api("PATCH", `${STAGING}/feature_flags/${flag.id}/`, {
+      name: "Search rewrite, for everyone behind checkout v1",
+    });
+    expect(edit.status, edit.text).toBe(200);
+    const result = await h.cli(["promote", "staging", "--format", "markdown", "--detailed-exitcode"], ENV);
+    expect(result.code, result.stderr).toBe(2);
+    const body = result.stdout;
+    expect(body.split("\n")[0]).toBe("<!-- posthog-gitops promote: staging -> production -->");
+    expect(body).toContain(
+      "### posthog-gitops promote: staging (project 12346) → production (project 12345)",
+    );
+    expect(body).toContain(
+      "```diff\n--- a/posthog/shared/feature-flags.yaml\n+++ b/posthog/shared/feature-flags.yaml\n",
+    );
+    expect(body).toContain(
+      "-    name: Search rewrite, behind checkout v1 while it settles\n+    name: Search rewrite, for everyone behind checkout v1\n",
+    );
+    expect(body).toContain("### posthog-gitops plan for production (project 12345) from the edited files");
+    expect(body.indexOf("```diff")).toBeLessThan(body.indexOf("plan for production"));
+    expect(body).toContain("static in staging");
+    expect(result.stderr).toBe(
+      "Not written: run again with --write to edit posthog/shared/feature-flags.yaml.\n",
+    );
+  });
+
+  it("refuses, before any request, what it cannot promote: unknown environments, no destination, itself, --host", async () => {
+    await h.clearRequests();
+    const cases: Array<[string[], string]> = [
+      [["promote", "qa"], "error: qa: no such environment; the files declare staging, production\n"],
+      [
+        ["promote", "production"],
+        "error: no environment is promoted from production (promote_from: production): name the one to plan, promote production DST\n",
+      ],
+      [
+        ["promote", "staging", "staging"],
+        "error: promote staging staging: an environment is not promoted to itself\n",
+      ],
+      [
+        ["promote", "staging", "--host", "https://eu.posthog.com"],
+        "error: --host does not apply when the files declare environments (staging, production): each is its own host, project and key, changed in its entry in posthog/environments.yaml\n",
+      ],
+    ];
+    for (const [args, stderr] of cases) {
+      const out = await h.cli(args, ENV);
+      expect(out.code, args.join(" ")).toBe(1);
+      expect(out.stderr, args.join(" ")).toBe(stderr);
+      expect(out.stdout).toBe("");
+    }
+    h.write("single/d.yaml", "project: 12345\ndashboards: []\n");
+    const single = await h.cli(["promote", "staging", "production", "single"], ENV);
+    expect(single.code).toBe(1);
+    expect(single.stderr).toContain("the files declare no environments");
+    expect(await h.requests()).toEqual([]);
+  });
+
+  it("without the scope to read group types, the check is skipped with a note; nothing else changes", async () => {
+    const limited = "phx_stg_nogroups_Hq3Lz8Wm";
+    await h.reseed((state) => {
+      const scopes = [
+        "dashboard:read",
+        "insight:read",
+        "feature_flag:read",
+        "cohort:read",
+        "batch_export:read",
+      ];
+      state.api_keys.push({
+        key: limited,
+        user: 1,
+        scopes: [
+          ...scopes,
+          "project:read",
+          "organization:read",
+          "organization_member:read",
+          "integration:read",
+          "sharing_configuration:read",
+        ],
+      });
+    });
+    const file = "posthog/shared/feature-flags.yaml";
+    h.write(
+      file,
+      `${read(file)}\n  - key: by-company\n    filters:\n      aggregation_group_type_index: 0\n      groups: [{rollout_percentage: 5}]\n`,
+    );
+    const applied = await h.cli(["apply", "--all", "--auto-approve"], ENV);
+    expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+    const out = await h.cli(["promote", "staging", "--format", "json"], {
+      ...ENV,
+      POSTHOG_API_KEY_STAGING: limited,
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stderr).toMatch(
+      /note: environment staging: the group types of project 12346 were not read \(API key missing required scope 'group:read'\), so they were not compared/,
+    );
+    expect(document(out.stdout).warnings.map((w: Json) => w.code)).toEqual(["static_cohort"]);
+  });
+
+  it("never writes through a symbolic link", async () => {
+    const flag = await stagingFlag("search-v2");
+    await h.api("PATCH", `${STAGING}/feature_flags/${flag.id}/`, { name: "Renamed in staging" });
+    const { renameSync, symlinkSync } = await import("node:fs");
+    // A link to a file inside the configuration (not a .yaml file itself, so read once, as the link).
+    renameSync(join(h.dir, "posthog/shared/feature-flags.yaml"), join(h.dir, "posthog/flags.txt"));
+    symlinkSync(join(h.dir, "posthog/flags.txt"), join(h.dir, "posthog/shared/feature-flags.yaml"));
+    const before = read("posthog/flags.txt");
+    const out = await h.cli(["promote", "staging", "--write"], ENV);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe(
+      "error: cannot write posthog/shared/feature-flags.yaml: it is a symbolic link, and posthog-gitops never writes through one; nothing was written\n",
+    );
+    expect(read("posthog/flags.txt")).toBe(before);
   });
 });
