@@ -8,7 +8,7 @@
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { updateAction } from "../define/index.js";
-import { restoreAction } from "../shared/restore.js";
+import { blindUpdate, restoreAction } from "../shared/restore.js";
 import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
 import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { DashboardBasic } from "./answers.js";
@@ -99,16 +99,13 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCont
 function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext): void {
   const { sink } = ctx;
   sink.actions.push(restoreAction(ref, desired.id));
-  const after = dashboardFields.sent(desired);
   sink.actions.push(
-    makeAction(UPDATE, ref, {
-      before: {},
-      after,
-      changes: asChanges(after),
-      warnings: [
-        "the live values are unknown while the dashboard is deleted: apply reads it back after the restore and sends the declared fields that differ",
-      ],
-    }),
+    blindUpdate(
+      UPDATE,
+      ref,
+      dashboardFields.sent(desired),
+      "the live values are unknown while the dashboard is deleted: apply reads it back after the restore and sends the declared fields that differ",
+    ),
   );
   if (desired.sharing)
     sink.actions.push(sharingAction(ref, !desired.sharing.enabled, desired.sharing.enabled));

@@ -6,7 +6,7 @@
  * insight this apply creates, its name (apply runs the create first and hands the id over).
  */
 import { type KindPlanContext, makeAction, matchObjects, type PlanError } from "../../plan/index.js";
-import type { LiveObject, ObjectRef } from "../../plan/types.js";
+import type { LiveObject, ObjectLink, ObjectRef } from "../../plan/types.js";
 import { unifiedDiff } from "../shared/text-diff.js";
 import type { DashboardBasic } from "./answers.js";
 import type { DesiredDashboard } from "./fields.js";
@@ -53,22 +53,28 @@ export function insightIndex(ctx: KindPlanContext): InsightIndex {
   return { byName, names, read: liveKind !== undefined };
 }
 
-/** The side of an action for a planned or live tile: the insight's name and id, or the text. */
-function plannedSide(tile: PlannedTile): TileSide {
-  if (tile.text !== undefined) return { text: tile.text, ...(tile.layout ? { layout: tile.layout } : {}) };
-  return {
-    ...(tile.insightName !== undefined ? { insight: tile.insightName } : {}),
-    ...(tile.insightId !== undefined ? { insight_id: tile.insightId } : {}),
-    ...(tile.layout ? { layout: tile.layout } : {}),
-  };
+/**
+ * An added tile's side (its insight by name, or its text) and the insight it requires: by its live
+ * id, or created in this apply (no id: apply hands the new one on).
+ */
+function plannedSide(tile: PlannedTile): { after: TileSide; requires?: ObjectLink[] } {
+  const layout = tile.layout ? { layout: tile.layout } : {};
+  if (tile.text !== undefined) return { after: { text: tile.text, ...layout } };
+  const name = tile.insightName ?? "";
+  const id = tile.insightId !== undefined ? { id: tile.insightId } : {};
+  return { after: { insight: name, ...layout }, requires: [{ kind: "insight", name, ...id }] };
 }
 
-function liveSide(tile: LiveTile, names: Map<number, string>): TileSide {
+/** A live tile's side, and how apply finds it on the dashboard (its insight's id; a card by its text). */
+function liveSide(
+  tile: LiveTile,
+  names: Map<number, string>,
+): { side: TileSide; preconditions?: Record<string, unknown> } {
   const layout = smLayout(tile.layouts);
-  if (tile.textId !== null) return { text: tile.text ?? "", ...(layout ? { layout } : {}) };
+  if (tile.textId !== null) return { side: { text: tile.text ?? "", ...(layout ? { layout } : {}) } };
   const id = tile.insightId as number;
   const name = names.get(id) ?? tile.insightName ?? "";
-  return { insight: name, insight_id: id, ...(layout ? { layout } : {}) };
+  return { side: { insight: name, ...(layout ? { layout } : {}) }, preconditions: { insight_id: id } };
 }
 
 export function planTiles(
@@ -91,10 +97,14 @@ export function planTiles(
   const diff = diffTiles(planned, liveList);
   const { sink } = ctx;
   for (const { live: tile } of diff.remove) {
-    sink.actions.push(makeAction(REMOVE_TILE, ref, { before: liveSide(tile, index.names) }));
+    const { side, preconditions } = liveSide(tile, index.names);
+    sink.actions.push(
+      makeAction(REMOVE_TILE, ref, { before: side, ...(preconditions ? { preconditions } : {}) }),
+    );
   }
   for (const tile of diff.add) {
-    sink.actions.push(makeAction(ADD_TILE, ref, { after: plannedSide(tile) }));
+    const { after, requires } = plannedSide(tile);
+    sink.actions.push(makeAction(ADD_TILE, ref, { after, ...(requires ? { requires } : {}) }));
   }
   // One update per matched tile whose layout or text differs, in the file's order.
   const updates = new Map<
@@ -110,7 +120,7 @@ export function planTiles(
   };
   for (const tile of [...updates.keys()].sort((a, b) => order(a) - order(b))) {
     const { layout, text } = updates.get(tile) ?? {};
-    const before = liveSide(tile, index.names);
+    const { side: before, preconditions } = liveSide(tile, index.names);
     const after: TileSide = { ...before };
     const changes = [];
     if (layout) {
@@ -130,7 +140,9 @@ export function planTiles(
         diff: unifiedDiff(text.before, text.after),
       });
     }
-    sink.actions.push(makeAction(UPDATE_TILE, ref, { before, after, changes }));
+    sink.actions.push(
+      makeAction(UPDATE_TILE, ref, { before, after, changes, ...(preconditions ? { preconditions } : {}) }),
+    );
   }
 }
 

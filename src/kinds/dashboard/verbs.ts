@@ -32,7 +32,7 @@ export async function createDashboard(
 
 /**
  * An update planned while the live values were unknown (after a restore, the dashboard was not in the
- * live list) has an empty `before`: the fields of its body that differ from the dashboard as it is now
+ * live list) says so in its preconditions (`live: "unknown"`): the fields of its body that differ from the dashboard as it is now
  * are read back right before the PATCH. Sending an unchanged `restriction_level` is refused (403) to
  * anyone but the dashboard's creator or a project admin (service-api.md §1), so a field is sent only
  * when it would change something.
@@ -55,7 +55,7 @@ const update: Verb = {
   ...UPDATE,
   async send(client, action, id, body) {
     const { project } = action.object;
-    const liveUnknown = Object.keys(action.before ?? {}).length === 0;
+    const liveUnknown = action.preconditions?.live === "unknown";
     const send =
       liveUnknown && body !== undefined ? await onlyChanged(client, project, Number(id), body) : body;
     if (send !== undefined && Object.keys(send).length === 0) {

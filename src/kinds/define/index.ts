@@ -323,7 +323,8 @@ export function defineKind<
       hooks.prune ? hooks.prune(live as L, ref, ctx as KindPlanContext<K>) : prune(live, ref),
     state,
     ...(hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {}),
-    requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words.one} "${action.object.name}"`),
+    requestBody: (action, env, referenced) =>
+      verbOf(action)?.body?.(action, env, `${words.one} "${action.object.name}"`, referenced),
     create: service.create,
     send(client, action, id, body, referenced) {
       const send = verbOf(action)?.send;

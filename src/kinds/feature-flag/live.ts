@@ -12,13 +12,15 @@
  */
 import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
-import type { LiveKind, LiveObject } from "../../plan/types.js";
+import type { LiveKind, LiveObject, ObjectLink } from "../../plan/types.js";
+import { compareText } from "../../plan/values.js";
 import type { ReadScope } from "../../read/kinds.js";
 import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
 import type { Cohort, FeatureFlag } from "./answers.js";
 import type { DesiredFlag } from "./fields.js";
 import { isObject } from "./filters.js";
+import { FEATURE_FLAG } from "./name.js";
 import { cohortsApi, featureFlagsApi } from "./service.js";
 
 export type LiveFlag = Omit<FeatureFlag, "name"> &
@@ -226,15 +228,27 @@ export function keysById(
   return (id) => map.get(id);
 }
 
-/** The keys of the project's live flags (not deleted) whose conditions name `flag`: its dependents. */
+/** The project's live flags (not deleted) whose conditions name `flag`: its dependents, by key. */
 export function liveDependents(
   flag: Pick<LiveFlag, "id">,
   kindLive: Pick<LiveFlags, "objects" | "others">,
-): string[] {
+): ObjectLink[] {
   const id = String(flag.id);
   const named = (other: LiveFlag) => liveReferences(other, (ref) => ref).includes(id);
   return [...kindLive.objects, ...kindLive.others]
     .filter((other) => other.id !== flag.id && !other.deleted && named(other))
-    .map((other) => other.key)
-    .sort();
+    .sort((a, b) => compareText(a.key, b.key))
+    .map((other) => ({ kind: FEATURE_FLAG, name: other.key, id: other.id }));
+}
+
+/** The live flags a live flag's conditions name, among those read: what it depends on now. */
+export function liveDependencies(
+  flag: Pick<FeatureFlag, "filters">,
+  kindLive: Pick<LiveFlags, "objects" | "others">,
+): ObjectLink[] {
+  const byId = new Map([...kindLive.objects, ...kindLive.others].map((f) => [String(f.id), f]));
+  return liveReferences(flag, (id) => id).flatMap((id) => {
+    const found = byId.get(id);
+    return found === undefined ? [] : [{ kind: FEATURE_FLAG, name: found.key, id: found.id }];
+  });
 }

@@ -21,11 +21,11 @@ import { SecretValue } from "../../config/secret.js";
 import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext } from "../../plan/kinds.js";
 import { toSecretRef } from "../../plan/secrets.js";
-import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
+import type { Action, FieldChange, ObjectLink, ObjectRef } from "../../plan/types.js";
 import type { Reference } from "../../read/kinds.js";
 import { CREATE, RESTORE, SOFT_DELETE } from "../shared/verbs.js";
 import { createProblem } from "./checks.js";
-import { cohortIdsByName } from "./dependencies.js";
+import { cohortIdsByName, flagReferences } from "./dependencies.js";
 import { type DesiredFlag, flagFields } from "./fields.js";
 import {
   differingFilterKeys,
@@ -39,7 +39,7 @@ import {
   parsePayload,
 } from "./filters.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
-import { keysById, type LiveFlag, type LiveFlags, liveDependents, liveReferences } from "./live.js";
+import { keysById, type LiveFlag, type LiveFlags, liveDependencies, liveDependents } from "./live.js";
 import { FEATURE_FLAG } from "./name.js";
 import { describeFlagField } from "./phrasing.js";
 import { FLAG_UPDATE } from "./verbs.js";
@@ -59,7 +59,8 @@ export function planFlag(desired: DesiredFlag, live: LiveFlag | undefined, ref: 
     return;
   }
   const cohorts = resolveCohorts(desired, ctx);
-  if (!resolveFlags(desired, ctx) || cohorts === undefined) return;
+  const flags = resolveFlags(desired, ctx);
+  if (flags === undefined || cohorts === undefined) return;
   if (live === undefined) {
     if (desired.id !== undefined) {
       ctx.sink.errors.push({
@@ -68,7 +69,7 @@ export function planFlag(desired: DesiredFlag, live: LiveFlag | undefined, ref: 
       });
       return;
     }
-    planCreate(desired, ref, cohorts, ctx);
+    planCreate(desired, ref, cohorts, flags, ctx);
     return;
   }
   if (live.deleted) {
@@ -80,7 +81,7 @@ export function planFlag(desired: DesiredFlag, live: LiveFlag | undefined, ref: 
       }),
     );
   }
-  planUpdate(desired, live, ref, cohorts, ctx);
+  planUpdate(desired, live, ref, cohorts, flags, ctx);
 }
 
 /** The undeclared live flag's soft delete (--prune), guarded like a tombstone's. */
@@ -91,11 +92,9 @@ export function pruneFlag(live: LiveFlag, ref: ObjectRef, ctx: Ctx): Action {
 function softDelete(live: LiveFlag, ref: ObjectRef, ctx: Ctx): Action {
   const guard = liveGuard(live, ctx, "soft-deleting it");
   return makeAction(SOFT_DELETE, ref, {
-    before: {
-      ...flagFields.state(live as never),
-      depends_on: liveReferences(live, keysById(ctx.live)),
-      dependents: liveDependents(live, ctx.live),
-    },
+    before: flagFields.state(live as never),
+    // Deleted after the flags that depended on it when planned (the service refuses it before).
+    required_by: liveDependents(live, ctx.live),
     ...(guard ? { guard } : {}),
   });
 }
@@ -129,15 +128,23 @@ export function flagReferencesOf(desired: DesiredFlag): Reference[] {
 /**
  * Every flag the filters name is declared in this project or live in it; else a plan error at its
  * place. A change-scoped plan creates only the change's flags (`ctx.live.declared`): a dependency
- * declared elsewhere but not live is an error there too, saying why.
+ * declared elsewhere but not live is an error there too, saying why. Resolved, each is a link: with
+ * its live id, or without one when this apply creates it (apply hands the new id on).
  */
-function resolveFlags(desired: DesiredFlag, ctx: Ctx): boolean {
-  const live = new Set([...ctx.live.objects, ...ctx.live.others].filter((f) => !f.deleted).map((f) => f.key));
+function resolveFlags(desired: DesiredFlag, ctx: Ctx): ObjectLink[] | undefined {
+  const live = new Map(
+    [...ctx.live.objects, ...ctx.live.others].filter((f) => !f.deleted).map((f) => [f.key, f.id]),
+  );
   const declared = new Set(ctx.live.declared);
   const elsewhere = new Set((ctx.others?.declared(FEATURE_FLAG) ?? []).map((d) => d.name));
   let ok = true;
+  const links = new Map<string, ObjectLink>();
   for (const ref of desired.references) {
-    if (live.has(ref.key) || declared.has(ref.key)) continue;
+    const id = live.get(ref.key);
+    if (id !== undefined || declared.has(ref.key)) {
+      links.set(ref.key, { kind: FEATURE_FLAG, name: ref.key, ...(id !== undefined ? { id } : {}) });
+      continue;
+    }
     ok = false;
     ctx.sink.errors.push({
       message:
@@ -147,7 +154,7 @@ function resolveFlags(desired: DesiredFlag, ctx: Ctx): boolean {
       source: ref.source,
     });
   }
-  return ok;
+  return ok ? [...links.values()] : undefined;
 }
 
 /** Cohort names → ids in this project (one name, one cohort); undefined after reporting a problem. */
@@ -311,6 +318,7 @@ function planCreate(
   desired: DesiredFlag,
   ref: ObjectRef,
   cohorts: ReadonlyMap<string, number>,
+  flags: ObjectLink[],
   ctx: Ctx,
 ): void {
   const problem = createProblem(desired.filters, `feature flag "${desired.name}"`);
@@ -341,7 +349,8 @@ function planCreate(
       changes.push({ path: `filters.${key}`, after: part, ...(says.length > 0 ? { says } : {}) });
     }
   }
-  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes }));
+  // Created after the flags it depends on (the service refuses a dependency on a missing flag).
+  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes, requires: flags }));
   if (desired.archived === true) {
     ctx.sink.actions.push(
       makeAction(ARCHIVE, ref, { before: { archived: false }, after: { archived: true } }),
@@ -354,6 +363,7 @@ function planUpdate(
   live: LiveFlag,
   ref: ObjectRef,
   cohorts: ReadonlyMap<string, number>,
+  flags: ObjectLink[],
   ctx: Ctx,
 ): void {
   const state = flagFields.state(live as never);
@@ -371,34 +381,8 @@ function planUpdate(
       makeAction(UNARCHIVE, ref, { before: { archived: true }, after: { archived: false } }),
     );
   if (all.length > 0) {
-    const before: Json = {
-      version: live.version ?? null,
-      depends_on: liveReferences(live, keysById(ctx.live)),
-    };
-    const after: Json = {};
-    for (const c of changes) {
-      before[c.path] = storedValue(live, c.path);
-      after[c.path] = c.after;
-    }
-    if (filterChangeList.length > 0 && filters !== undefined) {
-      // The whole stored filters, payloads of a plain flag included: PostHog's version check
-      // (products/feature_flags/backend/api/feature_flag.py, FeatureFlagSerializer.
-      // _get_conflicting_changes) compares each field whole, `original_flag[field] !=
-      // getattr(instance, field)`, and `filters` is one field, the row's JSON. Anything less (the
-      // declared keys only, or no payloads) never equals the stored value, so every write anyone made
-      // since the plan (a description, a tag) would refuse ours as a conflict. A flag with encrypted
-      // payloads leaves them out (their live plain text is never kept, and the row holds ciphertext
-      // anyway): any write since the plan is then a conflict, never silently overwritten.
-      // Apply also sends this copy as the base of the filters it writes (verbs.ts, `wholeFilters`):
-      // `after` holds only the keys that change, as the plan shows them.
-      before.filters = storedFilters(live);
-      if (live.has_encrypted_payloads === true) delete (before.filters as Json).payloads;
-      const keys = new Set(filterChangeList.map((c) => c.path.split(".")[1] ?? ""));
-      after.filters = Object.fromEntries([...keys].map((k) => [k, filters[k]]));
-    }
+    const { before, after, sends, preconditions } = updateSides(changes, filterChangeList, filters, live);
     const turnsOff = changes.some((c) => c.path === "active" && c.after === false);
-    // Turned off after the flags that depend on it (apply order: order.ts).
-    if (turnsOff) before.dependents = liveDependents(live, ctx.live);
     const rekeys = changes.some((c) => c.path === "key");
     const guard =
       (turnsOff ? liveGuard(live, ctx, "turning it off") : undefined) ??
@@ -414,11 +398,24 @@ function planUpdate(
         "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file",
       );
     }
+    // Up: after the flags its filters name and those it depended on when planned; down (turned off):
+    // after the flags that depend on it (apply order, SPEC §3).
+    const written = new Set(isObject(after.filters) ? flagKeysIn(after.filters) : []);
+    const requires = flags.filter((f) => written.has(f.name));
+    if (!turnsOff) {
+      for (const link of liveDependencies(live, ctx.live)) {
+        if (!requires.some((r) => r.name === link.name)) requires.push(link);
+      }
+    }
     ctx.sink.actions.push(
       makeAction(FLAG_UPDATE, ref, {
         before,
         after,
         changes: all,
+        requires,
+        ...(turnsOff ? { required_by: liveDependents(live, ctx.live) } : {}),
+        preconditions,
+        ...(sends ? { sends } : {}),
         ...(warnings.length > 0 ? { warnings } : {}),
         ...(guard ? { guard } : {}),
       }),
@@ -428,10 +425,79 @@ function planUpdate(
     const guard = liveGuard(live, ctx, "archiving it");
     ctx.sink.actions.push(
       makeAction(ARCHIVE, ref, {
-        before: { archived: false, dependents: liveDependents(live, ctx.live) },
+        before: { archived: false },
         after: { archived: true },
+        required_by: liveDependents(live, ctx.live),
         ...(guard ? { guard } : {}),
       }),
     );
   }
+}
+
+/** The keys the flag conditions of `filters` name. */
+const flagKeysIn = (filters: Json): string[] => flagReferences(filters).map((r) => r.key);
+
+/**
+ * Changed fields the service's version check never compares, so never sent in `original_flag`
+ * (posthog/api/feature_flag.py, FeatureFlagSerializer.update and _get_conflicting_changes): the check
+ * runs on the validated fields after `evaluation_contexts` was popped from them, and compares each with
+ * `getattr(instance, field)`, an attribute of the flag's row, which has no `tags` (they are tagged
+ * items of their own): a tags entry could only make the check read what is not there.
+ */
+const UNCOMPARED = new Set(["tags", "evaluation_contexts"]);
+
+/**
+ * An update's sides: `before` / `after` the changed fields (live and declared values; `filters` by
+ * its changed top-level keys), `sends` a flag's encrypted payloads (secrets: all of them, whenever one
+ * changes), and the preconditions the service's version check compares: `version` and
+ * `original_flag`, the values read at plan time of the changed fields it compares, as it stores them
+ * (a changed `filters` whole: the base apply lays the changed keys over, verbs.ts).
+ */
+function updateSides(
+  changes: FieldChange[],
+  filterChanges: FieldChange[],
+  filters: Json | undefined,
+  live: LiveFlag,
+) {
+  const before: Json = {};
+  const after: Json = {};
+  const original: Json = {};
+  for (const c of changes) {
+    before[c.path] = c.before ?? null;
+    after[c.path] = c.after;
+    if (!UNCOMPARED.has(c.path)) original[c.path] = storedValue(live, c.path);
+  }
+  let sends: Json | undefined;
+  if (filterChanges.length > 0 && filters !== undefined) {
+    const was: Json = {};
+    const now: Json = {};
+    for (const c of filterChanges) {
+      const key = c.path.split(".")[1] ?? "";
+      if (c.secret === true || (live.has_encrypted_payloads === true && key === "payloads")) {
+        sends = { filters: { payloads: filters.payloads } };
+        continue;
+      }
+      was[key] = c.before ?? null;
+      now[key] = filters[key];
+    }
+    if (Object.keys(now).length > 0) {
+      before.filters = was;
+      after.filters = now;
+    }
+    // The whole stored filters, payloads of a plain flag included: PostHog's version check
+    // (products/feature_flags/backend/api/feature_flag.py, FeatureFlagSerializer.
+    // _get_conflicting_changes) compares each field whole, `original_flag[field] !=
+    // getattr(instance, field)`, and `filters` is one field, the row's JSON. Anything less (the
+    // declared keys only, or no payloads) never equals the stored value, so every write anyone made
+    // since the plan (a description, a tag) would refuse ours as a conflict. A flag with encrypted
+    // payloads leaves them out (their live plain text is never kept, and the row holds ciphertext
+    // anyway): any write since the plan is then a conflict, never silently overwritten.
+    // Apply also lays the changed keys over this copy and sends the filters whole (`wholeFilters`).
+    const stored = storedFilters(live);
+    if (live.has_encrypted_payloads === true) delete stored.payloads;
+    original.filters = stored;
+  }
+  const preconditions: Json = { version: live.version ?? null };
+  if (Object.keys(original).length > 0) preconditions.original_flag = original;
+  return { before, after, sends, preconditions };
 }

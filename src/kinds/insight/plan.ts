@@ -11,7 +11,7 @@ import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { compareQuery } from "../../queries/normalise.js";
 import { updateAction } from "../define/index.js";
-import { restoreAction } from "../shared/restore.js";
+import { blindUpdate, restoreAction } from "../shared/restore.js";
 import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
 import { unifiedDiff } from "../shared/text-diff.js";
 import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
@@ -61,16 +61,13 @@ function planCreate(desired: DesiredInsight, ref: ObjectRef, ctx: KindPlanContex
 
 function planRestore(desired: DesiredInsight, ref: ObjectRef, ctx: KindPlanContext): void {
   ctx.sink.actions.push(restoreAction(ref, desired.id));
-  const after = sentFields(desired);
   ctx.sink.actions.push(
-    makeAction(UPDATE, ref, {
-      before: {},
-      after,
-      changes: asChanges(after),
-      warnings: [
-        "the live values are unknown while the insight is deleted: apply sends every declared field",
-      ],
-    }),
+    blindUpdate(
+      UPDATE,
+      ref,
+      sentFields(desired),
+      "the live values are unknown while the insight is deleted: apply sends every declared field",
+    ),
   );
 }
 

@@ -3,6 +3,7 @@
  * exactly `{"deleted": false}`, with the warning that apply fails if the id never existed.
  */
 import { makeAction } from "../../plan/context.js";
+import type { PlanVerb } from "../../plan/kinds.js";
 import type { Action, ObjectRef } from "../../plan/types.js";
 import { RESTORE } from "./verbs.js";
 
@@ -12,5 +13,26 @@ export function restoreAction(ref: ObjectRef, id: number | string | undefined): 
     after: { deleted: false },
     changes: [{ path: "deleted", before: true, after: false }],
     warnings: [`id ${id} is not in the live list: restored if soft-deleted; apply fails if it never existed`],
+  });
+}
+
+/**
+ * The update after a restore of an object that was deleted when the plan read it: its live values are
+ * unknown (`before` holds the same keys, each null) and it sends every declared field. Its
+ * precondition says so (`live: "unknown"`): a kind may read the object back first and send only what
+ * differs (dashboards).
+ */
+export function blindUpdate(
+  verb: PlanVerb,
+  ref: ObjectRef,
+  after: Record<string, unknown>,
+  warning: string,
+): Action {
+  return makeAction(verb, ref, {
+    before: Object.fromEntries(Object.keys(after).map((key) => [key, null])),
+    after,
+    changes: Object.entries(after).map(([path, value]) => ({ path, after: value })),
+    preconditions: { live: "unknown" },
+    warnings: [warning],
   });
 }

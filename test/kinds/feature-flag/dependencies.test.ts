@@ -1,12 +1,10 @@
-/** Flag dependencies: where files write them, their cycles, the order an apply must follow (order.ts). */
+/** Flag dependencies: where files write them and their cycles (the order apply follows is plan data: test/e2e). */
 import { describe, expect, it } from "vitest";
 import {
   cohortIdsByName,
   dependencyCycles,
   flagReferences,
 } from "../../../src/kinds/feature-flag/dependencies.js";
-import { dependencies, dependents, flagOrder, goesDown } from "../../../src/kinds/feature-flag/order.js";
-import type { Action } from "../../../src/plan/types.js";
 
 describe("flagReferences", () => {
   it("lists the flag conditions with their pointers, nothing else", () => {
@@ -60,48 +58,6 @@ describe("dependencyCycles", () => {
     );
     const [cycle] = dependencyCycles(graph);
     expect(cycle).toHaveLength(20_001);
-  });
-});
-
-describe("apply order across a project's flags (the verbs' references)", () => {
-  const ref = (name: string) => ({ kind: "feature_flag", project: 1, name });
-  const dependsOn = (key: string) => ({
-    groups: [{ properties: [{ type: "flag", key, operator: "flag_evaluates_to", value: true }] }],
-  });
-  const act = (name: string, action: string, extra: Partial<Action> = {}): Action => ({
-    action,
-    object: ref(name),
-    changes: [],
-    destructive: false,
-    warnings: [],
-    ...extra,
-  });
-  const names = (refs: ReadonlyArray<{ kind: string; name: string }>) =>
-    refs.map((r) => `${r.kind}:${r.name}`);
-
-  it("brings a flag up after the flags it depends on: written now or depended on when planned", () => {
-    expect(names(dependencies(act("child", "create", { after: { filters: dependsOn("parent") } })))).toEqual([
-      "feature_flag:parent",
-    ]);
-    const turnsOn = act("child", "update", {
-      before: { depends_on: ["parent", "other"] },
-      after: { active: true },
-    });
-    expect(names(flagOrder(turnsOn))).toEqual(["feature_flag:parent", "feature_flag:other"]);
-  });
-
-  it("takes a flag down after the flags that depended on it when planned", () => {
-    const off = act("parent", "update", {
-      before: { depends_on: [], dependents: ["child"] },
-      after: { active: false },
-    });
-    expect(goesDown(off)).toBe(true);
-    expect(names(flagOrder(off))).toEqual(["feature_flag:child"]);
-    for (const action of ["archive", "soft_delete"]) {
-      const down = act("parent", action, { before: { dependents: ["a", "b"] } });
-      expect([goesDown(down), names(dependents(down))]).toEqual([true, ["feature_flag:a", "feature_flag:b"]]);
-    }
-    expect(dependents(act("solo", "archive", { before: {} }))).toEqual([]);
   });
 });
 
