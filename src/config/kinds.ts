@@ -75,4 +75,11 @@ export interface ConfigKind {
    * other kinds (a dashboard's tiles, the insights the files declare). Absent: none.
    */
   checkProject?(project: DesiredProject): ProjectProblem[];
+  /**
+   * Where an item may name another object by its raw id instead of its name (a tile's
+   * `insight_id`, a cohort condition's `value`), as patterns from the item (`*` any list item), from
+   * the kind's reference declarations: ids differ per project, so a file shared by several projects
+   * cannot hold them. Each declaration's raw ids are in `Declared.refs` (those with an `id`), placed.
+   */
+  readonly referencePaths?: readonly string[];
 }

@@ -252,6 +252,16 @@ export interface LiveKind {
    * the whole list, and `total` is the list's count when the read learnt it.
    */
   scoped?: { total?: number };
+  /**
+   * Objects read only so that references can name them, never matched, planned or pruned (archived
+   * flags a declared flag depends on, which the service's list hides).
+   */
+  referable?: LiveObject[];
+  /**
+   * Objects of kinds the project does not manage (or the registry lacks), read by this kind for the
+   * names its declarations use (a flag's cohorts while no cohort kind reads them), by kind name.
+   */
+  foreign?: Record<string, LiveObject[]>;
 }
 
 /** Paid features of a project's organization, when they were looked up. */

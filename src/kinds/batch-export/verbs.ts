@@ -10,7 +10,7 @@ import { isPlainObject } from "../../plan/values.js";
 import type { ServiceClient } from "../../service/client.js";
 import { collect } from "../../service/pages.js";
 import type { Verb } from "../kind.js";
-import { CREATE, DELETE, UPDATE } from "../shared/verbs.js";
+import { CREATE, DELETE, deepMerge, UPDATE } from "../shared/verbs.js";
 import type { BatchExportWrite } from "./answers.js";
 import { batchExportsApi } from "./service.js";
 
@@ -49,15 +49,6 @@ const updateBody: Verb["body"] = (action, env, owner) => {
   if (isPlainObject(body.destination)) delete body.destination.integration;
   return resolveSecrets(body, env, owner);
 };
-
-function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    const here = out[key];
-    out[key] = isPlainObject(here) && isPlainObject(value) ? deepMerge(here, value) : value;
-  }
-  return out;
-}
 
 const update: Verb = {
   ...UPDATE,

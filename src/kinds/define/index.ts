@@ -88,21 +88,31 @@
  */
 import type { Executed } from "../../apply/kinds.js";
 import type { ConfigKind, KindWords } from "../../config/kinds.js";
-import type { Declared } from "../../config/types.js";
+import type { Declared, DesiredProject } from "../../config/types.js";
 import { UserError } from "../../errors.js";
 import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext, PlanKind, PlanVerb } from "../../plan/kinds.js";
 import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
+import { getPath, setPath } from "../../plan/values.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
 import type { AnswerShape, ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import type { FieldTable, InputOf } from "./fields.js";
+import { rawIdPaths, referenceCycles, referencesToRead } from "./references.js";
 import type { DesiredOf, Table } from "./table.js";
 
 export * from "./fields.js";
-export { type Compared, type DesiredOf, fieldTable, type Roles, type Table } from "./table.js";
+export * from "./references.js";
+export {
+  type Compared,
+  type CompareWith,
+  type DesiredOf,
+  fieldTable,
+  type Roles,
+  type Table,
+} from "./table.js";
 
 /**
  * How the kind reaches the service: its list, the look-up of names right before creates (SPEC §3
@@ -258,6 +268,12 @@ export function defineKind<
     }
     return [...found.values()];
   };
+  // References among the kind's own objects form no cycle (the service refuses them): `validate` says so.
+  const selfSpec = table.references.find((r) => r.kind === name);
+  const checkProject = (project: DesiredProject) => [
+    ...(selfSpec ? referenceCycles(project, name, words, selfSpec) : []),
+    ...(hooks.checkProject?.(project) ?? []),
+  ];
   /** Marks a change-scoped read's state: its objects are not the whole list. */
   const scoped = <R extends { live: LiveKind }>(result: R, scope?: ReadScope): R => {
     if (scope !== undefined && service.search !== undefined) result.live.scoped = {};
@@ -286,7 +302,7 @@ export function defineKind<
     ...(hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {}),
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
-    ...(hooks.checkProject ? { checkProject: hooks.checkProject } : {}),
+    ...(hooks.checkProject || selfSpec ? { checkProject } : {}),
     ...(service.search ? { searches: true } : {}),
     async read(client, project, declared, run, scope) {
       const list = () => objects(client, project, scope);
@@ -308,7 +324,10 @@ export function defineKind<
     ...(service.count ? { count: service.count } : {}),
     ...(hooks.references
       ? { references: (declared: Declared) => hooks.references?.(declared as D) ?? [] }
-      : {}),
+      : table.references.length > 0
+        ? { references: referencesToRead }
+        : {}),
+    ...(table.references.length > 0 ? { referencePaths: rawIdPaths(table.fields) } : {}),
     plan(desired, live, ref, ctx) {
       if (hooks.plan) hooks.plan(desired as D, live as L | undefined, ref, ctx as KindPlanContext<K>);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);
@@ -335,7 +354,7 @@ export function defineKind<
       service.findByName ??
       (async (client, project, wanted) =>
         (await (service.search ?? ((c, p) => service.list(c, p)))(client, project, wanted))
-          .filter((live) => live.name === wanted)
+          .filter((live) => (live.name ?? "") === wanted)
           .map((live) => live.id)),
     listLive: service.list,
     pull:
@@ -351,6 +370,27 @@ function isEmptyRecord(value: unknown): boolean {
   return (
     typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
   );
+}
+
+/**
+ * The sides of an update of `changes` (plan format 2): the changed fields, nested by their paths, the
+ * live values in `before` (null where unset) and in `after` what the body sends for them (the table's
+ * `sent`: a nested value in the file's form, naming objects by name), the same keys on both sides.
+ */
+export function updateSides<T extends FieldTable>(
+  table: Table<T>,
+  desired: Declared,
+  changes: readonly FieldChange[],
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const sent = table.sent(desired);
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const c of changes) {
+    setPath(before, c.path, c.before ?? null);
+    const value = getPath(sent, c.path);
+    setPath(after, c.path, value === undefined ? c.after : value);
+  }
+  return { before, after };
 }
 
 /**
