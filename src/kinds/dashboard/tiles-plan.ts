@@ -1,12 +1,14 @@
 /**
  * Plans a dashboard's declared `tiles:` (SPEC §2 "Tiles", §3 "Dashboard tiles"): the whole set, so
  * tiles the file does not list are removed (their insights stay), missing ones are added, and matched
- * ones whose declared layout or text differs are updated. A tile's `insight:` is resolved through the
- * same matching the planner gives the project's declared insights: the live insight's id, or, for an
- * insight this apply creates, its name (apply runs the create first and hands the id over).
+ * ones whose declared layout or text differs are updated. A tile's `insight:` is a reference the
+ * tiles field declares (fields.ts), resolved with the dashboard's other references by the kit
+ * (../define/references.ts): the live insight's id, or, for an insight this apply creates, its name
+ * (apply runs the create first and hands the id over).
  */
-import { type KindPlanContext, makeAction, matchObjects, type PlanError } from "../../plan/index.js";
-import type { LiveObject, ObjectLink, ObjectRef } from "../../plan/types.js";
+import { type KindPlanContext, makeAction } from "../../plan/index.js";
+import type { ObjectLink, ObjectRef } from "../../plan/types.js";
+import { liveNameOf } from "../define/references.js";
 import { unifiedDiff } from "../shared/text-diff.js";
 import type { DashboardBasic } from "./answers.js";
 import type { DesiredDashboard } from "./fields.js";
@@ -14,44 +16,6 @@ import type { LiveDashboards } from "./live.js";
 import { ADD_TILE, REMOVE_TILE, type TileSide, UPDATE_TILE } from "./tile-verbs.js";
 import { type DesiredTile, tileLabel } from "./tiles-declare.js";
 import { diffTiles, type LiveTile, type PlannedTile, smLayout } from "./tiles-diff.js";
-
-interface InsightIdentity {
-  name: string;
-  id?: number | string;
-  deleted: boolean;
-  source: DesiredTile["source"];
-}
-
-/** What the plan knows of the project's insights: the declared ones matched to the live ones. */
-export interface InsightIndex {
-  /** Declared (not deleted) insight name → the live id, or undefined when apply creates it. */
-  byName: Map<string, { id: number | undefined; several: boolean }>;
-  /** Live insight id → its name. */
-  names: Map<number, string>;
-  /** False when the project's insights were not read (the files declare none). */
-  read: boolean;
-}
-
-export function insightIndex(ctx: KindPlanContext): InsightIndex {
-  const declared = (ctx.others?.declared("insight") ?? []) as readonly InsightIdentity[];
-  const liveKind = ctx.others?.live("insight");
-  const live = (liveKind?.objects ?? []) as readonly LiveObject[];
-  const ignored: PlanError[] = [];
-  const { pairs } = matchObjects(declared, live, "insight", ignored);
-  const byName = new Map<string, { id: number | undefined; several: boolean }>();
-  for (const { desired, live: match } of pairs) {
-    if (desired.deleted) continue;
-    const id = match?.id ?? desired.id;
-    const known = byName.get(desired.name);
-    byName.set(desired.name, {
-      id: id === undefined ? undefined : Number(id),
-      several: known !== undefined,
-    });
-  }
-  const names = new Map<number, string>();
-  for (const object of live) names.set(Number(object.id), object.name ?? "");
-  return { byName, names, read: liveKind !== undefined };
-}
 
 /**
  * An added tile's side (its insight by name, or its text) and the insight it requires: by its live
@@ -68,36 +32,38 @@ function plannedSide(tile: PlannedTile): { after: TileSide; requires?: ObjectLin
 /** A live tile's side, and how apply finds it on the dashboard (its insight's id; a card by its text). */
 function liveSide(
   tile: LiveTile,
-  names: Map<number, string>,
+  names: (id: number) => string | undefined,
 ): { side: TileSide; preconditions?: Record<string, unknown> } {
   const layout = smLayout(tile.layouts);
   if (tile.textId !== null) return { side: { text: tile.text ?? "", ...(layout ? { layout } : {}) } };
   const id = tile.insightId as number;
-  const name = names.get(id) ?? tile.insightName ?? "";
+  const name = names(id) ?? tile.insightName ?? "";
   return { side: { insight: name, ...(layout ? { layout } : {}) }, preconditions: { insight_id: id } };
 }
 
+/**
+ * `links`: the dashboard's references resolved (its tiles' insights, by name with the live id or
+ * none when this apply creates the insight, and by raw id).
+ */
 export function planTiles(
   desired: DesiredDashboard,
   current: DashboardBasic | undefined,
   ref: ObjectRef,
   ctx: KindPlanContext,
+  links: readonly ObjectLink[],
 ): void {
   const tiles = desired.tiles;
   if (tiles === undefined) return;
   const live = ctx.live as LiveDashboards;
   const liveList = current ? live.tiles?.[current.id] : [];
   if (liveList === undefined) return;
-  const index = insightIndex(ctx);
-  const planned: PlannedTile[] = [];
-  for (const tile of tiles) {
-    const resolved = resolve(tile, index, desired, ctx);
-    if (resolved) planned.push(resolved);
-  }
+  const liveName = liveNameOf(ctx);
+  const names = (id: number) => liveName("insight", id);
+  const planned = tiles.map((tile) => resolved(tile, links, names));
   const diff = diffTiles(planned, liveList);
   const { sink } = ctx;
   for (const { live: tile } of diff.remove) {
-    const { side, preconditions } = liveSide(tile, index.names);
+    const { side, preconditions } = liveSide(tile, names);
     sink.actions.push(
       makeAction(REMOVE_TILE, ref, { before: side, ...(preconditions ? { preconditions } : {}) }),
     );
@@ -120,7 +86,7 @@ export function planTiles(
   };
   for (const tile of [...updates.keys()].sort((a, b) => order(a) - order(b))) {
     const { layout, text } = updates.get(tile) ?? {};
-    const { side: before, preconditions } = liveSide(tile, index.names);
+    const { side: before, preconditions } = liveSide(tile, names);
     const after: TileSide = { ...before };
     const changes = [];
     if (layout) {
@@ -146,56 +112,28 @@ export function planTiles(
   }
 }
 
-/** A declared tile with its insight resolved; undefined (after an error) when it cannot be. */
-function resolve(
+/** A declared tile with its insight resolved (the references resolved before it). */
+function resolved(
   tile: DesiredTile,
-  index: InsightIndex,
-  dashboard: DesiredDashboard,
-  ctx: KindPlanContext,
-): PlannedTile | undefined {
+  links: readonly ObjectLink[],
+  names: (id: number) => string | undefined,
+): PlannedTile {
   const layout = tile.layout ? { layout: tile.layout } : {};
   if (tile.type === "text") return { label: tileLabel({ text: tile.text }), text: tile.text, ...layout };
   if ("insight" in tile) {
-    const found = index.byName.get(tile.insight);
-    if (found === undefined) {
-      // The loader reports a name no file declares; a plan made without it says so too.
-      ctx.sink.errors.push({
-        message: `a tile of dashboard "${dashboard.name}" shows insight "${tile.insight}", which no file declares for project ${ctx.project}`,
-        source: tile.source,
-      });
-      return undefined;
-    }
-    if (found.several) {
-      ctx.sink.errors.push({
-        message: `a tile of dashboard "${dashboard.name}" shows insight "${tile.insight}", a name several declared insights share: name it by insight_id:`,
-        source: tile.source,
-      });
-      return undefined;
-    }
+    const id = links.find((l) => l.kind === "insight" && l.name === tile.insight)?.id;
     return {
       label: tileLabel({ insight: tile.insight }),
       insightName: tile.insight,
-      ...(found.id !== undefined ? { insightId: found.id } : {}),
+      ...(id !== undefined ? { insightId: Number(id) } : {}),
       ...layout,
     };
   }
-  if (index.read && !index.names.has(tile.insightId) && !declaresPinned(ctx, tile.insightId)) {
-    ctx.sink.errors.push({
-      message: `a tile of dashboard "${dashboard.name}" shows insight id ${tile.insightId}, which is not a live insight of project ${ctx.project}`,
-      source: tile.source,
-    });
-    return undefined;
-  }
-  const name = index.names.get(tile.insightId);
+  const name = names(tile.insight_id);
   return {
-    label: name ? tileLabel({ insight: name }) : tileLabel({ insightId: tile.insightId }),
-    insightId: tile.insightId,
+    label: name ? tileLabel({ insight: name }) : tileLabel({ insight_id: tile.insight_id }),
+    insightId: tile.insight_id,
     ...(name !== undefined && name !== "" ? { insightName: name } : {}),
     ...layout,
   };
-}
-
-/** An `insight_id:` that a declared insight pins (restored by this apply when it is not live). */
-function declaresPinned(ctx: KindPlanContext, id: number): boolean {
-  return (ctx.others?.declared("insight") ?? []).some((d) => !d.deleted && Number(d.id) === id);
 }

@@ -71,13 +71,17 @@ export interface ModelHooks<
 > extends Omit<KindHooks<T, L, D, K>, "plan" | "prune" | "references"> {
   /** Decorates each action the model plans (or returns undefined after reporting why it cannot be). */
   action?(action: Action, about: ModelActionContext<D, L, K>): Action | undefined;
-  /** What the table cannot say, planned after the object's own actions (`how` the object is planned). */
+  /**
+   * What the table cannot say, planned after the object's own actions (`how` the object is planned;
+   * `links` what its references resolved to).
+   */
   extras?(
     desired: D,
     live: L | undefined,
     ref: ObjectRef,
     ctx: KindPlanContext<K>,
     how: "create" | "update" | "restore",
+    links: readonly ObjectLink[],
   ): void;
   /** The names other objects' ids stand for in `pull`, for kinds the registry cannot list (a flag's cohorts). */
   foreign?(client: ServiceClient, project: number): Promise<Record<string, LiveObject[]>>;
@@ -303,20 +307,24 @@ export function defineModel<
         push(decorate(restoreAction(ref, desired.id), about));
         const warning = `the live values are unknown while the ${words.one} is deleted: apply ${spec.readBack ? "reads it back after the restore and sends the declared fields that differ" : "sends every declared field"}`;
         push(decorate(blindUpdate(verbs.update, ref, table.sent(desired), warning), about));
-        hooks.extras?.(desired, undefined, ref, ctx, "restore");
+        hooks.extras?.(desired, undefined, ref, ctx, "restore", links);
         return;
       }
       const after = table.sent(desired);
       const created = push(
         decorate(
-          makeAction(verbs.create, ref, { after, changes: createChanges(table, after), requires: links }),
+          makeAction(verbs.create, ref, {
+            after,
+            changes: createChanges(table, after),
+            requires: linksIn(table, after, links),
+          }),
           about,
         ),
       );
       if (!created) return;
       if (hasTags) warnIgnoredTags(table.valueOf(desired, "tags") as string[] | undefined, ref, ctx);
       toggles(undefined);
-      hooks.extras?.(desired, undefined, ref, ctx, "create");
+      hooks.extras?.(desired, undefined, ref, ctx, "create", links);
       return;
     }
     if (isGone(live)) {
@@ -336,7 +344,7 @@ export function defineModel<
       push(decorate(makeAction(verbs.update, ref, { ...sides, changes, requires }), about));
     }
     toggles(state);
-    hooks.extras?.(desired, live, ref, ctx, "update");
+    hooks.extras?.(desired, live, ref, ctx, "update", links);
 
     /** The switches (`toggles`) whose declared value differs from the live one (absent live: off). */
     function toggles(current: Readonly<Record<string, unknown>> | undefined) {
@@ -425,10 +433,12 @@ function linksIn<T extends FieldTable>(
     if (value === undefined || f.references === undefined) continue;
     for (const { spec, node } of findReferences(value, f.references)) {
       const name = node[spec.name];
+      const id = node[spec.id];
       if (typeof name === "string") named.add(`${spec.kind}\u0000${name}`);
+      else if (id !== undefined) named.add(`${spec.kind}\u0000#${String(id)}`);
     }
   }
-  return links.filter((l) => named.has(`${l.kind}\u0000${l.name}`));
+  return links.filter((l) => named.has(`${l.kind}\u0000${l.name}`) || named.has(`${l.kind}\u0000#${l.id}`));
 }
 
 /** The fields of a body that differ from the object as it is now (a blind update after a restore). */

@@ -54,6 +54,12 @@ export interface ReferenceSpec {
   readonly verb?: { readonly one: string; readonly many: string };
   /** What holds the reference, for cycle messages: `flag condition`. */
   readonly holder?: string;
+  /** The part of the declaration that holds it, for messages: `tile` (a tile of dashboard "KPIs"). */
+  readonly part?: string;
+  /** A name must be declared in the project (a tile's insight, SPEC §2): a live one alone is not enough. */
+  readonly declaredOnly?: boolean;
+  /** A raw id must be live, or pinned by a declaration (when the kind was read). */
+  readonly checkIds?: boolean;
 }
 
 /** A mapping of a value that a spec matches, with its path (keys) from the field's value. */
@@ -286,6 +292,11 @@ export function nameOf(ctx: KindPlanContext): (kind: string, id: number | string
   };
 }
 
+/** The name of a live object by id, shared or not (for labels); undefined when none was read. */
+export function liveNameOf(ctx: KindPlanContext): (kind: string, id: number | string) => string | undefined {
+  return (kind, id) => targetOf(kind, ctx).byId.get(String(id))?.name ?? undefined;
+}
+
 const spaced = (kind: string) => kind.replaceAll("_", " ");
 
 /** Where a reference could not be resolved, in words (undefined: it resolves to `link`). */
@@ -298,19 +309,25 @@ function resolveOne(
   const target = targetOf(ref.kind, ctx);
   const word = spec?.word ?? spaced(ref.kind);
   const verb = spec?.verb?.one ?? "names";
+  const who = spec?.part ? `a ${spec.part} of ${owner}` : owner;
   if (ref.name === undefined) {
     // A raw id: allowed (SPEC §2); named after the declaration pinning it, else the live object.
     const id = ref.id as number | string;
     const pinned = [...target.declared.values()].flat().find(({ d }) => String(d.id) === String(id));
-    const name = pinned?.d.name ?? target.byId.get(String(id))?.name ?? `#${id}`;
-    return { link: { kind: ref.kind, name, id } };
+    const live = target.byId.get(String(id));
+    if (spec?.checkIds && target.managed && pinned === undefined && live === undefined) {
+      return {
+        problem: `${who} ${verb} ${word} id ${id}, which is not a live ${word} of project ${ctx.project}`,
+      };
+    }
+    return { link: { kind: ref.kind, name: pinned?.d.name ?? live?.name ?? "", id } };
   }
   const name = ref.name;
   const declared = target.declared.get(name) ?? [];
   if (declared.length > 1) {
     const ids = declared.map(({ d, live }) => live?.id ?? d.id).filter((id) => id !== undefined);
     return {
-      problem: `${owner} ${verb} ${word} "${name}", a name ${declared.length} declared ${word}s share${ids.length > 0 ? ` (ids ${ids.join(", ")})` : ""}: name it by id instead (${spec?.id ?? "id"}: <id>)`,
+      problem: `${who} ${verb} ${word} "${name}", a name ${declared.length} declared ${word}s share${ids.length > 0 ? ` (ids ${ids.join(", ")})` : ""}: name it by id instead (${spec?.id ?? "id"}: <id>)`,
     };
   }
   const [one] = declared;
@@ -320,11 +337,14 @@ function resolveOne(
     const scope = ctx.options.scope;
     if (scope !== undefined && !scope.includes(declarationKey(ctx.project, one.d))) {
       return {
-        problem: `${owner} ${verb} ${word} "${name}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it`,
+        problem: `${who} ${verb} ${word} "${name}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it`,
       };
     }
     // Created in this apply: apply hands its new id on.
     return { link: { kind: ref.kind, name } };
+  }
+  if (spec?.declaredOnly) {
+    return { problem: `${who} ${verb} ${word} "${name}", which no file declares for project ${ctx.project}` };
   }
   const live = target.byName.get(name) ?? [];
   if (live.length === 1 && live[0] !== undefined) return { link: { kind: ref.kind, name, id: live[0].id } };
@@ -335,8 +355,8 @@ function resolveOne(
   }
   return {
     problem: target.managed
-      ? `${owner} ${verb} ${word} "${name}", which is neither declared nor a live ${word} of project ${ctx.project}`
-      : `${owner} ${verb} ${word} "${name}", which project ${ctx.project} does not have`,
+      ? `${who} ${verb} ${word} "${name}", which is neither declared nor a live ${word} of project ${ctx.project}`
+      : `${who} ${verb} ${word} "${name}", which project ${ctx.project} does not have`,
   };
 }
 
