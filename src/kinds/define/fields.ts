@@ -42,6 +42,8 @@ export interface FieldContext {
   ctx: ObjectContext;
   /** JSON pointer of the value inside the item, e.g. `/description`. */
   pointer: string;
+  /** The whole schema-valid item, for a value whose form depends on another field (encrypted payloads). */
+  item: Readonly<Record<string, unknown>>;
 }
 
 /**

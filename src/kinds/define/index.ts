@@ -375,22 +375,29 @@ function isEmptyRecord(value: unknown): boolean {
 /**
  * The sides of an update of `changes` (plan format 2): the changed fields, nested by their paths, the
  * live values in `before` (null where unset) and in `after` what the body sends for them (the table's
- * `sent`: a nested value in the file's form, naming objects by name), the same keys on both sides.
+ * `sent`: a nested value in the file's form, naming objects by name), the same keys on both sides; a
+ * write-only value (a secret: never compared, so never a change of the reviewer's sides) goes to
+ * `sends` at its path.
  */
 export function updateSides<T extends FieldTable>(
   table: Table<T>,
   desired: Declared,
   changes: readonly FieldChange[],
-): { before: Record<string, unknown>; after: Record<string, unknown> } {
+): { before: Record<string, unknown>; after: Record<string, unknown>; sends: Record<string, unknown> } {
   const sent = table.sent(desired);
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
+  const sends: Record<string, unknown> = {};
   for (const c of changes) {
-    setPath(before, c.path, c.before ?? null);
     const value = getPath(sent, c.path);
+    if (c.secret === true) {
+      setPath(sends, c.path, value === undefined ? c.after : value);
+      continue;
+    }
+    setPath(before, c.path, c.before ?? null);
     setPath(after, c.path, value === undefined ? c.after : value);
   }
-  return { before, after };
+  return { before, after, sends };
 }
 
 /**

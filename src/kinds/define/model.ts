@@ -31,9 +31,10 @@ import type { KindPlanContext } from "../../plan/kinds.js";
 import { resolveSecrets } from "../../plan/secrets.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectLink, ObjectRef } from "../../plan/types.js";
 import { deepEqual, isPlainObject } from "../../plan/values.js";
-import type { PullContext, Pulled } from "../../pull/kinds.js";
+import { Placeholder, type PullContext, type Pulled } from "../../pull/kinds.js";
 import { ServiceError } from "../../service/errors.js";
-import { collect, type ServiceClient } from "../../service/index.js";
+import type { ServiceClient } from "../../service/index.js";
+import { collect } from "../../service/pages.js";
 import type { Kind, Verb } from "../kind.js";
 import { blindUpdate, restoreAction } from "../shared/restore.js";
 import { ignoredTags, warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
@@ -83,8 +84,11 @@ export interface ModelHooks<
     how: "create" | "update" | "restore",
     links: readonly ObjectLink[],
   ): void;
-  /** The names other objects' ids stand for in `pull`, for kinds the registry cannot list (a flag's cohorts). */
-  foreign?(client: ServiceClient, project: number): Promise<Record<string, LiveObject[]>>;
+  /**
+   * The objects, by kind, whose names the pulled items' ids stand for and that neither the kind's list
+   * nor the kinds pulled with it hold (a flag's cohorts, the archived flags a flag depends on).
+   */
+  foreign?(client: ServiceClient, project: number, live: readonly L[]): Promise<Record<string, LiveObject[]>>;
 }
 
 export interface ModelSpec<
@@ -340,7 +344,7 @@ export function defineModel<
     const changes = hasTags ? withoutIgnoredTags(compared.changes, ref, ctx) : compared.changes;
     if (changes.length > 0) {
       const sides = updateSides(table, desired, changes);
-      const requires = linksIn(table, sides.after, links);
+      const requires = linksIn(table, deepMerge(sides.after, sides.sends), links);
       push(decorate(makeAction(verbs.update, ref, { ...sides, changes, requires }), about));
     }
     toggles(state);
@@ -385,8 +389,10 @@ export function defineModel<
       (async (client, project, context?: PullContext): Promise<Pulled> => {
         const live = (await api(client).listAll(project)).map(asLive);
         const ordered = spec.pullOrder ? [...live].sort(spec.pullOrder) : live;
-        const names = await pullNames(spec.name, live, client, project, context, hooks.foreign, table);
-        return { items: ordered.map((l) => table.item(l, names)), variables: [] };
+        const foreign = hooks.foreign ? await hooks.foreign(client, project, live) : {};
+        const names = await pullNames(spec.name, live, foreign, context, table);
+        const items = ordered.map((l) => table.item(l, names));
+        return { items, variables: placeholders(items) };
       }),
   };
 
@@ -462,20 +468,17 @@ function onlyChanged<T extends FieldTable>(
 async function pullNames<T extends FieldTable>(
   own: string,
   live: readonly LiveObject[],
-  client: ServiceClient,
-  project: number,
+  foreign: Readonly<Record<string, readonly LiveObject[]>>,
   context: PullContext | undefined,
-  foreign: ModelHooks<T, never, never, never>["foreign"],
   table: Table<T>,
 ): Promise<(kind: string, id: number | string) => string | undefined> {
   const kinds = [...new Set(table.references.map((s) => s.kind))];
   const lists = new Map<string, readonly LiveObject[]>();
-  const outside = kinds.some((k) => k !== own && context?.live?.(k) === undefined) && foreign;
-  const read = outside ? await foreign(client, project) : {};
   for (const kind of kinds) {
-    if (kind === own) lists.set(kind, live);
-    else if (context?.live?.(kind) !== undefined) lists.set(kind, (await context.live(kind)) ?? []);
-    else if (read[kind] !== undefined) lists.set(kind, read[kind]);
+    const pulled = kind === own ? undefined : context?.live?.(kind);
+    if (kind === own) lists.set(kind, [...live, ...(foreign[kind] ?? [])]);
+    else if (pulled !== undefined) lists.set(kind, await pulled);
+    else if (foreign[kind] !== undefined) lists.set(kind, foreign[kind]);
   }
   const unique = new Map<string, Map<string, string>>();
   for (const [kind, list] of lists) {
@@ -489,4 +492,16 @@ async function pullNames<T extends FieldTable>(
     unique.set(kind, ids);
   }
   return (kind, id) => unique.get(kind)?.get(String(id));
+}
+
+/** The variables of the `${NAME}` placeholders pulled items hold (encrypted payloads), in order. */
+function placeholders(items: readonly unknown[]): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown): void => {
+    if (value instanceof Placeholder) out.push(value.variable);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(walk);
+  };
+  walk(items);
+  return out;
 }

@@ -69,6 +69,15 @@ export interface Found {
   path: string[];
 }
 
+/** A copy of the JSON mappings and lists of a value; anything else (a secret's value) is kept as it is. */
+function copy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copy);
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
+  }
+  return value;
+}
+
 const pointerSegment = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
 
 /** The mappings of `value` at a spec's `at` whose keys match its `where`. */
@@ -165,7 +174,7 @@ export function withNames(
   nameOf: (kind: string, id: number | string) => string | undefined,
   options: { desired?: boolean; unknown?: (id: number | string) => unknown } = {},
 ): unknown {
-  const out = structuredClone(value);
+  const out = copy(value);
   for (const { spec, node } of findReferences(out, specs)) {
     if (options.desired && (spec.name === spec.id || node[spec.name] !== undefined)) continue;
     const id = node[spec.id];
@@ -183,6 +192,10 @@ export function withNames(
 
 /** Puts `value` under `to` where `from` stood (the keys' order kept), `from` removed. */
 function replaceKey(node: Json, from: string, to: string, value: unknown): void {
+  if (from === to) {
+    node[to] = value;
+    return;
+  }
   const entries = Object.entries(node).filter(([k]) => k !== to);
   for (const key of Object.keys(node)) delete node[key];
   for (const [k, v] of entries) node[k === from ? to : k] = k === from ? value : v;
@@ -197,7 +210,7 @@ export function withIds(
   specs: readonly ReferenceSpec[],
   idOf: (kind: string, name: string) => number | string,
 ): unknown {
-  const out = structuredClone(value);
+  const out = copy(value);
   for (const { spec, node } of findReferences(out, specs)) {
     const name = node[spec.name];
     const named = typeof name === "string" && (spec.name === spec.id || node[spec.id] === undefined);

@@ -171,7 +171,7 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
 
     declare(kind, input, ctx, pinned) {
       const given = ownValue(input, all.identity);
-      const name = identity.declare(given, { ctx, pointer: `/${all.identity}` });
+      const name = identity.declare(given, { ctx, pointer: `/${all.identity}`, item: input });
       const out: Declared & Record<string, unknown> = {
         kind,
         name: typeof name === "string" ? name : String(given ?? ""),
@@ -183,7 +183,7 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
       for (const [key, f] of plain) {
         const value = ownValue(input, key);
         if (key === all.identity || value === undefined) continue;
-        const declared = f.declare(value, { ctx, pointer: `/${key}` });
+        const declared = f.declare(value, { ctx, pointer: `/${key}`, item: input });
         if (declared === undefined) continue;
         out[kept.get(key) ?? key] = declared;
         if (f.references !== undefined) {

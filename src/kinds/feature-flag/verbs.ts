@@ -1,76 +1,47 @@
 /**
- * A flag's verbs and the requests that carry them out (service-api.md §10). Create and update send
- * the declared values with payloads JSON-encoded (an encrypted payload is its variable's text, as the
- * service stores it) and flag dependencies by the id the other flag has in this project: the action
- * `requires` them, and apply hands on the live id the plan knew or the id this apply gave a flag it
- * created first. An update that changes `filters` sends them whole: its changed keys over the filters
- * read at plan time (`wholeFilters`). An update also sends its preconditions, `version` and the stored
- * values of the fields it changes (`original_flag`), so the service refuses it when someone changed
- * those fields since the plan (409, naming who). A
- * flag's live encrypted payloads are in neither (their plain text is never kept; unless the change
- * sends a new one, the service keeps the stored ciphertext), so any write since the plan is a conflict
- * rather than overwritten. A write an approval policy holds answers 409 `approval_required`: apply reports it
- * pending.
+ * What a flag's verbs do besides the model's (../define/model.ts): create and update send the
+ * declared values with payloads JSON-encoded (an encrypted payload is its variable's text, as the
+ * service stores it) and flag dependencies and cohorts by the ids they have in this project: the
+ * action `requires` them, and apply hands on the live id the plan knew or the id this apply gave a
+ * flag it created first. An update that changes `filters` sends them whole: its changed keys over the
+ * filters read at plan time (`wholeFilters`). An update also sends its preconditions, `version` and
+ * the stored values of the fields it changes (`original_flag`), so the service refuses it when
+ * someone changed those fields since the plan (409, naming who). A flag's live encrypted payloads are
+ * in neither (their plain text is never kept; unless the change sends a new one, the service keeps
+ * the stored ciphertext), so any write since the plan is a conflict rather than overwritten. A write
+ * an approval policy holds answers 409 `approval_required`: apply reports it pending.
  */
-import type { Executed, ReferencedIds } from "../../apply/kinds.js";
-import { UserError } from "../../errors.js";
-import { isSecretRef, resolveSecrets } from "../../plan/secrets.js";
-import { ServiceError } from "../../service/errors.js";
+import { isSecretRef } from "../../plan/secrets.js";
 import type { ServiceClient } from "../../service/index.js";
+import { modelBody } from "../define/model.js";
 import type { Verb } from "../kind.js";
-import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
+import { deepMerge, UPDATE } from "../shared/verbs.js";
 import type { FeatureFlag } from "./answers.js";
-import { encodePayloads, isObject, type Json, toServiceFilters, wholeFilters } from "./filters.js";
-import { FEATURE_FLAG } from "./name.js";
+import { flagFields } from "./fields.js";
+import { encodePayloads, isObject, type Json, wholeFilters } from "./filters.js";
 import { featureFlagsApi } from "./service.js";
 
 /**
- * The filters of a body as the service takes them: flag dependencies by this project's ids, which the
- * action `requires` (the live id the plan knew, or the id this apply gave a flag it created).
- */
-function serviceFilters(filters: Json, referenced: ReferencedIds | undefined, owner: string): Json {
-  return toServiceFilters(filters, (key) => {
-    const id = referenced?.idOf({ kind: FEATURE_FLAG, name: key });
-    if (id === undefined) {
-      throw new UserError(
-        `${owner} depends on flag "${key}", which has no id in this project (it was not created by this apply); run plan again`,
-      );
-    }
-    return Number(id);
-  });
-}
-
-/**
- * `after` (with what it `sends` besides: encrypted payloads) with payloads JSON-encoded (a secret
- * stays its variable's text), secrets resolved, and flag dependencies by id when `referenced` is given.
+ * `after` with what it `sends` besides (encrypted payloads), payloads JSON-encoded (a secret stays
+ * its variable's text), secrets resolved, flags and cohorts by id when `referenced` is given.
  */
 const flagBody: Verb["body"] = (action, env, owner, referenced) => {
-  const after = structuredClone(action.after ?? {}) as Json;
-  const sent = action.sends?.filters;
-  if (isObject(sent)) after.filters = { ...(isObject(after.filters) ? after.filters : {}), ...sent };
-  if (referenced !== undefined && isObject(after.filters)) {
-    after.filters = serviceFilters(after.filters, referenced, owner);
-  }
-  return encodedBody(after, env, owner);
-};
-
-function encodedBody(after: Json, env: Parameters<NonNullable<Verb["body"]>>[1], owner: string): Json {
-  const filters = after.filters;
-  if (!isObject(filters) || !isObject(filters.payloads)) return resolveSecrets(after, env, owner);
-  const payloads = filters.payloads;
-  filters.payloads = encodePayloads(payloads, isSecretRef);
-  const body = resolveSecrets(after, env, owner);
-  const sent = (body.filters as Json).payloads as Json;
-  for (const [key, value] of Object.entries(payloads)) {
+  const merged = deepMerge(action.after ?? {}, action.sends ?? {}) as Json;
+  const filters = merged.filters;
+  const payloads = isObject(filters) && isObject(filters.payloads) ? filters.payloads : undefined;
+  if (isObject(filters) && payloads) filters.payloads = encodePayloads(payloads, isSecretRef);
+  const body = modelBody(flagFields, { ...action, after: merged, sends: {} }, env, owner, referenced);
+  const sent = isObject(body.filters) && isObject(body.filters.payloads) ? body.filters.payloads : {};
+  for (const [key, value] of Object.entries(payloads ?? {})) {
     if (isSecretRef(value)) sent[key] = asPayloadText(sent[key]);
   }
   return body;
-}
+};
 
 /**
  * An encrypted payload's variable holds the payload as JSON (`{"code": "X"}`, `"text"`, `42`); a value
  * that is not JSON is a plain text, sent as a JSON string (the service refuses payloads that do not
- * parse). plan.ts compares the same way.
+ * parse). compare.ts compares the same way.
  */
 export function asPayloadText(value: unknown): string {
   const text = String(value);
@@ -82,11 +53,7 @@ export function asPayloadText(value: unknown): string {
   }
 }
 
-/**
- * An update's body: the changed fields, and the `version` + `original_flag` guard (SPEC §3) its
- * preconditions hold: the values read at plan time of the changed fields the service compares, as it
- * stores them (a changed `filters` whole: plan.ts says why), never an encrypted payload.
- */
+/** An update's body: the changed fields, and the `version` + `original_flag` guard its preconditions hold. */
 const updateBody: Verb["body"] = (action, env, owner, referenced) => {
   const body = flagBody(action, env, owner, referenced) ?? {};
   const { version, original_flag: original } = action.preconditions ?? {};
@@ -95,8 +62,8 @@ const updateBody: Verb["body"] = (action, env, owner, referenced) => {
   return body;
 };
 
-/** The service drops tags without the tagging feature: said rather than reported as done. */
-function ignored(body: Json, answer: FeatureFlag): string[] {
+/** What the service dropped without saying: tags (the tagging feature), evaluation contexts (its own). */
+export function ignored(body: Json, answer: FeatureFlag): string[] {
   const notes: string[] = [];
   if (Array.isArray(body.tags) && body.tags.length > 0 && (answer.tags ?? []).length === 0) {
     notes.push("the service ignored the tags (the organization lacks the tagging feature)");
@@ -113,22 +80,15 @@ function ignored(body: Json, answer: FeatureFlag): string[] {
   return notes;
 }
 
-export async function createFeatureFlag(
-  client: ServiceClient,
-  project: number,
-  body: Json,
-): Promise<Executed> {
-  const created = await featureFlagsApi(client).create(project, body);
-  return { id: created.id, notes: ignored(body, created) };
-}
-
+/** The look-up before a create: live flags with exactly this key (not archived). */
 export async function findFlags(client: ServiceClient, project: number, key: string): Promise<number[]> {
   return (await featureFlagsApi(client).withKey(project, key)).map((f) => f.id);
 }
 
+export const FLAG_CREATE: Partial<Verb> = { body: flagBody };
+
 /** Updates may turn a flag off or re-key it: the plan says when that is guarded (`destructive: "depends"`). */
-export const FLAG_UPDATE: Verb = {
-  ...UPDATE,
+export const FLAG_UPDATE: Partial<Verb> = {
   destructive: "depends",
   // `pull --refresh`: an encrypted payload (a change per payload key) is never written back.
   refreshes: (action) =>
@@ -146,32 +106,5 @@ export const FLAG_UPDATE: Verb = {
     }
     const answer = await featureFlagsApi(client).update(project, Number(id), sent);
     return { id, notes: ignored(sent, answer) };
-  },
-};
-
-export const FLAG_CREATE: Verb = { ...CREATE, body: flagBody };
-
-export const FLAG_SOFT_DELETE: Verb = {
-  ...SOFT_DELETE,
-  async send(client, action, id) {
-    await featureFlagsApi(client).update(action.object.project, Number(id), { deleted: true });
-    return { id, notes: [] };
-  },
-};
-
-export const FLAG_RESTORE: Verb = {
-  ...RESTORE,
-  async send(client, action, id) {
-    try {
-      await featureFlagsApi(client).update(action.object.project, Number(id), { deleted: false });
-    } catch (error) {
-      if (error instanceof ServiceError && error.status === 404) {
-        throw new UserError(
-          `restore of feature flag "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`,
-        );
-      }
-      throw error;
-    }
-    return { id, notes: [] };
   },
 };

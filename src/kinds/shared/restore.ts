@@ -1,6 +1,7 @@
 /**
  * The restore of a pinned object that is not in the live list (SPEC §3 "Deletes"): planned as a PATCH of
- * exactly `{"deleted": false}`, with the warning that apply fails if the id never existed.
+ * exactly `{"deleted": false}`, with the warning that apply fails if the id never existed (`id`; none
+ * when the object was read soft-deleted).
  */
 import { makeAction } from "../../plan/context.js";
 import type { PlanVerb } from "../../plan/kinds.js";
@@ -12,7 +13,11 @@ export function restoreAction(ref: ObjectRef, id: number | string | undefined): 
     before: { deleted: true },
     after: { deleted: false },
     changes: [{ path: "deleted", before: true, after: false }],
-    warnings: [`id ${id} is not in the live list: restored if soft-deleted; apply fails if it never existed`],
+    // No id: the object was read soft-deleted (a flag), so it exists.
+    warnings:
+      id === undefined
+        ? []
+        : [`id ${id} is not in the live list: restored if soft-deleted; apply fails if it never existed`],
   });
 }
 

@@ -1,31 +1,47 @@
-/** Flag dependencies: where files write them and their cycles (the order apply follows is plan data: test/e2e). */
+/**
+ * Flag dependencies, as the flag kind declares them (its filters' references: a flag condition names
+ * the other flag by key, a cohort condition a cohort by name or raw id) and as the kit reads every
+ * declaration's references: where files write them, and their cycles (a `validate` error).
+ */
 import { describe, expect, it } from "vitest";
-import {
-  cohortIdsByName,
-  dependencyCycles,
-  flagReferences,
-} from "../../../src/kinds/feature-flag/dependencies.js";
+import { declaredReferences, dependencyCycles } from "../../../src/kinds/define/references.js";
+import { FLAG_REFERENCES } from "../../../src/kinds/feature-flag/references.js";
 
-describe("flagReferences", () => {
-  it("lists the flag conditions with their pointers, nothing else", () => {
+const at = (pointer: string) => ({ file: "f.yaml", line: pointer.length, column: 1 });
+
+describe("the references a flag's filters make", () => {
+  it("lists flag conditions by key and cohort conditions by name or id, with their pointers, nothing else", () => {
     expect(
-      flagReferences({
-        groups: [
-          {
-            properties: [
-              { type: "person", key: "a" },
-              { type: "flag", key: "one" },
-            ],
-          },
-          { rollout_percentage: 5 },
-          { properties: [{ type: "flag", key: "two" }] },
-        ],
-      }),
+      declaredReferences(
+        {
+          groups: [
+            {
+              properties: [
+                { type: "person", key: "a" },
+                { type: "flag", key: "one" },
+              ],
+            },
+            { rollout_percentage: 5 },
+            {
+              properties: [
+                { type: "flag", key: "two" },
+                { type: "cohort", cohort: "Beta" },
+                { type: "cohort", value: 12 },
+              ],
+            },
+          ],
+        },
+        FLAG_REFERENCES,
+        "/filters",
+        at,
+      ).map(({ source: _s, ...r }) => r),
     ).toEqual([
-      { key: "one", pointer: "/filters/groups/0/properties/1/key" },
-      { key: "two", pointer: "/filters/groups/2/properties/0/key" },
+      { kind: "feature_flag", name: "one", pointer: "/filters/groups/0/properties/1/key" },
+      { kind: "feature_flag", name: "two", pointer: "/filters/groups/2/properties/0/key" },
+      { kind: "cohort", name: "Beta", pointer: "/filters/groups/2/properties/1/cohort" },
+      { kind: "cohort", id: 12, pointer: "/filters/groups/2/properties/2/value" },
     ]);
-    expect(flagReferences(undefined)).toEqual([]);
+    expect(declaredReferences(undefined, FLAG_REFERENCES, "/filters", at)).toEqual([]);
   });
 });
 
@@ -58,17 +74,5 @@ describe("dependencyCycles", () => {
     );
     const [cycle] = dependencyCycles(graph);
     expect(cycle).toHaveLength(20_001);
-  });
-});
-
-describe("resolution per project", () => {
-  it("groups cohort ids by name, so a shared name is seen as ambiguous", () => {
-    const byName = cohortIdsByName([
-      { id: 1, name: "Beta" },
-      { id: 2, name: "Staff" },
-      { id: 3, name: "Beta" },
-    ]);
-    expect(byName.get("Beta")).toEqual([1, 3]);
-    expect(byName.get("Staff")).toEqual([2]);
   });
 });
