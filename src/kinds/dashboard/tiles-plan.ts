@@ -8,7 +8,7 @@
  */
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { ObjectLink, ObjectRef } from "../../plan/types.js";
-import { liveNameOf } from "../define/references.js";
+import { liveNameOf } from "../define/resolve.js";
 import { unifiedDiff } from "../shared/text-diff.js";
 import type { DashboardBasic } from "./answers.js";
 import type { DesiredDashboard } from "./fields.js";

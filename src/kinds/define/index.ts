@@ -99,12 +99,15 @@ import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
 import type { AnswerShape, ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
+import { referenceCycles } from "./cycles.js";
 import type { FieldTable, InputOf } from "./fields.js";
-import { rawIdPaths, referenceCycles, referencesToRead } from "./references.js";
+import { rawIdPaths, referencesToRead } from "./references.js";
 import type { DesiredOf, Table } from "./table.js";
 
+export * from "./cycles.js";
 export * from "./fields.js";
 export * from "./references.js";
+export * from "./resolve.js";
 export {
   type Compared,
   type CompareWith,

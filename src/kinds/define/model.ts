@@ -26,23 +26,22 @@
 import type { ReferencedIds } from "../../apply/kinds.js";
 import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
-import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext } from "../../plan/kinds.js";
 import { resolveSecrets } from "../../plan/secrets.js";
-import type { Action, FieldChange, LiveKind, LiveObject, ObjectLink, ObjectRef } from "../../plan/types.js";
-import { deepEqual, isPlainObject } from "../../plan/values.js";
-import { Placeholder, type PullContext, type Pulled } from "../../pull/kinds.js";
+import type { Action, LiveKind, LiveObject, ObjectLink, ObjectRef } from "../../plan/types.js";
+import { deepEqual } from "../../plan/values.js";
+import type { PullContext, Pulled } from "../../pull/kinds.js";
 import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
 import { collect } from "../../service/pages.js";
 import type { Kind, Verb } from "../kind.js";
-import { blindUpdate, restoreAction } from "../shared/restore.js";
-import { ignoredTags, warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
+import { ignoredTags } from "../shared/tags.js";
 import { CREATE, deepMerge, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { FieldTable } from "./fields.js";
-import { defineKind, type KindHooks, type KindService, type KindSpec, updateSides } from "./index.js";
+import { defineKind, type KindHooks, type KindService, type KindSpec } from "./index.js";
 import { type ModelApi, type ModelEndpoints, modelApi } from "./model-api.js";
-import { findReferences, nameOf, resolveReferences } from "./references.js";
+import { modelPlanner } from "./model-plan.js";
+import { placeholders, pullNames } from "./model-pull.js";
 import type { DesiredOf, Table } from "./table.js";
 
 /** How the model's list finds objects by identity: its filter, how long a value it takes, its page. */
@@ -225,10 +224,25 @@ export function defineModel<
   // ---- the verbs ----
   const body: Verb["body"] = (action, env, owner, referenced) =>
     modelBody(table, action, env, owner, referenced);
-  const gone = (what: string) => (action: Action, id: number | string) =>
-    new UserError(
-      `${what} of ${words.one} "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`,
-    );
+  /**
+   * PATCH exactly `{deleted}` (older services refuse any other key on a deleted object). A 404 means a
+   * soft delete's goal is reached (deleted since the plan), and a restore's id never existed.
+   */
+  const patchDeleted =
+    (deleted: boolean): Verb["send"] =>
+    async (client, action, id) => {
+      try {
+        await api(client).update(action.object.project, id, { deleted });
+      } catch (error) {
+        if (!(error instanceof ServiceError && error.status === 404)) throw error;
+        if (!deleted) {
+          throw new UserError(
+            `restore of ${words.one} "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`,
+          );
+        }
+      }
+      return { id, notes: [] };
+    };
   const verbs: ModelVerbs = {
     create: { ...CREATE, body, ...spec.verbs?.create },
     update: {
@@ -248,128 +262,24 @@ export function defineModel<
       },
       ...spec.verbs?.update,
     },
-    softDelete: {
-      ...SOFT_DELETE,
-      async send(client, action, id) {
-        try {
-          await api(client).update(action.object.project, id, { deleted: true });
-        } catch (error) {
-          // Already gone (deleted since the plan): the goal is reached.
-          if (!(error instanceof ServiceError && error.status === 404)) throw error;
-        }
-        return { id, notes: [] };
-      },
-      ...spec.verbs?.softDelete,
-    },
-    restore: {
-      ...RESTORE,
-      async send(client, action, id) {
-        try {
-          // Older services refuse any other key on a deleted object: the body is exactly this.
-          await api(client).update(action.object.project, id, { deleted: false });
-        } catch (error) {
-          if (error instanceof ServiceError && error.status === 404) throw gone("restore")(action, id);
-          throw error;
-        }
-        return { id, notes: [] };
-      },
-      ...spec.verbs?.restore,
-    },
+    softDelete: { ...SOFT_DELETE, send: patchDeleted(true), ...spec.verbs?.softDelete },
+    restore: { ...RESTORE, send: patchDeleted(false), ...spec.verbs?.restore },
   };
   const own = spec.verbs?.own ?? [];
 
-  // ---- the plan ----
-  type Ctx = KindPlanContext<K>;
-  const decorate = (action: Action, about: ModelActionContext<D, L, K>): Action | undefined =>
-    hooks.action ? hooks.action(action, about) : action;
-  const softDelete = (live: L, ref: ObjectRef, about: ModelActionContext<D, L, K>) =>
-    decorate(makeAction(verbs.softDelete, ref, { before: table.state(live) }), about);
-  const isGone = (live: L | undefined) => (live as { deleted?: unknown } | undefined)?.deleted === true;
-
-  function plan(desired: D, live: L | undefined, ref: ObjectRef, ctx: Ctx): void {
-    const owner = `${words.one} "${desired.name}"`;
-    const push = (action: Action | undefined) => {
-      if (action) ctx.sink.actions.push(action);
-      return action !== undefined;
-    };
-    if (desired.deleted) {
-      if (live && !isGone(live)) push(softDelete(live, ref, { desired, live, ctx, links: [] }));
-      return;
-    }
-    const links = resolveReferences(desired, table.references, ctx, owner);
-    if (links === undefined) return;
-    const about: ModelActionContext<D, L, K> = { desired, live, ctx, links };
-    if (live === undefined) {
-      if (desired.id !== undefined && spec.readsDeleted) {
-        ctx.sink.errors.push({
-          message: `${owner} pins id ${desired.id}, which project ${ctx.project} does not have (live or soft-deleted): remove the \`id:\` pin to create it`,
-          source: desired.source,
-        });
-        return;
-      }
-      if (desired.id !== undefined) {
-        push(decorate(restoreAction(ref, desired.id), about));
-        const warning = `the live values are unknown while the ${words.one} is deleted: apply ${spec.readBack ? "reads it back after the restore and sends the declared fields that differ" : "sends every declared field"}`;
-        push(decorate(blindUpdate(verbs.update, ref, table.sent(desired), warning), about));
-        hooks.extras?.(desired, undefined, ref, ctx, "restore", links);
-        return;
-      }
-      const after = table.sent(desired);
-      const created = push(
-        decorate(
-          makeAction(verbs.create, ref, {
-            after,
-            changes: createChanges(table, after),
-            requires: linksIn(table, after, links),
-          }),
-          about,
-        ),
-      );
-      if (!created) return;
-      if (hasTags) warnIgnoredTags(table.valueOf(desired, "tags") as string[] | undefined, ref, ctx);
-      toggles(undefined);
-      hooks.extras?.(desired, undefined, ref, ctx, "create", links);
-      return;
-    }
-    if (isGone(live)) {
-      push(decorate(restoreAction(ref, undefined), about));
-    }
-    const state = table.state(live);
-    const names = nameOf(ctx);
-    const compared = table.compare(desired, state, {
-      live,
-      nameOf: names,
-      rotateSecrets: ctx.options.rotateSecrets,
-    });
-    const changes = hasTags ? withoutIgnoredTags(compared.changes, ref, ctx) : compared.changes;
-    if (changes.length > 0) {
-      const sides = updateSides(table, desired, changes);
-      const requires = linksIn(table, deepMerge(sides.after, sides.sends), links);
-      push(decorate(makeAction(verbs.update, ref, { ...sides, changes, requires }), about));
-    }
-    toggles(state);
-    hooks.extras?.(desired, live, ref, ctx, "update", links);
-
-    /** The switches (`toggles`) whose declared value differs from the live one (absent live: off). */
-    function toggles(current: Readonly<Record<string, unknown>> | undefined) {
-      for (const [key, f] of Object.entries(table.fields)) {
-        const wanted = table.valueOf(desired, key);
-        if (f.toggles === undefined || typeof wanted !== "boolean") continue;
-        const now = current?.[key] === true;
-        if (now === wanted) continue;
-        const verb = wanted ? f.toggles.on : f.toggles.off;
-        push(decorate(makeAction(verb, ref, { before: { [key]: now }, after: { [key]: wanted } }), about));
-      }
-    }
-  }
+  const planner = modelPlanner<T, L, D, K>({
+    table,
+    words,
+    readsDeleted: spec.readsDeleted === true,
+    readBack: spec.readBack === true,
+    verbs,
+    hooks,
+  });
 
   const kindHooks: KindHooks<T, L, D, K> = {
     ...hooks,
-    plan,
-    prune: (live, ref, ctx) => {
-      const about = { desired: undefined, live, ctx, links: [] };
-      return softDelete(live, ref, about) ?? makeAction(verbs.softDelete, ref, { before: table.state(live) });
-    },
+    plan: planner.plan,
+    prune: planner.prune,
     ...(hasTags
       ? {
           needsFeatures: (actions: readonly Action[]) =>
@@ -410,43 +320,6 @@ export function defineModel<
   return { kind, api, live: asLive, verbs };
 }
 
-/** The changes a create lists: each declared field, a nested value key by key with its words. */
-function createChanges<T extends FieldTable>(table: Table<T>, after: Record<string, unknown>): FieldChange[] {
-  const changes: FieldChange[] = [];
-  for (const [path, value] of Object.entries(after)) {
-    const codec = (table.fields as FieldTable)[path]?.codec;
-    if (codec === undefined || codec.whole === true || !isPlainObject(value)) {
-      changes.push({ path, after: value });
-      continue;
-    }
-    for (const [key, part] of Object.entries(value)) {
-      const says = codec.says?.(`${path}.${key}`, undefined, part) ?? [];
-      changes.push({ path: `${path}.${key}`, after: part, ...(says.length > 0 ? { says } : {}) });
-    }
-  }
-  return changes;
-}
-
-/** The links whose objects the sides' nested values name: what the update's body needs ids for. */
-function linksIn<T extends FieldTable>(
-  table: Table<T>,
-  after: Record<string, unknown>,
-  links: readonly ObjectLink[],
-): ObjectLink[] {
-  const named = new Set<string>();
-  for (const [key, f] of Object.entries(table.fields)) {
-    const value = after[key];
-    if (value === undefined || f.references === undefined) continue;
-    for (const { spec, node } of findReferences(value, f.references)) {
-      const name = node[spec.name];
-      const id = node[spec.id];
-      if (typeof name === "string") named.add(`${spec.kind}\u0000${name}`);
-      else if (id !== undefined) named.add(`${spec.kind}\u0000#${String(id)}`);
-    }
-  }
-  return links.filter((l) => named.has(`${l.kind}\u0000${l.name}`) || named.has(`${l.kind}\u0000#${l.id}`));
-}
-
 /** The fields of a body that differ from the object as it is now (a blind update after a restore). */
 function onlyChanged<T extends FieldTable>(
   table: Table<T>,
@@ -457,51 +330,4 @@ function onlyChanged<T extends FieldTable>(
   return Object.fromEntries(
     Object.entries(body).filter(([key, value]) => !deepEqual(table.normalised(key, value), live[key])),
   );
-}
-
-/**
- * What `pull` writes for an id another object's value names: the name, when no other object of that
- * kind holds it and it is not empty. Its own kind's from its list; a kind pulled together from the
- * registry's list of it; a kind the registry lacks from the model's `foreign` reader. A kind whose
- * names must be declared (a tile's insight) is named only when it is pulled too.
- */
-async function pullNames<T extends FieldTable>(
-  own: string,
-  live: readonly LiveObject[],
-  foreign: Readonly<Record<string, readonly LiveObject[]>>,
-  context: PullContext | undefined,
-  table: Table<T>,
-): Promise<(kind: string, id: number | string) => string | undefined> {
-  const kinds = [...new Set(table.references.map((s) => s.kind))];
-  const lists = new Map<string, readonly LiveObject[]>();
-  for (const kind of kinds) {
-    const pulled = kind === own ? undefined : context?.live?.(kind);
-    if (kind === own) lists.set(kind, [...live, ...(foreign[kind] ?? [])]);
-    else if (pulled !== undefined) lists.set(kind, await pulled);
-    else if (foreign[kind] !== undefined) lists.set(kind, foreign[kind]);
-  }
-  const unique = new Map<string, Map<string, string>>();
-  for (const [kind, list] of lists) {
-    const count = new Map<string, number>();
-    for (const o of list) count.set(o.name ?? "", (count.get(o.name ?? "") ?? 0) + 1);
-    const ids = new Map<string, string>();
-    for (const o of list) {
-      const name = o.name ?? "";
-      if (name.trim() !== "" && count.get(name) === 1) ids.set(String(o.id), name);
-    }
-    unique.set(kind, ids);
-  }
-  return (kind, id) => unique.get(kind)?.get(String(id));
-}
-
-/** The variables of the `${NAME}` placeholders pulled items hold (encrypted payloads), in order. */
-function placeholders(items: readonly unknown[]): string[] {
-  const out: string[] = [];
-  const walk = (value: unknown): void => {
-    if (value instanceof Placeholder) out.push(value.variable);
-    else if (Array.isArray(value)) value.forEach(walk);
-    else if (value !== null && typeof value === "object") Object.values(value).forEach(walk);
-  };
-  walk(items);
-  return out;
 }

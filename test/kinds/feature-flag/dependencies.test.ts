@@ -4,7 +4,8 @@
  * declaration's references: where files write them, and their cycles (a `validate` error).
  */
 import { describe, expect, it } from "vitest";
-import { declaredReferences, dependencyCycles } from "../../../src/kinds/define/references.js";
+import { dependencyCycles } from "../../../src/kinds/define/cycles.js";
+import { declaredReferences } from "../../../src/kinds/define/references.js";
 import { FLAG_REFERENCES } from "../../../src/kinds/feature-flag/references.js";
 
 const at = (pointer: string) => ({ file: "f.yaml", line: pointer.length, column: 1 });
