@@ -21,7 +21,7 @@ import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
 import { deepMerge } from "../shared/verbs.js";
 import type { FieldTable } from "./fields.js";
 import { updateSides } from "./index.js";
-import type { ModelActionContext, ModelHooks, ModelVerbs } from "./model.js";
+import type { ModelActionContext, ModelHooks, ModelVerbs } from "./model-types.js";
 import { findReferences } from "./references.js";
 import { nameOf, resolveReferences } from "./resolve.js";
 import type { Table } from "./table.js";

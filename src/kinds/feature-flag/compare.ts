@@ -10,7 +10,6 @@ import { SecretValue } from "../../config/secret.js";
 import { toSecretRef } from "../../plan/secrets.js";
 import type { FieldChange } from "../../plan/types.js";
 import type { CodecPair } from "../define/index.js";
-import type { DesiredFlag } from "./fields.js";
 import {
   differingFilterKeys,
   ENCRYPTED,
@@ -24,6 +23,13 @@ import {
 } from "./filters.js";
 import type { LiveFlag } from "./live.js";
 import { describeFlagField } from "./phrasing.js";
+
+/** What the comparison reads of a declared flag (fields.ts's `DesiredFlag`). */
+interface DesiredFlag {
+  is_remote_configuration?: boolean;
+  has_encrypted_payloads?: boolean;
+  filters?: Json;
+}
 
 function normaliseOptions(desired: DesiredFlag, live: LiveFlag | undefined): NormaliseOptions {
   const remote = desired.is_remote_configuration ?? live?.is_remote_configuration === true;

@@ -20,10 +20,12 @@ import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
 import { findReferences } from "../define/references.js";
 import type { Cohort, FeatureFlag } from "./answers.js";
-import type { DesiredFlag } from "./fields.js";
 import { FEATURE_FLAG } from "./name.js";
 import { FLAG_CONDITIONS } from "./references.js";
 import { cohortsApi, featureFlagsApi } from "./service.js";
+
+/** What the reads need of a declared flag (fields.ts's `DesiredFlag`). */
+type DeclaredFlag = Declared & { id?: number; archived?: boolean };
 
 export type LiveFlag = Omit<FeatureFlag, "name"> &
   LiveObject & { id: number; name: string; description: string };
@@ -78,7 +80,7 @@ const namesCohorts = (d: Declared) =>
   !d.deleted && (d.refs ?? []).some((r) => r.kind === "cohort" && r.name !== undefined);
 
 function reads(
-  declared: readonly DesiredFlag[],
+  declared: readonly DeclaredFlag[],
   objects: readonly LiveFlag[],
 ): Omit<FlagReads, "pinned" | "pins"> {
   const keys = new Set(objects.map((f) => f.key));
@@ -147,7 +149,7 @@ function dependencyNumbers(flag: Pick<FeatureFlag, "filters">): number[] {
  * soft-deleted ones included): the flags the change's live flags depend on that it did not find, and
  * the cohorts when the change names one by name.
  */
-function scopedReads(declared: readonly DesiredFlag[], objects: readonly LiveFlag[]): FlagReads {
+function scopedReads(declared: readonly DeclaredFlag[], objects: readonly LiveFlag[]): FlagReads {
   const keys = new Set(declared.map((d) => d.name));
   const pins = new Set(declared.flatMap((d) => (d.id !== undefined ? [d.id] : [])));
   const ids = new Set(objects.map((f) => f.id));
@@ -173,7 +175,7 @@ export async function readFlags(
   list: () => Promise<LiveFlag[]>,
   scope?: ReadScope,
 ): Promise<{ live: LiveFlags; read: FlagReads }> {
-  const flags = declared as readonly DesiredFlag[];
+  const flags = declared as readonly DeclaredFlag[];
   const objects = await list();
   if (scope !== undefined) {
     const read = scopedReads(flags, objects);
