@@ -66,8 +66,9 @@
  *   identity (a flag's description) says where the desired object keeps it (`keptAs: "description"`)
  *   and, when the kind's live objects keep the service's `name` elsewhere too, where to read it
  *   (`wire`); without `keptAs` the table refuses it rather than let it overwrite the identity.
- * - A flag's `filters` / an insight's `query`: `compare: "keys"` with a `normalise` that removes what
- *   the service adds or rewrites; a secret payload: `secret: true`.
+ * - A flag's `filters` / an insight's `query`: a `json(schema, { codec, references })` field, compared
+ *   on the declared keys after its codec's normaliser (or by a comparison of its own); a secret
+ *   payload: `secret: true`.
  * - Own actions (`archive` / `unarchive`, `add_tile` / `remove_tile`): verbs with their step and sides;
  *   a guard computed from live data (a flag's `last_called_at`): `destructive: "depends"` and
  *   `makeAction(verb, ref, { destructive })` in the plan hook.
@@ -76,15 +77,19 @@
  *   (`listPage(answerObject(…))`; test/kinds/banner-kind/ does so), listed in `answers`, and the
  *   `service` part above; a rate-budget class of its own (insights' lower limit) is a new budget of
  *   the client's (`RequestSpec.budget`, `BudgetName` in src/service/budget-file.ts) its requests name.
- * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): the
- *   `references(desired)` hook, `[{ kind: "insight", name }]` (or `id`), makes a change-scoped read
- *   read them with the declaration (a dashboard names its tiles' insights, a flag the flags it
- *   depends on; test/kinds/shelf-kinds/ does it too). `service.search` is where a flag's `?key=` lookup goes,
- *   `service.get` its read by id (soft-deleted flags answer it); a hook `read` that lists by itself
- *   rather than calling `list()` reads the whole list in a change-scoped plan too (correct, but not in
- *   proportion to the change), so one that needs more than the objects reads it for the `scope` it is
- *   given. Cohorts, which no file declares and which are no kind, are read by the flag's own `read`
- *   hook: one cohorts list, only when the declarations it reads name cohorts by name.
+ * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): declared on
+ *   the field that holds them (`references`, ./references.ts), never walked by the kind: the loader
+ *   records them (`Declared.refs`), a change-scoped read reads them with the declaration, the plan
+ *   resolves them per project (./resolve.ts) into each action's `requires`, apply hands their ids on,
+ *   pull names them, and references to the kind's own objects form no cycle (./cycles.ts). A
+ *   `references(desired)` hook is for what no field declares. `service.search` is where a flag's
+ *   `?key=` lookup goes, `service.get` its read by id (soft-deleted flags answer it); a hook `read`
+ *   that lists by itself rather than calling `list()` reads the whole list in a change-scoped plan too
+ *   (correct, but not in proportion to the change), so one that needs more than the objects reads it
+ *   for the `scope` it is given. Cohorts, which are no kind yet, are read by the flag's own `read`
+ *   hook (`LiveKind.foreign`): one cohorts list, only when the declarations it reads name cohorts.
+ * - A PostHog model (list with search, retrieve, create, PATCH, soft delete and restore by PATCH of
+ *   `deleted`): `defineModel` (./model.ts) gives all of the above from its path and table.
  */
 import type { Executed } from "../../apply/kinds.js";
 import type { ConfigKind, KindWords } from "../../config/kinds.js";
