@@ -173,6 +173,20 @@ export function differingFilterKeys(declared: readonly string[], desired: Json, 
   return declared.filter((key) => !jsonEqual(desired[key] ?? null, live[key] ?? null));
 }
 
+/** What the service adds to `filters` on read, never stored: properties' `cohort_name` and `group_key_names`. */
+const READ_ONLY_PROPERTY_KEYS = ["cohort_name", "group_key_names"];
+
+/** Live filters as the service stores them: what it adds on read removed. */
+export function storedFilters(live: Json): Json {
+  const filters = structuredClone(live);
+  for (const group of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
+    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
+      for (const key of READ_ONLY_PROPERTY_KEYS) delete prop[key];
+    }
+  }
+  return filters;
+}
+
 /**
  * The `filters` an update sends: the stored filters read at plan time, with the changed top-level keys
  * (already in the service's form) laid over them, `groups` always present and the legacy keys left

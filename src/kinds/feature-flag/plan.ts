@@ -19,15 +19,12 @@ import { isPlainObject } from "../../plan/values.js";
 import type { ModelActionContext } from "../define/model.js";
 import { createProblem } from "./checks.js";
 import { type DesiredFlag, flagFields } from "./fields.js";
-import { isObject, type Json } from "./filters.js";
+import { isObject, type Json, storedFilters } from "./filters.js";
 import { type LiveFlag, type LiveFlags, liveDependencies, liveDependents } from "./live.js";
 import { describeFlagField } from "./phrasing.js";
 
 const DAY = 86_400_000;
 const LIVE_DAYS = 30;
-
-/** What the service adds to `filters` on read, never stored: properties' `cohort_name` and `group_key_names`. */
-const READ_ONLY_PROPERTY_KEYS = ["cohort_name", "group_key_names"];
 
 type About = ModelActionContext<DesiredFlag, LiveFlag, LiveFlags>;
 
@@ -181,7 +178,7 @@ function preconditions(changes: readonly FieldChange[], live: LiveFlag): Json {
     const field = c.path.split(".")[0] ?? c.path;
     if (UNCOMPARED.has(field) || field in original) continue;
     if (field === "filters") {
-      const stored = storedFilters(live);
+      const stored = storedFilters(isPlainObject(live.filters) ? live.filters : {});
       if (live.has_encrypted_payloads === true) delete stored.payloads;
       original.filters = stored;
     } else original[field] = storedValue(live, field);
@@ -195,17 +192,6 @@ function preconditions(changes: readonly FieldChange[], live: LiveFlag): Json {
 function storedValue(live: LiveFlag, path: string): unknown {
   const field = (flagFields.fields as Record<string, { wire?: string } | undefined>)[path];
   return (live as unknown as Json)[field?.wire ?? path];
-}
-
-/** The live filters as the service stores them: what it adds on read removed. */
-function storedFilters(live: LiveFlag): Json {
-  const filters = structuredClone(isPlainObject(live.filters) ? live.filters : {}) as Json;
-  for (const group of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
-    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
-      for (const key of READ_ONLY_PROPERTY_KEYS) delete prop[key];
-    }
-  }
-  return filters;
 }
 
 /** Why an action on a flag evaluated in the last 30 days needs --force; undefined otherwise. */
