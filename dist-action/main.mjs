@@ -3553,12 +3553,12 @@ var realSleep, systemClock;
 var init_clock = __esm({
   "src/clock.ts"() {
     "use strict";
-    realSleep = (ms, signal) => new Promise((resolve15) => {
-      if (signal?.aborted) return resolve15();
+    realSleep = (ms, signal) => new Promise((resolve14) => {
+      if (signal?.aborted) return resolve14();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve15();
+        resolve14();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -3597,14 +3597,14 @@ var init_paint = __esm({
 });
 
 // src/reading.ts
-function decode(whole, dec, hex, name, json, punct, percent2) {
+function decode(whole, dec, hex, name, json2, punct, percent2) {
   let read;
   if (dec !== void 0 || hex !== void 0) {
     const code = dec !== void 0 ? Number(dec) : Number.parseInt(hex, 16);
     if (code > 1114111) return whole;
     read = String.fromCodePoint(code);
   } else if (name !== void 0) return NAMED[name] ?? whole;
-  else if (json !== void 0) read = String.fromCharCode(Number.parseInt(json, 16));
+  else if (json2 !== void 0) read = String.fromCharCode(Number.parseInt(json2, 16));
   else if (punct !== void 0) return punct;
   else if (percent2 !== void 0) return String.fromCharCode(Number.parseInt(percent2, 16));
   else return "";
@@ -3801,15 +3801,15 @@ function scrubText(io, text2) {
 function scrubValue(io, value) {
   const scrubber = io.scrubber;
   if (!scrubber) return value;
-  const copy = (v) => {
+  const copy2 = (v) => {
     if (typeof v === "string") return scrubber.scrub(v);
-    if (Array.isArray(v)) return v.map(copy);
+    if (Array.isArray(v)) return v.map(copy2);
     if (isPlain(v)) {
-      return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy2(item)]));
     }
     return v;
   };
-  return copy(value);
+  return copy2(value);
 }
 function isPlain(v) {
   if (typeof v !== "object" || v === null) return false;
@@ -3870,8 +3870,8 @@ var init_scrub = __esm({
         if (value === void 0) return this;
         const forms = /* @__PURE__ */ new Set();
         for (const v of /* @__PURE__ */ new Set([value, value.trim()])) {
-          const json = JSON.stringify(v).slice(1, -1);
-          forms.add(v).add(json).add(JSON.stringify(json).slice(1, -1)).add(encodeURIComponent(v));
+          const json2 = JSON.stringify(v).slice(1, -1);
+          forms.add(v).add(json2).add(JSON.stringify(json2).slice(1, -1)).add(encodeURIComponent(v));
           if (/[\r\n]/.test(v)) for (const line of v.split(/\r?\n|\r/)) forms.add(line.trim());
         }
         for (const form of forms) {
@@ -4771,9 +4771,9 @@ var require_directives = __commonJS({
         this.tags = Object.assign({}, _Directives.defaultTags, tags2);
       }
       clone() {
-        const copy = new _Directives(this.yaml, this.tags);
-        copy.docStart = this.docStart;
-        return copy;
+        const copy2 = new _Directives(this.yaml, this.tags);
+        copy2.docStart = this.docStart;
+        return copy2;
       }
       /**
        * During parsing, get a Directives instance for the current document and
@@ -5082,10 +5082,10 @@ var require_Node = __commonJS({
       }
       /** Create a copy of this node.  */
       clone() {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        const copy2 = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
         if (this.range)
-          copy.range = this.range.slice();
-        return copy;
+          copy2.range = this.range.slice();
+        return copy2;
       }
       /** A plain JavaScript representation of this node. */
       toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
@@ -5379,13 +5379,13 @@ var require_Collection = __commonJS({
        * @param schema - If defined, overwrites the original's schema
        */
       clone(schema) {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        const copy2 = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
         if (schema)
-          copy.schema = schema;
-        copy.items = copy.items.map((it) => identity2.isNode(it) || identity2.isPair(it) ? it.clone(schema) : it);
+          copy2.schema = schema;
+        copy2.items = copy2.items.map((it) => identity2.isNode(it) || identity2.isPair(it) ? it.clone(schema) : it);
         if (this.range)
-          copy.range = this.range.slice();
-        return copy;
+          copy2.range = this.range.slice();
+        return copy2;
       }
       /**
        * Adds a value to the collection. For `!!map` and `!!omap` the value must
@@ -5660,27 +5660,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json = JSON.stringify(value);
+      const json2 = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json;
+        return json2;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str11 = "";
       let start2 = 0;
-      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
-        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str11 += json.slice(start2, i) + "\\ ";
+      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
+        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
+          str11 += json2.slice(start2, i) + "\\ ";
           i += 1;
           start2 = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json[i + 1]) {
+          switch (json2[i + 1]) {
             case "u":
               {
-                str11 += json.slice(start2, i);
-                const code = json.substr(i + 2, 4);
+                str11 += json2.slice(start2, i);
+                const code = json2.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
                     str11 += "\\0";
@@ -5710,23 +5710,23 @@ var require_stringifyString = __commonJS({
                     if (code.substr(0, 2) === "00")
                       str11 += "\\x" + code.substr(2);
                     else
-                      str11 += json.substr(i, 6);
+                      str11 += json2.substr(i, 6);
                 }
                 i += 5;
                 start2 = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
+              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str11 += json.slice(start2, i) + "\n\n";
-                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
+                str11 += json2.slice(start2, i) + "\n\n";
+                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
                   str11 += "\n";
                   i += 2;
                 }
                 str11 += indent;
-                if (json[i + 2] === " ")
+                if (json2[i + 2] === " ")
                   str11 += "\\";
                 i += 1;
                 start2 = i + 1;
@@ -5736,7 +5736,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str11 = start2 ? str11 + json.slice(start2) : json;
+      str11 = start2 ? str11 + json2.slice(start2) : json2;
       return implicitKey ? str11 : foldFlowLines.foldFlowLines(str11, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -7804,9 +7804,9 @@ var require_Schema = __commonJS({
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
       }
       clone() {
-        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
-        copy.tags = this.tags.slice();
-        return copy;
+        const copy2 = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy2.tags = this.tags.slice();
+        return copy2;
       }
     };
     exports.Schema = Schema;
@@ -7949,21 +7949,21 @@ var require_Document = __commonJS({
        * Custom Node values that inherit from `Object` still refer to their original instances.
        */
       clone() {
-        const copy = Object.create(_Document.prototype, {
+        const copy2 = Object.create(_Document.prototype, {
           [identity2.NODE_TYPE]: { value: identity2.DOC }
         });
-        copy.commentBefore = this.commentBefore;
-        copy.comment = this.comment;
-        copy.errors = this.errors.slice();
-        copy.warnings = this.warnings.slice();
-        copy.options = Object.assign({}, this.options);
+        copy2.commentBefore = this.commentBefore;
+        copy2.comment = this.comment;
+        copy2.errors = this.errors.slice();
+        copy2.warnings = this.warnings.slice();
+        copy2.options = Object.assign({}, this.options);
         if (this.directives)
-          copy.directives = this.directives.clone();
-        copy.schema = this.schema.clone();
-        copy.contents = identity2.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+          copy2.directives = this.directives.clone();
+        copy2.schema = this.schema.clone();
+        copy2.contents = identity2.isNode(this.contents) ? this.contents.clone(copy2.schema) : this.contents;
         if (this.range)
-          copy.range = this.range.slice();
-        return copy;
+          copy2.range = this.range.slice();
+        return copy2;
       }
       /** Adds a value to the document. */
       add(value) {
@@ -8158,11 +8158,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json,
+          keep: !json2,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -12230,7 +12230,7 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
     return void 0;
   }
   const root = doc.contents;
-  const targets = aliasTargets(doc);
+  const targets2 = aliasTargets(doc);
   let aliases = 0;
   let nodes = 0;
   let chars = 0;
@@ -12251,7 +12251,7 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       if (aliases > MAX_ALIAS_COUNT) {
         throw new Refusal(offsetOf(node2), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
       }
-      const target2 = targets().get(node2);
+      const target2 = targets2().get(node2);
       if (target2 === void 0)
         throw new Refusal(offsetOf(node2), `unknown alias *${excerpt(node2.source, 60)}`);
       return convert(target2, depth + 1, node2);
@@ -12285,7 +12285,7 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
   };
   try {
     const data = convert(root, 0, void 0);
-    return { path, data, position: position2, place: (at) => locate(root, targets, at) };
+    return { path, data, position: position2, place: (at) => locate(root, targets2, at) };
   } catch (error2) {
     if (!(error2 instanceof Refusal)) throw error2;
     const at = position2(error2.offset);
@@ -12331,13 +12331,13 @@ function aliasTargets(doc) {
     return map;
   };
 }
-function locate(root, targets, at) {
+function locate(root, targets2, at) {
   let node2 = root;
   let place = { value: root.range?.[0] ?? 0 };
   if (at === "") return place;
   for (const raw of at.slice(1).split("/")) {
     const segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    for (let hops = 0; (0, import_yaml2.isAlias)(node2) && hops < MAX_ALIAS_COUNT; hops++) node2 = targets().get(node2);
+    for (let hops = 0; (0, import_yaml2.isAlias)(node2) && hops < MAX_ALIAS_COUNT; hops++) node2 = targets2().get(node2);
     if ((0, import_yaml2.isMap)(node2)) {
       const pair = node2.items.find((p) => (0, import_yaml2.isScalar)(p.key) && String(p.key.value) === segment2);
       if (pair === void 0) return void 0;
@@ -15649,7 +15649,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve15.call(this, root, ref);
+      let _sch = resolve14.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -15676,7 +15676,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve15(root, ref) {
+    function resolve14(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -16540,7 +16540,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve15(baseURI, relativeURI, options) {
+    function resolve14(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -16561,20 +16561,20 @@ var require_fast_uri = __commonJS({
       if (baseMalformed || relativeMalformed || baseMalformedPercentEncoding || relativeMalformedPercentEncoding || baseMalformedSchemeSpecific || relativeMalformedSchemeSpecific || baseMalformedHost || relativeMalformedHost || baseMalformedScheme || relativeMalformedScheme) {
         throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
       }
-      const resolved2 = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
-      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved2.scheme);
-      const resolvedHost = resolved2.host;
+      const resolved3 = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
+      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved3.scheme);
+      const resolvedHost = resolved3.host;
       const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
-      if (hasForbiddenDomainHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
+      if (hasForbiddenDomainHost(resolved3, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
         throw new Error(MALFORMED_HOST_ERROR);
       }
-      canonicalizeHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
+      canonicalizeHost(resolved3, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
       const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
-      if (resolved2.error && !encodedASCIIHost) {
-        throw new Error(resolved2.error);
+      if (resolved3.error && !encodedASCIIHost) {
+        throw new Error(resolved3.error);
       }
       schemelessOptions.skipEscape = true;
-      return serialize(resolved2, schemelessOptions);
+      return serialize(resolved3, schemelessOptions);
     }
     function resolveComponent(base, relative5, options, skipNormalization) {
       const target2 = {};
@@ -16931,7 +16931,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve15,
+      resolve: resolve14,
       resolveComponent,
       equal,
       serialize,
@@ -20696,7 +20696,7 @@ var PLAN_FORMAT_VERSION;
 var init_types = __esm({
   "src/plan/types.ts"() {
     "use strict";
-    PLAN_FORMAT_VERSION = "1";
+    PLAN_FORMAT_VERSION = "2";
   }
 });
 
@@ -21038,9 +21038,9 @@ function driftSentence(plan) {
 function actionCounts(actions, vocab) {
   const counts = /* @__PURE__ */ new Map();
   for (const a of actions) counts.set(a.action, (counts.get(a.action) ?? 0) + 1);
-  const known3 = vocab.verbs.map((v) => v.name).filter((k) => counts.has(k));
-  const unknown = [...counts.keys()].filter((k) => !known3.includes(k));
-  return [...known3, ...unknown].map((k) => [k, counts.get(k) ?? 0]);
+  const known2 = vocab.verbs.map((v) => v.name).filter((k) => counts.has(k));
+  const unknown = [...counts.keys()].filter((k) => !known2.includes(k));
+  return [...known2, ...unknown].map((k) => [k, counts.get(k) ?? 0]);
 }
 function summaryPhrases(actions, vocab) {
   return actionCounts(actions, vocab).map(([kind2, n]) => ({
@@ -21242,6 +21242,10 @@ function makeAction(verb, object, parts = {}) {
   };
   if (parts.before !== void 0) result.before = parts.before;
   if (parts.after !== void 0) result.after = parts.after;
+  if (parts.requires !== void 0 && parts.requires.length > 0) result.requires = parts.requires;
+  if (parts.required_by !== void 0 && parts.required_by.length > 0) result.required_by = parts.required_by;
+  if (parts.preconditions !== void 0) result.preconditions = parts.preconditions;
+  if (parts.sends !== void 0 && Object.keys(parts.sends).length > 0) result.sends = parts.sends;
   if (parts.guard !== void 0) {
     result.guard = parts.guard;
     result.destructive = true;
@@ -21260,6 +21264,193 @@ var init_context2 = __esm({
   }
 });
 
+// src/kinds/define/cycles.ts
+function referenceCycles(project3, kind2, words2, spec) {
+  const declared = (project3.objects[kind2] ?? []).filter((d) => !d.deleted);
+  const refsOf = (d) => (d.refs ?? []).filter((r) => r.kind === kind2 && r.name !== void 0);
+  const graph = new Map(declared.map((d) => [d.name, refsOf(d).map((r) => r.name)]));
+  const word = spec.word ?? spaced(kind2);
+  const holder = spec.holder ?? `${word} reference`;
+  const verb = spec.verb ?? { one: "names", many: "name" };
+  const problems = [];
+  for (const cycle of dependencyCycles(graph)) {
+    const [first, second] = cycle;
+    const object = declared.find((d) => d.name === first);
+    const at = object && (refsOf(object).find((r) => r.name === second)?.source ?? object.source);
+    if (at === void 0) continue;
+    problems.push({
+      source: at,
+      message: cycle.length === 2 ? `${words2.one} "${first}" ${verb.one} itself: the service refuses a ${holder} on the ${word} itself` : `${words2.many} ${verb.many} each other in a cycle (${cycle.join(" → ")}): the service refuses it; remove one of the ${holder}s`
+    });
+  }
+  return problems;
+}
+function dependencyCycles(graph) {
+  const state = /* @__PURE__ */ new Map();
+  const cycles = [];
+  const reported = /* @__PURE__ */ new Set();
+  for (const start2 of graph.keys()) {
+    if (state.has(start2)) continue;
+    const path = [];
+    const stack = [{ key: start2, next: 0 }];
+    state.set(start2, "open");
+    path.push(start2);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const deps = graph.get(top.key) ?? [];
+      if (top.next >= deps.length) {
+        state.set(top.key, "done");
+        stack.pop();
+        path.pop();
+        continue;
+      }
+      const dep = deps[top.next++];
+      if (!graph.has(dep)) continue;
+      const seen = state.get(dep);
+      if (seen === "open") {
+        const cycle = [...path.slice(path.indexOf(dep)), dep];
+        const id = [...cycle.slice(0, -1)].sort().join("\0");
+        if (!reported.has(id)) {
+          reported.add(id);
+          cycles.push(cycle);
+        }
+      } else if (seen === void 0) {
+        state.set(dep, "open");
+        path.push(dep);
+        stack.push({ key: dep, next: 0 });
+      }
+    }
+  }
+  return cycles;
+}
+var spaced;
+var init_cycles = __esm({
+  "src/kinds/define/cycles.ts"() {
+    "use strict";
+    spaced = (kind2) => kind2.replaceAll("_", " ");
+  }
+});
+
+// src/kinds/define/references.ts
+function copy(value) {
+  if (Array.isArray(value)) return value.map(copy);
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
+  }
+  return value;
+}
+function nodesAt(value, segments, path, out, spec) {
+  if (segments.length === 0) {
+    if (isPlainObject(value) && Object.entries(spec.where ?? {}).every(([k, v]) => value[k] === v)) {
+      out.push({ spec, node: value, path });
+    }
+    return;
+  }
+  const [head, ...rest] = segments;
+  const children = () => Array.isArray(value) ? value.map((v, i) => [String(i), v]) : isPlainObject(value) ? Object.entries(value) : [];
+  if (head === "**") {
+    nodesAt(value, rest, path, out, spec);
+    for (const [key2, child] of children()) nodesAt(child, segments, [...path, key2], out, spec);
+  } else if (head === "*") {
+    for (const [key2, child] of children()) nodesAt(child, rest, [...path, key2], out, spec);
+  } else if (isPlainObject(value) && head in value) {
+    nodesAt(value[head], rest, [...path, head], out, spec);
+  }
+}
+function findReferences(value, specs) {
+  const out = [];
+  for (const spec of specs) {
+    const found3 = [];
+    nodesAt(value, spec.at.split("/").filter(Boolean), [], found3, spec);
+    out.push(...found3.filter((f) => f.node[spec.name] !== void 0 || f.node[spec.id] !== void 0));
+  }
+  return out;
+}
+function rawIdPaths(fields) {
+  return Object.entries(fields).flatMap(
+    ([key2, field3]) => (field3.references ?? []).filter((spec) => spec.id !== spec.name).map((spec) => {
+      const where2 = Object.entries(spec.where ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+      return `${[key2, ...spec.at.split("/").filter(Boolean), spec.id].join("/")}${where2.length > 0 ? ` (${where2.join(", ")})` : ""}`;
+    })
+  );
+}
+function declaredReferences(value, specs, base, at) {
+  return findReferences(value, specs).flatMap(({ spec, node: node2, path }) => {
+    const where2 = `${base}/${path.map(pointerSegment).join("/")}`.replace(/\/$/, "");
+    const name = node2[spec.name];
+    if (typeof name === "string" || spec.name === spec.id && typeof name === "number") {
+      const pointer = `${where2}/${pointerSegment(spec.name)}`;
+      return [{ kind: spec.kind, name: String(name), pointer, source: at(pointer) }];
+    }
+    const id = node2[spec.id];
+    if (spec.name !== spec.id && (typeof id === "number" || typeof id === "string")) {
+      const pointer = `${where2}/${pointerSegment(spec.id)}`;
+      return [{ kind: spec.kind, id, pointer, source: at(pointer) }];
+    }
+    return [];
+  });
+}
+function withNames(value, specs, nameOf2, options = {}) {
+  const out = copy(value);
+  for (const { spec, node: node2 } of findReferences(out, specs)) {
+    if (options.desired && (spec.name === spec.id || node2[spec.name] !== void 0)) continue;
+    const id = node2[spec.id];
+    if (typeof id !== "number" && typeof id !== "string") continue;
+    for (const key2 of Object.keys(spec.fixed ?? {})) if (key2 !== spec.id) delete node2[key2];
+    const name = nameOf2(spec.kind, id);
+    if (name === void 0) {
+      if (spec.name === spec.id && options.unknown) node2[spec.id] = options.unknown(id);
+      continue;
+    }
+    replaceKey(node2, spec.id, spec.name, name);
+  }
+  return out;
+}
+function replaceKey(node2, from, to, value) {
+  if (from === to) {
+    node2[to] = value;
+    return;
+  }
+  const entries = Object.entries(node2).filter(([k]) => k !== to);
+  for (const key2 of Object.keys(node2)) delete node2[key2];
+  for (const [k, v] of entries) node2[k === from ? to : k] = k === from ? value : v;
+}
+function withIds(value, specs, idOf) {
+  const out = copy(value);
+  for (const { spec, node: node2 } of findReferences(out, specs)) {
+    const name = node2[spec.name];
+    const named = typeof name === "string" && (spec.name === spec.id || node2[spec.id] === void 0);
+    if (named) {
+      const id = idOf(spec.kind, name);
+      const written = spec.idType === "string" ? String(id) : Number(id);
+      if (spec.name === spec.id) node2[spec.id] = written;
+      else replaceKey(node2, spec.name, spec.id, written);
+    }
+    Object.assign(node2, spec.fixed ?? {});
+  }
+  return out;
+}
+function referencesToRead(declared) {
+  if (declared.deleted) return [];
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const ref of declared.refs ?? []) {
+    const key2 = `${ref.kind}\0${ref.name ?? ""}\0${ref.id ?? ""}`;
+    if (seen.has(key2)) continue;
+    seen.add(key2);
+    out.push(ref.name !== void 0 ? { kind: ref.kind, name: ref.name } : { kind: ref.kind, id: ref.id });
+  }
+  return out;
+}
+var pointerSegment;
+var init_references = __esm({
+  "src/kinds/define/references.ts"() {
+    "use strict";
+    init_values();
+    pointerSegment = (segment2) => segment2.replaceAll("~", "~0").replaceAll("/", "~1");
+  }
+});
+
 // src/kinds/shared/normalise.ts
 function normaliseTags(tags2) {
   const set = /* @__PURE__ */ new Set();
@@ -21272,13 +21463,13 @@ function normaliseTags(tags2) {
 }
 function normaliseInstant(value) {
   if (typeof value !== "string") return null;
-  let known3 = instants.get(value);
-  if (known3 === void 0) {
+  let known2 = instants.get(value);
+  if (known2 === void 0) {
     if (instants.size >= 1e4) instants.clear();
-    known3 = parseInstant2(value);
-    instants.set(value, known3);
+    known2 = parseInstant2(value);
+    instants.set(value, known2);
   }
-  return known3;
+  return known2;
 }
 function parseInstant2(value) {
   const m = INSTANT.exec(value.trim());
@@ -21403,10 +21594,193 @@ function instant(description, options = {}) {
     ...options
   });
 }
+function json(schema, options = {}) {
+  return field(schema, { codec: {}, pull: "present", ...options });
+}
 var init_fields = __esm({
   "src/kinds/define/fields.ts"() {
     "use strict";
     init_normalise();
+  }
+});
+
+// src/plan/match.ts
+function matchObjects(desired, live, label2, errors, several) {
+  const byId2 = /* @__PURE__ */ new Map();
+  for (const object of live) byId2.set(object.id, object);
+  const claimed = /* @__PURE__ */ new Set();
+  const pinnedBy = /* @__PURE__ */ new Map();
+  for (const d of desired) {
+    if (d.id === void 0) continue;
+    const first = pinnedBy.get(d.id);
+    if (first) {
+      errors.push({
+        message: `${label2} "${d.name}": id ${d.id} is already pinned by "${first.name}" (${first.source.file}:${first.source.line}); one live object cannot be declared twice`,
+        source: d.source
+      });
+    }
+    pinnedBy.set(d.id, d);
+    if (byId2.has(d.id)) claimed.add(d.id);
+  }
+  const byName = /* @__PURE__ */ new Map();
+  for (const object of live) {
+    if (claimed.has(object.id)) continue;
+    const name = object.name ?? "";
+    const list18 = byName.get(name);
+    if (list18) list18.push(object);
+    else byName.set(name, [object]);
+  }
+  const pairs = [];
+  for (const d of desired) {
+    if (d.id !== void 0) {
+      pairs.push({ desired: d, live: byId2.get(d.id) });
+      continue;
+    }
+    const candidates2 = byName.get(d.name) ?? [];
+    const recognised = candidates2.length > 1 ? several?.(d, candidates2) : void 0;
+    if (recognised) {
+      for (const c of candidates2) claimed.add(c.id);
+      pairs.push({ desired: d, live: recognised.live, replaced: recognised });
+      continue;
+    }
+    if (candidates2.length > 1) {
+      const ids = candidates2.map((c) => String(c.id)).join(", ");
+      errors.push({
+        message: `${label2} "${d.name}": ${candidates2.length} live objects have this name (ids ${ids}); add an \`id:\` pin to say which one is meant`,
+        source: d.source
+      });
+      continue;
+    }
+    const match = candidates2[0];
+    if (match) claimed.add(match.id);
+    pairs.push({ desired: d, live: match });
+  }
+  return { pairs, claimed };
+}
+var init_match = __esm({
+  "src/plan/match.ts"() {
+    "use strict";
+  }
+});
+
+// src/kinds/define/resolve.ts
+function targetOf(kind2, ctx) {
+  let known2 = targets.get(ctx);
+  if (known2 === void 0) {
+    known2 = /* @__PURE__ */ new Map();
+    targets.set(ctx, known2);
+  }
+  const cached = known2.get(kind2);
+  if (cached) return cached;
+  const own = ctx.others?.live(kind2);
+  const objects = own ? [...own.objects, ...own.referable ?? []] : [...ctx.live.foreign?.[kind2] ?? []];
+  const alive = objects.filter((o) => o.deleted !== true);
+  const declaredList = (ctx.others?.declared(kind2) ?? []).filter((d) => !d.deleted);
+  const { pairs } = matchObjects(declaredList, own?.objects ?? [], kind2, []);
+  const target2 = {
+    declared: /* @__PURE__ */ new Map(),
+    byName: /* @__PURE__ */ new Map(),
+    byId: /* @__PURE__ */ new Map(),
+    managed: own !== void 0
+  };
+  for (const { desired, live } of pairs) {
+    const list18 = target2.declared.get(desired.name) ?? [];
+    const gone = live?.deleted === true;
+    list18.push({ d: desired, live: gone ? void 0 : live });
+    target2.declared.set(desired.name, list18);
+  }
+  for (const o of alive) {
+    target2.byId.set(String(o.id), o);
+    const name = o.name ?? "";
+    target2.byName.set(name, [...target2.byName.get(name) ?? [], o]);
+  }
+  known2.set(kind2, target2);
+  return target2;
+}
+function nameOf(ctx) {
+  return (kind2, id) => {
+    const target2 = targetOf(kind2, ctx);
+    const name = target2.byId.get(String(id))?.name;
+    if (name === void 0 || name === null) return void 0;
+    return (target2.byName.get(name)?.length ?? 0) === 1 ? name : void 0;
+  };
+}
+function liveNameOf(ctx) {
+  return (kind2, id) => targetOf(kind2, ctx).byId.get(String(id))?.name ?? void 0;
+}
+function resolveOne(ref, spec, ctx, owner) {
+  const target2 = targetOf(ref.kind, ctx);
+  const word = spec?.word ?? spaced2(ref.kind);
+  const verb = spec?.verb?.one ?? "names";
+  const who = spec?.part ? `a ${spec.part} of ${owner}` : owner;
+  if (ref.name === void 0) {
+    const id = ref.id;
+    const pinned = [...target2.declared.values()].flat().find(({ d }) => String(d.id) === String(id));
+    const live2 = target2.byId.get(String(id));
+    if (spec?.checkIds && target2.managed && pinned === void 0 && live2 === void 0) {
+      return {
+        problem: `${who} ${verb} ${word} id ${id}, which is not a live ${word} of project ${ctx.project}`
+      };
+    }
+    return { link: { kind: ref.kind, name: pinned?.d.name ?? live2?.name ?? "", id } };
+  }
+  const name = ref.name;
+  const declared = target2.declared.get(name) ?? [];
+  if (declared.length > 1) {
+    const ids = declared.map(({ d, live: live2 }) => live2?.id ?? d.id).filter((id) => id !== void 0);
+    return {
+      problem: `${who} ${verb} ${word} "${name}", a name ${declared.length} declared ${word}s share${ids.length > 0 ? ` (ids ${ids.join(", ")})` : ""}: name it by id instead (${spec?.id ?? "id"}: <id>)`
+    };
+  }
+  const [one] = declared;
+  if (one !== void 0) {
+    const id = one.live?.id ?? one.d.id;
+    if (id !== void 0) return { link: { kind: ref.kind, name, id } };
+    const scope = ctx.options.scope;
+    if (scope !== void 0 && !scope.includes(declarationKey(ctx.project, one.d))) {
+      return {
+        problem: `${who} ${verb} ${word} "${name}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it`
+      };
+    }
+    return { link: { kind: ref.kind, name } };
+  }
+  if (spec?.declaredOnly) {
+    return { problem: `${who} ${verb} ${word} "${name}", which no file declares for project ${ctx.project}` };
+  }
+  const live = target2.byName.get(name) ?? [];
+  if (live.length === 1 && live[0] !== void 0) return { link: { kind: ref.kind, name, id: live[0].id } };
+  if (live.length > 1) {
+    return {
+      problem: `${word} name "${name}" is held by ${word}s ${live.map((o) => o.id).join(", ")} of project ${ctx.project}: name it by id instead (${spec?.id ?? "id"}: <id>)`
+    };
+  }
+  return {
+    problem: target2.managed ? `${who} ${verb} ${word} "${name}", which is neither declared nor a live ${word} of project ${ctx.project}` : `${who} ${verb} ${word} "${name}", which project ${ctx.project} does not have`
+  };
+}
+function resolveReferences(desired, specs, ctx, owner) {
+  const links = /* @__PURE__ */ new Map();
+  let ok = true;
+  for (const ref of desired.refs ?? []) {
+    const spec = specs.find((s) => s.kind === ref.kind);
+    const result = resolveOne(ref, spec, ctx, owner);
+    if ("problem" in result) {
+      ok = false;
+      ctx.sink.errors.push({ message: result.problem, source: ref.source });
+      continue;
+    }
+    links.set(`${result.link.kind}\0${result.link.name}\0${result.link.id ?? ""}`, result.link);
+  }
+  return ok ? [...links.values()] : void 0;
+}
+var targets, spaced2;
+var init_resolve = __esm({
+  "src/kinds/define/resolve.ts"() {
+    "use strict";
+    init_context2();
+    init_match();
+    targets = /* @__PURE__ */ new WeakMap();
+    spaced2 = (kind2) => kind2.replaceAll("_", " ");
   }
 });
 
@@ -21998,10 +22372,19 @@ function fieldTable(fields, roles = {}) {
       Object.entries(f.words).map(([word, code]) => [JSON.stringify(code), word])
     );
   }
+  const referring = plain.filter(([, f]) => (f.references ?? []).length > 0);
   return {
     fields,
     roles: all,
     values: values2,
+    references: referring.flatMap(([, f]) => f.references ?? []),
+    withIds(body, idOf) {
+      const out = { ...body };
+      for (const [key2, f] of referring) {
+        if (out[key2] !== void 0) out[key2] = withIds(out[key2], f.references ?? [], idOf);
+      }
+      return out;
+    },
     schema(description) {
       return {
         type: "object",
@@ -22013,7 +22396,7 @@ function fieldTable(fields, roles = {}) {
     },
     declare(kind2, input, ctx, pinned) {
       const given = ownValue(input, all.identity);
-      const name = identity2.declare(given, { ctx, pointer: `/${all.identity}` });
+      const name = identity2.declare(given, { ctx, pointer: `/${all.identity}`, item: input });
       const out = {
         kind: kind2,
         name: typeof name === "string" ? name : String(given ?? ""),
@@ -22025,8 +22408,13 @@ function fieldTable(fields, roles = {}) {
       for (const [key2, f] of plain) {
         const value = ownValue(input, key2);
         if (key2 === all.identity || value === void 0) continue;
-        const declared = f.declare(value, { ctx, pointer: `/${key2}` });
-        if (declared !== void 0) out[kept.get(key2) ?? key2] = declared;
+        const declared = f.declare(value, { ctx, pointer: `/${key2}`, item: input });
+        if (declared === void 0) continue;
+        out[kept.get(key2) ?? key2] = declared;
+        if (f.references !== void 0) {
+          const refs = declaredReferences(declared, f.references, `/${key2}`, (p) => ctx.at(p));
+          if (refs.length > 0) out.refs = [...out.refs ?? [], ...refs];
+        }
       }
       return out;
     },
@@ -22047,11 +22435,15 @@ function fieldTable(fields, roles = {}) {
       for (const [key2, value] of later) state[key2] = value;
       return state;
     },
-    compare(desired, state) {
+    compare(desired, state, with_) {
       const out = { changes: [], unreported: [] };
       for (const [key2, f] of compared) {
         const value = desiredValue(desired, key2);
         if (value === void 0) continue;
+        if (f.codec !== void 0) {
+          if (with_ !== void 0) out.changes.push(...nestedChanges(key2, f, value, desired, with_, rawLive));
+          continue;
+        }
         const before = state[key2];
         if (before === void 0 && f.newer) {
           out.unreported.push(key2);
@@ -22084,16 +22476,19 @@ function fieldTable(fields, roles = {}) {
       }
       return body;
     },
-    item(answer) {
+    item(answer, nameOf2) {
       const item = {};
       for (const [key2, f] of entries) {
         if (key2 === all.tombstone || f.secret || f.pull === "never") continue;
-        const raw = key2 === all.pin ? answer.id : rawLive(key2, f, answer);
+        let raw = key2 === all.pin ? answer.id : rawLive(key2, f, answer);
+        if (f.references !== void 0 && nameOf2 !== void 0 && raw !== void 0 && raw !== null) {
+          raw = withNames(raw, f.references, nameOf2);
+        }
         if (f.live === false && key2 !== all.pin) continue;
         if (f.newer && raw === void 0) continue;
         if (f.pull === "present" && (raw === void 0 || raw === null)) continue;
         if (f.pull === "nonEmpty" && isEmpty(raw)) continue;
-        item[key2] = yamlValue(f, key2, raw, values2);
+        item[key2] = yamlValue(f, key2, raw, values2, answer);
       }
       return item;
     }
@@ -22104,8 +22499,8 @@ function isEmpty(value) {
   if (typeof value === "string") return value.trim() === "";
   return Array.isArray(value) && value.length === 0;
 }
-function yamlValue(f, key2, raw, values2) {
-  if (f.toYaml) return f.toYaml(raw);
+function yamlValue(f, key2, raw, values2, answer) {
+  if (f.toYaml) return f.toYaml(raw, { ...answer });
   const word = values2[key2]?.[JSON.stringify(raw)];
   return word ?? raw;
 }
@@ -22115,12 +22510,33 @@ function declaredKeys(live, desired) {
     Object.keys(desired).filter((k) => k in live).map((k) => [k, live[k]])
   );
 }
+function nestedChanges(key2, f, value, desired, with_, rawLive) {
+  const specs = f.references ?? [];
+  const unknown = (id) => `#${id}`;
+  const declared = withNames(value, specs, with_.nameOf, { desired: true, unknown });
+  const raw = rawLive(key2, f, with_.live);
+  const live = raw === void 0 || raw === null ? raw : withNames(raw, specs, with_.nameOf, { unknown });
+  const codec = f.codec ?? {};
+  const pair = { desired, live: with_.live, rotateSecrets: with_.rotateSecrets === true };
+  if (codec.compare) return codec.compare(declared, live, pair);
+  if (!isPlainObject(declared)) return [];
+  const wanted = codec.normalise ? codec.normalise(declared, "desired", pair) : declared;
+  const current4 = isPlainObject(live) ? codec.normalise ? codec.normalise(live, "live", pair) : live : {};
+  return Object.keys(declared).filter((k) => !deepEqual(wanted[k] ?? null, current4[k] ?? null)).map((k) => {
+    const path = `${key2}.${k}`;
+    const before = current4[k] ?? null;
+    const after = wanted[k] ?? null;
+    const says = codec.says?.(path, before, after) ?? [];
+    return { path, before, after, ...says.length > 0 ? { says } : {} };
+  });
+}
 var DECLARED_PROPERTIES;
 var init_table = __esm({
   "src/kinds/define/table.ts"() {
     "use strict";
     init_values();
     init_text_diff();
+    init_references();
     DECLARED_PROPERTIES = /* @__PURE__ */ new Set(["kind", "name", "id", "deleted", "source"]);
   }
 });
@@ -22157,6 +22573,11 @@ function defineKind(spec) {
     }
     return [...found3.values()];
   };
+  const selfSpec = table.references.find((r) => r.kind === name);
+  const checkProject = (project3) => [
+    ...selfSpec ? referenceCycles(project3, name, words2, selfSpec) : [],
+    ...hooks.checkProject?.(project3) ?? []
+  ];
   const scoped = (result, scope) => {
     if (scope !== void 0 && service.search !== void 0) result.live.scoped = {};
     return result;
@@ -22183,7 +22604,7 @@ function defineKind(spec) {
     ...hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {},
     ...hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {},
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
-    ...hooks.checkProject ? { checkProject: hooks.checkProject } : {},
+    ...hooks.checkProject || selfSpec ? { checkProject } : {},
     ...service.search ? { searches: true } : {},
     async read(client, project3, declared, run14, scope) {
       const list18 = () => objects(client, project3, scope);
@@ -22201,7 +22622,8 @@ function defineKind(spec) {
       return scoped({ live: { objects: await list18() } }, scope).live;
     },
     ...service.count ? { count: service.count } : {},
-    ...hooks.references ? { references: (declared) => hooks.references?.(declared) ?? [] } : {},
+    ...hooks.references ? { references: (declared) => hooks.references?.(declared) ?? [] } : table.references.length > 0 ? { references: referencesToRead } : {},
+    ...table.references.length > 0 ? { referencePaths: rawIdPaths(table.fields) } : {},
     plan(desired, live, ref, ctx) {
       if (hooks.plan) hooks.plan(desired, live, ref, ctx);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);
@@ -22212,14 +22634,14 @@ function defineKind(spec) {
     prune: (live, ref, ctx) => hooks.prune ? hooks.prune(live, ref, ctx) : prune(live, ref),
     state,
     ...hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {},
-    requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words2.one} "${action.object.name}"`),
+    requestBody: (action, env, referenced) => verbOf(action)?.body?.(action, env, `${words2.one} "${action.object.name}"`, referenced),
     create: service.create,
     send(client, action, id, body, referenced) {
       const send = verbOf(action)?.send;
       if (send === void 0) throw new UserError(`${action.action} does not apply to a ${words2.one}`);
       return send(client, action, id, body, referenced);
     },
-    findByName: service.findByName ?? (async (client, project3, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project3, wanted)).filter((live) => live.name === wanted).map((live) => live.id)),
+    findByName: service.findByName ?? (async (client, project3, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project3, wanted)).filter((live) => (live.name ?? "") === wanted).map((live) => live.id)),
     listLive: service.list,
     pull: hooks.pull ?? (async (client, project3) => ({
       items: (await service.list(client, project3)).map((live) => table.item(live)),
@@ -22229,6 +22651,22 @@ function defineKind(spec) {
 }
 function isEmptyRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+function updateSides(table, desired, changes) {
+  const sent = table.sent(desired);
+  const before = {};
+  const after = {};
+  const sends = {};
+  for (const c of changes) {
+    const value = getPath(sent, c.path);
+    if (c.secret === true) {
+      setPath(sends, c.path, value === void 0 ? c.after : value);
+      continue;
+    }
+    setPath(before, c.path, c.before ?? null);
+    setPath(after, c.path, value === void 0 ? c.after : value);
+  }
+  return { before, after, sends };
 }
 function updateAction(verb, ref, changes) {
   if (changes.length === 0) return void 0;
@@ -22254,8 +22692,8 @@ function planPlain(table, verbs, desired, live, ref, ctx, prune) {
     return;
   }
   const state = table.state(live);
-  const update8 = updateAction(verb("update"), ref, table.compare(desired, state).changes);
-  if (update8) ctx.sink.actions.push(update8);
+  const update7 = updateAction(verb("update"), ref, table.compare(desired, state).changes);
+  if (update7) ctx.sink.actions.push(update7);
   toggle(table, desired, state, ref, ctx);
 }
 function toggle(table, desired, state, ref, ctx) {
@@ -22277,7 +22715,13 @@ var init_define = __esm({
     "use strict";
     init_errors();
     init_context2();
+    init_values();
+    init_cycles();
+    init_references();
+    init_cycles();
     init_fields();
+    init_references();
+    init_resolve();
     init_table();
   }
 });
@@ -22870,10 +23314,10 @@ function isCredentialPath(path) {
 }
 function pullSecretPaths(type, config, integration2 = null) {
   const all = secretPaths(type);
-  const copy = isPlainObject(config.copy_inputs) ? config.copy_inputs : void 0;
+  const copy2 = isPlainObject(config.copy_inputs) ? config.copy_inputs : void 0;
   const inlineCopy = (path) => {
     const [head, part] = path.split(".");
-    return head === "copy_inputs" && copy !== void 0 && part !== void 0 && isPlainObject(copy[part]);
+    return head === "copy_inputs" && copy2 !== void 0 && part !== void 0 && isPlainObject(copy2[part]);
   };
   if (integration2 !== null) return all.filter(inlineCopy);
   switch (type) {
@@ -23406,65 +23850,6 @@ var init_fingerprint = __esm({
   }
 });
 
-// src/plan/match.ts
-function matchObjects(desired, live, label2, errors, several) {
-  const byId2 = /* @__PURE__ */ new Map();
-  for (const object of live) byId2.set(object.id, object);
-  const claimed = /* @__PURE__ */ new Set();
-  const pinnedBy = /* @__PURE__ */ new Map();
-  for (const d of desired) {
-    if (d.id === void 0) continue;
-    const first = pinnedBy.get(d.id);
-    if (first) {
-      errors.push({
-        message: `${label2} "${d.name}": id ${d.id} is already pinned by "${first.name}" (${first.source.file}:${first.source.line}); one live object cannot be declared twice`,
-        source: d.source
-      });
-    }
-    pinnedBy.set(d.id, d);
-    if (byId2.has(d.id)) claimed.add(d.id);
-  }
-  const byName = /* @__PURE__ */ new Map();
-  for (const object of live) {
-    if (claimed.has(object.id)) continue;
-    const name = object.name ?? "";
-    const list18 = byName.get(name);
-    if (list18) list18.push(object);
-    else byName.set(name, [object]);
-  }
-  const pairs = [];
-  for (const d of desired) {
-    if (d.id !== void 0) {
-      pairs.push({ desired: d, live: byId2.get(d.id) });
-      continue;
-    }
-    const candidates2 = byName.get(d.name) ?? [];
-    const recognised = candidates2.length > 1 ? several?.(d, candidates2) : void 0;
-    if (recognised) {
-      for (const c of candidates2) claimed.add(c.id);
-      pairs.push({ desired: d, live: recognised.live, replaced: recognised });
-      continue;
-    }
-    if (candidates2.length > 1) {
-      const ids = candidates2.map((c) => String(c.id)).join(", ");
-      errors.push({
-        message: `${label2} "${d.name}": ${candidates2.length} live objects have this name (ids ${ids}); add an \`id:\` pin to say which one is meant`,
-        source: d.source
-      });
-      continue;
-    }
-    const match = candidates2[0];
-    if (match) claimed.add(match.id);
-    pairs.push({ desired: d, live: match });
-  }
-  return { pairs, claimed };
-}
-var init_match = __esm({
-  "src/plan/match.ts"() {
-    "use strict";
-  }
-});
-
 // src/plan/prune.ts
 function planPrune(kind2, globs, ctx, claimed) {
   const ignored2 = matcher(globs);
@@ -23589,9 +23974,9 @@ function hits(target2, object) {
     return object.id !== void 0 && String(object.id).toLowerCase() === target2.id.toLowerCase();
   return object.names.some(target2.matches);
 }
-function narrowToTargets(kinds, sink, desired, live, targets) {
+function narrowToTargets(kinds, sink, desired, live, targets2) {
   const wanted = [];
-  for (const target2 of targets) {
+  for (const target2 of targets2) {
     const parsed = parseTarget(kinds, target2);
     if (!parsed) {
       const forms = kinds.map((k) => `${k.name}/NAME`).join(", ");
@@ -23879,9 +24264,9 @@ function integrationErrors(desired, project3, integrations2) {
   };
   check(destination.integration, wanted, "destination.integration");
   if (destination.type === "Redshift") {
-    const copy = destination.config.copy_inputs;
+    const copy2 = destination.config.copy_inputs;
     for (const key2 of ["authorization", "bucket_credentials"]) {
-      const value = copy?.[key2];
+      const value = copy2?.[key2];
       if (typeof value === "number") check(value, "aws-s3", `destination.config.copy_inputs.${key2}`);
     }
   }
@@ -24075,7 +24460,7 @@ var init_errors2 = __esm({
 
 // src/apply/execute.ts
 async function executeAction(kind2, action, id, deps) {
-  const body = kind2.requestBody(action, deps.env);
+  const body = kind2.requestBody(action, deps.env, deps.referenced);
   if (action.action === "create") return create(kind2, action, body ?? {}, deps);
   if (id === void 0) {
     throw new UserError(`${action.action} of ${kind2.words.one} "${action.object.name}": its id is not known`);
@@ -24282,12 +24667,21 @@ var init_pages = __esm({
 });
 
 // src/kinds/shared/verbs.ts
+function deepMerge(base, over) {
+  const out = { ...base };
+  for (const [key2, value] of Object.entries(over)) {
+    const here = out[key2];
+    out[key2] = isPlainObject(here) && isPlainObject(value) ? deepMerge(here, value) : value;
+  }
+  return out;
+}
 var planned, CREATE, UPDATE, SOFT_DELETE, RESTORE, DELETE;
 var init_verbs = __esm({
   "src/kinds/shared/verbs.ts"() {
     "use strict";
     init_secrets();
-    planned = (action, env, owner) => resolveSecrets({ ...action.after }, env, owner);
+    init_values();
+    planned = (action, env, owner) => resolveSecrets(deepMerge(action.after ?? {}, action.sends ?? {}), env, owner);
     CREATE = {
       name: "create",
       symbol: "+",
@@ -24453,17 +24847,25 @@ async function findBatchExports(client, project3, name) {
   const live = await collect(batchExportsApi(client).list(project3, { limit: LOOKUP_PAGE }));
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
-var LOOKUP_PAGE, update, remove, PAUSE, UNPAUSE, batchExportVerbs;
+var LOOKUP_PAGE, updateBody, update, remove, PAUSE, UNPAUSE, batchExportVerbs;
 var init_verbs2 = __esm({
   "src/kinds/batch-export/verbs.ts"() {
     "use strict";
     init_execute();
+    init_secrets();
+    init_values();
     init_pages();
     init_verbs();
     init_service();
     LOOKUP_PAGE = 1e3;
+    updateBody = (action, env, owner) => {
+      const body = deepMerge(action.after ?? {}, action.sends ?? {});
+      if (isPlainObject(body.destination)) delete body.destination.integration;
+      return resolveSecrets(body, env, owner);
+    };
     update = {
       ...UPDATE,
+      body: updateBody,
       async send(client, action, id, body) {
         await batchExportsApi(client).update(action.object.project, String(id), body);
         return { id, notes: [] };
@@ -24501,9 +24903,9 @@ var init_verbs2 = __esm({
       step: 5,
       destructive: false,
       sides: { before: "required", after: "required" },
-      detail: (action) => action.after?.backfill === true ? { text: "(with backfill of the paused gap)" } : void 0,
+      detail: (action) => action.sends?.backfill === true ? { text: "(with backfill of the paused gap)" } : void 0,
       refreshes: () => [["paused"]],
-      body: (action) => action.after?.backfill === true ? { backfill: true } : void 0,
+      body: (action) => action.sends?.backfill === true ? { backfill: true } : void 0,
       async send(client, action, id, body) {
         await batchExportsApi(client).unpause(
           action.object.project,
@@ -24611,34 +25013,38 @@ function createSide(desired) {
   }
   return body;
 }
-function updateSides(changes, desired, live, type) {
+function updateSides2(changes, desired, live, type) {
   const before = {};
   const after = {};
+  const sends = {};
   for (const c of changes) {
-    if (!c.secret) setPath(before, c.path, c.before ?? null);
+    if (c.secret) {
+      setPath(sends, c.path, c.after);
+      continue;
+    }
+    setPath(before, c.path, c.before ?? null);
     setPath(after, c.path, c.after);
   }
-  if (isPlainObject(after.destination)) {
-    const destination = after.destination;
+  if (changes.some((c) => c.path.startsWith("destination."))) {
     const integration2 = desired.destination?.integration ?? live.destination.integration ?? void 0;
-    delete destination.integration;
-    after.destination = {
+    const config = isPlainObject(sends.destination) ? sends.destination.config : void 0;
+    sends.destination = {
       type,
-      config: isPlainObject(destination.config) ? destination.config : {},
+      config: isPlainObject(config) ? config : {},
       ...integration2 === void 0 ? {} : { integration_id: integration2 }
     };
   }
   if (changes.some((c) => SCHEDULE_FIELDS.has(c.path))) {
     const interval = desired.interval ?? live.interval;
-    after.interval = interval;
+    if (!("interval" in after)) sends.interval = interval;
     if (interval === "week" && (desired.offset_day !== void 0 || desired.offset_hour !== void 0)) {
-      after.offset_day = desired.offset_day ?? live.offset_day ?? 0;
-      after.offset_hour = desired.offset_hour ?? live.offset_hour ?? 0;
-    } else if (interval === "day" && desired.offset_hour !== void 0) {
-      after.offset_hour = desired.offset_hour;
+      if (!("offset_day" in after)) sends.offset_day = desired.offset_day ?? live.offset_day ?? 0;
+      if (!("offset_hour" in after)) sends.offset_hour = desired.offset_hour ?? live.offset_hour ?? 0;
+    } else if (interval === "day" && desired.offset_hour !== void 0 && !("offset_hour" in after)) {
+      sends.offset_hour = desired.offset_hour;
     }
   }
-  return { before, after };
+  return { before, after, sends };
 }
 function planCreate(desired, ref, ctx, warnings) {
   const { sink } = ctx;
@@ -24782,8 +25188,8 @@ function planExisting(desired, current4, ref, ctx) {
       );
     }
     const type = migrated ? liveType : desired.destination?.type ?? liveType;
-    const { before, after } = updateSides(changes, desired, state, type);
-    sink.actions.push(makeAction(update, ref, { before, after, changes, warnings }));
+    const { before, after, sends } = updateSides2(changes, desired, state, type);
+    sink.actions.push(makeAction(update, ref, { before, after, changes, warnings, sends }));
   }
   planPause(desired, current4, ref, ctx);
 }
@@ -24822,11 +25228,11 @@ function planPause(desired, current4, ref, ctx) {
     return;
   }
   const since = current4.last_paused_at;
-  const after = { paused: false };
+  const sends = {};
   const warnings = [];
   const gap = (from) => gapBackfillCommand(desired.name, current4.interval, from, options.now, current4.offset_day ?? 0);
   if (desired.backfill_on_unpause && since) {
-    after.backfill = true;
+    sends.backfill = true;
     sink.notes.push({
       severity: "note",
       message: `the paused gap since ${humanTime(since, options.now)} will be backfilled on unpause`,
@@ -24846,7 +25252,9 @@ function planPause(desired, current4, ref, ctx) {
       );
     }
   }
-  sink.actions.push(makeAction(UNPAUSE, ref, { before: { paused: true }, after, warnings }));
+  sink.actions.push(
+    makeAction(UNPAUSE, ref, { before: { paused: true }, after: { paused: false }, warnings, sends })
+  );
 }
 var CONFIG_PREFIX, SCHEDULE_FIELDS, CREDENTIALS_IN_INTEGRATION;
 var init_plan2 = __esm({
@@ -25010,6 +25418,420 @@ var init_batch_export = __esm({
         pull: pullBatchExports
       }
     });
+  }
+});
+
+// src/kinds/shared/tags.ts
+function warnIgnoredTags(tags2, ref, ctx) {
+  if (tags2 && tags2.length > 0 && ctx.features?.tagging === false) {
+    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
+  }
+}
+function withoutIgnoredTags(changes, ref, ctx) {
+  if (ctx.features?.tagging !== false || !changes.some((c) => c.path === "tags")) return changes;
+  ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
+  return changes.filter((c) => c.path !== "tags");
+}
+function ignoredTags(body, returned) {
+  const sent = body?.tags;
+  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
+    return ["the service ignored the tags (the organization lacks the tagging feature)"];
+  }
+  return [];
+}
+var TAGS_IGNORED;
+var init_tags = __esm({
+  "src/kinds/shared/tags.ts"() {
+    "use strict";
+    TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
+  }
+});
+
+// src/kinds/define/model-api.ts
+function modelApi(client, model) {
+  const path = (project3, rest = "") => projectPath(project3, `${model.path}/${rest}`);
+  const budget = model.budget ? { budget: model.budget } : {};
+  const seen = (answer) => model.answer ? model.answer(client, answer) : answer;
+  const one = async (spec) => seen(await client.request({ ...spec, ...budget, expect: model.shapes.one }));
+  return {
+    async *list(project3, query = {}, max) {
+      const spec = { method: "GET", path: path(project3), query: { ...model.listQuery, ...query } };
+      for await (const item of client.pages({ ...spec, ...budget, expect: model.shapes.page }, max)) {
+        yield seen(item);
+      }
+    },
+    async listAll(project3, query = {}) {
+      const all = await client.listAll(
+        path(project3),
+        { ...model.listQuery, ...query },
+        model.shapes.page,
+        model.budget
+      );
+      return all.map(seen);
+    },
+    async count(project3, query = {}) {
+      const page = await client.request({
+        method: "GET",
+        path: path(project3),
+        query: { ...model.listQuery, ...query, limit: 1 },
+        ...budget,
+        expect: model.shapes.page
+      });
+      return page.count ?? page.results.length;
+    },
+    get: (project3, id) => one({ method: "GET", path: path(project3, `${segment(id)}/`) }),
+    create: (project3, body) => one({ method: "POST", path: path(project3), body }),
+    update: (project3, id, body) => one({ method: "PATCH", path: path(project3, `${segment(id)}/`), body })
+  };
+}
+var init_model_api = __esm({
+  "src/kinds/define/model-api.ts"() {
+    "use strict";
+    init_query();
+  }
+});
+
+// src/kinds/shared/restore.ts
+function restoreAction(ref, id) {
+  return makeAction(RESTORE, ref, {
+    before: { deleted: true },
+    after: { deleted: false },
+    changes: [{ path: "deleted", before: true, after: false }],
+    // No id: the object was read soft-deleted (a flag), so it exists.
+    warnings: id === void 0 ? [] : [`id ${id} is not in the live list: restored if soft-deleted; apply fails if it never existed`]
+  });
+}
+function blindUpdate(verb, ref, after, warning) {
+  return makeAction(verb, ref, {
+    before: Object.fromEntries(Object.keys(after).map((key2) => [key2, null])),
+    after,
+    changes: Object.entries(after).map(([path, value]) => ({ path, after: value })),
+    preconditions: { live: "unknown" },
+    warnings: [warning]
+  });
+}
+var init_restore = __esm({
+  "src/kinds/shared/restore.ts"() {
+    "use strict";
+    init_context2();
+    init_verbs();
+  }
+});
+
+// src/kinds/define/model-plan.ts
+function modelPlanner(parts) {
+  const { table, words: words2, verbs, hooks } = parts;
+  const hasTags = Object.hasOwn(table.fields, "tags");
+  const decorate = (action, about) => hooks.action ? hooks.action(action, about) : action;
+  const softDelete = (live, ref, about) => decorate(makeAction(verbs.softDelete, ref, { before: table.state(live) }), about);
+  const isGone = (live) => live?.deleted === true;
+  function plan(desired, live, ref, ctx) {
+    const owner = `${words2.one} "${desired.name}"`;
+    const push = (action) => {
+      if (action) ctx.sink.actions.push(action);
+      return action !== void 0;
+    };
+    if (desired.deleted) {
+      if (live && !isGone(live)) push(softDelete(live, ref, { desired, live, ctx, links: [] }));
+      return;
+    }
+    const links = resolveReferences(desired, table.references, ctx, owner);
+    if (links === void 0) return;
+    const about = { desired, live, ctx, links };
+    if (live === void 0) {
+      if (desired.id !== void 0 && parts.readsDeleted) {
+        ctx.sink.errors.push({
+          message: `${owner} pins id ${desired.id}, which project ${ctx.project} does not have (live or soft-deleted): remove the \`id:\` pin to create it`,
+          source: desired.source
+        });
+        return;
+      }
+      if (desired.id !== void 0) {
+        push(decorate(restoreAction(ref, desired.id), about));
+        const warning = `the live values are unknown while the ${words2.one} is deleted: apply ${parts.readBack ? "reads it back after the restore and sends the declared fields that differ" : "sends every declared field"}`;
+        push(decorate(blindUpdate(verbs.update, ref, table.sent(desired), warning), about));
+        hooks.extras?.(desired, void 0, ref, ctx, "restore", links);
+        return;
+      }
+      const after = table.sent(desired);
+      const created = push(
+        decorate(
+          makeAction(verbs.create, ref, {
+            after,
+            changes: createChanges(table, after),
+            requires: linksIn(table, after, links)
+          }),
+          about
+        )
+      );
+      if (!created) return;
+      if (hasTags) warnIgnoredTags(table.valueOf(desired, "tags"), ref, ctx);
+      toggles(void 0);
+      hooks.extras?.(desired, void 0, ref, ctx, "create", links);
+      return;
+    }
+    if (isGone(live)) {
+      push(decorate(restoreAction(ref, void 0), about));
+    }
+    const state = table.state(live);
+    const names = nameOf(ctx);
+    const compared = table.compare(desired, state, {
+      live,
+      nameOf: names,
+      rotateSecrets: ctx.options.rotateSecrets
+    });
+    const changes = hasTags ? withoutIgnoredTags(compared.changes, ref, ctx) : compared.changes;
+    if (changes.length > 0) {
+      const sides = updateSides(table, desired, changes);
+      const requires = linksIn(table, deepMerge(sides.after, sides.sends), links);
+      push(decorate(makeAction(verbs.update, ref, { ...sides, changes, requires }), about));
+    }
+    toggles(state);
+    hooks.extras?.(desired, live, ref, ctx, "update", links);
+    function toggles(current4) {
+      for (const [key2, f] of Object.entries(table.fields)) {
+        const wanted = table.valueOf(desired, key2);
+        if (f.toggles === void 0 || typeof wanted !== "boolean") continue;
+        const now = current4?.[key2] === true;
+        if (now === wanted) continue;
+        const verb = wanted ? f.toggles.on : f.toggles.off;
+        push(decorate(makeAction(verb, ref, { before: { [key2]: now }, after: { [key2]: wanted } }), about));
+      }
+    }
+  }
+  function prune(live, ref, ctx) {
+    const about = { desired: void 0, live, ctx, links: [] };
+    return softDelete(live, ref, about) ?? makeAction(verbs.softDelete, ref, { before: table.state(live) });
+  }
+  return { plan, prune };
+}
+function createChanges(table, after) {
+  const changes = [];
+  for (const [path, value] of Object.entries(after)) {
+    const codec = table.fields[path]?.codec;
+    if (codec === void 0 || codec.whole === true || !isPlainObject(value)) {
+      changes.push({ path, after: value });
+      continue;
+    }
+    for (const [key2, part] of Object.entries(value)) {
+      const says = codec.says?.(`${path}.${key2}`, void 0, part) ?? [];
+      changes.push({ path: `${path}.${key2}`, after: part, ...says.length > 0 ? { says } : {} });
+    }
+  }
+  return changes;
+}
+function linksIn(table, after, links) {
+  const named = /* @__PURE__ */ new Set();
+  for (const [key2, f] of Object.entries(table.fields)) {
+    const value = after[key2];
+    if (value === void 0 || f.references === void 0) continue;
+    for (const { spec, node: node2 } of findReferences(value, f.references)) {
+      const name = node2[spec.name];
+      const id = node2[spec.id];
+      if (typeof name === "string") named.add(`${spec.kind}\0${name}`);
+      else if (id !== void 0) named.add(`${spec.kind}\0#${String(id)}`);
+    }
+  }
+  return links.filter((l) => named.has(`${l.kind}\0${l.name}`) || named.has(`${l.kind}\0#${l.id}`));
+}
+var init_model_plan = __esm({
+  "src/kinds/define/model-plan.ts"() {
+    "use strict";
+    init_context2();
+    init_values();
+    init_restore();
+    init_tags();
+    init_verbs();
+    init_define();
+    init_references();
+    init_resolve();
+  }
+});
+
+// src/kinds/define/model-pull.ts
+async function pullNames(own, live, foreign, context, table) {
+  const kinds = [...new Set(table.references.map((s) => s.kind))];
+  const lists = /* @__PURE__ */ new Map();
+  for (const kind2 of kinds) {
+    const pulled = kind2 === own ? void 0 : context?.live?.(kind2);
+    if (kind2 === own) lists.set(kind2, [...live, ...foreign[kind2] ?? []]);
+    else if (pulled !== void 0) lists.set(kind2, await pulled);
+    else if (foreign[kind2] !== void 0) lists.set(kind2, foreign[kind2]);
+  }
+  const unique = /* @__PURE__ */ new Map();
+  for (const [kind2, list18] of lists) {
+    const count2 = /* @__PURE__ */ new Map();
+    for (const o of list18) count2.set(o.name ?? "", (count2.get(o.name ?? "") ?? 0) + 1);
+    const ids = /* @__PURE__ */ new Map();
+    for (const o of list18) {
+      const name = o.name ?? "";
+      if (name.trim() !== "" && count2.get(name) === 1) ids.set(String(o.id), name);
+    }
+    unique.set(kind2, ids);
+  }
+  return (kind2, id) => unique.get(kind2)?.get(String(id));
+}
+function placeholders(items2) {
+  const out = [];
+  const walk2 = (value) => {
+    if (value instanceof Placeholder) out.push(value.variable);
+    else if (Array.isArray(value)) value.forEach(walk2);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(walk2);
+  };
+  walk2(items2);
+  return out;
+}
+var init_model_pull = __esm({
+  "src/kinds/define/model-pull.ts"() {
+    "use strict";
+    init_kinds2();
+  }
+});
+
+// src/kinds/define/model.ts
+function modelBody(table, action, env, owner, referenced) {
+  const body = resolveSecrets(deepMerge(action.after ?? {}, action.sends ?? {}), env, owner);
+  if (referenced === void 0 || table.references.length === 0) return body;
+  return table.withIds(body, (kind2, name) => {
+    const id = referenced.idOf({ kind: kind2, name });
+    if (id === void 0) {
+      throw new UserError(
+        `${owner} names ${kind2.replaceAll("_", " ")} "${name}", which has no id in project ${action.object.project} (it was not created by this apply); run plan again`
+      );
+    }
+    return id;
+  });
+}
+function defineModel(spec) {
+  const { fields: table, words: words2 } = spec;
+  const hooks = spec.hooks ?? {};
+  const api = (client) => modelApi(client, spec);
+  const asLive2 = (answer) => spec.live ? spec.live(answer) : answer;
+  const notes = (body2, answer) => spec.notes ? spec.notes(body2, answer) : ignoredTags(body2, answer.tags);
+  const hasTags = Object.hasOwn(table.fields, "tags");
+  const search = async (client, project3, name) => {
+    const how = spec.search;
+    if (typeof how === "function") return (await how(api(client), project3, name)).map(asLive2);
+    const value = how.max === void 0 ? name : name.slice(0, how.max);
+    const query = { [how.param]: value };
+    const found3 = how.limit === void 0 ? await api(client).listAll(project3, query) : await collect(api(client).list(project3, { ...query, limit: how.limit }));
+    return found3.map(asLive2);
+  };
+  const get2 = async (client, project3, id) => {
+    const numeric = Number(id);
+    if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
+    try {
+      const found3 = await api(client).get(project3, numeric);
+      return found3.deleted === true && !spec.readsDeleted ? void 0 : asLive2(found3);
+    } catch (error2) {
+      if (error2 instanceof ServiceError && error2.status === 404) return void 0;
+      throw error2;
+    }
+  };
+  const service = {
+    list: async (client, project3) => (await api(client).listAll(project3)).map(asLive2),
+    search,
+    get: get2,
+    count: (client, project3) => api(client).count(project3),
+    ...spec.findByName ? { findByName: spec.findByName } : {},
+    async create(client, project3, body2) {
+      const created = await api(client).create(project3, { ...body2, ...spec.createExtra });
+      return { id: created.id, notes: notes(body2, created) };
+    }
+  };
+  const body = (action, env, owner, referenced) => modelBody(table, action, env, owner, referenced);
+  const patchDeleted = (deleted) => async (client, action, id) => {
+    try {
+      await api(client).update(action.object.project, id, { deleted });
+    } catch (error2) {
+      if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
+      if (!deleted) {
+        throw new UserError(
+          `restore of ${words2.one} "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`
+        );
+      }
+    }
+    return { id, notes: [] };
+  };
+  const verbs = {
+    create: { ...CREATE, body, ...spec.verbs?.create },
+    update: {
+      ...UPDATE,
+      body,
+      async send(client, action, id, sent) {
+        const { project: project3 } = action.object;
+        const unknownLive = action.preconditions?.live === "unknown";
+        const changed = spec.readBack && unknownLive && sent !== void 0 ? await onlyChanged(table, await api(client).get(project3, id), sent) : sent ?? {};
+        if (Object.keys(changed).length === 0) {
+          return { id, notes: [`the restored ${words2.one} already had the declared values: nothing sent`] };
+        }
+        return { id, notes: notes(changed, await api(client).update(project3, id, changed)) };
+      },
+      ...spec.verbs?.update
+    },
+    softDelete: { ...SOFT_DELETE, send: patchDeleted(true), ...spec.verbs?.softDelete },
+    restore: { ...RESTORE, send: patchDeleted(false), ...spec.verbs?.restore }
+  };
+  const own = spec.verbs?.own ?? [];
+  const planner = modelPlanner({
+    table,
+    words: words2,
+    readsDeleted: spec.readsDeleted === true,
+    readBack: spec.readBack === true,
+    verbs,
+    hooks
+  });
+  const kindHooks = {
+    ...hooks,
+    plan: planner.plan,
+    prune: planner.prune,
+    ...hasTags ? {
+      needsFeatures: (actions) => (hooks.needsFeatures?.(actions) ?? false) || actions.some(
+        (a) => a.object.kind === spec.name && (a.action === verbs.update.name && a.changes.some((c) => c.path === "tags") || a.action === verbs.create.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0)
+      )
+    } : {},
+    pull: hooks.pull ?? (async (client, project3, context) => {
+      const live = (await api(client).listAll(project3)).map(asLive2);
+      const ordered = spec.pullOrder ? [...live].sort(spec.pullOrder) : live;
+      const foreign = hooks.foreign ? await hooks.foreign(client, project3, live) : {};
+      const names = await pullNames(spec.name, live, foreign, context, table);
+      const items2 = ordered.map((l) => table.item(l, names));
+      return { items: items2, variables: placeholders(items2) };
+    })
+  };
+  const kind2 = defineKind({
+    name: spec.name,
+    key: spec.key,
+    words: words2,
+    schema: spec.schema,
+    fields: table,
+    verbs: [verbs.create, verbs.update, verbs.softDelete, verbs.restore, ...own],
+    service,
+    ...spec.answers ? { answers: spec.answers } : {},
+    hooks: kindHooks
+  });
+  return { kind: kind2, api, live: asLive2, verbs };
+}
+function onlyChanged(table, current4, body) {
+  const live = table.state({ name: null, ...current4 });
+  return Object.fromEntries(
+    Object.entries(body).filter(([key2, value]) => !deepEqual(table.normalised(key2, value), live[key2]))
+  );
+}
+var init_model = __esm({
+  "src/kinds/define/model.ts"() {
+    "use strict";
+    init_errors();
+    init_secrets();
+    init_values();
+    init_errors2();
+    init_pages();
+    init_tags();
+    init_verbs();
+    init_define();
+    init_model_api();
+    init_model_plan();
+    init_model_pull();
   }
 });
 
@@ -25241,7 +26063,7 @@ function layoutOrder(a, b) {
 function tileLabel(tile2) {
   if (tile2.text !== void 0) return `text "${excerpt2(tile2.text)}"`;
   if (tile2.insight !== void 0) return `insight "${tile2.insight}"`;
-  return `insight #${tile2.insightId}`;
+  return `insight #${tile2.insight_id}`;
 }
 function excerpt2(text2) {
   const line = text2.split("\n").find((l) => l.trim() !== "") ?? "";
@@ -25285,7 +26107,7 @@ function declareTiles(list18, ctx) {
         return;
       }
       firstByInsight.set(key2, source);
-      desired = tile2.insight !== void 0 ? { type: "insight", insight: ctx.text(`${at}/insight`, tile2.insight), source } : { type: "insight", insightId: tile2.insight_id, source };
+      desired = tile2.insight !== void 0 ? { type: "insight", insight: ctx.text(`${at}/insight`, tile2.insight), source } : { type: "insight", insight_id: tile2.insight_id, source };
     }
     if (layout !== void 0) desired.layout = { x: layout.x, y: layout.y, w: layout.w, h: layout.h };
     out.push(desired);
@@ -25399,81 +26221,52 @@ var init_fields3 = __esm({
         },
         { compare: "none", live: false, declare: (value) => ({ enabled: value.enabled }) }
       ),
-      /** When present, the whole set of tiles (tiles-plan.ts): add_tile / remove_tile / update_tile. */
+      /**
+       * When present, the whole set of tiles (tiles-plan.ts): add_tile / remove_tile / update_tile. A
+       * tile's `insight:` names an insight the files declare (resolved per project, created first when
+       * this apply creates it); `insight_id:` is a raw id.
+       */
       tiles: field(tilesSchema, {
         compare: "none",
         live: false,
-        declare: (value, at) => declareTiles(value, at.ctx)
+        declare: (value, at) => declareTiles(value, at.ctx),
+        references: [
+          {
+            kind: "insight",
+            at: "*",
+            name: "insight",
+            id: "insight_id",
+            verb: { one: "shows", many: "show" },
+            part: "tile",
+            declaredOnly: true,
+            checkIds: true
+          }
+        ]
       }),
       deleted: flag("Tombstone: soft-delete the dashboard (idempotent).")
     });
   }
 });
 
-// src/kinds/shared/by-id.ts
-async function readById(id, read) {
-  const numeric = Number(id);
-  if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
-  try {
-    const found3 = await read(numeric);
-    return found3.deleted === true ? void 0 : found3;
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
-    throw error2;
-  }
-}
-var init_by_id = __esm({
-  "src/kinds/shared/by-id.ts"() {
-    "use strict";
-    init_errors2();
-  }
-});
-
 // src/kinds/dashboard/service.ts
 function dashboardsApi(client) {
+  const model = modelApi(client, DASHBOARD_ENDPOINTS);
   const path = (project3, rest = "") => projectPath(project3, `dashboards/${rest}`);
   return {
-    list(project3, query = {}, max) {
-      return client.pages(
-        { method: "GET", path: path(project3), query, expect: DASHBOARD_ANSWERS.dashboardPage },
-        max
-      );
-    },
+    list: model.list,
     /** Every dashboard, pages after the first read concurrently (see `ServiceClient.listAll`). */
-    listAll(project3, query = {}) {
-      return client.listAll(path(project3), query, DASHBOARD_ANSWERS.dashboardPage);
-    },
+    listAll: model.listAll,
     /** How many dashboards the list holds: one request for a one-item page. */
-    async count(project3, query = {}) {
-      const spec = {
-        method: "GET",
-        path: path(project3),
-        query: { ...query, limit: 1 },
-        expect: DASHBOARD_ANSWERS.dashboardPage
-      };
-      const page = await client.request(spec);
-      return page.count ?? page.results.length;
-    },
-    get(project3, id) {
-      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), expect: DASHBOARD_ANSWERS.dashboard });
-    },
+    count: model.count,
+    get: (project3, id) => model.get(project3, id),
+    create: (project3, body) => model.create(project3, { ...body }),
+    update: (project3, id, body) => model.update(project3, id, { ...body }),
     /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
     getWithTiles(project3, id) {
       return client.request({
         method: "GET",
         path: path(project3, `${segment(id)}/`),
         expect: DASHBOARD_ANSWERS.dashboardWithTiles
-      });
-    },
-    create(project3, body) {
-      return client.request({ method: "POST", path: path(project3), body, expect: DASHBOARD_ANSWERS.dashboard });
-    },
-    update(project3, id, body) {
-      return client.request({
-        method: "PATCH",
-        path: path(project3, `${segment(id)}/`),
-        body,
-        expect: DASHBOARD_ANSWERS.dashboard
       });
     },
     moveTile(project3, id, body) {
@@ -25531,35 +26324,17 @@ function sharingApi(client) {
     }
   };
 }
+var DASHBOARD_ENDPOINTS;
 var init_service2 = __esm({
   "src/kinds/dashboard/service.ts"() {
     "use strict";
     init_query();
+    init_model_api();
     init_answers3();
-  }
-});
-
-// src/kinds/dashboard/find.ts
-function searchDashboards(client, project3, name) {
-  return collect(
-    dashboardsApi(client).list(project3, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE })
-  );
-}
-function getDashboard(client, project3, id) {
-  return readById(id, (numeric) => dashboardsApi(client).get(project3, numeric));
-}
-function countDashboards(client, project3) {
-  return dashboardsApi(client).count(project3);
-}
-var SEARCH_MAX, SEARCH_PAGE;
-var init_find = __esm({
-  "src/kinds/dashboard/find.ts"() {
-    "use strict";
-    init_pages();
-    init_by_id();
-    init_service2();
-    SEARCH_MAX = 200;
-    SEARCH_PAGE = 1e3;
+    DASHBOARD_ENDPOINTS = {
+      path: "dashboards",
+      shapes: { page: DASHBOARD_ANSWERS.dashboardPage, one: DASHBOARD_ANSWERS.dashboard }
+    };
   }
 });
 
@@ -25762,49 +26537,6 @@ var init_live2 = __esm({
   }
 });
 
-// src/kinds/shared/restore.ts
-function restoreAction(ref, id) {
-  return makeAction(RESTORE, ref, {
-    before: { deleted: true },
-    after: { deleted: false },
-    changes: [{ path: "deleted", before: true, after: false }],
-    warnings: [`id ${id} is not in the live list: restored if soft-deleted; apply fails if it never existed`]
-  });
-}
-var init_restore = __esm({
-  "src/kinds/shared/restore.ts"() {
-    "use strict";
-    init_context2();
-    init_verbs();
-  }
-});
-
-// src/kinds/shared/tags.ts
-function warnIgnoredTags(tags2, ref, ctx) {
-  if (tags2 && tags2.length > 0 && ctx.features?.tagging === false) {
-    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
-  }
-}
-function withoutIgnoredTags(changes, ref, ctx) {
-  if (ctx.features?.tagging !== false || !changes.some((c) => c.path === "tags")) return changes;
-  ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
-  return changes.filter((c) => c.path !== "tags");
-}
-function ignoredTags(body, returned) {
-  const sent = body?.tags;
-  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
-    return ["the service ignored the tags (the organization lacks the tagging feature)"];
-  }
-  return [];
-}
-var TAGS_IGNORED;
-var init_tags = __esm({
-  "src/kinds/shared/tags.ts"() {
-    "use strict";
-    TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
-  }
-});
-
 // src/kinds/insight/answers.ts
 var obj5, str6, strOrNull5, int5, list4, insightBasic, INSIGHT_ANSWERS;
 var init_answers4 = __esm({
@@ -25836,54 +26568,34 @@ var init_answers4 = __esm({
 
 // src/kinds/insight/service.ts
 function insightsApi(client) {
-  const path = (project3, rest = "") => projectPath(project3, `insights/${rest}`);
-  const budget = "events";
-  return {
-    /** Every live insight (basic shape), pages after the first read concurrently. */
-    listAll(project3, query = {}) {
-      return client.listAll(path(project3), { basic: "true", ...query }, INSIGHT_ANSWERS.insightPage, budget);
-    },
-    /** How many live insights the list holds: one request for a one-item page. */
-    async count(project3) {
-      const page = await client.request({
-        method: "GET",
-        path: path(project3),
-        query: { basic: "true", limit: 1 },
-        budget,
-        expect: INSIGHT_ANSWERS.insightPage
-      });
-      return page.count ?? page.results.length;
-    },
-    get(project3, id) {
-      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), budget, expect: INSIGHT_ANSWERS.insight });
-    },
-    create(project3, body) {
-      return client.request({ method: "POST", path: path(project3), body, budget, expect: INSIGHT_ANSWERS.insight });
-    },
-    update(project3, id, body) {
-      return client.request({
-        method: "PATCH",
-        path: path(project3, `${segment(id)}/`),
-        body,
-        budget,
-        expect: INSIGHT_ANSWERS.insight
-      });
-    }
-  };
+  return modelApi(client, INSIGHT_ENDPOINTS);
 }
+var INSIGHT_ENDPOINTS;
 var init_service3 = __esm({
   "src/kinds/insight/service.ts"() {
     "use strict";
-    init_query();
+    init_model_api();
     init_answers4();
+    INSIGHT_ENDPOINTS = {
+      path: "insights",
+      shapes: { page: INSIGHT_ANSWERS.insightPage, one: INSIGHT_ANSWERS.insight },
+      listQuery: { basic: "true" },
+      budget: "events"
+    };
   }
 });
 
 // src/kinds/dashboard/tile-verbs.ts
-function tileName(side) {
+function knownInsightId(action) {
+  const lookup2 = action.preconditions?.insight_id;
+  if (typeof lookup2 === "number") return lookup2;
+  const required2 = action.requires?.find((r) => r.kind === "insight")?.id;
+  return required2 === void 0 ? void 0 : Number(required2);
+}
+function tileName(side, action) {
   if (side.text !== void 0) return `text "${excerpt2(side.text)}"`;
   if (side.insight !== void 0 && side.insight !== "") return `insight "${side.insight}"`;
-  return `insight #${side.insight_id ?? "?"}`;
+  return `insight #${(action && knownInsightId(action)) ?? "?"}`;
 }
 function placed(side) {
   const l = side.layout;
@@ -25907,10 +26619,10 @@ function dashboardsOf(insight) {
   return [...new Set(insight.dashboard_tiles.filter((t) => t.deleted !== true).map((t) => t.dashboard_id))];
 }
 function insightIdOf(action, side, referenced) {
-  const id = side.insight_id ?? (side.insight === void 0 ? void 0 : referenced?.idOf({ kind: "insight", name: side.insight }));
+  const id = knownInsightId(action) ?? (side.insight === void 0 ? void 0 : referenced?.idOf({ kind: "insight", name: side.insight }));
   if (id === void 0) {
     throw new UserError(
-      `${action.action} ${tileName(side)} on dashboard "${action.object.name}": the insight has no id yet (it was not created by this apply); apply its create first, or run plan again`
+      `${action.action} ${tileName(side, action)} on dashboard "${action.object.name}": the insight has no id yet (it was not created by this apply); apply its create first, or run plan again`
     );
   }
   return Number(id);
@@ -25968,13 +26680,11 @@ var init_tile_verbs = __esm({
       step: 3,
       destructive: false,
       sides: { before: "absent", after: "required" },
-      detail: (action) => ({ text: `${tileName(sideOf(action, "after"))}${placed(sideOf(action, "after"))}` }),
+      detail: (action) => ({
+        text: `${tileName(sideOf(action, "after"), action)}${placed(sideOf(action, "after"))}`
+      }),
       refreshes: () => [["tiles"]],
-      // The insight a tile shows is created, restored or changed first (SPEC §3 "Apply order").
-      references: (action) => {
-        const side = sideOf(action, "after");
-        return side.insight === void 0 ? [] : [{ kind: "insight", name: side.insight }];
-      },
+      // The insight a tile shows is created, restored or changed first (SPEC §3 "Apply order"): `requires`.
       async send(client, action, id, _body, referenced) {
         const project3 = action.object.project;
         const dashboardId = Number(id);
@@ -25991,7 +26701,7 @@ var init_tile_verbs = __esm({
         if (side.layout !== void 0) {
           if (tileId2 === void 0) {
             throw new UserError(
-              `add_tile ${tileName(side)} on dashboard "${action.object.name}": the service did not report the new tile, so its layout was not set; run plan again`
+              `add_tile ${tileName(side, action)} on dashboard "${action.object.name}": the service did not report the new tile, so its layout was not set; run plan again`
             );
           }
           await patchTiles(client, project3, dashboardId, [{ id: tileId2, layouts: smOnly(side.layout) }]);
@@ -26007,16 +26717,17 @@ var init_tile_verbs = __esm({
       step: 2,
       destructive: false,
       sides: { before: "required", after: "absent" },
-      detail: (action) => ({ text: tileName(sideOf(action, "before")) }),
+      detail: (action) => ({ text: tileName(sideOf(action, "before"), action) }),
       refreshes: () => [["tiles"]],
       async send(client, action, id) {
         const project3 = action.object.project;
         const dashboardId = Number(id);
         const side = sideOf(action, "before");
         if (side.text === void 0) {
-          if (side.insight_id === void 0)
-            throw new UserError(`remove_tile ${tileName(side)}: the plan lost the insight's id`);
-          const { changed } = await changeMembership(client, project3, side.insight_id, dashboardId, false);
+          const insightId = knownInsightId(action);
+          if (insightId === void 0)
+            throw new UserError(`remove_tile ${tileName(side, action)}: the plan lost the insight's id`);
+          const { changed } = await changeMembership(client, project3, insightId, dashboardId, false);
           return { id, notes: changed ? [] : ["the tile was already gone"] };
         }
         const tile2 = findTile(await tilesNow(client, project3, dashboardId), side);
@@ -26033,17 +26744,17 @@ var init_tile_verbs = __esm({
       step: 3,
       destructive: false,
       sides: { before: "required", after: "required" },
-      detail: (action) => ({ text: tileName(sideOf(action, "after")) }),
+      detail: (action) => ({ text: tileName(sideOf(action, "after"), action) }),
       refreshes: () => [["tiles"]],
       async send(client, action, id) {
         const project3 = action.object.project;
         const dashboardId = Number(id);
         const before = sideOf(action, "before");
         const after = sideOf(action, "after");
-        const tile2 = findTile(await tilesNow(client, project3, dashboardId), before, before.insight_id);
+        const tile2 = findTile(await tilesNow(client, project3, dashboardId), before, knownInsightId(action));
         if (tile2 === void 0) {
           throw new UserError(
-            `update_tile ${tileName(before)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`
+            `update_tile ${tileName(before, action)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`
           );
         }
         const write = { id: tile2.id };
@@ -26060,60 +26771,40 @@ var init_tile_verbs = __esm({
 });
 
 // src/kinds/dashboard/tiles-plan.ts
-function insightIndex(ctx) {
-  const declared = ctx.others?.declared("insight") ?? [];
-  const liveKind = ctx.others?.live("insight");
-  const live = liveKind?.objects ?? [];
-  const ignored2 = [];
-  const { pairs } = matchObjects(declared, live, "insight", ignored2);
-  const byName = /* @__PURE__ */ new Map();
-  for (const { desired, live: match } of pairs) {
-    if (desired.deleted) continue;
-    const id = match?.id ?? desired.id;
-    const known3 = byName.get(desired.name);
-    byName.set(desired.name, {
-      id: id === void 0 ? void 0 : Number(id),
-      several: known3 !== void 0
-    });
-  }
-  const names = /* @__PURE__ */ new Map();
-  for (const object of live) names.set(Number(object.id), object.name ?? "");
-  return { byName, names, read: liveKind !== void 0 };
-}
 function plannedSide(tile2) {
-  if (tile2.text !== void 0) return { text: tile2.text, ...tile2.layout ? { layout: tile2.layout } : {} };
-  return {
-    ...tile2.insightName !== void 0 ? { insight: tile2.insightName } : {},
-    ...tile2.insightId !== void 0 ? { insight_id: tile2.insightId } : {},
-    ...tile2.layout ? { layout: tile2.layout } : {}
-  };
+  const layout = tile2.layout ? { layout: tile2.layout } : {};
+  if (tile2.text !== void 0) return { after: { text: tile2.text, ...layout } };
+  const name = tile2.insightName ?? "";
+  const id = tile2.insightId !== void 0 ? { id: tile2.insightId } : {};
+  return { after: { insight: name, ...layout }, requires: [{ kind: "insight", name, ...id }] };
 }
 function liveSide(tile2, names) {
   const layout = smLayout(tile2.layouts);
-  if (tile2.textId !== null) return { text: tile2.text ?? "", ...layout ? { layout } : {} };
+  if (tile2.textId !== null) return { side: { text: tile2.text ?? "", ...layout ? { layout } : {} } };
   const id = tile2.insightId;
-  const name = names.get(id) ?? tile2.insightName ?? "";
-  return { insight: name, insight_id: id, ...layout ? { layout } : {} };
+  const name = names(id) ?? tile2.insightName ?? "";
+  return { side: { insight: name, ...layout ? { layout } : {} }, preconditions: { insight_id: id } };
 }
-function planTiles(desired, current4, ref, ctx) {
+function planTiles(desired, current4, ref, ctx, links) {
   const tiles = desired.tiles;
   if (tiles === void 0) return;
   const live = ctx.live;
   const liveList = current4 ? live.tiles?.[current4.id] : [];
   if (liveList === void 0) return;
-  const index = insightIndex(ctx);
-  const planned2 = [];
-  for (const tile2 of tiles) {
-    const resolved2 = resolve3(tile2, index, desired, ctx);
-    if (resolved2) planned2.push(resolved2);
-  }
+  const liveName = liveNameOf(ctx);
+  const names = (id) => liveName("insight", id);
+  const planned2 = tiles.map((tile2) => resolved(tile2, links, names));
   const diff = diffTiles(planned2, liveList);
   const { sink } = ctx;
   for (const { live: tile2 } of diff.remove) {
-    sink.actions.push(makeAction(REMOVE_TILE, ref, { before: liveSide(tile2, index.names) }));
+    const { side, preconditions: preconditions2 } = liveSide(tile2, names);
+    sink.actions.push(
+      makeAction(REMOVE_TILE, ref, { before: side, ...preconditions2 ? { preconditions: preconditions2 } : {} })
+    );
   }
   for (const tile2 of diff.add) {
-    sink.actions.push(makeAction(ADD_TILE, ref, { after: plannedSide(tile2) }));
+    const { after, requires } = plannedSide(tile2);
+    sink.actions.push(makeAction(ADD_TILE, ref, { after, ...requires ? { requires } : {} }));
   }
   const updates = /* @__PURE__ */ new Map();
   for (const move of diff.move) updates.set(move.live, { ...updates.get(move.live), layout: move });
@@ -26125,7 +26816,7 @@ function planTiles(desired, current4, ref, ctx) {
   };
   for (const tile2 of [...updates.keys()].sort((a, b) => order(a) - order(b))) {
     const { layout, text: text2 } = updates.get(tile2) ?? {};
-    const before = liveSide(tile2, index.names);
+    const { side: before, preconditions: preconditions2 } = liveSide(tile2, names);
     const after = { ...before };
     const changes = [];
     if (layout) {
@@ -26145,57 +26836,36 @@ function planTiles(desired, current4, ref, ctx) {
         diff: unifiedDiff(text2.before, text2.after)
       });
     }
-    sink.actions.push(makeAction(UPDATE_TILE, ref, { before, after, changes }));
+    sink.actions.push(
+      makeAction(UPDATE_TILE, ref, { before, after, changes, ...preconditions2 ? { preconditions: preconditions2 } : {} })
+    );
   }
 }
-function resolve3(tile2, index, dashboard2, ctx) {
+function resolved(tile2, links, names) {
   const layout = tile2.layout ? { layout: tile2.layout } : {};
   if (tile2.type === "text") return { label: tileLabel({ text: tile2.text }), text: tile2.text, ...layout };
   if ("insight" in tile2) {
-    const found3 = index.byName.get(tile2.insight);
-    if (found3 === void 0) {
-      ctx.sink.errors.push({
-        message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", which no file declares for project ${ctx.project}`,
-        source: tile2.source
-      });
-      return void 0;
-    }
-    if (found3.several) {
-      ctx.sink.errors.push({
-        message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", a name several declared insights share: name it by insight_id:`,
-        source: tile2.source
-      });
-      return void 0;
-    }
+    const id = links.find((l) => l.kind === "insight" && l.name === tile2.insight)?.id;
     return {
       label: tileLabel({ insight: tile2.insight }),
       insightName: tile2.insight,
-      ...found3.id !== void 0 ? { insightId: found3.id } : {},
+      ...id !== void 0 ? { insightId: Number(id) } : {},
       ...layout
     };
   }
-  if (index.read && !index.names.has(tile2.insightId) && !declaresPinned(ctx, tile2.insightId)) {
-    ctx.sink.errors.push({
-      message: `a tile of dashboard "${dashboard2.name}" shows insight id ${tile2.insightId}, which is not a live insight of project ${ctx.project}`,
-      source: tile2.source
-    });
-    return void 0;
-  }
-  const name = index.names.get(tile2.insightId);
+  const name = names(tile2.insight_id);
   return {
-    label: name ? tileLabel({ insight: name }) : tileLabel({ insightId: tile2.insightId }),
-    insightId: tile2.insightId,
+    label: name ? tileLabel({ insight: name }) : tileLabel({ insight_id: tile2.insight_id }),
+    insightId: tile2.insight_id,
     ...name !== void 0 && name !== "" ? { insightName: name } : {},
     ...layout
   };
-}
-function declaresPinned(ctx, id) {
-  return (ctx.others?.declared("insight") ?? []).some((d) => !d.deleted && Number(d.id) === id);
 }
 var init_tiles_plan = __esm({
   "src/kinds/dashboard/tiles-plan.ts"() {
     "use strict";
     init_plan();
+    init_resolve();
     init_text_diff();
     init_tile_verbs();
     init_tiles_declare();
@@ -26204,18 +26874,6 @@ var init_tiles_plan = __esm({
 });
 
 // src/kinds/dashboard/verbs.ts
-async function createDashboard(client, project3, body) {
-  const created = await dashboardsApi(client).create(project3, body);
-  return { id: created.id, notes: ignoredTags(body, created.tags) };
-}
-async function onlyChanged(client, project3, id, body) {
-  const live = dashboardFields.state(await dashboardsApi(client).get(project3, id));
-  return Object.fromEntries(
-    Object.entries(body).filter(
-      ([key2, value]) => !deepEqual(dashboardFields.normalised(key2, value), live[key2])
-    )
-  );
-}
 function collaborator2(action, side) {
   const value = action[side];
   const level2 = typeof value?.level === "number" ? value.level : void 0;
@@ -26241,56 +26899,15 @@ function sharing2(enabled) {
     }
   };
 }
-var update2, restore, softDelete, byUser, users, ADD_COLLABORATOR, REMOVE_COLLABORATOR, ENABLE_SHARING, DISABLE_SHARING, dashboardVerbs;
+var byUser, users, ADD_COLLABORATOR, REMOVE_COLLABORATOR, ENABLE_SHARING, DISABLE_SHARING, DASHBOARD_VERBS;
 var init_verbs3 = __esm({
   "src/kinds/dashboard/verbs.ts"() {
     "use strict";
     init_execute();
-    init_errors();
-    init_values();
-    init_errors2();
     init_words();
-    init_tags();
-    init_verbs();
     init_fields3();
     init_service2();
     init_tile_verbs();
-    update2 = {
-      ...UPDATE,
-      async send(client, action, id, body) {
-        const { project: project3 } = action.object;
-        const liveUnknown = Object.keys(action.before ?? {}).length === 0;
-        const send = liveUnknown && body !== void 0 ? await onlyChanged(client, project3, Number(id), body) : body;
-        if (send !== void 0 && Object.keys(send).length === 0) {
-          return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
-        }
-        const result = await dashboardsApi(client).update(project3, Number(id), send);
-        return { id, notes: ignoredTags(send, result.tags) };
-      }
-    };
-    restore = {
-      ...RESTORE,
-      async send(client, action, id) {
-        try {
-          await dashboardsApi(client).update(action.object.project, Number(id), { deleted: false });
-        } catch (error2) {
-          if (error2 instanceof ServiceError && error2.status === 404) {
-            throw new UserError(
-              `restore of dashboard "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`
-            );
-          }
-          throw error2;
-        }
-        return { id, notes: [] };
-      }
-    };
-    softDelete = {
-      ...SOFT_DELETE,
-      async send(client, action, id) {
-        await dashboardsApi(client).update(action.object.project, Number(id), { deleted: true });
-        return { id, notes: [] };
-      }
-    };
     byUser = (action) => {
       const side = action.after ?? action.before;
       return typeof side?.user_uuid === "string" ? side.user_uuid : "";
@@ -26346,11 +26963,7 @@ var init_verbs3 = __esm({
     };
     ENABLE_SHARING = sharing2(true);
     DISABLE_SHARING = sharing2(false);
-    dashboardVerbs = [
-      CREATE,
-      update2,
-      softDelete,
-      restore,
+    DASHBOARD_VERBS = [
       ADD_COLLABORATOR,
       REMOVE_COLLABORATOR,
       ENABLE_SHARING,
@@ -26361,21 +26974,13 @@ var init_verbs3 = __esm({
 });
 
 // src/kinds/dashboard/plan.ts
-function planDashboard(desired, current4, ref, ctx) {
-  if (desired.deleted) {
-    if (current4)
-      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current4) }));
-  } else if (current4) planExisting2(desired, current4, ref, ctx);
-  else if (desired.id !== void 0) planRestore(desired, ref, ctx);
-  else planCreate2(desired, ref, ctx);
+function planDashboardExtras(desired, current4, ref, ctx, how, links) {
+  if (how === "create") planCreate2(desired, ref, ctx, links);
+  else if (how === "restore") planRestore(desired, ref, ctx);
+  else if (current4) planExisting2(desired, current4, ref, ctx, links);
 }
 function dashboardsNeedFeatures(actions) {
-  return actions.some(
-    (a) => a.action === ADD_COLLABORATOR.name || a.action === UPDATE.name && a.changes.some((c) => c.path === "tags") || a.action === CREATE.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0
-  );
-}
-function asChanges(fields) {
-  return Object.entries(fields).map(([path, after]) => ({ path, after }));
+  return actions.some((a) => a.action === ADD_COLLABORATOR.name);
 }
 function sharingAction(ref, before, after) {
   return makeAction(after ? ENABLE_SHARING : DISABLE_SHARING, ref, {
@@ -26386,7 +26991,7 @@ function sharingAction(ref, before, after) {
 function addCollaboratorAction(ref, c) {
   return makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } });
 }
-function resolved(desired, onDashboard, ctx) {
+function resolved2(desired, onDashboard, ctx) {
   const owner = `dashboard "${desired.name}"`;
   const result = resolveCollaborators(owner, desired.collaborators ?? [], onDashboard, ctx.live.members);
   ctx.sink.errors.push(...result.errors);
@@ -26397,34 +27002,19 @@ function resolved(desired, onDashboard, ctx) {
   }
   return result.collaborators;
 }
-function planCreate2(desired, ref, ctx) {
+function planCreate2(desired, ref, ctx, links) {
   const { sink, features: features2 } = ctx;
-  const after = dashboardFields.sent(desired);
-  sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
-  warnIgnoredTags(desired.tags, ref, ctx);
-  const collaborators = resolved(desired, [], ctx);
+  const collaborators = resolved2(desired, [], ctx);
   if (collaborators.length > 0 && features2?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
   } else {
     for (const c of collaborators) sink.actions.push(addCollaboratorAction(ref, c));
   }
   if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
-  planTiles(desired, void 0, ref, ctx);
+  planTiles(desired, void 0, ref, ctx, links);
 }
 function planRestore(desired, ref, ctx) {
   const { sink } = ctx;
-  sink.actions.push(restoreAction(ref, desired.id));
-  const after = dashboardFields.sent(desired);
-  sink.actions.push(
-    makeAction(UPDATE, ref, {
-      before: {},
-      after,
-      changes: asChanges(after),
-      warnings: [
-        "the live values are unknown while the dashboard is deleted: apply reads it back after the restore and sends the declared fields that differ"
-      ]
-    })
-  );
   if (desired.sharing)
     sink.actions.push(sharingAction(ref, !desired.sharing.enabled, desired.sharing.enabled));
   if (desired.collaborators) {
@@ -26442,24 +27032,21 @@ function planRestore(desired, ref, ctx) {
     });
   }
 }
-function planExisting2(desired, current4, ref, ctx) {
+function planExisting2(desired, current4, ref, ctx, links) {
   const { sink, live } = ctx;
-  const { changes } = dashboardFields.compare(desired, dashboardFields.state(current4));
-  const update8 = updateAction(UPDATE, ref, withoutIgnoredTags(changes, ref, ctx));
-  if (update8) sink.actions.push(update8);
   if (desired.collaborators) planCollaborators(desired, current4, ref, ctx);
   if (desired.sharing) {
     const enabled = live.sharing[current4.id]?.enabled ?? current4.is_shared;
     if (enabled !== desired.sharing.enabled)
       sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
-  planTiles(desired, current4, ref, ctx);
+  planTiles(desired, current4, ref, ctx, links);
 }
 function planCollaborators(desired, current4, ref, ctx) {
   const { sink, features: features2, live } = ctx;
   const onDashboard = live.collaborators[current4.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
-  const wanted = resolved(desired, onDashboard, ctx);
+  const wanted = resolved2(desired, onDashboard, ctx);
   const liveIds = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
   const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
@@ -26478,12 +27065,7 @@ var init_plan3 = __esm({
   "src/kinds/dashboard/plan.ts"() {
     "use strict";
     init_plan();
-    init_define();
-    init_restore();
-    init_tags();
-    init_verbs();
     init_collaborators();
-    init_fields3();
     init_tiles_plan();
     init_verbs3();
     COLLABORATORS_IGNORED = "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
@@ -26600,10 +27182,10 @@ function checkTileInsights(dashboards3, insights) {
           source: tile2.source,
           message: tombstones.has(tile2.insight) ? `a tile of ${owner} shows insight "${tile2.insight}", which the files delete (deleted: true)` : `a tile of ${owner} shows insight "${tile2.insight}", which no file declares for this project under insights:${didYouMean(tile2.insight, names)}`
         });
-      } else if (deletedIds.has(tile2.insightId)) {
+      } else if (deletedIds.has(tile2.insight_id)) {
         problems.push({
           source: tile2.source,
-          message: `a tile of ${owner} shows insight id ${tile2.insightId}, which the files delete (deleted: true)`
+          message: `a tile of ${owner} shows insight id ${tile2.insight_id}, which the files delete (deleted: true)`
         });
       }
     }
@@ -26618,22 +27200,21 @@ var init_tiles_check = __esm({
 });
 
 // src/kinds/dashboard/index.ts
-var dashboardKind;
+var dashboardModel, dashboardKind;
 var init_dashboard = __esm({
   "src/kinds/dashboard/index.ts"() {
     "use strict";
     init_types2();
-    init_define();
+    init_model();
     init_answers3();
     init_fields3();
-    init_find();
     init_live2();
     init_plan3();
     init_pull2();
     init_service2();
     init_tiles_check();
     init_verbs3();
-    dashboardKind = defineKind({
+    dashboardModel = defineModel({
       name: "dashboard",
       key: "dashboards",
       words: { one: "dashboard", many: "dashboards" },
@@ -26643,15 +27224,13 @@ var init_dashboard = __esm({
         def: "dashboard"
       },
       fields: dashboardFields,
-      verbs: dashboardVerbs,
-      service: {
-        list: (client, project3) => dashboardsApi(client).listAll(project3),
-        search: searchDashboards,
-        get: getDashboard,
-        count: countDashboards,
-        create: createDashboard
-      },
+      ...DASHBOARD_ENDPOINTS,
       answers: DASHBOARD_ANSWERS,
+      // A contains-match on the name, of at most 200 characters; one page of 1,000 (a short name may
+      // match hundreds, and the list takes any limit: service-api.md §1).
+      search: { param: "search", max: 200, limit: 1e3 },
+      readBack: true,
+      verbs: { own: DASHBOARD_VERBS },
       hooks: {
         declare(input, desired, ctx) {
           if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {
@@ -26667,17 +27246,13 @@ var init_dashboard = __esm({
         checkProject: (project3) => checkTileInsights(declaredOf(project3, "dashboard"), declaredOf(project3, "insight")),
         read: readDashboards,
         reread: rereadDashboards,
-        // A change-scoped plan reads the insights a changed dashboard's tiles show (their ids resolve the tiles).
-        references: (dashboard2) => (dashboard2.tiles ?? []).flatMap((tile2) => {
-          if (tile2.type !== "insight") return [];
-          return "insightId" in tile2 ? [{ kind: "insight", id: tile2.insightId }] : [{ kind: "insight", name: tile2.insight }];
-        }),
-        plan: planDashboard,
+        extras: planDashboardExtras,
         details: dashboardDetails,
         needsFeatures: dashboardsNeedFeatures,
         pull: pullDashboards
       }
     });
+    dashboardKind = dashboardModel.kind;
   }
 });
 
@@ -26870,7 +27445,7 @@ var init_schema3 = __esm({
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function normaliseProperty(prop, opts) {
+function normaliseProperty(prop) {
   const out = {};
   for (const [k, v] of Object.entries(prop)) {
     if (!PROPERTY_KEYS.has(k) || v === void 0) continue;
@@ -26880,12 +27455,8 @@ function normaliseProperty(prop, opts) {
   if (typeof out.operator === "string" && OPERATOR_ALIASES[out.operator])
     out.operator = OPERATOR_ALIASES[out.operator];
   if (out.operator === null) delete out.operator;
-  if (out.type === "flag" && opts.flagKeyOf && typeof out.key === "string") {
-    out.key = opts.flagKeyOf(out.key) ?? `#${out.key}`;
-  }
   if (out.type === "cohort") {
     delete out.key;
-    delete out.cohort;
     if (typeof out.value === "string" && /^\d+$/.test(out.value.trim())) out.value = Number(out.value);
   }
   return out;
@@ -26894,7 +27465,7 @@ function normaliseGroup(group2, aggregation2, opts) {
   const out = {};
   for (const [k, v] of Object.entries(group2))
     if (GROUP_KEYS.has(k) && v !== null && v !== void 0) out[k] = v;
-  out.properties = Array.isArray(group2.properties) ? group2.properties.filter(isObject).map((p) => normaliseProperty(p, opts)) : [];
+  out.properties = Array.isArray(group2.properties) ? group2.properties.filter(isObject).map(normaliseProperty) : [];
   out.aggregation_group_type_index = "aggregation_group_type_index" in group2 ? group2.aggregation_group_type_index ?? null : aggregation2;
   if (opts.remoteConfiguration && (out.rollout_percentage === void 0 || out.rollout_percentage === 0)) {
     out.rollout_percentage = 100;
@@ -26969,20 +27540,14 @@ function jsonEqual(a, b) {
 function differingFilterKeys(declared, desired, live) {
   return declared.filter((key2) => !jsonEqual(desired[key2] ?? null, live[key2] ?? null));
 }
-function toServiceFilters(filters, flagId2) {
-  const out = structuredClone(filters);
-  for (const group2 of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
-    if (!Array.isArray(group2.properties)) continue;
-    group2.properties = group2.properties.filter(isObject).map((prop) => {
-      if (prop.type === "flag") return { ...prop, key: String(flagId2(String(prop.key))) };
-      if (prop.type === "cohort") {
-        const { cohort: _name, ...rest } = prop;
-        return { ...rest, key: "id" };
-      }
-      return prop;
-    });
+function storedFilters(live) {
+  const filters = structuredClone(live);
+  for (const group2 of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
+    for (const prop of Array.isArray(group2.properties) ? group2.properties.filter(isObject) : []) {
+      for (const key2 of READ_ONLY_PROPERTY_KEYS) delete prop[key2];
+    }
   }
-  return out;
+  return filters;
 }
 function wholeFilters(stored, changed) {
   const out = {};
@@ -26996,7 +27561,7 @@ function wholeFilters(stored, changed) {
 function encodePayloads(payloads, keep = () => false) {
   return Object.fromEntries(Object.entries(payloads).map(([k, v]) => [k, keep(v) ? v : JSON.stringify(v)]));
 }
-var ENCRYPTED, LEGACY_KEYS;
+var ENCRYPTED, LEGACY_KEYS, READ_ONLY_PROPERTY_KEYS;
 var init_filters = __esm({
   "src/kinds/feature-flag/filters.ts"() {
     "use strict";
@@ -27004,6 +27569,7 @@ var init_filters = __esm({
     init_schema3();
     ENCRYPTED = "(encrypted)";
     LEGACY_KEYS = /* @__PURE__ */ new Set(["holdout_groups", "super_groups"]);
+    READ_ONLY_PROPERTY_KEYS = ["cohort_name", "group_key_names"];
   }
 });
 
@@ -27172,553 +27738,6 @@ var init_checks = __esm({
   }
 });
 
-// src/kinds/feature-flag/dependencies.ts
-function flagReferences(filters) {
-  const out = [];
-  if (!isObject(filters) || !Array.isArray(filters.groups)) return out;
-  filters.groups.forEach((group2, g) => {
-    if (!isObject(group2) || !Array.isArray(group2.properties)) return;
-    group2.properties.forEach((prop, p) => {
-      if (isObject(prop) && prop.type === "flag" && (typeof prop.key === "string" || typeof prop.key === "number")) {
-        out.push({ key: String(prop.key), pointer: `/filters/groups/${g}/properties/${p}/key` });
-      }
-    });
-  });
-  return out;
-}
-function dependencyCycles(graph) {
-  const state = /* @__PURE__ */ new Map();
-  const cycles = [];
-  const reported = /* @__PURE__ */ new Set();
-  for (const start2 of graph.keys()) {
-    if (state.has(start2)) continue;
-    const path = [];
-    const stack = [{ key: start2, next: 0 }];
-    state.set(start2, "open");
-    path.push(start2);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      const deps = graph.get(top.key) ?? [];
-      if (top.next >= deps.length) {
-        state.set(top.key, "done");
-        stack.pop();
-        path.pop();
-        continue;
-      }
-      const dep = deps[top.next++];
-      if (!graph.has(dep)) continue;
-      const seen = state.get(dep);
-      if (seen === "open") {
-        const cycle = [...path.slice(path.indexOf(dep)), dep];
-        const id = [...cycle.slice(0, -1)].sort().join("\0");
-        if (!reported.has(id)) {
-          reported.add(id);
-          cycles.push(cycle);
-        }
-      } else if (seen === void 0) {
-        state.set(dep, "open");
-        path.push(dep);
-        stack.push({ key: dep, next: 0 });
-      }
-    }
-  }
-  return cycles;
-}
-function cohortIdsByName(cohorts) {
-  const out = /* @__PURE__ */ new Map();
-  for (const c of cohorts) out.set(c.name, [...out.get(c.name) ?? [], c.id]);
-  return out;
-}
-var init_dependencies = __esm({
-  "src/kinds/feature-flag/dependencies.ts"() {
-    "use strict";
-    init_filters();
-  }
-});
-
-// src/kinds/feature-flag/name.ts
-var FEATURE_FLAG;
-var init_name2 = __esm({
-  "src/kinds/feature-flag/name.ts"() {
-    "use strict";
-    FEATURE_FLAG = "feature_flag";
-  }
-});
-
-// src/kinds/feature-flag/declare.ts
-function declareFlag(input, desired, ctx) {
-  desired.references = [];
-  desired.cohorts = [];
-  checkFlag(input, ctx);
-  if (!isObject(input.filters)) return;
-  const secretPointers = new Set(encryptedPayloadPointers(input));
-  const filters = ctx.deep("/filters", input.filters, secretPointers);
-  if (secretPointers.size > 0 && isObject(input.filters.payloads)) {
-    const payloads = {};
-    for (const [key2, value] of Object.entries(input.filters.payloads)) {
-      const secret2 = payloadSecret(key2, value, ctx);
-      if (secret2 !== void 0) payloads[key2] = secret2;
-    }
-    filters.payloads = payloads;
-  }
-  desired.filters = filters;
-  desired.references = flagReferences(filters).map((r) => ({ key: r.key, source: ctx.at(r.pointer) }));
-  const groups = Array.isArray(filters.groups) ? filters.groups : [];
-  groups.forEach((group2, g) => {
-    if (!isObject(group2) || !Array.isArray(group2.properties)) return;
-    group2.properties.forEach((prop, p) => {
-      if (isObject(prop) && prop.type === "cohort" && typeof prop.cohort === "string") {
-        desired.cohorts.push({
-          name: prop.cohort,
-          source: ctx.at(`/filters/groups/${g}/properties/${p}/cohort`)
-        });
-      }
-    });
-  });
-}
-function payloadSecret(key2, value, ctx) {
-  const pointer = `/filters/payloads/${key2.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-  const name = secretReference(value);
-  if (name === void 0) return void 0;
-  const field3 = `filters.payloads.${key2}`;
-  if (isToolVariable(name)) {
-    ctx.error(
-      pointer,
-      `${field3} of ${ctx.owner} refers to ${name}: this tool's own variables (POSTHOG_*) never go into a field`
-    );
-    return void 0;
-  }
-  const set = envLookup(ctx.run.env)(name);
-  if (set === void 0) noteMissingSecret(ctx, name, pointer, field3);
-  return new SecretValue(value, [name], set);
-}
-function checkFlagCycles(project3) {
-  const flags = (project3.objects[FEATURE_FLAG] ?? []).filter(
-    (d) => "references" in d && !d.deleted
-  );
-  const graph = new Map(flags.map((f) => [f.name, f.references.map((r) => r.key)]));
-  const problems = [];
-  for (const cycle of dependencyCycles(graph)) {
-    const [first, second] = cycle;
-    const flag3 = flags.find((f) => f.name === first);
-    const at = flag3?.references.find((r) => r.key === second)?.source ?? flag3?.source;
-    if (at === void 0) continue;
-    const path = cycle.join(" → ");
-    problems.push({
-      source: at,
-      message: cycle.length === 2 ? `feature flag "${first}" depends on itself: the service refuses a flag condition on the flag itself` : `feature flags depend on each other in a cycle (${path}): the service refuses it; remove one of the flag conditions`
-    });
-  }
-  return problems;
-}
-var init_declare3 = __esm({
-  "src/kinds/feature-flag/declare.ts"() {
-    "use strict";
-    init_interpolate();
-    init_missing_secrets();
-    init_secret();
-    init_checks();
-    init_dependencies();
-    init_filters();
-    init_name2();
-  }
-});
-
-// src/kinds/feature-flag/order.ts
-function goesDown(action) {
-  return action.action === "archive" || action.action === "soft_delete" || action.after?.active === false;
-}
-function dependencies(action) {
-  return asReferences([
-    ...flagReferences(action.after?.filters).map((r) => r.key),
-    ...strings(action.before?.depends_on)
-  ]);
-}
-function dependents(action) {
-  return asReferences(strings(action.before?.dependents));
-}
-function flagOrder(action) {
-  return goesDown(action) ? dependents(action) : dependencies(action);
-}
-var strings, asReferences;
-var init_order = __esm({
-  "src/kinds/feature-flag/order.ts"() {
-    "use strict";
-    init_dependencies();
-    init_name2();
-    strings = (value) => Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
-    asReferences = (keys) => [...new Set(keys)].map((name) => ({ kind: FEATURE_FLAG, name }));
-  }
-});
-
-// src/kinds/feature-flag/service.ts
-function hideEncryptedPayloads(client, flag3) {
-  const payloads = flag3.has_encrypted_payloads === true ? flag3.filters?.payloads : void 0;
-  if (typeof payloads !== "object" || payloads === null || Array.isArray(payloads)) return flag3;
-  for (const [key2, value] of Object.entries(payloads)) {
-    if (typeof value !== "string" || SENTINEL.test(value)) continue;
-    const label2 = `(encrypted payload ${key2} of feature flag ${flag3.key})`;
-    client.hideSecret(value, label2);
-    for (const text2 of textsIn(value)) client.hideSecret(text2, label2);
-  }
-  return flag3;
-}
-function textsIn(json) {
-  let value;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    return [];
-  }
-  const out = [];
-  const walk2 = (v) => {
-    if (typeof v === "string") out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk2);
-    else if (typeof v === "object" && v !== null) Object.values(v).forEach(walk2);
-  };
-  walk2(value);
-  return out;
-}
-function featureFlagsApi(client) {
-  const path = (project3, rest = "") => projectPath(project3, `feature_flags/${rest}`);
-  const hidden = (flag3) => hideEncryptedPayloads(client, flag3);
-  const one = async (spec) => hidden(await client.request({ ...spec, expect: FLAG_ANSWERS.featureFlag }));
-  return {
-    /**
-     * The project's flags that are neither soft-deleted nor archived (the list leaves archived flags
-     * out unless asked), or with `archived` the archived ones only: the service has no list of both.
-     */
-    async listAll(project3, archived = false) {
-      const query = archived ? { archived: "true" } : {};
-      return (await client.listAll(path(project3), query, FLAG_ANSWERS.featureFlagPage)).map(hidden);
-    },
-    /**
-     * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
-     * service's `?key=` is case-insensitive, only exact matches count.
-     */
-    async withKey(project3, key2, archived = false) {
-      const query = archived ? { key: key2, archived: "true" } : { key: key2 };
-      const found3 = await client.listAll(path(project3), query, FLAG_ANSWERS.featureFlagPage);
-      return found3.map(hidden).filter((f) => f.key === key2);
-    },
-    /** How many flags the list holds (not archived): one request for a one-item page. */
-    async count(project3) {
-      const page = await client.request({
-        method: "GET",
-        path: path(project3),
-        query: { limit: 1 },
-        expect: FLAG_ANSWERS.featureFlagPage
-      });
-      return page.count ?? page.results.length;
-    },
-    /** One flag by id, soft-deleted and archived ones included (the service reads them by id). */
-    get(project3, id) {
-      return one({ method: "GET", path: path(project3, `${segment(id)}/`) });
-    },
-    create(project3, body) {
-      return one({ method: "POST", path: path(project3), body });
-    },
-    update(project3, id, body) {
-      return one({ method: "PATCH", path: path(project3, `${segment(id)}/`), body });
-    },
-    /** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
-    act(project3, id, action) {
-      return one({ method: "POST", path: path(project3, `${segment(id)}/${action}/`), body: {}, retrySafe: true });
-    }
-  };
-}
-function cohortsApi(client) {
-  return {
-    /** Every cohort of the project (not deleted): names resolve against these. */
-    listAll(project3) {
-      return client.listAll(projectPath(project3, "cohorts/"), {}, FLAG_ANSWERS.cohortPage);
-    }
-  };
-}
-var SENTINEL;
-var init_service4 = __esm({
-  "src/kinds/feature-flag/service.ts"() {
-    "use strict";
-    init_query();
-    init_answers5();
-    SENTINEL = /^"?\*+ \(encrypted\)"?$/;
-  }
-});
-
-// src/kinds/feature-flag/lifecycle.ts
-function lifecycle(action) {
-  return async (client, planned2, id) => {
-    await featureFlagsApi(client).act(planned2.object.project, Number(id), action);
-    return { id, notes: [] };
-  };
-}
-var ARCHIVE, UNARCHIVE;
-var init_lifecycle = __esm({
-  "src/kinds/feature-flag/lifecycle.ts"() {
-    "use strict";
-    init_order();
-    init_service4();
-    ARCHIVE = {
-      name: "archive",
-      symbol: "⊟",
-      word: "archive",
-      phrase: (n) => `${n} to archive`,
-      step: 5,
-      destructive: "depends",
-      sides: { before: "required", after: "required" },
-      refreshes: () => [["archived"]],
-      references: dependents,
-      send: lifecycle("archive")
-    };
-    UNARCHIVE = {
-      name: "unarchive",
-      symbol: "⊞",
-      word: "unarchive",
-      phrase: (n) => `${n} to unarchive`,
-      step: 0.5,
-      destructive: false,
-      sides: { before: "required", after: "required" },
-      refreshes: () => [["archived"]],
-      send: lifecycle("unarchive")
-    };
-  }
-});
-
-// src/kinds/feature-flag/fields.ts
-var onlyTrue, sortedUnique, flagFields;
-var init_fields4 = __esm({
-  "src/kinds/feature-flag/fields.ts"() {
-    "use strict";
-    init_define();
-    init_normalise();
-    init_lifecycle();
-    init_schema3();
-    onlyTrue = (value) => value === true;
-    sortedUnique = (value) => Array.isArray(value) ? [...new Set(value.map(String))].sort() : value === null || value === void 0 ? [] : value;
-    flagFields = fieldTable(
-      {
-        key: text(
-          "The flag's key, what code checks: its identity within the project unless `id` is given.",
-          { minLength: 1, maxLength: 400, pattern: FLAG_KEY_PATTERN, "x-expect": "letters, digits, - and _" },
-          { required: true }
-        ),
-        id: integer("The service's flag id: pins identity across key renames (pull writes it).", { minimum: 1 }),
-        // The service's `name` is the flag's description: kept as `description`, as live flags keep it.
-        name: text(
-          "The flag's description (the service calls it `name`).",
-          {},
-          {
-            keptAs: "description",
-            wire: "description",
-            declare: (value, at) => at.ctx.text(at.pointer, value),
-            normalise: normaliseText
-          }
-        ),
-        active: flag("Whether the flag is on. false turns it off for everyone."),
-        tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
-        filters: field(
-          { $ref: "#/$defs/feature_flag_filters" },
-          { compare: "none", live: false, pull: "never", declare: (value) => value }
-        ),
-        ensure_experience_continuity: flag("Keep a user's value across the anonymous-to-identified switch.", {
-          normalise: onlyTrue,
-          toYaml: onlyTrue
-        }),
-        evaluation_runtime: choice(
-          ["server", "client", "all"],
-          "Where the flag may be evaluated: server SDKs, client SDKs or all (default).",
-          { normalise: (value) => value ?? "all", toYaml: (value) => value ?? "all" }
-        ),
-        bucketing_identifier: choice(
-          ["distinct_id", "device_id"],
-          "What rollouts hash on: distinct_id (default) or device_id.",
-          { normalise: (value) => value ?? "distinct_id", toYaml: (value) => value ?? "distinct_id" }
-        ),
-        is_remote_configuration: flag("A remote configuration flag: delivers its payload to everyone.", {
-          normalise: onlyTrue,
-          toYaml: onlyTrue
-        }),
-        has_encrypted_payloads: flag(
-          "Payloads are encrypted by the service (remote configuration flags only); they are secrets: ${NAME} references, never pulled.",
-          { normalise: onlyTrue, toYaml: onlyTrue }
-        ),
-        evaluation_contexts: field(
-          {
-            type: "array",
-            items: { type: "string", minLength: 1, maxLength: 255 },
-            maxItems: 50,
-            description: "Where the flag evaluates (e.g. production); needs the organization's feature."
-          },
-          {
-            compare: "set",
-            normalise: sortedUnique,
-            declare: (value, at) => sortedUnique(value.map((v, i) => at.ctx.text(`${at.pointer}/${i}`, v))),
-            pull: "nonEmpty"
-          }
-        ),
-        archived: flag("Archive the flag (hidden from the flag list); needs active: false.", {
-          compare: "none",
-          toggles: { on: ARCHIVE, off: UNARCHIVE },
-          normalise: onlyTrue,
-          toYaml: onlyTrue
-        }),
-        deleted: flag("Tombstone: soft-delete the flag (idempotent).")
-      },
-      { identity: "key" }
-    );
-  }
-});
-
-// src/kinds/feature-flag/live.ts
-function asLive(flag3) {
-  return { ...flag3, name: flag3.key, description: flag3.name ?? "" };
-}
-function liveReferences(flag3, keyOf) {
-  const out = [];
-  const groups = isObject(flag3.filters) && Array.isArray(flag3.filters.groups) ? flag3.filters.groups : [];
-  for (const group2 of groups) {
-    if (!isObject(group2) || !Array.isArray(group2.properties)) continue;
-    for (const prop of group2.properties) {
-      if (isObject(prop) && prop.type === "flag" && prop.key !== void 0) {
-        const id = String(prop.key);
-        out.push(keyOf(id) ?? `#${id}`);
-      }
-    }
-  }
-  return [...new Set(out)];
-}
-function reads(declared, objects) {
-  const keys = new Set(objects.map((f) => f.key));
-  const ids = new Set(objects.map((f) => f.id));
-  const declaredKeys2 = new Set(declared.map((d) => d.name));
-  const archived = declared.some(
-    (d) => d.archived === true || (d.id !== void 0 ? !ids.has(d.id) : !keys.has(d.name)) || d.references.some((r) => !keys.has(r.key) && !declaredKeys2.has(r.key))
-  );
-  return {
-    archived,
-    cohorts: declared.some((d) => !d.deleted && d.cohorts.length > 0),
-    declared: [...declaredKeys2]
-  };
-}
-async function byId(client, project3, id) {
-  try {
-    return asLive(await featureFlagsApi(client).get(project3, id));
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
-    throw error2;
-  }
-}
-async function withDetails2(client, project3, objects, read) {
-  const archived = read.archived ? (await featureFlagsApi(client).listAll(project3, true)).map(asLive) : [];
-  const keys = new Set(read.declared);
-  const pins = new Set(read.pins);
-  const isDeclared = (f) => keys.has(f.key) || pins.has(f.id);
-  const all = [...objects, ...archived.filter(isDeclared)];
-  const known3 = new Set(all.map((f) => f.id));
-  const [pinned, linked] = await Promise.all([
-    Promise.all(read.pinned.filter((id) => !known3.has(id)).map((id) => byId(client, project3, id))),
-    Promise.all((read.linked ?? []).filter((id) => !known3.has(id)).map((id) => byId(client, project3, id)))
-  ]);
-  const live = {
-    objects: [...all, ...found(pinned)],
-    declared: read.declared,
-    others: [...archived.filter((f) => !isDeclared(f)), ...found(linked)]
-  };
-  if (read.cohorts) live.cohorts = await cohortsApi(client).listAll(project3);
-  return live;
-}
-function dependencyIds(flag3) {
-  return liveReferences(flag3, (id) => id).map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
-}
-function scopedReads(declared, objects) {
-  const keys = new Set(declared.map((d) => d.name));
-  const pins = new Set(declared.flatMap((d) => d.id !== void 0 ? [d.id] : []));
-  const ids = new Set(objects.map((f) => f.id));
-  const linked = objects.filter((f) => keys.has(f.key) || pins.has(f.id)).flatMap(dependencyIds).filter((id) => !ids.has(id));
-  return {
-    archived: false,
-    pinned: [],
-    cohorts: declared.some((d) => !d.deleted && d.cohorts.length > 0),
-    declared: [...keys],
-    pins: [...pins],
-    linked: [...new Set(linked)]
-  };
-}
-async function readFlags(client, project3, declared, _run, list18, scope) {
-  const flags = declared;
-  const objects = await list18();
-  if (scope !== void 0) {
-    const read2 = scopedReads(flags, objects);
-    return { live: await withDetails2(client, project3, objects, read2), read: read2 };
-  }
-  const ids = new Set(objects.map((f) => f.id));
-  const read = {
-    ...reads(flags, objects),
-    pinned: flags.flatMap((d) => d.id !== void 0 && !ids.has(d.id) ? [d.id] : []),
-    pins: flags.flatMap((d) => d.id !== void 0 ? [d.id] : [])
-  };
-  return { live: await withDetails2(client, project3, objects, read), read };
-}
-async function rereadFlags(client, project3, read, _run, list18) {
-  const r = read;
-  const ids = (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
-  const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
-  if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
-  return withDetails2(client, project3, await list18(), r);
-}
-function flagDetails(live, kindLive) {
-  const keyOf = keysById(kindLive);
-  return { version: live.version ?? null, depends_on: liveReferences(live, keyOf) };
-}
-function keysById(kindLive) {
-  const map = new Map([...kindLive.objects, ...kindLive.others].map((f) => [String(f.id), f.key]));
-  return (id) => map.get(id);
-}
-function liveDependents(flag3, kindLive) {
-  const id = String(flag3.id);
-  const named = (other) => liveReferences(other, (ref) => ref).includes(id);
-  return [...kindLive.objects, ...kindLive.others].filter((other) => other.id !== flag3.id && !other.deleted && named(other)).map((other) => other.key).sort();
-}
-var found;
-var init_live3 = __esm({
-  "src/kinds/feature-flag/live.ts"() {
-    "use strict";
-    init_errors();
-    init_errors2();
-    init_filters();
-    init_service4();
-    found = (flags) => flags.filter((f) => f !== void 0);
-  }
-});
-
-// src/kinds/feature-flag/find.ts
-async function searchFlags(client, project3, key2) {
-  const api = featureFlagsApi(client);
-  const found3 = await api.withKey(project3, key2);
-  return (found3.length > 0 ? found3 : await api.withKey(project3, key2, true)).map(asLive);
-}
-async function getFlag(client, project3, id) {
-  const numeric = Number(id);
-  if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
-  try {
-    return asLive(await featureFlagsApi(client).get(project3, numeric));
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
-    throw error2;
-  }
-}
-function countFlags(client, project3) {
-  return featureFlagsApi(client).count(project3);
-}
-var init_find2 = __esm({
-  "src/kinds/feature-flag/find.ts"() {
-    "use strict";
-    init_errors2();
-    init_live3();
-    init_service4();
-  }
-});
-
 // src/kinds/feature-flag/phrasing.ts
 function quote(value) {
   if (typeof value === "string") return JSON.stringify(value);
@@ -27875,325 +27894,49 @@ var init_phrasing = __esm({
   }
 });
 
-// src/kinds/feature-flag/verbs.ts
-async function flagId(client, project3, key2, owner) {
-  let ids = known.get(client);
-  if (ids === void 0) {
-    ids = /* @__PURE__ */ new Map();
-    known.set(client, ids);
-  }
-  const cached = ids.get(`${project3}/${key2}`);
-  if (cached !== void 0) return cached;
-  const found3 = (await featureFlagsApi(client).withKey(project3, key2)).at(0) ?? (await featureFlagsApi(client).withKey(project3, key2, true)).at(0);
-  if (found3 === void 0) {
-    throw new UserError(`${owner} depends on flag "${key2}", which project ${project3} does not have`);
-  }
-  ids.set(`${project3}/${key2}`, found3.id);
-  return found3.id;
-}
-function rememberFlag(client, project3, flag3) {
-  let ids = known.get(client);
-  if (ids === void 0) {
-    ids = /* @__PURE__ */ new Map();
-    known.set(client, ids);
-  }
-  ids.set(`${project3}/${flag3.key}`, flag3.id);
-}
-async function serviceFilters(client, project3, filters, owner) {
-  const keys = [...new Set(flagReferences(filters).map((r) => r.key))];
-  const ids = new Map(
-    await Promise.all(keys.map(async (key2) => [key2, await flagId(client, project3, key2, owner)]))
-  );
-  return toServiceFilters(filters, (key2) => ids.get(key2) ?? 0);
-}
-function asPayloadText(value) {
-  const text2 = String(value);
-  try {
-    JSON.parse(text2);
-    return text2;
-  } catch {
-    return JSON.stringify(text2);
-  }
-}
-async function withIds(client, project3, body, owner) {
-  return isObject(body.filters) ? { ...body, filters: await serviceFilters(client, project3, body.filters, owner) } : body;
-}
-function ignored(body, answer) {
-  const notes = [];
-  if (Array.isArray(body.tags) && body.tags.length > 0 && (answer.tags ?? []).length === 0) {
-    notes.push("the service ignored the tags (the organization lacks the tagging feature)");
-  }
-  if (Array.isArray(body.evaluation_contexts) && body.evaluation_contexts.length > 0 && (answer.evaluation_contexts ?? []).length === 0) {
-    notes.push(
-      "the service ignored the evaluation contexts (the organization lacks its flag-evaluation-tags feature)"
-    );
-  }
-  return notes;
-}
-async function createFeatureFlag(client, project3, body) {
-  const owner = `feature flag "${String(body.key)}"`;
-  const created = await featureFlagsApi(client).create(project3, await withIds(client, project3, body, owner));
-  rememberFlag(client, project3, created);
-  return { id: created.id, notes: ignored(body, created) };
-}
-async function findFlags(client, project3, key2) {
-  return (await featureFlagsApi(client).withKey(project3, key2)).map((f) => f.id);
-}
-var known, flagBody, UNCOMPARED, updateBody, FLAG_UPDATE, FLAG_CREATE, FLAG_SOFT_DELETE, FLAG_RESTORE;
-var init_verbs4 = __esm({
-  "src/kinds/feature-flag/verbs.ts"() {
-    "use strict";
-    init_errors();
-    init_secrets();
-    init_errors2();
-    init_verbs();
-    init_dependencies();
-    init_filters();
-    init_order();
-    init_service4();
-    known = /* @__PURE__ */ new WeakMap();
-    flagBody = (action, env, owner) => {
-      const after = structuredClone(action.after ?? {});
-      const filters = after.filters;
-      if (!isObject(filters) || !isObject(filters.payloads)) return resolveSecrets(after, env, owner);
-      const payloads = filters.payloads;
-      filters.payloads = encodePayloads(payloads, isSecretRef);
-      const body = resolveSecrets(after, env, owner);
-      const sent = body.filters.payloads;
-      for (const [key2, value] of Object.entries(payloads)) {
-        if (isSecretRef(value)) sent[key2] = asPayloadText(sent[key2]);
-      }
-      return body;
-    };
-    UNCOMPARED = /* @__PURE__ */ new Set(["tags", "evaluation_contexts"]);
-    updateBody = (action, env, owner) => {
-      const body = flagBody(action, env, owner) ?? {};
-      const before = action.before ?? {};
-      const original = {};
-      for (const key2 of Object.keys(action.after ?? {})) {
-        if (key2 in before && !UNCOMPARED.has(key2)) original[key2] = before[key2];
-      }
-      if (typeof before.version === "number") body.version = before.version;
-      if (Object.keys(original).length > 0) body.original_flag = original;
-      return body;
-    };
-    FLAG_UPDATE = {
-      ...UPDATE,
-      destructive: "depends",
-      references: flagOrder,
-      // `pull --refresh`: an encrypted payload (a change per payload key) is never written back.
-      refreshes: (action) => UPDATE.refreshes(action).filter(
-        (path) => !(path[0] === "filters" && path[1] === "payloads" && path.length > 2)
-      ),
-      body: updateBody,
-      async send(client, action, id, body) {
-        const { project: project3 } = action.object;
-        const owner = `feature flag "${action.object.name}"`;
-        const sent = await withIds(client, project3, body ?? {}, owner);
-        const stored = action.before?.filters;
-        if (isObject(sent.filters) && isObject(stored)) sent.filters = wholeFilters(stored, sent.filters);
-        const answer = await featureFlagsApi(client).update(project3, Number(id), sent);
-        rememberFlag(client, project3, answer);
-        return { id, notes: ignored(sent, answer) };
-      }
-    };
-    FLAG_CREATE = { ...CREATE, body: flagBody, references: dependencies };
-    FLAG_SOFT_DELETE = {
-      ...SOFT_DELETE,
-      references: dependents,
-      async send(client, action, id) {
-        await featureFlagsApi(client).update(action.object.project, Number(id), { deleted: true });
-        return { id, notes: [] };
-      }
-    };
-    FLAG_RESTORE = {
-      ...RESTORE,
-      async send(client, action, id) {
-        try {
-          const answer = await featureFlagsApi(client).update(action.object.project, Number(id), {
-            deleted: false
-          });
-          rememberFlag(client, action.object.project, answer);
-        } catch (error2) {
-          if (error2 instanceof ServiceError && error2.status === 404) {
-            throw new UserError(
-              `restore of feature flag "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`
-            );
-          }
-          throw error2;
-        }
-        return { id, notes: [] };
-      }
-    };
-  }
-});
-
-// src/kinds/feature-flag/plan.ts
-function planFlag(desired, live, ref, ctx) {
-  const owner = `feature flag "${desired.name}"`;
-  if (desired.deleted) {
-    if (live && !live.deleted) ctx.sink.actions.push(softDelete2(live, ref, ctx));
-    return;
-  }
-  const cohorts = resolveCohorts(desired, ctx);
-  if (!resolveFlags(desired, ctx) || cohorts === void 0) return;
-  if (live === void 0) {
-    if (desired.id !== void 0) {
-      ctx.sink.errors.push({
-        message: `${owner} pins id ${desired.id}, which project ${ctx.project} does not have (live or soft-deleted): remove the \`id:\` pin to create it`,
-        source: desired.source
-      });
-      return;
-    }
-    planCreate3(desired, ref, cohorts, ctx);
-    return;
-  }
-  if (live.deleted) {
-    ctx.sink.actions.push(
-      makeAction(RESTORE, ref, {
-        before: { deleted: true },
-        after: { deleted: false },
-        changes: [{ path: "deleted", before: true, after: false, says: ["restores the flag"] }]
-      })
-    );
-  }
-  planUpdate(desired, live, ref, cohorts, ctx);
-}
-function pruneFlag(live, ref, ctx) {
-  return softDelete2(live, ref, ctx);
-}
-function softDelete2(live, ref, ctx) {
-  const guard = liveGuard(live, ctx, "soft-deleting it");
-  return makeAction(SOFT_DELETE, ref, {
-    before: {
-      ...flagFields.state(live),
-      depends_on: liveReferences(live, keysById(ctx.live)),
-      dependents: liveDependents(live, ctx.live)
-    },
-    ...guard ? { guard } : {}
-  });
-}
-function liveGuard(live, ctx, doing) {
-  if (!live.last_called_at) return void 0;
-  const called = Date.parse(live.last_called_at);
-  const ago2 = ctx.options.now.getTime() - called;
-  if (!Number.isFinite(called) || ago2 > LIVE_DAYS * DAY) return void 0;
-  return `it was evaluated ${agoText(ago2)} (live in production): ${doing} affects its users`;
-}
-function agoText(ms) {
-  if (ms < 60 * 60 * 1e3) return "within the last hour";
-  if (ms < DAY) return `${Math.floor(ms / 36e5)} h ago`;
-  const days = Math.floor(ms / DAY);
-  return days === 1 ? "a day ago" : `${days} days ago`;
-}
-function flagReferencesOf(desired) {
-  if (desired.deleted) return [];
-  return [...new Set(desired.references.map((r) => r.key))].map((name) => ({ kind: FEATURE_FLAG, name }));
-}
-function resolveFlags(desired, ctx) {
-  const live = new Set([...ctx.live.objects, ...ctx.live.others].filter((f) => !f.deleted).map((f) => f.key));
-  const declared = new Set(ctx.live.declared);
-  const elsewhere = new Set((ctx.others?.declared(FEATURE_FLAG) ?? []).map((d) => d.name));
-  let ok = true;
-  for (const ref of desired.references) {
-    if (live.has(ref.key) || declared.has(ref.key)) continue;
-    ok = false;
-    ctx.sink.errors.push({
-      message: ctx.live.scoped !== void 0 && elsewhere.has(ref.key) ? `feature flag "${desired.name}" depends on flag "${ref.key}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it` : `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
-      source: ref.source
-    });
-  }
-  return ok;
-}
-function resolveCohorts(desired, ctx) {
-  const byName = cohortIdsByName(ctx.live.cohorts ?? []);
-  const out = /* @__PURE__ */ new Map();
-  let ok = true;
-  for (const { name, source } of desired.cohorts) {
-    const ids = byName.get(name) ?? [];
-    if (ids.length === 1 && ids[0] !== void 0) out.set(name, ids[0]);
-    else {
-      ok = false;
-      ctx.sink.errors.push({
-        message: ids.length === 0 ? `feature flag "${desired.name}" names cohort "${name}", which project ${ctx.project} does not have` : `cohort name "${name}" is held by cohorts ${ids.join(", ")} of project ${ctx.project}: name it by id instead (value: <id>)`,
-        source
-      });
-    }
-  }
-  return ok ? out : void 0;
-}
-function planFilters(desired, cohorts) {
-  if (desired.filters === void 0) return void 0;
-  const out = structuredClone({ ...desired.filters, payloads: void 0 });
-  if (!("payloads" in desired.filters)) delete out.payloads;
-  else {
-    const payloads = desired.filters.payloads;
-    out.payloads = isObject(payloads) ? Object.fromEntries(
-      Object.entries(payloads).map(([k, v]) => [k, v instanceof SecretValue ? toSecretRef(v) : v])
-    ) : payloads;
-  }
-  for (const group2 of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
-    for (const prop of Array.isArray(group2.properties) ? group2.properties.filter(isObject) : []) {
-      if (prop.type === "cohort" && typeof prop.cohort === "string") prop.value = cohorts.get(prop.cohort);
-    }
-  }
-  return out;
-}
-function normaliseOptions(desired, live, ctx) {
+// src/kinds/feature-flag/compare.ts
+function normaliseOptions(desired, live) {
   const remote = desired.is_remote_configuration ?? live?.is_remote_configuration === true;
   const encrypted = desired.has_encrypted_payloads ?? live?.has_encrypted_payloads === true;
   const stored = live && isObject(live.filters) ? live.filters.aggregation_group_type_index : null;
   return {
     remoteConfiguration: remote,
     encrypted,
-    storedAggregation: typeof stored === "number" ? stored : null,
-    flagKeyOf: keysById(ctx.live)
+    storedAggregation: typeof stored === "number" ? stored : null
   };
 }
-function cohortNames(live, ctx) {
-  const names = new Map((ctx.live.cohorts ?? []).map((c) => [c.id, c.name]));
-  const groups = live && isObject(live.filters) && Array.isArray(live.filters.groups) ? live.filters.groups : [];
-  for (const group2 of groups.filter(isObject)) {
-    for (const prop of Array.isArray(group2.properties) ? group2.properties.filter(isObject) : []) {
-      if (prop.type === "cohort" && typeof prop.cohort_name === "string")
-        names.set(Number(prop.value), prop.cohort_name);
-    }
-  }
-  return (id) => names.get(id);
+function filterChanges(declared, live, pair) {
+  const desired = pair.desired;
+  const flag3 = pair.live;
+  const opts = normaliseOptions(desired, flag3);
+  const wanted = normaliseDesiredFilters(declared, opts);
+  const current4 = normaliseLiveFilters(isObject(live) ? live : {}, opts);
+  const keys = Object.keys(declared);
+  const encrypted = opts.encrypted && keys.includes("payloads");
+  const changes = differingFilterKeys(keys, wanted, current4).filter((k) => !(encrypted && k === "payloads")).map((key2) => {
+    const path = `filters.${key2}`;
+    const before = current4[key2] ?? null;
+    const after = wanted[key2] ?? null;
+    const says = describeFlagField(path, before, after);
+    return { path, before, after, ...says.length > 0 ? { says } : {} };
+  });
+  if (encrypted && flag3) changes.push(...encryptedPayloadChanges(desired, flag3, pair.rotateSecrets));
+  return changes;
 }
-function storedValue(live, path) {
-  const field3 = flagFields.fields[path];
-  return live[field3?.wire ?? path];
-}
-function storedFilters(live) {
-  const filters = structuredClone(isObject(live.filters) ? live.filters : {});
-  for (const group2 of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
-    for (const prop of Array.isArray(group2.properties) ? group2.properties.filter(isObject) : []) {
-      for (const key2 of READ_ONLY_PROPERTY_KEYS) delete prop[key2];
-    }
-  }
-  return filters;
-}
-function encryptedPayloadChanges(desired, live, plan, rotate) {
+function encryptedPayloadChanges(desired, live, rotate) {
   const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
   const current4 = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
-  const refs = isObject(plan.payloads) ? plan.payloads : {};
   const changes = [];
-  for (const key2 of Object.keys(wanted)) {
-    const value = wanted[key2];
+  for (const [key2, value] of Object.entries(wanted)) {
     const path = `filters.payloads.${key2}`;
+    const after = value instanceof SecretValue ? toSecretRef(value) : value;
     if (!(key2 in current4)) {
-      changes.push({ path, after: refs[key2], secret: true, says: [`adds the encrypted payload for ${key2}`] });
+      changes.push({ path, after, secret: true, says: [`adds the encrypted payload for ${key2}`] });
       continue;
     }
     const differs = value instanceof SecretValue && value.available && !jsonEqual(parsePayload(value.reveal()), parsePayload(current4[key2]));
     if (rotate || differs) {
-      changes.push({
-        path,
-        after: refs[key2],
-        secret: true,
-        says: [`changes the encrypted payload for ${key2}`]
-      });
+      changes.push({ path, after, secret: true, says: [`changes the encrypted payload for ${key2}`] });
     }
   }
   for (const key2 of Object.keys(current4)) {
@@ -28208,144 +27951,216 @@ function encryptedPayloadChanges(desired, live, plan, rotate) {
   }
   return changes;
 }
-function filterChanges(desired, live, plan, ctx) {
-  const declared = Object.keys(plan);
-  const opts = normaliseOptions(desired, live, ctx);
-  const { flagKeyOf: _ids, ...desiredOpts } = opts;
-  const wanted = normaliseDesiredFilters(plan, desiredOpts);
-  const current4 = normaliseLiveFilters(isObject(live.filters) ? live.filters : {}, opts);
-  const encrypted = opts.encrypted && declared.includes("payloads");
-  const keys = differingFilterKeys(declared, wanted, current4).filter((k) => !(encrypted && k === "payloads"));
-  const names = cohortNames(live, ctx);
-  const changes = keys.map((key2) => {
-    const path = `filters.${key2}`;
-    const before = current4[key2] ?? null;
-    const after = wanted[key2] ?? null;
-    const says = describeFlagField(path, before, after, { cohortName: names });
-    const change2 = { path, before, after };
-    if (says.length > 0) change2.says = says;
-    return change2;
-  });
-  if (encrypted) changes.push(...encryptedPayloadChanges(desired, live, plan, ctx.options.rotateSecrets));
-  return changes;
-}
-function planCreate3(desired, ref, cohorts, ctx) {
-  const problem = createProblem(desired.filters, `feature flag "${desired.name}"`);
-  if (problem !== void 0) {
-    ctx.sink.errors.push({ message: problem, source: desired.source });
-    return;
-  }
-  const after = flagFields.sent(desired);
-  const filters = planFilters(desired, cohorts);
-  if (filters !== void 0) after.filters = filters;
-  const names = cohortNames(void 0, ctx);
-  const changes = [];
-  for (const [path, value] of Object.entries(after)) {
-    if (path !== "filters") {
-      changes.push({ path, after: value });
-      continue;
-    }
-    for (const [key2, part] of Object.entries(value)) {
-      if (key2 === "payloads" && desired.has_encrypted_payloads === true && isObject(part)) {
-        for (const [payload, ref2] of Object.entries(part)) {
-          const says2 = [`adds the encrypted payload for ${payload}`];
-          changes.push({ path: `filters.payloads.${payload}`, after: ref2, secret: true, says: says2 });
-        }
-        continue;
-      }
-      const says = describeFlagField(`filters.${key2}`, void 0, part, { cohortName: names });
-      changes.push({ path: `filters.${key2}`, after: part, ...says.length > 0 ? { says } : {} });
-    }
-  }
-  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes }));
-  if (desired.archived === true) {
-    ctx.sink.actions.push(
-      makeAction(ARCHIVE, ref, { before: { archived: false }, after: { archived: true } })
-    );
-  }
-}
-function planUpdate(desired, live, ref, cohorts, ctx) {
-  const state = flagFields.state(live);
-  const { changes } = flagFields.compare(desired, state);
-  const filters = planFilters(desired, cohorts);
-  const filterChangeList = filters === void 0 ? [] : filterChanges(desired, live, filters, ctx);
-  for (const change2 of changes) {
-    const says = describeFlagField(change2.path, change2.before, change2.after);
-    if (says.length > 0) change2.says = says;
-  }
-  const all = [...changes, ...filterChangeList];
-  const unarchive = desired.archived === false && live.archived === true;
-  if (unarchive)
-    ctx.sink.actions.push(
-      makeAction(UNARCHIVE, ref, { before: { archived: true }, after: { archived: false } })
-    );
-  if (all.length > 0) {
-    const before = {
-      version: live.version ?? null,
-      depends_on: liveReferences(live, keysById(ctx.live))
-    };
-    const after = {};
-    for (const c of changes) {
-      before[c.path] = storedValue(live, c.path);
-      after[c.path] = c.after;
-    }
-    if (filterChangeList.length > 0 && filters !== void 0) {
-      before.filters = storedFilters(live);
-      if (live.has_encrypted_payloads === true) delete before.filters.payloads;
-      const keys = new Set(filterChangeList.map((c) => c.path.split(".")[1] ?? ""));
-      after.filters = Object.fromEntries([...keys].map((k) => [k, filters[k]]));
-    }
-    const turnsOff = changes.some((c) => c.path === "active" && c.after === false);
-    if (turnsOff) before.dependents = liveDependents(live, ctx.live);
-    const rekeys = changes.some((c) => c.path === "key");
-    const guard = (turnsOff ? liveGuard(live, ctx, "turning it off") : void 0) ?? (rekeys ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`) : void 0);
-    const warnings = [];
-    if (changes.some((c) => c.path === "evaluation_contexts") && (live.evaluation_contexts ?? []).length === 0) {
-      warnings.push(
-        "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file"
-      );
-    }
-    ctx.sink.actions.push(
-      makeAction(FLAG_UPDATE, ref, {
-        before,
-        after,
-        changes: all,
-        ...warnings.length > 0 ? { warnings } : {},
-        ...guard ? { guard } : {}
-      })
-    );
-  }
-  if (desired.archived === true && live.archived !== true) {
-    const guard = liveGuard(live, ctx, "archiving it");
-    ctx.sink.actions.push(
-      makeAction(ARCHIVE, ref, {
-        before: { archived: false, dependents: liveDependents(live, ctx.live) },
-        after: { archived: true },
-        ...guard ? { guard } : {}
-      })
-    );
-  }
-}
-var DAY, LIVE_DAYS, READ_ONLY_PROPERTY_KEYS;
-var init_plan4 = __esm({
-  "src/kinds/feature-flag/plan.ts"() {
+var init_compare = __esm({
+  "src/kinds/feature-flag/compare.ts"() {
     "use strict";
     init_secret();
-    init_context2();
     init_secrets();
-    init_verbs();
-    init_checks();
-    init_dependencies();
-    init_fields4();
     init_filters();
-    init_lifecycle();
-    init_live3();
-    init_name2();
     init_phrasing();
-    init_verbs4();
-    DAY = 864e5;
-    LIVE_DAYS = 30;
-    READ_ONLY_PROPERTY_KEYS = ["cohort_name", "group_key_names"];
+  }
+});
+
+// src/kinds/feature-flag/declare.ts
+function declareFilters(value, { ctx, pointer, item }) {
+  const secretPointers = new Set(encryptedPayloadPointers(item));
+  const filters = ctx.deep(pointer, value, secretPointers);
+  if (secretPointers.size > 0 && isObject(value.payloads)) {
+    const payloads = {};
+    for (const [key2, payload] of Object.entries(value.payloads)) {
+      const secret2 = payloadSecret(key2, payload, ctx);
+      if (secret2 !== void 0) payloads[key2] = secret2;
+    }
+    filters.payloads = payloads;
+  }
+  return filters;
+}
+function payloadSecret(key2, value, ctx) {
+  const pointer = `/filters/payloads/${key2.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  const name = secretReference(value);
+  if (name === void 0) return void 0;
+  const field3 = `filters.payloads.${key2}`;
+  if (isToolVariable(name)) {
+    ctx.error(
+      pointer,
+      `${field3} of ${ctx.owner} refers to ${name}: this tool's own variables (POSTHOG_*) never go into a field`
+    );
+    return void 0;
+  }
+  const set = envLookup(ctx.run.env)(name);
+  if (set === void 0) noteMissingSecret(ctx, name, pointer, field3);
+  return new SecretValue(value, [name], set);
+}
+var init_declare3 = __esm({
+  "src/kinds/feature-flag/declare.ts"() {
+    "use strict";
+    init_interpolate();
+    init_missing_secrets();
+    init_secret();
+    init_checks();
+    init_filters();
+  }
+});
+
+// src/kinds/feature-flag/service.ts
+function hideEncryptedPayloads(client, flag3) {
+  const payloads = flag3.has_encrypted_payloads === true ? flag3.filters?.payloads : void 0;
+  if (typeof payloads !== "object" || payloads === null || Array.isArray(payloads)) return flag3;
+  for (const [key2, value] of Object.entries(payloads)) {
+    if (typeof value !== "string" || SENTINEL.test(value)) continue;
+    const label2 = `(encrypted payload ${key2} of feature flag ${flag3.key})`;
+    client.hideSecret(value, label2);
+    for (const text2 of textsIn(value)) client.hideSecret(text2, label2);
+  }
+  return flag3;
+}
+function textsIn(json2) {
+  let value;
+  try {
+    value = JSON.parse(json2);
+  } catch {
+    return [];
+  }
+  const out = [];
+  const walk2 = (v) => {
+    if (typeof v === "string") out.push(v);
+    else if (Array.isArray(v)) v.forEach(walk2);
+    else if (typeof v === "object" && v !== null) Object.values(v).forEach(walk2);
+  };
+  walk2(value);
+  return out;
+}
+function featureFlagsApi(client) {
+  const model = modelApi(client, FLAG_ENDPOINTS);
+  const path = (project3, rest = "") => projectPath(project3, `feature_flags/${rest}`);
+  return {
+    ...model,
+    /**
+     * The project's flags that are neither soft-deleted nor archived (the list leaves archived flags
+     * out unless asked), or with `archived` the archived ones only: the service has no list of both.
+     */
+    listAll: (project3, archived = false) => model.listAll(project3, archived ? { archived: "true" } : {}),
+    /**
+     * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
+     * service's `?key=` is case-insensitive, only exact matches count.
+     */
+    async withKey(project3, key2, archived = false) {
+      const found3 = await model.listAll(project3, archived ? { key: key2, archived: "true" } : { key: key2 });
+      return found3.filter((f) => f.key === key2);
+    },
+    /** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
+    async act(project3, id, action) {
+      const answer = await client.request({
+        method: "POST",
+        path: path(project3, `${segment(id)}/${action}/`),
+        body: {},
+        retrySafe: true,
+        expect: FLAG_ANSWERS.featureFlag
+      });
+      return hideEncryptedPayloads(client, answer);
+    }
+  };
+}
+function cohortsApi(client) {
+  return {
+    /** Every cohort of the project (not deleted): names resolve against these. */
+    listAll(project3) {
+      return client.listAll(projectPath(project3, "cohorts/"), {}, FLAG_ANSWERS.cohortPage);
+    }
+  };
+}
+var SENTINEL, FLAG_ENDPOINTS;
+var init_service4 = __esm({
+  "src/kinds/feature-flag/service.ts"() {
+    "use strict";
+    init_query();
+    init_model_api();
+    init_answers5();
+    SENTINEL = /^"?\*+ \(encrypted\)"?$/;
+    FLAG_ENDPOINTS = {
+      path: "feature_flags",
+      shapes: { page: FLAG_ANSWERS.featureFlagPage, one: FLAG_ANSWERS.featureFlag },
+      answer: hideEncryptedPayloads
+    };
+  }
+});
+
+// src/kinds/feature-flag/lifecycle.ts
+function lifecycle(action) {
+  return async (client, planned2, id) => {
+    await featureFlagsApi(client).act(planned2.object.project, Number(id), action);
+    return { id, notes: [] };
+  };
+}
+var ARCHIVE, UNARCHIVE;
+var init_lifecycle = __esm({
+  "src/kinds/feature-flag/lifecycle.ts"() {
+    "use strict";
+    init_service4();
+    ARCHIVE = {
+      name: "archive",
+      symbol: "⊟",
+      word: "archive",
+      phrase: (n) => `${n} to archive`,
+      step: 5,
+      destructive: "depends",
+      sides: { before: "required", after: "required" },
+      refreshes: () => [["archived"]],
+      send: lifecycle("archive")
+    };
+    UNARCHIVE = {
+      name: "unarchive",
+      symbol: "⊞",
+      word: "unarchive",
+      phrase: (n) => `${n} to unarchive`,
+      step: 0.5,
+      destructive: false,
+      sides: { before: "required", after: "required" },
+      refreshes: () => [["archived"]],
+      send: lifecycle("unarchive")
+    };
+  }
+});
+
+// src/kinds/feature-flag/name.ts
+var FEATURE_FLAG;
+var init_name2 = __esm({
+  "src/kinds/feature-flag/name.ts"() {
+    "use strict";
+    FEATURE_FLAG = "feature_flag";
+  }
+});
+
+// src/kinds/feature-flag/references.ts
+var FLAG_REFERENCES, FLAG_CONDITIONS;
+var init_references2 = __esm({
+  "src/kinds/feature-flag/references.ts"() {
+    "use strict";
+    init_name2();
+    FLAG_REFERENCES = [
+      {
+        kind: FEATURE_FLAG,
+        at: "groups/*/properties/*",
+        where: { type: "flag" },
+        name: "key",
+        id: "key",
+        idType: "string",
+        word: "flag",
+        verb: { one: "depends on", many: "depend on" },
+        holder: "flag condition"
+      },
+      {
+        kind: "cohort",
+        at: "groups/*/properties/*",
+        where: { type: "cohort" },
+        name: "cohort",
+        id: "value",
+        fixed: { key: "id" }
+      }
+    ];
+    FLAG_CONDITIONS = FLAG_REFERENCES.filter(
+      (r) => r.kind === FEATURE_FLAG
+    );
   }
 });
 
@@ -28353,136 +28168,559 @@ var init_plan4 = __esm({
 function payloadVariable(flagKey, payloadKey) {
   return secretVariableName(flagKey, `payload_${payloadKey}`);
 }
-function known2(value, keys) {
+function known(value, keys) {
   return Object.fromEntries(
     Object.entries(value).filter(
       ([k, v]) => (keys === void 0 || keys.has(k)) && v !== null && v !== void 0
     )
   );
 }
-function pullProperty(prop, names) {
-  const out = known2(prop, PROPERTY_KEYS);
-  if (out.type === "flag" && out.key !== void 0)
-    out.key = names.flagKey(String(out.key)) ?? String(out.key);
+function pullProperty(prop) {
+  const out = known(prop, PROPERTY_KEYS);
   if (out.type === "cohort") {
-    const id = Number(out.value);
-    const name = Number.isSafeInteger(id) ? names.cohortName(id) : void 0;
     delete out.key;
-    if (name !== void 0) {
-      delete out.value;
-      return { type: "cohort", cohort: name, ...withoutType(out) };
+    const id = Number(out.value);
+    if (out.value !== void 0 && Number.isSafeInteger(id)) out.value = id;
+    if (out.cohort !== void 0) {
+      const { type: _type, cohort: cohort2, ...rest } = out;
+      return { type: "cohort", cohort: cohort2, ...rest };
     }
-    if (Number.isSafeInteger(id)) out.value = id;
   }
   return out;
 }
-function pullFilters(flag3, names) {
-  const live = isObject(flag3.filters) ? flag3.filters : {};
+function pullFilters(live, flag3) {
   const aggregation2 = live.aggregation_group_type_index ?? null;
   const filters = {};
-  const variables = [];
   if (aggregation2 !== null) filters.aggregation_group_type_index = aggregation2;
   filters.groups = (Array.isArray(live.groups) ? live.groups.filter(isObject) : []).map((group2) => {
-    const out = known2(group2, GROUP_KEYS);
+    const out = known(group2, GROUP_KEYS);
     if ((group2.aggregation_group_type_index ?? null) === aggregation2) delete out.aggregation_group_type_index;
     const properties3 = Array.isArray(group2.properties) ? group2.properties.filter(isObject) : [];
-    if (properties3.length > 0) out.properties = properties3.map((p) => pullProperty(p, names));
+    if (properties3.length > 0) out.properties = properties3.map(pullProperty);
     else delete out.properties;
     return out;
   });
   filters.multivariate = isObject(live.multivariate) ? {
-    variants: (Array.isArray(live.multivariate.variants) ? live.multivariate.variants.filter(isObject) : []).map((variant) => known2(variant))
+    variants: (Array.isArray(live.multivariate.variants) ? live.multivariate.variants.filter(isObject) : []).map((variant) => known(variant))
   } : null;
   const payloads = isObject(live.payloads) ? live.payloads : {};
   filters.payloads = Object.fromEntries(
-    Object.entries(payloads).map(([key2, value]) => {
-      if (flag3.has_encrypted_payloads !== true) return [key2, parsePayload(value)];
-      const variable = payloadVariable(flag3.key, key2);
-      variables.push(variable);
-      return [key2, new Placeholder(variable)];
-    })
+    Object.entries(payloads).map(
+      ([key2, value]) => flag3.has_encrypted_payloads === true ? [key2, new Placeholder(payloadVariable(String(flag3.key), key2))] : [key2, parsePayload(value)]
+    )
   );
   for (const [key2, value] of Object.entries(live)) {
     if (key2 in filters || !FILTER_KEYS.has(key2) || key2 === "aggregation_group_type_index") continue;
     if (value !== null && value !== void 0) filters[key2] = value;
   }
-  return { filters, variables };
+  return filters;
 }
-function flagItem(flag3, names) {
-  const item = flagFields.item(asLive(flag3));
-  const { filters, variables } = pullFilters(flag3, names);
-  const ordered = {};
-  for (const [key2, value] of Object.entries(item)) {
-    ordered[key2] = value;
-    if (key2 === "tags") ordered.filters = filters;
-  }
-  if (!("filters" in ordered)) ordered.filters = filters;
-  return { item: ordered, variables };
-}
-function usesCohorts(flags) {
-  return flags.some(
-    (f) => (isObject(f.filters) && Array.isArray(f.filters.groups) ? f.filters.groups : []).some(
-      (g) => isObject(g) && Array.isArray(g.properties) && g.properties.some((p) => isObject(p) && p.type === "cohort")
-    )
-  );
-}
-function dependsOnUnknown(flags) {
+async function pullForeign(client, project3, flags) {
   const ids = new Set(flags.map((f) => String(f.id)));
-  return flags.some(
-    (f) => (isObject(f.filters) && Array.isArray(f.filters.groups) ? f.filters.groups : []).some(
-      (g) => isObject(g) && Array.isArray(g.properties) && g.properties.some((p) => isObject(p) && p.type === "flag" && !ids.has(String(p.key)))
-    )
+  const named = flags.flatMap((f) => findReferences(f.filters, FLAG_REFERENCES));
+  const unknownFlag = named.some(
+    ({ spec, node: node2 }) => spec.kind === FEATURE_FLAG && !ids.has(String(node2[spec.id]))
   );
-}
-async function pullFlags(client, project3) {
-  const api = featureFlagsApi(client);
-  const flags = await api.listAll(project3);
-  const archived = dependsOnUnknown(flags) ? await api.listAll(project3, true) : [];
-  const cohorts = usesCohorts(flags) ? await cohortsApi(client).listAll(project3) : [];
-  const keys = new Map([...flags, ...archived].map((f) => [String(f.id), f.key]));
-  const byName = cohortIdsByName(cohorts);
-  const names = {
-    flagKey: (id) => keys.get(id),
-    cohortName(id) {
-      const name = cohorts.find((c) => c.id === id)?.name;
-      return name !== void 0 && name !== "" && byName.get(name)?.length === 1 ? name : void 0;
-    }
+  const cohort2 = named.some(({ spec }) => spec.kind === "cohort");
+  const [archived, cohorts] = await Promise.all([
+    unknownFlag ? featureFlagsApi(client).listAll(project3, true) : [],
+    cohort2 ? cohortsApi(client).listAll(project3) : []
+  ]);
+  return {
+    [FEATURE_FLAG]: archived.map((f) => ({ id: f.id, name: f.key })),
+    ...cohort2 ? { cohort: cohorts } : {}
   };
-  const pulled = { items: [], variables: [] };
-  for (const flag3 of flags) {
-    const { item, variables } = flagItem(flag3, names);
-    pulled.items.push(item);
-    pulled.variables.push(...variables);
-  }
-  return pulled;
 }
-var withoutType;
 var init_pull3 = __esm({
   "src/kinds/feature-flag/pull.ts"() {
     "use strict";
     init_kinds2();
     init_destinations();
-    init_dependencies();
+    init_references();
+    init_filters();
+    init_name2();
+    init_references2();
+    init_schema3();
+    init_service4();
+  }
+});
+
+// src/kinds/feature-flag/fields.ts
+function liveFilters(answer) {
+  const filters = isObject(answer.filters) ? answer.filters : {};
+  if (answer.has_encrypted_payloads !== true || !isObject(filters.payloads)) return filters;
+  return {
+    ...filters,
+    payloads: Object.fromEntries(Object.keys(filters.payloads).map((k) => [k, ENCRYPTED]))
+  };
+}
+function planFilters(value) {
+  if (!isObject(value) || !isObject(value.payloads)) return value;
+  const payloads = Object.fromEntries(
+    Object.entries(value.payloads).map(([k, v]) => [k, v instanceof SecretValue ? toSecretRef(v) : v])
+  );
+  return { ...value, payloads };
+}
+var onlyTrue, sortedUnique, flagFields;
+var init_fields4 = __esm({
+  "src/kinds/feature-flag/fields.ts"() {
+    "use strict";
+    init_secret();
+    init_secrets();
+    init_define();
+    init_normalise();
+    init_compare();
+    init_declare3();
+    init_filters();
+    init_lifecycle();
+    init_phrasing();
+    init_pull3();
+    init_references2();
+    init_schema3();
+    onlyTrue = (value) => value === true;
+    sortedUnique = (value) => Array.isArray(value) ? [...new Set(value.map(String))].sort() : value === null || value === void 0 ? [] : value;
+    flagFields = fieldTable(
+      {
+        key: text(
+          "The flag's key, what code checks: its identity within the project unless `id` is given.",
+          { minLength: 1, maxLength: 400, pattern: FLAG_KEY_PATTERN, "x-expect": "letters, digits, - and _" },
+          { required: true }
+        ),
+        id: integer("The service's flag id: pins identity across key renames (pull writes it).", { minimum: 1 }),
+        // The service's `name` is the flag's description: kept as `description`, as live flags keep it.
+        name: text(
+          "The flag's description (the service calls it `name`).",
+          {},
+          {
+            keptAs: "description",
+            wire: "description",
+            declare: (value, at) => at.ctx.text(at.pointer, value),
+            normalise: normaliseText
+          }
+        ),
+        active: flag("Whether the flag is on. false turns it off for everyone."),
+        tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
+        filters: json(
+          { $ref: "#/$defs/feature_flag_filters" },
+          {
+            declare: declareFilters,
+            live: liveFilters,
+            send: planFilters,
+            references: FLAG_REFERENCES,
+            codec: {
+              says: (path, before, after) => describeFlagField(path, before, after),
+              compare: filterChanges
+            },
+            toYaml: (value, answer) => pullFilters(value, answer),
+            pull: "always"
+          }
+        ),
+        ensure_experience_continuity: flag("Keep a user's value across the anonymous-to-identified switch.", {
+          normalise: onlyTrue,
+          toYaml: onlyTrue
+        }),
+        evaluation_runtime: choice(
+          ["server", "client", "all"],
+          "Where the flag may be evaluated: server SDKs, client SDKs or all (default).",
+          { normalise: (value) => value ?? "all", toYaml: (value) => value ?? "all" }
+        ),
+        bucketing_identifier: choice(
+          ["distinct_id", "device_id"],
+          "What rollouts hash on: distinct_id (default) or device_id.",
+          { normalise: (value) => value ?? "distinct_id", toYaml: (value) => value ?? "distinct_id" }
+        ),
+        is_remote_configuration: flag("A remote configuration flag: delivers its payload to everyone.", {
+          normalise: onlyTrue,
+          toYaml: onlyTrue
+        }),
+        has_encrypted_payloads: flag(
+          "Payloads are encrypted by the service (remote configuration flags only); they are secrets: ${NAME} references, never pulled.",
+          { normalise: onlyTrue, toYaml: onlyTrue }
+        ),
+        evaluation_contexts: field(
+          {
+            type: "array",
+            items: { type: "string", minLength: 1, maxLength: 255 },
+            maxItems: 50,
+            description: "Where the flag evaluates (e.g. production); needs the organization's feature."
+          },
+          {
+            compare: "set",
+            normalise: sortedUnique,
+            declare: (value, at) => sortedUnique(value.map((v, i) => at.ctx.text(`${at.pointer}/${i}`, v))),
+            pull: "nonEmpty"
+          }
+        ),
+        archived: flag("Archive the flag (hidden from the flag list); needs active: false.", {
+          compare: "none",
+          toggles: { on: ARCHIVE, off: UNARCHIVE },
+          normalise: onlyTrue,
+          toYaml: onlyTrue
+        }),
+        deleted: flag("Tombstone: soft-delete the flag (idempotent).")
+      },
+      { identity: "key" }
+    );
+  }
+});
+
+// src/kinds/feature-flag/live.ts
+function asLive(flag3) {
+  return { ...flag3, name: flag3.key, description: flag3.name ?? "" };
+}
+function dependencyIds(flag3) {
+  return [
+    ...new Set(findReferences(flag3.filters, FLAG_CONDITIONS).map(({ spec, node: node2 }) => String(node2[spec.id])))
+  ];
+}
+function reads(declared, objects) {
+  const keys = new Set(objects.map((f) => f.key));
+  const ids = new Set(objects.map((f) => f.id));
+  const declaredKeys2 = new Set(declared.map((d) => d.name));
+  const archived = declared.some(
+    (d) => d.archived === true || (d.id !== void 0 ? !ids.has(d.id) : !keys.has(d.name)) || flagsNamed(d).some((key2) => !keys.has(key2) && !declaredKeys2.has(key2))
+  );
+  return {
+    archived,
+    cohorts: declared.some(namesCohorts),
+    declared: [...declaredKeys2]
+  };
+}
+async function byId(client, project3, id) {
+  try {
+    return asLive(await featureFlagsApi(client).get(project3, id));
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
+    throw error2;
+  }
+}
+async function withDetails2(client, project3, objects, read) {
+  const archived = read.archived ? (await featureFlagsApi(client).listAll(project3, true)).map(asLive) : [];
+  const keys = new Set(read.declared);
+  const pins = new Set(read.pins);
+  const isDeclared = (f) => keys.has(f.key) || pins.has(f.id);
+  const all = [...objects, ...archived.filter(isDeclared)];
+  const known2 = new Set(all.map((f) => f.id));
+  const [pinned, linked] = await Promise.all([
+    Promise.all(read.pinned.filter((id) => !known2.has(id)).map((id) => byId(client, project3, id))),
+    Promise.all((read.linked ?? []).filter((id) => !known2.has(id)).map((id) => byId(client, project3, id)))
+  ]);
+  const live = {
+    objects: [...all, ...found(pinned)],
+    declared: read.declared,
+    referable: [...archived.filter((f) => !isDeclared(f)), ...found(linked)]
+  };
+  if (read.cohorts) live.foreign = { cohort: await cohortsApi(client).listAll(project3) };
+  return live;
+}
+function dependencyNumbers(flag3) {
+  return dependencyIds(flag3).map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+}
+function scopedReads(declared, objects) {
+  const keys = new Set(declared.map((d) => d.name));
+  const pins = new Set(declared.flatMap((d) => d.id !== void 0 ? [d.id] : []));
+  const ids = new Set(objects.map((f) => f.id));
+  const linked = objects.filter((f) => keys.has(f.key) || pins.has(f.id)).flatMap(dependencyNumbers).filter((id) => !ids.has(id));
+  return {
+    archived: false,
+    pinned: [],
+    cohorts: declared.some(namesCohorts),
+    declared: [...keys],
+    pins: [...pins],
+    linked: [...new Set(linked)]
+  };
+}
+async function readFlags(client, project3, declared, _run, list18, scope) {
+  const flags = declared;
+  const objects = await list18();
+  if (scope !== void 0) {
+    const read2 = scopedReads(flags, objects);
+    return { live: await withDetails2(client, project3, objects, read2), read: read2 };
+  }
+  const ids = new Set(objects.map((f) => f.id));
+  const read = {
+    ...reads(flags, objects),
+    pinned: flags.flatMap((d) => d.id !== void 0 && !ids.has(d.id) ? [d.id] : []),
+    pins: flags.flatMap((d) => d.id !== void 0 ? [d.id] : [])
+  };
+  return { live: await withDetails2(client, project3, objects, read), read };
+}
+async function rereadFlags(client, project3, read, _run, list18) {
+  const r = read;
+  const ids = (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
+  const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
+  if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
+  return withDetails2(client, project3, await list18(), r);
+}
+function flagDetails(live, kindLive) {
+  const keys = new Map([...kindLive.objects, ...kindLive.referable].map((f) => [String(f.id), f.key]));
+  return {
+    version: live.version ?? null,
+    depends_on: dependencyIds(live).map((id) => keys.get(id) ?? `#${id}`)
+  };
+}
+function liveDependents(flag3, kindLive) {
+  const id = String(flag3.id);
+  return [...kindLive.objects, ...kindLive.referable].filter((other) => other.id !== flag3.id && !other.deleted && dependencyIds(other).includes(id)).sort((a, b) => compareText(a.key, b.key)).map((other) => ({ kind: FEATURE_FLAG, name: other.key, id: other.id }));
+}
+function liveDependencies(flag3, kindLive) {
+  const byId2 = new Map([...kindLive.objects, ...kindLive.referable].map((f) => [String(f.id), f]));
+  return dependencyIds(flag3).flatMap((id) => {
+    const found3 = byId2.get(id);
+    return found3 === void 0 ? [] : [{ kind: FEATURE_FLAG, name: found3.key, id: found3.id }];
+  });
+}
+var flagsNamed, namesCohorts, found;
+var init_live3 = __esm({
+  "src/kinds/feature-flag/live.ts"() {
+    "use strict";
+    init_errors();
+    init_values();
+    init_errors2();
+    init_references();
+    init_name2();
+    init_references2();
+    init_service4();
+    flagsNamed = (d) => (d.refs ?? []).flatMap((r) => r.kind === FEATURE_FLAG && r.name !== void 0 ? [r.name] : []);
+    namesCohorts = (d) => !d.deleted && (d.refs ?? []).some((r) => r.kind === "cohort" && r.name !== void 0);
+    found = (flags) => flags.filter((f) => f !== void 0);
+  }
+});
+
+// src/kinds/feature-flag/plan.ts
+function flagAction(action, about) {
+  const { live, ctx } = about;
+  switch (action.action) {
+    case "create":
+      return create2(action, about);
+    case "update":
+      return live ? update2(action, about.desired, live, ctx) : action;
+    case "restore":
+      return {
+        ...action,
+        changes: action.changes.map((c) => ({ ...c, says: describeFlagField("deleted", true, false) }))
+      };
+    case "soft_delete":
+    case "archive": {
+      if (!live) return action;
+      const guard = liveGuard(live, ctx, action.action === "archive" ? "archiving it" : "soft-deleting it");
+      const dependents2 = liveDependents(live, ctx.live);
+      return {
+        ...action,
+        ...dependents2.length > 0 ? { required_by: dependents2 } : {},
+        ...guard ? { guard, destructive: true } : {}
+      };
+    }
+    default:
+      return action;
+  }
+}
+function create2(action, { desired, ctx }) {
+  const problem = createProblem(desired?.filters, `feature flag "${desired?.name}"`);
+  if (problem !== void 0) {
+    ctx.sink.errors.push({ message: problem, ...desired ? { source: desired.source } : {} });
+    return void 0;
+  }
+  if (desired?.has_encrypted_payloads !== true) return action;
+  const changes = action.changes.flatMap(
+    (c) => c.path === "filters.payloads" && isObject(c.after) ? Object.entries(c.after).map(([payload, ref]) => ({
+      path: `filters.payloads.${payload}`,
+      after: ref,
+      secret: true,
+      says: [`adds the encrypted payload for ${payload}`]
+    })) : [c]
+  );
+  return { ...action, changes };
+}
+function update2(action, desired, live, ctx) {
+  const changes = action.changes.map((c) => {
+    if (c.path.startsWith("filters.") || c.says !== void 0) return c;
+    const says = describeFlagField(c.path, c.before, c.after);
+    return says.length > 0 ? { ...c, says } : c;
+  });
+  const ordered = [
+    ...changes.filter((c) => !c.path.startsWith("filters.")),
+    ...changes.filter((c) => c.path.startsWith("filters."))
+  ];
+  const before = structuredClone(action.before ?? {});
+  const after = structuredClone(action.after ?? {});
+  const sends = structuredClone(action.sends ?? {});
+  if (live.has_encrypted_payloads === true && changes.some((c) => c.path.startsWith("filters.payloads"))) {
+    for (const side of [before, after]) {
+      if (isObject(side.filters)) delete side.filters.payloads;
+      if (isObject(side.filters) && Object.keys(side.filters).length === 0) delete side.filters;
+    }
+    const declared = desired === void 0 ? void 0 : flagFields.sent(desired).filters;
+    sends.filters = { payloads: isObject(declared) ? declared.payloads : {} };
+  }
+  const turnsOff = changes.some((c) => c.path === "active" && c.after === false);
+  const rekeys = changes.some((c) => c.path === "key");
+  const guard = (turnsOff ? liveGuard(live, ctx, "turning it off") : void 0) ?? (rekeys ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`) : void 0);
+  const warnings = [...action.warnings];
+  if (changes.some((c) => c.path === "evaluation_contexts") && (live.evaluation_contexts ?? []).length === 0) {
+    warnings.push(
+      "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file"
+    );
+  }
+  const requires = [...action.requires ?? []];
+  if (!turnsOff) {
+    for (const link of liveDependencies(live, ctx.live)) {
+      if (!requires.some((r) => r.kind === link.kind && r.name === link.name)) requires.push(link);
+    }
+  }
+  const dependents2 = turnsOff ? liveDependents(live, ctx.live) : [];
+  const result = {
+    ...action,
+    before,
+    after,
+    changes: ordered,
+    warnings,
+    preconditions: preconditions(changes, live)
+  };
+  if (requires.length > 0) result.requires = requires;
+  else delete result.requires;
+  if (dependents2.length > 0) result.required_by = dependents2;
+  if (Object.keys(sends).length > 0) result.sends = sends;
+  else delete result.sends;
+  if (guard) {
+    result.guard = guard;
+    result.destructive = true;
+  } else result.destructive = false;
+  return result;
+}
+function preconditions(changes, live) {
+  const original = {};
+  for (const c of changes) {
+    const field3 = c.path.split(".")[0] ?? c.path;
+    if (UNCOMPARED.has(field3) || field3 in original) continue;
+    if (field3 === "filters") {
+      const stored = storedFilters(isPlainObject(live.filters) ? live.filters : {});
+      if (live.has_encrypted_payloads === true) delete stored.payloads;
+      original.filters = stored;
+    } else original[field3] = storedValue(live, field3);
+  }
+  const out = { version: live.version ?? null };
+  if (Object.keys(original).length > 0) out.original_flag = original;
+  return out;
+}
+function storedValue(live, path) {
+  const field3 = flagFields.fields[path];
+  return live[field3?.wire ?? path];
+}
+function liveGuard(live, ctx, doing) {
+  if (!live.last_called_at) return void 0;
+  const called = Date.parse(live.last_called_at);
+  const ago2 = ctx.options.now.getTime() - called;
+  if (!Number.isFinite(called) || ago2 > LIVE_DAYS * DAY) return void 0;
+  return `it was evaluated ${agoText(ago2)} (live in production): ${doing} affects its users`;
+}
+function agoText(ms) {
+  if (ms < 60 * 60 * 1e3) return "within the last hour";
+  if (ms < DAY) return `${Math.floor(ms / 36e5)} h ago`;
+  const days = Math.floor(ms / DAY);
+  return days === 1 ? "a day ago" : `${days} days ago`;
+}
+var DAY, LIVE_DAYS, UNCOMPARED;
+var init_plan4 = __esm({
+  "src/kinds/feature-flag/plan.ts"() {
+    "use strict";
+    init_values();
+    init_checks();
     init_fields4();
     init_filters();
     init_live3();
-    init_schema3();
+    init_phrasing();
+    DAY = 864e5;
+    LIVE_DAYS = 30;
+    UNCOMPARED = /* @__PURE__ */ new Set(["tags", "evaluation_contexts"]);
+  }
+});
+
+// src/kinds/feature-flag/verbs.ts
+function asPayloadText(value) {
+  const text2 = String(value);
+  try {
+    JSON.parse(text2);
+    return text2;
+  } catch {
+    return JSON.stringify(text2);
+  }
+}
+function ignored(body, answer) {
+  const notes = [];
+  if (Array.isArray(body.tags) && body.tags.length > 0 && (answer.tags ?? []).length === 0) {
+    notes.push("the service ignored the tags (the organization lacks the tagging feature)");
+  }
+  if (Array.isArray(body.evaluation_contexts) && body.evaluation_contexts.length > 0 && (answer.evaluation_contexts ?? []).length === 0) {
+    notes.push(
+      "the service ignored the evaluation contexts (the organization lacks its flag-evaluation-tags feature)"
+    );
+  }
+  return notes;
+}
+async function findFlags(client, project3, key2) {
+  return (await featureFlagsApi(client).withKey(project3, key2)).map((f) => f.id);
+}
+var flagBody, updateBody2, FLAG_CREATE, FLAG_UPDATE;
+var init_verbs4 = __esm({
+  "src/kinds/feature-flag/verbs.ts"() {
+    "use strict";
+    init_secrets();
+    init_model();
+    init_verbs();
+    init_fields4();
+    init_filters();
     init_service4();
-    withoutType = ({ type: _type, ...rest }) => rest;
+    flagBody = (action, env, owner, referenced) => {
+      const merged = deepMerge(action.after ?? {}, action.sends ?? {});
+      const filters = merged.filters;
+      const payloads = isObject(filters) && isObject(filters.payloads) ? filters.payloads : void 0;
+      if (isObject(filters) && payloads) filters.payloads = encodePayloads(payloads, isSecretRef);
+      const body = modelBody(flagFields, { ...action, after: merged, sends: {} }, env, owner, referenced);
+      const sent = isObject(body.filters) && isObject(body.filters.payloads) ? body.filters.payloads : {};
+      for (const [key2, value] of Object.entries(payloads ?? {})) {
+        if (isSecretRef(value)) sent[key2] = asPayloadText(sent[key2]);
+      }
+      return body;
+    };
+    updateBody2 = (action, env, owner, referenced) => {
+      const body = flagBody(action, env, owner, referenced) ?? {};
+      const { version, original_flag: original } = action.preconditions ?? {};
+      if (typeof version === "number") body.version = version;
+      if (isObject(original) && Object.keys(original).length > 0) body.original_flag = original;
+      return body;
+    };
+    FLAG_CREATE = { body: flagBody };
+    FLAG_UPDATE = {
+      destructive: "depends",
+      // `pull --refresh`: an encrypted payload (a change per payload key) is never written back.
+      refreshes: (action) => UPDATE.refreshes(action).filter(
+        (path) => !(path[0] === "filters" && path[1] === "payloads" && path.length > 2)
+      ),
+      body: updateBody2,
+      async send(client, action, id, body) {
+        const { project: project3 } = action.object;
+        const sent = { ...body ?? {} };
+        const stored = body?.original_flag;
+        if (isObject(sent.filters) && isObject(stored) && isObject(stored.filters)) {
+          sent.filters = wholeFilters(stored.filters, sent.filters);
+        }
+        const answer = await featureFlagsApi(client).update(project3, Number(id), sent);
+        return { id, notes: ignored(sent, answer) };
+      }
+    };
   }
 });
 
 // src/kinds/feature-flag/index.ts
-var featureFlagKind;
+var flagModel, featureFlagKind;
 var init_feature_flag = __esm({
   "src/kinds/feature-flag/index.ts"() {
     "use strict";
-    init_define();
+    init_model();
     init_answers5();
     init_checks();
-    init_declare3();
     init_fields4();
-    init_find2();
     init_lifecycle();
     init_live3();
     init_name2();
@@ -28491,41 +28729,45 @@ var init_feature_flag = __esm({
     init_schema3();
     init_service4();
     init_verbs4();
-    featureFlagKind = defineKind({
-      name: FEATURE_FLAG,
-      key: "feature_flags",
-      words: { one: "feature flag", many: "feature flags" },
-      schema: {
-        list: "Feature flags of the project. Listing the key (even empty) lets --prune soft-delete undeclared ones (never those matching `ignore: feature_flags:`).",
-        item: "A feature flag, identified by its key (or a pinned id). Only the keys written here are managed; in `filters`, every top-level key written is managed whole.",
-        def: "feature_flag",
-        defs: FLAG_DEFS
-      },
-      fields: flagFields,
-      verbs: [FLAG_CREATE, UNARCHIVE, FLAG_UPDATE, ARCHIVE, FLAG_SOFT_DELETE, FLAG_RESTORE],
-      service: {
-        list: async (client, project3) => (await featureFlagsApi(client).listAll(project3)).map(asLive),
-        search: searchFlags,
-        get: getFlag,
-        count: countFlags,
+    flagModel = defineModel(
+      {
+        name: FEATURE_FLAG,
+        key: "feature_flags",
+        words: { one: "feature flag", many: "feature flags" },
+        schema: {
+          list: "Feature flags of the project. Listing the key (even empty) lets --prune soft-delete undeclared ones (never those matching `ignore: feature_flags:`).",
+          item: "A feature flag, identified by its key (or a pinned id). Only the keys written here are managed; in `filters`, every top-level key written is managed whole.",
+          def: "feature_flag",
+          defs: FLAG_DEFS
+        },
+        fields: flagFields,
+        ...FLAG_ENDPOINTS,
+        answers: FLAG_ANSWERS,
+        live: asLive,
+        // `?key=` is exact but case-insensitive (exact keys kept); the list hides archived flags unless
+        // asked, and a declared flag (or one another depends on) may be archived live: asked second.
+        async search(api, project3, key2) {
+          const exact = (flags) => flags.filter((f) => f.key === key2);
+          const found3 = exact(await api.listAll(project3, { key: key2 }));
+          return found3.length > 0 ? found3 : exact(await api.listAll(project3, { key: key2, archived: "true" }));
+        },
+        readsDeleted: true,
         findByName: findFlags,
-        create: createFeatureFlag
-      },
-      answers: FLAG_ANSWERS,
-      hooks: {
-        declare: (input, desired, ctx) => declareFlag(input, desired, ctx),
-        checkProject: checkFlagCycles,
-        secretPointers: encryptedPayloadPointers,
-        quiet: (pointer) => /^\/filters\/payloads(\/|$)/.test(pointer),
-        read: readFlags,
-        reread: rereadFlags,
-        references: flagReferencesOf,
-        plan: planFlag,
-        prune: pruneFlag,
-        details: flagDetails,
-        pull: pullFlags
+        notes: (body, answer) => ignored(body, answer),
+        verbs: { create: FLAG_CREATE, update: FLAG_UPDATE, own: [UNARCHIVE, ARCHIVE] },
+        hooks: {
+          declare: (input, _desired, ctx) => checkFlag(input, ctx),
+          secretPointers: encryptedPayloadPointers,
+          quiet: (pointer) => /^\/filters\/payloads(\/|$)/.test(pointer),
+          read: readFlags,
+          reread: rereadFlags,
+          details: flagDetails,
+          action: flagAction,
+          foreign: pullForeign
+        }
       }
-    });
+    );
+    featureFlagKind = flagModel.kind;
   }
 });
 
@@ -29262,13 +29504,28 @@ var init_schema4 = __esm({
 });
 
 // src/kinds/insight/fields.ts
-var insightFields;
+function queryChanges(declared, live) {
+  const compared = compareQuery(declared, live);
+  if (compared.equal) return [];
+  const asYaml = (value) => value === null || value === void 0 ? "" : (0, import_yaml4.stringify)(value, { lineWidth: 0 });
+  return [
+    {
+      path: "query",
+      before: compared.live,
+      after: queryToSend(declared),
+      diff: unifiedDiff(asYaml(compared.live), asYaml(compared.declared))
+    }
+  ];
+}
+var import_yaml4, insightFields;
 var init_fields5 = __esm({
   "src/kinds/insight/fields.ts"() {
     "use strict";
+    import_yaml4 = __toESM(require_dist(), 1);
     init_normalise2();
     init_define();
     init_normalise();
+    init_text_diff();
     init_query2();
     init_schema4();
     insightFields = fieldTable({
@@ -29289,12 +29546,12 @@ var init_fields5 = __esm({
         }
       ),
       tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
-      /** Compared by the plan hook (declared keys, after the upgrades); sent in its upgraded form. */
-      query: field(querySchema, {
+      /** Compared on the declared keys after the upgrades, one change with a diff; sent upgraded. */
+      query: json(querySchema, {
         declare: (value, at) => declareQuery(value, at.ctx, at.pointer),
         normalise: (value) => value === null || value === void 0 ? null : upgradedForComparison(value),
-        compare: "none",
-        pull: "present",
+        send: (value) => queryToSend(value),
+        codec: { whole: true, compare: (declared, live) => queryChanges(declared, live) },
         toYaml: (value) => withoutOwnedKeys(value)
       }),
       deleted: flag("Tombstone: soft-delete the insight (idempotent); the dashboards stop showing it.")
@@ -29302,172 +29559,16 @@ var init_fields5 = __esm({
   }
 });
 
-// src/kinds/insight/find.ts
-function searchInsights(client, project3, name) {
-  return insightsApi(client).listAll(project3, { search: name.slice(0, SEARCH_MAX2) });
-}
-function getInsight(client, project3, id) {
-  return readById(id, (numeric) => insightsApi(client).get(project3, numeric));
-}
-function countInsights(client, project3) {
-  return insightsApi(client).count(project3);
-}
-var SEARCH_MAX2;
-var init_find3 = __esm({
-  "src/kinds/insight/find.ts"() {
-    "use strict";
-    init_by_id();
-    init_service3();
-    SEARCH_MAX2 = 200;
-  }
-});
-
-// src/kinds/insight/plan.ts
-function planInsight(desired, current4, ref, ctx) {
-  if (desired.deleted) {
-    if (current4)
-      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: insightFields.state(current4) }));
-  } else if (current4) planExisting3(desired, current4, ref, ctx);
-  else if (desired.id !== void 0) planRestore2(desired, ref, ctx);
-  else planCreate4(desired, ref, ctx);
-}
-function insightsNeedFeatures(actions) {
-  return actions.some(
-    (a) => a.object.kind === "insight" && (a.action === UPDATE.name && a.changes.some((c) => c.path === "tags") || a.action === CREATE.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0)
-  );
-}
-function sentFields(desired) {
-  const after = insightFields.sent(desired);
-  if (desired.query !== void 0) after.query = queryToSend(desired.query);
-  return after;
-}
-function planCreate4(desired, ref, ctx) {
-  const after = sentFields(desired);
-  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges2(after) }));
-  warnIgnoredTags(desired.tags, ref, ctx);
-}
-function planRestore2(desired, ref, ctx) {
-  ctx.sink.actions.push(restoreAction(ref, desired.id));
-  const after = sentFields(desired);
-  ctx.sink.actions.push(
-    makeAction(UPDATE, ref, {
-      before: {},
-      after,
-      changes: asChanges2(after),
-      warnings: [
-        "the live values are unknown while the insight is deleted: apply sends every declared field"
-      ]
-    })
-  );
-}
-function queryChange(declared, live) {
-  const compared = compareQuery(declared, live);
-  if (compared.equal) return void 0;
-  return {
-    path: "query",
-    before: compared.live,
-    after: queryToSend(declared),
-    diff: unifiedDiff(asYaml(compared.live), asYaml(compared.declared))
-  };
-}
-function asYaml(value) {
-  return value === null || value === void 0 ? "" : (0, import_yaml4.stringify)(value, { lineWidth: 0 });
-}
-function planExisting3(desired, current4, ref, ctx) {
-  const compared = insightFields.compare(desired, insightFields.state(current4));
-  let changes = withoutIgnoredTags(compared.changes, ref, ctx);
-  const query = desired.query === void 0 ? void 0 : queryChange(desired.query, current4.query);
-  if (query) changes = [...changes, query];
-  const update8 = updateAction(UPDATE, ref, changes);
-  if (update8) ctx.sink.actions.push(update8);
-}
-var import_yaml4, asChanges2;
-var init_plan5 = __esm({
-  "src/kinds/insight/plan.ts"() {
-    "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
-    init_plan();
-    init_normalise2();
-    init_define();
-    init_restore();
-    init_tags();
-    init_text_diff();
-    init_verbs();
-    init_fields5();
-    init_query2();
-    asChanges2 = (fields) => Object.entries(fields).map(([path, after]) => ({ path, after }));
-  }
-});
-
-// src/kinds/insight/verbs.ts
-async function findInsights(client, project3, name) {
-  const live = await insightsApi(client).listAll(project3, { search: name.slice(0, 200) });
-  return live.filter((i) => (i.name ?? "") === name).map((i) => i.id);
-}
-async function createInsight(client, project3, body) {
-  const created = await insightsApi(client).create(project3, { ...body, saved: true });
-  return { id: created.id, notes: ignoredTags(body, created.tags) };
-}
-var update3, restore2, softDelete3, insightVerbs;
-var init_verbs5 = __esm({
-  "src/kinds/insight/verbs.ts"() {
-    "use strict";
-    init_errors();
-    init_errors2();
-    init_tags();
-    init_verbs();
-    init_service3();
-    update3 = {
-      ...UPDATE,
-      async send(client, action, id, body) {
-        const result = await insightsApi(client).update(action.object.project, Number(id), body);
-        return { id, notes: ignoredTags(body, result.tags) };
-      }
-    };
-    restore2 = {
-      ...RESTORE,
-      async send(client, action, id) {
-        try {
-          await insightsApi(client).update(action.object.project, Number(id), { deleted: false });
-        } catch (error2) {
-          if (error2 instanceof ServiceError && error2.status === 404) {
-            throw new UserError(
-              `restore of insight "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`
-            );
-          }
-          throw error2;
-        }
-        return { id, notes: [] };
-      }
-    };
-    softDelete3 = {
-      ...SOFT_DELETE,
-      async send(client, action, id) {
-        try {
-          await insightsApi(client).update(action.object.project, Number(id), { deleted: true });
-        } catch (error2) {
-          if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
-        }
-        return { id, notes: [] };
-      }
-    };
-    insightVerbs = [CREATE, update3, softDelete3, restore2];
-  }
-});
-
 // src/kinds/insight/index.ts
-var insightKind;
+var insightModel, insightKind;
 var init_insight = __esm({
   "src/kinds/insight/index.ts"() {
     "use strict";
-    init_define();
+    init_model();
     init_answers4();
     init_fields5();
-    init_find3();
-    init_plan5();
     init_service3();
-    init_verbs5();
-    insightKind = defineKind({
+    insightModel = defineModel({
       name: "insight",
       key: "insights",
       words: { one: "insight", many: "insights" },
@@ -29477,16 +29578,12 @@ var init_insight = __esm({
         def: "insight"
       },
       fields: insightFields,
-      verbs: insightVerbs,
-      service: {
-        list: (client, project3) => insightsApi(client).listAll(project3),
-        search: searchInsights,
-        get: getInsight,
-        count: countInsights,
-        findByName: findInsights,
-        create: createInsight
-      },
+      ...INSIGHT_ENDPOINTS,
       answers: INSIGHT_ANSWERS,
+      // The list's search: name, derived name and description, at most 200 characters.
+      search: { param: "search", max: 200 },
+      createExtra: { saved: true },
+      pullOrder: (a, b) => a.id - b.id,
       hooks: {
         declare(input, desired, ctx) {
           if (desired.name.trim() === "" && input.id === void 0) {
@@ -29495,16 +29592,10 @@ var init_insight = __esm({
               `an insight without a name needs an \`id\` pin: give it a name, or pin the live insight it is with id:`
             );
           }
-        },
-        plan: planInsight,
-        needsFeatures: insightsNeedFeatures,
-        async pull(client, project3) {
-          const live = await insightsApi(client).listAll(project3);
-          const items2 = [...live].sort((a, b) => a.id - b.id).map((i) => insightFields.item(i));
-          return { items: items2, variables: [] };
         }
       }
     });
+    insightKind = insightModel.kind;
   }
 });
 
@@ -29908,10 +29999,10 @@ function projectTable(plan, vocab) {
   }
   return lines;
 }
-function partialBlock(targets) {
+function partialBlock(targets2) {
   return [
     "> [!WARNING]",
-    `> **Partial plan:** narrowed with ${targets.map((t) => codeSpan(`--target ${t}`)).join(", ")}. Changes to other objects are not shown, and apply with the same targets leaves them as they are.`
+    `> **Partial plan:** narrowed with ${targets2.map((t) => codeSpan(`--target ${t}`)).join(", ")}. Changes to other objects are not shown, and apply with the same targets leaves them as they are.`
   ].join("\n");
 }
 function destructiveBlock(destructive, shown3, ctx) {
@@ -30099,14 +30190,14 @@ var init_render = __esm({
 });
 
 // src/commands/github.ts
-import { relative as relative2, resolve as resolve4, sep as sep2 } from "node:path";
+import { relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
 function inGitHubActions(io) {
   return io.env.GITHUB_ACTIONS === "true";
 }
 function workspacePath(io) {
   const root = io.env.GITHUB_WORKSPACE;
   if (!root) return (file) => file;
-  return (file) => relative2(root, resolve4(io.cwd, file)).split(sep2).join("/");
+  return (file) => relative2(root, resolve3(io.cwd, file)).split(sep2).join("/");
 }
 async function appendStepSummary(plan, kinds, io) {
   const file = io.env.GITHUB_STEP_SUMMARY;
@@ -30167,7 +30258,7 @@ var init_project = __esm({
 
 // src/commands/config.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 async function loadFiles(paths, flags, io, mode) {
   const choice2 = projectChoice(flags, io);
   const result = await loadConfig(paths, {
@@ -30213,7 +30304,7 @@ async function readConfig(paths, flags, io, mode, note = "none") {
   return result;
 }
 async function readOptionalConfig(configPath, flags, io) {
-  if (configPath === void 0 && !existsSync2(resolve5(io.cwd, "posthog"))) return void 0;
+  if (configPath === void 0 && !existsSync2(resolve4(io.cwd, "posthog"))) return void 0;
   return readConfig([configPath ?? "posthog"], flags, io, "plan");
 }
 async function configuredProject(configPath, flags, io) {
@@ -30620,22 +30711,22 @@ var init_faults = __esm({
 
 // src/emulator/http.ts
 function readBody(req) {
-  return new Promise((resolve15) => {
+  return new Promise((resolve14) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_DRAIN_BYTES) {
         req.destroy();
-        resolve15({ kind: "aborted" });
+        resolve14({ kind: "aborted" });
       } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on(
       "end",
-      () => resolve15(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
+      () => resolve14(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
     );
-    req.on("error", () => resolve15({ kind: "aborted" }));
-    req.on("close", () => resolve15({ kind: "aborted" }));
+    req.on("error", () => resolve14({ kind: "aborted" }));
+    req.on("close", () => resolve14({ kind: "aborted" }));
   });
 }
 function tooLarge() {
@@ -30753,10 +30844,10 @@ async function handleControl(target2, req, res, url) {
   const body = await readBody(req);
   if (body.kind === "aborted") return;
   if (body.kind === "too_large") return bad(res, "body too large");
-  let json;
+  let json2;
   if (body.raw.length > 0) {
     try {
-      json = JSON.parse(body.raw.toString("utf8"));
+      json2 = JSON.parse(body.raw.toString("utf8"));
     } catch {
       return bad(res, "body is not valid JSON");
     }
@@ -30772,7 +30863,7 @@ async function handleControl(target2, req, res, url) {
       case "GET /_emulator/faults":
         return sendReply(res, { status: 200, body: target2.getFaults() });
       case "POST /_emulator/faults":
-        target2.setFaults(parseFaults(json ?? {}));
+        target2.setFaults(parseFaults(json2 ?? {}));
         return sendReply(res, { status: 200, body: target2.getFaults() });
       case "POST /_emulator/reset":
         target2.reset();
@@ -30780,12 +30871,12 @@ async function handleControl(target2, req, res, url) {
       case "GET /_emulator/state":
         return sendReply(res, { status: 200, body: target2.state() });
       case "POST /_emulator/seed":
-        target2.loadSeed(json);
+        target2.loadSeed(json2);
         return sendReply(res, { status: 204 });
       case "POST /_emulator/upgrade_queries":
-        return sendReply(res, { status: 200, body: target2.upgradeQueries(json) });
+        return sendReply(res, { status: 200, body: target2.upgradeQueries(json2) });
       case "POST /_emulator/sessions":
-        return sendReply(res, { status: 201, body: target2.openSession(json) });
+        return sendReply(res, { status: 201, body: target2.openSession(json2) });
       default:
         return sendReply(res, {
           status: 404,
@@ -31923,9 +32014,9 @@ var init_rate_limit = __esm({
 });
 
 // src/emulator/router.ts
-function addModelWrites(router, pattern2, shared, update8) {
-  router.add({ method: "PATCH", pattern: pattern2, ...shared, handler: (ctx) => update8(ctx, true) });
-  router.add({ method: "PUT", pattern: pattern2, ...shared, handler: (ctx) => update8(ctx, false) });
+function addModelWrites(router, pattern2, shared, update7) {
+  router.add({ method: "PATCH", pattern: pattern2, ...shared, handler: (ctx) => update7(ctx, true) });
+  router.add({ method: "PUT", pattern: pattern2, ...shared, handler: (ctx) => update7(ctx, false) });
   router.add({
     method: "DELETE",
     pattern: pattern2,
@@ -32257,11 +32348,11 @@ function stripSecrets(type, config, newest = false) {
   const out = strip(config);
   return newest ? coerceForRead(type, out) : out;
 }
-function deepMerge(target2, patch2) {
+function deepMerge2(target2, patch2) {
   const out = { ...target2 };
   for (const [k, v] of Object.entries(patch2)) {
     const current4 = out[k];
-    out[k] = isDict2(v) && isDict2(current4) ? deepMerge(current4, v) : structuredClone(v);
+    out[k] = isDict2(v) && isDict2(current4) ? deepMerge2(current4, v) : structuredClone(v);
   }
   return out;
 }
@@ -32654,14 +32745,14 @@ function splitTopLevel(text2) {
   out.push(text2.slice(start2));
   return out.map((s) => s.trim()).filter((s) => s !== "");
 }
-function placeholders(query) {
+function placeholders2(query) {
   return [...query.matchAll(/\{([^{}]*)\}/g)].map((m) => (m[1] ?? "").trim());
 }
 function unsupportedQuery(query) {
   if (!/^\s*(?:with\b[\s\S]*?)?\bselect\b/i.test(query)) {
     return "Failed to parse HogQL query: the query is not a SELECT";
   }
-  for (const name of placeholders(query)) {
+  for (const name of placeholders2(query)) {
     if (name === DATA_INTERVAL_START || name === "data_interval_end") continue;
     if (name === "filters" || !/^[A-Za-z_][\w.]*$/.test(name)) {
       return `Unsupported placeholder. Only ${SUPPORTED} are supported in batch export queries`;
@@ -33005,7 +33096,7 @@ function createNewest(ctx) {
     if (!flagOn(ctx.store, "batch-export-earliest-backfill")) {
       throw invalid("Backfilling from the beginning of time is not enabled for this team.");
     }
-    if (b.model === "hogql" && b.hogql_query !== null && placeholders(b.hogql_query).includes(DATA_INTERVAL_START)) {
+    if (b.model === "hogql" && b.hogql_query !== null && placeholders2(b.hogql_query).includes(DATA_INTERVAL_START)) {
       throw invalid(
         "This query references {data_interval_start}, which is unavailable when backfilling from the beginning of time. Provide 'start_at' or remove {data_interval_start} from the query."
       );
@@ -33051,7 +33142,7 @@ function createOlder(ctx) {
   createBackfill(ctx, b, start2?.ms ?? null, end?.ms ?? null);
   return { status: 200, body: { backfill_id: backfillWorkflowId(b.id, start2?.ms ?? null, end?.ms ?? null) } };
 }
-function create2(ctx) {
+function create3(ctx) {
   return isNewest(ctx.store) ? createNewest(ctx) : createOlder(ctx);
 }
 function backfillsOf(ctx) {
@@ -33095,7 +33186,7 @@ function cancel(ctx) {
 function registerBackfills(router) {
   const project3 = "/api/projects/:project/batch_exports/:id";
   const write = "batch_export:write";
-  router.add({ method: "POST", pattern: `${project3}/backfills`, scope: write, handler: create2 });
+  router.add({ method: "POST", pattern: `${project3}/backfills`, scope: write, handler: create3 });
   router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list6 });
   router.add({
     method: "GET",
@@ -33110,7 +33201,7 @@ function registerBackfills(router) {
     handler: cancel
   });
   for (const base of [project3, "/api/organizations/:org/batch_exports/:id"]) {
-    router.add({ method: "POST", pattern: `${base}/backfill`, scope: write, handler: create2, legacy: true });
+    router.add({ method: "POST", pattern: `${base}/backfill`, scope: write, handler: create3, legacy: true });
   }
 }
 var MAX_RUNS, DATE_TIME2, DATE_ONLY, ORDERINGS;
@@ -33495,7 +33586,7 @@ function applyDestination(ctx, b, value, mode) {
       throw invalid(kind2[1], "destination");
   }
   b.destination.type = type;
-  b.destination.config = mode === "create" ? config : deepMerge(b.destination.config, config);
+  b.destination.config = mode === "create" ? config : deepMerge2(b.destination.config, config);
   if (integration2 !== void 0) b.destination.integration = integration2;
 }
 var KIND_REQUIRED, INTERVALS, MODELS;
@@ -33633,15 +33724,15 @@ function integrationRef(value) {
   return null;
 }
 function checkRedshiftCopy(ctx, merged, existing, updating) {
-  const copy = isDict2(merged.copy_inputs) ? merged.copy_inputs : {};
-  if (Object.keys(copy).length === 0) throw fail("Missing required inputs for 'COPY'");
+  const copy2 = isDict2(merged.copy_inputs) ? merged.copy_inputs : {};
+  if (Object.keys(copy2).length === 0) throw fail("Missing required inputs for 'COPY'");
   for (const key2 of ["s3_bucket", "region_name", "authorization", "bucket_credentials"]) {
-    if (!(key2 in copy)) throw fail("Missing required input for 'COPY'");
+    if (!(key2 in copy2)) throw fail("Missing required input for 'COPY'");
   }
   const existingCopy = isDict2(existing.copy_inputs) ? existing.copy_inputs : {};
   const refs = {
-    bucket_credentials: integrationRef(copy.bucket_credentials),
-    authorization: integrationRef(copy.authorization)
+    bucket_credentials: integrationRef(copy2.bucket_credentials),
+    authorization: integrationRef(copy2.authorization)
   };
   for (const field3 of ["bucket_credentials", "authorization"]) {
     if (updating && refs[field3] === null && integrationRef(existingCopy[field3]) !== null) {
@@ -33655,11 +33746,11 @@ function checkRedshiftCopy(ctx, merged, existing, updating) {
     }
   }
   const hasKeys = (v) => isDict2(v) && "aws_access_key_id" in v && "aws_secret_access_key" in v;
-  if (refs.bucket_credentials === null && !hasKeys(copy.bucket_credentials)) {
+  if (refs.bucket_credentials === null && !hasKeys(copy2.bucket_credentials)) {
     throw fail("Missing required bucket credentials for 'COPY'");
   }
   if (refs.authorization === null) {
-    const auth = copy.authorization;
+    const auth = copy2.authorization;
     if (isDict2(auth)) {
       if (!hasKeys(auth)) throw fail("Missing required credentials for 'COPY'");
     } else if (typeof auth === "string") {
@@ -33682,7 +33773,7 @@ function validateDestination(ctx, attrs, instance) {
       "'legacy_parquet_extension' can only stay on for an export that already writes the compression codec into its Parquet file names. It cannot be turned on for a new export, or turned back on once an export moved to the standard '.parquet' extension."
     );
   }
-  const merged = deepMerge(existing, config);
+  const merged = deepMerge2(existing, config);
   const sent = "integration" in attrs;
   const given = attrs.integration ?? null;
   const keptOrGiven = given === null && !sent ? storedIntegration(ctx, instance) : given;
@@ -34009,7 +34100,7 @@ function applyExportBody(ctx, draft, body, mode, current4) {
       }
       draft.destination = {
         type: destination.type,
-        config: deepMerge(stored, destination.config),
+        config: deepMerge2(stored, destination.config),
         integration: "integration" in destination ? destination.integration?.id ?? null : current4.destination.integration
       };
     }
@@ -34062,7 +34153,7 @@ function list8(ctx) {
   );
   return { status: 200, body: offsetPage(ctx, items2, (b) => renderExport(ctx, b)) };
 }
-function create3(ctx) {
+function create4(ctx) {
   if (ctx.params.project === void 0) {
     throw invalid(
       "Batch exports can only be created in a project: use /api/projects/{project_id}/batch_exports/."
@@ -34081,7 +34172,7 @@ function create3(ctx) {
 function retrieve2(ctx) {
   return { status: 200, body: renderExport(ctx, findExport(ctx, ctx.params.id)) };
 }
-function update4(ctx, mode) {
+function update3(ctx, mode) {
   const b = findExport(ctx, ctx.params.id);
   const draft = structuredClone(b);
   const project3 = ctx.params.project === void 0 ? ctx.store.project(b.team_id) : ctx.project;
@@ -34138,10 +34229,10 @@ function registerBatchExports(router) {
     const legacy = base.startsWith("/api/organizations/");
     const add = (method, pattern2, scope, handler) => router.add({ method, pattern: pattern2, scope, handler, legacy });
     add("GET", base, read, list8);
-    add("POST", base, write, create3);
+    add("POST", base, write, create4);
     add("GET", `${base}/:id`, read, retrieve2);
-    add("PATCH", `${base}/:id`, write, (ctx) => update4(ctx, "patch"));
-    add("PUT", `${base}/:id`, write, (ctx) => update4(ctx, "put"));
+    add("PATCH", `${base}/:id`, write, (ctx) => update3(ctx, "patch"));
+    add("PUT", `${base}/:id`, write, (ctx) => update3(ctx, "put"));
     add("DELETE", `${base}/:id`, write, destroy);
     add("POST", `${base}/:id/pause`, write, pause);
     add("POST", `${base}/:id/unpause`, write, unpause);
@@ -34197,12 +34288,12 @@ function detects(action, instance, change2) {
   return change2.active === target2 && instance.active !== target2;
 }
 function intent(action, instance, change2) {
-  const preconditions = { version: instance?.version ?? null, updated_at: instance?.updated_at ?? null };
+  const preconditions2 = { version: instance?.version ?? null, updated_at: instance?.updated_at ?? null };
   const base = {
     flag_id: instance?.id ?? null,
     flag_key: instance?.key ?? change2.key ?? null,
     full_request_data: change2,
-    preconditions
+    preconditions: preconditions2
   };
   if (action === "feature_flag.update") {
     const before = rollouts(instance?.filters ?? {});
@@ -34595,7 +34686,7 @@ function dependencyTarget(ctx, reference) {
   }
   return flag3;
 }
-function dependencies2(ctx, filters) {
+function dependencies(ctx, filters) {
   const keys = /* @__PURE__ */ new Set();
   for (const { prop } of properties2(filters.groups)) {
     if (prop.type === "flag" && prop.key) keys.add(dependencyKey(ctx, prop.key));
@@ -34603,7 +34694,7 @@ function dependencies2(ctx, filters) {
   return [...keys];
 }
 function checkCycles(ctx, currentKey, filters) {
-  const direct = dependencies2(ctx, filters);
+  const direct = dependencies(ctx, filters);
   if (direct.includes(currentKey)) throw bad2(`Feature flag '${currentKey}' cannot depend on itself`);
   const clear = /* @__PURE__ */ new Set();
   const visit3 = (key2, path) => {
@@ -34613,7 +34704,7 @@ function checkCycles(ctx, currentKey, filters) {
     const flag3 = ctx.store.data.feature_flags.find(
       (f) => f.key === key2 && f.team_id === ctx.project.id && !f.deleted
     );
-    if (flag3) for (const next of dependencies2(ctx, flag3.filters)) visit3(next, [...path, key2]);
+    if (flag3) for (const next of dependencies(ctx, flag3.filters)) visit3(next, [...path, key2]);
     clear.add(key2);
   };
   for (const key2 of direct) visit3(key2, [currentKey]);
@@ -35244,10 +35335,10 @@ function createFlag(ctx, body, opts = {}) {
   return flag3;
 }
 function refuseIfDependents(ctx, flag3, action) {
-  const dependents3 = dependentFlags(ctx, flag3);
-  if (dependents3.length === 0) return;
-  let names = dependents3.slice(0, 5).map((f) => `${f.key} (ID: ${f.id})`).join(", ");
-  if (dependents3.length > 5) names += `, and ${dependents3.length - 5} more`;
+  const dependents2 = dependentFlags(ctx, flag3);
+  if (dependents2.length === 0) return;
+  let names = dependents2.slice(0, 5).map((f) => `${f.key} (ID: ${f.id})`).join(", ");
+  if (dependents2.length > 5) names += `, and ${dependents2.length - 5} more`;
   throw invalid(
     `Cannot ${action} this feature flag because other flags depend on it: ${names}. Please update or disable the dependent flags first.`
   );
@@ -35606,7 +35697,7 @@ function list11(ctx) {
   );
   return { status: 200, body: items2.map((c) => render(ctx, c)) };
 }
-function create4(ctx) {
+function create5(ctx) {
   const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
   requireEdit(ctx, d);
   const body = asBody(ctx.body);
@@ -35657,7 +35748,7 @@ function destroy2(ctx) {
 function registerCollaborators(router) {
   const base = "/api/projects/:project/dashboards/:dashboard/collaborators";
   router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list11 });
-  router.add({ method: "POST", pattern: base, scope: "dashboard:write", handler: create4 });
+  router.add({ method: "POST", pattern: base, scope: "dashboard:write", handler: create5 });
   router.add({ method: "DELETE", pattern: `${base}/:user`, scope: "dashboard:write", handler: destroy2 });
 }
 var init_collaborators2 = __esm({
@@ -36446,22 +36537,22 @@ function tilesShowing(ctx, teamId, id) {
   }
   return out;
 }
-function writeText(ctx, d, json) {
-  if (!isDict2(json)) throw serverError();
+function writeText(ctx, d, json2) {
+  if (!isDict2(json2)) throw serverError();
   let createdBy = ctx.user.id;
   let lastModifiedBy = null;
-  if (truthy2(json.created_by)) {
-    const id = isDict2(json.created_by) ? json.created_by.id : void 0;
+  if (truthy2(json2.created_by)) {
+    const id = isDict2(json2.created_by) ? json2.created_by.id : void 0;
     const user2 = typeof id === "number" ? ctx.store.user(id) : void 0;
     if (!user2 || !ctx.store.isMember(user2, ctx.org.id)) throw invalid("User not found in this organization.");
     createdBy = user2.id;
     lastModifiedBy = ctx.user.id;
   }
-  const hasBody = Object.hasOwn(json, "body");
-  const body = hasBody ? textBody(json.body, "text__body") : null;
+  const hasBody = Object.hasOwn(json2, "body");
+  const body = hasBody ? textBody(json2.body, "text__body") : null;
   const now = ctx.now.toISOString();
-  if (truthy2(json.id)) {
-    const id = Number(json.id);
+  if (truthy2(json2.id)) {
+    const id = Number(json2.id);
     const showing = tilesShowing(ctx, d.team_id, id);
     if (showing.length === 0) throw invalid("Text tile not found in this team.", "text");
     if (!d.tiles.some((t) => t.deleted !== true && textOf(t, d)?.id === id))
@@ -36539,10 +36630,10 @@ function quickFilterIds(ctx, value) {
     if (!m) throw invalid(`Invalid UUID: ${text2}`, "quick_filter_ids");
     return m.slice(1).join("-").toLowerCase();
   });
-  const known3 = new Set(
+  const known2 = new Set(
     ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
   );
-  const missing = ids.filter((id) => !known3.has(id));
+  const missing = ids.filter((id) => !known2.has(id));
   if (missing.length > 0) throw invalid(`Quick filters not found: ${missing.join(", ")}`, "quick_filter_ids");
   return ids;
 }
@@ -36641,7 +36732,7 @@ function newDashboard(ctx, folder = void 0) {
     folder: typeof folder === "string" && folder !== "" ? folder : DEFAULT_FOLDER
   });
 }
-function create5(ctx) {
+function create6(ctx) {
   const body = asBody(ctx.body);
   const useDashboard = body.use_dashboard === void 0 ? null : parseInteger(body.use_dashboard, "use_dashboard", true);
   const useTemplate = body.use_template === void 0 ? "" : parseString(body.use_template, "use_template") ?? "";
@@ -36693,7 +36784,7 @@ function reachesDeleted(ctx, body, partial) {
   if (isNewest(ctx.store)) return body.deleted !== null && !strToBool(body.deleted);
   return partial && Object.keys(body).length === 1 && !pyTruthy(body.deleted);
 }
-function update5(ctx, partial) {
+function update4(ctx, partial) {
   const body = asBody(ctx.body);
   const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
   const d = ctx.store.data.dashboards.find((x) => x.id === id && x.team_id === ctx.project.id);
@@ -36754,7 +36845,7 @@ function applyTemplate(ctx, d, template) {
 }
 function deepDuplicate(ctx, tile2) {
   const now = ctx.now.toISOString();
-  const copy = {
+  const copy2 = {
     id: ctx.store.nextTileId(),
     layouts: structuredClone(tile2.layouts ?? {}),
     color: tile2.color ?? null
@@ -36773,9 +36864,9 @@ function deepDuplicate(ctx, tile2) {
       last_modified_by: ctx.user.id,
       updated_at: now
     });
-    copy.insight_id = id;
+    copy2.insight_id = id;
   } else if (isDict2(tile2.text)) {
-    copy.text = {
+    copy2.text = {
       id: ctx.store.nextTextId(),
       body: typeof tile2.text.body === "string" ? tile2.text.body : null,
       created_by: ctx.user.id,
@@ -36783,7 +36874,7 @@ function deepDuplicate(ctx, tile2) {
       last_modified_by: null
     };
   }
-  return completeTile(copy);
+  return completeTile(copy2);
 }
 function templateInsight(ctx, t, now) {
   const insight = seedInsight(
@@ -36823,7 +36914,7 @@ function registerDashboards(router) {
   const read = "dashboard:read";
   const write = "dashboard:write";
   router.add({ method: "GET", pattern: BASE3, scope: read, handler: list12 });
-  router.add({ method: "POST", pattern: BASE3, scope: write, creates: true, handler: create5 });
+  router.add({ method: "POST", pattern: BASE3, scope: write, creates: true, handler: create6 });
   router.add({
     method: "POST",
     pattern: `${BASE3}/create_from_template_json`,
@@ -36831,7 +36922,7 @@ function registerDashboards(router) {
     handler: createFromTemplate
   });
   router.add({ method: "GET", pattern: `${BASE3}/:id`, scope: read, handler: retrieve4 });
-  addModelWrites(router, `${BASE3}/:id`, { scope: write }, update5);
+  addModelWrites(router, `${BASE3}/:id`, { scope: write }, update4);
   router.add({ method: "PATCH", pattern: `${BASE3}/:id/move_tile`, scope: write, handler: moveTile });
 }
 var BASE3, TEMPLATE_KEYS;
@@ -37165,10 +37256,10 @@ function list14(ctx) {
   const items2 = ctx.store.data.feature_flags.filter((f) => f.team_id === ctx.project.id && !f.deleted && (archivedAsked || !f.archived)).filter((f) => matchesQuery(ctx, f)).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id);
   return { status: 200, body: offsetPage(ctx, items2, (f) => renderFlag(ctx, f, true)) };
 }
-function create6(ctx) {
+function create7(ctx) {
   return { status: 201, body: renderFlag(ctx, createFlag(ctx, asBody(ctx.body))) };
 }
-function update6(ctx, partial) {
+function update5(ctx, partial) {
   const flag3 = updateFlag(ctx, findFlag(ctx), asBody(ctx.body), { partial });
   return { status: 200, body: renderFlag(ctx, flag3) };
 }
@@ -37197,7 +37288,7 @@ function archive(ctx, archived) {
   }
   return { status: 200, body: renderFlag(ctx, flag3) };
 }
-function dependents2(ctx) {
+function dependents(ctx) {
   const flag3 = findFlag(ctx);
   return {
     status: 200,
@@ -37223,7 +37314,7 @@ function registerFeatureFlags(router) {
   const read = "feature_flag:read";
   const write = "feature_flag:write";
   router.add({ method: "GET", pattern: BASE4, scope: read, handler: list14 });
-  router.add({ method: "POST", pattern: BASE4, scope: write, handler: create6 });
+  router.add({ method: "POST", pattern: BASE4, scope: write, handler: create7 });
   router.add({ method: "POST", pattern: `${BASE4}/bulk_keys`, scope: read, handler: bulkKeys });
   router.add({
     method: "GET",
@@ -37231,8 +37322,8 @@ function registerFeatureFlags(router) {
     scope: read,
     handler: (ctx) => ({ status: 200, body: renderFlag(ctx, findFlag(ctx), true) })
   });
-  addModelWrites(router, `${BASE4}/:id`, { scope: write }, update6);
-  router.add({ method: "GET", pattern: `${BASE4}/:id/dependent_flags`, scope: read, handler: dependents2 });
+  addModelWrites(router, `${BASE4}/:id`, { scope: write }, update5);
+  router.add({ method: "GET", pattern: `${BASE4}/:id/dependent_flags`, scope: read, handler: dependents });
   router.add({
     method: "POST",
     pattern: `${BASE4}/:id/enable`,
@@ -37363,12 +37454,12 @@ function parseIds(ctx) {
   steps.done();
   return ids;
 }
-function bulk(ctx, restore3) {
+function bulk(ctx, restore) {
   const done = [];
   const skipped = [];
   for (const id of parseIds(ctx)) {
     const insight = ctx.store.data.insights.find(
-      (i) => i.id === id && i.team_id === ctx.project.id && i.deleted === restore3
+      (i) => i.id === id && i.team_id === ctx.project.id && i.deleted === restore
     );
     if (!insight) {
       skipped.push({ id, reason: "Insight not found" });
@@ -37378,18 +37469,18 @@ function bulk(ctx, restore3) {
       skipped.push({ id, reason: "You do not have editor access to this resource." });
       continue;
     }
-    insight.deleted = !restore3;
+    insight.deleted = !restore;
     insight.updated_at = ctx.now.toISOString();
     for (const d of ctx.store.data.dashboards) {
       for (const t of d.tiles) {
         if (t.insight_id !== insight.id) continue;
-        if (!restore3) t.deleted = true;
+        if (!restore) t.deleted = true;
         else if (!d.deleted && privilegeLevel(ctx, d) === 37) t.deleted = false;
       }
     }
     done.push(summary2(insight));
   }
-  return { status: 200, body: restore3 ? { restored: done, skipped } : { deleted: done, skipped } };
+  return { status: 200, body: restore ? { restored: done, skipped } : { deleted: done, skipped } };
 }
 function registerBulkInsightActions(router, base) {
   const write = "insight:write";
@@ -37676,7 +37767,7 @@ function checkLegacyFilters(ctx, changes) {
     throw forbidden("Creating or updating insights with legacy filters is not available for this user.");
   }
 }
-function create7(ctx) {
+function create8(ctx) {
   checkQueryOnParse(ctx.body);
   const body = asBody(ctx.body);
   const mcp = isMcp(ctx);
@@ -37726,7 +37817,7 @@ function retrieve6(ctx) {
   }
   return { status: 200, body };
 }
-function update7(ctx, partial) {
+function update6(ctx, partial) {
   checkQueryOnParse(ctx.body);
   const body = asBody(ctx.body);
   const insight = findInsight(ctx, ctx.params.id, partial && body.deleted === false);
@@ -37759,7 +37850,7 @@ function registerInsights(router) {
     bucket,
     sharing: view,
     creates: true,
-    handler: create7
+    handler: create8
   });
   router.add({
     method: "GET",
@@ -37769,7 +37860,7 @@ function registerInsights(router) {
     sharing: "action",
     handler: retrieve6
   });
-  addModelWrites(router, `${BASE5}/:id`, { scope: write, bucket, sharing: view }, update7);
+  addModelWrites(router, `${BASE5}/:id`, { scope: write, bucket, sharing: view }, update6);
 }
 var BASE5, MAX_SEARCH, FEATURE_FLAG_INSIGHT_NAMES, truthyParam, SEARCH_FIELDS;
 var init_insights = __esm({
@@ -38363,7 +38454,7 @@ function render4(ctx, s) {
 function current3(ctx, t) {
   return ctx.store.data.sharing.filter((s) => matches3(t, s) && !s.expires_at);
 }
-function create8(ctx, t, token) {
+function create9(ctx, t, token) {
   const s = {
     dashboard_id: t.kind === "dashboard" ? t.record.id : null,
     ...t.kind === "insight" ? { insight_id: t.record.id } : {},
@@ -38381,7 +38472,7 @@ function reconcile(ctx, t) {
   if (t.kind !== "dashboard") return s;
   const d = t.record;
   if (!d.share_token) return s;
-  if (!s) return create8(ctx, t, d.share_token);
+  if (!s) return create9(ctx, t, d.share_token);
   if (d.share_token !== s.access_token) {
     d.share_token = s.access_token;
     d.is_shared = s.enabled;
@@ -38390,7 +38481,7 @@ function reconcile(ctx, t) {
 }
 function single(ctx, t) {
   const found3 = reconcile(ctx, t);
-  const s = found3 ?? create8(ctx, t, newToken());
+  const s = found3 ?? create9(ctx, t, newToken());
   ctx.store.data.sharing = ctx.store.data.sharing.filter((x) => x === s || !matches3(t, x) || x.expires_at);
   return { s, stored: found3 !== void 0 };
 }
@@ -39581,11 +39672,11 @@ async function startEmulator(options = {}) {
   server.keepAliveTimeout = 5e3;
   server.requestTimeout = 6e4;
   server.headersTimeout = 2e4;
-  await new Promise((resolve15, reject) => {
+  await new Promise((resolve14, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve15();
+      resolve14();
     });
   });
   const port = server.address().port;
@@ -39593,9 +39684,9 @@ async function startEmulator(options = {}) {
   return {
     url: `http://${shownHost}:${port}`,
     port,
-    close: () => new Promise((resolve15) => {
+    close: () => new Promise((resolve14) => {
       persister?.flush();
-      server.close(() => resolve15());
+      server.close(() => resolve14());
       server.closeAllConnections();
     })
   };
@@ -39670,12 +39761,12 @@ async function run3(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve15) => {
+  return new Promise((resolve14) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve15();
+      resolve14();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -40260,17 +40351,17 @@ var require_dist2 = __commonJS({
 function planVerbs(kinds) {
   const byName = /* @__PURE__ */ new Map();
   const add = (verb) => {
-    const known3 = byName.get(verb.name);
-    if (known3 === void 0) byName.set(verb.name, verb);
-    else if (known3.destructive !== verb.destructive)
-      byName.set(verb.name, { ...known3, destructive: "depends" });
+    const known2 = byName.get(verb.name);
+    if (known2 === void 0) byName.set(verb.name, verb);
+    else if (known2.destructive !== verb.destructive)
+      byName.set(verb.name, { ...known2, destructive: "depends" });
   };
   for (const kind2 of kinds) for (const verb of kind2.verbs) if (verb.shared) add(verb);
   const byKindName = [...kinds].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const kind2 of byKindName) for (const verb of kind2.verbs) if (!verb.shared) add(verb);
   return [...byName.values()];
 }
-var init_verbs6 = __esm({
+var init_verbs5 = __esm({
   "src/plan/verbs.ts"() {
     "use strict";
   }
@@ -40288,8 +40379,8 @@ function planSchema(kinds) {
     additionalProperties: false,
     properties: {
       format_version: {
-        const: "1",
-        description: "Bumped on any incompatible change to this format."
+        const: "2",
+        description: "Bumped on any incompatible change to this format. 2: `before` / `after` name only the fields an action changes (an update has the same keys on both sides); what apply needs besides them is in `requires`, `required_by`, `preconditions` and `sends`."
       },
       created_at: {
         type: "string",
@@ -40538,6 +40629,17 @@ function planSchema(kinds) {
           }
         }
       },
+      link: {
+        type: "object",
+        description: "Another object, by kind and name; `id` is its live id, absent when this apply creates it.",
+        required: ["kind", "name"],
+        additionalProperties: false,
+        properties: {
+          kind: { $ref: "#/$defs/object/properties/kind" },
+          name: { type: "string" },
+          id: { $ref: "#/$defs/object/properties/id" }
+        }
+      },
       change: {
         type: "object",
         description: "One field that differs: `before` is live, `after` desired (a SecretRef for a secret).",
@@ -40592,10 +40694,30 @@ function planSchema(kinds) {
             $ref: "#/$defs/object"
           },
           before: {
-            type: "object"
+            type: "object",
+            description: "The live values of the fields the action changes (what the reviewer reads)."
           },
           after: {
-            type: "object"
+            type: "object",
+            description: "The declared values of the fields the action changes; a create's whole body, naming the objects it refers to by name."
+          },
+          requires: {
+            type: "array",
+            items: { $ref: "#/$defs/link" },
+            description: "Objects this action refers to that must be live first: apply runs their work before it, skips it when that failed, and hands it their ids. A link without `id` is created in this apply."
+          },
+          required_by: {
+            type: "array",
+            items: { $ref: "#/$defs/link" },
+            description: "Objects that refer to this one and are changed, turned off or deleted before this action takes it down."
+          },
+          preconditions: {
+            type: "object",
+            description: "What must still hold when apply runs, as the plan read it (a feature flag's `version` and the stored values the service's version check compares; how apply finds a tile)."
+          },
+          sends: {
+            type: "object",
+            description: "What the request sends besides the changed fields: write-only values (secrets) and the companions the service needs with them."
           },
           changes: {
             type: "array",
@@ -40728,7 +40850,7 @@ function sideRules(verbs) {
 var init_schema5 = __esm({
   "src/plan/schema.ts"() {
     "use strict";
-    init_verbs6();
+    init_verbs5();
   }
 });
 
@@ -40745,7 +40867,7 @@ function savedValidator(kinds) {
     const ajv2 = new import__.Ajv2020({ allErrors: false, strict: false });
     import_ajv_formats.default.default(ajv2);
     ajv2.addSchema({ ...planSchema(kinds), $id: "posthog-gitops:plan" });
-    const strings2 = { type: "array", items: { type: "string" } };
+    const strings = { type: "array", items: { type: "string" } };
     validateSaved = ajv2.compile({
       type: "object",
       required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
@@ -40760,15 +40882,15 @@ function savedValidator(kinds) {
             prune: { type: "boolean" },
             force: { type: "boolean" },
             rotateSecrets: { type: "boolean" },
-            targets: strings2,
-            scope: strings2
+            targets: strings,
+            scope: strings
           }
         },
         config: {
           type: "object",
           required: ["paths", "digests"],
           properties: {
-            paths: strings2,
+            paths: strings,
             digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } }
           }
         },
@@ -40789,7 +40911,7 @@ function savedValidator(kinds) {
                   additionalProperties: false,
                   properties: {
                     ids: { type: "array", items: { type: ["integer", "string"] } },
-                    names: strings2,
+                    names: strings,
                     pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } }
                   }
                 }
@@ -43653,9 +43775,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve15, reject) => {
+          return new Promise((resolve14, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve15(data);
+              return err ? reject(err) : resolve14(data);
             });
           });
         }
@@ -43693,9 +43815,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve15, reject) => {
+          return new Promise((resolve14, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve15(data);
+              return err2 ? reject(err2) : resolve14(data);
             });
           });
         }
@@ -47201,8 +47323,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve15, reject) => {
-        res = resolve15;
+      const promise = new Promise((resolve14, reject) => {
+        res = resolve14;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -48628,12 +48750,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve15, reject) => {
+      const waitForDrain = () => new Promise((resolve14, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve15;
+          callback = resolve14;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -49517,12 +49639,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve15, reject) => {
+      const waitForDrain = () => new Promise((resolve14, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve15;
+          callback = resolve14;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -49839,16 +49961,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve15) => {
+        return new Promise((resolve14) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve15;
+            this[kClosedResolve] = resolve14;
           } else {
-            resolve15(null);
+            resolve14(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve15) => {
+        return new Promise((resolve14) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -49861,7 +49983,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve15(null);
+            resolve14(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -50180,7 +50302,7 @@ var require_pool_base = __commonJS({
       [kQueued] = 0;
       [kClients] = [];
       [kNeedDrain] = false;
-      [kOnDrain](client, origin, targets) {
+      [kOnDrain](client, origin, targets2) {
         const queue = this[kQueue];
         let needDrain = false;
         while (!needDrain) {
@@ -50194,7 +50316,7 @@ var require_pool_base = __commonJS({
         client[kNeedDrain] = needDrain;
         if (!needDrain && this[kNeedDrain]) {
           this[kNeedDrain] = false;
-          this.emit("drain", origin, [this, ...targets]);
+          this.emit("drain", origin, [this, ...targets2]);
         }
         if (this[kClosedResolve] && queue.isEmpty()) {
           const closeAll = [];
@@ -50207,14 +50329,14 @@ var require_pool_base = __commonJS({
           return Promise.all(closeAll).then(this[kClosedResolve]);
         }
       }
-      [kOnConnect] = (origin, targets) => {
-        this.emit("connect", origin, [this, ...targets]);
+      [kOnConnect] = (origin, targets2) => {
+        this.emit("connect", origin, [this, ...targets2]);
       };
-      [kOnDisconnect] = (origin, targets, err) => {
-        this.emit("disconnect", origin, [this, ...targets], err);
+      [kOnDisconnect] = (origin, targets2, err) => {
+        this.emit("disconnect", origin, [this, ...targets2], err);
       };
-      [kOnConnectionError] = (origin, targets, err) => {
-        this.emit("connectionError", origin, [this, ...targets], err);
+      [kOnConnectionError] = (origin, targets2, err) => {
+        this.emit("connectionError", origin, [this, ...targets2], err);
       };
       get [kBusy]() {
         return this[kNeedDrain];
@@ -50268,8 +50390,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve15) => {
-            this[kClosedResolve] = resolve15;
+          return new Promise((resolve14) => {
+            this[kClosedResolve] = resolve14;
           });
         }
       }
@@ -50398,15 +50520,15 @@ var require_pool = __commonJS({
         this[kOptions] = { ...util.deepClone(options), connect, allowH2, clientTtl, socketPath };
         this[kOptions].interceptors = options.interceptors ? { ...options.interceptors } : void 0;
         this[kFactory] = factory;
-        this.on("connect", (origin2, targets) => {
+        this.on("connect", (origin2, targets2) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target2 of targets) {
+            for (const target2 of targets2) {
               Object.assign(target2, { ttl: Date.now() });
             }
           }
         });
-        this.on("connectionError", (origin2, targets, error2) => {
-          for (const target2 of targets) {
+        this.on("connectionError", (origin2, targets2, error2) => {
+          for (const target2 of targets2) {
             const idx = this[kClients].indexOf(target2);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
@@ -50652,15 +50774,15 @@ var require_round_robin_pool = __commonJS({
         this[kOptions].interceptors = options.interceptors ? { ...options.interceptors } : void 0;
         this[kFactory] = factory;
         this[kIndex] = -1;
-        this.on("connect", (origin2, targets) => {
+        this.on("connect", (origin2, targets2) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target2 of targets) {
+            for (const target2 of targets2) {
               Object.assign(target2, { ttl: Date.now() });
             }
           }
         });
-        this.on("connectionError", (origin2, targets, error2) => {
-          for (const target2 of targets) {
+        this.on("connectionError", (origin2, targets2, error2) => {
+          for (const target2 of targets2) {
             const idx = this[kClients].indexOf(target2);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
@@ -50743,17 +50865,17 @@ var require_agent = __commonJS({
         this[kFactory] = factory;
         this[kClients] = /* @__PURE__ */ new Map();
         this[kOrigins] = /* @__PURE__ */ new Set();
-        this[kOnDrain] = (origin, targets) => {
-          this.emit("drain", origin, [this, ...targets]);
+        this[kOnDrain] = (origin, targets2) => {
+          this.emit("drain", origin, [this, ...targets2]);
         };
-        this[kOnConnect] = (origin, targets) => {
-          this.emit("connect", origin, [this, ...targets]);
+        this[kOnConnect] = (origin, targets2) => {
+          this.emit("connect", origin, [this, ...targets2]);
         };
-        this[kOnDisconnect] = (origin, targets, err) => {
-          this.emit("disconnect", origin, [this, ...targets], err);
+        this[kOnDisconnect] = (origin, targets2, err) => {
+          this.emit("disconnect", origin, [this, ...targets2], err);
         };
-        this[kOnConnectionError] = (origin, targets, err) => {
-          this.emit("connectionError", origin, [this, ...targets], err);
+        this[kOnConnectionError] = (origin, targets2, err) => {
+          this.emit("connectionError", origin, [this, ...targets2], err);
         };
       }
       get [kRunning]() {
@@ -50789,18 +50911,18 @@ var require_agent = __commonJS({
               this[kOrigins].delete(key2);
             }
           };
-          dispatcher = this[kFactory](opts.origin, this[kOptions]).on("drain", this[kOnDrain]).on("connect", (origin, targets) => {
+          dispatcher = this[kFactory](opts.origin, this[kOptions]).on("drain", this[kOnDrain]).on("connect", (origin, targets2) => {
             const result2 = this[kClients].get(key2);
             if (result2) {
               result2.count += 1;
             }
-            this[kOnConnect](origin, targets);
-          }).on("disconnect", (origin, targets, err) => {
+            this[kOnConnect](origin, targets2);
+          }).on("disconnect", (origin, targets2, err) => {
             closeClientIfUnused(true);
-            this[kOnDisconnect](origin, targets, err);
-          }).on("connectionError", (origin, targets, err) => {
+            this[kOnDisconnect](origin, targets2, err);
+          }).on("connectionError", (origin, targets2, err) => {
             closeClientIfUnused(false);
-            this[kOnConnectionError](origin, targets, err);
+            this[kOnConnectionError](origin, targets2, err);
           });
           this[kClients].set(key2, { count: 0, dispatcher });
           this[kOrigins].add(key2);
@@ -51391,7 +51513,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve15, reject) => {
+        const socket = await new Promise((resolve14, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -51401,7 +51523,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve15(socket2);
+              resolve14(socket2);
             }
           });
         });
@@ -51411,14 +51533,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve15, reject) => {
+        await new Promise((resolve14, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve15();
+            resolve14();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -51427,14 +51549,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES2.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve15();
+            resolve14();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve15, reject) => {
+        await new Promise((resolve14, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -51442,7 +51564,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve15();
+            resolve14();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -51485,8 +51607,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve15, reject) => {
-                      finalSocket.once("secureConnect", resolve15);
+                    await new Promise((resolve14, reject) => {
+                      finalSocket.once("secureConnect", resolve14);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -52619,7 +52741,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve14, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -52633,11 +52755,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve15(null);
+                resolve14(null);
               }
             });
           } else {
-            this.on("close", resolve15);
+            this.on("close", resolve14);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -52665,7 +52787,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve15, reject) => {
+      return new Promise((resolve14, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -52680,7 +52802,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve15,
+              resolve: resolve14,
               reject,
               length: 0,
               body: []
@@ -52754,18 +52876,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve15, stream, length } = consume2;
+      const { type, body, resolve: resolve14, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve15(chunksDecode(body, length, encoding));
+          resolve14(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve15(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve14(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve15(chunksConcat(body, length).buffer);
+          resolve14(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve15(new Blob(body, { type: stream[kContentType] }));
+          resolve14(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve15(chunksConcat(body, length));
+          resolve14(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -52955,9 +53077,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve14, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve15(data);
+            return err ? reject(err) : resolve14(data);
           });
         });
       }
@@ -53169,9 +53291,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve14, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve15(data);
+            return err ? reject(err) : resolve14(data);
           });
         });
       }
@@ -53459,9 +53581,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve14, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve15(data);
+            return err ? reject(err) : resolve14(data);
           });
         });
       }
@@ -53554,9 +53676,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve14, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve15(data);
+            return err ? reject(err) : resolve14(data);
           });
         });
       }
@@ -54830,7 +54952,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile: readFile5, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname3, resolve: resolve15 } = __require("node:path");
+    var { dirname: dirname3, resolve: resolve14 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -55031,7 +55153,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile5(resolve15(path), "utf8");
+          const data = await readFile5(resolve14(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -55060,7 +55182,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve15(path);
+        const resolvedPath = resolve14(path);
         await mkdir2(dirname3(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -63040,7 +63162,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve15, reject) => agent.dispatch(
+        return new Promise((resolve14, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -63128,7 +63250,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve15({
+              resolve14({
                 status: status2,
                 statusText: statusText2,
                 headersList,
@@ -63181,7 +63303,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve15({
+              resolve14({
                 status: status2,
                 statusText: STATUS_CODES[status2],
                 headersList,
@@ -63205,7 +63327,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve15({
+              resolve14({
                 status: status2,
                 statusText: STATUS_CODES[status2],
                 headersList,
@@ -67562,7 +67684,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve15) => signal.addEventListener("abort", () => resolve15(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve14) => signal.addEventListener("abort", () => resolve14(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -67653,7 +67775,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve15) => this.#released.push(resolve15));
+            const released = new Promise((resolve14) => this.#released.push(resolve14));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -67697,7 +67819,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve15) => this.#waiting.push(resolve15));
+        else await new Promise((resolve14) => this.#waiting.push(resolve14));
         try {
           return await task();
         } finally {
@@ -69401,7 +69523,7 @@ async function fetchLiveState(kinds, client, desired, run14 = newReadRun(client)
   const read = await Promise.all(
     projects2.map(
       (p) => inProject(p.project, async () => {
-        const managed = kinds.filter((k) => p.manages.includes(k.name));
+        const managed = kinds.filter((k) => p.manages.includes(k.name) || namedIn(p).has(k.name));
         const results = await Promise.all(
           managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run14))
         );
@@ -69416,6 +69538,16 @@ async function fetchLiveState(kinds, client, desired, run14 = newReadRun(client)
     )
   );
   return { live: read.map((r) => r.live), reads: read.map((r) => r.reads) };
+}
+function namedIn(project3) {
+  const named = /* @__PURE__ */ new Set();
+  for (const kind2 of project3.manages) {
+    for (const declared of declaredOf(project3, kind2)) {
+      if (declared.deleted) continue;
+      for (const ref of declared.refs ?? []) if (ref.name !== void 0) named.add(ref.kind);
+    }
+  }
+  return named;
 }
 async function refetchLiveState(kinds, client, reads2, run14 = newReadRun(client)) {
   return Promise.all(
@@ -69831,27 +69963,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run14 = async (function_, resolve15, arguments_) => {
+  const run14 = async (function_, resolve14, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve15(result);
+    resolve14(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve15, reject, arguments_) => {
+  const enqueue = (function_, resolve14, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run14.bind(void 0, function_, resolve15, arguments_));
+    }).then(run14.bind(void 0, function_, resolve14, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve15, reject) => {
-    enqueue(function_, resolve15, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve14, reject) => {
+    enqueue(function_, resolve14, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -69918,9 +70050,9 @@ var init_p_limit = __esm({
 });
 
 // src/drift/tree.ts
-import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve5, sep as sep3 } from "node:path";
 async function filesAt(at, paths) {
-  const roots = (paths.length > 0 ? paths : DEFAULT_PATHS).map((p) => resolve6(at.cwd, p));
+  const roots = (paths.length > 0 ? paths : DEFAULT_PATHS).map((p) => resolve5(at.cwd, p));
   const listed = await at.git([
     "ls-tree",
     "-r",
@@ -69934,7 +70066,7 @@ async function filesAt(at, paths) {
   for (const entry of listed.stdout.split("\0")) {
     const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.+)$/s.exec(entry);
     if (match === null || match[2] !== "blob") continue;
-    const absolute = resolve6(at.cwd, match[4]);
+    const absolute = resolve5(at.cwd, match[4]);
     if (!/\.ya?ml$/i.test(absolute) || !roots.some((root) => found2(root, absolute))) continue;
     const path = displayPath(absolute, at.cwd);
     files.set(path, { path, blob: match[3], link: match[1] === "120000" });
@@ -69985,7 +70117,7 @@ function systemGit(cwd, env) {
     if (value !== void 0 && !name.startsWith("POSTHOG_")) childEnv[name] = value;
   }
   Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", LANGUAGE: "C" });
-  return (args) => new Promise((resolve15, reject) => {
+  return (args) => new Promise((resolve14, reject) => {
     execFile(
       "git",
       [...args],
@@ -70001,7 +70133,7 @@ function systemGit(cwd, env) {
           return;
         }
         const exit = error2 ? Number(error2.code ?? 1) : 0;
-        resolve15({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
+        resolve14({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
       }
     );
   });
@@ -70017,7 +70149,7 @@ var init_git = __esm({
 
 // src/drift/index.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve6 } from "node:path";
 async function resolveBase(git, base, cwd) {
   if (base.trim() === "" || base.startsWith("-")) {
     throw new UserError(`--base ${JSON.stringify(base)} is not a git revision`);
@@ -70174,7 +70306,7 @@ var init_drift = __esm({
       now(file) {
         let parsed = this.#now.get(file);
         if (parsed === void 0) {
-          const absolute = resolve7(this.#options.cwd, file);
+          const absolute = resolve6(this.#options.cwd, file);
           const read = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
           parsed = read(absolute).then(
             (text2) => parse2(file, text2),
@@ -70220,9 +70352,9 @@ async function reviewPlan(made, flags, commit, io) {
 }
 function warnIfPartial(plan, stream) {
   if (plan.targets === void 0 || plan.targets.length === 0) return;
-  const targets = plan.targets.map((t) => `--target ${t}`).join(", ");
+  const targets2 = plan.targets.map((t) => `--target ${t}`).join(", ");
   stream.write(
-    `Warning: this plan is partial: ${targets} narrowed it, so changes to other objects are not shown (and not applied). Use --target for exceptions, not as the routine way to apply.
+    `Warning: this plan is partial: ${targets2} narrowed it, so changes to other objects are not shown (and not applied). Use --target for exceptions, not as the routine way to apply.
 `
   );
 }
@@ -70238,7 +70370,7 @@ var init_review = __esm({
 // src/drift/changes.ts
 import { createHash as createHash9 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 async function changesSince(options) {
   const at = {
     git: options.git,
@@ -70259,7 +70391,7 @@ async function changesSince(options) {
           changedNow.set(file, void 0);
           return;
         }
-        const bytes = await read(resolve8(options.cwd, file));
+        const bytes = await read(resolve7(options.cwd, file));
         if (old2.link || blobId(bytes, algorithm) !== old2.blob) {
           changedNow.set(file, new TextDecoder().decode(bytes));
         }
@@ -70286,7 +70418,7 @@ async function changesSince(options) {
       unchanged.map(
         (file) => limit(async () => ({
           path: file,
-          text: new TextDecoder().decode(await read(resolve8(options.cwd, file)))
+          text: new TextDecoder().decode(await read(resolve7(options.cwd, file)))
         }))
       )
     );
@@ -70515,7 +70647,7 @@ var plan_exports = {};
 __export(plan_exports, {
   run: () => run4
 });
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function run4(flags, io) {
   const desired = await readConfig(flags.args, flags, io, "plan", "plan");
   const choice2 = await chooseBase(flags, desired, io, "plan");
@@ -70548,7 +70680,7 @@ async function run4(flags, io) {
       plan: shown3,
       reads: made.reads
     };
-    const file = resolve9(io.cwd, flags.out);
+    const file = resolve8(io.cwd, flags.out);
     await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
       mode: 384,
       scrubbed: true
@@ -70560,7 +70692,7 @@ async function run4(flags, io) {
   }
   return flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0;
 }
-var init_plan6 = __esm({
+var init_plan5 = __esm({
   "src/commands/plan.ts"() {
     "use strict";
     init_saved_plan();
@@ -70626,10 +70758,10 @@ async function applyPlan(plan, deps) {
     const key2 = groupKey(action);
     into.set(key2, [...into.get(key2) ?? [], action]);
   }
-  const referencesOf = (action) => {
-    const kind2 = deps.kinds.find((k) => k.name === action.object.kind);
-    return kind2?.verbs.find((v) => v.name === action.action)?.references?.(action) ?? [];
-  };
+  const referencesOf = (action) => [
+    ...action.requires ?? [],
+    ...action.required_by ?? []
+  ];
   const refKey = (action, ref) => objectKey({ project: action.object.project, kind: ref.kind, name: ref.name });
   const ids = /* @__PURE__ */ new Map();
   const failedKeys = /* @__PURE__ */ new Set();
@@ -70667,7 +70799,10 @@ async function applyPlan(plan, deps) {
           client: deps.client,
           env: deps.env,
           knownIds: knownIds.get(kindKey(action.object)) ?? /* @__PURE__ */ new Set(),
-          referenced: { idOf: (ref) => ids.get(refKey(action, ref)) },
+          referenced: {
+            // The live id the plan holds, else the one this apply's work on the object learnt.
+            idOf: (ref) => action.requires?.find((r) => r.kind === ref.kind && r.name === ref.name)?.id ?? ids.get(refKey(action, ref))
+          },
           lookUp: () => lookUp(kind2, action)
         });
         id = done.id ?? id;
@@ -70708,8 +70843,8 @@ async function applyPlan(plan, deps) {
     const started = /* @__PURE__ */ new Map();
     const visiting = /* @__PURE__ */ new Set();
     const start2 = (key2) => {
-      const known3 = started.get(key2);
-      if (known3) return known3;
+      const known2 = started.get(key2);
+      if (known2) return known2;
       const actions = batch.get(key2);
       visiting.add(key2);
       const before = /* @__PURE__ */ new Set();
@@ -70772,13 +70907,13 @@ function groupKey(action) {
   return `${objectKey(action.object)}#${action.object.id ?? ""}`;
 }
 function planKnownIds(plan) {
-  const known3 = /* @__PURE__ */ new Map();
+  const known2 = /* @__PURE__ */ new Map();
   for (const { object } of plan.actions) {
     if (object.id === void 0) continue;
     const key2 = kindKey(object);
-    known3.set(key2, (known3.get(key2) ?? /* @__PURE__ */ new Set()).add(object.id));
+    known2.set(key2, (known2.get(key2) ?? /* @__PURE__ */ new Set()).add(object.id));
   }
-  return known3;
+  return known2;
 }
 function messageOf(error2) {
   if (isUserError(error2)) return error2.message;
@@ -70812,7 +70947,7 @@ async function findDuplicates(plan, results, deps) {
     entry.names.add(action.object.name);
     created.set(key2, entry);
   }
-  const known3 = planKnownIds(plan);
+  const known2 = planKnownIds(plan);
   const problems = [];
   const found3 = await Promise.all(
     [...created].map(async ([key2, { kind: kind2, project: project3, names }]) => {
@@ -70820,7 +70955,7 @@ async function findDuplicates(plan, results, deps) {
         const before = totalOf(deps.live, project3, kind2.name);
         const total = before === void 0 ? void 0 : before + names.size;
         const ids = await lookUpNames(kind2, deps.client, project3, names, total);
-        const ignore = known3.get(key2) ?? /* @__PURE__ */ new Set();
+        const ignore = known2.get(key2) ?? /* @__PURE__ */ new Set();
         return [...names].flatMap((name) => {
           const others = (ids.get(name) ?? []).filter((id) => !ignore.has(id));
           return others.length > 1 ? [{ kind: kind2.name, project: project3, name, ids: others }] : [];
@@ -70863,7 +70998,7 @@ var init_result = __esm({
     "use strict";
     init_apply();
     init_duplicates();
-    APPLY_FORMAT_VERSION = "1";
+    APPLY_FORMAT_VERSION = "2";
   }
 });
 
@@ -70936,7 +71071,7 @@ __export(apply_exports, {
   closing: () => closing,
   run: () => run5
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function run5(flags, io) {
   if (!flags.autoApprove && !io.confirm) {
     throw new UserError("apply asks for confirmation on a terminal; without one, pass --auto-approve");
@@ -70949,7 +71084,7 @@ async function run5(flags, io) {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve10(io.cwd, flags.plan), KINDS) : void 0;
+  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve9(io.cwd, flags.plan), KINDS) : void 0;
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
   const choice2 = saved ? {} : await chooseBase(flags, desired, io, "apply");
   return withConnection(flags, io, async (session) => {
@@ -70992,14 +71127,14 @@ async function run5(flags, io) {
       live = made.live;
     }
     progress.stop();
-    const json = flags2.format === "json";
-    const log = json ? out.stderr : out.stdout;
+    const json2 = flags2.format === "json";
+    const log = json2 ? out.stderr : out.stdout;
     warnIfPartial(plan, log);
     const vocab = vocabulary(KINDS);
     const shown3 = scrubValue(io, plan);
     log.write(renderText(shown3, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
     if (plan.actions.length === 0) {
-      if (json)
+      if (json2)
         out.stdout.write(
           resultJson({ format_version: APPLY_FORMAT_VERSION, ok: true, results: [], duplicates: [] })
         );
@@ -71047,7 +71182,7 @@ ${end.line}
     const untouched = appliedScopeSentence(plan.scope);
     if (untouched !== void 0) log.write(`${untouched}
 `);
-    if (json) out.stdout.write(resultJson(scrubValue(io, result)));
+    if (json2) out.stdout.write(resultJson(scrubValue(io, result)));
     return end.code;
   }
   async function savedPlanAgain(session, saved2) {
@@ -71208,7 +71343,20 @@ var init_document = __esm({
 // src/pull/pull.ts
 async function pullFiles(kinds, client, project3, schemaLocation2) {
   const files = [];
-  const context = { kinds: kinds.map((k) => k.name) };
+  const lists = /* @__PURE__ */ new Map();
+  const context = {
+    kinds: kinds.map((k) => k.name),
+    live(name) {
+      const kind2 = kinds.find((k) => k.name === name);
+      if (kind2?.listLive === void 0) return void 0;
+      let list18 = lists.get(name);
+      if (list18 === void 0) {
+        list18 = kind2.listLive(client, project3);
+        lists.set(name, list18);
+      }
+      return list18;
+    }
+  };
   for (const kind2 of kinds) {
     const pulled = await kind2.pull(client, project3, context);
     const name = pullFileName(kind2);
@@ -71312,7 +71460,7 @@ var init_refresh = __esm({
 
 // src/commands/pull-refresh.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
@@ -71365,7 +71513,7 @@ async function refresh2(paths, flags, io) {
   });
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
-    const path = resolve11(io.cwd, file);
+    const path = resolve10(io.cwd, file);
     const text2 = await withFile("read", file, () => readFile4(path, "utf8"));
     const refreshed = refreshText(text2, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
@@ -71437,12 +71585,12 @@ __export(pull_exports, {
   run: () => run6
 });
 import { mkdir } from "node:fs/promises";
-import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve12, sep as sep4 } from "node:path";
+import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve11, sep as sep4 } from "node:path";
 import { fileURLToPath } from "node:url";
 function schemaLocation(cwd, dir) {
   const fromRepo = relative4(cwd, SCHEMA);
   const inside = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute4(fromRepo);
-  return (name) => inside ? relative4(dirname2(resolve12(dir, name)), SCHEMA).split(sep4).join("/") : PUBLISHED_SCHEMA;
+  return (name) => inside ? relative4(dirname2(resolve11(dir, name)), SCHEMA).split(sep4).join("/") : PUBLISHED_SCHEMA;
 }
 async function run6(flags, io) {
   const paths = flags.args ?? [];
@@ -71458,14 +71606,14 @@ async function run6(flags, io) {
     );
   const { project: project3 } = projectChoice(flags, io);
   if (project3 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
-  const dir = resolve12(io.cwd, flags.out ?? "posthog");
+  const dir = resolve11(io.cwd, flags.out ?? "posthog");
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
     throw new UserError(
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve12(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
+  const existing = kinds.map((kind2) => resolve11(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
       `${existing.map((file) => relative4(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
@@ -71476,7 +71624,7 @@ async function run6(flags, io) {
   const shown3 = relative4(io.cwd, dir) || ".";
   await withFile("create the folder", shown3, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
-    const file = resolve12(dir, pulled.name);
+    const file = resolve11(dir, pulled.name);
     await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text, { create: true });
     const words2 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
@@ -71954,7 +72102,7 @@ __export(status_exports, {
   run: () => run7
 });
 import { existsSync as existsSync4 } from "node:fs";
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 async function run7(options, io) {
   const format = options.format ?? "text";
   return withService(options, io, async (ctx) => {
@@ -71994,7 +72142,7 @@ async function select(ctx, options) {
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
-  if (existsSync4(resolve13(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync4(resolve12(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project3 } = projectChoice(options, ctx.io);
   if (project3 === void 0) {
     throw new UserError(
@@ -72224,9 +72372,9 @@ async function run9(options, io) {
       throw new UserError("retry starts backfills: pass --auto-approve to confirm (no terminal to ask on)");
     }
     const { project: project3, export: b } = await resolveExport(ctx, options, name, options.config);
-    let targets;
+    let targets2;
     if (runId) {
-      targets = [await getRun(ctx.client, project3, b, runId)];
+      targets2 = [await getRun(ctx.client, project3, b, runId)];
     } else {
       const runs = await collect(runsApi(ctx.client).list(project3, b.id, { after: since }), MAX_RUNS3);
       const picked = failedRunsToRetry(runs);
@@ -72236,9 +72384,9 @@ async function run9(options, io) {
 `
         );
       }
-      targets = picked.retry;
+      targets2 = picked.retry;
     }
-    if (targets.length === 0) {
+    if (targets2.length === 0) {
       ctx.io.stdout.write(
         `No failed runs of "${flat(b.name)}" to retry since ${humanTime(since, ctx.now)}.
 `
@@ -72247,16 +72395,16 @@ async function run9(options, io) {
     }
     ctx.io.stderr.write(`Runs of "${flat(b.name)}" (project ${project3}) to retry:
 `);
-    for (const r of targets) ctx.io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}
+    for (const r of targets2) ctx.io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}
 `);
     if (!options.autoApprove) {
       ctx.progress.stop();
-      const question2 = `Retry ${count(targets.length, "run")} of "${flat(b.name)}"?`;
+      const question2 = `Retry ${count(targets2.length, "run")} of "${flat(b.name)}"?`;
       const cancelled = await confirmOrCancel(io, question2, "Retry", "Nothing was sent.");
       if (cancelled !== void 0) return cancelled;
     }
     let failures = 0;
-    for (const r of targets) {
+    for (const r of targets2) {
       try {
         const { backfill_id } = await runsApi(ctx.client).retry(project3, b.id, r.id, allRunsWindow(b));
         ctx.io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}
@@ -72269,7 +72417,7 @@ async function run9(options, io) {
 `);
       }
     }
-    ctx.io.stderr.write(`${targets.length - failures} of ${count(targets.length, "run")} retried
+    ctx.io.stderr.write(`${targets2.length - failures} of ${count(targets2.length, "run")} retried
 `);
     return failures > 0 ? 1 : 0;
   });
@@ -72637,7 +72785,7 @@ var init_events4 = __esm({
 // src/action/main.ts
 import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join5, resolve as resolve14 } from "node:path";
+import { join as join5, resolve as resolve13 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -72860,7 +73008,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve15) => {
+  return new Promise((resolve14) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -72868,7 +73016,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve15(answer);
+      resolve14(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -72974,7 +73122,7 @@ function buildProgram(io, setExit) {
       ],
       "posthog-gitops plan posthog/ --format markdown --out plan.json"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_plan6(), plan_exports))));
+  ).action(action(() => Promise.resolve().then(() => (init_plan5(), plan_exports))));
   connectionOptions(
     program2.command("apply").description("make the planned changes; idempotent").argument("[paths...]", "files or folders (default posthog/)").option("--plan <file>", "apply exactly this saved plan (refused if live state changed since)").option("--auto-approve", "do not ask for confirmation (required without a terminal)").option("--prune", "delete live objects that no file declares (kinds the files list)").option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
       "--target <kind/name>",
@@ -73120,7 +73268,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve15, reject) => {
+      return new Promise((resolve14, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -73138,7 +73286,7 @@ function installedCli(label2, bin, env, cwd) {
         });
         child.once("close", (code, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve15({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve14({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -73259,20 +73407,20 @@ var GitHubApi = class {
       signal: AbortSignal.timeout(TIMEOUT_MS)
     });
     const text2 = await response.text();
-    let json;
+    let json2;
     try {
-      json = text2 === "" ? void 0 : JSON.parse(text2);
+      json2 = text2 === "" ? void 0 : JSON.parse(text2);
     } catch {
-      json = void 0;
+      json2 = void 0;
     }
     if (!response.ok) {
-      const message = json?.message;
+      const message = json2?.message;
       const path = new URL(url).pathname;
       throw new Error(
         `GitHub answered ${method} ${path} with ${response.status}${typeof message === "string" ? `: ${oneLine2(message)}` : ""}${hint(response.status)}`
       );
     }
-    return { json, link: response.headers.get("link") };
+    return { json: json2, link: response.headers.get("link") };
   }
 };
 function hint(status2) {
@@ -73361,14 +73509,14 @@ async function installRelease(version, prefix, env) {
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code = await new Promise((resolve15, reject) => {
+  const code = await new Promise((resolve14, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status2) => resolve15(status2 ?? 1));
+    child.once("close", (status2) => resolve14(status2 ?? 1));
   });
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join3(prefix, "node_modules", "posthog-gitops");
@@ -73507,7 +73655,7 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve14(workspace, inputs.workingDirectory);
+  const cwd = resolve13(workspace, inputs.workingDirectory);
   if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;
