@@ -26,4 +26,13 @@ describe("the kinds registry", () => {
       seen.set(verb.name, meaning);
     }
   });
+
+  it("says where each kind's items may name another object by raw id (what a shared file must refuse)", () => {
+    expect(Object.fromEntries(KINDS.map((k) => [k.name, k.referencePaths ?? []]))).toEqual({
+      dashboard: ["tiles/*/insight_id"],
+      insight: [],
+      feature_flag: ['filters/groups/*/properties/*/value (type="cohort")'],
+      batch_export: [],
+    });
+  });
 });
