@@ -3496,6 +3496,15 @@ function visible(text2) {
 function flat(text2) {
   return visible(text2.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
+function asciiLower(text2) {
+  return text2.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+function escapeNonAscii(text2) {
+  return text2.replace(/[^\x20-\x5b\x5d-\x7e]/gu, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 65535 ? `\\u{${code.toString(16)}}` : escapeChar(c);
+  });
+}
 function cut(text2, max) {
   if (text2.length <= max) return text2;
   let keep = Math.max(0, max - 1);
@@ -3553,12 +3562,12 @@ var realSleep, systemClock;
 var init_clock = __esm({
   "src/clock.ts"() {
     "use strict";
-    realSleep = (ms, signal) => new Promise((resolve14) => {
-      if (signal?.aborted) return resolve14();
+    realSleep = (ms, signal) => new Promise((resolve15) => {
+      if (signal?.aborted) return resolve15();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve14();
+        resolve15();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -3803,6 +3812,11 @@ function scrubValue(io, value) {
   if (!scrubber) return value;
   const copy2 = (v) => {
     if (typeof v === "string") return scrubber.scrub(v);
+    if (typeof v === "number" || typeof v === "bigint") {
+      const text2 = String(v);
+      const scrubbed = scrubber.scrub(text2);
+      return scrubbed === text2 ? v : scrubbed;
+    }
     if (Array.isArray(v)) return v.map(copy2);
     if (isPlain(v)) {
       return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy2(item)]));
@@ -3819,24 +3833,25 @@ function isPlain(v) {
 function secretInValue(io, value) {
   const scrubber = io.scrubber;
   if (!scrubber) return void 0;
-  const find3 = (v) => {
+  const find2 = (v) => {
     if (typeof v === "string") return scrubber.secretIn(v);
+    if (typeof v === "number" || typeof v === "bigint") return scrubber.secretIn(String(v));
     if (Array.isArray(v)) {
       for (const item of v) {
-        const found3 = find3(item);
+        const found3 = find2(item);
         if (found3 !== void 0) return found3;
       }
       return void 0;
     }
     if (typeof v === "object" && v !== null) {
       for (const [key2, item] of Object.entries(v)) {
-        const found3 = scrubber.secretIn(key2) ?? find3(item);
+        const found3 = scrubber.secretIn(key2) ?? find2(item);
         if (found3 !== void 0) return found3;
       }
     }
     return void 0;
   };
-  return find3(value);
+  return find2(value);
 }
 var MIN_SECRET_LENGTH, CUT_PREFIX, ESCAPED_WIDTH, ANCHOR, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
@@ -3996,12 +4011,12 @@ var init_scrub = __esm({
         const found3 = this.#startOf(text2, CUT_PREFIX);
         if (found3) return found3;
         const tail = text2.slice(-(this.#longest * ESCAPED_WIDTH));
-        const open3 = openEscapeAtEnd(tail);
-        const whole = tail.slice(0, tail.length - open3);
+        const open4 = openEscapeAtEnd(tail);
+        const whole = tail.slice(0, tail.length - open4);
         const read = readText(whole) !== whole ? reading(whole) : void 0;
         if (read === void 0) {
-          const raw = open3 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
-          return raw ? { length: raw.length + open3, label: raw.label } : void 0;
+          const raw = open4 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
+          return raw ? { length: raw.length + open4, label: raw.label } : void 0;
         }
         const start2 = this.#startOf(read.text, CUT_PREFIX);
         if (!start2) return void 0;
@@ -4127,11 +4142,11 @@ function accepts(part, code) {
     case "char":
       return part.code === code;
     case "class": {
-      let inside = false;
+      let inside2 = false;
       for (let k = 0; k < part.ranges.length; k += 2) {
-        if (code >= part.ranges[k] && code <= part.ranges[k + 1]) inside = true;
+        if (code >= part.ranges[k] && code <= part.ranges[k + 1]) inside2 = true;
       }
-      return inside !== part.negated;
+      return inside2 !== part.negated;
     }
   }
 }
@@ -4196,13 +4211,13 @@ function parseClass(chars, start2) {
   return `the [ at character ${start2 + 1} is never closed; write \\[ for a bracket`;
 }
 function globMatcher(globs) {
-  const compiled2 = globs.map((glob) => {
+  const compiled3 = globs.map((glob) => {
     const result = compileGlob(glob);
     if (typeof result === "string") throw new TypeError(`ignore glob "${excerpt(glob, 60)}": ${result}`);
     return result;
   });
-  if (compiled2.length === 0) return () => false;
-  return (name) => compiled2.some((glob) => glob.matches(name));
+  if (compiled3.length === 0) return () => false;
+  return (name) => compiled3.some((glob) => glob.matches(name));
 }
 function checkGlob(glob, pointer, file, diags) {
   const result = compileGlob(glob);
@@ -8496,10 +8511,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep5, value } = collItem;
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -8513,7 +8528,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -8537,7 +8552,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -8553,7 +8568,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -8644,7 +8659,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep6 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -8658,13 +8673,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep5 + cb;
-              sep5 = "";
+                comment += sep6 + cb;
+              sep6 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep5 += source;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
@@ -8707,18 +8722,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep5, value } = collItem;
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -8772,8 +8787,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap3 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -8785,7 +8800,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -8796,8 +8811,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+              if (sep6)
+                for (const st of sep6) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -8814,7 +8829,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -8994,7 +9009,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -9011,24 +9026,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep6 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep6 + content;
+          sep6 = " ";
           prevMoreIndented = false;
         }
       }
@@ -9211,25 +9226,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep6 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep6 === "\n")
+            res += sep6;
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep6 + lm;
+          sep6 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep5 + (match?.[1] ?? "");
+      return res + sep6 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -10039,14 +10054,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep5, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep6, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep5)
-        for (const st of sep5)
+      if (sep6)
+        for (const st of sep6)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -10937,7 +10952,7 @@ var require_parser = __commonJS({
         }
       }
     }
-    var Parser2 = class {
+    var Parser4 = class {
       /**
        * @param onNewLine - If defined, called separately with the start position of
        *   each new line (in `parse()`, including the start of input).
@@ -11213,18 +11228,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep6;
           if (scalar.end) {
-            sep5 = scalar.end;
-            sep5.push(this.sourceToken);
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep5 = [this.sourceToken];
+            sep6 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep5 }]
+            items: [{ start: start2, key: scalar, sep: sep6 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -11377,15 +11392,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep5 }]
+                    items: [{ start: start3, key: key2, sep: sep6 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -11579,13 +11594,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep5 }]
+              items: [{ start: start2, key: fc, sep: sep6 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -11710,7 +11725,7 @@ var require_parser = __commonJS({
         }
       }
     };
-    exports.Parser = Parser2;
+    exports.Parser = Parser4;
   }
 });
 
@@ -12070,22 +12085,22 @@ var init_parse_fast = __esm({
         const at = [];
         if (map.items.length > MAX_MAP_ENTRIES) unsure();
         const last = map.items.length - 1;
-        for (const [i, { start: start2, key: key2, sep: sep5, value }] of map.items.entries()) {
+        for (const [i, { start: start2, key: key2, sep: sep6, value }] of map.items.entries()) {
           for (const t of start2) this.filler(t);
-          if (key2 === void 0 && sep5 === void 0) {
+          if (key2 === void 0 && sep6 === void 0) {
             if (i < last) unsure();
             continue;
           }
-          if (key2 === null || key2 === void 0 || sep5 === void 0) return unsure();
+          if (key2 === null || key2 === void 0 || sep6 === void 0) return unsure();
           if ("indent" in key2 && key2.indent !== map.indent) unsure();
           const name = this.key(key2);
           if (Object.hasOwn(object, name)) unsure();
-          const { found: found3, newline } = this.separator(sep5);
+          const { found: found3, newline } = this.separator(sep6);
           if (found3.offset - key2.offset > MAX_KEY_SPAN) unsure();
           if (value?.type === "block-map" && !newline) unsure();
           object[name] = this.entry(value, depth);
           keys.push(name);
-          at.push(key2.offset, this.valueAt(value, sep5));
+          at.push(key2.offset, this.valueAt(value, sep6));
         }
         this.places.record(object, { keys, at });
         return object;
@@ -12121,31 +12136,31 @@ var init_parse_fast = __esm({
         const keys = [];
         const at = [];
         const last = collection.items.length - 1;
-        for (const [i, { start: start2, key: key2, sep: sep5, value }] of collection.items.entries()) {
+        for (const [i, { start: start2, key: key2, sep: sep6, value }] of collection.items.entries()) {
           let comma = false;
           for (const t of start2) {
             if (t.type === "comma" && !comma) comma = true;
             else if (t.type !== "space") unsure();
           }
           if (comma !== i > 0) unsure();
-          if (key2 === void 0 && sep5 === void 0 && value === void 0) {
+          if (key2 === void 0 && sep6 === void 0 && value === void 0) {
             if (i < last) unsure();
             continue;
           }
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
           if (!isMap3) {
-            if (key2 !== void 0 || sep5 !== void 0 || value === void 0) unsure();
+            if (key2 !== void 0 || sep6 !== void 0 || value === void 0) unsure();
             list18.push(this.node(value, depth + 1));
             at.push(value.offset);
             continue;
           }
-          if (sep5 === void 0) unsure();
+          if (sep6 === void 0) unsure();
           const name = this.key(key2);
           if (Object.hasOwn(object, name)) unsure();
-          this.separator(sep5);
+          this.separator(sep6);
           object[name] = this.entry(value, depth);
           keys.push(name);
-          at.push(key2.offset, this.valueAt(value, sep5));
+          at.push(key2.offset, this.valueAt(value, sep6));
         }
         if (isMap3) this.places.record(object, { keys, at });
         else this.places.record(list18, { at });
@@ -12163,10 +12178,10 @@ var init_parse_fast = __esm({
         return emptyScalarPosition(last.offset + last.source.length, before);
       }
       /** A mapping's `:` with only spaces before it, and spaces, line breaks and comments after it. */
-      separator(sep5) {
+      separator(sep6) {
         let found3;
         let newline = false;
-        for (const t of sep5) {
+        for (const t of sep6) {
           if (t.type === "map-value-ind" && found3 === void 0) found3 = t;
           else if (t.type === "space") continue;
           else if (found3 === void 0) unsure();
@@ -12505,23 +12520,23 @@ async function readSources(paths, cwd, diags) {
   for (const given of wanted) {
     const absolute = resolve(cwd, given);
     const shown3 = displayPath(absolute, cwd);
-    const real = await realpath(absolute).catch((error2) => error2);
-    if (real instanceof Error) {
-      const message = real.code === "ENOENT" ? `no such file or folder "${given}"${paths.length === 0 ? NO_DEFAULT_FOLDER : ""}` : real.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
+    const real2 = await realpath(absolute).catch((error2) => error2);
+    if (real2 instanceof Error) {
+      const message = real2.code === "ENOENT" ? `no such file or folder "${given}"${paths.length === 0 ? NO_DEFAULT_FOLDER : ""}` : real2.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
       diags.error(shown3, 0, 0, message);
       continue;
     }
-    if (isSystem(real)) {
-      diags.error(shown3, 0, 0, systemMessage(absolute, real));
+    if (isSystem(real2)) {
+      diags.error(shown3, 0, 0, systemMessage(absolute, real2));
       continue;
     }
-    const info2 = await stat(real).catch(() => void 0);
+    const info2 = await stat(real2).catch(() => void 0);
     if (info2?.isDirectory()) {
-      roots.push(real);
+      roots.push(real2);
       folders.push({ absolute, shown: shown3 });
     } else if (info2?.isFile()) {
-      roots.push(real);
-      found3.set(absolute, { shown: shown3, open: real, identity: identity(info2) });
+      roots.push(real2);
+      found3.set(absolute, { shown: shown3, open: real2, identity: identity(info2) });
     } else {
       diags.error(shown3, 0, 0, `not a regular file or folder${kind(info2)}: not read`);
     }
@@ -12602,30 +12617,30 @@ async function plainEntry(full) {
   return { open: full, identity: identity(info2) };
 }
 async function followLink(full, roots) {
-  const real = await realpath(full).catch((error2) => error2);
-  if (real instanceof Error) {
-    const why = real.code === "ENOENT" ? "broken link" : real.code === "ELOOP" ? "link loop" : "not accessible";
+  const real2 = await realpath(full).catch((error2) => error2);
+  if (real2 instanceof Error) {
+    const why = real2.code === "ENOENT" ? "broken link" : real2.code === "ELOOP" ? "link loop" : "not accessible";
     return `cannot read file: ${why}`;
   }
-  const info2 = await stat(real).catch(() => void 0);
+  const info2 = await stat(real2).catch(() => void 0);
   if (info2?.isDirectory()) return void 0;
-  if (isSystem(real)) return systemMessage(full, real);
-  if (!roots.some((root) => isInside(real, root))) {
-    return `link leads outside the given paths, to ${real}: not read`;
+  if (isSystem(real2)) return systemMessage(full, real2);
+  if (!roots.some((root) => isInside(real2, root))) {
+    return `link leads outside the given paths, to ${real2}: not read`;
   }
   if (info2 === void 0) return "cannot read file: not accessible";
   if (!info2.isFile()) return `not a regular file${kind(info2)}: not read`;
-  return { open: real, identity: identity(info2) };
+  return { open: real2, identity: identity(info2) };
 }
 function isInside(path, root) {
   const rel = relative(root, path);
   return rel === "" || !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
 }
-function isSystem(real) {
-  return SYSTEM_FOLDERS.some((folder) => real === folder || real.startsWith(`${folder}/`));
+function isSystem(real2) {
+  return SYSTEM_FOLDERS.some((folder) => real2 === folder || real2.startsWith(`${folder}/`));
 }
-function systemMessage(absolute, real) {
-  const link = real === absolute ? "" : `link leads to ${real}; `;
+function systemMessage(absolute, real2) {
+  const link = real2 === absolute ? "" : `link leads to ${real2}; `;
   return `${link}files under /proc, /sys and /dev are never read as configuration`;
 }
 function kind(info2) {
@@ -15459,11 +15474,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data = names_1.default.rootData;
       } else {
-        const matches4 = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches4)
+        const matches5 = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches5)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches4[1];
-        jsonPointer = matches4[2];
+        const up = +matches5[1];
+        jsonPointer = matches5[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -15649,7 +15664,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve14.call(this, root, ref);
+      let _sch = resolve15.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -15676,7 +15691,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve14(root, ref) {
+    function resolve15(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -16382,11 +16397,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches4 = urnComponent.path.match(URN_REG);
-      if (matches4 && matches4[0] === urnComponent.path) {
+      const matches5 = urnComponent.path.match(URN_REG);
+      if (matches5 && matches5[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches4[1].toLowerCase();
-        urnComponent.nss = matches4[2];
+        urnComponent.nid = matches5[1].toLowerCase();
+        urnComponent.nss = matches5[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -16540,7 +16555,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve14(baseURI, relativeURI, options) {
+    function resolve15(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -16576,50 +16591,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved3, schemelessOptions);
     }
-    function resolveComponent(base, relative5, options, skipNormalization) {
+    function resolveComponent(base, relative6, options, skipNormalization) {
       const target2 = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative5 = parse3(serialize(relative5, options), options);
+        relative6 = parse3(serialize(relative6, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative5.scheme) {
-        target2.scheme = relative5.scheme;
-        target2.userinfo = relative5.userinfo;
-        target2.host = relative5.host;
-        target2.port = relative5.port;
-        target2.path = removeDotSegments(relative5.path || "");
-        target2.query = relative5.query;
+      if (!options.tolerant && relative6.scheme) {
+        target2.scheme = relative6.scheme;
+        target2.userinfo = relative6.userinfo;
+        target2.host = relative6.host;
+        target2.port = relative6.port;
+        target2.path = removeDotSegments(relative6.path || "");
+        target2.query = relative6.query;
       } else {
-        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
-          target2.userinfo = relative5.userinfo;
-          target2.host = relative5.host;
-          target2.port = relative5.port;
-          target2.path = removeDotSegments(relative5.path || "");
-          target2.query = relative5.query;
+        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
+          target2.userinfo = relative6.userinfo;
+          target2.host = relative6.host;
+          target2.port = relative6.port;
+          target2.path = removeDotSegments(relative6.path || "");
+          target2.query = relative6.query;
         } else {
-          if (!relative5.path) {
+          if (!relative6.path) {
             target2.path = base.path;
-            if (relative5.query !== void 0) {
-              target2.query = relative5.query;
+            if (relative6.query !== void 0) {
+              target2.query = relative6.query;
             } else {
               target2.query = base.query;
             }
           } else {
-            if (relative5.path[0] === "/") {
-              target2.path = removeDotSegments(relative5.path);
+            if (relative6.path[0] === "/") {
+              target2.path = removeDotSegments(relative6.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target2.path = "/" + relative5.path;
+                target2.path = "/" + relative6.path;
               } else if (!base.path) {
-                target2.path = relative5.path;
+                target2.path = relative6.path;
               } else {
-                target2.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
+                target2.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
               }
               target2.path = base.scheme === void 0 && !baseHasAuthority && target2.path[0] !== "/" ? removeDotSegmentsRelative(target2.path) : removeDotSegments(target2.path);
             }
-            target2.query = relative5.query;
+            target2.query = relative6.query;
           }
           target2.userinfo = base.userinfo;
           target2.host = base.host;
@@ -16627,7 +16642,7 @@ var require_fast_uri = __commonJS({
         }
         target2.scheme = base.scheme;
       }
-      target2.fragment = relative5.fragment;
+      target2.fragment = relative6.fragment;
       return target2;
     }
     function equal(uriA, uriB, options) {
@@ -16707,8 +16722,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches4) {
-      if (matches4[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches5) {
+      if (matches5[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -16730,9 +16745,9 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches4) {
-      const host = matches4[4];
-      return hasMalformedPercentEncoding(matches4[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches4[6]) || hasMalformedPercentEncoding(matches4[7]) || hasMalformedPercentEncoding(matches4[8]);
+    function hasMalformedComponentPercentEncoding(matches5) {
+      const host = matches5[4];
+      return hasMalformedPercentEncoding(matches5[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches5[6]) || hasMalformedPercentEncoding(matches5[7]) || hasMalformedPercentEncoding(matches5[8]);
     }
     function canonicalizeHost(parsed, options, schemeHandler, isIP3) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3)) {
@@ -16807,15 +16822,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches4 = uri.match(URI_PARSE);
-      if (matches4) {
-        parsed.scheme = matches4[1];
-        parsed.userinfo = matches4[3];
-        parsed.host = matches4[4];
-        parsed.port = parseInt(matches4[5], 10);
-        parsed.path = matches4[6] || "";
-        parsed.query = matches4[7];
-        parsed.fragment = matches4[8];
+      const matches5 = uri.match(URI_PARSE);
+      if (matches5) {
+        parsed.scheme = matches5[1];
+        parsed.userinfo = matches5[3];
+        parsed.host = matches5[4];
+        parsed.port = parseInt(matches5[5], 10);
+        parsed.path = matches5[6] || "";
+        parsed.query = matches5[7];
+        parsed.fragment = matches5[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -16824,14 +16839,14 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches4);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches5);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches4[5];
+          parsed.port = matches5[5];
         }
-        const parseError2 = getParseError(parsed, matches4);
+        const parseError2 = getParseError(parsed, matches5);
         if (parseError2 !== void 0) {
           parsed.error = parsed.error || parseError2;
           malformedAuthorityOrPort = true;
@@ -16931,7 +16946,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve14,
+      resolve: resolve15,
       resolveComponent,
       equal,
       serialize,
@@ -20887,9 +20902,9 @@ var init_secrets = __esm({
 function parseCliTime(raw, flag3, now) {
   const text2 = raw.trim();
   if (text2.toLowerCase() === "now") return { kind: "instant", ms: now.getTime(), text: now.toISOString() };
-  const relative5 = RELATIVE.exec(text2);
-  if (relative5) {
-    const ms2 = now.getTime() - Number(relative5[1]) * (UNIT_MS[(relative5[2] ?? "").toLowerCase()] ?? 0);
+  const relative6 = RELATIVE.exec(text2);
+  if (relative6) {
+    const ms2 = now.getTime() - Number(relative6[1]) * (UNIT_MS[(relative6[2] ?? "").toLowerCase()] ?? 0);
     return { kind: "instant", ms: ms2, text: new Date(ms2).toISOString() };
   }
   const date = DATE.exec(text2);
@@ -20978,10 +20993,10 @@ var init_time2 = __esm({
 
 // src/render/labels.ts
 function personText(uuid2, people) {
-  const key2 = uuid2.toLowerCase();
+  const key2 = asciiLower(uuid2);
   const person = people !== void 0 && Object.hasOwn(people, key2) ? people[key2] : void 0;
   const name = flat(person?.name ?? "");
-  const email = flat(person?.email ?? "");
+  const email = escapeNonAscii((person?.email ?? "").trim());
   if (name !== "" && email !== "") return `${name} <${email}>`;
   return email || name || flat(uuid2);
 }
@@ -22319,18 +22334,42 @@ var init_libesm = __esm({
 
 // src/kinds/shared/text-diff.ts
 function unifiedDiff(before, after) {
-  const withEol = (t) => t === "" || t.endsWith("\n") ? t : `${t}
-`;
   const patch2 = createTwoFilesPatch("before", "after", withEol(before), withEol(after), "", "", {
-    context: 3
+    context: 3,
+    maxEditLength: MAX_EDITS
   });
+  if (patch2 === void 0) return void 0;
   const start2 = patch2.indexOf("--- before");
   return (start2 >= 0 ? patch2.slice(start2) : patch2).replace(/\t$/gm, "");
 }
+function lineCount(text2) {
+  if (text2 === "") return 0;
+  let n = 1;
+  for (let at = text2.indexOf("\n"); at >= 0 && at < text2.length - 1; at = text2.indexOf("\n", at + 1)) n++;
+  return n;
+}
+function textChange(before, after) {
+  const [n, m] = [lineCount(before), lineCount(after)];
+  const big = before.length > MAX_TEXT || after.length > MAX_TEXT || n > MAX_LINES || m > MAX_LINES;
+  const diff = big ? void 0 : unifiedDiff(before, after);
+  if (diff !== void 0 && diff.length <= MAX_DIFF_CHARS && lineCount(diff) <= MAX_DIFF_LINES)
+    return { diff };
+  return {
+    says: [`changed (${n} → ${m} lines), diff too large to show: plan --format json shows both values`]
+  };
+}
+var MAX_EDITS, MAX_TEXT, MAX_LINES, MAX_DIFF_LINES, MAX_DIFF_CHARS, withEol;
 var init_text_diff = __esm({
   "src/kinds/shared/text-diff.ts"() {
     "use strict";
     init_libesm();
+    MAX_EDITS = 1e3;
+    MAX_TEXT = 2e6;
+    MAX_LINES = 1e5;
+    MAX_DIFF_LINES = 1e3;
+    MAX_DIFF_CHARS = 64 * 1024;
+    withEol = (t) => t === "" || t.endsWith("\n") ? t : `${t}
+`;
   }
 });
 
@@ -22455,7 +22494,7 @@ function fieldTable(fields, roles = {}) {
         const after = f.send ? f.send(value) : wanted;
         const change2 = { path: key2, before: live, after };
         if (live === void 0) delete change2.before;
-        if (f.compare === "text") change2.diff = unifiedDiff(String(live ?? ""), String(after ?? ""));
+        if (f.compare === "text") Object.assign(change2, textChange(String(live ?? ""), String(after ?? "")));
         out.changes.push(change2);
       }
       return out;
@@ -25894,16 +25933,25 @@ var init_answers3 = __esm({
 function knownUsers(onDashboard, members2) {
   const users2 = onDashboard.map((c) => c.user);
   if (members2 !== void 0 && "members" in members2) users2.push(...members2.members.map((m) => m.user));
-  return users2.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
+  const known2 = /* @__PURE__ */ new Map();
+  for (const u of users2) {
+    const user2 = { uuid: asciiLower(u.uuid), email: asciiLower(u.email ?? ""), shown: u.email ?? "" };
+    known2.set(`${user2.uuid}
+${user2.shown}`, user2);
+  }
+  return [...known2.values()];
 }
-function find(c, users2) {
-  if (c.user_uuid !== void 0) return users2.find((u) => u.uuid === c.user_uuid);
-  const email = c.email?.toLowerCase();
-  return users2.find((u) => u.email !== "" && u.email === email);
+function matches(c, users2) {
+  if (c.user_uuid !== void 0) {
+    const uuid2 = asciiLower(c.user_uuid);
+    return users2.filter((u) => u.uuid === uuid2);
+  }
+  const email = asciiLower(c.email ?? "");
+  return users2.filter((u) => u.email !== "" && u.email === email);
 }
 function unresolved(wanted, onDashboard) {
   const users2 = knownUsers(onDashboard, void 0);
-  return wanted.filter((c) => find(c, users2) === void 0);
+  return wanted.filter((c) => matches(c, users2).length === 0);
 }
 function resolveCollaborators(owner, wanted, onDashboard, members2) {
   const users2 = knownUsers(onDashboard, members2);
@@ -25912,7 +25960,16 @@ function resolveCollaborators(owner, wanted, onDashboard, members2) {
   const first = /* @__PURE__ */ new Map();
   for (const c of wanted) {
     const name = collaboratorName(c);
-    const user2 = find(c, users2);
+    const found3 = matches(c, users2);
+    if (found3.length > 1) {
+      const who = found3.map((u) => `${escapeNonAscii(u.shown) || "no email"} ${escapeNonAscii(u.uuid)}`);
+      out.errors.push({
+        message: `collaborator ${name} of ${owner} matches ${found3.length} members (${who.join(", ")}): name the right one with user_uuid:`,
+        source: c.source
+      });
+      continue;
+    }
+    const user2 = found3[0];
     let uuid2 = user2?.uuid;
     if (uuid2 === void 0) {
       if (members2 !== void 0 && "members" in members2) {
@@ -25937,7 +25994,7 @@ function resolveCollaborators(owner, wanted, onDashboard, members2) {
     const earlier = first.get(uuid2);
     if (earlier !== void 0) {
       const { file, line, column } = earlier.source;
-      const is = user2?.email ? user2.email : uuid2;
+      const is = escapeNonAscii(user2?.email ? user2.email : uuid2);
       out.errors.push({
         message: `collaborator ${name} of ${owner} is ${is}, listed already at ${file}:${line}:${column}`,
         source: c.source
@@ -25958,7 +26015,8 @@ var init_collaborators = __esm({
   "src/kinds/dashboard/collaborators.ts"() {
     "use strict";
     init_values();
-    collaboratorName = (c) => c.user_uuid ?? c.email ?? "?";
+    init_text();
+    collaboratorName = (c) => escapeNonAscii(c.user_uuid ?? c.email ?? "?");
   }
 });
 
@@ -25984,8 +26042,8 @@ function declareCollaborators(list18, { ctx }) {
       return;
     }
     const source = ctx.at(`/collaborators/${i}`);
-    const collaborator3 = item.user_uuid !== void 0 ? { user_uuid: item.user_uuid.toLowerCase(), level: 37, source } : { email: ctx.text(`/collaborators/${i}/email`, item.email ?? "").trim(), level: 37, source };
-    const key2 = collaborator3.user_uuid ?? `email ${collaborator3.email?.toLowerCase()}`;
+    const collaborator3 = item.user_uuid !== void 0 ? { user_uuid: asciiLower(item.user_uuid), level: 37, source } : { email: ctx.text(`/collaborators/${i}/email`, item.email ?? "").trim(), level: 37, source };
+    const key2 = collaborator3.user_uuid ?? `email ${asciiLower(collaborator3.email ?? "")}`;
     const first = seen.get(key2);
     if (first !== void 0) {
       const field3 = item.user_uuid !== void 0 ? "user_uuid" : "email";
@@ -26003,6 +26061,7 @@ function declareCollaborators(list18, { ctx }) {
 var init_declare2 = __esm({
   "src/kinds/dashboard/declare.ts"() {
     "use strict";
+    init_text();
     init_collaborators();
   }
 });
@@ -26267,6 +26326,19 @@ function dashboardsApi(client) {
         method: "GET",
         path: path(project3, `${segment(id)}/`),
         expect: DASHBOARD_ANSWERS.dashboardWithTiles
+      });
+    },
+    /**
+     * A PATCH whose `tiles` create a tile (a text card: an entry without an id): never repeated after it
+     * may have reached the service (each repeat would add another card); the caller looks first.
+     */
+    addTiles(project3, id, tiles) {
+      return client.request({
+        method: "PATCH",
+        path: path(project3, `${segment(id)}/`),
+        body: { tiles },
+        expect: DASHBOARD_ANSWERS.dashboard,
+        retrySafe: false
       });
     },
     moveTile(project3, id, body) {
@@ -26656,6 +26728,22 @@ function findTile(tiles, side, insightId) {
 async function patchTiles(client, project3, dashboardId, tiles) {
   await dashboardsApi(client).update(project3, dashboardId, { tiles });
 }
+async function addTextCard(client, project3, dashboardId, side) {
+  const text2 = side.text;
+  const cards = async () => (await tilesNow(client, project3, dashboardId)).filter((t) => t.textId !== null && sameText2(t.text, text2)).length;
+  const before = await cards();
+  const tile2 = { text: { body: text2 }, ...side.layout ? { layouts: smOnly(side.layout) } : {} };
+  const send = () => dashboardsApi(client).addTiles(project3, dashboardId, [tile2]);
+  try {
+    await send();
+    return [];
+  } catch (error2) {
+    if (!(error2 instanceof UnknownOutcomeError)) throw error2;
+    if (await cards() > before) return ["the answer was lost; the card was found on the dashboard"];
+    await send();
+    return ["the first add was not committed (its answer was lost); sent again"];
+  }
+}
 var sideOf, sameText2, queues, smOnly, ADD_TILE, REMOVE_TILE, UPDATE_TILE, TILE_VERBS;
 var init_tile_verbs = __esm({
   "src/kinds/dashboard/tile-verbs.ts"() {
@@ -26689,12 +26777,7 @@ var init_tile_verbs = __esm({
         const project3 = action.object.project;
         const dashboardId = Number(id);
         const side = sideOf(action, "after");
-        if (side.text !== void 0) {
-          await patchTiles(client, project3, dashboardId, [
-            { text: { body: side.text }, ...side.layout ? { layouts: smOnly(side.layout) } : {} }
-          ]);
-          return { id, notes: [] };
-        }
+        if (side.text !== void 0) return { id, notes: await addTextCard(client, project3, dashboardId, side) };
         const insightId = insightIdOf(action, side, referenced);
         const { tileId: tileId2, changed } = await changeMembership(client, project3, insightId, dashboardId, true);
         const notes = changed ? [] : ["the insight was already on the dashboard"];
@@ -26833,7 +26916,7 @@ function planTiles(desired, current4, ref, ctx, links) {
         path: "text",
         before: text2.before,
         after: text2.after,
-        diff: unifiedDiff(text2.before, text2.after)
+        ...textChange(text2.before, text2.after)
       });
     }
     sink.actions.push(
@@ -27047,9 +27130,9 @@ function planCollaborators(desired, current4, ref, ctx) {
   const onDashboard = live.collaborators[current4.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
   const wanted = resolved2(desired, onDashboard, ctx);
-  const liveIds = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
+  const liveIds = new Set(liveList.map((c) => asciiLower(c.user_uuid)));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
-  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
+  const removes = liveList.filter((c) => !wantedIds.has(asciiLower(c.user_uuid)));
   const adds = wanted.filter((c) => !liveIds.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
   const storedButIneffective = current4.restriction_level === 37 && current4.effective_restriction_level === 21;
@@ -27065,6 +27148,7 @@ var init_plan3 = __esm({
   "src/kinds/dashboard/plan.ts"() {
     "use strict";
     init_plan();
+    init_text();
     init_collaborators();
     init_tiles_plan();
     init_verbs3();
@@ -27754,8 +27838,8 @@ function condition(prop, opts) {
   if (prop.type === "cohort") {
     const id = Number(prop.value);
     const name = typeof prop.cohort === "string" ? prop.cohort : Number.isInteger(id) ? opts.cohortName?.(id) : void 0;
-    const inside = prop.operator === "not_in" ? "not in" : "in";
-    return `${negation}${inside} cohort ${name === void 0 ? `#${String(prop.value)}` : quote(name)}`;
+    const inside2 = prop.operator === "not_in" ? "not in" : "in";
+    return `${negation}${inside2} cohort ${name === void 0 ? `#${String(prop.value)}` : quote(name)}`;
   }
   const operator = typeof prop.operator === "string" ? prop.operator : "exact";
   const value = operator === "is_set" || operator === "is_not_set" ? "" : ` ${quote(prop.value)}`;
@@ -27867,6 +27951,10 @@ function describeFlagField(path, before, after, opts = {}) {
       return [
         after === false ? "turns the flag off for everyone" : "turns the flag on for its release conditions"
       ];
+    case "has_encrypted_payloads":
+      return [
+        after === false ? "turns payload encryption off: its payloads are stored in plain text from now on" : "turns payload encryption on: the service encrypts the payloads it is sent"
+      ];
     case "archived":
       return [after === true ? "archives the flag (hidden from the flag list)" : "unarchives the flag"];
     case "deleted":
@@ -27897,7 +27985,7 @@ var init_phrasing = __esm({
 // src/kinds/feature-flag/compare.ts
 function normaliseOptions(desired, live) {
   const remote = desired.is_remote_configuration ?? live?.is_remote_configuration === true;
-  const encrypted = desired.has_encrypted_payloads ?? live?.has_encrypted_payloads === true;
+  const encrypted = desired.has_encrypted_payloads === true || live?.has_encrypted_payloads === true;
   const stored = live && isObject(live.filters) ? live.filters.aggregation_group_type_index : null;
   return {
     remoteConfiguration: remote,
@@ -27926,18 +28014,22 @@ function filterChanges(declared, live, pair) {
 function encryptedPayloadChanges(desired, live, rotate) {
   const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
   const current4 = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
+  const liveEncrypted = live.has_encrypted_payloads === true;
+  const encrypted = desired.has_encrypted_payloads ?? liveEncrypted;
+  const switching = encrypted !== liveEncrypted;
   const changes = [];
   for (const [key2, value] of Object.entries(wanted)) {
     const path = `filters.payloads.${key2}`;
     const after = value instanceof SecretValue ? toSecretRef(value) : value;
     if (!(key2 in current4)) {
-      changes.push({ path, after, secret: true, says: [`adds the encrypted payload for ${key2}`] });
+      const says2 = [`adds the ${encrypted ? "encrypted " : ""}payload for ${key2}`];
+      changes.push({ path, after, ...encrypted ? { secret: true } : {}, says: says2 });
       continue;
     }
     const differs = value instanceof SecretValue && value.available && !jsonEqual(parsePayload(value.reveal()), parsePayload(current4[key2]));
-    if (rotate || differs) {
-      changes.push({ path, after, secret: true, says: [`changes the encrypted payload for ${key2}`] });
-    }
+    if (!(switching || rotate || differs)) continue;
+    const says = [`changes the encrypted payload for ${key2}`];
+    changes.push(encrypted ? { path, after, secret: true, says } : { path, before: ENCRYPTED, after, says });
   }
   for (const key2 of Object.keys(current4)) {
     if (!(key2 in wanted)) {
@@ -27950,6 +28042,14 @@ function encryptedPayloadChanges(desired, live, rotate) {
     }
   }
   return changes;
+}
+function plainOverEncrypted(desired, live) {
+  if (live.has_encrypted_payloads !== true || desired.has_encrypted_payloads !== void 0) return [];
+  const payloads = desired.filters?.payloads;
+  if (!isObject(payloads)) return [];
+  return Object.keys(payloads).map(
+    (key2) => `payload ${JSON.stringify(key2)} of feature flag "${desired.name}" is written in plain text, but its live payloads are encrypted: declare has_encrypted_payloads: true and write it as one \${NAME} reference (a secret), or has_encrypted_payloads: false to store it in plain text from now on`
+  );
 }
 var init_compare = __esm({
   "src/kinds/feature-flag/compare.ts"() {
@@ -28009,26 +28109,43 @@ function hideEncryptedPayloads(client, flag3) {
   for (const [key2, value] of Object.entries(payloads)) {
     if (typeof value !== "string" || SENTINEL.test(value)) continue;
     const label2 = `(encrypted payload ${key2} of feature flag ${flag3.key})`;
-    client.hideSecret(value, label2);
-    for (const text2 of textsIn(value)) client.hideSecret(text2, label2);
+    for (const form of payloadForms(value)) client.hideSecret(form, label2);
   }
   return flag3;
 }
-function textsIn(json2) {
+function payloadForms(json2) {
   let value;
   try {
     value = JSON.parse(json2);
   } catch {
-    return [];
+    return [json2];
   }
-  const out = [];
-  const walk2 = (v) => {
-    if (typeof v === "string") out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk2);
-    else if (typeof v === "object" && v !== null) Object.values(v).forEach(walk2);
+  const forms = /* @__PURE__ */ new Set([json2]);
+  try {
+    forms.add(JSON.stringify(value)).add(spaced3(value));
+  } catch {
+  }
+  const walk2 = (v, depth) => {
+    if (depth > 64) return;
+    if (typeof v === "string") forms.add(v);
+    else if (typeof v === "number") forms.add(String(v));
+    else if (Array.isArray(v)) for (const item of v) walk2(item, depth + 1);
+    else if (typeof v === "object" && v !== null) {
+      for (const [k, item] of Object.entries(v)) {
+        forms.add(k);
+        walk2(item, depth + 1);
+      }
+    }
   };
-  walk2(value);
-  return out;
+  walk2(value, 0);
+  return [...forms];
+}
+function spaced3(value) {
+  if (Array.isArray(value)) return `[${value.map(spaced3).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${spaced3(v)}`).join(", ")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
 function featureFlagsApi(client) {
   const model = modelApi(client, FLAG_ENDPOINTS);
@@ -28545,7 +28662,8 @@ function update2(action, desired, live, ctx) {
   const before = structuredClone(action.before ?? {});
   const after = structuredClone(action.after ?? {});
   const sends = structuredClone(action.sends ?? {});
-  if (live.has_encrypted_payloads === true && changes.some((c) => c.path.startsWith("filters.payloads"))) {
+  const encrypted = live.has_encrypted_payloads === true || desired?.has_encrypted_payloads === true;
+  if (encrypted && changes.some((c) => c.path.startsWith("filters.payloads"))) {
     for (const side of [before, after]) {
       if (isObject(side.filters)) delete side.filters.payloads;
       if (isObject(side.filters) && Object.keys(side.filters).length === 0) delete side.filters;
@@ -28557,6 +28675,12 @@ function update2(action, desired, live, ctx) {
   const rekeys = changes.some((c) => c.path === "key");
   const guard = (turnsOff ? liveGuard(live, ctx, "turning it off") : void 0) ?? (rekeys ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`) : void 0);
   const warnings = [...action.warnings];
+  const decrypts = changes.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
+  if (decrypts) {
+    warnings.push(
+      "turning payload encryption off stores the payloads in plain text: anyone who can read the flag reads them"
+    );
+  }
   if (changes.some((c) => c.path === "evaluation_contexts") && (live.evaluation_contexts ?? []).length === 0) {
     warnings.push(
       "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file"
@@ -28585,7 +28709,7 @@ function update2(action, desired, live, ctx) {
   if (guard) {
     result.guard = guard;
     result.destructive = true;
-  } else result.destructive = false;
+  } else result.destructive = decrypts;
   return result;
 }
 function preconditions(changes, live) {
@@ -28620,12 +28744,19 @@ function agoText(ms) {
   const days = Math.floor(ms / DAY);
   return days === 1 ? "a day ago" : `${days} days ago`;
 }
+function flagExtras(desired, live, _ref, ctx) {
+  if (live === void 0) return;
+  for (const message of plainOverEncrypted(desired, live)) {
+    ctx.sink.errors.push({ message, source: desired.source });
+  }
+}
 var DAY, LIVE_DAYS, UNCOMPARED;
 var init_plan4 = __esm({
   "src/kinds/feature-flag/plan.ts"() {
     "use strict";
     init_values();
     init_checks();
+    init_compare();
     init_fields4();
     init_filters();
     init_live3();
@@ -28763,6 +28894,7 @@ var init_feature_flag = __esm({
           reread: rereadFlags,
           details: flagDetails,
           action: flagAction,
+          extras: flagExtras,
           foreign: pullForeign
         }
       }
@@ -29513,7 +29645,7 @@ function queryChanges(declared, live) {
       path: "query",
       before: compared.live,
       after: queryToSend(declared),
-      diff: unifiedDiff(asYaml(compared.live), asYaml(compared.declared))
+      ...textChange(asYaml(compared.live), asYaml(compared.declared))
     }
   ];
 }
@@ -30711,22 +30843,22 @@ var init_faults = __esm({
 
 // src/emulator/http.ts
 function readBody(req) {
-  return new Promise((resolve14) => {
+  return new Promise((resolve15) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_DRAIN_BYTES) {
         req.destroy();
-        resolve14({ kind: "aborted" });
+        resolve15({ kind: "aborted" });
       } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on(
       "end",
-      () => resolve14(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
+      () => resolve15(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
     );
-    req.on("error", () => resolve14({ kind: "aborted" }));
-    req.on("close", () => resolve14({ kind: "aborted" }));
+    req.on("error", () => resolve15({ kind: "aborted" }));
+    req.on("close", () => resolve15({ kind: "aborted" }));
   });
 }
 function tooLarge() {
@@ -32183,8 +32315,8 @@ var init_schedule = __esm({
 function parseTime(text2, now) {
   const value = text2.trim();
   if (value === "now") return now;
-  const relative5 = /^[-+]?(\d+)([Mhdwmqy])$/.exec(value);
-  if (relative5) return now - Number(relative5[1]) * (UNIT_MS2[relative5[2] ?? "d"] ?? 0);
+  const relative6 = /^[-+]?(\d+)([Mhdwmqy])$/.exec(value);
+  if (relative6) return now - Number(relative6[1]) * (UNIT_MS2[relative6[2] ?? "d"] ?? 0);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return void 0;
   const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) || value.length === 10 ? value : `${value}Z`;
   const ms = Date.parse(zoned.replace(" ", "T"));
@@ -32862,8 +32994,8 @@ function eventsQueryError(query) {
   const fromAt = tokens.findIndex((t) => t.depth === 0 && isWord(t, "from"));
   const source = fromAt < 0 ? void 0 : tokens[fromAt + 1];
   const subqueryFrom = source?.kind === "punct" && source.text === "(";
-  const join6 = top.some((t) => isWord(t, "join"));
-  const simple = !union && !cte && !subqueryFrom && !join6 && source?.text === "events";
+  const join7 = top.some((t) => isWord(t, "join"));
+  const simple = !union && !cte && !subqueryFrom && !join7 && source?.text === "events";
   if (simple) {
     for (const item of items2) {
       if (item.some((t) => isWord(t, "select"))) continue;
@@ -32876,7 +33008,7 @@ function eventsQueryError(query) {
   if (cte) return "CTEs are not supported";
   if (subqueryFrom) return "Subqueries are not supported";
   if (source?.text !== "events") return "Query must only SELECT FROM events";
-  if (join6) return "JOINs are not supported";
+  if (join7) return "JOINs are not supported";
   if (items2.some((item) => item.some((t) => isWord(t, "select")))) {
     return "Subqueries in SELECT expressions are not supported";
   }
@@ -34311,7 +34443,7 @@ function intent(action, instance, change2) {
     gated_changes: "active" in change2 ? { active: change2.active } : {}
   };
 }
-function matches(policy2, data) {
+function matches2(policy2, data) {
   const c = policy2.conditions;
   if (!c || Object.keys(c).length === 0) return true;
   const field3 = typeof c.field === "string" ? c.field : void 0;
@@ -34391,7 +34523,7 @@ function approvalGate(ctx, instance, change2) {
   for (const action2 of actions) {
     if (!detects(action2, instance, change2)) continue;
     const data2 = intent(action2, instance, change2);
-    const policies = policiesFor(ctx, action2).filter((p) => matches(p, data2) && !bypassed(p));
+    const policies = policiesFor(ctx, action2).filter((p) => matches2(p, data2) && !bypassed(p));
     held.push(...policies);
     if (policies[0]) hits2.push({ action: action2, policy: policies[0], data: data2 });
   }
@@ -34927,6 +35059,7 @@ function renderFlag(ctx, flag3, read = false) {
   const modifier = ctx.store.user(flag3.last_modified_by);
   const experiments = ctx.store.data.experiments.filter((e) => e.feature_flag === flag3.id && !e.deleted);
   const variants2 = variantCount(flag3);
+  const level2 = userAccessLevel(ctx, "feature_flag", flag3);
   return {
     id: flag3.id,
     name: flag3.name,
@@ -34949,13 +35082,14 @@ function renderFlag(ctx, flag3, read = false) {
     })),
     surveys: [],
     features: [],
-    can_edit: true,
+    // `get_can_edit`: the caller's level on the flag reaches editor.
+    can_edit: level2 !== null && satisfies("feature_flag", level2, "editor"),
     tags: ctx.org.features.tagging ? [...flag3.tags] : [],
     evaluation_contexts: read && !flagOn(ctx.store, "flag-evaluation-tags") ? [] : [...flag3.evaluation_contexts],
     usage_dashboard: null,
     analytics_dashboards: [...flag3.analytics_dashboards],
     has_enriched_analytics: false,
-    user_access_level: "editor",
+    user_access_level: level2,
     is_remote_configuration: flag3.is_remote_configuration,
     has_encrypted_payloads: flag3.has_encrypted_payloads,
     status: status(ctx, flag3),
@@ -34970,6 +35104,7 @@ var DAY6;
 var init_flag_view = __esm({
   "src/emulator/routes/flag-view.ts"() {
     "use strict";
+    init_access();
     init_errors3();
     init_fields6();
     init_service5();
@@ -35538,7 +35673,7 @@ function list9(ctx) {
   ).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
   return { status: 200, body: offsetPage(ctx, items2, (cr) => renderChangeRequest(ctx, cr)) };
 }
-function find2(ctx) {
+function find(ctx) {
   const cr = ctx.store.data.change_requests.find(
     (c) => c.id === ctx.params.id && c.team_id === ctx.project.id
   );
@@ -35565,7 +35700,7 @@ function apply2(ctx, cr) {
   return updateFlag(ctx, flag3, body, { partial: true, approved: true });
 }
 function approve(ctx) {
-  const cr = find2(ctx);
+  const cr = find(ctx);
   if (cr.state !== "pending") {
     return { status: 400, body: { error: "This change request can no longer be approved." } };
   }
@@ -35607,7 +35742,7 @@ function registerChangeRequests(router) {
     method: "GET",
     pattern: `${BASE2}/:id`,
     scope: "approvals:read",
-    handler: (ctx) => ({ status: 200, body: renderChangeRequest(ctx, find2(ctx)) })
+    handler: (ctx) => ({ status: 200, body: renderChangeRequest(ctx, find(ctx)) })
   });
   router.add({ method: "POST", pattern: `${BASE2}/:id/approve`, scope: "approvals:write", handler: approve });
 }
@@ -36992,13 +37127,6689 @@ var init_csv = __esm({
   }
 });
 
+// node_modules/re2js/build/index.js
+var RE2Flags, PublicFlags, ASCII_SIZE, ASCII_TO_UPPER, ASCII_TO_LOWER, MAX_BMP, Codepoint, UnicodeRangeTable, B64, B64_MAP, decodeVLQ, decodeRanges, decodeOrbit, LazyMap, UnicodeTables, Unicode, RE2JSException, RE2JSSyntaxException, RE2JSCompileException, RE2JSGroupException, RE2JSFlagsException, RE2JSInternalException, FAST_PATH_TABLE_SIZE, WORD_RUNE_TABLE, cachedNativeEncoder, cachedNativeDecoder, Utils, createEnum, MatcherInputBase, Utf8MatcherInput, Utf16MatcherInput, MatcherInput, MachineInputBase, MachineUTF8Input, MachineUTF16Input, MachineInput, Matcher, Inst, Queue, LookbehindState, Machine, hashState, arraysEqual, isState, NO_IDS, END_TEXT, DFAState, DFA, VISITED_BITS, MAX_BACKTRACK_PROG, INITIAL_JOB_CAPACITY, MAX_BACKTRACK_VECTOR, BitState, bitStatePool, Backtracker, QueueOnePass, mergeRuneSets, OnePassProg, onePassCopy, makeOnePass, cleanupOnePass, OnePass, Regexp, RegexpWalker, AhoCorasick, Prefilter, PrefilterTree, PatchList, Prog, ANY_RUNE_NOT_NL, ANY_RUNE, Frag, Compiler, Simplify, CharGroup, code1, code2, code3, PERL_GROUPS, code4, code5, code6, code7, code8, code9, code10, code11, code12, code13, code14, code15, code16, code17, POSIX_GROUPS, CharClass, StringIterator, Parser2, RE2, RE2Set, TranslateRegExpString, execResult, RE2JS;
+var init_build2 = __esm({
+  "node_modules/re2js/build/index.js"() {
+    RE2Flags = class RE2Flags2 {
+      static FOLD_CASE = 1;
+      static LITERAL = 2;
+      static CLASS_NL = 4;
+      static DOT_NL = 8;
+      static ONE_LINE = 16;
+      static NON_GREEDY = 32;
+      static PERL_X = 64;
+      static UNICODE_GROUPS = 128;
+      static WAS_DOLLAR = 256;
+      static LOOKBEHIND = 512;
+      static MATCH_NL = RE2Flags2.CLASS_NL | RE2Flags2.DOT_NL;
+      static PERL = RE2Flags2.CLASS_NL | RE2Flags2.ONE_LINE | RE2Flags2.PERL_X | RE2Flags2.UNICODE_GROUPS;
+      static POSIX = 0;
+      static UNANCHORED = 0;
+      static ANCHOR_START = 1;
+      static ANCHOR_BOTH = 2;
+    };
+    PublicFlags = {
+      CASE_INSENSITIVE: 1,
+      DOTALL: 2,
+      MULTILINE: 4,
+      DISABLE_UNICODE_GROUPS: 8,
+      LONGEST_MATCH: 16,
+      LOOKBEHINDS: 512
+    };
+    ASCII_SIZE = 128;
+    ASCII_TO_UPPER = new Int32Array(ASCII_SIZE);
+    ASCII_TO_LOWER = new Int32Array(ASCII_SIZE);
+    MAX_BMP = 65535;
+    for (let i = 0; i < ASCII_SIZE; i++) {
+      if (i >= 97 && i <= 122) ASCII_TO_UPPER[i] = i - 32;
+      else ASCII_TO_UPPER[i] = i;
+      if (i >= 65 && i <= 90) ASCII_TO_LOWER[i] = i + 32;
+      else ASCII_TO_LOWER[i] = i;
+    }
+    Codepoint = class {
+      static CODES = Object.freeze({
+        "\x07": 7,
+        "\b": 8,
+        "	": 9,
+        "\n": 10,
+        "\v": 11,
+        "\f": 12,
+        "\r": 13,
+        " ": 32,
+        '"': 34,
+        $: 36,
+        "&": 38,
+        "'": 39,
+        "(": 40,
+        ")": 41,
+        "*": 42,
+        "+": 43,
+        "-": 45,
+        ".": 46,
+        0: 48,
+        1: 49,
+        2: 50,
+        3: 51,
+        4: 52,
+        5: 53,
+        6: 54,
+        7: 55,
+        8: 56,
+        9: 57,
+        ":": 58,
+        "<": 60,
+        ">": 62,
+        "?": 63,
+        A: 65,
+        B: 66,
+        C: 67,
+        F: 70,
+        P: 80,
+        Q: 81,
+        U: 85,
+        Z: 90,
+        "[": 91,
+        "\\": 92,
+        "]": 93,
+        "^": 94,
+        _: 95,
+        "`": 96,
+        a: 97,
+        b: 98,
+        f: 102,
+        i: 105,
+        m: 109,
+        n: 110,
+        r: 114,
+        s: 115,
+        t: 116,
+        v: 118,
+        x: 120,
+        z: 122,
+        "{": 123,
+        "|": 124,
+        "}": 125
+      });
+      static toUpperCase(codepoint) {
+        if (codepoint < ASCII_SIZE) return ASCII_TO_UPPER[codepoint];
+        const s = String.fromCodePoint(codepoint).toUpperCase();
+        const expectedLen = s.codePointAt(0) > MAX_BMP ? 2 : 1;
+        if (s.length > expectedLen) return codepoint;
+        const sOrigin = String.fromCodePoint(s.codePointAt(0)).toLowerCase();
+        const originExpectedLen = sOrigin.codePointAt(0) > MAX_BMP ? 2 : 1;
+        if (sOrigin.length > originExpectedLen || sOrigin.codePointAt(0) !== codepoint) return codepoint;
+        return s.codePointAt(0);
+      }
+      static toLowerCase(codepoint) {
+        if (codepoint < ASCII_SIZE) return ASCII_TO_LOWER[codepoint];
+        const s = String.fromCodePoint(codepoint).toLowerCase();
+        const expectedLen = s.codePointAt(0) > MAX_BMP ? 2 : 1;
+        if (s.length > expectedLen) return codepoint;
+        const sOrigin = String.fromCodePoint(s.codePointAt(0)).toUpperCase();
+        const originExpectedLen = sOrigin.codePointAt(0) > MAX_BMP ? 2 : 1;
+        if (sOrigin.length > originExpectedLen || sOrigin.codePointAt(0) !== codepoint) return codepoint;
+        return s.codePointAt(0);
+      }
+    };
+    UnicodeRangeTable = class {
+      /**
+      * @param {Uint32Array | number[]} data
+      * @param {boolean} isStride1
+      */
+      constructor(data, isStride1 = false) {
+        this.data = data;
+        this.isStride1 = isStride1;
+        this.SIZE = isStride1 ? 2 : 3;
+      }
+      getLo(index) {
+        return this.data[index * this.SIZE];
+      }
+      getHi(index) {
+        return this.data[index * this.SIZE + 1];
+      }
+      getStride(index) {
+        return this.isStride1 ? 1 : this.data[index * this.SIZE + 2];
+      }
+      get length() {
+        return this.data.length / this.SIZE;
+      }
+    };
+    B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-";
+    B64_MAP = /* @__PURE__ */ new Uint8Array(256);
+    for (let i = 0; i < 64; i++) B64_MAP[B64.charCodeAt(i)] = i;
+    decodeVLQ = (str11) => {
+      const res = [];
+      let value = 0;
+      let shift = 0;
+      for (let i = 0; i < str11.length; i++) {
+        const digit = B64_MAP[str11.charCodeAt(i)];
+        value |= (digit & 31) << shift;
+        if ((digit & 32) === 0) {
+          res.push(value);
+          value = 0;
+          shift = 0;
+        } else shift += 5;
+      }
+      return res;
+    };
+    decodeRanges = (str11, isStride1) => {
+      const res = decodeVLQ(str11);
+      const numRanges = isStride1 ? res.length / 2 : res.length / 3;
+      const out = new Uint32Array(numRanges * 3);
+      let current4 = 0;
+      let resIdx = 0;
+      for (let i = 0; i < numRanges; i++) {
+        current4 += res[resIdx++];
+        out[i * 3] = current4;
+        current4 += res[resIdx++];
+        out[i * 3 + 1] = current4;
+        out[i * 3 + 2] = isStride1 ? 1 : res[resIdx++];
+      }
+      return out;
+    };
+    decodeOrbit = (str11) => {
+      const res = decodeVLQ(str11);
+      const map = /* @__PURE__ */ new Map();
+      let currentKey = 0;
+      for (let i = 0; i < res.length; i += 2) {
+        currentKey += res[i];
+        const zz = res[i + 1];
+        const delta = zz >>> 1 ^ -(zz & 1);
+        map.set(currentKey, currentKey + delta);
+      }
+      return map;
+    };
+    LazyMap = class {
+      constructor(initializer) {
+        this.initializer = initializer;
+        this.cache = /* @__PURE__ */ new Map();
+      }
+      has(key2) {
+        return Object.hasOwn(this.initializer, key2);
+      }
+      get(key2) {
+        if (this.cache.has(key2)) return this.cache.get(key2);
+        const val = this.has(key2) ? this.initializer[key2]() : null;
+        this.cache.set(key2, val);
+        return val;
+      }
+    };
+    UnicodeTables = class {
+      static _CASE_ORBIT = null;
+      static get CASE_ORBIT() {
+        if (!this._CASE_ORBIT) this._CASE_ORBIT = decodeOrbit("rCgCIgCY+rQI4QiCuuBLgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCCgCBgCBgCBgCBgCBgCBgCB+7OB-BB-BB-BB-BB-BBskQB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BC-BB-BB-BB-BB-BB-BB-BByHBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBDCBBBCBBBCBBCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBxHBCBBBCBBBCBBB3SBmMBkNBCBBBCBBB8MBCBBB6MB6MBCBBC+EB0MB2MBCBBB6MB+MBiGBmNBiNBCBBBmKBikzCBmNBqNBkIBsNBCBBBCBBBCBBB0NBCBBB0NDCBBB0NBCBBByNByNBCBBBCBBB2NBCBBDCBBCwDFCBCBDBCBCBDBCBCBDBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBB9EBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBCCBCBDBCBBBhGBvDBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBjICCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBH2iVBCBBBlKBwiVB+jVB+jVBCBBBlMBqEBuEBCBBBCBBBCBBBCBBBCBBB+hVB4hVB8hVBjNB7MC5MB5MCzMC1MB+0yCE5MB20yCC9MBu2yCBwyyCBo0yCChNBlNBo0yCBu-UBi0yCDlNC6-UBpNDrNIu+UDzNCm0yCBzNE0yyCBzNBpEBxNBxNBtEG1NLqxyCBkxyCnFoFrBCBBBCBBDCBBEkIBkIBkICoHHsCCqCBqCBqCCgEC+DB+DBmkOBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCC+BBgCBgCBgCBgCBgCBgCBgCBgCBrCBpCBpCBpCBmjOB-BB8BB-BB-BBgEB-BB-BByBBqgOBsDB-BBtwBB-BB-BB-BBsBBgDBCB-BB-BB-BBeB-BB-BB61OB-BB-BB-DB9DB9DBQB7DBmCE9CBrDBPBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBrFB-EBOBnHB3FB-FCCBBBNBCBBCjIBjIBjIBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgFBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCB-BB-BB8kMB-BB6kMB-BB-BB-BB-BB-BB-BB-BB-BB-BBokMB-BB-BBkkMBkkMB-BB-BB-BB-BB-BB-BB-BB4jMB-BB-BB-BB-BB-BB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EB-EBCBBBCBoiMBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBJCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBeBCBBBCBBBCBBBCBBBCBBBCBBBCBBBdBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBCgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDL-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-C64CgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOBgmOCgmOGgmODg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FBg8FDg8FBg8FBg8FhVg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBg9rCBQBQBQBQBQBQDPBPBPBPBPBPjkC7mMB5mMBnmMBjmMBCBlmMB3lMBpiMBk8kCBCBBG-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FB-7FD-7FB-7FB-7F6FoglCEsuHRwjlCyDCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCB0DBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBG1DD97OCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQDPBPBPBPBPBPDQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQDPBPBPBPBPBPEQCQCQCQCPCPCPCPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPB0EB0EBsFBsFBsFBsFBoGBoGBgIBgIBgHBgHB8HB8HDQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQBQBQBQBQBQBQBPBPBPBPBPBPBPBPBQBQCSFPBPBzEBzEBRCxnOFSFrFBrFBrFBrFBREQBQClkOFPBPBnGBnGFQBQCljOCODPBPB-GB-GBNHSF-HB-HB7HB7HBRqJ53OE9tQBrmQH4Bc3BSgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBgBBfBfBfBfBfBfBfBfBfBfBfBfBfBfBfBfECBByZ0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BB0BBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzBBzB34BgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDBgDB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CB-CBCBBBt-UBruHBt+UB1iVBviVBCBBBCBBBCBBB3hVB5-UB9hVB7hVCCBBCCBBI9jVB9jVBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBICBBBCBBECBBN-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOB-lOC-lOG-lOzoeCBBBCBBBCBBBCBBBCBBBCBl8kCBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBTCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBnECBBBCBBBCBBBCBBBCBBBCBBBCBBDCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBKCBBBCBBBnglCBCBBBCBBBCBBBCBBBCBBECBBBvyyCDCBBBCBBBgDCCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBn0yCB90yCB10yCBh0yCBn0yCCjxyCBzyyCBpxyCBg6BBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBB-CBl0yCBvjlCBCBBBCBBBt2yCBCBBBCBBBCBBBCBBBCBBBCBBBCBBBCBBBhkzCZCBB9a-5Bd-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCB-8rCm6TCBB7gBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCH-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BmlBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvChDwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCBwCFvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvCBvC1DuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCCuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCBuCCuCBuCBuCBuCBuCBuCBuCCuCBuCCtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCCtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCBtCCtCBtCBtCBtCBtCBtCBtCCtCBtCk2BgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEBgEO-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-DB-D+CgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCL-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-B74CgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BhrVgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCBgCB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BB-BhB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BB2BD1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BB1BtxekCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBkCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjCBjC");
+        return this._CASE_ORBIT;
+      }
+      static _Print = null;
+      static get Print() {
+        if (!this._Print) this._Print = new UnicodeRangeTable(decodeRanges("hB9CBjBLBCpWBDFBFGBCCCBSBCsMBClBBDxBBDCBC2BBJaBFFBSVBC-FBCvBBD6BBDkDBP6BBDwBBDOBCbBDCCBJBGfBIqCBCgFBCHBDBBDVBCGBCEEBCBDIBDBBDDBJFFBCCBDBDYBDCBCFBFBBDVBCGBCBBCBBCBBDCCBDBFBBDCBEIIBCBCIIBPBLCBCIBCCBCVBCGBCBBCEBDJBCCBCCBDQQBCBDLBIGBCCBCHBDBBDVBCGBCBBCEBDIBDBBDCBICBFBBCEBDRBLBBCFBECBCDBEBBCCCBEEBEEBBBELBFEBECBCDBDHHPUBGMBCCBCWBCPBDIBCCBCDBIBBCCBCBBDDBDJBIVBCCBCWBCJBCEBDIBCCBCDBIBBGCBCDBDJBCCBNMBCCBCyBBCCBCFBFPBDZBCCBCRBEXBCIBCDDBFBEFFBEBCCCBGBHJBDCBN5BBFcBmBBBCCCBDBCXBCCCBVBDEBCCCBFBCJBDDBhBnCBCjBBFmBBCjBBCOBCMBmBlGBCGGD4LBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBDfBEZBH1CBDFBD-TBCbBE4CBIVBKXBKTBNMBCCBCBBN9CBDJBHJBHNBCKBH4CBIqBBGlCBLeBCLBFLBFEEBoBBDEBMrBBFZBHKBE9BBDgCBCcBDKBHJBHNBDtBBDLBVsCBClFBJ7BBEOBE9BBGqBBDKBJqBBG1QBDFBDlBBDFBDHBCGCBdBD0BBCOBCNBDFBCSBDCBCIBSXBJuBBSBBDaBCMBEhBBPgBBQrEBF5UBXKBWz4BBD9LBGsBBCGGD3BBIBBPXBKGBCGBCGBCGBCGBCGBCGBCGBC9DBjBZBC4CBN1GBbPBC+BBC1CBDmDBGqBBC9CBC1CBKvBBCszcBE2BBK7KBV3FBJ8GBV7BBEJBH3BBJlCBJLBHzDBMdBEtCBCKBFgBBC2BBKNBDJBDmDBZbBLFBDFBDFBKGBCGBC7BBF9DBDJBHj9KBNWBFwBBloItLBDpDBnBGBNEBGZBCEBCCCBCCBCCBoUBhBpBBHyBBCSBCDBFEBCmEBF9FBEFBDFBDFBDCBEGBCGBOBBDLBCZBCSBCBBCOBDNBjB6DBGCBFsBBE3CBCMBEwBwBBsBBjEcBEwBBQbBFjBBKdBGqBBGdBCkBBFNBrB9EBDJBHjBBFjBBFnBBJzBBMLBCOBCGBCBBCKBCOBCGBCBBEzBBN2JBKVBLHBZFBCpBBCIBmCFBDCCBqBBCBBEDDBVBCnCBJIBxBSBCBBGgBBEaBGaBnB3BBFTBDxBBCBBGHBCCBCcBDCBFJBIIBI-BBhBmBBFLBK1BBEcBDaBGZBIDBNGBxCoCB4ByBBOyBBItBBJJBHlBBEcBJBBxGeBCpBBCCBDBBRFBJIBiBtBBJpBBXZBnBbBVWBKtCBFjBBK9BBCEBOYBIJBH0BBCRBJmBBK-CBCTBMRBCuBB-BGBCCCBCBCOBCKBH6BBGJBHDBCHBDBBDVBCGBCBBCEBCJBDBBDCBDHHGGBDGBEEBMJBCDDClBBCJBCDDCDBCJBCBBJBBe7CBCEBfnCBJJBnF1BBDlBBjBkCBMJBHMBU5BBHJBHTBdaBDOBFWB6F7BBlDyCBNHBDDDBGBCBBCdBCBBDLBKJBnCHBDtBBDKBcnCBJyCBOoCBIJB3CHB5ChBBPJBHIBCsBBCNBLcBEfBDVBCNBqCGBCBBCrBBECCBCCBHBJJBHFBCBBCkBBCBBCFBIJBHrBBFJB3HYBIQBCoBBEcB2CQQBwBBO6cBnDuDBCEBMjGBtyCiDBOvhBBRVBL68DBGmSB61G5BBn2B4RBIeBCJBFwCBCJBHdBDFBLlCBLJBCGBCUBGSBxN5BBnG6CBGYBDYBtBqCBF4BBIQBhCEBMGBK1mHBqBfBiDyDB+vIDBCGBCBBCiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBDDBh7D8HBEzNBHWBQQBQtBBDWBKzDB9B1HBLmBBDpCBJvDBWlCB7DTBNTBN2CBKYBoE0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDjJBD9VBQEBCOBxiBeBHFB2GGBCQBDGBCBBCEBG9BBiBxDxDBrBBENBDJBFBBhKeBS5BBGxOxOBoBB3GqBBFhGhGBdBCVBJBBhHGBCDBCBBCOBCkGBDPBqBrCBFJBFBByYjCBtC8BBjGDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1BBBvIrBBFjDBNOBDOBCOBCkBBLtFB5BcBOrBBFIBIBBPFB7E4eBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBBPIBoB3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBCmDBmgB-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIBnkzVvHB", false));
+        return this._Print;
+      }
+      static CATEGORIES = new LazyMap({
+        C: () => new UnicodeRangeTable(decodeRanges("AfBgDgBBOrWrWBHHBCBICCVuMuMnBBBzBBBE4B4BBGBcDBHQBXhGhGxBBB8BBBmDNB8BBByBBBQddBCCMEBhBGBsCiFiFJBBDBBXIICCBFBBKBBDBBFHBCDBDGGBaaBEEHDBDBBXIIDGDBCCGDBDBBECBCGBFCCBFBSJBEKKEXXIDDGBBLIEBCCBNBFBBNGBIEEJBBDBBXIIDGGBKKBDDBEEBFBEDBDGGBTTBIBDHHBBBEFFBBBDCCDCBDCBECBNDBGCBEFFBCCBEBCNBWEBOEEYRRBKKEFFBFBDEEDBBFBBLGBXEEYLLGBBKEEFGBDEBEFFBLLELBOEE0BEEHDBRBBbEETCBZKKCBBICBCDBHCCJFBLBBELB7BDBekBBDCCGZZCYYBGGCIILBBFfBpClBlBBCBoBlBlBQOOBjBBnGCCBDBCBB6LFFBIICFFBqBqBFBBiBFFBIICFFBQQ6BFFBkCkCBhBhBBBBbFB3CBBHBB+UCB6CGBXIBZIBVLBOEEDLB-CBBLFBLFBPMMBEB6CGBsBEBnCJBgBNNBCBNDBCCBrBBBGKBtBDBbFBMCB-BBBiCeeBMMBEBLFBPBBvBBBNTBuCnFnFBGB9BCBQCB-BEBsBBBMHBsBEB3QBBHBBnBBBHBBJGCgBBB2BQQPBBHUUBEEKMMBDBbEByBPBDBBcOOBBBjBNBiBOBtEDB7UVBMUB14BBB-LEBuBCCBDBCBB5BGBDNBZIBI4BI-DhBBb6C6CBKB3GZBxC3C3CBoDoDBDBsB-C-C3CIBxBuzcuzcBBB4BIB9KTB5FHB+GTB9BCBLFB5BHBnCHBNFB1DKBfCBvCMMBCBiB4B4BBHBPBBLBBoDXBdJBHBBHBBHIBIII9BDB-DBBLFBl9KLBYDByBjoIBvLBBrDlBBILBGEBbGGCGDrUfBrBFB0BUUFDBGoEoEBCB-FCBHBBHBBHBBECBIIIBLBDBBNbbUDDQBBPhBB8DEBEDBuBCB5COOBBBCuBBvBhEBeCByBOBdDBlBIBfEBsBEBfmBmBBCBPpBB-EBBLFBlBDBlBDBpBHB1BKBNQQIDDMQQIDDBBB1BLB4JIBXJBJXBHrBrBKkCBHBBCtBtBDCBCBBYpCpCBGBKvBBUDDBDBiBCBcEBclBB5BDBVBBzBDDBDBJEEeBBEDBLGBKGBhCfBoBDBNIB3BCBeBBcEBbGBFLBIvCBqC2BB0BMB0BGBvBHBLFBnBCBeHBDvGBgBrBrBEBBDPBHHBKgBBvBHBrBVBblBBdTBYIBvCDBlBIB-BGGBLBaGBLFB2BTTBGBoBIBhDVVBJBTwBwBB8BBICCFQQMFB8BEBLFBFJJBDDBXXIDDGLLBDDBEEBCCBEBCEBIBBICBGKBLCCBCCnBLLCBBCFFLDDBGBDcB9CGGBcBpCHBLlFB3BBBnBhBBmCKBLFBOSB7BFBLFBVbBcBBQDBY4FB9BjDB0CLBJBBCBBJDDfDDBNNBHBLlCBJBBvBBBMaBpCHB0CMBqCGBL1CBJ3CBjBNBLFBKuBuBPJBeCBhBBBXPPBnCBIDDtBCBCDDKHBLFBHDDmBDDHGBLFBtBDBL1HBaGBSqBqBBBBe0CBCOBzBMB8clDBwDGGBJBlGryCBkDMBxhBPBXJB88DEBoS41GB7Bl2BB6RGBgBLLBCByCLLBEBfBBHJBnCJBLIIWEBUvNB7BlGB8CEBaBBarBBsCDB6BGBS-BBGKBIIB3mHoBBhBgDB0D8vIBFIIDkJkJBNBCcBEBBCNBFHBtMjoCBsDEBOCBKGBLBBF-6DB+HCB1NFBYOBSOBvBBBYIB1D7BB3HJBoBBBrCHBxDUBnC5DBVLBVLB4CIBamEB2CoCoCDBBCBBDBBFNNCIIiCFFBJJIddFGGCCBI1K1KBlJlJB-V-VBNBGQQBuiBBgBFBH0GBISSBIIDGGBDB-BgBBCvDBuBCBPBBLDBD-JBgBQB7BEBCvOBrB1GBsBDBC-FBgBXXBGBD-GBIFFDQQmGBBRoBBtCDBLDBDwYBlCrCB+BhGBFccDCCBCCLFFCCCBEBCDBCECEDDCBBCICDCCBFFIKFCLLSEBEGGSzBBDtIBtBDBlDLBQBBQQQmBJBvF3BBeMBtBDBKGBDNBH5EB6eCBSCBOCB7GFBNDBCOBNDB5BHBLFBpBHBfBBNDBDNBKmBB5KHBPBBOCBMCB6BCCBCBRBBNDBLGB0EoDoDBjgBBh3pBfB-oEBBv0FBBypHOBvThtCB-QhvBBs6EEBrpIlkzVBxHvw-FB", false)),
+        Cc: () => new UnicodeRangeTable(decodeRanges("AfgDgB", true)),
+        Cf: () => new UnicodeRangeTable(decodeRanges("tFzqBzqBBEBXhGhGyBhMhMBxCxCs5D9-B9-BBDBbEByBEBCJBw03B6H6HBBBimEQQj7IPBhjiBDBwmFHBn0rYffB+CB", false)),
+        Cn: () => new UnicodeRangeTable(decodeRanges("4bBBHDBICCVuMuMnBBBzBBBE4B4BBGBcDBHKBvI9B9BBmDmDBMB8BBByBBBQddBCCMEBjBEBuHJJBDDBXXICCBBBFBBKBBDBBFHBCDBDGGBaaBEEHDBDBBXIIDGDBCCGDBDBBECBCGBFCCBFBSJBEKKEXXIDDGBBLIEBCCBNBFBBNGBIEEJBBDBBXIIDGGBKKBDDBEEBFBEDBDGGBTTBIBDHHBBBEFFBBBDCCDCBDCBECBNDBGCBEFFBCCBEBCNBWEBOEEYRRBKKEFFBFBDEEDBBFBBLGBXEEYLLGBBKEEFGBDEBEFFBLLELBOEE0BEEHDBRBBbEETCBZKKCBBICBCDBHCCJFBLBBELB7BDBekBBDCCGZZCYYBGGCIILBBFfBpClBlBBCBoBlBlBQOOBjBBnGCCBDBCBB6LFFBIICFFBqBqBFBBiBFFBIICFFBQQ6BFFBkCkCBhBhBBBBbFB3CBBHBB+UCB6CGBXIBZIBVLBOEEDLB-CBBLFBLFBbFB6CGBsBEBnCJBgBNNBCBNDBCCBrBBBGKBtBDBbFBMCB-BBBiCeeBMMBEBLFBPBBvBBBNTBuCnFnFBGB9BCBQCB-BEBsBBBMHBsBEB3QBBHBBnBBBHBBJGCgBBB2BQQPBBHUUBEEKmDmDNBBcOOBBBjBNBiBOBtEDB7UVBMUB14BBB-LEBuBCCBDBCBB5BGBDNBZIBI4BI-DhBBb6C6CBKB3GZBxC3C3CBoDoDBDBsB-C-C3CIBxBuzcuzcBBB4BIB9KTB5FHB+GTB9BCBLFB5BHBnCHBNFB1DKBfCBvCMMBCBiB4B4BBHBPBBLBBoDXBdJBHBBHBBHIBIII9BDB-DBBLFBl9KLBYDByBDBvzIBBrDlBBILBGEBbGGCGDrUfBrBFB0BUUFDBGoEoEBCC-FCBHBBHBBHBBECBIIIBIBGBBNbbUDDQBBPhBB8DEBEDBuBCB5COOBBBCuBBvBhEBeCByBOBdDBlBIBfEBsBEBfmBmBBCBPpBB-EBBLFBlBDBlBDBpBHB1BKBNQQIDDMQQIDDBBB1BLB4JIBXJBJXBHrBrBKkCBHBBCtBtBDCBCBBYpCpCBGBKvBBUDDBDBiBCBcEBclBB5BDBVBBzBDDBDBJEEeBBEDBLGBKGBhCfBoBDBNIB3BCBeBBcEBbGBFLBIvCBqC2BB0BMB0BGBvBHBLFBnBCBeHBDvGBgBrBrBEBBDPBHHBKgBBvBHBrBVBblBBdTBYIBvCDBlBIBlCJBCBBaGBLFB2BTTBGBoBIBhDVVBJBTwBwBB8BBICCFQQMFB8BEBLFBFJJBDDBXXIDDGLLBDDBEEBCCBEBCEBIBBICBGKBLCCBCCnBLLCBBCFFLDDBGBDcB9CGGBcBpCHBLlFB3BBBnBhBBmCKBLFBOSB7BFBLFBVbBcBBQDBY4FB9BjDB0CLBJBBCBBJDDfDDBNNBHBLlCBJBBvBBBMaBpCHB0CMBqCGBL1CBJ3CBjBNBLFBKuBuBPJBeCBhBBBXPPBnCBIDDtBCBCDDKHBLFBHDDmBDDHGBLFBtBDBL1HBaGBSqBqBBBBe0CBCOBzBMB8clDBwDGGBJBlGryCBkDMB3iBJB88DEBoS41GB7Bl2BB6RGBgBLLBCByCLLBEBfBBHJBnCJBLIIWEBUvNB7BlGB8CEBaBBarBBsCDB6BGBS-BBGKBIIB3mHoBBhBgDB0D8vIBFIIDkJkJBNBCcBEBBCNBFHBtMjoCBsDEBOCBKGBLBBJ76DB+HCB1NFBYOBSOBvBBBYIB1D7BB3HJBoBBBjGUBnC5DBVLBVLB4CIBamEB2CoCoCDBBCBBDBBFNNCIIiCFFBJJIddFGGCCBI1K1KBlJlJB-V-VBNBGQQBuiBBgBFBH0GBISSBIIDGGBDB-BgBBCvDBuBCBPBBLDBD-JBgBQB7BEBCvOBrB1GBsBDBC-FBgBXXBGBD-GBIFFDQQmGBBRoBBtCDBLDBDwYBlCrCB+BhGBFccDCCBCCLFFCCCBEBCDBCECEDDCBBCICDCCBFFIKFCLLSEBEGGSzBBDtIBtBDBlDLBQBBQQQmBJBvF3BBeMBtBDBKGBDNBH5EB6eCBSCBOCB7GFBNDBCOBNDB5BHBLFBpBHBfBBNDBDNBKmBB5KHBPBBOCBMCB6BCCBCBRBBNDBLGB0EoDoDBjgBBh3pBfB-oEBBv0FBBypHOBvThtCB-QhvBBs6EEBrpIm8yVBCdBhD-DBxHvw-BB---BBB---BBB", false)),
+        Co: () => new UnicodeRangeTable(decodeRanges("gg4B-nGh4hc9--BD9--B", true)),
+        Cs: () => new UnicodeRangeTable(decodeRanges("gg2B--B", true)),
+        L: () => new UnicodeRangeTable(decodeRanges("hCZBHZBwBLLFGGBVBCeBCpOBFLBPEBICCiEEBCBBDDBCHHCCBCCCBSBCyCBCqEBJlFBClBBDHHBnBBoCaBFDBuBqBBkBBBCiDBCQQBIIBLLBBBDRRCdBe4CBMZZBfBKBBFGGBUBFKKEYYBXBIKBGXBCGBRpBB7B1BBETTIJBQPBFHBDBBDVBCGBCEEBCBERROBBCCBPBBLJJBEBFBBDVBCGBCBBCBBCBBgBDBCUUBBBRIBCCBCVBCGBCBBCEBETTQBBYMMBGBDBBDVBCGBCBBCEBEffBCCBBBQSSCFBECBCDBEBBCCCBEEBEEBBBELBX1B1BBGBCCBCWBCPBEbbBBBCBBDBBfFFBGBCCBCWBCJBCEBEffBBBCBBQBBSIBCCBCoBBDRRGCBJCBZFBGRBEXBCIBCDDBFB7BvBBCBBNGB7BBBCCCBDBCXBCCCBIBCBBKDDBDBCWWBCBhBgCgCBGBCjBBcEB0DqBBVRRBEBFDBEEEBIIBBBFMBNSSBkBBCGGDqBBCsKBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBmBPBR1CBDFBErTBDQBCZBGqCBHHBIRBOSBPRBPMBCCBQzBBkBFFkC4CBIEBDhBBCGGBkCBLeByBdBDEBMrBBFZB3BWBK0BBzC+C+CBtBBSHB3BdBOBBLrBBbjBBqBCBLjBBDKBGqBBDCBqBDBCFBCBBEGGB+FBhC1IBDFBDlBBDFBDHBCGCBdBD0BBCGBCEEBBBCGBEDBDFBFMBGCBCGB1DOORMBmDFFDJBCEEBDBHGCBCBCKBDDBGEBF1B1BB8zC8zCBjHBHDBEBBNlBBCGGD3BBIRRBVBKGBCGBCGBCGBCGBCGBCGBCGBxC2O2OBrBrBBDBGBBF1CBHCBC5CBCDBGqBBC9CBSfBxBPBhQ-tGBhCs0VBkCtBBDsIBEPBLBBVuBBReBDlCByBIBDmDBDxCBVQBCCBCDBCWBezBBPxBB-BFBECCBMMBaBLWBacBIuBBdRRBDBCJBLEBCoBBYCBCHBVWBEEEBwBBCEEBDDBDBDCCZCBDKBICBNFBDFBDFBKGBCGBCqBBCNBHyDBej9KBNWBFwBBloItLBDpDBnBGBNEBGCCBIBCMBCEBCCCBCCBCCBqDBiBqLBT-BBD1BBpBLB1DEBCmEBlBZBHZBM4CBEFBDFBDFBDCBkBLBCZBCSBCBBCOBDNBjB6DBmMcBEwBBwBfBOTBCHBHlBBLdBDjBBFHBxB9EBTjBBFjBBFnBBJzBBNKBCOBCGBCBBCKBCOBCGBCBBEzBBN2JBKVBLHBZFBCpBBCIBmCFBDCCBqBBCBBEDDBVBLWBKeBiCSBCBBLVBLZBHZBnB3BBHBBhCQQBCBCCBCcBrBcBEcBkBHBCbBc1BBLVBLSBORBvDoCB4ByBBOyBBOjBBnBbBKWB7HpBBHBBRFB5BcBLJJBUBrBRBvBUBcWBN0BB6BBBDOOBrBBhBYBbjBBeDDJiBBENNBuBBPDBWCCkBRBCYBUBBgCGBCCCBCBCOBCJBIuBBnBHBDBBDVBCGBCBBCEBETTNEBfJBCDDClBBCaaCtBtBBzBBTDBVCBfvBBVBBC5F5FBtBBqBDBlBvBBV8B8BBpBBOoCoCBZBmBGB6FrBB1D-BBgBHBDDDBGBCBBCXBQCC-CHBDmBBRCCdLLBmBBIWWMtBBUTTBnCBoGgBBgBIBCkBBSyByBBcBxDGBCBBClBBWaaBEBCBBCfBPYYBqBBlISBQCCBLBChBB9DwCwCB4cBnHjGBtyCgDBQvhBBSFBa68DBGmSB61GdBj3B4RBIeBSuCBSdBTvBBRDBgBUBGSBxNsBB0G-BBhBYBDYBtBqCBGjCjCBLBhCBBCPPBNNB0mHBqBfBiDyDB+vIDBCGBCBBCiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBn7F0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDYBCYBCeBCYBCeBCYBCeBCYBCeBCYBCHB15BeBHFBmI9BBzEsBBLGBRiKiKBcBTrBBlPbBlHdBDwGwGBdBCCBCBBCGBDEBKBBhHGBCDBCBBCOBCkGB8BjCBI1lB1lBBCBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQBlqE-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+        LC: () => new UnicodeRangeTable(decodeRanges("hCZBHZB7BLLBVBCeBCiGBCDBFvGBDZBhGDBDBBECBCHHCCBCCCBSBCyCBCqEBJlFBClBBKoBB44ClBBCGGDqBBDCBhV1CBDFBjkCKBGqBBDCBhCrBBgCMBChBBmD1IBDFBDlBBDFBDHBCGCBdBD0BBCGBCEEBBBCGBEDBDFBFMBGCBCGBmIFFDJBCEEBDBHGCBCBCFBFDDBCBGEBF1B1BB8zC8zCB6DBDmDBHDBEBBNlBBCGGzoetBBTbBnEtCBCWBEDBCsCBZBBE2Z2ZBpBBGIBIvCBh6TGBNEBqgBZBHZBmlBvCBhDjBBFjBB1DKBCOBCGBCBBCKBCOBCGBCBBk2ByBBOyBB+CVBLVB74C-BBhrV-BBhBYBDYBtpZ0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDYBCYBCeBCYBCeBCYBCeBCYBCeBCYBCHB15BJBCTBHFB2uCjCB", false)),
+        Ll: () => new UnicodeRangeTable(decodeRanges("hDZB7BqBqBBWBCHBC2BCBQCBuBCDECBBBDCCDEEBFFDEEBBBDDDCCCDCCBCCDEECDDBDDBBBHGDCOCBSCBDDCEEC4BCBFBDDDBCCFICBjCBDZBiGCCEEEBBBTccBhBBCBBECBCWCBDBCGDB0B0BBuBBCgBCK0BCDMCBgDCxBoBBo6CqBBDCB5XFBjkCIBC2D2DBqBBgCMBChBBnD0ECBHBCgDCBHBJFBLHBJHBJFBLHBJHBJNBDHBJHBJHBJEBCBBHEEBBBCBBJDBDBBJHBLCBCBBzIEEBEEcKFDBBJDBF2B2Bs1CvBBCEEBGCFCCBCCBEBGiDCBIICFFNlBBCGG0oesBCUaCoEMCBBBC+BCBGBCCCDICFCCDCCBBBCSCGGGCMCFCCDOCbEE2ZqBBGIBIvCBh6TGBNEBqhBZBumBnBBpEjBB8EKBCOBCGBCBBk4ByBB+DVB75CfBhsVfB8BYBnqZZBbGBCRBbZBbDBCCCBFBCKBbZBbZBbZBbZBbZBbZBbZBbZBbbBdYBCFBbYBCFBbYBCFBbYBCFBbYBCFBC15B15BBIBCTBHFB4vChBB", false)),
+        Lm: () => new UnicodeRangeTable(decodeRanges("wVRBFLBPEBICCmEGG-OnHnHlFBBuIBBFgBgBKEEhFoFoF1mBgEgE2R72B72BsDkTkTxOFBvF+BBOjBjBBjBByVOORMBg-CBByHgGgG2OsBsBBDBGiDiDB+C+CBBB34bjnBjnBBEBvIzDzDdBB6DIBxCYYpDDBEBB2OXXqEtDtDWBBoDDBKngVngVuBBBh-BFBCpBBCIB0sBhBhB2K04D04DnrTDB9PCBpBBBnRMBhCBBCPPB9-P9-PBCBCGBCBByhM9BBqGGBud0Q0QsSAB", false)),
+        Lo: () => new UnicodeRangeTable(decodeRanges("qFQQhIFFBCBxGBB7ZaBFDBuBfBCJBkBBBCiDBCZZBLLBBBDRRCdBe4CBMZZBfBWVBrBYBIKBGXBCGBRoBB8B1BBETTIJBROBFHBDBBDVBCGBCEEBCBERROBBCCBPBBLJJBEBFBBDVBCGBCBBCBBCBBgBDBCUUBBBRIBCCBCVBCGBCBBCEBETTQBBYMMBGBDBBDVBCGBCBBCEBEffBCCBBBQSSCFBECBCDBEBBCCCBEEBEEBBBELBX1B1BBGBCCBCWBCPBEbbBBBCBBDBBfFFBGBCCBCWBCJBCEBEffBBBCBBQBBSIBCCBCoBBDRRGCBJCBZFBGRBEXBCIBCDDBFB7BvBBCBBNFB8BBBCCCBDBCXBCCCBIBCBBKDDBDBYDBhBgCgCBGBCjBBcEB0DqBBVRRBEBFDBEEEBIIBBBFMBNyDyDBnKBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBmBPByDrTBDQBCZBGqCBHHBIRBOSBPRBPMBCCBQzBBpBkCkCBhBBC0BBIEBDhBBCGGBkCBLeByBdBDEBMrBBFZB3BWBK0BBxFuBBSHB3BdBOBBLrBBbjBBqBCBLdByDDBCFBCBBE7hB7hBBCB4-C3BBZWBKGBCGBCGBCGBCGBCGBCGBCGBoR2B2BF1CBJCCB4CBFGGBpBBC9CBSfBxBPBhQ-tGBhC0wUBC2jBBkCnBBJrIBFPBLBBjCyByBBkCBqFoDoDEGBCCBCDBCWBezBBPxBB-BFBECCBMMBaBLWBacBIuBBuBEBDIBLEBCoBBYCBCHBVPBCFBEEEBwBBCEEBDDBDBDCCZBBEKBIPPBEBDFBDFBKGBCGByEiBBej9KBNWBFwBBloItLBDpDBkCCCBIBCMBCEBCCCBCCBCCBqDBiBqLBT-BBD1BBpBLB1DEBCmEBqDJBCsBBDeBEFBDFBDFBDCBkBLBCZBCSBCBBCOBDNBjB6DBmMcBEwBBwBfBOTBCHBHlBBLdBDjBBFHBhEtCBjDnBBJzBB9CzBBN2JBKVBLHB5EFBDCCBqBBCBBEDDBVBLWBKeBiCSBCBBLVBLZBHZBnB3BBHBBhCQQBCBCCBCcBrBcBEcBkBHBCbBc1BBLVBLSBORBvDoCB4FjBBnBDBCxJxJBoBBHBBRCBCBB5BcBLJJBUBrBRBvBUBcWBN0BB6BBBDOOBrBBhBYBbjBBeDDJiBBENNBuBBPDBWCCkBRBCYBUBBgCGBCCCBCBCOBCJBIuBBnBHBDBBDVBCGBCBBCEBETTNEBfJBCDDClBBCaaCtBtBBzBBTDBVCBfvBBVBBC5F5FBtBBqBDBlBvBBV8B8BBpBBOoCoCBZBmBGB6FrBB0GHBDDDBGBCBBCXBQCC-CHBDmBBRCCdLLBmBBIWWMtBBUTTBnCBoGgBBgBIBCkBBSyByBBcBxDGBCBBClBBWaaBEBCBBCfBPYYBnBBCBBlISBQCCBLBChBB9DwCwCB4cBnHjGBtyCgDBQvhBBSFBa68DBGmSB61GdBj3B4RBIeBSuCBSdBTvBB0BUBGSB0NnBB2MqCBGwFwFB0mHBqBfBiDyDBuwIiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBxzI2P2PBrBBiBiKiKBcBTrBBlPaBmHdBDwGwGBdBCCBCBBCGBDEBKiHiHBFBCDBCBBCOBCkGB8pBDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQBlqE-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+        Lt: () => new UnicodeRangeTable(decodeRanges("lOGDnB2sH2sHBGBJHBJHBNQQwBAB", false)),
+        Lu: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiB2BCDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIJDCMCDQCDDDCCBC4BCIBBCBBDCCBCBCGCiJCCEJJHCCBBBCCCBCCBPBCIBkBDDBBBEWCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBpCDBNDBNDBNEBMDBnIFFECBDCBDEEBDBHGCBCBDDBLBBG+B+B9zCvBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoqZZBbZBbZBbCCBGDBDDBCBCHBbZBbBBCDBDHBCGBcBBCDBCEBCEEBFBcZBbZBbZBbZBbZBbZBfYBiBYBiBYBiBYBiBYBiB2pE2pEBgBB", false)),
+        M: () => new UnicodeRangeTable(decodeRanges("gYvDB0IGBoIsBBCCCBCCBCCpCKBxBUBRmDmDBFBDFBDBBCDBkBffBZB8CKB7BIBKZZBCBCIBCCBCEBsBCB8BIBrBXBCgBB3BCBCRBCGBLBBeCB5BCCBFBDBBDCBKLLBbbDCB5BCCBDBFBBDCBEffBEEMCB5BCCBGBCCBCCBVBBXFBCCB5BCCBFBDBBDCBICBLBBf8B8BBDBECBCDBKpBpBBDB4BCCBFBCCBCDBIBBMBBeCB5BCCBFBCCBCDBIBBMBBQNNBCB4BBBCGBCCBCDBKLLBeeBBBnCFFBEBCCCBGBTBB+BDDBFBNHBjDDDBHBMGBqCBBcECFBByBTBCBBGKBCjBBKlDlDBSBYDBFCBCCBDGBEDBOLBCLLBCBgWCBzdDBdCBeBBfBBhCfBKuBuBBBBC2D2DBjBjB3DLBFLB8GEB6BJBCcBDxBxBBsBBDLBVEBwBQBnBIBNCBfMB5BNBxBTB5ECBCUBFHHDCBnG-BBxWgBB--CCBuEhDhDBeBrRFBqDBB1udDBCJBhBBBxCBBxIEEFYYBDBF0C0CBzBzBBQBbRBOnBnBBGBaMBtBDBwBNBlBkCkCBMBNJJBuBuBBBBzBCCBBBDBBGBBCqBqBBDBGBBtHHBCBBx5TiXiXBOBRPBuejHjH2EEBn0BCBCBBGDBpBCBFmFmFB+R+RBCBiCEB+JBBuCFBnCKByBDB7DCB2BOBqBDDBLLBCBuBKBI+B+BBBBlBNBRBBtBNNBBBxBNBJDBCBB9CLBHDD+ELBWDB4BBBCGBDBBDCBKLLBDDBFBEEBkCIBCDDCDBCEBCPPBzCzCBQBYyCyCBSBsHGBDIBcBBzCQBrDMBmDOBhIOB2HFBCBBDDBCCCBuEuEBFBDGBEddBIBpBGBCDBJKKBJBvBPBnGHBoGHBCHBzCVBCNB7DFBECCBCCBFBCjCjCBDBCBBCEB8KDBKBBCxBxBBFBEEBYmnFmnFHOBpmLRBhuCEB8BGB5gBCCB1BBIDByCMMBslTslTBizEizEBsBBDWB-QEBEFBJHBDGBfDB1ECB89B2BBFxBBJPPXEBCOBxqBGBCQBDGBCBBCEBlDhFhFBFB4L+B+BBCB9PDB-HBB0HDDIBBG7O7OBFBuDGB29lYvHB", false)),
+        Mc: () => new UnicodeRangeTable(decodeRanges("joC4B4BDCBJDBCBBzBBB7BCBHBBDBBLsBsB7BCBjC7B7BBBBJCCB2B2BB7B7BCHHBDDBLLnDBBCBBECBCCBLqBqBBBB+BDB+BBB7BCCBDBDBBCBBKBBdPPB7B7BBBBGCBCCBLrBrBBsCsCBBBHHBTBBrKBBgCsFsFBFFHDDBaaBLLBBBDGBWBBDFBDLLBBB5zBffiEIIBGBCBB7KDBDCBFBBCFBhHBB7BCCKCCBJJBEByExBxBGCCBDBCBB+BffFBBD9B9BDCBCEEBxBxBBGBJBBsFWW35EBB0-dBBD5C5CBzBzBBOBvEBBwBxBxBBFFBDDBBBvDBBDBBZuBuBCuDuDDBBGuHuHBCCBCCBCC0gZCCgEuBuBBBBFBB0DZZB8B8BxBCBKBBO+C+CBBBEBBCrFrFBBBgBBB7BBBCDBDBBDCBKLLB1C1CBBBIDDCDBCBBCmDmDBBBJBBErDrDBBBHCCBCBDuHuHBBBHDBDyDyDBBBJBBCuDuDCBBHoDoDCBBFmImIBBBK4H4HBEBCBBFDDCvEvEBBBJDBF1C1CeBB-BqGqGECCoGPPrDIID2G2GBDBFBBC-K-KBNNxBBBJBBCpvQpvQBBBlxD2BBpDBB0rYBBHFB", false)),
+        Me: () => new UnicodeRangeTable(decodeRanges("okBBB1xF-wB-wBBCBCCBsshBCB", false)),
+        Mn: () => new UnicodeRangeTable(decodeRanges("gYvDB0IEBqIsBBCCCBCCBCCpCKBxBUBRmDmDBFBDFBDBBCDBkBffBZB8CKB7BIBKZZBCBCIBCCBCEBsBCB8BIBrBXBCfB4BCCFHBFEEBFBLBBe7B7BFDBJVVBbbDBB6BFFBFFBDDBBBEffBEEMBB6BFFBDBCBBFVVBXXBEBC7B7BDCCBCBJIIBMMBff+BNNzBEE4BCCBBBGCBCDBIBBMBBe7B7BDHHGBBVBBdBB6BBBFDBJVVBeepCIIBBBC7C7CDGBNHBjDDDBHBMGBqCBBcEC4BNBCEBCBBGKBCjBBKnDnDBCBCFBCBBDBBaBBFCBRDBODDBHHQgWgWBBBzdCBeBBfBBfBBhCBBCGBJDDBJBKuBuBBBBC2D2DBjBjB3DCBFBBKHHBBB8GBBD7B7BCGBCCCDHBHJBDxBxBBMBCeBDLBVDBxBCCBDBCGGpBIBNBBhBDBDBBCCB5BCCBEECCB7BHBDBB5ECBCMBCGBFHHEBBnG-BBxWMBFEEBKB--CCBuEhDhDBeBrRDBsDBB1udFFBIBhBBBxCBBxIEEFaaBGG4EBBbRBOnBnBBGBaKBvBCBxBDDBCBDBBoBkCkCBEBDBBDBBNJJwB0B0BCCBDBBGBBCrBrBBJJvHDDFx5Tx5TiXPBRPBuejHjH2EEBn0BCBCBBGDBpBCBFmFmFB+R+RBCBiCEB+JBBuCFBnCKByBDB8D3B3BBNBqBDDBLLBBByBDBDBBI+B+BBBBlBEBCHB-BNNB1B1BBHBLDBDgDgDBBBDCCBHHD+E+EEHBWBB6BBBEmBmBBFBEEBnCFBOECPBB2CHBDCBCYY1CFBCFFBCCBvHvHBCBHBBCBBcBB2CHBDCCBrDrDCDDBEBCmDmDCDDBCBCEBkIIBCBBhIBBCFFxEDBDBBFhBhBBIBpBFBDDBJKKBEBDCBvBMBCBBnGCCBBBCqGqGBFBCFBCzCzCBUBDGBCBBCBB7DFBECCBCCBFBCpCpCBEEC8K8KBMMB1B1BBDBGCCYmnFmnFHOBpmLLBECBhuCEB8BGB5gBgCgCBCByC5lT5lTBizEizEBsBBDWBhRCBSHBDGBfDB1ECB89B2BBFxBBJPPXEBCOBxqBGBCQBDGBCBBCEBlDhFhFBFB4L+B+BBCB9PDB-HBB0HDDIBBG7O7OBFBuDGB29lYvHB", false)),
+        N: () => new UnicodeRangeTable(decodeRanges("wBJB5DBBGDDBBBitBJBnEJBnGJB9MJB3DJBFFBtDJB3DJB3DJBDFBvDMB0DJBJGBoDJBpDGBISBuDJBhDJB3DJBnCTBtIJBnCJBwWTBybCBwHJBHJBXJBtJJBhEKBmFJBHJB3FJB3CJBnEJBHJB3gBEEBEBHJBnGyBBDEB3W7BBvCVB3TdBqrBqYqYaIBPCB4KDBrEJBfHBCOBhBJBoBOBh7cJB9FJBhKFB7EJBnBJBnGJBXJB3CJB3MJB34UJBuPsBBN4BBSBB2KaBlBDBeJJnEEBrGJBvdHBaGBoBIBsCEBXFBhFBBDPBDtBBhCIB1BBBfCBsCEBpDHBZHBqBGBrKFBxBJBHJB3IeB-EJBrBDBxDGBnEdBhEJB9BJBxEJBITB8HJB3KJB3DJB3LJBnDJBHTBtCLBlNSB+CJB3UJB3CcBkHJBnCJB3BJBnLJBnDUBshBuDBimPJBnpCJB3CJBnEJBCGBvQJBnIWB+KCB6nXJBnuBTBNTBtDYB2iBxBBhqCJBnNJB3PJB4HJBtWIBhEJB4Y6BBCCBCDBtCsBBCOBjeMBk3CJB", false)),
+        Nd: () => new UnicodeRangeTable(decodeRanges("wBJnxBJnEJnGJ9MJ3DJ3DJ3DJ3DJ3DJ3DJ3DJ3DJ3DJhDJ3DJnCJ3IJnCJn6BJnBJtJJhEJnFJHJ3FJ3CJnEJHJnuiBJnVJnBJnGJXJ3CJ3MJ34UJnsBJnkCJHJ9YJhEJ9BJxEJ3IJ3KJ3DJ3LJnDJHTtCJnNJnDJ3UJ3CJ3HJnCJ3BJnLJ3uQJnpCJ3CJnEJ3QJ37XJ12CxBhqCJnNJ3PJ4HJ2aJ30EJ", true)),
+        Nl: () => new UnicodeRangeTable(decodeRanges("u3FCBwzCiBBDDB-zDaaBHBPCBs1dJBxyW0BBtOJJnEEBrhIuDBm8SCB", false)),
+        No: () => new UnicodeRangeTable(decodeRanges("yFBBGDDBBB2pCFB5LFB5DCBmEGB6GGBSIByNJB2hBTB0jBJBhP20B20BEFBHJBnGPBqB3W3WB6BBvCVB3TdBqrB1kB1kBBCBrEJBfHBCOBhBJBoBOBxrdFBymWsBBiCDBSBB2KaBlBDB1pBHBaGBoBIBsCEBXFBhFBBDPBDtBBhCIB1BBBfCBsCEBpDHBZHBqBGBrKFBhLeB-EJBrBDBxDGBnETB8LTBmqBBBvNIBobSB0aUBn8SGB-YWBqhZTBNTBtDYBvqFIBid6BBCCBCDBtCsBBCOBjeMB", false)),
+        P: () => new UnicodeRangeTable(decodeRanges("hBCBCFBCDBLBBEBBbCBCccCkBkBGEELBBEEE-VJJzOFBqBBB0BCCDDDtBBBVBBCBBOCCBBBrCDBnDsBsBBMBqHCB3BOBgBmImIBLLtE5D5D6DnMnMNwLwL7CLLBpFpFBNBCmBmBBCBoCrCrCBDBFBBwDFBsFlTlTBHB4EuTuTtBBBvCCBoCBB+ECBCCBmBKB6JBB5GBBhEGBCFBhFBBLGBdCB9DDB8BEB-BBBhCHBM9Z9ZBWBJTBCMBCLBfBBPBB6TDBeBB+hBNBwCBBgBJB0MVBgCDBhBBB8XDBCBBxDwEwEBtBBCfBDLBkNCBFJBDLBRNNjD7C7CjgdBBuICBkDLL0DFB9LDB3CBBpBCBCyByBBwBwBiDMBRBB9DDB-DBBRBB6HzqUzqUBxGxGBIBXiBBCNBCFFCBB2ECBCFBCDBLBBEBBbCBCccCCCBFB7MCB9UxBxB-MoXoXoGgBgBxIIBnBxDxDBFBjCGB6CDByO-J-JjBlElEBDBtBDB+FGBuDBBCDB-DDBxBBBwCDBFOOCCB5CFBsDrJrJBCCBzDzDBDBLBBCpDpD7HWBqDCBdMBtCjEjEBBB9HpIpIBBB8E9C9CBGB0CCBCEB+CJB4GgDgDBDBrBBBmUBBrCMBwFxjBxjBBDB97CBB8zOBBmEiCiCBDBJpRpRBBBoJDBoK9lT9lTovHEB07C-a-aBAB", false)),
+        Pc: () => new UnicodeRangeTable(decodeRanges("-Cg-Hg-HBUU-u3BBBZCBwHAB", false)),
+        Pd: () => new UnicodeRangeTable(decodeRanges("tB9qB9qB0BiyDiyDmgBqgCqgCBEBiwDDDgBBBFdd-NUUwDxszBxszBBmBmBLqFqFhzD-J-J", false)),
+        Pe: () => new UnicodeRangeTable(decodeRanges("pB0B0BgB+1D+1DC-6B-6BqtC4B4BQ7T7TCff-hBMCxChBhBCGC1MUChCCCiBmhBmhBCECtBGCtNICEGCDBB-ozB6G6GeOCESSCCCrF0B0BgBGD", false)),
+        Pf: () => new UnicodeRangeTable(decodeRanges("7F+6H+6HEddpuDCCFDDQEE", false)),
+        Pi: () => new UnicodeRangeTable(decodeRanges("rFt7Ht7HDBBDaapuDCCFDDQEE", false)),
+        Po: () => new UnicodeRangeTable(decodeRanges("hBCBCCBDECBLLBEEBcclCGGPBBI-V-VJzOzOBEBqB3B3BDDDtBBBVBBCBBOCCBBBrCDBnDsBsBBMBqHCB3BOBgBmImIBLLtE5D5D6DnMnMNwLwL7CLLBpFpFBNBCxDxDrCEBFBBwDFBsFlTlTBHBmY9D9DBBBoCBB+ECBCCBmBFBCDB6JBB5GBBhEGBCFBhFBBLGBdCB9DDB8BEB-BBBhCHBMjajaBJJBGBJIBDDBDCBEKBCCCBIB7kDDBCBBxDwEwEBFFBBBDDDBHBCBBCDDBLLBDBCJBDDBCCCBLBDCBtNCB6B+F+FjgdBBuICBkDLL0DFB9LDB3CBBpBCBCyByBBwBwBiDMBRBB9DDB-DBBRBB6HlxUlxUBFBDXXVBBDDBECBCDBICBHCCB2E2EBBBCCBDECBLLBEEBcclBDDB7M7MBBB9UxBxB-MoXoXoGgBgBxIIBnBxDxDBFBjCGB6CDB0ZlElEBDBtBDB+FGBuDBBCDB-DDBxBBBwCDBFOOCCB5CFBsDrJrJBCCBzDzDBDBLBBCpDpD7HWBqDCBdMBtCjEjEBBB9HpIpIBBB8E9C9CBGB0CCBCEB+CJB4GgDgDBDBrBBBmUBBrCMBwFxjBxjBBDB97CBB8zOBBmEiCiCBDBJpRpRBBBoJDBoK9lT9lTovHEB07C-a-aBAB", false)),
+        Ps: () => new UnicodeRangeTable(decodeRanges("oBzBzBgB-1D-1DC-6B-6B-rCEEnB4B4BQ7T7TCff-hBMCxChBhBCGC1MUChCCCiBmhBmhBCECaTTCECtNICEGCDipzBipzB4GeeCMCESSCCCrFzBzBgBEEDAB", false)),
+        S: () => new UnicodeRangeTable(decodeRanges("kBHHRCBgBCCcCCkBEBCBBDCCBCBDEEfgBgBrODBNNBGGBCCCBPB2DPPBxDxDsErIrIBBB3DCBDDDBvGvGLUUB4H4HIBBpEqLqLBHHB2H2H-DjEjEBGBlEwGwGqBmGmGiGCBQCCBBBDFBVECmEHBCFBCBBGDBmGBBxXJB0WuLuLlL+E+EBgBBiLJBKIBhiBCCBBBMCBOCBOCBOBBmCOOoBCBOCBUhBB-BBBCDBCBBLCCBBBGFBCECFMMBFFBDBGDBC7B7BBFFB2LBFcBD+HBXKByCtCBXnTBtBwBBDeBLyMBX+BBFfBD1LBDpEBmHFBmLBBvBZBC4CBN1GBbPBFOOBNNWBBHBB8CBB0HBBFJBhBlBBKRRBdBMdBJQQBeBLmBBQ-JBhuG-BBx0V2BB6RWBKBBoDBB+EDBLDB+RCBiHPPB+9T+9TpEgBBuLPBhCBB3BHBtBDBjDCCBBBD7E7EHRRBBBgBCCcCCiEGBCGBOBB6JIB6BQBDCBCMBEwBwBBrBB7zBBBwSmWmWBiKiKBGBnjC2kC2kCBbBr6SDBG3qU3qUk7DvHBLCBEzNBHWBQQBgDzDB9B1HBLmBBD7BBGCBXBBIdBF8BBWhCBE7F7FB1CBrbaagBaagBaagBaagBaa9B-PB4BDBzBHBCNBCBBp2BwNwNttCEE+DiOiOBvIvIBqBBFjDBNOBDOBCOBCkBBYgFB5BcBOrBBFIBIBBPFB7E4eBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBBPIBoB3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBC7CBLAB", false)),
+        Sc: () => new UnicodeRangeTable(decodeRanges("kB+D+DBCBqnB8D8DzPBBzPBBI2H2HoImSmS8sClmClmCBgBB37hBkuVkuVtD7E7E8GBBEBB3-HDB-4wBxtCxtC", false)),
+        Sk: () => new UnicodeRangeTable(decodeRanges("+CCCoCHHFEEqQDBNNBGGBCCCBPB2DPPBjoBjoB15FCCBBBMCBOCBOCBOBB9kEBBkzdWBKBBoDBBxePPBniUniUBPB8bCCjF4g9B4g9BBDB", false)),
+        Sm: () => new UnicodeRangeTable(decodeRanges("rBRRBBB+BCCuBFFmBgBgB-XwQwQBBB8xGOOoBCBOCBsEoBoBBDBHlClCBDBGBBFGDIgBgBBDDCgBgBBqIBhBBB7CffBXBpBFB2OKK3BHBwDxKxKBDBDeBLPBhIiEBX+BBFfBDhIBxBUBDFB9+zB5Z5ZCCBlFRRBBB+BCCkEHHBCBitDBBhrwBx+Bx+BagBgBagBgBagBgBagBgBat5Ft5FB-uC-uCBHB", false)),
+        So: () => new UnicodeRangeTable(decodeRanges("mFDDFCCyerIrIBgEgEBvGvGLUUB4H4HkQ2L2LjEFBClElEwGqBqBoMCBQCCBBBDFBVECmEHBCFBCBBGDBmGBBxXJB0WzWzW+EhBBiLJBKIBksBBBCDBCBBLCCBHHBEBCECFMMBPPCBBC7B7BBKKBDBDDBCBBCBBCGBCeBDBBCCCBdBtIHBFTBDGBDwCBCdBanBBHnCBXKByCtCBX2FBCIBC1BBJuDBC3HBtBrBBhC-HBhQvBBWBBHmBBDpEBmHFBmLBBvBZBC4CBN1GBbPBFOOBNNWBBHBBxKBBFJBhBlBBKRRBdBMdBJQQBeBLmBBQ-JBhuG-BBx0V2BBibDBLBBC+R+RBBBqqUPBuLPBhCBB3BHBuBCBlPEEFBBOBB6JIB6BQBDCBCMBEwBwBBrBB7zBBBwSpgBpgBBGBnjC2kC2kCBGBFQBr6SDBG3qU3qUk7DvHBLCBEzNBHWBQPBhDzDB9B1HBLmBBD7BBGCBXBBIdBF8BBWhCBE7F7FB1CBqlB-PB4BDBzBHBCNBCBBp2B96C96CiEyWyWBqBBFjDBNOBDOBCOBCkBBYgFB5BcBOrBBFIBIBBPFB7E6HBG4WBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBB-B3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBC7CBLAB", false)),
+        Z: () => new UnicodeRangeTable(decodeRanges("gBgEgEgvFgsCgsCBJBeBBGwBwBh9DAB", false)),
+        Zl: () => new UnicodeRangeTable(decodeRanges("ohIA", true)),
+        Zp: () => new UnicodeRangeTable(decodeRanges("phIA", true)),
+        Zs: () => new UnicodeRangeTable(decodeRanges("gBgEgEgvFgsCgsCBJBlBwBwBh9DAB", false)),
+        ASCII_Hex_Digit: () => new UnicodeRangeTable(decodeRanges("wBJIFbF", true)),
+        Alphabetic: () => new UnicodeRangeTable(decodeRanges("hCZBHZBwBLLFGGBVBCeBCpOBFLBPEBICC3CeeBQBCBBDDBCHHCCBCCCBSBCyCBCqEBJlFBClBBDHHBnBBoBNBCCCBCCBCCJaBFDBeKBG3BBCGBPlDBCHBFHBFCBLCBDRRBuBBOkDBZgBBKBBFGGBWBDSBUYBIKBGXBCGBIJJBoBBLLBEGBHrCBCPBCCBFOBOSBCHBDBBDVBCGBCEEBCBEHBDBBDBBCJJFBBCEBNBBLFFBBBCFBFBBDVBCGBCBBCBBCBBFEBFBBDBBFIIBCBCSSBEBMCBCIBCCBCVBCGBCBBCEBEIBCCBCBBEQQBCBWDBFCBCHBDBBDVBCGBCBBCEBEHBDBBDBBKBBFBBCEBORRBCCBEBECBCDBEBBCCCBEEBEEBBBELBFEBECBCCBEHHpBMBCCBCWBCPBEHBCCBCCBJBBCCBCBBDDBdDBCHBCCBCWBCJBCEBEHBCCBCCBJBBGCBCDBOCBNMBCCBCoBBDHBCCBCCBCGGBCBIEBXFBCCBCRBEXBCIBCDDBFBJFBCCCBGBTBBO5BBGGBH0B0BBECBDBCXBCCCBRBCCBDEBCHHPDBhBgCgCBGBCjBBFSBFPBCjBBkC2BBCDDBDBR-BBLDBDlBBCGGDqBBCsKBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBmBPBR1CBDFBErTBDQBCZBGqCBEKBITBMUBNTBNMBCCBCBBNzBBDSBPFFkC4CBIqBBGlCBLeBCLBFIBYdBDEBMrBBFZB3BbBF+BBDTBzBYYBMMBBByBzBBCOBCHB0BpBBDDBLrBBCKBP2BBXCBLjBBDKBGqBBDCBqBDBCFBCBBEGGB+FBUhBBM1IBDFBDlBBDFBDHBCGCBdBD0BBCGBCEEBBBCGBEDBDFBFMBGCBCGB1DOORMBmDFFDJBCEEBDBHGCBCBCKBDDBGEBFSSBnBBuZzBB34BkHBHDBEBBNlBBCGGD3BBIRRBVBKGBCGBCGBCGBCGBCGBCGBCGBCfBwB2O2OBBBaIBIEBDEBF1CBHCBC5CBCDBGqBBC9CBSfBxBPBhQ-tGBhCs0VBkCtBBDsIBEPBLBBVuBBGHBEwDBoBIBDmDBDxCBVUBCgBBZzBBNjCBCtBtBBEBECCBBBLgBBGiBBOcBEyBBCLBQRRBOBLEBC2BBKNBTWBEkCBCCCZCBDPBDDBMFBDFBDFBKGBCGBCqBBCNBH6DBWj9KBNWBFwBBloItLBDpDBnBGBNEBGLBCMBCEBCCCBCCBCCBqDBiBqLBT-BBD1BBpBLB1DEBCmEBlBZBHZBM4CBEFBDFBDFBDCBkBLBCZBCSBCBBCOBDNBjB6DBmC0BBsIcBEwBBwBfBOdBGqBBGdBDjBBFHBCEBrB9EBTjBBFjBBFnBBJzBBNKBCOBCGBCBBCKBCOBCGBCBBEzBBN2JBKVBLHBZFBCpBBCIBmCFBDCCBqBBCBBEDDBVBLWBKeBiCSBCBBLVBLZBHZBnB3BBHBBhCDBCBBGHBCCBCcBrBcBEcBkBHBCbBc1BBLVBLSBORBvDoCB4ByBBOyBBOnBBjBbBEGGBVB7HpBBCBBEBBRFBzBCBEcBLJJBUBrBRBvBUBcWBKlCBsBEBL4BBKOOBXBYyBBSDBJiBBEKKB+BBCDBKBBLCCkBRBChBBDHHBCB-BGBCCCBCBCOBCJBI4BBYDBCHBDBBDVBCGBCBBCEBEHBDBBDBBEHHGGBdJBCDDClBBCJBCDDCDBCBBECCtBhCBCCBCDBVCBfhCBDBBC5F5FB0BBDGBaFBjB+BBCEE8B1BBDoCoCBZBDNBWGB6F4BBoD-BBgBHBDDDBGBCBBCdBCBBDBBDDB+CHBDtBBDFBCCCBccBxBBDJBSnCBGTTBnCBoDHB5CgBBgBIBCsBBCGBCyByBBcBDVBCNBqCGBCBBCrBBECCBCCBBBCDDBZZBEBCBBCkBBCBBCDBCYYBqBBlIWBKQBCoBBECBwDwCwCB4cBnDuDBSjGBtyCgDBQvhBBSFBa68DBGmSB61GuBBy2B4RBIeBSuCBSdBTvBBRDBgBUBGSBxNsBB0G-BBhBYBDYBtBqCBF4BBIQBhCBBCNNBFBK1mHBqBfBiDyDB+vIDBCGBCBBCiJBQeeBBBDPPBCBJrMBloCqDBGMBEIBIJBFi7Fi7FBzCBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDYBCYBCeBCYBCeBCYBCeBCYBCeBCYBCHB15BeBHFB2GGBCQBDGBCBBCEBG9BBiBxDxDBrBBLGBRiKiKBcBTrBBlPbBlHdBDwGwGBdBCVBJBBhHGBCDBCBBCOBCkGB8BjCBEEE1lBDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1TZBHZBHZB3zD-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+        Dash: () => new UnicodeRangeTable(decodeRanges("tB9qB9qB0BiyDiyDmgBqgCqgCBEB+BoBoBQnMnMlgDDDgBBBFdd-NUUwDxszBxszBBmBmBLqFqFhzD-J-J", false)),
+        Emoji: () => new UnicodeRangeTable(decodeRanges("jBHHGJBwDFFu8HNN5GXX7CFBQBBwLBBNnFnFaKBFCBoGoHoHBLLK7B7BBCBCEBKGDBDDFDDCBBDIEBJJBBBGCCGLBMBBDCCBCCTDDBTTBEBCCCBEEBGGDBBFBBMBBGBBDGGBECBVVBGGBEBCDBDFFDDDBEBCDDCCCHEEHLLBQQDFFCFFBBBCMMBxBxBBBBKeP1LBBwOCBUBB0BFF7mBNN6SCCrrvDrGrGhFBBNBBPDDBIBsCZBCBBYVVDIBWBBvFhBBDvDBDBBCCBDyCBDCBCmIBC+BBMFBCXBIBBDHBNDDBCBDFFBOOBDDJBBKGGBBBNCBJCBDCCFHHEHHB0CBxBlCBGHBDDBEJBECCBEEDJBkHLBF8I8IBtBBCJBC4FBxDMBEKBE4BBCFFBOBDLBFJB", false)),
+        Emoji_Component: () => new UnicodeRangeTable(decodeRanges("jBHHGJB0+H2G2Gsp3B3+8B3+8BBYB8PEBxtBDBtzhY-CB", false)),
+        Emoji_Modifier: () => new UnicodeRangeTable(decodeRanges("7-8DE", true)),
+        Emoji_Modifier_Base: () => new UnicodeRangeTable(decodeRanges("9wJ8G8GRDB4jzD9B9BBBBDDDBBB2DBBDKBWSBEFFBBBCCBICCZqGqGBFFWFFBvFvFBBBEEB0CRRBBBKMMgSDDJHBHKKBIBDCB5B+B+BBCCBCCSCBCMBmHCBrBIB", false)),
+        Emoji_Presentation: () => new UnicodeRangeTable(decodeRanges("64IBBuGDBEDDqQBBWBBzBLBsBUUOJJBSSBGGBJJGWWIBBCFFDIIFBBdkBkBCFFBBBC+B+BBBBZPP8aBB0BFFvlxDrGrG-FDDBIBsCZBCZZVDDBDBCCBWBBvFgBBNIBClCBCVBNqBBFEBNQBEEEBlCBCCCB5FBD+BBODBCXBTbbBOO3C0CBxBlCBHEEBBBDDBEDBMBBIIBkHLBF8I8IBtBBCJBC4FBxDMBEKBE4BBCFFBOBDLBFJB", false)),
+        Extended_Pictographic: () => new UnicodeRangeTable(decodeRanges("pFFFu8HNN5GXX7CFBQBBwLBBNnFnFaKBFCBoGoHoHBLLK7B7BBCBCEBKGDBDDFDDCBBDIEBJJBBBGCCGLBMBBDCCBCCTDDBTTBEBCCCBEEBGGDBBFBBMBBGBBDGGBECBVVBGGBEBCDBDFFDDDBEBCDDCCCHEEHLLBQQDFFCFFBBBCMMBxBxBBBBKeP1LBBwOCBUBB0BFF7mBNN6SCCrrvDoBoBBCBlDLBQBBQPPBmBmBBIBxDBBNBBPDDBIBU3BBcOBLVVDIBCDBKWBH7FBDvDBDBBCCBDyCBDCBCDBG9HBC+BBMFBCXBIBBDHBNDDBCBDFFBOOBDDJBBKGGBBBNCBJCBDCCFHHEHHB0CBxBlCBGHBDQBECCBEBDMB7GlBBNDB5BHBLFBpBHBfBBNDBDNBKmBBNuBBCJBC4FB5CHBPxEBhI9fB", false)),
+        Hex_Digit: () => new UnicodeRangeTable(decodeRanges("wBJIFbFq1-BJIFbF", true)),
+        Lowercase: () => new UnicodeRangeTable(decodeRanges("hDZBwBLLFlBlBBWBCHBC2BCBQCBuBCDECBBBDCCDEEBFFDEEBBBDDDCCCDCCBCCDEECDDBDDBBBHGDCOCBSCBDDCEEC4BCBFBDDDBCCFICBjCBDiBBIBBfEBhDsBsBCEEDDBTccBhBBCBBECBCWCBDBCGDB0B0BBuBBCgBCK0BCDMCBgDCxBoBBo6CqBBCDB5XFBjkCIBC2D2DB+FBiC0ECBHBCgDCBHBJFBLHBJHBJFBLHBJHBJNBDHBJHBJHBJEBCBBHEEBBBCBBJDBDBBJHBLCBCBB6DOORMBuDEEBEEcKFDBBJDBFiBiBBOBFsasaBYBn6BvBBCEEBGCFCCBCCBGBEiDCBIICFFNlBBCGG0oesBCUaCBBBmEMCBBBC8BCBIBCCCDICFCCDCCBBBCSCGGGCMCFCCDOCWDBCCCBBB2ZqBBCNBHvCBh6TGBNEBqhBZBumBnBBpEjBB8EKBCOBCGBCBBkODDBBBCpBBCIBmoByBB+DVB75CfBhsVfB8BYBnqZZBbGBCRBbZBbDBCCCBFBCKBbZBbZBbZBbZBbZBbZBbZBbZBbbBdYBCFBbYBCFBbYBCFBbYBCFBbYBCFBC15B15BBIBCTBHFBmI9BB1lChBB", false)),
+        Math: () => new UnicodeRangeTable(decodeRanges("rBRRBBBgBeeCuBuBFmBmBgB5W5WBBBDbbBDDBBBwQCBuwGccBBBMEEOPPBCBWEBMEBiCMBFEEBFFBDBTFFDJBCDDBEBHEEBDDBCCBBBCFBENBClClCBWBCFBCBBFBBFfBCHHBPPBqIBJDBVBB7CffBZBCZZMGB+NBBNJBFFBFBBDBBEEBPCCDFBMHBGBB6BCCeDBKCBxK-BBhI-PBxBUBDFB9+zB4Z4ZBEBCjFjFRCBeCCeCCkEHHBCBitDBBhrwBwoBwoBBzCBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDjJBDxBBhwFDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1BBB-uCIB", false)),
+        Quotation_Mark: () => new UnicodeRangeTable(decodeRanges("iBFFkEQQ96HHBaBBowDqOqOBCBOCBixzBDB+FFF7CBB", false)),
+        Terminal_Punctuation: () => new UnicodeRangeTable(decodeRanges("hBLLCMMBEE-ZJJiQ6B6BpCPPCCB1FsBsBBJBCsHsHB3B3BBEBCHBgBmImIB1nB1nBBtFtFFFB4JBB2YHBmY9D9DBBBoCBB+ECBEoBoBBCBDBB7JBBjLDBjFBBLBBCCBeCB8FEB-BBBldYYBKKBBBwlDCBzJOOFLLCBBEBBtNBB8ndBBuICBkHEB-LBB3CBBgD4E4EBBB0ECBgERRB6H6HnxUDDB6B6BBBBCDBqFLLCMMBEEiCDD7hBxBxBnkBoGoG3JBB5EFBlCFB6CDB5dEBtBDB+FGBxDDBgECBiEBBHRRB5C5CBDBtDrJrJB2D2DBBBNBBnLDBEOBqDBB6HCBmQCC8HBB4CBBFBB-MCBuBmUmUBrCrCBspBspBBDB6vRBBmEiCiCBBBLqRqRBoJoJBnwTnwTovHDB", false)),
+        Uppercase: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiB2BCDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIJDCMCDQCDDDCCBC4BCIBBCBBDCCBCBCGCiJCCEJJHCCBBBCCCBCCBPBCIBkBDDBBBEWCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBpCDBNDBNDBNEBMDBnIFFECBDCBDEEBDBHGCBCBDDBLBBGbbBOBUzZzZBYBx5BvBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoqZZBbZBbZBbCCBGDBDDBCBCHBbZBbBBCDBDHBCGBcBBCDBCEBCEEBFBcZBbZBbZBbZBbZBbZBfYBiBYBiBYBiBYBiBYBiB2pE2pEBgBBvgCZBHZBHZB", false)),
+        White_Space: () => new UnicodeRangeTable(decodeRanges("JEBTlDlDbgvFgvFgsCKBeBBGwBwBh9DAB", false))
+      });
+      static SCRIPTS = new LazyMap({
+        Adlam: () => new UnicodeRangeTable(decodeRanges("go6DrCFJFB", true)),
+        Ahom: () => new UnicodeRangeTable(decodeRanges("g4lCaDOFW", true)),
+        Anatolian_Hieroglyphs: () => new UnicodeRangeTable(decodeRanges("ggxCmS", true)),
+        Arabic: () => new UnicodeRangeTable(decodeRanges("gwBEBCFBCNBCCBCfBCJBMZBCrDBChBBxCvBBxHhBBGqCBCcBxy8BtPBDvEBhBPBxDEBCmEBk7DeBkCFBJIBiBFBh43BDBCaBCBBCDDCJBCDBCCCHFFCECBBBCBBCDDCICBCCDDBCGBCDBCDBCCCBIBCQBGCBCEBCQB1BBB", false)),
+        Armenian: () => new UnicodeRangeTable(decodeRanges("xpBlBDxBDCks9BE", true)),
+        Avestan: () => new UnicodeRangeTable(decodeRanges("g4iC1BEG", true)),
+        Balinese: () => new UnicodeRangeTable(decodeRanges("g4GsCCxB", true)),
+        Bamum: () => new UnicodeRangeTable(decodeRanges("g1pB3CpowB4R", true)),
+        Bassa_Vah: () => new UnicodeRangeTable(decodeRanges("w26CdDF", true)),
+        Batak: () => new UnicodeRangeTable(decodeRanges("g+GzBJD", true)),
+        Bengali: () => new UnicodeRangeTable(decodeRanges("gsCDBCHBDBBDVBCGBCEEBCBDIBDBBDDBJFFBCCBDBDYB", false)),
+        Beria_Erfe: () => new UnicodeRangeTable(decodeRanges("g17CYDY", true)),
+        Bhaiksuki: () => new UnicodeRangeTable(decodeRanges("ggnCICsBCNLc", true)),
+        Bopomofo: () => new UnicodeRangeTable(decodeRanges("qXB6wLqBxDf", true)),
+        Brahmi: () => new UnicodeRangeTable(decodeRanges("ggkCtCFjBKA", true)),
+        Braille: () => new UnicodeRangeTable(decodeRanges("ggK-H", true)),
+        Buginese: () => new UnicodeRangeTable(decodeRanges("gwGbDB", true)),
+        Buhid: () => new UnicodeRangeTable(decodeRanges("g6FT", true)),
+        Canadian_Aboriginal: () => new UnicodeRangeTable(decodeRanges("ggF-TxRlC7tgCP", true)),
+        Carian: () => new UnicodeRangeTable(decodeRanges("g1gCwB", true)),
+        Caucasian_Albanian: () => new UnicodeRangeTable(decodeRanges("wphCzBMA", true)),
+        Chakma: () => new UnicodeRangeTable(decodeRanges("gokC0BCR", true)),
+        Cham: () => new UnicodeRangeTable(decodeRanges("gwqB2BKNDJDD", true)),
+        Cherokee: () => new UnicodeRangeTable(decodeRanges("g9E1CDFz7lBvC", true)),
+        Chorasmian: () => new UnicodeRangeTable(decodeRanges("w9jCb", true)),
+        Common: () => new UnicodeRangeTable(decodeRanges("AgCBbFBbuBBCOBCEBYgBgBiOmBBGEBDTB1DKKHCC+THHPEEhB9E9ElQiEiEB6mB6mB2MDBjJwvBwvBBBBoCBBsGBBCumBumBOIIBCBCFBCCBDmYmYBKBD2CBCKBEKBCOBShBB-BlBBCCBDFBCaBCQBqBCBF5UBXKBW-cBhIzTBDpEBhQ9CBzMUBCCCBXBQHBFDB8CBBE7C7CB0E0EBOBhBlBBKxBxBB+BBgBwCBwB5C5CBmFBhuG-BBhoWhBBnDCBmFJB1HhFhFsMPPBzuUzuUBxGxGBIBXiBBCSBCDB0ECCBeBbFBbKBLuBuBBhChCBFBCGBLEBjICBFsBBEIBxCMB0BsBBlHaBltuBDB96D8HBEzNBHWBQQBgDzDB9B1HBLmBBD9BBEQBJBBIdBF8BB2GTBNTBN2CBKYBoE0CBCmCBCBBDDDBDDBCBCLBCCCBFBCgCBCDBDHBCGBCbBCDBCEBCEEBFBCzKBDjJBDxBByjFjCBtC8BBjWrBBFjDBNOBDOBCOBCkBBLtFB5BZBCBBOrBBFIBIBBPFB7E4eBEQBEMBE5GBHLBFQQBKBF3BBJJBHnBBJdBDLBFBBPIBoB3KBJNBDMBEKBE4BBCFFBOBDLBFJBIyEBCmDBnghYffB+CB", false)),
+        Coptic: () => new UnicodeRangeTable(decodeRanges("ifNxkKzDGG", true)),
+        Cuneiform: () => new UnicodeRangeTable(decodeRanges("ggoC5cnDuDCEMjG", true)),
+        Cypriot: () => new UnicodeRangeTable(decodeRanges("ggiCFBDCCBqBBCBBEDD", false)),
+        Cypro_Minoan: () => new UnicodeRangeTable(decodeRanges("w8rCiD", true)),
+        Cyrillic: () => new UnicodeRangeTable(decodeRanges("ggBkEBDoFBx6FKBhFtCtCojEfBhie-CBv8VBBhw4B9BBiBAB", false)),
+        Deseret: () => new UnicodeRangeTable(decodeRanges("gghCvC", true)),
+        Devanagari: () => new UnicodeRangeTable(decodeRanges("goCwCFODZh7nBfhwcJ", true)),
+        Dives_Akuru: () => new UnicodeRangeTable(decodeRanges("gomCGBDDDBGBCBBCdBCBBDLBKJB", false)),
+        Dogra: () => new UnicodeRangeTable(decodeRanges("ggmC7B", true)),
+        Duployan: () => new UnicodeRangeTable(decodeRanges("ggvDqDGMEIIJDD", true)),
+        Egyptian_Hieroglyphs: () => new UnicodeRangeTable(decodeRanges("ggsC1iBL68D", true)),
+        Elbasan: () => new UnicodeRangeTable(decodeRanges("gohCnB", true)),
+        Elymaic: () => new UnicodeRangeTable(decodeRanges("g-jCW", true)),
+        Ethiopic: () => new UnicodeRangeTable(decodeRanges("gwEoCBCDBDGBCCCBCBDoBBCDBDgBBCDBDGBCCCBCBDOBC4BBCDBDiCBDfBEZBnvGWBKGBCGBCGBCGBCGBCGBCGBCGBjpfFBDFBDFBKGBCGBylvCGBCDBCBBCOB", false)),
+        Garay: () => new UnicodeRangeTable(decodeRanges("gqjClBEcJB", true)),
+        Georgian: () => new UnicodeRangeTable(decodeRanges("glElBBCGGDqBBCDBx8CqBBDCBhiElBBCGG", false)),
+        Glagolitic: () => new UnicodeRangeTable(decodeRanges("ggL-Ch9sDGCQDGCBCE", true)),
+        Gothic: () => new UnicodeRangeTable(decodeRanges("w5gCa", true)),
+        Grantha: () => new UnicodeRangeTable(decodeRanges("g4kCDBCHBDBBDVBCGBCBBCEBDIBDBBDCBDHHGGBDGBEEB", false)),
+        Greek: () => new UnicodeRangeTable(decodeRanges("wbDBCCBDDBCFFCCCBBBCCCBSBC+BBPPBnpGEBzBEBFEB1ChKhKBUBDFBDlBBDFBDHBCGCBdBD0BBCOBCNBDFBCSBDCBCIBoJ-xiB-xiB7uVuCBSgj0Bgj0BBkCB", false)),
+        Gujarati: () => new UnicodeRangeTable(decodeRanges("h0CCBCIBCCBCVBCGBCBBCEBDJBCCBCCBDQQBCBDLBIGB", false)),
+        Gunjala_Gondi: () => new UnicodeRangeTable(decodeRanges("grnCFCBCkBCBCFIJ", true)),
+        Gurmukhi: () => new UnicodeRangeTable(decodeRanges("hwCCBCFBFBBDVBCGBCBBCBBCBBDCCBDBFBBDCBEIIBCBCIIBPB", false)),
+        Gurung_Khema: () => new UnicodeRangeTable(decodeRanges("go4C5B", true)),
+        Han: () => new UnicodeRangeTable(decodeRanges("g0LZBC4CBN1GBwBCCaIBPDBle-tGBhC-vUBhoWtLBDpDBpodBBNGBqgkB-2pBBhB9oEBDt0FBDwpHBQtTBjtC9QBjvBq6EBGppIB", false)),
+        Hangul: () => new UnicodeRangeTable(decodeRanges("goE-HvxHBiI9CyDeiCei3dckUj9KNWFwBl9JeEFDFDFDC", true)),
+        Hanifi_Rohingya: () => new UnicodeRangeTable(decodeRanges("gojCnBJJ", true)),
+        Hanunoo: () => new UnicodeRangeTable(decodeRanges("g5FU", true)),
+        Hatran: () => new UnicodeRangeTable(decodeRanges("gniCSCBGE", true)),
+        Hebrew: () => new UnicodeRangeTable(decodeRanges("xsB2BBJaBFFBpp9BZBCEBCCCBCCBCCBIB", false)),
+        Hiragana: () => new UnicodeRangeTable(decodeRanges("hiM1CBHCBi7-C+IBTeeBBBulQAB", false)),
+        Imperial_Aramaic: () => new UnicodeRangeTable(decodeRanges("giiCVCI", true)),
+        Inherited: () => new UnicodeRangeTable(decodeRanges("gYvDB2IBBlOKBbhXhXBCB8qEtBBDLBlPCBCMBCGBFHHEBBnG-BBtQBBjGgBB65DDBsDBBmrzBPBRNBwejHjH7iEl+uBl+uBBsBBDWBhRCBSHBDGBfDBz6rYvHB", false)),
+        Inscriptional_Pahlavi: () => new UnicodeRangeTable(decodeRanges("g7iCSGH", true)),
+        Inscriptional_Parthian: () => new UnicodeRangeTable(decodeRanges("g6iCVDH", true)),
+        Javanese: () => new UnicodeRangeTable(decodeRanges("gsqBtCDJFB", true)),
+        Kaithi: () => new UnicodeRangeTable(decodeRanges("gkkCiCLA", true)),
+        Kannada: () => new UnicodeRangeTable(decodeRanges("gkDMCCCWCJCEDICCCDIBGCCDDJCC", true)),
+        Katakana: () => new UnicodeRangeTable(decodeRanges("hlM5CBDCBxHPBxGuBBC3CBvgzBJBCsBBzisBDBCGBCBBCgJgJBBBzBPPBCB", false)),
+        Kawi: () => new UnicodeRangeTable(decodeRanges("g4nCQCoBEc", true)),
+        Kayah_Li: () => new UnicodeRangeTable(decodeRanges("goqBtBCA", true)),
+        Kharoshthi: () => new UnicodeRangeTable(decodeRanges("gwiCDCBGHCCCcDCFJII", true)),
+        Khitan_Small_Script: () => new UnicodeRangeTable(decodeRanges("k-7C84G84GB0OBqBAB", false)),
+        Khmer: () => new UnicodeRangeTable(decodeRanges("g8F9CDJHJnPf", true)),
+        Khojki: () => new UnicodeRangeTable(decodeRanges("gwkCRCuB", true)),
+        Khudawadi: () => new UnicodeRangeTable(decodeRanges("w1kC6BGJ", true)),
+        Kirat_Rai: () => new UnicodeRangeTable(decodeRanges("gq7C5B", true)),
+        Lao: () => new UnicodeRangeTable(decodeRanges("h0DBBCCCBDBCXBCCCBVBDEBCCCBFBCJBDDB", false)),
+        Latin: () => new UnicodeRangeTable(decodeRanges("hCZBHZBwBQQGWBCeBCgOBoBEB8wGlBBHwBBGDBGMBClCBiC-HByLOORMBuEBBHccSoBB42CfBj1elDBExCBVOBxZqBBCIBCDB38TGB7gBZBHZBmhCFBCpBBCIBm61BeBHFB", false)),
+        Lepcha: () => new UnicodeRangeTable(decodeRanges("ggH3BEOEC", true)),
+        Limbu: () => new UnicodeRangeTable(decodeRanges("goGeBCLBFLBFEEBKB", false)),
+        Linear_A: () => new UnicodeRangeTable(decodeRanges("gwhC2JKVLH", true)),
+        Linear_B: () => new UnicodeRangeTable(decodeRanges("gggCLCZCSCBCODNjB6D", true)),
+        Lisu: () => new UnicodeRangeTable(decodeRanges("wmpBvBx1eA", true)),
+        Lycian: () => new UnicodeRangeTable(decodeRanges("g0gCc", true)),
+        Lydian: () => new UnicodeRangeTable(decodeRanges("gpiCZGA", true)),
+        Mahajani: () => new UnicodeRangeTable(decodeRanges("wqkCmB", true)),
+        Makasar: () => new UnicodeRangeTable(decodeRanges("g3nCY", true)),
+        Malayalam: () => new UnicodeRangeTable(decodeRanges("goDMCCCyBCCCFFPDZ", true)),
+        Mandaic: () => new UnicodeRangeTable(decodeRanges("giCbDA", true)),
+        Manichaean: () => new UnicodeRangeTable(decodeRanges("g2iCmBFL", true)),
+        Marchen: () => new UnicodeRangeTable(decodeRanges("wjnCfDVCN", true)),
+        Masaram_Gondi: () => new UnicodeRangeTable(decodeRanges("gonCGBCBBCrBBECCBCCBHBJJB", false)),
+        Medefaidrin: () => new UnicodeRangeTable(decodeRanges("gy7C6C", true)),
+        Meetei_Mayek: () => new UnicodeRangeTable(decodeRanges("g3qBWqGtBDJ", true)),
+        Mende_Kikakui: () => new UnicodeRangeTable(decodeRanges("gg6DkGDP", true)),
+        Meroitic_Cursive: () => new UnicodeRangeTable(decodeRanges("gtiCXFTDtB", true)),
+        Meroitic_Hieroglyphs: () => new UnicodeRangeTable(decodeRanges("gsiCf", true)),
+        Miao: () => new UnicodeRangeTable(decodeRanges("g47CqCF4BIQ", true)),
+        Modi: () => new UnicodeRangeTable(decodeRanges("gwlCkCMJ", true)),
+        Mongolian: () => new UnicodeRangeTable(decodeRanges("ggGBBDCCBSBH4CBIqBB2t-BMB", false)),
+        Mro: () => new UnicodeRangeTable(decodeRanges("gy6CeCJFB", true)),
+        Multani: () => new UnicodeRangeTable(decodeRanges("g0kCGBCCCBCBCOBCKB", false)),
+        Myanmar: () => new UnicodeRangeTable(decodeRanges("ggE-EhqmBeiDfxibT", true)),
+        Nabataean: () => new UnicodeRangeTable(decodeRanges("gkiCeJI", true)),
+        Nag_Mundari: () => new UnicodeRangeTable(decodeRanges("wm5DpB", true)),
+        Nandinagari: () => new UnicodeRangeTable(decodeRanges("gtmCHDtBDK", true)),
+        New_Tai_Lue: () => new UnicodeRangeTable(decodeRanges("gsGrBFZHKEB", true)),
+        Newa: () => new UnicodeRangeTable(decodeRanges("gglC7CCE", true)),
+        Nko: () => new UnicodeRangeTable(decodeRanges("g+B6BDC", true)),
+        Nushu: () => new UnicodeRangeTable(decodeRanges("h-7CvsQvsQBqMB", false)),
+        Nyiakeng_Puachue_Hmong: () => new UnicodeRangeTable(decodeRanges("go4DsBENDJFB", true)),
+        Ogham: () => new UnicodeRangeTable(decodeRanges("g0Fc", true)),
+        Ol_Chiki: () => new UnicodeRangeTable(decodeRanges("wiHvB", true)),
+        Ol_Onal: () => new UnicodeRangeTable(decodeRanges("wu5DqBFA", true)),
+        Old_Hungarian: () => new UnicodeRangeTable(decodeRanges("gkjCyBOyBIF", true)),
+        Old_Italic: () => new UnicodeRangeTable(decodeRanges("g4gCjBKC", true)),
+        Old_North_Arabian: () => new UnicodeRangeTable(decodeRanges("g0iCf", true)),
+        Old_Permic: () => new UnicodeRangeTable(decodeRanges("w6gCqB", true)),
+        Old_Persian: () => new UnicodeRangeTable(decodeRanges("g9gCjBFN", true)),
+        Old_Sogdian: () => new UnicodeRangeTable(decodeRanges("g4jCnB", true)),
+        Old_South_Arabian: () => new UnicodeRangeTable(decodeRanges("gziCf", true)),
+        Old_Turkic: () => new UnicodeRangeTable(decodeRanges("ggjCoC", true)),
+        Old_Uyghur: () => new UnicodeRangeTable(decodeRanges("w7jCZ", true)),
+        Oriya: () => new UnicodeRangeTable(decodeRanges("h4CCCHDBDVCGCBCEDIDBDCICFBCEDR", true)),
+        Osage: () => new UnicodeRangeTable(decodeRanges("wlhCjBFjB", true)),
+        Osmanya: () => new UnicodeRangeTable(decodeRanges("gkhCdDJ", true)),
+        Pahawh_Hmong: () => new UnicodeRangeTable(decodeRanges("g46ClCLJCGCUGS", true)),
+        Palmyrene: () => new UnicodeRangeTable(decodeRanges("gjiCf", true)),
+        Pau_Cin_Hau: () => new UnicodeRangeTable(decodeRanges("g2mC4B", true)),
+        Phags_Pa: () => new UnicodeRangeTable(decodeRanges("giqB3B", true)),
+        Phoenician: () => new UnicodeRangeTable(decodeRanges("goiCbEA", true)),
+        Psalter_Pahlavi: () => new UnicodeRangeTable(decodeRanges("g8iCRIDNG", true)),
+        Rejang: () => new UnicodeRangeTable(decodeRanges("wpqBjBMA", true)),
+        Runic: () => new UnicodeRangeTable(decodeRanges("g1FqCEK", true)),
+        Samaritan: () => new UnicodeRangeTable(decodeRanges("ggCtBDO", true)),
+        Saurashtra: () => new UnicodeRangeTable(decodeRanges("gkqBlCJL", true)),
+        Sharada: () => new UnicodeRangeTable(decodeRanges("gskC-ChsCH", true)),
+        Shavian: () => new UnicodeRangeTable(decodeRanges("wihCvB", true)),
+        Siddham: () => new UnicodeRangeTable(decodeRanges("gslC1BDlB", true)),
+        Sidetic: () => new UnicodeRangeTable(decodeRanges("gqiCZ", true)),
+        SignWriting: () => new UnicodeRangeTable(decodeRanges("gg2DrUQECO", true)),
+        Sinhala: () => new UnicodeRangeTable(decodeRanges("hsDCBCRBEXBCIBCDDBFBEFFBEBCCCBGBHJBDCBt-gCTB", false)),
+        Sogdian: () => new UnicodeRangeTable(decodeRanges("w5jCpB", true)),
+        Sora_Sompeng: () => new UnicodeRangeTable(decodeRanges("wmkCYIJ", true)),
+        Soyombo: () => new UnicodeRangeTable(decodeRanges("wymCyC", true)),
+        Sundanese: () => new UnicodeRangeTable(decodeRanges("g8G-BhIH", true)),
+        Sunuwar: () => new UnicodeRangeTable(decodeRanges("g+mChBPJ", true)),
+        Syloti_Nagri: () => new UnicodeRangeTable(decodeRanges("ggqBsB", true)),
+        Syriac: () => new UnicodeRangeTable(decodeRanges("g4BNC7BDCxIK", true)),
+        Tagalog: () => new UnicodeRangeTable(decodeRanges("g4FVKA", true)),
+        Tagbanwa: () => new UnicodeRangeTable(decodeRanges("g7FMCCCB", true)),
+        Tai_Le: () => new UnicodeRangeTable(decodeRanges("wqGdDE", true)),
+        Tai_Tham: () => new UnicodeRangeTable(decodeRanges("gxG+BCcDKHJHN", true)),
+        Tai_Viet: () => new UnicodeRangeTable(decodeRanges("g0qBiCZE", true)),
+        Tai_Yo: () => new UnicodeRangeTable(decodeRanges("g25DeCVJB", true)),
+        Takri: () => new UnicodeRangeTable(decodeRanges("g0lC5BHJ", true)),
+        Tamil: () => new UnicodeRangeTable(decodeRanges("i8CBBCFBECBCDBEBBCCCBEEBEEBBBELBFEBECBCDBDHHPUBm+kCxBBOAB", false)),
+        Tangsa: () => new UnicodeRangeTable(decodeRanges("wz6CuCCJ", true)),
+        Tangut: () => new UnicodeRangeTable(decodeRanges("g-7CgBgBB+3GBhQeBiDyDB", false)),
+        Telugu: () => new UnicodeRangeTable(decodeRanges("ggDMCCCWCPDICCCDIBCCCBDDDJII", true)),
+        Thaana: () => new UnicodeRangeTable(decodeRanges("g8BxB", true)),
+        Thai: () => new UnicodeRangeTable(decodeRanges("hwD5BGb", true)),
+        Tibetan: () => new UnicodeRangeTable(decodeRanges("g4DnCCjBFmBCjBCOCGFB", true)),
+        Tifinagh: () => new UnicodeRangeTable(decodeRanges("wpL3BIBPA", true)),
+        Tirhuta: () => new UnicodeRangeTable(decodeRanges("gklCnCJJ", true)),
+        Todhri: () => new UnicodeRangeTable(decodeRanges("guhCzB", true)),
+        Tolong_Siki: () => new UnicodeRangeTable(decodeRanges("wtnCrBFJ", true)),
+        Toto: () => new UnicodeRangeTable(decodeRanges("w04De", true)),
+        Tulu_Tigalari: () => new UnicodeRangeTable(decodeRanges("g8kCJBCDDClBBCJBCDDCDBCJBCBBJBB", false)),
+        Ugaritic: () => new UnicodeRangeTable(decodeRanges("g8gCdCA", true)),
+        Unknown: () => new UnicodeRangeTable(decodeRanges("4bBBHDBICCVuMuMnBBBzBBBE4B4BBGBcDBHKBvI9B9BBmDmDBMB8BBByBBBQddBCCMEBjBEBuHJJBDDBXXICCBBBFBBKBBDBBFHBCDBDGGBaaBEEHDBDBBXIIDGDBCCGDBDBBECBCGBFCCBFBSJBEKKEXXIDDGBBLIEBCCBNBFBBNGBIEEJBBDBBXIIDGGBKKBDDBEEBFBEDBDGGBTTBIBDHHBBBEFFBBBDCCDCBDCBECBNDBGCBEFFBCCBEBCNBWEBOEEYRRBKKEFFBFBDEEDBBFBBLGBXEEYLLGBBKEEFGBDEBEFFBLLELBOEE0BEEHDBRBBbEETCBZKKCBBICBCDBHCCJFBLBBELB7BDBekBBDCCGZZCYYBGGCIILBBFfBpClBlBBCBoBlBlBQOOBjBBnGCCBDBCBB6LFFBIICFFBqBqBFBBiBFFBIICFFBQQ6BFFBkCkCBhBhBBBBbFB3CBBHBB+UCB6CGBXIBZIBVLBOEEDLB-CBBLFBLFBbFB6CGBsBEBnCJBgBNNBCBNDBCCBrBBBGKBtBDBbFBMCB-BBBiCeeBMMBEBLFBPBBvBBBNTBuCnFnFBGB9BCBQCB-BEBsBBBMHBsBEB3QBBHBBnBBBHBBJGCgBBB2BQQPBBHUUBEEKmDmDNBBcOOBBBjBNBiBOBtEDB7UVBMUB14BBB-LEBuBCCBDBCBB5BGBDNBZIBI4BI-DhBBb6C6CBKB3GZBxC3C3CBoDoDBDBsB-C-C3CIBxBuzcuzcBBB4BIB9KTB5FHB+GTB9BCBLFB5BHBnCHBNFB1DKBfCBvCMMBCBiB4B4BBHBPBBLBBoDXBdJBHBBHBBHIBIII9BDB-DBBLFBl9KLBYDByBjoIBvLBBrDlBBILBGEBbGGCGDrUfBrBFB0BUUFDBGoEoEBCC-FCBHBBHBBHBBECBIIIBIBGBBNbbUDDQBBPhBB8DEBEDBuBCB5COOBBBCuBBvBhEBeCByBOBdDBlBIBfEBsBEBfmBmBBCBPpBB-EBBLFBlBDBlBDBpBHB1BKBNQQIDDMQQIDDBBB1BLB4JIBXJBJXBHrBrBKkCBHBBCtBtBDCBCBBYpCpCBGBKvBBUDDBDBiBCBcEBclBB5BDBVBBzBDDBDBJEEeBBEDBLGBKGBhCfBoBDBNIB3BCBeBBcEBbGBFLBIvCBqC2BB0BMB0BGBvBHBLFBnBCBeHBDvGBgBrBrBEBBDPBHHBKgBBvBHBrBVBblBBdTBYIBvCDBlBIBlCJBCBBaGBLFB2BTTBGBoBIBhDVVBJBTwBwBB8BBICCFQQMFB8BEBLFBFJJBDDBXXIDDGLLBDDBEEBCCBEBCEBIBBICBGKBLCCBCCnBLLCBBCFFLDDBGBDcB9CGGBcBpCHBLlFB3BBBnBhBBmCKBLFBOSB7BFBLFBVbBcBBQDBY4FB9BjDB0CLBJBBCBBJDDfDDBNNBHBLlCBJBBvBBBMaBpCHB0CMBqCGBL1CBJ3CBjBNBLFBKuBuBPJBeCBhBBBXPPBnCBIDDtBCBCDDKHBLFBHDDmBDDHGBLFBtBDBL1HBaGBSqBqBBBBe0CBCOBzBMB8clDBwDGGBJBlGryCBkDMB3iBJB88DEBoS41GB7Bl2BB6RGBgBLLBCByCLLBEBfBBHJBnCJBLIIWEBUvNB7BlGB8CEBaBBarBBsCDB6BGBS-BBGKBIIB3mHoBBhBgDB0D8vIBFIIDkJkJBNBCcBEBBCNBFHBtMjoCBsDEBOCBKGBLBBJ76DB+HCB1NFBYOBSOBvBBBYIB1D7BB3HJBoBBBjGUBnC5DBVLBVLB4CIBamEB2CoCoCDBBCBBDBBFNNCIIiCFFBJJIddFGGCCBI1K1KBlJlJB-V-VBNBGQQBuiBBgBFBH0GBISSBIIDGGBDB-BgBBCvDBuBCBPBBLDBD-JBgBQB7BEBCvOBrB1GBsBDBC-FBgBXXBGBD-GBIFFDQQmGBBRoBBtCDBLDBDwYBlCrCB+BhGBFccDCCBCCLFFCCCBEBCDBCECEDDCBBCICDCCBFFIKFCLLSEBEGGSzBBDtIBtBDBlDLBQBBQQQmBJBvF3BBeMBtBDBKGBDNBH5EB6eCBSCBOCB7GFBNDBCOBNDB5BHBLFBpBHBfBBNDBDNBKmBB5KHBPBBOCBMCB6BCCBCBRBBNDBLGB0EoDoDBjgBBh3pBfB-oEBBv0FBBypHOBvThtCB-QhvBBs6EEBrpIm8yVBCdBhD-DBxHvw-FB", false)),
+        Vai: () => new UnicodeRangeTable(decodeRanges("gopBrJ", true)),
+        Vithkuqi: () => new UnicodeRangeTable(decodeRanges("wrhCKCOCGCBCKCOCGCB", true)),
+        Wancho: () => new UnicodeRangeTable(decodeRanges("g24D5BGA", true)),
+        Warang_Citi: () => new UnicodeRangeTable(decodeRanges("glmCyCNA", true)),
+        Yezidi: () => new UnicodeRangeTable(decodeRanges("g0jCpBCCDB", true)),
+        Yi: () => new UnicodeRangeTable(decodeRanges("ggoBskBE2B", true)),
+        Zanabazar_Square: () => new UnicodeRangeTable(decodeRanges("gwmCnC", true))
+      });
+      static FOLD_CATEGORIES = new LazyMap({
+        L: () => new UnicodeRangeTable(decodeRanges("laA", true)),
+        LC: () => new UnicodeRangeTable(decodeRanges("laA", true)),
+        Ll: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiBuBCEECDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIBBCBBCBBCOCDQCDBBCCCBBBC4BCIBBCBBDCCBCBCGC3HrBrBCEEJHHCCBCCCBCCBPBCIBkBJJCUCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBZHBJHBJHBJEBMEBMDBNEBMEBqJEEBHHxC9zC9zCBuBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoyehBB", false)),
+        Lt: () => new UnicodeRangeTable(decodeRanges("kOCCBCCBCClBCCtsHHBJHBJHBMQQwBAB", false)),
+        Lu: () => new UnicodeRangeTable(decodeRanges("hDZB7BqBqBBWBCHBCuBCEECDOCDsBCDECBBBDCCDEEGDDECBDDDCCCDFFDEECDDECCGBBCBBCBBCOCBSCDBBCEECkBCEQCJDDBCCFICBEBCBBCCCBEEBCCBCBCEBDCCBDDIDDCBBEFBGLLBnFnFsBCCEEEBBBvBDBCdBCBBECBCWCBDBCGD1BvBBCgBCK0BCDMCBgDCyBlBBq6CqBBDCB5XFBjkCIBCvHvHERRzD0ECGGGC8CCBHBJFBLHBJHBJFBMGCJHBJNBzBBBNSSBPPBEEpL2B2Bs1CvBBCEEBGCHDDLiDCJCCFNNBkBBCGG0oesBCUaCoEMCE8BCLCCDICFFFCBBDSCMOCFCCDOCb9a9advCBi8UZBumBnBBpEjBB8EKBCOBCGBCBBk4ByBB+DVB75CfBhsVfB8BYBvyehBB", false)),
+        M: () => new UnicodeRangeTable(decodeRanges("5cgBgBlgHAB", false)),
+        Mn: () => new UnicodeRangeTable(decodeRanges("5cgBgBlgHAB", false)),
+        Emoji: () => new UnicodeRangeTable(decodeRanges("8mJA", true)),
+        Extended_Pictographic: () => new UnicodeRangeTable(decodeRanges("8mJA", true)),
+        Lowercase: () => new UnicodeRangeTable(decodeRanges("hCZBmDWBCGBiBuBCEECDOCDuBCBECEBBCCCBCCBBBDDBCBBCCBEBBCBBCECBCCDCCBCCBBBCCCBEEIBBCBBCBBCOCDQCDBBCCCBBBC4BCIBBCBBDCCBCBCGCiJCCEJJHCCBBBCCCBCCBPBCIBkBJJCUCGDDCBBDyBBxBgBCK2BCBMCD+CCDlBBq6ClBBCGGzW1CB0kCHHBpBBDCBhK0ECKgDCKHBJFBLHBJHBJFBMGCJHBZHBJHBJHBJEBMEBMDBNEBMEBqJEEBHHuBPBUzZzZBYBx5BvBBxBCCBBBDGCBCBCDDJCBCgDCJCCFuqeuqeCqBCUaCoEMCE8BCLECBICFCCDCCEUCBDBCEBCOCBCBCCCBQCZs5Vs5VBYBmmBnBBpEjBB9EKBCOBCGBCBBr3ByBB+EVB75CfBhsVfBhCYBoyehBB", false)),
+        Math: () => new UnicodeRangeTable(decodeRanges("ycGDCHHFMMDDDCHHFAB", false)),
+        Uppercase: () => new UnicodeRangeTable(decodeRanges("hDZB7BqBqBBWBCHBCuBCEECDOCDsBCDECBBBDCCDEEGDDECBDDDCCCDFFDEECDDECCGBBCBBCBBCOCBSCDBBCEECkBCEQCJDDBCCFICBEBCBBCCCBEEBCCBCBCEBDCCBDDIDDCBBEFBGLLBnFnFsBCCEEEBBBvBDBCdBCBBECBCWCBDBCGD1BvBBCgBCK0BCDMCBgDCyBlBBq6CqBBDCB5XFBjkCIBCvHvHERRzD0ECGGGC8CCBHBJFBLHBJHBJFBMGCJHBJNBzBBBNSSBPPBEEpLiBiBBOBFsasaBYBn6BvBBCEEBGCHDDLiDCJCCFNNBkBBCGG0oesBCUaCoEMCE8BCLCCDICFFFCBBDSCMOCFCCDOCb9a9advCBi8UZBumBnBBpEjBB8EKBCOBCGBCBBk4ByBB+DVB75CfBhsVfB8BYBvyehBB", false))
+      });
+      static FOLD_SCRIPT = new LazyMap({
+        Common: () => new UnicodeRangeTable(decodeRanges("8cgBgB", false)),
+        Greek: () => new UnicodeRangeTable(decodeRanges("1FwUwU", false)),
+        Inherited: () => new UnicodeRangeTable(decodeRanges("5cgBgBlgHAB", false))
+      });
+    };
+    Unicode = class Unicode2 {
+      static MAX_RUNE = 1114111;
+      static RUNE_ERROR = 65533;
+      static isUnsearchable(r) {
+        return r === Unicode2.RUNE_ERROR || r >= Unicode2.MIN_HIGH_SURROGATE && r <= Unicode2.MAX_LOW_SURROGATE;
+      }
+      static MAX_ASCII = 127;
+      static MAX_LATIN1 = 255;
+      static MAX_BMP = 65535;
+      static MIN_FOLD = 65;
+      static MAX_FOLD = 125251;
+      static MIN_HIGH_SURROGATE = 55296;
+      static MAX_HIGH_SURROGATE = 56319;
+      static MIN_LOW_SURROGATE = 56320;
+      static MAX_LOW_SURROGATE = 57343;
+      static MIN_SUPPLEMENTARY_CODE_POINT = 65536;
+      static is32(ranges, r) {
+        let lo = 0;
+        let hi = ranges.length;
+        while (lo < hi) {
+          const m = lo + Math.floor((hi - lo) / 2);
+          const rlo = ranges.getLo(m);
+          const rhi = ranges.getHi(m);
+          if (rlo <= r && r <= rhi) {
+            const stride = ranges.getStride(m);
+            return (r - rlo) % stride === 0;
+          }
+          if (r < rlo) hi = m;
+          else lo = m + 1;
+        }
+        return false;
+      }
+      static is(ranges, r) {
+        if (r <= Unicode2.MAX_LATIN1) {
+          for (let i = 0; i < ranges.length; i++) {
+            if (r > ranges.getHi(i)) continue;
+            const rlo = ranges.getLo(i);
+            if (r < rlo) return false;
+            const stride = ranges.getStride(i);
+            return (r - rlo) % stride === 0;
+          }
+          return false;
+        }
+        return ranges.length > 0 && r >= ranges.getLo(0) && Unicode2.is32(ranges, r);
+      }
+      static isPrint(r) {
+        if (r <= Unicode2.MAX_LATIN1) return r >= 32 && r < Unicode2.MAX_ASCII || r >= 161 && r !== 173;
+        return Unicode2.is(UnicodeTables.Print, r);
+      }
+      static simpleFold(r) {
+        if (UnicodeTables.CASE_ORBIT.has(r)) return UnicodeTables.CASE_ORBIT.get(r);
+        if (r <= Unicode2.MAX_ASCII) {
+          const l = Codepoint.toLowerCase(r);
+          return l !== r ? l : Codepoint.toUpperCase(r);
+        }
+        return r;
+      }
+      static equalsIgnoreCase(r1, r2) {
+        if (r1 === r2) return true;
+        if (r1 < 0 || r2 < 0) return false;
+        if (r1 <= Unicode2.MAX_ASCII && r2 <= Unicode2.MAX_ASCII) {
+          if (65 <= r1 && r1 <= 90) r1 |= 32;
+          if (65 <= r2 && r2 <= 90) r2 |= 32;
+          return r1 === r2;
+        }
+        for (let r = Unicode2.simpleFold(r1); r !== r1; r = Unicode2.simpleFold(r)) if (r === r2) return true;
+        return false;
+      }
+    };
+    RE2JSException = class extends Error {
+      /** @param {string} message */
+      constructor(message) {
+        super(message);
+        this.name = "RE2JSException";
+      }
+    };
+    RE2JSSyntaxException = class extends RE2JSException {
+      /**
+      * @param {string} error
+      * @param {string|null} [input=null]
+      */
+      constructor(error2, input = null) {
+        let message = `error parsing regexp: ${error2}`;
+        if (input) message += `: \`${input}\``;
+        super(message);
+        this.name = "RE2JSSyntaxException";
+        this.message = message;
+        this.error = error2;
+        this.input = input;
+      }
+      /**
+      * Retrieves the description of the error.
+      * @returns {string}
+      */
+      getDescription() {
+        return this.error;
+      }
+      /**
+      * Retrieves the erroneous regular-expression pattern.
+      * @returns {string|null}
+      */
+      getPattern() {
+        return this.input;
+      }
+    };
+    RE2JSCompileException = class extends RE2JSException {
+      /** @param {string} message */
+      constructor(message) {
+        super(message);
+        this.name = "RE2JSCompileException";
+      }
+    };
+    RE2JSGroupException = class extends RE2JSException {
+      /** @param {string} message */
+      constructor(message) {
+        super(message);
+        this.name = "RE2JSGroupException";
+      }
+    };
+    RE2JSFlagsException = class extends RE2JSException {
+      /** @param {string} message */
+      constructor(message) {
+        super(message);
+        this.name = "RE2JSFlagsException";
+      }
+    };
+    RE2JSInternalException = class extends RE2JSException {
+      /** @param {string} message */
+      constructor(message) {
+        super(message);
+        this.name = "RE2JSInternalException";
+      }
+    };
+    FAST_PATH_TABLE_SIZE = 256;
+    WORD_RUNE_TABLE = new Uint8Array(FAST_PATH_TABLE_SIZE);
+    for (let i = 0; i < FAST_PATH_TABLE_SIZE; i++) WORD_RUNE_TABLE[i] = 97 <= i && i <= 122 || 65 <= i && i <= 90 || 48 <= i && i <= 57 || i === 95 ? 1 : 0;
+    cachedNativeEncoder = null;
+    cachedNativeDecoder = null;
+    Utils = class Utils2 {
+      static METACHARACTERS = "\\.+*?()|[]{}^$";
+      static EMPTY_BEGIN_LINE = 1;
+      static EMPTY_END_LINE = 2;
+      static EMPTY_BEGIN_TEXT = 4;
+      static EMPTY_END_TEXT = 8;
+      static EMPTY_WORD_BOUNDARY = 16;
+      static EMPTY_NO_WORD_BOUNDARY = 32;
+      static EMPTY_ALL = -1;
+      static emptyInts() {
+        return [];
+      }
+      static isString(value) {
+        return typeof value === "string" || Object.prototype.toString.call(value) === "[object String]";
+      }
+      static typeName(value) {
+        if (value === null || typeof value !== "object" && typeof value !== "function") return value === null ? "null" : typeof value;
+        return Object.prototype.toString.call(value).slice(8, -1);
+      }
+      static checkPattern(pattern2) {
+        if (!Utils2.isString(pattern2)) throw new TypeError(`The pattern must be a string, not ${Utils2.typeName(pattern2)} (RE2JS.translateRegExp() converts a RegExp)`);
+      }
+      static checkInput(input) {
+        if (!Utils2.isString(input) && !Utils2.isByteArray(input)) throw new TypeError(`The input must be a string or a byte array (Uint8Array or number[]), not ${Utils2.typeName(input)}`);
+      }
+      static checkFlags(flags) {
+        const known2 = PublicFlags.MULTILINE | PublicFlags.DOTALL | PublicFlags.CASE_INSENSITIVE | PublicFlags.DISABLE_UNICODE_GROUPS | PublicFlags.LONGEST_MATCH | PublicFlags.LOOKBEHINDS;
+        if (!Number.isInteger(flags) || (flags & ~known2) !== 0) throw new RE2JSFlagsException("Flags should only be a combination of MULTILINE, DOTALL, CASE_INSENSITIVE, DISABLE_UNICODE_GROUPS, LONGEST_MATCH, LOOKBEHINDS");
+      }
+      static isByteArray(input) {
+        return Array.isArray(input) || Object.prototype.toString.call(input) === "[object Uint8Array]";
+      }
+      static isalnum(c) {
+        return Codepoint.CODES["0"] <= c && c <= Codepoint.CODES["9"] || Codepoint.CODES["a"] <= c && c <= Codepoint.CODES["z"] || Codepoint.CODES["A"] <= c && c <= Codepoint.CODES["Z"];
+      }
+      static unhex(c) {
+        if (Codepoint.CODES["0"] <= c && c <= Codepoint.CODES["9"]) return c - Codepoint.CODES["0"];
+        if (Codepoint.CODES["a"] <= c && c <= Codepoint.CODES["f"]) return c - Codepoint.CODES["a"] + 10;
+        if (Codepoint.CODES["A"] <= c && c <= Codepoint.CODES["F"]) return c - Codepoint.CODES["A"] + 10;
+        return -1;
+      }
+      static escapeRune(rune) {
+        let out = "";
+        if (Unicode.isPrint(rune)) {
+          if (Utils2.METACHARACTERS.indexOf(String.fromCodePoint(rune)) >= 0) out += "\\";
+          out += String.fromCodePoint(rune);
+        } else switch (rune) {
+          case Codepoint.CODES['"']:
+            out += '\\"';
+            break;
+          case Codepoint.CODES["\\"]:
+            out += "\\\\";
+            break;
+          case Codepoint.CODES["	"]:
+            out += "\\t";
+            break;
+          case Codepoint.CODES["\n"]:
+            out += "\\n";
+            break;
+          case Codepoint.CODES["\r"]:
+            out += "\\r";
+            break;
+          case Codepoint.CODES["\b"]:
+            out += "\\b";
+            break;
+          case Codepoint.CODES["\f"]:
+            out += "\\f";
+            break;
+          default: {
+            let s = rune.toString(16);
+            if (rune < 256) {
+              out += "\\x";
+              if (s.length === 1) out += "0";
+              out += s;
+            } else out += `\\x{${s}}`;
+            break;
+          }
+        }
+        return out;
+      }
+      static stringToRunes(str11) {
+        const string = String(str11);
+        const runes = [];
+        let i = 0;
+        while (i < string.length) {
+          const cp = string.codePointAt(i);
+          runes.push(cp);
+          i += cp > Unicode.MAX_BMP ? 2 : 1;
+        }
+        return new Int32Array(runes);
+      }
+      static runeToString(r) {
+        return String.fromCodePoint(r);
+      }
+      static isWordRune(r) {
+        return r < FAST_PATH_TABLE_SIZE ? WORD_RUNE_TABLE[r] === 1 : false;
+      }
+      static emptyOpContext(r1, r2) {
+        let op = 0;
+        if (r1 < 0) op |= Utils2.EMPTY_BEGIN_TEXT | Utils2.EMPTY_BEGIN_LINE;
+        if (r1 === 10) op |= Utils2.EMPTY_BEGIN_LINE;
+        if (r2 < 0) op |= Utils2.EMPTY_END_TEXT | Utils2.EMPTY_END_LINE;
+        if (r2 === 10) op |= Utils2.EMPTY_END_LINE;
+        if (Utils2.isWordRune(r1) !== Utils2.isWordRune(r2)) op |= Utils2.EMPTY_WORD_BOUNDARY;
+        else op |= Utils2.EMPTY_NO_WORD_BOUNDARY;
+        return op;
+      }
+      /**
+      * Returns a string that quotes all regular expression metacharacters inside the argument text;
+      * the returned string is a regular expression matching the literal text. For example,
+      * {@code quoteMeta("[foo]").equals("\\[foo\\]")}.
+      * @param {string} str
+      * @returns {string}
+      */
+      static quoteMeta(str11) {
+        return str11.split("").map((s) => {
+          if (Utils2.METACHARACTERS.indexOf(s) >= 0) return `\\${s}`;
+          return s;
+        }).join("");
+      }
+      static charCount(codePoint) {
+        return codePoint > Unicode.MAX_BMP ? 2 : 1;
+      }
+      /**
+      * High-speed conversion from TypedArrays to standard JS Arrays.
+      * Bypasses the expensive Symbol.iterator overhead of Array.from()
+      */
+      static toArray(typedArray) {
+        const len = typedArray.length;
+        const res = new Array(len);
+        for (let i = 0; i < len; i++) res[i] = typedArray[i];
+        return res;
+      }
+      static stringToUtf8ByteArray(str11) {
+        if (globalThis.TextEncoder) {
+          if (!cachedNativeEncoder) cachedNativeEncoder = new TextEncoder();
+          return cachedNativeEncoder.encode(str11);
+        } else {
+          let out = [], p = 0;
+          for (let i = 0; i < str11.length; i++) {
+            let c = str11.charCodeAt(i);
+            if (c < 128) out[p++] = c;
+            else if (c < 2048) {
+              out[p++] = c >> 6 | 192;
+              out[p++] = c & 63 | 128;
+            } else if ((c & 64512) === Unicode.MIN_HIGH_SURROGATE && i + 1 < str11.length && (str11.charCodeAt(i + 1) & 64512) === Unicode.MIN_LOW_SURROGATE) {
+              c = Unicode.MIN_SUPPLEMENTARY_CODE_POINT + ((c & 1023) << 10) + (str11.charCodeAt(++i) & 1023);
+              out[p++] = c >> 18 | 240;
+              out[p++] = c >> 12 & 63 | 128;
+              out[p++] = c >> 6 & 63 | 128;
+              out[p++] = c & 63 | 128;
+            } else {
+              out[p++] = c >> 12 | 224;
+              out[p++] = c >> 6 & 63 | 128;
+              out[p++] = c & 63 | 128;
+            }
+          }
+          return out;
+        }
+      }
+      static utf8ByteArrayToString(bytes) {
+        if (globalThis.TextDecoder) {
+          if (!cachedNativeDecoder) cachedNativeDecoder = new TextDecoder("utf-8");
+          const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+          return cachedNativeDecoder.decode(view);
+        } else {
+          let out = [], pos = 0, c = 0;
+          while (pos < bytes.length) {
+            let c1 = bytes[pos++];
+            if (c1 < 128) out[c++] = String.fromCharCode(c1);
+            else if (c1 > 191 && c1 < 224) {
+              let c2 = bytes[pos++];
+              out[c++] = String.fromCharCode((c1 & 31) << 6 | c2 & 63);
+            } else if (c1 > 239 && c1 < 365) {
+              let c2 = bytes[pos++];
+              let c3 = bytes[pos++];
+              let c4 = bytes[pos++];
+              let u = ((c1 & 7) << 18 | (c2 & 63) << 12 | (c3 & 63) << 6 | c4 & 63) - Unicode.MIN_SUPPLEMENTARY_CODE_POINT;
+              out[c++] = String.fromCharCode(Unicode.MIN_HIGH_SURROGATE + (u >> 10));
+              out[c++] = String.fromCharCode(Unicode.MIN_LOW_SURROGATE + (u & 1023));
+            } else {
+              let c2 = bytes[pos++];
+              let c3 = bytes[pos++];
+              out[c++] = String.fromCharCode((c1 & 15) << 12 | (c2 & 63) << 6 | c3 & 63);
+            }
+          }
+          return out.join("");
+        }
+      }
+    };
+    createEnum = (values2 = [], initNum = 0) => {
+      const enumObject = /* @__PURE__ */ Object.create(null);
+      for (let i = 0; i < values2.length; i++) {
+        const val = values2[i];
+        const keyVal = initNum + i;
+        enumObject[val] = keyVal;
+        enumObject[keyVal] = val;
+      }
+      return Object.freeze(enumObject);
+    };
+    MatcherInputBase = class MatcherInputBase2 {
+      static Encoding = createEnum(["UTF_16", "UTF_8"]);
+      getEncoding() {
+        throw Error("not implemented");
+      }
+      /** @returns {string} */
+      asCharSequence() {
+        throw Error("not implemented");
+      }
+      /** @returns {Uint8Array|number[]|null} */
+      asBytes() {
+        throw Error("not implemented");
+      }
+      /** @returns {number} */
+      length() {
+        throw Error("not implemented");
+      }
+      /**
+      *
+      * @returns {boolean}
+      */
+      isUTF8Encoding() {
+        return this.getEncoding() === MatcherInputBase2.Encoding.UTF_8;
+      }
+      /**
+      *
+      * @returns {boolean}
+      */
+      isUTF16Encoding() {
+        return this.getEncoding() === MatcherInputBase2.Encoding.UTF_16;
+      }
+    };
+    Utf8MatcherInput = class extends MatcherInputBase {
+      /** @param {Uint8Array|number[]|null} bytes */
+      constructor(bytes = null) {
+        super();
+        this.bytes = bytes;
+      }
+      getEncoding() {
+        return MatcherInputBase.Encoding.UTF_8;
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      asCharSequence() {
+        return Utils.utf8ByteArrayToString(this.bytes);
+      }
+      /**
+      *
+      * @returns {Uint8Array|number[]|null}
+      */
+      asBytes() {
+        return this.bytes;
+      }
+      /**
+      *
+      * @returns {number}
+      */
+      length() {
+        return this.bytes.length;
+      }
+    };
+    Utf16MatcherInput = class extends MatcherInputBase {
+      /** @param {string|null} charSequence */
+      constructor(charSequence = null) {
+        super();
+        this.charSequence = charSequence;
+      }
+      getEncoding() {
+        return MatcherInputBase.Encoding.UTF_16;
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      asCharSequence() {
+        return this.charSequence;
+      }
+      /**
+      *
+      * @returns {number[]}
+      */
+      asBytes() {
+        return Utils.stringToUtf8ByteArray(this.charSequence.toString());
+      }
+      /**
+      *
+      * @returns {number}
+      */
+      length() {
+        return this.charSequence.length;
+      }
+    };
+    MatcherInput = class {
+      /**
+      * Return the MatcherInput for UTF_16 encoding.
+      * @returns {Utf16MatcherInput}
+      */
+      static utf16(charSequence) {
+        Utils.checkInput(charSequence);
+        return new Utf16MatcherInput(charSequence);
+      }
+      /**
+      * Return the MatcherInput for UTF_8 encoding.
+      * @returns {Utf8MatcherInput}
+      */
+      static utf8(input) {
+        if (Utils.isByteArray(input)) return new Utf8MatcherInput(input);
+        return new Utf8MatcherInput(Utils.stringToUtf8ByteArray(input));
+      }
+    };
+    MachineInputBase = class {
+      static EOF() {
+        return -8;
+      }
+      constructor() {
+        this.start = 0;
+        this.end = 0;
+      }
+      canCheckPrefix() {
+        return true;
+      }
+      endPos() {
+        return this.end - this.start;
+      }
+      hasString() {
+        return false;
+      }
+      hasAnyString() {
+        return false;
+      }
+      prefixLength() {
+        return 0;
+      }
+    };
+    MachineUTF8Input = class MachineUTF8Input2 extends MachineInputBase {
+      static RUNE_ERROR_STEP = Unicode.RUNE_ERROR << 3 | 1;
+      constructor(bytes, start2 = 0, end = bytes.length) {
+        super();
+        this.bytes = bytes;
+        this.start = start2;
+        this.end = end;
+      }
+      hasString(prefilter, pos) {
+        const target2 = prefilter.bytes;
+        if (target2.length === 0) return true;
+        const idx = this.indexOf(this.bytes, target2, this.start + pos);
+        return idx !== -1 && idx <= this.end - target2.length;
+      }
+      hasAnyString(prefilter, pos) {
+        return prefilter.automaton8().searchUTF8(this.bytes, this.start + pos, this.end);
+      }
+      step(pos) {
+        pos += this.start;
+        if (pos >= this.end) return MachineInputBase.EOF();
+        const c = this.bytes[pos] & 255;
+        if (c < 128) return c << 3 | 1;
+        let size;
+        let rune;
+        let lo = 128;
+        let hi = 191;
+        if (c >= 194 && c <= 223) {
+          size = 2;
+          rune = c & 31;
+        } else if (c >= 224 && c <= 239) {
+          size = 3;
+          rune = c & 15;
+          if (c === 224) lo = 160;
+          else if (c === 237) hi = 159;
+        } else if (c >= 240 && c <= 244) {
+          size = 4;
+          rune = c & 7;
+          if (c === 240) lo = 144;
+          else if (c === 244) hi = 143;
+        } else return MachineUTF8Input2.RUNE_ERROR_STEP;
+        if (pos + size > this.end) return MachineUTF8Input2.RUNE_ERROR_STEP;
+        const c1 = this.bytes[pos + 1] & 255;
+        if (c1 < lo || c1 > hi) return MachineUTF8Input2.RUNE_ERROR_STEP;
+        rune = rune << 6 | c1 & 63;
+        if (size > 2) {
+          const c2 = this.bytes[pos + 2] & 255;
+          if ((c2 & 192) !== 128) return MachineUTF8Input2.RUNE_ERROR_STEP;
+          rune = rune << 6 | c2 & 63;
+          if (size > 3) {
+            const c3 = this.bytes[pos + 3] & 255;
+            if ((c3 & 192) !== 128) return MachineUTF8Input2.RUNE_ERROR_STEP;
+            rune = rune << 6 | c3 & 63;
+          }
+        }
+        return rune << 3 | size;
+      }
+      index(re2, pos) {
+        pos += this.start;
+        const i = this.indexOf(this.bytes, re2.prefixUTF8, pos);
+        return i < 0 ? i : i - pos;
+      }
+      context(pos) {
+        pos += this.start;
+        let r1 = -1;
+        if (pos > this.start && pos <= this.end) {
+          let start2 = pos - 1;
+          r1 = this.bytes[start2--];
+          if (r1 >= 128) {
+            let lim = pos - 4;
+            if (lim < this.start) lim = this.start;
+            while (start2 >= lim && (this.bytes[start2] & 192) === 128) start2--;
+            if (start2 < this.start) start2 = this.start;
+            const r = this.step(start2 - this.start);
+            r1 = start2 + (r & 7) === pos ? r >> 3 : Unicode.RUNE_ERROR;
+          }
+        }
+        const r2 = pos < this.end ? this.step(pos - this.start) >> 3 : -1;
+        return Utils.emptyOpContext(r1, r2);
+      }
+      indexOf(source, target2, fromIndex = 0) {
+        let targetLength = target2.length;
+        if (targetLength === 0) return fromIndex <= this.end ? fromIndex : -1;
+        const firstByte = target2[0];
+        let limit = this.end - targetLength;
+        const hasNativeIndexOf = typeof source.indexOf === "function";
+        let i = fromIndex;
+        while (i <= limit) {
+          if (hasNativeIndexOf) {
+            i = source.indexOf(firstByte, i);
+            if (i === -1 || i > limit) return -1;
+          } else {
+            while (i <= limit && source[i] !== firstByte) i++;
+            if (i > limit) return -1;
+          }
+          let match = true;
+          for (let j = 1; j < targetLength; j++) if (source[i + j] !== target2[j]) {
+            match = false;
+            break;
+          }
+          if (match) return i;
+          i++;
+        }
+        return -1;
+      }
+      prefixLength(re2) {
+        return re2.prefixUTF8.length;
+      }
+    };
+    MachineUTF16Input = class extends MachineInputBase {
+      constructor(charSequence, start2 = 0, end = charSequence.length) {
+        super();
+        this.charSequence = charSequence;
+        this.start = start2;
+        this.end = end;
+      }
+      hasString(prefilter, pos) {
+        const idx = this.charSequence.indexOf(prefilter.str, this.start + pos);
+        return idx !== -1 && idx <= this.end - prefilter.str.length;
+      }
+      hasAnyString(prefilter, pos) {
+        return prefilter.automaton16().searchUTF16(this.charSequence, this.start + pos, this.end);
+      }
+      step(pos) {
+        pos += this.start;
+        if (pos >= this.end) return MachineInputBase.EOF();
+        const c1 = this.charSequence.charCodeAt(pos);
+        if (c1 < Unicode.MIN_HIGH_SURROGATE || c1 > Unicode.MAX_HIGH_SURROGATE || pos + 1 >= this.end) return c1 << 3 | 1;
+        const c2 = this.charSequence.charCodeAt(pos + 1);
+        if (c2 >= Unicode.MIN_LOW_SURROGATE && c2 <= Unicode.MAX_LOW_SURROGATE) return (c1 - Unicode.MIN_HIGH_SURROGATE) * 1024 + (c2 - Unicode.MIN_LOW_SURROGATE) + Unicode.MIN_SUPPLEMENTARY_CODE_POINT << 3 | 2;
+        return c1 << 3 | 1;
+      }
+      index(re2, pos) {
+        pos += this.start;
+        const i = this.charSequence.indexOf(re2.prefix, pos);
+        if (i < 0 || i > this.end - re2.prefix.length) return -1;
+        return i - pos;
+      }
+      context(pos) {
+        pos += this.start;
+        const r1 = pos > this.start && pos <= this.end ? this.charSequence.charCodeAt(pos - 1) : -1;
+        const r2 = pos < this.end ? this.charSequence.charCodeAt(pos) : -1;
+        return Utils.emptyOpContext(r1, r2);
+      }
+      prefixLength(re2) {
+        return re2.prefix.length;
+      }
+    };
+    MachineInput = class {
+      static fromUTF8(bytes, start2 = 0, end = bytes.length) {
+        return new MachineUTF8Input(bytes, start2, end);
+      }
+      static fromUTF16(charSequence, start2 = 0, end = void 0) {
+        Utils.checkInput(charSequence);
+        return new MachineUTF16Input(charSequence, start2, end ?? charSequence.length);
+      }
+    };
+    Matcher = class Matcher2 {
+      /**
+      * V8 and WebKit have historical hard limits on the number of arguments
+      * that can be passed to a function. We cap replacer arguments to prevent
+      * Call Stack Overflow (DoS) vulnerabilities on massive ASTs.
+      */
+      static MAX_REPLACER_ARGS = 65535;
+      /**
+      * Quotes '\' and '$' in {@code s}, so that the returned string could be used in
+      * {@link #appendReplacement} as a literal replacement of {@code s}.
+      *
+      * @param {string} str the string to be quoted
+      * @param {boolean} [javaMode=false] whether the replacement will be used in javaMode
+      * @returns {string} the quoted string
+      */
+      static quoteReplacement(str11, javaMode = false) {
+        if (javaMode) {
+          if (str11.indexOf("\\") < 0 && str11.indexOf("$") < 0) return str11;
+          return str11.split("").map((s) => {
+            const c = s.codePointAt(0);
+            if (c === Codepoint.CODES["\\"] || c === Codepoint.CODES["$"]) return `\\${s}`;
+            return s;
+          }).join("");
+        }
+        if (str11.indexOf("$") < 0) return str11;
+        return str11.split("").map((s) => {
+          if (s.codePointAt(0) === Codepoint.CODES["$"]) return "$$";
+          return s;
+        }).join("");
+      }
+      /**
+      *
+      * @param {import('./index.js').RE2JS} pattern
+      * @param {string|number[]|Uint8Array|MatcherInputBase} input
+      */
+      constructor(pattern2, input) {
+        if (pattern2 === null) throw new Error("pattern is null");
+        this.patternInput = pattern2;
+        const re2 = this.patternInput.re2();
+        this.patternGroupCount = re2.numberOfCapturingGroups();
+        this.groups = [];
+        this.namedGroups = re2.namedGroups;
+        this.hasNamedGroups = Object.keys(this.namedGroups).length > 0;
+        this.numberOfInstructions = re2.numberOfInstructions();
+        this.lookbehindState = null;
+        if (input instanceof MatcherInputBase) this.resetMatcherInput(input);
+        else if (Utils.isByteArray(input)) this.resetMatcherInput(MatcherInput.utf8(input));
+        else this.resetMatcherInput(MatcherInput.utf16(input));
+      }
+      /**
+      * Returns the {@code RE2JS} associated with this {@code Matcher}.
+      * @returns {import('./index.js').RE2JS}
+      */
+      pattern() {
+        return this.patternInput;
+      }
+      /**
+      * Resets the {@code Matcher}, rewinding input and discarding any match information.
+      *
+      * @returns {Matcher} the {@code Matcher} itself, for chained method calls
+      */
+      reset() {
+        this.matcherInputLength = this.matcherInput.length();
+        this.appendPos = 0;
+        this.hasMatch = false;
+        this.hasGroups = false;
+        this.anchorFlag = 0;
+        return this;
+      }
+      /**
+      * Resets the {@code Matcher} and changes the input.
+      * @param {string|number[]|Uint8Array|MatcherInputBase} input
+      * @returns {Matcher} the {@code Matcher} itself, for chained method calls
+      */
+      resetMatcherInput(input) {
+        if (input === null) throw new Error("input is null");
+        if (!(input instanceof MatcherInputBase)) {
+          if (Utils.isByteArray(input)) input = MatcherInput.utf8(input);
+          else input = MatcherInput.utf16(input);
+        }
+        this.matcherInput = input;
+        if (this.lookbehindState !== null) this.lookbehindState.reset();
+        else this.lookbehindState = this.patternInput.re2().createLookbehindState();
+        this.reset();
+        return this;
+      }
+      /**
+      * Returns the start of the named group of the most recent match, or -1 if the group was not
+      * matched.
+      * @param {string|number} [group=0]
+      * @returns {number}
+      */
+      start(group2 = 0) {
+        if (typeof group2 === "string") {
+          const groupInt = this.namedGroups[group2];
+          if (!Number.isFinite(groupInt)) throw new RE2JSGroupException(`group '${group2}' not found`);
+          group2 = groupInt;
+        }
+        this.loadGroup(group2);
+        return this.groups[2 * group2];
+      }
+      /**
+      * Returns the end of the named group of the most recent match, or -1 if the group was not
+      * matched.
+      * @param {string|number} [group=0]
+      * @returns {number}
+      */
+      end(group2 = 0) {
+        if (typeof group2 === "string") {
+          const groupInt = this.namedGroups[group2];
+          if (!Number.isFinite(groupInt)) throw new RE2JSGroupException(`group '${group2}' not found`);
+          group2 = groupInt;
+        }
+        this.loadGroup(group2);
+        return this.groups[2 * group2 + 1];
+      }
+      /**
+      * Returns the program size of this pattern.
+      *
+      * <p>
+      * Similar to the C++ implementation, the program size is a very approximate measure of a regexp's
+      * "cost". Larger numbers are more expensive than smaller numbers.
+      * </p>
+      *
+      * @returns {number} the program size of this pattern
+      */
+      programSize() {
+        return this.numberOfInstructions;
+      }
+      /**
+      * Returns the named group of the most recent match, or {@code null} if the group was not matched.
+      * @param {string|number} [group=0]
+      * @returns {string|null}
+      */
+      group(group2 = 0) {
+        if (typeof group2 === "string") {
+          const groupInt = this.namedGroups[group2];
+          if (!Number.isFinite(groupInt)) throw new RE2JSGroupException(`group '${group2}' not found`);
+          group2 = groupInt;
+        }
+        const start2 = this.start(group2);
+        const end = this.end(group2);
+        if (start2 < 0 && end < 0) return null;
+        return this.substring(start2, end);
+      }
+      /**
+      * Returns a dictionary map of all named capturing groups and their matched values.
+      * If a group was not matched, its value will be `null`.
+      * @returns {Record<string, string|null>}
+      */
+      getNamedGroups() {
+        if (!this.hasMatch) throw new RE2JSGroupException("perhaps no match attempted");
+        const result = /* @__PURE__ */ Object.create(null);
+        for (const name of Object.keys(this.namedGroups)) result[name] = this.group(name);
+        return result;
+      }
+      /**
+      * Returns the number of subgroups in this pattern.
+      *
+      * @returns {number} the number of subgroups; the overall match (group 0) does not count
+      */
+      groupCount() {
+        return this.patternGroupCount;
+      }
+      /**
+      * Helper: finds subgroup information if needed for group.
+      * @param {number} group
+      * @private
+      */
+      loadGroup(group2) {
+        if (!Number.isInteger(group2) || group2 < 0 || group2 > this.patternGroupCount) throw new RE2JSGroupException(`Group index out of bounds: ${group2}`);
+        if (!this.hasMatch) throw new RE2JSGroupException("perhaps no match attempted");
+        if (group2 === 0 || this.hasGroups) return;
+        const end = this.matcherInputLength;
+        const res = this.patternInput.re2().matchMachineInput(this.matcherInput, this.groups[0], end, this.anchorFlag, 1 + this.patternGroupCount, this.lookbehindState);
+        if (!res[0]) throw new RE2JSGroupException("inconsistency in matching group data");
+        this.groups = res[1];
+        this.hasGroups = true;
+      }
+      /**
+      * Matches the entire input against the pattern (anchored start and end). If there is a match,
+      * {@code matches} sets the match state to describe it.
+      *
+      * @returns {boolean} true if the entire input matches the pattern
+      */
+      matches() {
+        return this.genMatch(0, RE2Flags.ANCHOR_BOTH);
+      }
+      /**
+      * Matches the beginning of input against the pattern (anchored start). If there is a match,
+      * {@code lookingAt} sets the match state to describe it.
+      *
+      * @returns {boolean} true if the beginning of the input matches the pattern
+      */
+      lookingAt() {
+        return this.genMatch(0, RE2Flags.ANCHOR_START);
+      }
+      /**
+      * Matches the input against the pattern (unanchored), starting at a specified position. If there
+      * is a match, {@code find} sets the match state to describe it.
+      *
+      * @param {number|null} [start=null] the input position where the search begins
+      * @returns {boolean} if it finds a match
+      * @throws IndexOutOfBoundsException if start is not a valid input position
+      */
+      find(start2 = null) {
+        if (start2 !== null) {
+          if (!Number.isInteger(start2) || start2 < 0 || start2 > this.matcherInputLength) throw new RE2JSGroupException(`start index out of bounds: ${start2}`);
+          this.reset();
+          return this.genMatch(start2, 0);
+        }
+        start2 = 0;
+        if (this.hasMatch) {
+          start2 = this.groups[1];
+          if (this.groups[0] === this.groups[1]) {
+            const r = (this.matcherInput.isUTF16Encoding() ? MachineInput.fromUTF16(this.matcherInput.asCharSequence(), 0, this.matcherInputLength) : MachineInput.fromUTF8(this.matcherInput.asBytes(), 0, this.matcherInputLength)).step(start2);
+            if (r < 0) start2++;
+            else start2 += r & 7;
+          }
+        }
+        return this.genMatch(start2, RE2Flags.UNANCHORED);
+      }
+      /**
+      * Helper: does match starting at start, with RE2 anchor flag.
+      * @param {number} startByte
+      * @param {number} anchor
+      * @returns {boolean}
+      * @private
+      */
+      genMatch(startByte, anchor) {
+        const res = this.patternInput.re2().matchMachineInput(this.matcherInput, startByte, this.matcherInputLength, anchor, 1, this.lookbehindState);
+        if (!res[0]) {
+          this.hasMatch = false;
+          return false;
+        }
+        this.groups = res[1];
+        this.hasMatch = true;
+        this.hasGroups = this.patternGroupCount === 0;
+        this.anchorFlag = anchor;
+        return true;
+      }
+      /**
+      * Helper: return substring for [start, end).
+      * @param {number} start
+      * @param {number} end
+      * @returns {string}
+      */
+      substring(start2, end) {
+        if (this.matcherInput.isUTF8Encoding()) return Utils.utf8ByteArrayToString(this.matcherInput.asBytes().slice(start2, end));
+        return this.matcherInput.asCharSequence().substring(start2, end).toString();
+      }
+      /**
+      * Helper for Pattern: return input length.
+      * @returns {number}
+      */
+      inputLength() {
+        return this.matcherInputLength;
+      }
+      /**
+      * Appends to result two strings: the text from the append position up to the beginning of the
+      * most recent match, and then the replacement with submatch groups substituted for references to
+      * them. It advances the append position to where the most recent match ended.
+      *
+      * By default the replacement is expanded as by String.prototype.replace (see
+      * appendReplacementInternalJs). In Java mode it follows re2j / java.util.regex: $n takes as
+      * many digits as still form a valid group number, ${name} is a named group, and a backslash
+      * escapes the next character (so "\\$" in a JS string literal inserts a literal $).
+      *
+      * @param {string} replacement the replacement string
+      * @param {boolean} [javaMode=false] activate java mode (different behaviour for capture groups and special characters)
+      * @returns {string}
+      * @throws IllegalStateException if there was no most recent match
+      * @throws IndexOutOfBoundsException in Java mode, if replacement refers to an invalid group
+      * @private
+      */
+      appendReplacement(replacement, javaMode = false) {
+        let res = "";
+        const s = this.start();
+        const e = this.end();
+        if (this.appendPos < s) res += this.substring(this.appendPos, s);
+        this.appendPos = e;
+        res += javaMode ? this.appendReplacementInternalJava(replacement) : this.appendReplacementInternalJs(replacement);
+        return res;
+      }
+      /**
+      * @param {string} replacement - the replacement string
+      * @returns {string}
+      * @private
+      */
+      appendReplacementInternalJava(replacement) {
+        let res = "";
+        let last = 0;
+        const m = replacement.length;
+        let i = 0;
+        while (i < m) {
+          const cCode = replacement.codePointAt(i);
+          if (cCode === Codepoint.CODES["\\"]) {
+            if (last < i) res += replacement.substring(last, i);
+            i++;
+            if (i >= m) throw new RE2JSGroupException("character to be escaped is missing");
+            last = i;
+            i++;
+            continue;
+          }
+          if (cCode === Codepoint.CODES["$"]) {
+            if (last < i) res += replacement.substring(last, i);
+            if (i + 1 >= m) throw new RE2JSGroupException("Illegal group reference: group index is missing");
+            const nextCode = replacement.codePointAt(i + 1);
+            if (Codepoint.CODES["0"] <= nextCode && nextCode <= Codepoint.CODES["9"]) {
+              let n = nextCode - Codepoint.CODES["0"];
+              let j = i + 2;
+              for (; j < m; j++) {
+                const digit = replacement.codePointAt(j);
+                if (digit < Codepoint.CODES["0"] || digit > Codepoint.CODES["9"] || n * 10 + digit - Codepoint.CODES["0"] > this.patternGroupCount) break;
+                n = n * 10 + digit - Codepoint.CODES["0"];
+              }
+              if (n > this.patternGroupCount) throw new RE2JSGroupException(`n > number of groups: ${n}`);
+              const group2 = this.group(n);
+              if (group2 !== null) res += group2;
+              i = j;
+              last = i;
+            } else if (nextCode === Codepoint.CODES["{"]) {
+              let j = i + 2;
+              while (j < m && replacement.codePointAt(j) !== Codepoint.CODES["}"]) j++;
+              if (j >= m) throw new RE2JSGroupException("named capture group is missing trailing '}'");
+              const groupName = replacement.substring(i + 2, j);
+              const groupVal = this.group(groupName);
+              if (groupVal !== null) res += groupVal;
+              i = j + 1;
+              last = i;
+            } else throw new RE2JSGroupException("Illegal group reference");
+            continue;
+          }
+          i++;
+        }
+        if (last < m) res += replacement.substring(last, m);
+        return res;
+      }
+      /**
+      * Expands |replacement| for the current match by the rules of String.prototype.replace
+      * (ECMAScript GetSubstitution): $$ is "$", $& the match, $` the text before it, $' the text
+      * after it, $n and $nn a group (two digits only when they form a valid group number, so with
+      * one group "$10" is group 1 then "0"; an unmatched group is empty), and $<name> a named group
+      * (empty when no such group), only when the pattern has named groups. Anything else, such as
+      * "$0" or "$<" without a closing ">", is kept as is.
+      * @param {string} replacement - the replacement string
+      * @returns {string}
+      * @private
+      */
+      appendReplacementInternalJs(replacement) {
+        const isDigit = (c) => c >= 48 && c <= 57;
+        const groupCount = this.patternGroupCount;
+        let res = "";
+        let i = 0;
+        while (i < replacement.length) {
+          const dollar = replacement.indexOf("$", i);
+          if (dollar < 0) break;
+          res += replacement.substring(i, dollar);
+          i = dollar;
+          const c = replacement.charCodeAt(i + 1);
+          if (c === Codepoint.CODES["$"]) {
+            res += "$";
+            i += 2;
+          } else if (c === Codepoint.CODES["&"]) {
+            res += this.group(0);
+            i += 2;
+          } else if (c === Codepoint.CODES["`"]) {
+            res += this.substring(0, this.start(0));
+            i += 2;
+          } else if (c === Codepoint.CODES["'"]) {
+            res += this.substring(this.end(0), this.matcherInputLength);
+            i += 2;
+          } else if (isDigit(c)) {
+            let digits = 1;
+            let index = c - 48;
+            const c2 = replacement.charCodeAt(i + 2);
+            if (isDigit(c2) && index * 10 + c2 - 48 <= groupCount) {
+              digits = 2;
+              index = index * 10 + c2 - 48;
+            }
+            if (index >= 1 && index <= groupCount) {
+              const group2 = this.group(index);
+              if (group2 !== null) res += group2;
+            } else res += replacement.substring(i, i + 1 + digits);
+            i += 1 + digits;
+          } else if (c === Codepoint.CODES["<"] && this.hasNamedGroups) {
+            const gt = replacement.indexOf(">", i + 2);
+            if (gt < 0) {
+              res += "$<";
+              i += 2;
+            } else {
+              const name = replacement.substring(i + 2, gt);
+              if (Object.hasOwn(this.namedGroups, name)) {
+                const group2 = this.group(name);
+                if (group2 !== null) res += group2;
+              }
+              i = gt + 1;
+            }
+          } else {
+            res += "$";
+            i += 1;
+          }
+        }
+        return res + replacement.substring(i);
+      }
+      /**
+      * Return the substring of the input from the append position to the end of the
+      * input.
+      * @returns {string}
+      */
+      appendTail() {
+        return this.substring(this.appendPos, this.matcherInputLength);
+      }
+      /**
+      * Returns the input with all matches replaced by {@code replacement}, interpreted as for
+      * {@code appendReplacement}.
+      *
+      * @param {string|((...args: any[]) => string)} replacement - the replacement string or a replacer function
+      * @param {boolean} [javaMode=false] - activate java mode (different behaviour for capture groups and special characters)
+      * @returns {string} the input string with the matches replaced
+      * @throws IndexOutOfBoundsException if replacement refers to an invalid group and javaMode is true
+      */
+      replaceAll(replacement, javaMode = false) {
+        return this.replace(replacement, true, javaMode);
+      }
+      /**
+      * Returns the input with the first match replaced by {@code replacement}, interpreted as for
+      * {@code appendReplacement}.
+      *
+      * @param {string|((...args: any[]) => string)} replacement - the replacement string or a replacer function
+      * @param {boolean} [javaMode=false] - activate java mode (different behaviour for capture groups and special characters)
+      * @returns {string} the input string with the first match replaced
+      * @throws IndexOutOfBoundsException if replacement refers to an invalid group and javaMode is true
+      */
+      replaceFirst(replacement, javaMode = false) {
+        return this.replace(replacement, false, javaMode);
+      }
+      /**
+      * Helper: replaceAll/replaceFirst hybrid.
+      * @param {string|((...args: any[]) => string)} replacement - the replacement string or a replacer function
+      * @param {boolean} [all=true] - replace all matches
+      * @param {boolean} [javaMode=false] - activate java mode (different behaviour for capture groups and special characters)
+      * @returns {string}
+      * @private
+      */
+      replace(replacement, all = true, javaMode = false) {
+        let res = "";
+        this.reset();
+        const isFunc = typeof replacement === "function";
+        let originalInput = null;
+        if (isFunc) {
+          if (this.groupCount() >= Matcher2.MAX_REPLACER_ARGS) throw new RE2JSGroupException("Too many capture groups to safely invoke replacer function");
+          originalInput = this.matcherInput.isUTF8Encoding() ? this.matcherInput.asBytes() : this.matcherInput.asCharSequence();
+        }
+        while (this.find()) {
+          res += isFunc ? this.appendReplacementFunc(replacement, originalInput) : this.appendReplacement(replacement, javaMode);
+          if (!all) break;
+        }
+        res += this.appendTail();
+        return res;
+      }
+      /**
+      * Evaluates a replacer function for the current match and appends the result,
+      * along with any un-matched preceding text, advancing the append position.
+      * @param {Function} replacer - the replacer function
+      * @param {string|Uint8Array|number[]} originalInput - the cached original input reference
+      * @returns {string} the evaluated string to append
+      * @private
+      */
+      appendReplacementFunc(replacer, originalInput) {
+        let res = "";
+        const s = this.start();
+        const e = this.end();
+        if (this.appendPos < s) res += this.substring(this.appendPos, s);
+        this.appendPos = e;
+        const args = this.matchArray();
+        args.push(s, originalInput);
+        if (this.hasNamedGroups) args.push(this.namedGroupsObject());
+        res += String(replacer(...args));
+        return res;
+      }
+      /**
+      * The match and its groups, as the elements of a JS RegExpExecArray: undefined for a group that
+      * did not take part in the match. Used by exec(), matchAll() and replacer functions.
+      * @returns {Array<string|undefined>}
+      * @private
+      */
+      matchArray() {
+        const result = [this.group(0)];
+        for (let i = 1; i <= this.patternGroupCount; i++) {
+          const group2 = this.group(i);
+          result.push(group2 === null ? void 0 : group2);
+        }
+        return result;
+      }
+      /**
+      * The named groups, as the groups property of a JS RegExpExecArray: an object without a
+      * prototype mapping each name to its group (undefined when it did not take part in the match),
+      * or undefined when the pattern has no named groups.
+      * @returns {Record<string, string|undefined>|undefined}
+      * @private
+      */
+      namedGroupsObject() {
+        if (!this.hasNamedGroups) return;
+        const result = this.getNamedGroups();
+        for (const name in result) if (result[name] === null) result[name] = void 0;
+        return result;
+      }
+    };
+    Inst = class Inst2 {
+      static ALT = 1;
+      static ALT_MATCH = 2;
+      static CAPTURE = 3;
+      static EMPTY_WIDTH = 4;
+      static FAIL = 5;
+      static MATCH = 6;
+      static NOP = 7;
+      static RUNE = 8;
+      static RUNE1 = 9;
+      static RUNE_ANY = 10;
+      static RUNE_ANY_NOT_NL = 11;
+      static LB_WRITE = 12;
+      static LB_CHECK = 13;
+      static isRuneOp(op) {
+        return Inst2.RUNE <= op && op <= Inst2.RUNE_ANY_NOT_NL;
+      }
+      static escapeRunes(runes) {
+        let out = '"';
+        for (let rune of runes) out += Utils.escapeRune(rune);
+        out += '"';
+        return out;
+      }
+      constructor(op) {
+        this.op = op;
+        this.out = 0;
+        this.arg = 0;
+        this.runes = /* @__PURE__ */ new Int32Array(0);
+        this.next = null;
+      }
+      matchRune(r) {
+        if (this.runes.length === 1) {
+          const r0 = this.runes[0];
+          if ((this.arg & RE2Flags.FOLD_CASE) !== 0) return Unicode.equalsIgnoreCase(r0, r);
+          return r === r0;
+        }
+        const len = this.runes.length;
+        if (len === 0) return false;
+        if (len === 2 || len === 4 || len === 6 || len === 8) {
+          for (let j = 0; j < len; j += 2) {
+            if (r < this.runes[j]) return false;
+            if (r <= this.runes[j + 1]) return true;
+          }
+          return false;
+        }
+        let base = 0;
+        let n = len >> 1;
+        while (n > 1) {
+          const half = n >> 1;
+          base += this.runes[base + half << 1] <= r ? half : 0;
+          n -= half;
+        }
+        base += this.runes[base << 1] <= r ? 1 : 0;
+        const m = base - 1;
+        return m >= 0 && r <= this.runes[m << 1 | 1];
+      }
+      matchRunePos(r) {
+        if (this.runes.length === 1) {
+          const r0 = this.runes[0];
+          if ((this.arg & RE2Flags.FOLD_CASE) !== 0) return Unicode.equalsIgnoreCase(r0, r) ? 0 : -1;
+          return r === r0 ? 0 : -1;
+        }
+        const len = this.runes.length;
+        if (len === 0) return -1;
+        if (len === 2 || len === 4 || len === 6 || len === 8) {
+          for (let j = 0; j < len; j += 2) {
+            if (r < this.runes[j]) return -1;
+            if (r <= this.runes[j + 1]) return Math.floor(j / 2);
+          }
+          return -1;
+        }
+        let base = 0;
+        let n = len >> 1;
+        while (n > 1) {
+          const half = n >> 1;
+          base += this.runes[base + half << 1] <= r ? half : 0;
+          n -= half;
+        }
+        base += this.runes[base << 1] <= r ? 1 : 0;
+        const m = base - 1;
+        return m >= 0 && r <= this.runes[m << 1 | 1] ? m : -1;
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      toString() {
+        switch (this.op) {
+          case Inst2.ALT:
+            return `alt -> ${this.out}, ${this.arg}`;
+          case Inst2.ALT_MATCH:
+            return `altmatch -> ${this.out}, ${this.arg}`;
+          case Inst2.CAPTURE:
+            return `cap ${this.arg} -> ${this.out}`;
+          case Inst2.EMPTY_WIDTH:
+            return `empty ${this.arg} -> ${this.out}`;
+          case Inst2.MATCH:
+            return `match${this.arg !== 0 ? ` ${this.arg}` : ""}`;
+          case Inst2.FAIL:
+            return "fail";
+          case Inst2.NOP:
+            return `nop -> ${this.out}`;
+          case Inst2.LB_WRITE:
+            return `lbwrite ${this.arg} -> ${this.out}`;
+          case Inst2.LB_CHECK:
+            return `lbcheck ${this.arg} -> ${this.out}`;
+          case Inst2.RUNE:
+            if (this.runes === null) return "rune <null>";
+            return [
+              "rune ",
+              Inst2.escapeRunes(this.runes),
+              (this.arg & RE2Flags.FOLD_CASE) !== 0 ? "/i" : "",
+              " -> ",
+              this.out
+            ].join("");
+          case Inst2.RUNE1:
+            return `rune1 ${Inst2.escapeRunes(this.runes)} -> ${this.out}`;
+          case Inst2.RUNE_ANY:
+            return `any -> ${this.out}`;
+          case Inst2.RUNE_ANY_NOT_NL:
+            return `anynotnl -> ${this.out}`;
+          default:
+            throw new Error("unhandled case in Inst.toString");
+        }
+      }
+    };
+    Queue = class Queue2 {
+      constructor(numInst) {
+        this.sparse = new Int32Array(numInst);
+        this.densePcs = new Int32Array(numInst);
+        this.denseCaps = null;
+        this.size = 0;
+        this.ncap = 0;
+        this.mainThreads = 0;
+      }
+      static INITIAL_THREADS = 32;
+      init(ncap) {
+        this.ncap = ncap;
+        const needed = Math.min(this.densePcs.length, Queue2.INITIAL_THREADS) * ncap;
+        if (!this.denseCaps || this.denseCaps.length < needed) this.denseCaps = new Int32Array(needed);
+      }
+      growCaps(needed) {
+        const limit = this.densePcs.length * this.ncap;
+        const grown = new Int32Array(Math.min(limit, Math.max(needed, 2 * this.denseCaps.length)));
+        grown.set(this.denseCaps);
+        this.denseCaps = grown;
+      }
+      contains(pc) {
+        const j = this.sparse[pc];
+        return j < this.size && this.densePcs[j] === pc;
+      }
+      isEmpty() {
+        return this.size === 0;
+      }
+      add(pc) {
+        const j = this.size++;
+        this.sparse[pc] = j;
+        this.densePcs[j] = pc;
+        return j;
+      }
+      clear() {
+        this.size = 0;
+        this.mainThreads = 0;
+      }
+      toString() {
+        let out = "{";
+        for (let i = 0; i < this.size; i++) {
+          if (i !== 0) out += ", ";
+          out += this.densePcs[i];
+        }
+        out += "}";
+        return out;
+      }
+    };
+    LookbehindState = class {
+      constructor(prog) {
+        this.pos = -1;
+        this.pcs = new Int32Array(prog.numInst());
+        this.size = 0;
+        this.lbTable = new Int32Array(prog.numLb + 1);
+      }
+      reset() {
+        this.pos = -1;
+        this.size = 0;
+      }
+    };
+    Machine = class Machine2 {
+      static fromRE2(re2) {
+        const m = new Machine2();
+        m.prog = re2.prog;
+        m.re2 = re2;
+        m.q0 = new Queue(m.prog.numInst());
+        m.q1 = new Queue(m.prog.numInst());
+        m.addStack = new Int32Array(2 * (m.prog.numInst() + 1));
+        m.matched = false;
+        m.matchcap = new Int32Array(m.prog.numCap < 2 ? 2 : m.prog.numCap);
+        m.ncap = 0;
+        return m;
+      }
+      constructor() {
+        this.prog = null;
+        this.re2 = null;
+        this.q0 = null;
+        this.q1 = null;
+        this.addStack = null;
+        this.matched = false;
+        this.matchcap = null;
+        this.ncap = 0;
+        this.lbTable = null;
+      }
+      init(ncap) {
+        this.ncap = ncap;
+        if (ncap > this.matchcap.length) this.matchcap = new Int32Array(ncap).fill(-1);
+        else this.matchcap.fill(-1);
+        this.q0.init(ncap);
+        this.q1.init(ncap);
+        if (this.prog.numLb > 0) {
+          if (!this.lbTable || this.lbTable.length < this.prog.numLb + 1) this.lbTable = new Int32Array(this.prog.numLb + 1);
+          this.lbTable.fill(-1);
+        }
+      }
+      submatches() {
+        if (this.ncap === 0) return Utils.emptyInts();
+        return Utils.toArray(this.matchcap.subarray(0, this.ncap));
+      }
+      match(input, pos, anchor, lbState = null) {
+        const startCond = this.re2.cond;
+        if (startCond === Utils.EMPTY_ALL) return false;
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return false;
+        this.matched = false;
+        this.matchcap.fill(-1);
+        const hasLookbehinds = this.prog.numLb > 0;
+        const matchStartPos = pos;
+        let currentPos = pos;
+        let resumeLookbehinds = false;
+        if (hasLookbehinds) {
+          if (lbState !== null && lbState.pos >= 0 && lbState.pos <= pos) {
+            currentPos = lbState.pos;
+            resumeLookbehinds = true;
+          } else currentPos = 0;
+        }
+        let saveLookbehinds = hasLookbehinds && lbState !== null;
+        let runq = this.q0;
+        let nextq = this.q1;
+        let r = input.step(currentPos);
+        let rune = r >> 3;
+        let width2 = r & 7;
+        let rune1 = -1;
+        let width1 = 0;
+        if (r !== MachineInputBase.EOF()) {
+          r = input.step(currentPos + width2);
+          rune1 = r >> 3;
+          width1 = r & 7;
+        }
+        let flag3;
+        if (currentPos === 0) flag3 = Utils.emptyOpContext(-1, rune);
+        else flag3 = input.context(currentPos);
+        if (hasLookbehinds) {
+          if (resumeLookbehinds) this.restoreLookbehinds(lbState, runq, flag3);
+          else this.spawnLookbehinds(runq, currentPos, flag3);
+        }
+        while (true) {
+          if (runq.mainThreads === 0) {
+            if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 && currentPos !== 0) break;
+            if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && currentPos !== 0) break;
+            if (this.matched) break;
+            if (this.prog.numLb === 0 && runq.isEmpty() && !(this.re2.prefix.length === 0) && rune1 !== this.re2.prefixRune && input.canCheckPrefix()) {
+              const advance = input.index(this.re2, currentPos);
+              if (advance < 0) break;
+              currentPos += advance;
+              r = input.step(currentPos);
+              rune = r >> 3;
+              width2 = r & 7;
+              r = input.step(currentPos + width2);
+              rune1 = r >> 3;
+              width1 = r & 7;
+              flag3 = input.context(currentPos);
+            }
+          }
+          if (currentPos >= matchStartPos) {
+            if (saveLookbehinds) {
+              this.saveLookbehinds(lbState, runq, currentPos);
+              saveLookbehinds = false;
+            }
+            if (!this.matched && (currentPos === 0 || anchor === RE2Flags.UNANCHORED)) {
+              if (this.ncap > 0) this.matchcap[0] = currentPos;
+              this.add(runq, this.prog.start, currentPos, this.matchcap, 0, flag3);
+            }
+          }
+          const nextPos = currentPos + width2;
+          flag3 = input.context(nextPos);
+          this.step(runq, nextq, currentPos, nextPos, rune, flag3, anchor, currentPos === input.endPos());
+          if (width2 === 0) break;
+          if (this.ncap === 0 && this.matched) break;
+          currentPos += width2;
+          rune = rune1;
+          width2 = width1;
+          if (rune !== -1) {
+            r = input.step(currentPos + width2);
+            rune1 = r >> 3;
+            width1 = r & 7;
+          }
+          const tmpq = runq;
+          runq = nextq;
+          nextq = tmpq;
+        }
+        runq.clear();
+        nextq.clear();
+        return this.matched;
+      }
+      matchSet(input, pos, anchor) {
+        const startCond = this.re2.cond;
+        if (startCond === Utils.EMPTY_ALL) return [];
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return [];
+        let currentPos = this.prog.numLb > 0 ? 0 : pos;
+        let matchStartPos = pos;
+        let runq = this.q0;
+        let nextq = this.q1;
+        let r = input.step(currentPos);
+        let rune = r >> 3;
+        let width2 = r & 7;
+        let rune1 = -1;
+        let width1 = 0;
+        if (r !== MachineInputBase.EOF()) {
+          r = input.step(currentPos + width2);
+          rune1 = r >> 3;
+          width1 = r & 7;
+        }
+        let flag3 = currentPos === 0 ? Utils.emptyOpContext(-1, rune) : input.context(currentPos);
+        const matches5 = /* @__PURE__ */ new Set();
+        if (this.prog.numLb > 0) this.spawnLookbehinds(runq, currentPos, flag3);
+        while (true) {
+          if (runq.mainThreads === 0) {
+            if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 && currentPos !== 0) break;
+            if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && currentPos !== 0) break;
+          }
+          if (currentPos === 0 || anchor === RE2Flags.UNANCHORED) {
+            if (currentPos >= matchStartPos) this.add(runq, this.prog.start, currentPos, this.matchcap, 0, flag3);
+          }
+          const nextPos = currentPos + width2;
+          flag3 = input.context(nextPos);
+          for (let j = 0; j < runq.size; j++) {
+            const pc = runq.densePcs[j];
+            const i = this.prog.inst[pc];
+            const capOffset = j * this.ncap;
+            let add = false;
+            switch (i.op) {
+              case Inst.MATCH:
+                if (anchor === RE2Flags.ANCHOR_BOTH && currentPos !== input.endPos()) break;
+                matches5.add(i.arg);
+                break;
+              case Inst.RUNE:
+                add = i.matchRune(rune);
+                break;
+              case Inst.RUNE1:
+                add = rune === i.runes[0];
+                break;
+              case Inst.RUNE_ANY:
+                add = true;
+                break;
+              case Inst.RUNE_ANY_NOT_NL:
+                add = rune !== 10;
+                break;
+              default:
+                continue;
+            }
+            if (add) this.add(nextq, i.out, nextPos, runq.denseCaps, capOffset, flag3);
+          }
+          runq.clear();
+          if (width2 === 0) break;
+          currentPos += width2;
+          rune = rune1;
+          width2 = width1;
+          if (rune !== -1) {
+            r = input.step(currentPos + width2);
+            rune1 = r >> 3;
+            width1 = r & 7;
+          }
+          const tmpq = runq;
+          runq = nextq;
+          nextq = tmpq;
+        }
+        nextq.clear();
+        return Array.from(matches5).sort((a, b) => a - b);
+      }
+      step(runq, nextq, pos, nextPos, c, nextCond, anchor, atEnd) {
+        const longest = this.re2.longest;
+        for (let j = 0; j < runq.size; j++) {
+          const pc = runq.densePcs[j];
+          const capOffset = j * this.ncap;
+          if (longest && this.matched && this.ncap > 0 && this.matchcap[0] < runq.denseCaps[capOffset]) continue;
+          const i = this.prog.inst[pc];
+          let add = false;
+          switch (i.op) {
+            case Inst.MATCH:
+              if (anchor === RE2Flags.ANCHOR_BOTH && !atEnd) break;
+              if (this.ncap > 0 && (!longest || !this.matched || this.matchcap[1] < pos)) {
+                runq.denseCaps[capOffset + 1] = pos;
+                for (let k = 0; k < this.ncap; k++) this.matchcap[k] = runq.denseCaps[capOffset + k];
+              }
+              if (!longest) runq.size = 0;
+              this.matched = true;
+              break;
+            case Inst.RUNE:
+              add = i.matchRune(c);
+              break;
+            case Inst.RUNE1:
+              add = c === i.runes[0];
+              break;
+            case Inst.RUNE_ANY:
+              add = true;
+              break;
+            case Inst.RUNE_ANY_NOT_NL:
+              add = c !== 10;
+              break;
+            default:
+              continue;
+          }
+          if (add) this.add(nextq, i.out, nextPos, runq.denseCaps, capOffset, nextCond);
+        }
+        runq.clear();
+      }
+      spawnLookbehinds(q, pos, flag3) {
+        for (let i = 0; i < this.prog.lbStarts.length; i++) this.add(q, this.prog.lbStarts[i], pos, this.matchcap, 0, flag3);
+      }
+      restoreLookbehinds(lbState, q, flag3) {
+        this.lbTable.set(lbState.lbTable);
+        for (let j = 0; j < lbState.size; j++) this.add(q, lbState.pcs[j], lbState.pos, this.matchcap, 0, flag3);
+      }
+      saveLookbehinds(lbState, q, pos) {
+        let size = 0;
+        for (let j = 0; j < q.size; j++) {
+          const pc = q.densePcs[j];
+          if (this.prog.lbInst[pc] === 1 && Inst.isRuneOp(this.prog.inst[pc].op)) lbState.pcs[size++] = pc;
+        }
+        lbState.size = size;
+        lbState.pos = pos;
+        lbState.lbTable.set(this.lbTable);
+      }
+      add(q, pc, pos, capArray, capOffset, cond) {
+        const stk = this.addStack;
+        let nstk = 0;
+        for (; ; ) {
+          while (pc !== 0 && !q.contains(pc)) {
+            const d = q.add(pc);
+            const inst = this.prog.inst[pc];
+            switch (inst.op) {
+              case Inst.FAIL:
+                pc = 0;
+                break;
+              case Inst.ALT:
+              case Inst.ALT_MATCH:
+                stk[nstk++] = inst.arg;
+                stk[nstk++] = 0;
+                pc = inst.out;
+                break;
+              case Inst.EMPTY_WIDTH:
+                pc = (inst.arg & ~cond) === 0 ? inst.out : 0;
+                break;
+              case Inst.NOP:
+                pc = inst.out;
+                break;
+              case Inst.CAPTURE:
+                if (inst.arg < this.ncap) {
+                  stk[nstk++] = -inst.arg - 1;
+                  stk[nstk++] = capArray[capOffset + inst.arg];
+                  capArray[capOffset + inst.arg] = pos;
+                }
+                pc = inst.out;
+                break;
+              case Inst.LB_WRITE:
+                this.lbTable[Math.abs(inst.arg)] = pos;
+                pc = inst.out;
+                break;
+              case Inst.LB_CHECK:
+                if (inst.arg > 0) pc = this.lbTable[inst.arg] === pos ? inst.out : 0;
+                else pc = this.lbTable[-inst.arg] !== pos ? inst.out : 0;
+                break;
+              case Inst.MATCH:
+              case Inst.RUNE:
+              case Inst.RUNE1:
+              case Inst.RUNE_ANY:
+              case Inst.RUNE_ANY_NOT_NL:
+                if (this.prog.lbInst[pc] === 0) q.mainThreads++;
+                if (this.ncap > 0) {
+                  const destOffset = d * this.ncap;
+                  if (destOffset + this.ncap > q.denseCaps.length) q.growCaps(destOffset + this.ncap);
+                  for (let c = 0; c < this.ncap; c++) q.denseCaps[destOffset + c] = capArray[capOffset + c];
+                }
+                pc = 0;
+                break;
+              default:
+                throw new RE2JSInternalException("unhandled");
+            }
+          }
+          if (nstk === 0) return;
+          nstk -= 2;
+          const entry = stk[nstk];
+          if (entry < 0) {
+            capArray[capOffset - entry - 1] = stk[nstk + 1];
+            pc = 0;
+          } else pc = entry;
+        }
+      }
+    };
+    hashState = (pcs, flag3, ids) => {
+      let h = -2128831035;
+      for (let i = 0; i < pcs.length; i++) {
+        h ^= pcs[i];
+        h = Math.imul(h, 16777619);
+      }
+      h ^= flag3;
+      h = Math.imul(h, 16777619);
+      for (let i = 0; i < ids.length; i++) {
+        h ^= ids[i];
+        h = Math.imul(h, 16777619);
+      }
+      return h;
+    };
+    arraysEqual = (a, b) => {
+      if (a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+      return true;
+    };
+    isState = (state, pcs, flag3, ids) => state.flag === flag3 && arraysEqual(state.nfaStates, pcs) && arraysEqual(state.matchIDs, ids);
+    NO_IDS = [];
+    END_TEXT = -1;
+    DFAState = class {
+      constructor(nfaStates, flag3, matchIDs) {
+        this.nfaStates = nfaStates;
+        this.flag = flag3;
+        this.isMatch = (flag3 & DFA.FLAG_MATCH) !== 0;
+        this.matchIDs = matchIDs;
+        this.next = null;
+        this.nextAnchored = null;
+      }
+    };
+    DFA = class DFA2 {
+      static FLAG_EMPTY_MASK = 255;
+      static FLAG_MATCH = 256;
+      static FLAG_LAST_WORD = 512;
+      static FLAG_NEED_SHIFT = 16;
+      static STATE_OVERHEAD = 150;
+      static ARRAY_OVERHEAD = 40;
+      static ELEMENT_SIZE = 8;
+      static TABLE_OVERHEAD = 48;
+      static PROGRESS_PER_STATE = 10;
+      constructor(prog, maxMem = 8388608) {
+        this.prog = prog;
+        this.maxMem = maxMem;
+        this.stateCache = /* @__PURE__ */ new Map();
+        this.stateCount = 0;
+        this.startStates = /* @__PURE__ */ new Map();
+        this.failed = false;
+        for (let pc = 0; pc < prog.numInst(); pc++) {
+          const op = prog.getInst(pc).op;
+          if (op === Inst.LB_WRITE || op === Inst.LB_CHECK) {
+            this.failed = true;
+            break;
+          }
+        }
+        this.computeRuneClasses();
+        this.stateBudget = maxMem;
+        this.memBudget = maxMem;
+      }
+      computeRuneClasses() {
+        const bounds = /* @__PURE__ */ new Set();
+        const addRange = (lo, hi) => {
+          bounds.add(lo);
+          bounds.add(hi + 1);
+        };
+        for (let pc = 0; pc < this.prog.numInst(); pc++) {
+          const inst = this.prog.getInst(pc);
+          switch (inst.op) {
+            case Inst.RUNE:
+            case Inst.RUNE1:
+              if (inst.runes.length === 1) {
+                addRange(inst.runes[0], inst.runes[0]);
+                if ((inst.arg & RE2Flags.FOLD_CASE) !== 0) for (let f = Unicode.simpleFold(inst.runes[0]); f !== inst.runes[0]; f = Unicode.simpleFold(f)) addRange(f, f);
+              } else for (let j = 0; j < inst.runes.length; j += 2) addRange(inst.runes[j], inst.runes[j + 1]);
+              break;
+            case Inst.RUNE_ANY_NOT_NL:
+              addRange(10, 10);
+              break;
+            case Inst.EMPTY_WIDTH:
+              if ((inst.arg & (Utils.EMPTY_BEGIN_LINE | Utils.EMPTY_END_LINE)) !== 0) addRange(10, 10);
+              if ((inst.arg & (Utils.EMPTY_WORD_BOUNDARY | Utils.EMPTY_NO_WORD_BOUNDARY)) !== 0) {
+                addRange(48, 57);
+                addRange(65, 90);
+                addRange(95, 95);
+                addRange(97, 122);
+              }
+          }
+        }
+        bounds.delete(0);
+        this.classBounds = Int32Array.from(bounds).sort();
+        this.numClasses = this.classBounds.length + 1;
+        const latin1Class = new Int32Array(Unicode.MAX_LATIN1 + 1);
+        for (let r = 0; r <= Unicode.MAX_LATIN1; r++) latin1Class[r] = this.searchClass(r);
+        this.latin1Class = latin1Class;
+      }
+      runeClass(r) {
+        if (r <= Unicode.MAX_LATIN1) return this.latin1Class[r];
+        return this.searchClass(r);
+      }
+      searchClass(r) {
+        const bounds = this.classBounds;
+        let lo = 0;
+        let hi = bounds.length;
+        while (lo < hi) {
+          const mid = lo + hi >> 1;
+          if (bounds[mid] <= r) lo = mid + 1;
+          else hi = mid;
+        }
+        return lo;
+      }
+      closure(pcs, flag3) {
+        const closure = /* @__PURE__ */ new Set();
+        const stack = Array.from(pcs);
+        let needflags = 0;
+        while (stack.length > 0) {
+          const pc = stack.pop();
+          if (pc === 0 || closure.has(pc)) continue;
+          closure.add(pc);
+          const inst = this.prog.getInst(pc);
+          switch (inst.op) {
+            case Inst.ALT:
+            case Inst.ALT_MATCH:
+              stack.push(inst.out);
+              stack.push(inst.arg);
+              break;
+            case Inst.NOP:
+            case Inst.CAPTURE:
+              stack.push(inst.out);
+              break;
+            case Inst.EMPTY_WIDTH:
+              needflags |= inst.arg;
+              if ((inst.arg & ~flag3) === 0) stack.push(inst.out);
+          }
+        }
+        return {
+          pcs: Array.from(closure).sort((a, b) => a - b),
+          needflags
+        };
+      }
+      getState(pcs, flag3, ids) {
+        const hash = hashState(pcs, flag3, ids);
+        const cached = this.stateCache.get(hash);
+        if (cached instanceof DFAState) {
+          if (isState(cached, pcs, flag3, ids)) return cached;
+        } else if (cached !== void 0) {
+          for (let i = 0; i < cached.length; i++) if (isState(cached[i], pcs, flag3, ids)) return cached[i];
+        }
+        const cost = DFA2.stateCost(pcs, ids);
+        if (this.memBudget < cost) return null;
+        this.memBudget -= cost;
+        const state = new DFAState(pcs, flag3, ids);
+        if (cached === void 0) this.stateCache.set(hash, state);
+        else if (cached instanceof DFAState) this.stateCache.set(hash, [cached, state]);
+        else cached.push(state);
+        this.stateCount++;
+        return state;
+      }
+      static stateCost(pcs, ids) {
+        const idsCost = ids.length === 0 ? 0 : DFA2.ARRAY_OVERHEAD + DFA2.ELEMENT_SIZE * ids.length;
+        return DFA2.STATE_OVERHEAD + DFA2.ELEMENT_SIZE * pcs.length + idsCost;
+      }
+      *cachedStates() {
+        for (const cached of this.stateCache.values()) if (cached instanceof DFAState) yield cached;
+        else yield* cached;
+      }
+      makeState(pcs, flag3, ids) {
+        const closure = this.closure(pcs, flag3 & DFA2.FLAG_EMPTY_MASK);
+        let stateFlag = flag3;
+        if (closure.needflags === 0) stateFlag &= DFA2.FLAG_MATCH;
+        stateFlag |= closure.needflags << DFA2.FLAG_NEED_SHIFT;
+        return this.getState(closure.pcs, stateFlag, ids);
+      }
+      allocTable(state, anchor) {
+        const size = this.numClasses + 1;
+        const cost = DFA2.TABLE_OVERHEAD + DFA2.ELEMENT_SIZE * size;
+        if (this.memBudget < cost) return null;
+        this.memBudget -= cost;
+        const table = new Array(size).fill(null);
+        if (anchor === RE2Flags.UNANCHORED) state.next = table;
+        else state.nextAnchored = table;
+        return table;
+      }
+      clearCache() {
+        this.stateCache.clear();
+        this.stateCount = 0;
+        this.startStates.clear();
+        this.memBudget = this.stateBudget;
+      }
+      resetCache(current4) {
+        this.clearCache();
+        return this.getState(current4.nfaStates, current4.flag, current4.matchIDs);
+      }
+      step(state, cls, rune, anchor) {
+        let table = anchor === RE2Flags.UNANCHORED ? state.next : state.nextAnchored;
+        if (table !== null) {
+          const cached = table[cls];
+          if (cached !== null) return cached;
+        } else {
+          table = this.allocTable(state, anchor);
+          if (table === null) return null;
+        }
+        const needflag = state.flag >>> DFA2.FLAG_NEED_SHIFT;
+        const oldbeforeflag = state.flag & DFA2.FLAG_EMPTY_MASK;
+        let beforeflag = oldbeforeflag;
+        let afterflag = 0;
+        if (rune === 10) {
+          beforeflag |= Utils.EMPTY_END_LINE;
+          afterflag |= Utils.EMPTY_BEGIN_LINE;
+        }
+        if (rune === END_TEXT) beforeflag |= Utils.EMPTY_END_LINE | Utils.EMPTY_END_TEXT;
+        const islastword = (state.flag & DFA2.FLAG_LAST_WORD) !== 0;
+        const isword = rune !== END_TEXT && Utils.isWordRune(rune);
+        beforeflag |= isword === islastword ? Utils.EMPTY_NO_WORD_BOUNDARY : Utils.EMPTY_WORD_BOUNDARY;
+        let pcs = state.nfaStates;
+        if ((beforeflag & ~oldbeforeflag & needflag) !== 0) pcs = this.closure(pcs, beforeflag).pcs;
+        const nextPCs = [];
+        let ismatch = false;
+        let ids = NO_IDS;
+        for (let i = 0; i < pcs.length; i++) {
+          const inst = this.prog.getInst(pcs[i]);
+          if (inst.op === Inst.MATCH) {
+            if (!ismatch) {
+              ismatch = true;
+              ids = [];
+            }
+            ids.push(inst.arg);
+          } else if (rune !== END_TEXT && Inst.isRuneOp(inst.op) && inst.matchRune(rune)) nextPCs.push(inst.out);
+        }
+        if (ids.length > 1) ids.sort((a, b) => a - b);
+        if (anchor === RE2Flags.UNANCHORED && rune !== END_TEXT) nextPCs.push(this.prog.start);
+        let flag3 = afterflag;
+        if (ismatch) flag3 |= DFA2.FLAG_MATCH;
+        if (isword) flag3 |= DFA2.FLAG_LAST_WORD;
+        const nextState = this.makeState(nextPCs, flag3, ids);
+        if (nextState === null) return null;
+        table[cls] = nextState;
+        return nextState;
+      }
+      start(input, pos) {
+        const context = input.context(pos);
+        let flags;
+        if ((context & Utils.EMPTY_BEGIN_TEXT) !== 0) flags = Utils.EMPTY_BEGIN_TEXT | Utils.EMPTY_BEGIN_LINE;
+        else if ((context & Utils.EMPTY_BEGIN_LINE) !== 0) flags = Utils.EMPTY_BEGIN_LINE;
+        else {
+          const r = input.step(pos);
+          const nextIsWord = r >= 0 && Utils.isWordRune(r >> 3);
+          flags = (context & Utils.EMPTY_WORD_BOUNDARY) !== 0 !== nextIsWord ? DFA2.FLAG_LAST_WORD : 0;
+        }
+        let state = this.startStates.get(flags);
+        if (state === void 0) {
+          state = this.makeState([this.prog.start], flags, NO_IDS);
+          if (state === null) {
+            this.clearCache();
+            state = this.makeState([this.prog.start], flags, NO_IDS);
+            if (state === null) return null;
+          }
+          this.startStates.set(flags, state);
+        }
+        return state;
+      }
+      stepOrReset(state, cls, rune, anchor, pos, search) {
+        let next = this.step(state, cls, rune, anchor);
+        if (next !== null) return next;
+        if (search.resetPos >= 0 && pos - search.resetPos < DFA2.PROGRESS_PER_STATE * this.stateCount) return null;
+        search.resetPos = pos;
+        const restored = this.resetCache(state);
+        if (restored === null) return null;
+        next = this.step(restored, cls, rune, anchor);
+        return next;
+      }
+      run(input, pos, anchor, state, onMatch) {
+        const endPos = input.endPos();
+        const latin1Class = this.latin1Class;
+        const unanchored = anchor === RE2Flags.UNANCHORED;
+        const search = { resetPos: -1 };
+        let i = pos;
+        while (i < endPos) {
+          const r = input.step(i);
+          const rune = r >> 3;
+          const width2 = r & 7;
+          if (width2 === 0) break;
+          const cls = rune <= Unicode.MAX_LATIN1 ? latin1Class[rune] : this.runeClass(rune);
+          let next = unanchored && state.next !== null ? state.next[cls] : null;
+          if (next === null) {
+            next = this.stepOrReset(state, cls, rune, anchor, i, search);
+            if (next === null) return null;
+          }
+          state = next;
+          if (state.isMatch && onMatch(state, false)) return true;
+          if (!unanchored && state.nfaStates.length === 0) return false;
+          i += width2;
+        }
+        state = this.stepOrReset(state, this.numClasses, END_TEXT, anchor, i, search);
+        if (state === null) return null;
+        return state.isMatch && onMatch(state, true);
+      }
+      match(input, pos, anchor) {
+        if (this.failed) return null;
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return false;
+        const startState = this.start(input, pos);
+        if (startState === null) return null;
+        return this.run(input, pos, anchor, startState, (state, atEnd) => anchor !== RE2Flags.ANCHOR_BOTH || atEnd);
+      }
+      matchSet(input, pos, anchor) {
+        if (this.failed) return null;
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return [];
+        const startState = this.start(input, pos);
+        if (startState === null) return null;
+        const matches5 = /* @__PURE__ */ new Set();
+        const collect2 = (state, atEnd) => {
+          if (anchor !== RE2Flags.ANCHOR_BOTH || atEnd) for (let k = 0; k < state.matchIDs.length; k++) matches5.add(state.matchIDs[k]);
+          return false;
+        };
+        if (this.run(input, pos, anchor, startState, collect2) === null) return null;
+        return Array.from(matches5).sort((a, b) => a - b);
+      }
+    };
+    VISITED_BITS = 32;
+    MAX_BACKTRACK_PROG = 500;
+    INITIAL_JOB_CAPACITY = 256;
+    MAX_BACKTRACK_VECTOR = 262144;
+    BitState = class {
+      constructor() {
+        this.end = 0;
+        this.cap = /* @__PURE__ */ new Int32Array(0);
+        this.matchcap = /* @__PURE__ */ new Int32Array(0);
+        this.ncap = 0;
+        this.jobPc = new Int32Array(INITIAL_JOB_CAPACITY);
+        this.jobArg = new Uint8Array(INITIAL_JOB_CAPACITY);
+        this.jobPos = new Int32Array(INITIAL_JOB_CAPACITY);
+        this.jobLen = 0;
+        this.visited = /* @__PURE__ */ new Uint32Array(0);
+      }
+      reset(prog, end, ncap) {
+        this.end = end;
+        this.jobLen = 0;
+        this.ncap = ncap;
+        const visitedSize = prog.numInst() * (end + 1) + VISITED_BITS - 1 >>> 5;
+        if (this.visited.length < visitedSize) this.visited = new Uint32Array(visitedSize);
+        else this.visited.fill(0, 0, visitedSize);
+        if (this.cap.length < ncap) this.cap = new Int32Array(ncap).fill(-1);
+        else this.cap.fill(-1, 0, ncap);
+        if (this.matchcap.length < ncap) this.matchcap = new Int32Array(ncap).fill(-1);
+        else this.matchcap.fill(-1, 0, ncap);
+      }
+      shouldVisit(pc, pos) {
+        const n = pc * (this.end + 1) + pos;
+        const idx = n >>> 5;
+        const mask = 1 << (n & 31);
+        if ((this.visited[idx] & mask) !== 0) return false;
+        this.visited[idx] |= mask;
+        return true;
+      }
+      push(re2, pc, pos, arg) {
+        if (re2.prog.getInst(pc).op !== Inst.FAIL && (arg || this.shouldVisit(pc, pos))) {
+          if (this.jobLen >= this.jobPc.length) {
+            const newSize = this.jobPc.length * 2;
+            const newPc = new Int32Array(newSize);
+            newPc.set(this.jobPc);
+            this.jobPc = newPc;
+            const newArg = new Uint8Array(newSize);
+            newArg.set(this.jobArg);
+            this.jobArg = newArg;
+            const newPos = new Int32Array(newSize);
+            newPos.set(this.jobPos);
+            this.jobPos = newPos;
+          }
+          this.jobPc[this.jobLen] = pc;
+          this.jobArg[this.jobLen] = arg ? 1 : 0;
+          this.jobPos[this.jobLen] = pos;
+          this.jobLen++;
+        }
+      }
+      tryBacktrack(re2, input, pc, pos, anchor) {
+        const longest = re2.longest;
+        this.push(re2, pc, pos, false);
+        while (this.jobLen > 0) {
+          this.jobLen--;
+          let currentPc = this.jobPc[this.jobLen];
+          let arg = this.jobArg[this.jobLen] === 1;
+          let currentPos = this.jobPos[this.jobLen];
+          let skipShouldVisit = true;
+          while (true) {
+            if (!skipShouldVisit) {
+              if (!this.shouldVisit(currentPc, currentPos)) break;
+            }
+            skipShouldVisit = false;
+            const inst = re2.prog.getInst(currentPc);
+            switch (inst.op) {
+              case Inst.FAIL:
+                break;
+              case Inst.ALT:
+                if (arg) {
+                  arg = false;
+                  currentPc = inst.arg;
+                  continue;
+                } else {
+                  this.push(re2, currentPc, currentPos, true);
+                  currentPc = inst.out;
+                  continue;
+                }
+              case Inst.ALT_MATCH: {
+                const outInst = re2.prog.getInst(inst.out);
+                if (Inst.isRuneOp(outInst.op)) {
+                  this.push(re2, inst.arg, currentPos, false);
+                  currentPc = inst.arg;
+                  currentPos = this.end;
+                  continue;
+                }
+                this.push(re2, inst.out, this.end, false);
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.RUNE: {
+                const r = input.step(currentPos);
+                if (r === MachineInputBase.EOF()) break;
+                if (!inst.matchRune(r >> 3)) break;
+                currentPos += r & 7;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.RUNE1: {
+                const r = input.step(currentPos);
+                if (r === MachineInputBase.EOF()) break;
+                if (r >> 3 !== inst.runes[0]) break;
+                currentPos += r & 7;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.RUNE_ANY_NOT_NL: {
+                const r = input.step(currentPos);
+                if (r === MachineInputBase.EOF()) break;
+                if (r >> 3 === 10) break;
+                currentPos += r & 7;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.RUNE_ANY: {
+                const r = input.step(currentPos);
+                if (r === MachineInputBase.EOF()) break;
+                currentPos += r & 7;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.CAPTURE:
+                if (arg) {
+                  this.cap[inst.arg] = currentPos;
+                  break;
+                } else {
+                  if (inst.arg < this.ncap) {
+                    this.push(re2, currentPc, this.cap[inst.arg], true);
+                    this.cap[inst.arg] = currentPos;
+                  }
+                  currentPc = inst.out;
+                  continue;
+                }
+              case Inst.EMPTY_WIDTH: {
+                const flag3 = input.context(currentPos);
+                if ((inst.arg & ~flag3) !== 0) break;
+                currentPc = inst.out;
+                continue;
+              }
+              case Inst.NOP:
+                currentPc = inst.out;
+                continue;
+              case Inst.MATCH: {
+                if (anchor === RE2Flags.ANCHOR_BOTH && currentPos !== this.end) break;
+                if (this.ncap === 0) return true;
+                if (this.ncap > 1) this.cap[1] = currentPos;
+                const old = this.matchcap[1];
+                if (old === -1 || longest && currentPos > 0 && currentPos > old) this.matchcap.set(this.cap);
+                if (!longest) return true;
+                if (currentPos === this.end) return true;
+                break;
+              }
+              case Inst.LB_WRITE:
+              case Inst.LB_CHECK:
+                throw new RE2JSInternalException("Backtracker cannot evaluate Lookbehind instructions");
+              default:
+                throw new RE2JSInternalException("bad inst");
+            }
+            break;
+          }
+        }
+        return longest && this.matchcap.length > 1 && this.matchcap[1] >= 0;
+      }
+    };
+    bitStatePool = [];
+    Backtracker = class Backtracker2 {
+      static shouldBacktrack(prog) {
+        return prog.numInst() <= MAX_BACKTRACK_PROG;
+      }
+      static maxBitStateLen(prog) {
+        if (!Backtracker2.shouldBacktrack(prog)) return 0;
+        return Math.floor(MAX_BACKTRACK_VECTOR / prog.numInst());
+      }
+      static execute(re2, input, pos, anchor, ncap) {
+        const startCond = re2.cond;
+        if (startCond === Utils.EMPTY_ALL) return null;
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return null;
+        if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 && pos !== 0) return null;
+        const b = bitStatePool.length > 0 ? bitStatePool.pop() : new BitState();
+        const end = input.endPos();
+        b.reset(re2.prog, end, ncap);
+        let matched = false;
+        if ((startCond & Utils.EMPTY_BEGIN_TEXT) !== 0 || anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) {
+          if (b.ncap > 0) b.cap[0] = pos;
+          if (b.tryBacktrack(re2, input, re2.prog.start, pos, anchor)) matched = true;
+        } else {
+          let width2 = -1;
+          for (; pos <= end && width2 !== 0; pos += width2) {
+            if (re2.prefix.length > 0) {
+              const advance = input.index(re2, pos);
+              if (advance < 0) break;
+              pos += advance;
+            }
+            if (b.ncap > 0) b.cap[0] = pos;
+            if (b.tryBacktrack(re2, input, re2.prog.start, pos, anchor)) {
+              matched = true;
+              break;
+            }
+            const r = input.step(pos);
+            width2 = r === MachineInputBase.EOF() ? 0 : r & 7;
+          }
+        }
+        if (!matched) {
+          bitStatePool.push(b);
+          return null;
+        }
+        const result = ncap === 0 ? [] : Utils.toArray(b.matchcap.subarray(0, ncap));
+        bitStatePool.push(b);
+        return result;
+      }
+    };
+    QueueOnePass = class {
+      constructor(size) {
+        this.sparse = new Uint32Array(size);
+        this.dense = new Uint32Array(size);
+        this.size = 0;
+        this.nextIndex = 0;
+      }
+      empty() {
+        return this.nextIndex >= this.size;
+      }
+      next() {
+        return this.dense[this.nextIndex++];
+      }
+      clear() {
+        this.size = 0;
+        this.nextIndex = 0;
+      }
+      contains(u) {
+        return u < this.sparse.length && this.sparse[u] < this.size && this.dense[this.sparse[u]] === u;
+      }
+      insert(u) {
+        if (!this.contains(u)) this.insertNew(u);
+      }
+      insertNew(u) {
+        if (u >= this.sparse.length) return;
+        this.sparse[u] = this.size;
+        this.dense[this.size] = u;
+        this.size++;
+      }
+    };
+    mergeRuneSets = (leftRunes, rightRunes, leftPC, rightPC) => {
+      const leftLen = leftRunes.length;
+      const rightLen = rightRunes.length;
+      let lx = 0, rx = 0;
+      const merged = [];
+      const next = [];
+      let ok = true;
+      let ix = -1;
+      const extend = (isLeft) => {
+        const newArray = isLeft ? leftRunes : rightRunes;
+        const low = isLeft ? lx : rx;
+        const pc = isLeft ? leftPC : rightPC;
+        if (ix > 0 && newArray[low] <= merged[ix]) return false;
+        merged.push(newArray[low], newArray[low + 1]);
+        if (isLeft) lx += 2;
+        else rx += 2;
+        ix += 2;
+        next.push(pc);
+        return true;
+      };
+      while (lx < leftLen || rx < rightLen) {
+        if (rx >= rightLen) ok = extend(true);
+        else if (lx >= leftLen) ok = extend(false);
+        else if (rightRunes[rx] < leftRunes[lx]) ok = extend(false);
+        else ok = extend(true);
+        if (!ok) return null;
+      }
+      return {
+        merged,
+        next
+      };
+    };
+    OnePassProg = class {
+      constructor(prog) {
+        this.start = prog.start;
+        this.numCap = prog.numCap;
+        this.inst = new Array(prog.inst.length);
+        for (let i = 0; i < prog.inst.length; i++) {
+          const orig = prog.inst[i];
+          const inst = new Inst(orig.op);
+          inst.out = orig.out;
+          inst.arg = orig.arg;
+          inst.runes = orig.runes ? new Int32Array(orig.runes) : /* @__PURE__ */ new Int32Array(0);
+          inst.next = null;
+          this.inst[i] = inst;
+        }
+      }
+    };
+    onePassCopy = (prog) => {
+      const p = new OnePassProg(prog);
+      for (let pc = 0; pc < p.inst.length; pc++) {
+        const inst = p.inst[pc];
+        if (inst.op !== Inst.ALT && inst.op !== Inst.ALT_MATCH) continue;
+        let pAOther = "out";
+        let pAAlt = "arg";
+        let instAlt = p.inst[inst[pAAlt]];
+        if (instAlt.op !== Inst.ALT && instAlt.op !== Inst.ALT_MATCH) {
+          pAOther = "arg";
+          pAAlt = "out";
+          instAlt = p.inst[inst[pAAlt]];
+          if (instAlt.op !== Inst.ALT && instAlt.op !== Inst.ALT_MATCH) continue;
+        }
+        const instOther = p.inst[inst[pAOther]];
+        if (instOther.op === Inst.ALT || instOther.op === Inst.ALT_MATCH) continue;
+        let pBAlt = "out";
+        let pBOther = "arg";
+        let patch2 = false;
+        if (instAlt.out === pc) patch2 = true;
+        else if (instAlt.arg === pc) {
+          patch2 = true;
+          pBAlt = "arg";
+          pBOther = "out";
+        }
+        if (patch2) instAlt[pBAlt] = inst[pAOther];
+        if (inst[pAOther] === instAlt[pBAlt]) inst[pAAlt] = instAlt[pBOther];
+      }
+      return p;
+    };
+    makeOnePass = (p) => {
+      if (p.inst.length >= 1e3) return null;
+      const instQueue = new QueueOnePass(p.inst.length);
+      const visitQueue = new QueueOnePass(p.inst.length);
+      const onePassRunes = new Array(p.inst.length);
+      const m = new Array(p.inst.length).fill(false);
+      const check = (pc) => {
+        let ok = true;
+        const inst = p.inst[pc];
+        if (visitQueue.contains(pc)) return true;
+        visitQueue.insert(pc);
+        switch (inst.op) {
+          case Inst.ALT:
+          case Inst.ALT_MATCH: {
+            ok = check(inst.out) && check(inst.arg);
+            let matchOut = m[inst.out];
+            let matchArg = m[inst.arg];
+            if (matchOut && matchArg) return false;
+            if (matchArg) {
+              const tempOut = inst.out;
+              inst.out = inst.arg;
+              inst.arg = tempOut;
+              const tempMatch = matchOut;
+              matchOut = matchArg;
+              matchArg = tempMatch;
+            }
+            if (matchOut) {
+              m[pc] = true;
+              inst.op = Inst.ALT_MATCH;
+            }
+            const leftRunes = onePassRunes[inst.out] || [];
+            const rightRunes = onePassRunes[inst.arg] || [];
+            const mergeRes = mergeRuneSets(leftRunes, rightRunes, inst.out, inst.arg);
+            if (!mergeRes) return false;
+            onePassRunes[pc] = new Int32Array(mergeRes.merged);
+            inst.next = new Uint32Array(mergeRes.next);
+            break;
+          }
+          case Inst.CAPTURE:
+          case Inst.EMPTY_WIDTH:
+          case Inst.NOP:
+            ok = check(inst.out);
+            m[pc] = m[inst.out];
+            onePassRunes[pc] = onePassRunes[inst.out] ? new Int32Array(onePassRunes[inst.out]) : /* @__PURE__ */ new Int32Array(0);
+            inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
+            break;
+          case Inst.MATCH:
+          case Inst.FAIL:
+            m[pc] = inst.op === Inst.MATCH;
+            break;
+          case Inst.RUNE: {
+            m[pc] = false;
+            if (inst.next && inst.next.length > 0) break;
+            instQueue.insert(inst.out);
+            if (!inst.runes || inst.runes.length === 0) {
+              onePassRunes[pc] = /* @__PURE__ */ new Int32Array(0);
+              inst.next = new Uint32Array([inst.out]);
+              break;
+            }
+            let runes = [];
+            if (inst.runes.length === 1 && (inst.arg & RE2Flags.FOLD_CASE) !== 0) {
+              const r0 = inst.runes[0];
+              runes.push(r0, r0);
+              for (let r1 = Unicode.simpleFold(r0); r1 !== r0; r1 = Unicode.simpleFold(r1)) runes.push(r1, r1);
+              runes.sort((a, b) => a - b);
+            } else for (let j = 0; j < inst.runes.length; j++) runes.push(inst.runes[j]);
+            onePassRunes[pc] = new Int32Array(runes);
+            inst.next = new Uint32Array(Math.floor(runes.length / 2) + 1).fill(inst.out);
+            inst.op = Inst.RUNE;
+            break;
+          }
+          case Inst.RUNE1: {
+            m[pc] = false;
+            if (inst.next && inst.next.length > 0) break;
+            instQueue.insert(inst.out);
+            let runes = [];
+            if ((inst.arg & RE2Flags.FOLD_CASE) !== 0) {
+              const r0 = inst.runes[0];
+              runes.push(r0, r0);
+              for (let r1 = Unicode.simpleFold(r0); r1 !== r0; r1 = Unicode.simpleFold(r1)) runes.push(r1, r1);
+              runes.sort((a, b) => a - b);
+            } else runes.push(inst.runes[0], inst.runes[0]);
+            onePassRunes[pc] = new Int32Array(runes);
+            inst.next = new Uint32Array(Math.floor(runes.length / 2) + 1).fill(inst.out);
+            inst.op = Inst.RUNE;
+            break;
+          }
+          case Inst.RUNE_ANY:
+            m[pc] = false;
+            if (inst.next && inst.next.length > 0) break;
+            instQueue.insert(inst.out);
+            onePassRunes[pc] = new Int32Array([0, Unicode.MAX_RUNE]);
+            inst.next = new Uint32Array([inst.out]);
+            break;
+          case Inst.RUNE_ANY_NOT_NL:
+            m[pc] = false;
+            if (inst.next && inst.next.length > 0) break;
+            instQueue.insert(inst.out);
+            onePassRunes[pc] = new Int32Array([
+              0,
+              9,
+              11,
+              Unicode.MAX_RUNE
+            ]);
+            inst.next = new Uint32Array(Math.floor(onePassRunes[pc].length / 2) + 1).fill(inst.out);
+        }
+        return ok;
+      };
+      instQueue.clear();
+      instQueue.insert(p.start);
+      while (!instQueue.empty()) {
+        visitQueue.clear();
+        if (!check(instQueue.next())) return null;
+      }
+      for (let i = 0; i < p.inst.length; i++) if (onePassRunes[i]) p.inst[i].runes = onePassRunes[i];
+      return p;
+    };
+    cleanupOnePass = (p, original) => {
+      for (let ix = 0; ix < original.inst.length; ix++) {
+        const instOriginal = original.inst[ix];
+        switch (instOriginal.op) {
+          case Inst.ALT:
+          case Inst.ALT_MATCH:
+          case Inst.RUNE:
+            break;
+          case Inst.CAPTURE:
+          case Inst.EMPTY_WIDTH:
+          case Inst.NOP:
+          case Inst.MATCH:
+          case Inst.FAIL:
+            p.inst[ix].next = null;
+            break;
+          case Inst.RUNE1:
+          case Inst.RUNE_ANY:
+          case Inst.RUNE_ANY_NOT_NL:
+            p.inst[ix].next = null;
+            p.inst[ix].op = instOriginal.op;
+            p.inst[ix].runes = instOriginal.runes ? new Int32Array(instOriginal.runes) : /* @__PURE__ */ new Int32Array(0);
+        }
+      }
+    };
+    OnePass = class OnePass2 {
+      static compile(prog) {
+        if (prog.start === 0) return null;
+        if (prog.numLb > 0) return null;
+        const startInst = prog.inst[prog.start];
+        if (startInst.op !== Inst.EMPTY_WIDTH || (startInst.arg & Utils.EMPTY_BEGIN_TEXT) === 0) return null;
+        let hasAlt = false;
+        for (let i = 0; i < prog.inst.length; i++) if (prog.inst[i].op === Inst.ALT || prog.inst[i].op === Inst.ALT_MATCH) {
+          hasAlt = true;
+          break;
+        }
+        for (let i = 0; i < prog.inst.length; i++) {
+          const inst = prog.inst[i];
+          const opOut = prog.inst[inst.out].op;
+          switch (inst.op) {
+            case Inst.ALT:
+            case Inst.ALT_MATCH:
+              if (opOut === Inst.MATCH || prog.inst[inst.arg].op === Inst.MATCH) return null;
+              break;
+            case Inst.EMPTY_WIDTH:
+              if (opOut === Inst.MATCH) {
+                if ((inst.arg & Utils.EMPTY_END_TEXT) === Utils.EMPTY_END_TEXT) continue;
+                return null;
+              }
+              break;
+            default:
+              if (opOut === Inst.MATCH && hasAlt) return null;
+          }
+        }
+        let p = onePassCopy(prog);
+        p = makeOnePass(p);
+        if (p !== null) cleanupOnePass(p, prog);
+        return p;
+      }
+      static next(inst, r) {
+        const nextIdx = inst.matchRunePos(r);
+        if (nextIdx >= 0) return inst.next[nextIdx];
+        if (inst.op === Inst.ALT_MATCH) return inst.out;
+        return 0;
+      }
+      static execute(re2, input, pos, anchor, ncap) {
+        const onepass = re2.onepass;
+        if (!onepass) return null;
+        const matchcap = new Int32Array(ncap).fill(-1);
+        let matched = false;
+        let r = input.step(pos);
+        let rune = r >> 3;
+        let width2 = r & 7;
+        let r1 = MachineInputBase.EOF();
+        let rune1 = -1;
+        let width1 = 0;
+        if (r !== MachineInputBase.EOF()) {
+          r1 = input.step(pos + width2);
+          if (r1 !== MachineInputBase.EOF()) {
+            rune1 = r1 >> 3;
+            width1 = r1 & 7;
+          }
+        }
+        let flag3 = pos === 0 ? Utils.emptyOpContext(-1, rune) : input.context(pos);
+        let pc = onepass.start;
+        let inst;
+        while (true) {
+          inst = onepass.inst[pc];
+          pc = inst.out;
+          switch (inst.op) {
+            case Inst.MATCH:
+              if (anchor === RE2Flags.ANCHOR_BOTH && pos !== input.endPos()) return null;
+              matched = true;
+              if (matchcap.length > 0) {
+                matchcap[0] = 0;
+                matchcap[1] = pos;
+              }
+              return ncap === 0 ? [] : Utils.toArray(matchcap);
+            case Inst.RUNE:
+              if (!inst.matchRune(rune)) return null;
+              break;
+            case Inst.RUNE1:
+              if (rune !== inst.runes[0]) return null;
+              break;
+            case Inst.RUNE_ANY:
+              break;
+            case Inst.RUNE_ANY_NOT_NL:
+              if (rune === 10) return null;
+              break;
+            case Inst.ALT:
+            case Inst.ALT_MATCH:
+              pc = OnePass2.next(inst, rune);
+              continue;
+            case Inst.FAIL:
+              return null;
+            case Inst.NOP:
+              continue;
+            case Inst.EMPTY_WIDTH:
+              if ((inst.arg & ~flag3) !== 0) return null;
+              continue;
+            case Inst.CAPTURE:
+              if (inst.arg < matchcap.length) matchcap[inst.arg] = pos;
+              continue;
+            default:
+              throw new RE2JSInternalException("bad inst");
+          }
+          if (width2 === 0) break;
+          flag3 = Utils.emptyOpContext(rune, rune1);
+          pos += width2;
+          rune = rune1;
+          width2 = width1;
+          if (rune !== -1) {
+            r1 = input.step(pos + width2);
+            if (r1 !== MachineInputBase.EOF()) {
+              rune1 = r1 >> 3;
+              width1 = r1 & 7;
+            } else {
+              rune1 = -1;
+              width1 = 0;
+            }
+          }
+        }
+        if (!matched) return null;
+        return ncap === 0 ? [] : Utils.toArray(matchcap);
+      }
+    };
+    Regexp = class Regexp2 {
+      static Op = createEnum([
+        "NO_MATCH",
+        "EMPTY_MATCH",
+        "LITERAL",
+        "CHAR_CLASS",
+        "ANY_CHAR_NOT_NL",
+        "ANY_CHAR",
+        "BEGIN_LINE",
+        "END_LINE",
+        "BEGIN_TEXT",
+        "END_TEXT",
+        "WORD_BOUNDARY",
+        "NO_WORD_BOUNDARY",
+        "CAPTURE",
+        "STAR",
+        "PLUS",
+        "QUEST",
+        "REPEAT",
+        "CONCAT",
+        "ALTERNATE",
+        "PLB",
+        "NLB",
+        "LEFT_PAREN",
+        "VERTICAL_BAR"
+      ]);
+      static isPseudoOp(op) {
+        return op >= Regexp2.Op.LEFT_PAREN;
+      }
+      static emptySubs() {
+        return [];
+      }
+      static quoteIfHyphen(rune) {
+        if (rune === Codepoint.CODES["-"]) return "\\";
+        return "";
+      }
+      static fromRegexp(re) {
+        const regex2 = new Regexp2(re.op);
+        regex2.flags = re.flags;
+        regex2.subs = re.subs;
+        regex2.runes = re.runes;
+        regex2.cap = re.cap;
+        regex2.min = re.min;
+        regex2.max = re.max;
+        regex2.name = re.name;
+        regex2.namedGroups = re.namedGroups;
+        regex2.lb = re.lb;
+        return regex2;
+      }
+      constructor(op) {
+        this.op = op;
+        this.flags = 0;
+        this.subs = Regexp2.emptySubs();
+        this.runes = /* @__PURE__ */ new Int32Array(0);
+        this.min = 0;
+        this.max = 0;
+        this.cap = 0;
+        this.name = null;
+        this.namedGroups = /* @__PURE__ */ Object.create(null);
+        this.lb = 0;
+      }
+      reinit() {
+        this.flags = 0;
+        this.subs = Regexp2.emptySubs();
+        this.runes = /* @__PURE__ */ new Int32Array(0);
+        this.cap = 0;
+        this.min = 0;
+        this.max = 0;
+        this.name = null;
+        this.namedGroups = /* @__PURE__ */ Object.create(null);
+        this.lb = 0;
+      }
+      toString() {
+        return this.appendTo();
+      }
+      appendTo() {
+        let out = "";
+        switch (this.op) {
+          case Regexp2.Op.NO_MATCH:
+            out += "[^\\x00-\\x{10FFFF}]";
+            break;
+          case Regexp2.Op.EMPTY_MATCH:
+            out += "(?:)";
+            break;
+          case Regexp2.Op.STAR:
+          case Regexp2.Op.PLUS:
+          case Regexp2.Op.QUEST:
+          case Regexp2.Op.REPEAT: {
+            const sub = this.subs[0];
+            if (sub.op > Regexp2.Op.CAPTURE || sub.op === Regexp2.Op.LITERAL && sub.runes.length > 1) out += `(?:${sub.appendTo()})`;
+            else out += sub.appendTo();
+            switch (this.op) {
+              case Regexp2.Op.STAR:
+                out += "*";
+                break;
+              case Regexp2.Op.PLUS:
+                out += "+";
+                break;
+              case Regexp2.Op.QUEST:
+                out += "?";
+                break;
+              case Regexp2.Op.REPEAT:
+                out += `{${this.min}`;
+                if (this.min !== this.max) {
+                  out += ",";
+                  if (this.max >= 0) out += this.max;
+                }
+                out += "}";
+            }
+            if ((this.flags & RE2Flags.NON_GREEDY) !== 0) out += "?";
+            break;
+          }
+          case Regexp2.Op.CONCAT:
+            for (let sub of this.subs) if (sub.op === Regexp2.Op.ALTERNATE) out += `(?:${sub.appendTo()})`;
+            else out += sub.appendTo();
+            break;
+          case Regexp2.Op.ALTERNATE: {
+            let sep6 = "";
+            for (let sub of this.subs) {
+              out += sep6;
+              sep6 = "|";
+              out += sub.appendTo();
+            }
+            break;
+          }
+          case Regexp2.Op.LITERAL:
+            if ((this.flags & RE2Flags.FOLD_CASE) !== 0) out += "(?i:";
+            for (let rune of this.runes) out += Utils.escapeRune(rune);
+            if ((this.flags & RE2Flags.FOLD_CASE) !== 0) out += ")";
+            break;
+          case Regexp2.Op.ANY_CHAR_NOT_NL:
+            out += "(?-s:.)";
+            break;
+          case Regexp2.Op.ANY_CHAR:
+            out += "(?s:.)";
+            break;
+          case Regexp2.Op.PLB:
+            out += `(?<=${this.subs[0].appendTo()})`;
+            break;
+          case Regexp2.Op.NLB:
+            out += `(?<!${this.subs[0].appendTo()})`;
+            break;
+          case Regexp2.Op.CAPTURE:
+            if (this.name === null || this.name.length === 0) out += "(";
+            else out += `(?P<${this.name}>`;
+            if (this.subs[0].op !== Regexp2.Op.EMPTY_MATCH) out += this.subs[0].appendTo();
+            out += ")";
+            break;
+          case Regexp2.Op.BEGIN_TEXT:
+            out += "\\A";
+            break;
+          case Regexp2.Op.END_TEXT:
+            if ((this.flags & RE2Flags.WAS_DOLLAR) !== 0) out += "(?-m:$)";
+            else out += "\\z";
+            break;
+          case Regexp2.Op.BEGIN_LINE:
+            out += "^";
+            break;
+          case Regexp2.Op.END_LINE:
+            out += "$";
+            break;
+          case Regexp2.Op.WORD_BOUNDARY:
+            out += "\\b";
+            break;
+          case Regexp2.Op.NO_WORD_BOUNDARY:
+            out += "\\B";
+            break;
+          case Regexp2.Op.CHAR_CLASS:
+            if (this.runes.length % 2 !== 0) {
+              out += "[invalid char class]";
+              break;
+            }
+            out += "[";
+            if (this.runes.length === 0) out += "^\\x00-\\x{10FFFF}";
+            else if (this.runes[0] === 0 && this.runes[this.runes.length - 1] === Unicode.MAX_RUNE) {
+              out += "^";
+              for (let i = 1; i < this.runes.length - 1; i += 2) {
+                const lo = this.runes[i] + 1;
+                const hi = this.runes[i + 1] - 1;
+                out += Regexp2.quoteIfHyphen(lo);
+                out += Utils.escapeRune(lo);
+                if (lo !== hi) {
+                  out += "-";
+                  out += Regexp2.quoteIfHyphen(hi);
+                  out += Utils.escapeRune(hi);
+                }
+              }
+            } else for (let i = 0; i < this.runes.length; i += 2) {
+              const lo = this.runes[i];
+              const hi = this.runes[i + 1];
+              out += Regexp2.quoteIfHyphen(lo);
+              out += Utils.escapeRune(lo);
+              if (lo !== hi) {
+                out += "-";
+                out += Regexp2.quoteIfHyphen(hi);
+                out += Utils.escapeRune(hi);
+              }
+            }
+            out += "]";
+            break;
+          default:
+            out += this.op;
+        }
+        return out;
+      }
+      maxCap() {
+        let m = 0;
+        if (this.op === Regexp2.Op.CAPTURE) m = this.cap;
+        if (this.subs !== null) for (let sub of this.subs) {
+          const n = sub.maxCap();
+          if (m < n) m = n;
+        }
+        return m;
+      }
+      equals(that) {
+        if (!(that !== null && that instanceof Regexp2)) return false;
+        if (this.op !== that.op) return false;
+        switch (this.op) {
+          case Regexp2.Op.END_TEXT:
+            if ((this.flags & RE2Flags.WAS_DOLLAR) !== (that.flags & RE2Flags.WAS_DOLLAR)) return false;
+            break;
+          case Regexp2.Op.LITERAL:
+          case Regexp2.Op.CHAR_CLASS:
+            if ((this.flags & RE2Flags.FOLD_CASE) !== (that.flags & RE2Flags.FOLD_CASE)) return false;
+            if (this.runes === null && that.runes === null) break;
+            if (this.runes === null || that.runes === null) return false;
+            if (this.runes.length !== that.runes.length) return false;
+            for (let i = 0; i < this.runes.length; i++) if (this.runes[i] !== that.runes[i]) return false;
+            break;
+          case Regexp2.Op.ALTERNATE:
+          case Regexp2.Op.CONCAT:
+            if (this.subs.length !== that.subs.length) return false;
+            for (let i = 0; i < this.subs.length; ++i) if (!this.subs[i].equals(that.subs[i])) return false;
+            break;
+          case Regexp2.Op.STAR:
+          case Regexp2.Op.PLUS:
+          case Regexp2.Op.QUEST:
+            if ((this.flags & RE2Flags.NON_GREEDY) !== (that.flags & RE2Flags.NON_GREEDY) || !this.subs[0].equals(that.subs[0])) return false;
+            break;
+          case Regexp2.Op.REPEAT:
+            if ((this.flags & RE2Flags.NON_GREEDY) !== (that.flags & RE2Flags.NON_GREEDY) || this.min !== that.min || this.max !== that.max || !this.subs[0].equals(that.subs[0])) return false;
+            break;
+          case Regexp2.Op.CAPTURE:
+            if (this.cap !== that.cap || (this.name === null ? that.name !== null : this.name !== that.name) || !this.subs[0].equals(that.subs[0])) return false;
+            break;
+          case Regexp2.Op.PLB:
+          case Regexp2.Op.NLB:
+            if (this.lb !== that.lb || !this.subs[0].equals(that.subs[0])) return false;
+        }
+        return true;
+      }
+    };
+    RegexpWalker = class {
+      static walk(root, handler) {
+        const stack = [];
+        let re = root;
+        let result;
+        for (; ; ) {
+          if (re.subs.length === 0) result = handler.leaf(re);
+          else {
+            const state = handler.enter(re);
+            if (state.result === void 0) {
+              stack.push({
+                re,
+                state,
+                i: 0
+              });
+              re = re.subs[0];
+              continue;
+            }
+            result = state.result;
+          }
+          for (; ; ) {
+            if (stack.length === 0) return result;
+            const frame = stack[stack.length - 1];
+            handler.child(frame.re, frame.state, result, frame.i);
+            frame.i++;
+            if (frame.state.result === void 0 && frame.i < frame.re.subs.length) {
+              re = frame.re.subs[frame.i];
+              break;
+            }
+            stack.pop();
+            result = frame.state.result !== void 0 ? frame.state.result : handler.leave(frame.re, frame.state);
+          }
+        }
+      }
+    };
+    AhoCorasick = class {
+      constructor(words2, alphabetSize) {
+        const edges = /* @__PURE__ */ new Map();
+        const parent = [0];
+        const unit = [0];
+        const depth = [0];
+        const terminal = [0];
+        for (const word of words2) {
+          let node2 = 0;
+          for (let i = 0; i < word.length; i++) {
+            const key2 = node2 * alphabetSize + word[i];
+            let child = edges.get(key2);
+            if (child === void 0) {
+              child = parent.length;
+              edges.set(key2, child);
+              parent.push(node2);
+              unit.push(word[i]);
+              depth.push(depth[node2] + 1);
+              terminal.push(0);
+            }
+            node2 = child;
+          }
+          terminal[node2] = 1;
+        }
+        const numNodes = parent.length;
+        const children = new Int32Array(numNodes - 1);
+        for (let c = 1; c < numNodes; c++) children[c - 1] = c;
+        children.sort((a, b) => parent[a] - parent[b] || unit[a] - unit[b]);
+        const childStart = new Int32Array(numNodes + 1);
+        for (let c = 1; c < numNodes; c++) childStart[parent[c] + 1]++;
+        for (let n = 0; n < numNodes; n++) childStart[n + 1] += childStart[n];
+        const childUnit = new Int32Array(numNodes - 1);
+        for (let k = 0; k < children.length; k++) childUnit[k] = unit[children[k]];
+        this.childStart = childStart;
+        this.childUnit = childUnit;
+        this.childNode = children;
+        const byDepth = new Int32Array(numNodes);
+        for (let n = 0; n < numNodes; n++) byDepth[n] = n;
+        byDepth.sort((a, b) => depth[a] - depth[b]);
+        const fail2 = new Int32Array(numNodes);
+        const match = Uint8Array.from(terminal);
+        for (let k = 1; k < numNodes; k++) {
+          const c = byDepth[k];
+          const p = parent[c];
+          if (p !== 0) {
+            let f = fail2[p];
+            let next = this.next(f, unit[c]);
+            while (next < 0 && f !== 0) {
+              f = fail2[f];
+              next = this.next(f, unit[c]);
+            }
+            fail2[c] = next >= 0 ? next : 0;
+          }
+          match[c] |= match[fail2[c]];
+        }
+        this.fail = fail2;
+        this.match = match;
+      }
+      next(node2, u) {
+        let lo = this.childStart[node2];
+        let hi = this.childStart[node2 + 1];
+        const units = this.childUnit;
+        while (lo < hi) {
+          const mid = lo + hi >> 1;
+          const m = units[mid];
+          if (m === u) return this.childNode[mid];
+          if (m < u) lo = mid + 1;
+          else hi = mid;
+        }
+        return -1;
+      }
+      advance(node2, u) {
+        for (; ; ) {
+          const next = this.next(node2, u);
+          if (next >= 0) return next;
+          if (node2 === 0) return 0;
+          node2 = this.fail[node2];
+        }
+      }
+      searchUTF16(charSeq, start2, end) {
+        let node2 = 0;
+        for (let i = start2; i < end; i++) {
+          node2 = this.advance(node2, charSeq.charCodeAt(i));
+          if (this.match[node2] === 1) return true;
+        }
+        return false;
+      }
+      searchUTF8(bytes, start2, end) {
+        let node2 = 0;
+        for (let i = start2; i < end; i++) {
+          node2 = this.advance(node2, bytes[i]);
+          if (this.match[node2] === 1) return true;
+        }
+        return false;
+      }
+    };
+    Prefilter = class Prefilter2 {
+      static Type = {
+        NONE: 0,
+        EXACT: 1,
+        AND: 2,
+        OR: 3
+      };
+      static MAX_SCANS = 32;
+      static MAX_AC_UNITS = 1 << 18;
+      constructor(type) {
+        this.type = type;
+        this.subs = [];
+        this.str = "";
+        this.bytes = null;
+        this.cost = type === Prefilter2.Type.EXACT ? 1 : 0;
+        this.allExact = false;
+        this.ac16 = null;
+        this.ac8 = null;
+      }
+      automaton16() {
+        if (this.ac16 === null) {
+          const words2 = this.subs.map((s) => {
+            const arr = new Array(s.str.length);
+            for (let i = 0; i < s.str.length; i++) arr[i] = s.str.charCodeAt(i);
+            return arr;
+          });
+          this.ac16 = new AhoCorasick(words2, 65536);
+        }
+        return this.ac16;
+      }
+      automaton8() {
+        if (this.ac8 === null) this.ac8 = new AhoCorasick(this.subs.map((s) => s.bytes), 256);
+        return this.ac8;
+      }
+      eval(input, pos) {
+        switch (this.type) {
+          case Prefilter2.Type.NONE:
+            return true;
+          case Prefilter2.Type.EXACT:
+            return input.hasString(this, pos);
+          case Prefilter2.Type.AND:
+            for (let i = 0; i < this.subs.length; i++) if (!this.subs[i].eval(input, pos)) return false;
+            return true;
+          case Prefilter2.Type.OR:
+            if (this.allExact) return input.hasAnyString(this, pos);
+            for (let i = 0; i < this.subs.length; i++) if (this.subs[i].eval(input, pos)) return true;
+            return false;
+          default:
+            return true;
+        }
+      }
+    };
+    PrefilterTree = class PrefilterTree2 {
+      static build(re) {
+        if (!re) return new Prefilter(Prefilter.Type.NONE);
+        return RegexpWalker.walk(re, PrefilterTree2.WALKER);
+      }
+      static WALKER = {
+        leaf: (re) => PrefilterTree2.leaf(re),
+        enter: (re) => PrefilterTree2.enter(re),
+        child: (re, state, result) => PrefilterTree2.child(re, state, result),
+        leave: (re, state) => PrefilterTree2.leave(re, state)
+      };
+      static leaf(re) {
+        if (re.op !== Regexp.Op.LITERAL) return new Prefilter(Prefilter.Type.NONE);
+        if (re.runes.length === 0 || (re.flags & RE2Flags.FOLD_CASE) !== 0) return new Prefilter(Prefilter.Type.NONE);
+        let str11 = "";
+        for (let i = 0; i < re.runes.length; i++) {
+          if (Unicode.isUnsearchable(re.runes[i])) return new Prefilter(Prefilter.Type.NONE);
+          str11 += String.fromCodePoint(re.runes[i]);
+        }
+        const pf = new Prefilter(Prefilter.Type.EXACT);
+        pf.str = str11;
+        pf.bytes = Utils.stringToUtf8ByteArray(pf.str);
+        return pf;
+      }
+      static enter(re) {
+        switch (re.op) {
+          case Regexp.Op.CAPTURE:
+          case Regexp.Op.PLUS:
+            return { sub: null };
+          case Regexp.Op.REPEAT:
+            if (re.min >= 1) return { sub: null };
+            return { result: new Prefilter(Prefilter.Type.NONE) };
+          case Regexp.Op.CONCAT:
+            return {
+              pf: new Prefilter(Prefilter.Type.AND),
+              subs: []
+            };
+          case Regexp.Op.ALTERNATE:
+            return {
+              pf: new Prefilter(Prefilter.Type.OR),
+              subs: []
+            };
+          default:
+            return { result: new Prefilter(Prefilter.Type.NONE) };
+        }
+      }
+      static child(re, state, s) {
+        if (state.subs === void 0) {
+          state.sub = s;
+          return;
+        }
+        if (state.pf.type === Prefilter.Type.AND) {
+          if (s.type === Prefilter.Type.NONE) return;
+          if (s.type === Prefilter.Type.AND) {
+            for (let j = 0; j < s.subs.length; j++) state.subs.push(s.subs[j]);
+            return;
+          }
+          state.subs.push(s);
+          return;
+        }
+        if (s.type === Prefilter.Type.NONE) {
+          state.result = new Prefilter(Prefilter.Type.NONE);
+          return;
+        }
+        if (s.type === Prefilter.Type.OR) {
+          for (let j = 0; j < s.subs.length; j++) state.subs.push(s.subs[j]);
+          return;
+        }
+        state.subs.push(s);
+      }
+      static leave(re, state) {
+        if (state.subs === void 0) return state.sub;
+        const pf = state.pf;
+        const seen = /* @__PURE__ */ new Set();
+        const subs = [];
+        for (const sub of state.subs) {
+          if (sub.type === Prefilter.Type.EXACT) {
+            if (seen.has(sub.str)) continue;
+            seen.add(sub.str);
+          }
+          subs.push(sub);
+        }
+        if (pf.type === Prefilter.Type.AND) {
+          const kept = [];
+          let cost2 = 0;
+          for (const sub of subs) {
+            if (cost2 + sub.cost > Prefilter.MAX_SCANS) continue;
+            kept.push(sub);
+            cost2 += sub.cost;
+          }
+          if (kept.length === 0) return new Prefilter(Prefilter.Type.NONE);
+          if (kept.length === 1) return kept[0];
+          pf.subs = kept;
+          pf.cost = cost2;
+          return pf;
+        }
+        if (subs.length === 0) return new Prefilter(Prefilter.Type.NONE);
+        if (subs.length === 1) return subs[0];
+        pf.subs = subs;
+        let allExact = true;
+        let cost = 0;
+        let units = 0;
+        for (const sub of subs) {
+          if (sub.type !== Prefilter.Type.EXACT) allExact = false;
+          else units += sub.bytes.length;
+          cost += sub.cost;
+        }
+        if (allExact) {
+          if (units > Prefilter.MAX_AC_UNITS) return new Prefilter(Prefilter.Type.NONE);
+          pf.allExact = true;
+          pf.cost = 1;
+          return pf;
+        }
+        if (cost > Prefilter.MAX_SCANS) return new Prefilter(Prefilter.Type.NONE);
+        pf.cost = cost;
+        return pf;
+      }
+    };
+    PatchList = class {
+      /**
+      * @param {number} head - Encoded pointer to the start of the patch list.
+      * @param {number} tail - Encoded pointer to the end of the patch list.
+      */
+      constructor(head = 0, tail = 0) {
+        this.head = head;
+        this.tail = tail;
+      }
+    };
+    Prog = class {
+      constructor() {
+        this.inst = [];
+        this.start = 0;
+        this.numCap = 2;
+        this.lbStarts = [];
+        this.numLb = 0;
+        this.lbInst = null;
+      }
+      getInst(pc) {
+        return this.inst[pc];
+      }
+      numInst() {
+        return this.inst.length;
+      }
+      addInst(op) {
+        this.inst.push(new Inst(op));
+      }
+      markLookbehindInsts() {
+        const lbInst = new Uint8Array(this.inst.length);
+        const pending = this.lbStarts.slice();
+        while (pending.length > 0) {
+          const pc = pending.pop();
+          if (pc === 0 || lbInst[pc] === 1) continue;
+          lbInst[pc] = 1;
+          const i = this.inst[pc];
+          switch (i.op) {
+            case Inst.ALT:
+            case Inst.ALT_MATCH:
+              pending.push(i.out, i.arg);
+              break;
+            case Inst.MATCH:
+            case Inst.FAIL:
+              break;
+            default:
+              pending.push(i.out);
+          }
+        }
+        this.lbInst = lbInst;
+      }
+      skipNop(pc) {
+        let i = this.inst[pc];
+        while (i.op === Inst.NOP || i.op === Inst.CAPTURE) {
+          i = this.inst[pc];
+          pc = i.out;
+        }
+        return i;
+      }
+      /** @returns {[boolean, string]} */
+      prefix() {
+        let prefix = "";
+        let i = this.skipNop(this.start);
+        if (!Inst.isRuneOp(i.op) || i.runes.length !== 1) return [i.op === Inst.MATCH, prefix];
+        while (Inst.isRuneOp(i.op) && i.runes.length === 1 && (i.arg & RE2Flags.FOLD_CASE) === 0 && !Unicode.isUnsearchable(i.runes[0])) {
+          prefix += String.fromCodePoint(i.runes[0]);
+          i = this.skipNop(i.out);
+        }
+        return [i.op === Inst.MATCH, prefix];
+      }
+      startCond() {
+        let flag3 = 0;
+        let pc = this.start;
+        loop: for (; ; ) {
+          const i = this.inst[pc];
+          switch (i.op) {
+            case Inst.EMPTY_WIDTH:
+              flag3 |= i.arg;
+              break;
+            case Inst.FAIL:
+              return -1;
+            case Inst.CAPTURE:
+            case Inst.NOP:
+              break;
+            default:
+              break loop;
+          }
+          pc = i.out;
+        }
+        return flag3;
+      }
+      patch(l, val) {
+        let head = l.head;
+        while (head !== 0) {
+          const i = this.inst[head >> 1];
+          if ((head & 1) === 0) {
+            head = i.out;
+            i.out = val;
+          } else {
+            head = i.arg;
+            i.arg = val;
+          }
+        }
+      }
+      append(l1, l2) {
+        if (l1.head === 0) return l2;
+        if (l2.head === 0) return l1;
+        const i = this.inst[l1.tail >> 1];
+        if ((l1.tail & 1) === 0) i.out = l2.head;
+        else i.arg = l2.head;
+        return new PatchList(l1.head, l2.tail);
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      toString() {
+        let out = "";
+        for (let pc = 0; pc < this.inst.length; pc++) {
+          const len = out.length;
+          out += pc;
+          if (pc === this.start) out += "*";
+          out += "        ".substring(out.length - len);
+          out += this.inst[pc];
+          out += "\n";
+        }
+        return out;
+      }
+    };
+    ANY_RUNE_NOT_NL = new Int32Array([
+      0,
+      Codepoint.CODES["\n"] - 1,
+      Codepoint.CODES["\n"] + 1,
+      Unicode.MAX_RUNE
+    ]);
+    ANY_RUNE = new Int32Array([0, Unicode.MAX_RUNE]);
+    Frag = class {
+      constructor(i = 0, out = new PatchList(), nullable = false) {
+        this.i = i;
+        this.out = out;
+        this.nullable = nullable;
+      }
+    };
+    Compiler = class Compiler2 {
+      static compileRegexp(re) {
+        const c = new Compiler2();
+        const f = c.compile(re);
+        c.prog.patch(f.out, c.newInst(Inst.MATCH).i);
+        c.prog.start = f.i;
+        c.prog.markLookbehindInsts();
+        return c.prog;
+      }
+      static compileSet(regexps) {
+        const c = new Compiler2();
+        if (regexps.length === 0) {
+          c.prog.start = c.newInst(Inst.FAIL).i;
+          c.prog.markLookbehindInsts();
+          return c.prog;
+        }
+        let starts = [];
+        for (let i = 0; i < regexps.length; i++) {
+          c.lbOffset = c.prog.numLb;
+          const f = c.compile(regexps[i]);
+          const m = c.newInst(Inst.MATCH);
+          c.prog.getInst(m.i).arg = i;
+          c.prog.patch(f.out, m.i);
+          starts.push(f.i);
+        }
+        let start2 = starts[0];
+        for (let i = 1; i < starts.length; i++) {
+          const f = c.newInst(Inst.ALT);
+          const inst = c.prog.getInst(f.i);
+          inst.out = start2;
+          inst.arg = starts[i];
+          start2 = f.i;
+        }
+        c.prog.start = start2;
+        c.prog.markLookbehindInsts();
+        return c.prog;
+      }
+      constructor() {
+        this.prog = new Prog();
+        this.newInst(Inst.FAIL);
+        this.lbOffset = 0;
+        this.runeCache = /* @__PURE__ */ new Map();
+        this.walker = {
+          leaf: (re) => this.leaf(re),
+          enter: (re) => this.enter(re),
+          child: (re, state, result) => this.child(re, state, result),
+          leave: (re, state) => this.leave(re, state)
+        };
+      }
+      newInst(op) {
+        this.prog.addInst(op);
+        return new Frag(this.prog.numInst() - 1, new PatchList(), true);
+      }
+      nop() {
+        const f = this.newInst(Inst.NOP);
+        f.out = new PatchList(f.i << 1, f.i << 1);
+        return f;
+      }
+      fail() {
+        return new Frag();
+      }
+      cap(arg) {
+        const f = this.newInst(Inst.CAPTURE);
+        f.out = new PatchList(f.i << 1, f.i << 1);
+        this.prog.getInst(f.i).arg = arg;
+        if (this.prog.numCap < arg + 1) this.prog.numCap = arg + 1;
+        return f;
+      }
+      cat(f1, f2) {
+        if (f1.i === 0 || f2.i === 0) {
+          this.prog.patch(f1.out, 0);
+          this.prog.patch(f2.out, 0);
+          return this.fail();
+        }
+        this.prog.patch(f1.out, f2.i);
+        return new Frag(f1.i, f2.out, f1.nullable && f2.nullable);
+      }
+      alt(f1, f2) {
+        if (f1.i === 0) return f2;
+        if (f2.i === 0) return f1;
+        const f = this.newInst(Inst.ALT);
+        const i = this.prog.getInst(f.i);
+        i.out = f1.i;
+        i.arg = f2.i;
+        f.out = this.prog.append(f1.out, f2.out);
+        f.nullable = f1.nullable || f2.nullable;
+        return f;
+      }
+      loop(f1, nongreedy) {
+        const f = this.newInst(Inst.ALT);
+        const i = this.prog.getInst(f.i);
+        if (nongreedy) {
+          i.arg = f1.i;
+          f.out = new PatchList(f.i << 1, f.i << 1);
+        } else {
+          i.out = f1.i;
+          f.out = new PatchList(f.i << 1 | 1, f.i << 1 | 1);
+        }
+        this.prog.patch(f1.out, f.i);
+        return f;
+      }
+      quest(f1, nongreedy) {
+        if (f1.i === 0) return this.nop();
+        const f = this.newInst(Inst.ALT);
+        const i = this.prog.getInst(f.i);
+        if (nongreedy) {
+          i.arg = f1.i;
+          f.out = new PatchList(f.i << 1, f.i << 1);
+        } else {
+          i.out = f1.i;
+          f.out = new PatchList(f.i << 1 | 1, f.i << 1 | 1);
+        }
+        f.out = this.prog.append(f.out, f1.out);
+        return f;
+      }
+      star(f1, nongreedy) {
+        if (f1.i === 0) return this.nop();
+        if (f1.nullable) return this.quest(this.plus(f1, nongreedy), nongreedy);
+        return this.loop(f1, nongreedy);
+      }
+      plus(f1, nongreedy) {
+        if (f1.i === 0) return this.fail();
+        return new Frag(f1.i, this.loop(f1, nongreedy).out, f1.nullable);
+      }
+      empty(op) {
+        const f = this.newInst(Inst.EMPTY_WIDTH);
+        this.prog.getInst(f.i).arg = op;
+        f.out = new PatchList(f.i << 1, f.i << 1);
+        return f;
+      }
+      rune(runes, flags) {
+        const f = this.newInst(Inst.RUNE);
+        f.nullable = false;
+        const i = this.prog.getInst(f.i);
+        i.runes = runes;
+        flags &= RE2Flags.FOLD_CASE;
+        if (runes.length !== 1 || Unicode.simpleFold(runes[0]) === runes[0]) flags &= ~RE2Flags.FOLD_CASE;
+        i.arg = flags;
+        f.out = new PatchList(f.i << 1, f.i << 1);
+        if ((flags & RE2Flags.FOLD_CASE) === 0 && runes.length === 1 || runes.length === 2 && runes[0] === runes[1]) i.op = Inst.RUNE1;
+        else if (runes.length === 2 && runes[0] === 0 && runes[1] === Unicode.MAX_RUNE) i.op = Inst.RUNE_ANY;
+        else if (runes.length === 4 && runes[0] === 0 && runes[1] === Codepoint.CODES["\n"] - 1 && runes[2] === Codepoint.CODES["\n"] + 1 && runes[3] === Unicode.MAX_RUNE) i.op = Inst.RUNE_ANY_NOT_NL;
+        return f;
+      }
+      lookBehind(a, parsedLb) {
+        const lb = Math.sign(parsedLb) * (Math.abs(parsedLb) + this.lbOffset);
+        const id = this.newInst(Inst.LB_WRITE);
+        this.prog.getInst(id.i).arg = lb;
+        const any = this.rune(ANY_RUNE, 0);
+        const dotStar = this.star(any, true);
+        const lbAutomaton = this.cat(dotStar, a);
+        this.prog.patch(lbAutomaton.out, id.i);
+        const checkId = this.newInst(Inst.LB_CHECK);
+        this.prog.getInst(checkId.i).arg = lb;
+        this.prog.lbStarts.push(lbAutomaton.i);
+        if (Math.abs(lb) > this.prog.numLb) this.prog.numLb = Math.abs(lb);
+        checkId.out = new PatchList(checkId.i << 1, checkId.i << 1);
+        return checkId;
+      }
+      compile(re) {
+        return RegexpWalker.walk(re, this.walker);
+      }
+      leaf(re) {
+        switch (re.op) {
+          case Regexp.Op.NO_MATCH:
+            return this.fail();
+          case Regexp.Op.EMPTY_MATCH:
+            return this.nop();
+          case Regexp.Op.LITERAL: {
+            if (re.runes.length === 0) return this.nop();
+            let f = null;
+            for (let r of re.runes) {
+              let singleRune = this.runeCache.get(r);
+              if (singleRune === void 0) {
+                singleRune = new Int32Array([r]);
+                this.runeCache.set(r, singleRune);
+              }
+              const f1 = this.rune(singleRune, re.flags);
+              f = f === null ? f1 : this.cat(f, f1);
+            }
+            return f;
+          }
+          case Regexp.Op.CHAR_CLASS:
+            return this.rune(re.runes, re.flags);
+          case Regexp.Op.ANY_CHAR_NOT_NL:
+            return this.rune(ANY_RUNE_NOT_NL, 0);
+          case Regexp.Op.ANY_CHAR:
+            return this.rune(ANY_RUNE, 0);
+          case Regexp.Op.BEGIN_LINE:
+            return this.empty(Utils.EMPTY_BEGIN_LINE);
+          case Regexp.Op.END_LINE:
+            return this.empty(Utils.EMPTY_END_LINE);
+          case Regexp.Op.BEGIN_TEXT:
+            return this.empty(Utils.EMPTY_BEGIN_TEXT);
+          case Regexp.Op.END_TEXT:
+            return this.empty(Utils.EMPTY_END_TEXT);
+          case Regexp.Op.WORD_BOUNDARY:
+            return this.empty(Utils.EMPTY_WORD_BOUNDARY);
+          case Regexp.Op.NO_WORD_BOUNDARY:
+            return this.empty(Utils.EMPTY_NO_WORD_BOUNDARY);
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            return this.nop();
+          default:
+            throw new RE2JSCompileException("regexp: unhandled case in compile");
+        }
+      }
+      enter(re) {
+        switch (re.op) {
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+          case Regexp.Op.STAR:
+          case Regexp.Op.PLUS:
+          case Regexp.Op.QUEST:
+            return { sub: null };
+          case Regexp.Op.CAPTURE:
+            return {
+              bra: this.cap(re.cap << 1),
+              sub: null
+            };
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            return { f: null };
+          default:
+            throw new RE2JSCompileException("regexp: unhandled case in compile");
+        }
+      }
+      child(re, state, f1) {
+        if (re.op === Regexp.Op.CONCAT) state.f = state.f === null ? f1 : this.cat(state.f, f1);
+        else if (re.op === Regexp.Op.ALTERNATE) state.f = state.f === null ? f1 : this.alt(state.f, f1);
+        else state.sub = f1;
+      }
+      leave(re, state) {
+        switch (re.op) {
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+            return this.lookBehind(state.sub, re.lb);
+          case Regexp.Op.CAPTURE: {
+            const ket = this.cap(re.cap << 1 | 1);
+            return this.cat(this.cat(state.bra, state.sub), ket);
+          }
+          case Regexp.Op.STAR:
+            return this.star(state.sub, (re.flags & RE2Flags.NON_GREEDY) !== 0);
+          case Regexp.Op.PLUS:
+            return this.plus(state.sub, (re.flags & RE2Flags.NON_GREEDY) !== 0);
+          case Regexp.Op.QUEST:
+            return this.quest(state.sub, (re.flags & RE2Flags.NON_GREEDY) !== 0);
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            return state.f;
+          default:
+            throw new RE2JSCompileException("regexp: unhandled case in compile");
+        }
+      }
+    };
+    Simplify = class Simplify2 {
+      static simplify(re) {
+        if (re === null) return null;
+        return RegexpWalker.walk(re, Simplify2.WALKER);
+      }
+      static WALKER = {
+        leaf: (re) => Simplify2.leaf(re),
+        enter: (re) => Simplify2.enter(re),
+        child: (re, state, result, i) => Simplify2.child(re, state, result, i),
+        leave: (re, state) => Simplify2.leave(re, state)
+      };
+      static leaf(re) {
+        if (re.op === Regexp.Op.CHAR_CLASS) {
+          if (re.runes === null) return re;
+          if (re.runes.length === 0) return new Regexp(Regexp.Op.NO_MATCH);
+          if (re.runes.length === 2 && re.runes[0] === 0 && re.runes[1] === Unicode.MAX_RUNE) return new Regexp(Regexp.Op.ANY_CHAR);
+          if (re.runes.length === 4 && re.runes[0] === 0 && re.runes[1] === Codepoint.CODES["\n"] - 1 && re.runes[2] === Codepoint.CODES["\n"] + 1 && re.runes[3] === Unicode.MAX_RUNE) return new Regexp(Regexp.Op.ANY_CHAR_NOT_NL);
+        }
+        return re;
+      }
+      static enter(re) {
+        switch (re.op) {
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+          case Regexp.Op.CAPTURE:
+          case Regexp.Op.STAR:
+          case Regexp.Op.PLUS:
+          case Regexp.Op.QUEST:
+            return { sub: null };
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            return {
+              subs: [],
+              changed: false
+            };
+          case Regexp.Op.REPEAT:
+            if (re.min === 0 && re.max === 0) return { result: new Regexp(Regexp.Op.EMPTY_MATCH) };
+            return { sub: null };
+          default:
+            return { result: re };
+        }
+      }
+      static child(re, state, nsub, i) {
+        if (state.subs === void 0) {
+          state.sub = nsub;
+          return;
+        }
+        if (nsub !== re.subs[i]) state.changed = true;
+        if (re.op === Regexp.Op.CONCAT) {
+          if (nsub.op === Regexp.Op.NO_MATCH) {
+            state.result = new Regexp(Regexp.Op.NO_MATCH);
+            return;
+          }
+          if (nsub.op === Regexp.Op.EMPTY_MATCH) {
+            state.changed = true;
+            return;
+          }
+          if (nsub.op === Regexp.Op.CONCAT) {
+            state.changed = true;
+            for (let j = 0; j < nsub.subs.length; j++) state.subs.push(nsub.subs[j]);
+            return;
+          }
+        } else {
+          if (nsub.op === Regexp.Op.NO_MATCH) {
+            state.changed = true;
+            return;
+          }
+          if (nsub.op === Regexp.Op.ALTERNATE) {
+            state.changed = true;
+            for (let j = 0; j < nsub.subs.length; j++) state.subs.push(nsub.subs[j]);
+            return;
+          }
+        }
+        state.subs.push(nsub);
+      }
+      static leave(re, state) {
+        switch (re.op) {
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+          case Regexp.Op.CAPTURE: {
+            const sub = state.sub;
+            if (sub !== re.subs[0]) {
+              const nre = Regexp.fromRegexp(re);
+              nre.runes = /* @__PURE__ */ new Int32Array(0);
+              nre.subs = [sub];
+              return nre;
+            }
+            return re;
+          }
+          case Regexp.Op.CONCAT:
+          case Regexp.Op.ALTERNATE:
+            if (state.changed) {
+              const newSubs = state.subs;
+              if (newSubs.length === 0) return new Regexp(re.op === Regexp.Op.CONCAT ? Regexp.Op.EMPTY_MATCH : Regexp.Op.NO_MATCH);
+              if (newSubs.length === 1) return newSubs[0];
+              const nre = Regexp.fromRegexp(re);
+              nre.runes = /* @__PURE__ */ new Int32Array(0);
+              nre.subs = newSubs;
+              return nre;
+            }
+            return re;
+          case Regexp.Op.STAR:
+          case Regexp.Op.PLUS:
+          case Regexp.Op.QUEST:
+            return Simplify2.simplify1(re.op, re.flags, state.sub, re);
+          case Regexp.Op.REPEAT:
+            return Simplify2.simplifyRepeat(re, state.sub);
+          default:
+            return re;
+        }
+      }
+      static simplifyRepeat(re, sub) {
+        if (re.max === -1) {
+          if (re.min === 0) return Simplify2.simplify1(Regexp.Op.STAR, re.flags, sub, null);
+          if (re.min === 1) return Simplify2.simplify1(Regexp.Op.PLUS, re.flags, sub, null);
+          const subs = [];
+          for (let i = 0; i < re.min - 1; i++) subs.push(sub);
+          subs.push(Simplify2.simplify1(Regexp.Op.PLUS, re.flags, sub, null));
+          return Simplify2.concat(subs);
+        }
+        if (re.min === 1 && re.max === 1) return sub;
+        let prefixSubs = null;
+        if (re.min > 0) {
+          prefixSubs = [];
+          for (let i = 0; i < re.min; i++) prefixSubs.push(sub);
+        }
+        if (re.max > re.min) {
+          let suffix = Simplify2.simplify1(Regexp.Op.QUEST, re.flags, sub, null);
+          for (let i = re.min + 1; i < re.max; i++) suffix = Simplify2.simplify1(Regexp.Op.QUEST, re.flags, Simplify2.concat([sub, suffix]), null);
+          if (prefixSubs === null) return suffix;
+          prefixSubs.push(suffix);
+        }
+        if (prefixSubs !== null) return Simplify2.concat(prefixSubs);
+        return new Regexp(Regexp.Op.NO_MATCH);
+      }
+      static concat(subs) {
+        const newSubs = [];
+        for (let i = 0; i < subs.length; i++) {
+          const sub = subs[i];
+          if (sub.op === Regexp.Op.NO_MATCH) return new Regexp(Regexp.Op.NO_MATCH);
+          if (sub.op === Regexp.Op.EMPTY_MATCH) continue;
+          if (sub.op === Regexp.Op.CONCAT) {
+            for (let j = 0; j < sub.subs.length; j++) newSubs.push(sub.subs[j]);
+            continue;
+          }
+          newSubs.push(sub);
+        }
+        if (newSubs.length === 0) return new Regexp(Regexp.Op.EMPTY_MATCH);
+        if (newSubs.length === 1) return newSubs[0];
+        const nre = new Regexp(Regexp.Op.CONCAT);
+        nre.subs = newSubs;
+        return nre;
+      }
+      static simplify1(op, flags, sub, re) {
+        if (sub.op === Regexp.Op.EMPTY_MATCH) return sub;
+        if (sub.op === Regexp.Op.NO_MATCH) {
+          if (op === Regexp.Op.PLUS) return sub;
+          return new Regexp(Regexp.Op.EMPTY_MATCH);
+        }
+        if (op === sub.op && (flags & RE2Flags.NON_GREEDY) === (sub.flags & RE2Flags.NON_GREEDY)) return sub;
+        if (re !== null && re.op === op && (re.flags & RE2Flags.NON_GREEDY) === (flags & RE2Flags.NON_GREEDY) && sub === re.subs[0]) return re;
+        const nre = new Regexp(op);
+        nre.flags = flags;
+        nre.subs = [sub];
+        return nre;
+      }
+    };
+    CharGroup = class {
+      constructor(sign, cls) {
+        this.sign = sign;
+        this.cls = cls;
+      }
+    };
+    code1 = [48, 57];
+    code2 = [
+      9,
+      10,
+      12,
+      13,
+      32,
+      32
+    ];
+    code3 = [
+      48,
+      57,
+      65,
+      90,
+      95,
+      95,
+      97,
+      122
+    ];
+    PERL_GROUPS = /* @__PURE__ */ new Map([
+      ["\\d", new CharGroup(1, code1)],
+      ["\\D", new CharGroup(-1, code1)],
+      ["\\s", new CharGroup(1, code2)],
+      ["\\S", new CharGroup(-1, code2)],
+      ["\\w", new CharGroup(1, code3)],
+      ["\\W", new CharGroup(-1, code3)]
+    ]);
+    code4 = [
+      48,
+      57,
+      65,
+      90,
+      97,
+      122
+    ];
+    code5 = [
+      65,
+      90,
+      97,
+      122
+    ];
+    code6 = [0, 127];
+    code7 = [
+      9,
+      9,
+      32,
+      32
+    ];
+    code8 = [
+      0,
+      31,
+      127,
+      127
+    ];
+    code9 = [48, 57];
+    code10 = [33, 126];
+    code11 = [97, 122];
+    code12 = [32, 126];
+    code13 = [
+      33,
+      47,
+      58,
+      64,
+      91,
+      96,
+      123,
+      126
+    ];
+    code14 = [
+      9,
+      13,
+      32,
+      32
+    ];
+    code15 = [65, 90];
+    code16 = [
+      48,
+      57,
+      65,
+      90,
+      95,
+      95,
+      97,
+      122
+    ];
+    code17 = [
+      48,
+      57,
+      65,
+      70,
+      97,
+      102
+    ];
+    POSIX_GROUPS = /* @__PURE__ */ new Map([
+      ["[:alnum:]", new CharGroup(1, code4)],
+      ["[:^alnum:]", new CharGroup(-1, code4)],
+      ["[:alpha:]", new CharGroup(1, code5)],
+      ["[:^alpha:]", new CharGroup(-1, code5)],
+      ["[:ascii:]", new CharGroup(1, code6)],
+      ["[:^ascii:]", new CharGroup(-1, code6)],
+      ["[:blank:]", new CharGroup(1, code7)],
+      ["[:^blank:]", new CharGroup(-1, code7)],
+      ["[:cntrl:]", new CharGroup(1, code8)],
+      ["[:^cntrl:]", new CharGroup(-1, code8)],
+      ["[:digit:]", new CharGroup(1, code9)],
+      ["[:^digit:]", new CharGroup(-1, code9)],
+      ["[:graph:]", new CharGroup(1, code10)],
+      ["[:^graph:]", new CharGroup(-1, code10)],
+      ["[:lower:]", new CharGroup(1, code11)],
+      ["[:^lower:]", new CharGroup(-1, code11)],
+      ["[:print:]", new CharGroup(1, code12)],
+      ["[:^print:]", new CharGroup(-1, code12)],
+      ["[:punct:]", new CharGroup(1, code13)],
+      ["[:^punct:]", new CharGroup(-1, code13)],
+      ["[:space:]", new CharGroup(1, code14)],
+      ["[:^space:]", new CharGroup(-1, code14)],
+      ["[:upper:]", new CharGroup(1, code15)],
+      ["[:^upper:]", new CharGroup(-1, code15)],
+      ["[:word:]", new CharGroup(1, code16)],
+      ["[:^word:]", new CharGroup(-1, code16)],
+      ["[:xdigit:]", new CharGroup(1, code17)],
+      ["[:^xdigit:]", new CharGroup(-1, code17)]
+    ]);
+    CharClass = class CharClass2 {
+      static charClassToString(r, len) {
+        let result = "[";
+        for (let i = 0; i < len; i += 2) {
+          if (i > 0) result += " ";
+          const lo = r[i];
+          const hi = r[i + 1];
+          if (lo === hi) result += `0x${lo.toString(16)}`;
+          else result += `0x${lo.toString(16)}-0x${hi.toString(16)}`;
+        }
+        result += "]";
+        return result;
+      }
+      static sortRanges(array, len) {
+        const n = len >> 1;
+        const order = new Array(n);
+        for (let i = 0; i < n; i++) order[i] = i;
+        order.sort((a, b) => array[2 * a] - array[2 * b] || array[2 * b + 1] - array[2 * a + 1]);
+        const sorted = array.slice(0, len);
+        for (let i = 0; i < n; i++) {
+          array[2 * i] = sorted[2 * order[i]];
+          array[2 * i + 1] = sorted[2 * order[i] + 1];
+        }
+      }
+      /**
+      * @param {number[]|Int32Array} [r]
+      */
+      constructor(r = Utils.emptyInts()) {
+        this.r = r;
+        this.len = r.length;
+      }
+      toArray() {
+        if (this.r instanceof Int32Array) return this.len === this.r.length ? this.r : this.r.subarray(0, this.len);
+        return new Int32Array(this.len === this.r.length ? this.r : this.r.slice(0, this.len));
+      }
+      toGrowableArray() {
+        if (Array.isArray(this.r)) {
+          this.r.length = this.len;
+          return this.r;
+        }
+        return Array.from(this.r.subarray(0, this.len));
+      }
+      cleanClass() {
+        if (this.len < 4) return this;
+        CharClass2.sortRanges(this.r, this.len);
+        let w = 2;
+        for (let i = 2; i < this.len; i += 2) {
+          const lo = this.r[i];
+          const hi = this.r[i + 1];
+          if (lo <= this.r[w - 1] + 1) {
+            if (hi > this.r[w - 1]) this.r[w - 1] = hi;
+            continue;
+          }
+          this.r[w] = lo;
+          this.r[w + 1] = hi;
+          w += 2;
+        }
+        this.len = w;
+        return this;
+      }
+      appendLiteral(x, flags) {
+        return (flags & RE2Flags.FOLD_CASE) !== 0 ? this.appendFoldedRange(x, x) : this.appendRange(x, x);
+      }
+      appendRange(lo, hi) {
+        if (this.len > 0) {
+          for (let i = 2; i <= 4; i += 2) if (this.len >= i) {
+            const rlo = this.r[this.len - i];
+            const rhi = this.r[this.len - i + 1];
+            if (lo <= rhi + 1 && rlo <= hi + 1) {
+              if (lo < rlo) this.r[this.len - i] = lo;
+              if (hi > rhi) this.r[this.len - i + 1] = hi;
+              return this;
+            }
+          }
+        }
+        this.r[this.len++] = lo;
+        this.r[this.len++] = hi;
+        return this;
+      }
+      appendFoldedRange(lo, hi) {
+        if (lo <= Unicode.MIN_FOLD && hi >= Unicode.MAX_FOLD) return this.appendRange(lo, hi);
+        if (hi < Unicode.MIN_FOLD || lo > Unicode.MAX_FOLD) return this.appendRange(lo, hi);
+        if (lo < Unicode.MIN_FOLD) {
+          this.appendRange(lo, Unicode.MIN_FOLD - 1);
+          lo = Unicode.MIN_FOLD;
+        }
+        if (hi > Unicode.MAX_FOLD) {
+          this.appendRange(Unicode.MAX_FOLD + 1, hi);
+          hi = Unicode.MAX_FOLD;
+        }
+        for (let c = lo; c <= hi; c++) {
+          this.appendRange(c, c);
+          for (let f = Unicode.simpleFold(c); f !== c; f = Unicode.simpleFold(f)) this.appendRange(f, f);
+        }
+        return this;
+      }
+      appendClass(x) {
+        for (let i = 0; i < x.length; i += 2) this.appendRange(x[i], x[i + 1]);
+        return this;
+      }
+      appendFoldedClass(x) {
+        for (let i = 0; i < x.length; i += 2) this.appendFoldedRange(x[i], x[i + 1]);
+        return this;
+      }
+      appendNegatedClass(x) {
+        let nextLo = 0;
+        for (let i = 0; i < x.length; i += 2) {
+          const lo = x[i];
+          const hi = x[i + 1];
+          if (nextLo <= lo - 1) this.appendRange(nextLo, lo - 1);
+          nextLo = hi + 1;
+        }
+        if (nextLo <= Unicode.MAX_RUNE) this.appendRange(nextLo, Unicode.MAX_RUNE);
+        return this;
+      }
+      appendTable(table) {
+        for (let i = 0; i < table.length; ++i) {
+          const lo = table.getLo(i);
+          const hi = table.getHi(i);
+          const stride = table.getStride(i);
+          if (stride === 1) {
+            this.appendRange(lo, hi);
+            continue;
+          }
+          for (let c = lo; c <= hi; c += stride) this.appendRange(c, c);
+        }
+        return this;
+      }
+      appendNegatedTable(table) {
+        let nextLo = 0;
+        for (let i = 0; i < table.length; ++i) {
+          const lo = table.getLo(i);
+          const hi = table.getHi(i);
+          const stride = table.getStride(i);
+          if (stride === 1) {
+            if (nextLo <= lo - 1) this.appendRange(nextLo, lo - 1);
+            nextLo = hi + 1;
+            continue;
+          }
+          for (let c = lo; c <= hi; c += stride) {
+            if (nextLo <= c - 1) this.appendRange(nextLo, c - 1);
+            nextLo = c + 1;
+          }
+        }
+        if (nextLo <= Unicode.MAX_RUNE) this.appendRange(nextLo, Unicode.MAX_RUNE);
+        return this;
+      }
+      appendTableWithSign(table, sign) {
+        return sign < 0 ? this.appendNegatedTable(table) : this.appendTable(table);
+      }
+      negateClass() {
+        let nextLo = 0;
+        let w = 0;
+        for (let i = 0; i < this.len; i += 2) {
+          const lo = this.r[i];
+          const hi = this.r[i + 1];
+          if (nextLo <= lo - 1) {
+            this.r[w] = nextLo;
+            this.r[w + 1] = lo - 1;
+            w += 2;
+          }
+          nextLo = hi + 1;
+        }
+        this.len = w;
+        if (nextLo <= Unicode.MAX_RUNE) {
+          this.r[this.len++] = nextLo;
+          this.r[this.len++] = Unicode.MAX_RUNE;
+        }
+        return this;
+      }
+      appendClassWithSign(x, sign) {
+        return sign < 0 ? this.appendNegatedClass(x) : this.appendClass(x);
+      }
+      appendGroup(g, foldCase) {
+        let cls = g.cls;
+        if (foldCase) cls = new CharClass2().appendFoldedClass(cls).cleanClass().toArray();
+        return this.appendClassWithSign(cls, g.sign);
+      }
+      toString() {
+        return CharClass2.charClassToString(this.r, this.len);
+      }
+    };
+    StringIterator = class {
+      constructor(str11) {
+        this.str = str11;
+        this.position = 0;
+      }
+      pos() {
+        return this.position;
+      }
+      rewindTo(pos) {
+        this.position = pos;
+      }
+      more() {
+        return this.position < this.str.length;
+      }
+      peek() {
+        return this.str.codePointAt(this.position);
+      }
+      skip(n) {
+        this.position += n;
+      }
+      skipString(s) {
+        this.position += s.length;
+      }
+      pop() {
+        const r = this.str.codePointAt(this.position);
+        this.position += Utils.charCount(r);
+        return r;
+      }
+      lookingAt(s) {
+        return this.str.startsWith(s, this.position);
+      }
+      rest() {
+        return this.str.substring(this.position);
+      }
+      from(beforePos) {
+        return this.str.substring(beforePos, this.position);
+      }
+      toString() {
+        return this.rest();
+      }
+    };
+    Parser2 = class Parser3 {
+      static ERR_INTERNAL_ERROR = "regexp/syntax: internal error";
+      static ERR_INVALID_CHAR_RANGE = "invalid character class range";
+      static ERR_INVALID_ESCAPE = "invalid escape sequence";
+      static ERR_INVALID_NAMED_CAPTURE = "invalid named capture";
+      static ERR_INVALID_PERL_OP = "invalid or unsupported Perl syntax";
+      static ERR_INVALID_REPEAT_OP = "invalid nested repetition operator";
+      static ERR_INVALID_REPEAT_SIZE = "invalid repeat count";
+      static ERR_MISSING_BRACKET = "missing closing ]";
+      static ERR_MISSING_PAREN = "missing closing )";
+      static ERR_MISSING_REPEAT_ARGUMENT = "missing argument to repetition operator";
+      static ERR_TRAILING_BACKSLASH = "trailing backslash at end of expression";
+      static ERR_DUPLICATE_NAMED_CAPTURE = "duplicate capture group name";
+      static ERR_UNEXPECTED_PAREN = "unexpected )";
+      static ERR_NESTING_DEPTH = "expression nests too deeply";
+      static ERR_LARGE = "expression too large";
+      static ERR_INVALID_CAPTURE_IN_LOOKBEHIND = "invalid capture in lookbehind";
+      static MAX_HEIGHT = 1e3;
+      static MAX_SIZE = 1398101;
+      static MAX_RUNES = 33554432;
+      static ANY_TABLE = new UnicodeRangeTable(new Uint32Array([
+        0,
+        Unicode.MAX_RUNE,
+        1
+      ]));
+      static ASCII_TABLE = new UnicodeRangeTable(new Uint32Array([
+        0,
+        127,
+        1
+      ]));
+      static ASCII_FOLD_TABLE = new UnicodeRangeTable(new Uint32Array([
+        0,
+        127,
+        1,
+        383,
+        383,
+        1,
+        8490,
+        8490,
+        1
+      ]));
+      static unicodeTable(name) {
+        if (name === "Any") return {
+          tab: Parser3.ANY_TABLE,
+          fold: Parser3.ANY_TABLE,
+          sign: 1
+        };
+        if (name === "Ascii") return {
+          tab: Parser3.ASCII_TABLE,
+          fold: Parser3.ASCII_FOLD_TABLE,
+          sign: 1
+        };
+        if (name === "Assigned") return {
+          tab: UnicodeTables.CATEGORIES.get("Cn"),
+          fold: UnicodeTables.CATEGORIES.get("Cn"),
+          sign: -1
+        };
+        if (name === "Lc") return {
+          tab: UnicodeTables.CATEGORIES.get("LC"),
+          fold: UnicodeTables.FOLD_CATEGORIES.get("LC"),
+          sign: 1
+        };
+        if (UnicodeTables.CATEGORIES.has(name)) return {
+          tab: UnicodeTables.CATEGORIES.get(name),
+          fold: UnicodeTables.FOLD_CATEGORIES.get(name),
+          sign: 1
+        };
+        if (UnicodeTables.SCRIPTS.has(name)) return {
+          tab: UnicodeTables.SCRIPTS.get(name),
+          fold: UnicodeTables.FOLD_SCRIPT.get(name),
+          sign: 1
+        };
+        return null;
+      }
+      static minFoldRune(r) {
+        if (r < Unicode.MIN_FOLD || r > Unicode.MAX_FOLD) return r;
+        let min = r;
+        const r0 = r;
+        for (r = Unicode.simpleFold(r); r !== r0; r = Unicode.simpleFold(r)) if (min > r) min = r;
+        return min;
+      }
+      static leadingRegexp(re) {
+        if (re.op === Regexp.Op.EMPTY_MATCH) return null;
+        if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) {
+          const sub = re.subs[0];
+          if (sub.op === Regexp.Op.EMPTY_MATCH) return null;
+          return sub;
+        }
+        return re;
+      }
+      static literalRegexp(s, flags) {
+        const re = new Regexp(Regexp.Op.LITERAL);
+        re.flags = flags;
+        re.runes = Utils.stringToRunes(s);
+        return re;
+      }
+      /**
+      * Parse regular expression pattern {@code pattern} with mode flags {@code flags}.
+      * @param {string} pattern
+      * @param {number} flags
+      */
+      static parse(pattern2, flags) {
+        return new Parser3(pattern2, flags).parseInternal();
+      }
+      static parseRepeat(t) {
+        const start2 = t.pos();
+        if (!t.more() || !t.lookingAt("{")) return -1;
+        t.skip(1);
+        const min = Parser3.parseInt(t);
+        if (min === -1) return -1;
+        if (!t.more()) return -1;
+        let max;
+        if (!t.lookingAt(",")) max = min;
+        else {
+          t.skip(1);
+          if (!t.more()) return -1;
+          if (t.lookingAt("}")) max = -1;
+          else if ((max = Parser3.parseInt(t)) === -1) return -1;
+        }
+        if (!t.more() || !t.lookingAt("}")) return -1;
+        t.skip(1);
+        if (min < 0 || min > 1e3 || max === -2 || max > 1e3 || max >= 0 && min > max) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t.from(start2));
+        return min << 16 | max & Unicode.MAX_BMP;
+      }
+      static isValidCaptureName(name) {
+        if (name.length === 0) return false;
+        for (let i = 0; i < name.length; i++) {
+          const c = name.codePointAt(i);
+          if (c !== Codepoint.CODES["_"] && !Utils.isalnum(c)) return false;
+        }
+        return true;
+      }
+      static parseInt(t) {
+        const start2 = t.pos();
+        while (t.more() && t.peek() >= Codepoint.CODES["0"] && t.peek() <= Codepoint.CODES["9"]) t.skip(1);
+        const n = t.from(start2);
+        if (n.length === 0 || n.length > 1 && n.codePointAt(0) === Codepoint.CODES["0"]) return -1;
+        if (n.length > 8) return -2;
+        return parseInt(n, 10);
+      }
+      static isCharClass(re) {
+        return re.op === Regexp.Op.LITERAL && re.runes.length === 1 || re.op === Regexp.Op.CHAR_CLASS || re.op === Regexp.Op.ANY_CHAR_NOT_NL || re.op === Regexp.Op.ANY_CHAR;
+      }
+      static matchRune(re, r) {
+        switch (re.op) {
+          case Regexp.Op.LITERAL:
+            return re.runes.length === 1 && re.runes[0] === r;
+          case Regexp.Op.CHAR_CLASS:
+            for (let i = 0; i < re.runes.length; i += 2) if (re.runes[i] <= r && r <= re.runes[i + 1]) return true;
+            return false;
+          case Regexp.Op.ANY_CHAR_NOT_NL:
+            return r !== Codepoint.CODES["\n"];
+          case Regexp.Op.ANY_CHAR:
+            return true;
+        }
+        return false;
+      }
+      static mergeCharClass(dst, src) {
+        switch (dst.op) {
+          case Regexp.Op.ANY_CHAR:
+            break;
+          case Regexp.Op.ANY_CHAR_NOT_NL:
+            if (Parser3.matchRune(src, Codepoint.CODES["\n"])) dst.op = Regexp.Op.ANY_CHAR;
+            break;
+          case Regexp.Op.CHAR_CLASS: {
+            const cc = new CharClass(Array.isArray(dst.runes) ? dst.runes : Array.from(dst.runes));
+            if (src.op === Regexp.Op.LITERAL) cc.appendLiteral(src.runes[0], src.flags);
+            else cc.appendClass(src.runes);
+            dst.runes = cc.toGrowableArray();
+            break;
+          }
+          case Regexp.Op.LITERAL:
+            if (src.runes[0] === dst.runes[0] && src.flags === dst.flags) break;
+            dst.op = Regexp.Op.CHAR_CLASS;
+            dst.runes = new CharClass().appendLiteral(dst.runes[0], dst.flags).appendLiteral(src.runes[0], src.flags).toGrowableArray();
+        }
+      }
+      static parseEscape(t) {
+        const startPos = t.pos();
+        t.skip(1);
+        if (!t.more()) throw new RE2JSSyntaxException(Parser3.ERR_TRAILING_BACKSLASH);
+        let c = t.pop();
+        bigswitch: switch (c) {
+          case Codepoint.CODES["1"]:
+          case Codepoint.CODES["2"]:
+          case Codepoint.CODES["3"]:
+          case Codepoint.CODES["4"]:
+          case Codepoint.CODES["5"]:
+          case Codepoint.CODES["6"]:
+          case Codepoint.CODES["7"]:
+            if (!t.more() || t.peek() < Codepoint.CODES["0"] || t.peek() > Codepoint.CODES["7"]) break;
+          case Codepoint.CODES["0"]: {
+            let r = c - Codepoint.CODES["0"];
+            for (let i = 1; i < 3; i++) {
+              if (!t.more() || t.peek() < Codepoint.CODES["0"] || t.peek() > Codepoint.CODES["7"]) break;
+              r = r * 8 + t.peek() - Codepoint.CODES["0"];
+              t.skip(1);
+            }
+            return r;
+          }
+          case Codepoint.CODES["x"]: {
+            if (!t.more()) break;
+            c = t.pop();
+            if (c === Codepoint.CODES["{"]) {
+              let nhex = 0;
+              let r = 0;
+              while (true) {
+                if (!t.more()) break bigswitch;
+                c = t.pop();
+                if (c === Codepoint.CODES["}"]) break;
+                const v = Utils.unhex(c);
+                if (v < 0) break bigswitch;
+                r = r * 16 + v;
+                if (r > Unicode.MAX_RUNE) break bigswitch;
+                nhex++;
+              }
+              if (nhex === 0) break bigswitch;
+              return r;
+            }
+            const x = Utils.unhex(c);
+            if (!t.more()) break;
+            c = t.pop();
+            const y = Utils.unhex(c);
+            if (x < 0 || y < 0) break;
+            return x * 16 + y;
+          }
+          case Codepoint.CODES["a"]:
+            return Codepoint.CODES["\x07"];
+          case Codepoint.CODES["f"]:
+            return Codepoint.CODES["\f"];
+          case Codepoint.CODES["n"]:
+            return Codepoint.CODES["\n"];
+          case Codepoint.CODES["r"]:
+            return Codepoint.CODES["\r"];
+          case Codepoint.CODES["t"]:
+            return Codepoint.CODES["	"];
+          case Codepoint.CODES["v"]:
+            return Codepoint.CODES["\v"];
+          default:
+            if (c <= Unicode.MAX_ASCII && !Utils.isalnum(c)) return c;
+        }
+        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_ESCAPE, t.from(startPos));
+      }
+      static parseClassChar(t, wholeClassPos) {
+        if (!t.more()) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_BRACKET, t.from(wholeClassPos));
+        if (t.lookingAt("\\")) return Parser3.parseEscape(t);
+        return t.pop();
+      }
+      static hasCapture(re) {
+        if (re === null) return false;
+        if (re.op === Regexp.Op.CAPTURE) return true;
+        if (re.subs) {
+          for (let sub of re.subs) if (Parser3.hasCapture(sub)) return true;
+        }
+        return false;
+      }
+      constructor(wholeRegexp, flags = 0) {
+        this.wholeRegexp = wholeRegexp;
+        this.flags = flags;
+        this.numCap = 0;
+        this.namedGroups = /* @__PURE__ */ Object.create(null);
+        this.stack = [];
+        this.free = null;
+        this.numRegexp = 0;
+        this.numRunes = 0;
+        this.repeats = 0;
+        this.height = null;
+        this.size = null;
+        this.nlb = 0;
+      }
+      newRegexp(op) {
+        let re = this.free;
+        if (re !== null && re.subs !== null && re.subs.length > 0) {
+          this.free = re.subs[0];
+          re.reinit();
+          re.op = op;
+        } else {
+          re = new Regexp(op);
+          this.numRegexp += 1;
+        }
+        return re;
+      }
+      reuse(re) {
+        if (this.height !== null && this.height.has(re)) this.height.delete(re);
+        if (re.subs !== null && re.subs.length > 0) re.subs[0] = this.free;
+        this.free = re;
+      }
+      checkLimits(re) {
+        if (this.numRunes > Parser3.MAX_RUNES) throw new RE2JSSyntaxException(Parser3.ERR_LARGE);
+        this.checkSize(re);
+        this.checkHeight(re);
+      }
+      checkSize(re) {
+        if (this.size === null) {
+          if (this.repeats === 0) this.repeats = 1;
+          if (re.op === Regexp.Op.REPEAT) {
+            let n = re.max;
+            if (n === -1) n = re.min;
+            if (n <= 0) n = 1;
+            if (n > Math.floor(Parser3.MAX_SIZE / this.repeats)) this.repeats = Parser3.MAX_SIZE;
+            else this.repeats *= n;
+          }
+          if (this.numRegexp < Math.floor(Parser3.MAX_SIZE / this.repeats)) return;
+          this.size = /* @__PURE__ */ new Map();
+          for (let reEx of this.stack) this.checkSize(reEx);
+        }
+        if (this.calcSize(re, true) > Parser3.MAX_SIZE) throw new RE2JSSyntaxException(Parser3.ERR_LARGE);
+      }
+      calcSize(re, force = false) {
+        if (!force && this.size !== null) {
+          if (this.size.has(re)) return this.size.get(re);
+        }
+        let size = 0;
+        switch (re.op) {
+          case Regexp.Op.LITERAL:
+            size = re.runes.length;
+            break;
+          case Regexp.Op.PLB:
+          case Regexp.Op.NLB:
+          case Regexp.Op.CAPTURE:
+          case Regexp.Op.STAR:
+            size = 2 + this.calcSize(re.subs[0]);
+            break;
+          case Regexp.Op.PLUS:
+          case Regexp.Op.QUEST:
+            size = 1 + this.calcSize(re.subs[0]);
+            break;
+          case Regexp.Op.CONCAT:
+            for (let sub of re.subs) size = size + this.calcSize(sub);
+            break;
+          case Regexp.Op.ALTERNATE:
+            for (let sub of re.subs) size = size + this.calcSize(sub);
+            if (re.subs.length > 1) size = size + re.subs.length - 1;
+            break;
+          case Regexp.Op.REPEAT: {
+            let sub = this.calcSize(re.subs[0]);
+            if (re.max === -1) {
+              if (re.min === 0) size = 2 + sub;
+              else size = 1 + re.min * sub;
+              break;
+            }
+            size = re.max * sub + (re.max - re.min);
+            break;
+          }
+        }
+        size = Math.max(1, size);
+        if (this.size === null) this.size = /* @__PURE__ */ new Map();
+        this.size.set(re, size);
+        return size;
+      }
+      checkHeight(re) {
+        if (this.numRegexp < Parser3.MAX_HEIGHT) return;
+        if (this.height === null) {
+          this.height = /* @__PURE__ */ new Map();
+          for (let reEx of this.stack) this.checkHeight(reEx);
+        }
+        if (this.calcHeight(re, true) > Parser3.MAX_HEIGHT) throw new RE2JSSyntaxException(Parser3.ERR_NESTING_DEPTH);
+      }
+      calcHeight(re, force = false) {
+        if (!force && this.height !== null) {
+          if (this.height.has(re)) return this.height.get(re);
+        }
+        let h = 1;
+        for (let sub of re.subs) {
+          const hsub = this.calcHeight(sub);
+          if (h < 1 + hsub) h = 1 + hsub;
+        }
+        if (this.height === null) this.height = /* @__PURE__ */ new Map();
+        this.height.set(re, h);
+        return h;
+      }
+      pop() {
+        return this.stack.pop();
+      }
+      popToPseudo() {
+        const n = this.stack.length;
+        let i = n;
+        while (i > 0 && !Regexp.isPseudoOp(this.stack[i - 1].op)) i--;
+        return this.stack.splice(i, n - i);
+      }
+      push(re) {
+        this.numRunes += re.runes.length;
+        if (re.op === Regexp.Op.CHAR_CLASS && re.runes.length === 2 && re.runes[0] === re.runes[1]) {
+          if (this.maybeConcat(re.runes[0], this.flags & ~RE2Flags.FOLD_CASE)) return null;
+          re.op = Regexp.Op.LITERAL;
+          re.runes = [re.runes[0]];
+          re.flags = this.flags & ~RE2Flags.FOLD_CASE;
+        } else if (re.op === Regexp.Op.CHAR_CLASS && re.runes.length === 4 && re.runes[0] === re.runes[1] && re.runes[2] === re.runes[3] && Unicode.simpleFold(re.runes[0]) === re.runes[2] && Unicode.simpleFold(re.runes[2]) === re.runes[0] || re.op === Regexp.Op.CHAR_CLASS && re.runes.length === 2 && re.runes[0] + 1 === re.runes[1] && Unicode.simpleFold(re.runes[0]) === re.runes[1] && Unicode.simpleFold(re.runes[1]) === re.runes[0]) {
+          if (this.maybeConcat(re.runes[0], this.flags | RE2Flags.FOLD_CASE)) return null;
+          re.op = Regexp.Op.LITERAL;
+          re.runes = [re.runes[0]];
+          re.flags = this.flags | RE2Flags.FOLD_CASE;
+        } else this.maybeConcat(-1, 0);
+        this.stack.push(re);
+        this.checkLimits(re);
+        return re;
+      }
+      maybeConcat(r, flags) {
+        const n = this.stack.length;
+        if (n < 2) return false;
+        const re1 = this.stack[n - 1];
+        const re2 = this.stack[n - 2];
+        if (re1.op !== Regexp.Op.LITERAL || re2.op !== Regexp.Op.LITERAL || (re1.flags & RE2Flags.FOLD_CASE) !== (re2.flags & RE2Flags.FOLD_CASE)) return false;
+        if (!Array.isArray(re2.runes)) re2.runes = Array.from(re2.runes);
+        for (let i = 0; i < re1.runes.length; i++) re2.runes.push(re1.runes[i]);
+        if (r >= 0) {
+          re1.runes = [r];
+          re1.flags = flags;
+          return true;
+        }
+        this.pop();
+        this.reuse(re1);
+        return false;
+      }
+      newLiteral(r, flags) {
+        const re = this.newRegexp(Regexp.Op.LITERAL);
+        re.flags = flags;
+        if ((flags & RE2Flags.FOLD_CASE) !== 0) r = Parser3.minFoldRune(r);
+        re.runes = [r];
+        return re;
+      }
+      literal(r) {
+        this.push(this.newLiteral(r, this.flags));
+      }
+      op(op) {
+        const re = this.newRegexp(op);
+        re.flags = this.flags;
+        return this.push(re);
+      }
+      repeat(op, min, max, beforePos, t, lastRepeatPos) {
+        let flags = this.flags;
+        if ((flags & RE2Flags.PERL_X) !== 0) {
+          if (t.more() && t.lookingAt("?")) {
+            t.skip(1);
+            flags ^= RE2Flags.NON_GREEDY;
+          }
+          if (lastRepeatPos !== -1) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_OP, t.from(lastRepeatPos));
+        }
+        const n = this.stack.length;
+        if (n === 0) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t.from(beforePos));
+        const sub = this.stack[n - 1];
+        if (Regexp.isPseudoOp(sub.op)) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_REPEAT_ARGUMENT, t.from(beforePos));
+        const re = this.newRegexp(op);
+        re.min = min;
+        re.max = max;
+        re.flags = flags;
+        re.subs = [sub];
+        this.stack[n - 1] = re;
+        this.checkLimits(re);
+        if (op === Regexp.Op.REPEAT && (min >= 2 || max >= 2) && !this.repeatIsValid(re, 1e3)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_REPEAT_SIZE, t.from(beforePos));
+      }
+      repeatIsValid(re, n) {
+        if (re.op === Regexp.Op.REPEAT) {
+          let m = re.max;
+          if (m === 0) return true;
+          if (m < 0) m = re.min;
+          if (m > n) return false;
+          if (m > 0) n = Math.trunc(n / m);
+        }
+        for (let sub of re.subs) if (!this.repeatIsValid(sub, n)) return false;
+        return true;
+      }
+      concat() {
+        this.maybeConcat(-1, 0);
+        const subs = this.popToPseudo();
+        if (subs.length === 0) return this.push(this.newRegexp(Regexp.Op.EMPTY_MATCH));
+        return this.push(this.collapse(subs, Regexp.Op.CONCAT));
+      }
+      alternate() {
+        const subs = this.popToPseudo();
+        if (subs.length > 0) this.cleanAlt(subs[subs.length - 1]);
+        if (subs.length === 0) return this.push(this.newRegexp(Regexp.Op.NO_MATCH));
+        return this.push(this.collapse(subs, Regexp.Op.ALTERNATE));
+      }
+      cleanAlt(re) {
+        if (re.op === Regexp.Op.CHAR_CLASS) {
+          re.runes = new CharClass(Array.from(re.runes)).cleanClass().toArray();
+          if (re.runes.length === 2 && re.runes[0] === 0 && re.runes[1] === Unicode.MAX_RUNE) {
+            re.runes = /* @__PURE__ */ new Int32Array(0);
+            re.op = Regexp.Op.ANY_CHAR;
+          } else if (re.runes.length === 4 && re.runes[0] === 0 && re.runes[1] === Codepoint.CODES["\n"] - 1 && re.runes[2] === Codepoint.CODES["\n"] + 1 && re.runes[3] === Unicode.MAX_RUNE) {
+            re.runes = /* @__PURE__ */ new Int32Array(0);
+            re.op = Regexp.Op.ANY_CHAR_NOT_NL;
+          }
+        }
+      }
+      collapse(subs, op) {
+        if (subs.length === 1) return subs[0];
+        let len = 0;
+        for (let sub of subs) len += sub.op === op ? sub.subs.length : 1;
+        let newsubs = new Array(len).fill(null);
+        let i = 0;
+        for (let sub of subs) if (sub.op === op) {
+          for (let j = 0; j < sub.subs.length; j++) newsubs[i++] = sub.subs[j];
+          this.reuse(sub);
+        } else newsubs[i++] = sub;
+        let re = this.newRegexp(op);
+        re.subs = newsubs;
+        if (op === Regexp.Op.ALTERNATE) {
+          re.subs = this.factor(re.subs);
+          if (re.subs.length === 1) {
+            const old = re;
+            re = re.subs[0];
+            this.reuse(old);
+          }
+        }
+        return re;
+      }
+      factor(array) {
+        if (array.length < 2) return array;
+        let s = 0;
+        let lensub = array.length;
+        let lenout = 0;
+        let str11 = null;
+        let strlen = 0;
+        let strflags = 0;
+        let start2 = 0;
+        for (let i = 0; i <= lensub; i++) {
+          let istr = null;
+          let istrlen = 0;
+          let iflags = 0;
+          if (i < lensub) {
+            let re = array[s + i];
+            if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) re = re.subs[0];
+            if (re.op === Regexp.Op.LITERAL) {
+              istr = re.runes;
+              istrlen = re.runes.length;
+              iflags = re.flags & RE2Flags.FOLD_CASE;
+            }
+            if (iflags === strflags) {
+              let same = 0;
+              while (same < strlen && same < istrlen && str11[same] === istr[same]) same++;
+              if (same > 0) {
+                strlen = same;
+                continue;
+              }
+            }
+          }
+          if (i === start2) {
+          } else if (i === start2 + 1) array[lenout++] = array[s + start2];
+          else {
+            const prefix = this.newRegexp(Regexp.Op.LITERAL);
+            prefix.flags = strflags;
+            prefix.runes = str11.slice(0, strlen);
+            for (let j = start2; j < i; j++) {
+              array[s + j] = this.removeLeadingString(array[s + j], strlen);
+              this.checkLimits(array[s + j]);
+            }
+            const suffix = this.collapse(array.slice(s + start2, s + i), Regexp.Op.ALTERNATE);
+            const re = this.newRegexp(Regexp.Op.CONCAT);
+            re.subs = [prefix, suffix];
+            array[lenout++] = re;
+          }
+          start2 = i;
+          str11 = istr;
+          strlen = istrlen;
+          strflags = iflags;
+        }
+        lensub = lenout;
+        s = 0;
+        start2 = 0;
+        lenout = 0;
+        let first = null;
+        for (let i = 0; i <= lensub; i++) {
+          let ifirst = null;
+          if (i < lensub) {
+            ifirst = Parser3.leadingRegexp(array[s + i]);
+            if (first !== null && first.equals(ifirst) && (Parser3.isCharClass(first) || first.op === Regexp.Op.REPEAT && first.min === first.max && Parser3.isCharClass(first.subs[0]))) continue;
+          }
+          if (i === start2) {
+          } else if (i === start2 + 1) array[lenout++] = array[s + start2];
+          else {
+            const prefix = first;
+            for (let j = start2; j < i; j++) {
+              const reuse = j !== start2;
+              array[s + j] = this.removeLeadingRegexp(array[s + j], reuse);
+              this.checkLimits(array[s + j]);
+            }
+            const suffix = this.collapse(array.slice(s + start2, s + i), Regexp.Op.ALTERNATE);
+            const re = this.newRegexp(Regexp.Op.CONCAT);
+            re.subs = [prefix, suffix];
+            array[lenout++] = re;
+          }
+          start2 = i;
+          first = ifirst;
+        }
+        lensub = lenout;
+        s = 0;
+        start2 = 0;
+        lenout = 0;
+        for (let i = 0; i <= lensub; i++) {
+          if (i < lensub && Parser3.isCharClass(array[s + i])) continue;
+          if (i === start2) {
+          } else if (i === start2 + 1) array[lenout++] = array[s + start2];
+          else {
+            let max = start2;
+            for (let j = start2 + 1; j < i; j++) {
+              const subMax = array[s + max];
+              const subJ = array[s + j];
+              if (subMax.op < subJ.op || subMax.op === subJ.op && (subMax.runes !== null ? subMax.runes.length : 0) < (subJ.runes !== null ? subJ.runes.length : 0)) max = j;
+            }
+            const tmp = array[s + start2];
+            array[s + start2] = array[s + max];
+            array[s + max] = tmp;
+            for (let j = start2 + 1; j < i; j++) {
+              Parser3.mergeCharClass(array[s + start2], array[s + j]);
+              this.reuse(array[s + j]);
+            }
+            this.cleanAlt(array[s + start2]);
+            array[lenout++] = array[s + start2];
+          }
+          if (i < lensub) array[lenout++] = array[s + i];
+          start2 = i + 1;
+        }
+        lensub = lenout;
+        s = 0;
+        start2 = 0;
+        lenout = 0;
+        for (let i = 0; i < lensub; ++i) {
+          if (i + 1 < lensub && array[s + i].op === Regexp.Op.EMPTY_MATCH && array[s + i + 1].op === Regexp.Op.EMPTY_MATCH) continue;
+          array[lenout++] = array[s + i];
+        }
+        lensub = lenout;
+        s = 0;
+        return array.slice(s, lensub);
+      }
+      removeLeadingString(re, n) {
+        if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) {
+          const sub = this.removeLeadingString(re.subs[0], n);
+          re.subs[0] = sub;
+          if (sub.op === Regexp.Op.EMPTY_MATCH) {
+            this.reuse(sub);
+            switch (re.subs.length) {
+              case 0:
+              case 1:
+                re.op = Regexp.Op.EMPTY_MATCH;
+                re.subs = Regexp.emptySubs();
+                break;
+              case 2: {
+                const old = re;
+                re = re.subs[1];
+                this.reuse(old);
+                break;
+              }
+              default:
+                re.subs = re.subs.slice(1, re.subs.length);
+            }
+          }
+          return re;
+        }
+        if (re.op === Regexp.Op.LITERAL) {
+          re.runes = re.runes.slice(n, re.runes.length);
+          if (re.runes.length === 0) re.op = Regexp.Op.EMPTY_MATCH;
+        }
+        return re;
+      }
+      removeLeadingRegexp(re, reuse) {
+        if (re.op === Regexp.Op.CONCAT && re.subs.length > 0) {
+          if (reuse) this.reuse(re.subs[0]);
+          re.subs = re.subs.slice(1, re.subs.length);
+          switch (re.subs.length) {
+            case 0:
+              re.op = Regexp.Op.EMPTY_MATCH;
+              re.subs = Regexp.emptySubs();
+              break;
+            case 1: {
+              const old = re;
+              re = re.subs[0];
+              this.reuse(old);
+              break;
+            }
+          }
+          return re;
+        }
+        if (reuse) this.reuse(re);
+        return this.newRegexp(Regexp.Op.EMPTY_MATCH);
+      }
+      parseInternal() {
+        if ((this.flags & RE2Flags.LITERAL) !== 0) return Parser3.literalRegexp(this.wholeRegexp, this.flags);
+        let lastRepeatPos = -1;
+        let min = -1;
+        let max = -1;
+        const t = new StringIterator(this.wholeRegexp);
+        while (t.more()) {
+          let repeatPos = -1;
+          bigswitch: switch (t.peek()) {
+            case Codepoint.CODES["("]:
+              if ((this.flags & RE2Flags.LOOKBEHIND) !== 0) {
+                if (t.lookingAt("(?<=")) {
+                  this.parsePosLookBehind();
+                  t.skip(4);
+                  break;
+                }
+                if (t.lookingAt("(?<!")) {
+                  this.parseNegLookBehind();
+                  t.skip(4);
+                  break;
+                }
+              }
+              if ((this.flags & RE2Flags.PERL_X) !== 0 && t.lookingAt("(?")) {
+                this.parsePerlFlags(t);
+                break;
+              }
+              this.op(Regexp.Op.LEFT_PAREN).cap = ++this.numCap;
+              t.skip(1);
+              break;
+            case Codepoint.CODES["|"]:
+              this.parseVerticalBar();
+              t.skip(1);
+              break;
+            case Codepoint.CODES[")"]:
+              this.parseRightParen();
+              t.skip(1);
+              break;
+            case Codepoint.CODES["^"]:
+              if ((this.flags & RE2Flags.ONE_LINE) !== 0) this.op(Regexp.Op.BEGIN_TEXT);
+              else this.op(Regexp.Op.BEGIN_LINE);
+              t.skip(1);
+              break;
+            case Codepoint.CODES["$"]:
+              if ((this.flags & RE2Flags.ONE_LINE) !== 0) this.op(Regexp.Op.END_TEXT).flags |= RE2Flags.WAS_DOLLAR;
+              else this.op(Regexp.Op.END_LINE);
+              t.skip(1);
+              break;
+            case Codepoint.CODES["."]:
+              if ((this.flags & RE2Flags.DOT_NL) !== 0) this.op(Regexp.Op.ANY_CHAR);
+              else this.op(Regexp.Op.ANY_CHAR_NOT_NL);
+              t.skip(1);
+              break;
+            case Codepoint.CODES["["]:
+              this.parseClass(t);
+              break;
+            case Codepoint.CODES["*"]:
+            case Codepoint.CODES["+"]:
+            case Codepoint.CODES["?"]: {
+              repeatPos = t.pos();
+              let op = null;
+              switch (t.pop()) {
+                case Codepoint.CODES["*"]:
+                  op = Regexp.Op.STAR;
+                  break;
+                case Codepoint.CODES["+"]:
+                  op = Regexp.Op.PLUS;
+                  break;
+                case Codepoint.CODES["?"]:
+                  op = Regexp.Op.QUEST;
+              }
+              this.repeat(op, min, max, repeatPos, t, lastRepeatPos);
+              break;
+            }
+            case Codepoint.CODES["{"]: {
+              const before = t.pos();
+              const minMax = Parser3.parseRepeat(t);
+              if (minMax < 0) {
+                t.rewindTo(before);
+                this.literal(t.pop());
+                break;
+              }
+              repeatPos = before;
+              min = minMax >> 16;
+              max = (minMax & Unicode.MAX_BMP) << 16 >> 16;
+              this.repeat(Regexp.Op.REPEAT, min, max, repeatPos, t, lastRepeatPos);
+              break;
+            }
+            case Codepoint.CODES["\\"]: {
+              const savedPos = t.pos();
+              t.skip(1);
+              if ((this.flags & RE2Flags.PERL_X) !== 0 && t.more()) switch (t.pop()) {
+                case Codepoint.CODES["A"]:
+                  this.op(Regexp.Op.BEGIN_TEXT);
+                  break bigswitch;
+                case Codepoint.CODES["b"]:
+                  this.op(Regexp.Op.WORD_BOUNDARY);
+                  break bigswitch;
+                case Codepoint.CODES["B"]:
+                  this.op(Regexp.Op.NO_WORD_BOUNDARY);
+                  break bigswitch;
+                case Codepoint.CODES["C"]:
+                  throw new RE2JSSyntaxException(Parser3.ERR_INVALID_ESCAPE, "\\C");
+                case Codepoint.CODES["Q"]: {
+                  let lit = t.rest();
+                  const i = lit.indexOf("\\E");
+                  if (i >= 0) {
+                    lit = lit.substring(0, i);
+                    t.skipString(lit);
+                    t.skipString("\\E");
+                  } else t.skipString(lit);
+                  let j = 0;
+                  while (j < lit.length) {
+                    const codepoint = lit.codePointAt(j);
+                    this.literal(codepoint);
+                    j += Utils.charCount(codepoint);
+                  }
+                  break bigswitch;
+                }
+                case Codepoint.CODES["z"]:
+                  this.op(Regexp.Op.END_TEXT);
+                  break bigswitch;
+                default:
+                  t.rewindTo(savedPos);
+              }
+              else t.rewindTo(savedPos);
+              const re = this.newRegexp(Regexp.Op.CHAR_CLASS);
+              re.flags = this.flags;
+              if (t.lookingAt("\\p") || t.lookingAt("\\P")) {
+                const cc2 = new CharClass();
+                if (this.parseUnicodeClass(t, cc2)) {
+                  re.runes = cc2.toArray();
+                  this.push(re);
+                  break bigswitch;
+                }
+              }
+              const cc = new CharClass();
+              if (this.parsePerlClassEscape(t, cc)) {
+                re.runes = cc.toArray();
+                this.push(re);
+                break bigswitch;
+              }
+              t.rewindTo(savedPos);
+              this.reuse(re);
+              this.literal(Parser3.parseEscape(t));
+              break;
+            }
+            default:
+              this.literal(t.pop());
+          }
+          lastRepeatPos = repeatPos;
+        }
+        this.concat();
+        if (this.swapVerticalBar()) this.pop();
+        this.alternate();
+        if (this.stack.length !== 1) throw new RE2JSSyntaxException(Parser3.ERR_MISSING_PAREN, this.wholeRegexp);
+        this.stack[0].namedGroups = this.namedGroups;
+        return this.stack[0];
+      }
+      parsePerlFlags(t) {
+        const startPos = t.pos();
+        const s = t.rest();
+        if (s.startsWith("(?P<") || s.startsWith("(?<")) {
+          const begin = s.charAt(2) === "P" ? 4 : 3;
+          const end = s.indexOf(">");
+          if (end < 0) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_NAMED_CAPTURE, s);
+          const name = s.substring(begin, end);
+          t.skipString(name);
+          t.skip(begin + 1);
+          if (!Parser3.isValidCaptureName(name)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_NAMED_CAPTURE, s.substring(0, end + 1));
+          const re = this.op(Regexp.Op.LEFT_PAREN);
+          re.cap = ++this.numCap;
+          if (this.namedGroups[name]) throw new RE2JSSyntaxException(Parser3.ERR_DUPLICATE_NAMED_CAPTURE, name);
+          this.namedGroups[name] = this.numCap;
+          re.name = name;
+          return;
+        }
+        t.skip(2);
+        let flags = this.flags;
+        let sign = 1;
+        let sawFlag = false;
+        loop: while (t.more()) {
+          const c = t.pop();
+          switch (c) {
+            case Codepoint.CODES["i"]:
+              flags |= RE2Flags.FOLD_CASE;
+              sawFlag = true;
+              break;
+            case Codepoint.CODES["m"]:
+              flags &= ~RE2Flags.ONE_LINE;
+              sawFlag = true;
+              break;
+            case Codepoint.CODES["s"]:
+              flags |= RE2Flags.DOT_NL;
+              sawFlag = true;
+              break;
+            case Codepoint.CODES["U"]:
+              flags |= RE2Flags.NON_GREEDY;
+              sawFlag = true;
+              break;
+            case Codepoint.CODES["-"]:
+              if (sign < 0) break loop;
+              sign = -1;
+              flags = ~flags;
+              sawFlag = false;
+              break;
+            case Codepoint.CODES[":"]:
+            case Codepoint.CODES[")"]:
+              if (sign < 0) {
+                if (!sawFlag) break loop;
+                flags = ~flags;
+              }
+              if (c === Codepoint.CODES[":"]) this.op(Regexp.Op.LEFT_PAREN);
+              this.flags = flags;
+              return;
+            default:
+              break loop;
+          }
+        }
+        throw new RE2JSSyntaxException(Parser3.ERR_INVALID_PERL_OP, t.from(startPos));
+      }
+      parsePosLookBehind() {
+        const re = this.newRegexp(Regexp.Op.LEFT_PAREN);
+        re.flags = this.flags;
+        re.lb = ++this.nlb;
+        return this.push(re);
+      }
+      parseNegLookBehind() {
+        const re = this.newRegexp(Regexp.Op.LEFT_PAREN);
+        re.flags = this.flags;
+        re.lb = -++this.nlb;
+        return this.push(re);
+      }
+      parseVerticalBar() {
+        this.concat();
+        if (!this.swapVerticalBar()) this.op(Regexp.Op.VERTICAL_BAR);
+      }
+      swapVerticalBar() {
+        const n = this.stack.length;
+        if (n >= 3 && this.stack[n - 2].op === Regexp.Op.VERTICAL_BAR && Parser3.isCharClass(this.stack[n - 1]) && Parser3.isCharClass(this.stack[n - 3])) {
+          let re1 = this.stack[n - 1];
+          let re3 = this.stack[n - 3];
+          if (re1.op > re3.op) {
+            const tmp = re3;
+            re3 = re1;
+            re1 = tmp;
+            this.stack[n - 3] = re3;
+          }
+          Parser3.mergeCharClass(re3, re1);
+          this.reuse(re1);
+          this.pop();
+          return true;
+        }
+        if (n >= 2) {
+          const re1 = this.stack[n - 1];
+          const re2 = this.stack[n - 2];
+          if (re2.op === Regexp.Op.VERTICAL_BAR) {
+            if (n >= 3) this.cleanAlt(this.stack[n - 3]);
+            this.stack[n - 2] = re1;
+            this.stack[n - 1] = re2;
+            return true;
+          }
+        }
+        return false;
+      }
+      parseRightParen() {
+        this.concat();
+        if (this.swapVerticalBar()) this.pop();
+        this.alternate();
+        if (this.stack.length < 2) throw new RE2JSSyntaxException(Parser3.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
+        const re1 = this.pop();
+        const re2 = this.pop();
+        if (re2.op !== Regexp.Op.LEFT_PAREN) throw new RE2JSSyntaxException(Parser3.ERR_UNEXPECTED_PAREN, this.wholeRegexp);
+        this.flags = re2.flags;
+        if (re2.lb !== 0) {
+          if (Parser3.hasCapture(re1)) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CAPTURE_IN_LOOKBEHIND, this.wholeRegexp);
+          if (re2.lb > 0) re2.op = Regexp.Op.PLB;
+          else re2.op = Regexp.Op.NLB;
+          re2.subs = [re1];
+          this.push(re2);
+          return;
+        }
+        if (re2.cap === 0) this.push(re1);
+        else {
+          re2.op = Regexp.Op.CAPTURE;
+          re2.subs = [re1];
+          this.push(re2);
+        }
+      }
+      parsePerlClassEscape(t, cc) {
+        const beforePos = t.pos();
+        if ((this.flags & RE2Flags.PERL_X) === 0 || !t.more() || t.pop() !== Codepoint.CODES["\\"] || !t.more()) return false;
+        t.pop();
+        const p = t.from(beforePos);
+        const g = PERL_GROUPS.has(p) ? PERL_GROUPS.get(p) : null;
+        if (g === null) return false;
+        cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
+        return true;
+      }
+      parseNamedClass(t, cc) {
+        const cls = t.rest();
+        const i = cls.indexOf(":]");
+        if (i < 0) return false;
+        const name = cls.substring(0, i + 2);
+        t.skipString(name);
+        const g = POSIX_GROUPS.has(name) ? POSIX_GROUPS.get(name) : null;
+        if (g === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, name);
+        cc.appendGroup(g, (this.flags & RE2Flags.FOLD_CASE) !== 0);
+        return true;
+      }
+      parseUnicodeClass(t, cc) {
+        const startPos = t.pos();
+        if ((this.flags & RE2Flags.UNICODE_GROUPS) === 0 || !t.lookingAt("\\p") && !t.lookingAt("\\P")) return false;
+        t.skip(1);
+        let sign = 1;
+        let c = t.pop();
+        if (c === Codepoint.CODES["P"]) sign = -1;
+        if (!t.more()) {
+          t.rewindTo(startPos);
+          throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.rest());
+        }
+        c = t.pop();
+        let name;
+        if (c !== Codepoint.CODES["{"]) name = Utils.runeToString(c);
+        else {
+          const rest = t.rest();
+          const end = rest.indexOf("}");
+          if (end < 0) {
+            t.rewindTo(startPos);
+            throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.rest());
+          }
+          name = rest.substring(0, end);
+          t.skipString(name);
+          t.skip(1);
+        }
+        if (!(name.length === 0) && name.codePointAt(0) === Codepoint.CODES["^"]) {
+          sign = 0 - sign;
+          name = name.substring(1);
+        }
+        const pair = Parser3.unicodeTable(name);
+        if (pair === null) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.from(startPos));
+        if (pair.sign < 0) sign = 0 - sign;
+        const tab = pair.tab;
+        const fold = pair.fold;
+        if ((this.flags & RE2Flags.FOLD_CASE) === 0 || fold === null) cc.appendTableWithSign(tab, sign);
+        else {
+          const tmp = new CharClass().appendTable(tab).appendTable(fold).cleanClass().toArray();
+          cc.appendClassWithSign(Array.from(tmp), sign);
+        }
+        return true;
+      }
+      parseClass(t) {
+        const startPos = t.pos();
+        t.skip(1);
+        const re = this.newRegexp(Regexp.Op.CHAR_CLASS);
+        re.flags = this.flags;
+        const cc = new CharClass();
+        let sign = 1;
+        if (t.more() && t.lookingAt("^")) {
+          sign = -1;
+          t.skip(1);
+          if ((this.flags & RE2Flags.CLASS_NL) === 0) cc.appendRange(Codepoint.CODES["\n"], Codepoint.CODES["\n"]);
+        }
+        let first = true;
+        while (!t.more() || t.peek() !== Codepoint.CODES["]"] || first) {
+          if (t.more() && t.lookingAt("-") && (this.flags & RE2Flags.PERL_X) === 0 && !first) {
+            const s = t.rest();
+            if (s === "-" || !s.startsWith("-]")) {
+              t.rewindTo(startPos);
+              throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.rest());
+            }
+          }
+          first = false;
+          const beforePos = t.pos();
+          if (t.lookingAt("[:")) {
+            if (this.parseNamedClass(t, cc)) continue;
+            t.rewindTo(beforePos);
+          }
+          if (this.parseUnicodeClass(t, cc)) continue;
+          if (this.parsePerlClassEscape(t, cc)) continue;
+          t.rewindTo(beforePos);
+          const lo = Parser3.parseClassChar(t, startPos);
+          let hi = lo;
+          if (t.more() && t.lookingAt("-")) {
+            t.skip(1);
+            if (t.more() && t.lookingAt("]")) t.skip(-1);
+            else {
+              hi = Parser3.parseClassChar(t, startPos);
+              if (hi < lo) throw new RE2JSSyntaxException(Parser3.ERR_INVALID_CHAR_RANGE, t.from(beforePos));
+            }
+          }
+          if ((this.flags & RE2Flags.FOLD_CASE) === 0) cc.appendRange(lo, hi);
+          else cc.appendFoldedRange(lo, hi);
+        }
+        t.skip(1);
+        cc.cleanClass();
+        if (sign < 0) cc.negateClass();
+        re.runes = cc.toArray();
+        this.push(re);
+      }
+    };
+    RE2 = class RE22 {
+      static initTest(expr) {
+        const re2 = RE22.compile(expr);
+        const res = new RE22(re2.expr, re2.prog, re2.numSubexp, re2.longest);
+        res.cond = re2.cond;
+        res.prefix = re2.prefix;
+        res.prefixUTF8 = re2.prefixUTF8;
+        res.prefixComplete = re2.prefixComplete;
+        res.prefixRune = re2.prefixRune;
+        res.prefilter = re2.prefilter;
+        res.namedGroups = re2.namedGroups;
+        return res;
+      }
+      /**
+      * Parses a regular expression and returns, if successful, an {@code RE2} instance that can be
+      * used to match against text.
+      *
+      * When matching against text, the regexp returns a match that begins as early as possible in the
+      * input (leftmost), and among those it chooses the one that a backtracking search would have
+      * found first. This so-called leftmost-first matching is the same semantics that Perl, Python,
+      * and other implementations use, although this package implements it without the expense of
+      * backtracking. For POSIX leftmost-longest matching, see {@link #compilePOSIX}.
+      */
+      static compile(expr) {
+        return RE22.compileImpl(expr, RE2Flags.PERL, false);
+      }
+      /**
+      * {@code compilePOSIX} is like {@link #compile} but restricts the regular expression to POSIX ERE
+      * (egrep) syntax and changes the match semantics to leftmost-longest.
+      *
+      * That is, when matching against text, the regexp returns a match that begins as early as
+      * possible in the input (leftmost), and among those it chooses a match that is as long as
+      * possible. This so-called leftmost-longest matching is the same semantics that early regular
+      * expression implementations used and that POSIX specifies.
+      *
+      * However, there can be multiple leftmost-longest matches, with different submatch choices, and
+      * here this package diverges from POSIX. Among the possible leftmost-longest matches, this
+      * package chooses the one that a backtracking search would have found first, while POSIX
+      * specifies that the match be chosen to maximize the length of the first subexpression, then the
+      * second, and so on from left to right. The POSIX rule is computationally prohibitive and not
+      * even well-defined. See http://swtch.com/~rsc/regexp/regexp2.html#posix
+      */
+      static compilePOSIX(expr) {
+        return RE22.compileImpl(expr, RE2Flags.POSIX, true);
+      }
+      static compileImpl(expr, mode, longest) {
+        let re = Parser2.parse(expr, mode);
+        const maxCap = re.maxCap();
+        const namedGroups = re.namedGroups;
+        re = Simplify.simplify(re);
+        const prefilter = PrefilterTree.build(re);
+        const prog = Compiler.compileRegexp(re);
+        const re2 = new RE22(expr, prog, maxCap, longest);
+        re2.prefilter = prefilter.type === Prefilter.Type.NONE ? null : prefilter;
+        const [prefixCompl, prefixStr] = prog.prefix();
+        re2.prefixComplete = prefixCompl;
+        re2.prefix = prefixStr;
+        re2.prefixUTF8 = Utils.stringToUtf8ByteArray(re2.prefix);
+        if (re2.prefix.length > 0) re2.prefixRune = re2.prefix.codePointAt(0);
+        re2.namedGroups = namedGroups;
+        return re2;
+      }
+      /**
+      * Returns true iff textual regular expression {@code pattern} matches string {@code s}.
+      *
+      * More complicated queries need to use {@link #compile} and the full {@code RE2} interface.
+      */
+      static match(pattern2, s) {
+        return RE22.compile(pattern2).match(s);
+      }
+      constructor(expr, prog, numSubexp = 0, longest = 0) {
+        this.expr = expr;
+        this.prog = prog;
+        this.numSubexp = numSubexp;
+        this.longest = longest;
+        this.cond = prog.startCond();
+        this.prefix = null;
+        this.prefixUTF8 = null;
+        this.prefixComplete = false;
+        this.prefixRune = 0;
+        this.namedGroups = /* @__PURE__ */ Object.create(null);
+        this.machinePool = [];
+        this.lazyDFA = null;
+        this.onepass = OnePass.compile(this.prog);
+        this.prefilter = null;
+      }
+      get dfa() {
+        if (this.lazyDFA === null) this.lazyDFA = new DFA(this.prog);
+        return this.lazyDFA;
+      }
+      matchPrefixComplete(input, pos, anchor, ncap) {
+        if ((anchor === RE2Flags.ANCHOR_START || anchor === RE2Flags.ANCHOR_BOTH) && pos !== 0) return null;
+        let matchStart = -1;
+        let matchEnd = -1;
+        const pLen = input.prefixLength(this);
+        if (anchor === RE2Flags.UNANCHORED) {
+          const idx = input.index(this, pos);
+          if (idx < 0) return null;
+          matchStart = pos + idx;
+          matchEnd = matchStart + pLen;
+        } else if (anchor === RE2Flags.ANCHOR_BOTH) {
+          if (input.endPos() !== pLen) return null;
+          if (input.index(this, 0) !== 0) return null;
+          matchStart = 0;
+          matchEnd = pLen;
+        } else if (anchor === RE2Flags.ANCHOR_START) {
+          if (input.index(this, 0) !== 0) return null;
+          matchStart = 0;
+          matchEnd = pLen;
+        }
+        if (matchStart < 0) return null;
+        if (ncap > 0) {
+          const matchcap = new Int32Array(ncap).fill(-1);
+          matchcap[0] = matchStart;
+          matchcap[1] = matchEnd;
+          return Array.from(matchcap);
+        }
+        return [];
+      }
+      createLookbehindState() {
+        return this.prog.numLb > 0 ? new LookbehindState(this.prog) : null;
+      }
+      executeEngine(input, pos, anchor, ncap, lbState = null) {
+        if (this.prefixComplete && (ncap === 0 || this.numSubexp === 0)) return this.matchPrefixComplete(input, pos, anchor, ncap);
+        if (this.prefilter !== null && anchor === RE2Flags.UNANCHORED) {
+          if (!this.prefilter.eval(input, pos)) return null;
+        }
+        if (this.onepass !== null) return OnePass.execute(this, input, pos, anchor, ncap);
+        if (ncap > 0) {
+          if (this.prog.numLb === 0 && input.endPos() <= Backtracker.maxBitStateLen(this.prog)) return Backtracker.execute(this, input, pos, anchor, ncap);
+          return this.doExecuteNFA(input, pos, anchor, ncap, lbState);
+        }
+        if (this.prog.numLb === 0) {
+          const dfaResult = this.dfa.match(input, pos, anchor);
+          if (dfaResult !== null) return dfaResult ? [] : null;
+          if (input.endPos() <= Backtracker.maxBitStateLen(this.prog)) return Backtracker.execute(this, input, pos, anchor, ncap);
+        }
+        return this.doExecuteNFA(input, pos, anchor, ncap, lbState);
+      }
+      /**
+      * Returns the number of parenthesized subexpressions in this regular expression.
+      */
+      numberOfCapturingGroups() {
+        return this.numSubexp;
+      }
+      /**
+      * Returns the number of instructions in this compiled regular expression program.
+      */
+      numberOfInstructions() {
+        return this.prog.numInst();
+      }
+      get() {
+        return this.machinePool.length > 0 ? this.machinePool.pop() : null;
+      }
+      reset() {
+        this.machinePool.length = 0;
+      }
+      put(m) {
+        this.machinePool.push(m);
+      }
+      toString() {
+        return this.expr;
+      }
+      doExecuteNFA(input, pos, anchor, ncap, lbState = null) {
+        let m = this.get();
+        if (!m) m = Machine.fromRE2(this);
+        m.init(ncap);
+        const cap = m.match(input, pos, anchor, lbState) ? m.submatches() : null;
+        this.put(m);
+        return cap;
+      }
+      match(s) {
+        return this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, 0) !== null;
+      }
+      /**
+      * Matches the regular expression against input starting at position start and ending at position
+      * end, with the given anchoring. Records the submatch boundaries in group, which is [start, end)
+      * pairs of byte offsets. The number of boundaries needed is inferred from the size of the group
+      * array. It is most efficient not to ask for submatch boundaries.
+      *
+      * @param input the input byte array
+      * @param start the beginning position in the input
+      * @param end the end position in the input
+      * @param anchor the anchoring flag (UNANCHORED, ANCHOR_START, ANCHOR_BOTH)
+      * @param group the array to fill with submatch positions
+      * @param ngroup the number of array pairs to fill in
+      * @param lbState optional state carried between successive matches over the same input (see
+      *   createLookbehindState); omit it to evaluate lookbehinds from the beginning of the input
+      * @returns true if a match was found
+      */
+      matchWithGroup(input, start2, end, anchor, ngroup, lbState = null) {
+        if (!(input instanceof MatcherInputBase)) {
+          if (Utils.isByteArray(input)) input = MatcherInput.utf8(input);
+          else input = MatcherInput.utf16(input);
+        }
+        return this.matchMachineInput(input, start2, end, anchor, ngroup, lbState);
+      }
+      matchMachineInput(input, start2, end, anchor, ngroup, lbState = null) {
+        if (start2 > end) return [false, null];
+        const machineInput = input.isUTF16Encoding() ? MachineInput.fromUTF16(input.asCharSequence(), 0, end) : MachineInput.fromUTF8(input.asBytes(), 0, end);
+        const groupMatch = this.executeEngine(machineInput, start2, anchor, 2 * ngroup, lbState);
+        if (groupMatch === null) return [false, null];
+        return [true, groupMatch];
+      }
+      /**
+      * Returns true iff this regexp matches the UTF-8 byte array {@code b}.
+      */
+      matchUTF8(b) {
+        return this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, 0) !== null;
+      }
+      /**
+      * Returns a copy of {@code src} in which all matches for this regexp have been replaced by
+      * {@code repl}. No support is provided for expressions (e.g. {@code \1} or {@code $1}) in the
+      * replacement string.
+      */
+      replaceAll(src, repl) {
+        return this.replaceAllFunc(src, () => repl, 2 * src.length + 1);
+      }
+      /**
+      * Returns a copy of {@code src} in which only the first match for this regexp has been replaced
+      * by {@code repl}. No support is provided for expressions (e.g. {@code \1} or {@code $1}) in the
+      * replacement string.
+      */
+      replaceFirst(src, repl) {
+        return this.replaceAllFunc(src, () => repl, 1);
+      }
+      /**
+      * Returns a copy of {@code src} in which at most {@code maxReplaces} matches for this regexp have
+      * been replaced by the return value of of function {@code repl} (whose first argument is the
+      * matched string). No support is provided for expressions (e.g. {@code \1} or {@code $1}) in the
+      * replacement string.
+      */
+      replaceAllFunc(src, replFunc, maxReplaces) {
+        let lastMatchEnd = 0;
+        let searchPos = 0;
+        let out = "";
+        const input = MachineInput.fromUTF16(src);
+        const lbState = this.createLookbehindState();
+        let numReplaces = 0;
+        while (searchPos <= src.length) {
+          const a = this.executeEngine(input, searchPos, RE2Flags.UNANCHORED, 2, lbState);
+          if (a === null || a.length === 0) break;
+          out += src.substring(lastMatchEnd, a[0]);
+          if (a[1] > lastMatchEnd || a[0] === 0) {
+            out += replFunc(src.substring(a[0], a[1]));
+            numReplaces++;
+          }
+          lastMatchEnd = a[1];
+          const width2 = input.step(searchPos) & 7;
+          if (searchPos + width2 > a[1]) searchPos += width2;
+          else if (searchPos + 1 > a[1]) searchPos++;
+          else searchPos = a[1];
+          if (numReplaces >= maxReplaces) break;
+        }
+        out += src.substring(lastMatchEnd);
+        return out;
+      }
+      pad(a) {
+        if (a === null) return null;
+        let n = (1 + this.numSubexp) * 2;
+        if (a.length < n) {
+          let a2 = new Array(n).fill(-1);
+          for (let i = 0; i < a.length; i++) a2[i] = a[i];
+          a = a2;
+        }
+        return a;
+      }
+      allMatches(input, n, deliverFun = (v) => v) {
+        let result = [];
+        const end = input.endPos();
+        if (n < 0) n = end + 1;
+        let pos = 0;
+        let i = 0;
+        let prevMatchEnd = -1;
+        const lbState = this.createLookbehindState();
+        while (i < n && pos <= end) {
+          const matches5 = this.executeEngine(input, pos, RE2Flags.UNANCHORED, this.prog.numCap, lbState);
+          if (matches5 === null || matches5.length === 0) break;
+          let accept = true;
+          if (matches5[1] === pos) {
+            if (matches5[0] === prevMatchEnd) accept = false;
+            const r = input.step(pos);
+            if (r < 0) pos = end + 1;
+            else pos += r & 7;
+          } else pos = matches5[1];
+          prevMatchEnd = matches5[1];
+          if (accept) {
+            result.push(deliverFun(this.pad(matches5)));
+            i++;
+          }
+        }
+        return result;
+      }
+      /**
+      * Returns an array holding the text of the leftmost match in {@code b} of this regular
+      * expression.
+      *
+      * A return value of null indicates no match.
+      */
+      findUTF8(b) {
+        const a = this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, 2);
+        if (a === null) return null;
+        return b.slice(a[0], a[1]);
+      }
+      /**
+      * Returns a two-element array of integers defining the location of the leftmost match in
+      * {@code b} of this regular expression. The match itself is at {@code b[loc[0]...loc[1]]}.
+      *
+      * A return value of null indicates no match.
+      */
+      findUTF8Index(b) {
+        const a = this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, 2);
+        if (a === null) return null;
+        return a.slice(0, 2);
+      }
+      /**
+      * Returns a string holding the text of the leftmost match in {@code s} of this regular
+      * expression.
+      *
+      * If there is no match, the return value is an empty string, but it will also be empty if the
+      * regular expression successfully matches an empty string. Use {@link #findIndex} or
+      * {@link #findSubmatch} if it is necessary to distinguish these cases.
+      */
+      find(s) {
+        const a = this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, 2);
+        if (a === null) return "";
+        return s.substring(a[0], a[1]);
+      }
+      /**
+      * Returns a two-element array of integers defining the location of the leftmost match in
+      * {@code s} of this regular expression. The match itself is at
+      * {@code s.substring(loc[0], loc[1])}.
+      *
+      * A return value of null indicates no match.
+      */
+      findIndex(s) {
+        return this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, 2);
+      }
+      /**
+      * Returns an array of arrays the text of the leftmost match of the regular expression in
+      * {@code b} and the matches, if any, of its subexpressions, as defined by the <a
+      * href='#submatch'>Submatch</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findUTF8Submatch(b) {
+        const a = this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, this.prog.numCap);
+        if (a === null) return null;
+        const ret = new Array(1 + this.numSubexp).fill(null);
+        for (let i = 0; i < ret.length; i++) if (2 * i < a.length && a[2 * i] >= 0) ret[i] = b.slice(a[2 * i], a[2 * i + 1]);
+        return ret;
+      }
+      /**
+      * Returns an array holding the index pairs identifying the leftmost match of this regular
+      * expression in {@code b} and the matches, if any, of its subexpressions, as defined by the the
+      * <a href='#submatch'>Submatch</a> and <a href='#index'>Index</a> descriptions above.
+      *
+      * A return value of null indicates no match.
+      */
+      findUTF8SubmatchIndex(b) {
+        return this.pad(this.executeEngine(MachineInput.fromUTF8(b), 0, RE2Flags.UNANCHORED, this.prog.numCap));
+      }
+      /**
+      * Returns an array of strings holding the text of the leftmost match of the regular expression in
+      * {@code s} and the matches, if any, of its subexpressions, as defined by the <a
+      * href='#submatch'>Submatch</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findSubmatch(s) {
+        const a = this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, this.prog.numCap);
+        if (a === null) return null;
+        const ret = new Array(1 + this.numSubexp).fill(null);
+        for (let i = 0; i < ret.length; i++) if (2 * i < a.length && a[2 * i] >= 0) ret[i] = s.substring(a[2 * i], a[2 * i + 1]);
+        return ret;
+      }
+      /**
+      * Returns an array holding the index pairs identifying the leftmost match of this regular
+      * expression in {@code s} and the matches, if any, of its subexpressions, as defined by the <a
+      * href='#submatch'>Submatch</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findSubmatchIndex(s) {
+        return this.pad(this.executeEngine(MachineInput.fromUTF16(s), 0, RE2Flags.UNANCHORED, this.prog.numCap));
+      }
+      /**
+      * {@code findAllUTF8()} is the <a href='#all'>All</a> version of {@link #findUTF8}; it returns a
+      * list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      *
+      * TODO(adonovan): think about defining a byte slice view class, like a read-only Go slice backed
+      * by |b|.
+      */
+      findAllUTF8(b, n) {
+        const result = this.allMatches(MachineInput.fromUTF8(b), n, (match) => b.slice(match[0], match[1]));
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllUTF8Index} is the <a href='#all'>All</a> version of {@link #findUTF8Index}; it
+      * returns a list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllUTF8Index(b, n) {
+        const result = this.allMatches(MachineInput.fromUTF8(b), n, (match) => match.slice(0, 2));
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAll} is the <a href='#all'>All</a> version of {@link #find}; it returns a list of up
+      * to {@code n} successive matches of the expression, as defined by the <a href='#all'>All</a>
+      * description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAll(s, n) {
+        const result = this.allMatches(MachineInput.fromUTF16(s), n, (match) => s.substring(match[0], match[1]));
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllIndex} is the <a href='#all'>All</a> version of {@link #findIndex}; it returns a
+      * list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllIndex(s, n) {
+        const result = this.allMatches(MachineInput.fromUTF16(s), n, (match) => match.slice(0, 2));
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllUTF8Submatch} is the <a href='#all'>All</a> version of {@link #findUTF8Submatch};
+      * it returns a list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllUTF8Submatch(b, n) {
+        const result = this.allMatches(MachineInput.fromUTF8(b), n, (match) => {
+          let slice = new Array(match.length / 2 | 0).fill(null);
+          for (let j = 0; j < slice.length; j++) if (match[2 * j] >= 0) slice[j] = b.slice(match[2 * j], match[2 * j + 1]);
+          return slice;
+        });
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllUTF8SubmatchIndex} is the <a href='#all'>All</a> version of
+      * {@link #findUTF8SubmatchIndex}; it returns a list of up to {@code n} successive matches of the
+      * expression, as defined by the <a href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllUTF8SubmatchIndex(b, n) {
+        const result = this.allMatches(MachineInput.fromUTF8(b), n);
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllSubmatch} is the <a href='#all'>All</a> version of {@link #findSubmatch}; it
+      * returns a list of up to {@code n} successive matches of the expression, as defined by the <a
+      * href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllSubmatch(s, n) {
+        const result = this.allMatches(MachineInput.fromUTF16(s), n, (match) => {
+          let slice = new Array(match.length / 2 | 0).fill(null);
+          for (let j = 0; j < slice.length; j++) if (match[2 * j] >= 0) slice[j] = s.substring(match[2 * j], match[2 * j + 1]);
+          return slice;
+        });
+        if (result.length === 0) return null;
+        return result;
+      }
+      /**
+      * {@code findAllSubmatchIndex} is the <a href='#all'>All</a> version of
+      * {@link #findSubmatchIndex}; it returns a list of up to {@code n} successive matches of the
+      * expression, as defined by the <a href='#all'>All</a> description above.
+      *
+      * A return value of null indicates no match.
+      */
+      findAllSubmatchIndex(s, n) {
+        const result = this.allMatches(MachineInput.fromUTF16(s), n);
+        if (result.length === 0) return null;
+        return result;
+      }
+    };
+    RE2Set = class RE2Set2 {
+      /** @type {number} */
+      static UNANCHORED = RE2Flags.UNANCHORED;
+      /** @type {number} */
+      static ANCHOR_START = RE2Flags.ANCHOR_START;
+      /** @type {number} */
+      static ANCHOR_BOTH = RE2Flags.ANCHOR_BOTH;
+      /**
+      * Constructs a new RE2Set with the specified anchor mode and flags.
+      * @param {number} [anchor=RE2Set.UNANCHORED] - The anchoring mode (e.g., RE2Set.UNANCHORED).
+      * @param {number} [flags=0] - The public flags to apply to all patterns in the set.
+      * @param {number} [maxMem=8388608] - The maximum memory in bytes to use for the DFA (default 8MB).
+      */
+      constructor(anchor = RE2Set2.UNANCHORED, flags = 0, maxMem = 8388608) {
+        if (![
+          RE2Set2.UNANCHORED,
+          RE2Set2.ANCHOR_START,
+          RE2Set2.ANCHOR_BOTH
+        ].includes(anchor)) throw new RE2JSFlagsException("The anchor should be RE2Set.UNANCHORED, RE2Set.ANCHOR_START or RE2Set.ANCHOR_BOTH");
+        Utils.checkFlags(flags);
+        this.anchor = anchor;
+        this.jsFlags = flags;
+        this.maxMem = maxMem;
+        let re2Flags = RE2Flags.PERL;
+        if ((flags & PublicFlags.DISABLE_UNICODE_GROUPS) !== 0) re2Flags &= ~RE2Flags.UNICODE_GROUPS;
+        if ((flags & PublicFlags.LOOKBEHINDS) !== 0) re2Flags |= RE2Flags.LOOKBEHIND;
+        this.re2Flags = re2Flags;
+        this.regexps = [];
+        this.prog = null;
+        this.dfa = null;
+        this.dummyRe2 = null;
+      }
+      /**
+      * Adds a new regular expression pattern to the set.
+      * Patterns cannot be added after the set has been compiled.
+      * @param {string} pattern - The regular expression pattern to add.
+      * @returns {number} The integer index assigned to the added pattern.
+      * @throws {RE2JSCompileException} If patterns are added after compilation.
+      */
+      add(pattern2) {
+        if (this.prog) throw new RE2JSCompileException("Cannot add patterns after compile");
+        Utils.checkPattern(pattern2);
+        let fregex = pattern2;
+        if ((this.jsFlags & PublicFlags.CASE_INSENSITIVE) !== 0) fregex = `(?i)${fregex}`;
+        if ((this.jsFlags & PublicFlags.DOTALL) !== 0) fregex = `(?s)${fregex}`;
+        if ((this.jsFlags & PublicFlags.MULTILINE) !== 0) fregex = `(?m)${fregex}`;
+        const re = Parser2.parse(fregex, this.re2Flags);
+        this.regexps.push(Simplify.simplify(re));
+        return this.regexps.length - 1;
+      }
+      /**
+      * Compiles the added patterns into a single state machine.
+      * This is automatically called on the first match if not called explicitly.
+      * @returns {void}
+      */
+      compile() {
+        if (this.prog) return;
+        const prog = Compiler.compileSet(this.regexps);
+        if (prog.numInst() > Parser2.MAX_SIZE) throw new RE2JSCompileException(`${Parser2.ERR_LARGE}: the set compiles to ${prog.numInst()} instructions, more than ${Parser2.MAX_SIZE}`);
+        this.prog = prog;
+        this.dfa = new DFA(this.prog, this.maxMem);
+        this.dummyRe2 = {
+          prog: this.prog,
+          cond: this.prog.startCond(),
+          prefix: "",
+          prefixRune: 0,
+          longest: false
+        };
+      }
+      /**
+      * Matches the input against the compiled set of regular expressions.
+      * @param {string|number[]|Uint8Array} input - The input string or UTF-8 byte array to match against.
+      * @returns {number[]} An array of indices representing the patterns that successfully matched the input.
+      */
+      match(input) {
+        if (!this.prog) this.compile();
+        const machineInput = Utils.isByteArray(input) ? MachineInput.fromUTF8(input) : MachineInput.fromUTF16(input);
+        let internalAnchor = RE2Flags.UNANCHORED;
+        if (this.anchor === RE2Set2.ANCHOR_START) internalAnchor = RE2Flags.ANCHOR_START;
+        else if (this.anchor === RE2Set2.ANCHOR_BOTH) internalAnchor = RE2Flags.ANCHOR_BOTH;
+        const dfaResult = this.dfa.matchSet(machineInput, 0, internalAnchor);
+        if (dfaResult !== null) return dfaResult;
+        const machine = Machine.fromRE2(this.dummyRe2);
+        machine.init(0);
+        return machine.matchSet(machineInput, 0, internalAnchor);
+      }
+    };
+    TranslateRegExpString = class TranslateRegExpString2 {
+      static isHexadecimal(ch) {
+        return "0" <= ch && ch <= "9" || "A" <= ch && ch <= "F" || "a" <= ch && ch <= "f";
+      }
+      static translate(data) {
+        let prefixFlags = "";
+        if (Object.prototype.toString.call(data) === "[object RegExp]") {
+          if (data.ignoreCase) prefixFlags += "i";
+          if (data.multiline) prefixFlags += "m";
+          if (data.dotAll) prefixFlags += "s";
+          data = data.source;
+        }
+        if (typeof data !== "string") return data;
+        let result = "";
+        let changed = false;
+        let size = data.length;
+        if (size === 0) {
+          result = "(?:)";
+          changed = true;
+        }
+        let inCharClass = false;
+        let i = 0;
+        while (i < size) {
+          let ch = data[i];
+          if (ch === "\\") {
+            if (i + 1 < size) {
+              ch = data[i + 1];
+              switch (ch) {
+                case "\\":
+                  result += "\\\\";
+                  i += 2;
+                  continue;
+                case "c":
+                  if (i + 2 < size) {
+                    let code = data[i + 2].charCodeAt(0);
+                    if (code >= 65 && code <= 90 || code >= 97 && code <= 122) {
+                      let val = code % 32;
+                      result += "\\x";
+                      result += (val >> 4).toString(16).toUpperCase();
+                      result += (val & 15).toString(16).toUpperCase();
+                      i += 3;
+                      changed = true;
+                      continue;
+                    }
+                  }
+                  result += "c";
+                  i += 2;
+                  changed = true;
+                  continue;
+                case "u":
+                  if (i + 2 < size) {
+                    if (data[i + 2] === "{") {
+                      let j = i + 3;
+                      let hasHex = false;
+                      let closed = false;
+                      while (j < size) {
+                        const hexChar = data[j];
+                        if (hexChar === "}") {
+                          closed = true;
+                          break;
+                        }
+                        if (!TranslateRegExpString2.isHexadecimal(hexChar)) break;
+                        hasHex = true;
+                        j++;
+                      }
+                      if (closed && hasHex) {
+                        result += "\\x";
+                        i += 2;
+                        changed = true;
+                        continue;
+                      }
+                    } else if (i + 5 < size) {
+                      let isHex4 = true;
+                      for (let j = 0; j < 4; j++) if (!TranslateRegExpString2.isHexadecimal(data[i + 2 + j])) {
+                        isHex4 = false;
+                        break;
+                      }
+                      if (isHex4) {
+                        result += "\\x{" + data.substring(i + 2, i + 6) + "}";
+                        i += 6;
+                        changed = true;
+                        continue;
+                      }
+                    }
+                  }
+                  result += "u";
+                  i += 2;
+                  changed = true;
+                  continue;
+                case "x": {
+                  let isValidHex = false;
+                  if (i + 2 < size && data[i + 2] === "{") {
+                    let j = i + 3;
+                    let hasHex = false;
+                    let closed = false;
+                    while (j < size) {
+                      const hexChar = data[j];
+                      if (hexChar === "}") {
+                        closed = true;
+                        break;
+                      }
+                      if (!TranslateRegExpString2.isHexadecimal(hexChar)) break;
+                      hasHex = true;
+                      j++;
+                    }
+                    if (closed && hasHex) isValidHex = true;
+                  } else if (i + 3 < size && TranslateRegExpString2.isHexadecimal(data[i + 2]) && TranslateRegExpString2.isHexadecimal(data[i + 3])) isValidHex = true;
+                  if (isValidHex) {
+                    result += "\\x";
+                    i += 2;
+                  } else {
+                    result += "x";
+                    i += 2;
+                    changed = true;
+                  }
+                  continue;
+                }
+                case "n":
+                case "r":
+                case "t":
+                case "a":
+                case "f":
+                case "v":
+                case "d":
+                case "D":
+                case "s":
+                case "S":
+                case "w":
+                case "W":
+                case "b":
+                case "B":
+                case "p":
+                case "P":
+                case "A":
+                case "z":
+                case "Q":
+                case "E":
+                case "0":
+                case "1":
+                case "2":
+                case "3":
+                case "4":
+                case "5":
+                case "6":
+                case "7":
+                  result += "\\" + ch;
+                  i += 2;
+                  continue;
+                default: {
+                  let cp2 = data.codePointAt(i + 1);
+                  if (cp2 >= 48 && cp2 <= 57 || cp2 >= 65 && cp2 <= 90 || cp2 >= 97 && cp2 <= 122) {
+                    let symSize2 = Utils.charCount(cp2);
+                    result += data.substring(i + 1, i + 1 + symSize2);
+                    i += symSize2 + 1;
+                    changed = true;
+                  } else {
+                    result += "\\";
+                    let symSize2 = Utils.charCount(cp2);
+                    result += data.substring(i + 1, i + 1 + symSize2);
+                    i += symSize2 + 1;
+                  }
+                  continue;
+                }
+              }
+            }
+          } else if (ch === "/") {
+            result += "\\/";
+            i += 1;
+            changed = true;
+            continue;
+          } else if (ch === "[") {
+            if (!inCharClass && data[i + 1] === "]") {
+              result += "[^\\x00-\\x{10FFFF}]";
+              i += 2;
+              changed = true;
+              continue;
+            }
+            if (!inCharClass && data[i + 1] === "^" && data[i + 2] === "]") {
+              result += "[\\x00-\\x{10FFFF}]";
+              i += 3;
+              changed = true;
+              continue;
+            }
+            inCharClass = true;
+          } else if (ch === "]") inCharClass = false;
+          else if (!inCharClass && ch === "(" && i + 2 < size && data[i + 1] === "?" && data[i + 2] === "<") {
+            if (i + 3 < size && !"=!>)".includes(data[i + 3])) {
+              result += "(?P<";
+              i += 3;
+              changed = true;
+              continue;
+            }
+          }
+          let cp = data.codePointAt(i);
+          let symSize = Utils.charCount(cp);
+          result += data.substring(i, i + symSize);
+          i += symSize;
+        }
+        const finalResult = changed ? result : data;
+        if (prefixFlags.length > 0) return `(?${prefixFlags})${finalResult}`;
+        return finalResult;
+      }
+    };
+    execResult = (m, input) => {
+      const result = m.matchArray();
+      result.index = m.start(0);
+      result.input = input;
+      result.groups = m.namedGroupsObject();
+      return result;
+    };
+    RE2JS = class RE2JS2 {
+      /**
+      * Flag: case insensitive matching.
+      */
+      static CASE_INSENSITIVE = PublicFlags.CASE_INSENSITIVE;
+      /**
+      * Flag: dot ({@code .}) matches all characters, including newline.
+      */
+      static DOTALL = PublicFlags.DOTALL;
+      /**
+      * Flag: multiline matching: {@code ^} and {@code $} match at beginning and end of line, not just
+      * beginning and end of input.
+      */
+      static MULTILINE = PublicFlags.MULTILINE;
+      /**
+      * Flag: Unicode groups (e.g. {@code \p\ Greek\} ) will be syntax errors.
+      */
+      static DISABLE_UNICODE_GROUPS = PublicFlags.DISABLE_UNICODE_GROUPS;
+      /**
+      * Flag: matches longest possible string.
+      */
+      static LONGEST_MATCH = PublicFlags.LONGEST_MATCH;
+      /**
+      * Flag: enable linear-time captureless lookbehinds.
+      */
+      static LOOKBEHINDS = PublicFlags.LOOKBEHINDS;
+      /**
+      * Returns a literal pattern string for the specified string.
+      *
+      * This method produces a string that can be used to create a <code>RE2JS</code> that would
+      * match the string <code>s</code> as if it were a literal pattern.
+      *
+      * Metacharacters or escape sequences in the input sequence will be given no special meaning.
+      *
+      * @param {string} str The string to be literalized
+      * @returns {string} A literal string replacement
+      */
+      static quote(str11) {
+        return Utils.quoteMeta(str11);
+      }
+      /**
+      * Quotes '\' and '$' in {@code str}, so that the returned string could be used in
+      * replacement methods as a literal replacement of {@code str}.
+      *
+      * This is a convenience delegation to {@link Matcher.quoteReplacement}.
+      *
+      * @param {string} str the string to be quoted
+      * @param {boolean} [javaMode=false] whether the replacement will be used in javaMode
+      * @returns {string} the quoted string
+      */
+      static quoteReplacement(str11, javaMode = false) {
+        return Matcher.quoteReplacement(str11, javaMode);
+      }
+      /**
+      * Translates a given regular expression string to ensure compatibility with RE2JS.
+      *
+      * This function preprocesses the input regex string by applying necessary transformations,
+      * such as escaping special characters (e.g., `/`), converting named capture groups to
+      * RE2JS-compatible syntax, and handling Unicode sequences properly. It ensures that the
+      * resulting regex is safe and properly formatted before compilation.
+      *
+      * @param {string|RegExp} expr - The regular expression string to be translated.
+      * @returns {string} - The transformed regular expression string, ready for compilation.
+      */
+      static translateRegExp(expr) {
+        return TranslateRegExpString.translate(expr);
+      }
+      /**
+      * Helper: create new RE2JS with given regex and flags. Flregex is the regex with flags applied.
+      * @param {string} regex
+      * @param {number} [flags=0]
+      * @returns {RE2JS}
+      */
+      static compile(regex2, flags = 0) {
+        Utils.checkPattern(regex2);
+        Utils.checkFlags(flags);
+        let fregex = regex2;
+        if ((flags & RE2JS2.CASE_INSENSITIVE) !== 0) fregex = `(?i)${fregex}`;
+        if ((flags & RE2JS2.DOTALL) !== 0) fregex = `(?s)${fregex}`;
+        if ((flags & RE2JS2.MULTILINE) !== 0) fregex = `(?m)${fregex}`;
+        let re2Flags = RE2Flags.PERL;
+        if ((flags & RE2JS2.DISABLE_UNICODE_GROUPS) !== 0) re2Flags &= ~RE2Flags.UNICODE_GROUPS;
+        if ((flags & RE2JS2.LOOKBEHINDS) !== 0) re2Flags |= RE2Flags.LOOKBEHIND;
+        const p = new RE2JS2(regex2, flags);
+        p.re2Input = RE2.compileImpl(fregex, re2Flags, (flags & RE2JS2.LONGEST_MATCH) !== 0);
+        return p;
+      }
+      /**
+      * Matches a string against a regular expression.
+      *
+      * @param {string} regex the regular expression
+      * @param {string|number[]|Uint8Array} input the input
+      * @returns {boolean} true if the regular expression matches the entire input
+      * @throws RE2JSSyntaxException if the regular expression is malformed
+      */
+      static matches(regex2, input) {
+        return RE2JS2.compile(regex2).testExact(input);
+      }
+      /**
+      * This is visible for testing.
+      * @private
+      */
+      static initTest(pattern2, flags, re2) {
+        if (pattern2 == null) throw new Error("pattern is null");
+        if (re2 == null) throw new Error("re2 is null");
+        const p = new RE2JS2(pattern2, flags);
+        p.re2Input = re2;
+        return p;
+      }
+      /**
+      *
+      * @param {string} pattern
+      * @param {number} flags
+      */
+      constructor(pattern2, flags) {
+        this.patternInput = pattern2;
+        this.flagsInput = flags;
+        this.re2Input = null;
+      }
+      /**
+      * Releases memory used by internal caches associated with this pattern. Does not change the
+      * observable behaviour. Useful for tests that detect memory leaks via allocation tracking.
+      */
+      reset() {
+        this.re2Input.reset();
+      }
+      /**
+      * Returns the flags used in the constructor.
+      * @returns {number}
+      */
+      flags() {
+        return this.flagsInput;
+      }
+      /**
+      * Returns the pattern used in the constructor.
+      * @returns {string}
+      */
+      pattern() {
+        return this.patternInput;
+      }
+      re2() {
+        return this.re2Input;
+      }
+      /**
+      * Matches a string against a regular expression.
+      *
+      * @param {string|number[]|Uint8Array} input the input
+      * @returns {boolean} true if the regular expression matches the entire input
+      */
+      matches(input) {
+        return this.testExact(input);
+      }
+      /**
+      * Creates a new {@code Matcher} matching the pattern against the input.
+      *
+      * @param {string|number[]|Uint8Array|MatcherInputBase} input the input string
+      * @returns {Matcher}
+      */
+      matcher(input) {
+        if (Utils.isByteArray(input)) input = MatcherInput.utf8(input);
+        return new Matcher(this, input);
+      }
+      /**
+      * Tests whether the regular expression matches any part of the input string.
+      * Performance Note: This method is highly optimized. Because it only returns
+      * a boolean and does not extract capture groups, it bypasses the `Matcher` overhead
+      * and guarantees execution on the high-speed DFA engine whenever possible.
+      *
+      * @param {string|number[]|Uint8Array} input - The input string or UTF-8 byte array to test against.
+      * @returns {boolean} `true` if the pattern is found anywhere in the input, `false` otherwise.
+      */
+      test(input) {
+        if (Utils.isByteArray(input)) return this.re2Input.matchUTF8(input);
+        return this.re2Input.match(input);
+      }
+      /**
+      * Tests whether the regular expression matches the ENTIRE input string.
+      * * **Performance Note:** This operates identically to `.matches()`, but is significantly
+      * faster because it does not request capture group data. By requesting 0 capture groups,
+      * it securely routes execution through the DFA fast-path.
+      *
+      * @param {string|number[]|Uint8Array} input - The input string or UTF-8 byte array to test against.
+      * @returns {boolean} `true` if the exact input string fully matches the pattern, `false` otherwise.
+      */
+      testExact(input) {
+        const machineInput = Utils.isByteArray(input) ? MachineInput.fromUTF8(input) : MachineInput.fromUTF16(input);
+        return this.re2Input.executeEngine(machineInput, 0, RE2Flags.ANCHOR_BOTH, 0) !== null;
+      }
+      /**
+      * Executes a search for a match in a specified string.
+      * Returns a result array, or null if no match is found.
+      * The returned array perfectly mirrors standard JavaScript `RegExpExecArray`,
+      * including `.index`, `.input`, and `.groups` properties.
+      *
+      * @param {string|number[]|Uint8Array} input the input string or byte array
+      * @returns {Array|null} the match array with index, input, and groups properties, or null
+      */
+      exec(input) {
+        const m = this.matcher(input);
+        return m.find() ? execResult(m, input) : null;
+      }
+      /**
+      * Splits input around instances of the regular expression. It returns an array giving the strings
+      * that occur before, between, and after instances of the regular expression.
+      *
+      * If {@code limit <= 0}, there is no limit on the size of the returned array. If
+      * {@code limit == 0}, empty strings that would occur at the end of the array are omitted. If
+      * {@code limit > 0}, at most limit strings are returned. The final string contains the remainder
+      * of the input, possibly including additional matches of the pattern.
+      *
+      * @param {string} input the input string to be split
+      * @param {number} [limit=0] the limit
+      * @returns {string[]} the split strings
+      */
+      split(input, limit = 0) {
+        const m = this.matcher(input);
+        const result = [];
+        let emptiesSkipped = 0;
+        let last = 0;
+        while (m.find()) {
+          if (last === 0 && m.end() === 0) {
+            last = m.end();
+            continue;
+          }
+          if (limit > 0 && result.length === limit - 1) break;
+          if (last === m.start()) {
+            if (limit === 0) {
+              emptiesSkipped += 1;
+              last = m.end();
+              continue;
+            }
+          } else while (emptiesSkipped > 0) {
+            result.push("");
+            emptiesSkipped -= 1;
+          }
+          result.push(m.substring(last, m.start()));
+          last = m.end();
+        }
+        if (limit === 0 && last !== m.inputLength()) {
+          while (emptiesSkipped > 0) {
+            result.push("");
+            emptiesSkipped -= 1;
+          }
+          result.push(m.substring(last, m.inputLength()));
+        }
+        if (limit !== 0 || result.length === 0 && !(last === m.inputLength() && last > 0)) result.push(m.substring(last, m.inputLength()));
+        return result;
+      }
+      /**
+      * Returns an iterator of all results matching a string against the regular expression,
+      * including capturing groups.
+      *
+      * @param {string|number[]|Uint8Array} input the input string or byte array
+      * @returns {IterableIterator<RegExpMatchArray>}
+      */
+      *matchAll(input) {
+        const m = this.matcher(input);
+        while (m.find()) yield execResult(m, input);
+      }
+      /**
+      *
+      * @returns {string}
+      */
+      toString() {
+        return this.patternInput;
+      }
+      /**
+      * Returns the program size of this pattern.
+      *
+      * <p>
+      * Similar to the C++ implementation, the program size is a very approximate measure of a regexp's
+      * "cost". Larger numbers are more expensive than smaller numbers.
+      * </p>
+      *
+      * @returns {number} the program size of this pattern
+      */
+      programSize() {
+        return this.re2Input.numberOfInstructions();
+      }
+      /**
+      * Returns the number of capturing groups in this matcher's pattern. Group zero denotes the entire
+      * pattern and is excluded from this count.
+      *
+      * @returns {number} the number of capturing groups in this pattern
+      */
+      groupCount() {
+        return this.re2Input.numberOfCapturingGroups();
+      }
+      /**
+      * Return a map of the capturing groups in this matcher's pattern, where key is the name and value
+      * is the index of the group in the pattern.
+      * @returns {Record<string, number>}
+      */
+      namedGroups() {
+        return this.re2Input.namedGroups;
+      }
+      /**
+      *
+      * @param {*} other
+      * @returns {boolean}
+      */
+      equals(other) {
+        if (this === other) return true;
+        if (other === null || this.constructor !== other.constructor) return false;
+        return this.flagsInput === other.flagsInput && this.patternInput === other.patternInput;
+      }
+    };
+  }
+});
+
 // src/emulator/routes/property-filters.ts
 function regexHit({ text: text2, value }) {
-  try {
-    return text2 !== void 0 && new RegExp(String(value)).test(text2);
-  } catch {
-    return false;
+  if (text2 === void 0) return false;
+  const source = String(value);
+  let pattern2 = compiled.get(source);
+  if (pattern2 === void 0) {
+    try {
+      pattern2 = RE2JS.compile(source);
+    } catch {
+      pattern2 = null;
+    }
+    if (compiled.size >= 256) compiled.clear();
+    compiled.set(source, pattern2);
   }
+  return pattern2?.matcher(text2).find() === true;
 }
 function parsePropertyFilters(raw) {
   if (raw === null || raw.trim() === "") return [];
@@ -37029,21 +43840,23 @@ function parsePropertyFilters(raw) {
 function asList(value) {
   return Array.isArray(value) ? value : [value];
 }
-function matches2(actual, f) {
+function matches3(actual, f) {
   const text2 = actual === void 0 || actual === null ? void 0 : String(actual);
   const values2 = asList(f.value).map(String);
   const matcher2 = MATCHERS[f.operator];
   return matcher2?.({ actual, text: text2, value: f.value, values: values2 }) ?? false;
 }
 function matchesAll(properties3, filters) {
-  return filters.every((f) => matches2(properties3[f.key], f));
+  return filters.every((f) => matches3(properties3[f.key], f));
 }
-var MATCHERS;
+var compiled, MATCHERS;
 var init_property_filters = __esm({
   "src/emulator/routes/property-filters.ts"() {
     "use strict";
+    init_build2();
     init_errors3();
     init_fields6();
+    compiled = /* @__PURE__ */ new Map();
     MATCHERS = {
       exact: ({ text: text2, values: values2 }) => text2 !== void 0 && values2.includes(text2),
       is_not: ({ text: text2, values: values2 }) => text2 === void 0 || !values2.includes(text2),
@@ -37219,9 +44032,8 @@ function matchesQuery(ctx, f) {
         const term = value.trim();
         if (term === "") break;
         if (term.length > 200) throw invalid("Search term cannot exceed 200 characters");
-        const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s\\-_]*");
-        const pattern2 = new RegExp(escaped, "i");
-        if (!pattern2.test(f.key) && !pattern2.test(f.name)) return false;
+        const needle = term.toLowerCase();
+        if (!f.key.toLowerCase().includes(needle) && !f.name.toLowerCase().includes(needle)) return false;
         break;
       }
       case "type":
@@ -37251,16 +44063,21 @@ function matchesQuery(ctx, f) {
   }
   return true;
 }
+function controlledFlag(ctx, level2) {
+  const flag3 = findFlag(ctx);
+  requireAccess(ctx, "feature_flag", flag3, level2);
+  return flag3;
+}
 function list14(ctx) {
   const archivedAsked = ctx.query.has("archived");
-  const items2 = ctx.store.data.feature_flags.filter((f) => f.team_id === ctx.project.id && !f.deleted && (archivedAsked || !f.archived)).filter((f) => matchesQuery(ctx, f)).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id);
+  const items2 = filterByAccess(ctx, "feature_flag", ctx.store.data.feature_flags).filter((f) => f.team_id === ctx.project.id && !f.deleted && (archivedAsked || !f.archived)).filter((f) => matchesQuery(ctx, f)).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id);
   return { status: 200, body: offsetPage(ctx, items2, (f) => renderFlag(ctx, f, true)) };
 }
 function create7(ctx) {
   return { status: 201, body: renderFlag(ctx, createFlag(ctx, asBody(ctx.body))) };
 }
 function update5(ctx, partial) {
-  const flag3 = updateFlag(ctx, findFlag(ctx), asBody(ctx.body), { partial });
+  const flag3 = updateFlag(ctx, controlledFlag(ctx, "editor"), asBody(ctx.body), { partial });
   return { status: 200, body: renderFlag(ctx, flag3) };
 }
 function deletedRefusal(flag3, doing) {
@@ -37271,7 +44088,7 @@ function deletedRefusal(flag3, doing) {
   };
 }
 function setActive(ctx, active) {
-  const flag3 = findFlag(ctx);
+  const flag3 = controlledFlag(ctx, "editor");
   const refusal = deletedRefusal(flag3, active ? "enabling it" : "disabling it");
   if (refusal) return refusal;
   if (flag3.active !== active)
@@ -37279,7 +44096,7 @@ function setActive(ctx, active) {
   return { status: 200, body: renderFlag(ctx, flag3) };
 }
 function archive(ctx, archived) {
-  const flag3 = findFlag(ctx);
+  const flag3 = controlledFlag(ctx, "editor");
   const refusal = deletedRefusal(flag3, archived ? "archiving it" : "unarchiving it");
   if (refusal) return refusal;
   if (flag3.archived !== archived) {
@@ -37289,7 +44106,7 @@ function archive(ctx, archived) {
   return { status: 200, body: renderFlag(ctx, flag3) };
 }
 function dependents(ctx) {
-  const flag3 = findFlag(ctx);
+  const flag3 = controlledFlag(ctx, "viewer");
   return {
     status: 200,
     body: dependentFlags(ctx, flag3).map((f) => ({ id: f.id, key: f.key, name: f.name || f.key }))
@@ -37320,7 +44137,7 @@ function registerFeatureFlags(router) {
     method: "GET",
     pattern: `${BASE4}/:id`,
     scope: read,
-    handler: (ctx) => ({ status: 200, body: renderFlag(ctx, findFlag(ctx), true) })
+    handler: (ctx) => ({ status: 200, body: renderFlag(ctx, controlledFlag(ctx, "viewer"), true) })
   });
   addModelWrites(router, `${BASE4}/:id`, { scope: write }, update5);
   router.add({ method: "GET", pattern: `${BASE4}/:id/dependent_flags`, scope: read, handler: dependents });
@@ -37353,6 +44170,7 @@ var BASE4, DAY7;
 var init_feature_flags = __esm({
   "src/emulator/routes/feature-flags.ts"() {
     "use strict";
+    init_access();
     init_errors3();
     init_fields6();
     init_pagination();
@@ -38436,7 +45254,7 @@ function parseSettings(value) {
 function newToken() {
   return randomBytes4(22).toString("base64url");
 }
-function matches3(t, s) {
+function matches4(t, s) {
   return t.kind === "dashboard" ? s.dashboard_id === t.record.id : s.insight_id === t.record.id;
 }
 function render4(ctx, s) {
@@ -38452,7 +45270,7 @@ function render4(ctx, s) {
   };
 }
 function current3(ctx, t) {
-  return ctx.store.data.sharing.filter((s) => matches3(t, s) && !s.expires_at);
+  return ctx.store.data.sharing.filter((s) => matches4(t, s) && !s.expires_at);
 }
 function create9(ctx, t, token) {
   const s = {
@@ -38482,7 +45300,7 @@ function reconcile(ctx, t) {
 function single(ctx, t) {
   const found3 = reconcile(ctx, t);
   const s = found3 ?? create9(ctx, t, newToken());
-  ctx.store.data.sharing = ctx.store.data.sharing.filter((x) => x === s || !matches3(t, x) || x.expires_at);
+  ctx.store.data.sharing = ctx.store.data.sharing.filter((x) => x === s || !matches4(t, x) || x.expires_at);
   return { s, stored: found3 !== void 0 };
 }
 function target(ctx) {
@@ -39672,11 +46490,11 @@ async function startEmulator(options = {}) {
   server.keepAliveTimeout = 5e3;
   server.requestTimeout = 6e4;
   server.headersTimeout = 2e4;
-  await new Promise((resolve14, reject) => {
+  await new Promise((resolve15, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve14();
+      resolve15();
     });
   });
   const port = server.address().port;
@@ -39684,9 +46502,9 @@ async function startEmulator(options = {}) {
   return {
     url: `http://${shownHost}:${port}`,
     port,
-    close: () => new Promise((resolve14) => {
+    close: () => new Promise((resolve15) => {
       persister?.flush();
-      server.close(() => resolve14());
+      server.close(() => resolve15());
       server.closeAllConnections();
     })
   };
@@ -39761,12 +46579,12 @@ async function run3(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve14) => {
+  return new Promise((resolve15) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve14();
+      resolve15();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -39859,12 +46677,12 @@ var require_formats = __commonJS({
     var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
     function date(str11) {
-      const matches4 = DATE2.exec(str11);
-      if (!matches4)
+      const matches5 = DATE2.exec(str11);
+      if (!matches5)
         return false;
-      const year = +matches4[1];
-      const month = +matches4[2];
-      const day = +matches4[3];
+      const year = +matches5[1];
+      const month = +matches5[2];
+      const day = +matches5[3];
       return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
     }
     function compareDate(d1, d2) {
@@ -39879,16 +46697,16 @@ var require_formats = __commonJS({
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
       return function time(str11) {
-        const matches4 = TIME.exec(str11);
-        if (!matches4)
+        const matches5 = TIME.exec(str11);
+        if (!matches5)
           return false;
-        const hr = +matches4[1];
-        const min = +matches4[2];
-        const sec = +matches4[3];
-        const tz = matches4[4];
-        const tzSign = matches4[5] === "-" ? -1 : 1;
-        const tzH = +(matches4[6] || 0);
-        const tzM = +(matches4[7] || 0);
+        const hr = +matches5[1];
+        const min = +matches5[2];
+        const sec = +matches5[3];
+        const tz = matches5[4];
+        const tzSign = matches5[5] === "-" ? -1 : 1;
+        const tzH = +(matches5[6] || 0);
+        const tzM = +(matches5[7] || 0);
         if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
           return false;
         if (hr <= 23 && min <= 59 && sec < 60)
@@ -43775,9 +50593,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve14, reject) => {
+          return new Promise((resolve15, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve14(data);
+              return err ? reject(err) : resolve15(data);
             });
           });
         }
@@ -43815,9 +50633,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve14, reject) => {
+          return new Promise((resolve15, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve14(data);
+              return err2 ? reject(err2) : resolve15(data);
             });
           });
         }
@@ -47323,8 +54141,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve14, reject) => {
-        res = resolve14;
+      const promise = new Promise((resolve15, reject) => {
+        res = resolve15;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -47801,7 +54619,7 @@ var require_client_h1 = __commonJS({
     var TIMEOUT_HEADERS = 2 | USE_FAST_TIMER;
     var TIMEOUT_BODY = 4 | USE_FAST_TIMER;
     var TIMEOUT_KEEP_ALIVE = 8 | USE_NATIVE_TIMER;
-    var Parser2 = class {
+    var Parser4 = class {
       /**
          * @param {import('./client.js')} client
          * @param {import('net').Socket} socket
@@ -48282,7 +55100,7 @@ var require_client_h1 = __commonJS({
       socket[kIdleSocketValidation] = 0;
       socket[kIdleSocketValidationTimeout] = null;
       socket[kSocketUsed] = false;
-      socket[kParser] = new Parser2(client, socket, llhttpInstance);
+      socket[kParser] = new Parser4(client, socket, llhttpInstance);
       util.addListener(socket, "error", onHttpSocketError);
       util.addListener(socket, "readable", onHttpSocketReadable);
       util.addListener(socket, "end", onHttpSocketEnd);
@@ -48750,12 +55568,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve14, reject) => {
+      const waitForDrain = () => new Promise((resolve15, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve14;
+          callback = resolve15;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -49639,12 +56457,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve14, reject) => {
+      const waitForDrain = () => new Promise((resolve15, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve14;
+          callback = resolve15;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -49961,16 +56779,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve14) => {
+        return new Promise((resolve15) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve14;
+            this[kClosedResolve] = resolve15;
           } else {
-            resolve14(null);
+            resolve15(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve14) => {
+        return new Promise((resolve15) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -49983,7 +56801,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve14(null);
+            resolve15(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -50390,8 +57208,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve14) => {
-            this[kClosedResolve] = resolve14;
+          return new Promise((resolve15) => {
+            this[kClosedResolve] = resolve15;
           });
         }
       }
@@ -51513,7 +58331,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve14, reject) => {
+        const socket = await new Promise((resolve15, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -51523,7 +58341,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve14(socket2);
+              resolve15(socket2);
             }
           });
         });
@@ -51533,14 +58351,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve14, reject) => {
+        await new Promise((resolve15, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve14();
+            resolve15();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -51549,14 +58367,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES2.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve14();
+            resolve15();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve14, reject) => {
+        await new Promise((resolve15, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -51564,7 +58382,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve14();
+            resolve15();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -51607,8 +58425,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve14, reject) => {
-                      finalSocket.once("secureConnect", resolve14);
+                    await new Promise((resolve15, reject) => {
+                      finalSocket.once("secureConnect", resolve15);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -52741,7 +59559,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve15, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -52755,11 +59573,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve14(null);
+                resolve15(null);
               }
             });
           } else {
-            this.on("close", resolve14);
+            this.on("close", resolve15);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -52787,7 +59605,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve15, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -52802,7 +59620,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve14,
+              resolve: resolve15,
               reject,
               length: 0,
               body: []
@@ -52876,18 +59694,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve14, stream, length } = consume2;
+      const { type, body, resolve: resolve15, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve14(chunksDecode(body, length, encoding));
+          resolve15(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve14(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve15(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve14(chunksConcat(body, length).buffer);
+          resolve15(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve14(new Blob(body, { type: stream[kContentType] }));
+          resolve15(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve14(chunksConcat(body, length));
+          resolve15(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -53077,9 +59895,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve15, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve14(data);
+            return err ? reject(err) : resolve15(data);
           });
         });
       }
@@ -53291,9 +60109,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve15, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve14(data);
+            return err ? reject(err) : resolve15(data);
           });
         });
       }
@@ -53581,9 +60399,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve15, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve14(data);
+            return err ? reject(err) : resolve15(data);
           });
         });
       }
@@ -53676,9 +60494,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve14, reject) => {
+        return new Promise((resolve15, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve14(data);
+            return err ? reject(err) : resolve15(data);
           });
         });
       }
@@ -54952,7 +61770,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile: readFile5, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname3, resolve: resolve14 } = __require("node:path");
+    var { dirname: dirname4, resolve: resolve15 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -55153,7 +61971,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile5(resolve14(path), "utf8");
+          const data = await readFile5(resolve15(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -55182,8 +62000,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve14(path);
-        await mkdir2(dirname3(resolvedPath), { recursive: true });
+        const resolvedPath = resolve15(path);
+        await mkdir2(dirname4(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -57108,15 +63926,15 @@ var require_date = __commonJS({
         }
         day = code - 48;
       } else {
-        const code1 = date.charCodeAt(5);
-        if (code1 < 49 || code1 > 51) {
+        const code18 = date.charCodeAt(5);
+        if (code18 < 49 || code18 > 51) {
           return void 0;
         }
-        const code2 = date.charCodeAt(6);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(6);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code2 - 48);
+        day = (code18 - 48) * 10 + (code22 - 48);
       }
       let monthIdx = -1;
       if (date[8] === "J" && date[9] === "a" && date[10] === "n") {
@@ -57189,18 +64007,18 @@ var require_date = __commonJS({
         }
         hour = code - 48;
       } else {
-        const code1 = date.charCodeAt(17);
-        if (code1 < 48 || code1 > 50) {
+        const code18 = date.charCodeAt(17);
+        if (code18 < 48 || code18 > 50) {
           return void 0;
         }
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(18);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code2 > 51) {
+        if (code18 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code2 - 48);
+        hour = (code18 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[20] === "0") {
@@ -57210,15 +64028,15 @@ var require_date = __commonJS({
         }
         minute = code - 48;
       } else {
-        const code1 = date.charCodeAt(20);
-        if (code1 < 48 || code1 > 53) {
+        const code18 = date.charCodeAt(20);
+        if (code18 < 48 || code18 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(21);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(21);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code2 - 48);
+        minute = (code18 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[23] === "0") {
@@ -57228,15 +64046,15 @@ var require_date = __commonJS({
         }
         second = code - 48;
       } else {
-        const code1 = date.charCodeAt(23);
-        if (code1 < 48 || code1 > 53) {
+        const code18 = date.charCodeAt(23);
+        if (code18 < 48 || code18 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(24);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(24);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code2 - 48);
+        second = (code18 - 48) * 10 + (code22 - 48);
       }
       return makeDate(year, monthIdx, day, hour, minute, second, weekday);
     }
@@ -57316,15 +64134,15 @@ var require_date = __commonJS({
         }
         day = code - 48;
       } else {
-        const code1 = date.charCodeAt(8);
-        if (code1 < 49 || code1 > 51) {
+        const code18 = date.charCodeAt(8);
+        if (code18 < 49 || code18 > 51) {
           return void 0;
         }
-        const code2 = date.charCodeAt(9);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(9);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code2 - 48);
+        day = (code18 - 48) * 10 + (code22 - 48);
       }
       let hour = 0;
       if (date[11] === "0") {
@@ -57334,18 +64152,18 @@ var require_date = __commonJS({
         }
         hour = code - 48;
       } else {
-        const code1 = date.charCodeAt(11);
-        if (code1 < 48 || code1 > 50) {
+        const code18 = date.charCodeAt(11);
+        if (code18 < 48 || code18 > 50) {
           return void 0;
         }
-        const code2 = date.charCodeAt(12);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(12);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code2 > 51) {
+        if (code18 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code2 - 48);
+        hour = (code18 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[14] === "0") {
@@ -57355,15 +64173,15 @@ var require_date = __commonJS({
         }
         minute = code - 48;
       } else {
-        const code1 = date.charCodeAt(14);
-        if (code1 < 48 || code1 > 53) {
+        const code18 = date.charCodeAt(14);
+        if (code18 < 48 || code18 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(15);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(15);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code2 - 48);
+        minute = (code18 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[17] === "0") {
@@ -57373,15 +64191,15 @@ var require_date = __commonJS({
         }
         second = code - 48;
       } else {
-        const code1 = date.charCodeAt(17);
-        if (code1 < 48 || code1 > 53) {
+        const code18 = date.charCodeAt(17);
+        if (code18 < 48 || code18 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(18);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(18);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code2 - 48);
+        second = (code18 - 48) * 10 + (code22 - 48);
       }
       const yearDigit1 = date.charCodeAt(20);
       if (yearDigit1 < 48 || yearDigit1 > 57) {
@@ -57444,15 +64262,15 @@ var require_date = __commonJS({
         }
         day = code - 48;
       } else {
-        const code1 = date.charCodeAt(commaIndex + 2);
-        if (code1 < 49 || code1 > 51) {
+        const code18 = date.charCodeAt(commaIndex + 2);
+        if (code18 < 49 || code18 > 51) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 3);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 3);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        day = (code1 - 48) * 10 + (code2 - 48);
+        day = (code18 - 48) * 10 + (code22 - 48);
       }
       let monthIdx = -1;
       if (date[commaIndex + 5] === "J" && date[commaIndex + 6] === "a" && date[commaIndex + 7] === "n") {
@@ -57500,18 +64318,18 @@ var require_date = __commonJS({
         }
         hour = code - 48;
       } else {
-        const code1 = date.charCodeAt(commaIndex + 12);
-        if (code1 < 48 || code1 > 50) {
+        const code18 = date.charCodeAt(commaIndex + 12);
+        if (code18 < 48 || code18 > 50) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 13);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 13);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        if (code1 === 50 && code2 > 51) {
+        if (code18 === 50 && code22 > 51) {
           return void 0;
         }
-        hour = (code1 - 48) * 10 + (code2 - 48);
+        hour = (code18 - 48) * 10 + (code22 - 48);
       }
       let minute = 0;
       if (date[commaIndex + 15] === "0") {
@@ -57521,15 +64339,15 @@ var require_date = __commonJS({
         }
         minute = code - 48;
       } else {
-        const code1 = date.charCodeAt(commaIndex + 15);
-        if (code1 < 48 || code1 > 53) {
+        const code18 = date.charCodeAt(commaIndex + 15);
+        if (code18 < 48 || code18 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 16);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 16);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        minute = (code1 - 48) * 10 + (code2 - 48);
+        minute = (code18 - 48) * 10 + (code22 - 48);
       }
       let second = 0;
       if (date[commaIndex + 18] === "0") {
@@ -57539,15 +64357,15 @@ var require_date = __commonJS({
         }
         second = code - 48;
       } else {
-        const code1 = date.charCodeAt(commaIndex + 18);
-        if (code1 < 48 || code1 > 53) {
+        const code18 = date.charCodeAt(commaIndex + 18);
+        if (code18 < 48 || code18 > 53) {
           return void 0;
         }
-        const code2 = date.charCodeAt(commaIndex + 19);
-        if (code2 < 48 || code2 > 57) {
+        const code22 = date.charCodeAt(commaIndex + 19);
+        if (code22 < 48 || code22 > 57) {
           return void 0;
         }
-        second = (code1 - 48) * 10 + (code2 - 48);
+        second = (code18 - 48) * 10 + (code22 - 48);
       }
       return makeDate(year, monthIdx, day, hour, minute, second, weekday);
     }
@@ -60387,17 +67205,17 @@ var require_sqlite_cache_store = __commonJS({
           if (now >= value.deleteAt && !canBeExpired) {
             continue;
           }
-          let matches4 = true;
+          let matches5 = true;
           if (value.vary) {
             const vary = JSON.parse(value.vary);
             for (const header2 in vary) {
               if (!headerValueEquals(headers[header2], vary[header2])) {
-                matches4 = false;
+                matches5 = false;
                 break;
               }
             }
           }
-          if (matches4) {
+          if (matches5) {
             return value;
           }
         }
@@ -63162,7 +69980,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve14, reject) => agent.dispatch(
+        return new Promise((resolve15, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -63250,7 +70068,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve14({
+              resolve15({
                 status: status2,
                 statusText: statusText2,
                 headersList,
@@ -63303,7 +70121,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve14({
+              resolve15({
                 status: status2,
                 statusText: STATUS_CODES[status2],
                 headersList,
@@ -63327,7 +70145,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve14({
+              resolve15({
                 status: status2,
                 statusText: STATUS_CODES[status2],
                 headersList,
@@ -67684,7 +74502,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve14) => signal.addEventListener("abort", () => resolve14(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve15) => signal.addEventListener("abort", () => resolve15(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -67775,7 +74593,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve14) => this.#released.push(resolve14));
+            const released = new Promise((resolve15) => this.#released.push(resolve15));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -67819,7 +74637,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve14) => this.#waiting.push(resolve14));
+        else await new Promise((resolve15) => this.#waiting.push(resolve15));
         try {
           return await task();
         } finally {
@@ -67906,8 +74724,8 @@ ${apiKey}`).digest("hex").slice(0, 16);
 }
 function readBudgetFile(path, id, now) {
   try {
-    const stat2 = lstatSync2(path);
-    if (!stat2.isFile() || stat2.size > MAX_FILE_BYTES2) return void 0;
+    const stat3 = lstatSync2(path);
+    if (!stat3.isFile() || stat3.size > MAX_FILE_BYTES2) return void 0;
     return parse(JSON.parse(readFileSync3(path, "utf8")), id, now);
   } catch {
     return void 0;
@@ -68150,7 +74968,7 @@ __export(answers_exports, {
   itemCount: () => itemCount
 });
 function validator2(shape) {
-  let validate2 = compiled.get(shape);
+  let validate2 = compiled2.get(shape);
   if (validate2 === void 0) {
     ajv ??= new import__2.Ajv2020({
       strict: true,
@@ -68160,7 +74978,7 @@ function validator2(shape) {
       code: { optimize: false }
     });
     validate2 = ajv.compile(shape.schema);
-    compiled.set(shape, validate2);
+    compiled2.set(shape, validate2);
   }
   return validate2;
 }
@@ -68225,12 +75043,12 @@ function kindOf(value) {
   if (typeof value === "number") return Number.isInteger(value) ? "a whole number" : "a number";
   return TYPE_WORDS[typeof value] ?? typeof value;
 }
-var import__2, ajv, compiled, TYPE_WORDS;
+var import__2, ajv, compiled2, TYPE_WORDS;
 var init_answers6 = __esm({
   "src/service/answers.ts"() {
     "use strict";
     import__2 = __toESM(require__(), 1);
-    compiled = /* @__PURE__ */ new Map();
+    compiled2 = /* @__PURE__ */ new Map();
     TYPE_WORDS = {
       object: "an object",
       array: "a list",
@@ -68330,7 +75148,7 @@ var init_transport = __esm({
       async send(spec) {
         const url = this.#url(spec);
         const path = url.pathname;
-        const retrySafe = spec.method !== "POST" || spec.retrySafe === true;
+        const retrySafe = spec.retrySafe ?? spec.method !== "POST";
         const budget = this.#o.budgets[spec.budget ?? "general"];
         const queued = this.#o.clock.now();
         return this.#o.semaphore.run(async () => {
@@ -69388,7 +76206,7 @@ function usersOf(kinds) {
   return (action) => {
     const named = [...users2.get(action.action)?.(action) ?? []];
     if (action.modified?.by !== void 0) named.push(action.modified.by);
-    return named.map((uuid2) => uuid2.toLowerCase());
+    return named.map(asciiLower);
   };
 }
 function asPerson(value) {
@@ -69401,7 +76219,7 @@ function asPerson(value) {
   const person = {};
   if (name !== "") person.name = name;
   if (email !== void 0 && email !== "") person.email = email;
-  return { uuid: value.uuid.toLowerCase(), person };
+  return { uuid: asciiLower(value.uuid), person };
 }
 function peopleIn(value, wanted, found3) {
   let budget = 1e6;
@@ -69460,6 +76278,7 @@ var init_people = __esm({
     init_errors();
     init_errors2();
     init_stop();
+    init_text();
     MemberDirectory = class {
       #client;
       #orgs = /* @__PURE__ */ new Map();
@@ -69871,7 +76690,7 @@ var init_reconcile = __esm({
 });
 
 // node_modules/yocto-queue/index.js
-var Node, Queue;
+var Node, Queue3;
 var init_yocto_queue = __esm({
   "node_modules/yocto-queue/index.js"() {
     Node = class {
@@ -69881,7 +76700,7 @@ var init_yocto_queue = __esm({
         this.value = value;
       }
     };
-    Queue = class {
+    Queue3 = class {
       #head;
       #tail;
       #size;
@@ -69951,7 +76770,7 @@ function pLimit(concurrency) {
   if (typeof rejectOnClear !== "boolean") {
     throw new TypeError("Expected `rejectOnClear` to be a boolean");
   }
-  const queue = new Queue();
+  const queue = new Queue3();
   let activeCount = 0;
   const resumeNext = () => {
     if (activeCount < concurrency && queue.size > 0) {
@@ -69963,27 +76782,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run14 = async (function_, resolve14, arguments_) => {
+  const run14 = async (function_, resolve15, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve14(result);
+    resolve15(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve14, reject, arguments_) => {
+  const enqueue = (function_, resolve15, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run14.bind(void 0, function_, resolve14, arguments_));
+    }).then(run14.bind(void 0, function_, resolve15, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve14, reject) => {
-    enqueue(function_, resolve14, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve15, reject) => {
+    enqueue(function_, resolve15, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -70080,7 +76899,12 @@ function found2(root, file) {
   return !rel.split(sep3).slice(0, -1).some((part) => part.startsWith("."));
 }
 async function showAt(at, file) {
-  const shown3 = await at.git(["show", `${at.commit}:${gitPath(at.cwd, file)}`]);
+  const shown3 = await at.git([
+    "show",
+    `${at.commit}:${gitPath(at.cwd, file)}`,
+    "--no-textconv",
+    "--no-ext-diff"
+  ]);
   if (shown3.code === 0) return shown3.stdout;
   if (/does not exist in|exists on disk, but not in|not in '|path '.*' does not exist/i.test(shown3.stderr)) {
     return void 0;
@@ -70111,17 +76935,33 @@ var init_tree = __esm({
 
 // src/drift/git.ts
 import { execFile } from "node:child_process";
-function systemGit(cwd, env) {
+import { lstat as lstat3, open as open3, realpath as realpath2, stat as stat2 } from "node:fs/promises";
+import { devNull } from "node:os";
+import { basename, dirname as dirname2, isAbsolute as isAbsolute4, join as join3, relative as relative4, resolve as resolve6, sep as sep4 } from "node:path";
+function hardenedEnv(env) {
   const childEnv = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value !== void 0 && !name.startsWith("POSTHOG_")) childEnv[name] = value;
+    if (value !== void 0 && !name.startsWith("POSTHOG_") && !DROPPED.has(name)) childEnv[name] = value;
   }
-  Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", LANGUAGE: "C" });
-  return (args) => new Promise((resolve14, reject) => {
+  return Object.assign(childEnv, {
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_ALLOW_PROTOCOL: "none",
+    GIT_PROTOCOL_FROM_USER: "0",
+    GIT_PAGER: "cat",
+    PAGER: "cat",
+    LC_ALL: "C",
+    LANGUAGE: "C"
+  });
+}
+function execGit(cwd) {
+  return (args, env) => new Promise((resolvePromise, reject) => {
     execFile(
       "git",
       [...args],
-      { cwd, env: childEnv, maxBuffer: MAX_OUTPUT, encoding: "utf8", windowsHide: true },
+      { cwd, env, maxBuffer: MAX_OUTPUT, encoding: "utf8", windowsHide: true },
       (error2, stdout, stderr) => {
         if (error2 && typeof error2.code === "string") {
           const code = error2.code;
@@ -70133,23 +76973,214 @@ function systemGit(cwd, env) {
           return;
         }
         const exit = error2 ? Number(error2.code ?? 1) : 0;
-        resolve14({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
+        resolvePromise({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
       }
     );
   });
 }
-var MAX_OUTPUT;
+function knowsNoLazyFetch(exec, env) {
+  const path = env.PATH ?? "";
+  let known2 = lazyFetchOption.get(path);
+  if (known2 === void 0) {
+    known2 = exec(["--no-lazy-fetch", "version"], env).then(
+      (r) => r.code === 0,
+      () => false
+    );
+    lazyFetchOption.set(path, known2);
+  }
+  return known2;
+}
+async function looksLikeRepository(dir) {
+  const kind2 = async (path) => {
+    try {
+      const info2 = await stat2(path);
+      return info2.isDirectory() ? "dir" : info2.isFile() ? "file" : "other";
+    } catch {
+      return "none";
+    }
+  };
+  const [head, objects, refs] = await Promise.all([
+    kind2(join3(dir, "HEAD")),
+    kind2(join3(dir, "objects")),
+    kind2(join3(dir, "refs"))
+  ]);
+  return head !== "none" && objects === "dir" && refs === "dir";
+}
+async function readGitFile(path) {
+  const handle = await open3(path, "r");
+  try {
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+function inside(dir, path) {
+  const rel = relative4(dir, path);
+  return rel === "" || !rel.startsWith(`..${sep4}`) && rel !== ".." && !isAbsolute4(rel);
+}
+async function real(path) {
+  try {
+    return await realpath2(path);
+  } catch {
+    return resolve6(path);
+  }
+}
+async function checkoutRepository(cwd) {
+  let dir = resolve6(cwd);
+  for (let depth = 0; depth < 4096; depth++) {
+    const dotGit = join3(dir, ".git");
+    let info2;
+    try {
+      info2 = await lstat3(dotGit);
+    } catch {
+      info2 = void 0;
+    }
+    if (info2?.isDirectory()) return { gitDir: dotGit, workTree: dir };
+    if (info2 !== void 0) {
+      let target2;
+      if (info2.isSymbolicLink()) target2 = await real(dotGit);
+      else {
+        const match = /^gitdir: *(.+?)\s*$/m.exec(await readGitFile(dotGit).catch(() => ""));
+        if (match === null) {
+          throw new UserError(
+            `--base: ${dotGit} is neither a git folder nor a "gitdir:" file: git cannot be trusted with this checkout`
+          );
+        }
+        target2 = resolve6(dir, match[1]);
+      }
+      const [tree, gitDir] = await Promise.all([real(dir), real(target2)]);
+      const outer = await enclosing(dirname2(dir));
+      const checkout = outer !== void 0 && inside(outer.workTree, gitDir) && !inside(outer.gitDir, gitDir) ? outer.workTree : inside(tree, gitDir) ? tree : void 0;
+      if (checkout !== void 0) {
+        throw new UserError(
+          `--base: ${dotGit} points inside the checkout (${relative4(checkout, gitDir) || "."}), to files a change can write: refusing to let git read its configuration`
+        );
+      }
+      return { gitDir, workTree: dir };
+    }
+    if (basename(dir) !== ".git" && await looksLikeRepository(dir)) {
+      throw new UserError(
+        `--base: ${dir} is laid out like a bare git repository (HEAD, objects/, refs/): its config is a file of the checkout, which a change can write, so git is not run there; the work tree's own .git is the only repository --base reads`
+      );
+    }
+    const parent = dirname2(dir);
+    if (parent === dir) return void 0;
+    dir = parent;
+  }
+  return void 0;
+}
+async function enclosing(dir) {
+  let at = resolve6(dir);
+  for (let depth = 0; depth < 4096; depth++) {
+    const dotGit = join3(at, ".git");
+    const found3 = await lstat3(dotGit).then(
+      () => true,
+      () => false
+    );
+    if (found3) {
+      const gitDir = (await stat2(dotGit).catch(() => void 0))?.isDirectory() ? await real(dotGit) : await readGitFile(dotGit).then(
+        (text2) => {
+          const match = /^gitdir: *(.+?)\s*$/m.exec(text2);
+          return match === null ? real(dotGit) : real(resolve6(at, match[1]));
+        },
+        () => real(dotGit)
+      );
+      return { gitDir, workTree: await real(at) };
+    }
+    const parent = dirname2(at);
+    if (parent === at) return void 0;
+    at = parent;
+  }
+  return void 0;
+}
+function systemGit(cwd, env) {
+  const exec = execGit(cwd);
+  const base = hardenedEnv(env);
+  let ready;
+  const prepare = async () => {
+    const options = [...await knowsNoLazyFetch(exec, base) ? ["--no-lazy-fetch"] : [], ...HARDENING];
+    const found3 = await checkoutRepository(cwd);
+    if (found3 === void 0) return { env: base, options };
+    const asked = await exec([...options, "rev-parse", "--absolute-git-dir", "--show-toplevel"], base);
+    if (asked.code !== 0) {
+      const line = asked.stderr.trim().split("\n")[0] ?? "";
+      throw new UserError(`--base: git refused the repository of ${cwd}${line === "" ? "" : `: ${line}`}`);
+    }
+    const [gitDir = "", top = ""] = asked.stdout.trim().split("\n");
+    const [saidDir, saidTop, ownDir, ownTop] = await Promise.all([
+      real(gitDir),
+      real(top),
+      real(found3.gitDir),
+      real(found3.workTree)
+    ]);
+    if (saidDir !== ownDir || saidTop !== ownTop) {
+      throw new UserError(
+        `--base: git found the repository ${saidDir} (work tree ${saidTop}), not the work tree's own .git (${ownDir}): refusing to read it`
+      );
+    }
+    return { env: { ...base, GIT_DIR: ownDir, GIT_WORK_TREE: ownTop }, options };
+  };
+  return async (args) => {
+    ready ??= prepare();
+    const { env: childEnv, options } = await ready;
+    return exec([...options, ...args], childEnv);
+  };
+}
+var MAX_OUTPUT, HARDENING, DROPPED, lazyFetchOption;
 var init_git = __esm({
   "src/drift/git.ts"() {
     "use strict";
     init_errors();
     MAX_OUTPUT = 64 * 1048576;
+    HARDENING = [
+      "--no-pager",
+      "--no-replace-objects",
+      "-c",
+      "safe.bareRepository=explicit",
+      "-c",
+      "protocol.allow=never",
+      "-c",
+      "core.fsmonitor=false",
+      "-c",
+      `core.hooksPath=${devNull}`,
+      "-c",
+      "core.pager=cat",
+      "-c",
+      "diff.external=",
+      "-c",
+      "core.sshCommand=false",
+      "-c",
+      "credential.helper="
+    ];
+    DROPPED = /* @__PURE__ */ new Set([
+      "GIT_DIR",
+      "GIT_WORK_TREE",
+      "GIT_COMMON_DIR",
+      "GIT_INDEX_FILE",
+      "GIT_OBJECT_DIRECTORY",
+      "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+      "GIT_NAMESPACE",
+      "GIT_REPLACE_REF_BASE",
+      "GIT_SHALLOW_FILE",
+      "GIT_EXTERNAL_DIFF",
+      "GIT_DIFF_OPTS",
+      "GIT_PAGER",
+      "GIT_EDITOR",
+      "GIT_SSH",
+      "GIT_SSH_COMMAND",
+      "GIT_ASKPASS",
+      "GIT_PROXY_COMMAND",
+      "GIT_PREFIX"
+    ]);
+    lazyFetchOption = /* @__PURE__ */ new Map();
   }
 });
 
 // src/drift/index.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { resolve as resolve6 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 async function resolveBase(git, base, cwd) {
   if (base.trim() === "" || base.startsWith("-")) {
     throw new UserError(`--base ${JSON.stringify(base)} is not a git revision`);
@@ -70306,7 +77337,7 @@ var init_drift = __esm({
       now(file) {
         let parsed = this.#now.get(file);
         if (parsed === void 0) {
-          const absolute = resolve6(this.#options.cwd, file);
+          const absolute = resolve7(this.#options.cwd, file);
           const read = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
           parsed = read(absolute).then(
             (text2) => parse2(file, text2),
@@ -70370,7 +77401,7 @@ var init_review = __esm({
 // src/drift/changes.ts
 import { createHash as createHash9 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function changesSince(options) {
   const at = {
     git: options.git,
@@ -70391,7 +77422,7 @@ async function changesSince(options) {
           changedNow.set(file, void 0);
           return;
         }
-        const bytes = await read(resolve7(options.cwd, file));
+        const bytes = await read(resolve8(options.cwd, file));
         if (old2.link || blobId(bytes, algorithm) !== old2.blob) {
           changedNow.set(file, new TextDecoder().decode(bytes));
         }
@@ -70418,7 +77449,7 @@ async function changesSince(options) {
       unchanged.map(
         (file) => limit(async () => ({
           path: file,
-          text: new TextDecoder().decode(await read(resolve7(options.cwd, file)))
+          text: new TextDecoder().decode(await read(resolve8(options.cwd, file)))
         }))
       )
     );
@@ -70647,7 +77678,7 @@ var plan_exports = {};
 __export(plan_exports, {
   run: () => run4
 });
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function run4(flags, io) {
   const desired = await readConfig(flags.args, flags, io, "plan", "plan");
   const choice2 = await chooseBase(flags, desired, io, "plan");
@@ -70680,7 +77711,7 @@ async function run4(flags, io) {
       plan: shown3,
       reads: made.reads
     };
-    const file = resolve8(io.cwd, flags.out);
+    const file = resolve9(io.cwd, flags.out);
     await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
       mode: 384,
       scrubbed: true
@@ -71071,7 +78102,7 @@ __export(apply_exports, {
   closing: () => closing,
   run: () => run5
 });
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function run5(flags, io) {
   if (!flags.autoApprove && !io.confirm) {
     throw new UserError("apply asks for confirmation on a terminal; without one, pass --auto-approve");
@@ -71084,7 +78115,7 @@ async function run5(flags, io) {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve9(io.cwd, flags.plan), KINDS) : void 0;
+  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve10(io.cwd, flags.plan), KINDS) : void 0;
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
   const choice2 = saved ? {} : await chooseBase(flags, desired, io, "apply");
   return withConnection(flags, io, async (session) => {
@@ -71460,7 +78491,7 @@ var init_refresh = __esm({
 
 // src/commands/pull-refresh.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
@@ -71513,7 +78544,7 @@ async function refresh2(paths, flags, io) {
   });
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
-    const path = resolve10(io.cwd, file);
+    const path = resolve11(io.cwd, file);
     const text2 = await withFile("read", file, () => readFile4(path, "utf8"));
     const refreshed = refreshText(text2, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
@@ -71585,12 +78616,12 @@ __export(pull_exports, {
   run: () => run6
 });
 import { mkdir } from "node:fs/promises";
-import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve11, sep as sep4 } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute5, relative as relative5, resolve as resolve12, sep as sep5 } from "node:path";
 import { fileURLToPath } from "node:url";
 function schemaLocation(cwd, dir) {
-  const fromRepo = relative4(cwd, SCHEMA);
-  const inside = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute4(fromRepo);
-  return (name) => inside ? relative4(dirname2(resolve11(dir, name)), SCHEMA).split(sep4).join("/") : PUBLISHED_SCHEMA;
+  const fromRepo = relative5(cwd, SCHEMA);
+  const inside2 = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute5(fromRepo);
+  return (name) => inside2 ? relative5(dirname3(resolve12(dir, name)), SCHEMA).split(sep5).join("/") : PUBLISHED_SCHEMA;
 }
 async function run6(flags, io) {
   const paths = flags.args ?? [];
@@ -71606,29 +78637,29 @@ async function run6(flags, io) {
     );
   const { project: project3 } = projectChoice(flags, io);
   if (project3 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
-  const dir = resolve11(io.cwd, flags.out ?? "posthog");
+  const dir = resolve12(io.cwd, flags.out ?? "posthog");
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
     throw new UserError(
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve11(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
+  const existing = kinds.map((kind2) => resolve12(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
-      `${existing.map((file) => relative4(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
+      `${existing.map((file) => relative5(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
     );
   }
   const schema = schemaLocation(io.cwd, dir);
   const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project3, schema));
-  const shown3 = relative4(io.cwd, dir) || ".";
+  const shown3 = relative5(io.cwd, dir) || ".";
   await withFile("create the folder", shown3, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
-    const file = resolve11(dir, pulled.name);
-    await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text, { create: true });
+    const file = resolve12(dir, pulled.name);
+    await writeOutput(io, "write", relative5(io.cwd, file), file, pulled.text, { create: true });
     const words2 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
-      `wrote ${relative4(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words2.one : words2.many}
+      `wrote ${relative5(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words2.one : words2.many}
 `
     );
     if (pulled.variables.length > 0) {
@@ -72102,7 +79133,7 @@ __export(status_exports, {
   run: () => run7
 });
 import { existsSync as existsSync4 } from "node:fs";
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 async function run7(options, io) {
   const format = options.format ?? "text";
   return withService(options, io, async (ctx) => {
@@ -72142,7 +79173,7 @@ async function select(ctx, options) {
     const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
   }
-  if (existsSync4(resolve12(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync4(resolve13(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project3 } = projectChoice(options, ctx.io);
   if (project3 === void 0) {
     throw new UserError(
@@ -72270,16 +79301,16 @@ async function resolveExport(ctx, flags, name, configPath) {
   if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
   const loaded = await readOptionalConfig(configPath, flags, ctx.io);
   const projects2 = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
-  const matches4 = (loaded?.projects ?? []).flatMap(
+  const matches5 = (loaded?.projects ?? []).flatMap(
     (p) => declaredExports(p).filter((d) => d.name === name).map((object) => ({ project: p.project, object }))
   );
-  const inProjects = new Set(matches4.map((m) => m.project));
+  const inProjects = new Set(matches5.map((m) => m.project));
   if (inProjects.size > 1) {
     throw new UserError(
       `"${name}" is declared in projects ${[...inProjects].join(", ")}: point --config at one project's files`
     );
   }
-  const found3 = matches4[0];
+  const found3 = matches5[0];
   const choice2 = projectChoice(flags, ctx.io);
   const project3 = found3?.project ?? choice2.project ?? (projects2.size === 1 ? [...projects2][0] : void 0);
   if (project3 === void 0) {
@@ -72626,7 +79657,8 @@ async function run12(options, io) {
       ctx.io.stdout.write(
         renderTable(
           ["EMAIL", "NAME", "UUID"],
-          rows.map((r) => [r.email, r.name, r.uuid]),
+          // An email is an identifier: anything outside ASCII shows as `\uXXXX` (JSON keeps it as is).
+          rows.map((r) => [escapeNonAscii(r.email), r.name, escapeNonAscii(r.uuid)]),
           paint
         )
       );
@@ -72642,6 +79674,7 @@ var init_members2 = __esm({
     init_people();
     init_table2();
     init_text2();
+    init_text();
     init_config2();
     init_connect();
     init_options();
@@ -72785,7 +79818,7 @@ var init_events4 = __esm({
 // src/action/main.ts
 import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join5, resolve as resolve13 } from "node:path";
+import { join as join6, resolve as resolve14 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -73008,7 +80041,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve14) => {
+  return new Promise((resolve15) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -73016,7 +80049,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve14(answer);
+      resolve15(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -73268,7 +80301,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve14, reject) => {
+      return new Promise((resolve15, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -73286,7 +80319,7 @@ function installedCli(label2, bin, env, cwd) {
         });
         child.once("close", (code, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve14({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve15({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -73503,26 +80536,26 @@ function withoutInputs(env) {
 // src/action/install.ts
 import { spawn as spawn2 } from "node:child_process";
 import { existsSync as existsSync5, readFileSync as readFileSync4 } from "node:fs";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 async function installRelease(version, prefix, env) {
   const spec = `posthog-gitops@${version}`;
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code = await new Promise((resolve14, reject) => {
+  const code = await new Promise((resolve15, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status2) => resolve14(status2 ?? 1));
+    child.once("close", (status2) => resolve15(status2 ?? 1));
   });
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
-  const root = join3(prefix, "node_modules", "posthog-gitops");
-  const bin = join3(root, "bin", "posthog-gitops.js");
+  const root = join4(prefix, "node_modules", "posthog-gitops");
+  const bin = join4(root, "bin", "posthog-gitops.js");
   if (!existsSync5(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
-  const installed = JSON.parse(readFileSync4(join3(root, "package.json"), "utf8"));
+  const installed = JSON.parse(readFileSync4(join4(root, "package.json"), "utf8"));
   return { version: String(installed.version), bin };
 }
 function installEnv(env) {
@@ -73533,19 +80566,19 @@ function installEnv(env) {
 // src/action/run.ts
 import { randomUUID as randomUUID9 } from "node:crypto";
 import { readFileSync as readFileSync5, writeFileSync as writeFileSync3 } from "node:fs";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 async function runAction(ctx) {
   const { inputs, cli, report: report2 } = ctx;
   const paths = ["--", ...inputs.paths];
   if (inputs.command === "validate") {
-    const { code: code2 } = await cli.run(["validate", ...paths]);
-    if (code2 === 0) {
+    const { code: code18 } = await cli.run(["validate", ...paths]);
+    if (code18 === 0) {
       for (const [name, value] of Object.entries(NO_PLAN)) report2.setOutput(name, value);
     }
-    return code2;
+    return code18;
   }
-  const planFile = join4(ctx.outDir, "plan.json");
-  const markdownFile = join4(ctx.outDir, "plan.md");
+  const planFile = join5(ctx.outDir, "plan.json");
+  const markdownFile = join5(ctx.outDir, "plan.md");
   const plan = await cli.run(
     [
       "plan",
@@ -73655,7 +80688,7 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve13(workspace, inputs.workingDirectory);
+  const cwd = resolve14(workspace, inputs.workingDirectory);
   if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;
@@ -73669,7 +80702,7 @@ async function start() {
   return runAction({
     inputs,
     cli,
-    outDir: inputs.command === "validate" ? "" : mkdtempSync(join5(temp, "posthog-gitops-")),
+    outDir: inputs.command === "validate" ? "" : mkdtempSync(join6(temp, "posthog-gitops-")),
     runUrl,
     report,
     ...comment ? { comment } : {}
@@ -73680,7 +80713,7 @@ async function chooseCli(inputs, runnerEnv, cwd, temp) {
   if (inputs.version === "") return bundledCli(VERSION, env, cwd);
   startGroup(`Install posthog-gitops@${inputs.version} from the npm registry`);
   try {
-    const release = await installRelease(inputs.version, join5(temp, "posthog-gitops-cli"), runnerEnv);
+    const release = await installRelease(inputs.version, join6(temp, "posthog-gitops-cli"), runnerEnv);
     return installedCli(`posthog-gitops ${release.version}, installed from npm`, release.bin, env, cwd);
   } finally {
     endGroup();

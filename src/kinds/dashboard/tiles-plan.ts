@@ -9,7 +9,7 @@
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { ObjectLink, ObjectRef } from "../../plan/types.js";
 import { liveNameOf } from "../define/resolve.js";
-import { unifiedDiff } from "../shared/text-diff.js";
+import { textChange } from "../shared/text-diff.js";
 import type { DashboardBasic } from "./answers.js";
 import type { DesiredDashboard } from "./fields.js";
 import type { LiveDashboards } from "./live.js";
@@ -103,7 +103,7 @@ export function planTiles(
         path: "text",
         before: text.before,
         after: text.after,
-        diff: unifiedDiff(text.before, text.after),
+        ...textChange(text.before, text.after),
       });
     }
     sink.actions.push(

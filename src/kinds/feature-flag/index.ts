@@ -20,7 +20,7 @@ import type { Json } from "./filters.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
 import { asLive, flagDetails, type LiveFlag, type LiveFlags, readFlags, rereadFlags } from "./live.js";
 import { FEATURE_FLAG } from "./name.js";
-import { flagAction } from "./plan.js";
+import { flagAction, flagExtras } from "./plan.js";
 import { pullForeign } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
 import { FLAG_ENDPOINTS } from "./service.js";
@@ -60,6 +60,7 @@ export const flagModel = defineModel<typeof flagFields.fields, FeatureFlag, Live
       reread: rereadFlags,
       details: flagDetails,
       action: flagAction,
+      extras: flagExtras,
       foreign: pullForeign,
     },
   },

@@ -18,6 +18,7 @@ import type { Action, FieldChange } from "../../plan/types.js";
 import { isPlainObject } from "../../plan/values.js";
 import type { ModelActionContext } from "../define/model.js";
 import { createProblem } from "./checks.js";
+import { plainOverEncrypted } from "./compare.js";
 import { type DesiredFlag, flagFields } from "./fields.js";
 import { isObject, type Json, storedFilters } from "./filters.js";
 import { type LiveFlag, type LiveFlags, liveDependencies, liveDependents } from "./live.js";
@@ -97,7 +98,8 @@ function update(
   const before = structuredClone(action.before ?? {}) as Json;
   const after = structuredClone(action.after ?? {}) as Json;
   const sends = structuredClone(action.sends ?? {}) as Json;
-  if (live.has_encrypted_payloads === true && changes.some((c) => c.path.startsWith("filters.payloads"))) {
+  const encrypted = live.has_encrypted_payloads === true || desired?.has_encrypted_payloads === true;
+  if (encrypted && changes.some((c) => c.path.startsWith("filters.payloads"))) {
     // The stored filters apply lays its changes over leave encrypted payloads out: all of them go.
     for (const side of [before, after]) {
       if (isObject(side.filters)) delete side.filters.payloads;
@@ -114,6 +116,13 @@ function update(
       ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`)
       : undefined);
   const warnings = [...action.warnings];
+  // Turning encryption off is destructive-looking: the payloads are readable from then on.
+  const decrypts = changes.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
+  if (decrypts) {
+    warnings.push(
+      "turning payload encryption off stores the payloads in plain text: anyone who can read the flag reads them",
+    );
+  }
   if (
     changes.some((c) => c.path === "evaluation_contexts") &&
     (live.evaluation_contexts ?? []).length === 0
@@ -147,7 +156,7 @@ function update(
   if (guard) {
     result.guard = guard;
     result.destructive = true;
-  } else result.destructive = false;
+  } else result.destructive = decrypts;
   return result;
 }
 
@@ -208,4 +217,20 @@ function agoText(ms: number): string {
   if (ms < DAY) return `${Math.floor(ms / 3_600_000)} h ago`;
   const days = Math.floor(ms / DAY);
   return days === 1 ? "a day ago" : `${days} days ago`;
+}
+
+/**
+ * What follows a flag's own actions: payloads written in plain text over encrypted live ones are plan
+ * errors (compare.ts `plainOverEncrypted`), whatever else the plan holds.
+ */
+export function flagExtras(
+  desired: DesiredFlag,
+  live: LiveFlag | undefined,
+  _ref: unknown,
+  ctx: KindPlanContext<LiveFlags>,
+): void {
+  if (live === undefined) return;
+  for (const message of plainOverEncrypted(desired, live)) {
+    ctx.sink.errors.push({ message, source: desired.source });
+  }
 }

@@ -11,7 +11,7 @@ import { compareQuery, upgradedForComparison, withoutOwnedKeys } from "../../que
 import type { Json } from "../../queries/python.js";
 import { type DesiredOf, field, fieldTable, flag, integer, json, tags, text } from "../define/index.js";
 import { normaliseText } from "../shared/normalise.js";
-import { unifiedDiff } from "../shared/text-diff.js";
+import { textChange } from "../shared/text-diff.js";
 import { declareQuery, queryToSend } from "./query.js";
 import { querySchema } from "./schema.js";
 
@@ -60,7 +60,7 @@ function queryChanges(declared: Record<string, unknown>, live: unknown): FieldCh
       path: "query",
       before: compared.live,
       after: queryToSend(declared),
-      diff: unifiedDiff(asYaml(compared.live), asYaml(compared.declared)),
+      ...textChange(asYaml(compared.live), asYaml(compared.declared)),
     },
   ];
 }
