@@ -1,6 +1,6 @@
 /**
  * Plan format 2 (STYLE practice 15, issue 32): what the reviewer reads is apart from what apply needs.
- * The production example is applied to the emulator, then changed in every kind (a dashboard's
+ * The single-project production example (test/fixtures/) is applied to the emulator, then changed in every kind (a dashboard's
  * description and a tile's layout, an insight's query, a flag's rollout, its key turned off, and an
  * encrypted payload sent again, an export's interval and destination), and the JSON plan is
  * checked: every update has the same keys in `before` and `after`, down to the fields that change,
@@ -14,7 +14,7 @@ import { ROOT, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator({ env: { NO_COLOR: "1" } });
 const SECRETS = { PRODUCTION_PROJECT_TOKEN: "phc_Ex7Lq2Vm9Rt4Kw", PRICING_PAYLOAD: "ExPrc7Lq2Vm9Rt" };
-const FOLDER = join(ROOT, "examples", "production");
+const FOLDER = join(ROOT, "test", "fixtures", "single-project", "production");
 
 type Json = Record<string, unknown>;
 interface Action {

@@ -222,10 +222,11 @@ segments:
     expect((await makePlan(config, client, {})).actions).toEqual([]);
   });
 
-  it("says where its rules may name an object by raw id (refused in files shared by several projects)", () => {
-    expect(segmentKind.referencePaths).toEqual([
-      'rules/**/value (type="audience")',
-      'rules/**/value (type="segment")',
+  it("refuses its raw ids in a file shared by several projects, at any depth of its rules", () => {
+    expect(segmentKind.environments?.projectIds).toEqual([
+      { path: "/id" },
+      { path: "/rules/**/value", where: { type: "audience" } },
+      { path: "/rules/**/value", where: { type: "segment" } },
     ]);
   });
 });

@@ -27,12 +27,13 @@ describe("the kinds registry", () => {
     }
   });
 
-  it("says where each kind's items may name another object by raw id (what a shared file must refuse)", () => {
-    expect(Object.fromEntries(KINDS.map((k) => [k.name, k.referencePaths ?? []]))).toEqual({
-      dashboard: ["tiles/*/insight_id"],
-      insight: [],
-      feature_flag: ['filters/groups/*/properties/*/value (type="cohort")'],
-      batch_export: [],
+  it("refuses in shared files the raw ids each kind's reference declarations allow, besides its pin", () => {
+    const ids = Object.fromEntries(KINDS.map((k) => [k.name, k.environments?.projectIds ?? []]));
+    expect(ids.dashboard).toContainEqual({ path: "/tiles/*/insight_id" });
+    expect(ids.feature_flag).toContainEqual({
+      path: "/filters/groups/*/properties/*/value",
+      where: { type: "cohort" },
     });
+    for (const kind of KINDS) expect(ids[kind.name]?.[0]).toEqual({ path: "/id" });
   });
 });

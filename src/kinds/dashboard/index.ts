@@ -36,6 +36,9 @@ export const dashboardModel = defineModel<
   },
   fields: dashboardFields,
   ...DASHBOARD_ENDPOINTS,
+  // SPEC §9: an overlay's collaborators merge by person (a tile's insight by id is one project's: the
+  // tiles' reference declaration says so).
+  environments: { keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }] },
   answers: DASHBOARD_ANSWERS,
   // A contains-match on the name, of at most 200 characters; one page of 1,000 (a short name may
   // match hundreds, and the list takes any limit: service-api.md §1).

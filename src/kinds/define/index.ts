@@ -79,7 +79,8 @@
  *   the client's (`RequestSpec.budget`, `BudgetName` in src/service/budget-file.ts) its requests name.
  * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): declared on
  *   the field that holds them (`references`, ./references.ts), never walked by the kind: the loader
- *   records them (`Declared.refs`), a change-scoped read reads them with the declaration, the plan
+ *   records them (`Declared.refs`), refuses their raw ids in a file shared by several projects
+ *   (`ConfigKind.environments.projectIds`), a change-scoped read reads them with the declaration, the plan
  *   resolves them per project (./resolve.ts) into each action's `requires`, apply hands their ids on,
  *   pull names them, and references to the kind's own objects form no cycle (./cycles.ts). A
  *   `references(desired)` hook is for what no field declares. `service.search` is where a flag's
@@ -92,7 +93,7 @@
  *   `deleted`): `defineModel` (./model.ts) gives all of the above from its path and table.
  */
 import type { Executed } from "../../apply/kinds.js";
-import type { ConfigKind, KindWords } from "../../config/kinds.js";
+import type { ConfigKind, EnvironmentRules, KindWords } from "../../config/kinds.js";
 import type { Declared, DesiredProject } from "../../config/types.js";
 import { UserError } from "../../errors.js";
 import { makeAction } from "../../plan/context.js";
@@ -106,7 +107,7 @@ import type { AnswerShape, ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import { referenceCycles } from "./cycles.js";
 import type { FieldTable, InputOf } from "./fields.js";
-import { rawIdPaths, referencesToRead } from "./references.js";
+import { rawIdRules, referencesToRead } from "./references.js";
 import type { DesiredOf, Table } from "./table.js";
 
 export * from "./cycles.js";
@@ -231,6 +232,11 @@ export interface KindSpec<
   /** The shapes of its answers, by name, that its service part names as `expect` (none: `{}`). */
   answers?: Readonly<Record<string, AnswerShape>>;
   hooks?: KindHooks<T, L, D, K>;
+  /**
+   * Its lists whose entries merge by identity in an overlay, and the values that are one project's ids
+   * (SPEC §9); the pin (`id`) is one without saying so.
+   */
+  environments?: EnvironmentRules;
 }
 
 /** The kind object every stage takes, from its declaration. */
@@ -292,6 +298,15 @@ export function defineKind<
     name,
     key: spec.key,
     identityKey: table.roles.identity,
+    environments: {
+      ...(spec.environments?.keyedLists ? { keyedLists: spec.environments.keyedLists } : {}),
+      // The pin, the raw ids the fields' references may hold, and the kind's own.
+      projectIds: [
+        { path: `/${table.roles.pin}` },
+        ...rawIdRules(table.fields),
+        ...(spec.environments?.projectIds ?? []),
+      ],
+    },
     words,
     values: table.values,
     verbs,
@@ -335,7 +350,6 @@ export function defineKind<
       : table.references.length > 0
         ? { references: referencesToRead }
         : {}),
-    ...(table.references.length > 0 ? { referencePaths: rawIdPaths(table.fields) } : {}),
     plan(desired, live, ref, ctx) {
       if (hooks.plan) hooks.plan(desired as D, live as L | undefined, ref, ctx as KindPlanContext<K>);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);

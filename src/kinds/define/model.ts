@@ -215,6 +215,7 @@ export function defineModel<
     verbs: [verbs.create, verbs.update, verbs.softDelete, verbs.restore, ...own],
     service,
     ...(spec.answers ? { answers: spec.answers } : {}),
+    ...(spec.environments ? { environments: spec.environments } : {}),
     hooks: kindHooks,
   });
   return { kind, api, live: asLive, verbs };

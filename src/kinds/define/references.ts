@@ -99,17 +99,21 @@ export function findReferences(value: unknown, specs: readonly ReferenceSpec[]):
   return out;
 }
 
-/** The raw-id places of a kind's fields, as `field/at/id` patterns (issue 34: refused in shared files). */
-export function rawIdPaths(
+/**
+ * Where a kind's fields may hold another object's raw id (a cohort condition's `value`, a tile's
+ * `insight_id`), as the rules of the ids a file shared by several projects may not hold (SPEC §9:
+ * `EnvironmentRules.projectIds`, pointers from an item, `*` any key, `**` any depth).
+ */
+export function rawIdRules(
   fields: Readonly<Record<string, { references?: readonly ReferenceSpec[] }>>,
-): string[] {
+): Array<{ path: string; where?: Record<string, unknown> }> {
   return Object.entries(fields).flatMap(([key, field]) =>
     (field.references ?? [])
       .filter((spec) => spec.id !== spec.name)
-      .map((spec) => {
-        const where = Object.entries(spec.where ?? {}).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
-        return `${[key, ...spec.at.split("/").filter(Boolean), spec.id].join("/")}${where.length > 0 ? ` (${where.join(", ")})` : ""}`;
-      }),
+      .map((spec) => ({
+        path: `/${[key, ...spec.at.split("/").filter(Boolean), spec.id].join("/")}`,
+        ...(spec.where ? { where: { ...spec.where } } : {}),
+      })),
   );
 }
 

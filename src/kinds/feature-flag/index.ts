@@ -52,6 +52,15 @@ export const flagModel = defineModel<typeof flagFields.fields, FeatureFlag, Live
     findByName: findFlags,
     notes: (body, answer) => ignored(body as Json, answer),
     verbs: { create: FLAG_CREATE, update: FLAG_UPDATE, own: [UNARCHIVE, ARCHIVE] },
+    // SPEC §9: an overlay's variants merge by key; a flag or holdout by id is one project's (a cohort by
+    // id too: the filters' reference declaration says so).
+    environments: {
+      keyedLists: [{ path: "/filters/multivariate/variants", keys: ["key"] }],
+      projectIds: [
+        { path: "/filters/groups/*/properties/*/key", where: { type: "flag" }, numbers: true },
+        { path: "/filters/holdout/id" },
+      ],
+    },
     hooks: {
       declare: (input, _desired, ctx) => checkFlag(input as Json, ctx),
       secretPointers: encryptedPayloadPointers,
