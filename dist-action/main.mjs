@@ -1274,7 +1274,7 @@ var require_command = __commonJS({
         this._outputConfiguration = {
           writeOut: (str11) => process2.stdout.write(str11),
           writeErr: (str11) => process2.stderr.write(str11),
-          outputError: (str11, write) => write(str11),
+          outputError: (str11, write3) => write3(str11),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
@@ -3255,11 +3255,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str11) => {
+        const write3 = (str11) => {
           if (!hasColors) str11 = this._outputConfiguration.stripColor(str11);
           return baseWrite(str11);
         };
-        return { error: error2, write, hasColors, helpWidth };
+        return { error: error2, write: write3, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -3530,7 +3530,10 @@ function exitCodeOf(error2) {
   return isUserError(error2) ? error2.exitCode : 1;
 }
 function describeFailure(error2, options = {}) {
-  if (isUserError(error2)) return `error: ${flat(error2.message)}`;
+  if (isUserError(error2)) {
+    const at2 = error2.at ? `${flat(error2.at.file)}:${error2.at.line}:${error2.at.column}: ` : "";
+    return `${at2}error: ${flat(error2.message)}`;
+  }
   const internal = error2 instanceof Error ? error2 : new Error(String(error2));
   const head = `internal error (a bug in posthog-gitops, please report it): ${flat(internal.message)}`;
   return options.stack && internal.stack ? `${head}
@@ -3545,10 +3548,12 @@ var init_errors = __esm({
       name = "UserError";
       code;
       exitCode;
+      at;
       constructor(message, code = "invalid_input", options = {}) {
         super(message, options.cause === void 0 ? void 0 : { cause: options.cause });
         this.code = code;
         this.exitCode = options.exitCode ?? 1;
+        this.at = options.at;
       }
     };
   }
@@ -3562,12 +3567,12 @@ var realSleep, systemClock;
 var init_clock = __esm({
   "src/clock.ts"() {
     "use strict";
-    realSleep = (ms, signal) => new Promise((resolve17) => {
-      if (signal?.aborted) return resolve17();
+    realSleep = (ms, signal) => new Promise((resolve18) => {
+      if (signal?.aborted) return resolve18();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve17();
+        resolve18();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -3607,17 +3612,17 @@ var init_paint = __esm({
 
 // src/reading.ts
 function decode(whole, dec, hex, name, json2, punct, percent2) {
-  let read;
+  let read2;
   if (dec !== void 0 || hex !== void 0) {
     const code = dec !== void 0 ? Number(dec) : Number.parseInt(hex, 16);
     if (code > 1114111) return whole;
-    read = String.fromCodePoint(code);
+    read2 = String.fromCodePoint(code);
   } else if (name !== void 0) return NAMED[name] ?? whole;
-  else if (json2 !== void 0) read = String.fromCharCode(Number.parseInt(json2, 16));
+  else if (json2 !== void 0) read2 = String.fromCharCode(Number.parseInt(json2, 16));
   else if (punct !== void 0) return punct;
   else if (percent2 !== void 0) return String.fromCharCode(Number.parseInt(percent2, 16));
   else return "";
-  return UNSEEN.test(read) ? "" : read;
+  return UNSEEN.test(read2) ? "" : read2;
 }
 function readText(text2) {
   return MAY_ESCAPE.test(text2) ? text2.replace(ESCAPE, decode) : text2;
@@ -3628,7 +3633,7 @@ function reading(text2) {
   const writtenAt = [];
   const writtenEnd = [];
   let shift = 0;
-  let read = "";
+  let read2 = "";
   let last = 0;
   ESCAPE.lastIndex = 0;
   for (let m = ESCAPE.exec(text2); m !== null; m = ESCAPE.exec(text2)) {
@@ -3640,10 +3645,10 @@ function reading(text2) {
     writtenAt.push(m.index);
     writtenEnd.push(m.index + whole.length);
     shift += out.length - whole.length;
-    read += text2.slice(last, m.index) + out;
+    read2 += text2.slice(last, m.index) + out;
     last = m.index + whole.length;
   }
-  read += text2.slice(last);
+  read2 += text2.slice(last);
   const locate2 = (index, end) => {
     let low = 0;
     let high = readAt.length - 1;
@@ -3661,7 +3666,7 @@ function reading(text2) {
     const at2 = writtenEnd[k] + index - readEnd;
     return end ? at2 + 1 : at2;
   };
-  return { text: read, start: (i) => locate2(i, false), end: (i) => locate2(i, true) };
+  return { text: read2, start: (i) => locate2(i, false), end: (i) => locate2(i, true) };
 }
 function openEscapeAtEnd(text2) {
   const match = /(?:&(?:#[xX]?[0-9a-fA-F]{0,8}|[A-Za-z][A-Za-z0-9]{0,31})?|\\(?:u[0-9a-fA-F]{0,3})?|%[0-7]?|<(?:!(?:-(?:-\s*-?)?)?)?)$/.exec(
@@ -3929,8 +3934,8 @@ var init_scrub = __esm({
       scrub(text2) {
         if (this.#labels.size === 0) return text2;
         const written = text2.replace(this.#regex(), (found3) => this.#labels.get(found3) ?? found3);
-        const read = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
-        return read.includes(CUT) ? this.#scrubCuts(read) : read;
+        const read2 = MAY_ESCAPE.test(written) ? this.#scrubReading(written) : written;
+        return read2.includes(CUT) ? this.#scrubCuts(read2) : read2;
       }
       /**
        * `text` with every secret its reading holds replaced where it is written. Only the stretches of
@@ -3974,12 +3979,12 @@ var init_scrub = __esm({
       #scrubRead(text2) {
         const shown3 = readText(text2);
         if (shown3 === text2 || shown3.search(this.#single()) < 0) return text2;
-        const read = reading(text2);
+        const read2 = reading(text2);
         let out = "";
         let last = 0;
-        for (const match of read.text.matchAll(this.#regex())) {
-          const start2 = read.start(match.index);
-          const end = read.end(match.index + match[0].length - 1);
+        for (const match of read2.text.matchAll(this.#regex())) {
+          const start2 = read2.start(match.index);
+          const end = read2.end(match.index + match[0].length - 1);
           if (start2 < last) continue;
           out += `${text2.slice(last, start2)}${this.#labels.get(match[0]) ?? ""}`;
           last = end;
@@ -4013,14 +4018,14 @@ var init_scrub = __esm({
         const tail = text2.slice(-(this.#longest * ESCAPED_WIDTH));
         const open4 = openEscapeAtEnd(tail);
         const whole = tail.slice(0, tail.length - open4);
-        const read = readText(whole) !== whole ? reading(whole) : void 0;
-        if (read === void 0) {
+        const read2 = readText(whole) !== whole ? reading(whole) : void 0;
+        if (read2 === void 0) {
           const raw = open4 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
           return raw ? { length: raw.length + open4, label: raw.label } : void 0;
         }
-        const start2 = this.#startOf(read.text, CUT_PREFIX);
+        const start2 = this.#startOf(read2.text, CUT_PREFIX);
         if (!start2) return void 0;
-        return { length: tail.length - read.start(read.text.length - start2.length), label: start2.label };
+        return { length: tail.length - read2.start(read2.text.length - start2.length), label: start2.label };
       }
       /** The longest end of `text`, `atLeast` characters or more, that is a proper start of a form. */
       #startOf(text2, atLeast) {
@@ -4133,12 +4138,12 @@ function sourceAt(file, pointer, which = "value", ...fallbacks) {
     }
     return { file: file.path, line: 1, column: 1 };
   }
-  let place = file.place(pointer);
-  let offset = place === void 0 ? void 0 : which === "key" ? place.key ?? place.value : place.value;
+  let place2 = file.place(pointer);
+  let offset = place2 === void 0 ? void 0 : which === "key" ? place2.key ?? place2.value : place2.value;
   for (const p of fallbacks) {
     if (offset !== void 0) break;
-    place = file.place(p);
-    offset = place?.value;
+    place2 = file.place(p);
+    offset = place2?.value;
   }
   const { line, column } = file.position(offset ?? 0);
   return { file: file.path, line, column };
@@ -4441,8 +4446,8 @@ var init_context = __esm({
        * @param base JSON pointer of the object, e.g. `/dashboards/3`
        * @param owner how messages name it, e.g. `dashboard "Weekly KPIs"`
        */
-      constructor(run15, file, base, owner, variables = /* @__PURE__ */ new Set()) {
-        this.run = run15;
+      constructor(run16, file, base, owner, variables = /* @__PURE__ */ new Set()) {
+        this.run = run16;
         this.file = file;
         this.base = base;
         this.owner = owner;
@@ -4574,17 +4579,17 @@ function noteMissingSecret(ctx, name, pointer, field3) {
   if (first === void 0) ctx.run.missingSecretUses.set(name, { ctx, pointer, field: field3, count: 1 });
   else first.count += 1;
 }
-function reportMissingSecrets(run15) {
-  const uses = [...run15.missingSecretUses];
-  run15.missingSecretUses.clear();
-  if (run15.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
+function reportMissingSecrets(run16) {
+  const uses = [...run16.missingSecretUses];
+  run16.missingSecretUses.clear();
+  if (run16.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
   for (const [name, { ctx, pointer, field: field3, count: n }] of uses) {
     const use = n === 1 ? `secret ${field3} of ${ctx.owner}` : `used by ${n} secret fields, first here: ${field3} of ${ctx.owner}`;
     ctx.report("error", pointer, `environment variable ${name} is not set (${use})`);
   }
   return void 0;
 }
-function missingSecretsNote(uses) {
+function missingSecretsNote(uses, by = "used by") {
   if (uses.length === 0) return void 0;
   const names = uses.map(([name]) => `$${name}`).sort();
   const fields = uses.reduce((sum, [, n]) => sum + n, 0);
@@ -4595,7 +4600,7 @@ function missingSecretsNote(uses) {
     file: "",
     line: 0,
     column: 0,
-    message: `${head} (used by ${count(fields, "secret field")}); apply will need ${them}`
+    message: `${head} (${by} ${count(fields, "secret field")}); apply will need ${them}`
   };
 }
 var init_missing_secrets = __esm({
@@ -4830,10 +4835,10 @@ var require_code = __commonJS({
     function interpolate2(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify5(x) {
+    function stringify4(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify5;
+    exports.stringify = stringify4;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -4909,9 +4914,9 @@ var require_scope = __commonJS({
         super(nameStr);
         this.prefix = prefix;
       }
-      setValue(value, { property, itemIndex }) {
+      setValue(value, { property, itemIndex: itemIndex2 }) {
         this.value = value;
-        this.scopePath = (0, code_1._)`.${new code_1.Name(property)}[${itemIndex}]`;
+        this.scopePath = (0, code_1._)`.${new code_1.Name(property)}[${itemIndex2}]`;
       }
     };
     exports.ValueScopeName = ValueScopeName;
@@ -4946,9 +4951,9 @@ var require_scope = __commonJS({
         }
         vs.set(valueKey, name);
         const s = this._scope[prefix] || (this._scope[prefix] = []);
-        const itemIndex = s.length;
-        s[itemIndex] = value.ref;
-        name.setValue(value, { property: prefix, itemIndex });
+        const itemIndex2 = s.length;
+        s[itemIndex2] = value.ref;
+        name.setValue(value, { property: prefix, itemIndex: itemIndex2 });
         return name;
       }
       getValue(prefix, keyOrRef) {
@@ -5509,8 +5514,8 @@ var require_codegen = __commonJS({
       endIf() {
         return this._endBlockNode(If, Else);
       }
-      _for(node2, forBody) {
-        this._blockNode(node2);
+      _for(node3, forBody) {
+        this._blockNode(node3);
         if (forBody)
           this.code(forBody).endFor();
         return this;
@@ -5559,10 +5564,10 @@ var require_codegen = __commonJS({
       }
       // `return` statement
       return(value) {
-        const node2 = new Return();
-        this._blockNode(node2);
+        const node3 = new Return();
+        this._blockNode(node3);
         this.code(value);
-        if (node2.nodes.length !== 1)
+        if (node3.nodes.length !== 1)
           throw new Error('CodeGen: "return" should have one node');
         return this._endBlockNode(Return);
       }
@@ -5570,16 +5575,16 @@ var require_codegen = __commonJS({
       try(tryBody, catchCode, finallyCode) {
         if (!catchCode && !finallyCode)
           throw new Error('CodeGen: "try" without "catch" and "finally"');
-        const node2 = new Try();
-        this._blockNode(node2);
+        const node3 = new Try();
+        this._blockNode(node3);
         this.code(tryBody);
         if (catchCode) {
           const error2 = this.name("e");
-          this._currNode = node2.catch = new Catch(error2);
+          this._currNode = node3.catch = new Catch(error2);
           catchCode(error2);
         }
         if (finallyCode) {
-          this._currNode = node2.finally = new Finally();
+          this._currNode = node3.finally = new Finally();
           this.code(finallyCode);
         }
         return this._endBlockNode(Catch, Finally);
@@ -5624,13 +5629,13 @@ var require_codegen = __commonJS({
           this._root.optimizeNames(this._root.names, this._constants);
         }
       }
-      _leafNode(node2) {
-        this._currNode.nodes.push(node2);
+      _leafNode(node3) {
+        this._currNode.nodes.push(node3);
         return this;
       }
-      _blockNode(node2) {
-        this._currNode.nodes.push(node2);
-        this._nodes.push(node2);
+      _blockNode(node3) {
+        this._currNode.nodes.push(node3);
+        this._nodes.push(node3);
       }
       _endBlockNode(N1, N2) {
         const n = this._currNode;
@@ -5640,12 +5645,12 @@ var require_codegen = __commonJS({
         }
         throw new Error(`CodeGen: not in block "${N2 ? `${N1.kind}/${N2.kind}` : N1.kind}"`);
       }
-      _elseNode(node2) {
+      _elseNode(node3) {
         const n = this._currNode;
         if (!(n instanceof If)) {
           throw new Error('CodeGen: "else" without "if"');
         }
-        this._currNode = n.else = node2;
+        this._currNode = n.else = node3;
         return this;
       }
       get _root() {
@@ -5655,9 +5660,9 @@ var require_codegen = __commonJS({
         const ns = this._nodes;
         return ns[ns.length - 1];
       }
-      set _currNode(node2) {
+      set _currNode(node3) {
         const ns = this._nodes;
-        ns[ns.length - 1] = node2;
+        ns[ns.length - 1] = node3;
       }
     };
     exports.CodeGen = CodeGen;
@@ -7653,7 +7658,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve17.call(this, root, ref);
+      let _sch = resolve18.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -7680,7 +7685,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve17(root, ref) {
+    function resolve18(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -8544,7 +8549,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve17(baseURI, relativeURI, options) {
+    function resolve18(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -8935,7 +8940,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve17,
+      resolve: resolve18,
       resolveComponent,
       equal,
       serialize,
@@ -12414,13 +12419,14 @@ function isQuiet(kinds, segments) {
 function describe(data, segments, kinds) {
   const [top, index, ...rest] = segments;
   if (top === void 0) return { subject: "the file", inside: "at the top level" };
-  const kind2 = kinds.find((k) => k.key === top)?.words.one;
+  const found3 = kinds.find((k) => k.key === top);
+  const kind2 = found3?.words.one;
   if (kind2 === void 0 || index === void 0) {
     const field4 = fieldName(segments);
     return { subject: field4, inside: `in ${field4}` };
   }
   const item = data[top]?.[Number(index)];
-  const name = item?.name;
+  const name = item?.[found3?.identityKey ?? "name"];
   const owner = typeof name === "string" && name !== "" ? `${kind2} "${name}"` : `${kind2} #${Number(index) + 1}`;
   if (rest.length === 0) return { subject: owner, inside: `in ${owner}` };
   const field3 = fieldName(rest);
@@ -12466,7 +12472,7 @@ var init_schema_errors = __esm({
 // src/config/documents.ts
 function loadDocuments(files, options, diags) {
   const { kinds } = options;
-  const run15 = {
+  const run16 = {
     // A snapshot: every `${NAME}` looks a variable up, and each read of the live process.env is costly.
     env: { ...options.env },
     mode: options.mode,
@@ -12497,7 +12503,7 @@ function loadDocuments(files, options, diags) {
       addFile(own, file, data, broken);
     } else addFile(projectFor(projectOf(data, file, options, diags)), file, data, broken);
   }
-  const unsetSecrets = reportMissingSecrets(run15);
+  const unsetSecrets = reportMissingSecrets(run16);
   checkDuplicates([...projects2.values(), ...detached], kinds, diags, options.label);
   for (const project3 of projects2.values()) {
     for (const kind2 of kinds) {
@@ -12511,7 +12517,7 @@ function loadDocuments(files, options, diags) {
     projects: ordered,
     objects,
     ...unsetSecrets === void 0 ? {} : { secretsNote: unsetSecrets },
-    missingSecretVariables: [...run15.missingSecrets].sort()
+    missingSecretVariables: [...run16.missingSecrets].sort()
   };
   function emptyProject(project3) {
     const desired = { project: project3, files: [], ignore: {}, manages: [], objects: {} };
@@ -12531,6 +12537,13 @@ function loadDocuments(files, options, diags) {
   }
   function addFile(desired, file, data, broken) {
     desired.files.push(file.path);
+    if (data.project !== void 0 && !broken.has("project")) {
+      const at2 = file.position(file.place("/project")?.value ?? 0);
+      desired.projectAt = [
+        ...desired.projectAt ?? [],
+        { file: file.path, line: at2.line, column: at2.column }
+      ];
+    }
     const ignoreBroken = [...broken].some((p) => p.startsWith("ignore"));
     const variables = broken.has("variables") ? /* @__PURE__ */ new Set() : fileVariables(data, file, diags);
     for (const kind2 of kinds) {
@@ -12547,7 +12560,7 @@ function loadDocuments(files, options, diags) {
       const declared = desired.objects[kind2.name];
       items2.forEach((item, i) => {
         const owner = `${kind2.words.one} "${ownerName(item?.[kind2.identityKey ?? "name"])}"`;
-        const ctx = new ObjectContext(run15, file, `/${kind2.key}/${i}`, owner, variables);
+        const ctx = new ObjectContext(run16, file, `/${kind2.key}/${i}`, owner, variables);
         if (broken.has(`${kind2.key}/${i}`)) {
           kind2.checkBroken?.(item, ctx);
           ctx.checkAllReferences("", item, new Set(kind2.secretPointers?.(item) ?? []));
@@ -12655,8 +12668,8 @@ function childPointer(pointer, key2) {
   return `${pointer}/${String(key2).replaceAll("~", "~0").replaceAll("/", "~1")}`;
 }
 function sourceOf(file, pointer, which = "value") {
-  const place = file.place(pointer);
-  const offset = place === void 0 ? 0 : which === "key" ? place.key ?? place.value : place.value;
+  const place2 = file.place(pointer);
+  const offset = place2 === void 0 ? 0 : which === "key" ? place2.key ?? place2.value : place2.value;
   const { line, column } = file.position(offset);
   return { file: file.path, line, column };
 }
@@ -12685,29 +12698,29 @@ var init_document = __esm({
       #root = {};
       /** The node at `pointer` (and all under it) came from `origin`. */
       set(pointer, origin) {
-        const node2 = this.#node(splitPointer(pointer));
-        node2.origin = origin;
-        delete node2.children;
+        const node3 = this.#node(splitPointer(pointer));
+        node3.origin = origin;
+        delete node3.children;
       }
       /** The nodes under `pointer` came from where `tree` says. */
       graft(pointer, tree) {
-        const node2 = this.#node(splitPointer(pointer));
+        const node3 = this.#node(splitPointer(pointer));
         const root = tree.#root;
-        if (root.origin === void 0) delete node2.origin;
-        else node2.origin = root.origin;
-        if (root.children === void 0) delete node2.children;
-        else node2.children = root.children;
+        if (root.origin === void 0) delete node3.origin;
+        else node3.origin = root.origin;
+        if (root.children === void 0) delete node3.children;
+        else node3.children = root.children;
       }
       /** The origin recorded at or above `pointer`, and the part of `pointer` below it. */
       find(pointer) {
         const segments = splitPointer(pointer);
-        let node2 = this.#root;
+        let node3 = this.#root;
         let found3;
-        for (let depth = 0; node2 !== void 0; depth++) {
-          if (node2.origin !== void 0) found3 = { origin: node2.origin, depth };
+        for (let depth = 0; node3 !== void 0; depth++) {
+          if (node3.origin !== void 0) found3 = { origin: node3.origin, depth };
           const segment2 = segments[depth];
           if (segment2 === void 0) break;
-          node2 = node2.children?.get(segment2);
+          node3 = node3.children?.get(segment2);
         }
         return found3 === void 0 ? void 0 : { origin: found3.origin, rest: segments.slice(found3.depth) };
       }
@@ -12728,8 +12741,8 @@ var init_document = __esm({
        * Entries without an origin of their own keep the list's (a list copied whole has one origin).
        */
       removeEntry(pointer, index) {
-        const node2 = this.#node(splitPointer(pointer));
-        const children = node2.children;
+        const node3 = this.#node(splitPointer(pointer));
+        const children = node3.children;
         if (children === void 0) return;
         const moved = /* @__PURE__ */ new Map();
         for (const [key2, child] of children) {
@@ -12737,20 +12750,20 @@ var init_document = __esm({
           if (!/^\d+$/.test(key2) || i < index) moved.set(key2, child);
           else if (i > index) moved.set(String(i - 1), child);
         }
-        node2.children = moved;
+        node3.children = moved;
       }
       #node(segments) {
-        let node2 = this.#root;
+        let node3 = this.#root;
         for (const segment2 of segments) {
-          node2.children ??= /* @__PURE__ */ new Map();
-          let next = node2.children.get(segment2);
+          node3.children ??= /* @__PURE__ */ new Map();
+          let next = node3.children.get(segment2);
           if (next === void 0) {
             next = {};
-            node2.children.set(segment2, next);
+            node3.children.set(segment2, next);
           }
-          node2 = next;
+          node3 = next;
         }
-        return node2;
+        return node3;
       }
     };
     MergedDocument = class {
@@ -12782,10 +12795,10 @@ var init_document = __esm({
         const { file } = found3.origin;
         for (let keep = found3.rest.length; keep >= 0; keep--) {
           const source = found3.origin.pointer + found3.rest.slice(0, keep).map((s) => `/${s}`).join("");
-          const place = file.place(source);
-          if (place === void 0) continue;
+          const place2 = file.place(source);
+          if (place2 === void 0) continue;
           const exact = keep === found3.rest.length;
-          const offset = exact && which === "key" ? place.key ?? place.value : place.value;
+          const offset = exact && which === "key" ? place2.key ?? place2.value : place2.value;
           const { line, column } = file.position(offset);
           return { file: file.path, line, column };
         }
@@ -13054,15 +13067,15 @@ function promotionOrder(entries) {
   const byName = new Map(entries.map((e) => [e.name, e]));
   const ordered = [];
   const placed2 = /* @__PURE__ */ new Set();
-  const place = (entry, depth) => {
+  const place2 = (entry, depth) => {
     if (placed2.has(entry.name) || depth > entries.length) return;
     const from = entry.promoteFrom === void 0 ? void 0 : byName.get(entry.promoteFrom);
-    if (from !== void 0) place(from, depth + 1);
+    if (from !== void 0) place2(from, depth + 1);
     if (placed2.has(entry.name)) return;
     placed2.add(entry.name);
     ordered.push(entry);
   };
-  for (const entry of entries) place(entry, 0);
+  for (const entry of entries) place2(entry, 0);
   return ordered;
 }
 var init_declaration = __esm({
@@ -13706,24 +13719,24 @@ var require_identity = __commonJS({
     var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
     var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
-    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
-    var isSeq4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
-    function isCollection(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    var isAlias3 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === ALIAS;
+    var isDocument = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === DOC;
+    var isMap6 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === MAP;
+    var isPair = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === PAIR;
+    var isScalar5 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SCALAR;
+    var isSeq6 = (node3) => !!node3 && typeof node3 === "object" && node3[NODE_TYPE] === SEQ;
+    function isCollection(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
           case MAP:
           case SEQ:
             return true;
         }
       return false;
     }
-    function isNode(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
+    function isNode(node3) {
+      if (node3 && typeof node3 === "object")
+        switch (node3[NODE_TYPE]) {
           case ALIAS:
           case MAP:
           case SCALAR:
@@ -13732,7 +13745,7 @@ var require_identity = __commonJS({
         }
       return false;
     }
-    var hasAnchor = (node2) => (isScalar4(node2) || isCollection(node2)) && !!node2.anchor;
+    var hasAnchor = (node3) => (isScalar5(node3) || isCollection(node3)) && !!node3.anchor;
     exports.ALIAS = ALIAS;
     exports.DOC = DOC;
     exports.MAP = MAP;
@@ -13741,14 +13754,14 @@ var require_identity = __commonJS({
     exports.SCALAR = SCALAR;
     exports.SEQ = SEQ;
     exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias2;
+    exports.isAlias = isAlias3;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap4;
+    exports.isMap = isMap6;
     exports.isNode = isNode;
     exports.isPair = isPair;
-    exports.isScalar = isScalar4;
-    exports.isSeq = isSeq4;
+    exports.isScalar = isScalar5;
+    exports.isSeq = isSeq6;
   }
 });
 
@@ -13760,98 +13773,98 @@ var require_visit = __commonJS({
     var BREAK2 = /* @__PURE__ */ Symbol("break visit");
     var SKIP = /* @__PURE__ */ Symbol("skip children");
     var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit3(node2, visitor) {
+    function visit3(node3, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity3.isDocument(node2)) {
-        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity3.isDocument(node3)) {
+        const cd = visit_(null, node3.contents, visitor_, Object.freeze([node3]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node3.contents = null;
       } else
-        visit_(null, node2, visitor_, Object.freeze([]));
+        visit_(null, node3, visitor_, Object.freeze([]));
     }
     visit3.BREAK = BREAK2;
     visit3.SKIP = SKIP;
     visit3.REMOVE = REMOVE;
-    function visit_(key2, node2, visitor, path) {
-      const ctrl = callVisitor(key2, node2, visitor, path);
+    function visit_(key2, node3, visitor, path) {
+      const ctrl = callVisitor(key2, node3, visitor, path);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
         replaceNode(key2, path, ctrl);
         return visit_(key2, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity3.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path);
+        if (identity3.isCollection(node3)) {
+          path = Object.freeze(path.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = visit_(i, node3.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK2)
               return BREAK2;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node3.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity3.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path);
+        } else if (identity3.isPair(node3)) {
+          path = Object.freeze(path.concat(node3));
+          const ck = visit_("key", node3.key, visitor, path);
           if (ck === BREAK2)
             return BREAK2;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path);
+            node3.key = null;
+          const cv = visit_("value", node3.value, visitor, path);
           if (cv === BREAK2)
             return BREAK2;
           else if (cv === REMOVE)
-            node2.value = null;
+            node3.value = null;
         }
       }
       return ctrl;
     }
-    async function visitAsync(node2, visitor) {
+    async function visitAsync(node3, visitor) {
       const visitor_ = initVisitor(visitor);
-      if (identity3.isDocument(node2)) {
-        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
+      if (identity3.isDocument(node3)) {
+        const cd = await visitAsync_(null, node3.contents, visitor_, Object.freeze([node3]));
         if (cd === REMOVE)
-          node2.contents = null;
+          node3.contents = null;
       } else
-        await visitAsync_(null, node2, visitor_, Object.freeze([]));
+        await visitAsync_(null, node3, visitor_, Object.freeze([]));
     }
     visitAsync.BREAK = BREAK2;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node2, visitor, path) {
-      const ctrl = await callVisitor(key2, node2, visitor, path);
+    async function visitAsync_(key2, node3, visitor, path) {
+      const ctrl = await callVisitor(key2, node3, visitor, path);
       if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
         replaceNode(key2, path, ctrl);
         return visitAsync_(key2, ctrl, visitor, path);
       }
       if (typeof ctrl !== "symbol") {
-        if (identity3.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path);
+        if (identity3.isCollection(node3)) {
+          path = Object.freeze(path.concat(node3));
+          for (let i = 0; i < node3.items.length; ++i) {
+            const ci = await visitAsync_(i, node3.items[i], visitor, path);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK2)
               return BREAK2;
             else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
+              node3.items.splice(i, 1);
               i -= 1;
             }
           }
-        } else if (identity3.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path);
+        } else if (identity3.isPair(node3)) {
+          path = Object.freeze(path.concat(node3));
+          const ck = await visitAsync_("key", node3.key, visitor, path);
           if (ck === BREAK2)
             return BREAK2;
           else if (ck === REMOVE)
-            node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path);
+            node3.key = null;
+          const cv = await visitAsync_("value", node3.value, visitor, path);
           if (cv === BREAK2)
             return BREAK2;
           else if (cv === REMOVE)
-            node2.value = null;
+            node3.value = null;
         }
       }
       return ctrl;
@@ -13874,32 +13887,32 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key2, node2, visitor, path) {
+    function callVisitor(key2, node3, visitor, path) {
       if (typeof visitor === "function")
-        return visitor(key2, node2, path);
-      if (identity3.isMap(node2))
-        return visitor.Map?.(key2, node2, path);
-      if (identity3.isSeq(node2))
-        return visitor.Seq?.(key2, node2, path);
-      if (identity3.isPair(node2))
-        return visitor.Pair?.(key2, node2, path);
-      if (identity3.isScalar(node2))
-        return visitor.Scalar?.(key2, node2, path);
-      if (identity3.isAlias(node2))
-        return visitor.Alias?.(key2, node2, path);
+        return visitor(key2, node3, path);
+      if (identity3.isMap(node3))
+        return visitor.Map?.(key2, node3, path);
+      if (identity3.isSeq(node3))
+        return visitor.Seq?.(key2, node3, path);
+      if (identity3.isPair(node3))
+        return visitor.Pair?.(key2, node3, path);
+      if (identity3.isScalar(node3))
+        return visitor.Scalar?.(key2, node3, path);
+      if (identity3.isAlias(node3))
+        return visitor.Alias?.(key2, node3, path);
       return void 0;
     }
-    function replaceNode(key2, path, node2) {
+    function replaceNode(key2, path, node3) {
       const parent = path[path.length - 1];
       if (identity3.isCollection(parent)) {
-        parent.items[key2] = node2;
+        parent.items[key2] = node3;
       } else if (identity3.isPair(parent)) {
         if (key2 === "key")
-          parent.key = node2;
+          parent.key = node3;
         else
-          parent.value = node2;
+          parent.value = node3;
       } else if (identity3.isDocument(parent)) {
-        parent.contents = node2;
+        parent.contents = node3;
       } else {
         const pt = identity3.isAlias(parent) ? "alias" : "scalar";
         throw new Error(`Cannot replace node with ${pt} parent`);
@@ -14059,9 +14072,9 @@ var require_directives = __commonJS({
         let tagNames;
         if (doc && tagEntries.length > 0 && identity3.isNode(doc.contents)) {
           const tags2 = {};
-          visit3.visit(doc.contents, (_key, node2) => {
-            if (identity3.isNode(node2) && node2.tag)
-              tags2[node2.tag] = true;
+          visit3.visit(doc.contents, (_key, node3) => {
+            if (identity3.isNode(node3) && node3.tag)
+              tags2[node3.tag] = true;
           });
           tagNames = Object.keys(tags2);
         } else
@@ -14098,9 +14111,9 @@ var require_anchors = __commonJS({
     function anchorNames(root) {
       const anchors = /* @__PURE__ */ new Set();
       visit3.visit(root, {
-        Value(_key, node2) {
-          if (node2.anchor)
-            anchors.add(node2.anchor);
+        Value(_key, node3) {
+          if (node3.anchor)
+            anchors.add(node3.anchor);
         }
       });
       return anchors;
@@ -14304,20 +14317,20 @@ var require_Alias = __commonJS({
         } else {
           nodes = [];
           visit3.visit(doc, {
-            Node: (_key, node2) => {
-              if (identity3.isAlias(node2) || identity3.hasAnchor(node2))
-                nodes.push(node2);
+            Node: (_key, node3) => {
+              if (identity3.isAlias(node3) || identity3.hasAnchor(node3))
+                nodes.push(node3);
             }
           });
           if (ctx)
             ctx.aliasResolveCache = nodes;
         }
         let found3 = void 0;
-        for (const node2 of nodes) {
-          if (node2 === this)
+        for (const node3 of nodes) {
+          if (node3 === this)
             break;
-          if (node2.anchor === this.source)
-            found3 = node2;
+          if (node3.anchor === this.source)
+            found3 = node3;
         }
         if (found3 && ctx) {
           const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
@@ -14366,22 +14379,22 @@ var require_Alias = __commonJS({
         return src;
       }
     };
-    function getAliasCount(doc, node2, anchors2) {
-      if (identity3.isAlias(node2)) {
-        const source = node2.resolve(doc);
+    function getAliasCount(doc, node3, anchors2) {
+      if (identity3.isAlias(node3)) {
+        const source = node3.resolve(doc);
         const anchor = anchors2 && source && anchors2.get(source);
         return anchor ? anchor.count * anchor.aliasCount : 0;
-      } else if (identity3.isCollection(node2)) {
+      } else if (identity3.isCollection(node3)) {
         let count2 = 0;
-        for (const item of node2.items) {
+        for (const item of node3.items) {
           const c = getAliasCount(doc, item, anchors2);
           if (c > count2)
             count2 = c;
         }
         return count2;
-      } else if (identity3.isPair(node2)) {
-        const kc = getAliasCount(doc, node2.key, anchors2);
-        const vc = getAliasCount(doc, node2.value, anchors2);
+      } else if (identity3.isPair(node3)) {
+        const kc = getAliasCount(doc, node3.key, anchors2);
+        const vc = getAliasCount(doc, node3.value, anchors2);
         return Math.max(kc, vc);
       }
       return 1;
@@ -14398,7 +14411,7 @@ var require_Scalar = __commonJS({
     var Node2 = require_Node();
     var toJS = require_toJS();
     var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node2.NodeBase {
+    var Scalar3 = class extends Node2.NodeBase {
       constructor(value) {
         super(identity3.SCALAR);
         this.value = value;
@@ -14410,12 +14423,12 @@ var require_Scalar = __commonJS({
         return String(this.value);
       }
     };
-    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar.PLAIN = "PLAIN";
-    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
+    Scalar3.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar3.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar3.PLAIN = "PLAIN";
+    Scalar3.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar3.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar3;
     exports.isScalarValue = isScalarValue;
   }
 });
@@ -14426,7 +14439,7 @@ var require_createNode = __commonJS({
     "use strict";
     var Alias = require_Alias();
     var identity3 = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var defaultTagPrefix = "tag:yaml.org,2002:";
     function findTagObject(value, tagName, tags2) {
       if (tagName) {
@@ -14471,10 +14484,10 @@ var require_createNode = __commonJS({
           value = value.toJSON();
         }
         if (!value || typeof value !== "object") {
-          const node3 = new Scalar.Scalar(value);
+          const node4 = new Scalar3.Scalar(value);
           if (ref)
-            ref.node = node3;
-          return node3;
+            ref.node = node4;
+          return node4;
         }
         tagObj = value instanceof Map ? schema[identity3.MAP] : Symbol.iterator in Object(value) ? schema[identity3.SEQ] : schema[identity3.MAP];
       }
@@ -14482,14 +14495,14 @@ var require_createNode = __commonJS({
         onTagObj(tagObj);
         delete ctx.onTagObj;
       }
-      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      const node3 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar3.Scalar(value);
       if (tagName)
-        node2.tag = tagName;
+        node3.tag = tagName;
       else if (!tagObj.default)
-        node2.tag = tagObj.tag;
+        node3.tag = tagObj.tag;
       if (ref)
-        ref.node = node2;
-      return node2;
+        ref.node = node3;
+      return node3;
     }
     exports.createNode = createNode;
   }
@@ -14559,10 +14572,10 @@ var require_Collection = __commonJS({
           this.add(value);
         else {
           const [key2, ...rest] = path;
-          const node2 = this.get(key2, true);
-          if (identity3.isCollection(node2))
-            node2.addIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const node3 = this.get(key2, true);
+          if (identity3.isCollection(node3))
+            node3.addIn(rest, value);
+          else if (node3 === void 0 && this.schema)
             this.set(key2, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
@@ -14576,9 +14589,9 @@ var require_Collection = __commonJS({
         const [key2, ...rest] = path;
         if (rest.length === 0)
           return this.delete(key2);
-        const node2 = this.get(key2, true);
-        if (identity3.isCollection(node2))
-          return node2.deleteIn(rest);
+        const node3 = this.get(key2, true);
+        if (identity3.isCollection(node3))
+          return node3.deleteIn(rest);
         else
           throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
       }
@@ -14589,17 +14602,17 @@ var require_Collection = __commonJS({
        */
       getIn(path, keepScalar) {
         const [key2, ...rest] = path;
-        const node2 = this.get(key2, true);
+        const node3 = this.get(key2, true);
         if (rest.length === 0)
-          return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
+          return !keepScalar && identity3.isScalar(node3) ? node3.value : node3;
         else
-          return identity3.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+          return identity3.isCollection(node3) ? node3.getIn(rest, keepScalar) : void 0;
       }
       hasAllNullValues(allowScalar) {
-        return this.items.every((node2) => {
-          if (!identity3.isPair(node2))
+        return this.items.every((node3) => {
+          if (!identity3.isPair(node3))
             return false;
-          const n = node2.value;
+          const n = node3.value;
           return n == null || allowScalar && identity3.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
         });
       }
@@ -14610,8 +14623,8 @@ var require_Collection = __commonJS({
         const [key2, ...rest] = path;
         if (rest.length === 0)
           return this.has(key2);
-        const node2 = this.get(key2, true);
-        return identity3.isCollection(node2) ? node2.hasIn(rest) : false;
+        const node3 = this.get(key2, true);
+        return identity3.isCollection(node3) ? node3.hasIn(rest) : false;
       }
       /**
        * Sets a value in this collection. For `!!set`, `value` needs to be a
@@ -14622,10 +14635,10 @@ var require_Collection = __commonJS({
         if (rest.length === 0) {
           this.set(key2, value);
         } else {
-          const node2 = this.get(key2, true);
-          if (identity3.isCollection(node2))
-            node2.setIn(rest, value);
-          else if (node2 === void 0 && this.schema)
+          const node3 = this.get(key2, true);
+          if (identity3.isCollection(node3))
+            node3.setIn(rest, value);
+          else if (node3 === void 0 && this.schema)
             this.set(key2, collectionFromPath(this.schema, rest, value));
           else
             throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
@@ -14795,7 +14808,7 @@ ${indent}${text2.slice(fold + 1, end2)}`;
 var require_stringifyString = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var foldFlowLines = require_foldFlowLines();
     var getFoldOptions = (ctx, isBlock) => ({
       indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -14938,7 +14951,7 @@ ${indent}`) + "'";
         return quotedString(value, ctx);
       }
       const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar3.Scalar.BLOCK_FOLDED ? false : type === Scalar3.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
       if (!value)
         return literal2 ? "|\n" : ">\n";
       let chomp;
@@ -14993,7 +15006,7 @@ ${indent}`) + "'";
         const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
         let literalFallback = false;
         const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
+        if (blockQuote !== "folded" && type !== Scalar3.Scalar.BLOCK_FOLDED) {
           foldOptions.onOverflow = () => {
             literalFallback = true;
           };
@@ -15016,7 +15029,7 @@ ${indent}${start2}${value}${end}`;
       if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
         return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
       }
-      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
+      if (!implicitKey && !inFlow && type !== Scalar3.Scalar.PLAIN && value.includes("\n")) {
         return blockString(item, ctx, onComment, onChompKeep);
       }
       if (containsDocumentMarker(value)) {
@@ -15041,20 +15054,20 @@ ${indent}`);
       const { implicitKey, inFlow } = ctx;
       const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
       let { type } = item;
-      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+      if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
         if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar.Scalar.QUOTE_DOUBLE;
+          type = Scalar3.Scalar.QUOTE_DOUBLE;
       }
       const _stringify = (_type) => {
         switch (_type) {
-          case Scalar.Scalar.BLOCK_FOLDED:
-          case Scalar.Scalar.BLOCK_LITERAL:
+          case Scalar3.Scalar.BLOCK_FOLDED:
+          case Scalar3.Scalar.BLOCK_LITERAL:
             return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar.Scalar.QUOTE_DOUBLE:
+          case Scalar3.Scalar.QUOTE_DOUBLE:
             return doubleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.QUOTE_SINGLE:
+          case Scalar3.Scalar.QUOTE_SINGLE:
             return singleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.PLAIN:
+          case Scalar3.Scalar.PLAIN:
             return plainString(ss, ctx, onComment, onChompKeep);
           default:
             return null;
@@ -15151,21 +15164,21 @@ var require_stringify = __commonJS({
       }
       return tagObj;
     }
-    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
+    function stringifyProps(node3, tagObj, { anchors: anchors$1, doc }) {
       if (!doc.directives)
         return "";
       const props = [];
-      const anchor = (identity3.isScalar(node2) || identity3.isCollection(node2)) && node2.anchor;
+      const anchor = (identity3.isScalar(node3) || identity3.isCollection(node3)) && node3.anchor;
       if (anchor && anchors.anchorIsValid(anchor)) {
         anchors$1.add(anchor);
         props.push(`&${anchor}`);
       }
-      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
+      const tag = node3.tag ?? (tagObj.default ? null : tagObj.tag);
       if (tag)
         props.push(doc.directives.tagString(tag));
       return props.join(" ");
     }
-    function stringify5(item, ctx, onComment, onChompKeep) {
+    function stringify4(item, ctx, onComment, onChompKeep) {
       if (identity3.isPair(item))
         return item.toString(ctx, onComment, onChompKeep);
       if (identity3.isAlias(item)) {
@@ -15182,19 +15195,19 @@ var require_stringify = __commonJS({
         }
       }
       let tagObj = void 0;
-      const node2 = identity3.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
-      const props = stringifyProps(node2, tagObj, ctx);
+      const node3 = identity3.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node3));
+      const props = stringifyProps(node3, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str11 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity3.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str11 = typeof tagObj.stringify === "function" ? tagObj.stringify(node3, ctx, onComment, onChompKeep) : identity3.isScalar(node3) ? stringifyString.stringifyString(node3, ctx, onComment, onChompKeep) : node3.toString(ctx, onComment, onChompKeep);
       if (!props)
         return str11;
-      return identity3.isScalar(node2) || str11[0] === "{" || str11[0] === "[" ? `${props} ${str11}` : `${props}
+      return identity3.isScalar(node3) || str11[0] === "{" || str11[0] === "[" ? `${props} ${str11}` : `${props}
 ${ctx.indent}${str11}`;
     }
     exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify5;
+    exports.stringify = stringify4;
   }
 });
 
@@ -15203,8 +15216,8 @@ var require_stringifyPair = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
     "use strict";
     var identity3 = require_identity();
-    var Scalar = require_Scalar();
-    var stringify5 = require_stringify();
+    var Scalar3 = require_Scalar();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -15218,7 +15231,7 @@ var require_stringifyPair = __commonJS({
           throw new Error(msg);
         }
       }
-      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity3.isCollection(key2) || (identity3.isScalar(key2) ? key2.type === Scalar.Scalar.BLOCK_FOLDED || key2.type === Scalar.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
+      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity3.isCollection(key2) || (identity3.isScalar(key2) ? key2.type === Scalar3.Scalar.BLOCK_FOLDED || key2.type === Scalar3.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
       ctx = Object.assign({}, ctx, {
         allNullValues: false,
         implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -15226,7 +15239,7 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str11 = stringify5.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      let str11 = stringify4.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
       if (!explicitKey && !ctx.inFlow && str11.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
@@ -15278,7 +15291,7 @@ ${indent}:`;
         ctx.indent = ctx.indent.substring(2);
       }
       let valueCommentDone = false;
-      const valueStr = stringify5.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      const valueStr = stringify4.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
       let ws = " ";
       if (keyComment || vsb || vcb) {
         ws = vsb ? "\n" : "";
@@ -15358,19 +15371,19 @@ var require_merge = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
     "use strict";
     var identity3 = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var MERGE_KEY = "<<";
     var merge2 = {
       identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
       default: "key",
       tag: "tag:yaml.org,2002:merge",
       test: /^<<$/,
-      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+      resolve: () => Object.assign(new Scalar3.Scalar(Symbol(MERGE_KEY)), {
         addToJSMap: addMergeToJSMap
       }),
       stringify: () => MERGE_KEY
     };
-    var isMergeKey = (ctx, key2) => (merge2.identify(key2) || identity3.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge2.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    var isMergeKey = (ctx, key2) => (merge2.identify(key2) || identity3.isScalar(key2) && (!key2.type || key2.type === Scalar3.Scalar.PLAIN) && merge2.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
     function addMergeToJSMap(ctx, map, value) {
       const source = resolveAliasValue(ctx, value);
       if (identity3.isSeq(source))
@@ -15419,7 +15432,7 @@ var require_addPairToJSMap = __commonJS({
     "use strict";
     var log = require_log();
     var merge2 = require_merge();
-    var stringify5 = require_stringify();
+    var stringify4 = require_stringify();
     var identity3 = require_identity();
     var toJS = require_toJS();
     function addPairToJSMap(ctx, map, { key: key2, value }) {
@@ -15455,10 +15468,10 @@ var require_addPairToJSMap = __commonJS({
       if (typeof jsKey !== "object")
         return String(jsKey);
       if (identity3.isNode(key2) && ctx?.doc) {
-        const strCtx = stringify5.createStringifyContext(ctx.doc, {});
+        const strCtx = stringify4.createStringifyContext(ctx.doc, {});
         strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node2 of ctx.anchors.keys())
-          strCtx.anchors.add(node2.anchor);
+        for (const node3 of ctx.anchors.keys())
+          strCtx.anchors.add(node3.anchor);
         strCtx.inFlow = true;
         strCtx.inStringifyKey = true;
         const strKey = key2.toString(strCtx);
@@ -15522,12 +15535,12 @@ var require_stringifyCollection = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
-    var stringify5 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyCollection(collection, ctx, options) {
       const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify6 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify6(collection, ctx, options);
+      const stringify5 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify5(collection, ctx, options);
     }
     function stringifyBlockCollection({ comment, items: items2 }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
       const { indent, options: { commentString } } = ctx;
@@ -15552,7 +15565,7 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str12 = stringify5.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str12 = stringify4.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
           str12 += stringifyComment.lineComment(str12, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
@@ -15619,7 +15632,7 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str11 = stringify5.stringify(item, itemCtx, () => comment = null);
+        let str11 = stringify4.stringify(item, itemCtx, () => comment = null);
         reqNewline || (reqNewline = lines.length > linesAtValue || str11.includes("\n"));
         if (i < items2.length - 1) {
           str11 += ",";
@@ -15677,7 +15690,7 @@ var require_YAMLMap = __commonJS({
     var Collection = require_Collection();
     var identity3 = require_identity();
     var Pair = require_Pair();
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     function findPair(items2, key2) {
       const k = identity3.isScalar(key2) ? key2.value : key2;
       for (const it of items2) {
@@ -15744,7 +15757,7 @@ var require_YAMLMap = __commonJS({
         if (prev) {
           if (!overwrite)
             throw new Error(`Key ${_pair.key} already set`);
-          if (identity3.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+          if (identity3.isScalar(prev.value) && Scalar3.isScalarValue(_pair.value))
             prev.value.value = _pair.value;
           else
             prev.value = _pair.value;
@@ -15767,8 +15780,8 @@ var require_YAMLMap = __commonJS({
       }
       get(key2, keepScalar) {
         const it = findPair(this.items, key2);
-        const node2 = it?.value;
-        return (!keepScalar && identity3.isScalar(node2) ? node2.value : node2) ?? void 0;
+        const node3 = it?.value;
+        return (!keepScalar && identity3.isScalar(node3) ? node3.value : node3) ?? void 0;
       }
       has(key2) {
         return !!findPair(this.items, key2);
@@ -15842,7 +15855,7 @@ var require_YAMLSeq = __commonJS({
     var stringifyCollection = require_stringifyCollection();
     var Collection = require_Collection();
     var identity3 = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var toJS = require_toJS();
     var YAMLSeq = class extends Collection.Collection {
       static get tagName() {
@@ -15899,7 +15912,7 @@ var require_YAMLSeq = __commonJS({
         if (typeof idx !== "number")
           throw new Error(`Expected a valid index, not ${key2}.`);
         const prev = this.items[idx];
-        if (identity3.isScalar(prev) && Scalar.isScalarValue(value))
+        if (identity3.isScalar(prev) && Scalar3.isScalarValue(value))
           prev.value = value;
         else
           this.items[idx] = value;
@@ -15995,14 +16008,14 @@ var require_string = __commonJS({
 var require_null = __commonJS({
   "node_modules/yaml/dist/schema/common/null.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var nullTag = {
       identify: (value) => value == null,
-      createNode: () => new Scalar.Scalar(null),
+      createNode: () => new Scalar3.Scalar(null),
       default: true,
       tag: "tag:yaml.org,2002:null",
       test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar.Scalar(null),
+      resolve: () => new Scalar3.Scalar(null),
       stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
     };
     exports.nullTag = nullTag;
@@ -16013,13 +16026,13 @@ var require_null = __commonJS({
 var require_bool = __commonJS({
   "node_modules/yaml/dist/schema/core/bool.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var boolTag = {
       identify: (value) => typeof value === "boolean",
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str11) => new Scalar.Scalar(str11[0] === "t" || str11[0] === "T"),
+      resolve: (str11) => new Scalar3.Scalar(str11[0] === "t" || str11[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -16064,7 +16077,7 @@ var require_stringifyNumber = __commonJS({
 var require_float = __commonJS({
   "node_modules/yaml/dist/schema/core/float.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -16081,9 +16094,9 @@ var require_float = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
       resolve: (str11) => parseFloat(str11),
-      stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node3) {
+        const num2 = Number(node3.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -16092,11 +16105,11 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
       resolve(str11) {
-        const node2 = new Scalar.Scalar(parseFloat(str11));
+        const node3 = new Scalar3.Scalar(parseFloat(str11));
         const dot = str11.indexOf(".");
         if (dot !== -1 && str11[str11.length - 1] === "0")
-          node2.minFractionDigits = str11.length - dot - 1;
-        return node2;
+          node3.minFractionDigits = str11.length - dot - 1;
+        return node3;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -16113,11 +16126,11 @@ var require_int = __commonJS({
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
     var intResolve = (str11, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str11) : parseInt(str11.substring(offset), radix);
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node3, radix, prefix) {
+      const { value } = node3;
       if (intIdentify(value) && value >= 0)
         return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node3);
     }
     var intOct = {
       identify: (value) => intIdentify(value) && value >= 0,
@@ -16126,7 +16139,7 @@ var require_int = __commonJS({
       format: "OCT",
       test: /^0o[0-7]+$/,
       resolve: (str11, _onError, opt) => intResolve(str11, 2, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0o")
+      stringify: (node3) => intStringify(node3, 8, "0o")
     };
     var int7 = {
       identify: intIdentify,
@@ -16143,7 +16156,7 @@ var require_int = __commonJS({
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
       resolve: (str11, _onError, opt) => intResolve(str11, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node3) => intStringify(node3, 16, "0x")
     };
     exports.int = int7;
     exports.intHex = intHex;
@@ -16183,7 +16196,7 @@ var require_schema2 = __commonJS({
 var require_schema3 = __commonJS({
   "node_modules/yaml/dist/schema/json/schema.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var map = require_map();
     var seq = require_seq();
     function intIdentify(value) {
@@ -16200,7 +16213,7 @@ var require_schema3 = __commonJS({
       },
       {
         identify: (value) => value == null,
-        createNode: () => new Scalar.Scalar(null),
+        createNode: () => new Scalar3.Scalar(null),
         default: true,
         tag: "tag:yaml.org,2002:null",
         test: /^null$/,
@@ -16251,7 +16264,7 @@ var require_binary = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
     "use strict";
     var node_buffer = __require("buffer");
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringifyString = require_stringifyString();
     var binary = {
       identify: (value) => value instanceof Uint8Array,
@@ -16295,15 +16308,15 @@ var require_binary = __commonJS({
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
-        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        type ?? (type = Scalar3.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar3.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
           const n = Math.ceil(str11.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
             lines[i] = str11.substr(o, lineWidth);
           }
-          str11 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str11 = lines.join(type === Scalar3.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
         return stringifyString.stringifyString({ comment, type, value: str11 }, ctx, onComment, onChompKeep);
       }
@@ -16318,7 +16331,7 @@ var require_pairs = __commonJS({
     "use strict";
     var identity3 = require_identity();
     var Pair = require_Pair();
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var YAMLSeq = require_YAMLSeq();
     function resolvePairs(seq, onError) {
       if (identity3.isSeq(seq)) {
@@ -16329,7 +16342,7 @@ var require_pairs = __commonJS({
           else if (identity3.isMap(item)) {
             if (item.items.length > 1)
               onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            const pair = item.items[0] || new Pair.Pair(new Scalar3.Scalar(null));
             if (item.commentBefore)
               pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
 ${pair.key.commentBefore}` : item.commentBefore;
@@ -16472,7 +16485,7 @@ var require_omap = __commonJS({
 var require_bool2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     function boolStringify({ value, source }, ctx) {
       const boolObj = value ? trueTag : falseTag;
       if (source && boolObj.test.test(source))
@@ -16484,7 +16497,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar.Scalar(true),
+      resolve: () => new Scalar3.Scalar(true),
       stringify: boolStringify
     };
     var falseTag = {
@@ -16492,7 +16505,7 @@ var require_bool2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar.Scalar(false),
+      resolve: () => new Scalar3.Scalar(false),
       stringify: boolStringify
     };
     exports.falseTag = falseTag;
@@ -16504,7 +16517,7 @@ var require_bool2 = __commonJS({
 var require_float2 = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var stringifyNumber = require_stringifyNumber();
     var floatNaN = {
       identify: (value) => typeof value === "number",
@@ -16521,9 +16534,9 @@ var require_float2 = __commonJS({
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
       resolve: (str11) => parseFloat(str11.replace(/_/g, "")),
-      stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+      stringify(node3) {
+        const num2 = Number(node3.value);
+        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node3);
       }
     };
     var float = {
@@ -16532,14 +16545,14 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
       resolve(str11) {
-        const node2 = new Scalar.Scalar(parseFloat(str11.replace(/_/g, "")));
+        const node3 = new Scalar3.Scalar(parseFloat(str11.replace(/_/g, "")));
         const dot = str11.indexOf(".");
         if (dot !== -1) {
           const f = str11.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
-            node2.minFractionDigits = f.length;
+            node3.minFractionDigits = f.length;
         }
-        return node2;
+        return node3;
       },
       stringify: stringifyNumber.stringifyNumber
     };
@@ -16578,13 +16591,13 @@ var require_int2 = __commonJS({
       const n = parseInt(str11, radix);
       return sign === "-" ? -1 * n : n;
     }
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
+    function intStringify(node3, radix, prefix) {
+      const { value } = node3;
       if (intIdentify(value)) {
         const str11 = value.toString(radix);
         return value < 0 ? "-" + prefix + str11.substr(1) : prefix + str11;
       }
-      return stringifyNumber.stringifyNumber(node2);
+      return stringifyNumber.stringifyNumber(node3);
     }
     var intBin = {
       identify: intIdentify,
@@ -16593,7 +16606,7 @@ var require_int2 = __commonJS({
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
       resolve: (str11, _onError, opt) => intResolve(str11, 2, 2, opt),
-      stringify: (node2) => intStringify(node2, 2, "0b")
+      stringify: (node3) => intStringify(node3, 2, "0b")
     };
     var intOct = {
       identify: intIdentify,
@@ -16602,7 +16615,7 @@ var require_int2 = __commonJS({
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
       resolve: (str11, _onError, opt) => intResolve(str11, 1, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0")
+      stringify: (node3) => intStringify(node3, 8, "0")
     };
     var int7 = {
       identify: intIdentify,
@@ -16619,7 +16632,7 @@ var require_int2 = __commonJS({
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
       resolve: (str11, _onError, opt) => intResolve(str11, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
+      stringify: (node3) => intStringify(node3, 16, "0x")
     };
     exports.int = int7;
     exports.intBin = intBin;
@@ -16729,13 +16742,13 @@ var require_timestamp = __commonJS({
       const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
       return sign === "-" ? num2(-1) * res : res;
     }
-    function stringifySexagesimal(node2) {
-      let { value } = node2;
+    function stringifySexagesimal(node3) {
+      let { value } = node3;
       let num2 = (n) => n;
       if (typeof value === "bigint")
         num2 = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node2);
+        return stringifyNumber.stringifyNumber(node3);
       let sign = "";
       if (value < 0) {
         sign = "-";
@@ -16980,7 +16993,7 @@ var require_stringifyDocument = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
     "use strict";
     var identity3 = require_identity();
-    var stringify5 = require_stringify();
+    var stringify4 = require_stringify();
     var stringifyComment = require_stringifyComment();
     function stringifyDocument(doc, options) {
       const lines = [];
@@ -16995,7 +17008,7 @@ var require_stringifyDocument = __commonJS({
       }
       if (hasDirectives)
         lines.push("---");
-      const ctx = stringify5.createStringifyContext(doc, options);
+      const ctx = stringify4.createStringifyContext(doc, options);
       const { commentString } = ctx.options;
       if (doc.commentBefore) {
         if (lines.length !== 1)
@@ -17017,7 +17030,7 @@ var require_stringifyDocument = __commonJS({
           contentComment = doc.contents.comment;
         }
         const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify5.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        let body = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
         if (contentComment)
           body += stringifyComment.lineComment(body, "", commentString(contentComment));
         if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
@@ -17025,7 +17038,7 @@ var require_stringifyDocument = __commonJS({
         } else
           lines.push(body);
       } else {
-        lines.push(stringify5.stringify(doc.contents, ctx));
+        lines.push(stringify4.stringify(doc.contents, ctx));
       }
       if (doc.directives?.docEnd) {
         if (doc.comment) {
@@ -17070,7 +17083,7 @@ var require_Document = __commonJS({
     var applyReviver = require_applyReviver();
     var createNode = require_createNode();
     var directives = require_directives();
-    var Document2 = class _Document {
+    var Document3 = class _Document {
       constructor(value, replacer, options) {
         this.commentBefore = null;
         this.comment = null;
@@ -17146,13 +17159,13 @@ var require_Document = __commonJS({
        * `name` will be used as a prefix for a new unique anchor.
        * If `name` is undefined, the generated anchor will use 'a' as a prefix.
        */
-      createAlias(node2, name) {
-        if (!node2.anchor) {
+      createAlias(node3, name) {
+        if (!node3.anchor) {
           const prev = anchors.anchorNames(this);
-          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          node3.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
           !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
         }
-        return new Alias.Alias(node2.anchor);
+        return new Alias.Alias(node3.anchor);
       }
       createNode(value, replacer, options) {
         let _replacer = void 0;
@@ -17184,11 +17197,11 @@ var require_Document = __commonJS({
           schema: this.schema,
           sourceObjects
         };
-        const node2 = createNode.createNode(value, tag, ctx);
-        if (flow2 && identity3.isCollection(node2))
-          node2.flow = true;
+        const node3 = createNode.createNode(value, tag, ctx);
+        if (flow2 && identity3.isCollection(node3))
+          node3.flow = true;
         setAnchors();
-        return node2;
+        return node3;
       }
       /**
        * Convert a key and a value into a `Pair` using the current schema,
@@ -17360,7 +17373,7 @@ var require_Document = __commonJS({
         return true;
       throw new Error("Expected a YAML collection as document contents");
     }
-    exports.Document = Document2;
+    exports.Document = Document3;
   }
 });
 
@@ -17785,11 +17798,11 @@ var require_resolve_block_seq = __commonJS({
             continue;
           }
         }
-        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
+        const node3 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
         if (ctx.schema.compat)
           utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node2.range[2];
-        seq.items.push(node2);
+        offset = node3.range[2];
+        seq.items.push(node3);
       }
       seq.range = [bs.offset, offset, commentEnd ?? offset];
       return seq;
@@ -17856,9 +17869,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap4 = fc.start.source === "{";
-      const fcName = isMap4 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap6 = fc.start.source === "{";
+      const fcName = isMap6 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap6 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -17894,7 +17907,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+          if (!isMap6 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
             onError(
               key2,
               // checked by containsNewline()
@@ -17934,7 +17947,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap4 && !sep6 && !props.found) {
+        if (!isMap6 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -17957,7 +17970,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap4 && !props.found && ctx.options.strict) {
+            if (!isMap6 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -17989,7 +18002,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap4) {
+          if (isMap6) {
             const map = coll;
             if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -18005,7 +18018,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap4 ? "}" : "]";
+      const expectedEnd = isMap6 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -18040,7 +18053,7 @@ var require_compose_collection = __commonJS({
   "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
     "use strict";
     var identity3 = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var resolveBlockMap = require_resolve_block_map();
@@ -18089,12 +18102,12 @@ var require_compose_collection = __commonJS({
       }
       const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
       const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity3.isNode(res) ? res : new Scalar.Scalar(res);
-      node2.range = coll.range;
-      node2.tag = tagName;
+      const node3 = identity3.isNode(res) ? res : new Scalar3.Scalar(res);
+      node3.range = coll.range;
+      node3.tag = tagName;
       if (tag?.format)
-        node2.format = tag.format;
-      return node2;
+        node3.format = tag.format;
+      return node3;
     }
     exports.composeCollection = composeCollection;
   }
@@ -18104,13 +18117,13 @@ var require_compose_collection = __commonJS({
 var require_resolve_block_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start2 = scalar.offset;
       const header2 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
       if (!header2)
         return { value: "", type: null, comment: "", range: [start2, start2, start2] };
-      const type = header2.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const type = header2.mode === ">" ? Scalar3.Scalar.BLOCK_FOLDED : Scalar3.Scalar.BLOCK_LITERAL;
       const lines = scalar.source ? splitLines2(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
@@ -18172,7 +18185,7 @@ var require_resolve_block_scalar = __commonJS({
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent = "";
         }
-        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+        if (type === Scalar3.Scalar.BLOCK_LITERAL) {
           value += sep6 + indent.slice(trimIndent) + content;
           sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
@@ -18287,7 +18300,7 @@ var require_resolve_block_scalar = __commonJS({
 var require_resolve_flow_scalar = __commonJS({
   "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
     "use strict";
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var resolveEnd = require_resolve_end();
     function resolveFlowScalar(scalar, strict, onError) {
       const { offset, type, source, end } = scalar;
@@ -18296,15 +18309,15 @@ var require_resolve_flow_scalar = __commonJS({
       const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
       switch (type) {
         case "scalar":
-          _type = Scalar.Scalar.PLAIN;
+          _type = Scalar3.Scalar.PLAIN;
           value = plainValue(source, _onError);
           break;
         case "single-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_SINGLE;
+          _type = Scalar3.Scalar.QUOTE_SINGLE;
           value = singleQuotedValue(source, _onError);
           break;
         case "double-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_DOUBLE;
+          _type = Scalar3.Scalar.QUOTE_DOUBLE;
           value = doubleQuotedValue(source, _onError);
           break;
         /* istanbul ignore next should not happen */
@@ -18509,7 +18522,7 @@ var require_compose_scalar = __commonJS({
   "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
     "use strict";
     var identity3 = require_identity();
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var resolveBlockScalar = require_resolve_block_scalar();
     var resolveFlowScalar = require_resolve_flow_scalar();
     function composeScalar(ctx, token, tagToken, onError) {
@@ -18527,11 +18540,11 @@ var require_compose_scalar = __commonJS({
       let scalar;
       try {
         const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity3.isScalar(res) ? res : new Scalar.Scalar(res);
+        scalar = identity3.isScalar(res) ? res : new Scalar3.Scalar(res);
       } catch (error2) {
         const msg = error2 instanceof Error ? error2.message : String(error2);
         onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar.Scalar(value);
+        scalar = new Scalar3.Scalar(value);
       }
       scalar.range = range;
       scalar.source = value;
@@ -18629,11 +18642,11 @@ var require_compose_node = __commonJS({
     function composeNode(ctx, token, props, onError) {
       const atKey = ctx.atKey;
       const { spaceBefore, comment, anchor, tag } = props;
-      let node2;
+      let node3;
       let isSrcToken = true;
       switch (token.type) {
         case "alias":
-          node2 = composeAlias(ctx, token, onError);
+          node3 = composeAlias(ctx, token, onError);
           if (anchor || tag)
             onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
           break;
@@ -18641,17 +18654,17 @@ var require_compose_node = __commonJS({
         case "single-quoted-scalar":
         case "double-quoted-scalar":
         case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          node3 = composeScalar.composeScalar(ctx, token, tag, onError);
           if (anchor)
-            node2.anchor = anchor.source.substring(1);
+            node3.anchor = anchor.source.substring(1);
           break;
         case "block-map":
         case "block-seq":
         case "flow-collection":
           try {
-            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            node3 = composeCollection.composeCollection(CN, ctx, token, props, onError);
             if (anchor)
-              node2.anchor = anchor.source.substring(1);
+              node3.anchor = anchor.source.substring(1);
           } catch (error2) {
             const message = error2 instanceof Error ? error2.message : String(error2);
             onError(token, "RESOURCE_EXHAUSTION", message);
@@ -18663,24 +18676,24 @@ var require_compose_node = __commonJS({
           isSrcToken = false;
         }
       }
-      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor && node2.anchor === "")
+      node3 ?? (node3 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor && node3.anchor === "")
         onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity3.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+      if (atKey && ctx.options.stringKeys && (!identity3.isScalar(node3) || typeof node3.value !== "string" || node3.tag && node3.tag !== "tag:yaml.org,2002:str")) {
         const msg = "With stringKeys, all keys must be strings";
         onError(tag ?? token, "NON_STRING_KEY", msg);
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node3.spaceBefore = true;
       if (comment) {
         if (token.type === "scalar" && token.source === "")
-          node2.comment = comment;
+          node3.comment = comment;
         else
-          node2.commentBefore = comment;
+          node3.commentBefore = comment;
       }
       if (ctx.options.keepSourceTokens && isSrcToken)
-        node2.srcToken = token;
-      return node2;
+        node3.srcToken = token;
+      return node3;
     }
     function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
       const token = {
@@ -18689,19 +18702,19 @@ var require_compose_node = __commonJS({
         indent: -1,
         source: ""
       };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      const node3 = composeScalar.composeScalar(ctx, token, tag, onError);
       if (anchor) {
-        node2.anchor = anchor.source.substring(1);
-        if (node2.anchor === "")
+        node3.anchor = anchor.source.substring(1);
+        if (node3.anchor === "")
           onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
       }
       if (spaceBefore)
-        node2.spaceBefore = true;
+        node3.spaceBefore = true;
       if (comment) {
-        node2.comment = comment;
-        node2.range[2] = end;
+        node3.comment = comment;
+        node3.range[2] = end;
       }
-      return node2;
+      return node3;
     }
     function composeAlias({ options }, { offset, source, end }, onError) {
       const alias = new Alias.Alias(source.substring(1));
@@ -18725,13 +18738,13 @@ var require_compose_node = __commonJS({
 var require_compose_doc = __commonJS({
   "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
     "use strict";
-    var Document2 = require_Document();
+    var Document3 = require_Document();
     var composeNode = require_compose_node();
     var resolveEnd = require_resolve_end();
     var resolveProps = require_resolve_props();
     function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
       const opts = Object.assign({ _directives: directives }, options);
-      const doc = new Document2.Document(void 0, opts);
+      const doc = new Document3.Document(void 0, opts);
       const ctx = {
         atKey: false,
         atRoot: true,
@@ -18770,7 +18783,7 @@ var require_composer = __commonJS({
     "use strict";
     var node_process = __require("process");
     var directives = require_directives();
-    var Document2 = require_Document();
+    var Document3 = require_Document();
     var errors = require_errors2();
     var identity3 = require_identity();
     var composeDoc = require_compose_doc();
@@ -18959,7 +18972,7 @@ ${end.comment}` : end.comment;
           this.doc = null;
         } else if (forceDoc) {
           const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document2.Document(void 0, opts);
+          const doc = new Document3.Document(void 0, opts);
           if (this.atDirectives)
             this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
           doc.range = [0, endOffset, endOffset];
@@ -19161,7 +19174,7 @@ var require_cst_scalar = __commonJS({
 var require_cst_stringify = __commonJS({
   "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
     "use strict";
-    var stringify5 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    var stringify4 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
     function stringifyToken(token) {
       switch (token.type) {
         case "block-scalar": {
@@ -19214,7 +19227,7 @@ var require_cst_stringify = __commonJS({
         res += stringifyToken(value);
       return res;
     }
-    exports.stringify = stringify5;
+    exports.stringify = stringify4;
   }
 });
 
@@ -19292,7 +19305,7 @@ var require_cst = __commonJS({
     var FLOW_END = "";
     var SCALAR = "";
     var isCollection = (token) => !!token && "items" in token;
-    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    var isScalar5 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
     function prettyToken(token) {
       switch (token) {
         case BOM:
@@ -19376,7 +19389,7 @@ var require_cst = __commonJS({
     exports.FLOW_END = FLOW_END;
     exports.SCALAR = SCALAR;
     exports.isCollection = isCollection;
-    exports.isScalar = isScalar4;
+    exports.isScalar = isScalar5;
     exports.prettyToken = prettyToken;
     exports.tokenType = tokenType;
   }
@@ -20881,7 +20894,7 @@ var require_public_api = __commonJS({
   "node_modules/yaml/dist/public-api.js"(exports) {
     "use strict";
     var composer = require_composer();
-    var Document2 = require_Document();
+    var Document3 = require_Document();
     var errors = require_errors2();
     var log = require_log();
     var identity3 = require_identity();
@@ -20906,7 +20919,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument2(source, options = {}) {
+    function parseDocument3(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -20932,7 +20945,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument2(src, options);
+      const doc = parseDocument3(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -20944,7 +20957,7 @@ var require_public_api = __commonJS({
       }
       return doc.toJS(Object.assign({ reviver: _reviver }, options));
     }
-    function stringify5(value, replacer, options) {
+    function stringify4(value, replacer, options) {
       let _replacer = null;
       if (typeof replacer === "function" || Array.isArray(replacer)) {
         _replacer = replacer;
@@ -20964,12 +20977,12 @@ var require_public_api = __commonJS({
       }
       if (identity3.isDocument(value) && !_replacer)
         return value.toString(options);
-      return new Document2.Document(value, _replacer, options).toString(options);
+      return new Document3.Document(value, _replacer, options).toString(options);
     }
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
-    exports.stringify = stringify5;
+    exports.parseDocument = parseDocument3;
+    exports.stringify = stringify4;
   }
 });
 
@@ -20978,13 +20991,13 @@ var require_dist = __commonJS({
   "node_modules/yaml/dist/index.js"(exports) {
     "use strict";
     var composer = require_composer();
-    var Document2 = require_Document();
+    var Document3 = require_Document();
     var Schema = require_Schema();
     var errors = require_errors2();
     var Alias = require_Alias();
     var identity3 = require_identity();
     var Pair = require_Pair();
-    var Scalar = require_Scalar();
+    var Scalar3 = require_Scalar();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
     var cst = require_cst();
@@ -20994,7 +21007,7 @@ var require_dist = __commonJS({
     var publicApi = require_public_api();
     var visit3 = require_visit();
     exports.Composer = composer.Composer;
-    exports.Document = Document2.Document;
+    exports.Document = Document3.Document;
     exports.Schema = Schema.Schema;
     exports.YAMLError = errors.YAMLError;
     exports.YAMLParseError = errors.YAMLParseError;
@@ -21009,7 +21022,7 @@ var require_dist = __commonJS({
     exports.isScalar = identity3.isScalar;
     exports.isSeq = identity3.isSeq;
     exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
+    exports.Scalar = Scalar3.Scalar;
     exports.YAMLMap = YAMLMap.YAMLMap;
     exports.YAMLSeq = YAMLSeq.YAMLSeq;
     exports.CST = cst;
@@ -21033,8 +21046,8 @@ var init_fast_place = __esm({
     Places = class {
       #spots = /* @__PURE__ */ new Map();
       #root = 0;
-      record(node2, spots) {
-        this.#spots.set(node2, spots);
+      record(node3, spots) {
+        this.#spots.set(node3, spots);
       }
       setRoot(offset) {
         this.#root = offset;
@@ -21043,18 +21056,18 @@ var init_fast_place = __esm({
       place(data, pointer) {
         if (pointer === "") return { value: this.#root };
         let parent;
-        let node2 = data;
+        let node3 = data;
         let segment2 = "";
         for (const raw of pointer.slice(1).split("/")) {
           segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-          if (node2 === null || typeof node2 !== "object") return void 0;
-          parent = node2;
-          if (Array.isArray(node2)) {
-            node2 = node2[Number(segment2)];
-            if (node2 === void 0) return void 0;
+          if (node3 === null || typeof node3 !== "object") return void 0;
+          parent = node3;
+          if (Array.isArray(node3)) {
+            node3 = node3[Number(segment2)];
+            if (node3 === void 0) return void 0;
           } else {
-            if (!Object.hasOwn(node2, segment2)) return void 0;
-            node2 = node2[segment2];
+            if (!Object.hasOwn(node3, segment2)) return void 0;
+            node3 = node3[segment2];
           }
         }
         const spots = this.#spots.get(parent);
@@ -21272,10 +21285,10 @@ var init_parse_fast = __esm({
         return list18;
       }
       flow(collection, depth) {
-        const isMap4 = collection.start.source === "{";
-        if (isMap4 && collection.items.length > MAX_MAP_ENTRIES) unsure();
+        const isMap6 = collection.start.source === "{";
+        if (isMap6 && collection.items.length > MAX_MAP_ENTRIES) unsure();
         const [close, ...rest] = collection.end;
-        if (close?.source !== (isMap4 ? "}" : "]")) unsure();
+        if (close?.source !== (isMap6 ? "}" : "]")) unsure();
         if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
         for (const t of rest) this.filler(t);
         const object = {};
@@ -21295,7 +21308,7 @@ var init_parse_fast = __esm({
             continue;
           }
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
-          if (!isMap4) {
+          if (!isMap6) {
             if (key2 !== void 0 || sep6 !== void 0 || value === void 0) unsure();
             list18.push(this.node(value, depth + 1));
             at2.push(value.offset);
@@ -21309,9 +21322,9 @@ var init_parse_fast = __esm({
           keys.push(name);
           at2.push(key2.offset, this.valueAt(value, sep6));
         }
-        if (isMap4) this.places.record(object, { keys, at: at2 });
+        if (isMap6) this.places.record(object, { keys, at: at2 });
         else this.places.record(list18, { at: at2 });
-        return isMap4 ? object : list18;
+        return isMap6 ? object : list18;
       }
       /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
       entry(value, depth) {
@@ -21396,42 +21409,42 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
   let aliases = 0;
   let nodes = 0;
   let chars = 0;
-  const count2 = (node2, text3, via) => {
+  const count2 = (node3, text3, via) => {
     chars += text3.length;
     if (chars > MAX_EXPANDED_CHARS) {
-      throw new Refusal(offsetOf(via ?? node2), "document expands to too much text (an alias bomb?)");
+      throw new Refusal(offsetOf(via ?? node3), "document expands to too much text (an alias bomb?)");
     }
   };
-  const convert = (node2, depth, via) => {
-    if (depth > MAX_DEPTH) throw new Refusal(offsetOf(node2), `nesting deeper than ${MAX_DEPTH} levels`);
+  const convert = (node3, depth, via) => {
+    if (depth > MAX_DEPTH) throw new Refusal(offsetOf(node3), `nesting deeper than ${MAX_DEPTH} levels`);
     nodes += 1;
     if (nodes > MAX_NODES) {
-      throw new Refusal(offsetOf(via ?? node2), "document expands to too many values (an alias bomb?)");
+      throw new Refusal(offsetOf(via ?? node3), "document expands to too many values (an alias bomb?)");
     }
-    if ((0, import_yaml2.isAlias)(node2)) {
+    if ((0, import_yaml2.isAlias)(node3)) {
       aliases += 1;
       if (aliases > MAX_ALIAS_COUNT) {
-        throw new Refusal(offsetOf(node2), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
+        throw new Refusal(offsetOf(node3), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
       }
-      const target2 = targets2().get(node2);
+      const target2 = targets2().get(node3);
       if (target2 === void 0)
-        throw new Refusal(offsetOf(node2), `unknown alias *${excerpt(node2.source, 60)}`);
-      return convert(target2, depth + 1, node2);
+        throw new Refusal(offsetOf(node3), `unknown alias *${excerpt(node3.source, 60)}`);
+      return convert(target2, depth + 1, node3);
     }
-    if ((0, import_yaml2.isScalar)(node2)) {
-      if (typeof node2.value === "string") count2(node2, node2.value, via);
-      return node2.value;
+    if ((0, import_yaml2.isScalar)(node3)) {
+      if (typeof node3.value === "string") count2(node3, node3.value, via);
+      return node3.value;
     }
-    if ((0, import_yaml2.isSeq)(node2)) {
+    if ((0, import_yaml2.isSeq)(node3)) {
       const list18 = [];
-      for (const item of node2.items) list18.push(convert(item, depth + 1, via));
+      for (const item of node3.items) list18.push(convert(item, depth + 1, via));
       return list18;
     }
-    if ((0, import_yaml2.isMap)(node2)) {
+    if ((0, import_yaml2.isMap)(node3)) {
       const object = {};
-      for (const pair of node2.items) {
+      for (const pair of node3.items) {
         const keyNode = pair.key;
-        const keyAt = keyNode?.range?.[0] ?? offsetOf(node2);
+        const keyAt = keyNode?.range?.[0] ?? offsetOf(node3);
         if (!(0, import_yaml2.isScalar)(keyNode) || keyNode.value === null || typeof keyNode.value === "object") {
           throw new Refusal(keyAt, "mapping keys must be plain text");
         }
@@ -21468,8 +21481,8 @@ function crowdedMapping(tokens) {
         if (item.key !== void 0 || item.sep !== void 0) entries += 1;
         stack.push(item.key, item.value);
       }
-      const isMap4 = token.type === "block-map" || token.type === "flow-collection" && token.start.source === "{";
-      if (isMap4 && entries > MAX_MAP_ENTRIES && (first === void 0 || token.offset < first))
+      const isMap6 = token.type === "block-map" || token.type === "flow-collection" && token.start.source === "{";
+      if (isMap6 && entries > MAX_MAP_ENTRIES && (first === void 0 || token.offset < first))
         first = token.offset;
     }
   }
@@ -21482,11 +21495,11 @@ function aliasTargets(doc) {
     const found3 = /* @__PURE__ */ new Map();
     const anchors = /* @__PURE__ */ new Map();
     (0, import_yaml2.visit)(doc, {
-      Node: (_key, node2) => {
-        if ((0, import_yaml2.isAlias)(node2)) {
-          const target2 = anchors.get(node2.source);
-          if (target2 !== void 0) found3.set(node2, target2);
-        } else if (node2.anchor) anchors.set(node2.anchor, node2);
+      Node: (_key, node3) => {
+        if ((0, import_yaml2.isAlias)(node3)) {
+          const target2 = anchors.get(node3.source);
+          if (target2 !== void 0) found3.set(node3, target2);
+        } else if (node3.anchor) anchors.set(node3.anchor, node3);
       }
     });
     map = found3;
@@ -21494,28 +21507,28 @@ function aliasTargets(doc) {
   };
 }
 function locate(root, targets2, at2) {
-  let node2 = root;
-  let place = { value: root.range?.[0] ?? 0 };
-  if (at2 === "") return place;
+  let node3 = root;
+  let place2 = { value: root.range?.[0] ?? 0 };
+  if (at2 === "") return place2;
   for (const raw of at2.slice(1).split("/")) {
     const segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    for (let hops = 0; (0, import_yaml2.isAlias)(node2) && hops < MAX_ALIAS_COUNT; hops++) node2 = targets2().get(node2);
-    if ((0, import_yaml2.isMap)(node2)) {
-      const pair = node2.items.find((p) => (0, import_yaml2.isScalar)(p.key) && String(p.key.value) === segment2);
+    for (let hops = 0; (0, import_yaml2.isAlias)(node3) && hops < MAX_ALIAS_COUNT; hops++) node3 = targets2().get(node3);
+    if ((0, import_yaml2.isMap)(node3)) {
+      const pair = node3.items.find((p) => (0, import_yaml2.isScalar)(p.key) && String(p.key.value) === segment2);
       if (pair === void 0) return void 0;
       const key2 = pair.key;
-      node2 = pair.value;
+      node3 = pair.value;
       const keyAt = key2.range?.[0] ?? 0;
-      place = { key: keyAt, value: node2?.range?.[0] ?? key2.range?.[1] ?? keyAt };
-    } else if ((0, import_yaml2.isSeq)(node2)) {
-      node2 = node2.items[Number(segment2)];
-      if (node2 === void 0) return void 0;
-      place = { value: node2.range?.[0] ?? 0 };
+      place2 = { key: keyAt, value: node3?.range?.[0] ?? key2.range?.[1] ?? keyAt };
+    } else if ((0, import_yaml2.isSeq)(node3)) {
+      node3 = node3.items[Number(segment2)];
+      if (node3 === void 0) return void 0;
+      place2 = { value: node3.range?.[0] ?? 0 };
     } else {
       return void 0;
     }
   }
-  return place;
+  return place2;
 }
 function yamlMessage(e, text2) {
   if (e.code === "DUPLICATE_KEY") {
@@ -21544,7 +21557,7 @@ var init_parse_slow = __esm({
       }
       offset;
     };
-    offsetOf = (node2) => node2.range?.[0] ?? 0;
+    offsetOf = (node3) => node3.range?.[0] ?? 0;
   }
 });
 
@@ -21697,16 +21710,16 @@ async function readSources(paths, cwd, diags) {
   let total = 0;
   for (const [i, file] of entries.entries()) {
     const limit = Math.min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - total);
-    const read = await readBounded(file.open, limit, file.identity);
-    if (read.ok) {
-      total += read.bytes.length;
-      const text2 = decode2(read.bytes, file.shown, diags);
+    const read2 = await readBounded(file.open, limit, file.identity);
+    if (read2.ok) {
+      total += read2.bytes.length;
+      const text2 = decode2(read2.bytes, file.shown, diags);
       if (text2 !== void 0) files.push({ path: file.shown, text: text2 });
-    } else if (read.reason !== "too-large") {
-      const why = read.reason === "changed" ? "it changed while being read" : "not accessible";
+    } else if (read2.reason !== "too-large") {
+      const why = read2.reason === "changed" ? "it changed while being read" : "not accessible";
       diags.error(file.shown, 0, 0, `cannot read file: ${why}`);
-    } else if (limit === MAX_FILE_BYTES || (read.size ?? 0) > MAX_FILE_BYTES) {
-      const size = read.size === void 0 ? " (it grew while being read)" : ` (${read.size} bytes)`;
+    } else if (limit === MAX_FILE_BYTES || (read2.size ?? 0) > MAX_FILE_BYTES) {
+      const size = read2.size === void 0 ? " (it grew while being read)" : ` (${read2.size} bytes)`;
       diags.error(file.shown, 0, 0, `file is larger than ${MAX_FILE_BYTES / MB} MB${size}`);
     } else {
       const rest = entries.length - 1 - i;
@@ -21874,7 +21887,9 @@ async function loadConfig(input, options) {
       diags,
       kinds.map((k) => k.key)
     );
-    if (file !== void 0) files.push(file);
+    if (file === void 0) continue;
+    if (options.only !== void 0) file.data = onlyKinds(file.data, kinds, options.only);
+    files.push(file);
   }
   const digests = Object.fromEntries(
     sources2.map((s) => [s.path, createHash("sha256").update(s.text).digest("hex")])
@@ -21894,6 +21909,19 @@ async function loadConfig(input, options) {
     digests,
     objects: loaded.objects
   };
+}
+function onlyKinds(data, kinds, only) {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return data;
+  const kept = { ...data };
+  const dropped = kinds.filter((k) => !only.includes(k.name)).map((k) => k.key);
+  for (const key2 of dropped) delete kept[key2];
+  const ignore = kept.ignore;
+  if (ignore !== null && typeof ignore === "object" && !Array.isArray(ignore)) {
+    const globs = { ...ignore };
+    for (const key2 of dropped) delete globs[key2];
+    kept.ignore = globs;
+  }
+  return kept;
 }
 var init_load2 = __esm({
   "src/config/load.ts"() {
@@ -22096,6 +22124,13 @@ function missingSecretVariables(value, env) {
   });
   return [...missing].sort();
 }
+function secretVariableUses(value) {
+  const uses = /* @__PURE__ */ new Map();
+  visit2(value, (ref) => {
+    for (const name of new Set(ref.variables)) uses.set(name, (uses.get(name) ?? 0) + 1);
+  });
+  return uses;
+}
 function visit2(value, onRef) {
   if (isSecretRef(value)) onRef(value);
   else if (Array.isArray(value)) for (const item of value) visit2(item, onRef);
@@ -22254,6 +22289,13 @@ function actionWord(action, vocab) {
 function actionSymbol(action, vocab) {
   return vocab.verb(action.action).symbol;
 }
+function headSymbol(actions, vocab) {
+  const symbols = new Set(actions.map((a) => actionSymbol(a, vocab)));
+  const [symbol] = symbols;
+  if (symbols.size !== 1 || symbol === void 0) return "~";
+  const whole = actions.some((a) => vocab.verb(a.action).object === true);
+  return (symbol === "+" || symbol === "-") && !whole ? "~" : symbol;
+}
 function actionLabel(action, people, vocab) {
   const detail2 = actionDetail(action, people, vocab);
   const word = actionWord(action, vocab);
@@ -22358,7 +22400,10 @@ function objectLabel(ref, vocab) {
   const id = ref.id === void 0 ? "" : ` (id ${ref.id})`;
   return `${vocab.words(ref.kind).one} ${visible(JSON.stringify(ref.name))}${id}`;
 }
-var DRIFT_WORDS, noWords;
+function undeclaredHeading(n) {
+  return `${n} live ${n === 1 ? "object" : "objects"} no file declares (created in PostHog?)`;
+}
+var DRIFT_WORDS, noWords, UNDECLARED_ADVICE;
 var init_labels = __esm({
   "src/render/labels.ts"() {
     "use strict";
@@ -22369,6 +22414,7 @@ var init_labels = __esm({
     init_time2();
     DRIFT_WORDS = "changed outside posthog-gitops";
     noWords = () => void 0;
+    UNDECLARED_ADVICE = "declare them (posthog-gitops pull writes their YAML), list them under ignore:, or delete them with apply --prune";
   }
 });
 
@@ -22624,14 +22670,14 @@ function rawIdRules(fields) {
   );
 }
 function declaredReferences(value, specs, base, at2) {
-  return findReferences(value, specs).flatMap(({ spec, node: node2, path }) => {
+  return findReferences(value, specs).flatMap(({ spec, node: node3, path }) => {
     const where2 = `${base}/${path.map(pointerSegment).join("/")}`.replace(/\/$/, "");
-    const name = node2[spec.name];
+    const name = node3[spec.name];
     if (typeof name === "string" || spec.name === spec.id && typeof name === "number") {
       const pointer = `${where2}/${pointerSegment(spec.name)}`;
       return [{ kind: spec.kind, name: String(name), pointer, source: at2(pointer) }];
     }
-    const id = node2[spec.id];
+    const id = node3[spec.id];
     if (spec.name !== spec.id && (typeof id === "number" || typeof id === "string")) {
       const pointer = `${where2}/${pointerSegment(spec.id)}`;
       return [{ kind: spec.kind, id, pointer, source: at2(pointer) }];
@@ -22641,41 +22687,41 @@ function declaredReferences(value, specs, base, at2) {
 }
 function withNames(value, specs, nameOf2, options = {}) {
   const out = copy(value);
-  for (const { spec, node: node2 } of findReferences(out, specs)) {
-    if (options.desired && (spec.name === spec.id || node2[spec.name] !== void 0)) continue;
-    const id = node2[spec.id];
+  for (const { spec, node: node3 } of findReferences(out, specs)) {
+    if (options.desired && (spec.name === spec.id || node3[spec.name] !== void 0)) continue;
+    const id = node3[spec.id];
     if (typeof id !== "number" && typeof id !== "string") continue;
-    for (const key2 of Object.keys(spec.fixed ?? {})) if (key2 !== spec.id) delete node2[key2];
+    for (const key2 of Object.keys(spec.fixed ?? {})) if (key2 !== spec.id) delete node3[key2];
     const name = nameOf2(spec.kind, id);
     if (name === void 0) {
-      if (spec.name === spec.id && options.unknown) node2[spec.id] = options.unknown(id);
+      if (spec.name === spec.id && options.unknown) node3[spec.id] = options.unknown(id);
       continue;
     }
-    replaceKey(node2, spec.id, spec.name, name);
+    replaceKey(node3, spec.id, spec.name, name);
   }
   return out;
 }
-function replaceKey(node2, from, to, value) {
+function replaceKey(node3, from, to, value) {
   if (from === to) {
-    node2[to] = value;
+    node3[to] = value;
     return;
   }
-  const entries = Object.entries(node2).filter(([k]) => k !== to);
-  for (const key2 of Object.keys(node2)) delete node2[key2];
-  for (const [k, v] of entries) node2[k === from ? to : k] = k === from ? value : v;
+  const entries = Object.entries(node3).filter(([k]) => k !== to);
+  for (const key2 of Object.keys(node3)) delete node3[key2];
+  for (const [k, v] of entries) node3[k === from ? to : k] = k === from ? value : v;
 }
 function withIds(value, specs, idOf) {
   const out = copy(value);
-  for (const { spec, node: node2 } of findReferences(out, specs)) {
-    const name = node2[spec.name];
-    const named = typeof name === "string" && (spec.name === spec.id || node2[spec.id] === void 0);
+  for (const { spec, node: node3 } of findReferences(out, specs)) {
+    const name = node3[spec.name];
+    const named = typeof name === "string" && (spec.name === spec.id || node3[spec.id] === void 0);
     if (named) {
       const id = idOf(spec.kind, name);
       const written = spec.idType === "string" ? String(id) : Number(id);
-      if (spec.name === spec.id) node2[spec.id] = written;
-      else replaceKey(node2, spec.name, spec.id, written);
+      if (spec.name === spec.id) node3[spec.id] = written;
+      else replaceKey(node3, spec.name, spec.id, written);
     }
-    Object.assign(node2, spec.fixed ?? {});
+    Object.assign(node3, spec.fixed ?? {});
   }
   return out;
 }
@@ -23872,6 +23918,7 @@ function defineKind(spec) {
     values: table.values,
     verbs,
     answers: spec.answers ?? {},
+    scopes: spec.scopes ?? { read: [], write: [], pull: [] },
     schema: {
       description: spec.schema.list,
       item: { $ref: `#/$defs/${spec.schema.def}` },
@@ -23888,17 +23935,17 @@ function defineKind(spec) {
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
     ...hooks.checkProject || selfSpec ? { checkProject } : {},
     ...service.search ? { searches: true } : {},
-    async read(client, project3, declared, run15, scope) {
+    async read(client, project3, declared, run16, scope) {
       const list18 = () => objects(client, project3, scope);
-      const read = hooks.read ? await hooks.read(client, project3, declared, run15, list18, scope) : { live: { objects: await list18() }, read: {} };
-      return scoped(read, scope);
+      const read2 = hooks.read ? await hooks.read(client, project3, declared, run16, list18, scope) : { live: { objects: await list18() }, read: {} };
+      return scoped(read2, scope);
     },
-    async reread(client, project3, read, run15, scope) {
+    async reread(client, project3, read2, run16, scope) {
       const list18 = () => objects(client, project3, scope);
       if (hooks.reread) {
-        return scoped({ live: await hooks.reread(client, project3, read, run15, list18, scope) }, scope).live;
+        return scoped({ live: await hooks.reread(client, project3, read2, run16, list18, scope) }, scope).live;
       }
-      if (read !== void 0 && !isEmptyRecord(read)) {
+      if (read2 !== void 0 && !isEmptyRecord(read2)) {
         throw new UserError(`the saved plan's record of what was read for ${words3.many} is damaged`);
       }
       return scoped({ live: { objects: await list18() } }, scope).live;
@@ -24023,7 +24070,7 @@ function cursorPage(item) {
 function answerList(item) {
   return { schema: list(item), list: "array" };
 }
-var answerObject, answerTypes, obj, str, strOrNull, int, list, nonNegative, event, integration, organization, member, project, SHAPES;
+var answerObject, answerTypes, obj, str, strOrNull, int, list, nonNegative, event, integration, organization, member, project, personalApiKey, SHAPES;
 var init_shapes = __esm({
   "src/service/shapes.ts"() {
     "use strict";
@@ -24068,6 +24115,17 @@ var init_shapes = __esm({
       ["id", "user"]
     );
     project = obj({ id: int, organization: str }, ["id", "organization"]);
+    personalApiKey = obj(
+      {
+        id: str,
+        label: strOrNull,
+        mask_value: strOrNull,
+        scopes: list(str),
+        scoped_teams: { type: ["array", "null"], items: int },
+        scoped_organizations: { type: ["array", "null"], items: str }
+      },
+      ["scopes"]
+    );
     SHAPES = {
       eventPage: cursorPage(event),
       event: { schema: event },
@@ -24076,6 +24134,7 @@ var init_shapes = __esm({
       organization: { schema: organization },
       memberPage: listPage(member),
       project: { schema: project },
+      personalApiKey: { schema: personalApiKey },
       /** The organization's projects list: each project's id is what the tool reads. */
       projectPage: listPage(obj({ id: int }, ["id"]))
     };
@@ -24578,7 +24637,7 @@ var init_schema3 = __esm({
       }))
     };
     CONFIG_DEFS = Object.fromEntries(
-      Object.entries(CONFIGS).map(([type, node2]) => [`config${type}`, node2])
+      Object.entries(CONFIGS).map(([type, node3]) => [`config${type}`, node3])
     );
   }
 });
@@ -24595,8 +24654,8 @@ function secretPaths(type) {
   }
   return paths;
 }
-function collectSecrets(node2, prefix, out) {
-  for (const [key2, child] of Object.entries(node2.properties ?? {})) {
+function collectSecrets(node3, prefix, out) {
+  for (const [key2, child] of Object.entries(node3.properties ?? {})) {
     const path = prefix === "" ? key2 : `${prefix}.${key2}`;
     if (child["x-secret"] === true) out.push(path);
     else if (child.properties !== void 0) collectSecrets(child, path, out);
@@ -25103,26 +25162,26 @@ var init_item_rules = __esm({
 // src/kinds/batch-export/live.ts
 async function readBatchExports(client, project3, declared, _run, list18) {
   const names = (d) => !d.deleted && (d.destination?.integration !== void 0 || d.destination?.integrationName !== void 0);
-  const read = declared.some(names) ? { integrations: true } : {};
-  return { live: await readAll(client, project3, read, list18), read };
+  const read2 = declared.some(names) ? { integrations: true } : {};
+  return { live: await readAll(client, project3, read2, list18), read: read2 };
 }
-async function rereadBatchExports(client, project3, read, _run, list18) {
-  return readAll(client, project3, checkReads(read), list18);
+async function rereadBatchExports(client, project3, read2, _run, list18) {
+  return readAll(client, project3, checkReads(read2), list18);
 }
-async function readAll(client, project3, read, list18) {
+async function readAll(client, project3, read2, list18) {
   const [objects, integrations2] = await Promise.all([
     list18(),
-    read.integrations ? client.integrations.listAll(project3) : void 0
+    read2.integrations ? client.integrations.listAll(project3) : void 0
   ]);
   const live = { objects };
   if (integrations2 !== void 0) live.integrations = integrations2;
   return live;
 }
-function checkReads(read) {
-  if (read === void 0) return {};
-  const ok = typeof read === "object" && read !== null && !Array.isArray(read) && Object.entries(read).every(([k, v]) => k === "integrations" && v === true);
+function checkReads(read2) {
+  if (read2 === void 0) return {};
+  const ok = typeof read2 === "object" && read2 !== null && !Array.isArray(read2) && Object.entries(read2).every(([k, v]) => k === "integrations" && v === true);
   if (!ok) throw new UserError("the saved plan's batch export reads are not ones this version writes");
-  return read;
+  return read2;
 }
 var init_live = __esm({
   "src/kinds/batch-export/live.ts"() {
@@ -25412,6 +25471,8 @@ function buildPlan(kinds, desired, live, options) {
     summary: summarise(actions)
   };
   if (options.targets !== void 0 && options.targets.length > 0) plan.targets = [...options.targets];
+  if (options.undeclared && !options.prune && options.scope === void 0)
+    plan.undeclared = sink.undeclared ?? [];
   return { plan, errors: sink.errors };
 }
 function planProject(kinds, project3, live, options, sink) {
@@ -25459,6 +25520,10 @@ function planProject(kinds, project3, live, options, sink) {
     }
     if (options.prune && scope === void 0 && project3.manages.includes(kind2.name)) {
       planPrune(kind2, project3.ignore[kind2.name] ?? [], ctx, matching.claimed);
+    } else if (options.undeclared && scope === void 0 && project3.manages.includes(kind2.name)) {
+      const probe = newSink();
+      planPrune(kind2, project3.ignore[kind2.name] ?? [], { ...ctx, sink: probe }, matching.claimed);
+      sink.undeclared = [...sink.undeclared ?? [], ...probe.actions.map((a) => a.object)];
     }
   }
 }
@@ -26019,6 +26084,7 @@ var init_verbs = __esm({
     planned = (action, env, owner) => resolveSecrets(deepMerge(action.after ?? {}, action.sends ?? {}), env, owner);
     CREATE = {
       name: "create",
+      object: true,
       symbol: "+",
       word: "create",
       phrase: (n) => `${n} to create`,
@@ -26044,6 +26110,7 @@ var init_verbs = __esm({
     };
     SOFT_DELETE = {
       name: "soft_delete",
+      object: true,
       symbol: "-",
       word: "soft delete",
       phrase: (n) => `${n} to soft-delete`,
@@ -26056,6 +26123,7 @@ var init_verbs = __esm({
     };
     RESTORE = {
       name: "restore",
+      object: true,
       symbol: "↺",
       word: "restore",
       phrase: (n) => `${n} to restore`,
@@ -26068,6 +26136,7 @@ var init_verbs = __esm({
     };
     DELETE = {
       name: "delete",
+      object: true,
       symbol: "-",
       word: "delete",
       phrase: (n) => `${n} to delete`,
@@ -26710,6 +26779,22 @@ var init_replaced = __esm({
   }
 });
 
+// src/kinds/batch-export/scopes.ts
+var BATCH_EXPORT_SCOPES;
+var init_scopes = __esm({
+  "src/kinds/batch-export/scopes.ts"() {
+    "use strict";
+    BATCH_EXPORT_SCOPES = {
+      read: [
+        { scope: "batch_export:read" },
+        { scope: "integration:read", when: "a destination names an `integration`" }
+      ],
+      write: [{ scope: "batch_export:write" }],
+      pull: [{ scope: "batch_export:read" }]
+    };
+  }
+});
+
 // src/kinds/batch-export/index.ts
 var batchExportKind;
 var init_batch_export = __esm({
@@ -26725,6 +26810,7 @@ var init_batch_export = __esm({
     init_plan2();
     init_pull();
     init_replaced();
+    init_scopes();
     init_service();
     init_schema3();
     init_verbs2();
@@ -26755,6 +26841,7 @@ var init_batch_export = __esm({
         ]
       },
       answers: BATCH_EXPORT_ANSWERS,
+      scopes: BATCH_EXPORT_SCOPES,
       hooks: {
         pin: (id) => String(id).toLowerCase(),
         declare: checkBatchExport,
@@ -26768,6 +26855,50 @@ var init_batch_export = __esm({
         pull: pullBatchExports
       }
     });
+  }
+});
+
+// src/kinds/shared/restore.ts
+function restoreAction(ref, id) {
+  return makeAction(RESTORE, ref, {
+    before: { deleted: true },
+    after: { deleted: false },
+    changes: [{ path: "deleted", before: true, after: false }],
+    // No id: the object was read soft-deleted (a flag), so it exists.
+    warnings: id === void 0 ? [] : [
+      `id ${id} is not in project ${ref.project}'s live list: soft-deleted, or never there (the service answers alike, so plan cannot tell); apply restores it if it was soft-deleted, and otherwise fails naming the pin`
+    ]
+  });
+}
+function blindUpdate(verb, ref, after, warning) {
+  return makeAction(verb, ref, {
+    before: Object.fromEntries(Object.keys(after).map((key2) => [key2, null])),
+    after,
+    changes: Object.entries(after).map(([path, value]) => ({ path, after: value })),
+    preconditions: { live: "unknown" },
+    warnings: [warning]
+  });
+}
+async function restoring(action, id, one, send) {
+  try {
+    await send();
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) {
+      const where2 = action.object.source ? ` (${action.object.source.file}:${action.object.source.line})` : "";
+      throw new UserError(
+        `project ${action.object.project} has no ${one} ${id}, live or soft-deleted: remove the \`id: ${id}\` pin of ${one} "${action.object.name}"${where2} to create it anew`
+      );
+    }
+    throw error2;
+  }
+}
+var init_restore = __esm({
+  "src/kinds/shared/restore.ts"() {
+    "use strict";
+    init_errors();
+    init_context2();
+    init_errors2();
+    init_verbs();
   }
 });
 
@@ -26838,33 +26969,6 @@ var init_model_api = __esm({
   "src/kinds/define/model-api.ts"() {
     "use strict";
     init_query();
-  }
-});
-
-// src/kinds/shared/restore.ts
-function restoreAction(ref, id) {
-  return makeAction(RESTORE, ref, {
-    before: { deleted: true },
-    after: { deleted: false },
-    changes: [{ path: "deleted", before: true, after: false }],
-    // No id: the object was read soft-deleted (a flag), so it exists.
-    warnings: id === void 0 ? [] : [`id ${id} is not in the live list: restored if soft-deleted; apply fails if it never existed`]
-  });
-}
-function blindUpdate(verb, ref, after, warning) {
-  return makeAction(verb, ref, {
-    before: Object.fromEntries(Object.keys(after).map((key2) => [key2, null])),
-    after,
-    changes: Object.entries(after).map(([path, value]) => ({ path, after: value })),
-    preconditions: { live: "unknown" },
-    warnings: [warning]
-  });
-}
-var init_restore = __esm({
-  "src/kinds/shared/restore.ts"() {
-    "use strict";
-    init_context2();
-    init_verbs();
   }
 });
 
@@ -26975,9 +27079,9 @@ function linksIn(table, after, links) {
   for (const [key2, f] of Object.entries(table.fields)) {
     const value = after[key2];
     if (value === void 0 || f.references === void 0) continue;
-    for (const { spec, node: node2 } of findReferences(value, f.references)) {
-      const name = node2[spec.name];
-      const id = node2[spec.id];
+    for (const { spec, node: node3 } of findReferences(value, f.references)) {
+      const name = node3[spec.name];
+      const id = node3[spec.id];
       if (typeof name === "string") named.add(`${spec.kind}\0${name}`);
       else if (id !== void 0) named.add(`${spec.kind}\0#${String(id)}`);
     }
@@ -27091,14 +27195,13 @@ function defineModel(spec) {
   };
   const body = (action, env, owner, referenced) => modelBody(table, action, env, owner, referenced);
   const patchDeleted = (deleted) => async (client, action, id) => {
-    try {
-      await api(client).update(action.object.project, id, { deleted });
-    } catch (error2) {
-      if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
-      if (!deleted) {
-        throw new UserError(
-          `restore of ${words3.one} "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`
-        );
+    const send = () => api(client).update(action.object.project, id, { deleted });
+    if (!deleted) await restoring(action, id, words3.one, send);
+    else {
+      try {
+        await send();
+      } catch (error2) {
+        if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
       }
     }
     return { id, notes: [] };
@@ -27159,6 +27262,7 @@ function defineModel(spec) {
     service,
     ...spec.answers ? { answers: spec.answers } : {},
     ...spec.environments ? { environments: spec.environments } : {},
+    ...spec.scopes ? { scopes: spec.scopes } : {},
     hooks: kindHooks
   });
   return { kind: kind2, api, live: asLive2, verbs };
@@ -27177,6 +27281,7 @@ var init_model = __esm({
     init_values();
     init_errors2();
     init_pages();
+    init_restore();
     init_tags();
     init_verbs();
     init_define();
@@ -27619,6 +27724,73 @@ var init_fields3 = __esm({
   }
 });
 
+// src/kinds/insight/answers.ts
+var obj5, str6, strOrNull5, int5, list4, insightBasic, INSIGHT_ANSWERS;
+var init_answers4 = __esm({
+  "src/kinds/insight/answers.ts"() {
+    "use strict";
+    init_shapes();
+    ({ obj: obj5, str: str6, strOrNull: strOrNull5, int: int5, list: list4 } = answerTypes);
+    insightBasic = obj5(
+      {
+        id: int5,
+        short_id: str6,
+        name: strOrNull5,
+        description: strOrNull5,
+        query: { type: ["object", "null"] },
+        tags: list4(str6),
+        dashboard_tiles: list4(
+          obj5({ id: int5, dashboard_id: int5, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"])
+        ),
+        dashboards: list4(int5)
+      },
+      ["id", "name", "query", "dashboard_tiles"]
+    );
+    INSIGHT_ANSWERS = {
+      insightPage: listPage(insightBasic),
+      insight: { schema: insightBasic }
+    };
+  }
+});
+
+// src/kinds/insight/service.ts
+function insightsApi(client) {
+  return modelApi(client, INSIGHT_ENDPOINTS);
+}
+var INSIGHT_ENDPOINTS;
+var init_service2 = __esm({
+  "src/kinds/insight/service.ts"() {
+    "use strict";
+    init_model_api();
+    init_answers4();
+    INSIGHT_ENDPOINTS = {
+      path: "insights",
+      shapes: { page: INSIGHT_ANSWERS.insightPage, one: INSIGHT_ANSWERS.insight },
+      listQuery: { basic: "true" },
+      budget: "events"
+    };
+  }
+});
+
+// src/kinds/shared/by-id.ts
+async function readById(id, read2) {
+  const numeric = Number(id);
+  if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
+  try {
+    const found3 = await read2(numeric);
+    return found3.deleted === true ? void 0 : found3;
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
+    throw error2;
+  }
+}
+var init_by_id = __esm({
+  "src/kinds/shared/by-id.ts"() {
+    "use strict";
+    init_errors2();
+  }
+});
+
 // src/kinds/dashboard/service.ts
 function dashboardsApi(client) {
   const model = modelApi(client, DASHBOARD_ENDPOINTS);
@@ -27709,7 +27881,7 @@ function sharingApi(client) {
   };
 }
 var DASHBOARD_ENDPOINTS;
-var init_service2 = __esm({
+var init_service3 = __esm({
   "src/kinds/dashboard/service.ts"() {
     "use strict";
     init_query();
@@ -27873,25 +28045,51 @@ function membersNeeded(declared, dashboards3, collaborators) {
     return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
   });
 }
-async function readDashboards(client, project3, declared, run15, list18) {
+async function readDashboards(client, project3, declared, run16, list18) {
   const objects = await list18();
   const reads2 = detailReads(declared, objects);
   const live = await withDetails(client, project3, objects, reads2);
   if (membersNeeded(declared, objects, live.collaborators)) {
     reads2.members = true;
-    live.members = await run15.members.check(project3);
+    live.members = await run16.members.check(project3);
+  }
+  const insights = tileInsightsToCheck(declared, objects, live.tiles);
+  if (insights.length > 0) {
+    reads2.insights = insights;
+    live.insights = await insightsById(client, project3, insights);
   }
   return { live, read: reads2 };
 }
-async function rereadDashboards(client, project3, read, run15, list18) {
-  const reads2 = read;
+function tileInsightsToCheck(declared, dashboards3, tiles) {
+  const ignoredErrors = [];
+  const { pairs } = matchObjects(declared, dashboards3, "dashboard", ignoredErrors);
+  const ids = /* @__PURE__ */ new Set();
+  for (const { desired, live } of pairs) {
+    if (desired.deleted || !desired.tiles) continue;
+    const shown3 = new Set((live ? tiles[live.id] ?? [] : []).map((t) => t.insightId));
+    for (const tile2 of desired.tiles) {
+      if (tile2.type === "insight" && "insight_id" in tile2 && !shown3.has(tile2.insight_id))
+        ids.add(tile2.insight_id);
+    }
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+async function insightsById(client, project3, ids) {
+  const found3 = await Promise.all(
+    ids.map((id) => readById(id, (numeric) => insightsApi(client).get(project3, numeric)))
+  );
+  return Object.fromEntries(ids.map((id, i) => [id, found3[i] ? found3[i]?.name ?? "" : null]));
+}
+async function rereadDashboards(client, project3, read2, run16, list18) {
+  const reads2 = read2;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
   const members2 = reads2?.members;
-  if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing) || !ids(reads2.tiles) || members2 !== void 0 && members2 !== true) {
+  if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing) || !ids(reads2.tiles) || reads2.insights !== void 0 && !ids(reads2.insights) || members2 !== void 0 && members2 !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
   const live = await withDetails(client, project3, await list18(), reads2);
-  if (members2 === true) live.members = await run15.members.check(project3);
+  if (members2 === true) live.members = await run16.members.check(project3);
+  if (reads2.insights !== void 0) live.insights = await insightsById(client, project3, reads2.insights);
   return live;
 }
 async function withDetails(client, project3, objects, reads2) {
@@ -27915,57 +28113,11 @@ var init_live2 = __esm({
     init_errors();
     init_plan();
     init_values();
-    init_collaborators();
     init_service2();
+    init_by_id();
+    init_collaborators();
+    init_service3();
     init_tiles_live();
-  }
-});
-
-// src/kinds/insight/answers.ts
-var obj5, str6, strOrNull5, int5, list4, insightBasic, INSIGHT_ANSWERS;
-var init_answers4 = __esm({
-  "src/kinds/insight/answers.ts"() {
-    "use strict";
-    init_shapes();
-    ({ obj: obj5, str: str6, strOrNull: strOrNull5, int: int5, list: list4 } = answerTypes);
-    insightBasic = obj5(
-      {
-        id: int5,
-        short_id: str6,
-        name: strOrNull5,
-        description: strOrNull5,
-        query: { type: ["object", "null"] },
-        tags: list4(str6),
-        dashboard_tiles: list4(
-          obj5({ id: int5, dashboard_id: int5, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"])
-        ),
-        dashboards: list4(int5)
-      },
-      ["id", "name", "query", "dashboard_tiles"]
-    );
-    INSIGHT_ANSWERS = {
-      insightPage: listPage(insightBasic),
-      insight: { schema: insightBasic }
-    };
-  }
-});
-
-// src/kinds/insight/service.ts
-function insightsApi(client) {
-  return modelApi(client, INSIGHT_ENDPOINTS);
-}
-var INSIGHT_ENDPOINTS;
-var init_service3 = __esm({
-  "src/kinds/insight/service.ts"() {
-    "use strict";
-    init_model_api();
-    init_answers4();
-    INSIGHT_ENDPOINTS = {
-      path: "insights",
-      shapes: { page: INSIGHT_ANSWERS.insightPage, one: INSIGHT_ANSWERS.insight },
-      listQuery: { basic: "true" },
-      budget: "events"
-    };
   }
 });
 
@@ -27991,12 +28143,12 @@ async function oneAtATime(client, key2, work) {
     queue = /* @__PURE__ */ new Map();
     queues.set(client, queue);
   }
-  const run15 = (queue.get(key2) ?? Promise.resolve()).catch(() => void 0).then(work);
-  queue.set(key2, run15);
+  const run16 = (queue.get(key2) ?? Promise.resolve()).catch(() => void 0).then(work);
+  queue.set(key2, run16);
   try {
-    return await run15;
+    return await run16;
   } finally {
-    if (queue.get(key2) === run15) queue.delete(key2);
+    if (queue.get(key2) === run16) queue.delete(key2);
   }
 }
 function dashboardsOf(insight) {
@@ -28063,8 +28215,8 @@ var init_tile_verbs = __esm({
     init_errors();
     init_errors2();
     init_words();
-    init_service3();
     init_service2();
+    init_service3();
     init_tiles_declare();
     init_tiles_diff();
     init_tiles_live();
@@ -28110,7 +28262,8 @@ var init_tile_verbs = __esm({
       word: "remove tile",
       phrase: (n) => `${n} ${plural(n, "tile")} to remove`,
       step: 2,
-      destructive: false,
+      // A text card's removal deletes its text (the plan says so per action); an insight's only detaches it.
+      destructive: "depends",
       sides: { before: "required", after: "absent" },
       detail: (action) => ({ text: tileName(sideOf(action, "before"), action) }),
       refreshes: () => [["tiles"]],
@@ -28152,12 +28305,12 @@ var init_tile_verbs = __esm({
             `update_tile ${tileName(before, action)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`
           );
         }
-        const write = { id: tile2.id };
-        if (after.layout !== void 0) write.layouts = movedLayouts(tile2, after.layout);
+        const write3 = { id: tile2.id };
+        if (after.layout !== void 0) write3.layouts = movedLayouts(tile2, after.layout);
         if (after.text !== void 0 && before.text !== void 0 && !sameText2(before.text, after.text)) {
-          write.text = { id: tile2.textId, body: after.text };
+          write3.text = { id: tile2.textId, body: after.text };
         }
-        await patchTiles(client, project3, dashboardId, [write]);
+        await patchTiles(client, project3, dashboardId, [write3]);
         return { id, notes: [] };
       }
     };
@@ -28187,14 +28340,33 @@ function planTiles(desired, current4, ref, ctx, links) {
   const liveList = current4 ? live.tiles?.[current4.id] : [];
   if (liveList === void 0) return;
   const liveName = liveNameOf(ctx);
-  const names = (id) => liveName("insight", id);
-  const planned2 = tiles.map((tile2) => resolved(tile2, links, names));
+  const checked = live.insights ?? {};
+  const names = (id) => liveName("insight", id) ?? checked[id] ?? void 0;
+  const planned2 = [];
+  for (const tile2 of tiles) {
+    if (tile2.type === "insight" && "insight_id" in tile2 && checked[tile2.insight_id] === null) {
+      if (!declaresPinned(ctx, tile2.insight_id)) {
+        ctx.sink.errors.push({
+          message: `a tile of dashboard "${desired.name}" shows insight id ${tile2.insight_id}, which is not a live insight of project ${ctx.project}`,
+          source: tile2.source
+        });
+        continue;
+      }
+    }
+    planned2.push(resolved(tile2, links, names));
+  }
   const diff = diffTiles(planned2, liveList);
   const { sink } = ctx;
   for (const { live: tile2 } of diff.remove) {
     const { side, preconditions: preconditions2 } = liveSide(tile2, names);
+    const text2 = side.text !== void 0;
     sink.actions.push(
-      makeAction(REMOVE_TILE, ref, { before: side, ...preconditions2 ? { preconditions: preconditions2 } : {} })
+      makeAction(REMOVE_TILE, ref, {
+        before: side,
+        destructive: text2,
+        ...text2 ? { warnings: ["the text card is deleted, and its text with it"] } : {},
+        ...preconditions2 ? { preconditions: preconditions2 } : {}
+      })
     );
   }
   for (const tile2 of diff.add) {
@@ -28256,6 +28428,9 @@ function resolved(tile2, links, names) {
     ...layout
   };
 }
+function declaresPinned(ctx, id) {
+  return (ctx.others?.declared("insight") ?? []).some((d) => !d.deleted && Number(d.id) === id);
+}
 var init_tiles_plan = __esm({
   "src/kinds/dashboard/tiles-plan.ts"() {
     "use strict";
@@ -28301,7 +28476,7 @@ var init_verbs3 = __esm({
     init_execute();
     init_words();
     init_fields3();
-    init_service2();
+    init_service3();
     init_tile_verbs();
     byUser = (action) => {
       const side = action.after ?? action.before;
@@ -28492,11 +28667,11 @@ function declarable(layout) {
 function tileItems(tiles, byName) {
   return tiles.map((tile2) => {
     const layout = declarable(smLayout(tile2.layouts));
-    const place = layout ? { layout } : {};
-    if (tile2.textId !== null) return { text: tile2.text ?? "", ...place };
+    const place2 = layout ? { layout } : {};
+    if (tile2.textId !== null) return { text: tile2.text ?? "", ...place2 };
     const id = tile2.insightId;
     const name = byName.get(id);
-    return name !== void 0 ? { insight: name, ...place } : { insight_id: id, ...place };
+    return name !== void 0 ? { insight: name, ...place2 } : { insight_id: id, ...place2 };
   });
 }
 async function pullDashboards(client, project3, context) {
@@ -28505,15 +28680,12 @@ async function pullDashboards(client, project3, context) {
     insightsApi(client).listAll(project3)
   ]);
   const restricted = dashboards3.filter((d) => d.restriction_level === 37);
-  const showing = new Set(
-    insights.flatMap((i) => i.dashboard_tiles.filter((t) => t.deleted !== true).map((t) => t.dashboard_id))
-  );
   const [collaborators, tiles] = await Promise.all([
     Promise.all(
       restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project3, d.id)])
     ).then((pairs) => new Map(pairs)),
     Promise.all(
-      dashboards3.filter((d) => showing.has(d.id)).map(
+      dashboards3.map(
         async (d) => [d.id, liveTiles((await dashboardsApi(client).getWithTiles(project3, d.id)).tiles)]
       )
     ).then((pairs) => new Map(pairs))
@@ -28521,8 +28693,12 @@ async function pullDashboards(client, project3, context) {
   const byName = context?.kinds.includes("insight") ? ownNames(insights) : /* @__PURE__ */ new Map();
   return {
     items: dashboards3.map((d) => {
-      const shown3 = tiles.get(d.id);
-      return dashboardItem(d, collaborators.get(d.id), shown3 ? tileItems(shown3, byName) : void 0);
+      const shown3 = tiles.get(d.id) ?? [];
+      return dashboardItem(
+        d,
+        collaborators.get(d.id),
+        shown3.length > 0 ? tileItems(shown3, byName) : void 0
+      );
     }),
     variables: []
   };
@@ -28541,12 +28717,89 @@ var init_pull2 = __esm({
   "src/kinds/dashboard/pull.ts"() {
     "use strict";
     init_values();
-    init_service3();
-    init_fields3();
     init_service2();
+    init_fields3();
+    init_service3();
     init_tiles_diff();
     init_tiles_live();
     init_tiles_schema();
+  }
+});
+
+// src/scopes.ts
+function grants(scopes, needed) {
+  if (scopes.includes("*") || scopes.includes(needed)) return true;
+  const [object, access] = needed.split(":");
+  return access === "read" && scopes.includes(`${object}:write`);
+}
+function mergeNeeds(needs) {
+  const byScope = /* @__PURE__ */ new Map();
+  for (const need3 of needs) {
+    const entry = byScope.get(need3.scope) ?? { always: false, when: [] };
+    if (need3.when === void 0) entry.always = true;
+    else if (!entry.when.includes(need3.when)) entry.when.push(need3.when);
+    byScope.set(need3.scope, entry);
+  }
+  const implied = (scope) => {
+    const [object, access] = scope.split(":");
+    return access === "read" && byScope.get(`${object}:write`)?.always === true;
+  };
+  return [...byScope].filter(([scope]) => !implied(scope)).map(
+    ([scope, { always, when }]) => always || when.length === 0 ? { scope } : { scope, when: when.join("; or ") }
+  );
+}
+var FEATURE_SCOPES;
+var init_scopes2 = __esm({
+  "src/scopes.ts"() {
+    "use strict";
+    FEATURE_SCOPES = [
+      {
+        scope: "project:read",
+        when: "a plan sets tags or adds collaborators (the paid features; without it: a note)"
+      },
+      {
+        scope: "organization:read",
+        when: "a plan sets tags or adds collaborators (the paid features; without it: a note)"
+      }
+    ];
+  }
+});
+
+// src/kinds/dashboard/scopes.ts
+var DASHBOARD_SCOPES;
+var init_scopes3 = __esm({
+  "src/kinds/dashboard/scopes.ts"() {
+    "use strict";
+    init_scopes2();
+    DASHBOARD_SCOPES = {
+      read: [
+        { scope: "dashboard:read" },
+        {
+          scope: "sharing_configuration:read",
+          when: "a dashboard's declared `sharing` differs from its live switch"
+        },
+        { scope: "insight:read", when: "a dashboard declares `tiles`" },
+        {
+          scope: "organization_member:read",
+          when: "a collaborator is not on its dashboard yet (without it: one warning, emails unresolved)"
+        },
+        {
+          scope: "project:read",
+          when: "a collaborator is not on its dashboard yet (without it: one warning, emails unresolved)"
+        },
+        ...FEATURE_SCOPES
+      ],
+      write: [
+        { scope: "dashboard:write" },
+        { scope: "sharing_configuration:write", when: "sharing is turned on or off" },
+        { scope: "insight:write", when: "a tile showing an insight is added or removed" }
+      ],
+      pull: [
+        { scope: "dashboard:read" },
+        // The insights list says which dashboards show one, and names their tiles' insights.
+        { scope: "insight:read" }
+      ]
+    };
   }
 });
 
@@ -28607,7 +28860,8 @@ var init_dashboard = __esm({
     init_live2();
     init_plan3();
     init_pull2();
-    init_service2();
+    init_scopes3();
+    init_service3();
     init_tiles_check();
     init_verbs3();
     dashboardModel = defineModel({
@@ -28624,6 +28878,7 @@ var init_dashboard = __esm({
       // SPEC §9: an overlay's collaborators merge by person (a tile's insight by id is one project's: the
       // tiles' reference declaration says so).
       environments: { keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }] },
+      scopes: DASHBOARD_SCOPES,
       answers: DASHBOARD_ANSWERS,
       // A contains-match on the name, of at most 200 characters; one page of 1,000 (a short name may
       // match hundreds, and the list takes any limit: service-api.md §1).
@@ -28781,7 +29036,7 @@ var init_schema4 = __esm({
           groups: {
             type: "array",
             items: { $ref: "#/$defs/feature_flag_group" },
-            description: "Release conditions, in order; a user matching any gets the flag. A new flag needs one."
+            description: "Release conditions, in order; a user matching any gets the flag. A new flag declared with `filters` needs one here (the service refuses `groups: []` on create); one declared without `filters` is created with none, on for no one."
           },
           multivariate: {
             type: ["object", "null"],
@@ -29126,7 +29381,12 @@ function createProblem(filters, owner) {
   if (filters === void 0) return void 0;
   const groups = filters.groups;
   if (Array.isArray(groups) && groups.length > 0) return void 0;
-  return `${owner} does not exist yet and its filters declare no release condition (filters.groups): the service creates a flag only with at least one`;
+  const written = Object.keys(filters).length === 0 ? "filters: {}" : Array.isArray(groups) ? "groups: []" : "filters without groups";
+  return `${owner} does not exist yet and its filters declare no release condition (${written}): the service creates a flag only with at least one in filters.groups, or with no filters at all`;
+}
+function createNote(filters) {
+  if (filters !== void 0) return void 0;
+  return "declared without filters: the service creates it with no release condition (groups: []), so it is on for no one until filters.groups declares one";
 }
 var REFERENCE;
 var init_checks = __esm({
@@ -29651,7 +29911,7 @@ async function pullForeign(client, project3, flags) {
   const ids = new Set(flags.map((f) => String(f.id)));
   const named = flags.flatMap((f) => findReferences(f.filters, FLAG_REFERENCES));
   const unknownFlag = named.some(
-    ({ spec, node: node2 }) => spec.kind === FEATURE_FLAG && !ids.has(String(node2[spec.id]))
+    ({ spec, node: node3 }) => spec.kind === FEATURE_FLAG && !ids.has(String(node3[spec.id]))
   );
   const cohort2 = named.some(({ spec }) => spec.kind === "cohort");
   const [archived, cohorts] = await Promise.all([
@@ -29802,7 +30062,7 @@ function asLive(flag3) {
 }
 function dependencyIds(flag3) {
   return [
-    ...new Set(findReferences(flag3.filters, FLAG_CONDITIONS).map(({ spec, node: node2 }) => String(node2[spec.id])))
+    ...new Set(findReferences(flag3.filters, FLAG_CONDITIONS).map(({ spec, node: node3 }) => String(node3[spec.id])))
   ];
 }
 function reads(declared, objects) {
@@ -29826,23 +30086,23 @@ async function byId(client, project3, id) {
     throw error2;
   }
 }
-async function withDetails2(client, project3, objects, read) {
-  const archived = read.archived ? (await featureFlagsApi(client).listAll(project3, true)).map(asLive) : [];
-  const keys = new Set(read.declared);
-  const pins = new Set(read.pins);
+async function withDetails2(client, project3, objects, read2) {
+  const archived = read2.archived ? (await featureFlagsApi(client).listAll(project3, true)).map(asLive) : [];
+  const keys = new Set(read2.declared);
+  const pins = new Set(read2.pins);
   const isDeclared = (f) => keys.has(f.key) || pins.has(f.id);
   const all = [...objects, ...archived.filter(isDeclared)];
   const known2 = new Set(all.map((f) => f.id));
   const [pinned, linked] = await Promise.all([
-    Promise.all(read.pinned.filter((id) => !known2.has(id)).map((id) => byId(client, project3, id))),
-    Promise.all((read.linked ?? []).filter((id) => !known2.has(id)).map((id) => byId(client, project3, id)))
+    Promise.all(read2.pinned.filter((id) => !known2.has(id)).map((id) => byId(client, project3, id))),
+    Promise.all((read2.linked ?? []).filter((id) => !known2.has(id)).map((id) => byId(client, project3, id)))
   ]);
   const live = {
     objects: [...all, ...found(pinned)],
-    declared: read.declared,
+    declared: read2.declared,
     referable: [...archived.filter((f) => !isDeclared(f)), ...found(linked)]
   };
-  if (read.cohorts) live.foreign = { cohort: await cohortsApi(client).listAll(project3) };
+  if (read2.cohorts) live.foreign = { cohort: await cohortsApi(client).listAll(project3) };
   return live;
 }
 function dependencyNumbers(flag3) {
@@ -29866,19 +30126,19 @@ async function readFlags(client, project3, declared, _run, list18, scope) {
   const flags = declared;
   const objects = await list18();
   if (scope !== void 0) {
-    const read2 = scopedReads(flags, objects);
-    return { live: await withDetails2(client, project3, objects, read2), read: read2 };
+    const read3 = scopedReads(flags, objects);
+    return { live: await withDetails2(client, project3, objects, read3), read: read3 };
   }
   const ids = new Set(objects.map((f) => f.id));
-  const read = {
+  const read2 = {
     ...reads(flags, objects),
     pinned: flags.flatMap((d) => d.id !== void 0 && !ids.has(d.id) ? [d.id] : []),
     pins: flags.flatMap((d) => d.id !== void 0 ? [d.id] : [])
   };
-  return { live: await withDetails2(client, project3, objects, read), read };
+  return { live: await withDetails2(client, project3, objects, read2), read: read2 };
 }
-async function rereadFlags(client, project3, read, _run, list18) {
-  const r = read;
+async function rereadFlags(client, project3, read2, _run, list18) {
+  const r = read2;
   const ids = (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
   const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
   if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
@@ -29953,6 +30213,8 @@ function create2(action, { desired, ctx }) {
     ctx.sink.errors.push({ message: problem, ...desired ? { source: desired.source } : {} });
     return void 0;
   }
+  const note = createNote(desired?.filters);
+  if (note !== void 0) action = { ...action, warnings: [...action.warnings, note] };
   if (desired?.has_encrypted_payloads !== true) return action;
   const changes = action.changes.flatMap(
     (c) => c.path === "filters.payloads" && isObject(c.after) ? Object.entries(c.after).map(([payload, ref]) => ({
@@ -30082,6 +30344,25 @@ var init_plan4 = __esm({
   }
 });
 
+// src/kinds/feature-flag/scopes.ts
+var FEATURE_FLAG_SCOPES;
+var init_scopes4 = __esm({
+  "src/kinds/feature-flag/scopes.ts"() {
+    "use strict";
+    FEATURE_FLAG_SCOPES = {
+      read: [
+        { scope: "feature_flag:read" },
+        { scope: "cohort:read", when: "a condition names a cohort by name" }
+      ],
+      write: [{ scope: "feature_flag:write" }],
+      pull: [
+        { scope: "feature_flag:read" },
+        { scope: "cohort:read", when: "a flag has a cohort condition (written by the cohort's name)" }
+      ]
+    };
+  }
+});
+
 // src/kinds/feature-flag/verbs.ts
 function asPayloadText(value) {
   const text2 = String(value);
@@ -30173,6 +30454,7 @@ var init_feature_flag = __esm({
     init_plan4();
     init_pull3();
     init_schema4();
+    init_scopes4();
     init_service4();
     init_verbs4();
     flagModel = defineModel(
@@ -30188,6 +30470,7 @@ var init_feature_flag = __esm({
         },
         fields: flagFields,
         ...FLAG_ENDPOINTS,
+        scopes: FEATURE_FLAG_SCOPES,
         answers: FLAG_ANSWERS,
         live: asLive,
         // `?key=` is exact but case-insensitive (exact keys kept); the list hides archived flags unless
@@ -30297,19 +30580,19 @@ var init_retention_query_show_mean = __esm({
 });
 
 // src/queries/migrations/migration.ts
-function versionOf(node2) {
-  const v = node2.version;
+function versionOf(node3) {
+  const v = node3.version;
   if (v === void 0 || v === null || v === false || v === 0 || v === "" || v === true) return 1;
   return typeof v === "number" ? v : Number.NaN;
 }
-function shouldRun(migration, node2) {
-  const kind2 = node2.kind;
+function shouldRun(migration, node3) {
+  const kind2 = node3.kind;
   if (typeof kind2 !== "string" || !Object.hasOwn(migration.targets, kind2)) return false;
-  return versionOf(node2) === migration.targets[kind2];
+  return versionOf(node3) === migration.targets[kind2];
 }
-function applyMigration(migration, node2) {
-  if (!shouldRun(migration, node2)) return node2;
-  const out = migration.transform(node2);
+function applyMigration(migration, node3) {
+  if (!shouldRun(migration, node3)) return node3;
+  const out = migration.transform(node3);
   const outKind = out.kind;
   if (typeof outKind === "string" && Object.hasOwn(migration.targets, outKind)) {
     out.version = (migration.targets[outKind] ?? 0) + 1;
@@ -30608,10 +30891,10 @@ function buildRegistry(migrations) {
 function upgradeQuery(query, registry = REGISTRY) {
   return upgradeNode(deepCopy(query), registry);
 }
-function upgradeNode(node2, registry) {
-  if (Array.isArray(node2)) return node2.map((item) => upgradeNode(item, registry));
-  if (!isDict(node2)) return node2;
-  let current4 = node2;
+function upgradeNode(node3, registry) {
+  if (Array.isArray(node3)) return node3.map((item) => upgradeNode(item, registry));
+  if (!isDict(node3)) return node3;
+  let current4 = node3;
   const kind2 = current4.kind;
   if (typeof kind2 === "string" && Object.hasOwn(registry.latest, kind2)) {
     const latest = registry.latest[kind2] ?? 1;
@@ -30813,20 +31096,20 @@ function tagged(value, loc, path, allowed) {
   }
   return kind2;
 }
-function nodeProblems(node2, kind2, loc, path) {
+function nodeProblems(node3, kind2, loc, path) {
   const problems = [];
   for (const field3 of REQUIRED_FIELDS[kind2] ?? []) {
-    if (!(field3 in node2))
-      problems.push({ loc: [...loc, field3], path, message: "Field required", type: "missing", input: node2 });
+    if (!(field3 in node3))
+      problems.push({ loc: [...loc, field3], path, message: "Field required", type: "missing", input: node3 });
   }
   const sources2 = WRAPPER_SOURCE_KINDS[kind2];
-  if (sources2 !== void 0 && "source" in node2) {
-    const sourceKind = tagged(node2.source, [...loc, "source"], [...path, "source"], sources2);
+  if (sources2 !== void 0 && "source" in node3) {
+    const sourceKind = tagged(node3.source, [...loc, "source"], [...path, "source"], sources2);
     if (typeof sourceKind !== "string") problems.push(sourceKind);
     else {
       problems.push(
         ...nodeProblems(
-          node2.source,
+          node3.source,
           sourceKind,
           [...loc, "source", sourceKind],
           [...path, "source"]
@@ -30834,17 +31117,17 @@ function nodeProblems(node2, kind2, loc, path) {
       );
     }
   }
-  if ("series" in node2 && REQUIRED_FIELDS[kind2]?.includes("series")) {
-    if (!Array.isArray(node2.series)) {
+  if ("series" in node3 && REQUIRED_FIELDS[kind2]?.includes("series")) {
+    if (!Array.isArray(node3.series)) {
       problems.push({
         loc: [...loc, "series"],
         path: [...path, "series"],
         message: "Input should be a valid list",
         type: "list_type",
-        input: node2.series
+        input: node3.series
       });
     } else {
-      node2.series.forEach((item, i) => {
+      node3.series.forEach((item, i) => {
         const at2 = [...path, "series", String(i)];
         const itemKind = tagged(item, [...loc, "series", String(i)], at2, ENTITY_NODE_KINDS);
         if (typeof itemKind !== "string") problems.push(itemKind);
@@ -30861,7 +31144,7 @@ function nodeProblems(node2, kind2, loc, path) {
       });
     }
   }
-  const exclusions = isDict(node2.funnelsFilter) ? node2.funnelsFilter.exclusions : void 0;
+  const exclusions = isDict(node3.funnelsFilter) ? node3.funnelsFilter.exclusions : void 0;
   if (kind2 === "FunnelsQuery" && Array.isArray(exclusions)) {
     exclusions.forEach((item, i) => {
       const at2 = ["funnelsFilter", "exclusions", String(i)];
@@ -31015,6 +31298,20 @@ var init_fields5 = __esm({
   }
 });
 
+// src/kinds/insight/scopes.ts
+var INSIGHT_SCOPES;
+var init_scopes5 = __esm({
+  "src/kinds/insight/scopes.ts"() {
+    "use strict";
+    init_scopes2();
+    INSIGHT_SCOPES = {
+      read: [{ scope: "insight:read" }, ...FEATURE_SCOPES],
+      write: [{ scope: "insight:write" }],
+      pull: [{ scope: "insight:read" }]
+    };
+  }
+});
+
 // src/kinds/insight/index.ts
 var insightModel, insightKind;
 var init_insight = __esm({
@@ -31023,7 +31320,8 @@ var init_insight = __esm({
     init_model();
     init_answers4();
     init_fields5();
-    init_service3();
+    init_scopes5();
+    init_service2();
     insightModel = defineModel({
       name: "insight",
       key: "insights",
@@ -31035,6 +31333,7 @@ var init_insight = __esm({
       },
       fields: insightFields,
       ...INSIGHT_ENDPOINTS,
+      scopes: INSIGHT_SCOPES,
       answers: INSIGHT_ANSWERS,
       // The list's search: name, derived name and description, at most 200 characters.
       search: { param: "search", max: 200 },
@@ -31187,7 +31486,7 @@ function clip(text2, max = 300) {
 }
 function longestRun(text2) {
   let longest = 0;
-  for (const run15 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run15.length);
+  for (const run16 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run16.length);
   return longest;
 }
 var ENTITY, ACTIVE, BREAK, INLINE;
@@ -31289,14 +31588,18 @@ function where(ref) {
 function objectSection(group2, ctx) {
   const { vocab } = ctx;
   const words3 = group2.actions.map((a) => actionWord(a, vocab));
-  const symbols = new Set(group2.actions.map((a) => actionSymbol(a, vocab)));
-  const symbol = symbols.size === 1 ? [...symbols][0] : "~";
+  const symbol = headSymbol(group2.actions, vocab);
   const project3 = ctx.manyProjects ? ` in project ${group2.object.project}` : "";
   const drifted = group2.actions.find((a) => a.drift === true);
   const drift = drifted === void 0 ? "" : ` · ⚠️ ${DRIFT_WORDS}`;
   const summary4 = `<code>${symbol}</code> ${objectName(group2.object, vocab)}${project3}: ${[...new Set(words3)].join(", ")}${drift}`;
   const parts = [`<details><summary>${summary4}</summary>`, "", `In ${where(group2.object)}.`];
   if (drifted !== void 0) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
+  else {
+    const modified = group2.actions.find((a) => a.modified !== void 0);
+    const text2 = modified === void 0 ? "" : modifiedText(modified, ctx.plan);
+    if (text2 !== "") parts.push("", `${escapeInline(text2.charAt(0).toUpperCase() + text2.slice(1))}.`);
+  }
   const valueWord = valueWords(vocab, group2.object.kind);
   for (const action of group2.actions)
     parts.push("", ...actionBody(action, ctx.plan.people, valueWord, vocab));
@@ -31385,14 +31688,16 @@ function scopeSentences(plan, vocab, words3) {
   const base = words3.revision(scope.base);
   if (scope.read === "full") {
     return [
-      `Full plan instead of a change-scoped one: ${words3.text(scope.reason ?? "")}, so every declaration was read and checked for drift.`
+      `This plan reads everything rather than only the change: ${words3.text(scope.reason ?? "")}. Every declaration was read and checked for drift.`
     ];
   }
   const others = scope.declarations - scope.planned;
   const lines = [
-    `Change-scoped plan: ${scope.planned} of ${count(scope.declarations, "declaration")} read and planned, those the change since ${base} adds, modifies or deletes; drift on the other ${others} ${plural(others, "was", "were")} not checked.`
+    `This plan covers only the change since ${base}: ${scope.planned} of ${count(scope.declarations, "declaration")}, those it adds, modifies or deletes, were read and planned.`,
+    `The other ${count(others, "declaration")} ${plural(others, "was", "were")} not read, so edits made to ${plural(others, "it", "them")} in PostHog (drift) do not show here; a full plan, such as the nightly drift workflow's, shows them.`
   ];
-  if (scope.reason !== void 0) lines.push(`Beyond the change: ${words3.text(scope.reason)}.`);
+  if (scope.reason !== void 0)
+    lines.push(`It also read more than the change: ${words3.text(scope.reason)}.`);
   const removed = scope.removed ?? [];
   if (removed.length > 0) {
     const named = removed.slice(0, REMOVED_SHOWN).map((r) => {
@@ -31400,8 +31705,9 @@ function scopeSentences(plan, vocab, words3) {
       return `${vocab.words(r.kind).one} ${words3.name(r.name)} (${where2})`;
     });
     const more = removed.length > REMOVED_SHOWN ? ` and ${removed.length - REMOVED_SHOWN} more` : "";
+    const one = removed.length === 1;
     lines.push(
-      `No longer declared since ${base}, and left as ${plural(removed.length, "it is", "they are")} (only a full plan with --prune deletes what no file declares): ${named.join(", ")}${more}.`
+      `Declared at ${base} and no longer: ${named.join(", ")}${more}. ${one ? "It is" : "They are"} left as ${one ? "it is" : "they are"}: only a full plan with --prune deletes what no file declares.`
     );
   }
   return lines;
@@ -31409,7 +31715,7 @@ function scopeSentences(plan, vocab, words3) {
 function appliedScopeSentence(scope) {
   if (scope?.read !== "changes") return void 0;
   const others = scope.declarations - scope.planned;
-  return `Only the change since ${scope.base} was applied: drift on the other ${count(others, "declaration")} was neither checked nor reverted (the scheduled drift plan reports it; a full apply reverts it).`;
+  return `Only the change since ${scope.base} was applied. The other ${count(others, "declaration")} ${plural(others, "was", "were")} neither checked for drift nor reverted: the nightly drift plan reports drift, and a full apply reverts it.`;
 }
 var REMOVED_SHOWN;
 var init_scope2 = __esm({
@@ -31436,9 +31742,11 @@ function renderMarkdown(plan, options) {
     kind: vocab.words(g.object.kind)
   }));
   const notes = plan.notes.map((n) => ({ text: noteLine(n, vocab), kind: NOTE_WORDS }));
-  const lists = (shownDestructive, shownDrift2) => [destructiveBlock(destructive, shownDestructive, ctx), driftBlock(plan, drifted, shownDrift2, ctx)].filter(
-    (b) => b !== ""
-  );
+  const lists = (shownDestructive, shownDrift2) => [
+    destructiveBlock(destructive, shownDestructive, ctx),
+    driftBlock(plan, drifted, shownDrift2, ctx),
+    undeclaredBlock(plan, ctx)
+  ].filter((b) => b !== "");
   const whole = assemble(head, lists(destructive.length, drifted.length), sections, notes, "");
   if (whole.length <= maxLength) return whole;
   const reserve = cutNote([...sections, ...notes], sections.length + notes.length, hint2).length + 64;
@@ -31555,6 +31863,20 @@ function driftBlock(plan, drifted, shown3, ctx) {
   if (shown3 < drifted.length) lines.push(`> - …and ${drifted.length - shown3} more, listed in the full plan.`);
   return lines.join("\n");
 }
+function undeclaredBlock(plan, ctx) {
+  const undeclared = plan.undeclared ?? [];
+  if (undeclared.length === 0) return "";
+  const lines = [
+    "> [!NOTE]",
+    `> **${undeclaredHeading(undeclared.length)}**: ${escapeInline(UNDECLARED_ADVICE)}.`,
+    ">",
+    ...undeclared.slice(0, UNDECLARED_SHOWN).map((ref) => `> - ${objectName(ref, ctx.vocab)} in project ${ref.project}`)
+  ];
+  if (undeclared.length > UNDECLARED_SHOWN) {
+    lines.push(`> - …and ${undeclared.length - UNDECLARED_SHOWN} more, listed in the full plan.`);
+  }
+  return lines.join("\n");
+}
 function cutNote(all, total, hint2) {
   if (all.length === 0) return "";
   const byKind = /* @__PURE__ */ new Map();
@@ -31571,7 +31893,7 @@ function cutNote(all, total, hint2) {
 function capitalise2(text2) {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
-var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING;
+var GITHUB_COMMENT_LIMIT, NOTE_WORDS, CHANGES_HEADING, NOTES_HEADING, UNDECLARED_SHOWN;
 var init_markdown = __esm({
   "src/render/markdown.ts"() {
     "use strict";
@@ -31586,6 +31908,7 @@ var init_markdown = __esm({
     NOTE_WORDS = { one: "note", many: "notes" };
     CHANGES_HEADING = "#### Changes\n\n";
     NOTES_HEADING = "#### Notes\n\n";
+    UNDECLARED_SHOWN = 50;
   }
 });
 
@@ -31606,8 +31929,11 @@ function renderText(plan, options) {
   const lead = scope.length === 0 ? "" : `${scope.map((line) => paint("cyan", line)).join("\n")}
 
 `;
-  if (plan.actions.length === 0 && plan.notes.length === 0) return `${lead}${NO_CHANGES}
+  const undeclared = plan.undeclared ?? [];
+  if (plan.actions.length === 0 && plan.notes.length === 0 && undeclared.length === 0) {
+    return `${lead}${NO_CHANGES}
 `;
+  }
   const out = [];
   for (const project3 of projectGroups(plan, vocab)) {
     for (const kind2 of project3.kinds) {
@@ -31624,21 +31950,28 @@ function renderText(plan, options) {
     }
     out.push("");
   }
+  if (undeclared.length > 0) {
+    out.push(paint("bold", `${undeclaredHeading(undeclared.length)}:`));
+    for (const ref of undeclared)
+      out.push(`  ${paint("yellow", "?")} ${objectLabel(ref, vocab)} in project ${ref.project}`);
+    out.push(`  ${UNDECLARED_ADVICE}.`, "");
+  }
   if (plan.actions.some((a) => a.drift === true)) out.push(paint("yellow", visible(driftSentence(plan))));
   out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions, vocab)));
   return `${lead}${out.join("\n")}
 `;
 }
 function objectBlock(group2, plan, paint, vocab) {
-  const kinds = new Set(group2.actions.map((a) => actionSymbol(a, vocab)));
   const first = group2.actions[0];
-  const symbol = kinds.size === 1 && first ? actionSymbol(first, vocab) : "~";
-  const style = kinds.size === 1 && first ? actionStyle(first, vocab) : "yellow";
+  const symbol = headSymbol(group2.actions, vocab);
+  const alike = new Set(group2.actions.map((a) => actionSymbol(a, vocab))).size === 1;
+  const style = alike && first ? actionStyle(first, vocab) : "yellow";
   const drifted = group2.actions.find((a) => a.drift === true);
   const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group2.object, vocab)))}`;
   const drift = drifted === void 0 ? "" : ` ${paint("yellow", `· ${DRIFT_WORDS}`)}`;
   const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group2.object.source))}`)}${drift}`];
-  const modified = drifted === void 0 ? "" : modifiedText(drifted, plan);
+  const modifiedBy = drifted ?? group2.actions.find((a) => a.modified !== void 0);
+  const modified = modifiedBy === void 0 ? "" : modifiedText(modifiedBy, plan);
   if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
   const words3 = valueWords(vocab, group2.object.kind);
   for (const action of group2.actions) lines.push(...actionBlock(action, plan.people, words3, paint, vocab));
@@ -31804,13 +32137,14 @@ var init_project = __esm({
 // src/commands/config.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
-async function loadFiles(paths, flags, io, mode) {
+async function loadFiles(paths, flags, io, mode, only) {
   const choice2 = projectChoice(flags, io);
   const result = await loadConfig(paths, {
     env: io.env,
     cwd: io.cwd,
     kinds: KINDS,
     mode,
+    ...only !== void 0 ? { only } : {},
     ...choice2.project !== void 0 ? { defaultProject: choice2.project } : {},
     ...choice2.from !== void 0 ? { defaultProjectFrom: choice2.from } : {}
   });
@@ -31832,16 +32166,15 @@ function hideSecrets(result, scrubber) {
     for (const project3 of environment.config.projects) visit3(project3.objects);
   }
 }
-function shownDiagnostics(result, note = "none") {
-  return note === "none" ? result.diagnostics.filter((d) => d !== result.secretsNote) : result.diagnostics;
+function shownDiagnostics(result) {
+  return result.diagnostics.filter((d) => d !== result.secretsNote);
 }
-async function readConfig(paths, flags, io, mode, note = "none") {
-  const result = await loadFiles(paths, flags, io, mode);
-  const shown3 = shownDiagnostics(result, flags.quiet === true ? "none" : note);
-  const annotated = note === "plan" ? shown3 : shown3.filter((d) => d !== result.secretsNote);
+async function readConfig(paths, flags, io, mode, only) {
+  const result = await loadFiles(paths, flags, io, mode, only);
+  const shown3 = shownDiagnostics(result);
   for (const d of shown3) io.stderr.write(`${formatDiagnostic(d)}
 `);
-  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(annotated, workspacePath(io)));
+  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(shown3, workspacePath(io)));
   const errors = countBySeverity(result.environments?.diagnostics ?? result.diagnostics).error;
   if (errors > 0) {
     throw new UserError(
@@ -31851,9 +32184,21 @@ async function readConfig(paths, flags, io, mode, note = "none") {
   }
   return result;
 }
-async function readOptionalConfig(configPath, flags, io) {
+function planSecretsNote(result, plan, flags, io) {
+  if (flags.quiet === true || result.missingSecretVariables.length === 0) return;
+  const missing = new Set(result.missingSecretVariables);
+  const uses = [...secretVariableUses(plan.actions.map((a) => a.after))].filter(
+    ([name]) => missing.has(name)
+  );
+  const note = missingSecretsNote(uses, "this plan sends");
+  if (note === void 0) return;
+  io.stderr.write(`${formatDiagnostic(note)}
+`);
+  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations([note], workspacePath(io)));
+}
+async function readOptionalConfig(configPath, flags, io, only = []) {
   if (configPath === void 0 && !existsSync2(resolve4(io.cwd, "posthog"))) return void 0;
-  return readConfig([configPath ?? "posthog"], flags, io, "plan");
+  return readConfig([configPath ?? "posthog"], flags, io, "plan", only);
 }
 async function configuredProject(configPath, flags, io) {
   const loaded = await readOptionalConfig(configPath, flags, io);
@@ -31877,9 +32222,11 @@ var init_config2 = __esm({
   "src/commands/config.ts"() {
     "use strict";
     init_config();
+    init_missing_secrets();
     init_secret();
     init_errors();
     init_kinds3();
+    init_secrets();
     init_github();
     init_words();
     init_github2();
@@ -32259,22 +32606,22 @@ var init_faults = __esm({
 
 // src/emulator/http.ts
 function readBody(req) {
-  return new Promise((resolve17) => {
+  return new Promise((resolve18) => {
     const chunks = [];
     let size = 0;
     req.on("data", (chunk) => {
       size += chunk.length;
       if (size > MAX_DRAIN_BYTES) {
         req.destroy();
-        resolve17({ kind: "aborted" });
+        resolve18({ kind: "aborted" });
       } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
     req.on(
       "end",
-      () => resolve17(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
+      () => resolve18(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
     );
-    req.on("error", () => resolve17({ kind: "aborted" }));
-    req.on("close", () => resolve17({ kind: "aborted" }));
+    req.on("error", () => resolve18({ kind: "aborted" }));
+    req.on("close", () => resolve18({ kind: "aborted" }));
   });
 }
 function tooLarge() {
@@ -34436,8 +34783,8 @@ function eventsQueryError(query) {
   if (items2.some((item) => item.some((t) => isWord(t, "select")))) {
     return "Subqueries in SELECT expressions are not supported";
   }
-  const read = new Set(items2.flatMap((item) => fieldsRead(item).fields));
-  const unsupported = [...read].filter((f) => !EXPORTABLE_EVENTS_FIELDS.includes(f)).sort();
+  const read2 = new Set(items2.flatMap((item) => fieldsRead(item).fields));
+  const unsupported = [...read2].filter((f) => !EXPORTABLE_EVENTS_FIELDS.includes(f)).sort();
   if (unsupported.length > 0) {
     return `Batch exports cannot read these fields: ${unsupported.join(", ")}. Supported fields are: ${EXPORTABLE_EVENTS_FIELDS.join(", ")}.`;
   }
@@ -34614,7 +34961,7 @@ function createBackfill(ctx, b, start2, end, id = randomUUID2()) {
       windows.push([s, s + step]);
   for (const [s, e] of windows) {
     const records = 100 + e / step % 900;
-    const run15 = {
+    const run16 = {
       id: randomUUID2(),
       batch_export: b.id,
       status: "Completed",
@@ -34631,8 +34978,8 @@ function createBackfill(ctx, b, start2, end, id = randomUUID2()) {
       bytes_exported: Math.round(records) * 512,
       backfill: backfill2.id
     };
-    backfill2.total_records_count = (backfill2.total_records_count ?? 0) + (run15.records_completed ?? 0);
-    ctx.store.data.runs.push(run15);
+    backfill2.total_records_count = (backfill2.total_records_count ?? 0) + (run16.records_completed ?? 0);
+    ctx.store.data.runs.push(run16);
   }
   ctx.store.data.backfills.push(backfill2);
   return backfill2.id;
@@ -34724,10 +35071,10 @@ function cancelBackfill(ctx, f) {
   const at2 = ctx.now.toISOString();
   f.status = "Cancelled";
   f.last_updated_at = at2;
-  for (const run15 of ctx.store.data.runs) {
-    if (run15.backfill === f.id && (run15.status === "Running" || run15.status === "Starting")) {
-      run15.status = "Cancelled";
-      run15.last_updated_at = at2;
+  for (const run16 of ctx.store.data.runs) {
+    if (run16.backfill === f.id && (run16.status === "Running" || run16.status === "Starting")) {
+      run16.status = "Cancelled";
+      run16.last_updated_at = at2;
     }
   }
 }
@@ -34741,8 +35088,8 @@ function cancel(ctx) {
 }
 function registerBackfills(router) {
   const project3 = "/api/projects/:project/batch_exports/:id";
-  const write = "batch_export:write";
-  router.add({ method: "POST", pattern: `${project3}/backfills`, scope: write, handler: create3 });
+  const write3 = "batch_export:write";
+  router.add({ method: "POST", pattern: `${project3}/backfills`, scope: write3, handler: create3 });
   router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list6 });
   router.add({
     method: "GET",
@@ -34753,11 +35100,11 @@ function registerBackfills(router) {
   router.add({
     method: "POST",
     pattern: `${project3}/backfills/:backfill/cancel`,
-    scope: write,
+    scope: write3,
     handler: cancel
   });
   for (const base of [project3, "/api/organizations/:org/batch_exports/:id"]) {
-    router.add({ method: "POST", pattern: `${base}/backfill`, scope: write, handler: create3, legacy: true });
+    router.add({ method: "POST", pattern: `${base}/backfill`, scope: write3, handler: create3, legacy: true });
   }
 }
 var MAX_RUNS, DATE_TIME2, DATE_ONLY, ORDERINGS;
@@ -35746,10 +36093,10 @@ function destroy(ctx) {
     if (f.batch_export === b.id && (f.status === "Running" || f.status === "Starting"))
       cancelBackfill(ctx, f);
   }
-  for (const run15 of ctx.store.data.runs) {
-    if (run15.batch_export === b.id && (run15.status === "Running" || run15.status === "Starting")) {
-      run15.status = "Cancelled";
-      run15.last_updated_at = b.last_updated_at;
+  for (const run16 of ctx.store.data.runs) {
+    if (run16.batch_export === b.id && (run16.status === "Running" || run16.status === "Starting")) {
+      run16.status = "Cancelled";
+      run16.last_updated_at = b.last_updated_at;
     }
   }
   return { status: 204 };
@@ -35779,19 +36126,19 @@ function unpause(ctx) {
   return { status: 200, body: { paused: false } };
 }
 function registerBatchExports(router) {
-  const read = "batch_export:read";
-  const write = "batch_export:write";
+  const read2 = "batch_export:read";
+  const write3 = "batch_export:write";
   for (const base of ["/api/projects/:project/batch_exports", "/api/organizations/:org/batch_exports"]) {
     const legacy = base.startsWith("/api/organizations/");
     const add = (method, pattern2, scope, handler) => router.add({ method, pattern: pattern2, scope, handler, legacy });
-    add("GET", base, read, list8);
-    add("POST", base, write, create4);
-    add("GET", `${base}/:id`, read, retrieve2);
-    add("PATCH", `${base}/:id`, write, (ctx) => update3(ctx, "patch"));
-    add("PUT", `${base}/:id`, write, (ctx) => update3(ctx, "put"));
-    add("DELETE", `${base}/:id`, write, destroy);
-    add("POST", `${base}/:id/pause`, write, pause);
-    add("POST", `${base}/:id/unpause`, write, unpause);
+    add("GET", base, read2, list8);
+    add("POST", base, write3, create4);
+    add("GET", `${base}/:id`, read2, retrieve2);
+    add("PATCH", `${base}/:id`, write3, (ctx) => update3(ctx, "patch"));
+    add("PUT", `${base}/:id`, write3, (ctx) => update3(ctx, "put"));
+    add("DELETE", `${base}/:id`, write3, destroy);
+    add("POST", `${base}/:id/pause`, write3, pause);
+    add("POST", `${base}/:id/unpause`, write3, unpause);
   }
 }
 var init_batch_exports = __esm({
@@ -36196,8 +36543,8 @@ function isV1(filters) {
 }
 function checkDependencyFormats(ctx, filters, opts) {
   const seen = /* @__PURE__ */ new Set();
-  const walk2 = (node2) => {
-    for (const { prop } of properties2(node2.groups)) {
+  const walk2 = (node3) => {
+    for (const { prop } of properties2(node3.groups)) {
       if (prop.type !== "flag" || !prop.key) continue;
       const target2 = opts.statuses ? dependencyTarget(ctx, prop.key) : anyFlag(ctx, prop.key);
       if (!target2 || seen.has(target2.id)) continue;
@@ -36265,11 +36612,11 @@ function checkCycles(ctx, currentKey, filters) {
   };
   for (const key2 of direct) visit3(key2, [currentKey]);
 }
-function behaviouralProperties(node2, out = []) {
-  if (Array.isArray(node2)) for (const child of node2) behaviouralProperties(child, out);
-  else if (isDict2(node2)) {
-    if (node2.type === "behavioral") out.push(node2);
-    for (const value of Object.values(node2)) if (typeof value === "object") behaviouralProperties(value, out);
+function behaviouralProperties(node3, out = []) {
+  if (Array.isArray(node3)) for (const child of node3) behaviouralProperties(child, out);
+  else if (isDict2(node3)) {
+    if (node3.type === "behavioral") out.push(node3);
+    for (const value of Object.values(node3)) if (typeof value === "object") behaviouralProperties(value, out);
   }
   return out;
 }
@@ -36478,7 +36825,7 @@ function variantCount(flag3) {
   const multivariate = isDict2(flag3.filters.multivariate) ? flag3.filters.multivariate : {};
   return Array.isArray(multivariate.variants) ? multivariate.variants.length : 0;
 }
-function renderFlag(ctx, flag3, read = false) {
+function renderFlag(ctx, flag3, read2 = false) {
   const creator = ctx.store.user(flag3.created_by);
   const modifier = ctx.store.user(flag3.last_modified_by);
   const experiments = ctx.store.data.experiments.filter((e) => e.feature_flag === flag3.id && !e.deleted);
@@ -36509,7 +36856,7 @@ function renderFlag(ctx, flag3, read = false) {
     // `get_can_edit`: the caller's level on the flag reaches editor.
     can_edit: level2 !== null && satisfies("feature_flag", level2, "editor"),
     tags: ctx.org.features.tagging ? [...flag3.tags] : [],
-    evaluation_contexts: read && !flagOn(ctx.store, "flag-evaluation-tags") ? [] : [...flag3.evaluation_contexts],
+    evaluation_contexts: read2 && !flagOn(ctx.store, "flag-evaluation-tags") ? [] : [...flag3.evaluation_contexts],
     usage_dashboard: null,
     analytics_dashboards: [...flag3.analytics_dashboards],
     has_enriched_analytics: false,
@@ -36868,7 +37215,8 @@ function createFlag(ctx, body, opts = {}) {
     team_id: ctx.project.id,
     key: key2,
     name: vd.name ?? "",
-    filters: isDict2(vd.filters) ? vd.filters : {},
+    // The model's default (`default_filters`): no condition, so the flag matches no one.
+    filters: isDict2(vd.filters) ? vd.filters : { groups: [] },
     active: vd.active ?? true,
     archived: vd.archived ?? false,
     deleted: vd.deleted ?? false,
@@ -37331,17 +37679,17 @@ function entities(filters) {
     if (!Array.isArray(list18)) return void 0;
     list18.forEach((entity, index) => {
       if (!isDict4(entity)) return;
-      const node2 = { kind: kind2 };
+      const node3 = { kind: kind2 };
       if (kind2 === "EventsNode") {
-        node2.event = entity.id ?? null;
-        node2.name = typeof entity.name === "string" ? entity.name : entity.id ?? null;
+        node3.event = entity.id ?? null;
+        node3.name = typeof entity.name === "string" ? entity.name : entity.id ?? null;
       } else {
-        node2.id = entity.id;
-        if (typeof entity.name === "string") node2.name = entity.name;
+        node3.id = entity.id;
+        if (typeof entity.name === "string") node3.name = entity.name;
       }
-      if (typeof entity.math === "string") node2.math = entity.math;
-      if (typeof entity.custom_name === "string") node2.custom_name = entity.custom_name;
-      out.push({ order: typeof entity.order === "number" ? entity.order : index, node: node2 });
+      if (typeof entity.math === "string") node3.math = entity.math;
+      if (typeof entity.custom_name === "string") node3.custom_name = entity.custom_name;
+      out.push({ order: typeof entity.order === "number" ? entity.order : index, node: node3 });
     });
   }
   return out.sort((a, b) => a.order - b.order).map((e) => e.node);
@@ -38470,19 +38818,19 @@ function createFromTemplate(ctx) {
   return { status: 200, body: renderDashboard(ctx, d) };
 }
 function registerDashboards(router) {
-  const read = "dashboard:read";
-  const write = "dashboard:write";
-  router.add({ method: "GET", pattern: BASE3, scope: read, handler: list12 });
-  router.add({ method: "POST", pattern: BASE3, scope: write, creates: true, handler: create6 });
+  const read2 = "dashboard:read";
+  const write3 = "dashboard:write";
+  router.add({ method: "GET", pattern: BASE3, scope: read2, handler: list12 });
+  router.add({ method: "POST", pattern: BASE3, scope: write3, creates: true, handler: create6 });
   router.add({
     method: "POST",
     pattern: `${BASE3}/create_from_template_json`,
-    scope: write,
+    scope: write3,
     handler: createFromTemplate
   });
-  router.add({ method: "GET", pattern: `${BASE3}/:id`, scope: read, handler: retrieve4 });
-  addModelWrites(router, `${BASE3}/:id`, { scope: write }, update4);
-  router.add({ method: "PATCH", pattern: `${BASE3}/:id/move_tile`, scope: write, handler: moveTile });
+  router.add({ method: "GET", pattern: `${BASE3}/:id`, scope: read2, handler: retrieve4 });
+  addModelWrites(router, `${BASE3}/:id`, { scope: write3 }, update4);
+  router.add({ method: "PATCH", pattern: `${BASE3}/:id/move_tile`, scope: write3, handler: moveTile });
 }
 var BASE3, TEMPLATE_KEYS;
 var init_dashboards = __esm({
@@ -41867,21 +42215,21 @@ var init_build2 = __esm({
         const depth = [0];
         const terminal = [0];
         for (const word of words3) {
-          let node2 = 0;
+          let node3 = 0;
           for (let i = 0; i < word.length; i++) {
-            const key2 = node2 * alphabetSize + word[i];
+            const key2 = node3 * alphabetSize + word[i];
             let child = edges.get(key2);
             if (child === void 0) {
               child = parent.length;
               edges.set(key2, child);
-              parent.push(node2);
+              parent.push(node3);
               unit.push(word[i]);
-              depth.push(depth[node2] + 1);
+              depth.push(depth[node3] + 1);
               terminal.push(0);
             }
-            node2 = child;
+            node3 = child;
           }
-          terminal[node2] = 1;
+          terminal[node3] = 1;
         }
         const numNodes = parent.length;
         const children = new Int32Array(numNodes - 1);
@@ -41917,9 +42265,9 @@ var init_build2 = __esm({
         this.fail = fail2;
         this.match = match;
       }
-      next(node2, u) {
-        let lo = this.childStart[node2];
-        let hi = this.childStart[node2 + 1];
+      next(node3, u) {
+        let lo = this.childStart[node3];
+        let hi = this.childStart[node3 + 1];
         const units = this.childUnit;
         while (lo < hi) {
           const mid = lo + hi >> 1;
@@ -41930,27 +42278,27 @@ var init_build2 = __esm({
         }
         return -1;
       }
-      advance(node2, u) {
+      advance(node3, u) {
         for (; ; ) {
-          const next = this.next(node2, u);
+          const next = this.next(node3, u);
           if (next >= 0) return next;
-          if (node2 === 0) return 0;
-          node2 = this.fail[node2];
+          if (node3 === 0) return 0;
+          node3 = this.fail[node3];
         }
       }
       searchUTF16(charSeq, start2, end) {
-        let node2 = 0;
+        let node3 = 0;
         for (let i = start2; i < end; i++) {
-          node2 = this.advance(node2, charSeq.charCodeAt(i));
-          if (this.match[node2] === 1) return true;
+          node3 = this.advance(node3, charSeq.charCodeAt(i));
+          if (this.match[node3] === 1) return true;
         }
         return false;
       }
       searchUTF8(bytes, start2, end) {
-        let node2 = 0;
+        let node3 = 0;
         for (let i = start2; i < end; i++) {
-          node2 = this.advance(node2, bytes[i]);
-          if (this.match[node2] === 1) return true;
+          node3 = this.advance(node3, bytes[i]);
+          if (this.match[node3] === 1) return true;
         }
         return false;
       }
@@ -45552,41 +45900,41 @@ function bulkKeys(ctx) {
   return { status: 200, body: { keys, ...warning } };
 }
 function registerFeatureFlags(router) {
-  const read = "feature_flag:read";
-  const write = "feature_flag:write";
-  router.add({ method: "GET", pattern: BASE4, scope: read, handler: list14 });
-  router.add({ method: "POST", pattern: BASE4, scope: write, handler: create7 });
-  router.add({ method: "POST", pattern: `${BASE4}/bulk_keys`, scope: read, handler: bulkKeys });
+  const read2 = "feature_flag:read";
+  const write3 = "feature_flag:write";
+  router.add({ method: "GET", pattern: BASE4, scope: read2, handler: list14 });
+  router.add({ method: "POST", pattern: BASE4, scope: write3, handler: create7 });
+  router.add({ method: "POST", pattern: `${BASE4}/bulk_keys`, scope: read2, handler: bulkKeys });
   router.add({
     method: "GET",
     pattern: `${BASE4}/:id`,
-    scope: read,
+    scope: read2,
     handler: (ctx) => ({ status: 200, body: renderFlag(ctx, controlledFlag(ctx, "viewer"), true) })
   });
-  addModelWrites(router, `${BASE4}/:id`, { scope: write }, update5);
-  router.add({ method: "GET", pattern: `${BASE4}/:id/dependent_flags`, scope: read, handler: dependents });
+  addModelWrites(router, `${BASE4}/:id`, { scope: write3 }, update5);
+  router.add({ method: "GET", pattern: `${BASE4}/:id/dependent_flags`, scope: read2, handler: dependents });
   router.add({
     method: "POST",
     pattern: `${BASE4}/:id/enable`,
-    scope: write,
+    scope: write3,
     handler: (ctx) => setActive(ctx, true)
   });
   router.add({
     method: "POST",
     pattern: `${BASE4}/:id/disable`,
-    scope: write,
+    scope: write3,
     handler: (ctx) => setActive(ctx, false)
   });
   router.add({
     method: "POST",
     pattern: `${BASE4}/:id/archive`,
-    scope: write,
+    scope: write3,
     handler: (ctx) => archive(ctx, true)
   });
   router.add({
     method: "POST",
     pattern: `${BASE4}/:id/unarchive`,
-    scope: write,
+    scope: write3,
     handler: (ctx) => archive(ctx, false)
   });
 }
@@ -45725,12 +46073,12 @@ function bulk(ctx, restore) {
   return { status: 200, body: restore ? { restored: done, skipped } : { deleted: done, skipped } };
 }
 function registerBulkInsightActions(router, base) {
-  const write = "insight:write";
+  const write3 = "insight:write";
   const bucket = "events";
   router.add({
     method: "POST",
     pattern: `${base}/bulk_delete`,
-    scope: write,
+    scope: write3,
     bucket,
     sharing: "view",
     handler: (ctx) => bulk(ctx, false)
@@ -45738,7 +46086,7 @@ function registerBulkInsightActions(router, base) {
   router.add({
     method: "POST",
     pattern: `${base}/bulk_restore`,
-    scope: write,
+    scope: write3,
     bucket,
     sharing: "view",
     handler: (ctx) => bulk(ctx, true)
@@ -46079,16 +46427,16 @@ function update6(ctx, partial) {
   return { status: 200, body: renderInsight(ctx, insight, { dashboardsAfterChange: after }) };
 }
 function registerInsights(router) {
-  const read = "insight:read";
-  const write = "insight:write";
+  const read2 = "insight:read";
+  const write3 = "insight:write";
   const bucket = "events";
   const view = "view";
-  router.add({ method: "GET", pattern: BASE5, scope: read, bucket, sharing: "action", handler: list15 });
+  router.add({ method: "GET", pattern: BASE5, scope: read2, bucket, sharing: "action", handler: list15 });
   registerBulkInsightActions(router, BASE5);
   router.add({
     method: "POST",
     pattern: BASE5,
-    scope: write,
+    scope: write3,
     bucket,
     sharing: view,
     creates: true,
@@ -46097,12 +46445,12 @@ function registerInsights(router) {
   router.add({
     method: "GET",
     pattern: `${BASE5}/:id`,
-    scope: read,
+    scope: read2,
     bucket,
     sharing: "action",
     handler: retrieve6
   });
-  addModelWrites(router, `${BASE5}/:id`, { scope: write, bucket, sharing: view }, update6);
+  addModelWrites(router, `${BASE5}/:id`, { scope: write3, bucket, sharing: view }, update6);
 }
 var BASE5, MAX_SEARCH, FEATURE_FLAG_INSIGHT_NAMES, truthyParam, SEARCH_FIELDS;
 var init_insights = __esm({
@@ -46194,15 +46542,15 @@ function findRun(ctx) {
   const b = findExport(ctx, ctx.params.id);
   const id = ctx.params.run;
   const pool = isNewest(ctx.store) ? windowed(ctx, b) : ctx.store.data.runs;
-  const run15 = isUuid(id) ? pool.find((r) => r.id === id && r.batch_export === b.id) : void 0;
-  if (!run15) throw notFound();
-  return run15;
+  const run16 = isUuid(id) ? pool.find((r) => r.id === id && r.batch_export === b.id) : void 0;
+  if (!run16) throw notFound();
+  return run16;
 }
 function retry(ctx) {
-  const run15 = findRun(ctx);
+  const run16 = findRun(ctx);
   const b = findExport(ctx, ctx.params.id);
-  const start2 = run15.data_interval_start === null ? null : Date.parse(run15.data_interval_start);
-  const end = Date.parse(run15.data_interval_end);
+  const start2 = run16.data_interval_start === null ? null : Date.parse(run16.data_interval_start);
+  const end = Date.parse(run16.data_interval_end);
   createBackfill(ctx, b, start2, end);
   return {
     status: isNewest(ctx.store) ? 201 : 200,
@@ -46210,12 +46558,12 @@ function retry(ctx) {
   };
 }
 function cancel2(ctx) {
-  const run15 = findRun(ctx);
-  if (run15.status !== "Running" && run15.status !== "Starting") {
-    throw invalid(`Cannot cancel a run that is in '${run15.status}' status`);
+  const run16 = findRun(ctx);
+  if (run16.status !== "Running" && run16.status !== "Starting") {
+    throw invalid(`Cannot cancel a run that is in '${run16.status}' status`);
   }
-  run15.status = "Cancelled";
-  run15.last_updated_at = ctx.now.toISOString();
+  run16.status = "Cancelled";
+  run16.last_updated_at = ctx.now.toISOString();
   return { status: 200, body: { cancelled: true } };
 }
 function registerRuns(router) {
@@ -46306,15 +46654,15 @@ function render3(entry) {
 }
 function logs(ctx, runScoped) {
   const b = findExport(ctx, ctx.params.id);
-  const run15 = runScoped ? findRun(ctx) : void 0;
+  const run16 = runScoped ? findRun(ctx) : void 0;
   const limit = limitParam(ctx);
   const after = timeParam2(ctx, "after");
   const before = timeParam2(ctx, "before");
   const levels = levelsParam(ctx);
   const search = textParam(ctx, "search")?.toLowerCase();
   const instance = textParam(ctx, "instance_id");
-  if (run15 && isNewest(ctx.store)) throw serverError();
-  const runId = run15 ? run15.id : instance;
+  if (run16 && isNewest(ctx.store)) throw serverError();
+  const runId = run16 ? run16.id : instance;
   const fetched = ctx.store.data.logs.filter((e) => {
     if (e.batch_export !== b.id || runId !== void 0 && e.run !== runId) return false;
     const t = Date.parse(e.timestamp);
@@ -47062,15 +47410,15 @@ function reorderTiles(ctx) {
   return d;
 }
 function registerTileActions(router, renderDashboard2) {
-  const write = "dashboard:write";
-  router.add({ method: "POST", pattern: `${BASE6}/create_text_tile`, scope: write, handler: createTextTile });
-  router.add({ method: "POST", pattern: `${BASE6}/update_text_tile`, scope: write, handler: updateTextTile });
-  router.add({ method: "POST", pattern: `${BASE6}/delete_tile`, scope: write, handler: deleteTile });
-  router.add({ method: "POST", pattern: `${BASE6}/update_tile`, scope: write, handler: updateTile });
+  const write3 = "dashboard:write";
+  router.add({ method: "POST", pattern: `${BASE6}/create_text_tile`, scope: write3, handler: createTextTile });
+  router.add({ method: "POST", pattern: `${BASE6}/update_text_tile`, scope: write3, handler: updateTextTile });
+  router.add({ method: "POST", pattern: `${BASE6}/delete_tile`, scope: write3, handler: deleteTile });
+  router.add({ method: "POST", pattern: `${BASE6}/update_tile`, scope: write3, handler: updateTile });
   router.add({
     method: "POST",
     pattern: `${BASE6}/reorder_tiles`,
-    scope: write,
+    scope: write3,
     handler: (ctx) => {
       return { status: 200, body: renderDashboard2(ctx, reorderTiles(ctx)) };
     }
@@ -47914,11 +48262,11 @@ async function startEmulator(options = {}) {
   server.keepAliveTimeout = 5e3;
   server.requestTimeout = 6e4;
   server.headersTimeout = 2e4;
-  await new Promise((resolve17, reject) => {
+  await new Promise((resolve18, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 0, host, () => {
       server.off("error", reject);
-      resolve17();
+      resolve18();
     });
   });
   const port = server.address().port;
@@ -47926,9 +48274,9 @@ async function startEmulator(options = {}) {
   return {
     url: `http://${shownHost}:${port}`,
     port,
-    close: () => new Promise((resolve17) => {
+    close: () => new Promise((resolve18) => {
       persister?.flush();
-      server.close(() => resolve17());
+      server.close(() => resolve18());
       server.closeAllConnections();
     })
   };
@@ -48003,12 +48351,12 @@ async function run3(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve17) => {
+  return new Promise((resolve18) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve17();
+      resolve18();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -48020,6 +48368,689 @@ var init_emulator2 = __esm({
     "use strict";
     init_emulator();
     init_errors();
+  }
+});
+
+// src/yaml-edit/render.ts
+function printableYaml(text2) {
+  return text2.replace(
+    /[\u007f-\u0084\u0086-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
+  );
+}
+function mimic(made, like) {
+  if ((0, import_yaml5.isMap)(made) && (0, import_yaml5.isMap)(like)) {
+    if (like.flow) made.flow = true;
+    for (const pair of made.items) {
+      const key2 = (0, import_yaml5.isScalar)(pair.key) ? String(pair.key.value) : void 0;
+      const twin = like.items.find((p) => (0, import_yaml5.isScalar)(p.key) && String(p.key.value) === key2);
+      if (twin) mimic(pair.value, twin.value);
+    }
+  } else if ((0, import_yaml5.isSeq)(made) && (0, import_yaml5.isSeq)(like)) {
+    if (like.flow) made.flow = true;
+    const first = like.items[0];
+    for (const item of made.items) mimic(item, first);
+  } else if ((0, import_yaml5.isScalar)(made) && (0, import_yaml5.isScalar)(like) && typeof made.value === "string" && typeof like.value === "string") {
+    if (like.type === import_yaml5.Scalar.QUOTE_DOUBLE || like.type === import_yaml5.Scalar.QUOTE_SINGLE) made.type = like.type;
+  }
+}
+function fits(value, style) {
+  if (style !== import_yaml5.Scalar.BLOCK_LITERAL && style !== import_yaml5.Scalar.BLOCK_FOLDED) return true;
+  return value.trim() !== "" && !/^\s/.test(value);
+}
+function node2(doc, value, look) {
+  const made = doc.createNode(value);
+  if (look.like !== void 0) mimic(made, look.like);
+  if (look.style && (0, import_yaml5.isScalar)(made) && typeof value === "string" && fits(value, look.style))
+    made.type = look.style;
+  if (look.flow && ((0, import_yaml5.isMap)(made) || (0, import_yaml5.isSeq)(made))) made.flow = true;
+  return made;
+}
+function write(value, indent, look, wrap) {
+  const doc = new import_yaml5.Document();
+  const inner = node2(doc, value, look);
+  if (wrap === "map") {
+    const map = doc.createNode({ __k: null });
+    if ((0, import_yaml5.isMap)(map)) map.items[0].value = inner;
+    doc.contents = map;
+  } else {
+    const seq = doc.createNode([null]);
+    if ((0, import_yaml5.isSeq)(seq)) seq.items[0] = inner;
+    if ((0, import_yaml5.isSeq)(seq) && wrap === "flow") seq.flow = true;
+    doc.contents = seq;
+  }
+  const text2 = doc.toString({ ...BASE7, indent: indent.step, indentSeq: indent.indentSeq }).replace(/\n+$/, "");
+  return printableYaml(text2);
+}
+function place(text2, column, indent) {
+  const pad = " ".repeat(column);
+  return text2.split("\n").map((line, i) => i === 0 || line === "" ? line : pad + line).join(indent.newline);
+}
+function afterColon(value, column, indent, look = {}) {
+  const text2 = write(value, indent, look, "map");
+  return place(text2.slice("__k:".length), column, indent);
+}
+function afterDash(value, column, indent, look = {}) {
+  const text2 = write(value, indent, look, "seq");
+  return place(text2.slice("- ".length), column, indent);
+}
+function entryLine(key2, value, column, indent, look = {}) {
+  return `${keyText(key2)}:${afterColon(value, column, indent, look)}`;
+}
+function flowText(value, look = {}) {
+  const style = look.style === import_yaml5.Scalar.BLOCK_LITERAL || look.style === import_yaml5.Scalar.BLOCK_FOLDED ? void 0 : look.style;
+  const text2 = write(
+    value,
+    { step: 2, indentSeq: true, newline: "\n" },
+    { flow: true, style, like: look.like },
+    "flow"
+  );
+  const one = text2.slice(1, -1);
+  if (!one.includes("\n")) return one;
+  return printableYaml(JSON.stringify(value));
+}
+function documentText(value, indent, look = {}) {
+  const doc = new import_yaml5.Document();
+  doc.contents = node2(doc, value, look);
+  const text2 = doc.toString({ ...BASE7, indent: indent.step, indentSeq: indent.indentSeq }).replace(/\n+$/, "");
+  return printableYaml(text2).split("\n").join(indent.newline);
+}
+function keyText(key2) {
+  return flowText(key2);
+}
+var import_yaml5, BASE7;
+var init_render2 = __esm({
+  "src/yaml-edit/render.ts"() {
+    "use strict";
+    import_yaml5 = __toESM(require_dist(), 1);
+    BASE7 = {
+      lineWidth: 0,
+      minContentWidth: 0,
+      doubleQuotedAsJSON: true,
+      flowCollectionPadding: false
+    };
+  }
+});
+
+// src/yaml-edit/index.ts
+import { isDeepStrictEqual } from "node:util";
+function editYaml(text2, edits, options = {}) {
+  const outcomes = edits.map(() => void 0);
+  let pending = edits.map((edit, index) => ({ edit, index }));
+  let current4 = text2;
+  for (let round = 0; round <= edits.length && pending.length > 0; round++) {
+    const doc = (0, import_yaml6.parseDocument)(current4, { uniqueKeys: true });
+    if (doc.errors.length > 0) {
+      for (const { edit, index } of pending)
+        outcomes[index] = { edit, status: "refused", reason: "the file is not valid YAML" };
+      break;
+    }
+    const source = new Source(current4, doc, options);
+    const accepted = [];
+    const deferred = [];
+    const seen = [];
+    for (const item of pending) {
+      const path = pathOf2(item.edit);
+      if (seen.some((earlier) => related(earlier, path))) {
+        seen.push(path);
+        deferred.push(item);
+        continue;
+      }
+      let planned2;
+      try {
+        planned2 = source.plan(item.edit, "minimal");
+      } catch (error2) {
+        if (!(error2 instanceof Refused || error2 instanceof NotInPlace)) throw error2;
+        const reason = error2 instanceof Refused ? error2.message : "it could not be written in place";
+        outcomes[item.index] = { edit: item.edit, status: "refused", reason };
+        continue;
+      }
+      if ("status" in planned2) {
+        outcomes[item.index] = planned2;
+        continue;
+      }
+      seen.push(path);
+      if (accepted.some((a) => overlaps3(a.footprint, planned2.footprint))) {
+        deferred.push(item);
+        continue;
+      }
+      planned2.index = item.index;
+      accepted.push(planned2);
+    }
+    pending = deferred;
+    if (accepted.length === 0) continue;
+    const together = source.apply(accepted);
+    if (together !== void 0) {
+      current4 = together;
+      for (const a of accepted) outcomes[a.index] = { edit: a.edit, status: "changed" };
+    } else {
+      let text3 = current4;
+      for (const a of accepted) {
+        const alone = new Source(text3, (0, import_yaml6.parseDocument)(text3, { uniqueKeys: true }), options);
+        const made = alone.attempt(a.edit);
+        if (made === void 0) {
+          outcomes[a.index] = { edit: a.edit, status: "refused", reason: "it could not be written in place" };
+        } else {
+          text3 = made;
+          outcomes[a.index] = { edit: a.edit, status: "changed" };
+        }
+      }
+      current4 = text3;
+    }
+  }
+  for (const { edit, index } of pending) {
+    outcomes[index] ??= { edit, status: "refused", reason: "it could not be written in place" };
+  }
+  return { text: current4, outcomes };
+}
+function related(a, b) {
+  const common = Math.min(a.length, b.length);
+  for (let i = 0; i < common; i++) {
+    if (a[i] !== b[i]) return typeof a[i] === "number" || typeof b[i] === "number";
+  }
+  return true;
+}
+function setIn(root, path, value) {
+  if (path.length === 0) return value;
+  const [head, ...rest] = path;
+  if (Array.isArray(root) && typeof head === "number") {
+    const copy2 = [...root];
+    copy2[head] = setIn(root[head], rest, value);
+    return copy2;
+  }
+  const base = isPlainObject2(root) ? root : {};
+  return { ...base, [String(head)]: setIn(base[String(head)], rest, value) };
+}
+function deleteIn(root, path) {
+  const [head, ...rest] = path;
+  if (rest.length > 0) {
+    if (Array.isArray(root) && typeof head === "number") {
+      const copy2 = [...root];
+      copy2[head] = deleteIn(root[head], rest);
+      return copy2;
+    }
+    if (isPlainObject2(root)) return { ...root, [String(head)]: deleteIn(root[String(head)], rest) };
+    return root;
+  }
+  if (Array.isArray(root) && typeof head === "number") return root.filter((_, i) => i !== head);
+  if (isPlainObject2(root)) {
+    const { [String(head)]: _gone, ...others } = root;
+    return others;
+  }
+  return root;
+}
+function splice(text2, splices) {
+  const sorted = splices.map((s, order) => ({ ...s, order })).sort(
+    (a, b) => a.start - b.start || (a.end - a.start === 0 ? -1 : 0) - (b.end - b.start === 0 ? -1 : 0) || a.order - b.order
+  );
+  let out = "";
+  let cursor = 0;
+  for (const s of sorted) {
+    if (s.start < cursor) return void 0;
+    out += text2.slice(cursor, s.start) + s.text;
+    cursor = s.end;
+  }
+  return out + text2.slice(cursor);
+}
+function holds(text2, expected) {
+  const doc = (0, import_yaml6.parseDocument)(text2, { uniqueKeys: true });
+  if (doc.errors.length > 0) return false;
+  return isDeepStrictEqual(doc.toJS(), expected);
+}
+function align(old, next) {
+  const n = old.length;
+  const m = next.length;
+  const matches5 = [];
+  let head = 0;
+  while (head < n && head < m && isDeepStrictEqual(old[head], next[head])) {
+    matches5.push([head, head]);
+    head++;
+  }
+  let tail = 0;
+  while (tail < n - head && tail < m - head && isDeepStrictEqual(old[n - 1 - tail], next[m - 1 - tail]))
+    tail++;
+  const on = n - head - tail;
+  const nn = m - head - tail;
+  if (on > 0 && nn > 0 && on * nn <= MAX_CELLS) {
+    const width2 = nn + 1;
+    const lengths = new Uint32Array((on + 1) * width2);
+    for (let i2 = on - 1; i2 >= 0; i2--) {
+      for (let j2 = nn - 1; j2 >= 0; j2--) {
+        lengths[i2 * width2 + j2] = isDeepStrictEqual(old[head + i2], next[head + j2]) ? (lengths[(i2 + 1) * width2 + j2 + 1] ?? 0) + 1 : Math.max(lengths[(i2 + 1) * width2 + j2] ?? 0, lengths[i2 * width2 + j2 + 1] ?? 0);
+      }
+    }
+    let i = 0;
+    let j = 0;
+    while (i < on && j < nn) {
+      if (isDeepStrictEqual(old[head + i], next[head + j])) {
+        matches5.push([head + i, head + j]);
+        i++;
+        j++;
+      } else if ((lengths[(i + 1) * width2 + j] ?? 0) >= (lengths[i * width2 + j + 1] ?? 0)) i++;
+      else j++;
+    }
+  }
+  for (let t = tail; t > 0; t--) matches5.push([n - t, m - t]);
+  const ops = [];
+  let oi = 0;
+  let ni = 0;
+  const gap = (oEnd, nEnd) => {
+    while (oi < oEnd && ni < nEnd) ops.push({ kind: "pair", old: oi++, new: ni++ });
+    while (oi < oEnd) ops.push({ kind: "delete", old: oi++ });
+    while (ni < nEnd) ops.push({ kind: "insert", new: ni++, after: oi - 1 });
+  };
+  for (const [o, nw] of matches5) {
+    gap(o, nw);
+    ops.push({ kind: "keep", old: o, new: nw });
+    oi = o + 1;
+    ni = nw + 1;
+  }
+  gap(n, m);
+  return ops;
+}
+var import_yaml6, Refused, NotInPlace, overlaps3, pathOf2, isPlainObject2, Source, MAX_CELLS;
+var init_yaml_edit = __esm({
+  "src/yaml-edit/index.ts"() {
+    "use strict";
+    import_yaml6 = __toESM(require_dist(), 1);
+    init_render2();
+    Refused = class extends Error {
+    };
+    NotInPlace = class extends Error {
+    };
+    overlaps3 = (a, b) => a[0] <= b[1] && b[0] <= a[1];
+    pathOf2 = (edit) => "set" in edit ? edit.set : edit.delete;
+    isPlainObject2 = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+    Source = class {
+      #text;
+      #doc;
+      #protect;
+      #indent;
+      #splices = [];
+      constructor(text2, doc, options) {
+        this.#text = text2;
+        this.#doc = doc;
+        this.#protect = options.protect;
+        this.#indent = this.#indentation();
+      }
+      /** The edit as splices of this text, or its outcome when nothing is to be written. */
+      plan(edit, mode) {
+        const path = pathOf2(edit);
+        const found3 = this.#find(path);
+        let desired;
+        if ("delete" in edit) {
+          if (found3.rest.length > 0 || path.length === 0) return { edit, status: "absent" };
+          const parent = this.#find(path.slice(0, -1));
+          desired = deleteIn(this.#js(parent.node), path.slice(-1));
+          return this.#planAt(edit, parent.node, parent.place, desired, mode);
+        }
+        if (found3.rest.length > 0 && edit.create === false) return { edit, status: "absent" };
+        if (found3.rest.length > 0 && found3.node !== null && !(0, import_yaml6.isMap)(found3.node) && !(0, import_yaml6.isSeq)(found3.node) && !(0, import_yaml6.isScalar)(found3.node)) {
+          throw new Refused("its path runs through an alias");
+        }
+        desired = setIn(found3.rest.length > 0 ? this.#js(found3.node) : void 0, found3.rest, edit.value);
+        if (found3.rest.length === 0) desired = edit.value;
+        if (found3.rest.length > 0 && (0, import_yaml6.isSeq)(found3.node)) {
+          const [index] = found3.rest;
+          const length = found3.node.items.length;
+          if (typeof index !== "number" || index !== length) {
+            throw new Refused(
+              `the list at ${path.slice(0, path.length - found3.rest.length).join(".")} has no item ${String(index)}`
+            );
+          }
+        }
+        return this.#planAt(edit, found3.node, found3.place, desired, mode);
+      }
+      #planAt(edit, node3, place2, desired, mode) {
+        this.#splices = [];
+        if (isDeepStrictEqual(this.#js(node3), desired)) return { edit, status: "unchanged" };
+        if (mode === "minimal") this.#diff(node3, desired, place2);
+        else this.#replace(node3, desired, place2, true);
+        const splices = this.#splices;
+        if (splices.length === 0) return { edit, status: "unchanged" };
+        const starts = splices.map((s) => s.start);
+        const ends = splices.map((s) => s.end);
+        const [from, to] = node3?.range ? [node3.range[0], this.#contentEnd(node3)] : [Math.min(...starts), Math.max(...ends)];
+        return {
+          edit,
+          index: -1,
+          splices,
+          footprint: [Math.min(from, ...starts), Math.max(to, ...ends)]
+        };
+      }
+      /** The text with every planned edit made, or undefined when the result does not hold. */
+      apply(planned2) {
+        const text2 = splice(
+          this.#text,
+          planned2.flatMap((p) => p.splices)
+        );
+        if (text2 === void 0) return void 0;
+        let expected = this.#js(this.#doc.contents);
+        for (const { edit } of planned2) {
+          expected = "set" in edit ? setIn(expected, edit.set, edit.value) : deleteIn(expected, edit.delete);
+        }
+        return holds(text2, expected) ? text2 : void 0;
+      }
+      /** One edit alone: in place, else its node written whole; undefined when neither holds. */
+      attempt(edit) {
+        if (this.#doc.errors.length > 0) return void 0;
+        for (const mode of ["minimal", "whole"]) {
+          let planned2;
+          try {
+            planned2 = this.plan(edit, mode);
+          } catch (error2) {
+            if (error2 instanceof Refused || error2 instanceof NotInPlace) return void 0;
+            throw error2;
+          }
+          if ("status" in planned2) return planned2.status === "unchanged" ? this.#text : void 0;
+          const made = this.apply([planned2]);
+          if (made !== void 0) return made;
+        }
+        return void 0;
+      }
+      // ── finding ──────────────────────────────────────────────────────────────────────────────────────
+      /** The deepest node of `path` the file holds, where it sits, and the part of the path below it. */
+      #find(path) {
+        let node3 = this.#doc.contents ?? null;
+        let place2 = { kind: "root" };
+        for (let i = 0; i < path.length; i++) {
+          const part = path[i];
+          if (node3 !== null && (0, import_yaml6.isAlias)(node3)) throw new Refused("its path runs through an alias");
+          if ((0, import_yaml6.isMap)(node3)) {
+            const pair = node3.items.find((p) => (0, import_yaml6.isScalar)(p.key) && String(p.key.value) === String(part));
+            if (!pair) return { node: node3, place: place2, rest: path.slice(i) };
+            place2 = node3.flow ? { kind: "flow" } : this.#mapValuePlace(pair);
+            node3 = pair.value ?? null;
+          } else if ((0, import_yaml6.isSeq)(node3) && typeof part === "number" && part >= 0 && part < node3.items.length) {
+            place2 = node3.flow ? { kind: "flow" } : { kind: "seqItem", dashColumn: this.#column(node3.range?.[0] ?? 0) };
+            node3 = node3.items[part] ?? null;
+          } else {
+            return { node: node3, place: place2, rest: path.slice(i) };
+          }
+        }
+        if (node3 !== null && (0, import_yaml6.isAlias)(node3)) throw new Refused("it is written as an alias");
+        return { node: node3, place: place2, rest: [] };
+      }
+      #mapValuePlace(pair) {
+        const key2 = pair.key;
+        const keyStart = key2.range?.[0] ?? 0;
+        let colon = key2.range?.[1] ?? keyStart;
+        while (colon < this.#text.length && (this.#text[colon] === " " || this.#text[colon] === "	")) colon++;
+        if (this.#text[colon] !== ":") throw new NotInPlace();
+        return { kind: "mapValue", pair, colon, keyColumn: this.#column(keyStart) };
+      }
+      #js(node3) {
+        if (node3 === null) return null;
+        return node3.toJS(this.#doc);
+      }
+      // ── text positions ──────────────────────────────────────────────────────────────────────────────
+      #lineStart(pos) {
+        return this.#text.lastIndexOf("\n", pos - 1) + 1;
+      }
+      #column(pos) {
+        return pos - this.#lineStart(pos);
+      }
+      /** True when something other than spaces stands before `pos` on its line (`- key: …`). */
+      #shared(pos) {
+        return this.#text.slice(this.#lineStart(pos), pos).trim() !== "";
+      }
+      /** Where the line holding `pos` ends (before its `\r\n` or `\n`). */
+      #lineEnd(pos) {
+        const nl = this.#text.indexOf("\n", pos);
+        if (nl < 0) return this.#text.length;
+        return this.#text[nl - 1] === "\r" ? nl - 1 : nl;
+      }
+      /** Where the node's text ends: its last character, trailing spaces, line breaks and comments not included. */
+      #contentEnd(node3) {
+        if (node3 === null) return 0;
+        if (!("range" in node3) || !node3.range) {
+          const pair = node3;
+          const value = pair.value;
+          if (value?.range && value.range[1] > value.range[0]) return this.#contentEnd(value);
+          const place2 = this.#mapValuePlace(pair);
+          return place2.kind === "mapValue" ? place2.colon + 1 : 0;
+        }
+        if (((0, import_yaml6.isMap)(node3) || (0, import_yaml6.isSeq)(node3)) && !node3.flow && node3.items.length > 0) {
+          return this.#contentEnd(node3.items[node3.items.length - 1]);
+        }
+        const [start2, end] = node3.range;
+        let e = end;
+        while (e > start2 && /\s/.test(this.#text[e - 1] ?? "")) e--;
+        return e;
+      }
+      /** Where the next line starts after `pos`'s line, and the text to put before an inserted line there. */
+      #afterLine(pos) {
+        const end = this.#lineEnd(pos);
+        if (end >= this.#text.length) return { at: this.#text.length, before: this.#indent.newline, after: "" };
+        const at2 = this.#text.indexOf("\n", end) + 1;
+        return { at: at2, before: "", after: this.#indent.newline };
+      }
+      #indentation() {
+        const newline = this.#text.includes("\r\n") ? "\r\n" : "\n";
+        let found3;
+        const visit3 = (node3) => {
+          if (found3 || !node3) return;
+          if ((0, import_yaml6.isMap)(node3) && !node3.flow) {
+            for (const pair of node3.items) {
+              const key2 = pair.key;
+              const value = pair.value;
+              if (!key2?.range || !value?.range) continue;
+              if (((0, import_yaml6.isMap)(value) || (0, import_yaml6.isSeq)(value)) && !value.flow && !this.#shared(value.range[0])) {
+                const step = this.#column(value.range[0]) - this.#column(key2.range[0]);
+                if ((0, import_yaml6.isMap)(value) && step > 0) found3 = { step, indentSeq: true };
+                else if ((0, import_yaml6.isSeq)(value)) found3 = { step: step > 0 ? step : 2, indentSeq: step > 0 };
+                if (found3) return;
+              }
+            }
+            for (const pair of node3.items) visit3(pair.value);
+          } else if ((0, import_yaml6.isSeq)(node3) && !node3.flow) {
+            for (const item of node3.items) visit3(item);
+          }
+        };
+        visit3(this.#doc.contents);
+        return { ...found3 ?? { step: 2, indentSeq: true }, newline };
+      }
+      // ── diffing ─────────────────────────────────────────────────────────────────────────────────────
+      #touch(node3) {
+        if (!this.#protect || node3 === null || node3 === void 0) return;
+        const protect = this.#protect;
+        const check = (n) => {
+          if ((0, import_yaml6.isScalar)(n)) {
+            if (protect(n.value))
+              throw new Refused(`it would rewrite ${JSON.stringify(String(n.value))}, which is kept as written`);
+          } else if ((0, import_yaml6.isMap)(n)) {
+            for (const pair of n.items) {
+              check(pair.key);
+              check(pair.value);
+            }
+          } else if ((0, import_yaml6.isSeq)(n)) {
+            for (const item of n.items) check(item);
+          }
+        };
+        check(node3);
+      }
+      /** Makes `node` (where `place` says it sits) hold `value`, by the smallest change of text. */
+      #diff(node3, value, place2) {
+        if (node3 !== null && (0, import_yaml6.isAlias)(node3)) throw new Refused("it is written as an alias");
+        if (isDeepStrictEqual(this.#js(node3), value)) return;
+        const mark = this.#splices.length;
+        try {
+          if ((0, import_yaml6.isMap)(node3) && isPlainObject2(value) && Object.keys(value).length > 0) {
+            this.#diffMap(node3, value);
+            return;
+          }
+          if ((0, import_yaml6.isSeq)(node3) && Array.isArray(value) && value.length > 0) {
+            this.#diffSeq(node3, value);
+            return;
+          }
+        } catch (error2) {
+          if (!(error2 instanceof NotInPlace)) throw error2;
+          this.#splices.length = mark;
+        }
+        this.#replace(node3, value, place2);
+      }
+      /** Writes `value` in place of `node`, in the node's style where it has one. */
+      #replace(node3, value, place2, plain = false) {
+        this.#touch(node3);
+        const look = plain ? { flow: place2.kind === "flow" } : {
+          flow: place2.kind === "flow" || ((0, import_yaml6.isMap)(node3) || (0, import_yaml6.isSeq)(node3)) && node3.flow === true,
+          style: (0, import_yaml6.isScalar)(node3) && typeof node3.value === "string" ? node3.type : void 0,
+          like: node3 ?? void 0
+        };
+        const start2 = node3?.range?.[0];
+        switch (place2.kind) {
+          case "flow": {
+            if (start2 === void 0) throw new Refused("it has no place in the text");
+            this.#splices.push({ start: start2, end: this.#contentEnd(node3), text: flowText(value, look) });
+            return;
+          }
+          case "root": {
+            const end = node3 ? this.#contentEnd(node3) : this.#text.length;
+            this.#splices.push({ start: start2 ?? 0, end, text: documentText(value, this.#indent, look) });
+            return;
+          }
+          case "mapValue": {
+            const text2 = afterColon(value, place2.keyColumn, this.#indent, look);
+            const end = node3?.range && node3.range[1] > node3.range[0] ? this.#contentEnd(node3) : place2.colon + 1;
+            const sameLine = start2 !== void 0 && node3?.range && node3.range[1] > node3.range[0] && !this.#text.slice(place2.colon + 1, start2).includes("\n");
+            if (sameLine && text2.startsWith(" ") && start2 !== void 0) {
+              this.#splices.push({ start: start2, end, text: text2.slice(1) });
+            } else {
+              this.#splices.push({ start: place2.colon + 1, end, text: text2 });
+            }
+            return;
+          }
+          case "seqItem": {
+            if (start2 === void 0) throw new NotInPlace();
+            const text2 = afterDash(value, place2.dashColumn, this.#indent, look);
+            const space = this.#text[start2 - 1] === "-" ? " " : "";
+            this.#splices.push({ start: start2, end: this.#contentEnd(node3), text: space + text2 });
+            return;
+          }
+        }
+      }
+      #diffMap(map, value) {
+        const keys = map.items.map((pair) => {
+          if (!(0, import_yaml6.isScalar)(pair.key)) throw new NotInPlace();
+          return String(pair.key.value);
+        });
+        if (map.flow) {
+          const same = keys.length === Object.keys(value).length && keys.every((k) => k in value);
+          if (!same) throw new NotInPlace();
+          for (const [i, pair] of map.items.entries()) {
+            this.#diff(pair.value ?? null, value[keys[i]], { kind: "flow" });
+          }
+          return;
+        }
+        const first = map.items[0];
+        const keyStart = first?.key?.range?.[0];
+        if (keyStart === void 0) throw new NotInPlace();
+        const keyColumn = this.#column(keyStart);
+        for (const [i, pair] of map.items.entries()) {
+          const key2 = keys[i];
+          if (key2 in value) {
+            this.#diff(pair.value ?? null, value[key2], this.#mapValuePlace(pair));
+            continue;
+          }
+          const start2 = pair.key.range?.[0] ?? 0;
+          if (this.#shared(start2)) throw new NotInPlace();
+          this.#touch(pair.key);
+          this.#touch(pair.value);
+          const end = this.#afterLine(this.#contentEnd(pair));
+          this.#splices.push({
+            start: this.#lineStart(start2),
+            end: end.before === "" ? end.at : this.#text.length,
+            text: ""
+          });
+        }
+        const added = Object.keys(value).filter((k) => !keys.includes(k));
+        if (added.length === 0) return;
+        const look = { flow: this.#neighboursFlow(map.items.map((p) => p.value)) };
+        const pad = " ".repeat(keyColumn);
+        const lines = added.map((k) => pad + entryLine(k, value[k], keyColumn, this.#indent, look));
+        const last = map.items[map.items.length - 1];
+        const at2 = this.#afterLine(this.#contentEnd(last));
+        const nl = this.#indent.newline;
+        this.#splices.push({ start: at2.at, end: at2.at, text: at2.before + lines.join(nl) + at2.after });
+      }
+      #diffSeq(seq, value) {
+        const items2 = seq.items;
+        const old = items2.map((item) => this.#js(item));
+        if (seq.flow) {
+          if (old.length !== value.length) throw new NotInPlace();
+          for (const [i, item] of items2.entries()) this.#diff(item, value[i], { kind: "flow" });
+          return;
+        }
+        const firstDash = seq.range?.[0];
+        if (firstDash === void 0 || this.#text[firstDash] !== "-") throw new NotInPlace();
+        const dashColumn = this.#column(firstDash);
+        const neighbours = { flow: this.#neighboursFlow(items2), style: this.#neighboursStyle(items2) };
+        const nl = this.#indent.newline;
+        const pad = " ".repeat(dashColumn);
+        const itemLine = (v, after) => `${pad}- ${afterDash(v, dashColumn, this.#indent, { ...neighbours, like: items2[Math.max(after, 0)] ?? void 0 })}`;
+        const dashOf = (item) => {
+          const start2 = item?.range?.[0];
+          if (start2 === void 0) throw new NotInPlace();
+          let p = start2 - 1;
+          while (p >= 0 && (this.#text[p] === " " || this.#text[p] === "	")) p--;
+          if (this.#text[p] === "-") return p;
+          if (this.#text[start2 - 1] === "-") return start2 - 1;
+          throw new NotInPlace();
+        };
+        const place2 = { kind: "seqItem", dashColumn };
+        const inserts = /* @__PURE__ */ new Map();
+        for (const op of align(old, value)) {
+          if (op.kind === "keep") continue;
+          if (op.kind === "pair") {
+            const item = items2[op.old] ?? null;
+            if (item === null || !item.range) throw new NotInPlace();
+            this.#diff(item, value[op.new], place2);
+          } else if (op.kind === "delete") {
+            const item = items2[op.old] ?? null;
+            const dash = dashOf(item);
+            if (this.#shared(dash)) throw new NotInPlace();
+            this.#touch(item);
+            const end = this.#afterLine(this.#contentEnd(item));
+            this.#splices.push({
+              start: this.#lineStart(dash),
+              end: end.before === "" ? end.at : this.#text.length,
+              text: ""
+            });
+          } else {
+            const list18 = inserts.get(op.after) ?? [];
+            list18.push(value[op.new]);
+            inserts.set(op.after, list18);
+          }
+        }
+        for (const [after, values2] of inserts) {
+          const lines = values2.map((v) => itemLine(v, after));
+          if (after < 0) {
+            const dash = dashOf(items2[0] ?? null);
+            if (this.#shared(dash)) throw new NotInPlace();
+            const at2 = this.#lineStart(dash);
+            this.#splices.push({ start: at2, end: at2, text: lines.join(nl) + nl });
+          } else {
+            const at2 = this.#afterLine(this.#contentEnd(items2[after] ?? null));
+            this.#splices.push({ start: at2.at, end: at2.at, text: at2.before + lines.join(nl) + at2.after });
+          }
+        }
+      }
+      /** New collections among these siblings are written in flow style when theirs are. */
+      #neighboursFlow(nodes) {
+        const collections = nodes.filter((n) => (0, import_yaml6.isMap)(n) || (0, import_yaml6.isSeq)(n));
+        return collections.length > 0 && collections.every((c) => c.flow === true);
+      }
+      /** New strings among these siblings are quoted as theirs are, when they all agree. */
+      #neighboursStyle(nodes) {
+        const styles = new Set(
+          nodes.filter((n) => (0, import_yaml6.isScalar)(n) && typeof n.value === "string").map((n) => n.type)
+        );
+        if (styles.size !== 1) return void 0;
+        const [style] = styles;
+        return style === import_yaml6.Scalar.QUOTE_DOUBLE || style === import_yaml6.Scalar.QUOTE_SINGLE ? style : void 0;
+      }
+    };
+    MAX_CELLS = 1e6;
   }
 });
 
@@ -48041,12 +49072,6 @@ function escapeItem(value, leftOut = [], path = "") {
   }
   return value;
 }
-function printableYaml(text2) {
-  return text2.replace(
-    /[\u007f-\u0084\u0086-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
 var YAML_TEXT;
 var init_escape = __esm({
   "src/pull/escape.ts"() {
@@ -48054,6 +49079,7 @@ var init_escape = __esm({
     init_parse_types();
     init_values();
     init_kinds2();
+    init_yaml_edit();
     YAML_TEXT = { lineWidth: 0, doubleQuotedAsJSON: true };
   }
 });
@@ -48064,7 +49090,7 @@ function renderEnvironmentDocument(document, entry, format, declaredIn, kinds) {
 `;
   const marks = /* @__PURE__ */ new Map();
   for (const mark of document.marks) marks.set(mark.pointer, [...marks.get(mark.pointer) ?? [], mark]);
-  const yaml = new import_yaml5.Document(document.data);
+  const yaml = new import_yaml7.Document(document.data);
   annotate(yaml.contents, "", marks);
   const left = document.marks.filter((m) => m.how === "excluded" && /^\/[^/]+$/.test(m.pointer));
   const header2 = [
@@ -48098,34 +49124,34 @@ function words2(mark) {
       return `${mark.detail ?? ""}: left out here by ${at(mark)}`;
   }
 }
-function annotate(node2, pointer, marks) {
-  if ((0, import_yaml5.isMap)(node2)) {
+function annotate(node3, pointer, marks) {
+  if ((0, import_yaml7.isMap)(node3)) {
     const keys = /* @__PURE__ */ new Set();
-    for (const pair of node2.items) {
-      const key2 = (0, import_yaml5.isScalar)(pair.key) ? String(pair.key.value) : "";
+    for (const pair of node3.items) {
+      const key2 = (0, import_yaml7.isScalar)(pair.key) ? String(pair.key.value) : "";
       keys.add(key2);
       const child = `${pointer}/${key2.replaceAll("~", "~0").replaceAll("/", "~1")}`;
       const said = present(marks.get(child));
       const value = pair.value;
       if (said.length > 0) {
-        if ((0, import_yaml5.isScalar)(value)) value.comment = ` ${said.join("; ")}`;
-        else if ((0, import_yaml5.isScalar)(pair.key)) pair.key.commentBefore = said.map((s) => ` ${s}`).join("\n");
+        if ((0, import_yaml7.isScalar)(value)) value.comment = ` ${said.join("; ")}`;
+        else if ((0, import_yaml7.isScalar)(pair.key)) pair.key.commentBefore = said.map((s) => ` ${s}`).join("\n");
       }
       annotate(value, child, marks);
     }
     const gone = pointer === "" ? [] : [...marks.entries()].filter(([p]) => parentOf(p) === pointer).flatMap(([, list18]) => list18.filter(absent).map(words2));
     if (gone.length > 0) {
-      node2.commentBefore = [node2.commentBefore, ...gone.map((g) => ` ${g}`)].filter(Boolean).join("\n");
+      node3.commentBefore = [node3.commentBefore, ...gone.map((g) => ` ${g}`)].filter(Boolean).join("\n");
     }
     return;
   }
-  if ((0, import_yaml5.isSeq)(node2)) {
-    node2.items.forEach((item, i) => {
+  if ((0, import_yaml7.isSeq)(node3)) {
+    node3.items.forEach((item, i) => {
       const child = `${pointer}/${i}`;
       const said = present(marks.get(child));
       const value = item;
       if (said.length > 0) {
-        if ((0, import_yaml5.isScalar)(value)) value.comment = ` ${said.join("; ")}`;
+        if ((0, import_yaml7.isScalar)(value)) value.comment = ` ${said.join("; ")}`;
         else value.commentBefore = said.map((s) => ` ${s}`).join("\n");
       }
       annotate(value, child, marks);
@@ -48141,11 +49167,11 @@ function present(list18) {
 function parentOf(pointer) {
   return pointer.slice(0, pointer.lastIndexOf("/"));
 }
-var import_yaml5;
+var import_yaml7;
 var init_environment_document = __esm({
   "src/pull/environment-document.ts"() {
     "use strict";
-    import_yaml5 = __toESM(require_dist(), 1);
+    import_yaml7 = __toESM(require_dist(), 1);
     init_escape();
   }
 });
@@ -49046,33 +50072,33 @@ var require_tree = __commonJS({
           throw new TypeError("Unreachable");
         }
         let index = 0;
-        let node2 = this;
+        let node3 = this;
         while (true) {
           const code = key2.charCodeAt(index);
           if (code > 127) {
             throw new TypeError("key must be ascii string");
           }
-          if (node2.code === code) {
+          if (node3.code === code) {
             if (length === ++index) {
-              node2.value = value;
+              node3.value = value;
               break;
-            } else if (node2.middle !== null) {
-              node2 = node2.middle;
+            } else if (node3.middle !== null) {
+              node3 = node3.middle;
             } else {
-              node2.middle = new _TstNode(key2, value, index);
+              node3.middle = new _TstNode(key2, value, index);
               break;
             }
-          } else if (node2.code < code) {
-            if (node2.left !== null) {
-              node2 = node2.left;
+          } else if (node3.code < code) {
+            if (node3.left !== null) {
+              node3 = node3.left;
             } else {
-              node2.left = new _TstNode(key2, value, index);
+              node3.left = new _TstNode(key2, value, index);
               break;
             }
-          } else if (node2.right !== null) {
-            node2 = node2.right;
+          } else if (node3.right !== null) {
+            node3 = node3.right;
           } else {
-            node2.right = new _TstNode(key2, value, index);
+            node3.right = new _TstNode(key2, value, index);
             break;
           }
         }
@@ -49084,21 +50110,21 @@ var require_tree = __commonJS({
       search(key2) {
         const keylength = key2.length;
         let index = 0;
-        let node2 = this;
-        while (node2 !== null && index < keylength) {
+        let node3 = this;
+        while (node3 !== null && index < keylength) {
           let code = key2[index];
           if (code <= 90 && code >= 65) {
             code |= 32;
           }
-          while (node2 !== null) {
-            if (code === node2.code) {
+          while (node3 !== null) {
+            if (code === node3.code) {
               if (keylength === ++index) {
-                return node2;
+                return node3;
               }
-              node2 = node2.middle;
+              node3 = node3.middle;
               break;
             }
-            node2 = node2.code < code ? node2.left : node2.right;
+            node3 = node3.code < code ? node3.left : node3.right;
           }
         }
         return null;
@@ -49148,7 +50174,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify: stringify5 } = __require("node:querystring");
+    var { stringify: stringify4 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError: InvalidArgumentError2, ConnectTimeoutError } = require_errors3();
@@ -49214,7 +50240,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify5(queryParams);
+      const stringified = stringify4(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -50896,9 +51922,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve17, reject) => {
+          return new Promise((resolve18, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve17(data);
+              return err ? reject(err) : resolve18(data);
             });
           });
         }
@@ -50936,9 +51962,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve17, reject) => {
+          return new Promise((resolve18, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve17(data);
+              return err2 ? reject(err2) : resolve18(data);
             });
           });
         }
@@ -54444,8 +55470,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve17, reject) => {
-        res = resolve17;
+      const promise = new Promise((resolve18, reject) => {
+        res = resolve18;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -55871,12 +56897,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve18;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -56760,12 +57786,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve17, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve17;
+          callback = resolve18;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -57082,16 +58108,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve17) => {
+        return new Promise((resolve18) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve17;
+            this[kClosedResolve] = resolve18;
           } else {
-            resolve17(null);
+            resolve18(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve17) => {
+        return new Promise((resolve18) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -57104,7 +58130,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve17(null);
+            resolve18(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -57511,8 +58537,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve17) => {
-            this[kClosedResolve] = resolve17;
+          return new Promise((resolve18) => {
+            this[kClosedResolve] = resolve18;
           });
         }
       }
@@ -58634,7 +59660,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve17, reject) => {
+        const socket = await new Promise((resolve18, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -58644,7 +59670,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve17(socket2);
+              resolve18(socket2);
             }
           });
         });
@@ -58654,14 +59680,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve17, reject) => {
+        await new Promise((resolve18, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve17();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -58670,14 +59696,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES2.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve17();
+            resolve18();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve17, reject) => {
+        await new Promise((resolve18, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -58685,7 +59711,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve17();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -58728,8 +59754,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve17, reject) => {
-                      finalSocket.once("secureConnect", resolve17);
+                    await new Promise((resolve18, reject) => {
+                      finalSocket.once("secureConnect", resolve18);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -59862,7 +60888,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve17, reject) => {
+        return new Promise((resolve18, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -59876,11 +60902,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve17(null);
+                resolve18(null);
               }
             });
           } else {
-            this.on("close", resolve17);
+            this.on("close", resolve18);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -59908,7 +60934,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -59923,7 +60949,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve17,
+              resolve: resolve18,
               reject,
               length: 0,
               body: []
@@ -59997,18 +61023,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve17, stream, length } = consume2;
+      const { type, body, resolve: resolve18, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve17(chunksDecode(body, length, encoding));
+          resolve18(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve17(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve18(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve17(chunksConcat(body, length).buffer);
+          resolve18(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve17(new Blob(body, { type: stream[kContentType] }));
+          resolve18(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve17(chunksConcat(body, length));
+          resolve18(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -60198,9 +61224,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject) => {
+        return new Promise((resolve18, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve17(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -60412,9 +61438,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject) => {
+        return new Promise((resolve18, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve17(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -60702,9 +61728,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject) => {
+        return new Promise((resolve18, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve17(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -60797,9 +61823,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve17, reject) => {
+        return new Promise((resolve18, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve17(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -62073,7 +63099,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile: readFile6, mkdir: mkdir3 } = __require("node:fs/promises");
-    var { dirname: dirname5, resolve: resolve17 } = __require("node:path");
+    var { dirname: dirname5, resolve: resolve18 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -62274,7 +63300,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile6(resolve17(path), "utf8");
+          const data = await readFile6(resolve18(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -62303,7 +63329,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve17(path);
+        const resolvedPath = resolve18(path);
         await mkdir3(dirname5(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -70283,7 +71309,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve17, reject) => agent.dispatch(
+        return new Promise((resolve18, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -70371,7 +71397,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve17({
+              resolve18({
                 status: status2,
                 statusText: statusText2,
                 headersList,
@@ -70424,7 +71450,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve17({
+              resolve18({
                 status: status2,
                 statusText: STATUS_CODES[status2],
                 headersList,
@@ -70448,7 +71474,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve17({
+              resolve18({
                 status: status2,
                 statusText: STATUS_CODES[status2],
                 headersList,
@@ -71316,7 +72342,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify5(cookie) {
+    function stringify4(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -71378,7 +72404,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify5
+      stringify: stringify4
     };
   }
 });
@@ -71525,7 +72551,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify: stringify5 } = require_util5();
+    var { stringify: stringify4 } = require_util5();
     var { webidl } = require_webidl();
     var { Headers } = require_headers();
     var brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean));
@@ -71573,7 +72599,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str11 = stringify5(cookie);
+      const str11 = stringify4(cookie);
       if (str11) {
         headers.append("set-cookie", str11, true);
       }
@@ -72907,24 +73933,24 @@ var require_sender = __commonJS({
               this.#socket.write(createFrame(item, hint2), cb);
             }
           } else {
-            const node3 = {
+            const node4 = {
               promise: null,
               callback: cb,
               frame: createFrame(item, hint2)
             };
-            this.#queue.push(node3);
+            this.#queue.push(node4);
           }
           return;
         }
-        const node2 = {
+        const node3 = {
           promise: item.arrayBuffer().then((ab) => {
-            node2.promise = null;
-            node2.frame = createFrame(ab, hint2);
+            node3.promise = null;
+            node3.frame = createFrame(ab, hint2);
           }),
           callback: cb,
           frame: null
         };
-        this.#queue.push(node2);
+        this.#queue.push(node3);
         if (!this.#running) {
           this.#run();
         }
@@ -72933,12 +73959,12 @@ var require_sender = __commonJS({
         this.#running = true;
         const queue = this.#queue;
         while (!queue.isEmpty()) {
-          const node2 = queue.shift();
-          if (node2.promise !== null) {
-            await node2.promise;
+          const node3 = queue.shift();
+          if (node3.promise !== null) {
+            await node3.promise;
           }
-          this.#socket.write(node2.frame, node2.callback);
-          node2.callback = node2.frame = null;
+          this.#socket.write(node3.frame, node3.callback);
+          node3.callback = node3.frame = null;
         }
         this.#running = false;
       }
@@ -74805,7 +75831,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve17) => signal.addEventListener("abort", () => resolve17(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve18) => signal.addEventListener("abort", () => resolve18(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -74896,7 +75922,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve17) => this.#released.push(resolve17));
+            const released = new Promise((resolve18) => this.#released.push(resolve18));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -74940,7 +75966,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve17) => this.#waiting.push(resolve17));
+        else await new Promise((resolve18) => this.#waiting.push(resolve18));
         try {
           return await task();
         } finally {
@@ -75224,6 +76250,17 @@ function organizationsApi(t) {
     listProjects(orgId, query = {}, max) {
       const path = `/api/organizations/${segment(orgId)}/projects/`;
       return paginate(t, { method: "GET", path, query, expect: SHAPES.projectPage }, max);
+    }
+  };
+}
+function keysApi(t) {
+  return {
+    current() {
+      return t.send({
+        method: "GET",
+        path: "/api/personal_api_keys/@current/",
+        expect: SHAPES.personalApiKey
+      });
     }
   };
 }
@@ -75701,6 +76738,7 @@ var init_client = __esm({
       events;
       organizations;
       integrations;
+      keys;
       host;
       #transport;
       #ownAgent;
@@ -75777,6 +76815,7 @@ var init_client = __esm({
         this.events = eventsApi(t);
         this.organizations = organizationsApi(t);
         this.integrations = integrationsApi(t);
+        this.keys = keysApi(t);
       }
       /**
        * Any endpoint, paced, retried and turned into errors like every other, its 2xx answer checked
@@ -75864,6 +76903,7 @@ function clientFromEnv(env, overrides = {}, log, clock, progress = {}) {
       "POSTHOG_API_KEY is not set: export a personal API key (phx_...) to reach the service"
     );
   }
+  checkApiKey(apiKey.trim());
   const concurrency = Number(overrides.concurrency ?? 4);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     throw new UserError(`--concurrency must be a whole number from 1 to 64, got ${overrides.concurrency}`);
@@ -75882,6 +76922,13 @@ function clientFromEnv(env, overrides = {}, log, clock, progress = {}) {
   });
   const project3 = overrides.project ?? env.POSTHOG_PROJECT_ID;
   return { client, host, project: project3 === void 0 || project3 === "" ? void 0 : String(project3) };
+}
+function checkApiKey(apiKey) {
+  if (apiKey.startsWith("phc_")) {
+    throw new UserError(
+      "POSTHOG_API_KEY is a project API key (it starts with phc_ and only sends events): a personal API key (phx_…) is needed (PostHog: Settings → Personal API keys)"
+    );
+  }
 }
 function defaultBudgetFile(env, host, apiKey) {
   const url = new URL(host);
@@ -76109,7 +77156,7 @@ async function run4(flags, io) {
   );
   return 0;
 }
-var init_render2 = __esm({
+var init_render3 = __esm({
   "src/commands/render.ts"() {
     "use strict";
     init_errors();
@@ -76686,6 +77733,40 @@ var require_dist2 = __commonJS({
   }
 });
 
+// src/plan/modified.ts
+function lastModified(action, live) {
+  const id = action.object.id;
+  if (id === void 0) return void 0;
+  const project3 = live.find((p) => p.project === action.object.project);
+  const object = project3?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
+  if (object === void 0) return void 0;
+  const at2 = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
+    (v) => typeof v === "string" && !Number.isNaN(Date.parse(v))
+  );
+  const byRecord = object.last_modified_by;
+  const by = typeof byRecord === "object" && byRecord !== null && typeof byRecord.uuid === "string" ? byRecord.uuid.toLowerCase() : void 0;
+  if (at2 === void 0 && by === void 0) return void 0;
+  return { ...at2 !== void 0 ? { at: at2 } : {}, ...by !== void 0 ? { by } : {} };
+}
+function modifiedWords(action, live) {
+  const id = action.object.id;
+  if (id === void 0) return void 0;
+  const project3 = live.find((p) => p.project === action.object.project);
+  const object = project3?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
+  const record = object?.last_modified_by;
+  const email = typeof record?.email === "string" && record.email !== "" ? record.email : void 0;
+  const name = [record?.first_name, record?.last_name].filter((p) => typeof p === "string" && p !== "").join(" ");
+  const who = email === void 0 ? void 0 : name === "" ? email : `${name} <${email}>`;
+  const at2 = lastModified(action, live)?.at;
+  if (who === void 0 && at2 === void 0) return void 0;
+  return [who === void 0 ? "" : `by ${who}`, at2 === void 0 ? "" : `at ${at2}`].filter(Boolean).join(" ");
+}
+var init_modified = __esm({
+  "src/plan/modified.ts"() {
+    "use strict";
+  }
+});
+
 // src/plan/verbs.ts
 function planVerbs(kinds) {
   const byName = /* @__PURE__ */ new Map();
@@ -76767,6 +77848,11 @@ function planSchema(kinds) {
         },
         minItems: 1,
         description: "Set when --target narrowed the plan: it is partial, and shows only these objects."
+      },
+      undeclared: {
+        type: "array",
+        items: { $ref: "#/$defs/object" },
+        description: "Set when the plan was asked for with --undeclared: the live objects of the kinds the files list that no file declares (those --prune would delete). Read-only: no action is planned for them."
       },
       base: {
         type: "string",
@@ -77347,9 +78433,13 @@ function staleObjects(kinds, plan, live) {
   }
   return stale;
 }
-function staleError(kinds, stale) {
+function staleError(kinds, stale, live = []) {
   const word = (o) => kinds.find((k) => k.name === o.kind)?.words.one ?? o.kind;
-  const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project})`).join(", ");
+  const changed = (o) => {
+    const words3 = modifiedWords({ object: o }, live);
+    return words3 === void 0 ? "" : `, changed ${words3}`;
+  };
+  const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project}${changed(o)})`).join(", ");
   return new UserError(
     `the live state changed since the plan was made: ${names}; nothing was applied. Make a new plan.`,
     "plan_refused"
@@ -77389,6 +78479,7 @@ var init_saved_plan = __esm({
     init_errors();
     init_files2();
     init_plan();
+    init_modified();
     init_schema6();
     init_types();
     init_values();
@@ -77944,13 +79035,13 @@ function asPerson(value) {
 }
 function peopleIn(value, wanted, found3) {
   let budget = 1e6;
-  const walk2 = (node2, depth) => {
-    if (budget-- <= 0 || depth > 8 || typeof node2 !== "object" || node2 === null) return;
-    if (Array.isArray(node2)) {
-      for (const item of node2) walk2(item, depth + 1);
+  const walk2 = (node3, depth) => {
+    if (budget-- <= 0 || depth > 8 || typeof node3 !== "object" || node3 === null) return;
+    if (Array.isArray(node3)) {
+      for (const item of node3) walk2(item, depth + 1);
       return;
     }
-    const record = node2;
+    const record = node3;
     const hit = asPerson(record);
     if (hit !== void 0 && wanted.has(hit.uuid) && !found3.has(hit.uuid)) found3.set(hit.uuid, hit.person);
     for (const child of Object.values(record)) {
@@ -78058,26 +79149,30 @@ var init_people = __esm({
 function newReadRun(client) {
   return { members: new MemberDirectory(client) };
 }
-async function fetchLiveState(kinds, client, desired, run15 = newReadRun(client)) {
+async function fetchLiveState(kinds, client, desired, run16 = newReadRun(client)) {
   const projects2 = desired.filter((p) => p.project !== void 0);
-  const read = await Promise.all(
+  const read2 = await Promise.all(
     projects2.map(
-      (p) => inProject(p.project, async () => {
-        const managed = kinds.filter((k) => p.manages.includes(k.name) || namedIn(p).has(k.name));
-        const results = await Promise.all(
-          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run15))
-        );
-        const live = { project: p.project, kinds: {} };
-        const reads2 = { project: p.project, kinds: {} };
-        managed.forEach((k, i) => {
-          live.kinds[k.name] = results[i]?.live;
-          reads2.kinds[k.name] = results[i]?.read;
-        });
-        return { live, reads: reads2 };
-      })
+      (p) => inProject(
+        p.project,
+        async () => {
+          const managed = kinds.filter((k) => p.manages.includes(k.name) || namedIn(p).has(k.name));
+          const results = await Promise.all(
+            managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run16))
+          );
+          const live = { project: p.project, kinds: {} };
+          const reads2 = { project: p.project, kinds: {} };
+          managed.forEach((k, i) => {
+            live.kinds[k.name] = results[i]?.live;
+            reads2.kinds[k.name] = results[i]?.read;
+          });
+          return { live, reads: reads2 };
+        },
+        p.projectAt?.[0]
+      )
     )
   );
-  return { live: read.map((r) => r.live), reads: read.map((r) => r.reads) };
+  return { live: read2.map((r) => r.live), reads: read2.map((r) => r.reads) };
 }
 function namedIn(project3) {
   const named = /* @__PURE__ */ new Set();
@@ -78089,7 +79184,7 @@ function namedIn(project3) {
   }
   return named;
 }
-async function refetchLiveState(kinds, client, reads2, run15 = newReadRun(client)) {
+async function refetchLiveState(kinds, client, reads2, run16 = newReadRun(client)) {
   return Promise.all(
     reads2.map(
       (r) => inProject(r.project, async () => {
@@ -78099,7 +79194,7 @@ async function refetchLiveState(kinds, client, reads2, run15 = newReadRun(client
         if (unknown !== void 0) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
         const results = await Promise.all(
           names.map(
-            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run15, r.scope?.[name])
+            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run16, r.scope?.[name])
           )
         );
         names.forEach((name, i) => {
@@ -78110,12 +79205,20 @@ async function refetchLiveState(kinds, client, reads2, run15 = newReadRun(client
     )
   );
 }
-async function inProject(project3, read) {
+async function inProject(project3, read2, at2) {
   try {
-    return await read();
+    return await read2();
   } catch (error2) {
-    if (error2 instanceof ServiceError) throw new UserError(`reading project ${project3}: ${error2.message}`);
-    throw error2;
+    if (!(error2 instanceof ServiceError)) throw error2;
+    const unreachable = error2.status === 404 && /project not found/i.test(error2.message) || error2.status === 403 && /access to the (requested )?project/i.test(error2.message);
+    if (unreachable && at2 !== void 0) {
+      throw new UserError(
+        `project ${project3} cannot be reached with this key (${error2.message}): check the id, that the key's user is a member of the project, and that the key is not limited to other projects (posthog-gitops whoami shows which it may reach)`,
+        "service_error",
+        { at: at2 }
+      );
+    }
+    throw new UserError(`reading project ${project3}: ${error2.message}`);
   }
 }
 async function fetchFeatures(client, project3) {
@@ -78138,7 +79241,7 @@ var init_fetch = __esm({
 });
 
 // src/read/scoped.ts
-async function fetchChangedState(kinds, client, desired, change2, run15) {
+async function fetchChangedState(kinds, client, desired, change2, run16) {
   const projects2 = desired.filter((p) => p.project !== void 0);
   const plans = projects2.map((p) => scopeOf(kinds, p, change2));
   const totals = await Promise.all(
@@ -78146,16 +79249,16 @@ async function fetchChangedState(kinds, client, desired, change2, run15) {
   );
   const tooBig = totals.find((t) => typeof t === "string");
   if (tooBig !== void 0) return { full: tooBig };
-  const read = await Promise.all(
+  const read2 = await Promise.all(
     plans.map(
-      (plan, i) => inProject(plan.project, () => readScope(kinds, client, plan, totals[i], run15))
+      (plan, i) => inProject(plan.project, () => readScope(kinds, client, plan, totals[i], run16))
     )
   );
   return {
-    live: read.map((r) => r.live),
-    reads: read.map((r) => r.reads),
+    live: read2.map((r) => r.live),
+    reads: read2.map((r) => r.reads),
     planned: plans.flatMap(plannedKeys),
-    removed: plans.flatMap((plan, i) => removedLive(plan, read[i]?.live))
+    removed: plans.flatMap((plan, i) => removedLive(plan, read2[i]?.live))
   };
 }
 function changeOnLive(kinds, desired, change2, live) {
@@ -78163,13 +79266,13 @@ function changeOnLive(kinds, desired, change2, live) {
   const plans = projects2.map((p) => scopeOf(kinds, p, change2));
   return {
     planned: plans.flatMap((plan) => {
-      const read = live.find((l) => l.project === plan.project);
-      for (const [kind2] of plan.scopes) if (read?.kinds[kind2]) claimNeighbours(plan, kind2, read.kinds[kind2]);
+      const read2 = live.find((l) => l.project === plan.project);
+      for (const [kind2] of plan.scopes) if (read2?.kinds[kind2]) claimNeighbours(plan, kind2, read2.kinds[kind2]);
       return plannedKeys(plan);
     }),
     removed: plans.flatMap((plan) => {
-      const read = live.find((l) => l.project === plan.project);
-      return read === void 0 ? [] : removedLive(plan, read);
+      const read2 = live.find((l) => l.project === plan.project);
+      return read2 === void 0 ? [] : removedLive(plan, read2);
     })
   };
 }
@@ -78236,12 +79339,12 @@ async function estimate(kinds, client, plan) {
   }
   return totals;
 }
-async function readScope(kinds, client, plan, totals, run15) {
+async function readScope(kinds, client, plan, totals, run16) {
   const live = { project: plan.project, kinds: {} };
   const reads2 = { project: plan.project, kinds: {}, scope: {} };
   const readKind = async (kind2, scope) => {
     const planned2 = plan.planned.get(kind2.name) ?? [];
-    const result = await kind2.read(client, plan.project, planned2, run15, scope);
+    const result = await kind2.read(client, plan.project, planned2, run16, scope);
     const total = totals.get(kind2.name);
     if (result.live.scoped !== void 0 && total !== void 0) result.live.scoped.total = total;
     return result;
@@ -78298,32 +79401,32 @@ var init_scoped = __esm({
 
 // src/read/make-plan.ts
 async function readAndPlanChange(kinds, client, desired, options, change2) {
-  const run15 = newReadRun(client);
-  const read = await fetchChangedState(kinds, client, desired, change2, run15);
-  if ("full" in read) {
-    const all = await fetchLiveState(kinds, client, desired, run15);
+  const run16 = newReadRun(client);
+  const read2 = await fetchChangedState(kinds, client, desired, change2, run16);
+  if ("full" in read2) {
+    const all = await fetchLiveState(kinds, client, desired, run16);
     const { planned: planned3, removed } = changeOnLive(kinds, desired, change2, all.live);
     const made = await planFromLive(kinds, client, desired, all.live, { ...options, scope: planned3 });
-    return { ...made, ...all, members: run15.members, planned: planned3, removed, whole: read.full };
+    return { ...made, ...all, members: run16.members, planned: planned3, removed, whole: read2.full };
   }
-  const planned2 = await planFromLive(kinds, client, desired, read.live, { ...options, scope: read.planned });
+  const planned2 = await planFromLive(kinds, client, desired, read2.live, { ...options, scope: read2.planned });
   return {
     ...planned2,
-    live: read.live,
-    reads: read.reads,
-    members: run15.members,
-    planned: read.planned,
-    removed: read.removed
+    live: read2.live,
+    reads: read2.reads,
+    members: run16.members,
+    planned: read2.planned,
+    removed: read2.removed
   };
 }
 async function readAndPlan(kinds, client, desired, options) {
-  const run15 = newReadRun(client);
-  const { live, reads: reads2 } = await fetchLiveState(kinds, client, desired, run15);
+  const run16 = newReadRun(client);
+  const { live, reads: reads2 } = await fetchLiveState(kinds, client, desired, run16);
   return {
     ...await planFromLive(kinds, client, desired, live, options),
     live,
     reads: reads2,
-    members: run15.members
+    members: run16.members
   };
 }
 async function planFromLive(kinds, client, desired, live, options) {
@@ -78368,6 +79471,7 @@ function buildOptions(flags, io) {
     rotateSecrets: flags.rotateSecrets === true,
     now: nowDate(io.clock)
   };
+  if (flags.undeclared === true) options.undeclared = true;
   if (flags.target && flags.target.length > 0) options.targets = flags.target;
   return options;
 }
@@ -78430,13 +79534,13 @@ var init_yocto_queue = __esm({
         this.clear();
       }
       enqueue(value) {
-        const node2 = new Node(value);
+        const node3 = new Node(value);
         if (this.#head) {
-          this.#tail.next = node2;
-          this.#tail = node2;
+          this.#tail.next = node3;
+          this.#tail = node3;
         } else {
-          this.#head = node2;
-          this.#tail = node2;
+          this.#head = node3;
+          this.#tail = node3;
         }
         this.#size++;
       }
@@ -78504,27 +79608,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run15 = async (function_, resolve17, arguments_) => {
+  const run16 = async (function_, resolve18, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve17(result);
+    resolve18(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve17, reject, arguments_) => {
+  const enqueue = (function_, resolve18, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run15.bind(void 0, function_, resolve17, arguments_));
+    }).then(run16.bind(void 0, function_, resolve18, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve17, reject) => {
-    enqueue(function_, resolve17, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve18, reject) => {
+    enqueue(function_, resolve18, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -78929,15 +80033,15 @@ async function labelDrift(plan, options) {
   const verdicts = /* @__PURE__ */ new Map();
   const drifted = (action) => {
     const key2 = objectId(action);
-    let verdict = verdicts.get(key2);
-    if (verdict === void 0) {
+    let verdict2 = verdicts.get(key2);
+    if (verdict2 === void 0) {
       const kindKey2 = keyOf.get(action.object.kind);
-      verdict = kindKey2 === void 0 ? Promise.resolve(false) : limit(
+      verdict2 = kindKey2 === void 0 ? Promise.resolve(false) : limit(
         () => action.object.source === void 0 ? undeclaredAtBase(action, kindKey2, files) : sameDeclaration(action, kindKey2, files)
       );
-      verdicts.set(key2, verdict);
+      verdicts.set(key2, verdict2);
     }
-    return verdict;
+    return verdict2;
   };
   const flags = await Promise.all(plan.actions.map(drifted));
   const actions = plan.actions.map((action, i) => {
@@ -78961,8 +80065,8 @@ function parse2(file, text2) {
   return {
     data,
     at: (key2, index) => {
-      const place = parsed.place(`/${escapePointer(key2)}/${index}`);
-      return place === void 0 ? void 0 : parsed.position(place.value);
+      const place2 = parsed.place(`/${escapePointer(key2)}/${index}`);
+      return place2 === void 0 ? void 0 : parsed.position(place2.value);
     }
   };
 }
@@ -79017,20 +80121,6 @@ async function undeclaredAtBase(action, kindKey2, files) {
   }
   return true;
 }
-function lastModified(action, live) {
-  const id = action.object.id;
-  if (id === void 0) return void 0;
-  const project3 = live.find((p) => p.project === action.object.project);
-  const object = project3?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
-  if (object === void 0) return void 0;
-  const at2 = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
-    (v) => typeof v === "string" && !Number.isNaN(Date.parse(v))
-  );
-  const byRecord = object.last_modified_by;
-  const by = typeof byRecord === "object" && byRecord !== null && typeof byRecord.uuid === "string" ? byRecord.uuid.toLowerCase() : void 0;
-  if (at2 === void 0 && by === void 0) return void 0;
-  return { ...at2 !== void 0 ? { at: at2 } : {}, ...by !== void 0 ? { by } : {} };
-}
 var FileCache;
 var init_drift = __esm({
   "src/drift/index.ts"() {
@@ -79039,6 +80129,7 @@ var init_drift = __esm({
     init_diagnostics();
     init_parse();
     init_errors();
+    init_modified();
     init_values();
     init_tree();
     init_git();
@@ -79060,8 +80151,8 @@ var init_drift = __esm({
         let parsed = this.#now.get(file);
         if (parsed === void 0) {
           const absolute = resolve7(this.#options.cwd, file);
-          const read = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
-          parsed = read(absolute).then(
+          const read2 = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
+          parsed = read2(absolute).then(
             (text2) => parse2(file, text2),
             () => void 0
           );
@@ -79089,7 +80180,7 @@ var init_drift = __esm({
 
 // src/commands/review.ts
 async function reviewPlan(made, flags, commit, io) {
-  let plan = await withPeople(made.plan, made.live, made.members, KINDS);
+  let plan = await withPeople(withModified(made.plan, made.live), made.live, made.members, KINDS);
   if (flags.base !== void 0 && commit !== void 0) {
     plan = await labelDrift(plan, {
       kinds: KINDS,
@@ -79102,6 +80193,13 @@ async function reviewPlan(made, flags, commit, io) {
     });
   }
   return plan;
+}
+function withModified(plan, live) {
+  const actions = plan.actions.map((action) => {
+    const modified = action.object.id === void 0 ? void 0 : lastModified(action, live);
+    return modified === void 0 ? action : { ...action, modified };
+  });
+  return { ...plan, actions };
 }
 function warnIfPartial(plan, stream) {
   if (plan.targets === void 0 || plan.targets.length === 0) return;
@@ -79116,6 +80214,7 @@ var init_review = __esm({
     "use strict";
     init_drift();
     init_kinds3();
+    init_modified();
     init_people();
   }
 });
@@ -79133,7 +80232,7 @@ async function changesSince(options) {
   };
   const before = new Map((await filesAt(at2, options.paths)).map((f) => [f.path, f]));
   const algorithm = options.commit.length === 64 ? "sha256" : "sha1";
-  const read = options.readBytes ?? ((path) => readFile3(path));
+  const read2 = options.readBytes ?? ((path) => readFile3(path));
   const limit = pLimit(8);
   const changedNow = /* @__PURE__ */ new Map();
   await Promise.all(
@@ -79144,7 +80243,7 @@ async function changesSince(options) {
           changedNow.set(file, void 0);
           return;
         }
-        const bytes = await read(resolve8(options.cwd, file));
+        const bytes = await read2(resolve8(options.cwd, file));
         if (old2.link || blobId(bytes, algorithm) !== old2.blob) {
           changedNow.set(file, new TextDecoder().decode(bytes));
         }
@@ -79171,7 +80270,7 @@ async function changesSince(options) {
       unchanged.map(
         (file) => limit(async () => ({
           path: file,
-          text: new TextDecoder().decode(await read(resolve8(options.cwd, file)))
+          text: new TextDecoder().decode(await read2(resolve8(options.cwd, file)))
         }))
       )
     );
@@ -79367,25 +80466,25 @@ async function planChosen(client, desired, flags, choice2, io, environment) {
   const options = buildOptions(flags, io);
   const made = await readAndPlanChange(KINDS, client, desired.projects, options, change2);
   failOnErrors(made.errors, io, environment);
-  const read = { read: "changes", base, declarations, planned: made.planned.length };
+  const read2 = { read: "changes", base, declarations, planned: made.planned.length };
   const reasons = [
     ...scope.unsure !== void 0 ? [`${scope.unsure}: every declaration of that file counts as changed`] : [],
     ...made.whole !== void 0 ? [`every list was read, since ${made.whole}`] : []
   ];
-  if (reasons.length > 0) read.reason = reasons.join("; ");
+  if (reasons.length > 0) read2.reason = reasons.join("; ");
   if (made.removed.length > 0) {
-    read.removed = made.removed.map(({ kind: kind2, project: project3, name, live }) => ({
+    read2.removed = made.removed.map(({ kind: kind2, project: project3, name, live }) => ({
       kind: kind2,
       project: project3,
       name,
       ...live !== void 0 ? { live } : {}
     }));
   }
-  return { ...made, plan: { ...made.plan, scope: read } };
+  return { ...made, plan: { ...made.plan, scope: read2 } };
 }
 function fullPlan(made, base, declarations, reason) {
-  const read = { read: "full", base, declarations, planned: declarations, reason };
-  return { ...made, plan: { ...made.plan, scope: read } };
+  const read2 = { read: "full", base, declarations, planned: declarations, reason };
+  return { ...made, plan: { ...made.plan, scope: read2 } };
 }
 var init_scope3 = __esm({
   "src/commands/scope.ts"() {
@@ -79494,9 +80593,9 @@ var init_environments2 = __esm({
     "use strict";
     init_p_limit();
     init_load2();
+    init_modified();
     init_values();
     init_changes();
-    init_drift();
     init_tree();
   }
 });
@@ -79751,9 +80850,10 @@ async function planEnvironment(environment, flags, base, io, log, progress) {
   try {
     const made = await planChosen(connection.client, environment.config, flags, base, io, name);
     let plan = withOrigins(
-      await withPeople(made.plan, made.live, made.members, KINDS),
+      await withPeople(withModified(made.plan, made.live), made.live, made.members, KINDS),
       markedDeclarations(environment.document, KINDS)
     );
+    planSecretsNote(environment.config, plan, flags, io);
     if (flags.base !== void 0)
       plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
     failIfUnsafe(made, flags);
@@ -79810,10 +80910,12 @@ var init_plan_environments = __esm({
     init_text();
     init_version();
     init_words();
+    init_config2();
     init_environments();
     init_github2();
     init_progress();
     init_reconcile();
+    init_review();
     init_scope3();
     init_scope_environments();
   }
@@ -79826,7 +80928,7 @@ __export(plan_exports, {
 });
 import { resolve as resolve10 } from "node:path";
 async function run5(flags, io) {
-  const desired = await readConfig(flags.args, flags, io, "plan", "plan");
+  const desired = await readConfig(flags.args, flags, io, "plan");
   if (desired.environments !== void 0) {
     const { planEnvironments: planEnvironments2 } = await Promise.resolve().then(() => (init_plan_environments(), plan_environments_exports));
     return planEnvironments2(flags, io, desired);
@@ -79839,6 +80941,7 @@ async function run5(flags, io) {
     return { made: { ...made2, plan: await reviewPlan(made2, flags, choice2.commit, out) }, host: host2 };
   });
   const { plan } = made;
+  planSecretsNote(desired, plan, flags, io);
   warnIfPartial(plan, io.stderr);
   const shown3 = scrubValue(io, plan);
   const format = flags.format ?? "text";
@@ -79872,7 +80975,8 @@ async function run5(flags, io) {
 `
     );
   }
-  return flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0;
+  const undeclared = plan.undeclared?.length ?? 0;
+  return flags.detailedExitcode && plan.actions.length + undeclared > 0 ? 2 : 0;
 }
 var init_plan5 = __esm({
   "src/commands/plan.ts"() {
@@ -79914,8 +81018,8 @@ async function lookUpNames(kind2, client, project3, names, total) {
   return byName;
 }
 function totalOf(live, project3, kind2) {
-  const read = live?.find((p) => p.project === project3);
-  return read === void 0 || !(kind2 in read.kinds) ? void 0 : liveTotal(liveOf(read, kind2));
+  const read2 = live?.find((p) => p.project === project3);
+  return read2 === void 0 || !(kind2 in read2.kinds) ? void 0 : liveTotal(liveOf(read2, kind2));
 }
 var init_lookups = __esm({
   "src/apply/lookups.ts"() {
@@ -80040,9 +81144,9 @@ async function applyPlan(plan, deps) {
       }
       const waits = [...before].map(start2);
       visiting.delete(key2);
-      const run15 = Promise.all(waits).then(() => limit(() => each(actions)));
-      started.set(key2, run15);
-      return run15;
+      const run16 = Promise.all(waits).then(() => limit(() => each(actions)));
+      started.set(key2, run16);
+      return run16;
     };
     await Promise.all([...batch.keys()].map(start2));
   };
@@ -80258,7 +81362,7 @@ async function savedPlanAgain(session, saved, desired, project3, decorate2 = (pl
   });
   const live = await refetchLiveState(KINDS, session.client, saved.reads);
   const stale = staleObjects(KINDS, saved.plan, live);
-  if (stale.length > 0) throw staleError(KINDS, stale);
+  if (stale.length > 0) throw staleError(KINDS, stale, live);
   const options = { ...saved.options, now: new Date(Date.parse(saved.plan.created_at)) };
   const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
   failOnErrors(derived.errors, session.io, environment);
@@ -80393,7 +81497,7 @@ __export(apply_environments_exports, {
   applyEnvironments: () => applyEnvironments
 });
 async function applyEnvironments(flags, io, saved, loaded) {
-  const desired = loaded ?? await readConfig(saved?.[0]?.config.paths ?? flags.args, flags, io, "plan", "apply");
+  const desired = loaded ?? await readConfig(saved?.[0]?.config.paths ?? flags.args, flags, io, "plan");
   if (desired.environments === void 0) {
     throw new UserError(
       `${flags.plan} holds the plan of an environment, and the files no longer declare environments: make a new plan`,
@@ -80607,7 +81711,7 @@ async function run6(flags, io) {
     return applyEnvironments2(flags, io, savedPlans);
   }
   const saved = savedPlans?.[0];
-  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
+  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
   if (desired.environments !== void 0) {
     if (saved !== void 0) {
       throw new UserError(
@@ -80708,16 +81812,16 @@ function pullDocument(kind2, project3, pulled, schemaLocation2, leftOut = []) {
     ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
   ];
   return `${header2.join("\n")}
-${printableYaml((0, import_yaml6.stringify)({ project: project3, [kind2.key]: items2 }, YAML_TEXT))}`;
+${printableYaml((0, import_yaml8.stringify)({ project: project3, [kind2.key]: items2 }, YAML_TEXT))}`;
 }
 function pullFileName(kind2) {
   return `${kind2.key.replaceAll("_", "-")}.yaml`;
 }
-var import_yaml6;
+var import_yaml8;
 var init_document2 = __esm({
   "src/pull/document.ts"() {
     "use strict";
-    import_yaml6 = __toESM(require_dist(), 1);
+    import_yaml8 = __toESM(require_dist(), 1);
     init_values();
     init_escape();
   }
@@ -80763,81 +81867,60 @@ var init_pull4 = __esm({
 });
 
 // src/pull/refresh.ts
+function holdsReference(value) {
+  if (typeof value !== "string") return false;
+  const scanned = scan(value);
+  return scanned.ok && scanned.references.length > 0;
+}
 function refreshText(text2, fields) {
-  const lines = new import_yaml7.LineCounter();
-  const doc = (0, import_yaml7.parseDocument)(text2, { lineCounter: lines });
-  const edits = [];
+  const lines = new import_yaml9.LineCounter();
+  const doc = (0, import_yaml9.parseDocument)(text2, { lineCounter: lines });
   const changed = [];
   const kept = [];
+  const edits = [];
+  const names = [];
   for (const field3 of fields) {
     const name = `${field3.path.join(".")} of ${field3.owner}`;
-    const item = findItem(doc.contents, field3, lines);
-    const node2 = item ? nodeAt(item, field3.path) : void 0;
-    if (!node2?.range) {
+    const index = itemIndex(doc.contents, field3, lines);
+    if (index === void 0) {
       kept.push(`${name}: not written in the file, so not managed`);
       continue;
     }
-    if (hasReference(node2)) {
-      kept.push(`${name}: written with a \${NAME} reference, kept as it is`);
-      continue;
+    edits.push({ set: [field3.key, index, ...field3.path], value: field3.value, create: false });
+    names.push(name);
+  }
+  const result = editYaml(text2, edits, { protect: holdsReference });
+  for (const [i, outcome] of result.outcomes.entries()) {
+    const name = names[i];
+    if (outcome.status === "changed") changed.push(name);
+    else if (outcome.status === "absent") kept.push(`${name}: not written in the file, so not managed`);
+    else if (outcome.status === "refused") {
+      kept.push(
+        outcome.reason?.endsWith("which is kept as written") ? `${name}: written with a \${NAME} reference, kept as it is` : `${name}: ${outcome.reason ?? "not written"}`
+      );
     }
-    const [start2, rangeEnd] = node2.range;
-    const end = start2 + text2.slice(start2, rangeEnd).trimEnd().length;
-    edits.push({ start: start2, end, text: yamlValue2(field3.value) });
-    changed.push(name);
   }
-  let out = text2;
-  for (const edit of edits.sort((a, b) => b.start - a.start)) {
-    out = out.slice(0, edit.start) + edit.text + out.slice(edit.end);
-  }
-  return { text: out, changed, kept };
+  return { text: result.text, changed, kept };
 }
-function findItem(root, field3, lines) {
-  if (!(0, import_yaml7.isMap)(root)) return void 0;
+function itemIndex(root, field3, lines) {
+  if (!(0, import_yaml9.isMap)(root)) return void 0;
   const list18 = root.get(field3.key, true);
-  if (!(0, import_yaml7.isSeq)(list18)) return void 0;
-  for (const item of list18.items) {
-    if (!(0, import_yaml7.isMap)(item) || !item.range) continue;
+  if (!(0, import_yaml9.isSeq)(list18)) return void 0;
+  for (const [index, item] of list18.items.entries()) {
+    if (!(0, import_yaml9.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
     const at2 = lines.linePos(first?.range?.[0] ?? item.range[0]);
-    if (at2.line === field3.line && at2.col === field3.column) return item;
+    if (at2.line === field3.line && at2.col === field3.column) return index;
   }
   return void 0;
 }
-function nodeAt(item, path) {
-  let node2 = item;
-  for (const part of path) {
-    if (!(0, import_yaml7.isMap)(node2)) return void 0;
-    node2 = node2.get(part, true);
-  }
-  return node2;
-}
-function hasReference(node2) {
-  if ((0, import_yaml7.isScalar)(node2)) {
-    const scanned = typeof node2.value === "string" ? scan(node2.value) : void 0;
-    return scanned?.ok === true && scanned.references.length > 0;
-  }
-  if ((0, import_yaml7.isSeq)(node2)) return node2.items.some(hasReference);
-  if ((0, import_yaml7.isMap)(node2)) return node2.items.some((pair) => hasReference(pair.value));
-  return false;
-}
-function yamlValue2(value) {
-  if (typeof value === "string" && /[\r\n]/.test(value)) return printableYaml(JSON.stringify(value));
-  const flow2 = value !== null && typeof value === "object";
-  const options = {
-    ...YAML_TEXT,
-    flowCollectionPadding: false,
-    ...flow2 ? { collectionStyle: "flow" } : {}
-  };
-  return printableYaml((0, import_yaml7.stringify)(value, options).trimEnd());
-}
-var import_yaml7;
+var import_yaml9;
 var init_refresh = __esm({
   "src/pull/refresh.ts"() {
     "use strict";
-    import_yaml7 = __toESM(require_dist(), 1);
+    import_yaml9 = __toESM(require_dist(), 1);
     init_interpolate();
-    init_escape();
+    init_yaml_edit();
   }
 });
 
@@ -81021,13 +82104,13 @@ function overlayDocument(environment, project3, kinds, schemaLocation2) {
   for (const kind2 of kinds)
     if (kind2.items.length > 0) body[kind2.key] = kind2.items.map((item) => escapeItem(item));
   return `${header2.join("\n")}
-${printableYaml((0, import_yaml8.stringify)(body, YAML_TEXT))}`;
+${printableYaml((0, import_yaml10.stringify)(body, YAML_TEXT))}`;
 }
-var import_yaml8;
+var import_yaml10;
 var init_overlay = __esm({
   "src/pull/overlay.ts"() {
     "use strict";
-    import_yaml8 = __toESM(require_dist(), 1);
+    import_yaml10 = __toESM(require_dist(), 1);
     init_values();
     init_escape();
   }
@@ -81190,8 +82273,9 @@ async function run7(flags, io) {
   }
   const existing = kinds.map((kind2) => resolve14(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
+    const folder = relative6(io.cwd, dir) || ".";
     throw new UserError(
-      `${existing.map((file) => relative6(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
+      `${existing.map((file) => relative6(io.cwd, file)).join(", ")} already exists; pull never overwrites: to bring the files you have up to date with the live values, run posthog-gitops pull --refresh ${folder}; to adopt the project anew, choose another --out`
     );
   }
   const schema = schemaLocation(io.cwd, dir);
@@ -81428,6 +82512,49 @@ var init_service7 = __esm({
   }
 });
 
+// src/kinds/batch-export/operations/overlaps.ts
+async function recentOverlaps(client, project3, exportId, window, now) {
+  const since = now.getTime() - DAY_MS;
+  const from = Date.parse(window.start_at);
+  const to = Date.parse(window.end_at);
+  const recent = async (pages) => {
+    const out = [];
+    for await (const item of pages) {
+      if (Date.parse(item.created_at) < since) break;
+      out.push(item);
+    }
+    return out;
+  };
+  const [runs, backfills] = await Promise.all([
+    recent(runsApi(client).list(project3, exportId, {}, MAX_READ)),
+    recent(backfillsApi(client).list(project3, exportId, {}, MAX_READ))
+  ]);
+  return [
+    ...runs.filter((r) => overlapping(r.data_interval_start, r.data_interval_end, from, to)).map(
+      (r) => ({
+        kind: r.backfill === null ? "run" : "retry",
+        id: r.id,
+        status: r.status,
+        start: r.data_interval_start,
+        end: r.data_interval_end
+      })
+    ),
+    ...backfills.filter((b) => overlapping(b.start_at, b.end_at, from, to)).map(
+      (b) => ({ kind: "backfill", id: b.id, status: b.status, start: b.start_at, end: b.end_at })
+    )
+  ];
+}
+var DAY_MS, MAX_READ, overlapping;
+var init_overlaps = __esm({
+  "src/kinds/batch-export/operations/overlaps.ts"() {
+    "use strict";
+    init_service7();
+    DAY_MS = 864e5;
+    MAX_READ = 1e3;
+    overlapping = (start2, end, from, to) => (start2 === null || Date.parse(start2) < to) && (end === null || Date.parse(end) > from);
+  }
+});
+
 // src/kinds/batch-export/operations/run-lookup.ts
 function allRunsWindow(b) {
   const created = Date.parse(b.created_at ?? "");
@@ -81471,9 +82598,9 @@ async function readLogs(client, project3, exportId, filters, limit) {
     const keep = times.findLastIndex((t) => t !== oldest);
     if (keep < 0) {
       out.push(...page);
-      const read = finish(out, limit, true);
-      if (out.length < limit) read.stalledAt = page[0]?.timestamp;
-      return read;
+      const read2 = finish(out, limit, true);
+      if (out.length < limit) read2.stalledAt = page[0]?.timestamp;
+      return read2;
     }
     out.push(...page.slice(0, keep + 1));
     before = page[keep]?.timestamp;
@@ -81550,11 +82677,11 @@ function renderStatusText(doc, now, paint) {
   return out;
 }
 function lastRun(r, now) {
-  const run15 = r.latest_run;
-  if (!run15) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
-  const when = humanTime(run15.finished_at ?? run15.created_at, now);
-  const more = r.running && run15.status !== "Running" && run15.status !== "Starting" ? " (a run in progress)" : "";
-  return { text: `${run15.status} ${when}${more}`, style: statusStyle(run15.status) };
+  const run16 = r.latest_run;
+  if (!run16) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
+  const when = humanTime(run16.finished_at ?? run16.created_at, now);
+  const more = r.running && run16.status !== "Running" && run16.status !== "Starting" ? " (a run in progress)" : "";
+  return { text: `${run16.status} ${when}${more}`, style: statusStyle(run16.status) };
 }
 var WINDOW_DAYS;
 var init_status = __esm({
@@ -81651,6 +82778,25 @@ var init_runs2 = __esm({
   }
 });
 
+// src/kinds/batch-export/operations/scopes.ts
+var OPERATION_SCOPES;
+var init_scopes6 = __esm({
+  "src/kinds/batch-export/operations/scopes.ts"() {
+    "use strict";
+    OPERATION_SCOPES = {
+      status: [
+        { scope: "batch_export:read" },
+        { scope: "project:read", when: "`--organization` on a service without the organization's export list" }
+      ],
+      runs: [{ scope: "batch_export:read" }],
+      logs: [{ scope: "batch_export:read" }],
+      retry: [{ scope: "batch_export:write" }],
+      // The runs of the last 24 hours are read for the overlap warning; write grants read.
+      backfill: [{ scope: "batch_export:write" }]
+    };
+  }
+});
+
 // src/kinds/batch-export/operations/index.ts
 function declaredExports(project3) {
   return declaredOf(project3, BATCH_EXPORT);
@@ -81665,8 +82811,10 @@ var init_operations = __esm({
     init_backfill_command();
     init_backfill_window();
     init_exports();
+    init_overlaps();
     init_run_lookup();
     init_runs2();
+    init_scopes6();
     init_service7();
   }
 });
@@ -81728,7 +82876,7 @@ async function select(ctx, options) {
   return { exports, missing: [], organization: null, projects: [project3] };
 }
 async function fromFiles(ctx, options, paths) {
-  const loaded = await readConfig(paths, options, ctx.io, "plan");
+  const loaded = await readConfig(paths, options, ctx.io, "plan", [BATCH_EXPORT]);
   const exports = [];
   const missing = [];
   const projects2 = [];
@@ -81843,7 +82991,7 @@ var init_options = __esm({
 // src/commands/resolve-export.ts
 async function resolveExport(ctx, flags, name, configPath) {
   if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
-  const loaded = await readOptionalConfig(configPath, flags, ctx.io);
+  const loaded = await readOptionalConfig(configPath, flags, ctx.io, [BATCH_EXPORT]);
   const projects2 = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
   const matches5 = (loaded?.projects ?? []).flatMap(
     (p) => declaredExports(p).filter((d) => d.name === name).map((object) => ({ project: p.project, object }))
@@ -82019,6 +83167,7 @@ var init_retry = __esm({
 // src/commands/backfill.ts
 var backfill_exports = {};
 __export(backfill_exports, {
+  overlapWarning: () => overlapWarning,
   run: () => run11
 });
 async function run11(options, io) {
@@ -82028,6 +83177,9 @@ async function run11(options, io) {
   return withService(options, io, async (ctx) => {
     const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const body = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
+    const overlaps4 = await recentOverlaps(ctx.client, project3, b.id, body, now);
+    if (overlaps4.length > 0) ctx.io.stderr.write(`${overlapWarning(overlaps4)}
+`);
     const { backfill_id } = await backfillsApi(ctx.client).start(project3, b.id, body).catch((error2) => {
       if (error2 instanceof UnknownOutcomeError)
         throw new UserError(`${error2.message}; ${checkRunsHint(b.name)}`);
@@ -82048,6 +83200,14 @@ async function run11(options, io) {
     return 0;
   });
 }
+function overlapWarning(overlaps4) {
+  const when = (o) => `${o.start === null ? "…" : isoTime(o.start)} → ${o.end === null ? "…" : isoTime(o.end)}`;
+  const named = overlaps4.slice(0, NAMED2).map((o) => `${o.kind} ${flat(o.id)} (${flat(o.status)}, ${when(o)})`);
+  const more = overlaps4.length > NAMED2 ? ` and ${overlaps4.length - NAMED2} more` : "";
+  const what = overlaps4.length === 1 ? "1 run or backfill" : `${overlaps4.length} runs or backfills`;
+  return `warning: this window overlaps ${what} of the last 24 hours: ${named.join(", ")}${more}; its data may be exported twice`;
+}
+var NAMED2;
 var init_backfill = __esm({
   "src/commands/backfill.ts"() {
     "use strict";
@@ -82060,6 +83220,7 @@ var init_backfill = __esm({
     init_connect();
     init_options();
     init_resolve_export();
+    NAMED2 = 5;
   }
 });
 
@@ -82076,9 +83237,9 @@ function renderLogsText(doc, paint) {
   const widest = (cells) => Math.max(...cells.map((c) => c.length));
   const time = widest(rows.map((r) => r.time));
   const level2 = widest(rows.map((r) => r.level));
-  const run15 = widest(rows.map((r) => r.run));
+  const run16 = widest(rows.map((r) => r.run));
   return rows.map((r) => {
-    const runs = doc.filters.run ? "" : `  ${paint("dim", r.run.padEnd(run15))}`;
+    const runs = doc.filters.run ? "" : `  ${paint("dim", r.run.padEnd(run16))}`;
     const head = `${r.time.padEnd(time)}  ${paint(LEVEL_STYLE[r.level], r.level.padEnd(level2))}${runs}`;
     return `${head}  ${r.message}
 `;
@@ -82108,7 +83269,7 @@ async function run12(options, io) {
     const since = options.since ? parseInstant(options.since, "--since", ctx.now) : null;
     const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     if (options.run) await getRun(ctx.client, project3, b, options.run);
-    const read = await readLogs(
+    const read2 = await readLogs(
       ctx.client,
       project3,
       b.id,
@@ -82120,7 +83281,7 @@ async function run12(options, io) {
       },
       limit
     );
-    const entries = read.entries.map((e) => ({
+    const entries = read2.entries.map((e) => ({
       log_source_id: e.log_source_id,
       instance_id: e.instance_id,
       timestamp: e.timestamp,
@@ -82139,12 +83300,12 @@ async function run12(options, io) {
       format === "json" ? `${JSON.stringify(shown3, null, 2)}
 ` : renderLogsText(shown3, painter(colorEnabled(io.env, io.stdout.isTTY === true)))
     );
-    const more = read.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
+    const more = read2.more ? ` (--limit ${limit} reached: older entries may exist)` : "";
     ctx.io.stderr.write(`${count(entries.length, "log entry", "log entries")} of "${flat(b.name)}"${more}
 `);
-    if (read.stalledAt !== void 0) {
+    if (read2.stalledAt !== void 0) {
       ctx.io.stderr.write(
-        `warning: over ${LOG_PAGE} entries share the timestamp ${humanTime(read.stalledAt, ctx.now)}, which the service cannot page past: older entries are not shown
+        `warning: over ${LOG_PAGE} entries share the timestamp ${humanTime(read2.stalledAt, ctx.now)}, which the service cannot page past: older entries are not shown
 `
       );
     }
@@ -82225,6 +83386,135 @@ var init_members2 = __esm({
   }
 });
 
+// src/commands/scopes.ts
+var read, write2, pull, fixed, COMMAND_SCOPES;
+var init_scopes7 = __esm({
+  "src/commands/scopes.ts"() {
+    "use strict";
+    init_operations();
+    init_people();
+    init_scopes2();
+    read = (kinds) => mergeNeeds(kinds.flatMap((k) => k.scopes.read));
+    write2 = (kinds) => mergeNeeds([...kinds.flatMap((k) => k.scopes.read), ...kinds.flatMap((k) => k.scopes.write)]);
+    pull = (kinds) => mergeNeeds(kinds.flatMap((k) => k.scopes.pull));
+    fixed = (needs) => () => [...needs];
+    COMMAND_SCOPES = [
+      { commands: ["validate"], byKind: false, needs: fixed([]) },
+      { commands: ["plan", "pull --refresh"], byKind: true, needs: read },
+      { commands: ["apply"], byKind: true, needs: write2 },
+      { commands: ["pull"], byKind: true, needs: pull },
+      { commands: ["status"], byKind: false, needs: fixed(OPERATION_SCOPES.status) },
+      {
+        commands: ["runs", "logs"],
+        byKind: false,
+        needs: fixed(mergeNeeds([...OPERATION_SCOPES.runs, ...OPERATION_SCOPES.logs]))
+      },
+      {
+        commands: ["retry", "backfill"],
+        byKind: false,
+        needs: fixed(mergeNeeds([...OPERATION_SCOPES.retry, ...OPERATION_SCOPES.backfill]))
+      },
+      { commands: ["events"], byKind: false, needs: fixed([{ scope: "query:read" }]) },
+      {
+        commands: ["members"],
+        byKind: false,
+        needs: fixed([{ scope: "project:read" }, { scope: MEMBERS_SCOPE }])
+      },
+      { commands: ["whoami"], byKind: false, needs: fixed([]) }
+    ];
+  }
+});
+
+// src/commands/whoami.ts
+var whoami_exports = {};
+__export(whoami_exports, {
+  run: () => run14,
+  verdict: () => verdict
+});
+import { existsSync as existsSync5 } from "node:fs";
+import { resolve as resolve16 } from "node:path";
+async function run14(options, io) {
+  const format = parseFormat(options.format, ["text", "json"], "text");
+  const paths = options.args ?? [];
+  const readFiles = paths.length > 0 || existsSync5(resolve16(io.cwd, "posthog"));
+  const loaded = readFiles ? await loadFiles(paths.length > 0 ? paths : ["posthog"], options, io, "validate") : void 0;
+  const declared = new Set(loaded?.projects.flatMap((p) => p.manages) ?? []);
+  const kinds = loaded ? KINDS.filter((k) => declared.has(k.name)) : KINDS;
+  const fromFiles2 = loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]) ?? [];
+  const chosen = projectChoice(options, io).project;
+  const projects2 = [...new Set(loaded ? fromFiles2 : chosen !== void 0 ? [chosen] : [])].sort(
+    (a, b) => a - b
+  );
+  return withService(options, io, async (ctx) => {
+    const key2 = await ctx.client.keys.current();
+    const scopes = key2.scopes;
+    const limitedTo = key2.scoped_teams ?? [];
+    const limited = limitedTo.length > 0;
+    const usable = (scope) => grants(scopes, scope) && !(limited && ORGANIZATION_SCOPES.has(scope));
+    const checks = COMMAND_SCOPES.map((c) => {
+      const needs = c.needs(kinds);
+      return {
+        commands: [...c.commands],
+        missing: needs.filter((n) => n.when === void 0 && !usable(n.scope)).map((n) => n.scope),
+        missing_when: needs.filter((n) => n.when !== void 0 && !usable(n.scope)).map((n) => ({ scope: n.scope, when: n.when }))
+      };
+    });
+    const unreachable = limited ? projects2.filter((p) => !limitedTo.includes(p)) : [];
+    if (format === "json") {
+      const doc = {
+        format_version: "1",
+        key: {
+          label: key2.label ?? null,
+          mask: key2.mask_value ?? null,
+          scopes,
+          projects: limitedTo
+        },
+        kinds: kinds.map((k) => k.key),
+        projects: { files: projects2, unreachable },
+        commands: checks
+      };
+      ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}
+`);
+      return 0;
+    }
+    const paint = painter(colorEnabled(io.env, io.stdout.isTTY === true));
+    const label2 = key2.label ? ` "${flat(key2.label)}"` : "";
+    const lines = [
+      `Key ${flat(key2.mask_value ?? "(masked)")}${label2}: scopes ${scopes.length > 0 ? scopes.join(", ") : "none"}`,
+      limited ? `Projects: only ${limitedTo.join(", ")} (a key limited to projects may not use the organization's endpoints)` : "Projects: every project its user may reach",
+      loaded ? `Kinds your files declare: ${kinds.length > 0 ? kinds.map((k) => k.words.many).join(", ") : "none"}` : "No files (posthog/ not found): every kind",
+      ...unreachable.length > 0 ? [`Your files name project ${unreachable.join(", ")}, which this key cannot reach`] : [],
+      ""
+    ];
+    const rows = checks.map((c) => [c.commands.join(", "), verdict(c)]);
+    ctx.io.stdout.write(`${lines.join("\n")}
+${renderTable(["COMMAND", "SCOPES"], rows, paint)}`);
+    return 0;
+  });
+}
+function verdict(check) {
+  const cases = check.missing_when.map((m) => `${m.scope} when ${m.when}`);
+  const head = check.missing.length > 0 ? `missing ${check.missing.join(", ")}` : "ok";
+  return cases.length > 0 ? `${head}; needs ${cases.join("; ")}` : head;
+}
+var ORGANIZATION_SCOPES;
+var init_whoami = __esm({
+  "src/commands/whoami.ts"() {
+    "use strict";
+    init_kinds3();
+    init_table2();
+    init_text2();
+    init_scopes2();
+    init_text();
+    init_config2();
+    init_connect();
+    init_options();
+    init_project();
+    init_scopes7();
+    ORGANIZATION_SCOPES = /* @__PURE__ */ new Set(["organization:read", "organization_member:read"]);
+  }
+});
+
 // src/render/events.ts
 function eventRow(e) {
   return {
@@ -82293,9 +83583,9 @@ var init_where = __esm({
 // src/commands/events.ts
 var events_exports = {};
 __export(events_exports, {
-  run: () => run14
+  run: () => run15
 });
-async function run14(options, io) {
+async function run15(options, io) {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json", "csv"], "text");
     const limit = parseLimit(options.limit, "--limit", 100, 1e5);
@@ -82360,9 +83650,9 @@ var init_events4 = __esm({
 });
 
 // src/action/main.ts
-import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
+import { existsSync as existsSync7, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join6, resolve as resolve16 } from "node:path";
+import { join as join6, resolve as resolve17 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -82585,7 +83875,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve17) => {
+  return new Promise((resolve18) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -82593,7 +83883,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve17(answer);
+      resolve18(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -82608,11 +83898,11 @@ function ask(question2) {
 init_paint();
 init_scrub();
 init_version();
-async function runCommand(run15, options, given) {
+async function runCommand(run16, options, given) {
   const scrubbing = given.scrubber ? void 0 : scrubbingIo(given, colorEnabled(given.env, false));
   const io = scrubbing?.io ?? given;
   try {
-    return await run15(options, io);
+    return await run16(options, io);
   } catch (error2) {
     io.stderr.write(`${describeFailure(error2, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}
 `);
@@ -82689,9 +83979,12 @@ function buildProgram(io, setExit) {
       ["  (none: render reads only the files; secrets stay ${NAME} references)"],
       "posthog-gitops render --env production > production.yaml && posthog-gitops plan production.yaml"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_render2(), render_exports))));
+  ).action(action(() => Promise.resolve().then(() => (init_render3(), render_exports))));
   connectionOptions(
-    program2.command("plan").description("read live state and print what apply would change (sends only GET requests)").argument("[paths...]", "files or folders (default posthog/)").addOption(formatOption(["text", "markdown", "json"])).option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`").option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are").option("--prune", "delete live objects that no file declares (kinds the files list)").option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
+    program2.command("plan").description("read live state and print what apply would change (sends only GET requests)").argument("[paths...]", "files or folders (default posthog/)").addOption(formatOption(["text", "markdown", "json"])).option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`").option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are").option("--prune", "delete live objects that no file declares (kinds the files list)").option(
+      "--undeclared",
+      "also list, read-only, the live objects no file declares (what --prune would delete; counts as a change for --detailed-exitcode)"
+    ).option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
       "--target <kind/name>",
       "only these objects (a partial plan): dashboard/Weekly KPIs, dashboard/#42 (id), dashboard/Weekly* (glob); repeatable",
       repeat,
@@ -82830,6 +84123,21 @@ function buildProgram(io, setExit) {
     )
   ).action(action(() => Promise.resolve().then(() => (init_members2(), members_exports))));
   connectionOptions(
+    program2.command("whoami").description("show the API key's scopes and projects, and per command what it lacks for your files").argument(
+      "[paths...]",
+      "files or folders whose kinds and projects to check (default posthog/ when present)"
+    ).addOption(formatOption(["text", "json"]))
+  ).addHelpText(
+    "after",
+    help(
+      [
+        ...CONNECTION_ENV,
+        "  (any personal API key may ask: GET /api/personal_api_keys/@current/ needs no scope)"
+      ],
+      "posthog-gitops whoami posthog/"
+    )
+  ).action(action(() => Promise.resolve().then(() => (init_whoami(), whoami_exports))));
+  connectionOptions(
     program2.command("events").description("list recent events (legacy events endpoint), to check that events flow").option("--event <name>", "only this event, e.g. $pageview").option("--distinct-id <id>", "only this person's distinct id").option("--after <time>", "events after this time (ISO-8601 with timezone, or -1d)").option("--before <time>", "events before this time").option(
       "--where <key=value>",
       "exact match on an event property (repeatable)",
@@ -82886,7 +84194,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve17, reject) => {
+      return new Promise((resolve18, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -82904,7 +84212,7 @@ function installedCli(label2, bin, env, cwd) {
         });
         child.once("close", (code, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve17({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve18({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -83057,8 +84365,8 @@ function nextLink(link) {
 var InputError = class extends Error {
   name = "InputError";
 };
-function readInputs(read) {
-  const get2 = (name) => read(name, true);
+function readInputs(read2) {
+  const get2 = (name) => read2(name, true);
   const command = get2("command");
   if (command !== "validate" && command !== "plan" && command !== "apply") {
     throw new InputError("input command must be validate, plan or apply");
@@ -83067,7 +84375,11 @@ function readInputs(read) {
   if (prune !== "true" && prune !== "false" && prune !== "") {
     throw new InputError("input prune must be true or false");
   }
-  const paths = splitPaths(read("paths", false));
+  const undeclared = get2("undeclared");
+  if (undeclared !== "true" && undeclared !== "false" && undeclared !== "") {
+    throw new InputError("input undeclared must be true or false");
+  }
+  const paths = splitPaths(read2("paths", false));
   const base = get2("base");
   if (base.startsWith("-") || /[\r\n\0]/.test(base)) {
     throw new InputError("input base must be a git revision such as HEAD^1 or origin/main, or empty");
@@ -83090,7 +84402,7 @@ function readInputs(read) {
   if (environments.includes("all") && environments.length > 1) {
     throw new InputError("input environments: all means every environment; name no other with it");
   }
-  const apiKeys = readApiKeys(read("api-keys", false));
+  const apiKeys = readApiKeys(read2("api-keys", false));
   const version = get2("version");
   if (version !== "" && !VERSION_SPEC.test(version)) {
     throw new InputError(
@@ -83106,6 +84418,7 @@ function readInputs(read) {
     environments,
     apiKeys,
     prune: prune === "true",
+    undeclared: undeclared === "true",
     base,
     changedOnly: changedOnly === "true",
     // As the composite action's `inputs.comment == 'true'`: GitHub compares strings ignoring case.
@@ -83158,26 +84471,26 @@ function withoutInputs(env) {
 
 // src/action/install.ts
 import { spawn as spawn2 } from "node:child_process";
-import { existsSync as existsSync5, readFileSync as readFileSync4 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync4 } from "node:fs";
 import { join as join4 } from "node:path";
 async function installRelease(version, prefix, env) {
   const spec = `posthog-gitops@${version}`;
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code = await new Promise((resolve17, reject) => {
+  const code = await new Promise((resolve18, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status2) => resolve17(status2 ?? 1));
+    child.once("close", (status2) => resolve18(status2 ?? 1));
   });
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join4(prefix, "node_modules", "posthog-gitops");
   const bin = join4(root, "bin", "posthog-gitops.js");
-  if (!existsSync5(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
+  if (!existsSync6(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
   const installed = JSON.parse(readFileSync4(join4(root, "package.json"), "utf8"));
   return { version: String(installed.version), bin };
 }
@@ -83211,6 +84524,7 @@ async function runAction(ctx) {
       planFile,
       "--detailed-exitcode",
       ...inputs.prune ? ["--prune"] : [],
+      ...inputs.undeclared && !inputs.prune ? ["--undeclared"] : [],
       ...inputs.base !== "" ? [`--base=${inputs.base}`] : [],
       // The saved plan keeps its scope: the apply below writes only the change too.
       ...inputs.changedOnly ? ["--changed-only"] : [],
@@ -83229,11 +84543,12 @@ async function runAction(ctx) {
   }
   writeFileSync3(markdownFile, plan.stdout, { flag: "wx" });
   const summary4 = planSummary(planFile);
-  report2.setOutput("has-changes", String(summary4.total > 0));
+  const hasChanges = summary4.total + summary4.undeclared > 0;
+  report2.setOutput("has-changes", String(hasChanges));
   report2.setOutput("destructive", String(summary4.destructive));
   report2.setOutput("plan-file", planFile);
   report2.setOutput("markdown-file", markdownFile);
-  report2.info(`has-changes=${summary4.total > 0} destructive=${summary4.destructive}`);
+  report2.info(`has-changes=${hasChanges} destructive=${summary4.destructive}`);
   showMarkdown(report2, plan.stdout);
   let code = 0;
   if (inputs.command === "apply") {
@@ -83267,18 +84582,20 @@ function planSummary(file) {
   const data = JSON.parse(readFileSync5(file, "utf8"));
   const plans = Array.isArray(data.environments) ? data.environments : [data];
   let total = 0;
+  let undeclared = 0;
   let destructive = false;
   let scope;
   for (const saved of plans) {
     const summary4 = saved.plan?.summary;
     if (typeof summary4?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
     total += summary4.total;
+    undeclared += Array.isArray(saved.plan?.undeclared) ? saved.plan.undeclared.length : 0;
     destructive ||= summary4.destructive === true;
     const own = saved.plan?.scope;
     if (own !== void 0 && (scope === void 0 || scope.read !== "full" && own.read === "full"))
       scope = own;
   }
-  return { total, destructive, ...scope ? { scope } : {} };
+  return { total, undeclared, destructive, ...scope ? { scope } : {} };
 }
 function showMarkdown(report2, markdown) {
   const token = `posthog-gitops-${randomUUID9()}`;
@@ -83324,8 +84641,8 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve16(workspace, inputs.workingDirectory);
-  if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
+  const cwd = resolve17(workspace, inputs.workingDirectory);
+  if (!existsSync7(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;
   }
@@ -83378,7 +84695,7 @@ function commentOn(inputs, env) {
   };
 }
 function pullRequestNumber(eventPath) {
-  if (!eventPath || !existsSync6(eventPath)) return void 0;
+  if (!eventPath || !existsSync7(eventPath)) return void 0;
   const event2 = JSON.parse(readFileSync6(eventPath, "utf8"));
   const number2 = event2.pull_request?.number;
   return typeof number2 === "number" && Number.isSafeInteger(number2) && number2 > 0 ? number2 : void 0;

@@ -1,11 +1,17 @@
 #!/usr/bin/env node
 // The package as a newcomer gets it from a fresh clone: copies the files git knows (tracked, and new
 // ones not ignored: no dist/, nothing built) into an empty folder, packs them there (`npm pack` builds
-// first, through `prepack`), installs the tarball into an empty project from npm's cache only (CI and
-// `npm ci` have just filled it; nothing is fetched), then runs `npx posthog-gitops --version` and the
+// first, through `prepack`), installs the tarball into an empty project, then runs `npx posthog-gitops --version` and the
 // library example of SPEC §7 there: start the emulator, load in-memory configuration, plan, render,
 // apply, plan again (empty). The example's own output is checked, and the package must print nothing
 // of its own (stderr stays empty). Exit 1 with the reason otherwise. test/e2e/package.test.ts runs it.
+//
+// The tarball's dependencies come from the clone's own node_modules (what `npm ci` installed there):
+// the runtime ones the lock file lists are copied into the empty project, with their bin links as npm
+// makes them, so `npm install --offline` finds every dependency installed and fetches nothing. npm's
+// cache is never needed: after `npm ci` on a fresh machine it holds tarballs but no registry metadata,
+// which an offline install of a dependency would ask for (ENOTCACHED). Only when the clone lacks one
+// of them (a node_modules older than the lock file) is the install made online, from the registry.
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -18,7 +24,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -66,6 +72,34 @@ function freshCopy(to) {
   symlinkSync(join(root, "node_modules"), join(to, "node_modules"), "dir");
 }
 
+/**
+ * Copies the dependencies the package needs at run time from the clone's node_modules into `project`'s,
+ * where the lock file places them, and links their commands in node_modules/.bin as npm does (npm
+ * reinstalls a package whose bin link is missing). False when one of them is not installed in the clone.
+ */
+function copyRuntimeDependencies(project) {
+  const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8"));
+  let complete = true;
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (path === "" || entry.dev || entry.devOptional || entry.link) continue;
+    const from = join(root, path);
+    if (!existsSync(join(from, "package.json"))) {
+      if (!entry.optional) complete = false; // an optional one for another platform is never there
+      continue;
+    }
+    cpSync(from, join(project, path), { recursive: true, verbatimSymlinks: true });
+    const { bin, name } = JSON.parse(readFileSync(join(from, "package.json"), "utf8"));
+    const bins = typeof bin === "string" ? { [name.split("/").pop()]: bin } : (bin ?? {});
+    const binDir = join(project, dirname(path), ".bin");
+    for (const [command, target] of Object.entries(bins)) {
+      mkdirSync(binDir, { recursive: true });
+      const link = join(binDir, command);
+      if (!existsSync(link)) symlinkSync(join("..", basename(path), target), link);
+    }
+  }
+  return complete;
+}
+
 const problems = [];
 try {
   const clone = join(work, "clone");
@@ -85,9 +119,17 @@ try {
     join(project, "package.json"),
     JSON.stringify({ name: "tarball-check", private: true, type: "module" }),
   );
+  const offline = copyRuntimeDependencies(project);
   run(
     "npm",
-    ["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", join(work, tarball)],
+    [
+      "install",
+      offline ? "--offline" : "--prefer-online",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+      join(work, tarball),
+    ],
     project,
   );
   const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
@@ -123,7 +165,7 @@ try {
     process.exitCode = 1;
   } else {
     console.log(
-      `tarball check: ${tarball}, packed from a fresh copy, installs into an empty project; npx posthog-gitops --version and the SPEC §7 example work`,
+      `tarball check: ${tarball}, packed from a fresh copy, installs into an empty project (dependencies from ${offline ? "the clone's node_modules" : "the registry"}); npx posthog-gitops --version and the SPEC §7 example work`,
     );
   }
 } catch (error) {

@@ -164,6 +164,10 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`")
       .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are")
       .option("--prune", "delete live objects that no file declares (kinds the files list)")
+      .option(
+        "--undeclared",
+        "also list, read-only, the live objects no file declares (what --prune would delete; counts as a change for --detailed-exitcode)",
+      )
       .option("--force", "allow a prune above the safety threshold, and destination type or model changes")
       .option("--rotate-secrets", "send secret fields again even when nothing else changes")
       .option(
@@ -401,6 +405,28 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       ),
     )
     .action(action(() => import("./commands/members.js")));
+
+  connectionOptions(
+    program
+      .command("whoami")
+      .description("show the API key's scopes and projects, and per command what it lacks for your files")
+      .argument(
+        "[paths...]",
+        "files or folders whose kinds and projects to check (default posthog/ when present)",
+      )
+      .addOption(formatOption(["text", "json"])),
+  )
+    .addHelpText(
+      "after",
+      help(
+        [
+          ...CONNECTION_ENV,
+          "  (any personal API key may ask: GET /api/personal_api_keys/@current/ needs no scope)",
+        ],
+        "posthog-gitops whoami posthog/",
+      ),
+    )
+    .action(action(() => import("./commands/whoami.js")));
 
   connectionOptions(
     program

@@ -32,19 +32,28 @@ export type ErrorCode =
   /** SIGINT / SIGTERM stopped the command. */
   | "interrupted";
 
+/** A place in a configuration file an error is about (printed `file:line:column: error: …`). */
+export interface ErrorPlace {
+  file: string;
+  line: number;
+  column: number;
+}
+
 export class UserError extends Error {
   override name = "UserError";
   readonly code: ErrorCode;
   readonly exitCode: number;
+  readonly at: ErrorPlace | undefined;
 
   constructor(
     message: string,
     code: ErrorCode = "invalid_input",
-    options: { exitCode?: number; cause?: unknown } = {},
+    options: { exitCode?: number; cause?: unknown; at?: ErrorPlace } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.exitCode = options.exitCode ?? 1;
+    this.at = options.at;
   }
 }
 
@@ -63,7 +72,10 @@ export function exitCodeOf(error: unknown): number {
  */
 export function describeFailure(error: unknown, options: { stack?: boolean } = {}): string {
   // One line: a message may quote a file name or the service's words, which must not start lines.
-  if (isUserError(error)) return `error: ${flat(error.message)}`;
+  if (isUserError(error)) {
+    const at = error.at ? `${flat(error.at.file)}:${error.at.line}:${error.at.column}: ` : "";
+    return `${at}error: ${flat(error.message)}`;
+  }
   const internal = error instanceof Error ? error : new Error(String(error));
   const head = `internal error (a bug in posthog-gitops, please report it): ${flat(internal.message)}`;
   return options.stack && internal.stack

@@ -27,7 +27,7 @@ import type { LiveProject, Plan } from "./plan/types.js";
 import { type PulledFile, pullFiles } from "./pull/pull.js";
 import { readAndPlan } from "./read/make-plan.js";
 import { type PlanFormat, renderPlan as render } from "./render/index.js";
-import { type ClientOptions, checkHost, ServiceClient } from "./service/index.js";
+import { type ClientOptions, checkApiKey, checkHost, ServiceClient } from "./service/index.js";
 import { PUBLISHED_SCHEMA } from "./version.js";
 
 export type { ActionResult, Outcome } from "./apply/apply.js";
@@ -127,6 +127,7 @@ export interface CreateClientOptions extends Omit<ClientOptions, "host"> {
 
 /** A client for one host and key. Close it with `client.close()` when done. */
 export function createClient(options: CreateClientOptions): ServiceClient {
+  checkApiKey(options.apiKey);
   return new ServiceClient({ ...options, host: checkHost(options.host) });
 }
 

@@ -21,6 +21,8 @@ export interface ActionInputs {
   /** Each environment's key by the variable its entry names (`api_key_env`), handed to the CLI. */
   apiKeys: Record<string, string>;
   prune: boolean;
+  /** `--undeclared` for plan: also list, read-only, the live objects no file declares. */
+  undeclared: boolean;
   /** `--base` for plan: the git revision drift is named against; empty for none. */
   base: string;
   /**
@@ -46,6 +48,7 @@ export const INPUT_NAMES = [
   "api-key",
   "api-keys",
   "prune",
+  "undeclared",
   "base",
   "changed-only",
   "comment",
@@ -75,6 +78,10 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
   const prune = get("prune");
   if (prune !== "true" && prune !== "false" && prune !== "") {
     throw new InputError("input prune must be true or false");
+  }
+  const undeclared = get("undeclared");
+  if (undeclared !== "true" && undeclared !== "false" && undeclared !== "") {
+    throw new InputError("input undeclared must be true or false");
   }
   // Untrimmed: one path followed by a newline still means "one path per line" (it may hold spaces).
   const paths = splitPaths(read("paths", false));
@@ -118,6 +125,7 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
     environments,
     apiKeys,
     prune: prune === "true",
+    undeclared: undeclared === "true",
     base,
     changedOnly: changedOnly === "true",
     // As the composite action's `inputs.comment == 'true'`: GitHub compares strings ignoring case.

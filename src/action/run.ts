@@ -58,6 +58,7 @@ export async function runAction(ctx: ActionContext): Promise<number> {
       planFile,
       "--detailed-exitcode",
       ...(inputs.prune ? ["--prune"] : []),
+      ...(inputs.undeclared && !inputs.prune ? ["--undeclared"] : []),
       ...(inputs.base !== "" ? [`--base=${inputs.base}`] : []),
       // The saved plan keeps its scope: the apply below writes only the change too.
       ...(inputs.changedOnly ? ["--changed-only"] : []),
@@ -78,11 +79,14 @@ export async function runAction(ctx: ActionContext): Promise<number> {
 
   writeFileSync(markdownFile, plan.stdout, { flag: "wx" });
   const summary = planSummary(planFile);
-  report.setOutput("has-changes", String(summary.total > 0));
+  // Objects no file declares (`undeclared`) are something to act on too: the drift workflow opens its
+  // issue for them.
+  const hasChanges = summary.total + summary.undeclared > 0;
+  report.setOutput("has-changes", String(hasChanges));
   report.setOutput("destructive", String(summary.destructive));
   report.setOutput("plan-file", planFile);
   report.setOutput("markdown-file", markdownFile);
-  report.info(`has-changes=${summary.total > 0} destructive=${summary.destructive}`);
+  report.info(`has-changes=${hasChanges} destructive=${summary.destructive}`);
   showMarkdown(report, plan.stdout);
 
   let code = 0;
@@ -117,7 +121,11 @@ export function failedPlanMarkdown(code: number, runUrl: string): string {
 }
 
 type SavedSummary = {
-  plan?: { summary?: Record<string, unknown>; scope?: { read?: string; reason?: string } };
+  plan?: {
+    summary?: Record<string, unknown>;
+    scope?: { read?: string; reason?: string };
+    undeclared?: unknown[];
+  };
 };
 
 /**
@@ -127,24 +135,27 @@ type SavedSummary = {
  */
 function planSummary(file: string): {
   total: number;
+  undeclared: number;
   destructive: boolean;
   scope?: { read?: string; reason?: string };
 } {
   const data = JSON.parse(readFileSync(file, "utf8")) as SavedSummary & { environments?: SavedSummary[] };
   const plans = Array.isArray(data.environments) ? data.environments : [data];
   let total = 0;
+  let undeclared = 0;
   let destructive = false;
   let scope: { read?: string; reason?: string } | undefined;
   for (const saved of plans) {
     const summary = saved.plan?.summary;
     if (typeof summary?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
     total += summary.total;
+    undeclared += Array.isArray(saved.plan?.undeclared) ? saved.plan.undeclared.length : 0;
     destructive ||= summary.destructive === true;
     const own = saved.plan?.scope;
     if (own !== undefined && (scope === undefined || (scope.read !== "full" && own.read === "full")))
       scope = own;
   }
-  return { total, destructive, ...(scope ? { scope } : {}) };
+  return { total, undeclared, destructive, ...(scope ? { scope } : {}) };
 }
 
 /** The markdown in the log, with workflow commands off: object names must not act as commands. */

@@ -13,6 +13,7 @@ import { UserError } from "../errors.js";
 import { fileError } from "../files.js";
 import { fingerprintLive } from "../plan/index.js";
 import type { PlanKind } from "../plan/kinds.js";
+import { modifiedWords } from "../plan/modified.js";
 import { planSchema } from "../plan/schema.js";
 import { type Action, fingerprintKeys, type LiveProject, type ObjectRef, type Plan } from "../plan/types.js";
 import { canonicalJson } from "../plan/values.js";
@@ -226,9 +227,19 @@ export function staleObjects(
   return stale;
 }
 
-export function staleError(kinds: readonly PlanKind[], stale: readonly ObjectRef[]): UserError {
+export function staleError(
+  kinds: readonly PlanKind[],
+  stale: readonly ObjectRef[],
+  live: readonly LiveProject[] = [],
+): UserError {
   const word = (o: ObjectRef) => kinds.find((k) => k.name === o.kind)?.words.one ?? o.kind;
-  const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project})`).join(", ");
+  // Who changed it, and when, where the service says (a flag's last_modified_by): the reviewer's next
+  // question.
+  const changed = (o: ObjectRef) => {
+    const words = modifiedWords({ object: o }, live);
+    return words === undefined ? "" : `, changed ${words}`;
+  };
+  const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project}${changed(o)})`).join(", ");
   return new UserError(
     `the live state changed since the plan was made: ${names}; nothing was applied. Make a new plan.`,
     "plan_refused",

@@ -41,8 +41,7 @@ export async function applyEnvironments(
   saved: readonly SavedPlan[] | undefined,
   loaded?: LoadResult,
 ): Promise<number> {
-  const desired =
-    loaded ?? (await readConfig(saved?.[0]?.config.paths ?? flags.args, flags, io, "plan", "apply"));
+  const desired = loaded ?? (await readConfig(saved?.[0]?.config.paths ?? flags.args, flags, io, "plan"));
   if (desired.environments === undefined) {
     throw new UserError(
       `${flags.plan} holds the plan of an environment, and the files no longer declare environments: make a new plan`,

@@ -60,7 +60,7 @@ export async function savedPlanAgain(
   });
   const live = await refetchLiveState(KINDS, session.client, saved.reads);
   const stale = staleObjects(KINDS, saved.plan, live);
-  if (stale.length > 0) throw staleError(KINDS, stale);
+  if (stale.length > 0) throw staleError(KINDS, stale, live);
   const options = { ...saved.options, now: new Date(Date.parse(saved.plan.created_at)) };
   const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
   failOnErrors(derived.errors, session.io, environment);

@@ -47,7 +47,7 @@ export async function run(flags: ApplyFlags, io: Io): Promise<number> {
   }
   const saved = savedPlans?.[0];
   // A saved plan is planned again from the files it was made from, which must not have changed.
-  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
+  const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan");
   if (desired.environments !== undefined) {
     if (saved !== undefined) {
       throw new UserError(

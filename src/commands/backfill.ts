@@ -4,7 +4,9 @@
  * a timezone (or are relative, like -12h), start is before end, end is not in the future, and daily and
  * weekly exports take dates only (YYYY-MM-DD). The syntax is checked before any request; the date-only
  * rule needs the export's interval, so it is checked after NAME is looked up and before the backfill
- * is sent. The backfill is sent once (never repeated automatically: it is a create).
+ * is sent. Before it is sent, a warning names the runs, retries and backfills of the last 24 hours whose
+ * windows it overlaps (their data may be exported twice). The backfill is sent once (never repeated
+ * automatically: it is a create).
  */
 
 import { nowDate } from "../clock.js";
@@ -15,7 +17,9 @@ import {
   checkRunsHint,
   checkWindowForInterval,
   checkWindowSyntax,
+  type Overlap,
   quoteArg,
+  recentOverlaps,
 } from "../kinds/batch-export/operations/index.js";
 import { isoTime } from "../render/time.js";
 import { UnknownOutcomeError } from "../service/index.js";
@@ -40,6 +44,9 @@ export async function run(options: BackfillOptions, io: Io): Promise<number> {
   return withService(options, io, async (ctx) => {
     const { project, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const body = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
+    // Said before it is sent: what the last day already exported, or is exporting, of this window.
+    const overlaps = await recentOverlaps(ctx.client, project, b.id, body, now);
+    if (overlaps.length > 0) ctx.io.stderr.write(`${overlapWarning(overlaps)}\n`);
     const { backfill_id } = await backfillsApi(ctx.client)
       .start(project, b.id, body)
       .catch((error) => {
@@ -58,4 +65,19 @@ export async function run(options: BackfillOptions, io: Io): Promise<number> {
     ctx.io.stderr.write(`follow it with: posthog-gitops runs ${quoteArg(b.name)} --since -1h\n`);
     return 0;
   });
+}
+
+/** How many overlapping runs and backfills the warning names; the rest are counted. */
+const NAMED = 5;
+
+/** `warning: the window overlaps 2 runs or backfills of the last 24 hours: …; its data may be exported twice`. */
+export function overlapWarning(overlaps: readonly Overlap[]): string {
+  const when = (o: Overlap) =>
+    `${o.start === null ? "…" : isoTime(o.start)} → ${o.end === null ? "…" : isoTime(o.end)}`;
+  const named = overlaps
+    .slice(0, NAMED)
+    .map((o) => `${o.kind} ${flat(o.id)} (${flat(o.status)}, ${when(o)})`);
+  const more = overlaps.length > NAMED ? ` and ${overlaps.length - NAMED} more` : "";
+  const what = overlaps.length === 1 ? "1 run or backfill" : `${overlaps.length} runs or backfills`;
+  return `warning: this window overlaps ${what} of the last 24 hours: ${named.join(", ")}${more}; its data may be exported twice`;
 }

@@ -13,11 +13,14 @@ import {
   type LoadResult,
   loadConfig,
 } from "../config/index.js";
+import { missingSecretsNote } from "../config/missing-secrets.js";
 import { SecretValue } from "../config/secret.js";
 import type { Diagnostic } from "../config/types.js";
 import { UserError } from "../errors.js";
 import type { Io, SecretScrubber } from "../io.js";
 import { KINDS } from "../kinds/index.js";
+import { secretVariableUses } from "../plan/secrets.js";
+import type { Plan } from "../plan/types.js";
 import { diagnosticAnnotations } from "../render/github.js";
 import { count } from "../words.js";
 import type { ConnectionFlags } from "./connect.js";
@@ -33,6 +36,7 @@ export async function loadFiles(
   flags: ConnectionFlags,
   io: Io,
   mode: LoadMode,
+  only?: readonly string[],
 ): Promise<LoadResult> {
   const choice = projectChoice(flags, io);
   const result = await loadConfig(paths, {
@@ -40,6 +44,7 @@ export async function loadFiles(
     cwd: io.cwd,
     kinds: KINDS,
     mode,
+    ...(only !== undefined ? { only } : {}),
     ...(choice.project !== undefined ? { defaultProject: choice.project } : {}),
     ...(choice.from !== undefined ? { defaultProjectFrom: choice.from } : {}),
   });
@@ -65,15 +70,11 @@ function hideSecrets(result: LoadResult, scrubber: SecretScrubber): void {
 }
 
 /**
- * Who shows the note about unset secret variables: it concerns what `apply` will send, so `plan`
- * (line and, in GitHub Actions, the one annotation of the run) and `apply` (line only: the action's
- * apply step follows its plan step) show it, unless `--quiet`; other commands drop it.
+ * The diagnostics a command shows: never the unset-secrets note of the load, which concerns only what
+ * a plan sends: `plan` says it after the plan is made (`planSecretsNote`).
  */
-export type SecretsNote = "plan" | "apply" | "none";
-
-/** The diagnostics a command shows: without the unset-secrets note unless it is one that shows it. */
-export function shownDiagnostics(result: LoadResult, note: SecretsNote = "none"): Diagnostic[] {
-  return note === "none" ? result.diagnostics.filter((d) => d !== result.secretsNote) : result.diagnostics;
+export function shownDiagnostics(result: LoadResult): Diagnostic[] {
+  return result.diagnostics.filter((d) => d !== result.secretsNote);
 }
 
 /** Loads and reports; throws `invalid_config` when any diagnostic is an error, so nothing is ever sent. */
@@ -82,13 +83,12 @@ export async function readConfig(
   flags: ConnectionFlags,
   io: Io,
   mode: LoadMode,
-  note: SecretsNote = "none",
+  only?: readonly string[],
 ): Promise<LoadResult> {
-  const result = await loadFiles(paths, flags, io, mode);
-  const shown = shownDiagnostics(result, flags.quiet === true ? "none" : note);
-  const annotated = note === "plan" ? shown : shown.filter((d) => d !== result.secretsNote);
+  const result = await loadFiles(paths, flags, io, mode, only);
+  const shown = shownDiagnostics(result);
   for (const d of shown) io.stderr.write(`${formatDiagnostic(d)}\n`);
-  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(annotated, workspacePath(io)));
+  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(shown, workspacePath(io)));
   // With environments, a problem of one environment fails it alone (the command says so for it); only
   // the files' own problems stop everything.
   const errors = countBySeverity(result.environments?.diagnostics ?? result.diagnostics).error;
@@ -102,23 +102,44 @@ export async function readConfig(
 }
 
 /**
+ * The note about unset secret variables, for a plan: only the variables of the secrets this plan sends
+ * (a create, a rotation, a destination change), said after it is made; nothing when it sends none, and
+ * nothing with --quiet. In GitHub Actions also one annotation. (`apply` refuses to send a secret whose
+ * variable is unset, naming it, so it needs no note.)
+ */
+export function planSecretsNote(result: LoadResult, plan: Plan, flags: ConnectionFlags, io: Io): void {
+  if (flags.quiet === true || result.missingSecretVariables.length === 0) return;
+  const missing = new Set(result.missingSecretVariables);
+  const uses = [...secretVariableUses(plan.actions.map((a) => a.after))].filter(([name]) =>
+    missing.has(name),
+  );
+  const note = missingSecretsNote(uses, "this plan sends");
+  if (note === undefined) return;
+  io.stderr.write(`${formatDiagnostic(note)}\n`);
+  if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations([note], workspacePath(io)));
+}
+
+/**
  * For the operations commands: the files of `--config PATH`, else of `posthog/` when that folder
- * exists, else none (they then work from the live list and --project alone).
+ * exists, else none (they then work from the live list and --project alone). Only the lists of the
+ * kinds in `only` are read (default none: the files' projects alone), so a problem in another kind's
+ * declarations never stops them.
  */
 export async function readOptionalConfig(
   configPath: string | undefined,
   flags: ConnectionFlags,
   io: Io,
+  only: readonly string[] = [],
 ): Promise<LoadResult | undefined> {
   if (configPath === undefined && !existsSync(resolve(io.cwd, "posthog"))) return undefined;
-  return readConfig([configPath ?? "posthog"], flags, io, "plan");
+  return readConfig([configPath ?? "posthog"], flags, io, "plan", only);
 }
 
 /**
  * The one project an operations command works on, with the precedence of every command: the files in
  * `posthog/` (or --config) read like plan reads them (a file's `project:` governs it; an explicit
  * --project that disagrees is an error), and they must name one project; without files, --project,
- * else POSTHOG_PROJECT_ID.
+ * else POSTHOG_PROJECT_ID. Only the files' projects are read, none of their declarations.
  */
 export async function configuredProject(
   configPath: string | undefined,

@@ -30,6 +30,7 @@ import { scrubValue } from "../scrub.js";
 import { flat } from "../text.js";
 import { VERSION } from "../version.js";
 import { count } from "../words.js";
+import { planSecretsNote } from "./config.js";
 import {
   configurationError,
   type EnvironmentFlags,
@@ -40,6 +41,7 @@ import {
 import { appendText, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
 import { progressFor } from "./progress.js";
 import { failIfUnsafe, savedOptions } from "./reconcile.js";
+import { withModified } from "./review.js";
 import { planChosen, type ScopeFlags } from "./scope.js";
 import { chooseEnvironmentBases, type EnvironmentBase } from "./scope-environments.js";
 
@@ -140,9 +142,10 @@ export async function planEnvironment(
   try {
     const made = await planChosen(connection.client, environment.config, flags, base, io, name);
     let plan: Plan = withOrigins(
-      await withPeople(made.plan, made.live, made.members, KINDS),
+      await withPeople(withModified(made.plan, made.live), made.live, made.members, KINDS),
       markedDeclarations(environment.document, KINDS),
     );
+    planSecretsNote(environment.config, plan, flags, io);
     if (flags.base !== undefined)
       plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
     failIfUnsafe(made, flags);

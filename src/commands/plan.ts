@@ -10,7 +10,7 @@ import { KINDS } from "../kinds/index.js";
 import { colorEnabled, type PlanFormat, planAnnotations, renderPlan, vocabulary } from "../render/index.js";
 import { scrubValue } from "../scrub.js";
 import { VERSION } from "../version.js";
-import { readConfig } from "./config.js";
+import { planSecretsNote, readConfig } from "./config.js";
 import { withConnection } from "./connect.js";
 import { type EnvironmentFlags, selectEnvironments } from "./environments.js";
 import { appendStepSummary, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
@@ -25,7 +25,7 @@ export interface PlanFlags extends ScopeFlags, EnvironmentFlags {
 }
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
-  const desired = await readConfig(flags.args, flags, io, "plan", "plan");
+  const desired = await readConfig(flags.args, flags, io, "plan");
   if (desired.environments !== undefined) {
     const { planEnvironments } = await import("./plan-environments.js");
     return planEnvironments(flags, io, desired);
@@ -38,6 +38,7 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
     return { made: { ...made, plan: await reviewPlan(made, flags, choice.commit, out) }, host };
   });
   const { plan } = made;
+  planSecretsNote(desired, plan, flags, io);
   warnIfPartial(plan, io.stderr);
   // Renderers escape and cut what they show: they get it scrubbed (scrub.ts), and so does the saved plan.
   const shown = scrubValue(io, plan);
@@ -72,5 +73,6 @@ export async function run(flags: PlanFlags, io: Io): Promise<number> {
       `Saved the plan to ${flags.out}; apply it with: posthog-gitops apply --plan ${flags.out}\n`,
     );
   }
-  return flags.detailedExitcode && plan.actions.length > 0 ? 2 : 0;
+  const undeclared = plan.undeclared?.length ?? 0;
+  return flags.detailedExitcode && plan.actions.length + undeclared > 0 ? 2 : 0;
 }

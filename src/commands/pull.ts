@@ -80,8 +80,9 @@ export async function run(flags: PullFlags, io: Io): Promise<number> {
   // Anything at the path counts, a link leading nowhere too: pull never writes where a link points.
   const existing = kinds.map((kind) => resolve(dir, pullFileName(kind))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
+    const folder = relative(io.cwd, dir) || ".";
     throw new UserError(
-      `${existing.map((file) => relative(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`,
+      `${existing.map((file) => relative(io.cwd, file)).join(", ")} already exists; pull never overwrites: to bring the files you have up to date with the live values, run posthog-gitops pull --refresh ${folder}; to adopt the project anew, choose another --out`,
     );
   }
   const schema = schemaLocation(io.cwd, dir);

@@ -18,6 +18,8 @@ import type { ConnectionFlags } from "./connect.js";
 export interface ReconcileFlags extends ConnectionFlags {
   args: string[];
   prune?: boolean;
+  /** `plan --undeclared`: list the live objects no file declares, read-only. */
+  undeclared?: boolean;
   force?: boolean;
   rotateSecrets?: boolean;
   target?: string[];
@@ -30,6 +32,7 @@ export function buildOptions(flags: ReconcileFlags, io: Io): BuildOptions {
     rotateSecrets: flags.rotateSecrets === true,
     now: nowDate(io.clock),
   };
+  if (flags.undeclared === true) options.undeclared = true;
   if (flags.target && flags.target.length > 0) options.targets = flags.target;
   return options;
 }

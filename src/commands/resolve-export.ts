@@ -7,6 +7,7 @@
  */
 import { UserError } from "../errors.js";
 import {
+  BATCH_EXPORT_KIND,
   type BatchExport,
   declaredExports,
   EXPORT_WORDS,
@@ -28,7 +29,8 @@ export async function resolveExport(
   configPath?: string,
 ): Promise<ResolvedExport> {
   if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
-  const loaded = await readOptionalConfig(configPath, flags, ctx.io);
+  // The batch exports' declarations alone: a problem in another kind's never stops an operation.
+  const loaded = await readOptionalConfig(configPath, flags, ctx.io, [BATCH_EXPORT_KIND]);
   const projects = new Set(loaded?.projects.flatMap((p) => (p.project === undefined ? [] : [p.project])));
   const matches = (loaded?.projects ?? []).flatMap((p) =>
     declaredExports(p)

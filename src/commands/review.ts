@@ -1,13 +1,15 @@
 /**
  * What `plan` and `apply` add to a plan for its reviewer, after it is made: the people it names
  * (collaborators as `name <email>`, read-stage data first, one members list per organization only for
- * users still unknown), and with `--base REF` the drift labels (src/drift). Also the warning Terraform
+ * users still unknown), when and by whom the service last modified each object it changes (where the
+ * service says), and with `--base REF` the drift labels (src/drift). Also the warning Terraform
  * prints for a targeted plan: it is partial.
  */
 
 import { labelDrift, systemGit } from "../drift/index.js";
 import type { Io, Output } from "../io.js";
 import { KINDS } from "../kinds/index.js";
+import { lastModified } from "../plan/modified.js";
 import type { Plan } from "../plan/types.js";
 import type { MadePlan } from "../read/make-plan.js";
 import { withPeople } from "../read/people.js";
@@ -25,7 +27,7 @@ export async function reviewPlan(
   commit: string | undefined,
   io: Io,
 ): Promise<Plan> {
-  let plan = await withPeople(made.plan, made.live, made.members, KINDS);
+  let plan = await withPeople(withModified(made.plan, made.live), made.live, made.members, KINDS);
   if (flags.base !== undefined && commit !== undefined) {
     plan = await labelDrift(plan, {
       kinds: KINDS,
@@ -38,6 +40,15 @@ export async function reviewPlan(
     });
   }
   return plan;
+}
+
+/** Who and when, for every object the plan changes that the service says it of (drift labels too). */
+export function withModified(plan: Plan, live: MadePlan["live"]): Plan {
+  const actions = plan.actions.map((action) => {
+    const modified = action.object.id === undefined ? undefined : lastModified(action, live);
+    return modified === undefined ? action : { ...action, modified };
+  });
+  return { ...plan, actions };
 }
 
 /**

@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import {
+  BATCH_EXPORT_KIND,
   type BatchExport,
   declaredExports,
   EXPORT_WORDS,
@@ -101,7 +102,7 @@ async function select(ctx: OpsContext, options: StatusOptions): Promise<Selectio
 
 /** The exports the files declare, matched to live ones by `id` pin, else by name. */
 async function fromFiles(ctx: OpsContext, options: StatusOptions, paths: string[]): Promise<Selection> {
-  const loaded = await readConfig(paths, options, ctx.io, "plan");
+  const loaded = await readConfig(paths, options, ctx.io, "plan", [BATCH_EXPORT_KIND]);
   const exports: BatchExport[] = [];
   const missing: MissingExport[] = [];
   const projects: number[] = [];

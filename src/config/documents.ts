@@ -133,6 +133,13 @@ export function loadDocuments(
 
   function addFile(desired: DesiredProject, file: ParsedFile, data: FileInput, broken: Set<string>) {
     desired.files.push(file.path);
+    if (data.project !== undefined && !broken.has("project")) {
+      const at = file.position(file.place("/project")?.value ?? 0);
+      desired.projectAt = [
+        ...(desired.projectAt ?? []),
+        { file: file.path, line: at.line, column: at.column },
+      ];
+    }
     const ignoreBroken = [...broken].some((p) => p.startsWith("ignore"));
     const variables = broken.has("variables") ? new Set<string>() : fileVariables(data, file, diags);
     for (const kind of kinds) {

@@ -26,6 +26,12 @@ export interface LoadOptions {
   /** Where `defaultProject` came from, e.g. `--project`; set only for an explicit command-line choice. */
   defaultProjectFrom?: string;
   mode: LoadMode;
+  /**
+   * Kind names whose lists are read (absent: every kind's). The other kinds' lists are left out of
+   * each file before anything checks it, so a command that needs one kind (the operations commands:
+   * batch exports) is never stopped by a problem in another's declarations.
+   */
+  only?: readonly string[];
 }
 
 /** Files given as text instead of paths (the library's `loadConfig({ files })`). */

@@ -10,6 +10,7 @@ import { Diagnostics } from "./diagnostics.js";
 import { loadDocuments } from "./documents.js";
 import { servesEnvironments } from "./environments/files.js";
 import { loadEnvironments } from "./environments/load.js";
+import type { ConfigKind } from "./kinds.js";
 import type { InMemoryFiles, LoadOptions, LoadResult } from "./load-types.js";
 import { type ParsedFile, parseYaml } from "./parse.js";
 import { readSources } from "./read.js";
@@ -38,7 +39,9 @@ export async function loadConfig(
       diags,
       kinds.map((k) => k.key),
     );
-    if (file !== undefined) files.push(file);
+    if (file === undefined) continue;
+    if (options.only !== undefined) file.data = onlyKinds(file.data, kinds, options.only);
+    files.push(file);
   }
   const digests = Object.fromEntries(
     sources.map((s) => [s.path, createHash("sha256").update(s.text).digest("hex")]),
@@ -60,4 +63,19 @@ export async function loadConfig(
     digests,
     objects: loaded.objects,
   };
+}
+
+/** The file's data without the lists of kinds not in `only` (their `ignore:` globs go with them). */
+function onlyKinds(data: unknown, kinds: readonly ConfigKind[], only: readonly string[]): unknown {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return data;
+  const kept: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  const dropped = kinds.filter((k) => !only.includes(k.name)).map((k) => k.key);
+  for (const key of dropped) delete kept[key];
+  const ignore = kept.ignore;
+  if (ignore !== null && typeof ignore === "object" && !Array.isArray(ignore)) {
+    const globs = { ...(ignore as Record<string, unknown>) };
+    for (const key of dropped) delete globs[key];
+    kept.ignore = globs;
+  }
+  return kept;
 }

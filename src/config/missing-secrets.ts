@@ -39,7 +39,10 @@ export function reportMissingSecrets(run: RunContext): Diagnostic | undefined {
  * `3 secret variables are not set in this environment: $A, $B, $C (used by 7 secret fields); apply will
  * need them`, the variables sorted; undefined when none is missing.
  */
-function missingSecretsNote(uses: Array<[name: string, fields: number]>): Diagnostic | undefined {
+export function missingSecretsNote(
+  uses: Array<[name: string, fields: number]>,
+  by = "used by",
+): Diagnostic | undefined {
   if (uses.length === 0) return undefined;
   const names = uses.map(([name]) => `$${name}`).sort();
   const fields = uses.reduce((sum, [, n]) => sum + n, 0);
@@ -53,6 +56,6 @@ function missingSecretsNote(uses: Array<[name: string, fields: number]>): Diagno
     file: "",
     line: 0,
     column: 0,
-    message: `${head} (used by ${count(fields, "secret field")}); apply will need ${them}`,
+    message: `${head} (${by} ${count(fields, "secret field")}); apply will need ${them}`,
   };
 }

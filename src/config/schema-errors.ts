@@ -123,7 +123,8 @@ export function describe(
 ): { subject: string; inside: string } {
   const [top, index, ...rest] = segments;
   if (top === undefined) return { subject: "the file", inside: "at the top level" };
-  const kind = kinds.find((k) => k.key === top)?.words.one;
+  const found = kinds.find((k) => k.key === top);
+  const kind = found?.words.one;
   if (kind === undefined || index === undefined) {
     const field = fieldName(segments);
     return { subject: field, inside: `in ${field}` };
@@ -131,7 +132,8 @@ export function describe(
   const item = (data as Record<string, unknown[]>)[top]?.[Number(index)] as
     | Record<string, unknown>
     | undefined;
-  const name = item?.name;
+  // By what identifies it in messages everywhere: a flag by its key, the others by their name.
+  const name = item?.[found?.identityKey ?? "name"];
   const owner =
     typeof name === "string" && name !== "" ? `${kind} "${name}"` : `${kind} #${Number(index) + 1}`;
   if (rest.length === 0) return { subject: owner, inside: `in ${owner}` };

@@ -57,6 +57,8 @@ export interface Declared {
 export interface DesiredProject {
   /** From the files' `project:` key, else --project / POSTHOG_PROJECT_ID; undefined when none is known. */
   project: number | undefined;
+  /** Where the files name it (each file's `project:` value); empty when it came from --project. */
+  projectAt?: SourceRef[];
   files: string[];
   /** Per kind name: name globs that --prune must never touch. */
   ignore: Record<string, string[]>;

@@ -12,11 +12,11 @@ import type { ConfigKind } from "../config/kinds.js";
 import { type LoadOptions, type LoadResult, loadConfig } from "../config/load.js";
 import type { EnvironmentConfig } from "../config/load-types.js";
 import type { Declared } from "../config/types.js";
+import { lastModified } from "../plan/modified.js";
 import type { Action, LiveProject, Plan } from "../plan/types.js";
 import { canonicalJson } from "../plan/values.js";
 import { type Changes, compareDeclarations } from "./changes.js";
 import type { GitRunner } from "./git.js";
-import { lastModified } from "./index.js";
 import { filesAt, type RevisionFiles, showAt } from "./tree.js";
 
 export type EnvironmentChange = Changes | { full: string };

@@ -17,12 +17,14 @@
  * outside the repository. Everything is read locally with `git rev-parse`, `git ls-tree` and
  * `git show`; nothing is fetched.
  */
+
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import pLimit from "p-limit";
 import { Diagnostics } from "../config/diagnostics.js";
 import { parseYaml } from "../config/parse.js";
 import { UserError } from "../errors.js";
+import { lastModified } from "../plan/modified.js";
 import type { Action, LiveProject, Plan } from "../plan/types.js";
 import { deepEqual } from "../plan/values.js";
 import type { GitRunner } from "./git.js";
@@ -251,30 +253,4 @@ async function undeclaredAtBase(action: Action, kindKey: string, files: FileCach
     if (declared) return false;
   }
   return true;
-}
-
-/**
- * When (and by whom) the service last modified the live object, from the fields it has for that:
- * `last_modified_at` / `last_updated_at` / `updated_at`, and `last_modified_by` (a user record).
- */
-export function lastModified(action: Action, live: readonly LiveProject[]): Action["modified"] | undefined {
-  const id = action.object.id;
-  if (id === undefined) return undefined;
-  const project = live.find((p) => p.project === action.object.project);
-  const object = project?.kinds[action.object.kind]?.objects.find((o) => o.id === id) as
-    | Record<string, unknown>
-    | undefined;
-  if (object === undefined) return undefined;
-  const at = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
-    (v): v is string => typeof v === "string" && !Number.isNaN(Date.parse(v)),
-  );
-  const byRecord = object.last_modified_by;
-  const by =
-    typeof byRecord === "object" &&
-    byRecord !== null &&
-    typeof (byRecord as { uuid?: unknown }).uuid === "string"
-      ? ((byRecord as { uuid: string }).uuid.toLowerCase() as string)
-      : undefined;
-  if (at === undefined && by === undefined) return undefined;
-  return { ...(at !== undefined ? { at } : {}), ...(by !== undefined ? { by } : {}) };
 }

@@ -13,6 +13,7 @@ import type { Action } from "../plan/types.js";
 import type { PullKind, RefreshVerb } from "../pull/kinds.js";
 import type { ReadKind, ReadVerb } from "../read/kinds.js";
 import type { RenderKind, RenderVerb } from "../render/kinds.js";
+import type { KindScopes } from "../scopes.js";
 import type { AnswerShape, ServiceClient } from "../service/index.js";
 
 /**
@@ -57,4 +58,10 @@ export interface Kind extends ConfigKind, PlanKind, ReadKind, ApplyKind, RenderK
    * and test/service/shapes.test.ts checks every kind's against the meta-schema and the OpenAPI.
    */
   readonly answers: Readonly<Record<string, AnswerShape>>;
+  /**
+   * The personal API key scopes reading (plan), writing (apply) and pulling its objects need, each with
+   * the case it is needed in: src/commands/scopes.ts composes them per command for README's table and
+   * `whoami`, and test/cli/scopes.test.ts holds them to what the emulator asks.
+   */
+  readonly scopes: KindScopes;
 }

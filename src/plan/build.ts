@@ -69,6 +69,8 @@ export function buildPlan(
     summary: summarise(actions),
   };
   if (options.targets !== undefined && options.targets.length > 0) plan.targets = [...options.targets];
+  if (options.undeclared && !options.prune && options.scope === undefined)
+    plan.undeclared = sink.undeclared ?? [];
   return { plan, errors: sink.errors };
 }
 
@@ -126,6 +128,11 @@ function planProject(
     }
     if (options.prune && scope === undefined && project.manages.includes(kind.name)) {
       planPrune(kind, project.ignore[kind.name] ?? [], ctx, matching.claimed);
+    } else if (options.undeclared && scope === undefined && project.manages.includes(kind.name)) {
+      // What --prune would delete, named and nothing more: the plan stays read-only.
+      const probe = newSink();
+      planPrune(kind, project.ignore[kind.name] ?? [], { ...ctx, sink: probe }, matching.claimed);
+      sink.undeclared = [...(sink.undeclared ?? []), ...probe.actions.map((a) => a.object)];
     }
   }
 }

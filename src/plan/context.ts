@@ -15,6 +15,11 @@ export interface BuildOptions {
   targets?: string[];
   /** Send every declared secret again in an update. */
   rotateSecrets: boolean;
+  /**
+   * List, read-only, the live objects no file declares (those --prune would delete) in
+   * `Plan.undeclared`; no action for them. Ignored with --prune, and in a change-scoped plan.
+   */
+  undeclared?: boolean;
   /** When the live state was read; used for `created_at` and unpause gap warnings. */
   now: Date;
   /**
@@ -44,6 +49,8 @@ export interface PlanSink {
   actions: Action[];
   notes: PlanNote[];
   errors: PlanError[];
+  /** With `undeclared`: the live objects no file declares. */
+  undeclared?: ObjectRef[];
 }
 
 export function newSink(): PlanSink {

@@ -73,6 +73,12 @@ export function planSchema(
         minItems: 1,
         description: "Set when --target narrowed the plan: it is partial, and shows only these objects.",
       },
+      undeclared: {
+        type: "array",
+        items: { $ref: "#/$defs/object" },
+        description:
+          "Set when the plan was asked for with --undeclared: the live objects of the kinds the files list that no file declares (those --prune would delete). Read-only: no action is planned for them.",
+      },
       base: {
         type: "string",
         minLength: 1,

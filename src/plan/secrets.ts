@@ -31,6 +31,15 @@ export function missingSecretVariables(value: unknown, env: Env): string[] {
   return [...missing].sort();
 }
 
+/** How many secret fields inside `value` use each variable. */
+export function secretVariableUses(value: unknown): Map<string, number> {
+  const uses = new Map<string, number>();
+  visit(value, (ref) => {
+    for (const name of new Set(ref.variables)) uses.set(name, (uses.get(name) ?? 0) + 1);
+  });
+  return uses;
+}
+
 function visit(value: unknown, onRef: (ref: SecretRef) => void): void {
   if (isSecretRef(value)) onRef(value);
   else if (Array.isArray(value)) for (const item of value) visit(item, onRef);

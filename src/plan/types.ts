@@ -129,8 +129,9 @@ export interface Action {
    */
   drift?: true;
   /**
-   * When the service says when (and by whom) the live object was last modified: on drifted actions only.
-   * `by` is a user UUID, named in `Plan.people`.
+   * When the service says when (and by whom) the live object was last modified: on the actions of every
+   * live object a plan made by the CLI changes (dashboards' answers carry none). `by` is a user UUID,
+   * named in `Plan.people`.
    */
   modified?: { at?: string; by?: string };
   /**
@@ -195,6 +196,11 @@ export interface Plan {
    * have changes it does not show).
    */
   targets?: string[];
+  /**
+   * Set when the plan was asked for with `--undeclared`: the live objects of the kinds the files list
+   * that no file declares (and no `ignore:` glob names), which `--prune` would delete; read-only.
+   */
+  undeclared?: ObjectRef[];
   /** Set when the plan was made with `--base REF`: the revision declarations were compared with. */
   base?: string;
   /**

@@ -32,15 +32,5 @@ export function escapeItem(value: unknown, leftOut: string[] = [], path = ""): u
 /** How pull has `yaml` write text: a string that needs double quotes gets JSON's escapes (`\n`, `\u001b`). */
 export const YAML_TEXT = { lineWidth: 0, doubleQuotedAsJSON: true } as const;
 
-/**
- * YAML text with DEL and the C1 control characters (which `yaml` leaves raw inside double quotes) written
- * as `\uXXXX` escapes, so a pulled file cannot drive the terminal it is shown on. Sound because YAML
- * counts them as non-printable: every string holding one is double-quoted, where the escape means the
- * same character.
- */
-export function printableYaml(text: string): string {
-  return text.replace(
-    /[\u007f-\u0084\u0086-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}
+/** Text with control characters written as escapes (src/yaml-edit writes every value it puts in a file so). */
+export { printableYaml } from "../yaml-edit/index.js";

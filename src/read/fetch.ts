@@ -5,7 +5,7 @@
  * name by name; the organization's features only when the plan depends on them. Sends GET requests
  * only.
  */
-import { type DesiredProject, declaredOf } from "../config/types.js";
+import { type DesiredProject, declaredOf, type SourceRef } from "../config/types.js";
 import { UserError } from "../errors.js";
 import type { Features, LiveKind, LiveProject } from "../plan/types.js";
 import type { ServiceClient } from "../service/client.js";
@@ -45,19 +45,23 @@ export async function fetchLiveState(
   const projects = desired.filter((p): p is DesiredProject & { project: number } => p.project !== undefined);
   const read = await Promise.all(
     projects.map((p) =>
-      inProject(p.project, async () => {
-        const managed = kinds.filter((k) => p.manages.includes(k.name) || namedIn(p).has(k.name));
-        const results = await Promise.all(
-          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run)),
-        );
-        const live: LiveProject = { project: p.project, kinds: {} };
-        const reads: ReadSet = { project: p.project, kinds: {} };
-        managed.forEach((k, i) => {
-          live.kinds[k.name] = results[i]?.live as LiveKind;
-          reads.kinds[k.name] = results[i]?.read;
-        });
-        return { live, reads };
-      }),
+      inProject(
+        p.project,
+        async () => {
+          const managed = kinds.filter((k) => p.manages.includes(k.name) || namedIn(p).has(k.name));
+          const results = await Promise.all(
+            managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run)),
+          );
+          const live: LiveProject = { project: p.project, kinds: {} };
+          const reads: ReadSet = { project: p.project, kinds: {} };
+          managed.forEach((k, i) => {
+            live.kinds[k.name] = results[i]?.live as LiveKind;
+            reads.kinds[k.name] = results[i]?.read;
+          });
+          return { live, reads };
+        },
+        p.projectAt?.[0],
+      ),
     ),
   );
   return { live: read.map((r) => r.live), reads: read.map((r) => r.reads) };
@@ -111,14 +115,26 @@ export async function refetchLiveState(
 
 /**
  * Names the project in a service error: "Project not found." or a 403 on one of several projects says
- * nothing about which one without it.
+ * nothing about which one without it. A project the key cannot reach at all (it does not exist, the
+ * key's user is no member, the key is limited to other projects) is an error at the `project:` line
+ * that names it, with what to check.
  */
-export async function inProject<T>(project: number, read: () => Promise<T>): Promise<T> {
+export async function inProject<T>(project: number, read: () => Promise<T>, at?: SourceRef): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    if (error instanceof ServiceError) throw new UserError(`reading project ${project}: ${error.message}`);
-    throw error;
+    if (!(error instanceof ServiceError)) throw error;
+    const unreachable =
+      (error.status === 404 && /project not found/i.test(error.message)) ||
+      (error.status === 403 && /access to the (requested )?project/i.test(error.message));
+    if (unreachable && at !== undefined) {
+      throw new UserError(
+        `project ${project} cannot be reached with this key (${error.message}): check the id, that the key's user is a member of the project, and that the key is not limited to other projects (posthog-gitops whoami shows which it may reach)`,
+        "service_error",
+        { at },
+      );
+    }
+    throw new UserError(`reading project ${project}: ${error.message}`);
   }
 }
 

@@ -27,6 +27,12 @@ export interface RenderVerb {
   /** Its place among one object's actions; also the order of the summary's phrases. */
   readonly step: number;
   readonly destructive: boolean | "depends";
+  /**
+   * The action makes, removes or restores the object itself (create, delete): only such a verb's
+   * `+` or `-` may head an object's section; an object that exists before and after (a collaborator
+   * added) is headed `~`.
+   */
+  readonly object?: boolean;
   /** What the action names beyond the verb; absent: nothing. */
   readonly detail?: (action: Action) => VerbDetail | undefined;
 }

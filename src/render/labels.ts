@@ -78,6 +78,19 @@ export function actionSymbol(action: Pick<Action, "action">, vocab: Vocabulary):
   return vocab.verb(action.action).symbol;
 }
 
+/**
+ * The symbol heading an object's actions: theirs when they all share one, except that `+` and `-` head
+ * only an object made or removed (a dashboard that gains a collaborator is `~`, not `+`); else `~`.
+ */
+export function headSymbol(actions: readonly Pick<Action, "action">[], vocab: Vocabulary): string {
+  const symbols = new Set(actions.map((a) => actionSymbol(a, vocab)));
+  const [symbol] = symbols;
+  if (symbols.size !== 1 || symbol === undefined) return "~";
+  // A new dashboard shared at once is still new: one of its actions makes it.
+  const whole = actions.some((a) => vocab.verb(a.action).object === true);
+  return (symbol === "+" || symbol === "-") && !whole ? "~" : symbol;
+}
+
 /** The action's label and detail, raw: `add collaborator Ana Lima <ana@acme.com> (can_edit)`. */
 export function actionLabel(action: Action, people: People, vocab: Vocabulary): string {
   const detail = actionDetail(action, people, vocab);
@@ -243,4 +256,13 @@ export function sourceText(source: SourceRef | undefined): string {
 export function objectLabel(ref: ObjectRef, vocab: Vocabulary): string {
   const id = ref.id === undefined ? "" : ` (id ${ref.id})`;
   return `${vocab.words(ref.kind).one} ${visible(JSON.stringify(ref.name))}${id}`;
+}
+
+/** What a plan says after the live objects no file declares (`--undeclared`), in every format. */
+export const UNDECLARED_ADVICE =
+  "declare them (posthog-gitops pull writes their YAML), list them under ignore:, or delete them with apply --prune";
+
+/** `2 live objects no file declares (created in PostHog?)`. */
+export function undeclaredHeading(n: number): string {
+  return `${n} live ${n === 1 ? "object" : "objects"} no file declares (created in PostHog?)`;
 }

@@ -15,6 +15,7 @@ import {
   changeSides,
   DRIFT_WORDS,
   diffHunks,
+  headSymbol,
   modifiedText,
   type People,
   shownChanges,
@@ -25,7 +26,7 @@ import {
 import { clip, codeBlock, codeSpan, escapeInline } from "./markdown-escape.js";
 
 /** `dashboard **Name** (id 42)` with the name escaped. */
-function objectName(ref: ObjectGroup["object"], vocab: Vocabulary): string {
+export function objectName(ref: ObjectGroup["object"], vocab: Vocabulary): string {
   const id = ref.id === undefined ? "" : ` (id ${escapeInline(String(ref.id))})`;
   return `${escapeInline(vocab.words(ref.kind).one)} <b>${escapeInline(clip(ref.name, 200))}</b>${id}`;
 }
@@ -48,14 +49,18 @@ export interface SectionContext {
 export function objectSection(group: ObjectGroup, ctx: SectionContext): string {
   const { vocab } = ctx;
   const words = group.actions.map((a) => actionWord(a, vocab));
-  const symbols = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
-  const symbol = symbols.size === 1 ? [...symbols][0] : "~";
+  const symbol = headSymbol(group.actions, vocab);
   const project = ctx.manyProjects ? ` in project ${group.object.project}` : "";
   const drifted = group.actions.find((a) => a.drift === true);
   const drift = drifted === undefined ? "" : ` · ⚠️ ${DRIFT_WORDS}`;
   const summary = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project}: ${[...new Set(words)].join(", ")}${drift}`;
   const parts = [`<details><summary>${summary}</summary>`, "", `In ${where(group.object)}.`];
   if (drifted !== undefined) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
+  else {
+    const modified = group.actions.find((a) => a.modified !== undefined);
+    const text = modified === undefined ? "" : modifiedText(modified, ctx.plan);
+    if (text !== "") parts.push("", `${escapeInline(text.charAt(0).toUpperCase() + text.slice(1))}.`);
+  }
   const valueWord = valueWords(vocab, group.object.kind);
   for (const action of group.actions)
     parts.push("", ...actionBody(action, ctx.plan.people, valueWord, vocab));

@@ -20,12 +20,15 @@ import {
   driftedObjects,
   summaryPhrases,
   summarySentence,
+  UNDECLARED_ADVICE,
+  undeclaredHeading,
 } from "./labels.js";
 import { clip, codeSpan, escapeInline } from "./markdown-escape.js";
 import {
   destructiveLine,
   driftLine,
   noteLine,
+  objectName,
   objectSection,
   type SectionContext,
 } from "./markdown-section.js";
@@ -64,9 +67,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions): string {
   }));
   const notes: Piece[] = plan.notes.map((n) => ({ text: noteLine(n, vocab), kind: NOTE_WORDS }));
   const lists = (shownDestructive: number, shownDrift: number) =>
-    [destructiveBlock(destructive, shownDestructive, ctx), driftBlock(plan, drifted, shownDrift, ctx)].filter(
-      (b) => b !== "",
-    );
+    [
+      destructiveBlock(destructive, shownDestructive, ctx),
+      driftBlock(plan, drifted, shownDrift, ctx),
+      undeclaredBlock(plan, ctx),
+    ].filter((b) => b !== "");
 
   const whole = assemble(head, lists(destructive.length, drifted.length), sections, notes, "");
   if (whole.length <= maxLength) return whole;
@@ -204,6 +209,27 @@ function driftBlock(plan: Plan, drifted: readonly ObjectGroup[], shown: number, 
     ...drifted.slice(0, shown).map((g) => `> ${driftLine(g, ctx)}`),
   ];
   if (shown < drifted.length) lines.push(`> - …and ${drifted.length - shown} more, listed in the full plan.`);
+  return lines.join("\n");
+}
+
+/** How many undeclared objects the comment names; the rest are counted. */
+const UNDECLARED_SHOWN = 50;
+
+/** `plan --undeclared`: the live objects no file declares, after the drift list. */
+function undeclaredBlock(plan: Plan, ctx: SectionContext): string {
+  const undeclared = plan.undeclared ?? [];
+  if (undeclared.length === 0) return "";
+  const lines = [
+    "> [!NOTE]",
+    `> **${undeclaredHeading(undeclared.length)}**: ${escapeInline(UNDECLARED_ADVICE)}.`,
+    ">",
+    ...undeclared
+      .slice(0, UNDECLARED_SHOWN)
+      .map((ref) => `> - ${objectName(ref, ctx.vocab)} in project ${ref.project}`),
+  ];
+  if (undeclared.length > UNDECLARED_SHOWN) {
+    lines.push(`> - …and ${undeclared.length - UNDECLARED_SHOWN} more, listed in the full plan.`);
+  }
   return lines.join("\n");
 }
 

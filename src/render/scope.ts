@@ -27,14 +27,16 @@ export function scopeSentences(plan: Pick<Plan, "scope">, vocab: Vocabulary, wor
   const base = words.revision(scope.base);
   if (scope.read === "full") {
     return [
-      `Full plan instead of a change-scoped one: ${words.text(scope.reason ?? "")}, so every declaration was read and checked for drift.`,
+      `This plan reads everything rather than only the change: ${words.text(scope.reason ?? "")}. Every declaration was read and checked for drift.`,
     ];
   }
   const others = scope.declarations - scope.planned;
   const lines = [
-    `Change-scoped plan: ${scope.planned} of ${count(scope.declarations, "declaration")} read and planned, those the change since ${base} adds, modifies or deletes; drift on the other ${others} ${plural(others, "was", "were")} not checked.`,
+    `This plan covers only the change since ${base}: ${scope.planned} of ${count(scope.declarations, "declaration")}, those it adds, modifies or deletes, were read and planned.`,
+    `The other ${count(others, "declaration")} ${plural(others, "was", "were")} not read, so edits made to ${plural(others, "it", "them")} in PostHog (drift) do not show here; a full plan, such as the nightly drift workflow's, shows them.`,
   ];
-  if (scope.reason !== undefined) lines.push(`Beyond the change: ${words.text(scope.reason)}.`);
+  if (scope.reason !== undefined)
+    lines.push(`It also read more than the change: ${words.text(scope.reason)}.`);
   const removed = scope.removed ?? [];
   if (removed.length > 0) {
     const named = removed.slice(0, REMOVED_SHOWN).map((r) => {
@@ -42,8 +44,9 @@ export function scopeSentences(plan: Pick<Plan, "scope">, vocab: Vocabulary, wor
       return `${vocab.words(r.kind).one} ${words.name(r.name)} (${where})`;
     });
     const more = removed.length > REMOVED_SHOWN ? ` and ${removed.length - REMOVED_SHOWN} more` : "";
+    const one = removed.length === 1;
     lines.push(
-      `No longer declared since ${base}, and left as ${plural(removed.length, "it is", "they are")} (only a full plan with --prune deletes what no file declares): ${named.join(", ")}${more}.`,
+      `Declared at ${base} and no longer: ${named.join(", ")}${more}. ${one ? "It is" : "They are"} left as ${one ? "it is" : "they are"}: only a full plan with --prune deletes what no file declares.`,
     );
   }
   return lines;
@@ -53,5 +56,5 @@ export function scopeSentences(plan: Pick<Plan, "scope">, vocab: Vocabulary, wor
 export function appliedScopeSentence(scope: PlanScope | undefined): string | undefined {
   if (scope?.read !== "changes") return undefined;
   const others = scope.declarations - scope.planned;
-  return `Only the change since ${scope.base} was applied: drift on the other ${count(others, "declaration")} was neither checked nor reverted (the scheduled drift plan reports it; a full apply reverts it).`;
+  return `Only the change since ${scope.base} was applied. The other ${count(others, "declaration")} ${plural(others, "was", "were")} neither checked for drift nor reverted: the nightly drift plan reports drift, and a full apply reverts it.`;
 }

@@ -16,12 +16,15 @@ import {
   DRIFT_WORDS,
   diffHunks,
   driftSentence,
+  headSymbol,
   modifiedText,
   objectLabel,
   type People,
   shownChanges,
   sourceText,
   summarySentence,
+  UNDECLARED_ADVICE,
+  undeclaredHeading,
   type ValueWord,
   valueWords,
 } from "./labels.js";
@@ -53,7 +56,10 @@ export function renderText(plan: Plan, options: TextOptions): string {
     text: visible,
   });
   const lead = scope.length === 0 ? "" : `${scope.map((line) => paint("cyan", line)).join("\n")}\n\n`;
-  if (plan.actions.length === 0 && plan.notes.length === 0) return `${lead}${NO_CHANGES}\n`;
+  const undeclared = plan.undeclared ?? [];
+  if (plan.actions.length === 0 && plan.notes.length === 0 && undeclared.length === 0) {
+    return `${lead}${NO_CHANGES}\n`;
+  }
   const out: string[] = [];
   for (const project of projectGroups(plan, vocab)) {
     for (const kind of project.kinds) {
@@ -70,21 +76,28 @@ export function renderText(plan: Plan, options: TextOptions): string {
     }
     out.push("");
   }
+  if (undeclared.length > 0) {
+    out.push(paint("bold", `${undeclaredHeading(undeclared.length)}:`));
+    for (const ref of undeclared)
+      out.push(`  ${paint("yellow", "?")} ${objectLabel(ref, vocab)} in project ${ref.project}`);
+    out.push(`  ${UNDECLARED_ADVICE}.`, "");
+  }
   if (plan.actions.some((a) => a.drift === true)) out.push(paint("yellow", visible(driftSentence(plan))));
   out.push(plan.actions.length === 0 ? NO_CHANGES : paint("bold", summarySentence(plan.actions, vocab)));
   return `${lead}${out.join("\n")}\n`;
 }
 
 function objectBlock(group: ObjectGroup, plan: Plan, paint: Paint, vocab: Vocabulary): string[] {
-  const kinds = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
   const first = group.actions[0];
-  const symbol = kinds.size === 1 && first ? actionSymbol(first, vocab) : "~";
-  const style = kinds.size === 1 && first ? actionStyle(first, vocab) : "yellow";
+  const symbol = headSymbol(group.actions, vocab);
+  const alike = new Set(group.actions.map((a) => actionSymbol(a, vocab))).size === 1;
+  const style = alike && first ? actionStyle(first, vocab) : "yellow";
   const drifted = group.actions.find((a) => a.drift === true);
   const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object, vocab)))}`;
   const drift = drifted === undefined ? "" : ` ${paint("yellow", `· ${DRIFT_WORDS}`)}`;
   const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group.object.source))}`)}${drift}`];
-  const modified = drifted === undefined ? "" : modifiedText(drifted, plan);
+  const modifiedBy = drifted ?? group.actions.find((a) => a.modified !== undefined);
+  const modified = modifiedBy === undefined ? "" : modifiedText(modifiedBy, plan);
   if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
   const words = valueWords(vocab, group.object.kind);
   for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words, paint, vocab));

@@ -11,7 +11,7 @@ import { type Clock, systemClock } from "../clock.js";
 import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
 import { type BudgetName, budgetFileId, readBudgetFile, writeBudgetFile } from "./budget-file.js";
 import { type ClientEvent, type NoticeOptions, Notifier, type Timers } from "./client-events.js";
-import { eventsApi, organizationsApi } from "./events.js";
+import { eventsApi, keysApi, organizationsApi } from "./events.js";
 import { integrationsApi } from "./integrations.js";
 import { collectOffsetPages, paginate } from "./pages.js";
 import type { Query } from "./query.js";
@@ -97,6 +97,7 @@ export class ServiceClient {
   readonly events;
   readonly organizations;
   readonly integrations;
+  readonly keys;
   readonly host: string;
   readonly #transport: Transport;
   readonly #ownAgent: Agent | undefined;
@@ -176,6 +177,7 @@ export class ServiceClient {
     this.events = eventsApi(t);
     this.organizations = organizationsApi(t);
     this.integrations = integrationsApi(t);
+    this.keys = keysApi(t);
   }
 
   /**

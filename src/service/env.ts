@@ -47,6 +47,7 @@ export function clientFromEnv(
       "POSTHOG_API_KEY is not set: export a personal API key (phx_...) to reach the service",
     );
   }
+  checkApiKey(apiKey.trim());
   const concurrency = Number(overrides.concurrency ?? 4);
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) {
     throw new UserError(`--concurrency must be a whole number from 1 to 64, got ${overrides.concurrency}`);
@@ -66,6 +67,19 @@ export function clientFromEnv(
   });
   const project = overrides.project ?? env.POSTHOG_PROJECT_ID;
   return { client, host, project: project === undefined || project === "" ? undefined : String(project) };
+}
+
+/**
+ * Refuses, before any request, a key that cannot be a personal API key: a project API key (`phc_…`,
+ * the public token that sends events) reaches none of the endpoints the tool uses. The key is never
+ * named in the message.
+ */
+export function checkApiKey(apiKey: string): void {
+  if (apiKey.startsWith("phc_")) {
+    throw new UserError(
+      "POSTHOG_API_KEY is a project API key (it starts with phc_ and only sends events): a personal API key (phx_…) is needed (PostHog: Settings → Personal API keys)",
+    );
+  }
 }
 
 /**

@@ -6,7 +6,14 @@ import { collectOffsetPages, paginate } from "./pages.js";
 import { type ProjectId, projectPath, type Query, segment as seg } from "./query.js";
 import { SHAPES } from "./shapes.js";
 import type { Transport } from "./transport.js";
-import type { EventItem, EventPropertyValue, Organization, OrganizationMember, Project } from "./types.js";
+import type {
+  EventItem,
+  EventPropertyValue,
+  Organization,
+  OrganizationMember,
+  PersonalApiKey,
+  Project,
+} from "./types.js";
 
 export function eventsApi(t: Transport) {
   const path = (project: ProjectId, rest = "") => projectPath(project, `events/${rest}`);
@@ -59,6 +66,19 @@ export function organizationsApi(t: Transport) {
     listProjects(orgId: string, query: Query = {}, max?: number): AsyncIterable<Project> {
       const path = `/api/organizations/${seg(orgId)}/projects/`;
       return paginate<Project>(t, { method: "GET", path, query, expect: SHAPES.projectPage }, max);
+    },
+  };
+}
+
+/** The key itself: which scopes and projects it holds (any personal API key may ask, with no scope). */
+export function keysApi(t: Transport) {
+  return {
+    current(): Promise<PersonalApiKey> {
+      return t.send({
+        method: "GET",
+        path: "/api/personal_api_keys/@current/",
+        expect: SHAPES.personalApiKey,
+      });
     },
   };
 }

@@ -16,6 +16,7 @@ export {
 } from "./client.js";
 export {
   type Connection,
+  checkApiKey,
   checkHost,
   clientFromEnv,
   defaultBudgetFile,

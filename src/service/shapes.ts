@@ -114,6 +114,22 @@ const member = obj(
 /** Project retrieve (not in the subset): the id and the organization it belongs to. */
 const project = obj({ id: int, organization: str }, ["id", "organization"]);
 
+/**
+ * The key a request was made with (`GET /api/personal_api_keys/@current/`, service-api.md §8): its
+ * label, masked value, scopes and the projects and organizations it is limited to (empty: none).
+ */
+const personalApiKey = obj(
+  {
+    id: str,
+    label: strOrNull,
+    mask_value: strOrNull,
+    scopes: list(str),
+    scoped_teams: { type: ["array", "null"], items: int },
+    scoped_organizations: { type: ["array", "null"], items: str },
+  },
+  ["scopes"],
+);
+
 /** The shapes of the endpoints that belong to no kind, by name. */
 export const SHAPES = {
   eventPage: cursorPage(event),
@@ -123,6 +139,7 @@ export const SHAPES = {
   organization: { schema: organization },
   memberPage: listPage(member),
   project: { schema: project },
+  personalApiKey: { schema: personalApiKey },
   /** The organization's projects list: each project's id is what the tool reads. */
   projectPage: listPage(obj({ id: int }, ["id"])),
 } as const satisfies Record<string, AnswerShape>;

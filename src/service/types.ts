@@ -98,3 +98,16 @@ export interface EventPropertyValue {
   name: unknown;
   count?: number;
 }
+
+/** `GET /api/personal_api_keys/@current/`: the key a request was made with (its value never sent back). */
+export interface PersonalApiKey {
+  id?: string;
+  label?: string | null;
+  /** e.g. `phx_...abcd`. */
+  mask_value?: string | null;
+  /** `["*"]` for every scope (the service shows a legacy key without scopes so too). */
+  scopes: string[];
+  /** The project ids the key is limited to; empty or absent: none. */
+  scoped_teams?: number[] | null;
+  scoped_organizations?: string[] | null;
+}

@@ -337,8 +337,8 @@ feature_flags:
         "environments: all\nfeature_flags:\n  - key: checkout\n    filters:\n      groups:\n        - rollout_percentage: ${ROLLOUT}\n",
     });
     expect(messages(result)).toEqual([
-      'shared.yaml:6:31: error: filters.groups[0].rollout_percentage of feature flag #1 must be a number or null; got "ten" (from ${ROLLOUT} = "ten" of environment staging, envs.yaml:4:26) (environment staging)',
-      "shared.yaml:6:31: error: filters.groups[0].rollout_percentage of feature flag #1 must be at most 100; got 150 (from ${ROLLOUT} = 150 of environment production, envs.yaml:8:26) (environment production)",
+      'shared.yaml:6:31: error: filters.groups[0].rollout_percentage of feature flag "checkout" must be a number or null; got "ten" (from ${ROLLOUT} = "ten" of environment staging, envs.yaml:4:26) (environment staging)',
+      'shared.yaml:6:31: error: filters.groups[0].rollout_percentage of feature flag "checkout" must be at most 100; got 150 (from ${ROLLOUT} = 150 of environment production, envs.yaml:8:26) (environment production)',
     ]);
   });
 

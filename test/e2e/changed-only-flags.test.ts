@@ -140,7 +140,7 @@ describe("plan --base REF --changed-only, feature flags", () => {
       ].sort(),
     );
     expect(scoped.stdout).toContain(
-      "Change-scoped plan: 3 of 1002 declarations read and planned, those the change since main adds, modifies or deletes; drift on the other 999 were not checked.",
+      "This plan covers only the change since main: 3 of 1002 declarations, those it adds, modifies or deletes, were read and planned.\nThe other 999 declarations were not read, so edits made to them in PostHog (drift) do not show here; a full plan, such as the nightly drift workflow's, shows them.",
     );
     expect(scoped.stdout).toContain("filters.groups: group 1: rollout 20% → 65%");
     expect(scoped.stdout).toContain("Plan: 1 to create, 2 to update.");
@@ -287,7 +287,7 @@ describe("apply --base REF --changed-only, feature flags", () => {
     expect(scoped.code, scoped.stdout + scoped.stderr).toBe(0);
     expect(scoped.stdout).toContain("Apply complete: 1 succeeded, 0 failed, 0 skipped.");
     expect(scoped.stdout).toContain(
-      "Only the change since main was applied: drift on the other 1000 declarations was neither checked nor reverted (the scheduled drift plan reports it; a full apply reverts it).",
+      "Only the change since main was applied. The other 1000 declarations were neither checked for drift nor reverted: the nightly drift plan reports drift, and a full apply reverts it.",
     );
     expect((await h.requests()).filter(listWalk)).toEqual([]);
     expect(await flag(idOf(50))).toMatchObject({ active: false });
@@ -312,7 +312,7 @@ describe("apply --base REF --changed-only, feature flags", () => {
     await h.clearRequests();
     const applied = await cli(["apply", "--auto-approve", "--plan", "saved.json"]);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
-    expect(applied.stdout).toContain("Change-scoped plan: 1 of 1001 declarations");
+    expect(applied.stdout).toContain("This plan covers only the change since main: 1 of 1001 declarations");
     expect(applied.stdout).toContain("Apply complete: 1 succeeded, 0 failed, 0 skipped.");
     const requests = (await h.requests()).filter(api);
     expect(requests.filter((r) => r.method === "GET").map(shown)).toEqual(read);
@@ -320,7 +320,7 @@ describe("apply --base REF --changed-only, feature flags", () => {
     expect((await flag(idOf(420))).filters.groups[0].rollout_percentage).toBe(65);
   });
 
-  it("a saved change-scoped plan whose flag changed since is refused, naming it", async () => {
+  it("a saved change-scoped plan whose flag changed since is refused, naming it and who changed it", async () => {
     await setUp();
     h.write("posthog/flags.yaml", flagsYaml({ 420: widen(65) }));
     expect(
@@ -331,8 +331,11 @@ describe("apply --base REF --changed-only, feature flags", () => {
     await h.clearRequests();
     const applied = await cli(["apply", "--auto-approve", "--plan", "saved.json"]);
     expect(applied.code).toBe(1);
-    expect(applied.stderr).toContain(
-      `the live state changed since the plan was made: feature flag "${key(420)}" (project 12345); nothing was applied`,
+    // Who changed it (the flag's last_modified_by) and when: the reviewer's next question.
+    expect(applied.stderr).toMatch(
+      new RegExp(
+        `the live state changed since the plan was made: feature flag "${key(420)}" \\(project 12345, changed by Bob <bob@example\\.com> at 20\\d\\d-[\\d-]+T[\\d:.]+Z\\); nothing was applied`,
+      ),
     );
     expect((await h.requests()).filter((r) => api(r) && r.method !== "GET")).toEqual([]);
     expect((await flag(idOf(420))).filters.groups[0].rollout_percentage).toBe(20);

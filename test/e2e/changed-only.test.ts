@@ -78,7 +78,7 @@ describe("plan --base REF --changed-only", () => {
       ].sort(),
     );
     expect(scoped.stdout).toContain(
-      "Change-scoped plan: 3 of 1013 declarations read and planned, those the change since main adds, modifies or deletes; drift on the other 1010 were not checked.",
+      "This plan covers only the change since main: 3 of 1013 declarations, those it adds, modifies or deletes, were read and planned.\nThe other 1010 declarations were not read, so edits made to them in PostHog (drift) do not show here; a full plan, such as the nightly drift workflow's, shows them.",
     );
     expect(scoped.stdout).toContain(`~ dashboard "${name(3)}" (id 1003)`);
     expect(scoped.stdout).toContain(`~ dashboard "${name(120)}" (id 1120)`);
@@ -101,7 +101,7 @@ describe("plan --base REF --changed-only", () => {
     const scoped = await cli(["plan", "--base", "main", "--changed-only", "--detailed-exitcode", "posthog"]);
     expect(scoped.code, scoped.stderr).toBe(0);
     expect(scoped.stdout).toBe(
-      "Change-scoped plan: 0 of 1012 declarations read and planned, those the change since main adds, modifies or deletes; drift on the other 1012 were not checked.\n\nNo changes. The live service matches the configuration.\n",
+      "This plan covers only the change since main: 0 of 1012 declarations, those it adds, modifies or deletes, were read and planned.\nThe other 1012 declarations were not read, so edits made to them in PostHog (drift) do not show here; a full plan, such as the nightly drift workflow's, shows them.\n\nNo changes. The live service matches the configuration.\n",
     );
     expect((await h.requests()).filter(api)).toEqual([]);
   });
@@ -157,7 +157,7 @@ describe("plan --base REF --changed-only", () => {
     });
     const text2 = await cli(["plan", "--base", "main", "--changed-only", "posthog"]);
     expect(text2.stdout).toContain(
-      `No longer declared since main, and left as they are (only a full plan with --prune deletes what no file declares): dashboard "${name(60)}" (live, id 1060), dashboard "${name(70)}" (live, id 1070).`,
+      `Declared at main and no longer: dashboard "${name(60)}" (live, id 1060), dashboard "${name(70)}" (live, id 1070). They are left as they are: only a full plan with --prune deletes what no file declares.`,
     );
     const markdown = await cli([
       "plan",
@@ -168,7 +168,9 @@ describe("plan --base REF --changed-only", () => {
       "markdown",
       "posthog",
     ]);
-    expect(markdown.stdout).toContain("> [!NOTE]\n> Change-scoped plan: 3 of 1011 declarations");
+    expect(markdown.stdout).toContain(
+      "> [!NOTE]\n> This plan covers only the change since `main`: 3 of 1011 declarations",
+    );
     expect(markdown.stdout).toContain(`dashboard <b>${name(60)}</b> (live, id 1060)`);
   });
 
@@ -213,7 +215,7 @@ describe("plan --base REF --changed-only", () => {
     const actions = (out: string) => out.split("\n").filter((l) => /^\s+[+~-] /.test(l));
     expect(actions(scoped.stdout)).toEqual(actions(full.stdout));
     expect(scoped.stdout).toContain(`+ dashboard "${name(200)}"`);
-    expect(scoped.stdout).toContain("Change-scoped plan: 2 of 1013 declarations");
+    expect(scoped.stdout).toContain("This plan covers only the change since main: 2 of 1013 declarations");
   });
 
   it("a new name that a live object pinned by an unchanged declaration bears is a create, as in the full plan", async () => {
@@ -359,7 +361,7 @@ describe("apply --base REF --changed-only", () => {
     expect(scoped.code, scoped.stdout + scoped.stderr).toBe(0);
     expect(scoped.stdout).toContain("Apply complete: 2 succeeded, 0 failed, 0 skipped.");
     expect(scoped.stdout).toContain(
-      "Only the change since main was applied: drift on the other 1010 declarations was neither checked nor reverted (the scheduled drift plan reports it; a full apply reverts it).",
+      "Only the change since main was applied. The other 1010 declarations were neither checked for drift nor reverted: the nightly drift plan reports drift, and a full apply reverts it.",
     );
     let state = await h.state();
     const exportOf = (i: number) => state.batch_exports.find((b: Json) => b.id === exportId(i));
@@ -393,7 +395,7 @@ describe("apply --base REF --changed-only", () => {
     await h.clearRequests();
     const applied = await cli(["apply", "--auto-approve", "--plan", "saved.json"]);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
-    expect(applied.stdout).toContain("Change-scoped plan: 3 of 1013 declarations");
+    expect(applied.stdout).toContain("This plan covers only the change since main: 3 of 1013 declarations");
     expect(applied.stdout).toContain("Apply complete: 3 succeeded, 0 failed, 0 skipped.");
     const requests = (await h.requests()).filter(api);
     expect(requests.filter(dashboardListWalk)).toEqual([]);
@@ -477,7 +479,7 @@ describe("apply --changed-only where a plan would read everything", () => {
     const applied = await cli(["apply", "--auto-approve", "--base", "main", "--changed-only", "posthog"]);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(applied.stdout).toContain(
-      "Beyond the change: every list was read, since the change reads 12 dashboard objects one by one in project 12345, and their list is 10 pages.",
+      "It also read more than the change: every list was read, since the change reads 12 dashboard objects one by one in project 12345, and their list is 10 pages.",
     );
     expect(applied.stdout).toContain("Apply complete: 9 succeeded, 0 failed, 0 skipped.");
     expect((await h.state()).dashboards.find((d: Json) => d.id === 1007).name).toBe("Renamed in the UI");
@@ -494,9 +496,11 @@ describe("apply --changed-only where a plan would read everything", () => {
     const applied = await cli(["apply", "--auto-approve", "--base", "main", "--changed-only", "posthog"]);
     expect(applied.code, applied.stdout + applied.stderr).toBe(0);
     expect(applied.stdout).toContain(
-      "Beyond the change: `variables` of posthog/exports.yaml changed since main: every declaration of that file counts as changed.",
+      "It also read more than the change: `variables` of posthog/exports.yaml changed since main: every declaration of that file counts as changed.",
     );
-    expect(applied.stdout).toContain(`Change-scoped plan: ${B} of 1012 declarations read and planned`);
+    expect(applied.stdout).toContain(
+      `This plan covers only the change since main: ${B} of 1012 declarations, those it adds`,
+    );
     const state = await h.state();
     expect(state.batch_exports.find((b: Json) => b.id === exportId(1)).paused).toBe(false);
     expect(state.dashboards.find((d: Json) => d.id === 1007).name).toBe("Renamed in the UI");

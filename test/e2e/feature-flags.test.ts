@@ -323,6 +323,66 @@ describe("a create an approval policy holds", () => {
   });
 });
 
+describe("a flag declared without filters", () => {
+  it("is created with the service's default, no condition, and the plan says so; no groups is an error only with filters", async () => {
+    flagsFile("  - key: dark-launch\n    name: Dark launch\n");
+    const validate = await h.cli(["validate", "p"]);
+    expect(validate.code).toBe(0);
+    expect(validate.stdout + validate.stderr).not.toMatch(/condition|groups/);
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(
+      "declared without filters: the service creates it with no release condition (groups: []), so it is on for no one until filters.groups declares one",
+    );
+    const apply = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(apply.code, apply.stderr).toBe(0);
+    const live = (await h.api("GET", `${FLAGS}/?key=dark-launch`)).body.results[0];
+    expect(live.filters).toEqual({ groups: [] });
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+
+    for (const [filters, written] of [
+      ["{}", "filters: {}"],
+      ["{groups: []}", "groups: []"],
+    ] as const) {
+      flagsFile(`  - key: empty-targeting\n    filters: ${filters}\n`);
+      const refused = await h.cli(["plan", "p"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        `p/flags.yaml:3:5: error: feature flag "empty-targeting" does not exist yet and its filters declare no release condition (${written}): the service creates a flag only with at least one in filters.groups, or with no filters at all`,
+      );
+    }
+  });
+});
+
+describe("a flag is named by its key in every message", () => {
+  it("validate's schema errors, plan's errors and lines, apply's results and a prune: the key, never its name", async () => {
+    flagsFile("  - key: named-flag\n    name: A flag with a description\n    active: sometimes\n");
+    const validate = await h.cli(["validate", "p"]);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout + validate.stderr).toContain('feature flag "named-flag"');
+    expect(validate.stdout + validate.stderr).not.toContain("A flag with a description");
+
+    flagsFile(
+      "  - key: named-flag\n    name: A flag with a description\n    filters:\n      groups:\n        - properties: [{type: flag, key: no-such-flag, operator: flag_evaluates_to, value: true}]\n",
+    );
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain('feature flag "named-flag"');
+    expect(plan.stderr).not.toContain("A flag with a description");
+
+    flagsFile(
+      "  - key: named-flag\n    name: A flag with a description\n    filters: {groups: [{rollout_percentage: 5}]}\n",
+    );
+    const apply = await h.cli(["apply", "--auto-approve", "p"]);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout).toMatch(/✓ \+ create · feature flag "named-flag" \(id \d+\) in project 12345/);
+    flagsFile("");
+    const prune = await h.cli(["plan", "--prune", "--force", "p"]);
+    expect(prune.stdout).toContain('- feature flag "named-flag"');
+    expect(prune.stdout + prune.stderr).not.toContain("A flag with a description");
+  });
+});
+
 describe("flag dependencies by key", () => {
   it("one file, two projects: each dependent names its own project's id; the dependency is created first", async () => {
     const body = `  - key: search-v2
@@ -585,13 +645,18 @@ describe("pull --refresh", () => {
     expect((await h.api("PATCH", `${FLAGS}/${FLAG_IDS.newCheckout}/`, edit, { key: BOB_KEY })).status).toBe(
       200,
     );
+    const before = readFileSync(join(h.dir, "p/flags.yaml"), "utf8");
     const refresh = await h.cli(["pull", "--refresh", "p"]);
     expect(refresh.code, refresh.stderr).toBe(0);
-    const text = readFileSync(join(h.dir, "p/flags.yaml"), "utf8");
-    expect(text).toContain("name: Checkout, second wave");
-    expect(text).toContain("rollout_percentage: 35");
-    expect(text).toContain("key: checkout-v1");
-    expect(text).toContain("cohort: Beta testers");
+    // Two lines, each where it stands: the name, and the rollout with its comment; nothing else.
+    expect(readFileSync(join(h.dir, "p/flags.yaml"), "utf8")).toBe(
+      before
+        .replace("    name: New checkout flow", "    name: Checkout, second wave")
+        .replace(
+          "- rollout_percentage: 20   # the second wave",
+          "- rollout_percentage: 35   # the second wave",
+        ),
+    );
     expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
   });
 });

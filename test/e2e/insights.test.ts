@@ -170,6 +170,8 @@ describe("a dashboard with its insights and a text tile", () => {
     const planned = await h.cli(["plan", "posthog"]);
     expect(planned.stdout).toContain('- remove tile insight "Weekly signups"');
     expect(planned.stdout).not.toContain("soft delete");
+    const json = JSON.parse((await h.cli(["plan", "posthog", "--format", "json"])).stdout);
+    expect(json.actions.find((a: Json) => a.action === "remove_tile").destructive).toBe(false);
     await applyClean();
     await planEmpty();
     expect((await dashboardNamed("Content KPIs")).tiles.map((t: Json) => t.insight?.name ?? "text")).toEqual([
@@ -213,9 +215,48 @@ describe("a dashboard with its insights and a text tile", () => {
     const noText = KPIS.split("      - text:")[0] as string;
     h.write("posthog/content.yaml", config(noText));
     expect((await h.cli(["plan", "posthog"])).stdout).toContain('- remove tile text "## Notes"');
+    // The card's text goes with it: destructive, listed first, marked; an insight tile's removal is not.
+    const json = JSON.parse((await h.cli(["plan", "posthog", "--format", "json"])).stdout);
+    const removal = json.actions.find((a: Json) => a.action === "remove_tile");
+    expect(removal.destructive).toBe(true);
+    expect(removal.warnings).toEqual(["the text card is deleted, and its text with it"]);
+    expect(json.summary.destructive).toBe(true);
+    const markdown = (await h.cli(["plan", "posthog", "--format", "markdown"])).stdout;
+    expect(markdown).toContain("> [!WARNING]\n> **1 destructive action**: review it before merging.");
+    expect(markdown).toMatch(/> - .*remove tile.*## Notes/);
     await applyClean();
     await planEmpty();
     expect((await dashboardNamed("Content KPIs")).tiles.every((t: Json) => t.text === null)).toBe(true);
+  });
+});
+
+describe("a tile naming an insight by id", () => {
+  it("is a plan error at its line when the project has no such live insight, even where no file declares insights", async () => {
+    const query = {
+      kind: "InsightVizNode",
+      source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "x" }] },
+    };
+    const made = await h.api("POST", `${P}/insights/`, { name: "Made in the UI", query, saved: true });
+    expect(made.status).toBe(201);
+    const file = (id: number) =>
+      `project: 12345\ndashboards:\n  - name: By id\n    tiles:\n      - insight_id: ${made.body.id}\n      - insight_id: ${id}\n`;
+    h.write("posthog/board.yaml", file(987654));
+    await h.clearRequests();
+    const plan = await h.cli(["plan", "posthog"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(
+      'posthog/board.yaml:6:9: error: a tile of dashboard "By id" shows insight id 987654, which is not a live insight of project 12345',
+    );
+    // Two reads by id, not the insights' list.
+    const reads = (await h.requests()).filter((r) => r.path.includes("/insights/"));
+    expect(reads.map((r) => r.path).sort()).toEqual([
+      `${P}/insights/${made.body.id}/`,
+      `${P}/insights/987654/`,
+    ]);
+    h.write("posthog/board.yaml", file(made.body.id).replace(/\n {6}- insight_id: \d+\n$/, "\n"));
+    const fixed = await h.cli(["plan", "posthog"]);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stdout).toContain('+ add tile insight "Made in the UI"');
   });
 });
 
@@ -236,9 +277,12 @@ describe("pull --refresh", () => {
     expect(edited.status, edited.text).toBe(200);
     const refresh = await h.cli(["pull", "--refresh", "posthog"]);
     expect(refresh.code, refresh.stdout + refresh.stderr).toBe(0);
-    const text = readFileSync(join(h.dir, "posthog/content.yaml"), "utf8");
-    expect(text).toContain("h: 9");
-    expect(text).toContain("interval: month");
+    // Each where it stands, in the file's style: the layout's flow map and the query's one key.
+    expect(readFileSync(join(h.dir, "posthog/content.yaml"), "utf8")).toBe(
+      config()
+        .replace("layout: {x: 6, y: 0, w: 6, h: 5}", "layout: {x: 6, y: 0, w: 6, h: 9}")
+        .replace("        interval: week", "        interval: month"),
+    );
     await planEmpty();
   });
 });

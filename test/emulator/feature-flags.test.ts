@@ -180,6 +180,20 @@ describe("feature flags: the server's rewrites", () => {
     expect(broken.body.filters.payloads.true).not.toBe('"new"');
   });
 
+  it("stores the model's default filters for a create without them: no condition, on for no one", async () => {
+    // products/feature_flags/backend/models/feature_flag.py: `default_filters()` is {"groups": []}.
+    const created = await h.api("POST", `${FLAGS}/`, { key: "no-filters" });
+    expect(created.status).toBe(201);
+    expect(created.body.filters).toEqual({ groups: [] });
+    const read = await h.api("GET", `${FLAGS}/${created.body.id}/`);
+    expect(read.body.filters).toEqual({ groups: [] });
+    // Only a create that sends filters without a condition is refused.
+    for (const filters of [{}, { groups: [] }, { multivariate: null }]) {
+      const refused = await h.api("POST", `${FLAGS}/`, { key: "no-groups", filters });
+      expect(refused.status, JSON.stringify(filters)).toBe(400);
+    }
+  });
+
   it("refuses a create without groups and refuses to archive an enabled flag", async () => {
     const empty = await h.api("POST", `${FLAGS}/`, { key: "empty", filters: { groups: [] } });
     expect(empty.status).toBe(400);

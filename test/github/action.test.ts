@@ -147,7 +147,7 @@ describe("the action against the emulator", () => {
     writeFileSync(file, edited);
     const merged = await run({ command: "apply", base: "HEAD", "changed-only": "true" }, repo.dir);
     expect(merged.code, merged.stderr).toBe(0);
-    expect(merged.markdown).toContain("Change-scoped plan: 1 of");
+    expect(merged.markdown).toContain("This plan covers only the change since `HEAD`: 1 of");
     expect(JSON.parse(merged.planJson).plan.scope).toMatchObject({
       read: "changes",
       base: "HEAD",
@@ -213,6 +213,29 @@ describe("the action against the emulator", () => {
     expect(r.outputs).toMatchObject({ "has-changes": "true", destructive: "true" });
     expect(r.markdown).toContain("soft delete");
     expect(JSON.parse(r.planJson).plan.summary.destructive).toBe(true);
+  });
+
+  it("undeclared: lists, read-only, what no file declares, and that alone counts for has-changes", async () => {
+    const secrets = { PRODUCTION_PROJECT_TOKEN: "phc_Ex7Lq2Vm9Rt4Kw", PRICING_PAYLOAD: "ExPrc7Lq2Vm9Rt" };
+    const applied = await h.cli(
+      ["apply", "--auto-approve", join(ROOT, "test/fixtures/single-project/production")],
+      secrets,
+    );
+    expect(applied.code, applied.stderr).toBe(0);
+    const quiet = await run({ command: "plan", paths: "test/fixtures/single-project/production" });
+    expect(quiet.outputs["has-changes"]).toBe("false");
+    const r = await run({
+      command: "plan",
+      paths: "test/fixtures/single-project/production",
+      undeclared: "true",
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.outputs).toMatchObject({ "has-changes": "true", destructive: "false" });
+    expect(r.markdown).toMatch(/> \*\*\d+ live objects no file declares \(created in PostHog\?\)\*\*: /);
+    expect(r.markdown).toContain("> - dashboard <b>Marketing Overview</b> (id 2) in project 12345");
+    const plan = JSON.parse(r.planJson).plan;
+    expect(plan.actions).toEqual([]);
+    expect(plan.undeclared.map((o: { name: string }) => o.name)).toContain("Marketing Overview");
   });
 
   it("reads paths one per line, relative to working-directory", async () => {

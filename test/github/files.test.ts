@@ -92,6 +92,7 @@ describe("action.yml", () => {
       "api-key": "",
       "api-keys": "",
       prune: "false",
+      undeclared: "false",
       base: "",
       "changed-only": "false",
       comment: "false",
@@ -256,6 +257,49 @@ describe("the README", () => {
       expect(section).toContain(`\`${name}\``);
     }
     for (const name of workflowNames) expect(section).toContain(`\`${name}\``);
+  });
+
+  it("names the workflows as users copy them: the table, each file's `Copy to` line and its `paths:` filters agree", () => {
+    // The table names the files of the folder it says to copy into .github/workflows/ as they are.
+    expect(section).toContain(
+      "ready to copy from\n[`examples/github/.github/workflows/`](examples/github/.github/workflows/) into `.github/workflows/`",
+    );
+    const rows = [...section.matchAll(/^\| `([\w-]+\.yml)` \|/gm)].map((m) => m[1]);
+    expect(rows.sort()).toEqual([...workflowNames].sort());
+    const copied = workflowNames.map((name) => `.github/workflows/${name}`);
+    const glob = (pattern: string) =>
+      new RegExp(
+        `^${pattern
+          .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+          .replace(/\*\*/g, "\0")
+          .replace(/\*/g, "[^/]*")
+          .replace(/\0/g, ".*")}$`,
+      );
+    for (const [name, workflow] of workflows) {
+      // The header comment, its lines joined: where the file says to copy it.
+      const text = readFileSync(join(WORKFLOWS, name), "utf8").replace(/\n# /g, " ");
+      expect(text, name).toContain(`Copy to .github/workflows/${name}`);
+      const inputs = workflowSteps(workflow)
+        .filter((s) => ACTION_REF.test(s.uses ?? ""))
+        .map((s) => String(s.with?.paths ?? "posthog"));
+      for (const event of Object.values((workflow.on ?? {}) as Record<string, Yaml>)) {
+        for (const filter of (event?.paths ?? []) as string[]) {
+          if (filter.startsWith(".github/")) {
+            // A filter for workflow files matches one of them as copied.
+            expect(
+              copied.some((path) => glob(filter).test(path)),
+              `${name}: ${filter}`,
+            ).toBe(true);
+          } else {
+            // Any other filter is the configuration folder the action reads.
+            expect(
+              inputs.map((input) => `${input}/**`),
+              `${name}: ${filter}`,
+            ).toContain(filter);
+          }
+        }
+      }
+    }
   });
 
   it("shows a sample comment: the action's marker line, then the renderer's", () => {

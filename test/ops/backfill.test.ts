@@ -135,6 +135,30 @@ describe("backfill", () => {
     expect(text.stdout).toMatch(/started for "Persons to Postgres": 2026-01-05 → 2026-01-06\n$/);
   });
 
+  it("warns, before sending, when the window overlaps a run, retry or backfill of the last 24 hours", async () => {
+    const first = await h.run(backfill, { args: [S3], start: "-3h", end: "-1h", format: "json" });
+    expect(first.code, first.stderr).toBe(0);
+    const { backfill_id } = validJson("backfill", first.stdout);
+    await h.clearRequests();
+    const again = await h.run(backfill, { args: [S3], start: "-2h", end: "-1h" });
+    expect(again.code).toBe(0);
+    const warning = again.stderr.split("\n").find((l) => l.startsWith("warning:")) ?? "";
+    expect(warning).toMatch(/^warning: this window overlaps \d+ runs or backfills of the last 24 hours: /);
+    expect(warning).toContain(`backfill ${backfill_id} (`);
+    expect(warning).toMatch(/retry [0-9a-f-]+ \(Completed, 20\d\d-[^ ]+ → 20\d\d-[^ ]+\)/);
+    expect(warning).toMatch(/; its data may be exported twice$/);
+    // The lists were read (newest first, back to a day ago) before the one write.
+    const sent = await h.requests();
+    const post = sent.findIndex((r) => r.method === "POST");
+    expect(sent.slice(0, post).map((r) => r.path)).toEqual(
+      expect.arrayContaining([
+        `/api/projects/12345/batch_exports/${S3_EXPORT_ID}/runs/`,
+        `/api/projects/12345/batch_exports/${S3_EXPORT_ID}/backfills/`,
+      ]),
+    );
+    // A window nothing of the last day touched: no warning (the test above: 2026-01-01).
+  });
+
   it("accepts relative times and resolves NAME by id too", async () => {
     const out = await h.run(backfill, { args: [S3_EXPORT_ID], start: "-3h", end: "-1h" });
     expect(out.code).toBe(0);
@@ -148,7 +172,12 @@ describe("backfill", () => {
     await h.faults({
       rules: [{ method: "POST", path: "/backfills/?$", status: 400, times: 1 }],
     });
-    const out = await h.run(backfill, { args: [S3], start: "-3h", end: "-1h" });
+    // A window the last day's runs do not touch: the refusal is the one line.
+    const out = await h.run(backfill, {
+      args: [S3],
+      start: "2026-01-01T00:00:00Z",
+      end: "2026-01-01T03:00:00Z",
+    });
     expect(out.code).toBe(1);
     expect(out.stderr).toMatch(/^error: POST batch_exports\/.+\/backfills: 400/);
     expect(out.stderr.trim().split("\n")).toHaveLength(1);

@@ -57,3 +57,31 @@ describe("the built CLI", () => {
     for (const row of rows.slice(1)) expect(row).toMatch(/""\$browser"":""Safari""/);
   });
 });
+
+describe("the operations commands read only the declarations they need", () => {
+  it("run while another kind's files have errors that stop plan", async () => {
+    h.write(
+      "posthog/exports.yaml",
+      "project: 12345\nbatch_exports:\n  - name: Events to S3\n    paused: false\n",
+    );
+    // A dashboard with a schema error and a flag naming an unset variable: plan stops on both.
+    h.write(
+      "posthog/broken.yaml",
+      "project: 12345\nvariables: [TEAM_NAME]\ndashboards:\n  - name: Weekly\n    pinned: perhaps\nfeature_flags:\n  - key: f\n    name: ${TEAM_NAME}\n",
+    );
+    const plan = await h.cli(["plan"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain("posthog/broken.yaml:5:13: error:");
+    for (const args of [
+      ["runs", "Events to S3"],
+      ["logs", "Events to S3", "--limit", "1"],
+      ["status"],
+      ["members"],
+      ["events", "--limit", "1"],
+    ]) {
+      const out = await h.cli(args);
+      expect(out.code, `${args[0]}: ${out.stderr}`).toBe(0);
+      expect(out.stderr, args[0]).not.toContain("broken.yaml");
+    }
+  });
+});

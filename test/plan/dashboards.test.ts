@@ -149,8 +149,8 @@ describe("dashboards", () => {
     const [restore, update] = plan.actions;
     expect(restore?.after).toEqual({ deleted: false });
     expect(restore?.object.id).toBe(77);
-    expect(restore?.warnings[0]).toMatch(
-      /not in the live list: restored if soft-deleted; apply fails if it never existed/,
+    expect(restore?.warnings[0]).toBe(
+      "id 77 is not in project 12345's live list: soft-deleted, or never there (the service answers alike, so plan cannot tell); apply restores it if it was soft-deleted, and otherwise fails naming the pin",
     );
     expect(update?.after).toEqual({ name: "Weekly KPIs", description: "Back" });
     expect(plan.fingerprints["12345/dashboard/Weekly KPIs"]).toBe("absent");

@@ -54,9 +54,10 @@ const withScope = (
 describe("a change-scoped plan", () => {
   it("text: the counts, the unchecked drift and the removed declarations come first", () => {
     const text = renderText(withScope(CHANGES), { color: false, vocab: VOCAB });
-    expect(text.split("\n").slice(0, 3)).toEqual([
-      "Change-scoped plan: 3 of 50000 declarations read and planned, those the change since origin/main adds, modifies or deletes; drift on the other 49997 were not checked.",
-      'No longer declared since origin/main, and left as they are (only a full plan with --prune deletes what no file declares): dashboard "Old *board* <b>" (live, id 42), batch export "gone" (not live).',
+    expect(text.split("\n").slice(0, 4)).toEqual([
+      "This plan covers only the change since origin/main: 3 of 50000 declarations, those it adds, modifies or deletes, were read and planned.",
+      "The other 49997 declarations were not read, so edits made to them in PostHog (drift) do not show here; a full plan, such as the nightly drift workflow's, shows them.",
+      'Declared at origin/main and no longer: dashboard "Old *board* <b>" (live, id 42), batch export "gone" (not live). They are left as they are: only a full plan with --prune deletes what no file declares.',
       "",
     ]);
     // Even with nothing to change, the reader learns what was not looked at.
@@ -65,7 +66,7 @@ describe("a change-scoped plan", () => {
       vocab: VOCAB,
     });
     expect(empty).toBe(
-      "Change-scoped plan: 3 of 50000 declarations read and planned, those the change since origin/main adds, modifies or deletes; drift on the other 49997 were not checked.\n\nNo changes. The live service matches the configuration.\n",
+      "This plan covers only the change since origin/main: 3 of 50000 declarations, those it adds, modifies or deletes, were read and planned.\nThe other 49997 declarations were not read, so edits made to them in PostHog (drift) do not show here; a full plan, such as the nightly drift workflow's, shows them.\n\nNo changes. The live service matches the configuration.\n",
     );
   });
 
@@ -73,7 +74,7 @@ describe("a change-scoped plan", () => {
     const markdown = renderMarkdown(withScope(CHANGES), { vocab: VOCAB });
     const note = markdown.slice(markdown.indexOf("> [!NOTE]"), markdown.indexOf("**Plan:"));
     expect(note).toContain(
-      "> Change-scoped plan: 3 of 50000 declarations read and planned, those the change since `origin/main` adds",
+      "> This plan covers only the change since `origin/main`: 3 of 50000 declarations, those it adds",
     );
     expect(note).toContain("dashboard <b>Old &#42;board&#42; &lt;b&gt;</b> (live, id 42)");
     expect(markdown.indexOf("> [!NOTE]")).toBeLessThan(markdown.indexOf("**Plan:"));
@@ -94,7 +95,7 @@ describe("a change-scoped plan", () => {
 describe("a full read asked for with --changed-only", () => {
   it("says why in text and markdown", () => {
     const sentence =
-      "Full plan instead of a change-scoped one: --prune reads every live object, to find those no file declares, so every declaration was read and checked for drift.";
+      "This plan reads everything rather than only the change: --prune reads every live object, to find those no file declares. Every declaration was read and checked for drift.";
     expect(renderText(withScope(FULL), { color: false, vocab: VOCAB })).toContain(`${sentence}\n`);
     expect(renderMarkdown(withScope(FULL), { vocab: VOCAB })).toContain(`> ${sentence}`);
   });
@@ -103,7 +104,7 @@ describe("a full read asked for with --changed-only", () => {
 describe("apply's closing sentence", () => {
   it("only after a change-scoped apply", () => {
     expect(appliedScopeSentence(CHANGES)).toBe(
-      "Only the change since origin/main was applied: drift on the other 49997 declarations was neither checked nor reverted (the scheduled drift plan reports it; a full apply reverts it).",
+      "Only the change since origin/main was applied. The other 49997 declarations were neither checked for drift nor reverted: the nightly drift plan reports drift, and a full apply reverts it.",
     );
     expect(appliedScopeSentence(FULL)).toBeUndefined();
     expect(appliedScopeSentence(undefined)).toBeUndefined();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ACTION_KINDS } from "../../src/kinds/index.js";
 import type { ActionKind } from "../../src/plan/types.js";
+import { renderMarkdown } from "../../src/render/markdown.js";
 import { colorEnabled, NO_CHANGES, renderText } from "../../src/render/text.js";
 import { act, at, buildPlan, dashboard, emptyPlan, mixedPlan, VOCAB } from "./fixtures.js";
 
@@ -23,6 +24,31 @@ describe("colorEnabled", () => {
 describe("renderText", () => {
   it("says there is nothing to do for an empty plan", () => {
     expect(renderText(emptyPlan(), { color: false, vocab: VOCAB })).toBe(`${NO_CHANGES}\n`);
+  });
+
+  it("heads an existing object that only gains a collaborator or tile with ~, never the create symbol", () => {
+    const board = dashboard("Weekly KPIs", { id: 42, ...at("d.yaml", 3) });
+    const added = buildPlan([
+      act("add_collaborator", board, {
+        after: { user_uuid: "0190f3a2-7c1d-7000-8000-000000000001", level: 37 },
+      }),
+    ]);
+    const text = renderText(added, { color: false, vocab: VOCAB });
+    expect(text).toContain('  ~ dashboard "Weekly KPIs" (id 42) · d.yaml:3\n      + add collaborator');
+    expect(renderMarkdown(added, { vocab: VOCAB })).toContain(
+      "<summary><code>~</code> dashboard <b>Weekly KPIs</b>",
+    );
+    // A created or deleted object keeps its symbol.
+    const created = buildPlan([
+      act("create", dashboard("New", at("d.yaml", 9)), { after: { name: "New" } }),
+      act("enable_sharing", dashboard("New", at("d.yaml", 9)), {
+        before: { enabled: false },
+        after: { enabled: true },
+      }),
+    ]);
+    expect(renderText(created, { color: false, vocab: VOCAB })).toContain('  + dashboard "New" · d.yaml:9');
+    const gone = buildPlan([act("soft_delete", dashboard("Old", { id: 7 }), { destructive: true })]);
+    expect(renderText(gone, { color: false, vocab: VOCAB })).toContain('  - dashboard "Old" (id 7)');
   });
 
   it("ends with the summary line", () => {

@@ -4,7 +4,8 @@
  */
 import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type GitRunner, labelDrift, lastModified, resolveBase } from "../../src/drift/index.js";
+import { type GitRunner, labelDrift, resolveBase } from "../../src/drift/index.js";
+import { lastModified } from "../../src/plan/modified.js";
 import type { Action, LiveProject } from "../../src/plan/types.js";
 import { act, at, batchExport, buildPlan, dashboard } from "../render/fixtures.js";
 

@@ -177,6 +177,7 @@ describe("the shapes themselves", () => {
     integrationPage: sample.offsetPage([{ id: 1, kind: "aws-s3", display_name: "prod" }]),
     organization: { id: "o", available_features: ["tagging"], available_product_features: null },
     project: { id: 1, organization: "o" },
+    personalApiKey: { id: "k", scopes: ["dashboard:read"], scoped_teams: [], label: null },
     memberPage: { count: 1, next: null, results: [{ id: "m", user: { uuid: "u", email: "a@b.c" } }] },
     projectPage: sample.offsetPage([{ id: 1, name: "Production", organization: "o" }]),
     backfillCreated: { backfill_id: "b" },

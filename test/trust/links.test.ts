@@ -37,7 +37,7 @@ describe("writes and symbolic links", () => {
     const result = await h.cli(["pull", "--project", "12345", "--out", "pulled"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      "error: pulled/dashboards.yaml already exists; pull never overwrites: choose another --out\n",
+      "error: pulled/dashboards.yaml already exists; pull never overwrites: to bring the files you have up to date with the live values, run posthog-gitops pull --refresh pulled; to adopt the project anew, choose another --out\n",
     );
     expect(existsSync(join(h.dir, "elsewhere.yaml"))).toBe(false);
     expect(readlinkSync(join(h.dir, "pulled/dashboards.yaml"))).toBe("../elsewhere.yaml");

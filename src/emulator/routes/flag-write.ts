@@ -237,7 +237,8 @@ export function createFlag(ctx: Ctx, body: Json, opts: { approved?: boolean } = 
     team_id: ctx.project.id,
     key,
     name: (vd.name as string | undefined) ?? "",
-    filters: isDict(vd.filters) ? vd.filters : {},
+    // The model's default (`default_filters`): no condition, so the flag matches no one.
+    filters: isDict(vd.filters) ? vd.filters : { groups: [] },
     active: (vd.active as boolean | undefined) ?? true,
     archived: (vd.archived as boolean | undefined) ?? false,
     deleted: (vd.deleted as boolean | undefined) ?? false,

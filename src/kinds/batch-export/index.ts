@@ -18,6 +18,7 @@ import { BATCH_EXPORT, EXPORT_WORDS } from "./name.js";
 import { planBatchExport } from "./plan.js";
 import { pullBatchExports } from "./pull.js";
 import { recogniseReplacement } from "./replaced.js";
+import { BATCH_EXPORT_SCOPES } from "./scopes.js";
 import { batchExportsApi } from "./service.js";
 import { CONFIG_DEFS } from "./service-rules/schema.js";
 import { batchExportVerbs, createBatchExport, findBatchExports } from "./verbs.js";
@@ -54,6 +55,7 @@ export const batchExportKind: Kind = defineKind<
     ],
   },
   answers: BATCH_EXPORT_ANSWERS,
+  scopes: BATCH_EXPORT_SCOPES,
   hooks: {
     pin: (id) => String(id).toLowerCase(),
     declare: checkBatchExport,

@@ -15,6 +15,7 @@ import { type DesiredDashboard, dashboardFields } from "./fields.js";
 import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
 import { dashboardsNeedFeatures, planDashboardExtras } from "./plan.js";
 import { pullDashboards } from "./pull.js";
+import { DASHBOARD_SCOPES } from "./scopes.js";
 import { DASHBOARD_ENDPOINTS } from "./service.js";
 import { checkTileInsights } from "./tiles-check.js";
 import { DASHBOARD_VERBS } from "./verbs.js";
@@ -39,6 +40,7 @@ export const dashboardModel = defineModel<
   // SPEC §9: an overlay's collaborators merge by person (a tile's insight by id is one project's: the
   // tiles' reference declaration says so).
   environments: { keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }] },
+  scopes: DASHBOARD_SCOPES,
   answers: DASHBOARD_ANSWERS,
   // A contains-match on the name, of at most 200 characters; one page of 1,000 (a short name may
   // match hundreds, and the list takes any limit: service-api.md §1).

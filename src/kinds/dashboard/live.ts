@@ -14,6 +14,8 @@ import { compareText } from "../../plan/values.js";
 import type { ReadRun } from "../../read/kinds.js";
 import type { MembersRead } from "../../read/people.js";
 import type { ServiceClient } from "../../service/index.js";
+import { insightsApi } from "../insight/service.js";
+import { readById } from "../shared/by-id.js";
 import type { Collaborator, DashboardBasic, SharingConfiguration } from "./answers.js";
 import { unresolved } from "./collaborators.js";
 import type { DesiredDashboard } from "./fields.js";
@@ -31,6 +33,11 @@ export interface LiveDashboards extends LiveKind {
   tiles: Record<number, LiveTile[]>;
   /** The organization's members, read only when some declared collaborator needed them. */
   members?: MembersRead;
+  /**
+   * Insights `insight_id:` tiles name that are not on their dashboard yet, each read by id: its name,
+   * or null when the project has no such live insight (a plan error at the tile's line).
+   */
+  insights?: Record<number, string | null>;
 }
 
 /** What was read besides the list: dashboard ids whose collaborators / sharing / tiles were read. */
@@ -40,6 +47,8 @@ export interface DashboardReads {
   tiles: number[];
   /** The organization's members list was read (to resolve collaborators). */
   members?: boolean;
+  /** Insight ids read one by one for `insight_id:` tiles not on their dashboard yet. */
+  insights?: number[];
 }
 
 /** State read besides the list: collaborators and sharing, only where they were read. */
@@ -117,7 +126,47 @@ export async function readDashboards(
     reads.members = true;
     live.members = await run.members.check(project);
   }
+  const insights = tileInsightsToCheck(declared, objects, live.tiles);
+  if (insights.length > 0) {
+    reads.insights = insights;
+    live.insights = await insightsById(client, project, insights);
+  }
   return { live, read: reads };
+}
+
+/**
+ * The insight ids `insight_id:` tiles name that are not on their (live) dashboard yet: whether each is
+ * a live insight of the project is known only by reading it (a few requests, none for a plan with
+ * nothing to add), so a wrong id is a plan error at its line rather than a failed apply.
+ */
+export function tileInsightsToCheck(
+  declared: readonly DesiredDashboard[],
+  dashboards: readonly DashboardBasic[],
+  tiles: Readonly<Record<number, LiveTile[]>>,
+): number[] {
+  const ignoredErrors: PlanError[] = [];
+  const { pairs } = matchObjects(declared, dashboards, "dashboard", ignoredErrors);
+  const ids = new Set<number>();
+  for (const { desired, live } of pairs) {
+    if (desired.deleted || !desired.tiles) continue;
+    const shown = new Set((live ? (tiles[live.id] ?? []) : []).map((t) => t.insightId));
+    for (const tile of desired.tiles) {
+      if (tile.type === "insight" && "insight_id" in tile && !shown.has(tile.insight_id))
+        ids.add(tile.insight_id);
+    }
+  }
+  return [...ids].sort((a, b) => a - b);
+}
+
+async function insightsById(
+  client: ServiceClient,
+  project: number,
+  ids: readonly number[],
+): Promise<Record<number, string | null>> {
+  const found = await Promise.all(
+    ids.map((id) => readById(id, (numeric) => insightsApi(client).get(project, numeric))),
+  );
+  return Object.fromEntries(ids.map((id, i) => [id, found[i] ? (found[i]?.name ?? "") : null]));
 }
 
 export async function rereadDashboards(
@@ -135,12 +184,14 @@ export async function rereadDashboards(
     !ids(reads.collaborators) ||
     !ids(reads.sharing) ||
     !ids(reads.tiles) ||
+    (reads.insights !== undefined && !ids(reads.insights)) ||
     (members !== undefined && members !== true)
   ) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
   const live = await withDetails(client, project, await list(), reads as DashboardReads);
   if (members === true) live.members = await run.members.check(project);
+  if (reads.insights !== undefined) live.insights = await insightsById(client, project, reads.insights);
   return live;
 }
 

@@ -3,12 +3,12 @@
  * left out is not managed, so a later edit in the UI would never show up as drift). Collaborators are
  * read only for dashboards restricted to collaborators (the others cannot have any) and written by
  * email; sharing comes from the list's `is_shared` (no request per dashboard). Tiles are written, as
- * the whole set in the order the dashboard shows them, for the dashboards the insights' list says
- * show an insight: only those are read (one retrieve each), so the plans of a pulled project read only
- * the dashboards with content (SPEC §6). An insight is named by its name when the insights are pulled
- * too and the name is its own (neither empty nor shared), else by `insight_id:`; a layout is written
- * when its `sm` entry fits the 12-column grid. A dashboard showing only text cards is written without
- * `tiles:` (not managed).
+ * the whole set in the order the dashboard shows them, for every dashboard that shows any, insight or
+ * text card: each dashboard is read once (one retrieve: the list does not say which hold text cards),
+ * and one without tiles is written without `tiles:`, so the plans of a pulled project read only the
+ * dashboards with content (SPEC §6). An insight is named by its name when the insights are pulled too
+ * and the name is its own (neither empty nor shared), else by `insight_id:`; a layout is written when
+ * its `sm` entry fits the 12-column grid.
  */
 
 import { compareText } from "../../plan/values.js";
@@ -83,27 +83,26 @@ export async function pullDashboards(
     insightsApi(client).listAll(project),
   ]);
   const restricted = dashboards.filter((d) => d.restriction_level === 37);
-  const showing = new Set(
-    insights.flatMap((i) => i.dashboard_tiles.filter((t) => t.deleted !== true).map((t) => t.dashboard_id)),
-  );
   const [collaborators, tiles] = await Promise.all([
     Promise.all(
       restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project, d.id)] as const),
     ).then((pairs) => new Map(pairs)),
     Promise.all(
-      dashboards
-        .filter((d) => showing.has(d.id))
-        .map(
-          async (d) =>
-            [d.id, liveTiles((await dashboardsApi(client).getWithTiles(project, d.id)).tiles)] as const,
-        ),
+      dashboards.map(
+        async (d) =>
+          [d.id, liveTiles((await dashboardsApi(client).getWithTiles(project, d.id)).tiles)] as const,
+      ),
     ).then((pairs) => new Map(pairs)),
   ]);
   const byName = context?.kinds.includes("insight") ? ownNames(insights) : new Map<number, string>();
   return {
     items: dashboards.map((d) => {
-      const shown = tiles.get(d.id);
-      return dashboardItem(d, collaborators.get(d.id), shown ? tileItems(shown, byName) : undefined);
+      const shown = tiles.get(d.id) ?? [];
+      return dashboardItem(
+        d,
+        collaborators.get(d.id),
+        shown.length > 0 ? tileItems(shown, byName) : undefined,
+      );
     }),
     variables: [],
   };

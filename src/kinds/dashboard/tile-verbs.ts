@@ -214,7 +214,8 @@ export const REMOVE_TILE: Verb = {
   word: "remove tile",
   phrase: (n) => `${n} ${plural(n, "tile")} to remove`,
   step: 2,
-  destructive: false,
+  // A text card's removal deletes its text (the plan says so per action); an insight's only detaches it.
+  destructive: "depends",
   sides: { before: "required", after: "absent" },
   detail: (action) => ({ text: tileName(sideOf(action, "before"), action) }),
   refreshes: () => [["tiles"]],

@@ -58,14 +58,36 @@ export function planTiles(
   const liveList = current ? live.tiles?.[current.id] : [];
   if (liveList === undefined) return;
   const liveName = liveNameOf(ctx);
-  const names = (id: number) => liveName("insight", id);
-  const planned = tiles.map((tile) => resolved(tile, links, names));
+  // Without the insights' list (the files declare none), the ids the dashboards' read looked up.
+  const checked = live.insights ?? {};
+  const names = (id: number) => liveName("insight", id) ?? checked[id] ?? undefined;
+  const planned: PlannedTile[] = [];
+  for (const tile of tiles) {
+    if (tile.type === "insight" && "insight_id" in tile && checked[tile.insight_id] === null) {
+      if (!declaresPinned(ctx, tile.insight_id)) {
+        ctx.sink.errors.push({
+          message: `a tile of dashboard "${desired.name}" shows insight id ${tile.insight_id}, which is not a live insight of project ${ctx.project}`,
+          source: tile.source,
+        });
+        continue;
+      }
+    }
+    planned.push(resolved(tile, links, names));
+  }
   const diff = diffTiles(planned, liveList);
   const { sink } = ctx;
   for (const { live: tile } of diff.remove) {
     const { side, preconditions } = liveSide(tile, names);
+    // An insight tile leaves the dashboard and the insight stays; a text card is deleted, its text
+    // with it: destructive, listed first and marked.
+    const text = side.text !== undefined;
     sink.actions.push(
-      makeAction(REMOVE_TILE, ref, { before: side, ...(preconditions ? { preconditions } : {}) }),
+      makeAction(REMOVE_TILE, ref, {
+        before: side,
+        destructive: text,
+        ...(text ? { warnings: ["the text card is deleted, and its text with it"] } : {}),
+        ...(preconditions ? { preconditions } : {}),
+      }),
     );
   }
   for (const tile of diff.add) {
@@ -136,4 +158,9 @@ function resolved(
     ...(name !== undefined && name !== "" ? { insightName: name } : {}),
     ...layout,
   };
+}
+
+/** An `insight_id:` that a declared insight pins (restored by this apply when it is not live). */
+function declaresPinned(ctx: KindPlanContext, id: number): boolean {
+  return (ctx.others?.declared("insight") ?? []).some((d) => !d.deleted && Number(d.id) === id);
 }

@@ -92,6 +92,7 @@
  * - A PostHog model (list with search, retrieve, create, PATCH, soft delete and restore by PATCH of
  *   `deleted`): `defineModel` (./model.ts) gives all of the above from its path and table.
  */
+
 import type { Executed } from "../../apply/kinds.js";
 import type { ConfigKind, EnvironmentRules, KindWords } from "../../config/kinds.js";
 import type { Declared, DesiredProject } from "../../config/types.js";
@@ -103,6 +104,7 @@ import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../..
 import { getPath, setPath } from "../../plan/values.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
+import type { KindScopes } from "../../scopes.js";
 import type { AnswerShape, ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
 import { referenceCycles } from "./cycles.js";
@@ -231,6 +233,8 @@ export interface KindSpec<
   service: KindService<L>;
   /** The shapes of its answers, by name, that its service part names as `expect` (none: `{}`). */
   answers?: Readonly<Record<string, AnswerShape>>;
+  /** The personal API key scopes reading, writing and pulling its objects need (none: nothing declared). */
+  scopes?: KindScopes;
   hooks?: KindHooks<T, L, D, K>;
   /**
    * Its lists whose entries merge by identity in an overlay, and the values that are one project's ids
@@ -311,6 +315,7 @@ export function defineKind<
     values: table.values,
     verbs,
     answers: spec.answers ?? {},
+    scopes: spec.scopes ?? { read: [], write: [], pull: [] },
     schema: {
       description: spec.schema.list,
       item: { $ref: `#/$defs/${spec.schema.def}` },

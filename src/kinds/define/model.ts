@@ -34,6 +34,7 @@ import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
 import { collect } from "../../service/pages.js";
 import type { Verb } from "../kind.js";
+import { restoring } from "../shared/restore.js";
 import { ignoredTags } from "../shared/tags.js";
 import { CREATE, deepMerge, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { FieldTable } from "./fields.js";
@@ -126,19 +127,19 @@ export function defineModel<
     modelBody(table, action, env, owner, referenced);
   /**
    * PATCH exactly `{deleted}` (older services refuse any other key on a deleted object). A 404 means a
-   * soft delete's goal is reached (deleted since the plan), and a restore's id never existed.
+   * soft delete's goal is reached (deleted since the plan), and a restore's id never existed: the
+   * outcome names the pin and the fix (`restoring`).
    */
   const patchDeleted =
     (deleted: boolean): Verb["send"] =>
     async (client, action, id) => {
-      try {
-        await api(client).update(action.object.project, id, { deleted });
-      } catch (error) {
-        if (!(error instanceof ServiceError && error.status === 404)) throw error;
-        if (!deleted) {
-          throw new UserError(
-            `restore of ${words.one} "${action.object.name}": id ${id} does not exist, live or soft-deleted; remove the \`id:\` pin to create it`,
-          );
+      const send = () => api(client).update(action.object.project, id, { deleted });
+      if (!deleted) await restoring(action, id, words.one, send);
+      else {
+        try {
+          await send();
+        } catch (error) {
+          if (!(error instanceof ServiceError && error.status === 404)) throw error;
         }
       }
       return { id, notes: [] };
@@ -216,6 +217,7 @@ export function defineModel<
     service,
     ...(spec.answers ? { answers: spec.answers } : {}),
     ...(spec.environments ? { environments: spec.environments } : {}),
+    ...(spec.scopes ? { scopes: spec.scopes } : {}),
     hooks: kindHooks,
   });
   return { kind, api, live: asLive, verbs };

@@ -183,13 +183,27 @@ export function encryptedPayloadPointers(input: unknown): string[] {
 }
 
 /**
- * A plan-time rule: creating a flag with `filters` but no release condition is refused by the service
- * ("Feature flags must have at least one condition set"); a flag declared without `filters` is created
- * with the service's default (everyone). Undefined when the create is fine.
+ * A plan-time rule: the service refuses to create a flag whose `filters` hold no release condition
+ * (`filters: {}`, `groups: []`, or filters without `groups`: "Feature flags must have at least one
+ * condition set (group)."). A flag declared without `filters` is created with the model's default,
+ * `{"groups": []}`, which matches no one: no problem, and `createNote` says what it means. Undefined
+ * when the create is fine.
  */
 export function createProblem(filters: Json | undefined, owner: string): string | undefined {
   if (filters === undefined) return undefined;
   const groups = filters.groups;
   if (Array.isArray(groups) && groups.length > 0) return undefined;
-  return `${owner} does not exist yet and its filters declare no release condition (filters.groups): the service creates a flag only with at least one`;
+  const written =
+    Object.keys(filters).length === 0
+      ? "filters: {}"
+      : Array.isArray(groups)
+        ? "groups: []"
+        : "filters without groups";
+  return `${owner} does not exist yet and its filters declare no release condition (${written}): the service creates a flag only with at least one in filters.groups, or with no filters at all`;
+}
+
+/** What a create without `filters` makes: a flag with no release condition, on for no one. */
+export function createNote(filters: Json | undefined): string | undefined {
+  if (filters !== undefined) return undefined;
+  return "declared without filters: the service creates it with no release condition (groups: []), so it is on for no one until filters.groups declares one";
 }

@@ -23,6 +23,7 @@ import { FEATURE_FLAG } from "./name.js";
 import { flagAction, flagExtras } from "./plan.js";
 import { pullForeign } from "./pull.js";
 import { FLAG_DEFS } from "./schema.js";
+import { FEATURE_FLAG_SCOPES } from "./scopes.js";
 import { FLAG_ENDPOINTS } from "./service.js";
 import { FLAG_CREATE, FLAG_UPDATE, findFlags, ignored } from "./verbs.js";
 
@@ -39,6 +40,7 @@ export const flagModel = defineModel<typeof flagFields.fields, FeatureFlag, Live
     },
     fields: flagFields,
     ...FLAG_ENDPOINTS,
+    scopes: FEATURE_FLAG_SCOPES,
     answers: FLAG_ANSWERS,
     live: asLive,
     // `?key=` is exact but case-insensitive (exact keys kept); the list hides archived flags unless

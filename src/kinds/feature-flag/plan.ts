@@ -17,7 +17,7 @@ import type { KindPlanContext } from "../../plan/kinds.js";
 import type { Action, FieldChange } from "../../plan/types.js";
 import { isPlainObject } from "../../plan/values.js";
 import type { ModelActionContext } from "../define/model.js";
-import { createProblem } from "./checks.js";
+import { createNote, createProblem } from "./checks.js";
 import { plainOverEncrypted } from "./compare.js";
 import { type DesiredFlag, flagFields } from "./fields.js";
 import { isObject, type Json, storedFilters } from "./filters.js";
@@ -64,6 +64,8 @@ function create(action: Action, { desired, ctx }: About): Action | undefined {
     ctx.sink.errors.push({ message: problem, ...(desired ? { source: desired.source } : {}) });
     return undefined;
   }
+  const note = createNote(desired?.filters);
+  if (note !== undefined) action = { ...action, warnings: [...action.warnings, note] };
   if (desired?.has_encrypted_payloads !== true) return action;
   // An encrypted payload is listed by its variable only, one change per payload key.
   const changes = action.changes.flatMap((c): FieldChange[] =>

@@ -99,7 +99,8 @@ const properties: Record<string, SchemaNode> = {
       groups: {
         type: "array",
         items: { $ref: "#/$defs/feature_flag_group" },
-        description: "Release conditions, in order; a user matching any gets the flag. A new flag needs one.",
+        description:
+          "Release conditions, in order; a user matching any gets the flag. A new flag declared with `filters` needs one here (the service refuses `groups: []` on create); one declared without `filters` is created with none, on for no one.",
       },
       multivariate: {
         type: ["object", "null"],

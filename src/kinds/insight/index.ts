@@ -9,6 +9,7 @@
 import { defineModel } from "../define/model.js";
 import { INSIGHT_ANSWERS, type Insight } from "./answers.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
+import { INSIGHT_SCOPES } from "./scopes.js";
 import { INSIGHT_ENDPOINTS } from "./service.js";
 
 export const insightModel = defineModel<typeof insightFields.fields, Insight, Insight, DesiredInsight>({
@@ -22,6 +23,7 @@ export const insightModel = defineModel<typeof insightFields.fields, Insight, In
   },
   fields: insightFields,
   ...INSIGHT_ENDPOINTS,
+  scopes: INSIGHT_SCOPES,
   answers: INSIGHT_ANSWERS,
   // The list's search: name, derived name and description, at most 200 characters.
   search: { param: "search", max: 200 },

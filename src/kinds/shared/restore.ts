@@ -1,11 +1,15 @@
 /**
  * The restore of a pinned object that is not in the live list (SPEC §3 "Deletes"): planned as a PATCH of
  * exactly `{"deleted": false}`, with the warning that apply fails if the id never existed (`id`; none
- * when the object was read soft-deleted).
+ * when the object was read soft-deleted). The service answers 404 alike for a soft-deleted object and
+ * one that never existed, so only the restore tells; when it fails so, the outcome names the pin, the
+ * project and what to do (`restoring`).
  */
+import { UserError } from "../../errors.js";
 import { makeAction } from "../../plan/context.js";
 import type { PlanVerb } from "../../plan/kinds.js";
 import type { Action, ObjectRef } from "../../plan/types.js";
+import { ServiceError } from "../../service/errors.js";
 import { RESTORE } from "./verbs.js";
 
 export function restoreAction(ref: ObjectRef, id: number | string | undefined): Action {
@@ -17,7 +21,9 @@ export function restoreAction(ref: ObjectRef, id: number | string | undefined): 
     warnings:
       id === undefined
         ? []
-        : [`id ${id} is not in the live list: restored if soft-deleted; apply fails if it never existed`],
+        : [
+            `id ${id} is not in project ${ref.project}'s live list: soft-deleted, or never there (the service answers alike, so plan cannot tell); apply restores it if it was soft-deleted, and otherwise fails naming the pin`,
+          ],
   });
 }
 
@@ -40,4 +46,29 @@ export function blindUpdate(
     preconditions: { live: "unknown" },
     warnings: [warning],
   });
+}
+
+/**
+ * Runs a restore's request; a 404 (the id is neither live nor soft-deleted in the project) becomes one
+ * outcome that names the pin, the project and the fix: the other actions of the apply go on.
+ */
+export async function restoring(
+  action: Action,
+  id: number | string,
+  one: string,
+  send: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    if (error instanceof ServiceError && error.status === 404) {
+      const where = action.object.source
+        ? ` (${action.object.source.file}:${action.object.source.line})`
+        : "";
+      throw new UserError(
+        `project ${action.object.project} has no ${one} ${id}, live or soft-deleted: remove the \`id: ${id}\` pin of ${one} "${action.object.name}"${where} to create it anew`,
+      );
+    }
+    throw error;
+  }
 }

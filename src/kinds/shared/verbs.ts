@@ -29,6 +29,7 @@ export function deepMerge(
 
 export const CREATE = {
   name: "create",
+  object: true,
   symbol: "+",
   word: "create",
   phrase: (n: number) => `${n} to create`,
@@ -57,6 +58,7 @@ export const UPDATE = {
 /** PATCH `deleted: true` (dashboards, insights, flags: DELETE answers 405). */
 export const SOFT_DELETE = {
   name: "soft_delete",
+  object: true,
   symbol: "-",
   word: "soft delete",
   phrase: (n: number) => `${n} to soft-delete`,
@@ -71,6 +73,7 @@ export const SOFT_DELETE = {
 /** A pinned, soft-deleted object declared again: exactly `{"deleted": false}`. */
 export const RESTORE = {
   name: "restore",
+  object: true,
   symbol: "↺",
   word: "restore",
   phrase: (n: number) => `${n} to restore`,
@@ -85,6 +88,7 @@ export const RESTORE = {
 /** DELETE (batch exports). */
 export const DELETE = {
   name: "delete",
+  object: true,
   symbol: "-",
   word: "delete",
   phrase: (n: number) => `${n} to delete`,

@@ -13,7 +13,8 @@ import { BATCH_EXPORT } from "../name.js";
 
 export { RUN_STATUSES, type RunStatus } from "../../../posthog.js";
 export type { BatchExport } from "../answers.js";
-export { EXPORT_WORDS } from "../name.js";
+/** The kind's name, for the commands that read its declarations alone. */
+export { BATCH_EXPORT as BATCH_EXPORT_KIND, EXPORT_WORDS } from "../name.js";
 export type { BatchExportRun, LogLevel } from "./answers.js";
 
 export { backfillCommand, checkRunsHint, gapBackfillCommand, quoteArg } from "./backfill-command.js";
@@ -24,8 +25,10 @@ export {
   type ParsedWindow,
 } from "./backfill-window.js";
 export { liveExport, organizationExports, projectExports } from "./exports.js";
+export { type Overlap, recentOverlaps } from "./overlaps.js";
 export { allRunsWindow, getRun, LOG_PAGE, type LogFilters, type LogRead, readLogs } from "./run-lookup.js";
 export { exportRef, failedRunsToRetry, type RetryTargets, runItem, statusRows } from "./runs.js";
+export { OPERATION_SCOPES } from "./scopes.js";
 export { backfillsApi, runsApi } from "./service.js";
 
 /** The batch exports a project's files declare: each one's name and its `id` pin (a UUID), if any. */

@@ -1,0 +1,81 @@
+/**
+ * The scopes each command needs, composed from what the kinds and the operations declare
+ * (src/scopes.ts): the one list README's table is written from (`npm run readme:scopes`,
+ * scripts/write-readme-scopes.ts; test/cli/scopes.test.ts fails when they differ) and `whoami` checks
+ * a key against.
+ */
+import { OPERATION_SCOPES } from "../kinds/batch-export/operations/index.js";
+import type { Kind } from "../kinds/index.js";
+import { MEMBERS_SCOPE } from "../read/people.js";
+import { mergeNeeds, type ScopeNeed } from "../scopes.js";
+
+export interface CommandScopes {
+  /** The commands it covers, as README names them. */
+  readonly commands: readonly string[];
+  /** True when what it needs depends on the kinds the files declare. */
+  readonly byKind: boolean;
+  /** What it needs, for the kinds the files declare. */
+  needs(kinds: readonly Kind[]): ScopeNeed[];
+}
+
+const read = (kinds: readonly Kind[]) => mergeNeeds(kinds.flatMap((k) => k.scopes.read));
+const write = (kinds: readonly Kind[]) =>
+  mergeNeeds([...kinds.flatMap((k) => k.scopes.read), ...kinds.flatMap((k) => k.scopes.write)]);
+const pull = (kinds: readonly Kind[]) => mergeNeeds(kinds.flatMap((k) => k.scopes.pull));
+const fixed = (needs: readonly ScopeNeed[]) => () => [...needs];
+
+export const COMMAND_SCOPES: readonly CommandScopes[] = [
+  { commands: ["validate"], byKind: false, needs: fixed([]) },
+  { commands: ["plan", "pull --refresh"], byKind: true, needs: read },
+  { commands: ["apply"], byKind: true, needs: write },
+  { commands: ["pull"], byKind: true, needs: pull },
+  { commands: ["status"], byKind: false, needs: fixed(OPERATION_SCOPES.status) },
+  {
+    commands: ["runs", "logs"],
+    byKind: false,
+    needs: fixed(mergeNeeds([...OPERATION_SCOPES.runs, ...OPERATION_SCOPES.logs])),
+  },
+  {
+    commands: ["retry", "backfill"],
+    byKind: false,
+    needs: fixed(mergeNeeds([...OPERATION_SCOPES.retry, ...OPERATION_SCOPES.backfill])),
+  },
+  { commands: ["events"], byKind: false, needs: fixed([{ scope: "query:read" }]) },
+  {
+    commands: ["members"],
+    byKind: false,
+    needs: fixed([{ scope: "project:read" }, { scope: MEMBERS_SCOPE }]),
+  },
+  { commands: ["whoami"], byKind: false, needs: fixed([]) },
+];
+
+const code = (text: string) => `\`${text}\``;
+
+/** One cell: the scopes needed always, then each other one with its case. */
+function cell(needs: readonly ScopeNeed[]): string {
+  if (needs.length === 0) return "nothing";
+  return needs
+    .map((n) => (n.when === undefined ? code(n.scope) : `${code(n.scope)} when ${n.when}`))
+    .join("; ");
+}
+
+/** README's block: per kind what `plan`, `apply` and `pull` need, then the other commands. */
+export function scopesMarkdown(kinds: readonly Kind[]): string {
+  const rows = [
+    "| kind | `plan`, `pull --refresh` | `apply` (besides what `plan` needs) | `pull` |",
+    "| :-- | :-- | :-- | :-- |",
+    ...kinds.map((k) => {
+      const reads = mergeNeeds(k.scopes.read);
+      const writes = mergeNeeds(k.scopes.write);
+      return `| ${k.words.many} | ${cell(reads)} | ${cell(writes)} | ${cell(mergeNeeds(k.scopes.pull))} |`;
+    }),
+    "",
+    "| command | needs |",
+    "| :-- | :-- |",
+    ...COMMAND_SCOPES.filter((c) => !c.byKind).map(
+      (c) =>
+        `| ${c.commands.map(code).join(", ")} | ${c.commands.includes("whoami") ? "nothing: any personal API key" : c.commands.includes("validate") ? "nothing: no key (offline)" : cell(c.needs([]))} |`,
+    ),
+  ];
+  return `${rows.join("\n")}\n`;
+}
