@@ -28,9 +28,9 @@ var __commonJS = (cb, mod) => function __require2() {
     throw mod = 0, e;
   }
 };
-var __export = (target2, all) => {
+var __export = (target, all) => {
   for (var name in all)
-    __defProp(target2, name, { get: all[name], enumerable: true });
+    __defProp(target, name, { get: all[name], enumerable: true });
 };
 var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
@@ -40,12 +40,12 @@ var __copyProps = (to, from, except, desc) => {
   }
   return to;
 };
-var __toESM = (mod, isNodeMode, target2) => (target2 = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
+var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
   // If the importer is in node compatibility mode or this is not an ESM
   // file that has been converted to a CommonJS file using a Babel-
   // compatible transform (i.e. "__esModule" has not been set), then set
   // "default" to the CommonJS "module.exports" for node compatibility.
-  isNodeMode || !mod || !mod.__esModule ? __defProp(target2, "default", { value: mod, enumerable: true }) : target2,
+  isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
   mod
 ));
 
@@ -180,8 +180,8 @@ var require_argument = __commonJS({
        * @param {string[]} values
        * @return {Argument}
        */
-      choices(values2) {
-        this.argChoices = values2.slice();
+      choices(values) {
+        this.argChoices = values.slice();
         this.parseArg = (arg, previous) => {
           if (!this.argChoices.includes(arg)) {
             throw new InvalidArgumentError2(
@@ -561,15 +561,15 @@ var require_help = __commonJS({
       groupItems(unsortedItems, visibleItems, getGroup) {
         const result = /* @__PURE__ */ new Map();
         unsortedItems.forEach((item) => {
-          const group2 = getGroup(item);
-          if (!result.has(group2)) result.set(group2, []);
+          const group = getGroup(item);
+          if (!result.has(group)) result.set(group, []);
         });
         visibleItems.forEach((item) => {
-          const group2 = getGroup(item);
-          if (!result.has(group2)) {
-            result.set(group2, []);
+          const group = getGroup(item);
+          if (!result.has(group)) {
+            result.set(group, []);
           }
-          result.get(group2).push(item);
+          result.get(group).push(item);
         });
         return result;
       }
@@ -614,14 +614,14 @@ var require_help = __commonJS({
           helper.visibleOptions(cmd),
           (option) => option.helpGroupHeading ?? "Options:"
         );
-        optionGroups.forEach((options, group2) => {
+        optionGroups.forEach((options, group) => {
           const optionList = options.map((option) => {
             return callFormatItem(
               helper.styleOptionTerm(helper.optionTerm(option)),
               helper.styleOptionDescription(helper.optionDescription(option))
             );
           });
-          output2 = output2.concat(this.formatItemList(group2, optionList, helper));
+          output2 = output2.concat(this.formatItemList(group, optionList, helper));
         });
         if (helper.showGlobalOptions) {
           const globalOptionList = helper.visibleGlobalOptions(cmd).map((option) => {
@@ -639,14 +639,14 @@ var require_help = __commonJS({
           helper.visibleCommands(cmd),
           (sub) => sub.helpGroup() || "Commands:"
         );
-        commandGroups.forEach((commands, group2) => {
+        commandGroups.forEach((commands, group) => {
           const commandList = commands.map((sub) => {
             return callFormatItem(
               helper.styleSubcommandTerm(helper.subcommandTerm(sub)),
               helper.styleSubcommandDescription(helper.subcommandDescription(sub))
             );
           });
-          output2 = output2.concat(this.formatItemList(group2, commandList, helper));
+          output2 = output2.concat(this.formatItemList(group, commandList, helper));
         });
         return output2.join("\n");
       }
@@ -656,8 +656,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {number}
        */
-      displayWidth(str11) {
-        return stripColor(str11).length;
+      displayWidth(str8) {
+        return stripColor(str8).length;
       }
       /**
        * Style the title for displaying in the help. Called with 'Usage:', 'Options:', etc.
@@ -665,11 +665,11 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {string}
        */
-      styleTitle(str11) {
-        return str11;
+      styleTitle(str8) {
+        return str8;
       }
-      styleUsage(str11) {
-        return str11.split(" ").map((word) => {
+      styleUsage(str8) {
+        return str8.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word === "[command]") return this.styleSubcommandText(word);
           if (word[0] === "[" || word[0] === "<")
@@ -677,46 +677,46 @@ var require_help = __commonJS({
           return this.styleCommandText(word);
         }).join(" ");
       }
-      styleCommandDescription(str11) {
-        return this.styleDescriptionText(str11);
+      styleCommandDescription(str8) {
+        return this.styleDescriptionText(str8);
       }
-      styleOptionDescription(str11) {
-        return this.styleDescriptionText(str11);
+      styleOptionDescription(str8) {
+        return this.styleDescriptionText(str8);
       }
-      styleSubcommandDescription(str11) {
-        return this.styleDescriptionText(str11);
+      styleSubcommandDescription(str8) {
+        return this.styleDescriptionText(str8);
       }
-      styleArgumentDescription(str11) {
-        return this.styleDescriptionText(str11);
+      styleArgumentDescription(str8) {
+        return this.styleDescriptionText(str8);
       }
-      styleDescriptionText(str11) {
-        return str11;
+      styleDescriptionText(str8) {
+        return str8;
       }
-      styleOptionTerm(str11) {
-        return this.styleOptionText(str11);
+      styleOptionTerm(str8) {
+        return this.styleOptionText(str8);
       }
-      styleSubcommandTerm(str11) {
-        return str11.split(" ").map((word) => {
+      styleSubcommandTerm(str8) {
+        return str8.split(" ").map((word) => {
           if (word === "[options]") return this.styleOptionText(word);
           if (word[0] === "[" || word[0] === "<")
             return this.styleArgumentText(word);
           return this.styleSubcommandText(word);
         }).join(" ");
       }
-      styleArgumentTerm(str11) {
-        return this.styleArgumentText(str11);
+      styleArgumentTerm(str8) {
+        return this.styleArgumentText(str8);
       }
-      styleOptionText(str11) {
-        return str11;
+      styleOptionText(str8) {
+        return str8;
       }
-      styleArgumentText(str11) {
-        return str11;
+      styleArgumentText(str8) {
+        return str8;
       }
-      styleSubcommandText(str11) {
-        return str11;
+      styleSubcommandText(str8) {
+        return str8;
       }
-      styleCommandText(str11) {
-        return str11;
+      styleCommandText(str8) {
+        return str8;
       }
       /**
        * Calculate the pad width from the maximum term length.
@@ -739,8 +739,8 @@ var require_help = __commonJS({
        * @param {string} str
        * @returns {boolean}
        */
-      preformatted(str11) {
-        return /\n[^\S\r\n]/.test(str11);
+      preformatted(str8) {
+        return /\n[^\S\r\n]/.test(str8);
       }
       /**
        * Format the "item", which consists of a term and description. Pad the term and wrap the description, indenting the following lines.
@@ -786,9 +786,9 @@ ${itemIndentStr}`);
        * @param {number} width
        * @returns {string}
        */
-      boxWrap(str11, width2) {
-        if (width2 < this.minWidthToWrap) return str11;
-        const rawLines = str11.split(/\r\n|\n/);
+      boxWrap(str8, width2) {
+        if (width2 < this.minWidthToWrap) return str8;
+        const rawLines = str8.split(/\r\n|\n/);
         const chunkPattern = /[\s]*[^\s]+/g;
         const wrappedLines = [];
         rawLines.forEach((line) => {
@@ -816,9 +816,9 @@ ${itemIndentStr}`);
         return wrappedLines.join("\n");
       }
     };
-    function stripColor(str11) {
+    function stripColor(str8) {
       const sgrPattern = /\x1b\[\d*(;\d*)*m/g;
-      return str11.replace(sgrPattern, "");
+      return str8.replace(sgrPattern, "");
     }
     exports.Help = Help2;
     exports.stripColor = stripColor;
@@ -983,8 +983,8 @@ var require_option = __commonJS({
        * @param {string[]} values
        * @return {Option}
        */
-      choices(values2) {
-        this.argChoices = values2.slice();
+      choices(values) {
+        this.argChoices = values.slice();
         this.parseArg = (arg, previous) => {
           if (!this.argChoices.includes(arg)) {
             throw new InvalidArgumentError2(
@@ -1089,9 +1089,9 @@ var require_option = __commonJS({
         return option.negate === (negativeValue === value);
       }
     };
-    function camelcase(str11) {
-      return str11.split("-").reduce((str12, word) => {
-        return str12 + word[0].toUpperCase() + word.slice(1);
+    function camelcase(str8) {
+      return str8.split("-").reduce((str9, word) => {
+        return str9 + word[0].toUpperCase() + word.slice(1);
       });
     }
     function splitOptionFlags(flags) {
@@ -1190,8 +1190,8 @@ var require_suggestSimilar = __commonJS({
         if (candidate.length <= 1) return;
         const distance = editDistance2(word, candidate);
         const length = Math.max(word.length, candidate.length);
-        const similarity2 = (length - distance) / length;
-        if (similarity2 > minSimilarity) {
+        const similarity = (length - distance) / length;
+        if (similarity > minSimilarity) {
           if (distance < bestDistance) {
             bestDistance = distance;
             similar = [candidate];
@@ -1272,14 +1272,14 @@ var require_command = __commonJS({
         this._showSuggestionAfterError = true;
         this._savedState = null;
         this._outputConfiguration = {
-          writeOut: (str11) => process2.stdout.write(str11),
-          writeErr: (str11) => process2.stderr.write(str11),
-          outputError: (str11, write) => write(str11),
+          writeOut: (str8) => process2.stdout.write(str8),
+          writeErr: (str8) => process2.stderr.write(str8),
+          outputError: (str8, write) => write(str8),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
           getErrHasColors: () => useColor() ?? (process2.stderr.isTTY && process2.stderr.hasColors?.()),
-          stripColor: (str11) => stripColor(str11)
+          stripColor: (str8) => stripColor(str8)
         };
         this._hidden = false;
         this._helpOption = void 0;
@@ -1725,9 +1725,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} invalidArgumentMessage
        * @private
        */
-      _callParseArg(target2, value, previous, invalidArgumentMessage) {
+      _callParseArg(target, value, previous, invalidArgumentMessage) {
         try {
-          return target2.parseArg(value, previous);
+          return target.parseArg(value, previous);
         } catch (err) {
           if (err.code === "commander.invalidArgument") {
             const message = `${invalidArgumentMessage} ${err.message}`;
@@ -2914,10 +2914,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
           const optionKey = option2.attributeName();
           const optionValue = this.getOptionValue(optionKey);
           const negativeOption = this.options.find(
-            (target2) => target2.negate && optionKey === target2.attributeName()
+            (target) => target.negate && optionKey === target.attributeName()
           );
           const positiveOption = this.options.find(
-            (target2) => !target2.negate && optionKey === target2.attributeName()
+            (target) => !target.negate && optionKey === target.attributeName()
           );
           if (negativeOption && (negativeOption.presetArg === void 0 && optionValue === false || negativeOption.presetArg !== void 0 && optionValue === negativeOption.presetArg)) {
             return negativeOption;
@@ -2942,10 +2942,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} flag
        * @private
        */
-      unknownOption(flag3) {
+      unknownOption(flag2) {
         if (this._allowUnknownOption) return;
         let suggestion = "";
-        if (flag3.startsWith("--") && this._showSuggestionAfterError) {
+        if (flag2.startsWith("--") && this._showSuggestionAfterError) {
           let candidateFlags = [];
           let command = this;
           do {
@@ -2953,9 +2953,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
             candidateFlags = candidateFlags.concat(moreFlags);
             command = command.parent;
           } while (command && !command._enablePositionalOptions);
-          suggestion = suggestSimilar(flag3, candidateFlags);
+          suggestion = suggestSimilar(flag2, candidateFlags);
         }
-        const message = `error: unknown option '${flag3}'${suggestion}`;
+        const message = `error: unknown option '${flag2}'${suggestion}`;
         this.error(message, { code: "commander.unknownOption" });
       }
       /**
@@ -3003,18 +3003,18 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [description]
        * @return {(this | string | undefined)} `this` command for chaining, or version string if no arguments
        */
-      version(str11, flags, description) {
-        if (str11 === void 0) return this._version;
-        this._version = str11;
+      version(str8, flags, description) {
+        if (str8 === void 0) return this._version;
+        this._version = str8;
         flags = flags || "-V, --version";
         description = description || "output the version number";
         const versionOption = this.createOption(flags, description);
         this._versionOptionName = versionOption.attributeName();
         this._registerOption(versionOption);
         this.on("option:" + versionOption.name(), () => {
-          this._outputConfiguration.writeOut(`${str11}
+          this._outputConfiguration.writeOut(`${str8}
 `);
-          this._exit(0, "commander.version", str11);
+          this._exit(0, "commander.version", str8);
         });
         return this;
       }
@@ -3025,10 +3025,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} [argsDescription]
        * @return {(string|Command)}
        */
-      description(str11, argsDescription) {
-        if (str11 === void 0 && argsDescription === void 0)
+      description(str8, argsDescription) {
+        if (str8 === void 0 && argsDescription === void 0)
           return this._description;
-        this._description = str11;
+        this._description = str8;
         if (argsDescription) {
           this._argsDescription = argsDescription;
         }
@@ -3040,9 +3040,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      summary(str11) {
-        if (str11 === void 0) return this._summary;
-        this._summary = str11;
+      summary(str8) {
+        if (str8 === void 0) return this._summary;
+        this._summary = str8;
         return this;
       }
       /**
@@ -3090,8 +3090,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      usage(str11) {
-        if (str11 === void 0) {
+      usage(str8) {
+        if (str8 === void 0) {
           if (this._usage) return this._usage;
           const args = this.registeredArguments.map((arg) => {
             return humanReadableArgName(arg);
@@ -3102,7 +3102,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
             this.registeredArguments.length ? args : []
           ).join(" ");
         }
-        this._usage = str11;
+        this._usage = str8;
         return this;
       }
       /**
@@ -3111,9 +3111,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [str]
        * @return {(string|Command)}
        */
-      name(str11) {
-        if (str11 === void 0) return this._name;
-        this._name = str11;
+      name(str8) {
+        if (str8 === void 0) return this._name;
+        this._name = str8;
         return this;
       }
       /**
@@ -3247,17 +3247,17 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let hasColors;
         let helpWidth;
         if (error2) {
-          baseWrite = (str11) => this._outputConfiguration.writeErr(str11);
+          baseWrite = (str8) => this._outputConfiguration.writeErr(str8);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
         } else {
-          baseWrite = (str11) => this._outputConfiguration.writeOut(str11);
+          baseWrite = (str8) => this._outputConfiguration.writeOut(str8);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str11) => {
-          if (!hasColors) str11 = this._outputConfiguration.stripColor(str11);
-          return baseWrite(str11);
+        const write = (str8) => {
+          if (!hasColors) str8 = this._outputConfiguration.stripColor(str8);
+          return baseWrite(str8);
         };
         return { error: error2, write, hasColors, helpWidth };
       }
@@ -3545,14 +3545,13 @@ var init_errors = __esm({
   }
 });
 
-// src/clock.ts
+// packages/shared/src/clock.ts
 function nowDate(clock) {
   return new Date(clock.now());
 }
 var realSleep, systemClock;
 var init_clock = __esm({
-  "src/clock.ts"() {
-    "use strict";
+  "packages/shared/src/clock.ts"() {
     realSleep = (ms, signal) => new Promise((resolve15) => {
       if (signal?.aborted) return resolve15();
       const done = () => {
@@ -3819,24 +3818,24 @@ function isPlain(v) {
 function secretInValue(io, value) {
   const scrubber = io.scrubber;
   if (!scrubber) return void 0;
-  const find3 = (v) => {
+  const find2 = (v) => {
     if (typeof v === "string") return scrubber.secretIn(v);
     if (Array.isArray(v)) {
       for (const item of v) {
-        const found3 = find3(item);
+        const found3 = find2(item);
         if (found3 !== void 0) return found3;
       }
       return void 0;
     }
     if (typeof v === "object" && v !== null) {
       for (const [key2, item] of Object.entries(v)) {
-        const found3 = scrubber.secretIn(key2) ?? find3(item);
+        const found3 = scrubber.secretIn(key2) ?? find2(item);
         if (found3 !== void 0) return found3;
       }
     }
     return void 0;
   };
-  return find3(value);
+  return find2(value);
 }
 var MIN_SECRET_LENGTH, CUT_PREFIX, ESCAPED_WIDTH, ANCHOR, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
@@ -5480,13 +5479,13 @@ var require_Collection = __commonJS({
 var require_stringifyComment = __commonJS({
   "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
     "use strict";
-    var stringifyComment = (str11) => str11.replace(/^(?!$)(?: $)?/gm, "#");
+    var stringifyComment = (str8) => str8.replace(/^(?!$)(?: $)?/gm, "#");
     function indentComment(comment, indent) {
       if (/^\n+$/.test(comment))
         return comment.substring(1);
       return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
     }
-    var lineComment = (str11, indent, comment) => str11.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str11.endsWith(" ") ? "" : " ") + comment;
+    var lineComment = (str8, indent, comment) => str8.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str8.endsWith(" ") ? "" : " ") + comment;
     exports.indentComment = indentComment;
     exports.lineComment = lineComment;
     exports.stringifyComment = stringifyComment;
@@ -5640,16 +5639,16 @@ var require_stringifyString = __commonJS({
       lineWidth: ctx.options.lineWidth,
       minContentWidth: ctx.options.minContentWidth
     });
-    var containsDocumentMarker = (str11) => /^(%|---|\.\.\.)/m.test(str11);
-    function lineLengthOverLimit(str11, lineWidth, indentLength) {
+    var containsDocumentMarker = (str8) => /^(%|---|\.\.\.)/m.test(str8);
+    function lineLengthOverLimit(str8, lineWidth, indentLength) {
       if (!lineWidth || lineWidth < 0)
         return false;
       const limit = lineWidth - indentLength;
-      const strLen = str11.length;
+      const strLen = str8.length;
       if (strLen <= limit)
         return false;
       for (let i = 0, start2 = 0; i < strLen; ++i) {
-        if (str11[i] === "\n") {
+        if (str8[i] === "\n") {
           if (i - start2 > limit)
             return true;
           start2 = i + 1;
@@ -5666,11 +5665,11 @@ var require_stringifyString = __commonJS({
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str11 = "";
+      let str8 = "";
       let start2 = 0;
       for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
         if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str11 += json.slice(start2, i) + "\\ ";
+          str8 += json.slice(start2, i) + "\\ ";
           i += 1;
           start2 = i;
           ch = "\\";
@@ -5679,38 +5678,38 @@ var require_stringifyString = __commonJS({
           switch (json[i + 1]) {
             case "u":
               {
-                str11 += json.slice(start2, i);
+                str8 += json.slice(start2, i);
                 const code = json.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
-                    str11 += "\\0";
+                    str8 += "\\0";
                     break;
                   case "0007":
-                    str11 += "\\a";
+                    str8 += "\\a";
                     break;
                   case "000b":
-                    str11 += "\\v";
+                    str8 += "\\v";
                     break;
                   case "001b":
-                    str11 += "\\e";
+                    str8 += "\\e";
                     break;
                   case "0085":
-                    str11 += "\\N";
+                    str8 += "\\N";
                     break;
                   case "00a0":
-                    str11 += "\\_";
+                    str8 += "\\_";
                     break;
                   case "2028":
-                    str11 += "\\L";
+                    str8 += "\\L";
                     break;
                   case "2029":
-                    str11 += "\\P";
+                    str8 += "\\P";
                     break;
                   default:
                     if (code.substr(0, 2) === "00")
-                      str11 += "\\x" + code.substr(2);
+                      str8 += "\\x" + code.substr(2);
                     else
-                      str11 += json.substr(i, 6);
+                      str8 += json.substr(i, 6);
                 }
                 i += 5;
                 start2 = i + 1;
@@ -5720,14 +5719,14 @@ var require_stringifyString = __commonJS({
               if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str11 += json.slice(start2, i) + "\n\n";
+                str8 += json.slice(start2, i) + "\n\n";
                 while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str11 += "\n";
+                  str8 += "\n";
                   i += 2;
                 }
-                str11 += indent;
+                str8 += indent;
                 if (json[i + 2] === " ")
-                  str11 += "\\";
+                  str8 += "\\";
                 i += 1;
                 start2 = i + 1;
               }
@@ -5736,8 +5735,8 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str11 = start2 ? str11 + json.slice(start2) : json;
-      return implicitKey ? str11 : foldFlowLines.foldFlowLines(str11, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+      str8 = start2 ? str8 + json.slice(start2) : json;
+      return implicitKey ? str8 : foldFlowLines.foldFlowLines(str8, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
       if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
@@ -5821,9 +5820,9 @@ ${indent}`) + "'";
         start2 = start2.replace(/\n+/g, `$&${indent}`);
       }
       const indentSize = indent ? "2" : "1";
-      let header2 = (startWithSpace ? indentSize : "") + chomp;
+      let header = (startWithSpace ? indentSize : "") + chomp;
       if (comment) {
-        header2 += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
         if (onComment)
           onComment();
       }
@@ -5838,11 +5837,11 @@ ${indent}`) + "'";
         }
         const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
         if (!literalFallback)
-          return `>${header2}
+          return `>${header}
 ${indent}${body}`;
       }
       value = value.replace(/\n+/g, `$&${indent}`);
-      return `|${header2}
+      return `|${header}
 ${indent}${start2}${value}${end}`;
     }
     function plainString(item, ctx, onComment, onChompKeep) {
@@ -5865,15 +5864,15 @@ ${indent}${start2}${value}${end}`;
           return quotedString(value, ctx);
         }
       }
-      const str11 = value.replace(/\n+/g, `$&
+      const str8 = value.replace(/\n+/g, `$&
 ${indent}`);
       if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str11);
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str8);
         const { compat, tags: tags2 } = ctx.doc.schema;
         if (tags2.some(test) || compat?.some(test))
           return quotedString(value, ctx);
       }
-      return implicitKey ? str11 : foldFlowLines.foldFlowLines(str11, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+      return implicitKey ? str8 : foldFlowLines.foldFlowLines(str8, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
     }
     function stringifyString(item, ctx, onComment, onChompKeep) {
       const { implicitKey, inFlow } = ctx;
@@ -6025,11 +6024,11 @@ var require_stringify = __commonJS({
       const props = stringifyProps(node2, tagObj, ctx);
       if (props.length > 0)
         ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str11 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      const str8 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
       if (!props)
-        return str11;
-      return identity2.isScalar(node2) || str11[0] === "{" || str11[0] === "[" ? `${props} ${str11}` : `${props}
-${ctx.indent}${str11}`;
+        return str8;
+      return identity2.isScalar(node2) || str8[0] === "{" || str8[0] === "[" ? `${props} ${str8}` : `${props}
+${ctx.indent}${str8}`;
     }
     exports.createStringifyContext = createStringifyContext;
     exports.stringify = stringify4;
@@ -6064,8 +6063,8 @@ var require_stringifyPair = __commonJS({
       });
       let keyCommentDone = false;
       let chompKeep = false;
-      let str11 = stringify4.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str11.length > 1024) {
+      let str8 = stringify4.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str8.length > 1024) {
         if (simpleKeys)
           throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
         explicitKey = true;
@@ -6074,27 +6073,27 @@ var require_stringifyPair = __commonJS({
         if (allNullValues || value == null) {
           if (keyCommentDone && onComment)
             onComment();
-          return str11 === "" ? "?" : explicitKey ? `? ${str11}` : str11;
+          return str8 === "" ? "?" : explicitKey ? `? ${str8}` : str8;
         }
       } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str11 = `? ${str11}`;
+        str8 = `? ${str8}`;
         if (keyComment && !keyCommentDone) {
-          str11 += stringifyComment.lineComment(str11, ctx.indent, commentString(keyComment));
+          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
         } else if (chompKeep && onChompKeep)
           onChompKeep();
-        return str11;
+        return str8;
       }
       if (keyCommentDone)
         keyComment = null;
       if (explicitKey) {
         if (keyComment)
-          str11 += stringifyComment.lineComment(str11, ctx.indent, commentString(keyComment));
-        str11 = `? ${str11}
+          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
+        str8 = `? ${str8}
 ${indent}:`;
       } else {
-        str11 = `${str11}:`;
+        str8 = `${str8}:`;
         if (keyComment)
-          str11 += stringifyComment.lineComment(str11, ctx.indent, commentString(keyComment));
+          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
       }
       let vsb, vcb, valueComment;
       if (identity2.isNode(value)) {
@@ -6110,7 +6109,7 @@ ${indent}:`;
       }
       ctx.implicitKey = false;
       if (!explicitKey && !keyComment && identity2.isScalar(value))
-        ctx.indentAtStart = str11.length + 1;
+        ctx.indentAtStart = str8.length + 1;
       chompKeep = false;
       if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity2.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
         ctx.indent = ctx.indent.substring(2);
@@ -6154,16 +6153,16 @@ ${ctx.indent}`;
       } else if (valueStr === "" || valueStr[0] === "\n") {
         ws = "";
       }
-      str11 += ws + valueStr;
+      str8 += ws + valueStr;
       if (ctx.inFlow) {
         if (valueCommentDone && onComment)
           onComment();
       } else if (valueComment && !valueCommentDone) {
-        str11 += stringifyComment.lineComment(str11, ctx.indent, commentString(valueComment));
+        str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(valueComment));
       } else if (chompKeep && onChompKeep) {
         onChompKeep();
       }
-      return str11;
+      return str8;
     }
     exports.stringifyPair = stringifyPair;
   }
@@ -6390,31 +6389,31 @@ var require_stringifyCollection = __commonJS({
           }
         }
         chompKeep = false;
-        let str12 = stringify4.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        let str9 = stringify4.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
         if (comment2)
-          str12 += stringifyComment.lineComment(str12, itemIndent, commentString(comment2));
+          str9 += stringifyComment.lineComment(str9, itemIndent, commentString(comment2));
         if (chompKeep && comment2)
           chompKeep = false;
-        lines.push(blockItemPrefix + str12);
+        lines.push(blockItemPrefix + str9);
       }
-      let str11;
+      let str8;
       if (lines.length === 0) {
-        str11 = flowChars.start + flowChars.end;
+        str8 = flowChars.start + flowChars.end;
       } else {
-        str11 = lines[0];
+        str8 = lines[0];
         for (let i = 1; i < lines.length; ++i) {
           const line = lines[i];
-          str11 += line ? `
+          str8 += line ? `
 ${indent}${line}` : "\n";
         }
       }
       if (comment) {
-        str11 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        str8 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
         if (onComment)
           onComment();
       } else if (chompKeep && onChompKeep)
         onChompKeep();
-      return str11;
+      return str8;
     }
     function stringifyFlowCollection({ items: items2 }, ctx, { flowChars, itemIndent }) {
       const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
@@ -6457,21 +6456,21 @@ ${indent}${line}` : "\n";
         }
         if (comment)
           reqNewline = true;
-        let str11 = stringify4.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str11.includes("\n"));
+        let str8 = stringify4.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str8.includes("\n"));
         if (i < items2.length - 1) {
-          str11 += ",";
+          str8 += ",";
         } else if (ctx.options.trailingComma) {
           if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str11.length + 2) > ctx.options.lineWidth);
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str8.length + 2) > ctx.options.lineWidth);
           }
           if (reqNewline) {
-            str11 += ",";
+            str8 += ",";
           }
         }
         if (comment)
-          str11 += stringifyComment.lineComment(str11, itemIndent, commentString(comment));
-        lines.push(str11);
+          str8 += stringifyComment.lineComment(str8, itemIndent, commentString(comment));
+        lines.push(str8);
         linesAtValue = lines.length;
       }
       const { start: start2, end } = flowChars;
@@ -6483,11 +6482,11 @@ ${indent}${line}` : "\n";
           reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
         }
         if (reqNewline) {
-          let str11 = start2;
+          let str8 = start2;
           for (const line of lines)
-            str11 += line ? `
+            str8 += line ? `
 ${indentStep}${indent}${line}` : "\n";
-          return `${str11}
+          return `${str8}
 ${indent}${end}`;
         } else {
           return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
@@ -6819,7 +6818,7 @@ var require_string = __commonJS({
       identify: (value) => typeof value === "string",
       default: true,
       tag: "tag:yaml.org,2002:str",
-      resolve: (str11) => str11,
+      resolve: (str8) => str8,
       stringify(item, ctx, onComment, onChompKeep) {
         ctx = Object.assign({ actualString: true }, ctx);
         return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
@@ -6857,7 +6856,7 @@ var require_bool = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:bool",
       test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str11) => new Scalar.Scalar(str11[0] === "t" || str11[0] === "T"),
+      resolve: (str8) => new Scalar.Scalar(str8[0] === "t" || str8[0] === "T"),
       stringify({ source, value }, ctx) {
         if (source && boolTag.test.test(source)) {
           const sv = source[0] === "t" || source[0] === "T";
@@ -6878,9 +6877,9 @@ var require_stringifyNumber = __commonJS({
     function stringifyNumber({ format, minFractionDigits, tag, value }) {
       if (typeof value === "bigint")
         return String(value);
-      const num2 = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num2))
-        return isNaN(num2) ? ".nan" : num2 < 0 ? "-.inf" : ".inf";
+      const num = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num))
+        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
       let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
       if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
         let i = n.indexOf(".");
@@ -6909,7 +6908,7 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str11) => str11.slice(-3).toLowerCase() === "nan" ? NaN : str11[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str8) => str8.slice(-3).toLowerCase() === "nan" ? NaN : str8[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -6918,10 +6917,10 @@ var require_float = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str11) => parseFloat(str11),
+      resolve: (str8) => parseFloat(str8),
       stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num = Number(node2.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -6929,11 +6928,11 @@ var require_float = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str11) {
-        const node2 = new Scalar.Scalar(parseFloat(str11));
-        const dot = str11.indexOf(".");
-        if (dot !== -1 && str11[str11.length - 1] === "0")
-          node2.minFractionDigits = str11.length - dot - 1;
+      resolve(str8) {
+        const node2 = new Scalar.Scalar(parseFloat(str8));
+        const dot = str8.indexOf(".");
+        if (dot !== -1 && str8[str8.length - 1] === "0")
+          node2.minFractionDigits = str8.length - dot - 1;
         return node2;
       },
       stringify: stringifyNumber.stringifyNumber
@@ -6950,7 +6949,7 @@ var require_int = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str11, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str11) : parseInt(str11.substring(offset), radix);
+    var intResolve = (str8, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str8) : parseInt(str8.substring(offset), radix);
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value) && value >= 0)
@@ -6963,7 +6962,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^0o[0-7]+$/,
-      resolve: (str11, _onError, opt) => intResolve(str11, 2, 8, opt),
+      resolve: (str8, _onError, opt) => intResolve(str8, 2, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0o")
     };
     var int7 = {
@@ -6971,7 +6970,7 @@ var require_int = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9]+$/,
-      resolve: (str11, _onError, opt) => intResolve(str11, 0, 10, opt),
+      resolve: (str8, _onError, opt) => intResolve(str8, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -6980,7 +6979,7 @@ var require_int = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str11, _onError, opt) => intResolve(str11, 2, 16, opt),
+      resolve: (str8, _onError, opt) => intResolve(str8, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int7;
@@ -7033,7 +7032,7 @@ var require_schema2 = __commonJS({
         identify: (value) => typeof value === "string",
         default: true,
         tag: "tag:yaml.org,2002:str",
-        resolve: (str11) => str11,
+        resolve: (str8) => str8,
         stringify: stringifyJSON
       },
       {
@@ -7050,7 +7049,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:bool",
         test: /^true$|^false$/,
-        resolve: (str11) => str11 === "true",
+        resolve: (str8) => str8 === "true",
         stringify: stringifyJSON
       },
       {
@@ -7058,7 +7057,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:int",
         test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str11, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str11) : parseInt(str11, 10),
+        resolve: (str8, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str8) : parseInt(str8, 10),
         stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
       },
       {
@@ -7066,7 +7065,7 @@ var require_schema2 = __commonJS({
         default: true,
         tag: "tag:yaml.org,2002:float",
         test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str11) => parseFloat(str11),
+        resolve: (str8) => parseFloat(str8),
         stringify: stringifyJSON
       }
     ];
@@ -7074,9 +7073,9 @@ var require_schema2 = __commonJS({
       default: true,
       tag: "",
       test: /^/,
-      resolve(str11, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str11)}`);
-        return str11;
+      resolve(str8, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str8)}`);
+        return str8;
       }
     };
     var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
@@ -7108,10 +7107,10 @@ var require_binary = __commonJS({
         if (typeof node_buffer.Buffer === "function") {
           return node_buffer.Buffer.from(src, "base64");
         } else if (typeof atob === "function") {
-          const str11 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str11.length);
-          for (let i = 0; i < str11.length; ++i)
-            buffer[i] = str11.charCodeAt(i);
+          const str8 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str8.length);
+          for (let i = 0; i < str8.length; ++i)
+            buffer[i] = str8.charCodeAt(i);
           return buffer;
         } else {
           onError("This environment does not support reading binary tags; either Buffer or atob is required");
@@ -7122,28 +7121,28 @@ var require_binary = __commonJS({
         if (!value)
           return "";
         const buf = value;
-        let str11;
+        let str8;
         if (typeof node_buffer.Buffer === "function") {
-          str11 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+          str8 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
         } else if (typeof btoa === "function") {
           let s = "";
           for (let i = 0; i < buf.length; ++i)
             s += String.fromCharCode(buf[i]);
-          str11 = btoa(s);
+          str8 = btoa(s);
         } else {
           throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
         }
         type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
         if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
           const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str11.length / lineWidth);
+          const n = Math.ceil(str8.length / lineWidth);
           const lines = new Array(n);
           for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str11.substr(o, lineWidth);
+            lines[i] = str8.substr(o, lineWidth);
           }
-          str11 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+          str8 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
         }
-        return stringifyString.stringifyString({ comment, type, value: str11 }, ctx, onComment, onChompKeep);
+        return stringifyString.stringifyString({ comment, type, value: str8 }, ctx, onComment, onChompKeep);
       }
     };
     exports.binary = binary;
@@ -7349,7 +7348,7 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str11) => str11.slice(-3).toLowerCase() === "nan" ? NaN : str11[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      resolve: (str8) => str8.slice(-3).toLowerCase() === "nan" ? NaN : str8[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
       stringify: stringifyNumber.stringifyNumber
     };
     var floatExp = {
@@ -7358,10 +7357,10 @@ var require_float2 = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "EXP",
       test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str11) => parseFloat(str11.replace(/_/g, "")),
+      resolve: (str8) => parseFloat(str8.replace(/_/g, "")),
       stringify(node2) {
-        const num2 = Number(node2.value);
-        return isFinite(num2) ? num2.toExponential() : stringifyNumber.stringifyNumber(node2);
+        const num = Number(node2.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
       }
     };
     var float = {
@@ -7369,11 +7368,11 @@ var require_float2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:float",
       test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str11) {
-        const node2 = new Scalar.Scalar(parseFloat(str11.replace(/_/g, "")));
-        const dot = str11.indexOf(".");
+      resolve(str8) {
+        const node2 = new Scalar.Scalar(parseFloat(str8.replace(/_/g, "")));
+        const dot = str8.indexOf(".");
         if (dot !== -1) {
-          const f = str11.substring(dot + 1).replace(/_/g, "");
+          const f = str8.substring(dot + 1).replace(/_/g, "");
           if (f[f.length - 1] === "0")
             node2.minFractionDigits = f.length;
         }
@@ -7393,34 +7392,34 @@ var require_int2 = __commonJS({
     "use strict";
     var stringifyNumber = require_stringifyNumber();
     var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str11, offset, radix, { intAsBigInt }) {
-      const sign = str11[0];
+    function intResolve(str8, offset, radix, { intAsBigInt }) {
+      const sign = str8[0];
       if (sign === "-" || sign === "+")
         offset += 1;
-      str11 = str11.substring(offset).replace(/_/g, "");
+      str8 = str8.substring(offset).replace(/_/g, "");
       if (intAsBigInt) {
         switch (radix) {
           case 2:
-            str11 = `0b${str11}`;
+            str8 = `0b${str8}`;
             break;
           case 8:
-            str11 = `0o${str11}`;
+            str8 = `0o${str8}`;
             break;
           case 16:
-            str11 = `0x${str11}`;
+            str8 = `0x${str8}`;
             break;
         }
-        const n2 = BigInt(str11);
+        const n2 = BigInt(str8);
         return sign === "-" ? BigInt(-1) * n2 : n2;
       }
-      const n = parseInt(str11, radix);
+      const n = parseInt(str8, radix);
       return sign === "-" ? -1 * n : n;
     }
     function intStringify(node2, radix, prefix) {
       const { value } = node2;
       if (intIdentify(value)) {
-        const str11 = value.toString(radix);
-        return value < 0 ? "-" + prefix + str11.substr(1) : prefix + str11;
+        const str8 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str8.substr(1) : prefix + str8;
       }
       return stringifyNumber.stringifyNumber(node2);
     }
@@ -7430,7 +7429,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "BIN",
       test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str11, _onError, opt) => intResolve(str11, 2, 2, opt),
+      resolve: (str8, _onError, opt) => intResolve(str8, 2, 2, opt),
       stringify: (node2) => intStringify(node2, 2, "0b")
     };
     var intOct = {
@@ -7439,7 +7438,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "OCT",
       test: /^[-+]?0[0-7_]+$/,
-      resolve: (str11, _onError, opt) => intResolve(str11, 1, 8, opt),
+      resolve: (str8, _onError, opt) => intResolve(str8, 1, 8, opt),
       stringify: (node2) => intStringify(node2, 8, "0")
     };
     var int7 = {
@@ -7447,7 +7446,7 @@ var require_int2 = __commonJS({
       default: true,
       tag: "tag:yaml.org,2002:int",
       test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str11, _onError, opt) => intResolve(str11, 0, 10, opt),
+      resolve: (str8, _onError, opt) => intResolve(str8, 0, 10, opt),
       stringify: stringifyNumber.stringifyNumber
     };
     var intHex = {
@@ -7456,7 +7455,7 @@ var require_int2 = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "HEX",
       test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str11, _onError, opt) => intResolve(str11, 2, 16, opt),
+      resolve: (str8, _onError, opt) => intResolve(str8, 2, 16, opt),
       stringify: (node2) => intStringify(node2, 16, "0x")
     };
     exports.int = int7;
@@ -7560,26 +7559,26 @@ var require_timestamp = __commonJS({
   "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
     "use strict";
     var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str11, asBigInt) {
-      const sign = str11[0];
-      const parts = sign === "-" || sign === "+" ? str11.substring(1) : str11;
-      const num2 = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num2(60) + num2(p), num2(0));
-      return sign === "-" ? num2(-1) * res : res;
+    function parseSexagesimal(str8, asBigInt) {
+      const sign = str8[0];
+      const parts = sign === "-" || sign === "+" ? str8.substring(1) : str8;
+      const num = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
+      return sign === "-" ? num(-1) * res : res;
     }
     function stringifySexagesimal(node2) {
       let { value } = node2;
-      let num2 = (n) => n;
+      let num = (n) => n;
       if (typeof value === "bigint")
-        num2 = (n) => BigInt(n);
+        num = (n) => BigInt(n);
       else if (isNaN(value) || !isFinite(value))
         return stringifyNumber.stringifyNumber(node2);
       let sign = "";
       if (value < 0) {
         sign = "-";
-        value *= num2(-1);
+        value *= num(-1);
       }
-      const _60 = num2(60);
+      const _60 = num(60);
       const parts = [value % _60];
       if (value < 60) {
         parts.unshift(0);
@@ -7599,7 +7598,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:int",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str11, _onError, { intAsBigInt }) => parseSexagesimal(str11, intAsBigInt),
+      resolve: (str8, _onError, { intAsBigInt }) => parseSexagesimal(str8, intAsBigInt),
       stringify: stringifySexagesimal
     };
     var floatTime = {
@@ -7608,7 +7607,7 @@ var require_timestamp = __commonJS({
       tag: "tag:yaml.org,2002:float",
       format: "TIME",
       test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str11) => parseSexagesimal(str11, false),
+      resolve: (str8) => parseSexagesimal(str8, false),
       stringify: stringifySexagesimal
     };
     var timestamp = {
@@ -7619,8 +7618,8 @@ var require_timestamp = __commonJS({
       // may be omitted altogether, resulting in a date format. In such a case, the time part is
       // assumed to be 00:00:00Z (start of day, UTC).
       test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str11) {
-        const match = str11.match(timestamp.test);
+      resolve(str8) {
+        const match = str8.match(timestamp.test);
         if (!match)
           throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
         const [, year, month, day, hour, minute, second] = match.map(Number);
@@ -8945,10 +8944,10 @@ var require_resolve_block_scalar = __commonJS({
     var Scalar = require_Scalar();
     function resolveBlockScalar(ctx, scalar, onError) {
       const start2 = scalar.offset;
-      const header2 = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
-      if (!header2)
+      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header)
         return { value: "", type: null, comment: "", range: [start2, start2, start2] };
-      const type = header2.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
       const lines = scalar.source ? splitLines2(scalar.source) : [];
       let chompStart = lines.length;
       for (let i = lines.length - 1; i >= 0; --i) {
@@ -8959,26 +8958,26 @@ var require_resolve_block_scalar = __commonJS({
           break;
       }
       if (chompStart === 0) {
-        const value2 = header2.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start2 + header2.length;
+        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start2 + header.length;
         if (scalar.source)
           end2 += scalar.source.length;
-        return { value: value2, type, comment: header2.comment, range: [start2, end2, end2] };
+        return { value: value2, type, comment: header.comment, range: [start2, end2, end2] };
       }
-      let trimIndent = scalar.indent + header2.indent;
-      let offset = scalar.offset + header2.length;
+      let trimIndent = scalar.indent + header.indent;
+      let offset = scalar.offset + header.length;
       let contentStart = 0;
       for (let i = 0; i < chompStart; ++i) {
         const [indent, content] = lines[i];
         if (content === "" || content === "\r") {
-          if (header2.indent === 0 && indent.length > trimIndent)
+          if (header.indent === 0 && indent.length > trimIndent)
             trimIndent = indent.length;
         } else {
           if (indent.length < trimIndent) {
             const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
             onError(offset + indent.length, "MISSING_CHAR", message);
           }
-          if (header2.indent === 0)
+          if (header.indent === 0)
             trimIndent = indent.length;
           contentStart = i;
           if (trimIndent === 0 && !ctx.atRoot) {
@@ -9005,7 +9004,7 @@ var require_resolve_block_scalar = __commonJS({
         if (crlf)
           content = content.slice(0, -1);
         if (content && indent.length < trimIndent) {
-          const src = header2.indent ? "explicit indentation indicator" : "first line";
+          const src = header.indent ? "explicit indentation indicator" : "first line";
           const message = `Block scalar lines must not be less indented than their ${src}`;
           onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
           indent = "";
@@ -9032,7 +9031,7 @@ var require_resolve_block_scalar = __commonJS({
           prevMoreIndented = false;
         }
       }
-      switch (header2.chomp) {
+      switch (header.chomp) {
         case "-":
           break;
         case "+":
@@ -9044,8 +9043,8 @@ var require_resolve_block_scalar = __commonJS({
         default:
           value += "\n";
       }
-      const end = start2 + header2.length + scalar.source.length;
-      return { value, type, comment: header2.comment, range: [start2, end, end] };
+      const end = start2 + header.length + scalar.source.length;
+      return { value, type, comment: header.comment, range: [start2, end, end] };
     }
     function parseBlockScalarHeader({ offset, props }, strict, onError) {
       if (props[0].type !== "block-scalar-header") {
@@ -9884,10 +9883,10 @@ var require_cst_scalar = __commonJS({
             type = "QUOTE_DOUBLE";
             break;
           case "block-scalar": {
-            const header2 = token.props[0];
-            if (header2.type !== "block-scalar-header")
+            const header = token.props[0];
+            if (header.type !== "block-scalar-header")
               throw new Error("Invalid block scalar header");
-            type = header2.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
             break;
           }
           default:
@@ -9919,10 +9918,10 @@ var require_cst_scalar = __commonJS({
       const head = source.substring(0, he);
       const body = source.substring(he + 1) + "\n";
       if (token.type === "block-scalar") {
-        const header2 = token.props[0];
-        if (header2.type !== "block-scalar-header")
+        const header = token.props[0];
+        if (header.type !== "block-scalar-header")
           throw new Error("Invalid block scalar header");
-        header2.source = head;
+        header.source = head;
         token.source = body;
       } else {
         const { offset } = token;
@@ -10847,15 +10846,15 @@ var require_parser = __commonJS({
     var node_process = __require("process");
     var cst = require_cst();
     var lexer = require_lexer();
-    function includesToken(list18, type) {
-      for (let i = 0; i < list18.length; ++i)
-        if (list18[i].type === type)
+    function includesToken(list6, type) {
+      for (let i = 0; i < list6.length; ++i)
+        if (list6[i].type === type)
           return true;
       return false;
     }
-    function findNonEmptyIndex(list18) {
-      for (let i = 0; i < list18.length; ++i) {
-        switch (list18[i].type) {
+    function findNonEmptyIndex(list6) {
+      for (let i = 0; i < list6.length; ++i) {
+        switch (list6[i].type) {
           case "space":
           case "comment":
           case "newline":
@@ -10911,12 +10910,12 @@ var require_parser = __commonJS({
       }
       return prev.splice(i, prev.length);
     }
-    function arrayPushArray(target2, source) {
+    function arrayPushArray(target, source) {
       if (source.length < 1e5)
-        Array.prototype.push.apply(target2, source);
+        Array.prototype.push.apply(target, source);
       else
         for (let i = 0; i < source.length; ++i)
-          target2.push(source[i]);
+          target.push(source[i]);
     }
     function fixFlowSeqItems(fc) {
       if (fc.start.type === "flow-seq-start") {
@@ -12091,7 +12090,7 @@ var init_parse_fast = __esm({
         return object;
       }
       blockSeq(seq, depth) {
-        const list18 = [];
+        const list6 = [];
         const at = [];
         for (const { start: start2, value } of seq.items) {
           let found3 = false;
@@ -12103,11 +12102,11 @@ var init_parse_fast = __esm({
             if (value !== void 0) unsure();
             continue;
           }
-          list18.push(this.entry(value, depth));
+          list6.push(this.entry(value, depth));
           at.push(this.valueAt(value, start2));
         }
-        this.places.record(list18, { at });
-        return list18;
+        this.places.record(list6, { at });
+        return list6;
       }
       flow(collection, depth) {
         const isMap3 = collection.start.source === "{";
@@ -12117,7 +12116,7 @@ var init_parse_fast = __esm({
         if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
         for (const t of rest) this.filler(t);
         const object = {};
-        const list18 = [];
+        const list6 = [];
         const keys = [];
         const at = [];
         const last = collection.items.length - 1;
@@ -12135,7 +12134,7 @@ var init_parse_fast = __esm({
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
           if (!isMap3) {
             if (key2 !== void 0 || sep5 !== void 0 || value === void 0) unsure();
-            list18.push(this.node(value, depth + 1));
+            list6.push(this.node(value, depth + 1));
             at.push(value.offset);
             continue;
           }
@@ -12148,8 +12147,8 @@ var init_parse_fast = __esm({
           at.push(key2.offset, this.valueAt(value, sep5));
         }
         if (isMap3) this.places.record(object, { keys, at });
-        else this.places.record(list18, { at });
-        return isMap3 ? object : list18;
+        else this.places.record(list6, { at });
+        return isMap3 ? object : list6;
       }
       /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
       entry(value, depth) {
@@ -12251,19 +12250,19 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       if (aliases > MAX_ALIAS_COUNT) {
         throw new Refusal(offsetOf(node2), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
       }
-      const target2 = targets().get(node2);
-      if (target2 === void 0)
+      const target = targets().get(node2);
+      if (target === void 0)
         throw new Refusal(offsetOf(node2), `unknown alias *${excerpt(node2.source, 60)}`);
-      return convert(target2, depth + 1, node2);
+      return convert(target, depth + 1, node2);
     }
     if ((0, import_yaml2.isScalar)(node2)) {
       if (typeof node2.value === "string") count2(node2, node2.value, via);
       return node2.value;
     }
     if ((0, import_yaml2.isSeq)(node2)) {
-      const list18 = [];
-      for (const item of node2.items) list18.push(convert(item, depth + 1, via));
-      return list18;
+      const list6 = [];
+      for (const item of node2.items) list6.push(convert(item, depth + 1, via));
+      return list6;
     }
     if ((0, import_yaml2.isMap)(node2)) {
       const object = {};
@@ -12322,8 +12321,8 @@ function aliasTargets(doc) {
     (0, import_yaml2.visit)(doc, {
       Node: (_key, node2) => {
         if ((0, import_yaml2.isAlias)(node2)) {
-          const target2 = anchors.get(node2.source);
-          if (target2 !== void 0) found3.set(node2, target2);
+          const target = anchors.get(node2.source);
+          if (target !== void 0) found3.set(node2, target);
         } else if (node2.anchor) anchors.set(node2.anchor, node2);
       }
     });
@@ -12658,16 +12657,16 @@ function firstInvalidUtf8(bytes) {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i];
-    const need3 = b < 128 ? 0 : b >= 194 && b <= 223 ? 1 : b >= 224 && b <= 239 ? 2 : b >= 240 && b <= 244 ? 3 : -1;
-    if (need3 < 0) return i;
-    const slice = bytes.subarray(i, i + need3 + 1);
-    if (slice.length !== need3 + 1) return i;
+    const need = b < 128 ? 0 : b >= 194 && b <= 223 ? 1 : b >= 224 && b <= 239 ? 2 : b >= 240 && b <= 244 ? 3 : -1;
+    if (need < 0) return i;
+    const slice = bytes.subarray(i, i + need + 1);
+    if (slice.length !== need + 1) return i;
     try {
       new TextDecoder("utf-8", { fatal: true }).decode(slice);
     } catch {
       return i;
     }
-    i += need3 + 1;
+    i += need + 1;
   }
   return bytes.length;
 }
@@ -12766,7 +12765,7 @@ var require_code = __commonJS({
     }
     exports._ = _;
     var plus = new _Code("+");
-    function str11(strs, ...args) {
+    function str8(strs, ...args) {
       const expr = [safeStringify(strs[0])];
       let i = 0;
       while (i < args.length) {
@@ -12777,7 +12776,7 @@ var require_code = __commonJS({
       optimize(expr);
       return new _Code(expr);
     }
-    exports.str = str11;
+    exports.str = str8;
     function addCodeArg(code, arg) {
       if (arg instanceof _Code)
         code.push(...arg._items);
@@ -12820,7 +12819,7 @@ var require_code = __commonJS({
       return;
     }
     function strConcat(c1, c2) {
-      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str11`${c1}${c2}`;
+      return c2.emptyStr() ? c1 : c1.emptyStr() ? c2 : str8`${c1}${c2}`;
     }
     exports.strConcat = strConcat;
     function interpolate2(x) {
@@ -12953,24 +12952,24 @@ var require_scope = __commonJS({
           return;
         return vs.get(keyOrRef);
       }
-      scopeRefs(scopeName, values2 = this._values) {
-        return this._reduceValues(values2, (name) => {
+      scopeRefs(scopeName, values = this._values) {
+        return this._reduceValues(values, (name) => {
           if (name.scopePath === void 0)
             throw new Error(`CodeGen: name "${name}" has no value`);
           return (0, code_1._)`${scopeName}${name.scopePath}`;
         });
       }
-      scopeCode(values2 = this._values, usedValues, getCode) {
-        return this._reduceValues(values2, (name) => {
+      scopeCode(values = this._values, usedValues, getCode) {
+        return this._reduceValues(values, (name) => {
           if (name.value === void 0)
             throw new Error(`CodeGen: name "${name}" has no value`);
           return name.value.code;
         }, usedValues, getCode);
       }
-      _reduceValues(values2, valueCode, usedValues = {}, getCode) {
+      _reduceValues(values, valueCode, usedValues = {}, getCode) {
         let code = code_1.nil;
-        for (const prefix in values2) {
-          const vs = values2[prefix];
+        for (const prefix in values) {
+          const vs = values[prefix];
           if (!vs)
             continue;
           const nameSet = usedValues[prefix] = usedValues[prefix] || /* @__PURE__ */ new Map();
@@ -13763,11 +13762,11 @@ var require_util = __commonJS({
       return false;
     }
     exports.schemaHasRules = schemaHasRules;
-    function schemaHasRulesButRef(schema, RULES2) {
+    function schemaHasRulesButRef(schema, RULES) {
       if (typeof schema == "boolean")
         return !schema;
       for (const key2 in schema)
-        if (key2 !== "$ref" && RULES2.all[key2])
+        if (key2 !== "$ref" && RULES.all[key2])
           return true;
       return false;
     }
@@ -13782,22 +13781,22 @@ var require_util = __commonJS({
       return (0, codegen_1._)`${topSchemaRef}${schemaPath}${(0, codegen_1.getProperty)(keyword)}`;
     }
     exports.schemaRefOrVal = schemaRefOrVal;
-    function unescapeFragment(str11) {
-      return unescapeJsonPointer(decodeURIComponent(str11));
+    function unescapeFragment(str8) {
+      return unescapeJsonPointer(decodeURIComponent(str8));
     }
     exports.unescapeFragment = unescapeFragment;
-    function escapeFragment(str11) {
-      return encodeURIComponent(escapeJsonPointer(str11));
+    function escapeFragment(str8) {
+      return encodeURIComponent(escapeJsonPointer(str8));
     }
     exports.escapeFragment = escapeFragment;
-    function escapeJsonPointer(str11) {
-      if (typeof str11 == "number")
-        return `${str11}`;
-      return str11.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPointer(str8) {
+      if (typeof str8 == "number")
+        return `${str8}`;
+      return str8.replace(/~/g, "~0").replace(/\//g, "~1");
     }
     exports.escapeJsonPointer = escapeJsonPointer;
-    function unescapeJsonPointer(str11) {
-      return str11.replace(/~1/g, "/").replace(/~0/g, "~");
+    function unescapeJsonPointer(str8) {
+      return str8.replace(/~1/g, "/").replace(/~0/g, "~");
     }
     exports.unescapeJsonPointer = unescapeJsonPointer;
     function eachItem(xs, f) {
@@ -14134,12 +14133,12 @@ var require_applicability = __commonJS({
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.shouldUseRule = exports.shouldUseGroup = exports.schemaHasRulesForType = void 0;
     function schemaHasRulesForType({ schema, self }, type) {
-      const group2 = self.RULES.types[type];
-      return group2 && group2 !== true && shouldUseGroup(schema, group2);
+      const group = self.RULES.types[type];
+      return group && group !== true && shouldUseGroup(schema, group);
     }
     exports.schemaHasRulesForType = schemaHasRulesForType;
-    function shouldUseGroup(schema, group2) {
-      return group2.rules.some((rule) => shouldUseRule(schema, rule));
+    function shouldUseGroup(schema, group) {
+      return group.rules.some((rule) => shouldUseRule(schema, rule));
     }
     exports.shouldUseGroup = shouldUseGroup;
     function shouldUseRule(schema, rule) {
@@ -14343,10 +14342,10 @@ var require_defaults = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util();
     function assignDefaults(it, ty) {
-      const { properties: properties3, items: items2 } = it.schema;
-      if (ty === "object" && properties3) {
-        for (const key2 in properties3) {
-          assignDefault(it, key2, properties3[key2].default);
+      const { properties: properties2, items: items2 } = it.schema;
+      if (ty === "object" && properties2) {
+        for (const key2 in properties2) {
+          assignDefault(it, key2, properties2[key2].default);
         }
       } else if (ty === "array" && Array.isArray(items2)) {
         items2.forEach((sch, i) => assignDefault(it, i, sch.default));
@@ -14389,8 +14388,8 @@ var require_code2 = __commonJS({
       });
     }
     exports.checkReportMissingProp = checkReportMissingProp;
-    function checkMissingProp({ gen, data, it: { opts } }, properties3, missing) {
-      return (0, codegen_1.or)(...properties3.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
+    function checkMissingProp({ gen, data, it: { opts } }, properties2, missing) {
+      return (0, codegen_1.or)(...properties2.map((prop) => (0, codegen_1.and)(noPropertyInData(gen, data, prop, opts.ownProperties), (0, codegen_1._)`${missing} = ${prop}`)));
     }
     exports.checkMissingProp = checkMissingProp;
     function reportMissingProp(cxt, missing) {
@@ -14822,8 +14821,8 @@ var require_json_schema_traverse = __commonJS({
         post(schema, jsonPtr, rootSchema, parentJsonPtr, parentKeyword, parentSchema, keyIndex);
       }
     }
-    function escapeJsonPtr(str11) {
-      return str11.replace(/~/g, "~0").replace(/\//g, "~1");
+    function escapeJsonPtr(str8) {
+      return str8.replace(/~/g, "~0").replace(/\//g, "~1");
     }
   }
 });
@@ -15161,44 +15160,44 @@ var require_validate = __commonJS({
     }
     function schemaKeywords(it, types, typeErrors, errsCount) {
       const { gen, schema, data, allErrors, opts, self } = it;
-      const { RULES: RULES2 } = self;
-      if (schema.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema, RULES2))) {
-        gen.block(() => keywordCode(it, "$ref", RULES2.all.$ref.definition));
+      const { RULES } = self;
+      if (schema.$ref && (opts.ignoreKeywordsWithRef || !(0, util_1.schemaHasRulesButRef)(schema, RULES))) {
+        gen.block(() => keywordCode(it, "$ref", RULES.all.$ref.definition));
         return;
       }
       if (!opts.jtd)
         checkStrictTypes(it, types);
       gen.block(() => {
-        for (const group2 of RULES2.rules)
-          groupKeywords(group2);
-        groupKeywords(RULES2.post);
+        for (const group of RULES.rules)
+          groupKeywords(group);
+        groupKeywords(RULES.post);
       });
-      function groupKeywords(group2) {
-        if (!(0, applicability_1.shouldUseGroup)(schema, group2))
+      function groupKeywords(group) {
+        if (!(0, applicability_1.shouldUseGroup)(schema, group))
           return;
-        if (group2.type) {
-          gen.if((0, dataType_2.checkDataType)(group2.type, data, opts.strictNumbers));
-          iterateKeywords(it, group2);
-          if (types.length === 1 && types[0] === group2.type && typeErrors) {
+        if (group.type) {
+          gen.if((0, dataType_2.checkDataType)(group.type, data, opts.strictNumbers));
+          iterateKeywords(it, group);
+          if (types.length === 1 && types[0] === group.type && typeErrors) {
             gen.else();
             (0, dataType_2.reportTypeError)(it);
           }
           gen.endIf();
         } else {
-          iterateKeywords(it, group2);
+          iterateKeywords(it, group);
         }
         if (!allErrors)
           gen.if((0, codegen_1._)`${names_1.default.errors} === ${errsCount || 0}`);
       }
     }
-    function iterateKeywords(it, group2) {
+    function iterateKeywords(it, group) {
       const { gen, schema, opts: { useDefaults } } = it;
       if (useDefaults)
-        (0, defaults_1.assignDefaults)(it, group2.type);
+        (0, defaults_1.assignDefaults)(it, group.type);
       gen.block(() => {
-        for (const rule of group2.rules) {
+        for (const rule of group.rules) {
           if ((0, applicability_1.shouldUseRule)(schema, rule)) {
-            keywordCode(it, rule.keyword, rule.definition, group2.type);
+            keywordCode(it, rule.keyword, rule.definition, group.type);
           }
         }
       });
@@ -15459,11 +15458,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data = names_1.default.rootData;
       } else {
-        const matches4 = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches4)
+        const matches = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches4[1];
-        jsonPointer = matches4[2];
+        const up = +matches[1];
+        jsonPointer = matches[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -15920,10 +15919,10 @@ var require_utils = __commonJS({
         isIPV6: true
       };
     }
-    function findToken(str11, token) {
+    function findToken(str8, token) {
       let ind = 0;
-      for (let i = 0; i < str11.length; i++) {
-        if (str11[i] === token) ind++;
+      for (let i = 0; i < str8.length; i++) {
+        if (str8[i] === token) ind++;
       }
       return ind;
     }
@@ -16036,8 +16035,8 @@ var require_utils = __commonJS({
     var HOST_DELIMS = { "@": "%40", "/": "%2F", "?": "%3F", "#": "%23", ":": "%3A" };
     var HOST_DELIM_RE = /[@/?#:]/g;
     var HOST_DELIM_NO_COLON_RE = /[@/?#]/g;
-    function reescapeHostDelimiters(host, isIP3) {
-      const re = isIP3 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
+    function reescapeHostDelimiters(host, isIP2) {
+      const re = isIP2 ? HOST_DELIM_NO_COLON_RE : HOST_DELIM_RE;
       re.lastIndex = 0;
       return host.replace(re, (ch) => HOST_DELIMS[ch]);
     }
@@ -16382,11 +16381,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches4 = urnComponent.path.match(URN_REG);
-      if (matches4 && matches4[0] === urnComponent.path) {
+      const matches = urnComponent.path.match(URN_REG);
+      if (matches && matches[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches4[1].toLowerCase();
-        urnComponent.nss = matches4[2];
+        urnComponent.nid = matches[1].toLowerCase();
+        urnComponent.nss = matches[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -16577,58 +16576,58 @@ var require_fast_uri = __commonJS({
       return serialize(resolved2, schemelessOptions);
     }
     function resolveComponent(base, relative5, options, skipNormalization) {
-      const target2 = {};
+      const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
         relative5 = parse3(serialize(relative5, options), options);
       }
       options = options || {};
       if (!options.tolerant && relative5.scheme) {
-        target2.scheme = relative5.scheme;
-        target2.userinfo = relative5.userinfo;
-        target2.host = relative5.host;
-        target2.port = relative5.port;
-        target2.path = removeDotSegments(relative5.path || "");
-        target2.query = relative5.query;
+        target.scheme = relative5.scheme;
+        target.userinfo = relative5.userinfo;
+        target.host = relative5.host;
+        target.port = relative5.port;
+        target.path = removeDotSegments(relative5.path || "");
+        target.query = relative5.query;
       } else {
         if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
-          target2.userinfo = relative5.userinfo;
-          target2.host = relative5.host;
-          target2.port = relative5.port;
-          target2.path = removeDotSegments(relative5.path || "");
-          target2.query = relative5.query;
+          target.userinfo = relative5.userinfo;
+          target.host = relative5.host;
+          target.port = relative5.port;
+          target.path = removeDotSegments(relative5.path || "");
+          target.query = relative5.query;
         } else {
           if (!relative5.path) {
-            target2.path = base.path;
+            target.path = base.path;
             if (relative5.query !== void 0) {
-              target2.query = relative5.query;
+              target.query = relative5.query;
             } else {
-              target2.query = base.query;
+              target.query = base.query;
             }
           } else {
             if (relative5.path[0] === "/") {
-              target2.path = removeDotSegments(relative5.path);
+              target.path = removeDotSegments(relative5.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target2.path = "/" + relative5.path;
+                target.path = "/" + relative5.path;
               } else if (!base.path) {
-                target2.path = relative5.path;
+                target.path = relative5.path;
               } else {
-                target2.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
               }
-              target2.path = base.scheme === void 0 && !baseHasAuthority && target2.path[0] !== "/" ? removeDotSegmentsRelative(target2.path) : removeDotSegments(target2.path);
+              target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target2.query = relative5.query;
+            target.query = relative5.query;
           }
-          target2.userinfo = base.userinfo;
-          target2.host = base.host;
-          target2.port = base.port;
+          target.userinfo = base.userinfo;
+          target.host = base.host;
+          target.port = base.port;
         }
-        target2.scheme = base.scheme;
+        target.scheme = base.scheme;
       }
-      target2.fragment = relative5.fragment;
-      return target2;
+      target.fragment = relative5.fragment;
+      return target;
     }
     function equal(uriA, uriB, options) {
       const normalizedA = normalizeComparableURI(uriA, options);
@@ -16707,8 +16706,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches4) {
-      if (matches4[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches) {
+      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -16730,16 +16729,16 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches4) {
-      const host = matches4[4];
-      return hasMalformedPercentEncoding(matches4[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches4[6]) || hasMalformedPercentEncoding(matches4[7]) || hasMalformedPercentEncoding(matches4[8]);
+    function hasMalformedComponentPercentEncoding(matches) {
+      const host = matches[4];
+      return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
     }
-    function canonicalizeHost(parsed, options, schemeHandler, isIP3) {
-      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3)) {
+    function canonicalizeHost(parsed, options, schemeHandler, isIP2) {
+      if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2)) {
         parsed.error = parsed.error || MALFORMED_HOST_ERROR;
         return true;
       }
-      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP3 === false && nonSimpleDomain(parsed.host)) {
+      if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP2 === false && nonSimpleDomain(parsed.host)) {
         let url;
         try {
           url = new URL("http://" + parsed.host);
@@ -16755,9 +16754,9 @@ var require_fast_uri = __commonJS({
       }
       return false;
     }
-    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP3) {
+    function hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2) {
       return Boolean(
-        parsed.host && isIP3 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
+        parsed.host && isIP2 === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
     function isHostOnlyURL(url) {
@@ -16780,7 +16779,7 @@ var require_fast_uri = __commonJS({
       let malformedHost = false;
       let malformedIPLiteral = false;
       let malformedScheme = false;
-      let isIP3 = false;
+      let isIP2 = false;
       if (options.reference === "suffix") {
         if (options.scheme) {
           uri = options.scheme + ":" + uri;
@@ -16807,15 +16806,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches4 = uri.match(URI_PARSE);
-      if (matches4) {
-        parsed.scheme = matches4[1];
-        parsed.userinfo = matches4[3];
-        parsed.host = matches4[4];
-        parsed.port = parseInt(matches4[5], 10);
-        parsed.path = matches4[6] || "";
-        parsed.query = matches4[7];
-        parsed.fragment = matches4[8];
+      const matches = uri.match(URI_PARSE);
+      if (matches) {
+        parsed.scheme = matches[1];
+        parsed.userinfo = matches[3];
+        parsed.host = matches[4];
+        parsed.port = parseInt(matches[5], 10);
+        parsed.path = matches[6] || "";
+        parsed.query = matches[7];
+        parsed.fragment = matches[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -16824,16 +16823,16 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches4);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches4[5];
+          parsed.port = matches[5];
         }
-        const parseError2 = getParseError(parsed, matches4);
-        if (parseError2 !== void 0) {
-          parsed.error = parsed.error || parseError2;
+        const parseError = getParseError(parsed, matches);
+        if (parseError !== void 0) {
+          parsed.error = parsed.error || parseError;
           malformedAuthorityOrPort = true;
         }
         if (parsed.host) {
@@ -16842,15 +16841,15 @@ var require_fast_uri = __commonJS({
             const bracketedIPLiteral = isIPLiteral(parsed.host);
             const hasIPLiteralBracket = parsed.host.indexOf("[") !== -1 || parsed.host.indexOf("]") !== -1;
             const ipv6result = normalizeIPv6(parsed.host);
-            isIP3 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
+            isIP2 = ipv6result.isIPV6 || ipv6result.isIPVFuture === true;
             malformedIPLiteral = hasIPLiteralBracket && (!bracketedIPLiteral || ipv6result.error === true);
-            parsed.host = isIP3 ? ipv6result.host : ipv6result.host.toLowerCase();
+            parsed.host = isIP2 ? ipv6result.host : ipv6result.host.toLowerCase();
             if (malformedIPLiteral) {
               parsed.error = parsed.error || MALFORMED_HOST_ERROR;
               malformedAuthorityOrPort = true;
             }
           } else {
-            isIP3 = true;
+            isIP2 = true;
           }
         }
         if (parsed.scheme === void 0 && parsed.userinfo === void 0 && parsed.host === void 0 && parsed.port === void 0 && parsed.query === void 0 && !parsed.path) {
@@ -16867,14 +16866,14 @@ var require_fast_uri = __commonJS({
         }
         const schemeHandler = getSchemeHandler(options.scheme || parsed.scheme);
         if (!malformedIPLiteral) {
-          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP3);
+          malformedHost = canonicalizeHost(parsed, options, schemeHandler, isIP2);
         }
         if (uri.indexOf("%") !== -1 && parsed.host !== void 0 && !malformedIPLiteral) {
-          let host = isIP3 ? parsed.host : normalizePercentEncoding(parsed.host, true);
-          if (!isIP3) {
+          let host = isIP2 ? parsed.host : normalizePercentEncoding(parsed.host, true);
+          if (!isIP2) {
             host = normalizePercentEncoding(host.toLowerCase());
           }
-          parsed.host = isIP3 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP3) : host;
+          parsed.host = isIP2 || options.scheme !== "null" ? reescapeHostDelimiters(host, isIP2) : host;
         }
         if (!schemeHandler || schemeHandler && !schemeHandler.skipNormalize) {
           if (parsed.path) {
@@ -16993,7 +16992,7 @@ var require_core = __commonJS({
     var util_1 = require_util();
     var $dataRefSchema = require_data();
     var uri_1 = require_uri();
-    var defaultRegExp = (str11, flags) => new RegExp(str11, flags);
+    var defaultRegExp = (str8, flags) => new RegExp(str8, flags);
     defaultRegExp.code = "new RegExp";
     var META_IGNORE_OPTIONS = ["removeAdditional", "useDefaults", "coerceTypes"];
     var EXT_SCOPE_NAMES = /* @__PURE__ */ new Set([
@@ -17326,13 +17325,13 @@ var require_core = __commonJS({
       }
       // Remove keyword
       removeKeyword(keyword) {
-        const { RULES: RULES2 } = this;
-        delete RULES2.keywords[keyword];
-        delete RULES2.all[keyword];
-        for (const group2 of RULES2.rules) {
-          const i = group2.rules.findIndex((rule) => rule.keyword === keyword);
+        const { RULES } = this;
+        delete RULES.keywords[keyword];
+        delete RULES.all[keyword];
+        for (const group of RULES.rules) {
+          const i = group.rules.findIndex((rule) => rule.keyword === keyword);
           if (i >= 0)
-            group2.rules.splice(i, 1);
+            group.rules.splice(i, 1);
         }
         return this;
       }
@@ -17497,9 +17496,9 @@ var require_core = __commonJS({
     }
     var KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
     function checkKeyword(keyword, def) {
-      const { RULES: RULES2 } = this;
+      const { RULES } = this;
       (0, util_1.eachItem)(keyword, (kwd) => {
-        if (RULES2.keywords[kwd])
+        if (RULES.keywords[kwd])
           throw new Error(`Keyword ${kwd} is already defined`);
         if (!KEYWORD_NAME.test(kwd))
           throw new Error(`Keyword ${kwd} has invalid name`);
@@ -17515,13 +17514,13 @@ var require_core = __commonJS({
       const post = definition === null || definition === void 0 ? void 0 : definition.post;
       if (dataType && post)
         throw new Error('keyword with "post" flag cannot have "type"');
-      const { RULES: RULES2 } = this;
-      let ruleGroup = post ? RULES2.post : RULES2.rules.find(({ type: t }) => t === dataType);
+      const { RULES } = this;
+      let ruleGroup = post ? RULES.post : RULES.rules.find(({ type: t }) => t === dataType);
       if (!ruleGroup) {
         ruleGroup = { type: dataType, rules: [] };
-        RULES2.rules.push(ruleGroup);
+        RULES.rules.push(ruleGroup);
       }
-      RULES2.keywords[keyword] = true;
+      RULES.keywords[keyword] = true;
       if (!definition)
         return;
       const rule = {
@@ -17536,7 +17535,7 @@ var require_core = __commonJS({
         addBeforeRule.call(this, ruleGroup, rule, definition.before);
       else
         ruleGroup.rules.push(rule);
-      RULES2.all[keyword] = rule;
+      RULES.all[keyword] = rule;
       (_a = definition.implements) === null || _a === void 0 ? void 0 : _a.forEach((kwd) => this.addKeyword(kwd));
     }
     function addBeforeRule(ruleGroup, rule, before) {
@@ -17775,8 +17774,8 @@ var require_multipleOf = __commonJS({
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
         const res = gen.let("res");
-        const invalid2 = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
-        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data}/${schemaCode}, ${invalid2}))`);
+        const invalid = prec ? (0, codegen_1._)`Math.abs(Math.round(${res}) - ${res}) > 1e-${prec}` : (0, codegen_1._)`${res} !== parseInt(${res})`;
+        cxt.fail$data((0, codegen_1._)`(${schemaCode} === 0 || (${res} = ${data}/${schemaCode}, ${invalid}))`);
       }
     };
     exports.default = def;
@@ -17788,16 +17787,16 @@ var require_ucs2length = __commonJS({
   "node_modules/ajv/dist/runtime/ucs2length.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    function ucs2length(str11) {
-      const len = str11.length;
+    function ucs2length(str8) {
+      const len = str8.length;
       let length = 0;
       let pos = 0;
       let value;
       while (pos < len) {
         length++;
-        value = str11.charCodeAt(pos++);
+        value = str8.charCodeAt(pos++);
         if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str11.charCodeAt(pos);
+          value = str8.charCodeAt(pos);
           if ((value & 64512) === 56320)
             pos++;
         }
@@ -18736,11 +18735,11 @@ var require_properties = __commonJS({
         if (it.opts.unevaluated && allProps.length && it.props !== true) {
           it.props = util_1.mergeEvaluated.props(gen, (0, util_1.toHash)(allProps), it.props);
         }
-        const properties3 = allProps.filter((p) => !(0, util_1.alwaysValidSchema)(it, schema[p]));
-        if (properties3.length === 0)
+        const properties2 = allProps.filter((p) => !(0, util_1.alwaysValidSchema)(it, schema[p]));
+        if (properties2.length === 0)
           return;
         const valid = gen.name("valid");
-        for (const prop of properties3) {
+        for (const prop of properties2) {
           if (hasDefault(prop)) {
             applyPropertySchema(prop);
           } else {
@@ -18790,7 +18789,7 @@ var require_patternProperties = __commonJS({
         if (patterns.length === 0 || alwaysValidPatterns.length === patterns.length && (!it.opts.unevaluated || it.props === true)) {
           return;
         }
-        const checkProperties2 = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
+        const checkProperties = opts.strictSchema && !opts.allowMatchingProperties && parentSchema.properties;
         const valid = gen.name("valid");
         if (it.props !== true && !(it.props instanceof codegen_1.Name)) {
           it.props = (0, util_2.evaluatedPropsToName)(gen, it.props);
@@ -18799,7 +18798,7 @@ var require_patternProperties = __commonJS({
         validatePatternProperties();
         function validatePatternProperties() {
           for (const pat of patterns) {
-            if (checkProperties2)
+            if (checkProperties)
               checkMatchingProperties(pat);
             if (it.allErrors) {
               validateProperties(pat);
@@ -18811,7 +18810,7 @@ var require_patternProperties = __commonJS({
           }
         }
         function checkMatchingProperties(pat) {
-          for (const prop in checkProperties2) {
+          for (const prop in checkProperties) {
             if (new RegExp(pat).test(prop)) {
               (0, util_1.checkStrictMode)(it, `property ${prop} matches pattern ${pat} (use allowMatchingProperties)`);
             }
@@ -19674,8 +19673,8 @@ var require_discriminator = __commonJS({
           if (!tagRequired)
             throw new Error(`discriminator: "${tagName}" must be required`);
           return oneOfMapping;
-          function hasRequired({ required: required2 }) {
-            return Array.isArray(required2) && required2.includes(tagName);
+          function hasRequired({ required }) {
+            return Array.isArray(required) && required.includes(tagName);
           }
           function addMappings(sch, i) {
             if (sch.const) {
@@ -20292,12 +20291,12 @@ function editDistance(a, b) {
   if (a === b) return 0;
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    const current4 = [i];
+    const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current4.push(Math.min(previous[j] + 1, current4[j - 1] + 1, previous[j - 1] + cost));
+      current.push(Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost));
     }
-    previous = current4;
+    previous = current;
   }
   return previous[b.length];
 }
@@ -20469,7 +20468,7 @@ async function loadConfig(input, options) {
     missingSecretUses: /* @__PURE__ */ new Map()
   };
   const sources = "files" in input ? [...input.files] : await readSources(input, options.cwd, diags);
-  const projects2 = /* @__PURE__ */ new Map();
+  const projects = /* @__PURE__ */ new Map();
   const detached = [];
   let objects = 0;
   for (const source of sources) {
@@ -20485,8 +20484,8 @@ async function loadConfig(input, options) {
     const data = file.data;
     if (data !== null && typeof data === "object" && !Array.isArray(data)) {
       for (const kind2 of kinds) {
-        const list18 = data[kind2.key];
-        if (Array.isArray(list18)) objects += list18.length;
+        const list6 = data[kind2.key];
+        if (Array.isArray(list6)) objects += list6.length;
       }
     }
     const broken = new Set(
@@ -20500,15 +20499,15 @@ async function loadConfig(input, options) {
     } else addFile(projectFor(projectOf(data, file, options, diags)), file, data, broken);
   }
   const unsetSecrets = reportMissingSecrets(run14);
-  checkDuplicates([...projects2.values(), ...detached], kinds, diags);
-  for (const project3 of projects2.values()) {
+  checkDuplicates([...projects.values(), ...detached], kinds, diags);
+  for (const project2 of projects.values()) {
     for (const kind2 of kinds) {
-      for (const p of kind2.checkProject?.(project3) ?? []) {
+      for (const p of kind2.checkProject?.(project2) ?? []) {
         diags.add(p.severity ?? "error", p.source.file, p.source.line, p.source.column, p.message);
       }
     }
   }
-  const ordered = [...projects2.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
+  const ordered = [...projects.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
     // The note about unset secrets is about the environment, not a place in the files: after them all.
@@ -20521,19 +20520,19 @@ async function loadConfig(input, options) {
     ),
     objects
   };
-  function emptyProject(project3) {
-    const desired = { project: project3, files: [], ignore: {}, manages: [], objects: {} };
+  function emptyProject(project2) {
+    const desired = { project: project2, files: [], ignore: {}, manages: [], objects: {} };
     for (const kind2 of kinds) {
       desired.ignore[kind2.name] = [];
       desired.objects[kind2.name] = [];
     }
     return desired;
   }
-  function projectFor(project3) {
-    let desired = projects2.get(project3);
+  function projectFor(project2) {
+    let desired = projects.get(project2);
     if (desired === void 0) {
-      desired = emptyProject(project3);
-      projects2.set(project3, desired);
+      desired = emptyProject(project2);
+      projects.set(project2, desired);
     }
     return desired;
   }
@@ -20596,21 +20595,21 @@ function projectOf(data, file, options, diags) {
       `this file is for project ${data.project} but ${defaultProjectFrom} ${defaultProject} was given: a file's \`project:\` governs it; drop ${defaultProjectFrom} or change the file`
     );
   }
-  const project3 = data.project ?? defaultProject;
-  if (project3 === void 0) {
+  const project2 = data.project ?? defaultProject;
+  if (project2 === void 0) {
     const message = "no project: add `project: <id>` to the file or pass --project / set POSTHOG_PROJECT_ID";
     if (options.mode === "validate") diags.add("warning", file.path, 1, 1, `${message} (plan needs one)`);
     else diags.error(file.path, 1, 1, message);
   }
-  return project3;
+  return project2;
 }
-function checkDuplicates(projects2, kinds, diags) {
-  for (const project3 of projects2) {
-    const where2 = project3.project === void 0 ? "" : ` in project ${project3.project}`;
+function checkDuplicates(projects, kinds, diags) {
+  for (const project2 of projects) {
+    const where2 = project2.project === void 0 ? "" : ` in project ${project2.project}`;
     for (const kind2 of kinds) {
       const byName = /* @__PURE__ */ new Map();
       const byId2 = /* @__PURE__ */ new Map();
-      for (const object of project3.objects[kind2.name] ?? []) {
+      for (const object of project2.objects[kind2.name] ?? []) {
         const s = object.source;
         if (object.id === void 0) {
           const firstName = byName.get(object.name);
@@ -20689,8 +20688,8 @@ function fingerprintKeys(actions) {
 function liveTotal(kind2) {
   return kind2.scoped === void 0 ? kind2.objects.length : kind2.scoped.total;
 }
-function liveOf(project3, kind2) {
-  return project3.kinds[kind2] ?? { objects: [] };
+function liveOf(project2, kind2) {
+  return project2.kinds[kind2] ?? { objects: [] };
 }
 var PLAN_FORMAT_VERSION;
 var init_types = __esm({
@@ -20705,26 +20704,26 @@ function objectGroups(actions) {
   const byKey = /* @__PURE__ */ new Map();
   for (const action of actions) {
     const key2 = objectKey(action.object);
-    const group2 = byKey.get(key2);
-    if (group2 === void 0) byKey.set(key2, { object: action.object, actions: [action] });
-    else group2.actions.push(action);
+    const group = byKey.get(key2);
+    if (group === void 0) byKey.set(key2, { object: action.object, actions: [action] });
+    else group.actions.push(action);
   }
   return [...byKey.values()];
 }
 function projectGroups(plan, vocab) {
   const objects = objectGroups(plan.actions);
-  const projects2 = [.../* @__PURE__ */ new Set([...plan.projects, ...objects.map((o) => o.object.project)])];
+  const projects = [.../* @__PURE__ */ new Set([...plan.projects, ...objects.map((o) => o.object.project)])];
   const kindNames = [...new Set(objects.map((o) => o.object.kind))].sort(
     (a, b) => vocab.order(a) - vocab.order(b)
   );
   const out = [];
-  for (const project3 of projects2) {
+  for (const project2 of projects) {
     const kinds = [];
     for (const kind2 of kindNames) {
-      const inKind = objects.filter((o) => o.object.project === project3 && o.object.kind === kind2);
+      const inKind = objects.filter((o) => o.object.project === project2 && o.object.kind === kind2);
       if (inKind.length > 0) kinds.push({ kind: kind2, objects: inKind });
     }
-    if (kinds.length > 0) out.push({ project: project3, kinds });
+    if (kinds.length > 0) out.push({ project: project2, kinds });
   }
   return out;
 }
@@ -20809,22 +20808,22 @@ function compareText(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 function getPath(object, path) {
-  let current4 = object;
+  let current = object;
   for (const part of path.split(".")) {
-    if (!isPlainObject(current4)) return void 0;
-    current4 = current4[part];
+    if (!isPlainObject(current)) return void 0;
+    current = current[part];
   }
-  return current4;
+  return current;
 }
 function setPath(object, path, value) {
   const parts = path.split(".");
-  let current4 = object;
+  let current = object;
   for (const part of parts.slice(0, -1)) {
-    const next = current4[part];
-    if (!isPlainObject(next)) current4[part] = {};
-    current4 = current4[part];
+    const next = current[part];
+    if (!isPlainObject(next)) current[part] = {};
+    current = current[part];
   }
-  current4[parts.at(-1)] = value;
+  current[parts.at(-1)] = value;
 }
 var init_values = __esm({
   "src/plan/values.ts"() {
@@ -20884,7 +20883,7 @@ var init_secrets = __esm({
 });
 
 // src/time.ts
-function parseCliTime(raw, flag3, now) {
+function parseCliTime(raw, flag2, now) {
   const text2 = raw.trim();
   if (text2.toLowerCase() === "now") return { kind: "instant", ms: now.getTime(), text: now.toISOString() };
   const relative5 = RELATIVE.exec(text2);
@@ -20895,27 +20894,27 @@ function parseCliTime(raw, flag3, now) {
   const date = DATE.exec(text2);
   if (date) {
     const ms2 = Date.UTC(Number(date[1]), Number(date[2]) - 1, Number(date[3]));
-    if (new Date(ms2).toISOString().slice(0, 10) !== text2) throw badTime(raw, flag3);
+    if (new Date(ms2).toISOString().slice(0, 10) !== text2) throw badTime(raw, flag2);
     return { kind: "date", ms: ms2, text: text2 };
   }
   const match = DATE_TIME.exec(text2);
-  if (!match) throw badTime(raw, flag3);
+  if (!match) throw badTime(raw, flag2);
   if (!match[1]) {
     throw new UserError(
-      `${flag3} ${raw} has no timezone: add Z or an offset, e.g. ${text2.replace(" ", "T")}Z or ${text2.replace(" ", "T")}+02:00`
+      `${flag2} ${raw} has no timezone: add Z or an offset, e.g. ${text2.replace(" ", "T")}Z or ${text2.replace(" ", "T")}+02:00`
     );
   }
   const ms = Date.parse(text2.replace(" ", "T").replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
-  if (Number.isNaN(ms)) throw badTime(raw, flag3);
+  if (Number.isNaN(ms)) throw badTime(raw, flag2);
   return { kind: "instant", ms, text: new Date(ms).toISOString() };
 }
-function parseInstant(raw, flag3, now) {
-  const t = parseCliTime(raw, flag3, now);
+function parseInstant(raw, flag2, now) {
+  const t = parseCliTime(raw, flag2, now);
   return new Date(t.ms).toISOString();
 }
-function badTime(raw, flag3) {
+function badTime(raw, flag2) {
   return new UserError(
-    `${flag3} ${raw} is not a time: use ISO-8601 with a timezone (2026-11-20T06:00:00Z) or a relative time (-7d, -12h, -30m)`
+    `${flag2} ${raw} is not a time: use ISO-8601 with a timezone (2026-11-20T06:00:00Z) or a relative time (-7d, -12h, -30m)`
   );
 }
 function ago(iso, now) {
@@ -20977,13 +20976,13 @@ var init_time2 = __esm({
 });
 
 // src/render/labels.ts
-function personText(uuid2, people) {
-  const key2 = uuid2.toLowerCase();
+function personText(uuid, people) {
+  const key2 = uuid.toLowerCase();
   const person = people !== void 0 && Object.hasOwn(people, key2) ? people[key2] : void 0;
   const name = flat(person?.name ?? "");
   const email = flat(person?.email ?? "");
   if (name !== "" && email !== "") return `${name} <${email}>`;
-  return email || name || flat(uuid2);
+  return email || name || flat(uuid);
 }
 function userText(action, people, vocab) {
   const detail2 = vocab.verb(action.action).detail?.(action);
@@ -20994,8 +20993,8 @@ function userText(action, people, vocab) {
   return text2;
 }
 function actionDetail(action, people, vocab) {
-  const user2 = userText(action, people, vocab);
-  if (user2 !== void 0) return user2.access === void 0 ? user2.who : `${user2.who} (${user2.access})`;
+  const user = userText(action, people, vocab);
+  if (user !== void 0) return user.access === void 0 ? user.who : `${user.who} (${user.access})`;
   const detail2 = vocab.verb(action.action).detail?.(action);
   return detail2 !== void 0 && "text" in detail2 ? detail2.text : "";
 }
@@ -21154,21 +21153,21 @@ function diagnosticAnnotations(diagnostics, path = asIs) {
   ).join("");
 }
 function planAnnotations(plan, vocab, path = asIs) {
-  return objectGroups(plan.actions).map((group2) => objectAnnotation(group2, plan, path, vocab)).join("");
+  return objectGroups(plan.actions).map((group) => objectAnnotation(group, plan, path, vocab)).join("");
 }
-function objectAnnotation(group2, plan, path, vocab) {
-  const source = group2.object.source;
+function objectAnnotation(group, plan, path, vocab) {
+  const source = group.object.source;
   if (source === void 0) return "";
-  const drifted = group2.actions.find((a) => a.drift === true);
-  const destructive = group2.actions.some((a) => a.destructive);
+  const drifted = group.actions.find((a) => a.drift === true);
+  const destructive = group.actions.some((a) => a.destructive);
   const level2 = destructive || drifted !== void 0 ? "warning" : "notice";
   const people = plan.people;
-  const head = `posthog-gitops plan: ${objectInProject(group2.object, vocab)}`;
+  const head = `posthog-gitops plan: ${objectInProject(group.object, vocab)}`;
   const lines = [drifted === void 0 ? head : `${head} · ${DRIFT_WORDS}`];
   const modified = drifted === void 0 ? "" : modifiedText(drifted, plan);
   if (modified !== "") lines.push(modified);
-  for (const a of group2.actions) lines.push(`${actionSymbol(a, vocab)} ${actionLabel(a, people, vocab)}`);
-  lines.push(...group2.actions.flatMap((a) => a.warnings));
+  for (const a of group.actions) lines.push(`${actionSymbol(a, vocab)} ${actionLabel(a, people, vocab)}`);
+  lines.push(...group.actions.flatMap((a) => a.warnings));
   return annotation(
     level2,
     { file: path(source.file), line: source.line, col: source.column },
@@ -21225,9 +21224,9 @@ var init_kinds = __esm({
 });
 
 // src/plan/context.ts
-function declarationKey(project3, declared) {
+function declarationKey(project2, declared) {
   const identity2 = declared.id !== void 0 ? `#${declared.id}` : `=${declared.name}`;
-  return `${project3}/${declared.kind}/${identity2}`;
+  return `${project2}/${declared.kind}/${identity2}`;
 }
 function newSink() {
   return { actions: [], notes: [], errors: [] };
@@ -21248,8 +21247,8 @@ function makeAction(verb, object, parts = {}) {
   }
   return result;
 }
-function declaredRef(kind2, project3, desired, live) {
-  const ref = { kind: kind2, project: project3, name: desired.name, source: desired.source };
+function declaredRef(kind2, project2, desired, live) {
+  const ref = { kind: kind2, project: project2, name: desired.name, source: desired.source };
   const id = live?.id ?? desired.id;
   if (id !== void 0) ref.id = id;
   return ref;
@@ -21368,8 +21367,8 @@ function flag(description, options = {}) {
 function integer(description, keywords = {}, options = {}) {
   return field(node("integer", description, keywords), { declare: (value) => value, ...options });
 }
-function choice(values2, description, options = {}) {
-  return field({ enum: [...values2], description }, { declare: (value) => value, ...options });
+function choice(values, description, options = {}) {
+  return field({ enum: [...values], description }, { declare: (value) => value, ...options });
 }
 function words(table, description, options = {}) {
   return field(
@@ -21738,8 +21737,8 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
   } else {
     const { callback } = optionsObj;
     diffLines(oldStr, newStr, Object.assign(Object.assign({}, optionsObj), { callback: (diff) => {
-      const patch2 = diffLinesResultToPatch(diff);
-      callback(patch2);
+      const patch = diffLinesResultToPatch(diff);
+      callback(patch);
     } }));
   }
   function diffLinesResultToPatch(diff) {
@@ -21755,9 +21754,9 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
     const hunks = [];
     let oldRangeStart = 0, newRangeStart = 0, curRange = [], oldLine = 1, newLine = 1;
     for (let i = 0; i < diff.length; i++) {
-      const current4 = diff[i], lines = current4.lines || splitLines(current4.value);
-      current4.lines = lines;
-      if (current4.added || current4.removed) {
+      const current = diff[i], lines = current.lines || splitLines(current.value);
+      current.lines = lines;
+      if (current.added || current.removed) {
         if (!oldRangeStart) {
           const prev = diff[i - 1];
           oldRangeStart = oldLine;
@@ -21769,9 +21768,9 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
           }
         }
         for (const line of lines) {
-          curRange.push((current4.added ? "+" : "-") + line);
+          curRange.push((current.added ? "+" : "-") + line);
         }
-        if (current4.added) {
+        if (current.added) {
           newLine += lines.length;
         } else {
           oldLine += lines.length;
@@ -21823,67 +21822,67 @@ function structuredPatch(oldFileName, newFileName, oldStr, newStr, oldHeader, ne
     };
   }
 }
-function formatPatch(patch2, headerOptions) {
+function formatPatch(patch, headerOptions) {
   var _a, _b, _c, _d, _e, _f;
   if (!headerOptions) {
     headerOptions = INCLUDE_HEADERS;
   }
-  if (Array.isArray(patch2)) {
-    if (patch2.length > 1 && !headerOptions.includeFileHeaders && !patch2.every((p) => p.isGit)) {
+  if (Array.isArray(patch)) {
+    if (patch.length > 1 && !headerOptions.includeFileHeaders && !patch.every((p) => p.isGit)) {
       throw new Error("Cannot omit file headers on a multi-file patch. (The result would be unparseable; how would a tool trying to apply the patch know which changes are to which file?)");
     }
-    return patch2.map((p) => formatPatch(p, headerOptions)).join("\n");
+    return patch.map((p) => formatPatch(p, headerOptions)).join("\n");
   }
   const ret = [];
-  if (patch2.isGit) {
+  if (patch.isGit) {
     headerOptions = INCLUDE_HEADERS;
-    if (!patch2.oldFileName) {
+    if (!patch.oldFileName) {
       throw new Error("oldFileName must be specified for Git patches");
     }
-    if (!patch2.newFileName) {
+    if (!patch.newFileName) {
       throw new Error("newFileName must be specified for Git patches");
     }
-    let gitOldName = patch2.oldFileName;
-    let gitNewName = patch2.newFileName;
-    if (patch2.isCreate && gitOldName === "/dev/null") {
+    let gitOldName = patch.oldFileName;
+    let gitNewName = patch.newFileName;
+    if (patch.isCreate && gitOldName === "/dev/null") {
       gitOldName = gitNewName.replace(/^b\//, "a/");
-    } else if (patch2.isDelete && gitNewName === "/dev/null") {
+    } else if (patch.isDelete && gitNewName === "/dev/null") {
       gitNewName = gitOldName.replace(/^a\//, "b/");
     }
     ret.push("diff --git " + quoteFileNameIfNeeded(gitOldName) + " " + quoteFileNameIfNeeded(gitNewName));
-    if (patch2.isDelete) {
-      ret.push("deleted file mode " + ((_a = patch2.oldMode) !== null && _a !== void 0 ? _a : "100644"));
+    if (patch.isDelete) {
+      ret.push("deleted file mode " + ((_a = patch.oldMode) !== null && _a !== void 0 ? _a : "100644"));
     }
-    if (patch2.isCreate) {
-      ret.push("new file mode " + ((_b = patch2.newMode) !== null && _b !== void 0 ? _b : "100644"));
+    if (patch.isCreate) {
+      ret.push("new file mode " + ((_b = patch.newMode) !== null && _b !== void 0 ? _b : "100644"));
     }
-    if (patch2.oldMode && patch2.newMode && !patch2.isDelete && !patch2.isCreate) {
-      ret.push("old mode " + patch2.oldMode);
-      ret.push("new mode " + patch2.newMode);
+    if (patch.oldMode && patch.newMode && !patch.isDelete && !patch.isCreate) {
+      ret.push("old mode " + patch.oldMode);
+      ret.push("new mode " + patch.newMode);
     }
-    if (patch2.isRename) {
-      ret.push("rename from " + quoteFileNameIfNeeded(((_c = patch2.oldFileName) !== null && _c !== void 0 ? _c : "").replace(/^a\//, "")));
-      ret.push("rename to " + quoteFileNameIfNeeded(((_d = patch2.newFileName) !== null && _d !== void 0 ? _d : "").replace(/^b\//, "")));
+    if (patch.isRename) {
+      ret.push("rename from " + quoteFileNameIfNeeded(((_c = patch.oldFileName) !== null && _c !== void 0 ? _c : "").replace(/^a\//, "")));
+      ret.push("rename to " + quoteFileNameIfNeeded(((_d = patch.newFileName) !== null && _d !== void 0 ? _d : "").replace(/^b\//, "")));
     }
-    if (patch2.isCopy) {
-      ret.push("copy from " + quoteFileNameIfNeeded(((_e = patch2.oldFileName) !== null && _e !== void 0 ? _e : "").replace(/^a\//, "")));
-      ret.push("copy to " + quoteFileNameIfNeeded(((_f = patch2.newFileName) !== null && _f !== void 0 ? _f : "").replace(/^b\//, "")));
+    if (patch.isCopy) {
+      ret.push("copy from " + quoteFileNameIfNeeded(((_e = patch.oldFileName) !== null && _e !== void 0 ? _e : "").replace(/^a\//, "")));
+      ret.push("copy to " + quoteFileNameIfNeeded(((_f = patch.newFileName) !== null && _f !== void 0 ? _f : "").replace(/^b\//, "")));
     }
   } else {
-    if (headerOptions.includeIndex && patch2.oldFileName == patch2.newFileName && patch2.oldFileName !== void 0) {
-      ret.push("Index: " + patch2.oldFileName);
+    if (headerOptions.includeIndex && patch.oldFileName == patch.newFileName && patch.oldFileName !== void 0) {
+      ret.push("Index: " + patch.oldFileName);
     }
     if (headerOptions.includeUnderline) {
       ret.push("===================================================================");
     }
   }
-  const hasHunks = patch2.hunks.length > 0;
-  if (headerOptions.includeFileHeaders && patch2.oldFileName !== void 0 && patch2.newFileName !== void 0 && (!patch2.isGit || hasHunks)) {
-    ret.push("--- " + quoteFileNameIfNeeded(patch2.oldFileName) + (patch2.oldHeader ? "	" + patch2.oldHeader : ""));
-    ret.push("+++ " + quoteFileNameIfNeeded(patch2.newFileName) + (patch2.newHeader ? "	" + patch2.newHeader : ""));
+  const hasHunks = patch.hunks.length > 0;
+  if (headerOptions.includeFileHeaders && patch.oldFileName !== void 0 && patch.newFileName !== void 0 && (!patch.isGit || hasHunks)) {
+    ret.push("--- " + quoteFileNameIfNeeded(patch.oldFileName) + (patch.oldHeader ? "	" + patch.oldHeader : ""));
+    ret.push("+++ " + quoteFileNameIfNeeded(patch.newFileName) + (patch.newHeader ? "	" + patch.newHeader : ""));
   }
-  for (let i = 0; i < patch2.hunks.length; i++) {
-    const hunk = patch2.hunks[i];
+  for (let i = 0; i < patch.hunks.length; i++) {
+    const hunk = patch.hunks[i];
     const oldStart = hunk.oldLines === 0 ? hunk.oldStart - 1 : hunk.oldStart;
     const newStart = hunk.newLines === 0 ? hunk.newStart - 1 : hunk.newStart;
     ret.push("@@ -" + oldStart + "," + hunk.oldLines + " +" + newStart + "," + hunk.newLines + " @@");
@@ -21947,11 +21946,11 @@ var init_libesm = __esm({
 function unifiedDiff(before, after) {
   const withEol = (t) => t === "" || t.endsWith("\n") ? t : `${t}
 `;
-  const patch2 = createTwoFilesPatch("before", "after", withEol(before), withEol(after), "", "", {
+  const patch = createTwoFilesPatch("before", "after", withEol(before), withEol(after), "", "", {
     context: 3
   });
-  const start2 = patch2.indexOf("--- before");
-  return (start2 >= 0 ? patch2.slice(start2) : patch2).replace(/\t$/gm, "");
+  const start2 = patch.indexOf("--- before");
+  return (start2 >= 0 ? patch.slice(start2) : patch).replace(/\t$/gm, "");
 }
 var init_text_diff = __esm({
   "src/kinds/shared/text-diff.ts"() {
@@ -21991,17 +21990,17 @@ function fieldTable(fields, roles = {}) {
     return wire.includes(".") ? getPath({ ...answer }, wire) : ownValue(answer, wire);
   };
   const desiredValue = (desired, key2) => key2 === all.identity ? desired.name : ownValue(desired, kept.get(key2) ?? key2);
-  const values2 = {};
+  const values = {};
   for (const [key2, f] of entries) {
     if (f.words === void 0) continue;
-    values2[key2] = Object.fromEntries(
+    values[key2] = Object.fromEntries(
       Object.entries(f.words).map(([word, code]) => [JSON.stringify(code), word])
     );
   }
   return {
     fields,
     roles: all,
-    values: values2,
+    values,
     schema(description) {
       return {
         type: "object",
@@ -22093,7 +22092,7 @@ function fieldTable(fields, roles = {}) {
         if (f.newer && raw === void 0) continue;
         if (f.pull === "present" && (raw === void 0 || raw === null)) continue;
         if (f.pull === "nonEmpty" && isEmpty(raw)) continue;
-        item[key2] = yamlValue(f, key2, raw, values2);
+        item[key2] = yamlValue(f, key2, raw, values);
       }
       return item;
     }
@@ -22104,9 +22103,9 @@ function isEmpty(value) {
   if (typeof value === "string") return value.trim() === "";
   return Array.isArray(value) && value.length === 0;
 }
-function yamlValue(f, key2, raw, values2) {
+function yamlValue(f, key2, raw, values) {
   if (f.toYaml) return f.toYaml(raw);
-  const word = values2[key2]?.[JSON.stringify(raw)];
+  const word = values[key2]?.[JSON.stringify(raw)];
   return word ?? raw;
 }
 function declaredKeys(live, desired) {
@@ -22139,16 +22138,16 @@ function defineKind(spec) {
     if (deleting === void 0) throw new Error(`kind ${name} declares no deleting verb`);
     return makeAction(deleting, ref, { before: table.state(live) });
   };
-  const objects = async (client, project3, scope) => {
-    const { search, get: get2 } = service;
-    if (scope === void 0 || search === void 0 || get2 === void 0 && scope.ids.length > 0) {
-      return service.list(client, project3);
+  const objects = async (client, project2, scope) => {
+    const { search, get } = service;
+    if (scope === void 0 || search === void 0 || get === void 0 && scope.ids.length > 0) {
+      return service.list(client, project2);
     }
     const names = new Set(scope.names);
     const theirs = new Set(scope.pinnedElsewhere);
     const [byId2, byName] = await Promise.all([
-      Promise.all(scope.ids.map((id) => get2?.(client, project3, id))),
-      Promise.all(scope.names.map((name2) => search(client, project3, name2)))
+      Promise.all(scope.ids.map((id) => get?.(client, project2, id))),
+      Promise.all(scope.names.map((name2) => search(client, project2, name2)))
     ]);
     const found3 = /* @__PURE__ */ new Map();
     for (const live of byId2) if (live !== void 0) found3.set(live.id, live);
@@ -22185,20 +22184,20 @@ function defineKind(spec) {
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
     ...hooks.checkProject ? { checkProject: hooks.checkProject } : {},
     ...service.search ? { searches: true } : {},
-    async read(client, project3, declared, run14, scope) {
-      const list18 = () => objects(client, project3, scope);
-      const read = hooks.read ? await hooks.read(client, project3, declared, run14, list18, scope) : { live: { objects: await list18() }, read: {} };
+    async read(client, project2, declared, run14, scope) {
+      const list6 = () => objects(client, project2, scope);
+      const read = hooks.read ? await hooks.read(client, project2, declared, run14, list6, scope) : { live: { objects: await list6() }, read: {} };
       return scoped(read, scope);
     },
-    async reread(client, project3, read, run14, scope) {
-      const list18 = () => objects(client, project3, scope);
+    async reread(client, project2, read, run14, scope) {
+      const list6 = () => objects(client, project2, scope);
       if (hooks.reread) {
-        return scoped({ live: await hooks.reread(client, project3, read, run14, list18, scope) }, scope).live;
+        return scoped({ live: await hooks.reread(client, project2, read, run14, list6, scope) }, scope).live;
       }
       if (read !== void 0 && !isEmptyRecord(read)) {
         throw new UserError(`the saved plan's record of what was read for ${words2.many} is damaged`);
       }
-      return scoped({ live: { objects: await list18() } }, scope).live;
+      return scoped({ live: { objects: await list6() } }, scope).live;
     },
     ...service.count ? { count: service.count } : {},
     ...hooks.references ? { references: (declared) => hooks.references?.(declared) ?? [] } : {},
@@ -22219,10 +22218,10 @@ function defineKind(spec) {
       if (send === void 0) throw new UserError(`${action.action} does not apply to a ${words2.one}`);
       return send(client, action, id, body, referenced);
     },
-    findByName: service.findByName ?? (async (client, project3, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project3, wanted)).filter((live) => live.name === wanted).map((live) => live.id)),
+    findByName: service.findByName ?? (async (client, project2, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project2, wanted)).filter((live) => live.name === wanted).map((live) => live.id)),
     listLive: service.list,
-    pull: hooks.pull ?? (async (client, project3) => ({
-      items: (await service.list(client, project3)).map((live) => table.item(live)),
+    pull: hooks.pull ?? (async (client, project2) => ({
+      items: (await service.list(client, project2)).map((live) => table.item(live)),
       variables: []
     }))
   };
@@ -22254,8 +22253,8 @@ function planPlain(table, verbs, desired, live, ref, ctx, prune) {
     return;
   }
   const state = table.state(live);
-  const update8 = updateAction(verb("update"), ref, table.compare(desired, state).changes);
-  if (update8) ctx.sink.actions.push(update8);
+  const update4 = updateAction(verb("update"), ref, table.compare(desired, state).changes);
+  if (update4) ctx.sink.actions.push(update4);
   toggle(table, desired, state, ref, ctx);
 }
 function toggle(table, desired, state, ref, ctx) {
@@ -22302,10 +22301,10 @@ var answerObject, answerTypes, obj, str, strOrNull, int, list, nonNegative, even
 var init_shapes = __esm({
   "src/service/shapes.ts"() {
     "use strict";
-    answerObject = (properties3, required2 = []) => ({
+    answerObject = (properties2, required = []) => ({
       type: "object",
-      properties: properties3,
-      required: required2
+      properties: properties2,
+      required
     });
     answerTypes = {
       obj: answerObject,
@@ -22451,7 +22450,7 @@ var init_answers2 = __esm({
   }
 });
 
-// src/posthog.ts
+// packages/shared/src/posthog.ts
 function isTimeZone(name) {
   const cached = zones.get(name);
   if (cached !== void 0) return cached;
@@ -22466,10 +22465,9 @@ function isTimeZone(name) {
   if (zones.size < 1e3) zones.set(name, ok);
   return ok;
 }
-var PROPERTY_OPERATORS, OPERATOR_ALIASES, FLAG_PROPERTY_TYPES, RUN_STATUSES, zones;
+var PROPERTY_OPERATORS, OPERATOR_ALIASES, RUN_STATUSES, zones;
 var init_posthog = __esm({
-  "src/posthog.ts"() {
-    "use strict";
+  "packages/shared/src/posthog.ts"() {
     PROPERTY_OPERATORS = [
       "exact",
       "is_not",
@@ -22504,7 +22502,6 @@ var init_posthog = __esm({
       "flag_evaluates_to"
     ];
     OPERATOR_ALIASES = { min: "gte", max: "lte" };
-    FLAG_PROPERTY_TYPES = ["person", "cohort", "group", "flag", "person_metadata"];
     RUN_STATUSES = [
       "Cancelled",
       "Completed",
@@ -23111,13 +23108,13 @@ function checkSecretLiterals(input, ctx) {
   }
 }
 function lookup(value, keys) {
-  let current4 = value;
+  let current = value;
   for (const key2 of keys) {
-    if (current4 === null || typeof current4 !== "object" || Array.isArray(current4)) return void 0;
-    if (!Object.hasOwn(current4, key2)) return void 0;
-    current4 = current4[key2];
+    if (current === null || typeof current !== "object" || Array.isArray(current)) return void 0;
+    if (!Object.hasOwn(current, key2)) return void 0;
+    current = current[key2];
   }
-  return current4;
+  return current;
 }
 function quietBatchExportValue(pointer) {
   return /^\/destination\/config(\/|$)/.test(pointer);
@@ -23134,10 +23131,10 @@ var WITH_ZONE, WITHOUT_ZONE, POSTGRES_CONNECTION;
 var init_declare = __esm({
   "src/kinds/batch-export/declare.ts"() {
     "use strict";
+    init_posthog();
     init_interpolate();
     init_missing_secrets();
     init_secret();
-    init_posthog();
     init_destinations();
     WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
     WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
@@ -23311,21 +23308,21 @@ var init_item_rules = __esm({
 });
 
 // src/kinds/batch-export/live.ts
-async function readBatchExports(client, project3, declared, _run, list18) {
+async function readBatchExports(client, project2, declared, _run, list6) {
   const names = (d) => !d.deleted && d.destination?.integration !== void 0;
   const read = declared.some(names) ? { integrations: true } : {};
-  return { live: await readAll(client, project3, read, list18), read };
+  return { live: await readAll(client, project2, read, list6), read };
 }
-async function rereadBatchExports(client, project3, read, _run, list18) {
-  return readAll(client, project3, checkReads(read), list18);
+async function rereadBatchExports(client, project2, read, _run, list6) {
+  return readAll(client, project2, checkReads(read), list6);
 }
-async function readAll(client, project3, read, list18) {
-  const [objects, integrations2] = await Promise.all([
-    list18(),
-    read.integrations ? client.integrations.listAll(project3) : void 0
+async function readAll(client, project2, read, list6) {
+  const [objects, integrations] = await Promise.all([
+    list6(),
+    read.integrations ? client.integrations.listAll(project2) : void 0
   ]);
   const live = { objects };
-  if (integrations2 !== void 0) live.integrations = integrations2;
+  if (integrations !== void 0) live.integrations = integrations;
   return live;
 }
 function checkReads(read) {
@@ -23352,8 +23349,8 @@ var init_name = __esm({
 });
 
 // src/config/types.ts
-function declaredOf(project3, kind2) {
-  return project3.objects[kind2] ?? [];
+function declaredOf(project2, kind2) {
+  return project2.objects[kind2] ?? [];
 }
 var init_types2 = __esm({
   "src/config/types.ts"() {
@@ -23428,8 +23425,8 @@ function matchObjects(desired, live, label2, errors, several) {
   for (const object of live) {
     if (claimed.has(object.id)) continue;
     const name = object.name ?? "";
-    const list18 = byName.get(name);
-    if (list18) list18.push(object);
+    const list6 = byName.get(name);
+    if (list6) list6.push(object);
     else byName.set(name, [object]);
   }
   const pairs = [];
@@ -23497,13 +23494,13 @@ var init_prune = __esm({
 });
 
 // src/plan/scope.ts
-function displaced(project3, declared, scope, live) {
+function displaced(project2, declared, scope, live) {
   const pins = new Set(
-    declared.flatMap((d) => d.id !== void 0 && scope.has(declarationKey(project3, d)) ? [d.id] : [])
+    declared.flatMap((d) => d.id !== void 0 && scope.has(declarationKey(project2, d)) ? [d.id] : [])
   );
   const taken = new Set(live.filter((o) => pins.has(o.id)).map((o) => o.name ?? ""));
   return declared.filter(
-    (d) => d.id === void 0 && taken.has(d.name) && !scope.has(declarationKey(project3, d))
+    (d) => d.id === void 0 && taken.has(d.name) && !scope.has(declarationKey(project2, d))
   );
 }
 var init_scope = __esm({
@@ -23564,12 +23561,12 @@ var init_summary = __esm({
 });
 
 // src/plan/targets.ts
-function parseTarget(kinds, target2) {
-  const slash = target2.indexOf("/");
+function parseTarget(kinds, target) {
+  const slash = target.indexOf("/");
   if (slash <= 0) return void 0;
-  const word = target2.slice(0, slash).replaceAll("-", "_");
+  const word = target.slice(0, slash).replaceAll("-", "_");
   const kind2 = kinds.find((k) => k.name === word || k.key === word);
-  const selector = target2.slice(slash + 1);
+  const selector = target.slice(slash + 1);
   if (!kind2 || selector === "") return void 0;
   if (selector.startsWith("#")) {
     const id = selector.slice(1).trim();
@@ -23583,27 +23580,27 @@ function parseTarget(kinds, target2) {
     matches: (candidate) => candidate === name || (glob?.(candidate) ?? false)
   };
 }
-function hits(target2, object) {
-  if (object.kind !== target2.kind) return false;
-  if ("id" in target2)
-    return object.id !== void 0 && String(object.id).toLowerCase() === target2.id.toLowerCase();
-  return object.names.some(target2.matches);
+function hits(target, object) {
+  if (object.kind !== target.kind) return false;
+  if ("id" in target)
+    return object.id !== void 0 && String(object.id).toLowerCase() === target.id.toLowerCase();
+  return object.names.some(target.matches);
 }
 function narrowToTargets(kinds, sink, desired, live, targets) {
   const wanted = [];
-  for (const target2 of targets) {
-    const parsed = parseTarget(kinds, target2);
+  for (const target of targets) {
+    const parsed = parseTarget(kinds, target);
     if (!parsed) {
       const forms = kinds.map((k) => `${k.name}/NAME`).join(", ");
       sink.errors.push({
-        message: `--target ${target2}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "KIND"}/Weekly*`
+        message: `--target ${target}: expected ${forms}, KIND/#ID or a glob such as ${kinds[0]?.name ?? "KIND"}/Weekly*`
       });
       continue;
     }
     wanted.push(parsed);
     if (!candidates(parsed.kind, desired, live).some((c) => hits(parsed, c))) {
-      const words2 = "id" in parsed ? "this id" : isGlob(target2) ? "a name matching it" : "this name";
-      sink.errors.push({ message: `--target ${target2}: no declared or live ${parsed.kind} has ${words2}` });
+      const words2 = "id" in parsed ? "this id" : isGlob(target) ? "a name matching it" : "this name";
+      sink.errors.push({ message: `--target ${target}: no declared or live ${parsed.kind} has ${words2}` });
     }
   }
   const keep = (object) => object !== void 0 && wanted.some((t) => hits(t, object));
@@ -23614,8 +23611,8 @@ function narrowToTargets(kinds, sink, desired, live, targets) {
     )
   };
 }
-function isGlob(target2) {
-  return /[*?[\\]/.test(target2.slice(target2.indexOf("/") + 1));
+function isGlob(target) {
+  return /[*?[\\]/.test(target.slice(target.indexOf("/") + 1));
 }
 function actionCandidate(action) {
   const names = [action.object.name];
@@ -23645,23 +23642,23 @@ var init_targets = __esm({
 function buildPlan(kinds, desired, live, options) {
   const sink = newSink();
   const liveByProject = new Map(live.map((p) => [p.project, p]));
-  const projects2 = /* @__PURE__ */ new Set();
-  for (const project3 of desired) {
-    if (project3.project === void 0) {
-      const file = project3.files[0];
+  const projects = /* @__PURE__ */ new Set();
+  for (const project2 of desired) {
+    if (project2.project === void 0) {
+      const file = project2.files[0];
       sink.errors.push({
         message: "no project id: set `project:` in the files, --project, or POSTHOG_PROJECT_ID",
         ...file ? { source: { file, line: 1, column: 1 } } : {}
       });
       continue;
     }
-    const liveProject = liveByProject.get(project3.project);
+    const liveProject = liveByProject.get(project2.project);
     if (!liveProject) {
-      sink.errors.push({ message: `no live state was read for project ${project3.project}` });
+      sink.errors.push({ message: `no live state was read for project ${project2.project}` });
       continue;
     }
-    projects2.add(project3.project);
-    planProject(kinds, project3, liveProject, options, sink);
+    projects.add(project2.project);
+    planProject(kinds, project2, liveProject, options, sink);
   }
   let actions = sink.actions;
   let notes = sink.notes;
@@ -23674,7 +23671,7 @@ function buildPlan(kinds, desired, live, options) {
   const plan = {
     format_version: PLAN_FORMAT_VERSION,
     created_at: options.now.toISOString(),
-    projects: [...projects2].sort((a, b) => a - b),
+    projects: [...projects].sort((a, b) => a - b),
     actions,
     notes,
     fingerprints: fingerprintActions(kinds, actions, live),
@@ -23683,11 +23680,11 @@ function buildPlan(kinds, desired, live, options) {
   if (options.targets !== void 0 && options.targets.length > 0) plan.targets = [...options.targets];
   return { plan, errors: sink.errors };
 }
-function planProject(kinds, project3, live, options, sink) {
+function planProject(kinds, project2, live, options, sink) {
   const scope = options.scope === void 0 ? void 0 : new Set(options.scope);
   for (const kind2 of kinds) {
     const kindLive = liveOf(live, kind2.name);
-    const declared = declaredOf(project3, kind2.name);
+    const declared = declaredOf(project2, kind2.name);
     if (scope !== void 0) {
       for (const d of displaced(live.project, declared, scope, kindLive.objects)) {
         scope.add(declarationKey(live.project, d));
@@ -23706,7 +23703,7 @@ function planProject(kinds, project3, live, options, sink) {
       features: live.features,
       options,
       sink,
-      others: { declared: (name) => declaredOf(project3, name), live: (name) => live.kinds[name] }
+      others: { declared: (name) => declaredOf(project2, name), live: (name) => live.kinds[name] }
     };
     for (const { desired, live: match, replaced } of matching.pairs) {
       if (!planned2(desired)) continue;
@@ -23726,8 +23723,8 @@ function planProject(kinds, project3, live, options, sink) {
         sink.actions.push({ ...action, warnings: [...action.warnings, replaced.why] });
       }
     }
-    if (options.prune && scope === void 0 && project3.manages.includes(kind2.name)) {
-      planPrune(kind2, project3.ignore[kind2.name] ?? [], ctx, matching.claimed);
+    if (options.prune && scope === void 0 && project2.manages.includes(kind2.name)) {
+      planPrune(kind2, project2.ignore[kind2.name] ?? [], ctx, matching.claimed);
     }
   }
 }
@@ -23763,14 +23760,14 @@ function checkSafety(kinds, plan, live, options) {
     deletes.set(key2, entry);
   }
   const problems = [];
-  for (const { project: project3, kind: kind2, count: count2 } of deletes.values()) {
-    const liveProject = live.find((p) => p.project === project3);
+  for (const { project: project2, kind: kind2, count: count2 } of deletes.values()) {
+    const liveProject = live.find((p) => p.project === project2);
     const kindLive = liveProject ? liveOf(liveProject, kind2) : void 0;
     const liveCount = kindLive ? liveTotal(kindLive) ?? kindLive.objects.length : 0;
     const limit = deleteLimit(liveCount);
     if (count2 > limit) {
       const label2 = kinds.find((k) => k.name === kind2)?.words.many ?? kind2;
-      problems.push(`${count2} of ${liveCount} ${label2} in project ${project3} (limit ${limit})`);
+      problems.push(`${count2} of ${liveCount} ${label2} in project ${project2} (limit ${limit})`);
     }
   }
   const guarded = plan.actions.filter((a) => a.guard !== void 0);
@@ -23855,24 +23852,24 @@ var init_legacy = __esm({
 });
 
 // src/kinds/batch-export/integrations.ts
-function integrationErrors(desired, project3, integrations2) {
+function integrationErrors(desired, project2, integrations) {
   const destination = desired.destination;
-  if (!destination || destination.integration === void 0 || integrations2 === void 0) return [];
+  if (!destination || destination.integration === void 0 || integrations === void 0) return [];
   const errors = [];
   const where2 = `batch export "${desired.name}"`;
   const source = destination.integrationSource ?? desired.source;
   const wanted = INTEGRATION_KIND[destination.type];
   if (wanted === void 0) return [];
   const check = (id, kind2, field3) => {
-    const found3 = integrations2.find((i) => i.id === id);
+    const found3 = integrations.find((i) => i.id === id);
     if (!found3) {
       errors.push({
-        message: `${where2}: ${field3} ${id} is not an integration of project ${project3}; ${fitting(integrations2, kind2, project3)}`,
+        message: `${where2}: ${field3} ${id} is not an integration of project ${project2}; ${fitting(integrations, kind2, project2)}`,
         source
       });
     } else if (found3.kind !== kind2) {
       errors.push({
-        message: `${where2}: ${field3} ${id} (${label(found3)}) is ${withArticle(found3.kind)} integration, but destination type ${destination.type} needs ${withArticle(kind2)} integration; ${fitting(integrations2, kind2, project3)}`,
+        message: `${where2}: ${field3} ${id} (${label(found3)}) is ${withArticle(found3.kind)} integration, but destination type ${destination.type} needs ${withArticle(kind2)} integration; ${fitting(integrations, kind2, project2)}`,
         source
       });
     }
@@ -23890,10 +23887,10 @@ function integrationErrors(desired, project3, integrations2) {
 function label(i) {
   return i.display_name ? `"${i.display_name}"` : `id ${i.id}`;
 }
-function fitting(integrations2, kind2, project3) {
-  const ok = integrations2.filter((i) => i.kind === kind2);
+function fitting(integrations, kind2, project2) {
+  const ok = integrations.filter((i) => i.kind === kind2);
   if (ok.length === 0) {
-    return `project ${project3} has no ${kind2} integration: create one in PostHog (Data pipelines), then use its id`;
+    return `project ${project2} has no ${kind2} integration: create one in PostHog (Data pipelines), then use its id`;
   }
   const shown3 = ok.slice(0, 5).map((i) => `${i.id} ${label(i)}`);
   const more = ok.length > shown3.length ? `, and ${ok.length - shown3.length} more` : "";
@@ -23915,10 +23912,10 @@ function quoteArg(text2) {
 function backfillCommand(name, start2, end) {
   return `posthog-gitops backfill ${quoteArg(name)} --start ${quoteArg(start2)} --end ${quoteArg(end)}`;
 }
-function gapBackfillCommand(name, interval, pausedSince, now, offsetDay2 = 0) {
+function gapBackfillCommand(name, interval, pausedSince, now, offsetDay = 0) {
   const paused = Date.parse(pausedSince);
   if (Number.isNaN(paused)) return void 0;
-  const [start2, end] = interval === "week" ? [weekStart(paused, offsetDay2), weekStart(now.getTime(), offsetDay2)] : [floor(paused, interval), floor(now.getTime(), interval)];
+  const [start2, end] = interval === "week" ? [weekStart(paused, offsetDay), weekStart(now.getTime(), offsetDay)] : [floor(paused, interval), floor(now.getTime(), interval)];
   if (start2 >= end) return void 0;
   const text2 = interval === "day" || interval === "week" ? (ms) => new Date(ms).toISOString().slice(0, 10) : (ms) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
   return backfillCommand(name, text2(start2), text2(end));
@@ -23927,9 +23924,9 @@ function floor(ms, interval) {
   const step = STEP_MS[interval] ?? 36e5;
   return Math.floor(ms / step) * step;
 }
-function weekStart(ms, offsetDay2) {
+function weekStart(ms, offsetDay) {
   const day = floor(ms, "day");
-  const back = (new Date(day).getUTCDay() - offsetDay2 + 7) % 7;
+  const back = (new Date(day).getUTCDay() - offsetDay + 7) % 7;
   return day - back * 864e5;
 }
 function checkRunsHint(name) {
@@ -23953,20 +23950,20 @@ function shortPath(path) {
   const trimmed = path.replace(/^\/api\/(projects|environments)\/[^/]+\//, "").replace(/^\/api\//, "");
   return trimmed.replace(/\/+$/, "") || path.replace(/^\/api\//, "").replace(/\/+$/, "") || path;
 }
-function describeStatus(status2, body) {
+function describeStatus(status, body) {
   const detail2 = body?.detail;
-  if (status2 === 401) {
+  if (status === 401) {
     return `401: the service refused the API key (check POSTHOG_API_KEY)${detail2 ? `: ${detail2}` : ""}`;
   }
-  if (status2 === 403) {
+  if (status === 403) {
     const scope = detail2?.match(/scope '([^']+)'/)?.[1];
     const hint2 = scope ? ` (give the key the '${scope}' scope)` : "";
     return `403: ${detail2 ?? "permission denied"}${hint2}`;
   }
   const on = body?.attr ? ` on ${body.attr}` : "";
-  return `${status2}${on}: ${detail2 ?? statusText(status2)}`;
+  return `${status}${on}: ${detail2 ?? statusText(status)}`;
 }
-function statusText(status2) {
+function statusText(status) {
   const texts = {
     400: "Bad Request",
     404: "Not Found",
@@ -23978,7 +23975,7 @@ function statusText(status2) {
     503: "Service Unavailable",
     504: "Gateway Timeout"
   };
-  return texts[status2] ?? "unexpected answer from the service";
+  return texts[status] ?? "unexpected answer from the service";
 }
 function parseErrorBody(text2) {
   if (!text2.trim()) return void 0;
@@ -23990,17 +23987,17 @@ function parseErrorBody(text2) {
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return void 0;
   const record = value;
-  const str11 = (v) => typeof v === "string" ? v : void 0;
-  const detail2 = str11(record.detail) ?? str11(record.error) ?? str11(record.message);
+  const str8 = (v) => typeof v === "string" ? v : void 0;
+  const detail2 = str8(record.detail) ?? str8(record.error) ?? str8(record.message);
   const body = {};
-  const type = str11(record.type);
-  const code = str11(record.code);
+  const type = str8(record.type);
+  const code = str8(record.code);
   if (type !== void 0) body.type = type;
   if (code !== void 0) body.code = code;
   if (detail2 !== void 0) body.detail = detail2;
-  body.attr = str11(record.attr) ?? null;
-  const changeRequest2 = str11(record.change_request_id);
-  if (changeRequest2 !== void 0) body.change_request_id = changeRequest2;
+  body.attr = str8(record.attr) ?? null;
+  const changeRequest = str8(record.change_request_id);
+  if (changeRequest !== void 0) body.change_request_id = changeRequest;
   return body;
 }
 var CHECK_HOST, NOT_POSTHOG, ServiceError, NetworkError, UnknownOutcomeError, UnexpectedAnswerError;
@@ -24083,9 +24080,9 @@ async function executeAction(kind2, action, id, deps) {
   return kind2.send(deps.client, action, id, body, deps.referenced);
 }
 async function create(kind2, action, body, deps) {
-  const { project: project3, name } = action.object;
+  const { project: project2, name } = action.object;
   const others = (ids) => ids.filter((id) => !deps.knownIds.has(id));
-  const unknown = async () => others(await kind2.findByName(deps.client, project3, name));
+  const unknown = async () => others(await kind2.findByName(deps.client, project2, name));
   const existing = deps.lookUp ? others(await deps.lookUp()) : await unknown();
   if (existing.length > 0) {
     const ids = `id${existing.length === 1 ? "" : "s"} ${existing.join(", ")}`;
@@ -24094,7 +24091,7 @@ async function create(kind2, action, body, deps) {
     );
   }
   try {
-    return await kind2.create(deps.client, project3, body);
+    return await kind2.create(deps.client, project2, body);
   } catch (error2) {
     if (!(error2 instanceof UnknownOutcomeError)) throw error2;
     const found3 = await unknown();
@@ -24106,7 +24103,7 @@ async function create(kind2, action, body, deps) {
         `create of ${kind2.words.one} "${name}": the answer was lost and ${found3.length} objects with that name now exist (ids ${found3.join(", ")}); pin the right one with \`id:\` and delete the others`
       );
     }
-    const created = await kind2.create(deps.client, project3, body);
+    const created = await kind2.create(deps.client, project2, body);
     return {
       id: created.id,
       notes: [...created.notes, "the first create was not committed (its answer was lost); created again"]
@@ -24368,8 +24365,8 @@ function queryString(query) {
 function segment(value) {
   return encodeURIComponent(String(value)).replace(/%40/g, "@");
 }
-function projectPath(project3, rest) {
-  return `/api/projects/${segment(project3)}/${rest}`;
+function projectPath(project2, rest) {
+  return `/api/projects/${segment(project2)}/${rest}`;
 }
 var init_query = __esm({
   "src/service/query.ts"() {
@@ -24378,21 +24375,21 @@ var init_query = __esm({
 });
 
 // src/kinds/batch-export/service.ts
-function exportPath(project3, rest = "") {
-  return projectPath(project3, `batch_exports/${rest}`);
+function exportPath(project2, rest = "") {
+  return projectPath(project2, `batch_exports/${rest}`);
 }
 function batchExportsApi(client) {
   const path = exportPath;
   return {
-    list(project3, query = {}, max) {
+    list(project2, query = {}, max) {
       return client.pages(
-        { method: "GET", path: path(project3), query, expect: BATCH_EXPORT_ANSWERS.batchExportPage },
+        { method: "GET", path: path(project2), query, expect: BATCH_EXPORT_ANSWERS.batchExportPage },
         max
       );
     },
     /** Every export of the project, pages after the first read concurrently (see `ServiceClient.listAll`). */
-    listAll(project3, query = {}) {
-      return client.listAll(path(project3), query, BATCH_EXPORT_ANSWERS.batchExportPage);
+    listAll(project2, query = {}) {
+      return client.listAll(path(project2), query, BATCH_EXPORT_ANSWERS.batchExportPage);
     },
     /** Exports of every project in the organization. */
     listForOrganization(orgId, query = {}, max) {
@@ -24402,32 +24399,32 @@ function batchExportsApi(client) {
         max
       );
     },
-    get(project3, id) {
-      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), expect: BATCH_EXPORT_ANSWERS.batchExport });
+    get(project2, id) {
+      return client.request({ method: "GET", path: path(project2, `${segment(id)}/`), expect: BATCH_EXPORT_ANSWERS.batchExport });
     },
-    create(project3, body) {
-      return client.request({ method: "POST", path: path(project3), body, expect: BATCH_EXPORT_ANSWERS.batchExport });
+    create(project2, body) {
+      return client.request({ method: "POST", path: path(project2), body, expect: BATCH_EXPORT_ANSWERS.batchExport });
     },
-    update(project3, id, body) {
+    update(project2, id, body) {
       return client.request({
         method: "PATCH",
-        path: path(project3, `${segment(id)}/`),
+        path: path(project2, `${segment(id)}/`),
         body,
         expect: BATCH_EXPORT_ANSWERS.batchExport
       });
     },
     /** 204. A retry that finds it already gone (404 after a lost answer) counts as done. */
-    async delete(project3, id) {
-      await client.request({ method: "DELETE", path: path(project3, `${segment(id)}/`) });
+    async delete(project2, id) {
+      await client.request({ method: "DELETE", path: path(project2, `${segment(id)}/`) });
     },
-    pause(project3, id) {
-      const spec = { method: "POST", path: path(project3, `${segment(id)}/pause/`), retrySafe: true };
+    pause(project2, id) {
+      const spec = { method: "POST", path: path(project2, `${segment(id)}/pause/`), retrySafe: true };
       return client.request({ ...spec, expect: BATCH_EXPORT_ANSWERS.paused });
     },
-    unpause(project3, id, body = {}) {
+    unpause(project2, id, body = {}) {
       const spec = {
         method: "POST",
-        path: path(project3, `${segment(id)}/unpause/`),
+        path: path(project2, `${segment(id)}/unpause/`),
         body,
         retrySafe: true,
         expect: BATCH_EXPORT_ANSWERS.paused
@@ -24445,12 +24442,12 @@ var init_service = __esm({
 });
 
 // src/kinds/batch-export/verbs.ts
-async function createBatchExport(client, project3, body) {
-  const created = await batchExportsApi(client).create(project3, body);
+async function createBatchExport(client, project2, body) {
+  const created = await batchExportsApi(client).create(project2, body);
   return { id: created.id, notes: [] };
 }
-async function findBatchExports(client, project3, name) {
-  const live = await collect(batchExportsApi(client).list(project3, { limit: LOOKUP_PAGE }));
+async function findBatchExports(client, project2, name) {
+  const live = await collect(batchExportsApi(client).list(project2, { limit: LOOKUP_PAGE }));
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
 var LOOKUP_PAGE, update, remove, PAUSE, UNPAUSE, batchExportVerbs;
@@ -24521,17 +24518,17 @@ var init_verbs2 = __esm({
 function batchExportState(live) {
   return batchExportFields.state(live);
 }
-function planBatchExport(desired, current4, ref, ctx) {
+function planBatchExport(desired, current, ref, ctx) {
   if (desired.deleted) {
-    if (current4) ctx.sink.actions.push(deleteAction(ref, batchExportState(current4)));
+    if (current) ctx.sink.actions.push(deleteAction(ref, batchExportState(current)));
     return;
   }
-  const bad3 = integrationErrors(desired, ctx.project, ctx.live.integrations);
-  if (bad3.length > 0) {
-    ctx.sink.errors.push(...bad3);
+  const bad = integrationErrors(desired, ctx.project, ctx.live.integrations);
+  if (bad.length > 0) {
+    ctx.sink.errors.push(...bad);
     return;
   }
-  if (current4) planExisting(desired, current4, ref, ctx);
+  if (current) planExisting(desired, current, ref, ctx);
   else if (desired.id !== void 0) {
     ctx.sink.errors.push({
       message: `batch export "${ref.name}": the pinned id ${desired.id} is not live (a deleted batch export cannot be restored); remove the \`id\` to create a new one, or add \`deleted: true\``,
@@ -24730,13 +24727,13 @@ function liveRuleProblems(desired, state) {
   }
   return problems;
 }
-function planExisting(desired, current4, ref, ctx) {
+function planExisting(desired, current, ref, ctx) {
   const { options, sink } = ctx;
-  const state = batchExportState(current4);
-  const fail2 = (message) => sink.errors.push({ message: `batch export "${ref.name}": ${message}`, source: desired.source });
+  const state = batchExportState(current);
+  const fail = (message) => sink.errors.push({ message: `batch export "${ref.name}": ${message}`, source: desired.source });
   const problems = liveRuleProblems(desired, state);
   if (problems.length > 0) {
-    problems.forEach(fail2);
+    problems.forEach(fail);
     return;
   }
   const { changes, unreported, inIntegration } = compareBatchExport(desired, state);
@@ -24744,18 +24741,18 @@ function planExisting(desired, current4, ref, ctx) {
   if (refused.length > 0) {
     const what = refused.map((c) => `${c.path} from ${String(c.before)} to ${String(c.after)}`).join(" and ");
     if (desired.destination?.type === "S3" && refused.some((c) => c.path === "destination.type")) {
-      fail2(
+      fail(
         `the service cannot change ${what}, and the newest one refuses new S3 exports: declare the integration form instead, ${integrationForm(desired.destination)}`
       );
       return;
     }
     if (!options.force) {
-      fail2(
+      fail(
         `the service cannot change ${what}; rerun with --force to delete the export and create a new one (its run history is lost)`
       );
       return;
     }
-    const warning = `replaces export ${current4.id} (${what}): the new export is created, then the old one deleted; run history stays with the old one`;
+    const warning = `replaces export ${current.id} (${what}): the new export is created, then the old one deleted; run history stays with the old one`;
     planCreate(desired, ref, ctx, [warning]);
     sink.actions.push(deleteAction(ref, state));
     return;
@@ -24769,7 +24766,7 @@ function planExisting(desired, current4, ref, ctx) {
     changes.push(...secretChanges(desired, integration2));
     const url = httpUrlProblems(desired);
     if (url.length > 0) {
-      url.forEach(fail2);
+      url.forEach(fail);
       return;
     }
   }
@@ -24785,7 +24782,7 @@ function planExisting(desired, current4, ref, ctx) {
     const { before, after } = updateSides(changes, desired, state, type);
     sink.actions.push(makeAction(update, ref, { before, after, changes, warnings }));
   }
-  planPause(desired, current4, ref, ctx);
+  planPause(desired, current, ref, ctx);
 }
 function noteLegacy(desired, state, ref, ctx, unreported, inIntegration) {
   const { sink } = ctx;
@@ -24814,17 +24811,17 @@ function noteLegacy(desired, state, ref, ctx, unreported, inIntegration) {
     });
   }
 }
-function planPause(desired, current4, ref, ctx) {
+function planPause(desired, current, ref, ctx) {
   const { options, sink } = ctx;
-  if (desired.paused === void 0 || desired.paused === current4.paused) return;
+  if (desired.paused === void 0 || desired.paused === current.paused) return;
   if (desired.paused) {
     sink.actions.push(makeAction(PAUSE, ref, { before: { paused: false }, after: { paused: true } }));
     return;
   }
-  const since = current4.last_paused_at;
+  const since = current.last_paused_at;
   const after = { paused: false };
   const warnings = [];
-  const gap = (from) => gapBackfillCommand(desired.name, current4.interval, from, options.now, current4.offset_day ?? 0);
+  const gap = (from) => gapBackfillCommand(desired.name, current.interval, from, options.now, current.offset_day ?? 0);
   if (desired.backfill_on_unpause && since) {
     after.backfill = true;
     sink.notes.push({
@@ -24833,7 +24830,7 @@ function planPause(desired, current4, ref, ctx) {
       object: ref
     });
   } else if (desired.backfill_on_unpause) {
-    const from = current4.start_at ?? current4.created_at;
+    const from = current.start_at ?? current.created_at;
     const command = from ? gap(from) : void 0;
     warnings.push(
       `the service does not know when this export was paused (it was created or set paused without the pause endpoint), and an unpause backfill would then export everything from the beginning of the data: no backfill is requested. ${command ? `To export what it missed, run: ${command}` : "It has missed no whole interval."}`
@@ -24904,8 +24901,8 @@ function batchExportItem(live, variablePrefix = live.name) {
   item.destination = destination;
   return { item, variables };
 }
-async function pullBatchExports(client, project3) {
-  const exports = await batchExportsApi(client).listAll(project3);
+async function pullBatchExports(client, project2) {
+  const exports = await batchExportsApi(client).listAll(project2);
   const pulled = { items: [], variables: [] };
   for (const live of exports) {
     const { item, variables } = batchExportItem(live);
@@ -24992,7 +24989,7 @@ var init_batch_export = __esm({
       fields: batchExportFields,
       verbs: batchExportVerbs,
       service: {
-        list: (client, project3) => batchExportsApi(client).listAll(project3),
+        list: (client, project2) => batchExportsApi(client).listAll(project2),
         findByName: findBatchExports,
         create: createBatchExport
       },
@@ -25069,9 +25066,9 @@ var init_answers3 = __esm({
 });
 
 // src/kinds/dashboard/collaborators.ts
-function knownUsers(onDashboard, members2) {
+function knownUsers(onDashboard, members) {
   const users2 = onDashboard.map((c) => c.user);
-  if (members2 !== void 0 && "members" in members2) users2.push(...members2.members.map((m) => m.user));
+  if (members !== void 0 && "members" in members) users2.push(...members.members.map((m) => m.user));
   return users2.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
 }
 function find(c, users2) {
@@ -25083,17 +25080,17 @@ function unresolved(wanted, onDashboard) {
   const users2 = knownUsers(onDashboard, void 0);
   return wanted.filter((c) => find(c, users2) === void 0);
 }
-function resolveCollaborators(owner, wanted, onDashboard, members2) {
-  const users2 = knownUsers(onDashboard, members2);
-  const refused = members2 !== void 0 && "refused" in members2 ? members2.refused : void 0;
+function resolveCollaborators(owner, wanted, onDashboard, members) {
+  const users2 = knownUsers(onDashboard, members);
+  const refused = members !== void 0 && "refused" in members ? members.refused : void 0;
   const out = { collaborators: [], errors: [] };
   const first = /* @__PURE__ */ new Map();
   for (const c of wanted) {
     const name = collaboratorName(c);
-    const user2 = find(c, users2);
-    let uuid2 = user2?.uuid;
-    if (uuid2 === void 0) {
-      if (members2 !== void 0 && "members" in members2) {
+    const user = find(c, users2);
+    let uuid = user?.uuid;
+    if (uuid === void 0) {
+      if (members !== void 0 && "members" in members) {
         const by = c.user_uuid !== void 0 ? "UUID" : "email";
         out.errors.push({
           message: `collaborator ${name} of ${owner} is not a member of the organization (no active member has this ${by}): the service would refuse to add them; \`posthog-gitops members\` lists who can be named`,
@@ -25110,20 +25107,20 @@ function resolveCollaborators(owner, wanted, onDashboard, members2) {
         continue;
       }
       if (refused !== void 0) out.unchecked = refused;
-      uuid2 = c.user_uuid;
+      uuid = c.user_uuid;
     }
-    const earlier = first.get(uuid2);
+    const earlier = first.get(uuid);
     if (earlier !== void 0) {
       const { file, line, column } = earlier.source;
-      const is = user2?.email ? user2.email : uuid2;
+      const is = user?.email ? user.email : uuid;
       out.errors.push({
         message: `collaborator ${name} of ${owner} is ${is}, listed already at ${file}:${line}:${column}`,
         source: c.source
       });
       continue;
     }
-    first.set(uuid2, c);
-    out.collaborators.push({ user_uuid: uuid2, level: c.level });
+    first.set(uuid, c);
+    out.collaborators.push({ user_uuid: uuid, level: c.level });
   }
   out.collaborators.sort((a, b) => compareText(a.user_uuid, b.user_uuid));
   return out;
@@ -25141,10 +25138,10 @@ var init_collaborators = __esm({
 });
 
 // src/kinds/dashboard/declare.ts
-function declareCollaborators(list18, { ctx }) {
+function declareCollaborators(list6, { ctx }) {
   const seen = /* @__PURE__ */ new Map();
   const out = [];
-  list18.forEach((item, i) => {
+  list6.forEach((item, i) => {
     const level2 = item.level ?? "can_edit";
     if (level2 === "can_view" || level2 === 21) {
       ctx.error(
@@ -25248,11 +25245,11 @@ function excerpt2(text2) {
   const trimmed = line.trim();
   return trimmed.length > 40 ? `${trimmed.slice(0, 39)}…` : trimmed;
 }
-function declareTiles(list18, ctx) {
+function declareTiles(list6, ctx) {
   const out = [];
   const firstByInsight = /* @__PURE__ */ new Map();
   const where2 = (s) => `${s.file}:${s.line}:${s.column}`;
-  list18.forEach((tile2, i) => {
+  list6.forEach((tile2, i) => {
     const at = `/tiles/${i}`;
     const source = ctx.at(at);
     const given = ["insight", "insight_id", "text"].filter((k) => tile2[k] !== void 0);
@@ -25431,101 +25428,101 @@ var init_by_id = __esm({
 
 // src/kinds/dashboard/service.ts
 function dashboardsApi(client) {
-  const path = (project3, rest = "") => projectPath(project3, `dashboards/${rest}`);
+  const path = (project2, rest = "") => projectPath(project2, `dashboards/${rest}`);
   return {
-    list(project3, query = {}, max) {
+    list(project2, query = {}, max) {
       return client.pages(
-        { method: "GET", path: path(project3), query, expect: DASHBOARD_ANSWERS.dashboardPage },
+        { method: "GET", path: path(project2), query, expect: DASHBOARD_ANSWERS.dashboardPage },
         max
       );
     },
     /** Every dashboard, pages after the first read concurrently (see `ServiceClient.listAll`). */
-    listAll(project3, query = {}) {
-      return client.listAll(path(project3), query, DASHBOARD_ANSWERS.dashboardPage);
+    listAll(project2, query = {}) {
+      return client.listAll(path(project2), query, DASHBOARD_ANSWERS.dashboardPage);
     },
     /** How many dashboards the list holds: one request for a one-item page. */
-    async count(project3, query = {}) {
+    async count(project2, query = {}) {
       const spec = {
         method: "GET",
-        path: path(project3),
+        path: path(project2),
         query: { ...query, limit: 1 },
         expect: DASHBOARD_ANSWERS.dashboardPage
       };
       const page = await client.request(spec);
       return page.count ?? page.results.length;
     },
-    get(project3, id) {
-      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), expect: DASHBOARD_ANSWERS.dashboard });
+    get(project2, id) {
+      return client.request({ method: "GET", path: path(project2, `${segment(id)}/`), expect: DASHBOARD_ANSWERS.dashboard });
     },
     /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
-    getWithTiles(project3, id) {
+    getWithTiles(project2, id) {
       return client.request({
         method: "GET",
-        path: path(project3, `${segment(id)}/`),
+        path: path(project2, `${segment(id)}/`),
         expect: DASHBOARD_ANSWERS.dashboardWithTiles
       });
     },
-    create(project3, body) {
-      return client.request({ method: "POST", path: path(project3), body, expect: DASHBOARD_ANSWERS.dashboard });
+    create(project2, body) {
+      return client.request({ method: "POST", path: path(project2), body, expect: DASHBOARD_ANSWERS.dashboard });
     },
-    update(project3, id, body) {
+    update(project2, id, body) {
       return client.request({
         method: "PATCH",
-        path: path(project3, `${segment(id)}/`),
+        path: path(project2, `${segment(id)}/`),
         body,
         expect: DASHBOARD_ANSWERS.dashboard
       });
     },
-    moveTile(project3, id, body) {
+    moveTile(project2, id, body) {
       return client.request({
         method: "PATCH",
-        path: path(project3, `${segment(id)}/move_tile/`),
+        path: path(project2, `${segment(id)}/move_tile/`),
         body,
         expect: DASHBOARD_ANSWERS.dashboard
       });
     },
-    createFromTemplateJson(project3, body) {
-      const spec = { method: "POST", path: path(project3, "create_from_template_json/"), body };
+    createFromTemplateJson(project2, body) {
+      const spec = { method: "POST", path: path(project2, "create_from_template_json/"), body };
       return client.request({ ...spec, expect: DASHBOARD_ANSWERS.dashboard });
     }
   };
 }
 function collaboratorsApi(client) {
-  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/collaborators/${rest}`);
+  const path = (project2, dashboardId, rest = "") => projectPath(project2, `dashboards/${segment(dashboardId)}/collaborators/${rest}`);
   return {
     /** A plain array: this endpoint is not paginated. */
-    list(project3, dashboardId) {
-      return client.request({ method: "GET", path: path(project3, dashboardId), expect: DASHBOARD_ANSWERS.collaborators });
+    list(project2, dashboardId) {
+      return client.request({ method: "GET", path: path(project2, dashboardId), expect: DASHBOARD_ANSWERS.collaborators });
     },
-    add(project3, dashboardId, body) {
+    add(project2, dashboardId, body) {
       return client.request({
         method: "POST",
-        path: path(project3, dashboardId),
+        path: path(project2, dashboardId),
         body,
         expect: DASHBOARD_ANSWERS.collaborator
       });
     },
     /** By the user's uuid. */
-    async remove(project3, dashboardId, userUuid) {
-      await client.request({ method: "DELETE", path: path(project3, dashboardId, `${segment(userUuid)}/`) });
+    async remove(project2, dashboardId, userUuid) {
+      await client.request({ method: "DELETE", path: path(project2, dashboardId, `${segment(userUuid)}/`) });
     }
   };
 }
 function sharingApi(client) {
-  const path = (project3, dashboardId, rest = "") => projectPath(project3, `dashboards/${segment(dashboardId)}/sharing/${rest}`);
+  const path = (project2, dashboardId, rest = "") => projectPath(project2, `dashboards/${segment(dashboardId)}/sharing/${rest}`);
   return {
     /** Until sharing is first written, `access_token` is a fresh random value on every call. */
-    get(project3, dashboardId) {
-      return client.request({ method: "GET", path: path(project3, dashboardId), expect: DASHBOARD_ANSWERS.sharing });
+    get(project2, dashboardId) {
+      return client.request({ method: "GET", path: path(project2, dashboardId), expect: DASHBOARD_ANSWERS.sharing });
     },
-    update(project3, dashboardId, body) {
-      return client.request({ method: "PATCH", path: path(project3, dashboardId), body, expect: DASHBOARD_ANSWERS.sharing });
+    update(project2, dashboardId, body) {
+      return client.request({ method: "PATCH", path: path(project2, dashboardId), body, expect: DASHBOARD_ANSWERS.sharing });
     },
     /** Rotates the access token; not repeated after a lost answer (it would rotate twice). */
-    refresh(project3, dashboardId) {
+    refresh(project2, dashboardId) {
       return client.request({
         method: "POST",
-        path: path(project3, dashboardId, "refresh/"),
+        path: path(project2, dashboardId, "refresh/"),
         expect: DASHBOARD_ANSWERS.sharing
       });
     }
@@ -25540,16 +25537,16 @@ var init_service2 = __esm({
 });
 
 // src/kinds/dashboard/find.ts
-function searchDashboards(client, project3, name) {
+function searchDashboards(client, project2, name) {
   return collect(
-    dashboardsApi(client).list(project3, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE })
+    dashboardsApi(client).list(project2, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE })
   );
 }
-function getDashboard(client, project3, id) {
-  return readById(id, (numeric) => dashboardsApi(client).get(project3, numeric));
+function getDashboard(client, project2, id) {
+  return readById(id, (numeric) => dashboardsApi(client).get(project2, numeric));
 }
-function countDashboards(client, project3) {
-  return dashboardsApi(client).count(project3);
+function countDashboards(client, project2) {
+  return dashboardsApi(client).count(project2);
 }
 var SEARCH_MAX, SEARCH_PAGE;
 var init_find = __esm({
@@ -25621,8 +25618,8 @@ function diffTiles(desired, live) {
   return diff;
 }
 function movedLayouts(live, to) {
-  const current4 = live.layouts.sm;
-  const keep = typeof current4 === "object" && current4 !== null && !Array.isArray(current4) ? current4 : {};
+  const current = live.layouts.sm;
+  const keep = typeof current === "object" && current !== null && !Array.isArray(current) ? current : {};
   return { ...live.layouts, sm: { ...keep, x: to.x, y: to.y, w: to.w, h: to.h } };
 }
 var toNumber, sameLayout, sameText;
@@ -25693,9 +25690,9 @@ function dashboardDetails(live, kindLive) {
   if (tiles) details.tiles = tilesState(tiles);
   return details;
 }
-function detailReads(declared, dashboards3) {
+function detailReads(declared, dashboards) {
   const ignoredErrors = [];
-  const { pairs } = matchObjects(declared, dashboards3, "dashboard", ignoredErrors);
+  const { pairs } = matchObjects(declared, dashboards, "dashboard", ignoredErrors);
   const reads2 = { collaborators: [], sharing: [], tiles: [] };
   for (const { desired, live } of pairs) {
     if (!live || desired.deleted) continue;
@@ -25705,47 +25702,47 @@ function detailReads(declared, dashboards3) {
   }
   return reads2;
 }
-function membersNeeded(declared, dashboards3, collaborators) {
+function membersNeeded(declared, dashboards, collaborators) {
   const ignoredErrors = [];
-  const { pairs } = matchObjects(declared, dashboards3, "dashboard", ignoredErrors);
+  const { pairs } = matchObjects(declared, dashboards, "dashboard", ignoredErrors);
   return pairs.some(({ desired, live }) => {
     if (desired.deleted || !desired.collaborators || desired.collaborators.length === 0) return false;
     if (live === void 0) return desired.id === void 0;
     return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
   });
 }
-async function readDashboards(client, project3, declared, run14, list18) {
-  const objects = await list18();
+async function readDashboards(client, project2, declared, run14, list6) {
+  const objects = await list6();
   const reads2 = detailReads(declared, objects);
-  const live = await withDetails(client, project3, objects, reads2);
+  const live = await withDetails(client, project2, objects, reads2);
   if (membersNeeded(declared, objects, live.collaborators)) {
     reads2.members = true;
-    live.members = await run14.members.check(project3);
+    live.members = await run14.members.check(project2);
   }
   return { live, read: reads2 };
 }
-async function rereadDashboards(client, project3, read, run14, list18) {
+async function rereadDashboards(client, project2, read, run14, list6) {
   const reads2 = read;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
-  const members2 = reads2?.members;
-  if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing) || !ids(reads2.tiles) || members2 !== void 0 && members2 !== true) {
+  const members = reads2?.members;
+  if (!reads2 || !ids(reads2.collaborators) || !ids(reads2.sharing) || !ids(reads2.tiles) || members !== void 0 && members !== true) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
-  const live = await withDetails(client, project3, await list18(), reads2);
-  if (members2 === true) live.members = await run14.members.check(project3);
+  const live = await withDetails(client, project2, await list6(), reads2);
+  if (members === true) live.members = await run14.members.check(project2);
   return live;
 }
-async function withDetails(client, project3, objects, reads2) {
+async function withDetails(client, project2, objects, reads2) {
   const live = { objects, collaborators: {}, sharing: {}, tiles: {} };
   await Promise.all([
     ...reads2.collaborators.map(async (id) => {
-      live.collaborators[id] = await collaboratorsApi(client).list(project3, id);
+      live.collaborators[id] = await collaboratorsApi(client).list(project2, id);
     }),
     ...reads2.sharing.map(async (id) => {
-      live.sharing[id] = await sharingApi(client).get(project3, id);
+      live.sharing[id] = await sharingApi(client).get(project2, id);
     }),
     ...reads2.tiles.map(async (id) => {
-      live.tiles[id] = liveTiles((await dashboardsApi(client).getWithTiles(project3, id)).tiles);
+      live.tiles[id] = liveTiles((await dashboardsApi(client).getWithTiles(project2, id)).tiles);
     })
   ]);
   return live;
@@ -25836,34 +25833,34 @@ var init_answers4 = __esm({
 
 // src/kinds/insight/service.ts
 function insightsApi(client) {
-  const path = (project3, rest = "") => projectPath(project3, `insights/${rest}`);
+  const path = (project2, rest = "") => projectPath(project2, `insights/${rest}`);
   const budget = "events";
   return {
     /** Every live insight (basic shape), pages after the first read concurrently. */
-    listAll(project3, query = {}) {
-      return client.listAll(path(project3), { basic: "true", ...query }, INSIGHT_ANSWERS.insightPage, budget);
+    listAll(project2, query = {}) {
+      return client.listAll(path(project2), { basic: "true", ...query }, INSIGHT_ANSWERS.insightPage, budget);
     },
     /** How many live insights the list holds: one request for a one-item page. */
-    async count(project3) {
+    async count(project2) {
       const page = await client.request({
         method: "GET",
-        path: path(project3),
+        path: path(project2),
         query: { basic: "true", limit: 1 },
         budget,
         expect: INSIGHT_ANSWERS.insightPage
       });
       return page.count ?? page.results.length;
     },
-    get(project3, id) {
-      return client.request({ method: "GET", path: path(project3, `${segment(id)}/`), budget, expect: INSIGHT_ANSWERS.insight });
+    get(project2, id) {
+      return client.request({ method: "GET", path: path(project2, `${segment(id)}/`), budget, expect: INSIGHT_ANSWERS.insight });
     },
-    create(project3, body) {
-      return client.request({ method: "POST", path: path(project3), body, budget, expect: INSIGHT_ANSWERS.insight });
+    create(project2, body) {
+      return client.request({ method: "POST", path: path(project2), body, budget, expect: INSIGHT_ANSWERS.insight });
     },
-    update(project3, id, body) {
+    update(project2, id, body) {
       return client.request({
         method: "PATCH",
-        path: path(project3, `${segment(id)}/`),
+        path: path(project2, `${segment(id)}/`),
         body,
         budget,
         expect: INSIGHT_ANSWERS.insight
@@ -25915,34 +25912,34 @@ function insightIdOf(action, side, referenced) {
   }
   return Number(id);
 }
-async function changeMembership(client, project3, insightId, dashboardId, on) {
-  return oneAtATime(client, `${project3}/${insightId}`, async () => {
+async function changeMembership(client, project2, insightId, dashboardId, on) {
+  return oneAtATime(client, `${project2}/${insightId}`, async () => {
     let insight;
     try {
-      insight = await insightsApi(client).get(project3, insightId);
+      insight = await insightsApi(client).get(project2, insightId);
     } catch (error2) {
       if (!on && error2 instanceof ServiceError && error2.status === 404)
         return { tileId: void 0, changed: false };
       throw error2;
     }
-    const current4 = dashboardsOf(insight);
+    const current = dashboardsOf(insight);
     const tileOn = (answer2) => answer2.dashboard_tiles.find((t) => t.dashboard_id === dashboardId && t.deleted !== true)?.id;
-    if (current4.includes(dashboardId) === on) return { tileId: tileOn(insight), changed: false };
-    const dashboards3 = on ? [...current4, dashboardId] : current4.filter((d) => d !== dashboardId);
-    const answer = await insightsApi(client).update(project3, insightId, { dashboards: dashboards3 });
+    if (current.includes(dashboardId) === on) return { tileId: tileOn(insight), changed: false };
+    const dashboards = on ? [...current, dashboardId] : current.filter((d) => d !== dashboardId);
+    const answer = await insightsApi(client).update(project2, insightId, { dashboards });
     return { tileId: tileOn(answer), changed: true };
   });
 }
-async function tilesNow(client, project3, dashboardId) {
-  return liveTiles((await dashboardsApi(client).getWithTiles(project3, dashboardId)).tiles);
+async function tilesNow(client, project2, dashboardId) {
+  return liveTiles((await dashboardsApi(client).getWithTiles(project2, dashboardId)).tiles);
 }
 function findTile(tiles, side, insightId) {
   if (side.text !== void 0)
     return tiles.find((t) => t.textId !== null && sameText2(t.text, side.text));
   return tiles.find((t) => t.insightId === insightId);
 }
-async function patchTiles(client, project3, dashboardId, tiles) {
-  await dashboardsApi(client).update(project3, dashboardId, { tiles });
+async function patchTiles(client, project2, dashboardId, tiles) {
+  await dashboardsApi(client).update(project2, dashboardId, { tiles });
 }
 var sideOf, sameText2, queues, smOnly, ADD_TILE, REMOVE_TILE, UPDATE_TILE, TILE_VERBS;
 var init_tile_verbs = __esm({
@@ -25976,25 +25973,25 @@ var init_tile_verbs = __esm({
         return side.insight === void 0 ? [] : [{ kind: "insight", name: side.insight }];
       },
       async send(client, action, id, _body, referenced) {
-        const project3 = action.object.project;
+        const project2 = action.object.project;
         const dashboardId = Number(id);
         const side = sideOf(action, "after");
         if (side.text !== void 0) {
-          await patchTiles(client, project3, dashboardId, [
+          await patchTiles(client, project2, dashboardId, [
             { text: { body: side.text }, ...side.layout ? { layouts: smOnly(side.layout) } : {} }
           ]);
           return { id, notes: [] };
         }
         const insightId = insightIdOf(action, side, referenced);
-        const { tileId: tileId2, changed } = await changeMembership(client, project3, insightId, dashboardId, true);
+        const { tileId, changed } = await changeMembership(client, project2, insightId, dashboardId, true);
         const notes = changed ? [] : ["the insight was already on the dashboard"];
         if (side.layout !== void 0) {
-          if (tileId2 === void 0) {
+          if (tileId === void 0) {
             throw new UserError(
               `add_tile ${tileName(side)} on dashboard "${action.object.name}": the service did not report the new tile, so its layout was not set; run plan again`
             );
           }
-          await patchTiles(client, project3, dashboardId, [{ id: tileId2, layouts: smOnly(side.layout) }]);
+          await patchTiles(client, project2, dashboardId, [{ id: tileId, layouts: smOnly(side.layout) }]);
         }
         return { id, notes };
       }
@@ -26010,18 +26007,18 @@ var init_tile_verbs = __esm({
       detail: (action) => ({ text: tileName(sideOf(action, "before")) }),
       refreshes: () => [["tiles"]],
       async send(client, action, id) {
-        const project3 = action.object.project;
+        const project2 = action.object.project;
         const dashboardId = Number(id);
         const side = sideOf(action, "before");
         if (side.text === void 0) {
           if (side.insight_id === void 0)
             throw new UserError(`remove_tile ${tileName(side)}: the plan lost the insight's id`);
-          const { changed } = await changeMembership(client, project3, side.insight_id, dashboardId, false);
+          const { changed } = await changeMembership(client, project2, side.insight_id, dashboardId, false);
           return { id, notes: changed ? [] : ["the tile was already gone"] };
         }
-        const tile2 = findTile(await tilesNow(client, project3, dashboardId), side);
+        const tile2 = findTile(await tilesNow(client, project2, dashboardId), side);
         if (tile2 === void 0) return { id, notes: ["the tile was already gone"] };
-        await patchTiles(client, project3, dashboardId, [{ id: tile2.id, deleted: true }]);
+        await patchTiles(client, project2, dashboardId, [{ id: tile2.id, deleted: true }]);
         return { id, notes: [] };
       }
     };
@@ -26036,11 +26033,11 @@ var init_tile_verbs = __esm({
       detail: (action) => ({ text: tileName(sideOf(action, "after")) }),
       refreshes: () => [["tiles"]],
       async send(client, action, id) {
-        const project3 = action.object.project;
+        const project2 = action.object.project;
         const dashboardId = Number(id);
         const before = sideOf(action, "before");
         const after = sideOf(action, "after");
-        const tile2 = findTile(await tilesNow(client, project3, dashboardId), before, before.insight_id);
+        const tile2 = findTile(await tilesNow(client, project2, dashboardId), before, before.insight_id);
         if (tile2 === void 0) {
           throw new UserError(
             `update_tile ${tileName(before)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`
@@ -26051,7 +26048,7 @@ var init_tile_verbs = __esm({
         if (after.text !== void 0 && before.text !== void 0 && !sameText2(before.text, after.text)) {
           write.text = { id: tile2.textId, body: after.text };
         }
-        await patchTiles(client, project3, dashboardId, [write]);
+        await patchTiles(client, project2, dashboardId, [write]);
         return { id, notes: [] };
       }
     };
@@ -26095,11 +26092,11 @@ function liveSide(tile2, names) {
   const name = names.get(id) ?? tile2.insightName ?? "";
   return { insight: name, insight_id: id, ...layout ? { layout } : {} };
 }
-function planTiles(desired, current4, ref, ctx) {
+function planTiles(desired, current, ref, ctx) {
   const tiles = desired.tiles;
   if (tiles === void 0) return;
   const live = ctx.live;
-  const liveList = current4 ? live.tiles?.[current4.id] : [];
+  const liveList = current ? live.tiles?.[current.id] : [];
   if (liveList === void 0) return;
   const index = insightIndex(ctx);
   const planned2 = [];
@@ -26204,12 +26201,12 @@ var init_tiles_plan = __esm({
 });
 
 // src/kinds/dashboard/verbs.ts
-async function createDashboard(client, project3, body) {
-  const created = await dashboardsApi(client).create(project3, body);
+async function createDashboard(client, project2, body) {
+  const created = await dashboardsApi(client).create(project2, body);
   return { id: created.id, notes: ignoredTags(body, created.tags) };
 }
-async function onlyChanged(client, project3, id, body) {
-  const live = dashboardFields.state(await dashboardsApi(client).get(project3, id));
+async function onlyChanged(client, project2, id, body) {
+  const live = dashboardFields.state(await dashboardsApi(client).get(project2, id));
   return Object.fromEntries(
     Object.entries(body).filter(
       ([key2, value]) => !deepEqual(dashboardFields.normalised(key2, value), live[key2])
@@ -26258,13 +26255,13 @@ var init_verbs3 = __esm({
     update2 = {
       ...UPDATE,
       async send(client, action, id, body) {
-        const { project: project3 } = action.object;
+        const { project: project2 } = action.object;
         const liveUnknown = Object.keys(action.before ?? {}).length === 0;
-        const send = liveUnknown && body !== void 0 ? await onlyChanged(client, project3, Number(id), body) : body;
+        const send = liveUnknown && body !== void 0 ? await onlyChanged(client, project2, Number(id), body) : body;
         if (send !== void 0 && Object.keys(send).length === 0) {
           return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
         }
-        const result = await dashboardsApi(client).update(project3, Number(id), send);
+        const result = await dashboardsApi(client).update(project2, Number(id), send);
         return { id, notes: ignoredTags(send, result.tags) };
       }
     };
@@ -26296,8 +26293,8 @@ var init_verbs3 = __esm({
       return typeof side?.user_uuid === "string" ? side.user_uuid : "";
     };
     users = (action) => {
-      const uuid2 = byUser(action);
-      return uuid2 === "" ? [] : [uuid2];
+      const uuid = byUser(action);
+      return uuid === "" ? [] : [uuid];
     };
     ADD_COLLABORATOR = {
       name: "add_collaborator",
@@ -26361,11 +26358,11 @@ var init_verbs3 = __esm({
 });
 
 // src/kinds/dashboard/plan.ts
-function planDashboard(desired, current4, ref, ctx) {
+function planDashboard(desired, current, ref, ctx) {
   if (desired.deleted) {
-    if (current4)
-      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current4) }));
-  } else if (current4) planExisting2(desired, current4, ref, ctx);
+    if (current)
+      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current) }));
+  } else if (current) planExisting2(desired, current, ref, ctx);
   else if (desired.id !== void 0) planRestore(desired, ref, ctx);
   else planCreate2(desired, ref, ctx);
 }
@@ -26398,12 +26395,12 @@ function resolved(desired, onDashboard, ctx) {
   return result.collaborators;
 }
 function planCreate2(desired, ref, ctx) {
-  const { sink, features: features2 } = ctx;
+  const { sink, features } = ctx;
   const after = dashboardFields.sent(desired);
   sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
   warnIgnoredTags(desired.tags, ref, ctx);
   const collaborators = resolved(desired, [], ctx);
-  if (collaborators.length > 0 && features2?.access_control === false) {
+  if (collaborators.length > 0 && features?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
   } else {
     for (const c of collaborators) sink.actions.push(addCollaboratorAction(ref, c));
@@ -26442,22 +26439,22 @@ function planRestore(desired, ref, ctx) {
     });
   }
 }
-function planExisting2(desired, current4, ref, ctx) {
+function planExisting2(desired, current, ref, ctx) {
   const { sink, live } = ctx;
-  const { changes } = dashboardFields.compare(desired, dashboardFields.state(current4));
-  const update8 = updateAction(UPDATE, ref, withoutIgnoredTags(changes, ref, ctx));
-  if (update8) sink.actions.push(update8);
-  if (desired.collaborators) planCollaborators(desired, current4, ref, ctx);
+  const { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
+  const update4 = updateAction(UPDATE, ref, withoutIgnoredTags(changes, ref, ctx));
+  if (update4) sink.actions.push(update4);
+  if (desired.collaborators) planCollaborators(desired, current, ref, ctx);
   if (desired.sharing) {
-    const enabled = live.sharing[current4.id]?.enabled ?? current4.is_shared;
+    const enabled = live.sharing[current.id]?.enabled ?? current.is_shared;
     if (enabled !== desired.sharing.enabled)
       sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
-  planTiles(desired, current4, ref, ctx);
+  planTiles(desired, current, ref, ctx);
 }
-function planCollaborators(desired, current4, ref, ctx) {
-  const { sink, features: features2, live } = ctx;
-  const onDashboard = live.collaborators[current4.id] ?? [];
+function planCollaborators(desired, current, ref, ctx) {
+  const { sink, features, live } = ctx;
+  const onDashboard = live.collaborators[current.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
   const wanted = resolved(desired, onDashboard, ctx);
   const liveIds = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
@@ -26465,8 +26462,8 @@ function planCollaborators(desired, current4, ref, ctx) {
   const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
   const adds = wanted.filter((c) => !liveIds.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
-  const storedButIneffective = current4.restriction_level === 37 && current4.effective_restriction_level === 21;
-  if (storedButIneffective || features2?.access_control === false) {
+  const storedButIneffective = current.restriction_level === 37 && current.effective_restriction_level === 21;
+  if (storedButIneffective || features?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
     return;
   }
@@ -26521,28 +26518,28 @@ function tileItems(tiles, byName) {
     return name !== void 0 ? { insight: name, ...place } : { insight_id: id, ...place };
   });
 }
-async function pullDashboards(client, project3, context) {
-  const [dashboards3, insights] = await Promise.all([
-    dashboardsApi(client).listAll(project3),
-    insightsApi(client).listAll(project3)
+async function pullDashboards(client, project2, context) {
+  const [dashboards, insights] = await Promise.all([
+    dashboardsApi(client).listAll(project2),
+    insightsApi(client).listAll(project2)
   ]);
-  const restricted = dashboards3.filter((d) => d.restriction_level === 37);
+  const restricted = dashboards.filter((d) => d.restriction_level === 37);
   const showing = new Set(
     insights.flatMap((i) => i.dashboard_tiles.filter((t) => t.deleted !== true).map((t) => t.dashboard_id))
   );
   const [collaborators, tiles] = await Promise.all([
     Promise.all(
-      restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project3, d.id)])
+      restricted.map(async (d) => [d.id, await collaboratorsApi(client).list(project2, d.id)])
     ).then((pairs) => new Map(pairs)),
     Promise.all(
-      dashboards3.filter((d) => showing.has(d.id)).map(
-        async (d) => [d.id, liveTiles((await dashboardsApi(client).getWithTiles(project3, d.id)).tiles)]
+      dashboards.filter((d) => showing.has(d.id)).map(
+        async (d) => [d.id, liveTiles((await dashboardsApi(client).getWithTiles(project2, d.id)).tiles)]
       )
     ).then((pairs) => new Map(pairs))
   ]);
   const byName = context?.kinds.includes("insight") ? ownNames(insights) : /* @__PURE__ */ new Map();
   return {
-    items: dashboards3.map((d) => {
+    items: dashboards.map((d) => {
       const shown3 = tiles.get(d.id);
       return dashboardItem(d, collaborators.get(d.id), shown3 ? tileItems(shown3, byName) : void 0);
     }),
@@ -26573,7 +26570,7 @@ var init_pull2 = __esm({
 });
 
 // src/kinds/dashboard/tiles-check.ts
-function checkTileInsights(dashboards3, insights) {
+function checkTileInsights(dashboards, insights) {
   const live = new Set(insights.filter((i) => !i.deleted).map((i) => i.name));
   const count2 = /* @__PURE__ */ new Map();
   for (const i of insights) if (!i.deleted) count2.set(i.name, (count2.get(i.name) ?? 0) + 1);
@@ -26583,7 +26580,7 @@ function checkTileInsights(dashboards3, insights) {
   );
   const names = [...live];
   const problems = [];
-  for (const d of dashboards3) {
+  for (const d of dashboards) {
     for (const tile2 of d.tiles ?? []) {
       if (tile2.type !== "insight") continue;
       const owner = `dashboard "${d.name}"`;
@@ -26645,7 +26642,7 @@ var init_dashboard = __esm({
       fields: dashboardFields,
       verbs: dashboardVerbs,
       service: {
-        list: (client, project3) => dashboardsApi(client).listAll(project3),
+        list: (client, project2) => dashboardsApi(client).listAll(project2),
         search: searchDashboards,
         get: getDashboard,
         count: countDashboards,
@@ -26664,7 +26661,7 @@ var init_dashboard = __esm({
           }
         },
         // SPEC §2: a tile's `insight:` names an insight declared for the same project.
-        checkProject: (project3) => checkTileInsights(declaredOf(project3, "dashboard"), declaredOf(project3, "insight")),
+        checkProject: (project2) => checkTileInsights(declaredOf(project2, "dashboard"), declaredOf(project2, "insight")),
         read: readDashboards,
         reread: rereadDashboards,
         // A change-scoped plan reads the insights a changed dashboard's tiles show (their ids resolve the tiles).
@@ -26890,12 +26887,12 @@ function normaliseProperty(prop, opts) {
   }
   return out;
 }
-function normaliseGroup(group2, aggregation2, opts) {
+function normaliseGroup(group, aggregation2, opts) {
   const out = {};
-  for (const [k, v] of Object.entries(group2))
+  for (const [k, v] of Object.entries(group))
     if (GROUP_KEYS.has(k) && v !== null && v !== void 0) out[k] = v;
-  out.properties = Array.isArray(group2.properties) ? group2.properties.filter(isObject).map((p) => normaliseProperty(p, opts)) : [];
-  out.aggregation_group_type_index = "aggregation_group_type_index" in group2 ? group2.aggregation_group_type_index ?? null : aggregation2;
+  out.properties = Array.isArray(group.properties) ? group.properties.filter(isObject).map((p) => normaliseProperty(p, opts)) : [];
+  out.aggregation_group_type_index = "aggregation_group_type_index" in group ? group.aggregation_group_type_index ?? null : aggregation2;
   if (opts.remoteConfiguration && (out.rollout_percentage === void 0 || out.rollout_percentage === 0)) {
     out.rollout_percentage = 100;
   }
@@ -26971,9 +26968,9 @@ function differingFilterKeys(declared, desired, live) {
 }
 function toServiceFilters(filters, flagId2) {
   const out = structuredClone(filters);
-  for (const group2 of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
-    if (!Array.isArray(group2.properties)) continue;
-    group2.properties = group2.properties.filter(isObject).map((prop) => {
+  for (const group of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
+    if (!Array.isArray(group.properties)) continue;
+    group.properties = group.properties.filter(isObject).map((prop) => {
       if (prop.type === "flag") return { ...prop, key: String(flagId2(String(prop.key))) };
       if (prop.type === "cohort") {
         const { cohort: _name, ...rest } = prop;
@@ -27016,10 +27013,10 @@ function shown2(sum) {
   return String(Math.round(sum * 1e6) / 1e6);
 }
 function checkVariants(filters, sink) {
-  const list18 = variants(filters);
+  const list6 = variants(filters);
   const keys = /* @__PURE__ */ new Set();
-  if (list18.length === 0) return keys;
-  const sum = list18.reduce(
+  if (list6.length === 0) return keys;
+  const sum = list6.reduce(
     (total, v) => total + (typeof v.rollout_percentage === "number" ? v.rollout_percentage : 0),
     0
   );
@@ -27029,7 +27026,7 @@ function checkVariants(filters, sink) {
       `the variant rollout percentages of ${sink.owner} sum to ${shown2(sum)}, not 100`
     );
   }
-  list18.forEach((variant, i) => {
+  list6.forEach((variant, i) => {
     const key2 = String(variant.key);
     if (keys.has(key2)) {
       sink.error(
@@ -27043,22 +27040,22 @@ function checkVariants(filters, sink) {
 }
 function checkGroups(filters, keys, sink) {
   if (!Array.isArray(filters.groups)) return;
-  filters.groups.forEach((group2, g) => {
-    if (!isObject(group2)) return;
-    if (typeof group2.variant === "string" && !keys.has(group2.variant)) {
+  filters.groups.forEach((group, g) => {
+    if (!isObject(group)) return;
+    if (typeof group.variant === "string" && !keys.has(group.variant)) {
       sink.error(
         `/filters/groups/${g}/variant`,
-        `group ${g + 1} of ${sink.owner} serves variant "${group2.variant}", which is not one of its variants${keys.size > 0 ? ` (${[...keys].join(", ")})` : " (it has none)"}`
+        `group ${g + 1} of ${sink.owner} serves variant "${group.variant}", which is not one of its variants${keys.size > 0 ? ` (${[...keys].join(", ")})` : " (it has none)"}`
       );
     }
-    if (!Array.isArray(group2.properties)) return;
-    group2.properties.forEach((prop, p) => {
+    if (!Array.isArray(group.properties)) return;
+    group.properties.forEach((prop, p) => {
       if (isObject(prop)) checkProperty(prop, `/filters/groups/${g}/properties/${p}`, g, sink);
     });
   });
 }
-function checkProperty(prop, pointer, group2, sink) {
-  const where2 = `group ${group2 + 1} of ${sink.owner}`;
+function checkProperty(prop, pointer, group, sink) {
+  const where2 = `group ${group + 1} of ${sink.owner}`;
   const operator = prop.operator;
   if (prop.type === "flag") {
     if (typeof prop.key !== "string" || !/^[a-zA-Z0-9_-]+$/.test(prop.key)) {
@@ -27176,9 +27173,9 @@ var init_checks = __esm({
 function flagReferences(filters) {
   const out = [];
   if (!isObject(filters) || !Array.isArray(filters.groups)) return out;
-  filters.groups.forEach((group2, g) => {
-    if (!isObject(group2) || !Array.isArray(group2.properties)) return;
-    group2.properties.forEach((prop, p) => {
+  filters.groups.forEach((group, g) => {
+    if (!isObject(group) || !Array.isArray(group.properties)) return;
+    group.properties.forEach((prop, p) => {
       if (isObject(prop) && prop.type === "flag" && (typeof prop.key === "string" || typeof prop.key === "number")) {
         out.push({ key: String(prop.key), pointer: `/filters/groups/${g}/properties/${p}/key` });
       }
@@ -27264,9 +27261,9 @@ function declareFlag(input, desired, ctx) {
   desired.filters = filters;
   desired.references = flagReferences(filters).map((r) => ({ key: r.key, source: ctx.at(r.pointer) }));
   const groups = Array.isArray(filters.groups) ? filters.groups : [];
-  groups.forEach((group2, g) => {
-    if (!isObject(group2) || !Array.isArray(group2.properties)) return;
-    group2.properties.forEach((prop, p) => {
+  groups.forEach((group, g) => {
+    if (!isObject(group) || !Array.isArray(group.properties)) return;
+    group.properties.forEach((prop, p) => {
       if (isObject(prop) && prop.type === "cohort" && typeof prop.cohort === "string") {
         desired.cohorts.push({
           name: prop.cohort,
@@ -27292,16 +27289,16 @@ function payloadSecret(key2, value, ctx) {
   if (set === void 0) noteMissingSecret(ctx, name, pointer, field3);
   return new SecretValue(value, [name], set);
 }
-function checkFlagCycles(project3) {
-  const flags = (project3.objects[FEATURE_FLAG] ?? []).filter(
+function checkFlagCycles(project2) {
+  const flags = (project2.objects[FEATURE_FLAG] ?? []).filter(
     (d) => "references" in d && !d.deleted
   );
   const graph = new Map(flags.map((f) => [f.name, f.references.map((r) => r.key)]));
   const problems = [];
   for (const cycle of dependencyCycles(graph)) {
     const [first, second] = cycle;
-    const flag3 = flags.find((f) => f.name === first);
-    const at = flag3?.references.find((r) => r.key === second)?.source ?? flag3?.source;
+    const flag2 = flags.find((f) => f.name === first);
+    const at = flag2?.references.find((r) => r.key === second)?.source ?? flag2?.source;
     if (at === void 0) continue;
     const path = cycle.join(" → ");
     problems.push({
@@ -27352,16 +27349,16 @@ var init_order = __esm({
 });
 
 // src/kinds/feature-flag/service.ts
-function hideEncryptedPayloads(client, flag3) {
-  const payloads = flag3.has_encrypted_payloads === true ? flag3.filters?.payloads : void 0;
-  if (typeof payloads !== "object" || payloads === null || Array.isArray(payloads)) return flag3;
+function hideEncryptedPayloads(client, flag2) {
+  const payloads = flag2.has_encrypted_payloads === true ? flag2.filters?.payloads : void 0;
+  if (typeof payloads !== "object" || payloads === null || Array.isArray(payloads)) return flag2;
   for (const [key2, value] of Object.entries(payloads)) {
     if (typeof value !== "string" || SENTINEL.test(value)) continue;
-    const label2 = `(encrypted payload ${key2} of feature flag ${flag3.key})`;
+    const label2 = `(encrypted payload ${key2} of feature flag ${flag2.key})`;
     client.hideSecret(value, label2);
     for (const text2 of textsIn(value)) client.hideSecret(text2, label2);
   }
-  return flag3;
+  return flag2;
 }
 function textsIn(json) {
   let value;
@@ -27380,58 +27377,58 @@ function textsIn(json) {
   return out;
 }
 function featureFlagsApi(client) {
-  const path = (project3, rest = "") => projectPath(project3, `feature_flags/${rest}`);
-  const hidden = (flag3) => hideEncryptedPayloads(client, flag3);
+  const path = (project2, rest = "") => projectPath(project2, `feature_flags/${rest}`);
+  const hidden = (flag2) => hideEncryptedPayloads(client, flag2);
   const one = async (spec) => hidden(await client.request({ ...spec, expect: FLAG_ANSWERS.featureFlag }));
   return {
     /**
      * The project's flags that are neither soft-deleted nor archived (the list leaves archived flags
      * out unless asked), or with `archived` the archived ones only: the service has no list of both.
      */
-    async listAll(project3, archived = false) {
+    async listAll(project2, archived = false) {
       const query = archived ? { archived: "true" } : {};
-      return (await client.listAll(path(project3), query, FLAG_ANSWERS.featureFlagPage)).map(hidden);
+      return (await client.listAll(path(project2), query, FLAG_ANSWERS.featureFlagPage)).map(hidden);
     },
     /**
      * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
      * service's `?key=` is case-insensitive, only exact matches count.
      */
-    async withKey(project3, key2, archived = false) {
+    async withKey(project2, key2, archived = false) {
       const query = archived ? { key: key2, archived: "true" } : { key: key2 };
-      const found3 = await client.listAll(path(project3), query, FLAG_ANSWERS.featureFlagPage);
+      const found3 = await client.listAll(path(project2), query, FLAG_ANSWERS.featureFlagPage);
       return found3.map(hidden).filter((f) => f.key === key2);
     },
     /** How many flags the list holds (not archived): one request for a one-item page. */
-    async count(project3) {
+    async count(project2) {
       const page = await client.request({
         method: "GET",
-        path: path(project3),
+        path: path(project2),
         query: { limit: 1 },
         expect: FLAG_ANSWERS.featureFlagPage
       });
       return page.count ?? page.results.length;
     },
     /** One flag by id, soft-deleted and archived ones included (the service reads them by id). */
-    get(project3, id) {
-      return one({ method: "GET", path: path(project3, `${segment(id)}/`) });
+    get(project2, id) {
+      return one({ method: "GET", path: path(project2, `${segment(id)}/`) });
     },
-    create(project3, body) {
-      return one({ method: "POST", path: path(project3), body });
+    create(project2, body) {
+      return one({ method: "POST", path: path(project2), body });
     },
-    update(project3, id, body) {
-      return one({ method: "PATCH", path: path(project3, `${segment(id)}/`), body });
+    update(project2, id, body) {
+      return one({ method: "PATCH", path: path(project2, `${segment(id)}/`), body });
     },
     /** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
-    act(project3, id, action) {
-      return one({ method: "POST", path: path(project3, `${segment(id)}/${action}/`), body: {}, retrySafe: true });
+    act(project2, id, action) {
+      return one({ method: "POST", path: path(project2, `${segment(id)}/${action}/`), body: {}, retrySafe: true });
     }
   };
 }
 function cohortsApi(client) {
   return {
     /** Every cohort of the project (not deleted): names resolve against these. */
-    listAll(project3) {
-      return client.listAll(projectPath(project3, "cohorts/"), {}, FLAG_ANSWERS.cohortPage);
+    listAll(project2) {
+      return client.listAll(projectPath(project2, "cohorts/"), {}, FLAG_ANSWERS.cohortPage);
     }
   };
 }
@@ -27570,15 +27567,15 @@ var init_fields4 = __esm({
 });
 
 // src/kinds/feature-flag/live.ts
-function asLive(flag3) {
-  return { ...flag3, name: flag3.key, description: flag3.name ?? "" };
+function asLive(flag2) {
+  return { ...flag2, name: flag2.key, description: flag2.name ?? "" };
 }
-function liveReferences(flag3, keyOf) {
+function liveReferences(flag2, keyOf) {
   const out = [];
-  const groups = isObject(flag3.filters) && Array.isArray(flag3.filters.groups) ? flag3.filters.groups : [];
-  for (const group2 of groups) {
-    if (!isObject(group2) || !Array.isArray(group2.properties)) continue;
-    for (const prop of group2.properties) {
+  const groups = isObject(flag2.filters) && Array.isArray(flag2.filters.groups) ? flag2.filters.groups : [];
+  for (const group of groups) {
+    if (!isObject(group) || !Array.isArray(group.properties)) continue;
+    for (const prop of group.properties) {
       if (isObject(prop) && prop.type === "flag" && prop.key !== void 0) {
         const id = String(prop.key);
         out.push(keyOf(id) ?? `#${id}`);
@@ -27600,35 +27597,35 @@ function reads(declared, objects) {
     declared: [...declaredKeys2]
   };
 }
-async function byId(client, project3, id) {
+async function byId(client, project2, id) {
   try {
-    return asLive(await featureFlagsApi(client).get(project3, id));
+    return asLive(await featureFlagsApi(client).get(project2, id));
   } catch (error2) {
     if (error2 instanceof ServiceError && error2.status === 404) return void 0;
     throw error2;
   }
 }
-async function withDetails2(client, project3, objects, read) {
-  const archived = read.archived ? (await featureFlagsApi(client).listAll(project3, true)).map(asLive) : [];
+async function withDetails2(client, project2, objects, read) {
+  const archived = read.archived ? (await featureFlagsApi(client).listAll(project2, true)).map(asLive) : [];
   const keys = new Set(read.declared);
   const pins = new Set(read.pins);
   const isDeclared = (f) => keys.has(f.key) || pins.has(f.id);
   const all = [...objects, ...archived.filter(isDeclared)];
   const known3 = new Set(all.map((f) => f.id));
   const [pinned, linked] = await Promise.all([
-    Promise.all(read.pinned.filter((id) => !known3.has(id)).map((id) => byId(client, project3, id))),
-    Promise.all((read.linked ?? []).filter((id) => !known3.has(id)).map((id) => byId(client, project3, id)))
+    Promise.all(read.pinned.filter((id) => !known3.has(id)).map((id) => byId(client, project2, id))),
+    Promise.all((read.linked ?? []).filter((id) => !known3.has(id)).map((id) => byId(client, project2, id)))
   ]);
   const live = {
     objects: [...all, ...found(pinned)],
     declared: read.declared,
     others: [...archived.filter((f) => !isDeclared(f)), ...found(linked)]
   };
-  if (read.cohorts) live.cohorts = await cohortsApi(client).listAll(project3);
+  if (read.cohorts) live.cohorts = await cohortsApi(client).listAll(project2);
   return live;
 }
-function dependencyIds(flag3) {
-  return liveReferences(flag3, (id) => id).map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+function dependencyIds(flag2) {
+  return liveReferences(flag2, (id) => id).map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
 }
 function scopedReads(declared, objects) {
   const keys = new Set(declared.map((d) => d.name));
@@ -27644,12 +27641,12 @@ function scopedReads(declared, objects) {
     linked: [...new Set(linked)]
   };
 }
-async function readFlags(client, project3, declared, _run, list18, scope) {
+async function readFlags(client, project2, declared, _run, list6, scope) {
   const flags = declared;
-  const objects = await list18();
+  const objects = await list6();
   if (scope !== void 0) {
     const read2 = scopedReads(flags, objects);
-    return { live: await withDetails2(client, project3, objects, read2), read: read2 };
+    return { live: await withDetails2(client, project2, objects, read2), read: read2 };
   }
   const ids = new Set(objects.map((f) => f.id));
   const read = {
@@ -27657,14 +27654,14 @@ async function readFlags(client, project3, declared, _run, list18, scope) {
     pinned: flags.flatMap((d) => d.id !== void 0 && !ids.has(d.id) ? [d.id] : []),
     pins: flags.flatMap((d) => d.id !== void 0 ? [d.id] : [])
   };
-  return { live: await withDetails2(client, project3, objects, read), read };
+  return { live: await withDetails2(client, project2, objects, read), read };
 }
-async function rereadFlags(client, project3, read, _run, list18) {
+async function rereadFlags(client, project2, read, _run, list6) {
   const r = read;
   const ids = (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
   const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
   if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
-  return withDetails2(client, project3, await list18(), r);
+  return withDetails2(client, project2, await list6(), r);
 }
 function flagDetails(live, kindLive) {
   const keyOf = keysById(kindLive);
@@ -27674,10 +27671,10 @@ function keysById(kindLive) {
   const map = new Map([...kindLive.objects, ...kindLive.others].map((f) => [String(f.id), f.key]));
   return (id) => map.get(id);
 }
-function liveDependents(flag3, kindLive) {
-  const id = String(flag3.id);
+function liveDependents(flag2, kindLive) {
+  const id = String(flag2.id);
   const named = (other) => liveReferences(other, (ref) => ref).includes(id);
-  return [...kindLive.objects, ...kindLive.others].filter((other) => other.id !== flag3.id && !other.deleted && named(other)).map((other) => other.key).sort();
+  return [...kindLive.objects, ...kindLive.others].filter((other) => other.id !== flag2.id && !other.deleted && named(other)).map((other) => other.key).sort();
 }
 var found;
 var init_live3 = __esm({
@@ -27692,23 +27689,23 @@ var init_live3 = __esm({
 });
 
 // src/kinds/feature-flag/find.ts
-async function searchFlags(client, project3, key2) {
+async function searchFlags(client, project2, key2) {
   const api = featureFlagsApi(client);
-  const found3 = await api.withKey(project3, key2);
-  return (found3.length > 0 ? found3 : await api.withKey(project3, key2, true)).map(asLive);
+  const found3 = await api.withKey(project2, key2);
+  return (found3.length > 0 ? found3 : await api.withKey(project2, key2, true)).map(asLive);
 }
-async function getFlag(client, project3, id) {
+async function getFlag(client, project2, id) {
   const numeric = Number(id);
   if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
   try {
-    return asLive(await featureFlagsApi(client).get(project3, numeric));
+    return asLive(await featureFlagsApi(client).get(project2, numeric));
   } catch (error2) {
     if (error2 instanceof ServiceError && error2.status === 404) return void 0;
     throw error2;
   }
 }
-function countFlags(client, project3) {
-  return featureFlagsApi(client).count(project3);
+function countFlags(client, project2) {
+  return featureFlagsApi(client).count(project2);
 }
 var init_find2 = __esm({
   "src/kinds/feature-flag/find.ts"() {
@@ -27742,13 +27739,13 @@ function condition(prop, opts) {
   const value = operator === "is_set" || operator === "is_not_set" ? "" : ` ${quote(prop.value)}`;
   return `${negation}${String(prop.key)} ${operator}${value}`;
 }
-function conditions(group2, opts) {
-  const props = Array.isArray(group2.properties) ? group2.properties.filter(isObject) : [];
+function conditions(group, opts) {
+  const props = Array.isArray(group.properties) ? group.properties.filter(isObject) : [];
   return props.length === 0 ? "everyone" : props.map((p) => condition(p, opts)).join(" and ");
 }
-function audience(group2, opts) {
-  const who = conditions(group2, opts);
-  return `${percent(group2.rollout_percentage)} of ${who === "everyone" ? "everyone" : `those where ${who}`}`;
+function audience(group, opts) {
+  const who = conditions(group, opts);
+  return `${percent(group.rollout_percentage)} of ${who === "everyone" ? "everyone" : `those where ${who}`}`;
 }
 function aggregation(value) {
   return typeof value === "number" ? `group type ${value}` : "persons";
@@ -27808,7 +27805,7 @@ function variantList(value) {
 function variantLines(before, after) {
   const b = variantList(before);
   const a = variantList(after);
-  const share = (list18) => list18.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
+  const share = (list6) => list6.map((v) => `${String(v.key)} ${percent(v.rollout_percentage)}`).join(", ");
   if (a.length === 0 && b.length > 0) return [`makes it a boolean flag (drops variants ${share(b)})`];
   if (b.length === 0 && a.length > 0) return [`serves variants ${share(a)}`];
   const lines = [];
@@ -27876,33 +27873,33 @@ var init_phrasing = __esm({
 });
 
 // src/kinds/feature-flag/verbs.ts
-async function flagId(client, project3, key2, owner) {
+async function flagId(client, project2, key2, owner) {
   let ids = known.get(client);
   if (ids === void 0) {
     ids = /* @__PURE__ */ new Map();
     known.set(client, ids);
   }
-  const cached = ids.get(`${project3}/${key2}`);
+  const cached = ids.get(`${project2}/${key2}`);
   if (cached !== void 0) return cached;
-  const found3 = (await featureFlagsApi(client).withKey(project3, key2)).at(0) ?? (await featureFlagsApi(client).withKey(project3, key2, true)).at(0);
+  const found3 = (await featureFlagsApi(client).withKey(project2, key2)).at(0) ?? (await featureFlagsApi(client).withKey(project2, key2, true)).at(0);
   if (found3 === void 0) {
-    throw new UserError(`${owner} depends on flag "${key2}", which project ${project3} does not have`);
+    throw new UserError(`${owner} depends on flag "${key2}", which project ${project2} does not have`);
   }
-  ids.set(`${project3}/${key2}`, found3.id);
+  ids.set(`${project2}/${key2}`, found3.id);
   return found3.id;
 }
-function rememberFlag(client, project3, flag3) {
+function rememberFlag(client, project2, flag2) {
   let ids = known.get(client);
   if (ids === void 0) {
     ids = /* @__PURE__ */ new Map();
     known.set(client, ids);
   }
-  ids.set(`${project3}/${flag3.key}`, flag3.id);
+  ids.set(`${project2}/${flag2.key}`, flag2.id);
 }
-async function serviceFilters(client, project3, filters, owner) {
+async function serviceFilters(client, project2, filters, owner) {
   const keys = [...new Set(flagReferences(filters).map((r) => r.key))];
   const ids = new Map(
-    await Promise.all(keys.map(async (key2) => [key2, await flagId(client, project3, key2, owner)]))
+    await Promise.all(keys.map(async (key2) => [key2, await flagId(client, project2, key2, owner)]))
   );
   return toServiceFilters(filters, (key2) => ids.get(key2) ?? 0);
 }
@@ -27915,8 +27912,8 @@ function asPayloadText(value) {
     return JSON.stringify(text2);
   }
 }
-async function withIds(client, project3, body, owner) {
-  return isObject(body.filters) ? { ...body, filters: await serviceFilters(client, project3, body.filters, owner) } : body;
+async function withIds(client, project2, body, owner) {
+  return isObject(body.filters) ? { ...body, filters: await serviceFilters(client, project2, body.filters, owner) } : body;
 }
 function ignored(body, answer) {
   const notes = [];
@@ -27930,14 +27927,14 @@ function ignored(body, answer) {
   }
   return notes;
 }
-async function createFeatureFlag(client, project3, body) {
+async function createFeatureFlag(client, project2, body) {
   const owner = `feature flag "${String(body.key)}"`;
-  const created = await featureFlagsApi(client).create(project3, await withIds(client, project3, body, owner));
-  rememberFlag(client, project3, created);
+  const created = await featureFlagsApi(client).create(project2, await withIds(client, project2, body, owner));
+  rememberFlag(client, project2, created);
   return { id: created.id, notes: ignored(body, created) };
 }
-async function findFlags(client, project3, key2) {
-  return (await featureFlagsApi(client).withKey(project3, key2)).map((f) => f.id);
+async function findFlags(client, project2, key2) {
+  return (await featureFlagsApi(client).withKey(project2, key2)).map((f) => f.id);
 }
 var known, flagBody, UNCOMPARED, updateBody, FLAG_UPDATE, FLAG_CREATE, FLAG_SOFT_DELETE, FLAG_RESTORE;
 var init_verbs4 = __esm({
@@ -27987,13 +27984,13 @@ var init_verbs4 = __esm({
       ),
       body: updateBody,
       async send(client, action, id, body) {
-        const { project: project3 } = action.object;
+        const { project: project2 } = action.object;
         const owner = `feature flag "${action.object.name}"`;
-        const sent = await withIds(client, project3, body ?? {}, owner);
+        const sent = await withIds(client, project2, body ?? {}, owner);
         const stored = action.before?.filters;
         if (isObject(sent.filters) && isObject(stored)) sent.filters = wholeFilters(stored, sent.filters);
-        const answer = await featureFlagsApi(client).update(project3, Number(id), sent);
-        rememberFlag(client, project3, answer);
+        const answer = await featureFlagsApi(client).update(project2, Number(id), sent);
+        rememberFlag(client, project2, answer);
         return { id, notes: ignored(sent, answer) };
       }
     };
@@ -28132,8 +28129,8 @@ function planFilters(desired, cohorts) {
       Object.entries(payloads).map(([k, v]) => [k, v instanceof SecretValue ? toSecretRef(v) : v])
     ) : payloads;
   }
-  for (const group2 of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
-    for (const prop of Array.isArray(group2.properties) ? group2.properties.filter(isObject) : []) {
+  for (const group of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
+    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
       if (prop.type === "cohort" && typeof prop.cohort === "string") prop.value = cohorts.get(prop.cohort);
     }
   }
@@ -28153,8 +28150,8 @@ function normaliseOptions(desired, live, ctx) {
 function cohortNames(live, ctx) {
   const names = new Map((ctx.live.cohorts ?? []).map((c) => [c.id, c.name]));
   const groups = live && isObject(live.filters) && Array.isArray(live.filters.groups) ? live.filters.groups : [];
-  for (const group2 of groups.filter(isObject)) {
-    for (const prop of Array.isArray(group2.properties) ? group2.properties.filter(isObject) : []) {
+  for (const group of groups.filter(isObject)) {
+    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
       if (prop.type === "cohort" && typeof prop.cohort_name === "string")
         names.set(Number(prop.value), prop.cohort_name);
     }
@@ -28167,8 +28164,8 @@ function storedValue(live, path) {
 }
 function storedFilters(live) {
   const filters = structuredClone(isObject(live.filters) ? live.filters : {});
-  for (const group2 of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
-    for (const prop of Array.isArray(group2.properties) ? group2.properties.filter(isObject) : []) {
+  for (const group of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
+    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
       for (const key2 of READ_ONLY_PROPERTY_KEYS) delete prop[key2];
     }
   }
@@ -28176,17 +28173,17 @@ function storedFilters(live) {
 }
 function encryptedPayloadChanges(desired, live, plan, rotate) {
   const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
-  const current4 = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
+  const current = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
   const refs = isObject(plan.payloads) ? plan.payloads : {};
   const changes = [];
   for (const key2 of Object.keys(wanted)) {
     const value = wanted[key2];
     const path = `filters.payloads.${key2}`;
-    if (!(key2 in current4)) {
+    if (!(key2 in current)) {
       changes.push({ path, after: refs[key2], secret: true, says: [`adds the encrypted payload for ${key2}`] });
       continue;
     }
-    const differs = value instanceof SecretValue && value.available && !jsonEqual(parsePayload(value.reveal()), parsePayload(current4[key2]));
+    const differs = value instanceof SecretValue && value.available && !jsonEqual(parsePayload(value.reveal()), parsePayload(current[key2]));
     if (rotate || differs) {
       changes.push({
         path,
@@ -28196,7 +28193,7 @@ function encryptedPayloadChanges(desired, live, plan, rotate) {
       });
     }
   }
-  for (const key2 of Object.keys(current4)) {
+  for (const key2 of Object.keys(current)) {
     if (!(key2 in wanted)) {
       changes.push({
         path: `filters.payloads.${key2}`,
@@ -28213,13 +28210,13 @@ function filterChanges(desired, live, plan, ctx) {
   const opts = normaliseOptions(desired, live, ctx);
   const { flagKeyOf: _ids, ...desiredOpts } = opts;
   const wanted = normaliseDesiredFilters(plan, desiredOpts);
-  const current4 = normaliseLiveFilters(isObject(live.filters) ? live.filters : {}, opts);
+  const current = normaliseLiveFilters(isObject(live.filters) ? live.filters : {}, opts);
   const encrypted = opts.encrypted && declared.includes("payloads");
-  const keys = differingFilterKeys(declared, wanted, current4).filter((k) => !(encrypted && k === "payloads"));
+  const keys = differingFilterKeys(declared, wanted, current).filter((k) => !(encrypted && k === "payloads"));
   const names = cohortNames(live, ctx);
   const changes = keys.map((key2) => {
     const path = `filters.${key2}`;
-    const before = current4[key2] ?? null;
+    const before = current[key2] ?? null;
     const after = wanted[key2] ?? null;
     const says = describeFlagField(path, before, after, { cohortName: names });
     const change2 = { path, before, after };
@@ -28376,17 +28373,17 @@ function pullProperty(prop, names) {
   }
   return out;
 }
-function pullFilters(flag3, names) {
-  const live = isObject(flag3.filters) ? flag3.filters : {};
+function pullFilters(flag2, names) {
+  const live = isObject(flag2.filters) ? flag2.filters : {};
   const aggregation2 = live.aggregation_group_type_index ?? null;
   const filters = {};
   const variables = [];
   if (aggregation2 !== null) filters.aggregation_group_type_index = aggregation2;
-  filters.groups = (Array.isArray(live.groups) ? live.groups.filter(isObject) : []).map((group2) => {
-    const out = known2(group2, GROUP_KEYS);
-    if ((group2.aggregation_group_type_index ?? null) === aggregation2) delete out.aggregation_group_type_index;
-    const properties3 = Array.isArray(group2.properties) ? group2.properties.filter(isObject) : [];
-    if (properties3.length > 0) out.properties = properties3.map((p) => pullProperty(p, names));
+  filters.groups = (Array.isArray(live.groups) ? live.groups.filter(isObject) : []).map((group) => {
+    const out = known2(group, GROUP_KEYS);
+    if ((group.aggregation_group_type_index ?? null) === aggregation2) delete out.aggregation_group_type_index;
+    const properties2 = Array.isArray(group.properties) ? group.properties.filter(isObject) : [];
+    if (properties2.length > 0) out.properties = properties2.map((p) => pullProperty(p, names));
     else delete out.properties;
     return out;
   });
@@ -28396,8 +28393,8 @@ function pullFilters(flag3, names) {
   const payloads = isObject(live.payloads) ? live.payloads : {};
   filters.payloads = Object.fromEntries(
     Object.entries(payloads).map(([key2, value]) => {
-      if (flag3.has_encrypted_payloads !== true) return [key2, parsePayload(value)];
-      const variable = payloadVariable(flag3.key, key2);
+      if (flag2.has_encrypted_payloads !== true) return [key2, parsePayload(value)];
+      const variable = payloadVariable(flag2.key, key2);
       variables.push(variable);
       return [key2, new Placeholder(variable)];
     })
@@ -28408,9 +28405,9 @@ function pullFilters(flag3, names) {
   }
   return { filters, variables };
 }
-function flagItem(flag3, names) {
-  const item = flagFields.item(asLive(flag3));
-  const { filters, variables } = pullFilters(flag3, names);
+function flagItem(flag2, names) {
+  const item = flagFields.item(asLive(flag2));
+  const { filters, variables } = pullFilters(flag2, names);
   const ordered = {};
   for (const [key2, value] of Object.entries(item)) {
     ordered[key2] = value;
@@ -28434,11 +28431,11 @@ function dependsOnUnknown(flags) {
     )
   );
 }
-async function pullFlags(client, project3) {
+async function pullFlags(client, project2) {
   const api = featureFlagsApi(client);
-  const flags = await api.listAll(project3);
-  const archived = dependsOnUnknown(flags) ? await api.listAll(project3, true) : [];
-  const cohorts = usesCohorts(flags) ? await cohortsApi(client).listAll(project3) : [];
+  const flags = await api.listAll(project2);
+  const archived = dependsOnUnknown(flags) ? await api.listAll(project2, true) : [];
+  const cohorts = usesCohorts(flags) ? await cohortsApi(client).listAll(project2) : [];
   const keys = new Map([...flags, ...archived].map((f) => [String(f.id), f.key]));
   const byName = cohortIdsByName(cohorts);
   const names = {
@@ -28449,8 +28446,8 @@ async function pullFlags(client, project3) {
     }
   };
   const pulled = { items: [], variables: [] };
-  for (const flag3 of flags) {
-    const { item, variables } = flagItem(flag3, names);
+  for (const flag2 of flags) {
+    const { item, variables } = flagItem(flag2, names);
     pulled.items.push(item);
     pulled.variables.push(...variables);
   }
@@ -28504,7 +28501,7 @@ var init_feature_flag = __esm({
       fields: flagFields,
       verbs: [FLAG_CREATE, UNARCHIVE, FLAG_UPDATE, ARCHIVE, FLAG_SOFT_DELETE, FLAG_RESTORE],
       service: {
-        list: async (client, project3) => (await featureFlagsApi(client).listAll(project3)).map(asLive),
+        list: async (client, project2) => (await featureFlagsApi(client).listAll(project2)).map(asLive),
         search: searchFlags,
         get: getFlag,
         count: countFlags,
@@ -28529,7 +28526,7 @@ var init_feature_flag = __esm({
   }
 });
 
-// src/queries/python.ts
+// packages/shared/src/queries/python.ts
 function isDict(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -28568,15 +28565,15 @@ function deepCopy(value) {
   return structuredClone(value);
 }
 var init_python = __esm({
-  "src/queries/python.ts"() {
+  "packages/shared/src/queries/python.ts"() {
     "use strict";
   }
 });
 
-// src/queries/migrations/0001-retention-query-show-mean.ts
+// packages/shared/src/queries/migrations/0001-retention-query-show-mean.ts
 var retentionQueryShowMean;
 var init_retention_query_show_mean = __esm({
-  "src/queries/migrations/0001-retention-query-show-mean.ts"() {
+  "packages/shared/src/queries/migrations/0001-retention-query-show-mean.ts"() {
     "use strict";
     init_python();
     retentionQueryShowMean = {
@@ -28598,7 +28595,7 @@ var init_retention_query_show_mean = __esm({
   }
 });
 
-// src/queries/migrations/migration.ts
+// packages/shared/src/queries/migrations/migration.ts
 function versionOf(node2) {
   const v = node2.version;
   if (v === void 0 || v === null || v === false || v === 0 || v === "" || v === true) return 1;
@@ -28632,7 +28629,7 @@ function hasCompare(query) {
 }
 var FILTER_KEY_BY_KIND;
 var init_migration = __esm({
-  "src/queries/migrations/migration.ts"() {
+  "packages/shared/src/queries/migrations/migration.ts"() {
     "use strict";
     init_python();
     FILTER_KEY_BY_KIND = {
@@ -28642,10 +28639,10 @@ var init_migration = __esm({
   }
 });
 
-// src/queries/migrations/0002-stickiness-hidden-legend-indexes.ts
+// packages/shared/src/queries/migrations/0002-stickiness-hidden-legend-indexes.ts
 var stickinessHiddenLegendIndexes;
 var init_stickiness_hidden_legend_indexes = __esm({
-  "src/queries/migrations/0002-stickiness-hidden-legend-indexes.ts"() {
+  "packages/shared/src/queries/migrations/0002-stickiness-hidden-legend-indexes.ts"() {
     "use strict";
     init_python();
     init_migration();
@@ -28697,10 +28694,10 @@ var init_stickiness_hidden_legend_indexes = __esm({
   }
 });
 
-// src/queries/migrations/0003-data-visualization-pie-show-total.ts
+// packages/shared/src/queries/migrations/0003-data-visualization-pie-show-total.ts
 var dataVisualizationPieShowTotal;
 var init_data_visualization_pie_show_total = __esm({
-  "src/queries/migrations/0003-data-visualization-pie-show-total.ts"() {
+  "packages/shared/src/queries/migrations/0003-data-visualization-pie-show-total.ts"() {
     "use strict";
     init_python();
     dataVisualizationPieShowTotal = {
@@ -28721,7 +28718,7 @@ var init_data_visualization_pie_show_total = __esm({
   }
 });
 
-// src/queries/migrations/0003-trends-result-customizations-compare.ts
+// packages/shared/src/queries/migrations/0003-trends-result-customizations-compare.ts
 function byValue(customizations, compareOn) {
   const merged = /* @__PURE__ */ new Map();
   for (const [key2, value] of Object.entries(customizations)) {
@@ -28752,8 +28749,8 @@ function byPosition(query, filter, customizations) {
     else offset.push([position2, value]);
   }
   for (const [position2, value] of offset) {
-    const target2 = String(position2 - baseCount);
-    if (!remapped.has(target2)) remapped.set(target2, value);
+    const target = String(position2 - baseCount);
+    if (!remapped.has(target)) remapped.set(target, value);
   }
   return Object.fromEntries(remapped);
 }
@@ -28776,7 +28773,7 @@ function baseSeriesCount(query, filter) {
 }
 var trendsResultCustomizationsCompare;
 var init_trends_result_customizations_compare = __esm({
-  "src/queries/migrations/0003-trends-result-customizations-compare.ts"() {
+  "packages/shared/src/queries/migrations/0003-trends-result-customizations-compare.ts"() {
     "use strict";
     init_python();
     init_migration();
@@ -28798,7 +28795,7 @@ var init_trends_result_customizations_compare = __esm({
   }
 });
 
-// src/queries/migrations/0004-entity-node-kind.ts
+// packages/shared/src/queries/migrations/0004-entity-node-kind.ts
 function stampKind(item, dataWarehouseKind, allowGroup) {
   if (!isDict(item) || "kind" in item) return item;
   let kind2;
@@ -28811,7 +28808,7 @@ function stampKind(item, dataWarehouseKind, allowGroup) {
 }
 var SERIES_DATA_WAREHOUSE_KIND, SERIES_WITH_GROUP_NODE, entityNodeKind;
 var init_entity_node_kind = __esm({
-  "src/queries/migrations/0004-entity-node-kind.ts"() {
+  "packages/shared/src/queries/migrations/0004-entity-node-kind.ts"() {
     "use strict";
     init_python();
     SERIES_DATA_WAREHOUSE_KIND = {
@@ -28856,7 +28853,7 @@ var init_entity_node_kind = __esm({
   }
 });
 
-// src/queries/migrations/0005-trends-result-customizations-homogeneous.ts
+// packages/shared/src/queries/migrations/0005-trends-result-customizations-homogeneous.ts
 function assignmentBy(value) {
   return isDict(value) ? pyOr(value.assignmentBy, "value") : "value";
 }
@@ -28865,7 +28862,7 @@ function pyOr(value, fallback) {
 }
 var trendsResultCustomizationsHomogeneous;
 var init_trends_result_customizations_homogeneous = __esm({
-  "src/queries/migrations/0005-trends-result-customizations-homogeneous.ts"() {
+  "packages/shared/src/queries/migrations/0005-trends-result-customizations-homogeneous.ts"() {
     "use strict";
     init_python();
     init_migration();
@@ -28879,9 +28876,9 @@ var init_trends_result_customizations_homogeneous = __esm({
         if (!isDict(filter)) return query;
         const customizations = filter.resultCustomizations;
         if (!isDict(customizations) || Object.keys(customizations).length === 0) return query;
-        const target2 = pyOr(filter.resultCustomizationBy, "value");
+        const target = pyOr(filter.resultCustomizationBy, "value");
         const kept = Object.fromEntries(
-          Object.entries(customizations).filter(([, value]) => assignmentBy(value) === target2)
+          Object.entries(customizations).filter(([, value]) => assignmentBy(value) === target)
         );
         if (pyEqual(kept, customizations)) return query;
         return { ...query, [filterKey]: { ...filter, resultCustomizations: kept } };
@@ -28890,7 +28887,7 @@ var init_trends_result_customizations_homogeneous = __esm({
   }
 });
 
-// src/queries/upgrade.ts
+// packages/shared/src/queries/upgrade.ts
 function buildRegistry(migrations) {
   const byKind = /* @__PURE__ */ new Map();
   const latest = {};
@@ -28913,31 +28910,31 @@ function upgradeQuery(query, registry = REGISTRY) {
 function upgradeNode(node2, registry) {
   if (Array.isArray(node2)) return node2.map((item) => upgradeNode(item, registry));
   if (!isDict(node2)) return node2;
-  let current4 = node2;
-  const kind2 = current4.kind;
+  let current = node2;
+  const kind2 = current.kind;
   if (typeof kind2 === "string" && Object.hasOwn(registry.latest, kind2)) {
     const latest = registry.latest[kind2] ?? 1;
-    if (Number.isNaN(versionOf(current4))) {
+    if (Number.isNaN(versionOf(current))) {
       throw new QueryUpgradeError(`${kind2} has a version that is not a number`);
     }
-    for (let version = versionOf(current4); version < latest; version = versionOf(current4)) {
+    for (let version = versionOf(current); version < latest; version = versionOf(current)) {
       const migration = registry.byKind.get(kind2)?.get(version);
       if (migration === void 0) {
         throw new QueryUpgradeError(`Missing migration handler for ${kind2} version ${version}`);
       }
-      const next = applyMigration(migration, deepCopy(current4));
+      const next = applyMigration(migration, deepCopy(current));
       if (versionOf(next) <= version) {
         throw new QueryUpgradeError(`the migration of ${kind2} version ${version} did not advance it`);
       }
-      current4 = next;
+      current = next;
     }
   }
-  for (const [key2, value] of Object.entries(current4)) current4[key2] = upgradeNode(value, registry);
-  return current4;
+  for (const [key2, value] of Object.entries(current)) current[key2] = upgradeNode(value, registry);
+  return current;
 }
 var QUERY_MIGRATIONS, QueryUpgradeError, REGISTRY, LATEST_QUERY_VERSIONS;
 var init_upgrade = __esm({
-  "src/queries/upgrade.ts"() {
+  "packages/shared/src/queries/upgrade.ts"() {
     "use strict";
     init_retention_query_show_mean();
     init_stickiness_hidden_legend_indexes();
@@ -28963,7 +28960,7 @@ var init_upgrade = __esm({
   }
 });
 
-// src/queries/normalise.ts
+// packages/shared/src/queries/normalise.ts
 function upgradedForComparison(query) {
   let upgraded;
   try {
@@ -29004,19 +29001,17 @@ function compareQuery(declared, live) {
 }
 var SERVICE_OWNED_QUERY_KEYS;
 var init_normalise2 = __esm({
-  "src/queries/normalise.ts"() {
-    "use strict";
+  "packages/shared/src/queries/normalise.ts"() {
     init_python();
     init_upgrade();
     SERVICE_OWNED_QUERY_KEYS = /* @__PURE__ */ new Set(["version"]);
   }
 });
 
-// src/queries/node-kinds.ts
+// packages/shared/src/queries/node-kinds.ts
 var INSIGHT_QUERY_KINDS, DATA_TABLE_SOURCE_KINDS, WRAPPER_SOURCE_KINDS, RAW_QUERY_KINDS, TOP_LEVEL_QUERY_KINDS, ENTITY_NODE_KINDS, REQUIRED_FIELDS;
 var init_node_kinds = __esm({
-  "src/queries/node-kinds.ts"() {
-    "use strict";
+  "packages/shared/src/queries/node-kinds.ts"() {
     INSIGHT_QUERY_KINDS = [
       "TrendsQuery",
       "FunnelsQuery",
@@ -29080,7 +29075,7 @@ var init_node_kinds = __esm({
   }
 });
 
-// src/queries/check.ts
+// packages/shared/src/queries/check.ts
 function tagged(value, loc, path, allowed) {
   if (!isDict(value)) {
     return {
@@ -29179,8 +29174,7 @@ function queryProblems(query) {
   return nodeProblems(query, kind2, [kind2], []);
 }
 var init_check = __esm({
-  "src/queries/check.ts"() {
-    "use strict";
+  "packages/shared/src/queries/check.ts"() {
     init_node_kinds();
     init_python();
   }
@@ -29238,9 +29232,9 @@ function queryToSend(query) {
 var init_query2 = __esm({
   "src/kinds/insight/query.ts"() {
     "use strict";
-    init_suggest();
     init_check();
     init_upgrade();
+    init_suggest();
   }
 });
 
@@ -29303,14 +29297,14 @@ var init_fields5 = __esm({
 });
 
 // src/kinds/insight/find.ts
-function searchInsights(client, project3, name) {
-  return insightsApi(client).listAll(project3, { search: name.slice(0, SEARCH_MAX2) });
+function searchInsights(client, project2, name) {
+  return insightsApi(client).listAll(project2, { search: name.slice(0, SEARCH_MAX2) });
 }
-function getInsight(client, project3, id) {
-  return readById(id, (numeric) => insightsApi(client).get(project3, numeric));
+function getInsight(client, project2, id) {
+  return readById(id, (numeric) => insightsApi(client).get(project2, numeric));
 }
-function countInsights(client, project3) {
-  return insightsApi(client).count(project3);
+function countInsights(client, project2) {
+  return insightsApi(client).count(project2);
 }
 var SEARCH_MAX2;
 var init_find3 = __esm({
@@ -29323,11 +29317,11 @@ var init_find3 = __esm({
 });
 
 // src/kinds/insight/plan.ts
-function planInsight(desired, current4, ref, ctx) {
+function planInsight(desired, current, ref, ctx) {
   if (desired.deleted) {
-    if (current4)
-      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: insightFields.state(current4) }));
-  } else if (current4) planExisting3(desired, current4, ref, ctx);
+    if (current)
+      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: insightFields.state(current) }));
+  } else if (current) planExisting3(desired, current, ref, ctx);
   else if (desired.id !== void 0) planRestore2(desired, ref, ctx);
   else planCreate4(desired, ref, ctx);
 }
@@ -29373,21 +29367,21 @@ function queryChange(declared, live) {
 function asYaml(value) {
   return value === null || value === void 0 ? "" : (0, import_yaml4.stringify)(value, { lineWidth: 0 });
 }
-function planExisting3(desired, current4, ref, ctx) {
-  const compared = insightFields.compare(desired, insightFields.state(current4));
+function planExisting3(desired, current, ref, ctx) {
+  const compared = insightFields.compare(desired, insightFields.state(current));
   let changes = withoutIgnoredTags(compared.changes, ref, ctx);
-  const query = desired.query === void 0 ? void 0 : queryChange(desired.query, current4.query);
+  const query = desired.query === void 0 ? void 0 : queryChange(desired.query, current.query);
   if (query) changes = [...changes, query];
-  const update8 = updateAction(UPDATE, ref, changes);
-  if (update8) ctx.sink.actions.push(update8);
+  const update4 = updateAction(UPDATE, ref, changes);
+  if (update4) ctx.sink.actions.push(update4);
 }
 var import_yaml4, asChanges2;
 var init_plan5 = __esm({
   "src/kinds/insight/plan.ts"() {
     "use strict";
+    init_normalise2();
     import_yaml4 = __toESM(require_dist(), 1);
     init_plan();
-    init_normalise2();
     init_define();
     init_restore();
     init_tags();
@@ -29400,12 +29394,12 @@ var init_plan5 = __esm({
 });
 
 // src/kinds/insight/verbs.ts
-async function findInsights(client, project3, name) {
-  const live = await insightsApi(client).listAll(project3, { search: name.slice(0, 200) });
+async function findInsights(client, project2, name) {
+  const live = await insightsApi(client).listAll(project2, { search: name.slice(0, 200) });
   return live.filter((i) => (i.name ?? "") === name).map((i) => i.id);
 }
-async function createInsight(client, project3, body) {
-  const created = await insightsApi(client).create(project3, { ...body, saved: true });
+async function createInsight(client, project2, body) {
+  const created = await insightsApi(client).create(project2, { ...body, saved: true });
   return { id: created.id, notes: ignoredTags(body, created.tags) };
 }
 var update3, restore2, softDelete3, insightVerbs;
@@ -29479,7 +29473,7 @@ var init_insight = __esm({
       fields: insightFields,
       verbs: insightVerbs,
       service: {
-        list: (client, project3) => insightsApi(client).listAll(project3),
+        list: (client, project2) => insightsApi(client).listAll(project2),
         search: searchInsights,
         get: getInsight,
         count: countInsights,
@@ -29498,8 +29492,8 @@ var init_insight = __esm({
         },
         plan: planInsight,
         needsFeatures: insightsNeedFeatures,
-        async pull(client, project3) {
-          const live = await insightsApi(client).listAll(project3);
+        async pull(client, project2) {
+          const live = await insightsApi(client).listAll(project2);
           const items2 = [...live].sort((a, b) => a.id - b.id).map((i) => insightFields.item(i));
           return { items: items2, variables: [] };
         }
@@ -29677,19 +29671,19 @@ function where(ref) {
   const declared = source === void 0 ? "not declared in any file" : codeSpan(`${source.file}:${source.line}`);
   return `project ${ref.project} · ${declared}`;
 }
-function objectSection(group2, ctx) {
+function objectSection(group, ctx) {
   const { vocab } = ctx;
-  const words2 = group2.actions.map((a) => actionWord(a, vocab));
-  const symbols = new Set(group2.actions.map((a) => actionSymbol(a, vocab)));
+  const words2 = group.actions.map((a) => actionWord(a, vocab));
+  const symbols = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
   const symbol = symbols.size === 1 ? [...symbols][0] : "~";
-  const project3 = ctx.manyProjects ? ` in project ${group2.object.project}` : "";
-  const drifted = group2.actions.find((a) => a.drift === true);
+  const project2 = ctx.manyProjects ? ` in project ${group.object.project}` : "";
+  const drifted = group.actions.find((a) => a.drift === true);
   const drift = drifted === void 0 ? "" : ` · ⚠️ ${DRIFT_WORDS}`;
-  const summary4 = `<code>${symbol}</code> ${objectName(group2.object, vocab)}${project3}: ${[...new Set(words2)].join(", ")}${drift}`;
-  const parts = [`<details><summary>${summary4}</summary>`, "", `In ${where(group2.object)}.`];
+  const summary3 = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project2}: ${[...new Set(words2)].join(", ")}${drift}`;
+  const parts = [`<details><summary>${summary3}</summary>`, "", `In ${where(group.object)}.`];
   if (drifted !== void 0) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
-  const valueWord = valueWords(vocab, group2.object.kind);
-  for (const action of group2.actions)
+  const valueWord = valueWords(vocab, group.object.kind);
+  for (const action of group.actions)
     parts.push("", ...actionBody(action, ctx.plan.people, valueWord, vocab));
   parts.push("", "</details>");
   return parts.join("\n");
@@ -29711,10 +29705,10 @@ function actionBody(action, people, words2, vocab) {
   return lines;
 }
 function detail(action, people, vocab) {
-  const user2 = userText(action, people, vocab);
-  if (user2 !== void 0) {
-    const who = user2.known ? escapeInline(user2.who) : codeSpan(user2.who);
-    return user2.access === void 0 ? ` ${who}` : ` ${who} (${codeSpan(user2.access)})`;
+  const user = userText(action, people, vocab);
+  if (user !== void 0) {
+    const who = user.known ? escapeInline(user.who) : codeSpan(user.who);
+    return user.access === void 0 ? ` ${who}` : ` ${who} (${codeSpan(user.access)})`;
   }
   const text2 = actionDetail(action, people, vocab);
   return text2 === "" ? "" : ` ${escapeInline(text2)}`;
@@ -29743,12 +29737,12 @@ function destructiveLine(action, ctx) {
   const object = `${objectName(action.object, ctx.vocab)} in ${where(action.object)}`;
   return `- **${actionWord(action, ctx.vocab)}**${more === "" ? ` ${object}` : `${more} · ${object}`}${drift}${warnings}`;
 }
-function driftLine(group2, ctx) {
-  const words2 = [...new Set(group2.actions.map((a) => actionWord(a, ctx.vocab)))].join(", ");
-  const drifted = group2.actions.find((a) => a.drift === true);
+function driftLine(group, ctx) {
+  const words2 = [...new Set(group.actions.map((a) => actionWord(a, ctx.vocab)))].join(", ");
+  const drifted = group.actions.find((a) => a.drift === true);
   const modified = drifted === void 0 ? "" : modifiedText(drifted, ctx.plan);
   const when = modified === "" ? "" : ` · ${escapeInline(modified)}`;
-  return `- ${objectName(group2.object, ctx.vocab)} in ${where(group2.object)}: ${words2}${when}`;
+  return `- ${objectName(group.object, ctx.vocab)} in ${where(group.object)}: ${words2}${when}`;
 }
 function noteLine(note, vocab) {
   const mark = note.severity === "warning" ? "⚠️ **warning:**" : "ℹ️ **note:**";
@@ -29866,9 +29860,9 @@ function assemble(head, lists, sections, notes, cut2) {
 `;
 }
 function headPart(plan, label2, manyProjects, vocab) {
-  const projects2 = plan.projects.join(",");
-  const title = label2 ?? (plan.projects.length === 1 ? `project ${projects2}` : `projects ${plan.projects.join(", ")}`);
-  const lines = [`<!-- posthog-gitops plan: ${projects2} -->`, `### posthog-gitops plan for ${title}`, ""];
+  const projects = plan.projects.join(",");
+  const title = label2 ?? (plan.projects.length === 1 ? `project ${projects}` : `projects ${plan.projects.join(", ")}`);
+  const lines = [`<!-- posthog-gitops plan: ${projects} -->`, `### posthog-gitops plan for ${title}`, ""];
   const scope = scopeSentences(plan, vocab, {
     name: (n) => `<b>${escapeInline(clip(n, 200))}</b>`,
     revision: codeSpan,
@@ -29897,13 +29891,13 @@ function actionTable(actions, vocab) {
   return lines;
 }
 function projectTable(plan, vocab) {
-  const projects2 = [.../* @__PURE__ */ new Set([...plan.projects, ...plan.actions.map((a) => a.object.project)])];
+  const projects = [.../* @__PURE__ */ new Set([...plan.projects, ...plan.actions.map((a) => a.object.project)])];
   const lines = ["| Project | Changes | Actions |", "| :-- | :-- | --: |"];
-  for (const project3 of projects2) {
-    const own = plan.actions.filter((a) => a.object.project === project3);
+  for (const project2 of projects) {
+    const own = plan.actions.filter((a) => a.object.project === project2);
     const phrases = summaryPhrases(own, vocab).map((p) => p.destructive ? `**${p.text}** ⚠️` : p.text);
     lines.push(
-      `| ${project3} | ${phrases.length === 0 ? "no changes" : phrases.join(", ")} | ${own.length} |`
+      `| ${project2} | ${phrases.length === 0 ? "no changes" : phrases.join(", ")} | ${own.length} |`
     );
   }
   return lines;
@@ -29994,10 +29988,10 @@ function renderText(plan, options) {
   if (plan.actions.length === 0 && plan.notes.length === 0) return `${lead}${NO_CHANGES}
 `;
   const out = [];
-  for (const project3 of projectGroups(plan, vocab)) {
-    for (const kind2 of project3.kinds) {
-      out.push(paint("bold", `Project ${project3.project} · ${vocab.words(kind2.kind).many}`), "");
-      for (const group2 of kind2.objects) out.push(...objectBlock(group2, plan, paint, vocab), "");
+  for (const project2 of projectGroups(plan, vocab)) {
+    for (const kind2 of project2.kinds) {
+      out.push(paint("bold", `Project ${project2.project} · ${vocab.words(kind2.kind).many}`), "");
+      for (const group of kind2.objects) out.push(...objectBlock(group, plan, paint, vocab), "");
     }
   }
   if (plan.notes.length > 0) {
@@ -30014,19 +30008,19 @@ function renderText(plan, options) {
   return `${lead}${out.join("\n")}
 `;
 }
-function objectBlock(group2, plan, paint, vocab) {
-  const kinds = new Set(group2.actions.map((a) => actionSymbol(a, vocab)));
-  const first = group2.actions[0];
+function objectBlock(group, plan, paint, vocab) {
+  const kinds = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
+  const first = group.actions[0];
   const symbol = kinds.size === 1 && first ? actionSymbol(first, vocab) : "~";
   const style = kinds.size === 1 && first ? actionStyle(first, vocab) : "yellow";
-  const drifted = group2.actions.find((a) => a.drift === true);
-  const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group2.object, vocab)))}`;
+  const drifted = group.actions.find((a) => a.drift === true);
+  const head = `  ${paint(style, symbol)} ${paint("bold", visible(objectLabel(group.object, vocab)))}`;
   const drift = drifted === void 0 ? "" : ` ${paint("yellow", `· ${DRIFT_WORDS}`)}`;
-  const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group2.object.source))}`)}${drift}`];
+  const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group.object.source))}`)}${drift}`];
   const modified = drifted === void 0 ? "" : modifiedText(drifted, plan);
   if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
-  const words2 = valueWords(vocab, group2.object.kind);
-  for (const action of group2.actions) lines.push(...actionBlock(action, plan.people, words2, paint, vocab));
+  const words2 = valueWords(vocab, group.object.kind);
+  for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words2, paint, vocab));
   return lines;
 }
 function actionBlock(action, people, words2, paint, vocab) {
@@ -30191,7 +30185,7 @@ function hideSecrets(result, scrubber) {
       for (const item of Object.values(value)) visit3(item);
     }
   };
-  for (const project3 of result.projects) visit3(project3.objects);
+  for (const project2 of result.projects) visit3(project2.objects);
 }
 function shownDiagnostics(result, note = "none") {
   return note === "none" ? result.diagnostics.filter((d) => d !== result.secretsNote) : result.diagnostics;
@@ -30218,21 +30212,21 @@ async function readOptionalConfig(configPath, flags, io) {
 }
 async function configuredProject(configPath, flags, io) {
   const loaded = await readOptionalConfig(configPath, flags, io);
-  const projects2 = [
+  const projects = [
     ...new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]))
   ];
-  if (projects2.length > 1) {
+  if (projects.length > 1) {
     throw new UserError(
-      `the files name projects ${projects2.join(", ")}: point --config at one project's files`
+      `the files name projects ${projects.join(", ")}: point --config at one project's files`
     );
   }
-  const project3 = projects2[0] ?? projectChoice(flags, io).project;
-  if (project3 === void 0) {
+  const project2 = projects[0] ?? projectChoice(flags, io).project;
+  if (project2 === void 0) {
     throw new UserError(
       "no project: pass --project, set POSTHOG_PROJECT_ID, or run where posthog/ names one"
     );
   }
-  return project3;
+  return project2;
 }
 var init_config2 = __esm({
   "src/commands/config.ts"() {
@@ -30292,9374 +30286,33 @@ var init_validate = __esm({
   }
 });
 
-// src/emulator/errors.ts
-function errorBody(type, code, detail2, attr = null) {
-  return { type, code, detail: detail2, attr };
-}
-function invalid(detail2, attr = null, code = "invalid_input") {
-  return new ApiError(400, errorBody("validation_error", code, detail2, attr));
-}
-function required(attr) {
-  return invalid("This field is required.", attr, "required");
-}
-function notFound(detail2 = "Not found.") {
-  return new ApiError(404, errorBody("invalid_request", "not_found", detail2));
-}
-function forbidden(detail2) {
-  return new ApiError(403, errorBody("authentication_error", "permission_denied", detail2));
-}
-function notAuthenticated() {
-  return new ApiError(
-    401,
-    errorBody("authentication_error", "not_authenticated", "Authentication credentials were not provided.")
-  );
-}
-function authenticationFailed(detail2 = "Personal API key found in request Authorization header is invalid.") {
-  return new ApiError(401, errorBody("authentication_error", "authentication_failed", detail2));
-}
-function methodNotAllowed(method) {
-  return new ApiError(
-    405,
-    errorBody("invalid_request", "method_not_allowed", `Method "${method}" not allowed.`)
-  );
-}
-function parseError(message) {
-  return new ApiError(400, errorBody("invalid_request", "parse_error", `JSON parse error - ${message}`));
-}
-function throttled(waitSeconds) {
-  const unit = waitSeconds === 1 ? "second" : "seconds";
-  return new ApiError(
-    429,
-    errorBody(
-      "throttled_error",
-      "throttled",
-      `Request was throttled. Expected available in ${waitSeconds} ${unit}.`
-    ),
-    { "Retry-After": String(waitSeconds) }
-  );
-}
-function serverError() {
-  return new ApiError(500, errorBody("server_error", "error", "A server error occurred."));
-}
-function errorForStatus(status2, retryAfter = 1) {
-  switch (status2) {
-    case 400:
-      return invalid("Bad request.");
-    case 401:
-      return authenticationFailed();
-    case 403:
-      return forbidden("You do not have permission to perform this action.");
-    case 404:
-      return notFound();
-    case 405:
-      return methodNotAllowed("GET");
-    case 429:
-      return throttled(retryAfter);
-    default:
-      if (status2 >= 500) {
-        const e = serverError();
-        return new ApiError(status2, e.body);
-      }
-      return new ApiError(status2, errorBody("invalid_request", "error", `HTTP ${status2}.`));
-  }
-}
-function collectInvalid() {
-  let first;
-  return {
-    step(fn) {
-      try {
-        fn();
-      } catch (error2) {
-        if (!(error2 instanceof ApiError) || error2.status !== 400) throw error2;
-        first ??= error2;
-      }
-    },
-    done() {
-      if (first) throw first;
-    }
-  };
-}
-var ApiError;
-var init_errors3 = __esm({
-  "src/emulator/errors.ts"() {
-    "use strict";
-    ApiError = class extends Error {
-      constructor(status2, body, headers = {}) {
-        super(
-          typeof body === "object" && body !== null && "detail" in body ? String(body.detail) : `HTTP ${status2}`
-        );
-        this.status = status2;
-        this.body = body;
-        this.headers = headers;
-      }
-      status;
-      body;
-      headers;
-      toReply() {
-        return { status: this.status, body: this.body, headers: this.headers };
-      }
-    };
-  }
-});
-
-// src/emulator/fields.ts
-function pyType(value) {
-  if (value === null) return "NoneType";
-  if (Array.isArray(value)) return "list";
-  if (typeof value === "string") return "str";
-  if (typeof value === "boolean") return "bool";
-  if (typeof value === "number") return Number.isInteger(value) ? "int" : "float";
-  return "dict";
-}
-function isDict2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function asBody(value) {
-  if (value === void 0) return {};
-  if (!isDict2(value)) {
-    throw invalid(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, null);
-  }
-  return value;
-}
-function nullCheck(value, attr, nullable) {
-  if (value !== null) return false;
-  if (!nullable) throw invalid("This field may not be null.", attr, "null");
-  return true;
-}
-function parseString(value, attr, opts = {}) {
-  if (nullCheck(value, attr, opts.nullable ?? false)) return null;
-  if (typeof value !== "string" && typeof value !== "number") {
-    throw invalid("Not a valid string.", attr);
-  }
-  const text2 = String(value);
-  if (text2.trim() === "" && opts.blank === false)
-    throw invalid("This field may not be blank.", attr, "blank");
-  if (opts.maxLength !== void 0 && text2.length > opts.maxLength) {
-    throw invalid(`Ensure this field has no more than ${opts.maxLength} characters.`, attr, "max_length");
-  }
-  return text2;
-}
-function parseBool(value, attr, nullable = false) {
-  if (nullCheck(value, attr, nullable)) return null;
-  if (TRUE.has(value)) return true;
-  if (FALSE.has(value)) return false;
-  throw invalid("Must be a valid boolean.", attr);
-}
-function parseInteger(value, attr, nullable = false) {
-  if (nullCheck(value, attr, nullable)) return null;
-  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
-  if (typeof n !== "number" || !Number.isInteger(n)) throw invalid("A valid integer is required.", attr);
-  return n;
-}
-function parseChoice(value, attr, choices) {
-  nullCheck(value, attr, false);
-  const found3 = choices.find((c) => String(c) === String(value));
-  if (found3 === void 0 || isDict2(value) || Array.isArray(value)) {
-    throw invalid(`"${displayValue(value)}" is not a valid choice.`, attr, "invalid_choice");
-  }
-  return found3;
-}
-function parseList(value, attr, nullable = false) {
-  if (nullCheck(value, attr, nullable)) return null;
-  if (!Array.isArray(value)) throw invalid(`Expected a list of items but got type "${pyType(value)}".`, attr);
-  return value;
-}
-function parseDateTime(value, attr, nullable = true) {
-  if (nullCheck(value, attr, nullable)) return null;
-  const text2 = typeof value === "string" ? value : "";
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(text2) ? Date.parse(hasZone(text2) ? text2 : `${text2}Z`) : Number.NaN;
-  if (Number.isNaN(ms)) {
-    throw invalid(
-      "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].",
-      attr
-    );
-  }
-  return new Date(ms).toISOString();
-}
-function hasZone(text2) {
-  return /(Z|[+-]\d{2}:?\d{2})$/i.test(text2.trim()) && /T|\s/.test(text2);
-}
-function displayValue(value) {
-  if (typeof value === "boolean") return value ? "True" : "False";
-  if (value === null) return "None";
-  if (typeof value === "object") return JSON.stringify(value);
-  return String(value);
-}
-var TRUE, FALSE;
-var init_fields6 = __esm({
-  "src/emulator/fields.ts"() {
-    "use strict";
-    init_errors3();
-    TRUE = /* @__PURE__ */ new Set([true, 1, "true", "True", "TRUE", "1", "yes", "on", "y", "t"]);
-    FALSE = /* @__PURE__ */ new Set([false, 0, "false", "False", "FALSE", "0", "no", "off", "n", "f"]);
-  }
-});
-
-// src/emulator/faults.ts
-function num(body, key2, min, max, integer2 = false) {
-  const value = body[key2];
-  if (value === void 0) return void 0;
-  if (typeof value !== "number" || value < min || value > max || integer2 && !Number.isInteger(value)) {
-    throw new Error(
-      `faults: "${key2}" must be a${integer2 ? "n integer" : " number"} between ${min} and ${max}`
-    );
-  }
-  return value;
-}
-function parseFaults(input) {
-  if (!isDict2(input)) throw new Error("faults: the body must be a JSON object");
-  const faults = {};
-  const latency = num(input, "latency_ms", 0, 6e4);
-  if (latency !== void 0) faults.latency_ms = latency;
-  const rate = num(input, "error_rate", 0, 1);
-  if (rate !== void 0) faults.error_rate = rate;
-  const status2 = num(input, "error_status", 400, 599, true);
-  if (status2 !== void 0) faults.error_status = status2;
-  const seed = num(input, "seed", 0, 2 ** 32 - 1, true);
-  if (seed !== void 0) faults.seed = seed;
-  if (input.rate_limit !== void 0) {
-    const rl = input.rate_limit;
-    if (!isDict2(rl)) throw new Error('faults: "rate_limit" must be {requests, window_seconds}');
-    const requests = num(rl, "requests", 1, 1e9, true);
-    const window = num(rl, "window_seconds", 1e-3, 86400 * 7);
-    if (requests === void 0 || window === void 0) {
-      throw new Error('faults: "rate_limit" needs "requests" and "window_seconds"');
-    }
-    faults.rate_limit = { requests, window_seconds: window };
-  }
-  if (input.rules !== void 0) {
-    if (!Array.isArray(input.rules)) throw new Error('faults: "rules" must be a list');
-    faults.rules = input.rules.map((raw, i) => parseRule(raw, i));
-  }
-  return faults;
-}
-function parseRule(raw, index) {
-  if (!isDict2(raw)) throw new Error(`faults: rules[${index}] must be an object`);
-  const rule = {};
-  if (raw.method !== void 0) {
-    if (typeof raw.method !== "string") throw new Error(`faults: rules[${index}].method must be a string`);
-    rule.method = raw.method.toUpperCase();
-  }
-  if (raw.path !== void 0) {
-    if (typeof raw.path !== "string") throw new Error(`faults: rules[${index}].path must be a string`);
-    try {
-      new RegExp(raw.path);
-    } catch {
-      throw new Error(`faults: rules[${index}].path is not a valid regular expression`);
-    }
-    rule.path = raw.path;
-  }
-  const status2 = num(raw, "status", 100, 599, true);
-  if (status2 !== void 0) rule.status = status2;
-  const retryAfter = num(raw, "retry_after", 0, 86400, true);
-  if (retryAfter !== void 0) rule.retry_after = retryAfter;
-  const times = num(raw, "times", 0, 1e9, true);
-  if (times !== void 0) rule.times = times;
-  if (raw.lose_response === true) rule.lose_response = true;
-  if (raw.reset === true) rule.reset = true;
-  if (rule.status === void 0 && !rule.lose_response && !rule.reset) {
-    throw new Error(`faults: rules[${index}] needs one of "status", "lose_response" or "reset"`);
-  }
-  return rule;
-}
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = a + 1831565813 >>> 0;
-    let t = a;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 4294967296;
-  };
-}
-var FaultState;
-var init_faults = __esm({
-  "src/emulator/faults.ts"() {
-    "use strict";
-    init_fields6();
-    FaultState = class {
-      constructor(faults) {
-        this.faults = faults;
-        this.random = mulberry32(faults.seed ?? 0);
-        this.regexes = (faults.rules ?? []).map((r) => r.path === void 0 ? void 0 : new RegExp(r.path));
-        this.used = (faults.rules ?? []).map(() => 0);
-      }
-      faults;
-      random;
-      used = [];
-      regexes = [];
-      get latencyMs() {
-        return this.faults.latency_ms ?? 0;
-      }
-      /** The replacement per-key limit, if any. */
-      get rateLimit() {
-        const rl = this.faults.rate_limit;
-        return rl ? [{ requests: rl.requests, windowMs: rl.window_seconds * 1e3 }] : void 0;
-      }
-      decide(method, path) {
-        const rules = this.faults.rules ?? [];
-        for (let i = 0; i < rules.length; i++) {
-          const rule = rules[i];
-          if (rule.method !== void 0 && rule.method !== method) continue;
-          if (!(this.regexes[i]?.test(path) ?? true)) continue;
-          if (rule.times !== void 0 && (this.used[i] ?? 0) >= rule.times) continue;
-          this.used[i] = (this.used[i] ?? 0) + 1;
-          if (rule.reset) return { kind: "reset" };
-          if (rule.lose_response) return { kind: "lose_response" };
-          return { kind: "status", status: rule.status ?? 500, retryAfter: rule.retry_after ?? 1 };
-        }
-        const rate = this.faults.error_rate ?? 0;
-        if (rate > 0 && this.random() < rate) {
-          return { kind: "status", status: this.faults.error_status ?? 502, retryAfter: 1 };
-        }
-        return { kind: "none" };
-      }
-    };
-  }
-});
-
-// src/emulator/http.ts
-function readBody(req) {
-  return new Promise((resolve15) => {
-    const chunks = [];
-    let size = 0;
-    req.on("data", (chunk) => {
-      size += chunk.length;
-      if (size > MAX_DRAIN_BYTES) {
-        req.destroy();
-        resolve15({ kind: "aborted" });
-      } else if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on(
-      "end",
-      () => resolve15(size > MAX_BODY_BYTES ? { kind: "too_large" } : { kind: "ok", raw: Buffer.concat(chunks) })
-    );
-    req.on("error", () => resolve15({ kind: "aborted" }));
-    req.on("close", () => resolve15({ kind: "aborted" }));
-  });
-}
-function tooLarge() {
-  return new ApiError(
-    413,
-    errorBody("invalid_request", "request_too_large", `Request body exceeded ${MAX_BODY_BYTES} bytes.`)
-  );
-}
-function parseJsonBody(raw, contentType) {
-  if (raw.length === 0) return void 0;
-  const media = (contentType ?? "application/json").split(";")[0]?.trim().toLowerCase() ?? "";
-  if (media === "application/x-www-form-urlencoded") {
-    const form = {};
-    for (const [key2, value] of new URLSearchParams(raw.toString("utf8"))) {
-      const seen = form[key2];
-      form[key2] = seen === void 0 ? value : [...Array.isArray(seen) ? seen : [seen], value];
-    }
-    return form;
-  }
-  if (media !== "" && !media.endsWith("json")) {
-    throw new ApiError(
-      415,
-      errorBody("invalid_request", "unsupported_media_type", `Unsupported media type "${media}" in request.`)
-    );
-  }
-  try {
-    return JSON.parse(raw.toString("utf8"));
-  } catch (error2) {
-    throw parseError(error2 instanceof Error ? error2.message : "invalid JSON");
-  }
-}
-function sendReply(res, reply) {
-  const headers = { ...reply.headers };
-  let payload;
-  if (reply.text !== void 0) {
-    payload = reply.text;
-  } else if (reply.body !== void 0) {
-    payload = JSON.stringify(reply.body);
-    headers["Content-Type"] = "application/json";
-  }
-  headers["Content-Length"] = payload === void 0 ? 0 : Buffer.byteLength(payload);
-  res.writeHead(reply.status, headers);
-  res.end(payload);
-}
-var MAX_BODY_BYTES, MAX_DRAIN_BYTES;
-var init_http = __esm({
-  "src/emulator/http.ts"() {
-    "use strict";
-    init_errors3();
-    MAX_BODY_BYTES = 1024 * 1024;
-    MAX_DRAIN_BYTES = 64 * MAX_BODY_BYTES;
-  }
-});
-
-// src/emulator/control.ts
-function hostAllowed(host, anyAddress) {
-  if (host === void 0 || !HOST.test(host)) return false;
-  let hostname;
-  try {
-    hostname = new URL(`http://${host}`).hostname;
-  } catch {
-    return false;
-  }
-  if (hostname === "localhost") return true;
-  if (/^\d+\.\d+\.\d+\.\d+$/.test(hostname)) return anyAddress || hostname.startsWith("127.");
-  if (hostname.startsWith("[")) return anyAddress || hostname === "[::1]";
-  return false;
-}
-function disallowedHost(req, res) {
-  req.resume();
-  sendReply(res, {
-    status: 400,
-    body: errorBody(
-      "invalid_request",
-      "disallowed_host",
-      "The emulator answers only requests addressed to it by a loopback name or address (localhost, 127.0.0.1, [::1]): a name a resolver could point at it is refused (DNS rebinding)."
-    )
-  });
-}
-function isAddressLiteral(hostname) {
-  return hostname === "localhost" || /^\d{1,3}(?:\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith("[") && hostname.endsWith("]");
-}
-function browserRefusal(req) {
-  const site = req.headers["sec-fetch-site"];
-  if (site === "cross-site" || site === "same-site") return `Sec-Fetch-Site: ${site}`;
-  const origin = req.headers.origin;
-  if (origin === void 0) return void 0;
-  const host = req.headers.host;
-  let own = false;
-  if (host !== void 0 && origin === `http://${host}`) {
-    try {
-      own = isAddressLiteral(new URL(origin).hostname);
-    } catch {
-      own = false;
-    }
-  }
-  return own ? void 0 : `Origin: ${origin}`;
-}
-function bad(res, detail2) {
-  sendReply(res, { status: 400, body: errorBody("validation_error", "invalid_input", detail2) });
-}
-async function handleControl(target2, req, res, url) {
-  const refusal = browserRefusal(req);
-  if (refusal !== void 0) {
-    req.resume();
-    return sendReply(res, {
-      status: 403,
-      body: errorBody(
-        "authentication_error",
-        "permission_denied",
-        `Control endpoints refuse requests from web pages of other origins (${refusal}); call them from a tool, not a browser.`
-      )
-    });
-  }
-  const body = await readBody(req);
-  if (body.kind === "aborted") return;
-  if (body.kind === "too_large") return bad(res, "body too large");
-  let json;
-  if (body.raw.length > 0) {
-    try {
-      json = JSON.parse(body.raw.toString("utf8"));
-    } catch {
-      return bad(res, "body is not valid JSON");
-    }
-  }
-  const route = `${req.method} ${url.pathname.replace(/\/+$/, "")}`;
-  try {
-    switch (route) {
-      case "GET /_emulator/requests":
-        return sendReply(res, { status: 200, body: { requests: target2.log } });
-      case "DELETE /_emulator/requests":
-        target2.log.length = 0;
-        return sendReply(res, { status: 204 });
-      case "GET /_emulator/faults":
-        return sendReply(res, { status: 200, body: target2.getFaults() });
-      case "POST /_emulator/faults":
-        target2.setFaults(parseFaults(json ?? {}));
-        return sendReply(res, { status: 200, body: target2.getFaults() });
-      case "POST /_emulator/reset":
-        target2.reset();
-        return sendReply(res, { status: 204 });
-      case "GET /_emulator/state":
-        return sendReply(res, { status: 200, body: target2.state() });
-      case "POST /_emulator/seed":
-        target2.loadSeed(json);
-        return sendReply(res, { status: 204 });
-      case "POST /_emulator/upgrade_queries":
-        return sendReply(res, { status: 200, body: target2.upgradeQueries(json) });
-      case "POST /_emulator/sessions":
-        return sendReply(res, { status: 201, body: target2.openSession(json) });
-      default:
-        return sendReply(res, {
-          status: 404,
-          body: errorBody("invalid_request", "not_found", "Unknown control endpoint.")
-        });
-    }
-  } catch (error2) {
-    return bad(res, error2 instanceof Error ? error2.message : String(error2));
-  }
-}
-var HOST;
-var init_control = __esm({
-  "src/emulator/control.ts"() {
-    "use strict";
-    init_errors3();
-    init_faults();
-    init_http();
-    HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
-  }
-});
-
-// src/emulator/records.ts
-function dashboardRecord(fields) {
-  return {
-    name: null,
-    description: "",
-    pinned: false,
-    last_accessed_at: null,
-    last_refresh: null,
-    deleted: false,
-    creation_mode: "default",
-    tags: [],
-    restriction_level: 21,
-    filters: {},
-    variables: {},
-    breakdown_colors: [],
-    data_color_theme_id: null,
-    quick_filter_ids: [],
-    tiles: [],
-    folder: DEFAULT_FOLDER,
-    ...fields
-  };
-}
-function batchExportRecord(fields) {
-  return {
-    name: "",
-    model: "events",
-    destination: { type: "", config: {}, integration: null },
-    interval: "",
-    paused: false,
-    deleted: false,
-    last_updated_at: fields.created_at,
-    last_paused_at: null,
-    start_at: null,
-    end_at: null,
-    hogql_query: null,
-    schema: null,
-    filters: null,
-    timezone: "UTC",
-    interval_offset: null,
-    hogql_modifiers: null,
-    primary_key: null,
-    version_key: null,
-    incremental_mode: "APPEND",
-    ...fields
-  };
-}
-function insightRecord(fields) {
-  return {
-    name: null,
-    derived_name: null,
-    description: null,
-    filters: {},
-    query: null,
-    order: null,
-    deleted: false,
-    saved: true,
-    favorited: false,
-    is_sample: false,
-    tags: [],
-    updated_at: fields.created_at,
-    last_modified_at: fields.created_at,
-    last_modified_by: fields.created_by,
-    last_viewed_at: fields.created_at,
-    ...fields
-  };
-}
-var DEFAULT_FOLDER;
-var init_records = __esm({
-  "src/emulator/records.ts"() {
-    "use strict";
-    DEFAULT_FOLDER = "Unfiled/Dashboards";
-  }
-});
-
-// src/emulator/sample-activity.ts
-function uuid(prefix, n) {
-  return `0190f1d2-${prefix}-7c3a-9d1f-${n.toString(16).padStart(12, "0")}`;
-}
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = Math.imul(a ^ a >>> 15, 2246822507) + 2654435769 >>> 0;
-    a ^= a >>> 13;
-    return (a >>> 0) / 4294967296;
-  };
-}
-function runsAndLogs(now) {
-  const runs = [];
-  const logs2 = [];
-  const currentHour = Math.floor(now / HOUR) * HOUR;
-  const add = (exportId, start2, end, status2, error2, n) => {
-    const created = Math.min(end + 6e4, now - 2e3);
-    const records = status2 === "Completed" ? 1e3 + n * 7919 % 5e3 : null;
-    const id = uuid("7b4f", runs.length + 1);
-    runs.push({
-      id,
-      batch_export: exportId,
-      status: status2,
-      records_completed: records,
-      records_failed: status2 === "Failed" ? 0 : null,
-      latest_error: error2,
-      data_interval_start: new Date(start2).toISOString(),
-      data_interval_end: new Date(end).toISOString(),
-      cursor: null,
-      created_at: new Date(created).toISOString(),
-      finished_at: status2 === "Running" ? null : new Date(created + 9e4).toISOString(),
-      last_updated_at: new Date(created + 9e4).toISOString(),
-      records_total_count: records,
-      bytes_exported: records === null ? null : records * 480,
-      backfill: null
-    });
-    const log = (offset, level2, message) => logs2.push({
-      team_id: 12345,
-      batch_export: exportId,
-      run: id,
-      timestamp: new Date(created + offset).toISOString(),
-      level: level2,
-      message
-    });
-    log(
-      1e3,
-      "INFO",
-      `Batch export for range ${new Date(start2).toISOString()} - ${new Date(end).toISOString()} started`
-    );
-    if (status2 === "Failed") log(6e4, "ERROR", `Batch export failed: ${error2}`);
-    else if (status2 === "Completed")
-      log(6e4, "INFO", `Successfully finished exporting batch: ${records} records`);
-  };
-  for (let h = 48; h >= 1; h--) {
-    const end = currentHour - (h - 1) * HOUR;
-    const status2 = h === 1 ? "Running" : h === 5 ? "Failed" : "Completed";
-    const error2 = h === 5 ? "NoSuchBucket: The specified bucket does not exist" : null;
-    add(S3_EXPORT_ID, end - HOUR, end, status2, error2, h);
-  }
-  for (let d = 10; d >= 9; d--)
-    add(S3_EXPORT_ID, currentHour - d * DAY2 - HOUR, currentHour - d * DAY2, "Completed", null, d);
-  const today = Math.floor(now / DAY2) * DAY2;
-  for (let d = 5; d >= 3; d--)
-    add(POSTGRES_EXPORT_ID, today - (d + 1) * DAY2, today - d * DAY2, "Completed", null, d);
-  logs2.push({
-    team_id: 12345,
-    batch_export: S3_EXPORT_ID,
-    run: runs[2]?.id ?? "",
-    timestamp: new Date(now - 40 * HOUR).toISOString(),
-    level: "WARNING",
-    message: "Retrying upload of part 3 after a timeout"
-  });
-  return { runs, logs: logs2 };
-}
-function sampleEvents(now) {
-  const random = prng(12345);
-  const names = [
-    "$pageview",
-    "$pageview",
-    "$pageview",
-    "$autocapture",
-    "signed_up",
-    "purchase",
-    "$pageleave"
-  ];
-  const browsers = ["Chrome", "Firefox", "Safari"];
-  const out = [];
-  for (let i = 0; i < 300; i++) {
-    const event2 = names[Math.floor(random() * names.length)] ?? "$pageview";
-    const person = 1 + Math.floor(random() * 20);
-    const properties3 = {
-      $browser: browsers[Math.floor(random() * browsers.length)],
-      $os: random() < 0.5 ? "Mac OS X" : "Windows",
-      $current_url: `https://app.example.com/${["home", "pricing", "docs", "settings"][i % 4]}`
-    };
-    if (event2 === "purchase") properties3.plan = random() < 0.5 ? "pro" : "team";
-    if (person <= 5) properties3.$email = `user${person}@example.com`;
-    out.push({
-      id: uuid("7b50", i + 1),
-      team_id: i % 10 === 9 ? 12346 : 12345,
-      distinct_id: `user-${person}`,
-      person_id: uuid("7b51", person),
-      event: event2,
-      timestamp: new Date(now - Math.floor((i + random()) / 300 * 7 * DAY2)).toISOString(),
-      properties: properties3,
-      elements_chain: event2 === "$autocapture" ? 'button.btn:text="Sign up"' : ""
-    });
-  }
-  return out;
-}
-var S3_EXPORT_ID, POSTGRES_EXPORT_ID, HOUR, DAY2;
-var init_sample_activity = __esm({
-  "src/emulator/sample-activity.ts"() {
-    "use strict";
-    S3_EXPORT_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000e0001";
-    POSTGRES_EXPORT_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000e0002";
-    HOUR = 36e5;
-    DAY2 = 24 * HOUR;
-  }
-});
-
-// src/emulator/routes/flag-payloads.ts
-import { createCipheriv, createDecipheriv, createHash as createHash3, randomBytes } from "node:crypto";
-function encryptPayload(plain, iv = randomBytes(12)) {
-  const cipher = createCipheriv("aes-256-gcm", KEY, iv);
-  const body = Buffer.concat([cipher.update(plain, "utf8"), cipher.final()]);
-  return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
-}
-function decryptPayload(stored) {
-  if (!stored.startsWith(PREFIX)) return stored;
-  try {
-    const raw = Buffer.from(stored.slice(PREFIX.length), "base64url");
-    const decipher = createDecipheriv("aes-256-gcm", KEY, raw.subarray(0, 12));
-    decipher.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
-  } catch {
-    return stored;
-  }
-}
-function pyQuote(text2) {
-  let out = '"';
-  for (const ch of text2) {
-    for (let i = 0; i < ch.length; i++) {
-      const unit = ch.charCodeAt(i);
-      if (ch === '"') out += '\\"';
-      else if (ch === "\\") out += "\\\\";
-      else if (unit === 10) out += "\\n";
-      else if (unit === 13) out += "\\r";
-      else if (unit === 9) out += "\\t";
-      else if (unit === 8) out += "\\b";
-      else if (unit === 12) out += "\\f";
-      else if (unit < 32 || unit > 126) out += `\\u${unit.toString(16).padStart(4, "0")}`;
-      else out += ch[i];
-    }
-  }
-  return `${out}"`;
-}
-function pyJsonDumps(value) {
-  if (value === null || value === void 0) return "null";
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw new RangeError("NaN and Infinity are not JSON");
-    return JSON.stringify(value);
-  }
-  if (typeof value === "string") return pyQuote(value);
-  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(", ")}]`;
-  const entries = Object.entries(value);
-  return `{${entries.map(([k, v]) => `${pyQuote(k)}: ${pyJsonDumps(v)}`).join(", ")}}`;
-}
-function pyRepr(value) {
-  if (value === null || value === void 0) return "None";
-  if (typeof value === "boolean") return value ? "True" : "False";
-  if (typeof value === "number") return String(value);
-  if (typeof value === "string") return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  const entries = Object.entries(value);
-  return `{${entries.map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
-}
-var REDACTED_PAYLOAD_VALUE, KEY, PREFIX;
-var init_flag_payloads = __esm({
-  "src/emulator/routes/flag-payloads.ts"() {
-    "use strict";
-    REDACTED_PAYLOAD_VALUE = '"********* (encrypted)"';
-    KEY = createHash3("sha256").update("posthog-gitops emulator flag payload key").digest();
-    PREFIX = "emu-enc:";
-  }
-});
-
-// src/emulator/sample-flags.ts
-import { createHash as createHash4 } from "node:crypto";
-function sampleFlags(now) {
-  const ago2 = (ms) => new Date(now - ms).toISOString();
-  const flag3 = (f) => ({
-    team_id: 12345,
-    name: "",
-    active: true,
-    archived: false,
-    deleted: false,
-    created_by: 1,
-    updated_at: f.created_at,
-    last_modified_by: 1,
-    version: 1,
-    ensure_experience_continuity: false,
-    is_remote_configuration: false,
-    has_encrypted_payloads: false,
-    evaluation_runtime: "all",
-    bucketing_identifier: "distinct_id",
-    evaluation_contexts: [],
-    tags: [],
-    last_called_at: null,
-    analytics_dashboards: [],
-    rollout_percentage: null,
-    filters: { groups: [group(100)], aggregation_group_type_index: null },
-    ...f
-  });
-  const iv = createHash4("sha256").update("pricing-config").digest().subarray(0, 12);
-  return {
-    feature_flags: [
-      flag3({
-        id: FLAG_IDS.checkoutV1,
-        key: "checkout-v1",
-        name: "Checkout v1",
-        created_at: "2025-05-01T09:00:00.000Z",
-        last_called_at: ago2(DAY3)
-      }),
-      flag3({
-        id: FLAG_IDS.newCheckout,
-        key: "new-checkout",
-        name: "New checkout flow",
-        created_at: "2025-06-01T09:00:00.000Z",
-        version: 3,
-        tags: ["checkout"],
-        last_called_at: ago2(2 * HOUR2),
-        filters: {
-          groups: [
-            group(100, [
-              { key: "email", type: "person", operator: "icontains", value: "@acme.com" },
-              { key: "1", type: "flag", operator: "flag_evaluates_to", value: true },
-              { key: "id", type: "cohort", operator: "in", value: 1 }
-            ]),
-            group(20)
-          ],
-          multivariate: fiftyFifty,
-          payloads: { test: '{"color": "blue"}' },
-          aggregation_group_type_index: null
-        }
-      }),
-      flag3({
-        id: FLAG_IDS.pricingConfig,
-        key: "pricing-config",
-        name: "Pricing configuration",
-        created_at: "2025-07-01T09:00:00.000Z",
-        is_remote_configuration: true,
-        has_encrypted_payloads: true,
-        last_called_at: ago2(HOUR2),
-        filters: {
-          groups: [group(100)],
-          payloads: { true: encryptPayload(SAMPLE_ENCRYPTED_PAYLOAD, iv) },
-          aggregation_group_type_index: null
-        }
-      }),
-      flag3({
-        id: FLAG_IDS.oldBanner,
-        key: "old-banner",
-        name: "Old banner",
-        created_at: "2025-02-01T09:00:00.000Z",
-        active: false,
-        archived: true,
-        version: 4,
-        last_called_at: ago2(90 * DAY3)
-      }),
-      flag3({
-        id: FLAG_IDS.pricingPageTest,
-        key: "pricing-page-test",
-        name: "Pricing page A/B",
-        created_at: "2025-08-01T09:00:00.000Z",
-        last_called_at: ago2(HOUR2),
-        filters: { groups: [group(100)], multivariate: fiftyFifty, aggregation_group_type_index: null }
-      }),
-      flag3({
-        id: FLAG_IDS.holidayPromo,
-        key: "holiday-promo",
-        name: "Holiday promotion",
-        created_at: "2025-09-01T09:00:00.000Z",
-        active: false,
-        filters: { groups: [group(0)], aggregation_group_type_index: null }
-      }),
-      flag3({
-        id: FLAG_IDS.legacyOnboarding,
-        key: "legacy-onboarding",
-        name: "Legacy onboarding",
-        created_at: "2025-01-10T09:00:00.000Z",
-        active: false,
-        deleted: true,
-        version: 5
-      }),
-      flag3({
-        id: FLAG_IDS.stagingCheckoutV1,
-        team_id: 12346,
-        key: "checkout-v1",
-        name: "Checkout v1",
-        created_at: "2025-05-02T09:00:00.000Z"
-      })
-    ],
-    cohorts: [
-      {
-        id: 1,
-        team_id: 12345,
-        name: "Beta testers",
-        description: "People who opted into betas",
-        filters: {
-          properties: {
-            type: "OR",
-            values: [
-              { type: "AND", values: [{ key: "beta", type: "person", operator: "exact", value: ["true"] }] }
-            ]
-          }
-        },
-        is_static: false,
-        deleted: false,
-        created_at: "2025-04-01T09:00:00.000Z",
-        created_by: 1,
-        count: 120
-      },
-      {
-        id: 2,
-        team_id: 12345,
-        name: "Internal staff",
-        description: "",
-        filters: {
-          properties: {
-            type: "OR",
-            values: [
-              {
-                type: "AND",
-                values: [{ key: "email", type: "person", operator: "icontains", value: "@acme.com" }]
-              }
-            ]
-          }
-        },
-        is_static: false,
-        deleted: false,
-        created_at: "2025-04-02T09:00:00.000Z",
-        created_by: 1,
-        count: 40
-      },
-      {
-        id: 3,
-        team_id: 12345,
-        name: "Recent purchasers",
-        description: "Bought something in the last 30 days",
-        filters: {
-          properties: {
-            type: "OR",
-            values: [
-              {
-                type: "AND",
-                values: [
-                  {
-                    key: "purchase",
-                    type: "behavioral",
-                    value: "performed_event",
-                    event_type: "events",
-                    time_value: 30,
-                    time_interval: "day"
-                  }
-                ]
-              }
-            ]
-          }
-        },
-        is_static: false,
-        deleted: false,
-        created_at: "2025-04-03T09:00:00.000Z",
-        created_by: 1,
-        count: 310
-      },
-      {
-        id: 4,
-        team_id: 12346,
-        name: "Beta testers",
-        description: "",
-        filters: {},
-        is_static: true,
-        deleted: false,
-        created_at: "2025-04-04T09:00:00.000Z",
-        created_by: 1,
-        count: 3
-      }
-    ],
-    experiments: [
-      {
-        id: 1,
-        team_id: 12345,
-        name: "Pricing page A/B",
-        feature_flag: FLAG_IDS.pricingPageTest,
-        start_date: ago2(10 * DAY3),
-        end_date: null,
-        deleted: false
-      }
-    ]
-  };
-}
-var HOUR2, DAY3, SAMPLE_ENCRYPTED_PAYLOAD, FLAG_IDS, group, fiftyFifty;
-var init_sample_flags = __esm({
-  "src/emulator/sample-flags.ts"() {
-    "use strict";
-    init_flag_payloads();
-    HOUR2 = 36e5;
-    DAY3 = 24 * HOUR2;
-    SAMPLE_ENCRYPTED_PAYLOAD = '{"discount_code": "EMU-7Q4-SECRET-0042"}';
-    FLAG_IDS = {
-      checkoutV1: 1,
-      newCheckout: 2,
-      pricingConfig: 3,
-      oldBanner: 4,
-      pricingPageTest: 5,
-      holidayPromo: 6,
-      legacyOnboarding: 7,
-      stagingCheckoutV1: 8
-    };
-    group = (rollout2, properties3 = [], extra = {}) => ({
-      properties: properties3,
-      rollout_percentage: rollout2,
-      variant: null,
-      aggregation_group_type_index: null,
-      ...extra
-    });
-    fiftyFifty = {
-      variants: [
-        { key: "control", name: "Control", rollout_percentage: 50 },
-        { key: "test", name: "Test", rollout_percentage: 50 }
-      ]
-    };
-  }
-});
-
-// src/emulator/service.ts
-function defaultService() {
-  return {
-    rules: "newest",
-    legacy_routes: true,
-    feature_flags: Object.fromEntries(FEATURE_FLAGS.map((f) => [f, false])),
-    max_concurrent_backfills: 10,
-    insight_dashboards_opt_in_enforced: false,
-    flag_filters_patch: "merge"
-  };
-}
-function mergeService(base, value) {
-  if (value === void 0) return base;
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return '"service" must be an object';
-  const raw = value;
-  const out = { ...base, feature_flags: { ...base.feature_flags } };
-  for (const [key2, v] of Object.entries(raw)) {
-    switch (key2) {
-      case "rules":
-        if (!RULES.includes(v)) return `"service.rules" must be one of ${RULES.join(", ")}`;
-        out.rules = v;
-        break;
-      case "legacy_routes":
-        if (typeof v !== "boolean") return '"service.legacy_routes" must be true or false';
-        out.legacy_routes = v;
-        break;
-      case "insight_dashboards_opt_in_enforced":
-        if (typeof v !== "boolean")
-          return '"service.insight_dashboards_opt_in_enforced" must be true or false';
-        out.insight_dashboards_opt_in_enforced = v;
-        break;
-      case "flag_filters_patch":
-        if (!FLAG_FILTERS_PATCH.includes(v)) {
-          return `"service.flag_filters_patch" must be one of ${FLAG_FILTERS_PATCH.join(", ")}`;
-        }
-        out.flag_filters_patch = v;
-        break;
-      case "max_concurrent_backfills":
-        if (!Number.isInteger(v) || v < 0) {
-          return '"service.max_concurrent_backfills" must be a whole number';
-        }
-        out.max_concurrent_backfills = v;
-        break;
-      case "feature_flags": {
-        if (typeof v !== "object" || v === null || Array.isArray(v)) {
-          return '"service.feature_flags" must be an object';
-        }
-        for (const [flag3, on] of Object.entries(v)) {
-          if (!FEATURE_FLAGS.includes(flag3)) {
-            return `unknown feature flag "${flag3}" (known: ${FEATURE_FLAGS.join(", ")})`;
-          }
-          if (typeof on !== "boolean") return `feature flag "${flag3}" must be true or false`;
-          out.feature_flags[flag3] = on;
-        }
-        break;
-      }
-      default:
-        return `unknown "service" key "${key2}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced, flag_filters_patch)`;
-    }
-  }
-  if ("rules" in raw && !("flag_filters_patch" in raw)) {
-    out.flag_filters_patch = out.rules === "2025" ? "replace" : "merge";
-  }
-  return out;
-}
-function isNewest(store) {
-  return store.data.service.rules === "newest";
-}
-function flagOn(store, flag3) {
-  return store.data.service.feature_flags[flag3];
-}
-var RULES, FEATURE_FLAGS, FLAG_FILTERS_PATCH;
-var init_service5 = __esm({
-  "src/emulator/service.ts"() {
-    "use strict";
-    RULES = ["newest", "2025"];
-    FEATURE_FLAGS = [
-      "high-frequency-batch-exports",
-      "hogql-batch-exports",
-      "batch-export-earliest-backfill",
-      "backfill-workflows-destination",
-      "flag-evaluation-tags",
-      "feature-flag-early-exit",
-      "legacy-insight-filters-disabled"
-    ];
-    FLAG_FILTERS_PATCH = ["merge", "replace"];
-  }
-});
-
-// src/emulator/default-seed.ts
-function user(id, name, orgs, active = true) {
-  const first = name[0]?.toUpperCase() + name.slice(1);
-  return {
-    id,
-    uuid: USER_UUIDS[name],
-    email: `${name}@example.com`,
-    first_name: first,
-    last_name: "",
-    is_active: active,
-    organizations: orgs
-  };
-}
-function dashboards() {
-  const text2 = (id, body, created_at) => ({
-    id,
-    text: { id, body, created_by: 1, last_modified_at: created_at, last_modified_by: null },
-    insight_id: null,
-    layouts: { sm: { x: 0, y: 0, w: 6, h: 5 } },
-    color: null,
-    deleted: null,
-    show_description: null,
-    transparent_background: null,
-    filters_overrides: {}
-  });
-  const rows = [
-    {
-      id: 1,
-      team_id: 12345,
-      name: "Product KPIs",
-      description: "Weekly product health",
-      pinned: true,
-      tags: ["kpi", "product"],
-      created_at: "2025-03-01T09:00:00.000Z",
-      tiles: [text2(1, "Activation and retention", "2025-03-01T09:00:00.000Z")]
-    },
-    {
-      id: 2,
-      team_id: 12345,
-      name: "Marketing Overview",
-      tags: ["marketing"],
-      created_at: "2025-03-02T09:00:00.000Z",
-      tiles: [text2(2, "Campaigns", "2025-03-02T09:00:00.000Z")]
-    },
-    {
-      id: 3,
-      team_id: 12345,
-      name: "Revenue",
-      description: "Finance only",
-      restriction_level: 37,
-      tags: ["finance"],
-      created_at: "2025-03-03T09:00:00.000Z"
-    },
-    {
-      id: 4,
-      team_id: 12345,
-      name: "Onboarding Funnel",
-      created_by: 2,
-      filters: { date_from: "-30d" },
-      created_at: "2025-03-04T09:00:00.000Z"
-    },
-    { id: 5, team_id: 12346, name: "Staging Smoke Tests", created_at: "2025-03-05T09:00:00.000Z" }
-  ];
-  return rows.map((d) => dashboardRecord({ created_by: 1, ...d }));
-}
-function integrations() {
-  const row = (id, team_id, kind2, display_name, config, created_by = 1) => ({
-    id,
-    team_id,
-    kind: kind2,
-    display_name,
-    config,
-    created_at: `2025-02-${String(id).padStart(2, "0")}T09:00:00.000Z`,
-    created_by,
-    errors: ""
-  });
-  const role = "arn:aws:iam::123456789012:role/posthog-batch-exports";
-  return [
-    row(1, 12345, "aws-s3", `acme-prod (AWS role '${role}')`, { role_arn: role }),
-    row(2, 12345, "s3-compatible", "r2 (access key, https://acme.r2.cloudflarestorage.com)", {
-      endpoint_url: "https://acme.r2.cloudflarestorage.com"
-    }),
-    row(3, 12345, "postgresql", "ID: 3", {
-      host: "warehouse.example.com",
-      port: 5432,
-      database: "analytics"
-    }),
-    row(4, 12345, "snowflake", "acme (account: xy12345, password auth)", {
-      account: "xy12345",
-      user: "POSTHOG_EXPORTS",
-      authentication_type: "password"
-    }),
-    row(5, 12345, "google-cloud-service-account", "5", {
-      project_id: "acme-analytics",
-      client_email: "posthog@acme-analytics.iam.gserviceaccount.com"
-    }),
-    row(6, 12345, "azure-blob", "ID: 6", { account_name: "acmeexports" }),
-    row(7, 12345, "databricks", "7", { server_hostname: "dbc-1234.cloud.databricks.com" }),
-    row(8, 12345, "databricks", "8", { server_hostname: "dbc-5678.cloud.databricks.com" }),
-    row(9, 12345, "aws-redshift", "ID: 9", { region: "us-east-1" }),
-    row(10, 12346, "aws-s3", "staging (access key)", {}),
-    row(11, 22222, "aws-s3", "globex (AWS account 999999999999)", { aws_account_id: "999999999999" }, 4)
-  ];
-}
-function s3Destination(service) {
-  if (service.rules === "newest") {
-    return { type: "AwsS3", integration: INTEGRATION_IDS.awsS3, config: { ...S3_CONFIG } };
-  }
-  return {
-    type: "S3",
-    integration: null,
-    config: {
-      ...S3_CONFIG,
-      aws_access_key_id: SEED_CREDENTIALS.s3AccessKey,
-      aws_secret_access_key: SEED_CREDENTIALS.s3SecretKey
-    }
-  };
-}
-function defaultSeed(now, service = defaultService()) {
-  const at = now.getTime();
-  const pausedAt = new Date(Math.floor(at / DAY4) * DAY4 - 2 * DAY4).toISOString();
-  return {
-    service,
-    organizations: [
-      { id: ACME_ID, name: "Acme", features: { ...ALL_FEATURES } },
-      { id: GLOBEX_ID, name: "Globex", features: { ...ALL_FEATURES } }
-    ],
-    projects: [
-      { id: 12345, name: "Production", organization: ACME_ID },
-      { id: 12346, name: "Staging", organization: ACME_ID },
-      { id: 22222, name: "Globex Main", organization: GLOBEX_ID }
-    ],
-    users: [
-      user(1, "alice", [{ id: ACME_ID, level: "admin" }]),
-      user(2, "bob", [{ id: ACME_ID, level: "member" }]),
-      user(3, "carol", [{ id: ACME_ID, level: "member" }]),
-      user(4, "dave", [{ id: GLOBEX_ID, level: "admin" }]),
-      user(5, "erin", [{ id: ACME_ID, level: "member" }], false)
-    ],
-    api_keys: [
-      { key: "phx_emulator", user: 1, scopes: ["*"] },
-      { key: BOB_KEY, user: 2, scopes: ["*"], label: "bob" }
-    ],
-    integrations: integrations(),
-    dashboards: dashboards(),
-    collaborators: [
-      {
-        id: uuid("7b52", 1),
-        dashboard_id: 3,
-        user: 3,
-        level: 37,
-        added_at: "2025-03-03T10:00:00.000Z",
-        updated_at: "2025-03-03T10:00:00.000Z"
-      }
-    ],
-    sharing: [
-      {
-        dashboard_id: 1,
-        enabled: true,
-        access_token: "emulatorShareToken0000000000001",
-        created_at: "2025-03-01T10:00:00.000Z",
-        settings: null,
-        password_required: false
-      }
-    ],
-    batch_exports: [
-      batchExportRecord({
-        id: S3_EXPORT_ID,
-        team_id: 12345,
-        name: "Events to S3",
-        model: "events",
-        destination: s3Destination(service),
-        interval: "hour",
-        created_at: "2025-04-01T12:00:00.000Z",
-        last_updated_at: "2025-04-01T12:00:00.000Z"
-      }),
-      batchExportRecord({
-        id: POSTGRES_EXPORT_ID,
-        team_id: 12345,
-        name: "Persons to Postgres",
-        model: "persons",
-        destination: {
-          type: "Postgres",
-          integration: null,
-          config: {
-            user: "posthog",
-            password: SEED_CREDENTIALS.postgresPassword,
-            host: "db.example.com",
-            port: 5432,
-            database: "analytics",
-            schema: "public",
-            table_name: "persons"
-          }
-        },
-        interval: "day",
-        paused: true,
-        created_at: "2025-04-02T12:00:00.000Z",
-        last_updated_at: pausedAt,
-        last_paused_at: pausedAt
-      })
-    ],
-    ...runsAndLogs(at),
-    backfills: [],
-    events: sampleEvents(at),
-    ...sampleFlags(at),
-    approval_policies: [],
-    change_requests: [],
-    insights: [],
-    quick_filters: [],
-    dashboard_templates: [],
-    view_logs: [],
-    access_controls: [],
-    sessions: [],
-    sequences: { dashboard: 6, tile: 3, insight: 1, text: 3, feature_flag: 9, cohort: 5 }
-  };
-}
-var ACME_ID, GLOBEX_ID, USER_UUIDS, DAY4, INTEGRATION_IDS, S3_CONFIG, SEED_CREDENTIALS, BOB_KEY, ALL_FEATURES;
-var init_default_seed = __esm({
-  "src/emulator/default-seed.ts"() {
-    "use strict";
-    init_records();
-    init_sample_activity();
-    init_sample_flags();
-    init_service5();
-    init_sample_flags();
-    ACME_ID = "0190f1d2-7b4e-7c3a-9d1f-00000000ac3e";
-    GLOBEX_ID = "0190f1d2-7b4e-7c3a-9d1f-0000000061b0";
-    USER_UUIDS = {
-      alice: "0190f1d2-7b4e-7c3a-9d1f-000000000001",
-      bob: "0190f1d2-7b4e-7c3a-9d1f-000000000002",
-      carol: "0190f1d2-7b4e-7c3a-9d1f-000000000003",
-      dave: "0190f1d2-7b4e-7c3a-9d1f-000000000004",
-      erin: "0190f1d2-7b4e-7c3a-9d1f-000000000005"
-    };
-    DAY4 = 864e5;
-    INTEGRATION_IDS = {
-      awsS3: 1,
-      s3Compatible: 2,
-      postgresql: 3,
-      snowflake: 4,
-      bigquery: 5,
-      azureBlob: 6,
-      databricks: 7,
-      databricksSecond: 8,
-      redshift: 9,
-      /** aws-s3 of project 12346 (Staging): another project's id, so "does not exist" from 12345. */
-      stagingAwsS3: 10,
-      /** aws-s3 of project 22222 (Globex, another organization). */
-      globexAwsS3: 11
-    };
-    S3_CONFIG = {
-      bucket_name: "acme-events",
-      region: "us-east-1",
-      prefix: "posthog/events/",
-      file_format: "Parquet",
-      compression: "zstd"
-    };
-    SEED_CREDENTIALS = {
-      s3AccessKey: "AKIAEMULATOR000000",
-      s3SecretKey: "EmuS3+sk/Wq7Zr4Tn9Kd",
-      postgresPassword: "EmuPg_pw*Hx4Qs8Lm"
-    };
-    BOB_KEY = "phx_emulator_bob";
-    ALL_FEATURES = { tagging: true, access_control: true, advanced_permissions: true };
-  }
-});
-
-// src/emulator/persist.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { existsSync as existsSync3, readFileSync, renameSync, writeFileSync } from "node:fs";
-function readStateFile(path) {
-  if (!existsSync3(path)) return void 0;
-  return JSON.parse(readFileSync(path, "utf8"));
-}
-var DEBOUNCE_MS, StatePersister;
-var init_persist = __esm({
-  "src/emulator/persist.ts"() {
-    "use strict";
-    DEBOUNCE_MS = 100;
-    StatePersister = class {
-      constructor(path, store) {
-        this.path = path;
-        this.store = store;
-        store.onChange(() => this.schedule());
-      }
-      path;
-      store;
-      timer;
-      schedule() {
-        if (this.timer) return;
-        this.timer = setTimeout(() => {
-          this.timer = void 0;
-          this.write();
-        }, DEBOUNCE_MS);
-        this.timer.unref();
-      }
-      write() {
-        const tmp = `${this.path}.tmp-${randomBytes2(6).toString("hex")}`;
-        writeFileSync(tmp, `${JSON.stringify(this.store.data)}
-`, { mode: 384, flag: "wx" });
-        renameSync(tmp, this.path);
-      }
-      flush() {
-        if (!this.timer) return;
-        clearTimeout(this.timer);
-        this.timer = void 0;
-        this.write();
-      }
-    };
-  }
-});
-
-// src/emulator/routes/query-schema.ts
-function pyRepr2(value, top = true) {
-  let text2;
-  if (value === null || value === void 0) text2 = "None";
-  else if (typeof value === "boolean") text2 = value ? "True" : "False";
-  else if (typeof value === "number") text2 = String(value);
-  else if (typeof value === "string") text2 = `'${value.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
-  else if (Array.isArray(value)) text2 = `[${value.map((v) => pyRepr2(v, false)).join(", ")}]`;
-  else {
-    const entries = Object.entries(value);
-    text2 = `{${entries.map(([k, v]) => `${pyRepr2(k, false)}: ${pyRepr2(v, false)}`).join(", ")}}`;
-  }
-  if (top && text2.length > 50) return `${text2.slice(0, 25)}...${text2.slice(-24)}`;
-  return text2;
-}
-function describeProblems(title, problems) {
-  const count2 = problems.length === 1 ? "1 validation error" : `${problems.length} validation errors`;
-  const lines = [`${count2} for ${title}`];
-  for (const p of problems) {
-    if (p.loc.length > 0) lines.push(p.loc.join("."));
-    lines.push(
-      `  ${p.message} [type=${p.type}, input_value=${pyRepr2(p.input)}, input_type=${pyType(p.input)}]`
-    );
-  }
-  return lines.join("\n");
-}
-function checkQueryOnParse(body) {
-  if (!isDict2(body)) return;
-  const query = body.query;
-  if (query === void 0 || query === null || query === false || query === 0 || query === "") return;
-  if (Array.isArray(query) && query.length === 0 || isDict2(query) && Object.keys(query).length === 0)
-    return;
-  const problems = queryProblems(query);
-  if (problems.length > 0) {
-    throw new ApiError(
-      400,
-      errorBody("invalid_request", "parse_error", describeProblems("QuerySchemaRoot", problems))
-    );
-  }
-}
-function withDefaults(value) {
-  if (Array.isArray(value)) return value.map(withDefaults);
-  if (!isDict2(value)) return value;
-  const out = {};
-  const defaults = typeof value.kind === "string" ? QUERY_DEFAULTS[value.kind] : void 0;
-  for (const [key2, item] of Object.entries(value)) {
-    if (item !== null) out[key2] = withDefaults(item);
-  }
-  for (const [key2, item] of Object.entries(defaults ?? {})) {
-    if (!(key2 in out)) out[key2] = structuredClone(item);
-  }
-  return out;
-}
-function normaliseMcpQuery(value) {
-  if (isDict2(value) && value.kind === "HogQLQuery" && queryProblems(value).length === 0) {
-    return withDefaults({ kind: "DataVisualizationNode", source: value });
-  }
-  if (isDict2(value) && (value.kind === "DataVisualizationNode" || value.kind === "InsightVizNode")) {
-    if (queryProblems(value).length === 0) return withDefaults(value);
-  }
-  const wrapped = { kind: "InsightVizNode", source: value };
-  const problems = nodeProblems(wrapped, "InsightVizNode", [], []);
-  if (problems.length === 0) return withDefaults(wrapped);
-  const details = problems.map((p) => `${p.loc.join(".")}: ${p.message}`).join("; ");
-  throw invalid(`This query can't be saved: ${details}`, "query");
-}
-var QUERY_DEFAULTS;
-var init_query_schema = __esm({
-  "src/emulator/routes/query-schema.ts"() {
-    "use strict";
-    init_check();
-    init_errors3();
-    init_fields6();
-    QUERY_DEFAULTS = {
-      TrendsQuery: { filterTestAccounts: false, interval: "day", properties: [] },
-      FunnelsQuery: { filterTestAccounts: false, interval: "day", properties: [] },
-      StickinessQuery: { filterTestAccounts: false, interval: "day", properties: [] },
-      LifecycleQuery: { filterTestAccounts: false, interval: "day", properties: [] },
-      RetentionQuery: { filterTestAccounts: false, properties: [] },
-      PathsQuery: { filterTestAccounts: false, properties: [] },
-      EventsNode: { properties: [] },
-      ActionsNode: { properties: [] }
-    };
-  }
-});
-
-// src/emulator/query-upgrades.ts
-function parseUpgradeOptions(body) {
-  if (body === void 0) return { defaults: false };
-  if (!isDict(body)) throw new Error("the body must be a JSON object");
-  for (const key2 of Object.keys(body)) {
-    if (key2 !== "defaults" && key2 !== "project")
-      throw new Error(`unknown key "${key2}" (known: defaults, project)`);
-  }
-  if (body.defaults !== void 0 && typeof body.defaults !== "boolean")
-    throw new Error('"defaults" must be true or false');
-  if (body.project !== void 0 && !Number.isInteger(body.project))
-    throw new Error('"project" must be a project id');
-  return {
-    defaults: body.defaults === true,
-    ...typeof body.project === "number" ? { project: body.project } : {}
-  };
-}
-function upgradeStoredQueries(store, now, options) {
-  const upgraded = [];
-  const failed = [];
-  for (const insight of store.data.insights) {
-    if (insight.query === null || insight.query === void 0) continue;
-    if (options.project !== void 0 && insight.team_id !== options.project) continue;
-    let next;
-    try {
-      next = upgradeQuery(insight.query);
-    } catch (error2) {
-      if (!(error2 instanceof QueryUpgradeError)) throw error2;
-      failed.push(insight.id);
-      continue;
-    }
-    if (options.defaults) next = withDefaults(next);
-    if (JSON.stringify(next) === JSON.stringify(insight.query)) continue;
-    insight.query = next;
-    insight.updated_at = now.toISOString();
-    upgraded.push(insight.id);
-  }
-  if (upgraded.length > 0) store.touch();
-  return { upgraded, failed };
-}
-var init_query_upgrades = __esm({
-  "src/emulator/query-upgrades.ts"() {
-    "use strict";
-    init_python();
-    init_upgrade();
-    init_query_schema();
-  }
-});
-
-// src/emulator/rate-limit.ts
-function parseRateLimit(spec) {
-  if (/^(none|off|0)$/i.test(spec.trim())) return [];
-  return spec.split(",").map((part) => {
-    const m = /^\s*(\d+)\s*\/\s*(\d*)\s*([a-z]+)\s*$/i.exec(part);
-    const unit = m ? UNITS[(m[3] ?? "").toLowerCase()] : void 0;
-    if (!m || unit === void 0 || Number(m[1]) <= 0) {
-      throw new Error(`invalid rate limit "${part.trim()}" (expected e.g. 480/minute,4800/hour)`);
-    }
-    return { requests: Number(m[1]), windowMs: unit * (m[2] ? Number(m[2]) : 1) };
-  });
-}
-var DEFAULT_LIMITS, UNITS, RateLimiter;
-var init_rate_limit = __esm({
-  "src/emulator/rate-limit.ts"() {
-    "use strict";
-    DEFAULT_LIMITS = {
-      default: [
-        { requests: 480, windowMs: 6e4 },
-        { requests: 4800, windowMs: 36e5 }
-      ],
-      events: [
-        { requests: 240, windowMs: 6e4 },
-        { requests: 1200, windowMs: 36e5 }
-      ]
-    };
-    UNITS = {
-      s: 1e3,
-      second: 1e3,
-      m: 6e4,
-      minute: 6e4,
-      h: 36e5,
-      hour: 36e5,
-      d: 864e5,
-      day: 864e5
-    };
-    RateLimiter = class {
-      history = /* @__PURE__ */ new Map();
-      /** Returns 0 when allowed (and records it), else the wait in whole seconds. */
-      check(key2, bucket, windows, now) {
-        let wait = 0;
-        const lists = [];
-        windows.forEach((w, i) => {
-          const id = `${bucket}\0${i}\0${w.requests}/${w.windowMs}\0${key2}`;
-          let list18 = this.history.get(id);
-          if (!list18) {
-            list18 = [];
-            this.history.set(id, list18);
-          }
-          while (list18.length > 0 && (list18[0] ?? 0) <= now - w.windowMs) list18.shift();
-          if (list18.length >= w.requests) {
-            wait = Math.max(wait, Math.max(1, Math.ceil(((list18[0] ?? now) + w.windowMs - now) / 1e3)));
-          }
-          lists.push(list18);
-        });
-        if (wait > 0) return wait;
-        for (const list18 of lists) list18.push(now);
-        return 0;
-      }
-      clear() {
-        this.history.clear();
-      }
-    };
-  }
-});
-
-// src/emulator/router.ts
-function addModelWrites(router, pattern2, shared, update8) {
-  router.add({ method: "PATCH", pattern: pattern2, ...shared, handler: (ctx) => update8(ctx, true) });
-  router.add({ method: "PUT", pattern: pattern2, ...shared, handler: (ctx) => update8(ctx, false) });
-  router.add({
-    method: "DELETE",
-    pattern: pattern2,
-    ...shared,
-    handler: () => ({ status: 405, headers: { Allow: "GET, PUT, PATCH, HEAD, OPTIONS" } })
-  });
-}
-var Router;
-var init_router = __esm({
-  "src/emulator/router.ts"() {
-    "use strict";
-    Router = class {
-      routes = [];
-      add(spec) {
-        const names = [];
-        const source = spec.pattern.split("/").map((segment2) => {
-          if (!segment2.startsWith(":")) return segment2.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-          names.push(segment2.slice(1));
-          return "([^/]+)";
-        }).join("/");
-        this.routes.push({ ...spec, regex: new RegExp(`^${source}/?$`), names });
-      }
-      /** Whether the view at `rawPath` takes sharing tokens (any of its routes is marked `sharing`). */
-      takesSharingTokens(rawPath) {
-        const path = rawPath.replace(/^\/api\/environments\//, "/api/projects/");
-        return this.routes.some((route) => route.sharing !== void 0 && route.regex.test(path));
-      }
-      /** HEAD is served by the GET route (Node drops the body). */
-      match(requestMethod, rawPath) {
-        const method = requestMethod === "HEAD" ? "GET" : requestMethod;
-        const path = rawPath.replace(/^\/api\/environments\//, "/api/projects/");
-        const allowed = [];
-        for (const route of this.routes) {
-          const m = route.regex.exec(path);
-          if (!m) continue;
-          if (route.method !== method) {
-            allowed.push(route.method);
-            continue;
-          }
-          const params = {};
-          route.names.forEach((name, i) => {
-            params[name] = decodeURIComponent(m[i + 1] ?? "");
-          });
-          return { kind: "found", route, params };
-        }
-        return allowed.length > 0 ? { kind: "method", allowed } : { kind: "none" };
-      }
-    };
-  }
-});
-
-// src/emulator/pagination.ts
-function pageLink(ctx, set) {
-  const params = /* @__PURE__ */ new Map();
-  for (const [k, v] of ctx.query) params.set(k, [...params.get(k) ?? [], v]);
-  for (const [k, v] of Object.entries(set)) {
-    if (v === null) params.delete(k);
-    else params.set(k, [v]);
-  }
-  const search = new URLSearchParams();
-  for (const k of [...params.keys()].sort()) for (const v of params.get(k) ?? []) search.append(k, v);
-  const query = search.toString();
-  return `${ctx.origin}${ctx.path}${query ? `?${query}` : ""}`;
-}
-function positiveInt(value) {
-  if (value === null || !/^\d+$/.test(value.trim())) return void 0;
-  const n = Number(value);
-  return n > 0 ? n : void 0;
-}
-function offsetPage(ctx, items2, render5, defaultLimit = 100) {
-  const limit = positiveInt(ctx.query.get("limit")) ?? defaultLimit;
-  const offsetText = ctx.query.get("offset");
-  const offset = offsetText !== null && /^\d+$/.test(offsetText.trim()) ? Number(offsetText) : 0;
-  const count2 = items2.length;
-  const next = offset + limit < count2 ? pageLink(ctx, { limit: String(limit), offset: String(offset + limit) }) : null;
-  let previous = null;
-  if (offset > 0) {
-    previous = offset - limit <= 0 ? pageLink(ctx, { limit: String(limit), offset: null }) : pageLink(ctx, { limit: String(limit), offset: String(offset - limit) });
-  }
-  return { count: count2, next, previous, results: items2.slice(offset, offset + limit).map(render5) };
-}
-function cursorPage2(ctx, items2, render5, pageSize) {
-  const raw = ctx.query.get("cursor");
-  let offset = 0;
-  if (raw !== null) {
-    const decoded = /^o=(\d+)$/.exec(Buffer.from(raw, "base64").toString("utf8"));
-    if (!decoded) return void 0;
-    offset = Number(decoded[1]);
-  }
-  const encode = (o) => Buffer.from(`o=${o}`).toString("base64");
-  const next = offset + pageSize < items2.length ? pageLink(ctx, { cursor: encode(offset + pageSize) }) : null;
-  const previous = offset > 0 ? pageLink(ctx, { cursor: offset - pageSize <= 0 ? null : encode(offset - pageSize) }) : null;
-  return { next, previous, results: items2.slice(offset, offset + pageSize).map(render5) };
-}
-var init_pagination = __esm({
-  "src/emulator/pagination.ts"() {
-    "use strict";
-  }
-});
-
-// src/emulator/schedule.ts
-function zoneOffsetMinutes(zone, ms) {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit"
-    });
-    formatters.set(zone, f);
-  }
-  const parts = Object.fromEntries(f.formatToParts(new Date(ms)).map((p) => [p.type, p.value]));
-  const local = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second)
-  );
-  return Math.round((local - Math.floor(ms / 1e3) * 1e3) / 6e4);
-}
-function zonedTime(zone, year, month, day, hour) {
-  const wall = Date.UTC(year, month - 1, day, hour);
-  let offset = zoneOffsetMinutes(zone, wall);
-  for (let i = 0; i < 2; i++) {
-    const next = zoneOffsetMinutes(zone, wall - offset * 6e4);
-    if (next === offset) break;
-    offset = next;
-  }
-  return { ms: wall - offset * 6e4, offsetMinutes: offset };
-}
-function offsetDay(interval, intervalOffset2) {
-  if (interval !== "week") return null;
-  return intervalOffset2 === null ? 0 : Math.floor(intervalOffset2 / 86400);
-}
-function offsetHour(interval, intervalOffset2) {
-  if (interval !== "day" && interval !== "week") return null;
-  return intervalOffset2 === null ? 0 : Math.floor(intervalOffset2 / 3600) % 24;
-}
-function pyIsoFormat(ms, offsetMinutes, micros = 0) {
-  const local = new Date(ms + offsetMinutes * 6e4).toISOString().slice(0, 19);
-  const sign = offsetMinutes < 0 ? "-" : "+";
-  const abs = Math.abs(offsetMinutes);
-  const zone = `${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
-  const fraction = micros > 0 ? `.${String(micros).padStart(6, "0")}` : "";
-  return `${local}${fraction}${zone}`;
-}
-var formatters, DAY_NAMES;
-var init_schedule = __esm({
-  "src/emulator/schedule.ts"() {
-    "use strict";
-    formatters = /* @__PURE__ */ new Map();
-    DAY_NAMES = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-  }
-});
-
-// src/emulator/time.ts
-function parseTime(text2, now) {
-  const value = text2.trim();
-  if (value === "now") return now;
-  const relative5 = /^[-+]?(\d+)([Mhdwmqy])$/.exec(value);
-  if (relative5) return now - Number(relative5[1]) * (UNIT_MS2[relative5[2] ?? "d"] ?? 0);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return void 0;
-  const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) || value.length === 10 ? value : `${value}Z`;
-  const ms = Date.parse(zoned.replace(" ", "T"));
-  return Number.isNaN(ms) ? void 0 : ms;
-}
-function isoWithOffset(ms) {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00");
-}
-var UNIT_MS2, INTERVAL_MS;
-var init_time3 = __esm({
-  "src/emulator/time.ts"() {
-    "use strict";
-    UNIT_MS2 = {
-      M: 6e4,
-      h: 36e5,
-      d: 864e5,
-      w: 7 * 864e5,
-      m: 30 * 864e5,
-      q: 91 * 864e5,
-      y: 365 * 864e5
-    };
-    INTERVAL_MS = {
-      hour: 36e5,
-      day: 864e5,
-      week: 7 * 864e5,
-      "every 5 minutes": 3e5,
-      "every 15 minutes": 9e5
-    };
-  }
-});
-
-// src/emulator/routes/destinations.ts
-function pyInt2(text2) {
-  return /^\s*[+-]?\d+(?:_\d+)*\s*$/.test(text2) ? Number(text2.replace(/_/g, "")) : void 0;
-}
-function strToBool(value) {
-  if (!value) return false;
-  return ["y", "yes", "t", "true", "on", "1"].includes(String(value).toLowerCase());
-}
-function validateNewestConfig(type, config, patch2) {
-  const spec = NEWEST_DESTINATIONS[type];
-  if (!spec) return;
-  const unknown = Object.keys(config).filter((k) => !(k in spec.fields) && !BASE_INPUTS.has(k)).sort();
-  if (unknown.length > 0) {
-    throw invalid(
-      `Configuration has unknown field/s: ${unknown.map((k) => `'${k}'`).join(", ")}`,
-      "destination"
-    );
-  }
-  for (const [key2, declared] of Object.entries(spec.fields)) {
-    if (!(key2 in config)) {
-      if (!patch2 && spec.required.includes(key2)) {
-        throw invalid(`Configuration missing required field: '${key2}'`, "destination");
-      }
-      continue;
-    }
-    if (declared !== "str" && declared !== "int" && declared !== "bool") continue;
-    const value = config[key2];
-    let converted;
-    if (declared === "str") converted = typeof value === "string" ? value : void 0;
-    else if (declared === "int") {
-      if (typeof value === "number" && Number.isInteger(value)) converted = value;
-      else if (typeof value === "boolean") converted = value;
-      else if (typeof value === "string") converted = pyInt2(value);
-    } else if (typeof value === "boolean") converted = value;
-    else if (typeof value === "string") converted = strToBool(value);
-    if (converted === void 0) {
-      throw invalid(
-        `Configuration has invalid type: got '${pyType(value)}', expected '${declared}'`,
-        "destination"
-      );
-    }
-    config[key2] = converted;
-  }
-}
-function coerceForRead(type, config) {
-  const spec = NEWEST_DESTINATIONS[type];
-  if (!spec) return config;
-  for (const [key2, value] of Object.entries(config)) {
-    if (typeof value !== "string") continue;
-    const declared = spec.fields[key2];
-    if (declared === "bool" || declared === "bool?") config[key2] = value.toLowerCase() === "true";
-    else if (declared === "int" || declared === "int?") config[key2] = pyInt2(value) ?? value;
-  }
-  return config;
-}
-function usesLegacyParquetExtension(type, stored) {
-  const coerced = coerceForRead(type, { ...stored });
-  const value = coerced.legacy_parquet_extension;
-  if (value === void 0 || value === null) return writesCompressedParquet(coerced);
-  return Boolean(value);
-}
-function writesCompressedParquet(config) {
-  return config.file_format === "Parquet" && config.compression !== void 0 && config.compression !== null;
-}
-function validateOlderConfig(type, config, complete) {
-  const spec = OLDER_DESTINATIONS[type];
-  if (!spec) return;
-  const fields = { ...BASE, ...spec.fields };
-  const unknown = Object.keys(config).filter((k) => !(k in fields)).sort();
-  if (unknown.length > 0) {
-    throw invalid(
-      `Configuration has unknown field/s: ${unknown.map((k) => `'${k}'`).join(", ")}`,
-      "destination"
-    );
-  }
-  if (complete) {
-    const missing = spec.required.find((k) => config[k] === void 0);
-    if (missing) throw invalid(`Configuration missing required field: '${missing}'`, "destination");
-  }
-  for (const [key2, value] of Object.entries(config)) {
-    const declared = fields[key2];
-    const coerced = coerce(value, declared);
-    if (coerced === void 0) {
-      throw invalid(
-        `Configuration has invalid type: got '${pyType(value)}', expected '${declared}'`,
-        "destination"
-      );
-    }
-    config[key2] = coerced;
-  }
-  if ((type === "S3" || type === "AzureBlob") && typeof config.compression === "string") {
-    const format = typeof config.file_format === "string" ? config.file_format : "JSONLines";
-    const allowed = COMPRESSIONS2[format] ?? [];
-    if (!allowed.includes(config.compression)) {
-      throw invalid(
-        `Compression ${config.compression} is not supported for file format ${format}`,
-        "destination"
-      );
-    }
-  }
-}
-function coerce(value, type) {
-  if (value === null) return null;
-  switch (type) {
-    case "str":
-      return typeof value === "string" ? value : void 0;
-    case "int":
-      if (typeof value === "number" && Number.isInteger(value)) return value;
-      return typeof value === "string" && /^-?\d+$/.test(value.trim()) ? Number(value) : void 0;
-    case "bool":
-      if (typeof value === "boolean") return value;
-      if (value === "true" || value === "True") return true;
-      if (value === "false" || value === "False") return false;
-      return void 0;
-    case "list":
-      return Array.isArray(value) ? value : void 0;
-    case "dict":
-      return isDict2(value) ? value : void 0;
-  }
-}
-function stripSecrets(type, config, newest = false) {
-  const secrets = new Set(SECRET_FIELDS[type] ?? []);
-  const strip = (value) => {
-    if (Array.isArray(value)) return value.map(strip);
-    if (!isDict2(value)) return value;
-    const out2 = {};
-    for (const [k, v] of Object.entries(value)) if (!secrets.has(k)) out2[k] = strip(v);
-    return out2;
-  };
-  const out = strip(config);
-  return newest ? coerceForRead(type, out) : out;
-}
-function deepMerge(target2, patch2) {
-  const out = { ...target2 };
-  for (const [k, v] of Object.entries(patch2)) {
-    const current4 = out[k];
-    out[k] = isDict2(v) && isDict2(current4) ? deepMerge(current4, v) : structuredClone(v);
-  }
-  return out;
-}
-var BASE_INPUTS, S3_FAMILY, NEWEST_DESTINATIONS, NEWEST_TYPES, S3_FAMILY_TYPES, OBJECT_STORAGE_TYPES, SECRET_FIELDS, BASE, POSTGRES_FIELDS, OLDER_DESTINATIONS, OLDER_TYPES, OLDER_INTEGRATION_REQUIRED, COMPRESSIONS2;
-var init_destinations2 = __esm({
-  "src/emulator/routes/destinations.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    BASE_INPUTS = /* @__PURE__ */ new Set([
-      "batch_export_id",
-      "team_id",
-      "interval",
-      "timezone",
-      "data_interval_end",
-      "exclude_events",
-      "include_events",
-      "is_backfill",
-      "is_earliest_backfill",
-      "backfill_details",
-      "batch_export_model",
-      "batch_export_schema",
-      "integration_id"
-    ]);
-    S3_FAMILY = {
-      bucket_name: "str",
-      region: "str",
-      prefix: "str",
-      compression: "str?",
-      file_format: "str",
-      max_file_size_mb: "int?",
-      legacy_parquet_extension: "bool"
-    };
-    NEWEST_DESTINATIONS = {
-      AwsS3: {
-        fields: { ...S3_FAMILY, encryption: "str?", kms_key_id: "str?" },
-        required: ["bucket_name", "region", "prefix"]
-      },
-      S3Compatible: {
-        fields: { ...S3_FAMILY, use_virtual_style_addressing: "bool" },
-        required: ["bucket_name", "region", "prefix"]
-      },
-      Snowflake: {
-        fields: { database: "str", warehouse: "str", schema: "str", table_name: "str", role: "str?" },
-        required: ["database", "warehouse", "schema"]
-      },
-      Postgres: {
-        fields: {
-          database: "str",
-          schema: "str",
-          table_name: "str",
-          user: "str?",
-          host: "str?",
-          port: "int?",
-          password: "str?",
-          has_self_signed_cert: "bool"
-        },
-        required: ["database"]
-      },
-      Redshift: {
-        fields: {
-          database: "str",
-          user: "str?",
-          password: "str?",
-          host: "str?",
-          schema: "str",
-          table_name: "str",
-          port: "int",
-          properties_data_type: "str",
-          mode: "any",
-          copy_inputs: "any"
-        },
-        required: ["database"]
-      },
-      BigQuery: {
-        fields: {
-          dataset_id: "str",
-          table_id: "str",
-          project_id: "str?",
-          private_key: "str?",
-          private_key_id: "str?",
-          token_uri: "str?",
-          client_email: "str?",
-          use_json_type: "bool"
-        },
-        required: ["dataset_id"]
-      },
-      Databricks: {
-        fields: {
-          http_path: "str",
-          catalog: "str",
-          schema: "str",
-          table_name: "str",
-          use_variant_type: "bool",
-          use_automatic_schema_evolution: "bool"
-        },
-        required: ["http_path", "catalog", "schema", "table_name"]
-      },
-      AzureBlob: {
-        fields: {
-          container_name: "str",
-          prefix: "str",
-          compression: "str?",
-          file_format: "str",
-          max_file_size_mb: "int?",
-          legacy_parquet_extension: "bool"
-        },
-        required: ["container_name"]
-      },
-      Workflows: { fields: { hog_function_id: "str" }, required: ["hog_function_id"] },
-      HTTP: { fields: { url: "str", token: "str" }, required: ["url", "token"] },
-      NoOp: { fields: { arg: "str" }, required: [] },
-      FileDownload: {
-        fields: {
-          data_interval_start: "str?",
-          batch_export_run_id: "any",
-          file_format: "str",
-          max_file_size_mb: "int?",
-          compression: "str?",
-          expires_in_seconds: "int",
-          main_activity_timeout_seconds: "int?",
-          stage_activity_timeout_seconds: "int?"
-        },
-        required: []
-      }
-    };
-    NEWEST_TYPES = [
-      "AwsS3",
-      "S3Compatible",
-      "Snowflake",
-      "Postgres",
-      "Redshift",
-      "BigQuery",
-      "Databricks",
-      "AzureBlob",
-      "Workflows",
-      "HTTP",
-      "NoOp",
-      "FileDownload"
-    ];
-    S3_FAMILY_TYPES = /* @__PURE__ */ new Set(["AwsS3", "S3Compatible"]);
-    OBJECT_STORAGE_TYPES = /* @__PURE__ */ new Set(["AwsS3", "S3Compatible", "AzureBlob"]);
-    SECRET_FIELDS = {
-      S3: ["aws_access_key_id", "aws_secret_access_key"],
-      AwsS3: ["aws_access_key_id", "aws_secret_access_key"],
-      S3Compatible: ["aws_access_key_id", "aws_secret_access_key"],
-      Snowflake: ["user", "password", "private_key", "private_key_passphrase"],
-      Postgres: ["user", "password"],
-      Redshift: ["user", "password", "aws_access_key_id", "aws_secret_access_key"],
-      BigQuery: ["private_key", "private_key_id", "client_email", "token_uri"],
-      HTTP: ["token"]
-    };
-    BASE = { exclude_events: "list", include_events: "list" };
-    POSTGRES_FIELDS = {
-      user: "str",
-      password: "str",
-      host: "str",
-      port: "int",
-      database: "str",
-      schema: "str",
-      table_name: "str",
-      has_self_signed_cert: "bool"
-    };
-    OLDER_DESTINATIONS = {
-      S3: {
-        required: ["bucket_name", "region", "prefix"],
-        fields: {
-          bucket_name: "str",
-          region: "str",
-          prefix: "str",
-          aws_access_key_id: "str",
-          aws_secret_access_key: "str",
-          compression: "str",
-          encryption: "str",
-          kms_key_id: "str",
-          endpoint_url: "str",
-          file_format: "str",
-          max_file_size_mb: "int",
-          use_virtual_style_addressing: "bool"
-        }
-      },
-      Snowflake: {
-        required: ["account", "user", "database", "warehouse", "schema"],
-        fields: {
-          account: "str",
-          user: "str",
-          password: "str",
-          private_key: "str",
-          private_key_passphrase: "str",
-          authentication_type: "str",
-          database: "str",
-          warehouse: "str",
-          schema: "str",
-          table_name: "str",
-          role: "str"
-        }
-      },
-      Postgres: {
-        required: ["user", "password", "host", "database"],
-        fields: POSTGRES_FIELDS
-      },
-      Redshift: {
-        required: ["user", "password", "host", "database"],
-        fields: { ...POSTGRES_FIELDS, properties_data_type: "str", mode: "str", copy_inputs: "dict" }
-      },
-      BigQuery: {
-        required: ["project_id", "dataset_id", "private_key", "private_key_id", "token_uri", "client_email"],
-        fields: {
-          project_id: "str",
-          dataset_id: "str",
-          private_key: "str",
-          private_key_id: "str",
-          token_uri: "str",
-          client_email: "str",
-          table_id: "str",
-          use_json_type: "bool"
-        }
-      },
-      Databricks: {
-        required: ["http_path", "catalog", "schema", "table_name"],
-        fields: {
-          http_path: "str",
-          catalog: "str",
-          schema: "str",
-          table_name: "str",
-          use_variant_type: "bool",
-          use_automatic_schema_evolution: "bool"
-        }
-      },
-      AzureBlob: {
-        required: ["container_name"],
-        fields: {
-          container_name: "str",
-          prefix: "str",
-          compression: "str",
-          file_format: "str",
-          max_file_size_mb: "int",
-          legacy_parquet_extension: "bool"
-        }
-      },
-      HTTP: { required: ["url", "token"], fields: { url: "str", token: "str" } },
-      NoOp: { required: [], fields: { arg: "str" } }
-    };
-    OLDER_TYPES = Object.keys(OLDER_DESTINATIONS);
-    OLDER_INTEGRATION_REQUIRED = {
-      Databricks: "Integration is required for Databricks batch exports",
-      AzureBlob: "Integration is required for Azure Blob batch exports"
-    };
-    COMPRESSIONS2 = {
-      Parquet: ["zstd", "lz4", "snappy", "gzip", "brotli"],
-      JSONLines: ["gzip", "brotli"]
-    };
-  }
-});
-
-// src/emulator/routes/batch-export-view.ts
-function isUuid(value) {
-  return value !== void 0 && UUID3.test(value);
-}
-function visibleExports(ctx) {
-  if (ctx.params.project !== void 0) {
-    return ctx.store.data.batch_exports.filter((b) => b.team_id === ctx.project.id && !b.deleted);
-  }
-  const teams = new Set(
-    ctx.store.data.projects.filter((p) => p.organization === ctx.org.id).map((p) => p.id)
-  );
-  return ctx.store.data.batch_exports.filter((b) => teams.has(b.team_id) && !b.deleted);
-}
-function findExport(ctx, id, detail2 = "Not found.") {
-  const found3 = isUuid(id) ? visibleExports(ctx).find((b) => b.id === id.toLowerCase()) : void 0;
-  if (!found3) throw notFound(detail2);
-  return found3;
-}
-function runsOf(ctx, exportId) {
-  return ctx.store.data.runs.filter((r) => r.batch_export === exportId).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
-}
-function renderRun(r) {
-  return { ...r };
-}
-function renderExport(ctx, b) {
-  const newest = isNewest(ctx.store);
-  const out = {
-    id: b.id,
-    team_id: b.team_id,
-    name: b.name,
-    model: b.model,
-    destination: {
-      type: b.destination.type,
-      config: stripSecrets(b.destination.type, b.destination.config, newest),
-      integration: b.destination.integration
-    },
-    interval: b.interval,
-    paused: b.paused,
-    created_at: b.created_at,
-    last_updated_at: b.last_updated_at,
-    last_paused_at: b.last_paused_at,
-    start_at: b.start_at,
-    end_at: b.end_at,
-    latest_runs: runsOf(ctx, b.id).slice(0, 10).map(renderRun),
-    schema: b.schema,
-    filters: b.filters
-  };
-  if (newest) {
-    out.hogql_query = b.hogql_query;
-    out.hogql_modifiers = b.hogql_modifiers;
-    out.primary_key = b.primary_key;
-    out.version_key = b.version_key;
-    out.incremental_mode = b.incremental_mode;
-    out.timezone = b.timezone;
-    out.offset_day = offsetDay(b.interval, b.interval_offset);
-    out.offset_hour = offsetHour(b.interval, b.interval_offset);
-  } else if (b.hogql_query !== null) out.hogql_query = b.hogql_query;
-  return out;
-}
-function drfDateTime(iso) {
-  if (iso === null) return null;
-  const ms = Date.parse(iso);
-  if (Number.isNaN(ms)) return iso;
-  const text2 = new Date(ms).toISOString();
-  const millis = text2.slice(20, 23);
-  return millis === "000" ? `${text2.slice(0, 19)}Z` : `${text2.slice(0, 19)}.${millis}000Z`;
-}
-function expectedRuns(ctx, f) {
-  if (f.start_at === null) return 1;
-  const b = ctx.store.data.batch_exports.find((x) => x.id === f.batch_export);
-  const step = INTERVAL_MS[b?.interval ?? "hour"] ?? 36e5;
-  const end = f.end_at === null ? ctx.now.getTime() : Date.parse(f.end_at);
-  return Math.max(0, Math.ceil((end - Date.parse(f.start_at)) / step));
-}
-function renderBackfill(ctx, f) {
-  const total = expectedRuns(ctx, f);
-  let progress = null;
-  if (f.status === "Completed") progress = { total_runs: total, finished_runs: total, progress: 1 };
-  else if ((f.status === "Running" || f.status === "Starting") && total > 0 && f.start_at !== null) {
-    const finished = ctx.store.data.runs.filter((r) => r.backfill === f.id && FINISHED(r.status)).length;
-    const runs = Math.max(total, finished);
-    progress = {
-      total_runs: runs,
-      finished_runs: finished,
-      progress: Math.round(finished / runs * 10) / 10
-    };
-  }
-  return {
-    id: f.id,
-    progress,
-    start_at: drfDateTime(f.start_at),
-    end_at: drfDateTime(f.end_at),
-    status: f.status,
-    created_at: drfDateTime(f.created_at),
-    finished_at: drfDateTime(f.finished_at),
-    last_updated_at: drfDateTime(f.last_updated_at),
-    total_records_count: f.total_records_count,
-    adjusted_start_at: null,
-    team: f.team_id,
-    batch_export: f.batch_export
-  };
-}
-var UUID3, FINISHED;
-var init_batch_export_view = __esm({
-  "src/emulator/routes/batch-export-view.ts"() {
-    "use strict";
-    init_errors3();
-    init_schedule();
-    init_service5();
-    init_time3();
-    init_destinations2();
-    UUID3 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-    FINISHED = (status2) => status2 !== "Running" && status2 !== "Starting";
-  }
-});
-
-// src/emulator/routes/hogql.ts
-function splitTopLevel(text2) {
-  const out = [];
-  let depth = 0;
-  let quote2 = null;
-  let start2 = 0;
-  for (let i = 0; i < text2.length; i++) {
-    const c = text2[i];
-    if (quote2) {
-      if (c === quote2 && text2[i - 1] !== "\\") quote2 = null;
-    } else if (c === "'" || c === '"' || c === "`") quote2 = c;
-    else if (c === "(" || c === "[") depth++;
-    else if (c === ")" || c === "]") depth--;
-    else if (c === "," && depth === 0) {
-      out.push(text2.slice(start2, i));
-      start2 = i + 1;
-    }
-  }
-  out.push(text2.slice(start2));
-  return out.map((s) => s.trim()).filter((s) => s !== "");
-}
-function placeholders(query) {
-  return [...query.matchAll(/\{([^{}]*)\}/g)].map((m) => (m[1] ?? "").trim());
-}
-function unsupportedQuery(query) {
-  if (!/^\s*(?:with\b[\s\S]*?)?\bselect\b/i.test(query)) {
-    return "Failed to parse HogQL query: the query is not a SELECT";
-  }
-  for (const name of placeholders(query)) {
-    if (name === DATA_INTERVAL_START || name === "data_interval_end") continue;
-    if (name === "filters" || !/^[A-Za-z_][\w.]*$/.test(name)) {
-      return `Unsupported placeholder. Only ${SUPPORTED} are supported in batch export queries`;
-    }
-    return `Unknown placeholder '{${name}}'. Only ${SUPPORTED} are supported in batch export queries`;
-  }
-  const columns2 = selectItems(query);
-  if (columns2.some((c) => c !== "*" && outputName(c) === void 0)) {
-    return "Every column in the SELECT clause must be a field or have an alias (e.g. `count() AS event_count`)";
-  }
-  return void 0;
-}
-function selectItems(query) {
-  const m = /\bselect\b([\s\S]*?)\bfrom\b/i.exec(query) ?? /\bselect\b([\s\S]*)$/i.exec(query);
-  return splitTopLevel(m?.[1] ?? "").map((c) => c.replace(/^distinct\s+/i, ""));
-}
-function outputName(item) {
-  const alias = /\bas\s+`?([A-Za-z_][\w$]*)`?\s*$/i.exec(item);
-  if (alias) return alias[1];
-  const field3 = /^`?([A-Za-z_][\w$]*)`?(?:\.`?([A-Za-z_$][\w$]*)`?)*$/.exec(item);
-  if (!field3) return void 0;
-  return item.split(".").pop()?.replace(/`/g, "");
-}
-function outputColumns(query) {
-  const items2 = selectItems(query);
-  if (items2.some((c) => c === "*" || c.endsWith(".*"))) return void 0;
-  return new Set(items2.map(outputName).filter((n) => n !== void 0));
-}
-function tokenize3(query) {
-  const tokens = [];
-  let depth = 0;
-  let i = 0;
-  while (i < query.length) {
-    const c = query[i] ?? "";
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    if (c === "'" || c === '"' || c === "`") {
-      const end = query.indexOf(c, i + 1);
-      if (end < 0) return void 0;
-      const text2 = query.slice(i, end + 1);
-      tokens.push({ kind: c === "'" ? "string" : "word", text: c === "'" ? text2 : text2.slice(1, -1), depth });
-      i = end + 1;
-      continue;
-    }
-    const word = /^[A-Za-z_$][\w$]*/.exec(query.slice(i));
-    if (word) {
-      tokens.push({ kind: "word", text: word[0], depth });
-      i += word[0].length;
-      continue;
-    }
-    const number2 = /^\d+(?:\.\d+)?/.exec(query.slice(i));
-    if (number2) {
-      tokens.push({ kind: "number", text: number2[0], depth });
-      i += number2[0].length;
-      continue;
-    }
-    if (c === "(") depth++;
-    if (c === ")") {
-      depth--;
-      if (depth < 0) return void 0;
-    }
-    tokens.push({ kind: "punct", text: c, depth: c === "(" ? depth - 1 : depth });
-    i++;
-  }
-  return depth === 0 ? tokens : void 0;
-}
-function topLevelSelect(tokens) {
-  const start2 = tokens.findIndex((t) => t.depth === 0 && isWord(t, "select"));
-  if (start2 < 0) return void 0;
-  const from = tokens.findIndex((t, i) => i > start2 && t.depth === 0 && isWord(t, "from"));
-  const body = tokens.slice(start2 + 1, from < 0 ? void 0 : from);
-  if (isWord(body[0], "distinct")) body.shift();
-  const items2 = [[]];
-  for (const t of body) {
-    if (t.kind === "punct" && t.text === "," && t.depth === 0) items2.push([]);
-    else items2[items2.length - 1]?.push(t);
-  }
-  return items2.some((item) => item.length === 0) ? void 0 : items2;
-}
-function fieldsRead(item) {
-  const fields = [];
-  for (let i = 0; i < item.length; i++) {
-    const t = item[i];
-    if (t.kind !== "word") continue;
-    const prev = item[i - 1];
-    const next = item[i + 1];
-    if (KEYWORDS.has(t.text.toLowerCase())) continue;
-    if (isWord(prev, "as")) continue;
-    if (prev?.kind === "punct" && prev.text === ".") continue;
-    if (next?.kind === "punct" && next.text === "(") continue;
-    if (!EVENTS_FIELDS.has(t.text)) return { fields, unknown: t.text };
-    if (t.text === "person" && item[i + 2]?.kind === "word" && next?.text === ".") {
-      fields.push(`person_${item[i + 2]?.text}`);
-    } else fields.push(t.text);
-  }
-  return { fields };
-}
-function eventsQueryError(query) {
-  const tokens = tokenize3(query);
-  const items2 = tokens ? topLevelSelect(tokens) : void 0;
-  if (!tokens || !items2) return "Failed to parse query";
-  const top = tokens.filter((t) => t.depth === 0);
-  const union = top.some((t) => isWord(t, "union"));
-  const cte = isWord(tokens[0], "with");
-  const fromAt = tokens.findIndex((t) => t.depth === 0 && isWord(t, "from"));
-  const source = fromAt < 0 ? void 0 : tokens[fromAt + 1];
-  const subqueryFrom = source?.kind === "punct" && source.text === "(";
-  const join6 = top.some((t) => isWord(t, "join"));
-  const simple = !union && !cte && !subqueryFrom && !join6 && source?.text === "events";
-  if (simple) {
-    for (const item of items2) {
-      if (item.some((t) => isWord(t, "select"))) continue;
-      const { unknown } = fieldsRead(item);
-      if (unknown) return `Invalid HogQL query: Unable to resolve field: ${unknown}`;
-    }
-  }
-  if (union) return "UNIONs are not supported";
-  if (fromAt < 0) return "Query must SELECT FROM events";
-  if (cte) return "CTEs are not supported";
-  if (subqueryFrom) return "Subqueries are not supported";
-  if (source?.text !== "events") return "Query must only SELECT FROM events";
-  if (join6) return "JOINs are not supported";
-  if (items2.some((item) => item.some((t) => isWord(t, "select")))) {
-    return "Subqueries in SELECT expressions are not supported";
-  }
-  const read = new Set(items2.flatMap((item) => fieldsRead(item).fields));
-  const unsupported = [...read].filter((f) => !EXPORTABLE_EVENTS_FIELDS.includes(f)).sort();
-  if (unsupported.length > 0) {
-    return `Batch exports cannot read these fields: ${unsupported.join(", ")}. Supported fields are: ${EXPORTABLE_EVENTS_FIELDS.join(", ")}.`;
-  }
-  return void 0;
-}
-var DATA_INTERVAL_START, SUPPORTED, EVENTS_FIELDS, EXPORTABLE_EVENTS_FIELDS, KEYWORDS, isWord;
-var init_hogql = __esm({
-  "src/emulator/routes/hogql.ts"() {
-    "use strict";
-    DATA_INTERVAL_START = "data_interval_start";
-    SUPPORTED = "{data_interval_start} and {data_interval_end}";
-    EVENTS_FIELDS = /* @__PURE__ */ new Set([
-      "uuid",
-      "event",
-      "properties",
-      "timestamp",
-      "team_id",
-      "distinct_id",
-      "elements_chain",
-      "created_at",
-      "person_id",
-      "person_properties",
-      "person",
-      "pdi",
-      "poe",
-      "goe_0",
-      "goe_1",
-      "goe_2",
-      "goe_3",
-      "goe_4",
-      "$session_id",
-      "$window_id",
-      "$group_0",
-      "$group_1",
-      "$group_2",
-      "$group_3",
-      "$group_4",
-      "elements_chain_href",
-      "elements_chain_texts",
-      "elements_chain_ids",
-      "elements_chain_elements",
-      "events"
-    ]);
-    EXPORTABLE_EVENTS_FIELDS = [
-      "created_at",
-      "distinct_id",
-      "elements_chain",
-      "event",
-      "person_id",
-      "person_properties",
-      "properties",
-      "team_id",
-      "timestamp",
-      "uuid"
-    ];
-    KEYWORDS = /* @__PURE__ */ new Set([
-      "select",
-      "distinct",
-      "as",
-      "from",
-      "where",
-      "and",
-      "or",
-      "not",
-      "in",
-      "is",
-      "null",
-      "true",
-      "false",
-      "like",
-      "ilike",
-      "between",
-      "case",
-      "when",
-      "then",
-      "else",
-      "end",
-      "limit",
-      "order",
-      "by",
-      "asc",
-      "desc",
-      "group",
-      "having",
-      "interval"
-    ]);
-    isWord = (t, word) => t?.kind === "word" && t.text.toLowerCase() === word;
-  }
-});
-
-// src/emulator/routes/backfills.ts
-import { randomUUID as randomUUID2 } from "node:crypto";
-function fromIsoFormat(text2) {
-  const m = DATE_TIME2.exec(text2.trim());
-  if (!m) return void 0;
-  const [, y, mo, d, hh = "00", mi = "00", ss = "00", frac = "", zone] = m;
-  const fraction = frac.padEnd(6, "0");
-  const wall = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(hh), Number(mi), Number(ss));
-  const check = new Date(wall);
-  if (Number.isNaN(wall) || check.getUTCDate() !== Number(d) || Number(hh) > 23) return void 0;
-  if (zone === void 0) return "naive";
-  let offset = 0;
-  if (zone.toUpperCase() !== "Z") {
-    const z = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
-    if (!z) return void 0;
-    offset = (z[1] === "-" ? -1 : 1) * (Number(z[2]) * 60 + Number(z[3] ?? "0"));
-  }
-  const micros = Number(fraction);
-  return { ms: wall - offset * 6e4 + Math.floor(micros / 1e3), offset, micros };
-}
-function parseNewestBound(value, b) {
-  const text2 = typeof value === "string" ? value : String(value);
-  if (b.interval === "day" || b.interval === "week") {
-    const date = typeof value === "string" ? DATE_ONLY.exec(value) : null;
-    const valid = date && !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ? date : null;
-    if (!valid) {
-      if (typeof value === "string" && fromIsoFormat(value) !== void 0) {
-        throw invalid(
-          `Input '${text2}' is not a valid ISO formatted date. Daily or weekly batch export backfills expect only the date component, but a time was included.`
-        );
-      }
-      throw invalid(`Input '${text2}' is not a valid ISO formatted date.`);
-    }
-    const [, y, mo, d] = valid;
-    if (b.interval === "week") {
-      const weekday = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d))).getUTCDay();
-      const wanted = offsetDay(b.interval, b.interval_offset) ?? 0;
-      if (weekday !== wanted) {
-        throw invalid(
-          `Input ${text2} is not on the correct day of the week for this batch export. ${text2} is a ${DAY_NAMES[weekday]} but this batch export is configured to run weekly on ${DAY_NAMES[wanted]}.`
-        );
-      }
-    }
-    const hour = offsetHour(b.interval, b.interval_offset) ?? 0;
-    const at = zonedTime(b.timezone, Number(y), Number(mo), Number(d), hour);
-    return { ms: at.ms, iso: pyIsoFormat(at.ms, at.offsetMinutes) };
-  }
-  const parsed = typeof value === "string" ? fromIsoFormat(value) : void 0;
-  if (parsed === void 0) throw invalid(`Input ${text2} is not a valid ISO formatted datetime.`);
-  if (parsed === "naive") throw invalid(`Input ${text2} is naive.`);
-  return { ms: parsed.ms, iso: pyIsoFormat(parsed.ms - parsed.ms % 1e3, parsed.offset, parsed.micros) };
-}
-function parseOlderBound(value) {
-  const text2 = typeof value === "string" ? value : String(value);
-  const parsed = typeof value === "string" ? fromIsoFormat(value) : void 0;
-  if (parsed === void 0) throw invalid(`Input ${text2} is not a valid ISO formatted datetime.`);
-  if (parsed === "naive") throw invalid(`Input ${text2} is naive.`);
-  return { ms: parsed.ms, iso: pyIsoFormat(parsed.ms - parsed.ms % 1e3, parsed.offset, parsed.micros) };
-}
-function backfillWorkflowId(exportId, start2, end) {
-  const iso = (ms) => pyIsoFormat(ms - ms % 1e3, 0, ms % 1e3 * 1e3);
-  return `${exportId}-Backfill-${start2 === null ? "START" : iso(start2)}-${end === null ? "END" : iso(end)}`;
-}
-function createBackfill(ctx, b, start2, end, id = randomUUID2()) {
-  const at = ctx.now.toISOString();
-  const backfill2 = {
-    id,
-    batch_export: b.id,
-    team_id: b.team_id,
-    start_at: start2 === null ? null : new Date(start2).toISOString(),
-    end_at: end === null ? null : new Date(end).toISOString(),
-    status: "Completed",
-    created_at: at,
-    finished_at: at,
-    last_updated_at: at,
-    total_records_count: 0
-  };
-  const step = INTERVAL_MS[b.interval] ?? 36e5;
-  const until = end ?? ctx.now.getTime();
-  const windows = [];
-  if (start2 === null) windows.push([null, until]);
-  else
-    for (let s = start2; s + step <= until && windows.length < MAX_RUNS; s += step)
-      windows.push([s, s + step]);
-  for (const [s, e] of windows) {
-    const records = 100 + e / step % 900;
-    const run14 = {
-      id: randomUUID2(),
-      batch_export: b.id,
-      status: "Completed",
-      records_completed: Math.round(records),
-      records_failed: 0,
-      latest_error: null,
-      data_interval_start: s === null ? null : new Date(s).toISOString(),
-      data_interval_end: new Date(e).toISOString(),
-      cursor: null,
-      created_at: at,
-      finished_at: at,
-      last_updated_at: at,
-      records_total_count: Math.round(records),
-      bytes_exported: Math.round(records) * 512,
-      backfill: backfill2.id
-    };
-    backfill2.total_records_count = (backfill2.total_records_count ?? 0) + (run14.records_completed ?? 0);
-    ctx.store.data.runs.push(run14);
-  }
-  ctx.store.data.backfills.push(backfill2);
-  return backfill2.id;
-}
-function exportForBackfill(ctx) {
-  const id = ctx.params.id;
-  const found3 = isUuid(id) ? ctx.store.data.batch_exports.find((b) => b.id === id.toLowerCase() && b.team_id === ctx.project?.id) : void 0;
-  if (!found3) throw notFound("BatchExport not found.");
-  return found3;
-}
-function createNewest(ctx) {
-  const b = ctx.params.project === void 0 ? findExport(ctx, ctx.params.id, "BatchExport not found.") : exportForBackfill(ctx);
-  const body = asBody(ctx.body);
-  const rawStart = body.start_at ?? null;
-  const rawEnd = body.end_at ?? null;
-  if (rawStart === null) {
-    if (!flagOn(ctx.store, "batch-export-earliest-backfill")) {
-      throw invalid("Backfilling from the beginning of time is not enabled for this team.");
-    }
-    if (b.model === "hogql" && b.hogql_query !== null && placeholders(b.hogql_query).includes(DATA_INTERVAL_START)) {
-      throw invalid(
-        "This query references {data_interval_start}, which is unavailable when backfilling from the beginning of time. Provide 'start_at' or remove {data_interval_start} from the query."
-      );
-    }
-  }
-  const limit = ctx.store.data.service.max_concurrent_backfills;
-  const active = ctx.store.data.backfills.filter(
-    (f) => f.team_id === b.team_id && (f.status === "Running" || f.status === "Starting")
-  ).length;
-  if (active >= limit) {
-    throw new ApiError(
-      429,
-      errorBody(
-        "server_error",
-        "too_many_concurrent_backfills",
-        `This team already has ${limit} batch export backfills running. Wait for some to finish or cancel them before creating more.`
-      )
-    );
-  }
-  const start2 = rawStart === null ? null : parseNewestBound(rawStart, b);
-  const end = rawEnd === null ? null : parseNewestBound(rawEnd, b);
-  if (start2 !== null && end !== null) {
-    if (start2.ms >= end.ms) throw invalid("The initial backfill datetime 'start_at' must be before 'end_at'");
-    if (end.ms > ctx.now.getTime()) throw invalid(`The provided 'end_at' (${end.iso}) is in the future`);
-  }
-  if (end === null && b.destination.type !== "HTTP" && b.destination.type !== "NoOp") throw serverError();
-  const id = createBackfill(ctx, b, start2?.ms ?? null, end?.ms ?? null);
-  return { status: 201, body: { backfill_id: id } };
-}
-function createOlder(ctx) {
-  const b = findExport(ctx, ctx.params.id, "BatchExport not found.");
-  const body = asBody(ctx.body);
-  const bound2 = (value) => value === void 0 || value === null ? null : parseOlderBound(value);
-  const start2 = bound2(body.start_at);
-  const end = bound2(body.end_at);
-  if (start2 !== null && end !== null) {
-    if (start2.ms >= end.ms) throw invalid("The initial backfill datetime 'start_at' must be before 'end_at'");
-    if (end.ms > ctx.now.getTime()) throw invalid(`The provided 'end_at' (${end.iso}) is in the future`);
-  }
-  if (end === null && b.destination.type !== "HTTP" && b.destination.type !== "NoOp") {
-    throw invalid("Backfilling a BatchExport with no end date is not allowed");
-  }
-  createBackfill(ctx, b, start2?.ms ?? null, end?.ms ?? null);
-  return { status: 200, body: { backfill_id: backfillWorkflowId(b.id, start2?.ms ?? null, end?.ms ?? null) } };
-}
-function create2(ctx) {
-  return isNewest(ctx.store) ? createNewest(ctx) : createOlder(ctx);
-}
-function backfillsOf(ctx) {
-  const raw = ctx.query.get("ordering") ?? "-created_at";
-  const ordering = ORDERINGS.includes(raw) ? raw : "-created_at";
-  const field3 = ordering.replace("-", "");
-  const sign = ordering.startsWith("-") ? -1 : 1;
-  const key2 = (f) => f[field3] === null ? -Infinity : Date.parse(f[field3]);
-  return ctx.store.data.backfills.filter((f) => f.batch_export === ctx.params.id?.toLowerCase() && f.team_id === ctx.project.id).sort((x, y) => sign * (key2(x) - key2(y) || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)));
-}
-function findBackfill(ctx) {
-  const id = ctx.params.backfill;
-  const found3 = isUuid(id) ? backfillsOf(ctx).find((f) => f.id === id) : void 0;
-  if (!found3) throw notFound();
-  return found3;
-}
-function list6(ctx) {
-  const page = cursorPage2(ctx, backfillsOf(ctx), (f) => renderBackfill(ctx, f), 50);
-  if (!page) throw notFound("Invalid cursor");
-  return { status: 200, body: page };
-}
-function cancelBackfill(ctx, f) {
-  const at = ctx.now.toISOString();
-  f.status = "Cancelled";
-  f.last_updated_at = at;
-  for (const run14 of ctx.store.data.runs) {
-    if (run14.backfill === f.id && (run14.status === "Running" || run14.status === "Starting")) {
-      run14.status = "Cancelled";
-      run14.last_updated_at = at;
-    }
-  }
-}
-function cancel(ctx) {
-  const f = findBackfill(ctx);
-  if (f.status !== "Running" && f.status !== "Starting") {
-    throw invalid(`Cannot cancel a backfill that is in '${f.status}' status`);
-  }
-  cancelBackfill(ctx, f);
-  return { status: 200, body: { cancelled: true } };
-}
-function registerBackfills(router) {
-  const project3 = "/api/projects/:project/batch_exports/:id";
-  const write = "batch_export:write";
-  router.add({ method: "POST", pattern: `${project3}/backfills`, scope: write, handler: create2 });
-  router.add({ method: "GET", pattern: `${project3}/backfills`, scope: "batch_export:read", handler: list6 });
-  router.add({
-    method: "GET",
-    pattern: `${project3}/backfills/:backfill`,
-    scope: "batch_export:read",
-    handler: (ctx) => ({ status: 200, body: renderBackfill(ctx, findBackfill(ctx)) })
-  });
-  router.add({
-    method: "POST",
-    pattern: `${project3}/backfills/:backfill/cancel`,
-    scope: write,
-    handler: cancel
-  });
-  for (const base of [project3, "/api/organizations/:org/batch_exports/:id"]) {
-    router.add({ method: "POST", pattern: `${base}/backfill`, scope: write, handler: create2, legacy: true });
-  }
-}
-var MAX_RUNS, DATE_TIME2, DATE_ONLY, ORDERINGS;
-var init_backfills = __esm({
-  "src/emulator/routes/backfills.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_pagination();
-    init_schedule();
-    init_service5();
-    init_time3();
-    init_batch_export_view();
-    init_hogql();
-    MAX_RUNS = 1e4;
-    DATE_TIME2 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,6})\d*)?)?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-    DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-    ORDERINGS = ["created_at", "-created_at", "start_at", "-start_at"];
-  }
-});
-
-// src/emulator/access.ts
-function orderedLevels(resource) {
-  return resource === "project" || resource === "organization" ? MEMBER_LEVELS : RESOURCE_LEVELS;
-}
-function defaultLevel(resource) {
-  if (resource === "project") return "admin";
-  if (resource === "organization") return "member";
-  if (resource === "activity_log") return "viewer";
-  return "editor";
-}
-function highestLevel(resource) {
-  if (resource === "activity_log") return "viewer";
-  return orderedLevels(resource).at(-1);
-}
-function satisfies(resource, level2, required2) {
-  const levels = orderedLevels(resource);
-  return levels.indexOf(level2) >= levels.indexOf(required2);
-}
-function rulesApply(store, org) {
-  return isNewest(store) ? org.features.access_control : org.features.advanced_permissions;
-}
-function membership(who) {
-  return who.user.organizations.find((m) => m.id === who.org.id);
-}
-function isOrganizationAdmin(user2, orgId) {
-  return user2.organizations.some((m) => m.id === orgId && m.level !== "member");
-}
-function rulesFor(who, resource, resourceId) {
-  if (!rulesApply(who.store, who.org)) return [];
-  return who.store.data.access_controls.filter(
-    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id === resourceId && (r.organization_member === null || r.organization_member === who.user.id)
-  );
-}
-function highestOf(resource, rules) {
-  const levels = orderedLevels(resource);
-  return rules.reduce(
-    (best, r) => levels.indexOf(r.access_level) > levels.indexOf(best) ? r.access_level : best,
-    rules[0]?.access_level ?? "none"
-  );
-}
-function objectLevel(who, resource, obj7, specificOnly) {
-  if (!membership(who)) return null;
-  if (resource !== "project" && obj7.created_by !== void 0 && obj7.created_by === who.user.id) {
-    return highestLevel(resource);
-  }
-  if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
-  if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
-  let rules = rulesFor(who, resource, String(obj7.id));
-  if (specificOnly) {
-    rules = rules.filter((r) => r.organization_member !== null);
-    if (rules.length === 0) return null;
-  }
-  return rules.length === 0 ? defaultLevel(resource) : highestOf(resource, rules);
-}
-function resourceLevel(who, resource) {
-  if (WITHOUT_RESOURCE_RULES.has(resource)) return defaultLevel(resource);
-  if (!membership(who)) return null;
-  if (isOrganizationAdmin(who.user, who.org.id)) return highestLevel(resource);
-  if (!rulesApply(who.store, who.org)) return defaultLevel(resource);
-  const rules = rulesFor(who, resource, null);
-  return rules.length === 0 ? defaultLevel(resource) : highestOf(resource, rules);
-}
-function hasResourceRules(who, resource) {
-  return !WITHOUT_RESOURCE_RULES.has(resource) && rulesFor(who, resource, null).length > 0;
-}
-function userAccessLevel(who, resource, obj7) {
-  const specific = objectLevel(who, resource, obj7, true);
-  if (specific) return specific;
-  if (hasResourceRules(who, resource)) {
-    const level2 = resourceLevel(who, resource);
-    if (level2) return level2;
-  }
-  return objectLevel(who, resource, obj7, false);
-}
-function canAccess(who, resource, obj7, required2) {
-  const level2 = userAccessLevel(who, resource, obj7);
-  return level2 !== null && satisfies(resource, level2, required2);
-}
-function requireAccess(who, resource, obj7, required2) {
-  if (!canAccess(who, resource, obj7, required2)) {
-    throw forbidden(`You do not have ${required2} access to this resource.`);
-  }
-}
-function requiredLevel(scope) {
-  return scope.endsWith(":write") ? "editor" : "viewer";
-}
-function hasSpecificGrant(who, resource, required2) {
-  if (!membership(who)) return false;
-  if (isOrganizationAdmin(who.user, who.org.id)) return true;
-  if (!rulesApply(who.store, who.org)) return false;
-  return who.store.data.access_controls.some(
-    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id !== null && r.organization_member === who.user.id && satisfies(resource, r.access_level, required2)
-  );
-}
-function requireResourceAccess(who, resource, required2, creating) {
-  if (!CONTROLLED_RESOURCES.has(resource)) return;
-  const level2 = resourceLevel(who, resource);
-  if (level2 !== null && satisfies(resource, level2, required2)) return;
-  if (!creating && hasSpecificGrant(who, resource, required2)) return;
-  throw forbidden(`You do not have ${required2} access to this resource.`);
-}
-function canReachProject(who) {
-  return canAccess(who, "project", { id: who.project.id }, "member");
-}
-function isProjectAdmin(store, user2, project3) {
-  if (isOrganizationAdmin(user2, project3.organization)) return true;
-  const org = store.organization(project3.organization);
-  if (!org || !rulesApply(store, org)) return false;
-  const rules = store.data.access_controls.filter(
-    (r) => r.team_id === project3.id && r.resource === "project" && r.resource_id === String(project3.id)
-  );
-  const own = rules.filter((r) => r.organization_member === user2.id);
-  if (own.length > 0) return own.some((r) => r.access_level === "admin");
-  return rules.some((r) => r.organization_member === null && r.access_level === "admin");
-}
-function filterByAccess(who, resource, items2, includeAllIfAdmin = false) {
-  if (includeAllIfAdmin && isOrganizationAdmin(who.user, who.org.id)) return items2;
-  if (!rulesApply(who.store, who.org)) return items2;
-  const rules = who.store.data.access_controls.filter(
-    (r) => r.team_id === who.project.id && r.resource === resource && r.resource_id !== null && (r.organization_member === null || r.organization_member === who.user.id)
-  );
-  const blocked = /* @__PURE__ */ new Set();
-  const allowed = /* @__PURE__ */ new Set();
-  const byObject = /* @__PURE__ */ new Map();
-  for (const r of rules)
-    byObject.set(r.resource_id, [...byObject.get(r.resource_id) ?? [], r]);
-  for (const [id, objectRules] of byObject) {
-    const explicit = objectRules.filter((r) => r.organization_member !== null);
-    if (explicit.length === 0) {
-      if (objectRules.every((r) => r.access_level === "none")) blocked.add(id);
-    } else if (explicit.some((r) => r.access_level !== "none")) allowed.add(id);
-    else blocked.add(id);
-  }
-  const own = (item) => item.created_by !== void 0 && item.created_by !== null && item.created_by === who.user.id;
-  const level2 = resourceLevel(who, resource);
-  if ((level2 === null || level2 === "none") && allowed.size > 0) {
-    return items2.filter((item) => allowed.has(String(item.id)) || own(item));
-  }
-  if (blocked.size > 0) return items2.filter((item) => !blocked.has(String(item.id)) || own(item));
-  return items2;
-}
-var MEMBER_LEVELS, RESOURCE_LEVELS, CONTROLLED_RESOURCES, WITHOUT_RESOURCE_RULES;
-var init_access = __esm({
-  "src/emulator/access.ts"() {
-    "use strict";
-    init_errors3();
-    init_service5();
-    MEMBER_LEVELS = ["none", "member", "admin"];
-    RESOURCE_LEVELS = ["none", "viewer", "editor", "manager"];
-    CONTROLLED_RESOURCES = /* @__PURE__ */ new Set([
-      "action",
-      "customer_analytics",
-      "dashboard",
-      "early_access_feature",
-      "endpoint",
-      "experiment",
-      "export",
-      "external_data_source",
-      "warehouse_objects",
-      "feature_flag",
-      "insight",
-      "llm_analytics",
-      "notebook",
-      "revenue_analytics",
-      "session_recording",
-      "sharing_configuration",
-      "survey",
-      "web_analytics",
-      "activity_log",
-      "error_tracking",
-      "logs",
-      "tracing"
-    ]);
-    WITHOUT_RESOURCE_RULES = /* @__PURE__ */ new Set(["organization", "project", "plugin"]);
-  }
-});
-
-// src/emulator/routes/dashboard-access.ts
-function userBasic(user2) {
-  return {
-    id: user2.id,
-    uuid: user2.uuid,
-    distinct_id: user2.uuid,
-    first_name: user2.first_name,
-    last_name: user2.last_name,
-    email: user2.email,
-    is_email_verified: true,
-    hedgehog_config: null,
-    role_at_organization: null
-  };
-}
-function restrictionFeature(ctx) {
-  return isNewest(ctx.store) ? ctx.org.features.access_control : ctx.org.features.advanced_permissions;
-}
-function effectiveRestriction(ctx, d) {
-  return restrictionFeature(ctx) ? d.restriction_level : 21;
-}
-function canRestrict(ctx, d, user2 = ctx.user) {
-  return d.created_by === user2.id || isProjectAdmin(ctx.store, user2, ctx.project);
-}
-function privilegeLevel(ctx, d) {
-  if (effectiveRestriction(ctx, d) === 21 || canRestrict(ctx, d)) return 37;
-  const explicit = ctx.store.data.collaborators.find(
-    (c) => c.dashboard_id === d.id && c.user === ctx.user.id
-  );
-  return explicit?.level ?? 21;
-}
-function requireEdit(ctx, d) {
-  if (privilegeLevel(ctx, d) < 37) throw forbidden("You don't have edit permissions for this dashboard.");
-}
-function findDashboard(ctx, rawId, detail2 = "Not found.") {
-  const id = rawId !== void 0 && /^\d+$/.test(rawId) ? Number(rawId) : Number.NaN;
-  const d = ctx.store.dashboard(ctx.project.id, id);
-  if (!d) throw notFound(detail2);
-  return d;
-}
-function isShared(ctx, d) {
-  return ctx.store.data.sharing.some((s) => s.dashboard_id === d.id && s.enabled);
-}
-var init_dashboard_access = __esm({
-  "src/emulator/routes/dashboard-access.ts"() {
-    "use strict";
-    init_access();
-    init_errors3();
-    init_service5();
-  }
-});
-
-// src/emulator/routes/integrations.ts
-function renderIntegration(ctx, i) {
-  const creator = ctx.store.user(i.created_by);
-  return {
-    id: i.id,
-    kind: i.kind,
-    config: structuredClone(i.config),
-    created_at: i.created_at,
-    created_by: creator ? userBasic(creator) : null,
-    errors: i.errors,
-    display_name: i.display_name,
-    files_write_requestable: false,
-    installation_shared: null,
-    installation_status: null
-  };
-}
-function list7(ctx) {
-  const kind2 = ctx.query.get("kind");
-  const items2 = ctx.store.data.integrations.filter((i) => i.team_id === ctx.project.id && (kind2 === null || i.kind === kind2)).sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id - b.id);
-  return { status: 200, body: offsetPage(ctx, items2, (i) => renderIntegration(ctx, i)) };
-}
-function retrieve(ctx) {
-  const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
-  const found3 = ctx.store.integration(ctx.project.id, id);
-  if (!found3) throw notFound();
-  return { status: 200, body: renderIntegration(ctx, found3) };
-}
-function resolveIntegration(ctx, value, attr) {
-  if (value === null) return null;
-  const id = typeof value === "string" && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-  if (typeof id !== "number" || !Number.isInteger(id)) {
-    throw invalid(`Incorrect type. Expected pk value, received ${pyType(value)}.`, attr, "incorrect_type");
-  }
-  const found3 = ctx.store.integration(ctx.project.id, id);
-  if (!found3) {
-    throw invalid(`Invalid pk "${String(value)}" - object does not exist.`, attr, "does_not_exist");
-  }
-  return found3;
-}
-function registerIntegrations(router) {
-  const base = "/api/projects/:project/integrations";
-  router.add({ method: "GET", pattern: base, scope: "integration:read", handler: list7 });
-  router.add({ method: "GET", pattern: `${base}/:id`, scope: "integration:read", handler: retrieve });
-}
-var init_integrations2 = __esm({
-  "src/emulator/routes/integrations.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_pagination();
-    init_dashboard_access();
-  }
-});
-
-// src/emulator/routes/batch-export-write-2025.ts
-function applyOlderExportBody(ctx, b, body, mode) {
-  const complete = mode !== "patch";
-  if ("name" in body || complete) {
-    if (body.name === void 0) throw required("name");
-    b.name = parseString(body.name, "name", { blank: false }) ?? "";
-  }
-  if ("model" in body) {
-    const model = body.model === null ? null : parseChoice(body.model, "model", MODELS);
-    if (mode !== "create" && model !== b.model) {
-      throw invalid("Changing models is not supported. Create a new batch export instead.", "model");
-    }
-    b.model = model;
-  }
-  if ("destination" in body || complete) applyDestination(ctx, b, body.destination, mode);
-  if ("interval" in body || complete) {
-    if (body.interval === void 0) throw required("interval");
-    const interval = parseChoice(body.interval, "interval", INTERVALS);
-    const fast = interval !== "hour" && interval !== "day" && interval !== "week";
-    if (fast && !flagOn(ctx.store, "high-frequency-batch-exports")) {
-      throw new ApiError(
-        403,
-        errorBody(
-          "authentication_error",
-          "permission_denied",
-          "Higher frequency batch exports are not enabled for this team."
-        )
-      );
-    }
-    b.interval = interval;
-  }
-  if ("paused" in body) b.paused = parseBool(body.paused, "paused") ?? false;
-  if ("start_at" in body) b.start_at = parseDateTime(body.start_at, "start_at");
-  if ("end_at" in body) b.end_at = parseDateTime(body.end_at, "end_at");
-  if ("filters" in body) b.filters = parseList(body.filters, "filters", true);
-  if ("hogql_query" in body && body.hogql_query !== null) {
-    const query = parseString(body.hogql_query, "hogql_query") ?? "";
-    if (!/^\s*select\b[\s\S]+\bfrom\s+events\b/i.test(query))
-      throw invalid("Failed to parse query", "hogql_query");
-    b.hogql_query = query;
-  }
-  if (b.destination.type === "HTTP" && b.model !== "events") {
-    throw invalid("HTTP batch exports only support the events model");
-  }
-}
-function applyDestination(ctx, b, value, mode) {
-  if (value === void 0) throw required("destination");
-  if (!isDict2(value)) {
-    throw invalid(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, "destination");
-  }
-  if (value.type === void 0) throw required("destination__type");
-  const type = parseChoice(value.type, "destination__type", OLDER_TYPES);
-  if (mode !== "create" && type !== b.destination.type) {
-    throw invalid(
-      `Cannot change destination type from '${b.destination.type}' to '${type}'. Delete this batch export and create a new one with the new destination type.`,
-      "destination"
-    );
-  }
-  let integration2;
-  for (const key2 of ["integration", "integration_id"]) {
-    if (key2 in value) integration2 = resolveIntegration(ctx, value[key2], `destination__${key2}`)?.id ?? null;
-  }
-  const rawConfig = value.config === void 0 ? {} : value.config;
-  if (!isDict2(rawConfig)) {
-    throw invalid(
-      `Invalid data. Expected a dictionary, but got ${pyType(rawConfig)}.`,
-      "destination__config"
-    );
-  }
-  const config = structuredClone(rawConfig);
-  validateOlderConfig(type, config, mode !== "patch");
-  const needs = OLDER_INTEGRATION_REQUIRED[type];
-  if (needs !== void 0 && (integration2 === void 0 || integration2 === null)) {
-    throw invalid(needs, "destination");
-  }
-  const kind2 = KIND_REQUIRED[type];
-  if (kind2 && integration2 !== void 0 && integration2 !== null) {
-    if (ctx.store.integration(ctx.project.id, integration2)?.kind !== kind2[0])
-      throw invalid(kind2[1], "destination");
-  }
-  b.destination.type = type;
-  b.destination.config = mode === "create" ? config : deepMerge(b.destination.config, config);
-  if (integration2 !== void 0) b.destination.integration = integration2;
-}
-var KIND_REQUIRED, INTERVALS, MODELS;
-var init_batch_export_write_2025 = __esm({
-  "src/emulator/routes/batch-export-write-2025.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_service5();
-    init_destinations2();
-    init_integrations2();
-    KIND_REQUIRED = {
-      Databricks: ["databricks", "Integration is not a Databricks integration."],
-      AzureBlob: ["azure-blob", "Integration is not an Azure Blob integration."]
-    };
-    INTERVALS = ["hour", "day", "week", "every 5 minutes", "every 15 minutes"];
-    MODELS = ["events", "persons", "sessions"];
-  }
-});
-
-// src/emulator/routes/host-check.ts
-import { isIP } from "node:net";
-function ipv4Internal(ip) {
-  const [a = 0, b = 0, c = 0] = ip.split(".").map(Number);
-  return a === 0 || a === 10 || a === 127 || a === 100 && b >= 64 && b < 128 || a === 169 && b === 254 || a === 172 && b >= 16 && b < 32 || a === 192 && b === 0 && (c === 0 || c === 2) || a === 192 && b === 168 || a === 198 && (b === 18 || b === 19) || a === 198 && b === 51 && c === 100 || a === 203 && b === 0 && c === 113 || a >= 224;
-}
-function ipv6Internal(ip) {
-  const lower = ip.toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (mapped?.[1]) return ipv4Internal(mapped[1]);
-  return lower === "::" || lower === "::1" || /^fe[89ab]/.test(lower) || /^f[cd]/.test(lower) || lower.startsWith("ff") || lower.startsWith("2001:db8");
-}
-function hostRefusal(host) {
-  if (typeof host !== "string" || host.trim() === "") return INVALID_HOST_MESSAGE;
-  const family = isIP(host);
-  if (family === 0 && !HOSTNAME.test(host.toLowerCase())) return INVALID_HOST_MESSAGE;
-  const name = host.toLowerCase().replace(/\.$/, "");
-  if (METADATA_HOSTS.has(name) || name === "localhost") return UNREACHABLE_HOST_MESSAGE;
-  if (INTERNAL_SUFFIXES.some((suffix) => name.endsWith(suffix))) return UNREACHABLE_HOST_MESSAGE;
-  if (family === 4 && ipv4Internal(name)) return UNREACHABLE_HOST_MESSAGE;
-  if (family === 6 && ipv6Internal(name)) return UNREACHABLE_HOST_MESSAGE;
-  return void 0;
-}
-var INVALID_HOST_MESSAGE, UNREACHABLE_HOST_MESSAGE, LABEL, HOSTNAME, METADATA_HOSTS, INTERNAL_SUFFIXES;
-var init_host_check = __esm({
-  "src/emulator/routes/host-check.ts"() {
-    "use strict";
-    INVALID_HOST_MESSAGE = "Invalid host. Enter a hostname or IP address without credentials, scheme, or path.";
-    UNREACHABLE_HOST_MESSAGE = "Could not reach this host. Check that the hostname is correct and reachable from the internet.";
-    LABEL = "[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?";
-    HOSTNAME = new RegExp(`^${LABEL}(?:\\.${LABEL})*\\.?$`);
-    METADATA_HOSTS = /* @__PURE__ */ new Set(["169.254.169.254", "metadata.google.internal"]);
-    INTERNAL_SUFFIXES = [
-      ".local",
-      ".internal",
-      ".svc.cluster.local",
-      ".cluster.local",
-      ".consul",
-      ".lan",
-      ".home",
-      ".corp",
-      ".localdomain",
-      ".home.arpa",
-      ".intranet",
-      ".priv"
-    ];
-  }
-});
-
-// src/emulator/routes/destination-rules.ts
-function pyList(items2) {
-  return `[${items2.map((i) => `'${i}'`).join(", ")}]`;
-}
-function parseNested(ctx, value, patch2) {
-  if (!isDict2(value)) {
-    throw invalid(`Invalid data. Expected a dictionary, but got ${pyType(value)}.`, "destination");
-  }
-  const { step, done } = collectInvalid();
-  let type;
-  let config;
-  let integration2;
-  step(() => {
-    if (value.type === void 0) {
-      if (!patch2) throw required("destination__type");
-      return;
-    }
-    type = parseChoice(value.type, "destination__type", NEWEST_TYPES);
-  });
-  step(() => {
-    if (value.config === void 0) {
-      if (!patch2) throw required("destination__config");
-      return;
-    }
-    if (value.config === null) throw invalid("This field may not be null.", "destination__config", "null");
-    if (!isDict2(value.config)) throw serverError();
-    config = structuredClone(value.config);
-  });
-  for (const key2 of ["integration", "integration_id"]) {
-    if (!(key2 in value)) continue;
-    step(() => {
-      integration2 = resolveIntegration(ctx, value[key2], `destination__${key2}`);
-    });
-  }
-  done();
-  if (type === void 0 || config === void 0) throw serverError();
-  validateNewestConfig(type, config, patch2);
-  const attrs = { type, config };
-  if ("integration" in value || "integration_id" in value) attrs.integration = integration2 ?? null;
-  return attrs;
-}
-function storedIntegration(ctx, instance) {
-  if (!instance || instance.destination.integration === null) return null;
-  return ctx.store.integration(instance.team_id, instance.destination.integration) ?? null;
-}
-function checkFileFormat(merged) {
-  const format = merged.file_format === void 0 ? "JSONLines" : merged.file_format;
-  const formats = Object.keys(FILE_COMPRESSIONS);
-  const allowed = typeof format === "string" ? FILE_COMPRESSIONS[format] : void 0;
-  if (!allowed) {
-    throw fail(
-      `File format ${format === null ? "None" : String(format)} is not supported. Supported file formats are ${pyList(formats)}`
-    );
-  }
-  const compression = merged.compression;
-  if (compression && !allowed.includes(String(compression))) {
-    throw fail(
-      `Compression ${String(compression)} is not supported for file format ${String(format)}. Supported compressions are ${pyList(allowed)}`
-    );
-  }
-}
-function integrationRef(value) {
-  if (typeof value === "boolean") return null;
-  if (typeof value === "number" && Number.isInteger(value)) return value;
-  if (typeof value === "string" && /^\d+$/.test(value)) return Number(value);
-  return null;
-}
-function checkRedshiftCopy(ctx, merged, existing, updating) {
-  const copy = isDict2(merged.copy_inputs) ? merged.copy_inputs : {};
-  if (Object.keys(copy).length === 0) throw fail("Missing required inputs for 'COPY'");
-  for (const key2 of ["s3_bucket", "region_name", "authorization", "bucket_credentials"]) {
-    if (!(key2 in copy)) throw fail("Missing required input for 'COPY'");
-  }
-  const existingCopy = isDict2(existing.copy_inputs) ? existing.copy_inputs : {};
-  const refs = {
-    bucket_credentials: integrationRef(copy.bucket_credentials),
-    authorization: integrationRef(copy.authorization)
-  };
-  for (const field3 of ["bucket_credentials", "authorization"]) {
-    if (updating && refs[field3] === null && integrationRef(existingCopy[field3]) !== null) {
-      throw fail(
-        `Cannot switch '${field3}' from an integration to inline credentials. Send a different integration ID to swap, or omit the field to keep the current one.`
-      );
-    }
-    const id = refs[field3];
-    if (id !== null && ctx.store.integration(ctx.project.id, id)?.kind !== "aws-s3") {
-      throw fail(`'${field3}' does not reference an AWS S3 integration of this project.`);
-    }
-  }
-  const hasKeys = (v) => isDict2(v) && "aws_access_key_id" in v && "aws_secret_access_key" in v;
-  if (refs.bucket_credentials === null && !hasKeys(copy.bucket_credentials)) {
-    throw fail("Missing required bucket credentials for 'COPY'");
-  }
-  if (refs.authorization === null) {
-    const auth = copy.authorization;
-    if (isDict2(auth)) {
-      if (!hasKeys(auth)) throw fail("Missing required credentials for 'COPY'");
-    } else if (typeof auth === "string") {
-      if (auth.trim() === "") throw fail("Missing required IAM role for 'COPY'");
-    } else {
-      throw fail("Authorization for 'COPY' must be an IAM role ARN, AWS credentials, or an integration ID.");
-    }
-  }
-}
-function validateDestination(ctx, attrs, instance) {
-  const { type, config } = attrs;
-  const existing = instance ? instance.destination.config : {};
-  if (instance && type !== instance.destination.type) {
-    throw fail(
-      `Cannot change destination type from '${instance.destination.type}' to '${type}'. Delete this batch export and create a new one with the new destination type.`
-    );
-  }
-  if (config.legacy_parquet_extension === true && !(instance && usesLegacyParquetExtension(type, existing))) {
-    throw fail(
-      "'legacy_parquet_extension' can only stay on for an export that already writes the compression codec into its Parquet file names. It cannot be turned on for a new export, or turned back on once an export moved to the standard '.parquet' extension."
-    );
-  }
-  const merged = deepMerge(existing, config);
-  const sent = "integration" in attrs;
-  const given = attrs.integration ?? null;
-  const keptOrGiven = given === null && !sent ? storedIntegration(ctx, instance) : given;
-  if (type === "HTTP") {
-    const url = merged.url;
-    if (url && !HTTP_URLS2.has(String(url))) throw fail(`Invalid destination URL: ${String(url)}`);
-  }
-  if (type === "Snowflake") {
-    if (keptOrGiven === null) throw fail("Integration is required for Snowflake batch exports");
-    if (keptOrGiven.kind !== "snowflake") {
-      throw fail(`Integration provided is not a Snowflake integration (got kind='${keptOrGiven.kind}')`);
-    }
-    for (const key2 of ["account", "user", "authentication_type"]) {
-      if (!keptOrGiven.config[key2]) throw fail(`Snowflake integration is not valid: '${key2}' missing`);
-    }
-  }
-  if (S3_FAMILY_TYPES.has(type)) {
-    if (keptOrGiven === null) throw fail(`Integration is required for ${type} batch exports`);
-    const empty = ["bucket_name", "region", "prefix"].filter(
-      (k) => typeof config[k] === "string" && config[k].trim() === ""
-    );
-    if (empty.length > 0) throw fail(`The following inputs are empty: ${pyList(empty)}`);
-    const kind2 = type === "AwsS3" ? "aws-s3" : "s3-compatible";
-    if (keptOrGiven.kind !== kind2) {
-      throw fail(`Integration provided is not an AWS S3 integration (got kind='${keptOrGiven.kind}')`);
-    }
-    checkFileFormat(merged);
-  }
-  if (type === "Databricks") {
-    if (given === null) throw fail("Integration is required for Databricks batch exports");
-    if (given.kind !== "databricks") throw fail("Integration is not a Databricks integration.");
-    const missing = ["server_hostname", "client_id", "client_secret"].find(
-      (key2) => key2 === "server_hostname" ? !(key2 in given.config) && given.sensitive_keys !== void 0 : given.sensitive_keys !== void 0 && !given.sensitive_keys.includes(key2)
-    );
-    if (missing) throw fail(`Databricks integration is not valid: '${missing}' missing`);
-  }
-  if (type === "Postgres") {
-    if (given === null && !instance) throw fail("Integration is required for Postgres batch exports");
-    if (given !== null && given.kind !== "postgresql")
-      throw fail("Integration is not a PostgreSQL integration.");
-    const backing = instance ? given ?? (sent ? null : storedIntegration(ctx, instance)) : null;
-    const inline = backing ? POSTGRES_CONNECTION_KEYS.find((key2) => key2 in config) : void 0;
-    if (inline) {
-      throw fail(
-        `'${inline}' is set by the PostgreSQL integration of this batch export and cannot be sent in its config.`
-      );
-    }
-  }
-  if (type === "BigQuery") {
-    if (given === null) throw fail("Integration is required for BigQuery batch exports");
-    if (given.kind !== "google-cloud-service-account") {
-      throw fail("Integration is not a Google Cloud service account integration.");
-    }
-  }
-  if (type === "AzureBlob") {
-    if (given === null) throw fail("Integration is required for Azure Blob batch exports");
-    if (given.kind !== "azure-blob") throw fail("Integration is not an Azure Blob integration.");
-    checkFileFormat(merged);
-  }
-  if (type === "Redshift") {
-    if (instance && instance.destination.integration !== null && given === null) {
-      throw fail(
-        "Cannot remove the integration from a Redshift batch export that uses one. Re-send its `integration` to keep it (or a different one to swap)."
-      );
-    }
-    if (given === null && !instance) throw fail("Integration is required for Redshift batch exports");
-    if (given !== null) {
-      if (given.kind !== "aws-redshift") throw fail("Integration is not a Redshift integration.");
-      if (!("host" in given.config) && !merged.host) {
-        throw fail(
-          "A 'host' is required when using an AWS Redshift integration: set it to the cluster or workgroup endpoint."
-        );
-      }
-    }
-    if (merged.mode === "COPY") checkRedshiftCopy(ctx, merged, existing, instance !== null);
-  }
-  if (type === "Postgres" || type === "Redshift") {
-    const host = given !== null && "host" in given.config ? given.config.host : merged.host;
-    const refusal = host === void 0 || host === null ? void 0 : hostRefusal(host);
-    if (refusal) throw fail(refusal);
-  }
-  if (type === "Workflows" && !flagOn(ctx.store, "backfill-workflows-destination")) {
-    throw new ApiError(
-      403,
-      errorBody(
-        "authentication_error",
-        "permission_denied",
-        "Backfilling Workflows is not enabled for this team."
-      )
-    );
-  }
-}
-function parseNewestDestination(ctx, value, patch2, instance) {
-  if (value === void 0) throw required("destination");
-  const attrs = parseNested(ctx, value, patch2);
-  validateDestination(ctx, attrs, instance);
-  return attrs;
-}
-var HTTP_URLS2, FILE_COMPRESSIONS, fail, POSTGRES_CONNECTION_KEYS;
-var init_destination_rules = __esm({
-  "src/emulator/routes/destination-rules.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_service5();
-    init_destinations2();
-    init_host_check();
-    init_integrations2();
-    HTTP_URLS2 = /* @__PURE__ */ new Set(["https://us.i.posthog.com/batch/", "https://eu.i.posthog.com/batch/"]);
-    FILE_COMPRESSIONS = {
-      Parquet: ["zstd", "lz4", "snappy", "gzip", "brotli"],
-      JSONLines: ["gzip", "brotli"]
-    };
-    fail = (detail2) => invalid(detail2, "destination");
-    POSTGRES_CONNECTION_KEYS = ["user", "password", "host", "port"];
-  }
-});
-
-// src/emulator/routes/batch-export-write.ts
-function permissionDenied(detail2) {
-  return new ApiError(403, errorBody("authentication_error", "permission_denied", detail2));
-}
-function parseKeyList(value, attr) {
-  if (value === null) return null;
-  if (!Array.isArray(value)) {
-    throw invalid(`Expected a list of items but got type "${pyType(value)}".`, attr, "not_a_list");
-  }
-  if (value.length === 0) throw invalid("This list may not be empty.", attr, "empty");
-  return value.map((item, i) => {
-    if (item === null) throw invalid("This field may not be null.", `${attr}__${i}`, "null");
-    return parseString(item, `${attr}__${i}`, { blank: false }) ?? "";
-  });
-}
-function checkFilters(filters) {
-  if (filters === null) return;
-  const fail2 = (detail2) => invalid(detail2, "filters");
-  if (!Array.isArray(filters)) throw fail2("'filters' should be an array of filters");
-  for (const filter of filters) {
-    if (!isDict2(filter)) throw fail2("Each filter must be an object");
-    if ("data_interval_start" in filter || "data_interval_end" in filter) {
-      throw fail2(
-        "'data_interval_start' and 'data_interval_end' are run attributes and not 'filters'. Trigger a backfill if you wish to manually control which periods to batch export."
-      );
-    }
-    if (!FILTER_TYPES.includes(filter.type)) {
-      throw fail2("Each filter must have a 'type' of one of: 'event', 'hogql', 'person'");
-    }
-  }
-}
-function parseBounded(value, attr, max) {
-  const n = parseInteger(value, attr, true);
-  if (n === null) return null;
-  if (n < 0) throw invalid("Ensure this value is greater than or equal to 0.", attr, "min_value");
-  if (n > max) throw invalid(`Ensure this value is less than or equal to ${max}.`, attr, "max_value");
-  return n;
-}
-function applyExportBody(ctx, draft, body, mode, current4) {
-  if (!isNewest(ctx.store)) {
-    applyOlderExportBody(ctx, draft, body, mode);
-    return;
-  }
-  const partial = mode === "patch";
-  const { step, done } = collectInvalid();
-  const sent = (key2) => key2 in body;
-  let destination;
-  let hogqlQuery;
-  let filters;
-  let offsetDay2;
-  let offsetHour2;
-  step(() => {
-    if (!sent("name") && partial) return;
-    if (body.name === void 0) throw required("name");
-    draft.name = parseString(body.name, "name", { blank: false }) ?? "";
-  });
-  step(() => {
-    if (!sent("model")) return;
-    if (body.model === null) throw invalid("This field may not be null.", "model", "null");
-    const model2 = parseChoice(body.model, "model", MODELS2);
-    if (model2 === "hogql" && !flagOn(ctx.store, "hogql-batch-exports")) {
-      throw permissionDenied("HogQL batch exports are not enabled for this team.");
-    }
-    if (current4 && model2 !== current4.model) {
-      throw invalid("Changing models is not supported. Create a new batch export instead.", "model");
-    }
-    draft.model = model2;
-  });
-  step(() => {
-    if (!sent("destination") && partial) return;
-    destination = parseNewestDestination(ctx, body.destination, partial, current4);
-  });
-  step(() => {
-    if (!sent("interval") && partial) return;
-    if (body.interval === void 0) throw required("interval");
-    const interval = parseChoice(body.interval, "interval", INTERVALS2);
-    const fast = interval !== "hour" && interval !== "day" && interval !== "week";
-    if (fast && !flagOn(ctx.store, "high-frequency-batch-exports")) {
-      throw permissionDenied("Higher frequency batch exports are not enabled for this team.");
-    }
-    draft.interval = interval;
-  });
-  step(() => {
-    if (sent("paused")) draft.paused = parseBool(body.paused, "paused") ?? false;
-  });
-  step(() => {
-    if (sent("start_at")) draft.start_at = parseDateTime(body.start_at, "start_at");
-  });
-  step(() => {
-    if (sent("end_at")) draft.end_at = parseDateTime(body.end_at, "end_at");
-  });
-  step(() => {
-    if (sent("hogql_query"))
-      hogqlQuery = parseString(body.hogql_query, "hogql_query", { nullable: true, blank: false });
-  });
-  step(() => {
-    if (!sent("hogql_modifiers")) return;
-    const value = body.hogql_modifiers;
-    if (value !== null && !isDict2(value)) {
-      throw invalid(
-        "Input should be a valid dictionary or instance of HogQLQueryModifiers",
-        "hogql_modifiers"
-      );
-    }
-    draft.hogql_modifiers = value === null ? null : structuredClone(value);
-  });
-  step(() => {
-    if (sent("primary_key")) draft.primary_key = parseKeyList(body.primary_key, "primary_key");
-  });
-  step(() => {
-    if (sent("version_key")) draft.version_key = parseKeyList(body.version_key, "version_key");
-  });
-  step(() => {
-    if (!sent("incremental_mode")) return;
-    if (body.incremental_mode === null)
-      throw invalid("This field may not be null.", "incremental_mode", "null");
-    draft.incremental_mode = parseChoice(body.incremental_mode, "incremental_mode", [
-      "APPEND",
-      "MERGE"
-    ]);
-  });
-  step(() => {
-    if (!sent("filters")) return;
-    checkFilters(body.filters);
-    filters = body.filters;
-  });
-  step(() => {
-    if (!sent("timezone")) return;
-    if (body.timezone === null) {
-      draft.timezone = "UTC";
-      return;
-    }
-    const zone = typeof body.timezone === "string" && isTimeZone(body.timezone) ? body.timezone : void 0;
-    if (zone === void 0)
-      throw invalid(`"${String(body.timezone)}" is not a valid choice.`, "timezone", "invalid_choice");
-    draft.timezone = zone;
-  });
-  const rawInterval = sent("interval") ? body.interval : current4?.interval;
-  step(() => {
-    if (!sent("offset_day")) return;
-    offsetDay2 = parseBounded(body.offset_day, "offset_day", 6);
-    if (offsetDay2 !== null && rawInterval !== "week") {
-      throw invalid("offset_day is not applicable for non-weekly intervals", "offset_day");
-    }
-  });
-  step(() => {
-    if (!sent("offset_hour")) return;
-    offsetHour2 = parseBounded(body.offset_hour, "offset_hour", 23);
-    if (offsetHour2 !== null && rawInterval !== "day" && rawInterval !== "week") {
-      throw invalid("offset_hour is not applicable for non-daily/weekly intervals", "offset_hour");
-    }
-  });
-  done();
-  if (sent("interval")) {
-    if (draft.interval === "day") {
-      if (sent("offset_hour")) draft.interval_offset = offsetHour2 == null ? null : offsetHour2 * 3600;
-      else if (!partial) draft.interval_offset = null;
-    } else if (draft.interval === "week") {
-      if (sent("offset_day") || sent("offset_hour")) {
-        draft.interval_offset = (offsetDay2 ?? 0) * 86400 + (offsetHour2 ?? 0) * 3600;
-      } else if (!partial) draft.interval_offset = null;
-    } else draft.interval_offset = null;
-  } else if (sent("offset_day") || sent("offset_hour")) {
-    throw serverError();
-  }
-  const model = current4 ? current4.model : draft.model ?? "events";
-  if (destination?.type === "HTTP" && model !== "events") {
-    throw invalid("HTTP batch exports only support the events model");
-  }
-  const onlyFor = (name, value, wanted) => {
-    if (value === null || value === void 0 || model === wanted) return;
-    throw invalid(`'${name}' is only supported for '${wanted}' not '${model}' model`, name);
-  };
-  onlyFor("filters", filters, "events");
-  onlyFor("hogql_modifiers", sent("hogql_modifiers") ? body.hogql_modifiers : void 0, "hogql");
-  onlyFor("primary_key", sent("primary_key") ? body.primary_key : void 0, "hogql");
-  onlyFor("version_key", sent("version_key") ? body.version_key : void 0, "hogql");
-  if (model === "events" && hogqlQuery != null) {
-    const grandfathered = ctx.store.data.batch_exports.some(
-      (b) => b.team_id === ctx.project.id && b.schema !== null
-    );
-    if (grandfathered) {
-      const error2 = eventsQueryError(hogqlQuery);
-      if (error2) throw invalid(error2);
-    } else onlyFor("hogql_query", hogqlQuery, "hogql");
-  } else onlyFor("hogql_query", hogqlQuery, "hogql");
-  if (model === "hogql")
-    checkHogql(draft, hogqlQuery === void 0 ? current4?.hogql_query ?? null : hogqlQuery);
-  if (filters !== void 0) draft.filters = filters;
-  if (hogqlQuery !== void 0) draft.hogql_query = hogqlQuery;
-  if (destination) {
-    if (!current4) {
-      const config = destination.config;
-      if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in config)) {
-        config.legacy_parquet_extension = false;
-      }
-      draft.destination = {
-        type: destination.type,
-        config,
-        integration: destination.integration?.id ?? null
-      };
-    } else {
-      const stored = { ...current4.destination.config };
-      if (OBJECT_STORAGE_TYPES.has(destination.type) && !("legacy_parquet_extension" in stored)) {
-        stored.legacy_parquet_extension = writesCompressedParquet(stored);
-      }
-      draft.destination = {
-        type: destination.type,
-        config: deepMerge(stored, destination.config),
-        integration: "integration" in destination ? destination.integration?.id ?? null : current4.destination.integration
-      };
-    }
-  }
-}
-function checkHogql(draft, query) {
-  if (query === null) {
-    throw invalid("'hogql_query' is required when 'model' is 'hogql'", "hogql_query");
-  }
-  const unsupported = unsupportedQuery(query);
-  if (unsupported) throw invalid(unsupported, "hogql_query");
-  const columns2 = outputColumns(query);
-  if (!draft.primary_key?.length && draft.incremental_mode === "MERGE") {
-    throw invalid("'primary_key' is required when 'incremental_mode' is 'MERGE'", "primary_key");
-  }
-  if (!columns2) return;
-  for (const name of ["primary_key", "version_key"]) {
-    const missing = (draft[name] ?? []).filter((c) => !columns2.has(c));
-    if (missing.length > 0) {
-      throw invalid(
-        `'${name}' contains columns that are not present in the query: ${missing.join(",")}`,
-        name
-      );
-    }
-  }
-}
-var INTERVALS2, MODELS2, FILTER_TYPES;
-var init_batch_export_write = __esm({
-  "src/emulator/routes/batch-export-write.ts"() {
-    "use strict";
-    init_posthog();
-    init_errors3();
-    init_fields6();
-    init_service5();
-    init_batch_export_write_2025();
-    init_destination_rules();
-    init_destinations2();
-    init_hogql();
-    INTERVALS2 = ["hour", "day", "week", "every 5 minutes", "every 15 minutes"];
-    MODELS2 = ["events", "persons", "sessions", "hogql"];
-    FILTER_TYPES = ["event", "hogql", "person"];
-  }
-});
-
-// src/emulator/routes/batch-exports.ts
-import { randomUUID as randomUUID3 } from "node:crypto";
-function list8(ctx) {
-  const items2 = visibleExports(ctx).filter((b) => b.destination.type !== "Workflows").sort(
-    (a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id.localeCompare(b.id)
-  );
-  return { status: 200, body: offsetPage(ctx, items2, (b) => renderExport(ctx, b)) };
-}
-function create3(ctx) {
-  if (ctx.params.project === void 0) {
-    throw invalid(
-      "Batch exports can only be created in a project: use /api/projects/{project_id}/batch_exports/."
-    );
-  }
-  const body = asBody(ctx.body);
-  const b = batchExportRecord({
-    id: randomUUID3(),
-    team_id: ctx.project.id,
-    created_at: ctx.now.toISOString()
-  });
-  applyExportBody(ctx, b, body, "create", null);
-  ctx.store.data.batch_exports.push(b);
-  return { status: 201, body: renderExport(ctx, b) };
-}
-function retrieve2(ctx) {
-  return { status: 200, body: renderExport(ctx, findExport(ctx, ctx.params.id)) };
-}
-function update4(ctx, mode) {
-  const b = findExport(ctx, ctx.params.id);
-  const draft = structuredClone(b);
-  const project3 = ctx.params.project === void 0 ? ctx.store.project(b.team_id) : ctx.project;
-  applyExportBody(project3 ? { ...ctx, project: project3 } : ctx, draft, asBody(ctx.body), mode, b);
-  draft.last_updated_at = ctx.now.toISOString();
-  Object.assign(b, draft);
-  return { status: 200, body: renderExport(ctx, b) };
-}
-function destroy(ctx) {
-  const b = findExport(ctx, ctx.params.id);
-  b.deleted = true;
-  b.paused = true;
-  b.last_updated_at = ctx.now.toISOString();
-  for (const f of ctx.store.data.backfills) {
-    if (f.batch_export === b.id && (f.status === "Running" || f.status === "Starting"))
-      cancelBackfill(ctx, f);
-  }
-  for (const run14 of ctx.store.data.runs) {
-    if (run14.batch_export === b.id && (run14.status === "Running" || run14.status === "Starting")) {
-      run14.status = "Cancelled";
-      run14.last_updated_at = b.last_updated_at;
-    }
-  }
-  return { status: 204 };
-}
-function pause(ctx) {
-  const b = findExport(ctx, ctx.params.id);
-  if (!b.paused) {
-    const now = ctx.now.toISOString();
-    b.paused = true;
-    b.last_paused_at = now;
-    b.last_updated_at = now;
-  }
-  return { status: 200, body: { paused: true } };
-}
-function unpause(ctx) {
-  const body = asBody(ctx.body);
-  const backfill2 = body.backfill === void 0 ? false : parseBool(body.backfill, "backfill");
-  const b = findExport(ctx, ctx.params.id);
-  if (b.paused) {
-    b.paused = false;
-    b.last_updated_at = ctx.now.toISOString();
-    if (backfill2) {
-      const start2 = b.last_paused_at === null ? null : Date.parse(b.last_paused_at);
-      createBackfill(ctx, b, start2, ctx.now.getTime());
-    }
-  }
-  return { status: 200, body: { paused: false } };
-}
-function registerBatchExports(router) {
-  const read = "batch_export:read";
-  const write = "batch_export:write";
-  for (const base of ["/api/projects/:project/batch_exports", "/api/organizations/:org/batch_exports"]) {
-    const legacy = base.startsWith("/api/organizations/");
-    const add = (method, pattern2, scope, handler) => router.add({ method, pattern: pattern2, scope, handler, legacy });
-    add("GET", base, read, list8);
-    add("POST", base, write, create3);
-    add("GET", `${base}/:id`, read, retrieve2);
-    add("PATCH", `${base}/:id`, write, (ctx) => update4(ctx, "patch"));
-    add("PUT", `${base}/:id`, write, (ctx) => update4(ctx, "put"));
-    add("DELETE", `${base}/:id`, write, destroy);
-    add("POST", `${base}/:id/pause`, write, pause);
-    add("POST", `${base}/:id/unpause`, write, unpause);
-  }
-}
-var init_batch_exports = __esm({
-  "src/emulator/routes/batch-exports.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_pagination();
-    init_records();
-    init_backfills();
-    init_batch_export_view();
-    init_batch_export_write();
-  }
-});
-
-// src/emulator/routes/flag-approvals.ts
-import { randomUUID as randomUUID4 } from "node:crypto";
-function rollouts(filters) {
-  const out = [];
-  if (!isDict2(filters)) return out;
-  const each = (list18, prefix, field3) => {
-    if (!Array.isArray(list18)) return;
-    list18.forEach((item, i) => {
-      if (isDict2(item) && field3 in item) out.push({ path: `${prefix}[${i}].${field3}`, value: item[field3] });
-    });
-  };
-  each(filters.groups, "groups", "rollout_percentage");
-  if (isDict2(filters.holdout) && "exclusion_percentage" in filters.holdout) {
-    out.push({ path: "holdout.exclusion_percentage", value: filters.holdout.exclusion_percentage });
-  }
-  if (isDict2(filters.multivariate))
-    each(filters.multivariate.variants, "multivariate.variants", "rollout_percentage");
-  return out;
-}
-function changedPaths(before, after) {
-  const b = new Map(before.map((r) => [r.path, r.value]));
-  const a = new Map(after.map((r) => [r.path, r.value]));
-  return [.../* @__PURE__ */ new Set([...b.keys(), ...a.keys()])].filter((p) => b.get(p) !== a.get(p));
-}
-function detects(action, instance, change2) {
-  if (action === "feature_flag.update") {
-    if (instance && change2.active !== void 0 && change2.active !== instance.active && !("filters" in change2)) {
-      return false;
-    }
-    if (!isDict2(change2.filters) || Object.keys(change2.filters).length === 0) return false;
-    return changedPaths(rollouts(instance?.filters ?? {}), rollouts(change2.filters)).length > 0;
-  }
-  const target2 = action === "feature_flag.enable";
-  if (!instance) return target2 && (change2.active ?? true) === true;
-  return change2.active === target2 && instance.active !== target2;
-}
-function intent(action, instance, change2) {
-  const preconditions = { version: instance?.version ?? null, updated_at: instance?.updated_at ?? null };
-  const base = {
-    flag_id: instance?.id ?? null,
-    flag_key: instance?.key ?? change2.key ?? null,
-    full_request_data: change2,
-    preconditions
-  };
-  if (action === "feature_flag.update") {
-    const before = rollouts(instance?.filters ?? {});
-    const after = rollouts(change2.filters);
-    return {
-      ...base,
-      current_state: { rollout_percentage: before },
-      gated_changes: { rollout_percentage: after },
-      triggered_paths: changedPaths(before, after)
-    };
-  }
-  return {
-    ...base,
-    current_state: { active: instance?.active ?? false },
-    gated_changes: "active" in change2 ? { active: change2.active } : {}
-  };
-}
-function matches(policy2, data) {
-  const c = policy2.conditions;
-  if (!c || Object.keys(c).length === 0) return true;
-  const field3 = typeof c.field === "string" ? c.field : void 0;
-  if (!field3) return true;
-  const byPath = (side) => new Map(
-    (isDict2(side) && Array.isArray(side[field3]) ? side[field3] : []).map((r) => [
-      r.path,
-      r.value
-    ])
-  );
-  const before = byPath(data.current_state);
-  const after = byPath(data.gated_changes);
-  if (c.type === "any_change")
-    return [.../* @__PURE__ */ new Set([...before.keys(), ...after.keys()])].some((p) => before.get(p) !== after.get(p));
-  const compare5 = COMPARE[String(c.operator)];
-  if (!compare5 || typeof c.value !== "number") return true;
-  const threshold = c.value;
-  if (c.type === "before_after")
-    return [...after.values()].some((v) => typeof v === "number" && compare5(v, threshold));
-  if (c.type === "change_amount") {
-    return [...after.entries()].some(([p, v]) => {
-      const old = before.get(p);
-      return typeof v === "number" && typeof old === "number" && compare5(v - old, threshold);
-    });
-  }
-  return true;
-}
-function policiesFor(ctx, action) {
-  const all = ctx.store.data.approval_policies.filter(
-    (p) => p.enabled && p.action_key === action && p.organization === ctx.org.id
-  );
-  return [...all.filter((p) => p.team_id === ctx.project.id), ...all.filter((p) => p.team_id === null)];
-}
-function renderChangeRequest(ctx, cr) {
-  const creator = ctx.store.user(cr.created_by);
-  const { encrypted_payloads: _ciphertext, ...intent2 } = cr.intent;
-  return {
-    id: cr.id,
-    action_key: cr.action_key,
-    action_version: 1,
-    resource_type: cr.resource_type,
-    resource_id: cr.resource_id,
-    intent: intent2,
-    intent_display: cr.intent_display,
-    state: cr.state,
-    created_by: creator ? userBasic(creator) : null,
-    created_at: cr.created_at,
-    expires_at: cr.expires_at,
-    policy_snapshot: cr.policy_snapshot,
-    approvals: cr.approvals.map((id) => ({ created_by: id, decision: "approved" }))
-  };
-}
-function withheld(instance, data) {
-  const change2 = data.full_request_data;
-  const encrypted = change2.has_encrypted_payloads ?? instance?.has_encrypted_payloads;
-  const filters = change2.filters;
-  if (!encrypted || !isDict2(filters) || !isDict2(filters.payloads)) return data;
-  const ciphertext = {};
-  const payloads = {};
-  for (const [key2, value] of Object.entries(filters.payloads)) {
-    payloads[key2] = REDACTED_PAYLOAD_VALUE;
-    if (typeof value === "string" && value !== REDACTED_PAYLOAD_VALUE)
-      ciphertext[key2] = encryptPayload(value);
-  }
-  return {
-    ...data,
-    full_request_data: { ...change2, filters: { ...filters, payloads } },
-    encrypted_payloads: ciphertext
-  };
-}
-function approvalGate(ctx, instance, change2) {
-  const actions = instance ? ["feature_flag.enable", "feature_flag.disable", "feature_flag.update"] : ["feature_flag.enable", "feature_flag.update"];
-  const membership3 = ctx.user.organizations.find((m) => m.id === ctx.org.id);
-  const bypassed = (p) => membership3 !== void 0 && p.bypass_org_membership_levels.includes(LEVELS[membership3.level]);
-  const hits2 = [];
-  const held = [];
-  for (const action2 of actions) {
-    if (!detects(action2, instance, change2)) continue;
-    const data2 = intent(action2, instance, change2);
-    const policies = policiesFor(ctx, action2).filter((p) => matches(p, data2) && !bypassed(p));
-    held.push(...policies);
-    if (policies[0]) hits2.push({ action: action2, policy: policies[0], data: data2 });
-  }
-  if (held.length > 1) {
-    throw new ApiError(400, {
-      code: "policy_conflict",
-      error: "This change matches multiple approval policies",
-      conflicting_policies: held.map((p) => ({ id: p.id, name: `${p.action_key} (${p.id})` })),
-      guidance: "Split your changes into separate API calls to address each policy independently"
-    });
-  }
-  const hit = hits2[0];
-  if (!hit) return;
-  const { action, policy: policy2, data } = hit;
-  const resourceId = instance ? String(instance.id) : null;
-  const existing = ctx.store.data.change_requests.find(
-    (cr2) => cr2.action_key === action && cr2.team_id === ctx.project.id && cr2.resource_id === resourceId && (cr2.state === "pending" || cr2.state === "approved")
-  );
-  const reply = (cr2, code, message2, approvers) => new ApiError(409, {
-    code,
-    status: "approval_required",
-    detail: message2,
-    message: message2,
-    resource_type: "feature_flag",
-    resource_id: resourceId,
-    change_request_id: cr2.id,
-    change_request: renderChangeRequest(ctx, cr2),
-    required_approvers: approvers
-  });
-  if (existing) {
-    throw reply(
-      existing,
-      "change_request_pending",
-      "A pending approval request already exists for this action",
-      {}
-    );
-  }
-  const selfApprover = policy2.approver_config.users?.includes(ctx.user.id) === true;
-  const message = !policy2.allow_self_approve && selfApprover ? "A change request has been created and is pending approval from others." : "A change request has been created and is pending approval.";
-  const key2 = String(data.flag_key ?? "unknown");
-  const verb = action === "feature_flag.enable" ? "Enable" : action === "feature_flag.disable" ? "Disable" : "Update rollout percentage for";
-  const cr = {
-    id: randomUUID4(),
-    team_id: ctx.project.id,
-    organization: ctx.org.id,
-    action_key: action,
-    resource_type: "feature_flag",
-    resource_id: resourceId,
-    intent: { ...withheld(instance, data), http_method: ctx.method },
-    intent_display: { description: `${verb} feature flag '${key2}'` },
-    state: "pending",
-    created_by: ctx.user.id,
-    created_at: ctx.now.toISOString(),
-    // The policy's `expires_after` was not found in the source read; two weeks is the emulator's choice.
-    expires_at: new Date(ctx.now.getTime() + 14 * DAY5).toISOString(),
-    policy_snapshot: {
-      quorum: policy2.approver_config.quorum,
-      users: policy2.approver_config.users ?? [],
-      allow_self_approve: policy2.allow_self_approve
-    },
-    approvals: []
-  };
-  ctx.store.data.change_requests.push(cr);
-  ctx.store.touch();
-  throw reply(cr, "approval_required", message, policy2.approver_config);
-}
-var DAY5, LEVELS, COMPARE;
-var init_flag_approvals = __esm({
-  "src/emulator/routes/flag-approvals.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_dashboard_access();
-    init_flag_payloads();
-    DAY5 = 864e5;
-    LEVELS = { member: "1", admin: "8", owner: "15" };
-    COMPARE = {
-      ">": (a, b) => a > b,
-      "<": (a, b) => a < b,
-      ">=": (a, b) => a >= b,
-      "<=": (a, b) => a <= b,
-      "==": (a, b) => a === b,
-      "!=": (a, b) => a !== b
-    };
-  }
-});
-
-// src/emulator/routes/flag-filters.ts
-function properties2(groups) {
-  const out = [];
-  if (!Array.isArray(groups)) return out;
-  groups.forEach((group2, g) => {
-    if (!isDict2(group2) || !Array.isArray(group2.properties)) return;
-    group2.properties.forEach((prop, p) => {
-      if (isDict2(prop)) out.push({ path: `groups[${g}].properties[${p}]`, prop });
-    });
-  });
-  return out;
-}
-function checkProperties(filters) {
-  for (const { prop } of properties2(filters.groups)) {
-    const raw = prop.operator;
-    if (raw === void 0 || raw === null) continue;
-    const operator = typeof raw === "string" ? OPERATOR_ALIASES[raw] ?? raw : raw;
-    if (typeof operator !== "string" || !SUPPORTED_OPERATORS.has(operator)) {
-      throw bad2(`Invalid operator: ${typeof raw === "string" ? raw : pyRepr(raw)}`, "invalid_operator");
-    }
-    if ((operator === "in" || operator === "not_in") && prop.type !== "cohort") {
-      throw bad2(
-        `The '${operator}' operator is only valid for cohort properties, not '${String(prop.type)}' properties.`,
-        "invalid_operator"
-      );
-    }
-    if (SINGLE_VALUE_OPERATORS.has(operator) && Array.isArray(prop.value)) {
-      throw bad2(`Invalid value for operator ${operator}: ${pyRepr(prop.value)}`, "invalid_value");
-    }
-  }
-}
-function integerOrNull(value, path) {
-  if (value === void 0 || value === null) return;
-  if (typeof value !== "number" || !Number.isInteger(value)) {
-    throw bad2(`${path} must be an integer or null, got ${pyType(value)}`);
-  }
-  if (value < -I32 || value > I32 - 1) {
-    throw bad2(`${path} must be between ${-I32} and ${I32 - 1}, got ${value}`);
-  }
-}
-function rollout(value, path, allowNull) {
-  if (value === void 0 || value === null) {
-    if (!allowNull) throw bad2(`${path} must be a number, got null`);
-    return;
-  }
-  if (typeof value !== "number") {
-    throw bad2(`${path} must be ${allowNull ? "a number or null" : "a number"}, got ${pyType(value)}`);
-  }
-  if (value < 0 || value > 100) throw bad2(`${path} must be between 0 and 100, got ${value}`);
-}
-function serdeGuard(filters) {
-  integerOrNull(filters.aggregation_group_type_index, "aggregation_group_type_index");
-  for (const name of ["early_exit", "feature_enrollment"]) {
-    const value = filters[name];
-    if (value !== void 0 && value !== null && typeof value !== "boolean") {
-      throw bad2(`${name} must be a boolean or null, got ${pyType(value)}`);
-    }
-  }
-  const holdout = filters.holdout;
-  if (holdout !== void 0 && holdout !== null) {
-    if (!isDict2(holdout)) throw bad2(`holdout must be a dictionary or null, got ${pyType(holdout)}`);
-    integerOrNull(holdout.id, "holdout.id");
-    if (holdout.id === void 0 || holdout.id === null) throw bad2("holdout.id must be an integer");
-    if (typeof holdout.exclusion_percentage !== "number")
-      throw bad2("holdout.exclusion_percentage must be a number");
-  }
-  const groups = filters.groups ?? [];
-  if (!Array.isArray(groups)) throw bad2(`groups must be a list, got ${pyType(groups)}`);
-  groups.forEach((group2, g) => {
-    if (!isDict2(group2)) throw bad2(`groups[${g}] must be a dictionary, got ${pyType(group2)}`);
-    if (group2.variant !== void 0 && group2.variant !== null && typeof group2.variant !== "string") {
-      throw bad2(`groups[${g}].variant must be a string or null, got ${pyType(group2.variant)}`);
-    }
-    rollout(group2.rollout_percentage, `groups[${g}].rollout_percentage`, true);
-    integerOrNull(group2.aggregation_group_type_index, `groups[${g}].aggregation_group_type_index`);
-    const props = group2.properties ?? [];
-    if (!Array.isArray(props)) throw bad2(`groups[${g}].properties must be a list, got ${pyType(props)}`);
-    props.forEach((prop, p) => {
-      const path = `groups[${g}].properties[${p}]`;
-      if (!isDict2(prop)) throw bad2(`${path} must be a dictionary, got ${pyType(prop)}`);
-      integerOrNull(prop.group_type_index, `${path}.group_type_index`);
-      if (prop.negation !== void 0 && prop.negation !== null && typeof prop.negation !== "boolean") {
-        throw bad2(`${path}.negation must be a boolean or null`);
-      }
-    });
-  });
-  const multivariate = filters.multivariate;
-  if (multivariate !== void 0 && multivariate !== null && !isDict2(multivariate)) {
-    throw bad2(`multivariate must be a dictionary or null, got ${pyType(multivariate)}`);
-  }
-  if (isDict2(multivariate) && (multivariate.variants === void 0 || multivariate.variants === null)) {
-    throw bad2("multivariate.variants must be a list");
-  }
-  const variants2 = isDict2(multivariate) ? multivariate.variants : [];
-  if (!Array.isArray(variants2)) throw bad2(`multivariate.variants must be a list, got ${pyType(variants2)}`);
-  variants2.forEach((variant, v) => {
-    const path = `multivariate.variants[${v}]`;
-    if (!isDict2(variant)) throw bad2(`${path} must be a dictionary, got ${pyType(variant)}`);
-    if (typeof variant.key !== "string") throw bad2(`${path}.key must be a string`);
-    if (variant.name !== void 0 && variant.name !== null && typeof variant.name !== "string") {
-      throw bad2(`${path}.name must be a string or null`);
-    }
-    rollout(variant.rollout_percentage, `${path}.rollout_percentage`, false);
-  });
-  for (const { path, prop } of properties2(groups)) {
-    const key2 = prop.key;
-    if (key2 === void 0 || key2 === null || typeof key2 === "boolean" || !["string", "number"].includes(typeof key2)) {
-      throw bad2(`${path}.key: a property key is required`);
-    }
-    if (typeof prop.type !== "string" || !PROPERTY_TYPES.has(prop.type))
-      throw bad2(`${path}.type: invalid property type`);
-  }
-  const payloads = filters.payloads;
-  if (payloads !== void 0 && payloads !== null && !isDict2(payloads)) {
-    throw bad2("Payloads must be passed as a dictionary");
-  }
-  for (const [key2, value] of Object.entries(isDict2(payloads) ? payloads : {})) {
-    if (typeof value !== "string") continue;
-    try {
-      JSON.parse(value);
-    } catch {
-      throw bad2(`Payload for key '${key2}' is not valid JSON.`);
-    }
-  }
-}
-function normalise2(merged) {
-  if (!Array.isArray(merged.groups)) merged.groups = [];
-  const groups = merged.groups.filter(isDict2);
-  for (const group2 of groups) {
-    if (!Array.isArray(group2.properties) && group2.properties !== void 0 && group2.properties !== null)
-      continue;
-    if (group2.properties === void 0 || group2.properties === null) group2.properties = [];
-    for (const prop of group2.properties.filter(isDict2)) {
-      if (typeof prop.key === "number") prop.key = String(prop.key);
-      if (typeof prop.operator === "string" && OPERATOR_ALIASES[prop.operator]) {
-        prop.operator = OPERATOR_ALIASES[prop.operator];
-      }
-    }
-  }
-  if (isDict2(merged.payloads)) {
-    for (const [key2, value] of Object.entries(merged.payloads)) {
-      if (typeof value !== "string") merged.payloads[key2] = pyJsonDumps(value);
-    }
-  }
-  for (const group2 of groups) {
-    if (!("aggregation_group_type_index" in group2)) {
-      group2.aggregation_group_type_index = merged.aggregation_group_type_index ?? null;
-    }
-  }
-  if (groups.length > 0) {
-    const first = groups[0]?.aggregation_group_type_index ?? null;
-    const same = groups.every((g) => (g.aggregation_group_type_index ?? null) === first);
-    merged.aggregation_group_type_index = same ? first : null;
-  }
-}
-function isV1(filters) {
-  if (!isDict2(filters) || !("version" in filters)) return true;
-  return typeof filters.version === "number" && filters.version === 1;
-}
-function checkDependencyFormats(ctx, filters, opts) {
-  const seen = /* @__PURE__ */ new Set();
-  const walk2 = (node2) => {
-    for (const { prop } of properties2(node2.groups)) {
-      if (prop.type !== "flag" || !prop.key) continue;
-      const target2 = opts.statuses ? dependencyTarget(ctx, prop.key) : anyFlag(ctx, prop.key);
-      if (!target2 || seen.has(target2.id)) continue;
-      seen.add(target2.id);
-      if (!isV1(target2.filters)) throw UNSUPPORTED_DEPENDENCY();
-      walk2(target2.filters);
-    }
-  };
-  walk2(filters);
-}
-function checkStoredFormat(flag3) {
-  if (!isV1(flag3.filters)) {
-    throw bad2(
-      "This flag's stored configuration cannot be updated through this API. Contact support.",
-      "unsupported_config_version"
-    );
-  }
-}
-function dependencyKey(ctx, reference) {
-  return dependencyTarget(ctx, reference).key;
-}
-function anyFlag(ctx, reference) {
-  const id = Number(reference);
-  return ctx.store.data.feature_flags.find((f) => f.id === id && f.team_id === ctx.project.id && !f.deleted);
-}
-function dependencyTarget(ctx, reference) {
-  const text2 = typeof reference === "number" ? String(reference) : typeof reference === "string" ? reference.trim() : "";
-  if (!/^-?\d+$/.test(text2)) {
-    throw bad2(
-      `Flag dependencies must reference flag IDs (integers), not flag keys. Invalid reference: '${String(reference)}'`
-    );
-  }
-  const id = Number(text2);
-  const flag3 = ctx.store.data.feature_flags.find(
-    (f) => f.id === id && f.team_id === ctx.project.id && !f.deleted
-  );
-  if (!flag3) throw bad2(`Flag dependency references non-existent flag with ID ${id}`);
-  if (!flag3.active) {
-    throw bad2(
-      `Cannot create dependency on disabled flag '${flag3.key}' (ID: ${id}). Flag dependencies must reference active flags only.`
-    );
-  }
-  return flag3;
-}
-function dependencies2(ctx, filters) {
-  const keys = /* @__PURE__ */ new Set();
-  for (const { prop } of properties2(filters.groups)) {
-    if (prop.type === "flag" && prop.key) keys.add(dependencyKey(ctx, prop.key));
-  }
-  return [...keys];
-}
-function checkCycles(ctx, currentKey, filters) {
-  const direct = dependencies2(ctx, filters);
-  if (direct.includes(currentKey)) throw bad2(`Feature flag '${currentKey}' cannot depend on itself`);
-  const clear = /* @__PURE__ */ new Set();
-  const visit3 = (key2, path) => {
-    const at = path.indexOf(key2);
-    if (at >= 0) throw bad2(`Circular dependency detected: ${[...path.slice(at), key2].join(" → ")}`);
-    if (clear.has(key2)) return;
-    const flag3 = ctx.store.data.feature_flags.find(
-      (f) => f.key === key2 && f.team_id === ctx.project.id && !f.deleted
-    );
-    if (flag3) for (const next of dependencies2(ctx, flag3.filters)) visit3(next, [...path, key2]);
-    clear.add(key2);
-  };
-  for (const key2 of direct) visit3(key2, [currentKey]);
-}
-function behaviouralProperties(node2, out = []) {
-  if (Array.isArray(node2)) for (const child of node2) behaviouralProperties(child, out);
-  else if (isDict2(node2)) {
-    if (node2.type === "behavioral") out.push(node2);
-    for (const value of Object.values(node2)) if (typeof value === "object") behaviouralProperties(value, out);
-  }
-  return out;
-}
-function checkCohort(ctx, value) {
-  const text2 = typeof value === "number" || typeof value === "string" ? String(value).trim() : "";
-  const cohort2 = /^\d+$/.test(text2) ? ctx.store.cohort(ctx.project.id, Number(text2)) : void 0;
-  if (!cohort2) throw bad2(`Cohort with id ${String(value)} does not exist`, "cohort_does_not_exist");
-  if (cohort2.is_static) return;
-  const found3 = behaviouralProperties(cohort2.filters);
-  if (found3.length === 0) return;
-  const seen = [...new Set(found3.map((p) => `'${String(p.key)}' (${String(p.value)})`))];
-  const others = seen.length - 1;
-  const clause = others === 0 ? seen[0] : `${seen[0]} and ${others} other${others === 1 ? "" : "s"}`;
-  throw bad2(
-    `Cohort '${cohort2.name}' has an event-based condition on ${clause} and cannot be used in feature flags.`,
-    "behavioral_cohort_found"
-  );
-}
-function variantKeys(filters) {
-  const multivariate = isDict2(filters.multivariate) ? filters.multivariate : {};
-  const variants2 = Array.isArray(multivariate.variants) ? multivariate.variants : [];
-  return variants2.filter(isDict2).map((v) => String(v.key));
-}
-function validateFilters(ctx, sent, opts) {
-  const { instance } = opts;
-  if (!isDict2(sent))
-    throw invalid(`Expected a dictionary of items but got type "${pyType(sent)}".`, "filters", "not_a_dict");
-  const replacing = ctx.store.data.service.flag_filters_patch === "replace";
-  if (replacing && instance && !("groups" in sent) && ctx.method === "PATCH") {
-    return structuredClone(instance.filters);
-  }
-  if ("version" in sent) {
-    throw bad2("filters.version is reserved. Remove it from the request.", "reserved_config_version");
-  }
-  if (instance) checkStoredFormat(instance);
-  if (instance && Object.keys(sent).length === 0) {
-    const stored = structuredClone(instance.filters);
-    if (instance.has_encrypted_payloads && isDict2(stored.payloads)) {
-      stored.payloads = Object.fromEntries(
-        Object.keys(stored.payloads).map((k) => [k, REDACTED_PAYLOAD_VALUE])
-      );
-    }
-    return stored;
-  }
-  checkProperties(sent);
-  serdeGuard(sent);
-  const merged = instance && !replacing ? { ...structuredClone(instance.filters), ...structuredClone(sent) } : structuredClone(sent);
-  if (!replacing && instance?.has_encrypted_payloads && !("payloads" in sent) && isDict2(instance.filters.payloads)) {
-    merged.payloads = Object.fromEntries(
-      Object.keys(instance.filters.payloads).map((k) => [k, REDACTED_PAYLOAD_VALUE])
-    );
-  }
-  normalise2(merged);
-  checkDependencyFormats(ctx, merged, { statuses: true });
-  const groups = merged.groups.filter(isDict2);
-  if (opts.creating && groups.length === 0) {
-    throw bad2("Feature flags must have at least one condition set (group).");
-  }
-  const previouslyEarlyExit = Boolean(instance?.filters.early_exit);
-  if (merged.early_exit && !previouslyEarlyExit && !flagOn(ctx.store, "feature-flag-early-exit")) {
-    throw bad2("early_exit is not available for this organization.");
-  }
-  if (instance) {
-    const kept = new Set(variantKeys(merged));
-    const removed = variantKeys(instance.filters).filter((k) => !kept.has(k));
-    const running = runningExperiments(ctx, instance);
-    if (removed.length > 0 && running.length > 0) {
-      throw bad2(
-        `Cannot remove variant(s) ${removed.map((k) => `'${k}'`).join(", ")} from a feature flag that is linked to running experiment(s): ${running.map((e) => `"${e.name}" (ID: ${e.id})`).join(", ")}. Please stop the experiment(s) before removing variants.`
-      );
-    }
-  }
-  const currentKey = instance?.key ?? opts.flagKey;
-  if (currentKey && groups.some((g) => (g.aggregation_group_type_index ?? null) === null)) {
-    checkCycles(ctx, currentKey, merged);
-  }
-  const multivariate = isDict2(merged.multivariate) ? merged.multivariate : void 0;
-  const variants2 = Array.isArray(multivariate?.variants) ? multivariate.variants : [];
-  if (variants2.length > 0) {
-    const sum = variants2.reduce((total, v) => total + Number(v.rollout_percentage ?? 0), 0);
-    if (Math.round(sum * 1e6) !== 1e8) {
-      throw bad2("Invalid variant definitions: Variant rollout percentages must sum to 100.");
-    }
-  }
-  const keys = new Set(variantKeys(merged));
-  if (groups.some((g) => typeof g.variant === "string" && g.variant !== "" && !keys.has(g.variant))) {
-    throw bad2("Filters are not valid (variant override does not exist)");
-  }
-  const storedPatterns = new Set(
-    properties2(instance?.filters.groups).filter(({ prop }) => prop.operator === "regex" || prop.operator === "not_regex").map(({ prop }) => prop.value)
-  );
-  for (const { path, prop } of properties2(groups)) {
-    if ((prop.operator === "regex" || prop.operator === "not_regex") && typeof prop.value === "string") {
-      if (!storedPatterns.has(prop.value) && !validRegex(prop.value))
-        throw bad2(`${path}.value: invalid regex pattern`);
-    }
-    if (prop.type === "cohort") checkCohort(ctx, prop.value);
-  }
-  return merged;
-}
-function validRegex(pattern2) {
-  try {
-    new RegExp(pattern2);
-    return true;
-  } catch {
-    return false;
-  }
-}
-function runningExperiments(ctx, flag3) {
-  return ctx.store.data.experiments.filter(
-    (e) => e.feature_flag === flag3.id && !e.deleted && e.start_date !== null && e.end_date === null
-  );
-}
-function dependentFlags(ctx, flag3) {
-  const id = String(flag3.id);
-  return ctx.store.data.feature_flags.filter(
-    (f) => f.team_id === flag3.team_id && f.active && !f.deleted && f.id !== flag3.id && properties2(f.filters.groups).some(({ prop }) => prop.type === "flag" && String(prop.key) === id)
-  ).sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-}
-function disabledDependencies(ctx, flag3) {
-  const ids = new Set(
-    properties2(flag3.filters.groups).filter(({ prop }) => prop.type === "flag").map(({ prop }) => Number(prop.key))
-  );
-  return ctx.store.data.feature_flags.filter((f) => f.team_id === flag3.team_id && ids.has(f.id) && !f.active && !f.deleted).sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-}
-var SUPPORTED_OPERATORS, SINGLE_VALUE_OPERATORS, PROPERTY_TYPES, I32, bad2, UNSUPPORTED_DEPENDENCY;
-var init_flag_filters = __esm({
-  "src/emulator/routes/flag-filters.ts"() {
-    "use strict";
-    init_posthog();
-    init_errors3();
-    init_fields6();
-    init_service5();
-    init_flag_payloads();
-    SUPPORTED_OPERATORS = new Set(
-      PROPERTY_OPERATORS.filter((operator) => !Object.hasOwn(OPERATOR_ALIASES, operator))
-    );
-    SINGLE_VALUE_OPERATORS = /* @__PURE__ */ new Set([
-      "icontains",
-      "regex",
-      "not_icontains",
-      "not_regex",
-      "lt",
-      "gt",
-      "lte",
-      "gte"
-    ]);
-    PROPERTY_TYPES = new Set(FLAG_PROPERTY_TYPES);
-    I32 = 2 ** 31;
-    bad2 = (detail2, code = "invalid_input") => invalid(detail2, "filters", code);
-    UNSUPPORTED_DEPENDENCY = () => bad2(
-      "A flag dependency uses an unsupported configuration format. Remove this dependency to continue.",
-      "unsupported_dependency_config_version"
-    );
-  }
-});
-
-// src/emulator/routes/flag-view.ts
-function findFlag(ctx) {
-  const raw = ctx.params.id ?? "";
-  const flag3 = /^\d+$/.test(raw) ? ctx.store.featureFlag(ctx.project.id, Number(raw)) : void 0;
-  if (!flag3) throw notFound();
-  return flag3;
-}
-function storedFilters2(flag3) {
-  if (isDict2(flag3.filters) && "groups" in flag3.filters) return structuredClone(flag3.filters);
-  return { groups: [{ properties: [], rollout_percentage: flag3.rollout_percentage }] };
-}
-function readFilters(ctx, flag3) {
-  const filters = storedFilters2(flag3);
-  for (const { prop } of properties2(filters.groups)) {
-    if (prop.type !== "cohort") continue;
-    const id = Number(prop.value);
-    prop.cohort_name = Number.isInteger(id) ? ctx.store.cohort(ctx.project.id, id)?.name ?? null : null;
-  }
-  const groups = Array.isArray(filters.groups) ? filters.groups.filter(isDict2) : [];
-  const grouped2 = groups.some(
-    (g) => g.aggregation_group_type_index !== null && g.aggregation_group_type_index !== void 0
-  );
-  if (grouped2 || (filters.aggregation_group_type_index ?? null) !== null) {
-    for (const { prop } of properties2(filters.groups)) {
-      if (prop.type !== "group" || prop.key !== "$group_key") continue;
-      const keys = Array.isArray(prop.value) ? prop.value.map(String) : prop.value == null ? [] : [String(prop.value)];
-      prop.group_key_names = Object.fromEntries(keys.map((k) => [k, k]));
-    }
-  }
-  if (flag3.has_encrypted_payloads && isDict2(filters.payloads)) {
-    const key2 = ctx.principal.kind === "key";
-    filters.payloads = Object.fromEntries(
-      Object.entries(filters.payloads).map(([k, v]) => [
-        k,
-        typeof v !== "string" ? v : key2 ? decryptPayload(v) : REDACTED_PAYLOAD_VALUE
-      ])
-    );
-  }
-  return filters;
-}
-function status(ctx, flag3) {
-  if (flag3.deleted) return "DELETED";
-  const now = ctx.now.getTime();
-  const called = flag3.last_called_at === null ? Number.NaN : Date.parse(flag3.last_called_at);
-  const old = now - Date.parse(flag3.created_at) > 30 * DAY6;
-  return old && (Number.isNaN(called) || now - called > 30 * DAY6) ? "STALE" : "ACTIVE";
-}
-function variantCount(flag3) {
-  const multivariate = isDict2(flag3.filters.multivariate) ? flag3.filters.multivariate : {};
-  return Array.isArray(multivariate.variants) ? multivariate.variants.length : 0;
-}
-function renderFlag(ctx, flag3, read = false) {
-  const creator = ctx.store.user(flag3.created_by);
-  const modifier = ctx.store.user(flag3.last_modified_by);
-  const experiments = ctx.store.data.experiments.filter((e) => e.feature_flag === flag3.id && !e.deleted);
-  const variants2 = variantCount(flag3);
-  return {
-    id: flag3.id,
-    name: flag3.name,
-    key: flag3.key,
-    filters: readFilters(ctx, flag3),
-    deleted: flag3.deleted,
-    active: flag3.active,
-    archived: flag3.archived,
-    created_by: creator ? userBasic(creator) : null,
-    created_at: flag3.created_at,
-    updated_at: flag3.updated_at,
-    version: flag3.version,
-    last_modified_by: modifier ? userBasic(modifier) : null,
-    ensure_experience_continuity: flag3.ensure_experience_continuity,
-    experiment_set: experiments.map((e) => e.id),
-    experiment_set_metadata: experiments.map((e) => ({
-      id: e.id,
-      name: e.name,
-      is_running: e.start_date !== null && e.end_date === null
-    })),
-    surveys: [],
-    features: [],
-    can_edit: true,
-    tags: ctx.org.features.tagging ? [...flag3.tags] : [],
-    evaluation_contexts: read && !flagOn(ctx.store, "flag-evaluation-tags") ? [] : [...flag3.evaluation_contexts],
-    usage_dashboard: null,
-    analytics_dashboards: [...flag3.analytics_dashboards],
-    has_enriched_analytics: false,
-    user_access_level: "editor",
-    is_remote_configuration: flag3.is_remote_configuration,
-    has_encrypted_payloads: flag3.has_encrypted_payloads,
-    status: status(ctx, flag3),
-    evaluation_runtime: flag3.evaluation_runtime,
-    bucketing_identifier: flag3.bucketing_identifier,
-    last_called_at: flag3.last_called_at,
-    is_used_in_replay_settings: false,
-    is_eligible_for_experiment: variants2 >= 2 && variants2 <= 20
-  };
-}
-var DAY6;
-var init_flag_view = __esm({
-  "src/emulator/routes/flag-view.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_service5();
-    init_dashboard_access();
-    init_flag_filters();
-    init_flag_payloads();
-    DAY6 = 864e5;
-  }
-});
-
-// src/emulator/seed-error.ts
-var SeedError;
-var init_seed_error = __esm({
-  "src/emulator/seed-error.ts"() {
-    "use strict";
-    SeedError = class extends Error {
-      name = "SeedError";
-    };
-  }
-});
-
-// src/emulator/seed-flags.ts
-function need(record, key2, kind2, check) {
-  const value = record[key2];
-  if (!check(value)) throw new SeedError(`seed: a ${kind2} has a missing or invalid "${key2}"`);
-  return value;
-}
-function flag2(f, at) {
-  const key2 = need(f, "key", "feature flag", (v) => typeof v === "string" && v !== "");
-  if (!FLAG_KEY_PATTERN2.test(key2.replace(/:deleted:\d+$/, ""))) {
-    throw new SeedError(`seed: feature flag key "${key2}" may hold only letters, numbers, - and _`);
-  }
-  const runtime = RUNTIMES.find((r) => r === f.evaluation_runtime) ?? "all";
-  const created = str8(f.created_at, at);
-  return {
-    id: need(f, "id", "feature flag", isInt),
-    team_id: need(f, "team_id", "feature flag", isInt),
-    key: key2,
-    name: str8(f.name, ""),
-    filters: isDict3(f.filters) ? structuredClone(f.filters) : {},
-    active: f.active !== false,
-    archived: f.archived === true,
-    deleted: f.deleted === true,
-    created_at: created,
-    created_by: isInt(f.created_by) ? f.created_by : null,
-    updated_at: str8(f.updated_at, created),
-    last_modified_by: isInt(f.last_modified_by) ? f.last_modified_by : isInt(f.created_by) ? f.created_by : null,
-    version: isInt(f.version) ? f.version : 1,
-    ensure_experience_continuity: f.ensure_experience_continuity === true,
-    is_remote_configuration: f.is_remote_configuration === true,
-    has_encrypted_payloads: f.has_encrypted_payloads === true,
-    evaluation_runtime: runtime,
-    bucketing_identifier: f.bucketing_identifier === "device_id" ? "device_id" : "distinct_id",
-    evaluation_contexts: Array.isArray(f.evaluation_contexts) ? f.evaluation_contexts.map(String) : [],
-    tags: Array.isArray(f.tags) ? f.tags.map((t) => String(t).trim().toLowerCase()) : [],
-    last_called_at: strOrNull7(f.last_called_at),
-    analytics_dashboards: Array.isArray(f.analytics_dashboards) ? f.analytics_dashboards.filter(isInt) : [],
-    rollout_percentage: typeof f.rollout_percentage === "number" ? f.rollout_percentage : null
-  };
-}
-function cohort(c, at) {
-  return {
-    id: need(c, "id", "cohort", isInt),
-    team_id: need(c, "team_id", "cohort", isInt),
-    name: need(c, "name", "cohort", (v) => typeof v === "string"),
-    description: str8(c.description, ""),
-    filters: isDict3(c.filters) ? structuredClone(c.filters) : {},
-    is_static: c.is_static === true,
-    deleted: c.deleted === true,
-    created_at: str8(c.created_at, at),
-    created_by: isInt(c.created_by) ? c.created_by : null,
-    count: isInt(c.count) ? c.count : null
-  };
-}
-function experiment(e) {
-  return {
-    id: need(e, "id", "experiment", isInt),
-    team_id: need(e, "team_id", "experiment", isInt),
-    name: str8(e.name, `Experiment ${e.id}`),
-    feature_flag: need(e, "feature_flag", "experiment", isInt),
-    start_date: strOrNull7(e.start_date),
-    end_date: strOrNull7(e.end_date),
-    deleted: e.deleted === true
-  };
-}
-function policy(p, index) {
-  const action = ACTION_KEYS.find((a) => a === p.action_key);
-  if (!action) {
-    throw new SeedError(`seed: an approval policy's "action_key" must be one of ${ACTION_KEYS.join(", ")}`);
-  }
-  const approvers = isDict3(p.approver_config) ? p.approver_config : {};
-  return {
-    id: str8(p.id, `0190f1d2-a99f-7c3a-9d1f-${String(index + 1).padStart(12, "0")}`),
-    organization: need(p, "organization", "approval policy", (v) => typeof v === "string"),
-    team_id: isInt(p.team_id) ? p.team_id : null,
-    action_key: action,
-    conditions: isDict3(p.conditions) ? structuredClone(p.conditions) : null,
-    enabled: p.enabled !== false,
-    approver_config: {
-      quorum: isInt(approvers.quorum) ? approvers.quorum : 1,
-      ...Array.isArray(approvers.users) ? { users: approvers.users.filter(isInt) } : {},
-      ...Array.isArray(approvers.roles) ? { roles: approvers.roles.map(String) } : {}
-    },
-    allow_self_approve: p.allow_self_approve === true,
-    bypass_org_membership_levels: Array.isArray(p.bypass_org_membership_levels) ? p.bypass_org_membership_levels.map(String) : []
-  };
-}
-function changeRequest(c, at) {
-  const snapshot = isDict3(c.policy_snapshot) ? c.policy_snapshot : {};
-  return {
-    id: need(c, "id", "change request", (v) => typeof v === "string"),
-    team_id: need(c, "team_id", "change request", isInt),
-    organization: str8(c.organization, ""),
-    action_key: str8(c.action_key, "feature_flag.update"),
-    resource_type: "feature_flag",
-    resource_id: strOrNull7(c.resource_id),
-    intent: isDict3(c.intent) ? c.intent : {},
-    intent_display: isDict3(c.intent_display) ? c.intent_display : {},
-    state: STATES.find((s) => s === c.state) ?? "pending",
-    created_by: isInt(c.created_by) ? c.created_by : 0,
-    created_at: str8(c.created_at, at),
-    expires_at: str8(c.expires_at, at),
-    policy_snapshot: {
-      quorum: isInt(snapshot.quorum) ? snapshot.quorum : 1,
-      users: Array.isArray(snapshot.users) ? snapshot.users.filter(isInt) : [],
-      allow_self_approve: snapshot.allow_self_approve === true
-    },
-    approvals: Array.isArray(c.approvals) ? c.approvals.filter(isInt) : []
-  };
-}
-function normaliseFlagData(list18, at, sequences) {
-  const feature_flags = list18("feature_flags").map((f) => flag2(f, at));
-  const cohorts = list18("cohorts").map((c) => cohort(c, at));
-  const next = (key2, ids) => Math.max(isInt(sequences[key2]) ? sequences[key2] : 1, ...ids.map((id) => id + 1));
-  return {
-    feature_flags,
-    cohorts,
-    experiments: list18("experiments").map(experiment),
-    approval_policies: list18("approval_policies").map(policy),
-    change_requests: list18("change_requests").map((c) => changeRequest(c, at)),
-    next: {
-      feature_flag: next(
-        "feature_flag",
-        feature_flags.map((f) => f.id)
-      ),
-      cohort: next(
-        "cohort",
-        cohorts.map((c) => c.id)
-      )
-    }
-  };
-}
-var isInt, isDict3, str8, strOrNull7, FLAG_KEY_PATTERN2, RUNTIMES, ACTION_KEYS, STATES;
-var init_seed_flags = __esm({
-  "src/emulator/seed-flags.ts"() {
-    "use strict";
-    init_seed_error();
-    isInt = (v) => Number.isInteger(v);
-    isDict3 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-    str8 = (v, fallback) => typeof v === "string" ? v : fallback;
-    strOrNull7 = (v) => typeof v === "string" ? v : null;
-    FLAG_KEY_PATTERN2 = /^[a-zA-Z0-9_-]+$/;
-    RUNTIMES = ["server", "client", "all"];
-    ACTION_KEYS = ["feature_flag.enable", "feature_flag.disable", "feature_flag.update"];
-    STATES = ["pending", "approved", "rejected", "applied", "expired", "failed"];
-  }
-});
-
-// src/emulator/routes/flag-write.ts
-function liveFlagWithKey(ctx, key2, except) {
-  return ctx.store.data.feature_flags.find(
-    (f) => f.team_id === ctx.project.id && f.key === key2 && !f.deleted && f !== except
-  );
-}
-function validateKey(ctx, value, instance) {
-  const key2 = parseString(value, "key", { blank: false, maxLength: 400 });
-  if ((!instance || key2 !== instance.key) && liveFlagWithKey(ctx, key2, instance)) {
-    throw invalid("There is already a feature flag with this key.", "key", "unique");
-  }
-  if (!FLAG_KEY_PATTERN2.test(key2)) {
-    throw invalid("Only letters, numbers, hyphens (-) & underscores (_) are allowed.", "key", "invalid_key");
-  }
-  return key2;
-}
-function dashboards2(ctx, value) {
-  const list18 = parseList(value, "analytics_dashboards") ?? [];
-  return list18.map((item) => {
-    if (typeof item !== "number" && !(typeof item === "string" && /^\d+$/.test(item))) {
-      throw invalid(
-        `Incorrect type. Expected pk value, received ${pyType(item)}.`,
-        "analytics_dashboards",
-        "incorrect_type"
-      );
-    }
-    const id = Number(item);
-    if (!ctx.store.dashboard(ctx.project.id, id)) {
-      throw invalid(
-        `Invalid pk "${String(item)}" - object does not exist.`,
-        "analytics_dashboards",
-        "does_not_exist"
-      );
-    }
-    return id;
-  });
-}
-function parseFields(ctx, body, instance, partial) {
-  const vd = {};
-  const steps = collectInvalid();
-  const field3 = (name, parse3) => steps.step(() => {
-    if (name in body) vd[name] = parse3(body[name]);
-  });
-  field3("name", (v) => parseString(v, "name"));
-  steps.step(() => {
-    if ("key" in body) vd.key = validateKey(ctx, body.key, instance);
-    else if (!partial) throw required("key");
-  });
-  field3(
-    "filters",
-    (v) => validateFilters(ctx, v, {
-      instance,
-      creating: !instance,
-      flagKey: typeof body.key === "string" ? body.key : void 0
-    })
-  );
-  field3("deleted", (v) => parseBool(v, "deleted"));
-  field3("active", (v) => parseBool(v, "active"));
-  field3("archived", (v) => parseBool(v, "archived"));
-  field3("version", (v) => parseInteger(v, "version"));
-  field3("ensure_experience_continuity", (v) => parseBool(v, "ensure_experience_continuity", true) ?? false);
-  field3(
-    "tags",
-    (v) => (parseList(v, "tags") ?? []).map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase())
-  );
-  field3("evaluation_contexts", (v) => v === null ? null : parseList(v, "evaluation_contexts"));
-  field3("analytics_dashboards", (v) => dashboards2(ctx, v));
-  field3("creation_context", (v) => parseChoice(v, "creation_context", CREATION_CONTEXTS));
-  field3("is_remote_configuration", (v) => parseBool(v, "is_remote_configuration", true) ?? false);
-  field3("has_encrypted_payloads", (v) => parseBool(v, "has_encrypted_payloads"));
-  field3("evaluation_runtime", (v) => v === null ? "all" : parseChoice(v, "evaluation_runtime", RUNTIMES2));
-  field3(
-    "bucketing_identifier",
-    (v) => v === null ? null : parseChoice(v, "bucketing_identifier", BUCKETING)
-  );
-  steps.done();
-  return vd;
-}
-function validateObject(ctx, body, vd, instance) {
-  if (instance && !("filters" in vd)) checkStoredFormat(instance);
-  if (instance && (vd.active === true && !instance.active || vd.deleted === false && instance.deleted)) {
-    checkDependencyFormats(ctx, isDict2(vd.filters) ? vd.filters : instance.filters, { statuses: false });
-  }
-  if ("evaluation_contexts" in body && body.evaluation_contexts !== null) {
-    const raw = body.evaluation_contexts;
-    if (!Array.isArray(raw) || raw.length > 50)
-      throw invalid("evaluation_contexts must be a list of at most 50 items.");
-    if (raw.some((item) => typeof item !== "string" || item.length > 255))
-      throw invalid("Invalid evaluation context name.");
-    vd.evaluation_contexts = [...new Set(raw)];
-  }
-  requireEvaluationContexts(ctx, body, vd, instance);
-  const bucketing = "bucketing_identifier" in vd ? vd.bucketing_identifier : instance?.bucketing_identifier;
-  const continuity = "ensure_experience_continuity" in vd ? vd.ensure_experience_continuity : instance?.ensure_experience_continuity;
-  const existing = instance?.bucketing_identifier === "device_id" && instance.ensure_experience_continuity;
-  if (bucketing === "device_id" && continuity === true && !existing) {
-    throw invalid(
-      "Cannot enable 'persist across authentication steps' when using device ID bucketing. These features are incompatible."
-    );
-  }
-  const encrypted = vd.has_encrypted_payloads ?? instance?.has_encrypted_payloads ?? false;
-  const remote = vd.is_remote_configuration ?? instance?.is_remote_configuration ?? false;
-  if (encrypted && !remote)
-    throw invalid("Encrypted payloads require the flag to be a remote configuration.");
-  const archived = vd.archived ?? instance?.archived ?? false;
-  const active = vd.active ?? instance?.active ?? true;
-  if (archived && active) {
-    throw invalid(
-      vd.archived === true ? "Cannot archive an enabled feature flag. Disable it first, or send active: false in the same request." : "Cannot enable an archived feature flag. Unarchive it first."
-    );
-  }
-  if (!instance && vd.is_remote_configuration === true) {
-    const filters = isDict2(vd.filters) ? vd.filters : {};
-    const groups = Array.isArray(filters.groups) ? filters.groups : [];
-    if (groups.length === 0) filters.groups = [{ properties: [], rollout_percentage: 100, variant: null }];
-    for (const group2 of groups)
-      if (group2.rollout_percentage === 0 || group2.rollout_percentage == null) group2.rollout_percentage = 100;
-    vd.filters = filters;
-  }
-}
-function requireEvaluationContexts(ctx, body, vd, instance) {
-  if (!ctx.project.require_evaluation_contexts || !flagOn(ctx.store, "flag-evaluation-tags")) return;
-  if (body.creation_context === "surveys") return;
-  const contexts = vd.evaluation_contexts;
-  if (!instance) {
-    if (!contexts || contexts.length === 0) {
-      throw invalid("At least one evaluation context is required to create a new feature flag.");
-    }
-  } else if (instance.evaluation_contexts.length > 0 && Array.isArray(contexts) && contexts.length === 0) {
-    throw invalid(
-      "Cannot remove all evaluation contexts. At least one evaluation context is required because this flag already has evaluation contexts and the team requires them."
-    );
-  }
-}
-function encryptAll(filters) {
-  if (!isDict2(filters) || !isDict2(filters.payloads)) return;
-  for (const [key2, value] of Object.entries(filters.payloads)) {
-    if (typeof value === "string") filters.payloads[key2] = encryptPayload(value);
-  }
-}
-function freeKey(ctx, key2, except) {
-  const tombstones = ctx.store.data.feature_flags.filter(
-    (f) => f.team_id === ctx.project.id && f.key === key2 && f.deleted && f !== except
-  );
-  for (const flag3 of tombstones) {
-    const experiments = ctx.store.data.experiments.filter((e) => e.feature_flag === flag3.id);
-    if (experiments.length === 0) {
-      ctx.store.data.feature_flags.splice(ctx.store.data.feature_flags.indexOf(flag3), 1);
-      continue;
-    }
-    const live = experiments.filter((e) => !e.deleted);
-    if (live.length > 0) {
-      throw invalid(
-        `Cannot reuse key '${flag3.key}': a soft-deleted flag with this key is still referenced by active experiment(s) with ID(s): ${live.map((e) => e.id).join(", ")}. Please contact support.`
-      );
-    }
-    flag3.key = `${flag3.key}:deleted:${flag3.id}`;
-  }
-}
-function createFlag(ctx, body, opts = {}) {
-  const vd = parseFields(ctx, body, void 0, false);
-  validateObject(ctx, body, vd, void 0);
-  if (!opts.approved) approvalGate(ctx, void 0, vd);
-  const key2 = vd.key;
-  freeKey(ctx, key2);
-  const now = ctx.now.toISOString();
-  const flag3 = {
-    id: 0,
-    team_id: ctx.project.id,
-    key: key2,
-    name: vd.name ?? "",
-    filters: isDict2(vd.filters) ? vd.filters : {},
-    active: vd.active ?? true,
-    archived: vd.archived ?? false,
-    deleted: vd.deleted ?? false,
-    created_at: now,
-    created_by: ctx.user.id,
-    updated_at: now,
-    last_modified_by: ctx.user.id,
-    version: 1,
-    ensure_experience_continuity: vd.ensure_experience_continuity ?? false,
-    is_remote_configuration: vd.is_remote_configuration ?? false,
-    has_encrypted_payloads: vd.has_encrypted_payloads ?? false,
-    evaluation_runtime: vd.evaluation_runtime ?? "all",
-    bucketing_identifier: "bucketing_identifier" in vd ? vd.bucketing_identifier : "distinct_id",
-    evaluation_contexts: flagOn(ctx.store, "flag-evaluation-tags") && Array.isArray(vd.evaluation_contexts) ? vd.evaluation_contexts : [],
-    tags: ctx.org.features.tagging && Array.isArray(vd.tags) ? [...new Set(vd.tags)].filter((t) => t !== "") : [],
-    last_called_at: null,
-    analytics_dashboards: vd.analytics_dashboards ?? [],
-    rollout_percentage: null
-  };
-  if (flag3.has_encrypted_payloads) encryptAll(flag3.filters);
-  flag3.id = ctx.store.nextFeatureFlagId();
-  ctx.store.data.feature_flags.push(flag3);
-  return flag3;
-}
-function refuseIfDependents(ctx, flag3, action) {
-  const dependents3 = dependentFlags(ctx, flag3);
-  if (dependents3.length === 0) return;
-  let names = dependents3.slice(0, 5).map((f) => `${f.key} (ID: ${f.id})`).join(", ");
-  if (dependents3.length > 5) names += `, and ${dependents3.length - 5} more`;
-  throw invalid(
-    `Cannot ${action} this feature flag because other flags depend on it: ${names}. Please update or disable the dependent flags first.`
-  );
-}
-function pyEquals(a, b) {
-  if (typeof a === "boolean" || typeof b === "boolean")
-    return Number(a) === Number(b) && typeof a !== "string" && typeof b !== "string";
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEquals(x, b[i]));
-  }
-  if (isDict2(a) || isDict2(b)) {
-    if (!isDict2(a) || !isDict2(b)) return false;
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((k) => k in b && pyEquals(a[k], b[k]));
-  }
-  return a === b;
-}
-function current(flag3, field3) {
-  return flag3[field3];
-}
-function updateFlag(ctx, flag3, body, opts) {
-  let vd = parseFields(ctx, body, flag3, opts.partial);
-  validateObject(ctx, body, vd, flag3);
-  if (!opts.approved) approvalGate(ctx, flag3, vd);
-  if (vd.deleted === true) {
-    const running = runningExperiments(ctx, flag3);
-    if (running.length > 0) {
-      throw invalid(
-        `Cannot delete a feature flag that is linked to running experiment(s): ${running.map((e) => `"${e.name}" (ID: ${e.id})`).join(", ")}. Please stop the experiment(s) before deleting the flag.`
-      );
-    }
-    refuseIfDependents(ctx, flag3, "delete");
-    if (ctx.store.data.experiments.some((e) => e.feature_flag === flag3.id))
-      vd.key = `${flag3.key}:deleted:${flag3.id}`;
-  }
-  if (vd.deleted === false && TOMBSTONE.test(flag3.key)) {
-    const original = flag3.key.replace(TOMBSTONE, "");
-    let candidate = original;
-    for (let n = 2; ctx.store.data.feature_flags.some(
-      (f) => f.team_id === ctx.project.id && f.key === candidate && f !== flag3
-    ); n++) {
-      candidate = `${original}-${n}`;
-    }
-    vd.key = candidate;
-  }
-  if (vd.active === false && flag3.active) {
-    refuseIfDependents(
-      ctx,
-      flag3,
-      opts.lifecycle?.disableWording ?? (vd.archived === true ? "archive" : "disable")
-    );
-  }
-  if (vd.active === true && !flag3.active) {
-    const disabled = disabledDependencies(ctx, flag3);
-    if (disabled.length > 0) {
-      const names = disabled.slice(0, 5).map((f) => `${f.key} (ID: ${f.id})`);
-      if (disabled.length > 5) names.push(`and ${disabled.length - 5} more`);
-      throw invalid(
-        `Cannot enable this feature flag because it depends on disabled flags: ${names.join(", ")}. Please enable the dependency flags first.`
-      );
-    }
-  }
-  handleEncryptedPayloads(vd, flag3);
-  if (!opts.lifecycle) {
-    const filters = isDict2(vd.filters) ? vd.filters : flag3.filters;
-    if ("holdout_groups" in filters || "super_groups" in filters) {
-      const { holdout_groups: _h, super_groups: _s, ...rest } = filters;
-      vd.filters = rest;
-    }
-    const version = "version" in body ? body.version : -1;
-    if (version !== -1 && version !== flag3.version) {
-      const original = isDict2(body.original_flag) ? body.original_flag : {};
-      const changes = Object.keys(vd).filter((f) => f in original && !pyEquals(vd[f], original[f]));
-      const conflicts = changes.filter(
-        (f) => !pyEquals(original[f], current(flag3, f)) && !pyEquals(vd[f], current(flag3, f))
-      );
-      if (conflicts.length > 0) {
-        const editor = ctx.store.user(flag3.last_modified_by)?.email ?? "another user";
-        throw new ApiError(
-          409,
-          errorBody(
-            "server_error",
-            "conflict",
-            `The feature flag was updated by ${editor} since you started editing it. Please refresh and try again.`
-          )
-        );
-      }
-      vd = Object.fromEntries(
-        Object.entries(vd).filter(([f, v]) => !(f in original) || !pyEquals(v, original[f]))
-      );
-    }
-  }
-  const newKey = vd.key;
-  if (newKey && newKey !== flag3.key && (vd.deleted ?? flag3.deleted) === false) {
-    freeKey(ctx, newKey, flag3);
-  }
-  apply(ctx, flag3, vd);
-  return flag3;
-}
-function handleEncryptedPayloads(vd, flag3) {
-  const encrypted = vd.has_encrypted_payloads ?? flag3.has_encrypted_payloads;
-  const filters = isDict2(vd.filters) ? vd.filters : void 0;
-  if (encrypted) {
-    vd.has_encrypted_payloads = true;
-    const fresh = isDict2(filters?.payloads) ? filters.payloads.true : void 0;
-    if (!fresh || fresh === REDACTED_PAYLOAD_VALUE) {
-      if (!filters) return;
-      const stored = isDict2(flag3.filters.payloads) ? flag3.filters.payloads : {};
-      if (!stored.true)
-        throw invalid("An encrypted payload is required when has_encrypted_payloads is true.");
-      const payloads = isDict2(filters.payloads) ? filters.payloads : {};
-      for (const [k, v] of Object.entries(payloads))
-        if (v === REDACTED_PAYLOAD_VALUE && k in stored) payloads[k] = stored[k];
-      payloads.true = stored.true;
-      filters.payloads = payloads;
-    } else encryptAll(filters);
-  } else if (flag3.has_encrypted_payloads) {
-    if (!filters) {
-      const next = structuredClone(flag3.filters);
-      const payloads = isDict2(next.payloads) ? next.payloads : {};
-      delete payloads.true;
-      next.payloads = payloads;
-      vd.filters = next;
-    } else {
-      const payloads = isDict2(filters.payloads) ? filters.payloads : {};
-      filters.payloads = Object.fromEntries(
-        Object.entries(payloads).filter(([, v]) => v && v !== REDACTED_PAYLOAD_VALUE)
-      );
-    }
-  }
-}
-function apply(ctx, flag3, vd) {
-  for (const field3 of [
-    "name",
-    "key",
-    "filters",
-    "active",
-    "archived",
-    "deleted",
-    "ensure_experience_continuity"
-  ]) {
-    if (field3 in vd) flag3[field3] = vd[field3];
-  }
-  for (const field3 of [
-    "is_remote_configuration",
-    "has_encrypted_payloads",
-    "evaluation_runtime",
-    "bucketing_identifier"
-  ]) {
-    if (field3 in vd) flag3[field3] = vd[field3];
-  }
-  if ("analytics_dashboards" in vd)
-    flag3.analytics_dashboards = [
-      .../* @__PURE__ */ new Set([...flag3.analytics_dashboards, ...vd.analytics_dashboards])
-    ];
-  if ("tags" in vd && ctx.org.features.tagging)
-    flag3.tags = [...new Set(vd.tags)].filter((t) => t !== "");
-  if (Array.isArray(vd.evaluation_contexts) && flagOn(ctx.store, "flag-evaluation-tags")) {
-    flag3.evaluation_contexts = vd.evaluation_contexts;
-  }
-  flag3.version += 1;
-  flag3.last_modified_by = ctx.user.id;
-  flag3.updated_at = ctx.now.toISOString();
-}
-var RUNTIMES2, BUCKETING, CREATION_CONTEXTS, TOMBSTONE;
-var init_flag_write = __esm({
-  "src/emulator/routes/flag-write.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_seed_flags();
-    init_service5();
-    init_flag_approvals();
-    init_flag_filters();
-    init_flag_payloads();
-    RUNTIMES2 = ["server", "client", "all"];
-    BUCKETING = ["distinct_id", "device_id"];
-    CREATION_CONTEXTS = [
-      "feature_flags",
-      "experiments",
-      "surveys",
-      "early_access_features",
-      "web_experiments",
-      "product_tours"
-    ];
-    TOMBSTONE = /:deleted:\d+$/;
-  }
-});
-
-// src/emulator/routes/change-requests.ts
-function list9(ctx) {
-  const states = ctx.query.get("state")?.split(",");
-  const resource = ctx.query.get("resource_id");
-  const action = ctx.query.get("action_key");
-  const items2 = ctx.store.data.change_requests.filter(
-    (cr) => cr.team_id === ctx.project.id && (!states || states.includes(cr.state)) && (resource === null || cr.resource_id === resource) && (action === null || cr.action_key === action)
-  ).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0);
-  return { status: 200, body: offsetPage(ctx, items2, (cr) => renderChangeRequest(ctx, cr)) };
-}
-function find2(ctx) {
-  const cr = ctx.store.data.change_requests.find(
-    (c) => c.id === ctx.params.id && c.team_id === ctx.project.id
-  );
-  if (!cr) throw notFound();
-  return cr;
-}
-function apply2(ctx, cr) {
-  const intent2 = cr.intent;
-  const data = structuredClone(intent2.full_request_data ?? {});
-  const filters = data.filters;
-  const payloads = filters?.payloads;
-  for (const [key2, ciphertext] of Object.entries(intent2.encrypted_payloads ?? {})) {
-    if (payloads) payloads[key2] = decryptPayload(ciphertext);
-  }
-  if (!intent2.flag_id) {
-    const made = ctx.store.data.feature_flags.find(
-      (f) => f.team_id === ctx.project.id && f.key === data.key && !f.deleted
-    );
-    return made ?? createFlag(ctx, data, { approved: true });
-  }
-  const flag3 = ctx.store.featureFlag(ctx.project.id, intent2.flag_id);
-  if (!flag3 || flag3.version !== intent2.preconditions?.version) return void 0;
-  const { version: _version, ...body } = data;
-  return updateFlag(ctx, flag3, body, { partial: true, approved: true });
-}
-function approve(ctx) {
-  const cr = find2(ctx);
-  if (cr.state !== "pending") {
-    return { status: 400, body: { error: "This change request can no longer be approved." } };
-  }
-  const { users: users2, allow_self_approve } = cr.policy_snapshot;
-  const approver = users2.length === 0 || users2.includes(ctx.user.id);
-  if (!approver || cr.created_by === ctx.user.id && !allow_self_approve) {
-    throw forbidden("You do not have permission to perform this action.");
-  }
-  if (cr.approvals.includes(ctx.user.id)) {
-    return { status: 400, body: { error: "You have already voted on this change request." } };
-  }
-  cr.approvals.push(ctx.user.id);
-  if (cr.approvals.length < cr.policy_snapshot.quorum) {
-    return {
-      status: 200,
-      body: {
-        status: "pending",
-        message: "Approval recorded.",
-        change_request: renderChangeRequest(ctx, cr)
-      }
-    };
-  }
-  const flag3 = apply2(ctx, cr);
-  cr.state = flag3 ? "applied" : "failed";
-  const message = flag3 ? "Change request approved and applied." : "The flag changed since the change was requested.";
-  return {
-    status: 200,
-    body: {
-      status: cr.state,
-      message,
-      change_request: renderChangeRequest(ctx, cr),
-      ...flag3 ? { result: renderFlag(ctx, flag3) } : {}
-    }
-  };
-}
-function registerChangeRequests(router) {
-  router.add({ method: "GET", pattern: BASE2, scope: "approvals:read", handler: list9 });
-  router.add({
-    method: "GET",
-    pattern: `${BASE2}/:id`,
-    scope: "approvals:read",
-    handler: (ctx) => ({ status: 200, body: renderChangeRequest(ctx, find2(ctx)) })
-  });
-  router.add({ method: "POST", pattern: `${BASE2}/:id/approve`, scope: "approvals:write", handler: approve });
-}
-var BASE2;
-var init_change_requests = __esm({
-  "src/emulator/routes/change-requests.ts"() {
-    "use strict";
-    init_errors3();
-    init_pagination();
-    init_flag_approvals();
-    init_flag_payloads();
-    init_flag_view();
-    init_flag_write();
-    BASE2 = "/api/projects/:project/change_requests";
-  }
-});
-
-// src/emulator/routes/cohorts.ts
-function renderCohort(ctx, c) {
-  const creator = ctx.store.user(c.created_by);
-  return {
-    id: c.id,
-    name: c.name,
-    description: c.description,
-    groups: [],
-    filters: structuredClone(c.filters),
-    deleted: c.deleted,
-    is_calculating: false,
-    created_by: creator ? userBasic(creator) : null,
-    created_at: c.created_at,
-    last_calculation: c.created_at,
-    errors_calculating: 0,
-    count: c.count,
-    is_static: c.is_static
-  };
-}
-function list10(ctx) {
-  const items2 = ctx.store.data.cohorts.filter((c) => c.team_id === ctx.project.id && !c.deleted).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id);
-  return { status: 200, body: offsetPage(ctx, items2, (c) => renderCohort(ctx, c)) };
-}
-function retrieve3(ctx) {
-  const raw = ctx.params.id ?? "";
-  const cohort2 = /^\d+$/.test(raw) ? ctx.store.data.cohorts.find((c) => c.id === Number(raw) && c.team_id === ctx.project.id) : void 0;
-  if (!cohort2) throw notFound();
-  return { status: 200, body: renderCohort(ctx, cohort2) };
-}
-function registerCohorts(router) {
-  router.add({
-    method: "GET",
-    pattern: "/api/projects/:project/cohorts",
-    scope: "cohort:read",
-    handler: list10
-  });
-  router.add({
-    method: "GET",
-    pattern: "/api/projects/:project/cohorts/:id",
-    scope: "cohort:read",
-    handler: retrieve3
-  });
-}
-var init_cohorts = __esm({
-  "src/emulator/routes/cohorts.ts"() {
-    "use strict";
-    init_errors3();
-    init_pagination();
-    init_dashboard_access();
-  }
-});
-
-// src/emulator/routes/collaborators.ts
-import { randomUUID as randomUUID5 } from "node:crypto";
-function render(ctx, c) {
-  const user2 = ctx.store.user(c.user);
-  return {
-    id: c.id,
-    dashboard_id: c.dashboard_id,
-    user: user2 ? userBasic(user2) : null,
-    level: c.level,
-    added_at: c.added_at,
-    updated_at: c.updated_at
-  };
-}
-function list11(ctx) {
-  const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
-  const items2 = ctx.store.data.collaborators.filter(
-    (c) => c.dashboard_id === d.id && ctx.store.user(c.user)?.is_active === true
-  );
-  return { status: 200, body: items2.map((c) => render(ctx, c)) };
-}
-function create4(ctx) {
-  const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
-  requireEdit(ctx, d);
-  const body = asBody(ctx.body);
-  if (body.user_uuid === void 0) throw required("user_uuid");
-  if (body.level === void 0) throw required("level");
-  const level2 = parseChoice(body.level, "level", [21, 37]);
-  if (effectiveRestriction(ctx, d) <= 21) {
-    throw invalid("Cannot add collaborators to a dashboard on the lowest restriction level.");
-  }
-  if (level2 !== 37) throw invalid("Only edit access can be explicitly specified currently.");
-  const user2 = typeof body.user_uuid === "string" ? ctx.store.userByUuid(body.user_uuid) : void 0;
-  if (!user2?.is_active) throw invalid("User does not exist.");
-  if (!ctx.store.isMember(user2, ctx.project.organization)) {
-    throw invalid("Cannot add collaborators that have no access to the project.");
-  }
-  if (canRestrict(ctx, d, user2)) {
-    throw invalid(
-      "Cannot add collaborators that already have inherent access (the dashboard owner or a project admins)."
-    );
-  }
-  if (ctx.store.data.collaborators.some((c2) => c2.dashboard_id === d.id && c2.user === user2.id)) {
-    throw invalid("User already is a collaborator.");
-  }
-  const at = ctx.now.toISOString();
-  const c = {
-    id: randomUUID5(),
-    dashboard_id: d.id,
-    user: user2.id,
-    level: level2,
-    added_at: at,
-    updated_at: at
-  };
-  ctx.store.data.collaborators.push(c);
-  return { status: 201, body: render(ctx, c) };
-}
-function destroy2(ctx) {
-  const d = findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.");
-  requireEdit(ctx, d);
-  if (effectiveRestriction(ctx, d) <= 21) {
-    throw invalid("Cannot remove collaborators from a dashboard on the lowest restriction level.");
-  }
-  const user2 = ctx.store.userByUuid(ctx.params.user ?? "");
-  const index = ctx.store.data.collaborators.findIndex((c) => c.dashboard_id === d.id && c.user === user2?.id);
-  if (index < 0) throw notFound();
-  ctx.store.data.collaborators.splice(index, 1);
-  return { status: 204 };
-}
-function registerCollaborators(router) {
-  const base = "/api/projects/:project/dashboards/:dashboard/collaborators";
-  router.add({ method: "GET", pattern: base, scope: "dashboard:read", handler: list11 });
-  router.add({ method: "POST", pattern: base, scope: "dashboard:write", handler: create4 });
-  router.add({ method: "DELETE", pattern: `${base}/:user`, scope: "dashboard:write", handler: destroy2 });
-}
-var init_collaborators2 = __esm({
-  "src/emulator/routes/collaborators.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_dashboard_access();
-  }
-});
-
-// src/emulator/routes/insight-filters.ts
-function entities(filters) {
-  const out = [];
-  for (const [key2, kind2] of [
-    ["events", "EventsNode"],
-    ["actions", "ActionsNode"]
-  ]) {
-    const list18 = filters[key2];
-    if (list18 === void 0) continue;
-    if (!Array.isArray(list18)) return void 0;
-    list18.forEach((entity, index) => {
-      if (!isDict4(entity)) return;
-      const node2 = { kind: kind2 };
-      if (kind2 === "EventsNode") {
-        node2.event = entity.id ?? null;
-        node2.name = typeof entity.name === "string" ? entity.name : entity.id ?? null;
-      } else {
-        node2.id = entity.id;
-        if (typeof entity.name === "string") node2.name = entity.name;
-      }
-      if (typeof entity.math === "string") node2.math = entity.math;
-      if (typeof entity.custom_name === "string") node2.custom_name = entity.custom_name;
-      out.push({ order: typeof entity.order === "number" ? entity.order : index, node: node2 });
-    });
-  }
-  return out.sort((a, b) => a.order - b.order).map((e) => e.node);
-}
-function queryFromFilters(filters) {
-  const insight = typeof filters.insight === "string" ? filters.insight : "TRENDS";
-  const kind2 = KIND_BY_INSIGHT[insight];
-  if (kind2 === void 0) return null;
-  const source = { kind: kind2 };
-  if (SERIES_KINDS.has(kind2)) {
-    const series = entities(filters);
-    if (series === void 0) return null;
-    source.series = series;
-  }
-  const dateRange = {};
-  if (typeof filters.date_from === "string") dateRange.date_from = filters.date_from;
-  if (typeof filters.date_to === "string") dateRange.date_to = filters.date_to;
-  if (Object.keys(dateRange).length > 0) source.dateRange = dateRange;
-  if (typeof filters.interval === "string") source.interval = filters.interval;
-  return { kind: "InsightVizNode", source, full: true };
-}
-function dashboardProperty(p) {
-  if (!isDict4(p)) return p;
-  const out = { ...p };
-  if (out.type === void 0) out.type = "event";
-  if (out.operator === void 0 && EXACT_BY_DEFAULT.has(String(out.type))) out.operator = "exact";
-  return out;
-}
-function hasPropertyFilters(properties3) {
-  if (Array.isArray(properties3)) return properties3.length > 0;
-  if (!isDict4(properties3) || !Array.isArray(properties3.values)) return false;
-  return properties3.values.some((v) => isDict4(v) && "values" in v ? hasPropertyFilters(v) : true);
-}
-function applyToInsightQuery(query, filters) {
-  const from = filters.date_from;
-  const to = filters.date_to;
-  if (typeof from === "string" && from !== "") {
-    query.dateRange = {
-      ...isDict4(query.dateRange) ? query.dateRange : {},
-      date_from: from,
-      date_to: typeof to === "string" ? to : null
-    };
-  }
-  const warehouse = Array.isArray(query.series) && query.series.some((n) => isDict4(n) && DATA_WAREHOUSE_NODES.has(String(n.kind)));
-  const properties3 = Array.isArray(filters.properties) ? filters.properties.map(dashboardProperty) : [];
-  if (properties3.length > 0 && !warehouse) {
-    if (hasPropertyFilters(query.properties)) {
-      query.properties = {
-        type: "AND",
-        values: [
-          Array.isArray(query.properties) ? { type: "AND", values: query.properties } : query.properties,
-          { type: "AND", values: properties3 }
-        ]
-      };
-    } else query.properties = properties3;
-  }
-  const breakdown = filters.breakdown_filter;
-  if (isDict4(breakdown) && BREAKDOWN_KINDS.has(String(query.kind))) {
-    const multiple = Array.isArray(breakdown.breakdowns) && breakdown.breakdowns.length > 0;
-    const ignored2 = query.kind === "TrendsQuery" && warehouse && (multiple || breakdown.breakdown_type !== "data_warehouse");
-    if (!ignored2) query.breakdownFilter = structuredClone(breakdown);
-  }
-}
-function applyDashboardFilters(query, filters) {
-  if (!isDict4(query)) return query;
-  const out = structuredClone(query);
-  const source = isDict4(out.source) ? out.source : void 0;
-  if (out.kind === "InsightVizNode" && source && INSIGHT_KINDS.has(String(source.kind))) {
-    applyToInsightQuery(source, filters);
-    return out;
-  }
-  if (INSIGHT_KINDS.has(String(out.kind))) {
-    applyToInsightQuery(out, filters);
-    return out;
-  }
-  const from = filters.date_from;
-  const to = filters.date_to;
-  if (typeof from !== "string" || from === "") return query;
-  const range = { date_from: from, date_to: typeof to === "string" ? to : null };
-  if (out.kind === "InsightVizNode" && source)
-    source.dateRange = { ...isDict4(source.dateRange) ? source.dateRange : {}, ...range };
-  else if ((out.kind === "DataTableNode" || out.kind === "DataVisualizationNode") && source?.kind === "HogQLQuery") {
-    const hogqlFilters = isDict4(source.filters) ? source.filters : {};
-    source.filters = {
-      ...hogqlFilters,
-      dateRange: { ...isDict4(hogqlFilters.dateRange) ? hogqlFilters.dateRange : {}, ...range }
-    };
-  } else if (out.kind === "DataTableNode" && source?.kind === "EventsQuery") {
-    source.after = range.date_from;
-    if (range.date_to !== null) source.before = range.date_to;
-  } else if (typeof out.kind === "string" && out.kind.endsWith("Query") && "series" in out) {
-    out.dateRange = { ...isDict4(out.dateRange) ? out.dateRange : {}, ...range };
-  }
-  return out;
-}
-var KIND_BY_INSIGHT, SERIES_KINDS, isDict4, INSIGHT_KINDS, BREAKDOWN_KINDS, DATA_WAREHOUSE_NODES, EXACT_BY_DEFAULT;
-var init_insight_filters = __esm({
-  "src/emulator/routes/insight-filters.ts"() {
-    "use strict";
-    KIND_BY_INSIGHT = {
-      TRENDS: "TrendsQuery",
-      FUNNELS: "FunnelsQuery",
-      RETENTION: "RetentionQuery",
-      PATHS: "PathsQuery",
-      STICKINESS: "StickinessQuery",
-      LIFECYCLE: "LifecycleQuery"
-    };
-    SERIES_KINDS = /* @__PURE__ */ new Set(["TrendsQuery", "FunnelsQuery", "StickinessQuery", "LifecycleQuery"]);
-    isDict4 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-    INSIGHT_KINDS = new Set(Object.values(KIND_BY_INSIGHT));
-    BREAKDOWN_KINDS = /* @__PURE__ */ new Set(["TrendsQuery", "FunnelsQuery", "RetentionQuery"]);
-    DATA_WAREHOUSE_NODES = /* @__PURE__ */ new Set([
-      "DataWarehouseNode",
-      "FunnelsDataWarehouseNode",
-      "LifecycleDataWarehouseNode"
-    ]);
-    EXACT_BY_DEFAULT = /* @__PURE__ */ new Set(["event", "person", "element", "session", "group"]);
-  }
-});
-
-// src/emulator/routes/insight-view.ts
-import { createHash as createHash5 } from "node:crypto";
-function liveTilesOf(ctx, insight) {
-  const out = [];
-  for (const dashboard2 of ctx.store.data.dashboards) {
-    if (dashboard2.deleted || dashboard2.team_id !== insight.team_id) continue;
-    for (const tile2 of dashboard2.tiles) {
-      if (tile2.insight_id === insight.id && tile2.deleted !== true) out.push({ tile: tile2, dashboard: dashboard2 });
-    }
-  }
-  return out.sort((a, b) => a.tile.id - b.tile.id);
-}
-function connectedInsightIds(ctx, sharing3) {
-  const live = (id) => ctx.store.data.insights.some((i) => i.id === id && !i.deleted);
-  if (typeof sharing3.insight_id === "number") {
-    return new Set(live(sharing3.insight_id) ? [sharing3.insight_id] : []);
-  }
-  const dashboard2 = ctx.store.data.dashboards.find((d) => d.id === sharing3.dashboard_id);
-  if (!dashboard2 || dashboard2.deleted) return /* @__PURE__ */ new Set();
-  return new Set(
-    dashboard2.tiles.filter((t) => t.deleted !== true && typeof t.insight_id === "number" && live(t.insight_id)).map((t) => t.insight_id)
-  );
-}
-function reachableInsights(ctx, includeDeleted = false) {
-  const connected = ctx.principal.kind === "sharing" ? connectedInsightIds(ctx, ctx.principal.sharing) : void 0;
-  return ctx.store.data.insights.filter(
-    (i) => i.team_id === ctx.project.id && (includeDeleted || !i.deleted) && (!connected || connected.has(i.id))
-  );
-}
-function findInsight(ctx, rawId, includeDeleted = false) {
-  const pool = reachableInsights(ctx, includeDeleted);
-  const id = rawId ?? "";
-  const byPk = /^\d+$/.test(id) ? pool.find((i) => i.id === Number(id)) : void 0;
-  const found3 = byPk ?? pool.find((i) => i.short_id === id);
-  if (!found3) throw notFound();
-  return found3;
-}
-function shownQuery(insight) {
-  const stored = insight.query ?? (Object.keys(insight.filters).length > 0 ? queryFromFilters(insight.filters) : null);
-  if (stored === null || stored === void 0) return null;
-  try {
-    return upgradeQuery(stored);
-  } catch (error2) {
-    if (error2 instanceof QueryUpgradeError) throw serverError();
-    throw error2;
-  }
-}
-function servesDashboardsField(ctx) {
-  if (!ctx.store.data.service.insight_dashboards_opt_in_enforced) return true;
-  if (ctx.principal.kind !== "key") return true;
-  return /^(1|true|t|yes|y|on)$/i.test(ctx.query.get("include_dashboards") ?? "");
-}
-function accessLevel(ctx, insight) {
-  return userAccessLevel(ctx, "insight", insight);
-}
-function filtersHash(insight, dashboard2) {
-  const digest = createHash5("sha256").update(JSON.stringify([insight.team_id, insight.query ?? insight.filters, dashboard2?.filters ?? null])).digest("hex");
-  return `cache_${digest.slice(0, 32)}`;
-}
-function renderInsightBasic(ctx, insight, options = {}) {
-  const tiles = liveTilesOf(ctx, insight);
-  const creator = ctx.store.user(insight.created_by);
-  const query = shownQuery(insight);
-  const out = {
-    id: insight.id,
-    short_id: insight.short_id,
-    name: insight.name,
-    derived_name: insight.derived_name,
-    filters: query !== null ? {} : structuredClone(insight.filters),
-    query,
-    dashboards: options.dashboardsAfterChange ?? tiles.map((t) => t.dashboard.id),
-    dashboard_tiles: tiles.map(({ tile: tile2, dashboard: dashboard2 }) => ({
-      id: tile2.id,
-      dashboard_id: dashboard2.id,
-      deleted: tile2.deleted ?? null
-    })),
-    description: insight.description,
-    last_refresh: null,
-    refreshing: false,
-    saved: insight.saved,
-    tags: ctx.org.features.tagging ? [...insight.tags] : [],
-    updated_at: insight.updated_at,
-    created_by: creator ? userBasic(creator) : null,
-    created_at: insight.created_at,
-    last_modified_at: insight.last_modified_at,
-    favorited: insight.favorited,
-    user_access_level: accessLevel(ctx, insight),
-    last_viewed_at: options.listed ? insight.last_viewed_at : null
-  };
-  if (!servesDashboardsField(ctx)) delete out.dashboards;
-  return out;
-}
-function inheritedLevels(ctx, insight) {
-  let restriction = 21;
-  let privilege = 37;
-  for (const { dashboard: dashboard2 } of liveTilesOf(ctx, insight)) {
-    if (effectiveRestriction(ctx, dashboard2) === 37) restriction = 37;
-    if (privilegeLevel(ctx, dashboard2) === 21) privilege = 21;
-  }
-  return { restriction, privilege };
-}
-function effectiveFilters(options) {
-  const tileFilters = options.tile?.filters_overrides;
-  if (tileFilters && Object.keys(tileFilters).length > 0) return tileFilters;
-  return options.filtersOverride ?? options.dashboard?.filters;
-}
-function renderInsight(ctx, insight, options = {}) {
-  const basic = renderInsightBasic(ctx, insight, options);
-  const filters = effectiveFilters(options);
-  if (basic.query !== null && filters !== void 0)
-    basic.query = applyDashboardFilters(basic.query, filters);
-  const lastModifier = ctx.store.user(insight.last_modified_by);
-  const levels = ctx.principal.kind === "sharing" ? { restriction: 37, privilege: 21 } : inheritedLevels(ctx, insight);
-  const out = {
-    id: basic.id,
-    short_id: basic.short_id,
-    name: basic.name,
-    derived_name: basic.derived_name,
-    filters: basic.filters,
-    query: basic.query,
-    order: insight.order,
-    deleted: insight.deleted,
-    dashboards: basic.dashboards,
-    dashboard_tiles: basic.dashboard_tiles,
-    last_refresh: null,
-    cache_target_age: null,
-    next_allowed_client_refresh: null,
-    result: null,
-    hasMore: null,
-    columns: null,
-    created_at: basic.created_at,
-    created_by: basic.created_by,
-    description: basic.description,
-    updated_at: basic.updated_at,
-    tags: basic.tags,
-    favorited: basic.favorited,
-    saved: basic.saved,
-    last_modified_at: basic.last_modified_at,
-    last_modified_by: lastModifier ? userBasic(lastModifier) : null,
-    is_sample: insight.is_sample,
-    effective_restriction_level: levels.restriction,
-    effective_privilege_level: levels.privilege,
-    user_access_level: basic.user_access_level,
-    timezone: null,
-    is_cached: false,
-    query_status: null,
-    hogql: null,
-    types: null,
-    resolved_date_range: null,
-    alerts: [],
-    filter_override_context: null,
-    last_viewed_at: basic.last_viewed_at,
-    filters_hash: filtersHash(insight, options.dashboard)
-  };
-  if (!("dashboards" in basic)) delete out.dashboards;
-  return out;
-}
-var init_insight_view = __esm({
-  "src/emulator/routes/insight-view.ts"() {
-    "use strict";
-    init_upgrade();
-    init_access();
-    init_errors3();
-    init_dashboard_access();
-    init_insight_filters();
-  }
-});
-
-// src/emulator/routes/tiles.ts
-function newTile(ctx, fields) {
-  return {
-    id: ctx.store.nextTileId(),
-    insight_id: null,
-    text: null,
-    layouts: {},
-    color: null,
-    deleted: null,
-    show_description: null,
-    transparent_background: null,
-    filters_overrides: {},
-    ...fields
-  };
-}
-function tileInsight(ctx, tile2) {
-  if (typeof tile2.insight_id !== "number") return void 0;
-  return ctx.store.data.insights.find((i) => i.id === tile2.insight_id);
-}
-function textOf(tile2, d) {
-  const text2 = tile2.text;
-  if (!isDict2(text2)) return void 0;
-  return {
-    id: typeof text2.id === "number" ? text2.id : tile2.id,
-    body: typeof text2.body === "string" || text2.body === null ? text2.body : null,
-    created_by: typeof text2.created_by === "number" ? text2.created_by : null,
-    last_modified_at: typeof text2.last_modified_at === "string" ? text2.last_modified_at : d.created_at,
-    last_modified_by: typeof text2.last_modified_by === "number" ? text2.last_modified_by : null
-  };
-}
-function visibleTiles(ctx, d) {
-  return d.tiles.filter((t) => {
-    if (t.deleted === true) return false;
-    const insight = tileInsight(ctx, t);
-    return insight === void 0 || !insight.deleted;
-  });
-}
-function compareKey(a, b) {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  if (typeof a === "string" && typeof b === "string") return a < b ? -1 : a > b ? 1 : 0;
-  if (a === b) return 0;
-  throw serverError();
-}
-function layoutKey(tile2, size) {
-  const layout = isDict2(tile2.layouts) && isDict2(tile2.layouts[size]) ? tile2.layouts[size] : {};
-  return [layout.y ?? 100, layout.x ?? 100];
-}
-function sortTilesByLayout(tiles, size = "sm") {
-  return [...tiles].sort((a, b) => {
-    const [ay, ax] = layoutKey(a, size);
-    const [by, bx] = layoutKey(b, size);
-    return compareKey(ay, by) || compareKey(ax, bx);
-  });
-}
-function queryOrder(ctx, tiles) {
-  const order = (t) => tileInsight(ctx, t)?.order ?? Number.POSITIVE_INFINITY;
-  return [...tiles].sort((a, b) => order(a) - order(b) || a.id - b.id);
-}
-function renderText2(ctx, text2, d) {
-  const creator = ctx.store.user(text2.created_by);
-  const modifier = ctx.store.user(text2.last_modified_by);
-  const showing = [];
-  for (const other of ctx.store.data.dashboards) {
-    if (other.deleted || other.team_id !== d.team_id) continue;
-    for (const t of other.tiles) {
-      if (t.deleted !== true && textOf(t, other)?.id === text2.id) {
-        showing.push({ id: t.id, dashboard_id: other.id, deleted: t.deleted ?? null });
-      }
-    }
-  }
-  return {
-    id: text2.id,
-    body: text2.body,
-    created_by: creator ? userBasic(creator) : null,
-    last_modified_at: text2.last_modified_at,
-    last_modified_by: modifier ? userBasic(modifier) : null,
-    team: d.team_id,
-    dashboard_tiles: showing.sort((a, b) => a.id - b.id)
-  };
-}
-function renderTile(ctx, tile2, d, order) {
-  const insight = tileInsight(ctx, tile2);
-  const text2 = textOf(tile2, d);
-  let renderedInsight = null;
-  if (insight) renderedInsight = renderInsight(ctx, insight, { dashboard: d, tile: tile2 });
-  else if (isDict2(tile2.insight)) renderedInsight = structuredClone(tile2.insight);
-  return {
-    id: tile2.id,
-    insight: renderedInsight,
-    text: text2 ? renderText2(ctx, text2, d) : null,
-    button_tile: null,
-    layouts: structuredClone(tile2.layouts ?? {}),
-    color: tile2.color ?? null,
-    filters_overrides: structuredClone(tile2.filters_overrides ?? {}),
-    show_description: tile2.show_description ?? null,
-    transparent_background: tile2.transparent_background ?? null,
-    order,
-    last_refresh: null,
-    is_cached: false
-  };
-}
-function renderTiles(ctx, d) {
-  return sortTilesByLayout(queryOrder(ctx, visibleTiles(ctx, d))).map(
-    (tile2, order) => renderTile(ctx, tile2, d, order)
-  );
-}
-function deleteInsightsOnlyHere(ctx, d) {
-  for (const tile2 of d.tiles) {
-    const insight = tile2.deleted === true ? void 0 : tileInsight(ctx, tile2);
-    if (!insight || insight.deleted) continue;
-    const elsewhere = ctx.store.data.dashboards.some(
-      (other) => other.id !== d.id && other.tiles.some((t) => t.insight_id === insight.id && t.deleted !== true)
-    );
-    if (!elsewhere) insight.deleted = true;
-  }
-}
-function restoreInsightsOf(ctx, d) {
-  for (const tile2 of d.tiles) {
-    const insight = tileInsight(ctx, tile2);
-    if (insight?.deleted) insight.deleted = false;
-  }
-}
-var init_tiles = __esm({
-  "src/emulator/routes/tiles.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_dashboard_access();
-    init_insight_view();
-  }
-});
-
-// src/emulator/routes/dashboard-view.ts
-function lastViewedAt(ctx, d) {
-  const views = ctx.store.data.view_logs.filter(
-    (v) => v.team_id === d.team_id && v.user === ctx.user.id && v.type === "dashboard" && v.ref === String(d.id)
-  ).map((v) => v.viewed_at).sort();
-  return views.at(-1) ?? null;
-}
-function renderBasic(ctx, d) {
-  const creator = ctx.store.user(d.created_by);
-  const privilege = privilegeLevel(ctx, d);
-  return {
-    id: d.id,
-    name: d.name,
-    description: d.description,
-    pinned: d.pinned,
-    created_at: d.created_at,
-    created_by: creator ? userBasic(creator) : null,
-    last_accessed_at: d.last_accessed_at,
-    last_viewed_at: lastViewedAt(ctx, d),
-    is_shared: isShared(ctx, d),
-    deleted: d.deleted,
-    creation_mode: d.creation_mode,
-    tags: ctx.org.features.tagging ? [...d.tags] : [],
-    restriction_level: d.restriction_level,
-    effective_restriction_level: effectiveRestriction(ctx, d),
-    effective_privilege_level: privilege,
-    user_access_level: userAccessLevel(ctx, "dashboard", d),
-    access_control_version: d.restriction_level > 21 ? "v1" : "v2",
-    last_refresh: d.last_refresh,
-    team_id: d.team_id,
-    ...isNewest(ctx.store) ? { folder: d.folder } : {}
-  };
-}
-function renderDashboard(ctx, d) {
-  return {
-    ...renderBasic(ctx, d),
-    filters: structuredClone(d.filters),
-    variables: structuredClone(d.variables),
-    breakdown_colors: structuredClone(d.breakdown_colors),
-    data_color_theme_id: d.data_color_theme_id,
-    // get_persisted_filters / get_persisted_variables: the stored value when truthy, else null.
-    persisted_filters: Object.keys(d.filters).length > 0 ? structuredClone(d.filters) : null,
-    persisted_variables: Object.keys(d.variables).length > 0 ? structuredClone(d.variables) : null,
-    quick_filter_ids: [...d.quick_filter_ids],
-    tiles: renderTiles(ctx, d)
-  };
-}
-var init_dashboard_view = __esm({
-  "src/emulator/routes/dashboard-view.ts"() {
-    "use strict";
-    init_access();
-    init_service5();
-    init_dashboard_access();
-    init_tiles();
-  }
-});
-
-// src/emulator/seed-insights.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-function newShortId() {
-  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  return [...randomBytes3(8)].map((b) => alphabet[b % alphabet.length]).join("");
-}
-function seedInsight(raw, at) {
-  if (!isInt2(raw.id)) throw new Error('seed: an insight has a missing or invalid "id"');
-  const team = raw.team_id ?? raw.project;
-  if (!isInt2(team)) throw new Error('seed: an insight has a missing or invalid "team_id"');
-  const created = str9(raw.created_at) ?? at;
-  return insightRecord({
-    id: raw.id,
-    team_id: team,
-    short_id: str9(raw.short_id) ?? newShortId(),
-    created_at: created,
-    created_by: isInt2(raw.created_by) ? raw.created_by : null,
-    name: str9(raw.name),
-    derived_name: str9(raw.derived_name),
-    description: str9(raw.description),
-    filters: isDict5(raw.filters) ? raw.filters : {},
-    query: raw.query === void 0 ? null : raw.query,
-    order: isInt2(raw.order) ? raw.order : null,
-    deleted: raw.deleted === true,
-    saved: raw.saved !== false,
-    favorited: raw.favorited === true,
-    is_sample: raw.is_sample === true,
-    tags: Array.isArray(raw.tags) ? raw.tags.map((t) => String(t).trim().toLowerCase()) : [],
-    updated_at: str9(raw.updated_at) ?? created,
-    last_modified_at: str9(raw.last_modified_at) ?? created,
-    last_modified_by: isInt2(raw.last_modified_by) ? raw.last_modified_by : null,
-    last_viewed_at: str9(raw.last_viewed_at) ?? created
-  });
-}
-function seedContent(rawInsights, dashboards3, at, sequences) {
-  const insights = rawInsights.map((raw) => seedInsight(raw, at));
-  let nextInsight = Math.max(
-    isInt2(sequences.insight) ? sequences.insight : 1,
-    ...insights.map((i) => i.id + 1)
-  );
-  const textIds = dashboards3.flatMap(
-    (d) => d.tiles.map((t) => isDict5(t.text) && isInt2(t.text.id) ? t.text.id : 0)
-  );
-  let nextText = Math.max(isInt2(sequences.text) ? sequences.text : 1, ...textIds.map((id) => id + 1));
-  for (const d of dashboards3) {
-    for (const tile2 of d.tiles) {
-      if (isDict5(tile2.text)) tile2.text = seedText(tile2.text, d, at, () => nextText++);
-      if (!isInt2(tile2.insight_id) && isDict5(tile2.insight)) {
-        const inline = tile2.insight;
-        const insight = seedInsight(
-          { ...inline, id: isInt2(inline.id) ? inline.id : nextInsight++, team_id: d.team_id },
-          at
-        );
-        if (insight.id >= nextInsight) nextInsight = insight.id + 1;
-        insights.push(insight);
-        tile2.insight_id = insight.id;
-      }
-      delete tile2.insight;
-      completeTile(tile2);
-    }
-  }
-  return { insights, nextInsight, nextText };
-}
-function seedText(raw, d, at, nextId) {
-  return {
-    id: isInt2(raw.id) ? raw.id : nextId(),
-    body: typeof raw.body === "string" || raw.body === null ? raw.body : "",
-    created_by: isInt2(raw.created_by) ? raw.created_by : d.created_by,
-    last_modified_at: str9(raw.last_modified_at) ?? d.created_at ?? at,
-    last_modified_by: isInt2(raw.last_modified_by) ? raw.last_modified_by : null
-  };
-}
-function completeTile(tile2) {
-  tile2.insight_id ??= null;
-  tile2.text ??= null;
-  tile2.layouts ??= {};
-  tile2.color ??= null;
-  tile2.deleted ??= null;
-  tile2.show_description ??= null;
-  tile2.transparent_background ??= null;
-  tile2.filters_overrides ??= {};
-  return tile2;
-}
-var isInt2, isDict5, str9;
-var init_seed_insights = __esm({
-  "src/emulator/seed-insights.ts"() {
-    "use strict";
-    init_records();
-    isInt2 = (v) => Number.isInteger(v);
-    isDict5 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-    str9 = (v) => typeof v === "string" ? v : null;
-  }
-});
-
-// src/emulator/routes/dashboard-template.ts
-function pyRepr3(value) {
-  if (value === null || value === void 0) return "None";
-  if (value === true) return "True";
-  if (value === false) return "False";
-  if (typeof value === "number") return String(value);
-  if (typeof value === "string") {
-    const quote2 = value.includes("'") && !value.includes('"') ? '"' : "'";
-    const body = value.replace(/\\/g, "\\\\").replace(/\n/g, "\\n").replace(/\t/g, "\\t");
-    return quote2 + (quote2 === "'" ? body.replace(/'/g, "\\'") : body) + quote2;
-  }
-  if (Array.isArray(value)) return `[${value.map(pyRepr3).join(", ")}]`;
-  if (isDict2(value)) {
-    return `{${Object.entries(value).map(([k, v]) => `${pyRepr3(k)}: ${pyRepr3(v)}`).join(", ")}}`;
-  }
-  return String(value);
-}
-function isType(value, type) {
-  switch (type) {
-    case "object":
-      return isDict2(value);
-    case "array":
-      return Array.isArray(value);
-    case "string":
-      return typeof value === "string";
-    case "number":
-      return typeof value === "number";
-    case "boolean":
-      return typeof value === "boolean";
-    case "null":
-      return value === null;
-    default:
-      return true;
-  }
-}
-function* errorsOf(value, schema, path, schemaPath) {
-  const at = (keyword, message) => ({
-    message,
-    keyword,
-    schema,
-    schemaPath: [...schemaPath, keyword],
-    path,
-    instance: value
-  });
-  for (const keyword of Object.keys(schema)) {
-    const rule = schema[keyword];
-    if (keyword === "type") {
-      const types = Array.isArray(rule) ? rule : [rule];
-      if (!types.some((t) => isType(value, t))) {
-        yield at(keyword, `${pyRepr3(value)} is not of type ${types.map(pyRepr3).join(", ")}`);
-      }
-    } else if (keyword === "required" && isDict2(value)) {
-      for (const name of rule) {
-        if (!(name in value)) yield at(keyword, `${pyRepr3(name)} is a required property`);
-      }
-    } else if (keyword === "properties" && isDict2(value)) {
-      for (const [name, sub] of Object.entries(rule)) {
-        if (name in value) yield* errorsOf(value[name], sub, [...path, name], [...schemaPath, keyword, name]);
-      }
-    } else if (keyword === "items" && Array.isArray(value)) {
-      for (const [i, item] of value.entries()) {
-        yield* errorsOf(item, rule, [...path, i], [...schemaPath, keyword]);
-      }
-    } else if (keyword === "minItems" && Array.isArray(value) && value.length < rule) {
-      yield at(
-        keyword,
-        rule === 1 ? `${pyRepr3(value)} should be non-empty` : `${pyRepr3(value)} is too short`
-      );
-    } else if (keyword === "enum" && !rule.includes(value)) {
-      yield at(keyword, `${pyRepr3(value)} is not one of ${pyRepr3(rule)}`);
-    } else if (keyword === "anyOf") {
-      const options = rule;
-      const valid = options.some(
-        (option, i) => errorsOf(value, option, path, [...schemaPath, keyword, i]).next().done
-      );
-      if (!valid) yield at(keyword, `${pyRepr3(value)} is not valid under any of the given schemas`);
-    }
-  }
-}
-function templateError(template) {
-  let best;
-  for (const error2 of errorsOf(template, TEMPLATE_SCHEMA, [], [])) {
-    if (best === void 0 || error2.path.length < best.path.length) best = error2;
-  }
-  if (!best) return void 0;
-  return [
-    best.message,
-    "",
-    `Failed validating ${pyRepr3(best.keyword)} in schema${indexes2(best.schemaPath.slice(0, -1))}:`,
-    `    ${pyRepr3(best.schema)}`,
-    "",
-    `On instance${indexes2(best.path)}:`,
-    `    ${pyRepr3(best.instance)}`
-  ].join("\n");
-}
-var STRING, VARIABLE, TEMPLATE_SCHEMA, indexes2;
-var init_dashboard_template = __esm({
-  "src/emulator/routes/dashboard-template.ts"() {
-    "use strict";
-    init_fields6();
-    STRING = { type: "string" };
-    VARIABLE = {
-      type: "object",
-      required: ["id", "name", "type", "default", "description", "required"],
-      properties: {
-        id: STRING,
-        name: STRING,
-        type: { enum: ["event", "element"] },
-        default: { type: "object" },
-        description: STRING,
-        required: { type: "boolean" }
-      }
-    };
-    TEMPLATE_SCHEMA = {
-      type: "object",
-      required: ["template_name", "dashboard_description", "dashboard_filters", "tiles"],
-      properties: {
-        id: STRING,
-        template_name: STRING,
-        team_id: { type: ["number", "null"] },
-        created_at: STRING,
-        image_url: { type: ["string", "null"] },
-        dashboard_description: STRING,
-        dashboard_filters: { type: "object" },
-        tiles: { type: "array", minItems: 1, items: { type: "object" } },
-        variables: { anyOf: [{ type: "array", items: VARIABLE }, { type: "null" }] },
-        tags: { type: "array", items: STRING },
-        is_featured: { type: "boolean" }
-      }
-    };
-    indexes2 = (parts) => parts.map((p) => `[${pyRepr3(p)}]`).join("");
-  }
-});
-
-// src/emulator/routes/tile-write.ts
-function modelBool(value) {
-  if (value === null) return null;
-  if (TRUE2.has(value)) return true;
-  if (FALSE2.has(value)) return false;
-  throw serverError();
-}
-function displayValues(entry) {
-  const out = {};
-  for (const key2 of DISPLAY_FIELDS) {
-    if (!Object.hasOwn(entry, key2)) continue;
-    const value = entry[key2];
-    switch (key2) {
-      case "color":
-        out.color = value === null || value === void 0 ? null : String(value);
-        break;
-      case "layouts":
-        out.layouts = structuredClone(value ?? {});
-        break;
-      case "filters_overrides":
-        out.filters_overrides = structuredClone(value ?? null);
-        break;
-      default:
-        out[key2] = modelBool(value);
-    }
-  }
-  return out;
-}
-function truthy2(value) {
-  if (Array.isArray(value)) return value.length > 0;
-  if (isDict2(value)) return Object.keys(value).length > 0;
-  return Boolean(value);
-}
-function textBody(value, attr) {
-  if (value === null) return null;
-  if (typeof value !== "string" && typeof value !== "number")
-    throw invalid("Not a valid string.", attr, "invalid");
-  const body = String(value);
-  if (body.length > 4e3) throw invalid("Text body cannot exceed 4000 characters", attr, "max_length");
-  return body;
-}
-function tilesShowing(ctx, teamId, id) {
-  const out = [];
-  for (const dashboard2 of ctx.store.data.dashboards) {
-    if (dashboard2.team_id !== teamId) continue;
-    for (const tile2 of dashboard2.tiles) if (textOf(tile2, dashboard2)?.id === id) out.push({ tile: tile2, dashboard: dashboard2 });
-  }
-  return out;
-}
-function writeText(ctx, d, json) {
-  if (!isDict2(json)) throw serverError();
-  let createdBy = ctx.user.id;
-  let lastModifiedBy = null;
-  if (truthy2(json.created_by)) {
-    const id = isDict2(json.created_by) ? json.created_by.id : void 0;
-    const user2 = typeof id === "number" ? ctx.store.user(id) : void 0;
-    if (!user2 || !ctx.store.isMember(user2, ctx.org.id)) throw invalid("User not found in this organization.");
-    createdBy = user2.id;
-    lastModifiedBy = ctx.user.id;
-  }
-  const hasBody = Object.hasOwn(json, "body");
-  const body = hasBody ? textBody(json.body, "text__body") : null;
-  const now = ctx.now.toISOString();
-  if (truthy2(json.id)) {
-    const id = Number(json.id);
-    const showing = tilesShowing(ctx, d.team_id, id);
-    if (showing.length === 0) throw invalid("Text tile not found in this team.", "text");
-    if (!d.tiles.some((t) => t.deleted !== true && textOf(t, d)?.id === id))
-      throw invalid("Text tile not found.", "text");
-    const current4 = textOf(showing[0].tile, showing[0].dashboard);
-    const updated = {
-      ...current4,
-      ...hasBody ? { body } : {},
-      created_by: createdBy,
-      last_modified_by: lastModifiedBy,
-      last_modified_at: now
-    };
-    for (const { tile: tile2 } of showing) if (tile2 !== void 0) tile2.text = { ...updated };
-    return updated;
-  }
-  return {
-    id: ctx.store.nextTextId(),
-    body,
-    created_by: createdBy,
-    last_modified_by: lastModifiedBy,
-    last_modified_at: now
-  };
-}
-function applyTilesPatch(ctx, d, value) {
-  const entries = parseList(value, "tiles", true) ?? [];
-  for (const raw of entries) {
-    if (!isDict2(raw)) throw invalid("Tiles must be a list of objects", "tiles");
-    const entry = { ...raw };
-    delete entry.is_cached;
-    delete entry.order;
-    const id = typeof entry.id === "number" ? entry.id : void 0;
-    const existing = id === void 0 ? void 0 : d.tiles.find((t) => t.id === id);
-    if (truthy2(entry.text)) {
-      const text2 = writeText(ctx, d, entry.text);
-      const display = displayValues(entry);
-      if (existing) Object.assign(existing, display, { text: { ...text2 } });
-      else d.tiles.push(newTile(ctx, { ...display, text: { ...text2 } }));
-      continue;
-    }
-    if (id === void 0 || existing === void 0) continue;
-    Object.assign(existing, displayValues(entry));
-  }
-}
-var DISPLAY_FIELDS, TRUE2, FALSE2;
-var init_tile_write = __esm({
-  "src/emulator/routes/tile-write.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_tiles();
-    DISPLAY_FIELDS = [
-      "color",
-      "layouts",
-      "filters_overrides",
-      "show_description",
-      "transparent_background",
-      "deleted"
-    ];
-    TRUE2 = /* @__PURE__ */ new Set([true, 1, "t", "True", "true", "1"]);
-    FALSE2 = /* @__PURE__ */ new Set([false, 0, "f", "False", "false", "0"]);
-  }
-});
-
-// src/emulator/routes/dashboard-write.ts
-function pyTruthy(value) {
-  if (Array.isArray(value)) return value.length > 0;
-  if (isDict2(value)) return Object.keys(value).length > 0;
-  return Boolean(value);
-}
-function quickFilterIds(ctx, value) {
-  const list18 = parseList(value, "quick_filter_ids", true) ?? [];
-  const ids = list18.map((raw) => {
-    const text2 = parseString(raw, "quick_filter_ids") ?? "";
-    const m = UUID4.exec(text2.trim());
-    if (!m) throw invalid(`Invalid UUID: ${text2}`, "quick_filter_ids");
-    return m.slice(1).join("-").toLowerCase();
-  });
-  const known3 = new Set(
-    ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
-  );
-  const missing = ids.filter((id) => !known3.has(id));
-  if (missing.length > 0) throw invalid(`Quick filters not found: ${missing.join(", ")}`, "quick_filter_ids");
-  return ids;
-}
-function normaliseTags2(value) {
-  const list18 = parseList(value, "tags") ?? [];
-  const tags2 = list18.map((t) => (parseString(t, "tags") ?? "").trim().toLowerCase()).filter((t) => t !== "");
-  return [...new Set(tags2)];
-}
-function applyDashboardBody(ctx, d, body, creating) {
-  if ("name" in body) d.name = parseString(body.name, "name", { nullable: true, maxLength: 400 });
-  if ("description" in body) d.description = parseString(body.description, "description") ?? "";
-  if ("pinned" in body) d.pinned = parseBool(body.pinned, "pinned") ?? false;
-  if ("deleted" in body) d.deleted = parseBool(body.deleted, "deleted") ?? false;
-  if ("restriction_level" in body) {
-    d.restriction_level = parseChoice(body.restriction_level, "restriction_level", [21, 37]);
-  }
-  if ("tags" in body) {
-    const tags2 = normaliseTags2(body.tags);
-    if (ctx.org.features.tagging) d.tags = tags2;
-  }
-  if ("breakdown_colors" in body) d.breakdown_colors = structuredClone(body.breakdown_colors ?? []);
-  if ("data_color_theme_id" in body)
-    d.data_color_theme_id = parseInteger(body.data_color_theme_id, "data_color_theme_id", true);
-  if ("quick_filter_ids" in body) d.quick_filter_ids = quickFilterIds(ctx, body.quick_filter_ids);
-  if ("last_accessed_at" in body)
-    d.last_accessed_at = parseDateTime(body.last_accessed_at, "last_accessed_at");
-  if ("last_refresh" in body) d.last_refresh = parseDateTime(body.last_refresh, "last_refresh");
-  if (!creating && "restriction_level" in body && !canRestrict(ctx, d)) {
-    throw forbidden(
-      "Only the dashboard owner and project admins have the restriction rights required to change the dashboard's restriction level."
-    );
-  }
-  for (const key2 of ["filters", "variables"]) {
-    if (creating || !pyTruthy(body[key2])) continue;
-    const value = body[key2];
-    if (!isDict2(value)) throw invalid("Filters must be a dictionary", null);
-    d[key2] = structuredClone(value);
-  }
-  if (!creating && "tiles" in body) applyTilesPatch(ctx, d, body.tiles);
-}
-var UUID4;
-var init_dashboard_write = __esm({
-  "src/emulator/routes/dashboard-write.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_dashboard_access();
-    init_tile_write();
-    UUID4 = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
-  }
-});
-
-// src/emulator/routes/dashboards.ts
-function compareNames(a, b) {
-  if (a.pinned !== b.pinned) return a.pinned ? -1 : 1;
-  if (a.name !== b.name) {
-    if (a.name === null) return 1;
-    if (b.name === null) return -1;
-    const byName = a.name.localeCompare(b.name, "en");
-    if (byName !== 0) return byName;
-  }
-  return a.id - b.id;
-}
-function list12(ctx) {
-  const search = ctx.query.get("search");
-  if (search !== null && search.length > 200) {
-    throw invalid("Ensure this field has no more than 200 characters.", "search", "max_length");
-  }
-  const tags2 = ctx.query.getAll("tags").flatMap((t) => t.split(",")).map((t) => t.trim().toLowerCase()).filter(Boolean);
-  const mode = ctx.query.get("creation_mode");
-  const folder = isNewest(ctx.store) ? ctx.query.get("folder") : null;
-  const needle = search?.toLowerCase() ?? "";
-  const visible2 = filterByAccess(
-    ctx,
-    "dashboard",
-    ctx.store.data.dashboards.filter((d) => d.team_id === ctx.project.id)
-  );
-  const items2 = visible2.filter(
-    (d) => d.team_id === ctx.project.id && !d.deleted && (mode !== null ? d.creation_mode === mode : d.creation_mode !== "unlisted") && (tags2.length === 0 || d.tags.some((t) => tags2.includes(t))) && (folder === null || d.folder === folder) && (needle === "" || (d.name ?? "").toLowerCase().includes(needle) || d.description.toLowerCase().includes(needle))
-  );
-  items2.sort((a, b) => {
-    if (needle !== "") {
-      const exact = Number((b.name ?? "").toLowerCase() === needle) - Number((a.name ?? "").toLowerCase() === needle);
-      if (exact !== 0) return exact;
-    }
-    return compareNames(a, b);
-  });
-  return { status: 200, body: offsetPage(ctx, items2, (d) => renderBasic(ctx, d)) };
-}
-function newDashboard(ctx, folder = void 0) {
-  return dashboardRecord({
-    id: 0,
-    team_id: ctx.project.id,
-    created_at: ctx.now.toISOString(),
-    created_by: ctx.user.id,
-    folder: typeof folder === "string" && folder !== "" ? folder : DEFAULT_FOLDER
-  });
-}
-function create5(ctx) {
-  const body = asBody(ctx.body);
-  const useDashboard = body.use_dashboard === void 0 ? null : parseInteger(body.use_dashboard, "use_dashboard", true);
-  const useTemplate = body.use_template === void 0 ? "" : parseString(body.use_template, "use_template") ?? "";
-  if (useDashboard && useTemplate) {
-    throw invalid("`use_dashboard` and `use_template` cannot be used together");
-  }
-  const { variables: _variables, filters: _filters, ...fields } = body;
-  const d = newDashboard(ctx, body._create_in_folder);
-  applyDashboardBody(ctx, d, fields, true);
-  d.creation_mode = useTemplate ? "template" : useDashboard ? "duplicate" : "default";
-  let source;
-  if (useDashboard) {
-    source = ctx.store.dashboard(ctx.project.id, useDashboard);
-    if (!source) throw invalid("Invalid value provided", "use_dashboard");
-  }
-  if (pyTruthy(body.filters)) {
-    if (!isDict2(body.filters)) throw invalid("Filters must be a dictionary", null);
-    d.filters = structuredClone(body.filters);
-  } else d.filters = source ? structuredClone(source.filters) : {};
-  if (source) {
-    if (pyTruthy(source.variables)) d.variables = structuredClone(source.variables);
-    if (pyTruthy(source.breakdown_colors)) d.breakdown_colors = structuredClone(source.breakdown_colors);
-    if (source.data_color_theme_id) d.data_color_theme_id = source.data_color_theme_id;
-    const quickFilters = new Set(
-      ctx.store.data.quick_filters.filter((q) => q.team_id === ctx.project.id).map((q) => q.id)
-    );
-    d.quick_filter_ids = source.quick_filter_ids.filter((id) => quickFilters.has(id));
-    const live = source.tiles.filter((t) => !t.deleted);
-    d.tiles = pyTruthy(body.duplicate_tiles) ? live.map((t) => deepDuplicate(ctx, t)) : live.map((t) => ({ ...structuredClone(t), id: ctx.store.nextTileId() }));
-  }
-  if (useTemplate && !TEMPLATE_KEYS.has(useTemplate)) {
-    const template = ctx.store.data.dashboard_templates.find(
-      (t) => t.template_name === useTemplate && (t.team_id === ctx.project.id || t.scope === "global")
-    );
-    if (!template) throw invalid(`Invalid template provided: ${useTemplate}`, "use_template");
-    applyTemplate(ctx, d, template);
-  }
-  d.id = ctx.store.nextDashboardId();
-  ctx.store.data.dashboards.push(d);
-  return { status: 201, body: renderDashboard(ctx, d) };
-}
-function retrieve4(ctx) {
-  const d = findDashboard(ctx, ctx.params.id);
-  requireAccess(ctx, "dashboard", d, "viewer");
-  return { status: 200, body: renderDashboard(ctx, d) };
-}
-function reachesDeleted(ctx, body, partial) {
-  if (!("deleted" in body)) return false;
-  if (isNewest(ctx.store)) return body.deleted !== null && !strToBool(body.deleted);
-  return partial && Object.keys(body).length === 1 && !pyTruthy(body.deleted);
-}
-function update5(ctx, partial) {
-  const body = asBody(ctx.body);
-  const id = /^\d+$/.test(ctx.params.id ?? "") ? Number(ctx.params.id) : Number.NaN;
-  const d = ctx.store.data.dashboards.find((x) => x.id === id && x.team_id === ctx.project.id);
-  if (!d || d.deleted && !reachesDeleted(ctx, body, partial)) throw notFound();
-  requireAccess(ctx, "dashboard", d, "editor");
-  requireEdit(ctx, d);
-  const draft = structuredClone(d);
-  applyDashboardBody(ctx, draft, body, false);
-  const deleteInsights = draft.deleted && "delete_insights" in body && parseBool(body.delete_insights, "delete_insights");
-  if (draft.deleted && !d.deleted) {
-    if (deleteInsights) deleteInsightsOnlyHere(ctx, draft);
-    for (const tile2 of draft.tiles) tile2.deleted = true;
-    for (const p of ctx.store.data.projects) if (p.primary_dashboard === d.id) p.primary_dashboard = null;
-  } else if (!draft.deleted && d.deleted) {
-    for (const tile2 of draft.tiles) tile2.deleted = false;
-    restoreInsightsOf(ctx, draft);
-  }
-  Object.assign(d, draft);
-  return { status: 200, body: renderDashboard(ctx, d) };
-}
-function moveTile(ctx) {
-  const d = findDashboard(ctx, ctx.params.id);
-  requireAccess(ctx, "dashboard", d, "editor");
-  requireEdit(ctx, d);
-  const body = asBody(ctx.body);
-  const tileBody = isDict2(body.tile) ? body.tile : void 0;
-  const tile2 = d.tiles.find((t) => t.id === tileBody?.id && !t.deleted);
-  if (!tile2) throw invalid("Tile not found.", "tile");
-  const target2 = ctx.store.dashboard(ctx.project.id, Number(body.toDashboard));
-  if (!target2) throw notFound();
-  requireAccess(ctx, "dashboard", target2, "editor");
-  d.tiles = d.tiles.filter((t) => t !== tile2);
-  target2.tiles.push(tile2);
-  return { status: 200, body: renderDashboard(ctx, d) };
-}
-function applyTemplate(ctx, d, template) {
-  if (!d.name) d.name = template.template_name;
-  d.description = template.dashboard_description;
-  d.filters = structuredClone(template.dashboard_filters);
-  if (ctx.org.features.tagging) d.tags = normaliseTags2(template.tags);
-  const now = ctx.now.toISOString();
-  d.tiles = template.tiles.map(
-    (t) => completeTile({
-      id: ctx.store.nextTileId(),
-      // An insight tile gets a new saved insight of the project (the template's name and query).
-      insight_id: t.type === "INSIGHT" ? templateInsight(ctx, t, now) : null,
-      text: t.type === "TEXT" ? {
-        id: ctx.store.nextTextId(),
-        body: typeof t.body === "string" ? t.body : null,
-        created_by: null,
-        last_modified_at: now,
-        last_modified_by: null
-      } : null,
-      layouts: isDict2(t.layouts) ? structuredClone(t.layouts) : {},
-      color: typeof t.color === "string" ? t.color : null
-    })
-  );
-}
-function deepDuplicate(ctx, tile2) {
-  const now = ctx.now.toISOString();
-  const copy = {
-    id: ctx.store.nextTileId(),
-    layouts: structuredClone(tile2.layouts ?? {}),
-    color: tile2.color ?? null
-  };
-  const original = typeof tile2.insight_id === "number" ? ctx.store.data.insights.find((i) => i.id === tile2.insight_id) : void 0;
-  if (original) {
-    const id = ctx.store.nextInsightId();
-    ctx.store.data.insights.push({
-      ...structuredClone(original),
-      id,
-      short_id: newShortId(),
-      name: original.name ? `${original.name} (Copy)` : original.name,
-      created_at: now,
-      created_by: ctx.user.id,
-      last_modified_at: now,
-      last_modified_by: ctx.user.id,
-      updated_at: now
-    });
-    copy.insight_id = id;
-  } else if (isDict2(tile2.text)) {
-    copy.text = {
-      id: ctx.store.nextTextId(),
-      body: typeof tile2.text.body === "string" ? tile2.text.body : null,
-      created_by: ctx.user.id,
-      last_modified_at: now,
-      last_modified_by: null
-    };
-  }
-  return completeTile(copy);
-}
-function templateInsight(ctx, t, now) {
-  const insight = seedInsight(
-    {
-      id: ctx.store.nextInsightId(),
-      team_id: ctx.project.id,
-      name: typeof t.name === "string" ? t.name : null,
-      description: typeof t.description === "string" ? t.description : null,
-      query: t.query ?? null,
-      created_by: ctx.user.id
-    },
-    now
-  );
-  ctx.store.data.insights.push(insight);
-  return insight.id;
-}
-function createFromTemplate(ctx) {
-  const body = asBody(ctx.body);
-  if (!("template" in body)) throw serverError();
-  const problem = templateError(body.template);
-  if (problem !== void 0) throw invalid(problem, null);
-  const template = body.template;
-  const d = newDashboard(ctx, body._create_in_folder);
-  d.creation_mode = "template";
-  applyTemplate(ctx, d, {
-    template_name: template.template_name,
-    dashboard_description: template.dashboard_description,
-    dashboard_filters: template.dashboard_filters,
-    tags: Array.isArray(template.tags) ? template.tags : [],
-    tiles: template.tiles
-  });
-  d.id = ctx.store.nextDashboardId();
-  ctx.store.data.dashboards.push(d);
-  return { status: 200, body: renderDashboard(ctx, d) };
-}
-function registerDashboards(router) {
-  const read = "dashboard:read";
-  const write = "dashboard:write";
-  router.add({ method: "GET", pattern: BASE3, scope: read, handler: list12 });
-  router.add({ method: "POST", pattern: BASE3, scope: write, creates: true, handler: create5 });
-  router.add({
-    method: "POST",
-    pattern: `${BASE3}/create_from_template_json`,
-    scope: write,
-    handler: createFromTemplate
-  });
-  router.add({ method: "GET", pattern: `${BASE3}/:id`, scope: read, handler: retrieve4 });
-  addModelWrites(router, `${BASE3}/:id`, { scope: write }, update5);
-  router.add({ method: "PATCH", pattern: `${BASE3}/:id/move_tile`, scope: write, handler: moveTile });
-}
-var BASE3, TEMPLATE_KEYS;
-var init_dashboards = __esm({
-  "src/emulator/routes/dashboards.ts"() {
-    "use strict";
-    init_access();
-    init_errors3();
-    init_fields6();
-    init_pagination();
-    init_records();
-    init_router();
-    init_seed_insights();
-    init_service5();
-    init_dashboard_access();
-    init_dashboard_template();
-    init_dashboard_view();
-    init_dashboard_write();
-    init_destinations2();
-    init_tiles();
-    BASE3 = "/api/projects/:project/dashboards";
-    TEMPLATE_KEYS = /* @__PURE__ */ new Set(["DEFAULT_APP", "WEBSITE_TRAFFIC"]);
-  }
-});
-
-// src/emulator/routes/csv.ts
-function flatten(value, prefix, out) {
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
-    return;
-  }
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => {
-      flatten(v, prefix ? `${prefix}.${i}` : String(i), out);
-    });
-    return;
-  }
-  out.set(prefix, value === null || value === void 0 ? "" : String(value));
-}
-function cell(text2) {
-  return /[",\r\n]/.test(text2) ? `"${text2.replace(/"/g, '""')}"` : text2;
-}
-function toCsv(rows) {
-  const flat2 = rows.map((row) => {
-    const out = /* @__PURE__ */ new Map();
-    flatten(row, "", out);
-    return out;
-  });
-  const columns2 = [];
-  const seen = /* @__PURE__ */ new Set();
-  for (const row of flat2) {
-    for (const key2 of row.keys()) {
-      if (!seen.has(key2)) {
-        seen.add(key2);
-        columns2.push(key2);
-      }
-    }
-  }
-  const lines = [columns2.map(cell).join(",")];
-  for (const row of flat2) lines.push(columns2.map((c) => cell(row.get(c) ?? "")).join(","));
-  return `${lines.join("\r\n")}\r
-`;
-}
-var init_csv = __esm({
-  "src/emulator/routes/csv.ts"() {
-    "use strict";
-  }
-});
-
-// src/emulator/routes/property-filters.ts
-function regexHit({ text: text2, value }) {
-  try {
-    return text2 !== void 0 && new RegExp(String(value)).test(text2);
-  } catch {
-    return false;
-  }
-}
-function parsePropertyFilters(raw) {
-  if (raw === null || raw.trim() === "") return [];
-  const unparsable = () => invalid("Properties are unparsable!");
-  let parsed;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    throw unparsable();
-  }
-  if (isDict2(parsed) && Array.isArray(parsed.values)) parsed = parsed.values;
-  if (!Array.isArray(parsed)) throw unparsable();
-  const out = [];
-  const visit3 = (item) => {
-    if (!isDict2(item)) throw unparsable();
-    if ((item.type === "AND" || item.type === "OR") && Array.isArray(item.values)) {
-      item.values.forEach(visit3);
-      return;
-    }
-    if (typeof item.key !== "string") throw unparsable();
-    const operator = typeof item.operator === "string" ? item.operator : "exact";
-    if (!Object.hasOwn(MATCHERS, operator)) throw unparsable();
-    out.push({ key: item.key, value: item.value, operator });
-  };
-  parsed.forEach(visit3);
-  return out;
-}
-function asList(value) {
-  return Array.isArray(value) ? value : [value];
-}
-function matches2(actual, f) {
-  const text2 = actual === void 0 || actual === null ? void 0 : String(actual);
-  const values2 = asList(f.value).map(String);
-  const matcher2 = MATCHERS[f.operator];
-  return matcher2?.({ actual, text: text2, value: f.value, values: values2 }) ?? false;
-}
-function matchesAll(properties3, filters) {
-  return filters.every((f) => matches2(properties3[f.key], f));
-}
-var MATCHERS;
-var init_property_filters = __esm({
-  "src/emulator/routes/property-filters.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    MATCHERS = {
-      exact: ({ text: text2, values: values2 }) => text2 !== void 0 && values2.includes(text2),
-      is_not: ({ text: text2, values: values2 }) => text2 === void 0 || !values2.includes(text2),
-      icontains: ({ text: text2, value }) => text2?.toLowerCase().includes(String(value).toLowerCase()) === true,
-      not_icontains: ({ text: text2, value }) => text2 === void 0 || !text2.toLowerCase().includes(String(value).toLowerCase()),
-      regex: (c) => regexHit(c),
-      not_regex: (c) => !regexHit(c),
-      gt: ({ actual, value }) => Number(actual) > Number(value),
-      gte: ({ actual, value }) => Number(actual) >= Number(value),
-      lt: ({ actual, value }) => Number(actual) < Number(value),
-      lte: ({ actual, value }) => Number(actual) <= Number(value),
-      is_set: ({ text: text2 }) => text2 !== void 0,
-      is_not_set: ({ text: text2 }) => text2 === void 0
-    };
-  }
-});
-
-// src/emulator/routes/events.ts
-function render2(e, includePerson) {
-  const props = e.properties;
-  return {
-    id: e.id,
-    distinct_id: e.distinct_id,
-    properties: structuredClone(props),
-    event: e.event,
-    timestamp: isoWithOffset(Date.parse(e.timestamp)),
-    person: includePerson ? {
-      is_identified: e.person_id !== null,
-      distinct_ids: [e.distinct_id],
-      properties: { email: props.$email ?? null, name: props.$name ?? null, username: null }
-    } : null,
-    elements: [],
-    elements_chain: e.elements_chain
-  };
-}
-function timeParam(ctx, name) {
-  const raw = ctx.query.get(name);
-  if (raw === null || raw === "") return void 0;
-  const ms = parseTime(raw, ctx.now.getTime());
-  if (ms === void 0) throw invalid(`Unable to parse '${name}': ${raw}`, name);
-  return ms;
-}
-function list13(ctx) {
-  const accept = String(ctx.headers.accept ?? "");
-  const q = ctx.query;
-  const now = ctx.now.getTime();
-  const after = timeParam(ctx, "after");
-  const before = timeParam(ctx, "before") ?? now + 5e3;
-  const filters = parsePropertyFilters(q.get("properties"));
-  let ascending = false;
-  const orderBy = q.get("orderBy");
-  if (orderBy) {
-    try {
-      const parsed = JSON.parse(orderBy);
-      ascending = Array.isArray(parsed) && parsed[0] === "timestamp";
-    } catch {
-      throw invalid("orderBy must be a JSON array", "orderBy");
-    }
-  }
-  const rawLimit = q.get("limit");
-  const limit = rawLimit !== null && /^\d+$/.test(rawLimit) && Number(rawLimit) > 0 ? Math.min(1e3, Number(rawLimit)) : 100;
-  const event2 = q.get("event");
-  const distinctId = q.get("distinct_id");
-  const personId = q.get("person_id");
-  const rows = ctx.store.data.events.filter((e) => {
-    if (e.team_id !== ctx.project.id) return false;
-    const t = Date.parse(e.timestamp);
-    if (t >= before || after !== void 0 && t <= after) return false;
-    if (event2 && e.event !== event2) return false;
-    if (distinctId && e.distinct_id !== distinctId) return false;
-    if (personId && e.person_id !== personId) return false;
-    return matchesAll(e.properties, filters);
-  });
-  rows.sort((a, b) => (ascending ? 1 : -1) * (Date.parse(a.timestamp) - Date.parse(b.timestamp)));
-  const page = rows.slice(0, limit);
-  const includePerson = q.get("include_person") === "true";
-  const results = page.map((e) => render2(e, includePerson));
-  if (q.get("format") === "csv" || accept.includes("text/csv")) {
-    return { status: 200, text: toCsv(results), headers: { "Content-Type": "text/csv; charset=utf-8" } };
-  }
-  let next = null;
-  const last = page[page.length - 1];
-  if (rows.length > limit && last) {
-    const params = new URLSearchParams(q);
-    params.set(ascending ? "after" : "before", isoWithOffset(Date.parse(last.timestamp)));
-    next = `${ctx.origin}${ctx.path}?${params.toString()}`;
-  }
-  return { status: 200, body: { next, results } };
-}
-function retrieve5(ctx) {
-  const id = ctx.params.id ?? "";
-  if (!isUuid(id)) throw new ApiError(400, errorBody("validation_error", "invalid", "Invalid UUID"));
-  const e = ctx.store.data.events.find((x) => x.id === id.toLowerCase() && x.team_id === ctx.project.id);
-  if (!e) throw notFound(`No events exist for event UUID ${id}`);
-  return { status: 200, body: render2(e, false) };
-}
-function values(ctx) {
-  const key2 = ctx.query.get("key");
-  const eventNames = ctx.query.getAll("event_name").filter(Boolean);
-  if (!key2) throw invalid("This field is required.", "key", "required");
-  if (eventNames.length === 0)
-    throw invalid("event_name is required when using a personal API key", "event_name");
-  const search = ctx.query.get("value")?.toLowerCase() ?? "";
-  const seen = /* @__PURE__ */ new Set();
-  for (const e of ctx.store.data.events) {
-    if (e.team_id !== ctx.project.id || !eventNames.includes(e.event)) continue;
-    const v = e.properties[key2];
-    if (v === void 0 || v === null) continue;
-    const text2 = typeof v === "string" ? v : JSON.stringify(v);
-    if (search === "" || text2.toLowerCase().includes(search)) seen.add(text2);
-    if (seen.size >= 100) break;
-  }
-  return { status: 200, body: [...seen].map((name) => ({ name })) };
-}
-function registerEvents(router) {
-  const base = "/api/projects/:project/events";
-  router.add({ method: "GET", pattern: base, scope: "query:read", bucket: "events", handler: list13 });
-  router.add({
-    method: "GET",
-    pattern: `${base}/values`,
-    scope: "query:read",
-    bucket: "events",
-    handler: values
-  });
-  router.add({
-    method: "GET",
-    pattern: `${base}/:id`,
-    scope: "query:read",
-    bucket: "events",
-    handler: retrieve5
-  });
-}
-var init_events = __esm({
-  "src/emulator/routes/events.ts"() {
-    "use strict";
-    init_errors3();
-    init_time3();
-    init_batch_export_view();
-    init_csv();
-    init_property_filters();
-  }
-});
-
-// src/emulator/routes/feature-flags.ts
-function jsonList(value) {
-  try {
-    const parsed = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed.map(String) : [];
-  } catch {
-    return [];
-  }
-}
-function variantCount2(f) {
-  const multivariate = f.filters.multivariate;
-  return Array.isArray(multivariate?.variants) ? multivariate.variants.length : 0;
-}
-function matchesQuery(ctx, f) {
-  for (const [name, value] of ctx.query) {
-    switch (name) {
-      case "active":
-        if (value === "STALE") {
-          const called = f.last_called_at === null ? 0 : Date.parse(f.last_called_at);
-          if (!f.active || ctx.now.getTime() - called <= 30 * DAY7) return false;
-        } else if (f.active !== strToBool(value)) return false;
-        break;
-      case "archived":
-        if (f.archived !== strToBool(value)) return false;
-        break;
-      case "key":
-        if (value.trim() !== "" && f.key.toLowerCase() !== value.trim().toLowerCase()) return false;
-        break;
-      case "search": {
-        const term = value.trim();
-        if (term === "") break;
-        if (term.length > 200) throw invalid("Search term cannot exceed 200 characters");
-        const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s\\-_]*");
-        const pattern2 = new RegExp(escaped, "i");
-        if (!pattern2.test(f.key) && !pattern2.test(f.name)) return false;
-        break;
-      }
-      case "type":
-        if (value === "boolean" && variantCount2(f) > 0) return false;
-        if (value === "multivariant" && variantCount2(f) === 0) return false;
-        if (value === "experiment" && !ctx.store.data.experiments.some((e) => e.feature_flag === f.id))
-          return false;
-        if (value === "remote_config" && !f.is_remote_configuration) return false;
-        break;
-      case "evaluation_runtime":
-        if (f.evaluation_runtime !== value) return false;
-        break;
-      case "excluded_properties":
-        if (jsonList(value).includes(f.key)) return false;
-        break;
-      case "tags": {
-        const tags2 = jsonList(value);
-        if (tags2.length > 0 && !f.tags.some((t) => tags2.includes(t))) return false;
-        break;
-      }
-      case "created_by_id": {
-        const ids = value.split(",").map((v) => Number(v.trim())).filter(Number.isInteger);
-        if (ids.length > 0 && !ids.includes(f.created_by ?? -1)) return false;
-        break;
-      }
-    }
-  }
-  return true;
-}
-function list14(ctx) {
-  const archivedAsked = ctx.query.has("archived");
-  const items2 = ctx.store.data.feature_flags.filter((f) => f.team_id === ctx.project.id && !f.deleted && (archivedAsked || !f.archived)).filter((f) => matchesQuery(ctx, f)).sort((a, b) => a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id);
-  return { status: 200, body: offsetPage(ctx, items2, (f) => renderFlag(ctx, f, true)) };
-}
-function create6(ctx) {
-  return { status: 201, body: renderFlag(ctx, createFlag(ctx, asBody(ctx.body))) };
-}
-function update6(ctx, partial) {
-  const flag3 = updateFlag(ctx, findFlag(ctx), asBody(ctx.body), { partial });
-  return { status: 200, body: renderFlag(ctx, flag3) };
-}
-function deletedRefusal(flag3, doing) {
-  if (!flag3.deleted) return void 0;
-  return {
-    status: 400,
-    body: { success: false, error: `This feature flag has been deleted. Restore it before ${doing}.` }
-  };
-}
-function setActive(ctx, active) {
-  const flag3 = findFlag(ctx);
-  const refusal = deletedRefusal(flag3, active ? "enabling it" : "disabling it");
-  if (refusal) return refusal;
-  if (flag3.active !== active)
-    updateFlag(ctx, flag3, { active }, { partial: true, lifecycle: { disableWording: "disable" } });
-  return { status: 200, body: renderFlag(ctx, flag3) };
-}
-function archive(ctx, archived) {
-  const flag3 = findFlag(ctx);
-  const refusal = deletedRefusal(flag3, archived ? "archiving it" : "unarchiving it");
-  if (refusal) return refusal;
-  if (flag3.archived !== archived) {
-    const body = archived && flag3.active ? { archived, active: false } : { archived };
-    updateFlag(ctx, flag3, body, { partial: true, lifecycle: { disableWording: "disable" } });
-  }
-  return { status: 200, body: renderFlag(ctx, flag3) };
-}
-function dependents2(ctx) {
-  const flag3 = findFlag(ctx);
-  return {
-    status: 200,
-    body: dependentFlags(ctx, flag3).map((f) => ({ id: f.id, key: f.key, name: f.name || f.key }))
-  };
-}
-function bulkKeys(ctx) {
-  const body = asBody(ctx.body);
-  const ids = Array.isArray(body.ids) ? body.ids : [];
-  if (ids.length === 0) return { status: 200, body: { keys: {} } };
-  const valid = ids.filter((id) => Number.isInteger(id) || typeof id === "string" && /^\d+$/.test(id)).map(Number);
-  const invalidIds = ids.filter(
-    (id) => !(Number.isInteger(id) || typeof id === "string" && /^\d+$/.test(id))
-  );
-  if (valid.length === 0) return { status: 400, body: { error: "Invalid flag IDs provided" } };
-  const keys = Object.fromEntries(
-    ctx.store.data.feature_flags.filter((f) => f.team_id === ctx.project.id && !f.deleted && valid.includes(f.id)).map((f) => [String(f.id), f.key])
-  );
-  const warning = invalidIds.length > 0 ? { warning: `Invalid flag IDs ignored: ${JSON.stringify(invalidIds)}` } : {};
-  return { status: 200, body: { keys, ...warning } };
-}
-function registerFeatureFlags(router) {
-  const read = "feature_flag:read";
-  const write = "feature_flag:write";
-  router.add({ method: "GET", pattern: BASE4, scope: read, handler: list14 });
-  router.add({ method: "POST", pattern: BASE4, scope: write, handler: create6 });
-  router.add({ method: "POST", pattern: `${BASE4}/bulk_keys`, scope: read, handler: bulkKeys });
-  router.add({
-    method: "GET",
-    pattern: `${BASE4}/:id`,
-    scope: read,
-    handler: (ctx) => ({ status: 200, body: renderFlag(ctx, findFlag(ctx), true) })
-  });
-  addModelWrites(router, `${BASE4}/:id`, { scope: write }, update6);
-  router.add({ method: "GET", pattern: `${BASE4}/:id/dependent_flags`, scope: read, handler: dependents2 });
-  router.add({
-    method: "POST",
-    pattern: `${BASE4}/:id/enable`,
-    scope: write,
-    handler: (ctx) => setActive(ctx, true)
-  });
-  router.add({
-    method: "POST",
-    pattern: `${BASE4}/:id/disable`,
-    scope: write,
-    handler: (ctx) => setActive(ctx, false)
-  });
-  router.add({
-    method: "POST",
-    pattern: `${BASE4}/:id/archive`,
-    scope: write,
-    handler: (ctx) => archive(ctx, true)
-  });
-  router.add({
-    method: "POST",
-    pattern: `${BASE4}/:id/unarchive`,
-    scope: write,
-    handler: (ctx) => archive(ctx, false)
-  });
-}
-var BASE4, DAY7;
-var init_feature_flags = __esm({
-  "src/emulator/routes/feature-flags.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_pagination();
-    init_router();
-    init_destinations2();
-    init_flag_filters();
-    init_flag_view();
-    init_flag_write();
-    BASE4 = "/api/projects/:project/feature_flags";
-    DAY7 = 864e5;
-  }
-});
-
-// src/emulator/trigram.ts
-function trigramSequence(text2) {
-  const out = [];
-  for (const match of text2.toLowerCase().matchAll(WORD)) {
-    const padded = `  ${match[0]} `;
-    const chars = [...padded];
-    for (let i = 0; i + 3 <= chars.length; i++) out.push(chars.slice(i, i + 3).join(""));
-  }
-  return out;
-}
-function trigrams(text2) {
-  return new Set(trigramSequence(text2));
-}
-function similarity(a, b) {
-  const ta = trigrams(a);
-  const tb = trigrams(b);
-  let common = 0;
-  for (const t of ta) if (tb.has(t)) common++;
-  const all = ta.size + tb.size - common;
-  return all === 0 ? 0 : common / all;
-}
-function wordSimilarity(a, b) {
-  const wanted = trigrams(a);
-  if (wanted.size === 0) return 0;
-  const sequence = trigramSequence(b);
-  if (!sequence.some((t) => wanted.has(t))) return 0;
-  let best = 0;
-  for (let lower = 0; lower < sequence.length; lower++) {
-    const seen = /* @__PURE__ */ new Set();
-    let common = 0;
-    for (let upper = lower; upper < sequence.length; upper++) {
-      const t = sequence[upper];
-      if (!seen.has(t)) {
-        seen.add(t);
-        if (wanted.has(t)) common++;
-      }
-      if (!wanted.has(t)) continue;
-      const score = common / (wanted.size + seen.size - common);
-      if (score > best) best = score;
-    }
-  }
-  return best;
-}
-function trigramSearch(items2, term, fields, tags2) {
-  const needle = term.toLowerCase();
-  const scored = items2.map((item) => {
-    let score = 0;
-    let similar = false;
-    let exact = false;
-    for (const f of fields) {
-      const value = f.value(item) ?? "";
-      const word = wordSimilarity(term, value);
-      score += word * f.weight + (f.includeFull ? similarity(value, term) : 0);
-      if (word > f.threshold) similar = true;
-      if (value.toLowerCase().includes(needle)) exact = true;
-    }
-    if (tags2?.(item).some((t) => t.toLowerCase().includes(needle))) exact = true;
-    return { item, score, exact, similar };
-  });
-  return scored.filter((s) => s.exact || s.similar).map(({ item, score, exact }) => ({ item, score, exact }));
-}
-var WORD, MIN_NAME_TRIGRAM_SIMILARITY, MIN_DESCRIPTION_TRIGRAM_SIMILARITY, DESCRIPTION_SCORE_WEIGHT;
-var init_trigram = __esm({
-  "src/emulator/trigram.ts"() {
-    "use strict";
-    WORD = /[\p{L}\p{N}]+/gu;
-    MIN_NAME_TRIGRAM_SIMILARITY = 0.3;
-    MIN_DESCRIPTION_TRIGRAM_SIMILARITY = 0.4;
-    DESCRIPTION_SCORE_WEIGHT = 0.5;
-  }
-});
-
-// src/emulator/routes/insight-bulk.ts
-function parseIds(ctx) {
-  const body = asBody(ctx.body);
-  let ids = [];
-  const steps = collectInvalid();
-  steps.step(() => {
-    if (!("ids" in body)) throw required("ids");
-    const list18 = body.ids;
-    if (!Array.isArray(list18))
-      throw invalid('Expected a list of items but got type "str".', "ids", "not_a_list");
-    if (list18.length === 0) throw invalid("This list may not be empty.", "ids", "empty");
-    ids = list18.map((v) => parseInteger(v, "ids") ?? 0);
-  });
-  steps.done();
-  return ids;
-}
-function bulk(ctx, restore3) {
-  const done = [];
-  const skipped = [];
-  for (const id of parseIds(ctx)) {
-    const insight = ctx.store.data.insights.find(
-      (i) => i.id === id && i.team_id === ctx.project.id && i.deleted === restore3
-    );
-    if (!insight) {
-      skipped.push({ id, reason: "Insight not found" });
-      continue;
-    }
-    if (!canAccess(ctx, "insight", insight, "editor")) {
-      skipped.push({ id, reason: "You do not have editor access to this resource." });
-      continue;
-    }
-    insight.deleted = !restore3;
-    insight.updated_at = ctx.now.toISOString();
-    for (const d of ctx.store.data.dashboards) {
-      for (const t of d.tiles) {
-        if (t.insight_id !== insight.id) continue;
-        if (!restore3) t.deleted = true;
-        else if (!d.deleted && privilegeLevel(ctx, d) === 37) t.deleted = false;
-      }
-    }
-    done.push(summary2(insight));
-  }
-  return { status: 200, body: restore3 ? { restored: done, skipped } : { deleted: done, skipped } };
-}
-function registerBulkInsightActions(router, base) {
-  const write = "insight:write";
-  const bucket = "events";
-  router.add({
-    method: "POST",
-    pattern: `${base}/bulk_delete`,
-    scope: write,
-    bucket,
-    sharing: "view",
-    handler: (ctx) => bulk(ctx, false)
-  });
-  router.add({
-    method: "POST",
-    pattern: `${base}/bulk_restore`,
-    scope: write,
-    bucket,
-    sharing: "view",
-    handler: (ctx) => bulk(ctx, true)
-  });
-}
-var summary2;
-var init_insight_bulk = __esm({
-  "src/emulator/routes/insight-bulk.ts"() {
-    "use strict";
-    init_access();
-    init_errors3();
-    init_fields6();
-    init_dashboard_access();
-    summary2 = (i) => ({ id: i.id, short_id: i.short_id, name: i.name });
-  }
-});
-
-// src/emulator/routes/insight-write.ts
-function parseDashboards(ctx, value) {
-  if (value === null) throw invalid("This field may not be null.", "dashboards", "null");
-  if (!Array.isArray(value)) {
-    const type = isDict2(value) ? "dict" : typeof value === "string" ? "str" : typeof value;
-    throw invalid(`Expected a list of items but got type "${type}".`, "dashboards", "not_a_list");
-  }
-  return value.map((raw) => {
-    const pk = typeof raw === "number" ? raw : typeof raw === "string" && /^\d+$/.test(raw) ? Number(raw) : void 0;
-    if (pk === void 0 || !Number.isInteger(pk)) {
-      const type = typeof raw === "string" ? "str" : raw === null ? "NoneType" : isDict2(raw) ? "dict" : typeof raw;
-      throw invalid(`Incorrect type. Expected pk value, received ${type}.`, "dashboards", "incorrect_type");
-    }
-    const d = ctx.store.dashboard(ctx.project.id, pk);
-    if (!d) throw invalid(`Invalid pk "${pk}" - object does not exist.`, "dashboards", "does_not_exist");
-    return d;
-  });
-}
-function parseInsightBody(ctx, body, mcp) {
-  const out = { fields: {} };
-  const f = out.fields;
-  const steps = collectInvalid();
-  const has = (key2) => Object.hasOwn(body, key2);
-  if (has("name"))
-    steps.step(() => f.name = parseString(body.name, "name", { nullable: true, maxLength: 400 }));
-  if (has("derived_name")) {
-    steps.step(
-      () => f.derived_name = parseString(body.derived_name, "derived_name", { nullable: true, maxLength: 400 })
-    );
-  }
-  if (has("filters")) {
-    steps.step(() => {
-      if (body.filters === null) throw invalid("This field may not be null.", "filters", "null");
-      f.filters = structuredClone(body.filters);
-    });
-  }
-  if (has("query")) {
-    steps.step(() => {
-      const query = body.query;
-      if (query !== null && !isDict2(query))
-        throw invalid("Query must be a valid JSON object", "query", "invalid");
-      f.query = mcp && query !== null ? normaliseMcpQuery(query) : structuredClone(query);
-    });
-  }
-  if (has("order")) steps.step(() => f.order = parseInteger(body.order, "order", true));
-  if (has("deleted")) steps.step(() => f.deleted = parseBool(body.deleted, "deleted") ?? false);
-  if (has("dashboards")) steps.step(() => out.dashboards = parseDashboards(ctx, body.dashboards));
-  if (has("description")) {
-    steps.step(
-      () => f.description = parseString(body.description, "description", { nullable: true, maxLength: 400 })
-    );
-  }
-  if (has("tags")) steps.step(() => out.tags = normaliseTags2(body.tags));
-  if (has("favorited")) steps.step(() => f.favorited = parseBool(body.favorited, "favorited") ?? false);
-  if (has("saved")) steps.step(() => f.saved = parseBool(body.saved, "saved") ?? false);
-  if (has("_create_in_folder")) steps.step(() => parseString(body._create_in_folder, "_create_in_folder"));
-  steps.done();
-  return out;
-}
-function requireDashboardEdit(ctx, d, verb) {
-  if (privilegeLevel(ctx, d) < 37) {
-    throw forbidden(
-      `You don't have permission to ${verb} insights ${verb === "add" ? "to" : "from"} dashboard: ${d.id}`
-    );
-  }
-}
-function checkCreateDashboards(ctx, dashboards3) {
-  for (const d of dashboards3) requireDashboardEdit(ctx, d, "add");
-}
-function addTilesOnCreate(ctx, insight, dashboards3) {
-  for (const d of dashboards3) d.tiles.push(newTile(ctx, { insight_id: insight.id }));
-}
-function replaceDashboards(ctx, insight, wanted) {
-  const live = ctx.store.data.dashboards.filter(
-    (d) => !d.deleted && d.team_id === insight.team_id && d.tiles.some((t) => t.insight_id === insight.id && t.deleted !== true)
-  );
-  const oldIds = live.map((d) => d.id).sort((a, b) => a - b);
-  const newIds = wanted.map((d) => d.id);
-  if (JSON.stringify(oldIds) === JSON.stringify([...newIds].sort((a, b) => a - b))) return;
-  const toAdd = wanted.filter((d) => !oldIds.includes(d.id));
-  const toRemove = live.filter((d) => !newIds.includes(d.id));
-  for (const d of toAdd) requireDashboardEdit(ctx, d, "add");
-  for (const d of toRemove) requireDashboardEdit(ctx, d, "remove");
-  for (const d of toAdd) {
-    const existing = d.tiles.find((t) => t.insight_id === insight.id);
-    if (existing) existing.deleted = false;
-    else d.tiles.push(newTile(ctx, { insight_id: insight.id }));
-  }
-  for (const d of toRemove) {
-    for (const t of d.tiles) if (t.insight_id === insight.id && t.deleted !== true) t.deleted = true;
-  }
-}
-function applyUpdate(ctx, insight, changes) {
-  const now = ctx.now.toISOString();
-  if (changes.fields.deleted === true) {
-    for (const d of ctx.store.data.dashboards) {
-      for (const t of d.tiles) if (t.insight_id === insight.id) t.deleted = true;
-    }
-  } else if (changes.dashboards !== void 0) {
-    replaceDashboards(ctx, insight, changes.dashboards);
-  }
-  if (MATERIAL_FIELDS.some((k) => k in changes.fields)) {
-    insight.last_modified_at = now;
-    insight.last_modified_by = ctx.user.id;
-  }
-  Object.assign(insight, changes.fields);
-  if (!("saved" in changes.fields)) insight.saved = true;
-  insight.is_sample = false;
-  if (changes.tags !== void 0 && ctx.org.features.tagging) insight.tags = changes.tags;
-  insight.updated_at = now;
-}
-var MATERIAL_FIELDS;
-var init_insight_write = __esm({
-  "src/emulator/routes/insight-write.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_dashboard_access();
-    init_dashboard_write();
-    init_query_schema();
-    init_tiles();
-    MATERIAL_FIELDS = ["name", "description", "filters"];
-  }
-});
-
-// src/emulator/routes/insights.ts
-function isMcp(ctx) {
-  return ctx.headers["x-posthog-client"] === "mcp";
-}
-function jsonList2(raw) {
-  try {
-    const parsed = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed : [parsed];
-  } catch {
-    throw serverError();
-  }
-}
-function queryKind(i, path) {
-  const q = i.query;
-  if (!isDict2(q)) return void 0;
-  return path === "kind" ? q.kind : isDict2(q.source) ? q.source.kind : void 0;
-}
-function matchesInsightType(i, type) {
-  const wrapper = queryKind(i, "kind");
-  const wrapped = ["InsightVizNode", "DataTableNode", "DataVisualizationNode"].includes(String(wrapper));
-  if (type === "SQL") return wrapped && queryKind(i, "source") === "HogQLQuery";
-  if (type === "JSON") {
-    return i.query !== null && !(wrapped && (queryKind(i, "source") === "HogQLQuery" || Object.values(KIND_BY_INSIGHT).includes(String(queryKind(i, "source")))));
-  }
-  const kind2 = KIND_BY_INSIGHT[type];
-  const legacy = i.query === null && i.filters.insight === type;
-  return legacy || kind2 !== void 0 && wrapper === "InsightVizNode" && queryKind(i, "source") === kind2;
-}
-function list15(ctx) {
-  const q = ctx.query;
-  const search = q.get("search");
-  if (search !== null && search.length > MAX_SEARCH) {
-    throw invalid(`Search query must be ${MAX_SEARCH} characters or fewer.`, "search");
-  }
-  let items2 = reachableInsights(ctx);
-  const shortId = q.get("short_id");
-  if (ctx.principal.kind !== "sharing") items2 = filterByAccess(ctx, "insight", items2, shortId !== null);
-  if (shortId !== null) items2 = items2.filter((i) => i.short_id === shortId);
-  if (q.has("saved")) {
-    const saved = truthyParam(q.get("saved"));
-    items2 = items2.filter(
-      (i) => saved ? i.saved || liveTilesOf(ctx, i).some(({ dashboard: dashboard2 }) => dashboard2.creation_mode !== "unlisted") : !i.saved
-    );
-  }
-  if (q.has("user")) items2 = items2.filter((i) => i.created_by === ctx.user.id);
-  if (q.has("favorited")) items2 = items2.filter((i) => i.favorited);
-  if (truthyParam(q.get("hide_feature_flag_insights"))) {
-    items2 = items2.filter((i) => i.name === null || !FEATURE_FLAG_INSIGHT_NAMES.includes(i.name));
-  }
-  const dashboards3 = q.get("dashboards");
-  if (dashboards3) {
-    for (const id of jsonList2(dashboards3)) {
-      items2 = items2.filter(
-        (i) => ctx.store.data.dashboards.some(
-          (d) => d.id === Number(id) && d.tiles.some((t) => t.insight_id === i.id && t.deleted !== true)
-        )
-      );
-    }
-  }
-  const tags2 = q.get("tags");
-  if (tags2) {
-    const wanted = jsonList2(tags2).map(String);
-    if (wanted.length > 0) items2 = items2.filter((i) => i.tags.some((t) => wanted.includes(t)));
-  }
-  const createdBy = q.get("created_by");
-  if (createdBy) {
-    const ids = jsonList2(createdBy).map(Number);
-    if (ids.length > 0) items2 = items2.filter((i) => i.created_by !== null && ids.includes(i.created_by));
-  }
-  const flag3 = q.get("feature_flag");
-  if (flag3 !== null) {
-    const breakdown = `$feature/${flag3}`.toLowerCase();
-    const text2 = (v) => v === void 0 || v === null ? "" : JSON.stringify(v).toLowerCase();
-    items2 = items2.filter(
-      (i) => text2(i.filters.breakdown).includes(breakdown) || text2(i.filters.properties).includes(flag3.toLowerCase()) || text2(i.query).includes(breakdown)
-    );
-  }
-  const type = q.get("insight");
-  if (type !== null) items2 = items2.filter((i) => matchesInsightType(i, type));
-  const needle = search?.replaceAll("\0", "").trim() ?? "";
-  const hits2 = /* @__PURE__ */ new Map();
-  if (needle !== "") {
-    const found3 = trigramSearch(items2, needle, SEARCH_FIELDS, (i) => i.tags);
-    for (const hit of found3) hits2.set(hit.item.id, { score: hit.score, exact: hit.exact });
-    items2 = found3.map((hit) => hit.item);
-  }
-  const order = q.get("order");
-  items2.sort((a, b) => {
-    if (order) {
-      const desc = order.startsWith("-");
-      const field3 = desc ? order.slice(1) : order;
-      const av = a[field3];
-      const bv = b[field3];
-      const c = av === bv ? 0 : av === null ? 1 : bv === null ? -1 : av < bv ? -1 : 1;
-      if (c !== 0) return desc ? -c : c;
-      return a.id - b.id;
-    }
-    if (needle !== "") {
-      const byExact = Number(hits2.get(b.id)?.exact ?? false) - Number(hits2.get(a.id)?.exact ?? false);
-      if (byExact !== 0) return byExact;
-      const byScore = (hits2.get(b.id)?.score ?? 0) - (hits2.get(a.id)?.score ?? 0);
-      if (byScore !== 0) return byScore;
-      if (a.name === null || b.name === null)
-        return a.name === b.name ? a.id - b.id : a.name === null ? 1 : -1;
-      return a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id;
-    }
-    const ao = a.order ?? Number.POSITIVE_INFINITY;
-    const bo = b.order ?? Number.POSITIVE_INFINITY;
-    return ao - bo || a.id - b.id;
-  });
-  const basic = truthyParam(q.get("basic"));
-  return {
-    status: 200,
-    body: offsetPage(ctx, items2, (i) => {
-      const rendered = basic ? renderInsightBasic(ctx, i, { listed: true }) : renderInsight(ctx, i, { listed: true });
-      if (needle !== "") rendered.search_match_type = hits2.get(i.id)?.exact ? "exact" : "similar";
-      return rendered;
-    })
-  };
-}
-function checkLegacyFilters(ctx, changes) {
-  const query = changes.fields.query;
-  const noQuery = query === void 0 || query === null || isDict2(query) && Object.keys(query).length === 0;
-  const usingFilters = changes.fields.filters !== void 0 && changes.fields.filters !== null && noQuery;
-  if (usingFilters && flagOn(ctx.store, "legacy-insight-filters-disabled")) {
-    throw forbidden("Creating or updating insights with legacy filters is not available for this user.");
-  }
-}
-function create7(ctx) {
-  checkQueryOnParse(ctx.body);
-  const body = asBody(ctx.body);
-  const mcp = isMcp(ctx);
-  const changes = parseInsightBody(ctx, body, mcp);
-  if (mcp && !("query" in body)) throw invalid("This field is required.", "query", "invalid");
-  checkLegacyFilters(ctx, changes);
-  if (changes.dashboards) checkCreateDashboards(ctx, changes.dashboards);
-  const now = ctx.now.toISOString();
-  const insight = insightRecord({
-    id: ctx.store.nextInsightId(),
-    team_id: ctx.project.id,
-    short_id: newShortId(),
-    created_at: now,
-    created_by: ctx.user.id,
-    ...changes.fields,
-    ...changes.tags !== void 0 && ctx.org.features.tagging ? { tags: changes.tags } : {}
-  });
-  ctx.store.data.insights.push(insight);
-  if (changes.dashboards) addTilesOnCreate(ctx, insight, changes.dashboards);
-  return { status: 201, body: renderInsight(ctx, insight) };
-}
-function retrieve6(ctx) {
-  const insight = findInsight(ctx, ctx.params.id);
-  if (ctx.principal.kind !== "sharing") requireAccess(ctx, "insight", insight, "viewer");
-  const basic = truthyParam(ctx.query.get("basic"));
-  const from = ctx.query.get("from_dashboard");
-  const placed2 = from !== null && /^\d+$/.test(from) ? liveTilesOf(ctx, insight).find(({ dashboard: dashboard2 }) => dashboard2.id === Number(from)) : void 0;
-  if (basic) return { status: 200, body: renderInsightBasic(ctx, insight) };
-  const override = ctx.query.get("filters_override");
-  let filtersOverride;
-  if (override !== null) {
-    try {
-      const parsed = JSON.parse(override);
-      if (isDict2(parsed)) filtersOverride = parsed;
-    } catch {
-      throw invalid("filters_override must be a JSON object", "filters_override");
-    }
-  }
-  const body = renderInsight(ctx, insight, {
-    dashboard: placed2?.dashboard,
-    tile: placed2?.tile,
-    filtersOverride
-  });
-  if (placed2) {
-    body.color = placed2.tile.color ?? null;
-    body.layouts = structuredClone(placed2.tile.layouts ?? {});
-  }
-  return { status: 200, body };
-}
-function update7(ctx, partial) {
-  checkQueryOnParse(ctx.body);
-  const body = asBody(ctx.body);
-  const insight = findInsight(ctx, ctx.params.id, partial && body.deleted === false);
-  requireAccess(ctx, "insight", insight, "editor");
-  const changes = parseInsightBody(ctx, body, isMcp(ctx) && partial);
-  checkLegacyFilters(ctx, changes);
-  const dashboards3 = structuredClone(ctx.store.data.dashboards);
-  const before = structuredClone(insight);
-  try {
-    applyUpdate(ctx, insight, changes);
-  } catch (error2) {
-    ctx.store.data.dashboards = dashboards3;
-    Object.assign(insight, before);
-    throw error2;
-  }
-  const after = changes.dashboards !== void 0 && changes.fields.deleted !== true ? changes.dashboards.map((d) => d.id) : void 0;
-  return { status: 200, body: renderInsight(ctx, insight, { dashboardsAfterChange: after }) };
-}
-function registerInsights(router) {
-  const read = "insight:read";
-  const write = "insight:write";
-  const bucket = "events";
-  const view = "view";
-  router.add({ method: "GET", pattern: BASE5, scope: read, bucket, sharing: "action", handler: list15 });
-  registerBulkInsightActions(router, BASE5);
-  router.add({
-    method: "POST",
-    pattern: BASE5,
-    scope: write,
-    bucket,
-    sharing: view,
-    creates: true,
-    handler: create7
-  });
-  router.add({
-    method: "GET",
-    pattern: `${BASE5}/:id`,
-    scope: read,
-    bucket,
-    sharing: "action",
-    handler: retrieve6
-  });
-  addModelWrites(router, `${BASE5}/:id`, { scope: write, bucket, sharing: view }, update7);
-}
-var BASE5, MAX_SEARCH, FEATURE_FLAG_INSIGHT_NAMES, truthyParam, SEARCH_FIELDS;
-var init_insights = __esm({
-  "src/emulator/routes/insights.ts"() {
-    "use strict";
-    init_access();
-    init_errors3();
-    init_fields6();
-    init_pagination();
-    init_records();
-    init_router();
-    init_seed_insights();
-    init_service5();
-    init_trigram();
-    init_insight_bulk();
-    init_insight_filters();
-    init_insight_view();
-    init_insight_write();
-    init_query_schema();
-    BASE5 = "/api/projects/:project/insights";
-    MAX_SEARCH = 200;
-    FEATURE_FLAG_INSIGHT_NAMES = [
-      "Feature Flag Called Total Volume",
-      "Feature Flag calls made by unique users per variant"
-    ];
-    truthyParam = (v) => v !== null && /^(1|true|t|yes|y|on)$/i.test(v.trim());
-    SEARCH_FIELDS = [
-      { value: (i) => i.name, weight: 1, threshold: MIN_NAME_TRIGRAM_SIMILARITY, includeFull: true },
-      { value: (i) => i.derived_name, weight: 1, threshold: MIN_NAME_TRIGRAM_SIMILARITY, includeFull: false },
-      {
-        value: (i) => i.description,
-        weight: DESCRIPTION_SCORE_WEIGHT,
-        threshold: MIN_DESCRIPTION_TRIGRAM_SIMILARITY,
-        includeFull: false
-      }
-    ];
-  }
-});
-
-// src/emulator/routes/runs.ts
-function bound(ctx, name, fallback) {
-  const raw = ctx.query.get(name);
-  if (raw === null || raw === "") return fallback;
-  const ms = parseTime(raw, ctx.now.getTime());
-  if (ms === void 0) throw invalid(`Unable to parse '${name}': ${raw}`, name);
-  return ms;
-}
-function windowed(ctx, b) {
-  const now = ctx.now.getTime();
-  const newest = isNewest(ctx.store);
-  const statuses = newest ? ctx.query.getAll("status") : [];
-  statuses.forEach((status2, i) => {
-    if (!RUN_STATUSES.includes(status2)) {
-      throw invalid(`"${status2}" is not a valid choice.`, `status__${i}`, "invalid_choice");
-    }
-  });
-  const ordering = ctx.query.get("ordering");
-  const byInterval = ordering === "data_interval_start" || ordering === "-data_interval_start";
-  let runs = runsOf(ctx, b.id);
-  if (byInterval) {
-    const start2 = bound(ctx, "start", now - 7 * DAY8);
-    const end = bound(ctx, "end", now);
-    runs = runs.filter(
-      (r) => r.data_interval_start !== null && Date.parse(r.data_interval_start) >= start2 && Date.parse(r.data_interval_end) <= end
-    );
-    const sign = ordering === "data_interval_start" ? 1 : -1;
-    runs.sort(
-      (x, y) => sign * (Date.parse(x.data_interval_start ?? "") - Date.parse(y.data_interval_start ?? ""))
-    );
-  } else {
-    const after = bound(ctx, "after", now - 7 * DAY8);
-    const before = bound(ctx, "before", now);
-    runs = runs.filter((r) => {
-      const t = Date.parse(r.created_at);
-      return t >= after && t <= before;
-    });
-    if (ordering === "created_at") runs.reverse();
-  }
-  if (statuses.length > 0) runs = runs.filter((r) => statuses.includes(r.status));
-  return runs;
-}
-function list16(ctx) {
-  const b = findExport(ctx, ctx.params.id);
-  const page = cursorPage2(ctx, windowed(ctx, b), renderRun, 100);
-  if (!page) throw notFound("Invalid cursor");
-  return { status: 200, body: page };
-}
-function findRun(ctx) {
-  const b = findExport(ctx, ctx.params.id);
-  const id = ctx.params.run;
-  const pool = isNewest(ctx.store) ? windowed(ctx, b) : ctx.store.data.runs;
-  const run14 = isUuid(id) ? pool.find((r) => r.id === id && r.batch_export === b.id) : void 0;
-  if (!run14) throw notFound();
-  return run14;
-}
-function retry(ctx) {
-  const run14 = findRun(ctx);
-  const b = findExport(ctx, ctx.params.id);
-  const start2 = run14.data_interval_start === null ? null : Date.parse(run14.data_interval_start);
-  const end = Date.parse(run14.data_interval_end);
-  createBackfill(ctx, b, start2, end);
-  return {
-    status: isNewest(ctx.store) ? 201 : 200,
-    body: { backfill_id: backfillWorkflowId(b.id, start2, end) }
-  };
-}
-function cancel2(ctx) {
-  const run14 = findRun(ctx);
-  if (run14.status !== "Running" && run14.status !== "Starting") {
-    throw invalid(`Cannot cancel a run that is in '${run14.status}' status`);
-  }
-  run14.status = "Cancelled";
-  run14.last_updated_at = ctx.now.toISOString();
-  return { status: 200, body: { cancelled: true } };
-}
-function registerRuns(router) {
-  const base = "/api/projects/:project/batch_exports/:id/runs";
-  router.add({ method: "GET", pattern: base, scope: "batch_export:read", handler: list16 });
-  router.add({
-    method: "GET",
-    pattern: `${base}/:run`,
-    scope: "batch_export:read",
-    handler: (ctx) => ({ status: 200, body: renderRun(findRun(ctx)) })
-  });
-  router.add({ method: "POST", pattern: `${base}/:run/retry`, scope: "batch_export:write", handler: retry });
-  router.add({
-    method: "POST",
-    pattern: `${base}/:run/cancel`,
-    scope: "batch_export:write",
-    handler: cancel2
-  });
-}
-var DAY8;
-var init_runs = __esm({
-  "src/emulator/routes/runs.ts"() {
-    "use strict";
-    init_posthog();
-    init_errors3();
-    init_pagination();
-    init_service5();
-    init_time3();
-    init_backfills();
-    init_batch_export_view();
-    DAY8 = 864e5;
-  }
-});
-
-// src/emulator/routes/logs.ts
-function param(ctx, name) {
-  const all = ctx.query.getAll(name);
-  return all.length === 0 ? null : all[all.length - 1] ?? null;
-}
-function limitParam(ctx) {
-  const raw = param(ctx, "limit");
-  if (raw === null) return 50;
-  if (!/^\s*-?\d+\s*$/.test(raw)) throw invalid("A valid integer is required.", "limit");
-  const n = Number(raw);
-  if (n < 1) throw invalid("Ensure this value is greater than or equal to 1.", "limit", "min_value");
-  if (n > 500) throw invalid("Ensure this value is less than or equal to 500.", "limit", "max_value");
-  return n;
-}
-function timeParam2(ctx, name) {
-  const raw = param(ctx, name);
-  if (raw === null) return void 0;
-  const ok = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(raw.trim()) ? parseDateTime(raw, name, false) : null;
-  if (ok === null) {
-    throw invalid(
-      "Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].",
-      name
-    );
-  }
-  return Date.parse(ok);
-}
-function textParam(ctx, name) {
-  const raw = param(ctx, name);
-  if (raw === null) return void 0;
-  if (raw.trim() === "") throw invalid("This field may not be blank.", name, "blank");
-  return raw.trim();
-}
-function levelsParam(ctx) {
-  const all = ctx.query.getAll("level");
-  if (all.length === 0) return [];
-  if (isNewest(ctx.store)) {
-    const last = all[all.length - 1] ?? "";
-    if (last.trim() === "") throw invalid("This field may not be blank.", "level", "blank");
-    return last.trim().split(",").map((l) => l.toUpperCase());
-  }
-  return all.map((l, i) => {
-    if (l.trim() === "") throw invalid("This field may not be blank.", `level__${i}`, "blank");
-    return l.trim().toUpperCase();
-  });
-}
-function render3(entry) {
-  return {
-    log_source_id: entry.batch_export,
-    instance_id: entry.run,
-    timestamp: entry.timestamp,
-    level: entry.level,
-    message: entry.message
-  };
-}
-function logs(ctx, runScoped) {
-  const b = findExport(ctx, ctx.params.id);
-  const run14 = runScoped ? findRun(ctx) : void 0;
-  const limit = limitParam(ctx);
-  const after = timeParam2(ctx, "after");
-  const before = timeParam2(ctx, "before");
-  const levels = levelsParam(ctx);
-  const search = textParam(ctx, "search")?.toLowerCase();
-  const instance = textParam(ctx, "instance_id");
-  if (run14 && isNewest(ctx.store)) throw serverError();
-  const runId = run14 ? run14.id : instance;
-  const fetched = ctx.store.data.logs.filter((e) => {
-    if (e.batch_export !== b.id || runId !== void 0 && e.run !== runId) return false;
-    const t = Date.parse(e.timestamp);
-    if (after !== void 0 && t <= after || before !== void 0 && t >= before) return false;
-    if (levels.length > 0 && !levels.includes(e.level.toUpperCase())) return false;
-    return search === void 0 || e.message.toLowerCase().includes(search);
-  }).sort((x, y) => x.timestamp < y.timestamp ? 1 : x.timestamp > y.timestamp ? -1 : 0).slice(0, limit);
-  const offsetText = ctx.query.get("offset");
-  const offset = offsetText !== null && /^\d+$/.test(offsetText.trim()) ? Number(offsetText) : 0;
-  let previous = null;
-  if (offset > 0) {
-    previous = pageLink(ctx, {
-      limit: String(limit),
-      offset: offset - limit <= 0 ? null : String(offset - limit)
-    });
-  }
-  return {
-    status: 200,
-    body: {
-      count: fetched.length,
-      next: null,
-      previous,
-      results: fetched.slice(offset, offset + limit).map(render3)
-    }
-  };
-}
-function registerLogs(router) {
-  for (const base of [
-    "/api/projects/:project/batch_exports/:id",
-    "/api/organizations/:org/batch_exports/:id"
-  ]) {
-    router.add({
-      method: "GET",
-      pattern: `${base}/logs`,
-      scope: "batch_export:read",
-      handler: (ctx) => logs(ctx, false),
-      legacy: base.startsWith("/api/organizations/")
-    });
-  }
-  router.add({
-    method: "GET",
-    pattern: "/api/projects/:project/batch_exports/:id/runs/:run/logs",
-    scope: "batch_export:read",
-    handler: (ctx) => logs(ctx, true)
-  });
-}
-var init_logs = __esm({
-  "src/emulator/routes/logs.ts"() {
-    "use strict";
-    init_errors3();
-    init_fields6();
-    init_pagination();
-    init_service5();
-    init_batch_export_view();
-    init_runs();
-  }
-});
-
-// src/emulator/routes/members.ts
-import { createHash as createHash6 } from "node:crypto";
-function membershipId(org, user2) {
-  const hex = createHash6("sha256").update(`${org}/${user2.uuid}`).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-}
-function members(ctx) {
-  const org = ctx.org.id;
-  const items2 = ctx.store.data.users.filter((u) => u.is_active && ctx.store.isMember(u, org)).sort((a, b) => a.id - b.id);
-  return {
-    status: 200,
-    body: offsetPage(ctx, items2, (user2) => {
-      const membership3 = user2.organizations.find((m) => m.id === org);
-      return {
-        id: membershipId(org, user2),
-        user: userBasic(user2),
-        level: LEVEL2[membership3?.level ?? "member"],
-        joined_at: "2024-01-01T00:00:00Z",
-        updated_at: "2024-01-01T00:00:00Z",
-        is_2fa_enabled: false,
-        has_social_auth: false,
-        last_login: null
-      };
-    })
-  };
-}
-function registerMembers(router) {
-  router.add({
-    method: "GET",
-    pattern: "/api/organizations/:org/members",
-    scope: "organization_member:read",
-    handler: members
-  });
-}
-var LEVEL2;
-var init_members = __esm({
-  "src/emulator/routes/members.ts"() {
-    "use strict";
-    init_pagination();
-    init_dashboard_access();
-    LEVEL2 = { member: 1, admin: 8, owner: 15 };
-  }
-});
-
-// src/emulator/routes/organizations.ts
-function organization2(ctx) {
-  const org = ctx.org;
-  const membership3 = ctx.user.organizations.find((m) => m.id === org.id);
-  const features2 = Object.keys(FEATURE_NAMES).filter((key2) => org.features[key2] && (key2 !== "access_control" || isNewest(ctx.store))).map((key2) => ({ key: key2, name: FEATURE_NAMES[key2] }));
-  return {
-    status: 200,
-    body: {
-      id: org.id,
-      name: org.name,
-      slug: org.name.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
-      membership_level: membership3?.level === "owner" ? 15 : membership3?.level === "admin" ? 8 : 1,
-      available_product_features: features2,
-      teams: ctx.store.data.projects.filter((p) => p.organization === org.id).map((p) => ({ id: p.id, name: p.name }))
-    }
-  };
-}
-function project2(ctx) {
-  const p = ctx.project;
-  return {
-    status: 200,
-    body: {
-      id: p.id,
-      name: p.name,
-      organization: p.organization,
-      primary_dashboard: p.primary_dashboard ?? null
-    }
-  };
-}
-function projects(ctx) {
-  const items2 = ctx.store.data.projects.filter((p) => p.organization === ctx.org.id).sort((a, b) => a.id - b.id);
-  return {
-    status: 200,
-    body: offsetPage(ctx, items2, (p) => ({ id: p.id, name: p.name, organization: p.organization }))
-  };
-}
-function registerOrganizations(router) {
-  router.add({
-    method: "GET",
-    pattern: "/api/organizations/:org",
-    scope: "organization:read",
-    handler: organization2
-  });
-  router.add({
-    method: "GET",
-    pattern: "/api/organizations/:org/projects",
-    scope: "project:read",
-    handler: projects
-  });
-  router.add({ method: "GET", pattern: "/api/projects/:project", scope: "project:read", handler: project2 });
-}
-var FEATURE_NAMES;
-var init_organizations = __esm({
-  "src/emulator/routes/organizations.ts"() {
-    "use strict";
-    init_pagination();
-    init_service5();
-    FEATURE_NAMES = {
-      tagging: "Dashboard tags",
-      advanced_permissions: "Advanced permissions",
-      access_control: "Access control"
-    };
-  }
-});
-
-// src/emulator/auth.ts
-function cookies(header2) {
-  const out = /* @__PURE__ */ new Map();
-  for (const part of (header2 ?? "").split(";")) {
-    const at = part.indexOf("=");
-    if (at > 0) out.set(part.slice(0, at).trim(), decodeURIComponent(part.slice(at + 1).trim()));
-  }
-  return out;
-}
-function checkCsrf(credentials, jar, session) {
-  if (SAFE_METHODS.has(credentials.method)) return;
-  const cookie = jar.get("csrftoken");
-  if (cookie === void 0) throw forbidden("CSRF Failed: CSRF cookie not set.");
-  if (credentials.csrfHeader === void 0) throw forbidden("CSRF Failed: CSRF token missing.");
-  if (credentials.csrfHeader !== cookie || cookie !== session.csrf_token) {
-    throw forbidden("CSRF Failed: CSRF token incorrect.");
-  }
-}
-function authenticate(store, credentials) {
-  const fail2 = (error2) => credentials.sharingView ? new ApiError(403, error2.body, error2.headers) : error2;
-  const { authorization, body, query } = credentials;
-  const sharingToken = credentials.sharingView ? query.get("sharing_access_token") : null;
-  if (sharingToken) {
-    if (credentials.method !== "GET" && credentials.method !== "HEAD") {
-      throw fail2(authenticationFailed("Sharing access token can only be used for GET requests."));
-    }
-    const sharing3 = store.data.sharing.find((s) => s.access_token === sharingToken && s.enabled);
-    if (!sharing3) throw fail2(authenticationFailed("Sharing access token is invalid."));
-    if (!sharing3.password_required) return { kind: "sharing", sharing: sharing3, user: ANONYMOUS };
-  }
-  let token;
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  if (bearer) token = bearer[1];
-  else if (typeof body === "object" && body !== null && typeof body.personal_api_key === "string") {
-    token = body.personal_api_key;
-  } else token = query.get("personal_api_key") ?? void 0;
-  if (token !== void 0) {
-    const key2 = store.data.api_keys.find((k) => k.key === token);
-    const user2 = key2 ? store.user(key2.user) : void 0;
-    if (!key2 || !user2?.is_active) throw fail2(authenticationFailed());
-    return { kind: "key", key: key2, user: user2 };
-  }
-  const jar = cookies(credentials.cookie);
-  const sessionId = jar.get("sessionid");
-  const session = sessionId ? store.data.sessions.find((x) => x.id === sessionId) : void 0;
-  const sessionUser = session ? store.user(session.user) : void 0;
-  if (session && sessionUser?.is_active) {
-    checkCsrf(credentials, jar, session);
-    return { kind: "session", session, user: sessionUser };
-  }
-  throw fail2(notAuthenticated());
-}
-function hasScope(key2, needed, newest) {
-  if (key2.scopes.includes("*") || key2.scopes.length === 0 && !newest) return true;
-  if (key2.scopes.includes(needed)) return true;
-  const [object, access] = needed.split(":");
-  return access === "read" && key2.scopes.includes(`${object}:write`);
-}
-function checkPrincipalScope(store, principal, needed) {
-  if (principal.kind === "key") checkScope(store, principal.key, needed);
-}
-function checkScope(store, key2, needed) {
-  if (needed === false) return;
-  const newest = isNewest(store);
-  if (key2.scopes.includes("*") || key2.scopes.length === 0 && !newest) return;
-  if (needed === null) throw forbidden(newest ? NO_KEY_ACCESS : NO_KEY_ACCESS_OLD);
-  if (!hasScope(key2, needed, newest)) throw forbidden(`API key missing required scope '${needed}'`);
-}
-function authorizeProject(store, principal, rawId, scope) {
-  const project3 = rawId === "@current" ? store.data.projects.find((p) => store.isMember(principal.user, p.organization)) : /^\d+$/.test(rawId) ? store.project(Number(rawId)) : void 0;
-  const org = project3 ? store.organization(project3.organization) : void 0;
-  if (!project3 || !org) throw notFound("Project not found.");
-  const scoped = principal.kind === "key" ? principal.key.scoped_teams : void 0;
-  if (scope !== false && scoped && scoped.length > 0 && !scoped.includes(project3.id)) {
-    throw forbidden(`API key does not have access to the requested project: ID ${project3.id}.`);
-  }
-  checkPrincipalScope(store, principal, scope);
-  if (!store.isMember(principal.user, org.id)) throw forbidden("You don't have access to the project.");
-  if (!canReachProject({ store, user: principal.user, project: project3, org })) {
-    throw forbidden("You don't have access to the project.");
-  }
-  return { project: project3, org };
-}
-function authorizeOrganization(store, principal, rawId, scope) {
-  const id = rawId === "@current" ? principal.user.organizations[0]?.id : rawId;
-  const org = id === void 0 ? void 0 : store.organization(id);
-  if (!org) throw notFound();
-  const scoped = principal.kind === "key" ? principal.key.scoped_teams : void 0;
-  if (scope !== false && scoped && scoped.length > 0) {
-    throw forbidden("API keys with scoped projects are only supported on project-based endpoints.");
-  }
-  checkPrincipalScope(store, principal, scope);
-  if (!store.isMember(principal.user, org.id)) {
-    throw forbidden("You don't have access to the organization.");
-  }
-  return org;
-}
-var ANONYMOUS, SAFE_METHODS, NO_KEY_ACCESS, NO_KEY_ACCESS_OLD;
-var init_auth = __esm({
-  "src/emulator/auth.ts"() {
-    "use strict";
-    init_access();
-    init_errors3();
-    init_service5();
-    ANONYMOUS = {
-      id: 0,
-      uuid: "",
-      email: "",
-      first_name: "",
-      last_name: "",
-      is_active: false,
-      organizations: []
-    };
-    SAFE_METHODS = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS"]);
-    NO_KEY_ACCESS = "This action does not support personal API key access";
-    NO_KEY_ACCESS_OLD = "This action does not support Personal API Key access";
-  }
-});
-
-// src/emulator/routes/personal-api-keys.ts
-import { createHash as createHash7 } from "node:crypto";
-function keyId(key2) {
-  return createHash7("sha256").update(key2).digest("base64url").slice(0, 22);
-}
-function current2(ctx) {
-  const k = ctx.key;
-  if (!k) throw notFound();
-  return {
-    status: 200,
-    body: {
-      id: keyId(k.key),
-      label: k.label ?? "Emulator key",
-      value: null,
-      mask_value: `${k.key.slice(0, 4)}...${k.key.slice(-4)}`,
-      created_at: k.created_at ?? "2025-01-01T00:00:00Z",
-      last_used_at: ctx.now.toISOString(),
-      user_id: ctx.user.id,
-      scopes: k.scopes.length === 0 ? ["*"] : [...k.scopes],
-      scoped_teams: k.scoped_teams ?? [],
-      scoped_organizations: [],
-      last_rolled_at: null
-    }
-  };
-}
-function refuse() {
-  throw forbidden(NO_KEY_ACCESS_OLD);
-}
-function registerPersonalApiKeys(router) {
-  const base = "/api/personal_api_keys";
-  router.add({ method: "GET", pattern: `${base}/@current`, scope: false, handler: current2 });
-  for (const method of ["GET", "POST"]) router.add({ method, pattern: base, scope: false, handler: refuse });
-  for (const method of ["GET", "PATCH", "PUT", "DELETE"]) {
-    router.add({ method, pattern: `${base}/:id`, scope: false, handler: refuse });
-  }
-}
-var init_personal_api_keys = __esm({
-  "src/emulator/routes/personal-api-keys.ts"() {
-    "use strict";
-    init_auth();
-    init_errors3();
-  }
-});
-
-// src/emulator/routes/sharing.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
-function laxBool(value) {
-  if (typeof value === "boolean") return value;
-  if (value === 0 || value === 1) return value === 1;
-  if (typeof value === "string") {
-    const word = value.trim().toLowerCase();
-    if (TRUE_WORDS.has(word)) return true;
-    if (FALSE_WORDS.has(word)) return false;
-  }
-  return void 0;
-}
-function parseSettings(value) {
-  if (value === null) return null;
-  const refuse2 = () => invalid("Invalid settings format", "settings");
-  if (!isDict2(value)) throw refuse2();
-  const settings2 = {};
-  for (const [key2, raw] of Object.entries(value)) {
-    if (raw === null) continue;
-    if (BOOLEAN_SETTINGS.includes(key2)) {
-      const flag3 = laxBool(raw);
-      if (flag3 === void 0) throw refuse2();
-      settings2[key2] = flag3;
-    } else if (key2 === "theme") {
-      if (typeof raw !== "string") throw refuse2();
-      settings2[key2] = raw;
-    }
-  }
-  return settings2;
-}
-function newToken() {
-  return randomBytes4(22).toString("base64url");
-}
-function matches3(t, s) {
-  return t.kind === "dashboard" ? s.dashboard_id === t.record.id : s.insight_id === t.record.id;
-}
-function render4(ctx, s) {
-  return {
-    created_at: s?.created_at ?? null,
-    enabled: s?.enabled ?? false,
-    access_token: s?.access_token ?? newToken(),
-    settings: s?.settings ?? null,
-    password_required: s?.password_required ?? false,
-    share_passwords: [],
-    // The caller's level on the configuration itself (a resource of its own under access control).
-    user_access_level: userAccessLevel(ctx, "sharing_configuration", { id: s?.access_token ?? "" })
-  };
-}
-function current3(ctx, t) {
-  return ctx.store.data.sharing.filter((s) => matches3(t, s) && !s.expires_at);
-}
-function create8(ctx, t, token) {
-  const s = {
-    dashboard_id: t.kind === "dashboard" ? t.record.id : null,
-    ...t.kind === "insight" ? { insight_id: t.record.id } : {},
-    enabled: false,
-    access_token: token,
-    created_at: ctx.now.toISOString(),
-    settings: null,
-    password_required: false
-  };
-  ctx.store.data.sharing.push(s);
-  return s;
-}
-function reconcile(ctx, t) {
-  const s = current3(ctx, t)[0];
-  if (t.kind !== "dashboard") return s;
-  const d = t.record;
-  if (!d.share_token) return s;
-  if (!s) return create8(ctx, t, d.share_token);
-  if (d.share_token !== s.access_token) {
-    d.share_token = s.access_token;
-    d.is_shared = s.enabled;
-  }
-  return s;
-}
-function single(ctx, t) {
-  const found3 = reconcile(ctx, t);
-  const s = found3 ?? create8(ctx, t, newToken());
-  ctx.store.data.sharing = ctx.store.data.sharing.filter((x) => x === s || !matches3(t, x) || x.expires_at);
-  return { s, stored: found3 !== void 0 };
-}
-function target(ctx) {
-  if (ctx.params.dashboard !== void 0) {
-    return { kind: "dashboard", record: findDashboard(ctx, ctx.params.dashboard, "Dashboard not found.") };
-  }
-  const raw = ctx.params.insight ?? "";
-  const id = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
-  const record = ctx.store.data.insights.find(
-    (i) => i.id === id && i.team_id === ctx.project.id && !i.deleted
-  );
-  if (!record) throw notFound("Insight not found.");
-  return { kind: "insight", record };
-}
-function requireRead(ctx, t) {
-  requireAccess(ctx, t.kind, t.record, "viewer");
-}
-function requireWrite(ctx, t) {
-  if (t.kind === "dashboard" && t.record.restriction_level > 21) {
-    requireEdit(ctx, t.record);
-    return;
-  }
-  if (!canAccess(ctx, t.kind, t.record, "editor")) {
-    throw forbidden(`You don't have edit permissions for this ${t.kind}.`);
-  }
-}
-function get(ctx) {
-  const t = target(ctx);
-  requireRead(ctx, t);
-  return { status: 200, body: render4(ctx, reconcile(ctx, t)) };
-}
-function patch(ctx) {
-  const t = target(ctx);
-  requireWrite(ctx, t);
-  const body = asBody(ctx.body);
-  if (body.password_required && !ctx.org.features.advanced_permissions) {
-    throw new ApiError(403, { error: "Sharing with password requires the Advanced Permissions feature" });
-  }
-  const enabled = "enabled" in body ? parseBool(body.enabled, "enabled") : void 0;
-  const settings2 = "settings" in body ? parseSettings(body.settings) : void 0;
-  const passwordRequired = "password_required" in body ? parseBool(body.password_required, "password_required") : void 0;
-  const { s, stored } = single(ctx, t);
-  if (enabled === true && (!stored || !s.enabled)) s.access_token = newToken();
-  if (enabled !== void 0 && enabled !== null) s.enabled = enabled;
-  if (settings2 !== void 0) s.settings = settings2;
-  if (passwordRequired !== void 0 && passwordRequired !== null) s.password_required = passwordRequired;
-  return { status: 200, body: render4(ctx, s) };
-}
-function refresh(ctx) {
-  const t = target(ctx);
-  requireWrite(ctx, t);
-  const { s } = single(ctx, t);
-  s.access_token = newToken();
-  s.created_at = ctx.now.toISOString();
-  return { status: 200, body: render4(ctx, s) };
-}
-function registerSharing(router) {
-  for (const base of [
-    "/api/projects/:project/dashboards/:dashboard/sharing",
-    "/api/projects/:project/insights/:insight/sharing"
-  ]) {
-    router.add({ method: "GET", pattern: base, scope: "sharing_configuration:read", handler: get });
-    router.add({ method: "PATCH", pattern: base, scope: "sharing_configuration:write", handler: patch });
-    router.add({
-      method: "POST",
-      pattern: `${base}/refresh`,
-      scope: "sharing_configuration:write",
-      handler: refresh
-    });
-  }
-}
-var BOOLEAN_SETTINGS, TRUE_WORDS, FALSE_WORDS;
-var init_sharing = __esm({
-  "src/emulator/routes/sharing.ts"() {
-    "use strict";
-    init_access();
-    init_errors3();
-    init_fields6();
-    init_dashboard_access();
-    BOOLEAN_SETTINGS = [
-      "whitelabel",
-      "noHeader",
-      "legend",
-      "detailed",
-      "hideExtraDetails",
-      "showInspector",
-      "insightsOnly"
-    ];
-    TRUE_WORDS = /* @__PURE__ */ new Set(["1", "on", "t", "true", "y", "yes"]);
-    FALSE_WORDS = /* @__PURE__ */ new Set(["0", "off", "f", "false", "n", "no"]);
-  }
-});
-
-// src/emulator/routes/tile-actions.ts
-function editableDashboard(ctx) {
-  const d = findDashboard(ctx, ctx.params.id);
-  requireAccess(ctx, "dashboard", d, "editor");
-  if (privilegeLevel(ctx, d) < 37) throw forbidden("You don't have edit permissions for this dashboard.");
-  return d;
-}
-function liveTile(d, id) {
-  const tile2 = d.tiles.find((t) => t.id === id && t.deleted !== true);
-  if (!tile2) throw notFound("No DashboardTile matches the given query.");
-  return tile2;
-}
-function tileId(body) {
-  if (!("tile_id" in body)) throw required("tile_id");
-  const id = parseInteger(body.tile_id, "tile_id");
-  if (id === null) throw invalid("This field may not be null.", "tile_id", "null");
-  return id;
-}
-function parseLayouts(value) {
-  if (!isDict2(value)) {
-    throw invalid(
-      `Invalid data. Expected a dictionary, but got ${Array.isArray(value) ? "list" : typeof value === "string" ? "str" : "NoneType"}.`,
-      "layouts"
-    );
-  }
-  const out = {};
-  for (const size of ["sm", "xs"]) {
-    if (!(size in value)) continue;
-    const box = value[size];
-    if (!isDict2(box)) throw invalid("Invalid data. Expected a dictionary, but got str.", `layouts__${size}`);
-    const parsed = {};
-    for (const k of ["x", "y", "w", "h"]) {
-      if (!(k in box)) continue;
-      const n = parseInteger(box[k], `layouts__${size}__${k}`);
-      if (n === null) throw invalid("This field may not be null.", `layouts__${size}__${k}`, "null");
-      parsed[k] = n;
-    }
-    out[size] = parsed;
-  }
-  return out;
-}
-function requiredBody(value) {
-  if (value === null) throw invalid("This field may not be null.", "body", "null");
-  const text2 = typeof value === "string" ? value.trim() : value;
-  if (text2 === "") throw invalid("This field may not be blank.", "body", "blank");
-  return textBody(text2, "body") ?? "";
-}
-function createTextTile(ctx) {
-  const d = editableDashboard(ctx);
-  const body = asBody(ctx.body);
-  let text2 = "";
-  let layouts;
-  let color;
-  const steps = collectInvalid();
-  steps.step(() => {
-    if (!("body" in body)) throw required("body");
-    text2 = requiredBody(body.body);
-  });
-  if ("layouts" in body) steps.step(() => layouts = parseLayouts(body.layouts));
-  if ("color" in body)
-    steps.step(() => color = parseString(body.color, "color", { nullable: true, maxLength: 400 }));
-  steps.done();
-  const tile2 = newTile(ctx, {
-    text: {
-      id: ctx.store.nextTextId(),
-      body: text2,
-      created_by: ctx.user.id,
-      last_modified_at: ctx.now.toISOString(),
-      last_modified_by: null
-    },
-    ...layouts !== void 0 ? { layouts } : {},
-    ...color !== void 0 ? { color } : {}
-  });
-  d.tiles.push(tile2);
-  return { status: 201, body: renderTile(ctx, tile2, d, null) };
-}
-function updateTextTile(ctx) {
-  const d = editableDashboard(ctx);
-  const body = asBody(ctx.body);
-  let id = 0;
-  let text2;
-  let layouts;
-  let color;
-  const steps = collectInvalid();
-  steps.step(() => id = tileId(body));
-  if ("body" in body) steps.step(() => text2 = requiredBody(body.body));
-  if ("layouts" in body) steps.step(() => layouts = parseLayouts(body.layouts));
-  if ("color" in body)
-    steps.step(() => color = parseString(body.color, "color", { nullable: true, maxLength: 400 }));
-  steps.done();
-  const tile2 = liveTile(d, id);
-  const current4 = textOf(tile2, d);
-  if (!current4) throw invalid("Tile is not a text tile.");
-  tile2.text = {
-    ...current4,
-    ...text2 !== void 0 ? { body: text2 } : {},
-    last_modified_by: ctx.user.id,
-    last_modified_at: ctx.now.toISOString()
-  };
-  if (layouts !== void 0) tile2.layouts = layouts;
-  if (color !== void 0) tile2.color = color;
-  return { status: 200, body: renderTile(ctx, tile2, d, null) };
-}
-function overlaps2(a, b) {
-  return !((a.x ?? 0) + (a.w ?? 0) <= (b.x ?? 0) || (b.x ?? 0) + (b.w ?? 0) <= (a.x ?? 0) || (a.y ?? 0) + (a.h ?? 0) <= (b.y ?? 0) || (b.y ?? 0) + (b.h ?? 0) <= (a.y ?? 0));
-}
-function compactLayouts(tiles) {
-  const breakpoints = /* @__PURE__ */ new Set();
-  for (const t of tiles) if (isDict2(t.layouts)) for (const k of Object.keys(t.layouts)) breakpoints.add(k);
-  for (const size of breakpoints) {
-    const entries = tiles.filter((t) => isDict2(t.layouts) && isDict2(t.layouts[size]));
-    const placed2 = [];
-    for (const tile2 of sortTilesByLayout(entries, size)) {
-      const layout = tile2.layouts[size];
-      const num2 = (v, fallback) => typeof v === "number" ? v : fallback;
-      const rect = { x: num2(layout.x, 0), y: num2(layout.y, 0), w: num2(layout.w, 1), h: num2(layout.h, 1) };
-      let y = 0;
-      for (let guard = 0; guard <= placed2.length; guard++) {
-        const collisions = placed2.filter((p) => overlaps2({ ...rect, y }, p));
-        if (collisions.length === 0) break;
-        y = Math.max(...collisions.map((p) => (p.y ?? 0) + (p.h ?? 0)));
-      }
-      placed2.push({ ...rect, y });
-      if (y !== (layout.y ?? 0)) layout.y = y;
-    }
-  }
-}
-function deleteTile(ctx) {
-  const d = editableDashboard(ctx);
-  const body = asBody(ctx.body);
-  const tile2 = liveTile(d, tileId(body));
-  tile2.deleted = true;
-  compactLayouts(d.tiles.filter((t) => t.deleted !== true));
-  return { status: 204 };
-}
-function updateTile(ctx) {
-  const d = editableDashboard(ctx);
-  const body = asBody(ctx.body);
-  const changes = {};
-  let id = 0;
-  const steps = collectInvalid();
-  steps.step(() => id = tileId(body));
-  if ("show_description" in body)
-    steps.step(() => changes.show_description = parseBool(body.show_description, "show_description"));
-  if ("transparent_background" in body) {
-    steps.step(
-      () => changes.transparent_background = parseBool(
-        body.transparent_background,
-        "transparent_background",
-        true
-      )
-    );
-  }
-  if ("color" in body)
-    steps.step(() => changes.color = parseString(body.color, "color", { nullable: true, maxLength: 400 }));
-  if ("layouts" in body) steps.step(() => changes.layouts = parseLayouts(body.layouts));
-  steps.done();
-  const tile2 = liveTile(d, id);
-  if (textOf(tile2, d) !== void 0) throw invalid("Text tiles are updated with update_text_tile.");
-  Object.assign(tile2, changes);
-  return { status: 200, body: renderTile(ctx, tile2, d, null) };
-}
-function applyReorder(order, mode) {
-  if (mode === "two_column") {
-    order.forEach((tile2, i) => {
-      const row = Math.floor(i / 2);
-      tile2.layouts = {
-        sm: { x: i % 2 * REORDER_WIDTH, y: row * REORDER_HEIGHT, w: REORDER_WIDTH, h: REORDER_HEIGHT },
-        xs: { x: 0, y: i * REORDER_HEIGHT, w: 1, h: REORDER_HEIGHT }
-      };
-    });
-    return;
-  }
-  if (mode === "full_width") {
-    order.forEach((tile2, i) => {
-      const y = i * REORDER_HEIGHT;
-      tile2.layouts = {
-        sm: { x: 0, y, w: GRID_COLUMNS2, h: REORDER_HEIGHT },
-        xs: { x: 0, y, w: 1, h: REORDER_HEIGHT }
-      };
-    });
-    return;
-  }
-  const heights = new Array(GRID_COLUMNS2).fill(0);
-  let xsY = 0;
-  for (const tile2 of order) {
-    const sm = isDict2(tile2.layouts) && isDict2(tile2.layouts.sm) ? tile2.layouts.sm : {};
-    const ew = typeof sm.w === "number" && Number.isInteger(sm.w) && sm.w > 0 ? sm.w : REORDER_WIDTH;
-    const eh = typeof sm.h === "number" && Number.isInteger(sm.h) && sm.h > 0 ? sm.h : REORDER_HEIGHT;
-    const w = Math.max(1, Math.min(ew, GRID_COLUMNS2));
-    const h = Math.max(1, eh);
-    let bestX = 0;
-    let bestY = Math.max(...heights.slice(0, w));
-    for (let x = 1; x <= GRID_COLUMNS2 - w; x++) {
-      const top = Math.max(...heights.slice(x, x + w));
-      if (top < bestY) {
-        bestX = x;
-        bestY = top;
-      }
-    }
-    tile2.layouts = { sm: { x: bestX, y: bestY, w, h }, xs: { x: 0, y: xsY, w: 1, h } };
-    for (let k = bestX; k < bestX + w; k++) heights[k] = bestY + h;
-    xsY += h;
-  }
-}
-function reorderTiles(ctx) {
-  const d = editableDashboard(ctx);
-  const body = asBody(ctx.body);
-  let ids = [];
-  let mode = "preserve";
-  const steps = collectInvalid();
-  steps.step(() => {
-    if (!("tile_order" in body)) throw required("tile_order");
-    const list18 = body.tile_order;
-    if (!Array.isArray(list18))
-      throw invalid(
-        `Expected a list of items but got type "${typeof list18 === "string" ? "str" : "dict"}".`,
-        "tile_order",
-        "not_a_list"
-      );
-    if (list18.length < 1)
-      throw invalid("Ensure this field has at least 1 elements.", "tile_order", "min_length");
-    ids = list18.map((v) => parseInteger(v, "tile_order") ?? 0);
-  });
-  if ("layout" in body)
-    steps.step(
-      () => mode = parseChoice(body.layout, "layout", ["preserve", "two_column", "full_width"])
-    );
-  steps.done();
-  if (new Set(ids).size !== ids.length) {
-    throw new ApiError(400, { detail: "tile_order must contain unique tile IDs" });
-  }
-  const live = new Map(d.tiles.filter((t) => t.deleted !== true).map((t) => [t.id, t]));
-  const missing = ids.filter((id) => !live.has(id)).sort((a, b) => a - b);
-  if (missing.length > 0) {
-    throw new ApiError(404, { detail: `Tile IDs not found on this dashboard: [${missing.join(", ")}]` });
-  }
-  applyReorder(
-    ids.map((id) => live.get(id)),
-    mode
-  );
-  return d;
-}
-function registerTileActions(router, renderDashboard2) {
-  const write = "dashboard:write";
-  router.add({ method: "POST", pattern: `${BASE6}/create_text_tile`, scope: write, handler: createTextTile });
-  router.add({ method: "POST", pattern: `${BASE6}/update_text_tile`, scope: write, handler: updateTextTile });
-  router.add({ method: "POST", pattern: `${BASE6}/delete_tile`, scope: write, handler: deleteTile });
-  router.add({ method: "POST", pattern: `${BASE6}/update_tile`, scope: write, handler: updateTile });
-  router.add({
-    method: "POST",
-    pattern: `${BASE6}/reorder_tiles`,
-    scope: write,
-    handler: (ctx) => {
-      return { status: 200, body: renderDashboard2(ctx, reorderTiles(ctx)) };
-    }
-  });
-}
-var BASE6, REORDER_WIDTH, REORDER_HEIGHT, GRID_COLUMNS2;
-var init_tile_actions = __esm({
-  "src/emulator/routes/tile-actions.ts"() {
-    "use strict";
-    init_access();
-    init_errors3();
-    init_fields6();
-    init_dashboard_access();
-    init_tile_write();
-    init_tiles();
-    BASE6 = "/api/projects/:project/dashboards/:id";
-    REORDER_WIDTH = 6;
-    REORDER_HEIGHT = 5;
-    GRID_COLUMNS2 = 12;
-  }
-});
-
-// src/emulator/routes/index.ts
-function buildRouter() {
-  const router = new Router();
-  registerDashboards(router);
-  registerTileActions(router, renderDashboard);
-  registerInsights(router);
-  registerCollaborators(router);
-  registerSharing(router);
-  registerBatchExports(router);
-  registerBackfills(router);
-  registerRuns(router);
-  registerLogs(router);
-  registerIntegrations(router);
-  registerEvents(router);
-  registerOrganizations(router);
-  registerMembers(router);
-  registerPersonalApiKeys(router);
-  registerFeatureFlags(router);
-  registerCohorts(router);
-  registerChangeRequests(router);
-  return router;
-}
-var init_routes = __esm({
-  "src/emulator/routes/index.ts"() {
-    "use strict";
-    init_router();
-    init_backfills();
-    init_batch_exports();
-    init_change_requests();
-    init_cohorts();
-    init_collaborators2();
-    init_dashboard_view();
-    init_dashboards();
-    init_events();
-    init_feature_flags();
-    init_insights();
-    init_integrations2();
-    init_logs();
-    init_members();
-    init_organizations();
-    init_personal_api_keys();
-    init_runs();
-    init_sharing();
-    init_tile_actions();
-  }
-});
-
-// src/emulator/seed-access.ts
-import { randomBytes as randomBytes5, randomUUID as randomUUID6 } from "node:crypto";
-function normaliseAccess(list18, at) {
-  const access_controls = list18("access_controls").map((a) => {
-    const team = a.team_id ?? a.team;
-    if (!Number.isInteger(team))
-      throw new AccessSeedError('seed: an access control has a missing or invalid "team_id"');
-    if (typeof a.resource !== "string" || a.resource === "") {
-      throw new AccessSeedError('seed: an access control has a missing or invalid "resource"');
-    }
-    if (!LEVELS2.includes(a.access_level)) {
-      throw new AccessSeedError('seed: an access control has a missing or invalid "access_level"');
-    }
-    const member2 = a.organization_member ?? null;
-    return {
-      id: typeof a.id === "string" ? a.id : randomUUID6(),
-      team_id: team,
-      resource: a.resource,
-      // The service's column is a string: numeric object ids are kept as their text.
-      resource_id: a.resource_id === void 0 || a.resource_id === null ? null : String(a.resource_id),
-      access_level: a.access_level,
-      organization_member: Number.isInteger(member2) ? member2 : null,
-      created_by: Number.isInteger(a.created_by) ? a.created_by : null,
-      created_at: typeof a.created_at === "string" ? a.created_at : at,
-      updated_at: typeof a.updated_at === "string" ? a.updated_at : at
-    };
-  });
-  const sessions = list18("sessions").map((s) => {
-    if (!Number.isInteger(s.user))
-      throw new AccessSeedError('seed: a session has a missing or invalid "user"');
-    return {
-      id: typeof s.id === "string" ? s.id : randomBytes5(24).toString("hex"),
-      user: s.user,
-      csrf_token: typeof s.csrf_token === "string" ? s.csrf_token : randomBytes5(24).toString("hex"),
-      created_at: typeof s.created_at === "string" ? s.created_at : at
-    };
-  });
-  return { access_controls, sessions };
-}
-var LEVELS2, AccessSeedError;
-var init_seed_access = __esm({
-  "src/emulator/seed-access.ts"() {
-    "use strict";
-    LEVELS2 = ["none", "viewer", "editor", "manager", "member", "admin"];
-    AccessSeedError = class extends Error {
-      name = "SeedError";
-    };
-  }
-});
-
-// src/emulator/seed-activity.ts
-import { randomBytes as randomBytes6, randomUUID as randomUUID7 } from "node:crypto";
-function normaliseActivity(list18, at) {
-  const collaborators = list18("collaborators").map((c) => ({
-    id: str10(c.id, randomUUID7()),
-    dashboard_id: Number(c.dashboard_id),
-    user: Number(c.user),
-    level: c.level === 21 ? 21 : 37,
-    added_at: str10(c.added_at, at),
-    updated_at: str10(c.updated_at, at)
-  }));
-  const sharing3 = list18("sharing").map((s) => ({
-    dashboard_id: s.dashboard_id === void 0 || s.dashboard_id === null ? null : Number(s.dashboard_id),
-    ...Number.isInteger(s.insight_id) ? { insight_id: s.insight_id } : {},
-    ...Number.isInteger(s.team_id) ? { team_id: s.team_id } : {},
-    enabled: s.enabled === true,
-    access_token: str10(s.access_token, randomBytes6(22).toString("base64url")),
-    created_at: str10(s.created_at, at),
-    settings: s.settings ?? null,
-    password_required: s.password_required === true,
-    ...typeof s.expires_at === "string" ? { expires_at: s.expires_at } : {}
-  }));
-  const runs = list18("runs").map((r) => ({
-    id: str10(r.id, randomUUID7()),
-    batch_export: str10(r.batch_export, ""),
-    status: str10(r.status, "Completed"),
-    records_completed: intOrNull(r.records_completed),
-    records_failed: intOrNull(r.records_failed),
-    latest_error: strOrNull8(r.latest_error),
-    data_interval_start: strOrNull8(r.data_interval_start),
-    data_interval_end: str10(r.data_interval_end, at),
-    cursor: strOrNull8(r.cursor),
-    created_at: str10(r.created_at, at),
-    finished_at: strOrNull8(r.finished_at),
-    last_updated_at: str10(r.last_updated_at, str10(r.created_at, at)),
-    records_total_count: intOrNull(r.records_total_count),
-    bytes_exported: intOrNull(r.bytes_exported),
-    backfill: strOrNull8(r.backfill)
-  }));
-  const logs2 = list18("logs").map((l) => ({
-    team_id: Number(l.team_id),
-    batch_export: str10(l.batch_export, ""),
-    run: str10(l.run, ""),
-    timestamp: str10(l.timestamp, at),
-    level: str10(l.level, "INFO").toUpperCase(),
-    message: str10(l.message, "")
-  }));
-  const events = list18("events").map((e) => ({
-    id: str10(e.id, randomUUID7()),
-    team_id: Number(e.team_id),
-    distinct_id: str10(e.distinct_id, "anonymous"),
-    person_id: strOrNull8(e.person_id),
-    event: str10(e.event, "$pageview"),
-    timestamp: str10(e.timestamp, at),
-    properties: typeof e.properties === "object" && e.properties !== null ? e.properties : {},
-    elements_chain: str10(e.elements_chain, "")
-  }));
-  const backfills = list18("backfills").map((f) => ({
-    id: str10(f.id, randomUUID7()),
-    batch_export: str10(f.batch_export, ""),
-    team_id: Number(f.team_id ?? f.team),
-    start_at: strOrNull8(f.start_at),
-    end_at: strOrNull8(f.end_at),
-    status: str10(f.status, "Completed"),
-    created_at: str10(f.created_at, at),
-    finished_at: strOrNull8(f.finished_at),
-    last_updated_at: str10(f.last_updated_at, str10(f.created_at, at)),
-    total_records_count: intOrNull(f.total_records_count)
-  }));
-  const quick_filters = list18("quick_filters").map((q) => ({
-    id: str10(q.id, randomUUID7()).toLowerCase(),
-    team_id: Number(q.team_id ?? q.team),
-    name: str10(q.name, "")
-  }));
-  const dashboard_templates = list18("dashboard_templates").map((t) => ({
-    template_name: str10(t.template_name, ""),
-    team_id: intOrNull(t.team_id ?? t.team ?? null),
-    scope: str10(t.scope, "team"),
-    dashboard_description: str10(t.dashboard_description, ""),
-    dashboard_filters: typeof t.dashboard_filters === "object" && t.dashboard_filters !== null ? t.dashboard_filters : {},
-    tiles: Array.isArray(t.tiles) ? t.tiles : [],
-    tags: Array.isArray(t.tags) ? t.tags.map(String) : []
-  }));
-  const view_logs = list18("view_logs").map((v) => ({
-    team_id: Number(v.team_id ?? v.team),
-    user: Number(v.user),
-    type: str10(v.type, "dashboard"),
-    ref: String(v.ref),
-    viewed_at: str10(v.viewed_at, at)
-  }));
-  return {
-    collaborators,
-    sharing: sharing3,
-    runs,
-    backfills,
-    logs: logs2,
-    events,
-    quick_filters,
-    dashboard_templates,
-    view_logs
-  };
-}
-var str10, strOrNull8, intOrNull;
-var init_seed_activity = __esm({
-  "src/emulator/seed-activity.ts"() {
-    "use strict";
-    str10 = (v, fallback) => typeof v === "string" ? v : fallback;
-    strOrNull8 = (v) => typeof v === "string" ? v : null;
-    intOrNull = (v) => Number.isInteger(v) ? v : null;
-  }
-});
-
-// src/emulator/seed.ts
-import { randomUUID as randomUUID8 } from "node:crypto";
-function list17(seed, key2) {
-  const value = seed[key2];
-  if (value === void 0) return [];
-  if (!Array.isArray(value) || value.some((v) => typeof v !== "object" || v === null || Array.isArray(v))) {
-    throw new SeedError(`seed: "${key2}" must be a list of objects`);
-  }
-  return value;
-}
-function need2(record, key2, kind2, check) {
-  const value = record[key2];
-  if (!check(value)) throw new SeedError(`seed: a ${kind2} has a missing or invalid "${key2}"`);
-  return value;
-}
-function migrateLegacyS3(exports, integrations2, at) {
-  let next = Math.max(0, ...integrations2.map((i) => i.id)) + 1;
-  for (const b of exports) {
-    if (b.destination.type !== "S3") continue;
-    const config = b.destination.config;
-    const endpoint = typeof config.endpoint_url === "string" && config.endpoint_url !== "" ? config.endpoint_url : "";
-    const type = endpoint ? "S3Compatible" : "AwsS3";
-    if (b.destination.integration === null) {
-      const id = next++;
-      integrations2.push({
-        id,
-        team_id: b.team_id,
-        kind: endpoint ? "s3-compatible" : "aws-s3",
-        display_name: endpoint ? `${b.name} (access key, ${endpoint})` : `${b.name} (access key)`,
-        config: endpoint ? { endpoint_url: endpoint } : {},
-        created_at: at,
-        created_by: null,
-        errors: ""
-      });
-      b.destination.integration = id;
-    }
-    const accepted = NEWEST_DESTINATIONS[type]?.fields ?? {};
-    b.destination = {
-      type,
-      integration: b.destination.integration,
-      config: Object.fromEntries(Object.entries(config).filter(([k]) => k in accepted))
-    };
-  }
-}
-function intervalOffset(b) {
-  if (isInt3(b.interval_offset)) return b.interval_offset;
-  const day = isInt3(b.offset_day) ? b.offset_day : 0;
-  const hour = isInt3(b.offset_hour) ? b.offset_hour : 0;
-  if (!isInt3(b.offset_day) && !isInt3(b.offset_hour)) return null;
-  return b.interval === "week" ? day * 86400 + hour * 3600 : hour * 3600;
-}
-function defaultDisplayName(kind2, id) {
-  return kind2 === "databricks" || kind2 === "google-cloud-service-account" ? String(id) : `ID: ${id}`;
-}
-function sensitiveKeys(i) {
-  if (Array.isArray(i.sensitive_keys)) return { sensitive_keys: i.sensitive_keys.map(String) };
-  if (isDict6(i.sensitive_config)) return { sensitive_keys: Object.keys(i.sensitive_config) };
-  return {};
-}
-function membership2(value) {
-  if (typeof value === "string") return { id: value, level: "member" };
-  const m = value;
-  if (typeof m?.id !== "string") throw new SeedError('seed: a user membership needs an organization "id"');
-  const level2 = m.level === "admin" || m.level === "owner" ? m.level : "member";
-  return { id: m.id, level: level2 };
-}
-function features(raw) {
-  const flag3 = (v) => typeof v === "boolean" ? v : void 0;
-  const access = flag3(raw.access_control);
-  const advanced = flag3(raw.advanced_permissions);
-  return {
-    tagging: raw.tagging !== false,
-    access_control: access ?? advanced ?? true,
-    advanced_permissions: advanced ?? access ?? true
-  };
-}
-function normaliseSeed(input, now, serviceBase2 = defaultService()) {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    throw new SeedError("seed: must be a JSON object");
-  }
-  const seed = input;
-  const at = now.toISOString();
-  const service = mergeService(serviceBase2, seed.service);
-  if (typeof service === "string") throw new SeedError(`seed: ${service}`);
-  if (seed.base !== void 0) {
-    if (seed.base !== "default") throw new SeedError('seed: "base" must be "default"');
-    const { base: _base, ...rest } = seed;
-    return normaliseSeed({ ...defaultSeed(now, service), ...rest }, now, serviceBase2);
-  }
-  const organizations = list17(seed, "organizations").map((o) => ({
-    id: need2(o, "id", "organization", isStr),
-    name: typeof o.name === "string" ? o.name : "Organization",
-    features: features(o.features ?? {})
-  }));
-  const projects2 = list17(seed, "projects").map((p) => ({
-    id: need2(p, "id", "project", isInt3),
-    name: typeof p.name === "string" ? p.name : `Project ${p.id}`,
-    organization: need2(p, "organization", "project", isStr),
-    ...p.require_evaluation_contexts === true ? { require_evaluation_contexts: true } : {},
-    ...isInt3(p.primary_dashboard) ? { primary_dashboard: p.primary_dashboard } : {}
-  }));
-  const users2 = list17(seed, "users").map((u) => ({
-    id: need2(u, "id", "user", isInt3),
-    uuid: need2(u, "uuid", "user", isStr),
-    email: need2(u, "email", "user", isStr),
-    first_name: typeof u.first_name === "string" ? u.first_name : "",
-    last_name: typeof u.last_name === "string" ? u.last_name : "",
-    is_active: u.is_active !== false,
-    organizations: Array.isArray(u.organizations) ? u.organizations.map(membership2) : []
-  }));
-  const api_keys = list17(seed, "api_keys").map((k) => ({
-    key: need2(k, "key", "api key", isStr),
-    user: need2(k, "user", "api key", isInt3),
-    scopes: Array.isArray(k.scopes) ? k.scopes.map(String) : ["*"],
-    ...typeof k.label === "string" ? { label: k.label } : {},
-    ...typeof k.created_at === "string" ? { created_at: k.created_at } : {},
-    ...Array.isArray(k.scoped_teams) ? { scoped_teams: k.scoped_teams.map(Number) } : {}
-  }));
-  const integrations2 = list17(seed, "integrations").map((i) => {
-    const id = need2(i, "id", "integration", isInt3);
-    const kind2 = need2(i, "kind", "integration", isStr);
-    const team = i.team_id ?? i.project;
-    if (!isInt3(team)) throw new SeedError('seed: an integration has a missing or invalid "team_id"');
-    return {
-      id,
-      team_id: team,
-      kind: kind2,
-      display_name: typeof i.display_name === "string" ? i.display_name : defaultDisplayName(kind2, id),
-      config: isDict6(i.config) ? i.config : {},
-      created_at: typeof i.created_at === "string" ? i.created_at : at,
-      created_by: isInt3(i.created_by) ? i.created_by : null,
-      errors: typeof i.errors === "string" ? i.errors : "",
-      ...sensitiveKeys(i)
-    };
-  });
-  let tileId2 = 1;
-  const dashboards3 = list17(seed, "dashboards").map((d) => ({
-    id: need2(d, "id", "dashboard", isInt3),
-    team_id: need2(d, "team_id", "dashboard", isInt3),
-    name: typeof d.name === "string" || d.name === null ? d.name : "",
-    description: typeof d.description === "string" ? d.description : "",
-    pinned: d.pinned === true,
-    created_at: typeof d.created_at === "string" ? d.created_at : at,
-    created_by: isInt3(d.created_by) ? d.created_by : null,
-    last_accessed_at: typeof d.last_accessed_at === "string" ? d.last_accessed_at : null,
-    last_refresh: typeof d.last_refresh === "string" ? d.last_refresh : null,
-    deleted: d.deleted === true,
-    creation_mode: d.creation_mode ?? "default",
-    tags: Array.isArray(d.tags) ? d.tags.map((t) => String(t).trim().toLowerCase()) : [],
-    restriction_level: d.restriction_level === 37 ? 37 : 21,
-    filters: d.filters ?? {},
-    variables: d.variables ?? {},
-    breakdown_colors: d.breakdown_colors ?? [],
-    data_color_theme_id: isInt3(d.data_color_theme_id) ? d.data_color_theme_id : null,
-    quick_filter_ids: Array.isArray(d.quick_filter_ids) ? d.quick_filter_ids.map(String) : [],
-    folder: typeof d.folder === "string" || d.folder === null ? d.folder : DEFAULT_FOLDER,
-    ...typeof d.share_token === "string" ? { share_token: d.share_token } : {},
-    ...d.is_shared === true ? { is_shared: true } : {},
-    tiles: Array.isArray(d.tiles) ? d.tiles.map((t) => ({
-      ...t,
-      id: isInt3(t.id) ? t.id : tileId2++,
-      insight: t.insight ?? null,
-      text: t.text ?? null,
-      layouts: t.layouts ?? {},
-      color: typeof t.color === "string" ? t.color : null,
-      ...t.deleted === true ? { deleted: true } : {}
-    })) : []
-  }));
-  const batch_exports = list17(seed, "batch_exports").map((b) => {
-    const destination = b.destination ?? {};
-    return {
-      id: typeof b.id === "string" ? b.id : randomUUID8(),
-      team_id: need2(b, "team_id", "batch export", isInt3),
-      name: need2(b, "name", "batch export", isStr),
-      model: typeof b.model === "string" ? b.model : "events",
-      destination: {
-        type: need2(destination, "type", "batch export destination", isStr),
-        config: destination.config ?? {},
-        integration: isInt3(destination.integration) ? destination.integration : null
-      },
-      interval: typeof b.interval === "string" ? b.interval : "hour",
-      paused: b.paused === true,
-      deleted: b.deleted === true,
-      created_at: typeof b.created_at === "string" ? b.created_at : at,
-      last_updated_at: typeof b.last_updated_at === "string" ? b.last_updated_at : at,
-      last_paused_at: typeof b.last_paused_at === "string" ? b.last_paused_at : null,
-      start_at: typeof b.start_at === "string" ? b.start_at : null,
-      end_at: typeof b.end_at === "string" ? b.end_at : null,
-      hogql_query: typeof b.hogql_query === "string" ? b.hogql_query : null,
-      schema: b.schema ?? null,
-      filters: Array.isArray(b.filters) ? b.filters : null,
-      timezone: typeof b.timezone === "string" ? b.timezone : "UTC",
-      interval_offset: intervalOffset(b),
-      hogql_modifiers: isDict6(b.hogql_modifiers) ? b.hogql_modifiers : null,
-      primary_key: Array.isArray(b.primary_key) ? b.primary_key.map(String) : null,
-      version_key: Array.isArray(b.version_key) ? b.version_key.map(String) : null,
-      incremental_mode: b.incremental_mode === "MERGE" ? "MERGE" : "APPEND"
-    };
-  });
-  if (service.rules === "newest") migrateLegacyS3(batch_exports, integrations2, at);
-  const maxTile = Math.max(0, ...dashboards3.flatMap((d) => d.tiles.map((t) => t.id)));
-  const sequences = seed.sequences ?? {};
-  const { next, ...flagData } = normaliseFlagData((key2) => list17(seed, key2), at, sequences);
-  const content = seedContent(list17(seed, "insights"), dashboards3, at, sequences);
-  return {
-    service,
-    organizations,
-    projects: projects2,
-    users: users2,
-    api_keys,
-    integrations: integrations2,
-    dashboards: dashboards3,
-    batch_exports,
-    ...normaliseActivity((key2) => list17(seed, key2), at),
-    ...flagData,
-    ...normaliseAccess((key2) => list17(seed, key2), at),
-    insights: content.insights,
-    sequences: {
-      ...next,
-      dashboard: Math.max(
-        isInt3(sequences.dashboard) ? sequences.dashboard : 1,
-        ...dashboards3.map((d) => d.id + 1)
-      ),
-      tile: Math.max(isInt3(sequences.tile) ? sequences.tile : 1, maxTile + 1),
-      insight: content.nextInsight,
-      text: content.nextText
-    }
-  };
-}
-var isStr, isInt3, isDict6;
-var init_seed = __esm({
-  "src/emulator/seed.ts"() {
-    "use strict";
-    init_default_seed();
-    init_records();
-    init_destinations2();
-    init_seed_access();
-    init_seed_activity();
-    init_seed_error();
-    init_seed_flags();
-    init_seed_insights();
-    init_service5();
-    isStr = (v) => typeof v === "string" && v !== "";
-    isInt3 = (v) => Number.isInteger(v);
-    isDict6 = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
-  }
-});
-
-// src/emulator/server.ts
-function loggedQuery(url) {
-  const query = url.search.slice(1);
-  if (!url.searchParams.has("personal_api_key")) return query;
-  const params = new URLSearchParams(url.searchParams);
-  params.set("personal_api_key", "***");
-  return params.toString();
-}
-async function handleRequest(state, req, res) {
-  const started = state.clock.now();
-  if (!state.hostAllowed(req.headers.host)) return disallowedHost(req, res);
-  const url = new URL(req.url ?? "/", "http://emulator.invalid");
-  if (url.pathname.startsWith("/_emulator/") || url.pathname === "/_emulator") {
-    return state.control(req, res, url);
-  }
-  const method = req.method ?? "GET";
-  const entry = { method, path: url.pathname, query: loggedQuery(url), status: 0, ms: 0 };
-  const record = (status2, fault) => {
-    entry.status = status2;
-    entry.ms = state.clock.now() - started;
-    if (fault) entry.fault = fault;
-    if (state.log.length >= MAX_LOG) state.log.splice(0, MAX_LOG / 10);
-    state.log.push(entry);
-  };
-  const faults = state.faults();
-  if (faults.latencyMs > 0) await sleep(faults.latencyMs);
-  const decision = faults.decide(method, url.pathname);
-  if (decision.kind === "reset") {
-    record(0, "reset");
-    req.socket.destroy();
-    return;
-  }
-  const body = await readBody(req);
-  if (body.kind === "aborted") {
-    record(0);
-    return;
-  }
-  if (decision.kind === "status") {
-    const reply2 = errorForStatus(decision.status, decision.retryAfter).toReply();
-    record(reply2.status, "status");
-    sendReply(res, reply2);
-    return;
-  }
-  let reply;
-  try {
-    if (body.kind === "too_large") throw tooLarge();
-    reply = await dispatch(state, req, url, method, body.raw);
-  } catch (error2) {
-    if (error2 instanceof ApiError) reply = error2.toReply();
-    else {
-      state.onError?.(error2);
-      reply = serverError().toReply();
-    }
-  }
-  if (decision.kind === "lose_response") {
-    record(reply.status, "lose_response");
-    req.socket.destroy();
-    return;
-  }
-  record(reply.status);
-  if (body.kind === "too_large") reply.headers = { ...reply.headers, Connection: "close" };
-  sendReply(res, reply);
-}
-async function dispatch(state, req, url, method, raw) {
-  const { store, router } = state;
-  let match;
-  try {
-    match = router.match(method, url.pathname);
-  } catch {
-    match = { kind: "none" };
-  }
-  let body;
-  let bodyError;
-  try {
-    body = parseJsonBody(raw, req.headers["content-type"]);
-  } catch (error2) {
-    bodyError = error2;
-  }
-  if (match.kind === "found" && match.route.legacy && !store.data.service.legacy_routes)
-    match = { kind: "none" };
-  if (match.kind === "none")
-    throw url.pathname.startsWith("/api/") ? notFound("Endpoint not found.") : notFound();
-  const principal = authenticate(store, {
-    method,
-    authorization: req.headers.authorization,
-    cookie: req.headers.cookie,
-    csrfHeader: header(req.headers["x-csrftoken"]),
-    body,
-    query: url.searchParams,
-    sharingView: router.takesSharingTokens(url.pathname)
-  });
-  if (match.kind === "method") {
-    const error2 = methodNotAllowed(method);
-    throw new ApiError(405, error2.body, { Allow: match.allowed.join(", ") });
-  }
-  const { route, params } = match;
-  const ctx = {
-    method,
-    path: url.pathname,
-    query: url.searchParams,
-    params,
-    body,
-    headers: req.headers,
-    store
-  };
-  ctx.principal = principal;
-  ctx.user = principal.user;
-  ctx.key = principal.kind === "key" ? principal.key : void 0;
-  ctx.origin = `http://${req.headers.host ?? "127.0.0.1"}`;
-  ctx.now = new Date(state.clock.now());
-  if (principal.kind === "sharing") {
-    if (route.sharing !== "action") throw forbidden("You do not have permission to perform this action.");
-    const access = sharedProject(store, principal, params.project);
-    ctx.project = access.project;
-    ctx.org = access.org;
-  } else if (params.project !== void 0) {
-    const access = authorizeProject(store, principal, params.project, route.scope);
-    ctx.project = access.project;
-    ctx.org = access.org;
-    const resource = typeof route.scope === "string" ? route.scope.split(":")[0] : void 0;
-    if (route.scope && resource !== void 0 && CONTROLLED_RESOURCES.has(resource)) {
-      requireResourceAccess(ctx, resource, requiredLevel(route.scope), route.creates === true);
-    }
-  } else if (params.org !== void 0) {
-    ctx.org = authorizeOrganization(store, principal, params.org, route.scope);
-  } else {
-    checkPrincipalScope(store, principal, route.scope);
-  }
-  if (principal.kind === "key") {
-    const bucket = route.bucket ?? "default";
-    const windows = state.faults().rateLimit ?? state.optionLimits ?? DEFAULT_LIMITS[bucket];
-    const wait = state.limiter.check(principal.key.key, bucket, windows, state.clock.now());
-    if (wait > 0) throw throttled(wait);
-  }
-  if (bodyError !== void 0) throw bodyError;
-  const reply = await route.handler(ctx);
-  if (method !== "GET" && reply.status < 400) store.touch();
-  return reply;
-}
-function header(value) {
-  return Array.isArray(value) ? value[0] : value;
-}
-function sharedProject(store, principal, rawProject) {
-  const s = principal.sharing;
-  const teamId = s.team_id ?? (s.dashboard_id !== null ? store.data.dashboards.find((d) => d.id === s.dashboard_id)?.team_id : void 0) ?? (typeof s.insight_id === "number" ? store.data.insights.find((i) => i.id === s.insight_id)?.team_id : void 0) ?? (rawProject !== void 0 && /^\d+$/.test(rawProject) ? Number(rawProject) : void 0);
-  const project3 = teamId === void 0 ? void 0 : store.project(teamId);
-  const org = project3 ? store.organization(project3.organization) : void 0;
-  if (!project3 || !org) throw notFound("Project not found.");
-  return { project: project3, org };
-}
-var MAX_LOG, sleep;
-var init_server = __esm({
-  "src/emulator/server.ts"() {
-    "use strict";
-    init_access();
-    init_auth();
-    init_control();
-    init_errors3();
-    init_http();
-    init_rate_limit();
-    MAX_LOG = 1e5;
-    sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-  }
-});
-
-// src/emulator/sessions.ts
-import { randomBytes as randomBytes7 } from "node:crypto";
-function openSession(store, body, now) {
-  const id = typeof body === "object" && body !== null ? body.user : void 0;
-  const user2 = Number.isInteger(id) ? store.user(id) : void 0;
-  if (!user2) throw new Error('sessions: "user" must be the id of a user of the state');
-  if (!user2.is_active) throw new Error(`sessions: user ${user2.id} is not active`);
-  const session = {
-    id: randomBytes7(24).toString("hex"),
-    user: user2.id,
-    csrf_token: randomBytes7(24).toString("hex"),
-    created_at: now.toISOString()
-  };
-  store.data.sessions.push(session);
-  store.touch();
-  return { sessionid: session.id, csrftoken: session.csrf_token };
-}
-var init_sessions = __esm({
-  "src/emulator/sessions.ts"() {
-    "use strict";
-  }
-});
-
-// src/emulator/store.ts
-var Store;
-var init_store = __esm({
-  "src/emulator/store.ts"() {
-    "use strict";
-    Store = class {
-      constructor(data) {
-        this.data = data;
-      }
-      data;
-      listeners = [];
-      replace(data) {
-        this.data = data;
-        this.touch();
-      }
-      onChange(listener) {
-        this.listeners.push(listener);
-      }
-      touch() {
-        for (const listener of this.listeners) listener();
-      }
-      project(id) {
-        return this.data.projects.find((p) => p.id === id);
-      }
-      organization(id) {
-        return this.data.organizations.find((o) => o.id === id);
-      }
-      user(id) {
-        return id === null ? void 0 : this.data.users.find((u) => u.id === id);
-      }
-      userByUuid(uuid2) {
-        return this.data.users.find((u) => u.uuid === uuid2);
-      }
-      isMember(user2, orgId) {
-        return user2.organizations.some((m) => m.id === orgId);
-      }
-      /** A live (not soft-deleted) dashboard of the project. */
-      dashboard(projectId, id) {
-        return this.data.dashboards.find((d) => d.id === id && d.team_id === projectId && !d.deleted);
-      }
-      /** An integration of the project (the service's team-scoped lookup: other projects' ids do not exist). */
-      integration(projectId, id) {
-        return this.data.integrations.find((i) => i.id === id && i.team_id === projectId);
-      }
-      nextDashboardId() {
-        return this.data.sequences.dashboard++;
-      }
-      nextTileId() {
-        return this.data.sequences.tile++;
-      }
-      /** A feature flag of the project, soft-deleted ones included (the service's retrieve and PATCH see them). */
-      featureFlag(projectId, id) {
-        return this.data.feature_flags.find((f) => f.id === id && f.team_id === projectId);
-      }
-      /** A cohort of the project that is not deleted. */
-      cohort(projectId, id) {
-        return this.data.cohorts.find((c) => c.id === id && c.team_id === projectId && !c.deleted);
-      }
-      nextFeatureFlagId() {
-        return this.data.sequences.feature_flag++;
-      }
-      nextInsightId() {
-        return this.data.sequences.insight++;
-      }
-      nextTextId() {
-        return this.data.sequences.text++;
-      }
-    };
-  }
-});
-
-// src/emulator/index.ts
-import { readFileSync as readFileSync2 } from "node:fs";
-import { createServer } from "node:http";
-function isLoopback(host) {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-function serviceBase(options) {
-  const merged = mergeService(defaultService(), options.service);
-  if (typeof merged === "string") throw new Error(`invalid service option: ${merged}`);
-  return merged;
-}
-function loadSeed(options, now) {
-  let seed = options.seed;
-  if (typeof seed === "string") seed = JSON.parse(readFileSync2(seed, "utf8"));
-  const base = serviceBase(options);
-  const data = seed === void 0 ? defaultSeed(now, base) : normaliseSeed(seed, now, base);
-  return withApiKey(data, options.apiKey ?? "phx_emulator");
-}
-function withApiKey(data, apiKey) {
-  if (!data.api_keys.some((k) => k.key === apiKey)) {
-    const builtIn = data.api_keys.find((k) => k.key === "phx_emulator");
-    if (builtIn) builtIn.key = apiKey;
-    else {
-      const user2 = data.users.find((u) => u.is_active);
-      if (user2) data.api_keys.push({ key: apiKey, user: user2.id, scopes: ["*"] });
-    }
-  }
-  return data;
-}
-async function startEmulator(options = {}) {
-  const host = options.host ?? "127.0.0.1";
-  if (!isLoopback(host) && !options.allowNonLoopback) {
-    throw new Error(`refusing to bind the emulator to non-loopback address ${host}`);
-  }
-  const clock = options.clock ?? systemClock;
-  const seedJson = JSON.stringify(loadSeed(options, new Date(clock.now())));
-  const fresh = () => JSON.parse(seedJson);
-  const saved = options.stateFile ? readStateFile(options.stateFile) : void 0;
-  const base = serviceBase(options);
-  const store = new Store(saved === void 0 ? fresh() : normaliseSeed(saved, new Date(clock.now()), base));
-  const persister = options.stateFile ? new StatePersister(options.stateFile, store) : void 0;
-  const baseline = {};
-  if (options.latencyMs) baseline.latency_ms = options.latencyMs;
-  if (options.errorRate) baseline.error_rate = options.errorRate;
-  if (options.errorStatus) baseline.error_status = options.errorStatus;
-  let faults = new FaultState(baseline);
-  const limiter = new RateLimiter();
-  const log = [];
-  const optionLimits = typeof options.rateLimit === "string" ? parseRateLimit(options.rateLimit) : options.rateLimit;
-  const state = {
-    store,
-    clock,
-    router: buildRouter(),
-    limiter,
-    faults: () => faults,
-    optionLimits,
-    log,
-    onError: options.onError,
-    hostAllowed: (requested) => hostAllowed(requested, !isLoopback(host)),
-    control: (req, res, url) => handleControl(
-      {
-        log,
-        getFaults: () => faults.faults,
-        setFaults: (f) => {
-          faults = new FaultState(Object.keys(f).length === 0 ? baseline : f);
-          limiter.clear();
-        },
-        reset: () => {
-          store.replace(fresh());
-          faults = new FaultState(baseline);
-          limiter.clear();
-          log.length = 0;
-        },
-        state: () => store.data,
-        loadSeed: (seed) => {
-          store.replace(
-            withApiKey(normaliseSeed(seed, new Date(clock.now()), base), options.apiKey ?? "phx_emulator")
-          );
-          limiter.clear();
-        },
-        upgradeQueries: (body) => upgradeStoredQueries(store, new Date(clock.now()), parseUpgradeOptions(body)),
-        openSession: (body) => openSession(store, body, new Date(clock.now()))
-      },
-      req,
-      res,
-      url
-    )
-  };
-  const server = createServer((req, res) => {
-    handleRequest(state, req, res).catch((error2) => {
-      state.onError?.(error2);
-      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
-      res.end(
-        JSON.stringify({
-          type: "server_error",
-          code: "error",
-          detail: "A server error occurred.",
-          attr: null
-        })
-      );
-    });
-  });
-  server.keepAliveTimeout = 5e3;
-  server.requestTimeout = 6e4;
-  server.headersTimeout = 2e4;
-  await new Promise((resolve15, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
-      resolve15();
-    });
-  });
-  const port = server.address().port;
-  const shownHost = host.includes(":") ? `[${host}]` : host;
-  return {
-    url: `http://${shownHost}:${port}`,
-    port,
-    close: () => new Promise((resolve15) => {
-      persister?.flush();
-      server.close(() => resolve15());
-      server.closeAllConnections();
-    })
-  };
-}
-var LOOPBACK;
-var init_emulator = __esm({
-  "src/emulator/index.ts"() {
-    "use strict";
-    init_clock();
-    init_control();
-    init_default_seed();
-    init_faults();
-    init_persist();
-    init_query_upgrades();
-    init_rate_limit();
-    init_routes();
-    init_seed();
-    init_server();
-    init_service5();
-    init_sessions();
-    init_store();
-    init_default_seed();
-    LOOPBACK = /* @__PURE__ */ new Set(["127.0.0.1", "::1", "localhost"]);
-  }
-});
-
 // src/commands/emulator.ts
 var emulator_exports = {};
 __export(emulator_exports, {
   run: () => run3
 });
-function number(value, name, min, max, integer2 = true) {
-  if (value === void 0) return void 0;
-  const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max || integer2 && !Number.isInteger(n)) {
+async function emulatorPackage() {
+  try {
+    return await import("posthog-gitops-emulator");
+  } catch (error2) {
+    const message = error2 instanceof Error ? error2.message : String(error2);
     throw new UserError(
-      `--${name} must be ${integer2 ? "an integer" : "a number"} between ${min} and ${max}, got "${value}"`
+      `the emulator is not installed (${message.split("\n")[0]}): install posthog-gitops-emulator, or run \`npx posthog-gitops-emulator\``
     );
   }
-  return n;
 }
 async function run3(options, io) {
+  const { EmulatorUsageError, isLoopback: isLoopback2, optionsFromFlags, startEmulator } = await emulatorPackage();
   const host = options.host ?? "127.0.0.1";
-  if (!isLoopback(host)) {
+  if (!isLoopback2(host)) {
     io.stderr.write(`warning: binding the emulator to ${host}: other machines can reach it
 `);
   }
   let emulator;
   try {
-    emulator = await startEmulator({
-      port: number(options.port ?? "8010", "port", 0, 65535),
-      host,
-      allowNonLoopback: true,
-      seed: options.seed,
-      stateFile: options.state,
-      apiKey: options.apiKey,
-      latencyMs: number(options.latencyMs, "latency-ms", 0, 6e4),
-      errorRate: number(options.errorRate, "error-rate", 0, 1, false),
-      errorStatus: number(options.errorStatus, "error-status", 400, 599),
-      rateLimit: options.rateLimit,
-      clock: io.clock
-    });
+    emulator = await startEmulator(optionsFromFlags(options, io.clock));
   } catch (error2) {
-    if (error2 instanceof UserError) throw error2;
+    if (error2 instanceof EmulatorUsageError) throw new UserError(error2.message);
     const message = error2 instanceof Error ? error2.message : String(error2);
     throw new UserError(`cannot start the emulator: ${message}`);
   }
@@ -39682,10 +30335,9 @@ function waitForStop(signal, io) {
     unsubscribe = io.onTerminate?.(stop);
   });
 }
-var init_emulator2 = __esm({
+var init_emulator = __esm({
   "src/commands/emulator.ts"() {
     "use strict";
-    init_emulator();
     init_errors();
   }
 });
@@ -39767,13 +30419,13 @@ var require_formats = __commonJS({
     }
     var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    function date(str11) {
-      const matches4 = DATE2.exec(str11);
-      if (!matches4)
+    function date(str8) {
+      const matches = DATE2.exec(str8);
+      if (!matches)
         return false;
-      const year = +matches4[1];
-      const month = +matches4[2];
-      const day = +matches4[3];
+      const year = +matches[1];
+      const month = +matches[2];
+      const day = +matches[3];
       return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
     }
     function compareDate(d1, d2) {
@@ -39787,17 +30439,17 @@ var require_formats = __commonJS({
     }
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
-      return function time(str11) {
-        const matches4 = TIME.exec(str11);
-        if (!matches4)
+      return function time(str8) {
+        const matches = TIME.exec(str8);
+        if (!matches)
           return false;
-        const hr = +matches4[1];
-        const min = +matches4[2];
-        const sec = +matches4[3];
-        const tz = matches4[4];
-        const tzSign = matches4[5] === "-" ? -1 : 1;
-        const tzH = +(matches4[6] || 0);
-        const tzM = +(matches4[7] || 0);
+        const hr = +matches[1];
+        const min = +matches[2];
+        const sec = +matches[3];
+        const tz = matches[4];
+        const tzSign = matches[5] === "-" ? -1 : 1;
+        const tzH = +(matches[6] || 0);
+        const tzM = +(matches[7] || 0);
         if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
           return false;
         if (hr <= 23 && min <= 59 && sec < 60)
@@ -39834,8 +30486,8 @@ var require_formats = __commonJS({
     var DATE_TIME_SEPARATOR = /t|\s/i;
     function getDateTime(strictTimeZone) {
       const time = getTime(strictTimeZone);
-      return function date_time(str11) {
-        const dateTime = str11.split(DATE_TIME_SEPARATOR);
+      return function date_time(str8) {
+        const dateTime = str8.split(DATE_TIME_SEPARATOR);
         return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
       };
     }
@@ -39860,13 +30512,13 @@ var require_formats = __commonJS({
     }
     var NOT_URI_FRAGMENT = /\/|:/;
     var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-    function uri(str11) {
-      return NOT_URI_FRAGMENT.test(str11) && URI.test(str11);
+    function uri(str8) {
+      return NOT_URI_FRAGMENT.test(str8) && URI.test(str8);
     }
     var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
-    function byte(str11) {
+    function byte(str8) {
       BYTE.lastIndex = 0;
-      return BYTE.test(str11);
+      return BYTE.test(str8);
     }
     var MIN_INT32 = -(2 ** 31);
     var MAX_INT32 = 2 ** 31 - 1;
@@ -39880,11 +30532,11 @@ var require_formats = __commonJS({
       return true;
     }
     var Z_ANCHOR = /[^\\]\\Z/;
-    function regex2(str11) {
-      if (Z_ANCHOR.test(str11))
+    function regex2(str8) {
+      if (Z_ANCHOR.test(str8))
         return false;
       try {
-        new RegExp(str11);
+        new RegExp(str8);
         return true;
       } catch (e) {
         return false;
@@ -40230,8 +30882,8 @@ var require_dist2 = __commonJS({
         return ajv2;
       }
       const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list18 = opts.formats || formats_1.formatNames;
-      addFormats2(ajv2, list18, formats, exportName);
+      const list6 = opts.formats || formats_1.formatNames;
+      addFormats2(ajv2, list6, formats, exportName);
       if (opts.keywords)
         (0, limit_1.default)(ajv2);
       return ajv2;
@@ -40243,11 +30895,11 @@ var require_dist2 = __commonJS({
         throw new Error(`Unknown format "${name}"`);
       return f;
     };
-    function addFormats2(ajv2, list18, fs2, exportName) {
+    function addFormats2(ajv2, list6, fs2, exportName) {
       var _a;
       var _b;
       (_a = (_b = ajv2.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list18)
+      for (const f of list6)
         ajv2.addFormat(f, fs2[f]);
     }
     module.exports = exports = formatsPlugin;
@@ -40711,9 +31363,9 @@ function sideRules(verbs) {
     const key2 = `${verb.sides.before}/${verb.sides.after}`;
     groups.set(key2, [...groups.get(key2) ?? [], verb]);
   }
-  return [...groups.values()].map((group2) => {
-    const { before, after } = group2[0].sides;
-    const names = group2.map((v) => v.name);
+  return [...groups.values()].map((group) => {
+    const { before, after } = group[0].sides;
+    const names = group.map((v) => v.name);
     return {
       if: { properties: { action: names.length === 1 ? { const: names[0] } : { enum: names } } },
       then: {
@@ -41734,10 +32386,10 @@ var require_constants = __commonJS({
     Object.setPrototypeOf(headerNameLowerCasedRecord, null);
     var wellknownHeaderNameBuffers = {};
     Object.setPrototypeOf(wellknownHeaderNameBuffers, null);
-    function getHeaderNameAsBuffer(header2) {
-      let buffer = wellknownHeaderNameBuffers[header2];
+    function getHeaderNameAsBuffer(header) {
+      let buffer = wellknownHeaderNameBuffers[header];
       if (buffer === void 0) {
-        buffer = Buffer.from(header2);
+        buffer = Buffer.from(header);
       }
       return buffer;
     }
@@ -42088,7 +32740,7 @@ var require_util2 = __commonJS({
     function isDestroyed(body) {
       return body && !!(body.destroyed || body[kDestroyed] || stream.isDestroyed?.(body));
     }
-    function destroy3(stream2, err) {
+    function destroy(stream2, err) {
       if (stream2 == null || !isStream(stream2) || isDestroyed(stream2)) {
         return;
       }
@@ -42642,7 +33294,7 @@ var require_util2 = __commonJS({
         message += ` (attempted address: ${opts.hostname}:${opts.port},`;
       }
       message += ` timeout: ${opts.timeout}ms)`;
-      destroy3(socket, new ConnectTimeoutError(message));
+      destroy(socket, new ConnectTimeoutError(message));
     }
     function getProtocolFromUrlString(urlString) {
       if (urlString[0] === "h" && urlString[1] === "t" && urlString[2] === "t" && urlString[3] === "p") {
@@ -42702,7 +33354,7 @@ var require_util2 = __commonJS({
       encodeRawHeaders,
       parseHeaders,
       parseKeepAliveTimeout,
-      destroy: destroy3,
+      destroy,
       bodyLength,
       deepClone,
       ReadableStreamFrom,
@@ -42995,7 +33647,7 @@ var require_request = __commonJS({
       isValidHTTPToken,
       isValidHeaderValue,
       isStream,
-      destroy: destroy3,
+      destroy,
       isBuffer,
       isFormDataLike,
       isIterable,
@@ -43093,7 +33745,7 @@ var require_request = __commonJS({
           const rState = this.body._readableState;
           if (!rState || !rState.autoDestroy) {
             this.endHandler = function autoDestroy() {
-              destroy3(this);
+              destroy(this);
             };
             this.body.on("end", this.endHandler);
           }
@@ -43141,11 +33793,11 @@ var require_request = __commonJS({
           }
         } else if (headers && typeof headers === "object") {
           if (hasSafeIterator(headers)) {
-            for (const header2 of headers) {
-              if (!Array.isArray(header2) || header2.length !== 2) {
+            for (const header of headers) {
+              if (!Array.isArray(header) || header.length !== 2) {
                 throw new InvalidArgumentError2("headers must be in key-value pair format");
               }
-              processHeader(this, header2[0], header2[1]);
+              processHeader(this, header[0], header[1]);
             }
           } else {
             const keys = Object.keys(headers);
@@ -43313,11 +33965,11 @@ var require_request = __commonJS({
           } else if (typeof val[i] === "object") {
             throw new InvalidArgumentError2(`invalid ${key2} header`);
           } else {
-            const str11 = `${val[i]}`;
-            if (!isValidHeaderValue(str11)) {
+            const str8 = `${val[i]}`;
+            if (!isValidHeaderValue(str8)) {
               throw new InvalidArgumentError2(`invalid ${key2} header`);
             }
-            arr.push(str11);
+            arr.push(str8);
           }
         }
         val = arr;
@@ -43467,7 +34119,7 @@ var require_dispatcher = __commonJS({
     "use strict";
     var EventEmitter = __require("node:events");
     var WrapHandler = require_wrap_handler();
-    var wrapInterceptor = (dispatch2) => (opts, handler) => dispatch2(opts, WrapHandler.wrap(handler));
+    var wrapInterceptor = (dispatch) => (opts, handler) => dispatch(opts, WrapHandler.wrap(handler));
     var Dispatcher = class extends EventEmitter {
       dispatch() {
         throw new Error("not implemented");
@@ -43480,7 +34132,7 @@ var require_dispatcher = __commonJS({
       }
       compose(...args) {
         const interceptors = Array.isArray(args[0]) ? args[0] : args;
-        let dispatch2 = this.dispatch.bind(this);
+        let dispatch = this.dispatch.bind(this);
         for (const interceptor of interceptors) {
           if (interceptor == null) {
             continue;
@@ -43488,14 +34140,14 @@ var require_dispatcher = __commonJS({
           if (typeof interceptor !== "function") {
             throw new TypeError(`invalid interceptor, expected function received ${typeof interceptor}`);
           }
-          dispatch2 = interceptor(dispatch2);
-          dispatch2 = wrapInterceptor(dispatch2);
-          if (dispatch2 == null || typeof dispatch2 !== "function" || dispatch2.length !== 2) {
+          dispatch = interceptor(dispatch);
+          dispatch = wrapInterceptor(dispatch);
+          if (dispatch == null || typeof dispatch !== "function" || dispatch.length !== 2) {
             throw new TypeError("invalid interceptor");
           }
         }
         return new Proxy(this, {
-          get: (target2, key2) => key2 === "dispatch" ? dispatch2 : target2[key2]
+          get: (target, key2) => key2 === "dispatch" ? dispatch : target[key2]
         });
       }
     };
@@ -44860,8 +35512,8 @@ var require_infra = __commonJS({
     }
     var ASCII_WHITESPACE_REPLACE_REGEX = /[\u0009\u000A\u000C\u000D\u0020]/g;
     var nonASCIIRegex = /[^\x00-\x7F]/;
-    function asciiLowercase(str11) {
-      return nonASCIIRegex.test(str11) ? str11.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str11.toLowerCase();
+    function asciiLowercase(str8) {
+      return nonASCIIRegex.test(str8) ? str8.replace(/[A-Z]+/g, (upper) => upper.toLowerCase()) : str8.toLowerCase();
     }
     function forgivingBase64(data) {
       data = data.replace(ASCII_WHITESPACE_REPLACE_REGEX, "");
@@ -44914,19 +35566,19 @@ var require_infra = __commonJS({
     function parseJSONFromBytes(bytes) {
       return JSON.parse(utf8DecodeBytes(bytes));
     }
-    function removeASCIIWhitespace(str11, leading = true, trailing = true) {
-      return removeChars(str11, leading, trailing, isASCIIWhitespace);
+    function removeASCIIWhitespace(str8, leading = true, trailing = true) {
+      return removeChars(str8, leading, trailing, isASCIIWhitespace);
     }
-    function removeChars(str11, leading, trailing, predicate) {
+    function removeChars(str8, leading, trailing, predicate) {
       let lead = 0;
-      let trail = str11.length - 1;
+      let trail = str8.length - 1;
       if (leading) {
-        while (lead < str11.length && predicate(str11.charCodeAt(lead))) lead++;
+        while (lead < str8.length && predicate(str8.charCodeAt(lead))) lead++;
       }
       if (trailing) {
-        while (trail > 0 && predicate(str11.charCodeAt(trail))) trail--;
+        while (trail > 0 && predicate(str8.charCodeAt(trail))) trail--;
       }
-      return lead === 0 && trail === str11.length - 1 ? str11 : str11.slice(lead, trail + 1);
+      return lead === 0 && trail === str8.length - 1 ? str8 : str8.slice(lead, trail + 1);
     }
     function serializeJavascriptValueToJSONString(value) {
       const result = JSON.stringify(value);
@@ -45178,8 +35830,8 @@ var require_data_url = __commonJS({
     function isHTTPWhiteSpace(char) {
       return char === 13 || char === 10 || char === 9 || char === 32;
     }
-    function removeHTTPWhitespace(str11, leading = true, trailing = true) {
-      return removeChars(str11, leading, trailing, isHTTPWhiteSpace);
+    function removeHTTPWhitespace(str8, leading = true, trailing = true) {
+      return removeChars(str8, leading, trailing, isHTTPWhiteSpace);
     }
     function minimizeSupportedMimeType(mimeType) {
       switch (mimeType.essence) {
@@ -45269,7 +35921,7 @@ var require_runtime_features = __commonJS({
       /** @type {const} */
       ["crypto", "sqlite"]
     );
-    var features2 = (
+    var features = (
       /** @type {const} */
       [
         ...runtimeFeaturesAsNodeModule,
@@ -45312,7 +35964,7 @@ var require_runtime_features = __commonJS({
        * @param {boolean} value
        */
       set(feature, value) {
-        if (features2.includes(feature) === false) {
+        if (features.includes(feature) === false) {
           throw new TypeError(`unknown feature: ${feature}`);
         }
         this.#map.set(feature, value);
@@ -45342,7 +35994,7 @@ var require_webidl = __commonJS({
     var { runtimeFeatures } = require_runtime_features();
     var UNDEFINED = 1;
     var BOOLEAN = 2;
-    var STRING2 = 3;
+    var STRING = 3;
     var SYMBOL = 4;
     var NUMBER = 5;
     var BIGINT = 6;
@@ -45413,7 +36065,7 @@ var require_webidl = __commonJS({
         case "boolean":
           return BOOLEAN;
         case "string":
-          return STRING2;
+          return STRING;
         case "symbol":
           return SYMBOL;
         case "number":
@@ -45432,7 +36084,7 @@ var require_webidl = __commonJS({
     webidl.util.Types = {
       UNDEFINED,
       BOOLEAN,
-      STRING: STRING2,
+      STRING,
       SYMBOL,
       NUMBER,
       BIGINT,
@@ -45445,7 +36097,7 @@ var require_webidl = __commonJS({
           return "Undefined";
         case BOOLEAN:
           return "Boolean";
-        case STRING2:
+        case STRING:
           return "String";
         case SYMBOL:
           return "Symbol";
@@ -45531,7 +36183,7 @@ var require_webidl = __commonJS({
           return `Symbol(${V.description})`;
         case OBJECT:
           return inspect2(V);
-        case STRING2:
+        case STRING:
           return `"${V}"`;
         case BIGINT:
           return `${V}n`;
@@ -45634,8 +36286,8 @@ var require_webidl = __commonJS({
           });
         }
         for (const options of converters) {
-          const { key: key2, defaultValue, required: required2, converter } = options;
-          if (required2 === true) {
+          const { key: key2, defaultValue, required, converter } = options;
+          if (required === true) {
             if (dictionary == null || !Object.hasOwn(dictionary, key2)) {
               throw webidl.errors.exception({
                 header: prefix,
@@ -45648,7 +36300,7 @@ var require_webidl = __commonJS({
           if (hasDefault && value === void 0) {
             value = defaultValue();
           }
-          if (required2 || hasDefault || value !== void 0) {
+          if (required || hasDefault || value !== void 0) {
             value = converter(value, prefix, `${argument}.${key2}`);
             if (options.allowedValues && !options.allowedValues.includes(value)) {
               throw webidl.errors.exception({
@@ -46014,22 +36666,22 @@ var require_util3 = __commonJS({
     }
     function parseReferrerPolicy(actualResponse) {
       const policyHeader = (actualResponse.headersList.get("referrer-policy", true) ?? "").split(",");
-      let policy2 = "";
+      let policy = "";
       if (policyHeader.length) {
         for (let i = policyHeader.length; i !== 0; i--) {
           const token = policyHeader[i - 1].trim();
           if (referrerPolicyTokens.has(token)) {
-            policy2 = token;
+            policy = token;
             break;
           }
         }
       }
-      return policy2;
+      return policy;
     }
     function setRequestReferrerPolicyOnRedirect(request2, actualResponse) {
-      const policy2 = parseReferrerPolicy(actualResponse);
-      if (policy2 !== "") {
-        request2.referrerPolicy = policy2;
+      const policy = parseReferrerPolicy(actualResponse);
+      if (policy !== "") {
+        request2.referrerPolicy = policy;
       }
     }
     function crossOriginResourcePolicyCheck() {
@@ -46042,9 +36694,9 @@ var require_util3 = __commonJS({
       return "success";
     }
     function appendFetchMetadata(httpRequest) {
-      let header2 = null;
-      header2 = httpRequest.mode;
-      httpRequest.headersList.set("sec-fetch-mode", header2, true);
+      let header = null;
+      header = httpRequest.mode;
+      httpRequest.headersList.set("sec-fetch-mode", header, true);
     }
     function appendRequestOriginHeader(request2) {
       let serializedOrigin = request2.origin;
@@ -46127,8 +36779,8 @@ var require_util3 = __commonJS({
       };
     }
     function determineRequestsReferrer(request2) {
-      const policy2 = request2.referrerPolicy;
-      assert(policy2);
+      const policy = request2.referrerPolicy;
+      assert(policy);
       let referrerSource = null;
       if (request2.referrer === "client") {
         const globalOrigin = getGlobalOrigin();
@@ -46144,7 +36796,7 @@ var require_util3 = __commonJS({
       if (referrerURL.toString().length > 4096) {
         referrerURL = referrerOrigin;
       }
-      switch (policy2) {
+      switch (policy) {
         case "no-referrer":
           return "no-referrer";
         case "origin":
@@ -46283,8 +36935,8 @@ var require_util3 = __commonJS({
          * @param {unknown} target
          * @param {'key' | 'value' | 'key+value'} kind
          */
-        constructor(target2, kind2) {
-          this.#target = target2;
+        constructor(target, kind2) {
+          this.#target = target;
           this.#kind = kind2;
           this.#index = 0;
         }
@@ -46295,15 +36947,15 @@ var require_util3 = __commonJS({
             );
           }
           const index = this.#index;
-          const values2 = kInternalIterator(this.#target);
-          const len = values2.length;
+          const values = kInternalIterator(this.#target);
+          const len = values.length;
           if (index >= len) {
             return {
               value: void 0,
               done: true
             };
           }
-          const { [keyIndex]: key2, [valueIndex]: value } = values2[index];
+          const { [keyIndex]: key2, [valueIndex]: value } = values[index];
           this.#index = index + 1;
           let result;
           switch (this.#kind) {
@@ -46334,13 +36986,13 @@ var require_util3 = __commonJS({
         },
         next: { writable: true, enumerable: true, configurable: true }
       });
-      return function(target2, kind2) {
-        return new FastIterableIterator(target2, kind2);
+      return function(target, kind2) {
+        return new FastIterableIterator(target, kind2);
       };
     }
     function iteratorMixin(name, object, kInternalIterator, keyIndex = 0, valueIndex = 1) {
       const makeIterator = createIterator(name, kInternalIterator, keyIndex, valueIndex);
-      const properties3 = {
+      const properties2 = {
         keys: {
           writable: true,
           enumerable: true,
@@ -46354,7 +37006,7 @@ var require_util3 = __commonJS({
           writable: true,
           enumerable: true,
           configurable: true,
-          value: function values2() {
+          value: function values() {
             webidl.brandCheck(this, object);
             return makeIterator(this, "value");
           }
@@ -46387,12 +37039,12 @@ var require_util3 = __commonJS({
         }
       };
       return Object.defineProperties(object.prototype, {
-        ...properties3,
+        ...properties2,
         [Symbol.iterator]: {
           writable: true,
           enumerable: false,
           configurable: true,
-          value: properties3.entries.value
+          value: properties2.entries.value
         }
       });
     }
@@ -46565,11 +37217,11 @@ var require_util3 = __commonJS({
       let charset = null;
       let essence = null;
       let mimeType = null;
-      const values2 = getDecodeSplit("content-type", headers);
-      if (values2 === null) {
+      const values = getDecodeSplit("content-type", headers);
+      if (values === null) {
         return "failure";
       }
-      for (const value of values2) {
+      for (const value of values) {
         const temporaryMimeType = parseMIMEType(value);
         if (temporaryMimeType === "failure" || temporaryMimeType.essence === "*/*") {
           continue;
@@ -46593,7 +37245,7 @@ var require_util3 = __commonJS({
     function gettingDecodingSplitting(value) {
       const input = value;
       const position2 = { position: 0 };
-      const values2 = [];
+      const values = [];
       let temporaryValue = "";
       while (position2.position < input.length) {
         temporaryValue += collectASequenceOfCodePoints(
@@ -46616,13 +37268,13 @@ var require_util3 = __commonJS({
           }
         }
         temporaryValue = removeChars(temporaryValue, true, true, (char) => char === 9 || char === 32);
-        values2.push(temporaryValue);
+        values.push(temporaryValue);
         temporaryValue = "";
       }
-      return values2;
+      return values;
     }
-    function getDecodeSplit(name, list18) {
-      const value = list18.get(name, true);
+    function getDecodeSplit(name, list6) {
+      const value = list6.get(name, true);
       if (value === null) {
         return null;
       }
@@ -47300,7 +37952,7 @@ var require_body = __commonJS({
         const boundary = `----formdata-undici-0${`${random(1e11)}`.padStart(11, "0")}`;
         const prefix = `--${boundary}\r
 Content-Disposition: form-data`;
-        const formdataEscape = (str11) => str11.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
+        const formdataEscape = (str8) => str8.replace(/\n/g, "%0A").replace(/\r/g, "%0D").replace(/"/g, "%22");
         const normalizeLinefeeds = (value) => value.replace(/\r?\n|\r/g, "\r\n");
         const blobParts = [];
         const rn = new Uint8Array([13, 10]);
@@ -48027,7 +38679,7 @@ var require_client_h1 = __commonJS({
         } else {
           socket[kReset] = true;
         }
-        const pause2 = request2.onHeaders(statusCode, headers, this.resume, statusText2) === false;
+        const pause = request2.onHeaders(statusCode, headers, this.resume, statusText2) === false;
         if (request2.aborted) {
           return -1;
         }
@@ -48041,7 +38693,7 @@ var require_client_h1 = __commonJS({
           socket[kBlocking] = false;
           client[kResume]();
         }
-        return pause2 ? constants3.ERROR.PAUSED : 0;
+        return pause ? constants3.ERROR.PAUSED : 0;
       }
       /**
        * @param {Buffer} buf
@@ -48441,22 +39093,22 @@ var require_client_h1 = __commonJS({
         socket[kBlocking] = true;
       }
       setTypeOfService(socket, request2);
-      let header2 = `${method} ${path} HTTP/1.1\r
+      let header = `${method} ${path} HTTP/1.1\r
 `;
       if (typeof host === "string") {
-        header2 += `host: ${host}\r
+        header += `host: ${host}\r
 `;
       } else {
-        header2 += client[kHostHeader];
+        header += client[kHostHeader];
       }
       if (upgrade) {
-        header2 += `connection: upgrade\r
+        header += `connection: upgrade\r
 upgrade: ${upgrade}\r
 `;
       } else if (client[kPipelining] && !socket[kReset]) {
-        header2 += "connection: keep-alive\r\n";
+        header += "connection: keep-alive\r\n";
       } else {
-        header2 += "connection: close\r\n";
+        header += "connection: close\r\n";
       }
       if (Array.isArray(headers)) {
         for (let n = 0; n < headers.length; n += 2) {
@@ -48464,41 +39116,41 @@ upgrade: ${upgrade}\r
           const val = headers[n + 1];
           if (Array.isArray(val)) {
             for (let i = 0; i < val.length; i++) {
-              header2 += `${key2}: ${val[i]}\r
+              header += `${key2}: ${val[i]}\r
 `;
             }
           } else {
-            header2 += `${key2}: ${val}\r
+            header += `${key2}: ${val}\r
 `;
           }
         }
       }
       if (channels.sendHeaders.hasSubscribers) {
-        channels.sendHeaders.publish({ request: request2, headers: header2, socket });
+        channels.sendHeaders.publish({ request: request2, headers: header, socket });
       }
       if (!body || bodyLength === 0) {
-        writeBuffer(abort, null, client, request2, socket, contentLength, header2, expectsPayload);
+        writeBuffer(abort, null, client, request2, socket, contentLength, header, expectsPayload);
       } else if (util.isBuffer(body)) {
-        writeBuffer(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
+        writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload);
       } else if (util.isBlobLike(body)) {
         if (typeof body.stream === "function") {
-          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header2, expectsPayload);
+          writeIterable(abort, body.stream(), client, request2, socket, contentLength, header, expectsPayload);
         } else {
-          writeBlob(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
+          writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload);
         }
       } else if (util.isStream(body)) {
-        writeStream(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
+        writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload);
       } else if (util.isIterable(body)) {
-        writeIterable(abort, body, client, request2, socket, contentLength, header2, expectsPayload);
+        writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload);
       } else {
         assert(false);
       }
       return true;
     }
-    function writeStream(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
+    function writeStream(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "stream body cannot be pipelined");
       let finished = false;
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 });
+      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
       const onData = function(chunk) {
         if (finished) {
           return;
@@ -48564,22 +39216,22 @@ upgrade: ${upgrade}\r
         setImmediate(onClose);
       }
     }
-    function writeBuffer(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
+    function writeBuffer(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
       try {
         if (!body) {
           if (contentLength === 0) {
-            socket.write(`${header2}content-length: 0\r
+            socket.write(`${header}content-length: 0\r
 \r
 `, "latin1");
           } else {
             assert(contentLength === null, "no body must not have content length");
-            socket.write(`${header2}\r
+            socket.write(`${header}\r
 `, "latin1");
           }
         } else if (util.isBuffer(body)) {
           assert(contentLength === body.byteLength, "buffer body must have content length");
           socket.cork();
-          socket.write(`${header2}content-length: ${contentLength}\r
+          socket.write(`${header}content-length: ${contentLength}\r
 \r
 `, "latin1");
           socket.write(body);
@@ -48595,7 +39247,7 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeBlob(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
+    async function writeBlob(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
       assert(contentLength === body.size, "blob body must have content length");
       try {
         if (contentLength != null && contentLength !== body.size) {
@@ -48603,7 +39255,7 @@ upgrade: ${upgrade}\r
         }
         const buffer = Buffer.from(await body.arrayBuffer());
         socket.cork();
-        socket.write(`${header2}content-length: ${contentLength}\r
+        socket.write(`${header}content-length: ${contentLength}\r
 \r
 `, "latin1");
         socket.write(buffer);
@@ -48618,7 +39270,7 @@ upgrade: ${upgrade}\r
         abort(err);
       }
     }
-    async function writeIterable(abort, body, client, request2, socket, contentLength, header2, expectsPayload) {
+    async function writeIterable(abort, body, client, request2, socket, contentLength, header, expectsPayload) {
       assert(contentLength !== 0 || client[kRunning] === 0, "iterator body cannot be pipelined");
       let callback = null;
       function onDrain() {
@@ -48637,7 +39289,7 @@ upgrade: ${upgrade}\r
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
-      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 });
+      const writer = new AsyncWriter({ abort, socket, request: request2, contentLength, client, expectsPayload, header });
       try {
         for await (const chunk of body) {
           if (socket[kError]) {
@@ -48666,14 +39318,14 @@ upgrade: ${upgrade}\r
        * @param {boolean} arg.expectsPayload
        * @param {string} arg.header
        */
-      constructor({ abort, socket, request: request2, contentLength, client, expectsPayload, header: header2 }) {
+      constructor({ abort, socket, request: request2, contentLength, client, expectsPayload, header }) {
         this.socket = socket;
         this.request = request2;
         this.contentLength = contentLength;
         this.client = client;
         this.bytesWritten = 0;
         this.expectsPayload = expectsPayload;
-        this.header = header2;
+        this.header = header;
         this.abort = abort;
         socket[kWriting] = true;
       }
@@ -48682,7 +39334,7 @@ upgrade: ${upgrade}\r
        * @returns
        */
       write(chunk) {
-        const { socket, request: request2, contentLength, client, bytesWritten, expectsPayload, header: header2 } = this;
+        const { socket, request: request2, contentLength, client, bytesWritten, expectsPayload, header } = this;
         if (socket[kError]) {
           throw socket[kError];
         }
@@ -48705,10 +39357,10 @@ upgrade: ${upgrade}\r
             socket[kReset] = true;
           }
           if (contentLength === null) {
-            socket.write(`${header2}transfer-encoding: chunked\r
+            socket.write(`${header}transfer-encoding: chunked\r
 `, "latin1");
           } else {
-            socket.write(`${header2}content-length: ${contentLength}\r
+            socket.write(`${header}content-length: ${contentLength}\r
 \r
 `, "latin1");
           }
@@ -48735,7 +39387,7 @@ ${len.toString(16)}\r
        * @returns {void}
        */
       end() {
-        const { socket, contentLength, client, bytesWritten, expectsPayload, header: header2, request: request2 } = this;
+        const { socket, contentLength, client, bytesWritten, expectsPayload, header, request: request2 } = this;
         request2.onRequestSent();
         socket[kWriting] = false;
         if (socket[kError]) {
@@ -48746,11 +39398,11 @@ ${len.toString(16)}\r
         }
         if (bytesWritten === 0) {
           if (expectsPayload) {
-            socket.write(`${header2}content-length: 0\r
+            socket.write(`${header}content-length: 0\r
 \r
 `, "latin1");
           } else {
-            socket.write(`${header2}\r
+            socket.write(`${header}\r
 `, "latin1");
           }
         } else if (contentLength === null) {
@@ -49272,12 +39924,12 @@ var require_client_h2 = __commonJS({
       }
       session.ref();
       if (channels.sendHeaders.hasSubscribers) {
-        let header2 = "";
+        let header = "";
         for (const key2 in headers) {
-          header2 += `${key2}: ${headers[key2]}\r
+          header += `${key2}: ${headers[key2]}\r
 `;
         }
-        channels.sendHeaders.publish({ request: request2, headers: header2, socket: session[kSocket] });
+        channels.sendHeaders.publish({ request: request2, headers: header, socket: session[kSocket] });
       }
       const shouldEndStream = method === "GET" || method === "HEAD" || body === null;
       if (expectContinue) {
@@ -50400,14 +41052,14 @@ var require_pool = __commonJS({
         this[kFactory] = factory;
         this.on("connect", (origin2, targets) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target2 of targets) {
-              Object.assign(target2, { ttl: Date.now() });
+            for (const target of targets) {
+              Object.assign(target, { ttl: Date.now() });
             }
           }
         });
         this.on("connectionError", (origin2, targets, error2) => {
-          for (const target2 of targets) {
-            const idx = this[kClients].indexOf(target2);
+          for (const target of targets) {
+            const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
             }
@@ -50654,14 +41306,14 @@ var require_round_robin_pool = __commonJS({
         this[kIndex] = -1;
         this.on("connect", (origin2, targets) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target2 of targets) {
-              Object.assign(target2, { ttl: Date.now() });
+            for (const target of targets) {
+              Object.assign(target, { ttl: Date.now() });
             }
           }
         });
         this.on("connectionError", (origin2, targets, error2) => {
-          for (const target2 of targets) {
-            const idx = this[kClients].indexOf(target2);
+          for (const target of targets) {
+            const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
             }
@@ -51037,7 +41689,7 @@ var require_socks5_client = __commonJS({
       COMMAND_NOT_SUPPORTED: 7,
       ADDRESS_TYPE_NOT_SUPPORTED: 8
     };
-    var STATES2 = {
+    var STATES = {
       INITIAL: "initial",
       HANDSHAKING: "handshaking",
       AUTHENTICATING: "authenticating",
@@ -51055,7 +41707,7 @@ var require_socks5_client = __commonJS({
         }
         this.socket = socket;
         this.options = options;
-        this.state = STATES2.INITIAL;
+        this.state = STATES.INITIAL;
         this.buffer = EMPTY_BUFFER;
         this.onSocketData = this.onData.bind(this);
         this.onSocketError = this.onError.bind(this);
@@ -51077,13 +41729,13 @@ var require_socks5_client = __commonJS({
         this.buffer = Buffer2.concat([this.buffer, data]);
         try {
           switch (this.state) {
-            case STATES2.HANDSHAKING:
+            case STATES.HANDSHAKING:
               this.handleHandshakeResponse();
               break;
-            case STATES2.AUTHENTICATING:
+            case STATES.AUTHENTICATING:
               this.handleAuthResponse();
               break;
-            case STATES2.CONNECTING:
+            case STATES.CONNECTING:
               this.handleConnectResponse();
               break;
           }
@@ -51096,7 +41748,7 @@ var require_socks5_client = __commonJS({
        */
       onError(err) {
         debug("socket error", err);
-        this.state = STATES2.ERROR;
+        this.state = STATES.ERROR;
         this.emit("error", err);
         this.destroy();
       }
@@ -51105,7 +41757,7 @@ var require_socks5_client = __commonJS({
        */
       onClose() {
         debug("socket closed");
-        this.state = STATES2.CLOSED;
+        this.state = STATES.CLOSED;
         this.emit("close");
       }
       /**
@@ -51117,18 +41769,18 @@ var require_socks5_client = __commonJS({
         }
       }
       markAuthenticated() {
-        this.state = STATES2.AUTHENTICATED;
+        this.state = STATES.AUTHENTICATED;
         this.emit("authenticated");
       }
       /**
        * Start the SOCKS5 handshake
        */
       handshake() {
-        if (this.state !== STATES2.INITIAL) {
+        if (this.state !== STATES.INITIAL) {
           throw new InvalidArgumentError2("Handshake already started");
         }
         debug("starting handshake with", this.authMethods.length, "auth methods");
-        this.state = STATES2.HANDSHAKING;
+        this.state = STATES.HANDSHAKING;
         const request2 = Buffer2.alloc(2 + this.authMethods.length);
         request2[0] = SOCKS_VERSION;
         request2[1] = this.authMethods.length;
@@ -51157,7 +41809,7 @@ var require_socks5_client = __commonJS({
         if (method === AUTH_METHODS.NO_AUTH) {
           this.markAuthenticated();
         } else if (method === AUTH_METHODS.USERNAME_PASSWORD) {
-          this.state = STATES2.AUTHENTICATING;
+          this.state = STATES.AUTHENTICATING;
           this.sendAuthRequest();
         } else {
           throw new Socks5ProxyError(`Unsupported authentication method: ${method}`, "UND_ERR_SOCKS5_AUTH_METHOD");
@@ -51193,11 +41845,11 @@ var require_socks5_client = __commonJS({
           return;
         }
         const version = this.buffer[0];
-        const status2 = this.buffer[1];
+        const status = this.buffer[1];
         if (version !== 1) {
           throw new Socks5ProxyError(`Invalid auth sub-negotiation version: ${version}`, "UND_ERR_SOCKS5_AUTH_VERSION");
         }
-        if (status2 !== 0) {
+        if (status !== 0) {
           throw new Socks5ProxyError("Authentication failed", "UND_ERR_SOCKS5_AUTH_FAILED");
         }
         this.buffer = this.buffer.subarray(2);
@@ -51210,14 +41862,14 @@ var require_socks5_client = __commonJS({
        * @param {number} port - Target port
        */
       connect(address, port) {
-        if (this.state === STATES2.CONNECTING || this.state === STATES2.CONNECTED) {
+        if (this.state === STATES.CONNECTING || this.state === STATES.CONNECTED) {
           throw new InvalidArgumentError2("Connection already in progress");
         }
-        if (this.state !== STATES2.AUTHENTICATED) {
+        if (this.state !== STATES.AUTHENTICATED) {
           throw new InvalidArgumentError2("Client must be authenticated before CONNECT");
         }
         debug("connecting to", address, port);
-        this.state = STATES2.CONNECTING;
+        this.state = STATES.CONNECTING;
         const request2 = this.buildConnectRequest(COMMANDS.CONNECT, address, port);
         this.socket.write(request2);
       }
@@ -51289,7 +41941,7 @@ var require_socks5_client = __commonJS({
         }
         const boundPort = this.buffer.readUInt16BE(offset);
         this.buffer = EMPTY_BUFFER;
-        this.state = STATES2.CONNECTED;
+        this.state = STATES.CONNECTED;
         this.socket.removeListener("data", this.onSocketData);
         debug("connected, bound address:", boundAddress, "port:", boundPort);
         this.emit("connected", { address: boundAddress, port: boundPort });
@@ -51326,7 +41978,7 @@ var require_socks5_client = __commonJS({
       COMMANDS,
       ADDRESS_TYPES,
       REPLY_CODES,
-      STATES: STATES2
+      STATES
     };
   }
 });
@@ -51339,7 +41991,7 @@ var require_socks5_proxy_agent = __commonJS({
     var tls;
     var DispatcherBase = require_dispatcher_base();
     var { InvalidArgumentError: InvalidArgumentError2 } = require_errors3();
-    var { Socks5Client, STATES: STATES2 } = require_socks5_client();
+    var { Socks5Client, STATES } = require_socks5_client();
     var { kDispatch, kClose, kDestroy } = require_symbols();
     var Pool = require_pool();
     var buildConnector = require_connect();
@@ -51425,7 +42077,7 @@ var require_socks5_proxy_agent = __commonJS({
             socks5Client.removeListener("authenticated", onAuthenticated);
             reject(err);
           };
-          if (socks5Client.state === STATES2.AUTHENTICATED) {
+          if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
             resolve15();
           } else {
@@ -51951,10 +42603,10 @@ var require_retry_handler = __commonJS({
     var RetryController = class {
       #paused = false;
       #target = null;
-      set target(target2) {
-        this.#target = target2;
+      set target(target) {
+        this.#target = target;
         if (this.#paused) {
-          target2?.pause();
+          target?.pause();
         }
       }
       get target() {
@@ -51998,7 +42650,7 @@ var require_retry_handler = __commonJS({
       }
     };
     var RetryHandler = class _RetryHandler {
-      constructor(opts, { dispatch: dispatch2, handler }) {
+      constructor(opts, { dispatch, handler }) {
         const { retryOptions, ...dispatchOpts } = opts;
         const {
           // Retry scoped
@@ -52015,7 +42667,7 @@ var require_retry_handler = __commonJS({
           throwOnError
         } = retryOptions ?? {};
         this.error = null;
-        this.dispatch = dispatch2;
+        this.dispatch = dispatch;
         this.handler = WrapHandler.wrap(handler);
         this.opts = { ...dispatchOpts, body: wrapRequestBody(opts.body) };
         this.retryOpts = {
@@ -52334,14 +42986,14 @@ var require_retry_agent = __commonJS({
         this.#options = options;
       }
       dispatch(opts, handler) {
-        const retry2 = new RetryHandler({
+        const retry = new RetryHandler({
           ...opts,
           retryOptions: this.#options
         }, {
           dispatch: this.#agent.dispatch.bind(this.#agent),
           handler
         });
-        return this.#agent.dispatch(opts, retry2);
+        return this.#agent.dispatch(opts, retry);
       }
       close() {
         return this.#agent.close();
@@ -53748,8 +44400,8 @@ var require_mock_utils = __commonJS({
           continue;
         }
         if (value.includes(",")) {
-          const values2 = value.split(",");
-          for (const v of values2) {
+          const values = value.split(",");
+          for (const v of values) {
             normalizedQp.append(key2, v);
           }
           continue;
@@ -53826,11 +44478,11 @@ var require_mock_utils = __commonJS({
       return newMockDispatch;
     }
     function deleteMockDispatch(mockDispatches, key2) {
-      const index = mockDispatches.findIndex((dispatch2) => {
-        if (!dispatch2.consumed) {
+      const index = mockDispatches.findIndex((dispatch) => {
+        if (!dispatch.consumed) {
           return false;
         }
-        return matchKey(dispatch2, key2);
+        return matchKey(dispatch, key2);
       });
       if (index !== -1) {
         mockDispatches.splice(index, 1);
@@ -53948,7 +44600,7 @@ var require_mock_utils = __commonJS({
       const agent = this[kMockAgent];
       const origin = this[kOrigin];
       const originalDispatch = this[kOriginalDispatch];
-      return function dispatch2(opts, handler) {
+      return function dispatch(opts, handler) {
         if (agent.isMockActive) {
           try {
             mockDispatch.call(this, opts, handler);
@@ -54284,14 +44936,14 @@ var require_mock_call_history = __commonJS({
       return finalOptions;
     }
     function makeFilterCalls(parameterName) {
-      return (parameterValue, logs2) => {
+      return (parameterValue, logs) => {
         if (typeof parameterValue === "string" || parameterValue == null) {
-          return logs2.filter((log) => {
+          return logs.filter((log) => {
             return log[parameterName] === parameterValue;
           });
         }
         if (parameterValue instanceof RegExp) {
-          return logs2.filter((log) => {
+          return logs.filter((log) => {
             return parameterValue.test(log[parameterName]);
           });
         }
@@ -54367,17 +45019,17 @@ var require_mock_call_history = __commonJS({
       lastCall() {
         return this.logs.at(-1);
       }
-      nthCall(number2) {
-        if (typeof number2 !== "number") {
+      nthCall(number) {
+        if (typeof number !== "number") {
           throw new InvalidArgumentError2("nthCall must be called with a number");
         }
-        if (!Number.isInteger(number2)) {
+        if (!Number.isInteger(number)) {
           throw new InvalidArgumentError2("nthCall must be called with an integer");
         }
-        if (Math.sign(number2) !== 1) {
+        if (Math.sign(number) !== 1) {
           throw new InvalidArgumentError2("nthCall must be called with a positive value. use firstCall or lastCall instead");
         }
-        return this.logs.at(number2 - 1);
+        return this.logs.at(number - 1);
       }
       filterCalls(criteria, options) {
         if (this.logs.length === 0) {
@@ -54719,7 +45371,7 @@ var require_mock_agent = __commonJS({
       }
       pendingInterceptors() {
         const mockAgentClients = this[kClients];
-        return Array.from(mockAgentClients.entries()).flatMap(([origin, result]) => result.dispatcher[kDispatches].map((dispatch2) => ({ ...dispatch2, origin }))).filter(({ pending }) => pending);
+        return Array.from(mockAgentClients.entries()).flatMap(([origin, result]) => result.dispatcher[kDispatches].map((dispatch) => ({ ...dispatch, origin }))).filter(({ pending }) => pending);
       }
       assertNoPendingInterceptors({ pendingInterceptorsFormatter = new PendingInterceptorsFormatter() } = {}) {
         const pending = this.pendingInterceptors();
@@ -54748,9 +45400,9 @@ var require_snapshot_utils = __commonJS({
     function createHeaderFilters(matchOptions = {}) {
       const { ignoreHeaders = [], excludeHeaders = [], matchHeaders = [], caseSensitive = false } = matchOptions;
       return {
-        ignore: new Set(ignoreHeaders.map((header2) => caseSensitive ? header2 : header2.toLowerCase())),
-        exclude: new Set(excludeHeaders.map((header2) => caseSensitive ? header2 : header2.toLowerCase())),
-        match: new Set(matchHeaders.map((header2) => caseSensitive ? header2 : header2.toLowerCase()))
+        ignore: new Set(ignoreHeaders.map((header) => caseSensitive ? header : header.toLowerCase())),
+        exclude: new Set(excludeHeaders.map((header) => caseSensitive ? header : header.toLowerCase())),
+        match: new Set(matchHeaders.map((header) => caseSensitive ? header : header.toLowerCase()))
       };
     }
     var crypto2 = runtimeFeatures.has("crypto") ? __require("node:crypto") : null;
@@ -54887,9 +45539,9 @@ var require_snapshot_recorder = __commonJS({
       if (formattedRequest.headers && typeof formattedRequest.headers === "object") {
         const headerKeys = Object.keys(formattedRequest.headers).sort();
         for (const key2 of headerKeys) {
-          const values2 = Array.isArray(formattedRequest.headers[key2]) ? formattedRequest.headers[key2] : [formattedRequest.headers[key2]];
+          const values = Array.isArray(formattedRequest.headers[key2]) ? formattedRequest.headers[key2] : [formattedRequest.headers[key2]];
           parts.push(key2);
-          for (const value of values2.sort()) {
+          for (const value of values.sort()) {
             parts.push(String(value));
           }
         }
@@ -55627,14 +46279,14 @@ var require_redirect_handler = __commonJS({
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
           throw new InvalidArgumentError2("maxRedirections must be a positive number");
         }
-        const dispatch2 = dispatcher.dispatch.bind(dispatcher);
-        return (opts, originalHandler) => dispatch2(opts, new _RedirectHandler(dispatch2, maxRedirections, opts, originalHandler));
+        const dispatch = dispatcher.dispatch.bind(dispatcher);
+        return (opts, originalHandler) => dispatch(opts, new _RedirectHandler(dispatch, maxRedirections, opts, originalHandler));
       }
-      constructor(dispatch2, maxRedirections, opts, handler) {
+      constructor(dispatch, maxRedirections, opts, handler) {
         if (maxRedirections != null && (!Number.isInteger(maxRedirections) || maxRedirections < 0)) {
           throw new InvalidArgumentError2("maxRedirections must be a positive number");
         }
-        this.dispatch = dispatch2;
+        this.dispatch = dispatch;
         this.location = null;
         const { maxRedirections: _, ...cleanOpts } = opts;
         this.opts = cleanOpts;
@@ -55730,15 +46382,15 @@ var require_redirect_handler = __commonJS({
         this.handler.onResponseError?.(controller, error2);
       }
     };
-    function shouldRemoveHeader(header2, removeContent, unknownOrigin) {
-      if (header2.length === 4) {
-        return util.headerNameToString(header2) === "host";
+    function shouldRemoveHeader(header, removeContent, unknownOrigin) {
+      if (header.length === 4) {
+        return util.headerNameToString(header) === "host";
       }
-      if (removeContent && util.headerNameToString(header2).startsWith("content-")) {
+      if (removeContent && util.headerNameToString(header).startsWith("content-")) {
         return true;
       }
-      if (unknownOrigin && (header2.length === 13 || header2.length === 6 || header2.length === 19)) {
-        const name = util.headerNameToString(header2);
+      if (unknownOrigin && (header.length === 13 || header.length === 6 || header.length === 19)) {
+        const name = util.headerNameToString(header);
         return name === "authorization" || name === "cookie" || name === "proxy-authorization";
       }
       return false;
@@ -55781,15 +46433,15 @@ var require_redirect = __commonJS({
     "use strict";
     var RedirectHandler = require_redirect_handler();
     function createRedirectInterceptor({ maxRedirections: defaultMaxRedirections } = {}) {
-      return (dispatch2) => {
+      return (dispatch) => {
         return function Intercept(opts, handler) {
           const { maxRedirections = defaultMaxRedirections, ...rest } = opts;
           if (maxRedirections == null || maxRedirections === 0) {
-            return dispatch2(opts, handler);
+            return dispatch(opts, handler);
           }
           const dispatchOpts = { ...rest };
-          const redirectHandler = new RedirectHandler(dispatch2, maxRedirections, dispatchOpts, handler);
-          return dispatch2(dispatchOpts, redirectHandler);
+          const redirectHandler = new RedirectHandler(dispatch, maxRedirections, dispatchOpts, handler);
+          return dispatch(dispatchOpts, redirectHandler);
         };
       };
     }
@@ -55870,9 +46522,9 @@ var require_response_error = __commonJS({
       }
     };
     module.exports = () => {
-      return (dispatch2) => {
+      return (dispatch) => {
         return function Intercept(opts, handler) {
-          return dispatch2(opts, new ResponseErrorHandler(opts, { handler }));
+          return dispatch(opts, new ResponseErrorHandler(opts, { handler }));
         };
       };
     };
@@ -55885,15 +46537,15 @@ var require_retry = __commonJS({
     "use strict";
     var RetryHandler = require_retry_handler();
     module.exports = (globalOpts) => {
-      return (dispatch2) => {
+      return (dispatch) => {
         return function retryInterceptor(opts, handler) {
-          return dispatch2(
+          return dispatch(
             opts,
             new RetryHandler(
               { ...opts, retryOptions: { ...globalOpts, ...opts.retryOptions } },
               {
                 handler,
-                dispatch: dispatch2
+                dispatch
               }
             )
           );
@@ -55968,11 +46620,11 @@ var require_dump = __commonJS({
     function createDumpInterceptor({ maxSize: defaultMaxSize } = {
       maxSize: 1024 * 1024
     }) {
-      return (dispatch2) => {
+      return (dispatch) => {
         return function Intercept(opts, handler) {
           const { dumpMaxSize = defaultMaxSize } = opts;
           const dumpHandler = new DumpHandler({ maxSize: dumpMaxSize, signal: opts.signal }, handler);
-          return dispatch2(opts, dumpHandler);
+          return dispatch(opts, dumpHandler);
         };
       };
     }
@@ -55984,7 +46636,7 @@ var require_dump = __commonJS({
 var require_dns = __commonJS({
   "node_modules/undici/lib/interceptor/dns.js"(exports, module) {
     "use strict";
-    var { isIP: isIP3 } = __require("node:net");
+    var { isIP: isIP2 } = __require("node:net");
     var { lookup: lookup2 } = __require("node:dns");
     var DecoratorHandler = require_decorator_handler();
     var { InvalidArgumentError: InvalidArgumentError2, InformationalError } = require_errors3();
@@ -56006,22 +46658,22 @@ var require_dns = __commonJS({
           return headers;
         }
         const normalized = [];
-        for (const header2 of headers) {
-          if (Array.isArray(header2) && header2.length === 2) {
-            normalized.push(header2[0], header2[1]);
+        for (const header of headers) {
+          if (Array.isArray(header) && header.length === 2) {
+            normalized.push(header[0], header[1]);
           } else {
-            normalized.push(header2);
+            normalized.push(header);
           }
         }
         return normalized;
       }
       if (typeof headers === "object" && hasSafeIterator(headers)) {
         const normalized = [];
-        for (const header2 of headers) {
-          if (Array.isArray(header2) && header2.length === 2) {
-            normalized.push(header2[0], header2[1]);
+        for (const header of headers) {
+          if (Array.isArray(header) && header.length === 2) {
+            normalized.push(header[0], header[1]);
           } else {
-            normalized.push(header2);
+            normalized.push(header);
           }
         }
         return normalized;
@@ -56292,13 +46944,13 @@ var require_dns = __commonJS({
       #controller = null;
       #newOrigin = null;
       #firstTry = true;
-      constructor(state, { origin, handler, dispatch: dispatch2, newOrigin }, opts) {
+      constructor(state, { origin, handler, dispatch, newOrigin }, opts) {
         super(handler);
         this.#origin = origin;
         this.#newOrigin = newOrigin;
         this.#opts = { ...opts };
         this.#state = state;
-        this.#dispatch = dispatch2;
+        this.#dispatch = dispatch;
       }
       onResponseError(controller, err) {
         switch (err.code) {
@@ -56387,11 +47039,11 @@ var require_dns = __commonJS({
         storage: interceptorOpts?.storage
       };
       const instance = new DNSInstance(opts);
-      return (dispatch2) => {
+      return (dispatch) => {
         return function dnsInterceptor(origDispatchOpts, handler) {
           const origin = origDispatchOpts.origin.constructor === URL ? origDispatchOpts.origin : new URL(origDispatchOpts.origin);
-          if (isIP3(origin.hostname) !== 0) {
-            return dispatch2(origDispatchOpts, handler);
+          if (isIP2(origin.hostname) !== 0) {
+            return dispatch(origDispatchOpts, handler);
           }
           instance.runLookup(origin, origDispatchOpts, (err, newOrigin) => {
             if (err) {
@@ -56404,10 +47056,10 @@ var require_dns = __commonJS({
               origin: newOrigin.origin,
               headers: withHostHeader(origin.host, origDispatchOpts.headers)
             };
-            dispatch2(
+            dispatch(
               dispatchOpts,
               instance.getHandler(
-                { origin, dispatch: dispatch2, handler, newOrigin },
+                { origin, dispatch, handler, newOrigin },
                 origDispatchOpts
               )
             );
@@ -56558,14 +47210,14 @@ var require_cache = __commonJS({
     }
     function appendHeader(headers, key2, val) {
       const headerName = key2.toLowerCase();
-      const current4 = headers[headerName];
-      const values2 = Array.isArray(val) ? val : [val];
-      if (current4 === void 0) {
+      const current = headers[headerName];
+      const values = Array.isArray(val) ? val : [val];
+      if (current === void 0) {
         headers[headerName] = Array.isArray(val) ? val.slice() : val;
-      } else if (Array.isArray(current4)) {
-        current4.push(...values2);
+      } else if (Array.isArray(current)) {
+        current.push(...values);
       } else {
-        headers[headerName] = [current4, ...values2];
+        headers[headerName] = [current, ...values];
       }
     }
     function normalizeHeaders(opts) {
@@ -56661,11 +47313,11 @@ var require_cache = __commonJS({
         throw new TypeError(`expected value.etag to be string, got ${typeof value.etag}`);
       }
     }
-    function parseCacheControlHeader(header2) {
+    function parseCacheControlHeader(header) {
       const output2 = {};
       const invalidNumericDirectives = /* @__PURE__ */ new Set();
       const invalidNoArgumentDirectives = /* @__PURE__ */ new Set();
-      const directives = splitCacheControlHeaderValue(Array.isArray(header2) ? header2.join(",") : header2);
+      const directives = splitCacheControlHeaderValue(Array.isArray(header) ? header.join(",") : header);
       for (let i = 0; i < directives.length; i++) {
         const directiveRecord = directives[i];
         const directive = directiveRecord.value.toLowerCase();
@@ -56825,10 +47477,10 @@ var require_cache = __commonJS({
       return output2;
     }
     function splitVaryHeader(varyHeader) {
-      const values2 = Array.isArray(varyHeader) ? varyHeader : [varyHeader];
+      const values = Array.isArray(varyHeader) ? varyHeader : [varyHeader];
       const output2 = [];
-      for (let i = 0; i < values2.length; i++) {
-        const parts = values2[i].split(",");
+      for (let i = 0; i < values.length; i++) {
+        const parts = values[i].split(",");
         for (let j = 0; j < parts.length; j++) {
           output2.push(parts[j]);
         }
@@ -56836,9 +47488,9 @@ var require_cache = __commonJS({
       return output2;
     }
     function hasVaryStar(varyHeader) {
-      const values2 = splitVaryHeader(varyHeader);
-      for (let i = 0; i < values2.length; i++) {
-        if (trimOWS(values2[i]).indexOf("*") !== -1) {
+      const values = splitVaryHeader(varyHeader);
+      for (let i = 0; i < values.length; i++) {
+        if (trimOWS(values[i]).indexOf("*") !== -1) {
           return true;
         }
       }
@@ -56853,8 +47505,8 @@ var require_cache = __commonJS({
         {}
       );
       const varyingHeaders = splitVaryHeader(varyHeader);
-      for (const header2 of varyingHeaders) {
-        const trimmedHeader = trimOWS(header2).toLowerCase();
+      for (const header of varyingHeaders) {
+        const trimmedHeader = trimOWS(header).toLowerCase();
         if (trimmedHeader.length === 0) {
           continue;
         }
@@ -56908,11 +47560,11 @@ var require_cache = __commonJS({
       const headers = {};
       if (cacheKey.headers) {
         const sortedHeaders = Object.keys(cacheKey.headers).sort();
-        for (const header2 of sortedHeaders) {
-          if (excludeHeaders?.has(header2.toLowerCase())) {
+        for (const header of sortedHeaders) {
+          if (excludeHeaders?.has(header.toLowerCase())) {
             continue;
           }
-          headers[header2] = cacheKey.headers[header2];
+          headers[header] = cacheKey.headers[header];
         }
       }
       return JSON.stringify([cacheKey.origin, cacheKey.method, cacheKey.path, headers]);
@@ -57489,19 +48141,19 @@ var require_cache_handler = __commonJS({
       }
       return false;
     }
-    function appendVaryValues(target2, varyValue) {
+    function appendVaryValues(target, varyValue) {
       if (Array.isArray(varyValue)) {
         for (let i = 0; i < varyValue.length; i++) {
-          target2.push(varyValue[i]);
+          target.push(varyValue[i]);
         }
       } else if (varyValue != null) {
-        target2.push(varyValue);
+        target.push(varyValue);
       }
     }
     function appendConnectionHeaderTokens(headersToRemove, connectionHeader) {
-      const values2 = Array.isArray(connectionHeader) ? connectionHeader : [connectionHeader];
-      for (let i = 0; i < values2.length; i++) {
-        const tokens = values2[i].split(",");
+      const values = Array.isArray(connectionHeader) ? connectionHeader : [connectionHeader];
+      for (let i = 0; i < values.length; i++) {
+        const tokens = values[i].split(",");
         for (let j = 0; j < tokens.length; j++) {
           headersToRemove.push(trimOWS(tokens[j]).toLowerCase());
         }
@@ -57546,9 +48198,9 @@ var require_cache_handler = __commonJS({
       if (headerValue === void 0) {
         return;
       }
-      const values2 = Array.isArray(headerValue) ? headerValue : [headerValue];
-      for (let i = 0; i < values2.length; i++) {
-        const path = getSameOriginPath(cacheKey, values2[i]);
+      const values = Array.isArray(headerValue) ? headerValue : [headerValue];
+      for (let i = 0; i < values.length; i++) {
+        const path = getSameOriginPath(cacheKey, values[i]);
         if (path !== void 0) {
           deleteCachedUri(store, cacheKey, path);
         }
@@ -58530,9 +49182,9 @@ var require_cache2 = __commonJS({
       if (!pragma) {
         return false;
       }
-      const values2 = Array.isArray(pragma) ? pragma : [pragma];
-      for (let i = 0; i < values2.length; i++) {
-        const value = values2[i];
+      const values = Array.isArray(pragma) ? pragma : [pragma];
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i];
         if (typeof value !== "string") {
           continue;
         }
@@ -58669,7 +49321,7 @@ var require_cache2 = __commonJS({
       const staleWhileRevalidateExpiry = result.staleAt + staleWhileRevalidate * 1e3;
       return now <= staleWhileRevalidateExpiry;
     }
-    function handleUncachedResponse(dispatch2, globalOpts, cacheKey, handler, opts, reqCacheControl) {
+    function handleUncachedResponse(dispatch, globalOpts, cacheKey, handler, opts, reqCacheControl) {
       if (reqCacheControl?.["only-if-cached"]) {
         let aborted = false;
         try {
@@ -58697,7 +49349,7 @@ var require_cache2 = __commonJS({
         }
         return true;
       }
-      return dispatch2(opts, new CacheHandler(globalOpts, cacheKey, handler));
+      return dispatch(opts, new CacheHandler(globalOpts, cacheKey, handler));
     }
     function sendCachedValue(handler, opts, result, age, context, isStale2) {
       const stream = util.isStream(result.body) ? result.body : Readable.from(result.body ?? []);
@@ -58768,20 +49420,20 @@ var require_cache2 = __commonJS({
         });
       }
     }
-    function handleResult(dispatch2, globalOpts, cacheKey, handler, opts, reqCacheControl, result) {
+    function handleResult(dispatch, globalOpts, cacheKey, handler, opts, reqCacheControl, result) {
       if (!result) {
-        return handleUncachedResponse(dispatch2, globalOpts, cacheKey, handler, opts, reqCacheControl);
+        return handleUncachedResponse(dispatch, globalOpts, cacheKey, handler, opts, reqCacheControl);
       }
       if (globalOpts.type === "shared" && Object.hasOwn(result.headers, "set-cookie")) {
         if (util.isStream(result.body)) {
           result.body.on("error", nop).destroy();
         }
         deleteCachedValue(globalOpts.store, cacheKey);
-        return handleUncachedResponse(dispatch2, globalOpts, cacheKey, handler, opts, reqCacheControl);
+        return handleUncachedResponse(dispatch, globalOpts, cacheKey, handler, opts, reqCacheControl);
       }
       const now = Date.now();
       if (now > result.deleteAt) {
-        return dispatch2(opts, new CacheHandler(globalOpts, cacheKey, handler));
+        return dispatch(opts, new CacheHandler(globalOpts, cacheKey, handler));
       }
       const age = Math.round((now - result.cachedAt) / 1e3);
       const requestMaxAgeExpired = reqCacheControl?.["max-age"] !== void 0 && age >= reqCacheControl["max-age"];
@@ -58789,13 +49441,13 @@ var require_cache2 = __commonJS({
       const revalidate = requestMaxAgeExpired || needsRevalidation(result, reqCacheControl, opts);
       if (stale || revalidate) {
         if (util.isStream(opts.body) && util.bodyLength(opts.body) !== 0) {
-          return dispatch2(opts, new CacheHandler(globalOpts, cacheKey, handler));
+          return dispatch(opts, new CacheHandler(globalOpts, cacheKey, handler));
         }
         if (!revalidate && withinStaleWhileRevalidateWindow(result, globalOpts.type)) {
           sendCachedValue(handler, opts, result, age, null, true);
           queueMicrotask(() => {
             const headers2 = makeRevalidationHeaders(opts, result);
-            dispatch2(
+            dispatch(
               {
                 ...opts,
                 headers: headers2
@@ -58832,9 +49484,9 @@ var require_cache2 = __commonJS({
             result.body.on("error", nop).destroy();
           }
           deleteCachedValue(globalOpts.store, cacheKey);
-          return dispatch2(opts, new CacheHandler(globalOpts, cacheKey, handler));
+          return dispatch(opts, new CacheHandler(globalOpts, cacheKey, handler));
         };
-        return dispatch2(
+        return dispatch(
           {
             ...opts,
             headers
@@ -58900,10 +49552,10 @@ var require_cache2 = __commonJS({
           safeMethodsToNotCache.push(method);
         }
       }
-      return (dispatch2) => {
+      return (dispatch) => {
         return (opts2, handler) => {
           if (!opts2.origin || arrayIncludes(safeMethodsToNotCache, opts2.method)) {
-            return dispatch2(opts2, handler);
+            return dispatch(opts2, handler);
           }
           if (origins !== void 0) {
             const requestOrigin = opts2.origin.toString().toLowerCase();
@@ -58921,7 +49573,7 @@ var require_cache2 = __commonJS({
               }
             }
             if (!isAllowed) {
-              return dispatch2(opts2, handler);
+              return dispatch(opts2, handler);
             }
           }
           opts2 = {
@@ -58930,16 +49582,16 @@ var require_cache2 = __commonJS({
           };
           const reqCacheControl = opts2.headers?.["cache-control"] ? parseCacheControlHeader(opts2.headers["cache-control"]) : hasPragmaNoCache(opts2.headers) ? { "no-cache": true } : void 0;
           if (reqCacheControl?.["no-store"]) {
-            return dispatch2(opts2, handler);
+            return dispatch(opts2, handler);
           }
           const cacheKey = makeCacheKey(opts2);
           if (!arrayIncludes(util.safeHTTPMethods, opts2.method)) {
-            return dispatch2(opts2, new CacheHandler(globalOpts, cacheKey, handler));
+            return dispatch(opts2, new CacheHandler(globalOpts, cacheKey, handler));
           }
           const result = store.get(cacheKey);
           if (result && typeof result.then === "function") {
             return result.then((result2) => handleResult(
-              dispatch2,
+              dispatch,
               globalOpts,
               cacheKey,
               handler,
@@ -58973,7 +49625,7 @@ var require_cache2 = __commonJS({
             });
           } else {
             return handleResult(
-              dispatch2,
+              dispatch,
               globalOpts,
               cacheKey,
               handler,
@@ -59454,10 +50106,10 @@ var require_decompress = __commonJS({
         );
         warningEmitted = true;
       }
-      return (dispatch2) => {
+      return (dispatch) => {
         return (opts, handler) => {
           const decompressHandler = new DecompressHandler(handler, options);
-          return dispatch2(opts, decompressHandler);
+          return dispatch(opts, decompressHandler);
         };
       };
     }
@@ -59895,10 +50547,10 @@ var require_deduplicate = __commonJS({
       const skipHeaderNamesSet = new Set(skipHeaderNames.map((name) => name.toLowerCase()));
       const excludeHeaderNamesSet = new Set(excludeHeaderNames.map((name) => name.toLowerCase()));
       const pendingRequests = /* @__PURE__ */ new Map();
-      return (dispatch2) => {
+      return (dispatch) => {
         return (opts2, handler) => {
           if (!opts2.origin || methods.includes(opts2.method) === false) {
-            return dispatch2(opts2, handler);
+            return dispatch(opts2, handler);
           }
           opts2 = {
             ...opts2,
@@ -59907,7 +50559,7 @@ var require_deduplicate = __commonJS({
           if (skipHeaderNamesSet.size > 0) {
             for (const headerName of Object.keys(opts2.headers)) {
               if (skipHeaderNamesSet.has(headerName.toLowerCase())) {
-                return dispatch2(opts2, handler);
+                return dispatch(opts2, handler);
               }
             }
           }
@@ -59918,7 +50570,7 @@ var require_deduplicate = __commonJS({
             if (pendingHandler.addWaitingHandler(handler)) {
               return true;
             }
-            return dispatch2(opts2, handler);
+            return dispatch(opts2, handler);
           }
           const deduplicationHandler = new DeduplicationHandler(
             handler,
@@ -59934,7 +50586,7 @@ var require_deduplicate = __commonJS({
           if (pendingRequestsChannel.hasSubscribers) {
             pendingRequestsChannel.publish({ size: pendingRequests.size, key: dedupeKey, type: "added" });
           }
-          return dispatch2(opts2, deduplicationHandler);
+          return dispatch(opts2, deduplicationHandler);
         };
       };
     };
@@ -60256,26 +50908,26 @@ var require_sqlite_cache_store = __commonJS({
       #findValue(key2, canBeExpired = false) {
         const url = this.#makeValueUrl(key2);
         const { headers, method } = key2;
-        const values2 = this.#getValuesQuery.all(url, method);
-        if (values2.length === 0) {
+        const values = this.#getValuesQuery.all(url, method);
+        if (values.length === 0) {
           return void 0;
         }
         const now = Date.now();
-        for (const value of values2) {
+        for (const value of values) {
           if (now >= value.deleteAt && !canBeExpired) {
             continue;
           }
-          let matches4 = true;
+          let matches = true;
           if (value.vary) {
             const vary = JSON.parse(value.vary);
-            for (const header2 in vary) {
-              if (!headerValueEquals(headers[header2], vary[header2])) {
-                matches4 = false;
+            for (const header in vary) {
+              if (!headerValueEquals(headers[header], vary[header])) {
+                matches = false;
                 break;
               }
             }
           }
-          if (matches4) {
+          if (matches) {
             return value;
           }
         }
@@ -60332,14 +50984,14 @@ var require_headers = __commonJS({
     function fill(headers, object) {
       if (Array.isArray(object)) {
         for (let i = 0; i < object.length; ++i) {
-          const header2 = object[i];
-          if (header2.length !== 2) {
+          const header = object[i];
+          if (header.length !== 2) {
             throw webidl.errors.exception({
               header: "Headers constructor",
-              message: `expected name/value pair to be length 2, found ${header2.length}.`
+              message: `expected name/value pair to be length 2, found ${header.length}.`
             });
           }
-          appendHeader(headers, header2[0], header2[1]);
+          appendHeader(headers, header[0], header[1]);
         }
       } else if (typeof object === "object" && object !== null) {
         const keys = Object.keys(object);
@@ -60374,8 +51026,8 @@ var require_headers = __commonJS({
       }
       return getHeadersList(headers).append(name, value, false);
     }
-    function headersListSortAndCombine(target2) {
-      const headersList = getHeadersList(target2);
+    function headersListSortAndCombine(target) {
+      const headersList = getHeadersList(target);
       if (!headersList) {
         return [];
       }
@@ -60384,15 +51036,15 @@ var require_headers = __commonJS({
       }
       const headers = [];
       const names = headersList.toSortedArray();
-      const cookies2 = headersList.cookies;
-      if (cookies2 === null || cookies2.length === 1) {
+      const cookies = headersList.cookies;
+      if (cookies === null || cookies.length === 1) {
         return headersList.sortedMap = names;
       }
       for (let i = 0; i < names.length; ++i) {
         const { 0: name, 1: value } = names[i];
         if (name === "set-cookie") {
-          for (let j = 0; j < cookies2.length; ++j) {
-            headers.push([name, cookies2[j]]);
+          for (let j = 0; j < cookies.length; ++j) {
+            headers.push([name, cookies[j]]);
           }
         } else {
           headers.push([name, value]);
@@ -60681,9 +51333,9 @@ var require_headers = __commonJS({
       // https://fetch.spec.whatwg.org/#dom-headers-getsetcookie
       getSetCookie() {
         webidl.brandCheck(this, _Headers);
-        const list18 = this.#headersList.cookies;
-        if (list18) {
-          return [...list18];
+        const list6 = this.#headersList.cookies;
+        if (list6) {
+          return [...list6];
         }
         return [];
       }
@@ -60707,8 +51359,8 @@ var require_headers = __commonJS({
        * @param {Headers} target
        * @param {HeadersList} list
        */
-      static setHeadersList(target2, list18) {
-        target2.#headersList = list18;
+      static setHeadersList(target, list6) {
+        target.#headersList = list6;
       }
     };
     var { getHeadersGuard, setHeadersGuard, getHeadersList, setHeadersList } = Headers;
@@ -60816,21 +51468,21 @@ var require_response = __commonJS({
         return responseObject;
       }
       // Creates a redirect Response that redirects to url with status status.
-      static redirect(url, status2 = 302) {
+      static redirect(url, status = 302) {
         webidl.argumentLengthCheck(arguments, 1, "Response.redirect");
         url = webidl.converters.USVString(url);
-        status2 = webidl.converters["unsigned short"](status2);
+        status = webidl.converters["unsigned short"](status);
         let parsedURL;
         try {
           parsedURL = new URL(url, relevantRealm.settingsObject.baseUrl);
         } catch (err) {
           throw new TypeError(`Failed to parse URL from ${url}`, { cause: err });
         }
-        if (!redirectStatusSet.has(status2)) {
-          throw new RangeError(`Invalid status code ${status2}`);
+        if (!redirectStatusSet.has(status)) {
+          throw new RangeError(`Invalid status code ${status}`);
         }
         const responseObject = fromInnerResponse(makeResponse({}), "immutable");
-        responseObject.#state.status = status2;
+        responseObject.#state.status = status;
         const value = isomorphicEncode(URLSerializer(parsedURL));
         responseObject.#state.headersList.append("location", value, true);
         return responseObject;
@@ -60924,7 +51576,7 @@ var require_response = __commonJS({
           options.depth = 2;
         }
         options.colors ??= true;
-        const properties3 = {
+        const properties2 = {
           status: this.status,
           statusText: this.statusText,
           headers: this.headers,
@@ -60935,7 +51587,7 @@ var require_response = __commonJS({
           type: this.type,
           url: this.url
         };
-        return `Response ${nodeUtil.formatWithOptions(options, properties3)}`;
+        return `Response ${nodeUtil.formatWithOptions(options, properties2)}`;
       }
       /**
        * @param {Response} response
@@ -61042,12 +51694,12 @@ var require_response = __commonJS({
         ...state
       };
       return new Proxy(response, {
-        get(target2, p) {
-          return p in state ? state[p] : target2[p];
+        get(target, p) {
+          return p in state ? state[p] : target[p];
         },
-        set(target2, p, value) {
+        set(target, p, value) {
           assert(!(p in state));
-          target2[p] = value;
+          target[p] = value;
           return true;
         }
       });
@@ -61659,13 +52311,13 @@ var require_request2 = __commonJS({
         if (this.signal.aborted) {
           ac.abort(this.signal.reason);
         } else {
-          let list18 = dependentControllerMap.get(this.signal);
-          if (list18 === void 0) {
-            list18 = /* @__PURE__ */ new Set();
-            dependentControllerMap.set(this.signal, list18);
+          let list6 = dependentControllerMap.get(this.signal);
+          if (list6 === void 0) {
+            list6 = /* @__PURE__ */ new Set();
+            dependentControllerMap.set(this.signal, list6);
           }
           const acRef = new WeakRef(ac);
-          list18.add(acRef);
+          list6.add(acRef);
           util.addAbortListener(
             ac.signal,
             buildAbort(acRef)
@@ -61678,7 +52330,7 @@ var require_request2 = __commonJS({
           options.depth = 2;
         }
         options.colors ??= true;
-        const properties3 = {
+        const properties2 = {
           method: this.method,
           url: this.url,
           headers: this.headers,
@@ -61695,7 +52347,7 @@ var require_request2 = __commonJS({
           isHistoryNavigation: this.isHistoryNavigation,
           signal: this.signal
         };
-        return `Request ${nodeUtil.formatWithOptions(options, properties3)}`;
+        return `Request ${nodeUtil.formatWithOptions(options, properties2)}`;
       }
       /**
        * @param {Request} request
@@ -62939,13 +53591,13 @@ var require_fetch = __commonJS({
         })();
       }
       try {
-        const { body, status: status2, statusText: statusText2, headersList, socket } = await dispatch2({ body: requestBody });
+        const { body, status, statusText: statusText2, headersList, socket } = await dispatch({ body: requestBody });
         if (socket) {
-          response = makeResponse({ status: status2, statusText: statusText2, headersList, socket });
+          response = makeResponse({ status, statusText: statusText2, headersList, socket });
         } else {
           const iterator = body[Symbol.asyncIterator]();
           fetchParams.controller.next = () => iterator.next();
-          response = makeResponse({ status: status2, statusText: statusText2, headersList });
+          response = makeResponse({ status, statusText: statusText2, headersList });
         }
       } catch (err) {
         if (err.name === "AbortError") {
@@ -63035,7 +53687,7 @@ var require_fetch = __commonJS({
         fetchParams.controller.connection.destroy();
       }
       return response;
-      function dispatch2({ body }) {
+      function dispatch({ body }) {
         const url = requestCurrentURL(request2);
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
@@ -63067,8 +53719,8 @@ var require_fetch = __commonJS({
             onResponseStarted() {
               timingInfo.finalNetworkResponseStartTime = coarsenedSharedCurrentTime(fetchParams.crossOriginIsolatedCapability);
             },
-            onHeaders(status2, rawHeaders, resume, statusText2) {
-              if (status2 < 200) {
+            onHeaders(status, rawHeaders, resume, statusText2) {
+              if (status < 200) {
                 return false;
               }
               const headersList = new HeadersList();
@@ -63084,9 +53736,9 @@ var require_fetch = __commonJS({
                 }
               }
               const location = headersList.get("location", true);
-              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status2);
+              const willFollow = location && request2.redirect === "follow" && redirectStatusSet.has(status);
               const decoders = [];
-              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status2) && !willFollow) {
+              if (request2.method !== "HEAD" && request2.method !== "CONNECT" && !nullBodyStatus.includes(status) && !willFollow) {
                 const contentEncoding = headersList.get("content-encoding", true);
                 const codings = contentEncoding ? contentEncoding.toLowerCase().split(",") : [];
                 const maxContentEncodings = 5;
@@ -63129,7 +53781,7 @@ var require_fetch = __commonJS({
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
               resolve15({
-                status: status2,
+                status,
                 statusText: statusText2,
                 headersList,
                 body: decoders.length ? pipeline(this.body, ...decoders, (err) => {
@@ -63163,8 +53815,8 @@ var require_fetch = __commonJS({
               fetchParams.controller.terminate(error2);
               reject(error2);
             },
-            onRequestUpgrade(_controller, status2, headers, socket) {
-              if (socket.session != null && status2 !== 200 || socket.session == null && status2 !== 101) {
+            onRequestUpgrade(_controller, status, headers, socket) {
+              if (socket.session != null && status !== 200 || socket.session == null && status !== 101) {
                 return false;
               }
               const headersList = new HeadersList();
@@ -63182,15 +53834,15 @@ var require_fetch = __commonJS({
                 }
               }
               resolve15({
-                status: status2,
-                statusText: STATUS_CODES[status2],
+                status,
+                statusText: STATUS_CODES[status],
                 headersList,
                 socket
               });
               return true;
             },
-            onUpgrade(status2, rawHeaders, socket) {
-              if (socket.session != null && status2 !== 200 || socket.session == null && status2 !== 101) {
+            onUpgrade(status, rawHeaders, socket) {
+              if (socket.session != null && status !== 200 || socket.session == null && status !== 101) {
                 return false;
               }
               const headersList = new HeadersList();
@@ -63206,8 +53858,8 @@ var require_fetch = __commonJS({
                 }
               }
               resolve15({
-                status: status2,
-                statusText: STATUS_CODES[status2],
+                status,
+                statusText: STATUS_CODES[status],
                 headersList,
                 socket
               });
@@ -63238,16 +53890,16 @@ var require_util4 = __commonJS({
       const serializedB = URLSerializer(B, excludeFragment);
       return serializedA === serializedB;
     }
-    function getFieldValues(header2) {
-      assert(header2 !== null);
-      const values2 = [];
-      for (let value of header2.split(",")) {
+    function getFieldValues(header) {
+      assert(header !== null);
+      const values = [];
+      for (let value of header.split(",")) {
         value = value.trim();
         if (isValidHeaderName(value)) {
-          values2.push(value);
+          values.push(value);
         }
       }
-      return values2;
+      return values;
     }
     module.exports = {
       urlEquals,
@@ -64148,20 +54800,20 @@ var require_parse = __commonJS({
     var { maxNameValuePairSize, maxAttributeValueSize } = require_constants4();
     var { isCTLExcludingHtab } = require_util5();
     var assert = __require("node:assert");
-    function parseSetCookie(header2) {
-      if (isCTLExcludingHtab(header2)) {
+    function parseSetCookie(header) {
+      if (isCTLExcludingHtab(header)) {
         return null;
       }
       let nameValuePair = "";
       let unparsedAttributes = "";
       let name = "";
       let value = "";
-      if (header2.includes(";")) {
+      if (header.includes(";")) {
         const position2 = { position: 0 };
-        nameValuePair = collectASequenceOfCodePointsFast(";", header2, position2);
-        unparsedAttributes = header2.slice(position2.position);
+        nameValuePair = collectASequenceOfCodePointsFast(";", header, position2);
+        unparsedAttributes = header.slice(position2.position);
       } else {
-        nameValuePair = header2;
+        nameValuePair = header;
       }
       if (!nameValuePair.includes("=")) {
         value = nameValuePair;
@@ -64316,11 +54968,11 @@ var require_cookies = __commonJS({
     function getSetCookies(headers) {
       webidl.argumentLengthCheck(arguments, 1, "getSetCookies");
       brandChecks(headers);
-      const cookies2 = headers.getSetCookie();
-      if (!cookies2) {
+      const cookies = headers.getSetCookie();
+      if (!cookies) {
         return [];
       }
-      return cookies2.map((pair) => parseSetCookie(pair));
+      return cookies.map((pair) => parseSetCookie(pair));
     }
     function parseCookie(cookie) {
       cookie = webidl.converters.DOMString(cookie);
@@ -64330,9 +54982,9 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str11 = stringify4(cookie);
-      if (str11) {
-        headers.append("set-cookie", str11, true);
+      const str8 = stringify4(cookie);
+      if (str8) {
+        headers.append("set-cookie", str8, true);
       }
     }
     webidl.converters.DeleteCookieAttributes = webidl.dictionaryConverter([
@@ -64756,9 +55408,9 @@ var require_util6 = __commonJS({
     function isClosed(readyState) {
       return readyState === states.CLOSED;
     }
-    function fireEvent(e, target2, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
+    function fireEvent(e, target, eventFactory = (type, init) => new Event(type, init), eventInitDict = {}) {
       const event2 = eventFactory(e, eventInitDict);
-      target2.dispatchEvent(event2);
+      target.dispatchEvent(event2);
     }
     function websocketMessageReceived(handler, type, data) {
       handler.onMessage(type, data);
@@ -64842,8 +55494,8 @@ var require_util6 = __commonJS({
           return false;
         }
       }
-      const num2 = Number.parseInt(value, 10);
-      return num2 >= 8 && num2 <= 15;
+      const num = Number.parseInt(value, 10);
+      return num >= 8 && num <= 15;
     }
     function getURLRecord(url, baseURL) {
       let urlRecord;
@@ -66225,8 +56877,8 @@ var require_websocketerror = __commonJS({
         return DOMException;
       }
       return new Proxy(DOMException, {
-        construct(target2, args, newTarget) {
-          const instance = Reflect.construct(target2, args, target2);
+        construct(target, args, newTarget) {
+          const instance = Reflect.construct(target, args, target);
           Object.setPrototypeOf(instance, newTarget.prototype);
           return instance;
         }
@@ -67045,7 +57697,7 @@ var require_eventsource = __commonJS({
     var CONNECTING = 0;
     var OPEN = 1;
     var CLOSED = 2;
-    var ANONYMOUS2 = "anonymous";
+    var ANONYMOUS = "anonymous";
     var USE_CREDENTIALS = "use-credentials";
     var EventSource = class _EventSource extends EventTarget {
       #events = {
@@ -67099,7 +57751,7 @@ var require_eventsource = __commonJS({
           throw new DOMException(e, "SyntaxError");
         }
         this.#url = urlRecord.href;
-        let corsAttributeState = ANONYMOUS2;
+        let corsAttributeState = ANONYMOUS;
         if (eventSourceInitDict.withCredentials === true) {
           corsAttributeState = USE_CREDENTIALS;
           this.#withCredentials = true;
@@ -67724,23 +58376,23 @@ function buildError(method, path, outcome, unknown, origin, scrub) {
   if (outcome.kind === "answer") {
     const body = parseErrorBody(scrub(outcome.text));
     if (unknown) {
-      const summary4 = `${outcome.status} after sending: the service may have carried it out; look the object up before trying again`;
-      return new UnknownOutcomeError({ method, path, status: outcome.status, body, summary: summary4 });
+      const summary3 = `${outcome.status} after sending: the service may have carried it out; look the object up before trying again`;
+      return new UnknownOutcomeError({ method, path, status: outcome.status, body, summary: summary3 });
     }
     if (outcome.status === 429 && outcome.retryAfterMs !== void 0 && outcome.retryAfterMs > MAX_RETRY_AFTER_MS) {
-      const summary4 = `429: rate limited; the service asks to wait ${Math.round(outcome.retryAfterMs / 1e3)} s (is another process using this key?)`;
-      return new ServiceError({ method, path, status: 429, body, summary: summary4 });
+      const summary3 = `429: rate limited; the service asks to wait ${Math.round(outcome.retryAfterMs / 1e3)} s (is another process using this key?)`;
+      return new ServiceError({ method, path, status: 429, body, summary: summary3 });
     }
     if (outcome.status === 404 && body?.type === void 0) {
-      const summary4 = `404: ${body?.detail ?? "Not Found"}: ${origin} ${NOT_POSTHOG}`;
-      return new ServiceError({ method, path, status: 404, body, summary: summary4 });
+      const summary3 = `404: ${body?.detail ?? "Not Found"}: ${origin} ${NOT_POSTHOG}`;
+      return new ServiceError({ method, path, status: 404, body, summary: summary3 });
     }
     return new ServiceError({ method, path, status: outcome.status, body });
   }
   const init = { method, path, status: 0, cause: outcome.cause };
   if (unknown) {
-    const summary4 = `no answer (${outcome.what}) after sending: the service may have carried it out; look the object up before trying again`;
-    return new UnknownOutcomeError({ ...init, summary: summary4 });
+    const summary3 = `no answer (${outcome.what}) after sending: the service may have carried it out; look the object up before trying again`;
+    return new UnknownOutcomeError({ ...init, summary: summary3 });
   }
   return new NetworkError({ ...init, summary: `no answer from ${origin} (${outcome.what})` });
 }
@@ -67774,11 +58426,11 @@ var init_outcome = __esm({
 });
 
 // src/service/budget-file.ts
-import { createHash as createHash8, randomBytes as randomBytes8 } from "node:crypto";
-import { lstatSync as lstatSync2, mkdirSync, readFileSync as readFileSync3, renameSync as renameSync2, rmSync, writeFileSync as writeFileSync2 } from "node:fs";
+import { createHash as createHash3, randomBytes } from "node:crypto";
+import { lstatSync as lstatSync2, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 function budgetFileId(host, apiKey) {
-  return createHash8("sha256").update(`posthog-gitops rate budget
+  return createHash3("sha256").update(`posthog-gitops rate budget
 ${host}
 ${apiKey}`).digest("hex").slice(0, 16);
 }
@@ -67786,7 +58438,7 @@ function readBudgetFile(path, id, now) {
   try {
     const stat2 = lstatSync2(path);
     if (!stat2.isFile() || stat2.size > MAX_FILE_BYTES2) return void 0;
-    return parse(JSON.parse(readFileSync3(path, "utf8")), id, now);
+    return parse(JSON.parse(readFileSync(path, "utf8")), id, now);
   } catch {
     return void 0;
   }
@@ -67818,11 +58470,11 @@ function writeBudgetFile(path, id, now, ours, horizons) {
     budgets[name] = { answers: answers2, paused_until: paused > now ? paused : 0 };
   }
   const text2 = JSON.stringify({ format: FORMAT, version: VERSION2, id, budgets });
-  const temporary = `${path}.${randomBytes8(6).toString("hex")}.tmp`;
+  const temporary = `${path}.${randomBytes(6).toString("hex")}.tmp`;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 448 });
-    writeFileSync2(temporary, text2, { mode: 384, flag: "wx" });
-    renameSync2(temporary, path);
+    writeFileSync(temporary, text2, { mode: 384, flag: "wx" });
+    renameSync(temporary, path);
   } catch {
     try {
       rmSync(temporary, { force: true });
@@ -67831,9 +58483,9 @@ function writeBudgetFile(path, id, now, ours, horizons) {
   }
 }
 function merge(a, b) {
-  const count2 = (list18) => {
+  const count2 = (list6) => {
     const counts = /* @__PURE__ */ new Map();
-    for (const t of list18) counts.set(t, (counts.get(t) ?? 0) + 1);
+    for (const t of list6) counts.set(t, (counts.get(t) ?? 0) + 1);
     return counts;
   };
   const ca = count2(a);
@@ -67932,30 +58584,30 @@ var init_client_events = __esm({
 
 // src/service/events.ts
 function eventsApi(t) {
-  const path = (project3, rest = "") => projectPath(project3, `events/${rest}`);
+  const path = (project2, rest = "") => projectPath(project2, `events/${rest}`);
   return {
     /** Newest first by default; pages follow `next` (`before=` the last timestamp). */
-    list(project3, query = {}, max) {
+    list(project2, query = {}, max) {
       const spec = {
         method: "GET",
-        path: path(project3),
+        path: path(project2),
         query,
         budget: "events",
         expect: SHAPES.eventPage
       };
       return paginate(t, spec, max);
     },
-    get(project3, id) {
+    get(project2, id) {
       return t.send({
         method: "GET",
-        path: path(project3, `${segment(id)}/`),
+        path: path(project2, `${segment(id)}/`),
         budget: "events",
         expect: SHAPES.event
       });
     },
     /** Values of a property (`key`); a personal API key must also pass `event_name`. */
-    values(project3, query) {
-      const spec = { method: "GET", path: path(project3, "values/"), query, budget: "events" };
+    values(project2, query) {
+      const spec = { method: "GET", path: path(project2, "values/"), query, budget: "events" };
       return t.send({ ...spec, expect: SHAPES.eventValues });
     }
   };
@@ -67969,8 +58621,8 @@ function organizationsApi(t) {
         expect: SHAPES.organization
       });
     },
-    getProject(project3) {
-      return t.send({ method: "GET", path: projectPath(project3, ""), expect: SHAPES.project });
+    getProject(project2) {
+      return t.send({ method: "GET", path: projectPath(project2, ""), expect: SHAPES.project });
     },
     /** The organization's active members (scope `organization_member:read`; no project-scoped key). */
     members(orgId) {
@@ -67989,7 +58641,7 @@ function featureKeys(org) {
   for (const f of org.available_product_features ?? []) keys.add(f.key);
   return keys;
 }
-var init_events2 = __esm({
+var init_events = __esm({
   "src/service/events.ts"() {
     "use strict";
     init_pages();
@@ -68002,17 +58654,17 @@ var init_events2 = __esm({
 function integrationsApi(t) {
   return {
     /** Every integration of the project (optionally of one `kind`), pages after the first concurrently. */
-    listAll(project3, query = {}) {
+    listAll(project2, query = {}) {
       return collectOffsetPages(t, {
         method: "GET",
-        path: projectPath(project3, "integrations/"),
+        path: projectPath(project2, "integrations/"),
         query,
         expect: SHAPES.integrationPage
       });
     }
   };
 }
-var init_integrations3 = __esm({
+var init_integrations2 = __esm({
   "src/service/integrations.ts"() {
     "use strict";
     init_pages();
@@ -68248,15 +58900,15 @@ var init_transport = __esm({
               this.stats.failures++;
               throw this.#unreachableError(method, path, outcome);
             }
-            const answered = (status3, items2) => notifier.emit({
+            const answered = (status2, items2) => notifier.emit({
               type: "answer",
               method,
               path: shortPath(path),
-              status: status3,
+              status: status2,
               ms,
               ...items2 === void 0 ? {} : { items: items2 }
             });
-            const fail2 = (error2) => {
+            const fail = (error2) => {
               this.stats.failures++;
               if (error2 instanceof UnknownOutcomeError) this.stats.unknownOutcomes++;
               this.#log(`${label2} ${outcome.kind === "answer" ? outcome.status : outcome.what} ${ms}ms: failed`);
@@ -68266,18 +58918,18 @@ var init_transport = __esm({
             };
             if (outcome.kind === "answer" && outcome.tooLarge) {
               const problem = `the answer is longer than ${describeBytes(this.#o.maxAnswerBytes)}`;
-              return fail2(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
+              return fail(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
             }
             if (outcome.kind === "answer" && outcome.status >= 300 && outcome.status < 400) {
               const to = outcome.location === void 0 ? "" : `, to ${cut(this.#scrub(outcome.location), 200)}`;
               const problem = `it answered ${outcome.status} (a redirect${to}), which is not followed: is the host right?`;
-              return fail2(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
+              return fail(new UnexpectedAnswerError({ method, path, status: outcome.status, problem }));
             }
             if (outcome.kind === "answer" && outcome.status < 300) {
               this.#log(
                 `${label2} ${outcome.status} ${ms}ms${attempt ? ` (after ${count(attempt, "retry", "retries")})` : ""}`
               );
-              const value = await this.#read(spec, path, outcome.status, outcome.text, fail2);
+              const value = await this.#read(spec, path, outcome.status, outcome.text, fail);
               if (notifier.active) {
                 const items2 = spec.expect ? (await loadAnswers()).itemCount(spec.expect, value) : void 0;
                 answered(outcome.status, items2);
@@ -68289,16 +58941,16 @@ var init_transport = __esm({
               answered(404);
               return void 0;
             }
-            const retry2 = this.#retryDecision(outcome, retrySafe, attempt);
-            if (retry2.kind === "fail")
-              return fail2(
-                buildError(spec.method, path, outcome, retry2.unknown, this.#o.origin, (t) => this.#scrub(t))
+            const retry = this.#retryDecision(outcome, retrySafe, attempt);
+            if (retry.kind === "fail")
+              return fail(
+                buildError(spec.method, path, outcome, retry.unknown, this.#o.origin, (t) => this.#scrub(t))
               );
             if (outcome.kind === "failure" && outcome.sent) mayHaveArrived = true;
             if (outcome.kind === "answer" && outcome.status !== 429) mayHaveArrived = true;
-            const status2 = outcome.kind === "answer" ? outcome.status : outcome.what;
+            const status = outcome.kind === "answer" ? outcome.status : outcome.what;
             this.#log(
-              `${label2} ${status2} ${ms}ms: retry ${attempt + 1}/${this.#o.maxRetries} in ${retry2.waitMs}ms`
+              `${label2} ${status} ${ms}ms: retry ${attempt + 1}/${this.#o.maxRetries} in ${retry.waitMs}ms`
             );
             notifier.emit({
               type: "retry",
@@ -68307,12 +58959,12 @@ var init_transport = __esm({
               ...outcome.kind === "answer" ? { status: outcome.status } : { what: outcome.what },
               attempt: attempt + 1,
               of: this.#o.maxRetries,
-              inMs: retry2.waitMs
+              inMs: retry.waitMs
             });
-            if (outcome.kind === "answer" && outcome.status === 429) onWait(retry2.waitMs, "retry-after");
+            if (outcome.kind === "answer" && outcome.status === 429) onWait(retry.waitMs, "retry-after");
             this.stats.retries++;
-            this.stats.waitedMs += retry2.waitMs;
-            await stop.sleep(clock, retry2.waitMs);
+            this.stats.waitedMs += retry.waitMs;
+            await stop.sleep(clock, retry.waitMs);
           }
         });
       }
@@ -68329,8 +58981,8 @@ var init_transport = __esm({
         const backoff = Math.round(this.#o.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt));
         const exhausted = attempt >= this.#o.maxRetries;
         if (outcome.kind === "answer") {
-          const { status: status2, retryAfterMs } = outcome;
-          if (status2 === 429) {
+          const { status, retryAfterMs } = outcome;
+          if (status === 429) {
             this.stats.throttled429++;
             const after = retryAfterMs ?? 0;
             if (after > MAX_RETRY_AFTER_MS) return { kind: "fail", unknown: false };
@@ -68339,7 +58991,7 @@ var init_transport = __esm({
             if (exhausted) return { kind: "fail", unknown: false };
             return { kind: "retry", waitMs: after + backoff };
           }
-          if (status2 === 502 || status2 === 503 || status2 === 504) {
+          if (status === 502 || status === 503 || status === 504) {
             if (!retrySafe) return { kind: "fail", unknown: true };
             return exhausted ? { kind: "fail", unknown: false } : { kind: "retry", waitMs: backoff };
           }
@@ -68392,9 +59044,9 @@ var init_transport = __esm({
         }
       }
       /** Parses a 2xx body and checks it against `spec.expect`: never a guess, never "nothing there". */
-      async #read(spec, path, status2, text2, fail2) {
-        const unexpected = (problem, hint2) => fail2(
-          new UnexpectedAnswerError({ method: spec.method, path, status: status2, problem, ...hint2 ? { hint: hint2 } : {} })
+      async #read(spec, path, status, text2, fail) {
+        const unexpected = (problem, hint2) => fail(
+          new UnexpectedAnswerError({ method: spec.method, path, status, problem, ...hint2 ? { hint: hint2 } : {} })
         );
         if (!text2.trim()) return spec.expect ? unexpected("the answer is empty") : void 0;
         let value;
@@ -68437,23 +59089,23 @@ var init_transport = __esm({
 });
 
 // src/service/client.ts
-var import_undici2, MINUTE, HOUR3, ServiceClient;
+var import_undici2, MINUTE, HOUR, ServiceClient;
 var init_client = __esm({
   "src/service/client.ts"() {
     "use strict";
-    import_undici2 = __toESM(require_undici(), 1);
     init_clock();
+    import_undici2 = __toESM(require_undici(), 1);
     init_budget();
     init_budget_file();
     init_client_events();
-    init_events2();
-    init_integrations3();
+    init_events();
+    init_integrations2();
     init_pages();
     init_stop();
     init_transport();
     init_pages();
     MINUTE = 6e4;
-    HOUR3 = 36e5;
+    HOUR = 36e5;
     ServiceClient = class {
       events;
       organizations;
@@ -68490,7 +59142,7 @@ var init_client = __esm({
         const stop = this.#stop;
         const windows = (limit) => [
           { limit: limit.perMinute, ms: MINUTE },
-          { limit: limit.perHour, ms: HOUR3 }
+          { limit: limit.perHour, ms: HOUR }
         ];
         const budgets = {
           general: new RateBudget(
@@ -68611,7 +59263,7 @@ var init_client = __esm({
 });
 
 // src/service/env.ts
-import { isIP as isIP2 } from "node:net";
+import { isIP } from "node:net";
 import { isAbsolute as isAbsolute2, join as join2 } from "node:path";
 function clientFromEnv(env, overrides = {}, log, clock, progress = {}) {
   const host = checkHost(overrides.host ?? env.POSTHOG_HOST ?? "https://us.posthog.com");
@@ -68633,16 +59285,16 @@ function clientFromEnv(env, overrides = {}, log, clock, progress = {}) {
     concurrency,
     ...budgetFile ? { budgetFile } : {},
     ...progress,
-    ...rate ? { rateWindows: { general: parseRateLimit2(rate, "POSTHOG_RATE_LIMIT") } } : {},
+    ...rate ? { rateWindows: { general: parseRateLimit(rate, "POSTHOG_RATE_LIMIT") } } : {},
     ...overrides.verbose && log ? { log } : {},
     ...clock ? { clock } : {}
   });
-  const project3 = overrides.project ?? env.POSTHOG_PROJECT_ID;
-  return { client, host, project: project3 === void 0 || project3 === "" ? void 0 : String(project3) };
+  const project2 = overrides.project ?? env.POSTHOG_PROJECT_ID;
+  return { client, host, project: project2 === void 0 || project2 === "" ? void 0 : String(project2) };
 }
 function defaultBudgetFile(env, host, apiKey) {
   const url = new URL(host);
-  if (isLoopback2(url.hostname)) return void 0;
+  if (isLoopback(url.hostname)) return void 0;
   const xdg = env.XDG_CACHE_HOME;
   const home = env.HOME;
   const cache = xdg && isAbsolute2(xdg) ? xdg : home && isAbsolute2(home) ? join2(home, ".cache") : void 0;
@@ -68670,7 +59322,7 @@ function checkHost(raw) {
     );
   }
   if (url.protocol === "https:") return url.origin;
-  if (!isLoopback2(url.hostname)) {
+  if (!isLoopback(url.hostname)) {
     throw new UserError(
       `refusing http:// for ${url.hostname}: the API key would travel unencrypted; use https://`
     );
@@ -68683,7 +59335,7 @@ function withoutScheme(raw) {
   const plain = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?\/?$/i.exec(text2);
   if (plain === null) return void 0;
   const host = text2.replace(/\/$/, "");
-  const scheme = isLoopback2(plain[1] ?? "") ? "http" : "https";
+  const scheme = isLoopback(plain[1] ?? "") ? "http" : "https";
   return `POSTHOG_HOST / --host needs a scheme: write ${scheme}://${host} (not ${host})`;
 }
 function withoutCredentials(raw) {
@@ -68692,17 +59344,17 @@ function withoutCredentials(raw) {
   const at = raw.lastIndexOf("@");
   return at < start2 ? raw : `${raw.slice(0, start2)}${raw.slice(at + 1)}`;
 }
-function isLoopback2(hostname) {
+function isLoopback(hostname) {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   if (name === "localhost") return true;
-  if (isIP2(name) === 4) return name.startsWith("127.");
-  return isIP2(name) === 6 && new URL(`http://[${name}]`).hostname === "[::1]";
+  if (isIP(name) === 4) return name.startsWith("127.");
+  return isIP(name) === 6 && new URL(`http://[${name}]`).hostname === "[::1]";
 }
-function parseRateLimit2(text2, source) {
+function parseRateLimit(text2, source) {
   const windows = text2.split(",").map((part) => {
     const match = part.trim().match(/^(\d+)\s*\/\s*(?:(second|minute|hour)s?|(\d+(?:\.\d+)?)\s*s)$/);
     const limit = Number(match?.[1]);
-    const ms = match?.[2] ? UNITS2[match[2]] : Number(match?.[3]) * 1e3;
+    const ms = match?.[2] ? UNITS[match[2]] : Number(match?.[3]) * 1e3;
     if (!match || !(limit >= 1) || !ms || !(ms > 0)) {
       throw new UserError(`${source} must look like 480/minute,4800/hour (got "${text2}")`);
     }
@@ -68710,7 +59362,7 @@ function parseRateLimit2(text2, source) {
   });
   return windows;
 }
-var UNITS2;
+var UNITS;
 var init_env = __esm({
   "src/service/env.ts"() {
     "use strict";
@@ -68718,18 +59370,18 @@ var init_env = __esm({
     init_text();
     init_budget_file();
     init_client();
-    UNITS2 = { second: 1e3, minute: 6e4, hour: 36e5 };
+    UNITS = { second: 1e3, minute: 6e4, hour: 36e5 };
   }
 });
 
 // src/service/index.ts
-var init_service6 = __esm({
+var init_service5 = __esm({
   "src/service/index.ts"() {
     "use strict";
     init_client();
     init_env();
     init_errors2();
-    init_events2();
+    init_events();
     init_query();
     init_shapes();
     init_stop();
@@ -69026,15 +59678,15 @@ function oneLine(text2) {
 function width(text2) {
   return stringWidth(oneLine(text2));
 }
-function statusStyle(status2) {
-  if (!status2) return void 0;
-  if (FAILED_STATUSES.has(status2)) return "red";
-  if (status2 === "Completed") return "green";
-  if (status2 === "Running" || status2 === "Starting") return "yellow";
+function statusStyle(status) {
+  if (!status) return void 0;
+  if (FAILED_STATUSES.has(status)) return "red";
+  if (status === "Completed") return "green";
+  if (status === "Running" || status === "Starting") return "yellow";
   return "dim";
 }
-function isFailed(status2) {
-  return status2 !== void 0 && status2 !== null && FAILED_STATUSES.has(status2);
+function isFailed(status) {
+  return status !== void 0 && status !== null && FAILED_STATUSES.has(status);
 }
 function formatCount(n) {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
@@ -69252,7 +59904,7 @@ var init_connect = __esm({
   "src/commands/connect.ts"() {
     "use strict";
     init_clock();
-    init_service6();
+    init_service5();
     init_progress();
   }
 });
@@ -69266,7 +59918,7 @@ function usersOf(kinds) {
   return (action) => {
     const named = [...users2.get(action.action)?.(action) ?? []];
     if (action.modified?.by !== void 0) named.push(action.modified.by);
-    return named.map((uuid2) => uuid2.toLowerCase());
+    return named.map((uuid) => uuid.toLowerCase());
   };
 }
 function asPerson(value) {
@@ -69316,19 +59968,19 @@ async function withPeople(plan, live, directory, kinds) {
   const wanted = new Set(plan.actions.flatMap(named));
   if (wanted.size === 0) return plan;
   const found3 = /* @__PURE__ */ new Map();
-  for (const project3 of live) peopleIn(project3.kinds, wanted, found3);
-  const missing = new Set([...wanted].filter((uuid2) => !found3.has(uuid2)));
+  for (const project2 of live) peopleIn(project2.kinds, wanted, found3);
+  const missing = new Set([...wanted].filter((uuid) => !found3.has(uuid)));
   if (missing.size > 0 && directory !== void 0) {
-    const projects2 = new Set(
-      plan.actions.filter((a) => named(a).some((uuid2) => missing.has(uuid2))).map((a) => a.object.project)
+    const projects = new Set(
+      plan.actions.filter((a) => named(a).some((uuid) => missing.has(uuid))).map((a) => a.object.project)
     );
-    for (const project3 of [...projects2].sort((a, b) => a - b)) {
-      peopleIn(await directory.membersOf(project3), missing, found3);
+    for (const project2 of [...projects].sort((a, b) => a - b)) {
+      peopleIn(await directory.membersOf(project2), missing, found3);
     }
   }
   if (found3.size === 0) return plan;
   const people = {};
-  for (const uuid2 of [...found3.keys()].sort()) people[uuid2] = found3.get(uuid2);
+  for (const uuid of [...found3.keys()].sort()) people[uuid] = found3.get(uuid);
   return { ...plan, people: { ...plan.people, ...people } };
 }
 var MemberDirectory, MEMBERS_SCOPE;
@@ -69345,30 +59997,30 @@ var init_people = __esm({
       constructor(client) {
         this.#client = client;
       }
-      #read(project3) {
-        let org = this.#orgs.get(project3);
+      #read(project2) {
+        let org = this.#orgs.get(project2);
         if (org === void 0) {
-          org = this.#client.organizations.getProject(project3).then((p) => String(p.organization));
-          this.#orgs.set(project3, org);
+          org = this.#client.organizations.getProject(project2).then((p) => String(p.organization));
+          this.#orgs.set(project2, org);
         }
         return org.then(
           (id) => {
-            let members2 = this.#members.get(id);
-            if (members2 === void 0) {
-              members2 = this.#client.organizations.members(id).then(
-                (list18) => ({ members: list18 }),
+            let members = this.#members.get(id);
+            if (members === void 0) {
+              members = this.#client.organizations.members(id).then(
+                (list6) => ({ members: list6 }),
                 (error2) => ({ error: error2 })
               );
-              this.#members.set(id, members2);
+              this.#members.set(id, members);
             }
-            return members2;
+            return members;
           },
           (error2) => ({ error: error2 })
         );
       }
       /** The members of the project's organization (empty when they cannot be read). */
-      async membersOf(project3) {
-        const outcome = await this.#read(project3);
+      async membersOf(project2) {
+        const outcome = await this.#read(project2);
         if ("members" in outcome) return outcome.members;
         if (outcome.error instanceof StoppedError || !isUserError(outcome.error)) throw outcome.error;
         return [];
@@ -69378,8 +60030,8 @@ var init_people = __esm({
        * the route); any other failure (no answer, a 5xx, an answer of the wrong shape) is thrown: a check
        * that could not run must not pass as one that found nothing.
        */
-      async check(project3) {
-        const outcome = await this.#read(project3);
+      async check(project2) {
+        const outcome = await this.#read(project2);
         if ("members" in outcome) return outcome;
         const { error: error2 } = outcome;
         if (isRefusal(error2)) {
@@ -69397,9 +60049,9 @@ function newReadRun(client) {
   return { members: new MemberDirectory(client) };
 }
 async function fetchLiveState(kinds, client, desired, run14 = newReadRun(client)) {
-  const projects2 = desired.filter((p) => p.project !== void 0);
+  const projects = desired.filter((p) => p.project !== void 0);
   const read = await Promise.all(
-    projects2.map(
+    projects.map(
       (p) => inProject(p.project, async () => {
         const managed = kinds.filter((k) => p.manages.includes(k.name));
         const results = await Promise.all(
@@ -69438,17 +60090,17 @@ async function refetchLiveState(kinds, client, reads2, run14 = newReadRun(client
     )
   );
 }
-async function inProject(project3, read) {
+async function inProject(project2, read) {
   try {
     return await read();
   } catch (error2) {
-    if (error2 instanceof ServiceError) throw new UserError(`reading project ${project3}: ${error2.message}`);
+    if (error2 instanceof ServiceError) throw new UserError(`reading project ${project2}: ${error2.message}`);
     throw error2;
   }
 }
-async function fetchFeatures(client, project3) {
-  const { organization: organization3 } = await client.organizations.getProject(project3);
-  const keys = featureKeys(await client.organizations.get(String(organization3)));
+async function fetchFeatures(client, project2) {
+  const { organization: organization2 } = await client.organizations.getProject(project2);
+  const keys = featureKeys(await client.organizations.get(String(organization2)));
   return {
     tagging: keys.has("tagging"),
     access_control: keys.has("access_control") || keys.has("advanced_permissions")
@@ -69460,15 +60112,15 @@ var init_fetch = __esm({
     init_types2();
     init_errors();
     init_errors2();
-    init_events2();
+    init_events();
     init_people();
   }
 });
 
 // src/read/scoped.ts
 async function fetchChangedState(kinds, client, desired, change2, run14) {
-  const projects2 = desired.filter((p) => p.project !== void 0);
-  const plans = projects2.map((p) => scopeOf(kinds, p, change2));
+  const projects = desired.filter((p) => p.project !== void 0);
+  const plans = projects.map((p) => scopeOf(kinds, p, change2));
   const totals = await Promise.all(
     plans.map((plan) => inProject(plan.project, () => estimate(kinds, client, plan)))
   );
@@ -69487,8 +60139,8 @@ async function fetchChangedState(kinds, client, desired, change2, run14) {
   };
 }
 function changeOnLive(kinds, desired, change2, live) {
-  const projects2 = desired.filter((p) => p.project !== void 0);
-  const plans = projects2.map((p) => scopeOf(kinds, p, change2));
+  const projects = desired.filter((p) => p.project !== void 0);
+  const plans = projects.map((p) => scopeOf(kinds, p, change2));
   return {
     planned: plans.flatMap((plan) => {
       const read = live.find((l) => l.project === plan.project);
@@ -69502,26 +60154,26 @@ function changeOnLive(kinds, desired, change2, live) {
   };
 }
 function plannedKeys(plan) {
-  return [...plan.planned].flatMap(([, list18]) => list18.map((d) => declarationKey(plan.project, d)));
+  return [...plan.planned].flatMap(([, list6]) => list6.map((d) => declarationKey(plan.project, d)));
 }
-function scopeOf(kinds, project3, change2) {
+function scopeOf(kinds, project2, change2) {
   const plan = {
-    project: project3.project,
-    declared: project3,
+    project: project2.project,
+    declared: project2,
     planned: /* @__PURE__ */ new Map(),
     scopes: /* @__PURE__ */ new Map(),
-    removed: change2.removed.filter((r) => r.project === project3.project)
+    removed: change2.removed.filter((r) => r.project === project2.project)
   };
   for (const kind2 of kinds) {
-    const planned2 = declaredOf(project3, kind2.name).filter((d) => change2.changed.has(d));
+    const planned2 = declaredOf(project2, kind2.name).filter((d) => change2.changed.has(d));
     if (planned2.length > 0) plan.planned.set(kind2.name, planned2);
   }
-  for (const [kind2, list18] of plan.planned) for (const d of list18) want(plan, kind2, d);
+  for (const [kind2, list6] of plan.planned) for (const d of list6) want(plan, kind2, d);
   for (const gone of plan.removed) want(plan, gone.kind, gone);
-  for (const [kind2, list18] of plan.planned) {
+  for (const [kind2, list6] of plan.planned) {
     const refer = kinds.find((k) => k.name === kind2)?.references;
-    for (const reference of list18.flatMap((d) => refer?.(d) ?? [])) {
-      const declared = declaredOf(project3, reference.kind);
+    for (const reference of list6.flatMap((d) => refer?.(d) ?? [])) {
+      const declared = declaredOf(project2, reference.kind);
       const named = (pinned) => declared.find((d) => d.name === reference.name && d.id !== void 0 === pinned);
       const found3 = reference.id !== void 0 ? void 0 : named(false) ?? named(true);
       want(plan, reference.kind, found3 ?? reference);
@@ -69657,10 +60309,10 @@ async function readAndPlan(kinds, client, desired, options) {
 async function planFromLive(kinds, client, desired, live, options) {
   const first = buildPlan(kinds, desired, live, options);
   if (!featureLookupNeeded(kinds, first.plan.actions)) return first;
-  const projects2 = new Set(first.plan.actions.map((a) => a.object.project));
+  const projects = new Set(first.plan.actions.map((a) => a.object.project));
   let refused;
   await Promise.all(
-    live.filter((p) => projects2.has(p.project) && p.features === void 0).map(async (p) => {
+    live.filter((p) => projects.has(p.project) && p.features === void 0).map(async (p) => {
       try {
         p.features = await fetchFeatures(client, p.project);
       } catch (error2) {
@@ -69768,8 +60420,8 @@ var init_yocto_queue = __esm({
         this.#size++;
       }
       dequeue() {
-        const current4 = this.#head;
-        if (!current4) {
+        const current = this.#head;
+        if (!current) {
           return;
         }
         this.#head = this.#head.next;
@@ -69777,7 +60429,7 @@ var init_yocto_queue = __esm({
         if (!this.#head) {
           this.#tail = void 0;
         }
-        return current4.value;
+        return current.value;
       }
       peek() {
         if (!this.#head) {
@@ -69794,10 +60446,10 @@ var init_yocto_queue = __esm({
         return this.#size;
       }
       *[Symbol.iterator]() {
-        let current4 = this.#head;
-        while (current4) {
-          yield current4.value;
-          current4 = current4.next;
+        let current = this.#head;
+        while (current) {
+          yield current.value;
+          current = current.next;
         }
       }
       *drain() {
@@ -70088,8 +60740,8 @@ function settings(parsed, listKeys) {
   return Object.fromEntries(Object.entries(parsed.data).filter(([key2]) => !listKeys.has(key2)));
 }
 function items(parsed, key2) {
-  const list18 = parsed.data[key2];
-  return Array.isArray(list18) ? list18 : [];
+  const list6 = parsed.data[key2];
+  return Array.isArray(list6) ? list6 : [];
 }
 function field2(item, name) {
   return typeof item === "object" && item !== null && !Array.isArray(item) ? item[name] : void 0;
@@ -70098,14 +60750,14 @@ async function sameDeclaration(action, kindKey2, files) {
   const source = action.object.source;
   const now = await files.now(source.file);
   if (now === void 0) return false;
-  const list18 = items(now, kindKey2);
-  const index = list18.findIndex((_item, i) => {
+  const list6 = items(now, kindKey2);
+  const index = list6.findIndex((_item, i) => {
     const at = now.at(kindKey2, i);
     return at !== void 0 && at.line === source.line && at.column === source.column;
   });
-  const fallback = index >= 0 ? index : list18.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
+  const fallback = index >= 0 ? index : list6.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
   if (fallback < 0) return false;
-  const item = list18[fallback];
+  const item = list6[fallback];
   const base = await files.base(source.file);
   if (base === void 0) return false;
   const id = field2(item, "id");
@@ -70135,8 +60787,8 @@ async function undeclaredAtBase(action, kindKey2, files) {
 function lastModified(action, live) {
   const id = action.object.id;
   if (id === void 0) return void 0;
-  const project3 = live.find((p) => p.project === action.object.project);
-  const object = project3?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
+  const project2 = live.find((p) => p.project === action.object.project);
+  const object = project2?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
   if (object === void 0) return void 0;
   const at = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
     (v) => typeof v === "string" && !Number.isNaN(Date.parse(v))
@@ -70236,7 +60888,7 @@ var init_review = __esm({
 });
 
 // src/drift/changes.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash4 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve8 } from "node:path";
 async function changesSince(options) {
@@ -70266,10 +60918,10 @@ async function changesSince(options) {
       })
     )
   );
-  const current4 = new Set(options.desired.files);
+  const current = new Set(options.desired.files);
   const readAtBase = [
     ...[...changedNow.keys()].flatMap((file) => before.get(file) ?? []),
-    ...[...before.values()].filter((f) => !current4.has(f.path))
+    ...[...before.values()].filter((f) => !current.has(f.path))
   ];
   const unsure2 = /* @__PURE__ */ new Map();
   for (const f of readAtBase)
@@ -70309,7 +60961,7 @@ async function changesSince(options) {
   return first === void 0 ? changes : { ...changes, unsure: unsure2.get(first) };
 }
 function blobId(bytes, algorithm) {
-  return createHash9(algorithm).update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
+  return createHash4(algorithm).update(`blob ${bytes.byteLength}\0`).update(bytes).digest("hex");
 }
 function changedSettings(options, texts, changedNow) {
   const lists = new Set(options.kinds.map((k) => k.key));
@@ -70335,10 +60987,10 @@ function changedSettings(options, texts, changedNow) {
 function compare3(kinds, now, then, changedFiles, changedAtBase, unsureFiles) {
   const changed = /* @__PURE__ */ new Map();
   const removed = [];
-  const projects2 = new Set([...now, ...then].map((p) => p.project));
-  for (const project3 of projects2) {
+  const projects = new Set([...now, ...then].map((p) => p.project));
+  for (const project2 of projects) {
     for (const kind2 of kinds) {
-      const declared = (side) => side.filter((p) => p.project === project3).flatMap((p) => p.objects[kind2.name] ?? []);
+      const declared = (side) => side.filter((p) => p.project === project2).flatMap((p) => p.objects[kind2.name] ?? []);
       const candidates2 = declared(then).filter((d) => changedAtBase.has(d.source.file));
       const mine = declared(now).filter((d) => changedFiles.has(d.source.file));
       const counterpart = pairUp(mine, candidates2);
@@ -70354,7 +61006,7 @@ function compare3(kinds, now, then, changedFiles, changedAtBase, unsureFiles) {
       for (const old of candidates2) {
         if (kept.has(old)) continue;
         removed.push({
-          project: project3,
+          project: project2,
           kind: kind2.name,
           name: old.name,
           ...old.id !== void 0 ? { id: old.id } : {},
@@ -70431,7 +61083,7 @@ async function chooseBase(flags, desired, io, mode) {
   if (!flags.changedOnly) return { commit: await resolveBase(git, flags.base, io.cwd) };
   const base = flags.base;
   const declarations = desired.projects.reduce(
-    (n, p) => n + Object.values(p.objects).reduce((m, list18) => m + list18.length, 0),
+    (n, p) => n + Object.values(p.objects).reduce((m, list6) => m + list6.length, 0),
     0
   );
   const full = (reason, commit2) => ({
@@ -70484,9 +61136,9 @@ async function planChosen(client, desired, flags, choice2, io) {
   ];
   if (reasons.length > 0) read.reason = reasons.join("; ");
   if (made.removed.length > 0) {
-    read.removed = made.removed.map(({ kind: kind2, project: project3, name, live }) => ({
+    read.removed = made.removed.map(({ kind: kind2, project: project2, name, live }) => ({
       kind: kind2,
-      project: project3,
+      project: project2,
       name,
       ...live !== void 0 ? { live } : {}
     }));
@@ -70585,21 +61237,21 @@ function lookupWay(kind2, names, total) {
   if (total === void 0) return "search";
   return Math.max(1, Math.ceil(total / LIST_PAGE)) < names ? "list" : "search";
 }
-async function lookUpNames(kind2, client, project3, names, total) {
+async function lookUpNames(kind2, client, project2, names, total) {
   const byName = new Map([...names].map((name) => [name, []]));
   if (lookupWay(kind2, names.size, total) === "list" && kind2.listLive !== void 0) {
-    for (const object of await kind2.listLive(client, project3)) {
+    for (const object of await kind2.listLive(client, project2)) {
       byName.get(object.name ?? "")?.push(object.id);
     }
     return byName;
   }
   await Promise.all(
-    [...names].map(async (name) => byName.set(name, await kind2.findByName(client, project3, name)))
+    [...names].map(async (name) => byName.set(name, await kind2.findByName(client, project2, name)))
   );
   return byName;
 }
-function totalOf(live, project3, kind2) {
-  const read = live?.find((p) => p.project === project3);
+function totalOf(live, project2, kind2) {
+  const read = live?.find((p) => p.project === project2);
   return read === void 0 || !(kind2 in read.kinds) ? void 0 : liveTotal(liveOf(read, kind2));
 }
 var init_lookups = __esm({
@@ -70680,15 +61332,15 @@ async function applyPlan(plan, deps) {
           stopped = true;
           continue;
         }
-        const changeRequest2 = error2 instanceof ServiceError ? error2.changeRequestId : void 0;
-        if (changeRequest2 !== void 0) {
+        const changeRequest = error2 instanceof ServiceError ? error2.changeRequestId : void 0;
+        if (changeRequest !== void 0) {
           held.add(objectKey(action.object));
-          failure = `${action.action} of ${action.object.kind} "${action.object.name}" waits for approval (change request ${changeRequest2})`;
+          failure = `${action.action} of ${action.object.kind} "${action.object.name}" waits for approval (change request ${changeRequest})`;
           report2({
             action,
             outcome: "pending",
-            change_request: changeRequest2,
-            error: `pending approval: change request ${changeRequest2} (${messageOf(error2)})`,
+            change_request: changeRequest,
+            error: `pending approval: change request ${changeRequest} (${messageOf(error2)})`,
             notes: []
           });
           continue;
@@ -70815,15 +61467,15 @@ async function findDuplicates(plan, results, deps) {
   const known3 = planKnownIds(plan);
   const problems = [];
   const found3 = await Promise.all(
-    [...created].map(async ([key2, { kind: kind2, project: project3, names }]) => {
+    [...created].map(async ([key2, { kind: kind2, project: project2, names }]) => {
       try {
-        const before = totalOf(deps.live, project3, kind2.name);
+        const before = totalOf(deps.live, project2, kind2.name);
         const total = before === void 0 ? void 0 : before + names.size;
-        const ids = await lookUpNames(kind2, deps.client, project3, names, total);
+        const ids = await lookUpNames(kind2, deps.client, project2, names, total);
         const ignore = known3.get(key2) ?? /* @__PURE__ */ new Set();
         return [...names].flatMap((name) => {
           const others = (ids.get(name) ?? []).filter((id) => !ignore.has(id));
-          return others.length > 1 ? [{ kind: kind2.name, project: project3, name, ids: others }] : [];
+          return others.length > 1 ? [{ kind: kind2.name, project: project2, name, ids: others }] : [];
         });
       } catch (error2) {
         problems.push(error2 instanceof Error ? error2.message : String(error2));
@@ -70838,8 +61490,8 @@ function compare4(a, b) {
   return a.project - b.project || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name);
 }
 function duplicateMessage(duplicate, word) {
-  const { name, project: project3, ids } = duplicate;
-  return `${word} "${name}" now has ${ids.length} live objects in project ${project3} (ids ${ids.join(", ")}): pin the right one with \`id:\` and delete the others`;
+  const { name, project: project2, ids } = duplicate;
+  return `${word} "${name}" now has ${ids.length} live objects in project ${project2} (ids ${ids.join(", ")}): pin the right one with \`id:\` and delete the others`;
 }
 var init_duplicates = __esm({
   "src/apply/duplicates.ts"() {
@@ -70980,9 +61632,9 @@ async function run5(flags, io) {
     progress.step("reading live state");
     if (saved) {
       ({ plan, live } = await savedPlanAgain(session, saved));
-      const projects2 = plural(plan.projects.length, "project");
+      const projects = plural(plan.projects.length, "project");
       out.stderr.write(
-        `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects2} ${plan.projects.join(", ")}.
+        `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects} ${plan.projects.join(", ")}.
 `
       );
     } else {
@@ -71107,10 +61759,10 @@ function question(changes) {
 var init_apply3 = __esm({
   "src/commands/apply.ts"() {
     "use strict";
+    init_clock();
     init_duplicates();
     init_result();
     init_saved_plan();
-    init_clock();
     init_errors();
     init_io();
     init_kinds3();
@@ -71171,7 +61823,7 @@ var init_escape = __esm({
 });
 
 // src/pull/document.ts
-function pullDocument(kind2, project3, pulled, schemaLocation2, leftOut = []) {
+function pullDocument(kind2, project2, pulled, schemaLocation2, leftOut = []) {
   const items2 = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? ""))).map((item) => {
     const paths = [];
     const escaped = escapeItem(item, paths);
@@ -71184,13 +61836,13 @@ function pullDocument(kind2, project3, pulled, schemaLocation2, leftOut = []) {
     return escaped;
   });
   const variables = [...new Set(pulled.variables)];
-  const header2 = [
+  const header = [
     `# yaml-language-server: $schema=${schemaLocation2}`,
-    `# Pulled from project ${project3} by posthog-gitops pull. The id pins keep identity across renames.`,
+    `# Pulled from project ${project2} by posthog-gitops pull. The id pins keep identity across renames.`,
     ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
   ];
-  return `${header2.join("\n")}
-${printableYaml((0, import_yaml5.stringify)({ project: project3, [kind2.key]: items2 }, YAML_TEXT))}`;
+  return `${header.join("\n")}
+${printableYaml((0, import_yaml5.stringify)({ project: project2, [kind2.key]: items2 }, YAML_TEXT))}`;
 }
 function pullFileName(kind2) {
   return `${kind2.key.replaceAll("_", "-")}.yaml`;
@@ -71206,17 +61858,17 @@ var init_document = __esm({
 });
 
 // src/pull/pull.ts
-async function pullFiles(kinds, client, project3, schemaLocation2) {
+async function pullFiles(kinds, client, project2, schemaLocation2) {
   const files = [];
   const context = { kinds: kinds.map((k) => k.name) };
   for (const kind2 of kinds) {
-    const pulled = await kind2.pull(client, project3, context);
+    const pulled = await kind2.pull(client, project2, context);
     const name = pullFileName(kind2);
     const leftOut = [];
     files.push({
       kind: kind2.name,
       name,
-      text: pullDocument(kind2, project3, pulled, schemaLocation2(name), leftOut),
+      text: pullDocument(kind2, project2, pulled, schemaLocation2(name), leftOut),
       objects: pulled.items.length,
       variables: [...new Set(pulled.variables)],
       leftOut
@@ -71263,9 +61915,9 @@ function refreshText(text2, fields) {
 }
 function findItem(root, field3, lines) {
   if (!(0, import_yaml6.isMap)(root)) return void 0;
-  const list18 = root.get(field3.key, true);
-  if (!(0, import_yaml6.isSeq)(list18)) return void 0;
-  for (const item of list18.items) {
+  const list6 = root.get(field3.key, true);
+  if (!(0, import_yaml6.isSeq)(list6)) return void 0;
+  for (const item of list6.items) {
     if (!(0, import_yaml6.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
     const at = lines.linePos(first?.range?.[0] ?? item.range[0]);
@@ -71316,7 +61968,7 @@ import { resolve as resolve11 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
-async function refresh2(paths, flags, io) {
+async function refresh(paths, flags, io) {
   const desired = await readConfig(paths, flags, io, "plan");
   const perFile = /* @__PURE__ */ new Map();
   const absent = [];
@@ -71350,8 +62002,8 @@ async function refresh2(paths, flags, io) {
           );
           continue;
         }
-        const list18 = perFile.get(object.source.file) ?? [];
-        list18.push({
+        const list6 = perFile.get(object.source.file) ?? [];
+        list6.push({
           key: kind2.key,
           line: object.source.line,
           column: object.source.column,
@@ -71359,7 +62011,7 @@ async function refresh2(paths, flags, io) {
           value,
           owner
         });
-        perFile.set(object.source.file, list18);
+        perFile.set(object.source.file, list6);
       }
     }
   });
@@ -71383,11 +62035,11 @@ async function refresh2(paths, flags, io) {
   if (changedFiles === 0) io.stderr.write("Nothing to refresh: the files declare what is live.\n");
   return 0;
 }
-async function livePulled(cache, kind2, client, project3) {
-  const key2 = `${project3}/${kind2.name}`;
+async function livePulled(cache, kind2, client, project2) {
+  const key2 = `${project2}/${kind2.name}`;
   let items2 = cache.get(key2);
   if (!items2) {
-    const pulled = await kind2.pull(client, project3, { kinds: KINDS.map((k) => k.name) });
+    const pulled = await kind2.pull(client, project2, { kinds: KINDS.map((k) => k.name) });
     items2 = new Map(
       pulled.items.map((item) => [item.id, escapeItem(item)])
     );
@@ -71450,14 +62102,14 @@ async function run6(flags, io) {
     if (flags.out !== void 0 && flags.out !== "posthog") {
       throw new UserError("pull --refresh rewrites the files it is given: give them as PATH, not --out");
     }
-    return refresh2(paths, flags, io);
+    return refresh(paths, flags, io);
   }
   if (paths.length > 0)
     throw new UserError(
       "pull writes new files into --out; to update files you have, use pull --refresh PATH"
     );
-  const { project: project3 } = projectChoice(flags, io);
-  if (project3 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
+  const { project: project2 } = projectChoice(flags, io);
+  if (project2 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
   const dir = resolve12(io.cwd, flags.out ?? "posthog");
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
@@ -71472,7 +62124,7 @@ async function run6(flags, io) {
     );
   }
   const schema = schemaLocation(io.cwd, dir);
-  const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project3, schema));
+  const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project2, schema));
   const shown3 = relative4(io.cwd, dir) || ".";
   await withFile("create the folder", shown3, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
@@ -71532,7 +62184,7 @@ function checkWindowSyntax(start2, end, now) {
   }
   return { start: s, end: e };
 }
-function checkWindowForInterval(window, exportName, interval, offsetDay2) {
+function checkWindowForInterval(window, exportName, interval, offsetDay) {
   const { start: start2, end } = window;
   if (DATE_INTERVALS.has(interval)) {
     if (start2.kind !== "date") {
@@ -71540,14 +62192,14 @@ function checkWindowForInterval(window, exportName, interval, offsetDay2) {
         `"${exportName}" runs every ${interval}: give dates only, e.g. --start ${isoDate(start2.ms)} --end ${isoDate(end.ms)}`
       );
     }
-    if (interval === "week" && typeof offsetDay2 === "number") {
-      for (const [flag3, t] of [
+    if (interval === "week" && typeof offsetDay === "number") {
+      for (const [flag2, t] of [
         ["--start", start2],
         ["--end", end]
       ]) {
-        if (new Date(t.ms).getUTCDay() !== offsetDay2) {
+        if (new Date(t.ms).getUTCDay() !== offsetDay) {
           throw new UserError(
-            `"${exportName}" runs weekly on ${WEEKDAYS[offsetDay2] ?? offsetDay2}: ${flag3} ${t.text} is a ${WEEKDAYS[new Date(t.ms).getUTCDay()]}`
+            `"${exportName}" runs weekly on ${WEEKDAYS[offsetDay] ?? offsetDay}: ${flag2} ${t.text} is a ${WEEKDAYS[new Date(t.ms).getUTCDay()]}`
           );
         }
       }
@@ -71577,106 +62229,106 @@ var init_backfill_window = __esm({
 });
 
 // src/kinds/batch-export/operations/exports.ts
-async function liveExport(client, project3, name, pinned) {
-  const id = pinned ?? (UUID5.test(name) ? name : void 0);
-  if (id) return batchExportsApi(client).get(project3, id);
-  const live = await projectExports(client, project3);
+async function liveExport(client, project2, name, pinned) {
+  const id = pinned ?? (UUID3.test(name) ? name : void 0);
+  if (id) return batchExportsApi(client).get(project2, id);
+  const live = await projectExports(client, project2);
   const hits2 = live.filter((b) => b.name === name);
   if (hits2.length === 1 && hits2[0]) return hits2[0];
   if (hits2.length > 1) {
     throw new UserError(
-      `${hits2.length} batch exports are named "${name}" in project ${project3} (ids ${hits2.map((h) => h.id).join(", ")}): pass the id instead`
+      `${hits2.length} batch exports are named "${name}" in project ${project2} (ids ${hits2.map((h) => h.id).join(", ")}): pass the id instead`
     );
   }
   const close = live.filter((b) => b.name.toLowerCase() === name.toLowerCase()).map((b) => b.name);
   const names = close.length > 0 ? close : live.map((b) => b.name).slice(0, 10);
   const hint2 = close.length > 0 ? `did you mean ${quoteList(names)}?` : `live: ${quoteList(names) || "none"}`;
-  throw new UserError(`no batch export named "${name}" in project ${project3} (${hint2})`);
+  throw new UserError(`no batch export named "${name}" in project ${project2} (${hint2})`);
 }
 function quoteList(names) {
   return names.map((n) => `"${n}"`).join(", ");
 }
-function projectExports(client, project3) {
-  return collect(batchExportsApi(client).list(project3));
+function projectExports(client, project2) {
+  return collect(batchExportsApi(client).list(project2));
 }
-async function organizationExports(client, organization3) {
+async function organizationExports(client, organization2) {
   try {
-    return await collect(batchExportsApi(client).listForOrganization(organization3));
+    return await collect(batchExportsApi(client).listForOrganization(organization2));
   } catch (error2) {
     if (!(error2 instanceof ServiceError) || error2.status !== 404) throw error2;
   }
-  const projects2 = await collect(client.organizations.listProjects(organization3));
+  const projects = await collect(client.organizations.listProjects(organization2));
   const exports = [];
-  for (const id of [...new Set(projects2.map((p) => p.id))].sort((a, b) => a - b)) {
+  for (const id of [...new Set(projects.map((p) => p.id))].sort((a, b) => a - b)) {
     exports.push(...await projectExports(client, id));
   }
   return exports;
 }
-var UUID5;
+var UUID3;
 var init_exports = __esm({
   "src/kinds/batch-export/operations/exports.ts"() {
     "use strict";
     init_errors();
-    init_service6();
+    init_service5();
     init_service();
-    UUID5 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+    UUID3 = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   }
 });
 
 // src/kinds/batch-export/operations/service.ts
 function runsApi(client) {
-  const path = (project3, exportId, rest = "") => exportPath(project3, `${segment(exportId)}/runs/${rest}`);
+  const path = (project2, exportId, rest = "") => exportPath(project2, `${segment(exportId)}/runs/${rest}`);
   return {
     /** Cursor pages, newest first; the service only returns the last 7 days unless `after` is given. */
-    list(project3, exportId, query = {}, max) {
-      const spec = { method: "GET", path: path(project3, exportId), query, expect: OPERATIONS_ANSWERS.runPage };
+    list(project2, exportId, query = {}, max) {
+      const spec = { method: "GET", path: path(project2, exportId), query, expect: OPERATIONS_ANSWERS.runPage };
       return client.pages(spec, max);
     },
     /**
      * One run. Newest services look single runs up through the list's 7-day window: pass
      * `{ after: <ISO instant> }` to reach an older run (the same for retry, cancel and logs).
      */
-    get(project3, exportId, runId, query = {}) {
-      const spec = { method: "GET", path: path(project3, exportId, `${segment(runId)}/`), query };
+    get(project2, exportId, runId, query = {}) {
+      const spec = { method: "GET", path: path(project2, exportId, `${segment(runId)}/`), query };
       return client.request({ ...spec, expect: OPERATIONS_ANSWERS.run });
     },
     /** Starts a backfill of the run's interval. */
-    retry(project3, exportId, runId, query = {}) {
-      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/retry/`), query };
+    retry(project2, exportId, runId, query = {}) {
+      const spec = { method: "POST", path: path(project2, exportId, `${segment(runId)}/retry/`), query };
       return client.request({ ...spec, expect: OPERATIONS_ANSWERS.backfillCreated });
     },
-    cancel(project3, exportId, runId, query = {}) {
-      const spec = { method: "POST", path: path(project3, exportId, `${segment(runId)}/cancel/`), query };
+    cancel(project2, exportId, runId, query = {}) {
+      const spec = { method: "POST", path: path(project2, exportId, `${segment(runId)}/cancel/`), query };
       return client.request({ ...spec, expect: OPERATIONS_ANSWERS.cancelled });
     },
     /**
      * Older services only: the newest one answers 500 on this route (service-api.md §4 "Logs"); read
      * the export's logs with `instance_id` = the run instead, as `logs --run` does.
      */
-    logs(project3, exportId, runId, query = {}, max) {
+    logs(project2, exportId, runId, query = {}, max) {
       return client.pages(
-        { method: "GET", path: path(project3, exportId, `${segment(runId)}/logs/`), query, expect: OPERATIONS_ANSWERS.logPage },
+        { method: "GET", path: path(project2, exportId, `${segment(runId)}/logs/`), query, expect: OPERATIONS_ANSWERS.logPage },
         max
       );
     }
   };
 }
 function backfillsApi(client) {
-  const path = (project3, exportId) => exportPath(project3, `${segment(exportId)}/backfills/`);
+  const path = (project2, exportId) => exportPath(project2, `${segment(exportId)}/backfills/`);
   return {
     /** Exports the window again (or for the first time). */
-    start(project3, exportId, body) {
+    start(project2, exportId, body) {
       return client.request({
         method: "POST",
-        path: path(project3, exportId),
+        path: path(project2, exportId),
         body,
         expect: OPERATIONS_ANSWERS.backfillCreated
       });
     },
     /** Cursor pages, newest first. */
-    list(project3, exportId, query = {}, max) {
+    list(project2, exportId, query = {}, max) {
       return client.pages(
-        { method: "GET", path: path(project3, exportId), query, expect: OPERATIONS_ANSWERS.backfillPage },
+        { method: "GET", path: path(project2, exportId), query, expect: OPERATIONS_ANSWERS.backfillPage },
         max
       );
     }
@@ -71685,10 +62337,10 @@ function backfillsApi(client) {
 function logsApi(client) {
   return {
     /** The export's entries, newest first; `limit` 1–500 per page. */
-    list(project3, exportId, query = {}, max) {
+    list(project2, exportId, query = {}, max) {
       const spec = {
         method: "GET",
-        path: exportPath(project3, `${segment(exportId)}/logs/`),
+        path: exportPath(project2, `${segment(exportId)}/logs/`),
         query,
         expect: OPERATIONS_ANSWERS.logPage
       };
@@ -71696,7 +62348,7 @@ function logsApi(client) {
     }
   };
 }
-var init_service7 = __esm({
+var init_service6 = __esm({
   "src/kinds/batch-export/operations/service.ts"() {
     "use strict";
     init_query();
@@ -71710,17 +62362,17 @@ function allRunsWindow(b) {
   const created = Date.parse(b.created_at ?? "");
   return { after: Number.isNaN(created) ? "2000-01-01T00:00:00.000Z" : new Date(created).toISOString() };
 }
-async function getRun(client, project3, b, runId) {
+async function getRun(client, project2, b, runId) {
   try {
-    return await runsApi(client).get(project3, b.id, runId, allRunsWindow(b));
+    return await runsApi(client).get(project2, b.id, runId, allRunsWindow(b));
   } catch (error2) {
     if (error2 instanceof ServiceError && error2.status === 404) {
-      throw new UserError(`no run ${runId} of batch export "${b.name}" in project ${project3}`);
+      throw new UserError(`no run ${runId} of batch export "${b.name}" in project ${project2}`);
     }
     throw error2;
   }
 }
-async function readLogs(client, project3, exportId, filters, limit) {
+async function readLogs(client, project2, exportId, filters, limit) {
   const out = [];
   let before;
   const rounds = Math.ceil(limit / LOG_PAGE) * 4 + 2;
@@ -71734,7 +62386,7 @@ async function readLogs(client, project3, exportId, filters, limit) {
       instance_id: filters.instanceId,
       before
     };
-    const page = await collect(logsApi(client).list(project3, exportId, query, size), size);
+    const page = await collect(logsApi(client).list(project2, exportId, query, size), size);
     if (page.length < size) {
       out.push(...page);
       return finish(out, limit, false);
@@ -71765,9 +62417,9 @@ var init_run_lookup = __esm({
   "src/kinds/batch-export/operations/run-lookup.ts"() {
     "use strict";
     init_errors();
-    init_service6();
+    init_service5();
     init_normalise();
-    init_service7();
+    init_service6();
     LOG_PAGE = 500;
   }
 });
@@ -71845,8 +62497,8 @@ var init_status = __esm({
 });
 
 // src/kinds/batch-export/operations/runs.ts
-function exportRef(project3, b) {
-  return { project: project3, id: b.id, name: b.name, interval: b.interval };
+function exportRef(project2, b) {
+  return { project: project2, id: b.id, name: b.name, interval: b.interval };
 }
 function runItem(r) {
   return {
@@ -71867,7 +62519,7 @@ async function statusRows(client, exports, now) {
   const after = new Date(now.getTime() - WINDOW_DAYS * 864e5).toISOString();
   const rows = await Promise.all(
     exports.map(async (b) => {
-      const runs = await collect(runsApi(client).list(b.team_id, b.id, { after }), MAX_RUNS2);
+      const runs = await collect(runsApi(client).list(b.team_id, b.id, { after }), MAX_RUNS);
       return rowOf(b, runs, after);
     })
   );
@@ -71891,14 +62543,14 @@ function rowOf(b, windowRuns, after) {
     interval: b.interval,
     paused: b.paused,
     paused_since: b.paused ? b.last_paused_at ?? null : null,
-    latest_run: latest ? summary3(latest) : null,
+    latest_run: latest ? summary2(latest) : null,
     running: newestFirst.some(inProgress),
     runs_in_window: inWindow.length,
     failed_in_window: inWindow.filter((r) => isFailed(r.status)).length,
     records_in_window: inWindow.reduce((n, r) => n + (r.records_completed ?? 0), 0)
   };
 }
-function summary3(r) {
+function summary2(r) {
   const { records_total_count: _total, bytes_exported: _bytes, backfill: _backfill, ...rest } = runItem(r);
   return rest;
 }
@@ -71907,30 +62559,30 @@ function failedRunsToRetry(runs) {
     (r) => r.status === "Completed" && Date.parse(r.created_at) >= Date.parse(failed2.created_at) && covers(r, failed2)
   );
   const failed = runs.filter((r) => isFailed(r.status));
-  const retry2 = failed.filter((r) => !completedAfter(r));
+  const retry = failed.filter((r) => !completedAfter(r));
   const alreadyDone2 = failed.filter((r) => completedAfter(r));
   const byInterval = (a, b) => Date.parse(a.data_interval_end) - Date.parse(b.data_interval_end);
-  return { retry: retry2.sort(byInterval), alreadyDone: alreadyDone2 };
+  return { retry: retry.sort(byInterval), alreadyDone: alreadyDone2 };
 }
 function covers(r, failed) {
   const start2 = (x) => x.data_interval_start ? Date.parse(x.data_interval_start) : -Infinity;
   return start2(r) <= start2(failed) && Date.parse(r.data_interval_end) >= Date.parse(failed.data_interval_end);
 }
-var MAX_RUNS2;
-var init_runs2 = __esm({
+var MAX_RUNS;
+var init_runs = __esm({
   "src/kinds/batch-export/operations/runs.ts"() {
     "use strict";
     init_status();
     init_table2();
     init_pages();
-    init_service7();
-    MAX_RUNS2 = 5e3;
+    init_service6();
+    MAX_RUNS = 5e3;
   }
 });
 
 // src/kinds/batch-export/operations/index.ts
-function declaredExports(project3) {
-  return declaredOf(project3, BATCH_EXPORT);
+function declaredExports(project2) {
+  return declaredOf(project2, BATCH_EXPORT);
 }
 var init_operations = __esm({
   "src/kinds/batch-export/operations/index.ts"() {
@@ -71943,8 +62595,8 @@ var init_operations = __esm({
     init_backfill_window();
     init_exports();
     init_run_lookup();
-    init_runs2();
-    init_service7();
+    init_runs();
+    init_service6();
   }
 });
 
@@ -71953,7 +62605,7 @@ var status_exports = {};
 __export(status_exports, {
   run: () => run7
 });
-import { existsSync as existsSync4 } from "node:fs";
+import { existsSync as existsSync3 } from "node:fs";
 import { resolve as resolve13 } from "node:path";
 async function run7(options, io) {
   const format = options.format ?? "text";
@@ -71991,38 +62643,38 @@ async function select(ctx, options) {
   if (paths.length > 0) return fromFiles(ctx, options, paths);
   if (options.organization) {
     const exports2 = await organizationExports(ctx.client, options.organization);
-    const projects2 = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
-    return { exports: exports2, missing: [], organization: options.organization, projects: projects2 };
+    const projects = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
+    return { exports: exports2, missing: [], organization: options.organization, projects };
   }
-  if (existsSync4(resolve13(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
-  const { project: project3 } = projectChoice(options, ctx.io);
-  if (project3 === void 0) {
+  if (existsSync3(resolve13(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  const { project: project2 } = projectChoice(options, ctx.io);
+  if (project2 === void 0) {
     throw new UserError(
       "status needs a scope: pass --project, set POSTHOG_PROJECT_ID, use --organization ID, or give config files (PATH)"
     );
   }
-  const exports = await projectExports(ctx.client, project3);
-  return { exports, missing: [], organization: null, projects: [project3] };
+  const exports = await projectExports(ctx.client, project2);
+  return { exports, missing: [], organization: null, projects: [project2] };
 }
 async function fromFiles(ctx, options, paths) {
   const loaded = await readConfig(paths, options, ctx.io, "plan");
   const exports = [];
   const missing = [];
-  const projects2 = [];
+  const projects = [];
   for (const p of loaded.projects) {
     const declared = declaredExports(p);
     if (p.project === void 0 || declared.length === 0) continue;
-    const project3 = p.project;
-    projects2.push(project3);
-    const live = await projectExports(ctx.client, project3);
+    const project2 = p.project;
+    projects.push(project2);
+    const live = await projectExports(ctx.client, project2);
     for (const d of declared) {
       if (d.deleted) continue;
       const hit = d.id ? live.find((b) => b.id === d.id) : live.find((b) => b.name === d.name);
       if (hit) exports.push(hit);
-      else missing.push({ project: project3, name: d.name });
+      else missing.push({ project: project2, name: d.name });
     }
   }
-  return { exports, missing, organization: null, projects: projects2 };
+  return { exports, missing, organization: null, projects };
 }
 var init_status2 = __esm({
   "src/commands/status.ts"() {
@@ -72043,8 +62695,8 @@ var init_status2 = __esm({
 // src/render/runs.ts
 function renderRunsText(doc, now, paint) {
   if (doc.runs.length === 0) {
-    const status2 = doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : "";
-    return `No runs of "${flat(doc.export.name)}" since ${humanTime(doc.filters.since, now)}${status2}.
+    const status = doc.filters.status.length ? ` with status ${doc.filters.status.join(", ")}` : "";
+    return `No runs of "${flat(doc.export.name)}" since ${humanTime(doc.filters.since, now)}${status}.
 `;
   }
   const rows = doc.runs.map((r) => [
@@ -72061,7 +62713,7 @@ function dataInterval(r) {
   const start2 = r.data_interval_start ? isoTime(r.data_interval_start) : "beginning";
   return `${start2} → ${isoTime(r.data_interval_end)}`;
 }
-var init_runs3 = __esm({
+var init_runs2 = __esm({
   "src/render/runs.ts"() {
     "use strict";
     init_text();
@@ -72071,12 +62723,12 @@ var init_runs3 = __esm({
 });
 
 // src/commands/options.ts
-function parseLimit(raw, flag3, fallback, max) {
+function parseLimit(raw, flag2, fallback, max) {
   if (raw === void 0 || raw === "") return fallback;
   const text2 = String(raw).trim();
   const n = Number(text2);
   if (!/^\d+$/.test(text2) || n < 1 || n > max) {
-    throw new UserError(`${flag3} must be a whole number from 1 to ${max}, got "${text2}"`);
+    throw new UserError(`${flag2} must be a whole number from 1 to ${max}, got "${text2}"`);
   }
   return n;
 }
@@ -72121,25 +62773,25 @@ var init_options = __esm({
 async function resolveExport(ctx, flags, name, configPath) {
   if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
   const loaded = await readOptionalConfig(configPath, flags, ctx.io);
-  const projects2 = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
-  const matches4 = (loaded?.projects ?? []).flatMap(
+  const projects = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
+  const matches = (loaded?.projects ?? []).flatMap(
     (p) => declaredExports(p).filter((d) => d.name === name).map((object) => ({ project: p.project, object }))
   );
-  const inProjects = new Set(matches4.map((m) => m.project));
+  const inProjects = new Set(matches.map((m) => m.project));
   if (inProjects.size > 1) {
     throw new UserError(
       `"${name}" is declared in projects ${[...inProjects].join(", ")}: point --config at one project's files`
     );
   }
-  const found3 = matches4[0];
+  const found3 = matches[0];
   const choice2 = projectChoice(flags, ctx.io);
-  const project3 = found3?.project ?? choice2.project ?? (projects2.size === 1 ? [...projects2][0] : void 0);
-  if (project3 === void 0) {
+  const project2 = found3?.project ?? choice2.project ?? (projects.size === 1 ? [...projects][0] : void 0);
+  if (project2 === void 0) {
     throw new UserError(
       "no project: pass --project, set POSTHOG_PROJECT_ID, or point --config at files with `project:`"
     );
   }
-  return { project: project3, export: await liveExport(ctx.client, project3, name, found3?.object.id) };
+  return { project: project2, export: await liveExport(ctx.client, project2, name, found3?.object.id) };
 }
 var init_resolve_export = __esm({
   "src/commands/resolve-export.ts"() {
@@ -72162,10 +62814,10 @@ async function run8(options, io) {
     const statuses = parseStatuses(options.status);
     const limit = parseLimit(options.limit, "--limit", 50, 1e5);
     const since = parseInstant(options.since ?? "-7d", "--since", ctx.now);
-    const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
+    const { project: project2, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const query = { after: since, ...statuses.length > 0 ? { status: statuses } : {} };
     const runs = [];
-    for await (const r of runsApi(ctx.client).list(project3, b.id, query)) {
+    for await (const r of runsApi(ctx.client).list(project2, b.id, query)) {
       if (statuses.length > 0 && !statuses.includes(r.status)) continue;
       runs.push(r);
       if (runs.length >= limit) break;
@@ -72173,7 +62825,7 @@ async function run8(options, io) {
     const doc = {
       format_version: "1",
       generated_at: ctx.now.toISOString(),
-      export: exportRef(project3, b),
+      export: exportRef(project2, b),
       filters: { status: statuses, since },
       runs: runs.map(runItem)
     };
@@ -72189,11 +62841,11 @@ async function run8(options, io) {
     return 0;
   });
 }
-var init_runs4 = __esm({
+var init_runs3 = __esm({
   "src/commands/runs.ts"() {
     "use strict";
     init_operations();
-    init_runs3();
+    init_runs2();
     init_table2();
     init_text2();
     init_scrub();
@@ -72223,12 +62875,12 @@ async function run9(options, io) {
     if (!options.autoApprove && !io.confirm) {
       throw new UserError("retry starts backfills: pass --auto-approve to confirm (no terminal to ask on)");
     }
-    const { project: project3, export: b } = await resolveExport(ctx, options, name, options.config);
+    const { project: project2, export: b } = await resolveExport(ctx, options, name, options.config);
     let targets;
     if (runId) {
-      targets = [await getRun(ctx.client, project3, b, runId)];
+      targets = [await getRun(ctx.client, project2, b, runId)];
     } else {
-      const runs = await collect(runsApi(ctx.client).list(project3, b.id, { after: since }), MAX_RUNS3);
+      const runs = await collect(runsApi(ctx.client).list(project2, b.id, { after: since }), MAX_RUNS2);
       const picked = failedRunsToRetry(runs);
       if (picked.alreadyDone.length > 0) {
         ctx.io.stderr.write(
@@ -72245,7 +62897,7 @@ async function run9(options, io) {
       );
       return 0;
     }
-    ctx.io.stderr.write(`Runs of "${flat(b.name)}" (project ${project3}) to retry:
+    ctx.io.stderr.write(`Runs of "${flat(b.name)}" (project ${project2}) to retry:
 `);
     for (const r of targets) ctx.io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}
 `);
@@ -72258,7 +62910,7 @@ async function run9(options, io) {
     let failures = 0;
     for (const r of targets) {
       try {
-        const { backfill_id } = await runsApi(ctx.client).retry(project3, b.id, r.id, allRunsWindow(b));
+        const { backfill_id } = await runsApi(ctx.client).retry(project2, b.id, r.id, allRunsWindow(b));
         ctx.io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}
 `);
       } catch (error2) {
@@ -72274,22 +62926,22 @@ async function run9(options, io) {
     return failures > 0 ? 1 : 0;
   });
 }
-var MAX_RUNS3;
+var MAX_RUNS2;
 var init_retry = __esm({
   "src/commands/retry.ts"() {
     "use strict";
     init_errors();
     init_operations();
-    init_runs3();
+    init_runs2();
     init_time2();
-    init_service6();
+    init_service5();
     init_text();
     init_time();
     init_words();
     init_confirm();
     init_connect();
     init_resolve_export();
-    MAX_RUNS3 = 2e4;
+    MAX_RUNS2 = 2e4;
   }
 });
 
@@ -72303,15 +62955,15 @@ async function run10(options, io) {
   const format = parseFormat(options.format, ["text", "json"], "text");
   const window = checkWindowSyntax(options.start, options.end, now);
   return withService(options, io, async (ctx) => {
-    const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
+    const { project: project2, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
     const body = checkWindowForInterval(window, b.name, b.interval, b.offset_day);
-    const { backfill_id } = await backfillsApi(ctx.client).start(project3, b.id, body).catch((error2) => {
+    const { backfill_id } = await backfillsApi(ctx.client).start(project2, b.id, body).catch((error2) => {
       if (error2 instanceof UnknownOutcomeError)
         throw new UserError(`${error2.message}; ${checkRunsHint(b.name)}`);
       throw error2;
     });
     if (format === "json") {
-      const doc = { format_version: "1", project: project3, export: { id: b.id, name: b.name }, backfill_id, ...body };
+      const doc = { format_version: "1", project: project2, export: { id: b.id, name: b.name }, backfill_id, ...body };
       ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}
 `);
     } else {
@@ -72332,7 +62984,7 @@ var init_backfill = __esm({
     init_errors();
     init_operations();
     init_time2();
-    init_service6();
+    init_service5();
     init_text();
     init_connect();
     init_options();
@@ -72362,7 +63014,7 @@ function renderLogsText(doc, paint) {
   }).join("");
 }
 var LEVEL_STYLE;
-var init_logs2 = __esm({
+var init_logs = __esm({
   "src/render/logs.ts"() {
     "use strict";
     init_text();
@@ -72383,11 +63035,11 @@ async function run11(options, io) {
     const levels = parseLevels(options.level);
     const limit = parseLimit(options.limit, "--limit", 50, 1e5);
     const since = options.since ? parseInstant(options.since, "--since", ctx.now) : null;
-    const { project: project3, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
-    if (options.run) await getRun(ctx.client, project3, b, options.run);
+    const { project: project2, export: b } = await resolveExport(ctx, options, options.args?.[0], options.config);
+    if (options.run) await getRun(ctx.client, project2, b, options.run);
     const read = await readLogs(
       ctx.client,
-      project3,
+      project2,
       b.id,
       {
         level: levels.length > 0 ? levels.join(",") : void 0,
@@ -72407,7 +63059,7 @@ async function run11(options, io) {
     const doc = {
       format_version: "1",
       generated_at: ctx.now.toISOString(),
-      export: exportRef(project3, b),
+      export: exportRef(project2, b),
       filters: { run: options.run ?? null, level: levels, search: options.search ?? null, since },
       entries
     };
@@ -72428,11 +63080,11 @@ async function run11(options, io) {
     return 0;
   });
 }
-var init_logs3 = __esm({
+var init_logs2 = __esm({
   "src/commands/logs.ts"() {
     "use strict";
     init_operations();
-    init_logs2();
+    init_logs();
     init_table2();
     init_text2();
     init_time2();
@@ -72453,24 +63105,24 @@ __export(members_exports, {
 });
 async function run12(options, io) {
   const format = parseFormat(options.format, ["text", "json"], "text");
-  const project3 = await configuredProject(options.config, options, io);
+  const project2 = await configuredProject(options.config, options, io);
   return withService(options, io, async (ctx) => {
-    const { organization: organization3 } = await ctx.client.organizations.getProject(project3);
-    let members2;
+    const { organization: organization2 } = await ctx.client.organizations.getProject(project2);
+    let members;
     try {
-      members2 = await ctx.client.organizations.members(String(organization3));
+      members = await ctx.client.organizations.members(String(organization2));
     } catch (error2) {
       if (!isRefusal(error2)) throw error2;
       const why = organizationRefusal(error2, "the organization's members list", MEMBERS_SCOPE);
-      throw new UserError(`cannot list the members of project ${project3}'s organization: ${why}`);
+      throw new UserError(`cannot list the members of project ${project2}'s organization: ${why}`);
     }
-    const rows = members2.map((m) => ({
+    const rows = members.map((m) => ({
       email: m.user.email ?? "",
       name: `${m.user.first_name ?? ""} ${m.user.last_name ?? ""}`.trim(),
       uuid: m.user.uuid
     })).sort((a, b) => compareText(a.email, b.email) || compareText(a.uuid, b.uuid));
     if (format === "json") {
-      const doc = { format_version: "1", project: project3, organization: String(organization3), members: rows };
+      const doc = { format_version: "1", project: project2, organization: String(organization2), members: rows };
       ctx.io.stdout.write(`${JSON.stringify(doc, null, 2)}
 `);
     } else {
@@ -72486,7 +63138,7 @@ async function run12(options, io) {
     return 0;
   });
 }
-var init_members2 = __esm({
+var init_members = __esm({
   "src/commands/members.ts"() {
     "use strict";
     init_errors();
@@ -72533,12 +63185,12 @@ function renderEventsText(doc, paint) {
   ]);
   return renderTable(["TIMESTAMP", "EVENT", "DISTINCT ID", "PROPERTIES"], rows, paint);
 }
-function propertiesPreview(properties3) {
-  const text2 = Object.entries(properties3).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
+function propertiesPreview(properties2) {
+  const text2 = Object.entries(properties2).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`).join(" ");
   return cut(text2, 100);
 }
 var CSV_COLUMNS;
-var init_events3 = __esm({
+var init_events2 = __esm({
   "src/render/events.ts"() {
     "use strict";
     init_text();
@@ -72579,27 +63231,27 @@ async function run13(options, io) {
     if (after && before && Date.parse(after) >= Date.parse(before)) {
       throw new UserError(`--after ${options.after} must be before --before ${options.before}`);
     }
-    const properties3 = parseWhere(options.where);
-    const project3 = await configuredProject(options.config, options, io);
+    const properties2 = parseWhere(options.where);
+    const project2 = await configuredProject(options.config, options, io);
     const query = {
       event: options.event || void 0,
       distinct_id: options.distinctId || void 0,
       after: after ?? void 0,
       before: before ?? void 0,
-      properties: properties3.length > 0 ? JSON.stringify(properties3) : void 0,
+      properties: properties2.length > 0 ? JSON.stringify(properties2) : void 0,
       limit: Math.min(limit, PAGE)
     };
-    const events = (await collect(ctx.client.events.list(project3, query, limit), limit)).map(eventRow);
+    const events = (await collect(ctx.client.events.list(project2, query, limit), limit)).map(eventRow);
     const doc = {
       format_version: "1",
       generated_at: ctx.now.toISOString(),
-      project: project3,
+      project: project2,
       filters: {
         event: options.event ?? null,
         distinct_id: options.distinctId ?? null,
         after,
         before,
-        properties: properties3
+        properties: properties2
       },
       events
     };
@@ -72615,15 +63267,15 @@ async function run13(options, io) {
   });
 }
 var PAGE;
-var init_events4 = __esm({
+var init_events3 = __esm({
   "src/commands/events.ts"() {
     "use strict";
     init_errors();
-    init_events3();
+    init_events2();
     init_table2();
     init_text2();
     init_scrub();
-    init_service6();
+    init_service5();
     init_time();
     init_words();
     init_config2();
@@ -72635,7 +63287,7 @@ var init_events4 = __esm({
 });
 
 // src/action/main.ts
-import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync6, statSync } from "node:fs";
+import { existsSync as existsSync5, mkdtempSync, readFileSync as readFileSync4, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join as join5, resolve as resolve14 } from "node:path";
 
@@ -72666,8 +63318,8 @@ function toCommandProperties(annotationProperties) {
 }
 
 // node_modules/@actions/core/lib/command.js
-function issueCommand(command, properties3, message) {
-  const cmd = new Command(command, properties3, message);
+function issueCommand(command, properties2, message) {
+  const cmd = new Command(command, properties2, message);
   process.stdout.write(cmd.toString() + os.EOL);
 }
 function issue(name, message = "") {
@@ -72675,12 +63327,12 @@ function issue(name, message = "") {
 }
 var CMD_STRING = "::";
 var Command = class {
-  constructor(command, properties3, message) {
+  constructor(command, properties2, message) {
     if (!command) {
       command = "missing.command";
     }
     this.command = command;
-    this.properties = properties3;
+    this.properties = properties2;
     this.message = message;
   }
   toString() {
@@ -72769,8 +63421,8 @@ function setOutput(name, value) {
   process.stdout.write(os3.EOL);
   issueCommand("set-output", { name }, toCommandValue(value));
 }
-function error(message, properties3 = {}) {
-  issueCommand("error", toCommandProperties(properties3), message instanceof Error ? message.toString() : message);
+function error(message, properties2 = {}) {
+  issueCommand("error", toCommandProperties(properties2), message instanceof Error ? message.toString() : message);
 }
 function info(message) {
   process.stdout.write(message + os3.EOL);
@@ -72949,7 +63601,7 @@ function buildProgram(io, setExit) {
       ["  (none: the emulator is configured by its options and seed)"],
       "posthog-gitops emulator --port 8010 &  POSTHOG_HOST=http://127.0.0.1:8010 POSTHOG_API_KEY=phx_emulator posthog-gitops plan"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_emulator2(), emulator_exports))));
+  ).action(action(() => Promise.resolve().then(() => (init_emulator(), emulator_exports))));
   connectionOptions(
     program2.command("plan").description("read live state and print what apply would change (sends only GET requests)").argument("[paths...]", "files or folders (default posthog/)").addOption(formatOption(["text", "markdown", "json"])).option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`").option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are").option("--prune", "delete live objects that no file declares (kinds the files list)").option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
       "--target <kind/name>",
@@ -73024,7 +63676,7 @@ function buildProgram(io, setExit) {
   ).addHelpText(
     "after",
     help(CONNECTION_ENV, "posthog-gitops runs events-to-s3 --status Failed --since -2d")
-  ).action(action(() => Promise.resolve().then(() => (init_runs4(), runs_exports))));
+  ).action(action(() => Promise.resolve().then(() => (init_runs3(), runs_exports))));
   connectionOptions(
     program2.command("retry").description("retry a run, or every failed run since a time (starts backfills)").argument("<name>", "batch export name (from the files or the live list) or id").argument("[run_id]", "the run to retry").option("--failed", "retry the failed runs created since --since").option(
       "--since <time>",
@@ -73048,7 +63700,7 @@ function buildProgram(io, setExit) {
   ).addHelpText(
     "after",
     help(CONNECTION_ENV, "posthog-gitops logs events-to-s3 --level error,warning --since -1d")
-  ).action(action(() => Promise.resolve().then(() => (init_logs3(), logs_exports))));
+  ).action(action(() => Promise.resolve().then(() => (init_logs2(), logs_exports))));
   connectionOptions(
     program2.command("members").description(
       "list the organization's members (email, name, UUID): who dashboard collaborators may name"
@@ -73062,7 +63714,7 @@ function buildProgram(io, setExit) {
       ],
       "posthog-gitops members --project 12345"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_members2(), members_exports))));
+  ).action(action(() => Promise.resolve().then(() => (init_members(), members_exports))));
   connectionOptions(
     program2.command("events").description("list recent events (legacy events endpoint), to check that events flow").option("--event <name>", "only this event, e.g. $pageview").option("--distinct-id <id>", "only this person's distinct id").option("--after <time>", "events after this time (ISO-8601 with timezone, or -1d)").option("--before <time>", "events before this time").option(
       "--where <key=value>",
@@ -73073,7 +63725,7 @@ function buildProgram(io, setExit) {
   ).addHelpText(
     "after",
     help(CONNECTION_ENV, "posthog-gitops events --event '$pageview' --after -1h --limit 20")
-  ).action(action(() => Promise.resolve().then(() => (init_events4(), events_exports))));
+  ).action(action(() => Promise.resolve().then(() => (init_events3(), events_exports))));
   return program2;
 }
 async function main(argv, env, given = processIo(env)) {
@@ -73150,11 +63802,11 @@ init_text();
 var COMMENT_LIMIT = 65536;
 var MAX_PAGES = 100;
 var TIMEOUT_MS = 3e4;
-function commentMarker(header2) {
-  return `<!-- posthog-gitops-comment: ${encodeURIComponent(header2)} -->`;
+function commentMarker(header) {
+  return `<!-- posthog-gitops-comment: ${encodeURIComponent(header)} -->`;
 }
-function commentBody(header2, markdown, limit = COMMENT_LIMIT) {
-  const marker = commentMarker(header2);
+function commentBody(header, markdown, limit = COMMENT_LIMIT) {
+  const marker = commentMarker(header);
   let text2 = markdown.endsWith("\n") ? markdown : `${markdown}
 `;
   let dropped = 0;
@@ -73175,18 +63827,18 @@ _${dropped} more ${dropped === 1 ? "section" : "sections"} left out to fit this 
   }
   return body();
 }
-async function upsertComment(target2, markdown, fetchImpl = fetch) {
-  const api = new GitHubApi(target2, fetchImpl);
-  const [owner, name] = target2.repository.split("/");
-  if (!owner || !name || target2.repository.split("/").length !== 2) {
-    throw new Error(`GITHUB_REPOSITORY is not owner/name: ${JSON.stringify(target2.repository)}`);
+async function upsertComment(target, markdown, fetchImpl = fetch) {
+  const api = new GitHubApi(target, fetchImpl);
+  const [owner, name] = target.repository.split("/");
+  if (!owner || !name || target.repository.split("/").length !== 2) {
+    throw new Error(`GITHUB_REPOSITORY is not owner/name: ${JSON.stringify(target.repository)}`);
   }
   const repo = `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
-  const body = commentBody(target2.header, markdown);
-  const marker = commentMarker(target2.header);
+  const body = commentBody(target.header, markdown);
+  const marker = commentMarker(target.header);
   const me = botless(await api.viewerLogin());
   const mine = await api.findComment(
-    `/repos/${repo}/issues/${target2.pullNumber}/comments?per_page=100`,
+    `/repos/${repo}/issues/${target.pullNumber}/comments?per_page=100`,
     (c) => botless(c.user?.login ?? "") === me && (c.body ?? "").split(/\r?\n/).includes(marker)
   );
   if (mine) {
@@ -73197,7 +63849,7 @@ async function upsertComment(target2, markdown, fetchImpl = fetch) {
   }
   const created = await api.send(
     "POST",
-    `/repos/${repo}/issues/${target2.pullNumber}/comments`,
+    `/repos/${repo}/issues/${target.pullNumber}/comments`,
     {
       body
     }
@@ -73206,10 +63858,10 @@ async function upsertComment(target2, markdown, fetchImpl = fetch) {
 }
 var botless = (login) => login.replace(/\[bot\]$/, "").toLowerCase();
 var GitHubApi = class {
-  constructor(target2, fetchImpl) {
-    this.target = target2;
+  constructor(target, fetchImpl) {
+    this.target = target;
     this.fetchImpl = fetchImpl;
-    this.apiUrl = target2.apiUrl.replace(/\/+$/, "");
+    this.apiUrl = target.apiUrl.replace(/\/+$/, "");
   }
   target;
   fetchImpl;
@@ -73275,8 +63927,8 @@ var GitHubApi = class {
     return { json, link: response.headers.get("link") };
   }
 };
-function hint(status2) {
-  return status2 === 401 || status2 === 403 || status2 === 404 ? " (does the token in github-token have pull-requests: write on this repository?)" : "";
+function hint(status) {
+  return status === 401 || status === 403 || status === 404 ? " (does the token in github-token have pull-requests: write on this repository?)" : "";
 }
 var oneLine2 = (text2) => cut(text2.replace(/[\u0000-\u001f\u007f]+/g, " "), 300);
 function nextLink(link) {
@@ -73292,28 +63944,28 @@ var InputError = class extends Error {
   name = "InputError";
 };
 function readInputs(read) {
-  const get2 = (name) => read(name, true);
-  const command = get2("command");
+  const get = (name) => read(name, true);
+  const command = get("command");
   if (command !== "validate" && command !== "plan" && command !== "apply") {
     throw new InputError("input command must be validate, plan or apply");
   }
-  const prune = get2("prune");
+  const prune = get("prune");
   if (prune !== "true" && prune !== "false" && prune !== "") {
     throw new InputError("input prune must be true or false");
   }
   const paths = splitPaths(read("paths", false));
-  const base = get2("base");
+  const base = get("base");
   if (base.startsWith("-") || /[\r\n\0]/.test(base)) {
     throw new InputError("input base must be a git revision such as HEAD^1 or origin/main, or empty");
   }
-  const changedOnly = get2("changed-only");
+  const changedOnly = get("changed-only");
   if (changedOnly !== "true" && changedOnly !== "false" && changedOnly !== "") {
     throw new InputError("input changed-only must be true or false");
   }
   if (changedOnly === "true" && base === "") {
     throw new InputError("input changed-only needs input base: the revision the change is measured from");
   }
-  const version = get2("version");
+  const version = get("version");
   if (version !== "" && !VERSION_SPEC.test(version)) {
     throw new InputError(
       'input version must be an npm version, range or tag of posthog-gitops (e.g. "0.1.0" or "^0.1"), or empty'
@@ -73322,17 +63974,17 @@ function readInputs(read) {
   return {
     command,
     paths,
-    host: get2("host"),
-    project: get2("project"),
-    apiKey: get2("api-key"),
+    host: get("host"),
+    project: get("project"),
+    apiKey: get("api-key"),
     prune: prune === "true",
     base,
     changedOnly: changedOnly === "true",
     // As the composite action's `inputs.comment == 'true'`: GitHub compares strings ignoring case.
-    comment: get2("comment").toLowerCase() === "true",
-    commentHeader: get2("comment-header"),
-    githubToken: get2("github-token"),
-    workingDirectory: get2("working-directory") || ".",
+    comment: get("comment").toLowerCase() === "true",
+    commentHeader: get("comment-header"),
+    githubToken: get("github-token"),
+    workingDirectory: get("working-directory") || ".",
     version
   };
 }
@@ -73354,7 +64006,7 @@ function withoutInputs(env) {
 
 // src/action/install.ts
 import { spawn as spawn2 } from "node:child_process";
-import { existsSync as existsSync5, readFileSync as readFileSync4 } from "node:fs";
+import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
 import { join as join3 } from "node:path";
 async function installRelease(version, prefix, env) {
   const spec = `posthog-gitops@${version}`;
@@ -73368,13 +64020,13 @@ async function installRelease(version, prefix, env) {
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status2) => resolve15(status2 ?? 1));
+    child.once("close", (status) => resolve15(status ?? 1));
   });
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join3(prefix, "node_modules", "posthog-gitops");
   const bin = join3(root, "bin", "posthog-gitops.js");
-  if (!existsSync5(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
-  const installed = JSON.parse(readFileSync4(join3(root, "package.json"), "utf8"));
+  if (!existsSync4(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
+  const installed = JSON.parse(readFileSync2(join3(root, "package.json"), "utf8"));
   return { version: String(installed.version), bin };
 }
 function installEnv(env) {
@@ -73383,8 +64035,8 @@ function installEnv(env) {
 }
 
 // src/action/run.ts
-import { randomUUID as randomUUID9 } from "node:crypto";
-import { readFileSync as readFileSync5, writeFileSync as writeFileSync3 } from "node:fs";
+import { randomUUID as randomUUID2 } from "node:crypto";
+import { readFileSync as readFileSync3, writeFileSync as writeFileSync2 } from "node:fs";
 import { join as join4 } from "node:path";
 async function runAction(ctx) {
   const { inputs, cli, report: report2 } = ctx;
@@ -73416,24 +64068,24 @@ async function runAction(ctx) {
   );
   if (plan.code !== 0 && plan.code !== 2) {
     const note = failedPlanMarkdown(plan.code, ctx.runUrl);
-    writeFileSync3(markdownFile, note, { flag: "wx" });
+    writeFileSync2(markdownFile, note, { flag: "wx" });
     report2.setOutput("plan-file", "");
     report2.setOutput("markdown-file", markdownFile);
     return keepComment(ctx, note, plan.code);
   }
-  writeFileSync3(markdownFile, plan.stdout, { flag: "wx" });
-  const summary4 = planSummary(planFile);
-  report2.setOutput("has-changes", String(summary4.total > 0));
-  report2.setOutput("destructive", String(summary4.destructive));
+  writeFileSync2(markdownFile, plan.stdout, { flag: "wx" });
+  const summary3 = planSummary(planFile);
+  report2.setOutput("has-changes", String(summary3.total > 0));
+  report2.setOutput("destructive", String(summary3.destructive));
   report2.setOutput("plan-file", planFile);
   report2.setOutput("markdown-file", markdownFile);
-  report2.info(`has-changes=${summary4.total > 0} destructive=${summary4.destructive}`);
+  report2.info(`has-changes=${summary3.total > 0} destructive=${summary3.destructive}`);
   showMarkdown(report2, plan.stdout);
   let code = 0;
   if (inputs.command === "apply") {
-    if (inputs.changedOnly && !inputs.prune && summary4.scope?.read === "full") {
+    if (inputs.changedOnly && !inputs.prune && summary3.scope?.read === "full") {
       report2.error(
-        `changed-only: the plan is not change-scoped (${summary4.scope.reason ?? "no reason given"}); nothing was applied. Apply everything on purpose by running without changed-only.`
+        `changed-only: the plan is not change-scoped (${summary3.scope.reason ?? "no reason given"}); nothing was applied. Apply everything on purpose by running without changed-only.`
       );
       return keepComment(ctx, plan.stdout, 1);
     }
@@ -73458,14 +64110,14 @@ The plan could not be made (exit ${code}): see the [job log](${runUrl}).
 `;
 }
 function planSummary(file) {
-  const saved = JSON.parse(readFileSync5(file, "utf8"));
-  const summary4 = saved.plan?.summary;
-  if (typeof summary4?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
+  const saved = JSON.parse(readFileSync3(file, "utf8"));
+  const summary3 = saved.plan?.summary;
+  if (typeof summary3?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
   const scope = saved.plan?.scope;
-  return { total: summary4.total, destructive: summary4.destructive === true, ...scope ? { scope } : {} };
+  return { total: summary3.total, destructive: summary3.destructive === true, ...scope ? { scope } : {} };
 }
 function showMarkdown(report2, markdown) {
-  const token = `posthog-gitops-${randomUUID9()}`;
+  const token = `posthog-gitops-${randomUUID2()}`;
   report2.startGroup("Plan (markdown)");
   report2.info(`::stop-commands::${token}`);
   report2.info(markdown.replace(/\n$/, ""));
@@ -73508,7 +64160,7 @@ async function start() {
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
   const cwd = resolve14(workspace, inputs.workingDirectory);
-  if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
+  if (!existsSync5(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;
   }
@@ -73546,7 +64198,7 @@ function commentOn(inputs, env) {
     return void 0;
   }
   const apiUrl = env.GITHUB_API_URL || "https://api.github.com";
-  const target2 = {
+  const target = {
     apiUrl,
     graphqlUrl: env.GITHUB_GRAPHQL_URL || `${apiUrl.replace(/\/+$/, "")}/graphql`,
     token: inputs.githubToken,
@@ -73555,16 +64207,16 @@ function commentOn(inputs, env) {
     header: inputs.commentHeader
   };
   return async (markdown) => {
-    if (target2.token === "") throw new Error("input github-token is empty");
-    const done = await upsertComment(target2, markdown);
+    if (target.token === "") throw new Error("input github-token is empty");
+    const done = await upsertComment(target, markdown);
     info(`${done.action === "created" ? "Created" : "Updated"} the pull-request comment ${done.url}`);
   };
 }
 function pullRequestNumber(eventPath) {
-  if (!eventPath || !existsSync6(eventPath)) return void 0;
-  const event2 = JSON.parse(readFileSync6(eventPath, "utf8"));
-  const number2 = event2.pull_request?.number;
-  return typeof number2 === "number" && Number.isSafeInteger(number2) && number2 > 0 ? number2 : void 0;
+  if (!eventPath || !existsSync5(eventPath)) return void 0;
+  const event2 = JSON.parse(readFileSync4(eventPath, "utf8"));
+  const number = event2.pull_request?.number;
+  return typeof number === "number" && Number.isSafeInteger(number) && number > 0 ? number : void 0;
 }
 try {
   process.exitCode = await start();

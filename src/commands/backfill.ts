@@ -7,7 +7,7 @@
  * is sent. The backfill is sent once (never repeated automatically: it is a create).
  */
 
-import { nowDate } from "../clock.js";
+import { nowDate } from "posthog-gitops-shared/clock";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import {

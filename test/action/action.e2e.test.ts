@@ -6,8 +6,8 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { systemClock } from "posthog-gitops-shared/clock";
 import { describe, expect, it } from "vitest";
-import { systemClock } from "../../src/clock.js";
 import { useEmulator } from "../support/emulator.js";
 import { gitRepo } from "../support/git-repo.js";
 import { act, KEY, ROOT, type Run } from "./harness.js";

@@ -1,6 +1,7 @@
 /**
- * No install step: the committed bundle (dist-action/main.mjs) loads nothing but Node.js's own modules,
- * and the action runs from a folder holding only action.yml and dist-action/, with no node_modules in
+ * No install step: the committed bundle (dist-action/main.mjs) loads nothing but Node.js's own modules
+ * (and the emulator package, only from the `emulator` command, which the action never runs: the bundle
+ * carries none of the emulator), and the action runs from a folder holding only action.yml and dist-action/, with no node_modules in
  * it or above it, including the `yaml` library the config loader loads lazily. (CI checks separately
  * that the bundle is what the sources build: `npm run check:action`.)
  */
@@ -9,8 +10,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { systemClock } from "posthog-gitops-shared/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/clock.js";
 import { useEmulator } from "../support/emulator.js";
 import { act, KEY, ROOT } from "./harness.js";
 import { loadAction } from "./runner.js";
@@ -54,14 +55,25 @@ describe("the committed bundle", () => {
     expect(loaded.size).toBeGreaterThan(10);
     const builtins = new Set([...builtinModules, "sqlite"]);
     const foreign = [...loaded].filter((name) => !builtins.has(name.replace(/^node:/, "")));
-    expect(foreign).toEqual([]);
+    expect(foreign).toEqual(["posthog-gitops-emulator"]);
+    expect(source).toMatch(/^ {4}return await import\("posthog-gitops-emulator"\);$/m);
+  });
+
+  it("holds none of the emulator: its sources, its routes' messages, its control surface", () => {
+    const source = readFileSync(BUNDLE, "utf8");
+    expect(source).toContain("// packages/shared/src/clock.ts"); // the modules are named as they are bundled
+    expect(source).not.toMatch(/^\/\/ (packages\/emulator|src\/emulator)\//m);
+    expect(source).not.toContain("disallowed_host");
+    expect(source).not.toContain("_emulator/requests");
   });
 
   it("carries the package's version and the licenses of what it bundles", () => {
     expect(readFileSync(BUNDLE, "utf8")).toContain(`"${pkg.version}"`);
     const licenses = readFileSync(join(dirname(BUNDLE), "licenses.txt"), "utf8");
     for (const name of Object.keys(pkg.dependencies)) {
-      expect(licenses, name).toMatch(new RegExp(`^${name} \\d+\\.\\d+\\.\\d+ \\(`, "m"));
+      const listed = new RegExp(`^${name} \\d+\\.\\d+\\.\\d+ \\(`, "m");
+      if (name === "posthog-gitops-emulator") expect(licenses, name).not.toMatch(listed);
+      else expect(licenses, name).toMatch(listed);
     }
   });
 });

@@ -6,9 +6,9 @@
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { systemClock } from "posthog-gitops-shared/clock";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { COMMENT_LIMIT, commentBody, commentMarker, nextLink } from "../../src/action/comment.js";
-import { systemClock } from "../../src/clock.js";
 import { type Json, useEmulator } from "../support/emulator.js";
 import { findLeaks, readings } from "../support/leak-scan.js";
 import { BOT_LOGIN, type FakeGitHub, startFakeGitHub } from "./fake-github.js";

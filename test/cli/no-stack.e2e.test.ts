@@ -6,9 +6,9 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Clock } from "posthog-gitops-shared/clock";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import type { Clock } from "../../src/clock.js";
 import { useEmulator } from "../support/emulator.js";
 import { memoryIo, TEST_NOW } from "../support/io.js";
 

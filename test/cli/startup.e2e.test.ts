@@ -14,8 +14,10 @@ import { describe, expect, it } from "vitest";
 const DIST = fileURLToPath(new URL("../../dist/", import.meta.url));
 const STATIC = /^\s*(?:import|export)\s+(?:[^"';]*?\s+from\s+)?["']([^"']+)["']/gm;
 
-/** Every package and dist file reachable from `entry` through static imports. */
-function graph(entry: string): { packages: Set<string>; files: Set<string> } {
+const SHARED_DIST = fileURLToPath(new URL("../../packages/shared/dist/", import.meta.url));
+
+/** Every package and dist file reachable from `entry` (in `dist`) through static imports. */
+function graph(entry: string, dist = DIST): { packages: Set<string>; files: Set<string> } {
   const packages = new Set<string>();
   const files = new Set<string>();
   const visit = (file: string) => {
@@ -30,14 +32,17 @@ function graph(entry: string): { packages: Set<string>; files: Set<string> } {
         );
     }
   };
-  visit(join(DIST, entry));
-  return { packages, files: new Set([...files].map((f) => relative(DIST, f))) };
+  visit(join(dist, entry));
+  return { packages, files: new Set([...files].map((f) => relative(dist, f))) };
 }
 
 describe("what each entry loads before it runs", () => {
-  it("--help and --version: commander only", () => {
+  it("--help and --version: commander only, and the shared package's clock", () => {
     const { packages, files } = graph("cli.js");
-    expect([...packages].sort()).toEqual(["commander"]);
+    expect([...packages].sort()).toEqual(["commander", "posthog-gitops-shared"]);
+    const clock = graph("clock.js", SHARED_DIST);
+    expect([...clock.packages]).toEqual([]);
+    expect([...clock.files]).toEqual(["clock.js"]);
     expect([...files].filter((f) => f.startsWith("commands/"))).toEqual([]);
   });
 
@@ -46,7 +51,8 @@ describe("what each entry loads before it runs", () => {
     expect(graph("commands/plan.js").packages).toContain("undici");
     const { packages, files } = graph("commands/validate.js");
     expect(packages).not.toContain("undici");
-    expect([...files].filter((f) => f.startsWith("emulator/") || f === "service/client.js")).toEqual([]);
+    expect(packages).not.toContain("posthog-gitops-emulator");
+    expect([...files].filter((f) => f === "service/client.js")).toEqual([]);
   });
 
   it("validate of the examples loads no ajv compiler: the build's precompiled schema code serves it", () => {
@@ -77,7 +83,7 @@ describe("what each entry loads before it runs", () => {
   });
 
   it("the library entry does not load the emulator (it has its own entry)", () => {
-    const { files } = graph("index.js");
-    expect([...files].filter((f) => f.startsWith("emulator/"))).toEqual([]);
+    expect(graph("index.js").packages).not.toContain("posthog-gitops-emulator");
+    expect(graph("emulator.js").packages).toEqual(new Set(["posthog-gitops-emulator"]));
   });
 });

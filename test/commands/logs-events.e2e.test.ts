@@ -1,7 +1,7 @@
+import { OLD_RUN_ID } from "posthog-gitops-emulator";
 import { describe, expect, it } from "vitest";
 import { run as events } from "../../src/commands/events.js";
 import { run as logs } from "../../src/commands/logs.js";
-import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
 import { type PartialState, PROJECT_ENV, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { validJson } from "../support/valid-json.js";
 

@@ -3,8 +3,9 @@
  * checking exit codes, stdout/stderr separation and that the key never shows. Needs `npm run build`
  * (`npm test` builds first).
  */
+
+import { systemClock } from "posthog-gitops-shared/clock";
 import { describe, expect, it } from "vitest";
-import { systemClock } from "../../src/clock.js";
 import { KEY, PROJECT_ENV, ROOT, spawnCli, useEmulator } from "../support/emulator.js";
 import { validJson } from "../support/valid-json.js";
 

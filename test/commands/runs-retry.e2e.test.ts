@@ -1,7 +1,7 @@
+import { OLD_RUN_ID } from "posthog-gitops-emulator";
 import { describe, expect, it } from "vitest";
 import { type RetryOptions, run as retry } from "../../src/commands/retry.js";
 import { run as runs } from "../../src/commands/runs.js";
-import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
 import { PROJECT_ENV, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { validJson } from "../support/valid-json.js";
 

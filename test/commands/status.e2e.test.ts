@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ACME_ID } from "posthog-gitops-emulator";
 import { describe, expect, it } from "vitest";
 import { run as status } from "../../src/commands/status.js";
-import { ACME_ID } from "../../src/emulator/default-seed.js";
 import {
   type PartialState,
   POSTGRES_EXPORT_ID,

@@ -3,8 +3,9 @@
  * emulator injects, lost creates not repeated (from the emulator's request log), and the budget
  * keeping a burst under the emulator's limit.
  */
+
+import { OLD_RUN_ID } from "posthog-gitops-emulator";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
 import { backfillsApi, logsApi, runsApi } from "../../src/kinds/batch-export/operations/service.js";
 import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
 import { collaboratorsApi, dashboardsApi, sharingApi } from "../../src/kinds/dashboard/service.js";

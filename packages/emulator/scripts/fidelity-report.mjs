@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
  * Regenerates the numbers of the emulator README's "Fidelity" table: runs the ports of PostHog's own
- * API tests (test/emulator/posthog) with vitest's JSON reporter and prints, per PostHog test file (the
+ * API tests (test/posthog of this package) with vitest's JSON reporter and prints, per PostHog test file (the
  * part of each test title before `::`), the cases ported, passing, failing and skipped with the reasons
  * the skipped titles give, then the totals and the share that passes (skipped counted as not passing).
  *
- *   npm run fidelity            # markdown table on stdout
+ *   npm run fidelity            # markdown table on stdout (here or at the repository's root)
  *   npm run fidelity -- --json  # the same counts as JSON
  *
  * Exits 1 when a ported case fails.
@@ -14,19 +14,20 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 const dir = mkdtempSync(join(tmpdir(), "fidelity-"));
 const out = join(dir, "results.json");
 const run = spawnSync(
   process.execPath,
   [
-    "node_modules/vitest/vitest.mjs",
+    fileURLToPath(new URL("vitest.mjs", import.meta.resolve("vitest/package.json"))),
     "run",
-    "test/emulator/posthog",
+    "test/posthog",
     "--reporter=json",
     `--outputFile=${out}`,
   ],
-  { stdio: ["ignore", "ignore", "inherit"] },
+  { cwd: fileURLToPath(new URL("..", import.meta.url)), stdio: ["ignore", "ignore", "inherit"] },
 );
 let results;
 try {

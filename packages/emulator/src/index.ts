@@ -1,70 +1,32 @@
 /**
  * `startEmulator(options)`: a real `node:http` server on loopback that behaves like the service
- * (see src/emulator/README.md). Resolves to `{ url, port, close() }` once listening.
+ * (see the package's README.md). Resolves to `{ url, port, close() }` once listening.
  * The `latencyMs` / `errorRate` / `errorStatus` options are baseline faults: `POST /_emulator/faults {}`
  * and `POST /_emulator/reset` return to them.
  */
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Clock, systemClock } from "../clock.js";
+import { systemClock } from "posthog-gitops-shared/clock";
 import { handleControl, hostAllowed } from "./control.js";
 import { defaultSeed } from "./default-seed.js";
 import { FaultState, type Faults } from "./faults.js";
+import { type EmulatorOptions, isLoopback } from "./options.js";
 import { readStateFile, StatePersister } from "./persist.js";
 import { parseUpgradeOptions, upgradeStoredQueries } from "./query-upgrades.js";
-import { parseRateLimit, RateLimiter, type Window } from "./rate-limit.js";
+import { parseRateLimit, RateLimiter } from "./rate-limit.js";
 import { buildRouter } from "./routes/index.js";
 import { normaliseSeed } from "./seed.js";
 import { handleRequest, type ServerState } from "./server.js";
-import { defaultService, mergeService, type ServiceOptions, type ServiceSettings } from "./service.js";
+import { defaultService, mergeService, type ServiceSettings } from "./service.js";
 import { openSession } from "./sessions.js";
 import { Store } from "./store.js";
 import type { LogEntry, StoreData } from "./types.js";
-
-export interface EmulatorOptions {
-  /** 0 (default) picks a free port. */
-  port?: number;
-  /** Default 127.0.0.1. Other addresses need `allowNonLoopback`. */
-  host?: string;
-  allowNonLoopback?: boolean;
-  /** A seed object, or the path of a JSON seed file. Default: the built-in seed. */
-  seed?: unknown;
-  /** Persist the store to this file (loaded at start when it exists). */
-  stateFile?: string;
-  /** The key accepted with every scope (replaces the seed's `phx_emulator`). Default `phx_emulator`. */
-  apiKey?: string;
-  latencyMs?: number;
-  errorRate?: number;
-  errorStatus?: number;
-  /** `480/minute,4800/hour` style, `none` to disable, or windows. Default: the service's limits. */
-  rateLimit?: string | Window[];
-  /**
-   * Where the emulator's time comes from: each request's "now", the default seed's dates, throttling.
-   * Default: the system clock. Tests pass the clock their CLI runs use.
-   */
-  clock?: Clock;
-  /**
-   * Which service to behave like (see src/emulator/README.md, "The service switch"): e.g.
-   * `{ rules: "2025" }` for the older rules, `{ legacy_routes: false }` to drop the routes the newest
-   * service removed, `{ feature_flags: { "high-frequency-batch-exports": true } }`. Applies to the
-   * default seed and to every seed without its own `service` keys (start seed, `POST /_emulator/seed`).
-   */
-  service?: ServiceOptions;
-  /** Called with unexpected handler errors (answered as 500). */
-  onError?: (error: unknown) => void;
-}
 
 export interface RunningEmulator {
   url: string;
   port: number;
   close(): Promise<void>;
-}
-
-const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
-
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 function serviceBase(options: EmulatorOptions): ServiceSettings {
@@ -201,6 +163,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-export { defaultSeed } from "./default-seed.js";
+/** The default seed, and the ids and keys of its objects (a published interface, see README.md). */
+export {
+  ACME_ID,
+  BOB_KEY,
+  defaultSeed,
+  FLAG_IDS,
+  GLOBEX_ID,
+  INTEGRATION_IDS,
+  OLD_RUN_ID,
+  POSTGRES_EXPORT_ID,
+  S3_EXPORT_ID,
+  SAMPLE_ENCRYPTED_PAYLOAD,
+  SEED_CREDENTIALS,
+  USER_UUIDS,
+} from "./default-seed.js";
+export {
+  type EmulatorFlags,
+  type EmulatorOptions,
+  EmulatorUsageError,
+  isLoopback,
+  optionsFromFlags,
+} from "./options.js";
 export type { FeatureFlag, Rules, ServiceOptions, ServiceSettings } from "./service.js";
 export type { Seed, StoreData } from "./types.js";

@@ -6,8 +6,8 @@
  * schema models' defaults, as a save from the UI or the MCP serializer leaves it: keys the files never
  * declared appear in every stored query. Soft-deleted insights are rewritten too, like the service's job.
  */
-import { isDict } from "../queries/python.js";
-import { QueryUpgradeError, upgradeQuery } from "../queries/upgrade.js";
+import { isDict } from "posthog-gitops-shared/queries/python";
+import { QueryUpgradeError, upgradeQuery } from "posthog-gitops-shared/queries/upgrade";
 import { withDefaults } from "./routes/query-schema.js";
 import type { Store } from "./store.js";
 

@@ -6,7 +6,7 @@
  */
 
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Clock } from "../clock.js";
+import type { Clock } from "posthog-gitops-shared/clock";
 import { CONTROLLED_RESOURCES, requiredLevel, requireResourceAccess } from "./access.js";
 import {
   authenticate,

@@ -3,8 +3,8 @@
  * an admin of Acme, bob (user 2) and carol (user 3) members; Acme has every paid feature.
  */
 import { describe, expect, it } from "vitest";
-import { BOB_KEY } from "../../src/emulator/default-seed.js";
-import { type Json, P, useEmulator } from "../support/emulator.js";
+import { BOB_KEY } from "../src/default-seed.js";
+import { type Json, P, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 

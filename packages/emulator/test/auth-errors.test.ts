@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { checkScope } from "../../src/emulator/auth.js";
-import { defaultSeed } from "../../src/emulator/default-seed.js";
-import { Store } from "../../src/emulator/store.js";
-import { P, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
-import { TEST_NOW } from "../support/io.js";
+import { checkScope } from "../src/auth.js";
+import { defaultSeed } from "../src/default-seed.js";
+import { Store } from "../src/store.js";
+import { TEST_NOW } from "./support/clock.js";
+import { P, S3_EXPORT_ID, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 

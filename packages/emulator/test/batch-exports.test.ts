@@ -4,9 +4,9 @@
  * integrations.test.ts; schedule fields: schedule.test.ts; the 2025 rules: older-rules.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { ACME_ID, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
-import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
+import { ACME_ID, SEED_CREDENTIALS } from "../src/default-seed.js";
 import { extraErrors, schemaErrors } from "./openapi.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 const B = `${P}/batch_exports/`;

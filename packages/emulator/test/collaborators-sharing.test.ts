@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { P, USER_UUIDS, useEmulator } from "../support/emulator.js";
 import { schemaErrors } from "./openapi.js";
+import { P, USER_UUIDS, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 const C = `${P}/dashboards/3/collaborators/`;

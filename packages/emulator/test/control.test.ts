@@ -4,7 +4,7 @@
  */
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { P, useEmulator } from "../support/emulator.js";
+import { P, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 

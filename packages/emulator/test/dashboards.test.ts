@@ -1,8 +1,8 @@
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
-import { BOB_KEY } from "../../src/emulator/default-seed.js";
-import { P, useEmulator } from "../support/emulator.js";
+import { BOB_KEY } from "../src/default-seed.js";
 import { schemaErrors } from "./openapi.js";
+import { P, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 

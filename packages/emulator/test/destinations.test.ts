@@ -4,7 +4,7 @@
  * keys, file formats and compressions, `legacy_parquet_extension`, HTTP's URL allow-list.
  */
 import { describe, expect, it } from "vitest";
-import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 const B = `${P}/batch_exports/`;

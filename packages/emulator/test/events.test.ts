@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { P, useEmulator } from "../support/emulator.js";
 import { schemaErrors } from "./openapi.js";
+import { P, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 const E = `${P}/events/`;

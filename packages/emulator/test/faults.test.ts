@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { P, useEmulator } from "../support/emulator.js";
+import { P, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 

@@ -5,8 +5,8 @@
  * default seed's flags dated from the clock.
  */
 import { describe, expect, it } from "vitest";
-import { ACME_ID, BOB_KEY, FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "../../src/emulator/default-seed.js";
-import { type Json, P, type PartialState, useEmulator } from "../support/emulator.js";
+import { ACME_ID, BOB_KEY, FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "../src/default-seed.js";
+import { type Json, P, type PartialState, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 const FLAGS = `${P}/feature_flags`;

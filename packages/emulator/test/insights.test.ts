@@ -5,8 +5,8 @@
  * their PATCH, the seed's forms, and the ClickHouse throttle the insight endpoints share with events.
  */
 import { describe, expect, it } from "vitest";
-import { BOB_KEY } from "../../src/emulator/default-seed.js";
-import { type Json, P, useEmulator } from "../support/emulator.js";
+import { BOB_KEY } from "../src/default-seed.js";
+import { type Json, P, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 

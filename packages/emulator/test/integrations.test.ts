@@ -4,9 +4,9 @@
  * updates that send `destination`, the kind each type needs, project-scoped primary keys.
  */
 import { describe, expect, it } from "vitest";
-import { INTEGRATION_IDS } from "../../src/emulator/default-seed.js";
-import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
+import { INTEGRATION_IDS } from "../src/default-seed.js";
 import { schemaErrors } from "./openapi.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 const B = `${P}/batch_exports/`;

@@ -4,9 +4,9 @@
  * older answers the newest service changed. Each test pins one older behaviour.
  */
 import { describe, expect, it } from "vitest";
-import { OLD_RUN_ID, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
-import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, USER_UUIDS, useEmulator } from "../support/emulator.js";
+import { OLD_RUN_ID, SEED_CREDENTIALS } from "../src/default-seed.js";
 import { schemaErrors } from "./openapi.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, USER_UUIDS, useEmulator } from "./support/harness.js";
 
 const h = useEmulator({ service: { rules: "2025" } });
 const B = `${P}/batch_exports/`;

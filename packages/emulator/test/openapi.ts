@@ -1,5 +1,5 @@
 /**
- * Validates emulator responses against the OpenAPI subset (test/fixtures/openapi-subset.json) with ajv.
+ * Validates emulator responses against the OpenAPI subset (test/fixtures/openapi-subset.json, a copy of the reference's) with ajv.
  * OpenAPI 3.0 component schemas are converted to JSON Schema: `nullable` becomes a union with null,
  * `writeOnly` properties leave `required` (responses never carry them), `$ref`s stay inside one root.
  * The schema's known mistakes (end of service-api.md) are corrected explicitly in KNOWN_MISTAKES.
@@ -73,7 +73,7 @@ const KNOWN_MISTAKES: Record<string, (s: Json) => void> = {
   },
 };
 
-const spec = JSON.parse(readFileSync(new URL("../fixtures/openapi-subset.json", import.meta.url), "utf8"));
+const spec = JSON.parse(readFileSync(new URL("./fixtures/openapi-subset.json", import.meta.url), "utf8"));
 const schemas: Json = {};
 for (const [name, schema] of Object.entries(spec.components.schemas as Json)) {
   const converted = convert(schema) as Json;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseRateLimit, RateLimiter } from "../../src/emulator/rate-limit.js";
+import { parseRateLimit, RateLimiter } from "../src/rate-limit.js";
 
 describe("parseRateLimit", () => {
   it("reads windows and refuses nonsense", () => {

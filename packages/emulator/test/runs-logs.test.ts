@@ -4,11 +4,12 @@
  * order, the earliest backfill of an unpause without a pause time, and the logs envelope. The 2025
  * answers are pinned in older-rules.test.ts.
  */
+
+import { RUN_STATUSES } from "posthog-gitops-shared/posthog";
 import { describe, expect, it } from "vitest";
-import { OLD_RUN_ID } from "../../src/emulator/default-seed.js";
-import { RUN_STATUSES } from "../../src/kinds/batch-export/operations/index.js";
-import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
+import { OLD_RUN_ID } from "../src/default-seed.js";
 import { extraErrors, schemaErrors } from "./openapi.js";
+import { P, POSTGRES_EXPORT_ID, S3_EXPORT_ID, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 const B = `${P}/batch_exports/`;
@@ -362,7 +363,7 @@ describe("logs", () => {
 
 describe("the default seed's activity", () => {
   it("never dates a run in the future, even in the first minute of an hour", async () => {
-    const { runsAndLogs } = await import("../../src/emulator/sample-activity.js");
+    const { runsAndLogs } = await import("../src/sample-activity.js");
     for (const at of ["2026-11-21T07:00:16Z", "2026-11-21T07:00:59Z", "2026-11-21T07:30:00Z"]) {
       const now = Date.parse(at);
       const { runs, logs } = runsAndLogs(now);

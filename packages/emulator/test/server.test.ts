@@ -1,14 +1,14 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { hostAllowed } from "../../src/emulator/control.js";
-import { defaultSeed } from "../../src/emulator/default-seed.js";
-import { FaultState } from "../../src/emulator/faults.js";
-import { RateLimiter } from "../../src/emulator/rate-limit.js";
-import { Router } from "../../src/emulator/router.js";
-import { handleRequest, type ServerState } from "../../src/emulator/server.js";
-import { Store } from "../../src/emulator/store.js";
-import { TEST_NOW, testClock } from "../support/io.js";
+import { hostAllowed } from "../src/control.js";
+import { defaultSeed } from "../src/default-seed.js";
+import { FaultState } from "../src/faults.js";
+import { RateLimiter } from "../src/rate-limit.js";
+import { Router } from "../src/router.js";
+import { handleRequest, type ServerState } from "../src/server.js";
+import { Store } from "../src/store.js";
+import { TEST_NOW, testClock } from "./support/clock.js";
 
 describe("handleRequest", () => {
   it("answers 500 server_error when a handler throws, reports it, and keeps serving", async () => {

@@ -4,11 +4,11 @@
  * service's per-team feature flags.
  */
 import { describe, expect, it } from "vitest";
-import { ACME_ID } from "../../src/emulator/default-seed.js";
-import { startEmulator } from "../../src/emulator/index.js";
-import { normaliseSeed, SeedError } from "../../src/emulator/seed.js";
-import { P, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
-import { TEST_NOW, testClock } from "../support/io.js";
+import { ACME_ID } from "../src/default-seed.js";
+import { startEmulator } from "../src/index.js";
+import { normaliseSeed, SeedError } from "../src/seed.js";
+import { TEST_NOW, testClock } from "./support/clock.js";
+import { P, S3_EXPORT_ID, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 const now = new Date(TEST_NOW);

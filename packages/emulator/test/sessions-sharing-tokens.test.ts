@@ -4,7 +4,7 @@
  * dashboard 1 is shared (token `emulatorShareToken0000000000001`); bob is user 2.
  */
 import { describe, expect, it } from "vitest";
-import { type Json, P, useEmulator } from "../support/emulator.js";
+import { type Json, P, useEmulator } from "./support/harness.js";
 
 const h = useEmulator();
 

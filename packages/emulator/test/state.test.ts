@@ -12,9 +12,9 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startEmulator } from "../../src/emulator/index.js";
-import { normaliseSeed, SeedError } from "../../src/emulator/seed.js";
-import { TEST_NOW } from "../support/io.js";
+import { startEmulator } from "../src/index.js";
+import { normaliseSeed, SeedError } from "../src/seed.js";
+import { TEST_NOW } from "./support/clock.js";
 
 const auth = { Authorization: "Bearer phx_emulator", "Content-Type": "application/json" };
 

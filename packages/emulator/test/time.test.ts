@@ -3,7 +3,7 @@
  * months and M minutes, and the sign does not matter (always into the past).
  */
 import { describe, expect, it } from "vitest";
-import { parseTime } from "../../src/emulator/time.js";
+import { parseTime } from "../src/time.js";
 
 const NOW = Date.parse("2026-11-24T12:00:00Z");
 const at = (text: string) => {

@@ -3,7 +3,7 @@
  * `similarity` and `word_similarity`, and the exact / similar tiers of `apply_trigram_search`.
  */
 import { describe, expect, it } from "vitest";
-import { similarity, trigramSearch, trigrams, wordSimilarity } from "../../src/emulator/trigram.js";
+import { similarity, trigramSearch, trigrams, wordSimilarity } from "../src/trigram.js";
 
 describe("pg_trgm", () => {
   it("takes each word's trigrams, padded with two spaces before and one after, lowercased", () => {

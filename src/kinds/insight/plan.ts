@@ -6,10 +6,11 @@
  * form it upgrades on read or in its periodic job) is never a change; a change shows a unified diff of
  * the declared keys. Tags the service would silently drop become a note.
  */
+
+import { compareQuery } from "posthog-gitops-shared/queries/normalise";
 import { stringify } from "yaml";
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
-import { compareQuery } from "../../queries/normalise.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
 import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";

@@ -3,8 +3,9 @@
  * the insight API takes, with its `kind`. What the schema cannot say (the kinds of nested nodes, the
  * keys each kind requires) is checked offline by ./query.ts against src/queries.
  */
+
+import { TOP_LEVEL_QUERY_KINDS } from "posthog-gitops-shared/queries/node-kinds";
 import type { SchemaNode } from "../../config/kinds.js";
-import { TOP_LEVEL_QUERY_KINDS } from "../../queries/node-kinds.js";
 
 export const querySchema: SchemaNode = {
   type: "object",

@@ -1,7 +1,7 @@
 /** The flag endpoints the kind calls, against the emulator: pages, key lookups, writes, refusals. */
 
+import { FLAG_IDS } from "posthog-gitops-emulator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { FLAG_IDS } from "../../../src/emulator/default-seed.js";
 import { FLAG_ANSWERS } from "../../../src/kinds/feature-flag/answers.js";
 import { cohortsApi, featureFlagsApi } from "../../../src/kinds/feature-flag/service.js";
 import { ServiceClient } from "../../../src/service/client.js";

@@ -11,7 +11,7 @@
  * HogQL query. Finally create/update: object-storage exports get `legacy_parquet_extension: false`,
  * updates pin it before merging the config, and keep the integration unless the body named one.
  */
-import { isTimeZone } from "../../posthog.js";
+import { isTimeZone } from "posthog-gitops-shared/posthog";
 import { ApiError, collectInvalid, errorBody, invalid, required, serverError } from "../errors.js";
 import {
   type Body,

@@ -9,7 +9,7 @@
  * (ids, active, cycles), variant sums, regexes and cohorts. The structural and cross-field tiers the
  * service is still rolling out (#50084) are modelled as log-only: unknown keys are kept.
  */
-import { FLAG_PROPERTY_TYPES, OPERATOR_ALIASES, PROPERTY_OPERATORS } from "../../posthog.js";
+import { FLAG_PROPERTY_TYPES, OPERATOR_ALIASES, PROPERTY_OPERATORS } from "posthog-gitops-shared/posthog";
 import type { ApiError } from "../errors.js";
 import { invalid } from "../errors.js";
 import { isDict, pyType } from "../fields.js";

@@ -4,7 +4,7 @@
  * common cases are converted here: the insight type, its event and action series, the date range and
  * the interval. Anything else answers null, which is what the service shows when its conversion fails.
  */
-import type { JsonObject } from "../../queries/python.js";
+import type { JsonObject } from "posthog-gitops-shared/queries/python";
 
 /** The query kind of each legacy insight type (`filters.insight`). */
 export const KIND_BY_INSIGHT: Readonly<Record<string, string>> = {

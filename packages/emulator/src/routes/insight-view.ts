@@ -7,7 +7,7 @@
  * of an insight nobody has computed (`result` null, `is_cached` false).
  */
 import { createHash } from "node:crypto";
-import { QueryUpgradeError, upgradeQuery } from "../../queries/upgrade.js";
+import { QueryUpgradeError, upgradeQuery } from "posthog-gitops-shared/queries/upgrade";
 import { userAccessLevel } from "../access.js";
 import { notFound, serverError } from "../errors.js";
 import type { Ctx } from "../router.js";

@@ -3,7 +3,7 @@
  * type}`; a group `{type: "AND", values: [...]}` is flattened. Anything else is "Properties are
  * unparsable!" like the service.
  */
-import type { PropertyOperator } from "../../posthog.js";
+import type { PropertyOperator } from "posthog-gitops-shared/posthog";
 import { invalid } from "../errors.js";
 import { isDict } from "../fields.js";
 

@@ -7,7 +7,7 @@
  * (src/queries/check.ts); it does not reproduce the generated models' every field (unknown keys pass). Also the MCP serializer's normalisation (`x-posthog-client: mcp`), which wraps raw queries and
  * re-serialises them with the models' defaults.
  */
-import { nodeProblems, type QueryProblem, queryProblems } from "../../queries/check.js";
+import { nodeProblems, type QueryProblem, queryProblems } from "posthog-gitops-shared/queries/check";
 import { ApiError, errorBody, invalid } from "../errors.js";
 import { isDict, pyType } from "../fields.js";
 

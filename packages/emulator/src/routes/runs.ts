@@ -11,7 +11,7 @@
  * retry answers 200.
  */
 
-import { RUN_STATUSES } from "../../posthog.js";
+import { RUN_STATUSES } from "posthog-gitops-shared/posthog";
 import { invalid, notFound } from "../errors.js";
 import { cursorPage } from "../pagination.js";
 import type { Ctx, Router } from "../router.js";

@@ -16,15 +16,15 @@
  * Cases the emulator cannot model are `it.skip` with the reason in their title, never deleted.
  */
 import { expect } from "vitest";
-import type { MembershipRecord, StoreData } from "../../../src/emulator/types.js";
+import type { MembershipRecord, StoreData } from "../../src/types.js";
 import {
   type ApiResponse,
   type EmulatorHarness,
   type HarnessOptions,
   useEmulator,
-} from "../../support/emulator.js";
+} from "../support/harness.js";
 
-export type { ApiResponse } from "../../support/emulator.js";
+export type { ApiResponse } from "../support/harness.js";
 
 /** The seeded organization of every test ("Test Org" in PostHog's fixtures). */
 export const ORG = "0190f1d2-0000-7000-8000-00000000000a";

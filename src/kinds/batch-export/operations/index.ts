@@ -11,7 +11,7 @@ import type { Declared, DesiredProject } from "../../../config/types.js";
 import { declaredOf } from "../../../config/types.js";
 import { BATCH_EXPORT } from "../name.js";
 
-export { RUN_STATUSES, type RunStatus } from "../../../posthog.js";
+export { RUN_STATUSES, type RunStatus } from "posthog-gitops-shared/posthog";
 export type { BatchExport } from "../answers.js";
 export { EXPORT_WORDS } from "../name.js";
 export type { BatchExportRun, LogLevel } from "./answers.js";

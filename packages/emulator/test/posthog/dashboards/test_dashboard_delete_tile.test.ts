@@ -1,6 +1,6 @@
 /** Ported from PostHog's posthog/api/test/dashboards/test_dashboard_delete_tile.py (`delete_tile`). */
 import { describe, expect, it } from "vitest";
-import type { Json } from "../../../support/emulator.js";
+import type { Json } from "../../support/harness.js";
 import { cite, notPorted, P, usePostHogHarness } from "../insights/harness.js";
 
 const name = cite("posthog/api/test/dashboards/test_dashboard_delete_tile.py");

@@ -14,7 +14,7 @@
  * `duplicate_tiles` action) and on insight variables.
  */
 import { describe, expect, it } from "vitest";
-import type { Json } from "../../../support/emulator.js";
+import type { Json } from "../../support/harness.js";
 import {
   BOB_KEY,
   cite,

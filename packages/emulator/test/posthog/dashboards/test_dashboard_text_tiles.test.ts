@@ -4,7 +4,7 @@
  * the newest serializer adds (NEWEST_TILE_FIELDS, and the card's `dashboard_tiles`).
  */
 import { expect, it } from "vitest";
-import type { Json } from "../../../support/emulator.js";
+import type { Json } from "../../support/harness.js";
 import {
   BOB_KEY,
   cite,

@@ -3,7 +3,7 @@
  * (`update_tile`). Widget tiles are not modelled.
  */
 import { describe, expect, it } from "vitest";
-import type { Json } from "../../../support/emulator.js";
+import type { Json } from "../../support/harness.js";
 import { cite, notPorted, OTHER_TEAM, P, usePostHogHarness } from "../insights/harness.js";
 
 const name = cite("products/dashboards/backend/api/test/test_dashboard_update_tile.py");

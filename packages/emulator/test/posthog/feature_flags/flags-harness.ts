@@ -7,8 +7,8 @@
  * bob (`BOB_KEY`). The default seed's own flags, cohorts and experiments are left out, as PostHog's
  * tests start from an empty team.
  */
-import { ACME_ID, BOB_KEY } from "../../../../src/emulator/default-seed.js";
-import { type ApiResponse, type Json, type PartialState, useEmulator } from "../../../support/emulator.js";
+import { ACME_ID, BOB_KEY } from "../../../src/default-seed.js";
+import { type ApiResponse, type Json, type PartialState, useEmulator } from "../../support/harness.js";
 
 export const TEAM = 12345;
 export const OTHER_TEAM = 12346;

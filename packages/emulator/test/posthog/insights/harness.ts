@@ -11,13 +11,14 @@
  * Note that alice is an organization admin: a case that needs `self.user` to be a plain member says so
  * (`setLevel`).
  */
-import { beforeEach, expect, it } from "vitest";
-import type { Clock } from "../../../../src/clock.js";
-import { BOB_KEY } from "../../../../src/emulator/default-seed.js";
-import { type ApiResponse, type EmulatorHarness, type Json, useEmulator } from "../../../support/emulator.js";
-import { TEST_NOW } from "../../../support/io.js";
 
-export { cite } from "../../../queries/posthog/cite.js";
+import type { Clock } from "posthog-gitops-shared/clock";
+import { beforeEach, expect, it } from "vitest";
+import { BOB_KEY } from "../../../src/default-seed.js";
+import { TEST_NOW } from "../../support/clock.js";
+import { type ApiResponse, type EmulatorHarness, type Json, useEmulator } from "../../support/harness.js";
+
+export { citing as cite } from "../harness.js";
 export { BOB_KEY };
 
 export const TEAM = 12345;

@@ -9,7 +9,7 @@
  * client sends no credentials; `?sharing_access_token=` is served as the service serves it.
  */
 import { describe, expect, it } from "vitest";
-import type { Json } from "../../../support/emulator.js";
+import type { Json } from "../../support/harness.js";
 import {
   BOB_KEY,
   cite,

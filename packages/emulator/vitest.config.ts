@@ -1,0 +1,21 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    // The shared package from its sources, as this package's own are run: no build before a test.
+    alias: [
+      {
+        find: /^posthog-gitops-shared\/(.*)$/,
+        replacement: fileURLToPath(new URL("../shared/src/$1.ts", import.meta.url)),
+      },
+    ],
+  },
+  test: {
+    name: "emulator",
+    include: ["test/**/*.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+  },
+});
