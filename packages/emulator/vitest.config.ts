@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -17,5 +18,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // One worker per core (Vitest's default leaves one core idle): most files wait on sockets.
+    maxWorkers: availableParallelism(),
   },
 });
