@@ -20,5 +20,9 @@ export default defineConfig({
     pool: "forks",
     // One worker per core (Vitest's default leaves one core idle): most files wait on sockets.
     maxWorkers: availableParallelism(),
+    // The files share each worker's modules: the emulator's modules hold constants and caches only,
+    // and each file starts and closes its own emulator, so nothing carries from one file to the next;
+    // importing them once per worker instead of once per file cuts this suite's time by more than half.
+    isolate: false,
   },
 });
