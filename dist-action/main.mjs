@@ -3496,6 +3496,15 @@ function visible(text2) {
 function flat(text2) {
   return visible(text2.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
+function asciiLower(text2) {
+  return text2.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+function escapeNonAscii(text2) {
+  return text2.replace(/[^\x20-\x5b\x5d-\x7e]/gu, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 65535 ? `\\u{${code.toString(16)}}` : escapeChar(c);
+  });
+}
 function cut(text2, max) {
   if (text2.length <= max) return text2;
   let keep = Math.max(0, max - 1);
@@ -3552,12 +3561,12 @@ function nowDate(clock) {
 var realSleep, systemClock;
 var init_clock = __esm({
   "packages/shared/src/clock.ts"() {
-    realSleep = (ms, signal) => new Promise((resolve15) => {
-      if (signal?.aborted) return resolve15();
+    realSleep = (ms, signal) => new Promise((resolve16) => {
+      if (signal?.aborted) return resolve16();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve15();
+        resolve16();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -3802,6 +3811,11 @@ function scrubValue(io, value) {
   if (!scrubber) return value;
   const copy = (v) => {
     if (typeof v === "string") return scrubber.scrub(v);
+    if (typeof v === "number" || typeof v === "bigint") {
+      const text2 = String(v);
+      const scrubbed = scrubber.scrub(text2);
+      return scrubbed === text2 ? v : scrubbed;
+    }
     if (Array.isArray(v)) return v.map(copy);
     if (isPlain(v)) {
       return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
@@ -3818,24 +3832,25 @@ function isPlain(v) {
 function secretInValue(io, value) {
   const scrubber = io.scrubber;
   if (!scrubber) return void 0;
-  const find2 = (v) => {
+  const find = (v) => {
     if (typeof v === "string") return scrubber.secretIn(v);
+    if (typeof v === "number" || typeof v === "bigint") return scrubber.secretIn(String(v));
     if (Array.isArray(v)) {
       for (const item of v) {
-        const found3 = find2(item);
+        const found3 = find(item);
         if (found3 !== void 0) return found3;
       }
       return void 0;
     }
     if (typeof v === "object" && v !== null) {
       for (const [key2, item] of Object.entries(v)) {
-        const found3 = scrubber.secretIn(key2) ?? find2(item);
+        const found3 = scrubber.secretIn(key2) ?? find(item);
         if (found3 !== void 0) return found3;
       }
     }
     return void 0;
   };
-  return find2(value);
+  return find(value);
 }
 var MIN_SECRET_LENGTH, CUT_PREFIX, ESCAPED_WIDTH, ANCHOR, API_KEY_LABEL, Scrubber, LINE_END, OWN_SEQUENCES, controls, WITH_OWN, LINE_END_ONLY;
 var init_scrub = __esm({
@@ -3995,12 +4010,12 @@ var init_scrub = __esm({
         const found3 = this.#startOf(text2, CUT_PREFIX);
         if (found3) return found3;
         const tail = text2.slice(-(this.#longest * ESCAPED_WIDTH));
-        const open3 = openEscapeAtEnd(tail);
-        const whole = tail.slice(0, tail.length - open3);
+        const open4 = openEscapeAtEnd(tail);
+        const whole = tail.slice(0, tail.length - open4);
         const read = readText(whole) !== whole ? reading(whole) : void 0;
         if (read === void 0) {
-          const raw = open3 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
-          return raw ? { length: raw.length + open3, label: raw.label } : void 0;
+          const raw = open4 > 0 ? this.#startOf(whole, CUT_PREFIX) : void 0;
+          return raw ? { length: raw.length + open4, label: raw.label } : void 0;
         }
         const start2 = this.#startOf(read.text, CUT_PREFIX);
         if (!start2) return void 0;
@@ -4126,11 +4141,11 @@ function accepts(part, code) {
     case "char":
       return part.code === code;
     case "class": {
-      let inside = false;
+      let inside2 = false;
       for (let k = 0; k < part.ranges.length; k += 2) {
-        if (code >= part.ranges[k] && code <= part.ranges[k + 1]) inside = true;
+        if (code >= part.ranges[k] && code <= part.ranges[k + 1]) inside2 = true;
       }
-      return inside !== part.negated;
+      return inside2 !== part.negated;
     }
   }
 }
@@ -8495,10 +8510,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep5, value } = collItem;
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start2, {
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -8512,7 +8527,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key2 && key2.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep5) {
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map.comment)
@@ -8536,7 +8551,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -8552,7 +8567,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -8643,7 +8658,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep5 = "";
+        let sep6 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -8657,13 +8672,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep5 + cb;
-              sep5 = "";
+                comment += sep6 + cb;
+              sep6 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep5 += source;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
@@ -8706,18 +8721,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep5, value } = collItem;
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start2, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key2 ?? sep5?.[0],
+          next: key2 ?? sep6?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep5 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -8771,8 +8786,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep5 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
+        if (!isMap3 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -8784,7 +8799,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key2))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -8795,8 +8810,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep5)
-                for (const st of sep5) {
+              if (sep6)
+                for (const st of sep6) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -8813,7 +8828,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -8993,7 +9008,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep5 = "";
+      let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -9010,24 +9025,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep5 === " ")
-            sep5 = "\n";
-          else if (!prevMoreIndented && sep5 === "\n")
-            sep5 = "\n\n";
-          value += sep5 + indent.slice(trimIndent) + content;
-          sep5 = "\n";
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep5 === "\n")
+          if (sep6 === "\n")
             value += "\n";
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          value += sep5 + content;
-          sep5 = " ";
+          value += sep6 + content;
+          sep6 = " ";
           prevMoreIndented = false;
         }
       }
@@ -9210,25 +9225,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep5 = " ";
+      let sep6 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep5 === "\n")
-            res += sep5;
+          if (sep6 === "\n")
+            res += sep6;
           else
-            sep5 = "\n";
+            sep6 = "\n";
         } else {
-          res += sep5 + lm;
-          sep5 = " ";
+          res += sep6 + lm;
+          sep6 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep5 + (match?.[1] ?? "");
+      return res + sep6 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -10038,14 +10053,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start: start2, key: key2, sep: sep5, value }) {
+    function stringifyItem({ start: start2, key: key2, sep: sep6, value }) {
       let res = "";
       for (const st of start2)
         res += st.source;
       if (key2)
         res += stringifyToken(key2);
-      if (sep5)
-        for (const st of sep5)
+      if (sep6)
+        for (const st of sep6)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -11212,18 +11227,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start2 = getFirstKeyStartProps(prev);
-          let sep5;
+          let sep6;
           if (scalar.end) {
-            sep5 = scalar.end;
-            sep5.push(this.sourceToken);
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep5 = [this.sourceToken];
+            sep6 = [this.sourceToken];
           const map = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep5 }]
+            items: [{ start: start2, key: scalar, sep: sep6 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map;
@@ -11376,15 +11391,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start3 = getFirstKeyStartProps(it.start);
                   const key2 = it.key;
-                  const sep5 = it.sep;
-                  sep5.push(this.sourceToken);
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep5 }]
+                    items: [{ start: start3, key: key2, sep: sep6 }]
                   });
                 } else if (start2.length > 0) {
                   it.sep = it.sep.concat(start2, this.sourceToken);
@@ -11578,13 +11593,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start2 = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep5 = fc.end.splice(1, fc.end.length);
-            sep5.push(this.sourceToken);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
             const map = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep5 }]
+              items: [{ start: start2, key: fc, sep: sep6 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map;
@@ -12069,22 +12084,22 @@ var init_parse_fast = __esm({
         const at = [];
         if (map.items.length > MAX_MAP_ENTRIES) unsure();
         const last = map.items.length - 1;
-        for (const [i, { start: start2, key: key2, sep: sep5, value }] of map.items.entries()) {
+        for (const [i, { start: start2, key: key2, sep: sep6, value }] of map.items.entries()) {
           for (const t of start2) this.filler(t);
-          if (key2 === void 0 && sep5 === void 0) {
+          if (key2 === void 0 && sep6 === void 0) {
             if (i < last) unsure();
             continue;
           }
-          if (key2 === null || key2 === void 0 || sep5 === void 0) return unsure();
+          if (key2 === null || key2 === void 0 || sep6 === void 0) return unsure();
           if ("indent" in key2 && key2.indent !== map.indent) unsure();
           const name = this.key(key2);
           if (Object.hasOwn(object, name)) unsure();
-          const { found: found3, newline } = this.separator(sep5);
+          const { found: found3, newline } = this.separator(sep6);
           if (found3.offset - key2.offset > MAX_KEY_SPAN) unsure();
           if (value?.type === "block-map" && !newline) unsure();
           object[name] = this.entry(value, depth);
           keys.push(name);
-          at.push(key2.offset, this.valueAt(value, sep5));
+          at.push(key2.offset, this.valueAt(value, sep6));
         }
         this.places.record(object, { keys, at });
         return object;
@@ -12120,31 +12135,31 @@ var init_parse_fast = __esm({
         const keys = [];
         const at = [];
         const last = collection.items.length - 1;
-        for (const [i, { start: start2, key: key2, sep: sep5, value }] of collection.items.entries()) {
+        for (const [i, { start: start2, key: key2, sep: sep6, value }] of collection.items.entries()) {
           let comma = false;
           for (const t of start2) {
             if (t.type === "comma" && !comma) comma = true;
             else if (t.type !== "space") unsure();
           }
           if (comma !== i > 0) unsure();
-          if (key2 === void 0 && sep5 === void 0 && value === void 0) {
+          if (key2 === void 0 && sep6 === void 0 && value === void 0) {
             if (i < last) unsure();
             continue;
           }
           if (value?.type === "block-map" || value?.type === "block-seq") unsure();
           if (!isMap3) {
-            if (key2 !== void 0 || sep5 !== void 0 || value === void 0) unsure();
+            if (key2 !== void 0 || sep6 !== void 0 || value === void 0) unsure();
             list6.push(this.node(value, depth + 1));
             at.push(value.offset);
             continue;
           }
-          if (sep5 === void 0) unsure();
+          if (sep6 === void 0) unsure();
           const name = this.key(key2);
           if (Object.hasOwn(object, name)) unsure();
-          this.separator(sep5);
+          this.separator(sep6);
           object[name] = this.entry(value, depth);
           keys.push(name);
-          at.push(key2.offset, this.valueAt(value, sep5));
+          at.push(key2.offset, this.valueAt(value, sep6));
         }
         if (isMap3) this.places.record(object, { keys, at });
         else this.places.record(list6, { at });
@@ -12162,10 +12177,10 @@ var init_parse_fast = __esm({
         return emptyScalarPosition(last.offset + last.source.length, before);
       }
       /** A mapping's `:` with only spaces before it, and spaces, line breaks and comments after it. */
-      separator(sep5) {
+      separator(sep6) {
         let found3;
         let newline = false;
-        for (const t of sep5) {
+        for (const t of sep6) {
           if (t.type === "map-value-ind" && found3 === void 0) found3 = t;
           else if (t.type === "space") continue;
           else if (found3 === void 0) unsure();
@@ -12504,23 +12519,23 @@ async function readSources(paths, cwd, diags) {
   for (const given of wanted) {
     const absolute = resolve(cwd, given);
     const shown3 = displayPath(absolute, cwd);
-    const real = await realpath(absolute).catch((error2) => error2);
-    if (real instanceof Error) {
-      const message = real.code === "ENOENT" ? `no such file or folder "${given}"${paths.length === 0 ? NO_DEFAULT_FOLDER : ""}` : real.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
+    const real2 = await realpath(absolute).catch((error2) => error2);
+    if (real2 instanceof Error) {
+      const message = real2.code === "ENOENT" ? `no such file or folder "${given}"${paths.length === 0 ? NO_DEFAULT_FOLDER : ""}` : real2.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
       diags.error(shown3, 0, 0, message);
       continue;
     }
-    if (isSystem(real)) {
-      diags.error(shown3, 0, 0, systemMessage(absolute, real));
+    if (isSystem(real2)) {
+      diags.error(shown3, 0, 0, systemMessage(absolute, real2));
       continue;
     }
-    const info2 = await stat(real).catch(() => void 0);
+    const info2 = await stat(real2).catch(() => void 0);
     if (info2?.isDirectory()) {
-      roots.push(real);
+      roots.push(real2);
       folders.push({ absolute, shown: shown3 });
     } else if (info2?.isFile()) {
-      roots.push(real);
-      found3.set(absolute, { shown: shown3, open: real, identity: identity(info2) });
+      roots.push(real2);
+      found3.set(absolute, { shown: shown3, open: real2, identity: identity(info2) });
     } else {
       diags.error(shown3, 0, 0, `not a regular file or folder${kind(info2)}: not read`);
     }
@@ -12601,30 +12616,30 @@ async function plainEntry(full) {
   return { open: full, identity: identity(info2) };
 }
 async function followLink(full, roots) {
-  const real = await realpath(full).catch((error2) => error2);
-  if (real instanceof Error) {
-    const why = real.code === "ENOENT" ? "broken link" : real.code === "ELOOP" ? "link loop" : "not accessible";
+  const real2 = await realpath(full).catch((error2) => error2);
+  if (real2 instanceof Error) {
+    const why = real2.code === "ENOENT" ? "broken link" : real2.code === "ELOOP" ? "link loop" : "not accessible";
     return `cannot read file: ${why}`;
   }
-  const info2 = await stat(real).catch(() => void 0);
+  const info2 = await stat(real2).catch(() => void 0);
   if (info2?.isDirectory()) return void 0;
-  if (isSystem(real)) return systemMessage(full, real);
-  if (!roots.some((root) => isInside(real, root))) {
-    return `link leads outside the given paths, to ${real}: not read`;
+  if (isSystem(real2)) return systemMessage(full, real2);
+  if (!roots.some((root) => isInside(real2, root))) {
+    return `link leads outside the given paths, to ${real2}: not read`;
   }
   if (info2 === void 0) return "cannot read file: not accessible";
   if (!info2.isFile()) return `not a regular file${kind(info2)}: not read`;
-  return { open: real, identity: identity(info2) };
+  return { open: real2, identity: identity(info2) };
 }
 function isInside(path, root) {
   const rel = relative(root, path);
   return rel === "" || !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
 }
-function isSystem(real) {
-  return SYSTEM_FOLDERS.some((folder) => real === folder || real.startsWith(`${folder}/`));
+function isSystem(real2) {
+  return SYSTEM_FOLDERS.some((folder) => real2 === folder || real2.startsWith(`${folder}/`));
 }
-function systemMessage(absolute, real) {
-  const link = real === absolute ? "" : `link leads to ${real}; `;
+function systemMessage(absolute, real2) {
+  const link = real2 === absolute ? "" : `link leads to ${real2}; `;
   return `${link}files under /proc, /sys and /dev are never read as configuration`;
 }
 function kind(info2) {
@@ -15458,11 +15473,11 @@ var require_validate = __commonJS({
         jsonPointer = $data;
         data = names_1.default.rootData;
       } else {
-        const matches = RELATIVE_JSON_POINTER.exec($data);
-        if (!matches)
+        const matches2 = RELATIVE_JSON_POINTER.exec($data);
+        if (!matches2)
           throw new Error(`Invalid JSON-pointer: ${$data}`);
-        const up = +matches[1];
-        jsonPointer = matches[2];
+        const up = +matches2[1];
+        jsonPointer = matches2[2];
         if (jsonPointer === "#") {
           if (up >= dataLevel)
             throw new Error(errorMsg("property/index", up));
@@ -15648,7 +15663,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve15.call(this, root, ref);
+      let _sch = resolve16.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -15675,7 +15690,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve15(root, ref) {
+    function resolve16(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -16381,11 +16396,11 @@ var require_schemes = __commonJS({
         urnComponent.error = "URN can not be parsed";
         return urnComponent;
       }
-      const matches = urnComponent.path.match(URN_REG);
-      if (matches && matches[0] === urnComponent.path) {
+      const matches2 = urnComponent.path.match(URN_REG);
+      if (matches2 && matches2[0] === urnComponent.path) {
         const scheme = options.scheme || urnComponent.scheme || "urn";
-        urnComponent.nid = matches[1].toLowerCase();
-        urnComponent.nss = matches[2];
+        urnComponent.nid = matches2[1].toLowerCase();
+        urnComponent.nss = matches2[2];
         const urnScheme = `${scheme}:${options.nid || urnComponent.nid}`;
         const schemeHandler = getSchemeHandler(urnScheme);
         urnComponent.path = void 0;
@@ -16539,7 +16554,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve15(baseURI, relativeURI, options) {
+    function resolve16(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -16575,50 +16590,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved2, schemelessOptions);
     }
-    function resolveComponent(base, relative5, options, skipNormalization) {
+    function resolveComponent(base, relative6, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative5 = parse3(serialize(relative5, options), options);
+        relative6 = parse3(serialize(relative6, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative5.scheme) {
-        target.scheme = relative5.scheme;
-        target.userinfo = relative5.userinfo;
-        target.host = relative5.host;
-        target.port = relative5.port;
-        target.path = removeDotSegments(relative5.path || "");
-        target.query = relative5.query;
+      if (!options.tolerant && relative6.scheme) {
+        target.scheme = relative6.scheme;
+        target.userinfo = relative6.userinfo;
+        target.host = relative6.host;
+        target.port = relative6.port;
+        target.path = removeDotSegments(relative6.path || "");
+        target.query = relative6.query;
       } else {
-        if (relative5.userinfo !== void 0 || relative5.host !== void 0 || relative5.port !== void 0) {
-          target.userinfo = relative5.userinfo;
-          target.host = relative5.host;
-          target.port = relative5.port;
-          target.path = removeDotSegments(relative5.path || "");
-          target.query = relative5.query;
+        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
+          target.userinfo = relative6.userinfo;
+          target.host = relative6.host;
+          target.port = relative6.port;
+          target.path = removeDotSegments(relative6.path || "");
+          target.query = relative6.query;
         } else {
-          if (!relative5.path) {
+          if (!relative6.path) {
             target.path = base.path;
-            if (relative5.query !== void 0) {
-              target.query = relative5.query;
+            if (relative6.query !== void 0) {
+              target.query = relative6.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative5.path[0] === "/") {
-              target.path = removeDotSegments(relative5.path);
+            if (relative6.path[0] === "/") {
+              target.path = removeDotSegments(relative6.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative5.path;
+                target.path = "/" + relative6.path;
               } else if (!base.path) {
-                target.path = relative5.path;
+                target.path = relative6.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative5.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative5.query;
+            target.query = relative6.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -16626,7 +16641,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative5.fragment;
+      target.fragment = relative6.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -16706,8 +16721,8 @@ var require_fast_uri = __commonJS({
     var URI_PARSE = /^(?:([^#/:?]+):)?(?:\/\/((?:([^#/?@]*)@)?(\[[^#/?\]]+\]|[^#/:?]*)(?::(\d*))?))?([^#?]*)(?:\?([^#]*))?(?:#((?:.|[\n\r])*))?/u;
     var AUTHORITY_PREFIX = /^(?:[^#/:?]+:)?\/\/([^/?#]*)/;
     var AUTHORITY_INTRODUCER_REGION = /^(?:[^#/:?]+:)?([/\\\t\n\r]*)/;
-    function getParseError(parsed, matches) {
-      if (matches[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
+    function getParseError(parsed, matches2) {
+      if (matches2[2] !== void 0 && parsed.path && parsed.path[0] !== "/") {
         return 'URI path must start with "/" when authority is present.';
       }
       if (typeof parsed.port === "number" && (parsed.port < 0 || parsed.port > 65535)) {
@@ -16729,9 +16744,9 @@ var require_fast_uri = __commonJS({
     function isIPLiteral(host) {
       return host[0] === "[" && host[host.length - 1] === "]";
     }
-    function hasMalformedComponentPercentEncoding(matches) {
-      const host = matches[4];
-      return hasMalformedPercentEncoding(matches[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches[6]) || hasMalformedPercentEncoding(matches[7]) || hasMalformedPercentEncoding(matches[8]);
+    function hasMalformedComponentPercentEncoding(matches2) {
+      const host = matches2[4];
+      return hasMalformedPercentEncoding(matches2[3]) || host !== void 0 && !isIPLiteral(host) && hasMalformedPercentEncoding(host) || hasMalformedPercentEncoding(matches2[6]) || hasMalformedPercentEncoding(matches2[7]) || hasMalformedPercentEncoding(matches2[8]);
     }
     function canonicalizeHost(parsed, options, schemeHandler, isIP2) {
       if (hasForbiddenDomainHost(parsed, options, schemeHandler, isIP2)) {
@@ -16806,15 +16821,15 @@ var require_fast_uri = __commonJS({
           }
         }
       }
-      const matches = uri.match(URI_PARSE);
-      if (matches) {
-        parsed.scheme = matches[1];
-        parsed.userinfo = matches[3];
-        parsed.host = matches[4];
-        parsed.port = parseInt(matches[5], 10);
-        parsed.path = matches[6] || "";
-        parsed.query = matches[7];
-        parsed.fragment = matches[8];
+      const matches2 = uri.match(URI_PARSE);
+      if (matches2) {
+        parsed.scheme = matches2[1];
+        parsed.userinfo = matches2[3];
+        parsed.host = matches2[4];
+        parsed.port = parseInt(matches2[5], 10);
+        parsed.path = matches2[6] || "";
+        parsed.query = matches2[7];
+        parsed.fragment = matches2[8];
         if (parsed.scheme !== void 0) {
           if (VALID_SCHEME.test(parsed.scheme)) {
             parsed.scheme = parsed.scheme.toLowerCase();
@@ -16823,14 +16838,14 @@ var require_fast_uri = __commonJS({
             malformedScheme = true;
           }
         }
-        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches);
+        malformedPercentEncoding = hasMalformedComponentPercentEncoding(matches2);
         if (malformedPercentEncoding) {
           parsed.error = parsed.error || "URI contains malformed percent-encoding.";
         }
         if (isNaN(parsed.port)) {
-          parsed.port = matches[5];
+          parsed.port = matches2[5];
         }
-        const parseError = getParseError(parsed, matches);
+        const parseError = getParseError(parsed, matches2);
         if (parseError !== void 0) {
           parsed.error = parsed.error || parseError;
           malformedAuthorityOrPort = true;
@@ -16930,7 +16945,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve15,
+      resolve: resolve16,
       resolveComponent,
       equal,
       serialize,
@@ -20886,9 +20901,9 @@ var init_secrets = __esm({
 function parseCliTime(raw, flag2, now) {
   const text2 = raw.trim();
   if (text2.toLowerCase() === "now") return { kind: "instant", ms: now.getTime(), text: now.toISOString() };
-  const relative5 = RELATIVE.exec(text2);
-  if (relative5) {
-    const ms2 = now.getTime() - Number(relative5[1]) * (UNIT_MS[(relative5[2] ?? "").toLowerCase()] ?? 0);
+  const relative6 = RELATIVE.exec(text2);
+  if (relative6) {
+    const ms2 = now.getTime() - Number(relative6[1]) * (UNIT_MS[(relative6[2] ?? "").toLowerCase()] ?? 0);
     return { kind: "instant", ms: ms2, text: new Date(ms2).toISOString() };
   }
   const date = DATE.exec(text2);
@@ -20977,10 +20992,10 @@ var init_time2 = __esm({
 
 // src/render/labels.ts
 function personText(uuid, people) {
-  const key2 = uuid.toLowerCase();
+  const key2 = asciiLower(uuid);
   const person = people !== void 0 && Object.hasOwn(people, key2) ? people[key2] : void 0;
   const name = flat(person?.name ?? "");
-  const email = flat(person?.email ?? "");
+  const email = escapeNonAscii((person?.email ?? "").trim());
   if (name !== "" && email !== "") return `${name} <${email}>`;
   return email || name || flat(uuid);
 }
@@ -21944,18 +21959,42 @@ var init_libesm = __esm({
 
 // src/kinds/shared/text-diff.ts
 function unifiedDiff(before, after) {
-  const withEol = (t) => t === "" || t.endsWith("\n") ? t : `${t}
-`;
   const patch = createTwoFilesPatch("before", "after", withEol(before), withEol(after), "", "", {
-    context: 3
+    context: 3,
+    maxEditLength: MAX_EDITS
   });
+  if (patch === void 0) return void 0;
   const start2 = patch.indexOf("--- before");
   return (start2 >= 0 ? patch.slice(start2) : patch).replace(/\t$/gm, "");
 }
+function lineCount(text2) {
+  if (text2 === "") return 0;
+  let n = 1;
+  for (let at = text2.indexOf("\n"); at >= 0 && at < text2.length - 1; at = text2.indexOf("\n", at + 1)) n++;
+  return n;
+}
+function textChange(before, after) {
+  const [n, m] = [lineCount(before), lineCount(after)];
+  const big = before.length > MAX_TEXT || after.length > MAX_TEXT || n > MAX_LINES || m > MAX_LINES;
+  const diff = big ? void 0 : unifiedDiff(before, after);
+  if (diff !== void 0 && diff.length <= MAX_DIFF_CHARS && lineCount(diff) <= MAX_DIFF_LINES)
+    return { diff };
+  return {
+    says: [`changed (${n} → ${m} lines), diff too large to show: plan --format json shows both values`]
+  };
+}
+var MAX_EDITS, MAX_TEXT, MAX_LINES, MAX_DIFF_LINES, MAX_DIFF_CHARS, withEol;
 var init_text_diff = __esm({
   "src/kinds/shared/text-diff.ts"() {
     "use strict";
     init_libesm();
+    MAX_EDITS = 1e3;
+    MAX_TEXT = 2e6;
+    MAX_LINES = 1e5;
+    MAX_DIFF_LINES = 1e3;
+    MAX_DIFF_CHARS = 64 * 1024;
+    withEol = (t) => t === "" || t.endsWith("\n") ? t : `${t}
+`;
   }
 });
 
@@ -22062,7 +22101,7 @@ function fieldTable(fields, roles = {}) {
         const after = f.send ? f.send(value) : wanted;
         const change2 = { path: key2, before: live, after };
         if (live === void 0) delete change2.before;
-        if (f.compare === "text") change2.diff = unifiedDiff(String(live ?? ""), String(after ?? ""));
+        if (f.compare === "text") Object.assign(change2, textChange(String(live ?? ""), String(after ?? "")));
         out.changes.push(change2);
       }
       return out;
@@ -25069,16 +25108,25 @@ var init_answers3 = __esm({
 function knownUsers(onDashboard, members) {
   const users2 = onDashboard.map((c) => c.user);
   if (members !== void 0 && "members" in members) users2.push(...members.members.map((m) => m.user));
-  return users2.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
+  const known3 = /* @__PURE__ */ new Map();
+  for (const u of users2) {
+    const user = { uuid: asciiLower(u.uuid), email: asciiLower(u.email ?? ""), shown: u.email ?? "" };
+    known3.set(`${user.uuid}
+${user.shown}`, user);
+  }
+  return [...known3.values()];
 }
-function find(c, users2) {
-  if (c.user_uuid !== void 0) return users2.find((u) => u.uuid === c.user_uuid);
-  const email = c.email?.toLowerCase();
-  return users2.find((u) => u.email !== "" && u.email === email);
+function matches(c, users2) {
+  if (c.user_uuid !== void 0) {
+    const uuid = asciiLower(c.user_uuid);
+    return users2.filter((u) => u.uuid === uuid);
+  }
+  const email = asciiLower(c.email ?? "");
+  return users2.filter((u) => u.email !== "" && u.email === email);
 }
 function unresolved(wanted, onDashboard) {
   const users2 = knownUsers(onDashboard, void 0);
-  return wanted.filter((c) => find(c, users2) === void 0);
+  return wanted.filter((c) => matches(c, users2).length === 0);
 }
 function resolveCollaborators(owner, wanted, onDashboard, members) {
   const users2 = knownUsers(onDashboard, members);
@@ -25087,7 +25135,16 @@ function resolveCollaborators(owner, wanted, onDashboard, members) {
   const first = /* @__PURE__ */ new Map();
   for (const c of wanted) {
     const name = collaboratorName(c);
-    const user = find(c, users2);
+    const found3 = matches(c, users2);
+    if (found3.length > 1) {
+      const who = found3.map((u) => `${escapeNonAscii(u.shown) || "no email"} ${escapeNonAscii(u.uuid)}`);
+      out.errors.push({
+        message: `collaborator ${name} of ${owner} matches ${found3.length} members (${who.join(", ")}): name the right one with user_uuid:`,
+        source: c.source
+      });
+      continue;
+    }
+    const user = found3[0];
     let uuid = user?.uuid;
     if (uuid === void 0) {
       if (members !== void 0 && "members" in members) {
@@ -25112,7 +25169,7 @@ function resolveCollaborators(owner, wanted, onDashboard, members) {
     const earlier = first.get(uuid);
     if (earlier !== void 0) {
       const { file, line, column } = earlier.source;
-      const is = user?.email ? user.email : uuid;
+      const is = escapeNonAscii(user?.email ? user.email : uuid);
       out.errors.push({
         message: `collaborator ${name} of ${owner} is ${is}, listed already at ${file}:${line}:${column}`,
         source: c.source
@@ -25133,7 +25190,8 @@ var init_collaborators = __esm({
   "src/kinds/dashboard/collaborators.ts"() {
     "use strict";
     init_values();
-    collaboratorName = (c) => c.user_uuid ?? c.email ?? "?";
+    init_text();
+    collaboratorName = (c) => escapeNonAscii(c.user_uuid ?? c.email ?? "?");
   }
 });
 
@@ -25159,8 +25217,8 @@ function declareCollaborators(list6, { ctx }) {
       return;
     }
     const source = ctx.at(`/collaborators/${i}`);
-    const collaborator3 = item.user_uuid !== void 0 ? { user_uuid: item.user_uuid.toLowerCase(), level: 37, source } : { email: ctx.text(`/collaborators/${i}/email`, item.email ?? "").trim(), level: 37, source };
-    const key2 = collaborator3.user_uuid ?? `email ${collaborator3.email?.toLowerCase()}`;
+    const collaborator3 = item.user_uuid !== void 0 ? { user_uuid: asciiLower(item.user_uuid), level: 37, source } : { email: ctx.text(`/collaborators/${i}/email`, item.email ?? "").trim(), level: 37, source };
+    const key2 = collaborator3.user_uuid ?? `email ${asciiLower(collaborator3.email ?? "")}`;
     const first = seen.get(key2);
     if (first !== void 0) {
       const field3 = item.user_uuid !== void 0 ? "user_uuid" : "email";
@@ -25178,6 +25236,7 @@ function declareCollaborators(list6, { ctx }) {
 var init_declare2 = __esm({
   "src/kinds/dashboard/declare.ts"() {
     "use strict";
+    init_text();
     init_collaborators();
   }
 });
@@ -25471,6 +25530,19 @@ function dashboardsApi(client) {
         path: path(project2, `${segment(id)}/`),
         body,
         expect: DASHBOARD_ANSWERS.dashboard
+      });
+    },
+    /**
+     * A PATCH whose `tiles` create a tile (a text card: an entry without an id): never repeated after it
+     * may have reached the service (each repeat would add another card); the caller looks first.
+     */
+    addTiles(project2, id, tiles) {
+      return client.request({
+        method: "PATCH",
+        path: path(project2, `${segment(id)}/`),
+        body: { tiles },
+        expect: DASHBOARD_ANSWERS.dashboard,
+        retrySafe: false
       });
     },
     moveTile(project2, id, body) {
@@ -25941,6 +26013,22 @@ function findTile(tiles, side, insightId) {
 async function patchTiles(client, project2, dashboardId, tiles) {
   await dashboardsApi(client).update(project2, dashboardId, { tiles });
 }
+async function addTextCard(client, project2, dashboardId, side) {
+  const text2 = side.text;
+  const cards = async () => (await tilesNow(client, project2, dashboardId)).filter((t) => t.textId !== null && sameText2(t.text, text2)).length;
+  const before = await cards();
+  const tile2 = { text: { body: text2 }, ...side.layout ? { layouts: smOnly(side.layout) } : {} };
+  const send = () => dashboardsApi(client).addTiles(project2, dashboardId, [tile2]);
+  try {
+    await send();
+    return [];
+  } catch (error2) {
+    if (!(error2 instanceof UnknownOutcomeError)) throw error2;
+    if (await cards() > before) return ["the answer was lost; the card was found on the dashboard"];
+    await send();
+    return ["the first add was not committed (its answer was lost); sent again"];
+  }
+}
 var sideOf, sameText2, queues, smOnly, ADD_TILE, REMOVE_TILE, UPDATE_TILE, TILE_VERBS;
 var init_tile_verbs = __esm({
   "src/kinds/dashboard/tile-verbs.ts"() {
@@ -25976,12 +26064,7 @@ var init_tile_verbs = __esm({
         const project2 = action.object.project;
         const dashboardId = Number(id);
         const side = sideOf(action, "after");
-        if (side.text !== void 0) {
-          await patchTiles(client, project2, dashboardId, [
-            { text: { body: side.text }, ...side.layout ? { layouts: smOnly(side.layout) } : {} }
-          ]);
-          return { id, notes: [] };
-        }
+        if (side.text !== void 0) return { id, notes: await addTextCard(client, project2, dashboardId, side) };
         const insightId = insightIdOf(action, side, referenced);
         const { tileId, changed } = await changeMembership(client, project2, insightId, dashboardId, true);
         const notes = changed ? [] : ["the insight was already on the dashboard"];
@@ -26139,7 +26222,7 @@ function planTiles(desired, current, ref, ctx) {
         path: "text",
         before: text2.before,
         after: text2.after,
-        diff: unifiedDiff(text2.before, text2.after)
+        ...textChange(text2.before, text2.after)
       });
     }
     sink.actions.push(makeAction(UPDATE_TILE, ref, { before, after, changes }));
@@ -26457,9 +26540,9 @@ function planCollaborators(desired, current, ref, ctx) {
   const onDashboard = live.collaborators[current.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
   const wanted = resolved(desired, onDashboard, ctx);
-  const liveIds = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
+  const liveIds = new Set(liveList.map((c) => asciiLower(c.user_uuid)));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
-  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
+  const removes = liveList.filter((c) => !wantedIds.has(asciiLower(c.user_uuid)));
   const adds = wanted.filter((c) => !liveIds.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
   const storedButIneffective = current.restriction_level === 37 && current.effective_restriction_level === 21;
@@ -26475,6 +26558,7 @@ var init_plan3 = __esm({
   "src/kinds/dashboard/plan.ts"() {
     "use strict";
     init_plan();
+    init_text();
     init_define();
     init_restore();
     init_tags();
@@ -27355,26 +27439,43 @@ function hideEncryptedPayloads(client, flag2) {
   for (const [key2, value] of Object.entries(payloads)) {
     if (typeof value !== "string" || SENTINEL.test(value)) continue;
     const label2 = `(encrypted payload ${key2} of feature flag ${flag2.key})`;
-    client.hideSecret(value, label2);
-    for (const text2 of textsIn(value)) client.hideSecret(text2, label2);
+    for (const form of payloadForms(value)) client.hideSecret(form, label2);
   }
   return flag2;
 }
-function textsIn(json) {
+function payloadForms(json) {
   let value;
   try {
     value = JSON.parse(json);
   } catch {
-    return [];
+    return [json];
   }
-  const out = [];
-  const walk2 = (v) => {
-    if (typeof v === "string") out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk2);
-    else if (typeof v === "object" && v !== null) Object.values(v).forEach(walk2);
+  const forms = /* @__PURE__ */ new Set([json]);
+  try {
+    forms.add(JSON.stringify(value)).add(spaced(value));
+  } catch {
+  }
+  const walk2 = (v, depth) => {
+    if (depth > 64) return;
+    if (typeof v === "string") forms.add(v);
+    else if (typeof v === "number") forms.add(String(v));
+    else if (Array.isArray(v)) for (const item of v) walk2(item, depth + 1);
+    else if (typeof v === "object" && v !== null) {
+      for (const [k, item] of Object.entries(v)) {
+        forms.add(k);
+        walk2(item, depth + 1);
+      }
+    }
   };
-  walk2(value);
-  return out;
+  walk2(value, 0);
+  return [...forms];
+}
+function spaced(value) {
+  if (Array.isArray(value)) return `[${value.map(spaced).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${spaced(v)}`).join(", ")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
 function featureFlagsApi(client) {
   const path = (project2, rest = "") => projectPath(project2, `feature_flags/${rest}`);
@@ -27732,8 +27833,8 @@ function condition(prop, opts) {
   if (prop.type === "cohort") {
     const id = Number(prop.value);
     const name = typeof prop.cohort === "string" ? prop.cohort : Number.isInteger(id) ? opts.cohortName?.(id) : void 0;
-    const inside = prop.operator === "not_in" ? "not in" : "in";
-    return `${negation}${inside} cohort ${name === void 0 ? `#${String(prop.value)}` : quote(name)}`;
+    const inside2 = prop.operator === "not_in" ? "not in" : "in";
+    return `${negation}${inside2} cohort ${name === void 0 ? `#${String(prop.value)}` : quote(name)}`;
   }
   const operator = typeof prop.operator === "string" ? prop.operator : "exact";
   const value = operator === "is_set" || operator === "is_not_set" ? "" : ` ${quote(prop.value)}`;
@@ -27844,6 +27945,10 @@ function describeFlagField(path, before, after, opts = {}) {
     case "active":
       return [
         after === false ? "turns the flag off for everyone" : "turns the flag on for its release conditions"
+      ];
+    case "has_encrypted_payloads":
+      return [
+        after === false ? "turns payload encryption off: its payloads are stored in plain text from now on" : "turns payload encryption on: the service encrypts the payloads it is sent"
       ];
     case "archived":
       return [after === true ? "archives the flag (hidden from the flag list)" : "unarchives the flag"];
@@ -28138,7 +28243,7 @@ function planFilters(desired, cohorts) {
 }
 function normaliseOptions(desired, live, ctx) {
   const remote = desired.is_remote_configuration ?? live?.is_remote_configuration === true;
-  const encrypted = desired.has_encrypted_payloads ?? live?.has_encrypted_payloads === true;
+  const encrypted = desired.has_encrypted_payloads === true || live?.has_encrypted_payloads === true;
   const stored = live && isObject(live.filters) ? live.filters.aggregation_group_type_index : null;
   return {
     remoteConfiguration: remote,
@@ -28175,23 +28280,24 @@ function encryptedPayloadChanges(desired, live, plan, rotate) {
   const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
   const current = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
   const refs = isObject(plan.payloads) ? plan.payloads : {};
+  const liveEncrypted = live.has_encrypted_payloads === true;
+  const encrypted = desired.has_encrypted_payloads ?? liveEncrypted;
+  const switching = encrypted !== liveEncrypted;
   const changes = [];
   for (const key2 of Object.keys(wanted)) {
     const value = wanted[key2];
     const path = `filters.payloads.${key2}`;
     if (!(key2 in current)) {
-      changes.push({ path, after: refs[key2], secret: true, says: [`adds the encrypted payload for ${key2}`] });
+      const says2 = [`adds the ${encrypted ? "encrypted " : ""}payload for ${key2}`];
+      changes.push({ path, after: refs[key2], ...encrypted ? { secret: true } : {}, says: says2 });
       continue;
     }
     const differs = value instanceof SecretValue && value.available && !jsonEqual(parsePayload(value.reveal()), parsePayload(current[key2]));
-    if (rotate || differs) {
-      changes.push({
-        path,
-        after: refs[key2],
-        secret: true,
-        says: [`changes the encrypted payload for ${key2}`]
-      });
-    }
+    if (!(switching || rotate || differs)) continue;
+    const says = [`changes the encrypted payload for ${key2}`];
+    changes.push(
+      encrypted ? { path, after: refs[key2], secret: true, says } : { path, before: ENCRYPTED, after: refs[key2], says }
+    );
   }
   for (const key2 of Object.keys(current)) {
     if (!(key2 in wanted)) {
@@ -28204,6 +28310,14 @@ function encryptedPayloadChanges(desired, live, plan, rotate) {
     }
   }
   return changes;
+}
+function plainOverEncrypted(desired, live) {
+  if (live.has_encrypted_payloads !== true || desired.has_encrypted_payloads !== void 0) return [];
+  const payloads = desired.filters?.payloads;
+  if (!isObject(payloads)) return [];
+  return Object.keys(payloads).map(
+    (key2) => `payload ${JSON.stringify(key2)} of feature flag "${desired.name}" is written in plain text, but its live payloads are encrypted: declare has_encrypted_payloads: true and write it as one \${NAME} reference (a secret), or has_encrypted_payloads: false to store it in plain text from now on`
+  );
 }
 function filterChanges(desired, live, plan, ctx) {
   const declared = Object.keys(plan);
@@ -28262,6 +28376,11 @@ function planCreate3(desired, ref, cohorts, ctx) {
   }
 }
 function planUpdate(desired, live, ref, cohorts, ctx) {
+  const plain = plainOverEncrypted(desired, live);
+  if (plain.length > 0) {
+    for (const message of plain) ctx.sink.errors.push({ message, source: desired.source });
+    return;
+  }
   const state = flagFields.state(live);
   const { changes } = flagFields.compare(desired, state);
   const filters = planFilters(desired, cohorts);
@@ -28297,6 +28416,12 @@ function planUpdate(desired, live, ref, cohorts, ctx) {
     const rekeys = changes.some((c) => c.path === "key");
     const guard = (turnsOff ? liveGuard(live, ctx, "turning it off") : void 0) ?? (rekeys ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`) : void 0);
     const warnings = [];
+    const decrypts = changes.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
+    if (decrypts) {
+      warnings.push(
+        "turning payload encryption off stores the payloads in plain text: anyone who can read the flag reads them"
+      );
+    }
     if (changes.some((c) => c.path === "evaluation_contexts") && (live.evaluation_contexts ?? []).length === 0) {
       warnings.push(
         "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file"
@@ -28308,6 +28433,7 @@ function planUpdate(desired, live, ref, cohorts, ctx) {
         after,
         changes: all,
         ...warnings.length > 0 ? { warnings } : {},
+        ...decrypts ? { destructive: true } : {},
         ...guard ? { guard } : {}
       })
     );
@@ -29361,7 +29487,7 @@ function queryChange(declared, live) {
     path: "query",
     before: compared.live,
     after: queryToSend(declared),
-    diff: unifiedDiff(asYaml(compared.live), asYaml(compared.declared))
+    ...textChange(asYaml(compared.live), asYaml(compared.declared))
   };
 }
 function asYaml(value) {
@@ -30323,12 +30449,12 @@ async function run3(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve15) => {
+  return new Promise((resolve16) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve15();
+      resolve16();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -30420,12 +30546,12 @@ var require_formats = __commonJS({
     var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
     var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
     function date(str8) {
-      const matches = DATE2.exec(str8);
-      if (!matches)
+      const matches2 = DATE2.exec(str8);
+      if (!matches2)
         return false;
-      const year = +matches[1];
-      const month = +matches[2];
-      const day = +matches[3];
+      const year = +matches2[1];
+      const month = +matches2[2];
+      const day = +matches2[3];
       return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
     }
     function compareDate(d1, d2) {
@@ -30440,16 +30566,16 @@ var require_formats = __commonJS({
     var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
     function getTime(strictTimeZone) {
       return function time(str8) {
-        const matches = TIME.exec(str8);
-        if (!matches)
+        const matches2 = TIME.exec(str8);
+        if (!matches2)
           return false;
-        const hr = +matches[1];
-        const min = +matches[2];
-        const sec = +matches[3];
-        const tz = matches[4];
-        const tzSign = matches[5] === "-" ? -1 : 1;
-        const tzH = +(matches[6] || 0);
-        const tzM = +(matches[7] || 0);
+        const hr = +matches2[1];
+        const min = +matches2[2];
+        const sec = +matches2[3];
+        const tz = matches2[4];
+        const tzSign = matches2[5] === "-" ? -1 : 1;
+        const tzH = +(matches2[6] || 0);
+        const tzM = +(matches2[7] || 0);
         if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
           return false;
         if (hr <= 23 && min <= 59 && sec < 60)
@@ -34305,9 +34431,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve15, reject) => {
+          return new Promise((resolve16, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve15(data);
+              return err ? reject(err) : resolve16(data);
             });
           });
         }
@@ -34345,9 +34471,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve15, reject) => {
+          return new Promise((resolve16, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve15(data);
+              return err2 ? reject(err2) : resolve16(data);
             });
           });
         }
@@ -37853,8 +37979,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve15, reject) => {
-        res = resolve15;
+      const promise = new Promise((resolve16, reject) => {
+        res = resolve16;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -39280,12 +39406,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve15, reject) => {
+      const waitForDrain = () => new Promise((resolve16, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve15;
+          callback = resolve16;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -40169,12 +40295,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve15, reject) => {
+      const waitForDrain = () => new Promise((resolve16, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve15;
+          callback = resolve16;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -40491,16 +40617,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve15) => {
+        return new Promise((resolve16) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve15;
+            this[kClosedResolve] = resolve16;
           } else {
-            resolve15(null);
+            resolve16(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve15) => {
+        return new Promise((resolve16) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -40513,7 +40639,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve15(null);
+            resolve16(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -40920,8 +41046,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve15) => {
-            this[kClosedResolve] = resolve15;
+          return new Promise((resolve16) => {
+            this[kClosedResolve] = resolve16;
           });
         }
       }
@@ -42043,7 +42169,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve15, reject) => {
+        const socket = await new Promise((resolve16, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -42053,7 +42179,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve15(socket2);
+              resolve16(socket2);
             }
           });
         });
@@ -42063,14 +42189,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve15, reject) => {
+        await new Promise((resolve16, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve15();
+            resolve16();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -42079,14 +42205,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve15();
+            resolve16();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve15, reject) => {
+        await new Promise((resolve16, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -42094,7 +42220,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve15();
+            resolve16();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -42137,8 +42263,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve15, reject) => {
-                      finalSocket.once("secureConnect", resolve15);
+                    await new Promise((resolve16, reject) => {
+                      finalSocket.once("secureConnect", resolve16);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -43271,7 +43397,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve16, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -43285,11 +43411,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve15(null);
+                resolve16(null);
               }
             });
           } else {
-            this.on("close", resolve15);
+            this.on("close", resolve16);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -43317,7 +43443,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve15, reject) => {
+      return new Promise((resolve16, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -43332,7 +43458,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve15,
+              resolve: resolve16,
               reject,
               length: 0,
               body: []
@@ -43406,18 +43532,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve15, stream, length } = consume2;
+      const { type, body, resolve: resolve16, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve15(chunksDecode(body, length, encoding));
+          resolve16(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve15(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve16(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve15(chunksConcat(body, length).buffer);
+          resolve16(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve15(new Blob(body, { type: stream[kContentType] }));
+          resolve16(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve15(chunksConcat(body, length));
+          resolve16(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -43607,9 +43733,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve16, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve15(data);
+            return err ? reject(err) : resolve16(data);
           });
         });
       }
@@ -43821,9 +43947,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve16, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve15(data);
+            return err ? reject(err) : resolve16(data);
           });
         });
       }
@@ -44111,9 +44237,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve16, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve15(data);
+            return err ? reject(err) : resolve16(data);
           });
         });
       }
@@ -44206,9 +44332,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve15, reject) => {
+        return new Promise((resolve16, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve15(data);
+            return err ? reject(err) : resolve16(data);
           });
         });
       }
@@ -45482,7 +45608,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile: readFile5, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname3, resolve: resolve15 } = __require("node:path");
+    var { dirname: dirname4, resolve: resolve16 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -45683,7 +45809,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile5(resolve15(path), "utf8");
+          const data = await readFile5(resolve16(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -45712,8 +45838,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve15(path);
-        await mkdir2(dirname3(resolvedPath), { recursive: true });
+        const resolvedPath = resolve16(path);
+        await mkdir2(dirname4(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -50917,17 +51043,17 @@ var require_sqlite_cache_store = __commonJS({
           if (now >= value.deleteAt && !canBeExpired) {
             continue;
           }
-          let matches = true;
+          let matches2 = true;
           if (value.vary) {
             const vary = JSON.parse(value.vary);
             for (const header in vary) {
               if (!headerValueEquals(headers[header], vary[header])) {
-                matches = false;
+                matches2 = false;
                 break;
               }
             }
           }
-          if (matches) {
+          if (matches2) {
             return value;
           }
         }
@@ -53692,7 +53818,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve15, reject) => agent.dispatch(
+        return new Promise((resolve16, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -53780,7 +53906,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve15({
+              resolve16({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -53833,7 +53959,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve15({
+              resolve16({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -53857,7 +53983,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve15({
+              resolve16({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -58214,7 +58340,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve15) => signal.addEventListener("abort", () => resolve15(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve16) => signal.addEventListener("abort", () => resolve16(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -58305,7 +58431,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve15) => this.#released.push(resolve15));
+            const released = new Promise((resolve16) => this.#released.push(resolve16));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -58349,7 +58475,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve15) => this.#waiting.push(resolve15));
+        else await new Promise((resolve16) => this.#waiting.push(resolve16));
         try {
           return await task();
         } finally {
@@ -58436,8 +58562,8 @@ ${apiKey}`).digest("hex").slice(0, 16);
 }
 function readBudgetFile(path, id, now) {
   try {
-    const stat2 = lstatSync2(path);
-    if (!stat2.isFile() || stat2.size > MAX_FILE_BYTES2) return void 0;
+    const stat3 = lstatSync2(path);
+    if (!stat3.isFile() || stat3.size > MAX_FILE_BYTES2) return void 0;
     return parse(JSON.parse(readFileSync(path, "utf8")), id, now);
   } catch {
     return void 0;
@@ -58860,7 +58986,7 @@ var init_transport = __esm({
       async send(spec) {
         const url = this.#url(spec);
         const path = url.pathname;
-        const retrySafe = spec.method !== "POST" || spec.retrySafe === true;
+        const retrySafe = spec.retrySafe ?? spec.method !== "POST";
         const budget = this.#o.budgets[spec.budget ?? "general"];
         const queued = this.#o.clock.now();
         return this.#o.semaphore.run(async () => {
@@ -59918,7 +60044,7 @@ function usersOf(kinds) {
   return (action) => {
     const named = [...users2.get(action.action)?.(action) ?? []];
     if (action.modified?.by !== void 0) named.push(action.modified.by);
-    return named.map((uuid) => uuid.toLowerCase());
+    return named.map(asciiLower);
   };
 }
 function asPerson(value) {
@@ -59931,7 +60057,7 @@ function asPerson(value) {
   const person = {};
   if (name !== "") person.name = name;
   if (email !== void 0 && email !== "") person.email = email;
-  return { uuid: value.uuid.toLowerCase(), person };
+  return { uuid: asciiLower(value.uuid), person };
 }
 function peopleIn(value, wanted, found3) {
   let budget = 1e6;
@@ -59990,6 +60116,7 @@ var init_people = __esm({
     init_errors();
     init_errors2();
     init_stop();
+    init_text();
     MemberDirectory = class {
       #client;
       #orgs = /* @__PURE__ */ new Map();
@@ -60483,27 +60610,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run14 = async (function_, resolve15, arguments_) => {
+  const run14 = async (function_, resolve16, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve15(result);
+    resolve16(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve15, reject, arguments_) => {
+  const enqueue = (function_, resolve16, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run14.bind(void 0, function_, resolve15, arguments_));
+    }).then(run14.bind(void 0, function_, resolve16, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve15, reject) => {
-    enqueue(function_, resolve15, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve16, reject) => {
+    enqueue(function_, resolve16, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -60600,7 +60727,12 @@ function found2(root, file) {
   return !rel.split(sep3).slice(0, -1).some((part) => part.startsWith("."));
 }
 async function showAt(at, file) {
-  const shown3 = await at.git(["show", `${at.commit}:${gitPath(at.cwd, file)}`]);
+  const shown3 = await at.git([
+    "show",
+    `${at.commit}:${gitPath(at.cwd, file)}`,
+    "--no-textconv",
+    "--no-ext-diff"
+  ]);
   if (shown3.code === 0) return shown3.stdout;
   if (/does not exist in|exists on disk, but not in|not in '|path '.*' does not exist/i.test(shown3.stderr)) {
     return void 0;
@@ -60631,17 +60763,33 @@ var init_tree = __esm({
 
 // src/drift/git.ts
 import { execFile } from "node:child_process";
-function systemGit(cwd, env) {
+import { lstat as lstat3, open as open3, realpath as realpath2, stat as stat2 } from "node:fs/promises";
+import { devNull } from "node:os";
+import { basename, dirname as dirname2, isAbsolute as isAbsolute4, join as join3, relative as relative4, resolve as resolve7, sep as sep4 } from "node:path";
+function hardenedEnv(env) {
   const childEnv = {};
   for (const [name, value] of Object.entries(env)) {
-    if (value !== void 0 && !name.startsWith("POSTHOG_")) childEnv[name] = value;
+    if (value !== void 0 && !name.startsWith("POSTHOG_") && !DROPPED.has(name)) childEnv[name] = value;
   }
-  Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_OPTIONAL_LOCKS: "0", LC_ALL: "C", LANGUAGE: "C" });
-  return (args) => new Promise((resolve15, reject) => {
+  return Object.assign(childEnv, {
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_OPTIONAL_LOCKS: "0",
+    GIT_NO_LAZY_FETCH: "1",
+    GIT_NO_REPLACE_OBJECTS: "1",
+    GIT_ALLOW_PROTOCOL: "none",
+    GIT_PROTOCOL_FROM_USER: "0",
+    GIT_PAGER: "cat",
+    PAGER: "cat",
+    LC_ALL: "C",
+    LANGUAGE: "C"
+  });
+}
+function execGit(cwd) {
+  return (args, env) => new Promise((resolvePromise, reject) => {
     execFile(
       "git",
       [...args],
-      { cwd, env: childEnv, maxBuffer: MAX_OUTPUT, encoding: "utf8", windowsHide: true },
+      { cwd, env, maxBuffer: MAX_OUTPUT, encoding: "utf8", windowsHide: true },
       (error2, stdout, stderr) => {
         if (error2 && typeof error2.code === "string") {
           const code = error2.code;
@@ -60653,23 +60801,214 @@ function systemGit(cwd, env) {
           return;
         }
         const exit = error2 ? Number(error2.code ?? 1) : 0;
-        resolve15({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
+        resolvePromise({ code: Number.isInteger(exit) ? exit : 1, stdout, stderr });
       }
     );
   });
 }
-var MAX_OUTPUT;
+function knowsNoLazyFetch(exec, env) {
+  const path = env.PATH ?? "";
+  let known3 = lazyFetchOption.get(path);
+  if (known3 === void 0) {
+    known3 = exec(["--no-lazy-fetch", "version"], env).then(
+      (r) => r.code === 0,
+      () => false
+    );
+    lazyFetchOption.set(path, known3);
+  }
+  return known3;
+}
+async function looksLikeRepository(dir) {
+  const kind2 = async (path) => {
+    try {
+      const info2 = await stat2(path);
+      return info2.isDirectory() ? "dir" : info2.isFile() ? "file" : "other";
+    } catch {
+      return "none";
+    }
+  };
+  const [head, objects, refs] = await Promise.all([
+    kind2(join3(dir, "HEAD")),
+    kind2(join3(dir, "objects")),
+    kind2(join3(dir, "refs"))
+  ]);
+  return head !== "none" && objects === "dir" && refs === "dir";
+}
+async function readGitFile(path) {
+  const handle = await open3(path, "r");
+  try {
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+function inside(dir, path) {
+  const rel = relative4(dir, path);
+  return rel === "" || !rel.startsWith(`..${sep4}`) && rel !== ".." && !isAbsolute4(rel);
+}
+async function real(path) {
+  try {
+    return await realpath2(path);
+  } catch {
+    return resolve7(path);
+  }
+}
+async function checkoutRepository(cwd) {
+  let dir = resolve7(cwd);
+  for (let depth = 0; depth < 4096; depth++) {
+    const dotGit = join3(dir, ".git");
+    let info2;
+    try {
+      info2 = await lstat3(dotGit);
+    } catch {
+      info2 = void 0;
+    }
+    if (info2?.isDirectory()) return { gitDir: dotGit, workTree: dir };
+    if (info2 !== void 0) {
+      let target;
+      if (info2.isSymbolicLink()) target = await real(dotGit);
+      else {
+        const match = /^gitdir: *(.+?)\s*$/m.exec(await readGitFile(dotGit).catch(() => ""));
+        if (match === null) {
+          throw new UserError(
+            `--base: ${dotGit} is neither a git folder nor a "gitdir:" file: git cannot be trusted with this checkout`
+          );
+        }
+        target = resolve7(dir, match[1]);
+      }
+      const [tree, gitDir] = await Promise.all([real(dir), real(target)]);
+      const outer = await enclosing(dirname2(dir));
+      const checkout = outer !== void 0 && inside(outer.workTree, gitDir) && !inside(outer.gitDir, gitDir) ? outer.workTree : inside(tree, gitDir) ? tree : void 0;
+      if (checkout !== void 0) {
+        throw new UserError(
+          `--base: ${dotGit} points inside the checkout (${relative4(checkout, gitDir) || "."}), to files a change can write: refusing to let git read its configuration`
+        );
+      }
+      return { gitDir, workTree: dir };
+    }
+    if (basename(dir) !== ".git" && await looksLikeRepository(dir)) {
+      throw new UserError(
+        `--base: ${dir} is laid out like a bare git repository (HEAD, objects/, refs/): its config is a file of the checkout, which a change can write, so git is not run there; the work tree's own .git is the only repository --base reads`
+      );
+    }
+    const parent = dirname2(dir);
+    if (parent === dir) return void 0;
+    dir = parent;
+  }
+  return void 0;
+}
+async function enclosing(dir) {
+  let at = resolve7(dir);
+  for (let depth = 0; depth < 4096; depth++) {
+    const dotGit = join3(at, ".git");
+    const found3 = await lstat3(dotGit).then(
+      () => true,
+      () => false
+    );
+    if (found3) {
+      const gitDir = (await stat2(dotGit).catch(() => void 0))?.isDirectory() ? await real(dotGit) : await readGitFile(dotGit).then(
+        (text2) => {
+          const match = /^gitdir: *(.+?)\s*$/m.exec(text2);
+          return match === null ? real(dotGit) : real(resolve7(at, match[1]));
+        },
+        () => real(dotGit)
+      );
+      return { gitDir, workTree: await real(at) };
+    }
+    const parent = dirname2(at);
+    if (parent === at) return void 0;
+    at = parent;
+  }
+  return void 0;
+}
+function systemGit(cwd, env) {
+  const exec = execGit(cwd);
+  const base = hardenedEnv(env);
+  let ready;
+  const prepare = async () => {
+    const options = [...await knowsNoLazyFetch(exec, base) ? ["--no-lazy-fetch"] : [], ...HARDENING];
+    const found3 = await checkoutRepository(cwd);
+    if (found3 === void 0) return { env: base, options };
+    const asked = await exec([...options, "rev-parse", "--absolute-git-dir", "--show-toplevel"], base);
+    if (asked.code !== 0) {
+      const line = asked.stderr.trim().split("\n")[0] ?? "";
+      throw new UserError(`--base: git refused the repository of ${cwd}${line === "" ? "" : `: ${line}`}`);
+    }
+    const [gitDir = "", top = ""] = asked.stdout.trim().split("\n");
+    const [saidDir, saidTop, ownDir, ownTop] = await Promise.all([
+      real(gitDir),
+      real(top),
+      real(found3.gitDir),
+      real(found3.workTree)
+    ]);
+    if (saidDir !== ownDir || saidTop !== ownTop) {
+      throw new UserError(
+        `--base: git found the repository ${saidDir} (work tree ${saidTop}), not the work tree's own .git (${ownDir}): refusing to read it`
+      );
+    }
+    return { env: { ...base, GIT_DIR: ownDir, GIT_WORK_TREE: ownTop }, options };
+  };
+  return async (args) => {
+    ready ??= prepare();
+    const { env: childEnv, options } = await ready;
+    return exec([...options, ...args], childEnv);
+  };
+}
+var MAX_OUTPUT, HARDENING, DROPPED, lazyFetchOption;
 var init_git = __esm({
   "src/drift/git.ts"() {
     "use strict";
     init_errors();
     MAX_OUTPUT = 64 * 1048576;
+    HARDENING = [
+      "--no-pager",
+      "--no-replace-objects",
+      "-c",
+      "safe.bareRepository=explicit",
+      "-c",
+      "protocol.allow=never",
+      "-c",
+      "core.fsmonitor=false",
+      "-c",
+      `core.hooksPath=${devNull}`,
+      "-c",
+      "core.pager=cat",
+      "-c",
+      "diff.external=",
+      "-c",
+      "core.sshCommand=false",
+      "-c",
+      "credential.helper="
+    ];
+    DROPPED = /* @__PURE__ */ new Set([
+      "GIT_DIR",
+      "GIT_WORK_TREE",
+      "GIT_COMMON_DIR",
+      "GIT_INDEX_FILE",
+      "GIT_OBJECT_DIRECTORY",
+      "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+      "GIT_NAMESPACE",
+      "GIT_REPLACE_REF_BASE",
+      "GIT_SHALLOW_FILE",
+      "GIT_EXTERNAL_DIFF",
+      "GIT_DIFF_OPTS",
+      "GIT_PAGER",
+      "GIT_EDITOR",
+      "GIT_SSH",
+      "GIT_SSH_COMMAND",
+      "GIT_ASKPASS",
+      "GIT_PROXY_COMMAND",
+      "GIT_PREFIX"
+    ]);
+    lazyFetchOption = /* @__PURE__ */ new Map();
   }
 });
 
 // src/drift/index.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function resolveBase(git, base, cwd) {
   if (base.trim() === "" || base.startsWith("-")) {
     throw new UserError(`--base ${JSON.stringify(base)} is not a git revision`);
@@ -60826,7 +61165,7 @@ var init_drift = __esm({
       now(file) {
         let parsed = this.#now.get(file);
         if (parsed === void 0) {
-          const absolute = resolve7(this.#options.cwd, file);
+          const absolute = resolve8(this.#options.cwd, file);
           const read = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
           parsed = read(absolute).then(
             (text2) => parse2(file, text2),
@@ -60890,7 +61229,7 @@ var init_review = __esm({
 // src/drift/changes.ts
 import { createHash as createHash4 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function changesSince(options) {
   const at = {
     git: options.git,
@@ -60911,7 +61250,7 @@ async function changesSince(options) {
           changedNow.set(file, void 0);
           return;
         }
-        const bytes = await read(resolve8(options.cwd, file));
+        const bytes = await read(resolve9(options.cwd, file));
         if (old2.link || blobId(bytes, algorithm) !== old2.blob) {
           changedNow.set(file, new TextDecoder().decode(bytes));
         }
@@ -60938,7 +61277,7 @@ async function changesSince(options) {
       unchanged.map(
         (file) => limit(async () => ({
           path: file,
-          text: new TextDecoder().decode(await read(resolve8(options.cwd, file)))
+          text: new TextDecoder().decode(await read(resolve9(options.cwd, file)))
         }))
       )
     );
@@ -61167,7 +61506,7 @@ var plan_exports = {};
 __export(plan_exports, {
   run: () => run4
 });
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function run4(flags, io) {
   const desired = await readConfig(flags.args, flags, io, "plan", "plan");
   const choice2 = await chooseBase(flags, desired, io, "plan");
@@ -61200,7 +61539,7 @@ async function run4(flags, io) {
       plan: shown3,
       reads: made.reads
     };
-    const file = resolve9(io.cwd, flags.out);
+    const file = resolve10(io.cwd, flags.out);
     await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
       mode: 384,
       scrubbed: true
@@ -61588,7 +61927,7 @@ __export(apply_exports, {
   closing: () => closing,
   run: () => run5
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 async function run5(flags, io) {
   if (!flags.autoApprove && !io.confirm) {
     throw new UserError("apply asks for confirmation on a terminal; without one, pass --auto-approve");
@@ -61601,7 +61940,7 @@ async function run5(flags, io) {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve10(io.cwd, flags.plan), KINDS) : void 0;
+  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve11(io.cwd, flags.plan), KINDS) : void 0;
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
   const choice2 = saved ? {} : await chooseBase(flags, desired, io, "apply");
   return withConnection(flags, io, async (session) => {
@@ -61964,7 +62303,7 @@ var init_refresh = __esm({
 
 // src/commands/pull-refresh.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
@@ -62017,7 +62356,7 @@ async function refresh(paths, flags, io) {
   });
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
-    const path = resolve11(io.cwd, file);
+    const path = resolve12(io.cwd, file);
     const text2 = await withFile("read", file, () => readFile4(path, "utf8"));
     const refreshed = refreshText(text2, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
@@ -62089,12 +62428,12 @@ __export(pull_exports, {
   run: () => run6
 });
 import { mkdir } from "node:fs/promises";
-import { dirname as dirname2, isAbsolute as isAbsolute4, relative as relative4, resolve as resolve12, sep as sep4 } from "node:path";
+import { dirname as dirname3, isAbsolute as isAbsolute5, relative as relative5, resolve as resolve13, sep as sep5 } from "node:path";
 import { fileURLToPath } from "node:url";
 function schemaLocation(cwd, dir) {
-  const fromRepo = relative4(cwd, SCHEMA);
-  const inside = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute4(fromRepo);
-  return (name) => inside ? relative4(dirname2(resolve12(dir, name)), SCHEMA).split(sep4).join("/") : PUBLISHED_SCHEMA;
+  const fromRepo = relative5(cwd, SCHEMA);
+  const inside2 = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute5(fromRepo);
+  return (name) => inside2 ? relative5(dirname3(resolve13(dir, name)), SCHEMA).split(sep5).join("/") : PUBLISHED_SCHEMA;
 }
 async function run6(flags, io) {
   const paths = flags.args ?? [];
@@ -62110,29 +62449,29 @@ async function run6(flags, io) {
     );
   const { project: project2 } = projectChoice(flags, io);
   if (project2 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
-  const dir = resolve12(io.cwd, flags.out ?? "posthog");
+  const dir = resolve13(io.cwd, flags.out ?? "posthog");
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
     throw new UserError(
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve12(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
+  const existing = kinds.map((kind2) => resolve13(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
-      `${existing.map((file) => relative4(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
+      `${existing.map((file) => relative5(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
     );
   }
   const schema = schemaLocation(io.cwd, dir);
   const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project2, schema));
-  const shown3 = relative4(io.cwd, dir) || ".";
+  const shown3 = relative5(io.cwd, dir) || ".";
   await withFile("create the folder", shown3, () => mkdir(dir, { recursive: true }));
   for (const pulled of files) {
-    const file = resolve12(dir, pulled.name);
-    await writeOutput(io, "write", relative4(io.cwd, file), file, pulled.text, { create: true });
+    const file = resolve13(dir, pulled.name);
+    await writeOutput(io, "write", relative5(io.cwd, file), file, pulled.text, { create: true });
     const words2 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
-      `wrote ${relative4(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words2.one : words2.many}
+      `wrote ${relative5(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words2.one : words2.many}
 `
     );
     if (pulled.variables.length > 0) {
@@ -62606,7 +62945,7 @@ __export(status_exports, {
   run: () => run7
 });
 import { existsSync as existsSync3 } from "node:fs";
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve14 } from "node:path";
 async function run7(options, io) {
   const format = options.format ?? "text";
   return withService(options, io, async (ctx) => {
@@ -62646,7 +62985,7 @@ async function select(ctx, options) {
     const projects = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects };
   }
-  if (existsSync3(resolve13(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync3(resolve14(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project2 } = projectChoice(options, ctx.io);
   if (project2 === void 0) {
     throw new UserError(
@@ -62774,16 +63113,16 @@ async function resolveExport(ctx, flags, name, configPath) {
   if (!name?.trim()) throw new UserError(`give the ${EXPORT_WORDS.one}'s NAME (or its id)`);
   const loaded = await readOptionalConfig(configPath, flags, ctx.io);
   const projects = new Set(loaded?.projects.flatMap((p) => p.project === void 0 ? [] : [p.project]));
-  const matches = (loaded?.projects ?? []).flatMap(
+  const matches2 = (loaded?.projects ?? []).flatMap(
     (p) => declaredExports(p).filter((d) => d.name === name).map((object) => ({ project: p.project, object }))
   );
-  const inProjects = new Set(matches.map((m) => m.project));
+  const inProjects = new Set(matches2.map((m) => m.project));
   if (inProjects.size > 1) {
     throw new UserError(
       `"${name}" is declared in projects ${[...inProjects].join(", ")}: point --config at one project's files`
     );
   }
-  const found3 = matches[0];
+  const found3 = matches2[0];
   const choice2 = projectChoice(flags, ctx.io);
   const project2 = found3?.project ?? choice2.project ?? (projects.size === 1 ? [...projects][0] : void 0);
   if (project2 === void 0) {
@@ -63130,7 +63469,8 @@ async function run12(options, io) {
       ctx.io.stdout.write(
         renderTable(
           ["EMAIL", "NAME", "UUID"],
-          rows.map((r) => [r.email, r.name, r.uuid]),
+          // An email is an identifier: anything outside ASCII shows as `\uXXXX` (JSON keeps it as is).
+          rows.map((r) => [escapeNonAscii(r.email), r.name, escapeNonAscii(r.uuid)]),
           paint
         )
       );
@@ -63146,6 +63486,7 @@ var init_members = __esm({
     init_people();
     init_table2();
     init_text2();
+    init_text();
     init_config2();
     init_connect();
     init_options();
@@ -63289,7 +63630,7 @@ var init_events3 = __esm({
 // src/action/main.ts
 import { existsSync as existsSync5, mkdtempSync, readFileSync as readFileSync4, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join5, resolve as resolve14 } from "node:path";
+import { join as join6, resolve as resolve15 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -63512,7 +63853,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve15) => {
+  return new Promise((resolve16) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -63520,7 +63861,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve15(answer);
+      resolve16(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -63772,7 +64113,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve15, reject) => {
+      return new Promise((resolve16, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -63790,7 +64131,7 @@ function installedCli(label2, bin, env, cwd) {
         });
         child.once("close", (code, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve15({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve16({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -64007,26 +64348,26 @@ function withoutInputs(env) {
 // src/action/install.ts
 import { spawn as spawn2 } from "node:child_process";
 import { existsSync as existsSync4, readFileSync as readFileSync2 } from "node:fs";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 async function installRelease(version, prefix, env) {
   const spec = `posthog-gitops@${version}`;
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code = await new Promise((resolve15, reject) => {
+  const code = await new Promise((resolve16, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status) => resolve15(status ?? 1));
+    child.once("close", (status) => resolve16(status ?? 1));
   });
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
-  const root = join3(prefix, "node_modules", "posthog-gitops");
-  const bin = join3(root, "bin", "posthog-gitops.js");
+  const root = join4(prefix, "node_modules", "posthog-gitops");
+  const bin = join4(root, "bin", "posthog-gitops.js");
   if (!existsSync4(bin)) throw new Error(`${spec} has no bin/posthog-gitops.js`);
-  const installed = JSON.parse(readFileSync2(join3(root, "package.json"), "utf8"));
+  const installed = JSON.parse(readFileSync2(join4(root, "package.json"), "utf8"));
   return { version: String(installed.version), bin };
 }
 function installEnv(env) {
@@ -64037,7 +64378,7 @@ function installEnv(env) {
 // src/action/run.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { readFileSync as readFileSync3, writeFileSync as writeFileSync2 } from "node:fs";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 async function runAction(ctx) {
   const { inputs, cli, report: report2 } = ctx;
   const paths = ["--", ...inputs.paths];
@@ -64048,8 +64389,8 @@ async function runAction(ctx) {
     }
     return code2;
   }
-  const planFile = join4(ctx.outDir, "plan.json");
-  const markdownFile = join4(ctx.outDir, "plan.md");
+  const planFile = join5(ctx.outDir, "plan.json");
+  const markdownFile = join5(ctx.outDir, "plan.md");
   const plan = await cli.run(
     [
       "plan",
@@ -64159,7 +64500,7 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve14(workspace, inputs.workingDirectory);
+  const cwd = resolve15(workspace, inputs.workingDirectory);
   if (!existsSync5(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;
@@ -64173,7 +64514,7 @@ async function start() {
   return runAction({
     inputs,
     cli,
-    outDir: inputs.command === "validate" ? "" : mkdtempSync(join5(temp, "posthog-gitops-")),
+    outDir: inputs.command === "validate" ? "" : mkdtempSync(join6(temp, "posthog-gitops-")),
     runUrl,
     report,
     ...comment ? { comment } : {}
@@ -64184,7 +64525,7 @@ async function chooseCli(inputs, runnerEnv, cwd, temp) {
   if (inputs.version === "") return bundledCli(VERSION, env, cwd);
   startGroup(`Install posthog-gitops@${inputs.version} from the npm registry`);
   try {
-    const release = await installRelease(inputs.version, join5(temp, "posthog-gitops-cli"), runnerEnv);
+    const release = await installRelease(inputs.version, join6(temp, "posthog-gitops-cli"), runnerEnv);
     return installedCli(`posthog-gitops ${release.version}, installed from npm`, release.bin, env, cwd);
   } finally {
     endGroup();

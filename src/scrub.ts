@@ -379,7 +379,9 @@ export function scrubText(io: Io, text: string): string {
 }
 
 /**
- * A copy of `value` (JSON-like) with every string and key scrubbed: for the plan inside a saved plan,
+ * A copy of `value` (JSON-like) with every string and key scrubbed, and every number whose text holds a
+ * secret replaced by the secret's label (a number is written as its text: 73519284 is a secret's text
+ * as much as "73519284"): for the plan inside a saved plan,
  * whose other parts (host, paths, targets, ids, digests) are the user's own words or the tool's and are
  * written as they are, so that `apply --plan` reads back what it needs. `apply --plan` compares the plan
  * it derives again through this same function, so a value that only happens to contain a secret's text
@@ -390,6 +392,11 @@ export function scrubValue<T>(io: Io, value: T): T {
   if (!scrubber) return value;
   const copy = (v: unknown): unknown => {
     if (typeof v === "string") return scrubber.scrub(v);
+    if (typeof v === "number" || typeof v === "bigint") {
+      const text = String(v);
+      const scrubbed = scrubber.scrub(text);
+      return scrubbed === text ? v : scrubbed;
+    }
     if (Array.isArray(v)) return v.map(copy);
     if (isPlain(v)) {
       return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
@@ -415,6 +422,7 @@ export function secretInValue(io: Io, value: unknown): string | undefined {
   if (!scrubber) return undefined;
   const find = (v: unknown): string | undefined => {
     if (typeof v === "string") return scrubber.secretIn(v);
+    if (typeof v === "number" || typeof v === "bigint") return scrubber.secretIn(String(v));
     if (Array.isArray(v)) {
       for (const item of v) {
         const found = find(item);

@@ -34,6 +34,26 @@ export function flat(text: string): string {
   return visible(text.trim().replace(/\r/g, "\\r").replace(/\n/g, "\\n").replace(/\t/g, "\\t"));
 }
 
+/**
+ * `text` with ASCII letters lower-cased and nothing else changed: how emails and UUIDs are compared.
+ * Unicode case folding would make look-alikes equal (`\u212A`, the Kelvin sign, lower-cases to `k`).
+ */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+}
+
+/**
+ * `text` with every character outside printable ASCII written as `\uXXXX` (`\u{XXXXX}` past the
+ * basic plane), and the backslash too (so no text can pass for an escape): for identifiers a reader
+ * must not mistake, such as a member's email.
+ */
+export function escapeNonAscii(text: string): string {
+  return text.replace(/[^\x20-\x5b\x5d-\x7e]/gu, (c) => {
+    const code = c.codePointAt(0) ?? 0;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : escapeChar(c);
+  });
+}
+
 /** What marks a cut. */
 export const CUT = "…";
 

@@ -11,6 +11,7 @@ import { compareText } from "../plan/values.js";
 import { isRefusal, MEMBERS_SCOPE, organizationRefusal } from "../read/people.js";
 import { painter, renderTable } from "../render/table.js";
 import { colorEnabled } from "../render/text.js";
+import { escapeNonAscii } from "../text.js";
 import { configuredProject } from "./config.js";
 import { type ConnectionFlags, withService } from "./connect.js";
 import { parseFormat } from "./options.js";
@@ -54,7 +55,8 @@ export async function run(options: MembersOptions, io: Io): Promise<number> {
       ctx.io.stdout.write(
         renderTable(
           ["EMAIL", "NAME", "UUID"],
-          rows.map((r) => [r.email, r.name, r.uuid]),
+          // An email is an identifier: anything outside ASCII shows as `\uXXXX` (JSON keeps it as is).
+          rows.map((r) => [escapeNonAscii(r.email), r.name, escapeNonAscii(r.uuid)]),
           paint,
         ),
       );

@@ -72,7 +72,13 @@ function found(root: string, file: string): boolean {
 
 /** The text of `file` at the revision; undefined when it did not exist there. */
 export async function showAt(at: RevisionFiles, file: string): Promise<string | undefined> {
-  const shown = await at.git(["show", `${at.commit}:${gitPath(at.cwd, file)}`]);
+  // The blob as committed: no textconv or external diff program a configuration could name.
+  const shown = await at.git([
+    "show",
+    `${at.commit}:${gitPath(at.cwd, file)}`,
+    "--no-textconv",
+    "--no-ext-diff",
+  ]);
   if (shown.code === 0) return shown.stdout;
   if (/does not exist in|exists on disk, but not in|not in '|path '.*' does not exist/i.test(shown.stderr)) {
     return undefined;

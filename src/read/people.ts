@@ -17,6 +17,7 @@ import type { ServiceClient } from "../service/client.js";
 import { ServiceError } from "../service/errors.js";
 import { StoppedError } from "../service/stop.js";
 import type { OrganizationMember } from "../service/types.js";
+import { asciiLower } from "../text.js";
 
 /** What the read stage needs of an action verb: the users its actions name, to say who they are. */
 export interface ReadVerb {
@@ -37,7 +38,7 @@ function usersOf(kinds: VerbsOf): (action: Action) => string[] {
   return (action) => {
     const named = [...(users.get(action.action)?.(action) ?? [])];
     if (action.modified?.by !== undefined) named.push(action.modified.by);
-    return named.map((uuid) => uuid.toLowerCase());
+    return named.map(asciiLower);
   };
 }
 
@@ -52,7 +53,7 @@ function asPerson(value: Record<string, unknown>): { uuid: string; person: Perso
   const person: Person = {};
   if (name !== "") person.name = name;
   if (email !== undefined && email !== "") person.email = email;
-  return { uuid: value.uuid.toLowerCase(), person };
+  return { uuid: asciiLower(value.uuid), person };
 }
 
 /** Every user record in `value` whose UUID is wanted; a bounded walk (depth and nodes). */

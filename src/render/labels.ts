@@ -15,7 +15,7 @@ import { SecretValue } from "../config/secret.js";
 import type { SourceRef } from "../config/types.js";
 import { isSecretRef } from "../plan/secrets.js";
 import type { Action, ActionKind, FieldChange, ObjectRef, Person, Plan, SecretRef } from "../plan/types.js";
-import { flat, visible } from "../text.js";
+import { asciiLower, escapeNonAscii, flat, visible } from "../text.js";
 import { count } from "../words.js";
 import type { Vocabulary } from "./kinds.js";
 import { humanTime } from "./time.js";
@@ -28,10 +28,12 @@ export type People = Readonly<Record<string, Person>> | undefined;
  * the service said, the UUID only when the user is unknown.
  */
 export function personText(uuid: string, people: People): string {
-  const key = uuid.toLowerCase();
+  const key = asciiLower(uuid);
   const person = people !== undefined && Object.hasOwn(people, key) ? people[key] : undefined;
   const name = flat(person?.name ?? "");
-  const email = flat(person?.email ?? "");
+  // An email is an identifier: any character outside ASCII shows as `\uXXXX`, so a look-alike
+  // (a Kelvin sign for a K) cannot pass for the address it imitates.
+  const email = escapeNonAscii((person?.email ?? "").trim());
   if (name !== "" && email !== "") return `${name} <${email}>`;
   return email || name || flat(uuid);
 }

@@ -9,8 +9,9 @@
  *   line), and after that every request fails at once with the same one line: a wrong POSTHOG_HOST
  *   must not cost a dozen retries (issue 21).
  * - 502/503/504, resets, timeouts and lost answers are retried only for retry-safe requests (GET, PUT,
- *   PATCH, DELETE and the POSTs marked `retrySafe`). Any other POST may have been carried out, so it
- *   fails with UnknownOutcomeError and is never sent twice.
+ *   PATCH, DELETE and the POSTs marked `retrySafe`, less the PATCHes marked `retrySafe: false`). Any
+ *   other request may have been carried out, so it fails with UnknownOutcomeError and is never sent
+ *   twice.
  * - A DELETE answered 404 after an earlier attempt may have reached the service counts as done.
  * Backoff is exponential with full jitter; `maxRetries` bounds the attempts.
  *
@@ -50,7 +51,11 @@ export interface RequestSpec {
   path: string;
   query?: Query;
   body?: unknown;
-  /** A POST that is safe to repeat (pause, unpause). GET, PUT, PATCH and DELETE always are. */
+  /**
+   * Whether the request is safe to repeat after it may have reached the service. Default: GET, PUT,
+   * PATCH and DELETE are, POSTs are not; a POST that is (pause, unpause) says `true`, a PATCH that
+   * creates something (a text card added through the dashboard PATCH) says `false`.
+   */
   retrySafe?: boolean;
   /**
    * Which budget the request draws from: `events` for the endpoints the service throttles as ClickHouse
@@ -198,7 +203,7 @@ export class Transport {
   async send<T>(spec: RequestSpec): Promise<T> {
     const url = this.#url(spec);
     const path = url.pathname;
-    const retrySafe = spec.method !== "POST" || spec.retrySafe === true;
+    const retrySafe = spec.retrySafe ?? spec.method !== "POST";
     const budget = this.#o.budgets[spec.budget ?? "general"];
     const queued = this.#o.clock.now();
     return this.#o.semaphore.run(async () => {

@@ -187,6 +187,10 @@ describe("the three workflows", () => {
     const applied = steps.find((s) => s.id === "applied");
     expect(applied?.if).toBe("github.event_name == 'push'");
     expect(applied?.run).toContain("--status success");
+    // Only runs of pushes to main: a fork's pull request from a branch named main runs with another
+    // event, and its head commit must never be what a merge applies from.
+    expect(applied?.run).toMatch(/gh run list [^\n]*--branch main[^\n]*\\\n\s+[^\n]*--event push /);
+    expect(applied?.run).toContain("git merge-base --is-ancestor");
     const step = steps.find((s) => ACTION_REF.test(s.uses ?? ""));
     expect(step?.with).toMatchObject({
       base: expr("steps.applied.outputs.sha"),

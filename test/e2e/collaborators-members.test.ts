@@ -157,3 +157,51 @@ describe("posthog-gitops members", () => {
     );
   });
 });
+
+describe("look-alike emails", () => {
+  /** Carol's account given an email that reads like kate@example.com: a Kelvin sign (U+212A) for the K. */
+  async function lookAlike(): Promise<void> {
+    await h.reseed((s: Json) => {
+      const carol = s.users.find((u: Json) => u.uuid === USER_UUIDS.carol);
+      carol.email = "\u212Aate@example.com";
+    });
+  }
+
+  it("a declared email never matches a member whose email only folds to it outside ASCII", async () => {
+    await lookAlike();
+    h.write("p/d.yaml", board(["      - email: kate@example.com", "        level: can_edit"]));
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(
+      'error: collaborator kate@example.com of dashboard "Team board" is not a member of the organization (no active member has this email)',
+    );
+    expect(plan.stdout).not.toContain("add collaborator");
+  });
+
+  it("shows a member's non-ASCII email escaped, in plans and in members", async () => {
+    await lookAlike();
+    h.write("p/d.yaml", board([`      - user_uuid: ${USER_UUIDS.carol}`, "        level: can_edit"]));
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain("+ add collaborator Carol <\\u212aate@example.com> (can_edit)");
+    const markdown = await h.cli(["plan", "--format", "markdown", "p"]);
+    // Markdown writes the backslash as a character reference; a reader sees \u212aate@example.com.
+    expect(markdown.stdout).toContain("&#92;u212aate@");
+    expect(markdown.stdout).not.toContain("\u212A");
+    const members = await h.cli(["members", "--project", "12345"]);
+    expect(members.stdout).toContain(`\\u212aate@example.com  Carol  ${USER_UUIDS.carol}`);
+    expect(members.stdout).not.toContain("\u212A");
+  });
+
+  it("two members one email matches (ASCII case) is a plan error naming both", async () => {
+    await h.reseed((s: Json) => {
+      s.users.find((u: Json) => u.uuid === USER_UUIDS.carol).email = "BOB@example.com";
+    });
+    h.write("p/d.yaml", board(["      - email: bob@example.com", "        level: can_edit"]));
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(
+      `collaborator bob@example.com of dashboard "Team board" matches 2 members (bob@example.com ${USER_UUIDS.bob}, BOB@example.com ${USER_UUIDS.carol}): name the right one with user_uuid:`,
+    );
+  });
+});

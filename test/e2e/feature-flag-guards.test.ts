@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
 import { type Json, P, type RunResult, recordingProxy, recordRun, useEmulator } from "../support/emulator.js";
 import { memoryIo } from "../support/io.js";
+import { DISGUISED_PAYLOAD } from "../support/leak-scan.js";
 
 const h = useEmulator();
 const FLAGS = `${P}/feature_flags`;
@@ -217,5 +218,177 @@ describe("encrypted payloads", () => {
     const pulled = readFileSync(join(h.dir, "pulled/feature-flags.yaml"), "utf8");
     expect(pulled).not.toContain(LIVE_CODE);
     expect(pulled).toContain("${PRICING_CONFIG_PAYLOAD_TRUE}");
+  });
+});
+
+describe("encrypted live payloads whatever the file declares", () => {
+  /** Every form the disguised payload's content could take in an output (its scalars included). */
+  const FORMS = [
+    DISGUISED_PAYLOAD,
+    JSON.stringify(JSON.parse(DISGUISED_PAYLOAD)),
+    JSON.stringify(JSON.parse(DISGUISED_PAYLOAD), null, 2),
+    "73519284",
+    "zq7pin_vault",
+    '"tier":"gold"',
+    '"tier": "gold"',
+    "tier: gold",
+    "4096",
+  ];
+
+  /** pricing-config declared unencrypted, with a plain payload of its own. */
+  const DECRYPTED = `  - key: pricing-config
+    is_remote_configuration: true
+    has_encrypted_payloads: false
+    filters:
+      groups: [{rollout_percentage: 100}]
+      payloads:
+        "true": {plain: 1}
+`;
+
+  function expectOpaque(label: string, text: string): void {
+    for (const form of FORMS) expect(text, `${label} holds ${form}`).not.toContain(form);
+  }
+
+  /** pricing-config's live payload made the disguised one (the service encrypts it). */
+  async function disguise(): Promise<void> {
+    const patch = {
+      filters: { groups: [{ rollout_percentage: 100 }], payloads: { true: DISGUISED_PAYLOAD } },
+    };
+    expect((await h.api("PATCH", `${FLAGS}/${FLAG_IDS.pricingConfig}/`, patch)).status).toBe(200);
+  }
+
+  it("a file saying it is not encrypted: the change reads as the encrypted payload's, in no format, saved plan or request its value", async () => {
+    await disguise();
+    flagsFile(DECRYPTED);
+    const proxy = await recordingProxy(() => h.url);
+    closeProxy = proxy.close;
+    const plan = await h.cli(["plan", "--out", "plan.json", "p"], { POSTHOG_HOST: proxy.url });
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain("filters.payloads.true: changes the encrypted payload for true");
+    expect(plan.stdout).toContain("has_encrypted_payloads: turns payload encryption off");
+    const runs = {
+      text: plan,
+      markdown: await h.cli(["plan", "--format", "markdown", "p"]),
+      json: await h.cli(["plan", "--format", "json", "--verbose", "p"]),
+      github: await h.cli(["plan", "p"], { GITHUB_ACTIONS: "true" }),
+    };
+    for (const [label, run] of Object.entries(runs)) {
+      expect(run.code, `${label}: ${run.stderr}`).toBe(0);
+      expectOpaque(`${label} stdout`, run.stdout);
+      expectOpaque(`${label} stderr`, run.stderr);
+    }
+    const action = JSON.parse(runs.json.stdout).actions[0];
+    // Turning encryption off is a change of its own, and destructive-looking.
+    expect(action.destructive).toBe(true);
+    expect(action.changes).toContainEqual(
+      expect.objectContaining({ path: "has_encrypted_payloads", before: true, after: false }),
+    );
+    expectOpaque("saved plan", readFileSync(join(h.dir, "plan.json"), "utf8"));
+    // Refreshed from the live flag, the file learns nothing of the payload either.
+    const refresh = await h.cli(["pull", "--refresh", "p"], { POSTHOG_HOST: proxy.url });
+    expect(refresh.code, refresh.stderr).toBe(0);
+    expectOpaque("refresh", refresh.stdout + refresh.stderr);
+    expectOpaque("refreshed file", readFileSync(join(h.dir, "p/flags.yaml"), "utf8"));
+    flagsFile(DECRYPTED);
+
+    const apply = await h.cli(["apply", "--auto-approve", "--plan", "plan.json"], {
+      POSTHOG_HOST: proxy.url,
+    });
+    expect(apply.code, apply.stderr).toBe(0);
+    expectOpaque("apply", apply.stdout + apply.stderr);
+    const patch = proxy.recorded.find((r) => r.method === "PATCH");
+    expectOpaque("the PATCH", patch?.body ?? "");
+    expect(JSON.parse(patch?.body ?? "{}")).toMatchObject({
+      has_encrypted_payloads: false,
+      filters: { payloads: { true: '{"plain":1}' } },
+    });
+    const live = await liveFlag(FLAG_IDS.pricingConfig);
+    expect(live.has_encrypted_payloads).toBe(false);
+    expect(Object.keys(live.filters.payloads)).toEqual(["true"]);
+    expect(JSON.parse(live.filters.payloads.true)).toEqual({ plain: 1 });
+  });
+
+  it("turned on again with the same value: every payload is written, for the service to encrypt", async () => {
+    flagsFile(`  - key: pricing-config
+    has_encrypted_payloads: false
+    filters:
+      payloads:
+        "true": {plain: 1}
+`);
+    expect((await h.cli(["apply", "--auto-approve", "p"])).code).toBe(0);
+    flagsFile(`  - key: pricing-config
+    has_encrypted_payloads: true
+    filters:
+      payloads:
+        "true": \${PRICING_PAYLOAD}
+`);
+    const env = { PRICING_PAYLOAD: '{"plain": 1}' };
+    const plan = await h.cli(["plan", "p"], env);
+    expect(plan.stdout).toContain("has_encrypted_payloads: turns payload encryption on");
+    expect(plan.stdout).toContain("filters.payloads.true: changes the encrypted payload for true");
+    expect((await h.cli(["apply", "--auto-approve", "p"], env)).code).toBe(0);
+    const stored = (await h.state()).feature_flags.find((f: Json) => f.id === FLAG_IDS.pricingConfig);
+    expect(stored.has_encrypted_payloads).toBe(true);
+    expect(stored.filters.payloads.true).not.toContain("plain");
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"], env)).code).toBe(0);
+  });
+
+  it("a file naming no payloads: turning encryption off says the payload goes, and shows none of it", async () => {
+    await disguise();
+    flagsFile("  - key: pricing-config\n    has_encrypted_payloads: false\n");
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain("has_encrypted_payloads: turns payload encryption off");
+    expectOpaque("plan", plan.stdout + plan.stderr);
+    const json = await h.cli(["plan", "--format", "json", "p"]);
+    expectOpaque("json", json.stdout);
+    expect(JSON.parse(json.stdout).actions[0].destructive).toBe(true);
+  });
+
+  it("a payload written in plain text for a flag whose live payloads are encrypted is a plan error, not a comparison", async () => {
+    await disguise();
+    // The live value itself, declared: a plan that compared would say "no change" and tell it.
+    flagsFile(`  - key: pricing-config
+    filters:
+      payloads:
+        "true": ${JSON.stringify(JSON.parse(DISGUISED_PAYLOAD))}
+`);
+    const plan = await h.cli(["plan", "p"]);
+    expect(plan.code).toBe(1);
+    expect(plan.stderr).toContain(
+      'payload "true" of feature flag "pricing-config" is written in plain text, but its live payloads are encrypted',
+    );
+    expect(plan.stdout).not.toContain("No changes");
+    const other = { ...JSON.parse(DISGUISED_PAYLOAD), zq7pin_vault: 1 };
+    flagsFile(`  - key: pricing-config
+    filters:
+      payloads:
+        "true": ${JSON.stringify(other)}
+`);
+    const differs = await h.cli(["plan", "p"]);
+    // The same answer whatever the value: nothing to learn from it.
+    expect(differs.code).toBe(1);
+    expect(differs.stderr.replaceAll("1", "")).toBe(plan.stderr.replaceAll("1", ""));
+    // The file's own text is the user's; the error shows none of the live value.
+    expectOpaque("error", plan.stdout);
+  });
+
+  it("every scalar of a live encrypted payload is hidden wherever else it shows up", async () => {
+    await disguise();
+    // Someone pasted the payload's pieces into another flag's description.
+    await h.api(
+      "PATCH",
+      `${FLAGS}/${FLAG_IDS.holidayPromo}/`,
+      { name: "Promo 73519284 zq7pin_vault" },
+      { key: BOB_KEY },
+    );
+    flagsFile("  - key: holiday-promo\n    name: Holiday promotion\n");
+    const plan = await h.cli(["plan", "--out", "plan.json", "p"]);
+    expect(plan.code).toBe(0);
+    expectOpaque("plan", plan.stdout);
+    expect(plan.stdout).toContain("(encrypted payload true of feature flag pricing-config)");
+    const saved = readFileSync(join(h.dir, "plan.json"), "utf8");
+    expect(saved).not.toContain("73519284");
+    expect(saved).not.toContain("zq7pin_vault");
   });
 });

@@ -124,6 +124,12 @@ describe("the leak scan", () => {
     expect(findLeaks(plant(5, "stdout", SEED_CREDENTIALS.postgresPassword), files, written)).toEqual([
       { where: "stdout of pull --project 12345 --out pulled", what: "the emulator's Postgres password" },
     ]);
+    // So does the disguised payload tests store on a flag whose file says it is not encrypted: its
+    // number and its key, JSON-escaped or not.
+    expect(findLeaks(plant(1, "stdout", '{"zq7pin_vault":73519284}'), files, written)).toEqual([
+      { where: "stdout of plan --verbose p", what: "the disguised payload's number" },
+      { where: "stdout of plan --verbose p", what: "the disguised payload's key" },
+    ]);
     // A value the files list under `variables:` is meant to be printed: not a leak.
     expect(runs.some((run) => run.stdout.includes("growth-team"))).toBe(true);
     // A test's own input file is not output; the same file rewritten by the tool is.

@@ -62,3 +62,51 @@ describe("writes whose answer is lost", () => {
     expectNoDuplicates(await h.state());
   });
 });
+
+describe("a text card added through the dashboard PATCH", () => {
+  const board = (tiles: string) => `project: 12345\ndashboards:\n  - name: Notes board\n${tiles}`;
+  const NOTES = '    tiles:\n      - text: "## Release notes"\n      - text: "## Release notes"\n';
+
+  async function textTiles(): Promise<string[]> {
+    const state = await h.state();
+    const board = state.dashboards.find((d: Json) => d.name === "Notes board");
+    return board.tiles.filter((t: Json) => !t.deleted && t.text).map((t: Json) => t.text.body);
+  }
+
+  async function addWith(fault: "lose_response" | "reset") {
+    h.write("p/board.yaml", board(""));
+    expect((await h.cli(["apply", "--auto-approve", "p"])).code).toBe(0);
+    // The same text twice: the second card is told from the first by counting, not by its text.
+    h.write("p/board.yaml", board(NOTES));
+    await h.clearRequests();
+    // Lost answers: both adds; a reset: the first add's first try.
+    const times = fault === "lose_response" ? 2 : 1;
+    await h.faults({ rules: [{ method: "PATCH", path: "/dashboards/\\d+/?$", [fault]: true, times }] });
+    const apply = await h.cli(["apply", "--auto-approve", "p"]);
+    await h.faults({});
+    const patches = (await h.requests()).filter((r: Json) => r.method === "PATCH");
+    return { apply, patches };
+  }
+
+  it("is never sent again blindly after a lost answer: the dashboard is read and the card looked for", async () => {
+    const { apply, patches } = await addWith("lose_response");
+    expect(apply.stderr).toBe("");
+    expect(apply.code).toBe(0);
+    expect(apply.stdout).toContain("the answer was lost; the card was found on the dashboard");
+    // Two adds, each sent once: both answers were lost, both cards were found.
+    expect(patches.filter((r: Json) => r.fault === "lose_response")).toHaveLength(2);
+    expect(patches).toHaveLength(2);
+    expect(await textTiles()).toEqual(["## Release notes", "## Release notes"]);
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+
+  it("is sent again once the dashboard shows it never arrived", async () => {
+    const { apply, patches } = await addWith("reset");
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(apply.stdout).toContain("the first add was not committed (its answer was lost); sent again");
+    expect(patches.filter((r: Json) => r.fault === "reset")).toHaveLength(1);
+    expect(patches).toHaveLength(3);
+    expect(await textTiles()).toEqual(["## Release notes", "## Release notes"]);
+    expect((await h.cli(["plan", "--detailed-exitcode", "p"])).code).toBe(0);
+  });
+});

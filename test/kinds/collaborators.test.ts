@@ -78,3 +78,56 @@ describe("resolveCollaborators", () => {
     );
   });
 });
+
+describe("people matched exactly", () => {
+  const KATE = "0190f1d2-7b4e-7c3a-9d1f-00000000000c";
+  const MALLORY = "0190f1d2-7b4e-7c3a-9d1f-00000000000d";
+
+  it("folds ASCII letters only: a Kelvin sign (U+212A) is not a K", () => {
+    const list = { members: [{ id: "m1", user: user(MALLORY, { email: "\u212Aate@example.com" }) }] };
+    const result = resolveCollaborators(OWNER, [byEmail("kate@example.com", 3)], [], list);
+    expect(result.collaborators).toEqual([]);
+    expect(result.errors[0]?.message).toContain("is not a member of the organization");
+    // Named exactly as the service holds it, the same person resolves.
+    const exact = resolveCollaborators(OWNER, [byEmail("\u212AATE@EXAMPLE.COM", 3)], [], list);
+    expect(exact.collaborators).toEqual([{ user_uuid: MALLORY, level: 37 }]);
+    // On the dashboard already, the look-alike does not stand in for the declared person either.
+    const on = [{ ...liveCollaborator(1, MALLORY), user: user(MALLORY, { email: "\u212Aate@example.com" }) }];
+    expect(unresolved([byEmail("kate@example.com")], on)).toHaveLength(1);
+  });
+
+  it("several members for one email, or one UUID, is an error naming them, escaped", () => {
+    const list = {
+      members: [
+        { id: "m1", user: user(KATE, { email: "kate@example.com" }) },
+        { id: "m2", user: user(MALLORY, { email: "Kate@Example.com" }) },
+      ],
+    };
+    const byMail = resolveCollaborators(OWNER, [byEmail("KATE@example.com", 4)], [], list);
+    expect(byMail.collaborators).toEqual([]);
+    expect(byMail.errors).toEqual([
+      {
+        message: `collaborator KATE@example.com of ${OWNER} matches 2 members (kate@example.com ${KATE}, Kate@Example.com ${MALLORY}): name the right one with user_uuid:`,
+        source: source(4),
+      },
+    ]);
+    const twice = {
+      members: [
+        { id: "m1", user: user(KATE, { email: "kate@example.com" }) },
+        { id: "m2", user: user(KATE, { email: "k\u0430te@example.com" }) },
+      ],
+    };
+    const byId = resolveCollaborators(OWNER, [byUuid(KATE, 5)], [], twice);
+    expect(byId.collaborators).toEqual([]);
+    expect(byId.errors[0]?.message).toBe(
+      `collaborator ${KATE} of ${OWNER} matches 2 members (kate@example.com ${KATE}, k\\u0430te@example.com ${KATE}): name the right one with user_uuid:`,
+    );
+  });
+
+  it("the same user on the dashboard and in the members list is one match", () => {
+    const on = [{ ...liveCollaborator(1, KATE), user: user(KATE, { email: "kate@example.com" }) }];
+    const list = { members: [{ id: "m1", user: user(KATE, { email: "kate@example.com" }) }] };
+    const result = resolveCollaborators(OWNER, [byEmail("kate@example.com")], on, list);
+    expect(result).toEqual({ collaborators: [{ user_uuid: KATE, level: 37 }], errors: [] });
+  });
+});

@@ -54,6 +54,39 @@ describe("dashboards", () => {
     expect(update?.changes[0]?.diff).toContain("-line two\n+line 2");
   });
 
+  it("a description too different to diff: line counts and where to see it whole, never the diff", () => {
+    const lines = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word} ${i}`).join("\n");
+    const live = liveDashboard({ id: 7, description: lines(1500, "old") });
+    const desired = desiredDashboard({ description: lines(1400, "new") });
+    const { plan } = planOne({ dashboards: [desired] }, { dashboards: [live] });
+    const change = plan.actions[0]?.changes[0];
+    expect(change?.path).toBe("description");
+    expect(change?.diff).toBeUndefined();
+    expect(change?.says).toEqual([
+      "changed (1500 → 1400 lines), diff too large to show: plan --format json shows both values",
+    ]);
+    // The values themselves stay in the plan (JSON shows them whole).
+    expect(change?.after).toBe(lines(1400, "new"));
+  });
+
+  it("a diff that is cheap to compute but long to read is not shown either", () => {
+    const live = liveDashboard({ id: 7, description: "x".repeat(200_000) });
+    const desired = desiredDashboard({ description: "y".repeat(200_000) });
+    const change = planOne({ dashboards: [desired] }, { dashboards: [live] }).plan.actions[0]?.changes[0];
+    expect(change?.diff).toBeUndefined();
+    expect(change?.says?.[0]).toBe(
+      "changed (1 → 1 lines), diff too large to show: plan --format json shows both values",
+    );
+    // More lines than a description holds (each one short): not even split into lines to diff.
+    const many = planOne(
+      { dashboards: [desiredDashboard({ description: `${"a\n".repeat(150_000)}b` })] },
+      { dashboards: [liveDashboard({ id: 7, description: `${"a\n".repeat(150_000)}c` })] },
+    ).plan.actions[0]?.changes[0];
+    expect(many?.says?.[0]).toBe(
+      "changed (150001 → 150001 lines), diff too large to show: plan --format json shows both values",
+    );
+  });
+
   it("renames through an id pin", () => {
     const live = liveDashboard({ id: 42, name: "Old name" });
     const { plan, errors } = planOne(

@@ -86,6 +86,18 @@ describe("Scrubber", () => {
     });
   });
 
+  it("scrubs numbers whose text is a secret's, so a saved plan holds no secret number", () => {
+    const { io } = scrubbingIo(memoryIo({}).io);
+    io.scrubber?.add("73519284", "(encrypted payload true of feature flag f)");
+    expect(scrubValue(io, { pin: 73519284, rollout: 40, pins: [1, 73519284] })).toEqual({
+      pin: "(encrypted payload true of feature flag f)",
+      rollout: 40,
+      pins: [1, "(encrypted payload true of feature flag f)"],
+    });
+    expect(secretInValue(io, { a: [73519284] })).toBe("(encrypted payload true of feature flag f)");
+    expect(secretInValue(io, { a: [7351928] })).toBeUndefined();
+  });
+
   it("names the secret a value holds anywhere, in any string or key", () => {
     const { io } = scrubbingIo(memoryIo({ POSTHOG_API_KEY: "phx_key_0123456789" }).io);
     io.scrubber?.add("analytics", "(secret from $PG_USER)");

@@ -47,7 +47,18 @@ const EMULATOR_SECRETS: Record<string, string> = {
   "the emulator's Postgres password": SEED_CREDENTIALS.postgresPassword,
   // The plain text of the seed flag's encrypted payload (a personal key reads it): never in an output.
   "the emulator's encrypted flag payload": JSON.parse(SAMPLE_ENCRYPTED_PAYLOAD).discount_code,
+  // A payload tests store encrypted while their file says the flag is not (DISGUISED_PAYLOAD): its
+  // number and its key, the scalars a scan can tell from ordinary text.
+  "the disguised payload's number": "73519284",
+  "the disguised payload's key": "zq7pin_vault",
 };
+
+/**
+ * An encrypted payload made of what a text scrubber finds hardest: a number, an object key, short
+ * strings and a boolean. Tests store it on `pricing-config` and declare the flag unencrypted.
+ */
+export const DISGUISED_PAYLOAD =
+  '{"zq7pin_vault": 73519284, "tier": "gold", "on": true, "caps": [4096, "eu"]}';
 
 /** Every file under `dir`, by path relative to it, as text (symbolic links are not files: skipped). */
 export function filesUnder(dir: string): Array<[string, string]> {

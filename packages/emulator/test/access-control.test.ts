@@ -130,3 +130,63 @@ const trends = {
   kind: "InsightVizNode",
   source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event: "$pageview" }] },
 };
+
+describe("access control rules on feature flags", () => {
+  const FLAGS = `${P}/feature_flags`;
+  const flagKeys = (body: Json) => body.results.map((r: Json) => r.key);
+
+  it("none: the flag leaves bob's list, and every read, write and lifecycle action on it is refused", async () => {
+    await rules({ resource: "feature_flag", resource_id: "2", access_level: "none", organization_member: 2 });
+    expect(flagKeys((await h.api("GET", `${FLAGS}/`, undefined, asBob)).body)).not.toContain("new-checkout");
+    const read = await h.api("GET", `${FLAGS}/2/`, undefined, asBob);
+    expect(read.status).toBe(403);
+    expect(read.body.detail).toBe("You do not have viewer access to this resource.");
+    for (const [method, path, body] of [
+      ["PATCH", `${FLAGS}/2/`, { name: "mine" }],
+      ["PUT", `${FLAGS}/2/`, { key: "new-checkout", name: "mine" }],
+      ["POST", `${FLAGS}/2/disable/`, {}],
+      ["POST", `${FLAGS}/2/archive/`, {}],
+      ["POST", `${FLAGS}/2/enable/`, {}],
+      ["POST", `${FLAGS}/2/unarchive/`, {}],
+    ] as const) {
+      const write = await h.api(method, path, body, asBob);
+      expect(write.status, `${method} ${path}`).toBe(403);
+      expect(write.body.detail).toBe("You do not have editor access to this resource.");
+    }
+    const flag = (await h.api("GET", `${FLAGS}/2/`)).body;
+    expect(flag).toMatchObject({ name: "New checkout flow", active: true, archived: false });
+    // Alice, an organization admin, is not bound by it.
+    expect((await h.api("GET", `${FLAGS}/2/`)).body.user_access_level).toBe("manager");
+  });
+
+  it("viewer: bob reads the flag (user_access_level viewer, can_edit false) but changes nothing", async () => {
+    await rules({
+      resource: "feature_flag",
+      resource_id: "2",
+      access_level: "viewer",
+      organization_member: 2,
+    });
+    const read = await h.api("GET", `${FLAGS}/2/`, undefined, asBob);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ user_access_level: "viewer", can_edit: false });
+    const listed = (await h.api("GET", `${FLAGS}/`, undefined, asBob)).body.results;
+    expect(listed.find((f: Json) => f.key === "new-checkout")).toMatchObject({ user_access_level: "viewer" });
+    expect(listed.find((f: Json) => f.key === "checkout-v1")).toMatchObject({
+      user_access_level: "editor",
+      can_edit: true,
+    });
+    expect((await h.api("PATCH", `${FLAGS}/2/`, { name: "mine" }, asBob)).status).toBe(403);
+    expect((await h.api("POST", `${FLAGS}/2/disable/`, {}, asBob)).status).toBe(403);
+    expect((await h.api("PATCH", `${FLAGS}/1/`, { name: "Checkout v1, edited" }, asBob)).status).toBe(200);
+  });
+
+  it("a resource-wide viewer rule makes every flag read-only, creates included; the entitlement switches it", async () => {
+    await rules({ resource: "feature_flag", resource_id: null, access_level: "viewer" });
+    expect((await h.api("GET", `${FLAGS}/1/`, undefined, asBob)).body.user_access_level).toBe("viewer");
+    expect((await h.api("POST", `${FLAGS}/`, { key: "bobs-flag" }, asBob)).status).toBe(403);
+    expect((await h.api("POST", `${FLAGS}/1/archive/`, {}, asBob)).status).toBe(403);
+    await setEntitlement(false);
+    expect((await h.api("GET", `${FLAGS}/1/`, undefined, asBob)).body.user_access_level).toBe("editor");
+    expect((await h.api("POST", `${FLAGS}/`, { key: "bobs-flag" }, asBob)).status).toBe(201);
+  });
+});

@@ -39,6 +39,12 @@ describe("feature flags: list", () => {
       "pricing-page-test",
       "pricing-config",
     ]);
+    // PostHog's `key__icontains | name__icontains`: the term as written, a substring of either.
+    expect(keys((await h.api("GET", `${FLAGS}/?search=CHECKOUT-V`)).body)).toEqual(["checkout-v1"]);
+    expect((await h.api("GET", `${FLAGS}/?search=new%20checkout%20flow%20x`)).body.count).toBe(0);
+    // A space is a space: "page test" is in neither pricing-page-test nor "Pricing page A/B".
+    expect((await h.api("GET", `${FLAGS}/?search=page%20test`)).body.count).toBe(0);
+    expect(keys((await h.api("GET", `${FLAGS}/?search=.*`)).body)).toEqual([]);
     const long = await h.api("GET", `${FLAGS}/?search=${"x".repeat(201)}`);
     expect(long.status).toBe(400);
     expect(long.body.detail).toBe("Search term cannot exceed 200 characters");

@@ -1,7 +1,7 @@
 /**
  * What PostHog itself defines and both sides of this project read: the property operators and types
  * of a flag's release conditions, the statuses of a batch export run and the time zones its schedules
- * take. A ground-floor module like src/queries/: the emulator (which accepts, stores and evaluates
+ * take. A ground-floor module like queries/: the emulator (which accepts, stores and evaluates
  * them) and the tool's kinds (which declare, check, compare and filter by them) both import it, and it
  * imports nothing, so the emulator still depends on nothing of the tool.
  */

@@ -12,6 +12,7 @@ import type { SourceRef } from "../../config/types.js";
 import type { PlanError } from "../../plan/index.js";
 import { compareText } from "../../plan/values.js";
 import type { MembersRead } from "../../read/people.js";
+import { asciiLower, escapeNonAscii } from "../../text.js";
 import type { Collaborator } from "./answers.js";
 
 /** A declared collaborator: by UUID (lowercased) or by email (as written), exactly one of them. */
@@ -30,24 +31,43 @@ export interface ResolvedCollaborator {
 }
 
 interface KnownUser {
+  /** UUID and email with ASCII letters lower-cased (`asciiLower`): what a declaration is compared with. */
   uuid: string;
   email: string;
+  /** The email as the service holds it, for messages (shown escaped). */
+  shown: string;
 }
 
-/** How a declaration names its person in messages. */
-export const collaboratorName = (c: DesiredCollaborator): string => c.user_uuid ?? c.email ?? "?";
+/** How a declaration names its person in messages (anything outside ASCII escaped). */
+export const collaboratorName = (c: DesiredCollaborator): string =>
+  escapeNonAscii(c.user_uuid ?? c.email ?? "?");
 
-/** The users a lookup can find: those on the dashboard, then the organization's members (if read). */
+/**
+ * The users a lookup can find: those on the dashboard, then the organization's members (if read), each
+ * record once (the same user in both lists is one).
+ */
 function knownUsers(onDashboard: readonly Collaborator[], members: MembersRead | undefined): KnownUser[] {
   const users = onDashboard.map((c) => c.user);
   if (members !== undefined && "members" in members) users.push(...members.members.map((m) => m.user));
-  return users.map((u) => ({ uuid: u.uuid.toLowerCase(), email: (u.email ?? "").toLowerCase() }));
+  const known = new Map<string, KnownUser>();
+  for (const u of users) {
+    const user = { uuid: asciiLower(u.uuid), email: asciiLower(u.email ?? ""), shown: u.email ?? "" };
+    known.set(`${user.uuid}\n${user.shown}`, user);
+  }
+  return [...known.values()];
 }
 
-function find(c: DesiredCollaborator, users: readonly KnownUser[]): KnownUser | undefined {
-  if (c.user_uuid !== undefined) return users.find((u) => u.uuid === c.user_uuid);
-  const email = c.email?.toLowerCase();
-  return users.find((u) => u.email !== "" && u.email === email);
+/**
+ * Every known user a declaration names: by UUID, or by email, compared with ASCII letters folded and
+ * nothing else (a look-alike character never stands in for a letter).
+ */
+function matches(c: DesiredCollaborator, users: readonly KnownUser[]): KnownUser[] {
+  if (c.user_uuid !== undefined) {
+    const uuid = asciiLower(c.user_uuid);
+    return users.filter((u) => u.uuid === uuid);
+  }
+  const email = asciiLower(c.email ?? "");
+  return users.filter((u) => u.email !== "" && u.email === email);
 }
 
 /** The declarations the dashboard's own collaborators do not account for: they need the members list. */
@@ -56,7 +76,7 @@ export function unresolved(
   onDashboard: readonly Collaborator[],
 ): DesiredCollaborator[] {
   const users = knownUsers(onDashboard, undefined);
-  return wanted.filter((c) => find(c, users) === undefined);
+  return wanted.filter((c) => matches(c, users).length === 0);
 }
 
 export interface Resolution {
@@ -84,7 +104,16 @@ export function resolveCollaborators(
   const first = new Map<string, DesiredCollaborator>();
   for (const c of wanted) {
     const name = collaboratorName(c);
-    const user = find(c, users);
+    const found = matches(c, users);
+    if (found.length > 1) {
+      const who = found.map((u) => `${escapeNonAscii(u.shown) || "no email"} ${escapeNonAscii(u.uuid)}`);
+      out.errors.push({
+        message: `collaborator ${name} of ${owner} matches ${found.length} members (${who.join(", ")}): name the right one with user_uuid:`,
+        source: c.source,
+      });
+      continue;
+    }
+    const user = found[0];
     let uuid = user?.uuid;
     if (uuid === undefined) {
       if (members !== undefined && "members" in members) {
@@ -109,7 +138,7 @@ export function resolveCollaborators(
     const earlier = first.get(uuid);
     if (earlier !== undefined) {
       const { file, line, column } = earlier.source;
-      const is = user?.email ? user.email : uuid;
+      const is = escapeNonAscii(user?.email ? user.email : uuid);
       out.errors.push({
         message: `collaborator ${name} of ${owner} is ${is}, listed already at ${file}:${line}:${column}`,
         source: c.source,

@@ -4,6 +4,7 @@
  * need `only_collaborators` is a rule across fields, the kind's `declare` hook (index.ts); that they are
  * members of the organization is checked at plan (collaborators.ts).
  */
+import { asciiLower } from "../../text.js";
 import type { FieldContext } from "../define/index.js";
 import { collaboratorName, type DesiredCollaborator } from "./collaborators.js";
 
@@ -43,9 +44,9 @@ export function declareCollaborators(
     const source = ctx.at(`/collaborators/${i}`);
     const collaborator: DesiredCollaborator =
       item.user_uuid !== undefined
-        ? { user_uuid: item.user_uuid.toLowerCase(), level: 37, source }
+        ? { user_uuid: asciiLower(item.user_uuid), level: 37, source }
         : { email: ctx.text(`/collaborators/${i}/email`, item.email ?? "").trim(), level: 37, source };
-    const key = collaborator.user_uuid ?? `email ${collaborator.email?.toLowerCase()}`;
+    const key = collaborator.user_uuid ?? `email ${asciiLower(collaborator.email ?? "")}`;
     const first = seen.get(key);
     if (first !== undefined) {
       const field = item.user_uuid !== undefined ? "user_uuid" : "email";

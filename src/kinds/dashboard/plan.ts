@@ -7,6 +7,7 @@
  */
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
+import { asciiLower } from "../../text.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
 import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
@@ -157,9 +158,9 @@ function planCollaborators(
   const onDashboard = live.collaborators[current.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
   const wanted = resolved(desired, onDashboard, ctx);
-  const liveIds = new Set(liveList.map((c) => c.user_uuid.toLowerCase()));
+  const liveIds = new Set(liveList.map((c) => asciiLower(c.user_uuid)));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
-  const removes = liveList.filter((c) => !wantedIds.has(c.user_uuid.toLowerCase()));
+  const removes = liveList.filter((c) => !wantedIds.has(asciiLower(c.user_uuid)));
   const adds = wanted.filter((c) => !liveIds.has(c.user_uuid));
   if (removes.length === 0 && adds.length === 0) return;
   // The service refuses collaborator writes while the effective level is 21: planning them would fail

@@ -1,8 +1,8 @@
 /**
  * Dashboards, their collaborators and their sharing configuration (service-api.md §1–§3), on the
  * client's generic requests, each answer checked against its shape (answers.ts).
- * Creates (dashboard, template JSON, collaborator) are never repeated after they may have reached the
- * service; PATCHes and DELETEs are retried. Dashboards have no DELETE: soft-delete with
+ * Creates (dashboard, template JSON, collaborator, a text card added by PATCH) are never repeated after
+ * they may have reached the service; the other PATCHes and DELETEs are retried. Dashboards have no DELETE: soft-delete with
  * `update(project, id, { deleted: true })`.
  */
 
@@ -66,6 +66,19 @@ export function dashboardsApi(client: ServiceClient) {
         path: path(project, `${seg(id)}/`),
         body,
         expect: A.dashboard,
+      });
+    },
+    /**
+     * A PATCH whose `tiles` create a tile (a text card: an entry without an id): never repeated after it
+     * may have reached the service (each repeat would add another card); the caller looks first.
+     */
+    addTiles(project: ProjectId, id: number, tiles: DashboardWrite["tiles"]): Promise<Dashboard> {
+      return client.request({
+        method: "PATCH",
+        path: path(project, `${seg(id)}/`),
+        body: { tiles },
+        expect: A.dashboard,
+        retrySafe: false,
       });
     },
     moveTile(project: ProjectId, id: number, body: MoveTileBody): Promise<Dashboard> {

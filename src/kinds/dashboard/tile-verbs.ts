@@ -5,8 +5,9 @@
  *   fresh, changed by one dashboard and written back, one insight at a time (two dashboards gaining the
  *   same insight in one apply must not overwrite each other's change). Removing a tile never deletes
  *   the insight;
- * - a text tile is added through the dashboard PATCH (an entry with `text` and no id) and removed by
- *   marking its tile deleted;
+ * - a text tile is added through the dashboard PATCH (an entry with `text` and no id), a create: never
+ *   repeated after a lost answer before the dashboard is read again and the card looked for
+ *   (`addTextCard`); it is removed by marking its tile deleted;
  * - a layout, or a text card's body, changes through the dashboard PATCH by tile id.
  * Actions name tiles by their insight's name or their text's first line; tile ids are never in a plan:
  * apply finds the tile in the dashboard as it is right before the write (by its insight, or its text).
@@ -18,7 +19,7 @@ import type { Executed, ReferencedIds } from "../../apply/kinds.js";
 import { UserError } from "../../errors.js";
 import type { Action } from "../../plan/types.js";
 import type { ServiceClient } from "../../service/client.js";
-import { ServiceError } from "../../service/errors.js";
+import { ServiceError, UnknownOutcomeError } from "../../service/errors.js";
 import { plural } from "../../words.js";
 import type { Insight } from "../insight/answers.js";
 import { insightsApi } from "../insight/service.js";
@@ -136,6 +137,35 @@ async function patchTiles(client: ServiceClient, project: number, dashboardId: n
   await dashboardsApi(client).update(project, dashboardId, { tiles });
 }
 
+/**
+ * Adds a text card through the dashboard PATCH, a create the service answers once: never sent again
+ * blindly. The cards with its text are counted first; when the answer is lost, the dashboard is read
+ * again, and a card more than before is this one; only when there is none is the PATCH sent again.
+ */
+async function addTextCard(
+  client: ServiceClient,
+  project: number,
+  dashboardId: number,
+  side: TileSide,
+): Promise<string[]> {
+  const text = side.text as string;
+  const cards = async () =>
+    (await tilesNow(client, project, dashboardId)).filter((t) => t.textId !== null && sameText(t.text, text))
+      .length;
+  const before = await cards();
+  const tile: TileWrite = { text: { body: text }, ...(side.layout ? { layouts: smOnly(side.layout) } : {}) };
+  const send = () => dashboardsApi(client).addTiles(project, dashboardId, [tile]);
+  try {
+    await send();
+    return [];
+  } catch (error) {
+    if (!(error instanceof UnknownOutcomeError)) throw error;
+    if ((await cards()) > before) return ["the answer was lost; the card was found on the dashboard"];
+    await send();
+    return ["the first add was not committed (its answer was lost); sent again"];
+  }
+}
+
 export const ADD_TILE: Verb = {
   name: "add_tile",
   symbol: "+",
@@ -155,12 +185,7 @@ export const ADD_TILE: Verb = {
     const project = action.object.project;
     const dashboardId = Number(id);
     const side = sideOf(action, "after");
-    if (side.text !== undefined) {
-      await patchTiles(client, project, dashboardId, [
-        { text: { body: side.text }, ...(side.layout ? { layouts: smOnly(side.layout) } : {}) },
-      ]);
-      return { id, notes: [] };
-    }
+    if (side.text !== undefined) return { id, notes: await addTextCard(client, project, dashboardId, side) };
     const insightId = insightIdOf(action, side, referenced);
     const { tileId, changed } = await changeMembership(client, project, insightId, dashboardId, true);
     const notes = changed ? [] : ["the insight was already on the dashboard"];

@@ -7,7 +7,7 @@
  */
 import { type KindPlanContext, makeAction, matchObjects, type PlanError } from "../../plan/index.js";
 import type { LiveObject, ObjectRef } from "../../plan/types.js";
-import { unifiedDiff } from "../shared/text-diff.js";
+import { textChange } from "../shared/text-diff.js";
 import type { DashboardBasic } from "./answers.js";
 import type { DesiredDashboard } from "./fields.js";
 import type { LiveDashboards } from "./live.js";
@@ -127,7 +127,7 @@ export function planTiles(
         path: "text",
         before: text.before,
         after: text.after,
-        diff: unifiedDiff(text.before, text.after),
+        ...textChange(text.before, text.after),
       });
     }
     sink.actions.push(makeAction(UPDATE_TILE, ref, { before, after, changes }));

@@ -10,7 +10,7 @@ import type { Declared } from "../../config/types.js";
 import type { FieldChange, LiveObject } from "../../plan/types.js";
 import { deepEqual, getPath, isPlainObject } from "../../plan/values.js";
 import type { ValueWords } from "../../render/kinds.js";
-import { unifiedDiff } from "../shared/text-diff.js";
+import { textChange } from "../shared/text-diff.js";
 import type { DesiredFieldsOf, Field, FieldTable, InputOf } from "./fields.js";
 
 /** Which keys of a table are the structural ones (SPEC §2, §3); each must be a key of the table. */
@@ -190,7 +190,7 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
         const after = f.send ? f.send(value) : wanted;
         const change: FieldChange = { path: key, before: live, after };
         if (live === undefined) delete change.before;
-        if (f.compare === "text") change.diff = unifiedDiff(String(live ?? ""), String(after ?? ""));
+        if (f.compare === "text") Object.assign(change, textChange(String(live ?? ""), String(after ?? "")));
         out.changes.push(change);
       }
       return out;

@@ -166,6 +166,12 @@ export function describeFlagField(
       return [
         after === false ? "turns the flag off for everyone" : "turns the flag on for its release conditions",
       ];
+    case "has_encrypted_payloads":
+      return [
+        after === false
+          ? "turns payload encryption off: its payloads are stored in plain text from now on"
+          : "turns payload encryption on: the service encrypts the payloads it is sent",
+      ];
     case "archived":
       return [after === true ? "archives the flag (hidden from the flag list)" : "unarchives the flag"];
     case "deleted":

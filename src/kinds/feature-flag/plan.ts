@@ -195,7 +195,8 @@ function planFilters(desired: DesiredFlag, cohorts: ReadonlyMap<string, number>)
 
 function normaliseOptions(desired: DesiredFlag, live: LiveFlag | undefined, ctx: Ctx): NormaliseOptions {
   const remote = desired.is_remote_configuration ?? live?.is_remote_configuration === true;
-  const encrypted = desired.has_encrypted_payloads ?? live?.has_encrypted_payloads === true;
+  // Encrypted on either side: a live payload is never compared or shown, whatever the file says.
+  const encrypted = desired.has_encrypted_payloads === true || live?.has_encrypted_payloads === true;
   const stored = live && isObject(live.filters) ? live.filters.aggregation_group_type_index : null;
   return {
     remoteConfiguration: remote,
@@ -237,9 +238,13 @@ function storedFilters(live: LiveFlag): Json {
 }
 
 /**
- * The changes of a flag's encrypted payloads, one per payload key: compared in memory with the live
- * plain text (never kept), added, removed, or sent again under --rotate-secrets. A variable not set
- * leaves its value unknown: treated as unchanged. A change carries the variable, never a value.
+ * The changes of a flag's payloads when either side is encrypted, one per payload key: compared in
+ * memory with the live plain text (never kept), added, removed, or sent again under --rotate-secrets.
+ * A variable not set leaves its value unknown: treated as unchanged. When encryption is switched on or
+ * off every declared payload is written again (the service encrypts only the payloads a write sends),
+ * and a payload the file writes in plain text is never compared with an encrypted live one (the plan
+ * would tell whether a guess was right). A change carries the variable or the file's value, never a
+ * live one.
  */
 function encryptedPayloadChanges(
   desired: DesiredFlag,
@@ -250,26 +255,29 @@ function encryptedPayloadChanges(
   const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
   const current = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
   const refs = isObject(plan.payloads) ? plan.payloads : {};
+  const liveEncrypted = live.has_encrypted_payloads === true;
+  const encrypted = desired.has_encrypted_payloads ?? liveEncrypted;
+  const switching = encrypted !== liveEncrypted;
   const changes: FieldChange[] = [];
   for (const key of Object.keys(wanted)) {
     const value = wanted[key];
     const path = `filters.payloads.${key}`;
     if (!(key in current)) {
-      changes.push({ path, after: refs[key], secret: true, says: [`adds the encrypted payload for ${key}`] });
+      const says = [`adds the ${encrypted ? "encrypted " : ""}payload for ${key}`];
+      changes.push({ path, after: refs[key], ...(encrypted ? { secret: true } : {}), says });
       continue;
     }
     const differs =
       value instanceof SecretValue &&
       value.available &&
       !jsonEqual(parsePayload(value.reveal()), parsePayload(current[key]));
-    if (rotate || differs) {
-      changes.push({
-        path,
-        after: refs[key],
-        secret: true,
-        says: [`changes the encrypted payload for ${key}`],
-      });
-    }
+    if (!(switching || rotate || differs)) continue;
+    const says = [`changes the encrypted payload for ${key}`];
+    changes.push(
+      encrypted
+        ? { path, after: refs[key], secret: true, says }
+        : { path, before: ENCRYPTED, after: refs[key], says },
+    );
   }
   for (const key of Object.keys(current)) {
     if (!(key in wanted)) {
@@ -282,6 +290,21 @@ function encryptedPayloadChanges(
     }
   }
   return changes;
+}
+
+/**
+ * Payloads the file writes in plain text for a flag whose live payloads are encrypted, without saying
+ * `has_encrypted_payloads`: plan errors, one per payload. Compared, they would tell a reader of the
+ * plan whether the file guessed the live secret; written, they would replace it unseen.
+ */
+function plainOverEncrypted(desired: DesiredFlag, live: LiveFlag): string[] {
+  if (live.has_encrypted_payloads !== true || desired.has_encrypted_payloads !== undefined) return [];
+  const payloads = desired.filters?.payloads;
+  if (!isObject(payloads)) return [];
+  return Object.keys(payloads).map(
+    (key) =>
+      `payload ${JSON.stringify(key)} of feature flag "${desired.name}" is written in plain text, but its live payloads are encrypted: declare has_encrypted_payloads: true and write it as one \${NAME} reference (a secret), or has_encrypted_payloads: false to store it in plain text from now on`,
+  );
 }
 
 /** Field changes of `filters`, on the keys the file declares, in comparable forms with a reviewer's words. */
@@ -356,6 +379,11 @@ function planUpdate(
   cohorts: ReadonlyMap<string, number>,
   ctx: Ctx,
 ): void {
+  const plain = plainOverEncrypted(desired, live);
+  if (plain.length > 0) {
+    for (const message of plain) ctx.sink.errors.push({ message, source: desired.source });
+    return;
+  }
   const state = flagFields.state(live as never);
   const { changes } = flagFields.compare(desired as never, state);
   const filters = planFilters(desired, cohorts);
@@ -406,6 +434,13 @@ function planUpdate(
         ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`)
         : undefined);
     const warnings: string[] = [];
+    // Turning encryption off is destructive-looking: the payloads are readable from then on.
+    const decrypts = changes.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
+    if (decrypts) {
+      warnings.push(
+        "turning payload encryption off stores the payloads in plain text: anyone who can read the flag reads them",
+      );
+    }
     if (
       changes.some((c) => c.path === "evaluation_contexts") &&
       (live.evaluation_contexts ?? []).length === 0
@@ -420,6 +455,7 @@ function planUpdate(
         after,
         changes: all,
         ...(warnings.length > 0 ? { warnings } : {}),
+        ...(decrypts ? { destructive: true } : {}),
         ...(guard ? { guard } : {}),
       }),
     );

@@ -18,8 +18,11 @@ export type LifecycleAction = "enable" | "disable" | "archive" | "unarchive";
 const SENTINEL = /^"?\*+ \(encrypted\)"?$/;
 
 /**
- * Hides the live plain text of a flag's encrypted payloads from every output of the run: each value
- * as stored (a JSON text) and each text inside it, labelled by flag and payload key.
+ * Hides the live plain text of a flag's encrypted payloads from every output of the run, labelled by
+ * flag and payload key: each value as stored (a JSON text) and as any output would write it again
+ * (compact JSON, Python's spacing), and every scalar inside it, object keys and numbers included. The
+ * scrubber leaves out what is shorter than its minimum (a `true`, a 2-digit number): those are only
+ * found inside the longer forms, and it is the plan that never holds a live payload (plan.ts).
  */
 export function hideEncryptedPayloads(client: ServiceClient, flag: FeatureFlag): FeatureFlag {
   const payloads = flag.has_encrypted_payloads === true ? flag.filters?.payloads : undefined;
@@ -28,28 +31,53 @@ export function hideEncryptedPayloads(client: ServiceClient, flag: FeatureFlag):
     if (typeof value !== "string" || SENTINEL.test(value)) continue;
     // No quotes in the label: outputs escape them, and the label should read the same everywhere.
     const label = `(encrypted payload ${key} of feature flag ${flag.key})`;
-    client.hideSecret(value, label);
-    for (const text of textsIn(value)) client.hideSecret(text, label);
+    for (const form of payloadForms(value)) client.hideSecret(form, label);
   }
   return flag;
 }
 
-/** The texts inside a JSON text (a payload is any JSON value), for the scrubber. */
-function textsIn(json: string): string[] {
+/**
+ * A stored payload (a JSON text) in every form an output could give it: as stored, compact, with
+ * Python's `json.dumps` spacing, and each scalar and object key inside it, as text.
+ */
+export function payloadForms(json: string): string[] {
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch {
-    return [];
+    return [json];
   }
-  const out: string[] = [];
-  const walk = (v: unknown): void => {
-    if (typeof v === "string") out.push(v);
-    else if (Array.isArray(v)) v.forEach(walk);
-    else if (typeof v === "object" && v !== null) Object.values(v).forEach(walk);
+  const forms = new Set([json]);
+  try {
+    forms.add(JSON.stringify(value)).add(spaced(value));
+  } catch {
+    // Nested past what a stack holds (RangeError): no output would show it whole either.
+  }
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 64) return;
+    if (typeof v === "string") forms.add(v);
+    else if (typeof v === "number") forms.add(String(v));
+    else if (Array.isArray(v)) for (const item of v) walk(item, depth + 1);
+    else if (typeof v === "object" && v !== null) {
+      for (const [k, item] of Object.entries(v)) {
+        forms.add(k);
+        walk(item, depth + 1);
+      }
+    }
   };
-  walk(value);
-  return out;
+  walk(value, 0);
+  return [...forms];
+}
+
+/** A JSON value as Python's `json.dumps` writes it by default (`, ` and `: `), how the service stores payloads. */
+function spaced(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(spaced).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${spaced(v)}`)
+      .join(", ")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
 }
 
 export function featureFlagsApi(client: ServiceClient) {

@@ -2,7 +2,7 @@
  * Plans one declared insight against its live match: create, update (name through a pin, description,
  * tags, query), soft delete of tombstones, and restore of a pinned insight missing from the live list.
  * The query is compared on the keys the file declares after both sides went through the service's
- * schema upgrades (src/queries), so what the service adds (`version`, defaults) or rewrites (an older
+ * schema upgrades (the shared package's queries/), so what the service adds (`version`, defaults) or rewrites (an older
  * form it upgrades on read or in its periodic job) is never a change; a change shows a unified diff of
  * the declared keys. Tags the service would silently drop become a note.
  */
@@ -14,7 +14,7 @@ import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
 import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
-import { unifiedDiff } from "../shared/text-diff.js";
+import { textChange } from "../shared/text-diff.js";
 import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { InsightBasic } from "./answers.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
@@ -83,7 +83,7 @@ export function queryChange(declared: Record<string, unknown>, live: unknown): F
     path: "query",
     before: compared.live,
     after: queryToSend(declared),
-    diff: unifiedDiff(asYaml(compared.live), asYaml(compared.declared)),
+    ...textChange(asYaml(compared.live), asYaml(compared.declared)),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * A declared insight query: interpolated like any value, run through the service's schema upgrades
- * (src/queries: the form the service stores and shows), and checked offline where the service would
+ * (the shared package's queries/: the form the service stores and shows), and checked offline where the service would
  * refuse it (the `kind` of the query, of its source and its series, the fields each kind requires),
  * each problem at the file's line. The comparison and what apply sends are the upgraded form.
  */

@@ -3,7 +3,7 @@
 import { FLAG_IDS } from "posthog-gitops-emulator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FLAG_ANSWERS } from "../../../src/kinds/feature-flag/answers.js";
-import { cohortsApi, featureFlagsApi } from "../../../src/kinds/feature-flag/service.js";
+import { cohortsApi, featureFlagsApi, payloadForms } from "../../../src/kinds/feature-flag/service.js";
 import { ServiceClient } from "../../../src/service/client.js";
 import { ServiceError, UnexpectedAnswerError } from "../../../src/service/errors.js";
 import { P, useEmulator } from "../../support/emulator.js";
@@ -88,5 +88,36 @@ describe("feature flag endpoints", () => {
       .catch((e) => e)
       .finally(() => fake.close());
     expect(error).toBeInstanceOf(UnexpectedAnswerError);
+  });
+});
+
+describe("an encrypted payload's forms for the scrubber", () => {
+  it("are the stored text, its compact and Python-spaced JSON, and every scalar and key inside", () => {
+    const stored = '{"pin": 73519284, "tier": "gold", "on": true, "caps": [4096, {"region": "eu"}]}';
+    const forms = payloadForms(stored);
+    expect(forms).toEqual(
+      expect.arrayContaining([
+        stored,
+        '{"pin":73519284,"tier":"gold","on":true,"caps":[4096,{"region":"eu"}]}',
+        "pin",
+        "73519284",
+        "tier",
+        "gold",
+        "on",
+        "caps",
+        "4096",
+        "region",
+        "eu",
+      ]),
+    );
+    // Stored compact (another client), read back spaced: both are forms.
+    expect(payloadForms('{"a":[1,2]}')).toEqual(expect.arrayContaining(['{"a":[1,2]}', '{"a": [1, 2]}']));
+    expect(payloadForms("not json")).toEqual(["not json"]);
+    expect(payloadForms('"a plain text"')).toContain("a plain text");
+  });
+
+  it("survive a payload nested deeper than a stack holds", () => {
+    const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+    expect(payloadForms(deep)).toContain(deep);
   });
 });

@@ -4,9 +4,13 @@
  * case-insensitive, `search`, `active`, `type`, `evaluation_runtime`, `tags`, `excluded_properties`),
  * create, retrieve and PATCH / PUT (soft-deleted flags included), DELETE → 405 with an empty body,
  * `dependent_flags`, `bulk_keys`, and the lifecycle actions `enable` / `disable` / `archive` /
- * `unarchive`, which change only the state fields and refuse a soft-deleted flag.
+ * `unarchive`, which change only the state fields and refuse a soft-deleted flag. Access control rules
+ * apply per flag as for every resource (access.ts, the service's `AccessControlViewSetMixin`): the list
+ * leaves out the flags a rule denies, a read needs `viewer` and a write or lifecycle action `editor`
+ * (403 otherwise).
  */
 
+import { filterByAccess, requireAccess } from "../access.js";
 import { invalid } from "../errors.js";
 import { asBody } from "../fields.js";
 import { offsetPage } from "../pagination.js";
@@ -51,12 +55,13 @@ function matchesQuery(ctx: Ctx, f: FeatureFlagRecord): boolean {
         if (value.trim() !== "" && f.key.toLowerCase() !== value.trim().toLowerCase()) return false;
         break;
       case "search": {
+        // `Q(key__icontains=search) | Q(name__icontains=search)`: a substring of either, any case;
+        // never a pattern (a term is text, and a regular expression built from it could backtrack).
         const term = value.trim();
         if (term === "") break;
         if (term.length > 200) throw invalid("Search term cannot exceed 200 characters");
-        const escaped = term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[\\s\\-_]*");
-        const pattern = new RegExp(escaped, "i");
-        if (!pattern.test(f.key) && !pattern.test(f.name)) return false;
+        const needle = term.toLowerCase();
+        if (!f.key.toLowerCase().includes(needle) && !f.name.toLowerCase().includes(needle)) return false;
         break;
       }
       case "type":
@@ -90,9 +95,16 @@ function matchesQuery(ctx: Ctx, f: FeatureFlagRecord): boolean {
   return true;
 }
 
+/** A flag of the `:id` route parameter the caller may reach at `level` (403 otherwise, as the service's permission). */
+function controlledFlag(ctx: Ctx, level: "viewer" | "editor"): FeatureFlagRecord {
+  const flag = findFlag(ctx);
+  requireAccess(ctx, "feature_flag", flag, level);
+  return flag;
+}
+
 function list(ctx: Ctx) {
   const archivedAsked = ctx.query.has("archived");
-  const items = ctx.store.data.feature_flags
+  const items = filterByAccess(ctx, "feature_flag", ctx.store.data.feature_flags)
     .filter((f) => f.team_id === ctx.project.id && !f.deleted && (archivedAsked || !f.archived))
     .filter((f) => matchesQuery(ctx, f))
     .sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id));
@@ -104,7 +116,7 @@ function create(ctx: Ctx) {
 }
 
 function update(ctx: Ctx, partial: boolean) {
-  const flag = updateFlag(ctx, findFlag(ctx), asBody(ctx.body), { partial });
+  const flag = updateFlag(ctx, controlledFlag(ctx, "editor"), asBody(ctx.body), { partial });
   return { status: 200, body: renderFlag(ctx, flag) };
 }
 
@@ -118,7 +130,7 @@ function deletedRefusal(flag: FeatureFlagRecord, doing: string) {
 }
 
 function setActive(ctx: Ctx, active: boolean) {
-  const flag = findFlag(ctx);
+  const flag = controlledFlag(ctx, "editor");
   const refusal = deletedRefusal(flag, active ? "enabling it" : "disabling it");
   if (refusal) return refusal;
   if (flag.active !== active)
@@ -127,7 +139,7 @@ function setActive(ctx: Ctx, active: boolean) {
 }
 
 function archive(ctx: Ctx, archived: boolean) {
-  const flag = findFlag(ctx);
+  const flag = controlledFlag(ctx, "editor");
   const refusal = deletedRefusal(flag, archived ? "archiving it" : "unarchiving it");
   if (refusal) return refusal;
   if (flag.archived !== archived) {
@@ -139,7 +151,7 @@ function archive(ctx: Ctx, archived: boolean) {
 }
 
 function dependents(ctx: Ctx) {
-  const flag = findFlag(ctx);
+  const flag = controlledFlag(ctx, "viewer");
   return {
     status: 200,
     body: dependentFlags(ctx, flag).map((f) => ({ id: f.id, key: f.key, name: f.name || f.key })),
@@ -177,7 +189,7 @@ export function registerFeatureFlags(router: Router): void {
     method: "GET",
     pattern: `${BASE}/:id`,
     scope: read,
-    handler: (ctx) => ({ status: 200, body: renderFlag(ctx, findFlag(ctx), true) }),
+    handler: (ctx) => ({ status: 200, body: renderFlag(ctx, controlledFlag(ctx, "viewer"), true) }),
   });
   addModelWrites(router, `${BASE}/:id`, { scope: write }, update);
   router.add({ method: "GET", pattern: `${BASE}/:id/dependent_flags`, scope: read, handler: dependents });

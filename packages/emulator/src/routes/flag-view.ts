@@ -7,6 +7,7 @@
  * list and retrieve unless the service flag `flag-evaluation-tags` is on, tags only with the
  * organization's tagging feature, and the computed fields (status, experiments, eligibility).
  */
+import { satisfies, userAccessLevel } from "../access.js";
 import { notFound } from "../errors.js";
 import { isDict } from "../fields.js";
 import type { Ctx } from "../router.js";
@@ -88,6 +89,7 @@ export function renderFlag(ctx: Ctx, flag: FeatureFlagRecord, read = false) {
   const modifier = ctx.store.user(flag.last_modified_by);
   const experiments = ctx.store.data.experiments.filter((e) => e.feature_flag === flag.id && !e.deleted);
   const variants = variantCount(flag);
+  const level = userAccessLevel(ctx, "feature_flag", flag);
   return {
     id: flag.id,
     name: flag.name,
@@ -110,14 +112,15 @@ export function renderFlag(ctx: Ctx, flag: FeatureFlagRecord, read = false) {
     })),
     surveys: [],
     features: [],
-    can_edit: true,
+    // `get_can_edit`: the caller's level on the flag reaches editor.
+    can_edit: level !== null && satisfies("feature_flag", level, "editor"),
     tags: ctx.org.features.tagging ? [...flag.tags] : [],
     evaluation_contexts:
       read && !flagOn(ctx.store, "flag-evaluation-tags") ? [] : [...flag.evaluation_contexts],
     usage_dashboard: null,
     analytics_dashboards: [...flag.analytics_dashboards],
     has_enriched_analytics: false,
-    user_access_level: "editor",
+    user_access_level: level,
     is_remote_configuration: flag.is_remote_configuration,
     has_encrypted_payloads: flag.has_encrypted_payloads,
     status: status(ctx, flag),

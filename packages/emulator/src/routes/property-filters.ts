@@ -1,9 +1,11 @@
 /**
  * Event property filters (`properties=` on the events list): a JSON array of `{key, value, operator,
  * type}`; a group `{type: "AND", values: [...]}` is flattened. Anything else is "Properties are
- * unparsable!" like the service.
+ * unparsable!" like the service. `regex` and `not_regex` run on RE2 (the `re2js` package), as the
+ * service's ClickHouse does: linear in the text, whatever the pattern.
  */
 import type { PropertyOperator } from "posthog-gitops-shared/posthog";
+import { RE2JS } from "re2js";
 import { invalid } from "../errors.js";
 import { isDict } from "../fields.js";
 
@@ -21,12 +23,28 @@ interface Compared {
   values: string[];
 }
 
+/** Compiled patterns of a request's filters, by source (a filter is tested against every event). */
+const compiled = new Map<string, RE2JS | null>();
+
+/**
+ * `match(value, pattern)` as the service's ClickHouse runs it: RE2, whose time is linear in the text,
+ * so no pattern can hold the emulator (a JavaScript RegExp backtracks: `^(a+)+$` over a long text
+ * never ends). A pattern RE2 cannot parse matches nothing.
+ */
 function regexHit({ text, value }: Compared): boolean {
-  try {
-    return text !== undefined && new RegExp(String(value)).test(text);
-  } catch {
-    return false;
+  if (text === undefined) return false;
+  const source = String(value);
+  let pattern = compiled.get(source);
+  if (pattern === undefined) {
+    try {
+      pattern = RE2JS.compile(source);
+    } catch {
+      pattern = null;
+    }
+    if (compiled.size >= 256) compiled.clear();
+    compiled.set(source, pattern);
   }
+  return pattern?.matcher(text).find() === true;
 }
 
 /** The operators the events list evaluates (some of PostHog's): a filter with any other is unparsable. */
