@@ -6,7 +6,7 @@
  * `npm run build` runs first): it must fail, naming the import. The copy without it builds.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,11 +24,21 @@ beforeAll(() => {
     for (const path of ["package.json", "tsconfig.json", "src"])
       cpSync(join(ROOT, "packages", name, path), join(copy, "packages", name, path), { recursive: true });
   }
-  // What `npm ci` links: the workspace packages (here the copies) and the type definitions.
+  // What `npm ci` installs: the workspace packages (here linked to the copies), and the rest (the
+  // packages' own dependencies, the type definitions) linked to the repository's.
   mkdirSync(join(copy, "node_modules"));
-  symlinkSync(join(copy, "packages/shared"), join(copy, "node_modules/posthog-gitops-shared"), "dir");
-  symlinkSync(join(copy, "packages/emulator"), join(copy, "node_modules/posthog-gitops-emulator"), "dir");
-  symlinkSync(join(ROOT, "node_modules/@types"), join(copy, "node_modules/@types"), "dir");
+  const workspaces: Record<string, string> = {
+    "posthog-gitops-shared": "packages/shared",
+    "posthog-gitops-emulator": "packages/emulator",
+  };
+  for (const entry of readdirSync(join(ROOT, "node_modules"))) {
+    const own = workspaces[entry];
+    symlinkSync(
+      own ? join(copy, own) : join(ROOT, "node_modules", entry),
+      join(copy, "node_modules", entry),
+      "dir",
+    );
+  }
 });
 afterAll(() => {
   rmSync(copy, { recursive: true, force: true });
