@@ -77,18 +77,34 @@ export interface EmulatorHarness {
   faults(body: unknown): Promise<void>;
 }
 
+/** A kept-alive connection the server had closed: the request never reached it. */
+function connectionReset(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  return error instanceof TypeError && ["ECONNRESET", "UND_ERR_SOCKET"].includes(cause?.code ?? "");
+}
+
+/**
+ * One request. A control request (`control: true`: reset, seed, faults, the log, the state, all of
+ * which set or read state and can be sent again) is sent once more, on a new connection, when the
+ * kept-alive one turns out to be closed; on a loaded machine the idle socket of a long test is
+ * sometimes reset just as the next test's set-up reuses it. API requests are never sent twice.
+ */
 async function call(
   url: string,
   method: string,
   body: unknown,
   headers: Record<string, string>,
+  control = false,
 ): Promise<ApiResponse> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === "string" ? body : JSON.stringify(body);
     (init.headers as Record<string, string>)["Content-Type"] ??= "application/json";
   }
-  const res = await fetch(url, init);
+  const res = await fetch(url, init).catch((error: unknown) => {
+    if (!control || !connectionReset(error)) throw error;
+    return fetch(url, init); // the closed socket is gone: this one opens a new connection
+  });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -124,7 +140,7 @@ export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
       if (sent !== null) headers.Authorization = `Bearer ${sent}`;
       return call(`${url}${path}`, method, body, headers);
     },
-    control: (method, path, body) => call(`${url}/_emulator/${path}`, method, body, {}),
+    control: (method, path, body) => call(`${url}/_emulator/${path}`, method, body, {}, true),
     state: async () => (await h.control("GET", "state")).body,
     requests: async () => (await h.control("GET", "requests")).body.requests,
     clearRequests: () => ok("clearing the request log", h.control("DELETE", "requests")),
