@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { backToBack, SIZES } from "./back-to-back.js";
 import { CONTENT, contentScenarios } from "./content.js";
+import { environmentsPlan } from "./environments.js";
 import { flagScenarios } from "./flags.js";
 import { offlinePlan } from "./offline.js";
 import { pacedApply } from "./rate.js";
@@ -59,6 +60,22 @@ for (const kind of ["no-op plan", "apply 10% change", "apply whole fleet from em
   const ratio = wall(`${kind}, concurrency 1`) / wall(`${kind}, concurrency 4`);
   if (Number.isFinite(ratio))
     notes.push(`${kind}: concurrency 4 is ${ratio.toFixed(2)}x faster than concurrency 1 (wall time)`);
+}
+
+// SPEC §6, §9: three environments, each the fleet, planned in parallel with a key each: three times the
+// one environment's floor, in at most 1.3 times its wall time.
+const environments = await environmentsPlan({ repeat: Number(process.env.BENCH_REPEAT ?? "1") });
+row(environments.one);
+row(environments.three);
+const envRatio = environments.three.wallMs / environments.one.wallMs;
+notes.push(
+  `three environments: ${environments.three.requests} requests (3 × ${environments.one.minimum} = ${3 * environments.one.minimum}), ` +
+    `${envRatio.toFixed(2)}x the wall time of one (target at most 1.3x)`,
+);
+if (environments.three.requests > 3 * environments.one.minimum || envRatio > 1.3) {
+  notes.push(
+    `PROBLEM in "${environments.three.scenario}": ${environments.three.requests} requests, ${envRatio.toFixed(2)}x`,
+  );
 }
 
 // SPEC §6: a change-scoped plan of a 3-object change of a 50,000-object project, at most 10 requests.

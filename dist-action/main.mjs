@@ -3561,12 +3561,12 @@ function nowDate(clock) {
 var realSleep, systemClock;
 var init_clock = __esm({
   "packages/shared/src/clock.ts"() {
-    realSleep = (ms, signal) => new Promise((resolve16) => {
-      if (signal?.aborted) return resolve16();
+    realSleep = (ms, signal) => new Promise((resolve18) => {
+      if (signal?.aborted) return resolve18();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve16();
+        resolve18();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -3657,8 +3657,8 @@ function reading(text2) {
     if (k < 0) return end ? index + 1 : index;
     const readEnd = readAt[k] + readLength[k];
     if (index < readEnd) return end ? writtenEnd[k] : writtenAt[k];
-    const at = writtenEnd[k] + index - readEnd;
-    return end ? at + 1 : at;
+    const at2 = writtenEnd[k] + index - readEnd;
+    return end ? at2 + 1 : at2;
   };
   return { text: read, start: (i) => locate2(i, false), end: (i) => locate2(i, true) };
 }
@@ -3994,11 +3994,11 @@ var init_scrub = __esm({
       #scrubCuts(text2) {
         let out = "";
         let last = 0;
-        for (let at = text2.indexOf(CUT); at >= 0; at = text2.indexOf(CUT, at + 1)) {
-          const before = text2.slice(last, at);
+        for (let at2 = text2.indexOf(CUT); at2 >= 0; at2 = text2.indexOf(CUT, at2 + 1)) {
+          const before = text2.slice(last, at2);
           const start2 = this.#startAtEnd(before);
           out += start2 ? `${before.slice(0, before.length - start2.length)}${start2.label}${CUT}` : `${before}${CUT}`;
-          last = at + CUT.length;
+          last = at2 + CUT.length;
         }
         return out + text2.slice(last);
       }
@@ -4123,13 +4123,42 @@ var init_excerpt = __esm({
   }
 });
 
+// src/config/located.ts
+function sourceAt(file, pointer, which = "value", ...fallbacks) {
+  if (file.origin) {
+    for (const p of [pointer, ...fallbacks]) {
+      const found3 = file.origin(p, p === pointer ? which : "value");
+      if (found3 !== void 0) return found3;
+    }
+    return { file: file.path, line: 1, column: 1 };
+  }
+  let place = file.place(pointer);
+  let offset = place === void 0 ? void 0 : which === "key" ? place.key ?? place.value : place.value;
+  for (const p of fallbacks) {
+    if (offset !== void 0) break;
+    place = file.place(p);
+    offset = place?.value;
+  }
+  const { line, column } = file.position(offset ?? 0);
+  return { file: file.path, line, column };
+}
+function noteAt(file, pointer) {
+  const note = file.note?.(pointer);
+  return note === void 0 ? "" : ` (${note})`;
+}
+var init_located = __esm({
+  "src/config/located.ts"() {
+    "use strict";
+  }
+});
+
 // src/config/ignore.ts
-function closeOverStars(d, star, words2) {
+function closeOverStars(d, star, words3) {
   let carry = 0;
-  for (let w = 0; w < words2; w++) {
-    const at = d[w] & star[w];
-    d[w] = (d[w] | at << 1 | carry) >>> 0;
-    carry = at >>> 31;
+  for (let w = 0; w < words3; w++) {
+    const at2 = d[w] & star[w];
+    d[w] = (d[w] | at2 << 1 | carry) >>> 0;
+    carry = at2 >>> 31;
   }
 }
 function accepts(part, code) {
@@ -4155,16 +4184,16 @@ function compileGlob(glob) {
   if (glob.startsWith("!")) return "a leading ! (negation) is not supported; write \\! for the character";
   const chars = Array.from(glob);
   const parts = [];
-  const at = (i) => `at character ${i + 1}`;
+  const at2 = (i) => `at character ${i + 1}`;
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i];
     if (c === "\\") {
-      if (i + 1 >= chars.length) return `a trailing \\ escapes nothing (${at(i)})`;
+      if (i + 1 >= chars.length) return `a trailing \\ escapes nothing (${at2(i)})`;
       parts.push({ kind: "char", code: chars[++i].codePointAt(0) });
     } else if ("*?+@!".includes(c) && chars[i + 1] === "(") {
-      return `extglob patterns like ${c}(…) are not supported (${at(i)}); write \\( for a parenthesis`;
+      return `extglob patterns like ${c}(…) are not supported (${at2(i)}); write \\( for a parenthesis`;
     } else if (c === "{" || c === "}") {
-      return `braces are not supported (${at(i)}): list each alternative as its own glob, or write \\${c}`;
+      return `braces are not supported (${at2(i)}): list each alternative as its own glob, or write \\${c}`;
     } else if (c === "*") {
       if (parts[parts.length - 1]?.kind !== "star") parts.push({ kind: "star" });
     } else if (c === "?") {
@@ -4221,9 +4250,9 @@ function globMatcher(globs) {
 function checkGlob(glob, pointer, file, diags) {
   const result = compileGlob(glob);
   if (typeof result !== "string") return true;
-  const at = file.position(file.place(pointer)?.value ?? 0);
+  const at2 = sourceAt(file, pointer);
   const message = glob.trim() === "" ? result : `ignore glob "${excerpt(glob, 60)}" is invalid: ${result}`;
-  diags.error(file.path, at.line, at.column, message);
+  diags.error(at2.file, at2.line, at2.column, message);
   return false;
 }
 var MAX_GLOB_LENGTH, Glob;
@@ -4231,6 +4260,7 @@ var init_ignore = __esm({
   "src/config/ignore.ts"() {
     "use strict";
     init_excerpt();
+    init_located();
     MAX_GLOB_LENGTH = 256;
     Glob = class {
       constructor(parts) {
@@ -4252,27 +4282,27 @@ var init_ignore = __esm({
       #d;
       #next;
       matches(name) {
-        const words2 = this.#words;
+        const words3 = this.#words;
         const star = this.#star;
         let d = this.#d;
         let next = this.#next;
         d.fill(0);
         d[0] = 1;
-        closeOverStars(d, star, words2);
+        closeOverStars(d, star, words3);
         for (let i = 0; i < name.length; ) {
           const code = name.codePointAt(i);
           i += code > 65535 ? 2 : 1;
           const mask = this.#mask(code);
           let carry = 0;
           let alive = 0;
-          for (let w = 0; w < words2; w++) {
+          for (let w = 0; w < words3; w++) {
             const moved = d[w] & mask[w];
             next[w] = (moved << 1 | carry | d[w] & star[w]) >>> 0;
             carry = moved >>> 31;
             alive |= next[w];
           }
           if (alive === 0) return false;
-          closeOverStars(next, star, words2);
+          closeOverStars(next, star, words3);
           const previous = d;
           d = next;
           next = previous;
@@ -4326,10 +4356,10 @@ function interpolate(text2, lookup2) {
   const scanned = scan(text2);
   if (!scanned.ok) return scanned;
   let out = "";
-  let at = 0;
+  let at2 = 0;
   const missing = [];
   for (const ref of scanned.references) {
-    out += literal(text2.slice(at, ref.start));
+    out += literal(text2.slice(at2, ref.start));
     const value = lookup2(ref.name);
     if (value === void 0) {
       missing.push(ref.name);
@@ -4337,9 +4367,9 @@ function interpolate(text2, lookup2) {
     } else {
       out += value;
     }
-    at = ref.end;
+    at2 = ref.end;
   }
-  return { ok: true, value: out + literal(text2.slice(at)), missing };
+  return { ok: true, value: out + literal(text2.slice(at2)), missing };
 }
 function literal(text2) {
   return text2.replaceAll("$${", () => "${");
@@ -4360,6 +4390,35 @@ function isToolVariable(name) {
 function isCredentialName(name) {
   return isToolVariable(name) || /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL/i.test(name);
 }
+function substitute(text2, lookup2, escapeMissing = false) {
+  const scanned = scan(text2);
+  if (!scanned.ok) return scanned;
+  let out = "";
+  let at2 = 0;
+  const missing = [];
+  const used = [];
+  let dollarEnd = false;
+  const put = (piece) => {
+    if (dollarEnd && piece.startsWith("{")) out += "$";
+    out += piece;
+    dollarEnd = false;
+  };
+  for (const ref of scanned.references) {
+    if (ref.start > at2) put(text2.slice(at2, ref.start));
+    const value = lookup2(ref.name);
+    if (value === void 0) {
+      missing.push(ref.name);
+      put(escapeMissing ? `$${text2.slice(ref.start, ref.end)}` : text2.slice(ref.start, ref.end));
+    } else {
+      used.push(ref.name);
+      put(value.replaceAll("${", () => "$${"));
+      dollarEnd = value.endsWith("$");
+    }
+    at2 = ref.end;
+  }
+  if (at2 < text2.length) put(text2.slice(at2));
+  return { ok: true, value: out, missing, used };
+}
 var NAME, SECRET_REFERENCE;
 var init_interpolate = __esm({
   "src/config/interpolate.ts"() {
@@ -4375,13 +4434,14 @@ var init_context = __esm({
   "src/config/context.ts"() {
     "use strict";
     init_interpolate();
+    init_located();
     ObjectContext = class {
       /**
        * @param base JSON pointer of the object, e.g. `/dashboards/3`
        * @param owner how messages name it, e.g. `dashboard "Weekly KPIs"`
        */
-      constructor(run14, file, base, owner, variables = /* @__PURE__ */ new Set()) {
-        this.run = run14;
+      constructor(run15, file, base, owner, variables = /* @__PURE__ */ new Set()) {
+        this.run = run15;
         this.file = file;
         this.base = base;
         this.owner = owner;
@@ -4394,14 +4454,11 @@ var init_context = __esm({
       variables;
       /** Position of a node under the object (`/tags/0`); `key` for the key of a mapping entry. */
       at(path, which = "value") {
-        const place = this.file.place(this.base + path) ?? this.file.place(this.base);
-        const offset = which === "key" ? place?.key ?? place?.value ?? 0 : place?.value ?? 0;
-        const { line, column } = this.file.position(offset);
-        return { file: this.file.path, line, column };
+        return sourceAt(this.file, this.base + path, which, this.base);
       }
       report(severity, path, message, which = "value") {
         const { file, line, column } = this.at(path, which);
-        this.run.diags.add(severity, file, line, column, message);
+        this.run.diags.add(severity, file, line, column, `${message}${noteAt(this.file, this.base + path)}`);
       }
       error(path, message, which = "value") {
         this.report("error", path, message, which);
@@ -4516,10 +4573,10 @@ function noteMissingSecret(ctx, name, pointer, field3) {
   if (first === void 0) ctx.run.missingSecretUses.set(name, { ctx, pointer, field: field3, count: 1 });
   else first.count += 1;
 }
-function reportMissingSecrets(run14) {
-  const uses = [...run14.missingSecretUses];
-  run14.missingSecretUses.clear();
-  if (run14.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
+function reportMissingSecrets(run15) {
+  const uses = [...run15.missingSecretUses];
+  run15.missingSecretUses.clear();
+  if (run15.mode !== "apply") return missingSecretsNote(uses.map(([name, use]) => [name, use.count]));
   for (const [name, { ctx, pointer, field: field3, count: n }] of uses) {
     const use = n === 1 ? `secret ${field3} of ${ctx.owner}` : `used by ${n} secret fields, first here: ${field3} of ${ctx.owner}`;
     ctx.report("error", pointer, `environment variable ${name} is not set (${use})`);
@@ -4547,8168 +4604,100 @@ var init_missing_secrets = __esm({
   }
 });
 
-// node_modules/yaml/dist/nodes/identity.js
-var require_identity = __commonJS({
-  "node_modules/yaml/dist/nodes/identity.js"(exports) {
-    "use strict";
-    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
-    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
-    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
-    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
-    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
-    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
-    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
-    var isAlias2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
-    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
-    var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
-    var isScalar3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
-    var isSeq3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
-    function isCollection(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
-          case MAP:
-          case SEQ:
-            return true;
-        }
-      return false;
-    }
-    function isNode(node2) {
-      if (node2 && typeof node2 === "object")
-        switch (node2[NODE_TYPE]) {
-          case ALIAS:
-          case MAP:
-          case SCALAR:
-          case SEQ:
-            return true;
-        }
-      return false;
-    }
-    var hasAnchor = (node2) => (isScalar3(node2) || isCollection(node2)) && !!node2.anchor;
-    exports.ALIAS = ALIAS;
-    exports.DOC = DOC;
-    exports.MAP = MAP;
-    exports.NODE_TYPE = NODE_TYPE;
-    exports.PAIR = PAIR;
-    exports.SCALAR = SCALAR;
-    exports.SEQ = SEQ;
-    exports.hasAnchor = hasAnchor;
-    exports.isAlias = isAlias2;
-    exports.isCollection = isCollection;
-    exports.isDocument = isDocument;
-    exports.isMap = isMap3;
-    exports.isNode = isNode;
-    exports.isPair = isPair;
-    exports.isScalar = isScalar3;
-    exports.isSeq = isSeq3;
-  }
-});
-
-// node_modules/yaml/dist/visit.js
-var require_visit = __commonJS({
-  "node_modules/yaml/dist/visit.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
-    var SKIP = /* @__PURE__ */ Symbol("skip children");
-    var REMOVE = /* @__PURE__ */ Symbol("remove node");
-    function visit3(node2, visitor) {
-      const visitor_ = initVisitor(visitor);
-      if (identity2.isDocument(node2)) {
-        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
-        if (cd === REMOVE)
-          node2.contents = null;
-      } else
-        visit_(null, node2, visitor_, Object.freeze([]));
-    }
-    visit3.BREAK = BREAK2;
-    visit3.SKIP = SKIP;
-    visit3.REMOVE = REMOVE;
-    function visit_(key2, node2, visitor, path) {
-      const ctrl = callVisitor(key2, node2, visitor, path);
-      if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key2, path, ctrl);
-        return visit_(key2, ctrl, visitor, path);
-      }
-      if (typeof ctrl !== "symbol") {
-        if (identity2.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK2)
-              return BREAK2;
-            else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-        } else if (identity2.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path);
-          if (ck === BREAK2)
-            return BREAK2;
-          else if (ck === REMOVE)
-            node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path);
-          if (cv === BREAK2)
-            return BREAK2;
-          else if (cv === REMOVE)
-            node2.value = null;
-        }
-      }
-      return ctrl;
-    }
-    async function visitAsync(node2, visitor) {
-      const visitor_ = initVisitor(visitor);
-      if (identity2.isDocument(node2)) {
-        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
-        if (cd === REMOVE)
-          node2.contents = null;
-      } else
-        await visitAsync_(null, node2, visitor_, Object.freeze([]));
-    }
-    visitAsync.BREAK = BREAK2;
-    visitAsync.SKIP = SKIP;
-    visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key2, node2, visitor, path) {
-      const ctrl = await callVisitor(key2, node2, visitor, path);
-      if (identity2.isNode(ctrl) || identity2.isPair(ctrl)) {
-        replaceNode(key2, path, ctrl);
-        return visitAsync_(key2, ctrl, visitor, path);
-      }
-      if (typeof ctrl !== "symbol") {
-        if (identity2.isCollection(node2)) {
-          path = Object.freeze(path.concat(node2));
-          for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK2)
-              return BREAK2;
-            else if (ci === REMOVE) {
-              node2.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-        } else if (identity2.isPair(node2)) {
-          path = Object.freeze(path.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path);
-          if (ck === BREAK2)
-            return BREAK2;
-          else if (ck === REMOVE)
-            node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path);
-          if (cv === BREAK2)
-            return BREAK2;
-          else if (cv === REMOVE)
-            node2.value = null;
-        }
-      }
-      return ctrl;
-    }
-    function initVisitor(visitor) {
-      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
-        return Object.assign({
-          Alias: visitor.Node,
-          Map: visitor.Node,
-          Scalar: visitor.Node,
-          Seq: visitor.Node
-        }, visitor.Value && {
-          Map: visitor.Value,
-          Scalar: visitor.Value,
-          Seq: visitor.Value
-        }, visitor.Collection && {
-          Map: visitor.Collection,
-          Seq: visitor.Collection
-        }, visitor);
-      }
-      return visitor;
-    }
-    function callVisitor(key2, node2, visitor, path) {
-      if (typeof visitor === "function")
-        return visitor(key2, node2, path);
-      if (identity2.isMap(node2))
-        return visitor.Map?.(key2, node2, path);
-      if (identity2.isSeq(node2))
-        return visitor.Seq?.(key2, node2, path);
-      if (identity2.isPair(node2))
-        return visitor.Pair?.(key2, node2, path);
-      if (identity2.isScalar(node2))
-        return visitor.Scalar?.(key2, node2, path);
-      if (identity2.isAlias(node2))
-        return visitor.Alias?.(key2, node2, path);
-      return void 0;
-    }
-    function replaceNode(key2, path, node2) {
-      const parent = path[path.length - 1];
-      if (identity2.isCollection(parent)) {
-        parent.items[key2] = node2;
-      } else if (identity2.isPair(parent)) {
-        if (key2 === "key")
-          parent.key = node2;
-        else
-          parent.value = node2;
-      } else if (identity2.isDocument(parent)) {
-        parent.contents = node2;
-      } else {
-        const pt = identity2.isAlias(parent) ? "alias" : "scalar";
-        throw new Error(`Cannot replace node with ${pt} parent`);
-      }
-    }
-    exports.visit = visit3;
-    exports.visitAsync = visitAsync;
-  }
-});
-
-// node_modules/yaml/dist/doc/directives.js
-var require_directives = __commonJS({
-  "node_modules/yaml/dist/doc/directives.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var visit3 = require_visit();
-    var escapeChars = {
-      "!": "%21",
-      ",": "%2C",
-      "[": "%5B",
-      "]": "%5D",
-      "{": "%7B",
-      "}": "%7D"
-    };
-    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
-    var Directives = class _Directives {
-      constructor(yaml, tags2) {
-        this.docStart = null;
-        this.docEnd = false;
-        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
-        this.tags = Object.assign({}, _Directives.defaultTags, tags2);
-      }
-      clone() {
-        const copy = new _Directives(this.yaml, this.tags);
-        copy.docStart = this.docStart;
-        return copy;
-      }
-      /**
-       * During parsing, get a Directives instance for the current document and
-       * update the stream state according to the current version's spec.
-       */
-      atDocument() {
-        const res = new _Directives(this.yaml, this.tags);
-        switch (this.yaml.version) {
-          case "1.1":
-            this.atNextDocument = true;
-            break;
-          case "1.2":
-            this.atNextDocument = false;
-            this.yaml = {
-              explicit: _Directives.defaultYaml.explicit,
-              version: "1.2"
-            };
-            this.tags = Object.assign({}, _Directives.defaultTags);
-            break;
-        }
-        return res;
-      }
-      /**
-       * @param onError - May be called even if the action was successful
-       * @returns `true` on success
-       */
-      add(line, onError) {
-        if (this.atNextDocument) {
-          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
-          this.tags = Object.assign({}, _Directives.defaultTags);
-          this.atNextDocument = false;
-        }
-        const parts = line.trim().split(/[ \t]+/);
-        const name = parts.shift();
-        switch (name) {
-          case "%TAG": {
-            if (parts.length !== 2) {
-              onError(0, "%TAG directive should contain exactly two parts");
-              if (parts.length < 2)
-                return false;
-            }
-            const [handle, prefix] = parts;
-            this.tags[handle] = prefix;
-            return true;
-          }
-          case "%YAML": {
-            this.yaml.explicit = true;
-            if (parts.length !== 1) {
-              onError(0, "%YAML directive should contain exactly one part");
-              return false;
-            }
-            const [version] = parts;
-            if (version === "1.1" || version === "1.2") {
-              this.yaml.version = version;
-              return true;
-            } else {
-              const isValid = /^\d+\.\d+$/.test(version);
-              onError(6, `Unsupported YAML version ${version}`, isValid);
-              return false;
-            }
-          }
-          default:
-            onError(0, `Unknown directive ${name}`, true);
-            return false;
-        }
-      }
-      /**
-       * Resolves a tag, matching handles to those defined in %TAG directives.
-       *
-       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
-       *   `'!local'` tag, or `null` if unresolvable.
-       */
-      tagName(source, onError) {
-        if (source === "!")
-          return "!";
-        if (source[0] !== "!") {
-          onError(`Not a valid tag: ${source}`);
-          return null;
-        }
-        if (source[1] === "<") {
-          const verbatim = source.slice(2, -1);
-          if (verbatim === "!" || verbatim === "!!") {
-            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
-            return null;
-          }
-          if (source[source.length - 1] !== ">")
-            onError("Verbatim tags must end with a >");
-          return verbatim;
-        }
-        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
-        if (!suffix)
-          onError(`The ${source} tag has no suffix`);
-        const prefix = this.tags[handle];
-        if (prefix) {
-          try {
-            return prefix + decodeURIComponent(suffix);
-          } catch (error2) {
-            onError(String(error2));
-            return null;
-          }
-        }
-        if (handle === "!")
-          return source;
-        onError(`Could not resolve tag: ${source}`);
-        return null;
-      }
-      /**
-       * Given a fully resolved tag, returns its printable string form,
-       * taking into account current tag prefixes and defaults.
-       */
-      tagString(tag) {
-        for (const [handle, prefix] of Object.entries(this.tags)) {
-          if (tag.startsWith(prefix))
-            return handle + escapeTagName(tag.substring(prefix.length));
-        }
-        return tag[0] === "!" ? tag : `!<${tag}>`;
-      }
-      toString(doc) {
-        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
-        const tagEntries = Object.entries(this.tags);
-        let tagNames;
-        if (doc && tagEntries.length > 0 && identity2.isNode(doc.contents)) {
-          const tags2 = {};
-          visit3.visit(doc.contents, (_key, node2) => {
-            if (identity2.isNode(node2) && node2.tag)
-              tags2[node2.tag] = true;
-          });
-          tagNames = Object.keys(tags2);
-        } else
-          tagNames = [];
-        for (const [handle, prefix] of tagEntries) {
-          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
-            continue;
-          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
-        }
-        return lines.join("\n");
-      }
-    };
-    Directives.defaultYaml = { explicit: false, version: "1.2" };
-    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
-    exports.Directives = Directives;
-  }
-});
-
-// node_modules/yaml/dist/doc/anchors.js
-var require_anchors = __commonJS({
-  "node_modules/yaml/dist/doc/anchors.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var visit3 = require_visit();
-    function anchorIsValid(anchor) {
-      if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
-        const sa = JSON.stringify(anchor);
-        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
-        throw new Error(msg);
-      }
-      return true;
-    }
-    function anchorNames(root) {
-      const anchors = /* @__PURE__ */ new Set();
-      visit3.visit(root, {
-        Value(_key, node2) {
-          if (node2.anchor)
-            anchors.add(node2.anchor);
-        }
-      });
-      return anchors;
-    }
-    function findNewAnchor(prefix, exclude) {
-      for (let i = 1; true; ++i) {
-        const name = `${prefix}${i}`;
-        if (!exclude.has(name))
-          return name;
-      }
-    }
-    function createNodeAnchors(doc, prefix) {
-      const aliasObjects = [];
-      const sourceObjects = /* @__PURE__ */ new Map();
-      let prevAnchors = null;
-      return {
-        onAnchor: (source) => {
-          aliasObjects.push(source);
-          prevAnchors ?? (prevAnchors = anchorNames(doc));
-          const anchor = findNewAnchor(prefix, prevAnchors);
-          prevAnchors.add(anchor);
-          return anchor;
+// src/config/environments/schema.ts
+function environmentKeys() {
+  return {
+    environments: {
+      description: "In one file, the environments this set of files serves (a mapping of name: entry); in a shared file, which of them it serves: all, or a list of names (instead of project:).",
+      type: ["string", "array", "object"],
+      if: { type: "string" },
+      then: { type: "string", const: "all" },
+      else: {
+        if: { type: "array" },
+        then: {
+          type: "array",
+          minItems: 1,
+          uniqueItems: true,
+          items: { type: "string", pattern: ENVIRONMENT_NAME, "x-expect": NAME_WORDS }
         },
-        /**
-         * With circular references, the source node is only resolved after all
-         * of its child nodes are. This is why anchors are set only after all of
-         * the nodes have been created.
-         */
-        setAnchors: () => {
-          for (const source of aliasObjects) {
-            const ref = sourceObjects.get(source);
-            if (typeof ref === "object" && ref.anchor && (identity2.isScalar(ref.node) || identity2.isCollection(ref.node))) {
-              ref.node.anchor = ref.anchor;
-            } else {
-              const error2 = new Error("Failed to resolve repeated object (this should not happen)");
-              error2.source = source;
-              throw error2;
-            }
+        else: {
+          type: "object",
+          propertyNames: { pattern: ENVIRONMENT_NAME },
+          additionalProperties: ENTRY
+        }
+      }
+    },
+    overlay: {
+      type: "string",
+      pattern: ENVIRONMENT_NAME,
+      "x-expect": NAME_WORDS,
+      description: "This file is the overlay of one environment: what differs there from the shared files, merged into their declarations by identity."
+    }
+  };
+}
+var ENVIRONMENT_NAME, NAME_WORDS, VARIABLE_NAME, ENTRY;
+var init_schema = __esm({
+  "src/config/environments/schema.ts"() {
+    "use strict";
+    ENVIRONMENT_NAME = "^[A-Za-z][A-Za-z0-9_-]{0,62}$";
+    NAME_WORDS = "a name of letters, digits, - and _, starting with a letter";
+    VARIABLE_NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
+    ENTRY = {
+      type: "object",
+      description: "One environment: a project, on its host, with its key, variables and secrets.",
+      additionalProperties: false,
+      required: ["project"],
+      properties: {
+        project: { type: "integer", minimum: 1, description: "The environment's project id." },
+        host: {
+          type: "string",
+          pattern: "^https?://",
+          "x-expect": "a URL such as https://eu.posthog.com",
+          description: "The service's URL. Default: POSTHOG_HOST, else https://us.posthog.com."
+        },
+        api_key_env: {
+          type: "string",
+          pattern: VARIABLE_NAME,
+          "x-expect": "an environment variable's name",
+          description: "The environment variable that holds this environment's personal API key. Default: POSTHOG_API_KEY. When named and unset, the environment is not planned (never another key)."
+        },
+        promote_from: {
+          type: "string",
+          pattern: ENVIRONMENT_NAME,
+          "x-expect": "an environment's name",
+          description: "The environment changes come from: the order of promotion and of `apply --all`."
+        },
+        protect: {
+          type: "boolean",
+          description: "Destructive actions (deletes, prunes, pauses, collaborator removals, disabling a live flag) need --allow-destructive, also with --auto-approve."
+        },
+        limits: {
+          type: "object",
+          description: "A plan with more actions or destructive actions than these is refused unless --force.",
+          additionalProperties: false,
+          properties: {
+            changes: { type: "integer", minimum: 0, description: "Most actions one apply may make." },
+            deletes: { type: "integer", minimum: 0, description: "Most destructive actions one apply may make." }
           }
         },
-        sourceObjects
-      };
-    }
-    exports.anchorIsValid = anchorIsValid;
-    exports.anchorNames = anchorNames;
-    exports.createNodeAnchors = createNodeAnchors;
-    exports.findNewAnchor = findNewAnchor;
-  }
-});
-
-// node_modules/yaml/dist/doc/applyReviver.js
-var require_applyReviver = __commonJS({
-  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
-    "use strict";
-    function applyReviver(reviver, obj7, key2, val) {
-      if (val && typeof val === "object") {
-        if (Array.isArray(val)) {
-          for (let i = 0, len = val.length; i < len; ++i) {
-            const v0 = val[i];
-            const v1 = applyReviver(reviver, val, String(i), v0);
-            if (v1 === void 0)
-              delete val[i];
-            else if (v1 !== v0)
-              val[i] = v1;
-          }
-        } else if (val instanceof Map) {
-          for (const k of Array.from(val.keys())) {
-            const v0 = val.get(k);
-            const v1 = applyReviver(reviver, val, k, v0);
-            if (v1 === void 0)
-              val.delete(k);
-            else if (v1 !== v0)
-              val.set(k, v1);
-          }
-        } else if (val instanceof Set) {
-          for (const v0 of Array.from(val)) {
-            const v1 = applyReviver(reviver, val, v0, v0);
-            if (v1 === void 0)
-              val.delete(v0);
-            else if (v1 !== v0) {
-              val.delete(v0);
-              val.add(v1);
-            }
-          }
-        } else {
-          for (const [k, v0] of Object.entries(val)) {
-            const v1 = applyReviver(reviver, val, k, v0);
-            if (v1 === void 0)
-              delete val[k];
-            else if (v1 !== v0)
-              val[k] = v1;
-          }
-        }
-      }
-      return reviver.call(obj7, key2, val);
-    }
-    exports.applyReviver = applyReviver;
-  }
-});
-
-// node_modules/yaml/dist/nodes/toJS.js
-var require_toJS = __commonJS({
-  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    function toJS(value, arg, ctx) {
-      if (Array.isArray(value))
-        return value.map((v, i) => toJS(v, String(i), ctx));
-      if (value && typeof value.toJSON === "function") {
-        if (!ctx || !identity2.hasAnchor(value))
-          return value.toJSON(arg, ctx);
-        const data = { aliasCount: 0, count: 1, res: void 0 };
-        ctx.anchors.set(value, data);
-        ctx.onCreate = (res2) => {
-          data.res = res2;
-          delete ctx.onCreate;
-        };
-        const res = value.toJSON(arg, ctx);
-        if (ctx.onCreate)
-          ctx.onCreate(res);
-        return res;
-      }
-      if (typeof value === "bigint" && !ctx?.keep)
-        return Number(value);
-      return value;
-    }
-    exports.toJS = toJS;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Node.js
-var require_Node = __commonJS({
-  "node_modules/yaml/dist/nodes/Node.js"(exports) {
-    "use strict";
-    var applyReviver = require_applyReviver();
-    var identity2 = require_identity();
-    var toJS = require_toJS();
-    var NodeBase = class {
-      constructor(type) {
-        Object.defineProperty(this, identity2.NODE_TYPE, { value: type });
-      }
-      /** Create a copy of this node.  */
-      clone() {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
-        if (this.range)
-          copy.range = this.range.slice();
-        return copy;
-      }
-      /** A plain JavaScript representation of this node. */
-      toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
-        if (!identity2.isDocument(doc))
-          throw new TypeError("A document argument is required");
-        const ctx = {
-          anchors: /* @__PURE__ */ new Map(),
-          doc,
-          keep: true,
-          mapAsMap: mapAsMap === true,
-          mapKeyWarned: false,
-          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
-        };
-        const res = toJS.toJS(this, "", ctx);
-        if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
-        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
-      }
-    };
-    exports.NodeBase = NodeBase;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Alias.js
-var require_Alias = __commonJS({
-  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
-    "use strict";
-    var anchors = require_anchors();
-    var visit3 = require_visit();
-    var identity2 = require_identity();
-    var Node2 = require_Node();
-    var toJS = require_toJS();
-    var Alias = class extends Node2.NodeBase {
-      constructor(source) {
-        super(identity2.ALIAS);
-        this.source = source;
-        Object.defineProperty(this, "tag", {
-          set() {
-            throw new Error("Alias nodes cannot have tags");
-          }
-        });
-      }
-      /**
-       * Resolve the value of this alias within `doc`, finding the last
-       * instance of the `source` anchor before this node.
-       */
-      resolve(doc, ctx) {
-        if (ctx?.maxAliasCount === 0)
-          throw new ReferenceError("Alias resolution is disabled");
-        let nodes;
-        if (ctx?.aliasResolveCache) {
-          nodes = ctx.aliasResolveCache;
-        } else {
-          nodes = [];
-          visit3.visit(doc, {
-            Node: (_key, node2) => {
-              if (identity2.isAlias(node2) || identity2.hasAnchor(node2))
-                nodes.push(node2);
-            }
-          });
-          if (ctx)
-            ctx.aliasResolveCache = nodes;
-        }
-        let found3 = void 0;
-        for (const node2 of nodes) {
-          if (node2 === this)
-            break;
-          if (node2.anchor === this.source)
-            found3 = node2;
-        }
-        if (found3 && ctx) {
-          const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
-          let data = anchors2.get(found3);
-          if (!data) {
-            toJS.toJS(found3, null, ctx);
-            data = anchors2.get(found3);
-          }
-          if (data?.res === void 0) {
-            const msg = "This should not happen: Alias anchor was not resolved?";
-            throw new ReferenceError(msg);
-          }
-          if (maxAliasCount >= 0) {
-            data.count += 1;
-            if (data.aliasCount === 0)
-              data.aliasCount = getAliasCount(doc2, found3, anchors2);
-            if (data.count * data.aliasCount > maxAliasCount) {
-              const msg = "Excessive alias count indicates a resource exhaustion attack";
-              throw new ReferenceError(msg);
-            }
-          }
-        }
-        return found3;
-      }
-      toJSON(_arg, ctx) {
-        if (!ctx)
-          return { source: this.source };
-        const source = this.resolve(ctx.doc, ctx);
-        if (!source) {
-          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
-          throw new ReferenceError(msg);
-        }
-        return ctx.anchors.get(source).res;
-      }
-      toString(ctx, _onComment, _onChompKeep) {
-        const src = `*${this.source}`;
-        if (ctx) {
-          anchors.anchorIsValid(this.source);
-          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
-            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
-            throw new Error(msg);
-          }
-          if (ctx.implicitKey)
-            return `${src} `;
-        }
-        return src;
-      }
-    };
-    function getAliasCount(doc, node2, anchors2) {
-      if (identity2.isAlias(node2)) {
-        const source = node2.resolve(doc);
-        const anchor = anchors2 && source && anchors2.get(source);
-        return anchor ? anchor.count * anchor.aliasCount : 0;
-      } else if (identity2.isCollection(node2)) {
-        let count2 = 0;
-        for (const item of node2.items) {
-          const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
-        }
-        return count2;
-      } else if (identity2.isPair(node2)) {
-        const kc = getAliasCount(doc, node2.key, anchors2);
-        const vc = getAliasCount(doc, node2.value, anchors2);
-        return Math.max(kc, vc);
-      }
-      return 1;
-    }
-    exports.Alias = Alias;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Scalar.js
-var require_Scalar = __commonJS({
-  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Node2 = require_Node();
-    var toJS = require_toJS();
-    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
-    var Scalar = class extends Node2.NodeBase {
-      constructor(value) {
-        super(identity2.SCALAR);
-        this.value = value;
-      }
-      toJSON(arg, ctx) {
-        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
-      }
-      toString() {
-        return String(this.value);
-      }
-    };
-    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
-    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
-    Scalar.PLAIN = "PLAIN";
-    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
-    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
-    exports.Scalar = Scalar;
-    exports.isScalarValue = isScalarValue;
-  }
-});
-
-// node_modules/yaml/dist/doc/createNode.js
-var require_createNode = __commonJS({
-  "node_modules/yaml/dist/doc/createNode.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var identity2 = require_identity();
-    var Scalar = require_Scalar();
-    var defaultTagPrefix = "tag:yaml.org,2002:";
-    function findTagObject(value, tagName, tags2) {
-      if (tagName) {
-        const match = tags2.filter((t) => t.tag === tagName);
-        const tagObj = match.find((t) => !t.format) ?? match[0];
-        if (!tagObj)
-          throw new Error(`Tag ${tagName} not found`);
-        return tagObj;
-      }
-      return tags2.find((t) => t.identify?.(value) && !t.format);
-    }
-    function createNode(value, tagName, ctx) {
-      if (identity2.isDocument(value))
-        value = value.contents;
-      if (identity2.isNode(value))
-        return value;
-      if (identity2.isPair(value)) {
-        const map = ctx.schema[identity2.MAP].createNode?.(ctx.schema, null, ctx);
-        map.items.push(value);
-        return map;
-      }
-      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
-        value = value.valueOf();
-      }
-      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
-      let ref = void 0;
-      if (aliasDuplicateObjects && value && typeof value === "object") {
-        ref = sourceObjects.get(value);
-        if (ref) {
-          ref.anchor ?? (ref.anchor = onAnchor(value));
-          return new Alias.Alias(ref.anchor);
-        } else {
-          ref = { anchor: null, node: null };
-          sourceObjects.set(value, ref);
-        }
-      }
-      if (tagName?.startsWith("!!"))
-        tagName = defaultTagPrefix + tagName.slice(2);
-      let tagObj = findTagObject(value, tagName, schema.tags);
-      if (!tagObj) {
-        if (value && typeof value.toJSON === "function") {
-          value = value.toJSON();
-        }
-        if (!value || typeof value !== "object") {
-          const node3 = new Scalar.Scalar(value);
-          if (ref)
-            ref.node = node3;
-          return node3;
-        }
-        tagObj = value instanceof Map ? schema[identity2.MAP] : Symbol.iterator in Object(value) ? schema[identity2.SEQ] : schema[identity2.MAP];
-      }
-      if (onTagObj) {
-        onTagObj(tagObj);
-        delete ctx.onTagObj;
-      }
-      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
-      if (tagName)
-        node2.tag = tagName;
-      else if (!tagObj.default)
-        node2.tag = tagObj.tag;
-      if (ref)
-        ref.node = node2;
-      return node2;
-    }
-    exports.createNode = createNode;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Collection.js
-var require_Collection = __commonJS({
-  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var identity2 = require_identity();
-    var Node2 = require_Node();
-    function collectionFromPath(schema, path, value) {
-      let v = value;
-      for (let i = path.length - 1; i >= 0; --i) {
-        const k = path[i];
-        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
-          const a = [];
-          a[k] = v;
-          v = a;
-        } else {
-          v = /* @__PURE__ */ new Map([[k, v]]);
-        }
-      }
-      return createNode.createNode(v, void 0, {
-        aliasDuplicateObjects: false,
-        keepUndefined: false,
-        onAnchor: () => {
-          throw new Error("This should not happen, please report a bug.");
+        variables: {
+          type: "object",
+          description: "What ${NAME} gives in non-secret values of the files serving this environment; a value that is exactly ${NAME} takes the variable's type.",
+          propertyNames: { pattern: VARIABLE_NAME },
+          additionalProperties: { type: ["string", "number", "boolean"] }
         },
-        schema,
-        sourceObjects: /* @__PURE__ */ new Map()
-      });
-    }
-    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
-    var Collection = class extends Node2.NodeBase {
-      constructor(type, schema) {
-        super(type);
-        Object.defineProperty(this, "schema", {
-          value: schema,
-          configurable: true,
-          enumerable: false,
-          writable: true
-        });
-      }
-      /**
-       * Create a copy of this collection.
-       *
-       * @param schema - If defined, overwrites the original's schema
-       */
-      clone(schema) {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
-        if (schema)
-          copy.schema = schema;
-        copy.items = copy.items.map((it) => identity2.isNode(it) || identity2.isPair(it) ? it.clone(schema) : it);
-        if (this.range)
-          copy.range = this.range.slice();
-        return copy;
-      }
-      /**
-       * Adds a value to the collection. For `!!map` and `!!omap` the value must
-       * be a Pair instance or a `{ key, value }` object, which may not have a key
-       * that already exists in the map.
-       */
-      addIn(path, value) {
-        if (isEmptyPath(path))
-          this.add(value);
-        else {
-          const [key2, ...rest] = path;
-          const node2 = this.get(key2, true);
-          if (identity2.isCollection(node2))
-            node2.addIn(rest, value);
-          else if (node2 === void 0 && this.schema)
-            this.set(key2, collectionFromPath(this.schema, rest, value));
-          else
-            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
-        }
-      }
-      /**
-       * Removes a value from the collection.
-       * @returns `true` if the item was found and removed.
-       */
-      deleteIn(path) {
-        const [key2, ...rest] = path;
-        if (rest.length === 0)
-          return this.delete(key2);
-        const node2 = this.get(key2, true);
-        if (identity2.isCollection(node2))
-          return node2.deleteIn(rest);
-        else
-          throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
-      }
-      /**
-       * Returns item at `key`, or `undefined` if not found. By default unwraps
-       * scalar values from their surrounding node; to disable set `keepScalar` to
-       * `true` (collections are always returned intact).
-       */
-      getIn(path, keepScalar) {
-        const [key2, ...rest] = path;
-        const node2 = this.get(key2, true);
-        if (rest.length === 0)
-          return !keepScalar && identity2.isScalar(node2) ? node2.value : node2;
-        else
-          return identity2.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
-      }
-      hasAllNullValues(allowScalar) {
-        return this.items.every((node2) => {
-          if (!identity2.isPair(node2))
-            return false;
-          const n = node2.value;
-          return n == null || allowScalar && identity2.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
-        });
-      }
-      /**
-       * Checks if the collection includes a value with the key `key`.
-       */
-      hasIn(path) {
-        const [key2, ...rest] = path;
-        if (rest.length === 0)
-          return this.has(key2);
-        const node2 = this.get(key2, true);
-        return identity2.isCollection(node2) ? node2.hasIn(rest) : false;
-      }
-      /**
-       * Sets a value in this collection. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       */
-      setIn(path, value) {
-        const [key2, ...rest] = path;
-        if (rest.length === 0) {
-          this.set(key2, value);
-        } else {
-          const node2 = this.get(key2, true);
-          if (identity2.isCollection(node2))
-            node2.setIn(rest, value);
-          else if (node2 === void 0 && this.schema)
-            this.set(key2, collectionFromPath(this.schema, rest, value));
-          else
-            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
+        secrets: {
+          type: "object",
+          description: "NAME: VARIABLE — the environment variable a secret reference ${NAME} reads in this environment (default: NAME itself).",
+          propertyNames: { pattern: VARIABLE_NAME },
+          additionalProperties: {
+            type: "string",
+            pattern: VARIABLE_NAME,
+            "x-expect": "an environment variable's name"
+          }
         }
       }
     };
-    exports.Collection = Collection;
-    exports.collectionFromPath = collectionFromPath;
-    exports.isEmptyPath = isEmptyPath;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyComment.js
-var require_stringifyComment = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
-    "use strict";
-    var stringifyComment = (str8) => str8.replace(/^(?!$)(?: $)?/gm, "#");
-    function indentComment(comment, indent) {
-      if (/^\n+$/.test(comment))
-        return comment.substring(1);
-      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
-    }
-    var lineComment = (str8, indent, comment) => str8.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str8.endsWith(" ") ? "" : " ") + comment;
-    exports.indentComment = indentComment;
-    exports.lineComment = lineComment;
-    exports.stringifyComment = stringifyComment;
-  }
-});
-
-// node_modules/yaml/dist/stringify/foldFlowLines.js
-var require_foldFlowLines = __commonJS({
-  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
-    "use strict";
-    var FOLD_FLOW = "flow";
-    var FOLD_BLOCK = "block";
-    var FOLD_QUOTED = "quoted";
-    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
-      if (!lineWidth || lineWidth < 0)
-        return text2;
-      if (lineWidth < minContentWidth)
-        minContentWidth = 0;
-      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
-      if (text2.length <= endStep)
-        return text2;
-      const folds = [];
-      const escapedFolds = {};
-      let end = lineWidth - indent.length;
-      if (typeof indentAtStart === "number") {
-        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
-          folds.push(0);
-        else
-          end = lineWidth - indentAtStart;
-      }
-      let split = void 0;
-      let prev = void 0;
-      let overflow = false;
-      let i = -1;
-      let escStart = -1;
-      let escEnd = -1;
-      if (mode === FOLD_BLOCK) {
-        i = consumeMoreIndentedLines(text2, i, indent.length);
-        if (i !== -1)
-          end = i + endStep;
-      }
-      for (let ch; ch = text2[i += 1]; ) {
-        if (mode === FOLD_QUOTED && ch === "\\") {
-          escStart = i;
-          switch (text2[i + 1]) {
-            case "x":
-              i += 3;
-              break;
-            case "u":
-              i += 5;
-              break;
-            case "U":
-              i += 9;
-              break;
-            default:
-              i += 1;
-          }
-          escEnd = i;
-        }
-        if (ch === "\n") {
-          if (mode === FOLD_BLOCK)
-            i = consumeMoreIndentedLines(text2, i, indent.length);
-          end = i + indent.length + endStep;
-          split = void 0;
-        } else {
-          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text2[i + 1];
-            if (next && next !== " " && next !== "\n" && next !== "	")
-              split = i;
-          }
-          if (i >= end) {
-            if (split) {
-              folds.push(split);
-              end = split + endStep;
-              split = void 0;
-            } else if (mode === FOLD_QUOTED) {
-              while (prev === " " || prev === "	") {
-                prev = ch;
-                ch = text2[i += 1];
-                overflow = true;
-              }
-              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
-              if (escapedFolds[j])
-                return text2;
-              folds.push(j);
-              escapedFolds[j] = true;
-              end = j + endStep;
-              split = void 0;
-            } else {
-              overflow = true;
-            }
-          }
-        }
-        prev = ch;
-      }
-      if (overflow && onOverflow)
-        onOverflow();
-      if (folds.length === 0)
-        return text2;
-      if (onFold)
-        onFold();
-      let res = text2.slice(0, folds[0]);
-      for (let i2 = 0; i2 < folds.length; ++i2) {
-        const fold = folds[i2];
-        const end2 = folds[i2 + 1] || text2.length;
-        if (fold === 0)
-          res = `
-${indent}${text2.slice(0, end2)}`;
-        else {
-          if (mode === FOLD_QUOTED && escapedFolds[fold])
-            res += `${text2[fold]}\\`;
-          res += `
-${indent}${text2.slice(fold + 1, end2)}`;
-        }
-      }
-      return res;
-    }
-    function consumeMoreIndentedLines(text2, i, indent) {
-      let end = i;
-      let start2 = i + 1;
-      let ch = text2[start2];
-      while (ch === " " || ch === "	") {
-        if (i < start2 + indent) {
-          ch = text2[++i];
-        } else {
-          do {
-            ch = text2[++i];
-          } while (ch && ch !== "\n");
-          end = i;
-          start2 = i + 1;
-          ch = text2[start2];
-        }
-      }
-      return end;
-    }
-    exports.FOLD_BLOCK = FOLD_BLOCK;
-    exports.FOLD_FLOW = FOLD_FLOW;
-    exports.FOLD_QUOTED = FOLD_QUOTED;
-    exports.foldFlowLines = foldFlowLines;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyString.js
-var require_stringifyString = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var foldFlowLines = require_foldFlowLines();
-    var getFoldOptions = (ctx, isBlock) => ({
-      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
-      lineWidth: ctx.options.lineWidth,
-      minContentWidth: ctx.options.minContentWidth
-    });
-    var containsDocumentMarker = (str8) => /^(%|---|\.\.\.)/m.test(str8);
-    function lineLengthOverLimit(str8, lineWidth, indentLength) {
-      if (!lineWidth || lineWidth < 0)
-        return false;
-      const limit = lineWidth - indentLength;
-      const strLen = str8.length;
-      if (strLen <= limit)
-        return false;
-      for (let i = 0, start2 = 0; i < strLen; ++i) {
-        if (str8[i] === "\n") {
-          if (i - start2 > limit)
-            return true;
-          start2 = i + 1;
-          if (strLen - start2 <= limit)
-            return false;
-        }
-      }
-      return true;
-    }
-    function doubleQuotedString(value, ctx) {
-      const json = JSON.stringify(value);
-      if (ctx.options.doubleQuotedAsJSON)
-        return json;
-      const { implicitKey } = ctx;
-      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      let str8 = "";
-      let start2 = 0;
-      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
-        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str8 += json.slice(start2, i) + "\\ ";
-          i += 1;
-          start2 = i;
-          ch = "\\";
-        }
-        if (ch === "\\")
-          switch (json[i + 1]) {
-            case "u":
-              {
-                str8 += json.slice(start2, i);
-                const code = json.substr(i + 2, 4);
-                switch (code) {
-                  case "0000":
-                    str8 += "\\0";
-                    break;
-                  case "0007":
-                    str8 += "\\a";
-                    break;
-                  case "000b":
-                    str8 += "\\v";
-                    break;
-                  case "001b":
-                    str8 += "\\e";
-                    break;
-                  case "0085":
-                    str8 += "\\N";
-                    break;
-                  case "00a0":
-                    str8 += "\\_";
-                    break;
-                  case "2028":
-                    str8 += "\\L";
-                    break;
-                  case "2029":
-                    str8 += "\\P";
-                    break;
-                  default:
-                    if (code.substr(0, 2) === "00")
-                      str8 += "\\x" + code.substr(2);
-                    else
-                      str8 += json.substr(i, 6);
-                }
-                i += 5;
-                start2 = i + 1;
-              }
-              break;
-            case "n":
-              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
-                i += 1;
-              } else {
-                str8 += json.slice(start2, i) + "\n\n";
-                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
-                  str8 += "\n";
-                  i += 2;
-                }
-                str8 += indent;
-                if (json[i + 2] === " ")
-                  str8 += "\\";
-                i += 1;
-                start2 = i + 1;
-              }
-              break;
-            default:
-              i += 1;
-          }
-      }
-      str8 = start2 ? str8 + json.slice(start2) : json;
-      return implicitKey ? str8 : foldFlowLines.foldFlowLines(str8, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
-    }
-    function singleQuotedString(value, ctx) {
-      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
-        return doubleQuotedString(value, ctx);
-      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
-${indent}`) + "'";
-      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
-    }
-    function quotedString(value, ctx) {
-      const { singleQuote } = ctx.options;
-      let qs;
-      if (singleQuote === false)
-        qs = doubleQuotedString;
-      else {
-        const hasDouble = value.includes('"');
-        const hasSingle = value.includes("'");
-        if (hasDouble && !hasSingle)
-          qs = singleQuotedString;
-        else if (hasSingle && !hasDouble)
-          qs = doubleQuotedString;
-        else
-          qs = singleQuote ? singleQuotedString : doubleQuotedString;
-      }
-      return qs(value, ctx);
-    }
-    var blockEndNewlines;
-    try {
-      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
-    } catch {
-      blockEndNewlines = /\n+(?!\n|$)/g;
-    }
-    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
-      const { blockQuote, commentString, lineWidth } = ctx.options;
-      if (!blockQuote || /\n[\t ]+$/.test(value)) {
-        return quotedString(value, ctx);
-      }
-      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
-      if (!value)
-        return literal2 ? "|\n" : ">\n";
-      let chomp;
-      let endStart;
-      for (endStart = value.length; endStart > 0; --endStart) {
-        const ch = value[endStart - 1];
-        if (ch !== "\n" && ch !== "	" && ch !== " ")
-          break;
-      }
-      let end = value.substring(endStart);
-      const endNlPos = end.indexOf("\n");
-      if (endNlPos === -1) {
-        chomp = "-";
-      } else if (value === end || endNlPos !== end.length - 1) {
-        chomp = "+";
-        if (onChompKeep)
-          onChompKeep();
-      } else {
-        chomp = "";
-      }
-      if (end) {
-        value = value.slice(0, -end.length);
-        if (end[end.length - 1] === "\n")
-          end = end.slice(0, -1);
-        end = end.replace(blockEndNewlines, `$&${indent}`);
-      }
-      let startWithSpace = false;
-      let startEnd;
-      let startNlPos = -1;
-      for (startEnd = 0; startEnd < value.length; ++startEnd) {
-        const ch = value[startEnd];
-        if (ch === " ")
-          startWithSpace = true;
-        else if (ch === "\n")
-          startNlPos = startEnd;
-        else
-          break;
-      }
-      let start2 = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
-      if (start2) {
-        value = value.substring(start2.length);
-        start2 = start2.replace(/\n+/g, `$&${indent}`);
-      }
-      const indentSize = indent ? "2" : "1";
-      let header = (startWithSpace ? indentSize : "") + chomp;
-      if (comment) {
-        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
-        if (onComment)
-          onComment();
-      }
-      if (!literal2) {
-        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
-        let literalFallback = false;
-        const foldOptions = getFoldOptions(ctx, true);
-        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
-          foldOptions.onOverflow = () => {
-            literalFallback = true;
-          };
-        }
-        const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
-        if (!literalFallback)
-          return `>${header}
-${indent}${body}`;
-      }
-      value = value.replace(/\n+/g, `$&${indent}`);
-      return `|${header}
-${indent}${start2}${value}${end}`;
-    }
-    function plainString(item, ctx, onComment, onChompKeep) {
-      const { type, value } = item;
-      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
-      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
-        return quotedString(value, ctx);
-      }
-      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
-        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
-      }
-      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
-        return blockString(item, ctx, onComment, onChompKeep);
-      }
-      if (containsDocumentMarker(value)) {
-        if (indent === "") {
-          ctx.forceBlockIndent = true;
-          return blockString(item, ctx, onComment, onChompKeep);
-        } else if (implicitKey && indent === indentStep) {
-          return quotedString(value, ctx);
-        }
-      }
-      const str8 = value.replace(/\n+/g, `$&
-${indent}`);
-      if (actualString) {
-        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str8);
-        const { compat, tags: tags2 } = ctx.doc.schema;
-        if (tags2.some(test) || compat?.some(test))
-          return quotedString(value, ctx);
-      }
-      return implicitKey ? str8 : foldFlowLines.foldFlowLines(str8, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
-    }
-    function stringifyString(item, ctx, onComment, onChompKeep) {
-      const { implicitKey, inFlow } = ctx;
-      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
-      let { type } = item;
-      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
-        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
-          type = Scalar.Scalar.QUOTE_DOUBLE;
-      }
-      const _stringify = (_type) => {
-        switch (_type) {
-          case Scalar.Scalar.BLOCK_FOLDED:
-          case Scalar.Scalar.BLOCK_LITERAL:
-            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
-          case Scalar.Scalar.QUOTE_DOUBLE:
-            return doubleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.QUOTE_SINGLE:
-            return singleQuotedString(ss.value, ctx);
-          case Scalar.Scalar.PLAIN:
-            return plainString(ss, ctx, onComment, onChompKeep);
-          default:
-            return null;
-        }
-      };
-      let res = _stringify(type);
-      if (res === null) {
-        const { defaultKeyType, defaultStringType } = ctx.options;
-        const t = implicitKey && defaultKeyType || defaultStringType;
-        res = _stringify(t);
-        if (res === null)
-          throw new Error(`Unsupported default string type ${t}`);
-      }
-      return res;
-    }
-    exports.stringifyString = stringifyString;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringify.js
-var require_stringify = __commonJS({
-  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
-    "use strict";
-    var anchors = require_anchors();
-    var identity2 = require_identity();
-    var stringifyComment = require_stringifyComment();
-    var stringifyString = require_stringifyString();
-    function createStringifyContext(doc, options) {
-      const opt = Object.assign({
-        blockQuote: true,
-        commentString: stringifyComment.stringifyComment,
-        defaultKeyType: null,
-        defaultStringType: "PLAIN",
-        directives: null,
-        doubleQuotedAsJSON: false,
-        doubleQuotedMinMultiLineLength: 40,
-        falseStr: "false",
-        flowCollectionPadding: true,
-        indentSeq: true,
-        lineWidth: 80,
-        minContentWidth: 20,
-        nullStr: "null",
-        simpleKeys: false,
-        singleQuote: null,
-        trailingComma: false,
-        trueStr: "true",
-        verifyAliasOrder: true
-      }, doc.schema.toStringOptions, options);
-      let inFlow;
-      switch (opt.collectionStyle) {
-        case "block":
-          inFlow = false;
-          break;
-        case "flow":
-          inFlow = true;
-          break;
-        default:
-          inFlow = null;
-      }
-      return {
-        anchors: /* @__PURE__ */ new Set(),
-        doc,
-        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
-        indent: "",
-        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
-        inFlow,
-        options: opt
-      };
-    }
-    function getTagObject(tags2, item) {
-      if (item.tag) {
-        const match = tags2.filter((t) => t.tag === item.tag);
-        if (match.length > 0)
-          return match.find((t) => t.format === item.format) ?? match[0];
-      }
-      let tagObj = void 0;
-      let obj7;
-      if (identity2.isScalar(item)) {
-        obj7 = item.value;
-        let match = tags2.filter((t) => t.identify?.(obj7));
-        if (match.length > 1) {
-          const testMatch = match.filter((t) => t.test);
-          if (testMatch.length > 0)
-            match = testMatch;
-        }
-        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
-      } else {
-        obj7 = item;
-        tagObj = tags2.find((t) => t.nodeClass && obj7 instanceof t.nodeClass);
-      }
-      if (!tagObj) {
-        const name = obj7?.constructor?.name ?? (obj7 === null ? "null" : typeof obj7);
-        throw new Error(`Tag not resolved for ${name} value`);
-      }
-      return tagObj;
-    }
-    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
-      if (!doc.directives)
-        return "";
-      const props = [];
-      const anchor = (identity2.isScalar(node2) || identity2.isCollection(node2)) && node2.anchor;
-      if (anchor && anchors.anchorIsValid(anchor)) {
-        anchors$1.add(anchor);
-        props.push(`&${anchor}`);
-      }
-      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
-      if (tag)
-        props.push(doc.directives.tagString(tag));
-      return props.join(" ");
-    }
-    function stringify4(item, ctx, onComment, onChompKeep) {
-      if (identity2.isPair(item))
-        return item.toString(ctx, onComment, onChompKeep);
-      if (identity2.isAlias(item)) {
-        if (ctx.doc.directives)
-          return item.toString(ctx);
-        if (ctx.resolvedAliases?.has(item)) {
-          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
-        } else {
-          if (ctx.resolvedAliases)
-            ctx.resolvedAliases.add(item);
-          else
-            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
-          item = item.resolve(ctx.doc);
-        }
-      }
-      let tagObj = void 0;
-      const node2 = identity2.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
-      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
-      const props = stringifyProps(node2, tagObj, ctx);
-      if (props.length > 0)
-        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
-      const str8 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity2.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
-      if (!props)
-        return str8;
-      return identity2.isScalar(node2) || str8[0] === "{" || str8[0] === "[" ? `${props} ${str8}` : `${props}
-${ctx.indent}${str8}`;
-    }
-    exports.createStringifyContext = createStringifyContext;
-    exports.stringify = stringify4;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyPair.js
-var require_stringifyPair = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar = require_Scalar();
-    var stringify4 = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
-      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
-      let keyComment = identity2.isNode(key2) && key2.comment || null;
-      if (simpleKeys) {
-        if (keyComment) {
-          throw new Error("With simple keys, key nodes cannot have comments");
-        }
-        if (identity2.isCollection(key2) || !identity2.isNode(key2) && typeof key2 === "object") {
-          const msg = "With simple keys, collection cannot be used as a key value";
-          throw new Error(msg);
-        }
-      }
-      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity2.isCollection(key2) || (identity2.isScalar(key2) ? key2.type === Scalar.Scalar.BLOCK_FOLDED || key2.type === Scalar.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
-      ctx = Object.assign({}, ctx, {
-        allNullValues: false,
-        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
-        indent: indent + indentStep
-      });
-      let keyCommentDone = false;
-      let chompKeep = false;
-      let str8 = stringify4.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
-      if (!explicitKey && !ctx.inFlow && str8.length > 1024) {
-        if (simpleKeys)
-          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
-        explicitKey = true;
-      }
-      if (ctx.inFlow) {
-        if (allNullValues || value == null) {
-          if (keyCommentDone && onComment)
-            onComment();
-          return str8 === "" ? "?" : explicitKey ? `? ${str8}` : str8;
-        }
-      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
-        str8 = `? ${str8}`;
-        if (keyComment && !keyCommentDone) {
-          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
-        } else if (chompKeep && onChompKeep)
-          onChompKeep();
-        return str8;
-      }
-      if (keyCommentDone)
-        keyComment = null;
-      if (explicitKey) {
-        if (keyComment)
-          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
-        str8 = `? ${str8}
-${indent}:`;
-      } else {
-        str8 = `${str8}:`;
-        if (keyComment)
-          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
-      }
-      let vsb, vcb, valueComment;
-      if (identity2.isNode(value)) {
-        vsb = !!value.spaceBefore;
-        vcb = value.commentBefore;
-        valueComment = value.comment;
-      } else {
-        vsb = false;
-        vcb = null;
-        valueComment = null;
-        if (value && typeof value === "object")
-          value = doc.createNode(value);
-      }
-      ctx.implicitKey = false;
-      if (!explicitKey && !keyComment && identity2.isScalar(value))
-        ctx.indentAtStart = str8.length + 1;
-      chompKeep = false;
-      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity2.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
-        ctx.indent = ctx.indent.substring(2);
-      }
-      let valueCommentDone = false;
-      const valueStr = stringify4.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
-      let ws = " ";
-      if (keyComment || vsb || vcb) {
-        ws = vsb ? "\n" : "";
-        if (vcb) {
-          const cs = commentString(vcb);
-          ws += `
-${stringifyComment.indentComment(cs, ctx.indent)}`;
-        }
-        if (valueStr === "" && !ctx.inFlow) {
-          if (ws === "\n" && valueComment)
-            ws = "\n\n";
-        } else {
-          ws += `
-${ctx.indent}`;
-        }
-      } else if (!explicitKey && identity2.isCollection(value)) {
-        const vs0 = valueStr[0];
-        const nl0 = valueStr.indexOf("\n");
-        const hasNewline = nl0 !== -1;
-        const flow2 = ctx.inFlow ?? value.flow ?? value.items.length === 0;
-        if (hasNewline || !flow2) {
-          let hasPropsLine = false;
-          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
-            let sp0 = valueStr.indexOf(" ");
-            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
-              sp0 = valueStr.indexOf(" ", sp0 + 1);
-            }
-            if (sp0 === -1 || nl0 < sp0)
-              hasPropsLine = true;
-          }
-          if (!hasPropsLine)
-            ws = `
-${ctx.indent}`;
-        }
-      } else if (valueStr === "" || valueStr[0] === "\n") {
-        ws = "";
-      }
-      str8 += ws + valueStr;
-      if (ctx.inFlow) {
-        if (valueCommentDone && onComment)
-          onComment();
-      } else if (valueComment && !valueCommentDone) {
-        str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(valueComment));
-      } else if (chompKeep && onChompKeep) {
-        onChompKeep();
-      }
-      return str8;
-    }
-    exports.stringifyPair = stringifyPair;
-  }
-});
-
-// node_modules/yaml/dist/log.js
-var require_log = __commonJS({
-  "node_modules/yaml/dist/log.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    function debug(logLevel, ...messages) {
-      if (logLevel === "debug")
-        console.log(...messages);
-    }
-    function warn(logLevel, warning) {
-      if (logLevel === "debug" || logLevel === "warn") {
-        if (typeof node_process.emitWarning === "function")
-          node_process.emitWarning(warning);
-        else
-          console.warn(warning);
-      }
-    }
-    exports.debug = debug;
-    exports.warn = warn;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/merge.js
-var require_merge = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar = require_Scalar();
-    var MERGE_KEY = "<<";
-    var merge2 = {
-      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
-      default: "key",
-      tag: "tag:yaml.org,2002:merge",
-      test: /^<<$/,
-      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
-        addToJSMap: addMergeToJSMap
-      }),
-      stringify: () => MERGE_KEY
-    };
-    var isMergeKey = (ctx, key2) => (merge2.identify(key2) || identity2.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge2.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
-    function addMergeToJSMap(ctx, map, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (identity2.isSeq(source))
-        for (const it of source.items)
-          mergeValue(ctx, map, it);
-      else if (Array.isArray(source))
-        for (const it of source)
-          mergeValue(ctx, map, it);
-      else
-        mergeValue(ctx, map, source);
-    }
-    function mergeValue(ctx, map, value) {
-      const source = resolveAliasValue(ctx, value);
-      if (!identity2.isMap(source))
-        throw new Error("Merge sources must be maps or map aliases");
-      const srcMap = source.toJSON(null, ctx, Map);
-      for (const [key2, value2] of srcMap) {
-        if (map instanceof Map) {
-          if (!map.has(key2))
-            map.set(key2, value2);
-        } else if (map instanceof Set) {
-          map.add(key2);
-        } else if (!Object.prototype.hasOwnProperty.call(map, key2)) {
-          Object.defineProperty(map, key2, {
-            value: value2,
-            writable: true,
-            enumerable: true,
-            configurable: true
-          });
-        }
-      }
-      return map;
-    }
-    function resolveAliasValue(ctx, value) {
-      return ctx && identity2.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
-    }
-    exports.addMergeToJSMap = addMergeToJSMap;
-    exports.isMergeKey = isMergeKey;
-    exports.merge = merge2;
-  }
-});
-
-// node_modules/yaml/dist/nodes/addPairToJSMap.js
-var require_addPairToJSMap = __commonJS({
-  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
-    "use strict";
-    var log = require_log();
-    var merge2 = require_merge();
-    var stringify4 = require_stringify();
-    var identity2 = require_identity();
-    var toJS = require_toJS();
-    function addPairToJSMap(ctx, map, { key: key2, value }) {
-      if (identity2.isNode(key2) && key2.addToJSMap)
-        key2.addToJSMap(ctx, map, value);
-      else if (merge2.isMergeKey(ctx, key2))
-        merge2.addMergeToJSMap(ctx, map, value);
-      else {
-        const jsKey = toJS.toJS(key2, "", ctx);
-        if (map instanceof Map) {
-          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
-        } else if (map instanceof Set) {
-          map.add(jsKey);
-        } else {
-          const stringKey = stringifyKey(key2, jsKey, ctx);
-          const jsValue = toJS.toJS(value, stringKey, ctx);
-          if (stringKey in map)
-            Object.defineProperty(map, stringKey, {
-              value: jsValue,
-              writable: true,
-              enumerable: true,
-              configurable: true
-            });
-          else
-            map[stringKey] = jsValue;
-        }
-      }
-      return map;
-    }
-    function stringifyKey(key2, jsKey, ctx) {
-      if (jsKey === null)
-        return "";
-      if (typeof jsKey !== "object")
-        return String(jsKey);
-      if (identity2.isNode(key2) && ctx?.doc) {
-        const strCtx = stringify4.createStringifyContext(ctx.doc, {});
-        strCtx.anchors = /* @__PURE__ */ new Set();
-        for (const node2 of ctx.anchors.keys())
-          strCtx.anchors.add(node2.anchor);
-        strCtx.inFlow = true;
-        strCtx.inStringifyKey = true;
-        const strKey = key2.toString(strCtx);
-        if (!ctx.mapKeyWarned) {
-          let jsonStr = JSON.stringify(strKey);
-          if (jsonStr.length > 40)
-            jsonStr = jsonStr.substring(0, 36) + '..."';
-          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
-          ctx.mapKeyWarned = true;
-        }
-        return strKey;
-      }
-      return JSON.stringify(jsKey);
-    }
-    exports.addPairToJSMap = addPairToJSMap;
-  }
-});
-
-// node_modules/yaml/dist/nodes/Pair.js
-var require_Pair = __commonJS({
-  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var stringifyPair = require_stringifyPair();
-    var addPairToJSMap = require_addPairToJSMap();
-    var identity2 = require_identity();
-    function createPair(key2, value, ctx) {
-      const k = createNode.createNode(key2, void 0, ctx);
-      const v = createNode.createNode(value, void 0, ctx);
-      return new Pair(k, v);
-    }
-    var Pair = class _Pair {
-      constructor(key2, value = null) {
-        Object.defineProperty(this, identity2.NODE_TYPE, { value: identity2.PAIR });
-        this.key = key2;
-        this.value = value;
-      }
-      clone(schema) {
-        let { key: key2, value } = this;
-        if (identity2.isNode(key2))
-          key2 = key2.clone(schema);
-        if (identity2.isNode(value))
-          value = value.clone(schema);
-        return new _Pair(key2, value);
-      }
-      toJSON(_, ctx) {
-        const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
-        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
-      }
-      toString(ctx, onComment, onChompKeep) {
-        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
-      }
-    };
-    exports.Pair = Pair;
-    exports.createPair = createPair;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyCollection.js
-var require_stringifyCollection = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var stringify4 = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyCollection(collection, ctx, options) {
-      const flow2 = ctx.inFlow ?? collection.flow;
-      const stringify5 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
-      return stringify5(collection, ctx, options);
-    }
-    function stringifyBlockCollection({ comment, items: items2 }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
-      const { indent, options: { commentString } } = ctx;
-      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
-      let chompKeep = false;
-      const lines = [];
-      for (let i = 0; i < items2.length; ++i) {
-        const item = items2[i];
-        let comment2 = null;
-        if (identity2.isNode(item)) {
-          if (!chompKeep && item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
-          if (item.comment)
-            comment2 = item.comment;
-        } else if (identity2.isPair(item)) {
-          const ik = identity2.isNode(item.key) ? item.key : null;
-          if (ik) {
-            if (!chompKeep && ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
-          }
-        }
-        chompKeep = false;
-        let str9 = stringify4.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
-        if (comment2)
-          str9 += stringifyComment.lineComment(str9, itemIndent, commentString(comment2));
-        if (chompKeep && comment2)
-          chompKeep = false;
-        lines.push(blockItemPrefix + str9);
-      }
-      let str8;
-      if (lines.length === 0) {
-        str8 = flowChars.start + flowChars.end;
-      } else {
-        str8 = lines[0];
-        for (let i = 1; i < lines.length; ++i) {
-          const line = lines[i];
-          str8 += line ? `
-${indent}${line}` : "\n";
-        }
-      }
-      if (comment) {
-        str8 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
-        if (onComment)
-          onComment();
-      } else if (chompKeep && onChompKeep)
-        onChompKeep();
-      return str8;
-    }
-    function stringifyFlowCollection({ items: items2 }, ctx, { flowChars, itemIndent }) {
-      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
-      itemIndent += indentStep;
-      const itemCtx = Object.assign({}, ctx, {
-        indent: itemIndent,
-        inFlow: true,
-        type: null
-      });
-      let reqNewline = false;
-      let linesAtValue = 0;
-      const lines = [];
-      for (let i = 0; i < items2.length; ++i) {
-        const item = items2[i];
-        let comment = null;
-        if (identity2.isNode(item)) {
-          if (item.spaceBefore)
-            lines.push("");
-          addCommentBefore(ctx, lines, item.commentBefore, false);
-          if (item.comment)
-            comment = item.comment;
-        } else if (identity2.isPair(item)) {
-          const ik = identity2.isNode(item.key) ? item.key : null;
-          if (ik) {
-            if (ik.spaceBefore)
-              lines.push("");
-            addCommentBefore(ctx, lines, ik.commentBefore, false);
-            if (ik.comment)
-              reqNewline = true;
-          }
-          const iv = identity2.isNode(item.value) ? item.value : null;
-          if (iv) {
-            if (iv.comment)
-              comment = iv.comment;
-            if (iv.commentBefore)
-              reqNewline = true;
-          } else if (item.value == null && ik?.comment) {
-            comment = ik.comment;
-          }
-        }
-        if (comment)
-          reqNewline = true;
-        let str8 = stringify4.stringify(item, itemCtx, () => comment = null);
-        reqNewline || (reqNewline = lines.length > linesAtValue || str8.includes("\n"));
-        if (i < items2.length - 1) {
-          str8 += ",";
-        } else if (ctx.options.trailingComma) {
-          if (ctx.options.lineWidth > 0) {
-            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str8.length + 2) > ctx.options.lineWidth);
-          }
-          if (reqNewline) {
-            str8 += ",";
-          }
-        }
-        if (comment)
-          str8 += stringifyComment.lineComment(str8, itemIndent, commentString(comment));
-        lines.push(str8);
-        linesAtValue = lines.length;
-      }
-      const { start: start2, end } = flowChars;
-      if (lines.length === 0) {
-        return start2 + end;
-      } else {
-        if (!reqNewline) {
-          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
-          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
-        }
-        if (reqNewline) {
-          let str8 = start2;
-          for (const line of lines)
-            str8 += line ? `
-${indentStep}${indent}${line}` : "\n";
-          return `${str8}
-${indent}${end}`;
-        } else {
-          return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
-        }
-      }
-    }
-    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
-      if (comment && chompKeep)
-        comment = comment.replace(/^\n+/, "");
-      if (comment) {
-        const ic = stringifyComment.indentComment(commentString(comment), indent);
-        lines.push(ic.trimStart());
-      }
-    }
-    exports.stringifyCollection = stringifyCollection;
-  }
-});
-
-// node_modules/yaml/dist/nodes/YAMLMap.js
-var require_YAMLMap = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
-    "use strict";
-    var stringifyCollection = require_stringifyCollection();
-    var addPairToJSMap = require_addPairToJSMap();
-    var Collection = require_Collection();
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var Scalar = require_Scalar();
-    function findPair(items2, key2) {
-      const k = identity2.isScalar(key2) ? key2.value : key2;
-      for (const it of items2) {
-        if (identity2.isPair(it)) {
-          if (it.key === key2 || it.key === k)
-            return it;
-          if (identity2.isScalar(it.key) && it.key.value === k)
-            return it;
-        }
-      }
-      return void 0;
-    }
-    var YAMLMap = class extends Collection.Collection {
-      static get tagName() {
-        return "tag:yaml.org,2002:map";
-      }
-      constructor(schema) {
-        super(identity2.MAP, schema);
-        this.items = [];
-      }
-      /**
-       * A generic collection parsing method that can be extended
-       * to other node classes that inherit from YAMLMap
-       */
-      static from(schema, obj7, ctx) {
-        const { keepUndefined, replacer } = ctx;
-        const map = new this(schema);
-        const add = (key2, value) => {
-          if (typeof replacer === "function")
-            value = replacer.call(obj7, key2, value);
-          else if (Array.isArray(replacer) && !replacer.includes(key2))
-            return;
-          if (value !== void 0 || keepUndefined)
-            map.items.push(Pair.createPair(key2, value, ctx));
-        };
-        if (obj7 instanceof Map) {
-          for (const [key2, value] of obj7)
-            add(key2, value);
-        } else if (obj7 && typeof obj7 === "object") {
-          for (const key2 of Object.keys(obj7))
-            add(key2, obj7[key2]);
-        }
-        if (typeof schema.sortMapEntries === "function") {
-          map.items.sort(schema.sortMapEntries);
-        }
-        return map;
-      }
-      /**
-       * Adds a value to the collection.
-       *
-       * @param overwrite - If not set `true`, using a key that is already in the
-       *   collection will throw. Otherwise, overwrites the previous value.
-       */
-      add(pair, overwrite) {
-        let _pair;
-        if (identity2.isPair(pair))
-          _pair = pair;
-        else if (!pair || typeof pair !== "object" || !("key" in pair)) {
-          _pair = new Pair.Pair(pair, pair?.value);
-        } else
-          _pair = new Pair.Pair(pair.key, pair.value);
-        const prev = findPair(this.items, _pair.key);
-        const sortEntries = this.schema?.sortMapEntries;
-        if (prev) {
-          if (!overwrite)
-            throw new Error(`Key ${_pair.key} already set`);
-          if (identity2.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
-            prev.value.value = _pair.value;
-          else
-            prev.value = _pair.value;
-        } else if (sortEntries) {
-          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
-          if (i === -1)
-            this.items.push(_pair);
-          else
-            this.items.splice(i, 0, _pair);
-        } else {
-          this.items.push(_pair);
-        }
-      }
-      delete(key2) {
-        const it = findPair(this.items, key2);
-        if (!it)
-          return false;
-        const del = this.items.splice(this.items.indexOf(it), 1);
-        return del.length > 0;
-      }
-      get(key2, keepScalar) {
-        const it = findPair(this.items, key2);
-        const node2 = it?.value;
-        return (!keepScalar && identity2.isScalar(node2) ? node2.value : node2) ?? void 0;
-      }
-      has(key2) {
-        return !!findPair(this.items, key2);
-      }
-      set(key2, value) {
-        this.add(new Pair.Pair(key2, value), true);
-      }
-      /**
-       * @param ctx - Conversion context, originally set in Document#toJS()
-       * @param {Class} Type - If set, forces the returned collection type
-       * @returns Instance of Type, Map, or Object
-       */
-      toJSON(_, ctx, Type) {
-        const map = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
-        if (ctx?.onCreate)
-          ctx.onCreate(map);
-        for (const item of this.items)
-          addPairToJSMap.addPairToJSMap(ctx, map, item);
-        return map;
-      }
-      toString(ctx, onComment, onChompKeep) {
-        if (!ctx)
-          return JSON.stringify(this);
-        for (const item of this.items) {
-          if (!identity2.isPair(item))
-            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
-        }
-        if (!ctx.allNullValues && this.hasAllNullValues(false))
-          ctx = Object.assign({}, ctx, { allNullValues: true });
-        return stringifyCollection.stringifyCollection(this, ctx, {
-          blockItemPrefix: "",
-          flowChars: { start: "{", end: "}" },
-          itemIndent: ctx.indent || "",
-          onChompKeep,
-          onComment
-        });
-      }
-    };
-    exports.YAMLMap = YAMLMap;
-    exports.findPair = findPair;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/map.js
-var require_map = __commonJS({
-  "node_modules/yaml/dist/schema/common/map.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var YAMLMap = require_YAMLMap();
-    var map = {
-      collection: "map",
-      default: true,
-      nodeClass: YAMLMap.YAMLMap,
-      tag: "tag:yaml.org,2002:map",
-      resolve(map2, onError) {
-        if (!identity2.isMap(map2))
-          onError("Expected a mapping for this tag");
-        return map2;
-      },
-      createNode: (schema, obj7, ctx) => YAMLMap.YAMLMap.from(schema, obj7, ctx)
-    };
-    exports.map = map;
-  }
-});
-
-// node_modules/yaml/dist/nodes/YAMLSeq.js
-var require_YAMLSeq = __commonJS({
-  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
-    "use strict";
-    var createNode = require_createNode();
-    var stringifyCollection = require_stringifyCollection();
-    var Collection = require_Collection();
-    var identity2 = require_identity();
-    var Scalar = require_Scalar();
-    var toJS = require_toJS();
-    var YAMLSeq = class extends Collection.Collection {
-      static get tagName() {
-        return "tag:yaml.org,2002:seq";
-      }
-      constructor(schema) {
-        super(identity2.SEQ, schema);
-        this.items = [];
-      }
-      add(value) {
-        this.items.push(value);
-      }
-      /**
-       * Removes a value from the collection.
-       *
-       * `key` must contain a representation of an integer for this to succeed.
-       * It may be wrapped in a `Scalar`.
-       *
-       * @returns `true` if the item was found and removed.
-       */
-      delete(key2) {
-        const idx = asItemIndex(key2);
-        if (typeof idx !== "number")
-          return false;
-        const del = this.items.splice(idx, 1);
-        return del.length > 0;
-      }
-      get(key2, keepScalar) {
-        const idx = asItemIndex(key2);
-        if (typeof idx !== "number")
-          return void 0;
-        const it = this.items[idx];
-        return !keepScalar && identity2.isScalar(it) ? it.value : it;
-      }
-      /**
-       * Checks if the collection includes a value with the key `key`.
-       *
-       * `key` must contain a representation of an integer for this to succeed.
-       * It may be wrapped in a `Scalar`.
-       */
-      has(key2) {
-        const idx = asItemIndex(key2);
-        return typeof idx === "number" && idx < this.items.length;
-      }
-      /**
-       * Sets a value in this collection. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       *
-       * If `key` does not contain a representation of an integer, this will throw.
-       * It may be wrapped in a `Scalar`.
-       */
-      set(key2, value) {
-        const idx = asItemIndex(key2);
-        if (typeof idx !== "number")
-          throw new Error(`Expected a valid index, not ${key2}.`);
-        const prev = this.items[idx];
-        if (identity2.isScalar(prev) && Scalar.isScalarValue(value))
-          prev.value = value;
-        else
-          this.items[idx] = value;
-      }
-      toJSON(_, ctx) {
-        const seq = [];
-        if (ctx?.onCreate)
-          ctx.onCreate(seq);
-        let i = 0;
-        for (const item of this.items)
-          seq.push(toJS.toJS(item, String(i++), ctx));
-        return seq;
-      }
-      toString(ctx, onComment, onChompKeep) {
-        if (!ctx)
-          return JSON.stringify(this);
-        return stringifyCollection.stringifyCollection(this, ctx, {
-          blockItemPrefix: "- ",
-          flowChars: { start: "[", end: "]" },
-          itemIndent: (ctx.indent || "") + "  ",
-          onChompKeep,
-          onComment
-        });
-      }
-      static from(schema, obj7, ctx) {
-        const { replacer } = ctx;
-        const seq = new this(schema);
-        if (obj7 && Symbol.iterator in Object(obj7)) {
-          let i = 0;
-          for (let it of obj7) {
-            if (typeof replacer === "function") {
-              const key2 = obj7 instanceof Set ? it : String(i++);
-              it = replacer.call(obj7, key2, it);
-            }
-            seq.items.push(createNode.createNode(it, void 0, ctx));
-          }
-        }
-        return seq;
-      }
-    };
-    function asItemIndex(key2) {
-      let idx = identity2.isScalar(key2) ? key2.value : key2;
-      if (idx && typeof idx === "string")
-        idx = Number(idx);
-      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
-    }
-    exports.YAMLSeq = YAMLSeq;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/seq.js
-var require_seq = __commonJS({
-  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var YAMLSeq = require_YAMLSeq();
-    var seq = {
-      collection: "seq",
-      default: true,
-      nodeClass: YAMLSeq.YAMLSeq,
-      tag: "tag:yaml.org,2002:seq",
-      resolve(seq2, onError) {
-        if (!identity2.isSeq(seq2))
-          onError("Expected a sequence for this tag");
-        return seq2;
-      },
-      createNode: (schema, obj7, ctx) => YAMLSeq.YAMLSeq.from(schema, obj7, ctx)
-    };
-    exports.seq = seq;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/string.js
-var require_string = __commonJS({
-  "node_modules/yaml/dist/schema/common/string.js"(exports) {
-    "use strict";
-    var stringifyString = require_stringifyString();
-    var string = {
-      identify: (value) => typeof value === "string",
-      default: true,
-      tag: "tag:yaml.org,2002:str",
-      resolve: (str8) => str8,
-      stringify(item, ctx, onComment, onChompKeep) {
-        ctx = Object.assign({ actualString: true }, ctx);
-        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
-      }
-    };
-    exports.string = string;
-  }
-});
-
-// node_modules/yaml/dist/schema/common/null.js
-var require_null = __commonJS({
-  "node_modules/yaml/dist/schema/common/null.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var nullTag = {
-      identify: (value) => value == null,
-      createNode: () => new Scalar.Scalar(null),
-      default: true,
-      tag: "tag:yaml.org,2002:null",
-      test: /^(?:~|[Nn]ull|NULL)?$/,
-      resolve: () => new Scalar.Scalar(null),
-      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
-    };
-    exports.nullTag = nullTag;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/bool.js
-var require_bool = __commonJS({
-  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var boolTag = {
-      identify: (value) => typeof value === "boolean",
-      default: true,
-      tag: "tag:yaml.org,2002:bool",
-      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
-      resolve: (str8) => new Scalar.Scalar(str8[0] === "t" || str8[0] === "T"),
-      stringify({ source, value }, ctx) {
-        if (source && boolTag.test.test(source)) {
-          const sv = source[0] === "t" || source[0] === "T";
-          if (value === sv)
-            return source;
-        }
-        return value ? ctx.options.trueStr : ctx.options.falseStr;
-      }
-    };
-    exports.boolTag = boolTag;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyNumber.js
-var require_stringifyNumber = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
-    "use strict";
-    function stringifyNumber({ format, minFractionDigits, tag, value }) {
-      if (typeof value === "bigint")
-        return String(value);
-      const num = typeof value === "number" ? value : Number(value);
-      if (!isFinite(num))
-        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
-      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
-      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
-        let i = n.indexOf(".");
-        if (i < 0) {
-          i = n.length;
-          n += ".";
-        }
-        let d = minFractionDigits - (n.length - i - 1);
-        while (d-- > 0)
-          n += "0";
-      }
-      return n;
-    }
-    exports.stringifyNumber = stringifyNumber;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/float.js
-var require_float = __commonJS({
-  "node_modules/yaml/dist/schema/core/float.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
-    var floatNaN = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str8) => str8.slice(-3).toLowerCase() === "nan" ? NaN : str8[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var floatExp = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      format: "EXP",
-      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
-      resolve: (str8) => parseFloat(str8),
-      stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
-      }
-    };
-    var float = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
-      resolve(str8) {
-        const node2 = new Scalar.Scalar(parseFloat(str8));
-        const dot = str8.indexOf(".");
-        if (dot !== -1 && str8[str8.length - 1] === "0")
-          node2.minFractionDigits = str8.length - dot - 1;
-        return node2;
-      },
-      stringify: stringifyNumber.stringifyNumber
-    };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/int.js
-var require_int = __commonJS({
-  "node_modules/yaml/dist/schema/core/int.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    var intResolve = (str8, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str8) : parseInt(str8.substring(offset), radix);
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
-      if (intIdentify(value) && value >= 0)
-        return prefix + value.toString(radix);
-      return stringifyNumber.stringifyNumber(node2);
-    }
-    var intOct = {
-      identify: (value) => intIdentify(value) && value >= 0,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "OCT",
-      test: /^0o[0-7]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 2, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0o")
-    };
-    var int7 = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      test: /^[-+]?[0-9]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 0, 10, opt),
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var intHex = {
-      identify: (value) => intIdentify(value) && value >= 0,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "HEX",
-      test: /^0x[0-9a-fA-F]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
-    };
-    exports.int = int7;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
-  }
-});
-
-// node_modules/yaml/dist/schema/core/schema.js
-var require_schema = __commonJS({
-  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
-    "use strict";
-    var map = require_map();
-    var _null = require_null();
-    var seq = require_seq();
-    var string = require_string();
-    var bool6 = require_bool();
-    var float = require_float();
-    var int7 = require_int();
-    var schema = [
-      map.map,
-      seq.seq,
-      string.string,
-      _null.nullTag,
-      bool6.boolTag,
-      int7.intOct,
-      int7.int,
-      int7.intHex,
-      float.floatNaN,
-      float.floatExp,
-      float.float
-    ];
-    exports.schema = schema;
-  }
-});
-
-// node_modules/yaml/dist/schema/json/schema.js
-var require_schema2 = __commonJS({
-  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var map = require_map();
-    var seq = require_seq();
-    function intIdentify(value) {
-      return typeof value === "bigint" || Number.isInteger(value);
-    }
-    var stringifyJSON = ({ value }) => JSON.stringify(value);
-    var jsonScalars = [
-      {
-        identify: (value) => typeof value === "string",
-        default: true,
-        tag: "tag:yaml.org,2002:str",
-        resolve: (str8) => str8,
-        stringify: stringifyJSON
-      },
-      {
-        identify: (value) => value == null,
-        createNode: () => new Scalar.Scalar(null),
-        default: true,
-        tag: "tag:yaml.org,2002:null",
-        test: /^null$/,
-        resolve: () => null,
-        stringify: stringifyJSON
-      },
-      {
-        identify: (value) => typeof value === "boolean",
-        default: true,
-        tag: "tag:yaml.org,2002:bool",
-        test: /^true$|^false$/,
-        resolve: (str8) => str8 === "true",
-        stringify: stringifyJSON
-      },
-      {
-        identify: intIdentify,
-        default: true,
-        tag: "tag:yaml.org,2002:int",
-        test: /^-?(?:0|[1-9][0-9]*)$/,
-        resolve: (str8, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str8) : parseInt(str8, 10),
-        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
-      },
-      {
-        identify: (value) => typeof value === "number",
-        default: true,
-        tag: "tag:yaml.org,2002:float",
-        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
-        resolve: (str8) => parseFloat(str8),
-        stringify: stringifyJSON
-      }
-    ];
-    var jsonError = {
-      default: true,
-      tag: "",
-      test: /^/,
-      resolve(str8, onError) {
-        onError(`Unresolved plain scalar ${JSON.stringify(str8)}`);
-        return str8;
-      }
-    };
-    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
-    exports.schema = schema;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/binary.js
-var require_binary = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
-    "use strict";
-    var node_buffer = __require("buffer");
-    var Scalar = require_Scalar();
-    var stringifyString = require_stringifyString();
-    var binary = {
-      identify: (value) => value instanceof Uint8Array,
-      // Buffer inherits from Uint8Array
-      default: false,
-      tag: "tag:yaml.org,2002:binary",
-      /**
-       * Returns a Buffer in node and an Uint8Array in browsers
-       *
-       * To use the resulting buffer as an image, you'll want to do something like:
-       *
-       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
-       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
-       */
-      resolve(src, onError) {
-        if (typeof node_buffer.Buffer === "function") {
-          return node_buffer.Buffer.from(src, "base64");
-        } else if (typeof atob === "function") {
-          const str8 = atob(src.replace(/[\n\r]/g, ""));
-          const buffer = new Uint8Array(str8.length);
-          for (let i = 0; i < str8.length; ++i)
-            buffer[i] = str8.charCodeAt(i);
-          return buffer;
-        } else {
-          onError("This environment does not support reading binary tags; either Buffer or atob is required");
-          return src;
-        }
-      },
-      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
-        if (!value)
-          return "";
-        const buf = value;
-        let str8;
-        if (typeof node_buffer.Buffer === "function") {
-          str8 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
-        } else if (typeof btoa === "function") {
-          let s = "";
-          for (let i = 0; i < buf.length; ++i)
-            s += String.fromCharCode(buf[i]);
-          str8 = btoa(s);
-        } else {
-          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
-        }
-        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
-        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
-          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
-          const n = Math.ceil(str8.length / lineWidth);
-          const lines = new Array(n);
-          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
-            lines[i] = str8.substr(o, lineWidth);
-          }
-          str8 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
-        }
-        return stringifyString.stringifyString({ comment, type, value: str8 }, ctx, onComment, onChompKeep);
-      }
-    };
-    exports.binary = binary;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
-var require_pairs = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var Scalar = require_Scalar();
-    var YAMLSeq = require_YAMLSeq();
-    function resolvePairs(seq, onError) {
-      if (identity2.isSeq(seq)) {
-        for (let i = 0; i < seq.items.length; ++i) {
-          let item = seq.items[i];
-          if (identity2.isPair(item))
-            continue;
-          else if (identity2.isMap(item)) {
-            if (item.items.length > 1)
-              onError("Each pair must have its own sequence indicator");
-            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
-            if (item.commentBefore)
-              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
-${pair.key.commentBefore}` : item.commentBefore;
-            if (item.comment) {
-              const cn = pair.value ?? pair.key;
-              cn.comment = cn.comment ? `${item.comment}
-${cn.comment}` : item.comment;
-            }
-            item = pair;
-          }
-          seq.items[i] = identity2.isPair(item) ? item : new Pair.Pair(item);
-        }
-      } else
-        onError("Expected a sequence for this tag");
-      return seq;
-    }
-    function createPairs(schema, iterable, ctx) {
-      const { replacer } = ctx;
-      const pairs2 = new YAMLSeq.YAMLSeq(schema);
-      pairs2.tag = "tag:yaml.org,2002:pairs";
-      let i = 0;
-      if (iterable && Symbol.iterator in Object(iterable))
-        for (let it of iterable) {
-          if (typeof replacer === "function")
-            it = replacer.call(iterable, String(i++), it);
-          let key2, value;
-          if (Array.isArray(it)) {
-            if (it.length === 2) {
-              key2 = it[0];
-              value = it[1];
-            } else
-              throw new TypeError(`Expected [key, value] tuple: ${it}`);
-          } else if (it && it instanceof Object) {
-            const keys = Object.keys(it);
-            if (keys.length === 1) {
-              key2 = keys[0];
-              value = it[key2];
-            } else {
-              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
-            }
-          } else {
-            key2 = it;
-          }
-          pairs2.items.push(Pair.createPair(key2, value, ctx));
-        }
-      return pairs2;
-    }
-    var pairs = {
-      collection: "seq",
-      default: false,
-      tag: "tag:yaml.org,2002:pairs",
-      resolve: resolvePairs,
-      createNode: createPairs
-    };
-    exports.createPairs = createPairs;
-    exports.pairs = pairs;
-    exports.resolvePairs = resolvePairs;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/omap.js
-var require_omap = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var toJS = require_toJS();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var pairs = require_pairs();
-    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
-      constructor() {
-        super();
-        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
-        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
-        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
-        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
-        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
-        this.tag = _YAMLOMap.tag;
-      }
-      /**
-       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
-       * but TypeScript won't allow widening the signature of a child method.
-       */
-      toJSON(_, ctx) {
-        if (!ctx)
-          return super.toJSON(_);
-        const map = /* @__PURE__ */ new Map();
-        if (ctx?.onCreate)
-          ctx.onCreate(map);
-        for (const pair of this.items) {
-          let key2, value;
-          if (identity2.isPair(pair)) {
-            key2 = toJS.toJS(pair.key, "", ctx);
-            value = toJS.toJS(pair.value, key2, ctx);
-          } else {
-            key2 = toJS.toJS(pair, "", ctx);
-          }
-          if (map.has(key2))
-            throw new Error("Ordered maps must not include duplicate keys");
-          map.set(key2, value);
-        }
-        return map;
-      }
-      static from(schema, iterable, ctx) {
-        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
-        const omap2 = new this();
-        omap2.items = pairs$1.items;
-        return omap2;
-      }
-    };
-    YAMLOMap.tag = "tag:yaml.org,2002:omap";
-    var omap = {
-      collection: "seq",
-      identify: (value) => value instanceof Map,
-      nodeClass: YAMLOMap,
-      default: false,
-      tag: "tag:yaml.org,2002:omap",
-      resolve(seq, onError) {
-        const pairs$1 = pairs.resolvePairs(seq, onError);
-        const seenKeys = [];
-        for (const { key: key2 } of pairs$1.items) {
-          if (identity2.isScalar(key2)) {
-            if (seenKeys.includes(key2.value)) {
-              onError(`Ordered maps must not include duplicate keys: ${key2.value}`);
-            } else {
-              seenKeys.push(key2.value);
-            }
-          }
-        }
-        return Object.assign(new YAMLOMap(), pairs$1);
-      },
-      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
-    };
-    exports.YAMLOMap = YAMLOMap;
-    exports.omap = omap;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/bool.js
-var require_bool2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    function boolStringify({ value, source }, ctx) {
-      const boolObj = value ? trueTag : falseTag;
-      if (source && boolObj.test.test(source))
-        return source;
-      return value ? ctx.options.trueStr : ctx.options.falseStr;
-    }
-    var trueTag = {
-      identify: (value) => value === true,
-      default: true,
-      tag: "tag:yaml.org,2002:bool",
-      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
-      resolve: () => new Scalar.Scalar(true),
-      stringify: boolStringify
-    };
-    var falseTag = {
-      identify: (value) => value === false,
-      default: true,
-      tag: "tag:yaml.org,2002:bool",
-      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
-      resolve: () => new Scalar.Scalar(false),
-      stringify: boolStringify
-    };
-    exports.falseTag = falseTag;
-    exports.trueTag = trueTag;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/float.js
-var require_float2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var stringifyNumber = require_stringifyNumber();
-    var floatNaN = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
-      resolve: (str8) => str8.slice(-3).toLowerCase() === "nan" ? NaN : str8[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var floatExp = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      format: "EXP",
-      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
-      resolve: (str8) => parseFloat(str8.replace(/_/g, "")),
-      stringify(node2) {
-        const num = Number(node2.value);
-        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
-      }
-    };
-    var float = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
-      resolve(str8) {
-        const node2 = new Scalar.Scalar(parseFloat(str8.replace(/_/g, "")));
-        const dot = str8.indexOf(".");
-        if (dot !== -1) {
-          const f = str8.substring(dot + 1).replace(/_/g, "");
-          if (f[f.length - 1] === "0")
-            node2.minFractionDigits = f.length;
-        }
-        return node2;
-      },
-      stringify: stringifyNumber.stringifyNumber
-    };
-    exports.float = float;
-    exports.floatExp = floatExp;
-    exports.floatNaN = floatNaN;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/int.js
-var require_int2 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
-    function intResolve(str8, offset, radix, { intAsBigInt }) {
-      const sign = str8[0];
-      if (sign === "-" || sign === "+")
-        offset += 1;
-      str8 = str8.substring(offset).replace(/_/g, "");
-      if (intAsBigInt) {
-        switch (radix) {
-          case 2:
-            str8 = `0b${str8}`;
-            break;
-          case 8:
-            str8 = `0o${str8}`;
-            break;
-          case 16:
-            str8 = `0x${str8}`;
-            break;
-        }
-        const n2 = BigInt(str8);
-        return sign === "-" ? BigInt(-1) * n2 : n2;
-      }
-      const n = parseInt(str8, radix);
-      return sign === "-" ? -1 * n : n;
-    }
-    function intStringify(node2, radix, prefix) {
-      const { value } = node2;
-      if (intIdentify(value)) {
-        const str8 = value.toString(radix);
-        return value < 0 ? "-" + prefix + str8.substr(1) : prefix + str8;
-      }
-      return stringifyNumber.stringifyNumber(node2);
-    }
-    var intBin = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "BIN",
-      test: /^[-+]?0b[0-1_]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 2, 2, opt),
-      stringify: (node2) => intStringify(node2, 2, "0b")
-    };
-    var intOct = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "OCT",
-      test: /^[-+]?0[0-7_]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 1, 8, opt),
-      stringify: (node2) => intStringify(node2, 8, "0")
-    };
-    var int7 = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      test: /^[-+]?[0-9][0-9_]*$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 0, 10, opt),
-      stringify: stringifyNumber.stringifyNumber
-    };
-    var intHex = {
-      identify: intIdentify,
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "HEX",
-      test: /^[-+]?0x[0-9a-fA-F_]+$/,
-      resolve: (str8, _onError, opt) => intResolve(str8, 2, 16, opt),
-      stringify: (node2) => intStringify(node2, 16, "0x")
-    };
-    exports.int = int7;
-    exports.intBin = intBin;
-    exports.intHex = intHex;
-    exports.intOct = intOct;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/set.js
-var require_set = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
-      constructor(schema) {
-        super(schema);
-        this.tag = _YAMLSet.tag;
-      }
-      add(key2) {
-        let pair;
-        if (identity2.isPair(key2))
-          pair = key2;
-        else if (key2 && typeof key2 === "object" && "key" in key2 && "value" in key2 && key2.value === null)
-          pair = new Pair.Pair(key2.key, null);
-        else
-          pair = new Pair.Pair(key2, null);
-        const prev = YAMLMap.findPair(this.items, pair.key);
-        if (!prev)
-          this.items.push(pair);
-      }
-      /**
-       * If `keepPair` is `true`, returns the Pair matching `key`.
-       * Otherwise, returns the value of that Pair's key.
-       */
-      get(key2, keepPair) {
-        const pair = YAMLMap.findPair(this.items, key2);
-        return !keepPair && identity2.isPair(pair) ? identity2.isScalar(pair.key) ? pair.key.value : pair.key : pair;
-      }
-      set(key2, value) {
-        if (typeof value !== "boolean")
-          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
-        const prev = YAMLMap.findPair(this.items, key2);
-        if (prev && !value) {
-          this.items.splice(this.items.indexOf(prev), 1);
-        } else if (!prev && value) {
-          this.items.push(new Pair.Pair(key2));
-        }
-      }
-      toJSON(_, ctx) {
-        return super.toJSON(_, ctx, Set);
-      }
-      toString(ctx, onComment, onChompKeep) {
-        if (!ctx)
-          return JSON.stringify(this);
-        if (this.hasAllNullValues(true))
-          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
-        else
-          throw new Error("Set items must all have null values");
-      }
-      static from(schema, iterable, ctx) {
-        const { replacer } = ctx;
-        const set2 = new this(schema);
-        if (iterable && Symbol.iterator in Object(iterable))
-          for (let value of iterable) {
-            if (typeof replacer === "function")
-              value = replacer.call(iterable, value, value);
-            set2.items.push(Pair.createPair(value, null, ctx));
-          }
-        return set2;
-      }
-    };
-    YAMLSet.tag = "tag:yaml.org,2002:set";
-    var set = {
-      collection: "map",
-      identify: (value) => value instanceof Set,
-      nodeClass: YAMLSet,
-      default: false,
-      tag: "tag:yaml.org,2002:set",
-      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
-      resolve(map, onError) {
-        if (identity2.isMap(map)) {
-          if (map.hasAllNullValues(true))
-            return Object.assign(new YAMLSet(), map);
-          else
-            onError("Set items must all have null values");
-        } else
-          onError("Expected a mapping for this tag");
-        return map;
-      }
-    };
-    exports.YAMLSet = YAMLSet;
-    exports.set = set;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
-var require_timestamp = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
-    "use strict";
-    var stringifyNumber = require_stringifyNumber();
-    function parseSexagesimal(str8, asBigInt) {
-      const sign = str8[0];
-      const parts = sign === "-" || sign === "+" ? str8.substring(1) : str8;
-      const num = (n) => asBigInt ? BigInt(n) : Number(n);
-      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
-      return sign === "-" ? num(-1) * res : res;
-    }
-    function stringifySexagesimal(node2) {
-      let { value } = node2;
-      let num = (n) => n;
-      if (typeof value === "bigint")
-        num = (n) => BigInt(n);
-      else if (isNaN(value) || !isFinite(value))
-        return stringifyNumber.stringifyNumber(node2);
-      let sign = "";
-      if (value < 0) {
-        sign = "-";
-        value *= num(-1);
-      }
-      const _60 = num(60);
-      const parts = [value % _60];
-      if (value < 60) {
-        parts.unshift(0);
-      } else {
-        value = (value - parts[0]) / _60;
-        parts.unshift(value % _60);
-        if (value >= 60) {
-          value = (value - parts[0]) / _60;
-          parts.unshift(value);
-        }
-      }
-      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
-    }
-    var intTime = {
-      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
-      default: true,
-      tag: "tag:yaml.org,2002:int",
-      format: "TIME",
-      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
-      resolve: (str8, _onError, { intAsBigInt }) => parseSexagesimal(str8, intAsBigInt),
-      stringify: stringifySexagesimal
-    };
-    var floatTime = {
-      identify: (value) => typeof value === "number",
-      default: true,
-      tag: "tag:yaml.org,2002:float",
-      format: "TIME",
-      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
-      resolve: (str8) => parseSexagesimal(str8, false),
-      stringify: stringifySexagesimal
-    };
-    var timestamp = {
-      identify: (value) => value instanceof Date,
-      default: true,
-      tag: "tag:yaml.org,2002:timestamp",
-      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
-      // may be omitted altogether, resulting in a date format. In such a case, the time part is
-      // assumed to be 00:00:00Z (start of day, UTC).
-      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
-      resolve(str8) {
-        const match = str8.match(timestamp.test);
-        if (!match)
-          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
-        const [, year, month, day, hour, minute, second] = match.map(Number);
-        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-        let date = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
-        const tz = match[8];
-        if (tz && tz !== "Z") {
-          let d = parseSexagesimal(tz, false);
-          if (Math.abs(d) < 30)
-            d *= 60;
-          date -= 6e4 * d;
-        }
-        return new Date(date);
-      },
-      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
-    };
-    exports.floatTime = floatTime;
-    exports.intTime = intTime;
-    exports.timestamp = timestamp;
-  }
-});
-
-// node_modules/yaml/dist/schema/yaml-1.1/schema.js
-var require_schema3 = __commonJS({
-  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
-    "use strict";
-    var map = require_map();
-    var _null = require_null();
-    var seq = require_seq();
-    var string = require_string();
-    var binary = require_binary();
-    var bool6 = require_bool2();
-    var float = require_float2();
-    var int7 = require_int2();
-    var merge2 = require_merge();
-    var omap = require_omap();
-    var pairs = require_pairs();
-    var set = require_set();
-    var timestamp = require_timestamp();
-    var schema = [
-      map.map,
-      seq.seq,
-      string.string,
-      _null.nullTag,
-      bool6.trueTag,
-      bool6.falseTag,
-      int7.intBin,
-      int7.intOct,
-      int7.int,
-      int7.intHex,
-      float.floatNaN,
-      float.floatExp,
-      float.float,
-      binary.binary,
-      merge2.merge,
-      omap.omap,
-      pairs.pairs,
-      set.set,
-      timestamp.intTime,
-      timestamp.floatTime,
-      timestamp.timestamp
-    ];
-    exports.schema = schema;
-  }
-});
-
-// node_modules/yaml/dist/schema/tags.js
-var require_tags = __commonJS({
-  "node_modules/yaml/dist/schema/tags.js"(exports) {
-    "use strict";
-    var map = require_map();
-    var _null = require_null();
-    var seq = require_seq();
-    var string = require_string();
-    var bool6 = require_bool();
-    var float = require_float();
-    var int7 = require_int();
-    var schema = require_schema();
-    var schema$1 = require_schema2();
-    var binary = require_binary();
-    var merge2 = require_merge();
-    var omap = require_omap();
-    var pairs = require_pairs();
-    var schema$2 = require_schema3();
-    var set = require_set();
-    var timestamp = require_timestamp();
-    var schemas = /* @__PURE__ */ new Map([
-      ["core", schema.schema],
-      ["failsafe", [map.map, seq.seq, string.string]],
-      ["json", schema$1.schema],
-      ["yaml11", schema$2.schema],
-      ["yaml-1.1", schema$2.schema]
-    ]);
-    var tagsByName = {
-      binary: binary.binary,
-      bool: bool6.boolTag,
-      float: float.float,
-      floatExp: float.floatExp,
-      floatNaN: float.floatNaN,
-      floatTime: timestamp.floatTime,
-      int: int7.int,
-      intHex: int7.intHex,
-      intOct: int7.intOct,
-      intTime: timestamp.intTime,
-      map: map.map,
-      merge: merge2.merge,
-      null: _null.nullTag,
-      omap: omap.omap,
-      pairs: pairs.pairs,
-      seq: seq.seq,
-      set: set.set,
-      timestamp: timestamp.timestamp
-    };
-    var coreKnownTags = {
-      "tag:yaml.org,2002:binary": binary.binary,
-      "tag:yaml.org,2002:merge": merge2.merge,
-      "tag:yaml.org,2002:omap": omap.omap,
-      "tag:yaml.org,2002:pairs": pairs.pairs,
-      "tag:yaml.org,2002:set": set.set,
-      "tag:yaml.org,2002:timestamp": timestamp.timestamp
-    };
-    function getTags(customTags, schemaName, addMergeTag) {
-      const schemaTags = schemas.get(schemaName);
-      if (schemaTags && !customTags) {
-        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
-      }
-      let tags2 = schemaTags;
-      if (!tags2) {
-        if (Array.isArray(customTags))
-          tags2 = [];
-        else {
-          const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
-          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
-        }
-      }
-      if (Array.isArray(customTags)) {
-        for (const tag of customTags)
-          tags2 = tags2.concat(tag);
-      } else if (typeof customTags === "function") {
-        tags2 = customTags(tags2.slice());
-      }
-      if (addMergeTag)
-        tags2 = tags2.concat(merge2.merge);
-      return tags2.reduce((tags3, tag) => {
-        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
-        if (!tagObj) {
-          const tagName = JSON.stringify(tag);
-          const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
-          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
-        }
-        if (!tags3.includes(tagObj))
-          tags3.push(tagObj);
-        return tags3;
-      }, []);
-    }
-    exports.coreKnownTags = coreKnownTags;
-    exports.getTags = getTags;
-  }
-});
-
-// node_modules/yaml/dist/schema/Schema.js
-var require_Schema = __commonJS({
-  "node_modules/yaml/dist/schema/Schema.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var map = require_map();
-    var seq = require_seq();
-    var string = require_string();
-    var tags2 = require_tags();
-    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-    var Schema = class _Schema {
-      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
-        this.compat = Array.isArray(compat) ? tags2.getTags(compat, "compat") : compat ? tags2.getTags(null, compat) : null;
-        this.name = typeof schema === "string" && schema || "core";
-        this.knownTags = resolveKnownTags ? tags2.coreKnownTags : {};
-        this.tags = tags2.getTags(customTags, this.name, merge2);
-        this.toStringOptions = toStringDefaults ?? null;
-        Object.defineProperty(this, identity2.MAP, { value: map.map });
-        Object.defineProperty(this, identity2.SCALAR, { value: string.string });
-        Object.defineProperty(this, identity2.SEQ, { value: seq.seq });
-        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
-      }
-      clone() {
-        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
-        copy.tags = this.tags.slice();
-        return copy;
-      }
-    };
-    exports.Schema = Schema;
-  }
-});
-
-// node_modules/yaml/dist/stringify/stringifyDocument.js
-var require_stringifyDocument = __commonJS({
-  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var stringify4 = require_stringify();
-    var stringifyComment = require_stringifyComment();
-    function stringifyDocument(doc, options) {
-      const lines = [];
-      let hasDirectives = options.directives === true;
-      if (options.directives !== false && doc.directives) {
-        const dir = doc.directives.toString(doc);
-        if (dir) {
-          lines.push(dir);
-          hasDirectives = true;
-        } else if (doc.directives.docStart)
-          hasDirectives = true;
-      }
-      if (hasDirectives)
-        lines.push("---");
-      const ctx = stringify4.createStringifyContext(doc, options);
-      const { commentString } = ctx.options;
-      if (doc.commentBefore) {
-        if (lines.length !== 1)
-          lines.unshift("");
-        const cs = commentString(doc.commentBefore);
-        lines.unshift(stringifyComment.indentComment(cs, ""));
-      }
-      let chompKeep = false;
-      let contentComment = null;
-      if (doc.contents) {
-        if (identity2.isNode(doc.contents)) {
-          if (doc.contents.spaceBefore && hasDirectives)
-            lines.push("");
-          if (doc.contents.commentBefore) {
-            const cs = commentString(doc.contents.commentBefore);
-            lines.push(stringifyComment.indentComment(cs, ""));
-          }
-          ctx.forceBlockIndent = !!doc.comment;
-          contentComment = doc.contents.comment;
-        }
-        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
-        let body = stringify4.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
-        if (contentComment)
-          body += stringifyComment.lineComment(body, "", commentString(contentComment));
-        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
-          lines[lines.length - 1] = `--- ${body}`;
-        } else
-          lines.push(body);
-      } else {
-        lines.push(stringify4.stringify(doc.contents, ctx));
-      }
-      if (doc.directives?.docEnd) {
-        if (doc.comment) {
-          const cs = commentString(doc.comment);
-          if (cs.includes("\n")) {
-            lines.push("...");
-            lines.push(stringifyComment.indentComment(cs, ""));
-          } else {
-            lines.push(`... ${cs}`);
-          }
-        } else {
-          lines.push("...");
-        }
-      } else {
-        let dc = doc.comment;
-        if (dc && chompKeep)
-          dc = dc.replace(/^\n+/, "");
-        if (dc) {
-          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
-            lines.push("");
-          lines.push(stringifyComment.indentComment(commentString(dc), ""));
-        }
-      }
-      return lines.join("\n") + "\n";
-    }
-    exports.stringifyDocument = stringifyDocument;
-  }
-});
-
-// node_modules/yaml/dist/doc/Document.js
-var require_Document = __commonJS({
-  "node_modules/yaml/dist/doc/Document.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var Collection = require_Collection();
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var toJS = require_toJS();
-    var Schema = require_Schema();
-    var stringifyDocument = require_stringifyDocument();
-    var anchors = require_anchors();
-    var applyReviver = require_applyReviver();
-    var createNode = require_createNode();
-    var directives = require_directives();
-    var Document = class _Document {
-      constructor(value, replacer, options) {
-        this.commentBefore = null;
-        this.comment = null;
-        this.errors = [];
-        this.warnings = [];
-        Object.defineProperty(this, identity2.NODE_TYPE, { value: identity2.DOC });
-        let _replacer = null;
-        if (typeof replacer === "function" || Array.isArray(replacer)) {
-          _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
-          replacer = void 0;
-        }
-        const opt = Object.assign({
-          intAsBigInt: false,
-          keepSourceTokens: false,
-          logLevel: "warn",
-          prettyErrors: true,
-          strict: true,
-          stringKeys: false,
-          uniqueKeys: true,
-          version: "1.2"
-        }, options);
-        this.options = opt;
-        let { version } = opt;
-        if (options?._directives) {
-          this.directives = options._directives.atDocument();
-          if (this.directives.yaml.explicit)
-            version = this.directives.yaml.version;
-        } else
-          this.directives = new directives.Directives({ version });
-        this.setSchema(version, options);
-        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
-      }
-      /**
-       * Create a deep copy of this Document and its contents.
-       *
-       * Custom Node values that inherit from `Object` still refer to their original instances.
-       */
-      clone() {
-        const copy = Object.create(_Document.prototype, {
-          [identity2.NODE_TYPE]: { value: identity2.DOC }
-        });
-        copy.commentBefore = this.commentBefore;
-        copy.comment = this.comment;
-        copy.errors = this.errors.slice();
-        copy.warnings = this.warnings.slice();
-        copy.options = Object.assign({}, this.options);
-        if (this.directives)
-          copy.directives = this.directives.clone();
-        copy.schema = this.schema.clone();
-        copy.contents = identity2.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
-        if (this.range)
-          copy.range = this.range.slice();
-        return copy;
-      }
-      /** Adds a value to the document. */
-      add(value) {
-        if (assertCollection(this.contents))
-          this.contents.add(value);
-      }
-      /** Adds a value to the document. */
-      addIn(path, value) {
-        if (assertCollection(this.contents))
-          this.contents.addIn(path, value);
-      }
-      /**
-       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
-       *
-       * If `node` already has an anchor, `name` is ignored.
-       * Otherwise, the `node.anchor` value will be set to `name`,
-       * or if an anchor with that name is already present in the document,
-       * `name` will be used as a prefix for a new unique anchor.
-       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
-       */
-      createAlias(node2, name) {
-        if (!node2.anchor) {
-          const prev = anchors.anchorNames(this);
-          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
-          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
-        }
-        return new Alias.Alias(node2.anchor);
-      }
-      createNode(value, replacer, options) {
-        let _replacer = void 0;
-        if (typeof replacer === "function") {
-          value = replacer.call({ "": value }, "", value);
-          _replacer = replacer;
-        } else if (Array.isArray(replacer)) {
-          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
-          const asStr = replacer.filter(keyToStr).map(String);
-          if (asStr.length > 0)
-            replacer = replacer.concat(asStr);
-          _replacer = replacer;
-        } else if (options === void 0 && replacer) {
-          options = replacer;
-          replacer = void 0;
-        }
-        const { aliasDuplicateObjects, anchorPrefix, flow: flow2, keepUndefined, onTagObj, tag } = options ?? {};
-        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
-          this,
-          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
-          anchorPrefix || "a"
-        );
-        const ctx = {
-          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
-          keepUndefined: keepUndefined ?? false,
-          onAnchor,
-          onTagObj,
-          replacer: _replacer,
-          schema: this.schema,
-          sourceObjects
-        };
-        const node2 = createNode.createNode(value, tag, ctx);
-        if (flow2 && identity2.isCollection(node2))
-          node2.flow = true;
-        setAnchors();
-        return node2;
-      }
-      /**
-       * Convert a key and a value into a `Pair` using the current schema,
-       * recursively wrapping all values as `Scalar` or `Collection` nodes.
-       */
-      createPair(key2, value, options = {}) {
-        const k = this.createNode(key2, null, options);
-        const v = this.createNode(value, null, options);
-        return new Pair.Pair(k, v);
-      }
-      /**
-       * Removes a value from the document.
-       * @returns `true` if the item was found and removed.
-       */
-      delete(key2) {
-        return assertCollection(this.contents) ? this.contents.delete(key2) : false;
-      }
-      /**
-       * Removes a value from the document.
-       * @returns `true` if the item was found and removed.
-       */
-      deleteIn(path) {
-        if (Collection.isEmptyPath(path)) {
-          if (this.contents == null)
-            return false;
-          this.contents = null;
-          return true;
-        }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
-      }
-      /**
-       * Returns item at `key`, or `undefined` if not found. By default unwraps
-       * scalar values from their surrounding node; to disable set `keepScalar` to
-       * `true` (collections are always returned intact).
-       */
-      get(key2, keepScalar) {
-        return identity2.isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
-      }
-      /**
-       * Returns item at `path`, or `undefined` if not found. By default unwraps
-       * scalar values from their surrounding node; to disable set `keepScalar` to
-       * `true` (collections are always returned intact).
-       */
-      getIn(path, keepScalar) {
-        if (Collection.isEmptyPath(path))
-          return !keepScalar && identity2.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity2.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
-      }
-      /**
-       * Checks if the document includes a value with the key `key`.
-       */
-      has(key2) {
-        return identity2.isCollection(this.contents) ? this.contents.has(key2) : false;
-      }
-      /**
-       * Checks if the document includes a value at `path`.
-       */
-      hasIn(path) {
-        if (Collection.isEmptyPath(path))
-          return this.contents !== void 0;
-        return identity2.isCollection(this.contents) ? this.contents.hasIn(path) : false;
-      }
-      /**
-       * Sets a value in this document. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       */
-      set(key2, value) {
-        if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, [key2], value);
-        } else if (assertCollection(this.contents)) {
-          this.contents.set(key2, value);
-        }
-      }
-      /**
-       * Sets a value in this document. For `!!set`, `value` needs to be a
-       * boolean to add/remove the item from the set.
-       */
-      setIn(path, value) {
-        if (Collection.isEmptyPath(path)) {
-          this.contents = value;
-        } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value);
-        } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path, value);
-        }
-      }
-      /**
-       * Change the YAML version and schema used by the document.
-       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
-       * It also requires the `schema` option to be given as a `Schema` instance value.
-       *
-       * Overrides all previously set schema options.
-       */
-      setSchema(version, options = {}) {
-        if (typeof version === "number")
-          version = String(version);
-        let opt;
-        switch (version) {
-          case "1.1":
-            if (this.directives)
-              this.directives.yaml.version = "1.1";
-            else
-              this.directives = new directives.Directives({ version: "1.1" });
-            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
-            break;
-          case "1.2":
-          case "next":
-            if (this.directives)
-              this.directives.yaml.version = version;
-            else
-              this.directives = new directives.Directives({ version });
-            opt = { resolveKnownTags: true, schema: "core" };
-            break;
-          case null:
-            if (this.directives)
-              delete this.directives;
-            opt = null;
-            break;
-          default: {
-            const sv = JSON.stringify(version);
-            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
-          }
-        }
-        if (options.schema instanceof Object)
-          this.schema = options.schema;
-        else if (opt)
-          this.schema = new Schema.Schema(Object.assign(opt, options));
-        else
-          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
-      }
-      // json & jsonArg are only used from toJSON()
-      toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
-        const ctx = {
-          anchors: /* @__PURE__ */ new Map(),
-          doc: this,
-          keep: !json,
-          mapAsMap: mapAsMap === true,
-          mapKeyWarned: false,
-          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
-        };
-        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
-        if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
-        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
-      }
-      /**
-       * A JSON representation of the document `contents`.
-       *
-       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
-       *   property name.
-       */
-      toJSON(jsonArg, onAnchor) {
-        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
-      }
-      /** A YAML representation of the document. */
-      toString(options = {}) {
-        if (this.errors.length > 0)
-          throw new Error("Document with errors cannot be stringified");
-        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
-          const s = JSON.stringify(options.indent);
-          throw new Error(`"indent" option must be a positive integer, not ${s}`);
-        }
-        return stringifyDocument.stringifyDocument(this, options);
-      }
-    };
-    function assertCollection(contents) {
-      if (identity2.isCollection(contents))
-        return true;
-      throw new Error("Expected a YAML collection as document contents");
-    }
-    exports.Document = Document;
-  }
-});
-
-// node_modules/yaml/dist/errors.js
-var require_errors = __commonJS({
-  "node_modules/yaml/dist/errors.js"(exports) {
-    "use strict";
-    var YAMLError = class extends Error {
-      constructor(name, pos, code, message) {
-        super();
-        this.name = name;
-        this.code = code;
-        this.message = message;
-        this.pos = pos;
-      }
-    };
-    var YAMLParseError2 = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
-      }
-    };
-    var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
-      }
-    };
-    var prettifyError = (src, lc) => (error2) => {
-      if (error2.pos[0] === -1)
-        return;
-      error2.linePos = error2.pos.map((pos) => lc.linePos(pos));
-      const { line, col } = error2.linePos[0];
-      error2.message += ` at line ${line}, column ${col}`;
-      let ci = col - 1;
-      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
-      if (ci >= 60 && lineStr.length > 80) {
-        const trimStart = Math.min(ci - 39, lineStr.length - 79);
-        lineStr = "…" + lineStr.substring(trimStart);
-        ci -= trimStart - 1;
-      }
-      if (lineStr.length > 80)
-        lineStr = lineStr.substring(0, 79) + "…";
-      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
-        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
-        if (prev.length > 80)
-          prev = prev.substring(0, 79) + "…\n";
-        lineStr = prev + lineStr;
-      }
-      if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
-        const end = error2.linePos[1];
-        if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
-        }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
-        error2.message += `:
-
-${lineStr}
-${pointer}
-`;
-      }
-    };
-    exports.YAMLError = YAMLError;
-    exports.YAMLParseError = YAMLParseError2;
-    exports.YAMLWarning = YAMLWarning;
-    exports.prettifyError = prettifyError;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-props.js
-var require_resolve_props = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
-    "use strict";
-    function resolveProps(tokens, { flow: flow2, indicator, next, offset, onError, parentIndent, startOnNewline }) {
-      let spaceBefore = false;
-      let atNewline = startOnNewline;
-      let hasSpace = startOnNewline;
-      let comment = "";
-      let commentSep = "";
-      let hasNewline = false;
-      let reqSpace = false;
-      let tab = null;
-      let anchor = null;
-      let tag = null;
-      let newlineAfterProp = null;
-      let comma = null;
-      let found3 = null;
-      let start2 = null;
-      for (const token of tokens) {
-        if (reqSpace) {
-          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
-            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
-          reqSpace = false;
-        }
-        if (tab) {
-          if (atNewline && token.type !== "comment" && token.type !== "newline") {
-            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
-          }
-          tab = null;
-        }
-        switch (token.type) {
-          case "space":
-            if (!flow2 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
-              tab = token;
-            }
-            hasSpace = true;
-            break;
-          case "comment": {
-            if (!hasSpace)
-              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-            const cb = token.source.substring(1) || " ";
-            if (!comment)
-              comment = cb;
-            else
-              comment += commentSep + cb;
-            commentSep = "";
-            atNewline = false;
-            break;
-          }
-          case "newline":
-            if (atNewline) {
-              if (comment)
-                comment += token.source;
-              else if (!found3 || indicator !== "seq-item-ind")
-                spaceBefore = true;
-            } else
-              commentSep += token.source;
-            atNewline = true;
-            hasNewline = true;
-            if (anchor || tag)
-              newlineAfterProp = token;
-            hasSpace = true;
-            break;
-          case "anchor":
-            if (anchor)
-              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
-            if (token.source.endsWith(":"))
-              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
-            anchor = token;
-            start2 ?? (start2 = token.offset);
-            atNewline = false;
-            hasSpace = false;
-            reqSpace = true;
-            break;
-          case "tag": {
-            if (tag)
-              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
-            tag = token;
-            start2 ?? (start2 = token.offset);
-            atNewline = false;
-            hasSpace = false;
-            reqSpace = true;
-            break;
-          }
-          case indicator:
-            if (anchor || tag)
-              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
-            if (found3)
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow2 ?? "collection"}`);
-            found3 = token;
-            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
-            hasSpace = false;
-            break;
-          case "comma":
-            if (flow2) {
-              if (comma)
-                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow2}`);
-              comma = token;
-              atNewline = false;
-              hasSpace = false;
-              break;
-            }
-          // else fallthrough
-          default:
-            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
-            atNewline = false;
-            hasSpace = false;
-        }
-      }
-      const last = tokens[tokens.length - 1];
-      const end = last ? last.offset + last.source.length : offset;
-      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
-        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
-      }
-      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
-        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
-      return {
-        comma,
-        found: found3,
-        spaceBefore,
-        comment,
-        hasNewline,
-        anchor,
-        tag,
-        newlineAfterProp,
-        end,
-        start: start2 ?? end
-      };
-    }
-    exports.resolveProps = resolveProps;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-contains-newline.js
-var require_util_contains_newline = __commonJS({
-  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
-    "use strict";
-    function containsNewline(key2) {
-      if (!key2)
-        return null;
-      switch (key2.type) {
-        case "alias":
-        case "scalar":
-        case "double-quoted-scalar":
-        case "single-quoted-scalar":
-          if (key2.source.includes("\n"))
-            return true;
-          if (key2.end) {
-            for (const st of key2.end)
-              if (st.type === "newline")
-                return true;
-          }
-          return false;
-        case "flow-collection":
-          for (const it of key2.items) {
-            for (const st of it.start)
-              if (st.type === "newline")
-                return true;
-            if (it.sep) {
-              for (const st of it.sep)
-                if (st.type === "newline")
-                  return true;
-            }
-            if (containsNewline(it.key) || containsNewline(it.value))
-              return true;
-          }
-          return false;
-        default:
-          return true;
-      }
-    }
-    exports.containsNewline = containsNewline;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-flow-indent-check.js
-var require_util_flow_indent_check = __commonJS({
-  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
-    "use strict";
-    var utilContainsNewline = require_util_contains_newline();
-    function flowIndentCheck(indent, fc, onError) {
-      if (fc?.type === "flow-collection") {
-        const end = fc.end[0];
-        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
-          const msg = "Flow end indicator should be more indented than parent";
-          onError(end, "BAD_INDENT", msg, true);
-        }
-      }
-    }
-    exports.flowIndentCheck = flowIndentCheck;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-map-includes.js
-var require_util_map_includes = __commonJS({
-  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    function mapIncludes(ctx, items2, search) {
-      const { uniqueKeys } = ctx.options;
-      if (uniqueKeys === false)
-        return false;
-      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity2.isScalar(a) && identity2.isScalar(b) && a.value === b.value;
-      return items2.some((pair) => isEqual(pair.key, search));
-    }
-    exports.mapIncludes = mapIncludes;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-map.js
-var require_resolve_block_map = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
-    "use strict";
-    var Pair = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var resolveProps = require_resolve_props();
-    var utilContainsNewline = require_util_contains_newline();
-    var utilFlowIndentCheck = require_util_flow_indent_check();
-    var utilMapIncludes = require_util_map_includes();
-    var startColMsg = "All mapping items must start at the same column";
-    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
-      const map = new NodeClass(ctx.schema);
-      if (ctx.atRoot)
-        ctx.atRoot = false;
-      let offset = bm.offset;
-      let commentEnd = null;
-      for (const collItem of bm.items) {
-        const { start: start2, key: key2, sep: sep6, value } = collItem;
-        const keyProps = resolveProps.resolveProps(start2, {
-          indicator: "explicit-key-ind",
-          next: key2 ?? sep6?.[0],
-          offset,
-          onError,
-          parentIndent: bm.indent,
-          startOnNewline: true
-        });
-        const implicitKey = !keyProps.found;
-        if (implicitKey) {
-          if (key2) {
-            if (key2.type === "block-seq")
-              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
-            else if ("indent" in key2 && key2.indent !== bm.indent)
-              onError(offset, "BAD_INDENT", startColMsg);
-          }
-          if (!keyProps.anchor && !keyProps.tag && !sep6) {
-            commentEnd = keyProps.end;
-            if (keyProps.comment) {
-              if (map.comment)
-                map.comment += "\n" + keyProps.comment;
-              else
-                map.comment = keyProps.comment;
-            }
-            continue;
-          }
-          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key2)) {
-            onError(key2 ?? start2[start2.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
-          }
-        } else if (keyProps.found?.indent !== bm.indent) {
-          onError(offset, "BAD_INDENT", startColMsg);
-        }
-        ctx.atKey = true;
-        const keyStart = keyProps.end;
-        const keyNode = key2 ? composeNode(ctx, key2, keyProps, onError) : composeEmptyNode(ctx, keyStart, start2, null, keyProps, onError);
-        if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
-        ctx.atKey = false;
-        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
-          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
-          indicator: "map-value-ind",
-          next: value,
-          offset: keyNode.range[2],
-          onError,
-          parentIndent: bm.indent,
-          startOnNewline: !key2 || key2.type === "block-scalar"
-        });
-        offset = valueProps.end;
-        if (valueProps.found) {
-          if (implicitKey) {
-            if (value?.type === "block-map" && !valueProps.hasNewline)
-              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
-            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
-              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
-          }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
-          if (ctx.schema.compat)
-            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
-          offset = valueNode.range[2];
-          const pair = new Pair.Pair(keyNode, valueNode);
-          if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map.items.push(pair);
-        } else {
-          if (implicitKey)
-            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
-          if (valueProps.comment) {
-            if (keyNode.comment)
-              keyNode.comment += "\n" + valueProps.comment;
-            else
-              keyNode.comment = valueProps.comment;
-          }
-          const pair = new Pair.Pair(keyNode);
-          if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          map.items.push(pair);
-        }
-      }
-      if (commentEnd && commentEnd < offset)
-        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
-      map.range = [bm.offset, offset, commentEnd ?? offset];
-      return map;
-    }
-    exports.resolveBlockMap = resolveBlockMap;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-seq.js
-var require_resolve_block_seq = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
-    "use strict";
-    var YAMLSeq = require_YAMLSeq();
-    var resolveProps = require_resolve_props();
-    var utilFlowIndentCheck = require_util_flow_indent_check();
-    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
-      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
-      const seq = new NodeClass(ctx.schema);
-      if (ctx.atRoot)
-        ctx.atRoot = false;
-      if (ctx.atKey)
-        ctx.atKey = false;
-      let offset = bs.offset;
-      let commentEnd = null;
-      for (const { start: start2, value } of bs.items) {
-        const props = resolveProps.resolveProps(start2, {
-          indicator: "seq-item-ind",
-          next: value,
-          offset,
-          onError,
-          parentIndent: bs.indent,
-          startOnNewline: true
-        });
-        if (!props.found) {
-          if (props.anchor || props.tag || value) {
-            if (value?.type === "block-seq")
-              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
-            else
-              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
-          } else {
-            commentEnd = props.end;
-            if (props.comment)
-              seq.comment = props.comment;
-            continue;
-          }
-        }
-        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
-        if (ctx.schema.compat)
-          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
-        offset = node2.range[2];
-        seq.items.push(node2);
-      }
-      seq.range = [bs.offset, offset, commentEnd ?? offset];
-      return seq;
-    }
-    exports.resolveBlockSeq = resolveBlockSeq;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-end.js
-var require_resolve_end = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
-    "use strict";
-    function resolveEnd(end, offset, reqSpace, onError) {
-      let comment = "";
-      if (end) {
-        let hasSpace = false;
-        let sep6 = "";
-        for (const token of end) {
-          const { source, type } = token;
-          switch (type) {
-            case "space":
-              hasSpace = true;
-              break;
-            case "comment": {
-              if (reqSpace && !hasSpace)
-                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
-              const cb = source.substring(1) || " ";
-              if (!comment)
-                comment = cb;
-              else
-                comment += sep6 + cb;
-              sep6 = "";
-              break;
-            }
-            case "newline":
-              if (comment)
-                sep6 += source;
-              hasSpace = true;
-              break;
-            default:
-              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
-          }
-          offset += source.length;
-        }
-      }
-      return { comment, offset };
-    }
-    exports.resolveEnd = resolveEnd;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-flow-collection.js
-var require_resolve_flow_collection = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var resolveEnd = require_resolve_end();
-    var resolveProps = require_resolve_props();
-    var utilContainsNewline = require_util_contains_newline();
-    var utilMapIncludes = require_util_map_includes();
-    var blockMsg = "Block collections are not allowed within flow collections";
-    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
-    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap3 = fc.start.source === "{";
-      const fcName = isMap3 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
-      const coll = new NodeClass(ctx.schema);
-      coll.flow = true;
-      const atRoot = ctx.atRoot;
-      if (atRoot)
-        ctx.atRoot = false;
-      if (ctx.atKey)
-        ctx.atKey = false;
-      let offset = fc.offset + fc.start.source.length;
-      for (let i = 0; i < fc.items.length; ++i) {
-        const collItem = fc.items[i];
-        const { start: start2, key: key2, sep: sep6, value } = collItem;
-        const props = resolveProps.resolveProps(start2, {
-          flow: fcName,
-          indicator: "explicit-key-ind",
-          next: key2 ?? sep6?.[0],
-          offset,
-          onError,
-          parentIndent: fc.indent,
-          startOnNewline: false
-        });
-        if (!props.found) {
-          if (!props.anchor && !props.tag && !sep6 && !value) {
-            if (i === 0 && props.comma)
-              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
-            else if (i < fc.items.length - 1)
-              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
-            if (props.comment) {
-              if (coll.comment)
-                coll.comment += "\n" + props.comment;
-              else
-                coll.comment = props.comment;
-            }
-            offset = props.end;
-            continue;
-          }
-          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
-            onError(
-              key2,
-              // checked by containsNewline()
-              "MULTILINE_IMPLICIT_KEY",
-              "Implicit keys of flow sequence pairs need to be on a single line"
-            );
-        }
-        if (i === 0) {
-          if (props.comma)
-            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
-        } else {
-          if (!props.comma)
-            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
-          if (props.comment) {
-            let prevItemComment = "";
-            loop: for (const st of start2) {
-              switch (st.type) {
-                case "comma":
-                case "space":
-                  break;
-                case "comment":
-                  prevItemComment = st.source.substring(1);
-                  break loop;
-                default:
-                  break loop;
-              }
-            }
-            if (prevItemComment) {
-              let prev = coll.items[coll.items.length - 1];
-              if (identity2.isPair(prev))
-                prev = prev.value ?? prev.key;
-              if (prev.comment)
-                prev.comment += "\n" + prevItemComment;
-              else
-                prev.comment = prevItemComment;
-              props.comment = props.comment.substring(prevItemComment.length + 1);
-            }
-          }
-        }
-        if (!isMap3 && !sep6 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
-          coll.items.push(valueNode);
-          offset = valueNode.range[2];
-          if (isBlock(value))
-            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
-        } else {
-          ctx.atKey = true;
-          const keyStart = props.end;
-          const keyNode = key2 ? composeNode(ctx, key2, props, onError) : composeEmptyNode(ctx, keyStart, start2, null, props, onError);
-          if (isBlock(key2))
-            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
-          ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
-            flow: fcName,
-            indicator: "map-value-ind",
-            next: value,
-            offset: keyNode.range[2],
-            onError,
-            parentIndent: fc.indent,
-            startOnNewline: false
-          });
-          if (valueProps.found) {
-            if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep6)
-                for (const st of sep6) {
-                  if (st === valueProps.found)
-                    break;
-                  if (st.type === "newline") {
-                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
-                    break;
-                  }
-                }
-              if (props.start < valueProps.found.offset - 1024)
-                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
-            }
-          } else if (value) {
-            if ("source" in value && value.source?.[0] === ":")
-              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
-            else
-              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
-          }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
-          if (valueNode) {
-            if (isBlock(value))
-              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
-          } else if (valueProps.comment) {
-            if (keyNode.comment)
-              keyNode.comment += "\n" + valueProps.comment;
-            else
-              keyNode.comment = valueProps.comment;
-          }
-          const pair = new Pair.Pair(keyNode, valueNode);
-          if (ctx.options.keepSourceTokens)
-            pair.srcToken = collItem;
-          if (isMap3) {
-            const map = coll;
-            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
-              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-            map.items.push(pair);
-          } else {
-            const map = new YAMLMap.YAMLMap(ctx.schema);
-            map.flow = true;
-            map.items.push(pair);
-            const endRange = (valueNode ?? keyNode).range;
-            map.range = [keyNode.range[0], endRange[1], endRange[2]];
-            coll.items.push(map);
-          }
-          offset = valueNode ? valueNode.range[2] : valueProps.end;
-        }
-      }
-      const expectedEnd = isMap3 ? "}" : "]";
-      const [ce, ...ee] = fc.end;
-      let cePos = offset;
-      if (ce?.source === expectedEnd)
-        cePos = ce.offset + ce.source.length;
-      else {
-        const name = fcName[0].toUpperCase() + fcName.substring(1);
-        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
-        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
-        if (ce && ce.source.length !== 1)
-          ee.unshift(ce);
-      }
-      if (ee.length > 0) {
-        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
-        if (end.comment) {
-          if (coll.comment)
-            coll.comment += "\n" + end.comment;
-          else
-            coll.comment = end.comment;
-        }
-        coll.range = [fc.offset, cePos, end.offset];
-      } else {
-        coll.range = [fc.offset, cePos, cePos];
-      }
-      return coll;
-    }
-    exports.resolveFlowCollection = resolveFlowCollection;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-collection.js
-var require_compose_collection = __commonJS({
-  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar = require_Scalar();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var resolveBlockMap = require_resolve_block_map();
-    var resolveBlockSeq = require_resolve_block_seq();
-    var resolveFlowCollection = require_resolve_flow_collection();
-    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
-      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
-      const Coll = coll.constructor;
-      if (tagName === "!" || tagName === Coll.tagName) {
-        coll.tag = Coll.tagName;
-        return coll;
-      }
-      if (tagName)
-        coll.tag = tagName;
-      return coll;
-    }
-    function composeCollection(CN, ctx, token, props, onError) {
-      const tagToken = props.tag;
-      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
-      if (token.type === "block-seq") {
-        const { anchor, newlineAfterProp: nl } = props;
-        const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
-        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
-          const message = "Missing newline after block sequence props";
-          onError(lastProp, "MISSING_CHAR", message);
-        }
-      }
-      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
-      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
-        return resolveCollection(CN, ctx, token, onError, tagName);
-      }
-      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
-      if (!tag) {
-        const kt = ctx.schema.knownTags[tagName];
-        if (kt?.collection === expType) {
-          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
-          tag = kt;
-        } else {
-          if (kt) {
-            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
-          } else {
-            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
-          }
-          return resolveCollection(CN, ctx, token, onError, tagName);
-        }
-      }
-      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
-      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
-      const node2 = identity2.isNode(res) ? res : new Scalar.Scalar(res);
-      node2.range = coll.range;
-      node2.tag = tagName;
-      if (tag?.format)
-        node2.format = tag.format;
-      return node2;
-    }
-    exports.composeCollection = composeCollection;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-block-scalar.js
-var require_resolve_block_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    function resolveBlockScalar(ctx, scalar, onError) {
-      const start2 = scalar.offset;
-      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
-      if (!header)
-        return { value: "", type: null, comment: "", range: [start2, start2, start2] };
-      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
-      const lines = scalar.source ? splitLines2(scalar.source) : [];
-      let chompStart = lines.length;
-      for (let i = lines.length - 1; i >= 0; --i) {
-        const content = lines[i][1];
-        if (content === "" || content === "\r")
-          chompStart = i;
-        else
-          break;
-      }
-      if (chompStart === 0) {
-        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
-        let end2 = start2 + header.length;
-        if (scalar.source)
-          end2 += scalar.source.length;
-        return { value: value2, type, comment: header.comment, range: [start2, end2, end2] };
-      }
-      let trimIndent = scalar.indent + header.indent;
-      let offset = scalar.offset + header.length;
-      let contentStart = 0;
-      for (let i = 0; i < chompStart; ++i) {
-        const [indent, content] = lines[i];
-        if (content === "" || content === "\r") {
-          if (header.indent === 0 && indent.length > trimIndent)
-            trimIndent = indent.length;
-        } else {
-          if (indent.length < trimIndent) {
-            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
-            onError(offset + indent.length, "MISSING_CHAR", message);
-          }
-          if (header.indent === 0)
-            trimIndent = indent.length;
-          contentStart = i;
-          if (trimIndent === 0 && !ctx.atRoot) {
-            const message = "Block scalar values in collections must be indented";
-            onError(offset, "BAD_INDENT", message);
-          }
-          break;
-        }
-        offset += indent.length + content.length + 1;
-      }
-      for (let i = lines.length - 1; i >= chompStart; --i) {
-        if (lines[i][0].length > trimIndent)
-          chompStart = i + 1;
-      }
-      let value = "";
-      let sep6 = "";
-      let prevMoreIndented = false;
-      for (let i = 0; i < contentStart; ++i)
-        value += lines[i][0].slice(trimIndent) + "\n";
-      for (let i = contentStart; i < chompStart; ++i) {
-        let [indent, content] = lines[i];
-        offset += indent.length + content.length + 1;
-        const crlf = content[content.length - 1] === "\r";
-        if (crlf)
-          content = content.slice(0, -1);
-        if (content && indent.length < trimIndent) {
-          const src = header.indent ? "explicit indentation indicator" : "first line";
-          const message = `Block scalar lines must not be less indented than their ${src}`;
-          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
-          indent = "";
-        }
-        if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
-        } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep6 === " ")
-            sep6 = "\n";
-          else if (!prevMoreIndented && sep6 === "\n")
-            sep6 = "\n\n";
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
-          prevMoreIndented = true;
-        } else if (content === "") {
-          if (sep6 === "\n")
-            value += "\n";
-          else
-            sep6 = "\n";
-        } else {
-          value += sep6 + content;
-          sep6 = " ";
-          prevMoreIndented = false;
-        }
-      }
-      switch (header.chomp) {
-        case "-":
-          break;
-        case "+":
-          for (let i = chompStart; i < lines.length; ++i)
-            value += "\n" + lines[i][0].slice(trimIndent);
-          if (value[value.length - 1] !== "\n")
-            value += "\n";
-          break;
-        default:
-          value += "\n";
-      }
-      const end = start2 + header.length + scalar.source.length;
-      return { value, type, comment: header.comment, range: [start2, end, end] };
-    }
-    function parseBlockScalarHeader({ offset, props }, strict, onError) {
-      if (props[0].type !== "block-scalar-header") {
-        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
-        return null;
-      }
-      const { source } = props[0];
-      const mode = source[0];
-      let indent = 0;
-      let chomp = "";
-      let error2 = -1;
-      for (let i = 1; i < source.length; ++i) {
-        const ch = source[i];
-        if (!chomp && (ch === "-" || ch === "+"))
-          chomp = ch;
-        else {
-          const n = Number(ch);
-          if (!indent && n)
-            indent = n;
-          else if (error2 === -1)
-            error2 = offset + i;
-        }
-      }
-      if (error2 !== -1)
-        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
-      let hasSpace = false;
-      let comment = "";
-      let length = source.length;
-      for (let i = 1; i < props.length; ++i) {
-        const token = props[i];
-        switch (token.type) {
-          case "space":
-            hasSpace = true;
-          // fallthrough
-          case "newline":
-            length += token.source.length;
-            break;
-          case "comment":
-            if (strict && !hasSpace) {
-              const message = "Comments must be separated from other tokens by white space characters";
-              onError(token, "MISSING_CHAR", message);
-            }
-            length += token.source.length;
-            comment = token.source.substring(1);
-            break;
-          case "error":
-            onError(token, "UNEXPECTED_TOKEN", token.message);
-            length += token.source.length;
-            break;
-          /* istanbul ignore next should not happen */
-          default: {
-            const message = `Unexpected token in block scalar header: ${token.type}`;
-            onError(token, "UNEXPECTED_TOKEN", message);
-            const ts = token.source;
-            if (ts && typeof ts === "string")
-              length += ts.length;
-          }
-        }
-      }
-      return { mode, indent, chomp, comment, length };
-    }
-    function splitLines2(source) {
-      const split = source.split(/\n( *)/);
-      const first = split[0];
-      const m = first.match(/^( *)/);
-      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
-      const lines = [line0];
-      for (let i = 1; i < split.length; i += 2)
-        lines.push([split[i], split[i + 1]]);
-      return lines;
-    }
-    exports.resolveBlockScalar = resolveBlockScalar;
-  }
-});
-
-// node_modules/yaml/dist/compose/resolve-flow-scalar.js
-var require_resolve_flow_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
-    "use strict";
-    var Scalar = require_Scalar();
-    var resolveEnd = require_resolve_end();
-    function resolveFlowScalar(scalar, strict, onError) {
-      const { offset, type, source, end } = scalar;
-      let _type;
-      let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
-      switch (type) {
-        case "scalar":
-          _type = Scalar.Scalar.PLAIN;
-          value = plainValue(source, _onError);
-          break;
-        case "single-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_SINGLE;
-          value = singleQuotedValue(source, _onError);
-          break;
-        case "double-quoted-scalar":
-          _type = Scalar.Scalar.QUOTE_DOUBLE;
-          value = doubleQuotedValue(source, _onError);
-          break;
-        /* istanbul ignore next should not happen */
-        default:
-          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
-          return {
-            value: "",
-            type: null,
-            comment: "",
-            range: [offset, offset + source.length, offset + source.length]
-          };
-      }
-      const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
-      return {
-        value,
-        type: _type,
-        comment: re.comment,
-        range: [offset, valueEnd, re.offset]
-      };
-    }
-    function plainValue(source, onError) {
-      let badChar = "";
-      switch (source[0]) {
-        /* istanbul ignore next should not happen */
-        case "	":
-          badChar = "a tab character";
-          break;
-        case ",":
-          badChar = "flow indicator character ,";
-          break;
-        case "%":
-          badChar = "directive indicator character %";
-          break;
-        case "|":
-        case ">": {
-          badChar = `block scalar indicator ${source[0]}`;
-          break;
-        }
-        case "@":
-        case "`": {
-          badChar = `reserved character ${source[0]}`;
-          break;
-        }
-      }
-      if (badChar)
-        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
-      return unfoldLines(source);
-    }
-    function singleQuotedValue(source, onError) {
-      if (source[source.length - 1] !== "'" || source.length === 1)
-        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
-      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
-    }
-    function unfoldLines(source) {
-      const line = /(.*?)\r?\n/sy;
-      let match = line.exec(source);
-      if (!match)
-        return source;
-      let trimEnd, trimBoth;
-      try {
-        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
-        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
-      } catch {
-        trimEnd = /[ \t]+$/;
-        trimBoth = /^[ \t]+|[ \t]+$/g;
-      }
-      let res = match[1].replace(trimEnd, "");
-      let sep6 = " ";
-      let pos = line.lastIndex;
-      while (match = line.exec(source)) {
-        const lm = match[1].replace(trimBoth, "");
-        if (lm === "") {
-          if (sep6 === "\n")
-            res += sep6;
-          else
-            sep6 = "\n";
-        } else {
-          res += sep6 + lm;
-          sep6 = " ";
-        }
-        pos = line.lastIndex;
-      }
-      const last = /[ \t]*(.*)/sy;
-      last.lastIndex = pos;
-      match = last.exec(source);
-      return res + sep6 + (match?.[1] ?? "");
-    }
-    function doubleQuotedValue(source, onError) {
-      let res = "";
-      for (let i = 1; i < source.length - 1; ++i) {
-        const ch = source[i];
-        if (ch === "\r" && source[i + 1] === "\n")
-          continue;
-        if (ch === "\n") {
-          const { fold, offset } = foldNewline(source, i);
-          res += fold;
-          i = offset;
-        } else if (ch === "\\") {
-          let next = source[++i];
-          const cc = escapeCodes[next];
-          if (cc)
-            res += cc;
-          else if (next === "\n") {
-            next = source[i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "\r" && source[i + 1] === "\n") {
-            next = source[++i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "x" || next === "u" || next === "U") {
-            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
-            res += parseCharCode(source, i + 1, length, onError);
-            i += length;
-          } else {
-            const raw = source.substr(i - 1, 2);
-            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-            res += raw;
-          }
-        } else if (ch === " " || ch === "	") {
-          const wsStart = i;
-          let next = source[i + 1];
-          while (next === " " || next === "	")
-            next = source[++i + 1];
-          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
-            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
-        } else {
-          res += ch;
-        }
-      }
-      if (source[source.length - 1] !== '"' || source.length === 1)
-        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
-      return res;
-    }
-    function foldNewline(source, offset) {
-      let fold = "";
-      let ch = source[offset + 1];
-      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
-        if (ch === "\r" && source[offset + 2] !== "\n")
-          break;
-        if (ch === "\n")
-          fold += "\n";
-        offset += 1;
-        ch = source[offset + 1];
-      }
-      if (!fold)
-        fold = " ";
-      return { fold, offset };
-    }
-    var escapeCodes = {
-      "0": "\0",
-      // null character
-      a: "\x07",
-      // bell character
-      b: "\b",
-      // backspace
-      e: "\x1B",
-      // escape character
-      f: "\f",
-      // form feed
-      n: "\n",
-      // line feed
-      r: "\r",
-      // carriage return
-      t: "	",
-      // horizontal tab
-      v: "\v",
-      // vertical tab
-      N: "",
-      // Unicode next line
-      _: " ",
-      // Unicode non-breaking space
-      L: "\u2028",
-      // Unicode line separator
-      P: "\u2029",
-      // Unicode paragraph separator
-      " ": " ",
-      '"': '"',
-      "/": "/",
-      "\\": "\\",
-      "	": "	"
-    };
-    function parseCharCode(source, offset, length, onError) {
-      const cc = source.substr(offset, length);
-      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok ? parseInt(cc, 16) : NaN;
-      try {
-        return String.fromCodePoint(code);
-      } catch {
-        const raw = source.substr(offset - 2, length + 2);
-        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
-        return raw;
-      }
-    }
-    exports.resolveFlowScalar = resolveFlowScalar;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-scalar.js
-var require_compose_scalar = __commonJS({
-  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
-    "use strict";
-    var identity2 = require_identity();
-    var Scalar = require_Scalar();
-    var resolveBlockScalar = require_resolve_block_scalar();
-    var resolveFlowScalar = require_resolve_flow_scalar();
-    function composeScalar(ctx, token, tagToken, onError) {
-      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
-      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
-      let tag;
-      if (ctx.options.stringKeys && ctx.atKey) {
-        tag = ctx.schema[identity2.SCALAR];
-      } else if (tagName)
-        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
-      else if (token.type === "scalar")
-        tag = findScalarTagByTest(ctx, value, token, onError);
-      else
-        tag = ctx.schema[identity2.SCALAR];
-      let scalar;
-      try {
-        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
-        scalar = identity2.isScalar(res) ? res : new Scalar.Scalar(res);
-      } catch (error2) {
-        const msg = error2 instanceof Error ? error2.message : String(error2);
-        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-        scalar = new Scalar.Scalar(value);
-      }
-      scalar.range = range;
-      scalar.source = value;
-      if (type)
-        scalar.type = type;
-      if (tagName)
-        scalar.tag = tagName;
-      if (tag.format)
-        scalar.format = tag.format;
-      if (comment)
-        scalar.comment = comment;
-      return scalar;
-    }
-    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
-      if (tagName === "!")
-        return schema[identity2.SCALAR];
-      const matchWithTest = [];
-      for (const tag of schema.tags) {
-        if (!tag.collection && tag.tag === tagName) {
-          if (tag.default && tag.test)
-            matchWithTest.push(tag);
-          else
-            return tag;
-        }
-      }
-      for (const tag of matchWithTest)
-        if (tag.test?.test(value))
-          return tag;
-      const kt = schema.knownTags[tagName];
-      if (kt && !kt.collection) {
-        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
-        return kt;
-      }
-      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
-      return schema[identity2.SCALAR];
-    }
-    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
-      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity2.SCALAR];
-      if (schema.compat) {
-        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity2.SCALAR];
-        if (tag.tag !== compat.tag) {
-          const ts = directives.tagString(tag.tag);
-          const cs = directives.tagString(compat.tag);
-          const msg = `Value may be parsed as either ${ts} or ${cs}`;
-          onError(token, "TAG_RESOLVE_FAILED", msg, true);
-        }
-      }
-      return tag;
-    }
-    exports.composeScalar = composeScalar;
-  }
-});
-
-// node_modules/yaml/dist/compose/util-empty-scalar-position.js
-var require_util_empty_scalar_position = __commonJS({
-  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
-    "use strict";
-    function emptyScalarPosition2(offset, before, pos) {
-      if (before) {
-        pos ?? (pos = before.length);
-        for (let i = pos - 1; i >= 0; --i) {
-          let st = before[i];
-          switch (st.type) {
-            case "space":
-            case "comment":
-            case "newline":
-              offset -= st.source.length;
-              continue;
-          }
-          st = before[++i];
-          while (st?.type === "space") {
-            offset += st.source.length;
-            st = before[++i];
-          }
-          break;
-        }
-      }
-      return offset;
-    }
-    exports.emptyScalarPosition = emptyScalarPosition2;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-node.js
-var require_compose_node = __commonJS({
-  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
-    "use strict";
-    var Alias = require_Alias();
-    var identity2 = require_identity();
-    var composeCollection = require_compose_collection();
-    var composeScalar = require_compose_scalar();
-    var resolveEnd = require_resolve_end();
-    var utilEmptyScalarPosition = require_util_empty_scalar_position();
-    var CN = { composeNode, composeEmptyNode };
-    function composeNode(ctx, token, props, onError) {
-      const atKey = ctx.atKey;
-      const { spaceBefore, comment, anchor, tag } = props;
-      let node2;
-      let isSrcToken = true;
-      switch (token.type) {
-        case "alias":
-          node2 = composeAlias(ctx, token, onError);
-          if (anchor || tag)
-            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
-          break;
-        case "scalar":
-        case "single-quoted-scalar":
-        case "double-quoted-scalar":
-        case "block-scalar":
-          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
-          if (anchor)
-            node2.anchor = anchor.source.substring(1);
-          break;
-        case "block-map":
-        case "block-seq":
-        case "flow-collection":
-          try {
-            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
-            if (anchor)
-              node2.anchor = anchor.source.substring(1);
-          } catch (error2) {
-            const message = error2 instanceof Error ? error2.message : String(error2);
-            onError(token, "RESOURCE_EXHAUSTION", message);
-          }
-          break;
-        default: {
-          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
-          onError(token, "UNEXPECTED_TOKEN", message);
-          isSrcToken = false;
-        }
-      }
-      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
-      if (anchor && node2.anchor === "")
-        onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
-      if (atKey && ctx.options.stringKeys && (!identity2.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
-        const msg = "With stringKeys, all keys must be strings";
-        onError(tag ?? token, "NON_STRING_KEY", msg);
-      }
-      if (spaceBefore)
-        node2.spaceBefore = true;
-      if (comment) {
-        if (token.type === "scalar" && token.source === "")
-          node2.comment = comment;
-        else
-          node2.commentBefore = comment;
-      }
-      if (ctx.options.keepSourceTokens && isSrcToken)
-        node2.srcToken = token;
-      return node2;
-    }
-    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
-      const token = {
-        type: "scalar",
-        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
-        indent: -1,
-        source: ""
-      };
-      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
-      if (anchor) {
-        node2.anchor = anchor.source.substring(1);
-        if (node2.anchor === "")
-          onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
-      }
-      if (spaceBefore)
-        node2.spaceBefore = true;
-      if (comment) {
-        node2.comment = comment;
-        node2.range[2] = end;
-      }
-      return node2;
-    }
-    function composeAlias({ options }, { offset, source, end }, onError) {
-      const alias = new Alias.Alias(source.substring(1));
-      if (alias.source === "")
-        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
-      if (alias.source.endsWith(":"))
-        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
-      const valueEnd = offset + source.length;
-      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
-      alias.range = [offset, valueEnd, re.offset];
-      if (re.comment)
-        alias.comment = re.comment;
-      return alias;
-    }
-    exports.composeEmptyNode = composeEmptyNode;
-    exports.composeNode = composeNode;
-  }
-});
-
-// node_modules/yaml/dist/compose/compose-doc.js
-var require_compose_doc = __commonJS({
-  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
-    "use strict";
-    var Document = require_Document();
-    var composeNode = require_compose_node();
-    var resolveEnd = require_resolve_end();
-    var resolveProps = require_resolve_props();
-    function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
-      const opts = Object.assign({ _directives: directives }, options);
-      const doc = new Document.Document(void 0, opts);
-      const ctx = {
-        atKey: false,
-        atRoot: true,
-        directives: doc.directives,
-        options: doc.options,
-        schema: doc.schema
-      };
-      const props = resolveProps.resolveProps(start2, {
-        indicator: "doc-start",
-        next: value ?? end?.[0],
-        offset,
-        onError,
-        parentIndent: 0,
-        startOnNewline: true
-      });
-      if (props.found) {
-        doc.directives.docStart = true;
-        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
-          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
-      }
-      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start2, null, props, onError);
-      const contentEnd = doc.contents.range[2];
-      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
-      if (re.comment)
-        doc.comment = re.comment;
-      doc.range = [offset, contentEnd, re.offset];
-      return doc;
-    }
-    exports.composeDoc = composeDoc;
-  }
-});
-
-// node_modules/yaml/dist/compose/composer.js
-var require_composer = __commonJS({
-  "node_modules/yaml/dist/compose/composer.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    var directives = require_directives();
-    var Document = require_Document();
-    var errors = require_errors();
-    var identity2 = require_identity();
-    var composeDoc = require_compose_doc();
-    var resolveEnd = require_resolve_end();
-    function getErrorPos(src) {
-      if (typeof src === "number")
-        return [src, src + 1];
-      if (Array.isArray(src))
-        return src.length === 2 ? src : [src[0], src[1]];
-      const { offset, source } = src;
-      return [offset, offset + (typeof source === "string" ? source.length : 1)];
-    }
-    function parsePrelude(prelude) {
-      let comment = "";
-      let atComment = false;
-      let afterEmptyLine = false;
-      for (let i = 0; i < prelude.length; ++i) {
-        const source = prelude[i];
-        switch (source[0]) {
-          case "#":
-            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
-            atComment = true;
-            afterEmptyLine = false;
-            break;
-          case "%":
-            if (prelude[i + 1]?.[0] !== "#")
-              i += 1;
-            atComment = false;
-            break;
-          default:
-            if (!atComment)
-              afterEmptyLine = true;
-            atComment = false;
-        }
-      }
-      return { comment, afterEmptyLine };
-    }
-    var Composer2 = class {
-      constructor(options = {}) {
-        this.doc = null;
-        this.atDirectives = false;
-        this.prelude = [];
-        this.errors = [];
-        this.warnings = [];
-        this.onError = (source, code, message, warning) => {
-          const pos = getErrorPos(source);
-          if (warning)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
-          else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
-        };
-        this.directives = new directives.Directives({ version: options.version || "1.2" });
-        this.options = options;
-      }
-      decorate(doc, afterDoc) {
-        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
-        if (comment) {
-          const dc = doc.contents;
-          if (afterDoc) {
-            doc.comment = doc.comment ? `${doc.comment}
-${comment}` : comment;
-          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
-            doc.commentBefore = comment;
-          } else if (identity2.isCollection(dc) && !dc.flow && dc.items.length > 0) {
-            let it = dc.items[0];
-            if (identity2.isPair(it))
-              it = it.key;
-            const cb = it.commentBefore;
-            it.commentBefore = cb ? `${comment}
-${cb}` : comment;
-          } else {
-            const cb = dc.commentBefore;
-            dc.commentBefore = cb ? `${comment}
-${cb}` : comment;
-          }
-        }
-        if (afterDoc) {
-          for (let i = 0; i < this.errors.length; ++i)
-            doc.errors.push(this.errors[i]);
-          for (let i = 0; i < this.warnings.length; ++i)
-            doc.warnings.push(this.warnings[i]);
-        } else {
-          doc.errors = this.errors;
-          doc.warnings = this.warnings;
-        }
-        this.prelude = [];
-        this.errors = [];
-        this.warnings = [];
-      }
-      /**
-       * Current stream status information.
-       *
-       * Mostly useful at the end of input for an empty stream.
-       */
-      streamInfo() {
-        return {
-          comment: parsePrelude(this.prelude).comment,
-          directives: this.directives,
-          errors: this.errors,
-          warnings: this.warnings
-        };
-      }
-      /**
-       * Compose tokens into documents.
-       *
-       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
-       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
-       */
-      *compose(tokens, forceDoc = false, endOffset = -1) {
-        for (const token of tokens)
-          yield* this.next(token);
-        yield* this.end(forceDoc, endOffset);
-      }
-      /** Advance the composer by one CST token. */
-      *next(token) {
-        if (node_process.env.LOG_STREAM)
-          console.dir(token, { depth: null });
-        switch (token.type) {
-          case "directive":
-            this.directives.add(token.source, (offset, message, warning) => {
-              const pos = getErrorPos(token);
-              pos[0] += offset;
-              this.onError(pos, "BAD_DIRECTIVE", message, warning);
-            });
-            this.prelude.push(token.source);
-            this.atDirectives = true;
-            break;
-          case "document": {
-            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
-            if (this.atDirectives && !doc.directives.docStart)
-              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
-            this.decorate(doc, false);
-            if (this.doc)
-              yield this.doc;
-            this.doc = doc;
-            this.atDirectives = false;
-            break;
-          }
-          case "byte-order-mark":
-          case "space":
-            break;
-          case "comment":
-          case "newline":
-            this.prelude.push(token.source);
-            break;
-          case "error": {
-            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-            const error2 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
-            if (this.atDirectives || !this.doc)
-              this.errors.push(error2);
-            else
-              this.doc.errors.push(error2);
-            break;
-          }
-          case "doc-end": {
-            if (!this.doc) {
-              const msg = "Unexpected doc-end without preceding document";
-              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
-              break;
-            }
-            this.doc.directives.docEnd = true;
-            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
-            this.decorate(this.doc, true);
-            if (end.comment) {
-              const dc = this.doc.comment;
-              this.doc.comment = dc ? `${dc}
-${end.comment}` : end.comment;
-            }
-            this.doc.range[2] = end.offset;
-            break;
-          }
-          default:
-            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
-        }
-      }
-      /**
-       * Call at end of input to yield any remaining document.
-       *
-       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
-       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
-       */
-      *end(forceDoc = false, endOffset = -1) {
-        if (this.doc) {
-          this.decorate(this.doc, true);
-          yield this.doc;
-          this.doc = null;
-        } else if (forceDoc) {
-          const opts = Object.assign({ _directives: this.directives }, this.options);
-          const doc = new Document.Document(void 0, opts);
-          if (this.atDirectives)
-            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
-          doc.range = [0, endOffset, endOffset];
-          this.decorate(doc, false);
-          yield doc;
-        }
-      }
-    };
-    exports.Composer = Composer2;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst-scalar.js
-var require_cst_scalar = __commonJS({
-  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
-    "use strict";
-    var resolveBlockScalar = require_resolve_block_scalar();
-    var resolveFlowScalar = require_resolve_flow_scalar();
-    var errors = require_errors();
-    var stringifyString = require_stringifyString();
-    function resolveAsScalar(token, strict = true, onError) {
-      if (token) {
-        const _onError = (pos, code, message) => {
-          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
-          if (onError)
-            onError(offset, code, message);
-          else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
-        };
-        switch (token.type) {
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
-          case "block-scalar":
-            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
-        }
-      }
-      return null;
-    }
-    function createScalarToken(value, context) {
-      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
-      const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey,
-        indent: indent > 0 ? " ".repeat(indent) : "",
-        inFlow,
-        options: { blockQuote: true, lineWidth: -1 }
-      });
-      const end = context.end ?? [
-        { type: "newline", offset: -1, indent, source: "\n" }
-      ];
-      switch (source[0]) {
-        case "|":
-        case ">": {
-          const he = source.indexOf("\n");
-          const head = source.substring(0, he);
-          const body = source.substring(he + 1) + "\n";
-          const props = [
-            { type: "block-scalar-header", offset, indent, source: head }
-          ];
-          if (!addEndtoBlockProps(props, end))
-            props.push({ type: "newline", offset: -1, indent, source: "\n" });
-          return { type: "block-scalar", offset, indent, props, source: body };
-        }
-        case '"':
-          return { type: "double-quoted-scalar", offset, indent, source, end };
-        case "'":
-          return { type: "single-quoted-scalar", offset, indent, source, end };
-        default:
-          return { type: "scalar", offset, indent, source, end };
-      }
-    }
-    function setScalarValue(token, value, context = {}) {
-      let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
-      let indent = "indent" in token ? token.indent : null;
-      if (afterKey && typeof indent === "number")
-        indent += 2;
-      if (!type)
-        switch (token.type) {
-          case "single-quoted-scalar":
-            type = "QUOTE_SINGLE";
-            break;
-          case "double-quoted-scalar":
-            type = "QUOTE_DOUBLE";
-            break;
-          case "block-scalar": {
-            const header = token.props[0];
-            if (header.type !== "block-scalar-header")
-              throw new Error("Invalid block scalar header");
-            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
-            break;
-          }
-          default:
-            type = "PLAIN";
-        }
-      const source = stringifyString.stringifyString({ type, value }, {
-        implicitKey: implicitKey || indent === null,
-        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
-        inFlow,
-        options: { blockQuote: true, lineWidth: -1 }
-      });
-      switch (source[0]) {
-        case "|":
-        case ">":
-          setBlockScalarValue(token, source);
-          break;
-        case '"':
-          setFlowScalarValue(token, source, "double-quoted-scalar");
-          break;
-        case "'":
-          setFlowScalarValue(token, source, "single-quoted-scalar");
-          break;
-        default:
-          setFlowScalarValue(token, source, "scalar");
-      }
-    }
-    function setBlockScalarValue(token, source) {
-      const he = source.indexOf("\n");
-      const head = source.substring(0, he);
-      const body = source.substring(he + 1) + "\n";
-      if (token.type === "block-scalar") {
-        const header = token.props[0];
-        if (header.type !== "block-scalar-header")
-          throw new Error("Invalid block scalar header");
-        header.source = head;
-        token.source = body;
-      } else {
-        const { offset } = token;
-        const indent = "indent" in token ? token.indent : -1;
-        const props = [
-          { type: "block-scalar-header", offset, indent, source: head }
-        ];
-        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
-          props.push({ type: "newline", offset: -1, indent, source: "\n" });
-        for (const key2 of Object.keys(token))
-          if (key2 !== "type" && key2 !== "offset")
-            delete token[key2];
-        Object.assign(token, { type: "block-scalar", indent, props, source: body });
-      }
-    }
-    function addEndtoBlockProps(props, end) {
-      if (end)
-        for (const st of end)
-          switch (st.type) {
-            case "space":
-            case "comment":
-              props.push(st);
-              break;
-            case "newline":
-              props.push(st);
-              return true;
-          }
-      return false;
-    }
-    function setFlowScalarValue(token, source, type) {
-      switch (token.type) {
-        case "scalar":
-        case "double-quoted-scalar":
-        case "single-quoted-scalar":
-          token.type = type;
-          token.source = source;
-          break;
-        case "block-scalar": {
-          const end = token.props.slice(1);
-          let oa = source.length;
-          if (token.props[0].type === "block-scalar-header")
-            oa -= token.props[0].source.length;
-          for (const tok of end)
-            tok.offset += oa;
-          delete token.props;
-          Object.assign(token, { type, source, end });
-          break;
-        }
-        case "block-map":
-        case "block-seq": {
-          const offset = token.offset + source.length;
-          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
-          delete token.items;
-          Object.assign(token, { type, source, end: [nl] });
-          break;
-        }
-        default: {
-          const indent = "indent" in token ? token.indent : -1;
-          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
-          for (const key2 of Object.keys(token))
-            if (key2 !== "type" && key2 !== "offset")
-              delete token[key2];
-          Object.assign(token, { type, indent, source, end });
-        }
-      }
-    }
-    exports.createScalarToken = createScalarToken;
-    exports.resolveAsScalar = resolveAsScalar;
-    exports.setScalarValue = setScalarValue;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst-stringify.js
-var require_cst_stringify = __commonJS({
-  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
-    "use strict";
-    var stringify4 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
-    function stringifyToken(token) {
-      switch (token.type) {
-        case "block-scalar": {
-          let res = "";
-          for (const tok of token.props)
-            res += stringifyToken(tok);
-          return res + token.source;
-        }
-        case "block-map":
-        case "block-seq": {
-          let res = "";
-          for (const item of token.items)
-            res += stringifyItem(item);
-          return res;
-        }
-        case "flow-collection": {
-          let res = token.start.source;
-          for (const item of token.items)
-            res += stringifyItem(item);
-          for (const st of token.end)
-            res += st.source;
-          return res;
-        }
-        case "document": {
-          let res = stringifyItem(token);
-          if (token.end)
-            for (const st of token.end)
-              res += st.source;
-          return res;
-        }
-        default: {
-          let res = token.source;
-          if ("end" in token && token.end)
-            for (const st of token.end)
-              res += st.source;
-          return res;
-        }
-      }
-    }
-    function stringifyItem({ start: start2, key: key2, sep: sep6, value }) {
-      let res = "";
-      for (const st of start2)
-        res += st.source;
-      if (key2)
-        res += stringifyToken(key2);
-      if (sep6)
-        for (const st of sep6)
-          res += st.source;
-      if (value)
-        res += stringifyToken(value);
-      return res;
-    }
-    exports.stringify = stringify4;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst-visit.js
-var require_cst_visit = __commonJS({
-  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
-    "use strict";
-    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
-    var SKIP = /* @__PURE__ */ Symbol("skip children");
-    var REMOVE = /* @__PURE__ */ Symbol("remove item");
-    function visit3(cst, visitor) {
-      if ("type" in cst && cst.type === "document")
-        cst = { start: cst.start, value: cst.value };
-      _visit(Object.freeze([]), cst, visitor);
-    }
-    visit3.BREAK = BREAK2;
-    visit3.SKIP = SKIP;
-    visit3.REMOVE = REMOVE;
-    visit3.itemAtPath = (cst, path) => {
-      let item = cst;
-      for (const [field3, index] of path) {
-        const tok = item?.[field3];
-        if (tok && "items" in tok) {
-          item = tok.items[index];
-        } else
-          return void 0;
-      }
-      return item;
-    };
-    visit3.parentCollection = (cst, path) => {
-      const parent = visit3.itemAtPath(cst, path.slice(0, -1));
-      const field3 = path[path.length - 1][0];
-      const coll = parent?.[field3];
-      if (coll && "items" in coll)
-        return coll;
-      throw new Error("Parent collection not found");
-    };
-    function _visit(path, item, visitor) {
-      let ctrl = visitor(item, path);
-      if (typeof ctrl === "symbol")
-        return ctrl;
-      for (const field3 of ["key", "value"]) {
-        const token = item[field3];
-        if (token && "items" in token) {
-          for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path.concat([[field3, i]])), token.items[i], visitor);
-            if (typeof ci === "number")
-              i = ci - 1;
-            else if (ci === BREAK2)
-              return BREAK2;
-            else if (ci === REMOVE) {
-              token.items.splice(i, 1);
-              i -= 1;
-            }
-          }
-          if (typeof ctrl === "function" && field3 === "key")
-            ctrl = ctrl(item, path);
-        }
-      }
-      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
-    }
-    exports.visit = visit3;
-  }
-});
-
-// node_modules/yaml/dist/parse/cst.js
-var require_cst = __commonJS({
-  "node_modules/yaml/dist/parse/cst.js"(exports) {
-    "use strict";
-    var cstScalar = require_cst_scalar();
-    var cstStringify = require_cst_stringify();
-    var cstVisit = require_cst_visit();
-    var BOM = "\uFEFF";
-    var DOCUMENT = "";
-    var FLOW_END = "";
-    var SCALAR = "";
-    var isCollection = (token) => !!token && "items" in token;
-    var isScalar3 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
-    function prettyToken(token) {
-      switch (token) {
-        case BOM:
-          return "<BOM>";
-        case DOCUMENT:
-          return "<DOC>";
-        case FLOW_END:
-          return "<FLOW_END>";
-        case SCALAR:
-          return "<SCALAR>";
-        default:
-          return JSON.stringify(token);
-      }
-    }
-    function tokenType(source) {
-      switch (source) {
-        case BOM:
-          return "byte-order-mark";
-        case DOCUMENT:
-          return "doc-mode";
-        case FLOW_END:
-          return "flow-error-end";
-        case SCALAR:
-          return "scalar";
-        case "---":
-          return "doc-start";
-        case "...":
-          return "doc-end";
-        case "":
-        case "\n":
-        case "\r\n":
-          return "newline";
-        case "-":
-          return "seq-item-ind";
-        case "?":
-          return "explicit-key-ind";
-        case ":":
-          return "map-value-ind";
-        case "{":
-          return "flow-map-start";
-        case "}":
-          return "flow-map-end";
-        case "[":
-          return "flow-seq-start";
-        case "]":
-          return "flow-seq-end";
-        case ",":
-          return "comma";
-      }
-      switch (source[0]) {
-        case " ":
-        case "	":
-          return "space";
-        case "#":
-          return "comment";
-        case "%":
-          return "directive-line";
-        case "*":
-          return "alias";
-        case "&":
-          return "anchor";
-        case "!":
-          return "tag";
-        case "'":
-          return "single-quoted-scalar";
-        case '"':
-          return "double-quoted-scalar";
-        case "|":
-        case ">":
-          return "block-scalar-header";
-      }
-      return null;
-    }
-    exports.createScalarToken = cstScalar.createScalarToken;
-    exports.resolveAsScalar = cstScalar.resolveAsScalar;
-    exports.setScalarValue = cstScalar.setScalarValue;
-    exports.stringify = cstStringify.stringify;
-    exports.visit = cstVisit.visit;
-    exports.BOM = BOM;
-    exports.DOCUMENT = DOCUMENT;
-    exports.FLOW_END = FLOW_END;
-    exports.SCALAR = SCALAR;
-    exports.isCollection = isCollection;
-    exports.isScalar = isScalar3;
-    exports.prettyToken = prettyToken;
-    exports.tokenType = tokenType;
-  }
-});
-
-// node_modules/yaml/dist/parse/lexer.js
-var require_lexer = __commonJS({
-  "node_modules/yaml/dist/parse/lexer.js"(exports) {
-    "use strict";
-    var cst = require_cst();
-    function isEmpty2(ch) {
-      switch (ch) {
-        case void 0:
-        case " ":
-        case "\n":
-        case "\r":
-        case "	":
-          return true;
-        default:
-          return false;
-      }
-    }
-    var hexDigits = new Set("0123456789ABCDEFabcdef");
-    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
-    var flowIndicatorChars = new Set(",[]{}");
-    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
-    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
-    var Lexer2 = class {
-      constructor() {
-        this.atEnd = false;
-        this.blockScalarIndent = -1;
-        this.blockScalarKeep = false;
-        this.buffer = "";
-        this.flowKey = false;
-        this.flowLevel = 0;
-        this.indentNext = 0;
-        this.indentValue = 0;
-        this.lineEndPos = null;
-        this.next = null;
-        this.pos = 0;
-      }
-      /**
-       * Generate YAML tokens from the `source` string. If `incomplete`,
-       * a part of the last line may be left as a buffer for the next call.
-       *
-       * @returns A generator of lexical tokens
-       */
-      *lex(source, incomplete = false) {
-        if (source) {
-          if (typeof source !== "string")
-            throw TypeError("source is not a string");
-          this.buffer = this.buffer ? this.buffer + source : source;
-          this.lineEndPos = null;
-        }
-        this.atEnd = !incomplete;
-        let next = this.next ?? "stream";
-        while (next && (incomplete || this.hasChars(1)))
-          next = yield* this.parseNext(next);
-      }
-      atLineEnd() {
-        let i = this.pos;
-        let ch = this.buffer[i];
-        while (ch === " " || ch === "	")
-          ch = this.buffer[++i];
-        if (!ch || ch === "#" || ch === "\n")
-          return true;
-        if (ch === "\r")
-          return this.buffer[i + 1] === "\n";
-        return false;
-      }
-      charAt(n) {
-        return this.buffer[this.pos + n];
-      }
-      continueScalar(offset) {
-        let ch = this.buffer[offset];
-        if (this.indentNext > 0) {
-          let indent = 0;
-          while (ch === " ")
-            ch = this.buffer[++indent + offset];
-          if (ch === "\r") {
-            const next = this.buffer[indent + offset + 1];
-            if (next === "\n" || !next && !this.atEnd)
-              return offset + indent + 1;
-          }
-          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
-        }
-        if (ch === "-" || ch === ".") {
-          const dt = this.buffer.substr(offset, 3);
-          if ((dt === "---" || dt === "...") && isEmpty2(this.buffer[offset + 3]))
-            return -1;
-        }
-        return offset;
-      }
-      getLine() {
-        let end = this.lineEndPos;
-        if (typeof end !== "number" || end !== -1 && end < this.pos) {
-          end = this.buffer.indexOf("\n", this.pos);
-          this.lineEndPos = end;
-        }
-        if (end === -1)
-          return this.atEnd ? this.buffer.substring(this.pos) : null;
-        if (this.buffer[end - 1] === "\r")
-          end -= 1;
-        return this.buffer.substring(this.pos, end);
-      }
-      hasChars(n) {
-        return this.pos + n <= this.buffer.length;
-      }
-      setNext(state) {
-        this.buffer = this.buffer.substring(this.pos);
-        this.pos = 0;
-        this.lineEndPos = null;
-        this.next = state;
-        return null;
-      }
-      peek(n) {
-        return this.buffer.substr(this.pos, n);
-      }
-      *parseNext(next) {
-        switch (next) {
-          case "stream":
-            return yield* this.parseStream();
-          case "line-start":
-            return yield* this.parseLineStart();
-          case "block-start":
-            return yield* this.parseBlockStart();
-          case "doc":
-            return yield* this.parseDocument();
-          case "flow":
-            return yield* this.parseFlowCollection();
-          case "quoted-scalar":
-            return yield* this.parseQuotedScalar();
-          case "block-scalar":
-            return yield* this.parseBlockScalar();
-          case "plain-scalar":
-            return yield* this.parsePlainScalar();
-        }
-      }
-      *parseStream() {
-        let line = this.getLine();
-        if (line === null)
-          return this.setNext("stream");
-        if (line[0] === cst.BOM) {
-          yield* this.pushCount(1);
-          line = line.substring(1);
-        }
-        if (line[0] === "%") {
-          let dirEnd = line.length;
-          let cs = line.indexOf("#");
-          while (cs !== -1) {
-            const ch = line[cs - 1];
-            if (ch === " " || ch === "	") {
-              dirEnd = cs - 1;
-              break;
-            } else {
-              cs = line.indexOf("#", cs + 1);
-            }
-          }
-          while (true) {
-            const ch = line[dirEnd - 1];
-            if (ch === " " || ch === "	")
-              dirEnd -= 1;
-            else
-              break;
-          }
-          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
-          yield* this.pushCount(line.length - n);
-          this.pushNewline();
-          return "stream";
-        }
-        if (this.atLineEnd()) {
-          const sp = yield* this.pushSpaces(true);
-          yield* this.pushCount(line.length - sp);
-          yield* this.pushNewline();
-          return "stream";
-        }
-        yield cst.DOCUMENT;
-        return yield* this.parseLineStart();
-      }
-      *parseLineStart() {
-        const ch = this.charAt(0);
-        if (!ch && !this.atEnd)
-          return this.setNext("line-start");
-        if (ch === "-" || ch === ".") {
-          if (!this.atEnd && !this.hasChars(4))
-            return this.setNext("line-start");
-          const s = this.peek(3);
-          if ((s === "---" || s === "...") && isEmpty2(this.charAt(3))) {
-            yield* this.pushCount(3);
-            this.indentValue = 0;
-            this.indentNext = 0;
-            return s === "---" ? "doc" : "stream";
-          }
-        }
-        this.indentValue = yield* this.pushSpaces(false);
-        if (this.indentNext > this.indentValue && !isEmpty2(this.charAt(1)))
-          this.indentNext = this.indentValue;
-        return yield* this.parseBlockStart();
-      }
-      *parseBlockStart() {
-        const [ch0, ch1] = this.peek(2);
-        if (!ch1 && !this.atEnd)
-          return this.setNext("block-start");
-        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty2(ch1)) {
-          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
-          this.indentNext = this.indentValue + 1;
-          this.indentValue += n;
-          return "block-start";
-        }
-        return "doc";
-      }
-      *parseDocument() {
-        yield* this.pushSpaces(true);
-        const line = this.getLine();
-        if (line === null)
-          return this.setNext("doc");
-        let n = yield* this.pushIndicators();
-        switch (line[n]) {
-          case "#":
-            yield* this.pushCount(line.length - n);
-          // fallthrough
-          case void 0:
-            yield* this.pushNewline();
-            return yield* this.parseLineStart();
-          case "{":
-          case "[":
-            yield* this.pushCount(1);
-            this.flowKey = false;
-            this.flowLevel = 1;
-            return "flow";
-          case "}":
-          case "]":
-            yield* this.pushCount(1);
-            return "doc";
-          case "*":
-            yield* this.pushUntil(isNotAnchorChar);
-            return "doc";
-          case '"':
-          case "'":
-            return yield* this.parseQuotedScalar();
-          case "|":
-          case ">":
-            n += yield* this.parseBlockScalarHeader();
-            n += yield* this.pushSpaces(true);
-            yield* this.pushCount(line.length - n);
-            yield* this.pushNewline();
-            return yield* this.parseBlockScalar();
-          default:
-            return yield* this.parsePlainScalar();
-        }
-      }
-      *parseFlowCollection() {
-        let nl, sp;
-        let indent = -1;
-        do {
-          nl = yield* this.pushNewline();
-          if (nl > 0) {
-            sp = yield* this.pushSpaces(false);
-            this.indentValue = indent = sp;
-          } else {
-            sp = 0;
-          }
-          sp += yield* this.pushSpaces(true);
-        } while (nl + sp > 0);
-        const line = this.getLine();
-        if (line === null)
-          return this.setNext("flow");
-        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty2(line[3])) {
-          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
-          if (!atFlowEndMarker) {
-            this.flowLevel = 0;
-            yield cst.FLOW_END;
-            return yield* this.parseLineStart();
-          }
-        }
-        let n = 0;
-        while (line[n] === ",") {
-          n += yield* this.pushCount(1);
-          n += yield* this.pushSpaces(true);
-          this.flowKey = false;
-        }
-        n += yield* this.pushIndicators();
-        switch (line[n]) {
-          case void 0:
-            return "flow";
-          case "#":
-            yield* this.pushCount(line.length - n);
-            return "flow";
-          case "{":
-          case "[":
-            yield* this.pushCount(1);
-            this.flowKey = false;
-            this.flowLevel += 1;
-            return "flow";
-          case "}":
-          case "]":
-            yield* this.pushCount(1);
-            this.flowKey = true;
-            this.flowLevel -= 1;
-            return this.flowLevel ? "flow" : "doc";
-          case "*":
-            yield* this.pushUntil(isNotAnchorChar);
-            return "flow";
-          case '"':
-          case "'":
-            this.flowKey = true;
-            return yield* this.parseQuotedScalar();
-          case ":": {
-            const next = this.charAt(1);
-            if (this.flowKey || isEmpty2(next) || next === ",") {
-              this.flowKey = false;
-              yield* this.pushCount(1);
-              yield* this.pushSpaces(true);
-              return "flow";
-            }
-          }
-          // fallthrough
-          default:
-            this.flowKey = false;
-            return yield* this.parsePlainScalar();
-        }
-      }
-      *parseQuotedScalar() {
-        const quote2 = this.charAt(0);
-        let end = this.buffer.indexOf(quote2, this.pos + 1);
-        if (quote2 === "'") {
-          while (end !== -1 && this.buffer[end + 1] === "'")
-            end = this.buffer.indexOf("'", end + 2);
-        } else {
-          while (end !== -1) {
-            let n = 0;
-            while (this.buffer[end - 1 - n] === "\\")
-              n += 1;
-            if (n % 2 === 0)
-              break;
-            end = this.buffer.indexOf('"', end + 1);
-          }
-        }
-        const qb = this.buffer.substring(0, end);
-        let nl = qb.indexOf("\n", this.pos);
-        if (nl !== -1) {
-          while (nl !== -1) {
-            const cs = this.continueScalar(nl + 1);
-            if (cs === -1)
-              break;
-            nl = qb.indexOf("\n", cs);
-          }
-          if (nl !== -1) {
-            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
-          }
-        }
-        if (end === -1) {
-          if (!this.atEnd)
-            return this.setNext("quoted-scalar");
-          end = this.buffer.length;
-        }
-        yield* this.pushToIndex(end + 1, false);
-        return this.flowLevel ? "flow" : "doc";
-      }
-      *parseBlockScalarHeader() {
-        this.blockScalarIndent = -1;
-        this.blockScalarKeep = false;
-        let i = this.pos;
-        while (true) {
-          const ch = this.buffer[++i];
-          if (ch === "+")
-            this.blockScalarKeep = true;
-          else if (ch > "0" && ch <= "9")
-            this.blockScalarIndent = Number(ch) - 1;
-          else if (ch !== "-")
-            break;
-        }
-        return yield* this.pushUntil((ch) => isEmpty2(ch) || ch === "#");
-      }
-      *parseBlockScalar() {
-        let nl = this.pos - 1;
-        let indent = 0;
-        let ch;
-        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
-          switch (ch) {
-            case " ":
-              indent += 1;
-              break;
-            case "\n":
-              nl = i2;
-              indent = 0;
-              break;
-            case "\r": {
-              const next = this.buffer[i2 + 1];
-              if (!next && !this.atEnd)
-                return this.setNext("block-scalar");
-              if (next === "\n")
-                break;
-            }
-            // fallthrough
-            default:
-              break loop;
-          }
-        }
-        if (!ch && !this.atEnd)
-          return this.setNext("block-scalar");
-        if (indent >= this.indentNext) {
-          if (this.blockScalarIndent === -1)
-            this.indentNext = indent;
-          else {
-            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
-          }
-          do {
-            const cs = this.continueScalar(nl + 1);
-            if (cs === -1)
-              break;
-            nl = this.buffer.indexOf("\n", cs);
-          } while (nl !== -1);
-          if (nl === -1) {
-            if (!this.atEnd)
-              return this.setNext("block-scalar");
-            nl = this.buffer.length;
-          }
-        }
-        let i = nl + 1;
-        ch = this.buffer[i];
-        while (ch === " ")
-          ch = this.buffer[++i];
-        if (ch === "	") {
-          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
-            ch = this.buffer[++i];
-          nl = i - 1;
-        } else if (!this.blockScalarKeep) {
-          do {
-            let i2 = nl - 1;
-            let ch2 = this.buffer[i2];
-            if (ch2 === "\r")
-              ch2 = this.buffer[--i2];
-            const lastChar = i2;
-            while (ch2 === " ")
-              ch2 = this.buffer[--i2];
-            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
-              nl = i2;
-            else
-              break;
-          } while (true);
-        }
-        yield cst.SCALAR;
-        yield* this.pushToIndex(nl + 1, true);
-        return yield* this.parseLineStart();
-      }
-      *parsePlainScalar() {
-        const inFlow = this.flowLevel > 0;
-        let end = this.pos - 1;
-        let i = this.pos - 1;
-        let ch;
-        while (ch = this.buffer[++i]) {
-          if (ch === ":") {
-            const next = this.buffer[i + 1];
-            if (isEmpty2(next) || inFlow && flowIndicatorChars.has(next))
-              break;
-            end = i;
-          } else if (isEmpty2(ch)) {
-            let next = this.buffer[i + 1];
-            if (ch === "\r") {
-              if (next === "\n") {
-                i += 1;
-                ch = "\n";
-                next = this.buffer[i + 1];
-              } else
-                end = i;
-            }
-            if (next === "#" || inFlow && flowIndicatorChars.has(next))
-              break;
-            if (ch === "\n") {
-              const cs = this.continueScalar(i + 1);
-              if (cs === -1)
-                break;
-              i = Math.max(i, cs - 2);
-            }
-          } else {
-            if (inFlow && flowIndicatorChars.has(ch))
-              break;
-            end = i;
-          }
-        }
-        if (!ch && !this.atEnd)
-          return this.setNext("plain-scalar");
-        yield cst.SCALAR;
-        yield* this.pushToIndex(end + 1, true);
-        return inFlow ? "flow" : "doc";
-      }
-      *pushCount(n) {
-        if (n > 0) {
-          yield this.buffer.substr(this.pos, n);
-          this.pos += n;
-          return n;
-        }
-        return 0;
-      }
-      *pushToIndex(i, allowEmpty) {
-        const s = this.buffer.slice(this.pos, i);
-        if (s) {
-          yield s;
-          this.pos += s.length;
-          return s.length;
-        } else if (allowEmpty)
-          yield "";
-        return 0;
-      }
-      *pushIndicators() {
-        let n = 0;
-        loop: while (true) {
-          switch (this.charAt(0)) {
-            case "!":
-              n += yield* this.pushTag();
-              n += yield* this.pushSpaces(true);
-              continue loop;
-            case "&":
-              n += yield* this.pushUntil(isNotAnchorChar);
-              n += yield* this.pushSpaces(true);
-              continue loop;
-            case "-":
-            // this is an error
-            case "?":
-            // this is an error outside flow collections
-            case ":": {
-              const inFlow = this.flowLevel > 0;
-              const ch1 = this.charAt(1);
-              if (isEmpty2(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
-                if (!inFlow)
-                  this.indentNext = this.indentValue + 1;
-                else if (this.flowKey)
-                  this.flowKey = false;
-                n += yield* this.pushCount(1);
-                n += yield* this.pushSpaces(true);
-                continue loop;
-              }
-            }
-          }
-          break loop;
-        }
-        return n;
-      }
-      *pushTag() {
-        if (this.charAt(1) === "<") {
-          let i = this.pos + 2;
-          let ch = this.buffer[i];
-          while (!isEmpty2(ch) && ch !== ">")
-            ch = this.buffer[++i];
-          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
-        } else {
-          let i = this.pos + 1;
-          let ch = this.buffer[i];
-          while (ch) {
-            if (tagChars.has(ch))
-              ch = this.buffer[++i];
-            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
-              ch = this.buffer[i += 3];
-            } else
-              break;
-          }
-          return yield* this.pushToIndex(i, false);
-        }
-      }
-      *pushNewline() {
-        const ch = this.buffer[this.pos];
-        if (ch === "\n")
-          return yield* this.pushCount(1);
-        else if (ch === "\r" && this.charAt(1) === "\n")
-          return yield* this.pushCount(2);
-        else
-          return 0;
-      }
-      *pushSpaces(allowTabs) {
-        let i = this.pos - 1;
-        let ch;
-        do {
-          ch = this.buffer[++i];
-        } while (ch === " " || allowTabs && ch === "	");
-        const n = i - this.pos;
-        if (n > 0) {
-          yield this.buffer.substr(this.pos, n);
-          this.pos = i;
-        }
-        return n;
-      }
-      *pushUntil(test) {
-        let i = this.pos;
-        let ch = this.buffer[i];
-        while (!test(ch))
-          ch = this.buffer[++i];
-        return yield* this.pushToIndex(i, false);
-      }
-    };
-    exports.Lexer = Lexer2;
-  }
-});
-
-// node_modules/yaml/dist/parse/line-counter.js
-var require_line_counter = __commonJS({
-  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
-    "use strict";
-    var LineCounter3 = class {
-      constructor() {
-        this.lineStarts = [];
-        this.addNewLine = (offset) => this.lineStarts.push(offset);
-        this.linePos = (offset) => {
-          let low = 0;
-          let high = this.lineStarts.length;
-          while (low < high) {
-            const mid = low + high >> 1;
-            if (this.lineStarts[mid] < offset)
-              low = mid + 1;
-            else
-              high = mid;
-          }
-          if (this.lineStarts[low] === offset)
-            return { line: low + 1, col: 1 };
-          if (low === 0)
-            return { line: 0, col: offset };
-          const start2 = this.lineStarts[low - 1];
-          return { line: low, col: offset - start2 + 1 };
-        };
-      }
-    };
-    exports.LineCounter = LineCounter3;
-  }
-});
-
-// node_modules/yaml/dist/parse/parser.js
-var require_parser = __commonJS({
-  "node_modules/yaml/dist/parse/parser.js"(exports) {
-    "use strict";
-    var node_process = __require("process");
-    var cst = require_cst();
-    var lexer = require_lexer();
-    function includesToken(list6, type) {
-      for (let i = 0; i < list6.length; ++i)
-        if (list6[i].type === type)
-          return true;
-      return false;
-    }
-    function findNonEmptyIndex(list6) {
-      for (let i = 0; i < list6.length; ++i) {
-        switch (list6[i].type) {
-          case "space":
-          case "comment":
-          case "newline":
-            break;
-          default:
-            return i;
-        }
-      }
-      return -1;
-    }
-    function isFlowToken(token) {
-      switch (token?.type) {
-        case "alias":
-        case "scalar":
-        case "single-quoted-scalar":
-        case "double-quoted-scalar":
-        case "flow-collection":
-          return true;
-        default:
-          return false;
-      }
-    }
-    function getPrevProps(parent) {
-      switch (parent.type) {
-        case "document":
-          return parent.start;
-        case "block-map": {
-          const it = parent.items[parent.items.length - 1];
-          return it.sep ?? it.start;
-        }
-        case "block-seq":
-          return parent.items[parent.items.length - 1].start;
-        /* istanbul ignore next should not happen */
-        default:
-          return [];
-      }
-    }
-    function getFirstKeyStartProps(prev) {
-      if (prev.length === 0)
-        return [];
-      let i = prev.length;
-      loop: while (--i >= 0) {
-        switch (prev[i].type) {
-          case "doc-start":
-          case "explicit-key-ind":
-          case "map-value-ind":
-          case "seq-item-ind":
-          case "newline":
-            break loop;
-        }
-      }
-      while (prev[++i]?.type === "space") {
-      }
-      return prev.splice(i, prev.length);
-    }
-    function arrayPushArray(target, source) {
-      if (source.length < 1e5)
-        Array.prototype.push.apply(target, source);
-      else
-        for (let i = 0; i < source.length; ++i)
-          target.push(source[i]);
-    }
-    function fixFlowSeqItems(fc) {
-      if (fc.start.type === "flow-seq-start") {
-        for (const it of fc.items) {
-          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
-            if (it.key)
-              it.value = it.key;
-            delete it.key;
-            if (isFlowToken(it.value)) {
-              if (it.value.end)
-                arrayPushArray(it.value.end, it.sep);
-              else
-                it.value.end = it.sep;
-            } else
-              arrayPushArray(it.start, it.sep);
-            delete it.sep;
-          }
-        }
-      }
-    }
-    var Parser2 = class {
-      /**
-       * @param onNewLine - If defined, called separately with the start position of
-       *   each new line (in `parse()`, including the start of input).
-       */
-      constructor(onNewLine) {
-        this.atNewLine = true;
-        this.atScalar = false;
-        this.indent = 0;
-        this.offset = 0;
-        this.onKeyLine = false;
-        this.stack = [];
-        this.source = "";
-        this.type = "";
-        this.lexer = new lexer.Lexer();
-        this.onNewLine = onNewLine;
-      }
-      /**
-       * Parse `source` as a YAML stream.
-       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
-       *
-       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
-       *
-       * @returns A generator of tokens representing each directive, document, and other structure.
-       */
-      *parse(source, incomplete = false) {
-        if (this.onNewLine && this.offset === 0)
-          this.onNewLine(0);
-        for (const lexeme of this.lexer.lex(source, incomplete))
-          yield* this.next(lexeme);
-        if (!incomplete)
-          yield* this.end();
-      }
-      /**
-       * Advance the parser by the `source` of one lexical token.
-       */
-      *next(source) {
-        this.source = source;
-        if (node_process.env.LOG_TOKENS)
-          console.log("|", cst.prettyToken(source));
-        if (this.atScalar) {
-          this.atScalar = false;
-          yield* this.step();
-          this.offset += source.length;
-          return;
-        }
-        const type = cst.tokenType(source);
-        if (!type) {
-          const message = `Not a YAML token: ${source}`;
-          yield* this.pop({ type: "error", offset: this.offset, message, source });
-          this.offset += source.length;
-        } else if (type === "scalar") {
-          this.atNewLine = false;
-          this.atScalar = true;
-          this.type = "scalar";
-        } else {
-          this.type = type;
-          yield* this.step();
-          switch (type) {
-            case "newline":
-              this.atNewLine = true;
-              this.indent = 0;
-              if (this.onNewLine)
-                this.onNewLine(this.offset + source.length);
-              break;
-            case "space":
-              if (this.atNewLine && source[0] === " ")
-                this.indent += source.length;
-              break;
-            case "explicit-key-ind":
-            case "map-value-ind":
-            case "seq-item-ind":
-              if (this.atNewLine)
-                this.indent += source.length;
-              break;
-            case "doc-mode":
-            case "flow-error-end":
-              return;
-            default:
-              this.atNewLine = false;
-          }
-          this.offset += source.length;
-        }
-      }
-      /** Call at end of input to push out any remaining constructions */
-      *end() {
-        while (this.stack.length > 0)
-          yield* this.pop();
-      }
-      get sourceToken() {
-        const st = {
-          type: this.type,
-          offset: this.offset,
-          indent: this.indent,
-          source: this.source
-        };
-        return st;
-      }
-      *step() {
-        const top = this.peek(1);
-        if (this.type === "doc-end" && top?.type !== "doc-end") {
-          while (this.stack.length > 0)
-            yield* this.pop();
-          this.stack.push({
-            type: "doc-end",
-            offset: this.offset,
-            source: this.source
-          });
-          return;
-        }
-        if (!top)
-          return yield* this.stream();
-        switch (top.type) {
-          case "document":
-            return yield* this.document(top);
-          case "alias":
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return yield* this.scalar(top);
-          case "block-scalar":
-            return yield* this.blockScalar(top);
-          case "block-map":
-            return yield* this.blockMap(top);
-          case "block-seq":
-            return yield* this.blockSequence(top);
-          case "flow-collection":
-            return yield* this.flowCollection(top);
-          case "doc-end":
-            return yield* this.documentEnd(top);
-        }
-        yield* this.pop();
-      }
-      peek(n) {
-        return this.stack[this.stack.length - n];
-      }
-      *pop(error2) {
-        const token = error2 ?? this.stack.pop();
-        if (!token) {
-          const message = "Tried to pop an empty stack";
-          yield { type: "error", offset: this.offset, source: "", message };
-        } else if (this.stack.length === 0) {
-          yield token;
-        } else {
-          const top = this.peek(1);
-          if (token.type === "block-scalar") {
-            token.indent = "indent" in top ? top.indent : 0;
-          } else if (token.type === "flow-collection" && top.type === "document") {
-            token.indent = 0;
-          }
-          if (token.type === "flow-collection")
-            fixFlowSeqItems(token);
-          switch (top.type) {
-            case "document":
-              top.value = token;
-              break;
-            case "block-scalar":
-              top.props.push(token);
-              break;
-            case "block-map": {
-              const it = top.items[top.items.length - 1];
-              if (it.value) {
-                top.items.push({ start: [], key: token, sep: [] });
-                this.onKeyLine = true;
-                return;
-              } else if (it.sep) {
-                it.value = token;
-              } else {
-                Object.assign(it, { key: token, sep: [] });
-                this.onKeyLine = !it.explicitKey;
-                return;
-              }
-              break;
-            }
-            case "block-seq": {
-              const it = top.items[top.items.length - 1];
-              if (it.value)
-                top.items.push({ start: [], value: token });
-              else
-                it.value = token;
-              break;
-            }
-            case "flow-collection": {
-              const it = top.items[top.items.length - 1];
-              if (!it || it.value)
-                top.items.push({ start: [], key: token, sep: [] });
-              else if (it.sep)
-                it.value = token;
-              else
-                Object.assign(it, { key: token, sep: [] });
-              return;
-            }
-            /* istanbul ignore next should not happen */
-            default:
-              yield* this.pop();
-              yield* this.pop(token);
-          }
-          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
-            const last = token.items[token.items.length - 1];
-            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
-              if (top.type === "document")
-                top.end = last.start;
-              else
-                top.items.push({ start: last.start });
-              token.items.splice(-1, 1);
-            }
-          }
-        }
-      }
-      *stream() {
-        switch (this.type) {
-          case "directive-line":
-            yield { type: "directive", offset: this.offset, source: this.source };
-            return;
-          case "byte-order-mark":
-          case "space":
-          case "comment":
-          case "newline":
-            yield this.sourceToken;
-            return;
-          case "doc-mode":
-          case "doc-start": {
-            const doc = {
-              type: "document",
-              offset: this.offset,
-              start: []
-            };
-            if (this.type === "doc-start")
-              doc.start.push(this.sourceToken);
-            this.stack.push(doc);
-            return;
-          }
-        }
-        yield {
-          type: "error",
-          offset: this.offset,
-          message: `Unexpected ${this.type} token in YAML stream`,
-          source: this.source
-        };
-      }
-      *document(doc) {
-        if (doc.value)
-          return yield* this.lineEnd(doc);
-        switch (this.type) {
-          case "doc-start": {
-            if (findNonEmptyIndex(doc.start) !== -1) {
-              yield* this.pop();
-              yield* this.step();
-            } else
-              doc.start.push(this.sourceToken);
-            return;
-          }
-          case "anchor":
-          case "tag":
-          case "space":
-          case "comment":
-          case "newline":
-            doc.start.push(this.sourceToken);
-            return;
-        }
-        const bv = this.startBlockValue(doc);
-        if (bv)
-          this.stack.push(bv);
-        else {
-          yield {
-            type: "error",
-            offset: this.offset,
-            message: `Unexpected ${this.type} token in YAML document`,
-            source: this.source
-          };
-        }
-      }
-      *scalar(scalar) {
-        if (this.type === "map-value-ind") {
-          const prev = getPrevProps(this.peek(2));
-          const start2 = getFirstKeyStartProps(prev);
-          let sep6;
-          if (scalar.end) {
-            sep6 = scalar.end;
-            sep6.push(this.sourceToken);
-            delete scalar.end;
-          } else
-            sep6 = [this.sourceToken];
-          const map = {
-            type: "block-map",
-            offset: scalar.offset,
-            indent: scalar.indent,
-            items: [{ start: start2, key: scalar, sep: sep6 }]
-          };
-          this.onKeyLine = true;
-          this.stack[this.stack.length - 1] = map;
-        } else
-          yield* this.lineEnd(scalar);
-      }
-      *blockScalar(scalar) {
-        switch (this.type) {
-          case "space":
-          case "comment":
-          case "newline":
-            scalar.props.push(this.sourceToken);
-            return;
-          case "scalar":
-            scalar.source = this.source;
-            this.atNewLine = true;
-            this.indent = 0;
-            if (this.onNewLine) {
-              let nl = this.source.indexOf("\n") + 1;
-              while (nl !== 0) {
-                this.onNewLine(this.offset + nl);
-                nl = this.source.indexOf("\n", nl) + 1;
-              }
-            }
-            yield* this.pop();
-            break;
-          /* istanbul ignore next should not happen */
-          default:
-            yield* this.pop();
-            yield* this.step();
-        }
-      }
-      *blockMap(map) {
-        const it = map.items[map.items.length - 1];
-        switch (this.type) {
-          case "newline":
-            this.onKeyLine = false;
-            if (it.value) {
-              const end = "end" in it.value ? it.value.end : void 0;
-              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
-              if (last?.type === "comment")
-                end?.push(this.sourceToken);
-              else
-                map.items.push({ start: [this.sourceToken] });
-            } else if (it.sep) {
-              it.sep.push(this.sourceToken);
-            } else {
-              it.start.push(this.sourceToken);
-            }
-            return;
-          case "space":
-          case "comment":
-            if (it.value) {
-              map.items.push({ start: [this.sourceToken] });
-            } else if (it.sep) {
-              it.sep.push(this.sourceToken);
-            } else {
-              if (this.atIndentedComment(it.start, map.indent)) {
-                const prev = map.items[map.items.length - 2];
-                const end = prev?.value?.end;
-                if (Array.isArray(end)) {
-                  arrayPushArray(end, it.start);
-                  end.push(this.sourceToken);
-                  map.items.pop();
-                  return;
-                }
-              }
-              it.start.push(this.sourceToken);
-            }
-            return;
-        }
-        if (this.indent >= map.indent) {
-          const atMapIndent = !this.onKeyLine && this.indent === map.indent;
-          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
-          let start2 = [];
-          if (atNextItem && it.sep && !it.value) {
-            const nl = [];
-            for (let i = 0; i < it.sep.length; ++i) {
-              const st = it.sep[i];
-              switch (st.type) {
-                case "newline":
-                  nl.push(i);
-                  break;
-                case "space":
-                  break;
-                case "comment":
-                  if (st.indent > map.indent)
-                    nl.length = 0;
-                  break;
-                default:
-                  nl.length = 0;
-              }
-            }
-            if (nl.length >= 2)
-              start2 = it.sep.splice(nl[1]);
-          }
-          switch (this.type) {
-            case "anchor":
-            case "tag":
-              if (atNextItem || it.value) {
-                start2.push(this.sourceToken);
-                map.items.push({ start: start2 });
-                this.onKeyLine = true;
-              } else if (it.sep) {
-                it.sep.push(this.sourceToken);
-              } else {
-                it.start.push(this.sourceToken);
-              }
-              return;
-            case "explicit-key-ind":
-              if (!it.sep && !it.explicitKey) {
-                it.start.push(this.sourceToken);
-                it.explicitKey = true;
-              } else if (atNextItem || it.value) {
-                start2.push(this.sourceToken);
-                map.items.push({ start: start2, explicitKey: true });
-              } else {
-                this.stack.push({
-                  type: "block-map",
-                  offset: this.offset,
-                  indent: this.indent,
-                  items: [{ start: [this.sourceToken], explicitKey: true }]
-                });
-              }
-              this.onKeyLine = true;
-              return;
-            case "map-value-ind":
-              if (it.explicitKey) {
-                if (!it.sep) {
-                  if (includesToken(it.start, "newline")) {
-                    Object.assign(it, { key: null, sep: [this.sourceToken] });
-                  } else {
-                    const start3 = getFirstKeyStartProps(it.start);
-                    this.stack.push({
-                      type: "block-map",
-                      offset: this.offset,
-                      indent: this.indent,
-                      items: [{ start: start3, key: null, sep: [this.sourceToken] }]
-                    });
-                  }
-                } else if (it.value) {
-                  map.items.push({ start: [], key: null, sep: [this.sourceToken] });
-                } else if (includesToken(it.sep, "map-value-ind")) {
-                  this.stack.push({
-                    type: "block-map",
-                    offset: this.offset,
-                    indent: this.indent,
-                    items: [{ start: start2, key: null, sep: [this.sourceToken] }]
-                  });
-                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
-                  const start3 = getFirstKeyStartProps(it.start);
-                  const key2 = it.key;
-                  const sep6 = it.sep;
-                  sep6.push(this.sourceToken);
-                  delete it.key;
-                  delete it.sep;
-                  this.stack.push({
-                    type: "block-map",
-                    offset: this.offset,
-                    indent: this.indent,
-                    items: [{ start: start3, key: key2, sep: sep6 }]
-                  });
-                } else if (start2.length > 0) {
-                  it.sep = it.sep.concat(start2, this.sourceToken);
-                } else {
-                  it.sep.push(this.sourceToken);
-                }
-              } else {
-                if (!it.sep) {
-                  Object.assign(it, { key: null, sep: [this.sourceToken] });
-                } else if (it.value || atNextItem) {
-                  map.items.push({ start: start2, key: null, sep: [this.sourceToken] });
-                } else if (includesToken(it.sep, "map-value-ind")) {
-                  this.stack.push({
-                    type: "block-map",
-                    offset: this.offset,
-                    indent: this.indent,
-                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
-                  });
-                } else {
-                  it.sep.push(this.sourceToken);
-                }
-              }
-              this.onKeyLine = true;
-              return;
-            case "alias":
-            case "scalar":
-            case "single-quoted-scalar":
-            case "double-quoted-scalar": {
-              const fs2 = this.flowScalar(this.type);
-              if (atNextItem || it.value) {
-                map.items.push({ start: start2, key: fs2, sep: [] });
-                this.onKeyLine = true;
-              } else if (it.sep) {
-                this.stack.push(fs2);
-              } else {
-                Object.assign(it, { key: fs2, sep: [] });
-                this.onKeyLine = true;
-              }
-              return;
-            }
-            default: {
-              const bv = this.startBlockValue(map);
-              if (bv) {
-                if (bv.type === "block-seq") {
-                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
-                    yield* this.pop({
-                      type: "error",
-                      offset: this.offset,
-                      message: "Unexpected block-seq-ind on same line with key",
-                      source: this.source
-                    });
-                    return;
-                  }
-                } else if (atMapIndent) {
-                  map.items.push({ start: start2 });
-                }
-                this.stack.push(bv);
-                return;
-              }
-            }
-          }
-        }
-        yield* this.pop();
-        yield* this.step();
-      }
-      *blockSequence(seq) {
-        const it = seq.items[seq.items.length - 1];
-        switch (this.type) {
-          case "newline":
-            if (it.value) {
-              const end = "end" in it.value ? it.value.end : void 0;
-              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
-              if (last?.type === "comment")
-                end?.push(this.sourceToken);
-              else
-                seq.items.push({ start: [this.sourceToken] });
-            } else
-              it.start.push(this.sourceToken);
-            return;
-          case "space":
-          case "comment":
-            if (it.value)
-              seq.items.push({ start: [this.sourceToken] });
-            else {
-              if (this.atIndentedComment(it.start, seq.indent)) {
-                const prev = seq.items[seq.items.length - 2];
-                const end = prev?.value?.end;
-                if (Array.isArray(end)) {
-                  arrayPushArray(end, it.start);
-                  end.push(this.sourceToken);
-                  seq.items.pop();
-                  return;
-                }
-              }
-              it.start.push(this.sourceToken);
-            }
-            return;
-          case "anchor":
-          case "tag":
-            if (it.value || this.indent <= seq.indent)
-              break;
-            it.start.push(this.sourceToken);
-            return;
-          case "seq-item-ind":
-            if (this.indent !== seq.indent)
-              break;
-            if (it.value || includesToken(it.start, "seq-item-ind"))
-              seq.items.push({ start: [this.sourceToken] });
-            else
-              it.start.push(this.sourceToken);
-            return;
-        }
-        if (this.indent > seq.indent) {
-          const bv = this.startBlockValue(seq);
-          if (bv) {
-            this.stack.push(bv);
-            return;
-          }
-        }
-        yield* this.pop();
-        yield* this.step();
-      }
-      *flowCollection(fc) {
-        const it = fc.items[fc.items.length - 1];
-        if (this.type === "flow-error-end") {
-          let top;
-          do {
-            yield* this.pop();
-            top = this.peek(1);
-          } while (top?.type === "flow-collection");
-        } else if (fc.end.length === 0) {
-          switch (this.type) {
-            case "comma":
-            case "explicit-key-ind":
-              if (!it || it.sep)
-                fc.items.push({ start: [this.sourceToken] });
-              else
-                it.start.push(this.sourceToken);
-              return;
-            case "map-value-ind":
-              if (!it || it.value)
-                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
-              else if (it.sep)
-                it.sep.push(this.sourceToken);
-              else
-                Object.assign(it, { key: null, sep: [this.sourceToken] });
-              return;
-            case "space":
-            case "comment":
-            case "newline":
-            case "anchor":
-            case "tag":
-              if (!it || it.value)
-                fc.items.push({ start: [this.sourceToken] });
-              else if (it.sep)
-                it.sep.push(this.sourceToken);
-              else
-                it.start.push(this.sourceToken);
-              return;
-            case "alias":
-            case "scalar":
-            case "single-quoted-scalar":
-            case "double-quoted-scalar": {
-              const fs2 = this.flowScalar(this.type);
-              if (!it || it.value)
-                fc.items.push({ start: [], key: fs2, sep: [] });
-              else if (it.sep)
-                this.stack.push(fs2);
-              else
-                Object.assign(it, { key: fs2, sep: [] });
-              return;
-            }
-            case "flow-map-end":
-            case "flow-seq-end":
-              fc.end.push(this.sourceToken);
-              return;
-          }
-          const bv = this.startBlockValue(fc);
-          if (bv)
-            this.stack.push(bv);
-          else {
-            yield* this.pop();
-            yield* this.step();
-          }
-        } else {
-          const parent = this.peek(2);
-          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
-            yield* this.pop();
-            yield* this.step();
-          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
-            const prev = getPrevProps(parent);
-            const start2 = getFirstKeyStartProps(prev);
-            fixFlowSeqItems(fc);
-            const sep6 = fc.end.splice(1, fc.end.length);
-            sep6.push(this.sourceToken);
-            const map = {
-              type: "block-map",
-              offset: fc.offset,
-              indent: fc.indent,
-              items: [{ start: start2, key: fc, sep: sep6 }]
-            };
-            this.onKeyLine = true;
-            this.stack[this.stack.length - 1] = map;
-          } else {
-            yield* this.lineEnd(fc);
-          }
-        }
-      }
-      flowScalar(type) {
-        if (this.onNewLine) {
-          let nl = this.source.indexOf("\n") + 1;
-          while (nl !== 0) {
-            this.onNewLine(this.offset + nl);
-            nl = this.source.indexOf("\n", nl) + 1;
-          }
-        }
-        return {
-          type,
-          offset: this.offset,
-          indent: this.indent,
-          source: this.source
-        };
-      }
-      startBlockValue(parent) {
-        switch (this.type) {
-          case "alias":
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-            return this.flowScalar(this.type);
-          case "block-scalar-header":
-            return {
-              type: "block-scalar",
-              offset: this.offset,
-              indent: this.indent,
-              props: [this.sourceToken],
-              source: ""
-            };
-          case "flow-map-start":
-          case "flow-seq-start":
-            return {
-              type: "flow-collection",
-              offset: this.offset,
-              indent: this.indent,
-              start: this.sourceToken,
-              items: [],
-              end: []
-            };
-          case "seq-item-ind":
-            return {
-              type: "block-seq",
-              offset: this.offset,
-              indent: this.indent,
-              items: [{ start: [this.sourceToken] }]
-            };
-          case "explicit-key-ind": {
-            this.onKeyLine = true;
-            const prev = getPrevProps(parent);
-            const start2 = getFirstKeyStartProps(prev);
-            start2.push(this.sourceToken);
-            return {
-              type: "block-map",
-              offset: this.offset,
-              indent: this.indent,
-              items: [{ start: start2, explicitKey: true }]
-            };
-          }
-          case "map-value-ind": {
-            this.onKeyLine = true;
-            const prev = getPrevProps(parent);
-            const start2 = getFirstKeyStartProps(prev);
-            return {
-              type: "block-map",
-              offset: this.offset,
-              indent: this.indent,
-              items: [{ start: start2, key: null, sep: [this.sourceToken] }]
-            };
-          }
-        }
-        return null;
-      }
-      atIndentedComment(start2, indent) {
-        if (this.type !== "comment")
-          return false;
-        if (this.indent <= indent)
-          return false;
-        return start2.every((st) => st.type === "newline" || st.type === "space");
-      }
-      *documentEnd(docEnd) {
-        if (this.type !== "doc-mode") {
-          if (docEnd.end)
-            docEnd.end.push(this.sourceToken);
-          else
-            docEnd.end = [this.sourceToken];
-          if (this.type === "newline")
-            yield* this.pop();
-        }
-      }
-      *lineEnd(token) {
-        switch (this.type) {
-          case "comma":
-          case "doc-start":
-          case "doc-end":
-          case "flow-seq-end":
-          case "flow-map-end":
-          case "map-value-ind":
-            yield* this.pop();
-            yield* this.step();
-            break;
-          case "newline":
-            this.onKeyLine = false;
-          // fallthrough
-          case "space":
-          case "comment":
-          default:
-            if (token.end)
-              token.end.push(this.sourceToken);
-            else
-              token.end = [this.sourceToken];
-            if (this.type === "newline")
-              yield* this.pop();
-        }
-      }
-    };
-    exports.Parser = Parser2;
-  }
-});
-
-// node_modules/yaml/dist/public-api.js
-var require_public_api = __commonJS({
-  "node_modules/yaml/dist/public-api.js"(exports) {
-    "use strict";
-    var composer = require_composer();
-    var Document = require_Document();
-    var errors = require_errors();
-    var log = require_log();
-    var identity2 = require_identity();
-    var lineCounter = require_line_counter();
-    var parser = require_parser();
-    function parseOptions(options) {
-      const prettyErrors = options.prettyErrors !== false;
-      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
-      return { lineCounter: lineCounter$1, prettyErrors };
-    }
-    function parseAllDocuments(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
-      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
-      if (prettyErrors && lineCounter2)
-        for (const doc of docs) {
-          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
-        }
-      if (docs.length > 0)
-        return docs;
-      return Object.assign([], { empty: true }, composer$1.streamInfo());
-    }
-    function parseDocument2(source, options = {}) {
-      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
-      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
-      const composer$1 = new composer.Composer(options);
-      let doc = null;
-      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
-        if (!doc)
-          doc = _doc;
-        else if (doc.options.logLevel !== "silent") {
-          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
-          break;
-        }
-      }
-      if (prettyErrors && lineCounter2) {
-        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
-        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
-      }
-      return doc;
-    }
-    function parse3(src, reviver, options) {
-      let _reviver = void 0;
-      if (typeof reviver === "function") {
-        _reviver = reviver;
-      } else if (options === void 0 && reviver && typeof reviver === "object") {
-        options = reviver;
-      }
-      const doc = parseDocument2(src, options);
-      if (!doc)
-        return null;
-      doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
-      if (doc.errors.length > 0) {
-        if (doc.options.logLevel !== "silent")
-          throw doc.errors[0];
-        else
-          doc.errors = [];
-      }
-      return doc.toJS(Object.assign({ reviver: _reviver }, options));
-    }
-    function stringify4(value, replacer, options) {
-      let _replacer = null;
-      if (typeof replacer === "function" || Array.isArray(replacer)) {
-        _replacer = replacer;
-      } else if (options === void 0 && replacer) {
-        options = replacer;
-      }
-      if (typeof options === "string")
-        options = options.length;
-      if (typeof options === "number") {
-        const indent = Math.round(options);
-        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
-      }
-      if (value === void 0) {
-        const { keepUndefined } = options ?? replacer ?? {};
-        if (!keepUndefined)
-          return void 0;
-      }
-      if (identity2.isDocument(value) && !_replacer)
-        return value.toString(options);
-      return new Document.Document(value, _replacer, options).toString(options);
-    }
-    exports.parse = parse3;
-    exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument2;
-    exports.stringify = stringify4;
-  }
-});
-
-// node_modules/yaml/dist/index.js
-var require_dist = __commonJS({
-  "node_modules/yaml/dist/index.js"(exports) {
-    "use strict";
-    var composer = require_composer();
-    var Document = require_Document();
-    var Schema = require_Schema();
-    var errors = require_errors();
-    var Alias = require_Alias();
-    var identity2 = require_identity();
-    var Pair = require_Pair();
-    var Scalar = require_Scalar();
-    var YAMLMap = require_YAMLMap();
-    var YAMLSeq = require_YAMLSeq();
-    var cst = require_cst();
-    var lexer = require_lexer();
-    var lineCounter = require_line_counter();
-    var parser = require_parser();
-    var publicApi = require_public_api();
-    var visit3 = require_visit();
-    exports.Composer = composer.Composer;
-    exports.Document = Document.Document;
-    exports.Schema = Schema.Schema;
-    exports.YAMLError = errors.YAMLError;
-    exports.YAMLParseError = errors.YAMLParseError;
-    exports.YAMLWarning = errors.YAMLWarning;
-    exports.Alias = Alias.Alias;
-    exports.isAlias = identity2.isAlias;
-    exports.isCollection = identity2.isCollection;
-    exports.isDocument = identity2.isDocument;
-    exports.isMap = identity2.isMap;
-    exports.isNode = identity2.isNode;
-    exports.isPair = identity2.isPair;
-    exports.isScalar = identity2.isScalar;
-    exports.isSeq = identity2.isSeq;
-    exports.Pair = Pair.Pair;
-    exports.Scalar = Scalar.Scalar;
-    exports.YAMLMap = YAMLMap.YAMLMap;
-    exports.YAMLSeq = YAMLSeq.YAMLSeq;
-    exports.CST = cst;
-    exports.Lexer = lexer.Lexer;
-    exports.LineCounter = lineCounter.LineCounter;
-    exports.Parser = parser.Parser;
-    exports.parse = publicApi.parse;
-    exports.parseAllDocuments = publicApi.parseAllDocuments;
-    exports.parseDocument = publicApi.parseDocument;
-    exports.stringify = publicApi.stringify;
-    exports.visit = visit3.visit;
-    exports.visitAsync = visit3.visitAsync;
-  }
-});
-
-// src/config/fast-place.ts
-var Places;
-var init_fast_place = __esm({
-  "src/config/fast-place.ts"() {
-    "use strict";
-    Places = class {
-      #spots = /* @__PURE__ */ new Map();
-      #root = 0;
-      record(node2, spots) {
-        this.#spots.set(node2, spots);
-      }
-      setRoot(offset) {
-        this.#root = offset;
-      }
-      /** The place of the node at `pointer` in `data` (the data these places were recorded for). */
-      place(data, pointer) {
-        if (pointer === "") return { value: this.#root };
-        let parent;
-        let node2 = data;
-        let segment2 = "";
-        for (const raw of pointer.slice(1).split("/")) {
-          segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-          if (node2 === null || typeof node2 !== "object") return void 0;
-          parent = node2;
-          if (Array.isArray(node2)) {
-            node2 = node2[Number(segment2)];
-            if (node2 === void 0) return void 0;
-          } else {
-            if (!Object.hasOwn(node2, segment2)) return void 0;
-            node2 = node2[segment2];
-          }
-        }
-        const spots = this.#spots.get(parent);
-        if (spots === void 0) return void 0;
-        if (Array.isArray(parent)) {
-          const value = spots.at[Number(segment2)];
-          return value === void 0 ? void 0 : { value };
-        }
-        const index = spots.keys?.indexOf(segment2) ?? -1;
-        return index < 0 ? void 0 : { key: spots.at[2 * index], value: spots.at[2 * index + 1] };
-      }
-    };
-  }
-});
-
-// src/config/parse-types.ts
-var MAX_DEPTH, MAX_ALIAS_COUNT, MAX_TOKENS, MAX_MAP_ENTRIES, MAX_NODES, MAX_EXPANDED_CHARS, FORBIDDEN_KEYS;
-var init_parse_types = __esm({
-  "src/config/parse-types.ts"() {
-    "use strict";
-    MAX_DEPTH = 64;
-    MAX_ALIAS_COUNT = 100;
-    MAX_TOKENS = 15e5;
-    MAX_MAP_ENTRIES = 1e3;
-    MAX_NODES = 1e6;
-    MAX_EXPANDED_CHARS = 10 * 1024 * 1024;
-    FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
-  }
-});
-
-// src/config/yaml-core.ts
-function resolvePlain(text2) {
-  if (!MAY_BE_SPECIAL.test(text2)) return PLAIN_STRING;
-  if (NULL.test(text2)) return null;
-  if (BOOL.test(text2)) return text2[0] === "t" || text2[0] === "T";
-  if (INT_OCT.test(text2)) return Number.parseInt(text2.substring(2), 8);
-  if (INT.test(text2)) return Number.parseInt(text2, 10);
-  if (INT_HEX.test(text2)) return Number.parseInt(text2.substring(2), 16);
-  if (FLOAT_NAN.test(text2)) {
-    if (text2.slice(-3).toLowerCase() === "nan") return Number.NaN;
-    return text2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  }
-  if (FLOAT_EXP.test(text2) || FLOAT.test(text2)) return Number.parseFloat(text2);
-  return PLAIN_STRING;
-}
-var PLAIN_STRING, NULL, BOOL, INT_OCT, INT, INT_HEX, FLOAT_NAN, FLOAT_EXP, FLOAT, MAY_BE_SPECIAL;
-var init_yaml_core = __esm({
-  "src/config/yaml-core.ts"() {
-    "use strict";
-    PLAIN_STRING = /* @__PURE__ */ Symbol("plain string");
-    NULL = /^(?:~|[Nn]ull|NULL)?$/;
-    BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
-    INT_OCT = /^0o[0-7]+$/;
-    INT = /^[-+]?[0-9]+$/;
-    INT_HEX = /^0x[0-9a-fA-F]+$/;
-    FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
-    FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
-    FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
-    MAY_BE_SPECIAL = /^[-+.~0-9nNtTfF]|^$/;
-  }
-});
-
-// src/config/parse-fast.ts
-function convertTokens(tokens, text2) {
-  if (UNSURE_TEXT.test(text2)) return void 0;
-  const places = new Places();
-  try {
-    const data = new Walk(text2, places).stream(tokens);
-    return { data, place: (pointer) => places.place(data, pointer) };
-  } catch {
-    return void 0;
-  }
-}
-function emptyScalarPosition(end, before) {
-  let offset = end;
-  for (let i = before.length - 1; i >= 0; --i) {
-    const t = before[i];
-    if (t.type === "space" || t.type === "comment" || t.type === "newline") {
-      offset -= t.source.length;
-      continue;
-    }
-    for (let j = i + 1; before[j]?.type === "space"; j++) offset += before[j].source.length;
-    break;
-  }
-  return offset;
-}
-var import_yaml, MAX_KEY_SPAN, UNSURE_TEXT, Unsure, unsure, Walk;
-var init_parse_fast = __esm({
-  "src/config/parse-fast.ts"() {
-    "use strict";
-    import_yaml = __toESM(require_dist(), 1);
-    init_fast_place();
-    init_parse_types();
-    init_yaml_core();
-    MAX_KEY_SPAN = 1024;
-    UNSURE_TEXT = /[\t\uFEFF]|\r(?!\n)/;
-    Unsure = class extends Error {
-    };
-    unsure = () => {
-      throw new Unsure();
-    };
-    Walk = class {
-      constructor(text2, places) {
-        this.text = text2;
-        this.places = places;
-      }
-      text;
-      places;
-      #nodes = 0;
-      stream(tokens) {
-        let document;
-        for (const token of tokens) {
-          if (token.type === "document" && document === void 0) document = token;
-          else if (token.type === "comment") this.comment(token);
-          else if (token.type !== "newline" && token.type !== "space") unsure();
-        }
-        if (document?.value === void 0) return unsure();
-        let docStart = false;
-        let newline = false;
-        for (const t of document.start) {
-          if (t.type === "doc-start" && !docStart) docStart = true;
-          else if (t.type === "newline") newline = true;
-          else this.filler(t);
-        }
-        const value = document.value;
-        if (docStart && !newline && (value.type === "block-map" || value.type === "block-seq")) unsure();
-        for (const t of document.end ?? []) this.filler(t);
-        const data = this.node(value, 0);
-        if (data === null) unsure();
-        this.places.setRoot(value.offset);
-        return data;
-      }
-      node(token, depth) {
-        this.enter(depth);
-        switch (token.type) {
-          case "scalar":
-          case "single-quoted-scalar":
-          case "double-quoted-scalar":
-          case "block-scalar":
-            return this.scalar(token);
-          case "block-map":
-            return this.blockMap(token, depth);
-          case "block-seq":
-            return this.blockSeq(token, depth);
-          case "flow-collection":
-            return this.flow(token, depth);
-          default:
-            return unsure();
-        }
-      }
-      /** Every value counts, as in the reference conversion, an empty one included. */
-      enter(depth) {
-        this.#nodes += 1;
-        if (depth > MAX_DEPTH || this.#nodes > MAX_NODES) unsure();
-      }
-      scalar(token) {
-        const { value } = import_yaml.CST.resolveAsScalar(token, true, unsure);
-        if (token.type !== "scalar") return value;
-        const typed = resolvePlain(value);
-        return typed === PLAIN_STRING ? value : typed;
-      }
-      key(token) {
-        if (token?.type !== "scalar" && token?.type !== "single-quoted-scalar" && token?.type !== "double-quoted-scalar")
-          return unsure();
-        if (token.source.includes("\n") || token.end?.some((t) => t.type === "newline")) unsure();
-        const value = this.scalar(token);
-        if (value === null) unsure();
-        const key2 = String(value);
-        if (FORBIDDEN_KEYS.has(key2)) unsure();
-        return key2;
-      }
-      blockMap(map, depth) {
-        const object = {};
-        const keys = [];
-        const at = [];
-        if (map.items.length > MAX_MAP_ENTRIES) unsure();
-        const last = map.items.length - 1;
-        for (const [i, { start: start2, key: key2, sep: sep6, value }] of map.items.entries()) {
-          for (const t of start2) this.filler(t);
-          if (key2 === void 0 && sep6 === void 0) {
-            if (i < last) unsure();
-            continue;
-          }
-          if (key2 === null || key2 === void 0 || sep6 === void 0) return unsure();
-          if ("indent" in key2 && key2.indent !== map.indent) unsure();
-          const name = this.key(key2);
-          if (Object.hasOwn(object, name)) unsure();
-          const { found: found3, newline } = this.separator(sep6);
-          if (found3.offset - key2.offset > MAX_KEY_SPAN) unsure();
-          if (value?.type === "block-map" && !newline) unsure();
-          object[name] = this.entry(value, depth);
-          keys.push(name);
-          at.push(key2.offset, this.valueAt(value, sep6));
-        }
-        this.places.record(object, { keys, at });
-        return object;
-      }
-      blockSeq(seq, depth) {
-        const list6 = [];
-        const at = [];
-        for (const { start: start2, value } of seq.items) {
-          let found3 = false;
-          for (const t of start2) {
-            if (t.type === "seq-item-ind" && !found3) found3 = true;
-            else this.filler(t);
-          }
-          if (!found3) {
-            if (value !== void 0) unsure();
-            continue;
-          }
-          list6.push(this.entry(value, depth));
-          at.push(this.valueAt(value, start2));
-        }
-        this.places.record(list6, { at });
-        return list6;
-      }
-      flow(collection, depth) {
-        const isMap3 = collection.start.source === "{";
-        if (isMap3 && collection.items.length > MAX_MAP_ENTRIES) unsure();
-        const [close, ...rest] = collection.end;
-        if (close?.source !== (isMap3 ? "}" : "]")) unsure();
-        if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
-        for (const t of rest) this.filler(t);
-        const object = {};
-        const list6 = [];
-        const keys = [];
-        const at = [];
-        const last = collection.items.length - 1;
-        for (const [i, { start: start2, key: key2, sep: sep6, value }] of collection.items.entries()) {
-          let comma = false;
-          for (const t of start2) {
-            if (t.type === "comma" && !comma) comma = true;
-            else if (t.type !== "space") unsure();
-          }
-          if (comma !== i > 0) unsure();
-          if (key2 === void 0 && sep6 === void 0 && value === void 0) {
-            if (i < last) unsure();
-            continue;
-          }
-          if (value?.type === "block-map" || value?.type === "block-seq") unsure();
-          if (!isMap3) {
-            if (key2 !== void 0 || sep6 !== void 0 || value === void 0) unsure();
-            list6.push(this.node(value, depth + 1));
-            at.push(value.offset);
-            continue;
-          }
-          if (sep6 === void 0) unsure();
-          const name = this.key(key2);
-          if (Object.hasOwn(object, name)) unsure();
-          this.separator(sep6);
-          object[name] = this.entry(value, depth);
-          keys.push(name);
-          at.push(key2.offset, this.valueAt(value, sep6));
-        }
-        if (isMap3) this.places.record(object, { keys, at });
-        else this.places.record(list6, { at });
-        return isMap3 ? object : list6;
-      }
-      /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
-      entry(value, depth) {
-        if (value !== void 0) return this.node(value, depth + 1);
-        this.enter(depth + 1);
-        return null;
-      }
-      valueAt(value, before) {
-        if (value !== void 0) return value.offset;
-        const last = before[before.length - 1];
-        return emptyScalarPosition(last.offset + last.source.length, before);
-      }
-      /** A mapping's `:` with only spaces before it, and spaces, line breaks and comments after it. */
-      separator(sep6) {
-        let found3;
-        let newline = false;
-        for (const t of sep6) {
-          if (t.type === "map-value-ind" && found3 === void 0) found3 = t;
-          else if (t.type === "space") continue;
-          else if (found3 === void 0) unsure();
-          else if (t.type === "newline") newline = true;
-          else this.filler(t);
-        }
-        return { found: found3 ?? unsure(), newline };
-      }
-      /** Space, line breaks and comments, which carry nothing; anything else is left to the Composer. */
-      filler(t) {
-        if (t.type === "comment") this.comment(t);
-        else if (t.type !== "space" && t.type !== "newline") unsure();
-      }
-      /** The library wants white space before a comment (`a: "x"#c` is an error). */
-      comment(t) {
-        const before = this.text.charCodeAt(t.offset - 1);
-        if (t.offset > 0 && before !== 32 && before !== 10) unsure();
-      }
-    };
-  }
-});
-
-// src/config/parse-slow.ts
-function composeDocument(tokens, length) {
-  const composer = new import_yaml2.Composer(OPTIONS);
-  let doc;
-  for (const next of composer.compose(tokens, true, length)) {
-    if (doc === void 0) doc = next;
-    else {
-      const at = next.range.slice(0, 2);
-      doc.errors.push(new import_yaml2.YAMLParseError(at, "MULTIPLE_DOCS", "Source contains multiple documents"));
-      break;
-    }
-  }
-  return doc;
-}
-function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
-  const crowded = crowdedMapping(tokens);
-  if (crowded !== void 0) {
-    const at = position2(crowded);
-    diags.error(path, at.line, at.column, `a mapping with more than ${MAX_MAP_ENTRIES} keys is not read`);
-    return void 0;
-  }
-  let doc;
-  try {
-    doc = composeDocument(tokens, text2.length);
-  } catch (error2) {
-    const message = error2 instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
-    diags.error(path, 1, 1, message);
-    return void 0;
-  }
-  const report2 = (e, severity) => {
-    const at = position2(e.pos[0]);
-    diags.add(severity, path, at.line, at.column, yamlMessage(e, text2));
-  };
-  for (const e of doc.errors) report2(e, "error");
-  for (const e of doc.warnings) report2(e, "warning");
-  if (doc.errors.length > 0) return void 0;
-  if (doc.contents === null || (0, import_yaml2.isScalar)(doc.contents) && doc.contents.value === null) {
-    diags.error(path, 1, 1, `file is empty: expected a mapping with ${orList(["project", ...listKeys])}`);
-    return void 0;
-  }
-  const root = doc.contents;
-  const targets = aliasTargets(doc);
-  let aliases = 0;
-  let nodes = 0;
-  let chars = 0;
-  const count2 = (node2, text3, via) => {
-    chars += text3.length;
-    if (chars > MAX_EXPANDED_CHARS) {
-      throw new Refusal(offsetOf(via ?? node2), "document expands to too much text (an alias bomb?)");
-    }
-  };
-  const convert = (node2, depth, via) => {
-    if (depth > MAX_DEPTH) throw new Refusal(offsetOf(node2), `nesting deeper than ${MAX_DEPTH} levels`);
-    nodes += 1;
-    if (nodes > MAX_NODES) {
-      throw new Refusal(offsetOf(via ?? node2), "document expands to too many values (an alias bomb?)");
-    }
-    if ((0, import_yaml2.isAlias)(node2)) {
-      aliases += 1;
-      if (aliases > MAX_ALIAS_COUNT) {
-        throw new Refusal(offsetOf(node2), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
-      }
-      const target = targets().get(node2);
-      if (target === void 0)
-        throw new Refusal(offsetOf(node2), `unknown alias *${excerpt(node2.source, 60)}`);
-      return convert(target, depth + 1, node2);
-    }
-    if ((0, import_yaml2.isScalar)(node2)) {
-      if (typeof node2.value === "string") count2(node2, node2.value, via);
-      return node2.value;
-    }
-    if ((0, import_yaml2.isSeq)(node2)) {
-      const list6 = [];
-      for (const item of node2.items) list6.push(convert(item, depth + 1, via));
-      return list6;
-    }
-    if ((0, import_yaml2.isMap)(node2)) {
-      const object = {};
-      for (const pair of node2.items) {
-        const keyNode = pair.key;
-        const keyAt = keyNode?.range?.[0] ?? offsetOf(node2);
-        if (!(0, import_yaml2.isScalar)(keyNode) || keyNode.value === null || typeof keyNode.value === "object") {
-          throw new Refusal(keyAt, "mapping keys must be plain text");
-        }
-        const key2 = String(keyNode.value);
-        if (FORBIDDEN_KEYS.has(key2)) throw new Refusal(keyAt, `key "${key2}" is not allowed`);
-        count2(keyNode, key2, via);
-        const valueNode = pair.value;
-        object[key2] = valueNode === null ? null : convert(valueNode, depth + 1, via);
-      }
-      return object;
-    }
-    throw new Refusal(0, "unsupported YAML node");
-  };
-  try {
-    const data = convert(root, 0, void 0);
-    return { path, data, position: position2, place: (at) => locate(root, targets, at) };
-  } catch (error2) {
-    if (!(error2 instanceof Refusal)) throw error2;
-    const at = position2(error2.offset);
-    diags.error(path, at.line, at.column, error2.message);
-    return void 0;
-  }
-}
-function crowdedMapping(tokens) {
-  let first;
-  const stack = [...tokens];
-  while (stack.length > 0) {
-    const token = stack.pop();
-    if (token === void 0 || token === null) continue;
-    if (token.type === "document") stack.push(token.value);
-    else if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
-      let entries = 0;
-      for (const item of token.items) {
-        if (item.key !== void 0 || item.sep !== void 0) entries += 1;
-        stack.push(item.key, item.value);
-      }
-      const isMap3 = token.type === "block-map" || token.type === "flow-collection" && token.start.source === "{";
-      if (isMap3 && entries > MAX_MAP_ENTRIES && (first === void 0 || token.offset < first))
-        first = token.offset;
-    }
-  }
-  return first;
-}
-function aliasTargets(doc) {
-  let map;
-  return () => {
-    if (map !== void 0) return map;
-    const found3 = /* @__PURE__ */ new Map();
-    const anchors = /* @__PURE__ */ new Map();
-    (0, import_yaml2.visit)(doc, {
-      Node: (_key, node2) => {
-        if ((0, import_yaml2.isAlias)(node2)) {
-          const target = anchors.get(node2.source);
-          if (target !== void 0) found3.set(node2, target);
-        } else if (node2.anchor) anchors.set(node2.anchor, node2);
-      }
-    });
-    map = found3;
-    return map;
-  };
-}
-function locate(root, targets, at) {
-  let node2 = root;
-  let place = { value: root.range?.[0] ?? 0 };
-  if (at === "") return place;
-  for (const raw of at.slice(1).split("/")) {
-    const segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    for (let hops = 0; (0, import_yaml2.isAlias)(node2) && hops < MAX_ALIAS_COUNT; hops++) node2 = targets().get(node2);
-    if ((0, import_yaml2.isMap)(node2)) {
-      const pair = node2.items.find((p) => (0, import_yaml2.isScalar)(p.key) && String(p.key.value) === segment2);
-      if (pair === void 0) return void 0;
-      const key2 = pair.key;
-      node2 = pair.value;
-      const keyAt = key2.range?.[0] ?? 0;
-      place = { key: keyAt, value: node2?.range?.[0] ?? key2.range?.[1] ?? keyAt };
-    } else if ((0, import_yaml2.isSeq)(node2)) {
-      node2 = node2.items[Number(segment2)];
-      if (node2 === void 0) return void 0;
-      place = { value: node2.range?.[0] ?? 0 };
-    } else {
-      return void 0;
-    }
-  }
-  return place;
-}
-function yamlMessage(e, text2) {
-  if (e.code === "DUPLICATE_KEY") {
-    const key2 = /^[^\n:#]*/.exec(text2.slice(e.pos[0], e.pos[0] + 200))?.[0]?.trim();
-    return key2 ? `duplicate key "${excerpt(key2.replace(/^["']|["']$/g, ""), 60)}"` : "duplicate key";
-  }
-  if (e.code === "MULTIPLE_DOCS")
-    return "a file holds one YAML document: remove the --- separator or split the file";
-  if (e.message.includes("call stack")) return `nesting deeper than ${MAX_DEPTH} levels`;
-  const first = e.message.split("\n")[0] ?? e.message;
-  return `YAML syntax error: ${excerpt(first.replace(/ at line \d+, column \d+:?$/, ""))}`;
-}
-var import_yaml2, OPTIONS, Refusal, offsetOf;
-var init_parse_slow = __esm({
-  "src/config/parse-slow.ts"() {
-    "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
-    init_words();
-    init_excerpt();
-    init_parse_types();
-    OPTIONS = { uniqueKeys: true, prettyErrors: false, version: "1.2" };
-    Refusal = class extends Error {
-      constructor(offset, message) {
-        super(message);
-        this.offset = offset;
-      }
-      offset;
-    };
-    offsetOf = (node2) => node2.range?.[0] ?? 0;
-  }
-});
-
-// src/config/parse.ts
-function tokenize(text2) {
-  const lines = new import_yaml3.LineCounter();
-  const position2 = (offset) => {
-    const { line, col } = lines.linePos(offset);
-    return { line, column: col };
-  };
-  const parser = new import_yaml3.Parser(lines.addNewLine);
-  lines.addNewLine(0);
-  const tokens = [];
-  let count2 = 0;
-  for (const lexeme of new import_yaml3.Lexer().lex(text2)) {
-    count2 += 1;
-    if (count2 > MAX_TOKENS) return { stoppedAt: parser.offset, position: position2 };
-    for (const token of parser.next(lexeme)) tokens.push(token);
-  }
-  for (const token of parser.end()) tokens.push(token);
-  return { tokens, position: position2 };
-}
-function parseYaml(path, text2, diags, listKeys = []) {
-  return parseBy("either", path, text2, diags, listKeys);
-}
-function parseBy(route, path, text2, diags, listKeys = []) {
-  let parsed;
-  try {
-    parsed = tokenize(text2);
-  } catch (error2) {
-    if (route === "direct") return void 0;
-    const message = error2 instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
-    diags.error(path, 1, 1, message);
-    return void 0;
-  }
-  if ("stoppedAt" in parsed) {
-    if (route === "direct") return void 0;
-    const at = parsed.position(parsed.stoppedAt);
-    diags.error(path, at.line, at.column, TOO_MANY_TOKENS);
-    return void 0;
-  }
-  const { tokens, position: position2 } = parsed;
-  if (route !== "composed") {
-    const direct = convertTokens(tokens, text2);
-    if (direct !== void 0) return { path, data: direct.data, position: position2, place: direct.place };
-    if (route === "direct") return void 0;
-  }
-  return composeFile(path, text2, tokens, position2, diags, listKeys);
-}
-var import_yaml3, TOO_MANY_TOKENS;
-var init_parse = __esm({
-  "src/config/parse.ts"() {
-    "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
-    init_parse_fast();
-    init_parse_slow();
-    init_parse_types();
-    init_parse_types();
-    TOO_MANY_TOKENS = `file holds more than ${MAX_TOKENS / 1e6} million YAML tokens (keys, values, indicators, line breaks): split it into smaller files`;
-  }
-});
-
-// src/config/read-bounded.ts
-import { constants } from "node:fs";
-import { open } from "node:fs/promises";
-async function readBounded(path, limit, expected) {
-  let handle;
-  try {
-    handle = await open(path, FLAGS);
-  } catch (error2) {
-    return {
-      ok: false,
-      reason: error2.code === "ELOOP" ? "changed" : "unreadable"
-    };
-  }
-  try {
-    const info2 = await handle.stat();
-    if (!info2.isFile() || info2.dev !== expected.dev || info2.ino !== expected.ino) {
-      return { ok: false, reason: "changed" };
-    }
-    if (info2.size > limit) return { ok: false, reason: "too-large", size: info2.size };
-    let buffer = new Uint8Array(Math.min(limit + 1, Math.max(info2.size + 1, FIRST_CHUNK)));
-    let length = 0;
-    for (; ; ) {
-      if (length === buffer.length) {
-        if (buffer.length > limit) break;
-        const grown = new Uint8Array(Math.min(limit + 1, buffer.length * 2));
-        grown.set(buffer);
-        buffer = grown;
-      }
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    if (length > limit) return { ok: false, reason: "too-large" };
-    return { ok: true, bytes: buffer.subarray(0, length) };
-  } catch {
-    return { ok: false, reason: "unreadable" };
-  } finally {
-    await handle.close().catch(() => void 0);
-  }
-}
-var FLAGS, FIRST_CHUNK;
-var init_read_bounded = __esm({
-  "src/config/read-bounded.ts"() {
-    "use strict";
-    FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-    FIRST_CHUNK = 64 * 1024;
-  }
-});
-
-// src/config/read.ts
-import { lstat, readdir, realpath, stat } from "node:fs/promises";
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
-async function readSources(paths, cwd, diags) {
-  const wanted = paths.length > 0 ? paths : [DEFAULT_PATH];
-  const found3 = /* @__PURE__ */ new Map();
-  const roots = [];
-  const folders = [];
-  for (const given of wanted) {
-    const absolute = resolve(cwd, given);
-    const shown3 = displayPath(absolute, cwd);
-    const real2 = await realpath(absolute).catch((error2) => error2);
-    if (real2 instanceof Error) {
-      const message = real2.code === "ENOENT" ? `no such file or folder "${given}"${paths.length === 0 ? NO_DEFAULT_FOLDER : ""}` : real2.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
-      diags.error(shown3, 0, 0, message);
-      continue;
-    }
-    if (isSystem(real2)) {
-      diags.error(shown3, 0, 0, systemMessage(absolute, real2));
-      continue;
-    }
-    const info2 = await stat(real2).catch(() => void 0);
-    if (info2?.isDirectory()) {
-      roots.push(real2);
-      folders.push({ absolute, shown: shown3 });
-    } else if (info2?.isFile()) {
-      roots.push(real2);
-      found3.set(absolute, { shown: shown3, open: real2, identity: identity(info2) });
-    } else {
-      diags.error(shown3, 0, 0, `not a regular file or folder${kind(info2)}: not read`);
-    }
-  }
-  for (const { absolute, shown: shown3 } of folders) {
-    const seen = await walk(absolute, cwd, roots, found3, 0, diags);
-    if (seen === 0) diags.error(shown3, 0, 0, "folder contains no .yaml or .yml files");
-  }
-  const entries = [...found3.values()].sort((a, b) => compare2(a.shown, b.shown));
-  const files = [];
-  let total = 0;
-  for (const [i, file] of entries.entries()) {
-    const limit = Math.min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - total);
-    const read = await readBounded(file.open, limit, file.identity);
-    if (read.ok) {
-      total += read.bytes.length;
-      const text2 = decode2(read.bytes, file.shown, diags);
-      if (text2 !== void 0) files.push({ path: file.shown, text: text2 });
-    } else if (read.reason !== "too-large") {
-      const why = read.reason === "changed" ? "it changed while being read" : "not accessible";
-      diags.error(file.shown, 0, 0, `cannot read file: ${why}`);
-    } else if (limit === MAX_FILE_BYTES || (read.size ?? 0) > MAX_FILE_BYTES) {
-      const size = read.size === void 0 ? " (it grew while being read)" : ` (${read.size} bytes)`;
-      diags.error(file.shown, 0, 0, `file is larger than ${MAX_FILE_BYTES / MB} MB${size}`);
-    } else {
-      const rest = entries.length - 1 - i;
-      const which = rest === 0 ? "this file is" : `this file and the ${rest} after it are`;
-      diags.error(
-        file.shown,
-        0,
-        0,
-        `configuration files together are larger than ${MAX_TOTAL_BYTES / MB} MB: ${which} not read`
-      );
-      break;
-    }
-  }
-  return files;
-}
-async function walk(folder, cwd, roots, found3, depth, diags) {
-  if (depth > MAX_FOLDER_DEPTH) {
-    diags.error(
-      displayPath(folder, cwd),
-      0,
-      0,
-      `folders nested deeper than ${MAX_FOLDER_DEPTH} levels are not read`
-    );
-    return 1;
-  }
-  let entries;
-  try {
-    entries = await readdir(folder, { withFileTypes: true });
-  } catch {
-    diags.error(displayPath(folder, cwd), 0, 0, "folder cannot be read");
-    return 1;
-  }
-  let seen = 0;
-  entries.sort((a, b) => compare2(a.name, b.name));
-  for (const entry of entries) {
-    const full = join(folder, entry.name);
-    if (entry.isDirectory()) {
-      if (!entry.name.startsWith(".")) seen += await walk(full, cwd, roots, found3, depth + 1, diags);
-      continue;
-    }
-    if (!/\.ya?ml$/i.test(entry.name)) continue;
-    const shown3 = displayPath(full, cwd);
-    const file = entry.isSymbolicLink() ? await followLink(full, roots) : await plainEntry(full);
-    if (file === void 0) continue;
-    seen += 1;
-    if (typeof file === "string") diags.error(shown3, 0, 0, file);
-    else found3.set(full, { shown: shown3, ...file });
-  }
-  return seen;
-}
-async function plainEntry(full) {
-  const info2 = await lstat(full).catch(() => void 0);
-  if (info2 === void 0) return "cannot read file: not accessible";
-  if (!info2.isFile()) return `not a regular file${kind(info2)}: not read`;
-  return { open: full, identity: identity(info2) };
-}
-async function followLink(full, roots) {
-  const real2 = await realpath(full).catch((error2) => error2);
-  if (real2 instanceof Error) {
-    const why = real2.code === "ENOENT" ? "broken link" : real2.code === "ELOOP" ? "link loop" : "not accessible";
-    return `cannot read file: ${why}`;
-  }
-  const info2 = await stat(real2).catch(() => void 0);
-  if (info2?.isDirectory()) return void 0;
-  if (isSystem(real2)) return systemMessage(full, real2);
-  if (!roots.some((root) => isInside(real2, root))) {
-    return `link leads outside the given paths, to ${real2}: not read`;
-  }
-  if (info2 === void 0) return "cannot read file: not accessible";
-  if (!info2.isFile()) return `not a regular file${kind(info2)}: not read`;
-  return { open: real2, identity: identity(info2) };
-}
-function isInside(path, root) {
-  const rel = relative(root, path);
-  return rel === "" || !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
-}
-function isSystem(real2) {
-  return SYSTEM_FOLDERS.some((folder) => real2 === folder || real2.startsWith(`${folder}/`));
-}
-function systemMessage(absolute, real2) {
-  const link = real2 === absolute ? "" : `link leads to ${real2}; `;
-  return `${link}files under /proc, /sys and /dev are never read as configuration`;
-}
-function kind(info2) {
-  if (info2 === void 0) return "";
-  if (info2.isFIFO()) return " (a FIFO)";
-  if (info2.isSocket()) return " (a socket)";
-  if (info2.isCharacterDevice() || info2.isBlockDevice()) return " (a device)";
-  if (info2.isDirectory()) return " (a folder)";
-  return "";
-}
-function decode2(bytes, shown3, diags) {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    const at = firstInvalidUtf8(bytes);
-    const { line, column } = bytePosition(bytes, at);
-    diags.error(shown3, line, column, "file is not valid UTF-8 text");
-    return void 0;
-  }
-}
-function compare2(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-function displayPath(absolute, cwd) {
-  const rel = relative(cwd, absolute);
-  const shown3 = rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? absolute : rel;
-  return shown3.split(sep).join("/");
-}
-function firstInvalidUtf8(bytes) {
-  let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i];
-    const need = b < 128 ? 0 : b >= 194 && b <= 223 ? 1 : b >= 224 && b <= 239 ? 2 : b >= 240 && b <= 244 ? 3 : -1;
-    if (need < 0) return i;
-    const slice = bytes.subarray(i, i + need + 1);
-    if (slice.length !== need + 1) return i;
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(slice);
-    } catch {
-      return i;
-    }
-    i += need + 1;
-  }
-  return bytes.length;
-}
-function bytePosition(bytes, index) {
-  let line = 1;
-  let start2 = 0;
-  for (let i = 0; i < index; i++) {
-    if (bytes[i] === 10) {
-      line += 1;
-      start2 = i + 1;
-    }
-  }
-  return { line, column: index - start2 + 1 };
-}
-var MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_FOLDER_DEPTH, DEFAULT_PATH, NO_DEFAULT_FOLDER, SYSTEM_FOLDERS, MB, identity;
-var init_read = __esm({
-  "src/config/read.ts"() {
-    "use strict";
-    init_read_bounded();
-    MAX_FILE_BYTES = 5 * 1024 * 1024;
-    MAX_TOTAL_BYTES = 50 * 1024 * 1024;
-    MAX_FOLDER_DEPTH = 32;
-    DEFAULT_PATH = "posthog";
-    NO_DEFAULT_FOLDER = ` (the default): give the files or folders to read, or write ${DEFAULT_PATH}/ from a live project with \`posthog-gitops pull --project ID\``;
-    SYSTEM_FOLDERS = ["/proc", "/sys", "/dev"];
-    MB = 1024 * 1024;
-    identity = (info2) => ({ dev: info2.dev, ino: info2.ino });
   }
 });
 
@@ -12840,10 +4829,10 @@ var require_code = __commonJS({
     function interpolate2(x) {
       return typeof x == "number" || typeof x == "boolean" || x === null ? x : safeStringify(Array.isArray(x) ? x.join(",") : x);
     }
-    function stringify4(x) {
+    function stringify5(x) {
       return new _Code(safeStringify(x));
     }
-    exports.stringify = stringify4;
+    exports.stringify = stringify5;
     function safeStringify(x) {
       return JSON.stringify(x).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
     }
@@ -13938,7 +5927,7 @@ var require_names = __commonJS({
 });
 
 // node_modules/ajv/dist/compile/errors.js
-var require_errors2 = __commonJS({
+var require_errors = __commonJS({
   "node_modules/ajv/dist/compile/errors.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
@@ -14065,7 +6054,7 @@ var require_boolSchema = __commonJS({
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
     exports.boolOrEmptySchema = exports.topBoolOrEmptySchema = void 0;
-    var errors_1 = require_errors2();
+    var errors_1 = require_errors();
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var boolError = {
@@ -14172,7 +6161,7 @@ var require_dataType = __commonJS({
     exports.reportTypeError = exports.checkDataTypes = exports.checkDataType = exports.coerceAndCheckDataType = exports.getJSONTypes = exports.getSchemaTypes = exports.DataType = void 0;
     var rules_1 = require_rules();
     var applicability_1 = require_applicability();
-    var errors_1 = require_errors2();
+    var errors_1 = require_errors();
     var codegen_1 = require_codegen();
     var util_1 = require_util();
     var DataType;
@@ -14527,7 +6516,7 @@ var require_keyword = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var code_1 = require_code2();
-    var errors_1 = require_errors2();
+    var errors_1 = require_errors();
     function macroKeywordCode(cxt, def) {
       const { gen, keyword, schema, parentSchema, it } = cxt;
       const macroSchema = def.macro.call(it.self, schema, parentSchema, it);
@@ -15015,7 +7004,7 @@ var require_validate = __commonJS({
     var names_1 = require_names();
     var resolve_1 = require_resolve();
     var util_1 = require_util();
-    var errors_1 = require_errors2();
+    var errors_1 = require_errors();
     function validateFunctionCode(it) {
       if (isSchemaObj(it)) {
         checkKeywords(it);
@@ -15663,7 +7652,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve16.call(this, root, ref);
+      let _sch = resolve18.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -15690,7 +7679,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve16(root, ref) {
+    function resolve18(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -16554,7 +8543,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve16(baseURI, relativeURI, options) {
+    function resolve18(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -16590,50 +8579,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved2, schemelessOptions);
     }
-    function resolveComponent(base, relative6, options, skipNormalization) {
+    function resolveComponent(base, relative7, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse3(serialize(base, options), options);
-        relative6 = parse3(serialize(relative6, options), options);
+        relative7 = parse3(serialize(relative7, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative6.scheme) {
-        target.scheme = relative6.scheme;
-        target.userinfo = relative6.userinfo;
-        target.host = relative6.host;
-        target.port = relative6.port;
-        target.path = removeDotSegments(relative6.path || "");
-        target.query = relative6.query;
+      if (!options.tolerant && relative7.scheme) {
+        target.scheme = relative7.scheme;
+        target.userinfo = relative7.userinfo;
+        target.host = relative7.host;
+        target.port = relative7.port;
+        target.path = removeDotSegments(relative7.path || "");
+        target.query = relative7.query;
       } else {
-        if (relative6.userinfo !== void 0 || relative6.host !== void 0 || relative6.port !== void 0) {
-          target.userinfo = relative6.userinfo;
-          target.host = relative6.host;
-          target.port = relative6.port;
-          target.path = removeDotSegments(relative6.path || "");
-          target.query = relative6.query;
+        if (relative7.userinfo !== void 0 || relative7.host !== void 0 || relative7.port !== void 0) {
+          target.userinfo = relative7.userinfo;
+          target.host = relative7.host;
+          target.port = relative7.port;
+          target.path = removeDotSegments(relative7.path || "");
+          target.query = relative7.query;
         } else {
-          if (!relative6.path) {
+          if (!relative7.path) {
             target.path = base.path;
-            if (relative6.query !== void 0) {
-              target.query = relative6.query;
+            if (relative7.query !== void 0) {
+              target.query = relative7.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative6.path[0] === "/") {
-              target.path = removeDotSegments(relative6.path);
+            if (relative7.path[0] === "/") {
+              target.path = removeDotSegments(relative7.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative6.path;
+                target.path = "/" + relative7.path;
               } else if (!base.path) {
-                target.path = relative6.path;
+                target.path = relative7.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative6.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative7.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative6.query;
+            target.query = relative7.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -16641,7 +8630,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative6.fragment;
+      target.fragment = relative7.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -16945,7 +8934,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve16,
+      resolve: resolve18,
       resolveComponent,
       equal,
       serialize,
@@ -19716,7 +11705,7 @@ var require_discriminator = __commonJS({
 });
 
 // node_modules/ajv/dist/refs/json-schema-2020-12/schema.json
-var require_schema4 = __commonJS({
+var require_schema = __commonJS({
   "node_modules/ajv/dist/refs/json-schema-2020-12/schema.json"(exports, module) {
     module.exports = {
       $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -20085,7 +12074,7 @@ var require_json_schema_2020_12 = __commonJS({
   "node_modules/ajv/dist/refs/json-schema-2020-12/index.js"(exports) {
     "use strict";
     Object.defineProperty(exports, "__esModule", { value: true });
-    var metaSchema = require_schema4();
+    var metaSchema = require_schema();
     var applicator = require_applicator2();
     var unevaluated = require_unevaluated2();
     var content = require_content();
@@ -20226,7 +12215,7 @@ function composeSchema(kinds) {
     properties: {
       project: {
         type: "integer",
-        description: "Project id. Default: --project or POSTHOG_PROJECT_ID.",
+        description: "Project id (a single-project file; a file serving environments names them instead). Default: --project or POSTHOG_PROJECT_ID.",
         minimum: 1
       },
       variables: {
@@ -20245,6 +12234,7 @@ function composeSchema(kinds) {
         additionalProperties: false,
         properties: ignore
       },
+      ...environmentKeys(),
       ...lists
     },
     $defs: defs
@@ -20287,9 +12277,10 @@ function capitalise(text2) {
   return text2.charAt(0).toUpperCase() + text2.slice(1);
 }
 var AJV_OPTIONS, compiledFor;
-var init_schema = __esm({
+var init_schema2 = __esm({
   "src/config/schema.ts"() {
     "use strict";
+    init_schema();
     AJV_OPTIONS = {
       allErrors: true,
       verbose: true,
@@ -20355,8 +12346,7 @@ function reportSchemaErrors(file, errors, diags, kinds) {
     if (error2.keyword === "required" && misspelt.has(`${error2.instancePath}\0${missing}`)) continue;
     const segments = parsePointer(error2.instancePath);
     const what = describe(file.data, segments, kinds);
-    const place = file.place(error2.instancePath) ?? { value: 0 };
-    let offset = place.value;
+    let at2 = sourceAt(file, error2.instancePath);
     let message;
     const schema = error2.parentSchema ?? {};
     const secretish = schema["x-secret"] === true || isQuiet(kinds, segments);
@@ -20364,8 +12354,8 @@ function reportSchemaErrors(file, errors, diags, kinds) {
     switch (error2.keyword) {
       case "additionalProperties": {
         const key2 = String(error2.params.additionalProperty);
-        const child = file.place(`${error2.instancePath}/${key2.replaceAll("~", "~0").replaceAll("/", "~1")}`);
-        offset = child?.key ?? offset;
+        const child = `${error2.instancePath}/${key2.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+        at2 = sourceAt(file, child, "key", error2.instancePath);
         const allowed = Object.keys(schema.properties ?? {});
         message = `unknown key "${key2}" ${what.inside}${didYouMean(key2, allowed)}`;
         break;
@@ -20401,11 +12391,13 @@ function reportSchemaErrors(file, errors, diags, kinds) {
       case "maximum":
         message = `${what.subject} must be at most ${error2.schema}${got}`;
         break;
+      case "const":
+        message = `${what.subject} must be ${JSON.stringify(error2.params.allowedValue)}${got}`;
+        break;
       default:
         message = `${what.subject} ${error2.message ?? "is invalid"}`;
     }
-    const at = file.position(offset);
-    diags.error(file.path, at.line, at.column, message);
+    diags.error(at2.file, at2.line, at2.column, `${message}${noteAt(file, error2.instancePath)}`);
   }
 }
 function parsePointer(instancePath) {
@@ -20464,17 +12456,16 @@ var init_schema_errors = __esm({
   "src/config/schema-errors.ts"() {
     "use strict";
     init_text();
+    init_located();
     init_suggest();
     ECHO_KEYWORDS = /* @__PURE__ */ new Set(["if", "allOf", "anyOf", "oneOf", "then"]);
   }
 });
 
-// src/config/load.ts
-import { createHash } from "node:crypto";
-async function loadConfig(input, options) {
+// src/config/documents.ts
+function loadDocuments(files, options, diags) {
   const { kinds } = options;
-  const diags = new Diagnostics();
-  const run14 = {
+  const run15 = {
     // A snapshot: every `${NAME}` looks a variable up, and each read of the live process.env is costly.
     env: { ...options.env },
     mode: options.mode,
@@ -20482,18 +12473,10 @@ async function loadConfig(input, options) {
     missingSecrets: /* @__PURE__ */ new Set(),
     missingSecretUses: /* @__PURE__ */ new Map()
   };
-  const sources = "files" in input ? [...input.files] : await readSources(input, options.cwd, diags);
   const projects = /* @__PURE__ */ new Map();
   const detached = [];
   let objects = 0;
-  for (const source of sources) {
-    const file = parseYaml(
-      source.path,
-      source.text,
-      diags,
-      kinds.map((k) => k.key)
-    );
-    if (file === void 0) continue;
+  for (const file of files) {
     const errors = validateSchema(kinds, file.data);
     reportSchemaErrors(file, errors, diags, kinds);
     const data = file.data;
@@ -20513,8 +12496,8 @@ async function loadConfig(input, options) {
       addFile(own, file, data, broken);
     } else addFile(projectFor(projectOf(data, file, options, diags)), file, data, broken);
   }
-  const unsetSecrets = reportMissingSecrets(run14);
-  checkDuplicates([...projects.values(), ...detached], kinds, diags);
+  const unsetSecrets = reportMissingSecrets(run15);
+  checkDuplicates([...projects.values(), ...detached], kinds, diags, options.label);
   for (const project2 of projects.values()) {
     for (const kind2 of kinds) {
       for (const p of kind2.checkProject?.(project2) ?? []) {
@@ -20525,15 +12508,9 @@ async function loadConfig(input, options) {
   const ordered = [...projects.values()].sort((a, b) => (a.project ?? Infinity) - (b.project ?? Infinity));
   return {
     projects: ordered,
-    // The note about unset secrets is about the environment, not a place in the files: after them all.
-    diagnostics: unsetSecrets === void 0 ? diags.sorted() : [...diags.sorted(), unsetSecrets],
+    objects,
     ...unsetSecrets === void 0 ? {} : { secretsNote: unsetSecrets },
-    missingSecretVariables: [...run14.missingSecrets].sort(),
-    files: sources.map((s) => s.path),
-    digests: Object.fromEntries(
-      sources.map((s) => [s.path, createHash("sha256").update(s.text).digest("hex")])
-    ),
-    objects
+    missingSecretVariables: [...run15.missingSecrets].sort()
   };
   function emptyProject(project2) {
     const desired = { project: project2, files: [], ignore: {}, manages: [], objects: {} };
@@ -20569,7 +12546,7 @@ async function loadConfig(input, options) {
       const declared = desired.objects[kind2.name];
       items2.forEach((item, i) => {
         const owner = `${kind2.words.one} "${ownerName(item?.[kind2.identityKey ?? "name"])}"`;
-        const ctx = new ObjectContext(run14, file, `/${kind2.key}/${i}`, owner, variables);
+        const ctx = new ObjectContext(run15, file, `/${kind2.key}/${i}`, owner, variables);
         if (broken.has(`${kind2.key}/${i}`)) {
           kind2.checkBroken?.(item, ctx);
           ctx.checkAllReferences("", item, new Set(kind2.secretPointers?.(item) ?? []));
@@ -20589,11 +12566,11 @@ function fileVariables(data, file, diags) {
       names.add(name);
       return;
     }
-    const at = file.position(file.place(`/variables/${i}`)?.value ?? 0);
+    const at2 = file.position(file.place(`/variables/${i}`)?.value ?? 0);
     diags.error(
       file.path,
-      at.line,
-      at.column,
+      at2.line,
+      at2.column,
       `variables: ${name} may never be used outside a secret field (POSTHOG_* variables and names that look like credentials stay out of plans and of the service); reference it from a secret destination field instead`
     );
   });
@@ -20602,11 +12579,11 @@ function fileVariables(data, file, diags) {
 function projectOf(data, file, options, diags) {
   const { defaultProject, defaultProjectFrom } = options;
   if (data.project !== void 0 && defaultProjectFrom !== void 0 && defaultProject !== data.project) {
-    const at = file.position(file.place("/project")?.value ?? 0);
+    const at2 = file.position(file.place("/project")?.value ?? 0);
     diags.error(
       file.path,
-      at.line,
-      at.column,
+      at2.line,
+      at2.column,
       `this file is for project ${data.project} but ${defaultProjectFrom} ${defaultProject} was given: a file's \`project:\` governs it; drop ${defaultProjectFrom} or change the file`
     );
   }
@@ -20618,9 +12595,9 @@ function projectOf(data, file, options, diags) {
   }
   return project2;
 }
-function checkDuplicates(projects, kinds, diags) {
+function checkDuplicates(projects, kinds, diags, label2) {
   for (const project2 of projects) {
-    const where2 = project2.project === void 0 ? "" : ` in project ${project2.project}`;
+    const where2 = label2 ?? (project2.project === void 0 ? "" : ` in project ${project2.project}`);
     for (const kind2 of kinds) {
       const byName = /* @__PURE__ */ new Map();
       const byId2 = /* @__PURE__ */ new Map();
@@ -20656,19 +12633,9274 @@ function checkDuplicates(projects, kinds, diags) {
 function cite(s) {
   return `${s.file}:${s.line}:${s.column}`;
 }
-var init_load = __esm({
-  "src/config/load.ts"() {
+var init_documents = __esm({
+  "src/config/documents.ts"() {
     "use strict";
     init_context();
-    init_diagnostics();
     init_excerpt();
     init_ignore();
     init_interpolate();
     init_missing_secrets();
+    init_schema2();
+    init_schema_errors();
+  }
+});
+
+// src/config/environments/document.ts
+function splitPointer(pointer) {
+  return pointer === "" ? [] : pointer.slice(1).split("/");
+}
+function childPointer(pointer, key2) {
+  return `${pointer}/${String(key2).replaceAll("~", "~0").replaceAll("/", "~1")}`;
+}
+function sourceOf(file, pointer, which = "value") {
+  const place = file.place(pointer);
+  const offset = place === void 0 ? 0 : which === "key" ? place.key ?? place.value : place.value;
+  const { line, column } = file.position(offset);
+  return { file: file.path, line, column };
+}
+function markedDeclarations(doc, kinds) {
+  const byItem = /* @__PURE__ */ new Map();
+  for (const mark of doc.marks) {
+    const [key2, index, ...rest] = splitPointer(mark.pointer);
+    if (key2 === void 0 || index === void 0) continue;
+    const item = `/${key2}/${index}`;
+    byItem.set(item, [...byItem.get(item) ?? [], { ...mark, pointer: rest.map((s) => `/${s}`).join("") }]);
+  }
+  const out = [];
+  for (const [item, marks] of byItem) {
+    const [key2] = splitPointer(item);
+    const kind2 = kinds.find((k) => k.key === key2);
+    const source = doc.origin(item, "value");
+    if (kind2 !== void 0 && source !== void 0) out.push({ kind: kind2.name, source, marks });
+  }
+  return out;
+}
+var OriginTree, MergedDocument;
+var init_document = __esm({
+  "src/config/environments/document.ts"() {
+    "use strict";
+    OriginTree = class {
+      #root = {};
+      /** The node at `pointer` (and all under it) came from `origin`. */
+      set(pointer, origin) {
+        const node2 = this.#node(splitPointer(pointer));
+        node2.origin = origin;
+        delete node2.children;
+      }
+      /** The nodes under `pointer` came from where `tree` says. */
+      graft(pointer, tree) {
+        const node2 = this.#node(splitPointer(pointer));
+        const root = tree.#root;
+        if (root.origin === void 0) delete node2.origin;
+        else node2.origin = root.origin;
+        if (root.children === void 0) delete node2.children;
+        else node2.children = root.children;
+      }
+      /** The origin recorded at or above `pointer`, and the part of `pointer` below it. */
+      find(pointer) {
+        const segments = splitPointer(pointer);
+        let node2 = this.#root;
+        let found3;
+        for (let depth = 0; node2 !== void 0; depth++) {
+          if (node2.origin !== void 0) found3 = { origin: node2.origin, depth };
+          const segment2 = segments[depth];
+          if (segment2 === void 0) break;
+          node2 = node2.children?.get(segment2);
+        }
+        return found3 === void 0 ? void 0 : { origin: found3.origin, rest: segments.slice(found3.depth) };
+      }
+      /**
+       * The origin found for `pointer` recorded on its own node, keeping what is recorded below it: the
+       * node is about to move (a list entry before it is removed).
+       */
+      pin(pointer) {
+        const found3 = this.find(pointer);
+        if (found3 === void 0 || found3.rest.length === 0) return;
+        this.#node(splitPointer(pointer)).origin = {
+          file: found3.origin.file,
+          pointer: found3.origin.pointer + found3.rest.map((s) => `/${s}`).join("")
+        };
+      }
+      /**
+       * Entry `index` of the list at `pointer` is gone: the origins recorded for later entries move up one.
+       * Entries without an origin of their own keep the list's (a list copied whole has one origin).
+       */
+      removeEntry(pointer, index) {
+        const node2 = this.#node(splitPointer(pointer));
+        const children = node2.children;
+        if (children === void 0) return;
+        const moved = /* @__PURE__ */ new Map();
+        for (const [key2, child] of children) {
+          const i = Number(key2);
+          if (!/^\d+$/.test(key2) || i < index) moved.set(key2, child);
+          else if (i > index) moved.set(String(i - 1), child);
+        }
+        node2.children = moved;
+      }
+      #node(segments) {
+        let node2 = this.#root;
+        for (const segment2 of segments) {
+          node2.children ??= /* @__PURE__ */ new Map();
+          let next = node2.children.get(segment2);
+          if (next === void 0) {
+            next = {};
+            node2.children.set(segment2, next);
+          }
+          node2 = next;
+        }
+        return node2;
+      }
+    };
+    MergedDocument = class {
+      /**
+       * @param path what the document is called where no node answers (the declaration file)
+       * @param environment the environment's name
+       */
+      constructor(path, environment) {
+        this.path = path;
+        this.environment = environment;
+      }
+      path;
+      environment;
+      data = {};
+      /** What overlays, variables and secret mappings did. */
+      marks = [];
+      origins = new OriginTree();
+      #notes = /* @__PURE__ */ new Map();
+      /** What a message about the node at `pointer` adds. */
+      setNote(pointer, note) {
+        this.#notes.set(pointer, note);
+      }
+      note(pointer) {
+        return this.#notes.get(pointer);
+      }
+      origin(pointer, which) {
+        const found3 = this.origins.find(pointer);
+        if (found3 === void 0) return void 0;
+        const { file } = found3.origin;
+        for (let keep = found3.rest.length; keep >= 0; keep--) {
+          const source = found3.origin.pointer + found3.rest.slice(0, keep).map((s) => `/${s}`).join("");
+          const place = file.place(source);
+          if (place === void 0) continue;
+          const exact = keep === found3.rest.length;
+          const offset = exact && which === "key" ? place.key ?? place.value : place.value;
+          const { line, column } = file.position(offset);
+          return { file: file.path, line, column };
+        }
+        return void 0;
+      }
+      place() {
+        return void 0;
+      }
+      position() {
+        return { line: 1, column: 1 };
+      }
+    };
+  }
+});
+
+// src/config/environments/files.ts
+function isMapping(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+function servesEnvironments(file) {
+  return isMapping(file.data) && (Object.hasOwn(file.data, "environments") || Object.hasOwn(file.data, "overlay"));
+}
+function fileRoles(files, kinds, diags) {
+  const roles = [];
+  for (const file of files) {
+    if (!servesEnvironments(file)) {
+      roles.push({ role: "single", file });
+      continue;
+    }
+    const data = file.data;
+    const hollow = { ...data };
+    for (const kind2 of kinds) if (Array.isArray(hollow[kind2.key])) hollow[kind2.key] = [];
+    const errors = validateSchema(kinds, hollow);
+    reportSchemaErrors(file, errors, diags, kinds);
+    const broken = new Set(
+      errors.filter((e) => e.keyword !== "additionalProperties").map((e) => parsePointer(e.instancePath).slice(0, 2).join("/"))
+    );
+    if (broken.has("environments") || broken.has("overlay")) continue;
+    const error2 = (pointer, message, which = "key") => {
+      const at2 = sourceOf(file, pointer, which);
+      diags.error(at2.file, at2.line, at2.column, message);
+    };
+    const has = (key2) => Object.hasOwn(data, key2);
+    if (has("overlay") && has("environments")) {
+      error2("/overlay", "a file is an overlay (overlay:) or serves environments (environments:), never both");
+      continue;
+    }
+    if (has("variables")) {
+      error2(
+        "/variables",
+        "a file serving environments reads each environment's own variables (environments.NAME.variables in the declaration): remove variables:"
+      );
+    }
+    if (has("overlay")) {
+      if (has("project")) {
+        error2(
+          "/project",
+          `an overlay serves its environment, whose entry in the declaration names the project: remove project:`
+        );
+      }
+      roles.push({ role: "overlay", file, environment: data.overlay });
+      continue;
+    }
+    const environments = data.environments;
+    if (isMapping(environments)) {
+      for (const key2 of Object.keys(data)) {
+        if (key2 === "environments") continue;
+        error2(
+          `/${key2.replaceAll("~", "~0").replaceAll("/", "~1")}`,
+          `the file that declares the environments holds nothing else: put ${key2} in a shared file (environments: all) or an overlay`
+        );
+      }
+      const entries = new Set(
+        [...broken].filter((p) => p.startsWith("environments/")).map((p) => parsePointer(`/${p}`)[1] ?? "")
+      );
+      for (const e of errors) {
+        const [top, name] = parsePointer(e.instancePath);
+        if (top === "environments" && name !== void 0 && e.keyword !== "additionalProperties")
+          entries.add(name);
+      }
+      roles.push({ role: "declaration", file, broken: entries });
+      continue;
+    }
+    if (has("project")) {
+      error2(
+        "/project",
+        "a file names project: (one project) or environments: (the environments it serves), never both"
+      );
+    }
+    roles.push({ role: "shared", file, serves: environments === "all" ? "all" : environments });
+  }
+  return roles;
+}
+function checkRoles(roles, names, diags) {
+  const error2 = (file, pointer, message) => {
+    const at2 = sourceOf(file, pointer);
+    diags.error(at2.file, at2.line, at2.column, message);
+  };
+  for (const role of roles) {
+    if (role.role === "overlay") {
+      if (names === void 0) {
+        error2(
+          role.file,
+          "/overlay",
+          "no file declares the environments: add one with an environments: mapping"
+        );
+      } else if (!names.includes(role.environment)) {
+        error2(
+          role.file,
+          "/overlay",
+          `overlay of ${role.environment}, which the declaration does not name${didYouMean(role.environment, names)}`
+        );
+      }
+    } else if (role.role === "shared") {
+      if (names === void 0) {
+        error2(
+          role.file,
+          "/environments",
+          "no file declares the environments: add one with an environments: mapping"
+        );
+      } else if (role.serves !== "all") {
+        role.serves.forEach((name, i) => {
+          if (!names.includes(name)) {
+            error2(
+              role.file,
+              `/environments/${i}`,
+              `environment ${name} is not declared${didYouMean(name, names)}`
+            );
+          }
+        });
+      }
+    }
+  }
+}
+function servedBy(role, names) {
+  if (role.role === "overlay") return names.includes(role.environment) ? [role.environment] : [];
+  if (role.role === "shared")
+    return role.serves === "all" ? [...names] : role.serves.filter((n) => names.includes(n));
+  return [];
+}
+var init_files = __esm({
+  "src/config/environments/files.ts"() {
+    "use strict";
+    init_schema2();
+    init_schema_errors();
+    init_suggest();
+    init_document();
+  }
+});
+
+// src/config/environments/declaration.ts
+function readDeclaration(file, broken, diags) {
+  const declared = file.data.environments;
+  const entries = [];
+  for (const [name, input] of Object.entries(declared)) {
+    if (broken.has(name) || input === null || typeof input !== "object") continue;
+    const base = childPointer("/environments", name);
+    const at2 = (key2, which = "value") => sourceOf(file, `${base}/${key2}`, which);
+    const sources2 = {};
+    for (const key2 of Object.keys(input)) sources2[key2] = at2(key2);
+    const variables = {};
+    for (const [variable, value] of Object.entries(input.variables ?? {})) {
+      const pointer = `variables/${variable.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      sources2[pointer] = at2(pointer);
+      if (isCredentialName(variable)) {
+        const where2 = at2(pointer, "key");
+        diags.error(
+          where2.file,
+          where2.line,
+          where2.column,
+          `variable ${variable} of environment ${name} has a name that looks like a credential (or is this tool's own): such names never go into a non-secret value; rename it, or make it a secret (secrets:)`
+        );
+        continue;
+      }
+      variables[variable] = value;
+    }
+    const secrets = {};
+    for (const [secret2, variable] of Object.entries(input.secrets ?? {})) {
+      const pointer = `secrets/${secret2.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      sources2[pointer] = at2(pointer);
+      if (isToolVariable(secret2) || isToolVariable(variable)) {
+        const where2 = at2(pointer, isToolVariable(secret2) ? "key" : "value");
+        diags.error(
+          where2.file,
+          where2.line,
+          where2.column,
+          `secrets of environment ${name}: this tool's own variables (POSTHOG_*) never go into a field`
+        );
+        continue;
+      }
+      secrets[secret2] = variable;
+    }
+    entries.push({
+      name,
+      project: input.project,
+      ...input.host !== void 0 ? { host: input.host.replace(/\/$/, "") } : {},
+      ...input.api_key_env !== void 0 ? { apiKeyEnv: input.api_key_env } : {},
+      ...input.promote_from !== void 0 ? { promoteFrom: input.promote_from } : {},
+      protect: input.protect === true,
+      ...input.limits !== void 0 ? { limits: { ...input.limits } } : {},
+      variables,
+      secrets,
+      source: sourceOf(file, base, "key"),
+      sources: sources2
+    });
+  }
+  checkPromotion(entries, diags);
+  checkProjects(entries, diags);
+  return entries;
+}
+function checkPromotion(entries, diags) {
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  for (const entry of entries) {
+    const from = entry.promoteFrom;
+    if (from === void 0) continue;
+    const at2 = entry.sources.promote_from ?? entry.source;
+    if (from === entry.name) {
+      diags.error(at2.file, at2.line, at2.column, `environment ${entry.name} cannot be promoted from itself`);
+      continue;
+    }
+    if (!byName.has(from)) {
+      const hint2 = didYouMean(from, byName.keys());
+      diags.error(
+        at2.file,
+        at2.line,
+        at2.column,
+        `promote_from of environment ${entry.name} names ${from}, which is not declared${hint2}`
+      );
+      continue;
+    }
+    const seen = /* @__PURE__ */ new Set([entry.name]);
+    for (let next = byName.get(from); next?.promoteFrom !== void 0; next = byName.get(next.promoteFrom)) {
+      if (next.promoteFrom === entry.name) {
+        diags.error(
+          at2.file,
+          at2.line,
+          at2.column,
+          `promote_from makes a loop through environment ${entry.name}: promotion needs a first environment`
+        );
+        break;
+      }
+      if (seen.has(next.name)) break;
+      seen.add(next.name);
+    }
+  }
+}
+function checkProjects(entries, diags) {
+  const seen = /* @__PURE__ */ new Map();
+  for (const entry of entries) {
+    const key2 = `${entry.host ?? ""}\0${entry.project}`;
+    const first = seen.get(key2);
+    if (first === void 0) {
+      seen.set(key2, entry);
+      continue;
+    }
+    const at2 = entry.sources.project ?? entry.source;
+    diags.error(
+      at2.file,
+      at2.line,
+      at2.column,
+      `environments ${first.name} and ${entry.name} are both project ${entry.project}${entry.host ? ` on ${entry.host}` : ""}: an environment is one project`
+    );
+  }
+}
+function promotionOrder(entries) {
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const ordered = [];
+  const placed2 = /* @__PURE__ */ new Set();
+  const place = (entry, depth) => {
+    if (placed2.has(entry.name) || depth > entries.length) return;
+    const from = entry.promoteFrom === void 0 ? void 0 : byName.get(entry.promoteFrom);
+    if (from !== void 0) place(from, depth + 1);
+    if (placed2.has(entry.name)) return;
+    placed2.add(entry.name);
+    ordered.push(entry);
+  };
+  for (const entry of entries) place(entry, 0);
+  return ordered;
+}
+var init_declaration = __esm({
+  "src/config/environments/declaration.ts"() {
+    "use strict";
+    init_interpolate();
+    init_suggest();
+    init_document();
+  }
+});
+
+// src/config/environments/ids.ts
+function checkNoIds(file, serves, kinds, diags) {
+  const data = file.data;
+  for (const kind2 of kinds) {
+    const items2 = data[kind2.key];
+    const rules = kind2.environments?.projectIds ?? [];
+    if (!Array.isArray(items2) || rules.length === 0) continue;
+    items2.forEach((item, i) => {
+      for (const rule of rules) {
+        for (const found3 of nodesAt(item, rule)) {
+          const at2 = sourceOf(file, `/${kind2.key}/${i}${found3}`);
+          const field3 = splitPointer(found3).join(".");
+          diags.error(
+            at2.file,
+            at2.line,
+            at2.column,
+            `${field3}: an id is right for one project only, and this file serves ${serves.join(", ")}: pin it in that environment's overlay (or refer by name)`
+          );
+        }
+      }
+    });
+  }
+}
+function nodesAt(item, rule) {
+  const found3 = [];
+  const walk2 = (value, segments, pointer, parent) => {
+    const [head, ...rest] = segments;
+    if (head === void 0) {
+      if (value === void 0 || value === null) return;
+      if (rule.numbers === true && typeof value !== "number") return;
+      if (rule.where !== void 0) {
+        if (parent === null || typeof parent !== "object") return;
+        const holder = parent;
+        if (!Object.entries(rule.where).every(([k, v]) => holder[k] === v)) return;
+      }
+      found3.push(pointer);
+      return;
+    }
+    if (value === null || typeof value !== "object") return;
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    for (const [key2, child] of entries) {
+      if (head === "*" || head === key2) walk2(child, rest, childPointer(pointer, key2), value);
+    }
+  };
+  walk2(item, splitPointer(rule.path), "", void 0);
+  return found3;
+}
+var init_ids = __esm({
+  "src/config/environments/ids.ts"() {
+    "use strict";
+    init_document();
+  }
+});
+
+// src/config/environments/merge.ts
+function isMapping2(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+function clone(value) {
+  return structuredClone(value);
+}
+function withoutNulls(value) {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (!isMapping2(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)])
+  );
+}
+function mergeEnvironment(input) {
+  const { entry, kinds, diags } = input;
+  const doc = new MergedDocument(input.declaration.path, entry.name);
+  doc.data.project = entry.project;
+  doc.origins.set("/project", {
+    file: input.declaration,
+    pointer: `${childPointer("/environments", entry.name)}/project`
+  });
+  const files = [...input.shared, ...input.overlays];
+  mergeIgnore(doc, files, kinds);
+  for (const kind2 of kinds) {
+    if (!files.some((f) => Object.hasOwn(f.data, kind2.key))) continue;
+    const identity3 = kind2.identityKey ?? "name";
+    const slots = [];
+    for (const file of input.shared) {
+      listOf(file, kind2.key).forEach((item, i) => {
+        slots.push(copied(item, file, `/${kind2.key}/${i}`, true));
+      });
+    }
+    for (const file of input.overlays) {
+      listOf(file, kind2.key).forEach((item, i) => {
+        const pointer = `/${kind2.key}/${i}`;
+        const at2 = (p = pointer, which = "value") => sourceOf(file, p, which);
+        const error2 = (message, p = pointer, which = "value") => {
+          const where2 = at2(p, which);
+          diags.error(where2.file, where2.line, where2.column, message);
+        };
+        const what = `${kind2.words.one}`;
+        if (!isMapping2(item) || typeof item[identity3] !== "string" || item[identity3] === "") {
+          error2(
+            `an overlay's ${what} is a mapping that names the declaration it changes by its ${identity3} (or a new one for ${entry.name} only)`
+          );
+          return;
+        }
+        const name = item[identity3];
+        const exclude = item.exclude;
+        if (exclude !== void 0 && typeof exclude !== "boolean") {
+          error2(`exclude of ${what} "${name}" must be true or false`, `${pointer}/exclude`);
+          return;
+        }
+        const slot = slots.find((s) => isMapping2(s.value) && s.value[identity3] === name);
+        if (slot?.overlaid !== void 0) {
+          const first = slot.overlaid;
+          error2(
+            `${what} "${name}" is in the overlays of ${entry.name} twice: also at ${first.file}:${first.line}:${first.column}`
+          );
+          return;
+        }
+        if (exclude === true) {
+          const others = Object.keys(item).filter((k) => k !== identity3 && k !== "exclude");
+          if (others.length > 0) {
+            error2(
+              `${what} "${name}" is excluded from ${entry.name}: an excluding entry says nothing else (remove ${others.join(", ")})`,
+              `${pointer}/${others[0]}`,
+              "key"
+            );
+            return;
+          }
+          if (slot === void 0 || !slot.shared) {
+            error2(
+              `${what} "${name}" is excluded from ${entry.name}, but no shared file declares it there`,
+              `${pointer}/exclude`
+            );
+            return;
+          }
+          slot.excluded = at2(`${pointer}/exclude`);
+          slot.overlaid = at2();
+          return;
+        }
+        const body = { ...item };
+        delete body.exclude;
+        if (slot === void 0) {
+          const added = copied(withoutNulls(body), file, pointer, false);
+          added.overlaid = at2();
+          added.marks.push({ pointer: "", how: "added", source: at2() });
+          slots.push(added);
+          return;
+        }
+        slot.overlaid = at2();
+        const merger = new Merger(kind2, file, slot, diags, `${what} "${name}"`);
+        merger.map(slot.value, body, "", pointer, /* @__PURE__ */ new Set([identity3]));
+      });
+    }
+    const list6 = [];
+    for (const slot of slots) {
+      if (slot.excluded !== void 0) {
+        doc.marks.push({
+          pointer: `/${kind2.key}`,
+          how: "excluded",
+          source: slot.excluded,
+          detail: String(slot.value[identity3])
+        });
+        continue;
+      }
+      const pointer = `/${kind2.key}/${list6.length}`;
+      list6.push(slot.value);
+      doc.origins.graft(pointer, slot.origins);
+      for (const mark of slot.marks) doc.marks.push({ ...mark, pointer: pointer + mark.pointer });
+    }
+    doc.data[kind2.key] = list6;
+  }
+  return doc;
+}
+function copied(value, file, pointer, shared) {
+  const origins = new OriginTree();
+  origins.set("", { file, pointer });
+  return { value: clone(value), origins, marks: [], shared };
+}
+function listOf(file, key2) {
+  const list6 = file.data[key2];
+  return Array.isArray(list6) ? list6 : [];
+}
+function mergeIgnore(doc, files, kinds) {
+  const ignore = {};
+  for (const kind2 of kinds) {
+    for (const file of files) {
+      const globs = file.data.ignore?.[kind2.key];
+      if (!Array.isArray(globs)) continue;
+      ignore[kind2.key] ??= [];
+      const kept = ignore[kind2.key];
+      globs.forEach((glob, i) => {
+        if (typeof glob !== "string" || kept.includes(glob)) return;
+        doc.origins.set(`/ignore/${kind2.key}/${kept.length}`, { file, pointer: `/ignore/${kind2.key}/${i}` });
+        kept.push(glob);
+      });
+    }
+  }
+  if (Object.keys(ignore).length > 0) doc.data.ignore = ignore;
+}
+function matchesPattern(pointer, pattern2) {
+  const a = splitPointer(pointer);
+  const b = splitPointer(pattern2);
+  return a.length === b.length && b.every((s, i) => s === "*" || s === a[i]);
+}
+var Merger;
+var init_merge = __esm({
+  "src/config/environments/merge.ts"() {
+    "use strict";
+    init_document();
+    Merger = class {
+      constructor(kind2, file, slot, diags, owner) {
+        this.kind = kind2;
+        this.file = file;
+        this.slot = slot;
+        this.diags = diags;
+        this.owner = owner;
+      }
+      kind;
+      file;
+      slot;
+      diags;
+      owner;
+      /** `over` (at `overPointer` of the overlay) into `base` (at `rel` in the declaration). */
+      map(base, over, rel, overPointer, skip) {
+        for (const [key2, value] of Object.entries(over)) {
+          if (skip.has(key2) && base[key2] === value) continue;
+          const here = childPointer(rel, key2);
+          const there = childPointer(overPointer, key2);
+          const source = sourceOf(this.file, there);
+          if (value === null) {
+            delete base[key2];
+            this.slot.origins.set(here, this.origin(there));
+            this.slot.marks.push({ pointer: here, how: "unmanaged", source });
+            continue;
+          }
+          const current = base[key2];
+          if (isMapping2(value) && isMapping2(current)) {
+            this.map(current, value, here, there, /* @__PURE__ */ new Set());
+            continue;
+          }
+          const keyed = this.kind.environments?.keyedLists?.find((l) => matchesPattern(here, l.path));
+          if (Array.isArray(value) && Array.isArray(current) && keyed !== void 0) {
+            this.list(current, value, here, there, keyed.keys);
+            continue;
+          }
+          const replaced = Array.isArray(value) && Array.isArray(current);
+          const was = replaced ? this.sourceOf(here) : void 0;
+          base[key2] = withoutNulls(value);
+          this.slot.origins.set(here, this.origin(there));
+          this.slot.marks.push({
+            pointer: here,
+            how: replaced ? "replaced" : "set",
+            source,
+            ...was !== void 0 ? { detail: `${was.file}:${was.line}` } : {}
+          });
+        }
+      }
+      /** A keyed list: each overlay entry merges into the entry with its identity, or is added. */
+      list(base, over, rel, overPointer, keys) {
+        const field3 = splitPointer(rel).join(".");
+        over.forEach((entry, j) => {
+          const there = childPointer(overPointer, j);
+          const error2 = (message, pointer = there) => {
+            const at2 = sourceOf(this.file, pointer);
+            this.diags.error(at2.file, at2.line, at2.column, message);
+          };
+          const named = keys.filter((k) => isMapping2(entry) && entry[k] !== void 0 && entry[k] !== null);
+          if (!isMapping2(entry) || named.length === 0) {
+            error2(
+              `an overlay's entry of ${field3} of ${this.owner} names the entry it changes by ${keys.join(" or ")}`
+            );
+            return;
+          }
+          const found3 = named.map((k) => base.findIndex((b) => isMapping2(b) && b[k] === entry[k]));
+          const matched = [...new Set(found3.filter((i) => i >= 0))];
+          const identity3 = named.map((k) => `${k} ${String(entry[k])}`).join(" and ");
+          if (matched.length > 1) {
+            error2(
+              `an overlay's entry of ${field3} of ${this.owner} (${identity3}) names two different entries of the shared files: an overlay cannot change an entry's identity`
+            );
+            return;
+          }
+          const index = matched[0];
+          if (index !== void 0) {
+            const target = base[index];
+            const changed = named.find((k) => target[k] !== void 0 && target[k] !== entry[k]);
+            if (changed !== void 0) {
+              error2(
+                `an overlay's entry of ${field3} of ${this.owner} (${identity3}) would change the ${changed} of the entry it matches (${String(target[changed])}): an overlay cannot change an entry's identity; change it in the shared file`,
+                childPointer(there, changed)
+              );
+              return;
+            }
+          }
+          const exclude = entry.exclude === true;
+          const body = { ...entry };
+          delete body.exclude;
+          if (index === void 0) {
+            if (exclude) {
+              error2(
+                `an overlay excludes an entry of ${field3} of ${this.owner} (${identity3}) that the shared files do not declare`
+              );
+              return;
+            }
+            const at2 = childPointer(rel, base.length);
+            base.push(withoutNulls(body));
+            this.slot.origins.set(at2, this.origin(there));
+            this.slot.marks.push({ pointer: at2, how: "added", source: sourceOf(this.file, there) });
+            return;
+          }
+          if (exclude) {
+            for (let i = index; i < base.length; i++) this.pin(childPointer(rel, i));
+            base.splice(index, 1);
+            this.slot.origins.removeEntry(rel, index);
+            this.slot.marks = this.slot.marks.flatMap((mark) => {
+              if (!mark.pointer.startsWith(`${rel}/`)) return [mark];
+              const [head, ...tail] = splitPointer(mark.pointer.slice(rel.length));
+              const i = Number(head);
+              if (i === index) return [];
+              if (i < index) return [mark];
+              return [{ ...mark, pointer: [childPointer(rel, i - 1), ...tail].join("/") }];
+            });
+            this.slot.marks.push({
+              pointer: rel,
+              how: "excluded",
+              source: sourceOf(this.file, there),
+              detail: identity3
+            });
+            return;
+          }
+          this.map(base[index], body, childPointer(rel, index), there, new Set(named));
+        });
+      }
+      origin(pointer) {
+        return { file: this.file, pointer };
+      }
+      /** Where the node at `rel` of the declaration was written, before this overlay changed it. */
+      sourceOf(rel) {
+        const found3 = this.slot.origins.find(rel);
+        if (found3 === void 0) return void 0;
+        return sourceOf(found3.origin.file, found3.origin.pointer + found3.rest.map((s) => `/${s}`).join(""));
+      }
+      /** Records the origin of the node at `rel` on that node itself (it is about to move). */
+      pin(rel) {
+        this.slot.origins.pin(rel);
+      }
+    };
+  }
+});
+
+// src/config/environments/variables.ts
+function applyVariables(doc, entry, kinds, declaration, diags) {
+  const variable = (name) => entry.sources[`variables/${name}`] ?? entry.source;
+  const lookup2 = (name) => {
+    const value = entry.variables[name];
+    return value === void 0 ? void 0 : String(value);
+  };
+  for (const kind2 of kinds) {
+    const items2 = doc.data[kind2.key];
+    if (!Array.isArray(items2)) continue;
+    items2.forEach((item, i) => {
+      if (item === null || typeof item !== "object" || Array.isArray(item)) return;
+      const secrets = new Set(kind2.secretPointers?.(item) ?? []);
+      const identity3 = item[kind2.identityKey ?? "name"];
+      const owner = `${kind2.words.one} "${String(identity3)}"`;
+      const base = `/${kind2.key}/${i}`;
+      const visit3 = (value, rel, set) => {
+        if (Array.isArray(value)) {
+          value.forEach((v, j) => {
+            visit3(v, childPointer(rel, j), (next) => {
+              value[j] = next;
+            });
+          });
+        } else if (value !== null && typeof value === "object") {
+          for (const [key2, v] of Object.entries(value)) {
+            visit3(v, childPointer(rel, key2), (next) => {
+              value[key2] = next;
+            });
+          }
+        } else if (typeof value === "string" && value.includes("${")) {
+          const pointer = base + rel;
+          if (secrets.has(rel)) secret2(value, pointer, set);
+          else plain(value, pointer, rel, set);
+        }
+      };
+      const secret2 = (value, pointer, set) => {
+        const name = secretReference(value);
+        const mapped = name === void 0 ? void 0 : entry.secrets[name];
+        if (name === void 0 || mapped === void 0) return;
+        set(`\${${mapped}}`);
+        doc.marks.push({
+          pointer,
+          how: "secret",
+          source: entry.sources[`secrets/${name}`] ?? entry.source,
+          detail: name
+        });
+      };
+      const plain = (value, pointer, rel, set) => {
+        const scanned = scan(value);
+        if (!scanned.ok || scanned.references.length === 0) return;
+        const field3 = rel.slice(1).split("/").join(".");
+        const [only] = scanned.references;
+        const whole = scanned.references.length === 1 && only?.start === 0 && only.end === value.length;
+        const typed = whole && only ? entry.variables[only.name] : void 0;
+        if (only && typed !== void 0 && typeof typed !== "string") {
+          set(typed);
+          const at2 = variable(only.name);
+          doc.setNote(
+            pointer,
+            `from \${${only.name}} = ${String(typed)} of environment ${entry.name}, ${at2.file}:${at2.line}:${at2.column}`
+          );
+          doc.marks.push({ pointer, how: "variable", source: at2, detail: only.name });
+          return;
+        }
+        const result = substitute(value, lookup2, true);
+        if (!result.ok) return;
+        if (only && whole && typed !== void 0) {
+          const at2 = variable(only.name);
+          doc.setNote(
+            pointer,
+            `from \${${only.name}} = ${JSON.stringify(typed)} of environment ${entry.name}, ${at2.file}:${at2.line}:${at2.column}`
+          );
+        }
+        for (const name of new Set(result.missing)) {
+          const at2 = sourceAt(doc, pointer);
+          diags.error(
+            at2.file,
+            at2.line,
+            at2.column,
+            `\${${name}} in ${field3} of ${owner}: environment ${entry.name} has no variable ${name}; add it to environments.${entry.name}.variables in ${declaration} (a file serving environments reads only their variables)`
+          );
+        }
+        set(result.value);
+        const used = [...new Set(result.used)];
+        if (used.length > 0) {
+          doc.marks.push({
+            pointer,
+            how: "variable",
+            source: variable(used[0]),
+            detail: used.join(", ")
+          });
+        }
+      };
+      visit3(item, "", () => {
+      });
+    });
+  }
+}
+var init_variables = __esm({
+  "src/config/environments/variables.ts"() {
+    "use strict";
+    init_interpolate();
+    init_located();
+    init_document();
+  }
+});
+
+// src/config/environments/load.ts
+function loadEnvironments(files, options) {
+  const { kinds, diags } = options;
+  const roles = fileRoles(files, kinds, diags);
+  const declarations = roles.filter((r) => r.role === "declaration");
+  const declaration = declarations[0];
+  for (const second of declarations.slice(1)) {
+    const at2 = sourceOf(second.file, "/environments", "key");
+    const first = sourceOf(declaration?.file ?? second.file, "/environments", "key");
+    diags.error(
+      at2.file,
+      at2.line,
+      at2.column,
+      `the environments are declared once per set of files: also at ${first.file}:${first.line}:${first.column}`
+    );
+  }
+  const entries = declaration ? readDeclaration(declaration.file, declaration.broken, diags) : [];
+  const names = declaration ? entries.map((e) => e.name) : void 0;
+  checkRoles(roles, names, diags);
+  for (const role of roles) {
+    const serves = servedBy(role, names ?? []);
+    if (role.role === "shared" && serves.length > 1) checkNoIds(role.file, serves, kinds, diags);
+  }
+  const singles = roles.flatMap((r) => r.role === "single" ? [r.file] : []);
+  const standalone = loadDocuments(singles, options, diags);
+  for (const file of singles) {
+    const project2 = file.data?.project;
+    const entry = entries.find((e) => e.project === project2);
+    const at2 = sourceOf(file, "/project", Object.hasOwn(file.data, "project") ? "value" : "key");
+    diags.error(
+      at2.file,
+      at2.line,
+      at2.column,
+      entry !== void 0 ? `this file is for project ${entry.project}, which is environment ${entry.name}'s project: put ${entry.name}'s own objects in its overlay (overlay: ${entry.name})` : "this file names no environment, and the files beside it serve environments: make it an overlay (overlay: NAME) or a shared file (environments: all), or keep another project's files in a folder of their own"
+    );
+  }
+  const list6 = entries.map((entry) => {
+    const own = new Diagnostics();
+    const serving = (role) => servedBy(role, names ?? []).includes(entry.name);
+    const shared = roles.filter((r) => r.role === "shared" && serving(r)).map((r) => r.file);
+    const overlays = roles.filter((r) => r.role === "overlay" && serving(r)).map((r) => r.file);
+    const document = mergeEnvironment({
+      entry,
+      declaration: declaration.file,
+      shared,
+      overlays,
+      kinds,
+      diags: own
+    });
+    applyVariables(document, entry, kinds, declaration.file.path, own);
+    const loaded = loadDocuments([document], { ...options, label: ` in environment ${entry.name}` }, own);
+    const paths = [
+      declaration.file.path,
+      ...shared.map((f) => f.path),
+      ...overlays.map((f) => f.path)
+    ];
+    for (const project2 of loaded.projects) project2.files = paths.slice(1);
+    const config = {
+      projects: loaded.projects,
+      diagnostics: withNote(own.sorted(), loaded.secretsNote),
+      ...loaded.secretsNote === void 0 ? {} : { secretsNote: loaded.secretsNote },
+      missingSecretVariables: loaded.missingSecretVariables,
+      files: paths,
+      digests: Object.fromEntries(
+        paths.flatMap((p) => options.digests[p] ? [[p, options.digests[p]]] : [])
+      ),
+      objects: loaded.objects
+    };
+    return {
+      name: entry.name,
+      entry,
+      config,
+      document,
+      shared: shared.map((f) => f.path),
+      overlays: overlays.map((f) => f.path)
+    };
+  });
+  const fileProblems = diags.sorted();
+  const all = new Diagnostics();
+  for (const d of [...fileProblems, ...nameEnvironments(list6)])
+    all.add(d.severity, d.file, d.line, d.column, d.message);
+  const note = mergedNote([standalone.secretsNote, ...list6.map((e) => e.config.secretsNote)]);
+  const missing = [
+    .../* @__PURE__ */ new Set([
+      ...standalone.missingSecretVariables,
+      ...list6.flatMap((e) => e.config.missingSecretVariables)
+    ])
+  ].sort();
+  return {
+    projects: standalone.projects,
+    diagnostics: withNote(all.sorted(), note),
+    ...note === void 0 ? {} : { secretsNote: note },
+    missingSecretVariables: missing,
+    files: options.paths,
+    digests: options.digests,
+    objects: countItems(
+      files,
+      kinds.map((k) => k.key)
+    ),
+    environments: {
+      declaredIn: declaration?.file.path ?? "",
+      list: list6,
+      diagnostics: withNote(fileProblems, standalone.secretsNote)
+    }
+  };
+}
+function nameEnvironments(list6) {
+  const key2 = (d) => `${d.file}\0${d.line}\0${d.column}\0${d.severity}\0${d.message}`;
+  const who = /* @__PURE__ */ new Map();
+  for (const env of list6) {
+    for (const d of env.config.diagnostics) {
+      if (d === env.config.secretsNote) continue;
+      const seen = who.get(key2(d)) ?? { d, names: [] };
+      if (!seen.names.includes(env.name)) seen.names.push(env.name);
+      who.set(key2(d), seen);
+    }
+  }
+  const named = (d, names) => names.length === list6.length ? d : {
+    ...d,
+    message: `${d.message} (${names.length === 1 ? "environment" : "environments"} ${names.join(", ")})`
+  };
+  for (const env of list6) {
+    env.config.diagnostics = env.config.diagnostics.map(
+      (d) => d === env.config.secretsNote ? d : named(d, who.get(key2(d))?.names ?? [env.name])
+    );
+  }
+  return [...who.values()].map(({ d, names }) => named(d, names));
+}
+function withNote(diagnostics, note) {
+  return note === void 0 ? diagnostics : [...diagnostics, note];
+}
+function mergedNote(notes) {
+  const present2 = notes.filter((n) => n !== void 0);
+  const messages = [...new Set(present2.map((n) => n.message))];
+  const first = present2[0];
+  if (first === void 0) return void 0;
+  return { ...first, message: messages.join("; ") };
+}
+function countItems(files, keys) {
+  let n = 0;
+  for (const file of files) {
+    const data = file.data;
+    if (data === null || typeof data !== "object") continue;
+    for (const key2 of keys) {
+      const list6 = data[key2];
+      if (Array.isArray(list6)) n += list6.length;
+    }
+  }
+  return n;
+}
+var init_load = __esm({
+  "src/config/environments/load.ts"() {
+    "use strict";
+    init_diagnostics();
+    init_documents();
+    init_declaration();
+    init_document();
+    init_files();
+    init_ids();
+    init_merge();
+    init_variables();
+  }
+});
+
+// node_modules/yaml/dist/nodes/identity.js
+var require_identity = __commonJS({
+  "node_modules/yaml/dist/nodes/identity.js"(exports) {
+    "use strict";
+    var ALIAS = /* @__PURE__ */ Symbol.for("yaml.alias");
+    var DOC = /* @__PURE__ */ Symbol.for("yaml.document");
+    var MAP = /* @__PURE__ */ Symbol.for("yaml.map");
+    var PAIR = /* @__PURE__ */ Symbol.for("yaml.pair");
+    var SCALAR = /* @__PURE__ */ Symbol.for("yaml.scalar");
+    var SEQ = /* @__PURE__ */ Symbol.for("yaml.seq");
+    var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
+    var isAlias2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
+    var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
+    var isMap4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isPair = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
+    var isScalar4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
+    var isSeq4 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
+    function isCollection(node2) {
+      if (node2 && typeof node2 === "object")
+        switch (node2[NODE_TYPE]) {
+          case MAP:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    function isNode(node2) {
+      if (node2 && typeof node2 === "object")
+        switch (node2[NODE_TYPE]) {
+          case ALIAS:
+          case MAP:
+          case SCALAR:
+          case SEQ:
+            return true;
+        }
+      return false;
+    }
+    var hasAnchor = (node2) => (isScalar4(node2) || isCollection(node2)) && !!node2.anchor;
+    exports.ALIAS = ALIAS;
+    exports.DOC = DOC;
+    exports.MAP = MAP;
+    exports.NODE_TYPE = NODE_TYPE;
+    exports.PAIR = PAIR;
+    exports.SCALAR = SCALAR;
+    exports.SEQ = SEQ;
+    exports.hasAnchor = hasAnchor;
+    exports.isAlias = isAlias2;
+    exports.isCollection = isCollection;
+    exports.isDocument = isDocument;
+    exports.isMap = isMap4;
+    exports.isNode = isNode;
+    exports.isPair = isPair;
+    exports.isScalar = isScalar4;
+    exports.isSeq = isSeq4;
+  }
+});
+
+// node_modules/yaml/dist/visit.js
+var require_visit = __commonJS({
+  "node_modules/yaml/dist/visit.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove node");
+    function visit3(node2, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity3.isDocument(node2)) {
+        const cd = visit_(null, node2.contents, visitor_, Object.freeze([node2]));
+        if (cd === REMOVE)
+          node2.contents = null;
+      } else
+        visit_(null, node2, visitor_, Object.freeze([]));
+    }
+    visit3.BREAK = BREAK2;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
+    function visit_(key2, node2, visitor, path) {
+      const ctrl = callVisitor(key2, node2, visitor, path);
+      if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
+        replaceNode(key2, path, ctrl);
+        return visit_(key2, ctrl, visitor, path);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity3.isCollection(node2)) {
+          path = Object.freeze(path.concat(node2));
+          for (let i = 0; i < node2.items.length; ++i) {
+            const ci = visit_(i, node2.items[i], visitor, path);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK2)
+              return BREAK2;
+            else if (ci === REMOVE) {
+              node2.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity3.isPair(node2)) {
+          path = Object.freeze(path.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path);
+          if (ck === BREAK2)
+            return BREAK2;
+          else if (ck === REMOVE)
+            node2.key = null;
+          const cv = visit_("value", node2.value, visitor, path);
+          if (cv === BREAK2)
+            return BREAK2;
+          else if (cv === REMOVE)
+            node2.value = null;
+        }
+      }
+      return ctrl;
+    }
+    async function visitAsync(node2, visitor) {
+      const visitor_ = initVisitor(visitor);
+      if (identity3.isDocument(node2)) {
+        const cd = await visitAsync_(null, node2.contents, visitor_, Object.freeze([node2]));
+        if (cd === REMOVE)
+          node2.contents = null;
+      } else
+        await visitAsync_(null, node2, visitor_, Object.freeze([]));
+    }
+    visitAsync.BREAK = BREAK2;
+    visitAsync.SKIP = SKIP;
+    visitAsync.REMOVE = REMOVE;
+    async function visitAsync_(key2, node2, visitor, path) {
+      const ctrl = await callVisitor(key2, node2, visitor, path);
+      if (identity3.isNode(ctrl) || identity3.isPair(ctrl)) {
+        replaceNode(key2, path, ctrl);
+        return visitAsync_(key2, ctrl, visitor, path);
+      }
+      if (typeof ctrl !== "symbol") {
+        if (identity3.isCollection(node2)) {
+          path = Object.freeze(path.concat(node2));
+          for (let i = 0; i < node2.items.length; ++i) {
+            const ci = await visitAsync_(i, node2.items[i], visitor, path);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK2)
+              return BREAK2;
+            else if (ci === REMOVE) {
+              node2.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+        } else if (identity3.isPair(node2)) {
+          path = Object.freeze(path.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path);
+          if (ck === BREAK2)
+            return BREAK2;
+          else if (ck === REMOVE)
+            node2.key = null;
+          const cv = await visitAsync_("value", node2.value, visitor, path);
+          if (cv === BREAK2)
+            return BREAK2;
+          else if (cv === REMOVE)
+            node2.value = null;
+        }
+      }
+      return ctrl;
+    }
+    function initVisitor(visitor) {
+      if (typeof visitor === "object" && (visitor.Collection || visitor.Node || visitor.Value)) {
+        return Object.assign({
+          Alias: visitor.Node,
+          Map: visitor.Node,
+          Scalar: visitor.Node,
+          Seq: visitor.Node
+        }, visitor.Value && {
+          Map: visitor.Value,
+          Scalar: visitor.Value,
+          Seq: visitor.Value
+        }, visitor.Collection && {
+          Map: visitor.Collection,
+          Seq: visitor.Collection
+        }, visitor);
+      }
+      return visitor;
+    }
+    function callVisitor(key2, node2, visitor, path) {
+      if (typeof visitor === "function")
+        return visitor(key2, node2, path);
+      if (identity3.isMap(node2))
+        return visitor.Map?.(key2, node2, path);
+      if (identity3.isSeq(node2))
+        return visitor.Seq?.(key2, node2, path);
+      if (identity3.isPair(node2))
+        return visitor.Pair?.(key2, node2, path);
+      if (identity3.isScalar(node2))
+        return visitor.Scalar?.(key2, node2, path);
+      if (identity3.isAlias(node2))
+        return visitor.Alias?.(key2, node2, path);
+      return void 0;
+    }
+    function replaceNode(key2, path, node2) {
+      const parent = path[path.length - 1];
+      if (identity3.isCollection(parent)) {
+        parent.items[key2] = node2;
+      } else if (identity3.isPair(parent)) {
+        if (key2 === "key")
+          parent.key = node2;
+        else
+          parent.value = node2;
+      } else if (identity3.isDocument(parent)) {
+        parent.contents = node2;
+      } else {
+        const pt = identity3.isAlias(parent) ? "alias" : "scalar";
+        throw new Error(`Cannot replace node with ${pt} parent`);
+      }
+    }
+    exports.visit = visit3;
+    exports.visitAsync = visitAsync;
+  }
+});
+
+// node_modules/yaml/dist/doc/directives.js
+var require_directives = __commonJS({
+  "node_modules/yaml/dist/doc/directives.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var visit3 = require_visit();
+    var escapeChars = {
+      "!": "%21",
+      ",": "%2C",
+      "[": "%5B",
+      "]": "%5D",
+      "{": "%7B",
+      "}": "%7D"
+    };
+    var escapeTagName = (tn) => tn.replace(/[!,[\]{}]/g, (ch) => escapeChars[ch]);
+    var Directives = class _Directives {
+      constructor(yaml, tags2) {
+        this.docStart = null;
+        this.docEnd = false;
+        this.yaml = Object.assign({}, _Directives.defaultYaml, yaml);
+        this.tags = Object.assign({}, _Directives.defaultTags, tags2);
+      }
+      clone() {
+        const copy = new _Directives(this.yaml, this.tags);
+        copy.docStart = this.docStart;
+        return copy;
+      }
+      /**
+       * During parsing, get a Directives instance for the current document and
+       * update the stream state according to the current version's spec.
+       */
+      atDocument() {
+        const res = new _Directives(this.yaml, this.tags);
+        switch (this.yaml.version) {
+          case "1.1":
+            this.atNextDocument = true;
+            break;
+          case "1.2":
+            this.atNextDocument = false;
+            this.yaml = {
+              explicit: _Directives.defaultYaml.explicit,
+              version: "1.2"
+            };
+            this.tags = Object.assign({}, _Directives.defaultTags);
+            break;
+        }
+        return res;
+      }
+      /**
+       * @param onError - May be called even if the action was successful
+       * @returns `true` on success
+       */
+      add(line, onError) {
+        if (this.atNextDocument) {
+          this.yaml = { explicit: _Directives.defaultYaml.explicit, version: "1.1" };
+          this.tags = Object.assign({}, _Directives.defaultTags);
+          this.atNextDocument = false;
+        }
+        const parts = line.trim().split(/[ \t]+/);
+        const name = parts.shift();
+        switch (name) {
+          case "%TAG": {
+            if (parts.length !== 2) {
+              onError(0, "%TAG directive should contain exactly two parts");
+              if (parts.length < 2)
+                return false;
+            }
+            const [handle, prefix] = parts;
+            this.tags[handle] = prefix;
+            return true;
+          }
+          case "%YAML": {
+            this.yaml.explicit = true;
+            if (parts.length !== 1) {
+              onError(0, "%YAML directive should contain exactly one part");
+              return false;
+            }
+            const [version] = parts;
+            if (version === "1.1" || version === "1.2") {
+              this.yaml.version = version;
+              return true;
+            } else {
+              const isValid = /^\d+\.\d+$/.test(version);
+              onError(6, `Unsupported YAML version ${version}`, isValid);
+              return false;
+            }
+          }
+          default:
+            onError(0, `Unknown directive ${name}`, true);
+            return false;
+        }
+      }
+      /**
+       * Resolves a tag, matching handles to those defined in %TAG directives.
+       *
+       * @returns Resolved tag, which may also be the non-specific tag `'!'` or a
+       *   `'!local'` tag, or `null` if unresolvable.
+       */
+      tagName(source, onError) {
+        if (source === "!")
+          return "!";
+        if (source[0] !== "!") {
+          onError(`Not a valid tag: ${source}`);
+          return null;
+        }
+        if (source[1] === "<") {
+          const verbatim = source.slice(2, -1);
+          if (verbatim === "!" || verbatim === "!!") {
+            onError(`Verbatim tags aren't resolved, so ${source} is invalid.`);
+            return null;
+          }
+          if (source[source.length - 1] !== ">")
+            onError("Verbatim tags must end with a >");
+          return verbatim;
+        }
+        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        if (!suffix)
+          onError(`The ${source} tag has no suffix`);
+        const prefix = this.tags[handle];
+        if (prefix) {
+          try {
+            return prefix + decodeURIComponent(suffix);
+          } catch (error2) {
+            onError(String(error2));
+            return null;
+          }
+        }
+        if (handle === "!")
+          return source;
+        onError(`Could not resolve tag: ${source}`);
+        return null;
+      }
+      /**
+       * Given a fully resolved tag, returns its printable string form,
+       * taking into account current tag prefixes and defaults.
+       */
+      tagString(tag) {
+        for (const [handle, prefix] of Object.entries(this.tags)) {
+          if (tag.startsWith(prefix))
+            return handle + escapeTagName(tag.substring(prefix.length));
+        }
+        return tag[0] === "!" ? tag : `!<${tag}>`;
+      }
+      toString(doc) {
+        const lines = this.yaml.explicit ? [`%YAML ${this.yaml.version || "1.2"}`] : [];
+        const tagEntries = Object.entries(this.tags);
+        let tagNames;
+        if (doc && tagEntries.length > 0 && identity3.isNode(doc.contents)) {
+          const tags2 = {};
+          visit3.visit(doc.contents, (_key, node2) => {
+            if (identity3.isNode(node2) && node2.tag)
+              tags2[node2.tag] = true;
+          });
+          tagNames = Object.keys(tags2);
+        } else
+          tagNames = [];
+        for (const [handle, prefix] of tagEntries) {
+          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
+            continue;
+          if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
+            lines.push(`%TAG ${handle} ${prefix}`);
+        }
+        return lines.join("\n");
+      }
+    };
+    Directives.defaultYaml = { explicit: false, version: "1.2" };
+    Directives.defaultTags = { "!!": "tag:yaml.org,2002:" };
+    exports.Directives = Directives;
+  }
+});
+
+// node_modules/yaml/dist/doc/anchors.js
+var require_anchors = __commonJS({
+  "node_modules/yaml/dist/doc/anchors.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var visit3 = require_visit();
+    function anchorIsValid(anchor) {
+      if (/[\x00-\x19\s,[\]{}]/.test(anchor)) {
+        const sa = JSON.stringify(anchor);
+        const msg = `Anchor must not contain whitespace or control characters: ${sa}`;
+        throw new Error(msg);
+      }
+      return true;
+    }
+    function anchorNames(root) {
+      const anchors = /* @__PURE__ */ new Set();
+      visit3.visit(root, {
+        Value(_key, node2) {
+          if (node2.anchor)
+            anchors.add(node2.anchor);
+        }
+      });
+      return anchors;
+    }
+    function findNewAnchor(prefix, exclude) {
+      for (let i = 1; true; ++i) {
+        const name = `${prefix}${i}`;
+        if (!exclude.has(name))
+          return name;
+      }
+    }
+    function createNodeAnchors(doc, prefix) {
+      const aliasObjects = [];
+      const sourceObjects = /* @__PURE__ */ new Map();
+      let prevAnchors = null;
+      return {
+        onAnchor: (source) => {
+          aliasObjects.push(source);
+          prevAnchors ?? (prevAnchors = anchorNames(doc));
+          const anchor = findNewAnchor(prefix, prevAnchors);
+          prevAnchors.add(anchor);
+          return anchor;
+        },
+        /**
+         * With circular references, the source node is only resolved after all
+         * of its child nodes are. This is why anchors are set only after all of
+         * the nodes have been created.
+         */
+        setAnchors: () => {
+          for (const source of aliasObjects) {
+            const ref = sourceObjects.get(source);
+            if (typeof ref === "object" && ref.anchor && (identity3.isScalar(ref.node) || identity3.isCollection(ref.node))) {
+              ref.node.anchor = ref.anchor;
+            } else {
+              const error2 = new Error("Failed to resolve repeated object (this should not happen)");
+              error2.source = source;
+              throw error2;
+            }
+          }
+        },
+        sourceObjects
+      };
+    }
+    exports.anchorIsValid = anchorIsValid;
+    exports.anchorNames = anchorNames;
+    exports.createNodeAnchors = createNodeAnchors;
+    exports.findNewAnchor = findNewAnchor;
+  }
+});
+
+// node_modules/yaml/dist/doc/applyReviver.js
+var require_applyReviver = __commonJS({
+  "node_modules/yaml/dist/doc/applyReviver.js"(exports) {
+    "use strict";
+    function applyReviver(reviver, obj7, key2, val) {
+      if (val && typeof val === "object") {
+        if (Array.isArray(val)) {
+          for (let i = 0, len = val.length; i < len; ++i) {
+            const v0 = val[i];
+            const v1 = applyReviver(reviver, val, String(i), v0);
+            if (v1 === void 0)
+              delete val[i];
+            else if (v1 !== v0)
+              val[i] = v1;
+          }
+        } else if (val instanceof Map) {
+          for (const k of Array.from(val.keys())) {
+            const v0 = val.get(k);
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              val.delete(k);
+            else if (v1 !== v0)
+              val.set(k, v1);
+          }
+        } else if (val instanceof Set) {
+          for (const v0 of Array.from(val)) {
+            const v1 = applyReviver(reviver, val, v0, v0);
+            if (v1 === void 0)
+              val.delete(v0);
+            else if (v1 !== v0) {
+              val.delete(v0);
+              val.add(v1);
+            }
+          }
+        } else {
+          for (const [k, v0] of Object.entries(val)) {
+            const v1 = applyReviver(reviver, val, k, v0);
+            if (v1 === void 0)
+              delete val[k];
+            else if (v1 !== v0)
+              val[k] = v1;
+          }
+        }
+      }
+      return reviver.call(obj7, key2, val);
+    }
+    exports.applyReviver = applyReviver;
+  }
+});
+
+// node_modules/yaml/dist/nodes/toJS.js
+var require_toJS = __commonJS({
+  "node_modules/yaml/dist/nodes/toJS.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    function toJS(value, arg, ctx) {
+      if (Array.isArray(value))
+        return value.map((v, i) => toJS(v, String(i), ctx));
+      if (value && typeof value.toJSON === "function") {
+        if (!ctx || !identity3.hasAnchor(value))
+          return value.toJSON(arg, ctx);
+        const data = { aliasCount: 0, count: 1, res: void 0 };
+        ctx.anchors.set(value, data);
+        ctx.onCreate = (res2) => {
+          data.res = res2;
+          delete ctx.onCreate;
+        };
+        const res = value.toJSON(arg, ctx);
+        if (ctx.onCreate)
+          ctx.onCreate(res);
+        return res;
+      }
+      if (typeof value === "bigint" && !ctx?.keep)
+        return Number(value);
+      return value;
+    }
+    exports.toJS = toJS;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Node.js
+var require_Node = __commonJS({
+  "node_modules/yaml/dist/nodes/Node.js"(exports) {
+    "use strict";
+    var applyReviver = require_applyReviver();
+    var identity3 = require_identity();
+    var toJS = require_toJS();
+    var NodeBase = class {
+      constructor(type) {
+        Object.defineProperty(this, identity3.NODE_TYPE, { value: type });
+      }
+      /** Create a copy of this node.  */
+      clone() {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** A plain JavaScript representation of this node. */
+      toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        if (!identity3.isDocument(doc))
+          throw new TypeError("A document argument is required");
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc,
+          keep: true,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this, "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+    };
+    exports.NodeBase = NodeBase;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Alias.js
+var require_Alias = __commonJS({
+  "node_modules/yaml/dist/nodes/Alias.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var visit3 = require_visit();
+    var identity3 = require_identity();
+    var Node2 = require_Node();
+    var toJS = require_toJS();
+    var Alias = class extends Node2.NodeBase {
+      constructor(source) {
+        super(identity3.ALIAS);
+        this.source = source;
+        Object.defineProperty(this, "tag", {
+          set() {
+            throw new Error("Alias nodes cannot have tags");
+          }
+        });
+      }
+      /**
+       * Resolve the value of this alias within `doc`, finding the last
+       * instance of the `source` anchor before this node.
+       */
+      resolve(doc, ctx) {
+        if (ctx?.maxAliasCount === 0)
+          throw new ReferenceError("Alias resolution is disabled");
+        let nodes;
+        if (ctx?.aliasResolveCache) {
+          nodes = ctx.aliasResolveCache;
+        } else {
+          nodes = [];
+          visit3.visit(doc, {
+            Node: (_key, node2) => {
+              if (identity3.isAlias(node2) || identity3.hasAnchor(node2))
+                nodes.push(node2);
+            }
+          });
+          if (ctx)
+            ctx.aliasResolveCache = nodes;
+        }
+        let found3 = void 0;
+        for (const node2 of nodes) {
+          if (node2 === this)
+            break;
+          if (node2.anchor === this.source)
+            found3 = node2;
+        }
+        if (found3 && ctx) {
+          const { anchors: anchors2, doc: doc2, maxAliasCount } = ctx;
+          let data = anchors2.get(found3);
+          if (!data) {
+            toJS.toJS(found3, null, ctx);
+            data = anchors2.get(found3);
+          }
+          if (data?.res === void 0) {
+            const msg = "This should not happen: Alias anchor was not resolved?";
+            throw new ReferenceError(msg);
+          }
+          if (maxAliasCount >= 0) {
+            data.count += 1;
+            if (data.aliasCount === 0)
+              data.aliasCount = getAliasCount(doc2, found3, anchors2);
+            if (data.count * data.aliasCount > maxAliasCount) {
+              const msg = "Excessive alias count indicates a resource exhaustion attack";
+              throw new ReferenceError(msg);
+            }
+          }
+        }
+        return found3;
+      }
+      toJSON(_arg, ctx) {
+        if (!ctx)
+          return { source: this.source };
+        const source = this.resolve(ctx.doc, ctx);
+        if (!source) {
+          const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+          throw new ReferenceError(msg);
+        }
+        return ctx.anchors.get(source).res;
+      }
+      toString(ctx, _onComment, _onChompKeep) {
+        const src = `*${this.source}`;
+        if (ctx) {
+          anchors.anchorIsValid(this.source);
+          if (ctx.options.verifyAliasOrder && !ctx.anchors.has(this.source)) {
+            const msg = `Unresolved alias (the anchor must be set before the alias): ${this.source}`;
+            throw new Error(msg);
+          }
+          if (ctx.implicitKey)
+            return `${src} `;
+        }
+        return src;
+      }
+    };
+    function getAliasCount(doc, node2, anchors2) {
+      if (identity3.isAlias(node2)) {
+        const source = node2.resolve(doc);
+        const anchor = anchors2 && source && anchors2.get(source);
+        return anchor ? anchor.count * anchor.aliasCount : 0;
+      } else if (identity3.isCollection(node2)) {
+        let count2 = 0;
+        for (const item of node2.items) {
+          const c = getAliasCount(doc, item, anchors2);
+          if (c > count2)
+            count2 = c;
+        }
+        return count2;
+      } else if (identity3.isPair(node2)) {
+        const kc = getAliasCount(doc, node2.key, anchors2);
+        const vc = getAliasCount(doc, node2.value, anchors2);
+        return Math.max(kc, vc);
+      }
+      return 1;
+    }
+    exports.Alias = Alias;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Scalar.js
+var require_Scalar = __commonJS({
+  "node_modules/yaml/dist/nodes/Scalar.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Node2 = require_Node();
+    var toJS = require_toJS();
+    var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+    var Scalar = class extends Node2.NodeBase {
+      constructor(value) {
+        super(identity3.SCALAR);
+        this.value = value;
+      }
+      toJSON(arg, ctx) {
+        return ctx?.keep ? this.value : toJS.toJS(this.value, arg, ctx);
+      }
+      toString() {
+        return String(this.value);
+      }
+    };
+    Scalar.BLOCK_FOLDED = "BLOCK_FOLDED";
+    Scalar.BLOCK_LITERAL = "BLOCK_LITERAL";
+    Scalar.PLAIN = "PLAIN";
+    Scalar.QUOTE_DOUBLE = "QUOTE_DOUBLE";
+    Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
+    exports.Scalar = Scalar;
+    exports.isScalarValue = isScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/doc/createNode.js
+var require_createNode = __commonJS({
+  "node_modules/yaml/dist/doc/createNode.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var defaultTagPrefix = "tag:yaml.org,2002:";
+    function findTagObject(value, tagName, tags2) {
+      if (tagName) {
+        const match = tags2.filter((t) => t.tag === tagName);
+        const tagObj = match.find((t) => !t.format) ?? match[0];
+        if (!tagObj)
+          throw new Error(`Tag ${tagName} not found`);
+        return tagObj;
+      }
+      return tags2.find((t) => t.identify?.(value) && !t.format);
+    }
+    function createNode(value, tagName, ctx) {
+      if (identity3.isDocument(value))
+        value = value.contents;
+      if (identity3.isNode(value))
+        return value;
+      if (identity3.isPair(value)) {
+        const map = ctx.schema[identity3.MAP].createNode?.(ctx.schema, null, ctx);
+        map.items.push(value);
+        return map;
+      }
+      if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
+        value = value.valueOf();
+      }
+      const { aliasDuplicateObjects, onAnchor, onTagObj, schema, sourceObjects } = ctx;
+      let ref = void 0;
+      if (aliasDuplicateObjects && value && typeof value === "object") {
+        ref = sourceObjects.get(value);
+        if (ref) {
+          ref.anchor ?? (ref.anchor = onAnchor(value));
+          return new Alias.Alias(ref.anchor);
+        } else {
+          ref = { anchor: null, node: null };
+          sourceObjects.set(value, ref);
+        }
+      }
+      if (tagName?.startsWith("!!"))
+        tagName = defaultTagPrefix + tagName.slice(2);
+      let tagObj = findTagObject(value, tagName, schema.tags);
+      if (!tagObj) {
+        if (value && typeof value.toJSON === "function") {
+          value = value.toJSON();
+        }
+        if (!value || typeof value !== "object") {
+          const node3 = new Scalar.Scalar(value);
+          if (ref)
+            ref.node = node3;
+          return node3;
+        }
+        tagObj = value instanceof Map ? schema[identity3.MAP] : Symbol.iterator in Object(value) ? schema[identity3.SEQ] : schema[identity3.MAP];
+      }
+      if (onTagObj) {
+        onTagObj(tagObj);
+        delete ctx.onTagObj;
+      }
+      const node2 = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar.Scalar(value);
+      if (tagName)
+        node2.tag = tagName;
+      else if (!tagObj.default)
+        node2.tag = tagObj.tag;
+      if (ref)
+        ref.node = node2;
+      return node2;
+    }
+    exports.createNode = createNode;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Collection.js
+var require_Collection = __commonJS({
+  "node_modules/yaml/dist/nodes/Collection.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var identity3 = require_identity();
+    var Node2 = require_Node();
+    function collectionFromPath(schema, path, value) {
+      let v = value;
+      for (let i = path.length - 1; i >= 0; --i) {
+        const k = path[i];
+        if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
+          const a = [];
+          a[k] = v;
+          v = a;
+        } else {
+          v = /* @__PURE__ */ new Map([[k, v]]);
+        }
+      }
+      return createNode.createNode(v, void 0, {
+        aliasDuplicateObjects: false,
+        keepUndefined: false,
+        onAnchor: () => {
+          throw new Error("This should not happen, please report a bug.");
+        },
+        schema,
+        sourceObjects: /* @__PURE__ */ new Map()
+      });
+    }
+    var isEmptyPath = (path) => path == null || typeof path === "object" && !!path[Symbol.iterator]().next().done;
+    var Collection = class extends Node2.NodeBase {
+      constructor(type, schema) {
+        super(type);
+        Object.defineProperty(this, "schema", {
+          value: schema,
+          configurable: true,
+          enumerable: false,
+          writable: true
+        });
+      }
+      /**
+       * Create a copy of this collection.
+       *
+       * @param schema - If defined, overwrites the original's schema
+       */
+      clone(schema) {
+        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        if (schema)
+          copy.schema = schema;
+        copy.items = copy.items.map((it) => identity3.isNode(it) || identity3.isPair(it) ? it.clone(schema) : it);
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /**
+       * Adds a value to the collection. For `!!map` and `!!omap` the value must
+       * be a Pair instance or a `{ key, value }` object, which may not have a key
+       * that already exists in the map.
+       */
+      addIn(path, value) {
+        if (isEmptyPath(path))
+          this.add(value);
+        else {
+          const [key2, ...rest] = path;
+          const node2 = this.get(key2, true);
+          if (identity3.isCollection(node2))
+            node2.addIn(rest, value);
+          else if (node2 === void 0 && this.schema)
+            this.set(key2, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
+        }
+      }
+      /**
+       * Removes a value from the collection.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path) {
+        const [key2, ...rest] = path;
+        if (rest.length === 0)
+          return this.delete(key2);
+        const node2 = this.get(key2, true);
+        if (identity3.isCollection(node2))
+          return node2.deleteIn(rest);
+        else
+          throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path, keepScalar) {
+        const [key2, ...rest] = path;
+        const node2 = this.get(key2, true);
+        if (rest.length === 0)
+          return !keepScalar && identity3.isScalar(node2) ? node2.value : node2;
+        else
+          return identity3.isCollection(node2) ? node2.getIn(rest, keepScalar) : void 0;
+      }
+      hasAllNullValues(allowScalar) {
+        return this.items.every((node2) => {
+          if (!identity3.isPair(node2))
+            return false;
+          const n = node2.value;
+          return n == null || allowScalar && identity3.isScalar(n) && n.value == null && !n.commentBefore && !n.comment && !n.tag;
+        });
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       */
+      hasIn(path) {
+        const [key2, ...rest] = path;
+        if (rest.length === 0)
+          return this.has(key2);
+        const node2 = this.get(key2, true);
+        return identity3.isCollection(node2) ? node2.hasIn(rest) : false;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path, value) {
+        const [key2, ...rest] = path;
+        if (rest.length === 0) {
+          this.set(key2, value);
+        } else {
+          const node2 = this.get(key2, true);
+          if (identity3.isCollection(node2))
+            node2.setIn(rest, value);
+          else if (node2 === void 0 && this.schema)
+            this.set(key2, collectionFromPath(this.schema, rest, value));
+          else
+            throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
+        }
+      }
+    };
+    exports.Collection = Collection;
+    exports.collectionFromPath = collectionFromPath;
+    exports.isEmptyPath = isEmptyPath;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyComment.js
+var require_stringifyComment = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyComment.js"(exports) {
+    "use strict";
+    var stringifyComment = (str8) => str8.replace(/^(?!$)(?: $)?/gm, "#");
+    function indentComment(comment, indent) {
+      if (/^\n+$/.test(comment))
+        return comment.substring(1);
+      return indent ? comment.replace(/^(?! *$)/gm, indent) : comment;
+    }
+    var lineComment = (str8, indent, comment) => str8.endsWith("\n") ? indentComment(comment, indent) : comment.includes("\n") ? "\n" + indentComment(comment, indent) : (str8.endsWith(" ") ? "" : " ") + comment;
+    exports.indentComment = indentComment;
+    exports.lineComment = lineComment;
+    exports.stringifyComment = stringifyComment;
+  }
+});
+
+// node_modules/yaml/dist/stringify/foldFlowLines.js
+var require_foldFlowLines = __commonJS({
+  "node_modules/yaml/dist/stringify/foldFlowLines.js"(exports) {
+    "use strict";
+    var FOLD_FLOW = "flow";
+    var FOLD_BLOCK = "block";
+    var FOLD_QUOTED = "quoted";
+    function foldFlowLines(text2, indent, mode = "flow", { indentAtStart, lineWidth = 80, minContentWidth = 20, onFold, onOverflow } = {}) {
+      if (!lineWidth || lineWidth < 0)
+        return text2;
+      if (lineWidth < minContentWidth)
+        minContentWidth = 0;
+      const endStep = Math.max(1 + minContentWidth, 1 + lineWidth - indent.length);
+      if (text2.length <= endStep)
+        return text2;
+      const folds = [];
+      const escapedFolds = {};
+      let end = lineWidth - indent.length;
+      if (typeof indentAtStart === "number") {
+        if (indentAtStart > lineWidth - Math.max(2, minContentWidth))
+          folds.push(0);
+        else
+          end = lineWidth - indentAtStart;
+      }
+      let split = void 0;
+      let prev = void 0;
+      let overflow = false;
+      let i = -1;
+      let escStart = -1;
+      let escEnd = -1;
+      if (mode === FOLD_BLOCK) {
+        i = consumeMoreIndentedLines(text2, i, indent.length);
+        if (i !== -1)
+          end = i + endStep;
+      }
+      for (let ch; ch = text2[i += 1]; ) {
+        if (mode === FOLD_QUOTED && ch === "\\") {
+          escStart = i;
+          switch (text2[i + 1]) {
+            case "x":
+              i += 3;
+              break;
+            case "u":
+              i += 5;
+              break;
+            case "U":
+              i += 9;
+              break;
+            default:
+              i += 1;
+          }
+          escEnd = i;
+        }
+        if (ch === "\n") {
+          if (mode === FOLD_BLOCK)
+            i = consumeMoreIndentedLines(text2, i, indent.length);
+          end = i + indent.length + endStep;
+          split = void 0;
+        } else {
+          if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
+            const next = text2[i + 1];
+            if (next && next !== " " && next !== "\n" && next !== "	")
+              split = i;
+          }
+          if (i >= end) {
+            if (split) {
+              folds.push(split);
+              end = split + endStep;
+              split = void 0;
+            } else if (mode === FOLD_QUOTED) {
+              while (prev === " " || prev === "	") {
+                prev = ch;
+                ch = text2[i += 1];
+                overflow = true;
+              }
+              const j = i > escEnd + 1 ? i - 2 : escStart - 1;
+              if (escapedFolds[j])
+                return text2;
+              folds.push(j);
+              escapedFolds[j] = true;
+              end = j + endStep;
+              split = void 0;
+            } else {
+              overflow = true;
+            }
+          }
+        }
+        prev = ch;
+      }
+      if (overflow && onOverflow)
+        onOverflow();
+      if (folds.length === 0)
+        return text2;
+      if (onFold)
+        onFold();
+      let res = text2.slice(0, folds[0]);
+      for (let i2 = 0; i2 < folds.length; ++i2) {
+        const fold = folds[i2];
+        const end2 = folds[i2 + 1] || text2.length;
+        if (fold === 0)
+          res = `
+${indent}${text2.slice(0, end2)}`;
+        else {
+          if (mode === FOLD_QUOTED && escapedFolds[fold])
+            res += `${text2[fold]}\\`;
+          res += `
+${indent}${text2.slice(fold + 1, end2)}`;
+        }
+      }
+      return res;
+    }
+    function consumeMoreIndentedLines(text2, i, indent) {
+      let end = i;
+      let start2 = i + 1;
+      let ch = text2[start2];
+      while (ch === " " || ch === "	") {
+        if (i < start2 + indent) {
+          ch = text2[++i];
+        } else {
+          do {
+            ch = text2[++i];
+          } while (ch && ch !== "\n");
+          end = i;
+          start2 = i + 1;
+          ch = text2[start2];
+        }
+      }
+      return end;
+    }
+    exports.FOLD_BLOCK = FOLD_BLOCK;
+    exports.FOLD_FLOW = FOLD_FLOW;
+    exports.FOLD_QUOTED = FOLD_QUOTED;
+    exports.foldFlowLines = foldFlowLines;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyString.js
+var require_stringifyString = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyString.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var foldFlowLines = require_foldFlowLines();
+    var getFoldOptions = (ctx, isBlock) => ({
+      indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
+      lineWidth: ctx.options.lineWidth,
+      minContentWidth: ctx.options.minContentWidth
+    });
+    var containsDocumentMarker = (str8) => /^(%|---|\.\.\.)/m.test(str8);
+    function lineLengthOverLimit(str8, lineWidth, indentLength) {
+      if (!lineWidth || lineWidth < 0)
+        return false;
+      const limit = lineWidth - indentLength;
+      const strLen = str8.length;
+      if (strLen <= limit)
+        return false;
+      for (let i = 0, start2 = 0; i < strLen; ++i) {
+        if (str8[i] === "\n") {
+          if (i - start2 > limit)
+            return true;
+          start2 = i + 1;
+          if (strLen - start2 <= limit)
+            return false;
+        }
+      }
+      return true;
+    }
+    function doubleQuotedString(value, ctx) {
+      const json = JSON.stringify(value);
+      if (ctx.options.doubleQuotedAsJSON)
+        return json;
+      const { implicitKey } = ctx;
+      const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      let str8 = "";
+      let start2 = 0;
+      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
+        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
+          str8 += json.slice(start2, i) + "\\ ";
+          i += 1;
+          start2 = i;
+          ch = "\\";
+        }
+        if (ch === "\\")
+          switch (json[i + 1]) {
+            case "u":
+              {
+                str8 += json.slice(start2, i);
+                const code = json.substr(i + 2, 4);
+                switch (code) {
+                  case "0000":
+                    str8 += "\\0";
+                    break;
+                  case "0007":
+                    str8 += "\\a";
+                    break;
+                  case "000b":
+                    str8 += "\\v";
+                    break;
+                  case "001b":
+                    str8 += "\\e";
+                    break;
+                  case "0085":
+                    str8 += "\\N";
+                    break;
+                  case "00a0":
+                    str8 += "\\_";
+                    break;
+                  case "2028":
+                    str8 += "\\L";
+                    break;
+                  case "2029":
+                    str8 += "\\P";
+                    break;
+                  default:
+                    if (code.substr(0, 2) === "00")
+                      str8 += "\\x" + code.substr(2);
+                    else
+                      str8 += json.substr(i, 6);
+                }
+                i += 5;
+                start2 = i + 1;
+              }
+              break;
+            case "n":
+              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
+                i += 1;
+              } else {
+                str8 += json.slice(start2, i) + "\n\n";
+                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
+                  str8 += "\n";
+                  i += 2;
+                }
+                str8 += indent;
+                if (json[i + 2] === " ")
+                  str8 += "\\";
+                i += 1;
+                start2 = i + 1;
+              }
+              break;
+            default:
+              i += 1;
+          }
+      }
+      str8 = start2 ? str8 + json.slice(start2) : json;
+      return implicitKey ? str8 : foldFlowLines.foldFlowLines(str8, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
+    }
+    function singleQuotedString(value, ctx) {
+      if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
+        return doubleQuotedString(value, ctx);
+      const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+      const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+${indent}`) + "'";
+      return ctx.implicitKey ? res : foldFlowLines.foldFlowLines(res, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function quotedString(value, ctx) {
+      const { singleQuote } = ctx.options;
+      let qs;
+      if (singleQuote === false)
+        qs = doubleQuotedString;
+      else {
+        const hasDouble = value.includes('"');
+        const hasSingle = value.includes("'");
+        if (hasDouble && !hasSingle)
+          qs = singleQuotedString;
+        else if (hasSingle && !hasDouble)
+          qs = doubleQuotedString;
+        else
+          qs = singleQuote ? singleQuotedString : doubleQuotedString;
+      }
+      return qs(value, ctx);
+    }
+    var blockEndNewlines;
+    try {
+      blockEndNewlines = new RegExp("(^|(?<!\n))\n+(?!\n|$)", "g");
+    } catch {
+      blockEndNewlines = /\n+(?!\n|$)/g;
+    }
+    function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+      const { blockQuote, commentString, lineWidth } = ctx.options;
+      if (!blockQuote || /\n[\t ]+$/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
+      const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.Scalar.BLOCK_FOLDED ? false : type === Scalar.Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
+      if (!value)
+        return literal2 ? "|\n" : ">\n";
+      let chomp;
+      let endStart;
+      for (endStart = value.length; endStart > 0; --endStart) {
+        const ch = value[endStart - 1];
+        if (ch !== "\n" && ch !== "	" && ch !== " ")
+          break;
+      }
+      let end = value.substring(endStart);
+      const endNlPos = end.indexOf("\n");
+      if (endNlPos === -1) {
+        chomp = "-";
+      } else if (value === end || endNlPos !== end.length - 1) {
+        chomp = "+";
+        if (onChompKeep)
+          onChompKeep();
+      } else {
+        chomp = "";
+      }
+      if (end) {
+        value = value.slice(0, -end.length);
+        if (end[end.length - 1] === "\n")
+          end = end.slice(0, -1);
+        end = end.replace(blockEndNewlines, `$&${indent}`);
+      }
+      let startWithSpace = false;
+      let startEnd;
+      let startNlPos = -1;
+      for (startEnd = 0; startEnd < value.length; ++startEnd) {
+        const ch = value[startEnd];
+        if (ch === " ")
+          startWithSpace = true;
+        else if (ch === "\n")
+          startNlPos = startEnd;
+        else
+          break;
+      }
+      let start2 = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+      if (start2) {
+        value = value.substring(start2.length);
+        start2 = start2.replace(/\n+/g, `$&${indent}`);
+      }
+      const indentSize = indent ? "2" : "1";
+      let header = (startWithSpace ? indentSize : "") + chomp;
+      if (comment) {
+        header += " " + commentString(comment.replace(/ ?[\r\n]+/g, " "));
+        if (onComment)
+          onComment();
+      }
+      if (!literal2) {
+        const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+        let literalFallback = false;
+        const foldOptions = getFoldOptions(ctx, true);
+        if (blockQuote !== "folded" && type !== Scalar.Scalar.BLOCK_FOLDED) {
+          foldOptions.onOverflow = () => {
+            literalFallback = true;
+          };
+        }
+        const body = foldFlowLines.foldFlowLines(`${start2}${foldedValue}${end}`, indent, foldFlowLines.FOLD_BLOCK, foldOptions);
+        if (!literalFallback)
+          return `>${header}
+${indent}${body}`;
+      }
+      value = value.replace(/\n+/g, `$&${indent}`);
+      return `|${header}
+${indent}${start2}${value}${end}`;
+    }
+    function plainString(item, ctx, onComment, onChompKeep) {
+      const { type, value } = item;
+      const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
+      if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
+        return quotedString(value, ctx);
+      }
+      if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
+        return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (!implicitKey && !inFlow && type !== Scalar.Scalar.PLAIN && value.includes("\n")) {
+        return blockString(item, ctx, onComment, onChompKeep);
+      }
+      if (containsDocumentMarker(value)) {
+        if (indent === "") {
+          ctx.forceBlockIndent = true;
+          return blockString(item, ctx, onComment, onChompKeep);
+        } else if (implicitKey && indent === indentStep) {
+          return quotedString(value, ctx);
+        }
+      }
+      const str8 = value.replace(/\n+/g, `$&
+${indent}`);
+      if (actualString) {
+        const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str8);
+        const { compat, tags: tags2 } = ctx.doc.schema;
+        if (tags2.some(test) || compat?.some(test))
+          return quotedString(value, ctx);
+      }
+      return implicitKey ? str8 : foldFlowLines.foldFlowLines(str8, indent, foldFlowLines.FOLD_FLOW, getFoldOptions(ctx, false));
+    }
+    function stringifyString(item, ctx, onComment, onChompKeep) {
+      const { implicitKey, inFlow } = ctx;
+      const ss = typeof item.value === "string" ? item : Object.assign({}, item, { value: String(item.value) });
+      let { type } = item;
+      if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+        if (/[\x00-\x08\x0b-\x1f\x7f-\x9f\u{D800}-\u{DFFF}]/u.test(ss.value))
+          type = Scalar.Scalar.QUOTE_DOUBLE;
+      }
+      const _stringify = (_type) => {
+        switch (_type) {
+          case Scalar.Scalar.BLOCK_FOLDED:
+          case Scalar.Scalar.BLOCK_LITERAL:
+            return implicitKey || inFlow ? quotedString(ss.value, ctx) : blockString(ss, ctx, onComment, onChompKeep);
+          case Scalar.Scalar.QUOTE_DOUBLE:
+            return doubleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.QUOTE_SINGLE:
+            return singleQuotedString(ss.value, ctx);
+          case Scalar.Scalar.PLAIN:
+            return plainString(ss, ctx, onComment, onChompKeep);
+          default:
+            return null;
+        }
+      };
+      let res = _stringify(type);
+      if (res === null) {
+        const { defaultKeyType, defaultStringType } = ctx.options;
+        const t = implicitKey && defaultKeyType || defaultStringType;
+        res = _stringify(t);
+        if (res === null)
+          throw new Error(`Unsupported default string type ${t}`);
+      }
+      return res;
+    }
+    exports.stringifyString = stringifyString;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringify.js
+var require_stringify = __commonJS({
+  "node_modules/yaml/dist/stringify/stringify.js"(exports) {
+    "use strict";
+    var anchors = require_anchors();
+    var identity3 = require_identity();
+    var stringifyComment = require_stringifyComment();
+    var stringifyString = require_stringifyString();
+    function createStringifyContext(doc, options) {
+      const opt = Object.assign({
+        blockQuote: true,
+        commentString: stringifyComment.stringifyComment,
+        defaultKeyType: null,
+        defaultStringType: "PLAIN",
+        directives: null,
+        doubleQuotedAsJSON: false,
+        doubleQuotedMinMultiLineLength: 40,
+        falseStr: "false",
+        flowCollectionPadding: true,
+        indentSeq: true,
+        lineWidth: 80,
+        minContentWidth: 20,
+        nullStr: "null",
+        simpleKeys: false,
+        singleQuote: null,
+        trailingComma: false,
+        trueStr: "true",
+        verifyAliasOrder: true
+      }, doc.schema.toStringOptions, options);
+      let inFlow;
+      switch (opt.collectionStyle) {
+        case "block":
+          inFlow = false;
+          break;
+        case "flow":
+          inFlow = true;
+          break;
+        default:
+          inFlow = null;
+      }
+      return {
+        anchors: /* @__PURE__ */ new Set(),
+        doc,
+        flowCollectionPadding: opt.flowCollectionPadding ? " " : "",
+        indent: "",
+        indentStep: typeof opt.indent === "number" ? " ".repeat(opt.indent) : "  ",
+        inFlow,
+        options: opt
+      };
+    }
+    function getTagObject(tags2, item) {
+      if (item.tag) {
+        const match = tags2.filter((t) => t.tag === item.tag);
+        if (match.length > 0)
+          return match.find((t) => t.format === item.format) ?? match[0];
+      }
+      let tagObj = void 0;
+      let obj7;
+      if (identity3.isScalar(item)) {
+        obj7 = item.value;
+        let match = tags2.filter((t) => t.identify?.(obj7));
+        if (match.length > 1) {
+          const testMatch = match.filter((t) => t.test);
+          if (testMatch.length > 0)
+            match = testMatch;
+        }
+        tagObj = match.find((t) => t.format === item.format) ?? match.find((t) => !t.format);
+      } else {
+        obj7 = item;
+        tagObj = tags2.find((t) => t.nodeClass && obj7 instanceof t.nodeClass);
+      }
+      if (!tagObj) {
+        const name = obj7?.constructor?.name ?? (obj7 === null ? "null" : typeof obj7);
+        throw new Error(`Tag not resolved for ${name} value`);
+      }
+      return tagObj;
+    }
+    function stringifyProps(node2, tagObj, { anchors: anchors$1, doc }) {
+      if (!doc.directives)
+        return "";
+      const props = [];
+      const anchor = (identity3.isScalar(node2) || identity3.isCollection(node2)) && node2.anchor;
+      if (anchor && anchors.anchorIsValid(anchor)) {
+        anchors$1.add(anchor);
+        props.push(`&${anchor}`);
+      }
+      const tag = node2.tag ?? (tagObj.default ? null : tagObj.tag);
+      if (tag)
+        props.push(doc.directives.tagString(tag));
+      return props.join(" ");
+    }
+    function stringify5(item, ctx, onComment, onChompKeep) {
+      if (identity3.isPair(item))
+        return item.toString(ctx, onComment, onChompKeep);
+      if (identity3.isAlias(item)) {
+        if (ctx.doc.directives)
+          return item.toString(ctx);
+        if (ctx.resolvedAliases?.has(item)) {
+          throw new TypeError(`Cannot stringify circular structure without alias nodes`);
+        } else {
+          if (ctx.resolvedAliases)
+            ctx.resolvedAliases.add(item);
+          else
+            ctx.resolvedAliases = /* @__PURE__ */ new Set([item]);
+          item = item.resolve(ctx.doc);
+        }
+      }
+      let tagObj = void 0;
+      const node2 = identity3.isNode(item) ? item : ctx.doc.createNode(item, { onTagObj: (o) => tagObj = o });
+      tagObj ?? (tagObj = getTagObject(ctx.doc.schema.tags, node2));
+      const props = stringifyProps(node2, tagObj, ctx);
+      if (props.length > 0)
+        ctx.indentAtStart = (ctx.indentAtStart ?? 0) + props.length + 1;
+      const str8 = typeof tagObj.stringify === "function" ? tagObj.stringify(node2, ctx, onComment, onChompKeep) : identity3.isScalar(node2) ? stringifyString.stringifyString(node2, ctx, onComment, onChompKeep) : node2.toString(ctx, onComment, onChompKeep);
+      if (!props)
+        return str8;
+      return identity3.isScalar(node2) || str8[0] === "{" || str8[0] === "[" ? `${props} ${str8}` : `${props}
+${ctx.indent}${str8}`;
+    }
+    exports.createStringifyContext = createStringifyContext;
+    exports.stringify = stringify5;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyPair.js
+var require_stringifyPair = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyPair.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var stringify5 = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
+      const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
+      let keyComment = identity3.isNode(key2) && key2.comment || null;
+      if (simpleKeys) {
+        if (keyComment) {
+          throw new Error("With simple keys, key nodes cannot have comments");
+        }
+        if (identity3.isCollection(key2) || !identity3.isNode(key2) && typeof key2 === "object") {
+          const msg = "With simple keys, collection cannot be used as a key value";
+          throw new Error(msg);
+        }
+      }
+      let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || identity3.isCollection(key2) || (identity3.isScalar(key2) ? key2.type === Scalar.Scalar.BLOCK_FOLDED || key2.type === Scalar.Scalar.BLOCK_LITERAL : typeof key2 === "object"));
+      ctx = Object.assign({}, ctx, {
+        allNullValues: false,
+        implicitKey: !explicitKey && (simpleKeys || !allNullValues),
+        indent: indent + indentStep
+      });
+      let keyCommentDone = false;
+      let chompKeep = false;
+      let str8 = stringify5.stringify(key2, ctx, () => keyCommentDone = true, () => chompKeep = true);
+      if (!explicitKey && !ctx.inFlow && str8.length > 1024) {
+        if (simpleKeys)
+          throw new Error("With simple keys, single line scalar must not span more than 1024 characters");
+        explicitKey = true;
+      }
+      if (ctx.inFlow) {
+        if (allNullValues || value == null) {
+          if (keyCommentDone && onComment)
+            onComment();
+          return str8 === "" ? "?" : explicitKey ? `? ${str8}` : str8;
+        }
+      } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+        str8 = `? ${str8}`;
+        if (keyComment && !keyCommentDone) {
+          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
+        } else if (chompKeep && onChompKeep)
+          onChompKeep();
+        return str8;
+      }
+      if (keyCommentDone)
+        keyComment = null;
+      if (explicitKey) {
+        if (keyComment)
+          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
+        str8 = `? ${str8}
+${indent}:`;
+      } else {
+        str8 = `${str8}:`;
+        if (keyComment)
+          str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(keyComment));
+      }
+      let vsb, vcb, valueComment;
+      if (identity3.isNode(value)) {
+        vsb = !!value.spaceBefore;
+        vcb = value.commentBefore;
+        valueComment = value.comment;
+      } else {
+        vsb = false;
+        vcb = null;
+        valueComment = null;
+        if (value && typeof value === "object")
+          value = doc.createNode(value);
+      }
+      ctx.implicitKey = false;
+      if (!explicitKey && !keyComment && identity3.isScalar(value))
+        ctx.indentAtStart = str8.length + 1;
+      chompKeep = false;
+      if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && identity3.isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+        ctx.indent = ctx.indent.substring(2);
+      }
+      let valueCommentDone = false;
+      const valueStr = stringify5.stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+      let ws = " ";
+      if (keyComment || vsb || vcb) {
+        ws = vsb ? "\n" : "";
+        if (vcb) {
+          const cs = commentString(vcb);
+          ws += `
+${stringifyComment.indentComment(cs, ctx.indent)}`;
+        }
+        if (valueStr === "" && !ctx.inFlow) {
+          if (ws === "\n" && valueComment)
+            ws = "\n\n";
+        } else {
+          ws += `
+${ctx.indent}`;
+        }
+      } else if (!explicitKey && identity3.isCollection(value)) {
+        const vs0 = valueStr[0];
+        const nl0 = valueStr.indexOf("\n");
+        const hasNewline = nl0 !== -1;
+        const flow2 = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+        if (hasNewline || !flow2) {
+          let hasPropsLine = false;
+          if (hasNewline && (vs0 === "&" || vs0 === "!")) {
+            let sp0 = valueStr.indexOf(" ");
+            if (vs0 === "&" && sp0 !== -1 && sp0 < nl0 && valueStr[sp0 + 1] === "!") {
+              sp0 = valueStr.indexOf(" ", sp0 + 1);
+            }
+            if (sp0 === -1 || nl0 < sp0)
+              hasPropsLine = true;
+          }
+          if (!hasPropsLine)
+            ws = `
+${ctx.indent}`;
+        }
+      } else if (valueStr === "" || valueStr[0] === "\n") {
+        ws = "";
+      }
+      str8 += ws + valueStr;
+      if (ctx.inFlow) {
+        if (valueCommentDone && onComment)
+          onComment();
+      } else if (valueComment && !valueCommentDone) {
+        str8 += stringifyComment.lineComment(str8, ctx.indent, commentString(valueComment));
+      } else if (chompKeep && onChompKeep) {
+        onChompKeep();
+      }
+      return str8;
+    }
+    exports.stringifyPair = stringifyPair;
+  }
+});
+
+// node_modules/yaml/dist/log.js
+var require_log = __commonJS({
+  "node_modules/yaml/dist/log.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    function debug(logLevel, ...messages) {
+      if (logLevel === "debug")
+        console.log(...messages);
+    }
+    function warn(logLevel, warning) {
+      if (logLevel === "debug" || logLevel === "warn") {
+        if (typeof node_process.emitWarning === "function")
+          node_process.emitWarning(warning);
+        else
+          console.warn(warning);
+      }
+    }
+    exports.debug = debug;
+    exports.warn = warn;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/merge.js
+var require_merge = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/merge.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var MERGE_KEY = "<<";
+    var merge2 = {
+      identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
+      default: "key",
+      tag: "tag:yaml.org,2002:merge",
+      test: /^<<$/,
+      resolve: () => Object.assign(new Scalar.Scalar(Symbol(MERGE_KEY)), {
+        addToJSMap: addMergeToJSMap
+      }),
+      stringify: () => MERGE_KEY
+    };
+    var isMergeKey = (ctx, key2) => (merge2.identify(key2) || identity3.isScalar(key2) && (!key2.type || key2.type === Scalar.Scalar.PLAIN) && merge2.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge2.tag && tag.default);
+    function addMergeToJSMap(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (identity3.isSeq(source))
+        for (const it of source.items)
+          mergeValue(ctx, map, it);
+      else if (Array.isArray(source))
+        for (const it of source)
+          mergeValue(ctx, map, it);
+      else
+        mergeValue(ctx, map, source);
+    }
+    function mergeValue(ctx, map, value) {
+      const source = resolveAliasValue(ctx, value);
+      if (!identity3.isMap(source))
+        throw new Error("Merge sources must be maps or map aliases");
+      const srcMap = source.toJSON(null, ctx, Map);
+      for (const [key2, value2] of srcMap) {
+        if (map instanceof Map) {
+          if (!map.has(key2))
+            map.set(key2, value2);
+        } else if (map instanceof Set) {
+          map.add(key2);
+        } else if (!Object.prototype.hasOwnProperty.call(map, key2)) {
+          Object.defineProperty(map, key2, {
+            value: value2,
+            writable: true,
+            enumerable: true,
+            configurable: true
+          });
+        }
+      }
+      return map;
+    }
+    function resolveAliasValue(ctx, value) {
+      return ctx && identity3.isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+    }
+    exports.addMergeToJSMap = addMergeToJSMap;
+    exports.isMergeKey = isMergeKey;
+    exports.merge = merge2;
+  }
+});
+
+// node_modules/yaml/dist/nodes/addPairToJSMap.js
+var require_addPairToJSMap = __commonJS({
+  "node_modules/yaml/dist/nodes/addPairToJSMap.js"(exports) {
+    "use strict";
+    var log = require_log();
+    var merge2 = require_merge();
+    var stringify5 = require_stringify();
+    var identity3 = require_identity();
+    var toJS = require_toJS();
+    function addPairToJSMap(ctx, map, { key: key2, value }) {
+      if (identity3.isNode(key2) && key2.addToJSMap)
+        key2.addToJSMap(ctx, map, value);
+      else if (merge2.isMergeKey(ctx, key2))
+        merge2.addMergeToJSMap(ctx, map, value);
+      else {
+        const jsKey = toJS.toJS(key2, "", ctx);
+        if (map instanceof Map) {
+          map.set(jsKey, toJS.toJS(value, jsKey, ctx));
+        } else if (map instanceof Set) {
+          map.add(jsKey);
+        } else {
+          const stringKey = stringifyKey(key2, jsKey, ctx);
+          const jsValue = toJS.toJS(value, stringKey, ctx);
+          if (stringKey in map)
+            Object.defineProperty(map, stringKey, {
+              value: jsValue,
+              writable: true,
+              enumerable: true,
+              configurable: true
+            });
+          else
+            map[stringKey] = jsValue;
+        }
+      }
+      return map;
+    }
+    function stringifyKey(key2, jsKey, ctx) {
+      if (jsKey === null)
+        return "";
+      if (typeof jsKey !== "object")
+        return String(jsKey);
+      if (identity3.isNode(key2) && ctx?.doc) {
+        const strCtx = stringify5.createStringifyContext(ctx.doc, {});
+        strCtx.anchors = /* @__PURE__ */ new Set();
+        for (const node2 of ctx.anchors.keys())
+          strCtx.anchors.add(node2.anchor);
+        strCtx.inFlow = true;
+        strCtx.inStringifyKey = true;
+        const strKey = key2.toString(strCtx);
+        if (!ctx.mapKeyWarned) {
+          let jsonStr = JSON.stringify(strKey);
+          if (jsonStr.length > 40)
+            jsonStr = jsonStr.substring(0, 36) + '..."';
+          log.warn(ctx.doc.options.logLevel, `Keys with collection values will be stringified due to JS Object restrictions: ${jsonStr}. Set mapAsMap: true to use object keys.`);
+          ctx.mapKeyWarned = true;
+        }
+        return strKey;
+      }
+      return JSON.stringify(jsKey);
+    }
+    exports.addPairToJSMap = addPairToJSMap;
+  }
+});
+
+// node_modules/yaml/dist/nodes/Pair.js
+var require_Pair = __commonJS({
+  "node_modules/yaml/dist/nodes/Pair.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyPair = require_stringifyPair();
+    var addPairToJSMap = require_addPairToJSMap();
+    var identity3 = require_identity();
+    function createPair(key2, value, ctx) {
+      const k = createNode.createNode(key2, void 0, ctx);
+      const v = createNode.createNode(value, void 0, ctx);
+      return new Pair(k, v);
+    }
+    var Pair = class _Pair {
+      constructor(key2, value = null) {
+        Object.defineProperty(this, identity3.NODE_TYPE, { value: identity3.PAIR });
+        this.key = key2;
+        this.value = value;
+      }
+      clone(schema) {
+        let { key: key2, value } = this;
+        if (identity3.isNode(key2))
+          key2 = key2.clone(schema);
+        if (identity3.isNode(value))
+          value = value.clone(schema);
+        return new _Pair(key2, value);
+      }
+      toJSON(_, ctx) {
+        const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        return addPairToJSMap.addPairToJSMap(ctx, pair, this);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        return ctx?.doc ? stringifyPair.stringifyPair(this, ctx, onComment, onChompKeep) : JSON.stringify(this);
+      }
+    };
+    exports.Pair = Pair;
+    exports.createPair = createPair;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyCollection.js
+var require_stringifyCollection = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyCollection.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var stringify5 = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyCollection(collection, ctx, options) {
+      const flow2 = ctx.inFlow ?? collection.flow;
+      const stringify6 = flow2 ? stringifyFlowCollection : stringifyBlockCollection;
+      return stringify6(collection, ctx, options);
+    }
+    function stringifyBlockCollection({ comment, items: items2 }, ctx, { blockItemPrefix, flowChars, itemIndent, onChompKeep, onComment }) {
+      const { indent, options: { commentString } } = ctx;
+      const itemCtx = Object.assign({}, ctx, { indent: itemIndent, type: null });
+      let chompKeep = false;
+      const lines = [];
+      for (let i = 0; i < items2.length; ++i) {
+        const item = items2[i];
+        let comment2 = null;
+        if (identity3.isNode(item)) {
+          if (!chompKeep && item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, chompKeep);
+          if (item.comment)
+            comment2 = item.comment;
+        } else if (identity3.isPair(item)) {
+          const ik = identity3.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (!chompKeep && ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, chompKeep);
+          }
+        }
+        chompKeep = false;
+        let str9 = stringify5.stringify(item, itemCtx, () => comment2 = null, () => chompKeep = true);
+        if (comment2)
+          str9 += stringifyComment.lineComment(str9, itemIndent, commentString(comment2));
+        if (chompKeep && comment2)
+          chompKeep = false;
+        lines.push(blockItemPrefix + str9);
+      }
+      let str8;
+      if (lines.length === 0) {
+        str8 = flowChars.start + flowChars.end;
+      } else {
+        str8 = lines[0];
+        for (let i = 1; i < lines.length; ++i) {
+          const line = lines[i];
+          str8 += line ? `
+${indent}${line}` : "\n";
+        }
+      }
+      if (comment) {
+        str8 += "\n" + stringifyComment.indentComment(commentString(comment), indent);
+        if (onComment)
+          onComment();
+      } else if (chompKeep && onChompKeep)
+        onChompKeep();
+      return str8;
+    }
+    function stringifyFlowCollection({ items: items2 }, ctx, { flowChars, itemIndent }) {
+      const { indent, indentStep, flowCollectionPadding: fcPadding, options: { commentString } } = ctx;
+      itemIndent += indentStep;
+      const itemCtx = Object.assign({}, ctx, {
+        indent: itemIndent,
+        inFlow: true,
+        type: null
+      });
+      let reqNewline = false;
+      let linesAtValue = 0;
+      const lines = [];
+      for (let i = 0; i < items2.length; ++i) {
+        const item = items2[i];
+        let comment = null;
+        if (identity3.isNode(item)) {
+          if (item.spaceBefore)
+            lines.push("");
+          addCommentBefore(ctx, lines, item.commentBefore, false);
+          if (item.comment)
+            comment = item.comment;
+        } else if (identity3.isPair(item)) {
+          const ik = identity3.isNode(item.key) ? item.key : null;
+          if (ik) {
+            if (ik.spaceBefore)
+              lines.push("");
+            addCommentBefore(ctx, lines, ik.commentBefore, false);
+            if (ik.comment)
+              reqNewline = true;
+          }
+          const iv = identity3.isNode(item.value) ? item.value : null;
+          if (iv) {
+            if (iv.comment)
+              comment = iv.comment;
+            if (iv.commentBefore)
+              reqNewline = true;
+          } else if (item.value == null && ik?.comment) {
+            comment = ik.comment;
+          }
+        }
+        if (comment)
+          reqNewline = true;
+        let str8 = stringify5.stringify(item, itemCtx, () => comment = null);
+        reqNewline || (reqNewline = lines.length > linesAtValue || str8.includes("\n"));
+        if (i < items2.length - 1) {
+          str8 += ",";
+        } else if (ctx.options.trailingComma) {
+          if (ctx.options.lineWidth > 0) {
+            reqNewline || (reqNewline = lines.reduce((sum, line) => sum + line.length + 2, 2) + (str8.length + 2) > ctx.options.lineWidth);
+          }
+          if (reqNewline) {
+            str8 += ",";
+          }
+        }
+        if (comment)
+          str8 += stringifyComment.lineComment(str8, itemIndent, commentString(comment));
+        lines.push(str8);
+        linesAtValue = lines.length;
+      }
+      const { start: start2, end } = flowChars;
+      if (lines.length === 0) {
+        return start2 + end;
+      } else {
+        if (!reqNewline) {
+          const len = lines.reduce((sum, line) => sum + line.length + 2, 2);
+          reqNewline = ctx.options.lineWidth > 0 && len > ctx.options.lineWidth;
+        }
+        if (reqNewline) {
+          let str8 = start2;
+          for (const line of lines)
+            str8 += line ? `
+${indentStep}${indent}${line}` : "\n";
+          return `${str8}
+${indent}${end}`;
+        } else {
+          return `${start2}${fcPadding}${lines.join(" ")}${fcPadding}${end}`;
+        }
+      }
+    }
+    function addCommentBefore({ indent, options: { commentString } }, lines, comment, chompKeep) {
+      if (comment && chompKeep)
+        comment = comment.replace(/^\n+/, "");
+      if (comment) {
+        const ic = stringifyComment.indentComment(commentString(comment), indent);
+        lines.push(ic.trimStart());
+      }
+    }
+    exports.stringifyCollection = stringifyCollection;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLMap.js
+var require_YAMLMap = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLMap.js"(exports) {
+    "use strict";
+    var stringifyCollection = require_stringifyCollection();
+    var addPairToJSMap = require_addPairToJSMap();
+    var Collection = require_Collection();
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    function findPair(items2, key2) {
+      const k = identity3.isScalar(key2) ? key2.value : key2;
+      for (const it of items2) {
+        if (identity3.isPair(it)) {
+          if (it.key === key2 || it.key === k)
+            return it;
+          if (identity3.isScalar(it.key) && it.key.value === k)
+            return it;
+        }
+      }
+      return void 0;
+    }
+    var YAMLMap = class extends Collection.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:map";
+      }
+      constructor(schema) {
+        super(identity3.MAP, schema);
+        this.items = [];
+      }
+      /**
+       * A generic collection parsing method that can be extended
+       * to other node classes that inherit from YAMLMap
+       */
+      static from(schema, obj7, ctx) {
+        const { keepUndefined, replacer } = ctx;
+        const map = new this(schema);
+        const add = (key2, value) => {
+          if (typeof replacer === "function")
+            value = replacer.call(obj7, key2, value);
+          else if (Array.isArray(replacer) && !replacer.includes(key2))
+            return;
+          if (value !== void 0 || keepUndefined)
+            map.items.push(Pair.createPair(key2, value, ctx));
+        };
+        if (obj7 instanceof Map) {
+          for (const [key2, value] of obj7)
+            add(key2, value);
+        } else if (obj7 && typeof obj7 === "object") {
+          for (const key2 of Object.keys(obj7))
+            add(key2, obj7[key2]);
+        }
+        if (typeof schema.sortMapEntries === "function") {
+          map.items.sort(schema.sortMapEntries);
+        }
+        return map;
+      }
+      /**
+       * Adds a value to the collection.
+       *
+       * @param overwrite - If not set `true`, using a key that is already in the
+       *   collection will throw. Otherwise, overwrites the previous value.
+       */
+      add(pair, overwrite) {
+        let _pair;
+        if (identity3.isPair(pair))
+          _pair = pair;
+        else if (!pair || typeof pair !== "object" || !("key" in pair)) {
+          _pair = new Pair.Pair(pair, pair?.value);
+        } else
+          _pair = new Pair.Pair(pair.key, pair.value);
+        const prev = findPair(this.items, _pair.key);
+        const sortEntries = this.schema?.sortMapEntries;
+        if (prev) {
+          if (!overwrite)
+            throw new Error(`Key ${_pair.key} already set`);
+          if (identity3.isScalar(prev.value) && Scalar.isScalarValue(_pair.value))
+            prev.value.value = _pair.value;
+          else
+            prev.value = _pair.value;
+        } else if (sortEntries) {
+          const i = this.items.findIndex((item) => sortEntries(_pair, item) < 0);
+          if (i === -1)
+            this.items.push(_pair);
+          else
+            this.items.splice(i, 0, _pair);
+        } else {
+          this.items.push(_pair);
+        }
+      }
+      delete(key2) {
+        const it = findPair(this.items, key2);
+        if (!it)
+          return false;
+        const del = this.items.splice(this.items.indexOf(it), 1);
+        return del.length > 0;
+      }
+      get(key2, keepScalar) {
+        const it = findPair(this.items, key2);
+        const node2 = it?.value;
+        return (!keepScalar && identity3.isScalar(node2) ? node2.value : node2) ?? void 0;
+      }
+      has(key2) {
+        return !!findPair(this.items, key2);
+      }
+      set(key2, value) {
+        this.add(new Pair.Pair(key2, value), true);
+      }
+      /**
+       * @param ctx - Conversion context, originally set in Document#toJS()
+       * @param {Class} Type - If set, forces the returned collection type
+       * @returns Instance of Type, Map, or Object
+       */
+      toJSON(_, ctx, Type) {
+        const map = Type ? new Type() : ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
+        if (ctx?.onCreate)
+          ctx.onCreate(map);
+        for (const item of this.items)
+          addPairToJSMap.addPairToJSMap(ctx, map, item);
+        return map;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        for (const item of this.items) {
+          if (!identity3.isPair(item))
+            throw new Error(`Map items must all be pairs; found ${JSON.stringify(item)} instead`);
+        }
+        if (!ctx.allNullValues && this.hasAllNullValues(false))
+          ctx = Object.assign({}, ctx, { allNullValues: true });
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "",
+          flowChars: { start: "{", end: "}" },
+          itemIndent: ctx.indent || "",
+          onChompKeep,
+          onComment
+        });
+      }
+    };
+    exports.YAMLMap = YAMLMap;
+    exports.findPair = findPair;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/map.js
+var require_map = __commonJS({
+  "node_modules/yaml/dist/schema/common/map.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var YAMLMap = require_YAMLMap();
+    var map = {
+      collection: "map",
+      default: true,
+      nodeClass: YAMLMap.YAMLMap,
+      tag: "tag:yaml.org,2002:map",
+      resolve(map2, onError) {
+        if (!identity3.isMap(map2))
+          onError("Expected a mapping for this tag");
+        return map2;
+      },
+      createNode: (schema, obj7, ctx) => YAMLMap.YAMLMap.from(schema, obj7, ctx)
+    };
+    exports.map = map;
+  }
+});
+
+// node_modules/yaml/dist/nodes/YAMLSeq.js
+var require_YAMLSeq = __commonJS({
+  "node_modules/yaml/dist/nodes/YAMLSeq.js"(exports) {
+    "use strict";
+    var createNode = require_createNode();
+    var stringifyCollection = require_stringifyCollection();
+    var Collection = require_Collection();
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var toJS = require_toJS();
+    var YAMLSeq = class extends Collection.Collection {
+      static get tagName() {
+        return "tag:yaml.org,2002:seq";
+      }
+      constructor(schema) {
+        super(identity3.SEQ, schema);
+        this.items = [];
+      }
+      add(value) {
+        this.items.push(value);
+      }
+      /**
+       * Removes a value from the collection.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       *
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key2) {
+        const idx = asItemIndex(key2);
+        if (typeof idx !== "number")
+          return false;
+        const del = this.items.splice(idx, 1);
+        return del.length > 0;
+      }
+      get(key2, keepScalar) {
+        const idx = asItemIndex(key2);
+        if (typeof idx !== "number")
+          return void 0;
+        const it = this.items[idx];
+        return !keepScalar && identity3.isScalar(it) ? it.value : it;
+      }
+      /**
+       * Checks if the collection includes a value with the key `key`.
+       *
+       * `key` must contain a representation of an integer for this to succeed.
+       * It may be wrapped in a `Scalar`.
+       */
+      has(key2) {
+        const idx = asItemIndex(key2);
+        return typeof idx === "number" && idx < this.items.length;
+      }
+      /**
+       * Sets a value in this collection. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       *
+       * If `key` does not contain a representation of an integer, this will throw.
+       * It may be wrapped in a `Scalar`.
+       */
+      set(key2, value) {
+        const idx = asItemIndex(key2);
+        if (typeof idx !== "number")
+          throw new Error(`Expected a valid index, not ${key2}.`);
+        const prev = this.items[idx];
+        if (identity3.isScalar(prev) && Scalar.isScalarValue(value))
+          prev.value = value;
+        else
+          this.items[idx] = value;
+      }
+      toJSON(_, ctx) {
+        const seq = [];
+        if (ctx?.onCreate)
+          ctx.onCreate(seq);
+        let i = 0;
+        for (const item of this.items)
+          seq.push(toJS.toJS(item, String(i++), ctx));
+        return seq;
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        return stringifyCollection.stringifyCollection(this, ctx, {
+          blockItemPrefix: "- ",
+          flowChars: { start: "[", end: "]" },
+          itemIndent: (ctx.indent || "") + "  ",
+          onChompKeep,
+          onComment
+        });
+      }
+      static from(schema, obj7, ctx) {
+        const { replacer } = ctx;
+        const seq = new this(schema);
+        if (obj7 && Symbol.iterator in Object(obj7)) {
+          let i = 0;
+          for (let it of obj7) {
+            if (typeof replacer === "function") {
+              const key2 = obj7 instanceof Set ? it : String(i++);
+              it = replacer.call(obj7, key2, it);
+            }
+            seq.items.push(createNode.createNode(it, void 0, ctx));
+          }
+        }
+        return seq;
+      }
+    };
+    function asItemIndex(key2) {
+      let idx = identity3.isScalar(key2) ? key2.value : key2;
+      if (idx && typeof idx === "string")
+        idx = Number(idx);
+      return typeof idx === "number" && Number.isInteger(idx) && idx >= 0 ? idx : null;
+    }
+    exports.YAMLSeq = YAMLSeq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/seq.js
+var require_seq = __commonJS({
+  "node_modules/yaml/dist/schema/common/seq.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var YAMLSeq = require_YAMLSeq();
+    var seq = {
+      collection: "seq",
+      default: true,
+      nodeClass: YAMLSeq.YAMLSeq,
+      tag: "tag:yaml.org,2002:seq",
+      resolve(seq2, onError) {
+        if (!identity3.isSeq(seq2))
+          onError("Expected a sequence for this tag");
+        return seq2;
+      },
+      createNode: (schema, obj7, ctx) => YAMLSeq.YAMLSeq.from(schema, obj7, ctx)
+    };
+    exports.seq = seq;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/string.js
+var require_string = __commonJS({
+  "node_modules/yaml/dist/schema/common/string.js"(exports) {
+    "use strict";
+    var stringifyString = require_stringifyString();
+    var string = {
+      identify: (value) => typeof value === "string",
+      default: true,
+      tag: "tag:yaml.org,2002:str",
+      resolve: (str8) => str8,
+      stringify(item, ctx, onComment, onChompKeep) {
+        ctx = Object.assign({ actualString: true }, ctx);
+        return stringifyString.stringifyString(item, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.string = string;
+  }
+});
+
+// node_modules/yaml/dist/schema/common/null.js
+var require_null = __commonJS({
+  "node_modules/yaml/dist/schema/common/null.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var nullTag = {
+      identify: (value) => value == null,
+      createNode: () => new Scalar.Scalar(null),
+      default: true,
+      tag: "tag:yaml.org,2002:null",
+      test: /^(?:~|[Nn]ull|NULL)?$/,
+      resolve: () => new Scalar.Scalar(null),
+      stringify: ({ source }, ctx) => typeof source === "string" && nullTag.test.test(source) ? source : ctx.options.nullStr
+    };
+    exports.nullTag = nullTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/bool.js
+var require_bool = __commonJS({
+  "node_modules/yaml/dist/schema/core/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var boolTag = {
+      identify: (value) => typeof value === "boolean",
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
+      resolve: (str8) => new Scalar.Scalar(str8[0] === "t" || str8[0] === "T"),
+      stringify({ source, value }, ctx) {
+        if (source && boolTag.test.test(source)) {
+          const sv = source[0] === "t" || source[0] === "T";
+          if (value === sv)
+            return source;
+        }
+        return value ? ctx.options.trueStr : ctx.options.falseStr;
+      }
+    };
+    exports.boolTag = boolTag;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyNumber.js
+var require_stringifyNumber = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyNumber.js"(exports) {
+    "use strict";
+    function stringifyNumber({ format, minFractionDigits, tag, value }) {
+      if (typeof value === "bigint")
+        return String(value);
+      const num = typeof value === "number" ? value : Number(value);
+      if (!isFinite(num))
+        return isNaN(num) ? ".nan" : num < 0 ? "-.inf" : ".inf";
+      let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+      if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+        let i = n.indexOf(".");
+        if (i < 0) {
+          i = n.length;
+          n += ".";
+        }
+        let d = minFractionDigits - (n.length - i - 1);
+        while (d-- > 0)
+          n += "0";
+      }
+      return n;
+    }
+    exports.stringifyNumber = stringifyNumber;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/float.js
+var require_float = __commonJS({
+  "node_modules/yaml/dist/schema/core/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str8) => str8.slice(-3).toLowerCase() === "nan" ? NaN : str8[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/,
+      resolve: (str8) => parseFloat(str8),
+      stringify(node2) {
+        const num = Number(node2.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
+      resolve(str8) {
+        const node2 = new Scalar.Scalar(parseFloat(str8));
+        const dot = str8.indexOf(".");
+        if (dot !== -1 && str8[str8.length - 1] === "0")
+          node2.minFractionDigits = str8.length - dot - 1;
+        return node2;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/int.js
+var require_int = __commonJS({
+  "node_modules/yaml/dist/schema/core/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    var intResolve = (str8, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str8) : parseInt(str8.substring(offset), radix);
+    function intStringify(node2, radix, prefix) {
+      const { value } = node2;
+      if (intIdentify(value) && value >= 0)
+        return prefix + value.toString(radix);
+      return stringifyNumber.stringifyNumber(node2);
+    }
+    var intOct = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^0o[0-7]+$/,
+      resolve: (str8, _onError, opt) => intResolve(str8, 2, 8, opt),
+      stringify: (node2) => intStringify(node2, 8, "0o")
+    };
+    var int7 = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9]+$/,
+      resolve: (str8, _onError, opt) => intResolve(str8, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: (value) => intIdentify(value) && value >= 0,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^0x[0-9a-fA-F]+$/,
+      resolve: (str8, _onError, opt) => intResolve(str8, 2, 16, opt),
+      stringify: (node2) => intStringify(node2, 16, "0x")
+    };
+    exports.int = int7;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/core/schema.js
+var require_schema2 = __commonJS({
+  "node_modules/yaml/dist/schema/core/schema.js"(exports) {
+    "use strict";
+    var map = require_map();
+    var _null = require_null();
+    var seq = require_seq();
+    var string = require_string();
+    var bool6 = require_bool();
+    var float = require_float();
+    var int7 = require_int();
+    var schema = [
+      map.map,
+      seq.seq,
+      string.string,
+      _null.nullTag,
+      bool6.boolTag,
+      int7.intOct,
+      int7.int,
+      int7.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/json/schema.js
+var require_schema3 = __commonJS({
+  "node_modules/yaml/dist/schema/json/schema.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var map = require_map();
+    var seq = require_seq();
+    function intIdentify(value) {
+      return typeof value === "bigint" || Number.isInteger(value);
+    }
+    var stringifyJSON = ({ value }) => JSON.stringify(value);
+    var jsonScalars = [
+      {
+        identify: (value) => typeof value === "string",
+        default: true,
+        tag: "tag:yaml.org,2002:str",
+        resolve: (str8) => str8,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => value == null,
+        createNode: () => new Scalar.Scalar(null),
+        default: true,
+        tag: "tag:yaml.org,2002:null",
+        test: /^null$/,
+        resolve: () => null,
+        stringify: stringifyJSON
+      },
+      {
+        identify: (value) => typeof value === "boolean",
+        default: true,
+        tag: "tag:yaml.org,2002:bool",
+        test: /^true$|^false$/,
+        resolve: (str8) => str8 === "true",
+        stringify: stringifyJSON
+      },
+      {
+        identify: intIdentify,
+        default: true,
+        tag: "tag:yaml.org,2002:int",
+        test: /^-?(?:0|[1-9][0-9]*)$/,
+        resolve: (str8, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str8) : parseInt(str8, 10),
+        stringify: ({ value }) => intIdentify(value) ? value.toString() : JSON.stringify(value)
+      },
+      {
+        identify: (value) => typeof value === "number",
+        default: true,
+        tag: "tag:yaml.org,2002:float",
+        test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
+        resolve: (str8) => parseFloat(str8),
+        stringify: stringifyJSON
+      }
+    ];
+    var jsonError = {
+      default: true,
+      tag: "",
+      test: /^/,
+      resolve(str8, onError) {
+        onError(`Unresolved plain scalar ${JSON.stringify(str8)}`);
+        return str8;
+      }
+    };
+    var schema = [map.map, seq.seq].concat(jsonScalars, jsonError);
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/binary.js
+var require_binary = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/binary.js"(exports) {
+    "use strict";
+    var node_buffer = __require("buffer");
+    var Scalar = require_Scalar();
+    var stringifyString = require_stringifyString();
+    var binary = {
+      identify: (value) => value instanceof Uint8Array,
+      // Buffer inherits from Uint8Array
+      default: false,
+      tag: "tag:yaml.org,2002:binary",
+      /**
+       * Returns a Buffer in node and an Uint8Array in browsers
+       *
+       * To use the resulting buffer as an image, you'll want to do something like:
+       *
+       *   const blob = new Blob([buffer], { type: 'image/jpeg' })
+       *   document.querySelector('#photo').src = URL.createObjectURL(blob)
+       */
+      resolve(src, onError) {
+        if (typeof node_buffer.Buffer === "function") {
+          return node_buffer.Buffer.from(src, "base64");
+        } else if (typeof atob === "function") {
+          const str8 = atob(src.replace(/[\n\r]/g, ""));
+          const buffer = new Uint8Array(str8.length);
+          for (let i = 0; i < str8.length; ++i)
+            buffer[i] = str8.charCodeAt(i);
+          return buffer;
+        } else {
+          onError("This environment does not support reading binary tags; either Buffer or atob is required");
+          return src;
+        }
+      },
+      stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
+        if (!value)
+          return "";
+        const buf = value;
+        let str8;
+        if (typeof node_buffer.Buffer === "function") {
+          str8 = buf instanceof node_buffer.Buffer ? buf.toString("base64") : node_buffer.Buffer.from(buf.buffer).toString("base64");
+        } else if (typeof btoa === "function") {
+          let s = "";
+          for (let i = 0; i < buf.length; ++i)
+            s += String.fromCharCode(buf[i]);
+          str8 = btoa(s);
+        } else {
+          throw new Error("This environment does not support writing binary tags; either Buffer or btoa is required");
+        }
+        type ?? (type = Scalar.Scalar.BLOCK_LITERAL);
+        if (type !== Scalar.Scalar.QUOTE_DOUBLE) {
+          const lineWidth = Math.max(ctx.options.lineWidth - ctx.indent.length, ctx.options.minContentWidth);
+          const n = Math.ceil(str8.length / lineWidth);
+          const lines = new Array(n);
+          for (let i = 0, o = 0; i < n; ++i, o += lineWidth) {
+            lines[i] = str8.substr(o, lineWidth);
+          }
+          str8 = lines.join(type === Scalar.Scalar.BLOCK_LITERAL ? "\n" : " ");
+        }
+        return stringifyString.stringifyString({ comment, type, value: str8 }, ctx, onComment, onChompKeep);
+      }
+    };
+    exports.binary = binary;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/pairs.js
+var require_pairs = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/pairs.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLSeq = require_YAMLSeq();
+    function resolvePairs(seq, onError) {
+      if (identity3.isSeq(seq)) {
+        for (let i = 0; i < seq.items.length; ++i) {
+          let item = seq.items[i];
+          if (identity3.isPair(item))
+            continue;
+          else if (identity3.isMap(item)) {
+            if (item.items.length > 1)
+              onError("Each pair must have its own sequence indicator");
+            const pair = item.items[0] || new Pair.Pair(new Scalar.Scalar(null));
+            if (item.commentBefore)
+              pair.key.commentBefore = pair.key.commentBefore ? `${item.commentBefore}
+${pair.key.commentBefore}` : item.commentBefore;
+            if (item.comment) {
+              const cn = pair.value ?? pair.key;
+              cn.comment = cn.comment ? `${item.comment}
+${cn.comment}` : item.comment;
+            }
+            item = pair;
+          }
+          seq.items[i] = identity3.isPair(item) ? item : new Pair.Pair(item);
+        }
+      } else
+        onError("Expected a sequence for this tag");
+      return seq;
+    }
+    function createPairs(schema, iterable, ctx) {
+      const { replacer } = ctx;
+      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      pairs2.tag = "tag:yaml.org,2002:pairs";
+      let i = 0;
+      if (iterable && Symbol.iterator in Object(iterable))
+        for (let it of iterable) {
+          if (typeof replacer === "function")
+            it = replacer.call(iterable, String(i++), it);
+          let key2, value;
+          if (Array.isArray(it)) {
+            if (it.length === 2) {
+              key2 = it[0];
+              value = it[1];
+            } else
+              throw new TypeError(`Expected [key, value] tuple: ${it}`);
+          } else if (it && it instanceof Object) {
+            const keys = Object.keys(it);
+            if (keys.length === 1) {
+              key2 = keys[0];
+              value = it[key2];
+            } else {
+              throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
+            }
+          } else {
+            key2 = it;
+          }
+          pairs2.items.push(Pair.createPair(key2, value, ctx));
+        }
+      return pairs2;
+    }
+    var pairs = {
+      collection: "seq",
+      default: false,
+      tag: "tag:yaml.org,2002:pairs",
+      resolve: resolvePairs,
+      createNode: createPairs
+    };
+    exports.createPairs = createPairs;
+    exports.pairs = pairs;
+    exports.resolvePairs = resolvePairs;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/omap.js
+var require_omap = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/omap.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var toJS = require_toJS();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var pairs = require_pairs();
+    var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
+      constructor() {
+        super();
+        this.add = YAMLMap.YAMLMap.prototype.add.bind(this);
+        this.delete = YAMLMap.YAMLMap.prototype.delete.bind(this);
+        this.get = YAMLMap.YAMLMap.prototype.get.bind(this);
+        this.has = YAMLMap.YAMLMap.prototype.has.bind(this);
+        this.set = YAMLMap.YAMLMap.prototype.set.bind(this);
+        this.tag = _YAMLOMap.tag;
+      }
+      /**
+       * If `ctx` is given, the return type is actually `Map<unknown, unknown>`,
+       * but TypeScript won't allow widening the signature of a child method.
+       */
+      toJSON(_, ctx) {
+        if (!ctx)
+          return super.toJSON(_);
+        const map = /* @__PURE__ */ new Map();
+        if (ctx?.onCreate)
+          ctx.onCreate(map);
+        for (const pair of this.items) {
+          let key2, value;
+          if (identity3.isPair(pair)) {
+            key2 = toJS.toJS(pair.key, "", ctx);
+            value = toJS.toJS(pair.value, key2, ctx);
+          } else {
+            key2 = toJS.toJS(pair, "", ctx);
+          }
+          if (map.has(key2))
+            throw new Error("Ordered maps must not include duplicate keys");
+          map.set(key2, value);
+        }
+        return map;
+      }
+      static from(schema, iterable, ctx) {
+        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
+        const omap2 = new this();
+        omap2.items = pairs$1.items;
+        return omap2;
+      }
+    };
+    YAMLOMap.tag = "tag:yaml.org,2002:omap";
+    var omap = {
+      collection: "seq",
+      identify: (value) => value instanceof Map,
+      nodeClass: YAMLOMap,
+      default: false,
+      tag: "tag:yaml.org,2002:omap",
+      resolve(seq, onError) {
+        const pairs$1 = pairs.resolvePairs(seq, onError);
+        const seenKeys = [];
+        for (const { key: key2 } of pairs$1.items) {
+          if (identity3.isScalar(key2)) {
+            if (seenKeys.includes(key2.value)) {
+              onError(`Ordered maps must not include duplicate keys: ${key2.value}`);
+            } else {
+              seenKeys.push(key2.value);
+            }
+          }
+        }
+        return Object.assign(new YAMLOMap(), pairs$1);
+      },
+      createNode: (schema, iterable, ctx) => YAMLOMap.from(schema, iterable, ctx)
+    };
+    exports.YAMLOMap = YAMLOMap;
+    exports.omap = omap;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/bool.js
+var require_bool2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/bool.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function boolStringify({ value, source }, ctx) {
+      const boolObj = value ? trueTag : falseTag;
+      if (source && boolObj.test.test(source))
+        return source;
+      return value ? ctx.options.trueStr : ctx.options.falseStr;
+    }
+    var trueTag = {
+      identify: (value) => value === true,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
+      resolve: () => new Scalar.Scalar(true),
+      stringify: boolStringify
+    };
+    var falseTag = {
+      identify: (value) => value === false,
+      default: true,
+      tag: "tag:yaml.org,2002:bool",
+      test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
+      resolve: () => new Scalar.Scalar(false),
+      stringify: boolStringify
+    };
+    exports.falseTag = falseTag;
+    exports.trueTag = trueTag;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/float.js
+var require_float2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/float.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var stringifyNumber = require_stringifyNumber();
+    var floatNaN = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
+      resolve: (str8) => str8.slice(-3).toLowerCase() === "nan" ? NaN : str8[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY,
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var floatExp = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "EXP",
+      test: /^[-+]?(?:[0-9][0-9_]*)?(?:\.[0-9_]*)?[eE][-+]?[0-9]+$/,
+      resolve: (str8) => parseFloat(str8.replace(/_/g, "")),
+      stringify(node2) {
+        const num = Number(node2.value);
+        return isFinite(num) ? num.toExponential() : stringifyNumber.stringifyNumber(node2);
+      }
+    };
+    var float = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
+      resolve(str8) {
+        const node2 = new Scalar.Scalar(parseFloat(str8.replace(/_/g, "")));
+        const dot = str8.indexOf(".");
+        if (dot !== -1) {
+          const f = str8.substring(dot + 1).replace(/_/g, "");
+          if (f[f.length - 1] === "0")
+            node2.minFractionDigits = f.length;
+        }
+        return node2;
+      },
+      stringify: stringifyNumber.stringifyNumber
+    };
+    exports.float = float;
+    exports.floatExp = floatExp;
+    exports.floatNaN = floatNaN;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/int.js
+var require_int2 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/int.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+    function intResolve(str8, offset, radix, { intAsBigInt }) {
+      const sign = str8[0];
+      if (sign === "-" || sign === "+")
+        offset += 1;
+      str8 = str8.substring(offset).replace(/_/g, "");
+      if (intAsBigInt) {
+        switch (radix) {
+          case 2:
+            str8 = `0b${str8}`;
+            break;
+          case 8:
+            str8 = `0o${str8}`;
+            break;
+          case 16:
+            str8 = `0x${str8}`;
+            break;
+        }
+        const n2 = BigInt(str8);
+        return sign === "-" ? BigInt(-1) * n2 : n2;
+      }
+      const n = parseInt(str8, radix);
+      return sign === "-" ? -1 * n : n;
+    }
+    function intStringify(node2, radix, prefix) {
+      const { value } = node2;
+      if (intIdentify(value)) {
+        const str8 = value.toString(radix);
+        return value < 0 ? "-" + prefix + str8.substr(1) : prefix + str8;
+      }
+      return stringifyNumber.stringifyNumber(node2);
+    }
+    var intBin = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "BIN",
+      test: /^[-+]?0b[0-1_]+$/,
+      resolve: (str8, _onError, opt) => intResolve(str8, 2, 2, opt),
+      stringify: (node2) => intStringify(node2, 2, "0b")
+    };
+    var intOct = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "OCT",
+      test: /^[-+]?0[0-7_]+$/,
+      resolve: (str8, _onError, opt) => intResolve(str8, 1, 8, opt),
+      stringify: (node2) => intStringify(node2, 8, "0")
+    };
+    var int7 = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      test: /^[-+]?[0-9][0-9_]*$/,
+      resolve: (str8, _onError, opt) => intResolve(str8, 0, 10, opt),
+      stringify: stringifyNumber.stringifyNumber
+    };
+    var intHex = {
+      identify: intIdentify,
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "HEX",
+      test: /^[-+]?0x[0-9a-fA-F_]+$/,
+      resolve: (str8, _onError, opt) => intResolve(str8, 2, 16, opt),
+      stringify: (node2) => intStringify(node2, 16, "0x")
+    };
+    exports.int = int7;
+    exports.intBin = intBin;
+    exports.intHex = intHex;
+    exports.intOct = intOct;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/set.js
+var require_set = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/set.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSet = class _YAMLSet extends YAMLMap.YAMLMap {
+      constructor(schema) {
+        super(schema);
+        this.tag = _YAMLSet.tag;
+      }
+      add(key2) {
+        let pair;
+        if (identity3.isPair(key2))
+          pair = key2;
+        else if (key2 && typeof key2 === "object" && "key" in key2 && "value" in key2 && key2.value === null)
+          pair = new Pair.Pair(key2.key, null);
+        else
+          pair = new Pair.Pair(key2, null);
+        const prev = YAMLMap.findPair(this.items, pair.key);
+        if (!prev)
+          this.items.push(pair);
+      }
+      /**
+       * If `keepPair` is `true`, returns the Pair matching `key`.
+       * Otherwise, returns the value of that Pair's key.
+       */
+      get(key2, keepPair) {
+        const pair = YAMLMap.findPair(this.items, key2);
+        return !keepPair && identity3.isPair(pair) ? identity3.isScalar(pair.key) ? pair.key.value : pair.key : pair;
+      }
+      set(key2, value) {
+        if (typeof value !== "boolean")
+          throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+        const prev = YAMLMap.findPair(this.items, key2);
+        if (prev && !value) {
+          this.items.splice(this.items.indexOf(prev), 1);
+        } else if (!prev && value) {
+          this.items.push(new Pair.Pair(key2));
+        }
+      }
+      toJSON(_, ctx) {
+        return super.toJSON(_, ctx, Set);
+      }
+      toString(ctx, onComment, onChompKeep) {
+        if (!ctx)
+          return JSON.stringify(this);
+        if (this.hasAllNullValues(true))
+          return super.toString(Object.assign({}, ctx, { allNullValues: true }), onComment, onChompKeep);
+        else
+          throw new Error("Set items must all have null values");
+      }
+      static from(schema, iterable, ctx) {
+        const { replacer } = ctx;
+        const set2 = new this(schema);
+        if (iterable && Symbol.iterator in Object(iterable))
+          for (let value of iterable) {
+            if (typeof replacer === "function")
+              value = replacer.call(iterable, value, value);
+            set2.items.push(Pair.createPair(value, null, ctx));
+          }
+        return set2;
+      }
+    };
+    YAMLSet.tag = "tag:yaml.org,2002:set";
+    var set = {
+      collection: "map",
+      identify: (value) => value instanceof Set,
+      nodeClass: YAMLSet,
+      default: false,
+      tag: "tag:yaml.org,2002:set",
+      createNode: (schema, iterable, ctx) => YAMLSet.from(schema, iterable, ctx),
+      resolve(map, onError) {
+        if (identity3.isMap(map)) {
+          if (map.hasAllNullValues(true))
+            return Object.assign(new YAMLSet(), map);
+          else
+            onError("Set items must all have null values");
+        } else
+          onError("Expected a mapping for this tag");
+        return map;
+      }
+    };
+    exports.YAMLSet = YAMLSet;
+    exports.set = set;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/timestamp.js
+var require_timestamp = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/timestamp.js"(exports) {
+    "use strict";
+    var stringifyNumber = require_stringifyNumber();
+    function parseSexagesimal(str8, asBigInt) {
+      const sign = str8[0];
+      const parts = sign === "-" || sign === "+" ? str8.substring(1) : str8;
+      const num = (n) => asBigInt ? BigInt(n) : Number(n);
+      const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num(60) + num(p), num(0));
+      return sign === "-" ? num(-1) * res : res;
+    }
+    function stringifySexagesimal(node2) {
+      let { value } = node2;
+      let num = (n) => n;
+      if (typeof value === "bigint")
+        num = (n) => BigInt(n);
+      else if (isNaN(value) || !isFinite(value))
+        return stringifyNumber.stringifyNumber(node2);
+      let sign = "";
+      if (value < 0) {
+        sign = "-";
+        value *= num(-1);
+      }
+      const _60 = num(60);
+      const parts = [value % _60];
+      if (value < 60) {
+        parts.unshift(0);
+      } else {
+        value = (value - parts[0]) / _60;
+        parts.unshift(value % _60);
+        if (value >= 60) {
+          value = (value - parts[0]) / _60;
+          parts.unshift(value);
+        }
+      }
+      return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+    }
+    var intTime = {
+      identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+      default: true,
+      tag: "tag:yaml.org,2002:int",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+$/,
+      resolve: (str8, _onError, { intAsBigInt }) => parseSexagesimal(str8, intAsBigInt),
+      stringify: stringifySexagesimal
+    };
+    var floatTime = {
+      identify: (value) => typeof value === "number",
+      default: true,
+      tag: "tag:yaml.org,2002:float",
+      format: "TIME",
+      test: /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*$/,
+      resolve: (str8) => parseSexagesimal(str8, false),
+      stringify: stringifySexagesimal
+    };
+    var timestamp = {
+      identify: (value) => value instanceof Date,
+      default: true,
+      tag: "tag:yaml.org,2002:timestamp",
+      // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
+      // may be omitted altogether, resulting in a date format. In such a case, the time part is
+      // assumed to be 00:00:00Z (start of day, UTC).
+      test: RegExp("^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:t|T|[ \\t]+)([0-9]{1,2}):([0-9]{1,2}):([0-9]{1,2}(\\.[0-9]+)?)(?:[ \\t]*(Z|[-+][012]?[0-9](?::[0-9]{2})?))?)?$"),
+      resolve(str8) {
+        const match = str8.match(timestamp.test);
+        if (!match)
+          throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
+        const [, year, month, day, hour, minute, second] = match.map(Number);
+        const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
+        let date = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+        const tz = match[8];
+        if (tz && tz !== "Z") {
+          let d = parseSexagesimal(tz, false);
+          if (Math.abs(d) < 30)
+            d *= 60;
+          date -= 6e4 * d;
+        }
+        return new Date(date);
+      },
+      stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+    };
+    exports.floatTime = floatTime;
+    exports.intTime = intTime;
+    exports.timestamp = timestamp;
+  }
+});
+
+// node_modules/yaml/dist/schema/yaml-1.1/schema.js
+var require_schema4 = __commonJS({
+  "node_modules/yaml/dist/schema/yaml-1.1/schema.js"(exports) {
+    "use strict";
+    var map = require_map();
+    var _null = require_null();
+    var seq = require_seq();
+    var string = require_string();
+    var binary = require_binary();
+    var bool6 = require_bool2();
+    var float = require_float2();
+    var int7 = require_int2();
+    var merge2 = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var set = require_set();
+    var timestamp = require_timestamp();
+    var schema = [
+      map.map,
+      seq.seq,
+      string.string,
+      _null.nullTag,
+      bool6.trueTag,
+      bool6.falseTag,
+      int7.intBin,
+      int7.intOct,
+      int7.int,
+      int7.intHex,
+      float.floatNaN,
+      float.floatExp,
+      float.float,
+      binary.binary,
+      merge2.merge,
+      omap.omap,
+      pairs.pairs,
+      set.set,
+      timestamp.intTime,
+      timestamp.floatTime,
+      timestamp.timestamp
+    ];
+    exports.schema = schema;
+  }
+});
+
+// node_modules/yaml/dist/schema/tags.js
+var require_tags = __commonJS({
+  "node_modules/yaml/dist/schema/tags.js"(exports) {
+    "use strict";
+    var map = require_map();
+    var _null = require_null();
+    var seq = require_seq();
+    var string = require_string();
+    var bool6 = require_bool();
+    var float = require_float();
+    var int7 = require_int();
+    var schema = require_schema2();
+    var schema$1 = require_schema3();
+    var binary = require_binary();
+    var merge2 = require_merge();
+    var omap = require_omap();
+    var pairs = require_pairs();
+    var schema$2 = require_schema4();
+    var set = require_set();
+    var timestamp = require_timestamp();
+    var schemas = /* @__PURE__ */ new Map([
+      ["core", schema.schema],
+      ["failsafe", [map.map, seq.seq, string.string]],
+      ["json", schema$1.schema],
+      ["yaml11", schema$2.schema],
+      ["yaml-1.1", schema$2.schema]
+    ]);
+    var tagsByName = {
+      binary: binary.binary,
+      bool: bool6.boolTag,
+      float: float.float,
+      floatExp: float.floatExp,
+      floatNaN: float.floatNaN,
+      floatTime: timestamp.floatTime,
+      int: int7.int,
+      intHex: int7.intHex,
+      intOct: int7.intOct,
+      intTime: timestamp.intTime,
+      map: map.map,
+      merge: merge2.merge,
+      null: _null.nullTag,
+      omap: omap.omap,
+      pairs: pairs.pairs,
+      seq: seq.seq,
+      set: set.set,
+      timestamp: timestamp.timestamp
+    };
+    var coreKnownTags = {
+      "tag:yaml.org,2002:binary": binary.binary,
+      "tag:yaml.org,2002:merge": merge2.merge,
+      "tag:yaml.org,2002:omap": omap.omap,
+      "tag:yaml.org,2002:pairs": pairs.pairs,
+      "tag:yaml.org,2002:set": set.set,
+      "tag:yaml.org,2002:timestamp": timestamp.timestamp
+    };
+    function getTags(customTags, schemaName, addMergeTag) {
+      const schemaTags = schemas.get(schemaName);
+      if (schemaTags && !customTags) {
+        return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
+      }
+      let tags2 = schemaTags;
+      if (!tags2) {
+        if (Array.isArray(customTags))
+          tags2 = [];
+        else {
+          const keys = Array.from(schemas.keys()).filter((key2) => key2 !== "yaml11").map((key2) => JSON.stringify(key2)).join(", ");
+          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+        }
+      }
+      if (Array.isArray(customTags)) {
+        for (const tag of customTags)
+          tags2 = tags2.concat(tag);
+      } else if (typeof customTags === "function") {
+        tags2 = customTags(tags2.slice());
+      }
+      if (addMergeTag)
+        tags2 = tags2.concat(merge2.merge);
+      return tags2.reduce((tags3, tag) => {
+        const tagObj = typeof tag === "string" ? tagsByName[tag] : tag;
+        if (!tagObj) {
+          const tagName = JSON.stringify(tag);
+          const keys = Object.keys(tagsByName).map((key2) => JSON.stringify(key2)).join(", ");
+          throw new Error(`Unknown custom tag ${tagName}; use one of ${keys}`);
+        }
+        if (!tags3.includes(tagObj))
+          tags3.push(tagObj);
+        return tags3;
+      }, []);
+    }
+    exports.coreKnownTags = coreKnownTags;
+    exports.getTags = getTags;
+  }
+});
+
+// node_modules/yaml/dist/schema/Schema.js
+var require_Schema = __commonJS({
+  "node_modules/yaml/dist/schema/Schema.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var map = require_map();
+    var seq = require_seq();
+    var string = require_string();
+    var tags2 = require_tags();
+    var sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    var Schema = class _Schema {
+      constructor({ compat, customTags, merge: merge2, resolveKnownTags, schema, sortMapEntries, toStringDefaults }) {
+        this.compat = Array.isArray(compat) ? tags2.getTags(compat, "compat") : compat ? tags2.getTags(null, compat) : null;
+        this.name = typeof schema === "string" && schema || "core";
+        this.knownTags = resolveKnownTags ? tags2.coreKnownTags : {};
+        this.tags = tags2.getTags(customTags, this.name, merge2);
+        this.toStringOptions = toStringDefaults ?? null;
+        Object.defineProperty(this, identity3.MAP, { value: map.map });
+        Object.defineProperty(this, identity3.SCALAR, { value: string.string });
+        Object.defineProperty(this, identity3.SEQ, { value: seq.seq });
+        this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
+      }
+      clone() {
+        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy.tags = this.tags.slice();
+        return copy;
+      }
+    };
+    exports.Schema = Schema;
+  }
+});
+
+// node_modules/yaml/dist/stringify/stringifyDocument.js
+var require_stringifyDocument = __commonJS({
+  "node_modules/yaml/dist/stringify/stringifyDocument.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var stringify5 = require_stringify();
+    var stringifyComment = require_stringifyComment();
+    function stringifyDocument(doc, options) {
+      const lines = [];
+      let hasDirectives = options.directives === true;
+      if (options.directives !== false && doc.directives) {
+        const dir = doc.directives.toString(doc);
+        if (dir) {
+          lines.push(dir);
+          hasDirectives = true;
+        } else if (doc.directives.docStart)
+          hasDirectives = true;
+      }
+      if (hasDirectives)
+        lines.push("---");
+      const ctx = stringify5.createStringifyContext(doc, options);
+      const { commentString } = ctx.options;
+      if (doc.commentBefore) {
+        if (lines.length !== 1)
+          lines.unshift("");
+        const cs = commentString(doc.commentBefore);
+        lines.unshift(stringifyComment.indentComment(cs, ""));
+      }
+      let chompKeep = false;
+      let contentComment = null;
+      if (doc.contents) {
+        if (identity3.isNode(doc.contents)) {
+          if (doc.contents.spaceBefore && hasDirectives)
+            lines.push("");
+          if (doc.contents.commentBefore) {
+            const cs = commentString(doc.contents.commentBefore);
+            lines.push(stringifyComment.indentComment(cs, ""));
+          }
+          ctx.forceBlockIndent = !!doc.comment;
+          contentComment = doc.contents.comment;
+        }
+        const onChompKeep = contentComment ? void 0 : () => chompKeep = true;
+        let body = stringify5.stringify(doc.contents, ctx, () => contentComment = null, onChompKeep);
+        if (contentComment)
+          body += stringifyComment.lineComment(body, "", commentString(contentComment));
+        if ((body[0] === "|" || body[0] === ">") && lines[lines.length - 1] === "---") {
+          lines[lines.length - 1] = `--- ${body}`;
+        } else
+          lines.push(body);
+      } else {
+        lines.push(stringify5.stringify(doc.contents, ctx));
+      }
+      if (doc.directives?.docEnd) {
+        if (doc.comment) {
+          const cs = commentString(doc.comment);
+          if (cs.includes("\n")) {
+            lines.push("...");
+            lines.push(stringifyComment.indentComment(cs, ""));
+          } else {
+            lines.push(`... ${cs}`);
+          }
+        } else {
+          lines.push("...");
+        }
+      } else {
+        let dc = doc.comment;
+        if (dc && chompKeep)
+          dc = dc.replace(/^\n+/, "");
+        if (dc) {
+          if ((!chompKeep || contentComment) && lines[lines.length - 1] !== "")
+            lines.push("");
+          lines.push(stringifyComment.indentComment(commentString(dc), ""));
+        }
+      }
+      return lines.join("\n") + "\n";
+    }
+    exports.stringifyDocument = stringifyDocument;
+  }
+});
+
+// node_modules/yaml/dist/doc/Document.js
+var require_Document = __commonJS({
+  "node_modules/yaml/dist/doc/Document.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var Collection = require_Collection();
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var toJS = require_toJS();
+    var Schema = require_Schema();
+    var stringifyDocument = require_stringifyDocument();
+    var anchors = require_anchors();
+    var applyReviver = require_applyReviver();
+    var createNode = require_createNode();
+    var directives = require_directives();
+    var Document2 = class _Document {
+      constructor(value, replacer, options) {
+        this.commentBefore = null;
+        this.comment = null;
+        this.errors = [];
+        this.warnings = [];
+        Object.defineProperty(this, identity3.NODE_TYPE, { value: identity3.DOC });
+        let _replacer = null;
+        if (typeof replacer === "function" || Array.isArray(replacer)) {
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const opt = Object.assign({
+          intAsBigInt: false,
+          keepSourceTokens: false,
+          logLevel: "warn",
+          prettyErrors: true,
+          strict: true,
+          stringKeys: false,
+          uniqueKeys: true,
+          version: "1.2"
+        }, options);
+        this.options = opt;
+        let { version } = opt;
+        if (options?._directives) {
+          this.directives = options._directives.atDocument();
+          if (this.directives.yaml.explicit)
+            version = this.directives.yaml.version;
+        } else
+          this.directives = new directives.Directives({ version });
+        this.setSchema(version, options);
+        this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+      }
+      /**
+       * Create a deep copy of this Document and its contents.
+       *
+       * Custom Node values that inherit from `Object` still refer to their original instances.
+       */
+      clone() {
+        const copy = Object.create(_Document.prototype, {
+          [identity3.NODE_TYPE]: { value: identity3.DOC }
+        });
+        copy.commentBefore = this.commentBefore;
+        copy.comment = this.comment;
+        copy.errors = this.errors.slice();
+        copy.warnings = this.warnings.slice();
+        copy.options = Object.assign({}, this.options);
+        if (this.directives)
+          copy.directives = this.directives.clone();
+        copy.schema = this.schema.clone();
+        copy.contents = identity3.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+        if (this.range)
+          copy.range = this.range.slice();
+        return copy;
+      }
+      /** Adds a value to the document. */
+      add(value) {
+        if (assertCollection(this.contents))
+          this.contents.add(value);
+      }
+      /** Adds a value to the document. */
+      addIn(path, value) {
+        if (assertCollection(this.contents))
+          this.contents.addIn(path, value);
+      }
+      /**
+       * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
+       *
+       * If `node` already has an anchor, `name` is ignored.
+       * Otherwise, the `node.anchor` value will be set to `name`,
+       * or if an anchor with that name is already present in the document,
+       * `name` will be used as a prefix for a new unique anchor.
+       * If `name` is undefined, the generated anchor will use 'a' as a prefix.
+       */
+      createAlias(node2, name) {
+        if (!node2.anchor) {
+          const prev = anchors.anchorNames(this);
+          node2.anchor = // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          !name || prev.has(name) ? anchors.findNewAnchor(name || "a", prev) : name;
+        }
+        return new Alias.Alias(node2.anchor);
+      }
+      createNode(value, replacer, options) {
+        let _replacer = void 0;
+        if (typeof replacer === "function") {
+          value = replacer.call({ "": value }, "", value);
+          _replacer = replacer;
+        } else if (Array.isArray(replacer)) {
+          const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
+          const asStr = replacer.filter(keyToStr).map(String);
+          if (asStr.length > 0)
+            replacer = replacer.concat(asStr);
+          _replacer = replacer;
+        } else if (options === void 0 && replacer) {
+          options = replacer;
+          replacer = void 0;
+        }
+        const { aliasDuplicateObjects, anchorPrefix, flow: flow2, keepUndefined, onTagObj, tag } = options ?? {};
+        const { onAnchor, setAnchors, sourceObjects } = anchors.createNodeAnchors(
+          this,
+          // eslint-disable-next-line @typescript-eslint/prefer-nullish-coalescing
+          anchorPrefix || "a"
+        );
+        const ctx = {
+          aliasDuplicateObjects: aliasDuplicateObjects ?? true,
+          keepUndefined: keepUndefined ?? false,
+          onAnchor,
+          onTagObj,
+          replacer: _replacer,
+          schema: this.schema,
+          sourceObjects
+        };
+        const node2 = createNode.createNode(value, tag, ctx);
+        if (flow2 && identity3.isCollection(node2))
+          node2.flow = true;
+        setAnchors();
+        return node2;
+      }
+      /**
+       * Convert a key and a value into a `Pair` using the current schema,
+       * recursively wrapping all values as `Scalar` or `Collection` nodes.
+       */
+      createPair(key2, value, options = {}) {
+        const k = this.createNode(key2, null, options);
+        const v = this.createNode(value, null, options);
+        return new Pair.Pair(k, v);
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      delete(key2) {
+        return assertCollection(this.contents) ? this.contents.delete(key2) : false;
+      }
+      /**
+       * Removes a value from the document.
+       * @returns `true` if the item was found and removed.
+       */
+      deleteIn(path) {
+        if (Collection.isEmptyPath(path)) {
+          if (this.contents == null)
+            return false;
+          this.contents = null;
+          return true;
+        }
+        return assertCollection(this.contents) ? this.contents.deleteIn(path) : false;
+      }
+      /**
+       * Returns item at `key`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      get(key2, keepScalar) {
+        return identity3.isCollection(this.contents) ? this.contents.get(key2, keepScalar) : void 0;
+      }
+      /**
+       * Returns item at `path`, or `undefined` if not found. By default unwraps
+       * scalar values from their surrounding node; to disable set `keepScalar` to
+       * `true` (collections are always returned intact).
+       */
+      getIn(path, keepScalar) {
+        if (Collection.isEmptyPath(path))
+          return !keepScalar && identity3.isScalar(this.contents) ? this.contents.value : this.contents;
+        return identity3.isCollection(this.contents) ? this.contents.getIn(path, keepScalar) : void 0;
+      }
+      /**
+       * Checks if the document includes a value with the key `key`.
+       */
+      has(key2) {
+        return identity3.isCollection(this.contents) ? this.contents.has(key2) : false;
+      }
+      /**
+       * Checks if the document includes a value at `path`.
+       */
+      hasIn(path) {
+        if (Collection.isEmptyPath(path))
+          return this.contents !== void 0;
+        return identity3.isCollection(this.contents) ? this.contents.hasIn(path) : false;
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      set(key2, value) {
+        if (this.contents == null) {
+          this.contents = Collection.collectionFromPath(this.schema, [key2], value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.set(key2, value);
+        }
+      }
+      /**
+       * Sets a value in this document. For `!!set`, `value` needs to be a
+       * boolean to add/remove the item from the set.
+       */
+      setIn(path, value) {
+        if (Collection.isEmptyPath(path)) {
+          this.contents = value;
+        } else if (this.contents == null) {
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path), value);
+        } else if (assertCollection(this.contents)) {
+          this.contents.setIn(path, value);
+        }
+      }
+      /**
+       * Change the YAML version and schema used by the document.
+       * A `null` version disables support for directives, explicit tags, anchors, and aliases.
+       * It also requires the `schema` option to be given as a `Schema` instance value.
+       *
+       * Overrides all previously set schema options.
+       */
+      setSchema(version, options = {}) {
+        if (typeof version === "number")
+          version = String(version);
+        let opt;
+        switch (version) {
+          case "1.1":
+            if (this.directives)
+              this.directives.yaml.version = "1.1";
+            else
+              this.directives = new directives.Directives({ version: "1.1" });
+            opt = { resolveKnownTags: false, schema: "yaml-1.1" };
+            break;
+          case "1.2":
+          case "next":
+            if (this.directives)
+              this.directives.yaml.version = version;
+            else
+              this.directives = new directives.Directives({ version });
+            opt = { resolveKnownTags: true, schema: "core" };
+            break;
+          case null:
+            if (this.directives)
+              delete this.directives;
+            opt = null;
+            break;
+          default: {
+            const sv = JSON.stringify(version);
+            throw new Error(`Expected '1.1', '1.2' or null as first argument, but found: ${sv}`);
+          }
+        }
+        if (options.schema instanceof Object)
+          this.schema = options.schema;
+        else if (opt)
+          this.schema = new Schema.Schema(Object.assign(opt, options));
+        else
+          throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
+      }
+      // json & jsonArg are only used from toJSON()
+      toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+        const ctx = {
+          anchors: /* @__PURE__ */ new Map(),
+          doc: this,
+          keep: !json,
+          mapAsMap: mapAsMap === true,
+          mapKeyWarned: false,
+          maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
+        };
+        const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
+        if (typeof onAnchor === "function")
+          for (const { count: count2, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count2);
+        return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
+      }
+      /**
+       * A JSON representation of the document `contents`.
+       *
+       * @param jsonArg Used by `JSON.stringify` to indicate the array index or
+       *   property name.
+       */
+      toJSON(jsonArg, onAnchor) {
+        return this.toJS({ json: true, jsonArg, mapAsMap: false, onAnchor });
+      }
+      /** A YAML representation of the document. */
+      toString(options = {}) {
+        if (this.errors.length > 0)
+          throw new Error("Document with errors cannot be stringified");
+        if ("indent" in options && (!Number.isInteger(options.indent) || Number(options.indent) <= 0)) {
+          const s = JSON.stringify(options.indent);
+          throw new Error(`"indent" option must be a positive integer, not ${s}`);
+        }
+        return stringifyDocument.stringifyDocument(this, options);
+      }
+    };
+    function assertCollection(contents) {
+      if (identity3.isCollection(contents))
+        return true;
+      throw new Error("Expected a YAML collection as document contents");
+    }
+    exports.Document = Document2;
+  }
+});
+
+// node_modules/yaml/dist/errors.js
+var require_errors2 = __commonJS({
+  "node_modules/yaml/dist/errors.js"(exports) {
+    "use strict";
+    var YAMLError = class extends Error {
+      constructor(name, pos, code, message) {
+        super();
+        this.name = name;
+        this.code = code;
+        this.message = message;
+        this.pos = pos;
+      }
+    };
+    var YAMLParseError2 = class extends YAMLError {
+      constructor(pos, code, message) {
+        super("YAMLParseError", pos, code, message);
+      }
+    };
+    var YAMLWarning = class extends YAMLError {
+      constructor(pos, code, message) {
+        super("YAMLWarning", pos, code, message);
+      }
+    };
+    var prettifyError = (src, lc) => (error2) => {
+      if (error2.pos[0] === -1)
+        return;
+      error2.linePos = error2.pos.map((pos) => lc.linePos(pos));
+      const { line, col } = error2.linePos[0];
+      error2.message += ` at line ${line}, column ${col}`;
+      let ci = col - 1;
+      let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
+      if (ci >= 60 && lineStr.length > 80) {
+        const trimStart = Math.min(ci - 39, lineStr.length - 79);
+        lineStr = "…" + lineStr.substring(trimStart);
+        ci -= trimStart - 1;
+      }
+      if (lineStr.length > 80)
+        lineStr = lineStr.substring(0, 79) + "…";
+      if (line > 1 && /^ *$/.test(lineStr.substring(0, ci))) {
+        let prev = src.substring(lc.lineStarts[line - 2], lc.lineStarts[line - 1]);
+        if (prev.length > 80)
+          prev = prev.substring(0, 79) + "…\n";
+        lineStr = prev + lineStr;
+      }
+      if (/[^ ]/.test(lineStr)) {
+        let count2 = 1;
+        const end = error2.linePos[1];
+        if (end?.line === line && end.col > col) {
+          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+        }
+        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        error2.message += `:
+
+${lineStr}
+${pointer}
+`;
+      }
+    };
+    exports.YAMLError = YAMLError;
+    exports.YAMLParseError = YAMLParseError2;
+    exports.YAMLWarning = YAMLWarning;
+    exports.prettifyError = prettifyError;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-props.js
+var require_resolve_props = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
+    "use strict";
+    function resolveProps(tokens, { flow: flow2, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+      let spaceBefore = false;
+      let atNewline = startOnNewline;
+      let hasSpace = startOnNewline;
+      let comment = "";
+      let commentSep = "";
+      let hasNewline = false;
+      let reqSpace = false;
+      let tab = null;
+      let anchor = null;
+      let tag = null;
+      let newlineAfterProp = null;
+      let comma = null;
+      let found3 = null;
+      let start2 = null;
+      for (const token of tokens) {
+        if (reqSpace) {
+          if (token.type !== "space" && token.type !== "newline" && token.type !== "comma")
+            onError(token.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+          reqSpace = false;
+        }
+        if (tab) {
+          if (atNewline && token.type !== "comment" && token.type !== "newline") {
+            onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+          }
+          tab = null;
+        }
+        switch (token.type) {
+          case "space":
+            if (!flow2 && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+              tab = token;
+            }
+            hasSpace = true;
+            break;
+          case "comment": {
+            if (!hasSpace)
+              onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+            const cb = token.source.substring(1) || " ";
+            if (!comment)
+              comment = cb;
+            else
+              comment += commentSep + cb;
+            commentSep = "";
+            atNewline = false;
+            break;
+          }
+          case "newline":
+            if (atNewline) {
+              if (comment)
+                comment += token.source;
+              else if (!found3 || indicator !== "seq-item-ind")
+                spaceBefore = true;
+            } else
+              commentSep += token.source;
+            atNewline = true;
+            hasNewline = true;
+            if (anchor || tag)
+              newlineAfterProp = token;
+            hasSpace = true;
+            break;
+          case "anchor":
+            if (anchor)
+              onError(token, "MULTIPLE_ANCHORS", "A node can have at most one anchor");
+            if (token.source.endsWith(":"))
+              onError(token.offset + token.source.length - 1, "BAD_ALIAS", "Anchor ending in : is ambiguous", true);
+            anchor = token;
+            start2 ?? (start2 = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          case "tag": {
+            if (tag)
+              onError(token, "MULTIPLE_TAGS", "A node can have at most one tag");
+            tag = token;
+            start2 ?? (start2 = token.offset);
+            atNewline = false;
+            hasSpace = false;
+            reqSpace = true;
+            break;
+          }
+          case indicator:
+            if (anchor || tag)
+              onError(token, "BAD_PROP_ORDER", `Anchors and tags must be after the ${token.source} indicator`);
+            if (found3)
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.source} in ${flow2 ?? "collection"}`);
+            found3 = token;
+            atNewline = indicator === "seq-item-ind" || indicator === "explicit-key-ind";
+            hasSpace = false;
+            break;
+          case "comma":
+            if (flow2) {
+              if (comma)
+                onError(token, "UNEXPECTED_TOKEN", `Unexpected , in ${flow2}`);
+              comma = token;
+              atNewline = false;
+              hasSpace = false;
+              break;
+            }
+          // else fallthrough
+          default:
+            onError(token, "UNEXPECTED_TOKEN", `Unexpected ${token.type} token`);
+            atNewline = false;
+            hasSpace = false;
+        }
+      }
+      const last = tokens[tokens.length - 1];
+      const end = last ? last.offset + last.source.length : offset;
+      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
+        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      }
+      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
+        onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
+      return {
+        comma,
+        found: found3,
+        spaceBefore,
+        comment,
+        hasNewline,
+        anchor,
+        tag,
+        newlineAfterProp,
+        end,
+        start: start2 ?? end
+      };
+    }
+    exports.resolveProps = resolveProps;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-contains-newline.js
+var require_util_contains_newline = __commonJS({
+  "node_modules/yaml/dist/compose/util-contains-newline.js"(exports) {
+    "use strict";
+    function containsNewline(key2) {
+      if (!key2)
+        return null;
+      switch (key2.type) {
+        case "alias":
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          if (key2.source.includes("\n"))
+            return true;
+          if (key2.end) {
+            for (const st of key2.end)
+              if (st.type === "newline")
+                return true;
+          }
+          return false;
+        case "flow-collection":
+          for (const it of key2.items) {
+            for (const st of it.start)
+              if (st.type === "newline")
+                return true;
+            if (it.sep) {
+              for (const st of it.sep)
+                if (st.type === "newline")
+                  return true;
+            }
+            if (containsNewline(it.key) || containsNewline(it.value))
+              return true;
+          }
+          return false;
+        default:
+          return true;
+      }
+    }
+    exports.containsNewline = containsNewline;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-flow-indent-check.js
+var require_util_flow_indent_check = __commonJS({
+  "node_modules/yaml/dist/compose/util-flow-indent-check.js"(exports) {
+    "use strict";
+    var utilContainsNewline = require_util_contains_newline();
+    function flowIndentCheck(indent, fc, onError) {
+      if (fc?.type === "flow-collection") {
+        const end = fc.end[0];
+        if (end.indent === indent && (end.source === "]" || end.source === "}") && utilContainsNewline.containsNewline(fc)) {
+          const msg = "Flow end indicator should be more indented than parent";
+          onError(end, "BAD_INDENT", msg, true);
+        }
+      }
+    }
+    exports.flowIndentCheck = flowIndentCheck;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-map-includes.js
+var require_util_map_includes = __commonJS({
+  "node_modules/yaml/dist/compose/util-map-includes.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    function mapIncludes(ctx, items2, search) {
+      const { uniqueKeys } = ctx.options;
+      if (uniqueKeys === false)
+        return false;
+      const isEqual = typeof uniqueKeys === "function" ? uniqueKeys : (a, b) => a === b || identity3.isScalar(a) && identity3.isScalar(b) && a.value === b.value;
+      return items2.some((pair) => isEqual(pair.key, search));
+    }
+    exports.mapIncludes = mapIncludes;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-map.js
+var require_resolve_block_map = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-map.js"(exports) {
+    "use strict";
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    var utilMapIncludes = require_util_map_includes();
+    var startColMsg = "All mapping items must start at the same column";
+    function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLMap.YAMLMap;
+      const map = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      let offset = bm.offset;
+      let commentEnd = null;
+      for (const collItem of bm.items) {
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
+        const keyProps = resolveProps.resolveProps(start2, {
+          indicator: "explicit-key-ind",
+          next: key2 ?? sep6?.[0],
+          offset,
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: true
+        });
+        const implicitKey = !keyProps.found;
+        if (implicitKey) {
+          if (key2) {
+            if (key2.type === "block-seq")
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "A block sequence may not be used as an implicit map key");
+            else if ("indent" in key2 && key2.indent !== bm.indent)
+              onError(offset, "BAD_INDENT", startColMsg);
+          }
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
+            commentEnd = keyProps.end;
+            if (keyProps.comment) {
+              if (map.comment)
+                map.comment += "\n" + keyProps.comment;
+              else
+                map.comment = keyProps.comment;
+            }
+            continue;
+          }
+          if (keyProps.newlineAfterProp || utilContainsNewline.containsNewline(key2)) {
+            onError(key2 ?? start2[start2.length - 1], "MULTILINE_IMPLICIT_KEY", "Implicit keys need to be on a single line");
+          }
+        } else if (keyProps.found?.indent !== bm.indent) {
+          onError(offset, "BAD_INDENT", startColMsg);
+        }
+        ctx.atKey = true;
+        const keyStart = keyProps.end;
+        const keyNode = key2 ? composeNode(ctx, key2, keyProps, onError) : composeEmptyNode(ctx, keyStart, start2, null, keyProps, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bm.indent, key2, onError);
+        ctx.atKey = false;
+        if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+          onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+          indicator: "map-value-ind",
+          next: value,
+          offset: keyNode.range[2],
+          onError,
+          parentIndent: bm.indent,
+          startOnNewline: !key2 || key2.type === "block-scalar"
+        });
+        offset = valueProps.end;
+        if (valueProps.found) {
+          if (implicitKey) {
+            if (value?.type === "block-map" && !valueProps.hasNewline)
+              onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
+            if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
+              onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
+          if (ctx.schema.compat)
+            utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
+          offset = valueNode.range[2];
+          const pair = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          map.items.push(pair);
+        } else {
+          if (implicitKey)
+            onError(keyNode.range, "MISSING_CHAR", "Implicit map keys need to be followed by map values");
+          if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair = new Pair.Pair(keyNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          map.items.push(pair);
+        }
+      }
+      if (commentEnd && commentEnd < offset)
+        onError(commentEnd, "IMPOSSIBLE", "Map comment with trailing content");
+      map.range = [bm.offset, offset, commentEnd ?? offset];
+      return map;
+    }
+    exports.resolveBlockMap = resolveBlockMap;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-seq.js
+var require_resolve_block_seq = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-seq.js"(exports) {
+    "use strict";
+    var YAMLSeq = require_YAMLSeq();
+    var resolveProps = require_resolve_props();
+    var utilFlowIndentCheck = require_util_flow_indent_check();
+    function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
+      const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
+      const seq = new NodeClass(ctx.schema);
+      if (ctx.atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = bs.offset;
+      let commentEnd = null;
+      for (const { start: start2, value } of bs.items) {
+        const props = resolveProps.resolveProps(start2, {
+          indicator: "seq-item-ind",
+          next: value,
+          offset,
+          onError,
+          parentIndent: bs.indent,
+          startOnNewline: true
+        });
+        if (!props.found) {
+          if (props.anchor || props.tag || value) {
+            if (value?.type === "block-seq")
+              onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
+            else
+              onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
+          } else {
+            commentEnd = props.end;
+            if (props.comment)
+              seq.comment = props.comment;
+            continue;
+          }
+        }
+        const node2 = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
+        if (ctx.schema.compat)
+          utilFlowIndentCheck.flowIndentCheck(bs.indent, value, onError);
+        offset = node2.range[2];
+        seq.items.push(node2);
+      }
+      seq.range = [bs.offset, offset, commentEnd ?? offset];
+      return seq;
+    }
+    exports.resolveBlockSeq = resolveBlockSeq;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-end.js
+var require_resolve_end = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-end.js"(exports) {
+    "use strict";
+    function resolveEnd(end, offset, reqSpace, onError) {
+      let comment = "";
+      if (end) {
+        let hasSpace = false;
+        let sep6 = "";
+        for (const token of end) {
+          const { source, type } = token;
+          switch (type) {
+            case "space":
+              hasSpace = true;
+              break;
+            case "comment": {
+              if (reqSpace && !hasSpace)
+                onError(token, "MISSING_CHAR", "Comments must be separated from other tokens by white space characters");
+              const cb = source.substring(1) || " ";
+              if (!comment)
+                comment = cb;
+              else
+                comment += sep6 + cb;
+              sep6 = "";
+              break;
+            }
+            case "newline":
+              if (comment)
+                sep6 += source;
+              hasSpace = true;
+              break;
+            default:
+              onError(token, "UNEXPECTED_TOKEN", `Unexpected ${type} at node end`);
+          }
+          offset += source.length;
+        }
+      }
+      return { comment, offset };
+    }
+    exports.resolveEnd = resolveEnd;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-collection.js
+var require_resolve_flow_collection = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-collection.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    var utilContainsNewline = require_util_contains_newline();
+    var utilMapIncludes = require_util_map_includes();
+    var blockMsg = "Block collections are not allowed within flow collections";
+    var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
+    function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
+      const isMap4 = fc.start.source === "{";
+      const fcName = isMap4 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap4 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const coll = new NodeClass(ctx.schema);
+      coll.flow = true;
+      const atRoot = ctx.atRoot;
+      if (atRoot)
+        ctx.atRoot = false;
+      if (ctx.atKey)
+        ctx.atKey = false;
+      let offset = fc.offset + fc.start.source.length;
+      for (let i = 0; i < fc.items.length; ++i) {
+        const collItem = fc.items[i];
+        const { start: start2, key: key2, sep: sep6, value } = collItem;
+        const props = resolveProps.resolveProps(start2, {
+          flow: fcName,
+          indicator: "explicit-key-ind",
+          next: key2 ?? sep6?.[0],
+          offset,
+          onError,
+          parentIndent: fc.indent,
+          startOnNewline: false
+        });
+        if (!props.found) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
+            if (i === 0 && props.comma)
+              onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+            else if (i < fc.items.length - 1)
+              onError(props.start, "UNEXPECTED_TOKEN", `Unexpected empty item in ${fcName}`);
+            if (props.comment) {
+              if (coll.comment)
+                coll.comment += "\n" + props.comment;
+              else
+                coll.comment = props.comment;
+            }
+            offset = props.end;
+            continue;
+          }
+          if (!isMap4 && ctx.options.strict && utilContainsNewline.containsNewline(key2))
+            onError(
+              key2,
+              // checked by containsNewline()
+              "MULTILINE_IMPLICIT_KEY",
+              "Implicit keys of flow sequence pairs need to be on a single line"
+            );
+        }
+        if (i === 0) {
+          if (props.comma)
+            onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
+        } else {
+          if (!props.comma)
+            onError(props.start, "MISSING_CHAR", `Missing , between ${fcName} items`);
+          if (props.comment) {
+            let prevItemComment = "";
+            loop: for (const st of start2) {
+              switch (st.type) {
+                case "comma":
+                case "space":
+                  break;
+                case "comment":
+                  prevItemComment = st.source.substring(1);
+                  break loop;
+                default:
+                  break loop;
+              }
+            }
+            if (prevItemComment) {
+              let prev = coll.items[coll.items.length - 1];
+              if (identity3.isPair(prev))
+                prev = prev.value ?? prev.key;
+              if (prev.comment)
+                prev.comment += "\n" + prevItemComment;
+              else
+                prev.comment = prevItemComment;
+              props.comment = props.comment.substring(prevItemComment.length + 1);
+            }
+          }
+        }
+        if (!isMap4 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
+          coll.items.push(valueNode);
+          offset = valueNode.range[2];
+          if (isBlock(value))
+            onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+        } else {
+          ctx.atKey = true;
+          const keyStart = props.end;
+          const keyNode = key2 ? composeNode(ctx, key2, props, onError) : composeEmptyNode(ctx, keyStart, start2, null, props, onError);
+          if (isBlock(key2))
+            onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
+          ctx.atKey = false;
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+            flow: fcName,
+            indicator: "map-value-ind",
+            next: value,
+            offset: keyNode.range[2],
+            onError,
+            parentIndent: fc.indent,
+            startOnNewline: false
+          });
+          if (valueProps.found) {
+            if (!isMap4 && !props.found && ctx.options.strict) {
+              if (sep6)
+                for (const st of sep6) {
+                  if (st === valueProps.found)
+                    break;
+                  if (st.type === "newline") {
+                    onError(st, "MULTILINE_IMPLICIT_KEY", "Implicit keys of flow sequence pairs need to be on a single line");
+                    break;
+                  }
+                }
+              if (props.start < valueProps.found.offset - 1024)
+                onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
+            }
+          } else if (value) {
+            if ("source" in value && value.source?.[0] === ":")
+              onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+            else
+              onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
+          }
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
+          if (valueNode) {
+            if (isBlock(value))
+              onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
+          } else if (valueProps.comment) {
+            if (keyNode.comment)
+              keyNode.comment += "\n" + valueProps.comment;
+            else
+              keyNode.comment = valueProps.comment;
+          }
+          const pair = new Pair.Pair(keyNode, valueNode);
+          if (ctx.options.keepSourceTokens)
+            pair.srcToken = collItem;
+          if (isMap4) {
+            const map = coll;
+            if (utilMapIncludes.mapIncludes(ctx, map.items, keyNode))
+              onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
+            map.items.push(pair);
+          } else {
+            const map = new YAMLMap.YAMLMap(ctx.schema);
+            map.flow = true;
+            map.items.push(pair);
+            const endRange = (valueNode ?? keyNode).range;
+            map.range = [keyNode.range[0], endRange[1], endRange[2]];
+            coll.items.push(map);
+          }
+          offset = valueNode ? valueNode.range[2] : valueProps.end;
+        }
+      }
+      const expectedEnd = isMap4 ? "}" : "]";
+      const [ce, ...ee] = fc.end;
+      let cePos = offset;
+      if (ce?.source === expectedEnd)
+        cePos = ce.offset + ce.source.length;
+      else {
+        const name = fcName[0].toUpperCase() + fcName.substring(1);
+        const msg = atRoot ? `${name} must end with a ${expectedEnd}` : `${name} in block collection must be sufficiently indented and end with a ${expectedEnd}`;
+        onError(offset, atRoot ? "MISSING_CHAR" : "BAD_INDENT", msg);
+        if (ce && ce.source.length !== 1)
+          ee.unshift(ce);
+      }
+      if (ee.length > 0) {
+        const end = resolveEnd.resolveEnd(ee, cePos, ctx.options.strict, onError);
+        if (end.comment) {
+          if (coll.comment)
+            coll.comment += "\n" + end.comment;
+          else
+            coll.comment = end.comment;
+        }
+        coll.range = [fc.offset, cePos, end.offset];
+      } else {
+        coll.range = [fc.offset, cePos, cePos];
+      }
+      return coll;
+    }
+    exports.resolveFlowCollection = resolveFlowCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-collection.js
+var require_compose_collection = __commonJS({
+  "node_modules/yaml/dist/compose/compose-collection.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var resolveBlockMap = require_resolve_block_map();
+    var resolveBlockSeq = require_resolve_block_seq();
+    var resolveFlowCollection = require_resolve_flow_collection();
+    function resolveCollection(CN, ctx, token, onError, tagName, tag) {
+      const coll = token.type === "block-map" ? resolveBlockMap.resolveBlockMap(CN, ctx, token, onError, tag) : token.type === "block-seq" ? resolveBlockSeq.resolveBlockSeq(CN, ctx, token, onError, tag) : resolveFlowCollection.resolveFlowCollection(CN, ctx, token, onError, tag);
+      const Coll = coll.constructor;
+      if (tagName === "!" || tagName === Coll.tagName) {
+        coll.tag = Coll.tagName;
+        return coll;
+      }
+      if (tagName)
+        coll.tag = tagName;
+      return coll;
+    }
+    function composeCollection(CN, ctx, token, props, onError) {
+      const tagToken = props.tag;
+      const tagName = !tagToken ? null : ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg));
+      if (token.type === "block-seq") {
+        const { anchor, newlineAfterProp: nl } = props;
+        const lastProp = anchor && tagToken ? anchor.offset > tagToken.offset ? anchor : tagToken : anchor ?? tagToken;
+        if (lastProp && (!nl || nl.offset < lastProp.offset)) {
+          const message = "Missing newline after block sequence props";
+          onError(lastProp, "MISSING_CHAR", message);
+        }
+      }
+      const expType = token.type === "block-map" ? "map" : token.type === "block-seq" ? "seq" : token.start.source === "{" ? "map" : "seq";
+      if (!tagToken || !tagName || tagName === "!" || tagName === YAMLMap.YAMLMap.tagName && expType === "map" || tagName === YAMLSeq.YAMLSeq.tagName && expType === "seq") {
+        return resolveCollection(CN, ctx, token, onError, tagName);
+      }
+      let tag = ctx.schema.tags.find((t) => t.tag === tagName && t.collection === expType);
+      if (!tag) {
+        const kt = ctx.schema.knownTags[tagName];
+        if (kt?.collection === expType) {
+          ctx.schema.tags.push(Object.assign({}, kt, { default: false }));
+          tag = kt;
+        } else {
+          if (kt) {
+            onError(tagToken, "BAD_COLLECTION_TYPE", `${kt.tag} used for ${expType} collection, but expects ${kt.collection ?? "scalar"}`, true);
+          } else {
+            onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, true);
+          }
+          return resolveCollection(CN, ctx, token, onError, tagName);
+        }
+      }
+      const coll = resolveCollection(CN, ctx, token, onError, tagName, tag);
+      const res = tag.resolve?.(coll, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg), ctx.options) ?? coll;
+      const node2 = identity3.isNode(res) ? res : new Scalar.Scalar(res);
+      node2.range = coll.range;
+      node2.tag = tagName;
+      if (tag?.format)
+        node2.format = tag.format;
+      return node2;
+    }
+    exports.composeCollection = composeCollection;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-block-scalar.js
+var require_resolve_block_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-block-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    function resolveBlockScalar(ctx, scalar, onError) {
+      const start2 = scalar.offset;
+      const header = parseBlockScalarHeader(scalar, ctx.options.strict, onError);
+      if (!header)
+        return { value: "", type: null, comment: "", range: [start2, start2, start2] };
+      const type = header.mode === ">" ? Scalar.Scalar.BLOCK_FOLDED : Scalar.Scalar.BLOCK_LITERAL;
+      const lines = scalar.source ? splitLines2(scalar.source) : [];
+      let chompStart = lines.length;
+      for (let i = lines.length - 1; i >= 0; --i) {
+        const content = lines[i][1];
+        if (content === "" || content === "\r")
+          chompStart = i;
+        else
+          break;
+      }
+      if (chompStart === 0) {
+        const value2 = header.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+        let end2 = start2 + header.length;
+        if (scalar.source)
+          end2 += scalar.source.length;
+        return { value: value2, type, comment: header.comment, range: [start2, end2, end2] };
+      }
+      let trimIndent = scalar.indent + header.indent;
+      let offset = scalar.offset + header.length;
+      let contentStart = 0;
+      for (let i = 0; i < chompStart; ++i) {
+        const [indent, content] = lines[i];
+        if (content === "" || content === "\r") {
+          if (header.indent === 0 && indent.length > trimIndent)
+            trimIndent = indent.length;
+        } else {
+          if (indent.length < trimIndent) {
+            const message = "Block scalars with more-indented leading empty lines must use an explicit indentation indicator";
+            onError(offset + indent.length, "MISSING_CHAR", message);
+          }
+          if (header.indent === 0)
+            trimIndent = indent.length;
+          contentStart = i;
+          if (trimIndent === 0 && !ctx.atRoot) {
+            const message = "Block scalar values in collections must be indented";
+            onError(offset, "BAD_INDENT", message);
+          }
+          break;
+        }
+        offset += indent.length + content.length + 1;
+      }
+      for (let i = lines.length - 1; i >= chompStart; --i) {
+        if (lines[i][0].length > trimIndent)
+          chompStart = i + 1;
+      }
+      let value = "";
+      let sep6 = "";
+      let prevMoreIndented = false;
+      for (let i = 0; i < contentStart; ++i)
+        value += lines[i][0].slice(trimIndent) + "\n";
+      for (let i = contentStart; i < chompStart; ++i) {
+        let [indent, content] = lines[i];
+        offset += indent.length + content.length + 1;
+        const crlf = content[content.length - 1] === "\r";
+        if (crlf)
+          content = content.slice(0, -1);
+        if (content && indent.length < trimIndent) {
+          const src = header.indent ? "explicit indentation indicator" : "first line";
+          const message = `Block scalar lines must not be less indented than their ${src}`;
+          onError(offset - content.length - (crlf ? 2 : 1), "BAD_INDENT", message);
+          indent = "";
+        }
+        if (type === Scalar.Scalar.BLOCK_LITERAL) {
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
+        } else if (indent.length > trimIndent || content[0] === "	") {
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
+          prevMoreIndented = true;
+        } else if (content === "") {
+          if (sep6 === "\n")
+            value += "\n";
+          else
+            sep6 = "\n";
+        } else {
+          value += sep6 + content;
+          sep6 = " ";
+          prevMoreIndented = false;
+        }
+      }
+      switch (header.chomp) {
+        case "-":
+          break;
+        case "+":
+          for (let i = chompStart; i < lines.length; ++i)
+            value += "\n" + lines[i][0].slice(trimIndent);
+          if (value[value.length - 1] !== "\n")
+            value += "\n";
+          break;
+        default:
+          value += "\n";
+      }
+      const end = start2 + header.length + scalar.source.length;
+      return { value, type, comment: header.comment, range: [start2, end, end] };
+    }
+    function parseBlockScalarHeader({ offset, props }, strict, onError) {
+      if (props[0].type !== "block-scalar-header") {
+        onError(props[0], "IMPOSSIBLE", "Block scalar header not found");
+        return null;
+      }
+      const { source } = props[0];
+      const mode = source[0];
+      let indent = 0;
+      let chomp = "";
+      let error2 = -1;
+      for (let i = 1; i < source.length; ++i) {
+        const ch = source[i];
+        if (!chomp && (ch === "-" || ch === "+"))
+          chomp = ch;
+        else {
+          const n = Number(ch);
+          if (!indent && n)
+            indent = n;
+          else if (error2 === -1)
+            error2 = offset + i;
+        }
+      }
+      if (error2 !== -1)
+        onError(error2, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+      let hasSpace = false;
+      let comment = "";
+      let length = source.length;
+      for (let i = 1; i < props.length; ++i) {
+        const token = props[i];
+        switch (token.type) {
+          case "space":
+            hasSpace = true;
+          // fallthrough
+          case "newline":
+            length += token.source.length;
+            break;
+          case "comment":
+            if (strict && !hasSpace) {
+              const message = "Comments must be separated from other tokens by white space characters";
+              onError(token, "MISSING_CHAR", message);
+            }
+            length += token.source.length;
+            comment = token.source.substring(1);
+            break;
+          case "error":
+            onError(token, "UNEXPECTED_TOKEN", token.message);
+            length += token.source.length;
+            break;
+          /* istanbul ignore next should not happen */
+          default: {
+            const message = `Unexpected token in block scalar header: ${token.type}`;
+            onError(token, "UNEXPECTED_TOKEN", message);
+            const ts = token.source;
+            if (ts && typeof ts === "string")
+              length += ts.length;
+          }
+        }
+      }
+      return { mode, indent, chomp, comment, length };
+    }
+    function splitLines2(source) {
+      const split = source.split(/\n( *)/);
+      const first = split[0];
+      const m = first.match(/^( *)/);
+      const line0 = m?.[1] ? [m[1], first.slice(m[1].length)] : ["", first];
+      const lines = [line0];
+      for (let i = 1; i < split.length; i += 2)
+        lines.push([split[i], split[i + 1]]);
+      return lines;
+    }
+    exports.resolveBlockScalar = resolveBlockScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/resolve-flow-scalar.js
+var require_resolve_flow_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/resolve-flow-scalar.js"(exports) {
+    "use strict";
+    var Scalar = require_Scalar();
+    var resolveEnd = require_resolve_end();
+    function resolveFlowScalar(scalar, strict, onError) {
+      const { offset, type, source, end } = scalar;
+      let _type;
+      let value;
+      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      switch (type) {
+        case "scalar":
+          _type = Scalar.Scalar.PLAIN;
+          value = plainValue(source, _onError);
+          break;
+        case "single-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_SINGLE;
+          value = singleQuotedValue(source, _onError);
+          break;
+        case "double-quoted-scalar":
+          _type = Scalar.Scalar.QUOTE_DOUBLE;
+          value = doubleQuotedValue(source, _onError);
+          break;
+        /* istanbul ignore next should not happen */
+        default:
+          onError(scalar, "UNEXPECTED_TOKEN", `Expected a flow scalar value, but found: ${type}`);
+          return {
+            value: "",
+            type: null,
+            comment: "",
+            range: [offset, offset + source.length, offset + source.length]
+          };
+      }
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, strict, onError);
+      return {
+        value,
+        type: _type,
+        comment: re.comment,
+        range: [offset, valueEnd, re.offset]
+      };
+    }
+    function plainValue(source, onError) {
+      let badChar = "";
+      switch (source[0]) {
+        /* istanbul ignore next should not happen */
+        case "	":
+          badChar = "a tab character";
+          break;
+        case ",":
+          badChar = "flow indicator character ,";
+          break;
+        case "%":
+          badChar = "directive indicator character %";
+          break;
+        case "|":
+        case ">": {
+          badChar = `block scalar indicator ${source[0]}`;
+          break;
+        }
+        case "@":
+        case "`": {
+          badChar = `reserved character ${source[0]}`;
+          break;
+        }
+      }
+      if (badChar)
+        onError(0, "BAD_SCALAR_START", `Plain value cannot start with ${badChar}`);
+      return unfoldLines(source);
+    }
+    function singleQuotedValue(source, onError) {
+      if (source[source.length - 1] !== "'" || source.length === 1)
+        onError(source.length, "MISSING_CHAR", "Missing closing 'quote");
+      return unfoldLines(source.slice(1, -1)).replace(/''/g, "'");
+    }
+    function unfoldLines(source) {
+      const line = /(.*?)\r?\n/sy;
+      let match = line.exec(source);
+      if (!match)
+        return source;
+      let trimEnd, trimBoth;
+      try {
+        trimEnd = new RegExp("(?<![ 	])[ 	]+$");
+        trimBoth = new RegExp("^[ 	]+|(?<![ 	])[ 	]+$", "g");
+      } catch {
+        trimEnd = /[ \t]+$/;
+        trimBoth = /^[ \t]+|[ \t]+$/g;
+      }
+      let res = match[1].replace(trimEnd, "");
+      let sep6 = " ";
+      let pos = line.lastIndex;
+      while (match = line.exec(source)) {
+        const lm = match[1].replace(trimBoth, "");
+        if (lm === "") {
+          if (sep6 === "\n")
+            res += sep6;
+          else
+            sep6 = "\n";
+        } else {
+          res += sep6 + lm;
+          sep6 = " ";
+        }
+        pos = line.lastIndex;
+      }
+      const last = /[ \t]*(.*)/sy;
+      last.lastIndex = pos;
+      match = last.exec(source);
+      return res + sep6 + (match?.[1] ?? "");
+    }
+    function doubleQuotedValue(source, onError) {
+      let res = "";
+      for (let i = 1; i < source.length - 1; ++i) {
+        const ch = source[i];
+        if (ch === "\r" && source[i + 1] === "\n")
+          continue;
+        if (ch === "\n") {
+          const { fold, offset } = foldNewline(source, i);
+          res += fold;
+          i = offset;
+        } else if (ch === "\\") {
+          let next = source[++i];
+          const cc = escapeCodes[next];
+          if (cc)
+            res += cc;
+          else if (next === "\n") {
+            next = source[i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "\r" && source[i + 1] === "\n") {
+            next = source[++i + 1];
+            while (next === " " || next === "	")
+              next = source[++i + 1];
+          } else if (next === "x" || next === "u" || next === "U") {
+            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
+            res += parseCharCode(source, i + 1, length, onError);
+            i += length;
+          } else {
+            const raw = source.substr(i - 1, 2);
+            onError(i - 1, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+            res += raw;
+          }
+        } else if (ch === " " || ch === "	") {
+          const wsStart = i;
+          let next = source[i + 1];
+          while (next === " " || next === "	")
+            next = source[++i + 1];
+          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
+            res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
+        } else {
+          res += ch;
+        }
+      }
+      if (source[source.length - 1] !== '"' || source.length === 1)
+        onError(source.length, "MISSING_CHAR", 'Missing closing "quote');
+      return res;
+    }
+    function foldNewline(source, offset) {
+      let fold = "";
+      let ch = source[offset + 1];
+      while (ch === " " || ch === "	" || ch === "\n" || ch === "\r") {
+        if (ch === "\r" && source[offset + 2] !== "\n")
+          break;
+        if (ch === "\n")
+          fold += "\n";
+        offset += 1;
+        ch = source[offset + 1];
+      }
+      if (!fold)
+        fold = " ";
+      return { fold, offset };
+    }
+    var escapeCodes = {
+      "0": "\0",
+      // null character
+      a: "\x07",
+      // bell character
+      b: "\b",
+      // backspace
+      e: "\x1B",
+      // escape character
+      f: "\f",
+      // form feed
+      n: "\n",
+      // line feed
+      r: "\r",
+      // carriage return
+      t: "	",
+      // horizontal tab
+      v: "\v",
+      // vertical tab
+      N: "",
+      // Unicode next line
+      _: " ",
+      // Unicode non-breaking space
+      L: "\u2028",
+      // Unicode line separator
+      P: "\u2029",
+      // Unicode paragraph separator
+      " ": " ",
+      '"': '"',
+      "/": "/",
+      "\\": "\\",
+      "	": "	"
+    };
+    function parseCharCode(source, offset, length, onError) {
+      const cc = source.substr(offset, length);
+      const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
+      const code = ok ? parseInt(cc, 16) : NaN;
+      try {
+        return String.fromCodePoint(code);
+      } catch {
+        const raw = source.substr(offset - 2, length + 2);
+        onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
+        return raw;
+      }
+    }
+    exports.resolveFlowScalar = resolveFlowScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-scalar.js
+var require_compose_scalar = __commonJS({
+  "node_modules/yaml/dist/compose/compose-scalar.js"(exports) {
+    "use strict";
+    var identity3 = require_identity();
+    var Scalar = require_Scalar();
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    function composeScalar(ctx, token, tagToken, onError) {
+      const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar.resolveBlockScalar(ctx, token, onError) : resolveFlowScalar.resolveFlowScalar(token, ctx.options.strict, onError);
+      const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
+      let tag;
+      if (ctx.options.stringKeys && ctx.atKey) {
+        tag = ctx.schema[identity3.SCALAR];
+      } else if (tagName)
+        tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+      else if (token.type === "scalar")
+        tag = findScalarTagByTest(ctx, value, token, onError);
+      else
+        tag = ctx.schema[identity3.SCALAR];
+      let scalar;
+      try {
+        const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+        scalar = identity3.isScalar(res) ? res : new Scalar.Scalar(res);
+      } catch (error2) {
+        const msg = error2 instanceof Error ? error2.message : String(error2);
+        onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
+        scalar = new Scalar.Scalar(value);
+      }
+      scalar.range = range;
+      scalar.source = value;
+      if (type)
+        scalar.type = type;
+      if (tagName)
+        scalar.tag = tagName;
+      if (tag.format)
+        scalar.format = tag.format;
+      if (comment)
+        scalar.comment = comment;
+      return scalar;
+    }
+    function findScalarTagByName(schema, value, tagName, tagToken, onError) {
+      if (tagName === "!")
+        return schema[identity3.SCALAR];
+      const matchWithTest = [];
+      for (const tag of schema.tags) {
+        if (!tag.collection && tag.tag === tagName) {
+          if (tag.default && tag.test)
+            matchWithTest.push(tag);
+          else
+            return tag;
+        }
+      }
+      for (const tag of matchWithTest)
+        if (tag.test?.test(value))
+          return tag;
+      const kt = schema.knownTags[tagName];
+      if (kt && !kt.collection) {
+        schema.tags.push(Object.assign({}, kt, { default: false, test: void 0 }));
+        return kt;
+      }
+      onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
+      return schema[identity3.SCALAR];
+    }
+    function findScalarTagByTest({ atKey, directives, schema }, value, token, onError) {
+      const tag = schema.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema[identity3.SCALAR];
+      if (schema.compat) {
+        const compat = schema.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema[identity3.SCALAR];
+        if (tag.tag !== compat.tag) {
+          const ts = directives.tagString(tag.tag);
+          const cs = directives.tagString(compat.tag);
+          const msg = `Value may be parsed as either ${ts} or ${cs}`;
+          onError(token, "TAG_RESOLVE_FAILED", msg, true);
+        }
+      }
+      return tag;
+    }
+    exports.composeScalar = composeScalar;
+  }
+});
+
+// node_modules/yaml/dist/compose/util-empty-scalar-position.js
+var require_util_empty_scalar_position = __commonJS({
+  "node_modules/yaml/dist/compose/util-empty-scalar-position.js"(exports) {
+    "use strict";
+    function emptyScalarPosition2(offset, before, pos) {
+      if (before) {
+        pos ?? (pos = before.length);
+        for (let i = pos - 1; i >= 0; --i) {
+          let st = before[i];
+          switch (st.type) {
+            case "space":
+            case "comment":
+            case "newline":
+              offset -= st.source.length;
+              continue;
+          }
+          st = before[++i];
+          while (st?.type === "space") {
+            offset += st.source.length;
+            st = before[++i];
+          }
+          break;
+        }
+      }
+      return offset;
+    }
+    exports.emptyScalarPosition = emptyScalarPosition2;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-node.js
+var require_compose_node = __commonJS({
+  "node_modules/yaml/dist/compose/compose-node.js"(exports) {
+    "use strict";
+    var Alias = require_Alias();
+    var identity3 = require_identity();
+    var composeCollection = require_compose_collection();
+    var composeScalar = require_compose_scalar();
+    var resolveEnd = require_resolve_end();
+    var utilEmptyScalarPosition = require_util_empty_scalar_position();
+    var CN = { composeNode, composeEmptyNode };
+    function composeNode(ctx, token, props, onError) {
+      const atKey = ctx.atKey;
+      const { spaceBefore, comment, anchor, tag } = props;
+      let node2;
+      let isSrcToken = true;
+      switch (token.type) {
+        case "alias":
+          node2 = composeAlias(ctx, token, onError);
+          if (anchor || tag)
+            onError(token, "ALIAS_PROPS", "An alias node must not specify any properties");
+          break;
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "block-scalar":
+          node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+          if (anchor)
+            node2.anchor = anchor.source.substring(1);
+          break;
+        case "block-map":
+        case "block-seq":
+        case "flow-collection":
+          try {
+            node2 = composeCollection.composeCollection(CN, ctx, token, props, onError);
+            if (anchor)
+              node2.anchor = anchor.source.substring(1);
+          } catch (error2) {
+            const message = error2 instanceof Error ? error2.message : String(error2);
+            onError(token, "RESOURCE_EXHAUSTION", message);
+          }
+          break;
+        default: {
+          const message = token.type === "error" ? token.message : `Unsupported token (type: ${token.type})`;
+          onError(token, "UNEXPECTED_TOKEN", message);
+          isSrcToken = false;
+        }
+      }
+      node2 ?? (node2 = composeEmptyNode(ctx, token.offset, void 0, null, props, onError));
+      if (anchor && node2.anchor === "")
+        onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+      if (atKey && ctx.options.stringKeys && (!identity3.isScalar(node2) || typeof node2.value !== "string" || node2.tag && node2.tag !== "tag:yaml.org,2002:str")) {
+        const msg = "With stringKeys, all keys must be strings";
+        onError(tag ?? token, "NON_STRING_KEY", msg);
+      }
+      if (spaceBefore)
+        node2.spaceBefore = true;
+      if (comment) {
+        if (token.type === "scalar" && token.source === "")
+          node2.comment = comment;
+        else
+          node2.commentBefore = comment;
+      }
+      if (ctx.options.keepSourceTokens && isSrcToken)
+        node2.srcToken = token;
+      return node2;
+    }
+    function composeEmptyNode(ctx, offset, before, pos, { spaceBefore, comment, anchor, tag, end }, onError) {
+      const token = {
+        type: "scalar",
+        offset: utilEmptyScalarPosition.emptyScalarPosition(offset, before, pos),
+        indent: -1,
+        source: ""
+      };
+      const node2 = composeScalar.composeScalar(ctx, token, tag, onError);
+      if (anchor) {
+        node2.anchor = anchor.source.substring(1);
+        if (node2.anchor === "")
+          onError(anchor, "BAD_ALIAS", "Anchor cannot be an empty string");
+      }
+      if (spaceBefore)
+        node2.spaceBefore = true;
+      if (comment) {
+        node2.comment = comment;
+        node2.range[2] = end;
+      }
+      return node2;
+    }
+    function composeAlias({ options }, { offset, source, end }, onError) {
+      const alias = new Alias.Alias(source.substring(1));
+      if (alias.source === "")
+        onError(offset, "BAD_ALIAS", "Alias cannot be an empty string");
+      if (alias.source.endsWith(":"))
+        onError(offset + source.length - 1, "BAD_ALIAS", "Alias ending in : is ambiguous", true);
+      const valueEnd = offset + source.length;
+      const re = resolveEnd.resolveEnd(end, valueEnd, options.strict, onError);
+      alias.range = [offset, valueEnd, re.offset];
+      if (re.comment)
+        alias.comment = re.comment;
+      return alias;
+    }
+    exports.composeEmptyNode = composeEmptyNode;
+    exports.composeNode = composeNode;
+  }
+});
+
+// node_modules/yaml/dist/compose/compose-doc.js
+var require_compose_doc = __commonJS({
+  "node_modules/yaml/dist/compose/compose-doc.js"(exports) {
+    "use strict";
+    var Document2 = require_Document();
+    var composeNode = require_compose_node();
+    var resolveEnd = require_resolve_end();
+    var resolveProps = require_resolve_props();
+    function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
+      const opts = Object.assign({ _directives: directives }, options);
+      const doc = new Document2.Document(void 0, opts);
+      const ctx = {
+        atKey: false,
+        atRoot: true,
+        directives: doc.directives,
+        options: doc.options,
+        schema: doc.schema
+      };
+      const props = resolveProps.resolveProps(start2, {
+        indicator: "doc-start",
+        next: value ?? end?.[0],
+        offset,
+        onError,
+        parentIndent: 0,
+        startOnNewline: true
+      });
+      if (props.found) {
+        doc.directives.docStart = true;
+        if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+          onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
+      }
+      doc.contents = value ? composeNode.composeNode(ctx, value, props, onError) : composeNode.composeEmptyNode(ctx, props.end, start2, null, props, onError);
+      const contentEnd = doc.contents.range[2];
+      const re = resolveEnd.resolveEnd(end, contentEnd, false, onError);
+      if (re.comment)
+        doc.comment = re.comment;
+      doc.range = [offset, contentEnd, re.offset];
+      return doc;
+    }
+    exports.composeDoc = composeDoc;
+  }
+});
+
+// node_modules/yaml/dist/compose/composer.js
+var require_composer = __commonJS({
+  "node_modules/yaml/dist/compose/composer.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var directives = require_directives();
+    var Document2 = require_Document();
+    var errors = require_errors2();
+    var identity3 = require_identity();
+    var composeDoc = require_compose_doc();
+    var resolveEnd = require_resolve_end();
+    function getErrorPos(src) {
+      if (typeof src === "number")
+        return [src, src + 1];
+      if (Array.isArray(src))
+        return src.length === 2 ? src : [src[0], src[1]];
+      const { offset, source } = src;
+      return [offset, offset + (typeof source === "string" ? source.length : 1)];
+    }
+    function parsePrelude(prelude) {
+      let comment = "";
+      let atComment = false;
+      let afterEmptyLine = false;
+      for (let i = 0; i < prelude.length; ++i) {
+        const source = prelude[i];
+        switch (source[0]) {
+          case "#":
+            comment += (comment === "" ? "" : afterEmptyLine ? "\n\n" : "\n") + (source.substring(1) || " ");
+            atComment = true;
+            afterEmptyLine = false;
+            break;
+          case "%":
+            if (prelude[i + 1]?.[0] !== "#")
+              i += 1;
+            atComment = false;
+            break;
+          default:
+            if (!atComment)
+              afterEmptyLine = true;
+            atComment = false;
+        }
+      }
+      return { comment, afterEmptyLine };
+    }
+    var Composer2 = class {
+      constructor(options = {}) {
+        this.doc = null;
+        this.atDirectives = false;
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+        this.onError = (source, code, message, warning) => {
+          const pos = getErrorPos(source);
+          if (warning)
+            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+          else
+            this.errors.push(new errors.YAMLParseError(pos, code, message));
+        };
+        this.directives = new directives.Directives({ version: options.version || "1.2" });
+        this.options = options;
+      }
+      decorate(doc, afterDoc) {
+        const { comment, afterEmptyLine } = parsePrelude(this.prelude);
+        if (comment) {
+          const dc = doc.contents;
+          if (afterDoc) {
+            doc.comment = doc.comment ? `${doc.comment}
+${comment}` : comment;
+          } else if (afterEmptyLine || doc.directives.docStart || !dc) {
+            doc.commentBefore = comment;
+          } else if (identity3.isCollection(dc) && !dc.flow && dc.items.length > 0) {
+            let it = dc.items[0];
+            if (identity3.isPair(it))
+              it = it.key;
+            const cb = it.commentBefore;
+            it.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          } else {
+            const cb = dc.commentBefore;
+            dc.commentBefore = cb ? `${comment}
+${cb}` : comment;
+          }
+        }
+        if (afterDoc) {
+          for (let i = 0; i < this.errors.length; ++i)
+            doc.errors.push(this.errors[i]);
+          for (let i = 0; i < this.warnings.length; ++i)
+            doc.warnings.push(this.warnings[i]);
+        } else {
+          doc.errors = this.errors;
+          doc.warnings = this.warnings;
+        }
+        this.prelude = [];
+        this.errors = [];
+        this.warnings = [];
+      }
+      /**
+       * Current stream status information.
+       *
+       * Mostly useful at the end of input for an empty stream.
+       */
+      streamInfo() {
+        return {
+          comment: parsePrelude(this.prelude).comment,
+          directives: this.directives,
+          errors: this.errors,
+          warnings: this.warnings
+        };
+      }
+      /**
+       * Compose tokens into documents.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *compose(tokens, forceDoc = false, endOffset = -1) {
+        for (const token of tokens)
+          yield* this.next(token);
+        yield* this.end(forceDoc, endOffset);
+      }
+      /** Advance the composer by one CST token. */
+      *next(token) {
+        if (node_process.env.LOG_STREAM)
+          console.dir(token, { depth: null });
+        switch (token.type) {
+          case "directive":
+            this.directives.add(token.source, (offset, message, warning) => {
+              const pos = getErrorPos(token);
+              pos[0] += offset;
+              this.onError(pos, "BAD_DIRECTIVE", message, warning);
+            });
+            this.prelude.push(token.source);
+            this.atDirectives = true;
+            break;
+          case "document": {
+            const doc = composeDoc.composeDoc(this.options, this.directives, token, this.onError);
+            if (this.atDirectives && !doc.directives.docStart)
+              this.onError(token, "MISSING_CHAR", "Missing directives-end/doc-start indicator line");
+            this.decorate(doc, false);
+            if (this.doc)
+              yield this.doc;
+            this.doc = doc;
+            this.atDirectives = false;
+            break;
+          }
+          case "byte-order-mark":
+          case "space":
+            break;
+          case "comment":
+          case "newline":
+            this.prelude.push(token.source);
+            break;
+          case "error": {
+            const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
+            const error2 = new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+            if (this.atDirectives || !this.doc)
+              this.errors.push(error2);
+            else
+              this.doc.errors.push(error2);
+            break;
+          }
+          case "doc-end": {
+            if (!this.doc) {
+              const msg = "Unexpected doc-end without preceding document";
+              this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg));
+              break;
+            }
+            this.doc.directives.docEnd = true;
+            const end = resolveEnd.resolveEnd(token.end, token.offset + token.source.length, this.doc.options.strict, this.onError);
+            this.decorate(this.doc, true);
+            if (end.comment) {
+              const dc = this.doc.comment;
+              this.doc.comment = dc ? `${dc}
+${end.comment}` : end.comment;
+            }
+            this.doc.range[2] = end.offset;
+            break;
+          }
+          default:
+            this.errors.push(new errors.YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", `Unsupported token ${token.type}`));
+        }
+      }
+      /**
+       * Call at end of input to yield any remaining document.
+       *
+       * @param forceDoc - If the stream contains no document, still emit a final document including any comments and directives that would be applied to a subsequent document.
+       * @param endOffset - Should be set if `forceDoc` is also set, to set the document range end and to indicate errors correctly.
+       */
+      *end(forceDoc = false, endOffset = -1) {
+        if (this.doc) {
+          this.decorate(this.doc, true);
+          yield this.doc;
+          this.doc = null;
+        } else if (forceDoc) {
+          const opts = Object.assign({ _directives: this.directives }, this.options);
+          const doc = new Document2.Document(void 0, opts);
+          if (this.atDirectives)
+            this.onError(endOffset, "MISSING_CHAR", "Missing directives-end indicator line");
+          doc.range = [0, endOffset, endOffset];
+          this.decorate(doc, false);
+          yield doc;
+        }
+      }
+    };
+    exports.Composer = Composer2;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-scalar.js
+var require_cst_scalar = __commonJS({
+  "node_modules/yaml/dist/parse/cst-scalar.js"(exports) {
+    "use strict";
+    var resolveBlockScalar = require_resolve_block_scalar();
+    var resolveFlowScalar = require_resolve_flow_scalar();
+    var errors = require_errors2();
+    var stringifyString = require_stringifyString();
+    function resolveAsScalar(token, strict = true, onError) {
+      if (token) {
+        const _onError = (pos, code, message) => {
+          const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
+          if (onError)
+            onError(offset, code, message);
+          else
+            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+        };
+        switch (token.type) {
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return resolveFlowScalar.resolveFlowScalar(token, strict, _onError);
+          case "block-scalar":
+            return resolveBlockScalar.resolveBlockScalar({ options: { strict } }, token, _onError);
+        }
+      }
+      return null;
+    }
+    function createScalarToken(value, context) {
+      const { implicitKey = false, indent, inFlow = false, offset = -1, type = "PLAIN" } = context;
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey,
+        indent: indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      const end = context.end ?? [
+        { type: "newline", offset: -1, indent, source: "\n" }
+      ];
+      switch (source[0]) {
+        case "|":
+        case ">": {
+          const he = source.indexOf("\n");
+          const head = source.substring(0, he);
+          const body = source.substring(he + 1) + "\n";
+          const props = [
+            { type: "block-scalar-header", offset, indent, source: head }
+          ];
+          if (!addEndtoBlockProps(props, end))
+            props.push({ type: "newline", offset: -1, indent, source: "\n" });
+          return { type: "block-scalar", offset, indent, props, source: body };
+        }
+        case '"':
+          return { type: "double-quoted-scalar", offset, indent, source, end };
+        case "'":
+          return { type: "single-quoted-scalar", offset, indent, source, end };
+        default:
+          return { type: "scalar", offset, indent, source, end };
+      }
+    }
+    function setScalarValue(token, value, context = {}) {
+      let { afterKey = false, implicitKey = false, inFlow = false, type } = context;
+      let indent = "indent" in token ? token.indent : null;
+      if (afterKey && typeof indent === "number")
+        indent += 2;
+      if (!type)
+        switch (token.type) {
+          case "single-quoted-scalar":
+            type = "QUOTE_SINGLE";
+            break;
+          case "double-quoted-scalar":
+            type = "QUOTE_DOUBLE";
+            break;
+          case "block-scalar": {
+            const header = token.props[0];
+            if (header.type !== "block-scalar-header")
+              throw new Error("Invalid block scalar header");
+            type = header.source[0] === ">" ? "BLOCK_FOLDED" : "BLOCK_LITERAL";
+            break;
+          }
+          default:
+            type = "PLAIN";
+        }
+      const source = stringifyString.stringifyString({ type, value }, {
+        implicitKey: implicitKey || indent === null,
+        indent: indent !== null && indent > 0 ? " ".repeat(indent) : "",
+        inFlow,
+        options: { blockQuote: true, lineWidth: -1 }
+      });
+      switch (source[0]) {
+        case "|":
+        case ">":
+          setBlockScalarValue(token, source);
+          break;
+        case '"':
+          setFlowScalarValue(token, source, "double-quoted-scalar");
+          break;
+        case "'":
+          setFlowScalarValue(token, source, "single-quoted-scalar");
+          break;
+        default:
+          setFlowScalarValue(token, source, "scalar");
+      }
+    }
+    function setBlockScalarValue(token, source) {
+      const he = source.indexOf("\n");
+      const head = source.substring(0, he);
+      const body = source.substring(he + 1) + "\n";
+      if (token.type === "block-scalar") {
+        const header = token.props[0];
+        if (header.type !== "block-scalar-header")
+          throw new Error("Invalid block scalar header");
+        header.source = head;
+        token.source = body;
+      } else {
+        const { offset } = token;
+        const indent = "indent" in token ? token.indent : -1;
+        const props = [
+          { type: "block-scalar-header", offset, indent, source: head }
+        ];
+        if (!addEndtoBlockProps(props, "end" in token ? token.end : void 0))
+          props.push({ type: "newline", offset: -1, indent, source: "\n" });
+        for (const key2 of Object.keys(token))
+          if (key2 !== "type" && key2 !== "offset")
+            delete token[key2];
+        Object.assign(token, { type: "block-scalar", indent, props, source: body });
+      }
+    }
+    function addEndtoBlockProps(props, end) {
+      if (end)
+        for (const st of end)
+          switch (st.type) {
+            case "space":
+            case "comment":
+              props.push(st);
+              break;
+            case "newline":
+              props.push(st);
+              return true;
+          }
+      return false;
+    }
+    function setFlowScalarValue(token, source, type) {
+      switch (token.type) {
+        case "scalar":
+        case "double-quoted-scalar":
+        case "single-quoted-scalar":
+          token.type = type;
+          token.source = source;
+          break;
+        case "block-scalar": {
+          const end = token.props.slice(1);
+          let oa = source.length;
+          if (token.props[0].type === "block-scalar-header")
+            oa -= token.props[0].source.length;
+          for (const tok of end)
+            tok.offset += oa;
+          delete token.props;
+          Object.assign(token, { type, source, end });
+          break;
+        }
+        case "block-map":
+        case "block-seq": {
+          const offset = token.offset + source.length;
+          const nl = { type: "newline", offset, indent: token.indent, source: "\n" };
+          delete token.items;
+          Object.assign(token, { type, source, end: [nl] });
+          break;
+        }
+        default: {
+          const indent = "indent" in token ? token.indent : -1;
+          const end = "end" in token && Array.isArray(token.end) ? token.end.filter((st) => st.type === "space" || st.type === "comment" || st.type === "newline") : [];
+          for (const key2 of Object.keys(token))
+            if (key2 !== "type" && key2 !== "offset")
+              delete token[key2];
+          Object.assign(token, { type, indent, source, end });
+        }
+      }
+    }
+    exports.createScalarToken = createScalarToken;
+    exports.resolveAsScalar = resolveAsScalar;
+    exports.setScalarValue = setScalarValue;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-stringify.js
+var require_cst_stringify = __commonJS({
+  "node_modules/yaml/dist/parse/cst-stringify.js"(exports) {
+    "use strict";
+    var stringify5 = (cst) => "type" in cst ? stringifyToken(cst) : stringifyItem(cst);
+    function stringifyToken(token) {
+      switch (token.type) {
+        case "block-scalar": {
+          let res = "";
+          for (const tok of token.props)
+            res += stringifyToken(tok);
+          return res + token.source;
+        }
+        case "block-map":
+        case "block-seq": {
+          let res = "";
+          for (const item of token.items)
+            res += stringifyItem(item);
+          return res;
+        }
+        case "flow-collection": {
+          let res = token.start.source;
+          for (const item of token.items)
+            res += stringifyItem(item);
+          for (const st of token.end)
+            res += st.source;
+          return res;
+        }
+        case "document": {
+          let res = stringifyItem(token);
+          if (token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+        default: {
+          let res = token.source;
+          if ("end" in token && token.end)
+            for (const st of token.end)
+              res += st.source;
+          return res;
+        }
+      }
+    }
+    function stringifyItem({ start: start2, key: key2, sep: sep6, value }) {
+      let res = "";
+      for (const st of start2)
+        res += st.source;
+      if (key2)
+        res += stringifyToken(key2);
+      if (sep6)
+        for (const st of sep6)
+          res += st.source;
+      if (value)
+        res += stringifyToken(value);
+      return res;
+    }
+    exports.stringify = stringify5;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst-visit.js
+var require_cst_visit = __commonJS({
+  "node_modules/yaml/dist/parse/cst-visit.js"(exports) {
+    "use strict";
+    var BREAK2 = /* @__PURE__ */ Symbol("break visit");
+    var SKIP = /* @__PURE__ */ Symbol("skip children");
+    var REMOVE = /* @__PURE__ */ Symbol("remove item");
+    function visit3(cst, visitor) {
+      if ("type" in cst && cst.type === "document")
+        cst = { start: cst.start, value: cst.value };
+      _visit(Object.freeze([]), cst, visitor);
+    }
+    visit3.BREAK = BREAK2;
+    visit3.SKIP = SKIP;
+    visit3.REMOVE = REMOVE;
+    visit3.itemAtPath = (cst, path) => {
+      let item = cst;
+      for (const [field3, index] of path) {
+        const tok = item?.[field3];
+        if (tok && "items" in tok) {
+          item = tok.items[index];
+        } else
+          return void 0;
+      }
+      return item;
+    };
+    visit3.parentCollection = (cst, path) => {
+      const parent = visit3.itemAtPath(cst, path.slice(0, -1));
+      const field3 = path[path.length - 1][0];
+      const coll = parent?.[field3];
+      if (coll && "items" in coll)
+        return coll;
+      throw new Error("Parent collection not found");
+    };
+    function _visit(path, item, visitor) {
+      let ctrl = visitor(item, path);
+      if (typeof ctrl === "symbol")
+        return ctrl;
+      for (const field3 of ["key", "value"]) {
+        const token = item[field3];
+        if (token && "items" in token) {
+          for (let i = 0; i < token.items.length; ++i) {
+            const ci = _visit(Object.freeze(path.concat([[field3, i]])), token.items[i], visitor);
+            if (typeof ci === "number")
+              i = ci - 1;
+            else if (ci === BREAK2)
+              return BREAK2;
+            else if (ci === REMOVE) {
+              token.items.splice(i, 1);
+              i -= 1;
+            }
+          }
+          if (typeof ctrl === "function" && field3 === "key")
+            ctrl = ctrl(item, path);
+        }
+      }
+      return typeof ctrl === "function" ? ctrl(item, path) : ctrl;
+    }
+    exports.visit = visit3;
+  }
+});
+
+// node_modules/yaml/dist/parse/cst.js
+var require_cst = __commonJS({
+  "node_modules/yaml/dist/parse/cst.js"(exports) {
+    "use strict";
+    var cstScalar = require_cst_scalar();
+    var cstStringify = require_cst_stringify();
+    var cstVisit = require_cst_visit();
+    var BOM = "\uFEFF";
+    var DOCUMENT = "";
+    var FLOW_END = "";
+    var SCALAR = "";
+    var isCollection = (token) => !!token && "items" in token;
+    var isScalar4 = (token) => !!token && (token.type === "scalar" || token.type === "single-quoted-scalar" || token.type === "double-quoted-scalar" || token.type === "block-scalar");
+    function prettyToken(token) {
+      switch (token) {
+        case BOM:
+          return "<BOM>";
+        case DOCUMENT:
+          return "<DOC>";
+        case FLOW_END:
+          return "<FLOW_END>";
+        case SCALAR:
+          return "<SCALAR>";
+        default:
+          return JSON.stringify(token);
+      }
+    }
+    function tokenType(source) {
+      switch (source) {
+        case BOM:
+          return "byte-order-mark";
+        case DOCUMENT:
+          return "doc-mode";
+        case FLOW_END:
+          return "flow-error-end";
+        case SCALAR:
+          return "scalar";
+        case "---":
+          return "doc-start";
+        case "...":
+          return "doc-end";
+        case "":
+        case "\n":
+        case "\r\n":
+          return "newline";
+        case "-":
+          return "seq-item-ind";
+        case "?":
+          return "explicit-key-ind";
+        case ":":
+          return "map-value-ind";
+        case "{":
+          return "flow-map-start";
+        case "}":
+          return "flow-map-end";
+        case "[":
+          return "flow-seq-start";
+        case "]":
+          return "flow-seq-end";
+        case ",":
+          return "comma";
+      }
+      switch (source[0]) {
+        case " ":
+        case "	":
+          return "space";
+        case "#":
+          return "comment";
+        case "%":
+          return "directive-line";
+        case "*":
+          return "alias";
+        case "&":
+          return "anchor";
+        case "!":
+          return "tag";
+        case "'":
+          return "single-quoted-scalar";
+        case '"':
+          return "double-quoted-scalar";
+        case "|":
+        case ">":
+          return "block-scalar-header";
+      }
+      return null;
+    }
+    exports.createScalarToken = cstScalar.createScalarToken;
+    exports.resolveAsScalar = cstScalar.resolveAsScalar;
+    exports.setScalarValue = cstScalar.setScalarValue;
+    exports.stringify = cstStringify.stringify;
+    exports.visit = cstVisit.visit;
+    exports.BOM = BOM;
+    exports.DOCUMENT = DOCUMENT;
+    exports.FLOW_END = FLOW_END;
+    exports.SCALAR = SCALAR;
+    exports.isCollection = isCollection;
+    exports.isScalar = isScalar4;
+    exports.prettyToken = prettyToken;
+    exports.tokenType = tokenType;
+  }
+});
+
+// node_modules/yaml/dist/parse/lexer.js
+var require_lexer = __commonJS({
+  "node_modules/yaml/dist/parse/lexer.js"(exports) {
+    "use strict";
+    var cst = require_cst();
+    function isEmpty2(ch) {
+      switch (ch) {
+        case void 0:
+        case " ":
+        case "\n":
+        case "\r":
+        case "	":
+          return true;
+        default:
+          return false;
+      }
+    }
+    var hexDigits = new Set("0123456789ABCDEFabcdef");
+    var tagChars = new Set("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-#;/?:@&=+$_.!~*'()");
+    var flowIndicatorChars = new Set(",[]{}");
+    var invalidAnchorChars = new Set(" ,[]{}\n\r	");
+    var isNotAnchorChar = (ch) => !ch || invalidAnchorChars.has(ch);
+    var Lexer2 = class {
+      constructor() {
+        this.atEnd = false;
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        this.buffer = "";
+        this.flowKey = false;
+        this.flowLevel = 0;
+        this.indentNext = 0;
+        this.indentValue = 0;
+        this.lineEndPos = null;
+        this.next = null;
+        this.pos = 0;
+      }
+      /**
+       * Generate YAML tokens from the `source` string. If `incomplete`,
+       * a part of the last line may be left as a buffer for the next call.
+       *
+       * @returns A generator of lexical tokens
+       */
+      *lex(source, incomplete = false) {
+        if (source) {
+          if (typeof source !== "string")
+            throw TypeError("source is not a string");
+          this.buffer = this.buffer ? this.buffer + source : source;
+          this.lineEndPos = null;
+        }
+        this.atEnd = !incomplete;
+        let next = this.next ?? "stream";
+        while (next && (incomplete || this.hasChars(1)))
+          next = yield* this.parseNext(next);
+      }
+      atLineEnd() {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (ch === " " || ch === "	")
+          ch = this.buffer[++i];
+        if (!ch || ch === "#" || ch === "\n")
+          return true;
+        if (ch === "\r")
+          return this.buffer[i + 1] === "\n";
+        return false;
+      }
+      charAt(n) {
+        return this.buffer[this.pos + n];
+      }
+      continueScalar(offset) {
+        let ch = this.buffer[offset];
+        if (this.indentNext > 0) {
+          let indent = 0;
+          while (ch === " ")
+            ch = this.buffer[++indent + offset];
+          if (ch === "\r") {
+            const next = this.buffer[indent + offset + 1];
+            if (next === "\n" || !next && !this.atEnd)
+              return offset + indent + 1;
+          }
+          return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
+        }
+        if (ch === "-" || ch === ".") {
+          const dt = this.buffer.substr(offset, 3);
+          if ((dt === "---" || dt === "...") && isEmpty2(this.buffer[offset + 3]))
+            return -1;
+        }
+        return offset;
+      }
+      getLine() {
+        let end = this.lineEndPos;
+        if (typeof end !== "number" || end !== -1 && end < this.pos) {
+          end = this.buffer.indexOf("\n", this.pos);
+          this.lineEndPos = end;
+        }
+        if (end === -1)
+          return this.atEnd ? this.buffer.substring(this.pos) : null;
+        if (this.buffer[end - 1] === "\r")
+          end -= 1;
+        return this.buffer.substring(this.pos, end);
+      }
+      hasChars(n) {
+        return this.pos + n <= this.buffer.length;
+      }
+      setNext(state) {
+        this.buffer = this.buffer.substring(this.pos);
+        this.pos = 0;
+        this.lineEndPos = null;
+        this.next = state;
+        return null;
+      }
+      peek(n) {
+        return this.buffer.substr(this.pos, n);
+      }
+      *parseNext(next) {
+        switch (next) {
+          case "stream":
+            return yield* this.parseStream();
+          case "line-start":
+            return yield* this.parseLineStart();
+          case "block-start":
+            return yield* this.parseBlockStart();
+          case "doc":
+            return yield* this.parseDocument();
+          case "flow":
+            return yield* this.parseFlowCollection();
+          case "quoted-scalar":
+            return yield* this.parseQuotedScalar();
+          case "block-scalar":
+            return yield* this.parseBlockScalar();
+          case "plain-scalar":
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseStream() {
+        let line = this.getLine();
+        if (line === null)
+          return this.setNext("stream");
+        if (line[0] === cst.BOM) {
+          yield* this.pushCount(1);
+          line = line.substring(1);
+        }
+        if (line[0] === "%") {
+          let dirEnd = line.length;
+          let cs = line.indexOf("#");
+          while (cs !== -1) {
+            const ch = line[cs - 1];
+            if (ch === " " || ch === "	") {
+              dirEnd = cs - 1;
+              break;
+            } else {
+              cs = line.indexOf("#", cs + 1);
+            }
+          }
+          while (true) {
+            const ch = line[dirEnd - 1];
+            if (ch === " " || ch === "	")
+              dirEnd -= 1;
+            else
+              break;
+          }
+          const n = (yield* this.pushCount(dirEnd)) + (yield* this.pushSpaces(true));
+          yield* this.pushCount(line.length - n);
+          this.pushNewline();
+          return "stream";
+        }
+        if (this.atLineEnd()) {
+          const sp = yield* this.pushSpaces(true);
+          yield* this.pushCount(line.length - sp);
+          yield* this.pushNewline();
+          return "stream";
+        }
+        yield cst.DOCUMENT;
+        return yield* this.parseLineStart();
+      }
+      *parseLineStart() {
+        const ch = this.charAt(0);
+        if (!ch && !this.atEnd)
+          return this.setNext("line-start");
+        if (ch === "-" || ch === ".") {
+          if (!this.atEnd && !this.hasChars(4))
+            return this.setNext("line-start");
+          const s = this.peek(3);
+          if ((s === "---" || s === "...") && isEmpty2(this.charAt(3))) {
+            yield* this.pushCount(3);
+            this.indentValue = 0;
+            this.indentNext = 0;
+            return s === "---" ? "doc" : "stream";
+          }
+        }
+        this.indentValue = yield* this.pushSpaces(false);
+        if (this.indentNext > this.indentValue && !isEmpty2(this.charAt(1)))
+          this.indentNext = this.indentValue;
+        return yield* this.parseBlockStart();
+      }
+      *parseBlockStart() {
+        const [ch0, ch1] = this.peek(2);
+        if (!ch1 && !this.atEnd)
+          return this.setNext("block-start");
+        if ((ch0 === "-" || ch0 === "?" || ch0 === ":") && isEmpty2(ch1)) {
+          const n = (yield* this.pushCount(1)) + (yield* this.pushSpaces(true));
+          this.indentNext = this.indentValue + 1;
+          this.indentValue += n;
+          return "block-start";
+        }
+        return "doc";
+      }
+      *parseDocument() {
+        yield* this.pushSpaces(true);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("doc");
+        let n = yield* this.pushIndicators();
+        switch (line[n]) {
+          case "#":
+            yield* this.pushCount(line.length - n);
+          // fallthrough
+          case void 0:
+            yield* this.pushNewline();
+            return yield* this.parseLineStart();
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel = 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            return "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "doc";
+          case '"':
+          case "'":
+            return yield* this.parseQuotedScalar();
+          case "|":
+          case ">":
+            n += yield* this.parseBlockScalarHeader();
+            n += yield* this.pushSpaces(true);
+            yield* this.pushCount(line.length - n);
+            yield* this.pushNewline();
+            return yield* this.parseBlockScalar();
+          default:
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseFlowCollection() {
+        let nl, sp;
+        let indent = -1;
+        do {
+          nl = yield* this.pushNewline();
+          if (nl > 0) {
+            sp = yield* this.pushSpaces(false);
+            this.indentValue = indent = sp;
+          } else {
+            sp = 0;
+          }
+          sp += yield* this.pushSpaces(true);
+        } while (nl + sp > 0);
+        const line = this.getLine();
+        if (line === null)
+          return this.setNext("flow");
+        if (indent !== -1 && indent < this.indentNext && line[0] !== "#" || indent === 0 && (line.startsWith("---") || line.startsWith("...")) && isEmpty2(line[3])) {
+          const atFlowEndMarker = indent === this.indentNext - 1 && this.flowLevel === 1 && (line[0] === "]" || line[0] === "}");
+          if (!atFlowEndMarker) {
+            this.flowLevel = 0;
+            yield cst.FLOW_END;
+            return yield* this.parseLineStart();
+          }
+        }
+        let n = 0;
+        while (line[n] === ",") {
+          n += yield* this.pushCount(1);
+          n += yield* this.pushSpaces(true);
+          this.flowKey = false;
+        }
+        n += yield* this.pushIndicators();
+        switch (line[n]) {
+          case void 0:
+            return "flow";
+          case "#":
+            yield* this.pushCount(line.length - n);
+            return "flow";
+          case "{":
+          case "[":
+            yield* this.pushCount(1);
+            this.flowKey = false;
+            this.flowLevel += 1;
+            return "flow";
+          case "}":
+          case "]":
+            yield* this.pushCount(1);
+            this.flowKey = true;
+            this.flowLevel -= 1;
+            return this.flowLevel ? "flow" : "doc";
+          case "*":
+            yield* this.pushUntil(isNotAnchorChar);
+            return "flow";
+          case '"':
+          case "'":
+            this.flowKey = true;
+            return yield* this.parseQuotedScalar();
+          case ":": {
+            const next = this.charAt(1);
+            if (this.flowKey || isEmpty2(next) || next === ",") {
+              this.flowKey = false;
+              yield* this.pushCount(1);
+              yield* this.pushSpaces(true);
+              return "flow";
+            }
+          }
+          // fallthrough
+          default:
+            this.flowKey = false;
+            return yield* this.parsePlainScalar();
+        }
+      }
+      *parseQuotedScalar() {
+        const quote2 = this.charAt(0);
+        let end = this.buffer.indexOf(quote2, this.pos + 1);
+        if (quote2 === "'") {
+          while (end !== -1 && this.buffer[end + 1] === "'")
+            end = this.buffer.indexOf("'", end + 2);
+        } else {
+          while (end !== -1) {
+            let n = 0;
+            while (this.buffer[end - 1 - n] === "\\")
+              n += 1;
+            if (n % 2 === 0)
+              break;
+            end = this.buffer.indexOf('"', end + 1);
+          }
+        }
+        const qb = this.buffer.substring(0, end);
+        let nl = qb.indexOf("\n", this.pos);
+        if (nl !== -1) {
+          while (nl !== -1) {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = qb.indexOf("\n", cs);
+          }
+          if (nl !== -1) {
+            end = nl - (qb[nl - 1] === "\r" ? 2 : 1);
+          }
+        }
+        if (end === -1) {
+          if (!this.atEnd)
+            return this.setNext("quoted-scalar");
+          end = this.buffer.length;
+        }
+        yield* this.pushToIndex(end + 1, false);
+        return this.flowLevel ? "flow" : "doc";
+      }
+      *parseBlockScalarHeader() {
+        this.blockScalarIndent = -1;
+        this.blockScalarKeep = false;
+        let i = this.pos;
+        while (true) {
+          const ch = this.buffer[++i];
+          if (ch === "+")
+            this.blockScalarKeep = true;
+          else if (ch > "0" && ch <= "9")
+            this.blockScalarIndent = Number(ch) - 1;
+          else if (ch !== "-")
+            break;
+        }
+        return yield* this.pushUntil((ch) => isEmpty2(ch) || ch === "#");
+      }
+      *parseBlockScalar() {
+        let nl = this.pos - 1;
+        let indent = 0;
+        let ch;
+        loop: for (let i2 = this.pos; ch = this.buffer[i2]; ++i2) {
+          switch (ch) {
+            case " ":
+              indent += 1;
+              break;
+            case "\n":
+              nl = i2;
+              indent = 0;
+              break;
+            case "\r": {
+              const next = this.buffer[i2 + 1];
+              if (!next && !this.atEnd)
+                return this.setNext("block-scalar");
+              if (next === "\n")
+                break;
+            }
+            // fallthrough
+            default:
+              break loop;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("block-scalar");
+        if (indent >= this.indentNext) {
+          if (this.blockScalarIndent === -1)
+            this.indentNext = indent;
+          else {
+            this.indentNext = this.blockScalarIndent + (this.indentNext === 0 ? 1 : this.indentNext);
+          }
+          do {
+            const cs = this.continueScalar(nl + 1);
+            if (cs === -1)
+              break;
+            nl = this.buffer.indexOf("\n", cs);
+          } while (nl !== -1);
+          if (nl === -1) {
+            if (!this.atEnd)
+              return this.setNext("block-scalar");
+            nl = this.buffer.length;
+          }
+        }
+        let i = nl + 1;
+        ch = this.buffer[i];
+        while (ch === " ")
+          ch = this.buffer[++i];
+        if (ch === "	") {
+          while (ch === "	" || ch === " " || ch === "\r" || ch === "\n")
+            ch = this.buffer[++i];
+          nl = i - 1;
+        } else if (!this.blockScalarKeep) {
+          do {
+            let i2 = nl - 1;
+            let ch2 = this.buffer[i2];
+            if (ch2 === "\r")
+              ch2 = this.buffer[--i2];
+            const lastChar = i2;
+            while (ch2 === " ")
+              ch2 = this.buffer[--i2];
+            if (ch2 === "\n" && i2 >= this.pos && i2 + 1 + indent > lastChar)
+              nl = i2;
+            else
+              break;
+          } while (true);
+        }
+        yield cst.SCALAR;
+        yield* this.pushToIndex(nl + 1, true);
+        return yield* this.parseLineStart();
+      }
+      *parsePlainScalar() {
+        const inFlow = this.flowLevel > 0;
+        let end = this.pos - 1;
+        let i = this.pos - 1;
+        let ch;
+        while (ch = this.buffer[++i]) {
+          if (ch === ":") {
+            const next = this.buffer[i + 1];
+            if (isEmpty2(next) || inFlow && flowIndicatorChars.has(next))
+              break;
+            end = i;
+          } else if (isEmpty2(ch)) {
+            let next = this.buffer[i + 1];
+            if (ch === "\r") {
+              if (next === "\n") {
+                i += 1;
+                ch = "\n";
+                next = this.buffer[i + 1];
+              } else
+                end = i;
+            }
+            if (next === "#" || inFlow && flowIndicatorChars.has(next))
+              break;
+            if (ch === "\n") {
+              const cs = this.continueScalar(i + 1);
+              if (cs === -1)
+                break;
+              i = Math.max(i, cs - 2);
+            }
+          } else {
+            if (inFlow && flowIndicatorChars.has(ch))
+              break;
+            end = i;
+          }
+        }
+        if (!ch && !this.atEnd)
+          return this.setNext("plain-scalar");
+        yield cst.SCALAR;
+        yield* this.pushToIndex(end + 1, true);
+        return inFlow ? "flow" : "doc";
+      }
+      *pushCount(n) {
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos += n;
+          return n;
+        }
+        return 0;
+      }
+      *pushToIndex(i, allowEmpty) {
+        const s = this.buffer.slice(this.pos, i);
+        if (s) {
+          yield s;
+          this.pos += s.length;
+          return s.length;
+        } else if (allowEmpty)
+          yield "";
+        return 0;
+      }
+      *pushIndicators() {
+        let n = 0;
+        loop: while (true) {
+          switch (this.charAt(0)) {
+            case "!":
+              n += yield* this.pushTag();
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "&":
+              n += yield* this.pushUntil(isNotAnchorChar);
+              n += yield* this.pushSpaces(true);
+              continue loop;
+            case "-":
+            // this is an error
+            case "?":
+            // this is an error outside flow collections
+            case ":": {
+              const inFlow = this.flowLevel > 0;
+              const ch1 = this.charAt(1);
+              if (isEmpty2(ch1) || inFlow && flowIndicatorChars.has(ch1)) {
+                if (!inFlow)
+                  this.indentNext = this.indentValue + 1;
+                else if (this.flowKey)
+                  this.flowKey = false;
+                n += yield* this.pushCount(1);
+                n += yield* this.pushSpaces(true);
+                continue loop;
+              }
+            }
+          }
+          break loop;
+        }
+        return n;
+      }
+      *pushTag() {
+        if (this.charAt(1) === "<") {
+          let i = this.pos + 2;
+          let ch = this.buffer[i];
+          while (!isEmpty2(ch) && ch !== ">")
+            ch = this.buffer[++i];
+          return yield* this.pushToIndex(ch === ">" ? i + 1 : i, false);
+        } else {
+          let i = this.pos + 1;
+          let ch = this.buffer[i];
+          while (ch) {
+            if (tagChars.has(ch))
+              ch = this.buffer[++i];
+            else if (ch === "%" && hexDigits.has(this.buffer[i + 1]) && hexDigits.has(this.buffer[i + 2])) {
+              ch = this.buffer[i += 3];
+            } else
+              break;
+          }
+          return yield* this.pushToIndex(i, false);
+        }
+      }
+      *pushNewline() {
+        const ch = this.buffer[this.pos];
+        if (ch === "\n")
+          return yield* this.pushCount(1);
+        else if (ch === "\r" && this.charAt(1) === "\n")
+          return yield* this.pushCount(2);
+        else
+          return 0;
+      }
+      *pushSpaces(allowTabs) {
+        let i = this.pos - 1;
+        let ch;
+        do {
+          ch = this.buffer[++i];
+        } while (ch === " " || allowTabs && ch === "	");
+        const n = i - this.pos;
+        if (n > 0) {
+          yield this.buffer.substr(this.pos, n);
+          this.pos = i;
+        }
+        return n;
+      }
+      *pushUntil(test) {
+        let i = this.pos;
+        let ch = this.buffer[i];
+        while (!test(ch))
+          ch = this.buffer[++i];
+        return yield* this.pushToIndex(i, false);
+      }
+    };
+    exports.Lexer = Lexer2;
+  }
+});
+
+// node_modules/yaml/dist/parse/line-counter.js
+var require_line_counter = __commonJS({
+  "node_modules/yaml/dist/parse/line-counter.js"(exports) {
+    "use strict";
+    var LineCounter3 = class {
+      constructor() {
+        this.lineStarts = [];
+        this.addNewLine = (offset) => this.lineStarts.push(offset);
+        this.linePos = (offset) => {
+          let low = 0;
+          let high = this.lineStarts.length;
+          while (low < high) {
+            const mid = low + high >> 1;
+            if (this.lineStarts[mid] < offset)
+              low = mid + 1;
+            else
+              high = mid;
+          }
+          if (this.lineStarts[low] === offset)
+            return { line: low + 1, col: 1 };
+          if (low === 0)
+            return { line: 0, col: offset };
+          const start2 = this.lineStarts[low - 1];
+          return { line: low, col: offset - start2 + 1 };
+        };
+      }
+    };
+    exports.LineCounter = LineCounter3;
+  }
+});
+
+// node_modules/yaml/dist/parse/parser.js
+var require_parser = __commonJS({
+  "node_modules/yaml/dist/parse/parser.js"(exports) {
+    "use strict";
+    var node_process = __require("process");
+    var cst = require_cst();
+    var lexer = require_lexer();
+    function includesToken(list6, type) {
+      for (let i = 0; i < list6.length; ++i)
+        if (list6[i].type === type)
+          return true;
+      return false;
+    }
+    function findNonEmptyIndex(list6) {
+      for (let i = 0; i < list6.length; ++i) {
+        switch (list6[i].type) {
+          case "space":
+          case "comment":
+          case "newline":
+            break;
+          default:
+            return i;
+        }
+      }
+      return -1;
+    }
+    function isFlowToken(token) {
+      switch (token?.type) {
+        case "alias":
+        case "scalar":
+        case "single-quoted-scalar":
+        case "double-quoted-scalar":
+        case "flow-collection":
+          return true;
+        default:
+          return false;
+      }
+    }
+    function getPrevProps(parent) {
+      switch (parent.type) {
+        case "document":
+          return parent.start;
+        case "block-map": {
+          const it = parent.items[parent.items.length - 1];
+          return it.sep ?? it.start;
+        }
+        case "block-seq":
+          return parent.items[parent.items.length - 1].start;
+        /* istanbul ignore next should not happen */
+        default:
+          return [];
+      }
+    }
+    function getFirstKeyStartProps(prev) {
+      if (prev.length === 0)
+        return [];
+      let i = prev.length;
+      loop: while (--i >= 0) {
+        switch (prev[i].type) {
+          case "doc-start":
+          case "explicit-key-ind":
+          case "map-value-ind":
+          case "seq-item-ind":
+          case "newline":
+            break loop;
+        }
+      }
+      while (prev[++i]?.type === "space") {
+      }
+      return prev.splice(i, prev.length);
+    }
+    function arrayPushArray(target, source) {
+      if (source.length < 1e5)
+        Array.prototype.push.apply(target, source);
+      else
+        for (let i = 0; i < source.length; ++i)
+          target.push(source[i]);
+    }
+    function fixFlowSeqItems(fc) {
+      if (fc.start.type === "flow-seq-start") {
+        for (const it of fc.items) {
+          if (it.sep && !it.value && !includesToken(it.start, "explicit-key-ind") && !includesToken(it.sep, "map-value-ind")) {
+            if (it.key)
+              it.value = it.key;
+            delete it.key;
+            if (isFlowToken(it.value)) {
+              if (it.value.end)
+                arrayPushArray(it.value.end, it.sep);
+              else
+                it.value.end = it.sep;
+            } else
+              arrayPushArray(it.start, it.sep);
+            delete it.sep;
+          }
+        }
+      }
+    }
+    var Parser2 = class {
+      /**
+       * @param onNewLine - If defined, called separately with the start position of
+       *   each new line (in `parse()`, including the start of input).
+       */
+      constructor(onNewLine) {
+        this.atNewLine = true;
+        this.atScalar = false;
+        this.indent = 0;
+        this.offset = 0;
+        this.onKeyLine = false;
+        this.stack = [];
+        this.source = "";
+        this.type = "";
+        this.lexer = new lexer.Lexer();
+        this.onNewLine = onNewLine;
+      }
+      /**
+       * Parse `source` as a YAML stream.
+       * If `incomplete`, a part of the last line may be left as a buffer for the next call.
+       *
+       * Errors are not thrown, but yielded as `{ type: 'error', message }` tokens.
+       *
+       * @returns A generator of tokens representing each directive, document, and other structure.
+       */
+      *parse(source, incomplete = false) {
+        if (this.onNewLine && this.offset === 0)
+          this.onNewLine(0);
+        for (const lexeme of this.lexer.lex(source, incomplete))
+          yield* this.next(lexeme);
+        if (!incomplete)
+          yield* this.end();
+      }
+      /**
+       * Advance the parser by the `source` of one lexical token.
+       */
+      *next(source) {
+        this.source = source;
+        if (node_process.env.LOG_TOKENS)
+          console.log("|", cst.prettyToken(source));
+        if (this.atScalar) {
+          this.atScalar = false;
+          yield* this.step();
+          this.offset += source.length;
+          return;
+        }
+        const type = cst.tokenType(source);
+        if (!type) {
+          const message = `Not a YAML token: ${source}`;
+          yield* this.pop({ type: "error", offset: this.offset, message, source });
+          this.offset += source.length;
+        } else if (type === "scalar") {
+          this.atNewLine = false;
+          this.atScalar = true;
+          this.type = "scalar";
+        } else {
+          this.type = type;
+          yield* this.step();
+          switch (type) {
+            case "newline":
+              this.atNewLine = true;
+              this.indent = 0;
+              if (this.onNewLine)
+                this.onNewLine(this.offset + source.length);
+              break;
+            case "space":
+              if (this.atNewLine && source[0] === " ")
+                this.indent += source.length;
+              break;
+            case "explicit-key-ind":
+            case "map-value-ind":
+            case "seq-item-ind":
+              if (this.atNewLine)
+                this.indent += source.length;
+              break;
+            case "doc-mode":
+            case "flow-error-end":
+              return;
+            default:
+              this.atNewLine = false;
+          }
+          this.offset += source.length;
+        }
+      }
+      /** Call at end of input to push out any remaining constructions */
+      *end() {
+        while (this.stack.length > 0)
+          yield* this.pop();
+      }
+      get sourceToken() {
+        const st = {
+          type: this.type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+        return st;
+      }
+      *step() {
+        const top = this.peek(1);
+        if (this.type === "doc-end" && top?.type !== "doc-end") {
+          while (this.stack.length > 0)
+            yield* this.pop();
+          this.stack.push({
+            type: "doc-end",
+            offset: this.offset,
+            source: this.source
+          });
+          return;
+        }
+        if (!top)
+          return yield* this.stream();
+        switch (top.type) {
+          case "document":
+            return yield* this.document(top);
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return yield* this.scalar(top);
+          case "block-scalar":
+            return yield* this.blockScalar(top);
+          case "block-map":
+            return yield* this.blockMap(top);
+          case "block-seq":
+            return yield* this.blockSequence(top);
+          case "flow-collection":
+            return yield* this.flowCollection(top);
+          case "doc-end":
+            return yield* this.documentEnd(top);
+        }
+        yield* this.pop();
+      }
+      peek(n) {
+        return this.stack[this.stack.length - n];
+      }
+      *pop(error2) {
+        const token = error2 ?? this.stack.pop();
+        if (!token) {
+          const message = "Tried to pop an empty stack";
+          yield { type: "error", offset: this.offset, source: "", message };
+        } else if (this.stack.length === 0) {
+          yield token;
+        } else {
+          const top = this.peek(1);
+          if (token.type === "block-scalar") {
+            token.indent = "indent" in top ? top.indent : 0;
+          } else if (token.type === "flow-collection" && top.type === "document") {
+            token.indent = 0;
+          }
+          if (token.type === "flow-collection")
+            fixFlowSeqItems(token);
+          switch (top.type) {
+            case "document":
+              top.value = token;
+              break;
+            case "block-scalar":
+              top.props.push(token);
+              break;
+            case "block-map": {
+              const it = top.items[top.items.length - 1];
+              if (it.value) {
+                top.items.push({ start: [], key: token, sep: [] });
+                this.onKeyLine = true;
+                return;
+              } else if (it.sep) {
+                it.value = token;
+              } else {
+                Object.assign(it, { key: token, sep: [] });
+                this.onKeyLine = !it.explicitKey;
+                return;
+              }
+              break;
+            }
+            case "block-seq": {
+              const it = top.items[top.items.length - 1];
+              if (it.value)
+                top.items.push({ start: [], value: token });
+              else
+                it.value = token;
+              break;
+            }
+            case "flow-collection": {
+              const it = top.items[top.items.length - 1];
+              if (!it || it.value)
+                top.items.push({ start: [], key: token, sep: [] });
+              else if (it.sep)
+                it.value = token;
+              else
+                Object.assign(it, { key: token, sep: [] });
+              return;
+            }
+            /* istanbul ignore next should not happen */
+            default:
+              yield* this.pop();
+              yield* this.pop(token);
+          }
+          if ((top.type === "document" || top.type === "block-map" || top.type === "block-seq") && (token.type === "block-map" || token.type === "block-seq")) {
+            const last = token.items[token.items.length - 1];
+            if (last && !last.sep && !last.value && last.start.length > 0 && findNonEmptyIndex(last.start) === -1 && (token.indent === 0 || last.start.every((st) => st.type !== "comment" || st.indent < token.indent))) {
+              if (top.type === "document")
+                top.end = last.start;
+              else
+                top.items.push({ start: last.start });
+              token.items.splice(-1, 1);
+            }
+          }
+        }
+      }
+      *stream() {
+        switch (this.type) {
+          case "directive-line":
+            yield { type: "directive", offset: this.offset, source: this.source };
+            return;
+          case "byte-order-mark":
+          case "space":
+          case "comment":
+          case "newline":
+            yield this.sourceToken;
+            return;
+          case "doc-mode":
+          case "doc-start": {
+            const doc = {
+              type: "document",
+              offset: this.offset,
+              start: []
+            };
+            if (this.type === "doc-start")
+              doc.start.push(this.sourceToken);
+            this.stack.push(doc);
+            return;
+          }
+        }
+        yield {
+          type: "error",
+          offset: this.offset,
+          message: `Unexpected ${this.type} token in YAML stream`,
+          source: this.source
+        };
+      }
+      *document(doc) {
+        if (doc.value)
+          return yield* this.lineEnd(doc);
+        switch (this.type) {
+          case "doc-start": {
+            if (findNonEmptyIndex(doc.start) !== -1) {
+              yield* this.pop();
+              yield* this.step();
+            } else
+              doc.start.push(this.sourceToken);
+            return;
+          }
+          case "anchor":
+          case "tag":
+          case "space":
+          case "comment":
+          case "newline":
+            doc.start.push(this.sourceToken);
+            return;
+        }
+        const bv = this.startBlockValue(doc);
+        if (bv)
+          this.stack.push(bv);
+        else {
+          yield {
+            type: "error",
+            offset: this.offset,
+            message: `Unexpected ${this.type} token in YAML document`,
+            source: this.source
+          };
+        }
+      }
+      *scalar(scalar) {
+        if (this.type === "map-value-ind") {
+          const prev = getPrevProps(this.peek(2));
+          const start2 = getFirstKeyStartProps(prev);
+          let sep6;
+          if (scalar.end) {
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
+            delete scalar.end;
+          } else
+            sep6 = [this.sourceToken];
+          const map = {
+            type: "block-map",
+            offset: scalar.offset,
+            indent: scalar.indent,
+            items: [{ start: start2, key: scalar, sep: sep6 }]
+          };
+          this.onKeyLine = true;
+          this.stack[this.stack.length - 1] = map;
+        } else
+          yield* this.lineEnd(scalar);
+      }
+      *blockScalar(scalar) {
+        switch (this.type) {
+          case "space":
+          case "comment":
+          case "newline":
+            scalar.props.push(this.sourceToken);
+            return;
+          case "scalar":
+            scalar.source = this.source;
+            this.atNewLine = true;
+            this.indent = 0;
+            if (this.onNewLine) {
+              let nl = this.source.indexOf("\n") + 1;
+              while (nl !== 0) {
+                this.onNewLine(this.offset + nl);
+                nl = this.source.indexOf("\n", nl) + 1;
+              }
+            }
+            yield* this.pop();
+            break;
+          /* istanbul ignore next should not happen */
+          default:
+            yield* this.pop();
+            yield* this.step();
+        }
+      }
+      *blockMap(map) {
+        const it = map.items[map.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            this.onKeyLine = false;
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                map.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "space":
+          case "comment":
+            if (it.value) {
+              map.items.push({ start: [this.sourceToken] });
+            } else if (it.sep) {
+              it.sep.push(this.sourceToken);
+            } else {
+              if (this.atIndentedComment(it.start, map.indent)) {
+                const prev = map.items[map.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  map.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+        }
+        if (this.indent >= map.indent) {
+          const atMapIndent = !this.onKeyLine && this.indent === map.indent;
+          const atNextItem = atMapIndent && (it.sep || it.explicitKey) && this.type !== "seq-item-ind";
+          let start2 = [];
+          if (atNextItem && it.sep && !it.value) {
+            const nl = [];
+            for (let i = 0; i < it.sep.length; ++i) {
+              const st = it.sep[i];
+              switch (st.type) {
+                case "newline":
+                  nl.push(i);
+                  break;
+                case "space":
+                  break;
+                case "comment":
+                  if (st.indent > map.indent)
+                    nl.length = 0;
+                  break;
+                default:
+                  nl.length = 0;
+              }
+            }
+            if (nl.length >= 2)
+              start2 = it.sep.splice(nl[1]);
+          }
+          switch (this.type) {
+            case "anchor":
+            case "tag":
+              if (atNextItem || it.value) {
+                start2.push(this.sourceToken);
+                map.items.push({ start: start2 });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                it.sep.push(this.sourceToken);
+              } else {
+                it.start.push(this.sourceToken);
+              }
+              return;
+            case "explicit-key-ind":
+              if (!it.sep && !it.explicitKey) {
+                it.start.push(this.sourceToken);
+                it.explicitKey = true;
+              } else if (atNextItem || it.value) {
+                start2.push(this.sourceToken);
+                map.items.push({ start: start2, explicitKey: true });
+              } else {
+                this.stack.push({
+                  type: "block-map",
+                  offset: this.offset,
+                  indent: this.indent,
+                  items: [{ start: [this.sourceToken], explicitKey: true }]
+                });
+              }
+              this.onKeyLine = true;
+              return;
+            case "map-value-ind":
+              if (it.explicitKey) {
+                if (!it.sep) {
+                  if (includesToken(it.start, "newline")) {
+                    Object.assign(it, { key: null, sep: [this.sourceToken] });
+                  } else {
+                    const start3 = getFirstKeyStartProps(it.start);
+                    this.stack.push({
+                      type: "block-map",
+                      offset: this.offset,
+                      indent: this.indent,
+                      items: [{ start: start3, key: null, sep: [this.sourceToken] }]
+                    });
+                  }
+                } else if (it.value) {
+                  map.items.push({ start: [], key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+                  });
+                } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
+                  const start3 = getFirstKeyStartProps(it.start);
+                  const key2 = it.key;
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
+                  delete it.key;
+                  delete it.sep;
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: start3, key: key2, sep: sep6 }]
+                  });
+                } else if (start2.length > 0) {
+                  it.sep = it.sep.concat(start2, this.sourceToken);
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              } else {
+                if (!it.sep) {
+                  Object.assign(it, { key: null, sep: [this.sourceToken] });
+                } else if (it.value || atNextItem) {
+                  map.items.push({ start: start2, key: null, sep: [this.sourceToken] });
+                } else if (includesToken(it.sep, "map-value-ind")) {
+                  this.stack.push({
+                    type: "block-map",
+                    offset: this.offset,
+                    indent: this.indent,
+                    items: [{ start: [], key: null, sep: [this.sourceToken] }]
+                  });
+                } else {
+                  it.sep.push(this.sourceToken);
+                }
+              }
+              this.onKeyLine = true;
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs2 = this.flowScalar(this.type);
+              if (atNextItem || it.value) {
+                map.items.push({ start: start2, key: fs2, sep: [] });
+                this.onKeyLine = true;
+              } else if (it.sep) {
+                this.stack.push(fs2);
+              } else {
+                Object.assign(it, { key: fs2, sep: [] });
+                this.onKeyLine = true;
+              }
+              return;
+            }
+            default: {
+              const bv = this.startBlockValue(map);
+              if (bv) {
+                if (bv.type === "block-seq") {
+                  if (!it.explicitKey && it.sep && !includesToken(it.sep, "newline")) {
+                    yield* this.pop({
+                      type: "error",
+                      offset: this.offset,
+                      message: "Unexpected block-seq-ind on same line with key",
+                      source: this.source
+                    });
+                    return;
+                  }
+                } else if (atMapIndent) {
+                  map.items.push({ start: start2 });
+                }
+                this.stack.push(bv);
+                return;
+              }
+            }
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *blockSequence(seq) {
+        const it = seq.items[seq.items.length - 1];
+        switch (this.type) {
+          case "newline":
+            if (it.value) {
+              const end = "end" in it.value ? it.value.end : void 0;
+              const last = Array.isArray(end) ? end[end.length - 1] : void 0;
+              if (last?.type === "comment")
+                end?.push(this.sourceToken);
+              else
+                seq.items.push({ start: [this.sourceToken] });
+            } else
+              it.start.push(this.sourceToken);
+            return;
+          case "space":
+          case "comment":
+            if (it.value)
+              seq.items.push({ start: [this.sourceToken] });
+            else {
+              if (this.atIndentedComment(it.start, seq.indent)) {
+                const prev = seq.items[seq.items.length - 2];
+                const end = prev?.value?.end;
+                if (Array.isArray(end)) {
+                  arrayPushArray(end, it.start);
+                  end.push(this.sourceToken);
+                  seq.items.pop();
+                  return;
+                }
+              }
+              it.start.push(this.sourceToken);
+            }
+            return;
+          case "anchor":
+          case "tag":
+            if (it.value || this.indent <= seq.indent)
+              break;
+            it.start.push(this.sourceToken);
+            return;
+          case "seq-item-ind":
+            if (this.indent !== seq.indent)
+              break;
+            if (it.value || includesToken(it.start, "seq-item-ind"))
+              seq.items.push({ start: [this.sourceToken] });
+            else
+              it.start.push(this.sourceToken);
+            return;
+        }
+        if (this.indent > seq.indent) {
+          const bv = this.startBlockValue(seq);
+          if (bv) {
+            this.stack.push(bv);
+            return;
+          }
+        }
+        yield* this.pop();
+        yield* this.step();
+      }
+      *flowCollection(fc) {
+        const it = fc.items[fc.items.length - 1];
+        if (this.type === "flow-error-end") {
+          let top;
+          do {
+            yield* this.pop();
+            top = this.peek(1);
+          } while (top?.type === "flow-collection");
+        } else if (fc.end.length === 0) {
+          switch (this.type) {
+            case "comma":
+            case "explicit-key-ind":
+              if (!it || it.sep)
+                fc.items.push({ start: [this.sourceToken] });
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "map-value-ind":
+              if (!it || it.value)
+                fc.items.push({ start: [], key: null, sep: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                Object.assign(it, { key: null, sep: [this.sourceToken] });
+              return;
+            case "space":
+            case "comment":
+            case "newline":
+            case "anchor":
+            case "tag":
+              if (!it || it.value)
+                fc.items.push({ start: [this.sourceToken] });
+              else if (it.sep)
+                it.sep.push(this.sourceToken);
+              else
+                it.start.push(this.sourceToken);
+              return;
+            case "alias":
+            case "scalar":
+            case "single-quoted-scalar":
+            case "double-quoted-scalar": {
+              const fs2 = this.flowScalar(this.type);
+              if (!it || it.value)
+                fc.items.push({ start: [], key: fs2, sep: [] });
+              else if (it.sep)
+                this.stack.push(fs2);
+              else
+                Object.assign(it, { key: fs2, sep: [] });
+              return;
+            }
+            case "flow-map-end":
+            case "flow-seq-end":
+              fc.end.push(this.sourceToken);
+              return;
+          }
+          const bv = this.startBlockValue(fc);
+          if (bv)
+            this.stack.push(bv);
+          else {
+            yield* this.pop();
+            yield* this.step();
+          }
+        } else {
+          const parent = this.peek(2);
+          if (parent.type === "block-map" && (this.type === "map-value-ind" && parent.indent === fc.indent || this.type === "newline" && !parent.items[parent.items.length - 1].sep)) {
+            yield* this.pop();
+            yield* this.step();
+          } else if (this.type === "map-value-ind" && parent.type !== "flow-collection") {
+            const prev = getPrevProps(parent);
+            const start2 = getFirstKeyStartProps(prev);
+            fixFlowSeqItems(fc);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
+            const map = {
+              type: "block-map",
+              offset: fc.offset,
+              indent: fc.indent,
+              items: [{ start: start2, key: fc, sep: sep6 }]
+            };
+            this.onKeyLine = true;
+            this.stack[this.stack.length - 1] = map;
+          } else {
+            yield* this.lineEnd(fc);
+          }
+        }
+      }
+      flowScalar(type) {
+        if (this.onNewLine) {
+          let nl = this.source.indexOf("\n") + 1;
+          while (nl !== 0) {
+            this.onNewLine(this.offset + nl);
+            nl = this.source.indexOf("\n", nl) + 1;
+          }
+        }
+        return {
+          type,
+          offset: this.offset,
+          indent: this.indent,
+          source: this.source
+        };
+      }
+      startBlockValue(parent) {
+        switch (this.type) {
+          case "alias":
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+            return this.flowScalar(this.type);
+          case "block-scalar-header":
+            return {
+              type: "block-scalar",
+              offset: this.offset,
+              indent: this.indent,
+              props: [this.sourceToken],
+              source: ""
+            };
+          case "flow-map-start":
+          case "flow-seq-start":
+            return {
+              type: "flow-collection",
+              offset: this.offset,
+              indent: this.indent,
+              start: this.sourceToken,
+              items: [],
+              end: []
+            };
+          case "seq-item-ind":
+            return {
+              type: "block-seq",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: [this.sourceToken] }]
+            };
+          case "explicit-key-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start2 = getFirstKeyStartProps(prev);
+            start2.push(this.sourceToken);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: start2, explicitKey: true }]
+            };
+          }
+          case "map-value-ind": {
+            this.onKeyLine = true;
+            const prev = getPrevProps(parent);
+            const start2 = getFirstKeyStartProps(prev);
+            return {
+              type: "block-map",
+              offset: this.offset,
+              indent: this.indent,
+              items: [{ start: start2, key: null, sep: [this.sourceToken] }]
+            };
+          }
+        }
+        return null;
+      }
+      atIndentedComment(start2, indent) {
+        if (this.type !== "comment")
+          return false;
+        if (this.indent <= indent)
+          return false;
+        return start2.every((st) => st.type === "newline" || st.type === "space");
+      }
+      *documentEnd(docEnd) {
+        if (this.type !== "doc-mode") {
+          if (docEnd.end)
+            docEnd.end.push(this.sourceToken);
+          else
+            docEnd.end = [this.sourceToken];
+          if (this.type === "newline")
+            yield* this.pop();
+        }
+      }
+      *lineEnd(token) {
+        switch (this.type) {
+          case "comma":
+          case "doc-start":
+          case "doc-end":
+          case "flow-seq-end":
+          case "flow-map-end":
+          case "map-value-ind":
+            yield* this.pop();
+            yield* this.step();
+            break;
+          case "newline":
+            this.onKeyLine = false;
+          // fallthrough
+          case "space":
+          case "comment":
+          default:
+            if (token.end)
+              token.end.push(this.sourceToken);
+            else
+              token.end = [this.sourceToken];
+            if (this.type === "newline")
+              yield* this.pop();
+        }
+      }
+    };
+    exports.Parser = Parser2;
+  }
+});
+
+// node_modules/yaml/dist/public-api.js
+var require_public_api = __commonJS({
+  "node_modules/yaml/dist/public-api.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document2 = require_Document();
+    var errors = require_errors2();
+    var log = require_log();
+    var identity3 = require_identity();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    function parseOptions(options) {
+      const prettyErrors = options.prettyErrors !== false;
+      const lineCounter$1 = options.lineCounter || prettyErrors && new lineCounter.LineCounter() || null;
+      return { lineCounter: lineCounter$1, prettyErrors };
+    }
+    function parseAllDocuments(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      const docs = Array.from(composer$1.compose(parser$1.parse(source)));
+      if (prettyErrors && lineCounter2)
+        for (const doc of docs) {
+          doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+          doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+        }
+      if (docs.length > 0)
+        return docs;
+      return Object.assign([], { empty: true }, composer$1.streamInfo());
+    }
+    function parseDocument2(source, options = {}) {
+      const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
+      const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
+      const composer$1 = new composer.Composer(options);
+      let doc = null;
+      for (const _doc of composer$1.compose(parser$1.parse(source), true, source.length)) {
+        if (!doc)
+          doc = _doc;
+        else if (doc.options.logLevel !== "silent") {
+          doc.errors.push(new errors.YAMLParseError(_doc.range.slice(0, 2), "MULTIPLE_DOCS", "Source contains multiple documents; please use YAML.parseAllDocuments()"));
+          break;
+        }
+      }
+      if (prettyErrors && lineCounter2) {
+        doc.errors.forEach(errors.prettifyError(source, lineCounter2));
+        doc.warnings.forEach(errors.prettifyError(source, lineCounter2));
+      }
+      return doc;
+    }
+    function parse3(src, reviver, options) {
+      let _reviver = void 0;
+      if (typeof reviver === "function") {
+        _reviver = reviver;
+      } else if (options === void 0 && reviver && typeof reviver === "object") {
+        options = reviver;
+      }
+      const doc = parseDocument2(src, options);
+      if (!doc)
+        return null;
+      doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
+      if (doc.errors.length > 0) {
+        if (doc.options.logLevel !== "silent")
+          throw doc.errors[0];
+        else
+          doc.errors = [];
+      }
+      return doc.toJS(Object.assign({ reviver: _reviver }, options));
+    }
+    function stringify5(value, replacer, options) {
+      let _replacer = null;
+      if (typeof replacer === "function" || Array.isArray(replacer)) {
+        _replacer = replacer;
+      } else if (options === void 0 && replacer) {
+        options = replacer;
+      }
+      if (typeof options === "string")
+        options = options.length;
+      if (typeof options === "number") {
+        const indent = Math.round(options);
+        options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
+      }
+      if (value === void 0) {
+        const { keepUndefined } = options ?? replacer ?? {};
+        if (!keepUndefined)
+          return void 0;
+      }
+      if (identity3.isDocument(value) && !_replacer)
+        return value.toString(options);
+      return new Document2.Document(value, _replacer, options).toString(options);
+    }
+    exports.parse = parse3;
+    exports.parseAllDocuments = parseAllDocuments;
+    exports.parseDocument = parseDocument2;
+    exports.stringify = stringify5;
+  }
+});
+
+// node_modules/yaml/dist/index.js
+var require_dist = __commonJS({
+  "node_modules/yaml/dist/index.js"(exports) {
+    "use strict";
+    var composer = require_composer();
+    var Document2 = require_Document();
+    var Schema = require_Schema();
+    var errors = require_errors2();
+    var Alias = require_Alias();
+    var identity3 = require_identity();
+    var Pair = require_Pair();
+    var Scalar = require_Scalar();
+    var YAMLMap = require_YAMLMap();
+    var YAMLSeq = require_YAMLSeq();
+    var cst = require_cst();
+    var lexer = require_lexer();
+    var lineCounter = require_line_counter();
+    var parser = require_parser();
+    var publicApi = require_public_api();
+    var visit3 = require_visit();
+    exports.Composer = composer.Composer;
+    exports.Document = Document2.Document;
+    exports.Schema = Schema.Schema;
+    exports.YAMLError = errors.YAMLError;
+    exports.YAMLParseError = errors.YAMLParseError;
+    exports.YAMLWarning = errors.YAMLWarning;
+    exports.Alias = Alias.Alias;
+    exports.isAlias = identity3.isAlias;
+    exports.isCollection = identity3.isCollection;
+    exports.isDocument = identity3.isDocument;
+    exports.isMap = identity3.isMap;
+    exports.isNode = identity3.isNode;
+    exports.isPair = identity3.isPair;
+    exports.isScalar = identity3.isScalar;
+    exports.isSeq = identity3.isSeq;
+    exports.Pair = Pair.Pair;
+    exports.Scalar = Scalar.Scalar;
+    exports.YAMLMap = YAMLMap.YAMLMap;
+    exports.YAMLSeq = YAMLSeq.YAMLSeq;
+    exports.CST = cst;
+    exports.Lexer = lexer.Lexer;
+    exports.LineCounter = lineCounter.LineCounter;
+    exports.Parser = parser.Parser;
+    exports.parse = publicApi.parse;
+    exports.parseAllDocuments = publicApi.parseAllDocuments;
+    exports.parseDocument = publicApi.parseDocument;
+    exports.stringify = publicApi.stringify;
+    exports.visit = visit3.visit;
+    exports.visitAsync = visit3.visitAsync;
+  }
+});
+
+// src/config/fast-place.ts
+var Places;
+var init_fast_place = __esm({
+  "src/config/fast-place.ts"() {
+    "use strict";
+    Places = class {
+      #spots = /* @__PURE__ */ new Map();
+      #root = 0;
+      record(node2, spots) {
+        this.#spots.set(node2, spots);
+      }
+      setRoot(offset) {
+        this.#root = offset;
+      }
+      /** The place of the node at `pointer` in `data` (the data these places were recorded for). */
+      place(data, pointer) {
+        if (pointer === "") return { value: this.#root };
+        let parent;
+        let node2 = data;
+        let segment2 = "";
+        for (const raw of pointer.slice(1).split("/")) {
+          segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+          if (node2 === null || typeof node2 !== "object") return void 0;
+          parent = node2;
+          if (Array.isArray(node2)) {
+            node2 = node2[Number(segment2)];
+            if (node2 === void 0) return void 0;
+          } else {
+            if (!Object.hasOwn(node2, segment2)) return void 0;
+            node2 = node2[segment2];
+          }
+        }
+        const spots = this.#spots.get(parent);
+        if (spots === void 0) return void 0;
+        if (Array.isArray(parent)) {
+          const value = spots.at[Number(segment2)];
+          return value === void 0 ? void 0 : { value };
+        }
+        const index = spots.keys?.indexOf(segment2) ?? -1;
+        return index < 0 ? void 0 : { key: spots.at[2 * index], value: spots.at[2 * index + 1] };
+      }
+    };
+  }
+});
+
+// src/config/parse-types.ts
+var MAX_DEPTH, MAX_ALIAS_COUNT, MAX_TOKENS, MAX_MAP_ENTRIES, MAX_NODES, MAX_EXPANDED_CHARS, FORBIDDEN_KEYS;
+var init_parse_types = __esm({
+  "src/config/parse-types.ts"() {
+    "use strict";
+    MAX_DEPTH = 64;
+    MAX_ALIAS_COUNT = 100;
+    MAX_TOKENS = 15e5;
+    MAX_MAP_ENTRIES = 1e3;
+    MAX_NODES = 1e6;
+    MAX_EXPANDED_CHARS = 10 * 1024 * 1024;
+    FORBIDDEN_KEYS = /* @__PURE__ */ new Set(["__proto__", "constructor", "prototype"]);
+  }
+});
+
+// src/config/yaml-core.ts
+function resolvePlain(text2) {
+  if (!MAY_BE_SPECIAL.test(text2)) return PLAIN_STRING;
+  if (NULL.test(text2)) return null;
+  if (BOOL.test(text2)) return text2[0] === "t" || text2[0] === "T";
+  if (INT_OCT.test(text2)) return Number.parseInt(text2.substring(2), 8);
+  if (INT.test(text2)) return Number.parseInt(text2, 10);
+  if (INT_HEX.test(text2)) return Number.parseInt(text2.substring(2), 16);
+  if (FLOAT_NAN.test(text2)) {
+    if (text2.slice(-3).toLowerCase() === "nan") return Number.NaN;
+    return text2[0] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  }
+  if (FLOAT_EXP.test(text2) || FLOAT.test(text2)) return Number.parseFloat(text2);
+  return PLAIN_STRING;
+}
+var PLAIN_STRING, NULL, BOOL, INT_OCT, INT, INT_HEX, FLOAT_NAN, FLOAT_EXP, FLOAT, MAY_BE_SPECIAL;
+var init_yaml_core = __esm({
+  "src/config/yaml-core.ts"() {
+    "use strict";
+    PLAIN_STRING = /* @__PURE__ */ Symbol("plain string");
+    NULL = /^(?:~|[Nn]ull|NULL)?$/;
+    BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
+    INT_OCT = /^0o[0-7]+$/;
+    INT = /^[-+]?[0-9]+$/;
+    INT_HEX = /^0x[0-9a-fA-F]+$/;
+    FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+    FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+    FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+    MAY_BE_SPECIAL = /^[-+.~0-9nNtTfF]|^$/;
+  }
+});
+
+// src/config/parse-fast.ts
+function convertTokens(tokens, text2) {
+  if (UNSURE_TEXT.test(text2)) return void 0;
+  const places = new Places();
+  try {
+    const data = new Walk(text2, places).stream(tokens);
+    return { data, place: (pointer) => places.place(data, pointer) };
+  } catch {
+    return void 0;
+  }
+}
+function emptyScalarPosition(end, before) {
+  let offset = end;
+  for (let i = before.length - 1; i >= 0; --i) {
+    const t = before[i];
+    if (t.type === "space" || t.type === "comment" || t.type === "newline") {
+      offset -= t.source.length;
+      continue;
+    }
+    for (let j = i + 1; before[j]?.type === "space"; j++) offset += before[j].source.length;
+    break;
+  }
+  return offset;
+}
+var import_yaml, MAX_KEY_SPAN, UNSURE_TEXT, Unsure, unsure, Walk;
+var init_parse_fast = __esm({
+  "src/config/parse-fast.ts"() {
+    "use strict";
+    import_yaml = __toESM(require_dist(), 1);
+    init_fast_place();
+    init_parse_types();
+    init_yaml_core();
+    MAX_KEY_SPAN = 1024;
+    UNSURE_TEXT = /[\t\uFEFF]|\r(?!\n)/;
+    Unsure = class extends Error {
+    };
+    unsure = () => {
+      throw new Unsure();
+    };
+    Walk = class {
+      constructor(text2, places) {
+        this.text = text2;
+        this.places = places;
+      }
+      text;
+      places;
+      #nodes = 0;
+      stream(tokens) {
+        let document;
+        for (const token of tokens) {
+          if (token.type === "document" && document === void 0) document = token;
+          else if (token.type === "comment") this.comment(token);
+          else if (token.type !== "newline" && token.type !== "space") unsure();
+        }
+        if (document?.value === void 0) return unsure();
+        let docStart = false;
+        let newline = false;
+        for (const t of document.start) {
+          if (t.type === "doc-start" && !docStart) docStart = true;
+          else if (t.type === "newline") newline = true;
+          else this.filler(t);
+        }
+        const value = document.value;
+        if (docStart && !newline && (value.type === "block-map" || value.type === "block-seq")) unsure();
+        for (const t of document.end ?? []) this.filler(t);
+        const data = this.node(value, 0);
+        if (data === null) unsure();
+        this.places.setRoot(value.offset);
+        return data;
+      }
+      node(token, depth) {
+        this.enter(depth);
+        switch (token.type) {
+          case "scalar":
+          case "single-quoted-scalar":
+          case "double-quoted-scalar":
+          case "block-scalar":
+            return this.scalar(token);
+          case "block-map":
+            return this.blockMap(token, depth);
+          case "block-seq":
+            return this.blockSeq(token, depth);
+          case "flow-collection":
+            return this.flow(token, depth);
+          default:
+            return unsure();
+        }
+      }
+      /** Every value counts, as in the reference conversion, an empty one included. */
+      enter(depth) {
+        this.#nodes += 1;
+        if (depth > MAX_DEPTH || this.#nodes > MAX_NODES) unsure();
+      }
+      scalar(token) {
+        const { value } = import_yaml.CST.resolveAsScalar(token, true, unsure);
+        if (token.type !== "scalar") return value;
+        const typed = resolvePlain(value);
+        return typed === PLAIN_STRING ? value : typed;
+      }
+      key(token) {
+        if (token?.type !== "scalar" && token?.type !== "single-quoted-scalar" && token?.type !== "double-quoted-scalar")
+          return unsure();
+        if (token.source.includes("\n") || token.end?.some((t) => t.type === "newline")) unsure();
+        const value = this.scalar(token);
+        if (value === null) unsure();
+        const key2 = String(value);
+        if (FORBIDDEN_KEYS.has(key2)) unsure();
+        return key2;
+      }
+      blockMap(map, depth) {
+        const object = {};
+        const keys = [];
+        const at2 = [];
+        if (map.items.length > MAX_MAP_ENTRIES) unsure();
+        const last = map.items.length - 1;
+        for (const [i, { start: start2, key: key2, sep: sep6, value }] of map.items.entries()) {
+          for (const t of start2) this.filler(t);
+          if (key2 === void 0 && sep6 === void 0) {
+            if (i < last) unsure();
+            continue;
+          }
+          if (key2 === null || key2 === void 0 || sep6 === void 0) return unsure();
+          if ("indent" in key2 && key2.indent !== map.indent) unsure();
+          const name = this.key(key2);
+          if (Object.hasOwn(object, name)) unsure();
+          const { found: found3, newline } = this.separator(sep6);
+          if (found3.offset - key2.offset > MAX_KEY_SPAN) unsure();
+          if (value?.type === "block-map" && !newline) unsure();
+          object[name] = this.entry(value, depth);
+          keys.push(name);
+          at2.push(key2.offset, this.valueAt(value, sep6));
+        }
+        this.places.record(object, { keys, at: at2 });
+        return object;
+      }
+      blockSeq(seq, depth) {
+        const list6 = [];
+        const at2 = [];
+        for (const { start: start2, value } of seq.items) {
+          let found3 = false;
+          for (const t of start2) {
+            if (t.type === "seq-item-ind" && !found3) found3 = true;
+            else this.filler(t);
+          }
+          if (!found3) {
+            if (value !== void 0) unsure();
+            continue;
+          }
+          list6.push(this.entry(value, depth));
+          at2.push(this.valueAt(value, start2));
+        }
+        this.places.record(list6, { at: at2 });
+        return list6;
+      }
+      flow(collection, depth) {
+        const isMap4 = collection.start.source === "{";
+        if (isMap4 && collection.items.length > MAX_MAP_ENTRIES) unsure();
+        const [close, ...rest] = collection.end;
+        if (close?.source !== (isMap4 ? "}" : "]")) unsure();
+        if (this.text.lastIndexOf("\n", close.offset) > collection.offset) unsure();
+        for (const t of rest) this.filler(t);
+        const object = {};
+        const list6 = [];
+        const keys = [];
+        const at2 = [];
+        const last = collection.items.length - 1;
+        for (const [i, { start: start2, key: key2, sep: sep6, value }] of collection.items.entries()) {
+          let comma = false;
+          for (const t of start2) {
+            if (t.type === "comma" && !comma) comma = true;
+            else if (t.type !== "space") unsure();
+          }
+          if (comma !== i > 0) unsure();
+          if (key2 === void 0 && sep6 === void 0 && value === void 0) {
+            if (i < last) unsure();
+            continue;
+          }
+          if (value?.type === "block-map" || value?.type === "block-seq") unsure();
+          if (!isMap4) {
+            if (key2 !== void 0 || sep6 !== void 0 || value === void 0) unsure();
+            list6.push(this.node(value, depth + 1));
+            at2.push(value.offset);
+            continue;
+          }
+          if (sep6 === void 0) unsure();
+          const name = this.key(key2);
+          if (Object.hasOwn(object, name)) unsure();
+          this.separator(sep6);
+          object[name] = this.entry(value, depth);
+          keys.push(name);
+          at2.push(key2.offset, this.valueAt(value, sep6));
+        }
+        if (isMap4) this.places.record(object, { keys, at: at2 });
+        else this.places.record(list6, { at: at2 });
+        return isMap4 ? object : list6;
+      }
+      /** The value after a `:` or `-`; an empty one is null, as in the reference path. */
+      entry(value, depth) {
+        if (value !== void 0) return this.node(value, depth + 1);
+        this.enter(depth + 1);
+        return null;
+      }
+      valueAt(value, before) {
+        if (value !== void 0) return value.offset;
+        const last = before[before.length - 1];
+        return emptyScalarPosition(last.offset + last.source.length, before);
+      }
+      /** A mapping's `:` with only spaces before it, and spaces, line breaks and comments after it. */
+      separator(sep6) {
+        let found3;
+        let newline = false;
+        for (const t of sep6) {
+          if (t.type === "map-value-ind" && found3 === void 0) found3 = t;
+          else if (t.type === "space") continue;
+          else if (found3 === void 0) unsure();
+          else if (t.type === "newline") newline = true;
+          else this.filler(t);
+        }
+        return { found: found3 ?? unsure(), newline };
+      }
+      /** Space, line breaks and comments, which carry nothing; anything else is left to the Composer. */
+      filler(t) {
+        if (t.type === "comment") this.comment(t);
+        else if (t.type !== "space" && t.type !== "newline") unsure();
+      }
+      /** The library wants white space before a comment (`a: "x"#c` is an error). */
+      comment(t) {
+        const before = this.text.charCodeAt(t.offset - 1);
+        if (t.offset > 0 && before !== 32 && before !== 10) unsure();
+      }
+    };
+  }
+});
+
+// src/config/parse-slow.ts
+function composeDocument(tokens, length) {
+  const composer = new import_yaml2.Composer(OPTIONS);
+  let doc;
+  for (const next of composer.compose(tokens, true, length)) {
+    if (doc === void 0) doc = next;
+    else {
+      const at2 = next.range.slice(0, 2);
+      doc.errors.push(new import_yaml2.YAMLParseError(at2, "MULTIPLE_DOCS", "Source contains multiple documents"));
+      break;
+    }
+  }
+  return doc;
+}
+function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
+  const crowded = crowdedMapping(tokens);
+  if (crowded !== void 0) {
+    const at2 = position2(crowded);
+    diags.error(path, at2.line, at2.column, `a mapping with more than ${MAX_MAP_ENTRIES} keys is not read`);
+    return void 0;
+  }
+  let doc;
+  try {
+    doc = composeDocument(tokens, text2.length);
+  } catch (error2) {
+    const message = error2 instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
+    diags.error(path, 1, 1, message);
+    return void 0;
+  }
+  const report2 = (e, severity) => {
+    const at2 = position2(e.pos[0]);
+    diags.add(severity, path, at2.line, at2.column, yamlMessage(e, text2));
+  };
+  for (const e of doc.errors) report2(e, "error");
+  for (const e of doc.warnings) report2(e, "warning");
+  if (doc.errors.length > 0) return void 0;
+  if (doc.contents === null || (0, import_yaml2.isScalar)(doc.contents) && doc.contents.value === null) {
+    diags.error(path, 1, 1, `file is empty: expected a mapping with ${orList(["project", ...listKeys])}`);
+    return void 0;
+  }
+  const root = doc.contents;
+  const targets = aliasTargets(doc);
+  let aliases = 0;
+  let nodes = 0;
+  let chars = 0;
+  const count2 = (node2, text3, via) => {
+    chars += text3.length;
+    if (chars > MAX_EXPANDED_CHARS) {
+      throw new Refusal(offsetOf(via ?? node2), "document expands to too much text (an alias bomb?)");
+    }
+  };
+  const convert = (node2, depth, via) => {
+    if (depth > MAX_DEPTH) throw new Refusal(offsetOf(node2), `nesting deeper than ${MAX_DEPTH} levels`);
+    nodes += 1;
+    if (nodes > MAX_NODES) {
+      throw new Refusal(offsetOf(via ?? node2), "document expands to too many values (an alias bomb?)");
+    }
+    if ((0, import_yaml2.isAlias)(node2)) {
+      aliases += 1;
+      if (aliases > MAX_ALIAS_COUNT) {
+        throw new Refusal(offsetOf(node2), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
+      }
+      const target = targets().get(node2);
+      if (target === void 0)
+        throw new Refusal(offsetOf(node2), `unknown alias *${excerpt(node2.source, 60)}`);
+      return convert(target, depth + 1, node2);
+    }
+    if ((0, import_yaml2.isScalar)(node2)) {
+      if (typeof node2.value === "string") count2(node2, node2.value, via);
+      return node2.value;
+    }
+    if ((0, import_yaml2.isSeq)(node2)) {
+      const list6 = [];
+      for (const item of node2.items) list6.push(convert(item, depth + 1, via));
+      return list6;
+    }
+    if ((0, import_yaml2.isMap)(node2)) {
+      const object = {};
+      for (const pair of node2.items) {
+        const keyNode = pair.key;
+        const keyAt = keyNode?.range?.[0] ?? offsetOf(node2);
+        if (!(0, import_yaml2.isScalar)(keyNode) || keyNode.value === null || typeof keyNode.value === "object") {
+          throw new Refusal(keyAt, "mapping keys must be plain text");
+        }
+        const key2 = String(keyNode.value);
+        if (FORBIDDEN_KEYS.has(key2)) throw new Refusal(keyAt, `key "${key2}" is not allowed`);
+        count2(keyNode, key2, via);
+        const valueNode = pair.value;
+        object[key2] = valueNode === null ? null : convert(valueNode, depth + 1, via);
+      }
+      return object;
+    }
+    throw new Refusal(0, "unsupported YAML node");
+  };
+  try {
+    const data = convert(root, 0, void 0);
+    return { path, data, position: position2, place: (at2) => locate(root, targets, at2) };
+  } catch (error2) {
+    if (!(error2 instanceof Refusal)) throw error2;
+    const at2 = position2(error2.offset);
+    diags.error(path, at2.line, at2.column, error2.message);
+    return void 0;
+  }
+}
+function crowdedMapping(tokens) {
+  let first;
+  const stack = [...tokens];
+  while (stack.length > 0) {
+    const token = stack.pop();
+    if (token === void 0 || token === null) continue;
+    if (token.type === "document") stack.push(token.value);
+    else if (token.type === "block-map" || token.type === "block-seq" || token.type === "flow-collection") {
+      let entries = 0;
+      for (const item of token.items) {
+        if (item.key !== void 0 || item.sep !== void 0) entries += 1;
+        stack.push(item.key, item.value);
+      }
+      const isMap4 = token.type === "block-map" || token.type === "flow-collection" && token.start.source === "{";
+      if (isMap4 && entries > MAX_MAP_ENTRIES && (first === void 0 || token.offset < first))
+        first = token.offset;
+    }
+  }
+  return first;
+}
+function aliasTargets(doc) {
+  let map;
+  return () => {
+    if (map !== void 0) return map;
+    const found3 = /* @__PURE__ */ new Map();
+    const anchors = /* @__PURE__ */ new Map();
+    (0, import_yaml2.visit)(doc, {
+      Node: (_key, node2) => {
+        if ((0, import_yaml2.isAlias)(node2)) {
+          const target = anchors.get(node2.source);
+          if (target !== void 0) found3.set(node2, target);
+        } else if (node2.anchor) anchors.set(node2.anchor, node2);
+      }
+    });
+    map = found3;
+    return map;
+  };
+}
+function locate(root, targets, at2) {
+  let node2 = root;
+  let place = { value: root.range?.[0] ?? 0 };
+  if (at2 === "") return place;
+  for (const raw of at2.slice(1).split("/")) {
+    const segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
+    for (let hops = 0; (0, import_yaml2.isAlias)(node2) && hops < MAX_ALIAS_COUNT; hops++) node2 = targets().get(node2);
+    if ((0, import_yaml2.isMap)(node2)) {
+      const pair = node2.items.find((p) => (0, import_yaml2.isScalar)(p.key) && String(p.key.value) === segment2);
+      if (pair === void 0) return void 0;
+      const key2 = pair.key;
+      node2 = pair.value;
+      const keyAt = key2.range?.[0] ?? 0;
+      place = { key: keyAt, value: node2?.range?.[0] ?? key2.range?.[1] ?? keyAt };
+    } else if ((0, import_yaml2.isSeq)(node2)) {
+      node2 = node2.items[Number(segment2)];
+      if (node2 === void 0) return void 0;
+      place = { value: node2.range?.[0] ?? 0 };
+    } else {
+      return void 0;
+    }
+  }
+  return place;
+}
+function yamlMessage(e, text2) {
+  if (e.code === "DUPLICATE_KEY") {
+    const key2 = /^[^\n:#]*/.exec(text2.slice(e.pos[0], e.pos[0] + 200))?.[0]?.trim();
+    return key2 ? `duplicate key "${excerpt(key2.replace(/^["']|["']$/g, ""), 60)}"` : "duplicate key";
+  }
+  if (e.code === "MULTIPLE_DOCS")
+    return "a file holds one YAML document: remove the --- separator or split the file";
+  if (e.message.includes("call stack")) return `nesting deeper than ${MAX_DEPTH} levels`;
+  const first = e.message.split("\n")[0] ?? e.message;
+  return `YAML syntax error: ${excerpt(first.replace(/ at line \d+, column \d+:?$/, ""))}`;
+}
+var import_yaml2, OPTIONS, Refusal, offsetOf;
+var init_parse_slow = __esm({
+  "src/config/parse-slow.ts"() {
+    "use strict";
+    import_yaml2 = __toESM(require_dist(), 1);
+    init_words();
+    init_excerpt();
+    init_parse_types();
+    OPTIONS = { uniqueKeys: true, prettyErrors: false, version: "1.2" };
+    Refusal = class extends Error {
+      constructor(offset, message) {
+        super(message);
+        this.offset = offset;
+      }
+      offset;
+    };
+    offsetOf = (node2) => node2.range?.[0] ?? 0;
+  }
+});
+
+// src/config/parse.ts
+function tokenize(text2) {
+  const lines = new import_yaml3.LineCounter();
+  const position2 = (offset) => {
+    const { line, col } = lines.linePos(offset);
+    return { line, column: col };
+  };
+  const parser = new import_yaml3.Parser(lines.addNewLine);
+  lines.addNewLine(0);
+  const tokens = [];
+  let count2 = 0;
+  for (const lexeme of new import_yaml3.Lexer().lex(text2)) {
+    count2 += 1;
+    if (count2 > MAX_TOKENS) return { stoppedAt: parser.offset, position: position2 };
+    for (const token of parser.next(lexeme)) tokens.push(token);
+  }
+  for (const token of parser.end()) tokens.push(token);
+  return { tokens, position: position2 };
+}
+function parseYaml(path, text2, diags, listKeys = []) {
+  return parseBy("either", path, text2, diags, listKeys);
+}
+function parseBy(route, path, text2, diags, listKeys = []) {
+  let parsed;
+  try {
+    parsed = tokenize(text2);
+  } catch (error2) {
+    if (route === "direct") return void 0;
+    const message = error2 instanceof RangeError ? `nesting deeper than ${MAX_DEPTH} levels` : "YAML cannot be parsed";
+    diags.error(path, 1, 1, message);
+    return void 0;
+  }
+  if ("stoppedAt" in parsed) {
+    if (route === "direct") return void 0;
+    const at2 = parsed.position(parsed.stoppedAt);
+    diags.error(path, at2.line, at2.column, TOO_MANY_TOKENS);
+    return void 0;
+  }
+  const { tokens, position: position2 } = parsed;
+  if (route !== "composed") {
+    const direct = convertTokens(tokens, text2);
+    if (direct !== void 0) return { path, data: direct.data, position: position2, place: direct.place };
+    if (route === "direct") return void 0;
+  }
+  return composeFile(path, text2, tokens, position2, diags, listKeys);
+}
+var import_yaml3, TOO_MANY_TOKENS;
+var init_parse = __esm({
+  "src/config/parse.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    init_parse_fast();
+    init_parse_slow();
+    init_parse_types();
+    init_parse_types();
+    TOO_MANY_TOKENS = `file holds more than ${MAX_TOKENS / 1e6} million YAML tokens (keys, values, indicators, line breaks): split it into smaller files`;
+  }
+});
+
+// src/config/read-bounded.ts
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+async function readBounded(path, limit, expected) {
+  let handle;
+  try {
+    handle = await open(path, FLAGS);
+  } catch (error2) {
+    return {
+      ok: false,
+      reason: error2.code === "ELOOP" ? "changed" : "unreadable"
+    };
+  }
+  try {
+    const info2 = await handle.stat();
+    if (!info2.isFile() || info2.dev !== expected.dev || info2.ino !== expected.ino) {
+      return { ok: false, reason: "changed" };
+    }
+    if (info2.size > limit) return { ok: false, reason: "too-large", size: info2.size };
+    let buffer = new Uint8Array(Math.min(limit + 1, Math.max(info2.size + 1, FIRST_CHUNK)));
+    let length = 0;
+    for (; ; ) {
+      if (length === buffer.length) {
+        if (buffer.length > limit) break;
+        const grown = new Uint8Array(Math.min(limit + 1, buffer.length * 2));
+        grown.set(buffer);
+        buffer = grown;
+      }
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > limit) return { ok: false, reason: "too-large" };
+    return { ok: true, bytes: buffer.subarray(0, length) };
+  } catch {
+    return { ok: false, reason: "unreadable" };
+  } finally {
+    await handle.close().catch(() => void 0);
+  }
+}
+var FLAGS, FIRST_CHUNK;
+var init_read_bounded = __esm({
+  "src/config/read-bounded.ts"() {
+    "use strict";
+    FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+    FIRST_CHUNK = 64 * 1024;
+  }
+});
+
+// src/config/read.ts
+import { lstat, readdir, realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+async function readSources(paths, cwd, diags) {
+  const wanted = paths.length > 0 ? paths : [DEFAULT_PATH];
+  const found3 = /* @__PURE__ */ new Map();
+  const roots = [];
+  const folders = [];
+  for (const given of wanted) {
+    const absolute = resolve(cwd, given);
+    const shown3 = displayPath(absolute, cwd);
+    const real2 = await realpath(absolute).catch((error2) => error2);
+    if (real2 instanceof Error) {
+      const message = real2.code === "ENOENT" ? `no such file or folder "${given}"${paths.length === 0 ? NO_DEFAULT_FOLDER : ""}` : real2.code === "ELOOP" ? "cannot read: link loop" : "cannot read: not accessible";
+      diags.error(shown3, 0, 0, message);
+      continue;
+    }
+    if (isSystem(real2)) {
+      diags.error(shown3, 0, 0, systemMessage(absolute, real2));
+      continue;
+    }
+    const info2 = await stat(real2).catch(() => void 0);
+    if (info2?.isDirectory()) {
+      roots.push(real2);
+      folders.push({ absolute, shown: shown3 });
+    } else if (info2?.isFile()) {
+      roots.push(real2);
+      found3.set(absolute, { shown: shown3, open: real2, identity: identity(info2) });
+    } else {
+      diags.error(shown3, 0, 0, `not a regular file or folder${kind(info2)}: not read`);
+    }
+  }
+  for (const { absolute, shown: shown3 } of folders) {
+    const seen = await walk(absolute, cwd, roots, found3, 0, diags);
+    if (seen === 0) diags.error(shown3, 0, 0, "folder contains no .yaml or .yml files");
+  }
+  const entries = [...found3.values()].sort((a, b) => compare2(a.shown, b.shown));
+  const files = [];
+  let total = 0;
+  for (const [i, file] of entries.entries()) {
+    const limit = Math.min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - total);
+    const read = await readBounded(file.open, limit, file.identity);
+    if (read.ok) {
+      total += read.bytes.length;
+      const text2 = decode2(read.bytes, file.shown, diags);
+      if (text2 !== void 0) files.push({ path: file.shown, text: text2 });
+    } else if (read.reason !== "too-large") {
+      const why = read.reason === "changed" ? "it changed while being read" : "not accessible";
+      diags.error(file.shown, 0, 0, `cannot read file: ${why}`);
+    } else if (limit === MAX_FILE_BYTES || (read.size ?? 0) > MAX_FILE_BYTES) {
+      const size = read.size === void 0 ? " (it grew while being read)" : ` (${read.size} bytes)`;
+      diags.error(file.shown, 0, 0, `file is larger than ${MAX_FILE_BYTES / MB} MB${size}`);
+    } else {
+      const rest = entries.length - 1 - i;
+      const which = rest === 0 ? "this file is" : `this file and the ${rest} after it are`;
+      diags.error(
+        file.shown,
+        0,
+        0,
+        `configuration files together are larger than ${MAX_TOTAL_BYTES / MB} MB: ${which} not read`
+      );
+      break;
+    }
+  }
+  return files;
+}
+async function walk(folder, cwd, roots, found3, depth, diags) {
+  if (depth > MAX_FOLDER_DEPTH) {
+    diags.error(
+      displayPath(folder, cwd),
+      0,
+      0,
+      `folders nested deeper than ${MAX_FOLDER_DEPTH} levels are not read`
+    );
+    return 1;
+  }
+  let entries;
+  try {
+    entries = await readdir(folder, { withFileTypes: true });
+  } catch {
+    diags.error(displayPath(folder, cwd), 0, 0, "folder cannot be read");
+    return 1;
+  }
+  let seen = 0;
+  entries.sort((a, b) => compare2(a.name, b.name));
+  for (const entry of entries) {
+    const full = join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith(".")) seen += await walk(full, cwd, roots, found3, depth + 1, diags);
+      continue;
+    }
+    if (!/\.ya?ml$/i.test(entry.name)) continue;
+    const shown3 = displayPath(full, cwd);
+    const file = entry.isSymbolicLink() ? await followLink(full, roots) : await plainEntry(full);
+    if (file === void 0) continue;
+    seen += 1;
+    if (typeof file === "string") diags.error(shown3, 0, 0, file);
+    else found3.set(full, { shown: shown3, ...file });
+  }
+  return seen;
+}
+async function plainEntry(full) {
+  const info2 = await lstat(full).catch(() => void 0);
+  if (info2 === void 0) return "cannot read file: not accessible";
+  if (!info2.isFile()) return `not a regular file${kind(info2)}: not read`;
+  return { open: full, identity: identity(info2) };
+}
+async function followLink(full, roots) {
+  const real2 = await realpath(full).catch((error2) => error2);
+  if (real2 instanceof Error) {
+    const why = real2.code === "ENOENT" ? "broken link" : real2.code === "ELOOP" ? "link loop" : "not accessible";
+    return `cannot read file: ${why}`;
+  }
+  const info2 = await stat(real2).catch(() => void 0);
+  if (info2?.isDirectory()) return void 0;
+  if (isSystem(real2)) return systemMessage(full, real2);
+  if (!roots.some((root) => isInside(real2, root))) {
+    return `link leads outside the given paths, to ${real2}: not read`;
+  }
+  if (info2 === void 0) return "cannot read file: not accessible";
+  if (!info2.isFile()) return `not a regular file${kind(info2)}: not read`;
+  return { open: real2, identity: identity(info2) };
+}
+function isInside(path, root) {
+  const rel = relative(root, path);
+  return rel === "" || !rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel);
+}
+function isSystem(real2) {
+  return SYSTEM_FOLDERS.some((folder) => real2 === folder || real2.startsWith(`${folder}/`));
+}
+function systemMessage(absolute, real2) {
+  const link = real2 === absolute ? "" : `link leads to ${real2}; `;
+  return `${link}files under /proc, /sys and /dev are never read as configuration`;
+}
+function kind(info2) {
+  if (info2 === void 0) return "";
+  if (info2.isFIFO()) return " (a FIFO)";
+  if (info2.isSocket()) return " (a socket)";
+  if (info2.isCharacterDevice() || info2.isBlockDevice()) return " (a device)";
+  if (info2.isDirectory()) return " (a folder)";
+  return "";
+}
+function decode2(bytes, shown3, diags) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const at2 = firstInvalidUtf8(bytes);
+    const { line, column } = bytePosition(bytes, at2);
+    diags.error(shown3, line, column, "file is not valid UTF-8 text");
+    return void 0;
+  }
+}
+function compare2(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function displayPath(absolute, cwd) {
+  const rel = relative(cwd, absolute);
+  const shown3 = rel === "" ? "." : rel.startsWith("..") || isAbsolute(rel) ? absolute : rel;
+  return shown3.split(sep).join("/");
+}
+function firstInvalidUtf8(bytes) {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    const need = b < 128 ? 0 : b >= 194 && b <= 223 ? 1 : b >= 224 && b <= 239 ? 2 : b >= 240 && b <= 244 ? 3 : -1;
+    if (need < 0) return i;
+    const slice = bytes.subarray(i, i + need + 1);
+    if (slice.length !== need + 1) return i;
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(slice);
+    } catch {
+      return i;
+    }
+    i += need + 1;
+  }
+  return bytes.length;
+}
+function bytePosition(bytes, index) {
+  let line = 1;
+  let start2 = 0;
+  for (let i = 0; i < index; i++) {
+    if (bytes[i] === 10) {
+      line += 1;
+      start2 = i + 1;
+    }
+  }
+  return { line, column: index - start2 + 1 };
+}
+var MAX_FILE_BYTES, MAX_TOTAL_BYTES, MAX_FOLDER_DEPTH, DEFAULT_PATH, NO_DEFAULT_FOLDER, SYSTEM_FOLDERS, MB, identity;
+var init_read = __esm({
+  "src/config/read.ts"() {
+    "use strict";
+    init_read_bounded();
+    MAX_FILE_BYTES = 5 * 1024 * 1024;
+    MAX_TOTAL_BYTES = 50 * 1024 * 1024;
+    MAX_FOLDER_DEPTH = 32;
+    DEFAULT_PATH = "posthog";
+    NO_DEFAULT_FOLDER = ` (the default): give the files or folders to read, or write ${DEFAULT_PATH}/ from a live project with \`posthog-gitops pull --project ID\``;
+    SYSTEM_FOLDERS = ["/proc", "/sys", "/dev"];
+    MB = 1024 * 1024;
+    identity = (info2) => ({ dev: info2.dev, ino: info2.ino });
+  }
+});
+
+// src/config/load.ts
+import { createHash } from "node:crypto";
+async function loadConfig(input, options) {
+  const { kinds } = options;
+  const diags = new Diagnostics();
+  const sources2 = "files" in input ? [...input.files] : await readSources(input, options.cwd, diags);
+  const files = [];
+  for (const source of sources2) {
+    const file = parseYaml(
+      source.path,
+      source.text,
+      diags,
+      kinds.map((k) => k.key)
+    );
+    if (file !== void 0) files.push(file);
+  }
+  const digests = Object.fromEntries(
+    sources2.map((s) => [s.path, createHash("sha256").update(s.text).digest("hex")])
+  );
+  const paths = sources2.map((s) => s.path);
+  if (files.some(servesEnvironments)) {
+    return loadEnvironments(files, { ...options, diags, digests, paths });
+  }
+  const loaded = loadDocuments(files, options, diags);
+  return {
+    projects: loaded.projects,
+    // The note about unset secrets is about the environment, not a place in the files: after them all.
+    diagnostics: loaded.secretsNote === void 0 ? diags.sorted() : [...diags.sorted(), loaded.secretsNote],
+    ...loaded.secretsNote === void 0 ? {} : { secretsNote: loaded.secretsNote },
+    missingSecretVariables: loaded.missingSecretVariables,
+    files: paths,
+    digests,
+    objects: loaded.objects
+  };
+}
+var init_load2 = __esm({
+  "src/config/load.ts"() {
+    "use strict";
+    init_diagnostics();
+    init_documents();
+    init_files();
+    init_load();
     init_parse();
     init_read();
-    init_schema();
-    init_schema_errors();
   }
 });
 
@@ -20678,8 +21910,8 @@ var init_config = __esm({
     "use strict";
     init_diagnostics();
     init_ignore();
-    init_load();
-    init_schema();
+    init_load2();
+    init_schema2();
   }
 });
 
@@ -20901,9 +22133,9 @@ var init_secrets = __esm({
 function parseCliTime(raw, flag2, now) {
   const text2 = raw.trim();
   if (text2.toLowerCase() === "now") return { kind: "instant", ms: now.getTime(), text: now.toISOString() };
-  const relative6 = RELATIVE.exec(text2);
-  if (relative6) {
-    const ms2 = now.getTime() - Number(relative6[1]) * (UNIT_MS[(relative6[2] ?? "").toLowerCase()] ?? 0);
+  const relative7 = RELATIVE.exec(text2);
+  if (relative7) {
+    const ms2 = now.getTime() - Number(relative7[1]) * (UNIT_MS[(relative7[2] ?? "").toLowerCase()] ?? 0);
     return { kind: "instant", ms: ms2, text: new Date(ms2).toISOString() };
   }
   const date = DATE.exec(text2);
@@ -20975,11 +22207,11 @@ function isoTime(iso) {
 }
 function humanTime(iso, now) {
   if (!iso) return "-";
-  const at = isoTime(iso);
-  if (Number.isNaN(Date.parse(iso))) return at;
+  const at2 = isoTime(iso);
+  if (Number.isNaN(Date.parse(iso))) return at2;
   const reference = typeof now === "string" ? new Date(now) : now;
-  if (Number.isNaN(reference.getTime())) return at;
-  return `${at} (${ago(iso, reference)})`;
+  if (Number.isNaN(reference.getTime())) return at2;
+  return `${at2} (${ago(iso, reference)})`;
 }
 var DATE_ALONE;
 var init_time2 = __esm({
@@ -21031,9 +22263,9 @@ function objectInProject(ref, vocab, id) {
 function modifiedText(action, plan) {
   const modified = action.modified;
   if (modified === void 0 || modified.at === void 0 && modified.by === void 0) return "";
-  const at = modified.at === void 0 ? "" : ` ${flat(humanTime(modified.at, plan.created_at))}`;
+  const at2 = modified.at === void 0 ? "" : ` ${flat(humanTime(modified.at, plan.created_at))}`;
   const by = modified.by === void 0 ? "" : ` by ${personText(modified.by, plan.people)}`;
-  return `last modified${at}${by}`;
+  return `last modified${at2}${by}`;
 }
 function driftedObjects(actions) {
   const keys = /* @__PURE__ */ new Set();
@@ -21081,16 +22313,16 @@ function formatValue(value) {
 function valueWords(vocab, kind2) {
   return (path, value) => vocab.value(kind2, path, value);
 }
-function changeSides(change2, created, words2 = noWords) {
+function changeSides(change2, created, words3 = noWords) {
   if (change2.secret === true || isSecret(change2.after) || isSecret(change2.before)) {
     return { secret: isSecret(change2.after) ? secretText(change2.after) : "(secret)" };
   }
-  const shown3 = (value) => words2(change2.path, value) ?? formatValue(value);
+  const shown3 = (value) => words3(change2.path, value) ?? formatValue(value);
   const after = shown3(change2.after);
   return created ? { after } : { before: shown3(change2.before), after };
 }
-function changeText(change2, created, words2 = noWords) {
-  const sides = changeSides(change2, created, words2);
+function changeText(change2, created, words3 = noWords) {
+  const sides = changeSides(change2, created, words3);
   if ("secret" in sides) return sides.secret;
   return sides.before === void 0 ? sides.after : `${sides.before} → ${sides.after}`;
 }
@@ -21225,10 +22457,10 @@ function vocabulary(kinds) {
     words: (kind2) => byName.get(kind2)?.kind.words ?? { one: kind2, many: kind2 },
     order: (kind2) => byName.get(kind2)?.index ?? kinds.length,
     value: (kind2, path, value) => {
-      const words2 = byName.get(kind2)?.kind.values?.[path];
-      if (words2 === void 0 || value === void 0) return void 0;
+      const words3 = byName.get(kind2)?.kind.values?.[path];
+      if (words3 === void 0 || value === void 0) return void 0;
       const key2 = JSON.stringify(value);
-      return Object.hasOwn(words2, key2) ? words2[key2] : void 0;
+      return Object.hasOwn(words3, key2) ? words3[key2] : void 0;
     }
   };
 }
@@ -21240,8 +22472,8 @@ var init_kinds = __esm({
 
 // src/plan/context.ts
 function declarationKey(project2, declared) {
-  const identity2 = declared.id !== void 0 ? `#${declared.id}` : `=${declared.name}`;
-  return `${project2}/${declared.kind}/${identity2}`;
+  const identity3 = declared.id !== void 0 ? `#${declared.id}` : `=${declared.name}`;
+  return `${project2}/${declared.kind}/${identity3}`;
 }
 function newSink() {
   return { actions: [], notes: [], errors: [] };
@@ -21353,7 +22585,7 @@ function field(schema, options = {}) {
   return {
     schema,
     required: false,
-    declare: (value, at) => at.ctx.deep(at.pointer, value),
+    declare: (value, at2) => at2.ctx.deep(at2.pointer, value),
     normalise: (value) => value,
     compare: "value",
     secret: false,
@@ -21370,7 +22602,7 @@ function text(description, keywords = {}, options = {}) {
 }
 function longText(description, options = {}) {
   return field(node("string", description), {
-    declare: (value, at) => at.ctx.text(at.pointer, value),
+    declare: (value, at2) => at2.ctx.text(at2.pointer, value),
     normalise: normaliseText,
     compare: "text",
     ...options
@@ -21399,7 +22631,7 @@ function tags(description, options = {}) {
   return field(
     { type: "array", items: { type: "string", minLength: 1 }, description },
     {
-      declare: (value, at) => normaliseTags(value.map((t, i) => at.ctx.text(`${at.pointer}/${i}`, t))),
+      declare: (value, at2) => normaliseTags(value.map((t, i) => at2.ctx.text(`${at2.pointer}/${i}`, t))),
       normalise: normaliseTags,
       toYaml: normaliseTags,
       compare: "set",
@@ -21970,7 +23202,7 @@ function unifiedDiff(before, after) {
 function lineCount(text2) {
   if (text2 === "") return 0;
   let n = 1;
-  for (let at = text2.indexOf("\n"); at >= 0 && at < text2.length - 1; at = text2.indexOf("\n", at + 1)) n++;
+  for (let at2 = text2.indexOf("\n"); at2 >= 0 && at2 < text2.length - 1; at2 = text2.indexOf("\n", at2 + 1)) n++;
   return n;
 }
 function textChange(before, after) {
@@ -22005,8 +23237,8 @@ function ownValue(object, key2) {
 function fieldTable(fields, roles = {}) {
   const all = { identity: "name", pin: "id", tombstone: "deleted", ...roles };
   const entries = Object.entries(fields);
-  const identity2 = entries.find(([key2]) => key2 === all.identity)?.[1];
-  if (identity2 === void 0 || !Object.hasOwn(fields, all.pin) || !Object.hasOwn(fields, all.tombstone)) {
+  const identity3 = entries.find(([key2]) => key2 === all.identity)?.[1];
+  if (identity3 === void 0 || !Object.hasOwn(fields, all.pin) || !Object.hasOwn(fields, all.tombstone)) {
     throw new Error(
       `a field table needs its identity, pin and tombstone fields: ${Object.values(all).join(", ")}`
     );
@@ -22051,7 +23283,7 @@ function fieldTable(fields, roles = {}) {
     },
     declare(kind2, input, ctx, pinned) {
       const given = ownValue(input, all.identity);
-      const name = identity2.declare(given, { ctx, pointer: `/${all.identity}` });
+      const name = identity3.declare(given, { ctx, pointer: `/${all.identity}` });
       const out = {
         kind: kind2,
         name: typeof name === "string" ? name : String(given ?? ""),
@@ -22165,7 +23397,7 @@ var init_table = __esm({
 
 // src/kinds/define/index.ts
 function defineKind(spec) {
-  const { name, words: words2, fields: table, verbs, service } = spec;
+  const { name, words: words3, fields: table, verbs, service } = spec;
   const hooks = spec.hooks ?? {};
   const verbOf = (action) => verbs.find((v) => v.name === action.action);
   const deleting = verbs.find((v) => v.deletes);
@@ -22203,7 +23435,11 @@ function defineKind(spec) {
     name,
     key: spec.key,
     identityKey: table.roles.identity,
-    words: words2,
+    environments: {
+      ...spec.environments?.keyedLists ? { keyedLists: spec.environments.keyedLists } : {},
+      projectIds: [{ path: `/${table.roles.pin}` }, ...spec.environments?.projectIds ?? []]
+    },
+    words: words3,
     values: table.values,
     verbs,
     answers: spec.answers ?? {},
@@ -22223,18 +23459,18 @@ function defineKind(spec) {
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
     ...hooks.checkProject ? { checkProject: hooks.checkProject } : {},
     ...service.search ? { searches: true } : {},
-    async read(client, project2, declared, run14, scope) {
+    async read(client, project2, declared, run15, scope) {
       const list6 = () => objects(client, project2, scope);
-      const read = hooks.read ? await hooks.read(client, project2, declared, run14, list6, scope) : { live: { objects: await list6() }, read: {} };
+      const read = hooks.read ? await hooks.read(client, project2, declared, run15, list6, scope) : { live: { objects: await list6() }, read: {} };
       return scoped(read, scope);
     },
-    async reread(client, project2, read, run14, scope) {
+    async reread(client, project2, read, run15, scope) {
       const list6 = () => objects(client, project2, scope);
       if (hooks.reread) {
-        return scoped({ live: await hooks.reread(client, project2, read, run14, list6, scope) }, scope).live;
+        return scoped({ live: await hooks.reread(client, project2, read, run15, list6, scope) }, scope).live;
       }
       if (read !== void 0 && !isEmptyRecord(read)) {
-        throw new UserError(`the saved plan's record of what was read for ${words2.many} is damaged`);
+        throw new UserError(`the saved plan's record of what was read for ${words3.many} is damaged`);
       }
       return scoped({ live: { objects: await list6() } }, scope).live;
     },
@@ -22250,11 +23486,11 @@ function defineKind(spec) {
     prune: (live, ref, ctx) => hooks.prune ? hooks.prune(live, ref, ctx) : prune(live, ref),
     state,
     ...hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {},
-    requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words2.one} "${action.object.name}"`),
+    requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words3.one} "${action.object.name}"`),
     create: service.create,
     send(client, action, id, body, referenced) {
       const send = verbOf(action)?.send;
-      if (send === void 0) throw new UserError(`${action.action} does not apply to a ${words2.one}`);
+      if (send === void 0) throw new UserError(`${action.action} does not apply to a ${words3.one}`);
       return send(client, action, id, body, referenced);
     },
     findByName: service.findByName ?? (async (client, project2, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project2, wanted)).filter((live) => live.name === wanted).map((live) => live.id)),
@@ -22565,7 +23801,7 @@ function configKeys(type) {
   return new Set(Object.keys(CONFIGS[type]?.properties ?? {}));
 }
 var SECRET_NOTE, str4, bool3, int3, secret, legacySecret, EVENT_LISTS, COMPRESSIONS, OBJECT_FILES, LEGACY_PARQUET, S3_PLACE, configAwsS3, configS3Compatible, configS3, configSnowflake, configPostgres, awsKeys, configRedshift, configBigQuery, configDatabricks, configAzureBlob, configHTTP, configNoOp, CONFIGS, DESTINATION_TYPES, INTEGRATION_ID, DESTINATION_SCHEMA, CONFIG_DEFS;
-var init_schema2 = __esm({
+var init_schema3 = __esm({
   "src/kinds/batch-export/service-rules/schema.ts"() {
     "use strict";
     SECRET_NOTE = "Secret: must be a ${NAME} reference to an environment variable; never sent back by the service.";
@@ -22856,8 +24092,23 @@ var init_schema2 = __esm({
           description: "Destination type. AwsS3, S3Compatible, Snowflake, Databricks, AzureBlob and BigQuery need an integration; new Postgres and Redshift exports too. S3 is the legacy type with inline keys, kept for exports created before integrations."
         },
         integration: {
-          ...INTEGRATION_ID,
-          description: "Id of the project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type)."
+          description: "The project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type): its id, or `{kind, name}` (its kind and display name, resolved in each project: the form for files serving several environments).",
+          // A mapping is `{kind, name}`; anything else must be an id (and says so, as before).
+          if: { type: "object" },
+          then: {
+            type: "object",
+            required: ["kind", "name"],
+            additionalProperties: false,
+            properties: {
+              kind: { type: "string", minLength: 1, description: "The integration's kind, e.g. aws-s3." },
+              name: {
+                type: "string",
+                minLength: 1,
+                description: "Its display name, exactly as PostHog shows it (the integrations list's display_name)."
+              }
+            }
+          },
+          else: { ...INTEGRATION_ID }
         },
         integration_id: {
           ...INTEGRATION_ID,
@@ -22929,7 +24180,7 @@ var init_destinations = __esm({
   "src/kinds/batch-export/service-rules/destinations.ts"() {
     "use strict";
     init_values();
-    init_schema2();
+    init_schema3();
     INTEGRATION_KIND = {
       AwsS3: "aws-s3",
       S3Compatible: "s3-compatible",
@@ -22979,6 +24230,42 @@ var init_destinations = __esm({
       JSONLines: ["gzip", "brotli"]
     };
     secretCache = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/kinds/batch-export/service-rules/legacy.ts
+function newestS3Type(destination) {
+  return typeof destination.config.endpoint_url === "string" ? "S3Compatible" : "AwsS3";
+}
+function isMigratedS3(declaredType, liveType) {
+  return declaredType === "S3" && (liveType === "AwsS3" || liveType === "S3Compatible");
+}
+function integrationForm(destination, integration2) {
+  const type = destination.type === "S3" ? newestS3Type(destination) : destination.type;
+  const kind2 = INTEGRATION_KIND[type] ?? "matching";
+  const moved = new Set(MOVED_TO_INTEGRATION[destination.type] ?? []);
+  const config = Object.entries(destination.config).filter(([key2]) => !moved.has(key2)).map(([key2, value]) => `${key2}: ${flow(value)}`).join(", ");
+  const id = integration2 === void 0 ? `<id of ${withArticle(kind2)} integration>` : String(integration2);
+  return `destination: {type: ${type}, integration: ${id}, config: {${config}}}`;
+}
+function legacyCreateWarning(destination) {
+  if (!destination || destination.integration !== void 0) return void 0;
+  const type = destination.type;
+  const kind2 = INTEGRATION_KIND[type === "S3" ? newestS3Type(destination) : type];
+  const what = type === "S3" ? `new S3 exports ("S3" is not a valid choice any more: the S3 family is AwsS3 / S3Compatible)` : `new ${type} exports without an integration ("Integration is required for ${type} batch exports")`;
+  return `the newest PostHog service refuses ${what}; this create works only on an older service. Create ${withArticle(kind2 ?? "matching")} integration in PostHog (it holds the credentials) and declare ${integrationForm(destination)}`;
+}
+function flow(value) {
+  if (typeof value === "string" && /^[\w./@:+-]+$/.test(value) && !/^[-:]/.test(value)) return value;
+  return JSON.stringify(value);
+}
+function withArticle(word) {
+  return `${/^(?:[aeio]|s3)/i.test(word) ? "an" : "a"} ${word}`;
+}
+var init_legacy = __esm({
+  "src/kinds/batch-export/service-rules/legacy.ts"() {
+    "use strict";
+    init_destinations();
   }
 });
 
@@ -23042,7 +24329,20 @@ function declareDestination(input, { ctx }) {
   const out = { type: input.type, config: plain, secrets };
   const integration2 = integrationOf(input, ctx);
   if (integration2 !== void 0) {
-    out.integration = integration2.id;
+    if (typeof integration2.id === "number") out.integration = integration2.id;
+    else {
+      out.integrationName = {
+        kind: integration2.id.kind,
+        name: ctx.text(`${integration2.pointer}/name`, integration2.id.name)
+      };
+      const wanted = INTEGRATION_KIND[input.type];
+      if (wanted !== void 0 && integration2.id.kind !== wanted) {
+        ctx.error(
+          `${integration2.pointer}/kind`,
+          `${ctx.owner} has destination type ${input.type}, which takes ${withArticle(wanted)} integration, not ${withArticle(integration2.id.kind)} one`
+        );
+      }
+    }
     out.integrationSource = ctx.at(integration2.pointer);
     inlineNextToIntegration(input.type, plain, Object.keys(secrets), ctx, integration2.pointer);
   } else if (NEEDS_INTEGRATION.has(input.type)) {
@@ -23175,6 +24475,7 @@ var init_declare = __esm({
     init_missing_secrets();
     init_secret();
     init_destinations();
+    init_legacy();
     WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
     WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
     POSTGRES_CONNECTION = ["host", "password", "port", "user"];
@@ -23189,7 +24490,7 @@ var init_fields2 = __esm({
     init_define();
     init_normalise();
     init_declare();
-    init_schema2();
+    init_schema3();
     UUID = "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$";
     columns = (description) => field(
       { type: "array", items: { type: "string", minLength: 1 }, minItems: 1, description },
@@ -23348,7 +24649,7 @@ var init_item_rules = __esm({
 
 // src/kinds/batch-export/live.ts
 async function readBatchExports(client, project2, declared, _run, list6) {
-  const names = (d) => !d.deleted && d.destination?.integration !== void 0;
+  const names = (d) => !d.deleted && (d.destination?.integration !== void 0 || d.destination?.integrationName !== void 0);
   const read = declared.some(names) ? { integrations: true } : {};
   return { live: await readAll(client, project2, read, list6), read };
 }
@@ -23638,8 +24939,8 @@ function narrowToTargets(kinds, sink, desired, live, targets) {
     }
     wanted.push(parsed);
     if (!candidates(parsed.kind, desired, live).some((c) => hits(parsed, c))) {
-      const words2 = "id" in parsed ? "this id" : isGlob(target) ? "a name matching it" : "this name";
-      sink.errors.push({ message: `--target ${target}: no declared or live ${parsed.kind} has ${words2}` });
+      const words3 = "id" in parsed ? "this id" : isGlob(target) ? "a name matching it" : "this name";
+      sink.errors.push({ message: `--target ${target}: no declared or live ${parsed.kind} has ${words3}` });
     }
   }
   const keep = (object) => object !== void 0 && wanted.some((t) => hits(t, object));
@@ -23854,42 +25155,6 @@ var init_plan = __esm({
   }
 });
 
-// src/kinds/batch-export/service-rules/legacy.ts
-function newestS3Type(destination) {
-  return typeof destination.config.endpoint_url === "string" ? "S3Compatible" : "AwsS3";
-}
-function isMigratedS3(declaredType, liveType) {
-  return declaredType === "S3" && (liveType === "AwsS3" || liveType === "S3Compatible");
-}
-function integrationForm(destination, integration2) {
-  const type = destination.type === "S3" ? newestS3Type(destination) : destination.type;
-  const kind2 = INTEGRATION_KIND[type] ?? "matching";
-  const moved = new Set(MOVED_TO_INTEGRATION[destination.type] ?? []);
-  const config = Object.entries(destination.config).filter(([key2]) => !moved.has(key2)).map(([key2, value]) => `${key2}: ${flow(value)}`).join(", ");
-  const id = integration2 === void 0 ? `<id of ${withArticle(kind2)} integration>` : String(integration2);
-  return `destination: {type: ${type}, integration: ${id}, config: {${config}}}`;
-}
-function legacyCreateWarning(destination) {
-  if (!destination || destination.integration !== void 0) return void 0;
-  const type = destination.type;
-  const kind2 = INTEGRATION_KIND[type === "S3" ? newestS3Type(destination) : type];
-  const what = type === "S3" ? `new S3 exports ("S3" is not a valid choice any more: the S3 family is AwsS3 / S3Compatible)` : `new ${type} exports without an integration ("Integration is required for ${type} batch exports")`;
-  return `the newest PostHog service refuses ${what}; this create works only on an older service. Create ${withArticle(kind2 ?? "matching")} integration in PostHog (it holds the credentials) and declare ${integrationForm(destination)}`;
-}
-function flow(value) {
-  if (typeof value === "string" && /^[\w./@:+-]+$/.test(value) && !/^[-:]/.test(value)) return value;
-  return JSON.stringify(value);
-}
-function withArticle(word) {
-  return `${/^(?:[aeio]|s3)/i.test(word) ? "an" : "a"} ${word}`;
-}
-var init_legacy = __esm({
-  "src/kinds/batch-export/service-rules/legacy.ts"() {
-    "use strict";
-    init_destinations();
-  }
-});
-
 // src/kinds/batch-export/integrations.ts
 function integrationErrors(desired, project2, integrations) {
   const destination = desired.destination;
@@ -23934,6 +25199,31 @@ function fitting(integrations, kind2, project2) {
   const shown3 = ok.slice(0, 5).map((i) => `${i.id} ${label(i)}`);
   const more = ok.length > shown3.length ? `, and ${ok.length - shown3.length} more` : "";
   return `its ${kind2} ${plural(ok.length, "integration")}: ${shown3.join(", ")}${more}`;
+}
+function resolveIntegration(desired, project2, integrations) {
+  const destination = desired.destination;
+  const named = destination?.integrationName;
+  if (destination === void 0 || named === void 0 || integrations === void 0) return { desired };
+  const source = destination.integrationSource ?? desired.source;
+  const where2 = `batch export "${desired.name}"`;
+  const found3 = integrations.filter((i) => i.kind === named.kind && i.display_name === named.name);
+  if (found3.length === 1 && found3[0] !== void 0) {
+    return { desired: { ...desired, destination: { ...destination, integration: found3[0].id } } };
+  }
+  if (found3.length > 1) {
+    return {
+      error: {
+        message: `${where2}: project ${project2} has ${found3.length} ${named.kind} integrations named "${named.name}" (ids ${found3.map((i) => i.id).join(", ")}): give them distinct names in PostHog, or pin one by id in this environment's overlay`,
+        source
+      }
+    };
+  }
+  return {
+    error: {
+      message: `${where2}: no ${named.kind} integration named "${named.name}" in project ${project2}; ${fitting(integrations, named.kind, project2)}`,
+      source
+    }
+  };
 }
 var init_integrations = __esm({
   "src/kinds/batch-export/integrations.ts"() {
@@ -24562,6 +25852,12 @@ function planBatchExport(desired, current, ref, ctx) {
     if (current) ctx.sink.actions.push(deleteAction(ref, batchExportState(current)));
     return;
   }
+  const named = resolveIntegration(desired, ctx.project, ctx.live.integrations);
+  if ("error" in named) {
+    ctx.sink.errors.push(named.error);
+    return;
+  }
+  desired = named.desired;
   const bad = integrationErrors(desired, ctx.project, ctx.live.integrations);
   if (bad.length > 0) {
     ctx.sink.errors.push(...bad);
@@ -24898,7 +26194,7 @@ var init_plan2 = __esm({
     init_backfill_command();
     init_destinations();
     init_legacy();
-    init_schema2();
+    init_schema3();
     init_verbs2();
     CONFIG_PREFIX = "destination.config.";
     SCHEDULE_FIELDS = /* @__PURE__ */ new Set(["interval", "offset_day", "offset_hour"]);
@@ -25013,7 +26309,7 @@ var init_batch_export = __esm({
     init_pull();
     init_replaced();
     init_service();
-    init_schema2();
+    init_schema3();
     init_verbs2();
     batchExportKind = defineKind({
       name: BATCH_EXPORT,
@@ -25031,6 +26327,15 @@ var init_batch_export = __esm({
         list: (client, project2) => batchExportsApi(client).listAll(project2),
         findByName: findBatchExports,
         create: createBatchExport
+      },
+      // SPEC §9: an integration by number is one project's (by `{kind, name}` it is resolved in each).
+      environments: {
+        projectIds: [
+          { path: "/destination/integration", numbers: true },
+          { path: "/destination/integration_id" },
+          { path: "/destination/config/copy_inputs/authorization", numbers: true },
+          { path: "/destination/config/copy_inputs/bucket_credentials", numbers: true }
+        ]
       },
       answers: BATCH_EXPORT_ANSWERS,
       hooks: {
@@ -25309,12 +26614,12 @@ function declareTiles(list6, ctx) {
   const firstByInsight = /* @__PURE__ */ new Map();
   const where2 = (s) => `${s.file}:${s.line}:${s.column}`;
   list6.forEach((tile2, i) => {
-    const at = `/tiles/${i}`;
-    const source = ctx.at(at);
+    const at2 = `/tiles/${i}`;
+    const source = ctx.at(at2);
     const given = ["insight", "insight_id", "text"].filter((k) => tile2[k] !== void 0);
     if (given.length !== 1) {
       ctx.error(
-        at,
+        at2,
         given.length === 0 ? `tile ${i + 1} of ${ctx.owner} says neither what it shows: give insight:, insight_id: or text:` : `tile ${i + 1} of ${ctx.owner} gives ${given.join(" and ")}: a tile is one insight or one text, give exactly one`
       );
       return;
@@ -25322,26 +26627,26 @@ function declareTiles(list6, ctx) {
     const layout = tile2.layout;
     if (layout !== void 0 && layout.x + layout.w > GRID_COLUMNS) {
       ctx.error(
-        `${at}/layout`,
+        `${at2}/layout`,
         `the layout of tile ${i + 1} of ${ctx.owner} passes the grid's right edge: x ${layout.x} + w ${layout.w} is more than ${GRID_COLUMNS} columns`
       );
     }
     let desired;
     if (tile2.text !== void 0) {
-      desired = { type: "text", text: ctx.text(`${at}/text`, tile2.text), source };
+      desired = { type: "text", text: ctx.text(`${at2}/text`, tile2.text), source };
     } else {
       const key2 = tile2.insight !== void 0 ? `name:${tile2.insight}` : `id:${tile2.insight_id}`;
       const label2 = tile2.insight !== void 0 ? `insight "${tile2.insight}"` : `insight id ${tile2.insight_id}`;
       const first = firstByInsight.get(key2);
       if (first !== void 0) {
         ctx.error(
-          at,
+          at2,
           `${label2} is on ${ctx.owner} twice (first at ${where2(first)}): a dashboard shows an insight once`
         );
         return;
       }
       firstByInsight.set(key2, source);
-      desired = tile2.insight !== void 0 ? { type: "insight", insight: ctx.text(`${at}/insight`, tile2.insight), source } : { type: "insight", insightId: tile2.insight_id, source };
+      desired = tile2.insight !== void 0 ? { type: "insight", insight: ctx.text(`${at2}/insight`, tile2.insight), source } : { type: "insight", insightId: tile2.insight_id, source };
     }
     if (layout !== void 0) desired.layout = { x: layout.x, y: layout.y, w: layout.w, h: layout.h };
     out.push(desired);
@@ -25459,7 +26764,7 @@ var init_fields3 = __esm({
       tiles: field(tilesSchema, {
         compare: "none",
         live: false,
-        declare: (value, at) => declareTiles(value, at.ctx)
+        declare: (value, at2) => declareTiles(value, at2.ctx)
       }),
       deleted: flag("Tombstone: soft-delete the dashboard (idempotent).")
     });
@@ -25783,17 +27088,17 @@ function membersNeeded(declared, dashboards, collaborators) {
     return unresolved(desired.collaborators, collaborators[live.id] ?? []).length > 0;
   });
 }
-async function readDashboards(client, project2, declared, run14, list6) {
+async function readDashboards(client, project2, declared, run15, list6) {
   const objects = await list6();
   const reads2 = detailReads(declared, objects);
   const live = await withDetails(client, project2, objects, reads2);
   if (membersNeeded(declared, objects, live.collaborators)) {
     reads2.members = true;
-    live.members = await run14.members.check(project2);
+    live.members = await run15.members.check(project2);
   }
   return { live, read: reads2 };
 }
-async function rereadDashboards(client, project2, read, run14, list6) {
+async function rereadDashboards(client, project2, read, run15, list6) {
   const reads2 = read;
   const ids = (v) => Array.isArray(v) && v.every((id) => Number.isSafeInteger(id) && id > 0);
   const members = reads2?.members;
@@ -25801,7 +27106,7 @@ async function rereadDashboards(client, project2, read, run14, list6) {
     throw new UserError("the saved plan's record of what was read for dashboards is damaged");
   }
   const live = await withDetails(client, project2, await list6(), reads2);
-  if (members === true) live.members = await run14.members.check(project2);
+  if (members === true) live.members = await run15.members.check(project2);
   return live;
 }
 async function withDetails(client, project2, objects, reads2) {
@@ -25964,12 +27269,12 @@ async function oneAtATime(client, key2, work) {
     queue = /* @__PURE__ */ new Map();
     queues.set(client, queue);
   }
-  const run14 = (queue.get(key2) ?? Promise.resolve()).catch(() => void 0).then(work);
-  queue.set(key2, run14);
+  const run15 = (queue.get(key2) ?? Promise.resolve()).catch(() => void 0).then(work);
+  queue.set(key2, run15);
   try {
-    return await run14;
+    return await run15;
   } finally {
-    if (queue.get(key2) === run14) queue.delete(key2);
+    if (queue.get(key2) === run15) queue.delete(key2);
   }
 }
 function dashboardsOf(insight) {
@@ -26732,6 +28037,11 @@ var init_dashboard = __esm({
         count: countDashboards,
         create: createDashboard
       },
+      // SPEC §9: an overlay's collaborators merge by person; a tile's insight by id is one project's.
+      environments: {
+        keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }],
+        projectIds: [{ path: "/tiles/*/insight_id" }]
+      },
       answers: DASHBOARD_ANSWERS,
       hooks: {
         declare(input, desired, ctx) {
@@ -26803,7 +28113,7 @@ var init_answers5 = __esm({
 
 // src/kinds/feature-flag/schema.ts
 var FLAG_KEY_PATTERN, percentage, key, properties, FLAG_DEFS, keysOf, GROUP_KEYS, PROPERTY_KEYS, FILTER_KEYS;
-var init_schema3 = __esm({
+var init_schema4 = __esm({
   "src/kinds/feature-flag/schema.ts"() {
     "use strict";
     init_posthog();
@@ -27082,7 +28392,7 @@ var init_filters = __esm({
   "src/kinds/feature-flag/filters.ts"() {
     "use strict";
     init_posthog();
-    init_schema3();
+    init_schema4();
     ENCRYPTED = "(encrypted)";
     LEGACY_KEYS = /* @__PURE__ */ new Set(["holdout_groups", "super_groups"]);
   }
@@ -27382,11 +28692,11 @@ function checkFlagCycles(project2) {
   for (const cycle of dependencyCycles(graph)) {
     const [first, second] = cycle;
     const flag2 = flags.find((f) => f.name === first);
-    const at = flag2?.references.find((r) => r.key === second)?.source ?? flag2?.source;
-    if (at === void 0) continue;
+    const at2 = flag2?.references.find((r) => r.key === second)?.source ?? flag2?.source;
+    if (at2 === void 0) continue;
     const path = cycle.join(" → ");
     problems.push({
-      source: at,
+      source: at2,
       message: cycle.length === 2 ? `feature flag "${first}" depends on itself: the service refuses a flag condition on the flag itself` : `feature flags depend on each other in a cycle (${path}): the service refuses it; remove one of the flag conditions`
     });
   }
@@ -27590,7 +28900,7 @@ var init_fields4 = __esm({
     init_define();
     init_normalise();
     init_lifecycle();
-    init_schema3();
+    init_schema4();
     onlyTrue = (value) => value === true;
     sortedUnique = (value) => Array.isArray(value) ? [...new Set(value.map(String))].sort() : value === null || value === void 0 ? [] : value;
     flagFields = fieldTable(
@@ -27608,7 +28918,7 @@ var init_fields4 = __esm({
           {
             keptAs: "description",
             wire: "description",
-            declare: (value, at) => at.ctx.text(at.pointer, value),
+            declare: (value, at2) => at2.ctx.text(at2.pointer, value),
             normalise: normaliseText
           }
         ),
@@ -27650,7 +28960,7 @@ var init_fields4 = __esm({
           {
             compare: "set",
             normalise: sortedUnique,
-            declare: (value, at) => sortedUnique(value.map((v, i) => at.ctx.text(`${at.pointer}/${i}`, v))),
+            declare: (value, at2) => sortedUnique(value.map((v, i) => at2.ctx.text(`${at2.pointer}/${i}`, v))),
             pull: "nonEmpty"
           }
         ),
@@ -28589,7 +29899,7 @@ var init_pull3 = __esm({
     init_fields4();
     init_filters();
     init_live3();
-    init_schema3();
+    init_schema4();
     init_service4();
     withoutType = ({ type: _type, ...rest }) => rest;
   }
@@ -28611,7 +29921,7 @@ var init_feature_flag = __esm({
     init_name2();
     init_plan4();
     init_pull3();
-    init_schema3();
+    init_schema4();
     init_service4();
     init_verbs4();
     featureFlagKind = defineKind({
@@ -28633,6 +29943,15 @@ var init_feature_flag = __esm({
         count: countFlags,
         findByName: findFlags,
         create: createFeatureFlag
+      },
+      // SPEC §9: an overlay's variants merge by key; cohorts, flags and holdouts by id are one project's.
+      environments: {
+        keyedLists: [{ path: "/filters/multivariate/variants", keys: ["key"] }],
+        projectIds: [
+          { path: "/filters/groups/*/properties/*/value", where: { type: "cohort" } },
+          { path: "/filters/groups/*/properties/*/key", where: { type: "flag" }, numbers: true },
+          { path: "/filters/holdout/id" }
+        ]
       },
       answers: FLAG_ANSWERS,
       hooks: {
@@ -29242,9 +30561,9 @@ function nodeProblems(node2, kind2, loc, path) {
     if (!(field3 in node2))
       problems.push({ loc: [...loc, field3], path, message: "Field required", type: "missing", input: node2 });
   }
-  const sources = WRAPPER_SOURCE_KINDS[kind2];
-  if (sources !== void 0 && "source" in node2) {
-    const sourceKind = tagged(node2.source, [...loc, "source"], [...path, "source"], sources);
+  const sources2 = WRAPPER_SOURCE_KINDS[kind2];
+  if (sources2 !== void 0 && "source" in node2) {
+    const sourceKind = tagged(node2.source, [...loc, "source"], [...path, "source"], sources2);
     if (typeof sourceKind !== "string") problems.push(sourceKind);
     else {
       problems.push(
@@ -29268,8 +30587,8 @@ function nodeProblems(node2, kind2, loc, path) {
       });
     } else {
       node2.series.forEach((item, i) => {
-        const at = [...path, "series", String(i)];
-        const itemKind = tagged(item, [...loc, "series", String(i)], at, ENTITY_NODE_KINDS);
+        const at2 = [...path, "series", String(i)];
+        const itemKind = tagged(item, [...loc, "series", String(i)], at2, ENTITY_NODE_KINDS);
         if (typeof itemKind !== "string") problems.push(itemKind);
         else if (itemKind === "ActionsNode") {
           problems.push(
@@ -29277,7 +30596,7 @@ function nodeProblems(node2, kind2, loc, path) {
               item,
               itemKind,
               [...loc, "series", String(i), itemKind],
-              at
+              at2
             )
           );
         }
@@ -29287,8 +30606,8 @@ function nodeProblems(node2, kind2, loc, path) {
   const exclusions = isDict(node2.funnelsFilter) ? node2.funnelsFilter.exclusions : void 0;
   if (kind2 === "FunnelsQuery" && Array.isArray(exclusions)) {
     exclusions.forEach((item, i) => {
-      const at = ["funnelsFilter", "exclusions", String(i)];
-      const itemKind = tagged(item, [...loc, ...at], [...path, ...at], ["EventsNode", "ActionsNode"]);
+      const at2 = ["funnelsFilter", "exclusions", String(i)];
+      const itemKind = tagged(item, [...loc, ...at2], [...path, ...at2], ["EventsNode", "ActionsNode"]);
       if (typeof itemKind !== "string") problems.push(itemKind);
     });
   }
@@ -29308,25 +30627,25 @@ var init_check = __esm({
 
 // src/kinds/insight/query.ts
 function describe2(problem, field3, owner) {
-  const at = `${field3} of ${owner}`;
+  const at2 = `${field3} of ${owner}`;
   const expected = problem.expected ?? [];
   switch (problem.type) {
     case "model_attributes_type":
-      return `${at} must be a mapping (a query node)`;
+      return `${at2} must be a mapping (a query node)`;
     case "union_tag_not_found":
-      return `${at} has no kind: expected one of ${expected.join(", ")}`;
+      return `${at2} has no kind: expected one of ${expected.join(", ")}`;
     case "union_tag_invalid": {
       const kind2 = String(problem.input.kind);
-      return `${at} is of kind "${kind2}", which the service does not take there: expected one of ${expected.join(", ")}${didYouMean(kind2, expected)}`;
+      return `${at2} is of kind "${kind2}", which the service does not take there: expected one of ${expected.join(", ")}${didYouMean(kind2, expected)}`;
     }
     case "missing": {
       const kind2 = String(problem.input.kind ?? "node");
-      return `${at} (a ${kind2}) is missing the required key "${problem.loc.at(-1)}"`;
+      return `${at2} (a ${kind2}) is missing the required key "${problem.loc.at(-1)}"`;
     }
     case "list_type":
-      return `${at} must be a list`;
+      return `${at2} must be a list`;
     default:
-      return `${at}: ${problem.message}`;
+      return `${at2}: ${problem.message}`;
   }
 }
 function checkQuery(query, ctx, pointer = "/query") {
@@ -29343,8 +30662,8 @@ function checkQuery(query, ctx, pointer = "/query") {
   }
   const problems = queryProblems(upgraded);
   for (const problem of problems) {
-    const at = [pointer, ...problem.path.map((s) => s.replaceAll("~", "~0").replaceAll("/", "~1"))].join("/");
-    ctx.error(at, describe2(problem, ctx.field(at), ctx.owner));
+    const at2 = [pointer, ...problem.path.map((s) => s.replaceAll("~", "~0").replaceAll("/", "~1"))].join("/");
+    ctx.error(at2, describe2(problem, ctx.field(at2), ctx.owner));
   }
   return problems.length === 0;
 }
@@ -29366,7 +30685,7 @@ var init_query2 = __esm({
 
 // src/kinds/insight/schema.ts
 var querySchema;
-var init_schema4 = __esm({
+var init_schema5 = __esm({
   "src/kinds/insight/schema.ts"() {
     "use strict";
     init_node_kinds();
@@ -29390,7 +30709,7 @@ var init_fields5 = __esm({
     init_define();
     init_normalise();
     init_query2();
-    init_schema4();
+    init_schema5();
     insightFields = fieldTable({
       name: text(
         "Insight name: its identity within the project unless `id` is given. May be empty only with an `id` pin (an insight without a name, as pull writes it).",
@@ -29401,7 +30720,7 @@ var init_fields5 = __esm({
       description: field(
         { type: "string", description: "Insight description (at most 400 characters).", maxLength: 400 },
         {
-          declare: (value, at) => at.ctx.text(at.pointer, value),
+          declare: (value, at2) => at2.ctx.text(at2.pointer, value),
           normalise: (value) => normaliseText(value),
           compare: "text",
           // The service may hold null: written as the empty text it compares equal to.
@@ -29411,7 +30730,7 @@ var init_fields5 = __esm({
       tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
       /** Compared by the plan hook (declared keys, after the upgrades); sent in its upgraded form. */
       query: field(querySchema, {
-        declare: (value, at) => declareQuery(value, at.ctx, at.pointer),
+        declare: (value, at2) => declareQuery(value, at2.ctx, at2.pointer),
         normalise: (value) => value === null || value === void 0 ? null : upgradedForComparison(value),
         compare: "none",
         pull: "present",
@@ -29706,7 +31025,7 @@ function linkError(doing, shown3, error2) {
   );
 }
 var REASONS, NO_FOLLOW;
-var init_files = __esm({
+var init_files2 = __esm({
   "src/files.ts"() {
     "use strict";
     init_errors();
@@ -29760,7 +31079,7 @@ function clip(text2, max = 300) {
 }
 function longestRun(text2) {
   let longest = 0;
-  for (const run14 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run14.length);
+  for (const run15 of text2.match(/`+/g) ?? []) longest = Math.max(longest, run15.length);
   return longest;
 }
 var ENTITY, ACTIVE, BREAK, INLINE;
@@ -29787,6 +31106,68 @@ var init_markdown_escape = __esm({
   }
 });
 
+// src/plan/origins.ts
+function withOrigins(plan, declarations) {
+  const key2 = (kind2, s) => `${kind2}\0${s.file}\0${s.line}\0${s.column}`;
+  const byDeclaration = new Map(declarations.map((d) => [key2(d.kind, d.source), d.marks]));
+  const actions = plan.actions.map((action) => {
+    const source = action.object.source;
+    const marks = source === void 0 ? void 0 : byDeclaration.get(key2(action.object.kind, source));
+    const origins = {};
+    for (const mark of marks ?? []) {
+      const how = HOW[mark.how];
+      if (how === void 0 || mark.pointer === "") continue;
+      const path = mark.pointer.slice(1).split("/").map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~")).join(".");
+      const { file, line, column } = mark.source;
+      const origin = {
+        file,
+        line,
+        column,
+        how,
+        ...mark.detail !== void 0 && (how === "variable" || how === "secret") ? { name: mark.detail } : {}
+      };
+      origins[path] = [...origins[path] ?? [], origin];
+    }
+    return Object.keys(origins).length === 0 ? action : { ...action, origins };
+  });
+  return { ...plan, actions };
+}
+function originsOf(origins, path) {
+  if (origins === void 0) return [];
+  const out = [];
+  for (const [at2, list6] of Object.entries(origins)) {
+    if (at2 === path || at2.startsWith(`${path}.`) || path.startsWith(`${at2}.`)) out.push(...list6);
+  }
+  return out;
+}
+function originWords(origins) {
+  const words3 = [
+    ...new Set(
+      origins.map((o) => {
+        const at2 = `${o.file}:${o.line}`;
+        if (o.how === "variable") return `\${${o.name ?? "?"}} (${at2})`;
+        if (o.how === "secret") return `$${o.name ?? "?"}'s variable (${at2})`;
+        if (o.how === "replaced") return `${at2}, which replaces the shared list`;
+        return at2;
+      })
+    )
+  ];
+  return words3.length === 0 ? "" : `from ${words3.join(", ")}`;
+}
+var HOW;
+var init_origins = __esm({
+  "src/plan/origins.ts"() {
+    "use strict";
+    HOW = {
+      set: "overlay",
+      added: "overlay",
+      replaced: "replaced",
+      variable: "variable",
+      secret: "secret"
+    };
+  }
+});
+
 // src/render/markdown-section.ts
 function objectName(ref, vocab) {
   const id = ref.id === void 0 ? "" : ` (id ${escapeInline(String(ref.id))})`;
@@ -29799,13 +31180,13 @@ function where(ref) {
 }
 function objectSection(group, ctx) {
   const { vocab } = ctx;
-  const words2 = group.actions.map((a) => actionWord(a, vocab));
+  const words3 = group.actions.map((a) => actionWord(a, vocab));
   const symbols = new Set(group.actions.map((a) => actionSymbol(a, vocab)));
   const symbol = symbols.size === 1 ? [...symbols][0] : "~";
   const project2 = ctx.manyProjects ? ` in project ${group.object.project}` : "";
   const drifted = group.actions.find((a) => a.drift === true);
   const drift = drifted === void 0 ? "" : ` · ⚠️ ${DRIFT_WORDS}`;
-  const summary3 = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project2}: ${[...new Set(words2)].join(", ")}${drift}`;
+  const summary3 = `<code>${symbol}</code> ${objectName(group.object, vocab)}${project2}: ${[...new Set(words3)].join(", ")}${drift}`;
   const parts = [`<details><summary>${summary3}</summary>`, "", `In ${where(group.object)}.`];
   if (drifted !== void 0) parts.push("", `> ⚠️ **${DRIFT_WORDS}**${modifiedSuffix(drifted, ctx)}`);
   const valueWord = valueWords(vocab, group.object.kind);
@@ -29818,13 +31199,18 @@ function modifiedSuffix(action, ctx) {
   const modified = modifiedText(action, ctx.plan);
   return modified === "" ? "" : `: ${escapeInline(modified)}`;
 }
-function actionBody(action, people, words2, vocab) {
+function actionBody(action, people, words3, vocab) {
   const lines = [
     `**${actionSymbol(action, vocab)} ${actionWord(action, vocab)}**${detail(action, people, vocab)}`
   ];
   const changes = shownChanges(action);
   if (changes.length > 0) lines.push("");
-  for (const change2 of changes) lines.push(...changeLines(change2, action.action === "create", words2));
+  for (const change2 of changes) {
+    const shown3 = changeLines(change2, action.action === "create", words3);
+    const from = originWords(originsOf(action.origins, change2.path));
+    if (from !== "" && shown3[0] !== void 0) shown3[0] += ` · _${escapeInline(from)}_`;
+    lines.push(...shown3);
+  }
   while (lines[lines.length - 1] === "") lines.pop();
   if (action.guard !== void 0) lines.push("", `> ⛔ needs \`--force\`: ${escapeInline(action.guard)}`);
   for (const warning of action.warnings) lines.push("", `> ⚠️ ${escapeInline(warning)}`);
@@ -29839,14 +31225,14 @@ function detail(action, people, vocab) {
   const text2 = actionDetail(action, people, vocab);
   return text2 === "" ? "" : ` ${escapeInline(text2)}`;
 }
-function changeLines(change2, created, words2) {
+function changeLines(change2, created, words3) {
   const path = codeSpan(change2.path);
   if (change2.says !== void 0 && change2.says.length > 0) {
     if (change2.says.length === 1) return [`- ${path}: ${escapeInline(clip(change2.says[0] ?? ""))}`];
     return [`- ${path}:`, ...change2.says.map((line) => `  - ${escapeInline(clip(line))}`)];
   }
   if (change2.diff === void 0 || change2.secret === true) {
-    const sides = changeSides(change2, created, words2);
+    const sides = changeSides(change2, created, words3);
     if ("secret" in sides) return [`- ${path}: ${codeSpan(sides.secret)}`];
     const after = codeSpan(clip(sides.after));
     return [
@@ -29864,11 +31250,11 @@ function destructiveLine(action, ctx) {
   return `- **${actionWord(action, ctx.vocab)}**${more === "" ? ` ${object}` : `${more} · ${object}`}${drift}${warnings}`;
 }
 function driftLine(group, ctx) {
-  const words2 = [...new Set(group.actions.map((a) => actionWord(a, ctx.vocab)))].join(", ");
+  const words3 = [...new Set(group.actions.map((a) => actionWord(a, ctx.vocab)))].join(", ");
   const drifted = group.actions.find((a) => a.drift === true);
   const modified = drifted === void 0 ? "" : modifiedText(drifted, ctx.plan);
   const when = modified === "" ? "" : ` · ${escapeInline(modified)}`;
-  return `- ${objectName(group.object, ctx.vocab)} in ${where(group.object)}: ${words2}${when}`;
+  return `- ${objectName(group.object, ctx.vocab)} in ${where(group.object)}: ${words3}${when}`;
 }
 function noteLine(note, vocab) {
   const mark = note.severity === "warning" ? "⚠️ **warning:**" : "ℹ️ **note:**";
@@ -29878,31 +31264,32 @@ function noteLine(note, vocab) {
 var init_markdown_section = __esm({
   "src/render/markdown-section.ts"() {
     "use strict";
+    init_origins();
     init_labels();
     init_markdown_escape();
   }
 });
 
 // src/render/scope.ts
-function scopeSentences(plan, vocab, words2) {
+function scopeSentences(plan, vocab, words3) {
   const scope = plan.scope;
   if (scope === void 0) return [];
-  const base = words2.revision(scope.base);
+  const base = words3.revision(scope.base);
   if (scope.read === "full") {
     return [
-      `Full plan instead of a change-scoped one: ${words2.text(scope.reason ?? "")}, so every declaration was read and checked for drift.`
+      `Full plan instead of a change-scoped one: ${words3.text(scope.reason ?? "")}, so every declaration was read and checked for drift.`
     ];
   }
   const others = scope.declarations - scope.planned;
   const lines = [
     `Change-scoped plan: ${scope.planned} of ${count(scope.declarations, "declaration")} read and planned, those the change since ${base} adds, modifies or deletes; drift on the other ${others} ${plural(others, "was", "were")} not checked.`
   ];
-  if (scope.reason !== void 0) lines.push(`Beyond the change: ${words2.text(scope.reason)}.`);
+  if (scope.reason !== void 0) lines.push(`Beyond the change: ${words3.text(scope.reason)}.`);
   const removed = scope.removed ?? [];
   if (removed.length > 0) {
     const named = removed.slice(0, REMOVED_SHOWN).map((r) => {
-      const where2 = r.live === void 0 ? "not live" : `live, id ${words2.text(String(r.live))}`;
-      return `${vocab.words(r.kind).one} ${words2.name(r.name)} (${where2})`;
+      const where2 = r.live === void 0 ? "not live" : `live, id ${words3.text(String(r.live))}`;
+      return `${vocab.words(r.kind).one} ${words3.name(r.name)} (${where2})`;
     });
     const more = removed.length > REMOVED_SHOWN ? ` and ${removed.length - REMOVED_SHOWN} more` : "";
     lines.push(
@@ -30067,7 +31454,7 @@ function cutNote(all, total, hint2) {
     const seen = byKind.get(p.kind.one) ?? { words: p.kind, n: 0 };
     byKind.set(p.kind.one, { ...seen, n: seen.n + 1 });
   }
-  const detail2 = [...byKind.values()].map(({ words: words2, n }) => count(n, words2.one, words2.many)).join(", ");
+  const detail2 = [...byKind.values()].map(({ words: words3, n }) => count(n, words3.one, words3.many)).join(", ");
   return [
     "> [!NOTE]",
     `> This comment is cut to stay under GitHub's limit: ${all.length} ${all.length === 1 ? "section was" : "sections were"} left out of ${total} (${detail2}). ${capitalise2(hint2)}.`
@@ -30145,29 +31532,34 @@ function objectBlock(group, plan, paint, vocab) {
   const lines = [`${head} ${paint("dim", `· ${visible(sourceText(group.object.source))}`)}${drift}`];
   const modified = drifted === void 0 ? "" : modifiedText(drifted, plan);
   if (modified !== "") lines.push(`      ${paint("yellow", `! ${modified}`)}`);
-  const words2 = valueWords(vocab, group.object.kind);
-  for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words2, paint, vocab));
+  const words3 = valueWords(vocab, group.object.kind);
+  for (const action of group.actions) lines.push(...actionBlock(action, plan.people, words3, paint, vocab));
   return lines;
 }
-function actionBlock(action, people, words2, paint, vocab) {
+function actionBlock(action, people, words3, paint, vocab) {
   const style = actionStyle(action, vocab);
   const label2 = visible(actionLabel(action, people, vocab));
   const lines = [`      ${paint(style, `${actionSymbol(action, vocab)} ${label2}`)}`];
   const created = action.action === "create";
-  for (const change2 of shownChanges(action)) lines.push(...changeLines2(change2, created, words2, paint));
+  for (const change2 of shownChanges(action)) {
+    const shown3 = changeLines2(change2, created, words3, paint);
+    const from = originWords(originsOf(action.origins, change2.path));
+    if (from !== "" && shown3[0] !== void 0) shown3[0] += ` ${paint("dim", `· ${visible(from)}`)}`;
+    lines.push(...shown3);
+  }
   if (action.guard !== void 0)
     lines.push(`          ${paint("red", `! needs --force: ${visible(action.guard)}`)}`);
   for (const warning of action.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);
   return lines;
 }
-function changeLines2(change2, created, words2, paint) {
+function changeLines2(change2, created, words3, paint) {
   const path = visible(change2.path);
   if (change2.says !== void 0 && change2.says.length > 0) {
     if (change2.says.length === 1) return [`          ${path}: ${visible(change2.says[0] ?? "")}`];
     return [`          ${path}:`, ...change2.says.map((line) => `            ${visible(line)}`)];
   }
   if (change2.diff === void 0 || change2.secret === true) {
-    return [`          ${path}: ${visible(changeText(change2, created, words2))}`];
+    return [`          ${path}: ${visible(changeText(change2, created, words3))}`];
   }
   const lines = [`          ${path}:`];
   for (const line of diffHunks(change2.diff)) {
@@ -30181,6 +31573,7 @@ var NO_CHANGES;
 var init_text2 = __esm({
   "src/render/text.ts"() {
     "use strict";
+    init_origins();
     init_text();
     init_group();
     init_labels();
@@ -30248,6 +31641,21 @@ async function appendStepSummary(plan, kinds, io) {
     }
   );
 }
+async function appendText(markdown, io) {
+  const file = io.env.GITHUB_STEP_SUMMARY;
+  if (!inGitHubActions(io) || !file) return;
+  await writeOutput(
+    io,
+    "append the plan to the job summary (GITHUB_STEP_SUMMARY)",
+    file,
+    file,
+    `${markdown}
+`,
+    {
+      append: true
+    }
+  );
+}
 function fullPlanHint(io) {
   const { GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_RUN_ID } = io.env;
   if (!inGitHubActions(io) || !GITHUB_SERVER_URL || !GITHUB_REPOSITORY || !GITHUB_RUN_ID) return {};
@@ -30259,7 +31667,7 @@ var STEP_SUMMARY_LIMIT;
 var init_github2 = __esm({
   "src/commands/github.ts"() {
     "use strict";
-    init_files();
+    init_files2();
     init_render();
     STEP_SUMMARY_LIMIT = 1e6;
   }
@@ -30312,6 +31720,9 @@ function hideSecrets(result, scrubber) {
     }
   };
   for (const project2 of result.projects) visit3(project2.objects);
+  for (const environment of result.environments?.list ?? []) {
+    for (const project2 of environment.config.projects) visit3(project2.objects);
+  }
 }
 function shownDiagnostics(result, note = "none") {
   return note === "none" ? result.diagnostics.filter((d) => d !== result.secretsNote) : result.diagnostics;
@@ -30323,7 +31734,7 @@ async function readConfig(paths, flags, io, mode, note = "none") {
   for (const d of shown3) io.stderr.write(`${formatDiagnostic(d)}
 `);
   if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(annotated, workspacePath(io)));
-  const errors = countBySeverity(result.diagnostics).error;
+  const errors = countBySeverity(result.environments?.diagnostics ?? result.diagnostics).error;
   if (errors > 0) {
     throw new UserError(
       `the configuration has ${count(errors, "error")}; nothing was sent`,
@@ -30449,12 +31860,12 @@ async function run3(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve16) => {
+  return new Promise((resolve18) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve16();
+      resolve18();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -30468,1220 +31879,130 @@ var init_emulator = __esm({
   }
 });
 
-// node_modules/ajv-formats/dist/formats.js
-var require_formats = __commonJS({
-  "node_modules/ajv-formats/dist/formats.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
-    function fmtDef(validate2, compare5) {
-      return { validate: validate2, compare: compare5 };
-    }
-    exports.fullFormats = {
-      // date: http://tools.ietf.org/html/rfc3339#section-5.6
-      date: fmtDef(date, compareDate),
-      // date-time: http://tools.ietf.org/html/rfc3339#section-5.6
-      time: fmtDef(getTime(true), compareTime),
-      "date-time": fmtDef(getDateTime(true), compareDateTime),
-      "iso-time": fmtDef(getTime(), compareIsoTime),
-      "iso-date-time": fmtDef(getDateTime(), compareIsoDateTime),
-      // duration: https://tools.ietf.org/html/rfc3339#appendix-A
-      duration: /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/,
-      uri,
-      "uri-reference": /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i,
-      // uri-template: https://tools.ietf.org/html/rfc6570
-      "uri-template": /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i,
-      // For the source: https://gist.github.com/dperini/729294
-      // For test cases: https://mathiasbynens.be/demo/url-regex
-      url: /^(?:https?|ftp):\/\/(?:\S+(?::\S*)?@)?(?:(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)(?:\.(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)*(?:\.(?:[a-z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?$/iu,
-      email: /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i,
-      hostname: /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$/i,
-      // optimized https://www.safaribooksonline.com/library/view/regular-expressions-cookbook/9780596802837/ch07s16.html
-      ipv4: /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/,
-      ipv6: /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i,
-      regex: regex2,
-      // uuid: http://tools.ietf.org/html/rfc4122
-      uuid: /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i,
-      // JSON-pointer: https://tools.ietf.org/html/rfc6901
-      // uri fragment: https://tools.ietf.org/html/rfc3986#appendix-A
-      "json-pointer": /^(?:\/(?:[^~/]|~0|~1)*)*$/,
-      "json-pointer-uri-fragment": /^#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$/i,
-      // relative JSON-pointer: http://tools.ietf.org/html/draft-luff-relative-json-pointer-00
-      "relative-json-pointer": /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$/,
-      // the following formats are used by the openapi specification: https://spec.openapis.org/oas/v3.0.0#data-types
-      // byte: https://github.com/miguelmota/is-base64
-      byte,
-      // signed 32 bit integer
-      int32: { type: "number", validate: validateInt32 },
-      // signed 64 bit integer
-      int64: { type: "number", validate: validateInt64 },
-      // C-type float
-      float: { type: "number", validate: validateNumber },
-      // C-type double
-      double: { type: "number", validate: validateNumber },
-      // hint to the UI to hide input strings
-      password: true,
-      // unchecked string payload
-      binary: true
-    };
-    exports.fastFormats = {
-      ...exports.fullFormats,
-      date: fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d$/, compareDate),
-      time: fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareTime),
-      "date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\dt(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareDateTime),
-      "iso-time": fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoTime),
-      "iso-date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d[t\s](?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoDateTime),
-      // uri: https://github.com/mafintosh/is-my-json-valid/blob/master/formats.js
-      uri: /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i,
-      "uri-reference": /^(?:(?:[a-z][a-z0-9+\-.]*:)?\/?\/)?(?:[^\\\s#][^\s#]*)?(?:#[^\\\s]*)?$/i,
-      // email (sources from jsen validator):
-      // http://stackoverflow.com/questions/201323/using-a-regular-expression-to-validate-an-email-address#answer-8829363
-      // http://www.w3.org/TR/html5/forms.html#valid-e-mail-address (search for 'wilful violation')
-      email: /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i
-    };
-    exports.formatNames = Object.keys(exports.fullFormats);
-    function isLeapYear(year) {
-      return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-    }
-    var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
-    var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    function date(str8) {
-      const matches2 = DATE2.exec(str8);
-      if (!matches2)
-        return false;
-      const year = +matches2[1];
-      const month = +matches2[2];
-      const day = +matches2[3];
-      return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
-    }
-    function compareDate(d1, d2) {
-      if (!(d1 && d2))
-        return void 0;
-      if (d1 > d2)
-        return 1;
-      if (d1 < d2)
-        return -1;
-      return 0;
-    }
-    var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
-    function getTime(strictTimeZone) {
-      return function time(str8) {
-        const matches2 = TIME.exec(str8);
-        if (!matches2)
-          return false;
-        const hr = +matches2[1];
-        const min = +matches2[2];
-        const sec = +matches2[3];
-        const tz = matches2[4];
-        const tzSign = matches2[5] === "-" ? -1 : 1;
-        const tzH = +(matches2[6] || 0);
-        const tzM = +(matches2[7] || 0);
-        if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
-          return false;
-        if (hr <= 23 && min <= 59 && sec < 60)
-          return true;
-        const utcMin = min - tzM * tzSign;
-        const utcHr = hr - tzH * tzSign - (utcMin < 0 ? 1 : 0);
-        return (utcHr === 23 || utcHr === -1) && (utcMin === 59 || utcMin === -1) && sec < 61;
-      };
-    }
-    function compareTime(s1, s2) {
-      if (!(s1 && s2))
-        return void 0;
-      const t1 = (/* @__PURE__ */ new Date("2020-01-01T" + s1)).valueOf();
-      const t2 = (/* @__PURE__ */ new Date("2020-01-01T" + s2)).valueOf();
-      if (!(t1 && t2))
-        return void 0;
-      return t1 - t2;
-    }
-    function compareIsoTime(t1, t2) {
-      if (!(t1 && t2))
-        return void 0;
-      const a1 = TIME.exec(t1);
-      const a2 = TIME.exec(t2);
-      if (!(a1 && a2))
-        return void 0;
-      t1 = a1[1] + a1[2] + a1[3];
-      t2 = a2[1] + a2[2] + a2[3];
-      if (t1 > t2)
-        return 1;
-      if (t1 < t2)
-        return -1;
-      return 0;
-    }
-    var DATE_TIME_SEPARATOR = /t|\s/i;
-    function getDateTime(strictTimeZone) {
-      const time = getTime(strictTimeZone);
-      return function date_time(str8) {
-        const dateTime = str8.split(DATE_TIME_SEPARATOR);
-        return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
-      };
-    }
-    function compareDateTime(dt1, dt2) {
-      if (!(dt1 && dt2))
-        return void 0;
-      const d1 = new Date(dt1).valueOf();
-      const d2 = new Date(dt2).valueOf();
-      if (!(d1 && d2))
-        return void 0;
-      return d1 - d2;
-    }
-    function compareIsoDateTime(dt1, dt2) {
-      if (!(dt1 && dt2))
-        return void 0;
-      const [d1, t1] = dt1.split(DATE_TIME_SEPARATOR);
-      const [d2, t2] = dt2.split(DATE_TIME_SEPARATOR);
-      const res = compareDate(d1, d2);
-      if (res === void 0)
-        return void 0;
-      return res || compareTime(t1, t2);
-    }
-    var NOT_URI_FRAGMENT = /\/|:/;
-    var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-    function uri(str8) {
-      return NOT_URI_FRAGMENT.test(str8) && URI.test(str8);
-    }
-    var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
-    function byte(str8) {
-      BYTE.lastIndex = 0;
-      return BYTE.test(str8);
-    }
-    var MIN_INT32 = -(2 ** 31);
-    var MAX_INT32 = 2 ** 31 - 1;
-    function validateInt32(value) {
-      return Number.isInteger(value) && value <= MAX_INT32 && value >= MIN_INT32;
-    }
-    function validateInt64(value) {
-      return Number.isInteger(value);
-    }
-    function validateNumber() {
-      return true;
-    }
-    var Z_ANCHOR = /[^\\]\\Z/;
-    function regex2(str8) {
-      if (Z_ANCHOR.test(str8))
-        return false;
-      try {
-        new RegExp(str8);
-        return true;
-      } catch (e) {
-        return false;
-      }
-    }
-  }
-});
-
-// node_modules/ajv/dist/vocabularies/draft7.js
-var require_draft7 = __commonJS({
-  "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var core_1 = require_core2();
-    var validation_1 = require_validation();
-    var applicator_1 = require_applicator();
-    var format_1 = require_format2();
-    var metadata_1 = require_metadata();
-    var draft7Vocabularies = [
-      core_1.default,
-      validation_1.default,
-      (0, applicator_1.default)(),
-      format_1.default,
-      metadata_1.metadataVocabulary,
-      metadata_1.contentVocabulary
-    ];
-    exports.default = draft7Vocabularies;
-  }
-});
-
-// node_modules/ajv/dist/refs/json-schema-draft-07.json
-var require_json_schema_draft_07 = __commonJS({
-  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
-    module.exports = {
-      $schema: "http://json-schema.org/draft-07/schema#",
-      $id: "http://json-schema.org/draft-07/schema#",
-      title: "Core schema meta-schema",
-      definitions: {
-        schemaArray: {
-          type: "array",
-          minItems: 1,
-          items: { $ref: "#" }
-        },
-        nonNegativeInteger: {
-          type: "integer",
-          minimum: 0
-        },
-        nonNegativeIntegerDefault0: {
-          allOf: [{ $ref: "#/definitions/nonNegativeInteger" }, { default: 0 }]
-        },
-        simpleTypes: {
-          enum: ["array", "boolean", "integer", "null", "number", "object", "string"]
-        },
-        stringArray: {
-          type: "array",
-          items: { type: "string" },
-          uniqueItems: true,
-          default: []
-        }
-      },
-      type: ["object", "boolean"],
-      properties: {
-        $id: {
-          type: "string",
-          format: "uri-reference"
-        },
-        $schema: {
-          type: "string",
-          format: "uri"
-        },
-        $ref: {
-          type: "string",
-          format: "uri-reference"
-        },
-        $comment: {
-          type: "string"
-        },
-        title: {
-          type: "string"
-        },
-        description: {
-          type: "string"
-        },
-        default: true,
-        readOnly: {
-          type: "boolean",
-          default: false
-        },
-        examples: {
-          type: "array",
-          items: true
-        },
-        multipleOf: {
-          type: "number",
-          exclusiveMinimum: 0
-        },
-        maximum: {
-          type: "number"
-        },
-        exclusiveMaximum: {
-          type: "number"
-        },
-        minimum: {
-          type: "number"
-        },
-        exclusiveMinimum: {
-          type: "number"
-        },
-        maxLength: { $ref: "#/definitions/nonNegativeInteger" },
-        minLength: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
-        pattern: {
-          type: "string",
-          format: "regex"
-        },
-        additionalItems: { $ref: "#" },
-        items: {
-          anyOf: [{ $ref: "#" }, { $ref: "#/definitions/schemaArray" }],
-          default: true
-        },
-        maxItems: { $ref: "#/definitions/nonNegativeInteger" },
-        minItems: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
-        uniqueItems: {
-          type: "boolean",
-          default: false
-        },
-        contains: { $ref: "#" },
-        maxProperties: { $ref: "#/definitions/nonNegativeInteger" },
-        minProperties: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
-        required: { $ref: "#/definitions/stringArray" },
-        additionalProperties: { $ref: "#" },
-        definitions: {
-          type: "object",
-          additionalProperties: { $ref: "#" },
-          default: {}
-        },
-        properties: {
-          type: "object",
-          additionalProperties: { $ref: "#" },
-          default: {}
-        },
-        patternProperties: {
-          type: "object",
-          additionalProperties: { $ref: "#" },
-          propertyNames: { format: "regex" },
-          default: {}
-        },
-        dependencies: {
-          type: "object",
-          additionalProperties: {
-            anyOf: [{ $ref: "#" }, { $ref: "#/definitions/stringArray" }]
-          }
-        },
-        propertyNames: { $ref: "#" },
-        const: true,
-        enum: {
-          type: "array",
-          items: true,
-          minItems: 1,
-          uniqueItems: true
-        },
-        type: {
-          anyOf: [
-            { $ref: "#/definitions/simpleTypes" },
-            {
-              type: "array",
-              items: { $ref: "#/definitions/simpleTypes" },
-              minItems: 1,
-              uniqueItems: true
-            }
-          ]
-        },
-        format: { type: "string" },
-        contentMediaType: { type: "string" },
-        contentEncoding: { type: "string" },
-        if: { $ref: "#" },
-        then: { $ref: "#" },
-        else: { $ref: "#" },
-        allOf: { $ref: "#/definitions/schemaArray" },
-        anyOf: { $ref: "#/definitions/schemaArray" },
-        oneOf: { $ref: "#/definitions/schemaArray" },
-        not: { $ref: "#" }
-      },
-      default: true
-    };
-  }
-});
-
-// node_modules/ajv/dist/ajv.js
-var require_ajv = __commonJS({
-  "node_modules/ajv/dist/ajv.js"(exports, module) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
-    var core_1 = require_core();
-    var draft7_1 = require_draft7();
-    var discriminator_1 = require_discriminator();
-    var draft7MetaSchema = require_json_schema_draft_07();
-    var META_SUPPORT_DATA = ["/properties"];
-    var META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
-    var Ajv = class extends core_1.default {
-      _addVocabularies() {
-        super._addVocabularies();
-        draft7_1.default.forEach((v) => this.addVocabulary(v));
-        if (this.opts.discriminator)
-          this.addKeyword(discriminator_1.default);
-      }
-      _addDefaultMetaSchema() {
-        super._addDefaultMetaSchema();
-        if (!this.opts.meta)
-          return;
-        const metaSchema = this.opts.$data ? this.$dataMetaSchema(draft7MetaSchema, META_SUPPORT_DATA) : draft7MetaSchema;
-        this.addMetaSchema(metaSchema, META_SCHEMA_ID, false);
-        this.refs["http://json-schema.org/schema"] = META_SCHEMA_ID;
-      }
-      defaultMeta() {
-        return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
-      }
-    };
-    exports.Ajv = Ajv;
-    module.exports = exports = Ajv;
-    module.exports.Ajv = Ajv;
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = Ajv;
-    var validate_1 = require_validate();
-    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
-      return validate_1.KeywordCxt;
-    } });
-    var codegen_1 = require_codegen();
-    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
-      return codegen_1._;
-    } });
-    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
-      return codegen_1.str;
-    } });
-    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
-      return codegen_1.stringify;
-    } });
-    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
-      return codegen_1.nil;
-    } });
-    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
-      return codegen_1.Name;
-    } });
-    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
-      return codegen_1.CodeGen;
-    } });
-    var validation_error_1 = require_validation_error();
-    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: function() {
-      return validation_error_1.default;
-    } });
-    var ref_error_1 = require_ref_error();
-    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function() {
-      return ref_error_1.default;
-    } });
-  }
-});
-
-// node_modules/ajv-formats/dist/limit.js
-var require_limit = __commonJS({
-  "node_modules/ajv-formats/dist/limit.js"(exports) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.formatLimitDefinition = void 0;
-    var ajv_1 = require_ajv();
-    var codegen_1 = require_codegen();
-    var ops = codegen_1.operators;
-    var KWDs = {
-      formatMaximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
-      formatMinimum: { okStr: ">=", ok: ops.GTE, fail: ops.LT },
-      formatExclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
-      formatExclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
-    };
-    var error2 = {
-      message: ({ keyword, schemaCode }) => (0, codegen_1.str)`should be ${KWDs[keyword].okStr} ${schemaCode}`,
-      params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
-    };
-    exports.formatLimitDefinition = {
-      keyword: Object.keys(KWDs),
-      type: "string",
-      schemaType: "string",
-      $data: true,
-      error: error2,
-      code(cxt) {
-        const { gen, data, schemaCode, keyword, it } = cxt;
-        const { opts, self } = it;
-        if (!opts.validateFormats)
-          return;
-        const fCxt = new ajv_1.KeywordCxt(it, self.RULES.all.format.definition, "format");
-        if (fCxt.$data)
-          validate$DataFormat();
-        else
-          validateFormat();
-        function validate$DataFormat() {
-          const fmts = gen.scopeValue("formats", {
-            ref: self.formats,
-            code: opts.code.formats
-          });
-          const fmt = gen.const("fmt", (0, codegen_1._)`${fmts}[${fCxt.schemaCode}]`);
-          cxt.fail$data((0, codegen_1.or)((0, codegen_1._)`typeof ${fmt} != "object"`, (0, codegen_1._)`${fmt} instanceof RegExp`, (0, codegen_1._)`typeof ${fmt}.compare != "function"`, compareCode(fmt)));
-        }
-        function validateFormat() {
-          const format = fCxt.schema;
-          const fmtDef = self.formats[format];
-          if (!fmtDef || fmtDef === true)
-            return;
-          if (typeof fmtDef != "object" || fmtDef instanceof RegExp || typeof fmtDef.compare != "function") {
-            throw new Error(`"${keyword}": format "${format}" does not define "compare" function`);
-          }
-          const fmt = gen.scopeValue("formats", {
-            key: format,
-            ref: fmtDef,
-            code: opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(format)}` : void 0
-          });
-          cxt.fail$data(compareCode(fmt));
-        }
-        function compareCode(fmt) {
-          return (0, codegen_1._)`${fmt}.compare(${data}, ${schemaCode}) ${KWDs[keyword].fail} 0`;
-        }
-      },
-      dependencies: ["format"]
-    };
-    var formatLimitPlugin = (ajv2) => {
-      ajv2.addKeyword(exports.formatLimitDefinition);
-      return ajv2;
-    };
-    exports.default = formatLimitPlugin;
-  }
-});
-
-// node_modules/ajv-formats/dist/index.js
-var require_dist2 = __commonJS({
-  "node_modules/ajv-formats/dist/index.js"(exports, module) {
-    "use strict";
-    Object.defineProperty(exports, "__esModule", { value: true });
-    var formats_1 = require_formats();
-    var limit_1 = require_limit();
-    var codegen_1 = require_codegen();
-    var fullName = new codegen_1.Name("fullFormats");
-    var fastName = new codegen_1.Name("fastFormats");
-    var formatsPlugin = (ajv2, opts = { keywords: true }) => {
-      if (Array.isArray(opts)) {
-        addFormats2(ajv2, opts, formats_1.fullFormats, fullName);
-        return ajv2;
-      }
-      const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
-      const list6 = opts.formats || formats_1.formatNames;
-      addFormats2(ajv2, list6, formats, exportName);
-      if (opts.keywords)
-        (0, limit_1.default)(ajv2);
-      return ajv2;
-    };
-    formatsPlugin.get = (name, mode = "full") => {
-      const formats = mode === "fast" ? formats_1.fastFormats : formats_1.fullFormats;
-      const f = formats[name];
-      if (!f)
-        throw new Error(`Unknown format "${name}"`);
-      return f;
-    };
-    function addFormats2(ajv2, list6, fs2, exportName) {
-      var _a;
-      var _b;
-      (_a = (_b = ajv2.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
-      for (const f of list6)
-        ajv2.addFormat(f, fs2[f]);
-    }
-    module.exports = exports = formatsPlugin;
-    Object.defineProperty(exports, "__esModule", { value: true });
-    exports.default = formatsPlugin;
-  }
-});
-
-// src/plan/verbs.ts
-function planVerbs(kinds) {
-  const byName = /* @__PURE__ */ new Map();
-  const add = (verb) => {
-    const known3 = byName.get(verb.name);
-    if (known3 === void 0) byName.set(verb.name, verb);
-    else if (known3.destructive !== verb.destructive)
-      byName.set(verb.name, { ...known3, destructive: "depends" });
-  };
-  for (const kind2 of kinds) for (const verb of kind2.verbs) if (verb.shared) add(verb);
-  const byKindName = [...kinds].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
-  for (const kind2 of byKindName) for (const verb of kind2.verbs) if (!verb.shared) add(verb);
-  return [...byName.values()];
+// src/pull/escape.ts
+function escapeLive(text2) {
+  return text2.replaceAll("${", () => "$${");
 }
-var init_verbs6 = __esm({
-  "src/plan/verbs.ts"() {
-    "use strict";
-  }
-});
-
-// src/plan/schema.ts
-function planSchema(kinds) {
-  const verbs = planVerbs(kinds);
-  return {
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    title: "posthog-gitops plan",
-    description: "The output of `posthog-gitops plan --format json` and the file written by `plan --out`. A plan never holds a secret value: secret fields are SecretRefs.",
-    type: "object",
-    required: ["format_version", "created_at", "projects", "actions", "notes", "fingerprints", "summary"],
-    additionalProperties: false,
-    properties: {
-      format_version: {
-        const: "1",
-        description: "Bumped on any incompatible change to this format."
-      },
-      created_at: {
-        type: "string",
-        format: "date-time",
-        description: "When the live state was read."
-      },
-      projects: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/projectId"
-        },
-        uniqueItems: true
-      },
-      actions: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/action"
-        },
-        description: "In apply order; every output and fingerprint sees this order."
-      },
-      notes: {
-        type: "array",
-        items: {
-          $ref: "#/$defs/note"
-        }
-      },
-      fingerprints: {
-        type: "object",
-        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name` (`project/kind/name#id` where pinned objects share a name).",
-        propertyNames: {
-          pattern: "^[0-9]+/[a-z][a-z0-9_]*/"
-        },
-        additionalProperties: {
-          type: "string"
-        }
-      },
-      summary: {
-        $ref: "#/$defs/summary"
-      },
-      targets: {
-        type: "array",
-        items: {
-          type: "string",
-          minLength: 1
-        },
-        minItems: 1,
-        description: "Set when --target narrowed the plan: it is partial, and shows only these objects."
-      },
-      base: {
-        type: "string",
-        minLength: 1,
-        description: "Set when the plan was made with --base: the git revision declarations were compared with."
-      },
-      scope: {
-        $ref: "#/$defs/scope"
-      },
-      people: {
-        type: "object",
-        description: "Users the plan names (collaborators, modified.by), by UUID, as the service described them.",
-        additionalProperties: {
-          $ref: "#/$defs/person"
-        }
-      }
-    },
-    if: {
-      properties: {
-        summary: {
-          type: "object",
-          properties: {
-            destructive: {
-              const: true
-            }
-          }
-        }
-      }
-    },
-    then: {
-      properties: {
-        actions: {
-          type: "array",
-          contains: {
-            type: "object",
-            properties: {
-              destructive: {
-                const: true
-              }
-            }
-          }
-        }
-      }
-    },
-    else: {
-      properties: {
-        actions: {
-          type: "array",
-          items: {
-            type: "object",
-            properties: {
-              destructive: {
-                const: false
-              }
-            }
-          }
-        }
-      }
-    },
-    $defs: {
-      projectId: {
-        type: "integer",
-        minimum: 1
-      },
-      scope: {
-        type: "object",
-        description: "Set when the plan was asked for with --changed-only. `changes`: only the declarations the change from `base` adds, modifies or tombstones were read and planned, and drift on the other declarations was not checked. `full`: every declaration was read and planned, for `reason`.",
-        required: ["read", "base", "declarations", "planned"],
-        additionalProperties: false,
-        properties: {
-          read: {
-            enum: ["changes", "full"]
-          },
-          base: {
-            type: "string",
-            minLength: 1,
-            description: "The git revision the change is measured from, as given."
-          },
-          declarations: {
-            type: "integer",
-            minimum: 0,
-            description: "Declarations in the files."
-          },
-          planned: {
-            type: "integer",
-            minimum: 0,
-            description: "Declarations read and planned."
-          },
-          reason: {
-            type: "string",
-            minLength: 1,
-            description: "Why every declaration was read (read: full)."
-          },
-          removed: {
-            type: "array",
-            description: "Declarations the change removed (read: changes). Nothing prunes them: each stays live as it is; `live` is its live object's id when there is one.",
-            items: {
-              type: "object",
-              required: ["kind", "project", "name"],
-              additionalProperties: false,
-              properties: {
-                kind: { $ref: "#/$defs/object/properties/kind" },
-                project: { $ref: "#/$defs/projectId" },
-                name: { type: "string" },
-                live: { $ref: "#/$defs/object/properties/id" }
-              }
-            }
-          }
-        },
-        if: {
-          properties: {
-            read: {
-              const: "full"
-            }
-          }
-        },
-        then: {
-          properties: {
-            reason: {
-              type: "string"
-            }
-          },
-          required: ["reason"]
-        }
-      },
-      actionKind: {
-        enum: verbs.map((v) => v.name)
-      },
-      destructiveKind: {
-        enum: verbs.filter((v) => v.destructive === true).map((v) => v.name)
-      },
-      secretRef: {
-        type: "object",
-        description: "Where a secret comes from, never its value. Rendered as `(secret from $NAME)`.",
-        required: ["$secret", "variables"],
-        additionalProperties: false,
-        properties: {
-          $secret: {
-            type: "string"
-          },
-          variables: {
-            type: "array",
-            items: {
-              type: "string",
-              pattern: "^[A-Za-z_][A-Za-z0-9_]*$"
-            }
-          }
-        }
-      },
-      source: {
-        type: "object",
-        required: ["file", "line", "column"],
-        additionalProperties: false,
-        properties: {
-          file: {
-            type: "string",
-            minLength: 1
-          },
-          line: {
-            type: "integer",
-            minimum: 1
-          },
-          column: {
-            type: "integer",
-            minimum: 1
-          }
-        }
-      },
-      object: {
-        type: "object",
-        description: "Which object an action is about. `id` is absent for an object not yet created; `source` is absent for a pruned object no file declares.",
-        required: ["kind", "project", "name"],
-        additionalProperties: false,
-        properties: {
-          kind: {
-            type: "string",
-            pattern: "^[a-z][a-z0-9_]*$",
-            description: `The kind's stable name: ${kinds.map((k) => k.name).join(", ")}.`
-          },
-          project: {
-            $ref: "#/$defs/projectId"
-          },
-          name: {
-            type: "string"
-          },
-          id: {
-            anyOf: [
-              {
-                type: "integer"
-              },
-              {
-                type: "string",
-                minLength: 1
-              }
-            ]
-          },
-          source: {
-            $ref: "#/$defs/source"
-          }
-        }
-      },
-      change: {
-        type: "object",
-        description: "One field that differs: `before` is live, `after` desired (a SecretRef for a secret).",
-        required: ["path"],
-        additionalProperties: false,
-        properties: {
-          path: {
-            type: "string",
-            minLength: 1
-          },
-          before: true,
-          after: true,
-          diff: {
-            type: "string",
-            description: "Unified diff, for long text."
-          },
-          secret: {
-            type: "boolean"
-          },
-          says: {
-            type: "array",
-            items: { type: "string" },
-            description: 'What the change does, in words a reviewer reads at a glance (e.g. "group 2: rollout 20% → 60%").'
-          }
-        },
-        if: {
-          required: ["secret"],
-          properties: {
-            secret: {
-              const: true
-            }
-          }
-        },
-        then: {
-          properties: {
-            before: false,
-            after: {
-              $ref: "#/$defs/secretRef"
-            }
-          }
-        }
-      },
-      action: {
-        type: "object",
-        required: ["action", "object", "changes", "destructive", "warnings"],
-        additionalProperties: false,
-        properties: {
-          action: {
-            $ref: "#/$defs/actionKind"
-          },
-          object: {
-            $ref: "#/$defs/object"
-          },
-          before: {
-            type: "object"
-          },
-          after: {
-            type: "object"
-          },
-          changes: {
-            type: "array",
-            items: {
-              $ref: "#/$defs/change"
-            }
-          },
-          destructive: {
-            type: "boolean"
-          },
-          warnings: {
-            type: "array",
-            items: {
-              type: "string"
-            }
-          },
-          guard: {
-            type: "string",
-            minLength: 1,
-            description: "Why the action is refused without --force (e.g. a feature flag evaluated in the last 30 days is live in production)."
-          },
-          drift: {
-            const: true,
-            description: "Only with --base: the object's declaration is the same at the base and in the working tree, so the live service changed, not the files."
-          },
-          modified: {
-            type: "object",
-            description: "When (and by which user UUID) the service last saw the live object modified, where it says.",
-            additionalProperties: false,
-            properties: {
-              at: {
-                type: "string",
-                format: "date-time"
-              },
-              by: {
-                type: "string",
-                minLength: 1
-              }
-            }
-          }
-        },
-        allOf: [destructiveRule(verbs), ...sideRules(verbs)]
-      },
-      person: {
-        type: "object",
-        additionalProperties: false,
-        properties: {
-          name: {
-            type: "string"
-          },
-          email: {
-            type: "string"
-          }
-        }
-      },
-      note: {
-        type: "object",
-        required: ["severity", "message"],
-        additionalProperties: false,
-        properties: {
-          severity: {
-            enum: ["warning", "note"]
-          },
-          message: {
-            type: "string"
-          },
-          object: {
-            $ref: "#/$defs/object"
-          }
-        }
-      },
-      summary: {
-        type: "object",
-        required: ["counts", "total", "destructive"],
-        additionalProperties: false,
-        properties: {
-          counts: {
-            type: "object",
-            description: "Count per action kind present in the plan.",
-            propertyNames: {
-              $ref: "#/$defs/actionKind"
-            },
-            additionalProperties: {
-              type: "integer",
-              minimum: 0
-            }
-          },
-          total: {
-            type: "integer",
-            minimum: 0
-          },
-          destructive: {
-            type: "boolean",
-            description: "True when any action is destructive."
-          }
-        }
-      }
+function escapeItem(value, leftOut = [], path = "") {
+  if (value instanceof Placeholder) return `\${${value.variable}}`;
+  if (typeof value === "string") return escapeLive(value);
+  if (Array.isArray(value)) return value.map((item, i) => escapeItem(item, leftOut, `${path}${i}.`));
+  if (isPlainObject(value)) {
+    const out = {};
+    for (const [key2, item] of Object.entries(value)) {
+      if (FORBIDDEN_KEYS.has(key2)) leftOut.push(`${path}${key2}`);
+      else out[key2] = escapeItem(item, leftOut, `${path}${key2}.`);
     }
-  };
+    return out;
+  }
+  return value;
 }
-function destructiveRule(verbs) {
-  const never = { properties: { destructive: { const: false } } };
-  const depends = verbs.filter((v) => v.destructive === "depends").map((v) => v.name);
-  return {
-    if: { properties: { action: { $ref: "#/$defs/destructiveKind" } } },
-    then: { properties: { destructive: { const: true } } },
-    else: depends.length === 0 ? never : { if: { properties: { action: { enum: depends } } }, else: never }
-  };
-}
-function sideRules(verbs) {
-  const groups = /* @__PURE__ */ new Map();
-  for (const verb of verbs) {
-    const key2 = `${verb.sides.before}/${verb.sides.after}`;
-    groups.set(key2, [...groups.get(key2) ?? [], verb]);
-  }
-  return [...groups.values()].map((group) => {
-    const { before, after } = group[0].sides;
-    const names = group.map((v) => v.name);
-    return {
-      if: { properties: { action: names.length === 1 ? { const: names[0] } : { enum: names } } },
-      then: {
-        required: [before, after].flatMap(
-          (side, i) => side === "required" ? [i === 0 ? "before" : "after"] : []
-        ),
-        properties: { before: before === "required", after: after === "required" }
-      }
-    };
-  });
-}
-var init_schema5 = __esm({
-  "src/plan/schema.ts"() {
-    "use strict";
-    init_verbs6();
-  }
-});
-
-// src/apply/saved-plan.ts
-import { readFile } from "node:fs/promises";
-function savedPlanText(saved) {
-  const content = { saved_plan_version: SAVED_PLAN_VERSION, ...saved };
-  return `${JSON.stringify(content, null, 2)}
-`;
-}
-function savedValidator(kinds) {
-  let validateSaved = validators.get(kinds);
-  if (!validateSaved) {
-    const ajv2 = new import__.Ajv2020({ allErrors: false, strict: false });
-    import_ajv_formats.default.default(ajv2);
-    ajv2.addSchema({ ...planSchema(kinds), $id: "posthog-gitops:plan" });
-    const strings2 = { type: "array", items: { type: "string" } };
-    validateSaved = ajv2.compile({
-      type: "object",
-      required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
-      properties: {
-        saved_plan_version: { const: SAVED_PLAN_VERSION },
-        tool_version: { type: "string" },
-        host: { type: "string" },
-        options: {
-          type: "object",
-          required: ["prune", "force", "rotateSecrets"],
-          properties: {
-            prune: { type: "boolean" },
-            force: { type: "boolean" },
-            rotateSecrets: { type: "boolean" },
-            targets: strings2,
-            scope: strings2
-          }
-        },
-        config: {
-          type: "object",
-          required: ["paths", "digests"],
-          properties: {
-            paths: strings2,
-            digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } }
-          }
-        },
-        plan: { $ref: "posthog-gitops:plan" },
-        reads: {
-          type: "array",
-          items: {
-            type: "object",
-            required: ["project", "kinds"],
-            properties: {
-              project: { type: "integer", minimum: 1 },
-              kinds: { type: "object" },
-              scope: {
-                type: "object",
-                additionalProperties: {
-                  type: "object",
-                  required: ["ids", "names", "pinnedElsewhere"],
-                  additionalProperties: false,
-                  properties: {
-                    ids: { type: "array", items: { type: ["integer", "string"] } },
-                    names: strings2,
-                    pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    });
-    validators.set(kinds, validateSaved);
-  }
-  return validateSaved;
-}
-async function readSavedPlan(file, kinds) {
-  let data;
-  try {
-    data = JSON.parse(await readFile(file, "utf8"));
-  } catch (error2) {
-    if (!(error2 instanceof SyntaxError)) throw fileError("read the saved plan", file, error2);
-    throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
-  }
-  const version = data?.saved_plan_version;
-  if (version !== SAVED_PLAN_VERSION || !savedValidator(kinds)(data)) {
-    throw new UserError(
-      `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
-      "plan_refused"
-    );
-  }
-  return data;
-}
-function checkBinding(saved, now) {
-  const problems = [];
-  if (saved.tool_version !== now.version) {
-    problems.push(`it was made by posthog-gitops ${saved.tool_version}, this is ${now.version}`);
-  }
-  if (saved.host !== now.host) problems.push(`it was made against ${saved.host}, not ${now.host}`);
-  if (now.project !== void 0 && !saved.plan.projects.includes(now.project)) {
-    problems.push(`it is for project ${saved.plan.projects.join(", ")}, not ${now.project}`);
-  }
-  const files = /* @__PURE__ */ new Set([...Object.keys(saved.config.digests), ...Object.keys(now.digests)]);
-  const changed = [...files].sort().flatMap((path) => {
-    const before = saved.config.digests[path];
-    const after = now.digests[path];
-    if (before === after) return [];
-    return [before === void 0 ? `${path} (new)` : after === void 0 ? `${path} (gone)` : path];
-  });
-  if (changed.length > 0) problems.push(`the configuration changed since: ${changed.join(", ")}`);
-  if (problems.length > 0) {
-    throw new UserError(`refusing the saved plan: ${problems.join("; ")}. Make a new plan.`, "plan_refused");
-  }
-}
-function staleObjects(kinds, plan, live) {
-  const byProject = new Map(live.map((p) => [p.project, p]));
-  const seen = /* @__PURE__ */ new Set();
-  const stale = [];
-  const keys = fingerprintKeys(plan.actions);
-  for (const [i, action] of plan.actions.entries()) {
-    const key2 = keys[i];
-    if (seen.has(key2)) continue;
-    seen.add(key2);
-    if (!(key2 in plan.fingerprints)) continue;
-    if (fingerprintLive(kinds, byProject.get(action.object.project), action.object) !== plan.fingerprints[key2]) {
-      stale.push(action.object);
-    }
-  }
-  return stale;
-}
-function staleError(kinds, stale) {
-  const word = (o) => kinds.find((k) => k.name === o.kind)?.words.one ?? o.kind;
-  const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project})`).join(", ");
-  return new UserError(
-    `the live state changed since the plan was made: ${names}; nothing was applied. Make a new plan.`,
-    "plan_refused"
+function printableYaml(text2) {
+  return text2.replace(
+    /[\u007f-\u0084\u0086-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
   );
 }
-function derivable(action) {
-  if (action === void 0) return void 0;
-  const { drift: _drift, modified: _modified, ...rest } = action;
-  return rest;
-}
-function checkDerived(saved, derived) {
-  const describe4 = (a) => a === void 0 ? "nothing" : `${a.action} of ${a.object.kind} "${a.object.name}" (project ${a.object.project})`;
-  const count2 = Math.max(saved.actions.length, derived.actions.length);
-  for (let i = 0; i < count2; i++) {
-    const s = saved.actions[i];
-    const d = derived.actions[i];
-    if (canonicalJson(derivable(s)) !== canonicalJson(derivable(d))) {
-      throw new UserError(
-        `refusing the saved plan: its action ${i + 1} (${describe4(s)}) is not what the files and the live state give (${describe4(d)}); was it edited? Make a new plan.`,
-        "plan_refused"
-      );
-    }
-  }
-  if (canonicalJson(saved.notes) !== canonicalJson(derived.notes)) {
-    throw new UserError(
-      "refusing the saved plan: its notes differ from what the files and the live state give; make a new plan",
-      "plan_refused"
-    );
-  }
-}
-var import__, import_ajv_formats, SAVED_PLAN_VERSION, validators;
-var init_saved_plan = __esm({
-  "src/apply/saved-plan.ts"() {
+var YAML_TEXT;
+var init_escape = __esm({
+  "src/pull/escape.ts"() {
     "use strict";
-    import__ = __toESM(require__(), 1);
-    import_ajv_formats = __toESM(require_dist2(), 1);
-    init_errors();
-    init_files();
-    init_plan();
-    init_schema5();
-    init_types();
+    init_parse_types();
     init_values();
-    SAVED_PLAN_VERSION = 3;
-    validators = /* @__PURE__ */ new WeakMap();
+    init_kinds2();
+    YAML_TEXT = { lineWidth: 0, doubleQuotedAsJSON: true };
+  }
+});
+
+// src/pull/environment-document.ts
+function renderEnvironmentDocument(document, entry, format, declaredIn, kinds) {
+  if (format === "json") return `${JSON.stringify(document.data, null, 2)}
+`;
+  const marks = /* @__PURE__ */ new Map();
+  for (const mark of document.marks) marks.set(mark.pointer, [...marks.get(mark.pointer) ?? [], mark]);
+  const yaml = new import_yaml5.Document(document.data);
+  annotate(yaml.contents, "", marks);
+  const left = document.marks.filter((m) => m.how === "excluded" && /^\/[^/]+$/.test(m.pointer));
+  const header = [
+    `posthog-gitops render --env ${entry.name}: what environment ${entry.name} gets (project ${entry.project}${entry.host ? ` on ${entry.host}` : ""}), from ${declaredIn} and the files serving it.`,
+    "A comment cites the overlay (or the variable) a value came from; secrets stay ${NAME} references.",
+    ...left.map(
+      (m) => `Left out here by ${at(m)}: ${kinds.find((k) => `/${k.key}` === m.pointer)?.words.one ?? m.pointer.slice(1)} ${JSON.stringify(m.detail ?? "")}.`
+    )
+  ];
+  yaml.commentBefore = header.map((line) => ` ${line}`).join("\n");
+  return printableYaml(yaml.toString(YAML_TEXT));
+}
+function at(mark) {
+  return `${mark.source.file}:${mark.source.line}`;
+}
+function words2(mark) {
+  switch (mark.how) {
+    case "set":
+      return `from ${at(mark)}`;
+    case "added":
+      return `added by ${at(mark)}`;
+    case "replaced":
+      return `replaced by ${at(mark)} (the shared list${mark.detail ? ` at ${mark.detail}` : ""} is not used here)`;
+    case "variable":
+      return `\${${mark.detail ?? ""}} (${at(mark)})`;
+    case "secret":
+      return `secret ${mark.detail ?? ""} read from its variable here (${at(mark)})`;
+    case "unmanaged":
+      return `${mark.pointer.split("/").at(-1) ?? ""}: left unmanaged here by ${at(mark)}`;
+    case "excluded":
+      return `${mark.detail ?? ""}: left out here by ${at(mark)}`;
+  }
+}
+function annotate(node2, pointer, marks) {
+  if ((0, import_yaml5.isMap)(node2)) {
+    const keys = /* @__PURE__ */ new Set();
+    for (const pair of node2.items) {
+      const key2 = (0, import_yaml5.isScalar)(pair.key) ? String(pair.key.value) : "";
+      keys.add(key2);
+      const child = `${pointer}/${key2.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      const said = present(marks.get(child));
+      const value = pair.value;
+      if (said.length > 0) {
+        if ((0, import_yaml5.isScalar)(value)) value.comment = ` ${said.join("; ")}`;
+        else if ((0, import_yaml5.isScalar)(pair.key)) pair.key.commentBefore = said.map((s) => ` ${s}`).join("\n");
+      }
+      annotate(value, child, marks);
+    }
+    const gone = pointer === "" ? [] : [...marks.entries()].filter(([p]) => parentOf(p) === pointer).flatMap(([, list6]) => list6.filter(absent).map(words2));
+    if (gone.length > 0) {
+      node2.commentBefore = [node2.commentBefore, ...gone.map((g) => ` ${g}`)].filter(Boolean).join("\n");
+    }
+    return;
+  }
+  if ((0, import_yaml5.isSeq)(node2)) {
+    node2.items.forEach((item, i) => {
+      const child = `${pointer}/${i}`;
+      const said = present(marks.get(child));
+      const value = item;
+      if (said.length > 0) {
+        if ((0, import_yaml5.isScalar)(value)) value.comment = ` ${said.join("; ")}`;
+        else value.commentBefore = said.map((s) => ` ${s}`).join("\n");
+      }
+      annotate(value, child, marks);
+    });
+  }
+}
+function absent(mark) {
+  return mark.how === "unmanaged" || mark.how === "excluded";
+}
+function present(list6) {
+  return (list6 ?? []).filter((m) => !absent(m)).map(words2);
+}
+function parentOf(pointer) {
+  return pointer.slice(0, pointer.lastIndexOf("/"));
+}
+var import_yaml5;
+var init_environment_document = __esm({
+  "src/pull/environment-document.ts"() {
+    "use strict";
+    import_yaml5 = __toESM(require_dist(), 1);
+    init_escape();
   }
 });
 
@@ -32683,7 +33004,7 @@ var require_util2 = __commonJS({
     var { IncomingMessage } = __require("node:http");
     var stream = __require("node:stream");
     var net = __require("node:net");
-    var { stringify: stringify4 } = __require("node:querystring");
+    var { stringify: stringify5 } = __require("node:querystring");
     var { EventEmitter: EE } = __require("node:events");
     var timers = require_timers();
     var { InvalidArgumentError: InvalidArgumentError2, ConnectTimeoutError } = require_errors3();
@@ -32749,7 +33070,7 @@ var require_util2 = __commonJS({
       if (pathHasQueryOrFragment(url)) {
         throw new Error('Query params cannot be passed when url already contains "?" or "#".');
       }
-      const stringified = stringify4(queryParams);
+      const stringified = stringify5(queryParams);
       if (stringified) {
         url += "?" + stringified;
       }
@@ -34431,9 +34752,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve16, reject) => {
+          return new Promise((resolve18, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve16(data);
+              return err ? reject(err) : resolve18(data);
             });
           });
         }
@@ -34471,9 +34792,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve16, reject) => {
+          return new Promise((resolve18, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve16(data);
+              return err2 ? reject(err2) : resolve18(data);
             });
           });
         }
@@ -37979,8 +38300,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve16, reject) => {
-        res = resolve16;
+      const promise = new Promise((resolve18, reject) => {
+        res = resolve18;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -38370,7 +38691,7 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_url: (p, at, len) => {
+          wasm_on_url: (p, at2, len) => {
             return 0;
           },
           /**
@@ -38379,9 +38700,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_status: (p, at, len) => {
+          wasm_on_status: (p, at2, len) => {
             assert(currentParser.ptr === p);
-            const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onStatus(new FastBuffer(currentBufferRef.buffer, start2, len));
           },
           /**
@@ -38398,9 +38719,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_field: (p, at, len) => {
+          wasm_on_header_field: (p, at2, len) => {
             assert(currentParser.ptr === p);
-            const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderField(new FastBuffer(currentBufferRef.buffer, start2, len));
           },
           /**
@@ -38409,9 +38730,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_header_value: (p, at, len) => {
+          wasm_on_header_value: (p, at2, len) => {
             assert(currentParser.ptr === p);
-            const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onHeaderValue(new FastBuffer(currentBufferRef.buffer, start2, len));
           },
           /**
@@ -38431,9 +38752,9 @@ var require_client_h1 = __commonJS({
            * @param {number} len
            * @returns {number}
            */
-          wasm_on_body: (p, at, len) => {
+          wasm_on_body: (p, at2, len) => {
             assert(currentParser.ptr === p);
-            const start2 = at - currentBufferPtr + currentBufferRef.byteOffset;
+            const start2 = at2 - currentBufferPtr + currentBufferRef.byteOffset;
             return currentParser.onBody(new FastBuffer(currentBufferRef.buffer, start2, len));
           },
           /**
@@ -39406,12 +39727,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve18;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -40295,12 +40616,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve16, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve16;
+          callback = resolve18;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -40617,16 +40938,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve16) => {
+        return new Promise((resolve18) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve16;
+            this[kClosedResolve] = resolve18;
           } else {
-            resolve16(null);
+            resolve18(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve16) => {
+        return new Promise((resolve18) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -40639,7 +40960,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve16(null);
+            resolve18(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -41046,8 +41367,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve16) => {
-            this[kClosedResolve] = resolve16;
+          return new Promise((resolve18) => {
+            this[kClosedResolve] = resolve18;
           });
         }
       }
@@ -42169,7 +42490,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve16, reject) => {
+        const socket = await new Promise((resolve18, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -42179,7 +42500,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve16(socket2);
+              resolve18(socket2);
             }
           });
         });
@@ -42189,14 +42510,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve16, reject) => {
+        await new Promise((resolve18, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve16();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -42205,14 +42526,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve16();
+            resolve18();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve16, reject) => {
+        await new Promise((resolve18, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -42220,7 +42541,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve16();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -42263,8 +42584,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve16, reject) => {
-                      finalSocket.once("secureConnect", resolve16);
+                    await new Promise((resolve18, reject) => {
+                      finalSocket.once("secureConnect", resolve18);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -43397,7 +43718,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve16, reject) => {
+        return new Promise((resolve18, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -43411,11 +43732,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve16(null);
+                resolve18(null);
               }
             });
           } else {
-            this.on("close", resolve16);
+            this.on("close", resolve18);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -43443,7 +43764,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve16, reject) => {
+      return new Promise((resolve18, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -43458,7 +43779,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve16,
+              resolve: resolve18,
               reject,
               length: 0,
               body: []
@@ -43532,18 +43853,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve16, stream, length } = consume2;
+      const { type, body, resolve: resolve18, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve16(chunksDecode(body, length, encoding));
+          resolve18(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve16(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve18(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve16(chunksConcat(body, length).buffer);
+          resolve18(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve16(new Blob(body, { type: stream[kContentType] }));
+          resolve18(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve16(chunksConcat(body, length));
+          resolve18(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -43733,9 +44054,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject) => {
+        return new Promise((resolve18, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve16(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -43947,9 +44268,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject) => {
+        return new Promise((resolve18, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve16(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -44237,9 +44558,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject) => {
+        return new Promise((resolve18, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve16(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -44332,9 +44653,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve16, reject) => {
+        return new Promise((resolve18, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve16(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -44484,10 +44805,10 @@ var require_mock_utils = __commonJS({
       }
     }
     function buildHeadersFromArray(headers) {
-      const clone = headers.slice();
+      const clone2 = headers.slice();
       const entries = [];
-      for (let index = 0; index < clone.length; index += 2) {
-        entries.push([clone[index], clone[index + 1]]);
+      for (let index = 0; index < clone2.length; index += 2) {
+        entries.push([clone2[index], clone2[index + 1]]);
       }
       return Object.fromEntries(entries);
     }
@@ -45607,8 +45928,8 @@ var require_snapshot_utils = __commonJS({
 var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
-    var { writeFile, readFile: readFile5, mkdir: mkdir2 } = __require("node:fs/promises");
-    var { dirname: dirname4, resolve: resolve16 } = __require("node:path");
+    var { writeFile, readFile: readFile6, mkdir: mkdir3 } = __require("node:fs/promises");
+    var { dirname: dirname5, resolve: resolve18 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -45809,7 +46130,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile5(resolve16(path), "utf8");
+          const data = await readFile6(resolve18(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -45838,8 +46159,8 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve16(path);
-        await mkdir2(dirname4(resolvedPath), { recursive: true });
+        const resolvedPath = resolve18(path);
+        await mkdir3(dirname5(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
           snapshot
@@ -53818,7 +54139,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve16, reject) => agent.dispatch(
+        return new Promise((resolve18, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -53906,7 +54227,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve16({
+              resolve18({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -53959,7 +54280,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve16({
+              resolve18({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -53983,7 +54304,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve16({
+              resolve18({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -54851,7 +55172,7 @@ var require_util5 = __commonJS({
         throw new Error("Invalid cookie max-age");
       }
     }
-    function stringify4(cookie) {
+    function stringify5(cookie) {
       if (cookie.name.length === 0) {
         return null;
       }
@@ -54913,7 +55234,7 @@ var require_util5 = __commonJS({
       validateCookiePath,
       validateCookieValue,
       toIMFDate,
-      stringify: stringify4
+      stringify: stringify5
     };
   }
 });
@@ -55060,7 +55381,7 @@ var require_cookies = __commonJS({
   "node_modules/undici/lib/web/cookies/index.js"(exports, module) {
     "use strict";
     var { parseSetCookie } = require_parse();
-    var { stringify: stringify4 } = require_util5();
+    var { stringify: stringify5 } = require_util5();
     var { webidl } = require_webidl();
     var { Headers } = require_headers();
     var brandChecks = webidl.brandCheckMultiple([Headers, globalThis.Headers].filter(Boolean));
@@ -55108,7 +55429,7 @@ var require_cookies = __commonJS({
       webidl.argumentLengthCheck(arguments, 2, "setCookie");
       brandChecks(headers);
       cookie = webidl.converters.Cookie(cookie);
-      const str8 = stringify4(cookie);
+      const str8 = stringify5(cookie);
       if (str8) {
         headers.append("set-cookie", str8, true);
       }
@@ -58340,7 +58661,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve16) => signal.addEventListener("abort", () => resolve16(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve18) => signal.addEventListener("abort", () => resolve18(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -58431,7 +58752,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve16) => this.#released.push(resolve16));
+            const released = new Promise((resolve18) => this.#released.push(resolve18));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -58475,7 +58796,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve16) => this.#waiting.push(resolve16));
+        else await new Promise((resolve18) => this.#waiting.push(resolve18));
         try {
           return await task();
         } finally {
@@ -58808,7 +59129,7 @@ __export(answers_exports, {
 function validator2(shape) {
   let validate2 = compiled.get(shape);
   if (validate2 === void 0) {
-    ajv ??= new import__2.Ajv2020({
+    ajv ??= new import__.Ajv2020({
       strict: true,
       allowUnionTypes: true,
       meta: false,
@@ -58881,11 +59202,11 @@ function kindOf(value) {
   if (typeof value === "number") return Number.isInteger(value) ? "a whole number" : "a number";
   return TYPE_WORDS[typeof value] ?? typeof value;
 }
-var import__2, ajv, compiled, TYPE_WORDS;
+var import__, ajv, compiled, TYPE_WORDS;
 var init_answers6 = __esm({
   "src/service/answers.ts"() {
     "use strict";
-    import__2 = __toESM(require__(), 1);
+    import__ = __toESM(require__(), 1);
     compiled = /* @__PURE__ */ new Map();
     TYPE_WORDS = {
       object: "an object",
@@ -58914,7 +59235,7 @@ async function readAtMost(body, max) {
   return Buffer.concat(chunks).toString("utf8");
 }
 function connectProblem(what) {
-  const words2 = {
+  const words3 = {
     ECONNREFUSED: "connection refused",
     EHOSTUNREACH: "host unreachable",
     ENETUNREACH: "network unreachable",
@@ -58922,7 +59243,7 @@ function connectProblem(what) {
     EAI_AGAIN: "the name could not be resolved",
     UND_ERR_CONNECT_TIMEOUT: "connect timed out"
   };
-  return words2[what] ?? what;
+  return words3[what] ?? what;
 }
 var import_undici, answers, loadAnswers, describeBytes, BACKOFF_BASE_MS, FIRST_CONTACT_RETRY_MS, CONNECT_FAILURES, BACKOFF_CAP_MS, Transport;
 var init_transport = __esm({
@@ -59467,8 +59788,8 @@ function withoutScheme(raw) {
 function withoutCredentials(raw) {
   const slashes = raw.indexOf("//");
   const start2 = slashes < 0 ? 0 : slashes + 2;
-  const at = raw.lastIndexOf("@");
-  return at < start2 ? raw : `${raw.slice(0, start2)}${raw.slice(at + 1)}`;
+  const at2 = raw.lastIndexOf("@");
+  return at2 < start2 ? raw : `${raw.slice(0, start2)}${raw.slice(at2 + 1)}`;
 }
 function isLoopback(hostname) {
   const name = hostname.replace(/^\[|\]$/g, "").toLowerCase();
@@ -59511,6 +59832,1393 @@ var init_service5 = __esm({
     init_query();
     init_shapes();
     init_stop();
+  }
+});
+
+// src/commands/environments.ts
+function selectEnvironments(loaded, flags) {
+  const environments = loaded.environments;
+  if (environments === void 0) {
+    if (flags.env !== void 0 && flags.env.length > 0) {
+      throw new UserError(
+        `--env ${flags.env[0]}: the files declare no environments (an environments: mapping in one file)`
+      );
+    }
+    return [];
+  }
+  const names = environments.list.map((e) => e.name);
+  for (const option of ["host", "project"]) {
+    if (flags[option] !== void 0) {
+      throw new UserError(
+        `--${option} does not apply when the files declare environments (${names.join(", ")}): each is its own host, project and key, changed in its entry in ${environments.declaredIn}`
+      );
+    }
+  }
+  const wanted = flags.env ?? [];
+  for (const name of wanted) {
+    if (!names.includes(name)) {
+      throw new UserError(`--env ${name}: no such environment; the files declare ${names.join(", ")}`);
+    }
+  }
+  return wanted.length === 0 ? environments.list : environments.list.filter((e) => wanted.includes(e.name));
+}
+function keyVariable(environment) {
+  return environment.entry.apiKeyEnv ?? "POSTHOG_API_KEY";
+}
+function environmentConnection(environment, flags, io, log, progress) {
+  const variable = keyVariable(environment);
+  const key2 = io.env[variable];
+  if (key2 === void 0 || key2.trim() === "") {
+    throw new UserError(
+      `${variable} is not set: it holds the key of environment ${environment.name} (api_key_env in its entry), and no other key is used for it`
+    );
+  }
+  io.scrubber?.add(key2.trim(), `(secret from $${variable})`);
+  const env = {
+    ...io.env,
+    POSTHOG_API_KEY: key2,
+    POSTHOG_HOST: environment.entry.host ?? io.env.POSTHOG_HOST
+  };
+  return clientFromEnv(env, { concurrency: flags.concurrency, verbose: flags.verbose }, log, io.clock, {
+    onEvent: (e) => progress.onEvent(e),
+    ...io.scrubber ? { hideSecret: (value, label2) => io.scrubber?.add(value, label2) } : {}
+  });
+}
+async function confirmProject(environment, connection) {
+  const { project: project2 } = environment.entry;
+  const refuse = (why) => new UserError(
+    `environment ${environment.name}: the key in $${keyVariable(environment)} ${why}; nothing was sent`,
+    "plan_refused"
+  );
+  try {
+    const answer = await connection.client.organizations.getProject(project2);
+    if (Number(answer.id) !== project2) throw refuse(`reads project ${answer.id}, not ${project2}`);
+  } catch (error2) {
+    if (error2 instanceof ServiceError && [401, 403, 404].includes(error2.status)) {
+      throw refuse(
+        `cannot read project ${project2} on ${connection.host} (${error2.detail ?? `status ${error2.status}`})`
+      );
+    }
+    throw error2;
+  }
+}
+function environmentRefusal(environment, plan, flags) {
+  const { entry } = environment;
+  const destructive = plan.actions.filter((a) => a.destructive).length;
+  if (entry.protect && destructive > 0 && flags.allowDestructive !== true) {
+    return `environment ${entry.name} is protected: the plan has ${count(destructive, "destructive action")}, which ${plural(destructive, "needs", "need")} --allow-destructive (--auto-approve and --force do not lift it)`;
+  }
+  const limits = entry.limits;
+  if (limits === void 0 || flags.force === true) return void 0;
+  if (limits.changes !== void 0 && plan.actions.length > limits.changes) {
+    return `environment ${entry.name} allows at most ${count(limits.changes, "change")} per apply (limits.changes), and the plan has ${plan.actions.length}: split the change, or pass --force`;
+  }
+  if (limits.deletes !== void 0 && destructive > limits.deletes) {
+    return `environment ${entry.name} allows at most ${count(limits.deletes, "destructive action")} per apply (limits.deletes), and the plan has ${destructive}: split the change, or pass --force`;
+  }
+  return void 0;
+}
+function environmentHeading(environment, host) {
+  return `Environment ${environment.name} · project ${environment.entry.project}${host ? ` · ${host}` : ""}`;
+}
+function configurationError(environment) {
+  const errors = environment.config.diagnostics.filter((d) => d.severity === "error").length;
+  if (errors === 0) return void 0;
+  return new UserError(
+    `the configuration of environment ${environment.name} has ${count(errors, "error")}; it was not planned`,
+    "invalid_config"
+  );
+}
+var init_environments = __esm({
+  "src/commands/environments.ts"() {
+    "use strict";
+    init_errors();
+    init_service5();
+    init_words();
+  }
+});
+
+// src/commands/render.ts
+var render_exports = {};
+__export(render_exports, {
+  run: () => run4
+});
+async function run4(flags, io) {
+  const wanted = flags.env ?? [];
+  if (wanted.length !== 1) throw new UserError("render needs one environment: --env NAME");
+  const desired = await readConfig(flags.args, flags, io, "validate");
+  if (desired.environments === void 0) {
+    throw new UserError("render shows an environment, and the files declare none (an environments: mapping)");
+  }
+  const [environment] = selectEnvironments(desired, { env: wanted, project: flags.project });
+  if (environment === void 0) throw new UserError(`--env ${wanted[0]}: no such environment`);
+  const invalid = configurationError(environment);
+  if (invalid !== void 0) throw invalid;
+  io.stdout.write(
+    renderEnvironmentDocument(
+      environment.document,
+      environment.entry,
+      flags.format ?? "yaml",
+      desired.environments.declaredIn,
+      KINDS
+    )
+  );
+  return 0;
+}
+var init_render2 = __esm({
+  "src/commands/render.ts"() {
+    "use strict";
+    init_errors();
+    init_kinds3();
+    init_environment_document();
+    init_config2();
+    init_environments();
+  }
+});
+
+// node_modules/ajv-formats/dist/formats.js
+var require_formats = __commonJS({
+  "node_modules/ajv-formats/dist/formats.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.formatNames = exports.fastFormats = exports.fullFormats = void 0;
+    function fmtDef(validate2, compare4) {
+      return { validate: validate2, compare: compare4 };
+    }
+    exports.fullFormats = {
+      // date: http://tools.ietf.org/html/rfc3339#section-5.6
+      date: fmtDef(date, compareDate),
+      // date-time: http://tools.ietf.org/html/rfc3339#section-5.6
+      time: fmtDef(getTime(true), compareTime),
+      "date-time": fmtDef(getDateTime(true), compareDateTime),
+      "iso-time": fmtDef(getTime(), compareIsoTime),
+      "iso-date-time": fmtDef(getDateTime(), compareIsoDateTime),
+      // duration: https://tools.ietf.org/html/rfc3339#appendix-A
+      duration: /^P(?!$)((\d+Y)?(\d+M)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?|(\d+W)?)$/,
+      uri,
+      "uri-reference": /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i,
+      // uri-template: https://tools.ietf.org/html/rfc6570
+      "uri-template": /^(?:(?:[^\x00-\x20"'<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i,
+      // For the source: https://gist.github.com/dperini/729294
+      // For test cases: https://mathiasbynens.be/demo/url-regex
+      url: /^(?:https?|ftp):\/\/(?:\S+(?::\S*)?@)?(?:(?!(?:10|127)(?:\.\d{1,3}){3})(?!(?:169\.254|192\.168)(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)(?:\.(?:[a-z0-9\u{00a1}-\u{ffff}]+-)*[a-z0-9\u{00a1}-\u{ffff}]+)*(?:\.(?:[a-z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?$/iu,
+      email: /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i,
+      hostname: /^(?=.{1,253}\.?$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*\.?$/i,
+      // optimized https://www.safaribooksonline.com/library/view/regular-expressions-cookbook/9780596802837/ch07s16.html
+      ipv4: /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/,
+      ipv6: /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i,
+      regex: regex2,
+      // uuid: http://tools.ietf.org/html/rfc4122
+      uuid: /^(?:urn:uuid:)?[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i,
+      // JSON-pointer: https://tools.ietf.org/html/rfc6901
+      // uri fragment: https://tools.ietf.org/html/rfc3986#appendix-A
+      "json-pointer": /^(?:\/(?:[^~/]|~0|~1)*)*$/,
+      "json-pointer-uri-fragment": /^#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$/i,
+      // relative JSON-pointer: http://tools.ietf.org/html/draft-luff-relative-json-pointer-00
+      "relative-json-pointer": /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$/,
+      // the following formats are used by the openapi specification: https://spec.openapis.org/oas/v3.0.0#data-types
+      // byte: https://github.com/miguelmota/is-base64
+      byte,
+      // signed 32 bit integer
+      int32: { type: "number", validate: validateInt32 },
+      // signed 64 bit integer
+      int64: { type: "number", validate: validateInt64 },
+      // C-type float
+      float: { type: "number", validate: validateNumber },
+      // C-type double
+      double: { type: "number", validate: validateNumber },
+      // hint to the UI to hide input strings
+      password: true,
+      // unchecked string payload
+      binary: true
+    };
+    exports.fastFormats = {
+      ...exports.fullFormats,
+      date: fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d$/, compareDate),
+      time: fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareTime),
+      "date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\dt(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i, compareDateTime),
+      "iso-time": fmtDef(/^(?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoTime),
+      "iso-date-time": fmtDef(/^\d\d\d\d-[0-1]\d-[0-3]\d[t\s](?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)?$/i, compareIsoDateTime),
+      // uri: https://github.com/mafintosh/is-my-json-valid/blob/master/formats.js
+      uri: /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/)?[^\s]*$/i,
+      "uri-reference": /^(?:(?:[a-z][a-z0-9+\-.]*:)?\/?\/)?(?:[^\\\s#][^\s#]*)?(?:#[^\\\s]*)?$/i,
+      // email (sources from jsen validator):
+      // http://stackoverflow.com/questions/201323/using-a-regular-expression-to-validate-an-email-address#answer-8829363
+      // http://www.w3.org/TR/html5/forms.html#valid-e-mail-address (search for 'wilful violation')
+      email: /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i
+    };
+    exports.formatNames = Object.keys(exports.fullFormats);
+    function isLeapYear(year) {
+      return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    }
+    var DATE2 = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
+    var DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    function date(str8) {
+      const matches2 = DATE2.exec(str8);
+      if (!matches2)
+        return false;
+      const year = +matches2[1];
+      const month = +matches2[2];
+      const day = +matches2[3];
+      return month >= 1 && month <= 12 && day >= 1 && day <= (month === 2 && isLeapYear(year) ? 29 : DAYS[month]);
+    }
+    function compareDate(d1, d2) {
+      if (!(d1 && d2))
+        return void 0;
+      if (d1 > d2)
+        return 1;
+      if (d1 < d2)
+        return -1;
+      return 0;
+    }
+    var TIME = /^(\d\d):(\d\d):(\d\d(?:\.\d+)?)(z|([+-])(\d\d)(?::?(\d\d))?)?$/i;
+    function getTime(strictTimeZone) {
+      return function time(str8) {
+        const matches2 = TIME.exec(str8);
+        if (!matches2)
+          return false;
+        const hr = +matches2[1];
+        const min = +matches2[2];
+        const sec = +matches2[3];
+        const tz = matches2[4];
+        const tzSign = matches2[5] === "-" ? -1 : 1;
+        const tzH = +(matches2[6] || 0);
+        const tzM = +(matches2[7] || 0);
+        if (tzH > 23 || tzM > 59 || strictTimeZone && !tz)
+          return false;
+        if (hr <= 23 && min <= 59 && sec < 60)
+          return true;
+        const utcMin = min - tzM * tzSign;
+        const utcHr = hr - tzH * tzSign - (utcMin < 0 ? 1 : 0);
+        return (utcHr === 23 || utcHr === -1) && (utcMin === 59 || utcMin === -1) && sec < 61;
+      };
+    }
+    function compareTime(s1, s2) {
+      if (!(s1 && s2))
+        return void 0;
+      const t1 = (/* @__PURE__ */ new Date("2020-01-01T" + s1)).valueOf();
+      const t2 = (/* @__PURE__ */ new Date("2020-01-01T" + s2)).valueOf();
+      if (!(t1 && t2))
+        return void 0;
+      return t1 - t2;
+    }
+    function compareIsoTime(t1, t2) {
+      if (!(t1 && t2))
+        return void 0;
+      const a1 = TIME.exec(t1);
+      const a2 = TIME.exec(t2);
+      if (!(a1 && a2))
+        return void 0;
+      t1 = a1[1] + a1[2] + a1[3];
+      t2 = a2[1] + a2[2] + a2[3];
+      if (t1 > t2)
+        return 1;
+      if (t1 < t2)
+        return -1;
+      return 0;
+    }
+    var DATE_TIME_SEPARATOR = /t|\s/i;
+    function getDateTime(strictTimeZone) {
+      const time = getTime(strictTimeZone);
+      return function date_time(str8) {
+        const dateTime = str8.split(DATE_TIME_SEPARATOR);
+        return dateTime.length === 2 && date(dateTime[0]) && time(dateTime[1]);
+      };
+    }
+    function compareDateTime(dt1, dt2) {
+      if (!(dt1 && dt2))
+        return void 0;
+      const d1 = new Date(dt1).valueOf();
+      const d2 = new Date(dt2).valueOf();
+      if (!(d1 && d2))
+        return void 0;
+      return d1 - d2;
+    }
+    function compareIsoDateTime(dt1, dt2) {
+      if (!(dt1 && dt2))
+        return void 0;
+      const [d1, t1] = dt1.split(DATE_TIME_SEPARATOR);
+      const [d2, t2] = dt2.split(DATE_TIME_SEPARATOR);
+      const res = compareDate(d1, d2);
+      if (res === void 0)
+        return void 0;
+      return res || compareTime(t1, t2);
+    }
+    var NOT_URI_FRAGMENT = /\/|:/;
+    var URI = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+    function uri(str8) {
+      return NOT_URI_FRAGMENT.test(str8) && URI.test(str8);
+    }
+    var BYTE = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/gm;
+    function byte(str8) {
+      BYTE.lastIndex = 0;
+      return BYTE.test(str8);
+    }
+    var MIN_INT32 = -(2 ** 31);
+    var MAX_INT32 = 2 ** 31 - 1;
+    function validateInt32(value) {
+      return Number.isInteger(value) && value <= MAX_INT32 && value >= MIN_INT32;
+    }
+    function validateInt64(value) {
+      return Number.isInteger(value);
+    }
+    function validateNumber() {
+      return true;
+    }
+    var Z_ANCHOR = /[^\\]\\Z/;
+    function regex2(str8) {
+      if (Z_ANCHOR.test(str8))
+        return false;
+      try {
+        new RegExp(str8);
+        return true;
+      } catch (e) {
+        return false;
+      }
+    }
+  }
+});
+
+// node_modules/ajv/dist/vocabularies/draft7.js
+var require_draft7 = __commonJS({
+  "node_modules/ajv/dist/vocabularies/draft7.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var core_1 = require_core2();
+    var validation_1 = require_validation();
+    var applicator_1 = require_applicator();
+    var format_1 = require_format2();
+    var metadata_1 = require_metadata();
+    var draft7Vocabularies = [
+      core_1.default,
+      validation_1.default,
+      (0, applicator_1.default)(),
+      format_1.default,
+      metadata_1.metadataVocabulary,
+      metadata_1.contentVocabulary
+    ];
+    exports.default = draft7Vocabularies;
+  }
+});
+
+// node_modules/ajv/dist/refs/json-schema-draft-07.json
+var require_json_schema_draft_07 = __commonJS({
+  "node_modules/ajv/dist/refs/json-schema-draft-07.json"(exports, module) {
+    module.exports = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      $id: "http://json-schema.org/draft-07/schema#",
+      title: "Core schema meta-schema",
+      definitions: {
+        schemaArray: {
+          type: "array",
+          minItems: 1,
+          items: { $ref: "#" }
+        },
+        nonNegativeInteger: {
+          type: "integer",
+          minimum: 0
+        },
+        nonNegativeIntegerDefault0: {
+          allOf: [{ $ref: "#/definitions/nonNegativeInteger" }, { default: 0 }]
+        },
+        simpleTypes: {
+          enum: ["array", "boolean", "integer", "null", "number", "object", "string"]
+        },
+        stringArray: {
+          type: "array",
+          items: { type: "string" },
+          uniqueItems: true,
+          default: []
+        }
+      },
+      type: ["object", "boolean"],
+      properties: {
+        $id: {
+          type: "string",
+          format: "uri-reference"
+        },
+        $schema: {
+          type: "string",
+          format: "uri"
+        },
+        $ref: {
+          type: "string",
+          format: "uri-reference"
+        },
+        $comment: {
+          type: "string"
+        },
+        title: {
+          type: "string"
+        },
+        description: {
+          type: "string"
+        },
+        default: true,
+        readOnly: {
+          type: "boolean",
+          default: false
+        },
+        examples: {
+          type: "array",
+          items: true
+        },
+        multipleOf: {
+          type: "number",
+          exclusiveMinimum: 0
+        },
+        maximum: {
+          type: "number"
+        },
+        exclusiveMaximum: {
+          type: "number"
+        },
+        minimum: {
+          type: "number"
+        },
+        exclusiveMinimum: {
+          type: "number"
+        },
+        maxLength: { $ref: "#/definitions/nonNegativeInteger" },
+        minLength: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
+        pattern: {
+          type: "string",
+          format: "regex"
+        },
+        additionalItems: { $ref: "#" },
+        items: {
+          anyOf: [{ $ref: "#" }, { $ref: "#/definitions/schemaArray" }],
+          default: true
+        },
+        maxItems: { $ref: "#/definitions/nonNegativeInteger" },
+        minItems: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
+        uniqueItems: {
+          type: "boolean",
+          default: false
+        },
+        contains: { $ref: "#" },
+        maxProperties: { $ref: "#/definitions/nonNegativeInteger" },
+        minProperties: { $ref: "#/definitions/nonNegativeIntegerDefault0" },
+        required: { $ref: "#/definitions/stringArray" },
+        additionalProperties: { $ref: "#" },
+        definitions: {
+          type: "object",
+          additionalProperties: { $ref: "#" },
+          default: {}
+        },
+        properties: {
+          type: "object",
+          additionalProperties: { $ref: "#" },
+          default: {}
+        },
+        patternProperties: {
+          type: "object",
+          additionalProperties: { $ref: "#" },
+          propertyNames: { format: "regex" },
+          default: {}
+        },
+        dependencies: {
+          type: "object",
+          additionalProperties: {
+            anyOf: [{ $ref: "#" }, { $ref: "#/definitions/stringArray" }]
+          }
+        },
+        propertyNames: { $ref: "#" },
+        const: true,
+        enum: {
+          type: "array",
+          items: true,
+          minItems: 1,
+          uniqueItems: true
+        },
+        type: {
+          anyOf: [
+            { $ref: "#/definitions/simpleTypes" },
+            {
+              type: "array",
+              items: { $ref: "#/definitions/simpleTypes" },
+              minItems: 1,
+              uniqueItems: true
+            }
+          ]
+        },
+        format: { type: "string" },
+        contentMediaType: { type: "string" },
+        contentEncoding: { type: "string" },
+        if: { $ref: "#" },
+        then: { $ref: "#" },
+        else: { $ref: "#" },
+        allOf: { $ref: "#/definitions/schemaArray" },
+        anyOf: { $ref: "#/definitions/schemaArray" },
+        oneOf: { $ref: "#/definitions/schemaArray" },
+        not: { $ref: "#" }
+      },
+      default: true
+    };
+  }
+});
+
+// node_modules/ajv/dist/ajv.js
+var require_ajv = __commonJS({
+  "node_modules/ajv/dist/ajv.js"(exports, module) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.MissingRefError = exports.ValidationError = exports.CodeGen = exports.Name = exports.nil = exports.stringify = exports.str = exports._ = exports.KeywordCxt = exports.Ajv = void 0;
+    var core_1 = require_core();
+    var draft7_1 = require_draft7();
+    var discriminator_1 = require_discriminator();
+    var draft7MetaSchema = require_json_schema_draft_07();
+    var META_SUPPORT_DATA = ["/properties"];
+    var META_SCHEMA_ID = "http://json-schema.org/draft-07/schema";
+    var Ajv = class extends core_1.default {
+      _addVocabularies() {
+        super._addVocabularies();
+        draft7_1.default.forEach((v) => this.addVocabulary(v));
+        if (this.opts.discriminator)
+          this.addKeyword(discriminator_1.default);
+      }
+      _addDefaultMetaSchema() {
+        super._addDefaultMetaSchema();
+        if (!this.opts.meta)
+          return;
+        const metaSchema = this.opts.$data ? this.$dataMetaSchema(draft7MetaSchema, META_SUPPORT_DATA) : draft7MetaSchema;
+        this.addMetaSchema(metaSchema, META_SCHEMA_ID, false);
+        this.refs["http://json-schema.org/schema"] = META_SCHEMA_ID;
+      }
+      defaultMeta() {
+        return this.opts.defaultMeta = super.defaultMeta() || (this.getSchema(META_SCHEMA_ID) ? META_SCHEMA_ID : void 0);
+      }
+    };
+    exports.Ajv = Ajv;
+    module.exports = exports = Ajv;
+    module.exports.Ajv = Ajv;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = Ajv;
+    var validate_1 = require_validate();
+    Object.defineProperty(exports, "KeywordCxt", { enumerable: true, get: function() {
+      return validate_1.KeywordCxt;
+    } });
+    var codegen_1 = require_codegen();
+    Object.defineProperty(exports, "_", { enumerable: true, get: function() {
+      return codegen_1._;
+    } });
+    Object.defineProperty(exports, "str", { enumerable: true, get: function() {
+      return codegen_1.str;
+    } });
+    Object.defineProperty(exports, "stringify", { enumerable: true, get: function() {
+      return codegen_1.stringify;
+    } });
+    Object.defineProperty(exports, "nil", { enumerable: true, get: function() {
+      return codegen_1.nil;
+    } });
+    Object.defineProperty(exports, "Name", { enumerable: true, get: function() {
+      return codegen_1.Name;
+    } });
+    Object.defineProperty(exports, "CodeGen", { enumerable: true, get: function() {
+      return codegen_1.CodeGen;
+    } });
+    var validation_error_1 = require_validation_error();
+    Object.defineProperty(exports, "ValidationError", { enumerable: true, get: function() {
+      return validation_error_1.default;
+    } });
+    var ref_error_1 = require_ref_error();
+    Object.defineProperty(exports, "MissingRefError", { enumerable: true, get: function() {
+      return ref_error_1.default;
+    } });
+  }
+});
+
+// node_modules/ajv-formats/dist/limit.js
+var require_limit = __commonJS({
+  "node_modules/ajv-formats/dist/limit.js"(exports) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.formatLimitDefinition = void 0;
+    var ajv_1 = require_ajv();
+    var codegen_1 = require_codegen();
+    var ops = codegen_1.operators;
+    var KWDs = {
+      formatMaximum: { okStr: "<=", ok: ops.LTE, fail: ops.GT },
+      formatMinimum: { okStr: ">=", ok: ops.GTE, fail: ops.LT },
+      formatExclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
+      formatExclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
+    };
+    var error2 = {
+      message: ({ keyword, schemaCode }) => (0, codegen_1.str)`should be ${KWDs[keyword].okStr} ${schemaCode}`,
+      params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
+    };
+    exports.formatLimitDefinition = {
+      keyword: Object.keys(KWDs),
+      type: "string",
+      schemaType: "string",
+      $data: true,
+      error: error2,
+      code(cxt) {
+        const { gen, data, schemaCode, keyword, it } = cxt;
+        const { opts, self } = it;
+        if (!opts.validateFormats)
+          return;
+        const fCxt = new ajv_1.KeywordCxt(it, self.RULES.all.format.definition, "format");
+        if (fCxt.$data)
+          validate$DataFormat();
+        else
+          validateFormat();
+        function validate$DataFormat() {
+          const fmts = gen.scopeValue("formats", {
+            ref: self.formats,
+            code: opts.code.formats
+          });
+          const fmt = gen.const("fmt", (0, codegen_1._)`${fmts}[${fCxt.schemaCode}]`);
+          cxt.fail$data((0, codegen_1.or)((0, codegen_1._)`typeof ${fmt} != "object"`, (0, codegen_1._)`${fmt} instanceof RegExp`, (0, codegen_1._)`typeof ${fmt}.compare != "function"`, compareCode(fmt)));
+        }
+        function validateFormat() {
+          const format = fCxt.schema;
+          const fmtDef = self.formats[format];
+          if (!fmtDef || fmtDef === true)
+            return;
+          if (typeof fmtDef != "object" || fmtDef instanceof RegExp || typeof fmtDef.compare != "function") {
+            throw new Error(`"${keyword}": format "${format}" does not define "compare" function`);
+          }
+          const fmt = gen.scopeValue("formats", {
+            key: format,
+            ref: fmtDef,
+            code: opts.code.formats ? (0, codegen_1._)`${opts.code.formats}${(0, codegen_1.getProperty)(format)}` : void 0
+          });
+          cxt.fail$data(compareCode(fmt));
+        }
+        function compareCode(fmt) {
+          return (0, codegen_1._)`${fmt}.compare(${data}, ${schemaCode}) ${KWDs[keyword].fail} 0`;
+        }
+      },
+      dependencies: ["format"]
+    };
+    var formatLimitPlugin = (ajv2) => {
+      ajv2.addKeyword(exports.formatLimitDefinition);
+      return ajv2;
+    };
+    exports.default = formatLimitPlugin;
+  }
+});
+
+// node_modules/ajv-formats/dist/index.js
+var require_dist2 = __commonJS({
+  "node_modules/ajv-formats/dist/index.js"(exports, module) {
+    "use strict";
+    Object.defineProperty(exports, "__esModule", { value: true });
+    var formats_1 = require_formats();
+    var limit_1 = require_limit();
+    var codegen_1 = require_codegen();
+    var fullName = new codegen_1.Name("fullFormats");
+    var fastName = new codegen_1.Name("fastFormats");
+    var formatsPlugin = (ajv2, opts = { keywords: true }) => {
+      if (Array.isArray(opts)) {
+        addFormats2(ajv2, opts, formats_1.fullFormats, fullName);
+        return ajv2;
+      }
+      const [formats, exportName] = opts.mode === "fast" ? [formats_1.fastFormats, fastName] : [formats_1.fullFormats, fullName];
+      const list6 = opts.formats || formats_1.formatNames;
+      addFormats2(ajv2, list6, formats, exportName);
+      if (opts.keywords)
+        (0, limit_1.default)(ajv2);
+      return ajv2;
+    };
+    formatsPlugin.get = (name, mode = "full") => {
+      const formats = mode === "fast" ? formats_1.fastFormats : formats_1.fullFormats;
+      const f = formats[name];
+      if (!f)
+        throw new Error(`Unknown format "${name}"`);
+      return f;
+    };
+    function addFormats2(ajv2, list6, fs2, exportName) {
+      var _a;
+      var _b;
+      (_a = (_b = ajv2.opts.code).formats) !== null && _a !== void 0 ? _a : _b.formats = (0, codegen_1._)`require("ajv-formats/dist/formats").${exportName}`;
+      for (const f of list6)
+        ajv2.addFormat(f, fs2[f]);
+    }
+    module.exports = exports = formatsPlugin;
+    Object.defineProperty(exports, "__esModule", { value: true });
+    exports.default = formatsPlugin;
+  }
+});
+
+// src/plan/verbs.ts
+function planVerbs(kinds) {
+  const byName = /* @__PURE__ */ new Map();
+  const add = (verb) => {
+    const known3 = byName.get(verb.name);
+    if (known3 === void 0) byName.set(verb.name, verb);
+    else if (known3.destructive !== verb.destructive)
+      byName.set(verb.name, { ...known3, destructive: "depends" });
+  };
+  for (const kind2 of kinds) for (const verb of kind2.verbs) if (verb.shared) add(verb);
+  const byKindName = [...kinds].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  for (const kind2 of byKindName) for (const verb of kind2.verbs) if (!verb.shared) add(verb);
+  return [...byName.values()];
+}
+var init_verbs6 = __esm({
+  "src/plan/verbs.ts"() {
+    "use strict";
+  }
+});
+
+// src/plan/schema.ts
+function planSchema(kinds) {
+  const verbs = planVerbs(kinds);
+  return {
+    $schema: "https://json-schema.org/draft/2020-12/schema",
+    title: "posthog-gitops plan",
+    description: "The output of `posthog-gitops plan --format json` and the file written by `plan --out`. A plan never holds a secret value: secret fields are SecretRefs.",
+    type: "object",
+    required: ["format_version", "created_at", "projects", "actions", "notes", "fingerprints", "summary"],
+    additionalProperties: false,
+    properties: {
+      format_version: {
+        const: "1",
+        description: "Bumped on any incompatible change to this format."
+      },
+      created_at: {
+        type: "string",
+        format: "date-time",
+        description: "When the live state was read."
+      },
+      projects: {
+        type: "array",
+        items: {
+          $ref: "#/$defs/projectId"
+        },
+        uniqueItems: true
+      },
+      actions: {
+        type: "array",
+        items: {
+          $ref: "#/$defs/action"
+        },
+        description: "In apply order; every output and fingerprint sees this order."
+      },
+      notes: {
+        type: "array",
+        items: {
+          $ref: "#/$defs/note"
+        }
+      },
+      fingerprints: {
+        type: "object",
+        description: "Fingerprint of each touched object's live state, keyed by `project/kind/name` (`project/kind/name#id` where pinned objects share a name).",
+        propertyNames: {
+          pattern: "^[0-9]+/[a-z][a-z0-9_]*/"
+        },
+        additionalProperties: {
+          type: "string"
+        }
+      },
+      summary: {
+        $ref: "#/$defs/summary"
+      },
+      targets: {
+        type: "array",
+        items: {
+          type: "string",
+          minLength: 1
+        },
+        minItems: 1,
+        description: "Set when --target narrowed the plan: it is partial, and shows only these objects."
+      },
+      base: {
+        type: "string",
+        minLength: 1,
+        description: "Set when the plan was made with --base: the git revision declarations were compared with."
+      },
+      scope: {
+        $ref: "#/$defs/scope"
+      },
+      people: {
+        type: "object",
+        description: "Users the plan names (collaborators, modified.by), by UUID, as the service described them.",
+        additionalProperties: {
+          $ref: "#/$defs/person"
+        }
+      }
+    },
+    if: {
+      properties: {
+        summary: {
+          type: "object",
+          properties: {
+            destructive: {
+              const: true
+            }
+          }
+        }
+      }
+    },
+    then: {
+      properties: {
+        actions: {
+          type: "array",
+          contains: {
+            type: "object",
+            properties: {
+              destructive: {
+                const: true
+              }
+            }
+          }
+        }
+      }
+    },
+    else: {
+      properties: {
+        actions: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: {
+              destructive: {
+                const: false
+              }
+            }
+          }
+        }
+      }
+    },
+    $defs: {
+      projectId: {
+        type: "integer",
+        minimum: 1
+      },
+      scope: {
+        type: "object",
+        description: "Set when the plan was asked for with --changed-only. `changes`: only the declarations the change from `base` adds, modifies or tombstones were read and planned, and drift on the other declarations was not checked. `full`: every declaration was read and planned, for `reason`.",
+        required: ["read", "base", "declarations", "planned"],
+        additionalProperties: false,
+        properties: {
+          read: {
+            enum: ["changes", "full"]
+          },
+          base: {
+            type: "string",
+            minLength: 1,
+            description: "The git revision the change is measured from, as given."
+          },
+          declarations: {
+            type: "integer",
+            minimum: 0,
+            description: "Declarations in the files."
+          },
+          planned: {
+            type: "integer",
+            minimum: 0,
+            description: "Declarations read and planned."
+          },
+          reason: {
+            type: "string",
+            minLength: 1,
+            description: "Why every declaration was read (read: full)."
+          },
+          removed: {
+            type: "array",
+            description: "Declarations the change removed (read: changes). Nothing prunes them: each stays live as it is; `live` is its live object's id when there is one.",
+            items: {
+              type: "object",
+              required: ["kind", "project", "name"],
+              additionalProperties: false,
+              properties: {
+                kind: { $ref: "#/$defs/object/properties/kind" },
+                project: { $ref: "#/$defs/projectId" },
+                name: { type: "string" },
+                live: { $ref: "#/$defs/object/properties/id" }
+              }
+            }
+          }
+        },
+        if: {
+          properties: {
+            read: {
+              const: "full"
+            }
+          }
+        },
+        then: {
+          properties: {
+            reason: {
+              type: "string"
+            }
+          },
+          required: ["reason"]
+        }
+      },
+      actionKind: {
+        enum: verbs.map((v) => v.name)
+      },
+      destructiveKind: {
+        enum: verbs.filter((v) => v.destructive === true).map((v) => v.name)
+      },
+      secretRef: {
+        type: "object",
+        description: "Where a secret comes from, never its value. Rendered as `(secret from $NAME)`.",
+        required: ["$secret", "variables"],
+        additionalProperties: false,
+        properties: {
+          $secret: {
+            type: "string"
+          },
+          variables: {
+            type: "array",
+            items: {
+              type: "string",
+              pattern: "^[A-Za-z_][A-Za-z0-9_]*$"
+            }
+          }
+        }
+      },
+      source: {
+        type: "object",
+        required: ["file", "line", "column"],
+        additionalProperties: false,
+        properties: {
+          file: {
+            type: "string",
+            minLength: 1
+          },
+          line: {
+            type: "integer",
+            minimum: 1
+          },
+          column: {
+            type: "integer",
+            minimum: 1
+          }
+        }
+      },
+      object: {
+        type: "object",
+        description: "Which object an action is about. `id` is absent for an object not yet created; `source` is absent for a pruned object no file declares.",
+        required: ["kind", "project", "name"],
+        additionalProperties: false,
+        properties: {
+          kind: {
+            type: "string",
+            pattern: "^[a-z][a-z0-9_]*$",
+            description: `The kind's stable name: ${kinds.map((k) => k.name).join(", ")}.`
+          },
+          project: {
+            $ref: "#/$defs/projectId"
+          },
+          name: {
+            type: "string"
+          },
+          id: {
+            anyOf: [
+              {
+                type: "integer"
+              },
+              {
+                type: "string",
+                minLength: 1
+              }
+            ]
+          },
+          source: {
+            $ref: "#/$defs/source"
+          }
+        }
+      },
+      change: {
+        type: "object",
+        description: "One field that differs: `before` is live, `after` desired (a SecretRef for a secret).",
+        required: ["path"],
+        additionalProperties: false,
+        properties: {
+          path: {
+            type: "string",
+            minLength: 1
+          },
+          before: true,
+          after: true,
+          diff: {
+            type: "string",
+            description: "Unified diff, for long text."
+          },
+          secret: {
+            type: "boolean"
+          },
+          says: {
+            type: "array",
+            items: { type: "string" },
+            description: 'What the change does, in words a reviewer reads at a glance (e.g. "group 2: rollout 20% → 60%").'
+          }
+        },
+        if: {
+          required: ["secret"],
+          properties: {
+            secret: {
+              const: true
+            }
+          }
+        },
+        then: {
+          properties: {
+            before: false,
+            after: {
+              $ref: "#/$defs/secretRef"
+            }
+          }
+        }
+      },
+      action: {
+        type: "object",
+        required: ["action", "object", "changes", "destructive", "warnings"],
+        additionalProperties: false,
+        properties: {
+          action: {
+            $ref: "#/$defs/actionKind"
+          },
+          object: {
+            $ref: "#/$defs/object"
+          },
+          before: {
+            type: "object"
+          },
+          after: {
+            type: "object"
+          },
+          changes: {
+            type: "array",
+            items: {
+              $ref: "#/$defs/change"
+            }
+          },
+          destructive: {
+            type: "boolean"
+          },
+          warnings: {
+            type: "array",
+            items: {
+              type: "string"
+            }
+          },
+          guard: {
+            type: "string",
+            minLength: 1,
+            description: "Why the action is refused without --force (e.g. a feature flag evaluated in the last 30 days is live in production)."
+          },
+          drift: {
+            const: true,
+            description: "Only with --base: the object's declaration is the same at the base and in the working tree, so the live service changed, not the files."
+          },
+          modified: {
+            type: "object",
+            description: "When (and by which user UUID) the service last saw the live object modified, where it says.",
+            additionalProperties: false,
+            properties: {
+              at: {
+                type: "string",
+                format: "date-time"
+              },
+              by: {
+                type: "string",
+                minLength: 1
+              }
+            }
+          },
+          origins: {
+            type: "object",
+            description: "Only in an environment's plan: the values an overlay or the environment's variables gave, by dotted path, each with where it was written.",
+            additionalProperties: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["file", "line", "column", "how"],
+                additionalProperties: false,
+                properties: {
+                  file: { type: "string" },
+                  line: { type: "integer", minimum: 0 },
+                  column: { type: "integer", minimum: 0 },
+                  how: { enum: ["overlay", "replaced", "variable", "secret"] },
+                  name: { type: "string" }
+                }
+              }
+            }
+          }
+        },
+        allOf: [destructiveRule(verbs), ...sideRules(verbs)]
+      },
+      person: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          name: {
+            type: "string"
+          },
+          email: {
+            type: "string"
+          }
+        }
+      },
+      note: {
+        type: "object",
+        required: ["severity", "message"],
+        additionalProperties: false,
+        properties: {
+          severity: {
+            enum: ["warning", "note"]
+          },
+          message: {
+            type: "string"
+          },
+          object: {
+            $ref: "#/$defs/object"
+          }
+        }
+      },
+      summary: {
+        type: "object",
+        required: ["counts", "total", "destructive"],
+        additionalProperties: false,
+        properties: {
+          counts: {
+            type: "object",
+            description: "Count per action kind present in the plan.",
+            propertyNames: {
+              $ref: "#/$defs/actionKind"
+            },
+            additionalProperties: {
+              type: "integer",
+              minimum: 0
+            }
+          },
+          total: {
+            type: "integer",
+            minimum: 0
+          },
+          destructive: {
+            type: "boolean",
+            description: "True when any action is destructive."
+          }
+        }
+      }
+    }
+  };
+}
+function destructiveRule(verbs) {
+  const never = { properties: { destructive: { const: false } } };
+  const depends = verbs.filter((v) => v.destructive === "depends").map((v) => v.name);
+  return {
+    if: { properties: { action: { $ref: "#/$defs/destructiveKind" } } },
+    then: { properties: { destructive: { const: true } } },
+    else: depends.length === 0 ? never : { if: { properties: { action: { enum: depends } } }, else: never }
+  };
+}
+function sideRules(verbs) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const verb of verbs) {
+    const key2 = `${verb.sides.before}/${verb.sides.after}`;
+    groups.set(key2, [...groups.get(key2) ?? [], verb]);
+  }
+  return [...groups.values()].map((group) => {
+    const { before, after } = group[0].sides;
+    const names = group.map((v) => v.name);
+    return {
+      if: { properties: { action: names.length === 1 ? { const: names[0] } : { enum: names } } },
+      then: {
+        required: [before, after].flatMap(
+          (side, i) => side === "required" ? [i === 0 ? "before" : "after"] : []
+        ),
+        properties: { before: before === "required", after: after === "required" }
+      }
+    };
+  });
+}
+var init_schema6 = __esm({
+  "src/plan/schema.ts"() {
+    "use strict";
+    init_verbs6();
+  }
+});
+
+// src/apply/saved-plan.ts
+import { readFile } from "node:fs/promises";
+function savedPlanText(saved) {
+  const content = { saved_plan_version: SAVED_PLAN_VERSION, ...saved };
+  return `${JSON.stringify(content, null, 2)}
+`;
+}
+function savedPlansText(saved) {
+  if (saved.length === 1 && saved[0] !== void 0) return savedPlanText(saved[0]);
+  const environments = saved.map((s) => ({ saved_plan_version: SAVED_PLAN_VERSION, ...s }));
+  return `${JSON.stringify({ saved_plan_version: SAVED_PLAN_VERSION, environments }, null, 2)}
+`;
+}
+function savedValidator(kinds) {
+  let validateSaved = validators.get(kinds);
+  if (!validateSaved) {
+    const ajv2 = new import__2.Ajv2020({ allErrors: false, strict: false });
+    import_ajv_formats.default.default(ajv2);
+    ajv2.addSchema({ ...planSchema(kinds), $id: "posthog-gitops:plan" });
+    const strings2 = { type: "array", items: { type: "string" } };
+    validateSaved = ajv2.compile({
+      type: "object",
+      required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
+      properties: {
+        saved_plan_version: { const: SAVED_PLAN_VERSION },
+        tool_version: { type: "string" },
+        environment: { type: "string" },
+        host: { type: "string" },
+        options: {
+          type: "object",
+          required: ["prune", "force", "rotateSecrets"],
+          properties: {
+            prune: { type: "boolean" },
+            force: { type: "boolean" },
+            rotateSecrets: { type: "boolean" },
+            targets: strings2,
+            scope: strings2
+          }
+        },
+        config: {
+          type: "object",
+          required: ["paths", "digests"],
+          properties: {
+            paths: strings2,
+            digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } }
+          }
+        },
+        plan: { $ref: "posthog-gitops:plan" },
+        reads: {
+          type: "array",
+          items: {
+            type: "object",
+            required: ["project", "kinds"],
+            properties: {
+              project: { type: "integer", minimum: 1 },
+              kinds: { type: "object" },
+              scope: {
+                type: "object",
+                additionalProperties: {
+                  type: "object",
+                  required: ["ids", "names", "pinnedElsewhere"],
+                  additionalProperties: false,
+                  properties: {
+                    ids: { type: "array", items: { type: ["integer", "string"] } },
+                    names: strings2,
+                    pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    });
+    validators.set(kinds, validateSaved);
+  }
+  return validateSaved;
+}
+async function readSavedPlans(file, kinds) {
+  let data;
+  try {
+    data = JSON.parse(await readFile(file, "utf8"));
+  } catch (error2) {
+    if (!(error2 instanceof SyntaxError)) throw fileError("read the saved plan", file, error2);
+    throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
+  }
+  const version = data?.saved_plan_version;
+  const environments = data?.environments;
+  const list6 = Array.isArray(environments) ? environments : [data];
+  const named = list6.every((s) => typeof s?.environment === "string");
+  if (version !== SAVED_PLAN_VERSION || list6.length === 0 || Array.isArray(environments) && !named || !list6.every((s) => savedValidator(kinds)(s))) {
+    throw new UserError(
+      `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
+      "plan_refused"
+    );
+  }
+  return list6;
+}
+function checkBinding(saved, now) {
+  const problems = [];
+  if (saved.tool_version !== now.version) {
+    problems.push(`it was made by posthog-gitops ${saved.tool_version}, this is ${now.version}`);
+  }
+  if (saved.host !== now.host) problems.push(`it was made against ${saved.host}, not ${now.host}`);
+  if (now.project !== void 0 && !saved.plan.projects.includes(now.project)) {
+    problems.push(`it is for project ${saved.plan.projects.join(", ")}, not ${now.project}`);
+  }
+  const files = /* @__PURE__ */ new Set([...Object.keys(saved.config.digests), ...Object.keys(now.digests)]);
+  const changed = [...files].sort().flatMap((path) => {
+    const before = saved.config.digests[path];
+    const after = now.digests[path];
+    if (before === after) return [];
+    return [before === void 0 ? `${path} (new)` : after === void 0 ? `${path} (gone)` : path];
+  });
+  if (changed.length > 0) problems.push(`the configuration changed since: ${changed.join(", ")}`);
+  if (problems.length > 0) {
+    throw new UserError(`refusing the saved plan: ${problems.join("; ")}. Make a new plan.`, "plan_refused");
+  }
+}
+function staleObjects(kinds, plan, live) {
+  const byProject = new Map(live.map((p) => [p.project, p]));
+  const seen = /* @__PURE__ */ new Set();
+  const stale = [];
+  const keys = fingerprintKeys(plan.actions);
+  for (const [i, action] of plan.actions.entries()) {
+    const key2 = keys[i];
+    if (seen.has(key2)) continue;
+    seen.add(key2);
+    if (!(key2 in plan.fingerprints)) continue;
+    if (fingerprintLive(kinds, byProject.get(action.object.project), action.object) !== plan.fingerprints[key2]) {
+      stale.push(action.object);
+    }
+  }
+  return stale;
+}
+function staleError(kinds, stale) {
+  const word = (o) => kinds.find((k) => k.name === o.kind)?.words.one ?? o.kind;
+  const names = stale.map((o) => `${word(o)} "${o.name}" (project ${o.project})`).join(", ");
+  return new UserError(
+    `the live state changed since the plan was made: ${names}; nothing was applied. Make a new plan.`,
+    "plan_refused"
+  );
+}
+function derivable(action) {
+  if (action === void 0) return void 0;
+  const { drift: _drift, modified: _modified, ...rest } = action;
+  return rest;
+}
+function checkDerived(saved, derived) {
+  const describe4 = (a) => a === void 0 ? "nothing" : `${a.action} of ${a.object.kind} "${a.object.name}" (project ${a.object.project})`;
+  const count2 = Math.max(saved.actions.length, derived.actions.length);
+  for (let i = 0; i < count2; i++) {
+    const s = saved.actions[i];
+    const d = derived.actions[i];
+    if (canonicalJson(derivable(s)) !== canonicalJson(derivable(d))) {
+      throw new UserError(
+        `refusing the saved plan: its action ${i + 1} (${describe4(s)}) is not what the files and the live state give (${describe4(d)}); was it edited? Make a new plan.`,
+        "plan_refused"
+      );
+    }
+  }
+  if (canonicalJson(saved.notes) !== canonicalJson(derived.notes)) {
+    throw new UserError(
+      "refusing the saved plan: its notes differ from what the files and the live state give; make a new plan",
+      "plan_refused"
+    );
+  }
+}
+var import__2, import_ajv_formats, SAVED_PLAN_VERSION, validators;
+var init_saved_plan = __esm({
+  "src/apply/saved-plan.ts"() {
+    "use strict";
+    import__2 = __toESM(require__(), 1);
+    import_ajv_formats = __toESM(require_dist2(), 1);
+    init_errors();
+    init_files2();
+    init_plan();
+    init_schema6();
+    init_types();
+    init_values();
+    SAVED_PLAN_VERSION = 3;
+    validators = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -60175,14 +61883,14 @@ var init_people = __esm({
 function newReadRun(client) {
   return { members: new MemberDirectory(client) };
 }
-async function fetchLiveState(kinds, client, desired, run14 = newReadRun(client)) {
+async function fetchLiveState(kinds, client, desired, run15 = newReadRun(client)) {
   const projects = desired.filter((p) => p.project !== void 0);
   const read = await Promise.all(
     projects.map(
       (p) => inProject(p.project, async () => {
         const managed = kinds.filter((k) => p.manages.includes(k.name));
         const results = await Promise.all(
-          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run14))
+          managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run15))
         );
         const live = { project: p.project, kinds: {} };
         const reads2 = { project: p.project, kinds: {} };
@@ -60196,7 +61904,7 @@ async function fetchLiveState(kinds, client, desired, run14 = newReadRun(client)
   );
   return { live: read.map((r) => r.live), reads: read.map((r) => r.reads) };
 }
-async function refetchLiveState(kinds, client, reads2, run14 = newReadRun(client)) {
+async function refetchLiveState(kinds, client, reads2, run15 = newReadRun(client)) {
   return Promise.all(
     reads2.map(
       (r) => inProject(r.project, async () => {
@@ -60206,7 +61914,7 @@ async function refetchLiveState(kinds, client, reads2, run14 = newReadRun(client
         if (unknown !== void 0) throw new UserError(`the saved plan reads an unknown kind "${unknown}"`);
         const results = await Promise.all(
           names.map(
-            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run14, r.scope?.[name])
+            (name) => kinds.find((k) => k.name === name)?.reread(client, r.project, r.kinds[name], run15, r.scope?.[name])
           )
         );
         names.forEach((name, i) => {
@@ -60245,7 +61953,7 @@ var init_fetch = __esm({
 });
 
 // src/read/scoped.ts
-async function fetchChangedState(kinds, client, desired, change2, run14) {
+async function fetchChangedState(kinds, client, desired, change2, run15) {
   const projects = desired.filter((p) => p.project !== void 0);
   const plans = projects.map((p) => scopeOf(kinds, p, change2));
   const totals = await Promise.all(
@@ -60255,7 +61963,7 @@ async function fetchChangedState(kinds, client, desired, change2, run14) {
   if (tooBig !== void 0) return { full: tooBig };
   const read = await Promise.all(
     plans.map(
-      (plan, i) => inProject(plan.project, () => readScope(kinds, client, plan, totals[i], run14))
+      (plan, i) => inProject(plan.project, () => readScope(kinds, client, plan, totals[i], run15))
     )
   );
   return {
@@ -60343,12 +62051,12 @@ async function estimate(kinds, client, plan) {
   }
   return totals;
 }
-async function readScope(kinds, client, plan, totals, run14) {
+async function readScope(kinds, client, plan, totals, run15) {
   const live = { project: plan.project, kinds: {} };
   const reads2 = { project: plan.project, kinds: {}, scope: {} };
   const readKind = async (kind2, scope) => {
     const planned2 = plan.planned.get(kind2.name) ?? [];
-    const result = await kind2.read(client, plan.project, planned2, run14, scope);
+    const result = await kind2.read(client, plan.project, planned2, run15, scope);
     const total = totals.get(kind2.name);
     if (result.live.scoped !== void 0 && total !== void 0) result.live.scoped.total = total;
     return result;
@@ -60405,32 +62113,32 @@ var init_scoped = __esm({
 
 // src/read/make-plan.ts
 async function readAndPlanChange(kinds, client, desired, options, change2) {
-  const run14 = newReadRun(client);
-  const read = await fetchChangedState(kinds, client, desired, change2, run14);
+  const run15 = newReadRun(client);
+  const read = await fetchChangedState(kinds, client, desired, change2, run15);
   if ("full" in read) {
-    const all = await fetchLiveState(kinds, client, desired, run14);
+    const all = await fetchLiveState(kinds, client, desired, run15);
     const { planned: planned3, removed } = changeOnLive(kinds, desired, change2, all.live);
     const made = await planFromLive(kinds, client, desired, all.live, { ...options, scope: planned3 });
-    return { ...made, ...all, members: run14.members, planned: planned3, removed, whole: read.full };
+    return { ...made, ...all, members: run15.members, planned: planned3, removed, whole: read.full };
   }
   const planned2 = await planFromLive(kinds, client, desired, read.live, { ...options, scope: read.planned });
   return {
     ...planned2,
     live: read.live,
     reads: read.reads,
-    members: run14.members,
+    members: run15.members,
     planned: read.planned,
     removed: read.removed
   };
 }
 async function readAndPlan(kinds, client, desired, options) {
-  const run14 = newReadRun(client);
-  const { live, reads: reads2 } = await fetchLiveState(kinds, client, desired, run14);
+  const run15 = newReadRun(client);
+  const { live, reads: reads2 } = await fetchLiveState(kinds, client, desired, run15);
   return {
     ...await planFromLive(kinds, client, desired, live, options),
     live,
     reads: reads2,
-    members: run14.members
+    members: run15.members
   };
 }
 async function planFromLive(kinds, client, desired, live, options) {
@@ -60487,16 +62195,17 @@ function savedOptions(flags) {
   if (flags.target && flags.target.length > 0) options.targets = [...flags.target];
   return options;
 }
-async function planOrFail(client, desired, flags, io) {
+async function planOrFail(client, desired, flags, io, environment) {
   const made = await readAndPlan(KINDS, client, desired.projects, buildOptions(flags, io));
-  failOnErrors(made.errors, io);
+  failOnErrors(made.errors, io, environment);
   return made;
 }
-function failOnErrors(errors, io) {
+function failOnErrors(errors, io, environment) {
   if (errors.length === 0) return;
+  const of = environment === void 0 ? "" : ` (environment ${environment})`;
   for (const e of errors) {
     const where2 = e.source ? `${e.source.file}:${e.source.line}:${e.source.column}: ` : "";
-    io.stderr.write(`${where2}error: ${e.message}
+    io.stderr.write(`${where2}error: ${e.message}${of}
 `);
   }
   throw new UserError(`the plan cannot be made (${count(errors.length, "error")})`, "plan_refused");
@@ -60610,27 +62319,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run14 = async (function_, resolve16, arguments_) => {
+  const run15 = async (function_, resolve18, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve16(result);
+    resolve18(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve16, reject, arguments_) => {
+  const enqueue = (function_, resolve18, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run14.bind(void 0, function_, resolve16, arguments_));
+    }).then(run15.bind(void 0, function_, resolve18, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve16, reject) => {
-    enqueue(function_, resolve16, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve18, reject) => {
+    enqueue(function_, resolve18, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -60698,24 +62407,24 @@ var init_p_limit = __esm({
 
 // src/drift/tree.ts
 import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
-async function filesAt(at, paths) {
-  const roots = (paths.length > 0 ? paths : DEFAULT_PATHS).map((p) => resolve6(at.cwd, p));
-  const listed = await at.git([
+async function filesAt(at2, paths) {
+  const roots = (paths.length > 0 ? paths : DEFAULT_PATHS).map((p) => resolve6(at2.cwd, p));
+  const listed = await at2.git([
     "ls-tree",
     "-r",
     "-z",
-    at.commit,
+    at2.commit,
     "--",
-    ...roots.map((r) => gitPath(at.cwd, r))
+    ...roots.map((r) => gitPath(at2.cwd, r))
   ]);
-  if (listed.code !== 0) throw gitFailure(`listing the files of ${at.base}`, listed.stderr);
+  if (listed.code !== 0) throw gitFailure(`listing the files of ${at2.base}`, listed.stderr);
   const files = /* @__PURE__ */ new Map();
   for (const entry of listed.stdout.split("\0")) {
     const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.+)$/s.exec(entry);
     if (match === null || match[2] !== "blob") continue;
-    const absolute = resolve6(at.cwd, match[4]);
+    const absolute = resolve6(at2.cwd, match[4]);
     if (!/\.ya?ml$/i.test(absolute) || !roots.some((root) => found2(root, absolute))) continue;
-    const path = displayPath(absolute, at.cwd);
+    const path = displayPath(absolute, at2.cwd);
     files.set(path, { path, blob: match[3], link: match[1] === "120000" });
   }
   return [...files.values()];
@@ -60726,10 +62435,10 @@ function found2(root, file) {
   if (rel === "" || rel.startsWith("..") || isAbsolute3(rel)) return false;
   return !rel.split(sep3).slice(0, -1).some((part) => part.startsWith("."));
 }
-async function showAt(at, file) {
-  const shown3 = await at.git([
+async function showAt(at2, file) {
+  const shown3 = await at2.git([
     "show",
-    `${at.commit}:${gitPath(at.cwd, file)}`,
+    `${at2.commit}:${gitPath(at2.cwd, file)}`,
     "--no-textconv",
     "--no-ext-diff"
   ]);
@@ -60740,7 +62449,7 @@ async function showAt(at, file) {
   if (/outside repository/i.test(shown3.stderr)) {
     throw new UserError(`--base: ${file} is outside the git repository, so its base version cannot be read`);
   }
-  throw gitFailure(`reading ${file} at ${at.base}`, shown3.stderr);
+  throw gitFailure(`reading ${file} at ${at2.base}`, shown3.stderr);
 }
 function gitPath(cwd, file) {
   const rel = isAbsolute3(file) ? relative3(cwd, file) : file;
@@ -60900,9 +62609,9 @@ async function checkoutRepository(cwd) {
   return void 0;
 }
 async function enclosing(dir) {
-  let at = resolve7(dir);
+  let at2 = resolve7(dir);
   for (let depth = 0; depth < 4096; depth++) {
-    const dotGit = join3(at, ".git");
+    const dotGit = join3(at2, ".git");
     const found3 = await lstat3(dotGit).then(
       () => true,
       () => false
@@ -60911,15 +62620,15 @@ async function enclosing(dir) {
       const gitDir = (await stat2(dotGit).catch(() => void 0))?.isDirectory() ? await real(dotGit) : await readGitFile(dotGit).then(
         (text2) => {
           const match = /^gitdir: *(.+?)\s*$/m.exec(text2);
-          return match === null ? real(dotGit) : real(resolve7(at, match[1]));
+          return match === null ? real(dotGit) : real(resolve7(at2, match[1]));
         },
         () => real(dotGit)
       );
-      return { gitDir, workTree: await real(at) };
+      return { gitDir, workTree: await real(at2) };
     }
-    const parent = dirname2(at);
-    if (parent === at) return void 0;
-    at = parent;
+    const parent = dirname2(at2);
+    if (parent === at2) return void 0;
+    at2 = parent;
   }
   return void 0;
 }
@@ -61091,8 +62800,8 @@ async function sameDeclaration(action, kindKey2, files) {
   if (now === void 0) return false;
   const list6 = items(now, kindKey2);
   const index = list6.findIndex((_item, i) => {
-    const at = now.at(kindKey2, i);
-    return at !== void 0 && at.line === source.line && at.column === source.column;
+    const at2 = now.at(kindKey2, i);
+    return at2 !== void 0 && at2.line === source.line && at2.column === source.column;
   });
   const fallback = index >= 0 ? index : list6.findIndex((_item, i) => now.at(kindKey2, i)?.line === source.line);
   if (fallback < 0) return false;
@@ -61129,13 +62838,13 @@ function lastModified(action, live) {
   const project2 = live.find((p) => p.project === action.object.project);
   const object = project2?.kinds[action.object.kind]?.objects.find((o) => o.id === id);
   if (object === void 0) return void 0;
-  const at = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
+  const at2 = [object.last_modified_at, object.last_updated_at, object.updated_at].find(
     (v) => typeof v === "string" && !Number.isNaN(Date.parse(v))
   );
   const byRecord = object.last_modified_by;
   const by = typeof byRecord === "object" && byRecord !== null && typeof byRecord.uuid === "string" ? byRecord.uuid.toLowerCase() : void 0;
-  if (at === void 0 && by === void 0) return void 0;
-  return { ...at !== void 0 ? { at } : {}, ...by !== void 0 ? { by } : {} };
+  if (at2 === void 0 && by === void 0) return void 0;
+  return { ...at2 !== void 0 ? { at: at2 } : {}, ...by !== void 0 ? { by } : {} };
 }
 var FileCache;
 var init_drift = __esm({
@@ -61231,13 +62940,13 @@ import { createHash as createHash4 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve9 } from "node:path";
 async function changesSince(options) {
-  const at = {
+  const at2 = {
     git: options.git,
     commit: options.commit,
     base: options.base,
     cwd: options.cwd
   };
-  const before = new Map((await filesAt(at, options.paths)).map((f) => [f.path, f]));
+  const before = new Map((await filesAt(at2, options.paths)).map((f) => [f.path, f]));
   const algorithm = options.commit.length === 64 ? "sha256" : "sha1";
   const read = options.readBytes ?? ((path) => readFile3(path));
   const limit = pLimit(8);
@@ -61266,7 +62975,7 @@ async function changesSince(options) {
   for (const f of readAtBase)
     if (f.link) unsure2.set(f.path, `${f.path} is a symbolic link at ${options.base}`);
   const texts = await Promise.all(
-    readAtBase.filter((f) => !f.link).map((f) => limit(async () => ({ path: f.path, text: await showAt(at, f.path) ?? "" })))
+    readAtBase.filter((f) => !f.link).map((f) => limit(async () => ({ path: f.path, text: await showAt(at2, f.path) ?? "" })))
   );
   for (const [file, why] of changedSettings(options, texts, changedNow)) unsure2.set(file, why);
   const load = (files) => loadConfig({ files }, { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" });
@@ -61288,7 +62997,7 @@ async function changesSince(options) {
     const where2 = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.column}` : problem.file;
     unsure2.set(problem.file, `${where2} does not load at ${options.base}: ${problem.message}`);
   }
-  const changes = compare3(
+  const changes = compareDeclarations(
     options.kinds,
     options.desired.projects,
     old.projects,
@@ -61323,7 +63032,7 @@ function changedSettings(options, texts, changedNow) {
   }
   return changed;
 }
-function compare3(kinds, now, then, changedFiles, changedAtBase, unsureFiles) {
+function compareDeclarations(kinds, now, then, changedFiles, changedAtBase, unsureFiles) {
   const changed = /* @__PURE__ */ new Map();
   const removed = [];
   const projects = new Set([...now, ...then].map((p) => p.project));
@@ -61402,7 +63111,7 @@ var init_changes = __esm({
     "use strict";
     init_p_limit();
     init_diagnostics();
-    init_load();
+    init_load2();
     init_parse();
     init_secret();
     init_values();
@@ -61458,16 +63167,21 @@ async function chooseBase(flags, desired, io, mode) {
   if (change2.unsure !== void 0 && mode === "plan") return full(change2.unsure, commit);
   return { commit, scope: { base, declarations, ...change2 } };
 }
-async function planChosen(client, desired, flags, choice2, io) {
+async function planChosen(client, desired, flags, choice2, io, environment) {
   const scope = choice2.scope;
-  if (scope === void 0) return planOrFail(client, desired, flags, io);
+  if (scope === void 0) return planOrFail(client, desired, flags, io, environment);
   const { base, declarations } = scope;
   if ("full" in scope)
-    return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, scope.full);
+    return fullPlan(
+      await planOrFail(client, desired, flags, io, environment),
+      base,
+      declarations,
+      scope.full
+    );
   const change2 = { changed: new Set(scope.changed.keys()), removed: scope.removed };
   const options = buildOptions(flags, io);
   const made = await readAndPlanChange(KINDS, client, desired.projects, options, change2);
-  failOnErrors(made.errors, io);
+  failOnErrors(made.errors, io, environment);
   const read = { read: "changes", base, declarations, planned: made.planned.length };
   const reasons = [
     ...scope.unsure !== void 0 ? [`${scope.unsure}: every declaration of that file counts as changed`] : [],
@@ -61501,14 +63215,438 @@ var init_scope3 = __esm({
   }
 });
 
+// src/drift/environments.ts
+async function environmentChanges(options) {
+  const at2 = {
+    git: options.git,
+    commit: options.commit,
+    base: options.base,
+    cwd: options.cwd
+  };
+  const listed = await filesAt(at2, options.paths);
+  const limit = pLimit(8);
+  const texts = await Promise.all(
+    listed.filter((f) => !f.link).map((f) => limit(async () => ({ path: f.path, text: await showAt(at2, f.path) ?? "" })))
+  );
+  const then = await loadConfig(
+    { files: texts },
+    { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" }
+  );
+  const out = /* @__PURE__ */ new Map();
+  const fileErrors = (then.environments?.diagnostics ?? then.diagnostics).filter(
+    (d) => d.severity === "error"
+  );
+  for (const environment of options.desired.environments?.list ?? []) {
+    const old = then.environments?.list.find((e) => e.name === environment.name);
+    const why = fullReason(environment, old, then, fileErrors.length, options.base);
+    if (why !== void 0) {
+      out.set(environment.name, { full: why });
+      continue;
+    }
+    out.set(
+      environment.name,
+      compareDeclarations(
+        options.kinds,
+        environment.config.projects,
+        old?.config.projects ?? [],
+        new Set(sources(environment.config.projects)),
+        new Set(sources(old?.config.projects ?? [])),
+        /* @__PURE__ */ new Set()
+      )
+    );
+  }
+  return out;
+}
+function fullReason(environment, old, then, fileErrors, base) {
+  if (then.environments === void 0) return `the files declare no environments at ${base}`;
+  if (fileErrors > 0) return `the files do not load at ${base}`;
+  if (old === void 0) return `environment ${environment.name} is new since ${base}`;
+  if (entryText(old) !== entryText(environment)) {
+    return `the entry of environment ${environment.name} changed since ${base}`;
+  }
+  if (old.config.diagnostics.some((d) => d.severity === "error")) {
+    return `environment ${environment.name} does not load at ${base}`;
+  }
+  return void 0;
+}
+function entryText(environment) {
+  const { source: _source, sources: _sources, ...settings2 } = environment.entry;
+  return canonicalJson(settings2);
+}
+function sources(projects) {
+  return [
+    ...new Set(
+      projects.flatMap((p) => Object.values(p.objects).flatMap((list6) => list6.map((d) => d.source.file)))
+    )
+  ];
+}
+function labelEnvironmentDrift(plan, base, change2, desired, live) {
+  if (change2 === void 0 || "full" in change2) return { ...plan, base };
+  const declared = /* @__PURE__ */ new Map();
+  for (const project2 of desired.projects) {
+    for (const list6 of Object.values(project2.objects)) {
+      for (const d of list6) declared.set(identity2(d.kind, d.source), d);
+    }
+  }
+  const removed = new Set(change2.removed.map((r) => `${r.kind}\0${r.name}`));
+  const drifted = (action) => {
+    const source = action.object.source;
+    if (source === void 0) return !removed.has(`${action.object.kind}\0${action.object.name}`);
+    const d = declared.get(identity2(action.object.kind, source));
+    return d !== void 0 && !change2.changed.has(d);
+  };
+  const label2 = (action) => {
+    const modified = lastModified(action, live);
+    return { ...action, drift: true, ...modified !== void 0 ? { modified } : {} };
+  };
+  return { ...plan, base, actions: plan.actions.map((a) => drifted(a) ? label2(a) : a) };
+}
+function identity2(kind2, source) {
+  return `${kind2}\0${source.file}\0${source.line}\0${source.column}`;
+}
+var init_environments2 = __esm({
+  "src/drift/environments.ts"() {
+    "use strict";
+    init_p_limit();
+    init_load2();
+    init_values();
+    init_changes();
+    init_drift();
+    init_tree();
+  }
+});
+
+// src/render/environments.ts
+function sectionHeading(section) {
+  return `Environment ${section.name} · project ${section.project}${section.host ? ` · ${section.host}` : ""}`;
+}
+function renderEnvironmentsText(sections, options) {
+  const paint = painter(options.color);
+  const out = [];
+  for (const section of sections) {
+    out.push(paint("bold", visible(`══ ${sectionHeading(section)}`)), "");
+    if (section.plan !== void 0) out.push(renderText(section.plan, options).replace(/\n$/, ""));
+    if (section.error !== void 0) out.push(paint("red", `✗ not planned: ${visible(section.error)}`));
+    if (section.refusal !== void 0)
+      out.push(paint("yellow", `! apply will refuse: ${visible(section.refusal)}`));
+    out.push("");
+  }
+  out.push(paint("bold", overview(sections, options.vocab)));
+  return `${out.join("\n")}
+`;
+}
+function overview(sections, vocab) {
+  const parts = sections.map((s) => {
+    if (s.plan === void 0) return `${s.name} not planned`;
+    const phrases = summaryPhrases(s.plan.actions, vocab).map((p) => p.text);
+    return `${s.name} ${phrases.length === 0 ? "no changes" : phrases.join(", ")}`;
+  });
+  return `${count(sections.length, "environment")}: ${parts.join("; ")}.`;
+}
+function renderEnvironmentsMarkdown(sections, options) {
+  const maxLength = options.maxLength ?? GITHUB_COMMENT_LIMIT;
+  const names = sections.map((s) => s.name).join(",");
+  const head = [
+    `<!-- posthog-gitops plan: environments ${names} -->`,
+    `### posthog-gitops plan for ${count(sections.length, "environment")}`,
+    "",
+    "| Environment | Project | Changes | Actions |",
+    "| :-- | --: | :-- | --: |",
+    ...sections.map((s) => {
+      const name = escapeInline(clip(s.name, 64));
+      if (s.plan === void 0) return `| ${name} | ${s.project} | **not planned** ⚠️ | - |`;
+      const phrases = summaryPhrases(s.plan.actions, options.vocab).map(
+        (p) => p.destructive ? `**${p.text}** ⚠️` : p.text
+      );
+      return `| ${name} | ${s.project} | ${phrases.length === 0 ? "no changes" : phrases.join(", ")} | ${s.plan.actions.length} |`;
+    })
+  ].join("\n");
+  const parts = [];
+  const notes = sections.map((s) => sectionNotes(s).length);
+  const share = Math.max(
+    2048,
+    Math.floor(
+      (maxLength - head.length - notes.reduce((a, b) => a + b, 0) - 64 * sections.length) / Math.max(1, sections.length)
+    )
+  );
+  for (const section of sections) {
+    const label2 = `${section.name} (project ${section.project})`;
+    let body;
+    if (section.plan === void 0) {
+      body = `### ${escapeInline(clip(label2, 120))}
+
+> [!CAUTION]
+> Not planned: ${escapeInline(clip(section.error ?? "", 2e3))}
+`;
+    } else {
+      const markdown = renderMarkdown(section.plan, {
+        vocab: options.vocab,
+        maxLength: share,
+        projectLabel: escapeInline(clip(label2, 120)),
+        ...options.fullPlanHint !== void 0 ? { fullPlanHint: options.fullPlanHint } : {}
+      });
+      body = markdown.slice(markdown.indexOf("\n") + 1);
+    }
+    parts.push(`${body.replace(/\n$/, "")}${sectionNotes(section)}`);
+  }
+  return `${[head, ...parts].join("\n\n")}
+`;
+}
+function sectionNotes(section) {
+  if (section.refusal === void 0) return "";
+  return `
+
+> [!WARNING]
+> **apply will refuse this plan here:** ${escapeInline(clip(section.refusal, 1e3))}`;
+}
+function renderEnvironmentsJson(sections) {
+  const document = {
+    format_version: "1",
+    environments: sections.map((s) => ({
+      name: s.name,
+      project: s.project,
+      ...s.host !== void 0 ? { host: s.host } : {},
+      ...s.plan !== void 0 ? { plan: s.plan } : {},
+      ...s.error !== void 0 ? { error: s.error } : {},
+      ...s.refusal !== void 0 ? { refusal: s.refusal } : {}
+    }))
+  };
+  return `${JSON.stringify(document, null, 2)}
+`;
+}
+var init_environments3 = __esm({
+  "src/render/environments.ts"() {
+    "use strict";
+    init_text();
+    init_words();
+    init_labels();
+    init_markdown();
+    init_markdown_escape();
+    init_paint();
+    init_text2();
+  }
+});
+
+// src/commands/scope-environments.ts
+async function chooseEnvironmentBases(flags, desired, selected, io, mode) {
+  const each = (choice2) => new Map(selected.map((e) => [e.name, choice2(e)]));
+  if (flags.base === void 0) {
+    if (flags.changedOnly) {
+      throw new UserError("--changed-only needs --base REF: the revision the change is measured from");
+    }
+    return each(() => ({}));
+  }
+  const base = flags.base;
+  const git = systemGit(io.cwd, io.env);
+  const declarations = (e) => e.config.projects.reduce((n, p) => n + Object.values(p.objects).reduce((m, l) => m + l.length, 0), 0);
+  const full = (e, reason, commit2) => ({
+    ...commit2 !== void 0 ? { commit: commit2 } : {},
+    scope: { base, declarations: declarations(e), full: reason }
+  });
+  let commit;
+  try {
+    commit = await resolveBase(git, base, io.cwd);
+  } catch (error2) {
+    if (!(error2 instanceof UserError) || !flags.changedOnly) throw error2;
+    if (mode === "plan") return each((e) => full(e, error2.message));
+    throw new UserError(
+      `${error2.message}. apply --changed-only applies nothing it cannot tell from that revision: fetch it, or apply everything on purpose without --changed-only`
+    );
+  }
+  const changes = await environmentChanges({
+    kinds: KINDS,
+    base,
+    commit,
+    git,
+    cwd: io.cwd,
+    paths: flags.args,
+    desired,
+    load: { env: io.env }
+  });
+  return each((e) => {
+    const change2 = changes.get(e.name);
+    if (!flags.changedOnly) return { commit, ...change2 ? { change: change2 } : {} };
+    if (flags.prune) {
+      return full(e, "--prune reads every live object, to find those no file declares", commit);
+    }
+    if (change2 === void 0 || "full" in change2) {
+      const reason = change2?.full ?? `environment ${e.name} cannot be compared with ${base}`;
+      if (mode === "plan") return { ...full(e, reason, commit), ...change2 ? { change: change2 } : {} };
+      const changed = /* @__PURE__ */ new Map();
+      for (const p of e.config.projects)
+        for (const l of Object.values(p.objects)) for (const d of l) changed.set(d, "modified");
+      return { commit, scope: { base, declarations: declarations(e), changed, removed: [], unsure: reason } };
+    }
+    return { commit, change: change2, scope: { base, declarations: declarations(e), ...change2 } };
+  });
+}
+var init_scope_environments = __esm({
+  "src/commands/scope-environments.ts"() {
+    "use strict";
+    init_environments2();
+    init_drift();
+    init_errors();
+    init_kinds3();
+  }
+});
+
+// src/commands/plan-environments.ts
+var plan_environments_exports = {};
+__export(plan_environments_exports, {
+  planEnvironment: () => planEnvironment,
+  planEnvironments: () => planEnvironments
+});
+import { resolve as resolve10 } from "node:path";
+async function planEnvironments(flags, io, desired) {
+  const selected = selectEnvironments(desired, flags);
+  const bases = await chooseEnvironmentBases(flags, desired, selected, io, "plan");
+  const progress = progressFor(io, { quiet: flags.quiet === true });
+  const log = (line) => progress.io.stderr.write(`${line}
+`);
+  progress.step(`reading live state of ${count(selected.length, "environment")}`);
+  let planned2;
+  try {
+    planned2 = await Promise.all(
+      selected.map(
+        (environment) => planEnvironment(environment, flags, bases.get(environment.name) ?? {}, progress.io, log, progress)
+      )
+    );
+  } finally {
+    progress.stop();
+  }
+  for (const p of planned2) {
+    if (p.section.error !== void 0)
+      io.stderr.write(`error: environment ${p.section.name}: ${p.section.error}
+`);
+  }
+  const sections = planned2.map((p) => scrubValue(io, p.section));
+  const format = flags.format ?? "text";
+  const vocab = vocabulary(KINDS);
+  io.stdout.write(
+    format === "json" ? renderEnvironmentsJson(sections) : format === "markdown" ? renderEnvironmentsMarkdown(sections, { vocab, ...fullPlanHint(io) }) : renderEnvironmentsText(sections, {
+      vocab,
+      color: colorEnabled(io.env, io.stdout.isTTY === true)
+    })
+  );
+  if (inGitHubActions(io)) {
+    for (const s of sections) if (s.plan) io.stderr.write(planAnnotations(s.plan, vocab, workspacePath(io)));
+    await appendText(
+      renderEnvironmentsMarkdown(sections, {
+        vocab,
+        maxLength: 1e6,
+        fullPlanHint: "run `posthog-gitops plan` (text format) for the full plan"
+      }),
+      io
+    );
+  }
+  const failed = planned2.some((p) => p.section.error !== void 0);
+  if (flags.out !== void 0 && !failed) await savePlans(planned2, flags, io);
+  if (flags.out !== void 0 && failed)
+    io.stderr.write("Saved no plan: an environment could not be planned.\n");
+  if (failed) return 1;
+  const changes = planned2.some((p) => (p.section.plan?.actions.length ?? 0) > 0);
+  return flags.detailedExitcode && changes ? 2 : 0;
+}
+async function planEnvironment(environment, flags, base, io, log, progress) {
+  const { name, entry } = environment;
+  const section = { name, project: entry.project };
+  const failed = (error2) => {
+    if (!isUserError(error2)) throw error2;
+    return { environment, section: { ...section, error: flat(error2.message) } };
+  };
+  const invalid = configurationError(environment);
+  if (invalid !== void 0) return failed(invalid);
+  let connection;
+  try {
+    connection = environmentConnection(environment, flags, io, log, progress);
+  } catch (error2) {
+    return failed(error2);
+  }
+  section.host = connection.host;
+  try {
+    const made = await planChosen(connection.client, environment.config, flags, base, io, name);
+    let plan = withOrigins(
+      await withPeople(made.plan, made.live, made.members, KINDS),
+      markedDeclarations(environment.document, KINDS)
+    );
+    if (flags.base !== void 0)
+      plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
+    failIfUnsafe(made, flags);
+    const refusal = environmentRefusal(environment, plan, { force: flags.force === true });
+    return {
+      environment,
+      section: { ...section, plan, ...refusal !== void 0 ? { refusal } : {} },
+      made: { ...made, plan }
+    };
+  } catch (error2) {
+    return failed(error2);
+  } finally {
+    if (flags.verbose) io.stderr.write(`${name}: ${connection.client.describeStats()}
+`);
+    await connection.client.close();
+  }
+}
+async function savePlans(planned2, flags, io) {
+  const out = flags.out;
+  const saved = planned2.map(({ environment, section, made }) => ({
+    tool_version: VERSION,
+    environment: environment.name,
+    host: section.host,
+    options: { ...savedOptions(flags), ...made?.planned !== void 0 ? { scope: made.planned } : {} },
+    config: {
+      paths: flags.args.length > 0 ? [...flags.args] : ["posthog"],
+      digests: environment.config.digests
+    },
+    plan: scrubValue(io, section.plan),
+    reads: made?.reads ?? []
+  }));
+  const file = resolve10(io.cwd, out);
+  await writeOutput(io, "write the plan to", out, file, savedPlansText(saved), {
+    mode: 384,
+    scrubbed: true
+  });
+  io.stderr.write(`Saved the plan to ${out}; apply it with: posthog-gitops apply --plan ${out}
+`);
+}
+var init_plan_environments = __esm({
+  "src/commands/plan-environments.ts"() {
+    "use strict";
+    init_saved_plan();
+    init_document();
+    init_environments2();
+    init_errors();
+    init_files2();
+    init_kinds3();
+    init_origins();
+    init_people();
+    init_environments3();
+    init_render();
+    init_scrub();
+    init_text();
+    init_version();
+    init_words();
+    init_environments();
+    init_github2();
+    init_progress();
+    init_reconcile();
+    init_scope3();
+    init_scope_environments();
+  }
+});
+
 // src/commands/plan.ts
 var plan_exports = {};
 __export(plan_exports, {
-  run: () => run4
+  run: () => run5
 });
-import { resolve as resolve10 } from "node:path";
-async function run4(flags, io) {
+import { resolve as resolve11 } from "node:path";
+async function run5(flags, io) {
   const desired = await readConfig(flags.args, flags, io, "plan", "plan");
+  if (desired.environments !== void 0) {
+    const { planEnvironments: planEnvironments2 } = await Promise.resolve().then(() => (init_plan_environments(), plan_environments_exports));
+    return planEnvironments2(flags, io, desired);
+  }
+  selectEnvironments(desired, flags);
   const choice2 = await chooseBase(flags, desired, io, "plan");
   const { made, host } = await withConnection(flags, io, async ({ client, host: host2, progress, io: out }) => {
     progress.step("reading live state");
@@ -61539,7 +63677,7 @@ async function run4(flags, io) {
       plan: shown3,
       reads: made.reads
     };
-    const file = resolve10(io.cwd, flags.out);
+    const file = resolve11(io.cwd, flags.out);
     await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
       mode: 384,
       scrubbed: true
@@ -61555,13 +63693,14 @@ var init_plan6 = __esm({
   "src/commands/plan.ts"() {
     "use strict";
     init_saved_plan();
-    init_files();
+    init_files2();
     init_kinds3();
     init_render();
     init_scrub();
     init_version();
     init_config2();
     init_connect();
+    init_environments();
     init_github2();
     init_reconcile();
     init_review();
@@ -61713,9 +63852,9 @@ async function applyPlan(plan, deps) {
       }
       const waits = [...before].map(start2);
       visiting.delete(key2);
-      const run14 = Promise.all(waits).then(() => limit(() => each(actions)));
-      started.set(key2, run14);
-      return run14;
+      const run15 = Promise.all(waits).then(() => limit(() => each(actions)));
+      started.set(key2, run15);
+      return run15;
     };
     await Promise.all([...batch.keys()].map(start2));
   };
@@ -61822,10 +63961,10 @@ async function findDuplicates(plan, results, deps) {
       }
     })
   );
-  const duplicates = found3.flat().sort(compare4);
+  const duplicates = found3.flat().sort(compare3);
   return problems.length > 0 ? { duplicates, unchecked: problems.join("; ") } : { duplicates };
 }
-function compare4(a, b) {
+function compare3(a, b) {
   return a.project - b.project || a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name);
 }
 function duplicateMessage(duplicate, word) {
@@ -61921,14 +64060,348 @@ var init_confirm = __esm({
   }
 });
 
+// src/commands/apply-steps.ts
+async function savedPlanAgain(session, saved, desired, project2, decorate2 = (plan) => plan, environment) {
+  checkBinding(saved, {
+    version: VERSION,
+    host: session.host,
+    project: project2,
+    digests: desired.digests
+  });
+  const live = await refetchLiveState(KINDS, session.client, saved.reads);
+  const stale = staleObjects(KINDS, saved.plan, live);
+  if (stale.length > 0) throw staleError(KINDS, stale);
+  const options = { ...saved.options, now: new Date(Date.parse(saved.plan.created_at)) };
+  const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
+  failOnErrors(derived.errors, session.io, environment);
+  checkDerived(saved.plan, scrubValue(session.io, decorate2(derived.plan)));
+  const { base, people, scope } = saved.plan;
+  const plan = {
+    ...derived.plan,
+    ...base !== void 0 ? { base } : {},
+    ...scope !== void 0 ? { scope } : {},
+    ...people !== void 0 ? { people } : {},
+    actions: decorate2(derived.plan).actions.map((action, i) => {
+      const { drift, modified } = saved.plan.actions[i];
+      return { ...action, ...drift ? { drift } : {}, ...modified ? { modified } : {} };
+    })
+  };
+  return { plan, live };
+}
+async function carryOut(session, made, flags, io, stopped, signal, where2) {
+  const { client, progress, io: out } = session;
+  const { plan, live } = made;
+  const json = flags.format === "json";
+  const log = json ? out.stderr : out.stdout;
+  warnIfPartial(plan, log);
+  const vocab = vocabulary(KINDS);
+  const shown3 = scrubValue(io, plan);
+  log.write(renderText(shown3, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
+  const nothing = {
+    format_version: APPLY_FORMAT_VERSION,
+    ok: true,
+    results: [],
+    duplicates: []
+  };
+  if (plan.actions.length === 0) return { code: 0, result: nothing };
+  const missing = missingSecretVariables(plan.actions, io.env);
+  if (missing.length > 0) {
+    throw new UserError(
+      `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${plural(missing.length, "is", "are")} not set; nothing was applied`,
+      "missing_secret"
+    );
+  }
+  if (!flags.autoApprove) {
+    const cancelled = await confirmOrCancel(
+      io,
+      question(plan.actions.length, where2),
+      "Apply",
+      "Nothing was changed."
+    );
+    if (cancelled !== void 0) return { code: cancelled };
+  }
+  if (stopped.aborted) throw new UserError("stopped", "interrupted");
+  log.write("\n");
+  progress.step("applying", plan.actions.length);
+  const result = await applyAndCheck(plan, {
+    kinds: KINDS,
+    client,
+    env: io.env,
+    concurrency: Number(flags.concurrency ?? 4),
+    signal: stopped,
+    live,
+    onResult: (one) => {
+      progress.advance();
+      log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown3.people })}
+`);
+    }
+  });
+  progress.stop();
+  const received = signal();
+  if (received === void 0) reportDuplicates(out, result);
+  const end = closing(result, received);
+  log.write(`
+${end.line}
+`);
+  const untouched = appliedScopeSentence(plan.scope);
+  if (untouched !== void 0) log.write(`${untouched}
+`);
+  return { code: end.code, result: scrubValue(io, result) };
+}
+function reportDuplicates(out, result) {
+  if (result.unchecked !== void 0) {
+    out.stderr.write(
+      `warning: could not check the created names for duplicates (${visible(result.unchecked)}); run plan to check
+`
+    );
+  }
+  for (const duplicate of result.duplicates) {
+    const word = KINDS.find((k) => k.name === duplicate.kind)?.words.one ?? duplicate.kind;
+    out.stderr.write(`error: ${visible(duplicateMessage(duplicate, word))}
+`);
+  }
+}
+function closing(result, signal) {
+  const line = formatSummary(result, signal);
+  if (signal !== void 0) return { line, code: exitCodeForSignal(signal) };
+  return { line, code: result.ok ? 0 : 1 };
+}
+function resultJson(result) {
+  return `${JSON.stringify(result, null, 2)}
+`;
+}
+function question(changes, where2) {
+  const to = where2 === void 0 ? "" : ` to ${where2}`;
+  return changes === 1 ? `Apply this change${to}?` : `Apply these ${changes} changes${to}?`;
+}
+var init_apply_steps = __esm({
+  "src/commands/apply-steps.ts"() {
+    "use strict";
+    init_duplicates();
+    init_result();
+    init_saved_plan();
+    init_errors();
+    init_io();
+    init_kinds3();
+    init_secrets();
+    init_fetch();
+    init_make_plan();
+    init_apply2();
+    init_render();
+    init_scope2();
+    init_scrub();
+    init_text();
+    init_version();
+    init_words();
+    init_confirm();
+    init_reconcile();
+    init_review();
+  }
+});
+
+// src/commands/apply-environments.ts
+var apply_environments_exports = {};
+__export(apply_environments_exports, {
+  applyEnvironments: () => applyEnvironments
+});
+async function applyEnvironments(flags, io, saved, loaded) {
+  const desired = loaded ?? await readConfig(saved?.[0]?.config.paths ?? flags.args, flags, io, "plan", "apply");
+  if (desired.environments === void 0) {
+    throw new UserError(
+      `${flags.plan} holds the plan of an environment, and the files no longer declare environments: make a new plan`,
+      "plan_refused"
+    );
+  }
+  const selected = choose(desired, flags, saved);
+  const bases = saved ? /* @__PURE__ */ new Map() : await chooseEnvironmentBases(flags, desired, selected, io, "apply");
+  const json = flags.format === "json";
+  const results = [];
+  let code = 0;
+  const order = promotionOrder(selected.map((e) => ({ ...e, promoteFrom: e.entry.promoteFrom })));
+  for (const [i, environment] of order.entries()) {
+    const log = json ? io.stderr : io.stdout;
+    log.write(
+      `${i > 0 ? "\n" : ""}${environmentHeading(environment, environment.entry.host ?? io.env.POSTHOG_HOST)}
+
+`
+    );
+    const plan = saved?.find((s) => s.environment === environment.name);
+    const done = await applyEnvironment(environment, flags, io, bases.get(environment.name) ?? {}, plan);
+    results.push({ name: environment.name, project: environment.entry.project, ...done.document });
+    if (done.code !== 0) {
+      code = done.code;
+      const rest = order.slice(i + 1).map((e) => e.name);
+      if (rest.length > 0) {
+        io.stderr.write(
+          `Stopped after environment ${environment.name}: ${rest.join(", ")} ${plural(rest.length, "was", "were")} not applied.
+`
+        );
+      }
+      break;
+    }
+  }
+  if (json) io.stdout.write(resultJson({ format_version: "1", environments: results }));
+  return code;
+}
+function choose(desired, flags, saved) {
+  const names = (desired.environments?.list ?? []).map((e) => e.name);
+  const wanted = flags.env ?? [];
+  if (flags.all && wanted.length > 0) throw new UserError("give --env NAME or --all, not both");
+  if (saved !== void 0) {
+    const planned2 = saved.map((s) => s.environment ?? "");
+    for (const name of wanted) {
+      if (!planned2.includes(name)) {
+        throw new UserError(
+          `the saved plan is for ${planned2.join(", ")}, not ${name}: make a plan for ${name} with plan --env ${name} --out FILE`,
+          "plan_refused"
+        );
+      }
+    }
+    for (const name of planned2) {
+      if (!names.includes(name)) {
+        throw new UserError(
+          `the saved plan is for environment ${name}, which the files no longer declare`,
+          "plan_refused"
+        );
+      }
+    }
+    const chosen = wanted.length > 0 ? wanted : planned2;
+    return selectEnvironments(desired, { env: chosen, host: flags.host, project: flags.project });
+  }
+  if (!flags.all && wanted.length === 0 && names.length > 1) {
+    throw new UserError(
+      `the files declare ${plural(names.length, "environment")} ${names.join(", ")}: apply needs --env NAME (repeatable) or --all`
+    );
+  }
+  return selectEnvironments(desired, { env: wanted, host: flags.host, project: flags.project });
+}
+async function applyEnvironment(environment, flags, io, base, saved) {
+  const failed = (error2, host) => {
+    if (!isUserError(error2)) throw error2;
+    io.stderr.write(`error: environment ${environment.name}: ${flat(error2.message)}
+`);
+    return { code: error2.exitCode, document: { ...host ? { host } : {}, error: flat(error2.message) } };
+  };
+  const invalid = configurationError(environment);
+  if (invalid !== void 0) return failed(invalid);
+  const progress = progressFor(io, { quiet: flags.quiet === true });
+  const logLine = (line) => progress.io.stderr.write(`${line}
+`);
+  let connection;
+  try {
+    connection = environmentConnection(environment, flags, io, logLine, progress);
+  } catch (error2) {
+    progress.stop();
+    return failed(error2);
+  }
+  const session = { ...connection, progress, io: progress.io };
+  const stop = new AbortController();
+  let signal;
+  const unsubscribe = io.onTerminate?.((received) => {
+    signal = received;
+    stop.abort();
+    connection.client.stop();
+    session.io.stderr.write(
+      "\nStopping: no new request is sent; waiting for those already sent (press Ctrl-C again to quit at once).\n"
+    );
+  });
+  try {
+    progress.step(`confirming the key of ${environment.name}`);
+    await confirmProject(environment, connection);
+    progress.step("reading live state");
+    const { plan, live } = saved ? await fromSaved(session, environment, saved) : await planHere(session, environment, flags, base);
+    const refusal = environmentRefusal(environment, plan, flags);
+    if (refusal !== void 0) throw new UserError(`${refusal}; nothing was applied`, "plan_refused");
+    progress.stop();
+    const end = await carryOut(
+      session,
+      { plan, live },
+      flags,
+      io,
+      stop.signal,
+      () => signal,
+      environment.name
+    );
+    return {
+      code: end.code,
+      document: { host: connection.host, ...end.result ? { result: end.result } : {} }
+    };
+  } catch (error2) {
+    progress.stop();
+    if (signal !== void 0) {
+      session.io.stderr.write("Apply stopped before any change was made.\n");
+      return { code: exitCodeForSignal(signal), document: { host: connection.host, error: "stopped" } };
+    }
+    return failed(error2, connection.host);
+  } finally {
+    unsubscribe?.();
+    progress.stop();
+    if (flags.verbose) io.stderr.write(`${environment.name}: ${connection.client.describeStats()}
+`);
+    await connection.client.close();
+  }
+}
+async function planHere(session, environment, flags, base) {
+  const made = await planChosen(
+    session.client,
+    environment.config,
+    flags,
+    base,
+    session.io,
+    environment.name
+  );
+  failIfUnsafe(made, flags);
+  let plan = decorate(environment)(await withPeople(made.plan, made.live, made.members, KINDS));
+  if (flags.base !== void 0)
+    plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
+  return { plan, live: made.live };
+}
+async function fromSaved(session, environment, saved) {
+  const again = await savedPlanAgain(
+    session,
+    saved,
+    environment.config,
+    environment.entry.project,
+    decorate(environment),
+    environment.name
+  );
+  const { people } = saved.plan;
+  return { ...again, plan: { ...again.plan, ...people !== void 0 ? { people } : {} } };
+}
+function decorate(environment) {
+  const declarations = markedDeclarations(environment.document, KINDS);
+  return (plan) => withOrigins(plan, declarations);
+}
+var init_apply_environments = __esm({
+  "src/commands/apply-environments.ts"() {
+    "use strict";
+    init_declaration();
+    init_document();
+    init_environments2();
+    init_errors();
+    init_io();
+    init_kinds3();
+    init_origins();
+    init_people();
+    init_text();
+    init_words();
+    init_apply_steps();
+    init_config2();
+    init_environments();
+    init_progress();
+    init_reconcile();
+    init_scope3();
+    init_scope_environments();
+  }
+});
+
 // src/commands/apply.ts
 var apply_exports = {};
 __export(apply_exports, {
-  closing: () => closing,
-  run: () => run5
+  run: () => run6
 });
-import { resolve as resolve11 } from "node:path";
-async function run5(flags, io) {
+import { resolve as resolve12 } from "node:path";
+async function run6(flags, io) {
   if (!flags.autoApprove && !io.confirm) {
     throw new UserError("apply asks for confirmation on a terminal; without one, pass --auto-approve");
   }
@@ -61940,8 +64413,25 @@ async function run5(flags, io) {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const saved = flags.plan !== void 0 ? await readSavedPlan(resolve11(io.cwd, flags.plan), KINDS) : void 0;
+  const savedPlans = flags.plan !== void 0 ? await readSavedPlans(resolve12(io.cwd, flags.plan), KINDS) : void 0;
+  if (savedPlans?.some((s) => s.environment !== void 0)) {
+    const { applyEnvironments: applyEnvironments2 } = await Promise.resolve().then(() => (init_apply_environments(), apply_environments_exports));
+    return applyEnvironments2(flags, io, savedPlans);
+  }
+  const saved = savedPlans?.[0];
   const desired = await readConfig(saved ? saved.config.paths : flags.args, flags, io, "plan", "apply");
+  if (desired.environments !== void 0) {
+    if (saved !== void 0) {
+      throw new UserError(
+        "this plan was saved before the files declared environments: make it again with plan --env NAME --out FILE",
+        "plan_refused"
+      );
+    }
+    const { applyEnvironments: applyEnvironments2 } = await Promise.resolve().then(() => (init_apply_environments(), apply_environments_exports));
+    return applyEnvironments2(flags, io, void 0, desired);
+  }
+  if (flags.all) throw new UserError("--all applies every environment, and the files declare none");
+  selectEnvironments(desired, flags);
   const choice2 = saved ? {} : await chooseBase(flags, desired, io, "apply");
   return withConnection(flags, io, async (session) => {
     const stop = new AbortController();
@@ -61970,7 +64460,8 @@ async function run5(flags, io) {
     let live;
     progress.step("reading live state");
     if (saved) {
-      ({ plan, live } = await savedPlanAgain(session, saved));
+      const explicit = flags2.project === void 0 ? void 0 : parseProjectId(flags2.project, "--project");
+      ({ plan, live } = await savedPlanAgain(session, saved, desired, explicit));
       const projects = plural(plan.projects.length, "project");
       out.stderr.write(
         `Applying the plan made ${humanTime(plan.created_at, nowDate(io.clock))} against ${saved.host}, ${projects} ${plan.projects.join(", ")}.
@@ -61983,181 +64474,29 @@ async function run5(flags, io) {
       live = made.live;
     }
     progress.stop();
-    const json = flags2.format === "json";
-    const log = json ? out.stderr : out.stdout;
-    warnIfPartial(plan, log);
-    const vocab = vocabulary(KINDS);
-    const shown3 = scrubValue(io, plan);
-    log.write(renderText(shown3, { color: colorEnabled(io.env, log.isTTY === true), vocab }));
-    if (plan.actions.length === 0) {
-      if (json)
-        out.stdout.write(
-          resultJson({ format_version: APPLY_FORMAT_VERSION, ok: true, results: [], duplicates: [] })
-        );
-      return 0;
-    }
-    const missing = missingSecretVariables(plan.actions, io.env);
-    if (missing.length > 0) {
-      throw new UserError(
-        `the plan sends secrets from ${missing.map((v) => `$${v}`).join(", ")}, which ${plural(missing.length, "is", "are")} not set; nothing was applied`,
-        "missing_secret"
-      );
-    }
-    if (!flags2.autoApprove) {
-      const cancelled = await confirmOrCancel(
-        io,
-        question(plan.actions.length),
-        "Apply",
-        "Nothing was changed."
-      );
-      if (cancelled !== void 0) return cancelled;
-    }
-    if (stopped.aborted) throw new UserError("stopped", "interrupted");
-    log.write("\n");
-    progress.step("applying", plan.actions.length);
-    const result = await applyAndCheck(plan, {
-      kinds: KINDS,
-      client,
-      env: io.env,
-      concurrency: Number(flags2.concurrency ?? 4),
-      signal: stopped,
-      live,
-      onResult: (one) => {
-        progress.advance();
-        log.write(`${formatResult(scrubValue(io, one), { vocab, people: shown3.people })}
-`);
-      }
-    });
-    progress.stop();
-    const received = signal();
-    if (received === void 0) reportDuplicates(out, result);
-    const end = closing(result, received);
-    log.write(`
-${end.line}
-`);
-    const untouched = appliedScopeSentence(plan.scope);
-    if (untouched !== void 0) log.write(`${untouched}
-`);
-    if (json) out.stdout.write(resultJson(scrubValue(io, result)));
+    const end = await carryOut(session, { plan, live }, flags2, io, stopped, signal);
+    if (flags2.format === "json" && end.result !== void 0) out.stdout.write(resultJson(end.result));
     return end.code;
   }
-  async function savedPlanAgain(session, saved2) {
-    const explicit = flags.project === void 0 ? void 0 : parseProjectId(flags.project, "--project");
-    checkBinding(saved2, {
-      version: VERSION,
-      host: session.host,
-      project: explicit,
-      digests: desired.digests
-    });
-    const live = await refetchLiveState(KINDS, session.client, saved2.reads);
-    const stale = staleObjects(KINDS, saved2.plan, live);
-    if (stale.length > 0) throw staleError(KINDS, stale);
-    const options = { ...saved2.options, now: new Date(Date.parse(saved2.plan.created_at)) };
-    const derived = await planFromLive(KINDS, session.client, desired.projects, live, options);
-    failOnErrors(derived.errors, session.io);
-    checkDerived(saved2.plan, scrubValue(session.io, derived.plan));
-    const { base, people, scope } = saved2.plan;
-    const plan = {
-      ...derived.plan,
-      ...base !== void 0 ? { base } : {},
-      ...scope !== void 0 ? { scope } : {},
-      ...people !== void 0 ? { people } : {},
-      actions: derived.plan.actions.map((action, i) => {
-        const { drift, modified } = saved2.plan.actions[i];
-        return { ...action, ...drift ? { drift } : {}, ...modified ? { modified } : {} };
-      })
-    };
-    return { plan, live };
-  }
-}
-function reportDuplicates(out, result) {
-  if (result.unchecked !== void 0) {
-    out.stderr.write(
-      `warning: could not check the created names for duplicates (${visible(result.unchecked)}); run plan to check
-`
-    );
-  }
-  for (const duplicate of result.duplicates) {
-    const word = KINDS.find((k) => k.name === duplicate.kind)?.words.one ?? duplicate.kind;
-    out.stderr.write(`error: ${visible(duplicateMessage(duplicate, word))}
-`);
-  }
-}
-function closing(result, signal) {
-  const line = formatSummary(result, signal);
-  if (signal !== void 0) return { line, code: exitCodeForSignal(signal) };
-  return { line, code: result.ok ? 0 : 1 };
-}
-function resultJson(result) {
-  return `${JSON.stringify(result, null, 2)}
-`;
-}
-function question(changes) {
-  return changes === 1 ? "Apply this change?" : `Apply these ${changes} changes?`;
 }
 var init_apply3 = __esm({
   "src/commands/apply.ts"() {
     "use strict";
     init_clock();
-    init_duplicates();
-    init_result();
     init_saved_plan();
     init_errors();
     init_io();
     init_kinds3();
-    init_secrets();
-    init_fetch();
-    init_make_plan();
-    init_apply2();
-    init_render();
-    init_scope2();
     init_time2();
-    init_scrub();
-    init_text();
-    init_version();
     init_words();
+    init_apply_steps();
     init_config2();
-    init_confirm();
     init_connect();
+    init_environments();
     init_project();
     init_reconcile();
     init_review();
     init_scope3();
-  }
-});
-
-// src/pull/escape.ts
-function escapeLive(text2) {
-  return text2.replaceAll("${", () => "$${");
-}
-function escapeItem(value, leftOut = [], path = "") {
-  if (value instanceof Placeholder) return `\${${value.variable}}`;
-  if (typeof value === "string") return escapeLive(value);
-  if (Array.isArray(value)) return value.map((item, i) => escapeItem(item, leftOut, `${path}${i}.`));
-  if (isPlainObject(value)) {
-    const out = {};
-    for (const [key2, item] of Object.entries(value)) {
-      if (FORBIDDEN_KEYS.has(key2)) leftOut.push(`${path}${key2}`);
-      else out[key2] = escapeItem(item, leftOut, `${path}${key2}.`);
-    }
-    return out;
-  }
-  return value;
-}
-function printableYaml(text2) {
-  return text2.replace(
-    /[\u007f-\u0084\u0086-\u009f]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  );
-}
-var YAML_TEXT;
-var init_escape = __esm({
-  "src/pull/escape.ts"() {
-    "use strict";
-    init_parse_types();
-    init_values();
-    init_kinds2();
-    YAML_TEXT = { lineWidth: 0, doubleQuotedAsJSON: true };
   }
 });
 
@@ -62181,16 +64520,16 @@ function pullDocument(kind2, project2, pulled, schemaLocation2, leftOut = []) {
     ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
   ];
   return `${header.join("\n")}
-${printableYaml((0, import_yaml5.stringify)({ project: project2, [kind2.key]: items2 }, YAML_TEXT))}`;
+${printableYaml((0, import_yaml6.stringify)({ project: project2, [kind2.key]: items2 }, YAML_TEXT))}`;
 }
 function pullFileName(kind2) {
   return `${kind2.key.replaceAll("_", "-")}.yaml`;
 }
-var import_yaml5;
-var init_document = __esm({
+var import_yaml6;
+var init_document2 = __esm({
   "src/pull/document.ts"() {
     "use strict";
-    import_yaml5 = __toESM(require_dist(), 1);
+    import_yaml6 = __toESM(require_dist(), 1);
     init_values();
     init_escape();
   }
@@ -62218,14 +64557,14 @@ async function pullFiles(kinds, client, project2, schemaLocation2) {
 var init_pull4 = __esm({
   "src/pull/pull.ts"() {
     "use strict";
-    init_document();
+    init_document2();
   }
 });
 
 // src/pull/refresh.ts
 function refreshText(text2, fields) {
-  const lines = new import_yaml6.LineCounter();
-  const doc = (0, import_yaml6.parseDocument)(text2, { lineCounter: lines });
+  const lines = new import_yaml7.LineCounter();
+  const doc = (0, import_yaml7.parseDocument)(text2, { lineCounter: lines });
   const edits = [];
   const changed = [];
   const kept = [];
@@ -62253,32 +64592,32 @@ function refreshText(text2, fields) {
   return { text: out, changed, kept };
 }
 function findItem(root, field3, lines) {
-  if (!(0, import_yaml6.isMap)(root)) return void 0;
+  if (!(0, import_yaml7.isMap)(root)) return void 0;
   const list6 = root.get(field3.key, true);
-  if (!(0, import_yaml6.isSeq)(list6)) return void 0;
+  if (!(0, import_yaml7.isSeq)(list6)) return void 0;
   for (const item of list6.items) {
-    if (!(0, import_yaml6.isMap)(item) || !item.range) continue;
+    if (!(0, import_yaml7.isMap)(item) || !item.range) continue;
     const first = item.items[0]?.key;
-    const at = lines.linePos(first?.range?.[0] ?? item.range[0]);
-    if (at.line === field3.line && at.col === field3.column) return item;
+    const at2 = lines.linePos(first?.range?.[0] ?? item.range[0]);
+    if (at2.line === field3.line && at2.col === field3.column) return item;
   }
   return void 0;
 }
 function nodeAt(item, path) {
   let node2 = item;
   for (const part of path) {
-    if (!(0, import_yaml6.isMap)(node2)) return void 0;
+    if (!(0, import_yaml7.isMap)(node2)) return void 0;
     node2 = node2.get(part, true);
   }
   return node2;
 }
 function hasReference(node2) {
-  if ((0, import_yaml6.isScalar)(node2)) {
+  if ((0, import_yaml7.isScalar)(node2)) {
     const scanned = typeof node2.value === "string" ? scan(node2.value) : void 0;
     return scanned?.ok === true && scanned.references.length > 0;
   }
-  if ((0, import_yaml6.isSeq)(node2)) return node2.items.some(hasReference);
-  if ((0, import_yaml6.isMap)(node2)) return node2.items.some((pair) => hasReference(pair.value));
+  if ((0, import_yaml7.isSeq)(node2)) return node2.items.some(hasReference);
+  if ((0, import_yaml7.isMap)(node2)) return node2.items.some((pair) => hasReference(pair.value));
   return false;
 }
 function yamlValue2(value) {
@@ -62289,13 +64628,13 @@ function yamlValue2(value) {
     flowCollectionPadding: false,
     ...flow2 ? { collectionStyle: "flow" } : {}
   };
-  return printableYaml((0, import_yaml6.stringify)(value, options).trimEnd());
+  return printableYaml((0, import_yaml7.stringify)(value, options).trimEnd());
 }
-var import_yaml6;
+var import_yaml7;
 var init_refresh = __esm({
   "src/pull/refresh.ts"() {
     "use strict";
-    import_yaml6 = __toESM(require_dist(), 1);
+    import_yaml7 = __toESM(require_dist(), 1);
     init_interpolate();
     init_escape();
   }
@@ -62303,14 +64642,14 @@ var init_refresh = __esm({
 
 // src/commands/pull-refresh.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve13 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
 async function refresh(paths, flags, io) {
   const desired = await readConfig(paths, flags, io, "plan");
   const perFile = /* @__PURE__ */ new Map();
-  const absent = [];
+  const absent2 = [];
   await withConnection(flags, io, async ({ client, progress, io: out }) => {
     progress.step("reading live state");
     const made = await readAndPlan(KINDS, client, desired.projects, buildOptions({ args: [...paths] }, io));
@@ -62322,7 +64661,7 @@ async function refresh(paths, flags, io) {
       const owner = `${kind2.words.one} "${flat(object.name)}"`;
       if (object.source === void 0) continue;
       if (kind2.verbs.some((v) => v.name === action.action && v.absentBefore)) {
-        absent.push(`${owner} is not live (apply would ${action.action} it)`);
+        absent2.push(`${owner} is not live (apply would ${action.action} it)`);
         continue;
       }
       const fields = fieldsOf(kind2, action);
@@ -62356,7 +64695,7 @@ async function refresh(paths, flags, io) {
   });
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
-    const path = resolve12(io.cwd, file);
+    const path = resolve13(io.cwd, file);
     const text2 = await withFile("read", file, () => readFile4(path, "utf8"));
     const refreshed = refreshText(text2, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
@@ -62369,7 +64708,7 @@ async function refresh(paths, flags, io) {
 `
     );
   }
-  for (const line of absent) io.stderr.write(`${line}
+  for (const line of absent2) io.stderr.write(`${line}
 `);
   if (changedFiles === 0) io.stderr.write("Nothing to refresh: the files declare what is live.\n");
   return 0;
@@ -62407,7 +64746,7 @@ function dedupe(fields) {
 var init_pull_refresh = __esm({
   "src/commands/pull-refresh.ts"() {
     "use strict";
-    init_files();
+    init_files2();
     init_kinds3();
     init_values();
     init_escape();
@@ -62422,21 +64761,213 @@ var init_pull_refresh = __esm({
   }
 });
 
+// src/pull/overlay.ts
+function overlayKind(input) {
+  const { kind: kind2, pulled, declared } = input;
+  const identity3 = kind2.identityKey ?? "name";
+  const byName = /* @__PURE__ */ new Map();
+  for (const d of declared) byName.set(d.name, [...byName.get(d.name) ?? [], d]);
+  const live = /* @__PURE__ */ new Map();
+  for (const item of pulled.items) {
+    const name = String(item[identity3] ?? "");
+    live.set(name, (live.get(name) ?? 0) + 1);
+  }
+  const pinnedIds = new Set(declared.flatMap((d) => d.id === void 0 ? [] : [String(d.id)]));
+  const out = { key: kind2.key, items: [], pins: 0, own: 0, skipped: [], variables: [] };
+  const sorted = [...pulled.items].sort(
+    (a, b) => compareText(String(a[identity3] ?? ""), String(b[identity3] ?? ""))
+  );
+  for (const item of sorted) {
+    const name = String(item[identity3] ?? "");
+    const shown3 = `${kind2.words.one} ${JSON.stringify(name)} (id ${String(item.id)})`;
+    if (pinnedIds.has(String(item.id))) continue;
+    if (input.excluded.has(name)) {
+      out.skipped.push(`${shown3}: the overlay excludes it`);
+      continue;
+    }
+    const matches2 = byName.get(name) ?? [];
+    const shared = matches2.filter((d) => d.id === void 0 && !input.overlays.has(d.source.file));
+    if (matches2.some((d) => input.overlays.has(d.source.file))) continue;
+    const overlay = input.named.get(name);
+    if (shared.length > 0 && overlay !== void 0) {
+      out.skipped.push(`${shown3}: ${overlay} names it already; add \`id: ${String(item.id)}\` there`);
+      continue;
+    }
+    if (shared.length > 0) {
+      if ((live.get(name) ?? 0) > 1) {
+        out.skipped.push(`${shown3}: several live ${kind2.words.many} have this ${identity3}; pin one by hand`);
+        continue;
+      }
+      out.items.push({ [identity3]: name, id: item.id });
+      out.pins += 1;
+      continue;
+    }
+    out.items.push(item);
+    out.own += 1;
+  }
+  out.variables = out.own > 0 ? [...new Set(pulled.variables)] : [];
+  return out;
+}
+function overlayDocument(environment, project2, kinds, schemaLocation2) {
+  const variables = [...new Set(kinds.flatMap((k) => k.variables))];
+  const header = [
+    `# yaml-language-server: $schema=${schemaLocation2}`,
+    `# Pulled from project ${project2} by posthog-gitops pull --env ${environment}: pins of the objects the shared`,
+    `# files declare, and the objects only ${environment} has.`,
+    ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
+  ];
+  const body = { overlay: environment };
+  for (const kind2 of kinds)
+    if (kind2.items.length > 0) body[kind2.key] = kind2.items.map((item) => escapeItem(item));
+  return `${header.join("\n")}
+${printableYaml((0, import_yaml8.stringify)(body, YAML_TEXT))}`;
+}
+var import_yaml8;
+var init_overlay = __esm({
+  "src/pull/overlay.ts"() {
+    "use strict";
+    import_yaml8 = __toESM(require_dist(), 1);
+    init_values();
+    init_escape();
+  }
+});
+
+// src/commands/pull-environment.ts
+var pull_environment_exports = {};
+__export(pull_environment_exports, {
+  pullEnvironment: () => pullEnvironment
+});
+import { mkdir, readFile as readFile5 } from "node:fs/promises";
+import { dirname as dirname3, relative as relative5, resolve as resolve14 } from "node:path";
+async function namedIn(files, key2, identity3, cwd) {
+  const named = /* @__PURE__ */ new Map();
+  for (const file of files) {
+    const text2 = await readFile5(resolve14(cwd, file), "utf8").catch(() => "");
+    const data = parseYaml(file, text2, new Diagnostics())?.data;
+    const list6 = data?.[key2];
+    if (!Array.isArray(list6)) continue;
+    for (const item of list6) {
+      const name = item?.[identity3];
+      if (typeof name === "string" && !named.has(name)) named.set(name, file);
+    }
+  }
+  return named;
+}
+async function pullEnvironment(flags, io, schema) {
+  const wanted = flags.env ?? [];
+  if (wanted.length !== 1) throw new UserError("pull adopts one environment at a time: --env NAME");
+  const desired = await readConfig(flags.args ?? [], flags, io, "plan");
+  const [environment] = selectEnvironments(desired, { ...flags, env: wanted });
+  if (environment === void 0 || desired.environments === void 0) {
+    throw new UserError(`--env ${wanted[0]}: the files declare no environments (an environments: mapping)`);
+  }
+  const invalid = configurationError(environment);
+  if (invalid !== void 0) throw invalid;
+  const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
+  const dir = resolve14(io.cwd, flags.out ?? "posthog/overlays");
+  const file = resolve14(dir, `${environment.name}.yaml`);
+  const shown3 = relative5(io.cwd, file);
+  if (pathTaken(file)) {
+    throw new UserError(`${shown3} already exists; pull never overwrites: choose another --out`);
+  }
+  const overlays = new Set(environment.overlays);
+  const excludedOf = (key2) => new Set(
+    environment.document.marks.filter((m) => m.how === "excluded" && m.pointer === `/${key2}`).map((m) => m.detail ?? "")
+  );
+  const progress = progressFor(io, { quiet: flags.quiet === true });
+  const connection = environmentConnection(
+    environment,
+    flags,
+    io,
+    (line) => progress.io.stderr.write(`${line}
+`),
+    progress
+  );
+  const project2 = environment.entry.project;
+  let written;
+  try {
+    progress.step("reading live state");
+    const context = { kinds: kinds.map((k) => k.name) };
+    written = [];
+    for (const kind2 of kinds) {
+      const pulled = await kind2.pull(connection.client, project2, context);
+      written.push(
+        overlayKind({
+          kind: kind2,
+          pulled,
+          declared: environment.config.projects.flatMap((p) => p.objects[kind2.name] ?? []),
+          overlays,
+          excluded: excludedOf(kind2.key),
+          named: await namedIn(environment.overlays, kind2.key, kind2.identityKey ?? "name", io.cwd)
+        })
+      );
+    }
+  } finally {
+    progress.stop();
+    await connection.client.close();
+  }
+  const text2 = overlayDocument(environment.name, project2, written, schema(file));
+  await withFile(
+    "create the folder",
+    relative5(io.cwd, dir) || ".",
+    () => mkdir(dirname3(file), { recursive: true })
+  );
+  await writeOutput(io, "write", shown3, file, text2, { create: true });
+  const pins = written.reduce((n, k) => n + k.pins, 0);
+  const own = written.reduce((n, k) => n + k.own, 0);
+  io.stderr.write(
+    `wrote ${shown3}: ${pins} pins of shared declarations, ${own} objects only ${environment.name} has
+`
+  );
+  const variables = [...new Set(written.flatMap((k) => k.variables))];
+  if (variables.length > 0)
+    io.stderr.write(`  set these secret variables before apply: ${variables.join(", ")}
+`);
+  for (const left of written.flatMap((k) => k.skipped)) io.stderr.write(`  left out ${flat(left)}
+`);
+  return 0;
+}
+var init_pull_environment = __esm({
+  "src/commands/pull-environment.ts"() {
+    "use strict";
+    init_diagnostics();
+    init_parse();
+    init_errors();
+    init_files2();
+    init_kinds3();
+    init_overlay();
+    init_text();
+    init_config2();
+    init_environments();
+    init_progress();
+  }
+});
+
 // src/commands/pull.ts
 var pull_exports = {};
 __export(pull_exports, {
-  run: () => run6
+  run: () => run7
 });
-import { mkdir } from "node:fs/promises";
-import { dirname as dirname3, isAbsolute as isAbsolute5, relative as relative5, resolve as resolve13, sep as sep5 } from "node:path";
+import { mkdir as mkdir2 } from "node:fs/promises";
+import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute5, relative as relative6, resolve as resolve15, sep as sep5 } from "node:path";
 import { fileURLToPath } from "node:url";
 function schemaLocation(cwd, dir) {
-  const fromRepo = relative5(cwd, SCHEMA);
+  const fromRepo = relative6(cwd, SCHEMA);
   const inside2 = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute5(fromRepo);
-  return (name) => inside2 ? relative5(dirname3(resolve13(dir, name)), SCHEMA).split(sep5).join("/") : PUBLISHED_SCHEMA;
+  return (name) => inside2 ? relative6(dirname4(resolve15(dir, name)), SCHEMA).split(sep5).join("/") : PUBLISHED_SCHEMA;
 }
-async function run6(flags, io) {
+async function run7(flags, io) {
   const paths = flags.args ?? [];
+  if ((flags.env ?? []).length > 0) {
+    if (flags.refresh)
+      throw new UserError("pull --env writes an environment's overlay; --refresh does not take --env");
+    const { pullEnvironment: pullEnvironment2 } = await Promise.resolve().then(() => (init_pull_environment(), pull_environment_exports));
+    return pullEnvironment2(
+      { ...flags, ...flags.out === "posthog" ? { out: void 0 } : {} },
+      io,
+      (file) => schemaLocation(io.cwd, dirname4(file))(basename2(file))
+    );
+  }
   if (flags.refresh) {
     if (flags.out !== void 0 && flags.out !== "posthog") {
       throw new UserError("pull --refresh rewrites the files it is given: give them as PATH, not --out");
@@ -62449,29 +64980,29 @@ async function run6(flags, io) {
     );
   const { project: project2 } = projectChoice(flags, io);
   if (project2 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
-  const dir = resolve13(io.cwd, flags.out ?? "posthog");
+  const dir = resolve15(io.cwd, flags.out ?? "posthog");
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
     throw new UserError(
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve13(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
+  const existing = kinds.map((kind2) => resolve15(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     throw new UserError(
-      `${existing.map((file) => relative5(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
+      `${existing.map((file) => relative6(io.cwd, file)).join(", ")} already exists; pull never overwrites: choose another --out`
     );
   }
   const schema = schemaLocation(io.cwd, dir);
   const files = await withConnection(flags, io, ({ client }) => pullFiles(kinds, client, project2, schema));
-  const shown3 = relative5(io.cwd, dir) || ".";
-  await withFile("create the folder", shown3, () => mkdir(dir, { recursive: true }));
+  const shown3 = relative6(io.cwd, dir) || ".";
+  await withFile("create the folder", shown3, () => mkdir2(dir, { recursive: true }));
   for (const pulled of files) {
-    const file = resolve13(dir, pulled.name);
-    await writeOutput(io, "write", relative5(io.cwd, file), file, pulled.text, { create: true });
-    const words2 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
+    const file = resolve15(dir, pulled.name);
+    await writeOutput(io, "write", relative6(io.cwd, file), file, pulled.text, { create: true });
+    const words3 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
-      `wrote ${relative5(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words2.one : words2.many}
+      `wrote ${relative6(io.cwd, file)}: ${pulled.objects} ${pulled.objects === 1 ? words3.one : words3.many}
 `
     );
     if (pulled.variables.length > 0) {
@@ -62488,9 +65019,9 @@ var init_pull5 = __esm({
   "src/commands/pull.ts"() {
     "use strict";
     init_errors();
-    init_files();
+    init_files2();
     init_kinds3();
-    init_document();
+    init_document2();
     init_pull4();
     init_text();
     init_version();
@@ -62818,11 +65349,11 @@ function renderStatusText(doc, now, paint) {
   return out;
 }
 function lastRun(r, now) {
-  const run14 = r.latest_run;
-  if (!run14) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
-  const when = humanTime(run14.finished_at ?? run14.created_at, now);
-  const more = r.running && run14.status !== "Running" && run14.status !== "Starting" ? " (a run in progress)" : "";
-  return { text: `${run14.status} ${when}${more}`, style: statusStyle(run14.status) };
+  const run15 = r.latest_run;
+  if (!run15) return { text: r.running ? "Running" : "never ran", style: r.running ? "yellow" : "dim" };
+  const when = humanTime(run15.finished_at ?? run15.created_at, now);
+  const more = r.running && run15.status !== "Running" && run15.status !== "Starting" ? " (a run in progress)" : "";
+  return { text: `${run15.status} ${when}${more}`, style: statusStyle(run15.status) };
 }
 var WINDOW_DAYS;
 var init_status = __esm({
@@ -62942,11 +65473,11 @@ var init_operations = __esm({
 // src/commands/status.ts
 var status_exports = {};
 __export(status_exports, {
-  run: () => run7
+  run: () => run8
 });
 import { existsSync as existsSync3 } from "node:fs";
-import { resolve as resolve14 } from "node:path";
-async function run7(options, io) {
+import { resolve as resolve16 } from "node:path";
+async function run8(options, io) {
   const format = options.format ?? "text";
   return withService(options, io, async (ctx) => {
     if (format !== "text" && format !== "json")
@@ -62985,7 +65516,7 @@ async function select(ctx, options) {
     const projects = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects };
   }
-  if (existsSync3(resolve14(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync3(resolve16(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project2 } = projectChoice(options, ctx.io);
   if (project2 === void 0) {
     throw new UserError(
@@ -63145,9 +65676,9 @@ var init_resolve_export = __esm({
 // src/commands/runs.ts
 var runs_exports = {};
 __export(runs_exports, {
-  run: () => run8
+  run: () => run9
 });
-async function run8(options, io) {
+async function run9(options, io) {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json"], "text");
     const statuses = parseStatuses(options.status);
@@ -63200,9 +65731,9 @@ var init_runs3 = __esm({
 // src/commands/retry.ts
 var retry_exports = {};
 __export(retry_exports, {
-  run: () => run9
+  run: () => run10
 });
-async function run9(options, io) {
+async function run10(options, io) {
   return withService(options, io, async (ctx) => {
     const [name, runId] = options.args ?? [];
     if (runId && options.failed) throw new UserError("give either RUN_ID or --failed, not both");
@@ -63287,9 +65818,9 @@ var init_retry = __esm({
 // src/commands/backfill.ts
 var backfill_exports = {};
 __export(backfill_exports, {
-  run: () => run10
+  run: () => run11
 });
-async function run10(options, io) {
+async function run11(options, io) {
   const now = nowDate(io.clock);
   const format = parseFormat(options.format, ["text", "json"], "text");
   const window = checkWindowSyntax(options.start, options.end, now);
@@ -63344,9 +65875,9 @@ function renderLogsText(doc, paint) {
   const widest = (cells) => Math.max(...cells.map((c) => c.length));
   const time = widest(rows.map((r) => r.time));
   const level2 = widest(rows.map((r) => r.level));
-  const run14 = widest(rows.map((r) => r.run));
+  const run15 = widest(rows.map((r) => r.run));
   return rows.map((r) => {
-    const runs = doc.filters.run ? "" : `  ${paint("dim", r.run.padEnd(run14))}`;
+    const runs = doc.filters.run ? "" : `  ${paint("dim", r.run.padEnd(run15))}`;
     const head = `${r.time.padEnd(time)}  ${paint(LEVEL_STYLE[r.level], r.level.padEnd(level2))}${runs}`;
     return `${head}  ${r.message}
 `;
@@ -63366,9 +65897,9 @@ var init_logs = __esm({
 // src/commands/logs.ts
 var logs_exports = {};
 __export(logs_exports, {
-  run: () => run11
+  run: () => run12
 });
-async function run11(options, io) {
+async function run12(options, io) {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json"], "text");
     const levels = parseLevels(options.level);
@@ -63440,9 +65971,9 @@ var init_logs2 = __esm({
 // src/commands/members.ts
 var members_exports = {};
 __export(members_exports, {
-  run: () => run12
+  run: () => run13
 });
-async function run12(options, io) {
+async function run13(options, io) {
   const format = parseFormat(options.format, ["text", "json"], "text");
   const project2 = await configuredProject(options.config, options, io);
   return withService(options, io, async (ctx) => {
@@ -63545,10 +66076,10 @@ var init_events2 = __esm({
 function parseWhere(raw) {
   const items2 = raw === void 0 ? [] : typeof raw === "string" ? [raw] : raw;
   return items2.map((item) => {
-    const at = item.indexOf("=");
-    const key2 = at < 0 ? "" : item.slice(0, at).trim();
+    const at2 = item.indexOf("=");
+    const key2 = at2 < 0 ? "" : item.slice(0, at2).trim();
     if (!key2) throw new UserError(`--where ${item} must look like key=value, e.g. --where '$browser=Chrome'`);
-    return { key: key2, value: item.slice(at + 1), operator: "exact", type: "event" };
+    return { key: key2, value: item.slice(at2 + 1), operator: "exact", type: "event" };
   });
 }
 var init_where = __esm({
@@ -63561,9 +66092,9 @@ var init_where = __esm({
 // src/commands/events.ts
 var events_exports = {};
 __export(events_exports, {
-  run: () => run13
+  run: () => run14
 });
-async function run13(options, io) {
+async function run14(options, io) {
   return withService(options, io, async (ctx) => {
     const format = parseFormat(options.format, ["text", "json", "csv"], "text");
     const limit = parseLimit(options.limit, "--limit", 100, 1e5);
@@ -63630,7 +66161,7 @@ var init_events3 = __esm({
 // src/action/main.ts
 import { existsSync as existsSync5, mkdtempSync, readFileSync as readFileSync4, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join6, resolve as resolve15 } from "node:path";
+import { join as join6, resolve as resolve17 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -63853,7 +66384,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve16) => {
+  return new Promise((resolve18) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -63861,7 +66392,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve16(answer);
+      resolve18(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -63876,11 +66407,11 @@ function ask(question2) {
 init_paint();
 init_scrub();
 init_version();
-async function runCommand(run14, options, given) {
+async function runCommand(run15, options, given) {
   const scrubbing = given.scrubber ? void 0 : scrubbingIo(given, colorEnabled(given.env, false));
   const io = scrubbing?.io ?? given;
   try {
-    return await run14(options, io);
+    return await run15(options, io);
   } catch (error2) {
     io.stderr.write(`${describeFailure(error2, { stack: Boolean(io.env.POSTHOG_GITOPS_DEBUG) })}
 `);
@@ -63895,6 +66426,10 @@ var CONNECTION_ENV = [
   "  POSTHOG_API_KEY     personal API key (phx_...), sent only as Authorization: Bearer; never printed",
   "  POSTHOG_PROJECT_ID  project for files without `project:` (--project wins; a file's own project governs it)",
   "  POSTHOG_RATE_LIMIT  request budget, e.g. 480/minute,4800/hour (default: the service's limits)"
+];
+var ENVIRONMENT_ENV = [
+  "  api_key_env         with environments declared: each one's key, in the variable its entry names",
+  "                      (POSTHOG_API_KEY when it names none); its host and project are in its entry"
 ];
 function help(env, example) {
   return `
@@ -63943,6 +66478,17 @@ function buildProgram(io, setExit) {
       "posthog-gitops emulator --port 8010 &  POSTHOG_HOST=http://127.0.0.1:8010 POSTHOG_API_KEY=phx_emulator posthog-gitops plan"
     )
   ).action(action(() => Promise.resolve().then(() => (init_emulator(), emulator_exports))));
+  program2.command("render").description(
+    "print what one environment gets: the shared files with its overlays laid over them (offline)"
+  ).argument("[paths...]", "files or folders (default posthog/)").option("--env <name>", "the environment (required)", repeat, []).addOption(
+    new Option("--format <format>", "yaml (with comments citing overlays) or json").choices(["yaml", "json"]).default("yaml")
+  ).addHelpText(
+    "after",
+    help(
+      ["  (none: render reads only the files; secrets stay ${NAME} references)"],
+      "posthog-gitops render --env production > production.yaml && posthog-gitops plan production.yaml"
+    )
+  ).action(action(() => Promise.resolve().then(() => (init_render2(), render_exports))));
   connectionOptions(
     program2.command("plan").description("read live state and print what apply would change (sends only GET requests)").argument("[paths...]", "files or folders (default posthog/)").addOption(formatOption(["text", "markdown", "json"])).option("--out <file>", "save the plan (with live-state fingerprints) for `apply --plan`").option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are").option("--prune", "delete live objects that no file declares (kinds the files list)").option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
       "--target <kind/name>",
@@ -63955,12 +66501,18 @@ function buildProgram(io, setExit) {
     ).option(
       "--changed-only",
       "with --base: read and plan only the declarations changed since that revision (drift elsewhere is not checked)"
+    ).option(
+      "--env <name>",
+      "with environments declared: only this environment (repeatable; default every one)",
+      repeat,
+      []
     )
   ).addHelpText(
     "after",
     help(
       [
         ...CONNECTION_ENV,
+        ...ENVIRONMENT_ENV,
         "  NAME                variables the files list under `variables:` (secret variables are not needed to plan)",
         "  GITHUB_ACTIONS      when true: annotations, and the markdown plan appended to GITHUB_STEP_SUMMARY",
         "  NO_COLOR            no colour (colour is used only on a terminal)"
@@ -63977,6 +66529,17 @@ function buildProgram(io, setExit) {
     ).option("--base <ref>", "git revision to compare declarations with, to label drift in the plan shown").option(
       "--changed-only",
       "with --base: read and apply only the declarations changed since that revision; every other object is left as it is live"
+    ).option(
+      "--env <name>",
+      "with environments declared: apply this environment (repeatable; in promote_from order)",
+      repeat,
+      []
+    ).option(
+      "--all",
+      "with environments declared: every environment, in promote_from order, stopping at the first that fails"
+    ).option(
+      "--allow-destructive",
+      "allow destructive actions in a `protect: true` environment (--auto-approve and --force do not)"
     ).addOption(
       new Option(
         "--format <format>",
@@ -63988,6 +66551,7 @@ function buildProgram(io, setExit) {
     help(
       [
         ...CONNECTION_ENV,
+        ...ENVIRONMENT_ENV,
         "  NAME                variables the files list, and every secret variable the plan sends (apply fails before any write when one is unset)",
         "  NO_COLOR            no colour (colour is used only on a terminal)"
       ],
@@ -64000,10 +66564,18 @@ function buildProgram(io, setExit) {
     ).argument("[paths...]", "with --refresh: the files or folders to refresh (default posthog/)").option("--out <dir>", "folder to write new files into", "posthog").option(
       "--refresh",
       "update the live values of the objects the files declare, keeping comments and ${NAME}"
-    ).addOption(new Option("--kind <kind>", "only one kind").choices(KIND_KEYS))
+    ).addOption(new Option("--kind <kind>", "only one kind").choices(KIND_KEYS)).option(
+      "--env <name>",
+      "adopt this environment: write its overlay (pins of what the shared files declare, and its own objects) into --out (default posthog/overlays)",
+      repeat,
+      []
+    )
   ).addHelpText(
     "after",
-    help(CONNECTION_ENV, "posthog-gitops pull --project 12345 --out posthog/production")
+    help(
+      [...CONNECTION_ENV, ...ENVIRONMENT_ENV],
+      "posthog-gitops pull --project 12345 --out posthog/production"
+    )
   ).action(action(() => Promise.resolve().then(() => (init_pull5(), pull_exports))));
   connectionOptions(
     program2.command("status").description("batch exports at a glance: latest run, failures and records of the last 7 days").argument(
@@ -64113,7 +66685,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve16, reject) => {
+      return new Promise((resolve18, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -64131,7 +66703,7 @@ function installedCli(label2, bin, env, cwd) {
         });
         child.once("close", (code, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve16({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve18({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -64306,6 +66878,18 @@ function readInputs(read) {
   if (changedOnly === "true" && base === "") {
     throw new InputError("input changed-only needs input base: the revision the change is measured from");
   }
+  const environments = get("environments").split(/\s+/).filter((name) => name !== "");
+  for (const name of environments) {
+    if (!/^[A-Za-z][A-Za-z0-9_-]{0,62}$/.test(name)) {
+      throw new InputError(
+        "input environments must be environment names (letters, digits, - and _) separated by spaces or lines, or all"
+      );
+    }
+  }
+  if (environments.includes("all") && environments.length > 1) {
+    throw new InputError("input environments: all means every environment; name no other with it");
+  }
+  const apiKeys = readApiKeys(read("api-keys", false));
   const version = get("version");
   if (version !== "" && !VERSION_SPEC.test(version)) {
     throw new InputError(
@@ -64318,6 +66902,8 @@ function readInputs(read) {
     host: get("host"),
     project: get("project"),
     apiKey: get("api-key"),
+    environments,
+    apiKeys,
     prune: prune === "true",
     base,
     changedOnly: changedOnly === "true",
@@ -64329,6 +66915,29 @@ function readInputs(read) {
     version
   };
 }
+function readApiKeys(text2) {
+  const keys = {};
+  text2.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === "") return;
+    const at2 = line.indexOf("=");
+    const name = at2 < 0 ? "" : line.slice(0, at2).trim();
+    const value = at2 < 0 ? "" : line.slice(at2 + 1).trim();
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || value === "") {
+      throw new InputError(
+        `input api-keys, line ${i + 1}: write VARIABLE=key, one a line (the variable an environment's api_key_env names)`
+      );
+    }
+    if (/^(POSTHOG_HOST|POSTHOG_PROJECT_ID|GITHUB_.*|INPUT_.*|RUNNER_.*|PATH|NODE_OPTIONS)$/i.test(name)) {
+      throw new InputError(`input api-keys, line ${i + 1}: ${name} is not a variable for a key`);
+    }
+    keys[name] = value;
+  });
+  return keys;
+}
+function apiKeyValues(text2) {
+  return text2.split("\n").map((line) => line.slice(line.indexOf("=") + 1).trim()).filter((value) => value !== "");
+}
 var VERSION_SPEC = /^[0-9A-Za-z^~<>=*][0-9A-Za-z.^~<>=|*+ -]{0,99}$/;
 function splitPaths(text2) {
   const parts = text2.includes("\n") ? text2.split("\n").map((line) => line.trim()) : text2.split(/[ \t]+/);
@@ -64339,6 +66948,7 @@ function cliEnv(runner, inputs) {
   if (inputs.host !== "") env.POSTHOG_HOST = inputs.host;
   if (inputs.project !== "") env.POSTHOG_PROJECT_ID = inputs.project;
   if (inputs.apiKey !== "") env.POSTHOG_API_KEY = inputs.apiKey;
+  for (const [name, value] of Object.entries(inputs.apiKeys ?? {})) env[name] = value;
   return env;
 }
 function withoutInputs(env) {
@@ -64354,14 +66964,14 @@ async function installRelease(version, prefix, env) {
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code = await new Promise((resolve16, reject) => {
+  const code = await new Promise((resolve18, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status) => resolve16(status ?? 1));
+    child.once("close", (status) => resolve18(status ?? 1));
   });
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join4(prefix, "node_modules", "posthog-gitops");
@@ -64403,6 +67013,8 @@ async function runAction(ctx) {
       ...inputs.base !== "" ? [`--base=${inputs.base}`] : [],
       // The saved plan keeps its scope: the apply below writes only the change too.
       ...inputs.changedOnly ? ["--changed-only"] : [],
+      // The saved plan names its environments: the apply below applies them, in promote_from order.
+      ...inputs.environments.filter((name) => name !== "all").flatMap((name) => ["--env", name]),
       ...paths
     ],
     { captureStdout: true }
@@ -64451,11 +67063,21 @@ The plan could not be made (exit ${code}): see the [job log](${runUrl}).
 `;
 }
 function planSummary(file) {
-  const saved = JSON.parse(readFileSync3(file, "utf8"));
-  const summary3 = saved.plan?.summary;
-  if (typeof summary3?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
-  const scope = saved.plan?.scope;
-  return { total: summary3.total, destructive: summary3.destructive === true, ...scope ? { scope } : {} };
+  const data = JSON.parse(readFileSync3(file, "utf8"));
+  const plans = Array.isArray(data.environments) ? data.environments : [data];
+  let total = 0;
+  let destructive = false;
+  let scope;
+  for (const saved of plans) {
+    const summary3 = saved.plan?.summary;
+    if (typeof summary3?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
+    total += summary3.total;
+    destructive ||= summary3.destructive === true;
+    const own = saved.plan?.scope;
+    if (own !== void 0 && (scope === void 0 || scope.read !== "full" && own.read === "full"))
+      scope = own;
+  }
+  return { total, destructive, ...scope ? { scope } : {} };
 }
 function showMarkdown(report2, markdown) {
   const token = `posthog-gitops-${randomUUID2()}`;
@@ -64486,7 +67108,8 @@ var report = {
   endGroup: () => endGroup()
 };
 async function start() {
-  for (const secret2 of [getInput("api-key"), getInput("github-token")]) {
+  const keys = apiKeyValues(getInput("api-keys"));
+  for (const secret2 of [getInput("api-key"), getInput("github-token"), ...keys]) {
     if (secret2 !== "") setSecret(secret2);
   }
   let inputs;
@@ -64500,7 +67123,7 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve15(workspace, inputs.workingDirectory);
+  const cwd = resolve17(workspace, inputs.workingDirectory);
   if (!existsSync5(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;

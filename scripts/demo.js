@@ -10,13 +10,14 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = fileURLToPath(new URL("../bin/posthog-gitops.js", import.meta.url));
-const paths = ["examples/production", "examples/staging"];
+// One set of files for two environments (staging and production, two projects with their own keys).
+const paths = ["examples/posthog"];
 
 // Stand-in secrets for the example exports (most credentials live in the emulator's integrations) and
 // the encrypted flag payload; the tool never prints them.
 const demoSecrets = {
   PRODUCTION_PROJECT_TOKEN: "phc_demo_token_not_real",
-  PRICING_PAYLOAD: '{"discount_code": "DEMO-NOT-REAL"}',
+  PRICING_PAYLOAD_PRODUCTION: '{"discount_code": "DEMO-NOT-REAL"}',
 };
 
 const colour = process.stdout.isTTY === true && !("NO_COLOR" in process.env && process.env.NO_COLOR !== "");
@@ -64,12 +65,15 @@ try {
     ...process.env,
     ...demoSecrets,
     POSTHOG_HOST: emulator.url,
-    POSTHOG_API_KEY: "phx_emulator",
+    // Each environment's key, in the variable its entry in examples/posthog/environments.yaml names.
+    POSTHOG_API_KEY_STAGING: "phx_emulator_staging",
+    POSTHOG_API_KEY_PRODUCTION: "phx_emulator_production",
   };
   process.stdout.write(`emulator listening on ${emulator.url}\n`);
   failed ||= run("offline checks", ["validate", ...paths], env) !== 0;
   failed ||= run("what would change", ["plan", ...paths], env) !== 0;
-  failed ||= run("make it so", ["apply", "--auto-approve", ...paths], env) !== 0;
+  failed ||= run("what production gets", ["render", "--env", "production", ...paths], env) !== 0;
+  failed ||= run("make it so, staging first", ["apply", "--all", "--auto-approve", ...paths], env) !== 0;
   const again = run("again: nothing left to do", ["plan", "--detailed-exitcode", ...paths], env);
   if (again !== 0) {
     process.stderr.write(`\nthe second plan still shows changes (exit ${again}): apply is not idempotent\n`);

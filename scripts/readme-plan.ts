@@ -1,7 +1,8 @@
 /**
  * Writes the pull-request comment shown in README.md, from the real CLI against the emulator: the
- * demo's configuration in a scratch git repository, applied; then a few edits in "the PostHog UI"
- * (through the API) and one in the files, planned with `--base HEAD` as the action would render it.
+ * demo's configuration (examples/posthog: staging and production) in a scratch git repository, applied
+ * to both environments; then a few edits in production's "PostHog UI" (through the API) and one in a
+ * shared file, every environment planned with `--base HEAD` as the action would render it.
  * `npx tsx scripts/readme-plan.ts` prints the markdown; paste it into the README (shortened).
  */
 import { execFileSync } from "node:child_process";
@@ -26,6 +27,7 @@ const clock: Clock = {
 const dir = mkdtempSync(join(tmpdir(), "posthog-gitops-readme-"));
 const secrets = {
   PRODUCTION_PROJECT_TOKEN: "phc_demo_token_not_real",
+  PRICING_PAYLOAD_PRODUCTION: '{"discount_code": "DEMO-NOT-REAL"}',
 };
 const git = (...args: string[]) =>
   execFileSync("git", args, {
@@ -46,7 +48,8 @@ try {
     ...secrets,
     PATH: process.env.PATH,
     POSTHOG_HOST: emulator.url,
-    POSTHOG_API_KEY: "phx_emulator",
+    POSTHOG_API_KEY_STAGING: "phx_emulator_staging",
+    POSTHOG_API_KEY_PRODUCTION: "phx_emulator_production",
   };
   const cli = async (args: string[]) => {
     let out = "";
@@ -79,12 +82,11 @@ try {
     return res.status === 204 ? undefined : ((await res.json()) as Record<string, unknown>);
   };
 
-  for (const env of ["production", "staging"])
-    cpSync(join(root, "examples", env), join(dir, "posthog", env), { recursive: true });
+  cpSync(join(root, "examples/posthog"), join(dir, "posthog"), { recursive: true });
   git("init", "-q");
   git("add", "-A");
   git("commit", "-q", "-m", "base");
-  const applied = await cli(["apply", "--auto-approve", "posthog"]);
+  const applied = await cli(["apply", "--all", "--auto-approve", "posthog"]);
   if (applied.code !== 0) process.stderr.write(`apply: exit ${applied.code}\n${applied.out}${applied.err}\n`);
 
   // In the PostHog UI at 09:40: Weekly KPIs' description edited and carol removed; events-to-s3 paused.
@@ -105,13 +107,11 @@ try {
   };
   const s3 = exports.results.find((b) => b.name === "events-to-s3")!;
   await api("POST", `/api/projects/12345/batch_exports/${s3.id}/pause/`);
-  // In the pull request: Product usage's description changed in staging. The plan is made at noon.
-  const file = join(dir, "posthog/staging/dashboards.yaml");
+  // In the pull request: Product usage's description changed in the shared file (production's overlay
+  // sets its own, so only staging's changes). The plan is made at noon.
+  const file = join(dir, "posthog/shared/dashboards.yaml");
   const text = readFileSync(file, "utf8");
-  writeFileSync(
-    file,
-    text.replace("across the web app (staging data).", "across the web and mobile apps (staging data)."),
-  );
+  writeFileSync(file, text.replace("across the web app (", "across the web and mobile apps ("));
   now = Date.parse("2026-11-20T12:00:00Z");
 
   const plan = await cli(["plan", "posthog", "--base", "HEAD", "--format", "markdown"]);

@@ -48,6 +48,12 @@ const CONNECTION_ENV = [
   "  POSTHOG_RATE_LIMIT  request budget, e.g. 480/minute,4800/hour (default: the service's limits)",
 ];
 
+/** What plan, apply and pull read besides, when the files declare environments (SPEC §9). */
+const ENVIRONMENT_ENV = [
+  "  api_key_env         with environments declared: each one's key, in the variable its entry names",
+  "                      (POSTHOG_API_KEY when it names none); its host and project are in its entry",
+];
+
 function help(env: string[], example: string): string {
   return `\nEnvironment variables:\n${env.join("\n")}\n\nExample:\n  $ ${example}\n`;
 }
@@ -128,6 +134,27 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     )
     .action(action(() => import("./commands/emulator.js")));
 
+  program
+    .command("render")
+    .description(
+      "print what one environment gets: the shared files with its overlays laid over them (offline)",
+    )
+    .argument("[paths...]", "files or folders (default posthog/)")
+    .option("--env <name>", "the environment (required)", repeat, [])
+    .addOption(
+      new Option("--format <format>", "yaml (with comments citing overlays) or json")
+        .choices(["yaml", "json"])
+        .default("yaml"),
+    )
+    .addHelpText(
+      "after",
+      help(
+        ["  (none: render reads only the files; secrets stay ${NAME} references)"],
+        "posthog-gitops render --env production > production.yaml && posthog-gitops plan production.yaml",
+      ),
+    )
+    .action(action(() => import("./commands/render.js")));
+
   connectionOptions(
     program
       .command("plan")
@@ -152,6 +179,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       .option(
         "--changed-only",
         "with --base: read and plan only the declarations changed since that revision (drift elsewhere is not checked)",
+      )
+      .option(
+        "--env <name>",
+        "with environments declared: only this environment (repeatable; default every one)",
+        repeat,
+        [],
       ),
   )
     .addHelpText(
@@ -159,6 +192,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       help(
         [
           ...CONNECTION_ENV,
+          ...ENVIRONMENT_ENV,
           "  NAME                variables the files list under `variables:` (secret variables are not needed to plan)",
           "  GITHUB_ACTIONS      when true: annotations, and the markdown plan appended to GITHUB_STEP_SUMMARY",
           "  NO_COLOR            no colour (colour is used only on a terminal)",
@@ -189,6 +223,20 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "--changed-only",
         "with --base: read and apply only the declarations changed since that revision; every other object is left as it is live",
       )
+      .option(
+        "--env <name>",
+        "with environments declared: apply this environment (repeatable; in promote_from order)",
+        repeat,
+        [],
+      )
+      .option(
+        "--all",
+        "with environments declared: every environment, in promote_from order, stopping at the first that fails",
+      )
+      .option(
+        "--allow-destructive",
+        "allow destructive actions in a `protect: true` environment (--auto-approve and --force do not)",
+      )
       .addOption(
         new Option(
           "--format <format>",
@@ -203,6 +251,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
       help(
         [
           ...CONNECTION_ENV,
+          ...ENVIRONMENT_ENV,
           "  NAME                variables the files list, and every secret variable the plan sends (apply fails before any write when one is unset)",
           "  NO_COLOR            no colour (colour is used only on a terminal)",
         ],
@@ -223,11 +272,20 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "--refresh",
         "update the live values of the objects the files declare, keeping comments and ${NAME}",
       )
-      .addOption(new Option("--kind <kind>", "only one kind").choices(KIND_KEYS)),
+      .addOption(new Option("--kind <kind>", "only one kind").choices(KIND_KEYS))
+      .option(
+        "--env <name>",
+        "adopt this environment: write its overlay (pins of what the shared files declare, and its own objects) into --out (default posthog/overlays)",
+        repeat,
+        [],
+      ),
   )
     .addHelpText(
       "after",
-      help(CONNECTION_ENV, "posthog-gitops pull --project 12345 --out posthog/production"),
+      help(
+        [...CONNECTION_ENV, ...ENVIRONMENT_ENV],
+        "posthog-gitops pull --project 12345 --out posthog/production",
+      ),
     )
     .action(action(() => import("./commands/pull.js")));
 

@@ -15,6 +15,7 @@ import type { ActionResult } from "./apply/apply.js";
 import { type ApplyResult, applyAndCheck } from "./apply/result.js";
 import {
   countBySeverity,
+  type EnvironmentConfig,
   type InMemoryFiles,
   type LoadMode,
   type LoadResult,
@@ -34,7 +35,14 @@ export type { Clock } from "posthog-gitops-shared/clock";
 export type { ActionResult, Outcome } from "./apply/apply.js";
 export type { Duplicate } from "./apply/duplicates.js";
 export type { ApplyResult } from "./apply/result.js";
-export type { Declared, DesiredProject, Diagnostic, SourceRef } from "./config/index.js";
+export type {
+  Declared,
+  DesiredProject,
+  Diagnostic,
+  EnvironmentConfig,
+  Environments,
+  SourceRef,
+} from "./config/index.js";
 export { type ErrorCode, UserError } from "./errors.js";
 export type { Kind } from "./kinds/index.js";
 export type {
@@ -56,6 +64,8 @@ export interface Config extends LoadResult {
   /** No diagnostic is an error: the configuration may be planned. */
   ok: boolean;
   kinds: readonly Kind[];
+  /** With `environment` asked for: that environment (its entry: project, host, key variable; its merged document). */
+  environment?: EnvironmentConfig;
 }
 
 export interface LoadConfigOptions {
@@ -69,6 +79,12 @@ export interface LoadConfigOptions {
   mode?: LoadMode;
   /** Resource kinds; default the built-in ones. */
   kinds?: readonly Kind[];
+  /**
+   * With files that declare environments (SPEC §9): the configuration of this one, merged (its one
+   * project, its diagnostics and the files' own), ready for `makePlan` with a client of its key and
+   * host (`config.environment`).
+   */
+  environment?: string;
 }
 
 /** Reads configuration files (paths: files or folders; default `posthog/`) or in-memory files. */
@@ -84,7 +100,25 @@ export async function loadConfig(
     mode: options.mode ?? "plan",
     ...(options.defaultProject !== undefined ? { defaultProject: options.defaultProject } : {}),
   });
-  return { ...result, ok: countBySeverity(result.diagnostics).error === 0, kinds };
+  if (options.environment === undefined) {
+    return { ...result, ok: countBySeverity(result.diagnostics).error === 0, kinds };
+  }
+  const environment = result.environments?.list.find((e) => e.name === options.environment);
+  if (environment === undefined) {
+    const names = result.environments?.list.map((e) => e.name) ?? [];
+    throw new UserError(
+      `no environment ${options.environment}: ${names.length > 0 ? `the files declare ${names.join(", ")}` : "the files declare none"}`,
+    );
+  }
+  const diagnostics = [...(result.environments?.diagnostics ?? []), ...environment.config.diagnostics];
+  return {
+    ...environment.config,
+    diagnostics,
+    environments: result.environments as NonNullable<typeof result.environments>,
+    environment,
+    ok: countBySeverity(diagnostics).error === 0,
+    kinds,
+  };
 }
 
 export interface CreateClientOptions extends Omit<ClientOptions, "host"> {

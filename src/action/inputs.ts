@@ -13,6 +13,13 @@ export interface ActionInputs {
   host: string;
   project: string;
   apiKey: string;
+  /**
+   * With environments declared (SPEC §9): which to plan or apply (`--env`); empty for every one
+   * (`plan`) or the only one; `["all"]` for every one, in `promote_from` order.
+   */
+  environments: string[];
+  /** Each environment's key by the variable its entry names (`api_key_env`), handed to the CLI. */
+  apiKeys: Record<string, string>;
   prune: boolean;
   /** `--base` for plan: the git revision drift is named against; empty for none. */
   base: string;
@@ -33,9 +40,11 @@ export interface ActionInputs {
 export const INPUT_NAMES = [
   "command",
   "paths",
+  "environments",
   "host",
   "project",
   "api-key",
+  "api-keys",
   "prune",
   "base",
   "changed-only",
@@ -80,6 +89,20 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
   if (changedOnly === "true" && base === "") {
     throw new InputError("input changed-only needs input base: the revision the change is measured from");
   }
+  const environments = get("environments")
+    .split(/\s+/)
+    .filter((name) => name !== "");
+  for (const name of environments) {
+    if (!/^[A-Za-z][A-Za-z0-9_-]{0,62}$/.test(name)) {
+      throw new InputError(
+        "input environments must be environment names (letters, digits, - and _) separated by spaces or lines, or all",
+      );
+    }
+  }
+  if (environments.includes("all") && environments.length > 1) {
+    throw new InputError("input environments: all means every environment; name no other with it");
+  }
+  const apiKeys = readApiKeys(read("api-keys", false));
   const version = get("version");
   if (version !== "" && !VERSION_SPEC.test(version)) {
     throw new InputError(
@@ -92,6 +115,8 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
     host: get("host"),
     project: get("project"),
     apiKey: get("api-key"),
+    environments,
+    apiKeys,
     prune: prune === "true",
     base,
     changedOnly: changedOnly === "true",
@@ -102,6 +127,39 @@ export function readInputs(read: (name: InputName, trim: boolean) => string): Ac
     workingDirectory: get("working-directory") || ".",
     version,
   };
+}
+
+/**
+ * `api-keys`: one `VARIABLE=key` a line (blank lines skipped), the variable an environment's entry names
+ * as its `api_key_env`. A message never shows a value: it may be a key.
+ */
+export function readApiKeys(text: string): Record<string, string> {
+  const keys: Record<string, string> = {};
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === "") return;
+    const at = line.indexOf("=");
+    const name = at < 0 ? "" : line.slice(0, at).trim();
+    const value = at < 0 ? "" : line.slice(at + 1).trim();
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || value === "") {
+      throw new InputError(
+        `input api-keys, line ${i + 1}: write VARIABLE=key, one a line (the variable an environment's api_key_env names)`,
+      );
+    }
+    if (/^(POSTHOG_HOST|POSTHOG_PROJECT_ID|GITHUB_.*|INPUT_.*|RUNNER_.*|PATH|NODE_OPTIONS)$/i.test(name)) {
+      throw new InputError(`input api-keys, line ${i + 1}: ${name} is not a variable for a key`);
+    }
+    keys[name] = value;
+  });
+  return keys;
+}
+
+/** Every value `api-keys` holds, however its lines are written: what the entry point masks first. */
+export function apiKeyValues(text: string): string[] {
+  return text
+    .split("\n")
+    .map((line) => line.slice(line.indexOf("=") + 1).trim())
+    .filter((value) => value !== "");
 }
 
 /**
@@ -126,12 +184,13 @@ export function splitPaths(text: string): string[] {
  */
 export function cliEnv(
   runner: Readonly<Record<string, string | undefined>>,
-  inputs: Pick<ActionInputs, "host" | "project" | "apiKey">,
+  inputs: Pick<ActionInputs, "host" | "project" | "apiKey"> & Partial<Pick<ActionInputs, "apiKeys">>,
 ): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = withoutInputs(runner);
   if (inputs.host !== "") env.POSTHOG_HOST = inputs.host;
   if (inputs.project !== "") env.POSTHOG_PROJECT_ID = inputs.project;
   if (inputs.apiKey !== "") env.POSTHOG_API_KEY = inputs.apiKey;
+  for (const [name, value] of Object.entries(inputs.apiKeys ?? {})) env[name] = value;
   return env;
 }
 

@@ -11,7 +11,7 @@ import * as core from "@actions/core";
 import { VERSION } from "../version.js";
 import { bundledCli, type Cli, installedCli } from "./cli-runner.js";
 import { upsertComment } from "./comment.js";
-import { type ActionInputs, cliEnv, InputError, readInputs, withoutInputs } from "./inputs.js";
+import { type ActionInputs, apiKeyValues, cliEnv, InputError, readInputs, withoutInputs } from "./inputs.js";
 import { installRelease } from "./install.js";
 import { type Reporter, runAction } from "./run.js";
 
@@ -27,7 +27,8 @@ const report: Reporter = {
 
 async function start(): Promise<number> {
   // Masked before anything is printed, whatever the other inputs hold.
-  for (const secret of [core.getInput("api-key"), core.getInput("github-token")]) {
+  const keys = apiKeyValues(core.getInput("api-keys"));
+  for (const secret of [core.getInput("api-key"), core.getInput("github-token"), ...keys]) {
     if (secret !== "") core.setSecret(secret);
   }
   let inputs: ActionInputs;

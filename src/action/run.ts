@@ -61,6 +61,8 @@ export async function runAction(ctx: ActionContext): Promise<number> {
       ...(inputs.base !== "" ? [`--base=${inputs.base}`] : []),
       // The saved plan keeps its scope: the apply below writes only the change too.
       ...(inputs.changedOnly ? ["--changed-only"] : []),
+      // The saved plan names its environments: the apply below applies them, in promote_from order.
+      ...inputs.environments.filter((name) => name !== "all").flatMap((name) => ["--env", name]),
       ...paths,
     ],
     { captureStdout: true },
@@ -114,19 +116,35 @@ export function failedPlanMarkdown(code: number, runUrl: string): string {
   return `### posthog-gitops plan failed\n\nThe plan could not be made (exit ${code}): see the [job log](${runUrl}).\n`;
 }
 
-/** The saved plan's summary and scope (`.plan.summary`, `.plan.scope`, schemas/plan.schema.json). */
+type SavedSummary = {
+  plan?: { summary?: Record<string, unknown>; scope?: { read?: string; reason?: string } };
+};
+
+/**
+ * The saved plan's summary and scope (`.plan.summary`, `.plan.scope`, schemas/plan.schema.json); for
+ * the plans of several environments (`.environments[]`), their totals added up, destructive when one
+ * is, and the first scope that is not change-scoped.
+ */
 function planSummary(file: string): {
   total: number;
   destructive: boolean;
   scope?: { read?: string; reason?: string };
 } {
-  const saved = JSON.parse(readFileSync(file, "utf8")) as {
-    plan?: { summary?: Record<string, unknown>; scope?: { read?: string; reason?: string } };
-  };
-  const summary = saved.plan?.summary;
-  if (typeof summary?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
-  const scope = saved.plan?.scope;
-  return { total: summary.total, destructive: summary.destructive === true, ...(scope ? { scope } : {}) };
+  const data = JSON.parse(readFileSync(file, "utf8")) as SavedSummary & { environments?: SavedSummary[] };
+  const plans = Array.isArray(data.environments) ? data.environments : [data];
+  let total = 0;
+  let destructive = false;
+  let scope: { read?: string; reason?: string } | undefined;
+  for (const saved of plans) {
+    const summary = saved.plan?.summary;
+    if (typeof summary?.total !== "number") throw new Error(`the saved plan ${file} has no summary`);
+    total += summary.total;
+    destructive ||= summary.destructive === true;
+    const own = saved.plan?.scope;
+    if (own !== undefined && (scope === undefined || (scope.read !== "full" && own.read === "full")))
+      scope = own;
+  }
+  return { total, destructive, ...(scope ? { scope } : {}) };
 }
 
 /** The markdown in the log, with workflow commands off: object names must not act as commands. */

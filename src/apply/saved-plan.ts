@@ -34,6 +34,8 @@ export interface SavedPlan {
   saved_plan_version: typeof SAVED_PLAN_VERSION;
   /** The version of posthog-gitops that made it: another version may plan differently. */
   tool_version: string;
+  /** The environment it was made for (SPEC §9): `apply --plan` applies it there and nowhere else. */
+  environment?: string;
   /** The service it was made against (origin). */
   host: string;
   options: SavedOptions;
@@ -47,6 +49,16 @@ export interface SavedPlan {
 export function savedPlanText(saved: Omit<SavedPlan, "saved_plan_version">): string {
   const content: SavedPlan = { saved_plan_version: SAVED_PLAN_VERSION, ...saved };
   return `${JSON.stringify(content, null, 2)}\n`;
+}
+
+/**
+ * The plans of several environments in one file: one environment's is a saved plan as above (with its
+ * `environment`); several are `{ saved_plan_version, environments: [...] }`, each bound to its own.
+ */
+export function savedPlansText(saved: ReadonlyArray<Omit<SavedPlan, "saved_plan_version">>): string {
+  if (saved.length === 1 && saved[0] !== undefined) return savedPlanText(saved[0]);
+  const environments = saved.map((s): SavedPlan => ({ saved_plan_version: SAVED_PLAN_VERSION, ...s }));
+  return `${JSON.stringify({ saved_plan_version: SAVED_PLAN_VERSION, environments }, null, 2)}\n`;
 }
 
 const validators = new WeakMap<readonly PlanKind[], (data: unknown) => boolean>();
@@ -68,6 +80,7 @@ function savedValidator(kinds: readonly PlanKind[]) {
       properties: {
         saved_plan_version: { const: SAVED_PLAN_VERSION },
         tool_version: { type: "string" },
+        environment: { type: "string" },
         host: { type: "string" },
         options: {
           type: "object",
@@ -121,6 +134,18 @@ function savedValidator(kinds: readonly PlanKind[]) {
 }
 
 export async function readSavedPlan(file: string, kinds: readonly PlanKind[]): Promise<SavedPlan> {
+  const [first, ...more] = await readSavedPlans(file, kinds);
+  if (first === undefined || more.length > 0 || first.environment !== undefined) {
+    throw new UserError(
+      `${file} holds the plans of environments (${[first, ...more].map((s) => s?.environment).join(", ")}): apply it where the files declare them`,
+      "plan_refused",
+    );
+  }
+  return first;
+}
+
+/** A saved plan, or the plans of several environments saved together: each checked as one. */
+export async function readSavedPlans(file: string, kinds: readonly PlanKind[]): Promise<SavedPlan[]> {
   let data: unknown;
   try {
     data = JSON.parse(await readFile(file, "utf8"));
@@ -129,13 +154,21 @@ export async function readSavedPlan(file: string, kinds: readonly PlanKind[]): P
     throw new UserError(`cannot read the saved plan ${file}: it is not JSON`, "file_error");
   }
   const version = (data as { saved_plan_version?: unknown } | null)?.saved_plan_version;
-  if (version !== SAVED_PLAN_VERSION || !savedValidator(kinds)(data)) {
+  const environments = (data as { environments?: unknown } | null)?.environments;
+  const list = Array.isArray(environments) ? environments : [data];
+  const named = list.every((s) => typeof (s as { environment?: unknown } | null)?.environment === "string");
+  if (
+    version !== SAVED_PLAN_VERSION ||
+    list.length === 0 ||
+    (Array.isArray(environments) && !named) ||
+    !list.every((s) => savedValidator(kinds)(s))
+  ) {
     throw new UserError(
       `${file} is not a plan saved by this version of posthog-gitops, or it was edited by hand: make it again with plan --out`,
       "plan_refused",
     );
   }
-  return data as SavedPlan;
+  return list as SavedPlan[];
 }
 
 /**

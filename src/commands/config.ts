@@ -59,6 +59,9 @@ function hideSecrets(result: LoadResult, scrubber: SecretScrubber): void {
     }
   };
   for (const project of result.projects) visit(project.objects);
+  for (const environment of result.environments?.list ?? []) {
+    for (const project of environment.config.projects) visit(project.objects);
+  }
 }
 
 /**
@@ -86,7 +89,9 @@ export async function readConfig(
   const annotated = note === "plan" ? shown : shown.filter((d) => d !== result.secretsNote);
   for (const d of shown) io.stderr.write(`${formatDiagnostic(d)}\n`);
   if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations(annotated, workspacePath(io)));
-  const errors = countBySeverity(result.diagnostics).error;
+  // With environments, a problem of one environment fails it alone (the command says so for it); only
+  // the files' own problems stop everything.
+  const errors = countBySeverity(result.environments?.diagnostics ?? result.diagnostics).error;
   if (errors > 0) {
     throw new UserError(
       `the configuration has ${count(errors, "error")}; nothing was sent`,

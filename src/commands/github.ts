@@ -47,6 +47,22 @@ export async function appendStepSummary(plan: Plan, kinds: readonly RenderKind[]
   );
 }
 
+/** In GitHub Actions, markdown for the job summary (the plan of several environments). */
+export async function appendText(markdown: string, io: Io): Promise<void> {
+  const file = io.env.GITHUB_STEP_SUMMARY;
+  if (!inGitHubActions(io) || !file) return;
+  await writeOutput(
+    io,
+    "append the plan to the job summary (GITHUB_STEP_SUMMARY)",
+    file,
+    file,
+    `${markdown}\n`,
+    {
+      append: true,
+    },
+  );
+}
+
 /**
  * Where a markdown plan cut to fit a comment tells readers to look: in GitHub Actions, the run's job
  * summary (which has room for the rest); elsewhere the renderer's default.

@@ -12,12 +12,13 @@ import { scrubValue } from "../scrub.js";
 import { VERSION } from "../version.js";
 import { readConfig } from "./config.js";
 import { withConnection } from "./connect.js";
+import { type EnvironmentFlags, selectEnvironments } from "./environments.js";
 import { appendStepSummary, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
 import { failIfUnsafe, savedOptions } from "./reconcile.js";
 import { reviewPlan, warnIfPartial } from "./review.js";
 import { chooseBase, planChosen, type ScopeFlags } from "./scope.js";
 
-export interface PlanFlags extends ScopeFlags {
+export interface PlanFlags extends ScopeFlags, EnvironmentFlags {
   format?: PlanFormat;
   out?: string;
   detailedExitcode?: boolean;
@@ -25,6 +26,11 @@ export interface PlanFlags extends ScopeFlags {
 
 export async function run(flags: PlanFlags, io: Io): Promise<number> {
   const desired = await readConfig(flags.args, flags, io, "plan", "plan");
+  if (desired.environments !== undefined) {
+    const { planEnvironments } = await import("./plan-environments.js");
+    return planEnvironments(flags, io, desired);
+  }
+  selectEnvironments(desired, flags);
   const choice = await chooseBase(flags, desired, io, "plan");
   const { made, host } = await withConnection(flags, io, async ({ client, host, progress, io: out }) => {
     progress.step("reading live state");

@@ -5,7 +5,7 @@
  * UI show up as drift. Refuses to overwrite files.
  */
 import { mkdir } from "node:fs/promises";
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UserError } from "../errors.js";
 import { pathTaken, withFile, writeOutput } from "../files.js";
@@ -23,6 +23,8 @@ export interface PullFlags extends ConnectionFlags {
   args?: string[];
   out?: string;
   kind?: string;
+  /** `--env E`: adopt environment E into its overlay (SPEC §9). */
+  env?: string[];
   /** Refresh the live values in the files at `args` (default posthog/) instead of writing new ones. */
   refresh?: boolean;
 }
@@ -48,6 +50,14 @@ function schemaLocation(cwd: string, dir: string): (name: string) => string {
 
 export async function run(flags: PullFlags, io: Io): Promise<number> {
   const paths = flags.args ?? [];
+  if ((flags.env ?? []).length > 0) {
+    if (flags.refresh)
+      throw new UserError("pull --env writes an environment's overlay; --refresh does not take --env");
+    const { pullEnvironment } = await import("./pull-environment.js");
+    return pullEnvironment({ ...flags, ...(flags.out === "posthog" ? { out: undefined } : {}) }, io, (file) =>
+      schemaLocation(io.cwd, dirname(file))(basename(file)),
+    );
+  }
   if (flags.refresh) {
     if (flags.out !== undefined && flags.out !== "posthog") {
       throw new UserError("pull --refresh rewrites the files it is given: give them as PATH, not --out");

@@ -52,17 +52,20 @@ export async function planOrFail(
   desired: LoadResult,
   flags: ReconcileFlags,
   io: Io,
+  environment?: string,
 ): Promise<MadePlan> {
   const made = await readAndPlan(KINDS, client, desired.projects, buildOptions(flags, io));
-  failOnErrors(made.errors, io);
+  failOnErrors(made.errors, io, environment);
   return made;
 }
 
-export function failOnErrors(errors: readonly PlanError[], io: Io): void {
+/** Each planning error on stderr (naming the environment, when there is one), then one UserError. */
+export function failOnErrors(errors: readonly PlanError[], io: Io, environment?: string): void {
   if (errors.length === 0) return;
+  const of = environment === undefined ? "" : ` (environment ${environment})`;
   for (const e of errors) {
     const where = e.source ? `${e.source.file}:${e.source.line}:${e.source.column}: ` : "";
-    io.stderr.write(`${where}error: ${e.message}\n`);
+    io.stderr.write(`${where}error: ${e.message}${of}\n`);
   }
   throw new UserError(`the plan cannot be made (${count(errors.length, "error")})`, "plan_refused");
 }

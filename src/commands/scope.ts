@@ -107,16 +107,23 @@ export async function planChosen(
   flags: ScopeFlags,
   choice: BaseChoice,
   io: Io,
+  /** The environment planned (SPEC §9), for its errors' lines. */
+  environment?: string,
 ): Promise<MadePlan & { planned?: string[] }> {
   const scope = choice.scope;
-  if (scope === undefined) return planOrFail(client, desired, flags, io);
+  if (scope === undefined) return planOrFail(client, desired, flags, io, environment);
   const { base, declarations } = scope;
   if ("full" in scope)
-    return fullPlan(await planOrFail(client, desired, flags, io), base, declarations, scope.full);
+    return fullPlan(
+      await planOrFail(client, desired, flags, io, environment),
+      base,
+      declarations,
+      scope.full,
+    );
   const change = { changed: new Set(scope.changed.keys()), removed: scope.removed };
   const options = buildOptions(flags, io);
   const made = await readAndPlanChange(KINDS, client, desired.projects, options, change);
-  failOnErrors(made.errors, io);
+  failOnErrors(made.errors, io, environment);
   const read: PlanScope = { read: "changes", base, declarations, planned: made.planned.length };
   // What was read or counted beyond the change, and why.
   const reasons = [

@@ -5,6 +5,7 @@
  */
 import type { Diagnostics } from "./diagnostics.js";
 import { envLookup, interpolate, isCredentialName, scan } from "./interpolate.js";
+import { noteAt, sourceAt } from "./located.js";
 import type { ParsedFile } from "./parse.js";
 import type { Severity, SourceRef } from "./types.js";
 
@@ -44,15 +45,12 @@ export class ObjectContext {
 
   /** Position of a node under the object (`/tags/0`); `key` for the key of a mapping entry. */
   at(path: string, which: "key" | "value" = "value"): SourceRef {
-    const place = this.file.place(this.base + path) ?? this.file.place(this.base);
-    const offset = which === "key" ? (place?.key ?? place?.value ?? 0) : (place?.value ?? 0);
-    const { line, column } = this.file.position(offset);
-    return { file: this.file.path, line, column };
+    return sourceAt(this.file, this.base + path, which, this.base);
   }
 
   report(severity: Severity, path: string, message: string, which: "key" | "value" = "value"): void {
     const { file, line, column } = this.at(path, which);
-    this.run.diags.add(severity, file, line, column, message);
+    this.run.diags.add(severity, file, line, column, `${message}${noteAt(this.file, this.base + path)}`);
   }
 
   error(path: string, message: string, which: "key" | "value" = "value"): void {

@@ -22,6 +22,7 @@
  */
 import type { Diagnostics } from "./diagnostics.js";
 import { excerpt } from "./excerpt.js";
+import { sourceAt } from "./located.js";
 import type { ParsedFile } from "./parse-types.js";
 
 /** Longest glob accepted, in characters: bounds the work per character of a name. */
@@ -210,9 +211,9 @@ export function globMatcher(globs: readonly string[]): (name: string) => boolean
 export function checkGlob(glob: string, pointer: string, file: ParsedFile, diags: Diagnostics): boolean {
   const result = compileGlob(glob);
   if (typeof result !== "string") return true;
-  const at = file.position(file.place(pointer)?.value ?? 0);
+  const at = sourceAt(file, pointer);
   const message = glob.trim() === "" ? result : `ignore glob "${excerpt(glob, 60)}" is invalid: ${result}`;
-  diags.error(file.path, at.line, at.column, message);
+  diags.error(at.file, at.line, at.column, message);
   return false;
 }
 

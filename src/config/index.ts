@@ -3,6 +3,8 @@ export { countBySeverity, formatDiagnostic } from "./diagnostics.js";
 export { isIgnored } from "./ignore.js";
 export type { ConfigKind, KindWords, SchemaNode } from "./kinds.js";
 export {
+  type EnvironmentConfig,
+  type Environments,
   type InMemoryFiles,
   type LoadMode,
   type LoadOptions,

@@ -108,3 +108,50 @@ export function isToolVariable(name: string): boolean {
 export function isCredentialName(name: string): boolean {
   return isToolVariable(name) || /KEY|TOKEN|SECRET|PASSWORD|PASSWD|PRIVATE|CREDENTIAL/i.test(name);
 }
+
+export type Substituted =
+  | { ok: true; value: string; missing: string[]; used: string[] }
+  | { ok: false; problem: string };
+
+/**
+ * The template with the references `lookup` knows replaced by their values, written as a template
+ * again: reading it (`interpolate`) gives each value literally, so a `${` inside a value can never
+ * become a reference (it is written `$${`). The text between references is kept as written (a `$${`
+ * stays one); an unknown reference is kept, or with `escapeMissing` written as the literal text it was
+ * (`$${NAME}`), and listed in `missing`.
+ */
+export function substitute(
+  text: string,
+  lookup: (name: string) => string | undefined,
+  escapeMissing = false,
+): Substituted {
+  const scanned = scan(text);
+  if (!scanned.ok) return scanned;
+  let out = "";
+  let at = 0;
+  const missing: string[] = [];
+  const used: string[] = [];
+  let dollarEnd = false;
+  const put = (piece: string) => {
+    // A value ending in `$` before `{` would read as `${`: `$${` is the literal form of those two.
+    if (dollarEnd && piece.startsWith("{")) out += "$";
+    out += piece;
+    dollarEnd = false;
+  };
+  for (const ref of scanned.references) {
+    if (ref.start > at) put(text.slice(at, ref.start));
+    const value = lookup(ref.name);
+    if (value === undefined) {
+      missing.push(ref.name);
+      put(escapeMissing ? `$${text.slice(ref.start, ref.end)}` : text.slice(ref.start, ref.end));
+    } else {
+      used.push(ref.name);
+      // A function: in a replacement string, "$$" would mean a single "$".
+      put(value.replaceAll("${", () => "$${"));
+      dollarEnd = value.endsWith("$");
+    }
+    at = ref.end;
+  }
+  if (at < text.length) put(text.slice(at));
+  return { ok: true, value: out, missing, used };
+}

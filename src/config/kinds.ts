@@ -28,6 +28,26 @@ export type SchemaNode = {
   [keyword: string]: unknown;
 };
 
+/**
+ * What one set of files serving several projects needs of a kind (SPEC §9), by pointer patterns
+ * relative to an item (`*` stands for any key or index): which lists inside an item merge entry by
+ * entry in an overlay, and which values are one project's ids.
+ */
+export interface EnvironmentRules {
+  /**
+   * Lists whose entries have an identity (a collaborator's `email` or `user_uuid`, a variant's `key`):
+   * an overlay's entries merge into the shared ones with the same identity, and cannot change it.
+   * Every other list is replaced whole.
+   */
+  keyedLists?: readonly { path: string; keys: readonly string[] }[];
+  /**
+   * Values that are ids of one project (a pin, a cohort or an insight by id, an integration by number):
+   * refused in a file that serves several environments. `where`: only when the mapping holding the
+   * value has these values (a property of `type: cohort`); `numbers`: only when the value is a number.
+   */
+  projectIds?: readonly { path: string; where?: Record<string, unknown>; numbers?: boolean }[];
+}
+
 /** How messages and outputs name a kind: `dashboard` / `dashboards`. */
 export interface KindWords {
   one: string;
@@ -50,6 +70,8 @@ export interface ConfigKind {
   };
   /** The YAML key holding an item's identity, as messages name it (`name`, a flag's `key`); default `name`. */
   readonly identityKey?: string;
+  /** Overlay merging and the ids a shared file may not hold (SPEC §9); absent: lists replaced, no ids. */
+  readonly environments?: EnvironmentRules;
   /**
    * One schema-valid item → the kind's desired object. Problems go to `ctx` (never thrown); `ctx.text`
    * interpolates non-secret strings.

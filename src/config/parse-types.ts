@@ -43,4 +43,17 @@ export interface ParsedFile {
   place(pointer: string): NodePlace | undefined;
   /** 1-based line and column of an offset into the file's text. */
   position(offset: number): { line: number; column: number };
+  /**
+   * Only for a document merged from several files (an environment's, SPEC §9): where the node at a
+   * pointer was written, in whichever file that was. Absent: every node is in this file (`place`).
+   */
+  origin?(
+    pointer: string,
+    which: "key" | "value",
+  ): { file: string; line: number; column: number } | undefined;
+  /**
+   * Only for a merged document: what a message about the node at a pointer adds, e.g. that its value
+   * came from an environment's variable. Absent or undefined: nothing.
+   */
+  note?(pointer: string): string | undefined;
 }

@@ -7,6 +7,7 @@ import type { ErrorObject } from "ajv";
 import { cut } from "../text.js";
 import type { Diagnostics } from "./diagnostics.js";
 import type { ConfigKind, SchemaNode } from "./kinds.js";
+import { noteAt, sourceAt } from "./located.js";
 import type { ParsedFile } from "./parse.js";
 import { closest, didYouMean } from "./suggest.js";
 
@@ -35,8 +36,7 @@ export function reportSchemaErrors(
     if (error.keyword === "required" && misspelt.has(`${error.instancePath}\0${missing}`)) continue;
     const segments = parsePointer(error.instancePath);
     const what = describe(file.data, segments, kinds);
-    const place = file.place(error.instancePath) ?? { value: 0 };
-    let offset = place.value;
+    let at = sourceAt(file, error.instancePath);
     let message: string;
     const schema = (error.parentSchema ?? {}) as SchemaNode;
     // Values that may be secrets written by mistake are never echoed.
@@ -45,8 +45,8 @@ export function reportSchemaErrors(
     switch (error.keyword) {
       case "additionalProperties": {
         const key = String((error.params as { additionalProperty: string }).additionalProperty);
-        const child = file.place(`${error.instancePath}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`);
-        offset = child?.key ?? offset;
+        const child = `${error.instancePath}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+        at = sourceAt(file, child, "key", error.instancePath);
         const allowed = Object.keys(schema.properties ?? {});
         message = `unknown key "${key}" ${what.inside}${didYouMean(key, allowed)}`;
         break;
@@ -86,11 +86,13 @@ export function reportSchemaErrors(
       case "maximum":
         message = `${what.subject} must be at most ${error.schema}${got}`;
         break;
+      case "const":
+        message = `${what.subject} must be ${JSON.stringify((error.params as { allowedValue: unknown }).allowedValue)}${got}`;
+        break;
       default:
         message = `${what.subject} ${error.message ?? "is invalid"}`;
     }
-    const at = file.position(offset);
-    diags.error(file.path, at.line, at.column, message);
+    diags.error(at.file, at.line, at.column, `${message}${noteAt(file, error.instancePath)}`);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { createRequire } from "node:module";
 import type { Ajv2020 as Ajv2020Class, ErrorObject, Options } from "ajv/dist/2020.js";
+import { environmentKeys } from "./environments/schema.js";
 import type { ConfigKind, SchemaNode } from "./kinds.js";
 
 export type { SchemaNode } from "./kinds.js";
@@ -43,7 +44,8 @@ export function composeSchema(kinds: readonly ConfigKind[]): SchemaNode {
     properties: {
       project: {
         type: "integer",
-        description: "Project id. Default: --project or POSTHOG_PROJECT_ID.",
+        description:
+          "Project id (a single-project file; a file serving environments names them instead). Default: --project or POSTHOG_PROJECT_ID.",
         minimum: 1,
       },
       variables: {
@@ -63,6 +65,7 @@ export function composeSchema(kinds: readonly ConfigKind[]): SchemaNode {
         additionalProperties: false,
         properties: ignore,
       },
+      ...environmentKeys(),
       ...lists,
     },
     $defs: defs,

@@ -140,7 +140,7 @@ export async function changesSince(options: ChangeOptions): Promise<Changes> {
     const where = problem.line > 0 ? `${problem.file}:${problem.line}:${problem.column}` : problem.file;
     unsure.set(problem.file, `${where} does not load at ${options.base}: ${problem.message}`);
   }
-  const changes = compare(
+  const changes = compareDeclarations(
     options.kinds,
     options.desired.projects,
     old.projects,
@@ -192,7 +192,7 @@ function changedSettings(
  * Matches REF's declarations of the changed files to the working tree's, per project and kind: by
  * pinned id, else by name (never two different pins); then says how each changed.
  */
-function compare(
+export function compareDeclarations(
   kinds: readonly ConfigKind[],
   now: readonly DesiredProject[],
   then: readonly DesiredProject[],

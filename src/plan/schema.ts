@@ -379,6 +379,26 @@ export function planSchema(
               },
             },
           },
+          origins: {
+            type: "object",
+            description:
+              "Only in an environment's plan: the values an overlay or the environment's variables gave, by dotted path, each with where it was written.",
+            additionalProperties: {
+              type: "array",
+              items: {
+                type: "object",
+                required: ["file", "line", "column", "how"],
+                additionalProperties: false,
+                properties: {
+                  file: { type: "string" },
+                  line: { type: "integer", minimum: 0 },
+                  column: { type: "integer", minimum: 0 },
+                  how: { enum: ["overlay", "replaced", "variable", "secret"] },
+                  name: { type: "string" },
+                },
+              },
+            },
+          },
         },
         allOf: [destructiveRule(verbs), ...sideRules(verbs)],
       },

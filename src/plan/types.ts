@@ -91,6 +91,26 @@ export interface Action {
    * `by` is a user UUID, named in `Plan.people`.
    */
   modified?: { at?: string; by?: string };
+  /**
+   * Only in an environment's plan (SPEC §9): the values of the declaration that the environment's
+   * overlay or variables gave, by dotted path (`pinned`, `filters.groups.0.rollout_percentage`), each
+   * with where it was written. Outputs cite them beside the changes under those paths.
+   */
+  origins?: Record<string, ValueOrigin[]>;
+}
+
+/** Where an environment's value came from (SPEC §9). */
+export interface ValueOrigin {
+  file: string;
+  line: number;
+  column: number;
+  /**
+   * `overlay`: an overlay set it (or added that entry); `replaced`: an overlay's list replaced the
+   * shared one whole; `variable`: the environment's variable `name`; `secret`: the secret `name` is
+   * read from the variable its entry maps it to.
+   */
+  how: "overlay" | "replaced" | "variable" | "secret";
+  name?: string;
 }
 
 /** A user the plan names (by UUID), as the service described them. Either field may be missing. */

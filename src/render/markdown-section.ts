@@ -4,6 +4,7 @@
  * user-controlled string (names, values, people, times from the service) goes through `escapeInline`
  * (HTML and markdown contexts) or `codeSpan` / `codeBlock` (literal contexts).
  */
+import { originsOf, originWords } from "../plan/origins.js";
 import type { Action, FieldChange, Plan, PlanNote } from "../plan/types.js";
 import type { ObjectGroup } from "./group.js";
 import type { Vocabulary } from "./kinds.js";
@@ -73,7 +74,13 @@ function actionBody(action: Action, people: People, words: ValueWord, vocab: Voc
   ];
   const changes = shownChanges(action);
   if (changes.length > 0) lines.push("");
-  for (const change of changes) lines.push(...changeLines(change, action.action === "create", words));
+  for (const change of changes) {
+    const shown = changeLines(change, action.action === "create", words);
+    // An environment's value says where its overlay or variable set it (SPEC §9).
+    const from = originWords(originsOf(action.origins, change.path));
+    if (from !== "" && shown[0] !== undefined) shown[0] += ` · _${escapeInline(from)}_`;
+    lines.push(...shown);
+  }
   // A diff block ends with a blank line for a list item after it; the section adds its own.
   while (lines[lines.length - 1] === "") lines.pop();
   if (action.guard !== undefined) lines.push("", `> ⛔ needs \`--force\`: ${escapeInline(action.guard)}`);

@@ -3,6 +3,7 @@
  * actions, field changes (`path: before → after`, unified diffs for long text), warnings, then the plan's
  * notes and a summary line. Pure; colour only when the caller asks for it (paint.ts).
  */
+import { originsOf, originWords } from "../plan/origins.js";
 import type { Action, FieldChange, Plan } from "../plan/types.js";
 import { visible } from "../text.js";
 import type { ObjectGroup } from "./group.js";
@@ -101,7 +102,13 @@ function actionBlock(
   const label = visible(actionLabel(action, people, vocab));
   const lines = [`      ${paint(style, `${actionSymbol(action, vocab)} ${label}`)}`];
   const created = action.action === "create";
-  for (const change of shownChanges(action)) lines.push(...changeLines(change, created, words, paint));
+  for (const change of shownChanges(action)) {
+    const shown = changeLines(change, created, words, paint);
+    // An environment's value says where its overlay or variable set it (SPEC §9).
+    const from = originWords(originsOf(action.origins, change.path));
+    if (from !== "" && shown[0] !== undefined) shown[0] += ` ${paint("dim", `· ${visible(from)}`)}`;
+    lines.push(...shown);
+  }
   if (action.guard !== undefined)
     lines.push(`          ${paint("red", `! needs --force: ${visible(action.guard)}`)}`);
   for (const warning of action.warnings) lines.push(`          ${paint("yellow", `! ${visible(warning)}`)}`);

@@ -13,7 +13,7 @@ import { gitRepo } from "../support/git-repo.js";
 import { act, KEY, ROOT, type Run } from "./harness.js";
 import { GITHUB_TOKEN } from "./runner.js";
 
-const BOTH = "examples/production examples/staging";
+const BOTH = "test/fixtures/single-project/production test/fixtures/single-project/staging";
 const MARKER = "<!-- posthog-gitops plan: 12345,12346 -->";
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 
@@ -56,7 +56,9 @@ describe("the action against the emulator", () => {
 
   it("validate: a broken file is an error annotation at its line, and fails the step", async () => {
     const workspace = join(h.dir, "repo");
-    cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
+    cpSync(join(ROOT, "test/fixtures/single-project/production"), join(workspace, "posthog"), {
+      recursive: true,
+    });
     writeFileSync(
       join(workspace, "posthog/broken.yaml"),
       "project: 12345\ndashboards:\n  - name: [unclosed\n",
@@ -86,7 +88,9 @@ describe("the action against the emulator", () => {
     expect(r.markdown.split("\n")[0]).toBe(MARKER);
     expect(r.summary.split(`${MARKER}\n`).length, "one plan in the job summary").toBe(2);
     expect(r.summary).toContain("**Plan: 18 to create");
-    expect(r.stderr).toMatch(/^::notice file=examples\/production\/dashboards\.yaml,line=\d+,col=\d+::/m);
+    expect(r.stderr).toMatch(
+      /^::notice file=test\/fixtures\/single-project\/production\/dashboards\.yaml,line=\d+,col=\d+::/m,
+    );
     // The markdown sits in a group, between stop-commands and its token: nothing in it acts on the runner.
     expect(r.stdout).toMatch(
       /::group::Plan \(markdown\)\n::stop-commands::(\S+)\n<!-- posthog-gitops plan: [\s\S]*\n::\1::\n::endgroup::\n/,
@@ -104,7 +108,9 @@ describe("the action against the emulator", () => {
 
   it("apply: applies the plan it showed; then nothing is left, until a change pauses an export", async () => {
     const workspace = join(h.dir, "repo");
-    cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
+    cpSync(join(ROOT, "test/fixtures/single-project/production"), join(workspace, "posthog"), {
+      recursive: true,
+    });
     const applied = await run({ command: "apply" }, workspace);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.outputs["has-changes"]).toBe("true");
@@ -125,7 +131,9 @@ describe("the action against the emulator", () => {
 
   it("apply with changed-only: a merge applies its change and leaves an edit made in PostHog", async () => {
     const repo = gitRepo(join(h.dir, "repo"));
-    cpSync(join(ROOT, "examples/production"), join(repo.dir, "posthog"), { recursive: true });
+    cpSync(join(ROOT, "test/fixtures/single-project/production"), join(repo.dir, "posthog"), {
+      recursive: true,
+    });
     expect((await run({ command: "apply" }, repo.dir)).code).toBe(0);
     repo.commit("applied");
     // During an incident, someone pauses an export in PostHog; meanwhile a description changes in Git.
@@ -155,7 +163,9 @@ describe("the action against the emulator", () => {
 
   it("apply with changed-only refuses a plan that could not be scoped to the change, and applies nothing", async () => {
     const repo = gitRepo(join(h.dir, "repo"));
-    cpSync(join(ROOT, "examples/production"), join(repo.dir, "posthog"), { recursive: true });
+    cpSync(join(ROOT, "test/fixtures/single-project/production"), join(repo.dir, "posthog"), {
+      recursive: true,
+    });
     expect((await run({ command: "apply" }, repo.dir)).code).toBe(0);
     repo.commit("applied");
     const state = await h.state();
@@ -182,7 +192,9 @@ describe("the action against the emulator", () => {
 
   it("apply: a failed apply fails the step after showing the plan", async () => {
     const workspace = join(h.dir, "repo");
-    cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
+    cpSync(join(ROOT, "test/fixtures/single-project/production"), join(workspace, "posthog"), {
+      recursive: true,
+    });
     await h.faults({
       rules: [
         { method: "POST", status: 400 },
@@ -196,7 +208,7 @@ describe("the action against the emulator", () => {
   });
 
   it("prune: deleting undeclared objects makes the plan destructive", async () => {
-    const r = await run({ command: "plan", paths: "examples/production", prune: "true" });
+    const r = await run({ command: "plan", paths: "test/fixtures/single-project/production", prune: "true" });
     expect(r.code, r.stderr).toBe(0);
     expect(r.outputs).toMatchObject({ "has-changes": "true", destructive: "true" });
     expect(r.markdown).toContain("soft delete");
@@ -206,7 +218,7 @@ describe("the action against the emulator", () => {
   it("reads paths one per line, relative to working-directory", async () => {
     const r = await run({
       command: "plan",
-      "working-directory": "examples",
+      "working-directory": "test/fixtures/single-project",
       paths: "production\n  staging\n",
     });
     expect(r.code, r.stderr).toBe(0);
@@ -216,7 +228,9 @@ describe("the action against the emulator", () => {
 
   it("reads one path with spaces when it ends its line", async () => {
     const workspace = join(h.dir, "repo");
-    cpSync(join(ROOT, "examples/production"), join(workspace, "posthog config"), { recursive: true });
+    cpSync(join(ROOT, "test/fixtures/single-project/production"), join(workspace, "posthog config"), {
+      recursive: true,
+    });
     const r = await run({ command: "plan", paths: "posthog config\n" }, workspace);
     expect(r.code, r.stderr).toBe(0);
     expect(r.markdown.split("\n")[0]).toBe("<!-- posthog-gitops plan: 12345 -->");
@@ -225,7 +239,7 @@ describe("the action against the emulator", () => {
   it("keeps the job's own POSTHOG_* settings when the inputs are empty", async () => {
     const r = await act({
       dir: h.dir,
-      inputs: { command: "plan", paths: "examples/production" },
+      inputs: { command: "plan", paths: "test/fixtures/single-project/production" },
       env: { POSTHOG_HOST: h.url, POSTHOG_API_KEY: KEY },
     });
     expect(r.code, r.stderr).toBe(0);

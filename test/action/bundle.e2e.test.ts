@@ -36,7 +36,9 @@ beforeAll(() => {
   cpSync(join(ROOT, "action.yml"), join(actionDir, "action.yml"));
   cpSync(dirname(BUNDLE), join(actionDir, dirname(action.runs.main)), { recursive: true });
   workspace = join(dir, "repo");
-  cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
+  cpSync(join(ROOT, "test/fixtures/single-project/production"), join(workspace, "posthog"), {
+    recursive: true,
+  });
 });
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });

@@ -27,7 +27,9 @@ beforeEach(async () => {
   // Two comments a page, so a few comments already make the search read several pages.
   github = await startFakeGitHub({ token: GITHUB_TOKEN, pageSize: 2 });
   workspace = join(h.dir, "repo");
-  cpSync(join(ROOT, "examples/production"), join(workspace, "posthog"), { recursive: true });
+  cpSync(join(ROOT, "test/fixtures/single-project/production"), join(workspace, "posthog"), {
+    recursive: true,
+  });
 });
 afterEach(async () => {
   await github.close();
@@ -132,7 +134,9 @@ describe("the sticky comment", () => {
   it("holds no secret of a live name as GitHub shows it, though markdown escapes its `_`", async () => {
     // The staging files read the secret (production's need none since its legacy export is written
     // in its migrated form).
-    cpSync(join(ROOT, "examples/staging"), join(workspace, "posthog/staging"), { recursive: true });
+    cpSync(join(ROOT, "test/fixtures/single-project/staging"), join(workspace, "posthog/staging"), {
+      recursive: true,
+    });
     const leak = `Leak ${KEY} and ${SECRETS.PRODUCTION_PROJECT_TOKEN}`;
     await h.reseed<Json>((state) => {
       state.dashboards.push({ id: 900, team_id: 12345, name: leak, tags: [] });

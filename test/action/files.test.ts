@@ -86,9 +86,11 @@ describe("action.yml", () => {
     expect(defaults).toEqual({
       command: "plan",
       paths: "posthog",
+      environments: "",
       host: "",
       project: "",
       "api-key": "",
+      "api-keys": "",
       prune: "false",
       base: "",
       "changed-only": "false",
@@ -165,19 +167,29 @@ describe("the three workflows", () => {
     expect(plan.if).toBe("github.event.pull_request.head.repo.full_name == github.repository");
     expect(plan.needs).toBe("validate");
     const step = (plan.steps as ActionStep[]).find((s) => ACTION_REF.test(s.uses ?? ""));
-    expect(step?.with).toMatchObject({ command: "plan", comment: "true" });
+    // Every environment in one comment, a section each.
+    expect(step?.with).toMatchObject({ command: "plan", comment: "true", environments: "all" });
   });
 
-  it("apply: on push to main, one at a time, never cancelled half-way", () => {
+  it("apply: on push to main, staging then production behind its GitHub environment, one at a time each", () => {
     const apply = byName["apply.yml"];
     expect(apply.on.push.branches).toEqual(["main"]);
-    // One group per project (SPEC §3 "Concurrency"), and a running apply is never cancelled.
-    expect(apply.concurrency).toEqual({
-      group: "posthog-gitops-apply-${{ vars.POSTHOG_PROJECT_ID }}",
-      "cancel-in-progress": false,
-    });
-    const step = workflowSteps(apply).find((s) => ACTION_REF.test(s.uses ?? ""));
-    expect(step?.with?.command).toBe("apply");
+    const { staging, production } = apply.jobs;
+    // Production waits for staging, and for the reviewers of its GitHub environment, which holds its key.
+    expect(production.needs).toBe("staging");
+    expect([staging.environment, production.environment]).toEqual(["posthog-staging", "posthog-production"]);
+    for (const [name, job] of [
+      ["staging", staging],
+      ["production", production],
+    ] as const) {
+      // One group per environment, its project (SPEC §3 "Concurrency"), and a running apply is never cancelled.
+      expect(job.concurrency).toEqual({ group: `posthog-gitops-apply-${name}`, "cancel-in-progress": false });
+      const step = (job.steps as ActionStep[]).find((s) => ACTION_REF.test(s.uses ?? ""));
+      expect(step?.with).toMatchObject({ command: "apply", environments: name });
+      expect(step?.with?.["api-keys"]).toBe(
+        `POSTHOG_API_KEY_${name.toUpperCase()}=${expr(`secrets.POSTHOG_API_KEY_${name.toUpperCase()}`)}`,
+      );
+    }
   });
 
   it("apply: a merge applies only the change since the last applied commit; a manual run applies everything", () => {
@@ -227,7 +239,7 @@ describe("the examples folder", () => {
     const result = await loadConfig(["examples"], { env: {}, cwd: ROOT, mode: "validate" });
     expect(result.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
     expect(result.files.some((f) => f.includes("/github/"))).toBe(false);
-    expect(result.files.length).toBe(8);
+    expect(result.files.length).toBe(7);
   });
 });
 
@@ -251,7 +263,7 @@ describe("the README", () => {
       [
         "```markdown",
         commentMarker("posthog-gitops"),
-        "<!-- posthog-gitops plan: 12345,12346 -->",
+        "<!-- posthog-gitops plan: environments staging,production -->",
         "### posthog-gitops plan",
       ].join("\n"),
     );

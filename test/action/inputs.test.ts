@@ -10,9 +10,11 @@ function inputs(given: Partial<Record<InputName, string>>) {
   const defaults: Record<InputName, string> = {
     command: "plan",
     paths: "posthog",
+    environments: "",
     host: "",
     project: "",
     "api-key": "",
+    "api-keys": "",
     prune: "false",
     base: "",
     "changed-only": "false",
@@ -26,6 +28,37 @@ function inputs(given: Partial<Record<InputName, string>>) {
   return readInputs((name, trim) => (trim ? all[name].trim() : all[name]));
 }
 
+describe("the environments inputs (SPEC §9)", () => {
+  it("name the environments to plan or apply, or all", () => {
+    expect(inputs({ environments: "staging production" }).environments).toEqual(["staging", "production"]);
+    expect(inputs({ environments: "staging\nproduction\n" }).environments).toEqual(["staging", "production"]);
+    expect(inputs({ environments: "all" }).environments).toEqual(["all"]);
+    expect(() => inputs({ environments: "all staging" })).toThrow(InputError);
+    expect(() => inputs({ environments: "--all" })).toThrow(/input environments must be environment names/);
+  });
+
+  it("take each environment's key as VARIABLE=key, one a line, and never show a key in a message", () => {
+    const keys = "POSTHOG_API_KEY_STAGING=phx_s1\n\n  POSTHOG_API_KEY_PRODUCTION = phx_p2  \n";
+    expect(inputs({ "api-keys": keys }).apiKeys).toEqual({
+      POSTHOG_API_KEY_STAGING: "phx_s1",
+      POSTHOG_API_KEY_PRODUCTION: "phx_p2",
+    });
+    expect(() => inputs({ "api-keys": "phx_secret_only" })).toThrow(/line 1: write VARIABLE=key/);
+    try {
+      inputs({ "api-keys": "A=ok\nnot a name=phx_hidden_value" });
+    } catch (error) {
+      expect((error as Error).message).toMatch(/line 2/);
+      expect((error as Error).message).not.toContain("phx_hidden_value");
+    }
+    expect(() => inputs({ "api-keys": "PATH=/tmp" })).toThrow(/PATH is not a variable for a key/);
+    const env = cliEnv(
+      { INPUT_API_KEYS: "x" },
+      { host: "", project: "", apiKey: "", apiKeys: { K_STAGING: "phx_s" } },
+    );
+    expect(env).toEqual({ K_STAGING: "phx_s" });
+  });
+});
+
 describe("the inputs", () => {
   it("have today's meanings by default", () => {
     expect(inputs({})).toEqual({
@@ -34,6 +67,8 @@ describe("the inputs", () => {
       host: "",
       project: "",
       apiKey: "",
+      environments: [],
+      apiKeys: {},
       prune: false,
       base: "",
       changedOnly: false,

@@ -109,7 +109,7 @@ function run(inputs: Record<string, string>) {
   writeFileSync(join(npmHome, "npmrc"), "");
   return act({
     dir,
-    inputs: { "api-key": KEY, paths: "examples/production", ...inputs },
+    inputs: { "api-key": KEY, paths: "test/fixtures/single-project/production", ...inputs },
     env: {
       FAKE_CLI_LOG: join(dir, "calls.jsonl"),
       npm_config_registry: `${registryUrl}/`,
@@ -150,7 +150,7 @@ describe("the version input", () => {
           "--detailed-exitcode",
           "--prune",
           "--",
-          "examples/production",
+          "test/fixtures/single-project/production",
         ],
         cwd: expect.any(String),
         key: sha256(KEY),

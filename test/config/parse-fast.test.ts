@@ -62,17 +62,21 @@ function agrees(text: string): boolean {
 describe("direct YAML path", () => {
   it("agrees with the slow path on the golden inputs and examples, and takes the examples", () => {
     const golden = yamlFiles(join(repo, "test/golden/config"));
-    const examples = yamlFiles(join(repo, "examples"));
+    // The examples, and the single-project configurations the examples were before environments.
+    const examples = [
+      ...yamlFiles(join(repo, "examples")),
+      ...yamlFiles(join(repo, "test/fixtures/single-project")),
+    ];
     // Exact figures: a golden input or example lost, or a file the direct path stops taking, fails here.
-    expect({ golden: golden.length, examples: examples.length }).toEqual({ golden: 62, examples: 11 });
+    expect({ golden: golden.length, examples: examples.length }).toEqual({ golden: 62, examples: 18 });
     let fast = 0;
     for (const file of [...golden, ...examples]) if (agrees(readFileSync(file, "utf8"))) fast += 1;
     for (const file of examples) {
       expect(parseFast(file, readFileSync(file, "utf8")), file).toBeDefined();
     }
-    // All 11 examples and 51 of the 62 golden inputs; the other 11 (aliases, deep nesting, a BOM,
+    // All 18 examples and 51 of the 62 golden inputs; the other 11 (aliases, deep nesting, a BOM,
     // duplicate or forbidden keys, empty files, several documents, syntax errors) take the composed path.
-    expect(fast).toBe(62);
+    expect(fast).toBe(69);
   });
 
   it("agrees on benchmark-shaped files, including odd item layouts and comments", () => {

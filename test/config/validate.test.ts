@@ -24,15 +24,18 @@ batch_exports:
 describe("validate", () => {
   it("accepts both example environments, offline and without secrets (plan and apply mention those)", async () => {
     const out = memoryIo({}, repo);
-    const code = await run({ args: ["examples/production", "examples/staging"] }, out.io);
+    const code = await run(
+      { args: ["test/fixtures/single-project/production", "test/fixtures/single-project/staging"] },
+      out.io,
+    );
     expect(out.stdout).toBe("");
     expect(out.stderr).toBe("8 files, 26 objects: valid\n");
     expect(code).toBe(0);
   });
 
   it.each([
-    ["examples/production", "4 files, 16 objects: valid\n"],
-    ["examples/staging", "4 files, 10 objects: valid\n"],
+    ["test/fixtures/single-project/production", "4 files, 16 objects: valid\n"],
+    ["test/fixtures/single-project/staging", "4 files, 10 objects: valid\n"],
   ])("%s validates without any diagnostic when its secrets are set", async (folder, summary) => {
     const names = ["PRODUCTION_PROJECT_TOKEN", "PRICING_PAYLOAD"];
     const env = Object.fromEntries(names.map((n) => [n, "set"]));

@@ -82,14 +82,14 @@ describe("bin/posthog-gitops.js", () => {
 });
 
 describe("npm run demo", () => {
-  it("starts the emulator, plans and applies examples/, and plans again with no changes", async () => {
+  it("starts the emulator, plans and applies examples/ (two environments), and plans again with no changes", async () => {
     const demo = await runNode([join(ROOT, "scripts/demo.js")], {}, ROOT, 30_000);
     expect(demo.stderr).not.toMatch(/not idempotent|error|refused/i);
     expect(demo.stdout).toContain("Apply complete");
     // The last plan is clean: no change, and nothing to warn about either (issue 21).
     const last = demo.stdout.slice(demo.stdout.lastIndexOf("# again: nothing left to do"));
     expect(last).toMatch(
-      /^# again: nothing left to do\nNo changes\. The live service matches the configuration\.\n\nemulator: /,
+      /^# again: nothing left to do\n══ Environment staging · project 12346 · http:\/\/127\.0\.0\.1:\d+\n\nNo changes\. The live service matches the configuration\.\n\n══ Environment production · project 12345 · http:\/\/127\.0\.0\.1:\d+\n\nNo changes\. The live service matches the configuration\.\n\n2 environments: staging no changes; production no changes\.\n\nemulator: /,
     );
     // The emulator follows the newest service by default and refused none of the demo's requests.
     expect(demo.stdout).toMatch(/\nemulator: [1-9]\d* requests, 0 answered with an error \(4xx\/5xx\)\n$/);

@@ -1,65 +1,116 @@
 /**
- * Every example folder applies against the emulator in its default mode (the newest service's rules)
- * with zero refused requests in its log, and plans nothing afterwards, without a warning; the export
- * the service migrated from legacy S3 is declared in its migrated form, and the old form still plans
- * as that export with a warning naming the form to declare instead. The example workflows pass exactly
- * the environment variables the examples read.
+ * The examples are one set of files for two environments (examples/posthog: environments.yaml, shared/
+ * and an overlay each for staging and production): against the emulator in its default mode (the
+ * newest service's rules), seeded with two projects of different ids, each environment applied with
+ * its own key (staging first, as `promote_from` orders them), with zero refused requests, and planned
+ * empty afterwards, without a warning. The export the service migrated from legacy S3 is declared in
+ * its migrated form, and the old form still plans as that export with a warning naming the form to
+ * declare instead. The example workflows pass exactly the process variables the examples read.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ROOT, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator({ env: { NO_COLOR: "1" } });
+const EXAMPLES = join(ROOT, "examples/posthog");
 const SECRETS = {
   PRODUCTION_PROJECT_TOKEN: "phc_Ex7Lq2Vm9Rt4Kw",
-  PRICING_PAYLOAD: "ExPrc7Lq2Vm9Rt",
+  PRICING_PAYLOAD_PRODUCTION: "ExPrc7Lq2Vm9Rt",
 };
-const folders = readdirSync(join(ROOT, "examples"), { withFileTypes: true })
-  .filter((d) => d.isDirectory() && d.name !== "github")
-  .map((d) => join(ROOT, "examples", d.name));
+/**
+ * Each environment's key, in the variable its entry names; no POSTHOG_API_KEY at all. Like the seed's
+ * `phx_emulator_staging` and `phx_emulator_production` (alice's), but made of no ordinary word, so the
+ * leak scan can look for any piece of them.
+ */
+const KEYS = {
+  POSTHOG_API_KEY: undefined,
+  POSTHOG_API_KEY_STAGING: "phx_stg_Qv7Lm2Xk9Rt4Wz",
+  POSTHOG_API_KEY_PRODUCTION: "phx_prd_Hw3Kx8Zp1Ns6Jd",
+};
+
+beforeEach(async () => {
+  await h.reseed((state) => {
+    state.api_keys.push(
+      { key: KEYS.POSTHOG_API_KEY_STAGING, user: 1, scopes: ["*"] },
+      { key: KEYS.POSTHOG_API_KEY_PRODUCTION, user: 1, scopes: ["*"] },
+    );
+  });
+});
 
 describe("examples/ against the default (newest) emulator", () => {
-  it("has the two environments", () => {
-    expect(folders.map((f) => f.split("/").pop()).sort()).toEqual(["production", "staging"]);
+  it("is one shared set, an environments file and an overlay per environment", () => {
+    const files = (dir: string) => readdirSync(join(EXAMPLES, dir)).sort();
+    expect(files(".")).toEqual(["environments.yaml", "overlays", "shared"]);
+    expect(files("overlays")).toEqual(["production.yaml", "staging.yaml"]);
+    expect(files("shared")).toEqual([
+      "batch-exports.yaml",
+      "dashboards.yaml",
+      "feature-flags.yaml",
+      "insights.yaml",
+    ]);
   });
 
-  it.each(folders)("%s validates, applies with no 4xx answer, and then plans nothing", async (folder) => {
-    const validate = await h.cli(["validate", folder], SECRETS);
-    expect(validate.stderr).not.toMatch(/error/);
+  it("validates, applies both environments with their own keys and no 4xx answer, then plans nothing", async () => {
+    const validate = await h.cli(["validate", EXAMPLES], {});
+    expect(validate.stderr).toBe("7 files, 21 objects: valid\n");
     expect(validate.code).toBe(0);
     await h.clearRequests();
-    const apply = await h.cli(["apply", "--auto-approve", folder], SECRETS);
+    const apply = await h.cli(["apply", "--all", "--auto-approve", EXAMPLES], { ...KEYS, ...SECRETS });
     expect(apply.stdout).not.toContain("✗");
+    expect(apply.stderr).not.toMatch(/error/);
     expect(apply.code).toBe(0);
-    const plan = await h.cli(["plan", "--detailed-exitcode", folder], SECRETS);
-    expect(plan.stdout).toContain("No changes");
+    // staging first (production is promoted from it), each under its own heading.
+    expect(apply.stdout.indexOf("Environment staging")).toBeLessThan(
+      apply.stdout.indexOf("Environment production"),
+    );
+    const plan = await h.cli(["plan", "--detailed-exitcode", EXAMPLES], { ...KEYS, ...SECRETS });
+    expect(plan.stdout).toContain("2 environments: staging no changes; production no changes.");
+    expect(plan.stderr).toBe("");
     expect(plan.code).toBe(0);
     const refused = (await h.requests()).filter((r) => r.status >= 400);
     expect(refused).toEqual([]);
-    // Weekly KPIs shows the three insights of insights.yaml and a text card, where the file puts them.
-    const project = folder.endsWith("production") ? 12345 : 12346;
-    const kpis = (await h.state()).dashboards.find(
-      (d: { name: string; team_id: number; deleted: boolean }) =>
-        d.name === "Weekly KPIs" && d.team_id === project && !d.deleted,
+    // The same names, different ids: each project has its own Weekly KPIs, showing the three insights
+    // of insights.yaml and a text card, where the shared file puts them.
+    const state = await h.state();
+    const kpis = state.dashboards.filter(
+      (d: { name: string; deleted: boolean }) => d.name === "Weekly KPIs" && !d.deleted,
     );
-    const shown = await h.api("GET", `/api/projects/${project}/dashboards/${kpis.id}/`);
-    expect(
-      shown.body.tiles.map((t: { insight: { name: string } | null; text: { body: string } | null }) =>
-        t.insight ? t.insight.name : t.text?.body.split("\n")[0],
-      ),
-    ).toEqual(["Weekly signups", "Activation funnel", "Weekly retention", "## How to read this"]);
+    expect(kpis.map((d: { team_id: number }) => d.team_id).sort()).toEqual([12345, 12346]);
+    expect(new Set(kpis.map((d: { id: number }) => d.id)).size).toBe(2);
+    for (const d of kpis) {
+      const shown = await h.api("GET", `/api/projects/${d.team_id}/dashboards/${d.id}/`);
+      expect(
+        shown.body.tiles.map((t: { insight: { name: string } | null; text: { body: string } | null }) =>
+          t.insight ? t.insight.name : t.text?.body.split("\n")[0],
+        ),
+      ).toEqual(["Weekly signups", "Activation funnel", "Weekly retention", "## How to read this"]);
+    }
+    // What the overlays and variables made different: rollouts (numbers), buckets, intervals.
+    const flag = (team: number) =>
+      state.feature_flags.find(
+        (f: { key: string; team_id: number }) => f.key === "new-checkout" && f.team_id === team,
+      );
+    expect(flag(12346).filters.groups[1].rollout_percentage).toBe(50);
+    expect(flag(12345).filters.groups[1].rollout_percentage).toBe(30);
+    const s3 = (team: number) =>
+      state.batch_exports.find(
+        (e: { name: string; team_id: number }) => e.name === "events-to-s3" && e.team_id === team,
+      );
+    expect([s3(12346).interval, s3(12346).destination.config.bucket_name]).toEqual([
+      "day",
+      "acme-analytics-staging",
+    ]);
+    expect([s3(12345).interval, s3(12345).destination.config.bucket_name]).toEqual([
+      "hour",
+      "acme-analytics",
+    ]);
+    expect(s3(12345).destination.config.file_format).toBe("Parquet");
+    expect(s3(12346).destination.config.file_format ?? null).not.toBe("Parquet");
   });
 
-  it("the examples plan with no warning against the seed: the migrated export in its migrated form", async () => {
-    const plan = await h.cli(["plan", ...folders], SECRETS);
-    expect(plan.code, plan.stderr).toBe(0);
-    expect(plan.stdout).not.toMatch(/warning|Events to S3/);
-    expect(plan.stderr).toBe("");
-  });
-
-  it("the legacy S3 form of that export plans as the AwsS3 export the service migrated, with the form to use", async () => {
+  it("the legacy S3 form of the migrated export plans as the AwsS3 export the service made, with the form to use", async () => {
     h.write(
       "legacy/b.yaml",
       [
@@ -90,28 +141,51 @@ describe("examples/ against the default (newest) emulator", () => {
     expect(plan.stdout).toMatch(
       /warning: declared as a legacy S3 export with inline keys, but the service migrated it to AwsS3 with integration 1[^\n]*declare destination: \{type: AwsS3, integration: 1, config: \{bucket_name: acme-events,/,
     );
-    const migrated = readFileSync(join(ROOT, "examples/production/batch-exports.yaml"), "utf8");
+    const migrated = readFileSync(join(EXAMPLES, "overlays/production.yaml"), "utf8");
     expect(migrated).toMatch(/- name: Events to S3\n[^-]*type: AwsS3\n\s+integration: 1/);
   });
 });
 
-/** Every `${NAME}` the files read from the environment, and the names listed under `variables:`. */
-function namesRead(value: unknown, into = new Set<string>()): Set<string> {
-  if (typeof value === "string") {
-    for (const m of value.matchAll(/(\$*)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
-      if ((m[1] ?? "").length % 2 === 0) into.add(m[2] ?? ""); // `$${` is a literal
-    }
-  } else if (Array.isArray(value)) for (const item of value) namesRead(item, into);
-  else if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) {
-      if (key === "variables" && Array.isArray(item)) for (const name of item) into.add(String(name));
-      else namesRead(item, into);
+/** Every secret `${NAME}` the files read from the process, as each environment maps it. */
+function secretsRead(): string[] {
+  const declaration = parse(readFileSync(join(EXAMPLES, "environments.yaml"), "utf8")) as {
+    environments: Record<string, { secrets?: Record<string, string>; api_key_env?: string }>;
+  };
+  const overlays: Record<string, string> = {
+    staging: "overlays/staging.yaml",
+    production: "overlays/production.yaml",
+  };
+  const read = new Set<string>();
+  for (const [name, entry] of Object.entries(declaration.environments)) {
+    const files = ["shared/batch-exports.yaml", "shared/feature-flags.yaml", overlays[name] ?? ""];
+    for (const file of files) {
+      for (const text of strings(parse(readFileSync(join(EXAMPLES, file), "utf8")))) {
+        for (const m of text.matchAll(/(\$*)\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g)) {
+          const variable = m[2] ?? "";
+          // `$${` is a literal; a non-secret reference reads the environment's variables, not the process.
+          if ((m[1] ?? "").length % 2 === 1 || Object.hasOwn(environmentVariables(name), variable)) continue;
+          read.add(entry.secrets?.[variable] ?? variable);
+        }
+      }
     }
   }
-  return into;
+  return [...read].sort();
 }
 
-/** The `env:` keys of the workflow's posthog-gitops step. */
+/** Every string value of parsed YAML (comments are not values). */
+function strings(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(strings);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(strings);
+  return [];
+}
+
+function environmentVariables(name: string): Record<string, unknown> {
+  const declaration = parse(readFileSync(join(EXAMPLES, "environments.yaml"), "utf8"));
+  return declaration.environments[name].variables ?? {};
+}
+
+/** The `env:` keys of the workflow's posthog-gitops steps (each job may apply one environment). */
 function stepEnv(workflow: string): string[] {
   const doc = parse(readFileSync(join(ROOT, "examples/github/.github/workflows", workflow), "utf8"));
   const steps = Object.values(doc.jobs as Record<string, { steps: { uses?: string; env?: object }[] }>)
@@ -122,25 +196,14 @@ function stepEnv(workflow: string): string[] {
 }
 
 describe("the example workflows", () => {
-  const files = folders.flatMap((folder) =>
-    readdirSync(folder)
-      .filter((f) => f.endsWith(".yaml"))
-      .map((f) => join(folder, f)),
-  );
-  const read = [
-    ...files.reduce((names, file) => namesRead(parse(readFileSync(file, "utf8")), names), new Set<string>()),
-  ];
-
-  it("apply.yml passes exactly the variables examples/ reads", () => {
-    expect(read.length).toBeGreaterThan(0);
-    expect(stepEnv("apply.yml")).toEqual(read.sort());
+  it("apply.yml passes exactly the secret variables the environments read", () => {
+    const read = secretsRead();
+    expect(read).toEqual(["PRICING_PAYLOAD_PRODUCTION", "PRODUCTION_PROJECT_TOKEN"]);
+    expect(stepEnv("apply.yml")).toEqual(read);
   });
 
-  it("plan.yml and drift.yml pass only the non-secret `variables:` (plan needs no secret)", () => {
-    const variables = files.flatMap(
-      (file) => (parse(readFileSync(file, "utf8")).variables ?? []) as string[],
-    );
-    expect(stepEnv("plan.yml")).toEqual([...new Set(variables)].sort());
-    expect(stepEnv("drift.yml")).toEqual([...new Set(variables)].sort());
+  it("plan.yml and drift.yml pass no variable: plan needs no secret, and the variables are in the files", () => {
+    expect(stepEnv("plan.yml")).toEqual([]);
+    expect(stepEnv("drift.yml")).toEqual([]);
   });
 });

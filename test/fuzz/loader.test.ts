@@ -19,7 +19,10 @@ import { foreignPrototypes, guardNetwork, type NetworkGuard, prototypeSnapshot }
 const RUNS = Number(process.env.FUZZ_RUNS ?? "200");
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 const PER_RUN_MS = 5_000;
-const EXAMPLE = readFileSync(new URL("../../examples/production/dashboards.yaml", import.meta.url), "utf8");
+const EXAMPLE = readFileSync(
+  new URL("../fixtures/single-project/production/dashboards.yaml", import.meta.url),
+  "utf8",
+);
 const ENV = { AWS_ACCESS_KEY_ID: "AKIAFUZZ", AWS_SECRET_ACCESS_KEY: "fuzz", PG_USER: "u", PG_PASSWORD: "p" };
 
 let root: string;
@@ -110,7 +113,11 @@ describe(`hostile configuration files (${RUNS} runs)`, () => {
 
   it("validate passes a valid example with no key and no socket", async () => {
     const io = memoryIo({ ...ENV }, new URL("../../", import.meta.url).pathname);
-    const code = await main(["node", "posthog-gitops", "validate", "examples/production"], io.io.env, io.io);
+    const code = await main(
+      ["node", "posthog-gitops", "validate", "test/fixtures/single-project/production"],
+      io.io.env,
+      io.io,
+    );
     expect(io.stderr).not.toMatch(/POSTHOG_API_KEY|internal error/);
     expect(code).toBe(0);
     expect(guard.attempts).toEqual([]);

@@ -6,7 +6,8 @@
  * S3 export (AwsS3 with an integration under the newest rules, legacy S3 with inline keys under 2025)
  * and a Postgres export with inline secrets (created before integrations), runs (one Failed, one
  * Running, two older than the 7-day window), log entries and a few hundred events; feature flags,
- * cohorts and a running experiment (sample-flags.ts).
+ * cohorts and a running experiment (sample-flags.ts). Besides `phx_emulator`, alice has one key per
+ * environment of the examples (`phx_emulator_staging`, `phx_emulator_production`), and dave one of Globex.
  * Generated relative to `now` and deterministic for a given `now`.
  */
 
@@ -214,6 +215,17 @@ function s3Destination(service: ServiceSettings): BatchExportRecord["destination
 /** bob's key (a member who created only dashboard 4): for tests of who may do what. */
 export const BOB_KEY = "phx_emulator_bob";
 
+/**
+ * One key per environment of the examples (alice's, every scope): staging (12346) and production
+ * (12345) are planned and applied each with its own key (SPEC §9). And dave's key, of another
+ * organization (Globex): a key that reads neither of Acme's projects.
+ */
+export const ENVIRONMENT_KEYS = {
+  staging: "phx_emulator_staging",
+  production: "phx_emulator_production",
+  globex: "phx_emulator_globex",
+} as const;
+
 const ALL_FEATURES = { tagging: true, access_control: true, advanced_permissions: true };
 
 export function defaultSeed(now: Date, service: ServiceSettings = defaultService()): StoreData {
@@ -240,6 +252,9 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     api_keys: [
       { key: "phx_emulator", user: 1, scopes: ["*"] },
       { key: BOB_KEY, user: 2, scopes: ["*"], label: "bob" },
+      { key: ENVIRONMENT_KEYS.staging, user: 1, scopes: ["*"], label: "staging" },
+      { key: ENVIRONMENT_KEYS.production, user: 1, scopes: ["*"], label: "production" },
+      { key: ENVIRONMENT_KEYS.globex, user: 4, scopes: ["*"], label: "globex" },
     ],
     integrations: integrations(),
     dashboards: dashboards(),

@@ -23,11 +23,13 @@ import {
   type DestinationType,
   HTTP_URLS,
   INTEGRATION_KIND,
+  type IntegrationName,
   isCredentialPath,
   MOVED_TO_INTEGRATION,
   NEEDS_INTEGRATION,
   secretPaths,
 } from "./service-rules/destinations.js";
+import { withArticle } from "./service-rules/legacy.js";
 
 const WITH_ZONE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})$/;
 const WITHOUT_ZONE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
@@ -102,7 +104,20 @@ export function declareDestination(input: DestinationInput, { ctx }: FieldContex
   const out: DesiredDestination = { type: input.type, config: plain, secrets };
   const integration = integrationOf(input, ctx);
   if (integration !== undefined) {
-    out.integration = integration.id;
+    if (typeof integration.id === "number") out.integration = integration.id;
+    else {
+      out.integrationName = {
+        kind: integration.id.kind,
+        name: ctx.text(`${integration.pointer}/name`, integration.id.name),
+      };
+      const wanted = INTEGRATION_KIND[input.type];
+      if (wanted !== undefined && integration.id.kind !== wanted) {
+        ctx.error(
+          `${integration.pointer}/kind`,
+          `${ctx.owner} has destination type ${input.type}, which takes ${withArticle(wanted)} integration, not ${withArticle(integration.id.kind)} one`,
+        );
+      }
+    }
     out.integrationSource = ctx.at(integration.pointer);
     inlineNextToIntegration(input.type, plain, Object.keys(secrets), ctx, integration.pointer);
   } else if (NEEDS_INTEGRATION.has(input.type)) {
@@ -120,7 +135,7 @@ export function declareDestination(input: DestinationInput, { ctx }: FieldContex
 function integrationOf(
   input: DestinationInput,
   ctx: ObjectContext,
-): { id: number; pointer: string } | undefined {
+): { id: number | IntegrationName; pointer: string } | undefined {
   if (input.integration !== undefined && input.integration_id !== undefined) {
     ctx.error(
       "/destination/integration_id",

@@ -44,6 +44,15 @@ export const batchExportKind: Kind = defineKind<
     findByName: findBatchExports,
     create: createBatchExport,
   },
+  // SPEC §9: an integration by number is one project's (by `{kind, name}` it is resolved in each).
+  environments: {
+    projectIds: [
+      { path: "/destination/integration", numbers: true },
+      { path: "/destination/integration_id" },
+      { path: "/destination/config/copy_inputs/authorization", numbers: true },
+      { path: "/destination/config/copy_inputs/bucket_credentials", numbers: true },
+    ],
+  },
   answers: BATCH_EXPORT_ANSWERS,
   hooks: {
     pin: (id) => String(id).toLowerCase(),

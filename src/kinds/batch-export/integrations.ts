@@ -63,3 +63,38 @@ function fitting(integrations: readonly Integration[], kind: string, project: nu
   const more = ok.length > shown.length ? `, and ${ok.length - shown.length} more` : "";
   return `its ${kind} ${plural(ok.length, "integration")}: ${shown.join(", ")}${more}`;
 }
+
+/**
+ * The export with its integration named by `{kind, name}` resolved to this project's id (SPEC §9): the
+ * one integration of that kind with exactly that display name. None, or several, is an error naming
+ * what the project has.
+ */
+export function resolveIntegration(
+  desired: DesiredBatchExport,
+  project: number,
+  integrations: readonly Integration[] | undefined,
+): { desired: DesiredBatchExport } | { error: PlanError } {
+  const destination = desired.destination;
+  const named = destination?.integrationName;
+  if (destination === undefined || named === undefined || integrations === undefined) return { desired };
+  const source = destination.integrationSource ?? desired.source;
+  const where = `batch export "${desired.name}"`;
+  const found = integrations.filter((i) => i.kind === named.kind && i.display_name === named.name);
+  if (found.length === 1 && found[0] !== undefined) {
+    return { desired: { ...desired, destination: { ...destination, integration: found[0].id } } };
+  }
+  if (found.length > 1) {
+    return {
+      error: {
+        message: `${where}: project ${project} has ${found.length} ${named.kind} integrations named "${named.name}" (ids ${found.map((i) => i.id).join(", ")}): give them distinct names in PostHog, or pin one by id in this environment's overlay`,
+        source,
+      },
+    };
+  }
+  return {
+    error: {
+      message: `${where}: no ${named.kind} integration named "${named.name}" in project ${project}; ${fitting(integrations, named.kind, project)}`,
+      source,
+    },
+  };
+}

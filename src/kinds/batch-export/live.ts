@@ -31,7 +31,8 @@ export async function readBatchExports(
   _run: ReadRun,
   list: () => Promise<BatchExport[]>,
 ): Promise<{ live: LiveBatchExports; read: BatchExportReads }> {
-  const names = (d: DesiredBatchExport) => !d.deleted && d.destination?.integration !== undefined;
+  const names = (d: DesiredBatchExport) =>
+    !d.deleted && (d.destination?.integration !== undefined || d.destination?.integrationName !== undefined);
   const read: BatchExportReads = declared.some(names) ? { integrations: true } : {};
   return { live: await readAll(client, project, read, list), read };
 }

@@ -22,7 +22,7 @@ import { humanTime } from "../../render/time.js";
 import { looseEqual } from "../shared/normalise.js";
 import type { BatchExport } from "./answers.js";
 import { batchExportFields, type DesiredBatchExport } from "./fields.js";
-import { integrationErrors } from "./integrations.js";
+import { integrationErrors, resolveIntegration } from "./integrations.js";
 import type { LiveBatchExports } from "./live.js";
 import { gapBackfillCommand } from "./operations/backfill-command.js";
 import {
@@ -79,6 +79,12 @@ export function planBatchExport(
     if (current) ctx.sink.actions.push(deleteAction(ref, batchExportState(current)));
     return;
   }
+  const named = resolveIntegration(desired, ctx.project, ctx.live.integrations);
+  if ("error" in named) {
+    ctx.sink.errors.push(named.error);
+    return;
+  }
+  desired = named.desired;
   const bad = integrationErrors(desired, ctx.project, ctx.live.integrations);
   if (bad.length > 0) {
     ctx.sink.errors.push(...bad);

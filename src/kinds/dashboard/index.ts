@@ -42,6 +42,11 @@ export const dashboardKind: Kind = defineKind<
     count: countDashboards,
     create: createDashboard,
   },
+  // SPEC §9: an overlay's collaborators merge by person; a tile's insight by id is one project's.
+  environments: {
+    keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }],
+    projectIds: [{ path: "/tiles/*/insight_id" }],
+  },
   answers: DASHBOARD_ANSWERS,
   hooks: {
     declare(input, desired, ctx) {

@@ -87,7 +87,7 @@
  *   hook: one cohorts list, only when the declarations it reads name cohorts by name.
  */
 import type { Executed } from "../../apply/kinds.js";
-import type { ConfigKind, KindWords } from "../../config/kinds.js";
+import type { ConfigKind, EnvironmentRules, KindWords } from "../../config/kinds.js";
 import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
 import { makeAction } from "../../plan/context.js";
@@ -213,6 +213,11 @@ export interface KindSpec<
   /** The shapes of its answers, by name, that its service part names as `expect` (none: `{}`). */
   answers?: Readonly<Record<string, AnswerShape>>;
   hooks?: KindHooks<T, L, D, K>;
+  /**
+   * Its lists whose entries merge by identity in an overlay, and the values that are one project's ids
+   * (SPEC §9); the pin (`id`) is one without saying so.
+   */
+  environments?: EnvironmentRules;
 }
 
 /** The kind object every stage takes, from its declaration. */
@@ -268,6 +273,10 @@ export function defineKind<
     name,
     key: spec.key,
     identityKey: table.roles.identity,
+    environments: {
+      ...(spec.environments?.keyedLists ? { keyedLists: spec.environments.keyedLists } : {}),
+      projectIds: [{ path: `/${table.roles.pin}` }, ...(spec.environments?.projectIds ?? [])],
+    },
     words,
     values: table.values,
     verbs,

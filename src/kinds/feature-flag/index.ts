@@ -54,6 +54,15 @@ export const featureFlagKind: Kind = defineKind<typeof flagFields.fields, LiveFl
     findByName: findFlags,
     create: createFeatureFlag,
   },
+  // SPEC §9: an overlay's variants merge by key; cohorts, flags and holdouts by id are one project's.
+  environments: {
+    keyedLists: [{ path: "/filters/multivariate/variants", keys: ["key"] }],
+    projectIds: [
+      { path: "/filters/groups/*/properties/*/value", where: { type: "cohort" } },
+      { path: "/filters/groups/*/properties/*/key", where: { type: "flag" }, numbers: true },
+      { path: "/filters/holdout/id" },
+    ],
+  },
   answers: FLAG_ANSWERS,
   hooks: {
     declare: (input, desired, ctx) => declareFlag(input as Json, desired, ctx),

@@ -39,15 +39,26 @@ export interface DesiredDestination {
    * `destination.integration`.
    */
   integration?: number;
+  /**
+   * The integration named by its kind and display name (`{kind, name}`, SPEC §9): resolved to this
+   * project's id when planning (`integration` is then set), so one file serves several projects.
+   */
+  integrationName?: IntegrationName;
   /** Where the integration id is written, for the planner's errors about it. */
   integrationSource?: SourceRef;
+}
+
+/** An integration by what PostHog shows of it: its kind and its display name. */
+export interface IntegrationName {
+  kind: string;
+  name: string;
 }
 
 /** A destination as a schema-valid file holds it. */
 export interface DestinationInput {
   type: DestinationType;
   config?: Record<string, unknown>;
-  integration?: number;
+  integration?: number | IntegrationName;
   integration_id?: number;
 }
 

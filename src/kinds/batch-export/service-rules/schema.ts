@@ -339,9 +339,25 @@ export const DESTINATION_SCHEMA: SchemaNode = {
         "Destination type. AwsS3, S3Compatible, Snowflake, Databricks, AzureBlob and BigQuery need an integration; new Postgres and Redshift exports too. S3 is the legacy type with inline keys, kept for exports created before integrations.",
     },
     integration: {
-      ...INTEGRATION_ID,
       description:
-        "Id of the project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type).",
+        "The project's PostHog integration that holds the destination's credentials (create it in PostHog first; `plan` checks that it exists and fits the type): its id, or `{kind, name}` (its kind and display name, resolved in each project: the form for files serving several environments).",
+      // A mapping is `{kind, name}`; anything else must be an id (and says so, as before).
+      if: { type: "object" },
+      then: {
+        type: "object",
+        required: ["kind", "name"],
+        additionalProperties: false,
+        properties: {
+          kind: { type: "string", minLength: 1, description: "The integration's kind, e.g. aws-s3." },
+          name: {
+            type: "string",
+            minLength: 1,
+            description:
+              "Its display name, exactly as PostHog shows it (the integrations list's display_name).",
+          },
+        },
+      },
+      else: { ...INTEGRATION_ID },
     },
     integration_id: {
       ...INTEGRATION_ID,

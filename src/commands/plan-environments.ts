@@ -1,0 +1,188 @@
+/**
+ * `plan` when the files declare environments (SPEC §9): every environment (or each `--env`), read in
+ * parallel, each with its own key, host and rate budget; one section per environment; the exit code is
+ * the worst of them. An environment that cannot be planned (its key unset, its host unreachable, a
+ * variable it lacks) is an error for it, and the others still plan. With `--out`, each plan is saved
+ * bound to its environment (nothing is saved when one could not be planned).
+ */
+import { resolve } from "node:path";
+import { savedPlansText } from "../apply/saved-plan.js";
+import { markedDeclarations } from "../config/environments/document.js";
+import type { LoadResult } from "../config/index.js";
+import type { EnvironmentConfig } from "../config/load-types.js";
+import { labelEnvironmentDrift } from "../drift/environments.js";
+import { isUserError } from "../errors.js";
+import { writeOutput } from "../files.js";
+import type { Io } from "../io.js";
+import { KINDS } from "../kinds/index.js";
+import { withOrigins } from "../plan/origins.js";
+import type { Plan } from "../plan/types.js";
+import type { MadePlan } from "../read/make-plan.js";
+import { withPeople } from "../read/people.js";
+import {
+  type EnvironmentSection,
+  renderEnvironmentsJson,
+  renderEnvironmentsMarkdown,
+  renderEnvironmentsText,
+} from "../render/environments.js";
+import { colorEnabled, type PlanFormat, planAnnotations, vocabulary } from "../render/index.js";
+import { scrubValue } from "../scrub.js";
+import { flat } from "../text.js";
+import { VERSION } from "../version.js";
+import { count } from "../words.js";
+import {
+  configurationError,
+  type EnvironmentFlags,
+  environmentConnection,
+  environmentRefusal,
+  selectEnvironments,
+} from "./environments.js";
+import { appendText, fullPlanHint, inGitHubActions, workspacePath } from "./github.js";
+import { progressFor } from "./progress.js";
+import { failIfUnsafe, savedOptions } from "./reconcile.js";
+import { planChosen, type ScopeFlags } from "./scope.js";
+import { chooseEnvironmentBases, type EnvironmentBase } from "./scope-environments.js";
+
+export interface PlanEnvironmentsFlags extends ScopeFlags, EnvironmentFlags {
+  format?: PlanFormat;
+  out?: string;
+  detailedExitcode?: boolean;
+}
+
+/** One environment planned: what its section shows, and what its saved plan keeps. */
+export interface PlannedEnvironment {
+  environment: EnvironmentConfig;
+  section: EnvironmentSection;
+  made?: MadePlan & { planned?: string[] };
+}
+
+export async function planEnvironments(
+  flags: PlanEnvironmentsFlags,
+  io: Io,
+  desired: LoadResult,
+): Promise<number> {
+  const selected = selectEnvironments(desired, flags);
+  const bases = await chooseEnvironmentBases(flags, desired, selected, io, "plan");
+  const progress = progressFor(io, { quiet: flags.quiet === true });
+  const log = (line: string) => progress.io.stderr.write(`${line}\n`);
+  progress.step(`reading live state of ${count(selected.length, "environment")}`);
+  let planned: PlannedEnvironment[];
+  try {
+    planned = await Promise.all(
+      selected.map((environment) =>
+        planEnvironment(environment, flags, bases.get(environment.name) ?? {}, progress.io, log, progress),
+      ),
+    );
+  } finally {
+    progress.stop();
+  }
+  for (const p of planned) {
+    if (p.section.error !== undefined)
+      io.stderr.write(`error: environment ${p.section.name}: ${p.section.error}\n`);
+  }
+  const sections = planned.map((p) => scrubValue(io, p.section));
+  const format = flags.format ?? "text";
+  const vocab = vocabulary(KINDS);
+  io.stdout.write(
+    format === "json"
+      ? renderEnvironmentsJson(sections)
+      : format === "markdown"
+        ? renderEnvironmentsMarkdown(sections, { vocab, ...fullPlanHint(io) })
+        : renderEnvironmentsText(sections, {
+            vocab,
+            color: colorEnabled(io.env, io.stdout.isTTY === true),
+          }),
+  );
+  if (inGitHubActions(io)) {
+    for (const s of sections) if (s.plan) io.stderr.write(planAnnotations(s.plan, vocab, workspacePath(io)));
+    await appendText(
+      renderEnvironmentsMarkdown(sections, {
+        vocab,
+        maxLength: 1_000_000,
+        fullPlanHint: "run `posthog-gitops plan` (text format) for the full plan",
+      }),
+      io,
+    );
+  }
+  const failed = planned.some((p) => p.section.error !== undefined);
+  if (flags.out !== undefined && !failed) await savePlans(planned, flags, io);
+  if (flags.out !== undefined && failed)
+    io.stderr.write("Saved no plan: an environment could not be planned.\n");
+  if (failed) return 1;
+  const changes = planned.some((p) => (p.section.plan?.actions.length ?? 0) > 0);
+  return flags.detailedExitcode && changes ? 2 : 0;
+}
+
+/** One environment's plan, or the error that stopped it (a UserError; anything else is a bug). */
+export async function planEnvironment(
+  environment: EnvironmentConfig,
+  flags: PlanEnvironmentsFlags,
+  base: EnvironmentBase,
+  io: Io,
+  log: (line: string) => void,
+  progress: ReturnType<typeof progressFor>,
+): Promise<PlannedEnvironment> {
+  const { name, entry } = environment;
+  const section: EnvironmentSection = { name, project: entry.project };
+  const failed = (error: unknown): PlannedEnvironment => {
+    if (!isUserError(error)) throw error;
+    return { environment, section: { ...section, error: flat(error.message) } };
+  };
+  const invalid = configurationError(environment);
+  if (invalid !== undefined) return failed(invalid);
+  let connection: ReturnType<typeof environmentConnection>;
+  try {
+    connection = environmentConnection(environment, flags, io, log, progress);
+  } catch (error) {
+    return failed(error);
+  }
+  section.host = connection.host;
+  try {
+    const made = await planChosen(connection.client, environment.config, flags, base, io, name);
+    let plan: Plan = withOrigins(
+      await withPeople(made.plan, made.live, made.members, KINDS),
+      markedDeclarations(environment.document, KINDS),
+    );
+    if (flags.base !== undefined)
+      plan = labelEnvironmentDrift(plan, flags.base, base.change, environment.config, made.live);
+    failIfUnsafe(made, flags);
+    const refusal = environmentRefusal(environment, plan, { force: flags.force === true });
+    return {
+      environment,
+      section: { ...section, plan, ...(refusal !== undefined ? { refusal } : {}) },
+      made: { ...made, plan },
+    };
+  } catch (error) {
+    return failed(error);
+  } finally {
+    if (flags.verbose) io.stderr.write(`${name}: ${connection.client.describeStats()}\n`);
+    await connection.client.close();
+  }
+}
+
+/** `--out`: each environment's plan, bound to it (its host, project and files), in one file. */
+async function savePlans(
+  planned: readonly PlannedEnvironment[],
+  flags: PlanEnvironmentsFlags,
+  io: Io,
+): Promise<void> {
+  const out = flags.out as string;
+  const saved = planned.map(({ environment, section, made }) => ({
+    tool_version: VERSION,
+    environment: environment.name,
+    host: section.host as string,
+    options: { ...savedOptions(flags), ...(made?.planned !== undefined ? { scope: made.planned } : {}) },
+    config: {
+      paths: flags.args.length > 0 ? [...flags.args] : ["posthog"],
+      digests: environment.config.digests,
+    },
+    plan: scrubValue(io, section.plan as Plan),
+    reads: made?.reads ?? [],
+  }));
+  const file = resolve(io.cwd, out);
+  await writeOutput(io, "write the plan to", out, file, savedPlansText(saved), {
+    mode: 0o600,
+    scrubbed: true,
+  });
+  io.stderr.write(`Saved the plan to ${out}; apply it with: posthog-gitops apply --plan ${out}\n`);
+}

@@ -1,0 +1,151 @@
+/**
+ * The change from a git revision, per environment (SPEC §9 "Commands"): each environment's merged
+ * declarations at REF against the working tree's, so a change to a shared file touches every
+ * environment it serves and an overlay's touches its own, whatever file a value came from. An
+ * environment whose entry changed (its project, variables, secrets, …), that is new, or whose files do
+ * not load at REF is read whole, and the answer says why. What `plan --base REF --changed-only` reads
+ * in each environment, and what `--base` labels as drift there: an action whose declaration is the
+ * same at REF.
+ */
+import pLimit from "p-limit";
+import type { ConfigKind } from "../config/kinds.js";
+import { type LoadOptions, type LoadResult, loadConfig } from "../config/load.js";
+import type { EnvironmentConfig } from "../config/load-types.js";
+import type { Declared } from "../config/types.js";
+import type { Action, LiveProject, Plan } from "../plan/types.js";
+import { canonicalJson } from "../plan/values.js";
+import { type Changes, compareDeclarations } from "./changes.js";
+import type { GitRunner } from "./git.js";
+import { lastModified } from "./index.js";
+import { filesAt, type RevisionFiles, showAt } from "./tree.js";
+
+export type EnvironmentChange = Changes | { full: string };
+
+export interface EnvironmentChangeOptions {
+  kinds: readonly ConfigKind[];
+  base: string;
+  commit: string;
+  git: GitRunner;
+  cwd: string;
+  paths: readonly string[];
+  /** The working tree's configuration, as the command loaded it. */
+  desired: LoadResult;
+  load: Pick<LoadOptions, "env">;
+}
+
+/** Per environment of the working tree, by name: its change since REF, or why it is read whole. */
+export async function environmentChanges(
+  options: EnvironmentChangeOptions,
+): Promise<Map<string, EnvironmentChange>> {
+  const at: RevisionFiles = {
+    git: options.git,
+    commit: options.commit,
+    base: options.base,
+    cwd: options.cwd,
+  };
+  const listed = await filesAt(at, options.paths);
+  const limit = pLimit(8);
+  const texts = await Promise.all(
+    listed
+      .filter((f) => !f.link)
+      .map((f) => limit(async () => ({ path: f.path, text: (await showAt(at, f.path)) ?? "" }))),
+  );
+  const then = await loadConfig(
+    { files: texts },
+    { ...options.load, cwd: options.cwd, kinds: options.kinds, mode: "plan" },
+  );
+  const out = new Map<string, EnvironmentChange>();
+  const fileErrors = (then.environments?.diagnostics ?? then.diagnostics).filter(
+    (d) => d.severity === "error",
+  );
+  for (const environment of options.desired.environments?.list ?? []) {
+    const old = then.environments?.list.find((e) => e.name === environment.name);
+    const why = fullReason(environment, old, then, fileErrors.length, options.base);
+    if (why !== undefined) {
+      out.set(environment.name, { full: why });
+      continue;
+    }
+    out.set(
+      environment.name,
+      compareDeclarations(
+        options.kinds,
+        environment.config.projects,
+        old?.config.projects ?? [],
+        new Set(sources(environment.config.projects)),
+        new Set(sources(old?.config.projects ?? [])),
+        new Set(),
+      ),
+    );
+  }
+  return out;
+}
+
+/** Why an environment's change cannot be told declaration by declaration; undefined when it can. */
+function fullReason(
+  environment: EnvironmentConfig,
+  old: EnvironmentConfig | undefined,
+  then: LoadResult,
+  fileErrors: number,
+  base: string,
+): string | undefined {
+  if (then.environments === undefined) return `the files declare no environments at ${base}`;
+  if (fileErrors > 0) return `the files do not load at ${base}`;
+  if (old === undefined) return `environment ${environment.name} is new since ${base}`;
+  if (entryText(old) !== entryText(environment)) {
+    return `the entry of environment ${environment.name} changed since ${base}`;
+  }
+  if (old.config.diagnostics.some((d) => d.severity === "error")) {
+    return `environment ${environment.name} does not load at ${base}`;
+  }
+  return undefined;
+}
+
+/** An entry as compared: its settings, not where they are written. */
+function entryText(environment: EnvironmentConfig): string {
+  const { source: _source, sources: _sources, ...settings } = environment.entry;
+  return canonicalJson(settings);
+}
+
+function sources(projects: LoadResult["projects"]): string[] {
+  return [
+    ...new Set(
+      projects.flatMap((p) => Object.values(p.objects).flatMap((list) => list.map((d) => d.source.file))),
+    ),
+  ];
+}
+
+/**
+ * The plan with `base` set and `drift` on the actions whose declaration is the same at REF in this
+ * environment (or, for an object no file declares, that none declared there either).
+ */
+export function labelEnvironmentDrift(
+  plan: Plan,
+  base: string,
+  change: EnvironmentChange | undefined,
+  desired: LoadResult,
+  live: readonly LiveProject[],
+): Plan {
+  if (change === undefined || "full" in change) return { ...plan, base };
+  const declared = new Map<string, Declared>();
+  for (const project of desired.projects) {
+    for (const list of Object.values(project.objects)) {
+      for (const d of list) declared.set(identity(d.kind, d.source), d);
+    }
+  }
+  const removed = new Set(change.removed.map((r) => `${r.kind}\0${r.name}`));
+  const drifted = (action: Action): boolean => {
+    const source = action.object.source;
+    if (source === undefined) return !removed.has(`${action.object.kind}\0${action.object.name}`);
+    const d = declared.get(identity(action.object.kind, source));
+    return d !== undefined && !change.changed.has(d);
+  };
+  const label = (action: Action): Action => {
+    const modified = lastModified(action, live);
+    return { ...action, drift: true, ...(modified !== undefined ? { modified } : {}) };
+  };
+  return { ...plan, base, actions: plan.actions.map((a) => (drifted(a) ? label(a) : a)) };
+}
+
+function identity(kind: string, source: { file: string; line: number; column: number }): string {
+  return `${kind}\0${source.file}\0${source.line}\0${source.column}`;
+}

@@ -1,0 +1,143 @@
+/**
+ * The plan of several environments (SPEC §9): one section per environment naming it, its project and
+ * host, then that environment's plan as the single-project renderers show it, or why it could not be
+ * planned. Markdown is one pull-request comment (one marker, a table of the environments, a section
+ * each, all within GitHub's limit); JSON has a top-level `environments` list with each environment's
+ * plan in the single-project shape. Pure, like every renderer.
+ */
+import type { Plan } from "../plan/types.js";
+import { visible } from "../text.js";
+import { count } from "../words.js";
+import type { Vocabulary } from "./kinds.js";
+import { summaryPhrases } from "./labels.js";
+import { GITHUB_COMMENT_LIMIT, renderMarkdown } from "./markdown.js";
+import { clip, escapeInline } from "./markdown-escape.js";
+import { type Paint, painter } from "./paint.js";
+import { renderText } from "./text.js";
+
+/** One environment's outcome: its plan, or why there is none; and what its apply would refuse. */
+export interface EnvironmentSection {
+  name: string;
+  project: number;
+  /** The host it was planned against (absent when it could not be reached). */
+  host?: string;
+  plan?: Plan;
+  /** Why it could not be planned. */
+  error?: string;
+  /** Why `apply` would refuse this plan here (`protect`, `limits`). */
+  refusal?: string;
+}
+
+export function sectionHeading(section: Pick<EnvironmentSection, "name" | "project" | "host">): string {
+  return `Environment ${section.name} · project ${section.project}${section.host ? ` · ${section.host}` : ""}`;
+}
+
+export function renderEnvironmentsText(
+  sections: readonly EnvironmentSection[],
+  options: { color: boolean; vocab: Vocabulary },
+): string {
+  const paint: Paint = painter(options.color);
+  const out: string[] = [];
+  for (const section of sections) {
+    out.push(paint("bold", visible(`══ ${sectionHeading(section)}`)), "");
+    if (section.plan !== undefined) out.push(renderText(section.plan, options).replace(/\n$/, ""));
+    if (section.error !== undefined) out.push(paint("red", `✗ not planned: ${visible(section.error)}`));
+    if (section.refusal !== undefined)
+      out.push(paint("yellow", `! apply will refuse: ${visible(section.refusal)}`));
+    out.push("");
+  }
+  out.push(paint("bold", overview(sections, options.vocab)));
+  return `${out.join("\n")}\n`;
+}
+
+/** `2 environments: staging 1 to add; production no changes; eu not planned`. */
+function overview(sections: readonly EnvironmentSection[], vocab: Vocabulary): string {
+  const parts = sections.map((s) => {
+    if (s.plan === undefined) return `${s.name} not planned`;
+    const phrases = summaryPhrases(s.plan.actions, vocab).map((p) => p.text);
+    return `${s.name} ${phrases.length === 0 ? "no changes" : phrases.join(", ")}`;
+  });
+  return `${count(sections.length, "environment")}: ${parts.join("; ")}.`;
+}
+
+export interface EnvironmentsMarkdownOptions {
+  vocab: Vocabulary;
+  maxLength?: number;
+  fullPlanHint?: string;
+}
+
+/**
+ * One comment: a hidden marker naming the environments (a workflow updates this one comment), a table
+ * of the environments, then each environment's plan as its own section, each given an equal share of
+ * the length left (a plan cut to its share says so, as a single plan does).
+ */
+export function renderEnvironmentsMarkdown(
+  sections: readonly EnvironmentSection[],
+  options: EnvironmentsMarkdownOptions,
+): string {
+  const maxLength = options.maxLength ?? GITHUB_COMMENT_LIMIT;
+  const names = sections.map((s) => s.name).join(",");
+  const head = [
+    `<!-- posthog-gitops plan: environments ${names} -->`,
+    `### posthog-gitops plan for ${count(sections.length, "environment")}`,
+    "",
+    "| Environment | Project | Changes | Actions |",
+    "| :-- | --: | :-- | --: |",
+    ...sections.map((s) => {
+      const name = escapeInline(clip(s.name, 64));
+      if (s.plan === undefined) return `| ${name} | ${s.project} | **not planned** ⚠️ | - |`;
+      const phrases = summaryPhrases(s.plan.actions, options.vocab).map((p) =>
+        p.destructive ? `**${p.text}** ⚠️` : p.text,
+      );
+      return `| ${name} | ${s.project} | ${phrases.length === 0 ? "no changes" : phrases.join(", ")} | ${s.plan.actions.length} |`;
+    }),
+  ].join("\n");
+  const parts: string[] = [];
+  const notes = sections.map((s) => sectionNotes(s).length);
+  const share = Math.max(
+    2048,
+    Math.floor(
+      (maxLength - head.length - notes.reduce((a, b) => a + b, 0) - 64 * sections.length) /
+        Math.max(1, sections.length),
+    ),
+  );
+  for (const section of sections) {
+    const label = `${section.name} (project ${section.project})`;
+    let body: string;
+    if (section.plan === undefined) {
+      body = `### ${escapeInline(clip(label, 120))}\n\n> [!CAUTION]\n> Not planned: ${escapeInline(clip(section.error ?? "", 2000))}\n`;
+    } else {
+      const markdown = renderMarkdown(section.plan, {
+        vocab: options.vocab,
+        maxLength: share,
+        projectLabel: escapeInline(clip(label, 120)),
+        ...(options.fullPlanHint !== undefined ? { fullPlanHint: options.fullPlanHint } : {}),
+      });
+      // One marker for the whole comment: each section's own first line is left out.
+      body = markdown.slice(markdown.indexOf("\n") + 1);
+    }
+    parts.push(`${body.replace(/\n$/, "")}${sectionNotes(section)}`);
+  }
+  return `${[head, ...parts].join("\n\n")}\n`;
+}
+
+function sectionNotes(section: EnvironmentSection): string {
+  if (section.refusal === undefined) return "";
+  return `\n\n> [!WARNING]\n> **apply will refuse this plan here:** ${escapeInline(clip(section.refusal, 1000))}`;
+}
+
+/** `{ format_version, environments: [{ name, project, host, plan | error, refusal }] }`. */
+export function renderEnvironmentsJson(sections: readonly EnvironmentSection[]): string {
+  const document = {
+    format_version: "1",
+    environments: sections.map((s) => ({
+      name: s.name,
+      project: s.project,
+      ...(s.host !== undefined ? { host: s.host } : {}),
+      ...(s.plan !== undefined ? { plan: s.plan } : {}),
+      ...(s.error !== undefined ? { error: s.error } : {}),
+      ...(s.refusal !== undefined ? { refusal: s.refusal } : {}),
+    })),
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
