@@ -4,8 +4,8 @@
  * (./plan.ts) on the declared keys after the service's schema upgrades, which a field's `compare`
  * cannot say. Which dashboards show the insight is not a field: the dashboards' `tiles:` decide it.
  */
-import { upgradedForComparison, withoutOwnedKeys } from "../../queries/normalise.js";
-import type { Json } from "../../queries/python.js";
+import { upgradedForComparison, withoutOwnedKeys } from "posthog-gitops-shared/queries/normalise";
+import type { Json } from "posthog-gitops-shared/queries/python";
 import { type DesiredOf, field, fieldTable, flag, integer, tags, text } from "../define/index.js";
 import { normaliseText } from "../shared/normalise.js";
 import { declareQuery } from "./query.js";

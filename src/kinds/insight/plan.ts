@@ -2,14 +2,15 @@
  * Plans one declared insight against its live match: create, update (name through a pin, description,
  * tags, query), soft delete of tombstones, and restore of a pinned insight missing from the live list.
  * The query is compared on the keys the file declares after both sides went through the service's
- * schema upgrades (src/queries), so what the service adds (`version`, defaults) or rewrites (an older
+ * schema upgrades (the shared package's queries/), so what the service adds (`version`, defaults) or rewrites (an older
  * form it upgrades on read or in its periodic job) is never a change; a change shows a unified diff of
  * the declared keys. Tags the service would silently drop become a note.
  */
+
+import { compareQuery } from "posthog-gitops-shared/queries/normalise";
 import { stringify } from "yaml";
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
 import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
-import { compareQuery } from "../../queries/normalise.js";
 import { updateAction } from "../define/index.js";
 import { restoreAction } from "../shared/restore.js";
 import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
