@@ -61,7 +61,7 @@ export interface Kind extends ConfigKind, PlanKind, ReadKind, ApplyKind, RenderK
   /**
    * The personal API key scopes reading (plan), writing (apply) and pulling its objects need, each with
    * the case it is needed in: src/commands/scopes.ts composes them per command for README's table and
-   * `whoami`, and test/cli/scopes.test.ts holds them to what the emulator asks.
+   * `whoami`, and test/cli/scopes.e2e.test.ts holds them to what the emulator asks.
    */
   readonly scopes: KindScopes;
 }

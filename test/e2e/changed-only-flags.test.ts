@@ -6,8 +6,9 @@
  * flag back on that someone switched off in the UI, while a full apply does; a saved change-scoped plan
  * applies exactly what it read, and is refused when the flag changed since.
  */
+
+import { BOB_KEY } from "posthog-gitops-emulator";
 import { describe, expect, it } from "vitest";
-import { BOB_KEY } from "../../src/emulator/default-seed.js";
 import { type Json, type LoggedRequest, type PartialState, useEmulator } from "../support/emulator.js";
 import { GIT_ENV, gitRepo, type Repo } from "../support/git-repo.js";
 import { validJson } from "../support/valid-json.js";

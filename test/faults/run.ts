@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startEmulator } from "posthog-gitops-emulator";
 import {
   clearLog,
   control,
@@ -18,7 +19,6 @@ import {
   seedObjects,
 } from "../../bench/control.js";
 import { main } from "../../src/cli.js";
-import { startEmulator } from "../../src/emulator/index.js";
 import { memoryIo } from "../support/io.js";
 import { startSpikeProxy } from "./spike-proxy.js";
 import { makeWorld, PROJECT, prng } from "./world.js";

@@ -19,7 +19,7 @@
  * never reach the comparable shape: both sides show a marker, so a live plain text is never kept.
  */
 
-import { OPERATOR_ALIASES } from "../../posthog.js";
+import { OPERATOR_ALIASES } from "posthog-gitops-shared/posthog";
 import { GROUP_KEYS, PROPERTY_KEYS } from "./schema.js";
 
 export type Json = Record<string, unknown>;

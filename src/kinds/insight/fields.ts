@@ -5,10 +5,14 @@
  * the service adds or rewrites is never a change; a change shows a diff), and sent in its upgraded
  * form. Which dashboards show the insight is not a field: the dashboards' `tiles:` decide it.
  */
+import {
+  compareQuery,
+  upgradedForComparison,
+  withoutOwnedKeys,
+} from "posthog-gitops-shared/queries/normalise";
+import type { Json } from "posthog-gitops-shared/queries/python";
 import { stringify } from "yaml";
 import type { FieldChange } from "../../plan/types.js";
-import { compareQuery, upgradedForComparison, withoutOwnedKeys } from "../../queries/normalise.js";
-import type { Json } from "../../queries/python.js";
 import { type DesiredOf, field, fieldTable, flag, integer, json, tags, text } from "../define/index.js";
 import { normaliseText } from "../shared/normalise.js";
 import { textChange } from "../shared/text-diff.js";
