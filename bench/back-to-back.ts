@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startEmulator } from "../src/emulator/index.js";
+import { startEmulator } from "posthog-gitops-emulator";
 import { batchExportsApi } from "../src/kinds/batch-export/service.js";
 import { collaboratorsApi, dashboardsApi } from "../src/kinds/dashboard/service.js";
 import { type ClientEvent, ServiceClient } from "../src/service/client.js";

@@ -4,7 +4,7 @@
  * 2. 200 independent GETs at concurrency 4 versus 1 (expected ratio about 4).
  * Run: npx tsx bench/client.ts
  */
-import { startEmulator } from "../src/emulator/index.js";
+import { startEmulator } from "posthog-gitops-emulator";
 import { dashboardsApi } from "../src/kinds/dashboard/service.js";
 import { collect, ServiceClient } from "../src/service/client.js";
 

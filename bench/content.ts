@@ -12,8 +12,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startEmulator } from "posthog-gitops-emulator";
 import { main } from "../src/cli.js";
-import { startEmulator } from "../src/emulator/index.js";
 import { memoryIo } from "../test/support/io.js";
 import { clearLog, getState, requestLog, seedObjects } from "./control.js";
 import { PROJECT } from "./fleet.js";

@@ -5,8 +5,8 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { startEmulator } from "posthog-gitops-emulator";
 import { Pool } from "undici";
-import { startEmulator } from "../src/emulator/index.js";
 
 const CONCURRENCY = 8;
 const DURATION_MS = Number(process.env.BENCH_SECONDS ?? "4") * 1000;

@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { startEmulator } from "../src/emulator/index.js";
+import { startEmulator } from "posthog-gitops-emulator";
 import { clearLog, control, type EmulatorState, getState, requestLog, seedOf } from "./control.js";
 import { FLEET, fleetRecords, minimumReads, PROJECT, writeFleetYaml } from "./fleet.js";
 import { type Figures, figuresOf } from "./scenarios.js";

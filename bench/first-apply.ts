@@ -13,7 +13,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator } from "../src/emulator/index.js";
+import { startEmulator } from "posthog-gitops-emulator";
 import { clearLog, getState, type LoggedRequest, requestLog, seedObjects } from "./control.js";
 import { FLEET, writeFleetYaml } from "./fleet.js";
 import { runTool } from "./tool.js";

@@ -11,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator } from "../src/emulator/index.js";
+import { startEmulator } from "posthog-gitops-emulator";
 import { clearLog, control, type EmulatorState, getState, requestLog } from "./control.js";
 import type { Figures } from "./scenarios.js";
 import { runTool } from "./tool.js";

@@ -10,7 +10,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { INTEGRATION_IDS } from "../src/emulator/default-seed.js";
+import { INTEGRATION_IDS } from "posthog-gitops-emulator";
 import type { EmulatorState } from "./control.js";
 
 export const PROJECT = 12345;

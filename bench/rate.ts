@@ -11,8 +11,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startEmulator } from "posthog-gitops-emulator";
 import { main } from "../src/cli.js";
-import { startEmulator } from "../src/emulator/index.js";
 import { memoryIo } from "../test/support/io.js";
 import { getState, requestLog, seedObjects } from "./control.js";
 import { fleetRecords, writeFleetYaml } from "./fleet.js";

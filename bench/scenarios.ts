@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator } from "../src/emulator/index.js";
+import { startEmulator } from "posthog-gitops-emulator";
 import {
   clearLog,
   type EmulatorState,

@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startEmulator } from "../src/emulator/index.js";
+import { startEmulator } from "posthog-gitops-emulator";
 import { clearLog, getState, type LoggedRequest, requestLog, seedOf } from "./control.js";
 import { type FleetSize, fleetRecords, minimumReads, writeFleetYaml } from "./fleet.js";
 import { type Figures, figuresOf } from "./scenarios.js";

@@ -53,6 +53,22 @@ const lazyRequires = {
 };
 
 /**
+ * The workspace packages. posthog-gitops-shared is bundled from its TypeScript sources (packages/shared/
+ * src), so the check needs no build first. posthog-gitops-emulator stays out: only the `emulator`
+ * command loads it (`import()` in src/commands/emulator.ts), which the action never runs, so the bundle
+ * carries none of the emulator's code.
+ */
+const workspacePackages = {
+  name: "workspace-packages",
+  setup(b) {
+    b.onResolve({ filter: /^posthog-gitops-shared\// }, (args) => ({
+      path: join(ROOT, "packages/shared/src", `${args.path.slice("posthog-gitops-shared/".length)}.ts`),
+    }));
+    b.onResolve({ filter: /^posthog-gitops-emulator$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+/**
  * @actions/core imports its OIDC client (and with it @actions/http-client and a second undici) when it
  * loads, though only getIDToken, which the action never calls, uses it. Those modules only define
  * things, so esbuild may drop what nothing uses: about 770 KB less.
@@ -94,7 +110,7 @@ const result = await build({
     ].join("\n"),
   },
   define: { __POSTHOG_GITOPS_VERSION__: JSON.stringify(version) },
-  plugins: [lazyRequires, actionsArePure],
+  plugins: [workspacePackages, lazyRequires, actionsArePure],
   legalComments: "none",
   charset: "utf8",
   metafile: true,
@@ -130,13 +146,16 @@ function same(a, b) {
   }
 }
 
-/** Name, version, license and license text of every package with code in the bundle, sorted by name. */
+/**
+ * Name, version, license and license text of every package with code in the bundle (the workspace
+ * packages among them), sorted by name.
+ */
 function licenses(metafile) {
   const roots = new Set();
   const [output] = Object.values(metafile.outputs);
   for (const [input, { bytesInOutput }] of Object.entries(output.inputs)) {
     if (bytesInOutput === 0) continue;
-    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+    const match = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+|packages\/[^/]+)\//.exec(input);
     if (match) roots.add(match[1]);
   }
   const entries = [...roots]

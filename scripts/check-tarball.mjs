@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// The package as a newcomer gets it from a fresh clone: copies the files git knows (tracked, and new
-// ones not ignored: no dist/, nothing built) into an empty folder, packs them there (`npm pack` builds
-// first, through `prepack`), installs the tarball into an empty project, then runs `npx posthog-gitops --version` and the
-// library example of SPEC §7 there: start the emulator, load in-memory configuration, plan, render,
-// apply, plan again (empty). The example's own output is checked, and the package must print nothing
-// of its own (stderr stays empty). Exit 1 with the reason otherwise. test/e2e/package.test.ts runs it.
+// The packages as a newcomer gets them from a fresh clone: copies the files git knows (tracked, and new
+// ones not ignored: no dist/, nothing built) into an empty folder, packs the tool and the workspace
+// packages it depends on there (`npm pack` builds first, through `prepack`), installs the tarballs
+// together into an empty project with nothing fetched, as `npm install posthog-gitops` would with the packages published, then runs
+// `npx posthog-gitops --version`, `npx posthog-gitops-emulator --version` and the library example of
+// SPEC §7 there: start the emulator, load in-memory configuration, plan, render, apply, plan again
+// (empty). The example's own output is checked, and the packages must print nothing of their own
+// (stderr stays empty). Exit 1 with the reason otherwise. test/package/tarball.test.ts runs it.
 //
-// The tarball's dependencies come from the clone's own node_modules (what `npm ci` installed there):
+// The tarballs' dependencies come from the clone's own node_modules (what `npm ci` installed there):
 // the runtime ones the lock file lists are copied into the empty project, with their bin links as npm
 // makes them, so `npm install --offline` finds every dependency installed and fetches nothing. npm's
 // cache is never needed: after `npm ci` on a fresh machine it holds tarballs but no registry metadata,
@@ -18,6 +20,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
@@ -28,6 +31,8 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+/** The workspace packages the tool depends on, in build order. */
+const WORKSPACES = ["packages/shared", "packages/emulator"];
 const work = mkdtempSync(join(tmpdir(), "posthog-gitops-tarball-"));
 const env = {
   ...process.env,
@@ -68,8 +73,23 @@ function freshCopy(to) {
     mkdirSync(dirname(join(to, file)), { recursive: true });
     cpSync(join(root, file), join(to, file), { verbatimSymlinks: true });
   }
-  // `npm ci` in the clone would install these; the build (prepack) needs the compiler from them.
-  symlinkSync(join(root, "node_modules"), join(to, "node_modules"), "dir");
+  // `npm ci` in the clone would install these; the build (prepack) needs the compiler from them. The
+  // workspace packages are linked to the clone's own folders, as `npm ci` there would link them.
+  mkdirSync(join(to, "node_modules"));
+  const workspaces = new Map(
+    WORKSPACES.map((folder) => [
+      JSON.parse(readFileSync(join(to, folder, "package.json"), "utf8")).name,
+      folder,
+    ]),
+  );
+  for (const entry of readdirSync(join(root, "node_modules"))) {
+    const own = workspaces.get(entry);
+    symlinkSync(
+      own ? join(to, own) : join(root, "node_modules", entry),
+      join(to, "node_modules", entry),
+      "dir",
+    );
+  }
 }
 
 /**
@@ -81,7 +101,9 @@ function copyRuntimeDependencies(project) {
   const lock = JSON.parse(readFileSync(join(root, "package-lock.json"), "utf8"));
   let complete = true;
   for (const [path, entry] of Object.entries(lock.packages)) {
-    if (path === "" || entry.dev || entry.devOptional || entry.link) continue;
+    // Only what is installed under the root node_modules: the workspace folders are installed from
+    // their own tarballs, and their links (`link: true`) are not packages.
+    if (!path.startsWith("node_modules/") || entry.dev || entry.devOptional || entry.link) continue;
     const from = join(root, path);
     if (!existsSync(join(from, "package.json"))) {
       if (!entry.optional) complete = false; // an optional one for another platform is never there
@@ -105,13 +127,25 @@ try {
   const clone = join(work, "clone");
   freshCopy(clone);
   if (existsSync(join(clone, "dist"))) problems.push("the fresh copy already holds dist/");
-  const tarball = run("npm", ["pack", "--silent", "--pack-destination", work], clone)
-    .trim()
-    .split("\n")
-    .pop();
-  const listing = run("tar", ["-tzf", join(work, tarball)], work);
-  for (const needed of ["package/dist/cli.js", "package/dist/index.js", "package/dist/index.d.ts"]) {
-    if (!listing.split("\n").includes(needed)) problems.push(`the tarball lacks ${needed.slice(8)}`);
+  // The workspace packages first: each builds what the next one needs (shared, then the emulator).
+  const pack = (folder) =>
+    run("npm", ["pack", "--silent", "--pack-destination", work], join(clone, folder))
+      .trim()
+      .split("\n")
+      .pop();
+  const packages = WORKSPACES.map(pack);
+  const tarball = pack(".");
+  const needs = {
+    [tarball]: ["dist/cli.js", "dist/index.js", "dist/index.d.ts", "dist/emulator.js"],
+    [packages[0]]: ["dist/clock.js", "dist/queries/index.js"],
+    [packages[1]]: ["dist/index.js", "dist/index.d.ts", "dist/cli.js", "bin/posthog-gitops-emulator.js"],
+  };
+  for (const [file, needed] of Object.entries(needs)) {
+    const listing = run("tar", ["-tzf", join(work, file)], work).split("\n");
+    for (const path of needed)
+      if (!listing.includes(`package/${path}`)) problems.push(`${file} lacks ${path}`);
+    if (listing.some((path) => path.includes(".tsbuildinfo")))
+      problems.push(`${file} holds a build info file`);
   }
   const project = join(work, "project");
   mkdirSync(project);
@@ -128,25 +162,27 @@ try {
       "--no-audit",
       "--no-fund",
       "--loglevel=error",
-      join(work, tarball),
+      ...[tarball, ...packages].map((file) => join(work, file)),
     ],
     project,
   );
   const { version } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
-  const cli = spawnSync("npx", ["--no-install", "posthog-gitops", "--version"], {
-    cwd: project,
-    encoding: "utf8",
-    env: {
-      PATH: process.env.PATH,
-      HOME: work,
-      npm_config_update_notifier: "false",
-      npm_config_offline: "true",
-    },
-  });
-  if (cli.status !== 0 || cli.stdout.trim() !== version) {
-    problems.push(
-      `npx posthog-gitops --version gave exit ${cli.status}: ${(cli.stdout + cli.stderr).trim().slice(0, 300)}`,
-    );
+  for (const bin of ["posthog-gitops", "posthog-gitops-emulator"]) {
+    const cli = spawnSync("npx", ["--no-install", bin, "--version"], {
+      cwd: project,
+      encoding: "utf8",
+      env: {
+        PATH: process.env.PATH,
+        HOME: work,
+        npm_config_update_notifier: "false",
+        npm_config_offline: "true",
+      },
+    });
+    if (cli.status !== 0 || cli.stdout.trim() !== version) {
+      problems.push(
+        `npx ${bin} --version gave exit ${cli.status}: ${(cli.stdout + cli.stderr).trim().slice(0, 300)}`,
+      );
+    }
   }
   writeFileSync(join(project, "example.mjs"), EXAMPLE);
   const out = spawnSync(process.execPath, ["example.mjs"], {
@@ -165,7 +201,7 @@ try {
     process.exitCode = 1;
   } else {
     console.log(
-      `tarball check: ${tarball}, packed from a fresh copy, installs into an empty project (dependencies from ${offline ? "the clone's node_modules" : "the registry"}); npx posthog-gitops --version and the SPEC §7 example work`,
+      `tarball check: ${[tarball, ...packages].join(", ")}, packed from a fresh copy, install into an empty project (dependencies from ${offline ? "the clone's node_modules" : "the registry"}); npx posthog-gitops --version, npx posthog-gitops-emulator --version and the SPEC §7 example work`,
     );
   }
 } catch (error) {

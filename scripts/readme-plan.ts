@@ -10,9 +10,9 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startEmulator } from "posthog-gitops-emulator";
+import type { Clock } from "posthog-gitops-shared/clock";
 import { main } from "../src/cli.js";
-import type { Clock } from "../src/clock.js";
-import { startEmulator } from "../src/emulator/index.js";
 import type { Io } from "../src/io.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));

@@ -1,7 +1,7 @@
 /**
  * Writes README's table of the API key scopes each command needs, per kind, from the code that
  * declares them (src/commands/scopes.ts), between its two marker lines. `npm run readme:scopes`; a test
- * (test/cli/scopes.test.ts) fails when README's table is not what this writes.
+ * (test/cli/scopes.e2e.test.ts) fails when README's table is not what this writes.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { scopesMarkdown } from "../src/commands/scopes.js";

@@ -9,9 +9,10 @@
  *   console.log(renderPlan(plan, "markdown"));
  *   const result = await applyPlan(plan, client, { env: process.env });
  */
+
+import { type Clock, nowDate, systemClock } from "posthog-gitops-shared/clock";
 import type { ActionResult } from "./apply/apply.js";
 import { type ApplyResult, applyAndCheck } from "./apply/result.js";
-import { type Clock, nowDate, systemClock } from "./clock.js";
 import {
   countBySeverity,
   type EnvironmentConfig,
@@ -30,10 +31,10 @@ import { type PlanFormat, renderPlan as render } from "./render/index.js";
 import { type ClientOptions, checkApiKey, checkHost, ServiceClient } from "./service/index.js";
 import { PUBLISHED_SCHEMA } from "./version.js";
 
+export type { Clock } from "posthog-gitops-shared/clock";
 export type { ActionResult, Outcome } from "./apply/apply.js";
 export type { Duplicate } from "./apply/duplicates.js";
 export type { ApplyResult } from "./apply/result.js";
-export type { Clock } from "./clock.js";
 export type {
   Declared,
   DesiredProject,

@@ -2,7 +2,7 @@
  * Everything a command may touch outside its own memory, passed in so tests can run commands directly.
  * Only the entry point (`src/cli.ts` via `bin/`) builds an `Io` from `process`.
  */
-import type { Clock } from "./clock.js";
+import type { Clock } from "posthog-gitops-shared/clock";
 
 export interface Output {
   write(text: string): void;

@@ -1,5 +1,5 @@
 import { createInterface } from "node:readline/promises";
-import { systemClock } from "./clock.js";
+import { systemClock } from "posthog-gitops-shared/clock";
 import { type Answer, exitCodeForSignal, type Io, type Output, type StopSignalName } from "./io.js";
 
 /**

@@ -8,8 +8,8 @@
  * (those not started say so), and the exit code is 130 / 143; a second Ctrl-C ends it at once.
  */
 import { resolve } from "node:path";
+import { nowDate } from "posthog-gitops-shared/clock";
 import { readSavedPlans } from "../apply/saved-plan.js";
-import { nowDate } from "../clock.js";
 import { UserError } from "../errors.js";
 import { exitCodeForSignal, type Io, type StopSignalName } from "../io.js";
 import { KINDS } from "../kinds/index.js";

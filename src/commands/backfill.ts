@@ -9,7 +9,7 @@
  * automatically: it is a create).
  */
 
-import { nowDate } from "../clock.js";
+import { nowDate } from "posthog-gitops-shared/clock";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 import {

@@ -3,7 +3,7 @@
  * progress it reports on stderr (progress.ts). Only the commands that talk to the service load this
  * module, and with it the HTTP client.
  */
-import { nowDate } from "../clock.js";
+import { nowDate } from "posthog-gitops-shared/clock";
 import type { Io } from "../io.js";
 import { type Connection, clientFromEnv, type ServiceClient } from "../service/index.js";
 import { type Progress, progressFor } from "./progress.js";

@@ -4,63 +4,41 @@
  * used by tests), then closes and returns 0. A non-loopback `--host` must be given explicitly and is
  * warned about on stderr.
  */
-import { isLoopback, startEmulator } from "../emulator/index.js";
+import type { EmulatorFlags, RunningEmulator } from "posthog-gitops-emulator";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";
 
-export interface EmulatorCommandOptions {
-  port?: string;
-  host?: string;
-  seed?: string;
-  state?: string;
-  apiKey?: string;
-  latencyMs?: string;
-  errorRate?: string;
-  errorStatus?: string;
-  rateLimit?: string;
+export interface EmulatorCommandOptions extends EmulatorFlags {
   /** Stops the emulator when aborted (tests); otherwise SIGINT / SIGTERM do. */
   signal?: AbortSignal;
 }
 
-function number(
-  value: string | undefined,
-  name: string,
-  min: number,
-  max: number,
-  integer = true,
-): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+/**
+ * The emulator package, loaded when the command runs: the GitHub Action's bundle leaves it out
+ * (scripts/build-action.mjs), so only this command would miss it there, and says so.
+ */
+async function emulatorPackage() {
+  try {
+    return await import("posthog-gitops-emulator");
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
     throw new UserError(
-      `--${name} must be ${integer ? "an integer" : "a number"} between ${min} and ${max}, got "${value}"`,
+      `the emulator is not installed (${message.split("\n")[0]}): install posthog-gitops-emulator, or run \`npx posthog-gitops-emulator\``,
     );
   }
-  return n;
 }
 
 export async function run(options: EmulatorCommandOptions, io: Io): Promise<number> {
+  const { EmulatorUsageError, isLoopback, optionsFromFlags, startEmulator } = await emulatorPackage();
   const host = options.host ?? "127.0.0.1";
   if (!isLoopback(host)) {
     io.stderr.write(`warning: binding the emulator to ${host}: other machines can reach it\n`);
   }
-  let emulator: Awaited<ReturnType<typeof startEmulator>>;
+  let emulator: RunningEmulator;
   try {
-    emulator = await startEmulator({
-      port: number(options.port ?? "8010", "port", 0, 65535),
-      host,
-      allowNonLoopback: true,
-      seed: options.seed,
-      stateFile: options.state,
-      apiKey: options.apiKey,
-      latencyMs: number(options.latencyMs, "latency-ms", 0, 60_000),
-      errorRate: number(options.errorRate, "error-rate", 0, 1, false),
-      errorStatus: number(options.errorStatus, "error-status", 400, 599),
-      rateLimit: options.rateLimit,
-      clock: io.clock,
-    });
+    emulator = await startEmulator(optionsFromFlags(options, io.clock));
   } catch (error) {
-    if (error instanceof UserError) throw error;
+    if (error instanceof EmulatorUsageError) throw new UserError(error.message);
     const message = error instanceof Error ? error.message : String(error);
     throw new UserError(`cannot start the emulator: ${message}`);
   }

@@ -8,7 +8,13 @@ import type { EnvironmentConfig } from "../config/load-types.js";
 import { KINDS } from "../kinds/index.js";
 import type { LiveProject } from "../plan/types.js";
 import type { PromoteKind } from "../promote/kinds.js";
-import { type EnvironmentFacts, integrationKey, type NeedAt, needsOf } from "../promote/preflight.js";
+import {
+  type EnvironmentFacts,
+  integrationKey,
+  type NeedAt,
+  needsOf,
+  objectKey,
+} from "../promote/preflight.js";
 import { isRefusal, MemberDirectory } from "../read/people.js";
 import type { ServiceClient } from "../service/index.js";
 
@@ -20,7 +26,7 @@ export interface FactsWanted {
 
 /** The needs of an environment's shared declarations. */
 export function environmentNeeds(environment: EnvironmentConfig): NeedAt[] {
-  return needsOf(environment.document, KINDS, new Set(environment.shared));
+  return needsOf(environment, KINDS);
 }
 
 /** Which facts `needs` ask for. */
@@ -32,19 +38,20 @@ export function wantedBy(needs: readonly NeedAt[]): FactsWanted {
   };
 }
 
-/** The static cohorts the kinds' live state of a read holds, by name (each kind's `staticCohorts`). */
-export function staticCohortsOf(
+/** The static objects the kinds' live state of a read holds (each kind's `staticObjects`). */
+export function staticObjectsOf(
   live: readonly LiveProject[],
-  kinds: readonly Pick<PromoteKind, "name" | "staticCohorts">[] = KINDS,
+  kinds: readonly Pick<PromoteKind, "name" | "staticObjects">[] = KINDS,
 ): Set<string> {
-  const names = new Set<string>();
+  const found = new Set<string>();
   for (const project of live) {
     for (const kind of kinds) {
       const state = project.kinds[kind.name];
-      if (state !== undefined) for (const name of kind.staticCohorts?.(state) ?? []) names.add(name);
+      if (state === undefined) continue;
+      for (const o of kind.staticObjects?.(state) ?? []) found.add(objectKey(o.kind, o.name));
     }
   }
-  return names;
+  return found;
 }
 
 export async function readFacts(
@@ -56,10 +63,10 @@ export async function readFacts(
   const notes: string[] = [];
   const facts: {
     groupTypes?: Map<number, string>;
-    staticCohorts: Set<string>;
+    static: Set<string>;
     integrations?: Set<string>;
     members?: Set<string>;
-  } = { staticCohorts: staticCohortsOf(live) };
+  } = { static: staticObjectsOf(live) };
   const refused = (what: string) => (error: unknown) => {
     if (!isRefusal(error)) throw error;
     notes.push(

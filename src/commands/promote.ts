@@ -45,7 +45,7 @@ import { PUBLISHED_SCHEMA } from "../version.js";
 import { editYaml, type YamlEdit } from "../yaml-edit/index.js";
 import { readConfig, shownDiagnostics } from "./config.js";
 import type { ConnectionFlags } from "./connect.js";
-import { readFacts, staticCohortsOf, wantedBy } from "./environment-facts.js";
+import { readFacts, wantedBy } from "./environment-facts.js";
 import { configurationError, environmentConnection, selectEnvironments } from "./environments.js";
 import { planEnvironment } from "./plan-environments.js";
 import { progressFor } from "./progress.js";
@@ -316,13 +316,12 @@ async function readSource(
   for (const path of adoption.created.keys()) changed.add(path);
   // SPEC §9's warnings need the source's group types when the destination's shared declarations
   // aggregate by an index; its static cohorts come from the read above.
-  const wanted = wantedBy(needsOf(destination.document, KINDS, new Set(destination.shared)));
+  const wanted = wantedBy(needsOf(destination, KINDS));
   const read = await readFacts(client, source.entry.project, made.live, {
     groupTypes: wanted.groupTypes,
     integrations: false,
     members: false,
   });
-  for (const cohort of staticCohortsOf(made.live)) (read.facts.staticCohorts as Set<string>).add(cohort);
   return {
     sourceName: source.name,
     texts,
@@ -460,7 +459,7 @@ async function planDestination(
   host?: string;
   warnings: PromoteResult["warnings"];
 }> {
-  const needs = needsOf(target.document, KINDS, new Set(target.shared));
+  const needs = needsOf(target, KINDS);
   const progress = progressFor(io, { quiet: flags.quiet === true });
   const log = (line: string) => progress.io.stderr.write(`${line}\n`);
   progress.step(`reading live state of ${target.name}`);

@@ -10,10 +10,10 @@ import { resolve } from "node:path";
 import { withFile, writeOutput } from "../files.js";
 import type { Io } from "../io.js";
 import { KINDS, type Kind } from "../kinds/index.js";
-import type { Action } from "../plan/types.js";
+import type { Action, LiveObject } from "../plan/types.js";
 import { getPath, isPlainObject } from "../plan/values.js";
 import { escapeItem } from "../pull/escape.js";
-import type { Pulled } from "../pull/kinds.js";
+import type { PullContext, Pulled } from "../pull/kinds.js";
 import { type FieldRefresh, refreshText } from "../pull/refresh.js";
 import { readAndPlan } from "../read/make-plan.js";
 import { secretInValue } from "../scrub.js";
@@ -133,13 +133,29 @@ export async function refresh(paths: readonly string[], flags: ConnectionFlags, 
  */
 export class PulledItems {
   readonly #cache = new Map<string, Promise<Pulled>>();
+  readonly #lists = new Map<string, Promise<LiveObject[]>>();
 
   pulled(kind: Kind, client: ServiceClient, project: number): Promise<Pulled> {
     const key = `${project}/${kind.name}`;
     let pulled = this.#cache.get(key);
     if (pulled === undefined) {
-      // The files name objects of other kinds as a full pull would (a tile's insight by its name).
-      pulled = kind.pull(client, project, { kinds: KINDS.map((k) => k.name) });
+      // The files name objects of other kinds as a full pull would (a tile's insight by its name),
+      // from each kind's list, read once.
+      const context: PullContext = {
+        kinds: KINDS.map((k) => k.name),
+        live: (name) => {
+          const other = KINDS.find((k) => k.name === name);
+          if (other?.listLive === undefined) return undefined;
+          const at = `${project}/${name}`;
+          let list = this.#lists.get(at);
+          if (list === undefined) {
+            list = other.listLive(client, project);
+            this.#lists.set(at, list);
+          }
+          return list;
+        },
+      };
+      pulled = kind.pull(client, project, context);
       this.#cache.set(key, pulled);
     }
     return pulled;

@@ -3,8 +3,9 @@
  * plan, and reporting the planner's errors and the safety guard. Output of the plan itself is left to
  * each command.
  */
+
+import { nowDate } from "posthog-gitops-shared/clock";
 import type { SavedOptions } from "../apply/saved-plan.js";
-import { nowDate } from "../clock.js";
 import type { LoadResult } from "../config/index.js";
 import { UserError } from "../errors.js";
 import type { Io } from "../io.js";

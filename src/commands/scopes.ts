@@ -1,7 +1,7 @@
 /**
  * The scopes each command needs, composed from what the kinds and the operations declare
  * (src/scopes.ts): the one list README's table is written from (`npm run readme:scopes`,
- * scripts/write-readme-scopes.ts; test/cli/scopes.test.ts fails when they differ) and `whoami` checks
+ * scripts/write-readme-scopes.ts; test/cli/scopes.e2e.test.ts fails when they differ) and `whoami` checks
  * a key against.
  */
 import { OPERATION_SCOPES } from "../kinds/batch-export/operations/index.js";

@@ -30,8 +30,8 @@ export type SchemaNode = {
 
 /**
  * What one set of files serving several projects needs of a kind (SPEC §9), by pointer patterns
- * relative to an item (`*` stands for any key or index): which lists inside an item merge entry by
- * entry in an overlay, and which values are one project's ids.
+ * relative to an item (`*` stands for any key or index, `**` for any depth): which lists inside an
+ * item merge entry by entry in an overlay, and which values are one project's ids.
  */
 export interface EnvironmentRules {
   /**
@@ -48,8 +48,9 @@ export interface EnvironmentRules {
   projectIds?: readonly { path: string; where?: Record<string, unknown>; numbers?: boolean }[];
   /**
    * What a declaration needs that each project has on its own (SPEC §9's warnings before promoting and
-   * in plans of several environments): where an item names a group type index it aggregates by, a
-   * cohort by name, an integration by `{kind, name}` or a member (an email, else a UUID).
+   * in plans of several environments): where an item names a group type index it aggregates by,
+   * an integration by `{kind, name}` or a member (an email, else a UUID); the objects it names by
+   * name are its references, which the kit declares.
    */
   needs?: readonly NeedRule[];
 }
@@ -59,7 +60,7 @@ export interface EnvironmentRules {
  * the item (`*` any key or item, `**` any depth), `where` as in `projectIds`.
  */
 export interface NeedRule {
-  what: "group_type" | "cohort" | "integration" | "member";
+  what: "group_type" | "integration" | "member";
   path: string;
   where?: Record<string, unknown>;
 }

@@ -1,6 +1,6 @@
 /**
  * The registry's list keys, for the CLI's `--kind` choices: a module without imports, so `--help`
- * loads no kind (test/cli/startup.test.ts). test/kinds/registry.test.ts keeps it equal to
+ * loads no kind (test/cli/startup.e2e.test.ts). test/kinds/registry.test.ts keeps it equal to
  * `KINDS.map((k) => k.key)`, in the registry's order.
  */
 export const KIND_KEYS: readonly string[] = ["dashboards", "insights", "feature_flags", "batch_exports"];

@@ -8,10 +8,11 @@ import type { LiveKind } from "../plan/types.js";
 export interface PromoteKind {
   readonly name: string;
   /**
-   * The names of the static cohorts this kind's live state holds: a cohort kind's own objects, or the
-   * cohorts a kind read to resolve the names its declarations give. Absent: none.
+   * The static objects this kind's live state holds, by kind and name: objects whose members are a
+   * list kept in each project and never copied (a static cohort), its own (a cohort kind's) or those it
+   * read to resolve the names its declarations give (the cohorts a flag names). Absent: none.
    */
-  readonly staticCohorts?: (live: LiveKind) => string[];
+  readonly staticObjects?: (live: LiveKind) => Array<{ kind: string; name: string }>;
   /**
    * What the service makes by itself for one of this kind's pulled items (a flag's usage dashboard),
    * by kind name and name: never adopted into the files. Absent: nothing.

@@ -2,20 +2,22 @@
  * Where two environments disagree in ways that change what a shared declaration means (SPEC §9), pure:
  * a group type index that names different group types in the two projects, for an object that
  * aggregates by it; a static cohort, whose members are a list kept in each project and never copied;
- * an integration or a member the destination lacks. What a declaration needs is declared by its kind
- * (`EnvironmentRules.needs`: where in an item a group type index, a cohort's name, an integration's
- * `{kind, name}` or a member stands); what each project has is read by the command (`EnvironmentFacts`).
+ * an integration or a member the destination lacks. What a declaration needs is declared by its kind:
+ * the objects it names are its references (`Declared.refs`), and `EnvironmentRules.needs` says where
+ * in an item a group type index, an integration's `{kind, name}` or a member stands; what each project
+ * has is read by the command (`EnvironmentFacts`).
  */
-
-import { childPointer, type MergedDocument, splitPointer } from "../config/environments/document.js";
+import { childPointer, splitPointer } from "../config/environments/document.js";
 import type { ConfigKind, NeedRule } from "../config/kinds.js";
+import type { EnvironmentConfig } from "../config/load-types.js";
 
 type Data = Record<string, unknown>;
 
 /** What one declaration needs of the project it is applied to. */
 export type Need =
   | { what: "group_type"; index: number }
-  | { what: "cohort"; name: string }
+  /** An object of another kind (or the same) named by name: a cohort a flag targets. */
+  | { what: "reference"; kind: string; name: string }
   | { what: "integration"; kind: string; name: string }
   | { what: "member"; email?: string; uuid?: string };
 
@@ -31,8 +33,8 @@ export interface NeedAt {
 export interface EnvironmentFacts {
   /** Group type index → its `group_type`. */
   groupTypes?: ReadonlyMap<number, string>;
-  /** Names of the cohorts that are static (their live state said so). */
-  staticCohorts: ReadonlySet<string>;
+  /** The static objects (`objectKey`), whose members are a list kept in each project: static cohorts. */
+  static: ReadonlySet<string>;
   /** `kind\0display name` of each integration. */
   integrations?: ReadonlySet<string>;
   /** Members' emails (lower case) and UUIDs (lower case). */
@@ -47,17 +49,31 @@ export interface PreflightWarning {
 }
 
 export const integrationKey = (kind: string, name: string) => `${kind}\0${name}`;
+export const objectKey = (kind: string, name: string) => `${kind}\0${name}`;
 
 /**
- * What the shared declarations of an environment's merged document need: those written in a file of
- * `shared` (an environment's own declarations move nowhere), tombstones left out.
+ * What the shared declarations of an environment need: those written in one of its shared files (an
+ * environment's own declarations move nowhere), tombstones left out. First the objects each names
+ * (its references), then each kind's declared places, in the kinds' order.
  */
 export function needsOf(
-  doc: MergedDocument,
-  kinds: readonly Pick<ConfigKind, "key" | "words" | "identityKey" | "environments">[],
-  shared: ReadonlySet<string>,
+  environment: Pick<EnvironmentConfig, "document" | "shared" | "config">,
+  kinds: readonly Pick<ConfigKind, "name" | "key" | "words" | "identityKey" | "environments">[],
 ): NeedAt[] {
+  const doc = environment.document;
+  const shared = new Set(environment.shared);
   const out: NeedAt[] = [];
+  for (const kind of kinds) {
+    for (const declared of environment.config.projects.flatMap((p) => p.objects[kind.name] ?? [])) {
+      if (declared.deleted || !shared.has(declared.source.file)) continue;
+      const owner = `${kind.words.one} ${JSON.stringify(declared.name)}`;
+      for (const ref of declared.refs ?? []) {
+        if (ref.name === undefined) continue;
+        const field = splitPointer(ref.pointer).join(".");
+        out.push({ need: { what: "reference", kind: ref.kind, name: ref.name }, owner, field });
+      }
+    }
+  }
   for (const kind of kinds) {
     const rules = kind.environments?.needs ?? [];
     const items = doc.data[kind.key];
@@ -84,8 +100,6 @@ function needFrom(rule: NeedRule, value: unknown): Need | undefined {
       return typeof value === "number" && Number.isInteger(value)
         ? { what: "group_type", index: value }
         : undefined;
-    case "cohort":
-      return typeof value === "string" && value !== "" ? { what: "cohort", name: value } : undefined;
     case "integration": {
       const v = value as Data | null;
       if (v === null || typeof v !== "object" || typeof v.kind !== "string" || typeof v.name !== "string")
@@ -166,12 +180,14 @@ export function preflightWarnings(
         );
         break;
       }
-      case "cohort": {
-        const where = [from, to].filter((e) => e.facts.staticCohorts.has(need.name)).map((e) => e.name);
+      case "reference": {
+        const key = objectKey(need.kind, need.name);
+        const where = [from, to].filter((e) => e.facts.static.has(key)).map((e) => e.name);
         if (where.length === 0) break;
+        const word = need.kind.replaceAll("_", " ");
         add(
           "static_cohort",
-          `${owner} targets cohort "${need.name}", which is static in ${where.join(" and ")}: a static cohort's members are a list kept in each project, never copied from ${from.name} to ${to.name}`,
+          `${owner} targets ${word} "${need.name}", which is static in ${where.join(" and ")}: a static ${word}'s members are a list kept in each project, never copied from ${from.name} to ${to.name}`,
         );
         break;
       }

@@ -9,7 +9,7 @@
  * earlier runs spent (`seed`, `snapshot`; budget-file.ts keeps them between processes).
  */
 
-import type { Clock } from "../clock.js";
+import type { Clock } from "posthog-gitops-shared/clock";
 import { StoppedError, type StopSignal } from "./stop.js";
 
 export interface RateWindow {

@@ -6,8 +6,9 @@
  * (src/kinds/<kind>/service.ts), built on the generic three.
  * The key lives in a private field only: util.inspect, JSON.stringify, stats and errors never show it.
  */
+
+import { type Clock, systemClock } from "posthog-gitops-shared/clock";
 import { Agent, type Dispatcher } from "undici";
-import { type Clock, systemClock } from "../clock.js";
 import { RateBudget, type RateWindow, Semaphore } from "./budget.js";
 import { type BudgetName, budgetFileId, readBudgetFile, writeBudgetFile } from "./budget-file.js";
 import { type ClientEvent, type NoticeOptions, Notifier, type Timers } from "./client-events.js";

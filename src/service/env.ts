@@ -11,7 +11,7 @@
  */
 import { isIP } from "node:net";
 import { isAbsolute, join } from "node:path";
-import type { Clock } from "../clock.js";
+import type { Clock } from "posthog-gitops-shared/clock";
 import { UserError } from "../errors.js";
 import { cut } from "../text.js";
 import type { RateWindow } from "./budget.js";

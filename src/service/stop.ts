@@ -4,7 +4,7 @@
  * out) as usual; every wait (rate budget, backoff, Retry-After) ends at once, its timer released so
  * the process can exit.
  */
-import type { Clock } from "../clock.js";
+import type { Clock } from "posthog-gitops-shared/clock";
 import { UserError } from "../errors.js";
 import { shortPath } from "./errors.js";
 

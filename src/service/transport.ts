@@ -21,9 +21,9 @@
  * Waits, retries, slow attempts and completed requests are reported through the Notifier.
  */
 
+import type { Clock } from "posthog-gitops-shared/clock";
 import type { Dispatcher } from "undici";
 import { request } from "undici";
-import type { Clock } from "../clock.js";
 import { API_KEY_LABEL, Scrubber } from "../scrub.js";
 import { cut } from "../text.js";
 import { count } from "../words.js";

@@ -4,8 +4,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { systemClock } from "posthog-gitops-shared/clock";
 import { beforeAll, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/clock.js";
 import { KEY, ROOT, runNode, spawnCli, useEmulator } from "../support/emulator.js";
 
 // The spawned CLI reads the system clock, so the emulator does too: both agree on "now" at any date.

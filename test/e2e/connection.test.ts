@@ -6,8 +6,8 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { systemClock } from "posthog-gitops-shared/clock";
 import { afterEach, describe, expect, it } from "vitest";
-import { systemClock } from "../../src/clock.js";
 import { KEY, spawnCli, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator({ clock: systemClock });

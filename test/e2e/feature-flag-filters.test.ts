@@ -9,9 +9,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { BOB_KEY, FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "posthog-gitops-emulator";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { BOB_KEY, FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "../../src/emulator/default-seed.js";
 import { type Json, P, recordingProxy, recordRun, useEmulator } from "../support/emulator.js";
 import { memoryIo } from "../support/io.js";
 

@@ -8,9 +8,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { BOB_KEY, FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "posthog-gitops-emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { BOB_KEY, FLAG_IDS, SAMPLE_ENCRYPTED_PAYLOAD } from "../../src/emulator/default-seed.js";
 import { type Json, P, type RunResult, recordingProxy, recordRun, useEmulator } from "../support/emulator.js";
 import { memoryIo } from "../support/io.js";
 import { DISGUISED_PAYLOAD } from "../support/leak-scan.js";

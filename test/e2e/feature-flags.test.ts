@@ -7,9 +7,9 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ACME_ID, BOB_KEY, FLAG_IDS } from "posthog-gitops-emulator";
 import { afterEach, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { ACME_ID, BOB_KEY, FLAG_IDS } from "../../src/emulator/default-seed.js";
 import {
   type Json,
   P,

@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { SEED_CREDENTIALS } from "posthog-gitops-emulator";
 import { describe, expect, it } from "vitest";
-import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { type EmulatorHarness, KEY, POSTGRES_EXPORT_ID, useEmulator } from "../support/emulator.js";
 import { filesUnder, findLeaks, type RecordedRun } from "../support/leak-scan.js";
 

@@ -5,8 +5,9 @@
  * unpaused without the service's backfill from the beginning of the data; a 10-day-old run is retried
  * and its logs read; a new legacy S3 export plans with a warning showing the integration form.
  */
+
+import { BOB_KEY, OLD_RUN_ID } from "posthog-gitops-emulator";
 import { describe, expect, it } from "vitest";
-import { BOB_KEY, OLD_RUN_ID } from "../../src/emulator/default-seed.js";
 import { type Json, P, recordingProxy, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();

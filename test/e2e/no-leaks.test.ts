@@ -4,8 +4,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SEED_CREDENTIALS } from "posthog-gitops-emulator";
 import { describe, expect, it } from "vitest";
-import { SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { type EmulatorHarness, KEY, type RunResult, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator();

@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SAMPLE_ENCRYPTED_PAYLOAD, SEED_CREDENTIALS } from "posthog-gitops-emulator";
 import { describe, expect, it } from "vitest";
-import { SAMPLE_ENCRYPTED_PAYLOAD, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { type EmulatorHarness, recordingProxy, useEmulator } from "../support/emulator.js";
 import { bigSeed, SEED_SECRET } from "./seeds.js";
 

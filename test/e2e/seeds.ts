@@ -3,7 +3,7 @@
  * with generated dashboards (some restricted with collaborators, some shared) and batch exports of mixed
  * destination types carrying secrets. Secret values are distinctive so leak checks can grep for them.
  */
-import { USER_UUIDS } from "../../src/emulator/default-seed.js";
+import { USER_UUIDS } from "posthog-gitops-emulator";
 import type { Json } from "../support/emulator.js";
 
 export const SEED_SECRET = "SECRET_VALUE_zq9x_seeded";

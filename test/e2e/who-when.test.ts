@@ -3,8 +3,9 @@
  * `last_updated_at`, a flag's `updated_at` and `last_modified_by`; not only on drift labels. A
  * dashboard's list answer carries neither, so its plan says nothing of it.
  */
+
+import { BOB_KEY, FLAG_IDS } from "posthog-gitops-emulator";
 import { describe, expect, it } from "vitest";
-import { BOB_KEY, FLAG_IDS } from "../../src/emulator/default-seed.js";
 import { P, S3_EXPORT_ID, useEmulator } from "../support/emulator.js";
 
 const h = useEmulator({ env: { NO_COLOR: "1" } });

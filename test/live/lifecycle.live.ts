@@ -17,9 +17,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { systemClock } from "posthog-gitops-shared/clock";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
-import { systemClock } from "../../src/clock.js";
 import type { Io } from "../../src/io.js";
 import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
 import { dashboardsApi } from "../../src/kinds/dashboard/service.js";

@@ -4,8 +4,10 @@
  * real key never makes the unit run touch a real project.
  */
 import { defineConfig } from "vitest/config";
+import { workspaceAliases } from "../../vitest.workspace-aliases.js";
 
 export default defineConfig({
+  resolve: { alias: workspaceAliases },
   test: {
     include: ["test/live/**/*.live.ts"],
     testTimeout: 120_000,

@@ -2,11 +2,11 @@
  * SPEC §9's warnings, offline: what shared declarations need of a project (each kind's `needs`: group
  * type indexes anywhere in an insight's query, a flag's aggregation and cohorts, a batch export's
  * integration, a dashboard's collaborators), and the warnings where two projects disagree. The static
- * cohorts come from any kind's live state through its `staticCohorts` hook: the flags' read today, a
+ * cohorts come from any kind's live state through its `staticObjects` hook: the flags' read today, a
  * cohort kind's own objects (a test-only one here) tomorrow.
  */
 import { describe, expect, it } from "vitest";
-import { staticCohortsOf } from "../../src/commands/environment-facts.js";
+import { staticObjectsOf } from "../../src/commands/environment-facts.js";
 import { loadConfig } from "../../src/config/index.js";
 import { KINDS } from "../../src/kinds/index.js";
 import type { LiveKind } from "../../src/plan/types.js";
@@ -14,6 +14,7 @@ import {
   type EnvironmentFacts,
   integrationKey,
   needsOf,
+  objectKey,
   preflightWarnings,
 } from "../../src/promote/preflight.js";
 
@@ -71,20 +72,20 @@ async function production() {
 }
 
 const facts = (over: Partial<EnvironmentFacts> = {}): EnvironmentFacts => ({
-  staticCohorts: new Set(),
+  static: new Set(),
   ...over,
 });
 
 describe("what shared declarations need", () => {
   it("is each kind's declared places, in the shared files only", async () => {
     const env = await production();
-    const needs = needsOf(env.document, KINDS, new Set(env.shared));
+    const needs = needsOf(env, KINDS);
     expect(needs.map((n) => `${n.owner} ${n.field} ${JSON.stringify(n.need)}`)).toEqual([
+      'feature flag "by-company" filters.groups.0.properties.0.cohort {"what":"reference","kind":"cohort","name":"Beta testers"}',
       'dashboard "KPIs" collaborators.0.email {"what":"member","email":"bob@acme.com"}',
       'insight "Companies" query.source.aggregation_group_type_index {"what":"group_type","index":0}',
       'insight "Companies" query.source.series.0.math_group_type_index {"what":"group_type","index":0}',
       'feature flag "by-company" filters.aggregation_group_type_index {"what":"group_type","index":1}',
-      'feature flag "by-company" filters.groups.0.properties.0.cohort {"what":"cohort","name":"Beta testers"}',
       'batch export "to-s3" destination.integration {"what":"integration","kind":"aws-s3","name":"Analytics bucket"}',
     ]);
   });
@@ -93,13 +94,13 @@ describe("what shared declarations need", () => {
 describe("the warnings", () => {
   it("name a group type index mapped differently, a static cohort, and an integration or member the destination lacks", async () => {
     const env = await production();
-    const needs = needsOf(env.document, KINDS, new Set(env.shared));
+    const needs = needsOf(env, KINDS);
     const staging = facts({
       groupTypes: new Map([
         [0, "company"],
         [1, "workspace"],
       ]),
-      staticCohorts: new Set(["Beta testers"]),
+      static: new Set([objectKey("cohort", "Beta testers")]),
     });
     const prod = facts({
       groupTypes: new Map([[0, "company"]]),
@@ -111,31 +112,31 @@ describe("the warnings", () => {
       { name: "staging", facts: staging },
       { name: "production", facts: prod },
     );
-    expect(warnings.map((w) => w.code)).toEqual(["member", "group_type", "static_cohort", "integration"]);
+    expect(warnings.map((w) => w.code)).toEqual(["static_cohort", "member", "group_type", "integration"]);
     expect(warnings.map((w) => w.message)).toEqual([
+      `feature flag "by-company" targets cohort "Beta testers", which is static in staging: a static cohort's members are a list kept in each project, never copied from staging to production`,
       `dashboard "KPIs" names bob@acme.com (collaborators.0.email), who is not a member of production's organization`,
       `feature flag "by-company" aggregates by group type index 1 (filters.aggregation_group_type_index), which is "workspace" in staging but no group type in production: the same index counts other groups there (group types are made per project)`,
-      `feature flag "by-company" targets cohort "Beta testers", which is static in staging: a static cohort's members are a list kept in each project, never copied from staging to production`,
       `batch export "to-s3" uses aws-s3 integration "Analytics bucket", which production does not have: integrations are made in each project's settings (an integration's display name may differ: set it per environment with a variable)`,
     ]);
     // A plan of several environments checks only group types and static cohorts; what was not read
     // (a part without facts) checks nothing.
     const planned = preflightWarnings(
       needs,
-      { name: "staging", facts: facts({ staticCohorts: new Set(["Beta testers"]) }) },
+      { name: "staging", facts: facts({ static: new Set([objectKey("cohort", "Beta testers")]) }) },
       { name: "production", facts: facts() },
       new Set(["group_type", "static_cohort"]),
     );
     expect(planned.map((w) => w.code)).toEqual(["static_cohort"]);
   });
 
-  it("take static cohorts from any kind's live state: the flags' read, or a cohort kind's own objects", () => {
+  it("take static objects from any kind's live state: the flags' read, or a cohort kind's own objects", () => {
     const cohortKind = {
       name: "cohort",
-      staticCohorts: (live: LiveKind) =>
+      staticObjects: (live: LiveKind) =>
         (live.objects as Array<{ name: string; is_static?: boolean }>)
           .filter((c) => c.is_static)
-          .map((c) => c.name),
+          .map((c) => ({ kind: "cohort", name: c.name })),
     };
     const live = [
       {
@@ -149,18 +150,20 @@ describe("the warnings", () => {
           } as LiveKind,
           feature_flag: {
             objects: [],
-            cohorts: [
-              { id: 4, name: "Beta testers", is_static: true },
-              { id: 5, name: "Gone", is_static: true, deleted: true },
-            ],
-          } as LiveKind,
+            foreign: {
+              cohort: [
+                { id: 4, name: "Beta testers", is_static: true },
+                { id: 5, name: "Gone", is_static: true, deleted: true },
+              ],
+            },
+          } as unknown as LiveKind,
         },
       },
     ];
-    expect([...staticCohortsOf(live, [...KINDS, cohortKind])].sort()).toEqual([
-      "Beta testers",
-      "Imported list",
+    expect([...staticObjectsOf(live, [...KINDS, cohortKind])].sort()).toEqual([
+      objectKey("cohort", "Beta testers"),
+      objectKey("cohort", "Imported list"),
     ]);
-    expect([...staticCohortsOf(live)]).toEqual(["Beta testers"]);
+    expect([...staticObjectsOf(live)]).toEqual([objectKey("cohort", "Beta testers")]);
   });
 });

@@ -17,8 +17,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Clock } from "posthog-gitops-shared/clock";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Clock } from "../../src/clock.js";
 import { dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import { budgetFileId, readBudgetFile, writeBudgetFile } from "../../src/service/budget-file.js";
 import { type ClientEvent, ServiceClient } from "../../src/service/client.js";

@@ -3,8 +3,9 @@
  * a 429's Retry-After, once each; retries; slow answers at 5, 10, 20 s with their timers cleared;
  * one answer per completed request with the items of list pages. Fake clocks and fake timers only.
  */
+
+import type { Clock } from "posthog-gitops-shared/clock";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { Clock } from "../../src/clock.js";
 import { batchExportsApi } from "../../src/kinds/batch-export/service.js";
 import { collaboratorsApi, dashboardsApi } from "../../src/kinds/dashboard/service.js";
 import type { ClientEvent, Timers } from "../../src/service/client.js";

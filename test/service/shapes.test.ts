@@ -1,7 +1,7 @@
 /**
  * The answer shapes (src/service/shapes.ts and each kind's answers.ts, listed by the registry as
  * `Kind.answers`) stay in step with the service's OpenAPI components
- * (test/fixtures/openapi-subset.json): every field a shape checks exists in its component, with a
+ * (packages/emulator/test/fixtures/openapi-subset.json): every field a shape checks exists in its component, with a
  * type the component allows, and every field a shape requires is required there too, except the
  * corrections listed here, each a behaviour of the real service (service-api.md) or a field the tool
  * needs. A new difference fails until it is either fixed or listed with its reason.
@@ -16,7 +16,7 @@ import * as sample from "./samples.js";
 
 type Node = Record<string, unknown>;
 const spec = JSON.parse(
-  readFileSync(new URL("../fixtures/openapi-subset.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../packages/emulator/test/fixtures/openapi-subset.json", import.meta.url), "utf8"),
 ) as { components: { schemas: Record<string, Node> } };
 const components = spec.components.schemas;
 

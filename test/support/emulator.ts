@@ -1,10 +1,9 @@
 /**
- * The one emulator harness of the test suites. `useEmulator(options)` starts one real emulator per test
- * file (loopback, port 0) with the given options (clock, seed, key, latency, error rate, rate limit,
- * service rules), resets it and gives each test a fresh temp folder before each test, and offers:
+ * The one emulator harness of the tool's test suites: the emulator package's harness
+ * (packages/emulator/test/support/harness.ts: one real emulator per test file, reset before each test,
+ * `api` / `control` and the control surface's shortcuts) with what the tool adds:
  *
- * - `api` / `control` over loopback, and shortcuts for the control surface (state, request log, seed,
- *   reseed, faults);
+ * - a fresh temp folder for each test (`dir`, `write`);
  * - `cli(args)`: the real CLI in-process through `main(argv, env, io)` with a recording `Io` on the
  *   harness's clock, in the test's folder;
  * - `run(command, options)`: one command's `run` through `runCommand` with a recording `Io`;
@@ -23,60 +22,41 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
-import { main, runCommand } from "../../src/cli.js";
-import type { Clock } from "../../src/clock.js";
+import type { EmulatorOptions } from "posthog-gitops-emulator";
+import { afterEach, beforeEach, expect } from "vitest";
 import {
-  type EmulatorOptions,
-  type RunningEmulator,
-  type StoreData,
-  startEmulator,
-} from "../../src/emulator/index.js";
+  type EmulatorHarness as BareHarness,
+  useEmulator as useBareEmulator,
+} from "../../packages/emulator/test/support/harness.js";
+import { main, runCommand } from "../../src/cli.js";
 import type { Io } from "../../src/io.js";
 import { childEnv } from "./child-env.js";
-import { memoryIo, testClock } from "./io.js";
+import { memoryIo } from "./io.js";
 import { describeLeaks, filesUnder, findLeaks, type RecordedRun } from "./leak-scan.js";
 
-export { POSTGRES_EXPORT_ID, S3_EXPORT_ID, USER_UUIDS } from "../../src/emulator/default-seed.js";
+export type {
+  ApiResponse,
+  Json,
+  LoggedRequest,
+  PartialState,
+} from "../../packages/emulator/test/support/harness.js";
+export {
+  KEY,
+  P,
+  POSTGRES_EXPORT_ID,
+  S3_EXPORT_ID,
+  USER_UUIDS,
+} from "../../packages/emulator/test/support/harness.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-/**
- * The key every harness emulator accepts with every scope (it takes the place of the seed's
- * `phx_emulator`): made of no ordinary word, so that the leak scan can look for any piece of it.
- */
-export const KEY = "phx_harness_Tq4mXv81LzW";
-/** The API prefix of the default seed's first project. */
-export const P = "/api/projects/12345";
 /** For the commands that act on one project (status, runs, backfill, …): that project, and no colour. */
 export const PROJECT_ENV = { POSTHOG_PROJECT_ID: "12345", NO_COLOR: "1" };
-
-// biome-ignore lint/suspicious/noExplicitAny: emulator state and API bodies are inspected freely in tests
-export type Json = any;
 
 export interface RunResult {
   code: number;
   stdout: string;
   stderr: string;
 }
-
-export interface ApiResponse {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The parsed JSON body; undefined when the body is empty or not JSON. */
-  body: Json;
-}
-
-export interface LoggedRequest {
-  method: string;
-  path: string;
-  query: string;
-  status: number;
-  fault?: string;
-}
-
-/** The state seen loosely, for `reseed` calls that add partial records: each list by name. */
-export type PartialState = Record<string, unknown[]>;
 
 export type RunFn<O> = (options: O, io: Io) => Promise<number>;
 
@@ -85,12 +65,7 @@ export interface HarnessOptions extends EmulatorOptions {
   env?: Record<string, string | undefined>;
 }
 
-export interface EmulatorHarness {
-  readonly url: string;
-  /** The clock the emulator and every in-process run of this file share. */
-  readonly clock: Clock;
-  /** The key the emulator accepts (`options.apiKey`, default KEY). */
-  readonly key: string;
+export interface EmulatorHarness extends BareHarness {
   /** The temp folder of the current test (the cwd of `cli`). */
   readonly dir: string;
   /** Writes a file (relative to `dir`) and returns its path relative to `dir`. */
@@ -112,49 +87,6 @@ export interface EmulatorHarness {
     options: O,
     extra?: { env?: Record<string, string | undefined>; io?: Partial<Io>; cwd?: string },
   ): Promise<RunResult>;
-  /** A request to the API; `key: null` sends no Authorization header. */
-  api(
-    method: string,
-    path: string,
-    body?: unknown,
-    init?: { key?: string | null; headers?: Record<string, string> },
-  ): Promise<ApiResponse>;
-  /** A request to the control surface, `/_emulator/<path>`. */
-  control(method: string, path: string, body?: unknown): Promise<ApiResponse>;
-  state(): Promise<Json>;
-  requests(): Promise<LoggedRequest[]>;
-  clearRequests(): Promise<void>;
-  /** Replaces the store with `data`. */
-  seed(data: unknown): Promise<void>;
-  /**
-   * Replaces the store with the current state changed by `mutate` (e.g. to add keys or switch
-   * features). Records added may be partial, as in any seed: name a looser `S` to add such records.
-   */
-  reseed<S = StoreData>(mutate: (state: S) => void): Promise<void>;
-  /** Sets the fault rules (`POST /_emulator/faults`). */
-  faults(body: unknown): Promise<void>;
-}
-
-async function call(
-  url: string,
-  method: string,
-  body: unknown,
-  headers: Record<string, string>,
-): Promise<ApiResponse> {
-  const init: RequestInit = { method, headers: { ...headers } };
-  if (body !== undefined) {
-    init.body = typeof body === "string" ? body : JSON.stringify(body);
-    (init.headers as Record<string, string>)["Content-Type"] ??= "application/json";
-  }
-  const res = await fetch(url, init);
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  return { status: res.status, headers: res.headers, text, body: parsed };
 }
 
 /** The CLI runs of the current test (in-process and spawned), for the leak scan after it. */
@@ -169,23 +101,25 @@ export function recordRun(args: readonly string[], env: RecordedRun["env"], resu
 /** Starts one emulator for the test file; resets it and makes a fresh temp folder before each test. */
 export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
   const { env: extraEnv = {}, ...emulatorOptions } = options;
-  let emulator: RunningEmulator | undefined;
-  let url = "";
+  const bare = useBareEmulator(emulatorOptions);
+  const { clock, key } = bare;
   let dir = "";
-  const clock = options.clock ?? testClock();
-  const key = options.apiKey ?? KEY;
   /** The files the test wrote itself (its input), by path relative to its folder. */
   const written = new Map<string, string>();
-  const ok = async (what: string, res: Promise<ApiResponse>) => {
-    const answer = await res;
-    if (answer.status >= 300) throw new Error(`${what} refused: ${answer.status} ${answer.text}`);
-  };
   const h: EmulatorHarness = {
     get url() {
-      return url;
+      return bare.url;
     },
     clock,
     key,
+    api: bare.api,
+    control: bare.control,
+    state: bare.state,
+    requests: bare.requests,
+    clearRequests: bare.clearRequests,
+    seed: bare.seed,
+    reseed: bare.reseed,
+    faults: bare.faults,
     get dir() {
       return dir;
     },
@@ -196,7 +130,12 @@ export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
       written.set(relative(dir, file), text);
       return name;
     },
-    env: (extra = {}) => ({ POSTHOG_HOST: url, POSTHOG_API_KEY: key, ...extraEnv, ...extra }),
+    env: (extra = {}) => ({
+      POSTHOG_HOST: bare.url,
+      POSTHOG_API_KEY: key,
+      ...extraEnv,
+      ...extra,
+    }),
     async cli(args, env = {}, options = {}) {
       const mem = memoryIo(h.env(env), options.cwd === undefined ? dir : join(dir, options.cwd), clock);
       const code = await main(["node", "posthog-gitops", ...args], mem.io.env, mem.io);
@@ -210,35 +149,10 @@ export function useEmulator(options: HarnessOptions = {}): EmulatorHarness {
       expect(`${result.stdout}${result.stderr}`).not.toContain(key);
       return result;
     },
-    api: (method, path, body, init = {}) => {
-      const headers: Record<string, string> = { ...init.headers };
-      const sent = init.key === undefined ? key : init.key;
-      if (sent !== null) headers.Authorization = `Bearer ${sent}`;
-      return call(`${url}${path}`, method, body, headers);
-    },
-    control: (method, path, body) => call(`${url}/_emulator/${path}`, method, body, {}),
-    state: async () => (await h.control("GET", "state")).body,
-    requests: async () => (await h.control("GET", "requests")).body.requests,
-    clearRequests: () => ok("clearing the request log", h.control("DELETE", "requests")),
-    seed: (data) => ok("seed", h.control("POST", "seed", data)),
-    async reseed<S>(mutate: (state: S) => void) {
-      const state = (await h.state()) as S;
-      mutate(state);
-      await h.seed(state);
-    },
-    faults: (body) => ok("faults", h.control("POST", "faults", body)),
   };
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, ...emulatorOptions, apiKey: key, clock });
-    url = emulator.url;
-  });
-  afterAll(async () => {
-    await emulator?.close();
-  });
-  beforeEach(async () => {
+  beforeEach(() => {
     recorded.length = 0;
     written.clear();
-    await ok("reset", h.control("POST", "reset"));
     dir = mkdtempSync(join(tmpdir(), "posthog-gitops-test-"));
   });
   afterEach(() => {

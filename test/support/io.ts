@@ -2,15 +2,12 @@
  * A recording `Io` for tests, with a clock the test chooses: by default one that starts at TEST_NOW and
  * runs at real speed, so nothing a test asserts depends on the date or the time of day it runs at.
  */
-import { type Clock, clockFrom } from "../../src/clock.js";
+import type { Clock } from "posthog-gitops-shared/clock";
+import { testClock } from "../../packages/emulator/test/support/clock.js";
 import type { Io } from "../../src/io.js";
 
-/** The instant tests start at unless they pick another: a Friday, mid-month, mid-day UTC. */
-export const TEST_NOW = "2026-11-20T12:00:00.000Z";
-
-export function testClock(start: string | number = TEST_NOW): Clock {
-  return clockFrom(start);
-}
+/** The instant tests start at unless they pick another, and a clock from it: the emulator's tests' own. */
+export { TEST_NOW, testClock } from "../../packages/emulator/test/support/clock.js";
 
 export function memoryIo(
   env: Record<string, string | undefined> = {},

@@ -17,8 +17,8 @@
  */
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { SAMPLE_ENCRYPTED_PAYLOAD, SEED_CREDENTIALS } from "posthog-gitops-emulator";
 import { parseAllDocuments } from "yaml";
-import { SAMPLE_ENCRYPTED_PAYLOAD, SEED_CREDENTIALS } from "../../src/emulator/default-seed.js";
 import { NAMED } from "../../src/reading.js";
 import { MIN_SECRET_LENGTH } from "../../src/scrub.js";
 

@@ -9,11 +9,12 @@
  * (config/missing-secrets.ts). Rules across fields are item-rules.ts; what depends on live state (create
  * or update, the integration's kind) is the planner's (plan.ts).
  */
+
+import { isTimeZone } from "posthog-gitops-shared/posthog";
 import type { ObjectContext } from "../../config/context.js";
 import { envLookup, isToolVariable, secretReference } from "../../config/interpolate.js";
 import { noteMissingSecret } from "../../config/missing-secrets.js";
 import { SecretValue } from "../../config/secret.js";
-import { isTimeZone } from "../../posthog.js";
 import type { FieldContext } from "../define/index.js";
 import {
   COMPRESSIONS_BY_FORMAT,

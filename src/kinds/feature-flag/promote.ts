@@ -6,8 +6,10 @@
  */
 import type { LiveFlags } from "./live.js";
 
-export function staticCohorts(live: LiveFlags): string[] {
-  return (live.cohorts ?? []).filter((c) => c.is_static === true && !c.deleted).map((c) => c.name);
+export function staticCohorts(live: LiveFlags): Array<{ kind: string; name: string }> {
+  return (live.foreign?.cohort ?? [])
+    .filter((c) => c.is_static === true && c.deleted !== true)
+    .map((c) => ({ kind: "cohort", name: c.name }));
 }
 
 export function generatedForFlag(item: Record<string, unknown>): Array<{ kind: string; name: string }> {

@@ -5,8 +5,9 @@
  * resolved per project at plan time. Payloads of flags with `has_encrypted_payloads` are secrets
  * (`${NAME}` references only); the declare hook checks that, the schema cannot.
  */
+
+import { type FlagPropertyType, PROPERTY_OPERATORS } from "posthog-gitops-shared/posthog";
 import type { SchemaNode } from "../../config/kinds.js";
-import { type FlagPropertyType, PROPERTY_OPERATORS } from "../../posthog.js";
 
 /** The service's key rule: letters, digits, `-` and `_`, at most 400 characters. */
 export const FLAG_KEY_PATTERN = "^[a-zA-Z0-9_-]+$";

@@ -1,14 +1,15 @@
 /**
  * A declared insight query: interpolated like any value, run through the service's schema upgrades
- * (src/queries: the form the service stores and shows), and checked offline where the service would
+ * (the shared package's queries/: the form the service stores and shows), and checked offline where the service would
  * refuse it (the `kind` of the query, of its source and its series, the fields each kind requires),
  * each problem at the file's line. The comparison and what apply sends are the upgraded form.
  */
+
+import { type QueryProblem, queryProblems } from "posthog-gitops-shared/queries/check";
+import type { Json } from "posthog-gitops-shared/queries/python";
+import { QueryUpgradeError, upgradeQuery } from "posthog-gitops-shared/queries/upgrade";
 import type { ObjectContext } from "../../config/context.js";
 import { didYouMean } from "../../config/suggest.js";
-import { type QueryProblem, queryProblems } from "../../queries/check.js";
-import type { Json } from "../../queries/python.js";
-import { QueryUpgradeError, upgradeQuery } from "../../queries/upgrade.js";
 
 /** A problem's message, naming the field as the file writes it. */
 function describe(problem: QueryProblem, field: string, owner: string): string {

@@ -1,10 +1,11 @@
 /**
  * The schema of a declared insight's `query` (SPEC §2 "Insights"): the query PostHog stores, any node
  * the insight API takes, with its `kind`. What the schema cannot say (the kinds of nested nodes, the
- * keys each kind requires) is checked offline by ./query.ts against src/queries.
+ * keys each kind requires) is checked offline by ./query.ts against the shared package's queries/.
  */
+
+import { TOP_LEVEL_QUERY_KINDS } from "posthog-gitops-shared/queries/node-kinds";
 import type { SchemaNode } from "../../config/kinds.js";
-import { TOP_LEVEL_QUERY_KINDS } from "../../queries/node-kinds.js";
 
 export const querySchema: SchemaNode = {
   type: "object",

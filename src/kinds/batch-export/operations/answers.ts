@@ -7,7 +7,7 @@
  * null, not a string; logs are not in the OpenAPI subset. test/service/shapes.test.ts keeps the shapes
  * in step with the OpenAPI components named on each.
  */
-import type { RunStatus } from "../../../posthog.js";
+import type { RunStatus } from "posthog-gitops-shared/posthog";
 import { type AnswerShape, answerTypes, cursorPage } from "../../../service/shapes.js";
 
 export interface BatchExportRun {

@@ -11,7 +11,7 @@ import type { Declared, DesiredProject } from "../../../config/types.js";
 import { declaredOf } from "../../../config/types.js";
 import { BATCH_EXPORT } from "../name.js";
 
-export { RUN_STATUSES, type RunStatus } from "../../../posthog.js";
+export { RUN_STATUSES, type RunStatus } from "posthog-gitops-shared/posthog";
 export type { BatchExport } from "../answers.js";
 /** The kind's name, for the commands that read its declarations alone. */
 export { BATCH_EXPORT as BATCH_EXPORT_KIND, EXPORT_WORDS } from "../name.js";

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    name: "shared",
+    include: ["test/**/*.test.ts"],
+    pool: "forks",
+  },
+});
