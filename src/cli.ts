@@ -310,6 +310,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         "also bring the source's live objects that no file declares into the shared files (never an id)",
       )
       .option("--detailed-exitcode", "exit 0 when there is nothing to promote, 2 when there are edits")
+      .option("--out <file>", "also save the result as JSON (schemas/promote.schema.json)")
       .addOption(formatOption(["text", "markdown", "json"])),
   )
     .addHelpText(

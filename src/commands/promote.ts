@@ -59,6 +59,8 @@ export interface PromoteFlags extends ConnectionFlags {
   adopt?: boolean;
   detailedExitcode?: boolean;
   format?: "text" | "markdown" | "json";
+  /** Also save the JSON document (schemas/promote.schema.json) to this file. */
+  out?: string;
 }
 
 export async function run(flags: PromoteFlags, io: Io): Promise<number> {
@@ -143,6 +145,17 @@ export async function run(flags: PromoteFlags, io: Io): Promise<number> {
     }
   }
   const shown = scrubValue(io, result);
+  if (flags.out !== undefined) {
+    // Relative to the working folder, like the configuration paths; scrubbed above.
+    await writeOutput(
+      io,
+      "write the result to",
+      flags.out,
+      resolve(io.cwd, flags.out),
+      renderPromote(shown, "json", { kinds: KINDS, color: false }),
+      { scrubbed: true },
+    );
+  }
   const format = flags.format ?? "text";
   io.stdout.write(
     renderPromote(shown, format, {

@@ -11,7 +11,8 @@ const h = useEmulator();
 describe("the group types endpoint", () => {
   it("lists each project's own group types by index, as a plain list", async () => {
     await h.reseed((state) => {
-      const staging = state.projects.find((p: { id: number }) => p.id === 12346) as Record<string, unknown>;
+      const staging = state.projects.find((p) => p.id === 12346);
+      if (staging === undefined) throw new Error("no staging project");
       staging.group_types = [
         { group_type: "workspace", group_type_index: 1, created_at: "2025-02-01T00:00:00.000Z" },
         {
