@@ -250,7 +250,8 @@ async function readSource(
   failOnErrors(made.errors, io, source.name);
   const pulled = new PulledItems();
   const { fields } = await differingFields(made.plan.actions, client, pulled);
-  const shared = new Set(source.shared);
+  // An edit goes to a shared file both environments read; one only the source reads stays as it is.
+  const shared = new Set(source.shared.filter((path) => destination.shared.includes(path)));
   const kept: Kept[] = [];
   const promotions: FieldPromotion[] = [];
   for (const field of fields) {
@@ -274,7 +275,11 @@ async function readSource(
     }
     promotions.push({ item, path: field.path, live: field.value, owner: field.owner });
   }
-  const edits = promotionEdits(source.document, promotions, shared);
+  const edits = promotionEdits(source.document, promotions, shared, (file) =>
+    source.shared.includes(file)
+      ? `declared in ${file}, which ${destination.name} does not read: change it there by hand`
+      : `declared in ${source.name}'s own files`,
+  );
   kept.push(...edits.kept);
   const texts = new Map<string, string>();
   const changed = new Set<string>();

@@ -64,10 +64,15 @@ export interface PromotionEdits {
 /** What marks mean for a value promoted over them. */
 const HOLDS = new Set<Mark["how"]>(["set", "added", "replaced", "unmanaged", "variable", "secret"]);
 
+/**
+ * `shared`: the files an edit may go to (the shared files both environments read); `elsewhere` says
+ * why a field written in another file stays (default: it is the environment's own).
+ */
 export function promotionEdits(
   doc: MergedDocument,
   promotions: readonly FieldPromotion[],
   shared: ReadonlySet<string>,
+  elsewhere: (file: string) => string = () => `declared in ${doc.environment}'s own files`,
 ): PromotionEdits {
   const out: PromotionEdits = { files: new Map(), kept: [] };
   for (const promotion of promotions) {
@@ -78,7 +83,7 @@ export function promotionEdits(
     const found = doc.origins.find(pointer);
     const field = fieldOf(promotion.item, pointer);
     if (found === undefined || !shared.has(found.origin.file.path)) {
-      out.kept.push({ owner: promotion.owner, field, why: `declared in ${doc.environment}'s own files` });
+      out.kept.push({ owner: promotion.owner, field, why: elsewhere(found?.origin.file.path ?? "") });
       continue;
     }
     if (promotion.live === undefined) {

@@ -272,4 +272,26 @@ feature_flags:
     expect([...out.files.keys()]).toEqual([]);
     expect(out.kept).toEqual([]);
   });
+
+  it("a field written in a file the destination does not read stays, saying so", async () => {
+    const files = { "shared/flags.yaml": FLAGS };
+    const env = await staging(files);
+    const out = promotionEdits(
+      env.document,
+      [
+        {
+          item: "/feature_flags/0",
+          path: ["filters", "multivariate"],
+          live: { variants: [] },
+          owner: 'feature flag "checkout"',
+        },
+      ],
+      new Set(),
+      (file) => `declared in ${file}, which production does not read`,
+    );
+    expect([...out.files.keys()]).toEqual([]);
+    expect(out.kept.map((k) => k.why)).toEqual([
+      "declared in shared/flags.yaml, which production does not read",
+    ]);
+  });
 });
