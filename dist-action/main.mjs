@@ -8584,50 +8584,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved3, schemelessOptions);
     }
-    function resolveComponent(base, relative8, options, skipNormalization) {
+    function resolveComponent(base, relative7, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative8 = parse4(serialize(relative8, options), options);
+        relative7 = parse4(serialize(relative7, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative8.scheme) {
-        target.scheme = relative8.scheme;
-        target.userinfo = relative8.userinfo;
-        target.host = relative8.host;
-        target.port = relative8.port;
-        target.path = removeDotSegments(relative8.path || "");
-        target.query = relative8.query;
+      if (!options.tolerant && relative7.scheme) {
+        target.scheme = relative7.scheme;
+        target.userinfo = relative7.userinfo;
+        target.host = relative7.host;
+        target.port = relative7.port;
+        target.path = removeDotSegments(relative7.path || "");
+        target.query = relative7.query;
       } else {
-        if (relative8.userinfo !== void 0 || relative8.host !== void 0 || relative8.port !== void 0) {
-          target.userinfo = relative8.userinfo;
-          target.host = relative8.host;
-          target.port = relative8.port;
-          target.path = removeDotSegments(relative8.path || "");
-          target.query = relative8.query;
+        if (relative7.userinfo !== void 0 || relative7.host !== void 0 || relative7.port !== void 0) {
+          target.userinfo = relative7.userinfo;
+          target.host = relative7.host;
+          target.port = relative7.port;
+          target.path = removeDotSegments(relative7.path || "");
+          target.query = relative7.query;
         } else {
-          if (!relative8.path) {
+          if (!relative7.path) {
             target.path = base.path;
-            if (relative8.query !== void 0) {
-              target.query = relative8.query;
+            if (relative7.query !== void 0) {
+              target.query = relative7.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative8.path[0] === "/") {
-              target.path = removeDotSegments(relative8.path);
+            if (relative7.path[0] === "/") {
+              target.path = removeDotSegments(relative7.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative8.path;
+                target.path = "/" + relative7.path;
               } else if (!base.path) {
-                target.path = relative8.path;
+                target.path = relative7.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative8.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative7.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative8.query;
+            target.query = relative7.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -8635,7 +8635,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative8.fragment;
+      target.fragment = relative7.fragment;
       return target;
     }
     function equal(uriA, uriB, options) {
@@ -22170,9 +22170,9 @@ var init_secrets = __esm({
 function parseCliTime(raw, flag2, now) {
   const text2 = raw.trim();
   if (text2.toLowerCase() === "now") return { kind: "instant", ms: now.getTime(), text: now.toISOString() };
-  const relative8 = RELATIVE.exec(text2);
-  if (relative8) {
-    const ms2 = now.getTime() - Number(relative8[1]) * (UNIT_MS[(relative8[2] ?? "").toLowerCase()] ?? 0);
+  const relative7 = RELATIVE.exec(text2);
+  if (relative7) {
+    const ms2 = now.getTime() - Number(relative7[1]) * (UNIT_MS[(relative7[2] ?? "").toLowerCase()] ?? 0);
     return { kind: "instant", ms: ms2, text: new Date(ms2).toISOString() };
   }
   const date = DATE.exec(text2);
@@ -66089,7 +66089,7 @@ var init_apply3 = __esm({
 });
 
 // src/pull/document.ts
-function pullDocument(kind2, project2, pulled, schemaLocation3, leftOut = []) {
+function pullDocument(kind2, project2, pulled, schemaLocation2, leftOut = []) {
   const items2 = [...pulled.items].sort((a, b) => compareText(String(a.name ?? ""), String(b.name ?? ""))).map((item) => {
     const paths = [];
     const escaped2 = escapeItem(item, paths);
@@ -66103,7 +66103,7 @@ function pullDocument(kind2, project2, pulled, schemaLocation3, leftOut = []) {
   });
   const variables = [...new Set(pulled.variables)];
   const header = [
-    `# yaml-language-server: $schema=${schemaLocation3}`,
+    `# yaml-language-server: $schema=${schemaLocation2}`,
     `# Pulled from project ${project2} by posthog-gitops pull. The id pins keep identity across renames.`,
     ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
   ];
@@ -66124,7 +66124,7 @@ var init_document2 = __esm({
 });
 
 // src/pull/pull.ts
-async function pullFiles(kinds, client, project2, schemaLocation3) {
+async function pullFiles(kinds, client, project2, schemaLocation2) {
   const files = [];
   const lists = /* @__PURE__ */ new Map();
   const context = {
@@ -66147,7 +66147,7 @@ async function pullFiles(kinds, client, project2, schemaLocation3) {
     files.push({
       kind: kind2.name,
       name,
-      text: pullDocument(kind2, project2, pulled, schemaLocation3(name), leftOut),
+      text: pullDocument(kind2, project2, pulled, schemaLocation2(name), leftOut),
       objects: pulled.items.length,
       variables: [...new Set(pulled.variables)],
       leftOut
@@ -66417,10 +66417,10 @@ function overlayKind(input) {
   out.variables = out.own > 0 ? [...new Set(pulled.variables)] : [];
   return out;
 }
-function overlayDocument(environment, project2, kinds, schemaLocation3) {
+function overlayDocument(environment, project2, kinds, schemaLocation2) {
   const variables = [...new Set(kinds.flatMap((k) => k.variables))];
   const header = [
-    `# yaml-language-server: $schema=${schemaLocation3}`,
+    `# yaml-language-server: $schema=${schemaLocation2}`,
     `# Pulled from project ${project2} by posthog-gitops pull --env ${environment}: pins of the objects the shared`,
     `# files declare, and the objects only ${environment} has.`,
     ...variables.length > 0 ? [`# Secrets come from the environment: ${variables.join(", ")}`] : []
@@ -66555,7 +66555,8 @@ var init_pull_environment = __esm({
 // src/commands/pull.ts
 var pull_exports = {};
 __export(pull_exports, {
-  run: () => run7
+  run: () => run7,
+  schemaLocation: () => schemaLocation
 });
 import { mkdir as mkdir2 } from "node:fs/promises";
 import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute5, relative as relative6, resolve as resolve14, sep as sep5 } from "node:path";
@@ -66694,8 +66695,14 @@ function adopt(input) {
         leave(portable.why);
         continue;
       }
+      const written = escapeItem(portable.item);
+      const secret2 = input.secretIn?.(written);
+      if (secret2 !== void 0) {
+        leave(`its live fields hold ${secret2}, which is never written to a file`);
+        continue;
+      }
       out.variables.push(...placeholders2(portable.item));
-      items2.push(escapeItem(portable.item));
+      items2.push(written);
     }
     if (items2.length === 0) continue;
     const target = targetFile(input, kind2);
@@ -66804,7 +66811,7 @@ var init_diff = __esm({
 
 // src/promote/edits.ts
 import { isDeepStrictEqual as isDeepStrictEqual3 } from "node:util";
-function promotionEdits(doc, promotions, shared) {
+function promotionEdits(doc, promotions, shared, elsewhere = () => `declared in ${doc.environment}'s own files`) {
   const out = { files: /* @__PURE__ */ new Map(), kept: [] };
   for (const promotion of promotions) {
     const pointer = promotion.path.reduce(childPointer, promotion.item);
@@ -66814,7 +66821,7 @@ function promotionEdits(doc, promotions, shared) {
     const found3 = doc.origins.find(pointer);
     const field3 = fieldOf(promotion.item, pointer);
     if (found3 === void 0 || !shared.has(found3.origin.file.path)) {
-      out.kept.push({ owner: promotion.owner, field: field3, why: `declared in ${doc.environment}'s own files` });
+      out.kept.push({ owner: promotion.owner, field: field3, why: elsewhere(found3?.origin.file.path ?? "") });
       continue;
     }
     if (promotion.live === void 0) {
@@ -67113,7 +67120,7 @@ function promoteText(result, options) {
     out.push(
       paint(
         "bold",
-        result.written ? "Written to the shared files:" : "Edits to the shared files (not written: --write writes them):"
+        result.written ? "Written to the shared files:" : "Edits to the shared files (not written):"
       )
     );
     for (const f of result.files) {
@@ -67270,8 +67277,7 @@ __export(promote_exports, {
   run: () => run8
 });
 import { existsSync as existsSync3, lstatSync as lstatSync3 } from "node:fs";
-import { posix as posix2, relative as relative7, resolve as resolve15 } from "node:path";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
+import { posix as posix2, resolve as resolve15 } from "node:path";
 async function run8(flags, io) {
   const [sourceName, ...rest] = flags.args ?? [];
   if (sourceName === void 0 || sourceName === "") {
@@ -67300,6 +67306,8 @@ async function run8(flags, io) {
   const edited = sources2.map((s) => ({ path: s.path, text: found3.texts.get(s.path) ?? s.text }));
   for (const [path, text2] of found3.adoption.created) edited.push({ path, text: text2 });
   const after = await loadEdited(edited, flags, io);
+  const errors = (loaded) => countBySeverity(loaded.diagnostics).error;
+  const broken = errors(after) > errors(desired);
   const target = after.environments?.list.find((e) => e.name === destination.name);
   const planned2 = target === void 0 ? void 0 : await planDestination(target, found3, flags, io);
   const result = {
@@ -67310,7 +67318,7 @@ async function run8(flags, io) {
       project: destination.entry.project,
       ...planned2?.host !== void 0 ? { host: planned2.host } : {}
     },
-    written: flags.write === true,
+    written: flags.write === true && !broken,
     files: [...found3.changed].map((path) => {
       const before = sources2.find((s) => s.path === path)?.text;
       const text2 = found3.texts.get(path) ?? found3.adoption.created.get(path) ?? "";
@@ -67323,10 +67331,12 @@ async function run8(flags, io) {
     variables: found3.adoption.variables,
     warnings: planned2?.warnings ?? [],
     ...planned2?.plan !== void 0 ? { plan: planned2.plan } : {},
-    ...planned2?.error !== void 0 ? { error: planned2.error } : target === void 0 ? { error: `the edited files do not load for environment ${destination.name}` } : {},
+    ...broken ? {
+      error: `the edited files have ${count(errors(after) - errors(desired), "error")} the files did not have (above); nothing was written`
+    } : planned2?.error !== void 0 ? { error: planned2.error } : target === void 0 ? { error: `the edited files do not load for environment ${destination.name}` } : {},
     ...planned2?.refusal !== void 0 ? { refusal: planned2.refusal } : {}
   };
-  if (flags.write === true) {
+  if (result.written) {
     for (const path of found3.changed) {
       const taken = lstatSync3(resolve15(io.cwd, path), { throwIfNoEntry: false });
       if (taken?.isSymbolicLink() === true || taken !== void 0 && found3.adoption.created.has(path)) {
@@ -67421,7 +67431,7 @@ async function readSource(source, destination, client, sources2, flags, io) {
   failOnErrors(made.errors, io, source.name);
   const pulled = new PulledItems();
   const { fields } = await differingFields(made.plan.actions, client, pulled);
-  const shared = new Set(source.shared);
+  const shared = new Set(source.shared.filter((path) => destination.shared.includes(path)));
   const kept = [];
   const promotions = [];
   for (const field3 of fields) {
@@ -67443,7 +67453,12 @@ async function readSource(source, destination, client, sources2, flags, io) {
     }
     promotions.push({ item, path: field3.path, live: field3.value, owner: field3.owner });
   }
-  const edits = promotionEdits(source.document, promotions, shared);
+  const edits = promotionEdits(
+    source.document,
+    promotions,
+    shared,
+    (file) => source.shared.includes(file) ? `declared in ${file}, which ${destination.name} does not read: change it there by hand` : `declared in ${source.name}'s own files`
+  );
   kept.push(...edits.kept);
   const texts = /* @__PURE__ */ new Map();
   const changed = /* @__PURE__ */ new Set();
@@ -67564,8 +67579,9 @@ async function adoptUndeclared(undeclared, source, destination, client, pulled, 
     })),
     files: data,
     folder,
+    secretIn: (value) => secretInValue(io, value),
     header: (name) => [
-      `# yaml-language-server: $schema=${schemaLocation2(io.cwd, resolve15(io.cwd, folder, name))}`,
+      `# yaml-language-server: $schema=${schemaLocation(io.cwd, resolve15(io.cwd, folder))(name)}`,
       `# Adopted from environment ${source.name} (project ${source.entry.project}) by posthog-gitops promote --adopt:`,
       "# declared once for every environment; no ids (each environment finds its objects by name)."
     ]
@@ -67577,11 +67593,6 @@ function parseQuietly(text2) {
   } catch {
     return void 0;
   }
-}
-function schemaLocation2(cwd, file) {
-  const fromRepo = relative7(cwd, SCHEMA2);
-  const inside2 = fromRepo !== "" && !fromRepo.startsWith("..") && !posix2.isAbsolute(fromRepo);
-  return inside2 ? relative7(posix2.dirname(file), SCHEMA2).split("\\").join("/") : PUBLISHED_SCHEMA;
 }
 async function loadEdited(files, flags, io) {
   const { loadFiles: loadFiles2 } = await Promise.resolve().then(() => (init_config2(), config_exports));
@@ -67628,8 +67639,8 @@ async function planDestination(target, found3, flags, io) {
 function statusLines(result, flags) {
   const lines = [];
   if (result.files.length === 0) lines.push(`Nothing to promote from ${result.source.name}.`);
-  else if (flags.write === true) lines.push(`Wrote ${result.files.map((f) => f.path).join(", ")}.`);
-  else
+  else if (result.written) lines.push(`Wrote ${result.files.map((f) => f.path).join(", ")}.`);
+  else if (flags.write !== true)
     lines.push(`Not written: run again with --write to edit ${result.files.map((f) => f.path).join(", ")}.`);
   if (result.variables.length > 0)
     lines.push(`Set these secret variables before applying: ${result.variables.join(", ")}.`);
@@ -67637,7 +67648,7 @@ function statusLines(result, flags) {
     lines.push(`error: environment ${result.destination.name}: ${result.error}`);
   return lines;
 }
-var import_yaml12, SCHEMA2;
+var import_yaml12;
 var init_promote3 = __esm({
   "src/commands/promote.ts"() {
     "use strict";
@@ -67658,16 +67669,16 @@ var init_promote3 = __esm({
     init_render();
     init_promote2();
     init_scrub();
-    init_version();
+    init_words();
     init_yaml_edit();
     init_config2();
     init_environment_facts();
     init_environments();
     init_plan_environments();
     init_progress();
+    init_pull5();
     init_pull_refresh();
     init_reconcile();
-    SCHEMA2 = fileURLToPath2(new URL("../../schemas/config.schema.json", import.meta.url));
   }
 });
 

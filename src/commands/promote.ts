@@ -18,12 +18,11 @@
  * `--detailed-exitcode` 2: edits to promote; 1: an error (DST could not be planned among them).
  */
 import { existsSync, lstatSync } from "node:fs";
-import { posix, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { posix, resolve } from "node:path";
 import { parse } from "yaml";
 import { Diagnostics } from "../config/diagnostics.js";
 import type { LoadResult } from "../config/index.js";
-import { formatDiagnostic } from "../config/index.js";
+import { countBySeverity, formatDiagnostic } from "../config/index.js";
 import { scan } from "../config/interpolate.js";
 import type { EnvironmentConfig } from "../config/load-types.js";
 import { readSources, type SourceFile } from "../config/read.js";
@@ -41,7 +40,7 @@ import { readAndPlan } from "../read/make-plan.js";
 import { colorEnabled } from "../render/index.js";
 import { renderPromote } from "../render/promote.js";
 import { scrubValue, secretInValue } from "../scrub.js";
-import { PUBLISHED_SCHEMA } from "../version.js";
+import { count } from "../words.js";
 import { editYaml, type YamlEdit } from "../yaml-edit/index.js";
 import { readConfig, shownDiagnostics } from "./config.js";
 import type { ConnectionFlags } from "./connect.js";
@@ -49,6 +48,7 @@ import { readFacts, wantedBy } from "./environment-facts.js";
 import { configurationError, environmentConnection, selectEnvironments } from "./environments.js";
 import { planEnvironment } from "./plan-environments.js";
 import { progressFor } from "./progress.js";
+import { schemaLocation } from "./pull.js";
 import { differingFields, PulledItems } from "./pull-refresh.js";
 import { buildOptions, failOnErrors } from "./reconcile.js";
 
@@ -93,6 +93,9 @@ export async function run(flags: PromoteFlags, io: Io): Promise<number> {
   const edited = sources.map((s) => ({ path: s.path, text: found.texts.get(s.path) ?? s.text }));
   for (const [path, text] of found.adoption.created) edited.push({ path, text });
   const after = await loadEdited(edited, flags, io);
+  // Edits that make the files invalid (an adopted object the schema refuses) are shown, never written.
+  const errors = (loaded: LoadResult) => countBySeverity(loaded.diagnostics).error;
+  const broken = errors(after) > errors(desired);
   const target = after.environments?.list.find((e) => e.name === destination.name);
   const planned = target === undefined ? undefined : await planDestination(target, found, flags, io);
   const result: PromoteResult = {
@@ -103,7 +106,7 @@ export async function run(flags: PromoteFlags, io: Io): Promise<number> {
       project: destination.entry.project,
       ...(planned?.host !== undefined ? { host: planned.host } : {}),
     },
-    written: flags.write === true,
+    written: flags.write === true && !broken,
     files: [...found.changed].map((path) => {
       const before = sources.find((s) => s.path === path)?.text;
       const text = found.texts.get(path) ?? found.adoption.created.get(path) ?? "";
@@ -116,14 +119,18 @@ export async function run(flags: PromoteFlags, io: Io): Promise<number> {
     variables: found.adoption.variables,
     warnings: planned?.warnings ?? [],
     ...(planned?.plan !== undefined ? { plan: planned.plan } : {}),
-    ...(planned?.error !== undefined
-      ? { error: planned.error }
-      : target === undefined
-        ? { error: `the edited files do not load for environment ${destination.name}` }
-        : {}),
+    ...(broken
+      ? {
+          error: `the edited files have ${count(errors(after) - errors(desired), "error")} the files did not have (above); nothing was written`,
+        }
+      : planned?.error !== undefined
+        ? { error: planned.error }
+        : target === undefined
+          ? { error: `the edited files do not load for environment ${destination.name}` }
+          : {}),
     ...(planned?.refusal !== undefined ? { refusal: planned.refusal } : {}),
   };
-  if (flags.write === true) {
+  if (result.written) {
     // All or nothing: a link (or, for a new file, anything) at any path refuses every write.
     for (const path of found.changed) {
       const taken = lstatSync(resolve(io.cwd, path), { throwIfNoEntry: false });
@@ -431,8 +438,9 @@ async function adoptUndeclared(
     })),
     files: data,
     folder,
+    secretIn: (value) => secretInValue(io, value),
     header: (name) => [
-      `# yaml-language-server: $schema=${schemaLocation(io.cwd, resolve(io.cwd, folder, name))}`,
+      `# yaml-language-server: $schema=${schemaLocation(io.cwd, resolve(io.cwd, folder))(name)}`,
       `# Adopted from environment ${source.name} (project ${source.entry.project}) by posthog-gitops promote --adopt:`,
       "# declared once for every environment; no ids (each environment finds its objects by name).",
     ],
@@ -445,15 +453,6 @@ function parseQuietly(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/** The schema of the running package, as pull names it in a modeline (a path inside the repository). */
-const SCHEMA = fileURLToPath(new URL("../../schemas/config.schema.json", import.meta.url));
-
-function schemaLocation(cwd: string, file: string): string {
-  const fromRepo = relative(cwd, SCHEMA);
-  const inside = fromRepo !== "" && !fromRepo.startsWith("..") && !posix.isAbsolute(fromRepo);
-  return inside ? relative(posix.dirname(file), SCHEMA).split("\\").join("/") : PUBLISHED_SCHEMA;
 }
 
 /** The edited files loaded again (in memory), their diagnostics shown as any load's are. */
@@ -517,8 +516,8 @@ async function planDestination(
 function statusLines(result: PromoteResult, flags: PromoteFlags): string[] {
   const lines: string[] = [];
   if (result.files.length === 0) lines.push(`Nothing to promote from ${result.source.name}.`);
-  else if (flags.write === true) lines.push(`Wrote ${result.files.map((f) => f.path).join(", ")}.`);
-  else
+  else if (result.written) lines.push(`Wrote ${result.files.map((f) => f.path).join(", ")}.`);
+  else if (flags.write !== true)
     lines.push(`Not written: run again with --write to edit ${result.files.map((f) => f.path).join(", ")}.`);
   if (result.variables.length > 0)
     lines.push(`Set these secret variables before applying: ${result.variables.join(", ")}.`);

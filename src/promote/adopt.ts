@@ -54,6 +54,8 @@ export interface AdoptInput {
   folder: string;
   /** The lines a new file starts with (a schema modeline, where it came from). */
   header: (fileName: string) => string[];
+  /** The secret a value holds (the run's scrubber: `(secret from $NAME)`), if any: never written. */
+  secretIn?: (value: unknown) => string | undefined;
 }
 
 export interface Adopted {
@@ -129,8 +131,14 @@ export function adopt(input: AdoptInput): Adoption {
         leave(portable.why);
         continue;
       }
+      const written = escapeItem(portable.item) as Data;
+      const secret = input.secretIn?.(written);
+      if (secret !== undefined) {
+        leave(`its live fields hold ${secret}, which is never written to a file`);
+        continue;
+      }
       out.variables.push(...placeholders(portable.item));
-      items.push(escapeItem(portable.item) as Data);
+      items.push(written);
     }
     if (items.length === 0) continue;
     const target = targetFile(input, kind);

@@ -88,9 +88,7 @@ function promoteText(result: PromoteResult, options: PromoteRenderOptions): stri
     out.push(
       paint(
         "bold",
-        result.written
-          ? "Written to the shared files:"
-          : "Edits to the shared files (not written: --write writes them):",
+        result.written ? "Written to the shared files:" : "Edits to the shared files (not written):",
       ),
     );
     for (const f of result.files) {

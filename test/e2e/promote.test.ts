@@ -219,6 +219,40 @@ describe("promote staging", () => {
     expect(out.plan.actions.length).toBe(plan.actions.length);
   });
 
+  it("--adopt never writes files that would not validate: a dashboard showing an ignored insight", async () => {
+    const file = "posthog/shared/insights.yaml";
+    h.write(
+      file,
+      read(file).replace("environments: all\n", 'environments: all\n\nignore:\n  insights: ["Scratch *"]\n'),
+    );
+    h.write(
+      "made-in-staging/board.yaml",
+      [
+        "project: 12346",
+        "insights:",
+        "  - name: Scratch chart",
+        "    query: {kind: InsightVizNode, source: {kind: TrendsQuery, series: [{kind: EventsNode, event: x}]}}",
+        "dashboards:",
+        "  - name: Growth board",
+        "    tiles: [{insight: Scratch chart}]",
+        "",
+      ].join("\n"),
+    );
+    const made = await h.cli(["apply", "--auto-approve", "made-in-staging"], {
+      POSTHOG_API_KEY: KEYS.POSTHOG_API_KEY_STAGING,
+    });
+    expect(made.code, made.stdout + made.stderr).toBe(0);
+    const before = read("posthog/shared/dashboards.yaml");
+    const result = await h.cli(["promote", "staging", "--adopt", "--write"], ENV);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/posthog\/shared\/dashboards\.yaml:\d+:\d+: error: .*Scratch chart/);
+    expect(result.stderr).toMatch(
+      /error: environment production: the edited files have \d+ errors? the files did not have \(above\); nothing was written/,
+    );
+    expect(result.stdout).toContain("Edits to the shared files");
+    expect(read("posthog/shared/dashboards.yaml")).toBe(before);
+  });
+
   it("warns when a group type index names different group types in the two projects, in promote and in the plan of both", async () => {
     const file = "posthog/shared/feature-flags.yaml";
     h.write(

@@ -143,4 +143,27 @@ describe("adopt", () => {
       ],
     });
   });
+
+  it("leaves out an object whose live fields hold a secret's value", () => {
+    const data = new Map([["shared/dashboards.yaml", parse(DASHBOARDS)]]);
+    const out = adopt({
+      kinds: KINDS,
+      undeclared: [ref("dashboard", "Leaky", 9)],
+      pulled: new Map([["dashboard", [{ name: "Leaky", id: 9, description: "token phx_Zq8Lr2Wv5Tn" }]]]),
+      targets: [{ path: "shared/dashboards.yaml", data: data.get("shared/dashboards.yaml"), all: true }],
+      files: data,
+      folder: "shared",
+      header: () => [],
+      secretIn: (value) =>
+        JSON.stringify(value).includes("phx_Zq8Lr2Wv5Tn") ? "(secret from $KEY)" : undefined,
+    });
+    expect(out.adopted).toEqual([]);
+    expect(out.leftOut).toEqual([
+      {
+        kind: "dashboard",
+        name: "Leaky",
+        why: "its live fields hold (secret from $KEY), which is never written to a file",
+      },
+    ]);
+  });
 });
