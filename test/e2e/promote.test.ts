@@ -53,6 +53,14 @@ beforeEach(async () => {
   expect(applied.code, applied.stdout + applied.stderr).toBe(0);
 });
 
+/** Staging's cohort "Beta testers" (which the shared flag new-checkout targets) made a static list. */
+async function makeStagingCohortStatic(): Promise<void> {
+  await h.reseed((state) => {
+    const cohort = state.cohorts.find((c: Json) => c.team_id === 12346 && c.name === "Beta testers") as Json;
+    cohort.is_static = true;
+  });
+}
+
 /** Staging's live flag with this key. */
 async function stagingFlag(key: string): Promise<Json> {
   const state = await h.state();
@@ -345,7 +353,9 @@ describe("promote staging", () => {
 });
 
 describe("promote's outputs and refusals", () => {
-  it("markdown is a pull request's body: a marker, the diff in a fenced block, then production's plan", async () => {
+  it("markdown is a pull request's body: a marker, the warnings, the diff in a fenced block, then production's plan", async () => {
+    // Staging's "Beta testers", which the shared flag new-checkout targets, is a static list there.
+    await makeStagingCohortStatic();
     const flag = await stagingFlag("search-v2");
     const edit = await h.api("PATCH", `${STAGING}/feature_flags/${flag.id}/`, {
       name: "Search rewrite, for everyone behind checkout v1",
@@ -366,7 +376,12 @@ describe("promote's outputs and refusals", () => {
     );
     expect(body).toContain("### posthog-gitops plan for production (project 12345) from the edited files");
     expect(body.indexOf("```diff")).toBeLessThan(body.indexOf("plan for production"));
-    expect(body).toContain("static in staging");
+    const warning =
+      'feature flag "new-checkout" targets cohort "Beta testers", which is static in staging: a static cohort\'s members are a list kept in each project, never copied from staging to production';
+    expect(body).toContain(`> [!WARNING]\n> ${warning}\n`);
+    // The plan of both environments says so too, in production's section.
+    const plan = await h.cli(["plan", "--format", "json"], ENV);
+    expect(JSON.parse(plan.stdout).environments.map((s: Json) => s.warnings)).toEqual([undefined, [warning]]);
     expect(result.stderr).toBe(
       "Not written: run again with --write to edit posthog/shared/feature-flags.yaml.\n",
     );
@@ -440,7 +455,7 @@ describe("promote's outputs and refusals", () => {
     expect(out.stderr).toMatch(
       /note: environment staging: the group types of project 12346 were not read \(API key missing required scope 'group:read'\), so they were not compared/,
     );
-    expect(document(out.stdout).warnings.map((w: Json) => w.code)).toEqual(["static_cohort"]);
+    expect(document(out.stdout).warnings).toEqual([]);
   });
 
   it("never writes through a symbolic link", async () => {
