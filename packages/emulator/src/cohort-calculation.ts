@@ -35,10 +35,16 @@ function matchesCriteria(store: Store, node: unknown, person: PersonRecord, dept
   let hit = false;
   if (node.type === "person" && typeof node.key === "string") {
     hit = matchesAll(person.properties, [
-      { key: node.key, value: node.value, operator: typeof node.operator === "string" ? node.operator : "exact" },
+      {
+        key: node.key,
+        value: node.value,
+        operator: typeof node.operator === "string" ? node.operator : "exact",
+      },
     ]);
   } else if (node.type === "cohort") {
-    const cohort = store.data.cohorts.find((c) => c.id === Number(node.value) && c.team_id === person.team_id);
+    const cohort = store.data.cohorts.find(
+      (c) => c.id === Number(node.value) && c.team_id === person.team_id,
+    );
     hit = cohort?.is_static === true && cohort.people.includes(person.uuid);
   }
   return node.negation === true ? !hit : hit;

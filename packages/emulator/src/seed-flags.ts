@@ -134,7 +134,8 @@ function cohort(c: Raw, at: string): CohortRecord {
             ids: c.pending_import.ids.map(String),
           }
         : null,
-    pending_snapshot: c.pending_snapshot === "query" || c.pending_snapshot === "filters" ? c.pending_snapshot : null,
+    pending_snapshot:
+      c.pending_snapshot === "query" || c.pending_snapshot === "filters" ? c.pending_snapshot : null,
     calculation_requested_at: strOrNull(c.calculation_requested_at),
     calculations: calculations.map((h, i) => ({
       id: str(h.id, `${String(c.id)}-${i + 1}`),

@@ -454,8 +454,7 @@ describe("the default seed's flags and cohorts", () => {
     expect(response.body).toEqual({
       type: "validation_error",
       code: "behavioral_cohort_found",
-      detail:
-        "Cohort 'Recent purchasers' with filters on events cannot be used in feature flags.",
+      detail: "Cohort 'Recent purchasers' with filters on events cannot be used in feature flags.",
       attr: "filters",
     });
   });

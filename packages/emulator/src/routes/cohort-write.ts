@@ -462,8 +462,7 @@ export function updateCohort(ctx: Ctx, cohort: CohortRecord): CohortRecord {
     } else if (cohort.is_static && fields.query) {
       cohort.pending_snapshot = "query";
       enqueuePopulation(cohort, ctx.now);
-    }
-    else if (!cohort.is_static) enqueueCalculation(cohort, ctx.now);
+    } else if (!cohort.is_static) enqueueCalculation(cohort, ctx.now);
   }
   return cohort;
 }
