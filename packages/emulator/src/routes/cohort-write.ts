@@ -366,7 +366,7 @@ export function createCohort(ctx: Ctx): CohortRecord {
     if (personIds.length > 0) {
       cohort.people = [...new Set(existingPersons(ctx, personIds))];
       cohort.count = cohort.people.length;
-    } else if (!upload) cohort.count = 0;
+    } else if (!upload && !cohort.query && !hasCriteria) cohort.count = 0;
     if (upload) {
       cohort.pending_import = upload;
       enqueuePopulation(cohort, now);
