@@ -69,20 +69,97 @@ function flag(f: Raw, at: string): FeatureFlagRecord {
   };
 }
 
+/** A legacy cohort group as the service's model writes it on create: all nine keys (`Group.to_dict()`). */
+const GROUP_KEYS = [
+  "properties",
+  "action_id",
+  "event_id",
+  "label",
+  "days",
+  "count",
+  "count_operator",
+  "start_date",
+  "end_date",
+];
+
+export function nineKeyGroup(group: unknown): unknown {
+  if (!isDict(group) || !Object.keys(group).every((k) => GROUP_KEYS.includes(k))) return group;
+  if (!group.properties && !group.action_id && !group.event_id) return group;
+  return Object.fromEntries(GROUP_KEYS.map((k) => [k, group[k] ?? null]));
+}
+
+const strOrNullOr = (v: unknown, fallback: string | null): string | null =>
+  typeof v === "string" ? v : v === null ? null : fallback;
+const intOrNull = (v: unknown): number | null => (isInt(v) ? v : null);
+
+/**
+ * A cohort row (the ORM's `Cohort.objects.create`): stored as given (filters are not rewritten), legacy
+ * groups with their nine keys; a seed's calculated cohorts may say so (`version`, `last_calculation`).
+ */
 function cohort(c: Raw, at: string): CohortRecord {
+  if (!("name" in c) || !(typeof c.name === "string" || c.name === null)) {
+    throw new SeedError('seed: a cohort has a missing or invalid "name"');
+  }
+  const calculations = Array.isArray(c.calculations) ? c.calculations.filter(isDict) : [];
   return {
     id: need<number>(c, "id", "cohort", isInt),
     team_id: need<number>(c, "team_id", "cohort", isInt),
-    name: need<string>(c, "name", "cohort", (v) => typeof v === "string"),
+    name: c.name as string | null,
     description: str(c.description, ""),
-    filters: isDict(c.filters) ? structuredClone(c.filters) : {},
+    filters: isDict(c.filters) ? structuredClone(c.filters) : null,
+    groups: Array.isArray(c.groups) ? c.groups.map((g) => nineKeyGroup(structuredClone(g))) : [],
+    query: isDict(c.query) ? structuredClone(c.query) : null,
     is_static: c.is_static === true,
+    cohort_type: strOrNull(c.cohort_type),
     deleted: c.deleted === true,
     created_at: str(c.created_at, at),
     created_by: isInt(c.created_by) ? c.created_by : null,
-    count: isInt(c.count) ? c.count : null,
+    count: intOrNull(c.count),
+    version: intOrNull(c.version),
+    pending_version: intOrNull(c.pending_version),
+    is_calculating: c.is_calculating === true,
+    last_calculation: strOrNullOr(c.last_calculation, null),
+    errors_calculating: isInt(c.errors_calculating) ? c.errors_calculating : 0,
+    last_error_at: strOrNull(c.last_error_at),
+    last_backfill_person_properties_at: strOrNull(c.last_backfill_person_properties_at),
+    last_backfill_events_at: strOrNull(c.last_backfill_events_at),
+    people: Array.isArray(c.people) ? c.people.map(String) : [],
+    pending_import:
+      isDict(c.pending_import) && Array.isArray(c.pending_import.ids)
+        ? {
+            id_type:
+              c.pending_import.id_type === "person_id" || c.pending_import.id_type === "email"
+                ? c.pending_import.id_type
+                : "distinct_id",
+            ids: c.pending_import.ids.map(String),
+          }
+        : null,
+    pending_snapshot:
+      c.pending_snapshot === "query" || c.pending_snapshot === "filters" ? c.pending_snapshot : null,
+    calculation_requested_at: strOrNull(c.calculation_requested_at),
+    calculations: calculations.map((h, i) => ({
+      id: str(h.id, `${String(c.id)}-${i + 1}`),
+      filters: isDict(h.filters) ? h.filters : {},
+      count: intOrNull(h.count),
+      started_at: str(h.started_at, at),
+      finished_at: strOrNull(h.finished_at),
+      error: strOrNull(h.error),
+      error_code: strOrNull(h.error_code),
+    })),
+    experiment_set: Array.isArray(c.experiment_set) ? c.experiment_set.filter(isInt) : [],
   };
 }
+
+const EXPERIMENT_JSON = [
+  "metrics",
+  "metrics_secondary",
+  "filters",
+  "parameters",
+  "exposure_criteria",
+  "stats_config",
+  "scheduling_config",
+  "variants",
+] as const;
 
 function experiment(e: Raw): ExperimentRecord {
   return {
@@ -93,6 +170,9 @@ function experiment(e: Raw): ExperimentRecord {
     start_date: strOrNull(e.start_date),
     end_date: strOrNull(e.end_date),
     deleted: e.deleted === true,
+    ...(typeof e.created_at === "string" ? { created_at: e.created_at } : {}),
+    ...(isInt(e.created_by) || e.created_by === null ? { created_by: e.created_by as number | null } : {}),
+    ...Object.fromEntries(EXPERIMENT_JSON.filter((k) => e[k] !== undefined).map((k) => [k, e[k]])),
   };
 }
 

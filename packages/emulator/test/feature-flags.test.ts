@@ -429,6 +429,9 @@ describe("the default seed's flags and cohorts", () => {
     const list = await h.api("GET", `${P}/cohorts/`);
     expect(list.status).toBe(200);
     expect(list.body.results.map((c: Json) => c.name)).toEqual([
+      "Conference attendees",
+      "Signed up recently",
+      "Beta testers or staff",
       "Recent purchasers",
       "Internal staff",
       "Beta testers",
@@ -451,8 +454,7 @@ describe("the default seed's flags and cohorts", () => {
     expect(response.body).toEqual({
       type: "validation_error",
       code: "behavioral_cohort_found",
-      detail:
-        "Cohort 'Recent purchasers' has an event-based condition on 'purchase' (performed_event) and cannot be used in feature flags.",
+      detail: "Cohort 'Recent purchasers' with filters on events cannot be used in feature flags.",
       attr: "filters",
     });
   });

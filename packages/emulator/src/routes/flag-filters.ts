@@ -6,7 +6,7 @@
  * strings, `min`/`max` → `gte`/`lte`, payloads JSON-encoded strings, the flag-level
  * `aggregation_group_type_index` copied into every group and derived back), then the checks that need
  * the project: empty groups on create, `early_exit`, variants of running experiments, dependencies
- * (ids, active, cycles), variant sums, regexes and cohorts. The structural and cross-field tiers the
+ * (ids, active, cycles), variant sums, regexes and cohorts (known, and not behavioural). The structural and cross-field tiers the
  * service is still rolling out (#50084) are modelled as log-only: unknown keys are kept.
  */
 import { FLAG_PROPERTY_TYPES, OPERATOR_ALIASES, PROPERTY_OPERATORS } from "posthog-gitops-shared/posthog";
@@ -16,6 +16,7 @@ import { isDict, pyType } from "../fields.js";
 import type { Ctx } from "../router.js";
 import { flagOn } from "../service.js";
 import type { CohortRecord, FeatureFlagRecord } from "../types.js";
+import { cohortDependencies, hasBehavioural, isFlagCompatible, projectCohort } from "./cohort-graph.js";
 import { pyJsonDumps, pyRepr, REDACTED_PAYLOAD_VALUE } from "./flag-payloads.js";
 
 type Json = Record<string, unknown>;
@@ -318,32 +319,34 @@ function checkCycles(ctx: Ctx, currentKey: string, filters: Json): void {
   for (const key of direct) visit(key, [currentKey]);
 }
 
-/** The `behavioral` leaves of a cohort's property tree. */
-function behaviouralProperties(node: unknown, out: Json[] = []): Json[] {
-  if (Array.isArray(node)) for (const child of node) behaviouralProperties(child, out);
-  else if (isDict(node)) {
-    if (node.type === "behavioral") out.push(node);
-    for (const value of Object.values(node)) if (typeof value === "object") behaviouralProperties(value, out);
-  }
-  return out;
-}
-
+/**
+ * A cohort a flag condition names (the newest `validate_filters`): one of the project's (soft-deleted
+ * ones are still found), and unless static, neither it nor a live dynamic cohort it depends on
+ * (stopping at static ones) may have a behavioural criterion, short of a backfilled realtime cohort
+ * when the organization has `realtime-cohort-flag-targeting` (`_validate_behavioral_cohort_for_feature_flag`).
+ */
 function checkCohort(ctx: Ctx, value: unknown): void {
   const text = typeof value === "number" || typeof value === "string" ? String(value).trim() : "";
   const cohort: CohortRecord | undefined = /^\d+$/.test(text)
-    ? ctx.store.cohort(ctx.project.id, Number(text))
+    ? projectCohort(ctx.store, ctx.project.id, Number(text))
     : undefined;
   if (!cohort) throw bad(`Cohort with id ${String(value)} does not exist`, "cohort_does_not_exist");
   if (cohort.is_static) return;
-  const found = behaviouralProperties(cohort.filters);
-  if (found.length === 0) return;
-  const seen = [...new Set(found.map((p) => `'${String(p.key)}' (${String(p.value)})`))];
-  const others = seen.length - 1;
-  const clause = others === 0 ? seen[0] : `${seen[0]} and ${others} other${others === 1 ? "" : "s"}`;
-  throw bad(
-    `Cohort '${cohort.name}' has an event-based condition on ${clause} and cannot be used in feature flags.`,
-    "behavioral_cohort_found",
-  );
+  const allowRealtime = flagOn(ctx.store, "realtime-cohort-flag-targeting");
+  for (const c of [cohort, ...cohortDependencies(ctx.store, cohort, { stopAtStatic: true })]) {
+    if (c.is_static || !hasBehavioural(c)) continue;
+    if (allowRealtime && isFlagCompatible(c)) continue;
+    if (allowRealtime && c.cohort_type === "realtime") {
+      throw bad(
+        `Cohort '${c.name}' is still being backfilled and cannot be used in feature flags yet. It will become available once its initial backfill completes.`,
+        "behavioral_cohort_found",
+      );
+    }
+    throw bad(
+      `Cohort '${c.name}' with filters on events cannot be used in feature flags.`,
+      "behavioral_cohort_found",
+    );
+  }
 }
 
 function variantKeys(filters: Json): string[] {
