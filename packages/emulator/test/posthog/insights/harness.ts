@@ -13,7 +13,7 @@
  */
 
 import type { Clock } from "posthog-gitops-shared/clock";
-import { beforeEach, expect, it } from "vitest";
+import { beforeEach, expect } from "vitest";
 import { BOB_KEY } from "../../../src/default-seed.js";
 import { TEST_NOW } from "../../support/clock.js";
 import { type ApiResponse, type EmulatorHarness, type Json, useEmulator } from "../../support/harness.js";
@@ -61,25 +61,7 @@ export function usePostHogHarness(): PostHogHarness {
   return { h, clock, api };
 }
 
-/**
- * A PostHog case observable through the endpoints the emulator serves that needs something it does
- * not model: skipped, with the reason in its title (as `npm run fidelity` reads it).
- */
-export function notModelled(test: string, reason: string): void {
-  it.skip(`${test} (skipped: ${reason})`, () => {});
-}
-
-/**
- * A PostHog case that is not ported (the convention of the README's "Fidelity" section): it needs an
- * endpoint the emulator does not serve (insight views, sharing, variables, cancellation, folders) or
- * asserts nothing observable through the ones it does (query results computed in ClickHouse,
- * analytics events, database query counts, internal functions, cases PostHog itself skips). Named
- * here with the reason, so each port still lists every case of its file; no test is registered.
- */
-export const NOT_PORTED: Array<{ test: string; reason: string }> = [];
-export function notPorted(test: string, reason: string): void {
-  NOT_PORTED.push({ test, reason });
-}
+export { notModelled, notPorted } from "../harness.js";
 
 type Body = Record<string, unknown>;
 
