@@ -10,6 +10,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FLAGS, TEAM, usePostHogFlags } from "../feature_flags/flags-harness.js";
+import { notPorted } from "../harness.js";
 
 const FILE = "products/approvals/backend/tests/test_create_feature_flag_gate.py";
 const ph = usePostHogFlags();
@@ -149,5 +150,8 @@ describe(FILE, () => {
     expect(flag.filters.groups[0].rollout_percentage).toBe(100);
   });
 
-  it.skip(`${t("test_reapplying_create_change_request_does_not_duplicate")} (skipped: re-applies an applied change request through PostHog's internal apply_change_request, which the API does not offer)`, () => {});
+  notPorted(
+    t("test_reapplying_create_change_request_does_not_duplicate"),
+    "re-applies an applied change request through PostHog's internal apply_change_request, which the API does not offer",
+  );
 });

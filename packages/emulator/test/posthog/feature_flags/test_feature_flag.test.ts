@@ -11,6 +11,7 @@
  * modelled) are left out of the cases that make them, as noted there.
  */
 import { describe, expect, it } from "vitest";
+import { notModelled, notPorted } from "../harness.js";
 import { BOB_KEY, FLAGS, OTHER_TEAM, usePostHogFlags } from "./flags-harness.js";
 
 const FILE = "products/feature_flags/backend/api/test/test_feature_flag.py";
@@ -35,7 +36,10 @@ describe(FILE, () => {
     expect(await ph.count()).toBe(count);
   });
 
-  it.skip(`${t("test_create_flag_translates_concurrent_duplicate_key_integrity_error")} (skipped: a database race between the key check and the insert cannot happen in the single-threaded emulator)`, () => {});
+  notPorted(
+    t("test_create_flag_translates_concurrent_duplicate_key_integrity_error"),
+    "injects a database race (an IntegrityError from the insert) that no request can produce",
+  );
 
   for (const key of ["foo?bar=baz", "foo/bar", "foo\\bar", "foo.bar", "foo bar"]) {
     it(`${t("test_cant_create_flag_with_key_with_invalid_characters")}[${key}]`, async () => {
@@ -290,11 +294,20 @@ describe(FILE, () => {
     expect((await ph.row(existing.id)).name).toBe("Beta feature 3");
   });
 
-  it.skip(`${t("test_can_update_flag_when_sibling_team_shares_key")} (skipped: several teams (environments) of one project are not modelled: a project is one team)`, () => {});
+  notModelled(
+    t("test_can_update_flag_when_sibling_team_shares_key"),
+    "several teams (environments) of one project are not modelled: a project is one team",
+  );
 
-  it.skip(`${t("test_update_flag_translates_concurrent_duplicate_key_integrity_error")} (skipped: a database race between the key check and the save cannot happen in the single-threaded emulator)`, () => {});
+  notPorted(
+    t("test_update_flag_translates_concurrent_duplicate_key_integrity_error"),
+    "injects a database race (an IntegrityError from the save) that no request can produce",
+  );
 
-  it.skip(`${t("test_group_type_index_feature_flag")} (skipped: asserts only the analytics event PostHog reports, which the emulator does not send)`, () => {});
+  notPorted(
+    t("test_group_type_index_feature_flag"),
+    "asserts only the analytics event PostHog reports, which the API does not show",
+  );
 
   for (const [name, value, type] of [
     ["false", false, "bool"],
@@ -432,7 +445,10 @@ describe(FILE, () => {
     });
   }
   for (const name of ["float_nan", "float_inf"]) {
-    it.skip(`${t("test_non_numeric_group_rollout_percentage_rejected")}[${name}] (skipped: a JSON body cannot carry NaN or Infinity: the emulator refuses the body as a parse error first)`, () => {});
+    notPorted(
+      `${t("test_non_numeric_group_rollout_percentage_rejected")}[${name}]`,
+      "sends NaN / Infinity, which a JSON body cannot carry (Python's test client writes them as non-JSON literals)",
+    );
   }
 
   for (const [name, value] of [

@@ -61,7 +61,7 @@ export function usePostHogHarness(): PostHogHarness {
   return { h, clock, api };
 }
 
-export { notModelled, notPorted } from "../harness.js";
+export { diverging, newerSource, notModelled, notPorted } from "../harness.js";
 
 type Body = Record<string, unknown>;
 

@@ -13,6 +13,7 @@ import type { Json } from "../../support/harness.js";
 import {
   BOB_KEY,
   cite,
+  newerSource,
   notModelled,
   notPorted,
   OTHER_TEAM,
@@ -843,33 +844,39 @@ describe("TestInsight", () => {
     expect(response.body.query.source.filters.dateRange.date_from).toBe("-180d");
   });
 
-  it(name("test_dashboard_filters_applied_to_data_visualization_node"), async () => {
-    const [dashboardId] = await api.createDashboard({
-      name: "the dashboard",
-      filters: { date_from: "-180d" },
-    });
-    const query = {
-      kind: "DataVisualizationNode",
-      source: {
-        kind: "HogQLQuery",
-        query: "SELECT count(1) FROM events",
-        filters: { dateRange: { date_from: "-3d" } },
-      },
-    };
-    const [insightId] = await api.createInsight({ query, name: "insight", dashboards: [dashboardId] });
-    let response = await api.call("GET", `${P}/insights/${insightId}/`);
-    expect(response.status).toBe(200);
-    // Newest source: the stored test predates posthog/schema_migrations/0003_data_visualization_pie_
-    // show_total.py. Every read runs the schema upgrade, which brings a DataVisualizationNode to its
-    // latest version and stamps it (`version: 2`); the query is otherwise the one sent.
-    expect(response.body.query).toEqual({ ...query, version: 2 });
-    response = await api.call(
-      "GET",
-      `${P}/insights/${insightId}/?refresh=true&from_dashboard=${dashboardId}`,
-    );
-    expect(response.status).toBe(200);
-    expect(response.body.query.source.filters.dateRange.date_from).toBe("-180d");
-  });
+  it(
+    newerSource(
+      name("test_dashboard_filters_applied_to_data_visualization_node"),
+      "posthog/schema_migrations/0003_data_visualization_pie_show_total.py (reads stamp the upgraded `version: 2`)",
+    ),
+    async () => {
+      const [dashboardId] = await api.createDashboard({
+        name: "the dashboard",
+        filters: { date_from: "-180d" },
+      });
+      const query = {
+        kind: "DataVisualizationNode",
+        source: {
+          kind: "HogQLQuery",
+          query: "SELECT count(1) FROM events",
+          filters: { dateRange: { date_from: "-3d" } },
+        },
+      };
+      const [insightId] = await api.createInsight({ query, name: "insight", dashboards: [dashboardId] });
+      let response = await api.call("GET", `${P}/insights/${insightId}/`);
+      expect(response.status).toBe(200);
+      // Newest source: the stored test predates posthog/schema_migrations/0003_data_visualization_pie_
+      // show_total.py. Every read runs the schema upgrade, which brings a DataVisualizationNode to its
+      // latest version and stamps it (`version: 2`); the query is otherwise the one sent.
+      expect(response.body.query).toEqual({ ...query, version: 2 });
+      response = await api.call(
+        "GET",
+        `${P}/insights/${insightId}/?refresh=true&from_dashboard=${dashboardId}`,
+      );
+      expect(response.status).toBe(200);
+      expect(response.body.query.source.filters.dateRange.date_from).toBe("-180d");
+    },
+  );
 
   it(name("test_dashboard_filters_applied_to_events_query_data_table_node"), async () => {
     const [dashboardId] = await api.createDashboard({
