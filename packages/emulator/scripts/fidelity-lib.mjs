@@ -230,7 +230,8 @@ export function toJson({ rows, totals, problems }) {
 
 /** The revision a port's header names: `PostHog revision: <sha>`, `revision <sha>` or "newest stored". */
 export function headerRevision(source) {
-  const header = /^\s*\/\*\*[\s\S]*?\*\//.exec(source)?.[0] ?? "";
+  // The header comment as one line of text (its ` * ` line prefixes dropped).
+  const header = (/^\s*\/\*\*[\s\S]*?\*\//.exec(source)?.[0] ?? "").replace(/\n\s*\*\s?/g, " ");
   const explicit = /PostHog revision:\s*([0-9a-f]{7,40}|newest stored)/i.exec(header);
   if (explicit)
     return explicit[1].toLowerCase().startsWith("newest") ? "newest stored" : explicit[1].slice(0, 8);

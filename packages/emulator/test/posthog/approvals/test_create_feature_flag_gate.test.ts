@@ -7,6 +7,7 @@
  * ported policies say so. The file's other class, TestCreateDetection, calls the action classes'
  * `detect` / `extract_intent` directly with mocked views: unit tests of PostHog's internals, not of the
  * API, and not ported.
+ * PostHog revision: newest stored.
  */
 import { describe, expect, it } from "vitest";
 import { FLAGS, TEAM, usePostHogFlags } from "../feature_flags/flags-harness.js";

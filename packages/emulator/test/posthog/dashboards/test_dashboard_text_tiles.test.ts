@@ -2,6 +2,7 @@
  * Ported from PostHog's posthog/api/test/dashboards/test_dashboard_text_tiles.py (text cards added,
  * changed and removed through the dashboard PATCH). The expected tiles are the test's, plus the fields
  * the newest serializer adds (NEWEST_TILE_FIELDS, and the card's `dashboard_tiles`).
+ * PostHog revision: newest stored.
  */
 import { expect, it } from "vitest";
 import type { Json } from "../../support/harness.js";

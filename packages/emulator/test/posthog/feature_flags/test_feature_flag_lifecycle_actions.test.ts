@@ -3,6 +3,7 @@
  * the `enable` / `disable` / `archive` / `unarchive` actions against the emulator. Parametrised cases
  * keep PostHog's case names in brackets. Not modelled, so left out of a case: the activity log
  * (`ActivityLog` rows) and the flags cache; a session is one the emulator opens (`inSession`).
+ * PostHog revision: newest stored.
  */
 import { describe, expect, it } from "vitest";
 import { notPorted } from "../harness.js";

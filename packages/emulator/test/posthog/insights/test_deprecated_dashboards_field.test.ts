@@ -4,6 +4,7 @@
  * `service.insight_dashboards_opt_in_enforced`. The pure function's cases are checked through the API
  * it decides for: a personal API key, a browser session (`POST /_emulator/sessions`, Django's
  * `force_login`) and a sharing token (`?sharing_access_token=`) each reach the insight serializer.
+ * PostHog revision: newest stored.
  */
 import { describe, expect, it } from "vitest";
 import { cite, notPorted, P, usePostHogHarness } from "./harness.js";

@@ -7,6 +7,7 @@
  * endpoint it does not serve or assert nothing observable are named with `notPorted` (see harness.ts).
  * `AccessControl.objects.create` is a rule of the emulator's state (`addAccessControl`); a logged-out
  * client sends no credentials; `?sharing_access_token=` is served as the service serves it.
+ * PostHog revision: newest stored.
  */
 import { describe, expect, it } from "vitest";
 import type { Json } from "../../support/harness.js";
