@@ -318,6 +318,8 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     backfills: [],
     events: sampleEvents(at),
     ...sampleFlags(at),
+    early_access_features: [],
+    product_tours: [],
     approval_policies: [],
     change_requests: [],
     insights: [],

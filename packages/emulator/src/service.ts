@@ -15,7 +15,8 @@ export const RULES: readonly Rules[] = ["newest", "2025"];
 /**
  * The service's per-team feature flags that its endpoints consult: the batch export ones, and for
  * feature flags `flag-evaluation-tags` (evaluation contexts are written and shown) and
- * `feature-flag-early-exit` (`filters.early_exit` may be turned on).
+ * `feature-flag-early-exit` (`filters.early_exit` may be turned on) and
+ * `realtime-cohort-flag-targeting` (a backfilled realtime cohort may target flags).
  */
 export const FEATURE_FLAGS = [
   "high-frequency-batch-exports",
@@ -25,6 +26,7 @@ export const FEATURE_FLAGS = [
   "flag-evaluation-tags",
   "feature-flag-early-exit",
   "legacy-insight-filters-disabled",
+  "realtime-cohort-flag-targeting",
 ] as const;
 
 export type FeatureFlag = (typeof FEATURE_FLAGS)[number];
@@ -57,6 +59,10 @@ export interface ServiceSettings {
   insight_dashboards_opt_in_enforced: boolean;
   /** A flag PATCH's `filters`: merged (newest) or replacing (older); `rules` sets the default. */
   flag_filters_patch: FlagFiltersPatch;
+  /** Flags (not deleted) a team may have before a create is refused (`MAX_FEATURE_FLAGS_PER_TEAM`). */
+  max_feature_flags_per_team: number;
+  /** Bytes a flag's stored `filters` may take (`MAX_FEATURE_FLAG_FILTER_SIZE_BYTES`, 512 KiB). */
+  max_feature_flag_filter_size_bytes: number;
 }
 
 /** Settings a seed or the `service` option may give: any subset, flags one by one. */
@@ -72,6 +78,8 @@ export function defaultService(): ServiceSettings {
     max_concurrent_backfills: 10,
     insight_dashboards_opt_in_enforced: false,
     flag_filters_patch: "merge",
+    max_feature_flags_per_team: 2000,
+    max_feature_flag_filter_size_bytes: 524_288,
   };
 }
 
@@ -106,6 +114,11 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
         }
         out.flag_filters_patch = v as FlagFiltersPatch;
         break;
+      case "max_feature_flags_per_team":
+      case "max_feature_flag_filter_size_bytes":
+        if (!Number.isInteger(v) || (v as number) < 0) return `"service.${key}" must be a whole number`;
+        out[key] = v as number;
+        break;
       case "max_concurrent_backfills":
         if (!Number.isInteger(v) || (v as number) < 0) {
           return '"service.max_concurrent_backfills" must be a whole number';
@@ -126,7 +139,7 @@ export function mergeService(base: ServiceSettings, value: unknown): ServiceSett
         break;
       }
       default:
-        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced, flag_filters_patch)`;
+        return `unknown "service" key "${key}" (known: rules, legacy_routes, feature_flags, max_concurrent_backfills, insight_dashboards_opt_in_enforced, flag_filters_patch, max_feature_flags_per_team, max_feature_flag_filter_size_bytes)`;
     }
   }
   // `rules` brings its own flag PATCH semantics, unless the same value says otherwise.

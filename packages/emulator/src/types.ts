@@ -25,6 +25,13 @@ export interface ProjectRecord {
   require_evaluation_contexts?: boolean;
   /** The project's home dashboard, if set; soft-deleting that dashboard clears it. */
   primary_dashboard?: number | null;
+  /**
+   * The project API token (`phc_…`) SDKs send; a `?token=` on a project route picks the project by it
+   * (the seed gives every project one).
+   */
+  api_token?: string;
+  /** Session replay's linked flag setting: a flag named here cannot be deleted. */
+  session_recording_linked_flag?: { id: number; key: string; variant?: string | null } | null;
 }
 
 export interface MembershipRecord {
@@ -323,7 +330,8 @@ export interface FeatureFlagRecord {
   created_by: number | null;
   updated_at: string;
   last_modified_by: number | null;
-  version: number;
+  /** Null on rows older than the column (a write counts it as 0). */
+  version: number | null;
   ensure_experience_continuity: boolean;
   is_remote_configuration: boolean;
   has_encrypted_payloads: boolean;
@@ -347,6 +355,12 @@ export interface CohortRecord {
   description: string;
   /** PostHog's property tree; a `behavioral` property makes the cohort unusable in flags. */
   filters: Record<string, unknown>;
+  /** The deprecated criteria (`[{properties | event_id | action_id, ...}]`), read when `filters` has none. */
+  groups?: unknown[];
+  /** `realtime` for a cohort the realtime engine computes; with its backfill timestamps set, usable in flags. */
+  cohort_type?: string | null;
+  last_backfill_person_properties_at?: string | null;
+  last_backfill_events_at?: string | null;
   is_static: boolean;
   deleted: boolean;
   created_at: string;
@@ -362,6 +376,24 @@ export interface ExperimentRecord {
   feature_flag: number;
   start_date: string | null;
   end_date: string | null;
+  deleted: boolean;
+}
+
+/** An early access feature, only as far as flags care: the flag it runs on. */
+export interface EarlyAccessFeatureRecord {
+  id: number;
+  team_id: number;
+  name: string;
+  feature_flag: number | null;
+  deleted: boolean;
+}
+
+/** A product tour, only as far as flags care: its internal targeting flag stays out of the flag list. */
+export interface ProductTourRecord {
+  id: number;
+  team_id: number;
+  name: string;
+  internal_targeting_flag: number | null;
   deleted: boolean;
 }
 
@@ -450,6 +482,8 @@ export interface StoreData {
   feature_flags: FeatureFlagRecord[];
   cohorts: CohortRecord[];
   experiments: ExperimentRecord[];
+  early_access_features: EarlyAccessFeatureRecord[];
+  product_tours: ProductTourRecord[];
   approval_policies: ApprovalPolicyRecord[];
   change_requests: ChangeRequestRecord[];
   insights: InsightRecord[];

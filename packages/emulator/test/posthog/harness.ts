@@ -15,8 +15,10 @@
  *
  * Cases the emulator cannot model are `it.skip` with the reason in their title, never deleted.
  */
+import type { Clock } from "posthog-gitops-shared/clock";
 import { expect, it } from "vitest";
 import type { MembershipRecord, StoreData } from "../../src/types.js";
+import { TEST_NOW } from "../support/clock.js";
 import {
   type ApiResponse,
   type EmulatorHarness,
@@ -364,4 +366,22 @@ export function newerSource(test: string, source: string): string {
  */
 export function diverging(test: string, what: string): string {
   return `${test} (diverges: ${what})`;
+}
+
+/** PostHog's `freeze_time`: `set` an instant, `tick` it forward; sleeps do not move it. */
+export class FrozenClock implements Clock {
+  #now = Date.parse(TEST_NOW);
+  now(): number {
+    return this.#now;
+  }
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, Math.min(ms, 5)));
+  }
+  set(instant: string): void {
+    // freeze_time reads a naive time as UTC.
+    this.#now = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(instant) ? instant : `${instant.replace(" ", "T")}Z`);
+  }
+  tick(ms: number): void {
+    this.#now += ms;
+  }
 }

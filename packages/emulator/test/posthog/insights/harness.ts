@@ -12,36 +12,18 @@
  * (`setLevel`).
  */
 
-import type { Clock } from "posthog-gitops-shared/clock";
 import { beforeEach, expect } from "vitest";
 import { BOB_KEY } from "../../../src/default-seed.js";
 import { TEST_NOW } from "../../support/clock.js";
 import { type ApiResponse, type EmulatorHarness, type Json, useEmulator } from "../../support/harness.js";
+import { FrozenClock } from "../harness.js";
 
-export { citing as cite } from "../harness.js";
+export { citing as cite, FrozenClock } from "../harness.js";
 export { BOB_KEY };
 
 export const TEAM = 12345;
 export const OTHER_TEAM = 12346;
 export const P = `/api/projects/${TEAM}`;
-
-/** PostHog's `freeze_time`: `set` an instant, `tick` it forward; sleeps do not move it. */
-export class FrozenClock implements Clock {
-  #now = Date.parse(TEST_NOW);
-  now(): number {
-    return this.#now;
-  }
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, Math.min(ms, 5)));
-  }
-  set(instant: string): void {
-    // freeze_time reads a naive time as UTC.
-    this.#now = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(instant) ? instant : `${instant.replace(" ", "T")}Z`);
-  }
-  tick(ms: number): void {
-    this.#now += ms;
-  }
-}
 
 export interface PostHogHarness {
   h: EmulatorHarness;
