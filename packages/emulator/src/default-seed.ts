@@ -326,6 +326,7 @@ export function defaultSeed(now: Date, service: ServiceSettings = defaultService
     quick_filters: [],
     dashboard_templates: [],
     view_logs: [],
+    activity_log: [],
     access_controls: [],
     sessions: [],
     sequences: { dashboard: 6, tile: 3, insight: 1, text: 3, feature_flag: 9, cohort: 5 },

@@ -52,7 +52,7 @@ function flag(f: Raw, at: string): FeatureFlagRecord {
     updated_at: str(f.updated_at, created),
     last_modified_by: isInt(f.last_modified_by)
       ? f.last_modified_by
-      : isInt(f.created_by)
+      : f.last_modified_by !== null && isInt(f.created_by)
         ? f.created_by
         : null,
     version: isInt(f.version) ? f.version : f.version === null ? null : 1,

@@ -454,6 +454,23 @@ export interface DashboardTemplateRecord {
   tags: string[];
 }
 
+/**
+ * One row of the service's activity log (`ActivityLog`), as far as the emulator keeps it: which object
+ * changed, how (`created`, `updated`, `deleted`), by whom and when. Written by flag writes; the change
+ * details and the activity endpoints are not modelled.
+ */
+export interface ActivityLogRecord {
+  id: string;
+  team_id: number;
+  scope: string;
+  item_id: string;
+  activity: string;
+  user: number | null;
+  created_at: string;
+  /** The object's name at the time (a flag's key). */
+  name: string | null;
+}
+
 /** A user's view of a project-tree item (`FileSystemViewLog`): a dashboard's `last_viewed_at`. */
 export interface ViewLogRecord {
   team_id: number;
@@ -490,6 +507,8 @@ export interface StoreData {
   quick_filters: QuickFilterRecord[];
   dashboard_templates: DashboardTemplateRecord[];
   view_logs: ViewLogRecord[];
+  /** Rows of the activity log (flag writes). */
+  activity_log: ActivityLogRecord[];
   /** Access control rules (access.ts). */
   access_controls: AccessControlRecord[];
   /** Open browser sessions. */

@@ -16,7 +16,7 @@ import { offsetPage } from "../pagination.js";
 import { addModelWrites, type Ctx, type Router } from "../router.js";
 import type { FeatureFlagRecord } from "../types.js";
 import { dependentFlags } from "./flag-filters.js";
-import { pyRepr } from "./flag-payloads.js";
+import { registerBulkActions } from "./flag-bulk.js";
 import { applyFilters, listableFlags, sortFlags } from "./flag-query.js";
 import { flagStatus, rolloutSummary } from "./flag-status.js";
 import { findFlag, renderFlag } from "./flag-view.js";
@@ -98,33 +98,12 @@ function dependents(ctx: Ctx) {
   };
 }
 
-function bulkKeys(ctx: Ctx) {
-  const body = asBody(ctx.body);
-  const ids = Array.isArray(body.ids) ? body.ids : [];
-  if (ids.length === 0) return { status: 200, body: { keys: {} } };
-  const valid = ids
-    .filter((id) => Number.isInteger(id) || (typeof id === "string" && /^\d+$/.test(id)))
-    .map(Number);
-  const invalidIds = ids.filter(
-    (id) => !(Number.isInteger(id) || (typeof id === "string" && /^\d+$/.test(id))),
-  );
-  if (valid.length === 0) return { status: 400, body: { error: "Invalid flag IDs provided" } };
-  // The flags the caller may see, as the list filters them (an admin sees all, a creator their own).
-  const keys = Object.fromEntries(
-    filterByAccess(ctx, "feature_flag", ctx.store.data.feature_flags, true)
-      .filter((f) => f.team_id === ctx.project.id && !f.deleted && valid.includes(f.id))
-      .map((f) => [String(f.id), f.key]),
-  );
-  const warning = invalidIds.length > 0 ? { warning: `Invalid flag IDs ignored: ${pyRepr(invalidIds)}` } : {};
-  return { status: 200, body: { keys, ...warning } };
-}
-
 export function registerFeatureFlags(router: Router): void {
   const read = "feature_flag:read";
   const write = "feature_flag:write";
   router.add({ method: "GET", pattern: BASE, scope: read, handler: list });
   router.add({ method: "POST", pattern: BASE, scope: write, handler: create });
-  router.add({ method: "POST", pattern: `${BASE}/bulk_keys`, scope: read, handler: bulkKeys });
+  registerBulkActions(router, BASE);
   router.add({
     method: "GET",
     pattern: `${BASE}/:id`,

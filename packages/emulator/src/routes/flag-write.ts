@@ -8,6 +8,7 @@
  * freed on create and rename (hard delete, or `<key>:deleted:<id>` when an experiment still points at
  * the tombstone); a restore takes the key back, or `<key>-2`.
  */
+import { logActivity } from "../activity-log.js";
 import { ApiError, collectInvalid, errorBody, invalid, required } from "../errors.js";
 import { isDict, parseBool, parseChoice, parseInteger, parseList, parseString, pyType } from "../fields.js";
 import type { Ctx } from "../router.js";
@@ -288,6 +289,7 @@ export function createFlag(ctx: Ctx, body: Json, opts: { approved?: boolean } = 
   if (flag.has_encrypted_payloads) encryptAll(flag.filters);
   flag.id = ctx.store.nextFeatureFlagId();
   ctx.store.data.feature_flags.push(flag);
+  logActivity(ctx, { scope: "FeatureFlag", itemId: flag.id, activity: "created", name: flag.key });
   return flag;
 }
 
@@ -502,4 +504,5 @@ function apply(ctx: Ctx, flag: FeatureFlagRecord, vd: Json): void {
   flag.version = (flag.version ?? 0) + 1;
   flag.last_modified_by = ctx.user.id;
   flag.updated_at = ctx.now.toISOString();
+  logActivity(ctx, { scope: "FeatureFlag", itemId: flag.id, activity: "updated", name: flag.key });
 }

@@ -60,6 +60,8 @@ export interface PostHogFlags {
   teamSettings(fields: Json): Promise<void>;
   /** Turns one of the service's per-team flags on (what PostHog's tests patch `feature_enabled` for). */
   serviceFlag(name: string, on: boolean): Promise<void>;
+  /** `self.settings(NAME=value)`: one of the service's settings (`max_feature_flags_per_team`, ...). */
+  serviceSetting(name: string, value: unknown): Promise<void>;
   /** A request with the admin's key (or `key`), and any extra headers (a form body's content type). */
   api(
     method: string,
@@ -75,6 +77,8 @@ export interface PostHogFlags {
   inSession(user: number, method: string, path: string, body?: unknown): Promise<ApiResponse>;
   /** A project of the store (`Team.objects.get(...)`): its settings and `api_token`. */
   project(id: number): Promise<Json>;
+  /** `ActivityLog.objects.filter(team_id=self.team.id)`: the activity log rows of the team. */
+  activity(): Promise<Json[]>;
   /** Every flag the store holds (`FeatureFlag.objects_including_soft_deleted`). */
   flags(): Promise<Json[]>;
   /** How many flags the store holds (`FeatureFlag.objects.count()`, soft-deleted ones included). */
@@ -189,6 +193,11 @@ export function usePostHogFlags(): PostHogFlags {
         s.service.feature_flags[name] = on;
       });
     },
+    async serviceSetting(name, value) {
+      await h.reseed<Json>((s) => {
+        s.service[name] = value;
+      });
+    },
     api: (method, path, body, key, headers) =>
       h.api(method, path, body, { ...(key === undefined ? {} : { key }), ...(headers ? { headers } : {}) }),
     async inSession(user, method, path, body) {
@@ -199,6 +208,9 @@ export function usePostHogFlags(): PostHogFlags {
     },
     async project(id) {
       return ((await h.state()).projects as Json[]).find((p) => p.id === id);
+    },
+    async activity() {
+      return ((await h.state()).activity_log as Json[]).filter((a) => a.team_id === TEAM);
     },
     async flags() {
       return (await h.state()).feature_flags as Json[];

@@ -7,8 +7,9 @@
  * filters-validation rollout (`FEATURE_FLAG_FILTERS_ENFORCED_RULES`: `log`, `partial`, `full`), with the
  * same expected outcome in each. The emulator has one behaviour (no rollout setting to switch), so
  * the three pytest ids of a method and version are one case here, titled with all three
- * (`[post_0_log|partial|full]`), and counted once. Left out of the cases: the analytics event and
- * activity-log counts (not modelled). Not ported: `test_facade_writes_use_the_same_boundary` (calls
+ * (`[post_0_log|partial|full]`), and counted once. `ActivityLog` rows are the emulator's activity log
+ * (state, `activity_log`); left out: the analytics event (`report_user_action`, which no request can
+ * observe). Not ported: `test_facade_writes_use_the_same_boundary` (calls
  * PostHog's internal facade functions) and `test_diamond_preserves_dependency_query_bound` (counts the
  * serializer's database queries).
  */
@@ -48,6 +49,7 @@ describe(FILE, () => {
           { key: "source", filters: dependencyFilters([]), version: 7 },
         ]);
         const before = structuredClone(source.filters);
+        const historyCount = (await ph.activity()).length;
         const url = method === "post" ? `${FLAGS}/` : `${FLAGS}/${source.id}/`;
         const response = await ph.api(method.toUpperCase(), url, {
           key: method === "post" ? "new-source" : source.key,
@@ -57,6 +59,7 @@ describe(FILE, () => {
         expect(response.body.code).toBe("unsupported_dependency_config_version");
         expect(response.body.attr).toBe("filters");
         expect(response.body.detail).toBe(UNSUPPORTED);
+        expect((await ph.activity()).length).toBe(historyCount);
         const state = await ph.count();
         expect(state).toBe(2);
         const sourceAfter = await ph.row(source.id);
@@ -193,21 +196,19 @@ describe(FILE, () => {
     });
   }
 
-  for (const action of ["disable", "archive", "delete"]) {
+  for (const action of ["disable", "archive", "delete", "bulk_delete"]) {
     it(`${t("test_restrictive_actions_do_not_require_graph_repair")}[${action}]`, async () => {
       const target = await ph.createFlag({ key: "target", filters: { version: 2 } });
       const source = await ph.createFlag({ key: "source", filters: dependencyFilters([target]) });
       const response =
         action === "delete"
           ? await ph.api("PATCH", `${FLAGS}/${source.id}/`, { deleted: true })
-          : await ph.api("POST", `${FLAGS}/${source.id}/${action}/`, {});
+          : action === "bulk_delete"
+            ? await ph.api("POST", `${FLAGS}/bulk_delete/`, { ids: [source.id] })
+            : await ph.api("POST", `${FLAGS}/${source.id}/${action}/`, {});
       expect([200, 204]).toContain(response.status);
     });
   }
-  notModelled(
-    `${t("test_restrictive_actions_do_not_require_graph_repair")}[bulk_delete]`,
-    "the bulk_delete endpoint is not modelled",
-  );
 
   it(t("test_out_of_project_target_keeps_missing_reference_error"), async () => {
     const target = await ph.createFlag({

@@ -1,8 +1,9 @@
 /**
  * Ported from PostHog's products/feature_flags/backend/api/test/test_feature_flag_lifecycle_actions.py:
  * the `enable` / `disable` / `archive` / `unarchive` actions against the emulator. Parametrised cases
- * keep PostHog's case names in brackets. Not modelled, so left out of a case: the activity log
- * (`ActivityLog` rows) and the flags cache; a session is one the emulator opens (`inSession`).
+ * keep PostHog's case names in brackets. `ActivityLog` rows are the emulator's activity log (state,
+ * `activity_log`); left out of a case: the flags cache (no request observes it); a session is one the
+ * emulator opens (`inSession`).
  * PostHog revision: newest stored.
  */
 import { describe, expect, it } from "vitest";
@@ -101,7 +102,6 @@ describe(FILE, () => {
       expect(row.archived).toBe(expectedArchived);
     });
 
-    // PostHog also counts one "updated" activity-log row; the emulator keeps no activity log.
     it(`${FILE}::test_repeating_an_action_writes_nothing[${name}]`, async () => {
       const f = await flag({ active, archived });
       const action = name.split("_")[0] as string;
@@ -110,6 +110,10 @@ describe(FILE, () => {
       const second = await act(f.id, action);
       expect(second.status).toBe(200);
       expect(second.body.version).toBe(first.body.version);
+      const updated = (await ph.activity()).filter(
+        (a) => a.scope === "FeatureFlag" && a.item_id === String(f.id) && a.activity === "updated",
+      );
+      expect(updated).toHaveLength(1);
     });
   }
 

@@ -1,9 +1,10 @@
 /**
  * Ported from PostHog's products/product_analytics/backend/api/test/test_insight.py (classes TestInsight,
- * TestInsightErrorHandling, TestInsightBulkDelete). Set-up mapping in harness.ts. Where a test
- * also asserts the activity log or PostHog's analytics events, those assertions are left out (the
- * emulator keeps neither) and the comment says so. Cases observable through the served endpoints that
- * need something the emulator does not model are skipped with `notModelled`; cases that need an
+ * TestInsightErrorHandling, TestInsightBulkDelete). Set-up mapping in harness.ts. Assertions on
+ * PostHog's analytics events (which no request observes) are left out; a case that also asserts the
+ * insight's activity log (served at `…/activity`, not by the emulator) is counted as a divergence.
+ * Cases observable through the served endpoints that need something the emulator does not model are
+ * skipped with `notModelled`; cases that need an
  * endpoint it does not serve or assert nothing observable are named with `notPorted` (see harness.ts).
  * `AccessControl.objects.create` is a rule of the emulator's state (`addAccessControl`); a logged-out
  * client sends no credentials; `?sharing_access_token=` is served as the service serves it.
@@ -14,6 +15,7 @@ import type { Json } from "../../support/harness.js";
 import {
   BOB_KEY,
   cite,
+  diverging,
   newerSource,
   notModelled,
   notPorted,
@@ -33,6 +35,9 @@ const ACTIVITY = "reads the activity log, which the emulator does not keep";
 const DB_QUERIES = "counts database queries";
 const SHARED_PAGE =
   "renders the public /shared/ page and asserts the query runner's calls, neither of which the emulator serves";
+/** What the cases that also read the insight's activity log assert less. */
+const ACTIVITY_ASSERTIONS =
+  "the activity-log assertions (served at `…/activity`, which the emulator does not serve) are left out";
 const VIEWED = "insight views (viewed, my_last_viewed, trending) are not modelled";
 /** `ErrorResponsesMixin.unauthenticated_response`. */
 const unauthenticated = (
@@ -560,8 +565,7 @@ describe("TestInsight", () => {
     expect(ids(response.body.results)).toEqual([one]);
   });
 
-  it(name("test_create_insight_items"), async () => {
-    // The activity-log assertion at the end is left out.
+  it(diverging(name("test_create_insight_items"), ACTIVITY_ASSERTIONS), async () => {
     clock.set("2012-01-14T03:21:34.000Z");
     const response = await api.call("POST", `${P}/insights`, {
       name: "a created dashboard",
@@ -577,8 +581,7 @@ describe("TestInsight", () => {
     expect(stored[0].short_id.length).toBe(8);
   });
 
-  it(name("test_create_insight_with_no_names_logs_no_activity"), async () => {
-    // The activity-log assertion is left out.
+  it(diverging(name("test_create_insight_with_no_names_logs_no_activity"), ACTIVITY_ASSERTIONS), async () => {
     const response = await api.call("POST", `${P}/insights`, {
       filters: { ...PAGEVIEW_ON_MAC, date_from: "-90d" },
     });
@@ -728,18 +731,19 @@ describe("TestInsight", () => {
     expect(afterTiles[0].insight.dashboard_tiles.map((t: Json) => t.dashboard_id)).toEqual([one]);
   });
 
-  it(name("test_create_insight_logs_derived_name_if_there_is_no_name"), async () => {
-    // The activity-log assertion is left out.
-    const response = await api.call("POST", `${P}/insights`, {
-      derived_name: "pageview unique users",
-      filters: { ...PAGEVIEW_ON_MAC, date_from: "-90d" },
-    });
-    expect(response.status).toBe(201);
-    expect(response.body.derived_name).toBe("pageview unique users");
-  });
+  it(
+    diverging(name("test_create_insight_logs_derived_name_if_there_is_no_name"), ACTIVITY_ASSERTIONS),
+    async () => {
+      const response = await api.call("POST", `${P}/insights`, {
+        derived_name: "pageview unique users",
+        filters: { ...PAGEVIEW_ON_MAC, date_from: "-90d" },
+      });
+      expect(response.status).toBe(201);
+      expect(response.body.derived_name).toBe("pageview unique users");
+    },
+  );
 
-  it(name("test_update_insight"), async () => {
-    // The activity-log assertion is left out.
+  it(diverging(name("test_update_insight"), ACTIVITY_ASSERTIONS), async () => {
     clock.set("2012-01-14T03:21:34.000Z");
     const [insightId] = await api.createInsight({ name: "insight name" });
     clock.tick(10 * 60_000);
@@ -1164,8 +1168,7 @@ describe("TestInsight", () => {
     await api.getInsight(insightId, 404);
   });
 
-  it(name("test_soft_delete_can_be_reversed_by_patch"), async () => {
-    // The activity-log assertions at the end are left out.
+  it(diverging(name("test_soft_delete_can_be_reversed_by_patch"), ACTIVITY_ASSERTIONS), async () => {
     const [insightId] = await api.createInsight({ name: "an insight" });
     await api.call("PATCH", `${P}/insights/${insightId}`, { deleted: true, name: "an insight" });
     expect((await api.call("GET", `${P}/insights/${insightId}`)).status).toBe(404);
