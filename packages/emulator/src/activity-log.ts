@@ -8,7 +8,12 @@ import type { Ctx } from "./router.js";
 
 export function logActivity(
   ctx: Ctx,
-  entry: { scope: string; itemId: number | string; activity: "created" | "updated" | "deleted"; name: string | null },
+  entry: {
+    scope: string;
+    itemId: number | string;
+    activity: "created" | "updated" | "deleted";
+    name: string | null;
+  },
 ): void {
   ctx.store.data.activity_log.push({
     id: randomUUID(),

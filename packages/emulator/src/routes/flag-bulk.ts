@@ -32,7 +32,8 @@ const BULK_DELETE_FILTERS = new Set([
   "has_evaluation_contexts",
 ]);
 
-const isId = (id: unknown) => (Number.isInteger(id) && (id as number) >= 0) || (typeof id === "string" && /^\d+$/.test(id));
+const isId = (id: unknown) =>
+  (Number.isInteger(id) && (id as number) >= 0) || (typeof id === "string" && /^\d+$/.test(id));
 
 const editable = (ctx: Ctx, flag: FeatureFlagRecord) => {
   const level = userAccessLevel(ctx, "feature_flag", flag);
@@ -102,7 +103,8 @@ function bulkDelete(ctx: Ctx) {
   const unknown = Object.keys(filters)
     .filter((k) => !BULK_DELETE_FILTERS.has(k))
     .sort();
-  if (unknown.length > 0) return { status: 400, body: { error: `Unknown filter keys: ${unknown.join(", ")}` } };
+  if (unknown.length > 0)
+    return { status: 400, body: { error: `Unknown filter keys: ${unknown.join(", ")}` } };
 
   let flags: FeatureFlagRecord[];
   if (hasFilters) {
@@ -138,7 +140,12 @@ function bulkDelete(ctx: Ctx) {
     flag.deleted = true;
     flag.last_modified_by = ctx.user.id;
     flag.updated_at = now;
-    logActivity(ctx, { scope: "FeatureFlag", itemId: flag.id, activity: "deleted", name: deleted.at(-1)?.key as string });
+    logActivity(ctx, {
+      scope: "FeatureFlag",
+      itemId: flag.id,
+      activity: "deleted",
+      name: deleted.at(-1)?.key as string,
+    });
   }
   return { status: 200, body: { deleted, errors } };
 }
@@ -146,6 +153,16 @@ function bulkDelete(ctx: Ctx) {
 /** Registered before `…/:id`, whose parameter would otherwise take the action's name. */
 export function registerBulkActions(router: Router, base: string): void {
   router.add({ method: "POST", pattern: `${base}/bulk_keys`, scope: "feature_flag:read", handler: bulkKeys });
-  router.add({ method: "GET", pattern: `${base}/matching_ids`, scope: "feature_flag:read", handler: matchingIds });
-  router.add({ method: "POST", pattern: `${base}/bulk_delete`, scope: "feature_flag:write", handler: bulkDelete });
+  router.add({
+    method: "GET",
+    pattern: `${base}/matching_ids`,
+    scope: "feature_flag:read",
+    handler: matchingIds,
+  });
+  router.add({
+    method: "POST",
+    pattern: `${base}/bulk_delete`,
+    scope: "feature_flag:write",
+    handler: bulkDelete,
+  });
 }

@@ -6,7 +6,7 @@
  *
  * Not ported: the `remote_config` endpoint (not served), the activity log (not served), the
  * serializer's `_get_conflicting_changes` unit tests (no request), and the usage dashboard the service
- * creates for every new flag (a deprecated feature the emulator does not model: its cases are skipped).
+ * creates for every new flag (removed from the newest service by PostHog #79288: its cases are skipped).
  * Assertions on PostHog's analytics events are left out where a case makes them, as noted there.
  */
 import { describe, expect, it } from "vitest";
@@ -24,7 +24,7 @@ const REMOTE_CONFIG =
 const ACTIVITY =
   "the activity log endpoints (`/feature_flags/activity`, `/feature_flags/:id/activity`) are not served";
 const USAGE_DASHBOARD =
-  "the usage dashboard the service creates for each new flag (a deprecated feature) is not modelled";
+  "usage dashboards (created for every new flag by this revision; PostHog #79288 removed them from the newest service) are not modelled";
 
 describe(FILE, () => {
   for (const name of [

@@ -4,10 +4,10 @@
  * `test_patch_api_as_form_data` (the list without creators, operators and values, payloads, cohorts in
  * flags, aggregation of condition sets, empty groups, device bucketing). PostHog revision: 00c79cbc.
  *
- * Left out of a case: `assertNumQueries` (no request observes the database's queries). Not ported:
- * the cases that only count database queries, the usage dashboard the service creates for every new flag (a
- * deprecated feature the emulator does not model: its cases are skipped), surveys (not modelled) and
- * the local-evaluation endpoint `/api/feature_flag` (not served). PostHog's `create_group_type_mapping`
+ * Left out of a case: `assertNumQueries` (no request observes the database's queries). Not ported: the
+ * cases that only count database queries and the local-evaluation endpoint `/api/feature_flag` (not
+ * served). Skipped: the usage dashboard this revision creates for every new flag (removed from the
+ * newest service by PostHog #79288) and surveys (not modelled). PostHog's `create_group_type_mapping`
  * set-up is left out: the emulator keeps no group types, and nothing these cases assert reads them.
  */
 import { describe, expect, it } from "vitest";
@@ -21,7 +21,7 @@ const t = (name: string, id?: string) => `${FILE}::${name}${id === undefined ? "
 const post = (body: unknown) => ph.api("POST", `${FLAGS}/`, body);
 const patch = (id: number, body: unknown) => ph.api("PATCH", `${FLAGS}/${id}/`, body);
 const USAGE_DASHBOARD =
-  "the usage dashboard the service creates for each new flag (a deprecated feature) is not modelled";
+  "usage dashboards (created for every new flag by this revision; PostHog #79288 removed them from the newest service) are not modelled";
 
 /** `_create_flag_with_properties(name, properties, expected_status=..., **kwargs)`. */
 async function createWithProperties(
