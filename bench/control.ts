@@ -57,6 +57,7 @@ export async function seedObjects(
   base: EmulatorState,
   objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing"> & {
     insights?: unknown[];
+    feature_flags?: unknown[];
   },
 ): Promise<void> {
   await control(url, "seed", "POST", seedOf(base, objects));

@@ -3566,12 +3566,12 @@ function nowDate(clock) {
 var realSleep, systemClock;
 var init_clock = __esm({
   "packages/shared/src/clock.ts"() {
-    realSleep = (ms, signal) => new Promise((resolve19) => {
-      if (signal?.aborted) return resolve19();
+    realSleep = (ms, signal) => new Promise((resolve18) => {
+      if (signal?.aborted) return resolve18();
       const done = () => {
         clearTimeout(timer);
         signal?.removeEventListener("abort", done);
-        resolve19();
+        resolve18();
       };
       const timer = setTimeout(done, Math.max(0, ms));
       signal?.addEventListener("abort", done, { once: true });
@@ -3610,14 +3610,14 @@ var init_paint = __esm({
 });
 
 // src/reading.ts
-function decode(whole, dec, hex, name, json, punct, percent2) {
+function decode(whole, dec, hex, name, json2, punct, percent2) {
   let read2;
   if (dec !== void 0 || hex !== void 0) {
     const code = dec !== void 0 ? Number(dec) : Number.parseInt(hex, 16);
     if (code > 1114111) return whole;
     read2 = String.fromCodePoint(code);
   } else if (name !== void 0) return NAMED[name] ?? whole;
-  else if (json !== void 0) read2 = String.fromCharCode(Number.parseInt(json, 16));
+  else if (json2 !== void 0) read2 = String.fromCharCode(Number.parseInt(json2, 16));
   else if (punct !== void 0) return punct;
   else if (percent2 !== void 0) return String.fromCharCode(Number.parseInt(percent2, 16));
   else return "";
@@ -3814,20 +3814,20 @@ function scrubText(io, text2) {
 function scrubValue(io, value) {
   const scrubber = io.scrubber;
   if (!scrubber) return value;
-  const copy = (v) => {
+  const copy2 = (v) => {
     if (typeof v === "string") return scrubber.scrub(v);
     if (typeof v === "number" || typeof v === "bigint") {
       const text2 = String(v);
       const scrubbed = scrubber.scrub(text2);
       return scrubbed === text2 ? v : scrubbed;
     }
-    if (Array.isArray(v)) return v.map(copy);
+    if (Array.isArray(v)) return v.map(copy2);
     if (isPlain(v)) {
-      return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy(item)]));
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [scrubber.scrub(k), copy2(item)]));
     }
     return v;
   };
-  return copy(value);
+  return copy2(value);
 }
 function isPlain(v) {
   if (typeof v !== "object" || v === null) return false;
@@ -3889,8 +3889,8 @@ var init_scrub = __esm({
         if (value === void 0) return this;
         const forms = /* @__PURE__ */ new Set();
         for (const v of /* @__PURE__ */ new Set([value, value.trim()])) {
-          const json = JSON.stringify(v).slice(1, -1);
-          forms.add(v).add(json).add(JSON.stringify(json).slice(1, -1)).add(encodeURIComponent(v));
+          const json2 = JSON.stringify(v).slice(1, -1);
+          forms.add(v).add(json2).add(JSON.stringify(json2).slice(1, -1)).add(encodeURIComponent(v));
           if (/[\r\n]/.test(v)) for (const line of v.split(/\r?\n|\r/)) forms.add(line.trim());
         }
         for (const form of forms) {
@@ -7657,7 +7657,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve19.call(this, root, ref);
+      let _sch = resolve18.call(this, root, ref);
       if (_sch === void 0) {
         const schema = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -7684,7 +7684,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve19(root, ref) {
+    function resolve18(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -8548,7 +8548,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve19(baseURI, relativeURI, options) {
+    function resolve18(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -8569,20 +8569,20 @@ var require_fast_uri = __commonJS({
       if (baseMalformed || relativeMalformed || baseMalformedPercentEncoding || relativeMalformedPercentEncoding || baseMalformedSchemeSpecific || relativeMalformedSchemeSpecific || baseMalformedHost || relativeMalformedHost || baseMalformedScheme || relativeMalformedScheme) {
         throw new Error(baseParsed.error || relativeParsed.error || "URI is malformed.");
       }
-      const resolved2 = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
-      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved2.scheme);
-      const resolvedHost = resolved2.host;
+      const resolved3 = resolveComponent(baseParsed, relativeParsed, schemelessOptions, true);
+      const resolvedSchemeHandler = getSchemeHandler(options && options.scheme || resolved3.scheme);
+      const resolvedHost = resolved3.host;
       const resolvedHostIsIP = resolvedHost !== void 0 && resolvedHost !== "" && (isIPv4(resolvedHost) || normalizeIPv6(resolvedHost).isIPV6);
-      if (hasForbiddenDomainHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
+      if (hasForbiddenDomainHost(resolved3, options || {}, resolvedSchemeHandler, resolvedHostIsIP)) {
         throw new Error(MALFORMED_HOST_ERROR);
       }
-      canonicalizeHost(resolved2, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
+      canonicalizeHost(resolved3, options || {}, resolvedSchemeHandler, resolvedHostIsIP);
       const encodedASCIIHost = resolvedHost && resolvedHost.indexOf("%") !== -1 && !new RegExp("\\P{ASCII}", "u").test(resolvedHost);
-      if (resolved2.error && !encodedASCIIHost) {
-        throw new Error(resolved2.error);
+      if (resolved3.error && !encodedASCIIHost) {
+        throw new Error(resolved3.error);
       }
       schemelessOptions.skipEscape = true;
-      return serialize(resolved2, schemelessOptions);
+      return serialize(resolved3, schemelessOptions);
     }
     function resolveComponent(base, relative7, options, skipNormalization) {
       const target = {};
@@ -8939,7 +8939,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve19,
+      resolve: resolve18,
       resolveComponent,
       equal,
       serialize,
@@ -13124,10 +13124,12 @@ function nodesAt(item, rule) {
       found3.push(pointer);
       return;
     }
+    if (head === "**") walk2(value, rest, pointer, parent);
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
     for (const [key2, child] of entries) {
-      if (head === "*" || head === key2) walk2(child, rest, childPointer(pointer, key2), value);
+      if (head === "**") walk2(child, segments, childPointer(pointer, key2), value);
+      else if (head === "*" || head === key2) walk2(child, rest, childPointer(pointer, key2), value);
     }
   };
   walk2(item, splitPointer(rule.path), "", void 0);
@@ -13943,9 +13945,9 @@ var require_directives = __commonJS({
         this.tags = Object.assign({}, _Directives.defaultTags, tags2);
       }
       clone() {
-        const copy = new _Directives(this.yaml, this.tags);
-        copy.docStart = this.docStart;
-        return copy;
+        const copy2 = new _Directives(this.yaml, this.tags);
+        copy2.docStart = this.docStart;
+        return copy2;
       }
       /**
        * During parsing, get a Directives instance for the current document and
@@ -14254,10 +14256,10 @@ var require_Node = __commonJS({
       }
       /** Create a copy of this node.  */
       clone() {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        const copy2 = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
         if (this.range)
-          copy.range = this.range.slice();
-        return copy;
+          copy2.range = this.range.slice();
+        return copy2;
       }
       /** A plain JavaScript representation of this node. */
       toJS(doc, { mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
@@ -14551,13 +14553,13 @@ var require_Collection = __commonJS({
        * @param schema - If defined, overwrites the original's schema
        */
       clone(schema) {
-        const copy = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
+        const copy2 = Object.create(Object.getPrototypeOf(this), Object.getOwnPropertyDescriptors(this));
         if (schema)
-          copy.schema = schema;
-        copy.items = copy.items.map((it) => identity3.isNode(it) || identity3.isPair(it) ? it.clone(schema) : it);
+          copy2.schema = schema;
+        copy2.items = copy2.items.map((it) => identity3.isNode(it) || identity3.isPair(it) ? it.clone(schema) : it);
         if (this.range)
-          copy.range = this.range.slice();
-        return copy;
+          copy2.range = this.range.slice();
+        return copy2;
       }
       /**
        * Adds a value to the collection. For `!!map` and `!!omap` the value must
@@ -14832,27 +14834,27 @@ var require_stringifyString = __commonJS({
       return true;
     }
     function doubleQuotedString(value, ctx) {
-      const json = JSON.stringify(value);
+      const json2 = JSON.stringify(value);
       if (ctx.options.doubleQuotedAsJSON)
-        return json;
+        return json2;
       const { implicitKey } = ctx;
       const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
       const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
       let str8 = "";
       let start2 = 0;
-      for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
-        if (ch === " " && json[i + 1] === "\\" && json[i + 2] === "n") {
-          str8 += json.slice(start2, i) + "\\ ";
+      for (let i = 0, ch = json2[i]; ch; ch = json2[++i]) {
+        if (ch === " " && json2[i + 1] === "\\" && json2[i + 2] === "n") {
+          str8 += json2.slice(start2, i) + "\\ ";
           i += 1;
           start2 = i;
           ch = "\\";
         }
         if (ch === "\\")
-          switch (json[i + 1]) {
+          switch (json2[i + 1]) {
             case "u":
               {
-                str8 += json.slice(start2, i);
-                const code = json.substr(i + 2, 4);
+                str8 += json2.slice(start2, i);
+                const code = json2.substr(i + 2, 4);
                 switch (code) {
                   case "0000":
                     str8 += "\\0";
@@ -14882,23 +14884,23 @@ var require_stringifyString = __commonJS({
                     if (code.substr(0, 2) === "00")
                       str8 += "\\x" + code.substr(2);
                     else
-                      str8 += json.substr(i, 6);
+                      str8 += json2.substr(i, 6);
                 }
                 i += 5;
                 start2 = i + 1;
               }
               break;
             case "n":
-              if (implicitKey || json[i + 2] === '"' || json.length < minMultiLineLength) {
+              if (implicitKey || json2[i + 2] === '"' || json2.length < minMultiLineLength) {
                 i += 1;
               } else {
-                str8 += json.slice(start2, i) + "\n\n";
-                while (json[i + 2] === "\\" && json[i + 3] === "n" && json[i + 4] !== '"') {
+                str8 += json2.slice(start2, i) + "\n\n";
+                while (json2[i + 2] === "\\" && json2[i + 3] === "n" && json2[i + 4] !== '"') {
                   str8 += "\n";
                   i += 2;
                 }
                 str8 += indent;
-                if (json[i + 2] === " ")
+                if (json2[i + 2] === " ")
                   str8 += "\\";
                 i += 1;
                 start2 = i + 1;
@@ -14908,7 +14910,7 @@ var require_stringifyString = __commonJS({
               i += 1;
           }
       }
-      str8 = start2 ? str8 + json.slice(start2) : json;
+      str8 = start2 ? str8 + json2.slice(start2) : json2;
       return implicitKey ? str8 : foldFlowLines.foldFlowLines(str8, indent, foldFlowLines.FOLD_QUOTED, getFoldOptions(ctx, false));
     }
     function singleQuotedString(value, ctx) {
@@ -16976,9 +16978,9 @@ var require_Schema = __commonJS({
         this.sortMapEntries = typeof sortMapEntries === "function" ? sortMapEntries : sortMapEntries === true ? sortMapEntriesByKey : null;
       }
       clone() {
-        const copy = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
-        copy.tags = this.tags.slice();
-        return copy;
+        const copy2 = Object.create(_Schema.prototype, Object.getOwnPropertyDescriptors(this));
+        copy2.tags = this.tags.slice();
+        return copy2;
       }
     };
     exports.Schema = Schema;
@@ -17121,21 +17123,21 @@ var require_Document = __commonJS({
        * Custom Node values that inherit from `Object` still refer to their original instances.
        */
       clone() {
-        const copy = Object.create(_Document.prototype, {
+        const copy2 = Object.create(_Document.prototype, {
           [identity3.NODE_TYPE]: { value: identity3.DOC }
         });
-        copy.commentBefore = this.commentBefore;
-        copy.comment = this.comment;
-        copy.errors = this.errors.slice();
-        copy.warnings = this.warnings.slice();
-        copy.options = Object.assign({}, this.options);
+        copy2.commentBefore = this.commentBefore;
+        copy2.comment = this.comment;
+        copy2.errors = this.errors.slice();
+        copy2.warnings = this.warnings.slice();
+        copy2.options = Object.assign({}, this.options);
         if (this.directives)
-          copy.directives = this.directives.clone();
-        copy.schema = this.schema.clone();
-        copy.contents = identity3.isNode(this.contents) ? this.contents.clone(copy.schema) : this.contents;
+          copy2.directives = this.directives.clone();
+        copy2.schema = this.schema.clone();
+        copy2.contents = identity3.isNode(this.contents) ? this.contents.clone(copy2.schema) : this.contents;
         if (this.range)
-          copy.range = this.range.slice();
-        return copy;
+          copy2.range = this.range.slice();
+        return copy2;
       }
       /** Adds a value to the document. */
       add(value) {
@@ -17330,11 +17332,11 @@ var require_Document = __commonJS({
           throw new Error(`With a null YAML version, the { schema: Schema } option is required`);
       }
       // json & jsonArg are only used from toJSON()
-      toJS({ json, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
+      toJS({ json: json2, jsonArg, mapAsMap, maxAliasCount, onAnchor, reviver } = {}) {
         const ctx = {
           anchors: /* @__PURE__ */ new Map(),
           doc: this,
-          keep: !json,
+          keep: !json2,
           mapAsMap: mapAsMap === true,
           mapKeyWarned: false,
           maxAliasCount: typeof maxAliasCount === "number" ? maxAliasCount : 100
@@ -21402,7 +21404,7 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
     return void 0;
   }
   const root = doc.contents;
-  const targets = aliasTargets(doc);
+  const targets2 = aliasTargets(doc);
   let aliases = 0;
   let nodes = 0;
   let chars = 0;
@@ -21423,7 +21425,7 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
       if (aliases > MAX_ALIAS_COUNT) {
         throw new Refusal(offsetOf(node3), `more than ${MAX_ALIAS_COUNT} alias expansions (an alias bomb?)`);
       }
-      const target = targets().get(node3);
+      const target = targets2().get(node3);
       if (target === void 0)
         throw new Refusal(offsetOf(node3), `unknown alias *${excerpt(node3.source, 60)}`);
       return convert(target, depth + 1, node3);
@@ -21457,7 +21459,7 @@ function composeFile(path, text2, tokens, position2, diags, listKeys = []) {
   };
   try {
     const data = convert(root, 0, void 0);
-    return { path, data, position: position2, place: (at2) => locate(root, targets, at2) };
+    return { path, data, position: position2, place: (at2) => locate(root, targets2, at2) };
   } catch (error2) {
     if (!(error2 instanceof Refusal)) throw error2;
     const at2 = position2(error2.offset);
@@ -21503,13 +21505,13 @@ function aliasTargets(doc) {
     return map;
   };
 }
-function locate(root, targets, at2) {
+function locate(root, targets2, at2) {
   let node3 = root;
   let place2 = { value: root.range?.[0] ?? 0 };
   if (at2 === "") return place2;
   for (const raw of at2.slice(1).split("/")) {
     const segment2 = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    for (let hops = 0; (0, import_yaml2.isAlias)(node3) && hops < MAX_ALIAS_COUNT; hops++) node3 = targets().get(node3);
+    for (let hops = 0; (0, import_yaml2.isAlias)(node3) && hops < MAX_ALIAS_COUNT; hops++) node3 = targets2().get(node3);
     if ((0, import_yaml2.isMap)(node3)) {
       const pair = node3.items.find((p) => (0, import_yaml2.isScalar)(p.key) && String(p.key.value) === segment2);
       if (pair === void 0) return void 0;
@@ -21970,7 +21972,7 @@ var PLAN_FORMAT_VERSION;
 var init_types = __esm({
   "src/plan/types.ts"() {
     "use strict";
-    PLAN_FORMAT_VERSION = "1";
+    PLAN_FORMAT_VERSION = "2";
   }
 });
 
@@ -22326,9 +22328,9 @@ function driftSentence(plan) {
 function actionCounts(actions, vocab) {
   const counts = /* @__PURE__ */ new Map();
   for (const a of actions) counts.set(a.action, (counts.get(a.action) ?? 0) + 1);
-  const known3 = vocab.verbs.map((v) => v.name).filter((k) => counts.has(k));
-  const unknown = [...counts.keys()].filter((k) => !known3.includes(k));
-  return [...known3, ...unknown].map((k) => [k, counts.get(k) ?? 0]);
+  const known2 = vocab.verbs.map((v) => v.name).filter((k) => counts.has(k));
+  const unknown = [...counts.keys()].filter((k) => !known2.includes(k));
+  return [...known2, ...unknown].map((k) => [k, counts.get(k) ?? 0]);
 }
 function summaryPhrases(actions, vocab) {
   return actionCounts(actions, vocab).map(([kind2, n]) => ({
@@ -22534,6 +22536,10 @@ function makeAction(verb, object, parts = {}) {
   };
   if (parts.before !== void 0) result.before = parts.before;
   if (parts.after !== void 0) result.after = parts.after;
+  if (parts.requires !== void 0 && parts.requires.length > 0) result.requires = parts.requires;
+  if (parts.required_by !== void 0 && parts.required_by.length > 0) result.required_by = parts.required_by;
+  if (parts.preconditions !== void 0) result.preconditions = parts.preconditions;
+  if (parts.sends !== void 0 && Object.keys(parts.sends).length > 0) result.sends = parts.sends;
   if (parts.guard !== void 0) {
     result.guard = parts.guard;
     result.destructive = true;
@@ -22552,6 +22558,193 @@ var init_context2 = __esm({
   }
 });
 
+// src/kinds/define/cycles.ts
+function referenceCycles(project2, kind2, words3, spec) {
+  const declared = (project2.objects[kind2] ?? []).filter((d) => !d.deleted);
+  const refsOf = (d) => (d.refs ?? []).filter((r) => r.kind === kind2 && r.name !== void 0);
+  const graph = new Map(declared.map((d) => [d.name, refsOf(d).map((r) => r.name)]));
+  const word = spec.word ?? spaced(kind2);
+  const holder = spec.holder ?? `${word} reference`;
+  const verb = spec.verb ?? { one: "names", many: "name" };
+  const problems = [];
+  for (const cycle of dependencyCycles(graph)) {
+    const [first, second] = cycle;
+    const object = declared.find((d) => d.name === first);
+    const at2 = object && (refsOf(object).find((r) => r.name === second)?.source ?? object.source);
+    if (at2 === void 0) continue;
+    problems.push({
+      source: at2,
+      message: cycle.length === 2 ? `${words3.one} "${first}" ${verb.one} itself: the service refuses a ${holder} on the ${word} itself` : `${words3.many} ${verb.many} each other in a cycle (${cycle.join(" → ")}): the service refuses it; remove one of the ${holder}s`
+    });
+  }
+  return problems;
+}
+function dependencyCycles(graph) {
+  const state = /* @__PURE__ */ new Map();
+  const cycles = [];
+  const reported = /* @__PURE__ */ new Set();
+  for (const start2 of graph.keys()) {
+    if (state.has(start2)) continue;
+    const path = [];
+    const stack = [{ key: start2, next: 0 }];
+    state.set(start2, "open");
+    path.push(start2);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const deps = graph.get(top.key) ?? [];
+      if (top.next >= deps.length) {
+        state.set(top.key, "done");
+        stack.pop();
+        path.pop();
+        continue;
+      }
+      const dep = deps[top.next++];
+      if (!graph.has(dep)) continue;
+      const seen = state.get(dep);
+      if (seen === "open") {
+        const cycle = [...path.slice(path.indexOf(dep)), dep];
+        const id = [...cycle.slice(0, -1)].sort().join("\0");
+        if (!reported.has(id)) {
+          reported.add(id);
+          cycles.push(cycle);
+        }
+      } else if (seen === void 0) {
+        state.set(dep, "open");
+        path.push(dep);
+        stack.push({ key: dep, next: 0 });
+      }
+    }
+  }
+  return cycles;
+}
+var spaced;
+var init_cycles = __esm({
+  "src/kinds/define/cycles.ts"() {
+    "use strict";
+    spaced = (kind2) => kind2.replaceAll("_", " ");
+  }
+});
+
+// src/kinds/define/references.ts
+function copy(value) {
+  if (Array.isArray(value)) return value.map(copy);
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, copy(v)]));
+  }
+  return value;
+}
+function nodesAt2(value, segments, path, out, spec) {
+  if (segments.length === 0) {
+    if (isPlainObject(value) && Object.entries(spec.where ?? {}).every(([k, v]) => value[k] === v)) {
+      out.push({ spec, node: value, path });
+    }
+    return;
+  }
+  const [head, ...rest] = segments;
+  const children = () => Array.isArray(value) ? value.map((v, i) => [String(i), v]) : isPlainObject(value) ? Object.entries(value) : [];
+  if (head === "**") {
+    nodesAt2(value, rest, path, out, spec);
+    for (const [key2, child] of children()) nodesAt2(child, segments, [...path, key2], out, spec);
+  } else if (head === "*") {
+    for (const [key2, child] of children()) nodesAt2(child, rest, [...path, key2], out, spec);
+  } else if (isPlainObject(value) && head in value) {
+    nodesAt2(value[head], rest, [...path, head], out, spec);
+  }
+}
+function findReferences(value, specs) {
+  const out = [];
+  for (const spec of specs) {
+    const found3 = [];
+    nodesAt2(value, spec.at.split("/").filter(Boolean), [], found3, spec);
+    out.push(...found3.filter((f) => f.node[spec.name] !== void 0 || f.node[spec.id] !== void 0));
+  }
+  return out;
+}
+function rawIdRules(fields) {
+  return Object.entries(fields).flatMap(
+    ([key2, field3]) => (field3.references ?? []).filter((spec) => spec.id !== spec.name).map((spec) => ({
+      path: `/${[key2, ...spec.at.split("/").filter(Boolean), spec.id].join("/")}`,
+      ...spec.where ? { where: { ...spec.where } } : {}
+    }))
+  );
+}
+function declaredReferences(value, specs, base, at2) {
+  return findReferences(value, specs).flatMap(({ spec, node: node3, path }) => {
+    const where2 = `${base}/${path.map(pointerSegment).join("/")}`.replace(/\/$/, "");
+    const name = node3[spec.name];
+    if (typeof name === "string" || spec.name === spec.id && typeof name === "number") {
+      const pointer = `${where2}/${pointerSegment(spec.name)}`;
+      return [{ kind: spec.kind, name: String(name), pointer, source: at2(pointer) }];
+    }
+    const id = node3[spec.id];
+    if (spec.name !== spec.id && (typeof id === "number" || typeof id === "string")) {
+      const pointer = `${where2}/${pointerSegment(spec.id)}`;
+      return [{ kind: spec.kind, id, pointer, source: at2(pointer) }];
+    }
+    return [];
+  });
+}
+function withNames(value, specs, nameOf2, options = {}) {
+  const out = copy(value);
+  for (const { spec, node: node3 } of findReferences(out, specs)) {
+    if (options.desired && (spec.name === spec.id || node3[spec.name] !== void 0)) continue;
+    const id = node3[spec.id];
+    if (typeof id !== "number" && typeof id !== "string") continue;
+    for (const key2 of Object.keys(spec.fixed ?? {})) if (key2 !== spec.id) delete node3[key2];
+    const name = nameOf2(spec.kind, id);
+    if (name === void 0) {
+      if (spec.name === spec.id && options.unknown) node3[spec.id] = options.unknown(id);
+      continue;
+    }
+    replaceKey(node3, spec.id, spec.name, name);
+  }
+  return out;
+}
+function replaceKey(node3, from, to, value) {
+  if (from === to) {
+    node3[to] = value;
+    return;
+  }
+  const entries = Object.entries(node3).filter(([k]) => k !== to);
+  for (const key2 of Object.keys(node3)) delete node3[key2];
+  for (const [k, v] of entries) node3[k === from ? to : k] = k === from ? value : v;
+}
+function withIds(value, specs, idOf) {
+  const out = copy(value);
+  for (const { spec, node: node3 } of findReferences(out, specs)) {
+    const name = node3[spec.name];
+    const named = typeof name === "string" && (spec.name === spec.id || node3[spec.id] === void 0);
+    if (named) {
+      const id = idOf(spec.kind, name);
+      const written = spec.idType === "string" ? String(id) : Number(id);
+      if (spec.name === spec.id) node3[spec.id] = written;
+      else replaceKey(node3, spec.name, spec.id, written);
+    }
+    Object.assign(node3, spec.fixed ?? {});
+  }
+  return out;
+}
+function referencesToRead(declared) {
+  if (declared.deleted) return [];
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const ref of declared.refs ?? []) {
+    const key2 = `${ref.kind}\0${ref.name ?? ""}\0${ref.id ?? ""}`;
+    if (seen.has(key2)) continue;
+    seen.add(key2);
+    out.push(ref.name !== void 0 ? { kind: ref.kind, name: ref.name } : { kind: ref.kind, id: ref.id });
+  }
+  return out;
+}
+var pointerSegment;
+var init_references = __esm({
+  "src/kinds/define/references.ts"() {
+    "use strict";
+    init_values();
+    pointerSegment = (segment2) => segment2.replaceAll("~", "~0").replaceAll("/", "~1");
+  }
+});
+
 // src/kinds/shared/normalise.ts
 function normaliseTags(tags2) {
   const set = /* @__PURE__ */ new Set();
@@ -22564,13 +22757,13 @@ function normaliseTags(tags2) {
 }
 function normaliseInstant(value) {
   if (typeof value !== "string") return null;
-  let known3 = instants.get(value);
-  if (known3 === void 0) {
+  let known2 = instants.get(value);
+  if (known2 === void 0) {
     if (instants.size >= 1e4) instants.clear();
-    known3 = parseInstant2(value);
-    instants.set(value, known3);
+    known2 = parseInstant2(value);
+    instants.set(value, known2);
   }
-  return known3;
+  return known2;
 }
 function parseInstant2(value) {
   const m = INSTANT.exec(value.trim());
@@ -22695,10 +22888,193 @@ function instant(description, options = {}) {
     ...options
   });
 }
+function json(schema, options = {}) {
+  return field(schema, { codec: {}, pull: "present", ...options });
+}
 var init_fields = __esm({
   "src/kinds/define/fields.ts"() {
     "use strict";
     init_normalise();
+  }
+});
+
+// src/plan/match.ts
+function matchObjects(desired, live, label2, errors, several) {
+  const byId2 = /* @__PURE__ */ new Map();
+  for (const object of live) byId2.set(object.id, object);
+  const claimed = /* @__PURE__ */ new Set();
+  const pinnedBy = /* @__PURE__ */ new Map();
+  for (const d of desired) {
+    if (d.id === void 0) continue;
+    const first = pinnedBy.get(d.id);
+    if (first) {
+      errors.push({
+        message: `${label2} "${d.name}": id ${d.id} is already pinned by "${first.name}" (${first.source.file}:${first.source.line}); one live object cannot be declared twice`,
+        source: d.source
+      });
+    }
+    pinnedBy.set(d.id, d);
+    if (byId2.has(d.id)) claimed.add(d.id);
+  }
+  const byName = /* @__PURE__ */ new Map();
+  for (const object of live) {
+    if (claimed.has(object.id)) continue;
+    const name = object.name ?? "";
+    const list6 = byName.get(name);
+    if (list6) list6.push(object);
+    else byName.set(name, [object]);
+  }
+  const pairs = [];
+  for (const d of desired) {
+    if (d.id !== void 0) {
+      pairs.push({ desired: d, live: byId2.get(d.id) });
+      continue;
+    }
+    const candidates2 = byName.get(d.name) ?? [];
+    const recognised = candidates2.length > 1 ? several?.(d, candidates2) : void 0;
+    if (recognised) {
+      for (const c of candidates2) claimed.add(c.id);
+      pairs.push({ desired: d, live: recognised.live, replaced: recognised });
+      continue;
+    }
+    if (candidates2.length > 1) {
+      const ids = candidates2.map((c) => String(c.id)).join(", ");
+      errors.push({
+        message: `${label2} "${d.name}": ${candidates2.length} live objects have this name (ids ${ids}); add an \`id:\` pin to say which one is meant`,
+        source: d.source
+      });
+      continue;
+    }
+    const match = candidates2[0];
+    if (match) claimed.add(match.id);
+    pairs.push({ desired: d, live: match });
+  }
+  return { pairs, claimed };
+}
+var init_match = __esm({
+  "src/plan/match.ts"() {
+    "use strict";
+  }
+});
+
+// src/kinds/define/resolve.ts
+function targetOf(kind2, ctx) {
+  let known2 = targets.get(ctx);
+  if (known2 === void 0) {
+    known2 = /* @__PURE__ */ new Map();
+    targets.set(ctx, known2);
+  }
+  const cached = known2.get(kind2);
+  if (cached) return cached;
+  const own = ctx.others?.live(kind2);
+  const objects = own ? [...own.objects, ...own.referable ?? []] : [...ctx.live.foreign?.[kind2] ?? []];
+  const alive = objects.filter((o) => o.deleted !== true);
+  const declaredList = (ctx.others?.declared(kind2) ?? []).filter((d) => !d.deleted);
+  const { pairs } = matchObjects(declaredList, own?.objects ?? [], kind2, []);
+  const target = {
+    declared: /* @__PURE__ */ new Map(),
+    byName: /* @__PURE__ */ new Map(),
+    byId: /* @__PURE__ */ new Map(),
+    managed: own !== void 0
+  };
+  for (const { desired, live } of pairs) {
+    const list6 = target.declared.get(desired.name) ?? [];
+    const gone = live?.deleted === true;
+    list6.push({ d: desired, live: gone ? void 0 : live });
+    target.declared.set(desired.name, list6);
+  }
+  for (const o of alive) {
+    target.byId.set(String(o.id), o);
+    const name = o.name ?? "";
+    target.byName.set(name, [...target.byName.get(name) ?? [], o]);
+  }
+  known2.set(kind2, target);
+  return target;
+}
+function nameOf(ctx) {
+  return (kind2, id) => {
+    const target = targetOf(kind2, ctx);
+    const name = target.byId.get(String(id))?.name;
+    if (name === void 0 || name === null) return void 0;
+    return (target.byName.get(name)?.length ?? 0) === 1 ? name : void 0;
+  };
+}
+function liveNameOf(ctx) {
+  return (kind2, id) => targetOf(kind2, ctx).byId.get(String(id))?.name ?? void 0;
+}
+function resolveOne(ref, spec, ctx, owner) {
+  const target = targetOf(ref.kind, ctx);
+  const word = spec?.word ?? spaced2(ref.kind);
+  const verb = spec?.verb?.one ?? "names";
+  const who = spec?.part ? `a ${spec.part} of ${owner}` : owner;
+  if (ref.name === void 0) {
+    const id = ref.id;
+    const pinned = [...target.declared.values()].flat().find(({ d }) => String(d.id) === String(id));
+    const live2 = target.byId.get(String(id));
+    if (spec?.checkIds && target.managed && pinned === void 0 && live2 === void 0) {
+      return {
+        problem: `${who} ${verb} ${word} id ${id}, which is not a live ${word} of project ${ctx.project}`
+      };
+    }
+    return { link: { kind: ref.kind, name: pinned?.d.name ?? live2?.name ?? "", id } };
+  }
+  const name = ref.name;
+  const declared = target.declared.get(name) ?? [];
+  if (declared.length > 1) {
+    const ids = declared.map(({ d, live: live2 }) => live2?.id ?? d.id).filter((id) => id !== void 0);
+    return {
+      problem: `${who} ${verb} ${word} "${name}", a name ${declared.length} declared ${word}s share${ids.length > 0 ? ` (ids ${ids.join(", ")})` : ""}: name it by id instead (${spec?.id ?? "id"}: <id>)`
+    };
+  }
+  const [one] = declared;
+  if (one !== void 0) {
+    const id = one.live?.id ?? one.d.id;
+    if (id !== void 0) return { link: { kind: ref.kind, name, id } };
+    const scope = ctx.options.scope;
+    if (scope !== void 0 && !scope.includes(declarationKey(ctx.project, one.d))) {
+      return {
+        problem: `${who} ${verb} ${word} "${name}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it`
+      };
+    }
+    return { link: { kind: ref.kind, name } };
+  }
+  if (spec?.declaredOnly) {
+    return { problem: `${who} ${verb} ${word} "${name}", which no file declares for project ${ctx.project}` };
+  }
+  const live = target.byName.get(name) ?? [];
+  if (live.length === 1 && live[0] !== void 0) return { link: { kind: ref.kind, name, id: live[0].id } };
+  if (live.length > 1) {
+    return {
+      problem: `${word} name "${name}" is held by ${word}s ${live.map((o) => o.id).join(", ")} of project ${ctx.project}: name it by id instead (${spec?.id ?? "id"}: <id>)`
+    };
+  }
+  return {
+    problem: target.managed ? `${who} ${verb} ${word} "${name}", which is neither declared nor a live ${word} of project ${ctx.project}` : `${who} ${verb} ${word} "${name}", which project ${ctx.project} does not have`
+  };
+}
+function resolveReferences(desired, specs, ctx, owner) {
+  const links = /* @__PURE__ */ new Map();
+  let ok = true;
+  for (const ref of desired.refs ?? []) {
+    const spec = specs.find((s) => s.kind === ref.kind);
+    const result = resolveOne(ref, spec, ctx, owner);
+    if ("problem" in result) {
+      ok = false;
+      ctx.sink.errors.push({ message: result.problem, source: ref.source });
+      continue;
+    }
+    links.set(`${result.link.kind}\0${result.link.name}\0${result.link.id ?? ""}`, result.link);
+  }
+  return ok ? [...links.values()] : void 0;
+}
+var targets, spaced2;
+var init_resolve = __esm({
+  "src/kinds/define/resolve.ts"() {
+    "use strict";
+    init_context2();
+    init_match();
+    targets = /* @__PURE__ */ new WeakMap();
+    spaced2 = (kind2) => kind2.replaceAll("_", " ");
   }
 });
 
@@ -23314,10 +23690,19 @@ function fieldTable(fields, roles = {}) {
       Object.entries(f.words).map(([word, code]) => [JSON.stringify(code), word])
     );
   }
+  const referring = plain.filter(([, f]) => (f.references ?? []).length > 0);
   return {
     fields,
     roles: all,
     values,
+    references: referring.flatMap(([, f]) => f.references ?? []),
+    withIds(body, idOf) {
+      const out = { ...body };
+      for (const [key2, f] of referring) {
+        if (out[key2] !== void 0) out[key2] = withIds(out[key2], f.references ?? [], idOf);
+      }
+      return out;
+    },
     schema(description) {
       return {
         type: "object",
@@ -23329,7 +23714,7 @@ function fieldTable(fields, roles = {}) {
     },
     declare(kind2, input, ctx, pinned) {
       const given = ownValue(input, all.identity);
-      const name = identity3.declare(given, { ctx, pointer: `/${all.identity}` });
+      const name = identity3.declare(given, { ctx, pointer: `/${all.identity}`, item: input });
       const out = {
         kind: kind2,
         name: typeof name === "string" ? name : String(given ?? ""),
@@ -23341,8 +23726,13 @@ function fieldTable(fields, roles = {}) {
       for (const [key2, f] of plain) {
         const value = ownValue(input, key2);
         if (key2 === all.identity || value === void 0) continue;
-        const declared = f.declare(value, { ctx, pointer: `/${key2}` });
-        if (declared !== void 0) out[kept.get(key2) ?? key2] = declared;
+        const declared = f.declare(value, { ctx, pointer: `/${key2}`, item: input });
+        if (declared === void 0) continue;
+        out[kept.get(key2) ?? key2] = declared;
+        if (f.references !== void 0) {
+          const refs = declaredReferences(declared, f.references, `/${key2}`, (p) => ctx.at(p));
+          if (refs.length > 0) out.refs = [...out.refs ?? [], ...refs];
+        }
       }
       return out;
     },
@@ -23363,11 +23753,15 @@ function fieldTable(fields, roles = {}) {
       for (const [key2, value] of later) state[key2] = value;
       return state;
     },
-    compare(desired, state) {
+    compare(desired, state, with_) {
       const out = { changes: [], unreported: [] };
       for (const [key2, f] of compared) {
         const value = desiredValue(desired, key2);
         if (value === void 0) continue;
+        if (f.codec !== void 0) {
+          if (with_ !== void 0) out.changes.push(...nestedChanges(key2, f, value, desired, with_, rawLive));
+          continue;
+        }
         const before = state[key2];
         if (before === void 0 && f.newer) {
           out.unreported.push(key2);
@@ -23400,16 +23794,19 @@ function fieldTable(fields, roles = {}) {
       }
       return body;
     },
-    item(answer) {
+    item(answer, nameOf2) {
       const item = {};
       for (const [key2, f] of entries) {
         if (key2 === all.tombstone || f.secret || f.pull === "never") continue;
-        const raw = key2 === all.pin ? answer.id : rawLive(key2, f, answer);
+        let raw = key2 === all.pin ? answer.id : rawLive(key2, f, answer);
+        if (f.references !== void 0 && nameOf2 !== void 0 && raw !== void 0 && raw !== null) {
+          raw = withNames(raw, f.references, nameOf2);
+        }
         if (f.live === false && key2 !== all.pin) continue;
         if (f.newer && raw === void 0) continue;
         if (f.pull === "present" && (raw === void 0 || raw === null)) continue;
         if (f.pull === "nonEmpty" && isEmpty(raw)) continue;
-        item[key2] = yamlValue(f, key2, raw, values);
+        item[key2] = yamlValue(f, key2, raw, values, answer);
       }
       return item;
     }
@@ -23420,8 +23817,8 @@ function isEmpty(value) {
   if (typeof value === "string") return value.trim() === "";
   return Array.isArray(value) && value.length === 0;
 }
-function yamlValue(f, key2, raw, values) {
-  if (f.toYaml) return f.toYaml(raw);
+function yamlValue(f, key2, raw, values, answer) {
+  if (f.toYaml) return f.toYaml(raw, { ...answer });
   const word = values[key2]?.[JSON.stringify(raw)];
   return word ?? raw;
 }
@@ -23431,12 +23828,33 @@ function declaredKeys(live, desired) {
     Object.keys(desired).filter((k) => k in live).map((k) => [k, live[k]])
   );
 }
+function nestedChanges(key2, f, value, desired, with_, rawLive) {
+  const specs = f.references ?? [];
+  const unknown = (id) => `#${id}`;
+  const declared = withNames(value, specs, with_.nameOf, { desired: true, unknown });
+  const raw = rawLive(key2, f, with_.live);
+  const live = raw === void 0 || raw === null ? raw : withNames(raw, specs, with_.nameOf, { unknown });
+  const codec = f.codec ?? {};
+  const pair = { desired, live: with_.live, rotateSecrets: with_.rotateSecrets === true };
+  if (codec.compare) return codec.compare(declared, live, pair);
+  if (!isPlainObject(declared)) return [];
+  const wanted = codec.normalise ? codec.normalise(declared, "desired", pair) : declared;
+  const current = isPlainObject(live) ? codec.normalise ? codec.normalise(live, "live", pair) : live : {};
+  return Object.keys(declared).filter((k) => !deepEqual(wanted[k] ?? null, current[k] ?? null)).map((k) => {
+    const path = `${key2}.${k}`;
+    const before = current[k] ?? null;
+    const after = wanted[k] ?? null;
+    const says = codec.says?.(path, before, after) ?? [];
+    return { path, before, after, ...says.length > 0 ? { says } : {} };
+  });
+}
 var DECLARED_PROPERTIES;
 var init_table = __esm({
   "src/kinds/define/table.ts"() {
     "use strict";
     init_values();
     init_text_diff();
+    init_references();
     DECLARED_PROPERTIES = /* @__PURE__ */ new Set(["kind", "name", "id", "deleted", "source"]);
   }
 });
@@ -23473,6 +23891,11 @@ function defineKind(spec) {
     }
     return [...found3.values()];
   };
+  const selfSpec = table.references.find((r) => r.kind === name);
+  const checkProject = (project2) => [
+    ...selfSpec ? referenceCycles(project2, name, words3, selfSpec) : [],
+    ...hooks.checkProject?.(project2) ?? []
+  ];
   const scoped = (result, scope) => {
     if (scope !== void 0 && service.search !== void 0) result.live.scoped = {};
     return result;
@@ -23483,7 +23906,12 @@ function defineKind(spec) {
     identityKey: table.roles.identity,
     environments: {
       ...spec.environments?.keyedLists ? { keyedLists: spec.environments.keyedLists } : {},
-      projectIds: [{ path: `/${table.roles.pin}` }, ...spec.environments?.projectIds ?? []]
+      // The pin, the raw ids the fields' references may hold, and the kind's own.
+      projectIds: [
+        { path: `/${table.roles.pin}` },
+        ...rawIdRules(table.fields),
+        ...spec.environments?.projectIds ?? []
+      ]
     },
     words: words3,
     values: table.values,
@@ -23504,7 +23932,7 @@ function defineKind(spec) {
     ...hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {},
     ...hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {},
     ...hooks.quiet ? { quiet: hooks.quiet } : {},
-    ...hooks.checkProject ? { checkProject: hooks.checkProject } : {},
+    ...hooks.checkProject || selfSpec ? { checkProject } : {},
     ...service.search ? { searches: true } : {},
     async read(client, project2, declared, run16, scope) {
       const list6 = () => objects(client, project2, scope);
@@ -23522,7 +23950,7 @@ function defineKind(spec) {
       return scoped({ live: { objects: await list6() } }, scope).live;
     },
     ...service.count ? { count: service.count } : {},
-    ...hooks.references ? { references: (declared) => hooks.references?.(declared) ?? [] } : {},
+    ...hooks.references ? { references: (declared) => hooks.references?.(declared) ?? [] } : table.references.length > 0 ? { references: referencesToRead } : {},
     plan(desired, live, ref, ctx) {
       if (hooks.plan) hooks.plan(desired, live, ref, ctx);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);
@@ -23533,14 +23961,14 @@ function defineKind(spec) {
     prune: (live, ref, ctx) => hooks.prune ? hooks.prune(live, ref, ctx) : prune(live, ref),
     state,
     ...hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {},
-    requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words3.one} "${action.object.name}"`),
+    requestBody: (action, env, referenced) => verbOf(action)?.body?.(action, env, `${words3.one} "${action.object.name}"`, referenced),
     create: service.create,
     send(client, action, id, body, referenced) {
       const send = verbOf(action)?.send;
       if (send === void 0) throw new UserError(`${action.action} does not apply to a ${words3.one}`);
       return send(client, action, id, body, referenced);
     },
-    findByName: service.findByName ?? (async (client, project2, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project2, wanted)).filter((live) => live.name === wanted).map((live) => live.id)),
+    findByName: service.findByName ?? (async (client, project2, wanted) => (await (service.search ?? ((c, p) => service.list(c, p)))(client, project2, wanted)).filter((live) => (live.name ?? "") === wanted).map((live) => live.id)),
     listLive: service.list,
     pull: hooks.pull ?? (async (client, project2) => ({
       items: (await service.list(client, project2)).map((live) => table.item(live)),
@@ -23550,6 +23978,22 @@ function defineKind(spec) {
 }
 function isEmptyRecord(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+}
+function updateSides(table, desired, changes) {
+  const sent = table.sent(desired);
+  const before = {};
+  const after = {};
+  const sends = {};
+  for (const c of changes) {
+    const value = getPath(sent, c.path);
+    if (c.secret === true) {
+      setPath(sends, c.path, value === void 0 ? c.after : value);
+      continue;
+    }
+    setPath(before, c.path, c.before ?? null);
+    setPath(after, c.path, value === void 0 ? c.after : value);
+  }
+  return { before, after, sends };
 }
 function updateAction(verb, ref, changes) {
   if (changes.length === 0) return void 0;
@@ -23575,8 +24019,8 @@ function planPlain(table, verbs, desired, live, ref, ctx, prune) {
     return;
   }
   const state = table.state(live);
-  const update4 = updateAction(verb("update"), ref, table.compare(desired, state).changes);
-  if (update4) ctx.sink.actions.push(update4);
+  const update3 = updateAction(verb("update"), ref, table.compare(desired, state).changes);
+  if (update3) ctx.sink.actions.push(update3);
   toggle(table, desired, state, ref, ctx);
 }
 function toggle(table, desired, state, ref, ctx) {
@@ -23598,7 +24042,13 @@ var init_define = __esm({
     "use strict";
     init_errors();
     init_context2();
+    init_values();
+    init_cycles();
+    init_references();
+    init_cycles();
     init_fields();
+    init_references();
+    init_resolve();
     init_table();
   }
 });
@@ -24216,10 +24666,10 @@ function isCredentialPath(path) {
 }
 function pullSecretPaths(type, config, integration2 = null) {
   const all = secretPaths(type);
-  const copy = isPlainObject(config.copy_inputs) ? config.copy_inputs : void 0;
+  const copy2 = isPlainObject(config.copy_inputs) ? config.copy_inputs : void 0;
   const inlineCopy = (path) => {
     const [head, part] = path.split(".");
-    return head === "copy_inputs" && copy !== void 0 && part !== void 0 && isPlainObject(copy[part]);
+    return head === "copy_inputs" && copy2 !== void 0 && part !== void 0 && isPlainObject(copy2[part]);
   };
   if (integration2 !== null) return all.filter(inlineCopy);
   switch (type) {
@@ -24802,65 +25252,6 @@ var init_fingerprint = __esm({
   }
 });
 
-// src/plan/match.ts
-function matchObjects(desired, live, label2, errors, several) {
-  const byId2 = /* @__PURE__ */ new Map();
-  for (const object of live) byId2.set(object.id, object);
-  const claimed = /* @__PURE__ */ new Set();
-  const pinnedBy = /* @__PURE__ */ new Map();
-  for (const d of desired) {
-    if (d.id === void 0) continue;
-    const first = pinnedBy.get(d.id);
-    if (first) {
-      errors.push({
-        message: `${label2} "${d.name}": id ${d.id} is already pinned by "${first.name}" (${first.source.file}:${first.source.line}); one live object cannot be declared twice`,
-        source: d.source
-      });
-    }
-    pinnedBy.set(d.id, d);
-    if (byId2.has(d.id)) claimed.add(d.id);
-  }
-  const byName = /* @__PURE__ */ new Map();
-  for (const object of live) {
-    if (claimed.has(object.id)) continue;
-    const name = object.name ?? "";
-    const list6 = byName.get(name);
-    if (list6) list6.push(object);
-    else byName.set(name, [object]);
-  }
-  const pairs = [];
-  for (const d of desired) {
-    if (d.id !== void 0) {
-      pairs.push({ desired: d, live: byId2.get(d.id) });
-      continue;
-    }
-    const candidates2 = byName.get(d.name) ?? [];
-    const recognised = candidates2.length > 1 ? several?.(d, candidates2) : void 0;
-    if (recognised) {
-      for (const c of candidates2) claimed.add(c.id);
-      pairs.push({ desired: d, live: recognised.live, replaced: recognised });
-      continue;
-    }
-    if (candidates2.length > 1) {
-      const ids = candidates2.map((c) => String(c.id)).join(", ");
-      errors.push({
-        message: `${label2} "${d.name}": ${candidates2.length} live objects have this name (ids ${ids}); add an \`id:\` pin to say which one is meant`,
-        source: d.source
-      });
-      continue;
-    }
-    const match = candidates2[0];
-    if (match) claimed.add(match.id);
-    pairs.push({ desired: d, live: match });
-  }
-  return { pairs, claimed };
-}
-var init_match = __esm({
-  "src/plan/match.ts"() {
-    "use strict";
-  }
-});
-
 // src/plan/prune.ts
 function planPrune(kind2, globs, ctx, claimed) {
   const ignored2 = matcher(globs);
@@ -24985,9 +25376,9 @@ function hits(target, object) {
     return object.id !== void 0 && String(object.id).toLowerCase() === target.id.toLowerCase();
   return object.names.some(target.matches);
 }
-function narrowToTargets(kinds, sink, desired, live, targets) {
+function narrowToTargets(kinds, sink, desired, live, targets2) {
   const wanted = [];
-  for (const target of targets) {
+  for (const target of targets2) {
     const parsed = parseTarget(kinds, target);
     if (!parsed) {
       const forms = kinds.map((k) => `${k.name}/NAME`).join(", ");
@@ -25245,9 +25636,9 @@ function integrationErrors(desired, project2, integrations) {
   };
   check(destination.integration, wanted, "destination.integration");
   if (destination.type === "Redshift") {
-    const copy = destination.config.copy_inputs;
+    const copy2 = destination.config.copy_inputs;
     for (const key2 of ["authorization", "bucket_credentials"]) {
-      const value = copy?.[key2];
+      const value = copy2?.[key2];
       if (typeof value === "number") check(value, "aws-s3", `destination.config.copy_inputs.${key2}`);
     }
   }
@@ -25466,7 +25857,7 @@ var init_errors2 = __esm({
 
 // src/apply/execute.ts
 async function executeAction(kind2, action, id, deps) {
-  const body = kind2.requestBody(action, deps.env);
+  const body = kind2.requestBody(action, deps.env, deps.referenced);
   if (action.action === "create") return create(kind2, action, body ?? {}, deps);
   if (id === void 0) {
     throw new UserError(`${action.action} of ${kind2.words.one} "${action.object.name}": its id is not known`);
@@ -25673,12 +26064,21 @@ var init_pages = __esm({
 });
 
 // src/kinds/shared/verbs.ts
+function deepMerge(base, over) {
+  const out = { ...base };
+  for (const [key2, value] of Object.entries(over)) {
+    const here = out[key2];
+    out[key2] = isPlainObject(here) && isPlainObject(value) ? deepMerge(here, value) : value;
+  }
+  return out;
+}
 var planned, CREATE, UPDATE, SOFT_DELETE, RESTORE, DELETE;
 var init_verbs = __esm({
   "src/kinds/shared/verbs.ts"() {
     "use strict";
     init_secrets();
-    planned = (action, env, owner) => resolveSecrets({ ...action.after }, env, owner);
+    init_values();
+    planned = (action, env, owner) => resolveSecrets(deepMerge(action.after ?? {}, action.sends ?? {}), env, owner);
     CREATE = {
       name: "create",
       object: true,
@@ -25848,17 +26248,25 @@ async function findBatchExports(client, project2, name) {
   const live = await collect(batchExportsApi(client).list(project2, { limit: LOOKUP_PAGE }));
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
-var LOOKUP_PAGE, update, remove, PAUSE, UNPAUSE, batchExportVerbs;
+var LOOKUP_PAGE, updateBody, update, remove, PAUSE, UNPAUSE, batchExportVerbs;
 var init_verbs2 = __esm({
   "src/kinds/batch-export/verbs.ts"() {
     "use strict";
     init_execute();
+    init_secrets();
+    init_values();
     init_pages();
     init_verbs();
     init_service();
     LOOKUP_PAGE = 1e3;
+    updateBody = (action, env, owner) => {
+      const body = deepMerge(action.after ?? {}, action.sends ?? {});
+      if (isPlainObject(body.destination)) delete body.destination.integration;
+      return resolveSecrets(body, env, owner);
+    };
     update = {
       ...UPDATE,
+      body: updateBody,
       async send(client, action, id, body) {
         await batchExportsApi(client).update(action.object.project, String(id), body);
         return { id, notes: [] };
@@ -25896,9 +26304,9 @@ var init_verbs2 = __esm({
       step: 5,
       destructive: false,
       sides: { before: "required", after: "required" },
-      detail: (action) => action.after?.backfill === true ? { text: "(with backfill of the paused gap)" } : void 0,
+      detail: (action) => action.sends?.backfill === true ? { text: "(with backfill of the paused gap)" } : void 0,
       refreshes: () => [["paused"]],
-      body: (action) => action.after?.backfill === true ? { backfill: true } : void 0,
+      body: (action) => action.sends?.backfill === true ? { backfill: true } : void 0,
       async send(client, action, id, body) {
         await batchExportsApi(client).unpause(
           action.object.project,
@@ -26012,34 +26420,38 @@ function createSide(desired) {
   }
   return body;
 }
-function updateSides(changes, desired, live, type) {
+function updateSides2(changes, desired, live, type) {
   const before = {};
   const after = {};
+  const sends = {};
   for (const c of changes) {
-    if (!c.secret) setPath(before, c.path, c.before ?? null);
+    if (c.secret) {
+      setPath(sends, c.path, c.after);
+      continue;
+    }
+    setPath(before, c.path, c.before ?? null);
     setPath(after, c.path, c.after);
   }
-  if (isPlainObject(after.destination)) {
-    const destination = after.destination;
+  if (changes.some((c) => c.path.startsWith("destination."))) {
     const integration2 = desired.destination?.integration ?? live.destination.integration ?? void 0;
-    delete destination.integration;
-    after.destination = {
+    const config = isPlainObject(sends.destination) ? sends.destination.config : void 0;
+    sends.destination = {
       type,
-      config: isPlainObject(destination.config) ? destination.config : {},
+      config: isPlainObject(config) ? config : {},
       ...integration2 === void 0 ? {} : { integration_id: integration2 }
     };
   }
   if (changes.some((c) => SCHEDULE_FIELDS.has(c.path))) {
     const interval = desired.interval ?? live.interval;
-    after.interval = interval;
+    if (!("interval" in after)) sends.interval = interval;
     if (interval === "week" && (desired.offset_day !== void 0 || desired.offset_hour !== void 0)) {
-      after.offset_day = desired.offset_day ?? live.offset_day ?? 0;
-      after.offset_hour = desired.offset_hour ?? live.offset_hour ?? 0;
-    } else if (interval === "day" && desired.offset_hour !== void 0) {
-      after.offset_hour = desired.offset_hour;
+      if (!("offset_day" in after)) sends.offset_day = desired.offset_day ?? live.offset_day ?? 0;
+      if (!("offset_hour" in after)) sends.offset_hour = desired.offset_hour ?? live.offset_hour ?? 0;
+    } else if (interval === "day" && desired.offset_hour !== void 0 && !("offset_hour" in after)) {
+      sends.offset_hour = desired.offset_hour;
     }
   }
-  return { before, after };
+  return { before, after, sends };
 }
 function planCreate(desired, ref, ctx, warnings) {
   const { sink } = ctx;
@@ -26183,8 +26595,8 @@ function planExisting(desired, current, ref, ctx) {
       );
     }
     const type = migrated ? liveType : desired.destination?.type ?? liveType;
-    const { before, after } = updateSides(changes, desired, state, type);
-    sink.actions.push(makeAction(update, ref, { before, after, changes, warnings }));
+    const { before, after, sends } = updateSides2(changes, desired, state, type);
+    sink.actions.push(makeAction(update, ref, { before, after, changes, warnings, sends }));
   }
   planPause(desired, current, ref, ctx);
 }
@@ -26223,11 +26635,11 @@ function planPause(desired, current, ref, ctx) {
     return;
   }
   const since = current.last_paused_at;
-  const after = { paused: false };
+  const sends = {};
   const warnings = [];
   const gap = (from) => gapBackfillCommand(desired.name, current.interval, from, options.now, current.offset_day ?? 0);
   if (desired.backfill_on_unpause && since) {
-    after.backfill = true;
+    sends.backfill = true;
     sink.notes.push({
       severity: "note",
       message: `the paused gap since ${humanTime(since, options.now)} will be backfilled on unpause`,
@@ -26247,7 +26659,9 @@ function planPause(desired, current, ref, ctx) {
       );
     }
   }
-  sink.actions.push(makeAction(UNPAUSE, ref, { before: { paused: true }, after, warnings }));
+  sink.actions.push(
+    makeAction(UNPAUSE, ref, { before: { paused: true }, after: { paused: false }, warnings, sends })
+  );
 }
 var CONFIG_PREFIX, SCHEDULE_FIELDS, CREDENTIALS_IN_INTEGRATION;
 var init_plan2 = __esm({
@@ -26441,6 +26855,439 @@ var init_batch_export = __esm({
   }
 });
 
+// src/kinds/shared/restore.ts
+function restoreAction(ref, id) {
+  return makeAction(RESTORE, ref, {
+    before: { deleted: true },
+    after: { deleted: false },
+    changes: [{ path: "deleted", before: true, after: false }],
+    // No id: the object was read soft-deleted (a flag), so it exists.
+    warnings: id === void 0 ? [] : [
+      `id ${id} is not in project ${ref.project}'s live list: soft-deleted, or never there (the service answers alike, so plan cannot tell); apply restores it if it was soft-deleted, and otherwise fails naming the pin`
+    ]
+  });
+}
+function blindUpdate(verb, ref, after, warning) {
+  return makeAction(verb, ref, {
+    before: Object.fromEntries(Object.keys(after).map((key2) => [key2, null])),
+    after,
+    changes: Object.entries(after).map(([path, value]) => ({ path, after: value })),
+    preconditions: { live: "unknown" },
+    warnings: [warning]
+  });
+}
+async function restoring(action, id, one, send) {
+  try {
+    await send();
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) {
+      const where2 = action.object.source ? ` (${action.object.source.file}:${action.object.source.line})` : "";
+      throw new UserError(
+        `project ${action.object.project} has no ${one} ${id}, live or soft-deleted: remove the \`id: ${id}\` pin of ${one} "${action.object.name}"${where2} to create it anew`
+      );
+    }
+    throw error2;
+  }
+}
+var init_restore = __esm({
+  "src/kinds/shared/restore.ts"() {
+    "use strict";
+    init_errors();
+    init_context2();
+    init_errors2();
+    init_verbs();
+  }
+});
+
+// src/kinds/shared/tags.ts
+function warnIgnoredTags(tags2, ref, ctx) {
+  if (tags2 && tags2.length > 0 && ctx.features?.tagging === false) {
+    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
+  }
+}
+function withoutIgnoredTags(changes, ref, ctx) {
+  if (ctx.features?.tagging !== false || !changes.some((c) => c.path === "tags")) return changes;
+  ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
+  return changes.filter((c) => c.path !== "tags");
+}
+function ignoredTags(body, returned) {
+  const sent = body?.tags;
+  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
+    return ["the service ignored the tags (the organization lacks the tagging feature)"];
+  }
+  return [];
+}
+var TAGS_IGNORED;
+var init_tags = __esm({
+  "src/kinds/shared/tags.ts"() {
+    "use strict";
+    TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
+  }
+});
+
+// src/kinds/define/model-api.ts
+function modelApi(client, model) {
+  const path = (project2, rest = "") => projectPath(project2, `${model.path}/${rest}`);
+  const budget = model.budget ? { budget: model.budget } : {};
+  const seen = (answer) => model.answer ? model.answer(client, answer) : answer;
+  const one = async (spec) => seen(await client.request({ ...spec, ...budget, expect: model.shapes.one }));
+  return {
+    async *list(project2, query = {}, max) {
+      const spec = { method: "GET", path: path(project2), query: { ...model.listQuery, ...query } };
+      for await (const item of client.pages({ ...spec, ...budget, expect: model.shapes.page }, max)) {
+        yield seen(item);
+      }
+    },
+    async listAll(project2, query = {}) {
+      const all = await client.listAll(
+        path(project2),
+        { ...model.listQuery, ...query },
+        model.shapes.page,
+        model.budget
+      );
+      return all.map(seen);
+    },
+    async count(project2, query = {}) {
+      const page = await client.request({
+        method: "GET",
+        path: path(project2),
+        query: { ...model.listQuery, ...query, limit: 1 },
+        ...budget,
+        expect: model.shapes.page
+      });
+      return page.count ?? page.results.length;
+    },
+    get: (project2, id) => one({ method: "GET", path: path(project2, `${segment(id)}/`) }),
+    create: (project2, body) => one({ method: "POST", path: path(project2), body }),
+    update: (project2, id, body) => one({ method: "PATCH", path: path(project2, `${segment(id)}/`), body })
+  };
+}
+var init_model_api = __esm({
+  "src/kinds/define/model-api.ts"() {
+    "use strict";
+    init_query();
+  }
+});
+
+// src/kinds/define/model-plan.ts
+function modelPlanner(parts) {
+  const { table, words: words3, verbs, hooks } = parts;
+  const hasTags = Object.hasOwn(table.fields, "tags");
+  const decorate2 = (action, about) => hooks.action ? hooks.action(action, about) : action;
+  const softDelete = (live, ref, about) => decorate2(makeAction(verbs.softDelete, ref, { before: table.state(live) }), about);
+  const isGone = (live) => live?.deleted === true;
+  function plan(desired, live, ref, ctx) {
+    const owner = `${words3.one} "${desired.name}"`;
+    const push = (action) => {
+      if (action) ctx.sink.actions.push(action);
+      return action !== void 0;
+    };
+    if (desired.deleted) {
+      if (live && !isGone(live)) push(softDelete(live, ref, { desired, live, ctx, links: [] }));
+      return;
+    }
+    const links = resolveReferences(desired, table.references, ctx, owner);
+    if (links === void 0) return;
+    const about = { desired, live, ctx, links };
+    if (live === void 0) {
+      if (desired.id !== void 0 && parts.readsDeleted) {
+        ctx.sink.errors.push({
+          message: `${owner} pins id ${desired.id}, which project ${ctx.project} does not have (live or soft-deleted): remove the \`id:\` pin to create it`,
+          source: desired.source
+        });
+        return;
+      }
+      if (desired.id !== void 0) {
+        push(decorate2(restoreAction(ref, desired.id), about));
+        const warning = `the live values are unknown while the ${words3.one} is deleted: apply ${parts.readBack ? "reads it back after the restore and sends the declared fields that differ" : "sends every declared field"}`;
+        push(decorate2(blindUpdate(verbs.update, ref, table.sent(desired), warning), about));
+        hooks.extras?.(desired, void 0, ref, ctx, "restore", links);
+        return;
+      }
+      const after = table.sent(desired);
+      const created = push(
+        decorate2(
+          makeAction(verbs.create, ref, {
+            after,
+            changes: createChanges(table, after),
+            requires: linksIn(table, after, links)
+          }),
+          about
+        )
+      );
+      if (!created) return;
+      if (hasTags) warnIgnoredTags(table.valueOf(desired, "tags"), ref, ctx);
+      toggles(void 0);
+      hooks.extras?.(desired, void 0, ref, ctx, "create", links);
+      return;
+    }
+    if (isGone(live)) {
+      push(decorate2(restoreAction(ref, void 0), about));
+    }
+    const state = table.state(live);
+    const names = nameOf(ctx);
+    const compared = table.compare(desired, state, {
+      live,
+      nameOf: names,
+      rotateSecrets: ctx.options.rotateSecrets
+    });
+    const changes = hasTags ? withoutIgnoredTags(compared.changes, ref, ctx) : compared.changes;
+    if (changes.length > 0) {
+      const sides = updateSides(table, desired, changes);
+      const requires = linksIn(table, deepMerge(sides.after, sides.sends), links);
+      push(decorate2(makeAction(verbs.update, ref, { ...sides, changes, requires }), about));
+    }
+    toggles(state);
+    hooks.extras?.(desired, live, ref, ctx, "update", links);
+    function toggles(current) {
+      for (const [key2, f] of Object.entries(table.fields)) {
+        const wanted = table.valueOf(desired, key2);
+        if (f.toggles === void 0 || typeof wanted !== "boolean") continue;
+        const now = current?.[key2] === true;
+        if (now === wanted) continue;
+        const verb = wanted ? f.toggles.on : f.toggles.off;
+        push(decorate2(makeAction(verb, ref, { before: { [key2]: now }, after: { [key2]: wanted } }), about));
+      }
+    }
+  }
+  function prune(live, ref, ctx) {
+    const about = { desired: void 0, live, ctx, links: [] };
+    return softDelete(live, ref, about) ?? makeAction(verbs.softDelete, ref, { before: table.state(live) });
+  }
+  return { plan, prune };
+}
+function createChanges(table, after) {
+  const changes = [];
+  for (const [path, value] of Object.entries(after)) {
+    const codec = table.fields[path]?.codec;
+    if (codec === void 0 || codec.whole === true || !isPlainObject(value)) {
+      changes.push({ path, after: value });
+      continue;
+    }
+    for (const [key2, part] of Object.entries(value)) {
+      const says = codec.says?.(`${path}.${key2}`, void 0, part) ?? [];
+      changes.push({ path: `${path}.${key2}`, after: part, ...says.length > 0 ? { says } : {} });
+    }
+  }
+  return changes;
+}
+function linksIn(table, after, links) {
+  const named = /* @__PURE__ */ new Set();
+  for (const [key2, f] of Object.entries(table.fields)) {
+    const value = after[key2];
+    if (value === void 0 || f.references === void 0) continue;
+    for (const { spec, node: node3 } of findReferences(value, f.references)) {
+      const name = node3[spec.name];
+      const id = node3[spec.id];
+      if (typeof name === "string") named.add(`${spec.kind}\0${name}`);
+      else if (id !== void 0) named.add(`${spec.kind}\0#${String(id)}`);
+    }
+  }
+  return links.filter((l) => named.has(`${l.kind}\0${l.name}`) || named.has(`${l.kind}\0#${l.id}`));
+}
+var init_model_plan = __esm({
+  "src/kinds/define/model-plan.ts"() {
+    "use strict";
+    init_context2();
+    init_values();
+    init_restore();
+    init_tags();
+    init_verbs();
+    init_define();
+    init_references();
+    init_resolve();
+  }
+});
+
+// src/kinds/define/model-pull.ts
+async function pullNames(own, live, foreign, context, table) {
+  const kinds = [...new Set(table.references.map((s) => s.kind))];
+  const lists = /* @__PURE__ */ new Map();
+  for (const kind2 of kinds) {
+    const pulled = kind2 === own ? void 0 : context?.live?.(kind2);
+    if (kind2 === own) lists.set(kind2, [...live, ...foreign[kind2] ?? []]);
+    else if (pulled !== void 0) lists.set(kind2, await pulled);
+    else if (foreign[kind2] !== void 0) lists.set(kind2, foreign[kind2]);
+  }
+  const unique = /* @__PURE__ */ new Map();
+  for (const [kind2, list6] of lists) {
+    const count2 = /* @__PURE__ */ new Map();
+    for (const o of list6) count2.set(o.name ?? "", (count2.get(o.name ?? "") ?? 0) + 1);
+    const ids = /* @__PURE__ */ new Map();
+    for (const o of list6) {
+      const name = o.name ?? "";
+      if (name.trim() !== "" && count2.get(name) === 1) ids.set(String(o.id), name);
+    }
+    unique.set(kind2, ids);
+  }
+  return (kind2, id) => unique.get(kind2)?.get(String(id));
+}
+function placeholders(items2) {
+  const out = [];
+  const walk2 = (value) => {
+    if (value instanceof Placeholder) out.push(value.variable);
+    else if (Array.isArray(value)) value.forEach(walk2);
+    else if (value !== null && typeof value === "object") Object.values(value).forEach(walk2);
+  };
+  walk2(items2);
+  return out;
+}
+var init_model_pull = __esm({
+  "src/kinds/define/model-pull.ts"() {
+    "use strict";
+    init_kinds2();
+  }
+});
+
+// src/kinds/define/model.ts
+function modelBody(table, action, env, owner, referenced) {
+  const body = resolveSecrets(deepMerge(action.after ?? {}, action.sends ?? {}), env, owner);
+  if (referenced === void 0 || table.references.length === 0) return body;
+  return table.withIds(body, (kind2, name) => {
+    const id = referenced.idOf({ kind: kind2, name });
+    if (id === void 0) {
+      throw new UserError(
+        `${owner} names ${kind2.replaceAll("_", " ")} "${name}", which has no id in project ${action.object.project} (it was not created by this apply); run plan again`
+      );
+    }
+    return id;
+  });
+}
+function defineModel(spec) {
+  const { fields: table, words: words3 } = spec;
+  const hooks = spec.hooks ?? {};
+  const api = (client) => modelApi(client, spec);
+  const asLive2 = (answer) => spec.live ? spec.live(answer) : answer;
+  const notes = (body2, answer) => spec.notes ? spec.notes(body2, answer) : ignoredTags(body2, answer.tags);
+  const hasTags = Object.hasOwn(table.fields, "tags");
+  const search = async (client, project2, name) => {
+    const how = spec.search;
+    if (typeof how === "function") return (await how(api(client), project2, name)).map(asLive2);
+    const value = how.max === void 0 ? name : name.slice(0, how.max);
+    const query = { [how.param]: value };
+    const found3 = how.limit === void 0 ? await api(client).listAll(project2, query) : await collect(api(client).list(project2, { ...query, limit: how.limit }));
+    return found3.map(asLive2);
+  };
+  const get = async (client, project2, id) => {
+    const numeric = Number(id);
+    if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
+    try {
+      const found3 = await api(client).get(project2, numeric);
+      return found3.deleted === true && !spec.readsDeleted ? void 0 : asLive2(found3);
+    } catch (error2) {
+      if (error2 instanceof ServiceError && error2.status === 404) return void 0;
+      throw error2;
+    }
+  };
+  const service = {
+    list: async (client, project2) => (await api(client).listAll(project2)).map(asLive2),
+    search,
+    get,
+    count: (client, project2) => api(client).count(project2),
+    ...spec.findByName ? { findByName: spec.findByName } : {},
+    async create(client, project2, body2) {
+      const created = await api(client).create(project2, { ...body2, ...spec.createExtra });
+      return { id: created.id, notes: notes(body2, created) };
+    }
+  };
+  const body = (action, env, owner, referenced) => modelBody(table, action, env, owner, referenced);
+  const patchDeleted = (deleted) => async (client, action, id) => {
+    const send = () => api(client).update(action.object.project, id, { deleted });
+    if (!deleted) await restoring(action, id, words3.one, send);
+    else {
+      try {
+        await send();
+      } catch (error2) {
+        if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
+      }
+    }
+    return { id, notes: [] };
+  };
+  const verbs = {
+    create: { ...CREATE, body, ...spec.verbs?.create },
+    update: {
+      ...UPDATE,
+      body,
+      async send(client, action, id, sent) {
+        const { project: project2 } = action.object;
+        const unknownLive = action.preconditions?.live === "unknown";
+        const changed = spec.readBack && unknownLive && sent !== void 0 ? await onlyChanged(table, await api(client).get(project2, id), sent) : sent ?? {};
+        if (Object.keys(changed).length === 0) {
+          return { id, notes: [`the restored ${words3.one} already had the declared values: nothing sent`] };
+        }
+        return { id, notes: notes(changed, await api(client).update(project2, id, changed)) };
+      },
+      ...spec.verbs?.update
+    },
+    softDelete: { ...SOFT_DELETE, send: patchDeleted(true), ...spec.verbs?.softDelete },
+    restore: { ...RESTORE, send: patchDeleted(false), ...spec.verbs?.restore }
+  };
+  const own = spec.verbs?.own ?? [];
+  const planner = modelPlanner({
+    table,
+    words: words3,
+    readsDeleted: spec.readsDeleted === true,
+    readBack: spec.readBack === true,
+    verbs,
+    hooks
+  });
+  const kindHooks = {
+    ...hooks,
+    plan: planner.plan,
+    prune: planner.prune,
+    ...hasTags ? {
+      needsFeatures: (actions) => (hooks.needsFeatures?.(actions) ?? false) || actions.some(
+        (a) => a.object.kind === spec.name && (a.action === verbs.update.name && a.changes.some((c) => c.path === "tags") || a.action === verbs.create.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0)
+      )
+    } : {},
+    pull: hooks.pull ?? (async (client, project2, context) => {
+      const live = (await api(client).listAll(project2)).map(asLive2);
+      const ordered = spec.pullOrder ? [...live].sort(spec.pullOrder) : live;
+      const foreign = hooks.foreign ? await hooks.foreign(client, project2, live) : {};
+      const names = await pullNames(spec.name, live, foreign, context, table);
+      const items2 = ordered.map((l) => table.item(l, names));
+      return { items: items2, variables: placeholders(items2) };
+    })
+  };
+  const kind2 = defineKind({
+    name: spec.name,
+    key: spec.key,
+    words: words3,
+    schema: spec.schema,
+    fields: table,
+    verbs: [verbs.create, verbs.update, verbs.softDelete, verbs.restore, ...own],
+    service,
+    ...spec.answers ? { answers: spec.answers } : {},
+    ...spec.environments ? { environments: spec.environments } : {},
+    ...spec.scopes ? { scopes: spec.scopes } : {},
+    hooks: kindHooks
+  });
+  return { kind: kind2, api, live: asLive2, verbs };
+}
+function onlyChanged(table, current, body) {
+  const live = table.state({ name: null, ...current });
+  return Object.fromEntries(
+    Object.entries(body).filter(([key2, value]) => !deepEqual(table.normalised(key2, value), live[key2]))
+  );
+}
+var init_model = __esm({
+  "src/kinds/define/model.ts"() {
+    "use strict";
+    init_errors();
+    init_secrets();
+    init_values();
+    init_errors2();
+    init_pages();
+    init_restore();
+    init_tags();
+    init_verbs();
+    init_define();
+    init_model_api();
+    init_model_plan();
+    init_model_pull();
+  }
+});
+
 // src/kinds/dashboard/answers.ts
 var obj4, str5, strOrNull4, int4, bool4, list3, level, core, dashboardBasic, dashboard, tile, dashboardWithTiles, collaborator, sharing, DASHBOARD_ANSWERS;
 var init_answers3 = __esm({
@@ -26500,13 +27347,13 @@ var init_answers3 = __esm({
 function knownUsers(onDashboard, members) {
   const users2 = onDashboard.map((c) => c.user);
   if (members !== void 0 && "members" in members) users2.push(...members.members.map((m) => m.user));
-  const known3 = /* @__PURE__ */ new Map();
+  const known2 = /* @__PURE__ */ new Map();
   for (const u of users2) {
     const user = { uuid: asciiLower(u.uuid), email: asciiLower(u.email ?? ""), shown: u.email ?? "" };
-    known3.set(`${user.uuid}
+    known2.set(`${user.uuid}
 ${user.shown}`, user);
   }
-  return [...known3.values()];
+  return [...known2.values()];
 }
 function matches(c, users2) {
   if (c.user_uuid !== void 0) {
@@ -26689,7 +27536,7 @@ function layoutOrder(a, b) {
 function tileLabel(tile2) {
   if (tile2.text !== void 0) return `text "${excerpt2(tile2.text)}"`;
   if (tile2.insight !== void 0) return `insight "${tile2.insight}"`;
-  return `insight #${tile2.insightId}`;
+  return `insight #${tile2.insight_id}`;
 }
 function excerpt2(text2) {
   const line = text2.split("\n").find((l) => l.trim() !== "") ?? "";
@@ -26733,7 +27580,7 @@ function declareTiles(list6, ctx) {
         return;
       }
       firstByInsight.set(key2, source);
-      desired = tile2.insight !== void 0 ? { type: "insight", insight: ctx.text(`${at2}/insight`, tile2.insight), source } : { type: "insight", insightId: tile2.insight_id, source };
+      desired = tile2.insight !== void 0 ? { type: "insight", insight: ctx.text(`${at2}/insight`, tile2.insight), source } : { type: "insight", insight_id: tile2.insight_id, source };
     }
     if (layout !== void 0) desired.layout = { x: layout.x, y: layout.y, w: layout.w, h: layout.h };
     out.push(desired);
@@ -26847,14 +27694,78 @@ var init_fields3 = __esm({
         },
         { compare: "none", live: false, declare: (value) => ({ enabled: value.enabled }) }
       ),
-      /** When present, the whole set of tiles (tiles-plan.ts): add_tile / remove_tile / update_tile. */
+      /**
+       * When present, the whole set of tiles (tiles-plan.ts): add_tile / remove_tile / update_tile. A
+       * tile's `insight:` names an insight the files declare (resolved per project, created first when
+       * this apply creates it); `insight_id:` is a raw id.
+       */
       tiles: field(tilesSchema, {
         compare: "none",
         live: false,
-        declare: (value, at2) => declareTiles(value, at2.ctx)
+        declare: (value, at2) => declareTiles(value, at2.ctx),
+        references: [
+          {
+            kind: "insight",
+            at: "*",
+            name: "insight",
+            id: "insight_id",
+            verb: { one: "shows", many: "show" },
+            part: "tile",
+            declaredOnly: true,
+            checkIds: true
+          }
+        ]
       }),
       deleted: flag("Tombstone: soft-delete the dashboard (idempotent).")
     });
+  }
+});
+
+// src/kinds/insight/answers.ts
+var obj5, str6, strOrNull5, int5, list4, insightBasic, INSIGHT_ANSWERS;
+var init_answers4 = __esm({
+  "src/kinds/insight/answers.ts"() {
+    "use strict";
+    init_shapes();
+    ({ obj: obj5, str: str6, strOrNull: strOrNull5, int: int5, list: list4 } = answerTypes);
+    insightBasic = obj5(
+      {
+        id: int5,
+        short_id: str6,
+        name: strOrNull5,
+        description: strOrNull5,
+        query: { type: ["object", "null"] },
+        tags: list4(str6),
+        dashboard_tiles: list4(
+          obj5({ id: int5, dashboard_id: int5, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"])
+        ),
+        dashboards: list4(int5)
+      },
+      ["id", "name", "query", "dashboard_tiles"]
+    );
+    INSIGHT_ANSWERS = {
+      insightPage: listPage(insightBasic),
+      insight: { schema: insightBasic }
+    };
+  }
+});
+
+// src/kinds/insight/service.ts
+function insightsApi(client) {
+  return modelApi(client, INSIGHT_ENDPOINTS);
+}
+var INSIGHT_ENDPOINTS;
+var init_service2 = __esm({
+  "src/kinds/insight/service.ts"() {
+    "use strict";
+    init_model_api();
+    init_answers4();
+    INSIGHT_ENDPOINTS = {
+      path: "insights",
+      shapes: { page: INSIGHT_ANSWERS.insightPage, one: INSIGHT_ANSWERS.insight },
+      listQuery: { basic: "true" },
+      budget: "events"
+    };
   }
 });
 
@@ -26879,49 +27790,23 @@ var init_by_id = __esm({
 
 // src/kinds/dashboard/service.ts
 function dashboardsApi(client) {
+  const model = modelApi(client, DASHBOARD_ENDPOINTS);
   const path = (project2, rest = "") => projectPath(project2, `dashboards/${rest}`);
   return {
-    list(project2, query = {}, max) {
-      return client.pages(
-        { method: "GET", path: path(project2), query, expect: DASHBOARD_ANSWERS.dashboardPage },
-        max
-      );
-    },
+    list: model.list,
     /** Every dashboard, pages after the first read concurrently (see `ServiceClient.listAll`). */
-    listAll(project2, query = {}) {
-      return client.listAll(path(project2), query, DASHBOARD_ANSWERS.dashboardPage);
-    },
+    listAll: model.listAll,
     /** How many dashboards the list holds: one request for a one-item page. */
-    async count(project2, query = {}) {
-      const spec = {
-        method: "GET",
-        path: path(project2),
-        query: { ...query, limit: 1 },
-        expect: DASHBOARD_ANSWERS.dashboardPage
-      };
-      const page = await client.request(spec);
-      return page.count ?? page.results.length;
-    },
-    get(project2, id) {
-      return client.request({ method: "GET", path: path(project2, `${segment(id)}/`), expect: DASHBOARD_ANSWERS.dashboard });
-    },
+    count: model.count,
+    get: (project2, id) => model.get(project2, id),
+    create: (project2, body) => model.create(project2, { ...body }),
+    update: (project2, id, body) => model.update(project2, id, { ...body }),
     /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
     getWithTiles(project2, id) {
       return client.request({
         method: "GET",
         path: path(project2, `${segment(id)}/`),
         expect: DASHBOARD_ANSWERS.dashboardWithTiles
-      });
-    },
-    create(project2, body) {
-      return client.request({ method: "POST", path: path(project2), body, expect: DASHBOARD_ANSWERS.dashboard });
-    },
-    update(project2, id, body) {
-      return client.request({
-        method: "PATCH",
-        path: path(project2, `${segment(id)}/`),
-        body,
-        expect: DASHBOARD_ANSWERS.dashboard
       });
     },
     /**
@@ -26992,129 +27877,17 @@ function sharingApi(client) {
     }
   };
 }
-var init_service2 = __esm({
+var DASHBOARD_ENDPOINTS;
+var init_service3 = __esm({
   "src/kinds/dashboard/service.ts"() {
     "use strict";
     init_query();
+    init_model_api();
     init_answers3();
-  }
-});
-
-// src/kinds/dashboard/find.ts
-function searchDashboards(client, project2, name) {
-  return collect(
-    dashboardsApi(client).list(project2, { search: name.slice(0, SEARCH_MAX), limit: SEARCH_PAGE })
-  );
-}
-function getDashboard(client, project2, id) {
-  return readById(id, (numeric) => dashboardsApi(client).get(project2, numeric));
-}
-function countDashboards(client, project2) {
-  return dashboardsApi(client).count(project2);
-}
-var SEARCH_MAX, SEARCH_PAGE;
-var init_find = __esm({
-  "src/kinds/dashboard/find.ts"() {
-    "use strict";
-    init_pages();
-    init_by_id();
-    init_service2();
-    SEARCH_MAX = 200;
-    SEARCH_PAGE = 1e3;
-  }
-});
-
-// src/kinds/insight/answers.ts
-var obj5, str6, strOrNull5, int5, list4, insightBasic, INSIGHT_ANSWERS;
-var init_answers4 = __esm({
-  "src/kinds/insight/answers.ts"() {
-    "use strict";
-    init_shapes();
-    ({ obj: obj5, str: str6, strOrNull: strOrNull5, int: int5, list: list4 } = answerTypes);
-    insightBasic = obj5(
-      {
-        id: int5,
-        short_id: str6,
-        name: strOrNull5,
-        description: strOrNull5,
-        query: { type: ["object", "null"] },
-        tags: list4(str6),
-        dashboard_tiles: list4(
-          obj5({ id: int5, dashboard_id: int5, deleted: { type: ["boolean", "null"] } }, ["id", "dashboard_id"])
-        ),
-        dashboards: list4(int5)
-      },
-      ["id", "name", "query", "dashboard_tiles"]
-    );
-    INSIGHT_ANSWERS = {
-      insightPage: listPage(insightBasic),
-      insight: { schema: insightBasic }
+    DASHBOARD_ENDPOINTS = {
+      path: "dashboards",
+      shapes: { page: DASHBOARD_ANSWERS.dashboardPage, one: DASHBOARD_ANSWERS.dashboard }
     };
-  }
-});
-
-// src/kinds/insight/service.ts
-function insightsApi(client) {
-  const path = (project2, rest = "") => projectPath(project2, `insights/${rest}`);
-  const budget = "events";
-  return {
-    /** Every live insight (basic shape), pages after the first read concurrently. */
-    listAll(project2, query = {}) {
-      return client.listAll(path(project2), { basic: "true", ...query }, INSIGHT_ANSWERS.insightPage, budget);
-    },
-    /** How many live insights the list holds: one request for a one-item page. */
-    async count(project2) {
-      const page = await client.request({
-        method: "GET",
-        path: path(project2),
-        query: { basic: "true", limit: 1 },
-        budget,
-        expect: INSIGHT_ANSWERS.insightPage
-      });
-      return page.count ?? page.results.length;
-    },
-    get(project2, id) {
-      return client.request({ method: "GET", path: path(project2, `${segment(id)}/`), budget, expect: INSIGHT_ANSWERS.insight });
-    },
-    create(project2, body) {
-      return client.request({ method: "POST", path: path(project2), body, budget, expect: INSIGHT_ANSWERS.insight });
-    },
-    update(project2, id, body) {
-      return client.request({
-        method: "PATCH",
-        path: path(project2, `${segment(id)}/`),
-        body,
-        budget,
-        expect: INSIGHT_ANSWERS.insight
-      });
-    }
-  };
-}
-var init_service3 = __esm({
-  "src/kinds/insight/service.ts"() {
-    "use strict";
-    init_query();
-    init_answers4();
-  }
-});
-
-// src/kinds/insight/find.ts
-function searchInsights(client, project2, name) {
-  return insightsApi(client).listAll(project2, { search: name.slice(0, SEARCH_MAX2) });
-}
-function getInsight(client, project2, id) {
-  return readById(id, (numeric) => insightsApi(client).get(project2, numeric));
-}
-function countInsights(client, project2) {
-  return insightsApi(client).count(project2);
-}
-var SEARCH_MAX2;
-var init_find2 = __esm({
-  "src/kinds/insight/find.ts"() {
-    "use strict";
-    init_by_id();
-    init_service3();
-    SEARCH_MAX2 = 200;
   }
 });
 
@@ -27292,14 +28065,16 @@ function tileInsightsToCheck(declared, dashboards, tiles) {
     if (desired.deleted || !desired.tiles) continue;
     const shown3 = new Set((live ? tiles[live.id] ?? [] : []).map((t) => t.insightId));
     for (const tile2 of desired.tiles) {
-      if (tile2.type === "insight" && "insightId" in tile2 && !shown3.has(tile2.insightId))
-        ids.add(tile2.insightId);
+      if (tile2.type === "insight" && "insight_id" in tile2 && !shown3.has(tile2.insight_id))
+        ids.add(tile2.insight_id);
     }
   }
   return [...ids].sort((a, b) => a - b);
 }
 async function insightsById(client, project2, ids) {
-  const found3 = await Promise.all(ids.map((id) => getInsight(client, project2, id)));
+  const found3 = await Promise.all(
+    ids.map((id) => readById(id, (numeric) => insightsApi(client).get(project2, numeric)))
+  );
   return Object.fromEntries(ids.map((id, i) => [id, found3[i] ? found3[i]?.name ?? "" : null]));
 }
 async function rereadDashboards(client, project2, read2, run16, list6) {
@@ -27335,78 +28110,25 @@ var init_live2 = __esm({
     init_errors();
     init_plan();
     init_values();
-    init_find2();
-    init_collaborators();
     init_service2();
+    init_by_id();
+    init_collaborators();
+    init_service3();
     init_tiles_live();
   }
 });
 
-// src/kinds/shared/restore.ts
-function restoreAction(ref, id) {
-  return makeAction(RESTORE, ref, {
-    before: { deleted: true },
-    after: { deleted: false },
-    changes: [{ path: "deleted", before: true, after: false }],
-    warnings: [
-      `id ${id} is not in project ${ref.project}'s live list: soft-deleted, or never there (the service answers alike, so plan cannot tell); apply restores it if it was soft-deleted, and otherwise fails naming the pin`
-    ]
-  });
-}
-async function restoring(action, id, one, send) {
-  try {
-    await send();
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) {
-      const where2 = action.object.source ? ` (${action.object.source.file}:${action.object.source.line})` : "";
-      throw new UserError(
-        `project ${action.object.project} has no ${one} ${id}, live or soft-deleted: remove the \`id: ${id}\` pin of ${one} "${action.object.name}"${where2} to create it anew`
-      );
-    }
-    throw error2;
-  }
-}
-var init_restore = __esm({
-  "src/kinds/shared/restore.ts"() {
-    "use strict";
-    init_errors();
-    init_context2();
-    init_errors2();
-    init_verbs();
-  }
-});
-
-// src/kinds/shared/tags.ts
-function warnIgnoredTags(tags2, ref, ctx) {
-  if (tags2 && tags2.length > 0 && ctx.features?.tagging === false) {
-    ctx.sink.notes.push({ severity: "warning", message: TAGS_IGNORED, object: ref });
-  }
-}
-function withoutIgnoredTags(changes, ref, ctx) {
-  if (ctx.features?.tagging !== false || !changes.some((c) => c.path === "tags")) return changes;
-  ctx.sink.notes.push({ severity: "note", message: TAGS_IGNORED, object: ref });
-  return changes.filter((c) => c.path !== "tags");
-}
-function ignoredTags(body, returned) {
-  const sent = body?.tags;
-  if (Array.isArray(sent) && sent.length > 0 && (returned ?? []).length === 0) {
-    return ["the service ignored the tags (the organization lacks the tagging feature)"];
-  }
-  return [];
-}
-var TAGS_IGNORED;
-var init_tags = __esm({
-  "src/kinds/shared/tags.ts"() {
-    "use strict";
-    TAGS_IGNORED = "the organization lacks the tagging feature: the service ignores tags";
-  }
-});
-
 // src/kinds/dashboard/tile-verbs.ts
-function tileName(side) {
+function knownInsightId(action) {
+  const lookup2 = action.preconditions?.insight_id;
+  if (typeof lookup2 === "number") return lookup2;
+  const required = action.requires?.find((r) => r.kind === "insight")?.id;
+  return required === void 0 ? void 0 : Number(required);
+}
+function tileName(side, action) {
   if (side.text !== void 0) return `text "${excerpt2(side.text)}"`;
   if (side.insight !== void 0 && side.insight !== "") return `insight "${side.insight}"`;
-  return `insight #${side.insight_id ?? "?"}`;
+  return `insight #${(action && knownInsightId(action)) ?? "?"}`;
 }
 function placed(side) {
   const l = side.layout;
@@ -27430,10 +28152,10 @@ function dashboardsOf(insight) {
   return [...new Set(insight.dashboard_tiles.filter((t) => t.deleted !== true).map((t) => t.dashboard_id))];
 }
 function insightIdOf(action, side, referenced) {
-  const id = side.insight_id ?? (side.insight === void 0 ? void 0 : referenced?.idOf({ kind: "insight", name: side.insight }));
+  const id = knownInsightId(action) ?? (side.insight === void 0 ? void 0 : referenced?.idOf({ kind: "insight", name: side.insight }));
   if (id === void 0) {
     throw new UserError(
-      `${action.action} ${tileName(side)} on dashboard "${action.object.name}": the insight has no id yet (it was not created by this apply); apply its create first, or run plan again`
+      `${action.action} ${tileName(side, action)} on dashboard "${action.object.name}": the insight has no id yet (it was not created by this apply); apply its create first, or run plan again`
     );
   }
   return Number(id);
@@ -27490,8 +28212,8 @@ var init_tile_verbs = __esm({
     init_errors();
     init_errors2();
     init_words();
-    init_service3();
     init_service2();
+    init_service3();
     init_tiles_declare();
     init_tiles_diff();
     init_tiles_live();
@@ -27507,13 +28229,11 @@ var init_tile_verbs = __esm({
       step: 3,
       destructive: false,
       sides: { before: "absent", after: "required" },
-      detail: (action) => ({ text: `${tileName(sideOf(action, "after"))}${placed(sideOf(action, "after"))}` }),
+      detail: (action) => ({
+        text: `${tileName(sideOf(action, "after"), action)}${placed(sideOf(action, "after"))}`
+      }),
       refreshes: () => [["tiles"]],
-      // The insight a tile shows is created, restored or changed first (SPEC §3 "Apply order").
-      references: (action) => {
-        const side = sideOf(action, "after");
-        return side.insight === void 0 ? [] : [{ kind: "insight", name: side.insight }];
-      },
+      // The insight a tile shows is created, restored or changed first (SPEC §3 "Apply order"): `requires`.
       async send(client, action, id, _body, referenced) {
         const project2 = action.object.project;
         const dashboardId = Number(id);
@@ -27525,7 +28245,7 @@ var init_tile_verbs = __esm({
         if (side.layout !== void 0) {
           if (tileId === void 0) {
             throw new UserError(
-              `add_tile ${tileName(side)} on dashboard "${action.object.name}": the service did not report the new tile, so its layout was not set; run plan again`
+              `add_tile ${tileName(side, action)} on dashboard "${action.object.name}": the service did not report the new tile, so its layout was not set; run plan again`
             );
           }
           await patchTiles(client, project2, dashboardId, [{ id: tileId, layouts: smOnly(side.layout) }]);
@@ -27542,16 +28262,17 @@ var init_tile_verbs = __esm({
       // A text card's removal deletes its text (the plan says so per action); an insight's only detaches it.
       destructive: "depends",
       sides: { before: "required", after: "absent" },
-      detail: (action) => ({ text: tileName(sideOf(action, "before")) }),
+      detail: (action) => ({ text: tileName(sideOf(action, "before"), action) }),
       refreshes: () => [["tiles"]],
       async send(client, action, id) {
         const project2 = action.object.project;
         const dashboardId = Number(id);
         const side = sideOf(action, "before");
         if (side.text === void 0) {
-          if (side.insight_id === void 0)
-            throw new UserError(`remove_tile ${tileName(side)}: the plan lost the insight's id`);
-          const { changed } = await changeMembership(client, project2, side.insight_id, dashboardId, false);
+          const insightId = knownInsightId(action);
+          if (insightId === void 0)
+            throw new UserError(`remove_tile ${tileName(side, action)}: the plan lost the insight's id`);
+          const { changed } = await changeMembership(client, project2, insightId, dashboardId, false);
           return { id, notes: changed ? [] : ["the tile was already gone"] };
         }
         const tile2 = findTile(await tilesNow(client, project2, dashboardId), side);
@@ -27568,17 +28289,17 @@ var init_tile_verbs = __esm({
       step: 3,
       destructive: false,
       sides: { before: "required", after: "required" },
-      detail: (action) => ({ text: tileName(sideOf(action, "after")) }),
+      detail: (action) => ({ text: tileName(sideOf(action, "after"), action) }),
       refreshes: () => [["tiles"]],
       async send(client, action, id) {
         const project2 = action.object.project;
         const dashboardId = Number(id);
         const before = sideOf(action, "before");
         const after = sideOf(action, "after");
-        const tile2 = findTile(await tilesNow(client, project2, dashboardId), before, before.insight_id);
+        const tile2 = findTile(await tilesNow(client, project2, dashboardId), before, knownInsightId(action));
         if (tile2 === void 0) {
           throw new UserError(
-            `update_tile ${tileName(before)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`
+            `update_tile ${tileName(before, action)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`
           );
         }
         const write3 = { id: tile2.id };
@@ -27595,73 +28316,59 @@ var init_tile_verbs = __esm({
 });
 
 // src/kinds/dashboard/tiles-plan.ts
-function insightIndex(ctx) {
-  const declared = ctx.others?.declared("insight") ?? [];
-  const liveKind = ctx.others?.live("insight");
-  const live = liveKind?.objects ?? [];
-  const ignored2 = [];
-  const { pairs } = matchObjects(declared, live, "insight", ignored2);
-  const byName = /* @__PURE__ */ new Map();
-  for (const { desired, live: match } of pairs) {
-    if (desired.deleted) continue;
-    const id = match?.id ?? desired.id;
-    const known3 = byName.get(desired.name);
-    byName.set(desired.name, {
-      id: id === void 0 ? void 0 : Number(id),
-      several: known3 !== void 0
-    });
-  }
-  const names = /* @__PURE__ */ new Map();
-  for (const object of live) names.set(Number(object.id), object.name ?? "");
-  return { byName, names, read: liveKind !== void 0 };
-}
 function plannedSide(tile2) {
-  if (tile2.text !== void 0) return { text: tile2.text, ...tile2.layout ? { layout: tile2.layout } : {} };
-  return {
-    ...tile2.insightName !== void 0 ? { insight: tile2.insightName } : {},
-    ...tile2.insightId !== void 0 ? { insight_id: tile2.insightId } : {},
-    ...tile2.layout ? { layout: tile2.layout } : {}
-  };
+  const layout = tile2.layout ? { layout: tile2.layout } : {};
+  if (tile2.text !== void 0) return { after: { text: tile2.text, ...layout } };
+  const name = tile2.insightName ?? "";
+  const id = tile2.insightId !== void 0 ? { id: tile2.insightId } : {};
+  return { after: { insight: name, ...layout }, requires: [{ kind: "insight", name, ...id }] };
 }
 function liveSide(tile2, names) {
   const layout = smLayout(tile2.layouts);
-  if (tile2.textId !== null) return { text: tile2.text ?? "", ...layout ? { layout } : {} };
+  if (tile2.textId !== null) return { side: { text: tile2.text ?? "", ...layout ? { layout } : {} } };
   const id = tile2.insightId;
-  const name = names.get(id) ?? tile2.insightName ?? "";
-  return { insight: name, insight_id: id, ...layout ? { layout } : {} };
+  const name = names(id) ?? tile2.insightName ?? "";
+  return { side: { insight: name, ...layout ? { layout } : {} }, preconditions: { insight_id: id } };
 }
-function planTiles(desired, current, ref, ctx) {
+function planTiles(desired, current, ref, ctx, links) {
   const tiles = desired.tiles;
   if (tiles === void 0) return;
   const live = ctx.live;
   const liveList = current ? live.tiles?.[current.id] : [];
   if (liveList === void 0) return;
-  const index = insightIndex(ctx);
+  const liveName = liveNameOf(ctx);
   const checked = live.insights ?? {};
-  for (const [id, name] of Object.entries(checked)) if (name !== null) index.names.set(Number(id), name);
-  const missing = new Set(
-    Object.entries(checked).filter(([, n]) => n === null).map(([id]) => Number(id))
-  );
+  const names = (id) => liveName("insight", id) ?? checked[id] ?? void 0;
   const planned2 = [];
   for (const tile2 of tiles) {
-    const resolved2 = resolve3(tile2, index, desired, ctx, missing);
-    if (resolved2) planned2.push(resolved2);
+    if (tile2.type === "insight" && "insight_id" in tile2 && checked[tile2.insight_id] === null) {
+      if (!declaresPinned(ctx, tile2.insight_id)) {
+        ctx.sink.errors.push({
+          message: `a tile of dashboard "${desired.name}" shows insight id ${tile2.insight_id}, which is not a live insight of project ${ctx.project}`,
+          source: tile2.source
+        });
+        continue;
+      }
+    }
+    planned2.push(resolved(tile2, links, names));
   }
   const diff = diffTiles(planned2, liveList);
   const { sink } = ctx;
   for (const { live: tile2 } of diff.remove) {
-    const before = liveSide(tile2, index.names);
-    const text2 = before.text !== void 0;
+    const { side, preconditions: preconditions2 } = liveSide(tile2, names);
+    const text2 = side.text !== void 0;
     sink.actions.push(
       makeAction(REMOVE_TILE, ref, {
-        before,
+        before: side,
         destructive: text2,
-        ...text2 ? { warnings: ["the text card is deleted, and its text with it"] } : {}
+        ...text2 ? { warnings: ["the text card is deleted, and its text with it"] } : {},
+        ...preconditions2 ? { preconditions: preconditions2 } : {}
       })
     );
   }
   for (const tile2 of diff.add) {
-    sink.actions.push(makeAction(ADD_TILE, ref, { after: plannedSide(tile2) }));
+    const { after, requires } = plannedSide(tile2);
+    sink.actions.push(makeAction(ADD_TILE, ref, { after, ...requires ? { requires } : {} }));
   }
   const updates = /* @__PURE__ */ new Map();
   for (const move of diff.move) updates.set(move.live, { ...updates.get(move.live), layout: move });
@@ -27673,7 +28380,7 @@ function planTiles(desired, current, ref, ctx) {
   };
   for (const tile2 of [...updates.keys()].sort((a, b) => order(a) - order(b))) {
     const { layout, text: text2 } = updates.get(tile2) ?? {};
-    const before = liveSide(tile2, index.names);
+    const { side: before, preconditions: preconditions2 } = liveSide(tile2, names);
     const after = { ...before };
     const changes = [];
     if (layout) {
@@ -27693,47 +28400,27 @@ function planTiles(desired, current, ref, ctx) {
         ...textChange(text2.before, text2.after)
       });
     }
-    sink.actions.push(makeAction(UPDATE_TILE, ref, { before, after, changes }));
+    sink.actions.push(
+      makeAction(UPDATE_TILE, ref, { before, after, changes, ...preconditions2 ? { preconditions: preconditions2 } : {} })
+    );
   }
 }
-function resolve3(tile2, index, dashboard2, ctx, missing) {
+function resolved(tile2, links, names) {
   const layout = tile2.layout ? { layout: tile2.layout } : {};
   if (tile2.type === "text") return { label: tileLabel({ text: tile2.text }), text: tile2.text, ...layout };
   if ("insight" in tile2) {
-    const found3 = index.byName.get(tile2.insight);
-    if (found3 === void 0) {
-      ctx.sink.errors.push({
-        message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", which no file declares for project ${ctx.project}`,
-        source: tile2.source
-      });
-      return void 0;
-    }
-    if (found3.several) {
-      ctx.sink.errors.push({
-        message: `a tile of dashboard "${dashboard2.name}" shows insight "${tile2.insight}", a name several declared insights share: name it by insight_id:`,
-        source: tile2.source
-      });
-      return void 0;
-    }
+    const id = links.find((l) => l.kind === "insight" && l.name === tile2.insight)?.id;
     return {
       label: tileLabel({ insight: tile2.insight }),
       insightName: tile2.insight,
-      ...found3.id !== void 0 ? { insightId: found3.id } : {},
+      ...id !== void 0 ? { insightId: Number(id) } : {},
       ...layout
     };
   }
-  const unknown = index.read ? !index.names.has(tile2.insightId) : missing.has(tile2.insightId);
-  if (unknown && !declaresPinned(ctx, tile2.insightId)) {
-    ctx.sink.errors.push({
-      message: `a tile of dashboard "${dashboard2.name}" shows insight id ${tile2.insightId}, which is not a live insight of project ${ctx.project}`,
-      source: tile2.source
-    });
-    return void 0;
-  }
-  const name = index.names.get(tile2.insightId);
+  const name = names(tile2.insight_id);
   return {
-    label: name ? tileLabel({ insight: name }) : tileLabel({ insightId: tile2.insightId }),
-    insightId: tile2.insightId,
+    label: name ? tileLabel({ insight: name }) : tileLabel({ insight_id: tile2.insight_id }),
+    insightId: tile2.insight_id,
     ...name !== void 0 && name !== "" ? { insightName: name } : {},
     ...layout
   };
@@ -27745,6 +28432,7 @@ var init_tiles_plan = __esm({
   "src/kinds/dashboard/tiles-plan.ts"() {
     "use strict";
     init_plan();
+    init_resolve();
     init_text_diff();
     init_tile_verbs();
     init_tiles_declare();
@@ -27753,18 +28441,6 @@ var init_tiles_plan = __esm({
 });
 
 // src/kinds/dashboard/verbs.ts
-async function createDashboard(client, project2, body) {
-  const created = await dashboardsApi(client).create(project2, body);
-  return { id: created.id, notes: ignoredTags(body, created.tags) };
-}
-async function onlyChanged(client, project2, id, body) {
-  const live = dashboardFields.state(await dashboardsApi(client).get(project2, id));
-  return Object.fromEntries(
-    Object.entries(body).filter(
-      ([key2, value]) => !deepEqual(dashboardFields.normalised(key2, value), live[key2])
-    )
-  );
-}
 function collaborator2(action, side) {
   const value = action[side];
   const level2 = typeof value?.level === "number" ? value.level : void 0;
@@ -27790,51 +28466,15 @@ function sharing2(enabled) {
     }
   };
 }
-var update2, restore, softDelete, byUser, users, ADD_COLLABORATOR, REMOVE_COLLABORATOR, ENABLE_SHARING, DISABLE_SHARING, dashboardVerbs;
+var byUser, users, ADD_COLLABORATOR, REMOVE_COLLABORATOR, ENABLE_SHARING, DISABLE_SHARING, DASHBOARD_VERBS;
 var init_verbs3 = __esm({
   "src/kinds/dashboard/verbs.ts"() {
     "use strict";
     init_execute();
-    init_values();
     init_words();
-    init_restore();
-    init_tags();
-    init_verbs();
     init_fields3();
-    init_service2();
+    init_service3();
     init_tile_verbs();
-    update2 = {
-      ...UPDATE,
-      async send(client, action, id, body) {
-        const { project: project2 } = action.object;
-        const liveUnknown = Object.keys(action.before ?? {}).length === 0;
-        const send = liveUnknown && body !== void 0 ? await onlyChanged(client, project2, Number(id), body) : body;
-        if (send !== void 0 && Object.keys(send).length === 0) {
-          return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
-        }
-        const result = await dashboardsApi(client).update(project2, Number(id), send);
-        return { id, notes: ignoredTags(send, result.tags) };
-      }
-    };
-    restore = {
-      ...RESTORE,
-      async send(client, action, id) {
-        await restoring(
-          action,
-          id,
-          "dashboard",
-          () => dashboardsApi(client).update(action.object.project, Number(id), { deleted: false })
-        );
-        return { id, notes: [] };
-      }
-    };
-    softDelete = {
-      ...SOFT_DELETE,
-      async send(client, action, id) {
-        await dashboardsApi(client).update(action.object.project, Number(id), { deleted: true });
-        return { id, notes: [] };
-      }
-    };
     byUser = (action) => {
       const side = action.after ?? action.before;
       return typeof side?.user_uuid === "string" ? side.user_uuid : "";
@@ -27890,11 +28530,7 @@ var init_verbs3 = __esm({
     };
     ENABLE_SHARING = sharing2(true);
     DISABLE_SHARING = sharing2(false);
-    dashboardVerbs = [
-      CREATE,
-      update2,
-      softDelete,
-      restore,
+    DASHBOARD_VERBS = [
       ADD_COLLABORATOR,
       REMOVE_COLLABORATOR,
       ENABLE_SHARING,
@@ -27905,21 +28541,13 @@ var init_verbs3 = __esm({
 });
 
 // src/kinds/dashboard/plan.ts
-function planDashboard(desired, current, ref, ctx) {
-  if (desired.deleted) {
-    if (current)
-      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current) }));
-  } else if (current) planExisting2(desired, current, ref, ctx);
-  else if (desired.id !== void 0) planRestore(desired, ref, ctx);
-  else planCreate2(desired, ref, ctx);
+function planDashboardExtras(desired, current, ref, ctx, how, links) {
+  if (how === "create") planCreate2(desired, ref, ctx, links);
+  else if (how === "restore") planRestore(desired, ref, ctx);
+  else if (current) planExisting2(desired, current, ref, ctx, links);
 }
 function dashboardsNeedFeatures(actions) {
-  return actions.some(
-    (a) => a.action === ADD_COLLABORATOR.name || a.action === UPDATE.name && a.changes.some((c) => c.path === "tags") || a.action === CREATE.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0
-  );
-}
-function asChanges(fields) {
-  return Object.entries(fields).map(([path, after]) => ({ path, after }));
+  return actions.some((a) => a.action === ADD_COLLABORATOR.name);
 }
 function sharingAction(ref, before, after) {
   return makeAction(after ? ENABLE_SHARING : DISABLE_SHARING, ref, {
@@ -27930,7 +28558,7 @@ function sharingAction(ref, before, after) {
 function addCollaboratorAction(ref, c) {
   return makeAction(ADD_COLLABORATOR, ref, { after: { user_uuid: c.user_uuid, level: c.level } });
 }
-function resolved(desired, onDashboard, ctx) {
+function resolved2(desired, onDashboard, ctx) {
   const owner = `dashboard "${desired.name}"`;
   const result = resolveCollaborators(owner, desired.collaborators ?? [], onDashboard, ctx.live.members);
   ctx.sink.errors.push(...result.errors);
@@ -27941,34 +28569,19 @@ function resolved(desired, onDashboard, ctx) {
   }
   return result.collaborators;
 }
-function planCreate2(desired, ref, ctx) {
+function planCreate2(desired, ref, ctx, links) {
   const { sink, features } = ctx;
-  const after = dashboardFields.sent(desired);
-  sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
-  warnIgnoredTags(desired.tags, ref, ctx);
-  const collaborators = resolved(desired, [], ctx);
+  const collaborators = resolved2(desired, [], ctx);
   if (collaborators.length > 0 && features?.access_control === false) {
     sink.notes.push({ severity: "warning", message: COLLABORATORS_IGNORED, object: ref });
   } else {
     for (const c of collaborators) sink.actions.push(addCollaboratorAction(ref, c));
   }
   if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
-  planTiles(desired, void 0, ref, ctx);
+  planTiles(desired, void 0, ref, ctx, links);
 }
 function planRestore(desired, ref, ctx) {
   const { sink } = ctx;
-  sink.actions.push(restoreAction(ref, desired.id));
-  const after = dashboardFields.sent(desired);
-  sink.actions.push(
-    makeAction(UPDATE, ref, {
-      before: {},
-      after,
-      changes: asChanges(after),
-      warnings: [
-        "the live values are unknown while the dashboard is deleted: apply reads it back after the restore and sends the declared fields that differ"
-      ]
-    })
-  );
   if (desired.sharing)
     sink.actions.push(sharingAction(ref, !desired.sharing.enabled, desired.sharing.enabled));
   if (desired.collaborators) {
@@ -27986,24 +28599,21 @@ function planRestore(desired, ref, ctx) {
     });
   }
 }
-function planExisting2(desired, current, ref, ctx) {
+function planExisting2(desired, current, ref, ctx, links) {
   const { sink, live } = ctx;
-  const { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
-  const update4 = updateAction(UPDATE, ref, withoutIgnoredTags(changes, ref, ctx));
-  if (update4) sink.actions.push(update4);
   if (desired.collaborators) planCollaborators(desired, current, ref, ctx);
   if (desired.sharing) {
     const enabled = live.sharing[current.id]?.enabled ?? current.is_shared;
     if (enabled !== desired.sharing.enabled)
       sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
-  planTiles(desired, current, ref, ctx);
+  planTiles(desired, current, ref, ctx, links);
 }
 function planCollaborators(desired, current, ref, ctx) {
   const { sink, features, live } = ctx;
   const onDashboard = live.collaborators[current.id] ?? [];
   const liveList = onDashboard.map((c) => ({ user_uuid: c.user.uuid, level: c.level }));
-  const wanted = resolved(desired, onDashboard, ctx);
+  const wanted = resolved2(desired, onDashboard, ctx);
   const liveIds = new Set(liveList.map((c) => asciiLower(c.user_uuid)));
   const wantedIds = new Set(wanted.map((c) => c.user_uuid));
   const removes = liveList.filter((c) => !wantedIds.has(asciiLower(c.user_uuid)));
@@ -28023,12 +28633,7 @@ var init_plan3 = __esm({
     "use strict";
     init_plan();
     init_text();
-    init_define();
-    init_restore();
-    init_tags();
-    init_verbs();
     init_collaborators();
-    init_fields3();
     init_tiles_plan();
     init_verbs3();
     COLLABORATORS_IGNORED = "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
@@ -28109,9 +28714,9 @@ var init_pull2 = __esm({
   "src/kinds/dashboard/pull.ts"() {
     "use strict";
     init_values();
-    init_service3();
-    init_fields3();
     init_service2();
+    init_fields3();
+    init_service3();
     init_tiles_diff();
     init_tiles_live();
     init_tiles_schema();
@@ -28223,10 +28828,10 @@ function checkTileInsights(dashboards, insights) {
           source: tile2.source,
           message: tombstones.has(tile2.insight) ? `a tile of ${owner} shows insight "${tile2.insight}", which the files delete (deleted: true)` : `a tile of ${owner} shows insight "${tile2.insight}", which no file declares for this project under insights:${didYouMean(tile2.insight, names)}`
         });
-      } else if (deletedIds.has(tile2.insightId)) {
+      } else if (deletedIds.has(tile2.insight_id)) {
         problems.push({
           source: tile2.source,
-          message: `a tile of ${owner} shows insight id ${tile2.insightId}, which the files delete (deleted: true)`
+          message: `a tile of ${owner} shows insight id ${tile2.insight_id}, which the files delete (deleted: true)`
         });
       }
     }
@@ -28241,23 +28846,22 @@ var init_tiles_check = __esm({
 });
 
 // src/kinds/dashboard/index.ts
-var dashboardKind;
+var dashboardModel, dashboardKind;
 var init_dashboard = __esm({
   "src/kinds/dashboard/index.ts"() {
     "use strict";
     init_types2();
-    init_define();
+    init_model();
     init_answers3();
     init_fields3();
-    init_find();
     init_live2();
     init_plan3();
     init_pull2();
     init_scopes3();
-    init_service2();
+    init_service3();
     init_tiles_check();
     init_verbs3();
-    dashboardKind = defineKind({
+    dashboardModel = defineModel({
       name: "dashboard",
       key: "dashboards",
       words: { one: "dashboard", many: "dashboards" },
@@ -28267,21 +28871,17 @@ var init_dashboard = __esm({
         def: "dashboard"
       },
       fields: dashboardFields,
-      verbs: dashboardVerbs,
-      service: {
-        list: (client, project2) => dashboardsApi(client).listAll(project2),
-        search: searchDashboards,
-        get: getDashboard,
-        count: countDashboards,
-        create: createDashboard
-      },
-      // SPEC §9: an overlay's collaborators merge by person; a tile's insight by id is one project's.
-      environments: {
-        keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }],
-        projectIds: [{ path: "/tiles/*/insight_id" }]
-      },
-      answers: DASHBOARD_ANSWERS,
+      ...DASHBOARD_ENDPOINTS,
+      // SPEC §9: an overlay's collaborators merge by person (a tile's insight by id is one project's: the
+      // tiles' reference declaration says so).
+      environments: { keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }] },
       scopes: DASHBOARD_SCOPES,
+      answers: DASHBOARD_ANSWERS,
+      // A contains-match on the name, of at most 200 characters; one page of 1,000 (a short name may
+      // match hundreds, and the list takes any limit: service-api.md §1).
+      search: { param: "search", max: 200, limit: 1e3 },
+      readBack: true,
+      verbs: { own: DASHBOARD_VERBS },
       hooks: {
         declare(input, desired, ctx) {
           if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {
@@ -28297,17 +28897,13 @@ var init_dashboard = __esm({
         checkProject: (project2) => checkTileInsights(declaredOf(project2, "dashboard"), declaredOf(project2, "insight")),
         read: readDashboards,
         reread: rereadDashboards,
-        // A change-scoped plan reads the insights a changed dashboard's tiles show (their ids resolve the tiles).
-        references: (dashboard2) => (dashboard2.tiles ?? []).flatMap((tile2) => {
-          if (tile2.type !== "insight") return [];
-          return "insightId" in tile2 ? [{ kind: "insight", id: tile2.insightId }] : [{ kind: "insight", name: tile2.insight }];
-        }),
-        plan: planDashboard,
+        extras: planDashboardExtras,
         details: dashboardDetails,
         needsFeatures: dashboardsNeedFeatures,
         pull: pullDashboards
       }
     });
+    dashboardKind = dashboardModel.kind;
   }
 });
 
@@ -28500,7 +29096,7 @@ var init_schema4 = __esm({
 function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
-function normaliseProperty(prop, opts) {
+function normaliseProperty(prop) {
   const out = {};
   for (const [k, v] of Object.entries(prop)) {
     if (!PROPERTY_KEYS.has(k) || v === void 0) continue;
@@ -28510,12 +29106,8 @@ function normaliseProperty(prop, opts) {
   if (typeof out.operator === "string" && OPERATOR_ALIASES[out.operator])
     out.operator = OPERATOR_ALIASES[out.operator];
   if (out.operator === null) delete out.operator;
-  if (out.type === "flag" && opts.flagKeyOf && typeof out.key === "string") {
-    out.key = opts.flagKeyOf(out.key) ?? `#${out.key}`;
-  }
   if (out.type === "cohort") {
     delete out.key;
-    delete out.cohort;
     if (typeof out.value === "string" && /^\d+$/.test(out.value.trim())) out.value = Number(out.value);
   }
   return out;
@@ -28524,7 +29116,7 @@ function normaliseGroup(group, aggregation2, opts) {
   const out = {};
   for (const [k, v] of Object.entries(group))
     if (GROUP_KEYS.has(k) && v !== null && v !== void 0) out[k] = v;
-  out.properties = Array.isArray(group.properties) ? group.properties.filter(isObject).map((p) => normaliseProperty(p, opts)) : [];
+  out.properties = Array.isArray(group.properties) ? group.properties.filter(isObject).map(normaliseProperty) : [];
   out.aggregation_group_type_index = "aggregation_group_type_index" in group ? group.aggregation_group_type_index ?? null : aggregation2;
   if (opts.remoteConfiguration && (out.rollout_percentage === void 0 || out.rollout_percentage === 0)) {
     out.rollout_percentage = 100;
@@ -28599,20 +29191,14 @@ function jsonEqual(a, b) {
 function differingFilterKeys(declared, desired, live) {
   return declared.filter((key2) => !jsonEqual(desired[key2] ?? null, live[key2] ?? null));
 }
-function toServiceFilters(filters, flagId2) {
-  const out = structuredClone(filters);
-  for (const group of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
-    if (!Array.isArray(group.properties)) continue;
-    group.properties = group.properties.filter(isObject).map((prop) => {
-      if (prop.type === "flag") return { ...prop, key: String(flagId2(String(prop.key))) };
-      if (prop.type === "cohort") {
-        const { cohort: _name, ...rest } = prop;
-        return { ...rest, key: "id" };
-      }
-      return prop;
-    });
+function storedFilters(live) {
+  const filters = structuredClone(live);
+  for (const group of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
+    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
+      for (const key2 of READ_ONLY_PROPERTY_KEYS) delete prop[key2];
+    }
   }
-  return out;
+  return filters;
 }
 function wholeFilters(stored, changed) {
   const out = {};
@@ -28626,7 +29212,7 @@ function wholeFilters(stored, changed) {
 function encodePayloads(payloads, keep = () => false) {
   return Object.fromEntries(Object.entries(payloads).map(([k, v]) => [k, keep(v) ? v : JSON.stringify(v)]));
 }
-var ENCRYPTED, LEGACY_KEYS;
+var ENCRYPTED, LEGACY_KEYS, READ_ONLY_PROPERTY_KEYS;
 var init_filters = __esm({
   "src/kinds/feature-flag/filters.ts"() {
     "use strict";
@@ -28634,6 +29220,7 @@ var init_filters = __esm({
     init_schema4();
     ENCRYPTED = "(encrypted)";
     LEGACY_KEYS = /* @__PURE__ */ new Set(["holdout_groups", "super_groups"]);
+    READ_ONLY_PROPERTY_KEYS = ["cohort_name", "group_key_names"];
   }
 });
 
@@ -28807,570 +29394,6 @@ var init_checks = __esm({
   }
 });
 
-// src/kinds/feature-flag/dependencies.ts
-function flagReferences(filters) {
-  const out = [];
-  if (!isObject(filters) || !Array.isArray(filters.groups)) return out;
-  filters.groups.forEach((group, g) => {
-    if (!isObject(group) || !Array.isArray(group.properties)) return;
-    group.properties.forEach((prop, p) => {
-      if (isObject(prop) && prop.type === "flag" && (typeof prop.key === "string" || typeof prop.key === "number")) {
-        out.push({ key: String(prop.key), pointer: `/filters/groups/${g}/properties/${p}/key` });
-      }
-    });
-  });
-  return out;
-}
-function dependencyCycles(graph) {
-  const state = /* @__PURE__ */ new Map();
-  const cycles = [];
-  const reported = /* @__PURE__ */ new Set();
-  for (const start2 of graph.keys()) {
-    if (state.has(start2)) continue;
-    const path = [];
-    const stack = [{ key: start2, next: 0 }];
-    state.set(start2, "open");
-    path.push(start2);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      const deps = graph.get(top.key) ?? [];
-      if (top.next >= deps.length) {
-        state.set(top.key, "done");
-        stack.pop();
-        path.pop();
-        continue;
-      }
-      const dep = deps[top.next++];
-      if (!graph.has(dep)) continue;
-      const seen = state.get(dep);
-      if (seen === "open") {
-        const cycle = [...path.slice(path.indexOf(dep)), dep];
-        const id = [...cycle.slice(0, -1)].sort().join("\0");
-        if (!reported.has(id)) {
-          reported.add(id);
-          cycles.push(cycle);
-        }
-      } else if (seen === void 0) {
-        state.set(dep, "open");
-        path.push(dep);
-        stack.push({ key: dep, next: 0 });
-      }
-    }
-  }
-  return cycles;
-}
-function cohortIdsByName(cohorts) {
-  const out = /* @__PURE__ */ new Map();
-  for (const c of cohorts) out.set(c.name, [...out.get(c.name) ?? [], c.id]);
-  return out;
-}
-var init_dependencies = __esm({
-  "src/kinds/feature-flag/dependencies.ts"() {
-    "use strict";
-    init_filters();
-  }
-});
-
-// src/kinds/feature-flag/name.ts
-var FEATURE_FLAG;
-var init_name2 = __esm({
-  "src/kinds/feature-flag/name.ts"() {
-    "use strict";
-    FEATURE_FLAG = "feature_flag";
-  }
-});
-
-// src/kinds/feature-flag/declare.ts
-function declareFlag(input, desired, ctx) {
-  desired.references = [];
-  desired.cohorts = [];
-  checkFlag(input, ctx);
-  if (!isObject(input.filters)) return;
-  const secretPointers = new Set(encryptedPayloadPointers(input));
-  const filters = ctx.deep("/filters", input.filters, secretPointers);
-  if (secretPointers.size > 0 && isObject(input.filters.payloads)) {
-    const payloads = {};
-    for (const [key2, value] of Object.entries(input.filters.payloads)) {
-      const secret2 = payloadSecret(key2, value, ctx);
-      if (secret2 !== void 0) payloads[key2] = secret2;
-    }
-    filters.payloads = payloads;
-  }
-  desired.filters = filters;
-  desired.references = flagReferences(filters).map((r) => ({ key: r.key, source: ctx.at(r.pointer) }));
-  const groups = Array.isArray(filters.groups) ? filters.groups : [];
-  groups.forEach((group, g) => {
-    if (!isObject(group) || !Array.isArray(group.properties)) return;
-    group.properties.forEach((prop, p) => {
-      if (isObject(prop) && prop.type === "cohort" && typeof prop.cohort === "string") {
-        desired.cohorts.push({
-          name: prop.cohort,
-          source: ctx.at(`/filters/groups/${g}/properties/${p}/cohort`)
-        });
-      }
-    });
-  });
-}
-function payloadSecret(key2, value, ctx) {
-  const pointer = `/filters/payloads/${key2.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-  const name = secretReference(value);
-  if (name === void 0) return void 0;
-  const field3 = `filters.payloads.${key2}`;
-  if (isToolVariable(name)) {
-    ctx.error(
-      pointer,
-      `${field3} of ${ctx.owner} refers to ${name}: this tool's own variables (POSTHOG_*) never go into a field`
-    );
-    return void 0;
-  }
-  const set = envLookup(ctx.run.env)(name);
-  if (set === void 0) noteMissingSecret(ctx, name, pointer, field3);
-  return new SecretValue(value, [name], set);
-}
-function checkFlagCycles(project2) {
-  const flags = (project2.objects[FEATURE_FLAG] ?? []).filter(
-    (d) => "references" in d && !d.deleted
-  );
-  const graph = new Map(flags.map((f) => [f.name, f.references.map((r) => r.key)]));
-  const problems = [];
-  for (const cycle of dependencyCycles(graph)) {
-    const [first, second] = cycle;
-    const flag2 = flags.find((f) => f.name === first);
-    const at2 = flag2?.references.find((r) => r.key === second)?.source ?? flag2?.source;
-    if (at2 === void 0) continue;
-    const path = cycle.join(" → ");
-    problems.push({
-      source: at2,
-      message: cycle.length === 2 ? `feature flag "${first}" depends on itself: the service refuses a flag condition on the flag itself` : `feature flags depend on each other in a cycle (${path}): the service refuses it; remove one of the flag conditions`
-    });
-  }
-  return problems;
-}
-var init_declare3 = __esm({
-  "src/kinds/feature-flag/declare.ts"() {
-    "use strict";
-    init_interpolate();
-    init_missing_secrets();
-    init_secret();
-    init_checks();
-    init_dependencies();
-    init_filters();
-    init_name2();
-  }
-});
-
-// src/kinds/feature-flag/order.ts
-function goesDown(action) {
-  return action.action === "archive" || action.action === "soft_delete" || action.after?.active === false;
-}
-function dependencies(action) {
-  return asReferences([
-    ...flagReferences(action.after?.filters).map((r) => r.key),
-    ...strings(action.before?.depends_on)
-  ]);
-}
-function dependents(action) {
-  return asReferences(strings(action.before?.dependents));
-}
-function flagOrder(action) {
-  return goesDown(action) ? dependents(action) : dependencies(action);
-}
-var strings, asReferences;
-var init_order = __esm({
-  "src/kinds/feature-flag/order.ts"() {
-    "use strict";
-    init_dependencies();
-    init_name2();
-    strings = (value) => Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
-    asReferences = (keys) => [...new Set(keys)].map((name) => ({ kind: FEATURE_FLAG, name }));
-  }
-});
-
-// src/kinds/feature-flag/service.ts
-function hideEncryptedPayloads(client, flag2) {
-  const payloads = flag2.has_encrypted_payloads === true ? flag2.filters?.payloads : void 0;
-  if (typeof payloads !== "object" || payloads === null || Array.isArray(payloads)) return flag2;
-  for (const [key2, value] of Object.entries(payloads)) {
-    if (typeof value !== "string" || SENTINEL.test(value)) continue;
-    const label2 = `(encrypted payload ${key2} of feature flag ${flag2.key})`;
-    for (const form of payloadForms(value)) client.hideSecret(form, label2);
-  }
-  return flag2;
-}
-function payloadForms(json) {
-  let value;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    return [json];
-  }
-  const forms = /* @__PURE__ */ new Set([json]);
-  try {
-    forms.add(JSON.stringify(value)).add(spaced(value));
-  } catch {
-  }
-  const walk2 = (v, depth) => {
-    if (depth > 64) return;
-    if (typeof v === "string") forms.add(v);
-    else if (typeof v === "number") forms.add(String(v));
-    else if (Array.isArray(v)) for (const item of v) walk2(item, depth + 1);
-    else if (typeof v === "object" && v !== null) {
-      for (const [k, item] of Object.entries(v)) {
-        forms.add(k);
-        walk2(item, depth + 1);
-      }
-    }
-  };
-  walk2(value, 0);
-  return [...forms];
-}
-function spaced(value) {
-  if (Array.isArray(value)) return `[${value.map(spaced).join(", ")}]`;
-  if (typeof value === "object" && value !== null) {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${spaced(v)}`).join(", ")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-function featureFlagsApi(client) {
-  const path = (project2, rest = "") => projectPath(project2, `feature_flags/${rest}`);
-  const hidden = (flag2) => hideEncryptedPayloads(client, flag2);
-  const one = async (spec) => hidden(await client.request({ ...spec, expect: FLAG_ANSWERS.featureFlag }));
-  return {
-    /**
-     * The project's flags that are neither soft-deleted nor archived (the list leaves archived flags
-     * out unless asked), or with `archived` the archived ones only: the service has no list of both.
-     */
-    async listAll(project2, archived = false) {
-      const query = archived ? { archived: "true" } : {};
-      return (await client.listAll(path(project2), query, FLAG_ANSWERS.featureFlagPage)).map(hidden);
-    },
-    /**
-     * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
-     * service's `?key=` is case-insensitive, only exact matches count.
-     */
-    async withKey(project2, key2, archived = false) {
-      const query = archived ? { key: key2, archived: "true" } : { key: key2 };
-      const found3 = await client.listAll(path(project2), query, FLAG_ANSWERS.featureFlagPage);
-      return found3.map(hidden).filter((f) => f.key === key2);
-    },
-    /** How many flags the list holds (not archived): one request for a one-item page. */
-    async count(project2) {
-      const page = await client.request({
-        method: "GET",
-        path: path(project2),
-        query: { limit: 1 },
-        expect: FLAG_ANSWERS.featureFlagPage
-      });
-      return page.count ?? page.results.length;
-    },
-    /** One flag by id, soft-deleted and archived ones included (the service reads them by id). */
-    get(project2, id) {
-      return one({ method: "GET", path: path(project2, `${segment(id)}/`) });
-    },
-    create(project2, body) {
-      return one({ method: "POST", path: path(project2), body });
-    },
-    update(project2, id, body) {
-      return one({ method: "PATCH", path: path(project2, `${segment(id)}/`), body });
-    },
-    /** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
-    act(project2, id, action) {
-      return one({ method: "POST", path: path(project2, `${segment(id)}/${action}/`), body: {}, retrySafe: true });
-    }
-  };
-}
-function cohortsApi(client) {
-  return {
-    /** Every cohort of the project (not deleted): names resolve against these. */
-    listAll(project2) {
-      return client.listAll(projectPath(project2, "cohorts/"), {}, FLAG_ANSWERS.cohortPage);
-    }
-  };
-}
-var SENTINEL;
-var init_service4 = __esm({
-  "src/kinds/feature-flag/service.ts"() {
-    "use strict";
-    init_query();
-    init_answers5();
-    SENTINEL = /^"?\*+ \(encrypted\)"?$/;
-  }
-});
-
-// src/kinds/feature-flag/lifecycle.ts
-function lifecycle(action) {
-  return async (client, planned2, id) => {
-    await featureFlagsApi(client).act(planned2.object.project, Number(id), action);
-    return { id, notes: [] };
-  };
-}
-var ARCHIVE, UNARCHIVE;
-var init_lifecycle = __esm({
-  "src/kinds/feature-flag/lifecycle.ts"() {
-    "use strict";
-    init_order();
-    init_service4();
-    ARCHIVE = {
-      name: "archive",
-      symbol: "⊟",
-      word: "archive",
-      phrase: (n) => `${n} to archive`,
-      step: 5,
-      destructive: "depends",
-      sides: { before: "required", after: "required" },
-      refreshes: () => [["archived"]],
-      references: dependents,
-      send: lifecycle("archive")
-    };
-    UNARCHIVE = {
-      name: "unarchive",
-      symbol: "⊞",
-      word: "unarchive",
-      phrase: (n) => `${n} to unarchive`,
-      step: 0.5,
-      destructive: false,
-      sides: { before: "required", after: "required" },
-      refreshes: () => [["archived"]],
-      send: lifecycle("unarchive")
-    };
-  }
-});
-
-// src/kinds/feature-flag/fields.ts
-var onlyTrue, sortedUnique, flagFields;
-var init_fields4 = __esm({
-  "src/kinds/feature-flag/fields.ts"() {
-    "use strict";
-    init_define();
-    init_normalise();
-    init_lifecycle();
-    init_schema4();
-    onlyTrue = (value) => value === true;
-    sortedUnique = (value) => Array.isArray(value) ? [...new Set(value.map(String))].sort() : value === null || value === void 0 ? [] : value;
-    flagFields = fieldTable(
-      {
-        key: text(
-          "The flag's key, what code checks: its identity within the project unless `id` is given.",
-          { minLength: 1, maxLength: 400, pattern: FLAG_KEY_PATTERN, "x-expect": "letters, digits, - and _" },
-          { required: true }
-        ),
-        id: integer("The service's flag id: pins identity across key renames (pull writes it).", { minimum: 1 }),
-        // The service's `name` is the flag's description: kept as `description`, as live flags keep it.
-        name: text(
-          "The flag's description (the service calls it `name`).",
-          {},
-          {
-            keptAs: "description",
-            wire: "description",
-            declare: (value, at2) => at2.ctx.text(at2.pointer, value),
-            normalise: normaliseText
-          }
-        ),
-        active: flag("Whether the flag is on. false turns it off for everyone."),
-        tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
-        filters: field(
-          { $ref: "#/$defs/feature_flag_filters" },
-          { compare: "none", live: false, pull: "never", declare: (value) => value }
-        ),
-        ensure_experience_continuity: flag("Keep a user's value across the anonymous-to-identified switch.", {
-          normalise: onlyTrue,
-          toYaml: onlyTrue
-        }),
-        evaluation_runtime: choice(
-          ["server", "client", "all"],
-          "Where the flag may be evaluated: server SDKs, client SDKs or all (default).",
-          { normalise: (value) => value ?? "all", toYaml: (value) => value ?? "all" }
-        ),
-        bucketing_identifier: choice(
-          ["distinct_id", "device_id"],
-          "What rollouts hash on: distinct_id (default) or device_id.",
-          { normalise: (value) => value ?? "distinct_id", toYaml: (value) => value ?? "distinct_id" }
-        ),
-        is_remote_configuration: flag("A remote configuration flag: delivers its payload to everyone.", {
-          normalise: onlyTrue,
-          toYaml: onlyTrue
-        }),
-        has_encrypted_payloads: flag(
-          "Payloads are encrypted by the service (remote configuration flags only); they are secrets: ${NAME} references, never pulled.",
-          { normalise: onlyTrue, toYaml: onlyTrue }
-        ),
-        evaluation_contexts: field(
-          {
-            type: "array",
-            items: { type: "string", minLength: 1, maxLength: 255 },
-            maxItems: 50,
-            description: "Where the flag evaluates (e.g. production); needs the organization's feature."
-          },
-          {
-            compare: "set",
-            normalise: sortedUnique,
-            declare: (value, at2) => sortedUnique(value.map((v, i) => at2.ctx.text(`${at2.pointer}/${i}`, v))),
-            pull: "nonEmpty"
-          }
-        ),
-        archived: flag("Archive the flag (hidden from the flag list); needs active: false.", {
-          compare: "none",
-          toggles: { on: ARCHIVE, off: UNARCHIVE },
-          normalise: onlyTrue,
-          toYaml: onlyTrue
-        }),
-        deleted: flag("Tombstone: soft-delete the flag (idempotent).")
-      },
-      { identity: "key" }
-    );
-  }
-});
-
-// src/kinds/feature-flag/live.ts
-function asLive(flag2) {
-  return { ...flag2, name: flag2.key, description: flag2.name ?? "" };
-}
-function liveReferences(flag2, keyOf) {
-  const out = [];
-  const groups = isObject(flag2.filters) && Array.isArray(flag2.filters.groups) ? flag2.filters.groups : [];
-  for (const group of groups) {
-    if (!isObject(group) || !Array.isArray(group.properties)) continue;
-    for (const prop of group.properties) {
-      if (isObject(prop) && prop.type === "flag" && prop.key !== void 0) {
-        const id = String(prop.key);
-        out.push(keyOf(id) ?? `#${id}`);
-      }
-    }
-  }
-  return [...new Set(out)];
-}
-function reads(declared, objects) {
-  const keys = new Set(objects.map((f) => f.key));
-  const ids = new Set(objects.map((f) => f.id));
-  const declaredKeys2 = new Set(declared.map((d) => d.name));
-  const archived = declared.some(
-    (d) => d.archived === true || (d.id !== void 0 ? !ids.has(d.id) : !keys.has(d.name)) || d.references.some((r) => !keys.has(r.key) && !declaredKeys2.has(r.key))
-  );
-  return {
-    archived,
-    cohorts: declared.some((d) => !d.deleted && d.cohorts.length > 0),
-    declared: [...declaredKeys2]
-  };
-}
-async function byId(client, project2, id) {
-  try {
-    return asLive(await featureFlagsApi(client).get(project2, id));
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
-    throw error2;
-  }
-}
-async function withDetails2(client, project2, objects, read2) {
-  const archived = read2.archived ? (await featureFlagsApi(client).listAll(project2, true)).map(asLive) : [];
-  const keys = new Set(read2.declared);
-  const pins = new Set(read2.pins);
-  const isDeclared = (f) => keys.has(f.key) || pins.has(f.id);
-  const all = [...objects, ...archived.filter(isDeclared)];
-  const known3 = new Set(all.map((f) => f.id));
-  const [pinned, linked] = await Promise.all([
-    Promise.all(read2.pinned.filter((id) => !known3.has(id)).map((id) => byId(client, project2, id))),
-    Promise.all((read2.linked ?? []).filter((id) => !known3.has(id)).map((id) => byId(client, project2, id)))
-  ]);
-  const live = {
-    objects: [...all, ...found(pinned)],
-    declared: read2.declared,
-    others: [...archived.filter((f) => !isDeclared(f)), ...found(linked)]
-  };
-  if (read2.cohorts) live.cohorts = await cohortsApi(client).listAll(project2);
-  return live;
-}
-function dependencyIds(flag2) {
-  return liveReferences(flag2, (id) => id).map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
-}
-function scopedReads(declared, objects) {
-  const keys = new Set(declared.map((d) => d.name));
-  const pins = new Set(declared.flatMap((d) => d.id !== void 0 ? [d.id] : []));
-  const ids = new Set(objects.map((f) => f.id));
-  const linked = objects.filter((f) => keys.has(f.key) || pins.has(f.id)).flatMap(dependencyIds).filter((id) => !ids.has(id));
-  return {
-    archived: false,
-    pinned: [],
-    cohorts: declared.some((d) => !d.deleted && d.cohorts.length > 0),
-    declared: [...keys],
-    pins: [...pins],
-    linked: [...new Set(linked)]
-  };
-}
-async function readFlags(client, project2, declared, _run, list6, scope) {
-  const flags = declared;
-  const objects = await list6();
-  if (scope !== void 0) {
-    const read3 = scopedReads(flags, objects);
-    return { live: await withDetails2(client, project2, objects, read3), read: read3 };
-  }
-  const ids = new Set(objects.map((f) => f.id));
-  const read2 = {
-    ...reads(flags, objects),
-    pinned: flags.flatMap((d) => d.id !== void 0 && !ids.has(d.id) ? [d.id] : []),
-    pins: flags.flatMap((d) => d.id !== void 0 ? [d.id] : [])
-  };
-  return { live: await withDetails2(client, project2, objects, read2), read: read2 };
-}
-async function rereadFlags(client, project2, read2, _run, list6) {
-  const r = read2;
-  const ids = (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
-  const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
-  if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
-  return withDetails2(client, project2, await list6(), r);
-}
-function flagDetails(live, kindLive) {
-  const keyOf = keysById(kindLive);
-  return { version: live.version ?? null, depends_on: liveReferences(live, keyOf) };
-}
-function keysById(kindLive) {
-  const map = new Map([...kindLive.objects, ...kindLive.others].map((f) => [String(f.id), f.key]));
-  return (id) => map.get(id);
-}
-function liveDependents(flag2, kindLive) {
-  const id = String(flag2.id);
-  const named = (other) => liveReferences(other, (ref) => ref).includes(id);
-  return [...kindLive.objects, ...kindLive.others].filter((other) => other.id !== flag2.id && !other.deleted && named(other)).map((other) => other.key).sort();
-}
-var found;
-var init_live3 = __esm({
-  "src/kinds/feature-flag/live.ts"() {
-    "use strict";
-    init_errors();
-    init_errors2();
-    init_filters();
-    init_service4();
-    found = (flags) => flags.filter((f) => f !== void 0);
-  }
-});
-
-// src/kinds/feature-flag/find.ts
-async function searchFlags(client, project2, key2) {
-  const api = featureFlagsApi(client);
-  const found3 = await api.withKey(project2, key2);
-  return (found3.length > 0 ? found3 : await api.withKey(project2, key2, true)).map(asLive);
-}
-async function getFlag(client, project2, id) {
-  const numeric = Number(id);
-  if (!Number.isSafeInteger(numeric) || numeric < 1) return void 0;
-  try {
-    return asLive(await featureFlagsApi(client).get(project2, numeric));
-  } catch (error2) {
-    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
-    throw error2;
-  }
-}
-function countFlags(client, project2) {
-  return featureFlagsApi(client).count(project2);
-}
-var init_find3 = __esm({
-  "src/kinds/feature-flag/find.ts"() {
-    "use strict";
-    init_errors2();
-    init_live3();
-    init_service4();
-  }
-});
-
 // src/kinds/feature-flag/phrasing.ts
 function quote(value) {
   if (typeof value === "string") return JSON.stringify(value);
@@ -29531,320 +29554,54 @@ var init_phrasing = __esm({
   }
 });
 
-// src/kinds/feature-flag/verbs.ts
-async function flagId(client, project2, key2, owner) {
-  let ids = known.get(client);
-  if (ids === void 0) {
-    ids = /* @__PURE__ */ new Map();
-    known.set(client, ids);
-  }
-  const cached = ids.get(`${project2}/${key2}`);
-  if (cached !== void 0) return cached;
-  const found3 = (await featureFlagsApi(client).withKey(project2, key2)).at(0) ?? (await featureFlagsApi(client).withKey(project2, key2, true)).at(0);
-  if (found3 === void 0) {
-    throw new UserError(`${owner} depends on flag "${key2}", which project ${project2} does not have`);
-  }
-  ids.set(`${project2}/${key2}`, found3.id);
-  return found3.id;
-}
-function rememberFlag(client, project2, flag2) {
-  let ids = known.get(client);
-  if (ids === void 0) {
-    ids = /* @__PURE__ */ new Map();
-    known.set(client, ids);
-  }
-  ids.set(`${project2}/${flag2.key}`, flag2.id);
-}
-async function serviceFilters(client, project2, filters, owner) {
-  const keys = [...new Set(flagReferences(filters).map((r) => r.key))];
-  const ids = new Map(
-    await Promise.all(keys.map(async (key2) => [key2, await flagId(client, project2, key2, owner)]))
-  );
-  return toServiceFilters(filters, (key2) => ids.get(key2) ?? 0);
-}
-function asPayloadText(value) {
-  const text2 = String(value);
-  try {
-    JSON.parse(text2);
-    return text2;
-  } catch {
-    return JSON.stringify(text2);
-  }
-}
-async function withIds(client, project2, body, owner) {
-  return isObject(body.filters) ? { ...body, filters: await serviceFilters(client, project2, body.filters, owner) } : body;
-}
-function ignored(body, answer) {
-  const notes = [];
-  if (Array.isArray(body.tags) && body.tags.length > 0 && (answer.tags ?? []).length === 0) {
-    notes.push("the service ignored the tags (the organization lacks the tagging feature)");
-  }
-  if (Array.isArray(body.evaluation_contexts) && body.evaluation_contexts.length > 0 && (answer.evaluation_contexts ?? []).length === 0) {
-    notes.push(
-      "the service ignored the evaluation contexts (the organization lacks its flag-evaluation-tags feature)"
-    );
-  }
-  return notes;
-}
-async function createFeatureFlag(client, project2, body) {
-  const owner = `feature flag "${String(body.key)}"`;
-  const created = await featureFlagsApi(client).create(project2, await withIds(client, project2, body, owner));
-  rememberFlag(client, project2, created);
-  return { id: created.id, notes: ignored(body, created) };
-}
-async function findFlags(client, project2, key2) {
-  return (await featureFlagsApi(client).withKey(project2, key2)).map((f) => f.id);
-}
-var known, flagBody, UNCOMPARED, updateBody, FLAG_UPDATE, FLAG_CREATE, FLAG_SOFT_DELETE, FLAG_RESTORE;
-var init_verbs4 = __esm({
-  "src/kinds/feature-flag/verbs.ts"() {
-    "use strict";
-    init_errors();
-    init_secrets();
-    init_restore();
-    init_verbs();
-    init_dependencies();
-    init_filters();
-    init_order();
-    init_service4();
-    known = /* @__PURE__ */ new WeakMap();
-    flagBody = (action, env, owner) => {
-      const after = structuredClone(action.after ?? {});
-      const filters = after.filters;
-      if (!isObject(filters) || !isObject(filters.payloads)) return resolveSecrets(after, env, owner);
-      const payloads = filters.payloads;
-      filters.payloads = encodePayloads(payloads, isSecretRef);
-      const body = resolveSecrets(after, env, owner);
-      const sent = body.filters.payloads;
-      for (const [key2, value] of Object.entries(payloads)) {
-        if (isSecretRef(value)) sent[key2] = asPayloadText(sent[key2]);
-      }
-      return body;
-    };
-    UNCOMPARED = /* @__PURE__ */ new Set(["tags", "evaluation_contexts"]);
-    updateBody = (action, env, owner) => {
-      const body = flagBody(action, env, owner) ?? {};
-      const before = action.before ?? {};
-      const original = {};
-      for (const key2 of Object.keys(action.after ?? {})) {
-        if (key2 in before && !UNCOMPARED.has(key2)) original[key2] = before[key2];
-      }
-      if (typeof before.version === "number") body.version = before.version;
-      if (Object.keys(original).length > 0) body.original_flag = original;
-      return body;
-    };
-    FLAG_UPDATE = {
-      ...UPDATE,
-      destructive: "depends",
-      references: flagOrder,
-      // `pull --refresh`: an encrypted payload (a change per payload key) is never written back.
-      refreshes: (action) => UPDATE.refreshes(action).filter(
-        (path) => !(path[0] === "filters" && path[1] === "payloads" && path.length > 2)
-      ),
-      body: updateBody,
-      async send(client, action, id, body) {
-        const { project: project2 } = action.object;
-        const owner = `feature flag "${action.object.name}"`;
-        const sent = await withIds(client, project2, body ?? {}, owner);
-        const stored = action.before?.filters;
-        if (isObject(sent.filters) && isObject(stored)) sent.filters = wholeFilters(stored, sent.filters);
-        const answer = await featureFlagsApi(client).update(project2, Number(id), sent);
-        rememberFlag(client, project2, answer);
-        return { id, notes: ignored(sent, answer) };
-      }
-    };
-    FLAG_CREATE = { ...CREATE, body: flagBody, references: dependencies };
-    FLAG_SOFT_DELETE = {
-      ...SOFT_DELETE,
-      references: dependents,
-      async send(client, action, id) {
-        await featureFlagsApi(client).update(action.object.project, Number(id), { deleted: true });
-        return { id, notes: [] };
-      }
-    };
-    FLAG_RESTORE = {
-      ...RESTORE,
-      async send(client, action, id) {
-        await restoring(action, id, "feature flag", async () => {
-          const answer = await featureFlagsApi(client).update(action.object.project, Number(id), {
-            deleted: false
-          });
-          rememberFlag(client, action.object.project, answer);
-        });
-        return { id, notes: [] };
-      }
-    };
-  }
-});
-
-// src/kinds/feature-flag/plan.ts
-function planFlag(desired, live, ref, ctx) {
-  const owner = `feature flag "${desired.name}"`;
-  if (desired.deleted) {
-    if (live && !live.deleted) ctx.sink.actions.push(softDelete2(live, ref, ctx));
-    return;
-  }
-  const cohorts = resolveCohorts(desired, ctx);
-  if (!resolveFlags(desired, ctx) || cohorts === void 0) return;
-  if (live === void 0) {
-    if (desired.id !== void 0) {
-      ctx.sink.errors.push({
-        message: `${owner} pins id ${desired.id}, which project ${ctx.project} does not have (live or soft-deleted): remove the \`id:\` pin to create it`,
-        source: desired.source
-      });
-      return;
-    }
-    planCreate3(desired, ref, cohorts, ctx);
-    return;
-  }
-  if (live.deleted) {
-    ctx.sink.actions.push(
-      makeAction(RESTORE, ref, {
-        before: { deleted: true },
-        after: { deleted: false },
-        changes: [{ path: "deleted", before: true, after: false, says: ["restores the flag"] }]
-      })
-    );
-  }
-  planUpdate(desired, live, ref, cohorts, ctx);
-}
-function pruneFlag(live, ref, ctx) {
-  return softDelete2(live, ref, ctx);
-}
-function softDelete2(live, ref, ctx) {
-  const guard = liveGuard(live, ctx, "soft-deleting it");
-  return makeAction(SOFT_DELETE, ref, {
-    before: {
-      ...flagFields.state(live),
-      depends_on: liveReferences(live, keysById(ctx.live)),
-      dependents: liveDependents(live, ctx.live)
-    },
-    ...guard ? { guard } : {}
-  });
-}
-function liveGuard(live, ctx, doing) {
-  if (!live.last_called_at) return void 0;
-  const called = Date.parse(live.last_called_at);
-  const ago2 = ctx.options.now.getTime() - called;
-  if (!Number.isFinite(called) || ago2 > LIVE_DAYS * DAY) return void 0;
-  return `it was evaluated ${agoText(ago2)} (live in production): ${doing} affects its users`;
-}
-function agoText(ms) {
-  if (ms < 60 * 60 * 1e3) return "within the last hour";
-  if (ms < DAY) return `${Math.floor(ms / 36e5)} h ago`;
-  const days = Math.floor(ms / DAY);
-  return days === 1 ? "a day ago" : `${days} days ago`;
-}
-function flagReferencesOf(desired) {
-  if (desired.deleted) return [];
-  return [...new Set(desired.references.map((r) => r.key))].map((name) => ({ kind: FEATURE_FLAG, name }));
-}
-function resolveFlags(desired, ctx) {
-  const live = new Set([...ctx.live.objects, ...ctx.live.others].filter((f) => !f.deleted).map((f) => f.key));
-  const declared = new Set(ctx.live.declared);
-  const elsewhere = new Set((ctx.others?.declared(FEATURE_FLAG) ?? []).map((d) => d.name));
-  let ok = true;
-  for (const ref of desired.references) {
-    if (live.has(ref.key) || declared.has(ref.key)) continue;
-    ok = false;
-    ctx.sink.errors.push({
-      message: ctx.live.scoped !== void 0 && elsewhere.has(ref.key) ? `feature flag "${desired.name}" depends on flag "${ref.key}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it` : `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
-      source: ref.source
-    });
-  }
-  return ok;
-}
-function resolveCohorts(desired, ctx) {
-  const byName = cohortIdsByName(ctx.live.cohorts ?? []);
-  const out = /* @__PURE__ */ new Map();
-  let ok = true;
-  for (const { name, source } of desired.cohorts) {
-    const ids = byName.get(name) ?? [];
-    if (ids.length === 1 && ids[0] !== void 0) out.set(name, ids[0]);
-    else {
-      ok = false;
-      ctx.sink.errors.push({
-        message: ids.length === 0 ? `feature flag "${desired.name}" names cohort "${name}", which project ${ctx.project} does not have` : `cohort name "${name}" is held by cohorts ${ids.join(", ")} of project ${ctx.project}: name it by id instead (value: <id>)`,
-        source
-      });
-    }
-  }
-  return ok ? out : void 0;
-}
-function planFilters(desired, cohorts) {
-  if (desired.filters === void 0) return void 0;
-  const out = structuredClone({ ...desired.filters, payloads: void 0 });
-  if (!("payloads" in desired.filters)) delete out.payloads;
-  else {
-    const payloads = desired.filters.payloads;
-    out.payloads = isObject(payloads) ? Object.fromEntries(
-      Object.entries(payloads).map(([k, v]) => [k, v instanceof SecretValue ? toSecretRef(v) : v])
-    ) : payloads;
-  }
-  for (const group of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
-    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
-      if (prop.type === "cohort" && typeof prop.cohort === "string") prop.value = cohorts.get(prop.cohort);
-    }
-  }
-  return out;
-}
-function normaliseOptions(desired, live, ctx) {
+// src/kinds/feature-flag/compare.ts
+function normaliseOptions(desired, live) {
   const remote = desired.is_remote_configuration ?? live?.is_remote_configuration === true;
   const encrypted = desired.has_encrypted_payloads === true || live?.has_encrypted_payloads === true;
   const stored = live && isObject(live.filters) ? live.filters.aggregation_group_type_index : null;
   return {
     remoteConfiguration: remote,
     encrypted,
-    storedAggregation: typeof stored === "number" ? stored : null,
-    flagKeyOf: keysById(ctx.live)
+    storedAggregation: typeof stored === "number" ? stored : null
   };
 }
-function cohortNames(live, ctx) {
-  const names = new Map((ctx.live.cohorts ?? []).map((c) => [c.id, c.name]));
-  const groups = live && isObject(live.filters) && Array.isArray(live.filters.groups) ? live.filters.groups : [];
-  for (const group of groups.filter(isObject)) {
-    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
-      if (prop.type === "cohort" && typeof prop.cohort_name === "string")
-        names.set(Number(prop.value), prop.cohort_name);
-    }
-  }
-  return (id) => names.get(id);
+function filterChanges(declared, live, pair) {
+  const desired = pair.desired;
+  const flag2 = pair.live;
+  const opts = normaliseOptions(desired, flag2);
+  const wanted = normaliseDesiredFilters(declared, opts);
+  const current = normaliseLiveFilters(isObject(live) ? live : {}, opts);
+  const keys = Object.keys(declared);
+  const encrypted = opts.encrypted && keys.includes("payloads");
+  const changes = differingFilterKeys(keys, wanted, current).filter((k) => !(encrypted && k === "payloads")).map((key2) => {
+    const path = `filters.${key2}`;
+    const before = current[key2] ?? null;
+    const after = wanted[key2] ?? null;
+    const says = describeFlagField(path, before, after);
+    return { path, before, after, ...says.length > 0 ? { says } : {} };
+  });
+  if (encrypted && flag2) changes.push(...encryptedPayloadChanges(desired, flag2, pair.rotateSecrets));
+  return changes;
 }
-function storedValue(live, path) {
-  const field3 = flagFields.fields[path];
-  return live[field3?.wire ?? path];
-}
-function storedFilters(live) {
-  const filters = structuredClone(isObject(live.filters) ? live.filters : {});
-  for (const group of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
-    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
-      for (const key2 of READ_ONLY_PROPERTY_KEYS) delete prop[key2];
-    }
-  }
-  return filters;
-}
-function encryptedPayloadChanges(desired, live, plan, rotate) {
+function encryptedPayloadChanges(desired, live, rotate) {
   const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
   const current = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
-  const refs = isObject(plan.payloads) ? plan.payloads : {};
   const liveEncrypted = live.has_encrypted_payloads === true;
   const encrypted = desired.has_encrypted_payloads ?? liveEncrypted;
   const switching = encrypted !== liveEncrypted;
   const changes = [];
-  for (const key2 of Object.keys(wanted)) {
-    const value = wanted[key2];
+  for (const [key2, value] of Object.entries(wanted)) {
     const path = `filters.payloads.${key2}`;
+    const after = value instanceof SecretValue ? toSecretRef(value) : value;
     if (!(key2 in current)) {
       const says2 = [`adds the ${encrypted ? "encrypted " : ""}payload for ${key2}`];
-      changes.push({ path, after: refs[key2], ...encrypted ? { secret: true } : {}, says: says2 });
+      changes.push({ path, after, ...encrypted ? { secret: true } : {}, says: says2 });
       continue;
     }
     const differs = value instanceof SecretValue && value.available && !jsonEqual(parsePayload(value.reveal()), parsePayload(current[key2]));
     if (!(switching || rotate || differs)) continue;
     const says = [`changes the encrypted payload for ${key2}`];
-    changes.push(
-      encrypted ? { path, after: refs[key2], secret: true, says } : { path, before: ENCRYPTED, after: refs[key2], says }
-    );
+    changes.push(encrypted ? { path, after, secret: true, says } : { path, before: ENCRYPTED, after, says });
   }
   for (const key2 of Object.keys(current)) {
     if (!(key2 in wanted)) {
@@ -29866,157 +29623,233 @@ function plainOverEncrypted(desired, live) {
     (key2) => `payload ${JSON.stringify(key2)} of feature flag "${desired.name}" is written in plain text, but its live payloads are encrypted: declare has_encrypted_payloads: true and write it as one \${NAME} reference (a secret), or has_encrypted_payloads: false to store it in plain text from now on`
   );
 }
-function filterChanges(desired, live, plan, ctx) {
-  const declared = Object.keys(plan);
-  const opts = normaliseOptions(desired, live, ctx);
-  const { flagKeyOf: _ids, ...desiredOpts } = opts;
-  const wanted = normaliseDesiredFilters(plan, desiredOpts);
-  const current = normaliseLiveFilters(isObject(live.filters) ? live.filters : {}, opts);
-  const encrypted = opts.encrypted && declared.includes("payloads");
-  const keys = differingFilterKeys(declared, wanted, current).filter((k) => !(encrypted && k === "payloads"));
-  const names = cohortNames(live, ctx);
-  const changes = keys.map((key2) => {
-    const path = `filters.${key2}`;
-    const before = current[key2] ?? null;
-    const after = wanted[key2] ?? null;
-    const says = describeFlagField(path, before, after, { cohortName: names });
-    const change2 = { path, before, after };
-    if (says.length > 0) change2.says = says;
-    return change2;
-  });
-  if (encrypted) changes.push(...encryptedPayloadChanges(desired, live, plan, ctx.options.rotateSecrets));
-  return changes;
-}
-function planCreate3(desired, ref, cohorts, ctx) {
-  const problem = createProblem(desired.filters, `feature flag "${desired.name}"`);
-  if (problem !== void 0) {
-    ctx.sink.errors.push({ message: problem, source: desired.source });
-    return;
-  }
-  const after = flagFields.sent(desired);
-  const filters = planFilters(desired, cohorts);
-  if (filters !== void 0) after.filters = filters;
-  const names = cohortNames(void 0, ctx);
-  const changes = [];
-  for (const [path, value] of Object.entries(after)) {
-    if (path !== "filters") {
-      changes.push({ path, after: value });
-      continue;
-    }
-    for (const [key2, part] of Object.entries(value)) {
-      if (key2 === "payloads" && desired.has_encrypted_payloads === true && isObject(part)) {
-        for (const [payload, ref2] of Object.entries(part)) {
-          const says2 = [`adds the encrypted payload for ${payload}`];
-          changes.push({ path: `filters.payloads.${payload}`, after: ref2, secret: true, says: says2 });
-        }
-        continue;
-      }
-      const says = describeFlagField(`filters.${key2}`, void 0, part, { cohortName: names });
-      changes.push({ path: `filters.${key2}`, after: part, ...says.length > 0 ? { says } : {} });
-    }
-  }
-  const note = createNote(desired.filters);
-  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes, ...note ? { warnings: [note] } : {} }));
-  if (desired.archived === true) {
-    ctx.sink.actions.push(
-      makeAction(ARCHIVE, ref, { before: { archived: false }, after: { archived: true } })
-    );
-  }
-}
-function planUpdate(desired, live, ref, cohorts, ctx) {
-  const plain = plainOverEncrypted(desired, live);
-  if (plain.length > 0) {
-    for (const message of plain) ctx.sink.errors.push({ message, source: desired.source });
-    return;
-  }
-  const state = flagFields.state(live);
-  const { changes } = flagFields.compare(desired, state);
-  const filters = planFilters(desired, cohorts);
-  const filterChangeList = filters === void 0 ? [] : filterChanges(desired, live, filters, ctx);
-  for (const change2 of changes) {
-    const says = describeFlagField(change2.path, change2.before, change2.after);
-    if (says.length > 0) change2.says = says;
-  }
-  const all = [...changes, ...filterChangeList];
-  const unarchive = desired.archived === false && live.archived === true;
-  if (unarchive)
-    ctx.sink.actions.push(
-      makeAction(UNARCHIVE, ref, { before: { archived: true }, after: { archived: false } })
-    );
-  if (all.length > 0) {
-    const before = {
-      version: live.version ?? null,
-      depends_on: liveReferences(live, keysById(ctx.live))
-    };
-    const after = {};
-    for (const c of changes) {
-      before[c.path] = storedValue(live, c.path);
-      after[c.path] = c.after;
-    }
-    if (filterChangeList.length > 0 && filters !== void 0) {
-      before.filters = storedFilters(live);
-      if (live.has_encrypted_payloads === true) delete before.filters.payloads;
-      const keys = new Set(filterChangeList.map((c) => c.path.split(".")[1] ?? ""));
-      after.filters = Object.fromEntries([...keys].map((k) => [k, filters[k]]));
-    }
-    const turnsOff = changes.some((c) => c.path === "active" && c.after === false);
-    if (turnsOff) before.dependents = liveDependents(live, ctx.live);
-    const rekeys = changes.some((c) => c.path === "key");
-    const guard = (turnsOff ? liveGuard(live, ctx, "turning it off") : void 0) ?? (rekeys ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`) : void 0);
-    const warnings = [];
-    const decrypts = changes.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
-    if (decrypts) {
-      warnings.push(
-        "turning payload encryption off stores the payloads in plain text: anyone who can read the flag reads them"
-      );
-    }
-    if (changes.some((c) => c.path === "evaluation_contexts") && (live.evaluation_contexts ?? []).length === 0) {
-      warnings.push(
-        "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file"
-      );
-    }
-    ctx.sink.actions.push(
-      makeAction(FLAG_UPDATE, ref, {
-        before,
-        after,
-        changes: all,
-        ...warnings.length > 0 ? { warnings } : {},
-        ...decrypts ? { destructive: true } : {},
-        ...guard ? { guard } : {}
-      })
-    );
-  }
-  if (desired.archived === true && live.archived !== true) {
-    const guard = liveGuard(live, ctx, "archiving it");
-    ctx.sink.actions.push(
-      makeAction(ARCHIVE, ref, {
-        before: { archived: false, dependents: liveDependents(live, ctx.live) },
-        after: { archived: true },
-        ...guard ? { guard } : {}
-      })
-    );
-  }
-}
-var DAY, LIVE_DAYS, READ_ONLY_PROPERTY_KEYS;
-var init_plan4 = __esm({
-  "src/kinds/feature-flag/plan.ts"() {
+var init_compare = __esm({
+  "src/kinds/feature-flag/compare.ts"() {
     "use strict";
     init_secret();
-    init_context2();
     init_secrets();
-    init_verbs();
-    init_checks();
-    init_dependencies();
-    init_fields4();
     init_filters();
-    init_lifecycle();
-    init_live3();
-    init_name2();
     init_phrasing();
-    init_verbs4();
-    DAY = 864e5;
-    LIVE_DAYS = 30;
-    READ_ONLY_PROPERTY_KEYS = ["cohort_name", "group_key_names"];
+  }
+});
+
+// src/kinds/feature-flag/declare.ts
+function declareFilters(value, { ctx, pointer, item }) {
+  const secretPointers = new Set(encryptedPayloadPointers(item));
+  const filters = ctx.deep(pointer, value, secretPointers);
+  if (secretPointers.size > 0 && isObject(value.payloads)) {
+    const payloads = {};
+    for (const [key2, payload] of Object.entries(value.payloads)) {
+      const secret2 = payloadSecret(key2, payload, ctx);
+      if (secret2 !== void 0) payloads[key2] = secret2;
+    }
+    filters.payloads = payloads;
+  }
+  return filters;
+}
+function payloadSecret(key2, value, ctx) {
+  const pointer = `/filters/payloads/${key2.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  const name = secretReference(value);
+  if (name === void 0) return void 0;
+  const field3 = `filters.payloads.${key2}`;
+  if (isToolVariable(name)) {
+    ctx.error(
+      pointer,
+      `${field3} of ${ctx.owner} refers to ${name}: this tool's own variables (POSTHOG_*) never go into a field`
+    );
+    return void 0;
+  }
+  const set = envLookup(ctx.run.env)(name);
+  if (set === void 0) noteMissingSecret(ctx, name, pointer, field3);
+  return new SecretValue(value, [name], set);
+}
+var init_declare3 = __esm({
+  "src/kinds/feature-flag/declare.ts"() {
+    "use strict";
+    init_interpolate();
+    init_missing_secrets();
+    init_secret();
+    init_checks();
+    init_filters();
+  }
+});
+
+// src/kinds/feature-flag/service.ts
+function hideEncryptedPayloads(client, flag2) {
+  const payloads = flag2.has_encrypted_payloads === true ? flag2.filters?.payloads : void 0;
+  if (typeof payloads !== "object" || payloads === null || Array.isArray(payloads)) return flag2;
+  for (const [key2, value] of Object.entries(payloads)) {
+    if (typeof value !== "string" || SENTINEL.test(value)) continue;
+    const label2 = `(encrypted payload ${key2} of feature flag ${flag2.key})`;
+    for (const form of payloadForms(value)) client.hideSecret(form, label2);
+  }
+  return flag2;
+}
+function payloadForms(json2) {
+  let value;
+  try {
+    value = JSON.parse(json2);
+  } catch {
+    return [json2];
+  }
+  const forms = /* @__PURE__ */ new Set([json2]);
+  try {
+    forms.add(JSON.stringify(value)).add(spaced3(value));
+  } catch {
+  }
+  const walk2 = (v, depth) => {
+    if (depth > 64) return;
+    if (typeof v === "string") forms.add(v);
+    else if (typeof v === "number") forms.add(String(v));
+    else if (Array.isArray(v)) for (const item of v) walk2(item, depth + 1);
+    else if (typeof v === "object" && v !== null) {
+      for (const [k, item] of Object.entries(v)) {
+        forms.add(k);
+        walk2(item, depth + 1);
+      }
+    }
+  };
+  walk2(value, 0);
+  return [...forms];
+}
+function spaced3(value) {
+  if (Array.isArray(value)) return `[${value.map(spaced3).join(", ")}]`;
+  if (typeof value === "object" && value !== null) {
+    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${spaced3(v)}`).join(", ")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+function featureFlagsApi(client) {
+  const model = modelApi(client, FLAG_ENDPOINTS);
+  const path = (project2, rest = "") => projectPath(project2, `feature_flags/${rest}`);
+  return {
+    ...model,
+    /**
+     * The project's flags that are neither soft-deleted nor archived (the list leaves archived flags
+     * out unless asked), or with `archived` the archived ones only: the service has no list of both.
+     */
+    listAll: (project2, archived = false) => model.listAll(project2, archived ? { archived: "true" } : {}),
+    /**
+     * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
+     * service's `?key=` is case-insensitive, only exact matches count.
+     */
+    async withKey(project2, key2, archived = false) {
+      const found3 = await model.listAll(project2, archived ? { key: key2, archived: "true" } : { key: key2 });
+      return found3.filter((f) => f.key === key2);
+    },
+    /** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
+    async act(project2, id, action) {
+      const answer = await client.request({
+        method: "POST",
+        path: path(project2, `${segment(id)}/${action}/`),
+        body: {},
+        retrySafe: true,
+        expect: FLAG_ANSWERS.featureFlag
+      });
+      return hideEncryptedPayloads(client, answer);
+    }
+  };
+}
+function cohortsApi(client) {
+  return {
+    /** Every cohort of the project (not deleted): names resolve against these. */
+    listAll(project2) {
+      return client.listAll(projectPath(project2, "cohorts/"), {}, FLAG_ANSWERS.cohortPage);
+    }
+  };
+}
+var SENTINEL, FLAG_ENDPOINTS;
+var init_service4 = __esm({
+  "src/kinds/feature-flag/service.ts"() {
+    "use strict";
+    init_query();
+    init_model_api();
+    init_answers5();
+    SENTINEL = /^"?\*+ \(encrypted\)"?$/;
+    FLAG_ENDPOINTS = {
+      path: "feature_flags",
+      shapes: { page: FLAG_ANSWERS.featureFlagPage, one: FLAG_ANSWERS.featureFlag },
+      answer: hideEncryptedPayloads
+    };
+  }
+});
+
+// src/kinds/feature-flag/lifecycle.ts
+function lifecycle(action) {
+  return async (client, planned2, id) => {
+    await featureFlagsApi(client).act(planned2.object.project, Number(id), action);
+    return { id, notes: [] };
+  };
+}
+var ARCHIVE, UNARCHIVE;
+var init_lifecycle = __esm({
+  "src/kinds/feature-flag/lifecycle.ts"() {
+    "use strict";
+    init_service4();
+    ARCHIVE = {
+      name: "archive",
+      symbol: "⊟",
+      word: "archive",
+      phrase: (n) => `${n} to archive`,
+      step: 5,
+      destructive: "depends",
+      sides: { before: "required", after: "required" },
+      refreshes: () => [["archived"]],
+      send: lifecycle("archive")
+    };
+    UNARCHIVE = {
+      name: "unarchive",
+      symbol: "⊞",
+      word: "unarchive",
+      phrase: (n) => `${n} to unarchive`,
+      step: 0.5,
+      destructive: false,
+      sides: { before: "required", after: "required" },
+      refreshes: () => [["archived"]],
+      send: lifecycle("unarchive")
+    };
+  }
+});
+
+// src/kinds/feature-flag/name.ts
+var FEATURE_FLAG;
+var init_name2 = __esm({
+  "src/kinds/feature-flag/name.ts"() {
+    "use strict";
+    FEATURE_FLAG = "feature_flag";
+  }
+});
+
+// src/kinds/feature-flag/references.ts
+var FLAG_REFERENCES, FLAG_CONDITIONS;
+var init_references2 = __esm({
+  "src/kinds/feature-flag/references.ts"() {
+    "use strict";
+    init_name2();
+    FLAG_REFERENCES = [
+      {
+        kind: FEATURE_FLAG,
+        at: "groups/*/properties/*",
+        where: { type: "flag" },
+        name: "key",
+        id: "key",
+        idType: "string",
+        word: "flag",
+        verb: { one: "depends on", many: "depend on" },
+        holder: "flag condition"
+      },
+      {
+        kind: "cohort",
+        at: "groups/*/properties/*",
+        where: { type: "cohort" },
+        name: "cohort",
+        id: "value",
+        fixed: { key: "id" }
+      }
+    ];
+    FLAG_CONDITIONS = FLAG_REFERENCES.filter(
+      (r) => r.kind === FEATURE_FLAG
+    );
   }
 });
 
@@ -30024,122 +29857,487 @@ var init_plan4 = __esm({
 function payloadVariable(flagKey, payloadKey) {
   return secretVariableName(flagKey, `payload_${payloadKey}`);
 }
-function known2(value, keys) {
+function known(value, keys) {
   return Object.fromEntries(
     Object.entries(value).filter(
       ([k, v]) => (keys === void 0 || keys.has(k)) && v !== null && v !== void 0
     )
   );
 }
-function pullProperty(prop, names) {
-  const out = known2(prop, PROPERTY_KEYS);
-  if (out.type === "flag" && out.key !== void 0)
-    out.key = names.flagKey(String(out.key)) ?? String(out.key);
+function pullProperty(prop) {
+  const out = known(prop, PROPERTY_KEYS);
   if (out.type === "cohort") {
-    const id = Number(out.value);
-    const name = Number.isSafeInteger(id) ? names.cohortName(id) : void 0;
     delete out.key;
-    if (name !== void 0) {
-      delete out.value;
-      return { type: "cohort", cohort: name, ...withoutType(out) };
+    const id = Number(out.value);
+    if (out.value !== void 0 && Number.isSafeInteger(id)) out.value = id;
+    if (out.cohort !== void 0) {
+      const { type: _type, cohort, ...rest } = out;
+      return { type: "cohort", cohort, ...rest };
     }
-    if (Number.isSafeInteger(id)) out.value = id;
   }
   return out;
 }
-function pullFilters(flag2, names) {
-  const live = isObject(flag2.filters) ? flag2.filters : {};
+function pullFilters(live, flag2) {
   const aggregation2 = live.aggregation_group_type_index ?? null;
   const filters = {};
-  const variables = [];
   if (aggregation2 !== null) filters.aggregation_group_type_index = aggregation2;
   filters.groups = (Array.isArray(live.groups) ? live.groups.filter(isObject) : []).map((group) => {
-    const out = known2(group, GROUP_KEYS);
+    const out = known(group, GROUP_KEYS);
     if ((group.aggregation_group_type_index ?? null) === aggregation2) delete out.aggregation_group_type_index;
     const properties2 = Array.isArray(group.properties) ? group.properties.filter(isObject) : [];
-    if (properties2.length > 0) out.properties = properties2.map((p) => pullProperty(p, names));
+    if (properties2.length > 0) out.properties = properties2.map(pullProperty);
     else delete out.properties;
     return out;
   });
   filters.multivariate = isObject(live.multivariate) ? {
-    variants: (Array.isArray(live.multivariate.variants) ? live.multivariate.variants.filter(isObject) : []).map((variant) => known2(variant))
+    variants: (Array.isArray(live.multivariate.variants) ? live.multivariate.variants.filter(isObject) : []).map((variant) => known(variant))
   } : null;
   const payloads = isObject(live.payloads) ? live.payloads : {};
   filters.payloads = Object.fromEntries(
-    Object.entries(payloads).map(([key2, value]) => {
-      if (flag2.has_encrypted_payloads !== true) return [key2, parsePayload(value)];
-      const variable = payloadVariable(flag2.key, key2);
-      variables.push(variable);
-      return [key2, new Placeholder(variable)];
-    })
+    Object.entries(payloads).map(
+      ([key2, value]) => flag2.has_encrypted_payloads === true ? [key2, new Placeholder(payloadVariable(String(flag2.key), key2))] : [key2, parsePayload(value)]
+    )
   );
   for (const [key2, value] of Object.entries(live)) {
     if (key2 in filters || !FILTER_KEYS.has(key2) || key2 === "aggregation_group_type_index") continue;
     if (value !== null && value !== void 0) filters[key2] = value;
   }
-  return { filters, variables };
+  return filters;
 }
-function flagItem(flag2, names) {
-  const item = flagFields.item(asLive(flag2));
-  const { filters, variables } = pullFilters(flag2, names);
-  const ordered = {};
-  for (const [key2, value] of Object.entries(item)) {
-    ordered[key2] = value;
-    if (key2 === "tags") ordered.filters = filters;
-  }
-  if (!("filters" in ordered)) ordered.filters = filters;
-  return { item: ordered, variables };
-}
-function usesCohorts(flags) {
-  return flags.some(
-    (f) => (isObject(f.filters) && Array.isArray(f.filters.groups) ? f.filters.groups : []).some(
-      (g) => isObject(g) && Array.isArray(g.properties) && g.properties.some((p) => isObject(p) && p.type === "cohort")
-    )
-  );
-}
-function dependsOnUnknown(flags) {
+async function pullForeign(client, project2, flags) {
   const ids = new Set(flags.map((f) => String(f.id)));
-  return flags.some(
-    (f) => (isObject(f.filters) && Array.isArray(f.filters.groups) ? f.filters.groups : []).some(
-      (g) => isObject(g) && Array.isArray(g.properties) && g.properties.some((p) => isObject(p) && p.type === "flag" && !ids.has(String(p.key)))
-    )
+  const named = flags.flatMap((f) => findReferences(f.filters, FLAG_REFERENCES));
+  const unknownFlag = named.some(
+    ({ spec, node: node3 }) => spec.kind === FEATURE_FLAG && !ids.has(String(node3[spec.id]))
   );
-}
-async function pullFlags(client, project2) {
-  const api = featureFlagsApi(client);
-  const flags = await api.listAll(project2);
-  const archived = dependsOnUnknown(flags) ? await api.listAll(project2, true) : [];
-  const cohorts = usesCohorts(flags) ? await cohortsApi(client).listAll(project2) : [];
-  const keys = new Map([...flags, ...archived].map((f) => [String(f.id), f.key]));
-  const byName = cohortIdsByName(cohorts);
-  const names = {
-    flagKey: (id) => keys.get(id),
-    cohortName(id) {
-      const name = cohorts.find((c) => c.id === id)?.name;
-      return name !== void 0 && name !== "" && byName.get(name)?.length === 1 ? name : void 0;
-    }
+  const cohort = named.some(({ spec }) => spec.kind === "cohort");
+  const [archived, cohorts] = await Promise.all([
+    unknownFlag ? featureFlagsApi(client).listAll(project2, true) : [],
+    cohort ? cohortsApi(client).listAll(project2) : []
+  ]);
+  return {
+    [FEATURE_FLAG]: archived.map((f) => ({ id: f.id, name: f.key })),
+    ...cohort ? { cohort: cohorts } : {}
   };
-  const pulled = { items: [], variables: [] };
-  for (const flag2 of flags) {
-    const { item, variables } = flagItem(flag2, names);
-    pulled.items.push(item);
-    pulled.variables.push(...variables);
-  }
-  return pulled;
 }
-var withoutType;
 var init_pull3 = __esm({
   "src/kinds/feature-flag/pull.ts"() {
     "use strict";
     init_kinds2();
     init_destinations();
-    init_dependencies();
+    init_references();
+    init_filters();
+    init_name2();
+    init_references2();
+    init_schema4();
+    init_service4();
+  }
+});
+
+// src/kinds/feature-flag/fields.ts
+function liveFilters(answer) {
+  const filters = isObject(answer.filters) ? answer.filters : {};
+  if (answer.has_encrypted_payloads !== true || !isObject(filters.payloads)) return filters;
+  return {
+    ...filters,
+    payloads: Object.fromEntries(Object.keys(filters.payloads).map((k) => [k, ENCRYPTED]))
+  };
+}
+function planFilters(value) {
+  if (!isObject(value) || !isObject(value.payloads)) return value;
+  const payloads = Object.fromEntries(
+    Object.entries(value.payloads).map(([k, v]) => [k, v instanceof SecretValue ? toSecretRef(v) : v])
+  );
+  return { ...value, payloads };
+}
+var onlyTrue, sortedUnique, flagFields;
+var init_fields4 = __esm({
+  "src/kinds/feature-flag/fields.ts"() {
+    "use strict";
+    init_secret();
+    init_secrets();
+    init_define();
+    init_normalise();
+    init_compare();
+    init_declare3();
+    init_filters();
+    init_lifecycle();
+    init_phrasing();
+    init_pull3();
+    init_references2();
+    init_schema4();
+    onlyTrue = (value) => value === true;
+    sortedUnique = (value) => Array.isArray(value) ? [...new Set(value.map(String))].sort() : value === null || value === void 0 ? [] : value;
+    flagFields = fieldTable(
+      {
+        key: text(
+          "The flag's key, what code checks: its identity within the project unless `id` is given.",
+          { minLength: 1, maxLength: 400, pattern: FLAG_KEY_PATTERN, "x-expect": "letters, digits, - and _" },
+          { required: true }
+        ),
+        id: integer("The service's flag id: pins identity across key renames (pull writes it).", { minimum: 1 }),
+        // The service's `name` is the flag's description: kept as `description`, as live flags keep it.
+        name: text(
+          "The flag's description (the service calls it `name`).",
+          {},
+          {
+            keptAs: "description",
+            wire: "description",
+            declare: (value, at2) => at2.ctx.text(at2.pointer, value),
+            normalise: normaliseText
+          }
+        ),
+        active: flag("Whether the flag is on. false turns it off for everyone."),
+        tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
+        filters: json(
+          { $ref: "#/$defs/feature_flag_filters" },
+          {
+            declare: declareFilters,
+            live: liveFilters,
+            send: planFilters,
+            references: FLAG_REFERENCES,
+            codec: {
+              says: (path, before, after) => describeFlagField(path, before, after),
+              compare: filterChanges
+            },
+            toYaml: (value, answer) => pullFilters(value, answer),
+            pull: "always"
+          }
+        ),
+        ensure_experience_continuity: flag("Keep a user's value across the anonymous-to-identified switch.", {
+          normalise: onlyTrue,
+          toYaml: onlyTrue
+        }),
+        evaluation_runtime: choice(
+          ["server", "client", "all"],
+          "Where the flag may be evaluated: server SDKs, client SDKs or all (default).",
+          { normalise: (value) => value ?? "all", toYaml: (value) => value ?? "all" }
+        ),
+        bucketing_identifier: choice(
+          ["distinct_id", "device_id"],
+          "What rollouts hash on: distinct_id (default) or device_id.",
+          { normalise: (value) => value ?? "distinct_id", toYaml: (value) => value ?? "distinct_id" }
+        ),
+        is_remote_configuration: flag("A remote configuration flag: delivers its payload to everyone.", {
+          normalise: onlyTrue,
+          toYaml: onlyTrue
+        }),
+        has_encrypted_payloads: flag(
+          "Payloads are encrypted by the service (remote configuration flags only); they are secrets: ${NAME} references, never pulled.",
+          { normalise: onlyTrue, toYaml: onlyTrue }
+        ),
+        evaluation_contexts: field(
+          {
+            type: "array",
+            items: { type: "string", minLength: 1, maxLength: 255 },
+            maxItems: 50,
+            description: "Where the flag evaluates (e.g. production); needs the organization's feature."
+          },
+          {
+            compare: "set",
+            normalise: sortedUnique,
+            declare: (value, at2) => sortedUnique(value.map((v, i) => at2.ctx.text(`${at2.pointer}/${i}`, v))),
+            pull: "nonEmpty"
+          }
+        ),
+        archived: flag("Archive the flag (hidden from the flag list); needs active: false.", {
+          compare: "none",
+          toggles: { on: ARCHIVE, off: UNARCHIVE },
+          normalise: onlyTrue,
+          toYaml: onlyTrue
+        }),
+        deleted: flag("Tombstone: soft-delete the flag (idempotent).")
+      },
+      { identity: "key" }
+    );
+  }
+});
+
+// src/kinds/feature-flag/live.ts
+function asLive(flag2) {
+  return { ...flag2, name: flag2.key, description: flag2.name ?? "" };
+}
+function dependencyIds(flag2) {
+  return [
+    ...new Set(findReferences(flag2.filters, FLAG_CONDITIONS).map(({ spec, node: node3 }) => String(node3[spec.id])))
+  ];
+}
+function reads(declared, objects) {
+  const keys = new Set(objects.map((f) => f.key));
+  const ids = new Set(objects.map((f) => f.id));
+  const declaredKeys2 = new Set(declared.map((d) => d.name));
+  const archived = declared.some(
+    (d) => d.archived === true || (d.id !== void 0 ? !ids.has(d.id) : !keys.has(d.name)) || flagsNamed(d).some((key2) => !keys.has(key2) && !declaredKeys2.has(key2))
+  );
+  return {
+    archived,
+    cohorts: declared.some(namesCohorts),
+    declared: [...declaredKeys2]
+  };
+}
+async function byId(client, project2, id) {
+  try {
+    return asLive(await featureFlagsApi(client).get(project2, id));
+  } catch (error2) {
+    if (error2 instanceof ServiceError && error2.status === 404) return void 0;
+    throw error2;
+  }
+}
+async function withDetails2(client, project2, objects, read2) {
+  const archived = read2.archived ? (await featureFlagsApi(client).listAll(project2, true)).map(asLive) : [];
+  const keys = new Set(read2.declared);
+  const pins = new Set(read2.pins);
+  const isDeclared = (f) => keys.has(f.key) || pins.has(f.id);
+  const all = [...objects, ...archived.filter(isDeclared)];
+  const known2 = new Set(all.map((f) => f.id));
+  const [pinned, linked] = await Promise.all([
+    Promise.all(read2.pinned.filter((id) => !known2.has(id)).map((id) => byId(client, project2, id))),
+    Promise.all((read2.linked ?? []).filter((id) => !known2.has(id)).map((id) => byId(client, project2, id)))
+  ]);
+  const live = {
+    objects: [...all, ...found(pinned)],
+    declared: read2.declared,
+    referable: [...archived.filter((f) => !isDeclared(f)), ...found(linked)]
+  };
+  if (read2.cohorts) live.foreign = { cohort: await cohortsApi(client).listAll(project2) };
+  return live;
+}
+function dependencyNumbers(flag2) {
+  return dependencyIds(flag2).map(Number).filter((id) => Number.isSafeInteger(id) && id > 0);
+}
+function scopedReads(declared, objects) {
+  const keys = new Set(declared.map((d) => d.name));
+  const pins = new Set(declared.flatMap((d) => d.id !== void 0 ? [d.id] : []));
+  const ids = new Set(objects.map((f) => f.id));
+  const linked = objects.filter((f) => keys.has(f.key) || pins.has(f.id)).flatMap(dependencyNumbers).filter((id) => !ids.has(id));
+  return {
+    archived: false,
+    pinned: [],
+    cohorts: declared.some(namesCohorts),
+    declared: [...keys],
+    pins: [...pins],
+    linked: [...new Set(linked)]
+  };
+}
+async function readFlags(client, project2, declared, _run, list6, scope) {
+  const flags = declared;
+  const objects = await list6();
+  if (scope !== void 0) {
+    const read3 = scopedReads(flags, objects);
+    return { live: await withDetails2(client, project2, objects, read3), read: read3 };
+  }
+  const ids = new Set(objects.map((f) => f.id));
+  const read2 = {
+    ...reads(flags, objects),
+    pinned: flags.flatMap((d) => d.id !== void 0 && !ids.has(d.id) ? [d.id] : []),
+    pins: flags.flatMap((d) => d.id !== void 0 ? [d.id] : [])
+  };
+  return { live: await withDetails2(client, project2, objects, read2), read: read2 };
+}
+async function rereadFlags(client, project2, read2, _run, list6) {
+  const r = read2;
+  const ids = (value) => Array.isArray(value) && value.every((id) => Number.isSafeInteger(id) && id > 0);
+  const valid = r !== null && typeof r === "object" && typeof r.archived === "boolean" && typeof r.cohorts === "boolean" && ids(r.pinned) && ids(r.pins) && (r.linked === void 0 || ids(r.linked)) && Array.isArray(r.declared) && r.declared.every((k) => typeof k === "string");
+  if (!valid) throw new UserError("the saved plan's record of what was read for feature flags is damaged");
+  return withDetails2(client, project2, await list6(), r);
+}
+function flagDetails(live, kindLive) {
+  const keys = new Map([...kindLive.objects, ...kindLive.referable].map((f) => [String(f.id), f.key]));
+  return {
+    version: live.version ?? null,
+    depends_on: dependencyIds(live).map((id) => keys.get(id) ?? `#${id}`)
+  };
+}
+function liveDependents(flag2, kindLive) {
+  const id = String(flag2.id);
+  return [...kindLive.objects, ...kindLive.referable].filter((other) => other.id !== flag2.id && !other.deleted && dependencyIds(other).includes(id)).sort((a, b) => compareText(a.key, b.key)).map((other) => ({ kind: FEATURE_FLAG, name: other.key, id: other.id }));
+}
+function liveDependencies(flag2, kindLive) {
+  const byId2 = new Map([...kindLive.objects, ...kindLive.referable].map((f) => [String(f.id), f]));
+  return dependencyIds(flag2).flatMap((id) => {
+    const found3 = byId2.get(id);
+    return found3 === void 0 ? [] : [{ kind: FEATURE_FLAG, name: found3.key, id: found3.id }];
+  });
+}
+var flagsNamed, namesCohorts, found;
+var init_live3 = __esm({
+  "src/kinds/feature-flag/live.ts"() {
+    "use strict";
+    init_errors();
+    init_values();
+    init_errors2();
+    init_references();
+    init_name2();
+    init_references2();
+    init_service4();
+    flagsNamed = (d) => (d.refs ?? []).flatMap((r) => r.kind === FEATURE_FLAG && r.name !== void 0 ? [r.name] : []);
+    namesCohorts = (d) => !d.deleted && (d.refs ?? []).some((r) => r.kind === "cohort" && r.name !== void 0);
+    found = (flags) => flags.filter((f) => f !== void 0);
+  }
+});
+
+// src/kinds/feature-flag/plan.ts
+function flagAction(action, about) {
+  const { live, ctx } = about;
+  switch (action.action) {
+    case "create":
+      return create2(action, about);
+    case "update":
+      return live ? update2(action, about.desired, live, ctx) : action;
+    case "restore":
+      return {
+        ...action,
+        changes: action.changes.map((c) => ({ ...c, says: describeFlagField("deleted", true, false) }))
+      };
+    case "soft_delete":
+    case "archive": {
+      if (!live) return action;
+      const guard = liveGuard(live, ctx, action.action === "archive" ? "archiving it" : "soft-deleting it");
+      const dependents = liveDependents(live, ctx.live);
+      return {
+        ...action,
+        ...dependents.length > 0 ? { required_by: dependents } : {},
+        ...guard ? { guard, destructive: true } : {}
+      };
+    }
+    default:
+      return action;
+  }
+}
+function create2(action, { desired, ctx }) {
+  const problem = createProblem(desired?.filters, `feature flag "${desired?.name}"`);
+  if (problem !== void 0) {
+    ctx.sink.errors.push({ message: problem, ...desired ? { source: desired.source } : {} });
+    return void 0;
+  }
+  const note = createNote(desired?.filters);
+  if (note !== void 0) action = { ...action, warnings: [...action.warnings, note] };
+  if (desired?.has_encrypted_payloads !== true) return action;
+  const changes = action.changes.flatMap(
+    (c) => c.path === "filters.payloads" && isObject(c.after) ? Object.entries(c.after).map(([payload, ref]) => ({
+      path: `filters.payloads.${payload}`,
+      after: ref,
+      secret: true,
+      says: [`adds the encrypted payload for ${payload}`]
+    })) : [c]
+  );
+  return { ...action, changes };
+}
+function update2(action, desired, live, ctx) {
+  const changes = action.changes.map((c) => {
+    if (c.path.startsWith("filters.") || c.says !== void 0) return c;
+    const says = describeFlagField(c.path, c.before, c.after);
+    return says.length > 0 ? { ...c, says } : c;
+  });
+  const ordered = [
+    ...changes.filter((c) => !c.path.startsWith("filters.")),
+    ...changes.filter((c) => c.path.startsWith("filters."))
+  ];
+  const before = structuredClone(action.before ?? {});
+  const after = structuredClone(action.after ?? {});
+  const sends = structuredClone(action.sends ?? {});
+  const encrypted = live.has_encrypted_payloads === true || desired?.has_encrypted_payloads === true;
+  if (encrypted && changes.some((c) => c.path.startsWith("filters.payloads"))) {
+    for (const side of [before, after]) {
+      if (isObject(side.filters)) delete side.filters.payloads;
+      if (isObject(side.filters) && Object.keys(side.filters).length === 0) delete side.filters;
+    }
+    const declared = desired === void 0 ? void 0 : flagFields.sent(desired).filters;
+    sends.filters = { payloads: isObject(declared) ? declared.payloads : {} };
+  }
+  const turnsOff = changes.some((c) => c.path === "active" && c.after === false);
+  const rekeys = changes.some((c) => c.path === "key");
+  const guard = (turnsOff ? liveGuard(live, ctx, "turning it off") : void 0) ?? (rekeys ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`) : void 0);
+  const warnings = [...action.warnings];
+  const decrypts = changes.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
+  if (decrypts) {
+    warnings.push(
+      "turning payload encryption off stores the payloads in plain text: anyone who can read the flag reads them"
+    );
+  }
+  if (changes.some((c) => c.path === "evaluation_contexts") && (live.evaluation_contexts ?? []).length === 0) {
+    warnings.push(
+      "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file"
+    );
+  }
+  const requires = [...action.requires ?? []];
+  if (!turnsOff) {
+    for (const link of liveDependencies(live, ctx.live)) {
+      if (!requires.some((r) => r.kind === link.kind && r.name === link.name)) requires.push(link);
+    }
+  }
+  const dependents = turnsOff ? liveDependents(live, ctx.live) : [];
+  const result = {
+    ...action,
+    before,
+    after,
+    changes: ordered,
+    warnings,
+    preconditions: preconditions(changes, live)
+  };
+  if (requires.length > 0) result.requires = requires;
+  else delete result.requires;
+  if (dependents.length > 0) result.required_by = dependents;
+  if (Object.keys(sends).length > 0) result.sends = sends;
+  else delete result.sends;
+  if (guard) {
+    result.guard = guard;
+    result.destructive = true;
+  } else result.destructive = decrypts;
+  return result;
+}
+function preconditions(changes, live) {
+  const original = {};
+  for (const c of changes) {
+    const field3 = c.path.split(".")[0] ?? c.path;
+    if (UNCOMPARED.has(field3) || field3 in original) continue;
+    if (field3 === "filters") {
+      const stored = storedFilters(isPlainObject(live.filters) ? live.filters : {});
+      if (live.has_encrypted_payloads === true) delete stored.payloads;
+      original.filters = stored;
+    } else original[field3] = storedValue(live, field3);
+  }
+  const out = { version: live.version ?? null };
+  if (Object.keys(original).length > 0) out.original_flag = original;
+  return out;
+}
+function storedValue(live, path) {
+  const field3 = flagFields.fields[path];
+  return live[field3?.wire ?? path];
+}
+function liveGuard(live, ctx, doing) {
+  if (!live.last_called_at) return void 0;
+  const called = Date.parse(live.last_called_at);
+  const ago2 = ctx.options.now.getTime() - called;
+  if (!Number.isFinite(called) || ago2 > LIVE_DAYS * DAY) return void 0;
+  return `it was evaluated ${agoText(ago2)} (live in production): ${doing} affects its users`;
+}
+function agoText(ms) {
+  if (ms < 60 * 60 * 1e3) return "within the last hour";
+  if (ms < DAY) return `${Math.floor(ms / 36e5)} h ago`;
+  const days = Math.floor(ms / DAY);
+  return days === 1 ? "a day ago" : `${days} days ago`;
+}
+function flagExtras(desired, live, _ref, ctx) {
+  if (live === void 0) return;
+  for (const message of plainOverEncrypted(desired, live)) {
+    ctx.sink.errors.push({ message, source: desired.source });
+  }
+}
+var DAY, LIVE_DAYS, UNCOMPARED;
+var init_plan4 = __esm({
+  "src/kinds/feature-flag/plan.ts"() {
+    "use strict";
+    init_values();
+    init_checks();
+    init_compare();
     init_fields4();
     init_filters();
     init_live3();
-    init_schema4();
-    init_service4();
-    withoutType = ({ type: _type, ...rest }) => rest;
+    init_phrasing();
+    DAY = 864e5;
+    LIVE_DAYS = 30;
+    UNCOMPARED = /* @__PURE__ */ new Set(["tags", "evaluation_contexts"]);
   }
 });
 
@@ -30162,17 +30360,91 @@ var init_scopes4 = __esm({
   }
 });
 
+// src/kinds/feature-flag/verbs.ts
+function asPayloadText(value) {
+  const text2 = String(value);
+  try {
+    JSON.parse(text2);
+    return text2;
+  } catch {
+    return JSON.stringify(text2);
+  }
+}
+function ignored(body, answer) {
+  const notes = [];
+  if (Array.isArray(body.tags) && body.tags.length > 0 && (answer.tags ?? []).length === 0) {
+    notes.push("the service ignored the tags (the organization lacks the tagging feature)");
+  }
+  if (Array.isArray(body.evaluation_contexts) && body.evaluation_contexts.length > 0 && (answer.evaluation_contexts ?? []).length === 0) {
+    notes.push(
+      "the service ignored the evaluation contexts (the organization lacks its flag-evaluation-tags feature)"
+    );
+  }
+  return notes;
+}
+async function findFlags(client, project2, key2) {
+  return (await featureFlagsApi(client).withKey(project2, key2)).map((f) => f.id);
+}
+var flagBody, updateBody2, FLAG_CREATE, FLAG_UPDATE;
+var init_verbs4 = __esm({
+  "src/kinds/feature-flag/verbs.ts"() {
+    "use strict";
+    init_secrets();
+    init_model();
+    init_verbs();
+    init_fields4();
+    init_filters();
+    init_service4();
+    flagBody = (action, env, owner, referenced) => {
+      const merged = deepMerge(action.after ?? {}, action.sends ?? {});
+      const filters = merged.filters;
+      const payloads = isObject(filters) && isObject(filters.payloads) ? filters.payloads : void 0;
+      if (isObject(filters) && payloads) filters.payloads = encodePayloads(payloads, isSecretRef);
+      const body = modelBody(flagFields, { ...action, after: merged, sends: {} }, env, owner, referenced);
+      const sent = isObject(body.filters) && isObject(body.filters.payloads) ? body.filters.payloads : {};
+      for (const [key2, value] of Object.entries(payloads ?? {})) {
+        if (isSecretRef(value)) sent[key2] = asPayloadText(sent[key2]);
+      }
+      return body;
+    };
+    updateBody2 = (action, env, owner, referenced) => {
+      const body = flagBody(action, env, owner, referenced) ?? {};
+      const { version, original_flag: original } = action.preconditions ?? {};
+      if (typeof version === "number") body.version = version;
+      if (isObject(original) && Object.keys(original).length > 0) body.original_flag = original;
+      return body;
+    };
+    FLAG_CREATE = { body: flagBody };
+    FLAG_UPDATE = {
+      destructive: "depends",
+      // `pull --refresh`: an encrypted payload (a change per payload key) is never written back.
+      refreshes: (action) => UPDATE.refreshes(action).filter(
+        (path) => !(path[0] === "filters" && path[1] === "payloads" && path.length > 2)
+      ),
+      body: updateBody2,
+      async send(client, action, id, body) {
+        const { project: project2 } = action.object;
+        const sent = { ...body ?? {} };
+        const stored = body?.original_flag;
+        if (isObject(sent.filters) && isObject(stored) && isObject(stored.filters)) {
+          sent.filters = wholeFilters(stored.filters, sent.filters);
+        }
+        const answer = await featureFlagsApi(client).update(project2, Number(id), sent);
+        return { id, notes: ignored(sent, answer) };
+      }
+    };
+  }
+});
+
 // src/kinds/feature-flag/index.ts
-var featureFlagKind;
+var flagModel, featureFlagKind;
 var init_feature_flag = __esm({
   "src/kinds/feature-flag/index.ts"() {
     "use strict";
-    init_define();
+    init_model();
     init_answers5();
     init_checks();
-    init_declare3();
     init_fields4();
-    init_find3();
     init_lifecycle();
     init_live3();
     init_name2();
@@ -30182,51 +30454,56 @@ var init_feature_flag = __esm({
     init_scopes4();
     init_service4();
     init_verbs4();
-    featureFlagKind = defineKind({
-      name: FEATURE_FLAG,
-      key: "feature_flags",
-      words: { one: "feature flag", many: "feature flags" },
-      schema: {
-        list: "Feature flags of the project. Listing the key (even empty) lets --prune soft-delete undeclared ones (never those matching `ignore: feature_flags:`).",
-        item: "A feature flag, identified by its key (or a pinned id). Only the keys written here are managed; in `filters`, every top-level key written is managed whole.",
-        def: "feature_flag",
-        defs: FLAG_DEFS
-      },
-      fields: flagFields,
-      verbs: [FLAG_CREATE, UNARCHIVE, FLAG_UPDATE, ARCHIVE, FLAG_SOFT_DELETE, FLAG_RESTORE],
-      service: {
-        list: async (client, project2) => (await featureFlagsApi(client).listAll(project2)).map(asLive),
-        search: searchFlags,
-        get: getFlag,
-        count: countFlags,
+    flagModel = defineModel(
+      {
+        name: FEATURE_FLAG,
+        key: "feature_flags",
+        words: { one: "feature flag", many: "feature flags" },
+        schema: {
+          list: "Feature flags of the project. Listing the key (even empty) lets --prune soft-delete undeclared ones (never those matching `ignore: feature_flags:`).",
+          item: "A feature flag, identified by its key (or a pinned id). Only the keys written here are managed; in `filters`, every top-level key written is managed whole.",
+          def: "feature_flag",
+          defs: FLAG_DEFS
+        },
+        fields: flagFields,
+        ...FLAG_ENDPOINTS,
+        scopes: FEATURE_FLAG_SCOPES,
+        answers: FLAG_ANSWERS,
+        live: asLive,
+        // `?key=` is exact but case-insensitive (exact keys kept); the list hides archived flags unless
+        // asked, and a declared flag (or one another depends on) may be archived live: asked second.
+        async search(api, project2, key2) {
+          const exact = (flags) => flags.filter((f) => f.key === key2);
+          const found3 = exact(await api.listAll(project2, { key: key2 }));
+          return found3.length > 0 ? found3 : exact(await api.listAll(project2, { key: key2, archived: "true" }));
+        },
+        readsDeleted: true,
         findByName: findFlags,
-        create: createFeatureFlag
-      },
-      // SPEC §9: an overlay's variants merge by key; cohorts, flags and holdouts by id are one project's.
-      environments: {
-        keyedLists: [{ path: "/filters/multivariate/variants", keys: ["key"] }],
-        projectIds: [
-          { path: "/filters/groups/*/properties/*/value", where: { type: "cohort" } },
-          { path: "/filters/groups/*/properties/*/key", where: { type: "flag" }, numbers: true },
-          { path: "/filters/holdout/id" }
-        ]
-      },
-      answers: FLAG_ANSWERS,
-      scopes: FEATURE_FLAG_SCOPES,
-      hooks: {
-        declare: (input, desired, ctx) => declareFlag(input, desired, ctx),
-        checkProject: checkFlagCycles,
-        secretPointers: encryptedPayloadPointers,
-        quiet: (pointer) => /^\/filters\/payloads(\/|$)/.test(pointer),
-        read: readFlags,
-        reread: rereadFlags,
-        references: flagReferencesOf,
-        plan: planFlag,
-        prune: pruneFlag,
-        details: flagDetails,
-        pull: pullFlags
+        notes: (body, answer) => ignored(body, answer),
+        verbs: { create: FLAG_CREATE, update: FLAG_UPDATE, own: [UNARCHIVE, ARCHIVE] },
+        // SPEC §9: an overlay's variants merge by key; a flag or holdout by id is one project's (a cohort by
+        // id too: the filters' reference declaration says so).
+        environments: {
+          keyedLists: [{ path: "/filters/multivariate/variants", keys: ["key"] }],
+          projectIds: [
+            { path: "/filters/groups/*/properties/*/key", where: { type: "flag" }, numbers: true },
+            { path: "/filters/holdout/id" }
+          ]
+        },
+        hooks: {
+          declare: (input, _desired, ctx) => checkFlag(input, ctx),
+          secretPointers: encryptedPayloadPointers,
+          quiet: (pointer) => /^\/filters\/payloads(\/|$)/.test(pointer),
+          read: readFlags,
+          reread: rereadFlags,
+          details: flagDetails,
+          action: flagAction,
+          extras: flagExtras,
+          foreign: pullForeign
+        }
       }
-    });
+    );
+    featureFlagKind = flagModel.kind;
   }
 });
 
@@ -30960,13 +31237,28 @@ var init_schema5 = __esm({
 });
 
 // src/kinds/insight/fields.ts
-var insightFields;
+function queryChanges(declared, live) {
+  const compared = compareQuery(declared, live);
+  if (compared.equal) return [];
+  const asYaml = (value) => value === null || value === void 0 ? "" : (0, import_yaml4.stringify)(value, { lineWidth: 0 });
+  return [
+    {
+      path: "query",
+      before: compared.live,
+      after: queryToSend(declared),
+      ...textChange(asYaml(compared.live), asYaml(compared.declared))
+    }
+  ];
+}
+var import_yaml4, insightFields;
 var init_fields5 = __esm({
   "src/kinds/insight/fields.ts"() {
     "use strict";
     init_normalise2();
+    import_yaml4 = __toESM(require_dist(), 1);
     init_define();
     init_normalise();
+    init_text_diff();
     init_query2();
     init_schema5();
     insightFields = fieldTable({
@@ -30987,93 +31279,16 @@ var init_fields5 = __esm({
         }
       ),
       tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
-      /** Compared by the plan hook (declared keys, after the upgrades); sent in its upgraded form. */
-      query: field(querySchema, {
+      /** Compared on the declared keys after the upgrades, one change with a diff; sent upgraded. */
+      query: json(querySchema, {
         declare: (value, at2) => declareQuery(value, at2.ctx, at2.pointer),
         normalise: (value) => value === null || value === void 0 ? null : upgradedForComparison(value),
-        compare: "none",
-        pull: "present",
+        send: (value) => queryToSend(value),
+        codec: { whole: true, compare: (declared, live) => queryChanges(declared, live) },
         toYaml: (value) => withoutOwnedKeys(value)
       }),
       deleted: flag("Tombstone: soft-delete the insight (idempotent); the dashboards stop showing it.")
     });
-  }
-});
-
-// src/kinds/insight/plan.ts
-function planInsight(desired, current, ref, ctx) {
-  if (desired.deleted) {
-    if (current)
-      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: insightFields.state(current) }));
-  } else if (current) planExisting3(desired, current, ref, ctx);
-  else if (desired.id !== void 0) planRestore2(desired, ref, ctx);
-  else planCreate4(desired, ref, ctx);
-}
-function insightsNeedFeatures(actions) {
-  return actions.some(
-    (a) => a.object.kind === "insight" && (a.action === UPDATE.name && a.changes.some((c) => c.path === "tags") || a.action === CREATE.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0)
-  );
-}
-function sentFields(desired) {
-  const after = insightFields.sent(desired);
-  if (desired.query !== void 0) after.query = queryToSend(desired.query);
-  return after;
-}
-function planCreate4(desired, ref, ctx) {
-  const after = sentFields(desired);
-  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges2(after) }));
-  warnIgnoredTags(desired.tags, ref, ctx);
-}
-function planRestore2(desired, ref, ctx) {
-  ctx.sink.actions.push(restoreAction(ref, desired.id));
-  const after = sentFields(desired);
-  ctx.sink.actions.push(
-    makeAction(UPDATE, ref, {
-      before: {},
-      after,
-      changes: asChanges2(after),
-      warnings: [
-        "the live values are unknown while the insight is deleted: apply sends every declared field"
-      ]
-    })
-  );
-}
-function queryChange(declared, live) {
-  const compared = compareQuery(declared, live);
-  if (compared.equal) return void 0;
-  return {
-    path: "query",
-    before: compared.live,
-    after: queryToSend(declared),
-    ...textChange(asYaml(compared.live), asYaml(compared.declared))
-  };
-}
-function asYaml(value) {
-  return value === null || value === void 0 ? "" : (0, import_yaml4.stringify)(value, { lineWidth: 0 });
-}
-function planExisting3(desired, current, ref, ctx) {
-  const compared = insightFields.compare(desired, insightFields.state(current));
-  let changes = withoutIgnoredTags(compared.changes, ref, ctx);
-  const query = desired.query === void 0 ? void 0 : queryChange(desired.query, current.query);
-  if (query) changes = [...changes, query];
-  const update4 = updateAction(UPDATE, ref, changes);
-  if (update4) ctx.sink.actions.push(update4);
-}
-var import_yaml4, asChanges2;
-var init_plan5 = __esm({
-  "src/kinds/insight/plan.ts"() {
-    "use strict";
-    init_normalise2();
-    import_yaml4 = __toESM(require_dist(), 1);
-    init_plan();
-    init_define();
-    init_restore();
-    init_tags();
-    init_text_diff();
-    init_verbs();
-    init_fields5();
-    init_query2();
-    asChanges2 = (fields) => Object.entries(fields).map(([path, after]) => ({ path, after }));
   }
 });
 
@@ -31091,72 +31306,17 @@ var init_scopes5 = __esm({
   }
 });
 
-// src/kinds/insight/verbs.ts
-async function findInsights(client, project2, name) {
-  const live = await insightsApi(client).listAll(project2, { search: name.slice(0, 200) });
-  return live.filter((i) => (i.name ?? "") === name).map((i) => i.id);
-}
-async function createInsight(client, project2, body) {
-  const created = await insightsApi(client).create(project2, { ...body, saved: true });
-  return { id: created.id, notes: ignoredTags(body, created.tags) };
-}
-var update3, restore2, softDelete3, insightVerbs;
-var init_verbs5 = __esm({
-  "src/kinds/insight/verbs.ts"() {
-    "use strict";
-    init_errors2();
-    init_restore();
-    init_tags();
-    init_verbs();
-    init_service3();
-    update3 = {
-      ...UPDATE,
-      async send(client, action, id, body) {
-        const result = await insightsApi(client).update(action.object.project, Number(id), body);
-        return { id, notes: ignoredTags(body, result.tags) };
-      }
-    };
-    restore2 = {
-      ...RESTORE,
-      async send(client, action, id) {
-        await restoring(
-          action,
-          id,
-          "insight",
-          () => insightsApi(client).update(action.object.project, Number(id), { deleted: false })
-        );
-        return { id, notes: [] };
-      }
-    };
-    softDelete3 = {
-      ...SOFT_DELETE,
-      async send(client, action, id) {
-        try {
-          await insightsApi(client).update(action.object.project, Number(id), { deleted: true });
-        } catch (error2) {
-          if (!(error2 instanceof ServiceError && error2.status === 404)) throw error2;
-        }
-        return { id, notes: [] };
-      }
-    };
-    insightVerbs = [CREATE, update3, softDelete3, restore2];
-  }
-});
-
 // src/kinds/insight/index.ts
-var insightKind;
+var insightModel, insightKind;
 var init_insight = __esm({
   "src/kinds/insight/index.ts"() {
     "use strict";
-    init_define();
+    init_model();
     init_answers4();
     init_fields5();
-    init_find2();
-    init_plan5();
     init_scopes5();
-    init_service3();
-    init_verbs5();
-    insightKind = defineKind({
+    init_service2();
+    insightModel = defineModel({
       name: "insight",
       key: "insights",
       words: { one: "insight", many: "insights" },
@@ -31166,17 +31326,13 @@ var init_insight = __esm({
         def: "insight"
       },
       fields: insightFields,
-      verbs: insightVerbs,
-      service: {
-        list: (client, project2) => insightsApi(client).listAll(project2),
-        search: searchInsights,
-        get: getInsight,
-        count: countInsights,
-        findByName: findInsights,
-        create: createInsight
-      },
-      answers: INSIGHT_ANSWERS,
+      ...INSIGHT_ENDPOINTS,
       scopes: INSIGHT_SCOPES,
+      answers: INSIGHT_ANSWERS,
+      // The list's search: name, derived name and description, at most 200 characters.
+      search: { param: "search", max: 200 },
+      createExtra: { saved: true },
+      pullOrder: (a, b) => a.id - b.id,
       hooks: {
         declare(input, desired, ctx) {
           if (desired.name.trim() === "" && input.id === void 0) {
@@ -31185,16 +31341,10 @@ var init_insight = __esm({
               `an insight without a name needs an \`id\` pin: give it a name, or pin the live insight it is with id:`
             );
           }
-        },
-        plan: planInsight,
-        needsFeatures: insightsNeedFeatures,
-        async pull(client, project2) {
-          const live = await insightsApi(client).listAll(project2);
-          const items2 = [...live].sort((a, b) => a.id - b.id).map((i) => insightFields.item(i));
-          return { items: items2, variables: [] };
         }
       }
     });
+    insightKind = insightModel.kind;
   }
 });
 
@@ -31675,10 +31825,10 @@ function projectTable(plan, vocab) {
   }
   return lines;
 }
-function partialBlock(targets) {
+function partialBlock(targets2) {
   return [
     "> [!WARNING]",
-    `> **Partial plan:** narrowed with ${targets.map((t) => codeSpan(`--target ${t}`)).join(", ")}. Changes to other objects are not shown, and apply with the same targets leaves them as they are.`
+    `> **Partial plan:** narrowed with ${targets2.map((t) => codeSpan(`--target ${t}`)).join(", ")}. Changes to other objects are not shown, and apply with the same targets leaves them as they are.`
   ].join("\n");
 }
 function destructiveBlock(destructive, shown3, ctx) {
@@ -31897,14 +32047,14 @@ var init_render = __esm({
 });
 
 // src/commands/github.ts
-import { relative as relative2, resolve as resolve4, sep as sep2 } from "node:path";
+import { relative as relative2, resolve as resolve3, sep as sep2 } from "node:path";
 function inGitHubActions(io) {
   return io.env.GITHUB_ACTIONS === "true";
 }
 function workspacePath(io) {
   const root = io.env.GITHUB_WORKSPACE;
   if (!root) return (file) => file;
-  return (file) => relative2(root, resolve4(io.cwd, file)).split(sep2).join("/");
+  return (file) => relative2(root, resolve3(io.cwd, file)).split(sep2).join("/");
 }
 async function appendStepSummary(plan, kinds, io) {
   const file = io.env.GITHUB_STEP_SUMMARY;
@@ -31980,7 +32130,7 @@ var init_project = __esm({
 
 // src/commands/config.ts
 import { existsSync as existsSync2 } from "node:fs";
-import { resolve as resolve5 } from "node:path";
+import { resolve as resolve4 } from "node:path";
 async function loadFiles(paths, flags, io, mode, only) {
   const choice2 = projectChoice(flags, io);
   const result = await loadConfig(paths, {
@@ -32041,7 +32191,7 @@ function planSecretsNote(result, plan, flags, io) {
   if (inGitHubActions(io)) io.stderr.write(diagnosticAnnotations([note], workspacePath(io)));
 }
 async function readOptionalConfig(configPath, flags, io, only = []) {
-  if (configPath === void 0 && !existsSync2(resolve5(io.cwd, "posthog"))) return void 0;
+  if (configPath === void 0 && !existsSync2(resolve4(io.cwd, "posthog"))) return void 0;
   return readConfig([configPath ?? "posthog"], flags, io, "plan", only);
 }
 async function configuredProject(configPath, flags, io) {
@@ -32159,12 +32309,12 @@ async function run3(options, io) {
   return 0;
 }
 function waitForStop(signal, io) {
-  return new Promise((resolve19) => {
+  return new Promise((resolve18) => {
     let unsubscribe;
     const stop = () => {
       unsubscribe?.();
       signal?.removeEventListener("abort", stop);
-      resolve19();
+      resolve18();
     };
     if (signal?.aborted) return stop();
     signal?.addEventListener("abort", stop);
@@ -32361,9 +32511,9 @@ function setIn(root, path, value) {
   if (path.length === 0) return value;
   const [head, ...rest] = path;
   if (Array.isArray(root) && typeof head === "number") {
-    const copy = [...root];
-    copy[head] = setIn(root[head], rest, value);
-    return copy;
+    const copy2 = [...root];
+    copy2[head] = setIn(root[head], rest, value);
+    return copy2;
   }
   const base = isPlainObject2(root) ? root : {};
   return { ...base, [String(head)]: setIn(base[String(head)], rest, value) };
@@ -32372,9 +32522,9 @@ function deleteIn(root, path) {
   const [head, ...rest] = path;
   if (rest.length > 0) {
     if (Array.isArray(root) && typeof head === "number") {
-      const copy = [...root];
-      copy[head] = deleteIn(root[head], rest);
-      return copy;
+      const copy2 = [...root];
+      copy2[head] = deleteIn(root[head], rest);
+      return copy2;
     }
     if (isPlainObject2(root)) return { ...root, [String(head)]: deleteIn(root[String(head)], rest) };
     return root;
@@ -35729,9 +35879,9 @@ var require_dispatcher_base = __commonJS({
       }
       close(callback) {
         if (callback === void 0) {
-          return new Promise((resolve19, reject) => {
+          return new Promise((resolve18, reject) => {
             this.close((err, data) => {
-              return err ? reject(err) : resolve19(data);
+              return err ? reject(err) : resolve18(data);
             });
           });
         }
@@ -35769,9 +35919,9 @@ var require_dispatcher_base = __commonJS({
           err = null;
         }
         if (callback === void 0) {
-          return new Promise((resolve19, reject) => {
+          return new Promise((resolve18, reject) => {
             this.destroy(err, (err2, data) => {
-              return err2 ? reject(err2) : resolve19(data);
+              return err2 ? reject(err2) : resolve18(data);
             });
           });
         }
@@ -39277,8 +39427,8 @@ var require_promise = __commonJS({
     function createDeferredPromise() {
       let res;
       let rej;
-      const promise = new Promise((resolve19, reject) => {
-        res = resolve19;
+      const promise = new Promise((resolve18, reject) => {
+        res = resolve18;
         rej = reject;
       });
       return { promise, resolve: res, reject: rej };
@@ -40704,12 +40854,12 @@ upgrade: ${upgrade}\r
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve18;
         }
       });
       socket.on("close", onDrain).on("drain", onDrain);
@@ -41593,12 +41743,12 @@ var require_client_h2 = __commonJS({
           cb();
         }
       }
-      const waitForDrain = () => new Promise((resolve19, reject) => {
+      const waitForDrain = () => new Promise((resolve18, reject) => {
         assert(callback === null);
         if (socket[kError]) {
           reject(socket[kError]);
         } else {
-          callback = resolve19;
+          callback = resolve18;
         }
       });
       h2stream.on("close", onDrain).on("drain", onDrain);
@@ -41915,16 +42065,16 @@ var require_client = __commonJS({
         return this[kNeedDrain] < 2;
       }
       [kClose]() {
-        return new Promise((resolve19) => {
+        return new Promise((resolve18) => {
           if (this[kSize]) {
-            this[kClosedResolve] = resolve19;
+            this[kClosedResolve] = resolve18;
           } else {
-            resolve19(null);
+            resolve18(null);
           }
         });
       }
       [kDestroy](err) {
-        return new Promise((resolve19) => {
+        return new Promise((resolve18) => {
           const requests = this[kQueue].splice(this[kPendingIdx]);
           for (let i = 0; i < requests.length; i++) {
             const request2 = requests[i];
@@ -41937,7 +42087,7 @@ var require_client = __commonJS({
               this[kClosedResolve]();
               this[kClosedResolve] = null;
             }
-            resolve19(null);
+            resolve18(null);
           };
           if (this[kHTTPContext]) {
             this[kHTTPContext].destroy(err, callback);
@@ -42256,7 +42406,7 @@ var require_pool_base = __commonJS({
       [kQueued] = 0;
       [kClients] = [];
       [kNeedDrain] = false;
-      [kOnDrain](client, origin, targets) {
+      [kOnDrain](client, origin, targets2) {
         const queue = this[kQueue];
         let needDrain = false;
         while (!needDrain) {
@@ -42270,7 +42420,7 @@ var require_pool_base = __commonJS({
         client[kNeedDrain] = needDrain;
         if (!needDrain && this[kNeedDrain]) {
           this[kNeedDrain] = false;
-          this.emit("drain", origin, [this, ...targets]);
+          this.emit("drain", origin, [this, ...targets2]);
         }
         if (this[kClosedResolve] && queue.isEmpty()) {
           const closeAll = [];
@@ -42283,14 +42433,14 @@ var require_pool_base = __commonJS({
           return Promise.all(closeAll).then(this[kClosedResolve]);
         }
       }
-      [kOnConnect] = (origin, targets) => {
-        this.emit("connect", origin, [this, ...targets]);
+      [kOnConnect] = (origin, targets2) => {
+        this.emit("connect", origin, [this, ...targets2]);
       };
-      [kOnDisconnect] = (origin, targets, err) => {
-        this.emit("disconnect", origin, [this, ...targets], err);
+      [kOnDisconnect] = (origin, targets2, err) => {
+        this.emit("disconnect", origin, [this, ...targets2], err);
       };
-      [kOnConnectionError] = (origin, targets, err) => {
-        this.emit("connectionError", origin, [this, ...targets], err);
+      [kOnConnectionError] = (origin, targets2, err) => {
+        this.emit("connectionError", origin, [this, ...targets2], err);
       };
       get [kBusy]() {
         return this[kNeedDrain];
@@ -42344,8 +42494,8 @@ var require_pool_base = __commonJS({
           }
           return Promise.all(closeAll);
         } else {
-          return new Promise((resolve19) => {
-            this[kClosedResolve] = resolve19;
+          return new Promise((resolve18) => {
+            this[kClosedResolve] = resolve18;
           });
         }
       }
@@ -42474,15 +42624,15 @@ var require_pool = __commonJS({
         this[kOptions] = { ...util.deepClone(options), connect, allowH2, clientTtl, socketPath };
         this[kOptions].interceptors = options.interceptors ? { ...options.interceptors } : void 0;
         this[kFactory] = factory;
-        this.on("connect", (origin2, targets) => {
+        this.on("connect", (origin2, targets2) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target of targets) {
+            for (const target of targets2) {
               Object.assign(target, { ttl: Date.now() });
             }
           }
         });
-        this.on("connectionError", (origin2, targets, error2) => {
-          for (const target of targets) {
+        this.on("connectionError", (origin2, targets2, error2) => {
+          for (const target of targets2) {
             const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
@@ -42728,15 +42878,15 @@ var require_round_robin_pool = __commonJS({
         this[kOptions].interceptors = options.interceptors ? { ...options.interceptors } : void 0;
         this[kFactory] = factory;
         this[kIndex] = -1;
-        this.on("connect", (origin2, targets) => {
+        this.on("connect", (origin2, targets2) => {
           if (clientTtl != null && clientTtl > 0) {
-            for (const target of targets) {
+            for (const target of targets2) {
               Object.assign(target, { ttl: Date.now() });
             }
           }
         });
-        this.on("connectionError", (origin2, targets, error2) => {
-          for (const target of targets) {
+        this.on("connectionError", (origin2, targets2, error2) => {
+          for (const target of targets2) {
             const idx = this[kClients].indexOf(target);
             if (idx !== -1) {
               this[kClients].splice(idx, 1);
@@ -42819,17 +42969,17 @@ var require_agent = __commonJS({
         this[kFactory] = factory;
         this[kClients] = /* @__PURE__ */ new Map();
         this[kOrigins] = /* @__PURE__ */ new Set();
-        this[kOnDrain] = (origin, targets) => {
-          this.emit("drain", origin, [this, ...targets]);
+        this[kOnDrain] = (origin, targets2) => {
+          this.emit("drain", origin, [this, ...targets2]);
         };
-        this[kOnConnect] = (origin, targets) => {
-          this.emit("connect", origin, [this, ...targets]);
+        this[kOnConnect] = (origin, targets2) => {
+          this.emit("connect", origin, [this, ...targets2]);
         };
-        this[kOnDisconnect] = (origin, targets, err) => {
-          this.emit("disconnect", origin, [this, ...targets], err);
+        this[kOnDisconnect] = (origin, targets2, err) => {
+          this.emit("disconnect", origin, [this, ...targets2], err);
         };
-        this[kOnConnectionError] = (origin, targets, err) => {
-          this.emit("connectionError", origin, [this, ...targets], err);
+        this[kOnConnectionError] = (origin, targets2, err) => {
+          this.emit("connectionError", origin, [this, ...targets2], err);
         };
       }
       get [kRunning]() {
@@ -42865,18 +43015,18 @@ var require_agent = __commonJS({
               this[kOrigins].delete(key2);
             }
           };
-          dispatcher = this[kFactory](opts.origin, this[kOptions]).on("drain", this[kOnDrain]).on("connect", (origin, targets) => {
+          dispatcher = this[kFactory](opts.origin, this[kOptions]).on("drain", this[kOnDrain]).on("connect", (origin, targets2) => {
             const result2 = this[kClients].get(key2);
             if (result2) {
               result2.count += 1;
             }
-            this[kOnConnect](origin, targets);
-          }).on("disconnect", (origin, targets, err) => {
+            this[kOnConnect](origin, targets2);
+          }).on("disconnect", (origin, targets2, err) => {
             closeClientIfUnused(true);
-            this[kOnDisconnect](origin, targets, err);
-          }).on("connectionError", (origin, targets, err) => {
+            this[kOnDisconnect](origin, targets2, err);
+          }).on("connectionError", (origin, targets2, err) => {
             closeClientIfUnused(false);
-            this[kOnConnectionError](origin, targets, err);
+            this[kOnConnectionError](origin, targets2, err);
           });
           this[kClients].set(key2, { count: 0, dispatcher });
           this[kOrigins].add(key2);
@@ -43467,7 +43617,7 @@ var require_socks5_proxy_agent = __commonJS({
         const proxyHost = this[kProxyUrl].hostname;
         const proxyPort = parseInt(this[kProxyUrl].port) || 1080;
         debug("creating SOCKS5 connection to", proxyHost, proxyPort);
-        const socket = await new Promise((resolve19, reject) => {
+        const socket = await new Promise((resolve18, reject) => {
           this[kConnector]({
             hostname: proxyHost,
             host: proxyHost,
@@ -43477,7 +43627,7 @@ var require_socks5_proxy_agent = __commonJS({
             if (err) {
               reject(err);
             } else {
-              resolve19(socket2);
+              resolve18(socket2);
             }
           });
         });
@@ -43487,14 +43637,14 @@ var require_socks5_proxy_agent = __commonJS({
           socket.destroy();
         });
         await socks5Client.handshake();
-        await new Promise((resolve19, reject) => {
+        await new Promise((resolve18, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 authentication timeout"));
           }, 5e3);
           const onAuthenticated = () => {
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve19();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -43503,14 +43653,14 @@ var require_socks5_proxy_agent = __commonJS({
           };
           if (socks5Client.state === STATES.AUTHENTICATED) {
             clearTimeout(timeout);
-            resolve19();
+            resolve18();
           } else {
             socks5Client.once("authenticated", onAuthenticated);
             socks5Client.once("error", onError);
           }
         });
         await socks5Client.connect(targetHost, targetPort);
-        await new Promise((resolve19, reject) => {
+        await new Promise((resolve18, reject) => {
           const timeout = setTimeout(() => {
             reject(new Error("SOCKS5 connection timeout"));
           }, 5e3);
@@ -43518,7 +43668,7 @@ var require_socks5_proxy_agent = __commonJS({
             debug("SOCKS5 tunnel established to", targetHost, targetPort, "via", info2);
             clearTimeout(timeout);
             socks5Client.removeListener("error", onError);
-            resolve19();
+            resolve18();
           };
           const onError = (err) => {
             clearTimeout(timeout);
@@ -43561,8 +43711,8 @@ var require_socks5_proxy_agent = __commonJS({
                       socket,
                       servername: this[kRequestTls]?.servername || targetHost
                     });
-                    await new Promise((resolve19, reject) => {
-                      finalSocket.once("secureConnect", resolve19);
+                    await new Promise((resolve18, reject) => {
+                      finalSocket.once("secureConnect", resolve18);
                       finalSocket.once("error", reject);
                     });
                   }
@@ -44695,7 +44845,7 @@ var require_readable = __commonJS({
         if (this._readableState.closeEmitted) {
           return Promise.resolve(null);
         }
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           if (this[kContentLength] && this[kContentLength] > limit || this[kBytesRead] > limit) {
             this.destroy(new AbortError());
           }
@@ -44709,11 +44859,11 @@ var require_readable = __commonJS({
               if (signal.aborted) {
                 reject(signal.reason ?? new AbortError());
               } else {
-                resolve19(null);
+                resolve18(null);
               }
             });
           } else {
-            this.on("close", resolve19);
+            this.on("close", resolve18);
           }
           this.on("error", noop).on("data", () => {
             if (this[kBytesRead] > limit) {
@@ -44741,7 +44891,7 @@ var require_readable = __commonJS({
     }
     function consume(stream, type) {
       assert(!stream[kConsume]);
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve18, reject) => {
         if (isUnusable(stream)) {
           const rState = stream._readableState;
           if (rState.destroyed && rState.closeEmitted === false) {
@@ -44756,7 +44906,7 @@ var require_readable = __commonJS({
             stream[kConsume] = {
               type,
               stream,
-              resolve: resolve19,
+              resolve: resolve18,
               reject,
               length: 0,
               body: []
@@ -44830,18 +44980,18 @@ var require_readable = __commonJS({
       return buffer;
     }
     function consumeEnd(consume2, encoding) {
-      const { type, body, resolve: resolve19, stream, length } = consume2;
+      const { type, body, resolve: resolve18, stream, length } = consume2;
       try {
         if (type === "text") {
-          resolve19(chunksDecode(body, length, encoding));
+          resolve18(chunksDecode(body, length, encoding));
         } else if (type === "json") {
-          resolve19(JSON.parse(chunksDecode(body, length, encoding)));
+          resolve18(JSON.parse(chunksDecode(body, length, encoding)));
         } else if (type === "arrayBuffer") {
-          resolve19(chunksConcat(body, length).buffer);
+          resolve18(chunksConcat(body, length).buffer);
         } else if (type === "blob") {
-          resolve19(new Blob(body, { type: stream[kContentType] }));
+          resolve18(new Blob(body, { type: stream[kContentType] }));
         } else if (type === "bytes") {
-          resolve19(chunksConcat(body, length));
+          resolve18(chunksConcat(body, length));
         }
         consumeFinish(consume2);
       } catch (err) {
@@ -45031,9 +45181,9 @@ var require_api_request = __commonJS({
     };
     function request2(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           request2.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -45245,9 +45395,9 @@ var require_api_stream = __commonJS({
     };
     function stream(opts, factory, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           stream.call(this, opts, factory, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -45535,9 +45685,9 @@ var require_api_upgrade = __commonJS({
     };
     function upgrade(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           upgrade.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -45630,9 +45780,9 @@ var require_api_connect = __commonJS({
     };
     function connect(opts, callback) {
       if (callback === void 0) {
-        return new Promise((resolve19, reject) => {
+        return new Promise((resolve18, reject) => {
           connect.call(this, opts, (err, data) => {
-            return err ? reject(err) : resolve19(data);
+            return err ? reject(err) : resolve18(data);
           });
         });
       }
@@ -46906,7 +47056,7 @@ var require_snapshot_recorder = __commonJS({
   "node_modules/undici/lib/mock/snapshot-recorder.js"(exports, module) {
     "use strict";
     var { writeFile, readFile: readFile6, mkdir: mkdir3 } = __require("node:fs/promises");
-    var { dirname: dirname5, resolve: resolve19 } = __require("node:path");
+    var { dirname: dirname5, resolve: resolve18 } = __require("node:path");
     var { setTimeout: setTimeout2, clearTimeout: clearTimeout2 } = __require("node:timers");
     var { InvalidArgumentError: InvalidArgumentError2, UndiciError } = require_errors3();
     var { hashId, isUrlExcludedFactory, normalizeHeaders, createHeaderFilters } = require_snapshot_utils();
@@ -47107,7 +47257,7 @@ var require_snapshot_recorder = __commonJS({
           throw new InvalidArgumentError2("Snapshot path is required");
         }
         try {
-          const data = await readFile6(resolve19(path), "utf8");
+          const data = await readFile6(resolve18(path), "utf8");
           const parsed = JSON.parse(data);
           if (Array.isArray(parsed)) {
             this.#snapshots.clear();
@@ -47136,7 +47286,7 @@ var require_snapshot_recorder = __commonJS({
         if (!path) {
           throw new InvalidArgumentError2("Snapshot path is required");
         }
-        const resolvedPath = resolve19(path);
+        const resolvedPath = resolve18(path);
         await mkdir3(dirname5(resolvedPath), { recursive: true });
         const data = Array.from(this.#snapshots.entries()).map(([hash, snapshot]) => ({
           hash,
@@ -55116,7 +55266,7 @@ var require_fetch = __commonJS({
         const agent = fetchParams.controller.dispatcher;
         const path = url.pathname + url.search;
         const hasTrailingQuestionMark = url.search.length === 0 && url.href[url.href.length - url.hash.length - 1] === "?";
-        return new Promise((resolve19, reject) => agent.dispatch(
+        return new Promise((resolve18, reject) => agent.dispatch(
           {
             path: hasTrailingQuestionMark ? `${path}?` : path,
             origin: url.origin,
@@ -55204,7 +55354,7 @@ var require_fetch = __commonJS({
               }
               this.body = new Readable({ read: resume });
               const onError = this.onError.bind(this);
-              resolve19({
+              resolve18({
                 status,
                 statusText: statusText2,
                 headersList,
@@ -55257,7 +55407,7 @@ var require_fetch = __commonJS({
                   headersList.append(headerName, String(value), true);
                 }
               }
-              resolve19({
+              resolve18({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -55281,7 +55431,7 @@ var require_fetch = __commonJS({
                   headersList.append(nameStr, value.toString("latin1"), true);
                 }
               }
-              resolve19({
+              resolve18({
                 status,
                 statusText: STATUS_CODES[status],
                 headersList,
@@ -59638,7 +59788,7 @@ var init_stop = __esm({
       /** Resolves when the client stops (for waits without an end of their own). */
       whenStopped() {
         const signal = this.#controller.signal;
-        return signal.aborted ? Promise.resolve() : new Promise((resolve19) => signal.addEventListener("abort", () => resolve19(), { once: true }));
+        return signal.aborted ? Promise.resolve() : new Promise((resolve18) => signal.addEventListener("abort", () => resolve18(), { once: true }));
       }
       /** Throws when stopped: call right before a request would be sent. */
       check(method, path) {
@@ -59729,7 +59879,7 @@ var init_budget = __esm({
             onWait?.(wait, reason);
             await (this.#stop ? this.#stop.sleep(this.#clock, wait) : this.#clock.sleep(wait));
           } else {
-            const released = new Promise((resolve19) => this.#released.push(resolve19));
+            const released = new Promise((resolve18) => this.#released.push(resolve18));
             await (this.#stop ? Promise.race([released, this.#stop.whenStopped()]) : released);
           }
         }
@@ -59773,7 +59923,7 @@ var init_budget = __esm({
       }
       async run(task) {
         if (this.#free > 0) this.#free--;
-        else await new Promise((resolve19) => this.#waiting.push(resolve19));
+        else await new Promise((resolve18) => this.#waiting.push(resolve18));
         try {
           return await task();
         } finally {
@@ -61578,17 +61728,17 @@ var init_modified = __esm({
 function planVerbs(kinds) {
   const byName = /* @__PURE__ */ new Map();
   const add = (verb) => {
-    const known3 = byName.get(verb.name);
-    if (known3 === void 0) byName.set(verb.name, verb);
-    else if (known3.destructive !== verb.destructive)
-      byName.set(verb.name, { ...known3, destructive: "depends" });
+    const known2 = byName.get(verb.name);
+    if (known2 === void 0) byName.set(verb.name, verb);
+    else if (known2.destructive !== verb.destructive)
+      byName.set(verb.name, { ...known2, destructive: "depends" });
   };
   for (const kind2 of kinds) for (const verb of kind2.verbs) if (verb.shared) add(verb);
   const byKindName = [...kinds].sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   for (const kind2 of byKindName) for (const verb of kind2.verbs) if (!verb.shared) add(verb);
   return [...byName.values()];
 }
-var init_verbs6 = __esm({
+var init_verbs5 = __esm({
   "src/plan/verbs.ts"() {
     "use strict";
   }
@@ -61606,8 +61756,8 @@ function planSchema(kinds) {
     additionalProperties: false,
     properties: {
       format_version: {
-        const: "1",
-        description: "Bumped on any incompatible change to this format."
+        const: "2",
+        description: "Bumped on any incompatible change to this format. 2: `before` / `after` name only the fields an action changes (an update has the same keys on both sides); what apply needs besides them is in `requires`, `required_by`, `preconditions` and `sends`."
       },
       created_at: {
         type: "string",
@@ -61861,6 +62011,17 @@ function planSchema(kinds) {
           }
         }
       },
+      link: {
+        type: "object",
+        description: "Another object, by kind and name; `id` is its live id, absent when this apply creates it.",
+        required: ["kind", "name"],
+        additionalProperties: false,
+        properties: {
+          kind: { $ref: "#/$defs/object/properties/kind" },
+          name: { type: "string" },
+          id: { $ref: "#/$defs/object/properties/id" }
+        }
+      },
       change: {
         type: "object",
         description: "One field that differs: `before` is live, `after` desired (a SecretRef for a secret).",
@@ -61915,10 +62076,30 @@ function planSchema(kinds) {
             $ref: "#/$defs/object"
           },
           before: {
-            type: "object"
+            type: "object",
+            description: "The live values of the fields the action changes (what the reviewer reads)."
           },
           after: {
-            type: "object"
+            type: "object",
+            description: "The declared values of the fields the action changes; a create's whole body, naming the objects it refers to by name."
+          },
+          requires: {
+            type: "array",
+            items: { $ref: "#/$defs/link" },
+            description: "Objects this action refers to that must be live first: apply runs their work before it, skips it when that failed, and hands it their ids. A link without `id` is created in this apply."
+          },
+          required_by: {
+            type: "array",
+            items: { $ref: "#/$defs/link" },
+            description: "Objects that refer to this one and are changed, turned off or deleted before this action takes it down."
+          },
+          preconditions: {
+            type: "object",
+            description: "What must still hold when apply runs, as the plan read it (a feature flag's `version` and the stored values the service's version check compares; how apply finds a tile)."
+          },
+          sends: {
+            type: "object",
+            description: "What the request sends besides the changed fields: write-only values (secrets) and the companions the service needs with them."
           },
           changes: {
             type: "array",
@@ -62070,7 +62251,7 @@ function sideRules(verbs) {
 var init_schema6 = __esm({
   "src/plan/schema.ts"() {
     "use strict";
-    init_verbs6();
+    init_verbs5();
   }
 });
 
@@ -62093,7 +62274,7 @@ function savedValidator(kinds) {
     const ajv2 = new import__2.Ajv2020({ allErrors: false, strict: false });
     import_ajv_formats.default.default(ajv2);
     ajv2.addSchema({ ...planSchema(kinds), $id: "posthog-gitops:plan" });
-    const strings2 = { type: "array", items: { type: "string" } };
+    const strings = { type: "array", items: { type: "string" } };
     validateSaved = ajv2.compile({
       type: "object",
       required: ["saved_plan_version", "tool_version", "host", "options", "config", "plan", "reads"],
@@ -62109,15 +62290,15 @@ function savedValidator(kinds) {
             prune: { type: "boolean" },
             force: { type: "boolean" },
             rotateSecrets: { type: "boolean" },
-            targets: strings2,
-            scope: strings2
+            targets: strings,
+            scope: strings
           }
         },
         config: {
           type: "object",
           required: ["paths", "digests"],
           properties: {
-            paths: strings2,
+            paths: strings,
             digests: { type: "object", additionalProperties: { type: "string", pattern: "^[0-9a-f]{64}$" } }
           }
         },
@@ -62138,7 +62319,7 @@ function savedValidator(kinds) {
                   additionalProperties: false,
                   properties: {
                     ids: { type: "array", items: { type: ["integer", "string"] } },
-                    names: strings2,
+                    names: strings,
                     pinnedElsewhere: { type: "array", items: { type: ["integer", "string"] } }
                   }
                 }
@@ -62932,7 +63113,7 @@ async function fetchLiveState(kinds, client, desired, run16 = newReadRun(client)
       (p) => inProject(
         p.project,
         async () => {
-          const managed = kinds.filter((k) => p.manages.includes(k.name));
+          const managed = kinds.filter((k) => p.manages.includes(k.name) || namedIn(p).has(k.name));
           const results = await Promise.all(
             managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run16))
           );
@@ -62949,6 +63130,16 @@ async function fetchLiveState(kinds, client, desired, run16 = newReadRun(client)
     )
   );
   return { live: read2.map((r) => r.live), reads: read2.map((r) => r.reads) };
+}
+function namedIn(project2) {
+  const named = /* @__PURE__ */ new Set();
+  for (const kind2 of project2.manages) {
+    for (const declared of declaredOf(project2, kind2)) {
+      if (declared.deleted) continue;
+      for (const ref of declared.refs ?? []) if (ref.name !== void 0) named.add(ref.kind);
+    }
+  }
+  return named;
 }
 async function refetchLiveState(kinds, client, reads2, run16 = newReadRun(client)) {
   return Promise.all(
@@ -63374,27 +63565,27 @@ function pLimit(concurrency) {
     activeCount--;
     resumeNext();
   };
-  const run16 = async (function_, resolve19, arguments_) => {
+  const run16 = async (function_, resolve18, arguments_) => {
     const result = (async () => function_(...arguments_))();
-    resolve19(result);
+    resolve18(result);
     try {
       await result;
     } catch {
     }
     next();
   };
-  const enqueue = (function_, resolve19, reject, arguments_) => {
+  const enqueue = (function_, resolve18, reject, arguments_) => {
     const queueItem = { reject };
     new Promise((internalResolve) => {
       queueItem.run = internalResolve;
       queue.enqueue(queueItem);
-    }).then(run16.bind(void 0, function_, resolve19, arguments_));
+    }).then(run16.bind(void 0, function_, resolve18, arguments_));
     if (activeCount < concurrency) {
       resumeNext();
     }
   };
-  const generator = (function_, ...arguments_) => new Promise((resolve19, reject) => {
-    enqueue(function_, resolve19, reject, arguments_);
+  const generator = (function_, ...arguments_) => new Promise((resolve18, reject) => {
+    enqueue(function_, resolve18, reject, arguments_);
   });
   Object.defineProperties(generator, {
     activeCount: {
@@ -63461,9 +63652,9 @@ var init_p_limit = __esm({
 });
 
 // src/drift/tree.ts
-import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, relative as relative3, resolve as resolve5, sep as sep3 } from "node:path";
 async function filesAt(at2, paths) {
-  const roots = (paths.length > 0 ? paths : DEFAULT_PATHS).map((p) => resolve6(at2.cwd, p));
+  const roots = (paths.length > 0 ? paths : DEFAULT_PATHS).map((p) => resolve5(at2.cwd, p));
   const listed = await at2.git([
     "ls-tree",
     "-r",
@@ -63477,7 +63668,7 @@ async function filesAt(at2, paths) {
   for (const entry of listed.stdout.split("\0")) {
     const match = /^(\d+) (\w+) ([0-9a-f]+)\t(.+)$/s.exec(entry);
     if (match === null || match[2] !== "blob") continue;
-    const absolute = resolve6(at2.cwd, match[4]);
+    const absolute = resolve5(at2.cwd, match[4]);
     if (!/\.ya?ml$/i.test(absolute) || !roots.some((root) => found2(root, absolute))) continue;
     const path = displayPath(absolute, at2.cwd);
     files.set(path, { path, blob: match[3], link: match[1] === "120000" });
@@ -63529,7 +63720,7 @@ var init_tree = __esm({
 import { execFile } from "node:child_process";
 import { lstat as lstat3, open as open3, realpath as realpath2, stat as stat2 } from "node:fs/promises";
 import { devNull } from "node:os";
-import { basename, dirname as dirname2, isAbsolute as isAbsolute4, join as join3, relative as relative4, resolve as resolve7, sep as sep4 } from "node:path";
+import { basename, dirname as dirname2, isAbsolute as isAbsolute4, join as join3, relative as relative4, resolve as resolve6, sep as sep4 } from "node:path";
 function hardenedEnv(env) {
   const childEnv = {};
   for (const [name, value] of Object.entries(env)) {
@@ -63572,15 +63763,15 @@ function execGit(cwd) {
 }
 function knowsNoLazyFetch(exec, env) {
   const path = env.PATH ?? "";
-  let known3 = lazyFetchOption.get(path);
-  if (known3 === void 0) {
-    known3 = exec(["--no-lazy-fetch", "version"], env).then(
+  let known2 = lazyFetchOption.get(path);
+  if (known2 === void 0) {
+    known2 = exec(["--no-lazy-fetch", "version"], env).then(
       (r) => r.code === 0,
       () => false
     );
-    lazyFetchOption.set(path, known3);
+    lazyFetchOption.set(path, known2);
   }
-  return known3;
+  return known2;
 }
 async function looksLikeRepository(dir) {
   const kind2 = async (path) => {
@@ -63616,11 +63807,11 @@ async function real(path) {
   try {
     return await realpath2(path);
   } catch {
-    return resolve7(path);
+    return resolve6(path);
   }
 }
 async function checkoutRepository(cwd) {
-  let dir = resolve7(cwd);
+  let dir = resolve6(cwd);
   for (let depth = 0; depth < 4096; depth++) {
     const dotGit = join3(dir, ".git");
     let info2;
@@ -63640,7 +63831,7 @@ async function checkoutRepository(cwd) {
             `--base: ${dotGit} is neither a git folder nor a "gitdir:" file: git cannot be trusted with this checkout`
           );
         }
-        target = resolve7(dir, match[1]);
+        target = resolve6(dir, match[1]);
       }
       const [tree, gitDir] = await Promise.all([real(dir), real(target)]);
       const outer = await enclosing(dirname2(dir));
@@ -63664,7 +63855,7 @@ async function checkoutRepository(cwd) {
   return void 0;
 }
 async function enclosing(dir) {
-  let at2 = resolve7(dir);
+  let at2 = resolve6(dir);
   for (let depth = 0; depth < 4096; depth++) {
     const dotGit = join3(at2, ".git");
     const found3 = await lstat3(dotGit).then(
@@ -63675,7 +63866,7 @@ async function enclosing(dir) {
       const gitDir = (await stat2(dotGit).catch(() => void 0))?.isDirectory() ? await real(dotGit) : await readGitFile(dotGit).then(
         (text2) => {
           const match = /^gitdir: *(.+?)\s*$/m.exec(text2);
-          return match === null ? real(dotGit) : real(resolve7(at2, match[1]));
+          return match === null ? real(dotGit) : real(resolve6(at2, match[1]));
         },
         () => real(dotGit)
       );
@@ -63772,7 +63963,7 @@ var init_git = __esm({
 
 // src/drift/index.ts
 import { readFile as readFile2 } from "node:fs/promises";
-import { resolve as resolve8 } from "node:path";
+import { resolve as resolve7 } from "node:path";
 async function resolveBase(git, base, cwd) {
   if (base.trim() === "" || base.startsWith("-")) {
     throw new UserError(`--base ${JSON.stringify(base)} is not a git revision`);
@@ -63916,7 +64107,7 @@ var init_drift = __esm({
       now(file) {
         let parsed = this.#now.get(file);
         if (parsed === void 0) {
-          const absolute = resolve8(this.#options.cwd, file);
+          const absolute = resolve7(this.#options.cwd, file);
           const read2 = this.#options.readText ?? ((path) => readFile2(path, "utf8"));
           parsed = read2(absolute).then(
             (text2) => parse2(file, text2),
@@ -63969,9 +64160,9 @@ function withModified(plan, live) {
 }
 function warnIfPartial(plan, stream) {
   if (plan.targets === void 0 || plan.targets.length === 0) return;
-  const targets = plan.targets.map((t) => `--target ${t}`).join(", ");
+  const targets2 = plan.targets.map((t) => `--target ${t}`).join(", ");
   stream.write(
-    `Warning: this plan is partial: ${targets} narrowed it, so changes to other objects are not shown (and not applied). Use --target for exceptions, not as the routine way to apply.
+    `Warning: this plan is partial: ${targets2} narrowed it, so changes to other objects are not shown (and not applied). Use --target for exceptions, not as the routine way to apply.
 `
   );
 }
@@ -63988,7 +64179,7 @@ var init_review = __esm({
 // src/drift/changes.ts
 import { createHash as createHash4 } from "node:crypto";
 import { readFile as readFile3 } from "node:fs/promises";
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 async function changesSince(options) {
   const at2 = {
     git: options.git,
@@ -64009,7 +64200,7 @@ async function changesSince(options) {
           changedNow.set(file, void 0);
           return;
         }
-        const bytes = await read2(resolve9(options.cwd, file));
+        const bytes = await read2(resolve8(options.cwd, file));
         if (old2.link || blobId(bytes, algorithm) !== old2.blob) {
           changedNow.set(file, new TextDecoder().decode(bytes));
         }
@@ -64036,7 +64227,7 @@ async function changesSince(options) {
       unchanged.map(
         (file) => limit(async () => ({
           path: file,
-          text: new TextDecoder().decode(await read2(resolve9(options.cwd, file)))
+          text: new TextDecoder().decode(await read2(resolve8(options.cwd, file)))
         }))
       )
     );
@@ -64546,7 +64737,7 @@ __export(plan_environments_exports, {
   planEnvironment: () => planEnvironment,
   planEnvironments: () => planEnvironments
 });
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve9 } from "node:path";
 async function planEnvironments(flags, io, desired) {
   const selected = selectEnvironments(desired, flags);
   const bases = await chooseEnvironmentBases(flags, desired, selected, io, "plan");
@@ -64651,7 +64842,7 @@ async function savePlans(planned2, flags, io) {
     plan: scrubValue(io, section.plan),
     reads: made?.reads ?? []
   }));
-  const file = resolve10(io.cwd, out);
+  const file = resolve9(io.cwd, out);
   await writeOutput(io, "write the plan to", out, file, savedPlansText(saved), {
     mode: 384,
     scrubbed: true
@@ -64692,7 +64883,7 @@ var plan_exports = {};
 __export(plan_exports, {
   run: () => run5
 });
-import { resolve as resolve11 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 async function run5(flags, io) {
   const desired = await readConfig(flags.args, flags, io, "plan");
   if (desired.environments !== void 0) {
@@ -64731,7 +64922,7 @@ async function run5(flags, io) {
       plan: shown3,
       reads: made.reads
     };
-    const file = resolve11(io.cwd, flags.out);
+    const file = resolve10(io.cwd, flags.out);
     await writeOutput(io, "write the plan to", flags.out, file, savedPlanText(saved), {
       mode: 384,
       scrubbed: true
@@ -64744,7 +64935,7 @@ async function run5(flags, io) {
   const undeclared = plan.undeclared?.length ?? 0;
   return flags.detailedExitcode && plan.actions.length + undeclared > 0 ? 2 : 0;
 }
-var init_plan6 = __esm({
+var init_plan5 = __esm({
   "src/commands/plan.ts"() {
     "use strict";
     init_saved_plan();
@@ -64811,10 +65002,10 @@ async function applyPlan(plan, deps) {
     const key2 = groupKey(action);
     into.set(key2, [...into.get(key2) ?? [], action]);
   }
-  const referencesOf = (action) => {
-    const kind2 = deps.kinds.find((k) => k.name === action.object.kind);
-    return kind2?.verbs.find((v) => v.name === action.action)?.references?.(action) ?? [];
-  };
+  const referencesOf = (action) => [
+    ...action.requires ?? [],
+    ...action.required_by ?? []
+  ];
   const refKey = (action, ref) => objectKey({ project: action.object.project, kind: ref.kind, name: ref.name });
   const ids = /* @__PURE__ */ new Map();
   const failedKeys = /* @__PURE__ */ new Set();
@@ -64852,7 +65043,10 @@ async function applyPlan(plan, deps) {
           client: deps.client,
           env: deps.env,
           knownIds: knownIds.get(kindKey(action.object)) ?? /* @__PURE__ */ new Set(),
-          referenced: { idOf: (ref) => ids.get(refKey(action, ref)) },
+          referenced: {
+            // The live id the plan holds, else the one this apply's work on the object learnt.
+            idOf: (ref) => action.requires?.find((r) => r.kind === ref.kind && r.name === ref.name)?.id ?? ids.get(refKey(action, ref))
+          },
           lookUp: () => lookUp(kind2, action)
         });
         id = done.id ?? id;
@@ -64893,8 +65087,8 @@ async function applyPlan(plan, deps) {
     const started = /* @__PURE__ */ new Map();
     const visiting = /* @__PURE__ */ new Set();
     const start2 = (key2) => {
-      const known3 = started.get(key2);
-      if (known3) return known3;
+      const known2 = started.get(key2);
+      if (known2) return known2;
       const actions = batch.get(key2);
       visiting.add(key2);
       const before = /* @__PURE__ */ new Set();
@@ -64957,13 +65151,13 @@ function groupKey(action) {
   return `${objectKey(action.object)}#${action.object.id ?? ""}`;
 }
 function planKnownIds(plan) {
-  const known3 = /* @__PURE__ */ new Map();
+  const known2 = /* @__PURE__ */ new Map();
   for (const { object } of plan.actions) {
     if (object.id === void 0) continue;
     const key2 = kindKey(object);
-    known3.set(key2, (known3.get(key2) ?? /* @__PURE__ */ new Set()).add(object.id));
+    known2.set(key2, (known2.get(key2) ?? /* @__PURE__ */ new Set()).add(object.id));
   }
-  return known3;
+  return known2;
 }
 function messageOf(error2) {
   if (isUserError(error2)) return error2.message;
@@ -64997,7 +65191,7 @@ async function findDuplicates(plan, results, deps) {
     entry.names.add(action.object.name);
     created.set(key2, entry);
   }
-  const known3 = planKnownIds(plan);
+  const known2 = planKnownIds(plan);
   const problems = [];
   const found3 = await Promise.all(
     [...created].map(async ([key2, { kind: kind2, project: project2, names }]) => {
@@ -65005,7 +65199,7 @@ async function findDuplicates(plan, results, deps) {
         const before = totalOf(deps.live, project2, kind2.name);
         const total = before === void 0 ? void 0 : before + names.size;
         const ids = await lookUpNames(kind2, deps.client, project2, names, total);
-        const ignore = known3.get(key2) ?? /* @__PURE__ */ new Set();
+        const ignore = known2.get(key2) ?? /* @__PURE__ */ new Set();
         return [...names].flatMap((name) => {
           const others = (ids.get(name) ?? []).filter((id) => !ignore.has(id));
           return others.length > 1 ? [{ kind: kind2.name, project: project2, name, ids: others }] : [];
@@ -65048,7 +65242,7 @@ var init_result = __esm({
     "use strict";
     init_apply();
     init_duplicates();
-    APPLY_FORMAT_VERSION = "1";
+    APPLY_FORMAT_VERSION = "2";
   }
 });
 
@@ -65146,8 +65340,8 @@ async function savedPlanAgain(session, saved, desired, project2, decorate2 = (pl
 async function carryOut(session, made, flags, io, stopped, signal, where2) {
   const { client, progress, io: out } = session;
   const { plan, live } = made;
-  const json = flags.format === "json";
-  const log = json ? out.stderr : out.stdout;
+  const json2 = flags.format === "json";
+  const log = json2 ? out.stderr : out.stdout;
   warnIfPartial(plan, log);
   const vocab = vocabulary(KINDS);
   const shown3 = scrubValue(io, plan);
@@ -65269,12 +65463,12 @@ async function applyEnvironments(flags, io, saved, loaded) {
   }
   const selected = choose(desired, flags, saved);
   const bases = saved ? /* @__PURE__ */ new Map() : await chooseEnvironmentBases(flags, desired, selected, io, "apply");
-  const json = flags.format === "json";
+  const json2 = flags.format === "json";
   const results = [];
   let code = 0;
   const order = promotionOrder(selected.map((e) => ({ ...e, promoteFrom: e.entry.promoteFrom })));
   for (const [i, environment] of order.entries()) {
-    const log = json ? io.stderr : io.stdout;
+    const log = json2 ? io.stderr : io.stdout;
     log.write(
       `${i > 0 ? "\n" : ""}${environmentHeading(environment, environment.entry.host ?? io.env.POSTHOG_HOST)}
 
@@ -65295,7 +65489,7 @@ async function applyEnvironments(flags, io, saved, loaded) {
       break;
     }
   }
-  if (json) io.stdout.write(resultJson({ format_version: "1", environments: results }));
+  if (json2) io.stdout.write(resultJson({ format_version: "1", environments: results }));
   return code;
 }
 function choose(desired, flags, saved) {
@@ -65455,7 +65649,7 @@ var apply_exports = {};
 __export(apply_exports, {
   run: () => run6
 });
-import { resolve as resolve12 } from "node:path";
+import { resolve as resolve11 } from "node:path";
 async function run6(flags, io) {
   if (!flags.autoApprove && !io.confirm) {
     throw new UserError("apply asks for confirmation on a terminal; without one, pass --auto-approve");
@@ -65468,7 +65662,7 @@ async function run6(flags, io) {
       "apply --plan FILE applies the saved plan as it was made: give --base to plan instead"
     );
   }
-  const savedPlans = flags.plan !== void 0 ? await readSavedPlans(resolve12(io.cwd, flags.plan), KINDS) : void 0;
+  const savedPlans = flags.plan !== void 0 ? await readSavedPlans(resolve11(io.cwd, flags.plan), KINDS) : void 0;
   if (savedPlans?.some((s) => s.environment !== void 0)) {
     const { applyEnvironments: applyEnvironments2 } = await Promise.resolve().then(() => (init_apply_environments(), apply_environments_exports));
     return applyEnvironments2(flags, io, savedPlans);
@@ -65593,7 +65787,20 @@ var init_document2 = __esm({
 // src/pull/pull.ts
 async function pullFiles(kinds, client, project2, schemaLocation2) {
   const files = [];
-  const context = { kinds: kinds.map((k) => k.name) };
+  const lists = /* @__PURE__ */ new Map();
+  const context = {
+    kinds: kinds.map((k) => k.name),
+    live(name) {
+      const kind2 = kinds.find((k) => k.name === name);
+      if (kind2?.listLive === void 0) return void 0;
+      let list6 = lists.get(name);
+      if (list6 === void 0) {
+        list6 = kind2.listLive(client, project2);
+        lists.set(name, list6);
+      }
+      return list6;
+    }
+  };
   for (const kind2 of kinds) {
     const pulled = await kind2.pull(client, project2, context);
     const name = pullFileName(kind2);
@@ -65676,7 +65883,7 @@ var init_refresh = __esm({
 
 // src/commands/pull-refresh.ts
 import { readFile as readFile4 } from "node:fs/promises";
-import { resolve as resolve13 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 function fieldsOf(kind2, action) {
   return kind2.verbs.find((v) => v.name === action.action)?.refreshes?.(action) ?? [];
 }
@@ -65729,7 +65936,7 @@ async function refresh(paths, flags, io) {
   });
   let changedFiles = 0;
   for (const [file, fields] of perFile) {
-    const path = resolve13(io.cwd, file);
+    const path = resolve12(io.cwd, file);
     const text2 = await withFile("read", file, () => readFile4(path, "utf8"));
     const refreshed = refreshText(text2, dedupe(fields));
     for (const kept of refreshed.kept) io.stderr.write(`kept ${kept}
@@ -65872,11 +66079,11 @@ __export(pull_environment_exports, {
   pullEnvironment: () => pullEnvironment
 });
 import { mkdir, readFile as readFile5 } from "node:fs/promises";
-import { dirname as dirname3, relative as relative5, resolve as resolve14 } from "node:path";
-async function namedIn(files, key2, identity3, cwd) {
+import { dirname as dirname3, relative as relative5, resolve as resolve13 } from "node:path";
+async function namedIn2(files, key2, identity3, cwd) {
   const named = /* @__PURE__ */ new Map();
   for (const file of files) {
-    const text2 = await readFile5(resolve14(cwd, file), "utf8").catch(() => "");
+    const text2 = await readFile5(resolve13(cwd, file), "utf8").catch(() => "");
     const data = parseYaml(file, text2, new Diagnostics())?.data;
     const list6 = data?.[key2];
     if (!Array.isArray(list6)) continue;
@@ -65898,8 +66105,8 @@ async function pullEnvironment(flags, io, schema) {
   const invalid = configurationError(environment);
   if (invalid !== void 0) throw invalid;
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
-  const dir = resolve14(io.cwd, flags.out ?? "posthog/overlays");
-  const file = resolve14(dir, `${environment.name}.yaml`);
+  const dir = resolve13(io.cwd, flags.out ?? "posthog/overlays");
+  const file = resolve13(dir, `${environment.name}.yaml`);
   const shown3 = relative5(io.cwd, file);
   if (pathTaken(file)) {
     throw new UserError(`${shown3} already exists; pull never overwrites: choose another --out`);
@@ -65932,7 +66139,7 @@ async function pullEnvironment(flags, io, schema) {
           declared: environment.config.projects.flatMap((p) => p.objects[kind2.name] ?? []),
           overlays,
           excluded: excludedOf(kind2.key),
-          named: await namedIn(environment.overlays, kind2.key, kind2.identityKey ?? "name", io.cwd)
+          named: await namedIn2(environment.overlays, kind2.key, kind2.identityKey ?? "name", io.cwd)
         })
       );
     }
@@ -65983,12 +66190,12 @@ __export(pull_exports, {
   run: () => run7
 });
 import { mkdir as mkdir2 } from "node:fs/promises";
-import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute5, relative as relative6, resolve as resolve15, sep as sep5 } from "node:path";
+import { basename as basename2, dirname as dirname4, isAbsolute as isAbsolute5, relative as relative6, resolve as resolve14, sep as sep5 } from "node:path";
 import { fileURLToPath } from "node:url";
 function schemaLocation(cwd, dir) {
   const fromRepo = relative6(cwd, SCHEMA);
   const inside2 = fromRepo !== "" && !fromRepo.startsWith("..") && !isAbsolute5(fromRepo);
-  return (name) => inside2 ? relative6(dirname4(resolve15(dir, name)), SCHEMA).split(sep5).join("/") : PUBLISHED_SCHEMA;
+  return (name) => inside2 ? relative6(dirname4(resolve14(dir, name)), SCHEMA).split(sep5).join("/") : PUBLISHED_SCHEMA;
 }
 async function run7(flags, io) {
   const paths = flags.args ?? [];
@@ -66014,14 +66221,14 @@ async function run7(flags, io) {
     );
   const { project: project2 } = projectChoice(flags, io);
   if (project2 === void 0) throw new UserError("pull needs a project: --project or POSTHOG_PROJECT_ID");
-  const dir = resolve15(io.cwd, flags.out ?? "posthog");
+  const dir = resolve14(io.cwd, flags.out ?? "posthog");
   const kinds = flags.kind ? KINDS.filter((k) => k.key === flags.kind) : KINDS;
   if (kinds.length === 0) {
     throw new UserError(
       `--kind ${flags.kind} is not a kind: use one of ${KINDS.map((k) => k.key).join(", ")}`
     );
   }
-  const existing = kinds.map((kind2) => resolve15(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
+  const existing = kinds.map((kind2) => resolve14(dir, pullFileName(kind2))).filter((file) => pathTaken(file));
   if (existing.length > 0) {
     const folder = relative6(io.cwd, dir) || ".";
     throw new UserError(
@@ -66033,7 +66240,7 @@ async function run7(flags, io) {
   const shown3 = relative6(io.cwd, dir) || ".";
   await withFile("create the folder", shown3, () => mkdir2(dir, { recursive: true }));
   for (const pulled of files) {
-    const file = resolve15(dir, pulled.name);
+    const file = resolve14(dir, pulled.name);
     await writeOutput(io, "write", relative6(io.cwd, file), file, pulled.text, { create: true });
     const words3 = kinds.find((k) => k.name === pulled.kind)?.words ?? { one: pulled.kind, many: pulled.kind };
     io.stderr.write(
@@ -66575,7 +66782,7 @@ __export(status_exports, {
   run: () => run8
 });
 import { existsSync as existsSync3 } from "node:fs";
-import { resolve as resolve16 } from "node:path";
+import { resolve as resolve15 } from "node:path";
 async function run8(options, io) {
   const format = options.format ?? "text";
   return withService(options, io, async (ctx) => {
@@ -66615,7 +66822,7 @@ async function select(ctx, options) {
     const projects = [...new Set(exports2.map((b) => b.team_id))].sort((a, b) => a - b);
     return { exports: exports2, missing: [], organization: options.organization, projects };
   }
-  if (existsSync3(resolve16(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
+  if (existsSync3(resolve15(ctx.io.cwd, "posthog"))) return fromFiles(ctx, options, ["posthog"]);
   const { project: project2 } = projectChoice(options, ctx.io);
   if (project2 === void 0) {
     throw new UserError(
@@ -66845,9 +67052,9 @@ async function run10(options, io) {
       throw new UserError("retry starts backfills: pass --auto-approve to confirm (no terminal to ask on)");
     }
     const { project: project2, export: b } = await resolveExport(ctx, options, name, options.config);
-    let targets;
+    let targets2;
     if (runId) {
-      targets = [await getRun(ctx.client, project2, b, runId)];
+      targets2 = [await getRun(ctx.client, project2, b, runId)];
     } else {
       const runs = await collect(runsApi(ctx.client).list(project2, b.id, { after: since }), MAX_RUNS2);
       const picked = failedRunsToRetry(runs);
@@ -66857,9 +67064,9 @@ async function run10(options, io) {
 `
         );
       }
-      targets = picked.retry;
+      targets2 = picked.retry;
     }
-    if (targets.length === 0) {
+    if (targets2.length === 0) {
       ctx.io.stdout.write(
         `No failed runs of "${flat(b.name)}" to retry since ${humanTime(since, ctx.now)}.
 `
@@ -66868,16 +67075,16 @@ async function run10(options, io) {
     }
     ctx.io.stderr.write(`Runs of "${flat(b.name)}" (project ${project2}) to retry:
 `);
-    for (const r of targets) ctx.io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}
+    for (const r of targets2) ctx.io.stderr.write(`  ${r.id}  ${r.status}  ${dataInterval(r)}
 `);
     if (!options.autoApprove) {
       ctx.progress.stop();
-      const question2 = `Retry ${count(targets.length, "run")} of "${flat(b.name)}"?`;
+      const question2 = `Retry ${count(targets2.length, "run")} of "${flat(b.name)}"?`;
       const cancelled = await confirmOrCancel(io, question2, "Retry", "Nothing was sent.");
       if (cancelled !== void 0) return cancelled;
     }
     let failures = 0;
-    for (const r of targets) {
+    for (const r of targets2) {
       try {
         const { backfill_id } = await runsApi(ctx.client).retry(project2, b.id, r.id, allRunsWindow(b));
         ctx.io.stdout.write(`retried run ${r.id} (${dataInterval(r)}): backfill ${backfill_id}
@@ -66890,7 +67097,7 @@ async function run10(options, io) {
 `);
       }
     }
-    ctx.io.stderr.write(`${targets.length - failures} of ${count(targets.length, "run")} retried
+    ctx.io.stderr.write(`${targets2.length - failures} of ${count(targets2.length, "run")} retried
 `);
     return failures > 0 ? 1 : 0;
   });
@@ -67182,11 +67389,11 @@ __export(whoami_exports, {
   verdict: () => verdict
 });
 import { existsSync as existsSync4 } from "node:fs";
-import { resolve as resolve17 } from "node:path";
+import { resolve as resolve16 } from "node:path";
 async function run14(options, io) {
   const format = parseFormat(options.format, ["text", "json"], "text");
   const paths = options.args ?? [];
-  const readFiles = paths.length > 0 || existsSync4(resolve17(io.cwd, "posthog"));
+  const readFiles = paths.length > 0 || existsSync4(resolve16(io.cwd, "posthog"));
   const loaded = readFiles ? await loadFiles(paths.length > 0 ? paths : ["posthog"], options, io, "validate") : void 0;
   const declared = new Set(loaded?.projects.flatMap((p) => p.manages) ?? []);
   const kinds = loaded ? KINDS.filter((k) => declared.has(k.name)) : KINDS;
@@ -67402,7 +67609,7 @@ var init_events3 = __esm({
 // src/action/main.ts
 import { existsSync as existsSync6, mkdtempSync, readFileSync as readFileSync4, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join as join6, resolve as resolve18 } from "node:path";
+import { join as join6, resolve as resolve17 } from "node:path";
 
 // node_modules/@actions/core/lib/command.js
 import * as os from "os";
@@ -67625,7 +67832,7 @@ function processIo(env) {
   return io;
 }
 function ask(question2) {
-  return new Promise((resolve19) => {
+  return new Promise((resolve18) => {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
     let settled = false;
     const finish2 = (answer) => {
@@ -67633,7 +67840,7 @@ function ask(question2) {
       settled = true;
       if (answer === "eof" || answer === "interrupt") process.stderr.write("\n");
       rl.close();
-      resolve19(answer);
+      resolve18(answer);
     };
     rl.on("SIGINT", () => finish2("interrupt"));
     rl.on("close", () => finish2("eof"));
@@ -67763,7 +67970,7 @@ function buildProgram(io, setExit) {
       ],
       "posthog-gitops plan posthog/ --format markdown --out plan.json"
     )
-  ).action(action(() => Promise.resolve().then(() => (init_plan6(), plan_exports))));
+  ).action(action(() => Promise.resolve().then(() => (init_plan5(), plan_exports))));
   connectionOptions(
     program2.command("apply").description("make the planned changes; idempotent").argument("[paths...]", "files or folders (default posthog/)").option("--plan <file>", "apply exactly this saved plan (refused if live state changed since)").option("--auto-approve", "do not ask for confirmation (required without a terminal)").option("--prune", "delete live objects that no file declares (kinds the files list)").option("--force", "allow a prune above the safety threshold, and destination type or model changes").option("--rotate-secrets", "send secret fields again even when nothing else changes").option(
       "--target <kind/name>",
@@ -67944,7 +68151,7 @@ function installedCli(label2, bin, env, cwd) {
   return {
     label: label2,
     run(args, options = {}) {
-      return new Promise((resolve19, reject) => {
+      return new Promise((resolve18, reject) => {
         const child = spawn(process.execPath, [bin, ...args], {
           cwd,
           env,
@@ -67962,7 +68169,7 @@ function installedCli(label2, bin, env, cwd) {
         });
         child.once("close", (code, signal) => {
           process.off("SIGINT", pass).off("SIGTERM", pass);
-          resolve19({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
+          resolve18({ code: code ?? (signal === "SIGINT" ? 130 : signal === "SIGTERM" ? 143 : 1), stdout });
         });
       });
     }
@@ -68083,20 +68290,20 @@ var GitHubApi = class {
       signal: AbortSignal.timeout(TIMEOUT_MS)
     });
     const text2 = await response.text();
-    let json;
+    let json2;
     try {
-      json = text2 === "" ? void 0 : JSON.parse(text2);
+      json2 = text2 === "" ? void 0 : JSON.parse(text2);
     } catch {
-      json = void 0;
+      json2 = void 0;
     }
     if (!response.ok) {
-      const message = json?.message;
+      const message = json2?.message;
       const path = new URL(url).pathname;
       throw new Error(
         `GitHub answered ${method} ${path} with ${response.status}${typeof message === "string" ? `: ${oneLine2(message)}` : ""}${hint(response.status)}`
       );
     }
-    return { json, link: response.headers.get("link") };
+    return { json: json2, link: response.headers.get("link") };
   }
 };
 function hint(status) {
@@ -68228,14 +68435,14 @@ async function installRelease(version, prefix, env) {
   const args = ["install", "--prefix", prefix, "--no-audit", "--no-fund", "--ignore-scripts"];
   const npmEnv = installEnv(env);
   const windows = process.platform === "win32";
-  const code = await new Promise((resolve19, reject) => {
+  const code = await new Promise((resolve18, reject) => {
     const child = spawn2(windows ? "npm.cmd" : "npm", [...args, windows ? `"${spec}"` : spec], {
       env: npmEnv,
       shell: windows,
       stdio: ["ignore", process.stderr, process.stderr]
     });
     child.once("error", reject);
-    child.once("close", (status) => resolve19(status ?? 1));
+    child.once("close", (status) => resolve18(status ?? 1));
   });
   if (code !== 0) throw new Error(`npm could not install ${spec} (exit ${code}); see npm's messages above`);
   const root = join4(prefix, "node_modules", "posthog-gitops");
@@ -68391,7 +68598,7 @@ async function start() {
   const runnerEnv = withoutInputs(process.env);
   process.env = runnerEnv;
   const workspace = runnerEnv.GITHUB_WORKSPACE || process.cwd();
-  const cwd = resolve18(workspace, inputs.workingDirectory);
+  const cwd = resolve17(workspace, inputs.workingDirectory);
   if (!existsSync6(cwd) || !statSync(cwd).isDirectory()) {
     report.error(`input working-directory: ${inputs.workingDirectory} is not a folder of the workspace`);
     return 1;

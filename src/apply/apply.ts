@@ -3,10 +3,10 @@
  * removes then adds, sharing, pause/unpause, tiles); independent objects run concurrently (bounded);
  * deletes run last, and a delete is skipped when other work on an object of the same name failed (a
  * replace must not remove the old export when the new one was not created). An object whose actions
- * refer to others (a dashboard's tiles, the insights they show; a flag, the flags it depends on, or
- * when it goes down, the flags that depend on it: the verb's `references`) starts after the work on
- * those, deletes among themselves too, and such an action is skipped when that work failed or is held
- * for approval. After a failure the object's remaining actions are skipped, other objects carry on,
+ * refer to others (the plan data `requires`: a dashboard's tiles, the insights they show; a flag, the
+ * flags it depends on; and `required_by`: when it goes down, the flags that depend on it) starts after
+ * the work on those, deletes among themselves too, and such an action is skipped when that work failed
+ * or is held for approval; the ids that work created or found are handed on. After a failure the object's remaining actions are skipped, other objects carry on,
  * and every action gets exactly one result. A change an approval policy holds is `pending`. The
  * names of a kind's creates in a project are looked up together, right before the first of them
  * (./lookups.ts).
@@ -80,10 +80,11 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
     const key = groupKey(action);
     into.set(key, [...(into.get(key) ?? []), action]);
   }
-  const referencesOf = (action: Action): readonly Reference[] => {
-    const kind = deps.kinds.find((k) => k.name === action.object.kind);
-    return kind?.verbs.find((v) => v.name === action.action)?.references?.(action) ?? [];
-  };
+  // What runs first: the objects the action requires, and those that refer to what it takes down.
+  const referencesOf = (action: Action): readonly Reference[] => [
+    ...(action.requires ?? []),
+    ...(action.required_by ?? []),
+  ];
   const refKey = (action: Action, ref: Reference) =>
     objectKey({ project: action.object.project, kind: ref.kind, name: ref.name });
   /** Ids learnt per object name: live ids, and the ids creates returned. */
@@ -124,7 +125,12 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ActionResu
           client: deps.client,
           env: deps.env,
           knownIds: knownIds.get(kindKey(action.object)) ?? new Set(),
-          referenced: { idOf: (ref) => ids.get(refKey(action, ref)) },
+          referenced: {
+            // The live id the plan holds, else the one this apply's work on the object learnt.
+            idOf: (ref) =>
+              action.requires?.find((r) => r.kind === ref.kind && r.name === ref.name)?.id ??
+              ids.get(refKey(action, ref)),
+          },
           lookUp: () => lookUp(kind, action),
         });
         id = done.id ?? id;

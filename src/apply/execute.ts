@@ -40,7 +40,7 @@ export async function executeAction(
   id: number | string | undefined,
   deps: ExecuteDeps,
 ): Promise<Executed> {
-  const body = kind.requestBody(action, deps.env);
+  const body = kind.requestBody(action, deps.env, deps.referenced);
   if (action.action === "create") return create(kind, action, body ?? {}, deps);
   if (id === undefined) {
     throw new UserError(`${action.action} of ${kind.words.one} "${action.object.name}": its id is not known`);

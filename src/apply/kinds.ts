@@ -6,7 +6,7 @@
  */
 import type { KindWords } from "../config/kinds.js";
 import type { Env } from "../plan/secrets.js";
-import type { Action, LiveObject } from "../plan/types.js";
+import type { Action, LiveObject, ObjectLink } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
 
 /** What one executed action learnt: the object's id (after a create) and things the user should know. */
@@ -16,17 +16,15 @@ export interface Executed {
 }
 
 /** An object of the same project an action refers to (a tile's insight), by kind and name. */
-export interface Reference {
-  kind: string;
-  name: string;
-}
+export type Reference = ObjectLink;
 
 /**
- * The ids apply knows of the objects an action refers to: the live id, or the id an earlier action of
- * this apply created; undefined when the plan does not touch the object (its action then holds the id).
+ * The ids apply knows of the objects an action `requires`: the id an earlier action of this apply
+ * created or worked on, else the live id the plan holds; undefined when neither knows one (the object
+ * was to be created and was not).
  */
 export interface ReferencedIds {
-  idOf(ref: Reference): number | string | undefined;
+  idOf(ref: Pick<ObjectLink, "kind" | "name">): number | string | undefined;
 }
 
 /** What the executor needs of an action verb. */
@@ -34,12 +32,6 @@ export interface ApplyVerb {
   readonly name: string;
   /** Removes the object: runs after all other work, and not when other work on the object failed. */
   readonly deletes?: boolean;
-  /**
-   * The objects the action needs live first (SPEC §3 "Apply order": an insight a tile shows): apply
-   * runs it after their own actions (create, restore, update), skips it when one of those failed, and
-   * hands their ids to `send`. Absent: none.
-   */
-  readonly references?: (action: Action) => readonly Reference[];
 }
 
 export interface ApplyKind {
@@ -48,9 +40,10 @@ export interface ApplyKind {
   readonly verbs: readonly ApplyVerb[];
   /**
    * The JSON body an action sends (undefined when its request has none), with every `SecretRef`
-   * resolved from `env`; a missing variable is a `UserError`.
+   * resolved from `env` (a missing variable is a `UserError`) and the objects it names by name
+   * written by the ids `referenced` gives (absent: before apply, checking the body alone).
    */
-  requestBody(action: Action, env: Env): Record<string, unknown> | undefined;
+  requestBody(action: Action, env: Env, referenced?: ReferencedIds): Record<string, unknown> | undefined;
   /** Creates the object; resolves to its new id. Never retried by the client: its answer may be lost. */
   create(client: ServiceClient, project: number, body: Record<string, unknown>): Promise<Executed>;
   /**

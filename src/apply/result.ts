@@ -7,7 +7,8 @@ import type { Plan } from "../plan/types.js";
 import { type ActionResult, type ApplyDeps, applyPlan } from "./apply.js";
 import { type Duplicate, findDuplicates } from "./duplicates.js";
 
-export const APPLY_FORMAT_VERSION = "1";
+/** "2": each result carries its action in the plan's format 2. */
+export const APPLY_FORMAT_VERSION = "2";
 
 export interface ApplyResult {
   /** Bumped on any incompatible change to this shape. */

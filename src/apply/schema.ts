@@ -21,8 +21,9 @@ export function applySchema(
     additionalProperties: false,
     properties: {
       format_version: {
-        const: "1",
-        description: "Bumped on any incompatible change to this format.",
+        const: "2",
+        description:
+          "Bumped on any incompatible change to this format. 2: each result's action is in the plan's format 2.",
       },
       ok: {
         type: "boolean",

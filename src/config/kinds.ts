@@ -30,8 +30,8 @@ export type SchemaNode = {
 
 /**
  * What one set of files serving several projects needs of a kind (SPEC §9), by pointer patterns
- * relative to an item (`*` stands for any key or index): which lists inside an item merge entry by
- * entry in an overlay, and which values are one project's ids.
+ * relative to an item (`*` stands for any key or index, `**` for any depth): which lists inside an
+ * item merge entry by entry in an overlay, and which values are one project's ids.
  */
 export interface EnvironmentRules {
   /**

@@ -24,6 +24,21 @@ export interface Diagnostic {
   message: string;
 }
 
+/**
+ * An object a declaration names (src/kinds/define/references.ts): by name (`cohort: Beta testers`,
+ * resolved per project at plan) or by raw id (`value: 12`), with the JSON pointer inside the item and
+ * where the file writes it.
+ */
+export interface DeclaredReference {
+  /** The kind named. */
+  kind: string;
+  name?: string;
+  /** A raw id the file writes instead of a name. */
+  id?: number | string;
+  pointer: string;
+  source: SourceRef;
+}
+
 /** What every declared object has, whatever its kind. */
 export interface Declared {
   /** The kind's name, e.g. `dashboard`. */
@@ -34,6 +49,8 @@ export interface Declared {
   /** Tombstone: delete the live object (the kind says how). */
   deleted: boolean;
   source: SourceRef;
+  /** The objects its fields name (their kinds declare where: `references`), in file order. */
+  refs?: DeclaredReference[];
 }
 
 /** All that the files declare for one project. */

@@ -28,9 +28,15 @@ export interface Verb extends PlanVerb, RenderVerb, ApplyVerb, RefreshVerb, Read
   readonly deletes?: boolean;
   /**
    * The JSON body (secrets resolved from `env`; `owner`, e.g. `batch export "x"`, names the object in
-   * a missing variable's error); absent or undefined: the request has none.
+   * a missing variable's error; the objects the action `requires` by the ids `referenced` gives, when
+   * given); absent or undefined: the request has none.
    */
-  readonly body?: (action: Action, env: Env, owner: string) => Record<string, unknown> | undefined;
+  readonly body?: (
+    action: Action,
+    env: Env,
+    owner: string,
+    referenced?: ReferencedIds,
+  ) => Record<string, unknown> | undefined;
   /**
    * Carries the action out on the live object `id`. Answers that mean the goal is already reached
    * count as success, so an apply after a partial failure converges. Absent for `create`, which the

@@ -3,7 +3,7 @@
  * accumulator each per-kind planner writes into.
  */
 import type { Declared, SourceRef } from "../config/types.js";
-import type { Action, FieldChange, ObjectRef, PlanNote, ResourceKind } from "./types.js";
+import type { Action, FieldChange, ObjectLink, ObjectRef, PlanNote, ResourceKind } from "./types.js";
 import type { PlanVerb } from "./verbs.js";
 
 export interface BuildOptions {
@@ -72,6 +72,10 @@ export function makeAction(
     destructive?: boolean;
     /** Why the action needs --force (it is then destructive whatever the verb says). */
     guard?: string;
+    requires?: ObjectLink[];
+    required_by?: ObjectLink[];
+    preconditions?: Record<string, unknown>;
+    sends?: Record<string, unknown>;
   } = {},
 ): Action {
   const result: Action = {
@@ -83,6 +87,10 @@ export function makeAction(
   };
   if (parts.before !== undefined) result.before = parts.before;
   if (parts.after !== undefined) result.after = parts.after;
+  if (parts.requires !== undefined && parts.requires.length > 0) result.requires = parts.requires;
+  if (parts.required_by !== undefined && parts.required_by.length > 0) result.required_by = parts.required_by;
+  if (parts.preconditions !== undefined) result.preconditions = parts.preconditions;
+  if (parts.sends !== undefined && Object.keys(parts.sends).length > 0) result.sends = parts.sends;
   if (parts.guard !== undefined) {
     result.guard = parts.guard;
     result.destructive = true;

@@ -21,8 +21,9 @@ export function planSchema(
     additionalProperties: false,
     properties: {
       format_version: {
-        const: "1",
-        description: "Bumped on any incompatible change to this format.",
+        const: "2",
+        description:
+          "Bumped on any incompatible change to this format. 2: `before` / `after` name only the fields an action changes (an update has the same keys on both sides); what apply needs besides them is in `requires`, `required_by`, `preconditions` and `sends`.",
       },
       created_at: {
         type: "string",
@@ -283,6 +284,18 @@ export function planSchema(
           },
         },
       },
+      link: {
+        type: "object",
+        description:
+          "Another object, by kind and name; `id` is its live id, absent when this apply creates it.",
+        required: ["kind", "name"],
+        additionalProperties: false,
+        properties: {
+          kind: { $ref: "#/$defs/object/properties/kind" },
+          name: { type: "string" },
+          id: { $ref: "#/$defs/object/properties/id" },
+        },
+      },
       change: {
         type: "object",
         description: "One field that differs: `before` is live, `after` desired (a SecretRef for a secret).",
@@ -339,9 +352,34 @@ export function planSchema(
           },
           before: {
             type: "object",
+            description: "The live values of the fields the action changes (what the reviewer reads).",
           },
           after: {
             type: "object",
+            description:
+              "The declared values of the fields the action changes; a create's whole body, naming the objects it refers to by name.",
+          },
+          requires: {
+            type: "array",
+            items: { $ref: "#/$defs/link" },
+            description:
+              "Objects this action refers to that must be live first: apply runs their work before it, skips it when that failed, and hands it their ids. A link without `id` is created in this apply.",
+          },
+          required_by: {
+            type: "array",
+            items: { $ref: "#/$defs/link" },
+            description:
+              "Objects that refer to this one and are changed, turned off or deleted before this action takes it down.",
+          },
+          preconditions: {
+            type: "object",
+            description:
+              "What must still hold when apply runs, as the plan read it (a feature flag's `version` and the stored values the service's version check compares; how apply finds a tile).",
+          },
+          sends: {
+            type: "object",
+            description:
+              "What the request sends besides the changed fields: write-only values (secrets) and the companions the service needs with them.",
           },
           changes: {
             type: "array",

@@ -8,7 +8,12 @@
  */
 import type { SourceRef } from "../config/types.js";
 
-export const PLAN_FORMAT_VERSION = "1";
+/**
+ * "2": an action's `before` / `after` name only the fields that change (an update has the same keys on
+ * both sides), and what apply needs besides them is plan data of its own: `requires`, `required_by`,
+ * `preconditions` and `sends` (STYLE practice 15).
+ */
+export const PLAN_FORMAT_VERSION = "2";
 
 /** A kind's stable name (`dashboard`, `batch_export`, …): the registry in src/kinds says which exist. */
 export type ResourceKind = string;
@@ -59,12 +64,27 @@ export interface FieldChange {
 }
 
 /**
- * One step. Which side is absent for which action (each verb declares its `sides`; a kind's own verbs
- * say what theirs hold in their doc comments, src/kinds/<kind>/verbs.ts):
- * - create: `before` absent, `after` is the full body to send.
- * - update: both present, holding only the changed fields; `changes` lists them.
+ * Another object an action names (SPEC §3 "Apply order"): by kind and name, with its live id when the
+ * plan knows it. No `id`: the object is created in this apply, and apply hands its new id on.
+ */
+export interface ObjectLink {
+  kind: ResourceKind;
+  name: string;
+  id?: number | string;
+}
+
+/**
+ * One step. `before` / `after` are what the reviewer reads: the fields the action changes, nothing else.
+ * Which side is absent for which action (each verb declares its `sides`; a kind's own verbs say what
+ * theirs hold in their doc comments, src/kinds/<kind>/verbs.ts):
+ * - create: `before` absent, `after` is the full body to send (names where the body refers to other
+ *   objects: `requires` holds their ids).
+ * - update: both present with the same keys, holding only the changed fields (live values before,
+ *   declared ones after); `changes` lists them.
  * - restore: `before` = { deleted: true }, `after` = { deleted: false }.
  * - soft_delete / delete: `before` is the live object summary, `after` absent.
+ * What apply needs besides them lives beside them (Terraform keeps `Private` apart from `Before` /
+ * `After`): `requires`, `required_by`, `preconditions`, `sends`.
  */
 export interface Action {
   action: ActionKind;
@@ -72,6 +92,28 @@ export interface Action {
   before?: Record<string, unknown>;
   after?: Record<string, unknown>;
   changes: FieldChange[];
+  /**
+   * The objects this action refers to, which must be live first: apply runs their work (create,
+   * restore, update) before it, skips it when that work failed, and hands it their ids (a link without
+   * an id is created in this apply: "(created in this apply)").
+   */
+  requires?: ObjectLink[];
+  /**
+   * The objects that refer to this one and are changed, turned off or deleted before this action
+   * takes it down (a flag's dependents before it is disabled, archived or deleted).
+   */
+  required_by?: ObjectLink[];
+  /**
+   * What must still hold when apply runs, as the plan read it: checked by the service or by apply (a
+   * flag's `version` and the stored values its version check compares; how apply finds a tile).
+   */
+  preconditions?: Record<string, unknown>;
+  /**
+   * What the request sends besides the changed fields: write-only values (secrets, sent again under
+   * --rotate-secrets or with a changing destination) and the companions the service needs with them
+   * (a destination's type and integration, a schedule's interval).
+   */
+  sends?: Record<string, unknown>;
   destructive: boolean;
   /** Things a reviewer should know about this action (e.g. the paused gap an unpause leaves unexported). */
   warnings: string[];
@@ -236,6 +278,16 @@ export interface LiveKind {
    * the whole list, and `total` is the list's count when the read learnt it.
    */
   scoped?: { total?: number };
+  /**
+   * Objects read only so that references can name them, never matched, planned or pruned (archived
+   * flags a declared flag depends on, which the service's list hides).
+   */
+  referable?: LiveObject[];
+  /**
+   * Objects of kinds the project does not manage (or the registry lacks), read by this kind for the
+   * names its declarations use (a flag's cohorts while no cohort kind reads them), by kind name.
+   */
+  foreign?: Record<string, LiveObject[]>;
 }
 
 /** Paid features of a project's organization, when they were looked up. */

@@ -3,7 +3,7 @@
  * it, such that planning the pulled files against the same live state gives no action.
  */
 import type { KindWords } from "../config/kinds.js";
-import type { Action } from "../plan/types.js";
+import type { Action, LiveObject } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
 
 /**
@@ -34,6 +34,11 @@ export interface RefreshVerb {
 /** What one kind's pull knows of the whole pull: the kinds written with it (by name). */
 export interface PullContext {
   kinds: readonly string[];
+  /**
+   * The live objects (id and name) of a kind written with it, read once per pull, for the names its
+   * items give ids of that kind; undefined for a kind not pulled with it.
+   */
+  live?(kind: string): Promise<LiveObject[]> | undefined;
 }
 
 export interface PullKind {
@@ -47,4 +52,6 @@ export interface PullKind {
    * is written too (a tile's insight by name), else it names it by id.
    */
   pull(client: ServiceClient, project: number, context?: PullContext): Promise<Pulled>;
+  /** Every live object of the kind (id and name): what other kinds' items name by name. */
+  listLive?(client: ServiceClient, project: number): Promise<LiveObject[]>;
 }

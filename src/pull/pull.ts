@@ -1,10 +1,13 @@
 /**
  * Pull: every live object of a project, one YAML file per kind, such that planning the files against
- * the same live state gives no action. Kinds are read one after the other (each reads its own list).
+ * the same live state gives no action. Kinds are read one after the other (each reads its own list);
+ * a kind whose items name objects of another kind pulled with it reads that kind's list once, shared.
  */
+
+import type { LiveObject } from "../plan/types.js";
 import type { ServiceClient } from "../service/index.js";
 import { pullDocument, pullFileName } from "./document.js";
-import type { PullKind } from "./kinds.js";
+import type { PullContext, PullKind } from "./kinds.js";
 
 export interface PulledFile {
   kind: string;
@@ -26,7 +29,20 @@ export async function pullFiles(
   schemaLocation: (fileName: string) => string,
 ): Promise<PulledFile[]> {
   const files: PulledFile[] = [];
-  const context = { kinds: kinds.map((k) => k.name) };
+  const lists = new Map<string, Promise<LiveObject[]>>();
+  const context: PullContext = {
+    kinds: kinds.map((k) => k.name),
+    live(name) {
+      const kind = kinds.find((k) => k.name === name);
+      if (kind?.listLive === undefined) return undefined;
+      let list = lists.get(name);
+      if (list === undefined) {
+        list = kind.listLive(client, project);
+        lists.set(name, list);
+      }
+      return list;
+    },
+  };
   for (const kind of kinds) {
     const pulled = await kind.pull(client, project, context);
     const name = pullFileName(kind);

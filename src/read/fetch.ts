@@ -1,8 +1,9 @@
 /**
  * The read stage: live state for the projects the files declare, with the fewest requests (SPEC §6):
  * each kind reads its list (100 per page, the pages after the first in parallel) and only the details
- * its declarations need; the organization's features only when the plan depends on them. Sends GET
- * requests only.
+ * its declarations need, and so does a kind the files do not list whose objects their references
+ * name by name; the organization's features only when the plan depends on them. Sends GET requests
+ * only.
  */
 import { type DesiredProject, declaredOf, type SourceRef } from "../config/types.js";
 import { UserError } from "../errors.js";
@@ -47,7 +48,7 @@ export async function fetchLiveState(
       inProject(
         p.project,
         async () => {
-          const managed = kinds.filter((k) => p.manages.includes(k.name));
+          const managed = kinds.filter((k) => p.manages.includes(k.name) || namedIn(p).has(k.name));
           const results = await Promise.all(
             managed.map((k) => k.read(client, p.project, declaredOf(p, k.name), run)),
           );
@@ -64,6 +65,22 @@ export async function fetchLiveState(
     ),
   );
   return { live: read.map((r) => r.live), reads: read.map((r) => r.reads) };
+}
+
+/**
+ * The kinds a project's declarations name objects of by name (their references): read even where the
+ * files do not list them, since a name resolves among the live objects too (SPEC §2), but never
+ * planned nor pruned there (nothing of theirs is declared, and prune follows `manages`).
+ */
+function namedIn(project: DesiredProject): Set<string> {
+  const named = new Set<string>();
+  for (const kind of project.manages) {
+    for (const declared of declaredOf(project, kind)) {
+      if (declared.deleted) continue;
+      for (const ref of declared.refs ?? []) if (ref.name !== undefined) named.add(ref.kind);
+    }
+  }
+  return named;
 }
 
 /** Live state read again exactly as recorded (for a saved plan). */

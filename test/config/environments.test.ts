@@ -11,6 +11,8 @@ import { substitute } from "../../src/config/interpolate.js";
 import type { EnvironmentConfig } from "../../src/config/load-types.js";
 import type { Declared } from "../../src/config/types.js";
 import { KINDS } from "../../src/kinds/index.js";
+import { audienceKind } from "../kinds/segment-kinds/audience.js";
+import { segmentKind } from "../kinds/segment-kinds/segment.js";
 
 const DECLARATION = `environments:
   staging:
@@ -396,6 +398,28 @@ feature_flags:
 });
 
 describe("no ids in shared files", () => {
+  it("refuses the raw ids a kind's references allow at any depth (a test-only kind naming others like a cohort)", async () => {
+    const result = await loadConfig(
+      {
+        files: Object.entries({
+          "envs.yaml": DECLARATION,
+          "shared.yaml": `environments: all
+segments:
+  - name: Deep
+    rules:
+      type: all
+      values:
+        - {type: audience, audience: Beta}
+        - {type: any, values: [{type: segment, value: 3}]}
+`,
+        }).map(([path, text]) => ({ path, text })),
+      },
+      { env: {}, cwd: "/", kinds: [...KINDS, audienceKind, segmentKind], mode: "plan" },
+    );
+    const ids = messages(result).filter((m) => m.includes("an id is right for one project only"));
+    expect(ids.map((m) => m.split(": error: ")[0])).toEqual(["shared.yaml:8:55"]);
+  });
+
   it("refuses every id a kind declares as one project's, at its line, in a file serving several environments", async () => {
     const result = await load({
       "shared.yaml": `environments: all

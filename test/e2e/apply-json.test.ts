@@ -27,7 +27,7 @@ describe("apply --format json", () => {
     await h.faults({ rules: [{ method: "PATCH", path: "/dashboards/3/?$", status: 400, times: 1 }] });
     const out = await h.cli(["apply", "--auto-approve", "--format", "json", "p"]);
     const doc = validJson("apply", out.stdout);
-    expect(doc.format_version).toBe("1");
+    expect(doc.format_version).toBe("2");
     expect(doc.ok).toBe(false);
     const outcomes = doc.results.map(
       (r: { action: { action: string; object: { name: string } }; outcome: string }) => [
@@ -55,7 +55,7 @@ describe("apply --format json", () => {
     expect(validJson("apply", again.stdout)).toMatchObject({ ok: true, duplicates: [] });
     expect(again.code).toBe(0);
     const none = await h.cli(["apply", "--auto-approve", "--format", "json", "p"]);
-    expect(JSON.parse(none.stdout)).toEqual({ format_version: "1", ok: true, results: [], duplicates: [] });
+    expect(JSON.parse(none.stdout)).toEqual({ format_version: "2", ok: true, results: [], duplicates: [] });
     expect(none.code).toBe(0);
   });
 

@@ -48,6 +48,38 @@ describe("fault campaign checks", () => {
     expect(untouchedSnapshot(s, touched)).not.toBe(before);
   });
 
+  it("report a flag key or an insight name live twice, and notice a touched stray flag or insight", () => {
+    const world = makeWorld(7);
+    const s = state(world);
+    const flags = s.feature_flags as Array<Record<string, unknown>>;
+    const insights = s.insights as Array<Record<string, unknown>>;
+    const flag = flags[0]!;
+    const chart = insights[0]!;
+    const before = untouchedSnapshot(s, new Set());
+    (flags.find((f) => f.id === world.undeclared.flags[0]) as Record<string, unknown>).active = false;
+    expect(untouchedSnapshot(s, new Set())).not.toBe(before);
+    const again = untouchedSnapshot(s, new Set());
+    (insights.find((i) => i.id === world.undeclared.insights[0]) as Record<string, unknown>).name = "x";
+    expect(untouchedSnapshot(s, new Set())).not.toBe(again);
+    flags.push({ ...flag, id: 99_999 });
+    insights.push({ ...chart, id: 99_999 });
+    expect(duplicates(s)).toEqual([
+      `duplicate insight "${chart.name}" in project ${chart.team_id}`,
+      `duplicate feature flag "${flag.key}" in project ${flag.team_id}`,
+    ]);
+  });
+
+  it("declare every kind: flags that may depend on flags, insights, and tiles that show them", () => {
+    const world = makeWorld(11);
+    expect(Object.keys(world.files).sort()).toEqual([
+      "dashboards.yaml",
+      "exports.yaml",
+      "flags.yaml",
+      "insights.yaml",
+    ]);
+    expect(world.files["dashboards.yaml"]).toMatch(/tiles:\n {6}- insight: Chart 11-0/);
+  });
+
   it("build the same world from the same seed", () => {
     expect(makeWorld(42)).toEqual(makeWorld(42));
     expect(makeWorld(42)).not.toEqual(makeWorld(43));

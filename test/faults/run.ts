@@ -37,8 +37,8 @@ export interface RunReport {
 
 /**
  * Every object the plan does not touch, as the emulator stores it (dashboards with their collaborators
- * and sharing, batch exports), keyed by project, kind and name: `touched` holds `objectKey`s
- * (`project/kind/name`) of the plan's actions. Undeclared objects are always in it.
+ * and sharing, batch exports, insights, feature flags), keyed by project, kind and name: `touched`
+ * holds `objectKey`s (`project/kind/name`) of the plan's actions. Undeclared objects are always in it.
  */
 export function untouchedSnapshot(state: EmulatorState, touched: ReadonlySet<string>): string {
   const dashboards = state.dashboards.filter((d) => !touched.has(`${d.team_id}/dashboard/${d.name}`));
@@ -48,15 +48,36 @@ export function untouchedSnapshot(state: EmulatorState, touched: ReadonlySet<str
     collaborators: state.collaborators.filter((c) => ids.has(c.dashboard_id)),
     sharing: state.sharing.filter((s) => ids.has(s.dashboard_id)),
     exports: state.batch_exports.filter((b) => !touched.has(`${b.team_id}/batch_export/${b.name}`)),
+    insights: records(state, "insights").filter((i) => !touched.has(`${i.team_id}/insight/${i.name}`)),
+    flags: records(state, "feature_flags").filter((f) => !touched.has(`${f.team_id}/feature_flag/${f.key}`)),
   });
 }
 
-/** The `objectKey`s of a JSON plan's actions. */
+/** A list of the emulator's store the campaign reads by its identity fields. */
+function records(state: EmulatorState, key: string): Array<Record<string, unknown>> {
+  return (state[key] ?? []) as Array<Record<string, unknown>>;
+}
+
+/**
+ * The `objectKey`s of a JSON plan's actions, and of the insights its tile actions put on or take off a
+ * dashboard (a tile is placed through its insight's own record).
+ */
 export function touchedKeys(planJson: string): Set<string> {
   const plan = JSON.parse(planJson) as {
-    actions: Array<{ object: { project: number; kind: string; name: string } }>;
+    actions: Array<{
+      action?: string;
+      object: { project: number; kind: string; name: string };
+      before?: { insight?: string };
+      after?: { insight?: string };
+    }>;
   };
-  return new Set(plan.actions.map((a) => `${a.object.project}/${a.object.kind}/${a.object.name}`));
+  return new Set(
+    plan.actions.flatMap((a) => {
+      const own = `${a.object.project}/${a.object.kind}/${a.object.name}`;
+      const insight = a.action?.endsWith("_tile") ? (a.after?.insight ?? a.before?.insight) : undefined;
+      return insight === undefined ? [own] : [own, `${a.object.project}/insight/${insight}`];
+    }),
+  );
 }
 
 export function duplicates(state: EmulatorState): string[] {
@@ -72,6 +93,10 @@ export function duplicates(state: EmulatorState): string[] {
     if (!b.deleted) once(`b/${b.team_id}/${b.name}`, `batch export "${b.name}" in project ${b.team_id}`);
   for (const c of state.collaborators)
     once(`c/${c.dashboard_id}/${c.user}`, `collaborator ${c.user} on dashboard ${c.dashboard_id}`);
+  for (const i of records(state, "insights"))
+    if (!i.deleted) once(`i/${i.team_id}/${i.name}`, `insight "${i.name}" in project ${i.team_id}`);
+  for (const f of records(state, "feature_flags"))
+    if (!f.deleted) once(`f/${f.team_id}/${f.key}`, `feature flag "${f.key}" in project ${f.team_id}`);
   return problems;
 }
 

@@ -1,8 +1,10 @@
 /**
  * One seeded world for a fault run: the live objects to seed, the files that declare part of them, and
  * the fault mix. Same seed, same world; the random choices cover every plan action the fault campaign
- * exercises (create, update, restore-free soft delete, collaborators, sharing, pause) plus objects no
- * file declares, which must come out of every run untouched.
+ * exercises (create, update, restore-free soft delete, collaborators, sharing, pause; insights and a
+ * dashboard's tiles showing them, created in the same apply; feature flags depending on flags created
+ * in the same apply) plus objects of every kind no file declares, which must come out of every run
+ * untouched.
  */
 import type { EmulatorState } from "../../bench/control.js";
 
@@ -32,13 +34,22 @@ export function prng(seed: number): { int: (n: number) => number; chance: (p: nu
 }
 
 export interface World {
-  objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing">;
+  objects: Pick<EmulatorState, "dashboards" | "batch_exports" | "collaborators" | "sharing"> & {
+    insights: Array<Record<string, unknown>>;
+    feature_flags: Array<Record<string, unknown>>;
+  };
   /** File name → YAML text. */
   files: Record<string, string>;
   /** Live ids no file declares: they must be identical after the run. */
-  undeclared: { dashboards: number[]; batchExports: string[] };
+  undeclared: { dashboards: number[]; batchExports: string[]; insights: number[]; flags: number[] };
   faults: Record<string, unknown>;
 }
+
+/** A trends query counting one event, as a file writes it and the service stores it. */
+const trends = (event: string) => ({
+  kind: "InsightVizNode",
+  source: { kind: "TrendsQuery", series: [{ kind: "EventsNode", event }] },
+});
 
 export function makeWorld(seed: number): World {
   const r = prng(seed);
@@ -62,11 +73,57 @@ export function makeWorld(seed: number): World {
     return id;
   };
 
+  // Insights: some live as declared, some stale, some absent (created by the apply, before the tiles
+  // of the first dashboard that shows them).
+  const insights: World["objects"]["insights"] = [];
+  const yamlInsights: string[] = [];
+  let insightId = 500;
+  const charts = Array.from({ length: 2 + r.int(2) }, (_, i) => `Chart ${seed}-${i}`);
+  charts.forEach((name, i) => {
+    yamlInsights.push(
+      `  - name: ${name}`,
+      `    description: wanted ${i}`,
+      "    query:",
+      "      kind: InsightVizNode",
+      "      source:",
+      "        kind: TrendsQuery",
+      `        series: [{kind: EventsNode, event: e${i}}]`,
+    );
+    const live = r.int(3); // 0 absent, 1 as declared, 2 stale description
+    if (live === 0) return;
+    insights.push({
+      id: insightId++,
+      team_id: PROJECT,
+      name,
+      description: live === 1 ? `wanted ${i}` : `stale ${i}`,
+      query: trends(`e${i}`),
+      saved: true,
+    });
+  });
+  const looseInsight = insightId++;
+  insights.push({
+    id: looseInsight,
+    team_id: PROJECT,
+    name: `Loose chart ${seed}`,
+    query: trends("x"),
+    saved: true,
+  });
+
   const count = 3 + r.int(5);
   for (let i = 0; i < count; i++) {
     const name = `Managed ${seed}-${i}`;
     const withCollaborators = r.chance(0.4);
     const lines = [`  - name: ${name}`, `    description: wanted ${i}`];
+    if (i === 0) {
+      // The whole set of tiles: the declared insights, by name, two to a row.
+      lines.push("    tiles:");
+      charts.forEach((chart, c) => {
+        lines.push(
+          `      - insight: ${chart}`,
+          `        layout: {x: ${(c % 2) * 6}, y: ${Math.floor(c / 2) * 5}, w: 6, h: 5}`,
+        );
+      });
+    }
     if (withCollaborators) {
       lines.push("    restriction_level: only_collaborators", "    collaborators:");
       lines.push(`      - user_uuid: ${USERS[0]?.uuid}`, "        level: can_edit");
@@ -135,6 +192,47 @@ export function makeWorld(seed: number): World {
     });
   }
 
+  // Feature flags: each may depend on the one before it (created in the same apply when it is new);
+  // live ones are as declared, or roll out to another share without the dependency.
+  const flags: World["objects"]["feature_flags"] = [];
+  const yamlFlags: string[] = [];
+  let flagId = 700;
+  const flagCount = 2 + r.int(3);
+  for (let i = 0; i < flagCount; i++) {
+    const key = `flag-${seed}-${i}`;
+    const dependsOn = i > 0 && r.chance(0.6) ? `flag-${seed}-${i - 1}` : undefined;
+    const condition = dependsOn
+      ? `, properties: [{type: flag, key: ${dependsOn}, operator: flag_evaluates_to, value: true}]`
+      : "";
+    yamlFlags.push(
+      `  - key: ${key}`,
+      `    name: wanted ${i}`,
+      "    active: true",
+      "    filters:",
+      `      groups: [{rollout_percentage: ${10 * (i + 1)}${condition}}]`,
+    );
+    const live = r.int(3); // 0 absent, 1 as declared (when it depends on nothing), 2 another rollout
+    if (live === 0) continue;
+    const same = live === 1 && dependsOn === undefined;
+    flags.push({
+      id: flagId++,
+      team_id: PROJECT,
+      key,
+      name: `wanted ${i}`,
+      active: true,
+      filters: { groups: [{ properties: [], rollout_percentage: same ? 10 * (i + 1) : 5 }] },
+    });
+  }
+  const looseFlag = flagId++;
+  flags.push({
+    id: looseFlag,
+    team_id: PROJECT,
+    key: `loose-flag-${seed}`,
+    name: "keep",
+    active: true,
+    filters: { groups: [{ properties: [], rollout_percentage: 50 }] },
+  });
+
   // Objects outside every file: two dashboards of the managed project, one of a project no file names,
   // and one export; `apply` without --prune must leave all of them exactly as they are.
   const undeclaredDashboards = [
@@ -158,12 +256,26 @@ export function makeWorld(seed: number): World {
   });
 
   return {
-    objects: { dashboards, collaborators, batch_exports: batchExports, sharing: [] },
+    objects: {
+      dashboards,
+      collaborators,
+      batch_exports: batchExports,
+      sharing: [],
+      insights,
+      feature_flags: flags,
+    },
     files: {
       "dashboards.yaml": `project: ${PROJECT}\ndashboards:\n${yamlDashboards.join("\n")}\n`,
+      "insights.yaml": `project: ${PROJECT}\ninsights:\n${yamlInsights.join("\n")}\n`,
+      "flags.yaml": `project: ${PROJECT}\nfeature_flags:\n${yamlFlags.join("\n")}\n`,
       "exports.yaml": `project: ${PROJECT}\nbatch_exports:\n${yamlExports.join("\n")}\n`,
     },
-    undeclared: { dashboards: undeclaredDashboards, batchExports: [strayExport] },
+    undeclared: {
+      dashboards: undeclaredDashboards,
+      batchExports: [strayExport],
+      insights: [looseInsight],
+      flags: [looseFlag],
+    },
     faults: faultMix(seed, r),
   };
 }
@@ -179,6 +291,11 @@ function faultMix(seed: number, r: ReturnType<typeof prng>): Record<string, unkn
     { method: "DELETE", path: "/batch_exports/", lose_response: true, times: 1 },
     { method: "DELETE", path: "/collaborators/", lose_response: true, times: 1 },
     { method: "PATCH", path: "/sharing/?$", lose_response: true, times: 1 },
+    { method: "POST", path: "/insights/?$", lose_response: true, times: 1 },
+    { method: "PATCH", path: "/insights/\\d+/?$", lose_response: true, times: 1 },
+    { method: "POST", path: "/feature_flags/?$", lose_response: true, times: 1 + r.int(2) },
+    { method: "PATCH", path: "/feature_flags/\\d+/?$", lose_response: true, times: 1 },
+    { method: "GET", path: "/feature_flags", reset: true, times: 1 },
     { path: ".*", status: 429, retry_after: r.int(2), times: 1 + r.int(3) },
     { method: "GET", path: "/dashboards", reset: true, times: 1 },
     { path: ".*", status: 502, times: 1 + r.int(2) },

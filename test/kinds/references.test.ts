@@ -1,6 +1,6 @@
 /**
- * Apply across objects (SPEC §3 "Apply order"): an action whose verb names the objects it refers to
- * (a tile's insight) runs after their work, gets the ids they were created with, and is skipped, alone,
+ * Apply across objects (SPEC §3 "Apply order"): an action that `requires` other objects (plan data:
+ * a tile's insight) runs after their work, gets the ids they were created with, and is skipped, alone,
  * when that work failed; pinned objects that share a name are worked on as the objects they are; a
  * bound of one object at a time never deadlocks on waiting objects. Test-only kinds, no service.
  */
@@ -47,13 +47,7 @@ function childKind(log: Log): ApplyKind {
   return {
     name: "child",
     words: { one: "child", many: "children" },
-    verbs: [
-      { name: "create" },
-      {
-        name: "attach",
-        references: (action) => [{ kind: "parent", name: String(action.after?.parent) }],
-      },
-    ],
+    verbs: [{ name: "create" }, { name: "attach" }],
     requestBody: (action) => ({ ...action.after }),
     async create(_client, _project, body) {
       log.events.push(`create child ${String(body.name)}`);
@@ -78,12 +72,14 @@ function act(kind: string, name: string, action: string, over: Partial<Action> =
     warnings: [],
     ...(over.after ? { after: over.after } : {}),
     ...(over.before ? { before: over.before } : {}),
+    // An attach requires its parent (plan data): created in this apply, so no id.
+    ...(action === "attach" ? { requires: [{ kind: "parent", name: String(over.after?.parent) }] } : {}),
   };
 }
 
 function plan(actions: Action[]): Plan {
   return {
-    format_version: "1",
+    format_version: "2",
     created_at: "2026-01-01T00:00:00.000Z",
     projects: [PROJECT],
     actions,

@@ -26,4 +26,14 @@ describe("the kinds registry", () => {
       seen.set(verb.name, meaning);
     }
   });
+
+  it("refuses in shared files the raw ids each kind's reference declarations allow, besides its pin", () => {
+    const ids = Object.fromEntries(KINDS.map((k) => [k.name, k.environments?.projectIds ?? []]));
+    expect(ids.dashboard).toContainEqual({ path: "/tiles/*/insight_id" });
+    expect(ids.feature_flag).toContainEqual({
+      path: "/filters/groups/*/properties/*/value",
+      where: { type: "cohort" },
+    });
+    for (const kind of KINDS) expect(ids[kind.name]?.[0]).toEqual({ path: "/id" });
+  });
 });

@@ -7,6 +7,7 @@ import type {
 } from "../../src/kinds/batch-export/index.js";
 import { KINDS } from "../../src/kinds/index.js";
 import { buildPlan } from "../../src/plan/build.js";
+import type { Action } from "../../src/plan/types.js";
 import {
   desiredBatchExport,
   desiredProject,
@@ -19,6 +20,13 @@ import {
   source,
 } from "../builders.js";
 import { planOne, steps } from "./helpers.js";
+
+const batchExportKind = KINDS.find((k) => k.name === "batch_export");
+/** What apply sends for an action: its changed fields with what it `sends` besides (plan format 2). */
+const body = (action: Action | undefined) =>
+  action === undefined
+    ? undefined
+    : batchExportKind?.requestBody(action, { AWS_ACCESS_KEY_ID: "id", AWS_SECRET_ACCESS_KEY: "key" });
 
 const NAME = "events-to-s3";
 const secretRef = (variable: string) => ({ $secret: `\${${variable}}`, variables: [variable] });
@@ -68,9 +76,16 @@ describe("batch exports", () => {
       ["destination.config.aws_secret_access_key", true],
     ]);
     expect(update?.changes.filter((c) => c.secret).every((c) => !("before" in c))).toBe(true);
-    expect(update?.after).toMatchObject({
+    expect(update?.after).toEqual({
       interval: "day",
-      destination: { type: "S3", config: { bucket_name: "new-bucket" } },
+      destination: { config: { bucket_name: "new-bucket" } },
+    });
+    expect(body(update)).toEqual({
+      interval: "day",
+      destination: {
+        type: "S3",
+        config: { bucket_name: "new-bucket", aws_access_key_id: "id", aws_secret_access_key: "key" },
+      },
     });
     expect(update?.before).toEqual({
       interval: "hour",
@@ -180,7 +195,9 @@ describe("batch exports", () => {
       { batchExports: [desiredBatchExport({ paused: false, backfill_on_unpause: true })] },
       { batchExports: [liveBatchExport({ paused: true, last_paused_at: "2026-02-20T08:00:00Z" })] },
     );
-    expect(plan.actions[0]?.after).toEqual({ paused: false, backfill: true });
+    expect(plan.actions[0]?.after).toEqual({ paused: false });
+    expect(plan.actions[0]?.sends).toEqual({ backfill: true });
+    expect(body(plan.actions[0])).toEqual({ backfill: true });
     expect(plan.actions[0]?.warnings).toEqual([]);
     expect(plan.notes[0]?.message).toMatch(/will be backfilled/);
   });
@@ -362,7 +379,8 @@ describe("batch exports", () => {
       const update = plan.actions[0];
       expect(update?.changes).toEqual([{ path: "destination.integration", before: current, after: 7 }]);
       // The newest service answers 500 to a destination without config: an empty one is always sent.
-      expect(update?.after).toEqual({ destination: { type: "Databricks", config: {}, integration_id: 7 } });
+      expect(update?.after).toEqual({ destination: { integration: 7 } });
+      expect(body(update)).toEqual({ destination: { type: "Databricks", config: {}, integration_id: 7 } });
       expect(update?.before).toEqual({ destination: { integration: current } });
     });
 
@@ -534,7 +552,7 @@ describe("batch exports on the newest service", () => {
       ],
       [live],
     );
-    expect(moved.plan.actions[0]?.after).toEqual({
+    expect(body(moved.plan.actions[0])).toEqual({
       destination: { type: "AwsS3", config: { prefix: "v2/" }, integration_id: 1 },
     });
   });
@@ -569,7 +587,8 @@ describe("batch exports on the newest service", () => {
       [live],
     );
     expect(plan.actions[0]?.changes).toEqual([{ path: "offset_day", before: 0, after: 3 }]);
-    expect(plan.actions[0]?.after).toEqual({ interval: "week", offset_day: 3, offset_hour: 5 });
+    expect(plan.actions[0]?.after).toEqual({ offset_day: 3 });
+    expect(body(plan.actions[0])).toEqual({ interval: "week", offset_day: 3, offset_hour: 5 });
     const daily = planWith(
       [
         desiredBatchExport({
@@ -581,7 +600,7 @@ describe("batch exports on the newest service", () => {
       ],
       [liveAws({ interval: "week", offset_day: 2, offset_hour: 5 })],
     );
-    expect(daily.plan.actions[0]?.after).toEqual({
+    expect(body(daily.plan.actions[0])).toEqual({
       interval: "day",
       offset_hour: 7,
       timezone: "Europe/Berlin",

@@ -32,7 +32,7 @@ describe("projects", () => {
     const { plan, errors } = buildPlan(KINDS, [desiredProject()], [liveProject()], options());
     expect(errors).toEqual([]);
     expect(plan).toEqual({
-      format_version: "1",
+      format_version: "2",
       created_at: NOW.toISOString(),
       projects: [12345],
       actions: [],

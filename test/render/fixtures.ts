@@ -122,8 +122,44 @@ export function mixedPlan(): Plan {
         after: { archived: false },
       }),
       act("update", featureFlag("new-checkout", { id: 2, ...at("flags.yaml", 12) }), {
-        before: { version: 3, depends_on: ["checkout-v1"] },
-        after: { filters: { groups: [{ rollout_percentage: 100 }, { rollout_percentage: 60 }] } },
+        before: {
+          filters: {
+            groups: [{ rollout_percentage: 100 }, { rollout_percentage: 20 }],
+            multivariate: {
+              variants: [
+                { key: "control", rollout_percentage: 50 },
+                { key: "test", rollout_percentage: 50 },
+              ],
+            },
+          },
+        },
+        after: {
+          filters: {
+            groups: [{ rollout_percentage: 100 }, { rollout_percentage: 60 }],
+            multivariate: {
+              variants: [
+                { key: "control", rollout_percentage: 70 },
+                { key: "test", rollout_percentage: 30 },
+              ],
+            },
+          },
+        },
+        requires: [{ kind: "feature_flag", name: "checkout-v1", id: 1 }],
+        preconditions: {
+          version: 3,
+          original_flag: {
+            filters: {
+              groups: [{ rollout_percentage: 100 }, { rollout_percentage: 20 }],
+              multivariate: {
+                variants: [
+                  { key: "control", rollout_percentage: 50 },
+                  { key: "test", rollout_percentage: 50 },
+                ],
+              },
+              payloads: {},
+            },
+          },
+        },
         changes: [
           {
             path: "filters.groups",
@@ -150,8 +186,9 @@ export function mixedPlan(): Plan {
         ],
       }),
       act("update", featureFlag("checkout-v1", { id: 1, ...at("flags.yaml", 3) }), {
-        before: { version: 1, depends_on: [], active: true },
+        before: { active: true },
         after: { active: false },
+        preconditions: { version: 1, original_flag: { active: true } },
         changes: [{ path: "active", before: true, after: false, says: ["turns the flag off for everyone"] }],
         destructive: true,
         guard: "it was evaluated a day ago (live in production): turning it off affects its users",
@@ -172,7 +209,8 @@ export function mixedPlan(): Plan {
       }),
       act("update", snowflake, {
         before: { hogql_query: HOGQL_BEFORE },
-        after: { hogql_query: HOGQL_AFTER, destination: { config: { password: SECRET } } },
+        after: { hogql_query: HOGQL_AFTER },
+        sends: { destination: { type: "Snowflake", config: { password: SECRET } } },
         changes: [
           {
             path: "hogql_query",
@@ -186,7 +224,8 @@ export function mixedPlan(): Plan {
       act("pause", legacy, { before: { paused: false }, after: { paused: true } }),
       act("unpause", bigquery, {
         before: { paused: true },
-        after: { paused: false, backfill: true },
+        after: { paused: false },
+        sends: { backfill: true },
         warnings: ["Paused since 2026-11-14T00:00:00Z: the gap will be backfilled."],
       }),
       act("soft_delete", dashboard("Old experiments", { id: 7 }), {
@@ -261,11 +300,14 @@ export function contentPlan(): Plan {
     act("remove_tile", kpis, { before: { text: "## Old notes\nTo be removed." } }),
     act("add_tile", kpis, {
       after: { insight: "Checkout funnel", layout: { x: 0, y: 5, w: 6, h: 5 } },
+      // Created in this apply: no id yet.
+      requires: [{ kind: "insight", name: "Checkout funnel" }],
     }),
     act("add_tile", kpis, { after: { text: "## Notes\nRevenue comes from Stripe." } }),
     act("update_tile", kpis, {
-      before: { insight: "Weekly signups", insight_id: 812, layout: { x: 0, y: 0, w: 6, h: 5 } },
-      after: { insight: "Weekly signups", insight_id: 812, layout: { x: 6, y: 0, w: 6, h: 5 } },
+      before: { insight: "Weekly signups", layout: { x: 0, y: 0, w: 6, h: 5 } },
+      after: { insight: "Weekly signups", layout: { x: 6, y: 0, w: 6, h: 5 } },
+      preconditions: { insight_id: 812 },
       changes: [{ path: "layout", before: { x: 0, y: 0, w: 6, h: 5 }, after: { x: 6, y: 0, w: 6, h: 5 } }],
     }),
     act("create", funnel, {

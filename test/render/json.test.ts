@@ -29,7 +29,7 @@ describe("renderJson", () => {
     const plan = mixedPlan();
     const text = renderJson(plan);
     expect(text.endsWith("}\n")).toBe(true);
-    expect(text).toContain('\n  "format_version": "1",\n');
+    expect(text).toContain('\n  "format_version": "2",\n');
     expect(JSON.parse(text)).toEqual(plan);
   });
 
@@ -84,7 +84,15 @@ describe("plan.schema.json", () => {
     return found;
   };
   const cases: Array<[string, (p: Loose) => void]> = [
-    ["another format_version", (p) => (p.format_version = "2")],
+    ["another format_version", (p) => (p.format_version = "1")],
+    [
+      "a link in `requires` without a name",
+      (p) => ((find(p, "create") as Record<string, unknown>).requires = [{ kind: "insight", id: 3 }]),
+    ],
+    [
+      "a link in `required_by` with an unknown key",
+      (p) => ((find(p, "create") as Record<string, unknown>).required_by = [{ kind: "x", name: "y", at: 1 }]),
+    ],
     ["a created_at that is not a date-time", (p) => (p.created_at = "yesterday")],
     ["an unknown action", (p) => (find(p, "create").action = "rename")],
     ["a destructive flag that disagrees with the action", (p) => (find(p, "delete").destructive = false)],

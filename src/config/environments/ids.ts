@@ -57,12 +57,15 @@ function nodesAt(item: unknown, rule: IdRule): string[] {
       found.push(pointer);
       return;
     }
+    // `**`: any depth (a cohort's conditions nest), zero levels first.
+    if (head === "**") walk(value, rest, pointer, parent);
     if (value === null || typeof value !== "object") return;
     const entries: Array<[string, unknown]> = Array.isArray(value)
       ? value.map((v, i) => [String(i), v])
       : Object.entries(value as Data);
     for (const [key, child] of entries) {
-      if (head === "*" || head === key) walk(child, rest, childPointer(pointer, key), value);
+      if (head === "**") walk(child, segments, childPointer(pointer, key), value);
+      else if (head === "*" || head === key) walk(child, rest, childPointer(pointer, key), value);
     }
   };
   walk(item, splitPointer(rule.path), "", undefined);

@@ -202,11 +202,13 @@ export function createSide(desired: DesiredBatchExport): Record<string, unknown>
 }
 
 /**
- * `before` / `after` of an update: the changed fields, nested as the PATCH body nests them, plus the
- * companions the service needs: a destination always carries its `type`, a `config` object and its
- * integration as `integration_id` (the declared one, else the live one: some types drop it when a
- * destination write leaves it out); changed schedule offsets carry their `interval`, and a weekly
- * export both offsets (the service resets the one left out).
+ * The sides of an update: `before` / `after` the changed fields (live and declared values), nested as
+ * the PATCH body nests them; `sends` what the PATCH carries besides: the secrets (write-only: sent
+ * again, never compared) and the companions the service needs: a destination always carries its
+ * `type`, a `config` object and its integration as `integration_id` (the declared one, else the live
+ * one: some types drop it when a destination write leaves it out); changed schedule offsets carry
+ * their `interval`, and a weekly export both offsets (the service resets the one left out). The body
+ * is `after` with `sends` laid over it (verbs.ts `updateBody`).
  */
 export function updateSides(
   changes: FieldChange[],
@@ -216,31 +218,35 @@ export function updateSides(
 ) {
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
+  const sends: Record<string, unknown> = {};
   for (const c of changes) {
-    if (!c.secret) setPath(before, c.path, c.before ?? null);
+    if (c.secret) {
+      setPath(sends, c.path, c.after);
+      continue;
+    }
+    setPath(before, c.path, c.before ?? null);
     setPath(after, c.path, c.after);
   }
-  if (isPlainObject(after.destination)) {
-    const destination = after.destination;
+  if (changes.some((c) => c.path.startsWith("destination."))) {
     const integration = desired.destination?.integration ?? live.destination.integration ?? undefined;
-    delete destination.integration;
-    after.destination = {
+    const config = isPlainObject(sends.destination) ? sends.destination.config : undefined;
+    sends.destination = {
       type,
-      config: isPlainObject(destination.config) ? destination.config : {},
+      config: isPlainObject(config) ? config : {},
       ...(integration === undefined ? {} : { integration_id: integration }),
     };
   }
   if (changes.some((c) => SCHEDULE_FIELDS.has(c.path))) {
     const interval = desired.interval ?? live.interval;
-    after.interval = interval;
+    if (!("interval" in after)) sends.interval = interval;
     if (interval === "week" && (desired.offset_day !== undefined || desired.offset_hour !== undefined)) {
-      after.offset_day = desired.offset_day ?? live.offset_day ?? 0;
-      after.offset_hour = desired.offset_hour ?? live.offset_hour ?? 0;
-    } else if (interval === "day" && desired.offset_hour !== undefined) {
-      after.offset_hour = desired.offset_hour;
+      if (!("offset_day" in after)) sends.offset_day = desired.offset_day ?? live.offset_day ?? 0;
+      if (!("offset_hour" in after)) sends.offset_hour = desired.offset_hour ?? live.offset_hour ?? 0;
+    } else if (interval === "day" && desired.offset_hour !== undefined && !("offset_hour" in after)) {
+      sends.offset_hour = desired.offset_hour;
     }
   }
-  return { before, after };
+  return { before, after, sends };
 }
 
 function planCreate(desired: DesiredBatchExport, ref: ObjectRef, ctx: KindPlanContext, warnings: string[]) {
@@ -399,8 +405,8 @@ function planExisting(
       );
     }
     const type = migrated ? liveType : (desired.destination?.type ?? liveType);
-    const { before, after } = updateSides(changes, desired, state, type);
-    sink.actions.push(makeAction(UPDATE, ref, { before, after, changes, warnings }));
+    const { before, after, sends } = updateSides(changes, desired, state, type);
+    sink.actions.push(makeAction(UPDATE, ref, { before, after, changes, warnings, sends }));
   }
   planPause(desired, current, ref, ctx);
 }
@@ -449,12 +455,12 @@ function planPause(desired: DesiredBatchExport, current: BatchExport, ref: Objec
     return;
   }
   const since = current.last_paused_at;
-  const after: Record<string, unknown> = { paused: false };
+  const sends: Record<string, unknown> = {};
   const warnings: string[] = [];
   const gap = (from: string) =>
     gapBackfillCommand(desired.name, current.interval, from, options.now, current.offset_day ?? 0);
   if (desired.backfill_on_unpause && since) {
-    after.backfill = true;
+    sends.backfill = true;
     sink.notes.push({
       severity: "note",
       message: `the paused gap since ${humanTime(since, options.now)} will be backfilled on unpause`,
@@ -478,5 +484,7 @@ function planPause(desired: DesiredBatchExport, current: BatchExport, ref: Objec
       );
     }
   }
-  sink.actions.push(makeAction(UNPAUSE, ref, { before: { paused: true }, after, warnings }));
+  sink.actions.push(
+    makeAction(UNPAUSE, ref, { before: { paused: true }, after: { paused: false }, warnings, sends }),
+  );
 }

@@ -5,10 +5,12 @@
  * answered 404 has already happened.
  */
 import { alreadyDone, type Executed } from "../../apply/execute.js";
+import { resolveSecrets } from "../../plan/secrets.js";
+import { isPlainObject } from "../../plan/values.js";
 import type { ServiceClient } from "../../service/client.js";
 import { collect } from "../../service/pages.js";
 import type { Verb } from "../kind.js";
-import { CREATE, DELETE, UPDATE } from "../shared/verbs.js";
+import { CREATE, DELETE, deepMerge, UPDATE } from "../shared/verbs.js";
 import type { BatchExportWrite } from "./answers.js";
 import { batchExportsApi } from "./service.js";
 
@@ -37,8 +39,20 @@ export async function findBatchExports(
   return live.filter((b) => b.name === name).map((b) => b.id);
 }
 
+/**
+ * An update's body: the changed fields (`after`) with what it `sends` besides laid over them (secrets,
+ * resolved from the environment now, and the destination's and schedule's companions); a changed
+ * `destination.integration` goes as the destination's `integration_id`, which `sends` carries.
+ */
+const updateBody: Verb["body"] = (action, env, owner) => {
+  const body = deepMerge(action.after ?? {}, action.sends ?? {});
+  if (isPlainObject(body.destination)) delete body.destination.integration;
+  return resolveSecrets(body, env, owner);
+};
+
 const update: Verb = {
   ...UPDATE,
+  body: updateBody,
   async send(client, action, id, body) {
     await batchExportsApi(client).update(action.object.project, String(id), body as BatchExportWrite);
     return { id, notes: [] };
@@ -72,7 +86,7 @@ export const PAUSE: Verb = {
   },
 };
 
-/** `before` = { paused: true }, `after` = { paused: false } (with `backfill: true` to export the gap). */
+/** `before` = { paused: true }, `after` = { paused: false }; `sends` = { backfill: true } exports the gap. */
 export const UNPAUSE: Verb = {
   name: "unpause",
   symbol: "▶",
@@ -82,9 +96,9 @@ export const UNPAUSE: Verb = {
   destructive: false,
   sides: { before: "required", after: "required" },
   detail: (action) =>
-    action.after?.backfill === true ? { text: "(with backfill of the paused gap)" } : undefined,
+    action.sends?.backfill === true ? { text: "(with backfill of the paused gap)" } : undefined,
   refreshes: () => [["paused"]],
-  body: (action) => (action.after?.backfill === true ? { backfill: true } : undefined),
+  body: (action) => (action.sends?.backfill === true ? { backfill: true } : undefined),
   async send(client, action, id, body) {
     await batchExportsApi(client).unpause(
       action.object.project,

@@ -85,11 +85,27 @@ export const dashboardFields = fieldTable({
     },
     { compare: "none", live: false, declare: (value) => ({ enabled: value.enabled }) },
   ),
-  /** When present, the whole set of tiles (tiles-plan.ts): add_tile / remove_tile / update_tile. */
+  /**
+   * When present, the whole set of tiles (tiles-plan.ts): add_tile / remove_tile / update_tile. A
+   * tile's `insight:` names an insight the files declare (resolved per project, created first when
+   * this apply creates it); `insight_id:` is a raw id.
+   */
   tiles: field<TileInput[], DesiredTile[]>(tilesSchema, {
     compare: "none",
     live: false,
     declare: (value, at) => declareTiles(value, at.ctx),
+    references: [
+      {
+        kind: "insight",
+        at: "*",
+        name: "insight",
+        id: "insight_id",
+        verb: { one: "shows", many: "show" },
+        part: "tile",
+        declaredOnly: true,
+        checkIds: true,
+      },
+    ],
   }),
   deleted: flag("Tombstone: soft-delete the dashboard (idempotent)."),
 });

@@ -1,27 +1,28 @@
 /**
- * Dashboards, with their collaborators, sharing switch and tiles (SPEC §2): the field table (fields.ts),
- * the verbs (verbs.ts, tile-verbs.ts), and hooks for what a table cannot say: collaborators need
- * only_collaborators, tiles name insights the files declare (tiles-check.ts), the details read besides
- * the list (live.ts), the plan of restores, collaborators, sharing and tiles (plan.ts, tiles-plan.ts),
- * and pull's collaborators and tiles (pull.ts).
+ * Dashboards, with their collaborators, sharing switch and tiles (SPEC §2): a PostHog model
+ * (../define/model.ts) with its field table (fields.ts), its own verbs (verbs.ts, tile-verbs.ts) and
+ * hooks for what a table cannot say: collaborators need only_collaborators, tiles name insights the
+ * files declare (tiles-check.ts), the details read besides the list (live.ts), the plan of
+ * collaborators, sharing and tiles after the model's own (plan.ts, tiles-plan.ts), and pull's
+ * collaborators and tiles (pull.ts). The update after a blind restore reads the dashboard back and
+ * sends only the fields that differ (an unchanged `restriction_level` would be a 403 for members who
+ * neither created the dashboard nor administer the project).
  */
 import { declaredOf } from "../../config/types.js";
-import type { Reference } from "../../read/kinds.js";
-import { defineKind } from "../define/index.js";
-import type { Kind } from "../kind.js";
-import { DASHBOARD_ANSWERS, type DashboardBasic } from "./answers.js";
+import { defineModel } from "../define/model.js";
+import { DASHBOARD_ANSWERS, type Dashboard, type DashboardBasic } from "./answers.js";
 import { type DesiredDashboard, dashboardFields } from "./fields.js";
-import { countDashboards, getDashboard, searchDashboards } from "./find.js";
 import { dashboardDetails, type LiveDashboards, readDashboards, rereadDashboards } from "./live.js";
-import { dashboardsNeedFeatures, planDashboard } from "./plan.js";
+import { dashboardsNeedFeatures, planDashboardExtras } from "./plan.js";
 import { pullDashboards } from "./pull.js";
 import { DASHBOARD_SCOPES } from "./scopes.js";
-import { dashboardsApi } from "./service.js";
+import { DASHBOARD_ENDPOINTS } from "./service.js";
 import { checkTileInsights } from "./tiles-check.js";
-import { createDashboard, dashboardVerbs } from "./verbs.js";
+import { DASHBOARD_VERBS } from "./verbs.js";
 
-export const dashboardKind: Kind = defineKind<
+export const dashboardModel = defineModel<
   typeof dashboardFields.fields,
+  Dashboard,
   DashboardBasic,
   DesiredDashboard,
   LiveDashboards
@@ -35,21 +36,17 @@ export const dashboardKind: Kind = defineKind<
     def: "dashboard",
   },
   fields: dashboardFields,
-  verbs: dashboardVerbs,
-  service: {
-    list: (client, project) => dashboardsApi(client).listAll(project),
-    search: searchDashboards,
-    get: getDashboard,
-    count: countDashboards,
-    create: createDashboard,
-  },
-  // SPEC §9: an overlay's collaborators merge by person; a tile's insight by id is one project's.
-  environments: {
-    keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }],
-    projectIds: [{ path: "/tiles/*/insight_id" }],
-  },
-  answers: DASHBOARD_ANSWERS,
+  ...DASHBOARD_ENDPOINTS,
+  // SPEC §9: an overlay's collaborators merge by person (a tile's insight by id is one project's: the
+  // tiles' reference declaration says so).
+  environments: { keyedLists: [{ path: "/collaborators", keys: ["email", "user_uuid"] }] },
   scopes: DASHBOARD_SCOPES,
+  answers: DASHBOARD_ANSWERS,
+  // A contains-match on the name, of at most 200 characters; one page of 1,000 (a short name may
+  // match hundreds, and the list takes any limit: service-api.md §1).
+  search: { param: "search", max: 200, limit: 1000 },
+  readBack: true,
+  verbs: { own: DASHBOARD_VERBS },
   hooks: {
     declare(input, desired, ctx) {
       if ((input.collaborators?.length ?? 0) > 0 && desired.restriction_level !== 37) {
@@ -66,20 +63,14 @@ export const dashboardKind: Kind = defineKind<
       checkTileInsights(declaredOf<DesiredDashboard>(project, "dashboard"), declaredOf(project, "insight")),
     read: readDashboards,
     reread: rereadDashboards,
-    // A change-scoped plan reads the insights a changed dashboard's tiles show (their ids resolve the tiles).
-    references: (dashboard) =>
-      (dashboard.tiles ?? []).flatMap((tile): Reference[] => {
-        if (tile.type !== "insight") return [];
-        return "insightId" in tile
-          ? [{ kind: "insight", id: tile.insightId }]
-          : [{ kind: "insight", name: tile.insight }];
-      }),
-    plan: planDashboard,
+    extras: planDashboardExtras,
     details: dashboardDetails,
     needsFeatures: dashboardsNeedFeatures,
     pull: pullDashboards,
   },
 });
+
+export const dashboardKind = dashboardModel.kind;
 
 export type { Collaborator, Dashboard, DashboardBasic, SharingConfiguration } from "./answers.js";
 export type { DesiredCollaborator } from "./declare.js";

@@ -14,7 +14,8 @@ import { compareText } from "../../plan/values.js";
 import type { ReadRun } from "../../read/kinds.js";
 import type { MembersRead } from "../../read/people.js";
 import type { ServiceClient } from "../../service/index.js";
-import { getInsight } from "../insight/find.js";
+import { insightsApi } from "../insight/service.js";
+import { readById } from "../shared/by-id.js";
 import type { Collaborator, DashboardBasic, SharingConfiguration } from "./answers.js";
 import { unresolved } from "./collaborators.js";
 import type { DesiredDashboard } from "./fields.js";
@@ -150,8 +151,8 @@ export function tileInsightsToCheck(
     if (desired.deleted || !desired.tiles) continue;
     const shown = new Set((live ? (tiles[live.id] ?? []) : []).map((t) => t.insightId));
     for (const tile of desired.tiles) {
-      if (tile.type === "insight" && "insightId" in tile && !shown.has(tile.insightId))
-        ids.add(tile.insightId);
+      if (tile.type === "insight" && "insight_id" in tile && !shown.has(tile.insight_id))
+        ids.add(tile.insight_id);
     }
   }
   return [...ids].sort((a, b) => a - b);
@@ -162,7 +163,9 @@ async function insightsById(
   project: number,
   ids: readonly number[],
 ): Promise<Record<number, string | null>> {
-  const found = await Promise.all(ids.map((id) => getInsight(client, project, id)));
+  const found = await Promise.all(
+    ids.map((id) => readById(id, (numeric) => insightsApi(client).get(project, numeric))),
+  );
   return Object.fromEntries(ids.map((id, i) => [id, found[i] ? (found[i]?.name ?? "") : null]));
 }
 

@@ -1,20 +1,15 @@
 /**
- * Plans one declared dashboard against its live match: create, update (including rename through a pin),
- * soft delete of tombstones, restore of a pinned dashboard missing from the live list, collaborator
- * removes / adds, the sharing switch and the tiles (tiles-plan.ts). The fields are compared and sent by the field table
- * (fields.ts); writes the service would silently ignore (tags without the tagging feature,
- * collaborators without access control) become notes instead of perpetual changes.
+ * A dashboard's plan besides the model's (create, update including a rename through a pin, soft
+ * delete of tombstones, restore of a pinned dashboard missing from the live list): collaborator
+ * removes / adds, the sharing switch and the tiles (tiles-plan.ts). Collaborators the service would
+ * silently ignore (without access control) become a note instead of a perpetual change.
  */
 import { type KindPlanContext, makeAction } from "../../plan/index.js";
-import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
+import type { Action, ObjectLink, ObjectRef } from "../../plan/types.js";
 import { asciiLower } from "../../text.js";
-import { updateAction } from "../define/index.js";
-import { restoreAction } from "../shared/restore.js";
-import { warnIgnoredTags, withoutIgnoredTags } from "../shared/tags.js";
-import { CREATE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
 import type { DashboardBasic } from "./answers.js";
 import { type ResolvedCollaborator, resolveCollaborators, uncheckedNote } from "./collaborators.js";
-import { type DesiredDashboard, dashboardFields } from "./fields.js";
+import type { DesiredDashboard } from "./fields.js";
 import type { LiveDashboards } from "./live.js";
 import { planTiles } from "./tiles-plan.js";
 import { ADD_COLLABORATOR, DISABLE_SHARING, ENABLE_SHARING, REMOVE_COLLABORATOR } from "./verbs.js";
@@ -22,32 +17,27 @@ import { ADD_COLLABORATOR, DISABLE_SHARING, ENABLE_SHARING, REMOVE_COLLABORATOR 
 const COLLABORATORS_IGNORED =
   "collaborators are not reconciled: the organization lacks the access control feature, so the dashboard's effective restriction level stays everyone (21)";
 
-export function planDashboard(
+/**
+ * What a dashboard's table cannot say, planned after the model's own actions (../define/model.ts:
+ * create, update, soft delete, restore): collaborators, the sharing switch and the tiles. A restored
+ * dashboard's collaborators and tiles are planned by the next plan (its details were not read).
+ */
+export function planDashboardExtras(
   desired: DesiredDashboard,
   current: DashboardBasic | undefined,
   ref: ObjectRef,
   ctx: KindPlanContext<LiveDashboards>,
+  how: "create" | "update" | "restore",
+  links: readonly ObjectLink[],
 ): void {
-  if (desired.deleted) {
-    if (current)
-      ctx.sink.actions.push(makeAction(SOFT_DELETE, ref, { before: dashboardFields.state(current) }));
-  } else if (current) planExisting(desired, current, ref, ctx);
-  else if (desired.id !== undefined) planRestore(desired, ref, ctx);
-  else planCreate(desired, ref, ctx);
+  if (how === "create") planCreate(desired, ref, ctx, links);
+  else if (how === "restore") planRestore(desired, ref, ctx);
+  else if (current) planExisting(desired, current, ref, ctx, links);
 }
 
-/** Tags are written (an update changing them, or a create declaring some) or collaborators added. */
+/** Collaborators added (besides tags, which the model asks about): access control matters. */
 export function dashboardsNeedFeatures(actions: readonly Action[]): boolean {
-  return actions.some(
-    (a) =>
-      a.action === ADD_COLLABORATOR.name ||
-      (a.action === UPDATE.name && a.changes.some((c) => c.path === "tags")) ||
-      (a.action === CREATE.name && Array.isArray(a.after?.tags) && a.after.tags.length > 0),
-  );
-}
-
-function asChanges(fields: Record<string, unknown>): FieldChange[] {
-  return Object.entries(fields).map(([path, after]) => ({ path, after }));
+  return actions.some((a) => a.action === ADD_COLLABORATOR.name);
 }
 
 function sharingAction(ref: ObjectRef, before: boolean, after: boolean): Action {
@@ -81,11 +71,13 @@ function resolved(
   return result.collaborators;
 }
 
-function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext<LiveDashboards>): void {
+function planCreate(
+  desired: DesiredDashboard,
+  ref: ObjectRef,
+  ctx: KindPlanContext<LiveDashboards>,
+  links: readonly ObjectLink[],
+): void {
   const { sink, features } = ctx;
-  const after = dashboardFields.sent(desired);
-  sink.actions.push(makeAction(CREATE, ref, { after, changes: asChanges(after) }));
-  warnIgnoredTags(desired.tags, ref, ctx);
   const collaborators = resolved(desired, [], ctx);
   if (collaborators.length > 0 && features?.access_control === false) {
     // The new dashboard's effective level stays 21, where the service refuses collaborator writes.
@@ -94,23 +86,11 @@ function planCreate(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanCont
     for (const c of collaborators) sink.actions.push(addCollaboratorAction(ref, c));
   }
   if (desired.sharing?.enabled) sink.actions.push(sharingAction(ref, false, true));
-  planTiles(desired, undefined, ref, ctx);
+  planTiles(desired, undefined, ref, ctx, links);
 }
 
 function planRestore(desired: DesiredDashboard, ref: ObjectRef, ctx: KindPlanContext): void {
   const { sink } = ctx;
-  sink.actions.push(restoreAction(ref, desired.id));
-  const after = dashboardFields.sent(desired);
-  sink.actions.push(
-    makeAction(UPDATE, ref, {
-      before: {},
-      after,
-      changes: asChanges(after),
-      warnings: [
-        "the live values are unknown while the dashboard is deleted: apply reads it back after the restore and sends the declared fields that differ",
-      ],
-    }),
-  );
   if (desired.sharing)
     sink.actions.push(sharingAction(ref, !desired.sharing.enabled, desired.sharing.enabled));
   if (desired.collaborators) {
@@ -134,18 +114,16 @@ function planExisting(
   current: DashboardBasic,
   ref: ObjectRef,
   ctx: KindPlanContext<LiveDashboards>,
+  links: readonly ObjectLink[],
 ): void {
   const { sink, live } = ctx;
-  const { changes } = dashboardFields.compare(desired, dashboardFields.state(current));
-  const update = updateAction(UPDATE, ref, withoutIgnoredTags(changes, ref, ctx));
-  if (update) sink.actions.push(update);
   if (desired.collaborators) planCollaborators(desired, current, ref, ctx);
   if (desired.sharing) {
     const enabled = live.sharing[current.id]?.enabled ?? current.is_shared;
     if (enabled !== desired.sharing.enabled)
       sink.actions.push(sharingAction(ref, enabled, desired.sharing.enabled));
   }
-  planTiles(desired, current, ref, ctx);
+  planTiles(desired, current, ref, ctx, links);
 }
 
 function planCollaborators(

@@ -8,6 +8,7 @@
 
 import type { ServiceClient } from "../../service/index.js";
 import { type ProjectId, projectPath, type Query, segment as seg } from "../../service/query.js";
+import { type ModelEndpoints, modelApi } from "../define/model-api.js";
 import {
   DASHBOARD_ANSWERS as A,
   type Collaborator,
@@ -22,50 +23,32 @@ export interface MoveTileBody {
   toDashboard: number;
 }
 
+/** Where dashboards live: a PostHog model (../define/model-api.ts). */
+export const DASHBOARD_ENDPOINTS: ModelEndpoints<Dashboard> = {
+  path: "dashboards",
+  shapes: { page: A.dashboardPage, one: A.dashboard },
+};
+
 export function dashboardsApi(client: ServiceClient) {
+  const model = modelApi<Dashboard>(client, DASHBOARD_ENDPOINTS);
   const path = (project: ProjectId, rest = "") => projectPath(project, `dashboards/${rest}`);
   return {
-    list(project: ProjectId, query: Query = {}, max?: number): AsyncIterable<DashboardBasic> {
-      return client.pages<DashboardBasic>(
-        { method: "GET", path: path(project), query, expect: A.dashboardPage },
-        max,
-      );
-    },
+    list: model.list as (project: ProjectId, query?: Query, max?: number) => AsyncIterable<DashboardBasic>,
     /** Every dashboard, pages after the first read concurrently (see `ServiceClient.listAll`). */
-    listAll(project: ProjectId, query: Query = {}): Promise<DashboardBasic[]> {
-      return client.listAll<DashboardBasic>(path(project), query, A.dashboardPage);
-    },
+    listAll: model.listAll as (project: ProjectId, query?: Query) => Promise<DashboardBasic[]>,
     /** How many dashboards the list holds: one request for a one-item page. */
-    async count(project: ProjectId, query: Query = {}): Promise<number> {
-      const spec = {
-        method: "GET",
-        path: path(project),
-        query: { ...query, limit: 1 },
-        expect: A.dashboardPage,
-      } as const;
-      const page = await client.request<{ count?: number; results: unknown[] }>(spec);
-      return page.count ?? page.results.length;
-    },
-    get(project: ProjectId, id: number): Promise<Dashboard> {
-      return client.request({ method: "GET", path: path(project, `${seg(id)}/`), expect: A.dashboard });
-    },
+    count: model.count,
+    get: (project: ProjectId, id: number): Promise<Dashboard> => model.get(project, id),
+    create: (project: ProjectId, body: DashboardWrite): Promise<Dashboard> =>
+      model.create(project, { ...body }),
+    update: (project: ProjectId, id: number, body: DashboardWrite): Promise<Dashboard> =>
+      model.update(project, id, { ...body }),
     /** A dashboard with its tiles checked too: the one read a dashboard's declared `tiles:` costs. */
     getWithTiles(project: ProjectId, id: number): Promise<Dashboard> {
       return client.request({
         method: "GET",
         path: path(project, `${seg(id)}/`),
         expect: A.dashboardWithTiles,
-      });
-    },
-    create(project: ProjectId, body: DashboardWrite): Promise<Dashboard> {
-      return client.request({ method: "POST", path: path(project), body, expect: A.dashboard });
-    },
-    update(project: ProjectId, id: number, body: DashboardWrite): Promise<Dashboard> {
-      return client.request({
-        method: "PATCH",
-        path: path(project, `${seg(id)}/`),
-        body,
-        expect: A.dashboard,
       });
     },
     /**

@@ -12,8 +12,10 @@
  * Actions name tiles by their insight's name or their text's first line; tile ids are never in a plan:
  * apply finds the tile in the dashboard as it is right before the write (by its insight, or its text).
  *
- * An action's sides: `{ insight, insight_id?, layout? }` for an insight tile (the insight's name, its
- * id when the plan knew it) or `{ text, layout? }` for a text card.
+ * An action's sides: `{ insight, layout? }` for an insight tile (the insight's name, empty for an
+ * insight without one) or `{ text, layout? }` for a text card. The insight's id is plan data: an
+ * added tile `requires` its insight (apply hands on the id of one this apply creates), and a removed
+ * or moved tile's `preconditions.insight_id` is how apply finds it.
  */
 import type { Executed, ReferencedIds } from "../../apply/kinds.js";
 import { UserError } from "../../errors.js";
@@ -33,18 +35,25 @@ import { liveTiles } from "./tiles-live.js";
 /** One side of a tile action. */
 export type TileSide = {
   insight?: string;
-  insight_id?: number;
   text?: string;
   layout?: Layout;
 };
 
 const sideOf = (action: Action, which: "before" | "after"): TileSide => (action[which] ?? {}) as TileSide;
 
+/** The live id of a tile's insight the plan knows: a removed or moved tile's lookup, an added one's requirement. */
+function knownInsightId(action: Action): number | undefined {
+  const lookup = action.preconditions?.insight_id;
+  if (typeof lookup === "number") return lookup;
+  const required = action.requires?.find((r) => r.kind === "insight")?.id;
+  return required === undefined ? undefined : Number(required);
+}
+
 /** How outputs name a tile: `insight "Weekly signups"`, `insight #812`, `text "## Notes"`. */
-export function tileName(side: TileSide): string {
+export function tileName(side: TileSide, action?: Action): string {
   if (side.text !== undefined) return `text "${excerpt(side.text)}"`;
   if (side.insight !== undefined && side.insight !== "") return `insight "${side.insight}"`;
-  return `insight #${side.insight_id ?? "?"}`;
+  return `insight #${(action && knownInsightId(action)) ?? "?"}`;
 }
 
 /** Where a tile goes: ` at x 0, y 5 (6×5)`, or nothing when the service places it. */
@@ -81,11 +90,11 @@ function dashboardsOf(insight: Insight): number[] {
 /** The insight an insight tile shows: the id the plan knew, else the one this apply created. */
 function insightIdOf(action: Action, side: TileSide, referenced: ReferencedIds | undefined): number {
   const id =
-    side.insight_id ??
+    knownInsightId(action) ??
     (side.insight === undefined ? undefined : referenced?.idOf({ kind: "insight", name: side.insight }));
   if (id === undefined) {
     throw new UserError(
-      `${action.action} ${tileName(side)} on dashboard "${action.object.name}": the insight has no id yet (it was not created by this apply); apply its create first, or run plan again`,
+      `${action.action} ${tileName(side, action)} on dashboard "${action.object.name}": the insight has no id yet (it was not created by this apply); apply its create first, or run plan again`,
     );
   }
   return Number(id);
@@ -174,13 +183,11 @@ export const ADD_TILE: Verb = {
   step: 3,
   destructive: false,
   sides: { before: "absent", after: "required" },
-  detail: (action) => ({ text: `${tileName(sideOf(action, "after"))}${placed(sideOf(action, "after"))}` }),
+  detail: (action) => ({
+    text: `${tileName(sideOf(action, "after"), action)}${placed(sideOf(action, "after"))}`,
+  }),
   refreshes: () => [["tiles"]],
-  // The insight a tile shows is created, restored or changed first (SPEC §3 "Apply order").
-  references: (action) => {
-    const side = sideOf(action, "after");
-    return side.insight === undefined ? [] : [{ kind: "insight", name: side.insight }];
-  },
+  // The insight a tile shows is created, restored or changed first (SPEC §3 "Apply order"): `requires`.
   async send(client, action, id, _body, referenced): Promise<Executed> {
     const project = action.object.project;
     const dashboardId = Number(id);
@@ -192,7 +199,7 @@ export const ADD_TILE: Verb = {
     if (side.layout !== undefined) {
       if (tileId === undefined) {
         throw new UserError(
-          `add_tile ${tileName(side)} on dashboard "${action.object.name}": the service did not report the new tile, so its layout was not set; run plan again`,
+          `add_tile ${tileName(side, action)} on dashboard "${action.object.name}": the service did not report the new tile, so its layout was not set; run plan again`,
         );
       }
       await patchTiles(client, project, dashboardId, [{ id: tileId, layouts: smOnly(side.layout) }]);
@@ -210,16 +217,17 @@ export const REMOVE_TILE: Verb = {
   // A text card's removal deletes its text (the plan says so per action); an insight's only detaches it.
   destructive: "depends",
   sides: { before: "required", after: "absent" },
-  detail: (action) => ({ text: tileName(sideOf(action, "before")) }),
+  detail: (action) => ({ text: tileName(sideOf(action, "before"), action) }),
   refreshes: () => [["tiles"]],
   async send(client, action, id): Promise<Executed> {
     const project = action.object.project;
     const dashboardId = Number(id);
     const side = sideOf(action, "before");
     if (side.text === undefined) {
-      if (side.insight_id === undefined)
-        throw new UserError(`remove_tile ${tileName(side)}: the plan lost the insight's id`);
-      const { changed } = await changeMembership(client, project, side.insight_id, dashboardId, false);
+      const insightId = knownInsightId(action);
+      if (insightId === undefined)
+        throw new UserError(`remove_tile ${tileName(side, action)}: the plan lost the insight's id`);
+      const { changed } = await changeMembership(client, project, insightId, dashboardId, false);
       return { id, notes: changed ? [] : ["the tile was already gone"] };
     }
     const tile = findTile(await tilesNow(client, project, dashboardId), side);
@@ -238,17 +246,17 @@ export const UPDATE_TILE: Verb = {
   step: 3,
   destructive: false,
   sides: { before: "required", after: "required" },
-  detail: (action) => ({ text: tileName(sideOf(action, "after")) }),
+  detail: (action) => ({ text: tileName(sideOf(action, "after"), action) }),
   refreshes: () => [["tiles"]],
   async send(client, action, id): Promise<Executed> {
     const project = action.object.project;
     const dashboardId = Number(id);
     const before = sideOf(action, "before");
     const after = sideOf(action, "after");
-    const tile = findTile(await tilesNow(client, project, dashboardId), before, before.insight_id);
+    const tile = findTile(await tilesNow(client, project, dashboardId), before, knownInsightId(action));
     if (tile === undefined) {
       throw new UserError(
-        `update_tile ${tileName(before)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`,
+        `update_tile ${tileName(before, action)} on dashboard "${action.object.name}": the tile is no longer on the dashboard; run plan again`,
       );
     }
     const write: TileWrite = { id: tile.id };

@@ -51,10 +51,10 @@ export function checkTileInsights(
             ? `a tile of ${owner} shows insight "${tile.insight}", which the files delete (deleted: true)`
             : `a tile of ${owner} shows insight "${tile.insight}", which no file declares for this project under insights:${didYouMean(tile.insight, names)}`,
         });
-      } else if (deletedIds.has(tile.insightId)) {
+      } else if (deletedIds.has(tile.insight_id)) {
         problems.push({
           source: tile.source,
-          message: `a tile of ${owner} shows insight id ${tile.insightId}, which the files delete (deleted: true)`,
+          message: `a tile of ${owner} shows insight id ${tile.insight_id}, which the files delete (deleted: true)`,
         });
       }
     }

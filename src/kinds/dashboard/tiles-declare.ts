@@ -26,7 +26,7 @@ export interface TileInput {
 /** A declared tile. `insight` is a name the plan resolves against the project's insights. */
 export type DesiredTile = (
   | { type: "insight"; insight: string }
-  | { type: "insight"; insightId: number }
+  | { type: "insight"; insight_id: number }
   | { type: "text"; text: string }
 ) & { layout?: Layout; source: SourceRef };
 
@@ -39,10 +39,10 @@ export function layoutOrder(a: Layout, b: Layout): number {
 }
 
 /** A short way to name a tile in messages and plans: the insight's name or the text's first line. */
-export function tileLabel(tile: { insight?: string; insightId?: number; text?: string }): string {
+export function tileLabel(tile: { insight?: string; insight_id?: number; text?: string }): string {
   if (tile.text !== undefined) return `text "${excerpt(tile.text)}"`;
   if (tile.insight !== undefined) return `insight "${tile.insight}"`;
-  return `insight #${tile.insightId}`;
+  return `insight #${tile.insight_id}`;
 }
 
 /** The first non-empty line of a text, at most 40 characters. */
@@ -95,7 +95,7 @@ export function declareTiles(list: readonly TileInput[], ctx: ObjectContext): De
       desired =
         tile.insight !== undefined
           ? { type: "insight", insight: ctx.text(`${at}/insight`, tile.insight), source }
-          : { type: "insight", insightId: tile.insight_id as number, source };
+          : { type: "insight", insight_id: tile.insight_id as number, source };
     }
     if (layout !== undefined) desired.layout = { x: layout.x, y: layout.y, w: layout.w, h: layout.h };
     out.push(desired);

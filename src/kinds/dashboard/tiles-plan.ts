@@ -1,12 +1,14 @@
 /**
  * Plans a dashboard's declared `tiles:` (SPEC §2 "Tiles", §3 "Dashboard tiles"): the whole set, so
  * tiles the file does not list are removed (their insights stay), missing ones are added, and matched
- * ones whose declared layout or text differs are updated. A tile's `insight:` is resolved through the
- * same matching the planner gives the project's declared insights: the live insight's id, or, for an
- * insight this apply creates, its name (apply runs the create first and hands the id over).
+ * ones whose declared layout or text differs are updated. A tile's `insight:` is a reference the
+ * tiles field declares (fields.ts), resolved with the dashboard's other references by the kit
+ * (../define/references.ts): the live insight's id, or, for an insight this apply creates, its name
+ * (apply runs the create first and hands the id over).
  */
-import { type KindPlanContext, makeAction, matchObjects, type PlanError } from "../../plan/index.js";
-import type { LiveObject, ObjectRef } from "../../plan/types.js";
+import { type KindPlanContext, makeAction } from "../../plan/index.js";
+import type { ObjectLink, ObjectRef } from "../../plan/types.js";
+import { liveNameOf } from "../define/resolve.js";
 import { textChange } from "../shared/text-diff.js";
 import type { DashboardBasic } from "./answers.js";
 import type { DesiredDashboard } from "./fields.js";
@@ -15,104 +17,82 @@ import { ADD_TILE, REMOVE_TILE, type TileSide, UPDATE_TILE } from "./tile-verbs.
 import { type DesiredTile, tileLabel } from "./tiles-declare.js";
 import { diffTiles, type LiveTile, type PlannedTile, smLayout } from "./tiles-diff.js";
 
-interface InsightIdentity {
-  name: string;
-  id?: number | string;
-  deleted: boolean;
-  source: DesiredTile["source"];
+/**
+ * An added tile's side (its insight by name, or its text) and the insight it requires: by its live
+ * id, or created in this apply (no id: apply hands the new one on).
+ */
+function plannedSide(tile: PlannedTile): { after: TileSide; requires?: ObjectLink[] } {
+  const layout = tile.layout ? { layout: tile.layout } : {};
+  if (tile.text !== undefined) return { after: { text: tile.text, ...layout } };
+  const name = tile.insightName ?? "";
+  const id = tile.insightId !== undefined ? { id: tile.insightId } : {};
+  return { after: { insight: name, ...layout }, requires: [{ kind: "insight", name, ...id }] };
 }
 
-/** What the plan knows of the project's insights: the declared ones matched to the live ones. */
-export interface InsightIndex {
-  /** Declared (not deleted) insight name → the live id, or undefined when apply creates it. */
-  byName: Map<string, { id: number | undefined; several: boolean }>;
-  /** Live insight id → its name. */
-  names: Map<number, string>;
-  /** False when the project's insights were not read (the files declare none). */
-  read: boolean;
-}
-
-export function insightIndex(ctx: KindPlanContext): InsightIndex {
-  const declared = (ctx.others?.declared("insight") ?? []) as readonly InsightIdentity[];
-  const liveKind = ctx.others?.live("insight");
-  const live = (liveKind?.objects ?? []) as readonly LiveObject[];
-  const ignored: PlanError[] = [];
-  const { pairs } = matchObjects(declared, live, "insight", ignored);
-  const byName = new Map<string, { id: number | undefined; several: boolean }>();
-  for (const { desired, live: match } of pairs) {
-    if (desired.deleted) continue;
-    const id = match?.id ?? desired.id;
-    const known = byName.get(desired.name);
-    byName.set(desired.name, {
-      id: id === undefined ? undefined : Number(id),
-      several: known !== undefined,
-    });
-  }
-  const names = new Map<number, string>();
-  for (const object of live) names.set(Number(object.id), object.name ?? "");
-  return { byName, names, read: liveKind !== undefined };
-}
-
-/** The side of an action for a planned or live tile: the insight's name and id, or the text. */
-function plannedSide(tile: PlannedTile): TileSide {
-  if (tile.text !== undefined) return { text: tile.text, ...(tile.layout ? { layout: tile.layout } : {}) };
-  return {
-    ...(tile.insightName !== undefined ? { insight: tile.insightName } : {}),
-    ...(tile.insightId !== undefined ? { insight_id: tile.insightId } : {}),
-    ...(tile.layout ? { layout: tile.layout } : {}),
-  };
-}
-
-function liveSide(tile: LiveTile, names: Map<number, string>): TileSide {
+/** A live tile's side, and how apply finds it on the dashboard (its insight's id; a card by its text). */
+function liveSide(
+  tile: LiveTile,
+  names: (id: number) => string | undefined,
+): { side: TileSide; preconditions?: Record<string, unknown> } {
   const layout = smLayout(tile.layouts);
-  if (tile.textId !== null) return { text: tile.text ?? "", ...(layout ? { layout } : {}) };
+  if (tile.textId !== null) return { side: { text: tile.text ?? "", ...(layout ? { layout } : {}) } };
   const id = tile.insightId as number;
-  const name = names.get(id) ?? tile.insightName ?? "";
-  return { insight: name, insight_id: id, ...(layout ? { layout } : {}) };
+  const name = names(id) ?? tile.insightName ?? "";
+  return { side: { insight: name, ...(layout ? { layout } : {}) }, preconditions: { insight_id: id } };
 }
 
+/**
+ * `links`: the dashboard's references resolved (its tiles' insights, by name with the live id or
+ * none when this apply creates the insight, and by raw id).
+ */
 export function planTiles(
   desired: DesiredDashboard,
   current: DashboardBasic | undefined,
   ref: ObjectRef,
   ctx: KindPlanContext,
+  links: readonly ObjectLink[],
 ): void {
   const tiles = desired.tiles;
   if (tiles === undefined) return;
   const live = ctx.live as LiveDashboards;
   const liveList = current ? live.tiles?.[current.id] : [];
   if (liveList === undefined) return;
-  const index = insightIndex(ctx);
+  const liveName = liveNameOf(ctx);
   // Without the insights' list (the files declare none), the ids the dashboards' read looked up.
   const checked = live.insights ?? {};
-  for (const [id, name] of Object.entries(checked)) if (name !== null) index.names.set(Number(id), name);
-  const missing = new Set(
-    Object.entries(checked)
-      .filter(([, n]) => n === null)
-      .map(([id]) => Number(id)),
-  );
+  const names = (id: number) => liveName("insight", id) ?? checked[id] ?? undefined;
   const planned: PlannedTile[] = [];
   for (const tile of tiles) {
-    const resolved = resolve(tile, index, desired, ctx, missing);
-    if (resolved) planned.push(resolved);
+    if (tile.type === "insight" && "insight_id" in tile && checked[tile.insight_id] === null) {
+      if (!declaresPinned(ctx, tile.insight_id)) {
+        ctx.sink.errors.push({
+          message: `a tile of dashboard "${desired.name}" shows insight id ${tile.insight_id}, which is not a live insight of project ${ctx.project}`,
+          source: tile.source,
+        });
+        continue;
+      }
+    }
+    planned.push(resolved(tile, links, names));
   }
   const diff = diffTiles(planned, liveList);
   const { sink } = ctx;
   for (const { live: tile } of diff.remove) {
-    const before = liveSide(tile, index.names);
+    const { side, preconditions } = liveSide(tile, names);
     // An insight tile leaves the dashboard and the insight stays; a text card is deleted, its text
     // with it: destructive, listed first and marked.
-    const text = before.text !== undefined;
+    const text = side.text !== undefined;
     sink.actions.push(
       makeAction(REMOVE_TILE, ref, {
-        before,
+        before: side,
         destructive: text,
         ...(text ? { warnings: ["the text card is deleted, and its text with it"] } : {}),
+        ...(preconditions ? { preconditions } : {}),
       }),
     );
   }
   for (const tile of diff.add) {
-    sink.actions.push(makeAction(ADD_TILE, ref, { after: plannedSide(tile) }));
+    const { after, requires } = plannedSide(tile);
+    sink.actions.push(makeAction(ADD_TILE, ref, { after, ...(requires ? { requires } : {}) }));
   }
   // One update per matched tile whose layout or text differs, in the file's order.
   const updates = new Map<
@@ -128,7 +108,7 @@ export function planTiles(
   };
   for (const tile of [...updates.keys()].sort((a, b) => order(a) - order(b))) {
     const { layout, text } = updates.get(tile) ?? {};
-    const before = liveSide(tile, index.names);
+    const { side: before, preconditions } = liveSide(tile, names);
     const after: TileSide = { ...before };
     const changes = [];
     if (layout) {
@@ -148,56 +128,33 @@ export function planTiles(
         ...textChange(text.before, text.after),
       });
     }
-    sink.actions.push(makeAction(UPDATE_TILE, ref, { before, after, changes }));
+    sink.actions.push(
+      makeAction(UPDATE_TILE, ref, { before, after, changes, ...(preconditions ? { preconditions } : {}) }),
+    );
   }
 }
 
-/** A declared tile with its insight resolved; undefined (after an error) when it cannot be. */
-function resolve(
+/** A declared tile with its insight resolved (the references resolved before it). */
+function resolved(
   tile: DesiredTile,
-  index: InsightIndex,
-  dashboard: DesiredDashboard,
-  ctx: KindPlanContext,
-  missing: ReadonlySet<number>,
-): PlannedTile | undefined {
+  links: readonly ObjectLink[],
+  names: (id: number) => string | undefined,
+): PlannedTile {
   const layout = tile.layout ? { layout: tile.layout } : {};
   if (tile.type === "text") return { label: tileLabel({ text: tile.text }), text: tile.text, ...layout };
   if ("insight" in tile) {
-    const found = index.byName.get(tile.insight);
-    if (found === undefined) {
-      // The loader reports a name no file declares; a plan made without it says so too.
-      ctx.sink.errors.push({
-        message: `a tile of dashboard "${dashboard.name}" shows insight "${tile.insight}", which no file declares for project ${ctx.project}`,
-        source: tile.source,
-      });
-      return undefined;
-    }
-    if (found.several) {
-      ctx.sink.errors.push({
-        message: `a tile of dashboard "${dashboard.name}" shows insight "${tile.insight}", a name several declared insights share: name it by insight_id:`,
-        source: tile.source,
-      });
-      return undefined;
-    }
+    const id = links.find((l) => l.kind === "insight" && l.name === tile.insight)?.id;
     return {
       label: tileLabel({ insight: tile.insight }),
       insightName: tile.insight,
-      ...(found.id !== undefined ? { insightId: found.id } : {}),
+      ...(id !== undefined ? { insightId: Number(id) } : {}),
       ...layout,
     };
   }
-  const unknown = index.read ? !index.names.has(tile.insightId) : missing.has(tile.insightId);
-  if (unknown && !declaresPinned(ctx, tile.insightId)) {
-    ctx.sink.errors.push({
-      message: `a tile of dashboard "${dashboard.name}" shows insight id ${tile.insightId}, which is not a live insight of project ${ctx.project}`,
-      source: tile.source,
-    });
-    return undefined;
-  }
-  const name = index.names.get(tile.insightId);
+  const name = names(tile.insight_id);
   return {
-    label: name ? tileLabel({ insight: name }) : tileLabel({ insightId: tile.insightId }),
-    insightId: tile.insightId,
+    label: name ? tileLabel({ insight: name }) : tileLabel({ insight_id: tile.insight_id }),
+    insightId: tile.insight_id,
     ...(name !== undefined && name !== "" ? { insightName: name } : {}),
     ...layout,
   };

@@ -1,88 +1,15 @@
 /**
- * A dashboard's verbs and the requests that carry them out. Dashboards have no DELETE (405): a soft
- * delete and a restore are PATCHes of `deleted`; a restore sends exactly `{"deleted": false}` (older
- * services refuse any other key on a deleted dashboard), and the update planned after it reads the
- * dashboard back and sends only the fields that differ (an unchanged `restriction_level` would be a
- * 403 for members who neither created the dashboard nor administer the project). Collaborators and the
- * sharing switch are verbs of their own, with their own endpoints.
+ * A dashboard's own verbs and the requests that carry them out: collaborators and the sharing switch,
+ * with their own endpoints (the model's create, update, soft delete and restore are the kit's:
+ * ../define/model.ts), and the tile verbs (tile-verbs.ts).
  */
-import { alreadyDone, type Executed } from "../../apply/execute.js";
+import { alreadyDone } from "../../apply/execute.js";
 import type { Action } from "../../plan/types.js";
-import { deepEqual } from "../../plan/values.js";
-import type { ServiceClient } from "../../service/client.js";
 import { plural } from "../../words.js";
 import type { Verb } from "../kind.js";
-import { restoring } from "../shared/restore.js";
-import { ignoredTags } from "../shared/tags.js";
-import { CREATE, RESTORE, SOFT_DELETE, UPDATE } from "../shared/verbs.js";
-import type { DashboardWrite } from "./answers.js";
-import { COLLABORATOR_LEVEL, dashboardFields } from "./fields.js";
-import { collaboratorsApi, dashboardsApi, sharingApi } from "./service.js";
+import { COLLABORATOR_LEVEL } from "./fields.js";
+import { collaboratorsApi, sharingApi } from "./service.js";
 import { TILE_VERBS } from "./tile-verbs.js";
-
-export async function createDashboard(
-  client: ServiceClient,
-  project: number,
-  body: Record<string, unknown>,
-): Promise<Executed> {
-  const created = await dashboardsApi(client).create(project, body as DashboardWrite);
-  return { id: created.id, notes: ignoredTags(body, created.tags) };
-}
-
-/**
- * An update planned while the live values were unknown (after a restore, the dashboard was not in the
- * live list) has an empty `before`: the fields of its body that differ from the dashboard as it is now
- * are read back right before the PATCH. Sending an unchanged `restriction_level` is refused (403) to
- * anyone but the dashboard's creator or a project admin (service-api.md §1), so a field is sent only
- * when it would change something.
- */
-async function onlyChanged(
-  client: ServiceClient,
-  project: number,
-  id: number,
-  body: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const live = dashboardFields.state(await dashboardsApi(client).get(project, id));
-  return Object.fromEntries(
-    Object.entries(body).filter(
-      ([key, value]) => !deepEqual(dashboardFields.normalised(key, value), live[key]),
-    ),
-  );
-}
-
-const update: Verb = {
-  ...UPDATE,
-  async send(client, action, id, body) {
-    const { project } = action.object;
-    const liveUnknown = Object.keys(action.before ?? {}).length === 0;
-    const send =
-      liveUnknown && body !== undefined ? await onlyChanged(client, project, Number(id), body) : body;
-    if (send !== undefined && Object.keys(send).length === 0) {
-      return { id, notes: ["the restored dashboard already had the declared values: nothing sent"] };
-    }
-    const result = await dashboardsApi(client).update(project, Number(id), send as DashboardWrite);
-    return { id, notes: ignoredTags(send, result.tags) };
-  },
-};
-
-const restore: Verb = {
-  ...RESTORE,
-  async send(client, action, id) {
-    // Older services refuse any other key on a deleted object: the body is exactly {"deleted": false}.
-    await restoring(action, id, "dashboard", () =>
-      dashboardsApi(client).update(action.object.project, Number(id), { deleted: false }),
-    );
-    return { id, notes: [] };
-  },
-};
-
-const softDelete: Verb = {
-  ...SOFT_DELETE,
-  async send(client, action, id) {
-    await dashboardsApi(client).update(action.object.project, Number(id), { deleted: true });
-    return { id, notes: [] };
-  },
-};
 
 /** The collaborator an action names: `after` for an add, `before` for a remove. */
 function collaborator(action: Action, side: "before" | "after") {
@@ -178,11 +105,7 @@ function sharing(enabled: boolean): Verb {
 export const ENABLE_SHARING = sharing(true);
 export const DISABLE_SHARING = sharing(false);
 
-export const dashboardVerbs: readonly Verb[] = [
-  CREATE,
-  update,
-  softDelete,
-  restore,
+export const DASHBOARD_VERBS: readonly Verb[] = [
   ADD_COLLABORATOR,
   REMOVE_COLLABORATOR,
   ENABLE_SHARING,

@@ -11,8 +11,11 @@
  */
 import type { ObjectContext } from "../../config/context.js";
 import type { SchemaNode } from "../../config/kinds.js";
+import type { Declared } from "../../config/types.js";
 import type { PlanVerb } from "../../plan/kinds.js";
+import type { FieldChange, LiveObject } from "../../plan/types.js";
 import { normaliseInstant, normaliseTags, normaliseText } from "../shared/normalise.js";
+import type { ReferenceSpec } from "./references.js";
 
 /**
  * How a declared value is compared with the live one (SPEC §3 "Comparison"), after `normalise` on both
@@ -39,6 +42,8 @@ export interface FieldContext {
   ctx: ObjectContext;
   /** JSON pointer of the value inside the item, e.g. `/description`. */
   pointer: string;
+  /** The whole schema-valid item, for a value whose form depends on another field (encrypted payloads). */
+  item: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -86,10 +91,52 @@ export interface Field<In = unknown, Out = In> {
    * that declares it on. `before` / `after` of those actions are `{ <key>: live }` / `{ <key>: declared }`.
    */
   readonly toggles?: { readonly on: PlanVerb; readonly off: PlanVerb };
-  /** The raw live value as `pull` writes it; absent: its YAML word (`words`), else as the service sent it. */
-  readonly toYaml?: (value: unknown) => unknown;
+  /**
+   * The raw live value as `pull` writes it (references already by name), `answer` the whole live
+   * object; absent: its YAML word (`words`), else as the service sent it.
+   */
+  readonly toYaml?: (value: unknown, answer: Readonly<Record<string, unknown>>) => unknown;
+  /**
+   * Where the value names other objects (./references.ts): recorded at declare, resolved per project
+   * at plan, compared by name, written by id in what apply sends, by name in what `pull` writes.
+   */
+  readonly references?: readonly ReferenceSpec[];
+  /** A nested value's comparison (a `json` field): see `JsonCodec`. */
+  readonly codec?: JsonCodec;
   /** Phantom (never set): carries `In` and `Out` for the types a table derives. */
   types?(value: In): Out;
+}
+
+/** The declared and the live object a nested value belongs to, for comparisons that depend on them. */
+export interface CodecPair {
+  desired: Declared;
+  live: LiveObject | undefined;
+  /** `--rotate-secrets`: write-only values are sent again. */
+  rotateSecrets: boolean;
+}
+
+/**
+ * How a nested value (a `json` field) is compared, after its references are named on both sides: its
+ * comparable form (the service's rewrites undone), compared on the top-level keys the file declares,
+ * one change per differing key (`<field>.<key>`) with a reviewer's words; or a comparison of its own.
+ */
+export interface JsonCodec {
+  /** The comparable form of a value, of either side. Absent: as it is. */
+  readonly normalise?: (
+    value: Readonly<Record<string, unknown>>,
+    side: "desired" | "live",
+    pair: CodecPair,
+  ) => Record<string, unknown>;
+  /** What a change of one key does, in words (`path` e.g. `filters.groups`); none: the values show. */
+  readonly says?: (path: string, before: unknown, after: unknown) => string[];
+  /** The value is one change (its path the field's key), whole on a create too (an insight's query). */
+  readonly whole?: boolean;
+  /** A comparison of its own instead of the declared keys' (an insight query's, with a diff). */
+  readonly compare?: (
+    declared: Readonly<Record<string, unknown>>,
+    live: unknown,
+    pair: CodecPair,
+  ) => FieldChange[];
 }
 
 /** A field table: YAML key → entry, in the order the schema and the comparison list them. */
@@ -204,6 +251,19 @@ export function instant(description: string, options: Options<string | null, str
     toYaml: (value) => normaliseInstant(value)?.replace(".000000Z", "Z"),
     ...options,
   });
+}
+
+/**
+ * A nested value (SPEC §2 "Only declared fields are managed"): its declared shape (`schema`), how it
+ * compares (`codec`: on the top-level keys the file declares, both sides normalised) and where it
+ * names other objects (`references`). Strings are interpolated; `declare` may check more. `pull`
+ * writes it when present.
+ */
+export function json<In extends Record<string, unknown> = Record<string, unknown>, Out = In>(
+  schema: SchemaNode,
+  options: Options<In, Out> & { codec?: JsonCodec; references?: readonly ReferenceSpec[] } = {},
+) {
+  return field<In, Out>(schema, { codec: {}, pull: "present", ...options });
 }
 
 /** The YAML value a field holds once the schema accepted it. */

@@ -66,8 +66,9 @@
  *   identity (a flag's description) says where the desired object keeps it (`keptAs: "description"`)
  *   and, when the kind's live objects keep the service's `name` elsewhere too, where to read it
  *   (`wire`); without `keptAs` the table refuses it rather than let it overwrite the identity.
- * - A flag's `filters` / an insight's `query`: `compare: "keys"` with a `normalise` that removes what
- *   the service adds or rewrites; a secret payload: `secret: true`.
+ * - A flag's `filters` / an insight's `query`: a `json(schema, { codec, references })` field, compared
+ *   on the declared keys after its codec's normaliser (or by a comparison of its own); a secret
+ *   payload: `secret: true`.
  * - Own actions (`archive` / `unarchive`, `add_tile` / `remove_tile`): verbs with their step and sides;
  *   a guard computed from live data (a flag's `last_called_at`): `destructive: "depends"` and
  *   `makeAction(verb, ref, { destructive })` in the plan hook.
@@ -76,35 +77,53 @@
  *   (`listPage(answerObject(…))`; test/kinds/banner-kind/ does so), listed in `answers`, and the
  *   `service` part above; a rate-budget class of its own (insights' lower limit) is a new budget of
  *   the client's (`RequestSpec.budget`, `BudgetName` in src/service/budget-file.ts) its requests name.
- * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): the
- *   `references(desired)` hook, `[{ kind: "insight", name }]` (or `id`), makes a change-scoped read
- *   read them with the declaration (a dashboard names its tiles' insights, a flag the flags it
- *   depends on; test/kinds/shelf-kinds/ does it too). `service.search` is where a flag's `?key=` lookup goes,
- *   `service.get` its read by id (soft-deleted flags answer it); a hook `read` that lists by itself
- *   rather than calling `list()` reads the whole list in a change-scoped plan too (correct, but not in
- *   proportion to the change), so one that needs more than the objects reads it for the `scope` it is
- *   given. Cohorts, which no file declares and which are no kind, are read by the flag's own `read`
- *   hook: one cohorts list, only when the declarations it reads name cohorts by name.
+ * - References to objects of other kinds (a tile's insight, a flag's flags and cohorts): declared on
+ *   the field that holds them (`references`, ./references.ts), never walked by the kind: the loader
+ *   records them (`Declared.refs`), refuses their raw ids in a file shared by several projects
+ *   (`ConfigKind.environments.projectIds`), a change-scoped read reads them with the declaration, the plan
+ *   resolves them per project (./resolve.ts) into each action's `requires`, apply hands their ids on,
+ *   pull names them, and references to the kind's own objects form no cycle (./cycles.ts). A
+ *   `references(desired)` hook is for what no field declares. `service.search` is where a flag's
+ *   `?key=` lookup goes, `service.get` its read by id (soft-deleted flags answer it); a hook `read`
+ *   that lists by itself rather than calling `list()` reads the whole list in a change-scoped plan too
+ *   (correct, but not in proportion to the change), so one that needs more than the objects reads it
+ *   for the `scope` it is given. Cohorts, which are no kind yet, are read by the flag's own `read`
+ *   hook (`LiveKind.foreign`): one cohorts list, only when the declarations it reads name cohorts.
+ * - A PostHog model (list with search, retrieve, create, PATCH, soft delete and restore by PATCH of
+ *   `deleted`): `defineModel` (./model.ts) gives all of the above from its path and table.
  */
 
 import type { Executed } from "../../apply/kinds.js";
 import type { ConfigKind, EnvironmentRules, KindWords } from "../../config/kinds.js";
-import type { Declared } from "../../config/types.js";
+import type { Declared, DesiredProject } from "../../config/types.js";
 import { UserError } from "../../errors.js";
 import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext, PlanKind, PlanVerb } from "../../plan/kinds.js";
 import type { Recognised } from "../../plan/match.js";
 import type { Action, FieldChange, LiveKind, LiveObject, ObjectRef } from "../../plan/types.js";
+import { getPath, setPath } from "../../plan/values.js";
 import type { Pulled, PullKind } from "../../pull/kinds.js";
 import type { ReadRun, ReadScope, Reference } from "../../read/kinds.js";
 import type { KindScopes } from "../../scopes.js";
 import type { AnswerShape, ServiceClient } from "../../service/index.js";
 import type { Kind, Verb } from "../kind.js";
+import { referenceCycles } from "./cycles.js";
 import type { FieldTable, InputOf } from "./fields.js";
+import { rawIdRules, referencesToRead } from "./references.js";
 import type { DesiredOf, Table } from "./table.js";
 
+export * from "./cycles.js";
 export * from "./fields.js";
-export { type Compared, type DesiredOf, fieldTable, type Roles, type Table } from "./table.js";
+export * from "./references.js";
+export * from "./resolve.js";
+export {
+  type Compared,
+  type CompareWith,
+  type DesiredOf,
+  fieldTable,
+  type Roles,
+  type Table,
+} from "./table.js";
 
 /**
  * How the kind reaches the service: its list, the look-up of names right before creates (SPEC §3
@@ -267,6 +286,12 @@ export function defineKind<
     }
     return [...found.values()];
   };
+  // References among the kind's own objects form no cycle (the service refuses them): `validate` says so.
+  const selfSpec = table.references.find((r) => r.kind === name);
+  const checkProject = (project: DesiredProject) => [
+    ...(selfSpec ? referenceCycles(project, name, words, selfSpec) : []),
+    ...(hooks.checkProject?.(project) ?? []),
+  ];
   /** Marks a change-scoped read's state: its objects are not the whole list. */
   const scoped = <R extends { live: LiveKind }>(result: R, scope?: ReadScope): R => {
     if (scope !== undefined && service.search !== undefined) result.live.scoped = {};
@@ -279,7 +304,12 @@ export function defineKind<
     identityKey: table.roles.identity,
     environments: {
       ...(spec.environments?.keyedLists ? { keyedLists: spec.environments.keyedLists } : {}),
-      projectIds: [{ path: `/${table.roles.pin}` }, ...(spec.environments?.projectIds ?? [])],
+      // The pin, the raw ids the fields' references may hold, and the kind's own.
+      projectIds: [
+        { path: `/${table.roles.pin}` },
+        ...rawIdRules(table.fields),
+        ...(spec.environments?.projectIds ?? []),
+      ],
     },
     words,
     values: table.values,
@@ -300,7 +330,7 @@ export function defineKind<
     ...(hooks.checkBroken ? { checkBroken: hooks.checkBroken } : {}),
     ...(hooks.secretPointers ? { secretPointers: hooks.secretPointers } : {}),
     ...(hooks.quiet ? { quiet: hooks.quiet } : {}),
-    ...(hooks.checkProject ? { checkProject: hooks.checkProject } : {}),
+    ...(hooks.checkProject || selfSpec ? { checkProject } : {}),
     ...(service.search ? { searches: true } : {}),
     async read(client, project, declared, run, scope) {
       const list = () => objects(client, project, scope);
@@ -322,7 +352,9 @@ export function defineKind<
     ...(service.count ? { count: service.count } : {}),
     ...(hooks.references
       ? { references: (declared: Declared) => hooks.references?.(declared as D) ?? [] }
-      : {}),
+      : table.references.length > 0
+        ? { references: referencesToRead }
+        : {}),
     plan(desired, live, ref, ctx) {
       if (hooks.plan) hooks.plan(desired as D, live as L | undefined, ref, ctx as KindPlanContext<K>);
       else planPlain(table, verbs, desired, live, ref, ctx, prune);
@@ -337,7 +369,8 @@ export function defineKind<
       hooks.prune ? hooks.prune(live as L, ref, ctx as KindPlanContext<K>) : prune(live, ref),
     state,
     ...(hooks.needsFeatures ? { needsFeatures: hooks.needsFeatures } : {}),
-    requestBody: (action, env) => verbOf(action)?.body?.(action, env, `${words.one} "${action.object.name}"`),
+    requestBody: (action, env, referenced) =>
+      verbOf(action)?.body?.(action, env, `${words.one} "${action.object.name}"`, referenced),
     create: service.create,
     send(client, action, id, body, referenced) {
       const send = verbOf(action)?.send;
@@ -348,7 +381,7 @@ export function defineKind<
       service.findByName ??
       (async (client, project, wanted) =>
         (await (service.search ?? ((c, p) => service.list(c, p)))(client, project, wanted))
-          .filter((live) => live.name === wanted)
+          .filter((live) => (live.name ?? "") === wanted)
           .map((live) => live.id)),
     listLive: service.list,
     pull:
@@ -364,6 +397,34 @@ function isEmptyRecord(value: unknown): boolean {
   return (
     typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0
   );
+}
+
+/**
+ * The sides of an update of `changes` (plan format 2): the changed fields, nested by their paths, the
+ * live values in `before` (null where unset) and in `after` what the body sends for them (the table's
+ * `sent`: a nested value in the file's form, naming objects by name), the same keys on both sides; a
+ * write-only value (a secret: never compared, so never a change of the reviewer's sides) goes to
+ * `sends` at its path.
+ */
+export function updateSides<T extends FieldTable>(
+  table: Table<T>,
+  desired: Declared,
+  changes: readonly FieldChange[],
+): { before: Record<string, unknown>; after: Record<string, unknown>; sends: Record<string, unknown> } {
+  const sent = table.sent(desired);
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  const sends: Record<string, unknown> = {};
+  for (const c of changes) {
+    const value = getPath(sent, c.path);
+    if (c.secret === true) {
+      setPath(sends, c.path, value === undefined ? c.after : value);
+      continue;
+    }
+    setPath(before, c.path, c.before ?? null);
+    setPath(after, c.path, value === undefined ? c.after : value);
+  }
+  return { before, after, sends };
 }
 
 /**

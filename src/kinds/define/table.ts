@@ -11,7 +11,16 @@ import type { FieldChange, LiveObject } from "../../plan/types.js";
 import { deepEqual, getPath, isPlainObject } from "../../plan/values.js";
 import type { ValueWords } from "../../render/kinds.js";
 import { textChange } from "../shared/text-diff.js";
-import type { DesiredFieldsOf, Field, FieldTable, InputOf } from "./fields.js";
+import type { CodecPair, DesiredFieldsOf, Field, FieldTable, InputOf } from "./fields.js";
+import { declaredReferences, type ReferenceSpec, withIds, withNames } from "./references.js";
+
+/** What a comparison of nested values needs: the live answer and the names of the ids it holds. */
+export interface CompareWith {
+  live: LiveObject;
+  /** The name an id of a kind stands for in the project (undefined: unknown, or not its own). */
+  nameOf: (kind: string, id: number | string) => string | undefined;
+  rotateSecrets?: boolean;
+}
 
 /** Which keys of a table are the structural ones (SPEC §2, §3); each must be a key of the table. */
 export interface Roles {
@@ -70,16 +79,32 @@ export interface Table<T extends FieldTable> {
    * normalised; fields an older service leaves out (`newer`) after the others, only when reported.
    */
   state(answer: LiveObject): Record<string, unknown>;
-  /** The compared fields (`compare` other than `none`) the file declares that differ from `state`. */
-  compare(desired: Declared, state: Readonly<Record<string, unknown>>): Compared;
+  /**
+   * The compared fields (`compare` other than `none`) the file declares that differ from `state`.
+   * Nested values (`json` fields) are compared only `with` the live answer and the project's names.
+   */
+  compare(desired: Declared, state: Readonly<Record<string, unknown>>, with_?: CompareWith): Compared;
   /** The compared fields the file declares, as a create sends them (identity first). */
   sent(desired: Declared): Record<string, unknown>;
   /** Every declared field with a live side, as the file gives it (identity first). */
   declared(desired: Declared): Record<string, unknown>;
-  /** The YAML item that declares `answer` as it is (fields `pull` writes, in table order). */
-  item(answer: LiveObject): Record<string, unknown>;
+  /**
+   * The YAML item that declares `answer` as it is (fields `pull` writes, in table order); the objects
+   * its values name by id are named by name where `nameOf` knows one.
+   */
+  item(
+    answer: LiveObject,
+    nameOf?: (kind: string, id: number | string) => string | undefined,
+  ): Record<string, unknown>;
   /** Words for coded values (`words` fields), as renderers look them up. */
   readonly values: ValueWords;
+  /** Every place the table's fields name other objects (./references.ts). */
+  readonly references: readonly ReferenceSpec[];
+  /** A body with the objects its nested values name by name written by id (`idOf` throws for none). */
+  withIds(
+    body: Record<string, unknown>,
+    idOf: (kind: string, name: string) => number | string,
+  ): Record<string, unknown>;
 }
 
 export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial<Roles> = {}): Table<T> {
@@ -119,10 +144,20 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
     );
   }
 
+  const referring = plain.filter(([, f]) => (f.references ?? []).length > 0);
   return {
     fields,
     roles: all,
     values,
+    references: referring.flatMap(([, f]) => f.references ?? []),
+
+    withIds(body, idOf) {
+      const out = { ...body };
+      for (const [key, f] of referring) {
+        if (out[key] !== undefined) out[key] = withIds(out[key], f.references ?? [], idOf);
+      }
+      return out;
+    },
 
     schema(description) {
       return {
@@ -136,7 +171,7 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
 
     declare(kind, input, ctx, pinned) {
       const given = ownValue(input, all.identity);
-      const name = identity.declare(given, { ctx, pointer: `/${all.identity}` });
+      const name = identity.declare(given, { ctx, pointer: `/${all.identity}`, item: input });
       const out: Declared & Record<string, unknown> = {
         kind,
         name: typeof name === "string" ? name : String(given ?? ""),
@@ -148,8 +183,13 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
       for (const [key, f] of plain) {
         const value = ownValue(input, key);
         if (key === all.identity || value === undefined) continue;
-        const declared = f.declare(value, { ctx, pointer: `/${key}` });
-        if (declared !== undefined) out[kept.get(key) ?? key] = declared;
+        const declared = f.declare(value, { ctx, pointer: `/${key}`, item: input });
+        if (declared === undefined) continue;
+        out[kept.get(key) ?? key] = declared;
+        if (f.references !== undefined) {
+          const refs = declaredReferences(declared, f.references, `/${key}`, (p) => ctx.at(p));
+          if (refs.length > 0) out.refs = [...((out.refs as Declared["refs"]) ?? []), ...refs];
+        }
       }
       return out;
     },
@@ -174,11 +214,15 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
       return state;
     },
 
-    compare(desired, state) {
+    compare(desired, state, with_) {
       const out: Compared = { changes: [], unreported: [] };
       for (const [key, f] of compared) {
         const value = desiredValue(desired, key);
         if (value === undefined) continue;
+        if (f.codec !== undefined) {
+          if (with_ !== undefined) out.changes.push(...nestedChanges(key, f, value, desired, with_, rawLive));
+          continue;
+        }
         const before = state[key];
         if (before === undefined && f.newer) {
           out.unreported.push(key);
@@ -214,16 +258,19 @@ export function fieldTable<const T extends FieldTable>(fields: T, roles: Partial
       return body;
     },
 
-    item(answer) {
+    item(answer, nameOf) {
       const item: Record<string, unknown> = {};
       for (const [key, f] of entries) {
         if (key === all.tombstone || f.secret || f.pull === "never") continue;
-        const raw = key === all.pin ? answer.id : rawLive(key, f, answer);
+        let raw = key === all.pin ? answer.id : rawLive(key, f, answer);
+        if (f.references !== undefined && nameOf !== undefined && raw !== undefined && raw !== null) {
+          raw = withNames(raw, f.references, nameOf);
+        }
         if (f.live === false && key !== all.pin) continue;
         if (f.newer && raw === undefined) continue;
         if (f.pull === "present" && (raw === undefined || raw === null)) continue;
         if (f.pull === "nonEmpty" && isEmpty(raw)) continue;
-        item[key] = yamlValue(f, key, raw, values);
+        item[key] = yamlValue(f, key, raw, values, answer);
       }
       return item;
     },
@@ -237,8 +284,8 @@ function isEmpty(value: unknown): boolean {
   return Array.isArray(value) && value.length === 0;
 }
 
-function yamlValue(f: Field, key: string, raw: unknown, values: ValueWords): unknown {
-  if (f.toYaml) return f.toYaml(raw);
+function yamlValue(f: Field, key: string, raw: unknown, values: ValueWords, answer: LiveObject): unknown {
+  if (f.toYaml) return f.toYaml(raw, { ...answer });
   const word = values[key]?.[JSON.stringify(raw)];
   return word ?? raw;
 }
@@ -251,4 +298,43 @@ function declaredKeys(live: unknown, desired: unknown): unknown {
       .filter((k) => k in live)
       .map((k) => [k, live[k]]),
   );
+}
+
+/**
+ * The changes of a nested value (a `json` field): both sides with their references by name (a raw id
+ * and the name of the same object compare equal; an id no name is known for shows as `#id` where the
+ * file writes names), then the codec's comparison, or the declared top-level keys that differ after
+ * its normaliser, one change each (`<field>.<key>`) with its words.
+ */
+function nestedChanges(
+  key: string,
+  f: Field,
+  value: unknown,
+  desired: Declared,
+  with_: CompareWith,
+  rawLive: (key: string, f: Field, answer: LiveObject) => unknown,
+): FieldChange[] {
+  const specs = f.references ?? [];
+  const unknown = (id: number | string) => `#${id}`;
+  const declared = withNames(value, specs, with_.nameOf, { desired: true, unknown }) as Record<
+    string,
+    unknown
+  >;
+  const raw = rawLive(key, f, with_.live);
+  const live = raw === undefined || raw === null ? raw : withNames(raw, specs, with_.nameOf, { unknown });
+  const codec = f.codec ?? {};
+  const pair: CodecPair = { desired, live: with_.live, rotateSecrets: with_.rotateSecrets === true };
+  if (codec.compare) return codec.compare(declared, live, pair);
+  if (!isPlainObject(declared)) return [];
+  const wanted = codec.normalise ? codec.normalise(declared, "desired", pair) : declared;
+  const current = isPlainObject(live) ? (codec.normalise ? codec.normalise(live, "live", pair) : live) : {};
+  return Object.keys(declared)
+    .filter((k) => !deepEqual(wanted[k] ?? null, current[k] ?? null))
+    .map((k) => {
+      const path = `${key}.${k}`;
+      const before = current[k] ?? null;
+      const after = wanted[k] ?? null;
+      const says = codec.says?.(path, before, after) ?? [];
+      return { path, before, after, ...(says.length > 0 ? { says } : {}) };
+    });
 }

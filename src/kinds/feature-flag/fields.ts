@@ -1,28 +1,34 @@
 /**
  * A feature flag's fields (SPEC §2, service-api.md §10.2): the one place each is named. `key` is the
  * identity (unless `id` pins it); the service's `name` is the flag's description, kept apart from the
- * identity (`keptAs`: the desired object holds it as `description`, as live flags do). `filters` is compared by the plan hook
- * (plan.ts), which undoes the service's rewrites and resolves flags and cohorts per project; `archived`
- * is a switch flipped by the archive / unarchive endpoints.
+ * identity (`keptAs`: the desired object holds it as `description`, as live flags do). `filters` is a
+ * nested value: its shape (schema.ts), its comparison (compare.ts: every server rewrite undone, a
+ * change in a reviewer's words), its declaration (declare.ts: encrypted payloads as secrets), its
+ * pull form (pull.ts) and the objects it names (`FLAG_REFERENCES`: flags by key, cohorts by name);
+ * `archived` is a switch flipped by the archive / unarchive endpoints.
  */
-import type { SecretValue } from "../../config/secret.js";
-import { choice, type DesiredOf, field, fieldTable, flag, integer, tags, text } from "../define/index.js";
+import { SecretValue } from "../../config/secret.js";
+import { toSecretRef } from "../../plan/secrets.js";
+import {
+  choice,
+  type DesiredOf,
+  field,
+  fieldTable,
+  flag,
+  integer,
+  json,
+  tags,
+  text,
+} from "../define/index.js";
 import { normaliseText } from "../shared/normalise.js";
-import type { Json } from "./filters.js";
+import { filterChanges } from "./compare.js";
+import { declareFilters } from "./declare.js";
+import { ENCRYPTED, isObject, type Json } from "./filters.js";
 import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
+import { describeFlagField } from "./phrasing.js";
+import { pullFilters } from "./pull.js";
+import { FLAG_REFERENCES } from "./references.js";
 import { FLAG_KEY_PATTERN } from "./schema.js";
-
-/** A flag reference of the declared filters and where it is written. */
-export interface DeclaredReference {
-  key: string;
-  source: { file: string; line: number; column: number };
-}
-
-/** A cohort named by `cohort:` in the declared filters and where. */
-export interface DeclaredCohort {
-  name: string;
-  source: { file: string; line: number; column: number };
-}
 
 /** Booleans the service may answer as null for a flag that never set them. */
 const onlyTrue = (value: unknown) => value === true;
@@ -33,6 +39,25 @@ const sortedUnique = (value: unknown) =>
     : value === null || value === undefined
       ? []
       : value;
+
+/** The live filters with encrypted payloads as a marker: their plain text never leaves the answer. */
+function liveFilters(answer: Readonly<Record<string, unknown>>): Json {
+  const filters = isObject(answer.filters) ? answer.filters : {};
+  if (answer.has_encrypted_payloads !== true || !isObject(filters.payloads)) return filters;
+  return {
+    ...filters,
+    payloads: Object.fromEntries(Object.keys(filters.payloads).map((k) => [k, ENCRYPTED])),
+  };
+}
+
+/** The declared filters as the plan holds them: encrypted payloads as references to their variables. */
+function planFilters(value: unknown): unknown {
+  if (!isObject(value) || !isObject(value.payloads)) return value;
+  const payloads = Object.fromEntries(
+    Object.entries(value.payloads).map(([k, v]) => [k, v instanceof SecretValue ? toSecretRef(v) : v]),
+  );
+  return { ...value, payloads };
+}
 
 export const flagFields = fieldTable(
   {
@@ -55,9 +80,20 @@ export const flagFields = fieldTable(
     ),
     active: flag("Whether the flag is on. false turns it off for everyone."),
     tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
-    filters: field<Json, Json>(
+    filters: json<Json, Json>(
       { $ref: "#/$defs/feature_flag_filters" },
-      { compare: "none", live: false, pull: "never", declare: (value) => value },
+      {
+        declare: declareFilters,
+        live: liveFilters,
+        send: planFilters,
+        references: FLAG_REFERENCES,
+        codec: {
+          says: (path, before, after) => describeFlagField(path, before, after),
+          compare: filterChanges,
+        },
+        toYaml: (value, answer) => pullFilters(value as Json, answer),
+        pull: "always",
+      },
     ),
     ensure_experience_continuity: flag("Keep a user's value across the anonymous-to-identified switch.", {
       normalise: onlyTrue,
@@ -108,16 +144,12 @@ export const flagFields = fieldTable(
 );
 
 /**
- * A declared flag: the table's fields (the `name` field as `description`), and the references its
- * filters make (flags by key, cohorts by name) with their places, for resolution per project.
- * Encrypted payload values are `SecretValue`s inside `filters.payloads`.
+ * A declared flag: the table's fields (the `name` field as `description`; the flags and cohorts its
+ * filters name in `refs`, with their places). Encrypted payload values are `SecretValue`s inside
+ * `filters.payloads`.
  */
 export type DesiredFlag = DesiredOf<typeof flagFields.fields, "feature_flag"> & {
   id?: number;
   description?: string;
   filters?: Json;
-  references: DeclaredReference[];
-  cohorts: DeclaredCohort[];
-  /** Encrypted payloads: variable names by payload key (values are SecretValues in `filters`). */
-  secrets?: Record<string, SecretValue>;
 };

@@ -14,9 +14,9 @@
  *   `name` of null reads like one left out; legacy `holdout_groups` / `super_groups` vanish on a save;
  * - a remote-configuration flag's rollout of 0 or none is 100%.
  *
- * Flag dependencies compare by the other flag's key (live ids are mapped back through the project's
- * flags) and cohorts by id (names are resolved before this). Encrypted payload values never reach the
- * comparable shape: both sides show a marker, so a live plain text is never kept.
+ * Flag dependencies compare by the other flag's key and cohorts by name (both sides name them before
+ * this: ../define/references.ts; an id no name is known for stays an id). Encrypted payload values
+ * never reach the comparable shape: both sides show a marker, so a live plain text is never kept.
  */
 
 import { OPERATOR_ALIASES } from "posthog-gitops-shared/posthog";
@@ -43,11 +43,9 @@ export interface NormaliseOptions {
    * update, null on create): groups without their own aggregation take it.
    */
   storedAggregation?: number | null;
-  /** Live side: a flag dependency's id → that flag's key (undefined: unknown id, shown as `#id`). */
-  flagKeyOf?: (id: string) => string | undefined;
 }
 
-function normaliseProperty(prop: Json, opts: NormaliseOptions): Json {
+function normaliseProperty(prop: Json): Json {
   const out: Json = {};
   for (const [k, v] of Object.entries(prop)) {
     if (!PROPERTY_KEYS.has(k) || v === undefined) continue;
@@ -57,14 +55,10 @@ function normaliseProperty(prop: Json, opts: NormaliseOptions): Json {
   if (typeof out.operator === "string" && OPERATOR_ALIASES[out.operator])
     out.operator = OPERATOR_ALIASES[out.operator];
   if (out.operator === null) delete out.operator;
-  if (out.type === "flag" && opts.flagKeyOf && typeof out.key === "string") {
-    out.key = opts.flagKeyOf(out.key) ?? `#${out.key}`;
-  }
   if (out.type === "cohort") {
-    // A cohort property's `key` is always "id": only its value names the cohort (a declared
-    // `cohort:` name has been resolved into `value` by then).
+    // A cohort property's `key` is always "id": its `cohort:` name (or, unknown, its `value` id) says
+    // which cohort.
     delete out.key;
-    delete out.cohort;
     if (typeof out.value === "string" && /^\d+$/.test(out.value.trim())) out.value = Number(out.value);
   }
   return out;
@@ -75,7 +69,7 @@ function normaliseGroup(group: Json, aggregation: number | null, opts: Normalise
   for (const [k, v] of Object.entries(group))
     if (GROUP_KEYS.has(k) && v !== null && v !== undefined) out[k] = v;
   out.properties = Array.isArray(group.properties)
-    ? group.properties.filter(isObject).map((p) => normaliseProperty(p, opts))
+    ? group.properties.filter(isObject).map(normaliseProperty)
     : [];
   out.aggregation_group_type_index =
     "aggregation_group_type_index" in group ? (group.aggregation_group_type_index ?? null) : aggregation;
@@ -148,7 +142,7 @@ export function normaliseLiveFilters(filters: Json, opts: NormaliseOptions): Jso
 }
 
 /**
- * Declared filters (flag dependencies by key, cohorts by id) in the comparable shape. Payload values are
+ * Declared filters (flags by key, cohorts by name) in the comparable shape. Payload values are
  * the declared YAML values (or, for encrypted payloads, secrets), compared with the parsed live ones.
  */
 export function normaliseDesiredFilters(filters: Json, opts: NormaliseOptions): Json {
@@ -179,26 +173,18 @@ export function differingFilterKeys(declared: readonly string[], desired: Json, 
   return declared.filter((key) => !jsonEqual(desired[key] ?? null, live[key] ?? null));
 }
 
-/**
- * Declared filters (flag dependencies by key, cohorts by id) as a request body sends them: flag
- * properties by the id `flagId` gives for the key in the project being written, cohort properties with
- * the service's `key: "id"` and without the `cohort:` name. Payloads are left as they are
- * (`encodePayloads`).
- */
-export function toServiceFilters(filters: Json, flagId: (key: string) => number): Json {
-  const out = structuredClone(filters);
-  for (const group of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
-    if (!Array.isArray(group.properties)) continue;
-    group.properties = group.properties.filter(isObject).map((prop) => {
-      if (prop.type === "flag") return { ...prop, key: String(flagId(String(prop.key))) };
-      if (prop.type === "cohort") {
-        const { cohort: _name, ...rest } = prop;
-        return { ...rest, key: "id" };
-      }
-      return prop;
-    });
+/** What the service adds to `filters` on read, never stored: properties' `cohort_name` and `group_key_names`. */
+const READ_ONLY_PROPERTY_KEYS = ["cohort_name", "group_key_names"];
+
+/** Live filters as the service stores them: what it adds on read removed. */
+export function storedFilters(live: Json): Json {
+  const filters = structuredClone(live);
+  for (const group of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
+    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
+      for (const key of READ_ONLY_PROPERTY_KEYS) delete prop[key];
+    }
   }
-  return out;
+  return filters;
 }
 
 /**

@@ -2,10 +2,10 @@
  * A flag's own verbs: `archive` and `unarchive`, carried out by the service's lifecycle endpoints
  * (`POST …/{id}/archive/`, `…/unarchive/`: no body, idempotent). The service archives only disabled
  * flags, so `archive` runs after the update that turns a flag off; `unarchive` runs before the update
- * that turns it on again. Archiving a flag evaluated in the last 30 days is guarded (the plan says so).
+ * that turns it on again. Archiving a flag evaluated in the last 30 days is guarded (the plan says so),
+ * and runs after the flags that depended on it when planned (`required_by`).
  */
 import type { Verb } from "../kind.js";
-import { dependents } from "./order.js";
 import { featureFlagsApi, type LifecycleAction } from "./service.js";
 
 function lifecycle(action: LifecycleAction): Verb["send"] {
@@ -24,7 +24,6 @@ export const ARCHIVE: Verb = {
   destructive: "depends",
   sides: { before: "required", after: "required" },
   refreshes: () => [["archived"]],
-  references: dependents,
   send: lifecycle("archive"),
 };
 

@@ -2,9 +2,10 @@
  * A project's live flags, read with the fewest requests for what the files declare (SPEC §6): the flag
  * list (100 a page); the archived flags (a list of their own) only when a declaration is missing from
  * it, declares `archived`, or depends on a flag it lacks; a pinned id found in neither by id (a
- * soft-deleted flag, which the service still reads by id); the cohorts only when a file names one.
+ * soft-deleted flag, which the service still reads by id); the cohorts only when a file names one by
+ * name (they are no kind yet: `foreign`, what the kit resolves cohort names against).
  * A change-scoped read (SPEC §3 "Change-scoped plans") reads the change's flags and the flags they
- * depend on by key and id instead (find.ts: archived ones included), never a list of flags; besides
+ * depend on by key and id instead (the model's search: archived ones included), never a list of flags; besides
  * them, the flags their live conditions name that were not read, by id (so the plan names them by
  * key, as the full plan does), and the cohorts when the change names one.
  * Live objects carry their key as `name` (the planner matches identities by `name`); the service's
@@ -12,22 +13,25 @@
  */
 import type { Declared } from "../../config/types.js";
 import { UserError } from "../../errors.js";
-import type { LiveKind, LiveObject } from "../../plan/types.js";
+import type { LiveKind, LiveObject, ObjectLink } from "../../plan/types.js";
+import { compareText } from "../../plan/values.js";
 import type { ReadScope } from "../../read/kinds.js";
 import { ServiceError } from "../../service/errors.js";
 import type { ServiceClient } from "../../service/index.js";
+import { findReferences } from "../define/references.js";
 import type { Cohort, FeatureFlag } from "./answers.js";
-import type { DesiredFlag } from "./fields.js";
-import { isObject } from "./filters.js";
+import { FEATURE_FLAG } from "./name.js";
+import { FLAG_CONDITIONS } from "./references.js";
 import { cohortsApi, featureFlagsApi } from "./service.js";
+
+/** What the reads need of a declared flag (fields.ts's `DesiredFlag`). */
+type DeclaredFlag = Declared & { id?: number; archived?: boolean };
 
 export type LiveFlag = Omit<FeatureFlag, "name"> &
   LiveObject & { id: number; name: string; description: string };
 
 export interface LiveFlags extends LiveKind {
   objects: LiveFlag[];
-  /** The project's cohorts, read only when a file names one. */
-  cohorts?: Cohort[];
   /** The keys the files declare in the project (a dependency may name a flag this apply creates). */
   declared: string[];
   /**
@@ -35,7 +39,9 @@ export interface LiveFlags extends LiveKind {
    * flags the change's live flags depend on: known for keys and ids, never matched or pruned (an
    * archived flag is hidden from the service's list, and from --prune).
    */
-  others: LiveFlag[];
+  referable: LiveFlag[];
+  /** The project's cohorts (`cohort`), read only when a file names one by name. */
+  foreign?: Record<string, Cohort[]>;
 }
 
 /** What was read besides the flag list, so that `apply --plan` reads exactly the same again. */
@@ -58,27 +64,23 @@ export function asLive(flag: FeatureFlag): LiveFlag {
   return { ...flag, name: flag.key, description: flag.name ?? "" };
 }
 
-/** The keys of the flags a live flag depends on (ids mapped through the project's flags). */
-export function liveReferences(
-  flag: Pick<FeatureFlag, "filters">,
-  keyOf: (id: string) => string | undefined,
-): string[] {
-  const out: string[] = [];
-  const groups = isObject(flag.filters) && Array.isArray(flag.filters.groups) ? flag.filters.groups : [];
-  for (const group of groups) {
-    if (!isObject(group) || !Array.isArray(group.properties)) continue;
-    for (const prop of group.properties) {
-      if (isObject(prop) && prop.type === "flag" && prop.key !== undefined) {
-        const id = String(prop.key);
-        out.push(keyOf(id) ?? `#${id}`);
-      }
-    }
-  }
-  return [...new Set(out)];
+/** The ids of the flags a live flag's conditions name, as the service writes them. */
+export function dependencyIds(flag: Pick<FeatureFlag, "filters">): string[] {
+  return [
+    ...new Set(findReferences(flag.filters, FLAG_CONDITIONS).map(({ spec, node }) => String(node[spec.id]))),
+  ];
 }
 
+/** The keys of the flags a declaration's conditions name. */
+const flagsNamed = (d: Declared) =>
+  (d.refs ?? []).flatMap((r) => (r.kind === FEATURE_FLAG && r.name !== undefined ? [r.name] : []));
+
+/** A declaration names a cohort by name: the project's cohorts are read to resolve it. */
+const namesCohorts = (d: Declared) =>
+  !d.deleted && (d.refs ?? []).some((r) => r.kind === "cohort" && r.name !== undefined);
+
 function reads(
-  declared: readonly DesiredFlag[],
+  declared: readonly DeclaredFlag[],
   objects: readonly LiveFlag[],
 ): Omit<FlagReads, "pinned" | "pins"> {
   const keys = new Set(objects.map((f) => f.key));
@@ -88,11 +90,11 @@ function reads(
     (d) =>
       d.archived === true ||
       (d.id !== undefined ? !ids.has(d.id) : !keys.has(d.name)) ||
-      d.references.some((r) => !keys.has(r.key) && !declaredKeys.has(r.key)),
+      flagsNamed(d).some((key) => !keys.has(key) && !declaredKeys.has(key)),
   );
   return {
     archived,
-    cohorts: declared.some((d) => !d.deleted && d.cohorts.length > 0),
+    cohorts: declared.some(namesCohorts),
     declared: [...declaredKeys],
   };
 }
@@ -129,15 +131,15 @@ async function withDetails(
   const live: LiveFlags = {
     objects: [...all, ...found(pinned)],
     declared: read.declared,
-    others: [...archived.filter((f) => !isDeclared(f)), ...found(linked)],
+    referable: [...archived.filter((f) => !isDeclared(f)), ...found(linked)],
   };
-  if (read.cohorts) live.cohorts = await cohortsApi(client).listAll(project);
+  if (read.cohorts) live.foreign = { cohort: await cohortsApi(client).listAll(project) };
   return live;
 }
 
-/** The ids of the flags a live flag's conditions name. */
-function dependencyIds(flag: Pick<FeatureFlag, "filters">): number[] {
-  return liveReferences(flag, (id) => id)
+/** The ids of the flags a live flag's conditions name, as numbers. */
+function dependencyNumbers(flag: Pick<FeatureFlag, "filters">): number[] {
+  return dependencyIds(flag)
     .map(Number)
     .filter((id) => Number.isSafeInteger(id) && id > 0);
 }
@@ -147,18 +149,18 @@ function dependencyIds(flag: Pick<FeatureFlag, "filters">): number[] {
  * soft-deleted ones included): the flags the change's live flags depend on that it did not find, and
  * the cohorts when the change names one by name.
  */
-function scopedReads(declared: readonly DesiredFlag[], objects: readonly LiveFlag[]): FlagReads {
+function scopedReads(declared: readonly DeclaredFlag[], objects: readonly LiveFlag[]): FlagReads {
   const keys = new Set(declared.map((d) => d.name));
   const pins = new Set(declared.flatMap((d) => (d.id !== undefined ? [d.id] : [])));
   const ids = new Set(objects.map((f) => f.id));
   const linked = objects
     .filter((f) => keys.has(f.key) || pins.has(f.id))
-    .flatMap(dependencyIds)
+    .flatMap(dependencyNumbers)
     .filter((id) => !ids.has(id));
   return {
     archived: false,
     pinned: [],
-    cohorts: declared.some((d) => !d.deleted && d.cohorts.length > 0),
+    cohorts: declared.some(namesCohorts),
     declared: [...keys],
     pins: [...pins],
     linked: [...new Set(linked)],
@@ -173,7 +175,7 @@ export async function readFlags(
   list: () => Promise<LiveFlag[]>,
   scope?: ReadScope,
 ): Promise<{ live: LiveFlags; read: FlagReads }> {
-  const flags = declared as readonly DesiredFlag[];
+  const flags = declared as readonly DeclaredFlag[];
   const objects = await list();
   if (scope !== undefined) {
     const read = scopedReads(flags, objects);
@@ -214,27 +216,33 @@ export async function rereadFlags(
 
 /** A flag's state besides the table's fields: its version (a write anyone made bumps it) and what it depends on. */
 export function flagDetails(live: LiveFlag, kindLive: LiveFlags): Record<string, unknown> {
-  const keyOf = keysById(kindLive);
-  return { version: live.version ?? null, depends_on: liveReferences(live, keyOf) };
+  const keys = new Map([...kindLive.objects, ...kindLive.referable].map((f) => [String(f.id), f.key]));
+  return {
+    version: live.version ?? null,
+    depends_on: dependencyIds(live).map((id) => keys.get(id) ?? `#${id}`),
+  };
 }
 
-/** Flag id → key, among the project's live flags. */
-export function keysById(
-  kindLive: Pick<LiveFlags, "objects" | "others">,
-): (id: string) => string | undefined {
-  const map = new Map([...kindLive.objects, ...kindLive.others].map((f) => [String(f.id), f.key]));
-  return (id) => map.get(id);
-}
-
-/** The keys of the project's live flags (not deleted) whose conditions name `flag`: its dependents. */
+/** The project's live flags (not deleted) whose conditions name `flag`: its dependents, by key. */
 export function liveDependents(
   flag: Pick<LiveFlag, "id">,
-  kindLive: Pick<LiveFlags, "objects" | "others">,
-): string[] {
+  kindLive: Pick<LiveFlags, "objects" | "referable">,
+): ObjectLink[] {
   const id = String(flag.id);
-  const named = (other: LiveFlag) => liveReferences(other, (ref) => ref).includes(id);
-  return [...kindLive.objects, ...kindLive.others]
-    .filter((other) => other.id !== flag.id && !other.deleted && named(other))
-    .map((other) => other.key)
-    .sort();
+  return [...kindLive.objects, ...kindLive.referable]
+    .filter((other) => other.id !== flag.id && !other.deleted && dependencyIds(other).includes(id))
+    .sort((a, b) => compareText(a.key, b.key))
+    .map((other) => ({ kind: FEATURE_FLAG, name: other.key, id: other.id }));
+}
+
+/** The live flags a live flag's conditions name, among those read: what it depends on now. */
+export function liveDependencies(
+  flag: Pick<FeatureFlag, "filters">,
+  kindLive: Pick<LiveFlags, "objects" | "referable">,
+): ObjectLink[] {
+  const byId = new Map([...kindLive.objects, ...kindLive.referable].map((f) => [String(f.id), f]));
+  return dependencyIds(flag).flatMap((id) => {
+    const found = byId.get(id);
+    return found === undefined ? [] : [{ kind: FEATURE_FLAG, name: found.key, id: found.id }];
+  });
 }

@@ -1,107 +1,212 @@
 /**
- * Plans one declared flag against its live match (SPEC §3 "Feature flags"): create (and archive after
- * it), update of the declared fields that differ, soft delete of a tombstone, restore of a pinned
- * soft-deleted flag, and the archived switch. Before anything, the flags and cohorts its filters name
- * are resolved in this project (a key among the declarations, then the live flags; a cohort name among
- * the cohorts, once); what cannot be resolved is a plan error at its place.
+ * What a flag's plan adds to the model's (SPEC §3 "Feature flags"; ../define/model.ts plans the
+ * create, the update of the declared fields that differ, the soft delete, the restore of a pinned
+ * soft-deleted flag and the archived switch, with the flags and cohorts its filters name resolved
+ * per project into `requires`):
  *
- * `filters` is compared on its declared top-level keys after both sides pass through filters.ts (every
- * server rewrite undone); a change carries the words a reviewer reads (phrasing.ts). An update's
- * `before` holds the live values it changes in the service's stored form, `version` and what the flag
- * depends on: apply sends them back as `version` + `original_flag`, so an edit made in the UI since
- * the plan is refused by the service. Its `after.filters` holds only the changed keys; apply lays them
- * over `before.filters` and sends the whole object (verbs.ts). Encrypted payload values never enter the plan: their plain text
- * is compared in memory (when its variable is set) and shows only as "changes the encrypted payload".
- *
- * A flag evaluated in the last 30 days (`last_called_at`) is live in production: turning it off,
- * soft-deleting, archiving or re-keying it is guarded (destructive, refused without --force).
+ * - a create whose filters declare no release condition is refused by the service: a plan error;
+ * - an update carries its preconditions for the service's version check (`version`, and in
+ *   `original_flag` the stored values of the changed fields it compares, a changed `filters` whole),
+ *   runs after the flags it depended on when planned (when it brings the flag up) or after the flags
+ *   that depend on it (when it turns the flag off: `required_by`), and sends a flag's encrypted
+ *   payloads all again whenever one changes (`sends`: the stored filters leave them out);
+ * - a flag evaluated in the last 30 days (`last_called_at`) is live in production: turning it off,
+ *   soft-deleting, archiving or re-keying it is guarded (destructive, refused without --force).
  */
-
-import { SecretValue } from "../../config/secret.js";
-import { makeAction } from "../../plan/context.js";
 import type { KindPlanContext } from "../../plan/kinds.js";
-import { toSecretRef } from "../../plan/secrets.js";
-import type { Action, FieldChange, ObjectRef } from "../../plan/types.js";
-import type { Reference } from "../../read/kinds.js";
-import { CREATE, RESTORE, SOFT_DELETE } from "../shared/verbs.js";
+import type { Action, FieldChange } from "../../plan/types.js";
+import { isPlainObject } from "../../plan/values.js";
+import type { ModelActionContext } from "../define/model.js";
 import { createNote, createProblem } from "./checks.js";
-import { cohortIdsByName } from "./dependencies.js";
+import { plainOverEncrypted } from "./compare.js";
 import { type DesiredFlag, flagFields } from "./fields.js";
-import {
-  differingFilterKeys,
-  ENCRYPTED,
-  isObject,
-  type Json,
-  jsonEqual,
-  type NormaliseOptions,
-  normaliseDesiredFilters,
-  normaliseLiveFilters,
-  parsePayload,
-} from "./filters.js";
-import { ARCHIVE, UNARCHIVE } from "./lifecycle.js";
-import { keysById, type LiveFlag, type LiveFlags, liveDependents, liveReferences } from "./live.js";
-import { FEATURE_FLAG } from "./name.js";
+import { isObject, type Json, storedFilters } from "./filters.js";
+import { type LiveFlag, type LiveFlags, liveDependencies, liveDependents } from "./live.js";
 import { describeFlagField } from "./phrasing.js";
-import { FLAG_UPDATE } from "./verbs.js";
 
 const DAY = 86_400_000;
 const LIVE_DAYS = 30;
 
-/** What the service adds to `filters` on read, never stored: properties' `cohort_name` and `group_key_names`. */
-const READ_ONLY_PROPERTY_KEYS = ["cohort_name", "group_key_names"];
+type About = ModelActionContext<DesiredFlag, LiveFlag, LiveFlags>;
 
-type Ctx = KindPlanContext<LiveFlags>;
-
-export function planFlag(desired: DesiredFlag, live: LiveFlag | undefined, ref: ObjectRef, ctx: Ctx): void {
-  const owner = `feature flag "${desired.name}"`;
-  if (desired.deleted) {
-    if (live && !live.deleted) ctx.sink.actions.push(softDelete(live, ref, ctx));
-    return;
-  }
-  const cohorts = resolveCohorts(desired, ctx);
-  if (!resolveFlags(desired, ctx) || cohorts === undefined) return;
-  if (live === undefined) {
-    if (desired.id !== undefined) {
-      ctx.sink.errors.push({
-        message: `${owner} pins id ${desired.id}, which project ${ctx.project} does not have (live or soft-deleted): remove the \`id:\` pin to create it`,
-        source: desired.source,
-      });
-      return;
+/** The model's action for a flag, with what only flags need; undefined after a plan error. */
+export function flagAction(action: Action, about: About): Action | undefined {
+  const { live, ctx } = about;
+  switch (action.action) {
+    case "create":
+      return create(action, about);
+    case "update":
+      return live ? update(action, about.desired, live, ctx) : action;
+    case "restore":
+      return {
+        ...action,
+        changes: action.changes.map((c) => ({ ...c, says: describeFlagField("deleted", true, false) })),
+      };
+    case "soft_delete":
+    case "archive": {
+      if (!live) return action;
+      const guard = liveGuard(live, ctx, action.action === "archive" ? "archiving it" : "soft-deleting it");
+      const dependents = liveDependents(live, ctx.live);
+      return {
+        ...action,
+        ...(dependents.length > 0 ? { required_by: dependents } : {}),
+        ...(guard ? { guard, destructive: true } : {}),
+      };
     }
-    planCreate(desired, ref, cohorts, ctx);
-    return;
+    default:
+      return action;
   }
-  if (live.deleted) {
-    ctx.sink.actions.push(
-      makeAction(RESTORE, ref, {
-        before: { deleted: true },
-        after: { deleted: false },
-        changes: [{ path: "deleted", before: true, after: false, says: ["restores the flag"] }],
-      }),
+}
+
+function create(action: Action, { desired, ctx }: About): Action | undefined {
+  const problem = createProblem(desired?.filters, `feature flag "${desired?.name}"`);
+  if (problem !== undefined) {
+    ctx.sink.errors.push({ message: problem, ...(desired ? { source: desired.source } : {}) });
+    return undefined;
+  }
+  const note = createNote(desired?.filters);
+  if (note !== undefined) action = { ...action, warnings: [...action.warnings, note] };
+  if (desired?.has_encrypted_payloads !== true) return action;
+  // An encrypted payload is listed by its variable only, one change per payload key.
+  const changes = action.changes.flatMap((c): FieldChange[] =>
+    c.path === "filters.payloads" && isObject(c.after)
+      ? Object.entries(c.after).map(([payload, ref]) => ({
+          path: `filters.payloads.${payload}`,
+          after: ref,
+          secret: true,
+          says: [`adds the encrypted payload for ${payload}`],
+        }))
+      : [c],
+  );
+  return { ...action, changes };
+}
+
+function update(
+  action: Action,
+  desired: DesiredFlag | undefined,
+  live: LiveFlag,
+  ctx: KindPlanContext<LiveFlags>,
+): Action {
+  const changes = action.changes.map((c) => {
+    if (c.path.startsWith("filters.") || c.says !== undefined) return c;
+    const says = describeFlagField(c.path, c.before, c.after);
+    return says.length > 0 ? { ...c, says } : c;
+  });
+  // The table's fields first, then the filters' keys, as reviewers read them.
+  const ordered = [
+    ...changes.filter((c) => !c.path.startsWith("filters.")),
+    ...changes.filter((c) => c.path.startsWith("filters.")),
+  ];
+  const before = structuredClone(action.before ?? {}) as Json;
+  const after = structuredClone(action.after ?? {}) as Json;
+  const sends = structuredClone(action.sends ?? {}) as Json;
+  const encrypted = live.has_encrypted_payloads === true || desired?.has_encrypted_payloads === true;
+  if (encrypted && changes.some((c) => c.path.startsWith("filters.payloads"))) {
+    // The stored filters apply lays its changes over leave encrypted payloads out: all of them go.
+    for (const side of [before, after]) {
+      if (isObject(side.filters)) delete side.filters.payloads;
+      if (isObject(side.filters) && Object.keys(side.filters).length === 0) delete side.filters;
+    }
+    const declared = desired === undefined ? undefined : flagFields.sent(desired as never).filters;
+    sends.filters = { payloads: isObject(declared) ? declared.payloads : {} };
+  }
+  const turnsOff = changes.some((c) => c.path === "active" && c.after === false);
+  const rekeys = changes.some((c) => c.path === "key");
+  const guard =
+    (turnsOff ? liveGuard(live, ctx, "turning it off") : undefined) ??
+    (rekeys
+      ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`)
+      : undefined);
+  const warnings = [...action.warnings];
+  // Turning encryption off is destructive-looking: the payloads are readable from then on.
+  const decrypts = changes.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
+  if (decrypts) {
+    warnings.push(
+      "turning payload encryption off stores the payloads in plain text: anyone who can read the flag reads them",
     );
   }
-  planUpdate(desired, live, ref, cohorts, ctx);
+  if (
+    changes.some((c) => c.path === "evaluation_contexts") &&
+    (live.evaluation_contexts ?? []).length === 0
+  ) {
+    warnings.push(
+      "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file",
+    );
+  }
+  // Up: after the flags its filters name and those it depended on when planned; down (turned off):
+  // after the flags that depend on it (apply order, SPEC §3).
+  const requires = [...(action.requires ?? [])];
+  if (!turnsOff) {
+    for (const link of liveDependencies(live, ctx.live)) {
+      if (!requires.some((r) => r.kind === link.kind && r.name === link.name)) requires.push(link);
+    }
+  }
+  const dependents = turnsOff ? liveDependents(live, ctx.live) : [];
+  const result: Action = {
+    ...action,
+    before,
+    after,
+    changes: ordered,
+    warnings,
+    preconditions: preconditions(changes, live),
+  };
+  if (requires.length > 0) result.requires = requires;
+  else delete result.requires;
+  if (dependents.length > 0) result.required_by = dependents;
+  if (Object.keys(sends).length > 0) result.sends = sends;
+  else delete result.sends;
+  if (guard) {
+    result.guard = guard;
+    result.destructive = true;
+  } else result.destructive = decrypts;
+  return result;
 }
 
-/** The undeclared live flag's soft delete (--prune), guarded like a tombstone's. */
-export function pruneFlag(live: LiveFlag, ref: ObjectRef, ctx: Ctx): Action {
-  return softDelete(live, ref, ctx);
+/**
+ * Changed fields the service's version check never compares, so never sent in `original_flag`
+ * (posthog/api/feature_flag.py, FeatureFlagSerializer.update and _get_conflicting_changes): the check
+ * runs on the validated fields after `evaluation_contexts` was popped from them, and compares each with
+ * `getattr(instance, field)`, an attribute of the flag's row, which has no `tags` (they are tagged
+ * items of their own): a tags entry could only make the check read what is not there.
+ */
+const UNCOMPARED = new Set(["tags", "evaluation_contexts"]);
+
+/**
+ * The preconditions of an update: `version`, and `original_flag`, the values read at plan time of the
+ * changed fields the service compares, as it stores them. A changed `filters` is the whole stored
+ * filters, payloads of a plain flag included: PostHog's version check (products/feature_flags/backend/
+ * api/feature_flag.py, FeatureFlagSerializer._get_conflicting_changes) compares each field whole,
+ * `original_flag[field] != getattr(instance, field)`, and `filters` is one field, the row's JSON.
+ * Anything less (the declared keys only, or no payloads) never equals the stored value, so every write
+ * anyone made since the plan (a description, a tag) would refuse ours as a conflict. A flag with
+ * encrypted payloads leaves them out (their live plain text is never kept, and the row holds ciphertext
+ * anyway): any write since the plan is then a conflict, never silently overwritten. Apply also lays
+ * the changed keys over this copy and sends the filters whole (verbs.ts, `wholeFilters`).
+ */
+function preconditions(changes: readonly FieldChange[], live: LiveFlag): Json {
+  const original: Json = {};
+  for (const c of changes) {
+    const field = c.path.split(".")[0] ?? c.path;
+    if (UNCOMPARED.has(field) || field in original) continue;
+    if (field === "filters") {
+      const stored = storedFilters(isPlainObject(live.filters) ? live.filters : {});
+      if (live.has_encrypted_payloads === true) delete stored.payloads;
+      original.filters = stored;
+    } else original[field] = storedValue(live, field);
+  }
+  const out: Json = { version: live.version ?? null };
+  if (Object.keys(original).length > 0) out.original_flag = original;
+  return out;
 }
 
-function softDelete(live: LiveFlag, ref: ObjectRef, ctx: Ctx): Action {
-  const guard = liveGuard(live, ctx, "soft-deleting it");
-  return makeAction(SOFT_DELETE, ref, {
-    before: {
-      ...flagFields.state(live as never),
-      depends_on: liveReferences(live, keysById(ctx.live)),
-      dependents: liveDependents(live, ctx.live),
-    },
-    ...(guard ? { guard } : {}),
-  });
+/** A field's live value as the service stores it (the description, its `name`, as live flags keep it). */
+function storedValue(live: LiveFlag, path: string): unknown {
+  const field = (flagFields.fields as Record<string, { wire?: string } | undefined>)[path];
+  return (live as unknown as Json)[field?.wire ?? path];
 }
 
 /** Why an action on a flag evaluated in the last 30 days needs --force; undefined otherwise. */
-function liveGuard(live: LiveFlag, ctx: Ctx, doing: string): string | undefined {
+function liveGuard(live: LiveFlag, ctx: KindPlanContext<LiveFlags>, doing: string): string | undefined {
   if (!live.last_called_at) return undefined;
   const called = Date.parse(live.last_called_at);
   const ago = ctx.options.now.getTime() - called;
@@ -117,358 +222,17 @@ function agoText(ms: number): string {
 }
 
 /**
- * What a declared flag refers to in a change-scoped read (SPEC §3): the flags its conditions name, by
- * key (the read finds a declared one the way it is declared, else the live flag by key). The cohorts it
- * names are no kind: the read hook reads them, once, when a declaration it reads names one.
+ * What follows a flag's own actions: payloads written in plain text over encrypted live ones are plan
+ * errors (compare.ts `plainOverEncrypted`), whatever else the plan holds.
  */
-export function flagReferencesOf(desired: DesiredFlag): Reference[] {
-  if (desired.deleted) return [];
-  return [...new Set(desired.references.map((r) => r.key))].map((name) => ({ kind: FEATURE_FLAG, name }));
-}
-
-/**
- * Every flag the filters name is declared in this project or live in it; else a plan error at its
- * place. A change-scoped plan creates only the change's flags (`ctx.live.declared`): a dependency
- * declared elsewhere but not live is an error there too, saying why.
- */
-function resolveFlags(desired: DesiredFlag, ctx: Ctx): boolean {
-  const live = new Set([...ctx.live.objects, ...ctx.live.others].filter((f) => !f.deleted).map((f) => f.key));
-  const declared = new Set(ctx.live.declared);
-  const elsewhere = new Set((ctx.others?.declared(FEATURE_FLAG) ?? []).map((d) => d.name));
-  let ok = true;
-  for (const ref of desired.references) {
-    if (live.has(ref.key) || declared.has(ref.key)) continue;
-    ok = false;
-    ctx.sink.errors.push({
-      message:
-        ctx.live.scoped !== undefined && elsewhere.has(ref.key)
-          ? `feature flag "${desired.name}" depends on flag "${ref.key}", which is declared but not live in project ${ctx.project}, and a change-scoped plan leaves its unchanged declaration as it is: a full plan creates it`
-          : `feature flag "${desired.name}" depends on flag "${ref.key}", which is neither declared nor a live flag of project ${ctx.project}`,
-      source: ref.source,
-    });
-  }
-  return ok;
-}
-
-/** Cohort names → ids in this project (one name, one cohort); undefined after reporting a problem. */
-function resolveCohorts(desired: DesiredFlag, ctx: Ctx): Map<string, number> | undefined {
-  const byName = cohortIdsByName(ctx.live.cohorts ?? []);
-  const out = new Map<string, number>();
-  let ok = true;
-  for (const { name, source } of desired.cohorts) {
-    const ids = byName.get(name) ?? [];
-    if (ids.length === 1 && ids[0] !== undefined) out.set(name, ids[0]);
-    else {
-      ok = false;
-      ctx.sink.errors.push({
-        message:
-          ids.length === 0
-            ? `feature flag "${desired.name}" names cohort "${name}", which project ${ctx.project} does not have`
-            : `cohort name "${name}" is held by cohorts ${ids.join(", ")} of project ${ctx.project}: name it by id instead (value: <id>)`,
-        source,
-      });
-    }
-  }
-  return ok ? out : undefined;
-}
-
-/** The declared filters in the plan's form: cohorts by id (and name, for reading), secrets as references. */
-function planFilters(desired: DesiredFlag, cohorts: ReadonlyMap<string, number>): Json | undefined {
-  if (desired.filters === undefined) return undefined;
-  const out = structuredClone({ ...desired.filters, payloads: undefined }) as Json;
-  if (!("payloads" in desired.filters)) delete out.payloads;
-  else {
-    const payloads = desired.filters.payloads;
-    out.payloads = isObject(payloads)
-      ? Object.fromEntries(
-          Object.entries(payloads).map(([k, v]) => [k, v instanceof SecretValue ? toSecretRef(v) : v]),
-        )
-      : payloads;
-  }
-  for (const group of Array.isArray(out.groups) ? out.groups.filter(isObject) : []) {
-    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
-      if (prop.type === "cohort" && typeof prop.cohort === "string") prop.value = cohorts.get(prop.cohort);
-    }
-  }
-  return out;
-}
-
-function normaliseOptions(desired: DesiredFlag, live: LiveFlag | undefined, ctx: Ctx): NormaliseOptions {
-  const remote = desired.is_remote_configuration ?? live?.is_remote_configuration === true;
-  // Encrypted on either side: a live payload is never compared or shown, whatever the file says.
-  const encrypted = desired.has_encrypted_payloads === true || live?.has_encrypted_payloads === true;
-  const stored = live && isObject(live.filters) ? live.filters.aggregation_group_type_index : null;
-  return {
-    remoteConfiguration: remote,
-    encrypted,
-    storedAggregation: typeof stored === "number" ? stored : null,
-    flagKeyOf: keysById(ctx.live),
-  };
-}
-
-/** A cohort's name by id, from the cohorts read or the names the live flag carries. */
-function cohortNames(live: LiveFlag | undefined, ctx: Ctx): (id: number) => string | undefined {
-  const names = new Map((ctx.live.cohorts ?? []).map((c) => [c.id, c.name]));
-  const groups =
-    live && isObject(live.filters) && Array.isArray(live.filters.groups) ? live.filters.groups : [];
-  for (const group of groups.filter(isObject)) {
-    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
-      if (prop.type === "cohort" && typeof prop.cohort_name === "string")
-        names.set(Number(prop.value), prop.cohort_name);
-    }
-  }
-  return (id) => names.get(id);
-}
-
-/** A field's live value as the service stores it (the description, its `name`, as live flags keep it). */
-function storedValue(live: LiveFlag, path: string): unknown {
-  const field = (flagFields.fields as Record<string, { wire?: string } | undefined>)[path];
-  return (live as unknown as Json)[field?.wire ?? path];
-}
-
-/** The live filters as the service stores them: what it adds on read removed. */
-function storedFilters(live: LiveFlag): Json {
-  const filters = structuredClone(isObject(live.filters) ? live.filters : {}) as Json;
-  for (const group of Array.isArray(filters.groups) ? filters.groups.filter(isObject) : []) {
-    for (const prop of Array.isArray(group.properties) ? group.properties.filter(isObject) : []) {
-      for (const key of READ_ONLY_PROPERTY_KEYS) delete prop[key];
-    }
-  }
-  return filters;
-}
-
-/**
- * The changes of a flag's payloads when either side is encrypted, one per payload key: compared in
- * memory with the live plain text (never kept), added, removed, or sent again under --rotate-secrets.
- * A variable not set leaves its value unknown: treated as unchanged. When encryption is switched on or
- * off every declared payload is written again (the service encrypts only the payloads a write sends),
- * and a payload the file writes in plain text is never compared with an encrypted live one (the plan
- * would tell whether a guess was right). A change carries the variable or the file's value, never a
- * live one.
- */
-function encryptedPayloadChanges(
+export function flagExtras(
   desired: DesiredFlag,
-  live: LiveFlag,
-  plan: Json,
-  rotate: boolean,
-): FieldChange[] {
-  const wanted = isObject(desired.filters?.payloads) ? desired.filters.payloads : {};
-  const current = isObject(live.filters) && isObject(live.filters.payloads) ? live.filters.payloads : {};
-  const refs = isObject(plan.payloads) ? plan.payloads : {};
-  const liveEncrypted = live.has_encrypted_payloads === true;
-  const encrypted = desired.has_encrypted_payloads ?? liveEncrypted;
-  const switching = encrypted !== liveEncrypted;
-  const changes: FieldChange[] = [];
-  for (const key of Object.keys(wanted)) {
-    const value = wanted[key];
-    const path = `filters.payloads.${key}`;
-    if (!(key in current)) {
-      const says = [`adds the ${encrypted ? "encrypted " : ""}payload for ${key}`];
-      changes.push({ path, after: refs[key], ...(encrypted ? { secret: true } : {}), says });
-      continue;
-    }
-    const differs =
-      value instanceof SecretValue &&
-      value.available &&
-      !jsonEqual(parsePayload(value.reveal()), parsePayload(current[key]));
-    if (!(switching || rotate || differs)) continue;
-    const says = [`changes the encrypted payload for ${key}`];
-    changes.push(
-      encrypted
-        ? { path, after: refs[key], secret: true, says }
-        : { path, before: ENCRYPTED, after: refs[key], says },
-    );
-  }
-  for (const key of Object.keys(current)) {
-    if (!(key in wanted)) {
-      changes.push({
-        path: `filters.payloads.${key}`,
-        before: ENCRYPTED,
-        after: null,
-        says: [`removes the encrypted payload for ${key}`],
-      });
-    }
-  }
-  return changes;
-}
-
-/**
- * Payloads the file writes in plain text for a flag whose live payloads are encrypted, without saying
- * `has_encrypted_payloads`: plan errors, one per payload. Compared, they would tell a reader of the
- * plan whether the file guessed the live secret; written, they would replace it unseen.
- */
-function plainOverEncrypted(desired: DesiredFlag, live: LiveFlag): string[] {
-  if (live.has_encrypted_payloads !== true || desired.has_encrypted_payloads !== undefined) return [];
-  const payloads = desired.filters?.payloads;
-  if (!isObject(payloads)) return [];
-  return Object.keys(payloads).map(
-    (key) =>
-      `payload ${JSON.stringify(key)} of feature flag "${desired.name}" is written in plain text, but its live payloads are encrypted: declare has_encrypted_payloads: true and write it as one \${NAME} reference (a secret), or has_encrypted_payloads: false to store it in plain text from now on`,
-  );
-}
-
-/** Field changes of `filters`, on the keys the file declares, in comparable forms with a reviewer's words. */
-function filterChanges(desired: DesiredFlag, live: LiveFlag, plan: Json, ctx: Ctx): FieldChange[] {
-  const declared = Object.keys(plan);
-  const opts = normaliseOptions(desired, live, ctx);
-  const { flagKeyOf: _ids, ...desiredOpts } = opts;
-  const wanted = normaliseDesiredFilters(plan, desiredOpts);
-  const current = normaliseLiveFilters(isObject(live.filters) ? live.filters : {}, opts);
-  const encrypted = opts.encrypted && declared.includes("payloads");
-  const keys = differingFilterKeys(declared, wanted, current).filter((k) => !(encrypted && k === "payloads"));
-  const names = cohortNames(live, ctx);
-  const changes = keys.map((key) => {
-    const path = `filters.${key}`;
-    const before = current[key] ?? null;
-    const after = wanted[key] ?? null;
-    const says = describeFlagField(path, before, after, { cohortName: names });
-    const change: FieldChange = { path, before, after };
-    if (says.length > 0) change.says = says;
-    return change;
-  });
-  if (encrypted) changes.push(...encryptedPayloadChanges(desired, live, plan, ctx.options.rotateSecrets));
-  return changes;
-}
-
-function planCreate(
-  desired: DesiredFlag,
-  ref: ObjectRef,
-  cohorts: ReadonlyMap<string, number>,
-  ctx: Ctx,
+  live: LiveFlag | undefined,
+  _ref: unknown,
+  ctx: KindPlanContext<LiveFlags>,
 ): void {
-  const problem = createProblem(desired.filters, `feature flag "${desired.name}"`);
-  if (problem !== undefined) {
-    ctx.sink.errors.push({ message: problem, source: desired.source });
-    return;
-  }
-  const after: Json = flagFields.sent(desired as never);
-  const filters = planFilters(desired, cohorts);
-  if (filters !== undefined) after.filters = filters;
-  const names = cohortNames(undefined, ctx);
-  const changes: FieldChange[] = [];
-  for (const [path, value] of Object.entries(after)) {
-    if (path !== "filters") {
-      changes.push({ path, after: value });
-      continue;
-    }
-    // Filters key by key, in a reviewer's words; an encrypted payload by its variable only.
-    for (const [key, part] of Object.entries(value as Json)) {
-      if (key === "payloads" && desired.has_encrypted_payloads === true && isObject(part)) {
-        for (const [payload, ref] of Object.entries(part)) {
-          const says = [`adds the encrypted payload for ${payload}`];
-          changes.push({ path: `filters.payloads.${payload}`, after: ref, secret: true, says });
-        }
-        continue;
-      }
-      const says = describeFlagField(`filters.${key}`, undefined, part, { cohortName: names });
-      changes.push({ path: `filters.${key}`, after: part, ...(says.length > 0 ? { says } : {}) });
-    }
-  }
-  const note = createNote(desired.filters);
-  ctx.sink.actions.push(makeAction(CREATE, ref, { after, changes, ...(note ? { warnings: [note] } : {}) }));
-  if (desired.archived === true) {
-    ctx.sink.actions.push(
-      makeAction(ARCHIVE, ref, { before: { archived: false }, after: { archived: true } }),
-    );
-  }
-}
-
-function planUpdate(
-  desired: DesiredFlag,
-  live: LiveFlag,
-  ref: ObjectRef,
-  cohorts: ReadonlyMap<string, number>,
-  ctx: Ctx,
-): void {
-  const plain = plainOverEncrypted(desired, live);
-  if (plain.length > 0) {
-    for (const message of plain) ctx.sink.errors.push({ message, source: desired.source });
-    return;
-  }
-  const state = flagFields.state(live as never);
-  const { changes } = flagFields.compare(desired as never, state);
-  const filters = planFilters(desired, cohorts);
-  const filterChangeList = filters === undefined ? [] : filterChanges(desired, live, filters, ctx);
-  for (const change of changes) {
-    const says = describeFlagField(change.path, change.before, change.after);
-    if (says.length > 0) change.says = says;
-  }
-  const all = [...changes, ...filterChangeList];
-  const unarchive = desired.archived === false && live.archived === true;
-  if (unarchive)
-    ctx.sink.actions.push(
-      makeAction(UNARCHIVE, ref, { before: { archived: true }, after: { archived: false } }),
-    );
-  if (all.length > 0) {
-    const before: Json = {
-      version: live.version ?? null,
-      depends_on: liveReferences(live, keysById(ctx.live)),
-    };
-    const after: Json = {};
-    for (const c of changes) {
-      before[c.path] = storedValue(live, c.path);
-      after[c.path] = c.after;
-    }
-    if (filterChangeList.length > 0 && filters !== undefined) {
-      // The whole stored filters, payloads of a plain flag included: PostHog's version check
-      // (products/feature_flags/backend/api/feature_flag.py, FeatureFlagSerializer.
-      // _get_conflicting_changes) compares each field whole, `original_flag[field] !=
-      // getattr(instance, field)`, and `filters` is one field, the row's JSON. Anything less (the
-      // declared keys only, or no payloads) never equals the stored value, so every write anyone made
-      // since the plan (a description, a tag) would refuse ours as a conflict. A flag with encrypted
-      // payloads leaves them out (their live plain text is never kept, and the row holds ciphertext
-      // anyway): any write since the plan is then a conflict, never silently overwritten.
-      // Apply also sends this copy as the base of the filters it writes (verbs.ts, `wholeFilters`):
-      // `after` holds only the keys that change, as the plan shows them.
-      before.filters = storedFilters(live);
-      if (live.has_encrypted_payloads === true) delete (before.filters as Json).payloads;
-      const keys = new Set(filterChangeList.map((c) => c.path.split(".")[1] ?? ""));
-      after.filters = Object.fromEntries([...keys].map((k) => [k, filters[k]]));
-    }
-    const turnsOff = changes.some((c) => c.path === "active" && c.after === false);
-    // Turned off after the flags that depend on it (apply order: order.ts).
-    if (turnsOff) before.dependents = liveDependents(live, ctx.live);
-    const rekeys = changes.some((c) => c.path === "key");
-    const guard =
-      (turnsOff ? liveGuard(live, ctx, "turning it off") : undefined) ??
-      (rekeys
-        ? liveGuard(live, ctx, `renaming its key, code that checks "${live.key}" no longer finds it`)
-        : undefined);
-    const warnings: string[] = [];
-    // Turning encryption off is destructive-looking: the payloads are readable from then on.
-    const decrypts = changes.some((c) => c.path === "has_encrypted_payloads" && c.after === false);
-    if (decrypts) {
-      warnings.push(
-        "turning payload encryption off stores the payloads in plain text: anyone who can read the flag reads them",
-      );
-    }
-    if (
-      changes.some((c) => c.path === "evaluation_contexts") &&
-      (live.evaluation_contexts ?? []).length === 0
-    ) {
-      warnings.push(
-        "the service keeps evaluation contexts only with its flag-evaluation-tags feature: if apply reports them ignored, leave them out of the file",
-      );
-    }
-    ctx.sink.actions.push(
-      makeAction(FLAG_UPDATE, ref, {
-        before,
-        after,
-        changes: all,
-        ...(warnings.length > 0 ? { warnings } : {}),
-        ...(decrypts ? { destructive: true } : {}),
-        ...(guard ? { guard } : {}),
-      }),
-    );
-  }
-  if (desired.archived === true && live.archived !== true) {
-    const guard = liveGuard(live, ctx, "archiving it");
-    ctx.sink.actions.push(
-      makeAction(ARCHIVE, ref, {
-        before: { archived: false, dependents: liveDependents(live, ctx.live) },
-        after: { archived: true },
-        ...(guard ? { guard } : {}),
-      }),
-    );
+  if (live === undefined) return;
+  for (const message of plainOverEncrypted(desired, live)) {
+    ctx.sink.errors.push({ message, source: desired.source });
   }
 }

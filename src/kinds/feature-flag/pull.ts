@@ -1,33 +1,27 @@
 /**
  * Live flags → YAML items (SPEC §2), such that planning the pulled files against the same project plans
  * nothing. The field table writes the switches and choices at their defaults (so a later edit in the
- * UI shows up as drift), the id pin and the description (the service's `name`); here comes
- * `filters` in the file's form: what the service adds on read left out (`cohort_name`, a group's copy
- * of the flag's aggregation, nulls), payloads as YAML values, a flag dependency by the other flag's key
- * (never its id, so the file serves other projects), a cohort by name when the project has one cohort
- * of that name (else by id), and an encrypted payload as a `${NAME}` placeholder: its live value is
- * never written.
+ * UI shows up as drift), the id pin and the description (the service's `name`), and `filters` in the
+ * file's form (`pullFilters`): what the service adds on read left out (`cohort_name`, a group's copy
+ * of the flag's aggregation, nulls), payloads as YAML values, a flag dependency by the other flag's
+ * key (never its id, so the file serves other projects) and a cohort by name when the project has one
+ * cohort of that name, else by id (the kit names them from the references the field declares), and
+ * an encrypted payload as a `${NAME}` placeholder: its live value is never written.
  *
  * Archived flags, which the service's list hides, are not pulled; the archived list is read only to
  * name a flag a pulled flag depends on. The cohorts are read only when a flag has a cohort condition.
  */
-import { Placeholder, type Pulled } from "../../pull/kinds.js";
+import type { LiveObject } from "../../plan/types.js";
+import { Placeholder } from "../../pull/kinds.js";
 import type { ServiceClient } from "../../service/index.js";
 import { secretVariableName } from "../batch-export/service-rules/destinations.js";
-import type { Cohort, FeatureFlag } from "./answers.js";
-import { cohortIdsByName } from "./dependencies.js";
-import { flagFields } from "./fields.js";
+import { findReferences } from "../define/references.js";
 import { isObject, type Json, parsePayload } from "./filters.js";
-import { asLive } from "./live.js";
+import type { LiveFlag } from "./live.js";
+import { FEATURE_FLAG } from "./name.js";
+import { FLAG_REFERENCES } from "./references.js";
 import { FILTER_KEYS, GROUP_KEYS, PROPERTY_KEYS } from "./schema.js";
 import { cohortsApi, featureFlagsApi } from "./service.js";
-
-export interface PullNames {
-  /** A flag id of the project → its key. */
-  flagKey(id: string): string | undefined;
-  /** A cohort id → the name to write, when that name is held by that cohort only. */
-  cohortName(id: number): string | undefined;
-}
 
 /** The variable an encrypted payload's placeholder names: `<KEY>_PAYLOAD_<PAYLOAD KEY>`, upper-case. */
 export function payloadVariable(flagKey: string, payloadKey: string): string {
@@ -43,37 +37,35 @@ function known(value: Json, keys?: ReadonlySet<string>): Json {
   );
 }
 
-function pullProperty(prop: Json, names: PullNames): Json {
+function pullProperty(prop: Json): Json {
   const out = known(prop, PROPERTY_KEYS);
-  if (out.type === "flag" && out.key !== undefined)
-    out.key = names.flagKey(String(out.key)) ?? String(out.key);
   if (out.type === "cohort") {
-    const id = Number(out.value);
-    const name = Number.isSafeInteger(id) ? names.cohortName(id) : undefined;
+    // Named by the kit where the project has one cohort of that name; else its id stays.
     delete out.key;
-    if (name !== undefined) {
-      delete out.value;
-      return { type: "cohort", cohort: name, ...withoutType(out) };
+    const id = Number(out.value);
+    if (out.value !== undefined && Number.isSafeInteger(id)) out.value = id;
+    // By name: right after its type, as people write it.
+    if (out.cohort !== undefined) {
+      const { type: _type, cohort, ...rest } = out;
+      return { type: "cohort", cohort, ...rest };
     }
-    if (Number.isSafeInteger(id)) out.value = id;
   }
   return out;
 }
 
-const withoutType = ({ type: _type, ...rest }: Json): Json => rest;
-
-/** A live flag's filters in the file's form; encrypted payloads as placeholders (their variables listed). */
-export function pullFilters(flag: FeatureFlag, names: PullNames): { filters: Json; variables: string[] } {
-  const live = isObject(flag.filters) ? flag.filters : {};
+/**
+ * A live flag's filters in the file's form (their flags and cohorts already named by the kit where a
+ * name is the object's own); encrypted payloads as placeholders.
+ */
+export function pullFilters(live: Json, flag: Readonly<Record<string, unknown>>): Json {
   const aggregation = live.aggregation_group_type_index ?? null;
   const filters: Json = {};
-  const variables: string[] = [];
   if (aggregation !== null) filters.aggregation_group_type_index = aggregation;
   filters.groups = (Array.isArray(live.groups) ? live.groups.filter(isObject) : []).map((group) => {
     const out = known(group, GROUP_KEYS);
     if ((group.aggregation_group_type_index ?? null) === aggregation) delete out.aggregation_group_type_index;
     const properties = Array.isArray(group.properties) ? group.properties.filter(isObject) : [];
-    if (properties.length > 0) out.properties = properties.map((p) => pullProperty(p, names));
+    if (properties.length > 0) out.properties = properties.map(pullProperty);
     else delete out.properties;
     return out;
   });
@@ -87,75 +79,41 @@ export function pullFilters(flag: FeatureFlag, names: PullNames): { filters: Jso
     : null;
   const payloads = isObject(live.payloads) ? live.payloads : {};
   filters.payloads = Object.fromEntries(
-    Object.entries(payloads).map(([key, value]) => {
-      if (flag.has_encrypted_payloads !== true) return [key, parsePayload(value)];
-      const variable = payloadVariable(flag.key, key);
-      variables.push(variable);
-      return [key, new Placeholder(variable)];
-    }),
+    Object.entries(payloads).map(([key, value]) =>
+      flag.has_encrypted_payloads === true
+        ? [key, new Placeholder(payloadVariable(String(flag.key), key))]
+        : [key, parsePayload(value)],
+    ),
   );
   for (const [key, value] of Object.entries(live)) {
     if (key in filters || !FILTER_KEYS.has(key) || key === "aggregation_group_type_index") continue;
     if (value !== null && value !== undefined) filters[key] = value;
   }
-  return { filters, variables };
+  return filters;
 }
 
-/** The YAML item that declares `flag` as it is. */
-export function flagItem(flag: FeatureFlag, names: PullNames): { item: Json; variables: string[] } {
-  const item = flagFields.item(asLive(flag));
-  const { filters, variables } = pullFilters(flag, names);
-  const ordered: Json = {};
-  for (const [key, value] of Object.entries(item)) {
-    ordered[key] = value;
-    if (key === "tags") ordered.filters = filters;
-  }
-  if (!("filters" in ordered)) ordered.filters = filters;
-  return { item: ordered, variables };
-}
-
-function usesCohorts(flags: readonly FeatureFlag[]): boolean {
-  return flags.some((f) =>
-    (isObject(f.filters) && Array.isArray(f.filters.groups) ? f.filters.groups : []).some(
-      (g) =>
-        isObject(g) &&
-        Array.isArray(g.properties) &&
-        g.properties.some((p) => isObject(p) && p.type === "cohort"),
-    ),
-  );
-}
-
-function dependsOnUnknown(flags: readonly FeatureFlag[]): boolean {
+/**
+ * The objects pulled flags name that the flag list does not hold: the archived flags when a condition
+ * names a flag the list lacks, the project's cohorts when a condition names one (cohorts are no kind
+ * yet). Read only when needed.
+ */
+export async function pullForeign(
+  client: ServiceClient,
+  project: number,
+  flags: readonly LiveFlag[],
+): Promise<Record<string, LiveObject[]>> {
   const ids = new Set(flags.map((f) => String(f.id)));
-  return flags.some((f) =>
-    (isObject(f.filters) && Array.isArray(f.filters.groups) ? f.filters.groups : []).some(
-      (g) =>
-        isObject(g) &&
-        Array.isArray(g.properties) &&
-        g.properties.some((p) => isObject(p) && p.type === "flag" && !ids.has(String(p.key))),
-    ),
+  const named = flags.flatMap((f) => findReferences(f.filters, FLAG_REFERENCES));
+  const unknownFlag = named.some(
+    ({ spec, node }) => spec.kind === FEATURE_FLAG && !ids.has(String(node[spec.id])),
   );
-}
-
-export async function pullFlags(client: ServiceClient, project: number): Promise<Pulled> {
-  const api = featureFlagsApi(client);
-  const flags = await api.listAll(project);
-  const archived = dependsOnUnknown(flags) ? await api.listAll(project, true) : [];
-  const cohorts: Cohort[] = usesCohorts(flags) ? await cohortsApi(client).listAll(project) : [];
-  const keys = new Map([...flags, ...archived].map((f) => [String(f.id), f.key]));
-  const byName = cohortIdsByName(cohorts);
-  const names: PullNames = {
-    flagKey: (id) => keys.get(id),
-    cohortName(id) {
-      const name = cohorts.find((c) => c.id === id)?.name;
-      return name !== undefined && name !== "" && byName.get(name)?.length === 1 ? name : undefined;
-    },
+  const cohort = named.some(({ spec }) => spec.kind === "cohort");
+  const [archived, cohorts] = await Promise.all([
+    unknownFlag ? featureFlagsApi(client).listAll(project, true) : [],
+    cohort ? cohortsApi(client).listAll(project) : [],
+  ]);
+  return {
+    [FEATURE_FLAG]: archived.map((f) => ({ id: f.id, name: f.key })),
+    ...(cohort ? { cohort: cohorts } : {}),
   };
-  const pulled: Pulled = { items: [], variables: [] };
-  for (const flag of flags) {
-    const { item, variables } = flagItem(flag, names);
-    pulled.items.push(item);
-    pulled.variables.push(...variables);
-  }
-  return pulled;
 }

@@ -10,6 +10,7 @@
  */
 import type { ServiceClient } from "../../service/index.js";
 import { type ProjectId, projectPath, segment as seg } from "../../service/query.js";
+import { type ModelEndpoints, modelApi } from "../define/model-api.js";
 import { FLAG_ANSWERS as A, type Cohort, type FeatureFlag } from "./answers.js";
 
 export type LifecycleAction = "enable" | "disable" | "archive" | "unarchive";
@@ -80,56 +81,42 @@ function spaced(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
+/** Where flags live: a PostHog model (../define/model-api.ts), every answer's encrypted payloads hidden. */
+export const FLAG_ENDPOINTS: ModelEndpoints<FeatureFlag> = {
+  path: "feature_flags",
+  shapes: { page: A.featureFlagPage, one: A.featureFlag },
+  answer: hideEncryptedPayloads,
+};
+
 export function featureFlagsApi(client: ServiceClient) {
+  const model = modelApi<FeatureFlag>(client, FLAG_ENDPOINTS);
   const path = (project: ProjectId, rest = "") => projectPath(project, `feature_flags/${rest}`);
-  const hidden = (flag: FeatureFlag) => hideEncryptedPayloads(client, flag);
-  const one = async (spec: {
-    method: "GET" | "POST" | "PATCH";
-    path: string;
-    body?: Record<string, unknown>;
-    retrySafe?: boolean;
-  }) => hidden(await client.request<FeatureFlag>({ ...spec, expect: A.featureFlag }));
   return {
+    ...model,
     /**
      * The project's flags that are neither soft-deleted nor archived (the list leaves archived flags
      * out unless asked), or with `archived` the archived ones only: the service has no list of both.
      */
-    async listAll(project: ProjectId, archived = false): Promise<FeatureFlag[]> {
-      const query = archived ? { archived: "true" } : {};
-      return (await client.listAll<FeatureFlag>(path(project), query, A.featureFlagPage)).map(hidden);
-    },
+    listAll: (project: ProjectId, archived = false): Promise<FeatureFlag[]> =>
+      model.listAll(project, archived ? { archived: "true" } : {}),
     /**
      * The flags whose key is exactly `key` (not archived, or with `archived` the archived ones): the
      * service's `?key=` is case-insensitive, only exact matches count.
      */
     async withKey(project: ProjectId, key: string, archived = false): Promise<FeatureFlag[]> {
-      const query = archived ? { key, archived: "true" } : { key };
-      const found = await client.listAll<FeatureFlag>(path(project), query, A.featureFlagPage);
-      return found.map(hidden).filter((f) => f.key === key);
-    },
-    /** How many flags the list holds (not archived): one request for a one-item page. */
-    async count(project: ProjectId): Promise<number> {
-      const page = await client.request<{ count?: number; results: unknown[] }>({
-        method: "GET",
-        path: path(project),
-        query: { limit: 1 },
-        expect: A.featureFlagPage,
-      });
-      return page.count ?? page.results.length;
-    },
-    /** One flag by id, soft-deleted and archived ones included (the service reads them by id). */
-    get(project: ProjectId, id: number): Promise<FeatureFlag> {
-      return one({ method: "GET", path: path(project, `${seg(id)}/`) });
-    },
-    create(project: ProjectId, body: Record<string, unknown>): Promise<FeatureFlag> {
-      return one({ method: "POST", path: path(project), body });
-    },
-    update(project: ProjectId, id: number, body: Record<string, unknown>): Promise<FeatureFlag> {
-      return one({ method: "PATCH", path: path(project, `${seg(id)}/`), body });
+      const found = await model.listAll(project, archived ? { key, archived: "true" } : { key });
+      return found.filter((f) => f.key === key);
     },
     /** `enable` / `disable` / `archive` / `unarchive`: no body, idempotent (safe to repeat). */
-    act(project: ProjectId, id: number, action: LifecycleAction): Promise<FeatureFlag> {
-      return one({ method: "POST", path: path(project, `${seg(id)}/${action}/`), body: {}, retrySafe: true });
+    async act(project: ProjectId, id: number, action: LifecycleAction): Promise<FeatureFlag> {
+      const answer = await client.request<FeatureFlag>({
+        method: "POST",
+        path: path(project, `${seg(id)}/${action}/`),
+        body: {},
+        retrySafe: true,
+        expect: A.featureFlag,
+      });
+      return hideEncryptedPayloads(client, answer);
     },
   };
 }

@@ -1,14 +1,22 @@
 /**
  * An insight's fields: the one place each is named (SPEC §2 "Insights"). name (through an id pin),
- * description and tags are compared and sent by the table; the query is compared by the kind's plan
- * (./plan.ts) on the declared keys after the service's schema upgrades, which a field's `compare`
- * cannot say. Which dashboards show the insight is not a field: the dashboards' `tiles:` decide it.
+ * description and tags are compared and sent by the table; the query is a nested value compared on
+ * the declared keys after both sides went through the service's schema upgrades (its codec, so what
+ * the service adds or rewrites is never a change; a change shows a diff), and sent in its upgraded
+ * form. Which dashboards show the insight is not a field: the dashboards' `tiles:` decide it.
  */
-import { upgradedForComparison, withoutOwnedKeys } from "posthog-gitops-shared/queries/normalise";
+import {
+  compareQuery,
+  upgradedForComparison,
+  withoutOwnedKeys,
+} from "posthog-gitops-shared/queries/normalise";
 import type { Json } from "posthog-gitops-shared/queries/python";
-import { type DesiredOf, field, fieldTable, flag, integer, tags, text } from "../define/index.js";
+import { stringify } from "yaml";
+import type { FieldChange } from "../../plan/types.js";
+import { type DesiredOf, field, fieldTable, flag, integer, json, tags, text } from "../define/index.js";
 import { normaliseText } from "../shared/normalise.js";
-import { declareQuery } from "./query.js";
+import { textChange } from "../shared/text-diff.js";
+import { declareQuery, queryToSend } from "./query.js";
 import { querySchema } from "./schema.js";
 
 export type QueryValue = Record<string, unknown>;
@@ -31,12 +39,12 @@ export const insightFields = fieldTable({
     },
   ),
   tags: tags("Tags, a case-insensitive set (needs the tagging feature)."),
-  /** Compared by the plan hook (declared keys, after the upgrades); sent in its upgraded form. */
-  query: field<QueryValue>(querySchema, {
+  /** Compared on the declared keys after the upgrades, one change with a diff; sent upgraded. */
+  query: json<QueryValue>(querySchema, {
     declare: (value, at) => declareQuery(value, at.ctx, at.pointer),
     normalise: (value) => (value === null || value === undefined ? null : upgradedForComparison(value)),
-    compare: "none",
-    pull: "present",
+    send: (value) => queryToSend(value as QueryValue),
+    codec: { whole: true, compare: (declared, live) => queryChanges(declared, live) },
     toYaml: (value) => withoutOwnedKeys(value as Json),
   }),
   deleted: flag("Tombstone: soft-delete the insight (idempotent); the dashboards stop showing it."),
@@ -44,3 +52,19 @@ export const insightFields = fieldTable({
 
 /** A declared insight: tags lowercased, sorted and unique; the query interpolated and checked. */
 export type DesiredInsight = DesiredOf<typeof insightFields.fields, "insight"> & { id?: number };
+
+/** The query's change, when a declared key differs after the upgrades: a diff of the declared keys. */
+function queryChanges(declared: Record<string, unknown>, live: unknown): FieldChange[] {
+  const compared = compareQuery(declared, live);
+  if (compared.equal) return [];
+  const asYaml = (value: unknown) =>
+    value === null || value === undefined ? "" : stringify(value, { lineWidth: 0 });
+  return [
+    {
+      path: "query",
+      before: compared.live,
+      after: queryToSend(declared),
+      ...textChange(asYaml(compared.live), asYaml(compared.declared)),
+    },
+  ];
+}

@@ -1,20 +1,18 @@
 /**
- * Insights (SPEC §2 "Insights"): the field table (fields.ts), the verbs (verbs.ts), and hooks for what
- * a table cannot say: a name may be empty only with an `id` pin (an insight pull found without one),
- * the query's comparison after the service's upgrades (plan.ts), and pull in id order. Their list is
- * read with `?basic=true` (never computing results) on the insight endpoints' own rate budget.
+ * Insights (SPEC §2 "Insights"): a PostHog model (../define/model.ts) with its field table
+ * (fields.ts: the query a nested value compared after the service's upgrades) and one rule a table
+ * cannot say: a name may be empty only with an `id` pin (an insight pull found without one). Creates
+ * are marked `saved` (an insight the UI lists among the saved ones) and never name dashboards: the
+ * dashboards' tiles do. Its list is read with `?basic=true` on the insight endpoints' own rate
+ * budget (service.ts); `pull` writes insights in id order.
  */
-import { defineKind } from "../define/index.js";
-import type { Kind } from "../kind.js";
-import { INSIGHT_ANSWERS, type InsightBasic } from "./answers.js";
+import { defineModel } from "../define/model.js";
+import { INSIGHT_ANSWERS, type Insight } from "./answers.js";
 import { type DesiredInsight, insightFields } from "./fields.js";
-import { countInsights, getInsight, searchInsights } from "./find.js";
-import { insightsNeedFeatures, planInsight } from "./plan.js";
 import { INSIGHT_SCOPES } from "./scopes.js";
-import { insightsApi } from "./service.js";
-import { createInsight, findInsights, insightVerbs } from "./verbs.js";
+import { INSIGHT_ENDPOINTS } from "./service.js";
 
-export const insightKind: Kind = defineKind<typeof insightFields.fields, InsightBasic, DesiredInsight>({
+export const insightModel = defineModel<typeof insightFields.fields, Insight, Insight, DesiredInsight>({
   name: "insight",
   key: "insights",
   words: { one: "insight", many: "insights" },
@@ -24,17 +22,13 @@ export const insightKind: Kind = defineKind<typeof insightFields.fields, Insight
     def: "insight",
   },
   fields: insightFields,
-  verbs: insightVerbs,
-  service: {
-    list: (client, project) => insightsApi(client).listAll(project),
-    search: searchInsights,
-    get: getInsight,
-    count: countInsights,
-    findByName: findInsights,
-    create: createInsight,
-  },
-  answers: INSIGHT_ANSWERS,
+  ...INSIGHT_ENDPOINTS,
   scopes: INSIGHT_SCOPES,
+  answers: INSIGHT_ANSWERS,
+  // The list's search: name, derived name and description, at most 200 characters.
+  search: { param: "search", max: 200 },
+  createExtra: { saved: true },
+  pullOrder: (a, b) => a.id - b.id,
   hooks: {
     declare(input, desired, ctx) {
       if (desired.name.trim() === "" && input.id === undefined) {
@@ -44,15 +38,10 @@ export const insightKind: Kind = defineKind<typeof insightFields.fields, Insight
         );
       }
     },
-    plan: planInsight,
-    needsFeatures: insightsNeedFeatures,
-    async pull(client, project) {
-      const live = await insightsApi(client).listAll(project);
-      const items = [...live].sort((a, b) => a.id - b.id).map((i) => insightFields.item(i));
-      return { items, variables: [] };
-    },
   },
 });
+
+export const insightKind = insightModel.kind;
 
 export type { Insight, InsightBasic, InsightWrite } from "./answers.js";
 export type { DesiredInsight } from "./fields.js";

@@ -4,10 +4,28 @@
  * (pause, add_collaborator, …) are declared in its folder the same way.
  */
 import { resolveSecrets } from "../../plan/secrets.js";
+import { isPlainObject } from "../../plan/values.js";
 import type { Verb } from "../kind.js";
 
-/** Create and update send their planned `after`, secrets resolved from the environment at that moment. */
-const planned: Verb["body"] = (action, env, owner) => resolveSecrets({ ...action.after }, env, owner);
+/**
+ * Create and update send their planned `after` with what they `send` besides laid over it (secrets,
+ * companions), secrets resolved from the environment at that moment.
+ */
+const planned: Verb["body"] = (action, env, owner) =>
+  resolveSecrets(deepMerge(action.after ?? {}, action.sends ?? {}), env, owner);
+
+/** `over` laid over `base`, mapping into mapping (a `sends` over an `after`). */
+export function deepMerge(
+  base: Readonly<Record<string, unknown>>,
+  over: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const here = out[key];
+    out[key] = isPlainObject(here) && isPlainObject(value) ? deepMerge(here, value) : value;
+  }
+  return out;
+}
 
 export const CREATE = {
   name: "create",

@@ -260,13 +260,20 @@ describe("a dashboard's tiles", () => {
     const { plan } = await planOf(text, live([board], insights, tiles));
     expect(plan.actions.map((a) => [a.action, a.before ?? null, a.after ?? null])).toEqual([
       ["remove_tile", { text: "## Old\nnotes" }, null],
-      ["remove_tile", { insight: "Churn", insight_id: 10 }, null],
-      ["add_tile", null, { insight: "Revenue", insight_id: 11 }],
+      ["remove_tile", { insight: "Churn" }, null],
+      ["add_tile", null, { insight: "Revenue" }],
       [
         "update_tile",
-        { insight: "Signups", insight_id: 9, layout: { x: 0, y: 0, w: 6, h: 5 } },
-        { insight: "Signups", insight_id: 9, layout: { x: 6, y: 0, w: 6, h: 5 } },
+        { insight: "Signups", layout: { x: 0, y: 0, w: 6, h: 5 } },
+        { insight: "Signups", layout: { x: 6, y: 0, w: 6, h: 5 } },
       ],
+    ]);
+    // The insights' ids are plan data: what an added tile requires, how apply finds a live one.
+    expect(plan.actions.map((a) => [a.requires ?? null, a.preconditions ?? null])).toEqual([
+      [null, null],
+      [null, { insight_id: 10 }],
+      [[{ kind: "insight", name: "Revenue", id: 11 }], null],
+      [null, { insight_id: 9 }],
     ]);
     expect(JSON.stringify(plan.actions)).not.toMatch(/"id":\s*[123]\b/);
   });

@@ -33,7 +33,7 @@ describe("declareTiles", () => {
     expect(messages).toEqual([]);
     expect(tiles.map(({ source, ...t }) => t)).toEqual([
       { type: "insight", insight: "Weekly signups", layout: { x: 0, y: 0, w: 6, h: 5 } },
-      { type: "insight", insightId: 812 },
+      { type: "insight", insight_id: 812 },
       { type: "text", text: "## Notes", layout: { x: 6, y: 0, w: 6, h: 5 } },
     ]);
     expect(tiles[2]?.source.line).toBe(7);
@@ -87,7 +87,7 @@ describe("checkTileInsights", () => {
           tiles: [
             tile({ insight: "Weekly signup" }),
             tile({ insight: "Old" }),
-            tile({ insightId: 9 }),
+            tile({ insight_id: 9 }),
             tile({ insight: "Weekly signups" }),
           ],
         },

@@ -1,33 +1,48 @@
-/** Flag dependencies: where files write them, their cycles, the order an apply must follow (order.ts). */
+/**
+ * Flag dependencies, as the flag kind declares them (its filters' references: a flag condition names
+ * the other flag by key, a cohort condition a cohort by name or raw id) and as the kit reads every
+ * declaration's references: where files write them, and their cycles (a `validate` error).
+ */
 import { describe, expect, it } from "vitest";
-import {
-  cohortIdsByName,
-  dependencyCycles,
-  flagReferences,
-} from "../../../src/kinds/feature-flag/dependencies.js";
-import { dependencies, dependents, flagOrder, goesDown } from "../../../src/kinds/feature-flag/order.js";
-import type { Action } from "../../../src/plan/types.js";
+import { dependencyCycles } from "../../../src/kinds/define/cycles.js";
+import { declaredReferences } from "../../../src/kinds/define/references.js";
+import { FLAG_REFERENCES } from "../../../src/kinds/feature-flag/references.js";
 
-describe("flagReferences", () => {
-  it("lists the flag conditions with their pointers, nothing else", () => {
+const at = (pointer: string) => ({ file: "f.yaml", line: pointer.length, column: 1 });
+
+describe("the references a flag's filters make", () => {
+  it("lists flag conditions by key and cohort conditions by name or id, with their pointers, nothing else", () => {
     expect(
-      flagReferences({
-        groups: [
-          {
-            properties: [
-              { type: "person", key: "a" },
-              { type: "flag", key: "one" },
-            ],
-          },
-          { rollout_percentage: 5 },
-          { properties: [{ type: "flag", key: "two" }] },
-        ],
-      }),
+      declaredReferences(
+        {
+          groups: [
+            {
+              properties: [
+                { type: "person", key: "a" },
+                { type: "flag", key: "one" },
+              ],
+            },
+            { rollout_percentage: 5 },
+            {
+              properties: [
+                { type: "flag", key: "two" },
+                { type: "cohort", cohort: "Beta" },
+                { type: "cohort", value: 12 },
+              ],
+            },
+          ],
+        },
+        FLAG_REFERENCES,
+        "/filters",
+        at,
+      ).map(({ source: _s, ...r }) => r),
     ).toEqual([
-      { key: "one", pointer: "/filters/groups/0/properties/1/key" },
-      { key: "two", pointer: "/filters/groups/2/properties/0/key" },
+      { kind: "feature_flag", name: "one", pointer: "/filters/groups/0/properties/1/key" },
+      { kind: "feature_flag", name: "two", pointer: "/filters/groups/2/properties/0/key" },
+      { kind: "cohort", name: "Beta", pointer: "/filters/groups/2/properties/1/cohort" },
+      { kind: "cohort", id: 12, pointer: "/filters/groups/2/properties/2/value" },
     ]);
-    expect(flagReferences(undefined)).toEqual([]);
+    expect(declaredReferences(undefined, FLAG_REFERENCES, "/filters", at)).toEqual([]);
   });
 });
 
@@ -60,59 +75,5 @@ describe("dependencyCycles", () => {
     );
     const [cycle] = dependencyCycles(graph);
     expect(cycle).toHaveLength(20_001);
-  });
-});
-
-describe("apply order across a project's flags (the verbs' references)", () => {
-  const ref = (name: string) => ({ kind: "feature_flag", project: 1, name });
-  const dependsOn = (key: string) => ({
-    groups: [{ properties: [{ type: "flag", key, operator: "flag_evaluates_to", value: true }] }],
-  });
-  const act = (name: string, action: string, extra: Partial<Action> = {}): Action => ({
-    action,
-    object: ref(name),
-    changes: [],
-    destructive: false,
-    warnings: [],
-    ...extra,
-  });
-  const names = (refs: ReadonlyArray<{ kind: string; name: string }>) =>
-    refs.map((r) => `${r.kind}:${r.name}`);
-
-  it("brings a flag up after the flags it depends on: written now or depended on when planned", () => {
-    expect(names(dependencies(act("child", "create", { after: { filters: dependsOn("parent") } })))).toEqual([
-      "feature_flag:parent",
-    ]);
-    const turnsOn = act("child", "update", {
-      before: { depends_on: ["parent", "other"] },
-      after: { active: true },
-    });
-    expect(names(flagOrder(turnsOn))).toEqual(["feature_flag:parent", "feature_flag:other"]);
-  });
-
-  it("takes a flag down after the flags that depended on it when planned", () => {
-    const off = act("parent", "update", {
-      before: { depends_on: [], dependents: ["child"] },
-      after: { active: false },
-    });
-    expect(goesDown(off)).toBe(true);
-    expect(names(flagOrder(off))).toEqual(["feature_flag:child"]);
-    for (const action of ["archive", "soft_delete"]) {
-      const down = act("parent", action, { before: { dependents: ["a", "b"] } });
-      expect([goesDown(down), names(dependents(down))]).toEqual([true, ["feature_flag:a", "feature_flag:b"]]);
-    }
-    expect(dependents(act("solo", "archive", { before: {} }))).toEqual([]);
-  });
-});
-
-describe("resolution per project", () => {
-  it("groups cohort ids by name, so a shared name is seen as ambiguous", () => {
-    const byName = cohortIdsByName([
-      { id: 1, name: "Beta" },
-      { id: 2, name: "Staff" },
-      { id: 3, name: "Beta" },
-    ]);
-    expect(byName.get("Beta")).toEqual([1, 3]);
-    expect(byName.get("Staff")).toEqual([2]);
   });
 });

@@ -4,6 +4,7 @@
  * difference still shows.
  */
 import { describe, expect, it } from "vitest";
+import { withIds, withNames } from "../../../src/kinds/define/references.js";
 import {
   differingFilterKeys,
   ENCRYPTED,
@@ -13,9 +14,21 @@ import {
   type NormaliseOptions,
   normaliseDesiredFilters,
   normaliseLiveFilters,
-  toServiceFilters,
   wholeFilters,
 } from "../../../src/kinds/feature-flag/filters.js";
+import { FLAG_REFERENCES } from "../../../src/kinds/feature-flag/references.js";
+
+/** The live filters with their flags and cohorts named, as the kit compares them (flags only here). */
+const named = (filters: unknown, keys: Map<string, string>) =>
+  withNames(
+    filters,
+    FLAG_REFERENCES,
+    (kind, id) => (kind === "feature_flag" ? keys.get(String(id)) : undefined),
+    {
+      unknown: (id) => `#${id}`,
+    },
+  ) as Json;
+
 import { P, useEmulator } from "../../support/emulator.js";
 
 const h = useEmulator();
@@ -29,7 +42,7 @@ async function liveKeys(): Promise<Map<string, string>> {
 /** Writes `desired` (create, or PATCH of `id`) as apply would, reads it back; the keys that still differ. */
 async function roundTrip(desired: Json, opts: Partial<NormaliseOptions> & { id?: number; body?: Json } = {}) {
   const ids = new Map([...(await liveKeys())].map(([id, key]) => [key, Number(id)]));
-  const filters = toServiceFilters(desired, (key) => ids.get(key) ?? -1);
+  const filters = withIds(desired, FLAG_REFERENCES, (_kind, key) => ids.get(key) ?? -1) as Json;
   if (isObject(filters.payloads)) filters.payloads = encodePayloads(filters.payloads);
   const body = { ...(opts.body ?? {}), filters };
   const written =
@@ -40,7 +53,7 @@ async function roundTrip(desired: Json, opts: Partial<NormaliseOptions> & { id?:
   const read = await h.api("GET", `${FLAGS}/${written.body.id}/`);
   const keys = await liveKeys();
   const base = { remoteConfiguration: false, encrypted: false, ...opts };
-  const live = normaliseLiveFilters(read.body.filters, { ...base, flagKeyOf: (id) => keys.get(id) });
+  const live = normaliseLiveFilters(named(read.body.filters, keys), base);
   const wanted = normaliseDesiredFilters(desired, base);
   return {
     differing: differingFilterKeys(Object.keys(desired), wanted, live),
@@ -148,10 +161,9 @@ describe("what still differs", () => {
   it("a rollout, a variant share, a payload and a condition", async () => {
     const created = await h.api("GET", `${FLAGS}/2/`);
     const keys = await liveKeys();
-    const live = normaliseLiveFilters(created.body.filters, {
+    const live = normaliseLiveFilters(named(created.body.filters, keys), {
       remoteConfiguration: false,
       encrypted: false,
-      flagKeyOf: (id) => keys.get(id),
     });
     const same = {
       groups: [
@@ -199,18 +211,19 @@ describe("what still differs", () => {
   });
 
   it("sends dependencies by id, cohorts with key id and payloads as JSON texts (a secret's reference kept)", () => {
-    const filters = toServiceFilters(
+    const filters = withIds(
       {
         groups: [
           {
             properties: [
               { type: "flag", key: "a" },
-              { type: "cohort", cohort: "Beta", value: 7 },
+              { type: "cohort", cohort: "Beta" },
             ],
           },
         ],
       },
-      (key) => (key === "a" ? 42 : -1),
+      FLAG_REFERENCES,
+      (kind, name) => (kind === "feature_flag" && name === "a" ? 42 : name === "Beta" ? 7 : -1),
     );
     expect(filters).toEqual({
       groups: [

@@ -1,21 +1,33 @@
-/** Live flags → YAML items (pull.ts): the file's form of what the service answers, never a secret. */
+/**
+ * Live flags → YAML items (the field table's item, the filters' pull form in pull.ts, references named
+ * by the kit): the file's form of what the service answers, never a secret.
+ */
 import { describe, expect, it } from "vitest";
 import { type FeatureFlag, FLAG_ANSWERS } from "../../../src/kinds/feature-flag/answers.js";
-import { flagItem, payloadVariable, pullFilters } from "../../../src/kinds/feature-flag/pull.js";
+import { flagFields } from "../../../src/kinds/feature-flag/fields.js";
+import { asLive } from "../../../src/kinds/feature-flag/live.js";
+import { payloadVariable } from "../../../src/kinds/feature-flag/pull.js";
 import { Placeholder } from "../../../src/pull/kinds.js";
 import { checkAnswer } from "../../../src/service/answers.js";
 
-const names = {
-  flagKey: (id: string) => ({ "7": "checkout-v1" })[id],
-  cohortName: (id: number) => (id === 1 ? "Beta testers" : undefined),
-};
+/** The names `pull` knows: flag 7 is checkout-v1, cohort 1 the one "Beta testers" (2 shares its name). */
+const names = (kind: string, id: number | string) =>
+  kind === "feature_flag"
+    ? ({ "7": "checkout-v1" } as Record<string, string>)[String(id)]
+    : Number(id) === 1
+      ? "Beta testers"
+      : undefined;
 
 const flag = (over: Partial<FeatureFlag>): FeatureFlag =>
   ({ id: 9, key: "k", name: "", filters: {}, active: true, deleted: false, ...over }) as FeatureFlag;
 
+/** The YAML item of a live flag, and its filters. */
+const flagItem = (live: FeatureFlag) => flagFields.item(asLive(live), names);
+const pullFilters = (live: FeatureFlag) => flagItem(live).filters as Record<string, unknown>;
+
 describe("pullFilters", () => {
   it("leaves out what the service adds: group copies of the aggregation, cohort_name, sort_key, nulls, legacy keys", () => {
-    const { filters, variables } = pullFilters(
+    const filters = pullFilters(
       flag({
         filters: {
           aggregation_group_type_index: 0,
@@ -40,7 +52,6 @@ describe("pullFilters", () => {
           unknown_key: 5,
         },
       }),
-      names,
     );
     expect(filters).toEqual({
       aggregation_group_type_index: 0,
@@ -59,31 +70,28 @@ describe("pullFilters", () => {
       payloads: { a: { size: 1 } },
       feature_enrollment: true,
     });
-    expect(variables).toEqual([]);
   });
 
   it("writes an encrypted payload as a placeholder, whatever the service answered (plain text or sentinel)", () => {
     for (const value of ['{"code": "LIVE-SECRET"}', '"********* (encrypted)"']) {
-      const { filters, variables } = pullFilters(
+      const filters = pullFilters(
         flag({ key: "pricing-config", has_encrypted_payloads: true, filters: { payloads: { true: value } } }),
-        names,
       );
       expect(filters.payloads).toEqual({ true: new Placeholder("PRICING_CONFIG_PAYLOAD_TRUE") });
-      expect(variables).toEqual(["PRICING_CONFIG_PAYLOAD_TRUE"]);
       expect(JSON.stringify(filters)).not.toContain("LIVE-SECRET");
     }
     expect(payloadVariable("new-checkout", "test")).toBe("NEW_CHECKOUT_PAYLOAD_TEST");
   });
 
   it("writes a flag with no multivariate or payloads explicitly, so a later edit shows as drift", () => {
-    const { filters } = pullFilters(flag({ filters: { groups: [{ rollout_percentage: 100 }] } }), names);
+    const filters = pullFilters(flag({ filters: { groups: [{ rollout_percentage: 100 }] } }));
     expect(filters).toEqual({ groups: [{ rollout_percentage: 100 }], multivariate: null, payloads: {} });
   });
 });
 
 describe("flagItem", () => {
   it("puts the description after the id pin and filters after the tags", () => {
-    const { item } = flagItem(flag({ key: "k", id: 3, name: "Described", tags: ["x"] }), names);
+    const item = flagItem(flag({ key: "k", id: 3, name: "Described", tags: ["x"] }));
     expect(Object.keys(item).slice(0, 6)).toEqual(["key", "id", "name", "active", "tags", "filters"]);
     expect(item.name).toBe("Described");
   });
