@@ -214,7 +214,7 @@ function serdeGuard(filters: Json): void {
   if (payloads !== undefined && payloads !== null && !isDict(payloads)) {
     throw bad("Payloads must be passed as a dictionary");
   }
-  for (const [key, value] of Object.entries(isDict(payloads) ? payloads : {})) {
+  for (const value of Object.values(isDict(payloads) ? payloads : {})) {
     if (typeof value !== "string") continue;
     try {
       JSON.parse(value);

@@ -14,6 +14,7 @@
  * served) and the serializer's `parse_created_by_ids` unit test.
  */
 import { describe, expect, it } from "vitest";
+import type { Json } from "../../support/harness.js";
 import { diverging, notModelled, notPorted } from "../harness.js";
 import { FLAGS, FOREIGN_TEAM, TEAM, usePostHogFlags } from "./flags-harness.js";
 
@@ -24,9 +25,9 @@ const CURRENT = "/api/projects/@current/feature_flags";
 const list = async (path: string, key?: string) => {
   const response = await ph.api("GET", path, undefined, key);
   expect(response.status, response.text).toBe(200);
-  return response.body.results as Array<Record<string, unknown>>;
+  return response.body.results as Json[];
 };
-const keysOf = (results: Array<Record<string, unknown>>) => new Set(results.map((r) => r.key as string));
+const keysOf = (results: Json[]) => new Set(results.map((r) => r.key as string));
 const at = (instant: string) => new Date(instant).toISOString();
 const person = (key: string, value: unknown, operator: string) => ({ key, value, operator, type: "person" });
 

@@ -491,7 +491,11 @@ describe(FILE, () => {
   ] as const) {
     it(t("test_list_eligible_for_experiment_filtering", id), async () => {
       const variants = (keys: string[], rollout: number) =>
-        keys.map((key) => ({ key, name: key[0].toUpperCase() + key.slice(1), rollout_percentage: rollout }));
+        keys.map((key) => ({
+          key,
+          name: key.charAt(0).toUpperCase() + key.slice(1),
+          rollout_percentage: rollout,
+        }));
       await ph.createFlags(
         [
           ["eligible-flag", variants(["control", "test"], 50)],
