@@ -62,6 +62,16 @@ function properties(groups: unknown): Array<{ path: string; prop: Json }> {
   return out;
 }
 
+/**
+ * The value of a one-value operator: a string. A number passes for `gt` / `gte` / `lt` / `lte`, which the
+ * flag service compares numerically: test_feature_flag.py asserts the refusal of lists (any of these
+ * operators) and of a number for `regex`, and the tool writes numeric bounds.
+ */
+function singleValue(operator: string, value: unknown): boolean {
+  if (typeof value === "string") return true;
+  return ["gt", "gte", "lt", "lte"].includes(operator) && typeof value === "number";
+}
+
 /** Python's `str()` of a JSON value inside a message: a string as is, anything else as its repr. */
 const pyStr = (value: unknown): string => (typeof value === "string" ? value : pyRepr(value));
 
@@ -97,7 +107,7 @@ function checkProperties(filters: Json): void {
     if (DATE_OPERATORS.has(operator) && !parsableDate(prop.value)) {
       throw bad(`Invalid date value: ${pyStr(prop.value)}`, "invalid_date");
     }
-    if (SINGLE_VALUE_OPERATORS.has(operator) && typeof prop.value !== "string") {
+    if (SINGLE_VALUE_OPERATORS.has(operator) && !singleValue(operator, prop.value)) {
       throw bad(`Invalid value for operator ${operator}: ${pyRepr(prop.value)}`, "invalid_value");
     }
     if ((operator === "in" || operator === "not_in") && prop.type !== "cohort") {

@@ -65,7 +65,14 @@ function searchPattern(value: unknown): RegExp | undefined {
   const term = value.trim();
   if (term === "") return undefined;
   if (term.length > 200) throw invalid("Search term cannot exceed 200 characters");
-  return new RegExp(term.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&").replace(/ /g, "[\\s\\-_]*"), "i");
+  // A run of spaces is one separator: `[\s\-_]*` repeated back to back would backtrack.
+  return new RegExp(
+    term
+      .split(/\s+/)
+      .map((word) => word.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&"))
+      .join("[\\s\\-_]*"),
+    "i",
+  );
 }
 
 function matches(ctx: Ctx, f: FeatureFlagRecord, name: string, value: unknown, search?: RegExp): boolean {
